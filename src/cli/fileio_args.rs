@@ -1,0 +1,155 @@
+//! sysbench 1.0.20 argv model for `iomark fileio`: `--name=value` only, `-`/`_`
+//! equivalence in names, last occurrence wins, bare `--name` = boolean on / empty value,
+//! positional words are the command(s). See spec/sysbench-fileio.md §1.1–§1.3.
+
+/// One `--name[=value]` word.
+#[derive(Clone, Debug)]
+pub struct OptWord {
+    /// Name with `_` replaced by `-`, without the leading `--`.
+    pub name: String,
+    /// Text after the first `=`, or `None` for a bare `--name`.
+    pub value: Option<String>,
+    /// The word as typed (for `invalid option: <word>` messages).
+    pub original: String,
+}
+
+/// argv split into option words and positional words, in order.
+#[derive(Clone, Debug, Default)]
+pub struct Argv {
+    /// All option words in the order given.
+    pub opts: Vec<OptWord>,
+    /// Positional words (command names).
+    pub positionals: Vec<String>,
+}
+
+impl Argv {
+    /// Split argv (without the program name and the `fileio` word).
+    pub fn split(args: &[String]) -> Self {
+        let mut a = Argv::default();
+        for w in args {
+            if let Some(body) = w.strip_prefix("--") {
+                let (n, v) = match body.find('=') {
+                    Some(i) => (&body[..i], Some(body[i + 1..].to_string())),
+                    None => (body, None),
+                };
+                a.opts.push(OptWord { name: n.replace('_', "-"), value: v, original: w.clone() });
+            } else {
+                a.positionals.push(w.clone());
+            }
+        }
+        a
+    }
+
+    /// The last occurrence of option `name`, if given.
+    pub fn last(&self, name: &str) -> Option<&OptWord> {
+        self.opts.iter().rev().find(|o| o.name == name)
+    }
+
+    /// The value of the last occurrence: `None` when absent; `Some("")` for an empty
+    /// value or a bare `--name` (sysbench reads both as "unset").
+    pub fn value(&self, name: &str) -> Option<&str> {
+        self.last(name).map(|o| o.value.as_deref().unwrap_or(""))
+    }
+
+    /// True when the option was given at all.
+    pub fn has(&self, name: &str) -> bool {
+        self.last(name).is_some()
+    }
+}
+
+/// Options that take `[=on|off]`.
+pub const BOOL_OPTS: &[&str] = &[
+    "file-fsync-all",
+    "file-fsync-end",
+    "validate",
+    "debug",
+    "histogram",
+    "notes",
+    "help",
+    "version",
+];
+
+/// Every option name `iomark fileio` understands (sysbench general options that matter
+/// for fileio, fileio options, deprecated aliases, and iomark extensions).
+pub const KNOWN_OPTS: &[&str] = &[
+    // fileio
+    "file-num",
+    "file-block-size",
+    "file-total-size",
+    "file-test-mode",
+    "file-io-mode",
+    "file-async-backlog",
+    "file-extra-flags",
+    "file-fsync-freq",
+    "file-fsync-all",
+    "file-fsync-end",
+    "file-fsync-mode",
+    "file-merged-requests",
+    "file-rw-ratio",
+    // general
+    "threads",
+    "events",
+    "time",
+    "forced-shutdown",
+    "thread-stack-size",
+    "thread-init-timeout",
+    "rate",
+    "report-interval",
+    "report-checkpoints",
+    "debug",
+    "validate",
+    "help",
+    "version",
+    "histogram",
+    "percentile",
+    "luajit-cmd",
+    "rand-type",
+    "rand-spec-iter",
+    "rand-spec-pct",
+    "rand-spec-res",
+    "rand-seed",
+    "rand-pareto-h",
+    "rand-zipfian-exp",
+    "verbosity",
+    // deprecated aliases
+    "tx-rate",
+    "max-requests",
+    "max-time",
+    "num-threads",
+    "test",
+    // iomark extensions
+    "file-dir",
+    "json",
+    "file-data",
+    "notes",
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn s(v: &[&str]) -> Vec<String> {
+        v.iter().map(|x| x.to_string()).collect()
+    }
+
+    #[test]
+    fn underscores_and_last_wins() {
+        let a = Argv::split(&s(&["--file_total_size=32M", "--file-total-size=64M", "run"]));
+        assert_eq!(a.value("file-total-size"), Some("64M"));
+        assert_eq!(a.positionals, vec!["run"]);
+    }
+
+    #[test]
+    fn bare_and_empty_values() {
+        let a = Argv::split(&s(&["--validate", "--file-num="]));
+        assert_eq!(a.last("validate").unwrap().value, None);
+        assert_eq!(a.value("file-num"), Some(""));
+        assert_eq!(a.value("threads"), None);
+    }
+
+    #[test]
+    fn space_separated_value_becomes_positional() {
+        let a = Argv::split(&s(&["--file-total-size", "64M", "run"]));
+        assert_eq!(a.positionals, vec!["64M", "run"]);
+    }
+}

@@ -1,0 +1,83 @@
+//! `mmap`: every file mapped whole (shared, read+write); a read copies from the mapping,
+//! a write copies into it, and every fsync is `msync(MS_SYNC | MS_INVALIDATE)` of the
+//! whole mapping, as sysbench's "fast mmaped" mode does. Page faults happen inside the
+//! timed event, which is the point of this mode.
+
+use super::{Dir, Engine, IoErr, IoReq, SyncKind};
+use std::os::fd::RawFd;
+
+struct Map {
+    ptr: *mut u8,
+    len: usize,
+}
+
+/// mmap engine: one whole-file mapping per file, private to the worker thread.
+pub struct Mmap {
+    maps: Vec<Map>,
+}
+
+// SAFETY: the mappings are owned by this engine and used only by its worker thread.
+unsafe impl Send for Mmap {}
+
+impl Mmap {
+    /// Map `len` bytes of each descriptor.
+    pub fn new(fds: &[RawFd], len: usize) -> Result<Self, IoErr> {
+        let mut maps = Vec::with_capacity(fds.len());
+        for &fd in fds {
+            // SAFETY: a fresh shared mapping of an open descriptor; unmapped in Drop.
+            let p = unsafe { libc::mmap(std::ptr::null_mut(), len.max(1), libc::PROT_READ | libc::PROT_WRITE, libc::MAP_SHARED, fd, 0) };
+            if p == libc::MAP_FAILED {
+                let e = super::last_errno();
+                let m = Mmap { maps };
+                drop(m);
+                return Err(IoErr::Errno(e));
+            }
+            maps.push(Map { ptr: p.cast(), len: len.max(1) });
+        }
+        Ok(Mmap { maps })
+    }
+}
+
+impl Engine for Mmap {
+    fn name(&self) -> &'static str {
+        "mmap"
+    }
+    fn depth(&self) -> usize {
+        1
+    }
+    #[inline]
+    fn submit(&mut self, _slot: usize, r: &IoReq) -> Result<Option<usize>, IoErr> {
+        let m = &self.maps[r.file];
+        let off = r.offset as usize;
+        if off.checked_add(r.len).is_none_or(|end| end > m.len) {
+            return Err(IoErr::Errno(libc::EINVAL));
+        }
+        // SAFETY: [off, off+len) lies inside the mapping; r.buf is valid for len bytes.
+        unsafe {
+            match r.dir {
+                Dir::Read => std::ptr::copy_nonoverlapping(m.ptr.add(off), r.buf, r.len),
+                Dir::Write => std::ptr::copy_nonoverlapping(r.buf, m.ptr.add(off), r.len),
+            }
+        }
+        Ok(Some(r.len))
+    }
+    fn sync(&mut self, file: usize, _kind: SyncKind) -> Result<(), IoErr> {
+        let m = &self.maps[file];
+        // SAFETY: msync of a mapping we own.
+        let r = unsafe { libc::msync(m.ptr.cast(), m.len, libc::MS_SYNC | libc::MS_INVALIDATE) };
+        if r == 0 {
+            Ok(())
+        } else {
+            Err(IoErr::Errno(super::last_errno()))
+        }
+    }
+}
+
+impl Drop for Mmap {
+    fn drop(&mut self) {
+        for m in &self.maps {
+            // SAFETY: unmapping what `new` mapped.
+            unsafe { libc::munmap(m.ptr.cast(), m.len) };
+        }
+    }
+}

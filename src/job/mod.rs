@@ -1,0 +1,6 @@
+//! The common language between front ends and execution: validated job descriptions.
+//!
+//! Everything here is pure (no I/O): values are parsed and checked, nothing is opened.
+
+pub mod fileio;
+pub mod values;

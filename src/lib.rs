@@ -1,0 +1,18 @@
+//! iomark: storage benchmark and diagnosis.
+//!
+//! The crate follows one direction of flow (see DESIGN.md of the project):
+//! front ends in [`cli`] turn argv into a validated job description ([`job`]),
+//! [`target`] prepares and opens the files, [`run`] drives per-thread workers over an
+//! [`engine`], [`stats`] records what happened, and [`report`] renders a
+//! [`report::json::RunResult`] or a compatible text report. [`probe`] reads sysfs/procfs
+//! through an injectable root for the honesty checks.
+
+pub mod cli;
+pub mod engine;
+pub mod exit;
+pub mod job;
+pub mod probe;
+pub mod report;
+pub mod run;
+pub mod stats;
+pub mod target;

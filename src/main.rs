@@ -1,0 +1,57 @@
+//! `iomark` binary: parse, dispatch, map errors to exit codes. Nothing else lives here.
+
+use iomark::cli::fileio::{self, Outcome, Stream};
+use iomark::report::console::Console;
+use std::sync::Arc;
+
+const USAGE: &str = "iomark — storage benchmark and diagnosis
+
+Usage: iomark <command> [options...]
+
+Commands:
+  fileio    a drop-in `sysbench fileio` (sysbench 1.0.20): prepare | run | cleanup | help
+            (see `iomark fileio --help`)
+
+Options:
+  -h, --help       print this help
+  -V, --version    print the version
+";
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let code = match args.first().map(String::as_str) {
+        Some("fileio") => run_fileio(&args[1..]),
+        None | Some("-h") | Some("--help") | Some("help") => {
+            print!("{USAGE}");
+            if args.is_empty() {
+                2
+            } else {
+                0
+            }
+        }
+        Some("-V") | Some("--version") => {
+            println!("iomark {}", env!("CARGO_PKG_VERSION"));
+            0
+        }
+        Some(other) => {
+            eprintln!("iomark: unknown command '{other}' (accepted: fileio; see iomark --help)");
+            2
+        }
+    };
+    std::process::exit(code);
+}
+
+fn run_fileio(args: &[String]) -> i32 {
+    let parsed = fileio::parse(args);
+    let console = Arc::new(Console::new(parsed.verbosity));
+    let emit = |m: &fileio::Msg| match m.stream {
+        Stream::Err => console.err(&m.text),
+        Stream::Out => console.line(m.level, &m.text),
+    };
+    parsed.pre.iter().for_each(emit);
+    parsed.post.iter().for_each(emit);
+    match parsed.outcome {
+        Outcome::Exit(code) => code,
+        Outcome::Job(job) => iomark::run::fileio::execute(&job, &console),
+    }
+}

@@ -1,0 +1,83 @@
+//! sysbench-style console: messages filtered by `--verbosity`, identical consecutive
+//! info messages collapsed into `(last message repeated N times)`, and write errors
+//! (a closed pipe) ignored instead of panicking.
+
+use std::io::Write;
+use std::sync::Mutex;
+
+/// Shared console for the main thread and the workers.
+pub struct Console {
+    verbosity: u8,
+    last: Mutex<(Option<String>, u32)>,
+}
+
+impl Console {
+    /// A console printing messages with priority ≤ `verbosity`.
+    pub fn new(verbosity: u8) -> Self {
+        Console { verbosity, last: Mutex::new((None, 0)) }
+    }
+
+    /// The verbosity in force.
+    pub fn verbosity(&self) -> u8 {
+        self.verbosity
+    }
+
+    fn flush_repeats(state: &mut (Option<String>, u32), out: &mut impl Write) {
+        if state.1 > 0 {
+            let _ = writeln!(out, "(last message repeated {} times)", state.1);
+        }
+        *state = (None, 0);
+    }
+
+    /// Print `text` (may span lines) at priority `level` on stdout.
+    pub fn line(&self, level: u8, text: &str) {
+        if level > self.verbosity {
+            return;
+        }
+        self.raw(text);
+    }
+
+    /// Print a line regardless of verbosity (the histogram is printed with plain printf).
+    pub fn raw(&self, text: &str) {
+        let mut st = self.last.lock().unwrap_or_else(|e| e.into_inner());
+        let mut out = std::io::stdout().lock();
+        Self::flush_repeats(&mut st, &mut out);
+        let _ = writeln!(out, "{text}");
+        let _ = out.flush();
+    }
+
+    /// Print text without adding a newline (multi-line report blocks).
+    pub fn block(&self, level: u8, text: &str) {
+        if level > self.verbosity {
+            return;
+        }
+        let mut st = self.last.lock().unwrap_or_else(|e| e.into_inner());
+        let mut out = std::io::stdout().lock();
+        Self::flush_repeats(&mut st, &mut out);
+        let _ = write!(out, "{text}");
+        let _ = out.flush();
+    }
+
+    /// An info message that collapses when repeated (e.g. each thread's
+    /// `Time limit exceeded, exiting...`).
+    pub fn collapsible(&self, level: u8, text: &str) {
+        if level > self.verbosity {
+            return;
+        }
+        let mut st = self.last.lock().unwrap_or_else(|e| e.into_inner());
+        if st.0.as_deref() == Some(text) {
+            st.1 += 1;
+            return;
+        }
+        let mut out = std::io::stdout().lock();
+        Self::flush_repeats(&mut st, &mut out);
+        let _ = writeln!(out, "{text}");
+        let _ = out.flush();
+        *st = (Some(text.to_string()), 0);
+    }
+
+    /// A line on stderr (never filtered).
+    pub fn err(&self, text: &str) {
+        let _ = writeln!(std::io::stderr().lock(), "{text}");
+    }
+}

@@ -1,0 +1,7 @@
+//! Reporters: one file per output format. Every reporter reads only the run's
+//! statistics / [`json::RunResult`]; none of them measures anything.
+
+pub mod console;
+pub mod json;
+pub mod notes;
+pub mod sysbench;

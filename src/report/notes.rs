@@ -1,0 +1,91 @@
+//! iomark's own notes printed after the compatible report (never inside it): the
+//! page-cache honesty check. Sizes use binary units (KiB = 1024), labelled.
+
+use crate::job::values::iec;
+use crate::probe::pagecache::PageCacheCheck;
+
+/// The warning printed (to stderr) before a buffered run whose file set fits in RAM.
+pub fn fits_in_ram_warning(file_set: u64, mem_total: u64) -> String {
+    format!(
+        "iomark: WARNING: the buffered file set ({}) fits in RAM ({}): reads may be served by the page cache, not the device; use --file-extra-flags=direct or a file set larger than RAM",
+        iec(file_set),
+        iec(mem_total)
+    )
+}
+
+/// Lines of the notes block after the report (empty when there is nothing to say).
+pub fn page_cache_lines(c: &PageCacheCheck) -> Vec<String> {
+    let mut v = vec![];
+    if let Some(fs) = &c.memory_fs {
+        v.push(format!("  page cache: the file set is on {fs} (memory): these numbers measure RAM, not a storage device."));
+    } else if c.buffered {
+        if c.fits_in_ram {
+            v.push(format!(
+                "  page cache: the buffered file set ({}) fits in RAM ({}).",
+                iec(c.file_set_bytes),
+                iec(c.mem_total_bytes.unwrap_or(0))
+            ));
+        }
+        let dev = c.device.clone().unwrap_or_else(|| "the device".into());
+        match (c.device_read_bytes, c.read_served_from_memory_pct) {
+            (Some(dr), Some(pct)) => v.push(format!(
+                "  page cache: the test read {}, {dev} read {}: at least {pct:.1}% of the reads were served from memory.",
+                iec(c.app_read_bytes),
+                iec(dr)
+            )),
+            _ if c.device.is_none() && c.app_read_bytes > 0 => {
+                v.push("  page cache: no block-device counters for this filesystem; cannot tell how much the device read.".into())
+            }
+            _ => {}
+        }
+        if let Some(dw) = c.device_written_bytes {
+            if c.app_written_bytes > 0 {
+                v.push(format!(
+                    "  page cache: the test wrote {}, {dev} wrote {} during the run (the rest may still be in the page cache unless fsynced).",
+                    iec(c.app_written_bytes),
+                    iec(dw)
+                ));
+            }
+        }
+    }
+    if !v.is_empty() {
+        v.insert(0, "iomark notes (not part of the sysbench report):".into());
+    }
+    v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cached_reads_are_reported_with_units() {
+        let c = PageCacheCheck {
+            file_set_bytes: 64 << 20,
+            buffered: true,
+            mem_total_bytes: Some(24 << 30),
+            fits_in_ram: true,
+            device: Some("vda".into()),
+            app_read_bytes: 4 << 30,
+            device_read_bytes: Some(0),
+            read_served_from_memory_pct: Some(100.0),
+            ..Default::default()
+        };
+        let l = page_cache_lines(&c);
+        assert_eq!(l[0], "iomark notes (not part of the sysbench report):");
+        assert_eq!(l[1], "  page cache: the buffered file set (64.0 MiB) fits in RAM (24.0 GiB).");
+        assert_eq!(l[2], "  page cache: the test read 4.0 GiB, vda read 0 B: at least 100.0% of the reads were served from memory.");
+    }
+
+    #[test]
+    fn direct_io_on_a_device_says_nothing() {
+        let c = PageCacheCheck { buffered: false, device: Some("vda".into()), ..Default::default() };
+        assert!(page_cache_lines(&c).is_empty());
+    }
+
+    #[test]
+    fn tmpfs_is_memory() {
+        let c = PageCacheCheck { buffered: true, memory_fs: Some("tmpfs".into()), ..Default::default() };
+        assert!(page_cache_lines(&c)[1].contains("tmpfs (memory)"));
+    }
+}

@@ -1,0 +1,395 @@
+//! Executes a validated fileio job: `prepare`, `run`, `cleanup` in the order given,
+//! printing sysbench's output through the console. Returns the process exit code.
+//!
+//! `run` owns the main thread's schedule: it releases the workers through a barrier,
+//! then sleeps on a condition variable until all workers finish or the next interval
+//! line, checkpoint or forced-shutdown deadline is due. No polling sits on the timed path.
+
+use super::fileio_gen::Generator;
+use super::fileio_worker::{worker, RateQueue, Shared};
+use super::rng::{GlibcRandom, Xoroshiro128Plus};
+use super::signals::Signals;
+use crate::cli::fileio::level;
+use crate::engine::io_uring::Uring;
+use crate::engine::mmap::Mmap;
+use crate::engine::psync::Psync;
+use crate::exit;
+use crate::job::fileio::{Command, FileioJob, Geometry, IoMode};
+use crate::probe::{pagecache, Root};
+use crate::report::console::Console;
+use crate::report::json::{self, Interval, RunResult, Status};
+use crate::report::{notes, sysbench};
+use crate::stats::{new_hist, percentile_ns, Snapshot, ThreadStats};
+use crate::target::fileset;
+use std::os::fd::AsRawFd;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Barrier, Condvar, Mutex, OnceLock};
+use std::time::{Duration, Instant};
+
+/// Execute every command of `job`; returns the exit code.
+///
+/// When `prepare` is among the commands and `--file-dir` does not exist, the directory
+/// is created; if this invocation also ran `cleanup`, it is removed again when empty.
+pub fn execute(job: &FileioJob, console: &Arc<Console>) -> i32 {
+    let signals = Signals::install();
+    let mut created_dir = false;
+    if job.commands.contains(&Command::Prepare) && !job.dir.exists() {
+        if let Err(e) = std::fs::create_dir_all(&job.dir) {
+            console.line(level::FATAL, &format!("FATAL: cannot create --file-dir={}: {e}", job.dir.display()));
+            return exit::ENVIRONMENT;
+        }
+        created_dir = true;
+    }
+    let code = execute_commands(job, console, &signals);
+    if created_dir && job.commands.last() == Some(&Command::Cleanup) {
+        let _ = std::fs::remove_dir(&job.dir);
+    }
+    code
+}
+
+fn execute_commands(job: &FileioJob, console: &Arc<Console>, signals: &Signals) -> i32 {
+    for cmd in &job.commands {
+        let code = match cmd {
+            Command::Help => exit::OK,
+            Command::Prepare => prepare(job, console, signals),
+            Command::Run => run(job, console, signals),
+            Command::Cleanup => {
+                console.line(level::NOTICE, "Removing test files...");
+                fileset::cleanup(&job.dir, job.file_num);
+                exit::OK
+            }
+        };
+        if code != exit::OK {
+            return code;
+        }
+        if let Some(c) = signals.exit_code() {
+            return c;
+        }
+    }
+    exit::OK
+}
+
+fn geometry(job: &FileioJob, console: &Console) -> Result<Geometry, i32> {
+    job.geometry().map_err(|e| {
+        console.line(level::FATAL, &format!("FATAL: {e}"));
+        exit::INVALID
+    })
+}
+
+fn print_failure(console: &Console, f: &fileset::Failure) -> i32 {
+    for l in &f.lines {
+        let lvl = if l.starts_with("WARNING") { level::WARNING } else { level::FATAL };
+        console.line(lvl, l);
+    }
+    f.code
+}
+
+fn prepare(job: &FileioJob, console: &Console, signals: &Signals) -> i32 {
+    let g = match geometry(job, console) {
+        Ok(g) => g,
+        Err(c) => return c,
+    };
+    if let Err(f) = fileset::prepare_preflight(job, &g) {
+        return print_failure(console, &f);
+    }
+    console.line(level::NOTICE, &sysbench::prepare_summary(&g));
+    if g.rounded() {
+        console.line(
+            level::NOTICE,
+            &format!(
+                "NOTE: per-file size rounded down to whole {}-byte blocks: {} bytes per file instead of {}",
+                g.block, g.file_size, g.raw_file_size
+            ),
+        );
+    }
+    console.line(level::NOTICE, "Creating files for the test...");
+    console.line(level::NOTICE, &format!("Extra file open flags: {}", job.extra_flags.describe()));
+    let mut out = |l: String| console.line(level::NOTICE, &l);
+    match fileset::prepare(job, &g, &mut out, &signals.stop) {
+        Ok(p) => {
+            console.line(level::NOTICE, &sysbench::prepare_done(p.bytes, p.seconds));
+            signals.exit_code().unwrap_or(exit::OK)
+        }
+        Err(f) => print_failure(console, &f),
+    }
+}
+
+fn now_seed() -> u32 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_secs() as u32)
+}
+
+fn snapshot(sh: &Shared, start: Instant, seg_start: Instant, reset: bool) -> Snapshot {
+    let now = Instant::now();
+    let threads: Vec<ThreadStats> = sh
+        .stats
+        .iter()
+        .map(|m| {
+            let mut t = m.lock().unwrap_or_else(|e| e.into_inner());
+            if reset {
+                t.take()
+            } else {
+                t.clone()
+            }
+        })
+        .collect();
+    Snapshot { period_s: (now - seg_start).as_secs_f64(), total_time_s: (now - start).as_secs_f64(), threads }
+}
+
+fn run(job: &FileioJob, console: &Arc<Console>, signals: &Signals) -> i32 {
+    let g = match geometry(job, console) {
+        Ok(g) => g,
+        Err(c) => return c,
+    };
+    let Some(mode) = job.test_mode else {
+        console.line(level::FATAL, "FATAL: Missing required argument: --file-test-mode");
+        return exit::FAILED;
+    };
+    if job.io_mode == IoMode::Async {
+        if let Err(msg) = crate::engine::io_uring::probe() {
+            console.line(level::FATAL, &format!("FATAL: {msg}"));
+            return exit::ENVIRONMENT;
+        }
+    }
+    if !job.dir.is_dir() {
+        console.line(level::FATAL, &format!("FATAL: --file-dir={} is not an existing directory", job.dir.display()));
+        return exit::ENVIRONMENT;
+    }
+    if job.extra_flags.direct {
+        if let Err(f) = fileset::direct_preflight(job, &g) {
+            return print_failure(console, &f);
+        }
+    }
+    if let Some(p) = &job.json {
+        if let Err(e) = json::write_atomic(p, &serde_json::json!({"schema_version": json::SCHEMA_VERSION, "tool": "iomark", "status": "running"})) {
+            console.line(level::FATAL, &format!("FATAL: cannot write --json={}: {e}", p.display()));
+            return exit::ENVIRONMENT;
+        }
+    }
+    for l in sysbench::header_general(job) {
+        console.line(level::NOTICE, &l);
+    }
+    for l in sysbench::header_fileio(job, &g, mode) {
+        console.line(level::NOTICE, &l);
+    }
+    let root = Root::default();
+    let before = pagecache::before(&root, &job.dir);
+    let buffered = !job.extra_flags.direct;
+    if job.notes && buffered && before.memory_fs.is_none() && pagecache::fits_in_ram(g.total, before.mem_total) {
+        console.err(&notes::fits_in_ram_warning(g.total, before.mem_total.unwrap_or(0)));
+    }
+    let files = match fileset::open_for_run(job, &g, mode, |l| console.line(level::DEBUG, &l)) {
+        Ok(f) => f,
+        Err(f) => return print_failure(console, &f),
+    };
+    let fds: Vec<i32> = files.iter().map(|f| f.as_raw_fd()).collect();
+    console.line(level::NOTICE, "Initializing worker threads...");
+    console.line(level::NOTICE, "");
+    let threads = job.threads as usize;
+    let sh = Shared {
+        job: job.clone(),
+        geom: g,
+        mode,
+        gen: Mutex::new(Generator::new(mode, g, job.fsync_freq, job.rw_ratio)),
+        reads_done: AtomicU64::new(0),
+        writes_done: AtomicU64::new(0),
+        events_started: AtomicU64::new(0),
+        stop: Arc::clone(&signals.stop),
+        start: OnceLock::new(),
+        stats: (0..threads).map(|_| Mutex::new(ThreadStats::new(job.report_interval > 0))).collect(),
+        in_event: (0..threads).map(|_| AtomicBool::new(false)).collect(),
+        failure: Mutex::new(None),
+        console: Arc::clone(console),
+        rate: (job.rate > 0).then(RateQueue::default),
+        running: Mutex::new(threads),
+        finished: Condvar::new(),
+        pool_extra: 1 << 20,
+        started: AtomicUsize::new(0),
+    };
+    let mut seeder = GlibcRandom::new(if job.rand_seed != 0 { job.rand_seed as u32 } else { now_seed() });
+    let rngs: Vec<Xoroshiro128Plus> = (0..threads).map(|_| Xoroshiro128Plus::from_glibc(&mut seeder)).collect();
+    let mut rate_rng = Xoroshiro128Plus::from_glibc(&mut seeder);
+    let barrier = Barrier::new(threads + 1);
+    let mut intervals: Vec<Interval> = vec![];
+    let mut forced = false;
+    let mut unfinished = 0usize;
+    let mut last_snapshot: Option<Snapshot> = None;
+    let code = std::thread::scope(|s| {
+        let mut handles = vec![];
+        for (tid, rng) in rngs.into_iter().enumerate() {
+            let (sh, barrier, fds) = (&sh, &barrier, fds.clone());
+            let spawned = std::thread::Builder::new().name(format!("iomark-w{tid}")).spawn_scoped(s, move || match job.io_mode {
+                IoMode::Sync => worker(sh, tid, rng, barrier, |_| Ok(Psync::new(fds))),
+                IoMode::Mmap => worker(sh, tid, rng, barrier, |_| Mmap::new(&fds, sh.geom.file_size as usize).map_err(|e| format!("mmap failed: {e:?}"))),
+                IoMode::Async => worker(sh, tid, rng, barrier, |bufs| {
+                    Uring::new(fds, job.async_backlog as usize, bufs).map_err(|e| crate::engine::io_uring::unavailable_reason(&e))
+                }),
+            });
+            match spawned {
+                Ok(h) => handles.push(h),
+                Err(e) => {
+                    console.line(level::FATAL, &format!("FATAL: cannot start worker thread: {e}"));
+                    std::process::exit(exit::ENVIRONMENT);
+                }
+            }
+        }
+        let start = Instant::now();
+        let _ = sh.start.set(start);
+        barrier.wait();
+        console.line(level::NOTICE, "Threads started!");
+        console.line(level::NOTICE, "");
+        if let Some(q) = &sh.rate {
+            let (sh, rate) = (&sh, job.rate as f64);
+            s.spawn(move || {
+                let mut next = start;
+                let deadline = sh.deadline();
+                loop {
+                    let u = rate_rng.next_f64();
+                    next += Duration::from_secs_f64(-(1.0 - u).ln() / rate);
+                    if deadline.is_some_and(|d| next >= d) || sh.stop.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    // Sleep until the arrival time, re-checking stop every 50 ms at most.
+                    while Instant::now() < next && !sh.stop.load(Ordering::Relaxed) {
+                        std::thread::sleep((next - Instant::now()).min(Duration::from_millis(50)));
+                    }
+                    if *sh.running.lock().unwrap_or_else(|e| e.into_inner()) == 0 {
+                        break;
+                    }
+                    if !q.push(next) {
+                        sh.fail(vec!["FATAL: The event queue is full. This means the worker threads are unable to keep up with the specified event generation rate".into()]);
+                        break;
+                    }
+                }
+                q.wake_all();
+            });
+        }
+        // Main schedule: interval lines, checkpoints, forced shutdown.
+        let mut seg_start = start;
+        let mut next_interval = (job.report_interval > 0).then(|| start + Duration::from_secs(job.report_interval));
+        let mut last_interval = start;
+        let mut checkpoints = job.report_checkpoints.iter().map(|c| start + Duration::from_secs(*c)).collect::<Vec<_>>().into_iter().peekable();
+        let forced_at = job.forced_shutdown.map(|f| start + Duration::from_secs(job.time_limit + f));
+        let mut running = sh.running.lock().unwrap_or_else(|e| e.into_inner());
+        while *running > 0 {
+            let mut wake = Instant::now() + Duration::from_secs(3600);
+            for t in [next_interval, checkpoints.peek().copied(), forced_at].into_iter().flatten() {
+                wake = wake.min(t);
+            }
+            let now = Instant::now();
+            if wake > now {
+                running = sh.finished.wait_timeout(running, wake - now).unwrap_or_else(|e| e.into_inner()).0;
+                continue;
+            }
+            drop(running);
+            let now = Instant::now();
+            if forced_at.is_some_and(|f| now >= f) {
+                forced = true;
+                unfinished = sh.in_event.iter().filter(|b| b.load(Ordering::Relaxed)).count();
+                last_snapshot = Some(snapshot(&sh, start, seg_start, false));
+                sh.stop.store(true, Ordering::SeqCst);
+                return exit::INVALID;
+            }
+            if next_interval.is_some_and(|t| now >= t) {
+                let mut bytes = (0u64, 0u64, 0u64);
+                let mut h = new_hist();
+                for m in &sh.stats {
+                    if let Some(i) = m.lock().unwrap_or_else(|e| e.into_inner()).take_interval() {
+                        bytes.0 += i.bytes_read;
+                        bytes.1 += i.bytes_written;
+                        bytes.2 += i.fsyncs;
+                        let _ = h.add(&i.hist);
+                    }
+                }
+                let dur = (now - last_interval).as_secs_f64();
+                last_interval = now;
+                let p = percentile_ns(&h, f64::from(job.percentile.max(1)));
+                let elapsed = (now - start).as_secs_f64();
+                console.line(level::NOTICE, &sysbench::interval_line(elapsed, dur, bytes.0, bytes.1, bytes.2, p, job.percentile));
+                intervals.push(Interval { t_s: elapsed, dur_s: dur, read_bytes: bytes.0, written_bytes: bytes.1, fsyncs: bytes.2, lat_pct_ns: p });
+                next_interval = next_interval.map(|t| t + Duration::from_secs(job.report_interval));
+            }
+            if checkpoints.peek().is_some_and(|t| now >= *t) {
+                checkpoints.next();
+                let snap = snapshot(&sh, start, seg_start, true);
+                seg_start = now;
+                console.line(level::NOTICE, &format!("[ {}s ] Checkpoint report:", (now - start).as_secs_f64().round() as u64));
+                console.block(level::NOTICE, &sysbench::report(&snap, job.percentile));
+            }
+            running = sh.running.lock().unwrap_or_else(|e| e.into_inner());
+        }
+        drop(running);
+        let snap = snapshot(&sh, start, seg_start, false);
+        for h in handles {
+            let _ = h.join();
+        }
+        last_snapshot = Some(snap);
+        exit::OK
+    });
+    let Some(snap) = last_snapshot else { return exit::FAILED };
+    let failure = sh.failure.lock().unwrap_or_else(|e| e.into_inner()).clone();
+    let engine = match job.io_mode {
+        IoMode::Sync => "psync",
+        IoMode::Async => "io_uring",
+        IoMode::Mmap => "mmap",
+    };
+    let signal = signals.exit_code();
+    let status = if forced {
+        Status::ForcedShutdown
+    } else if failure.is_some() {
+        Status::Failed
+    } else if signal.is_some() {
+        Status::Interrupted
+    } else {
+        Status::Ok
+    };
+    if forced {
+        console.line(level::FATAL, "FATAL: The --max-time limit has expired, forcing shutdown...");
+    }
+    if failure.is_none() {
+        if !forced {
+            console.line(level::INFO, "Done.");
+            console.line(level::INFO, "");
+        }
+        if job.histogram {
+            console.block(level::FATAL, &crate::stats::sysbench_hist::render(&snap.merged_hist()));
+        }
+        console.block(level::NOTICE, &sysbench::report(&snap, job.percentile));
+        if forced && unfinished > 0 {
+            console.line(level::NOTICE, &format!("Number of unfinished transactions on forced shutdown: {unfinished}"));
+        }
+        if job.debug {
+            for l in sysbench::debug_threads(&snap) {
+                console.line(level::DEBUG, &l);
+            }
+        }
+    }
+    let check = pagecache::after(&root, &before, g.total, buffered, snap.sum(|t| t.bytes_read), snap.sum(|t| t.bytes_written));
+    if job.notes && failure.is_none() {
+        for l in notes::page_cache_lines(&check) {
+            console.line(level::NOTICE, &l);
+        }
+    }
+    if let Some(p) = &job.json {
+        let mut r: RunResult = json::from_snapshot(job, json::job_info(job, Some(&g), engine), &snap, status, failure.as_ref().map(|l| l.join("\n")), intervals);
+        if check.fits_in_ram {
+            r.warnings.push(json::Warning { id: "page_cache.fits_in_ram".into(), message: notes::fits_in_ram_warning(g.total, check.mem_total_bytes.unwrap_or(0)) });
+        }
+        if let Some(fs) = &check.memory_fs {
+            r.warnings.push(json::Warning { id: "target.memory_fs".into(), message: format!("the file set is on {fs} (memory)") });
+        }
+        r.page_cache = Some(check);
+        if let Err(e) = json::write_atomic(p, &r) {
+            console.line(level::FATAL, &format!("FATAL: cannot write --json={}: {e}", p.display()));
+            return exit::ENVIRONMENT;
+        }
+    }
+    drop(files);
+    if forced {
+        // Workers may be stuck in I/O: do not wait for them.
+        std::process::exit(exit::INVALID);
+    }
+    if failure.is_some() {
+        return exit::FAILED;
+    }
+    signal.unwrap_or(code)
+}

@@ -1,0 +1,8 @@
+//! Execution: request generators, workers, stop conditions, rate limiting, signals.
+
+pub mod fileio;
+pub mod fileio_gen;
+pub mod fileio_worker;
+pub mod rng;
+pub mod signals;
+pub mod verify;

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# The test command (README): installs what the tests need when it is missing
+# (sysbench and fio from Debian, prysk from PyPI), then runs every test.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+missing=()
+command -v sysbench >/dev/null 2>&1 || missing+=(sysbench)
+command -v fio >/dev/null 2>&1 || missing+=(fio)
+if [ ${#missing[@]} -gt 0 ]; then
+  if [ "$(id -u)" != 0 ]; then
+    echo "tests/run.sh: please install ${missing[*]} (apt-get install ${missing[*]}) or run as root" >&2
+    exit 1
+  fi
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+if ! python3 -c 'import prysk' >/dev/null 2>&1; then
+  python3 -m pip install -q prysk
+fi
+cargo test --release
