@@ -1,8 +1,8 @@
 //! `psync`: one `pread`/`pwrite` per request, completed inside `submit` (sysbench's
 //! `sync` mode). A short transfer is an error (sysbench semantics), never counted as done.
 
-use super::{last_errno, sync_fd, Dir, Engine, IoErr, IoReq, SyncKind};
-use std::os::fd::RawFd;
+use super::{sync_fd, Dir, Engine, IoErr, IoReq, SyncKind};
+use std::os::fd::{BorrowedFd, RawFd};
 
 /// pread/pwrite engine over a table of descriptors.
 pub struct Psync {
@@ -25,24 +25,23 @@ impl Engine for Psync {
     }
     #[inline]
     fn submit(&mut self, _slot: usize, r: &IoReq) -> Result<Option<usize>, IoErr> {
-        let fd = self.fds[r.file];
+        // SAFETY: the descriptor stays open for the whole run (owned by the file set).
+        let fd = unsafe { BorrowedFd::borrow_raw(self.fds[r.file]) };
         loop {
+            // rustix issues the syscall directly (no libc cancellation-point wrapper).
             // SAFETY: r.buf is valid for r.len bytes (worker-owned aligned buffer).
-            let n = unsafe {
+            let res = unsafe {
                 match r.dir {
-                    Dir::Read => libc::pread(fd, r.buf.cast(), r.len, r.offset as libc::off_t),
-                    Dir::Write => libc::pwrite(fd, r.buf.cast(), r.len, r.offset as libc::off_t),
+                    Dir::Read => rustix::io::pread(fd, std::slice::from_raw_parts_mut(r.buf, r.len), r.offset),
+                    Dir::Write => rustix::io::pwrite(fd, std::slice::from_raw_parts(r.buf, r.len), r.offset),
                 }
             };
-            if n < 0 {
-                let e = last_errno();
-                if e == libc::EINTR {
-                    continue;
-                }
-                return Err(IoErr::Errno(e));
+            match res {
+                Ok(n) if n == r.len => return Ok(Some(n)),
+                Ok(n) => return Err(IoErr::Short { done: n }),
+                Err(e) if e == rustix::io::Errno::INTR => continue,
+                Err(e) => return Err(IoErr::Errno(e.raw_os_error())),
             }
-            let n = n as usize;
-            return if n == r.len { Ok(Some(n)) } else { Err(IoErr::Short { done: n }) };
         }
     }
     fn sync(&mut self, file: usize, kind: SyncKind) -> Result<(), IoErr> {

@@ -41,7 +41,8 @@ pub fn execute(job: &FileioJob, console: &Arc<Console>) -> i32 {
         created_dir = true;
     }
     let code = execute_commands(job, console, &signals);
-    if created_dir && job.commands.last() == Some(&Command::Cleanup) {
+    // remove_dir only removes an empty directory: a failed call leaves no directory it created.
+    if created_dir && (job.commands.last() == Some(&Command::Cleanup) || code != exit::OK) {
         let _ = std::fs::remove_dir(&job.dir);
     }
     code
@@ -204,6 +205,8 @@ fn run(job: &FileioJob, console: &Arc<Console>, signals: &Signals) -> i32 {
         finished: Condvar::new(),
         pool_extra: 1 << 20,
         started: AtomicUsize::new(0),
+        clock: crate::stats::clock::Clock::new(),
+        live_stats: job.report_interval > 0 || !job.report_checkpoints.is_empty() || job.forced_shutdown.is_some(),
     };
     let mut seeder = GlibcRandom::new(if job.rand_seed != 0 { job.rand_seed as u32 } else { now_seed() });
     let rngs: Vec<Xoroshiro128Plus> = (0..threads).map(|_| Xoroshiro128Plus::from_glibc(&mut seeder)).collect();

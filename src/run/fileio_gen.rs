@@ -81,7 +81,7 @@ impl Generator {
                 }
             }
         };
-        if self.freq > 0 && self.dirty && self.req_done % self.freq == 0 {
+        if self.freq > 0 && self.dirty && self.req_done.is_multiple_of(self.freq) {
             let f = self.fsync_next;
             self.fsync_next += 1;
             if self.fsync_next == self.g.files {

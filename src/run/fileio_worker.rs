@@ -13,6 +13,7 @@ use crate::engine::buffers::{AlignedBuf, Slab};
 use crate::engine::{Completion, Dir, Engine, IoErr, IoReq, SyncKind};
 use crate::job::fileio::{DataPattern, FileioJob, FsyncMode, Geometry, TestMode};
 use crate::report::console::Console;
+use crate::stats::clock::Clock;
 use crate::stats::{EventKind, ThreadStats};
 use crate::target::fileset::display;
 use crate::target::strerror;
@@ -112,6 +113,12 @@ pub struct Shared {
     pub pool_extra: usize,
     /// set once any worker passed the barrier (for debugging start-up)
     pub started: AtomicUsize,
+    /// the latency clock
+    pub clock: Clock,
+    /// record into `stats` on every event (interval lines, checkpoints and forced
+    /// shutdown read them while the run goes on); otherwise each worker records
+    /// privately and publishes at its end
+    pub live_stats: bool,
 }
 
 impl Shared {
@@ -193,13 +200,18 @@ where
     let mut free: Vec<usize> = (0..depth).rev().collect();
     let mut slots: Vec<Option<Slot>> = (0..depth).map(|_| None).collect();
     let mut comps: Vec<Completion> = Vec::with_capacity(depth);
-    let mut last = start;
+    let clock = sh.clock;
+    let deadline_ticks = deadline.map(|d| clock.at(d));
+    let mut last = clock.at(start);
+    let live = sh.live_stats;
+    let track_in_event = job.forced_shutdown.is_some();
+    let mut local = ThreadStats::new(false);
     let stats = &sh.stats[tid];
     'events: loop {
         if sh.stop.load(Ordering::Relaxed) {
             break;
         }
-        if deadline.is_some_and(|d| last >= d) {
+        if deadline_ticks.is_some_and(|d| last >= d) {
             sh.console.collapsible(4, "Time limit exceeded, exiting...");
             break;
         }
@@ -224,15 +236,24 @@ where
                 &format!("DEBUG: Executing request, operation: {}, file_id: {}, pos: {}, size: {}", req.kind.code(), req.file, req.offset, req.len),
             );
         }
-        sh.in_event[tid].store(true, Ordering::Relaxed);
-        let t0 = arrival.unwrap_or_else(Instant::now);
+        if track_in_event {
+            sh.in_event[tid].store(true, Ordering::Relaxed);
+        }
+        let t0 = match arrival {
+            Some(a) => clock.at(a),
+            None => clock.now(),
+        };
         let kind = match req.kind {
             ReqKind::Fsync => {
                 if let Err(e) = eng.sync(req.file as usize, sync_kind) {
                     sh.fail(vec![format!("FATAL: Failed to fsync file! file: {} ({}) {}", req.file, display(&job.dir, req.file), errno_text(e))]);
                     break 'events;
                 }
-                stats.lock().unwrap_or_else(|e| e.into_inner()).fsync_done();
+                if live {
+                    stats.lock().unwrap_or_else(|e| e.into_inner()).fsync_done();
+                } else {
+                    local.fsync_done();
+                }
                 EventKind::Fsync
             }
             ReqKind::Read | ReqKind::Write => {
@@ -253,16 +274,17 @@ where
                     (Dir::Write, unsafe { pool.ptr().add(off) }, depth as u16)
                 };
                 let io = IoReq { dir, file: req.file as usize, offset: req.offset, len, buf, buf_index };
+                let rec = if live { Rec::Shared(stats) } else { Rec::Local(&mut local) };
                 match eng.submit(slot, &io) {
                     Ok(Some(n)) => {
                         free.push(slot);
-                        if !complete(sh, &mut eng, &slab, &req, n as i64, sync_kind, stats) {
+                        if !complete_slot(sh, &mut eng, &slab, slot, req.kind, req.file, req.offset, req.len, n as i64, sync_kind, rec) {
                             break 'events;
                         }
                     }
                     Ok(None) => {
                         slots[slot] = Some(Slot { kind: req.kind, file: req.file, offset: req.offset, len: req.len });
-                        if free.is_empty() && !reap(sh, &mut eng, &slab, &mut slots, &mut free, &mut comps, 1, sync_kind, stats) {
+                        if free.is_empty() && !reap(sh, &mut eng, &slab, &mut slots, &mut free, &mut comps, 1, sync_kind, rec) {
                             break 'events;
                         }
                     }
@@ -286,11 +308,17 @@ where
                 }
             }
         };
-        let t1 = Instant::now();
+        let t1 = clock.now();
         last = t1;
-        let lat = t1.saturating_duration_since(t0).as_nanos() as u64;
-        stats.lock().unwrap_or_else(|e| e.into_inner()).event(kind, lat);
-        sh.in_event[tid].store(false, Ordering::Relaxed);
+        let lat = clock.ns(t0, t1);
+        if live {
+            stats.lock().unwrap_or_else(|e| e.into_inner()).event(kind, lat);
+        } else {
+            local.event(kind, lat);
+        }
+        if track_in_event {
+            sh.in_event[tid].store(false, Ordering::Relaxed);
+        }
         if hist_draw {
             // sysbench's histogram draws one random value per event (shard choice);
             // drawing it too keeps `--rand-seed` sequences identical to sysbench's.
@@ -300,7 +328,8 @@ where
     sh.in_event[tid].store(false, Ordering::Relaxed);
     // Drain in-flight requests before the end-of-test fsync (bug B12).
     while free.len() < depth {
-        if !reap(sh, &mut eng, &slab, &mut slots, &mut free, &mut comps, 1, sync_kind, stats) {
+        let rec = if live { Rec::Shared(stats) } else { Rec::Local(&mut local) };
+        if !reap(sh, &mut eng, &slab, &mut slots, &mut free, &mut comps, 1, sync_kind, rec) {
             break;
         }
     }
@@ -310,10 +339,17 @@ where
                 sh.fail(vec![format!("FATAL: Failed to fsync file! file: {f} ({}) {}", display(&job.dir, f), errno_text(e))]);
                 break;
             }
-            stats.lock().unwrap_or_else(|e| e.into_inner()).fsync_done();
+            if live {
+                stats.lock().unwrap_or_else(|e| e.into_inner()).fsync_done();
+            } else {
+                local.fsync_done();
+            }
         }
     }
     drop(eng);
+    if !live {
+        *stats.lock().unwrap_or_else(|e| e.into_inner()) = local;
+    }
     finish(sh);
 }
 
@@ -323,24 +359,35 @@ fn finish(sh: &Shared) {
     sh.finished.notify_all();
 }
 
-/// Account a completed read/write: check the length, validate, count it.
-fn complete<E: Engine>(sh: &Shared, eng: &mut E, slab: &Slab, req: &Request, res: i64, sync_kind: SyncKind, stats: &Mutex<ThreadStats>) -> bool {
-    complete_slot(sh, eng, slab, None, req.kind, req.file, req.offset, req.len, res, sync_kind, stats)
+/// Where a worker records: its shared mutex (live) or a private copy.
+enum Rec<'a> {
+    Shared(&'a Mutex<ThreadStats>),
+    Local(&'a mut ThreadStats),
 }
 
+impl Rec<'_> {
+    fn with(&mut self, f: impl FnOnce(&mut ThreadStats)) {
+        match self {
+            Rec::Shared(m) => f(&mut m.lock().unwrap_or_else(|e| e.into_inner())),
+            Rec::Local(t) => f(t),
+        }
+    }
+}
+
+/// Account a completed read/write: check the length, validate, count it.
 #[allow(clippy::too_many_arguments)]
 fn complete_slot<E: Engine>(
     sh: &Shared,
     eng: &mut E,
     slab: &Slab,
-    slot: Option<usize>,
+    slot: usize,
     kind: ReqKind,
     file: u32,
     offset: u64,
     len: u64,
     res: i64,
     sync_kind: SyncKind,
-    stats: &Mutex<ThreadStats>,
+    mut rec: Rec<'_>,
 ) -> bool {
     let job = &sh.job;
     let what = if kind == ReqKind::Read { "read" } else { "write" };
@@ -351,7 +398,7 @@ fn complete_slot<E: Engine>(
     }
     if kind == ReqKind::Read {
         if job.validate {
-            let b = &slab.bufs[slot.unwrap_or(0)];
+            let b = &slab.bufs[slot];
             if let Err(m) = verify::check(&b.as_slice()[..len as usize], offset, sh.geom.block as usize) {
                 let mut lines = match m {
                     verify::Mismatch::Checksum { offset: o, calculated, stored } => vec![
@@ -367,19 +414,17 @@ fn complete_slot<E: Engine>(
                 return false;
             }
         }
-        stats.lock().unwrap_or_else(|e| e.into_inner()).read_done(len);
+        rec.with(|t| t.read_done(len));
         sh.reads_done.fetch_add(1, Ordering::Relaxed);
     } else {
-        let mut st = stats.lock().unwrap_or_else(|e| e.into_inner());
-        st.write_done(len);
-        drop(st);
+        rec.with(|t| t.write_done(len));
         sh.writes_done.fetch_add(1, Ordering::Relaxed);
         if job.fsync_all {
             if let Err(e) = eng.sync(file as usize, sync_kind) {
                 sh.fail(vec![format!("FATAL: Failed to fsync file! file: {file} ({}) {}", display(&job.dir, file), errno_text(e))]);
                 return false;
             }
-            stats.lock().unwrap_or_else(|e| e.into_inner()).fsync_done();
+            rec.with(|t| t.fsync_done());
         }
     }
     true
@@ -395,7 +440,7 @@ fn reap<E: Engine>(
     comps: &mut Vec<Completion>,
     min: usize,
     sync_kind: SyncKind,
-    stats: &Mutex<ThreadStats>,
+    mut rec: Rec<'_>,
 ) -> bool {
     comps.clear();
     if let Err(e) = eng.reap(min, comps) {
@@ -407,7 +452,11 @@ fn reap<E: Engine>(
         let Some(s) = slots.get_mut(c.slot).and_then(Option::take) else { continue };
         free.push(c.slot);
         if ok {
-            ok = complete_slot(sh, eng, slab, Some(c.slot), s.kind, s.file, s.offset, s.len, c.res, sync_kind, stats);
+            let r = match &mut rec {
+                Rec::Shared(m) => Rec::Shared(m),
+                Rec::Local(t) => Rec::Local(t),
+            };
+            ok = complete_slot(sh, eng, slab, c.slot, s.kind, s.file, s.offset, s.len, c.res, sync_kind, r);
         }
     }
     ok

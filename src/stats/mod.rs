@@ -5,6 +5,7 @@
 //! shared cache lines. Latencies are nanoseconds; histograms keep 3 significant digits
 //! from 1 ns to 1 hour (values above are clamped and counted).
 
+pub mod clock;
 pub mod sysbench_hist;
 
 use hdrhistogram::Histogram;

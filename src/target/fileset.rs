@@ -144,7 +144,7 @@ pub fn direct_preflight(job: &FileioJob, g: &Geometry) -> Result<(), Failure> {
         preflight::DirectIo::Supported { align } if align > 0 => {
             let a = u64::from(align);
             let req = if job.test_mode.is_some_and(TestMode::is_sequential) { g.request } else { g.block };
-            if g.block % a != 0 || req % a != 0 || g.file_size % a != 0 {
+            if !g.block.is_multiple_of(a) || req % a != 0 || !g.file_size.is_multiple_of(a) {
                 Err(Failure::new(
                     crate::exit::INVALID,
                     vec![format!(

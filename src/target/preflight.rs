@@ -9,6 +9,10 @@ use std::path::Path;
 /// Bytes available to an unprivileged writer on the filesystem holding `dir`.
 pub fn free_space(dir: &Path) -> Option<u64> {
     let s = rustix::fs::statvfs(dir).ok()?;
+    // A filesystem without a capacity (ramfs reports 0 blocks) has no known free space.
+    if s.f_blocks == 0 {
+        return None;
+    }
     Some(s.f_bavail.saturating_mul(s.f_frsize))
 }
 
