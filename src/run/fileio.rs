@@ -115,6 +115,25 @@ fn prepare(job: &FileioJob, console: &Console, signals: &Signals) -> i32 {
     }
 }
 
+/// Print a failure that happened before the workers started and, with `--json`, leave
+/// a `failed` RunResult (zero counts, the error text) instead of the placeholder.
+fn failed_before_start(job: &FileioJob, g: &Geometry, console: &Console, f: &fileset::Failure) -> i32 {
+    let code = print_failure(console, f);
+    if let Some(p) = &job.json {
+        let empty = Snapshot { period_s: 0.0, total_time_s: 0.0, threads: vec![] };
+        let engine = match job.io_mode {
+            IoMode::Sync => "psync",
+            IoMode::Async => "io_uring",
+            IoMode::Mmap => "mmap",
+        };
+        let r = json::from_snapshot(job, json::job_info(job, Some(g), engine), &empty, Status::Failed, Some(f.lines.join("\n")), vec![]);
+        if let Err(e) = json::write_atomic(p, &r) {
+            console.line(level::FATAL, &format!("FATAL: cannot write --json={}: {e}", p.display()));
+        }
+    }
+    code
+}
+
 fn now_seed() -> u32 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_secs() as u32)
 }
@@ -157,7 +176,7 @@ fn run(job: &FileioJob, console: &Arc<Console>, signals: &Signals) -> i32 {
     }
     if job.extra_flags.direct {
         if let Err(f) = fileset::direct_preflight(job, &g) {
-            return print_failure(console, &f);
+            return failed_before_start(job, &g, console, &f);
         }
     }
     if let Some(p) = &job.json {
@@ -180,7 +199,7 @@ fn run(job: &FileioJob, console: &Arc<Console>, signals: &Signals) -> i32 {
     }
     let files = match fileset::open_for_run(job, &g, mode, |l| console.line(level::DEBUG, &l)) {
         Ok(f) => f,
-        Err(f) => return print_failure(console, &f),
+        Err(f) => return failed_before_start(job, &g, console, &f),
     };
     let fds: Vec<i32> = files.iter().map(|f| f.as_raw_fd()).collect();
     console.line(level::NOTICE, "Initializing worker threads...");

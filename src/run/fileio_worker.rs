@@ -200,6 +200,7 @@ where
     let mut free: Vec<usize> = (0..depth).rev().collect();
     let mut slots: Vec<Option<Slot>> = (0..depth).map(|_| None).collect();
     let mut comps: Vec<Completion> = Vec::with_capacity(depth);
+    let mut stamp: u64 = 0;
     let clock = sh.clock;
     let deadline_ticks = deadline.map(|d| clock.at(d));
     let mut last = clock.at(start);
@@ -270,6 +271,16 @@ where
                     (Dir::Write, b.ptr(), slot as u16)
                 } else {
                     let off = if pool_slots > 1 { (rng.next_u64() as usize % pool_slots) * crate::engine::buffers::ALIGN } else { 0 };
+                    if job.data == DataPattern::Random {
+                        // Stamp a per-write sequence number into every 4 KiB page so no
+                        // two written blocks are identical (block-level dedup, case C07).
+                        stamp = stamp.wrapping_add(1);
+                        let tag = stamp ^ ((tid as u64) << 48);
+                        for page in pool.as_mut_slice()[off..off + len].chunks_mut(crate::engine::buffers::ALIGN) {
+                            let n = page.len().min(8);
+                            page[..n].copy_from_slice(&tag.to_le_bytes()[..n]);
+                        }
+                    }
                     // SAFETY: off + len ≤ pool_len by construction of pool_slots.
                     (Dir::Write, unsafe { pool.ptr().add(off) }, depth as u16)
                 };

@@ -169,9 +169,6 @@ pub fn prepare(job: &FileioJob, g: &Geometry, out: &mut dyn FnMut(String), stop:
     let chunk = (PREPARE_CHUNK / g.block).max(1) * g.block;
     let mut buf = AlignedBuf::new(chunk as usize);
     let mut rng = Xoroshiro128Plus::from_glibc(&mut crate::run::rng::GlibcRandom::new(std::process::id() ^ 0x5eed));
-    if job.data == DataPattern::Random && !job.validate {
-        rng.fill(buf.as_mut_slice());
-    }
     let start = Instant::now();
     let mut written = 0u64;
     for i in 0..g.files {
@@ -196,6 +193,9 @@ pub fn prepare(job: &FileioJob, g: &Geometry, out: &mut dyn FnMut(String), stop:
             let n = chunk.min(g.file_size - pos) as usize;
             if job.validate {
                 verify::fill(&mut buf.as_mut_slice()[..n], pos, g.block as usize, &mut rng);
+            } else if job.data == DataPattern::Random {
+                // fresh bytes for every chunk, so no two blocks are alike (dedup, C07)
+                rng.fill(&mut buf.as_mut_slice()[..n]);
             }
             pwrite_all(&f, &buf.as_slice()[..n], pos).map_err(|e| {
                 let mut lines = vec![format!("FATAL: Failed to write file! errno = {} ({})", e, strerror(e))];
