@@ -337,7 +337,7 @@ fn general_options(c: &mut Ctx, a: &Argv) -> Result<General, Stop> {
     if threads < 0 {
         // sysbench: "Memory allocation failure" (bug B13).
         c.fatal(format!("Invalid value for --threads: {threads} (must be between 1 and {})", i32::MAX));
-        return Err(Stop(exit::INVALID));
+        return Err(Stop(exit::FAILED));
     }
     if threads > 4096 {
         c.fatal(format!("Invalid value for --threads: {threads} (iomark accepts at most 4096 threads)"));

@@ -230,7 +230,7 @@ fn run(job: &FileioJob, console: &Arc<Console>, signals: &Signals) -> i32 {
     let mut seeder = GlibcRandom::new(if job.rand_seed != 0 { job.rand_seed as u32 } else { now_seed() });
     let rngs: Vec<Xoroshiro128Plus> = (0..threads).map(|_| Xoroshiro128Plus::from_glibc(&mut seeder)).collect();
     let mut rate_rng = Xoroshiro128Plus::from_glibc(&mut seeder);
-    let barrier = Barrier::new(threads + 1);
+    let barriers = [Barrier::new(threads + 1), Barrier::new(threads + 1)];
     let mut intervals: Vec<Interval> = vec![];
     let mut forced = false;
     let mut unfinished = 0usize;
@@ -238,7 +238,7 @@ fn run(job: &FileioJob, console: &Arc<Console>, signals: &Signals) -> i32 {
     let code = std::thread::scope(|s| {
         let mut handles = vec![];
         for (tid, rng) in rngs.into_iter().enumerate() {
-            let (sh, barrier, fds) = (&sh, &barrier, fds.clone());
+            let (sh, barrier, fds) = (&sh, &barriers, fds.clone());
             let spawned = std::thread::Builder::new().name(format!("iomark-w{tid}")).spawn_scoped(s, move || match job.io_mode {
                 IoMode::Sync => worker(sh, tid, rng, barrier, |_| Ok(Psync::new(fds))),
                 IoMode::Mmap => worker(sh, tid, rng, barrier, |_| Mmap::new(&fds, sh.geom.file_size as usize).map_err(|e| format!("mmap failed: {e:?}"))),
@@ -254,11 +254,12 @@ fn run(job: &FileioJob, console: &Arc<Console>, signals: &Signals) -> i32 {
                 }
             }
         }
-        let start = Instant::now();
-        let _ = sh.start.set(start);
-        barrier.wait();
+        barriers[0].wait();
         console.line(level::NOTICE, "Threads started!");
         console.line(level::NOTICE, "");
+        let start = Instant::now();
+        let _ = sh.start.set(start);
+        barriers[1].wait();
         if let Some(q) = &sh.rate {
             let (sh, rate) = (&sh, job.rate as f64);
             s.spawn(move || {

@@ -159,8 +159,10 @@ struct Slot {
 }
 
 /// One worker thread's loop. `make` builds the engine once the thread's buffers exist
-/// (`(ptr, len)` of each buffer, in registered-buffer order).
-pub fn worker<E: Engine, F>(sh: &Shared, tid: usize, mut rng: Xoroshiro128Plus, barrier: &std::sync::Barrier, make: F)
+/// (`(ptr, len)` of each buffer, in registered-buffer order). The worker waits at
+/// `barriers[0]` when ready and at `barriers[1]` for the start signal, so the main
+/// thread can print `Threads started!` and set the start time in between.
+pub fn worker<E: Engine, F>(sh: &Shared, tid: usize, mut rng: Xoroshiro128Plus, barriers: &[std::sync::Barrier; 2], make: F)
 where
     F: FnOnce(&[(*mut u8, usize)]) -> Result<E, String>,
 {
@@ -177,8 +179,13 @@ where
     }
     let mut bufs: Vec<(*mut u8, usize)> = slab.bufs.iter().map(|b| (b.ptr(), b.len())).collect();
     bufs.push((pool.ptr(), pool.len()));
+    sh.console.line(5, &format!("DEBUG: Worker thread (#{tid}) started"));
     let engine = make(&bufs);
-    barrier.wait();
+    if engine.is_ok() {
+        sh.console.line(5, &format!("DEBUG: Worker thread (#{tid}) initialized"));
+    }
+    barriers[0].wait();
+    barriers[1].wait();
     let mut eng = match engine {
         Ok(e) => e,
         Err(msg) => {
@@ -232,7 +239,7 @@ where
             gen.next(&mut rng, sh.reads_done.load(Ordering::Relaxed), sh.writes_done.load(Ordering::Relaxed))
         };
         if debug {
-            sh.console.line(
+            sh.console.collapsible(
                 5,
                 &format!("DEBUG: Executing request, operation: {}, file_id: {}, pos: {}, size: {}", req.kind.code(), req.file, req.offset, req.len),
             );
