@@ -19,7 +19,18 @@ Options:
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    // sysbench accepts options before the test name (`--threads=2 fileio run`) and the
+    // deprecated `--test=fileio`: both select fileio, with every argument kept.
+    let first_word = args
+        .iter()
+        .find(|a| !a.starts_with("--"))
+        .map(String::as_str);
+    let sysbench_style = args
+        .first()
+        .is_some_and(|a| a.starts_with("--") && a != "--help" && a != "--version")
+        && (first_word == Some("fileio") || args.iter().any(|a| a == "--test=fileio"));
     let code = match args.first().map(String::as_str) {
+        _ if sysbench_style => run_fileio(&args),
         Some("fileio") => run_fileio(&args[1..]),
         None | Some("-h") | Some("--help") | Some("help") => {
             print!("{USAGE}");

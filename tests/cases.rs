@@ -37,7 +37,10 @@ impl Out {
         format!("{}\n{}", self.stdout, self.stderr)
     }
     fn dump(&self) -> String {
-        format!("exit code {}\n--- stdout ---\n{}\n--- stderr ---\n{}", self.code, self.stdout, self.stderr)
+        format!(
+            "exit code {}\n--- stdout ---\n{}\n--- stderr ---\n{}",
+            self.code, self.stdout, self.stderr
+        )
     }
     #[track_caller]
     fn expect_code(&self, code: i32) -> &Self {
@@ -46,12 +49,20 @@ impl Out {
     }
     #[track_caller]
     fn expect_contains(&self, needle: &str) -> &Self {
-        assert!(self.all().contains(needle), "output lacks {needle:?}\n{}", self.dump());
+        assert!(
+            self.all().contains(needle),
+            "output lacks {needle:?}\n{}",
+            self.dump()
+        );
         self
     }
     #[track_caller]
     fn expect_lacks(&self, needle: &str) -> &Self {
-        assert!(!self.all().contains(needle), "output unexpectedly contains {needle:?}\n{}", self.dump());
+        assert!(
+            !self.all().contains(needle),
+            "output unexpectedly contains {needle:?}\n{}",
+            self.dump()
+        );
         self
     }
 }
@@ -132,7 +143,9 @@ fn entries(dir: &Path) -> Vec<String> {
 }
 
 fn size_of(p: &Path) -> u64 {
-    std::fs::metadata(p).unwrap_or_else(|e| panic!("stat {}: {e}", p.display())).len()
+    std::fs::metadata(p)
+        .unwrap_or_else(|e| panic!("stat {}: {e}", p.display()))
+        .len()
 }
 
 fn is_root() -> bool {
@@ -223,12 +236,20 @@ impl LoopExt4 {
                 last = String::from_utf8_lossy(&o.stderr).into_owned();
                 std::thread::sleep(Duration::from_millis(100));
             }
-            assert!(g.dev.is_some(), "losetup --find --show --sector-size {sector} failed: {last}");
+            assert!(
+                g.dev.is_some(),
+                "losetup --find --show --sector-size {sector} failed: {last}"
+            );
         }
         let dev = g.dev.clone().unwrap();
         // The kernel must really expose the requested sector size.
-        let name = Path::new(&dev).file_name().unwrap().to_string_lossy().into_owned();
-        let lbs = std::fs::read_to_string(format!("/sys/block/{name}/queue/logical_block_size")).unwrap();
+        let name = Path::new(&dev)
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
+        let lbs =
+            std::fs::read_to_string(format!("/sys/block/{name}/queue/logical_block_size")).unwrap();
         assert_eq!(lbs.trim(), sector_s, "{dev} logical block size");
         sh("mkfs.ext4", &["-q", "-F", &dev]);
         sh("mount", &[&dev, g.mnt.to_str().unwrap()]);
@@ -244,13 +265,21 @@ impl Drop for LoopExt4 {
     fn drop(&mut self) {
         if self.mounted {
             let m = self.mnt.to_str().unwrap().to_string();
-            let ok = std::process::Command::new("umount").arg(&m).status().map(|s| s.success()).unwrap_or(false);
+            let ok = std::process::Command::new("umount")
+                .arg(&m)
+                .status()
+                .map(|s| s.success())
+                .unwrap_or(false);
             if !ok {
-                let _ = std::process::Command::new("umount").args(["-l", &m]).status();
+                let _ = std::process::Command::new("umount")
+                    .args(["-l", &m])
+                    .status();
             }
         }
         if let Some(dev) = &self.dev {
-            let _ = std::process::Command::new("losetup").args(["-d", dev]).status();
+            let _ = std::process::Command::new("losetup")
+                .args(["-d", dev])
+                .status();
         }
     }
 }
@@ -282,9 +311,15 @@ impl Drop for Ramfs {
     fn drop(&mut self) {
         if self.mounted {
             let m = self.mnt.to_str().unwrap().to_string();
-            let ok = std::process::Command::new("umount").arg(&m).status().map(|s| s.success()).unwrap_or(false);
+            let ok = std::process::Command::new("umount")
+                .arg(&m)
+                .status()
+                .map(|s| s.success())
+                .unwrap_or(false);
             if !ok {
-                let _ = std::process::Command::new("umount").args(["-l", &m]).status();
+                let _ = std::process::Command::new("umount")
+                    .args(["-l", &m])
+                    .status();
             }
         }
     }
@@ -337,7 +372,11 @@ fn c01_block_larger_than_file() {
             .expect_contains("16384")
             .expect_contains("--file-block-size");
         o.expect_lacks("File operations:");
-        assert_eq!(entries(d.path()), Vec::<String>::new(), "{cmd} created files");
+        assert_eq!(
+            entries(d.path()),
+            Vec::<String>::new(),
+            "{cmd} created files"
+        );
     }
 }
 
@@ -347,24 +386,46 @@ fn c01_block_larger_than_file() {
 #[test]
 fn c01_total_not_divisible_rounds_down() {
     let d = scratch();
-    let geo = ["--file-num=3", "--file-total-size=100K", "--file-block-size=16K"];
+    let geo = [
+        "--file-num=3",
+        "--file-total-size=100K",
+        "--file-block-size=16K",
+    ];
     let o = fileio(d.path(), &[&geo[..], &["prepare"]].concat());
-    o.expect_code(0).expect_contains("32768 bytes per file instead of 34133");
-    assert_eq!(entries(d.path()), ["test_file.0", "test_file.1", "test_file.2"]);
+    o.expect_code(0)
+        .expect_contains("32768 bytes per file instead of 34133");
+    assert_eq!(
+        entries(d.path()),
+        ["test_file.0", "test_file.1", "test_file.2"]
+    );
     let mut total = 0;
     for i in 0..3 {
         let sz = size_of(&d.path().join(format!("test_file.{i}")));
         assert_eq!(sz, 32768, "test_file.{i}");
         total += sz;
     }
-    assert!(total <= 100 * 1024, "prepare wrote {total} bytes, more than the 102400 asked");
+    assert!(
+        total <= 100 * 1024,
+        "prepare wrote {total} bytes, more than the 102400 asked"
+    );
 
     let js = d.path().join("r.json");
     let o = fileio(
         d.path(),
-        &[&geo[..], &["--file-test-mode=seqrd", "--time=1", &format!("--json={}", js.display()), "run"]].concat(),
+        &[
+            &geo[..],
+            &[
+                "--file-test-mode=seqrd",
+                "--time=1",
+                &format!("--json={}", js.display()),
+                "run",
+            ],
+        ]
+        .concat(),
     );
-    o.expect_code(0).expect_contains("3 files, 32KiB each").expect_contains("96KiB total file size");
+    o.expect_code(0)
+        .expect_contains("3 files, 32KiB each")
+        .expect_contains("96KiB total file size");
     let j = read_json(&js);
     assert_eq!(s(&j, "/status"), "ok");
     assert_eq!(u(&j, "/job/file_size_bytes"), 32768);
@@ -372,11 +433,18 @@ fn c01_total_not_divisible_rounds_down() {
     assert_eq!(u(&j, "/job/block_size_bytes"), 16384);
     let ops = u(&j, "/read/ops");
     assert!(ops > 0, "no reads: {j:#}");
-    assert_eq!(u(&j, "/read/bytes"), ops * 16384, "a read counted as a block must transfer a whole block");
+    assert_eq!(
+        u(&j, "/read/bytes"),
+        ops * 16384,
+        "a read counted as a block must transfer a whole block"
+    );
     let period = f(&j, "/period_s");
     let bw = f(&j, "/read/bw_bytes_per_s");
     let want = u(&j, "/read/bytes") as f64 / period;
-    assert!((bw - want).abs() <= want * 1e-6, "bw_bytes_per_s {bw} != bytes/period_s {want}");
+    assert!(
+        (bw - want).abs() <= want * 1e-6,
+        "bw_bytes_per_s {bw} != bytes/period_s {want}"
+    );
     // the files are not touched by a read test
     for i in 0..3 {
         assert_eq!(size_of(&d.path().join(format!("test_file.{i}"))), 32768);
@@ -393,24 +461,53 @@ fn c01_total_not_divisible_rounds_down() {
 #[test]
 fn c04_prepare_run_size_mismatch() {
     let d = scratch();
-    fileio(d.path(), &["--file-num=2", "--file-total-size=1M", "prepare"]).expect_code(0);
+    fileio(
+        d.path(),
+        &["--file-num=2", "--file-total-size=1M", "prepare"],
+    )
+    .expect_code(0);
     let js = d.path().join("r.json");
     let json_arg = format!("--json={}", js.display());
 
     // bigger than prepared
     let o = fileio(
         d.path(),
-        &["--file-num=2", "--file-total-size=4M", "--file-test-mode=rndrd", "--time=1", &json_arg, "run"],
+        &[
+            "--file-num=2",
+            "--file-total-size=4M",
+            "--file-test-mode=rndrd",
+            "--time=1",
+            &json_arg,
+            "run",
+        ],
     );
     o.expect_code(1)
         .expect_contains("Size of file 'test_file.0' is 512KiB, but at least 2MiB is expected")
         .expect_contains("prepare")
         .expect_lacks("File operations:");
-    assert_eq!(entries(d.path()).iter().filter(|n| n.starts_with("test_file")).count(), 2);
-    assert_eq!(size_of(&d.path().join("test_file.0")), 512 * 1024, "a read test extended the file");
-    assert_eq!(size_of(&d.path().join("test_file.1")), 512 * 1024, "a read test extended the file");
+    assert_eq!(
+        entries(d.path())
+            .iter()
+            .filter(|n| n.starts_with("test_file"))
+            .count(),
+        2
+    );
+    assert_eq!(
+        size_of(&d.path().join("test_file.0")),
+        512 * 1024,
+        "a read test extended the file"
+    );
+    assert_eq!(
+        size_of(&d.path().join("test_file.1")),
+        512 * 1024,
+        "a read test extended the file"
+    );
     if js.exists() {
-        assert_ne!(read_json(&js)["status"], "ok", "a failed run must not leave an ok result");
+        assert_ne!(
+            read_json(&js)["status"],
+            "ok",
+            "a failed run must not leave an ok result"
+        );
     }
 
     // more files than prepared; also a random-write test must not create them
@@ -430,9 +527,19 @@ fn c04_prepare_run_size_mismatch() {
             .expect_contains("Cannot open file 'test_file.2'")
             .expect_contains("Did you forget to run the prepare step?")
             .expect_lacks("File operations:");
-        assert!(!d.path().join("test_file.2").exists(), "{mode} created test_file.2");
-        assert!(!d.path().join("test_file.3").exists(), "{mode} created test_file.3");
-        assert_eq!(size_of(&d.path().join("test_file.0")), 512 * 1024, "{mode} changed test_file.0");
+        assert!(
+            !d.path().join("test_file.2").exists(),
+            "{mode} created test_file.2"
+        );
+        assert!(
+            !d.path().join("test_file.3").exists(),
+            "{mode} created test_file.3"
+        );
+        assert_eq!(
+            size_of(&d.path().join("test_file.0")),
+            512 * 1024,
+            "{mode} changed test_file.0"
+        );
     }
 
     // empty directory
@@ -440,13 +547,23 @@ fn c04_prepare_run_size_mismatch() {
     for mode in ["rndrd", "rndwr"] {
         let o = fileio(
             e.path(),
-            &["--file-num=2", "--file-total-size=1M", &format!("--file-test-mode={mode}"), "--time=1", "run"],
+            &[
+                "--file-num=2",
+                "--file-total-size=1M",
+                &format!("--file-test-mode={mode}"),
+                "--time=1",
+                "run",
+            ],
         );
         o.expect_code(1)
             .expect_contains("Cannot open file 'test_file.0'")
             .expect_contains("Did you forget to run the prepare step?")
             .expect_lacks("File operations:");
-        assert_eq!(entries(e.path()), Vec::<String>::new(), "{mode} in an empty dir created files");
+        assert_eq!(
+            entries(e.path()),
+            Vec::<String>::new(),
+            "{mode} in an empty dir created files"
+        );
     }
 }
 
@@ -462,7 +579,12 @@ fn c05_file_count_above_hard_nofile_limit() {
     let geo = ["--file-num=64", "--file-total-size=1M"];
     fileio_nofile(d.path(), 20, 20, &[&geo[..], &["prepare"]].concat()).expect_code(0);
     assert_eq!(entries(d.path()).len(), 64);
-    let o = fileio_nofile(d.path(), 20, 20, &[&geo[..], &["--file-test-mode=rndrd", "--time=1", "run"]].concat());
+    let o = fileio_nofile(
+        d.path(),
+        20,
+        20,
+        &[&geo[..], &["--file-test-mode=rndrd", "--time=1", "run"]].concat(),
+    );
     o.expect_code(3)
         .expect_contains("open files for --file-num=64")
         .expect_contains("the limit is 20")
@@ -491,7 +613,16 @@ fn c05_soft_nofile_limit_is_raised() {
         d.path(),
         20,
         1024,
-        &[&geo[..], &["--file-test-mode=rndrd", "--time=1", &format!("--json={}", js.display()), "run"]].concat(),
+        &[
+            &geo[..],
+            &[
+                "--file-test-mode=rndrd",
+                "--time=1",
+                &format!("--json={}", js.display()),
+                "run",
+            ],
+        ]
+        .concat(),
     );
     o.expect_code(0).expect_contains("File operations:");
     let j = read_json(&js);
@@ -511,7 +642,12 @@ fn c06_check(o: &Out, js: &Path, threads: u64, files: u64, what: &str) {
     let j = read_json(js);
     assert_eq!(s(&j, "/status"), "ok", "{what}");
     assert_eq!(u(&j, "/job/threads"), threads, "{what}");
-    let (ev, r, w, fs) = (u(&j, "/events"), u(&j, "/read/ops"), u(&j, "/write/ops"), u(&j, "/fsync/ops"));
+    let (ev, r, w, fs) = (
+        u(&j, "/events"),
+        u(&j, "/read/ops"),
+        u(&j, "/write/ops"),
+        u(&j, "/fsync/ops"),
+    );
     assert!(w > 0, "{what}: no writes");
     assert!(ev >= r + w, "{what}: events {ev} < reads {r} + writes {w}");
     let periodic = ev - r - w;
@@ -601,15 +737,32 @@ fn c07_default_data_is_zeros() {
     let f0 = d.path().join("test_file.0");
     let data = std::fs::read(&f0).unwrap();
     assert_eq!(data.len(), 1 << 20);
-    assert_eq!(data.iter().filter(|&&b| b != 0).count(), 0, "default prepare data is not zeros");
+    assert_eq!(
+        data.iter().filter(|&&b| b != 0).count(),
+        0,
+        "default prepare data is not zeros"
+    );
     let js = d.path().join("r.json");
     fileio(
         d.path(),
-        &[&geo[..], &["--file-test-mode=rndwr", "--time=1", &format!("--json={}", js.display()), "run"]].concat(),
+        &[
+            &geo[..],
+            &[
+                "--file-test-mode=rndwr",
+                "--time=1",
+                &format!("--json={}", js.display()),
+                "run",
+            ],
+        ]
+        .concat(),
     )
     .expect_code(0);
     let data = std::fs::read(&f0).unwrap();
-    assert_eq!(data.iter().filter(|&&b| b != 0).count(), 0, "default rndwr data is not zeros");
+    assert_eq!(
+        data.iter().filter(|&&b| b != 0).count(),
+        0,
+        "default rndwr data is not zeros"
+    );
     let j = read_json(&js);
     assert_eq!(s(&j, "/job/data_pattern"), "zeros");
     assert!(u(&j, "/write/ops") > 0);
@@ -628,7 +781,11 @@ fn c07_random_data_is_incompressible() {
         let data = std::fs::read(&f0).unwrap();
         assert_eq!(data.len(), 1 << 20, "{when}");
         let zeros = data.iter().filter(|&&b| b == 0).count();
-        assert!(zeros < data.len() / 100, "{when}: {zeros} zero bytes of {}", data.len());
+        assert!(
+            zeros < data.len() / 100,
+            "{when}: {zeros} zero bytes of {}",
+            data.len()
+        );
         let h = entropy(&data);
         assert!(h > 7.9, "{when}: entropy {h} bits/byte");
         data
@@ -640,7 +797,16 @@ fn c07_random_data_is_incompressible() {
     let js = d.path().join("r.json");
     fileio(
         d.path(),
-        &[&geo[..], &["--file-test-mode=rndwr", "--time=1", &format!("--json={}", js.display()), "run"]].concat(),
+        &[
+            &geo[..],
+            &[
+                "--file-test-mode=rndwr",
+                "--time=1",
+                &format!("--json={}", js.display()),
+                "run",
+            ],
+        ]
+        .concat(),
     )
     .expect_code(0);
     check("after rndwr");
@@ -674,7 +840,11 @@ fn c08_direct_block_below_4k_sector() {
             .expect_contains("--file-block-size=2048")
             .expect_contains("direct-I/O alignment")
             .expect_lacks("File operations:");
-        assert_eq!(entries(dir), Vec::<String>::new(), "{cmd} left files behind");
+        assert_eq!(
+            entries(dir),
+            Vec::<String>::new(),
+            "{cmd} left files behind"
+        );
     }
 
     let js = dir.join("r.json");
@@ -733,8 +903,17 @@ fn c15_end_fsync_counted() {
     assert_eq!(s(&j, "/status"), "ok");
     assert_eq!(j["job"]["fsync_end"], true);
     assert!(u(&j, "/write/ops") > 0);
-    assert_eq!(u(&j, "/fsync/ops"), 2, "one end fsync per file: {}", j["fsync"]);
-    assert_eq!(u(&j, "/events"), u(&j, "/write/ops"), "fsync-freq=0 makes no periodic fsync events");
+    assert_eq!(
+        u(&j, "/fsync/ops"),
+        2,
+        "one end fsync per file: {}",
+        j["fsync"]
+    );
+    assert_eq!(
+        u(&j, "/events"),
+        u(&j, "/write/ops"),
+        "fsync-freq=0 makes no periodic fsync events"
+    );
     assert!(f(&j, "/fsync/ops_per_s") > 0.0);
 
     let off = d.path().join("off.json");
@@ -753,12 +932,18 @@ fn c15_end_fsync_counted() {
         ]
         .concat(),
     );
-    o.expect_code(0).expect_contains("fsyncs/s:                     0.00");
+    o.expect_code(0)
+        .expect_contains("fsyncs/s:                     0.00");
     let j = read_json(&off);
     assert_eq!(s(&j, "/status"), "ok");
     assert_eq!(j["job"]["fsync_end"], false);
     assert!(u(&j, "/write/ops") > 0);
-    assert_eq!(u(&j, "/fsync/ops"), 0, "--file-fsync-end=off: {}", j["fsync"]);
+    assert_eq!(
+        u(&j, "/fsync/ops"),
+        0,
+        "--file-fsync-end=off: {}",
+        j["fsync"]
+    );
 }
 
 // ---------------------------------------------------------------------------------------
@@ -773,10 +958,16 @@ fn c19_direct_on_ramfs() {
     require_root("C19");
     let fs = Ramfs::new();
     let mnt = fs.mnt.as_path();
-    let geo = ["--file-num=1", "--file-total-size=256K", "--file-extra-flags=direct"];
+    let geo = [
+        "--file-num=1",
+        "--file-total-size=256K",
+        "--file-extra-flags=direct",
+    ];
 
     let o = fileio(mnt, &[&geo[..], &["prepare"]].concat());
-    o.expect_code(3).expect_contains("does not support O_DIRECT").expect_contains("ramfs");
+    o.expect_code(3)
+        .expect_contains("does not support O_DIRECT")
+        .expect_contains("ramfs");
     assert_eq!(entries(mnt), Vec::<String>::new());
 
     let dir_arg = format!("--file-dir={}", mnt.display());
@@ -787,12 +978,29 @@ fn c19_direct_on_ramfs() {
     assert_eq!(entries(mnt), Vec::<String>::new());
 
     let sub = mnt.join("sub");
-    let o = fileio(Path::new("/"), &[&geo[..], &[&format!("--file-dir={}", sub.display()), "prepare"]].concat());
-    o.expect_code(3).expect_contains("does not support O_DIRECT");
-    assert_eq!(entries(mnt), Vec::<String>::new(), "the --file-dir prepare created was left behind");
+    let o = fileio(
+        Path::new("/"),
+        &[
+            &geo[..],
+            &[&format!("--file-dir={}", sub.display()), "prepare"],
+        ]
+        .concat(),
+    );
+    o.expect_code(3)
+        .expect_contains("does not support O_DIRECT");
+    assert_eq!(
+        entries(mnt),
+        Vec::<String>::new(),
+        "the --file-dir prepare created was left behind"
+    );
 
-    let o = fileio(mnt, &[&geo[..], &["--file-test-mode=rndrd", "--time=1", "run"]].concat());
-    o.expect_code(3).expect_contains("does not support O_DIRECT").expect_lacks("File operations:");
+    let o = fileio(
+        mnt,
+        &[&geo[..], &["--file-test-mode=rndrd", "--time=1", "run"]].concat(),
+    );
+    o.expect_code(3)
+        .expect_contains("does not support O_DIRECT")
+        .expect_lacks("File operations:");
     assert_eq!(entries(mnt), Vec::<String>::new());
 
     // buffered works on ramfs and is flagged as memory
@@ -813,7 +1021,12 @@ fn c19_direct_on_ramfs() {
     o.expect_code(0);
     let j = read_json(&js);
     assert_eq!(s(&j, "/page_cache/memory_fs"), "ramfs");
-    let ids: Vec<&str> = j["warnings"].as_array().unwrap().iter().map(|w| w["id"].as_str().unwrap()).collect();
+    let ids: Vec<&str> = j["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w["id"].as_str().unwrap())
+        .collect();
     assert!(ids.contains(&"target.memory_fs"), "warnings: {ids:?}");
     assert_eq!(entries(mnt), Vec::<String>::new());
 }
@@ -827,14 +1040,25 @@ fn c19_direct_on_ramfs() {
 #[test]
 fn c22_page_cache_fits_in_ram() {
     let d = scratch();
-    let geo = ["--file-num=1", "--file-total-size=8K", "--file-block-size=8K"];
+    let geo = [
+        "--file-num=1",
+        "--file-total-size=8K",
+        "--file-block-size=8K",
+    ];
     fileio(d.path(), &[&geo[..], &["prepare"]].concat()).expect_code(0);
     let js = d.path().join("r.json");
     let run = [&geo[..], &["--file-test-mode=rndrd", "--time=1"]].concat();
 
-    let o = fileio(d.path(), &[&run[..], &[&format!("--json={}", js.display()), "run"]].concat());
+    let o = fileio(
+        d.path(),
+        &[&run[..], &[&format!("--json={}", js.display()), "run"]].concat(),
+    );
     o.expect_code(0);
-    assert!(o.stderr.contains("fits in RAM"), "no page-cache warning on stderr\n{}", o.dump());
+    assert!(
+        o.stderr.contains("fits in RAM"),
+        "no page-cache warning on stderr\n{}",
+        o.dump()
+    );
     assert!(
         o.stderr.contains("--file-extra-flags=direct"),
         "the warning should suggest direct I/O\n{}",
@@ -844,7 +1068,10 @@ fn c22_page_cache_fits_in_ram() {
         .stdout
         .find("iomark notes (not part of the sysbench report):")
         .unwrap_or_else(|| panic!("no notes block\n{}", o.dump()));
-    assert!(notes > o.stdout.find("Threads fairness:").expect("report"), "notes must follow the report");
+    assert!(
+        notes > o.stdout.find("Threads fairness:").expect("report"),
+        "notes must follow the report"
+    );
     assert!(o.stdout[notes..].contains("page cache:"));
     let j = read_json(&js);
     assert_eq!(s(&j, "/status"), "ok");
@@ -852,22 +1079,52 @@ fn c22_page_cache_fits_in_ram() {
     assert_eq!(j["page_cache"]["buffered"], true);
     assert_eq!(u(&j, "/page_cache/file_set_bytes"), 8192);
     assert!(u(&j, "/page_cache/mem_total_bytes") > 8192);
-    let ids: Vec<&str> = j["warnings"].as_array().unwrap().iter().map(|w| w["id"].as_str().unwrap()).collect();
+    let ids: Vec<&str> = j["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w["id"].as_str().unwrap())
+        .collect();
     assert!(ids.contains(&"page_cache.fits_in_ram"), "warnings: {ids:?}");
-
-    let o = fileio(d.path(), &[&run[..], &["--notes=off", &format!("--json={}", js.display()), "run"]].concat());
-    o.expect_code(0).expect_lacks("fits in RAM").expect_lacks("iomark notes");
-    assert_eq!(read_json(&js)["page_cache"]["fits_in_ram"], true, "--notes=off changes only the text");
 
     let o = fileio(
         d.path(),
-        &[&run[..], &["--file-extra-flags=direct", &format!("--json={}", js.display()), "run"]].concat(),
+        &[
+            &run[..],
+            &["--notes=off", &format!("--json={}", js.display()), "run"],
+        ]
+        .concat(),
+    );
+    o.expect_code(0)
+        .expect_lacks("fits in RAM")
+        .expect_lacks("iomark notes");
+    assert_eq!(
+        read_json(&js)["page_cache"]["fits_in_ram"],
+        true,
+        "--notes=off changes only the text"
+    );
+
+    let o = fileio(
+        d.path(),
+        &[
+            &run[..],
+            &[
+                "--file-extra-flags=direct",
+                &format!("--json={}", js.display()),
+                "run",
+            ],
+        ]
+        .concat(),
     );
     o.expect_code(0).expect_lacks("fits in RAM");
     let j = read_json(&js);
     assert_eq!(j["page_cache"]["buffered"], false);
     assert_eq!(j["page_cache"]["fits_in_ram"], false);
-    assert!(j["warnings"].as_array().unwrap().iter().all(|w| w["id"] != "page_cache.fits_in_ram"));
+    assert!(j["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|w| w["id"] != "page_cache.fits_in_ram"));
 }
 
 // ---------------------------------------------------------------------------------------
@@ -894,10 +1151,21 @@ fn c23_prepare_checks_free_space() {
     let sub = dir.join("x");
     let o = fileio(
         Path::new("/"),
-        &["--file-num=4", "--file-total-size=128M", &format!("--file-dir={}", sub.display()), "prepare"],
+        &[
+            "--file-num=4",
+            "--file-total-size=128M",
+            &format!("--file-dir={}", sub.display()),
+            "prepare",
+        ],
     );
-    o.expect_code(3).expect_contains("134217728").expect_contains("free space");
-    assert_eq!(entries(dir), Vec::<String>::new(), "the --file-dir prepare created was left behind");
+    o.expect_code(3)
+        .expect_contains("134217728")
+        .expect_contains("free space");
+    assert_eq!(
+        entries(dir),
+        Vec::<String>::new(),
+        "the --file-dir prepare created was left behind"
+    );
 }
 
 // ---------------------------------------------------------------------------------------
@@ -909,7 +1177,11 @@ fn c23_prepare_checks_free_space() {
 #[test]
 fn c27_app_level_writes_and_fsyncs_separate() {
     let d = scratch();
-    let geo = ["--file-num=1", "--file-total-size=4M", "--file-block-size=4K"];
+    let geo = [
+        "--file-num=1",
+        "--file-total-size=4M",
+        "--file-block-size=4K",
+    ];
     fileio(d.path(), &[&geo[..], &["prepare"]].concat()).expect_code(0);
     let js = d.path().join("r.json");
     let o = fileio(
@@ -928,14 +1200,21 @@ fn c27_app_level_writes_and_fsyncs_separate() {
         ]
         .concat(),
     );
-    o.expect_code(0).expect_contains("writes/s:").expect_contains("fsyncs/s:");
+    o.expect_code(0)
+        .expect_contains("writes/s:")
+        .expect_contains("fsyncs/s:");
     let j = read_json(&js);
     assert_eq!(s(&j, "/status"), "ok");
     assert_eq!(u(&j, "/events"), 400);
     assert_eq!(u(&j, "/read/ops"), 0);
     assert_eq!(u(&j, "/write/ops"), 200);
     assert_eq!(u(&j, "/write/bytes"), 200 * 4096);
-    assert_eq!(u(&j, "/fsync/ops"), 201, "200 periodic fsyncs + 1 end fsync: {}", j["fsync"]);
+    assert_eq!(
+        u(&j, "/fsync/ops"),
+        201,
+        "200 periodic fsyncs + 1 end fsync: {}",
+        j["fsync"]
+    );
     assert_eq!(u(&j, "/fsync/lat/count"), 200, "periodic fsync events");
     assert_eq!(u(&j, "/lat/count"), 400);
     assert_eq!(u(&j, "/page_cache/app_written_bytes"), 200 * 4096);

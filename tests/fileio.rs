@@ -579,6 +579,25 @@ fn prepare_messages_match_sysbench_t2() {
 #[test]
 fn cleanup_in_the_same_call_removes_the_created_directory() {
     let d = scratch();
+    // Only the last component is created: a missing parent is refused (exit 3) and
+    // nothing is created.
+    let bad = iomark(
+        d.path(),
+        &[
+            "--file-dir=sub/set",
+            "--file-num=2",
+            "--file-total-size=1M",
+            "prepare",
+        ],
+    );
+    assert_eq!(bad.code, 3, "{}", bad.stdout);
+    assert!(
+        bad.stdout.contains("its parent directory must exist"),
+        "{}",
+        bad.stdout
+    );
+    assert!(!d.path().join("sub").exists());
+    std::fs::create_dir(d.path().join("sub")).unwrap();
     let r = iomark(
         d.path(),
         &[
@@ -601,6 +620,10 @@ fn cleanup_in_the_same_call_removes_the_created_directory() {
         r.stdout
     );
     assert!(!d.path().join("sub/set").exists());
+    assert!(
+        d.path().join("sub").exists(),
+        "the pre-existing parent is kept"
+    );
 }
 
 // ---------------------------------------------------------------------------------------
@@ -1045,6 +1068,16 @@ fn interrupted(sig: i32, code: i32) {
     let j = read_json(&json);
     assert_eq!(j["status"], "interrupted");
     assert_eq!(j["events"].as_u64().unwrap(), rep.events);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let name = if sig == libc::SIGINT {
+        "SIGINT"
+    } else {
+        "SIGTERM"
+    };
+    assert!(
+        stderr.contains(&format!("interrupted by {name}")),
+        "{stderr}"
+    );
 }
 
 #[test]

@@ -73,7 +73,10 @@ pub struct Parsed {
 
 /// The banner line (sysbench prints `sysbench 1.0.20 (using system LuaJIT ...)`).
 pub fn banner() -> String {
-    format!("iomark {} (sysbench 1.0.20 fileio compatible)", env!("CARGO_PKG_VERSION"))
+    format!(
+        "iomark {} (sysbench 1.0.20 fileio compatible)",
+        env!("CARGO_PKG_VERSION")
+    )
 }
 
 /// The `fileio options:` block of `sysbench fileio help` (transcript T1), exact.
@@ -122,7 +125,8 @@ iomark extensions (none of them changes the compatible report):
 
 Several commands may be given in one call, e.g. `prepare run cleanup`.
 Exit codes: 0 ok, 1 sysbench error or failed run, 2 invalid input sysbench would
-wrongly accept (or --forced-shutdown expiry), 3 environment cannot do it, 130 interrupted.
+wrongly accept (or --forced-shutdown expiry), 3 environment cannot do it,
+130 interrupted by SIGINT, 143 terminated by SIGTERM.
 ";
 
 struct Ctx {
@@ -133,7 +137,11 @@ struct Ctx {
 
 impl Ctx {
     fn msg(&mut self, stream: Stream, level: u8, text: impl Into<String>) {
-        let m = Msg { stream, level, text: text.into() };
+        let m = Msg {
+            stream,
+            level,
+            text: text.into(),
+        };
         if self.banner {
             self.post.push(m)
         } else {
@@ -151,6 +159,9 @@ impl Ctx {
     }
 }
 
+/// Most worker threads iomark starts (each keeps about 1 MiB of latency histograms).
+pub const MAX_THREADS: i64 = 1024;
+
 /// Failure with an exit code (messages already recorded).
 struct Stop(i32);
 
@@ -162,7 +173,11 @@ fn int_opt(c: &mut Ctx, a: &Argv, name: &str) -> Result<Option<i64>, Stop> {
         Some(v) => match parse_int(v) {
             Some(x) => Ok(Some(i64::from(x))),
             None => {
-                c.err(format!("Invalid value for the '{}' option: '{}'", name.replace('-', "_"), v));
+                c.err(format!(
+                    "Invalid value for the '{}' option: '{}'",
+                    name.replace('-', "_"),
+                    v
+                ));
                 Err(Stop(exit::FAILED))
             }
         },
@@ -178,7 +193,11 @@ fn bool_opt(a: &Argv, name: &str, default: bool) -> bool {
 
 /// Parse `iomark fileio` arguments (argv without program name and the `fileio` word).
 pub fn parse(args: &[String]) -> Parsed {
-    let mut c = Ctx { pre: vec![], post: vec![], banner: false };
+    let mut c = Ctx {
+        pre: vec![],
+        post: vec![],
+        banner: false,
+    };
     let mut a = Argv::split(args);
     if a.positionals.first().map(String::as_str) == Some("fileio") {
         a.positionals.remove(0);
@@ -189,7 +208,11 @@ pub fn parse(args: &[String]) -> Parsed {
         .filter(|v| (0..=5).contains(v))
         .map(|v| v as u8)
         .unwrap_or(3);
-    let verbosity = if bool_opt(&a, "debug", false) { 5 } else { verbosity_guess };
+    let verbosity = if bool_opt(&a, "debug", false) {
+        5
+    } else {
+        verbosity_guess
+    };
     let mut job: Option<FileioJob> = None;
     let code = match parse_inner(&mut c, &a, args, &mut job) {
         Ok(()) => None,
@@ -200,10 +223,21 @@ pub fn parse(args: &[String]) -> Parsed {
         (Some(code), _) => Outcome::Exit(code),
         (None, None) => Outcome::Exit(exit::OK),
     };
-    Parsed { pre: c.pre, banner: c.banner, post: c.post, verbosity, outcome }
+    Parsed {
+        pre: c.pre,
+        banner: c.banner,
+        post: c.post,
+        verbosity,
+        outcome,
+    }
 }
 
-fn parse_inner(c: &mut Ctx, a: &Argv, args: &[String], job: &mut Option<FileioJob>) -> Result<(), Stop> {
+fn parse_inner(
+    c: &mut Ctx,
+    a: &Argv,
+    args: &[String],
+    job: &mut Option<FileioJob>,
+) -> Result<(), Stop> {
     // Step 1: positional words. sysbench takes one command; iomark also accepts a
     // sequence of prepare/run/cleanup. Anything else after the first word is refused
     // before the banner, as sysbench does.
@@ -212,10 +246,14 @@ fn parse_inner(c: &mut Ctx, a: &Argv, args: &[String], job: &mut Option<FileioJo
         let bad = if cmds[0].is_none() || cmds[0] == Some(Command::Help) {
             Some(1)
         } else {
-            cmds.iter().position(|c| c.is_none() || *c == Some(Command::Help))
+            cmds.iter()
+                .position(|c| c.is_none() || *c == Some(Command::Help))
         };
         if let Some(i) = bad {
-            c.err(format!("Unrecognized command line argument: {}", a.positionals[i]));
+            c.err(format!(
+                "Unrecognized command line argument: {}",
+                a.positionals[i]
+            ));
             return Err(Stop(exit::FAILED));
         }
     }
@@ -250,7 +288,8 @@ fn parse_inner(c: &mut Ctx, a: &Argv, args: &[String], job: &mut Option<FileioJo
     }
     for o in &a.opts {
         let known = KNOWN_OPTS.contains(&o.name.as_str());
-        let bad_bool = BOOL_OPTS.contains(&o.name.as_str()) && parse_bool(o.value.as_deref()).is_none();
+        let bad_bool =
+            BOOL_OPTS.contains(&o.name.as_str()) && parse_bool(o.value.as_deref()).is_none();
         if !known || bad_bool {
             c.err(format!("invalid option: {}", o.original));
             return Err(Stop(exit::FAILED));
@@ -272,7 +311,10 @@ fn parse_inner(c: &mut Ctx, a: &Argv, args: &[String], job: &mut Option<FileioJo
     let mut j = fileio_options(c, a, runs, general)?;
     j.commands = commands;
     j.argv = args.to_vec();
-    if j.commands.iter().any(|c| matches!(c, Command::Prepare | Command::Run)) {
+    if j.commands
+        .iter()
+        .any(|c| matches!(c, Command::Prepare | Command::Run))
+    {
         if let Err(e) = j.geometry() {
             c.fatal(e.to_string());
             return Err(Stop(exit::INVALID));
@@ -314,19 +356,31 @@ fn general_options(c: &mut Ctx, a: &Argv) -> Result<General, Stop> {
     let tx_rate = int_opt(c, a, "tx-rate")?.unwrap_or(0);
     let mut rate = int_opt(c, a, "rate")?.unwrap_or(0);
     if num_threads > 1 {
-        c.out(level::WARNING, "WARNING: --num-threads is deprecated, use --threads instead");
+        c.out(
+            level::WARNING,
+            "WARNING: --num-threads is deprecated, use --threads instead",
+        );
         threads = num_threads;
     }
     if max_requests > 0 {
-        c.out(level::WARNING, "WARNING: --max-requests is deprecated, use --events instead");
+        c.out(
+            level::WARNING,
+            "WARNING: --max-requests is deprecated, use --events instead",
+        );
         events = max_requests;
     }
     if max_time > 0 {
-        c.out(level::WARNING, "WARNING: --max-time is deprecated, use --time instead");
+        c.out(
+            level::WARNING,
+            "WARNING: --max-time is deprecated, use --time instead",
+        );
         time = max_time;
     }
     if tx_rate > 0 {
-        c.out(level::WARNING, "WARNING: --tx-rate is deprecated, use --rate instead");
+        c.out(
+            level::WARNING,
+            "WARNING: --tx-rate is deprecated, use --rate instead",
+        );
         rate = tx_rate;
     }
     if threads == 0 {
@@ -336,11 +390,16 @@ fn general_options(c: &mut Ctx, a: &Argv) -> Result<General, Stop> {
     }
     if threads < 0 {
         // sysbench: "Memory allocation failure" (bug B13).
-        c.fatal(format!("Invalid value for --threads: {threads} (must be between 1 and {})", i32::MAX));
+        c.fatal(format!(
+            "Invalid value for --threads: {threads} (must be between 1 and {})",
+            i32::MAX
+        ));
         return Err(Stop(exit::FAILED));
     }
-    if threads > 4096 {
-        c.fatal(format!("Invalid value for --threads: {threads} (iomark accepts at most 4096 threads)"));
+    if threads > MAX_THREADS {
+        c.fatal(format!(
+            "Invalid value for --threads: {threads} (iomark accepts at most {MAX_THREADS} threads)"
+        ));
         return Err(Stop(exit::INVALID));
     }
     if events < 0 {
@@ -350,7 +409,10 @@ fn general_options(c: &mut Ctx, a: &Argv) -> Result<General, Stop> {
         return Err(negative(c, "time", time));
     }
     if events == 0 && time == 0 {
-        c.out(level::WARNING, "WARNING: Both event and time limits are disabled, running an endless test");
+        c.out(
+            level::WARNING,
+            "WARNING: Both event and time limits are disabled, running an endless test",
+        );
     }
     let forced = match a.value("forced-shutdown") {
         None => None,
@@ -360,7 +422,9 @@ fn general_options(c: &mut Ctx, a: &Argv) -> Result<General, Stop> {
             } else if v.is_empty() {
                 Some(Some(time as u64 / 20))
             } else if let Some(p) = v.strip_suffix('%') {
-                parse_int(p).filter(|x| *x >= 0).map(|p| Some(time as u64 * p as u64 / 100))
+                parse_int(p)
+                    .filter(|x| *x >= 0)
+                    .map(|p| Some(time as u64 * p as u64 / 100))
             } else {
                 parse_int(v).filter(|x| *x >= 0).map(|s| Some(s as u64))
             };
@@ -382,7 +446,13 @@ fn general_options(c: &mut Ctx, a: &Argv) -> Result<General, Stop> {
             return Err(Stop(exit::FAILED));
         }
     }
-    for n in ["rand-spec-iter", "rand-spec-pct", "rand-spec-res", "thread-stack-size", "thread-init-timeout"] {
+    for n in [
+        "rand-spec-iter",
+        "rand-spec-pct",
+        "rand-spec-res",
+        "thread-stack-size",
+        "thread-init-timeout",
+    ] {
         int_opt(c, a, n)?;
     }
     let seed = int_opt(c, a, "rand-seed")?.unwrap_or(0);
@@ -409,7 +479,10 @@ fn general_options(c: &mut Ctx, a: &Argv) -> Result<General, Stop> {
     }
     let verbosity = int_opt(c, a, "verbosity")?.unwrap_or(3);
     if !(0..=5).contains(&verbosity) {
-        c.out(level::FATAL, format!("Invalid value for verbosity: {verbosity}"));
+        c.out(
+            level::FATAL,
+            format!("Invalid value for verbosity: {verbosity}"),
+        );
         return Err(Stop(exit::FAILED));
     }
     let percentile = int_opt(c, a, "percentile")?.unwrap_or(95);
@@ -448,7 +521,10 @@ fn fileio_options(c: &mut Ctx, a: &Argv, runs: bool, g: General) -> Result<Filei
     }
     if file_num < 0 {
         // sysbench accepts it and wraps to 4294967295 (bug B1).
-        c.fatal(format!("Invalid value for file-num: {file_num} (must be between 1 and {})", i32::MAX));
+        c.fatal(format!(
+            "Invalid value for file-num: {file_num} (must be between 1 and {})",
+            i32::MAX
+        ));
         return Err(Stop(exit::INVALID));
     }
     let total_size = a.value("file-total-size").map_or(2 << 30, parse_size);
@@ -491,7 +567,9 @@ fn fileio_options(c: &mut Ctx, a: &Argv, runs: bool, g: General) -> Result<Filei
         c.fatal(format!("Invalid value for file-merged-requests: {merged}."));
         return Err(Stop(exit::FAILED));
     }
-    let block_size = a.value("file-block-size").map_or(16384, |v| parse_size(v) as i32);
+    let block_size = a
+        .value("file-block-size")
+        .map_or(16384, |v| parse_size(v) as i32);
     if block_size <= 0 {
         c.fatal(format!("Invalid value for file-block-size: {block_size}."));
         return Err(Stop(exit::FAILED));
@@ -531,18 +609,20 @@ fn fileio_options(c: &mut Ctx, a: &Argv, runs: bool, g: General) -> Result<Filei
     };
     let rw_ratio = match a.value("file-rw-ratio") {
         None => 1.5,
-        Some(v) => match parse_ratio(v) {
-            Some(r) if r < 0.0 => {
-                c.fatal(format!("Invalid value for --file-rw-ratio: {r:.6}."));
-                return Err(Stop(exit::FAILED));
+        Some(v) => {
+            match parse_ratio(v) {
+                Some(r) if r < 0.0 => {
+                    c.fatal(format!("Invalid value for --file-rw-ratio: {r:.6}."));
+                    return Err(Stop(exit::FAILED));
+                }
+                Some(r) => r,
+                None => {
+                    // sysbench silently reads garbage as 0 (write-only), bug B10.
+                    c.fatal(format!("Invalid value for --file-rw-ratio: '{v}' (a number >= 0 or inf is expected)"));
+                    return Err(Stop(exit::INVALID));
+                }
             }
-            Some(r) => r,
-            None => {
-                // sysbench silently reads garbage as 0 (write-only), bug B10.
-                c.fatal(format!("Invalid value for --file-rw-ratio: '{v}' (a number >= 0 or inf is expected)"));
-                return Err(Stop(exit::INVALID));
-            }
-        },
+        }
     };
     let mut async_backlog = 128;
     if runs && io_mode == IoMode::Async {
@@ -553,7 +633,9 @@ fn fileio_options(c: &mut Ctx, a: &Argv, runs: bool, g: General) -> Result<Filei
         }
         if !(1..=32768).contains(&b) {
             // sysbench wraps negatives and fails in io_queue_init with a stale errno (B7).
-            c.fatal(format!("Invalid value of file-async-backlog: {b} (must be between 1 and 32768)"));
+            c.fatal(format!(
+                "Invalid value of file-async-backlog: {b} (must be between 1 and 32768)"
+            ));
             return Err(Stop(exit::INVALID));
         }
         async_backlog = b as u32;
@@ -564,7 +646,9 @@ fn fileio_options(c: &mut Ctx, a: &Argv, runs: bool, g: General) -> Result<Filei
         None | Some("zeros") => DataPattern::Zeros,
         Some("random") => DataPattern::Random,
         Some(v) => {
-            c.fatal(format!("Invalid value for --file-data: '{v}' (accepted: zeros, random)"));
+            c.fatal(format!(
+                "Invalid value for --file-data: '{v}' (accepted: zeros, random)"
+            ));
             return Err(Stop(exit::INVALID));
         }
     };
@@ -637,10 +721,18 @@ mod tests {
     #[test]
     fn defaults_are_sysbench_defaults() {
         let r = p("--file-test-mode=rndrw run");
-        let Outcome::Job(j) = r.outcome else { panic!("no job") };
-        assert_eq!((j.file_num, j.block_size, j.total_size), (128, 16384, 2 << 30));
+        let Outcome::Job(j) = r.outcome else {
+            panic!("no job")
+        };
+        assert_eq!(
+            (j.file_num, j.block_size, j.total_size),
+            (128, 16384, 2 << 30)
+        );
         assert_eq!((j.fsync_freq, j.fsync_end, j.rw_ratio), (100, true, 1.5));
-        assert_eq!((j.threads, j.time_limit, j.event_limit, j.percentile), (1, 10, 0, 95));
+        assert_eq!(
+            (j.threads, j.time_limit, j.event_limit, j.percentile),
+            (1, 10, 0, 95)
+        );
         assert_eq!(j.io_mode, IoMode::Sync);
         assert_eq!(j.commands, vec![Command::Run]);
     }
@@ -649,21 +741,33 @@ mod tests {
     fn general_errors_come_before_the_banner() {
         let r = p("--threads=0 --file-test-mode=rndrd run");
         assert!(!r.banner);
-        assert_eq!(texts(&r.pre), vec!["FATAL: Invalid value for --threads: 0.", ""]);
+        assert_eq!(
+            texts(&r.pre),
+            vec!["FATAL: Invalid value for --threads: 0.", ""]
+        );
         assert_eq!(code(&r), 1);
         let r = p("--threads=abc run");
         assert_eq!(r.pre[0].stream, Stream::Err);
-        assert_eq!(r.pre[0].text, "Invalid value for the 'threads' option: 'abc'");
+        assert_eq!(
+            r.pre[0].text,
+            "Invalid value for the 'threads' option: 'abc'"
+        );
     }
 
     #[test]
     fn fileio_errors_come_after_the_banner() {
         let r = p("--file-num=abc run");
         assert!(r.banner);
-        assert_eq!(r.post.last().unwrap().text, "Invalid value for the 'file_num' option: 'abc'");
+        assert_eq!(
+            r.post.last().unwrap().text,
+            "Invalid value for the 'file_num' option: 'abc'"
+        );
         assert_eq!(r.post.last().unwrap().stream, Stream::Err);
         let r = p("--file-block-size=2G prepare");
-        assert_eq!(r.post.last().unwrap().text, "FATAL: Invalid value for file-block-size: -2147483648.");
+        assert_eq!(
+            r.post.last().unwrap().text,
+            "FATAL: Invalid value for file-block-size: -2147483648."
+        );
     }
 
     #[test]
@@ -684,23 +788,91 @@ mod tests {
     #[test]
     fn sysbench_error_catalogue() {
         let cases: &[(&str, &str, i32)] = &[
-            ("--file-test-mode=foo run", "FATAL: Invalid IO operations mode: foo.", 1),
-            ("--file-test-mode=rndrd --file-io-mode=foo run", "FATAL: unknown I/O mode: foo", 1),
-            ("--file-test-mode=rndrd --file-block-size=0 run", "FATAL: Invalid value for file-block-size: 0.", 1),
-            ("--file-test-mode=rndrd --file-block-size=4G run", "FATAL: Invalid value for file-block-size: 0.", 1),
-            ("--file-test-mode=rndrd --file-num=0 run", "FATAL: Invalid value for file-num: 0", 1),
-            ("--file-test-mode=rndrd --file-num= run", "FATAL: Invalid value for file-num: 0", 1),
-            ("--file-test-mode=rndrd --file-total-size=1.5G run", "FATAL: Invalid value for file-total-size: 0", 1),
-            ("--file-test-mode=rndrd --file-fsync-freq=-1 run", "FATAL: Invalid value for file-fsync-freq: -1.", 1),
-            ("--file-test-mode=rndrd --file-merged-requests=-1 run", "FATAL: Invalid value for file-merged-requests: -1.", 1),
-            ("--file-test-mode=rndrd --file-rw-ratio=-1 run", "FATAL: Invalid value for --file-rw-ratio: -1.000000.", 1),
-            ("--file-test-mode=rndrd --file-fsync-mode=foo run", "FATAL: Invalid fsync mode: foo.", 1),
-            ("--file-test-mode=rndrd --file-extra-flags=foo run", "FATAL: Invalid value for file-extra-flags: foo", 1),
-            ("--file-test-mode=rndrd --file-io-mode=async --file-async-backlog=0 run", "FATAL: Invalid value of file-async-backlog: 0", 1),
-            ("--file-test-mode=rndrd --file-fsync-all=maybe run", "invalid option: --file-fsync-all=maybe", 1),
-            ("--file-test-mode=rndrd --file-foo=1 run", "invalid option: --file-foo=1", 1),
-            ("--file-test-mode=rndrd --warmup-time=5 run", "invalid option: --warmup-time=5", 1),
-            ("--file-test-mode=rndrd --validate=maybe run", "invalid option: --validate=maybe", 1),
+            (
+                "--file-test-mode=foo run",
+                "FATAL: Invalid IO operations mode: foo.",
+                1,
+            ),
+            (
+                "--file-test-mode=rndrd --file-io-mode=foo run",
+                "FATAL: unknown I/O mode: foo",
+                1,
+            ),
+            (
+                "--file-test-mode=rndrd --file-block-size=0 run",
+                "FATAL: Invalid value for file-block-size: 0.",
+                1,
+            ),
+            (
+                "--file-test-mode=rndrd --file-block-size=4G run",
+                "FATAL: Invalid value for file-block-size: 0.",
+                1,
+            ),
+            (
+                "--file-test-mode=rndrd --file-num=0 run",
+                "FATAL: Invalid value for file-num: 0",
+                1,
+            ),
+            (
+                "--file-test-mode=rndrd --file-num= run",
+                "FATAL: Invalid value for file-num: 0",
+                1,
+            ),
+            (
+                "--file-test-mode=rndrd --file-total-size=1.5G run",
+                "FATAL: Invalid value for file-total-size: 0",
+                1,
+            ),
+            (
+                "--file-test-mode=rndrd --file-fsync-freq=-1 run",
+                "FATAL: Invalid value for file-fsync-freq: -1.",
+                1,
+            ),
+            (
+                "--file-test-mode=rndrd --file-merged-requests=-1 run",
+                "FATAL: Invalid value for file-merged-requests: -1.",
+                1,
+            ),
+            (
+                "--file-test-mode=rndrd --file-rw-ratio=-1 run",
+                "FATAL: Invalid value for --file-rw-ratio: -1.000000.",
+                1,
+            ),
+            (
+                "--file-test-mode=rndrd --file-fsync-mode=foo run",
+                "FATAL: Invalid fsync mode: foo.",
+                1,
+            ),
+            (
+                "--file-test-mode=rndrd --file-extra-flags=foo run",
+                "FATAL: Invalid value for file-extra-flags: foo",
+                1,
+            ),
+            (
+                "--file-test-mode=rndrd --file-io-mode=async --file-async-backlog=0 run",
+                "FATAL: Invalid value of file-async-backlog: 0",
+                1,
+            ),
+            (
+                "--file-test-mode=rndrd --file-fsync-all=maybe run",
+                "invalid option: --file-fsync-all=maybe",
+                1,
+            ),
+            (
+                "--file-test-mode=rndrd --file-foo=1 run",
+                "invalid option: --file-foo=1",
+                1,
+            ),
+            (
+                "--file-test-mode=rndrd --warmup-time=5 run",
+                "invalid option: --warmup-time=5",
+                1,
+            ),
+            (
+                "--file-test-mode=rndrd --validate=maybe run",
+                "invalid option: --validate=maybe",
+                1,
+            ),
             ("--file-test-mode=rndrd foo", "Unknown command: foo", 1),
         ];
         for (args, msg, c) in cases {
@@ -709,10 +881,22 @@ mod tests {
             assert_eq!(code(&r), *c, "{args}");
         }
         let pre: &[(&str, &str)] = &[
-            ("--percentile=101 run", "FATAL: Invalid value for --percentile: 101"),
-            ("--percentile=0 --histogram run", "FATAL: --histogram cannot be used with --percentile=0"),
-            ("--rand-type=foo run", "FATAL: Invalid random numbers distribution: foo."),
-            ("--forced-shutdown=abc run", "FATAL: Invalid value for --forced-shutdown: 'abc'"),
+            (
+                "--percentile=101 run",
+                "FATAL: Invalid value for --percentile: 101",
+            ),
+            (
+                "--percentile=0 --histogram run",
+                "FATAL: --histogram cannot be used with --percentile=0",
+            ),
+            (
+                "--rand-type=foo run",
+                "FATAL: Invalid random numbers distribution: foo.",
+            ),
+            (
+                "--forced-shutdown=abc run",
+                "FATAL: Invalid value for --forced-shutdown: 'abc'",
+            ),
             ("--verbosity=6 run", "Invalid value for verbosity: 6"),
         ];
         for (args, msg) in pre {
@@ -735,7 +919,12 @@ mod tests {
     #[test]
     fn b1_negative_file_num_rejected() {
         let r = p("--file-num=-1 prepare");
-        assert!(r.post.last().unwrap().text.starts_with("FATAL: Invalid value for file-num: -1"));
+        assert!(r
+            .post
+            .last()
+            .unwrap()
+            .text
+            .starts_with("FATAL: Invalid value for file-num: -1"));
         assert_eq!(code(&r), 2);
     }
 
@@ -749,20 +938,33 @@ mod tests {
     #[test]
     fn b7_negative_async_backlog_rejected() {
         let r = p("--file-test-mode=rndrd --file-io-mode=async --file-async-backlog=-1 run");
-        assert!(r.post.last().unwrap().text.contains("must be between 1 and 32768"));
+        assert!(r
+            .post
+            .last()
+            .unwrap()
+            .text
+            .contains("must be between 1 and 32768"));
         assert_eq!(code(&r), 2);
     }
 
     #[test]
     fn b8_bad_extra_flag_is_named() {
         let r = p("--file-extra-flags=sync,foo prepare");
-        assert_eq!(r.post.last().unwrap().text, "FATAL: Invalid value for file-extra-flags: foo");
+        assert_eq!(
+            r.post.last().unwrap().text,
+            "FATAL: Invalid value for file-extra-flags: foo"
+        );
     }
 
     #[test]
     fn b9_empty_fsync_mode_is_an_error() {
         let r = p("--file-fsync-mode= prepare");
-        assert!(r.post.last().unwrap().text.contains("accepted: fsync, fdatasync"));
+        assert!(r
+            .post
+            .last()
+            .unwrap()
+            .text
+            .contains("accepted: fsync, fdatasync"));
         assert_eq!(code(&r), 2);
     }
 
@@ -778,7 +980,13 @@ mod tests {
 
     #[test]
     fn b13_negative_limits_rejected() {
-        for o in ["--threads=-1", "--time=-1", "--events=-5", "--rate=-1", "--report-interval=-1"] {
+        for o in [
+            "--threads=-1",
+            "--time=-1",
+            "--events=-5",
+            "--rate=-1",
+            "--report-interval=-1",
+        ] {
             let r = p(&format!("{o} --file-test-mode=rndrd run"));
             assert!(!r.banner, "{o}");
             assert_ne!(code(&r), 0, "{o}");
@@ -788,15 +996,29 @@ mod tests {
     #[test]
     fn positional_rules() {
         let r = p("--file-total-size 64M run");
-        assert_eq!(texts(&r.pre), vec!["Unrecognized command line argument: run"]);
+        assert_eq!(
+            texts(&r.pre),
+            vec!["Unrecognized command line argument: run"]
+        );
         assert!(!r.banner);
         let r = p("--file-test-mode=rndrd prepare run cleanup");
         let Outcome::Job(j) = r.outcome else { panic!() };
-        assert_eq!(j.commands, vec![Command::Prepare, Command::Run, Command::Cleanup]);
+        assert_eq!(
+            j.commands,
+            vec![Command::Prepare, Command::Run, Command::Cleanup]
+        );
         let r = p("prepare bogus");
-        assert_eq!(texts(&r.pre), vec!["Unrecognized command line argument: bogus"]);
+        assert_eq!(
+            texts(&r.pre),
+            vec!["Unrecognized command line argument: bogus"]
+        );
         let r = p("--file-num=4");
-        assert!(r.post.last().unwrap().text.starts_with("The 'fileio' test requires a command argument"));
+        assert!(r
+            .post
+            .last()
+            .unwrap()
+            .text
+            .starts_with("The 'fileio' test requires a command argument"));
     }
 
     #[test]
@@ -809,7 +1031,9 @@ mod tests {
     #[test]
     fn forced_shutdown_forms() {
         let get = |s: &str| {
-            let Outcome::Job(j) = p(&format!("--time=20 {s} prepare")).outcome else { panic!() };
+            let Outcome::Job(j) = p(&format!("--time=20 {s} prepare")).outcome else {
+                panic!()
+            };
             j.forced_shutdown
         };
         assert_eq!(get("--forced-shutdown=off"), None);
@@ -822,7 +1046,12 @@ mod tests {
     #[test]
     fn geometry_errors_exit_2_after_banner() {
         let r = p("--file-num=1 --file-total-size=8K prepare");
-        assert!(r.post.last().unwrap().text.contains("smaller than --file-block-size=16384"));
+        assert!(r
+            .post
+            .last()
+            .unwrap()
+            .text
+            .contains("smaller than --file-block-size=16384"));
         assert_eq!(code(&r), 2);
         let r = p("--file-total-size=100 run --file-test-mode=rndrd");
         assert_eq!(code(&r), 2);

@@ -32,7 +32,11 @@ impl Argv {
                     Some(i) => (&body[..i], Some(body[i + 1..].to_string())),
                     None => (body, None),
                 };
-                a.opts.push(OptWord { name: n.replace('_', "-"), value: v, original: w.clone() });
+                a.opts.push(OptWord {
+                    name: n.replace('_', "-"),
+                    value: v,
+                    original: w.clone(),
+                });
             } else {
                 a.positionals.push(w.clone());
             }
@@ -134,7 +138,11 @@ mod tests {
 
     #[test]
     fn underscores_and_last_wins() {
-        let a = Argv::split(&s(&["--file_total_size=32M", "--file-total-size=64M", "run"]));
+        let a = Argv::split(&s(&[
+            "--file_total_size=32M",
+            "--file-total-size=64M",
+            "run",
+        ]));
         assert_eq!(a.value("file-total-size"), Some("64M"));
         assert_eq!(a.positionals, vec!["run"]);
     }

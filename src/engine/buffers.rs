@@ -69,7 +69,9 @@ pub struct Slab {
 impl Slab {
     /// `n` buffers of `len` bytes each.
     pub fn new(n: usize, len: usize) -> Self {
-        Slab { bufs: (0..n).map(|_| AlignedBuf::new(len)).collect() }
+        Slab {
+            bufs: (0..n).map(|_| AlignedBuf::new(len)).collect(),
+        }
     }
 }
 

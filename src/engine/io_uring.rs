@@ -1,5 +1,6 @@
 //! `io_uring`: requests queued on a per-thread ring of `depth` entries, submitted one
-//! `io_uring_enter` per request (sysbench's async mode issues one `io_submit` per event),
+//! `io_uring_enter` per request (sysbench's async mode issues one `io_submit` per event;
+//! the submission that fills the queue also waits for a completion in the same call),
 //! with the file table and the slab's buffers registered once, so the kernel neither
 //! looks up descriptors nor pins pages per request. fsync stays a synchronous syscall,
 //! as in sysbench's async mode.
@@ -11,9 +12,14 @@ use std::os::fd::RawFd;
 /// Why io_uring cannot be used here, with the usual causes.
 pub fn unavailable_reason(e: &std::io::Error) -> String {
     let why = match e.raw_os_error() {
-        Some(libc::EPERM) | Some(libc::EACCES) => "not permitted (a container's seccomp profile, or sysctl kernel.io_uring_disabled)",
+        Some(libc::EPERM) | Some(libc::EACCES) => {
+            "not permitted (a container's seccomp profile, or sysctl kernel.io_uring_disabled)"
+        }
         Some(libc::ENOSYS) => "not supported by this kernel",
         Some(libc::ENOMEM) => "could not allocate the ring (RLIMIT_MEMLOCK or memory)",
+        Some(libc::EMFILE) | Some(libc::ENFILE) => {
+            "too many open files: each thread's ring needs a descriptor (raise ulimit -n)"
+        }
         _ => "ring setup failed",
     };
     format!("io_uring is unavailable: {why}: {e}; use --file-io-mode=sync")
@@ -21,7 +27,9 @@ pub fn unavailable_reason(e: &std::io::Error) -> String {
 
 /// Check that an io_uring can be created (before any file is touched).
 pub fn probe() -> Result<(), String> {
-    IoUring::new(2).map(|_| ()).map_err(|e| unavailable_reason(&e))
+    IoUring::new(2)
+        .map(|_| ())
+        .map_err(|e| unavailable_reason(&e))
 }
 
 /// A per-thread ring.
@@ -40,13 +48,39 @@ impl Uring {
     /// (`IoReq::buf_index` indexes this list).
     pub fn new(fds: Vec<RawFd>, depth: usize, bufs: &[(*mut u8, usize)]) -> std::io::Result<Self> {
         let entries = depth.next_power_of_two().max(2) as u32;
-        let ring = IoUring::new(entries)?;
+        // One thread submits and reaps, and completions are only looked at when the
+        // worker waits for them: let the kernel defer completion work to that moment
+        // (Linux ≥ 6.1); older kernels get a plain ring.
+        let ring = match IoUring::builder()
+            .setup_coop_taskrun()
+            .setup_single_issuer()
+            .setup_defer_taskrun()
+            .build(entries)
+        {
+            Ok(r) => r,
+            Err(_) => IoUring::new(entries)?,
+        };
         let fixed_files = ring.submitter().register_files(&fds).is_ok();
-        let iov: Vec<libc::iovec> = bufs.iter().map(|&(p, l)| libc::iovec { iov_base: p.cast(), iov_len: l }).collect();
+        let iov: Vec<libc::iovec> = bufs
+            .iter()
+            .map(|&(p, l)| libc::iovec {
+                iov_base: p.cast(),
+                iov_len: l,
+            })
+            .collect();
         // SAFETY: the buffers outlive the ring (the worker drops the engine first) and
         // do not move; the kernel only accesses them for requests we submit.
-        let fixed_bufs = !iov.is_empty() && iov.len() <= u16::MAX as usize && unsafe { ring.submitter().register_buffers(&iov).is_ok() };
-        Ok(Uring { ring, fds, depth, in_flight: 0, fixed_files, fixed_bufs })
+        let fixed_bufs = !iov.is_empty()
+            && iov.len() <= u16::MAX as usize
+            && unsafe { ring.submitter().register_buffers(&iov).is_ok() };
+        Ok(Uring {
+            ring,
+            fds,
+            depth,
+            in_flight: 0,
+            fixed_files,
+            fixed_bufs,
+        })
     }
 
     /// Whether registered files and buffers are in use.
@@ -57,14 +91,42 @@ impl Uring {
     fn entry(&self, slot: usize, r: &IoReq) -> io_uring::squeue::Entry {
         let len = r.len as u32;
         let e = match (r.dir, self.fixed_files, self.fixed_bufs) {
-            (Dir::Read, true, true) => opcode::ReadFixed::new(types::Fixed(r.file as u32), r.buf, len, r.buf_index).offset(r.offset).build(),
-            (Dir::Write, true, true) => opcode::WriteFixed::new(types::Fixed(r.file as u32), r.buf, len, r.buf_index).offset(r.offset).build(),
-            (Dir::Read, true, false) => opcode::Read::new(types::Fixed(r.file as u32), r.buf, len).offset(r.offset).build(),
-            (Dir::Write, true, false) => opcode::Write::new(types::Fixed(r.file as u32), r.buf, len).offset(r.offset).build(),
-            (Dir::Read, false, true) => opcode::ReadFixed::new(types::Fd(self.fds[r.file]), r.buf, len, r.buf_index).offset(r.offset).build(),
-            (Dir::Write, false, true) => opcode::WriteFixed::new(types::Fd(self.fds[r.file]), r.buf, len, r.buf_index).offset(r.offset).build(),
-            (Dir::Read, false, false) => opcode::Read::new(types::Fd(self.fds[r.file]), r.buf, len).offset(r.offset).build(),
-            (Dir::Write, false, false) => opcode::Write::new(types::Fd(self.fds[r.file]), r.buf, len).offset(r.offset).build(),
+            (Dir::Read, true, true) => {
+                opcode::ReadFixed::new(types::Fixed(r.file as u32), r.buf, len, r.buf_index)
+                    .offset(r.offset)
+                    .build()
+            }
+            (Dir::Write, true, true) => {
+                opcode::WriteFixed::new(types::Fixed(r.file as u32), r.buf, len, r.buf_index)
+                    .offset(r.offset)
+                    .build()
+            }
+            (Dir::Read, true, false) => opcode::Read::new(types::Fixed(r.file as u32), r.buf, len)
+                .offset(r.offset)
+                .build(),
+            (Dir::Write, true, false) => {
+                opcode::Write::new(types::Fixed(r.file as u32), r.buf, len)
+                    .offset(r.offset)
+                    .build()
+            }
+            (Dir::Read, false, true) => {
+                opcode::ReadFixed::new(types::Fd(self.fds[r.file]), r.buf, len, r.buf_index)
+                    .offset(r.offset)
+                    .build()
+            }
+            (Dir::Write, false, true) => {
+                opcode::WriteFixed::new(types::Fd(self.fds[r.file]), r.buf, len, r.buf_index)
+                    .offset(r.offset)
+                    .build()
+            }
+            (Dir::Read, false, false) => opcode::Read::new(types::Fd(self.fds[r.file]), r.buf, len)
+                .offset(r.offset)
+                .build(),
+            (Dir::Write, false, false) => {
+                opcode::Write::new(types::Fd(self.fds[r.file]), r.buf, len)
+                    .offset(r.offset)
+                    .build()
+            }
         };
         e.user_data(slot as u64)
     }
@@ -94,7 +156,10 @@ impl Engine for Uring {
             return Err(IoErr::Errno(libc::EBUSY));
         }
         self.in_flight += 1;
-        self.enter(0)?;
+        // When this request fills the queue, submit and wait for a completion in the
+        // same system call (the caller reaps next).
+        let want = usize::from(self.in_flight >= self.depth);
+        self.enter(want)?;
         Ok(None)
     }
     fn reap(&mut self, min: usize, out: &mut Vec<Completion>) -> Result<(), IoErr> {
@@ -107,7 +172,10 @@ impl Engine for Uring {
         }
         for cqe in self.ring.completion() {
             self.in_flight -= 1;
-            out.push(Completion { slot: cqe.user_data() as usize, res: i64::from(cqe.result()) });
+            out.push(Completion {
+                slot: cqe.user_data() as usize,
+                res: i64::from(cqe.result()),
+            });
         }
         Ok(())
     }

@@ -25,14 +25,26 @@ impl Mmap {
         let mut maps = Vec::with_capacity(fds.len());
         for &fd in fds {
             // SAFETY: a fresh shared mapping of an open descriptor; unmapped in Drop.
-            let p = unsafe { libc::mmap(std::ptr::null_mut(), len.max(1), libc::PROT_READ | libc::PROT_WRITE, libc::MAP_SHARED, fd, 0) };
+            let p = unsafe {
+                libc::mmap(
+                    std::ptr::null_mut(),
+                    len.max(1),
+                    libc::PROT_READ | libc::PROT_WRITE,
+                    libc::MAP_SHARED,
+                    fd,
+                    0,
+                )
+            };
             if p == libc::MAP_FAILED {
                 let e = super::last_errno();
                 let m = Mmap { maps };
                 drop(m);
                 return Err(IoErr::Errno(e));
             }
-            maps.push(Map { ptr: p.cast(), len: len.max(1) });
+            maps.push(Map {
+                ptr: p.cast(),
+                len: len.max(1),
+            });
         }
         Ok(Mmap { maps })
     }

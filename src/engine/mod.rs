@@ -89,7 +89,9 @@ pub trait Engine {
 
 /// `errno` of the last failed libc call.
 pub fn last_errno() -> i32 {
-    std::io::Error::last_os_error().raw_os_error().unwrap_or(libc::EIO)
+    std::io::Error::last_os_error()
+        .raw_os_error()
+        .unwrap_or(libc::EIO)
 }
 
 /// fsync/fdatasync on a descriptor, retrying on EINTR.

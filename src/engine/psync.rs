@@ -32,8 +32,14 @@ impl Engine for Psync {
             // SAFETY: r.buf is valid for r.len bytes (worker-owned aligned buffer).
             let res = unsafe {
                 match r.dir {
-                    Dir::Read => rustix::io::pread(fd, std::slice::from_raw_parts_mut(r.buf, r.len), r.offset),
-                    Dir::Write => rustix::io::pwrite(fd, std::slice::from_raw_parts(r.buf, r.len), r.offset),
+                    Dir::Read => rustix::io::pread(
+                        fd,
+                        std::slice::from_raw_parts_mut(r.buf, r.len),
+                        r.offset,
+                    ),
+                    Dir::Write => {
+                        rustix::io::pwrite(fd, std::slice::from_raw_parts(r.buf, r.len), r.offset)
+                    }
                 }
             };
             match res {

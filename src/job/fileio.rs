@@ -300,14 +300,21 @@ impl FileioJob {
         let n = u64::from(self.file_num);
         let raw = self.total_size / n;
         if raw == 0 {
-            return Err(GeometryError::EmptyFiles { total: self.total_size, files: self.file_num });
+            return Err(GeometryError::EmptyFiles {
+                total: self.total_size,
+                files: self.file_num,
+            });
         }
         if raw < self.block_size {
-            return Err(GeometryError::FileSmallerThanBlock { per_file: raw, block: self.block_size });
+            return Err(GeometryError::FileSmallerThanBlock {
+                per_file: raw,
+                block: self.block_size,
+            });
         }
         let fs = raw - raw % self.block_size;
         let request = if self.merged_requests > 0 {
-            self.block_size.saturating_mul(u64::from(self.merged_requests))
+            self.block_size
+                .saturating_mul(u64::from(self.merged_requests))
         } else {
             self.block_size
         };
@@ -390,7 +397,13 @@ mod tests {
     #[test]
     fn c01_file_smaller_than_block_is_rejected() {
         let e = job(8 * 1024, 1, 16384).geometry().unwrap_err();
-        assert_eq!(e, GeometryError::FileSmallerThanBlock { per_file: 8192, block: 16384 });
+        assert_eq!(
+            e,
+            GeometryError::FileSmallerThanBlock {
+                per_file: 8192,
+                block: 16384
+            }
+        );
         assert!(e.to_string().contains("8192") && e.to_string().contains("16384"));
     }
 
@@ -410,9 +423,16 @@ mod tests {
     #[test]
     fn extra_flags_header_words() {
         assert_eq!(ExtraFlags::default().describe(), "(none)");
-        let f = ExtraFlags { sync: true, dsync: true, direct: true };
+        let f = ExtraFlags {
+            sync: true,
+            dsync: true,
+            direct: true,
+        };
         assert_eq!(f.describe(), "sync dsync directio");
-        let f = ExtraFlags { dsync: true, ..Default::default() };
+        let f = ExtraFlags {
+            dsync: true,
+            ..Default::default()
+        };
         assert_eq!(f.describe(), "dsync ");
     }
 }

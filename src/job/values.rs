@@ -94,7 +94,9 @@ pub fn fmt_g(v: f64, prec: usize) -> String {
     }
     let p = prec.max(1);
     let sci = format!("{:.*e}", p - 1, v);
-    let exp: i32 = sci[sci.find('e').map_or(0, |i| i + 1)..].parse().unwrap_or(0);
+    let exp: i32 = sci[sci.find('e').map_or(0, |i| i + 1)..]
+        .parse()
+        .unwrap_or(0);
     if exp < -4 || exp >= p as i32 {
         let (mant, _) = sci.split_at(sci.find('e').unwrap_or(sci.len()));
         let mant = strip_zeros(mant);

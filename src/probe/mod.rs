@@ -34,14 +34,19 @@ impl Root {
     /// Kernel name (e.g. `vda1`) of the block device `major:minor`.
     pub fn block_name(&self, major: u64, minor: u64) -> Option<String> {
         let u = self.read(&format!("/sys/dev/block/{major}:{minor}/uevent"))?;
-        u.lines().find_map(|l| l.strip_prefix("DEVNAME=")).map(str::to_string)
+        u.lines()
+            .find_map(|l| l.strip_prefix("DEVNAME="))
+            .map(str::to_string)
     }
 
     /// Bytes read and written by block device `major:minor` since boot, from its
     /// `stat` file (fields 3 and 7 are 512-byte sectors, Documentation/block/stat.rst).
     pub fn block_io_bytes(&self, major: u64, minor: u64) -> Option<(u64, u64)> {
         let s = self.read(&format!("/sys/dev/block/{major}:{minor}/stat"))?;
-        let f: Vec<u64> = s.split_whitespace().filter_map(|x| x.parse().ok()).collect();
+        let f: Vec<u64> = s
+            .split_whitespace()
+            .filter_map(|x| x.parse().ok())
+            .collect();
         if f.len() < 7 {
             return None;
         }
@@ -66,11 +71,23 @@ mod tests {
         let d = tempfile::tempdir().unwrap();
         let r = Root(d.path().to_path_buf());
         std::fs::create_dir_all(d.path().join("proc")).unwrap();
-        std::fs::write(d.path().join("proc/meminfo"), "MemTotal:       24576000 kB\nMemFree: 1 kB\n").unwrap();
+        std::fs::write(
+            d.path().join("proc/meminfo"),
+            "MemTotal:       24576000 kB\nMemFree: 1 kB\n",
+        )
+        .unwrap();
         let b = d.path().join("sys/dev/block/253:0");
         std::fs::create_dir_all(&b).unwrap();
-        std::fs::write(b.join("uevent"), "MAJOR=253\nMINOR=0\nDEVNAME=vda\nDEVTYPE=disk\n").unwrap();
-        std::fs::write(b.join("stat"), "  100 0 2048 5 200 0 4096 7 0 10 12 0 0 0 0 0 0\n").unwrap();
+        std::fs::write(
+            b.join("uevent"),
+            "MAJOR=253\nMINOR=0\nDEVNAME=vda\nDEVTYPE=disk\n",
+        )
+        .unwrap();
+        std::fs::write(
+            b.join("stat"),
+            "  100 0 2048 5 200 0 4096 7 0 10 12 0 0 0 0 0 0\n",
+        )
+        .unwrap();
         (d, r)
     }
 

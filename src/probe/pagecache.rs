@@ -27,7 +27,13 @@ pub fn before(root: &Root, dir: &Path) -> Before {
     let dev = dev_of(dir).filter(|(maj, _)| *maj != 0);
     let device = dev.and_then(|(a, b)| root.block_name(a, b));
     let counters = dev.and_then(|(a, b)| root.block_io_bytes(a, b));
-    Before { dev, device, memory_fs, mem_total: root.mem_total(), counters }
+    Before {
+        dev,
+        device,
+        memory_fs,
+        mem_total: root.mem_total(),
+        counters,
+    }
 }
 
 /// The finished check, as recorded in `RunResult.page_cache`.
@@ -63,17 +69,28 @@ pub fn fits_in_ram(bytes: u64, mem_total: Option<u64>) -> bool {
 }
 
 /// Finish the check after the run.
-pub fn after(root: &Root, b: &Before, file_set_bytes: u64, buffered: bool, app_read: u64, app_written: u64) -> PageCacheCheck {
+pub fn after(
+    root: &Root,
+    b: &Before,
+    file_set_bytes: u64,
+    buffered: bool,
+    app_read: u64,
+    app_written: u64,
+) -> PageCacheCheck {
     let now = b.dev.and_then(|(x, y)| root.block_io_bytes(x, y));
     let (dr, dw) = match (b.counters, now) {
-        (Some((r0, w0)), Some((r1, w1))) => (Some(r1.saturating_sub(r0)), Some(w1.saturating_sub(w0))),
+        (Some((r0, w0)), Some((r1, w1))) => {
+            (Some(r1.saturating_sub(r0)), Some(w1.saturating_sub(w0)))
+        }
         _ => (None, None),
     };
     let served = if b.memory_fs.is_some() && app_read > 0 {
         Some(100.0)
     } else {
         match dr {
-            Some(d) if app_read > 0 => Some(100.0 * app_read.saturating_sub(d) as f64 / app_read as f64),
+            Some(d) if app_read > 0 => {
+                Some(100.0 * app_read.saturating_sub(d) as f64 / app_read as f64)
+            }
             _ => None,
         }
     };
@@ -81,7 +98,8 @@ pub fn after(root: &Root, b: &Before, file_set_bytes: u64, buffered: bool, app_r
         file_set_bytes,
         buffered,
         mem_total_bytes: b.mem_total,
-        fits_in_ram: buffered && fits_in_ram(file_set_bytes, b.mem_total),
+        // On tmpfs/ramfs the file set *is* memory: reported as `memory_fs` instead.
+        fits_in_ram: buffered && b.memory_fs.is_none() && fits_in_ram(file_set_bytes, b.mem_total),
         memory_fs: b.memory_fs.map(str::to_string),
         device: b.device.clone(),
         app_read_bytes: app_read,
@@ -103,7 +121,13 @@ mod tests {
         let sd = d.path().join("sys/dev/block/8:0");
         std::fs::create_dir_all(&sd).unwrap();
         std::fs::write(sd.join("stat"), "1 0 100 0 1 0 0 0 0 0 0\n").unwrap();
-        let b = Before { dev: Some((8, 0)), device: Some("sda".into()), memory_fs: None, mem_total: Some(1 << 30), counters: Some((100 * 512, 0)) };
+        let b = Before {
+            dev: Some((8, 0)),
+            device: Some("sda".into()),
+            memory_fs: None,
+            mem_total: Some(1 << 30),
+            counters: Some((100 * 512, 0)),
+        };
         // device read 1000 sectors more = 512000 bytes; app read 2048000 bytes → 75 %
         std::fs::write(sd.join("stat"), "1 0 1100 0 1 0 8 0 0 0 0\n").unwrap();
         let c = after(&root, &b, 1 << 20, true, 2_048_000, 4096);

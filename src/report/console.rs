@@ -14,7 +14,10 @@ pub struct Console {
 impl Console {
     /// A console printing messages with priority ≤ `verbosity`.
     pub fn new(verbosity: u8) -> Self {
-        Console { verbosity, last: Mutex::new((None, 0)) }
+        Console {
+            verbosity,
+            last: Mutex::new((None, 0)),
+        }
     }
 
     /// The verbosity in force.

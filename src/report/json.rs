@@ -103,6 +103,8 @@ pub struct Interval {
     pub written_bytes: u64,
     /// fsync calls in the interval
     pub fsyncs: u64,
+    /// which percentile `lat_pct_ns` is (`--percentile`)
+    pub percentile: u32,
     /// the interval's `--percentile` latency, ns
     pub lat_pct_ns: u64,
 }
@@ -150,8 +152,10 @@ pub struct JobInfo {
     pub fsync_mode: String,
     /// reads/writes ratio (null for +inf)
     pub rw_ratio: Option<f64>,
-    /// seed (0 = from time)
+    /// `--rand-seed` as given (0 = from the current time)
     pub rand_seed: u64,
+    /// the seed actually used (the time-derived one when `rand_seed` is 0)
+    pub rand_seed_used: u64,
     /// `--validate`
     pub validate: bool,
     /// content of written blocks
@@ -221,20 +225,28 @@ fn pct_key(p: f64) -> String {
 pub fn latency(l: LatencySummary, h: &hdrhistogram::Histogram<u64>, extra: u32) -> Latency {
     let mut percentiles_ns = BTreeMap::new();
     if l.count > 0 {
-        for p in STANDARD_PERCENTILES.iter().copied().chain((extra > 0).then_some(f64::from(extra))) {
+        for p in STANDARD_PERCENTILES
+            .iter()
+            .copied()
+            .chain((extra > 0).then_some(f64::from(extra)))
+        {
             percentiles_ns.insert(pct_key(p), percentile_ns(h, p));
         }
     }
-    Latency { count: l.count, min_ns: l.min_ns, max_ns: l.max_ns, mean_ns: l.mean_ns, stdev_ns: l.stdev_ns, sum_ns: l.sum_ns, percentiles_ns }
+    Latency {
+        count: l.count,
+        min_ns: l.min_ns,
+        max_ns: l.max_ns,
+        mean_ns: l.mean_ns,
+        stdev_ns: l.stdev_ns,
+        sum_ns: l.sum_ns,
+        percentiles_ns,
+    }
 }
 
 fn op_latency(s: &Snapshot, kind: EventKind, extra: u32) -> Latency {
-    let h = s.kind_hist(kind);
-    let mut l = crate::stats::summarize(&h, 0);
-    // exact sums per kind are not kept; use the histogram mean
-    l.sum_ns = (h.mean() * h.len() as f64) as u64;
-    l.mean_ns = h.mean() as u64;
-    latency(l, &h, extra)
+    let k = s.merged(Some(kind));
+    latency(k.summary(), &k.hist, extra)
 }
 
 fn op(ops: u64, bytes: u64, t: f64, lat: Latency) -> OpStats {
@@ -250,12 +262,16 @@ fn op(ops: u64, bytes: u64, t: f64, lat: Latency) -> OpStats {
 }
 
 /// Describe a job.
-pub fn job_info(job: &FileioJob, g: Option<&Geometry>, engine: &str) -> JobInfo {
+pub fn job_info(job: &FileioJob, g: Option<&Geometry>, engine: &str, seed_used: u32) -> JobInfo {
     JobInfo {
         kind: "fileio".into(),
         test_mode: job.test_mode,
         engine: engine.into(),
-        iodepth: if job.io_mode == crate::job::fileio::IoMode::Async { job.async_backlog } else { 1 },
+        iodepth: if job.io_mode == crate::job::fileio::IoMode::Async {
+            job.async_backlog
+        } else {
+            1
+        },
         threads: job.threads,
         files: job.file_num,
         file_size_bytes: g.map_or(0, |g| g.file_size),
@@ -273,15 +289,30 @@ pub fn job_info(job: &FileioJob, g: Option<&Geometry>, engine: &str) -> JobInfo 
         fsync_mode: format!("{:?}", job.fsync_mode).to_lowercase(),
         rw_ratio: job.rw_ratio.is_finite().then_some(job.rw_ratio),
         rand_seed: job.rand_seed,
+        rand_seed_used: u64::from(seed_used),
         validate: job.validate,
         data_pattern: Some(job.data),
-        directory: job.dir.display().to_string(),
+        directory: std::fs::canonicalize(&job.dir)
+            .unwrap_or_else(|_| job.dir.clone())
+            .display()
+            .to_string(),
     }
 }
 
 /// Build the result of a fileio run from its final snapshot.
-pub fn from_snapshot(job: &FileioJob, info: JobInfo, s: &Snapshot, status: Status, error: Option<String>, intervals: Vec<Interval>) -> RunResult {
-    let t = if s.period_s > 0.0 { s.period_s } else { f64::MIN_POSITIVE };
+pub fn from_snapshot(
+    job: &FileioJob,
+    info: JobInfo,
+    s: &Snapshot,
+    status: Status,
+    error: Option<String>,
+    intervals: Vec<Interval>,
+) -> RunResult {
+    let t = if s.period_s > 0.0 {
+        s.period_s
+    } else {
+        f64::MIN_POSITIVE
+    };
     let p = job.percentile;
     let all = s.merged_hist();
     RunResult {
@@ -296,11 +327,32 @@ pub fn from_snapshot(job: &FileioJob, info: JobInfo, s: &Snapshot, status: Statu
         elapsed_s: s.total_time_s,
         period_s: s.period_s,
         events: s.sum(|x| x.events),
-        read: op(s.sum(|x| x.reads), s.sum(|x| x.bytes_read), t, op_latency(s, EventKind::Read, p)),
-        write: op(s.sum(|x| x.writes), s.sum(|x| x.bytes_written), t, op_latency(s, EventKind::Write, p)),
-        fsync: FsyncStats { ops: s.sum(|x| x.fsyncs), ops_per_s: s.sum(|x| x.fsyncs) as f64 / t, lat: op_latency(s, EventKind::Fsync, p) },
+        read: op(
+            s.sum(|x| x.reads),
+            s.sum(|x| x.bytes_read),
+            t,
+            op_latency(s, EventKind::Read, p),
+        ),
+        write: op(
+            s.sum(|x| x.writes),
+            s.sum(|x| x.bytes_written),
+            t,
+            op_latency(s, EventKind::Write, p),
+        ),
+        fsync: FsyncStats {
+            ops: s.sum(|x| x.fsyncs),
+            ops_per_s: s.sum(|x| x.fsyncs) as f64 / t,
+            lat: op_latency(s, EventKind::Fsync, p),
+        },
         lat: latency(s.latency(), &all, p),
-        threads: s.threads.iter().map(|x| ThreadResult { events: x.events, exec_time_s: x.lat_sum_ns as f64 / 1e9 }).collect(),
+        threads: s
+            .threads
+            .iter()
+            .map(|x| ThreadResult {
+                events: x.events,
+                exec_time_s: x.lat_sum_ns as f64 / 1e9,
+            })
+            .collect(),
         intervals,
         page_cache: None,
         warnings: vec![],
@@ -312,7 +364,9 @@ pub fn from_snapshot(job: &FileioJob, info: JobInfo, s: &Snapshot, status: Statu
 pub fn write_atomic<T: Serialize>(path: &Path, value: &T) -> std::io::Result<()> {
     let tmp = path.with_file_name(format!(
         ".{}.iomark-tmp.{}",
-        path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "result".into()),
+        path.file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "result".into()),
         std::process::id()
     ));
     let text = serde_json::to_string_pretty(value).map_err(std::io::Error::other)?;
@@ -335,10 +389,23 @@ mod tests {
             t.read_done(1 << 20);
         }
         t.fsync_done();
-        let s = Snapshot { period_s: 2.0, total_time_s: 2.5, threads: vec![t] };
+        let s = Snapshot {
+            period_s: 2.0,
+            total_time_s: 2.5,
+            threads: vec![t],
+        };
         let job = crate::cli::fileio::parse(&["--file-test-mode=rndrd".to_string(), "run".into()]);
-        let crate::cli::fileio::Outcome::Job(job) = job.outcome else { panic!() };
-        let r = from_snapshot(&job, job_info(&job, None, "psync"), &s, Status::Ok, None, vec![]);
+        let crate::cli::fileio::Outcome::Job(job) = job.outcome else {
+            panic!()
+        };
+        let r = from_snapshot(
+            &job,
+            job_info(&job, None, "psync", 1),
+            &s,
+            Status::Ok,
+            None,
+            vec![],
+        );
         assert_eq!(r.read.ops, 4);
         assert_eq!(r.read.iops, 2.0);
         assert_eq!(r.read.bw_bytes_per_s, 2.0 * 1048576.0);
@@ -361,7 +428,8 @@ mod tests {
         let p = d.path().join("r.json");
         write_atomic(&p, &serde_json::json!({"a": 1})).unwrap();
         assert_eq!(std::fs::read_dir(d.path()).unwrap().count(), 1);
-        let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&p).unwrap()).unwrap();
+        let v: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&p).unwrap()).unwrap();
         assert_eq!(v["a"], 1);
     }
 }

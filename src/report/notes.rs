@@ -4,13 +4,18 @@
 use crate::job::values::iec;
 use crate::probe::pagecache::PageCacheCheck;
 
-/// The warning printed (to stderr) before a buffered run whose file set fits in RAM.
-pub fn fits_in_ram_warning(file_set: u64, mem_total: u64) -> String {
+/// The fits-in-RAM finding as plain text (JSON warning message).
+pub fn fits_in_ram_text(file_set: u64, mem_total: u64) -> String {
     format!(
-        "iomark: WARNING: the buffered file set ({}) fits in RAM ({}): reads may be served by the page cache, not the device; use --file-extra-flags=direct or a file set larger than RAM",
+        "the buffered file set ({}) fits in RAM ({}): reads may be served by the page cache, not the device; use --file-extra-flags=direct or a file set larger than RAM",
         iec(file_set),
         iec(mem_total)
     )
+}
+
+/// The warning printed (to stderr) before a buffered run whose file set fits in RAM.
+pub fn fits_in_ram_warning(file_set: u64, mem_total: u64) -> String {
+    format!("iomark: WARNING: {}", fits_in_ram_text(file_set, mem_total))
 }
 
 /// Lines of the notes block after the report (empty when there is nothing to say).
@@ -28,8 +33,13 @@ pub fn page_cache_lines(c: &PageCacheCheck) -> Vec<String> {
         }
         let dev = c.device.clone().unwrap_or_else(|| "the device".into());
         match (c.device_read_bytes, c.read_served_from_memory_pct) {
+            (Some(dr), Some(_)) if dr >= c.app_read_bytes => v.push(format!(
+                "  page cache: the test read {}, {dev} read {} (device-wide counters include other processes): cannot tell how much came from memory.",
+                iec(c.app_read_bytes),
+                iec(dr)
+            )),
             (Some(dr), Some(pct)) => v.push(format!(
-                "  page cache: the test read {}, {dev} read {}: at least {pct:.1}% of the reads were served from memory.",
+                "  page cache: the test read {}, {dev} read {}: at least {pct:.1}% of the reads were served from memory (device-wide counters).",
                 iec(c.app_read_bytes),
                 iec(dr)
             )),
@@ -73,19 +83,48 @@ mod tests {
         };
         let l = page_cache_lines(&c);
         assert_eq!(l[0], "iomark notes (not part of the sysbench report):");
-        assert_eq!(l[1], "  page cache: the buffered file set (64.0 MiB) fits in RAM (24.0 GiB).");
-        assert_eq!(l[2], "  page cache: the test read 4.0 GiB, vda read 0 B: at least 100.0% of the reads were served from memory.");
+        assert_eq!(
+            l[1],
+            "  page cache: the buffered file set (64.0 MiB) fits in RAM (24.0 GiB)."
+        );
+        assert_eq!(l[2], "  page cache: the test read 4.0 GiB, vda read 0 B: at least 100.0% of the reads were served from memory (device-wide counters).");
+    }
+
+    #[test]
+    fn device_reading_more_than_the_test_is_not_attributed() {
+        let c = PageCacheCheck {
+            file_set_bytes: 1 << 20,
+            buffered: true,
+            device: Some("vda".into()),
+            app_read_bytes: 1 << 20,
+            device_read_bytes: Some(8 << 20),
+            read_served_from_memory_pct: Some(0.0),
+            ..Default::default()
+        };
+        let l = page_cache_lines(&c);
+        assert!(
+            l[1].contains("cannot tell how much came from memory"),
+            "{l:?}"
+        );
     }
 
     #[test]
     fn direct_io_on_a_device_says_nothing() {
-        let c = PageCacheCheck { buffered: false, device: Some("vda".into()), ..Default::default() };
+        let c = PageCacheCheck {
+            buffered: false,
+            device: Some("vda".into()),
+            ..Default::default()
+        };
         assert!(page_cache_lines(&c).is_empty());
     }
 
     #[test]
     fn tmpfs_is_memory() {
-        let c = PageCacheCheck { buffered: true, memory_fs: Some("tmpfs".into()), ..Default::default() };
+        let c = PageCacheCheck {
+            buffered: true,
+            memory_fs: Some("tmpfs".into()),
+            ..Default::default()
+        };
         assert!(page_cache_lines(&c)[1].contains("tmpfs (memory)"));
     }
 }

@@ -29,13 +29,36 @@ use std::time::{Duration, Instant};
 /// Execute every command of `job`; returns the exit code.
 ///
 /// When `prepare` is among the commands and `--file-dir` does not exist, the directory
-/// is created; if this invocation also ran `cleanup`, it is removed again when empty.
+/// is created (one level: its parent must exist); it is removed again, when empty,
+/// after a `cleanup` in the same call or a failure. A `--json` file is checked before
+/// any command runs. When a signal interrupts `prepare` or `run`, a `cleanup` asked for
+/// later in the same call still runs.
 pub fn execute(job: &FileioJob, console: &Arc<Console>) -> i32 {
     let signals = Signals::install();
+    if let Some(p) = &job.json {
+        if !job.commands.contains(&Command::Run) {
+            console.err("iomark: WARNING: --json writes the result of 'run'; no 'run' command was given, so no JSON file is written");
+        } else if let Err(e) = json::write_atomic(
+            p,
+            &serde_json::json!({"schema_version": json::SCHEMA_VERSION, "tool": "iomark", "status": "running"}),
+        ) {
+            console.line(
+                level::FATAL,
+                &format!("FATAL: cannot write --json={}: {e}", p.display()),
+            );
+            return exit::ENVIRONMENT;
+        }
+    }
     let mut created_dir = false;
     if job.commands.contains(&Command::Prepare) && !job.dir.exists() {
-        if let Err(e) = std::fs::create_dir_all(&job.dir) {
-            console.line(level::FATAL, &format!("FATAL: cannot create --file-dir={}: {e}", job.dir.display()));
+        if let Err(e) = std::fs::create_dir(&job.dir) {
+            console.line(
+                level::FATAL,
+                &format!(
+                    "FATAL: cannot create --file-dir={}: {e} (its parent directory must exist)",
+                    job.dir.display()
+                ),
+            );
             return exit::ENVIRONMENT;
         }
         created_dir = true;
@@ -49,8 +72,15 @@ pub fn execute(job: &FileioJob, console: &Arc<Console>) -> i32 {
 }
 
 fn execute_commands(job: &FileioJob, console: &Arc<Console>, signals: &Signals) -> i32 {
+    let mut code = exit::OK;
     for cmd in &job.commands {
-        let code = match cmd {
+        if code != exit::OK {
+            // Interrupted: only a cleanup the user asked for still runs.
+            if *cmd != Command::Cleanup || signals.exit_code().is_none() {
+                continue;
+            }
+        }
+        let c = match cmd {
             Command::Help => exit::OK,
             Command::Prepare => prepare(job, console, signals),
             Command::Run => run(job, console, signals),
@@ -60,14 +90,31 @@ fn execute_commands(job: &FileioJob, console: &Arc<Console>, signals: &Signals) 
                 exit::OK
             }
         };
-        if code != exit::OK {
+        if code == exit::OK {
+            code = c;
+            if code == exit::OK {
+                if let Some(sig) = signals.exit_code() {
+                    code = sig;
+                }
+            }
+        }
+        if code != exit::OK && signals.exit_code().is_none() {
             return code;
         }
-        if let Some(c) = signals.exit_code() {
-            return c;
-        }
     }
-    exit::OK
+    code
+}
+
+/// Tell the user on stderr that a signal cut `what` short.
+fn say_interrupted(console: &Console, signals: &Signals, what: &str) {
+    if let Some(c) = signals.exit_code() {
+        let name = if c == exit::SIGTERM {
+            "SIGTERM"
+        } else {
+            "SIGINT"
+        };
+        console.err(&format!("iomark: interrupted by {name}: {what} (exit {c})"));
+    }
 }
 
 fn geometry(job: &FileioJob, console: &Console) -> Result<Geometry, i32> {
@@ -79,7 +126,11 @@ fn geometry(job: &FileioJob, console: &Console) -> Result<Geometry, i32> {
 
 fn print_failure(console: &Console, f: &fileset::Failure) -> i32 {
     for l in &f.lines {
-        let lvl = if l.starts_with("WARNING") { level::WARNING } else { level::FATAL };
+        let lvl = if l.starts_with("WARNING") {
+            level::WARNING
+        } else {
+            level::FATAL
+        };
         console.line(lvl, l);
     }
     f.code
@@ -104,11 +155,15 @@ fn prepare(job: &FileioJob, console: &Console, signals: &Signals) -> i32 {
         );
     }
     console.line(level::NOTICE, "Creating files for the test...");
-    console.line(level::NOTICE, &format!("Extra file open flags: {}", job.extra_flags.describe()));
+    console.line(
+        level::NOTICE,
+        &format!("Extra file open flags: {}", job.extra_flags.describe()),
+    );
     let mut out = |l: String| console.line(level::NOTICE, &l);
     match fileset::prepare(job, &g, &mut out, &signals.stop) {
         Ok(p) => {
             console.line(level::NOTICE, &sysbench::prepare_done(p.bytes, p.seconds));
+            say_interrupted(console, signals, "prepare stopped early; the files written so far are kept and the next 'prepare' extends them");
             signals.exit_code().unwrap_or(exit::OK)
         }
         Err(f) => print_failure(console, &f),
@@ -117,25 +172,46 @@ fn prepare(job: &FileioJob, console: &Console, signals: &Signals) -> i32 {
 
 /// Print a failure that happened before the workers started and, with `--json`, leave
 /// a `failed` RunResult (zero counts, the error text) instead of the placeholder.
-fn failed_before_start(job: &FileioJob, g: &Geometry, console: &Console, f: &fileset::Failure) -> i32 {
+fn failed_before_start(
+    job: &FileioJob,
+    g: &Geometry,
+    console: &Console,
+    f: &fileset::Failure,
+) -> i32 {
     let code = print_failure(console, f);
     if let Some(p) = &job.json {
-        let empty = Snapshot { period_s: 0.0, total_time_s: 0.0, threads: vec![] };
+        let empty = Snapshot {
+            period_s: 0.0,
+            total_time_s: 0.0,
+            threads: vec![],
+        };
         let engine = match job.io_mode {
             IoMode::Sync => "psync",
             IoMode::Async => "io_uring",
             IoMode::Mmap => "mmap",
         };
-        let r = json::from_snapshot(job, json::job_info(job, Some(g), engine), &empty, Status::Failed, Some(f.lines.join("\n")), vec![]);
+        let r = json::from_snapshot(
+            job,
+            json::job_info(job, Some(g), engine, 0),
+            &empty,
+            Status::Failed,
+            Some(f.lines.join("\n")),
+            vec![],
+        );
         if let Err(e) = json::write_atomic(p, &r) {
-            console.line(level::FATAL, &format!("FATAL: cannot write --json={}: {e}", p.display()));
+            console.line(
+                level::FATAL,
+                &format!("FATAL: cannot write --json={}: {e}", p.display()),
+            );
         }
     }
     code
 }
 
 fn now_seed() -> u32 {
-    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_secs() as u32)
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(1, |d| d.as_secs() as u32)
 }
 
 fn snapshot(sh: &Shared, start: Instant, seg_start: Instant, reset: bool) -> Snapshot {
@@ -152,7 +228,11 @@ fn snapshot(sh: &Shared, start: Instant, seg_start: Instant, reset: bool) -> Sna
             }
         })
         .collect();
-    Snapshot { period_s: (now - seg_start).as_secs_f64(), total_time_s: (now - start).as_secs_f64(), threads }
+    Snapshot {
+        period_s: (now - seg_start).as_secs_f64(),
+        total_time_s: (now - start).as_secs_f64(),
+        threads,
+    }
 }
 
 fn run(job: &FileioJob, console: &Arc<Console>, signals: &Signals) -> i32 {
@@ -161,7 +241,10 @@ fn run(job: &FileioJob, console: &Arc<Console>, signals: &Signals) -> i32 {
         Err(c) => return c,
     };
     let Some(mode) = job.test_mode else {
-        console.line(level::FATAL, "FATAL: Missing required argument: --file-test-mode");
+        console.line(
+            level::FATAL,
+            "FATAL: Missing required argument: --file-test-mode",
+        );
         return exit::FAILED;
     };
     if job.io_mode == IoMode::Async {
@@ -171,18 +254,18 @@ fn run(job: &FileioJob, console: &Arc<Console>, signals: &Signals) -> i32 {
         }
     }
     if !job.dir.is_dir() {
-        console.line(level::FATAL, &format!("FATAL: --file-dir={} is not an existing directory", job.dir.display()));
+        console.line(
+            level::FATAL,
+            &format!(
+                "FATAL: --file-dir={} is not an existing directory",
+                job.dir.display()
+            ),
+        );
         return exit::ENVIRONMENT;
     }
     if job.extra_flags.direct {
         if let Err(f) = fileset::direct_preflight(job, &g) {
             return failed_before_start(job, &g, console, &f);
-        }
-    }
-    if let Some(p) = &job.json {
-        if let Err(e) = json::write_atomic(p, &serde_json::json!({"schema_version": json::SCHEMA_VERSION, "tool": "iomark", "status": "running"})) {
-            console.line(level::FATAL, &format!("FATAL: cannot write --json={}: {e}", p.display()));
-            return exit::ENVIRONMENT;
         }
     }
     for l in sysbench::header_general(job) {
@@ -191,20 +274,30 @@ fn run(job: &FileioJob, console: &Arc<Console>, signals: &Signals) -> i32 {
     for l in sysbench::header_fileio(job, &g, mode) {
         console.line(level::NOTICE, &l);
     }
-    let root = Root::default();
-    let before = pagecache::before(&root, &job.dir);
-    let buffered = !job.extra_flags.direct;
-    if job.notes && buffered && before.memory_fs.is_none() && pagecache::fits_in_ram(g.total, before.mem_total) {
-        console.err(&notes::fits_in_ram_warning(g.total, before.mem_total.unwrap_or(0)));
-    }
     let files = match fileset::open_for_run(job, &g, mode, |l| console.line(level::DEBUG, &l)) {
         Ok(f) => f,
         Err(f) => return failed_before_start(job, &g, console, &f),
     };
+    let root = Root::default();
+    let before = pagecache::before(&root, &job.dir);
+    let buffered = !job.extra_flags.direct;
+    if job.notes
+        && buffered
+        && before.memory_fs.is_none()
+        && pagecache::fits_in_ram(g.total, before.mem_total)
+    {
+        console.err(&notes::fits_in_ram_warning(
+            g.total,
+            before.mem_total.unwrap_or(0),
+        ));
+    }
     let fds: Vec<i32> = files.iter().map(|f| f.as_raw_fd()).collect();
     console.line(level::NOTICE, "Initializing worker threads...");
     console.line(level::NOTICE, "");
     let threads = job.threads as usize;
+    let live = job.report_interval > 0
+        || !job.report_checkpoints.is_empty()
+        || job.forced_shutdown.is_some();
     let sh = Shared {
         job: job.clone(),
         geom: g,
@@ -215,9 +308,18 @@ fn run(job: &FileioJob, console: &Arc<Console>, signals: &Signals) -> i32 {
         events_started: AtomicU64::new(0),
         stop: Arc::clone(&signals.stop),
         start: OnceLock::new(),
-        stats: (0..threads).map(|_| Mutex::new(ThreadStats::new(job.report_interval > 0))).collect(),
+        stats: (0..threads)
+            .map(|_| {
+                Mutex::new(if live {
+                    ThreadStats::new(job.report_interval > 0)
+                } else {
+                    ThreadStats::placeholder()
+                })
+            })
+            .collect(),
         in_event: (0..threads).map(|_| AtomicBool::new(false)).collect(),
         failure: Mutex::new(None),
+        fail_code: std::sync::atomic::AtomicI32::new(exit::FAILED),
         console: Arc::clone(console),
         rate: (job.rate > 0).then(RateQueue::default),
         running: Mutex::new(threads),
@@ -225,10 +327,17 @@ fn run(job: &FileioJob, console: &Arc<Console>, signals: &Signals) -> i32 {
         pool_extra: 1 << 20,
         started: AtomicUsize::new(0),
         clock: crate::stats::clock::Clock::new(),
-        live_stats: job.report_interval > 0 || !job.report_checkpoints.is_empty() || job.forced_shutdown.is_some(),
+        live_stats: live,
     };
-    let mut seeder = GlibcRandom::new(if job.rand_seed != 0 { job.rand_seed as u32 } else { now_seed() });
-    let rngs: Vec<Xoroshiro128Plus> = (0..threads).map(|_| Xoroshiro128Plus::from_glibc(&mut seeder)).collect();
+    let seed_used = if job.rand_seed != 0 {
+        job.rand_seed as u32
+    } else {
+        now_seed()
+    };
+    let mut seeder = GlibcRandom::new(seed_used);
+    let rngs: Vec<Xoroshiro128Plus> = (0..threads)
+        .map(|_| Xoroshiro128Plus::from_glibc(&mut seeder))
+        .collect();
     let mut rate_rng = Xoroshiro128Plus::from_glibc(&mut seeder);
     let barriers = [Barrier::new(threads + 1), Barrier::new(threads + 1)];
     let mut intervals: Vec<Interval> = vec![];
@@ -239,24 +348,40 @@ fn run(job: &FileioJob, console: &Arc<Console>, signals: &Signals) -> i32 {
         let mut handles = vec![];
         for (tid, rng) in rngs.into_iter().enumerate() {
             let (sh, barrier, fds) = (&sh, &barriers, fds.clone());
-            let spawned = std::thread::Builder::new().name(format!("iomark-w{tid}")).spawn_scoped(s, move || match job.io_mode {
-                IoMode::Sync => worker(sh, tid, rng, barrier, |_| Ok(Psync::new(fds))),
-                IoMode::Mmap => worker(sh, tid, rng, barrier, |_| Mmap::new(&fds, sh.geom.file_size as usize).map_err(|e| format!("mmap failed: {e:?}"))),
-                IoMode::Async => worker(sh, tid, rng, barrier, |bufs| {
-                    Uring::new(fds, job.async_backlog as usize, bufs).map_err(|e| crate::engine::io_uring::unavailable_reason(&e))
-                }),
-            });
+            let spawned = std::thread::Builder::new()
+                .name(format!("iomark-w{tid}"))
+                .spawn_scoped(s, move || match job.io_mode {
+                    IoMode::Sync => worker(sh, tid, rng, barrier, |_| Ok(Psync::new(fds))),
+                    IoMode::Mmap => worker(sh, tid, rng, barrier, |_| {
+                        Mmap::new(&fds, sh.geom.file_size as usize)
+                            .map_err(|e| format!("mmap failed: {e:?}"))
+                    }),
+                    IoMode::Async => worker(sh, tid, rng, barrier, |bufs| {
+                        Uring::new(fds, job.async_backlog as usize, bufs)
+                            .map_err(|e| crate::engine::io_uring::unavailable_reason(&e))
+                    }),
+                });
             match spawned {
                 Ok(h) => handles.push(h),
                 Err(e) => {
-                    console.line(level::FATAL, &format!("FATAL: cannot start worker thread: {e}"));
+                    console.line(
+                        level::FATAL,
+                        &format!("FATAL: cannot start worker thread: {e}"),
+                    );
                     std::process::exit(exit::ENVIRONMENT);
                 }
             }
         }
         barriers[0].wait();
-        console.line(level::NOTICE, "Threads started!");
-        console.line(level::NOTICE, "");
+        if sh
+            .failure
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .is_none()
+        {
+            console.line(level::NOTICE, "Threads started!");
+            console.line(level::NOTICE, "");
+        }
         let start = Instant::now();
         let _ = sh.start.set(start);
         barriers[1].wait();
@@ -288,26 +413,46 @@ fn run(job: &FileioJob, console: &Arc<Console>, signals: &Signals) -> i32 {
         }
         // Main schedule: interval lines, checkpoints, forced shutdown.
         let mut seg_start = start;
-        let mut next_interval = (job.report_interval > 0).then(|| start + Duration::from_secs(job.report_interval));
+        let mut next_interval =
+            (job.report_interval > 0).then(|| start + Duration::from_secs(job.report_interval));
         let mut last_interval = start;
-        let mut checkpoints = job.report_checkpoints.iter().map(|c| start + Duration::from_secs(*c)).collect::<Vec<_>>().into_iter().peekable();
-        let forced_at = job.forced_shutdown.map(|f| start + Duration::from_secs(job.time_limit + f));
+        let mut checkpoints = job
+            .report_checkpoints
+            .iter()
+            .map(|c| start + Duration::from_secs(*c))
+            .collect::<Vec<_>>()
+            .into_iter()
+            .peekable();
+        let forced_at = job
+            .forced_shutdown
+            .map(|f| start + Duration::from_secs(job.time_limit + f));
         let mut running = sh.running.lock().unwrap_or_else(|e| e.into_inner());
         while *running > 0 {
             let mut wake = Instant::now() + Duration::from_secs(3600);
-            for t in [next_interval, checkpoints.peek().copied(), forced_at].into_iter().flatten() {
+            for t in [next_interval, checkpoints.peek().copied(), forced_at]
+                .into_iter()
+                .flatten()
+            {
                 wake = wake.min(t);
             }
             let now = Instant::now();
             if wake > now {
-                running = sh.finished.wait_timeout(running, wake - now).unwrap_or_else(|e| e.into_inner()).0;
+                running = sh
+                    .finished
+                    .wait_timeout(running, wake - now)
+                    .unwrap_or_else(|e| e.into_inner())
+                    .0;
                 continue;
             }
             drop(running);
             let now = Instant::now();
             if forced_at.is_some_and(|f| now >= f) {
                 forced = true;
-                unfinished = sh.in_event.iter().filter(|b| b.load(Ordering::Relaxed)).count();
+                unfinished = sh
+                    .in_event
+                    .iter()
+                    .filter(|b| b.load(Ordering::Relaxed))
+                    .count();
                 last_snapshot = Some(snapshot(&sh, start, seg_start, false));
                 sh.stop.store(true, Ordering::SeqCst);
                 return exit::INVALID;
@@ -327,15 +472,40 @@ fn run(job: &FileioJob, console: &Arc<Console>, signals: &Signals) -> i32 {
                 last_interval = now;
                 let p = percentile_ns(&h, f64::from(job.percentile.max(1)));
                 let elapsed = (now - start).as_secs_f64();
-                console.line(level::NOTICE, &sysbench::interval_line(elapsed, dur, bytes.0, bytes.1, bytes.2, p, job.percentile));
-                intervals.push(Interval { t_s: elapsed, dur_s: dur, read_bytes: bytes.0, written_bytes: bytes.1, fsyncs: bytes.2, lat_pct_ns: p });
+                console.line(
+                    level::NOTICE,
+                    &sysbench::interval_line(
+                        elapsed,
+                        dur,
+                        bytes.0,
+                        bytes.1,
+                        bytes.2,
+                        p,
+                        job.percentile,
+                    ),
+                );
+                intervals.push(Interval {
+                    t_s: elapsed,
+                    dur_s: dur,
+                    read_bytes: bytes.0,
+                    written_bytes: bytes.1,
+                    fsyncs: bytes.2,
+                    percentile: job.percentile,
+                    lat_pct_ns: p,
+                });
                 next_interval = next_interval.map(|t| t + Duration::from_secs(job.report_interval));
             }
             if checkpoints.peek().is_some_and(|t| now >= *t) {
                 checkpoints.next();
                 let snap = snapshot(&sh, start, seg_start, true);
                 seg_start = now;
-                console.line(level::NOTICE, &format!("[ {}s ] Checkpoint report:", (now - start).as_secs_f64().round() as u64));
+                console.line(
+                    level::NOTICE,
+                    &format!(
+                        "[ {}s ] Checkpoint report:",
+                        (now - start).as_secs_f64().round() as u64
+                    ),
+                );
                 console.block(level::NOTICE, &sysbench::report(&snap, job.percentile));
             }
             running = sh.running.lock().unwrap_or_else(|e| e.into_inner());
@@ -348,7 +518,9 @@ fn run(job: &FileioJob, console: &Arc<Console>, signals: &Signals) -> i32 {
         last_snapshot = Some(snap);
         exit::OK
     });
-    let Some(snap) = last_snapshot else { return exit::FAILED };
+    let Some(snap) = last_snapshot else {
+        return exit::FAILED;
+    };
     let failure = sh.failure.lock().unwrap_or_else(|e| e.into_inner()).clone();
     let engine = match job.io_mode {
         IoMode::Sync => "psync",
@@ -366,7 +538,10 @@ fn run(job: &FileioJob, console: &Arc<Console>, signals: &Signals) -> i32 {
         Status::Ok
     };
     if forced {
-        console.line(level::FATAL, "FATAL: The --max-time limit has expired, forcing shutdown...");
+        console.line(
+            level::FATAL,
+            "FATAL: The --max-time limit has expired, forcing shutdown...",
+        );
     }
     if failure.is_none() {
         if !forced {
@@ -374,11 +549,17 @@ fn run(job: &FileioJob, console: &Arc<Console>, signals: &Signals) -> i32 {
             console.line(level::INFO, "");
         }
         if job.histogram {
-            console.block(level::FATAL, &crate::stats::sysbench_hist::render(&snap.merged_hist()));
+            console.block(
+                level::FATAL,
+                &crate::stats::sysbench_hist::render(&snap.merged_hist()),
+            );
         }
         console.block(level::NOTICE, &sysbench::report(&snap, job.percentile));
         if forced && unfinished > 0 {
-            console.line(level::NOTICE, &format!("Number of unfinished transactions on forced shutdown: {unfinished}"));
+            console.line(
+                level::NOTICE,
+                &format!("Number of unfinished transactions on forced shutdown: {unfinished}"),
+            );
         }
         if job.debug {
             for l in sysbench::debug_threads(&snap) {
@@ -386,23 +567,46 @@ fn run(job: &FileioJob, console: &Arc<Console>, signals: &Signals) -> i32 {
             }
         }
     }
-    let check = pagecache::after(&root, &before, g.total, buffered, snap.sum(|t| t.bytes_read), snap.sum(|t| t.bytes_written));
+    let check = pagecache::after(
+        &root,
+        &before,
+        g.total,
+        buffered,
+        snap.sum(|t| t.bytes_read),
+        snap.sum(|t| t.bytes_written),
+    );
     if job.notes && failure.is_none() {
         for l in notes::page_cache_lines(&check) {
             console.line(level::NOTICE, &l);
         }
     }
     if let Some(p) = &job.json {
-        let mut r: RunResult = json::from_snapshot(job, json::job_info(job, Some(&g), engine), &snap, status, failure.as_ref().map(|l| l.join("\n")), intervals);
+        let mut r: RunResult = json::from_snapshot(
+            job,
+            json::job_info(job, Some(&g), engine, seed_used),
+            &snap,
+            status,
+            failure.as_ref().map(|l| l.join("\n")),
+            intervals,
+        );
         if check.fits_in_ram {
-            r.warnings.push(json::Warning { id: "page_cache.fits_in_ram".into(), message: notes::fits_in_ram_warning(g.total, check.mem_total_bytes.unwrap_or(0)) });
+            r.warnings.push(json::Warning {
+                id: "page_cache.fits_in_ram".into(),
+                message: notes::fits_in_ram_text(g.total, check.mem_total_bytes.unwrap_or(0)),
+            });
         }
         if let Some(fs) = &check.memory_fs {
-            r.warnings.push(json::Warning { id: "target.memory_fs".into(), message: format!("the file set is on {fs} (memory)") });
+            r.warnings.push(json::Warning {
+                id: "target.memory_fs".into(),
+                message: format!("the file set is on {fs} (memory)"),
+            });
         }
         r.page_cache = Some(check);
         if let Err(e) = json::write_atomic(p, &r) {
-            console.line(level::FATAL, &format!("FATAL: cannot write --json={}: {e}", p.display()));
+            console.line(
+                level::FATAL,
+                &format!("FATAL: cannot write --json={}: {e}", p.display()),
+            );
             return exit::ENVIRONMENT;
         }
     }
@@ -412,7 +616,12 @@ fn run(job: &FileioJob, console: &Arc<Console>, signals: &Signals) -> i32 {
         std::process::exit(exit::INVALID);
     }
     if failure.is_some() {
-        return exit::FAILED;
+        return sh.fail_code.load(Ordering::SeqCst);
     }
+    say_interrupted(
+        console,
+        signals,
+        "the report above covers the part of the run before the signal",
+    );
     signal.unwrap_or(code)
 }

@@ -63,13 +63,28 @@ impl Generator {
     /// A fresh generator (cursor at file 0, offset 0). `freq` is the effective
     /// `--file-fsync-freq` (0 = no periodic fsync).
     pub fn new(mode: TestMode, g: Geometry, freq: u32, ratio: f64) -> Self {
-        Generator { mode, g, freq: u64::from(freq), ratio, cf: 0, pos: 0, req_done: 0, dirty: false, fsync_next: 0 }
+        Generator {
+            mode,
+            g,
+            freq: u64::from(freq),
+            ratio,
+            cf: 0,
+            pos: 0,
+            req_done: 0,
+            dirty: false,
+            fsync_next: 0,
+        }
     }
 
     /// Next request. `reads_done`/`writes_done` are the completed counts (rndrw rule);
     /// `rng` is the calling thread's generator (one draw per random read/write).
     #[inline]
-    pub fn next(&mut self, rng: &mut Xoroshiro128Plus, reads_done: u64, writes_done: u64) -> Request {
+    pub fn next(
+        &mut self,
+        rng: &mut Xoroshiro128Plus,
+        reads_done: u64,
+        writes_done: u64,
+    ) -> Request {
         let kind = match self.mode {
             TestMode::Seqwr | TestMode::Seqrewr | TestMode::Rndwr => ReqKind::Write,
             TestMode::Seqrd | TestMode::Rndrd => ReqKind::Read,
@@ -88,7 +103,12 @@ impl Generator {
                 self.fsync_next = 0;
                 self.dirty = false;
             }
-            return Request { kind: ReqKind::Fsync, file: f, offset: 0, len: 0 };
+            return Request {
+                kind: ReqKind::Fsync,
+                file: f,
+                offset: 0,
+                len: 0,
+            };
         }
         self.req_done += 1;
         if kind == ReqKind::Write {
@@ -100,7 +120,12 @@ impl Generator {
                 self.pos = 0;
             }
             let len = self.g.request.min(self.g.file_size - self.pos);
-            let r = Request { kind, file: self.cf, offset: self.pos, len };
+            let r = Request {
+                kind,
+                file: self.cf,
+                offset: self.pos,
+                len,
+            };
             self.pos += len;
             if self.pos == self.g.file_size {
                 self.cf += 1;
@@ -114,7 +139,12 @@ impl Generator {
             let t = t.min(self.g.total - self.g.block);
             let file = (t / self.g.file_size) as u32;
             let offset = t % self.g.file_size;
-            Request { kind, file, offset, len: self.g.block.min(self.g.file_size - offset) }
+            Request {
+                kind,
+                file,
+                offset,
+                len: self.g.block.min(self.g.file_size - offset),
+            }
         }
     }
 
@@ -130,12 +160,25 @@ mod tests {
     use crate::run::rng::GlibcRandom;
 
     fn geom(files: u32, fs: u64, block: u64) -> Geometry {
-        Geometry { files, file_size: fs, raw_file_size: fs, total: fs * u64::from(files), block, request: block }
+        Geometry {
+            files,
+            file_size: fs,
+            raw_file_size: fs,
+            total: fs * u64::from(files),
+            block,
+            request: block,
+        }
     }
 
     /// Simulate a single-threaded sync run of `events` events; returns
     /// (reads, writes, fsync events).
-    fn simulate(mode: TestMode, g: Geometry, freq: u32, ratio: f64, events: u64) -> (u64, u64, u64) {
+    fn simulate(
+        mode: TestMode,
+        g: Geometry,
+        freq: u32,
+        ratio: f64,
+        events: u64,
+    ) -> (u64, u64, u64) {
         let mut gen = Generator::new(mode, g, freq, ratio);
         let mut rng = Xoroshiro128Plus::from_glibc(&mut GlibcRandom::new(1));
         let (mut r, mut w, mut f) = (0, 0, 0);
@@ -198,7 +241,14 @@ mod tests {
 
     #[test]
     fn sequential_cursor_wraps_and_cuts_last_request() {
-        let g = Geometry { files: 2, file_size: 40960, raw_file_size: 40960, total: 81920, block: 16384, request: 16384 };
+        let g = Geometry {
+            files: 2,
+            file_size: 40960,
+            raw_file_size: 40960,
+            total: 81920,
+            block: 16384,
+            request: 16384,
+        };
         let mut gen = Generator::new(TestMode::Seqrd, g, 0, 1.5);
         let mut rng = Xoroshiro128Plus::from_glibc(&mut GlibcRandom::new(1));
         let got: Vec<(u32, u64, u64)> = (0..7)
@@ -209,7 +259,15 @@ mod tests {
             .collect();
         assert_eq!(
             got,
-            vec![(0, 0, 16384), (0, 16384, 16384), (0, 32768, 8192), (1, 0, 16384), (1, 16384, 16384), (1, 32768, 8192), (0, 0, 16384)]
+            vec![
+                (0, 0, 16384),
+                (0, 16384, 16384),
+                (0, 32768, 8192),
+                (1, 0, 16384),
+                (1, 16384, 16384),
+                (1, 32768, 8192),
+                (0, 0, 16384)
+            ]
         );
     }
 

@@ -33,7 +33,10 @@ pub struct RateQueue {
 
 impl Default for RateQueue {
     fn default() -> Self {
-        RateQueue { q: Mutex::new(VecDeque::new()), cv: Condvar::new() }
+        RateQueue {
+            q: Mutex::new(VecDeque::new()),
+            cv: Condvar::new(),
+        }
     }
 }
 
@@ -66,7 +69,11 @@ impl RateQueue {
                 }
                 wait = wait.min(d - now);
             }
-            q = self.cv.wait_timeout(q, wait).unwrap_or_else(|e| e.into_inner()).0;
+            q = self
+                .cv
+                .wait_timeout(q, wait)
+                .unwrap_or_else(|e| e.into_inner())
+                .0;
         }
     }
     /// Wake every waiting worker.
@@ -101,6 +108,8 @@ pub struct Shared {
     pub in_event: Vec<AtomicBool>,
     /// first failure, with its message lines
     pub failure: Mutex<Option<Vec<String>>>,
+    /// exit code of that failure (1, or 3 when the environment refused, e.g. no ring)
+    pub fail_code: std::sync::atomic::AtomicI32,
     /// console
     pub console: std::sync::Arc<Console>,
     /// `--rate` queue
@@ -162,40 +171,60 @@ struct Slot {
 /// (`(ptr, len)` of each buffer, in registered-buffer order). The worker waits at
 /// `barriers[0]` when ready and at `barriers[1]` for the start signal, so the main
 /// thread can print `Threads started!` and set the start time in between.
-pub fn worker<E: Engine, F>(sh: &Shared, tid: usize, mut rng: Xoroshiro128Plus, barriers: &[std::sync::Barrier; 2], make: F)
-where
+pub fn worker<E: Engine, F>(
+    sh: &Shared,
+    tid: usize,
+    mut rng: Xoroshiro128Plus,
+    barriers: &[std::sync::Barrier; 2],
+    make: F,
+) where
     F: FnOnce(&[(*mut u8, usize)]) -> Result<E, String>,
 {
     let job = &sh.job;
     let g = &sh.geom;
-    let depth = if job.io_mode == crate::job::fileio::IoMode::Async { job.async_backlog as usize } else { 1 };
+    let depth = if job.io_mode == crate::job::fileio::IoMode::Async {
+        job.async_backlog as usize
+    } else {
+        1
+    };
     let req_len = g.request.max(g.block) as usize;
     let mut slab = Slab::new(depth, req_len);
     // Write source: zeros or a random pool, never overwritten by reads.
-    let pool_len = if job.data == DataPattern::Random { req_len + sh.pool_extra } else { req_len };
+    let pool_len = if job.data == DataPattern::Random {
+        req_len + sh.pool_extra
+    } else {
+        req_len
+    };
     let mut pool = AlignedBuf::new(pool_len);
     if job.data == DataPattern::Random {
         rng.clone().fill(pool.as_mut_slice());
     }
     let mut bufs: Vec<(*mut u8, usize)> = slab.bufs.iter().map(|b| (b.ptr(), b.len())).collect();
     bufs.push((pool.ptr(), pool.len()));
-    sh.console.line(5, &format!("DEBUG: Worker thread (#{tid}) started"));
+    sh.console
+        .line(5, &format!("DEBUG: Worker thread (#{tid}) started"));
     let engine = make(&bufs);
-    if engine.is_ok() {
-        sh.console.line(5, &format!("DEBUG: Worker thread (#{tid}) initialized"));
+    match &engine {
+        Ok(_) => sh
+            .console
+            .line(5, &format!("DEBUG: Worker thread (#{tid}) initialized")),
+        Err(msg) => {
+            sh.fail_code
+                .store(crate::exit::ENVIRONMENT, Ordering::SeqCst);
+            sh.fail(vec![format!("FATAL: {msg}")]);
+        }
     }
     barriers[0].wait();
     barriers[1].wait();
-    let mut eng = match engine {
-        Ok(e) => e,
-        Err(msg) => {
-            sh.fail(vec![format!("FATAL: {msg}")]);
-            finish(sh);
-            return;
-        }
+    let Ok(mut eng) = engine else {
+        finish(sh);
+        return;
     };
     sh.started.fetch_add(1, Ordering::Relaxed);
-    let start = *sh.start.get().expect("start is set before the barrier releases workers");
+    let start = *sh
+        .start
+        .get()
+        .expect("start is set before the barrier releases workers");
     let deadline = sh.deadline();
     let sync_kind = match job.fsync_mode {
         FsyncMode::Fsync => SyncKind::Fsync,
@@ -223,8 +252,11 @@ where
             sh.console.collapsible(4, "Time limit exceeded, exiting...");
             break;
         }
-        if job.event_limit > 0 && sh.events_started.fetch_add(1, Ordering::Relaxed) >= job.event_limit {
-            sh.console.collapsible(4, "Event limit exceeded, exiting...");
+        if job.event_limit > 0
+            && sh.events_started.fetch_add(1, Ordering::Relaxed) >= job.event_limit
+        {
+            sh.console
+                .collapsible(4, "Event limit exceeded, exiting...");
             break;
         }
         let arrival = match &sh.rate {
@@ -236,12 +268,22 @@ where
         };
         let req: Request = {
             let mut gen = sh.gen.lock().unwrap_or_else(|e| e.into_inner());
-            gen.next(&mut rng, sh.reads_done.load(Ordering::Relaxed), sh.writes_done.load(Ordering::Relaxed))
+            gen.next(
+                &mut rng,
+                sh.reads_done.load(Ordering::Relaxed),
+                sh.writes_done.load(Ordering::Relaxed),
+            )
         };
         if debug {
             sh.console.collapsible(
                 5,
-                &format!("DEBUG: Executing request, operation: {}, file_id: {}, pos: {}, size: {}", req.kind.code(), req.file, req.offset, req.len),
+                &format!(
+                    "DEBUG: Executing request, operation: {}, file_id: {}, pos: {}, size: {}",
+                    req.kind.code(),
+                    req.file,
+                    req.offset,
+                    req.len
+                ),
             );
         }
         if track_in_event {
@@ -254,7 +296,12 @@ where
         let kind = match req.kind {
             ReqKind::Fsync => {
                 if let Err(e) = eng.sync(req.file as usize, sync_kind) {
-                    sh.fail(vec![format!("FATAL: Failed to fsync file! file: {} ({}) {}", req.file, display(&job.dir, req.file), errno_text(e))]);
+                    sh.fail(vec![format!(
+                        "FATAL: Failed to fsync file! file: {} ({}) {}",
+                        req.file,
+                        display(&job.dir, req.file),
+                        errno_text(e)
+                    )]);
                     break 'events;
                 }
                 if live {
@@ -274,16 +321,27 @@ where
                     (Dir::Read, slab.bufs[slot].ptr(), slot as u16)
                 } else if job.validate {
                     let b = &mut slab.bufs[slot];
-                    verify::fill(&mut b.as_mut_slice()[..len], req.offset, g.block as usize, &mut rng);
+                    verify::fill(
+                        &mut b.as_mut_slice()[..len],
+                        req.offset,
+                        g.block as usize,
+                        &mut rng,
+                    );
                     (Dir::Write, b.ptr(), slot as u16)
                 } else {
-                    let off = if pool_slots > 1 { (rng.next_u64() as usize % pool_slots) * crate::engine::buffers::ALIGN } else { 0 };
+                    let off = if pool_slots > 1 {
+                        (rng.next_u64() as usize % pool_slots) * crate::engine::buffers::ALIGN
+                    } else {
+                        0
+                    };
                     if job.data == DataPattern::Random {
                         // Stamp a per-write sequence number into every 4 KiB page so no
                         // two written blocks are identical (block-level dedup, case C07).
                         stamp = stamp.wrapping_add(1);
                         let tag = stamp ^ ((tid as u64) << 48);
-                        for page in pool.as_mut_slice()[off..off + len].chunks_mut(crate::engine::buffers::ALIGN) {
+                        for page in pool.as_mut_slice()[off..off + len]
+                            .chunks_mut(crate::engine::buffers::ALIGN)
+                        {
                             let n = page.len().min(8);
                             page[..n].copy_from_slice(&tag.to_le_bytes()[..n]);
                         }
@@ -291,18 +349,42 @@ where
                     // SAFETY: off + len ≤ pool_len by construction of pool_slots.
                     (Dir::Write, unsafe { pool.ptr().add(off) }, depth as u16)
                 };
-                let io = IoReq { dir, file: req.file as usize, offset: req.offset, len, buf, buf_index };
-                let rec = if live { Rec::Shared(stats) } else { Rec::Local(&mut local) };
+                let io = IoReq {
+                    dir,
+                    file: req.file as usize,
+                    offset: req.offset,
+                    len,
+                    buf,
+                    buf_index,
+                };
+                let rec = if live {
+                    Rec::Shared(stats)
+                } else {
+                    Rec::Local(&mut local)
+                };
                 match eng.submit(slot, &io) {
                     Ok(Some(n)) => {
                         free.push(slot);
-                        if !complete_slot(sh, &mut eng, &slab, slot, req.kind, req.file, req.offset, req.len, n as i64, sync_kind, rec) {
+                        if !complete_slot(
+                            sh, &mut eng, &slab, slot, req.kind, req.file, req.offset, req.len,
+                            n as i64, sync_kind, rec,
+                        ) {
                             break 'events;
                         }
                     }
                     Ok(None) => {
-                        slots[slot] = Some(Slot { kind: req.kind, file: req.file, offset: req.offset, len: req.len });
-                        if free.is_empty() && !reap(sh, &mut eng, &slab, &mut slots, &mut free, &mut comps, 1, sync_kind, rec) {
+                        slots[slot] = Some(Slot {
+                            kind: req.kind,
+                            file: req.file,
+                            offset: req.offset,
+                            len: req.len,
+                        });
+                        if free.is_empty()
+                            && !reap(
+                                sh, &mut eng, &slab, &mut slots, &mut free, &mut comps, 1,
+                                sync_kind, rec,
+                            )
+                        {
                             break 'events;
                         }
                     }
@@ -330,7 +412,10 @@ where
         last = t1;
         let lat = clock.ns(t0, t1);
         if live {
-            stats.lock().unwrap_or_else(|e| e.into_inner()).event(kind, lat);
+            stats
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .event(kind, lat);
         } else {
             local.event(kind, lat);
         }
@@ -346,15 +431,25 @@ where
     sh.in_event[tid].store(false, Ordering::Relaxed);
     // Drain in-flight requests before the end-of-test fsync (bug B12).
     while free.len() < depth {
-        let rec = if live { Rec::Shared(stats) } else { Rec::Local(&mut local) };
-        if !reap(sh, &mut eng, &slab, &mut slots, &mut free, &mut comps, 1, sync_kind, rec) {
+        let rec = if live {
+            Rec::Shared(stats)
+        } else {
+            Rec::Local(&mut local)
+        };
+        if !reap(
+            sh, &mut eng, &slab, &mut slots, &mut free, &mut comps, 1, sync_kind, rec,
+        ) {
             break;
         }
     }
     if job.fsync_end && sh.mode.writes() && !sh.stop.load(Ordering::Relaxed) {
         for f in 0..g.files {
             if let Err(e) = eng.sync(f as usize, sync_kind) {
-                sh.fail(vec![format!("FATAL: Failed to fsync file! file: {f} ({}) {}", display(&job.dir, f), errno_text(e))]);
+                sh.fail(vec![format!(
+                    "FATAL: Failed to fsync file! file: {f} ({}) {}",
+                    display(&job.dir, f),
+                    errno_text(e)
+                )]);
                 break;
             }
             if live {
@@ -408,16 +503,32 @@ fn complete_slot<E: Engine>(
     mut rec: Rec<'_>,
 ) -> bool {
     let job = &sh.job;
-    let what = if kind == ReqKind::Read { "read" } else { "write" };
+    let what = if kind == ReqKind::Read {
+        "read"
+    } else {
+        "write"
+    };
     if res != len as i64 {
-        let err = if res < 0 { IoErr::Errno(-res as i32) } else { IoErr::Short { done: res as usize } };
-        sh.fail(vec![format!("FATAL: Failed to {what} file! file: {file} ({}) pos: {offset} {}", display(&job.dir, file), errno_text(err))]);
+        let err = if res < 0 {
+            IoErr::Errno(-res as i32)
+        } else {
+            IoErr::Short { done: res as usize }
+        };
+        sh.fail(vec![format!(
+            "FATAL: Failed to {what} file! file: {file} ({}) pos: {offset} {}",
+            display(&job.dir, file),
+            errno_text(err)
+        )]);
         return false;
     }
     if kind == ReqKind::Read {
         if job.validate {
             let b = &slab.bufs[slot];
-            if let Err(m) = verify::check(&b.as_slice()[..len as usize], offset, sh.geom.block as usize) {
+            if let Err(m) = verify::check(
+                &b.as_slice()[..len as usize],
+                offset,
+                sh.geom.block as usize,
+            ) {
                 let mut lines = match m {
                     verify::Mismatch::Checksum { offset: o, calculated, stored } => vec![
                         format!("FATAL: Checksum mismatch in block with offset: {o}"),
@@ -439,7 +550,11 @@ fn complete_slot<E: Engine>(
         sh.writes_done.fetch_add(1, Ordering::Relaxed);
         if job.fsync_all {
             if let Err(e) = eng.sync(file as usize, sync_kind) {
-                sh.fail(vec![format!("FATAL: Failed to fsync file! file: {file} ({}) {}", display(&job.dir, file), errno_text(e))]);
+                sh.fail(vec![format!(
+                    "FATAL: Failed to fsync file! file: {file} ({}) {}",
+                    display(&job.dir, file),
+                    errno_text(e)
+                )]);
                 return false;
             }
             rec.with(|t| t.fsync_done());
@@ -462,19 +577,26 @@ fn reap<E: Engine>(
 ) -> bool {
     comps.clear();
     if let Err(e) = eng.reap(min, comps) {
-        sh.fail(vec![format!("FATAL: io_uring wait failed: {}", errno_text(e))]);
+        sh.fail(vec![format!(
+            "FATAL: io_uring wait failed: {}",
+            errno_text(e)
+        )]);
         return false;
     }
     let mut ok = true;
     for c in comps.drain(..) {
-        let Some(s) = slots.get_mut(c.slot).and_then(Option::take) else { continue };
+        let Some(s) = slots.get_mut(c.slot).and_then(Option::take) else {
+            continue;
+        };
         free.push(c.slot);
         if ok {
             let r = match &mut rec {
                 Rec::Shared(m) => Rec::Shared(m),
                 Rec::Local(t) => Rec::Local(t),
             };
-            ok = complete_slot(sh, eng, slab, c.slot, s.kind, s.file, s.offset, s.len, c.res, sync_kind, r);
+            ok = complete_slot(
+                sh, eng, slab, c.slot, s.kind, s.file, s.offset, s.len, c.res, sync_kind, r,
+            );
         }
     }
     ok

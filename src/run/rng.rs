@@ -30,13 +30,13 @@ impl GlibcRandom {
         }
         let mut g = GlibcRandom { state, f: 3, r: 0 };
         for _ in 0..310 {
-            g.next();
+            g.random();
         }
         g
     }
 
     /// `random()`: a value in `0..2^31`.
-    pub fn next(&mut self) -> u32 {
+    pub fn random(&mut self) -> u32 {
         self.state[self.f] = self.state[self.f].wrapping_add(self.state[self.r]);
         let out = (self.state[self.f] as u32) >> 1;
         self.f = (self.f + 1) % 31;
@@ -55,11 +55,13 @@ impl Xoroshiro128Plus {
     /// Seed a thread's generator the sysbench way: `s0 = a<<32 | b`, `s1 = c<<32 | d`
     /// from four `random()` values.
     pub fn from_glibc(g: &mut GlibcRandom) -> Self {
-        let a = u64::from(g.next());
-        let b = u64::from(g.next());
-        let c = u64::from(g.next());
-        let d = u64::from(g.next());
-        Xoroshiro128Plus { s: [(a << 32) | b, (c << 32) | d] }
+        let a = u64::from(g.random());
+        let b = u64::from(g.random());
+        let c = u64::from(g.random());
+        let d = u64::from(g.random());
+        Xoroshiro128Plus {
+            s: [(a << 32) | b, (c << 32) | d],
+        }
     }
 
     /// Next 64-bit output.
@@ -102,10 +104,13 @@ mod tests {
     fn glibc_random_matches_known_sequence() {
         // glibc: srandom(1); random() x3 = 1804289383, 846930886, 1681692777.
         let mut g = GlibcRandom::new(1);
-        assert_eq!([g.next(), g.next(), g.next()], [1804289383, 846930886, 1681692777]);
+        assert_eq!(
+            [g.random(), g.random(), g.random()],
+            [1804289383, 846930886, 1681692777]
+        );
         // srandom(0) behaves as srandom(1).
         let mut z = GlibcRandom::new(0);
-        assert_eq!(z.next(), 1804289383);
+        assert_eq!(z.random(), 1804289383);
     }
 
     #[test]

@@ -17,8 +17,15 @@ pub struct Signals {
 impl Signals {
     /// Install the handlers (idempotent per process in practice: called once per command).
     pub fn install() -> Signals {
-        let s = Signals { stop: Arc::new(AtomicBool::new(false)), int: Arc::new(AtomicBool::new(false)), term: Arc::new(AtomicBool::new(false)) };
-        for (sig, flag, code) in [(SIGINT, &s.int, crate::exit::SIGINT), (SIGTERM, &s.term, crate::exit::SIGTERM)] {
+        let s = Signals {
+            stop: Arc::new(AtomicBool::new(false)),
+            int: Arc::new(AtomicBool::new(false)),
+            term: Arc::new(AtomicBool::new(false)),
+        };
+        for (sig, flag, code) in [
+            (SIGINT, &s.int, crate::exit::SIGINT),
+            (SIGTERM, &s.term, crate::exit::SIGTERM),
+        ] {
             let _ = signal_hook::flag::register_conditional_shutdown(sig, code, Arc::clone(flag));
             let _ = signal_hook::flag::register(sig, Arc::clone(flag));
             let _ = signal_hook::flag::register(sig, Arc::clone(&s.stop));

@@ -55,11 +55,18 @@ pub fn check(buf: &[u8], offset: u64, block: usize) -> Result<(), Mismatch> {
             let calculated = crc32fast::hash(&chunk[..n]);
             let stored = u32::from_le_bytes(chunk[n..n + 4].try_into().expect("4 bytes"));
             if calculated != stored {
-                return Err(Mismatch::Checksum { offset: off, calculated, stored });
+                return Err(Mismatch::Checksum {
+                    offset: off,
+                    calculated,
+                    stored,
+                });
             }
             let so = u64::from_le_bytes(chunk[n + 4..].try_into().expect("8 bytes"));
             if so != off {
-                return Err(Mismatch::Offset { actual: off, stored: so });
+                return Err(Mismatch::Offset {
+                    actual: off,
+                    stored: so,
+                });
             }
         }
         off += chunk.len() as u64;
@@ -78,16 +85,29 @@ mod tests {
         let mut b = vec![0u8; 3 * 4096];
         fill(&mut b, 8192, 4096, &mut rng);
         assert_eq!(check(&b, 8192, 4096), Ok(()));
-        assert!(matches!(check(&b, 0, 4096), Err(Mismatch::Offset { actual: 0, stored: 8192 })));
+        assert!(matches!(
+            check(&b, 0, 4096),
+            Err(Mismatch::Offset {
+                actual: 0,
+                stored: 8192
+            })
+        ));
         b[5000] ^= 1;
-        assert!(matches!(check(&b, 8192, 4096), Err(Mismatch::Checksum { offset: 12288, .. })));
+        assert!(matches!(
+            check(&b, 8192, 4096),
+            Err(Mismatch::Checksum { offset: 12288, .. })
+        ));
     }
 
     #[test]
     fn zero_block_fails_checksum_like_sysbench_t19() {
         let b = vec![0u8; 16384];
         match check(&b, 49152, 16384) {
-            Err(Mismatch::Checksum { offset, stored, calculated }) => {
+            Err(Mismatch::Checksum {
+                offset,
+                stored,
+                calculated,
+            }) => {
                 assert_eq!((offset, stored), (49152, 0));
                 assert_ne!(calculated, 0);
             }

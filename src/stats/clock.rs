@@ -17,11 +17,17 @@ pub struct Clock {
 
 fn tsc_is_clocksource() -> bool {
     cfg!(target_arch = "x86_64")
-        && std::fs::read_to_string("/sys/devices/system/clocksource/clocksource0/current_clocksource")
-            .map(|s| s.trim() == "tsc")
-            .unwrap_or(false)
+        && std::fs::read_to_string(
+            "/sys/devices/system/clocksource/clocksource0/current_clocksource",
+        )
+        .map(|s| s.trim() == "tsc")
+        .unwrap_or(false)
         && std::fs::read_to_string("/proc/cpuinfo")
-            .map(|s| s.lines().find(|l| l.starts_with("flags")).is_some_and(|l| l.contains(" constant_tsc") && l.contains(" nonstop_tsc")))
+            .map(|s| {
+                s.lines()
+                    .find(|l| l.starts_with("flags"))
+                    .is_some_and(|l| l.contains(" constant_tsc") && l.contains(" nonstop_tsc"))
+            })
             .unwrap_or(false)
 }
 
@@ -49,10 +55,18 @@ impl Clock {
             let ns = (t1 - t0).as_nanos() as f64;
             let ticks = c1.wrapping_sub(c0) as f64;
             if ticks > 0.0 && ns > 0.0 {
-                return Clock { tsc: true, origin, ns_per_tick_q32: (ns / ticks * 4_294_967_296.0) as u64 };
+                return Clock {
+                    tsc: true,
+                    origin,
+                    ns_per_tick_q32: (ns / ticks * 4_294_967_296.0) as u64,
+                };
             }
         }
-        Clock { tsc: false, origin, ns_per_tick_q32: 1 << 32 }
+        Clock {
+            tsc: false,
+            origin,
+            ns_per_tick_q32: 1 << 32,
+        }
     }
 
     /// Whether the TSC is used.
@@ -113,7 +127,11 @@ mod tests {
         let b = c.now();
         let real = t.elapsed().as_nanos() as f64;
         let got = c.ns(a, b) as f64;
-        assert!((got - real).abs() / real < 0.02, "clock {got} ns vs monotonic {real} ns (tsc {})", c.uses_tsc());
+        assert!(
+            (got - real).abs() / real < 0.02,
+            "clock {got} ns vs monotonic {real} ns (tsc {})",
+            c.uses_tsc()
+        );
     }
 
     #[test]

@@ -44,7 +44,69 @@ pub struct IntervalStats {
 
 impl IntervalStats {
     fn new() -> Self {
-        IntervalStats { bytes_read: 0, bytes_written: 0, fsyncs: 0, hist: new_hist() }
+        IntervalStats {
+            bytes_read: 0,
+            bytes_written: 0,
+            fsyncs: 0,
+            hist: new_hist(),
+        }
+    }
+}
+
+/// Latencies of one event kind: exact count, sum, min and max, plus a histogram.
+#[derive(Clone, Debug)]
+pub struct KindStats {
+    /// events of this kind
+    pub count: u64,
+    /// sum of latencies, ns
+    pub sum_ns: u64,
+    /// smallest latency, ns (`u64::MAX` before the first event)
+    pub min_ns: u64,
+    /// largest latency, ns
+    pub max_ns: u64,
+    /// latency histogram, ns
+    pub hist: Histogram<u64>,
+}
+
+impl KindStats {
+    fn new(hist: Histogram<u64>) -> Self {
+        KindStats {
+            count: 0,
+            sum_ns: 0,
+            min_ns: u64::MAX,
+            max_ns: 0,
+            hist,
+        }
+    }
+    #[inline]
+    fn record(&mut self, lat_ns: u64) {
+        self.count += 1;
+        self.sum_ns += lat_ns;
+        self.min_ns = self.min_ns.min(lat_ns);
+        self.max_ns = self.max_ns.max(lat_ns);
+        // Cannot fail: the value is clamped into the histogram's bounds.
+        let _ = self.hist.record(lat_ns.clamp(1, MAX_TRACKABLE_NS));
+    }
+    fn merge(&mut self, o: &KindStats) {
+        self.count += o.count;
+        self.sum_ns += o.sum_ns;
+        self.min_ns = self.min_ns.min(o.min_ns);
+        self.max_ns = self.max_ns.max(o.max_ns);
+        let _ = self.hist.add(&o.hist);
+    }
+    /// Summary with exact count, sum, min, max and floor mean; stdev from the histogram.
+    pub fn summary(&self) -> LatencySummary {
+        if self.count == 0 {
+            return LatencySummary::default();
+        }
+        LatencySummary {
+            count: self.count,
+            min_ns: self.min_ns,
+            max_ns: self.max_ns,
+            mean_ns: self.sum_ns / self.count,
+            sum_ns: self.sum_ns,
+            stdev_ns: self.hist.stdev(),
+        }
     }
 }
 
@@ -55,10 +117,6 @@ pub struct ThreadStats {
     pub events: u64,
     /// sum of event latencies, ns
     pub lat_sum_ns: u64,
-    /// smallest event latency, ns (`u64::MAX` before the first event)
-    pub lat_min_ns: u64,
-    /// largest event latency, ns
-    pub lat_max_ns: u64,
     /// completed read requests
     pub reads: u64,
     /// completed write requests
@@ -69,12 +127,12 @@ pub struct ThreadStats {
     pub bytes_read: u64,
     /// bytes written by completed writes
     pub bytes_written: u64,
-    /// event latencies of reads, ns
-    pub hist_read: Histogram<u64>,
-    /// event latencies of writes, ns
-    pub hist_write: Histogram<u64>,
-    /// event latencies of periodic fsync events, ns
-    pub hist_fsync: Histogram<u64>,
+    /// latencies of read events
+    pub lat_read: KindStats,
+    /// latencies of write events
+    pub lat_write: KindStats,
+    /// latencies of periodic fsync events
+    pub lat_fsync: KindStats,
     /// interval counters, when interval reports are on
     pub interval: Option<IntervalStats>,
 }
@@ -82,19 +140,29 @@ pub struct ThreadStats {
 impl ThreadStats {
     /// Empty statistics; `intervals` enables the interval counters.
     pub fn new(intervals: bool) -> Self {
+        Self::with_hist(intervals, new_hist)
+    }
+
+    /// Empty statistics with tiny histograms: a placeholder that holds no events (it
+    /// merges into full-size histograms) and costs a few hundred bytes per thread.
+    pub fn placeholder() -> Self {
+        Self::with_hist(false, || {
+            Histogram::new_with_bounds(1, 2, 1).expect("static histogram bounds are valid")
+        })
+    }
+
+    fn with_hist(intervals: bool, h: impl Fn() -> Histogram<u64>) -> Self {
         ThreadStats {
             events: 0,
             lat_sum_ns: 0,
-            lat_min_ns: u64::MAX,
-            lat_max_ns: 0,
             reads: 0,
             writes: 0,
             fsyncs: 0,
             bytes_read: 0,
             bytes_written: 0,
-            hist_read: new_hist(),
-            hist_write: new_hist(),
-            hist_fsync: new_hist(),
+            lat_read: KindStats::new(h()),
+            lat_write: KindStats::new(h()),
+            lat_fsync: KindStats::new(h()),
             interval: intervals.then(IntervalStats::new),
         }
     }
@@ -104,18 +172,13 @@ impl ThreadStats {
     pub fn event(&mut self, kind: EventKind, lat_ns: u64) {
         self.events += 1;
         self.lat_sum_ns += lat_ns;
-        self.lat_min_ns = self.lat_min_ns.min(lat_ns);
-        self.lat_max_ns = self.lat_max_ns.max(lat_ns);
-        let v = lat_ns.clamp(1, MAX_TRACKABLE_NS);
-        let h = match kind {
-            EventKind::Read => &mut self.hist_read,
-            EventKind::Write => &mut self.hist_write,
-            EventKind::Fsync => &mut self.hist_fsync,
-        };
-        // Cannot fail: v is within the histogram's bounds.
-        let _ = h.record(v);
+        match kind {
+            EventKind::Read => self.lat_read.record(lat_ns),
+            EventKind::Write => self.lat_write.record(lat_ns),
+            EventKind::Fsync => self.lat_fsync.record(lat_ns),
+        }
         if let Some(i) = &mut self.interval {
-            let _ = i.hist.record(v);
+            let _ = i.hist.record(lat_ns.clamp(1, MAX_TRACKABLE_NS));
         }
     }
 
@@ -150,13 +213,24 @@ impl ThreadStats {
 
     /// Take and reset the interval counters.
     pub fn take_interval(&mut self) -> Option<IntervalStats> {
-        self.interval.as_mut().map(|i| std::mem::replace(i, IntervalStats::new()))
+        self.interval
+            .as_mut()
+            .map(|i| std::mem::replace(i, IntervalStats::new()))
     }
 
     /// Take everything and start again from zero (checkpoints).
     pub fn take(&mut self) -> ThreadStats {
         let fresh = ThreadStats::new(self.interval.is_some());
         std::mem::replace(self, fresh)
+    }
+
+    /// All event kinds of this thread merged.
+    pub fn all_kinds(&self) -> KindStats {
+        let mut k = KindStats::new(new_hist());
+        for x in [&self.lat_read, &self.lat_write, &self.lat_fsync] {
+            k.merge(x);
+        }
+        k
     }
 }
 
@@ -178,37 +252,29 @@ impl Snapshot {
     }
     /// All events' latencies merged, ns.
     pub fn merged_hist(&self) -> Histogram<u64> {
-        let mut h = new_hist();
-        for t in &self.threads {
-            for x in [&t.hist_read, &t.hist_write, &t.hist_fsync] {
-                // Same bounds everywhere: cannot fail.
-                let _ = h.add(x);
-            }
-        }
-        h
+        self.merged(None).hist
     }
     /// Latency summary of all events: exact count, sum, min and max; stdev from the
     /// histogram.
     pub fn latency(&self) -> LatencySummary {
-        let h = self.merged_hist();
-        let mut l = summarize(&h, self.sum(|t| t.lat_sum_ns));
-        if l.count > 0 {
-            l.min_ns = self.threads.iter().map(|t| t.lat_min_ns).min().unwrap_or(0);
-            l.max_ns = self.threads.iter().map(|t| t.lat_max_ns).max().unwrap_or(0);
-        }
-        l
+        self.merged(None).summary()
     }
-    /// Merged histogram of one event kind.
-    pub fn kind_hist(&self, kind: EventKind) -> Histogram<u64> {
-        let mut h = new_hist();
+    /// Merged latencies of one event kind, or of all kinds (`None`).
+    pub fn merged(&self, kind: Option<EventKind>) -> KindStats {
+        let mut k = KindStats::new(new_hist());
         for t in &self.threads {
-            let _ = h.add(match kind {
-                EventKind::Read => &t.hist_read,
-                EventKind::Write => &t.hist_write,
-                EventKind::Fsync => &t.hist_fsync,
-            });
+            match kind {
+                None => {
+                    k.merge(&t.lat_read);
+                    k.merge(&t.lat_write);
+                    k.merge(&t.lat_fsync);
+                }
+                Some(EventKind::Read) => k.merge(&t.lat_read),
+                Some(EventKind::Write) => k.merge(&t.lat_write),
+                Some(EventKind::Fsync) => k.merge(&t.lat_fsync),
+            }
         }
-        h
+        k
     }
 }
 
@@ -283,7 +349,11 @@ mod tests {
         for ns in [1000, 2000, 4001] {
             t.event(EventKind::Read, ns);
         }
-        let s = Snapshot { period_s: 1.0, total_time_s: 1.0, threads: vec![t] };
+        let s = Snapshot {
+            period_s: 1.0,
+            total_time_s: 1.0,
+            threads: vec![t],
+        };
         let sum = s.sum(|t| t.lat_sum_ns);
         let l = summarize(&s.merged_hist(), sum);
         assert_eq!((l.count, l.sum_ns, l.mean_ns), (3, 7001, 2333));
@@ -291,6 +361,7 @@ mod tests {
         assert!((l.max_ns as i64 - 4001).abs() <= 4);
         let exact = s.latency();
         assert_eq!((exact.min_ns, exact.max_ns), (1000, 4001));
+        assert_eq!(s.merged(Some(EventKind::Read)).sum_ns, 7001);
     }
 
     #[test]
@@ -302,6 +373,19 @@ mod tests {
         assert_eq!((i.bytes_read, i.fsyncs), (4096, 1));
         assert_eq!(t.take_interval().unwrap().bytes_read, 0);
         assert_eq!(t.bytes_read, 4096);
+    }
+
+    #[test]
+    fn placeholder_merges_as_empty() {
+        let mut t = ThreadStats::new(false);
+        t.event(EventKind::Write, 5000);
+        let s = Snapshot {
+            period_s: 1.0,
+            total_time_s: 1.0,
+            threads: vec![t, ThreadStats::placeholder()],
+        };
+        let l = s.latency();
+        assert_eq!((l.count, l.min_ns, l.max_ns), (1, 5000, 5000));
     }
 
     #[test]

@@ -81,8 +81,14 @@ mod tests {
         let out = render(&h);
         let lines: Vec<&str> = out.lines().collect();
         assert_eq!(lines[0], "Latency histogram (values are in milliseconds)");
-        assert_eq!(lines[2], "       0.099 |**************************************** 10");
-        assert_eq!(lines[3], "       0.206 |****                                     1");
+        assert_eq!(
+            lines[2],
+            "       0.099 |**************************************** 10"
+        );
+        assert_eq!(
+            lines[3],
+            "       0.206 |****                                     1"
+        );
         assert_eq!(lines[4], " ");
     }
 }

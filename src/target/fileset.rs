@@ -39,6 +39,15 @@ pub fn display(dir: &Path, i: u32) -> String {
     }
 }
 
+/// The directory as shown in messages: absolute when it can be resolved (so "." reads
+/// as the real path).
+pub fn dir_name(dir: &Path) -> String {
+    std::fs::canonicalize(dir)
+        .unwrap_or_else(|_| dir.to_path_buf())
+        .display()
+        .to_string()
+}
+
 /// A failure with the message lines to print and the exit code.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Failure {
@@ -79,7 +88,14 @@ fn pwrite_all(f: &File, buf: &[u8], off: u64) -> Result<(), i32> {
     let mut done = 0;
     while done < buf.len() {
         // SAFETY: writing from a valid slice.
-        let n = unsafe { libc::pwrite(f.as_raw_fd(), buf[done..].as_ptr().cast(), buf.len() - done, (off + done as u64) as libc::off_t) };
+        let n = unsafe {
+            libc::pwrite(
+                f.as_raw_fd(),
+                buf[done..].as_ptr().cast(),
+                buf.len() - done,
+                (off + done as u64) as libc::off_t,
+            )
+        };
         if n < 0 {
             let e = crate::engine::last_errno();
             if e == libc::EINTR {
@@ -99,14 +115,22 @@ fn pwrite_all(f: &File, buf: &[u8], off: u64) -> Result<(), i32> {
 /// free space for the bytes still missing. Exit codes 2/3 as DESIGN.md.
 pub fn prepare_preflight(job: &FileioJob, g: &Geometry) -> Result<(), Failure> {
     if !job.dir.is_dir() {
-        return Err(Failure::new(crate::exit::ENVIRONMENT, vec![format!("FATAL: --file-dir={} is not an existing directory", job.dir.display())]));
+        return Err(Failure::new(
+            crate::exit::ENVIRONMENT,
+            vec![format!(
+                "FATAL: --file-dir={} is not an existing directory",
+                job.dir.display()
+            )],
+        ));
     }
     if job.extra_flags.direct {
         direct_preflight(job, g)?;
     }
     let mut need = 0u64;
     for i in 0..g.files {
-        let cur = std::fs::metadata(path(&job.dir, i)).map(|m| m.len()).unwrap_or(0);
+        let cur = std::fs::metadata(path(&job.dir, i))
+            .map(|m| m.len())
+            .unwrap_or(0);
         if cur < g.file_size {
             need += g.file_size - (cur - cur % g.block);
         }
@@ -117,7 +141,7 @@ pub fn prepare_preflight(job: &FileioJob, g: &Geometry) -> Result<(), Failure> {
                 crate::exit::ENVIRONMENT,
                 vec![format!(
                     "FATAL: not enough free space in {}: prepare needs {} bytes ({}B), {} bytes ({}B) are available; use a smaller --file-total-size or another --file-dir",
-                    job.dir.display(),
+                    dir_name(&job.dir),
                     need,
                     human_size(need as f64),
                     avail,
@@ -138,13 +162,17 @@ pub fn direct_preflight(job: &FileioJob, g: &Geometry) -> Result<(), Failure> {
                 crate::exit::ENVIRONMENT,
                 vec![format!(
                     "FATAL: {fs} at {} does not support O_DIRECT (--file-extra-flags=direct); use buffered I/O or another --file-dir",
-                    job.dir.display()
+                    dir_name(&job.dir)
                 )],
             ))
         }
         preflight::DirectIo::Supported { align } if align > 0 => {
             let a = u64::from(align);
-            let req = if job.test_mode.is_some_and(TestMode::is_sequential) { g.request } else { g.block };
+            let req = if job.test_mode.is_some_and(TestMode::is_sequential) {
+                g.request
+            } else {
+                g.block
+            };
             if !g.block.is_multiple_of(a) || req % a != 0 || !g.file_size.is_multiple_of(a) {
                 Err(Failure::new(
                     crate::exit::INVALID,
@@ -152,7 +180,7 @@ pub fn direct_preflight(job: &FileioJob, g: &Geometry) -> Result<(), Failure> {
                         "FATAL: --file-block-size={} is not a multiple of the {}-byte direct-I/O alignment of {}; use a multiple of {}",
                         g.block,
                         a,
-                        job.dir.display(),
+                        dir_name(&job.dir),
                         a
                     )],
                 ))
@@ -166,16 +194,37 @@ pub fn direct_preflight(job: &FileioJob, g: &Geometry) -> Result<(), Failure> {
 
 /// Create or extend every file to FS bytes, printing sysbench's per-file lines through
 /// `out`. Stops between writes when `stop` is set (files stay as written, reusable).
-pub fn prepare(job: &FileioJob, g: &Geometry, out: &mut dyn FnMut(String), stop: &AtomicBool) -> Result<Prepared, Failure> {
+pub fn prepare(
+    job: &FileioJob,
+    g: &Geometry,
+    out: &mut dyn FnMut(String),
+    stop: &AtomicBool,
+) -> Result<Prepared, Failure> {
     let chunk = (PREPARE_CHUNK / g.block).max(1) * g.block;
     let mut buf = AlignedBuf::new(chunk as usize);
-    let mut rng = Xoroshiro128Plus::from_glibc(&mut crate::run::rng::GlibcRandom::new(std::process::id() ^ 0x5eed));
+    let mut rng = Xoroshiro128Plus::from_glibc(&mut crate::run::rng::GlibcRandom::new(
+        std::process::id() ^ 0x5eed,
+    ));
     let start = Instant::now();
     let mut written = 0u64;
     for i in 0..g.files {
         let p = path(&job.dir, i);
-        let f = open_raw(&p, libc::O_CREAT | libc::O_WRONLY | job.extra_flags.oflags(), 0o600)
-            .map_err(|e| Failure::new(crate::exit::FAILED, vec![format!("FATAL: Can't open file '{}' errno = {} ({})", display(&job.dir, i), e, strerror(e))]))?;
+        let f = open_raw(
+            &p,
+            libc::O_CREAT | libc::O_WRONLY | job.extra_flags.oflags(),
+            0o600,
+        )
+        .map_err(|e| {
+            Failure::new(
+                crate::exit::FAILED,
+                vec![format!(
+                    "FATAL: Can't open file '{}' errno = {} ({})",
+                    display(&job.dir, i),
+                    e,
+                    strerror(e)
+                )],
+            )
+        })?;
         let cur = f.metadata().map(|m| m.len()).unwrap_or(0);
         let name = display(&job.dir, i);
         if cur == 0 {
@@ -189,21 +238,31 @@ pub fn prepare(job: &FileioJob, g: &Geometry, out: &mut dyn FnMut(String), stop:
         let mut pos = cur - cur % g.block;
         while pos < g.file_size {
             if stop.load(Ordering::Relaxed) {
-                return Ok(Prepared { bytes: written, seconds: start.elapsed().as_secs_f64() });
+                return Ok(Prepared {
+                    bytes: written,
+                    seconds: start.elapsed().as_secs_f64(),
+                });
             }
             let n = chunk.min(g.file_size - pos) as usize;
             if job.validate {
-                verify::fill(&mut buf.as_mut_slice()[..n], pos, g.block as usize, &mut rng);
+                verify::fill(
+                    &mut buf.as_mut_slice()[..n],
+                    pos,
+                    g.block as usize,
+                    &mut rng,
+                );
             } else if job.data == DataPattern::Random {
                 // fresh bytes for every chunk, so no two blocks are alike (dedup, C07)
                 rng.fill(&mut buf.as_mut_slice()[..n]);
             }
             pwrite_all(&f, &buf.as_slice()[..n], pos).map_err(|e| {
                 let mut lines = vec![format!("FATAL: Failed to write file! errno = {} ({})", e, strerror(e))];
+                let mut code = crate::exit::FAILED;
                 if e == libc::ENOSPC {
-                    lines.push(format!("FATAL: {} is full; the files written so far are kept: run 'cleanup' to remove them", job.dir.display()));
+                    lines.push(format!("FATAL: {} is full; the files written so far are kept: run 'cleanup' to remove them", dir_name(&job.dir)));
+                    code = crate::exit::ENVIRONMENT;
                 }
-                Failure::new(crate::exit::FAILED, lines)
+                Failure::new(code, lines)
             })?;
             pos += n as u64;
             written += n as u64;
@@ -213,22 +272,45 @@ pub fn prepare(job: &FileioJob, g: &Geometry, out: &mut dyn FnMut(String), stop:
                 crate::engine::IoErr::Errno(e) => e,
                 crate::engine::IoErr::Short { .. } => libc::EIO,
             };
-            return Err(Failure::new(crate::exit::FAILED, vec![format!("FATAL: Failed to fsync file! errno = {} ({})", e, strerror(e))]));
+            return Err(Failure::new(
+                crate::exit::FAILED,
+                vec![format!(
+                    "FATAL: Failed to fsync file! errno = {} ({})",
+                    e,
+                    strerror(e)
+                )],
+            ));
         }
     }
-    Ok(Prepared { bytes: written, seconds: start.elapsed().as_secs_f64() })
+    Ok(Prepared {
+        bytes: written,
+        seconds: start.elapsed().as_secs_f64(),
+    })
 }
 
 /// Open the file set for a run (spec §7.1 step 4): seqwr recreates empty files; every
 /// file is opened read-write with the extra flags; all but seqwr must be at least FS
 /// bytes. Returns the open files in index order.
-pub fn open_for_run(job: &FileioJob, g: &Geometry, mode: TestMode, mut debug: impl FnMut(String)) -> Result<Vec<File>, Failure> {
-    if let Err((soft, hard)) = preflight::ensure_nofile(u64::from(g.files) + 64) {
+pub fn open_for_run(
+    job: &FileioJob,
+    g: &Geometry,
+    mode: TestMode,
+    mut debug: impl FnMut(String),
+) -> Result<Vec<File>, Failure> {
+    // The files, stdin/stdout/stderr, one ring per thread in async mode, and two spare
+    // descriptors for the reads of sysfs and the JSON file while the files are open.
+    let rings = if job.io_mode == crate::job::fileio::IoMode::Async {
+        u64::from(job.threads)
+    } else {
+        0
+    };
+    let need = u64::from(g.files) + 5 + rings;
+    if let Err((soft, hard)) = preflight::ensure_nofile(need) {
         return Err(Failure::new(
             crate::exit::ENVIRONMENT,
             vec![format!(
                 "FATAL: need {} open files for --file-num={}, but the limit is {} (hard limit {}; ulimit -n)",
-                u64::from(g.files) + 64,
+                need,
                 g.files,
                 soft,
                 hard
@@ -243,21 +325,32 @@ pub fn open_for_run(job: &FileioJob, g: &Geometry, mode: TestMode, mut debug: im
             let _ = std::fs::remove_file(&p);
             match open_raw(&p, libc::O_CREAT | libc::O_EXCL | libc::O_WRONLY, 0o600) {
                 Ok(f) => drop(f),
-                Err(e) => return Err(Failure::new(crate::exit::FAILED, vec![format!("FATAL: Cannot create file '{name}' errno = {e} ({})", strerror(e))])),
+                Err(e) => {
+                    return Err(Failure::new(
+                        crate::exit::FAILED,
+                        vec![format!(
+                            "FATAL: Cannot create file '{name}' errno = {e} ({})",
+                            strerror(e)
+                        )],
+                    ))
+                }
             }
         }
         debug(format!("DEBUG: Opening file: {name}"));
         let f = match open_raw(&p, libc::O_RDWR | job.extra_flags.oflags(), 0o600) {
             Ok(f) => f,
             Err(e) => {
-                let mut lines = vec![format!("FATAL: Cannot open file '{name}' errno = {e} ({})", strerror(e))];
+                let mut lines = vec![format!(
+                    "FATAL: Cannot open file '{name}' errno = {e} ({})",
+                    strerror(e)
+                )];
                 let code = match e {
                     libc::ENOENT => {
                         lines.push("WARNING: Did you forget to run the prepare step?".into());
                         crate::exit::FAILED
                     }
                     libc::EINVAL if job.extra_flags.direct => {
-                        lines.push(format!("FATAL: the filesystem at {} does not support O_DIRECT (--file-extra-flags=direct)", job.dir.display()));
+                        lines.push(format!("FATAL: the filesystem at {} does not support O_DIRECT (--file-extra-flags=direct)", dir_name(&job.dir)));
                         crate::exit::ENVIRONMENT
                     }
                     libc::EMFILE | libc::ENFILE => crate::exit::ENVIRONMENT,
@@ -314,7 +407,10 @@ mod tests {
         let outside = tempfile::NamedTempFile::new().unwrap();
         std::os::unix::fs::symlink(outside.path(), d.path().join("test_file.2")).unwrap();
         cleanup(d.path(), 3);
-        let mut left: Vec<String> = std::fs::read_dir(d.path()).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+        let mut left: Vec<String> = std::fs::read_dir(d.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
         left.sort();
         assert_eq!(left, vec!["keep.txt", "test_file.5"]);
         assert!(outside.path().exists());

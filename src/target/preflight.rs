@@ -29,7 +29,10 @@ pub fn memory_fs(dir: &Path) -> Option<&'static str> {
 /// Make sure `need` descriptors can be open at once, raising the soft limit up to the
 /// hard limit if needed. `Err((soft, hard))` when even the hard limit is too low.
 pub fn ensure_nofile(need: u64) -> Result<(), (u64, u64)> {
-    let mut lim = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
+    let mut lim = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
     // SAFETY: getrlimit writes into the struct we own.
     if unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut lim) } != 0 {
         return Ok(());
@@ -40,7 +43,10 @@ pub fn ensure_nofile(need: u64) -> Result<(), (u64, u64)> {
     if lim.rlim_max < need {
         return Err((lim.rlim_cur, lim.rlim_max));
     }
-    let new = libc::rlimit { rlim_cur: need, rlim_max: lim.rlim_max };
+    let new = libc::rlimit {
+        rlim_cur: need,
+        rlim_max: lim.rlim_max,
+    };
     // SAFETY: setrlimit reads the struct we own.
     if unsafe { libc::setrlimit(libc::RLIMIT_NOFILE, &new) } != 0 {
         return Err((lim.rlim_cur, lim.rlim_max));
@@ -65,21 +71,45 @@ pub enum DirectIo {
 /// Probe O_DIRECT in `dir` with a throw-away file that is removed again.
 pub fn probe_direct_io(dir: &Path) -> DirectIo {
     let probe = dir.join(format!(".iomark-dio-probe.{}", std::process::id()));
-    let Ok(c) = CString::new(probe.as_os_str().as_bytes()) else { return DirectIo::Unknown };
+    let Ok(c) = CString::new(probe.as_os_str().as_bytes()) else {
+        return DirectIo::Unknown;
+    };
     // SAFETY: open(2) with a valid C string.
-    let fd = unsafe { libc::open(c.as_ptr(), libc::O_CREAT | libc::O_EXCL | libc::O_RDWR | libc::O_DIRECT | libc::O_CLOEXEC, 0o600) };
+    let fd = unsafe {
+        libc::open(
+            c.as_ptr(),
+            libc::O_CREAT | libc::O_EXCL | libc::O_RDWR | libc::O_DIRECT | libc::O_CLOEXEC,
+            0o600,
+        )
+    };
     if fd < 0 {
         let e = crate::engine::last_errno();
         // An O_DIRECT open can fail after creating the file.
         // SAFETY: unlink of our own probe name.
         unsafe { libc::unlink(c.as_ptr()) };
-        return if e == libc::EINVAL { DirectIo::Unsupported } else { DirectIo::Unknown };
+        return if e == libc::EINVAL {
+            DirectIo::Unsupported
+        } else {
+            DirectIo::Unknown
+        };
     }
     let mut st: libc::statx = unsafe { std::mem::zeroed() };
     let empty = CString::default();
     // SAFETY: statx on our descriptor with AT_EMPTY_PATH, writing into `st`.
-    let r = unsafe { libc::statx(fd, empty.as_ptr(), libc::AT_EMPTY_PATH, libc::STATX_DIOALIGN, &mut st) };
-    let align = if r == 0 && st.stx_mask & libc::STATX_DIOALIGN != 0 { st.stx_dio_offset_align } else { 0 };
+    let r = unsafe {
+        libc::statx(
+            fd,
+            empty.as_ptr(),
+            libc::AT_EMPTY_PATH,
+            libc::STATX_DIOALIGN,
+            &mut st,
+        )
+    };
+    let align = if r == 0 && st.stx_mask & libc::STATX_DIOALIGN != 0 {
+        st.stx_dio_offset_align
+    } else {
+        0
+    };
     // SAFETY: closing and unlinking what we created.
     unsafe {
         libc::close(fd);

@@ -1,0 +1,187 @@
+//! Behaviour added after the first user trial: sysbench-style argv before `fileio`,
+//! cleanup after an interrupted `prepare run cleanup`, `--json` checks, JSON details.
+
+mod common;
+use common::*;
+
+#[test]
+fn general_options_before_the_test_name_are_accepted() {
+    let d = scratch();
+    let args = [
+        "--threads=2",
+        "fileio",
+        "--file-num=2",
+        "--file-total-size=1M",
+        "--file-test-mode=rndrd",
+        "--events=20",
+        "--time=0",
+        "--notes=off",
+        "prepare",
+        "run",
+        "cleanup",
+    ];
+    let out = std::process::Command::new(BIN)
+        .current_dir(d.path())
+        .args(args)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(stdout.contains("Number of threads: 2"), "{stdout}");
+    // deprecated --test=fileio selects the test too, with sysbench's warning on stderr
+    let out = std::process::Command::new(BIN)
+        .current_dir(d.path())
+        .args([
+            "--test=fileio",
+            "--file-num=2",
+            "--file-total-size=1M",
+            "cleanup",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("the --test option is deprecated"));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("Removing test files..."));
+}
+
+#[test]
+fn interrupted_prepare_run_cleanup_still_cleans_up() {
+    let d = scratch();
+    let child = std::process::Command::new(BIN)
+        .current_dir(d.path())
+        .args([
+            "fileio",
+            "--file-num=4",
+            "--file-total-size=8M",
+            "--file-test-mode=rndrd",
+            "--time=30",
+            "--notes=off",
+            "prepare",
+            "run",
+            "cleanup",
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1200));
+    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGINT) }, 0);
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(130), "{stdout}");
+    assert!(stdout.contains("total number of events:"), "{stdout}");
+    assert!(stdout.contains("Removing test files..."), "{stdout}");
+    assert!(entries(d.path()).is_empty(), "{:?}", entries(d.path()));
+}
+
+#[test]
+fn json_path_is_checked_before_prepare_writes_anything() {
+    let d = scratch();
+    let r = iomark(
+        d.path(),
+        &[
+            "--file-num=2",
+            "--file-total-size=1M",
+            "--file-test-mode=rndrd",
+            "--json=/nonexistent-dir/r.json",
+            "prepare",
+            "run",
+        ],
+    );
+    assert_eq!(r.code, 3, "{}", r.stdout);
+    assert!(
+        r.stdout
+            .contains("cannot write --json=/nonexistent-dir/r.json"),
+        "{}",
+        r.stdout
+    );
+    assert!(entries(d.path()).is_empty(), "{:?}", entries(d.path()));
+    // --json without run: a warning, no file
+    let r = iomark(
+        d.path(),
+        &[
+            "--file-num=2",
+            "--file-total-size=1M",
+            "--json=r.json",
+            "prepare",
+        ],
+    );
+    assert_eq!(r.code, 0);
+    assert!(
+        r.stderr.contains("--json writes the result of 'run'"),
+        "{}",
+        r.stderr
+    );
+    assert!(!d.path().join("r.json").exists());
+}
+
+#[test]
+fn json_records_the_seed_used_the_interval_percentile_and_exact_kind_latency() {
+    let d = scratch();
+    iomark(
+        d.path(),
+        &["--file-num=2", "--file-total-size=4M", "prepare"],
+    )
+    .ok();
+    iomark(
+        d.path(),
+        &[
+            "--file-num=2",
+            "--file-total-size=4M",
+            "--file-test-mode=rndrw",
+            "--time=2",
+            "--report-interval=1",
+            "--percentile=99",
+            "--notes=off",
+            "--json=r.json",
+            "run",
+        ],
+    )
+    .ok();
+    let j = read_json(&d.path().join("r.json"));
+    assert_eq!(j["job"]["rand_seed"], 0);
+    assert!(
+        j["job"]["rand_seed_used"].as_u64().unwrap() > 1_000_000_000,
+        "time-derived seed recorded"
+    );
+    assert!(std::path::Path::new(j["job"]["directory"].as_str().unwrap()).is_absolute());
+    let iv = j["intervals"].as_array().unwrap();
+    assert!(!iv.is_empty());
+    assert_eq!(iv[0]["percentile"], 99);
+    // per-kind max never exceeds the overall max (exact values, not histogram-rounded)
+    let all_max = j["lat"]["max_ns"].as_u64().unwrap();
+    for k in ["read", "write"] {
+        assert!(j[k]["lat"]["max_ns"].as_u64().unwrap() <= all_max);
+    }
+    let seeded = iomark(
+        d.path(),
+        &[
+            "--file-num=2",
+            "--file-total-size=4M",
+            "--file-test-mode=rndrd",
+            "--events=10",
+            "--time=0",
+            "--rand-seed=5",
+            "--notes=off",
+            "--json=s.json",
+            "run",
+        ],
+    )
+    .ok();
+    assert!(seeded.stdout.contains("from seed (5)"));
+    assert_eq!(
+        read_json(&d.path().join("s.json"))["job"]["rand_seed_used"],
+        5
+    );
+}
+
+#[test]
+fn too_many_threads_is_refused_up_front() {
+    let d = scratch();
+    let r = iomark(
+        d.path(),
+        &["--threads=1025", "--file-test-mode=rndrd", "run"],
+    );
+    assert_eq!(r.code, 2);
+    assert!(r.stdout.contains("at most 1024 threads"), "{}", r.stdout);
+}
