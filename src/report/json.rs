@@ -214,6 +214,51 @@ pub struct RunResult {
     pub page_cache: Option<PageCacheCheck>,
     /// warnings
     pub warnings: Vec<Warning>,
+    /// timed phases of phase-shaped commands (`copy`, `tree`); empty for `fileio`
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub phases: Vec<Phase>,
+}
+
+/// One timed phase of a phase-shaped command (a copy method, a tree pass).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Phase {
+    /// stable phase name, e.g. `buffered_128k`, `create_write`, `stat_all`
+    pub name: String,
+    /// operations done (files, requests)
+    pub ops: u64,
+    /// bytes moved
+    pub bytes: u64,
+    /// wall-clock seconds of the phase
+    pub seconds: f64,
+    /// operations per second
+    pub ops_per_s: f64,
+    /// MB/s (1 MB = 1000000 bytes)
+    pub mb_per_s: f64,
+    /// MiB/s (1 MiB = 1048576 bytes)
+    pub mib_per_s: f64,
+    /// per-operation latency, when measured
+    pub lat: Option<Latency>,
+    /// how the page cache was handled before the phase (e.g. "dropped with posix_fadvise")
+    pub cache: Option<String>,
+    /// free-form notes (e.g. "includes the final fsync")
+    pub notes: Vec<String>,
+}
+
+impl Phase {
+    /// A phase of `ops` operations moving `bytes` in `seconds`, with derived rates.
+    pub fn new(name: &str, ops: u64, bytes: u64, seconds: f64) -> Phase {
+        let t = if seconds > 0.0 { seconds } else { f64::MIN_POSITIVE };
+        Phase {
+            name: name.into(),
+            ops,
+            bytes,
+            seconds,
+            ops_per_s: ops as f64 / t,
+            mb_per_s: bytes as f64 / t / 1e6,
+            mib_per_s: bytes as f64 / t / 1_048_576.0,
+            ..Default::default()
+        }
+    }
 }
 
 fn pct_key(p: f64) -> String {
@@ -356,6 +401,7 @@ pub fn from_snapshot(
         intervals,
         page_cache: None,
         warnings: vec![],
+        phases: vec![],
     }
 }
 
@@ -420,6 +466,13 @@ mod tests {
         let text = serde_json::to_string(&r).unwrap();
         let back: RunResult = serde_json::from_str(&text).unwrap();
         assert_eq!(back, r);
+    }
+
+    #[test]
+    fn phase_rates_use_decimal_and_binary_units() {
+        let p = Phase::new("x", 10, 2_000_000, 2.0);
+        assert_eq!((p.ops_per_s, p.mb_per_s), (5.0, 1.0));
+        assert!((p.mib_per_s - 0.953674).abs() < 1e-6);
     }
 
     #[test]
