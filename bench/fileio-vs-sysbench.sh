@@ -117,11 +117,16 @@ run_tool() {
     local -a cmd
     if [[ $tool == sysbench ]]; then cmd=("${SB[@]}" "$@"); else cmd=("${IM[@]}" "$@"); fi
     printf '$ (cd %s && %s)\n' "$dir" "${cmd[*]}" > "$out"
+    local cpu0 cpu1
+    children_cpu > "$LOG_DIR/.cpu0"; cpu0=$(cat "$LOG_DIR/.cpu0")
     (cd "$dir" && exec "${cmd[@]}") >> "$out" 2>&1 &
     CHILD=$!
     local rc=0
     wait "$CHILD" || rc=$?
     CHILD=""
+    children_cpu > "$LOG_DIR/.cpu1"; cpu1=$(cat "$LOG_DIR/.cpu1")
+    # CPU seconds (user + system) the tool used, from the shell's rusage of its children
+    echo "cpu_seconds: $(awk -v a="$cpu0" -v b="$cpu1" 'BEGIN { printf "%.4f", b - a }')" >> "$out"
     if (( rc != 0 )); then
         log "FAILED ($tool, exit $rc): ${cmd[*]} — see below"; tail -5 "$out" >&2
         FAILED=1
@@ -129,11 +134,24 @@ run_tool() {
     return "$rc"
 }
 
+# user+system CPU seconds of all waited-for children of this shell: `times` must run in
+# this shell (not in a $(...) subshell), so it writes to a file that awk then reads.
+children_cpu() {
+    times > "$LOG_DIR/.times"
+    awk 'NR == 2 { n = split($0, f, " "); t = 0
+        for (i = 1; i <= n; i++) { split(f[i], p, "m"); sub(/s$/, "", p[2]); t += p[1] * 60 + p[2] }
+        printf "%.4f", t }' "$LOG_DIR/.times"
+}
 field() { awk -v k="$2" 'index($0, k) { v = $NF; sub(/s$/, "", v); print v; exit }' "$1"; }
 events_per_s() {
     local ev t; ev=$(field "$1" 'total number of events:'); t=$(field "$1" 'total time:')
     [[ -n $ev && -n $t ]] || { echo nan; return; }
     awk -v e="$ev" -v t="$t" 'BEGIN { printf "%.2f", e / t }'
+}
+cpu_us_per_event() {
+    local ev c; ev=$(field "$1" 'total number of events:'); c=$(field "$1" 'cpu_seconds:')
+    [[ -n $ev && -n $c && $ev != 0 ]] || { echo nan; return; }
+    awk -v e="$ev" -v c="$c" 'BEGIN { printf "%.3f", c * 1e6 / e }'
 }
 median() { tr ' ' '\n' | awk '$1 != "" && $1 != "nan"' | sort -g |
     awk '{ a[NR] = $1 } END { if (NR == 0) { print "nan"; exit }
@@ -160,6 +178,7 @@ measure_run() {
                 add "$row" "$tool" rps "$(field "$out" 'reads/s:')"
                 add "$row" "$tool" wps "$(field "$out" 'writes/s:')"
                 add "$row" "$tool" fps "$(field "$out" 'fsyncs/s:')"
+                add "$row" "$tool" cpu "$(cpu_us_per_event "$out")"
             else
                 add "$row" "$tool" eps nan
             fi
@@ -324,6 +343,21 @@ EOF
 for tool in sysbench iomark; do
     r=$(med b "$tool" rps); w=$(med b "$tool" wps); f=$(med b "$tool" fps)
     echo "| $tool | $r | $w | $f | $(ratio "$r" "$w") | $(awk -v r="$r" -v w="$w" -v f="$f" 'BEGIN { if (r + w > 0) printf "%.3f", f / (r + w); else print "nan" }') |"
+done
+
+cat <<EOF
+
+### CPU per event (medians; user + system CPU seconds of the tool process / events)
+
+Lower is better. On device-bound rows the device sets events/s; this shows what each tool
+spends per event on the host.
+
+| row | sysbench µs CPU/event | iomark µs CPU/event | iomark/sysbench |
+|---|---:|---:|---:|
+EOF
+for r in a b d; do
+    s=$(med "$r" sysbench cpu); m=$(med "$r" iomark cpu)
+    echo "| $r | $s | $m | $(ratio "$m" "$s") |"
 done
 
 cat <<EOF
