@@ -22,7 +22,7 @@ use crate::report::{notes, sysbench};
 use crate::stats::{new_hist, percentile_ns, Snapshot, ThreadStats};
 use crate::target::fileset;
 use std::os::fd::AsRawFd;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Barrier, Condvar, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
@@ -325,7 +325,6 @@ fn run(job: &FileioJob, console: &Arc<Console>, signals: &Signals) -> i32 {
         running: Mutex::new(threads),
         finished: Condvar::new(),
         pool_extra: 1 << 20,
-        started: AtomicUsize::new(0),
         clock: crate::stats::clock::Clock::new(),
         live_stats: live,
     };

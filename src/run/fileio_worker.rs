@@ -18,7 +18,7 @@ use crate::stats::{EventKind, ThreadStats};
 use crate::target::fileset::display;
 use crate::target::strerror;
 use std::collections::VecDeque;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Condvar, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
@@ -120,8 +120,6 @@ pub struct Shared {
     pub finished: Condvar,
     /// bytes per random-data pool
     pub pool_extra: usize,
-    /// set once any worker passed the barrier (for debugging start-up)
-    pub started: AtomicUsize,
     /// the latency clock
     pub clock: Clock,
     /// record into `stats` on every event (interval lines, checkpoints and forced
@@ -220,7 +218,6 @@ pub fn worker<E: Engine, F>(
         finish(sh);
         return;
     };
-    sh.started.fetch_add(1, Ordering::Relaxed);
     let start = *sh
         .start
         .get()
