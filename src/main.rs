@@ -11,6 +11,9 @@ Usage: iomark <command> [options...]
 Commands:
   fileio    a drop-in `sysbench fileio` (sysbench 1.0.20): prepare | run | cleanup | help
             (see `iomark fileio --help`)
+  diagnose  [PATH] [--root DIR] [--json] [--rated-read=MB/s --rated-write=MB/s]: why is it slow?
+  copy      [SRC] [DST] [--size=1G] [--json=FILE]: time a big-file copy (buffered, copy_file_range, O_DIRECT)
+  tree      [DIR] [--files=150000] [--threads=N] [--json=FILE]: time a small-file tree (create … delete)
 
 Options:
   -h, --help       print this help
@@ -32,6 +35,9 @@ fn main() {
     let code = match args.first().map(String::as_str) {
         _ if sysbench_style => run_fileio(&args),
         Some("fileio") => run_fileio(&args[1..]),
+        Some("diagnose") => iomark::cli::diagnose::run(&args[1..]),
+        Some("copy") => iomark::cli::copy::run(&args[1..]),
+        Some("tree") => iomark::cli::tree::run(&args[1..]),
         None | Some("-h") | Some("--help") | Some("help") => {
             print!("{USAGE}");
             if args.is_empty() {
@@ -45,7 +51,7 @@ fn main() {
             0
         }
         Some(other) => {
-            eprintln!("iomark: unknown command '{other}' (accepted: fileio; see iomark --help)");
+            eprintln!("iomark: unknown command '{other}' (accepted: fileio, diagnose, copy, tree; see iomark --help)");
             2
         }
     };

@@ -2,7 +2,19 @@
 //! this one lacks. Only what the honesty checks need lives here so far: MemTotal, the
 //! block device behind a path, and its I/O counters.
 
+pub mod blockdev;
+pub mod ceiling;
+pub mod diagnosis;
+pub mod findings;
+pub mod fixture;
+pub mod mountinfo;
 pub mod pagecache;
+pub mod pcie;
+pub mod sata;
+pub mod system;
+pub mod sysroot;
+pub mod usb;
+pub mod verdicts;
 
 use std::path::{Path, PathBuf};
 

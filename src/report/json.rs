@@ -214,9 +214,24 @@ pub struct RunResult {
     pub page_cache: Option<PageCacheCheck>,
     /// warnings
     pub warnings: Vec<Warning>,
+    /// compact diagnosis of the target (device, transport, link, ceiling, filesystem,
+    /// RAM, scheduler, finding IDs), taken just before the run
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub diagnosis: Option<TargetDiagnosis>,
     /// timed phases of phase-shaped commands (`copy`, `tree`); empty for `fileio`
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub phases: Vec<Phase>,
+}
+
+/// The diagnosis attached to a result (see `iomark diagnose` for the full form).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct TargetDiagnosis {
+    /// device model, transport, limiting link, realistic ceiling, filesystem, RAM, scheduler
+    pub summary: crate::probe::diagnosis::Summary,
+    /// raw usable bandwidth of the path, MB/s (1 MB = 1000000 bytes), when known
+    pub ceiling_raw_mb_s: Option<f64>,
+    /// IDs of the findings (diagnose.md §6), most severe first
+    pub findings: Vec<String>,
 }
 
 /// One timed phase of a phase-shaped command (a copy method, a tree pass).
@@ -401,6 +416,7 @@ pub fn from_snapshot(
         intervals,
         page_cache: None,
         warnings: vec![],
+        diagnosis: None,
         phases: vec![],
     }
 }

@@ -2,6 +2,7 @@
 //! statistics / [`json::RunResult`]; none of them measures anything.
 
 pub mod console;
+pub mod diagnose_text;
 pub mod json;
 pub mod notes;
 pub mod sysbench;

@@ -279,6 +279,15 @@ fn run(job: &FileioJob, console: &Arc<Console>, signals: &Signals) -> i32 {
         Err(f) => return failed_before_start(job, &g, console, &f),
     };
     let root = Root::default();
+    let diag = crate::probe::diagnosis::diagnose(
+        &root,
+        &crate::probe::diagnosis::Inputs {
+            path: fileset::dir_name(&job.dir),
+            working_set_bytes: Some(g.total),
+            direct_io: job.extra_flags.direct,
+            ..Default::default()
+        },
+    );
     let before = pagecache::before(&root, &job.dir);
     let buffered = !job.extra_flags.direct;
     if job.notes
@@ -574,6 +583,16 @@ fn run(job: &FileioJob, console: &Arc<Console>, signals: &Signals) -> i32 {
         snap.sum(|t| t.bytes_read),
         snap.sum(|t| t.bytes_written),
     );
+    let t = snap.period_s.max(f64::MIN_POSITIVE);
+    let exceeded = notes::exceeds_ceiling(
+        snap.sum(|t| t.bytes_read) as f64 / t / 1e6,
+        snap.sum(|t| t.bytes_written) as f64 / t / 1e6,
+        diag.ceiling.as_ref().map(|c| c.raw_mb_s),
+        diag.ceiling.as_ref().map_or("", |c| c.set_by.as_str()),
+    );
+    if let (Some(m), true) = (&exceeded, failure.is_none()) {
+        console.line(level::NOTICE, &format!("iomark: {m}"));
+    }
     if job.notes && failure.is_none() {
         for l in notes::page_cache_lines(&check) {
             console.line(level::NOTICE, &l);
@@ -600,6 +619,14 @@ fn run(job: &FileioJob, console: &Arc<Console>, signals: &Signals) -> i32 {
                 message: format!("the file set is on {fs} (memory)"),
             });
         }
+        if let Some(m) = exceeded {
+            r.warnings.push(json::Warning { id: "RESULT_EXCEEDS_CEILING".into(), message: m });
+        }
+        r.diagnosis = Some(json::TargetDiagnosis {
+            summary: diag.summary.clone(),
+            ceiling_raw_mb_s: diag.ceiling.as_ref().map(|c| c.raw_mb_s),
+            findings: diag.findings.iter().map(|f| f.id.clone()).collect(),
+        });
         r.page_cache = Some(check);
         if let Err(e) = json::write_atomic(p, &r) {
             console.line(

@@ -1,8 +1,10 @@
 //! Execution: request generators, workers, stop conditions, rate limiting, signals.
 
+pub mod copy;
 pub mod fileio;
 pub mod fileio_gen;
 pub mod fileio_worker;
 pub mod rng;
 pub mod signals;
+pub mod tree;
 pub mod verify;

@@ -5,6 +5,7 @@
 
 pub mod fileset;
 pub mod preflight;
+pub mod scratch;
 
 /// `strerror(errno)` text, e.g. "No such file or directory".
 pub fn strerror(errno: i32) -> String {

@@ -1,0 +1,183 @@
+//! `iomark diagnose [PATH]` front end: flags → [`Inputs`], then print the
+//! [`Diagnosis`] as text or JSON. It only translates; the walk lives in
+//! [`crate::probe::diagnosis`].
+//!
+//! Exit codes (DESIGN.md): 0 when the diagnosis ran (findings or not), 2 for bad
+//! options, 3 when PATH does not exist on the live machine or `--root` is not a
+//! directory. With `--root`, PATH is a path *on the recorded machine* and is not
+//! checked against the real filesystem; options missing on the command line are taken
+//! from the fixture's `probe` file (`opt rated_read=…`, `opt working_set=…`).
+
+use crate::exit;
+use crate::probe::ceiling::Rated;
+use crate::probe::diagnosis::{self, Inputs};
+use crate::probe::Root;
+use clap::Parser;
+use std::path::PathBuf;
+
+/// Command-line options of `iomark diagnose`.
+#[derive(Debug, Parser)]
+#[command(
+    name = "iomark diagnose",
+    about = "Name the bottleneck between a path and the silicon: stack, ceiling, findings, unknowns"
+)]
+pub struct Args {
+    /// File, directory or block-device node to diagnose (default: current directory).
+    #[arg(default_value = ".")]
+    pub path: String,
+    /// Read /sys and /proc below DIR instead of / (a recorded machine).
+    #[arg(long, value_name = "DIR")]
+    pub root: Option<PathBuf>,
+    /// Print the diagnosis as JSON (stable finding IDs).
+    #[arg(long)]
+    pub json: bool,
+    /// The drive's advertised sequential read speed, MB/s (`3000`, `3000MB/s`, `3GB/s`).
+    #[arg(long, value_name = "MB/s", value_parser = parse_mb_s)]
+    pub rated_read: Option<f64>,
+    /// The drive's advertised sequential write speed, MB/s.
+    #[arg(long, value_name = "MB/s", value_parser = parse_mb_s)]
+    pub rated_write: Option<f64>,
+    /// Bytes the benchmark will touch (`150G`, `150GB`, `4GiB`), for the page-cache check.
+    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+    pub working_set: Option<u64>,
+    /// The workload uses O_DIRECT: skip the page-cache findings.
+    #[arg(long)]
+    pub direct: bool,
+}
+
+/// Parse a bandwidth in decimal MB/s: `3000`, `3000MB/s`, `3.5GB/s`, `450 MB/s`.
+pub fn parse_mb_s(s: &str) -> Result<f64, String> {
+    let t = s.trim().to_ascii_lowercase().replace(' ', "");
+    let t = t.strip_suffix("/s").unwrap_or(&t);
+    let (num, mul) = if let Some(n) = t.strip_suffix("gb") {
+        (n, 1000.0)
+    } else if let Some(n) = t.strip_suffix("mb") {
+        (n, 1.0)
+    } else {
+        (t, 1.0)
+    };
+    match num.parse::<f64>() {
+        Ok(v) if v.is_finite() && v > 0.0 => Ok(v * mul),
+        _ => Err(format!(
+            "'{s}' is not a bandwidth (accepted: 3000, 3000MB/s, 3GB/s)"
+        )),
+    }
+}
+
+/// Parse a size: bytes, or with K/M/G/T (binary) or KB/MB/GB/TB (decimal) suffixes.
+pub fn parse_size(s: &str) -> Result<u64, String> {
+    let t = s.trim().to_ascii_lowercase();
+    let split = t
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(t.len());
+    let (num, unit) = t.split_at(split);
+    let mul: f64 = match unit.trim() {
+        "" | "b" => 1.0,
+        "k" | "kib" => 1024.0,
+        "m" | "mib" => 1048576.0,
+        "g" | "gib" => 1073741824.0,
+        "t" | "tib" => 1099511627776.0,
+        "kb" => 1e3,
+        "mb" => 1e6,
+        "gb" => 1e9,
+        "tb" => 1e12,
+        _ => {
+            return Err(format!(
+                "'{s}': unknown size unit (accepted: K M G T, KiB…TiB, KB…TB)"
+            ))
+        }
+    };
+    match num.parse::<f64>() {
+        Ok(v) if v.is_finite() && v >= 0.0 && v * mul < 1.8e19 => Ok((v * mul) as u64),
+        _ => Err(format!("'{s}' is not a size")),
+    }
+}
+
+/// Build the inputs: command line first, then the fixture's `probe` options.
+pub fn inputs(a: &Args, root: &Root) -> Inputs {
+    let opts = diagnosis::probe_options(root);
+    let opt = |k: &str| opts.iter().find(|(n, _)| n == k).map(|(_, v)| v.as_str());
+    Inputs {
+        path: a.path.clone(),
+        rated: Rated {
+            read_mb_s: a
+                .rated_read
+                .or_else(|| opt("rated_read").and_then(|v| parse_mb_s(v).ok())),
+            write_mb_s: a
+                .rated_write
+                .or_else(|| opt("rated_write").and_then(|v| parse_mb_s(v).ok())),
+        },
+        working_set_bytes: a
+            .working_set
+            .or_else(|| opt("working_set").and_then(|v| parse_size(v).ok())),
+        direct_io: a.direct || opt("io_mode") == Some("direct"),
+    }
+}
+
+/// Run `iomark diagnose` with the arguments after the command word; returns the exit code.
+pub fn run(args: &[String]) -> i32 {
+    let argv = std::iter::once("iomark diagnose".to_string()).chain(args.iter().cloned());
+    let a = match Args::try_parse_from(argv) {
+        Ok(a) => a,
+        Err(e) => {
+            let code = if e.use_stderr() {
+                exit::INVALID
+            } else {
+                exit::OK
+            };
+            let _ = e.print();
+            return code;
+        }
+    };
+    let root = match &a.root {
+        Some(r) if !r.is_dir() => {
+            eprintln!("iomark diagnose: --root {}: not a directory", r.display());
+            return exit::ENVIRONMENT;
+        }
+        Some(r) => Root(r.clone()),
+        None => Root::default(),
+    };
+    if a.root.is_none() && std::fs::metadata(&a.path).is_err() {
+        eprintln!("iomark diagnose: {}: no such file or directory", a.path);
+        return exit::ENVIRONMENT;
+    }
+    let d = diagnosis::diagnose(&root, &inputs(&a, &root));
+    let text = if a.json {
+        match serde_json::to_string_pretty(&d) {
+            Ok(j) => j + "\n",
+            Err(e) => {
+                eprintln!("iomark diagnose: cannot encode JSON: {e}");
+                return exit::FAILED;
+            }
+        }
+    } else {
+        crate::report::diagnose_text::render_text(&d)
+    };
+    // A closed pipe (`| head`) is not an error (ripgrep's rule); never panic on it.
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    if let Err(e) = out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
+        if e.kind() != std::io::ErrorKind::BrokenPipe {
+            eprintln!("iomark diagnose: cannot write the report: {e}");
+            return exit::FAILED;
+        }
+    }
+    exit::OK
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bandwidths_and_sizes() {
+        assert_eq!(parse_mb_s("3000").unwrap(), 3000.0);
+        assert_eq!(parse_mb_s("3000MB/s").unwrap(), 3000.0);
+        assert_eq!(parse_mb_s("3GB/s").unwrap(), 3000.0);
+        assert!(parse_mb_s("fast").is_err());
+        assert!(parse_mb_s("-1").is_err());
+        assert_eq!(parse_size("150GB").unwrap(), 150_000_000_000);
+        assert_eq!(parse_size("4G").unwrap(), 4 << 30);
+        assert!(parse_size("4X").is_err());
+    }
+}

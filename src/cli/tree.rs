@@ -1,0 +1,78 @@
+//! `iomark tree [DIR]` front end: flags → [`TreeJob`]. It only translates and validates
+//! values; DIR, free space and inodes are checked by [`crate::run::tree`] before the
+//! tree directory is created.
+//!
+//! Defaults: 150,000 files in files/15 directories (about 15 files per directory, like
+//! a node_modules or source tree), one walker per CPU up to 8.
+
+use crate::cli::copy::clap_exit;
+use crate::run::tree::{self, TreeJob};
+use clap::Parser;
+use std::path::PathBuf;
+
+/// Command-line options of `iomark tree`.
+#[derive(Debug, Parser)]
+#[command(
+    name = "iomark tree",
+    about = "Time a small-file tree (package tree / source checkout): mkdir, create+write, fsync, stat, read, rename, delete"
+)]
+pub struct Args {
+    /// Directory the fresh tree directory (iomark-tree.PID) is created in (default: current directory).
+    #[arg(default_value = ".")]
+    pub dir: PathBuf,
+    /// Number of files.
+    #[arg(long, default_value_t = 150_000, value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
+    pub files: u64,
+    /// Number of directories below the tree root (default: files/15, at least 1).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
+    pub dirs: Option<u64>,
+    /// Parallel walkers (default: CPUs, at most 8).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub threads: Option<u32>,
+    /// Seed of the plan (names, sizes) and the data.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u32,
+    /// Write the RunResult (command "tree", one phase per pass) to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+    /// Stop after read-all and keep the tree (no rename/delete/rmdir phases), e.g. to
+    /// run another tool over the same files.
+    #[arg(long)]
+    pub keep: bool,
+}
+
+/// Run `iomark tree` with the arguments after the command word; returns the exit code.
+pub fn run(args: &[String]) -> i32 {
+    let argv = std::iter::once("iomark tree".to_string()).chain(args.iter().cloned());
+    let a = match Args::try_parse_from(argv) {
+        Ok(a) => a,
+        Err(e) => return clap_exit("tree", e),
+    };
+    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get() as u32);
+    let job = TreeJob {
+        dir: a.dir,
+        files: a.files,
+        dirs: a.dirs.unwrap_or((a.files / 15).max(1)),
+        threads: a.threads.unwrap_or(cpus.min(8)),
+        seed: a.seed,
+        json: a.json,
+        keep: a.keep,
+        argv: args.to_vec(),
+    };
+    tree::execute(&job)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_and_ranges() {
+        let a = Args::try_parse_from(["iomark tree"]).unwrap();
+        assert_eq!(a.files, 150_000);
+        assert!(a.dirs.is_none() && a.threads.is_none());
+        assert!(Args::try_parse_from(["iomark tree", "--files=0"]).is_err());
+        assert!(Args::try_parse_from(["iomark tree", "--threads=0"]).is_err());
+        assert!(Args::try_parse_from(["iomark tree", "--files=abc"]).is_err());
+    }
+}

@@ -1,0 +1,158 @@
+//! Fixture manifests (diagnose.md §5.2): one reviewable text file per recorded machine,
+//! turned into a directory tree that a [`super::Root`] can read.
+//!
+//! Names like `0000:00:1c.4` and symlinks are awkward in some checkouts, hence a text
+//! format instead of a committed tree. Line kinds: `D` directory, `F` file + newline,
+//! `R` file without newline, `X` hex bytes, `M` multi-line block ended by `.`,
+//! `L` symlink (target stored verbatim), `P` probe line (copied into `<dir>/probe`).
+//! Used by the tests and available to anyone replaying a machine by hand.
+
+use std::path::Path;
+
+/// Errors while materialising a manifest.
+#[derive(Debug, thiserror::Error)]
+pub enum FixtureError {
+    /// A line that is none of the kinds above.
+    #[error("line {line}: {why}")]
+    Syntax {
+        /// 1-based line number.
+        line: usize,
+        /// What is wrong.
+        why: String,
+    },
+    /// Writing the tree failed.
+    #[error("{path}: {source}")]
+    Io {
+        /// Path being written.
+        path: String,
+        /// Underlying error.
+        source: std::io::Error,
+    },
+}
+
+/// Decode a quoted value (`"…"` with `\" \\ \t \n`) or return it as is.
+fn unquote(v: &str) -> String {
+    let Some(inner) = v.strip_prefix('"').and_then(|s| s.strip_suffix('"')) else {
+        return v.to_string();
+    };
+    let mut out = String::new();
+    let mut it = inner.chars();
+    while let Some(c) = it.next() {
+        if c == '\\' {
+            match it.next() {
+                Some('t') => out.push('\t'),
+                Some('n') => out.push('\n'),
+                Some(o) => out.push(o),
+                None => out.push('\\'),
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Write the tree described by `manifest` below `dir`.
+pub fn materialize(manifest: &str, dir: &Path) -> Result<(), FixtureError> {
+    let io = |p: &Path| {
+        let path = p.display().to_string();
+        move |source| FixtureError::Io { path, source }
+    };
+    let write = |rel: &str, bytes: &[u8]| -> Result<(), FixtureError> {
+        let p = dir.join(rel.trim_start_matches('/'));
+        if let Some(parent) = p.parent() {
+            std::fs::create_dir_all(parent).map_err(io(parent))?;
+        }
+        std::fs::write(&p, bytes).map_err(io(&p))
+    };
+    let mut probe = String::new();
+    let mut lines = manifest.lines().enumerate();
+    while let Some((n, line)) = lines.next() {
+        let line = line.trim_end();
+        if line.trim().is_empty() || line.trim_start().starts_with('#') {
+            continue;
+        }
+        let err = |why: &str| FixtureError::Syntax {
+            line: n + 1,
+            why: why.to_string(),
+        };
+        let (kind, rest) = line.split_once(' ').ok_or_else(|| err("no path"))?;
+        match kind {
+            "D" => {
+                let p = dir.join(rest.trim());
+                std::fs::create_dir_all(&p).map_err(io(&p))?;
+            }
+            "F" | "R" | "X" => {
+                let (path, value) = rest
+                    .split_once(" = ")
+                    .ok_or_else(|| err("expected `path = value`"))?;
+                let bytes = match kind {
+                    "F" => format!("{}\n", unquote(value.trim())).into_bytes(),
+                    "R" => unquote(value.trim()).into_bytes(),
+                    _ => value
+                        .split_whitespace()
+                        .map(|h| u8::from_str_radix(h, 16))
+                        .collect::<Result<Vec<u8>, _>>()
+                        .map_err(|_| err("bad hex byte"))?,
+                };
+                write(path.trim(), &bytes)?;
+            }
+            "M" => {
+                let mut body = String::new();
+                let mut closed = false;
+                for (_, l) in lines.by_ref() {
+                    if l == "." {
+                        closed = true;
+                        break;
+                    }
+                    body.push_str(l);
+                    body.push('\n');
+                }
+                if !closed {
+                    return Err(err("multi-line block without a closing `.`"));
+                }
+                write(rest.trim(), body.as_bytes())?;
+            }
+            "L" => {
+                let (path, target) = rest
+                    .split_once(" -> ")
+                    .ok_or_else(|| err("expected `path -> target`"))?;
+                let p = dir.join(path.trim());
+                if let Some(parent) = p.parent() {
+                    std::fs::create_dir_all(parent).map_err(io(parent))?;
+                }
+                std::os::unix::fs::symlink(target.trim(), &p).map_err(io(&p))?;
+            }
+            "P" => {
+                probe.push_str(rest.trim());
+                probe.push('\n');
+            }
+            _ => return Err(err("unknown line kind (D F R X M L P)")),
+        }
+    }
+    if !probe.is_empty() {
+        write("probe", probe.as_bytes())?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn all_line_kinds() {
+        let d = tempfile::tempdir().unwrap();
+        let m = "# c\nD sys/empty\nF sys/a = \"x \\\"y\\\" \"\nR sys/b = raw\nX sys/c = 05 0f\nM proc/m\nl1\nl2\n.\nL sys/l -> ../sys/a\nP stat / dev=1:2 kind=dir\n";
+        materialize(m, d.path()).unwrap();
+        let r = |p: &str| std::fs::read(d.path().join(p)).unwrap();
+        assert_eq!(r("sys/a"), b"x \"y\" \n");
+        assert_eq!(r("sys/b"), b"raw");
+        assert_eq!(r("sys/c"), [5u8, 15]);
+        assert_eq!(r("proc/m"), b"l1\nl2\n");
+        assert_eq!(r("probe"), b"stat / dev=1:2 kind=dir\n");
+        assert!(d.path().join("sys/empty").is_dir());
+        assert!(materialize("Q x", d.path()).is_err());
+        assert!(materialize("M x\nno end", d.path()).is_err());
+    }
+}

@@ -1,0 +1,69 @@
+//! Text layout of `iomark diagnose`: four sections (Stack, Ceiling, Findings with their
+//! evidence, Unknowns), one line per layer or finding. Reads only a [`Diagnosis`].
+
+use crate::probe::ceiling::Ceiling;
+use crate::probe::diagnosis::Diagnosis;
+
+/// Render the text report.
+pub fn render_text(d: &Diagnosis) -> String {
+    let mut o = String::new();
+    let root = if d.root == "/" {
+        String::new()
+    } else {
+        format!("  (root {})", d.root)
+    };
+    o.push_str(&format!("iomark diagnose {}{root}\n\nStack\n", d.target));
+    for l in &d.stack {
+        o.push_str(&format!(
+            "  {}{:<11} {}\n",
+            "  ".repeat(l.depth as usize),
+            l.kind,
+            l.text
+        ));
+    }
+    o.push_str("\nCeiling\n");
+    match (&d.ceiling, &d.ceiling_unknown) {
+        (Some(c), _) => {
+            o.push_str(&format!(
+                "  ≈ {} realistic, {} raw — set by {}\n",
+                Ceiling::describe(c.realistic_mb_s),
+                Ceiling::describe(c.raw_mb_s),
+                c.set_by
+            ));
+            let dir = |v: Option<f64>| {
+                v.map(Ceiling::describe)
+                    .unwrap_or_else(|| "not estimated".into())
+            };
+            o.push_str(&format!(
+                "  read ≈ {}, write ≈ {}\n",
+                dir(c.read_mb_s),
+                dir(c.write_mb_s)
+            ));
+        }
+        (None, Some(why)) => o.push_str(&format!("  none derived: {why}\n")),
+        (None, None) => o.push_str("  none derived\n"),
+    }
+    o.push_str("\nFindings\n");
+    if d.findings.is_empty() {
+        o.push_str("  none\n");
+    }
+    for f in &d.findings {
+        o.push_str(&format!(
+            "  {:<5} {}: {}\n",
+            f.severity.label(),
+            f.id,
+            f.message
+        ));
+        for e in &f.evidence {
+            o.push_str(&format!("          evidence: {} = {}\n", e.file, e.value));
+        }
+    }
+    o.push_str("\nUnknowns\n");
+    if d.unknowns.is_empty() {
+        o.push_str("  none\n");
+    }
+    for u in &d.unknowns {
+        o.push_str(&format!("  {}: {}\n", u.what, u.why));
+    }
+    o
+}
