@@ -50,7 +50,7 @@ median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[
 phase() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(next(p['seconds'] for p in d['phases'] if p['name']==sys.argv[2]))" "$1" "$2"; }
 bytes() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(next(p['bytes'] for p in d['phases'] if p['name']==sys.argv[2]))" "$1" "$2"; }
 
-io_buf=() io_cfr=() cp_s=() io_read=() io_sr=() tar_s=()
+io_buf=() io_cfr=() cp_s=() dd_s=() io_read=() io_sr=() tar_s=()
 # One untimed iomark run leaves a source file whose bytes every shell round copies.
 "$iomark" copy --size="$SIZE" --keep "$work/src" "$work/dst" > /dev/null
 mv -- "$(ls "$work"/src/iomark-copy.*.src)" "$work/seed"
@@ -73,6 +73,14 @@ shell_copy() {
   cp_s+=("$(echo "$t1 - $t0" | bc -l)")
   cmp -- "$work/seed" "$work/dst/cp.out"
   rm -f -- "$work"/dst/* "$work"/src/*
+  # the like-for-like buffered copy: 128 KiB read/write, as iomark's buffered method
+  cat -- "$work/seed" > /dev/null
+  dd if="$work/seed" of="$work/src/shell.src" bs=4M conv=fsync status=none
+  dd if="$work/src/shell.src" iflag=nocache count=0 status=none
+  t0=$(now); dd if="$work/src/shell.src" of="$work/dst/dd.out" bs=128K status=none; sync; t1=$(now)
+  dd_s+=("$(echo "$t1 - $t0" | bc -l)")
+  cmp -- "$work/seed" "$work/dst/dd.out"
+  rm -f -- "$work"/dst/* "$work"/src/*
 }
 
 for r in $(seq 1 "$ROUNDS"); do
@@ -91,7 +99,7 @@ for r in $(seq 1 "$ROUNDS"); do
 done
 
 mb() { echo "$1 / $2 / 1000000" | bc -l; }
-m_buf=$(median "${io_buf[@]}"); m_cfr=$(median "${io_cfr[@]}"); m_cp=$(median "${cp_s[@]}")
+m_buf=$(median "${io_buf[@]}"); m_cfr=$(median "${io_cfr[@]}"); m_cp=$(median "${cp_s[@]}"); m_dd=$(median "${dd_s[@]}")
 m_read=$(median "${io_read[@]}"); m_sr=$(median "${io_sr[@]}"); m_tar=$(median "${tar_s[@]}")
 verdict() { awk -v a="$1" -v b="$2" 'BEGIN { r = a / b; printf "%.3f | %s", r, (r >= 0.85 && r <= 1.15) ? "yes" : "no" }'; }
 cache_note="warm (not root: caches could not be dropped)"
@@ -109,6 +117,8 @@ kernel=$(uname -r); fs=$(stat -f -c %T "$work"); dev=$(df --output=source "$work
   echo "|---|---|---|---|---|"
   printf '| copy %s (%.1f MB/s vs %.1f MB/s): iomark `buffered_128k_durable` vs `cp; sync` | %.3f | %.3f | %s |\n' \
     "$SIZE" "$(mb "$copy_bytes" "$m_buf")" "$(mb "$copy_bytes" "$m_cp")" "$m_buf" "$m_cp" "$(verdict "$m_buf" "$m_cp")"
+  printf '| copy %s (%.1f MB/s vs %.1f MB/s): iomark `buffered_128k_durable` vs `dd bs=128K; sync` (same system calls) | %.3f | %.3f | %s |\n' \
+    "$SIZE" "$(mb "$copy_bytes" "$m_buf")" "$(mb "$copy_bytes" "$m_dd")" "$m_buf" "$m_dd" "$(verdict "$m_buf" "$m_dd")"
   printf '| copy %s (%.1f MB/s vs %.1f MB/s): iomark `copy_file_range_durable` vs `cp; sync` | %.3f | %.3f | %s |\n' \
     "$SIZE" "$(mb "$copy_bytes" "$m_cfr")" "$(mb "$copy_bytes" "$m_cp")" "$m_cfr" "$m_cp" "$(verdict "$m_cfr" "$m_cp")"
   printf '| tree %s files, %.1f MB: iomark `read_all` (1 thread) vs `tar cf - \| cat > /dev/null` | %.3f | %.3f | %s |\n' \
@@ -116,7 +126,7 @@ kernel=$(uname -r); fs=$(stat -f -c %T "$work"); dev=$(df --output=source "$work
   printf '| tree %s files: iomark `stat_all` + `read_all` (each cold) vs the same tar | %.3f | %.3f | %s |\n' \
     "$TREE_FILES" "$m_sr" "$m_tar" "$(verdict "$m_sr" "$m_tar")"
   echo
-  echo "Raw runs (s): iomark buffered ${io_buf[*]}; iomark copy_file_range ${io_cfr[*]}; cp+sync ${cp_s[*]};"
+  echo "Raw runs (s): iomark buffered ${io_buf[*]}; iomark copy_file_range ${io_cfr[*]}; cp+sync ${cp_s[*]}; dd+sync ${dd_s[*]};"
   echo "iomark read_all ${io_read[*]}; iomark stat_all+read_all ${io_sr[*]}; tar ${tar_s[*]}."
   echo
   echo "Notes:"
