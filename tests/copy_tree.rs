@@ -137,6 +137,7 @@ fn copy_reports_every_method_and_consistent_json_phases() {
     let v = read_json(&jp);
     assert_eq!(v["command"], "copy");
     assert_eq!(v["status"], "ok");
+    assert!(v["diagnosis"]["summary"]["filesystem"].is_string(), "{}", v["diagnosis"]);
     assert_eq!(v["job"]["total_size_bytes"], SIZE);
     let src_phase = phase(&v, "create_source_durable").unwrap();
     assert_eq!(src_phase["bytes"], SIZE);
@@ -221,6 +222,7 @@ fn tree_phase_counts_equal_the_files_created_and_cleanup_is_complete() {
     let v = read_json(&jp);
     assert_eq!(v["command"], "tree");
     assert_eq!(v["status"], "ok");
+    assert!(v["diagnosis"]["findings"].is_array(), "{}", v["diagnosis"]);
     assert_eq!(v["job"]["threads"], 3);
     let names: Vec<&str> = v["phases"]
         .as_array()

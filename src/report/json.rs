@@ -234,6 +234,28 @@ pub struct TargetDiagnosis {
     pub findings: Vec<String>,
 }
 
+impl TargetDiagnosis {
+    /// Diagnose `path` on this machine (`/` root) for a workload touching
+    /// `working_set` bytes, with or without O_DIRECT, and keep the compact form.
+    pub fn of(path: &Path, working_set: Option<u64>, direct_io: bool) -> TargetDiagnosis {
+        let path = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+        let d = crate::probe::diagnosis::diagnose(
+            &crate::probe::Root::default(),
+            &crate::probe::diagnosis::Inputs {
+                path: path.display().to_string(),
+                working_set_bytes: working_set,
+                direct_io,
+                ..Default::default()
+            },
+        );
+        TargetDiagnosis {
+            summary: d.summary.clone(),
+            ceiling_raw_mb_s: d.ceiling.as_ref().map(|c| c.raw_mb_s),
+            findings: d.findings.iter().map(|f| f.id.clone()).collect(),
+        }
+    }
+}
+
 /// One timed phase of a phase-shaped command (a copy method, a tree pass).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Phase {

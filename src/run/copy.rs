@@ -705,6 +705,8 @@ pub fn execute(job: &CopyJob) -> i32 {
             phases,
         );
         res.warnings = warnings;
+        // the destination is where the copy is written: its path decides durability
+        res.diagnosis = Some(json::TargetDiagnosis::of(&job.dst_dir, None, false));
         if let Err(e) = json::write_atomic(p, &res) {
             eprintln!("iomark copy: --json={}: {e}", p.display());
             return if code == exit::OK {

@@ -357,6 +357,7 @@ pub fn execute(job: &TreeJob) -> i32 {
             phases,
         );
         res.warnings = warnings;
+        res.diagnosis = Some(json::TargetDiagnosis::of(&job.dir, None, false));
         res.job.total_size_bytes = res
             .phases
             .iter()
