@@ -14,6 +14,10 @@ Commands:
   diagnose  [PATH] [--root DIR] [--json] [--rated-read=MB/s --rated-write=MB/s]: why is it slow?
   copy      [SRC] [DST] [--size=1G] [--json=FILE]: time a big-file copy (buffered, copy_file_range, O_DIRECT)
   tree      [DIR] [--files=150000] [--threads=N] [--json=FILE]: time a small-file tree (create … delete)
+  mark      [PATH] [--preset=default|nvme|peak|realworld] [--mix] [--size=1G] [--time=5] [--loops=3] [--json=FILE]:
+            one-command drive scores (CrystalDiskMark-style presets)
+  run       [--name=JOB --rw=… --bs=… …] [JOBFILE…] [--output-format=normal|json]: fio-style jobs
+  compare   A.json B.json [...] [--label=NAME...] [--format=table|markdown|csv|json]: results side by side
 
 Options:
   -h, --help       print this help
@@ -38,6 +42,9 @@ fn main() {
         Some("diagnose") => iomark::cli::diagnose::run(&args[1..]),
         Some("copy") => iomark::cli::copy::run(&args[1..]),
         Some("tree") => iomark::cli::tree::run(&args[1..]),
+        Some("mark") => iomark::cli::mark::run(&args[1..]),
+        Some("run") => iomark::cli::run::run(&args[1..]),
+        Some("compare") => iomark::cli::compare::run(&args[1..]),
         None | Some("-h") | Some("--help") | Some("help") => {
             print!("{USAGE}");
             if args.is_empty() {
@@ -51,7 +58,7 @@ fn main() {
             0
         }
         Some(other) => {
-            eprintln!("iomark: unknown command '{other}' (accepted: fileio, diagnose, copy, tree; see iomark --help)");
+            eprintln!("iomark: unknown command '{other}' (accepted: fileio, diagnose, copy, tree, mark, compare; see iomark --help)");
             2
         }
     };

@@ -137,7 +137,11 @@ fn copy_reports_every_method_and_consistent_json_phases() {
     let v = read_json(&jp);
     assert_eq!(v["command"], "copy");
     assert_eq!(v["status"], "ok");
-    assert!(v["diagnosis"]["summary"]["filesystem"].is_string(), "{}", v["diagnosis"]);
+    assert!(
+        v["diagnosis"]["summary"]["filesystem"].is_string(),
+        "{}",
+        v["diagnosis"]
+    );
     assert_eq!(v["job"]["total_size_bytes"], SIZE);
     let src_phase = phase(&v, "create_source_durable").unwrap();
     assert_eq!(src_phase["bytes"], SIZE);
@@ -342,7 +346,7 @@ fn bad_sizes_and_counts_are_invalid_input() {
     let p = d.path().to_str().unwrap();
     bad(&["copy", "--size=0", p], 2, "greater than 0");
     bad(&["copy", "--size=abc", p], 2, "not a size");
-    bad(&["copy", "--size=1.5G", p], 2, "unknown unit");
+    bad(&["copy", "--size=12X", p], 2, "unknown size unit");
     bad(&["copy", "--size=99999999999T", p], 2, "too large");
     bad(&["tree", "--files=0", p], 2, "--files");
     bad(&["tree", "--threads=0", p], 2, "--threads");

@@ -146,8 +146,14 @@ fn json_records_the_seed_used_the_interval_percentile_and_exact_kind_latency() {
     );
     assert!(std::path::Path::new(j["job"]["directory"].as_str().unwrap()).is_absolute());
     // the target's diagnosis travels with the result (issue 4, item 4)
-    assert!(j["diagnosis"]["summary"]["filesystem"].is_string(), "{}", j["diagnosis"]);
-    assert!(j["diagnosis"]["findings"].as_array().is_some_and(|f| f.iter().any(|x| x == "PAGE_CACHE_FITS")));
+    assert!(
+        j["diagnosis"]["summary"]["filesystem"].is_string(),
+        "{}",
+        j["diagnosis"]
+    );
+    assert!(j["diagnosis"]["findings"]
+        .as_array()
+        .is_some_and(|f| f.iter().any(|x| x == "PAGE_CACHE_FITS")));
     let iv = j["intervals"].as_array().unwrap();
     assert!(!iv.is_empty());
     assert_eq!(iv[0]["percentile"], 99);

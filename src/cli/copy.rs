@@ -22,7 +22,7 @@ pub struct Args {
     pub src: PathBuf,
     /// Directory the copies are written to (default: SRC). Another device is the main use.
     pub dst: Option<PathBuf>,
-    /// Source file size, binary units: 4096, 64K, 64M, 1G, 1GiB (K/M/G/T = 1024^n; "MB" is read as MiB).
+    /// Source file size: 4096, 64K, 64M, 1G, 1GiB (K/M/G/T = 1024^n) or 64MB (10^6).
     #[arg(long, default_value = "1G", value_parser = parse_bin_size)]
     pub size: u64,
     /// Seed of the incompressible data generator.
@@ -38,41 +38,13 @@ pub struct Args {
     pub keep: bool,
 }
 
-/// Parse a size with binary units: digits, then optional `K`, `M`, `G`, `T` (any case,
-/// powers of 1024), optionally followed by `i` and/or `B`. Errors on an empty, zero,
-/// fractional, unknown-unit or overflowing value.
+/// Parse `--size` with [`crate::job::values::parse_human_size`] (K/M/G/T and KiB… are
+/// powers of 1024, KB/MB/GB/TB powers of 1000); zero is refused.
 pub fn parse_bin_size(s: &str) -> Result<u64, String> {
-    let t = s.trim();
-    let digits = t.bytes().take_while(u8::is_ascii_digit).count();
-    if digits == 0 {
-        return Err(format!(
-            "'{s}' is not a size (expected e.g. 4096, 64K, 64M, 1G)"
-        ));
+    match crate::job::values::parse_human_size(s)? {
+        0 => Err(format!("'{s}': the size must be greater than 0")),
+        v => Ok(v),
     }
-    let n: u64 = t[..digits]
-        .parse()
-        .map_err(|_| format!("'{s}' is too large"))?;
-    let unit = t[digits..].to_ascii_lowercase();
-    let shift = match unit.as_str() {
-        "" | "b" => 0,
-        "k" | "kb" | "kib" => 10,
-        "m" | "mb" | "mib" => 20,
-        "g" | "gb" | "gib" => 30,
-        "t" | "tb" | "tib" => 40,
-        _ => {
-            return Err(format!(
-                "'{s}': unknown unit '{}' (accepted: K, M, G, T, with optional iB; powers of 1024)",
-                &t[digits..]
-            ))
-        }
-    };
-    let v = n
-        .checked_mul(1u64 << shift)
-        .ok_or_else(|| format!("'{s}' is too large"))?;
-    if v == 0 {
-        return Err(format!("'{s}': the size must be greater than 0"));
-    }
-    Ok(v)
 }
 
 /// Print a clap error as one line (`iomark CMD: …`) and return its exit code
@@ -125,7 +97,8 @@ mod tests {
         assert!(parse_bin_size("0").unwrap_err().contains("greater than 0"));
         assert!(parse_bin_size("0M").is_err());
         assert!(parse_bin_size("abc").unwrap_err().contains("not a size"));
-        assert!(parse_bin_size("1.5G").unwrap_err().contains("unknown unit"));
+        assert_eq!(parse_bin_size("1.5G"), Ok(3 << 29));
+        assert_eq!(parse_bin_size("64MB"), Ok(64_000_000));
         assert!(parse_bin_size("12X").is_err());
         assert!(parse_bin_size("").is_err());
         assert!(parse_bin_size("99999999999T")

@@ -64,32 +64,11 @@ pub fn parse_mb_s(s: &str) -> Result<f64, String> {
     }
 }
 
-/// Parse a size: bytes, or with K/M/G/T (binary) or KB/MB/GB/TB (decimal) suffixes.
+/// Parse `--working-set` (see [`crate::job::values::parse_human_size`]); must be > 0.
 pub fn parse_size(s: &str) -> Result<u64, String> {
-    let t = s.trim().to_ascii_lowercase();
-    let split = t
-        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
-        .unwrap_or(t.len());
-    let (num, unit) = t.split_at(split);
-    let mul: f64 = match unit.trim() {
-        "" | "b" => 1.0,
-        "k" | "kib" => 1024.0,
-        "m" | "mib" => 1048576.0,
-        "g" | "gib" => 1073741824.0,
-        "t" | "tib" => 1099511627776.0,
-        "kb" => 1e3,
-        "mb" => 1e6,
-        "gb" => 1e9,
-        "tb" => 1e12,
-        _ => {
-            return Err(format!(
-                "'{s}': unknown size unit (accepted: K M G T, KiB…TiB, KB…TB)"
-            ))
-        }
-    };
-    match num.parse::<f64>() {
-        Ok(v) if v.is_finite() && v >= 0.0 && v * mul < 1.8e19 => Ok((v * mul) as u64),
-        _ => Err(format!("'{s}' is not a size")),
+    match crate::job::values::parse_human_size(s)? {
+        0 => Err(format!("'{s}': the working set must be greater than 0")),
+        v => Ok(v),
     }
 }
 
@@ -120,18 +99,23 @@ pub fn run(args: &[String]) -> i32 {
     let a = match Args::try_parse_from(argv) {
         Ok(a) => a,
         Err(e) => {
-            let code = if e.use_stderr() {
-                exit::INVALID
-            } else {
-                exit::OK
-            };
-            let _ = e.print();
-            return code;
+            return crate::cli::copy::clap_exit("diagnose", e);
         }
     };
     let root = match &a.root {
+        Some(r) if !r.exists() => {
+            eprintln!("iomark diagnose: --root {}: does not exist", r.display());
+            return exit::ENVIRONMENT;
+        }
         Some(r) if !r.is_dir() => {
             eprintln!("iomark diagnose: --root {}: not a directory", r.display());
+            return exit::ENVIRONMENT;
+        }
+        Some(r) if !r.join("proc/self/mountinfo").is_file() => {
+            eprintln!(
+                "iomark diagnose: --root {}: no proc/self/mountinfo below it (a recorded machine needs at least its mount table)",
+                r.display()
+            );
             return exit::ENVIRONMENT;
         }
         Some(r) => Root(r.clone()),
@@ -179,5 +163,6 @@ mod tests {
         assert_eq!(parse_size("150GB").unwrap(), 150_000_000_000);
         assert_eq!(parse_size("4G").unwrap(), 4 << 30);
         assert!(parse_size("4X").is_err());
+        assert!(parse_size("0").unwrap_err().contains("greater than 0"));
     }
 }

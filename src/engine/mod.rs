@@ -10,6 +10,7 @@
 pub mod buffers;
 pub mod io_uring;
 pub mod mmap;
+pub mod null;
 pub mod psync;
 
 use std::os::fd::RawFd;

@@ -3,4 +3,6 @@
 //! Everything here is pure (no I/O): values are parsed and checked, nothing is opened.
 
 pub mod fileio;
+pub mod fio;
+pub mod fio_ini;
 pub mod values;

@@ -131,6 +131,38 @@ pub fn human_size(bytes: f64) -> String {
     format!("{}{}", fmt_g(v, 5), UNITS[i])
 }
 
+/// Parse a size given to iomark's own commands (`copy --size`, `diagnose --working-set`):
+/// a byte count, or a number with `K M G T` / `KiB MiB GiB TiB` (powers of 1024) or
+/// `KB MB GB TB` (powers of 1000, as drive vendors write them); case-insensitive,
+/// fractions allowed (`1.5G`). Errors name the text and the accepted forms.
+pub fn parse_human_size(s: &str) -> Result<u64, String> {
+    let t = s.trim().to_ascii_lowercase();
+    let split = t
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(t.len());
+    let (num, unit) = t.split_at(split);
+    if num.is_empty() {
+        return Err(format!("'{s}' is not a size (e.g. 4096, 64M, 1.5G, 150GB)"));
+    }
+    let mul: f64 = match unit.trim() {
+        "" | "b" => 1.0,
+        "k" | "kib" => 1024.0,
+        "m" | "mib" => 1048576.0,
+        "g" | "gib" => 1073741824.0,
+        "t" | "tib" => 1099511627776.0,
+        "kb" => 1e3,
+        "mb" => 1e6,
+        "gb" => 1e9,
+        "tb" => 1e12,
+        _ => return Err(format!("'{s}': unknown size unit (accepted: K M G T or KiB…TiB = powers of 1024, KB…TB = powers of 1000)")),
+    };
+    match num.parse::<f64>() {
+        Ok(v) if v.is_finite() && v >= 0.0 && v * mul < 1.8e19 => Ok((v * mul).round() as u64),
+        Ok(_) => Err(format!("'{s}' is too large")),
+        Err(_) => Err(format!("'{s}' is not a size (e.g. 4096, 64M, 1.5G, 150GB)")),
+    }
+}
+
 /// Human size with binary units for iomark's own notes (KiB = 1024), e.g. `64.0 MiB`.
 pub fn iec(bytes: u64) -> String {
     const UNITS: [&str; 7] = ["B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"];
@@ -212,6 +244,22 @@ mod tests {
         assert_eq!(parse_ratio("2x"), None);
         assert_eq!(parse_ratio("nan"), None);
         assert_eq!(parse_ratio(""), None);
+    }
+
+    #[test]
+    fn human_sizes_binary_and_decimal() {
+        assert_eq!(parse_human_size("64M"), Ok(64 << 20));
+        assert_eq!(parse_human_size("64MiB"), Ok(64 << 20));
+        assert_eq!(parse_human_size("64MB"), Ok(64_000_000));
+        assert_eq!(parse_human_size("1.5G"), Ok(3 << 29));
+        assert_eq!(parse_human_size("150GB"), Ok(150_000_000_000));
+        assert_eq!(parse_human_size("4096"), Ok(4096));
+        assert!(parse_human_size("4X")
+            .unwrap_err()
+            .contains("unknown size unit"));
+        assert!(parse_human_size("abc").unwrap_err().contains("not a size"));
+        assert!(parse_human_size("-5").is_err());
+        assert!(parse_human_size("1e30").is_err());
     }
 
     #[test]

@@ -400,6 +400,7 @@ pub fn diagnose(root: &Root, inputs: &Inputs) -> Diagnosis {
         stack_of(&mut w, d, 0);
         verdicts::device_findings(&mut w, d, &mount);
     }
+    verdicts::platform_findings(&mut w, device.as_ref());
 
     // Ceiling.
     let (ceiling, ceiling_unknown) = match &device {
@@ -1017,4 +1018,3 @@ fn summarize(
     s.scheduler = lv.first().and_then(|l| l.queue.scheduler.clone());
     s
 }
-

@@ -10,9 +10,10 @@ pub mod fixture;
 pub mod mountinfo;
 pub mod pagecache;
 pub mod pcie;
+pub mod platform;
 pub mod sata;
-pub mod system;
 pub mod sysroot;
+pub mod system;
 pub mod usb;
 pub mod verdicts;
 

@@ -12,6 +12,10 @@ use super::pcie::{self, PciPath};
 use super::system::{self, Cpu, Memory};
 use super::{sata, usb};
 
+// Platform findings (cgroup, RAID mode, APST, NUMA, AER, SD timing) live in their own
+// file next to this one; declared here so the module list in probe/mod.rs stays as is.
+pub(super) use super::platform::platform_findings;
+
 /// Mount-option findings (§1.7).
 pub(super) fn fs_findings(w: &mut Walk, m: &Mount) {
     let ev = |o: &str| {
@@ -639,7 +643,12 @@ fn usb_findings(w: &mut Walk, link: &usb::UsbLink) {
 }
 
 /// RATED_ABOVE_CEILING per direction, against the per-drive link ceiling.
-pub(super) fn rated_findings(w: &mut Walk, d: Option<&BlockDevice>, c: Option<&Ceiling>, rated: Rated) {
+pub(super) fn rated_findings(
+    w: &mut Walk,
+    d: Option<&BlockDevice>,
+    c: Option<&Ceiling>,
+    rated: Rated,
+) {
     if rated.read_mb_s.is_none() && rated.write_mb_s.is_none() {
         return;
     }
@@ -772,4 +781,3 @@ pub(super) fn cpu_findings(w: &mut Walk, c: &Cpu) {
         );
     }
 }
-

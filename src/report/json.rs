@@ -219,7 +219,7 @@ pub struct RunResult {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub diagnosis: Option<TargetDiagnosis>,
     /// timed phases of phase-shaped commands (`copy`, `tree`); empty for `fileio`
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default)]
     pub phases: Vec<Phase>,
 }
 
@@ -284,7 +284,11 @@ pub struct Phase {
 impl Phase {
     /// A phase of `ops` operations moving `bytes` in `seconds`, with derived rates.
     pub fn new(name: &str, ops: u64, bytes: u64, seconds: f64) -> Phase {
-        let t = if seconds > 0.0 { seconds } else { f64::MIN_POSITIVE };
+        let t = if seconds > 0.0 {
+            seconds
+        } else {
+            f64::MIN_POSITIVE
+        };
         Phase {
             name: name.into(),
             ops,

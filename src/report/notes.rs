@@ -20,9 +20,18 @@ pub fn fits_in_ram_warning(file_set: u64, mem_total: u64) -> String {
 
 /// `RESULT_EXCEEDS_CEILING` (diagnose.md §6): a measured bandwidth above the path's raw
 /// ceiling × 1.05 cannot have come from the device. Bandwidths in MB/s (decimal).
-pub fn exceeds_ceiling(read_mb_s: f64, write_mb_s: f64, raw_ceiling_mb_s: Option<f64>, set_by: &str) -> Option<String> {
+pub fn exceeds_ceiling(
+    read_mb_s: f64,
+    write_mb_s: f64,
+    raw_ceiling_mb_s: Option<f64>,
+    set_by: &str,
+) -> Option<String> {
     let c = raw_ceiling_mb_s?;
-    let (what, v) = if read_mb_s >= write_mb_s { ("read", read_mb_s) } else { ("write", write_mb_s) };
+    let (what, v) = if read_mb_s >= write_mb_s {
+        ("read", read_mb_s)
+    } else {
+        ("write", write_mb_s)
+    };
     (v > c * 1.05).then(|| {
         format!("RESULT_EXCEEDS_CEILING: {what} bandwidth {v:.1} MB/s is above the path's ceiling of {c:.1} MB/s ({set_by}): the page cache, not the device, served it")
     })
@@ -122,8 +131,13 @@ mod tests {
     fn exceeding_the_ceiling_by_more_than_5_percent_is_flagged() {
         assert!(exceeds_ceiling(2099.0, 0.0, Some(2000.0), "x").is_none());
         let m = exceeds_ceiling(2101.0, 10.0, Some(2000.0), "PCIe Gen2 x4").unwrap();
-        assert!(m.starts_with("RESULT_EXCEEDS_CEILING: read bandwidth 2101.0 MB/s"), "{m}");
-        assert!(exceeds_ceiling(1.0, 3000.0, Some(2000.0), "x").unwrap().contains("write bandwidth 3000.0"));
+        assert!(
+            m.starts_with("RESULT_EXCEEDS_CEILING: read bandwidth 2101.0 MB/s"),
+            "{m}"
+        );
+        assert!(exceeds_ceiling(1.0, 3000.0, Some(2000.0), "x")
+            .unwrap()
+            .contains("write bandwidth 3000.0"));
         assert!(exceeds_ceiling(1e9, 0.0, None, "x").is_none());
     }
 

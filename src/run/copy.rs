@@ -654,7 +654,7 @@ pub fn execute(job: &CopyJob) -> i32 {
     );
     if job.keep && r.is_ok() {
         for f in scratch.release() {
-            println!("kept: {}", f.display());
+            crate::outln!("kept: {}", f.display());
         }
     }
     for e in scratch.cleanup() {
@@ -756,7 +756,7 @@ fn run(
     }
     let pid = std::process::id();
     let src = job.src_dir.join(format!("iomark-copy.{pid}.src"));
-    println!(
+    crate::outln!(
         "iomark copy: {} source file (incompressible), {} -> {}",
         iec(job.size),
         abs(&job.src_dir),
@@ -819,6 +819,10 @@ fn run(
         drop(d);
         match m {
             Method::Skipped(why) => {
+                warnings.push(Warning {
+                    id: format!("copy.{name}_skipped"),
+                    message: why.clone(),
+                });
                 rows.push(Row {
                     label,
                     timing: None,
@@ -878,39 +882,39 @@ fn run(
         drop_cache(&src)?;
     }
 
-    println!(
+    crate::outln!(
         "page cache: dropped with posix_fadvise(POSIX_FADV_DONTNEED) after fsync before every phase (no root needed); mincore check:"
     );
     for n in &resident_notes {
-        println!("  {n}");
+        crate::outln!("  {n}");
     }
-    println!();
-    println!(
+    crate::outln!();
+    crate::outln!(
         "{:<18} {:^41}   {:^41}",
         "method", "to last write", "durable (incl. final fsync)"
     );
     for r in &rows {
         match (&r.timing, &r.note) {
-            (Some(t), _) => println!(
+            (Some(t), _) => crate::outln!(
                 "{:<18} {}   {}",
                 r.label,
                 fmt_rate(t.bytes, t.written_s),
                 fmt_rate(t.bytes, t.durable_s)
             ),
-            (None, Some(n)) => println!("{:<18} {n}", r.label),
+            (None, Some(n)) => crate::outln!("{:<18} {n}", r.label),
             (None, None) => {}
         }
     }
-    println!();
-    println!("MB = 1000000 bytes, MiB = 1048576 bytes. The durable figure (until fsync returned) is the honest one;");
-    println!("\"to last write\" is what a copy that does not sync appears to take. Every destination was verified byte-identical.");
+    crate::outln!();
+    crate::outln!("MB = 1000000 bytes, MiB = 1048576 bytes. The durable figure (until fsync returned) is the honest one;");
+    crate::outln!("\"to last write\" is what a copy that does not sync appears to take. Every destination was verified byte-identical.");
     let (line, ceil) = ceiling(&job.src_dir, &job.dst_dir);
-    println!("{line}");
+    crate::outln!("{line}");
     if let Some(c) = ceil {
         for r in &rows {
             if let Some(t) = &r.timing {
                 let mbs = t.bytes as f64 / t.durable_s.max(f64::MIN_POSITIVE) / 1e6;
-                println!(
+                crate::outln!(
                     "  {:<18} durable {:.0} MB/s = {:.0} % of the ceiling",
                     r.label,
                     mbs,

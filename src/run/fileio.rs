@@ -620,7 +620,10 @@ fn run(job: &FileioJob, console: &Arc<Console>, signals: &Signals) -> i32 {
             });
         }
         if let Some(m) = exceeded {
-            r.warnings.push(json::Warning { id: "RESULT_EXCEEDS_CEILING".into(), message: m });
+            r.warnings.push(json::Warning {
+                id: "RESULT_EXCEEDS_CEILING".into(),
+                message: m,
+            });
         }
         r.diagnosis = Some(json::TargetDiagnosis {
             summary: diag.summary.clone(),

@@ -4,6 +4,8 @@ pub mod copy;
 pub mod fileio;
 pub mod fileio_gen;
 pub mod fileio_worker;
+pub mod fio;
+pub mod mark;
 pub mod rng;
 pub mod signals;
 pub mod tree;

@@ -1,5 +1,6 @@
 //! SIGINT/SIGTERM handling: the first signal asks every loop to stop (partial results
-//! are then printed and saved, exit 130/143); a second one exits at once.
+//! are then printed and saved, exit 130/143); a second one says so on stderr and exits
+//! at once, leaving whatever files exist.
 
 use signal_hook::consts::{SIGINT, SIGTERM};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -26,7 +27,18 @@ impl Signals {
             (SIGINT, &s.int, crate::exit::SIGINT),
             (SIGTERM, &s.term, crate::exit::SIGTERM),
         ] {
-            let _ = signal_hook::flag::register_conditional_shutdown(sig, code, Arc::clone(flag));
+            let first = Arc::clone(flag);
+            // SAFETY: the handler only loads an atomic and calls write(2) and _exit(2),
+            // which are async-signal-safe.
+            let _ = unsafe {
+                signal_hook::low_level::register(sig, move || {
+                    if first.load(Ordering::SeqCst) {
+                        let msg = b"iomark: second signal: exiting at once; files created so far are left in place\n";
+                        libc::write(2, msg.as_ptr().cast(), msg.len());
+                        libc::_exit(code);
+                    }
+                })
+            };
             let _ = signal_hook::flag::register(sig, Arc::clone(flag));
             let _ = signal_hook::flag::register(sig, Arc::clone(&s.stop));
         }

@@ -281,7 +281,10 @@ fn phase_of(name: &str, m: &Measured) -> Phase {
 }
 
 /// Try to drop every cache (root only). Returns the `cache` text of the phase.
-fn cold_or_warm() -> String {
+fn cold_or_warm(dir: &std::path::Path) -> String {
+    if let Some(fs) = crate::target::preflight::memory_fs(dir) {
+        return format!("warm: the tree is on {fs} (memory), which no cache drop can evict");
+    }
     match scratch::drop_all_caches() {
         Ok(()) => "cold: page cache, dentries and inodes dropped (sync; echo 3 > /proc/sys/vm/drop_caches, as root)".into(),
         Err(e) => format!(
@@ -467,7 +470,7 @@ fn run(
             .iter()
             .flat_map(|f| [root.join(&f.rel), root.join(renamed(&f.rel))]),
     );
-    println!(
+    crate::outln!(
         "iomark tree: {} files ({}, median {}) in {} directories under {}, {} walker thread(s)",
         plan.files.len(),
         iec(total),
@@ -542,11 +545,16 @@ fn run(
         seconds: t.elapsed().as_secs_f64(),
     };
     let mut p = phase_of("fsync", &m);
-    p.notes.push("one syncfs(2) on the filesystem: makes the created tree durable; bytes = data written by create_write".into());
+    // Most data was written back during create_write already: a bandwidth over the
+    // syncfs time would be meaningless, so the phase carries no bytes.
+    p.bytes = 0;
+    p.mb_per_s = 0.0;
+    p.mib_per_s = 0.0;
+    p.notes.push("one syncfs(2) on the filesystem: makes the created tree durable (no bandwidth: much of the data was written back during create_write)".into());
     phases.push(p);
 
     // stat-all
-    let cache = cold_or_warm();
+    let cache = cold_or_warm(&root);
     let pb = bar(files.len() as u64, "stat", false);
     let m = parallel(files, job.threads, &clock, stop, &pb, |e| {
         let p = root.join(&e.rel);
@@ -560,7 +568,7 @@ fn run(
     phases.push(p);
 
     // read-all
-    let cache = cold_or_warm();
+    let cache = cold_or_warm(&root);
     let pb = bar(files.len() as u64, "read", false);
     let m = parallel(files, job.threads, &clock, stop, &pb, |e| {
         let p = root.join(&e.rel);
@@ -594,7 +602,7 @@ fn run(
     if job.keep {
         // --keep: leave the tree for another tool (bench/copy-tree-vs-shell.sh reads it).
         scratch.release();
-        println!("kept: {}", root.display());
+        crate::outln!("kept: {}", root.display());
     } else {
         // rename
         let pb = bar(files.len() as u64, "rename", false);
@@ -643,7 +651,7 @@ fn run(
         phases.push(phase_of("rmdir", &m));
     }
 
-    println!(
+    crate::outln!(
         "\n{:<13} {:>8} {:>9} {:>11} {:>9} {:>9} {:>10} {:>10} {:>10}",
         "phase", "ops", "seconds", "ops/s", "MB/s", "MiB/s", "p50", "p99", "p99.9"
     );
@@ -653,7 +661,7 @@ fn run(
             l.and_then(|l| l.percentiles_ns.get(k).copied())
                 .map_or("-".into(), fmt_us)
         };
-        println!(
+        crate::outln!(
             "{:<13} {:>8} {:>9.3} {:>11.0} {:>9.1} {:>9.1} {:>10} {:>10} {:>10}",
             p.name,
             p.ops,
@@ -666,10 +674,10 @@ fn run(
             q("99.9")
         );
     }
-    println!("\nops/s are files/s (directories for mkdir/rmdir, one call for fsync); MB = 1000000 bytes, MiB = 1048576 bytes;");
-    println!("latency percentiles are per operation (HDR histogram, 3 significant digits).");
+    crate::outln!("\nops/s are files/s (directories for mkdir/rmdir, one call for fsync); MB = 1000000 bytes, MiB = 1048576 bytes;");
+    crate::outln!("latency percentiles are per operation (HDR histogram, 3 significant digits).");
     for p in phases.iter().filter(|p| p.cache.is_some()) {
-        println!("{}: {}", p.name, p.cache.as_deref().unwrap_or(""));
+        crate::outln!("{}: {}", p.name, p.cache.as_deref().unwrap_or(""));
     }
     Ok(())
 }

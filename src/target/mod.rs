@@ -4,6 +4,7 @@
 //! `preflight` checks what the environment allows before anything is written.
 
 pub mod fileset;
+pub mod fio_files;
 pub mod preflight;
 pub mod scratch;
 

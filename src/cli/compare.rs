@@ -1,0 +1,78 @@
+//! `iomark compare A.json B.json [C.json …]` front end: flags → loaded results →
+//! [`crate::report::compare`]. Bad input (unreadable, not JSON, not an iomark
+//! RunResult, a newer `schema_version`) is one line on stderr and exit code 2.
+
+use crate::cli::copy::clap_exit;
+use crate::exit;
+use crate::report::compare::{self, Format};
+use clap::Parser;
+use std::path::PathBuf;
+
+/// Command-line options of `iomark compare`.
+#[derive(Debug, Parser)]
+#[command(
+    name = "iomark compare",
+    about = "Show RunResult files (fileio, mark, copy, tree) side by side with ratios against the first"
+)]
+pub struct Args {
+    /// Result files written with --json=FILE (two or more; one is accepted and just tabulated).
+    #[arg(required = true, value_name = "RESULT.json")]
+    pub files: Vec<PathBuf>,
+    /// Column label, once per file in order (default: the device model of the result's
+    /// diagnosis, else the file name).
+    #[arg(long = "label", value_name = "NAME")]
+    pub labels: Vec<String>,
+    /// Output format.
+    #[arg(long, default_value = "table", value_parser = ["table", "markdown", "csv", "json"])]
+    pub format: String,
+    /// Also write a grouped-bar chart (MB/s and IOPS per test, one bar per file) as SVG.
+    #[arg(long, value_name = "FILE.svg")]
+    pub plot: Option<PathBuf>,
+}
+
+/// Run `iomark compare` with the arguments after the command word; returns the exit code.
+pub fn run(args: &[String]) -> i32 {
+    let argv = std::iter::once("iomark compare".to_string()).chain(args.iter().cloned());
+    let a = match Args::try_parse_from(argv) {
+        Ok(a) => a,
+        Err(e) => return clap_exit("compare", e),
+    };
+    if a.labels.len() > a.files.len() {
+        eprintln!(
+            "iomark compare: {} --label values for {} files (give at most one per file)",
+            a.labels.len(),
+            a.files.len()
+        );
+        return exit::INVALID;
+    }
+    let mut results = vec![];
+    for f in &a.files {
+        match compare::load(f) {
+            Ok(r) => results.push(r),
+            Err(e) => {
+                eprintln!("iomark compare: {e}");
+                return exit::INVALID;
+            }
+        }
+    }
+    let files: Vec<String> = a.files.iter().map(|f| f.display().to_string()).collect();
+    let labels = compare::labels(&a.labels, &files, &results);
+    let c = compare::compare(&results, &labels, &files);
+    let format = match a.format.as_str() {
+        "markdown" => Format::Markdown,
+        "csv" => Format::Csv,
+        "json" => Format::Json,
+        _ => Format::Table,
+    };
+    if let Some(p) = &a.plot {
+        if let Err(e) = crate::report::svg_compare::write(&c, p) {
+            eprintln!("iomark compare: cannot write --plot={}: {e}", p.display());
+            return exit::ENVIRONMENT;
+        }
+    }
+    use std::io::Write;
+    let _ = std::io::stdout()
+        .lock()
+        .write_all(compare::render(&c, format).as_bytes());
+    exit::OK
+}

@@ -1,0 +1,91 @@
+//! `iomark mark [PATH]` front end: flags → [`MarkJob`]. It only translates and validates
+//! values (preset name, sizes, counts); the target directory, free space and O_DIRECT
+//! support are checked by [`crate::run::mark::execute`] / the fileio preflight.
+//!
+//! Errors are one line on stderr (`iomark mark: …`), exit code 2 for invalid input.
+
+use crate::cli::copy::{clap_exit, parse_bin_size};
+use crate::run::mark::{self, MarkJob, PRESETS};
+use clap::Parser;
+use std::path::PathBuf;
+
+/// Command-line options of `iomark mark`.
+#[derive(Debug, Parser)]
+#[command(
+    name = "iomark mark",
+    about = "One-command drive scores (CrystalDiskMark/KDiskMark presets): O_DIRECT, random data, time-based, median of loops"
+)]
+pub struct Args {
+    /// Directory on the drive to test (default: current directory). A directory
+    /// `iomark-mark.<pid>` is created in it for the test file and removed afterwards.
+    #[arg(default_value = ".")]
+    pub path: PathBuf,
+    /// Preset: default (SEQ1M Q8T1, SEQ1M Q1T1, RND4K Q32T1, RND4K Q1T1), nvme (SEQ1M Q8T1,
+    /// SEQ128K Q32T1, RND4K Q32T16, RND4K Q1T1), peak (SEQ1M Q8T1, RND4K Q32T1),
+    /// realworld (SEQ1M Q1T1, RND4K Q1T1). Each slot is run as read and as write.
+    #[arg(long, default_value = "default", value_parser = parse_preset)]
+    pub preset: String,
+    /// Also run each random slot as a 70 % read / 30 % write mix.
+    #[arg(long)]
+    pub mix: bool,
+    /// Test file size, binary units (K/M/G/T = 1024^n).
+    #[arg(long, default_value = "1G", value_parser = parse_bin_size)]
+    pub size: u64,
+    /// Measured seconds per test loop (time-based, not size-capped).
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub time: u64,
+    /// Loops per test; the median (by MB/s) is reported, best and worst are kept in the JSON.
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=100))]
+    pub loops: u32,
+    /// Unreported warm-up seconds before each test's loops (0 = none).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(0..=600))]
+    pub warmup: u64,
+    /// Write the RunResult (command "mark", one phase per test) to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+}
+
+fn parse_preset(s: &str) -> Result<String, String> {
+    if PRESETS.contains(&s) {
+        Ok(s.to_string())
+    } else {
+        Err(format!(
+            "unknown preset '{s}' (accepted: {})",
+            PRESETS.join(", ")
+        ))
+    }
+}
+
+/// Run `iomark mark` with the arguments after the command word; returns the exit code.
+pub fn run(args: &[String]) -> i32 {
+    let argv = std::iter::once("iomark mark".to_string()).chain(args.iter().cloned());
+    let a = match Args::try_parse_from(argv) {
+        Ok(a) => a,
+        Err(e) => return clap_exit("mark", e),
+    };
+    mark::execute(&MarkJob {
+        path: a.path,
+        preset: a.preset,
+        mix: a.mix,
+        size: a.size,
+        time_s: a.time,
+        loops: a.loops,
+        warmup_s: a.warmup,
+        json: a.json,
+        argv: args.to_vec(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_match_kdiskmark_except_loops() {
+        let a = Args::try_parse_from(["iomark mark"]).unwrap();
+        assert_eq!((a.size, a.time, a.loops, a.warmup), (1 << 30, 5, 3, 1));
+        assert_eq!(a.preset, "default");
+        assert!(Args::try_parse_from(["iomark mark", "--preset=fast"]).is_err());
+        assert!(Args::try_parse_from(["iomark mark", "--loops=0"]).is_err());
+    }
+}

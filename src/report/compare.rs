@@ -1,0 +1,589 @@
+//! `iomark compare`: many `RunResult` files side by side. This module owns loading
+//! (with one-line errors for unreadable, foreign or newer files), turning each result
+//! into comparable tests, aligning them into rows, the ratios against the first column,
+//! the "jobs differ" call-outs and the four output formats (table, markdown, csv, json).
+//!
+//! Alignment: a test's row key is its pattern and direction (`RND read`, `SEQ write`,
+//! `RND mix`) plus its rank among the result's tests with that key, so a fileio `rndrd`
+//! lines up with a mark's first `RND… read` even if block size or QD differ — and the
+//! difference is then written on the row (pitfall 13 of spec/peers.md: results are
+//! never silently compared as equal). Phases of `copy`/`tree` line up by phase name.
+//!
+//! Units: MB/s is decimal (1,000,000 B/s), latency in µs. Latency of io_uring (QD > 1)
+//! fileio runs is submission time in the result file (sysbench semantics), so compare
+//! shows the mean completion latency derived as QD × threads / IOPS and no p99 there,
+//! exactly as `mark` does.
+
+use crate::report::json::{RunResult, SCHEMA_VERSION};
+use crate::run::mark::Slot;
+use serde::Serialize;
+use std::path::Path;
+
+/// Load one result file. Errors are one line naming the file and what is wrong.
+pub fn load(path: &Path) -> Result<RunResult, String> {
+    let name = path.display();
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {name}: {e}"))?;
+    let v: serde_json::Value =
+        serde_json::from_str(&text).map_err(|e| format!("{name} is not JSON: {e}"))?;
+    let tool = v.get("tool").and_then(|t| t.as_str());
+    let schema = v.get("schema_version").and_then(|s| s.as_u64());
+    let (Some("iomark"), Some(schema)) = (tool, schema) else {
+        return Err(format!(
+            "{name} is not an iomark RunResult (no \"tool\": \"iomark\" and \"schema_version\"; write one with --json=FILE)"
+        ));
+    };
+    if schema > u64::from(SCHEMA_VERSION) {
+        return Err(format!(
+            "{name} has schema_version {schema}; this iomark {} reads up to {SCHEMA_VERSION} (use a newer iomark)",
+            env!("CARGO_PKG_VERSION")
+        ));
+    }
+    if v.get("status").and_then(|s| s.as_str()) == Some("running") && v.get("job").is_none() {
+        return Err(format!(
+            "{name} is the placeholder of a run that never finished (status \"running\")"
+        ));
+    }
+    serde_json::from_value(v).map_err(|e| format!("{name} is not a valid RunResult: {e}"))
+}
+
+/// What a test did, for the call-outs.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Desc {
+    /// block (request) size, bytes
+    pub block: u64,
+    /// requests in flight per thread
+    pub qd: u32,
+    /// threads
+    pub threads: u32,
+    /// O_DIRECT
+    pub direct: bool,
+    /// file-set size, bytes
+    pub file_set: u64,
+    /// RAM of the machine, bytes (from the diagnosis)
+    pub ram: Option<u64>,
+}
+
+/// One test of one result with its figures (None = not measured).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Test {
+    /// row key: `RND read#0`, `phase:buffered_128k#0`
+    pub key: String,
+    /// display name, e.g. `RND4K Q32T1 read`
+    pub name: String,
+    /// job description (benchmark tests; None for copy/tree phases)
+    pub desc: Option<Desc>,
+    /// MB/s (decimal)
+    pub mb_s: Option<f64>,
+    /// operations per second
+    pub iops: Option<f64>,
+    /// mean latency, µs
+    pub mean_us: Option<f64>,
+    /// 99th percentile latency, µs
+    pub p99_us: Option<f64>,
+}
+
+fn pattern_of(name: &str) -> &'static str {
+    if name.starts_with("SEQ") {
+        "SEQ"
+    } else {
+        "RND"
+    }
+}
+
+fn size_label(b: u64) -> String {
+    if b >= 1 << 20 && b.is_multiple_of(1 << 20) {
+        format!("{}M", b >> 20)
+    } else if b.is_multiple_of(1024) {
+        format!("{}K", b >> 10)
+    } else {
+        format!("{b}B")
+    }
+}
+
+fn note_value(notes: &[String], key: &str) -> Option<String> {
+    notes
+        .iter()
+        .flat_map(|n| n.split_whitespace())
+        .find_map(|w| {
+            w.strip_prefix(key)
+                .and_then(|r| r.strip_prefix('='))
+                .map(str::to_string)
+        })
+}
+
+/// The comparable tests of a result, in its own order.
+pub fn tests_of(r: &RunResult) -> Vec<Test> {
+    let ram = r.diagnosis.as_ref().and_then(|d| d.summary.ram_bytes);
+    let mut out: Vec<Test> = vec![];
+    let mut push = |mut t: Test| {
+        let rank = out
+            .iter()
+            .filter(|o| o.key.starts_with(&format!("{}#", t.key)))
+            .count();
+        t.key = format!("{}#{rank}", t.key);
+        out.push(t);
+    };
+    if r.command == "fileio" {
+        let Some(mode) = r.job.test_mode else {
+            return out;
+        };
+        let j = &r.job;
+        let pattern = if mode.is_sequential() { "SEQ" } else { "RND" };
+        let op = match mode.name() {
+            "seqrd" | "rndrd" => "read",
+            "rndrw" => "mix",
+            _ => "write",
+        };
+        let ops = r.read.ops + r.write.ops;
+        let secs = if r.period_s > 0.0 {
+            r.period_s
+        } else {
+            f64::MIN_POSITIVE
+        };
+        let iops = ops as f64 / secs;
+        let lat = if op == "write" {
+            &r.write.lat
+        } else if op == "read" {
+            &r.read.lat
+        } else {
+            &r.lat
+        };
+        let (mean_us, p99_us) = if j.iodepth > 1 {
+            let d = f64::from(j.iodepth) * f64::from(j.threads.max(1));
+            ((iops > 0.0).then(|| d / iops * 1e6), None)
+        } else {
+            (
+                (lat.count > 0).then(|| lat.mean_ns as f64 / 1e3),
+                lat.percentiles_ns.get("99").map(|v| *v as f64 / 1e3),
+            )
+        };
+        push(Test {
+            key: format!("{pattern} {op}"),
+            name: format!(
+                "{pattern}{} Q{}T{} {op}",
+                size_label(j.block_size_bytes),
+                j.iodepth.max(1),
+                j.threads
+            ),
+            desc: Some(Desc {
+                block: j.block_size_bytes,
+                qd: j.iodepth.max(1),
+                threads: j.threads,
+                direct: j.direct,
+                file_set: j.total_size_bytes,
+                ram,
+            }),
+            mb_s: Some((r.read.bytes + r.write.bytes) as f64 / secs / 1e6),
+            iops: Some(iops),
+            mean_us,
+            p99_us,
+        });
+        return out;
+    }
+    for p in &r.phases {
+        let (label, op) = p.name.rsplit_once(' ').unwrap_or((p.name.as_str(), ""));
+        let slot = if r.command == "mark" {
+            Slot::parse_label(label)
+        } else {
+            None
+        };
+        let lat = p.lat.as_ref();
+        match slot {
+            Some(s) => push(Test {
+                key: format!("{} {op}", pattern_of(label)),
+                name: p.name.clone(),
+                desc: Some(Desc {
+                    block: s.block,
+                    qd: s.qd,
+                    threads: s.threads,
+                    direct: note_value(&p.notes, "direct").map_or(r.job.direct, |v| v == "true"),
+                    file_set: r.job.total_size_bytes,
+                    ram,
+                }),
+                mb_s: Some(p.mb_per_s),
+                iops: Some(p.ops_per_s),
+                mean_us: lat
+                    .filter(|l| l.mean_ns > 0)
+                    .map(|l| l.mean_ns as f64 / 1e3),
+                p99_us: lat
+                    .and_then(|l| l.percentiles_ns.get("99"))
+                    .map(|v| *v as f64 / 1e3),
+            }),
+            None => push(Test {
+                key: format!("phase:{}", p.name),
+                name: format!("{} {}", r.command, p.name),
+                desc: None,
+                mb_s: (p.bytes > 0).then_some(p.mb_per_s),
+                iops: Some(p.ops_per_s),
+                mean_us: lat.filter(|l| l.count > 0).map(|l| l.mean_ns as f64 / 1e3),
+                p99_us: lat
+                    .and_then(|l| l.percentiles_ns.get("99"))
+                    .map(|v| *v as f64 / 1e3),
+            }),
+        }
+    }
+    out
+}
+
+/// A column: one result file.
+#[derive(Clone, Debug, Serialize)]
+pub struct Column {
+    /// header text
+    pub label: String,
+    /// the file it came from
+    pub file: String,
+    /// command that produced it
+    pub command: String,
+    /// device model from the diagnosis
+    pub device: Option<String>,
+}
+
+/// One output row: a metric of a test across all columns.
+#[derive(Clone, Debug, Serialize)]
+pub struct Row {
+    /// test name (of the first column that has it)
+    pub test: String,
+    /// `MB/s`, `IOPS`, `mean µs`, `p99 µs`
+    pub metric: String,
+    /// one value per column (None: not measured / not present)
+    pub values: Vec<Option<f64>>,
+    /// value ÷ first column's value, per column (None for the first and missing values)
+    pub ratios: Vec<Option<f64>>,
+    /// how the columns' jobs differ from the first column's, e.g. `B: QD 1 (A: 32)`
+    pub differences: Vec<String>,
+}
+
+/// The whole comparison.
+#[derive(Clone, Debug, Serialize)]
+pub struct Comparison {
+    /// the result files
+    pub columns: Vec<Column>,
+    /// rows in first-appearance order
+    pub rows: Vec<Row>,
+}
+
+/// Labels: `--label` values in order, then the device model of the diagnosis, then the
+/// file stem; a label used twice gets the file stem appended.
+pub fn labels(given: &[String], files: &[String], results: &[RunResult]) -> Vec<String> {
+    let stem = |f: &String| {
+        Path::new(f)
+            .file_stem()
+            .map_or_else(|| f.clone(), |s| s.to_string_lossy().into_owned())
+    };
+    let mut v: Vec<String> = results
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            given.get(i).cloned().unwrap_or_else(|| {
+                r.diagnosis
+                    .as_ref()
+                    .and_then(|d| d.summary.device_model.clone())
+                    .unwrap_or_else(|| stem(&files[i]))
+            })
+        })
+        .collect();
+    let orig = v.clone();
+    for i in 0..v.len() {
+        if i >= given.len() && orig.iter().filter(|l| **l == orig[i]).count() > 1 {
+            v[i] = format!("{} ({})", orig[i], stem(&files[i]));
+        }
+    }
+    v
+}
+
+fn describe_diff(a: &Desc, b: &Desc, la: &str, lb: &str) -> Vec<String> {
+    let mut d = vec![];
+    if a.block != b.block {
+        d.push(format!(
+            "{lb}: block {} ({la}: {})",
+            size_label(b.block),
+            size_label(a.block)
+        ));
+    }
+    if a.qd != b.qd {
+        d.push(format!("{lb}: QD {} ({la}: {})", b.qd, a.qd));
+    }
+    if a.threads != b.threads {
+        d.push(format!("{lb}: {} threads ({la}: {})", b.threads, a.threads));
+    }
+    if a.direct != b.direct {
+        let w = |x: bool| if x { "O_DIRECT" } else { "buffered" };
+        d.push(format!("{lb}: {} ({la}: {})", w(b.direct), w(a.direct)));
+    }
+    let fits = |x: &Desc| !x.direct && x.ram.is_some_and(|r| x.file_set <= r);
+    for (l, x, other) in [(la, a, b), (lb, b, a)] {
+        if fits(x) && !fits(other) {
+            d.push(format!(
+                "{l}: buffered file set {} fits in RAM {} (page cache)",
+                crate::job::values::iec(x.file_set),
+                x.ram.map_or("unknown".into(), crate::job::values::iec)
+            ));
+        }
+    }
+    d
+}
+
+/// Column letter used in headers and call-outs: A…Z, then #27, #28 …
+pub fn letter(i: usize) -> String {
+    match u8::try_from(i) {
+        Ok(n) if n < 26 => char::from(b'A' + n).to_string(),
+        _ => format!("#{}", i + 1),
+    }
+}
+
+/// Build the comparison of `results` labelled `labels` (same length).
+pub fn compare(results: &[RunResult], labels: &[String], files: &[String]) -> Comparison {
+    let per: Vec<Vec<Test>> = results.iter().map(tests_of).collect();
+    let letters: Vec<String> = (0..results.len()).map(letter).collect();
+    let mut keys: Vec<String> = vec![];
+    for t in per.iter().flatten() {
+        if !keys.contains(&t.key) {
+            keys.push(t.key.clone());
+        }
+    }
+    let mut rows = vec![];
+    for k in &keys {
+        let cells: Vec<Option<&Test>> = per
+            .iter()
+            .map(|ts| ts.iter().find(|t| &t.key == k))
+            .collect();
+        let Some((ref_i, reference)) = cells
+            .iter()
+            .enumerate()
+            .find_map(|(i, c)| c.map(|c| (i, c)))
+        else {
+            continue;
+        };
+        let mut differences = vec![];
+        for (i, c) in cells.iter().enumerate() {
+            match c {
+                None => differences.push(format!("{}: no such test", letters[i])),
+                Some(c) if i != ref_i => {
+                    if let (Some(a), Some(b)) = (&reference.desc, &c.desc) {
+                        differences.extend(describe_diff(a, b, &letters[ref_i], &letters[i]));
+                    }
+                }
+                _ => {}
+            }
+        }
+        let metrics: [(&str, Metric); 4] = [
+            ("MB/s", |t| t.mb_s),
+            ("IOPS", |t| t.iops),
+            ("mean µs", |t| t.mean_us),
+            ("p99 µs", |t| t.p99_us),
+        ];
+        let mut said = false;
+        for (metric, get) in &metrics {
+            let values: Vec<Option<f64>> = cells.iter().map(|c| c.and_then(get)).collect();
+            if values.iter().all(Option::is_none) {
+                continue;
+            }
+            let first = values.first().copied().flatten();
+            let ratios = values
+                .iter()
+                .enumerate()
+                .map(|(i, v)| match (i, first, v) {
+                    (0, _, _) => None,
+                    (_, Some(f), Some(v)) if f > 0.0 => Some(v / f),
+                    _ => None,
+                })
+                .collect();
+            let diffs = if said { vec![] } else { differences.clone() };
+            said = true;
+            rows.push(Row {
+                test: reference.name.clone(),
+                metric: (*metric).to_string(),
+                values,
+                ratios,
+                differences: diffs,
+            });
+        }
+    }
+    let columns = results
+        .iter()
+        .zip(labels)
+        .zip(files)
+        .map(|((r, l), f)| Column {
+            label: l.clone(),
+            file: f.clone(),
+            command: r.command.clone(),
+            device: r
+                .diagnosis
+                .as_ref()
+                .and_then(|d| d.summary.device_model.clone()),
+        })
+        .collect();
+    Comparison { columns, rows }
+}
+
+/// Reads one metric of a test.
+type Metric = fn(&Test) -> Option<f64>;
+
+/// Output format of `compare`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// aligned plain text
+    Table,
+    /// GitHub markdown table
+    Markdown,
+    /// comma-separated values with a header line
+    Csv,
+    /// the [`Comparison`] as JSON
+    Json,
+}
+
+fn num(v: Option<f64>) -> String {
+    match v {
+        None => "-".into(),
+        Some(x) if x.abs() >= 100.0 => format!("{x:.0}"),
+        Some(x) if x.abs() >= 10.0 => format!("{x:.1}"),
+        Some(x) => format!("{x:.2}"),
+    }
+}
+
+fn ratio(v: Option<f64>) -> String {
+    match v {
+        None => "-".into(),
+        Some(r) if r < 0.1 => format!("{r:.4}x"),
+        Some(r) => format!("{r:.2}x"),
+    }
+}
+
+fn header_cells(c: &Comparison) -> Vec<String> {
+    let mut h = vec!["test".to_string(), "metric".into()];
+    for i in 0..c.columns.len() {
+        h.push(letter(i));
+        if i > 0 {
+            h.push(format!("{}/A", letter(i)));
+        }
+    }
+    h.push("jobs differ".into());
+    h
+}
+
+fn row_cells(c: &Comparison, r: &Row) -> Vec<String> {
+    let mut v = vec![r.test.clone(), r.metric.clone()];
+    for i in 0..c.columns.len() {
+        v.push(num(r.values[i]));
+        if i > 0 {
+            v.push(ratio(r.ratios[i]));
+        }
+    }
+    v.push(r.differences.join("; "));
+    v
+}
+
+fn legend(c: &Comparison) -> String {
+    c.columns
+        .iter()
+        .enumerate()
+        .map(|(i, col)| {
+            format!(
+                "{} = {} ({}, iomark {})\n",
+                letter(i),
+                col.label,
+                col.file,
+                col.command
+            )
+        })
+        .collect()
+}
+
+fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
+
+/// Render a comparison.
+pub fn render(c: &Comparison, f: Format) -> String {
+    let header = header_cells(c);
+    let body: Vec<Vec<String>> = c.rows.iter().map(|r| row_cells(c, r)).collect();
+    let foot = "MB/s = 1,000,000 B/s; latency in µs per I/O (QD > 1 io_uring: mean = QD x threads / IOPS, no p99); ratios = column / first column.\n";
+    match f {
+        Format::Json => serde_json::to_string_pretty(c).unwrap_or_default() + "\n",
+        Format::Csv => {
+            let mut out = String::new();
+            let mut header = header.clone();
+            let first = c.columns.first().map_or(String::new(), |c| c.label.clone());
+            for (i, col) in c.columns.iter().enumerate() {
+                let at = if i == 0 { 2 } else { 2 * i + 1 };
+                if let Some(h) = header.get_mut(at) {
+                    h.clone_from(&col.label);
+                }
+                if let Some(h) = header.get_mut(at + 1).filter(|_| i > 0) {
+                    *h = format!("{} / {first}", col.label);
+                }
+            }
+            for line in std::iter::once(&header).chain(body.iter()) {
+                out += &line
+                    .iter()
+                    .map(|s| csv_field(s))
+                    .collect::<Vec<_>>()
+                    .join(",");
+                out.push('\n');
+            }
+            out
+        }
+        Format::Markdown => {
+            let mut out = legend(c)
+                .lines()
+                .map(|l| format!("- {l}\n"))
+                .collect::<String>()
+                + "\n";
+            out += &format!("| {} |\n", header.join(" | "));
+            let align: Vec<&str> = header
+                .iter()
+                .enumerate()
+                .map(|(i, _)| {
+                    if i < 2 || i + 1 == header.len() {
+                        "---"
+                    } else {
+                        "---:"
+                    }
+                })
+                .collect();
+            out += &format!("|{}|\n", align.join("|"));
+            for b in &body {
+                out += &format!(
+                    "| {} |\n",
+                    b.iter()
+                        .map(|s| s.replace('|', "\\|"))
+                        .collect::<Vec<_>>()
+                        .join(" | ")
+                );
+            }
+            out + "\n" + foot
+        }
+        Format::Table => {
+            let n = header.len();
+            let mut w = vec![0usize; n];
+            for line in std::iter::once(&header).chain(body.iter()) {
+                for (i, s) in line.iter().enumerate() {
+                    w[i] = w[i].max(s.chars().count());
+                }
+            }
+            let fmt = |line: &Vec<String>| {
+                let mut s = String::new();
+                for (i, cell) in line.iter().enumerate() {
+                    let pad = w[i].saturating_sub(cell.chars().count());
+                    if i + 1 == n {
+                        s += cell;
+                    } else if i < 2 {
+                        s += &format!("{cell}{}  ", " ".repeat(pad));
+                    } else {
+                        s += &format!("{}{cell}  ", " ".repeat(pad));
+                    }
+                }
+                s.trim_end().to_string() + "\n"
+            };
+            let mut out = legend(c) + "\n" + &fmt(&header);
+            for b in &body {
+                out += &fmt(b);
+            }
+            out + foot
+        }
+    }
+}

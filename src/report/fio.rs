@@ -1,0 +1,175 @@
+//! fio-compatible reports of `iomark run`: the human summary (fio's "normal" layout,
+//! both MiB/s and MB/s labelled) and `--output-format=json` with fio's keys and units
+//! (spec/peers.md §2: `bw` KiB/s integer, `bw_bytes` B/s, `iops` per s, `runtime` ms,
+//! latencies in ns with percentiles keyed like "99.900000"). Only keys iomark measures
+//! are written; tools reading fio JSON find them where fio puts them.
+
+use crate::run::fio::{DirStats, JobStats, Lat};
+use crate::stats::percentile_ns;
+use serde_json::{json, Map, Value};
+
+/// fio's default clat percentiles.
+pub const PERCENTILES: [f64; 17] = [
+    1.0, 5.0, 10.0, 20.0, 30.0, 40.0, 50.0, 60.0, 70.0, 80.0, 90.0, 95.0, 99.0, 99.5, 99.9, 99.95,
+    99.99,
+];
+
+fn lat_json(l: &Lat) -> Value {
+    let h = &l.hist;
+    let mut pct = Map::new();
+    if !h.is_empty() {
+        for p in PERCENTILES {
+            pct.insert(format!("{p:.6}"), json!(percentile_ns(h, p)));
+        }
+    }
+    let (min, max) = if h.is_empty() {
+        (0, 0)
+    } else {
+        (h.min(), h.max())
+    };
+    let mut o = json!({
+        "min": min,
+        "max": max,
+        "mean": l.mean(),
+        "stddev": if h.is_empty() { 0.0 } else { h.stdev() },
+        "N": h.len(),
+    });
+    if !pct.is_empty() {
+        o["percentile"] = Value::Object(pct);
+    }
+    o
+}
+
+fn runtime_ms(j: &JobStats) -> u64 {
+    j.runtime_ns / 1_000_000
+}
+
+fn dir_json(d: &DirStats, rt_ms: u64) -> Value {
+    let rt = if d.ios > 0 { rt_ms.max(1) } else { 0 };
+    let bw_bytes = d.bytes.saturating_mul(1000).checked_div(rt).unwrap_or(0);
+    let iops = if rt > 0 {
+        d.ios as f64 * 1000.0 / rt as f64
+    } else {
+        0.0
+    };
+    json!({
+        "io_bytes": d.bytes,
+        "io_kbytes": d.bytes >> 10,
+        "bw_bytes": bw_bytes,
+        "bw": bw_bytes / 1024,
+        "iops": iops,
+        "runtime": rt,
+        "total_ios": d.ios,
+        "short_ios": 0,
+        "drop_ios": 0,
+        "slat_ns": lat_json(&d.slat),
+        "clat_ns": lat_json(&d.clat),
+        "lat_ns": lat_json(&d.lat),
+    })
+}
+
+/// The fio JSON document for `jobs`. `global` are the global options as written.
+pub fn json_document(jobs: &[JobStats], global: &[(String, String)]) -> Value {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap_or_default();
+    let opts = |v: &[(String, String)]| -> Value {
+        Value::Object(v.iter().map(|(k, x)| (k.clone(), json!(x))).collect())
+    };
+    let jobs: Vec<Value> = jobs
+        .iter()
+        .map(|j| {
+            let rt = runtime_ms(j);
+            json!({
+                "jobname": j.name,
+                "groupid": j.groupid,
+                "error": 0,
+                "eta": 0,
+                "elapsed": j.runtime_ns.div_ceil(1_000_000_000),
+                "job options": opts(&j.options),
+                "read": dir_json(&j.read, rt),
+                "write": dir_json(&j.write, rt),
+                "trim": dir_json(&DirStats::default(), 0),
+                "sync": { "total_ios": j.sync.ios, "lat_ns": lat_json(&j.sync.lat) },
+                "job_runtime": rt,
+            })
+        })
+        .collect();
+    json!({
+        "fio version": format!("iomark-{}", env!("CARGO_PKG_VERSION")),
+        "timestamp": now.as_secs(),
+        "timestamp_ms": now.as_millis() as u64,
+        "global options": opts(global),
+        "jobs": jobs,
+    })
+}
+
+fn si(n: f64) -> String {
+    if n >= 1e6 {
+        format!("{:.1}M", n / 1e6)
+    } else if n >= 1e4 {
+        format!("{:.1}k", n / 1e3)
+    } else {
+        format!("{n:.0}")
+    }
+}
+
+fn lat_line(label: &str, l: &Lat) -> String {
+    let h = &l.hist;
+    format!(
+        "    {label} (nsec): min={}, max={}, avg={:.2}, stdev={:.2}\n",
+        h.min(),
+        h.max(),
+        l.mean(),
+        h.stdev()
+    )
+}
+
+fn dir_text(name: &str, d: &DirStats, rt_ms: u64) -> String {
+    if d.ios == 0 {
+        return String::new();
+    }
+    let rt = rt_ms.max(1);
+    let bps = d.bytes as f64 * 1000.0 / rt as f64;
+    let mut s = format!(
+        "  {name}: IOPS={}, BW={:.1}MiB/s ({:.1}MB/s)({:.1}MiB/{}msec)\n",
+        si(d.ios as f64 * 1000.0 / rt as f64),
+        bps / 1_048_576.0,
+        bps / 1e6,
+        d.bytes as f64 / 1_048_576.0,
+        rt
+    );
+    if !d.slat.hist.is_empty() {
+        s += &lat_line("slat", &d.slat);
+    }
+    s += &lat_line("clat", &d.clat);
+    s += &lat_line(" lat", &d.lat);
+    s += "    clat percentiles (nsec):\n";
+    for row in PERCENTILES.chunks(4) {
+        let cells: Vec<String> = row
+            .iter()
+            .map(|&p| format!("{:>6.2}th=[{:>9}]", p, percentile_ns(&d.clat.hist, p)))
+            .collect();
+        s += &format!("     | {}\n", cells.join(", "));
+    }
+    s
+}
+
+/// The human summary, one block per job (fio "normal" layout, latencies in ns).
+pub fn normal_text(jobs: &[JobStats]) -> String {
+    let mut s = String::new();
+    for j in jobs {
+        let rt = runtime_ms(j);
+        s += &format!(
+            "{}: (groupid={}, jobs={}): err= 0: engine={}\n",
+            j.name, j.groupid, j.threads, j.engine
+        );
+        s += &dir_text("read", &j.read, rt);
+        s += &dir_text("write", &j.write, rt);
+        if j.sync.ios > 0 {
+            s += &format!("  fsync: {} calls\n", j.sync.ios);
+            s += &lat_line("sync", &j.sync.lat);
+        }
+    }
+    s
+}

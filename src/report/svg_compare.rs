@@ -1,0 +1,135 @@
+//! `compare --plot FILE.svg`: grouped bars, one group per test, one bar per result
+//! file, in two panels (MB/s, decimal; IOPS). Drawn with plotters' SVG backend only:
+//! text is emitted as SVG `<text>` in a generic `sans-serif` family, so no system font
+//! is read at build or run time. Reads only the [`Comparison`] that the table shows.
+
+use crate::report::compare::{letter, Comparison};
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+use std::path::Path;
+
+/// Bar colours, one per column (colour-blind-friendly Okabe–Ito palette).
+const PALETTE: [RGBColor; 8] = [
+    RGBColor(0, 114, 178),
+    RGBColor(230, 159, 0),
+    RGBColor(0, 158, 115),
+    RGBColor(204, 121, 167),
+    RGBColor(86, 180, 233),
+    RGBColor(213, 94, 0),
+    RGBColor(240, 228, 66),
+    RGBColor(0, 0, 0),
+];
+
+fn panel(
+    area: &DrawingArea<SVGBackend, Shift>,
+    c: &Comparison,
+    metric: &str,
+    title: &str,
+    y_desc: &str,
+) -> Result<(), String> {
+    let e = |x: &dyn std::fmt::Display| x.to_string();
+    let rows: Vec<_> = c.rows.iter().filter(|r| r.metric == metric).collect();
+    let n = c.columns.len().max(1);
+    let max = rows
+        .iter()
+        .flat_map(|r| r.values.iter().flatten())
+        .copied()
+        .filter(|v| v.is_finite())
+        .fold(0.0f64, f64::max);
+    let top = if max > 0.0 { max * 1.15 } else { 1.0 };
+    let groups = rows.len().max(1) as f64;
+    let mut chart = ChartBuilder::on(area)
+        .caption(title, ("sans-serif", 22))
+        .margin(12)
+        .x_label_area_size(60)
+        .y_label_area_size(80)
+        .build_cartesian_2d(0f64..groups, 0f64..top)
+        .map_err(|x| e(&x))?;
+    chart
+        .configure_mesh()
+        .disable_x_mesh()
+        .x_labels(0)
+        .y_desc(y_desc)
+        .y_label_formatter(&|v| format!("{v:.0}"))
+        .label_style(("sans-serif", 14))
+        .draw()
+        .map_err(|x| e(&x))?;
+    let width = 0.8 / n as f64;
+    for (ci, col) in c.columns.iter().enumerate() {
+        let color = PALETTE[ci % PALETTE.len()];
+        let bars = rows.iter().enumerate().filter_map(move |(gi, r)| {
+            let v = r.values.get(ci).copied().flatten()?;
+            let x0 = gi as f64 + 0.1 + ci as f64 * width;
+            Some(Rectangle::new([(x0, 0.0), (x0 + width * 0.92, v)], color.filled()))
+        });
+        chart
+            .draw_series(bars)
+            .map_err(|x| e(&x))?
+            .label(format!("{} = {}", letter(ci), col.label))
+            .legend(move |(x, y)| Rectangle::new([(x, y - 6), (x + 14, y + 6)], color.filled()));
+    }
+    // value labels above the bars
+    for (ci, _) in c.columns.iter().enumerate() {
+        let texts = rows.iter().enumerate().filter_map(|(gi, r)| {
+            let v = r.values.get(ci).copied().flatten()?;
+            let x = gi as f64 + 0.1 + (ci as f64 + 0.46) * width;
+            let s = if v >= 100.0 { format!("{v:.0}") } else { format!("{v:.1}") };
+            Some(Text::new(
+                s,
+                (x, v),
+                ("sans-serif", 11).into_font().color(&BLACK).pos(Pos::new(HPos::Center, VPos::Bottom)),
+            ))
+        });
+        chart.draw_series(texts).map_err(|x| e(&x))?;
+    }
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperRight)
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK)
+        .label_font(("sans-serif", 14))
+        .draw()
+        .map_err(|x| e(&x))?;
+    // test names under each group, in backend coordinates (the mesh has no x labels)
+    let base = area.get_base_pixel();
+    for (gi, r) in rows.iter().enumerate() {
+        let (px, py) = chart.backend_coord(&(gi as f64 + 0.5, 0.0));
+        let differs = c
+            .rows
+            .iter()
+            .filter(|x| x.test == r.test)
+            .flat_map(|x| &x.differences)
+            .any(|d| !d.ends_with("no such test"));
+        // two lines ("RND4K Q32T1" / "read *") so that eight groups fit side by side
+        let (l1, l2) = r.test.rsplit_once(' ').unwrap_or((r.test.as_str(), ""));
+        let l2 = if differs { format!("{l2} *") } else { l2.to_string() };
+        for (i, line) in [l1.to_string(), l2].into_iter().enumerate() {
+            area.draw(&Text::new(
+                line,
+                (px - base.0, py - base.1 + 8 + 17 * i as i32),
+                ("sans-serif", 14).into_font().color(&BLACK).pos(Pos::new(HPos::Center, VPos::Top)),
+            ))
+            .map_err(|x| e(&x))?;
+        }
+    }
+    Ok(())
+}
+
+/// Write the grouped-bar chart of `c` to `path` (SVG, 1200 × 900 px).
+pub fn write(c: &Comparison, path: &Path) -> Result<(), String> {
+    let root = SVGBackend::new(path, (1200, 900)).into_drawing_area();
+    root.fill(&WHITE).map_err(|x| x.to_string())?;
+    let (upper, lower) = root.split_vertically(450);
+    panel(&upper, c, "MB/s", "Bandwidth per test (higher is better)", "MB/s (1 MB = 1,000,000 B)")?;
+    panel(&lower, c, "IOPS", "IOPS per test (higher is better)", "I/O operations per second")?;
+    if c.rows.iter().flat_map(|r| &r.differences).any(|d| !d.ends_with("no such test")) {
+        root.draw(&Text::new(
+            "* the results' jobs differ for this test (block size, QD, threads, O_DIRECT or page cache): see the \"jobs differ\" column of iomark compare",
+            (20, 880),
+            ("sans-serif", 13).into_font().color(&BLACK),
+        ))
+        .map_err(|x| x.to_string())?;
+    }
+    root.present().map_err(|x| x.to_string())
+}

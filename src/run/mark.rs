@@ -1,0 +1,701 @@
+//! `iomark mark`: CrystalDiskMark/KDiskMark-style one-command drive scores.
+//!
+//! This module owns the presets (spec/peers.md "KDiskMark preset definitions"), their
+//! expansion into fileio jobs, the loop/median logic and the final table. It measures
+//! nothing itself: every test is an ordinary `iomark fileio` job (one test file of
+//! `--size`, O_DIRECT, incompressible data, time-based) executed by
+//! [`crate::run::fileio::execute`] with a silent console, whose `RunResult` it reads back.
+//! That keeps the numbers identical to what `iomark fileio` reports for the same job.
+//!
+//! Differences from KDiskMark, on purpose (spec/peers.md §1 and pitfalls 4, 5, 13):
+//! tests are time-based (not size-capped), MB/s is decimal (1 MB = 1,000,000 B) and
+//! MiB/s is shown beside it, and the median of the loops is reported (best and worst are
+//! kept in the result). Latency: Q1 tests run with `pread`/`pwrite`, so the mean and p99
+//! are measured per I/O; for QD > 1 (io_uring) fileio times only the submission
+//! (sysbench semantics), so the mean completion latency is derived with Little's law
+//! (QD × threads / IOPS, exact for a closed loop at constant depth) and p99 is not given.
+//!
+//! Safety: the test file lives in a new directory `PATH/iomark-mark.<pid>` that is
+//! removed afterwards, also after an error or Ctrl-C (a second Ctrl-C exits at once).
+
+use crate::exit;
+use crate::probe::diagnosis::{diagnose, Diagnosis, Inputs};
+use crate::probe::Root;
+use crate::report::console::Console;
+use crate::report::json::{self, JobInfo, Latency, Phase, RunResult, Status, Warning};
+use crate::report::notes;
+use crate::run::signals::Signals;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// Access pattern of a test.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pattern {
+    /// sequential (`SEQ`)
+    Seq,
+    /// uniformly random offsets (`RND`)
+    Rnd,
+}
+
+/// Direction of a test.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Op {
+    /// reads only
+    Read,
+    /// writes only (sequential writes overwrite the prepared file: fileio `seqrewr`)
+    Write,
+    /// 70 % reads, 30 % writes (fileio `rndrw`/`--file-rw-ratio=7/3`); random only
+    Mix,
+}
+
+impl Op {
+    /// `read`, `write`, `mix`
+    pub fn name(self) -> &'static str {
+        match self {
+            Op::Read => "read",
+            Op::Write => "write",
+            Op::Mix => "mix",
+        }
+    }
+}
+
+/// One slot of a preset: pattern, block size (bytes), queue depth per thread, threads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Slot {
+    /// access pattern
+    pub pattern: Pattern,
+    /// block (request) size, bytes
+    pub block: u64,
+    /// requests in flight per thread
+    pub qd: u32,
+    /// worker threads
+    pub threads: u32,
+}
+
+const fn slot(pattern: Pattern, block: u64, qd: u32, threads: u32) -> Slot {
+    Slot {
+        pattern,
+        block,
+        qd,
+        threads,
+    }
+}
+
+impl Slot {
+    /// CrystalDiskMark-style label: `SEQ1M Q8T1`, `RND4K Q32T16`, `SEQ128K Q32T1`.
+    pub fn label(&self) -> String {
+        let p = match self.pattern {
+            Pattern::Seq => "SEQ",
+            Pattern::Rnd => "RND",
+        };
+        let b = if self.block >= 1 << 20 && self.block.is_multiple_of(1 << 20) {
+            format!("{}M", self.block >> 20)
+        } else if self.block.is_multiple_of(1024) {
+            format!("{}K", self.block >> 10)
+        } else {
+            format!("{}B", self.block)
+        };
+        format!("{p}{b} Q{}T{}", self.qd, self.threads)
+    }
+
+    /// Parse a label made by [`Slot::label`] (used by `compare` on `mark` phases).
+    pub fn parse_label(s: &str) -> Option<Slot> {
+        let (pb, qt) = s.trim().split_once(' ')?;
+        let (pattern, b) = if let Some(b) = pb.strip_prefix("SEQ") {
+            (Pattern::Seq, b)
+        } else {
+            (Pattern::Rnd, pb.strip_prefix("RND")?)
+        };
+        let (num, shift) = if let Some(n) = b.strip_suffix('M') {
+            (n, 20)
+        } else if let Some(n) = b.strip_suffix('K') {
+            (n, 10)
+        } else {
+            (b.strip_suffix('B')?, 0)
+        };
+        let block = num.parse::<u64>().ok()?.checked_mul(1 << shift)?;
+        let (q, t) = qt.strip_prefix('Q')?.split_once('T')?;
+        Some(Slot {
+            pattern,
+            block,
+            qd: q.parse().ok()?,
+            threads: t.parse().ok()?,
+        })
+    }
+}
+
+/// Preset names accepted by `--preset`.
+pub const PRESETS: [&str; 4] = ["default", "nvme", "peak", "realworld"];
+
+/// The slots of a preset (spec/peers.md, CrystalDiskMark 8 / KDiskMark "Standard" and
+/// "NVMe SSD"); `None` for an unknown name.
+pub fn preset(name: &str) -> Option<Vec<Slot>> {
+    use Pattern::{Rnd, Seq};
+    const M: u64 = 1 << 20;
+    const K4: u64 = 4096;
+    Some(match name {
+        "default" => vec![
+            slot(Seq, M, 8, 1),
+            slot(Seq, M, 1, 1),
+            slot(Rnd, K4, 32, 1),
+            slot(Rnd, K4, 1, 1),
+        ],
+        "nvme" => vec![
+            slot(Seq, M, 8, 1),
+            slot(Seq, 128 << 10, 32, 1),
+            slot(Rnd, K4, 32, 16),
+            slot(Rnd, K4, 1, 1),
+        ],
+        "peak" => vec![slot(Seq, M, 8, 1), slot(Rnd, K4, 32, 1)],
+        "realworld" => vec![slot(Seq, M, 1, 1), slot(Rnd, K4, 1, 1)],
+        _ => return None,
+    })
+}
+
+/// One test: a slot and a direction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Test {
+    /// pattern, block size, QD, threads
+    pub slot: Slot,
+    /// read, write or mix
+    pub op: Op,
+}
+
+impl Test {
+    /// `SEQ1M Q8T1 read`
+    pub fn name(&self) -> String {
+        format!("{} {}", self.slot.label(), self.op.name())
+    }
+}
+
+/// Expand a preset into its tests: every slot read, then every slot written (as
+/// CrystalDiskMark runs them), then with `mix` the random slots as 70/30 mixes.
+pub fn expand(preset_name: &str, mix: bool) -> Option<Vec<Test>> {
+    let slots = preset(preset_name)?;
+    let mut v: Vec<Test> = slots
+        .iter()
+        .map(|&slot| Test { slot, op: Op::Read })
+        .collect();
+    v.extend(slots.iter().map(|&slot| Test {
+        slot,
+        op: Op::Write,
+    }));
+    if mix {
+        v.extend(
+            slots
+                .iter()
+                .filter(|s| s.pattern == Pattern::Rnd)
+                .map(|&slot| Test { slot, op: Op::Mix }),
+        );
+    }
+    Some(v)
+}
+
+/// Reads per write of the mix: 70 % reads (KDiskMark's default `rwmixread`).
+pub const MIX_RW_RATIO: &str = "2.3333333333";
+
+/// The `iomark fileio` arguments (without the command word) of one test run:
+/// one file of `size` bytes in `dir`, O_DIRECT, random data, no fsync, `time_s` seconds.
+/// Q1 uses `--file-io-mode=sync` (pread/pwrite, per-I/O latency), deeper queues use
+/// io_uring with `--file-async-backlog=QD`.
+pub fn fileio_args(t: &Test, size: u64, time_s: u64, dir: &Path, json_path: &Path) -> Vec<String> {
+    let mode = match (t.slot.pattern, t.op) {
+        (Pattern::Seq, Op::Read) => "seqrd",
+        (Pattern::Seq, Op::Write) => "seqrewr",
+        (Pattern::Rnd, Op::Read) => "rndrd",
+        (Pattern::Rnd, Op::Write) => "rndwr",
+        (_, Op::Mix) => "rndrw",
+    };
+    let mut a = vec![
+        "--file-num=1".to_string(),
+        format!("--file-total-size={size}"),
+        format!("--file-block-size={}", t.slot.block),
+        format!("--file-test-mode={mode}"),
+    ];
+    if t.slot.qd > 1 {
+        a.push("--file-io-mode=async".into());
+        a.push(format!("--file-async-backlog={}", t.slot.qd));
+    } else {
+        a.push("--file-io-mode=sync".into());
+    }
+    a.extend([
+        "--file-extra-flags=direct".to_string(),
+        "--file-fsync-freq=0".into(),
+        "--file-fsync-end=off".into(),
+        format!("--file-rw-ratio={MIX_RW_RATIO}"),
+        format!("--threads={}", t.slot.threads),
+        format!("--time={time_s}"),
+        "--events=0".into(),
+        format!("--file-dir={}", dir.display()),
+        "--file-data=random".into(),
+        "--percentile=99".into(),
+        "--notes=off".into(),
+        "--verbosity=0".into(),
+        format!("--json={}", json_path.display()),
+        "run".into(),
+    ]);
+    a
+}
+
+/// What the user asked for.
+#[derive(Clone, Debug)]
+pub struct MarkJob {
+    /// directory the test directory is created in
+    pub path: PathBuf,
+    /// preset name (one of [`PRESETS`])
+    pub preset: String,
+    /// add 70/30 mixed tests
+    pub mix: bool,
+    /// test file size, bytes
+    pub size: u64,
+    /// measured seconds per loop
+    pub time_s: u64,
+    /// loops per test (median reported)
+    pub loops: u32,
+    /// unreported warm-up seconds before each test's loops (0 = none)
+    pub warmup_s: u64,
+    /// where to write the RunResult
+    pub json: Option<PathBuf>,
+    /// argv after `mark`
+    pub argv: Vec<String>,
+}
+
+/// The numbers of one loop of one test (decimal MB/s, µs).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Measured {
+    /// bytes moved (read + written)
+    pub bytes: u64,
+    /// operations (reads + writes)
+    pub ops: u64,
+    /// seconds the rates are computed over
+    pub seconds: f64,
+    /// MB/s, 1 MB = 1,000,000 B
+    pub mb_s: f64,
+    /// MiB/s, 1 MiB = 1,048,576 B
+    pub mib_s: f64,
+    /// operations per second
+    pub iops: f64,
+    /// mean completion latency, µs (measured for Q1, QD×T/IOPS otherwise)
+    pub mean_us: f64,
+    /// 99th percentile latency, µs (Q1 only)
+    pub p99_us: Option<f64>,
+    /// latency of the loop as measured (Q1), for the result file
+    pub lat: Option<Latency>,
+}
+
+/// Turn a fileio `RunResult` of test `t` into the figures `mark` reports.
+pub fn measured(t: &Test, r: &RunResult) -> Measured {
+    let ops = r.read.ops + r.write.ops;
+    let bytes = r.read.bytes + r.write.bytes;
+    let secs = if r.period_s > 0.0 {
+        r.period_s
+    } else {
+        f64::MIN_POSITIVE
+    };
+    let iops = ops as f64 / secs;
+    let (mean_us, p99_us, lat) = if t.slot.qd <= 1 {
+        let l = &r.lat;
+        (
+            l.mean_ns as f64 / 1e3,
+            l.percentiles_ns.get("99").map(|v| *v as f64 / 1e3),
+            Some(l.clone()),
+        )
+    } else {
+        let depth = f64::from(t.slot.qd) * f64::from(t.slot.threads);
+        let mean = if iops > 0.0 { depth / iops * 1e6 } else { 0.0 };
+        (mean, None, None)
+    };
+    Measured {
+        bytes,
+        ops,
+        seconds: r.period_s,
+        mb_s: bytes as f64 / secs / 1e6,
+        mib_s: bytes as f64 / secs / 1_048_576.0,
+        iops,
+        mean_us,
+        p99_us,
+        lat,
+    }
+}
+
+/// Median loop by MB/s (the lower middle one for an even count), with best and worst MB/s.
+pub fn median(loops: &[Measured]) -> Option<(Measured, f64, f64)> {
+    let mut v: Vec<&Measured> = loops.iter().collect();
+    v.sort_by(|a, b| a.mb_s.total_cmp(&b.mb_s));
+    let best = v.last()?.mb_s;
+    let worst = v.first()?.mb_s;
+    Some(((*v.get((v.len() - 1) / 2)?).clone(), best, worst))
+}
+
+/// One reported row: the test, its median loop, best and worst MB/s, all loops' MB/s.
+#[derive(Clone, Debug)]
+pub struct Row {
+    /// the test
+    pub test: Test,
+    /// the median loop
+    pub median: Measured,
+    /// best loop, MB/s
+    pub best_mb_s: f64,
+    /// worst loop, MB/s
+    pub worst_mb_s: f64,
+    /// every loop's MB/s in run order
+    pub loops_mb_s: Vec<f64>,
+}
+
+/// The phase stored in the `RunResult` for a row. The job and the loop spread are in
+/// `notes` as `key=value` words so that `compare` and people can read them.
+pub fn phase_of(row: &Row) -> Phase {
+    let m = &row.median;
+    let mut p = Phase::new(&row.test.name(), m.ops, m.bytes, m.seconds);
+    p.lat = Some(m.lat.clone().unwrap_or_else(|| Latency {
+        count: m.ops,
+        mean_ns: (m.mean_us * 1e3) as u64,
+        ..Default::default()
+    }));
+    p.cache = Some("O_DIRECT (page cache bypassed)".into());
+    let s = row.test.slot;
+    p.notes = vec![
+        format!(
+            "block_size_bytes={} iodepth={} threads={} engine={} direct=true",
+            s.block,
+            s.qd,
+            s.threads,
+            if s.qd > 1 { "io_uring" } else { "psync" }
+        ),
+        format!(
+            "median_of={} best_mb_per_s={:.3} worst_mb_per_s={:.3} loops_mb_per_s={}",
+            row.loops_mb_s.len(),
+            row.best_mb_s,
+            row.worst_mb_s,
+            row.loops_mb_s
+                .iter()
+                .map(|v| format!("{v:.3}"))
+                .collect::<Vec<_>>()
+                .join(",")
+        ),
+        if s.qd > 1 {
+            "latency: mean completion latency derived as QD*threads/IOPS (Little's law); io_uring per-I/O completion times are not recorded, so no percentiles".into()
+        } else {
+            "latency: measured per I/O (pread/pwrite, completion)".into()
+        },
+    ];
+    p
+}
+
+/// The end-of-run table (plain text, aligned). `mb_s` columns are decimal.
+pub fn table(rows: &[Row]) -> String {
+    let mut out = format!(
+        "{:<22} {:>10} {:>10} {:>11} {:>10} {:>10}\n",
+        "test", "MB/s", "MiB/s", "IOPS", "mean µs", "p99 µs"
+    );
+    for r in rows {
+        let m = &r.median;
+        let mean = if r.test.slot.qd > 1 {
+            format!("{:.1}*", m.mean_us)
+        } else {
+            format!("{:.1}", m.mean_us)
+        };
+        out += &format!(
+            "{:<22} {:>10.2} {:>10.2} {:>11.0} {:>10} {:>10}\n",
+            r.test.name(),
+            m.mb_s,
+            m.mib_s,
+            m.iops,
+            mean,
+            m.p99_us.map_or("-".into(), |v| format!("{v:.1}"))
+        );
+    }
+    out += "MB/s = 1,000,000 B/s, MiB/s = 1,048,576 B/s. Latency is per I/O, submission to completion.\n";
+    if rows.iter().any(|r| r.test.slot.qd > 1) {
+        out += "* QD > 1 (io_uring): mean = QD x threads / IOPS (Little's law); p99 is not measured.\n";
+    }
+    out
+}
+
+/// One line describing the target from its diagnosis.
+pub fn target_line(d: &Diagnosis) -> String {
+    let s = &d.summary;
+    let mut parts = vec![s
+        .device_model
+        .clone()
+        .unwrap_or_else(|| "unknown device".into())];
+    if let Some(t) = &s.transport {
+        parts.push(t.clone());
+    }
+    if let Some(l) = &s.link {
+        parts.push(l.clone());
+    }
+    if let Some(f) = &s.filesystem {
+        parts.push(f.clone());
+    }
+    let ceiling = match &d.ceiling {
+        Some(c) => format!(
+            "ceiling {:.0} MB/s raw, {:.0} MB/s realistic ({})",
+            c.raw_mb_s, c.realistic_mb_s, c.set_by
+        ),
+        None => format!(
+            "ceiling unknown{}",
+            d.ceiling_unknown
+                .as_ref()
+                .map_or(String::new(), |u| format!(" ({u})"))
+        ),
+    };
+    format!("target: {} — {}; {}", d.target, parts.join(", "), ceiling)
+}
+
+fn read_result(p: &Path) -> Result<RunResult, String> {
+    let text =
+        std::fs::read_to_string(p).map_err(|e| format!("cannot read {}: {e}", p.display()))?;
+    serde_json::from_str(&text).map_err(|e| format!("{} is not a RunResult: {e}", p.display()))
+}
+
+/// Removes the test directory (test file, temporary JSON) when dropped: after success,
+/// errors and Ctrl-C alike.
+struct TestDir(PathBuf);
+
+impl Drop for TestDir {
+    fn drop(&mut self) {
+        crate::target::fileset::cleanup(&self.0, 1);
+        let _ = std::fs::remove_file(self.0.join("loop.json"));
+        if let Ok(rd) = std::fs::read_dir(&self.0) {
+            for e in rd.flatten() {
+                // leftovers of write_atomic (".loop.json.iomark-tmp.PID")
+                if e.file_name().to_string_lossy().starts_with(".loop.json") {
+                    let _ = std::fs::remove_file(e.path());
+                }
+            }
+        }
+        let _ = std::fs::remove_dir(&self.0);
+    }
+}
+
+/// Run one fileio job silently; returns its RunResult or the exit code.
+fn run_fileio(args: &[String], json_path: &Path) -> Result<RunResult, i32> {
+    let parsed = crate::cli::fileio::parse(args);
+    for m in parsed.pre.iter().chain(parsed.post.iter()) {
+        if m.stream == crate::cli::fileio::Stream::Err
+            || m.level == crate::cli::fileio::level::FATAL
+        {
+            eprintln!("iomark mark: {}", m.text);
+        }
+    }
+    let job = match parsed.outcome {
+        crate::cli::fileio::Outcome::Exit(c) => return Err(c),
+        crate::cli::fileio::Outcome::Job(j) => j,
+    };
+    let console = Arc::new(Console::new(0));
+    let code = crate::run::fileio::execute(&job, &console);
+    if code != exit::OK {
+        return Err(code);
+    }
+    read_result(json_path).map_err(|e| {
+        eprintln!("iomark mark: {e}");
+        exit::FAILED
+    })
+}
+
+/// Run `mark`; returns the exit code.
+pub fn execute(job: &MarkJob) -> i32 {
+    let signals = Signals::install();
+    let Some(tests) = expand(&job.preset, job.mix) else {
+        eprintln!(
+            "iomark mark: unknown --preset={} (accepted: {})",
+            job.preset,
+            PRESETS.join(", ")
+        );
+        return exit::INVALID;
+    };
+    if !job.path.is_dir() {
+        eprintln!(
+            "iomark mark: {} is not an existing directory",
+            job.path.display()
+        );
+        return exit::ENVIRONMENT;
+    }
+    if let Some(p) = &job.json {
+        if let Err(e) = json::write_atomic(
+            p,
+            &serde_json::json!({"schema_version": json::SCHEMA_VERSION, "tool": "iomark", "status": "running"}),
+        ) {
+            eprintln!("iomark mark: cannot write --json={}: {e}", p.display());
+            return exit::ENVIRONMENT;
+        }
+    }
+    let dir = job.path.join(format!("iomark-mark.{}", std::process::id()));
+    if let Err(e) = std::fs::create_dir(&dir) {
+        eprintln!("iomark mark: cannot create the test directory {}: {e} (PATH must be a writable directory)", dir.display());
+        return exit::ENVIRONMENT;
+    }
+    let guard = TestDir(dir.clone());
+    let root = Root::default();
+    let diag = diagnose(
+        &root,
+        &Inputs {
+            path: crate::target::fileset::dir_name(&dir),
+            working_set_bytes: Some(job.size),
+            direct_io: true,
+            ..Default::default()
+        },
+    );
+    crate::outln!("{}", target_line(&diag));
+    crate::outln!(
+        "iomark mark: preset {}, {} test file, O_DIRECT, random data, {} s per test after a {} s warm-up, median of {} loop(s)",
+        job.preset,
+        crate::job::values::iec(job.size),
+        job.time_s,
+        job.warmup_s,
+        job.loops
+    );
+    let json_path = dir.join("loop.json");
+    // Prepare the test file once (random, incompressible content).
+    let mut prep = fileio_args(&tests[0], job.size, job.time_s, &dir, &json_path);
+    prep.retain(|a| !a.starts_with("--json=") && a != "run");
+    prep.push("prepare".into());
+    let pb = crate::run::copy::bar(
+        tests.len() as u64 * u64::from(job.loops),
+        "preparing",
+        false,
+    );
+    let parsed = crate::cli::fileio::parse(&prep);
+    let code = match parsed.outcome {
+        crate::cli::fileio::Outcome::Job(j) => {
+            crate::run::fileio::execute(&j, &Arc::new(Console::new(0)))
+        }
+        crate::cli::fileio::Outcome::Exit(c) => c,
+    };
+    if code != exit::OK {
+        pb.finish_and_clear();
+        return interrupted_or(&signals, code, "while preparing the test file");
+    }
+    let mut rows = vec![];
+    let mut warnings: Vec<Warning> = vec![];
+    for t in &tests {
+        pb.set_message(t.name());
+        if job.warmup_s > 0 {
+            let a = fileio_args(t, job.size, job.warmup_s, &dir, &json_path);
+            if let Err(c) = run_fileio(&a, &json_path) {
+                pb.finish_and_clear();
+                return interrupted_or(&signals, c, &format!("in the warm-up of {}", t.name()));
+            }
+        }
+        let mut loops = vec![];
+        for _ in 0..job.loops {
+            let a = fileio_args(t, job.size, job.time_s, &dir, &json_path);
+            match run_fileio(&a, &json_path) {
+                Ok(r) => {
+                    for w in &r.warnings {
+                        if !warnings.iter().any(|x| x.id == w.id) {
+                            warnings.push(w.clone());
+                        }
+                    }
+                    loops.push(measured(t, &r));
+                }
+                Err(c) => {
+                    pb.finish_and_clear();
+                    return interrupted_or(&signals, c, &format!("in {}", t.name()));
+                }
+            }
+            pb.inc(1);
+        }
+        let Some((m, best, worst)) = median(&loops) else {
+            continue;
+        };
+        rows.push(Row {
+            test: *t,
+            loops_mb_s: loops.iter().map(|l| l.mb_s).collect(),
+            median: m,
+            best_mb_s: best,
+            worst_mb_s: worst,
+        });
+    }
+    pb.finish_and_clear();
+    drop(guard);
+    crate::out!("{}", table(&rows));
+    for r in &rows {
+        let (rd, wr) = match r.test.op {
+            Op::Write => (0.0, r.median.mb_s),
+            _ => (r.median.mb_s, 0.0),
+        };
+        let set_by = diag.ceiling.as_ref().map_or("", |c| c.set_by.as_str());
+        if let Some(m) =
+            notes::exceeds_ceiling(rd, wr, diag.ceiling.as_ref().map(|c| c.raw_mb_s), set_by)
+        {
+            let m = format!("{}: {m}", r.test.name());
+            crate::outln!("iomark: {m}");
+            warnings.push(Warning {
+                id: "RESULT_EXCEEDS_CEILING".into(),
+                message: m,
+            });
+        }
+    }
+    for w in &warnings {
+        if w.id != "RESULT_EXCEEDS_CEILING" {
+            crate::outln!("iomark: {}: {}", w.id, w.message);
+        }
+    }
+    if let Some(p) = &job.json {
+        let r = result(job, &rows, &diag, warnings);
+        if let Err(e) = json::write_atomic(p, &r) {
+            eprintln!("iomark mark: cannot write --json={}: {e}", p.display());
+            return exit::ENVIRONMENT;
+        }
+    }
+    exit::OK
+}
+
+fn interrupted_or(signals: &Signals, code: i32, what: &str) -> i32 {
+    match signals.exit_code() {
+        Some(c) => {
+            eprintln!("iomark mark: interrupted {what}; the test file was removed (exit {c})");
+            c
+        }
+        None => {
+            eprintln!("iomark mark: failed {what} (exit {code}); the test file was removed");
+            code
+        }
+    }
+}
+
+/// The `RunResult` of a mark run: command `mark`, one phase per test (median loop).
+pub fn result(job: &MarkJob, rows: &[Row], diag: &Diagnosis, warnings: Vec<Warning>) -> RunResult {
+    let elapsed: f64 = rows.iter().map(|r| r.median.seconds).sum();
+    RunResult {
+        schema_version: json::SCHEMA_VERSION,
+        tool: "iomark".into(),
+        version: env!("CARGO_PKG_VERSION").into(),
+        command: "mark".into(),
+        argv: job.argv.clone(),
+        status: Status::Ok,
+        error: None,
+        job: JobInfo {
+            kind: format!("mark:{}", job.preset),
+            engine: "io_uring (QD>1), psync (Q1)".into(),
+            files: 1,
+            file_size_bytes: job.size,
+            total_size_bytes: job.size,
+            time_limit_s: job.time_s,
+            direct: true,
+            data_pattern: Some(crate::job::fileio::DataPattern::Random),
+            directory: crate::target::fileset::dir_name(&job.path),
+            fsync_mode: "none".into(),
+            ..Default::default()
+        },
+        elapsed_s: elapsed,
+        period_s: elapsed,
+        events: rows.iter().map(|r| r.median.ops).sum(),
+        read: Default::default(),
+        write: Default::default(),
+        fsync: Default::default(),
+        lat: Default::default(),
+        threads: vec![],
+        intervals: vec![],
+        page_cache: None,
+        warnings,
+        diagnosis: Some(json::TargetDiagnosis {
+            summary: diag.summary.clone(),
+            ceiling_raw_mb_s: diag.ceiling.as_ref().map(|c| c.raw_mb_s),
+            findings: diag.findings.iter().map(|f| f.id.clone()).collect(),
+        }),
+        phases: rows.iter().map(phase_of).collect(),
+    }
+}

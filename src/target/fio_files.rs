@@ -1,0 +1,218 @@
+//! Files of `iomark run` (fio jobs): lay out (create and fill) missing or short files
+//! before the run, and open them for the workers. This is the only code of `iomark run`
+//! that creates, writes or opens targets (DESIGN.md "Safety is in target/").
+//!
+//! Layout follows fio's "Laying out IO file": a job that reads gets files filled with
+//! data (incompressible pseudo-random bytes, so reads of holes or zero pages do not
+//! flatter the result); a write-only job gets files extended to size. Block devices are
+//! opened as they are; writes to them are refused until the device safety guard (issue 3
+//! item 4) exists.
+
+use std::fs::{File, OpenOptions};
+use std::io::Write;
+use std::os::fd::{AsRawFd, RawFd};
+use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
+use std::path::{Path, PathBuf};
+use thiserror::Error;
+
+/// Chunk written per call while laying out a file, bytes (1 MiB).
+pub const LAYOUT_CHUNK: usize = 1 << 20;
+
+/// Errors preparing or opening targets.
+#[derive(Debug, Error)]
+pub enum FilesError {
+    /// writes to block devices are not allowed yet
+    #[error("{}: refusing to write to a block device (device safety checks are not implemented yet; use a file, or a read-only job)", .0.display())]
+    BlockDeviceWrite(PathBuf),
+    /// an OS call failed
+    #[error("{}: cannot {op}: {source}", .path.display())]
+    Io {
+        /// the file
+        path: PathBuf,
+        /// what was attempted ("create", "open", "write", "stat")
+        op: &'static str,
+        /// the OS error
+        source: std::io::Error,
+    },
+    /// O_DIRECT refused by the filesystem
+    #[error("{}: O_DIRECT (direct=1) is not supported here: {source}", .path.display())]
+    DirectUnsupported {
+        /// the file
+        path: PathBuf,
+        /// the OS error
+        source: std::io::Error,
+    },
+    /// the size of a file is needed but it does not exist and none was given
+    #[error("{}: file does not exist and no size= or filesize= was given", .0.display())]
+    NoSize(PathBuf),
+}
+
+impl FilesError {
+    /// Exit code for this error (DESIGN.md policy): 3 for environment problems.
+    pub fn exit_code(&self) -> i32 {
+        crate::exit::ENVIRONMENT
+    }
+}
+
+/// Whether `path` is a block device.
+pub fn is_block_device(path: &Path) -> bool {
+    std::fs::metadata(path).is_ok_and(|m| m.file_type().is_block_device())
+}
+
+/// Current size of a file or block device, bytes (`None` when it does not exist).
+pub fn existing_size(path: &Path) -> Option<u64> {
+    let m = std::fs::metadata(path).ok()?;
+    if m.file_type().is_block_device() {
+        let mut f = File::open(path).ok()?;
+        return std::io::Seek::seek(&mut f, std::io::SeekFrom::End(0)).ok();
+    }
+    Some(m.len())
+}
+
+/// One target file of a job.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FileSpec {
+    /// where
+    pub path: PathBuf,
+    /// bytes the job uses (offsets lie in `[0, size)`)
+    pub size: u64,
+}
+
+/// Make every file exist with at least `size` bytes. `fill`: write data (jobs that
+/// read); otherwise extend (write-only jobs). `writes`: the job writes (block devices
+/// are then refused). Returns one message per file laid out.
+pub fn layout(files: &[FileSpec], fill: bool, writes: bool) -> Result<Vec<String>, FilesError> {
+    let mut notes = Vec::new();
+    for f in files {
+        if is_block_device(&f.path) {
+            if writes {
+                return Err(FilesError::BlockDeviceWrite(f.path.clone()));
+            }
+            continue;
+        }
+        let have = existing_size(&f.path).unwrap_or(0);
+        if have >= f.size && f.path.exists() {
+            continue;
+        }
+        let io = |op, source| FilesError::Io {
+            path: f.path.clone(),
+            op,
+            source,
+        };
+        let mut file = OpenOptions::new()
+            .create(true)
+            .write(true)
+            .truncate(false)
+            .open(&f.path)
+            .map_err(|e| io("create", e))?;
+        if fill {
+            let mut buf = vec![0u8; LAYOUT_CHUNK];
+            let mut x: u64 = 0x9E37_79B9_7F4A_7C15 ^ f.size;
+            for c in buf.chunks_mut(8) {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let b = x.to_le_bytes();
+                c.copy_from_slice(&b[..c.len()]);
+            }
+            std::io::Seek::seek(&mut file, std::io::SeekFrom::Start(have))
+                .map_err(|e| io("seek", e))?;
+            let mut left = f.size - have;
+            while left > 0 {
+                let n = left.min(LAYOUT_CHUNK as u64) as usize;
+                file.write_all(&buf[..n]).map_err(|e| io("write", e))?;
+                left -= n as u64;
+            }
+        } else {
+            file.set_len(f.size).map_err(|e| io("extend", e))?;
+        }
+        notes.push(format!(
+            "Laying out IO file {} ({} bytes)",
+            f.path.display(),
+            f.size
+        ));
+    }
+    Ok(notes)
+}
+
+/// Files opened for one worker; descriptors stay valid while this lives.
+pub struct OpenFiles {
+    files: Vec<File>,
+}
+
+impl OpenFiles {
+    /// Raw descriptors, in file order.
+    pub fn fds(&self) -> Vec<RawFd> {
+        self.files.iter().map(AsRawFd::as_raw_fd).collect()
+    }
+}
+
+/// Open `files` for a worker: read-only unless `writes`; O_DIRECT when `direct`.
+pub fn open(files: &[FileSpec], writes: bool, direct: bool) -> Result<OpenFiles, FilesError> {
+    let mut out = Vec::with_capacity(files.len());
+    for f in files {
+        if writes && is_block_device(&f.path) {
+            return Err(FilesError::BlockDeviceWrite(f.path.clone()));
+        }
+        let mut o = OpenOptions::new();
+        o.read(true).write(writes);
+        if direct {
+            o.custom_flags(libc::O_DIRECT);
+        }
+        match o.open(&f.path) {
+            Ok(file) => out.push(file),
+            Err(e) if direct && e.raw_os_error() == Some(libc::EINVAL) => {
+                return Err(FilesError::DirectUnsupported {
+                    path: f.path.clone(),
+                    source: e,
+                })
+            }
+            Err(e) => {
+                return Err(FilesError::Io {
+                    path: f.path.clone(),
+                    op: "open",
+                    source: e,
+                })
+            }
+        }
+    }
+    Ok(OpenFiles { files: out })
+}
+
+/// fsync every file (fio's `end_fsync`).
+pub fn fsync_all(open: &OpenFiles) -> std::io::Result<()> {
+    for f in &open.files {
+        f.sync_all()?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn layout_fills_and_extends_to_exact_size() {
+        let d = std::env::temp_dir().join(format!("iomark-fio-files-{}", std::process::id()));
+        std::fs::create_dir_all(&d).unwrap();
+        let a = FileSpec {
+            path: d.join("a"),
+            size: 3 * LAYOUT_CHUNK as u64 + 5,
+        };
+        let b = FileSpec {
+            path: d.join("b"),
+            size: 8192,
+        };
+        let n = layout(std::slice::from_ref(&a), true, false).unwrap();
+        assert_eq!(n.len(), 1);
+        assert_eq!(existing_size(&a.path), Some(3 * LAYOUT_CHUNK as u64 + 5));
+        assert!(std::fs::read(&a.path).unwrap().iter().any(|&x| x != 0));
+        assert_eq!(
+            layout(std::slice::from_ref(&a), true, false).unwrap().len(),
+            0
+        );
+        layout(std::slice::from_ref(&b), false, true).unwrap();
+        assert_eq!(existing_size(&b.path), Some(8192));
+        std::fs::remove_dir_all(&d).unwrap();
+    }
+}

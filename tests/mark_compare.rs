@@ -1,0 +1,281 @@
+//! `iomark mark` and `iomark compare`: preset expansion into the exact fileio jobs, a
+//! tiny real `mark` run on the project disk (8 MiB, 1 s, 1 loop: table, JSON phases,
+//! test directory removed), compare on fixture RunResult files (golden table, markdown
+//! and csv output, mismatched-jobs call-outs, units) and bad input (one line, exit 2/3).
+
+use assert_cmd::Command;
+use iomark::run::mark::{expand, fileio_args, preset, Op, Pattern, Slot, Test};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_iomark"))
+}
+
+fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/compare")
+}
+
+fn names(p: &str, mix: bool) -> Vec<String> {
+    expand(p, mix).unwrap().iter().map(Test::name).collect()
+}
+
+#[test]
+fn presets_expand_to_the_crystaldiskmark_slots_read_then_write() {
+    assert_eq!(
+        names("default", false),
+        [
+            "SEQ1M Q8T1 read", "SEQ1M Q1T1 read", "RND4K Q32T1 read", "RND4K Q1T1 read",
+            "SEQ1M Q8T1 write", "SEQ1M Q1T1 write", "RND4K Q32T1 write", "RND4K Q1T1 write"
+        ]
+    );
+    assert_eq!(
+        names("nvme", false)[..4],
+        ["SEQ1M Q8T1 read", "SEQ128K Q32T1 read", "RND4K Q32T16 read", "RND4K Q1T1 read"]
+    );
+    assert_eq!(names("peak", false), ["SEQ1M Q8T1 read", "RND4K Q32T1 read", "SEQ1M Q8T1 write", "RND4K Q32T1 write"]);
+    assert_eq!(names("realworld", false), ["SEQ1M Q1T1 read", "RND4K Q1T1 read", "SEQ1M Q1T1 write", "RND4K Q1T1 write"]);
+    // --mix adds the random slots as 70/30 mixes, after the writes
+    assert_eq!(names("default", true)[8..], ["RND4K Q32T1 mix", "RND4K Q1T1 mix"]);
+    assert_eq!(names("nvme", true).len(), 10);
+    assert!(expand("fast", false).is_none());
+    assert_eq!(
+        preset("nvme").unwrap()[2],
+        Slot { pattern: Pattern::Rnd, block: 4096, qd: 32, threads: 16 }
+    );
+}
+
+#[test]
+fn slot_labels_round_trip() {
+    for p in ["default", "nvme", "peak", "realworld"] {
+        for s in preset(p).unwrap() {
+            assert_eq!(Slot::parse_label(&s.label()), Some(s));
+        }
+    }
+    assert_eq!(Slot::parse_label("SEQ128K Q32T1").unwrap().block, 131072);
+    assert_eq!(Slot::parse_label("nonsense"), None);
+    assert_eq!(Slot::parse_label("RNDxK Q1T1"), None);
+}
+
+#[test]
+fn each_test_is_the_exact_fileio_job() {
+    let d = Path::new("/d");
+    let j = Path::new("/d/loop.json");
+    let t = |slot: Slot, op| fileio_args(&Test { slot, op }, 1 << 30, 5, d, j).join(" ");
+    let seq8 = preset("default").unwrap()[0];
+    let rnd1 = preset("default").unwrap()[3];
+    let rnd_t16 = preset("nvme").unwrap()[2];
+    assert_eq!(
+        t(seq8, Op::Read),
+        "--file-num=1 --file-total-size=1073741824 --file-block-size=1048576 --file-test-mode=seqrd \
+         --file-io-mode=async --file-async-backlog=8 --file-extra-flags=direct --file-fsync-freq=0 \
+         --file-fsync-end=off --file-rw-ratio=2.3333333333 --threads=1 --time=5 --events=0 --file-dir=/d \
+         --file-data=random --percentile=99 --notes=off --verbosity=0 --json=/d/loop.json run"
+    );
+    // sequential writes overwrite the prepared file (seqrewr), never truncate it (seqwr)
+    assert!(t(seq8, Op::Write).contains("--file-test-mode=seqrewr"));
+    // Q1 runs pread/pwrite so latency is per I/O; no backlog option
+    let q1 = t(rnd1, Op::Write);
+    assert!(q1.contains("--file-test-mode=rndwr --file-io-mode=sync --file-extra-flags=direct"), "{q1}");
+    assert!(!q1.contains("backlog"));
+    let t16 = t(rnd_t16, Op::Mix);
+    assert!(t16.contains("--file-test-mode=rndrw --file-io-mode=async --file-async-backlog=32"), "{t16}");
+    assert!(t16.contains("--threads=16"));
+}
+
+#[test]
+fn tiny_mark_run_on_the_project_disk() {
+    let base = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("mark-tiny");
+    let _ = std::fs::remove_dir_all(&base);
+    std::fs::create_dir_all(&base).unwrap();
+    let json = base.join("r.json");
+    let out = bin()
+        .args(["mark", base.to_str().unwrap(), "--preset=realworld", "--mix", "--size=8M", "--time=1", "--loops=1", "--warmup=0"])
+        .arg(format!("--json={}", json.display()))
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert!(lines[0].starts_with("target: "), "{stdout}");
+    assert!(lines[1].contains("preset realworld, 8.0 MiB test file, O_DIRECT, random data, 1 s per test"));
+    let header = lines.iter().position(|l| l.starts_with("test ")).unwrap();
+    for (i, name) in ["SEQ1M Q1T1 read", "RND4K Q1T1 read", "SEQ1M Q1T1 write", "RND4K Q1T1 write", "RND4K Q1T1 mix"]
+        .iter()
+        .enumerate()
+    {
+        let row = lines[header + 1 + i];
+        assert!(row.starts_with(name), "{row}");
+        let cols: Vec<f64> = row[name.len()..].split_whitespace().map(|c| c.trim_end_matches('*').parse().unwrap()).collect();
+        assert_eq!(cols.len(), 5, "{row}");
+        // MiB/s = MB/s × 10^6 / 2^20, rounded to 2 decimals
+        assert!((cols[1] - cols[0] * 1e6 / 1_048_576.0).abs() < 0.02, "{row}");
+        assert!(cols[2] > 0.0 && cols[3] > 0.0 && cols[4] >= cols[3] * 0.5, "{row}");
+    }
+    assert!(stdout.contains("MB/s = 1,000,000 B/s, MiB/s = 1,048,576 B/s"));
+    // the test directory is gone; only the JSON is left
+    let left: Vec<_> = std::fs::read_dir(&base).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(left, vec![std::ffi::OsString::from("r.json")]);
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(v["command"], "mark");
+    assert_eq!(v["job"]["direct"], true);
+    assert_eq!(v["job"]["total_size_bytes"], 8 << 20);
+    let phases = v["phases"].as_array().unwrap();
+    assert_eq!(phases.len(), 5);
+    assert_eq!(phases[0]["name"], "SEQ1M Q1T1 read");
+    let p = &phases[1];
+    let (bytes, ops, secs) = (p["bytes"].as_f64().unwrap(), p["ops"].as_f64().unwrap(), p["seconds"].as_f64().unwrap());
+    assert_eq!(bytes, ops * 4096.0);
+    assert!((p["mb_per_s"].as_f64().unwrap() - bytes / secs / 1e6).abs() < 1e-6);
+    assert!(p["notes"][1].as_str().unwrap().starts_with("median_of=1 best_mb_per_s="));
+    assert!(p["lat"]["percentiles_ns"]["99"].as_u64().unwrap() > 0);
+    // and compare reads it back
+    let c = bin().args(["compare", json.to_str().unwrap(), "--format=json"]).output().unwrap();
+    assert_eq!(c.status.code(), Some(0));
+    let cj: Value = serde_json::from_slice(&c.stdout).unwrap();
+    assert_eq!(cj["rows"][0]["test"], "SEQ1M Q1T1 read");
+    let _ = std::fs::remove_dir_all(&base);
+}
+
+#[test]
+fn mark_bad_input() {
+    let o = bin().args(["mark", "/nonexistent-iomark-dir"]).output().unwrap();
+    assert_eq!(o.status.code(), Some(3));
+    assert_eq!(String::from_utf8_lossy(&o.stderr), "iomark mark: /nonexistent-iomark-dir is not an existing directory\n");
+    let o = bin().args(["mark", "--preset=fast"]).output().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("unknown preset 'fast' (accepted: default, nvme, peak, realworld)"));
+    let o = bin().args(["mark", "--size=0"]).output().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    // no space for the test file: exit 3 with the numbers, nothing left behind
+    let base = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("mark-nospace");
+    let _ = std::fs::remove_dir_all(&base);
+    std::fs::create_dir_all(&base).unwrap();
+    let o = bin().args(["mark", base.to_str().unwrap(), "--size=1000T", "--time=1", "--loops=1"]).output().unwrap();
+    assert_eq!(o.status.code(), Some(3));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("not enough free space"));
+    assert_eq!(std::fs::read_dir(&base).unwrap().count(), 0);
+    let _ = std::fs::remove_dir_all(&base);
+}
+
+fn compare(args: &[&str]) -> (i32, String, String) {
+    let o = bin().current_dir(fixtures()).arg("compare").args(args).output().unwrap();
+    (
+        o.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+const ABC: [&str; 3] = ["a-vm-mark.json", "b-980pro-mark.json", "c-vm-fileio-rndrd-16k-buffered.json"];
+
+#[test]
+fn compare_golden_table_markdown_csv() {
+    let golden = |f: &str| std::fs::read_to_string(fixtures().join(f)).unwrap();
+    assert_eq!(compare(&ABC).1, golden("abc.table.golden"));
+    let mut md = ABC.to_vec();
+    md.extend(["--format=markdown", "--label=VM", "--label=980 PRO", "--label=VM-buffered"]);
+    assert_eq!(compare(&md).1, golden("abc.markdown.golden"));
+    assert_eq!(compare(&[ABC[0], ABC[2], "--format=csv"]).1, golden("ac.csv.golden"));
+}
+
+#[test]
+fn compare_ratios_units_and_callouts() {
+    let (code, out, _) = compare(&[ABC[0], ABC[1], ABC[2], "--format=json"]);
+    assert_eq!(code, 0);
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["columns"][1]["device"], "Samsung SSD 980 PRO 1TB");
+    assert_eq!(v["columns"][1]["label"], "Samsung SSD 980 PRO 1TB");
+    let rows = v["rows"].as_array().unwrap();
+    let row = |t: &str, m: &str| rows.iter().find(|r| r["test"] == t && r["metric"] == m).unwrap().clone();
+    // the fixture B is A with SEQ1M Q8T1 scaled ×3 and RND4K Q32T1 ×4
+    let r = row("SEQ1M Q8T1 read", "MB/s");
+    assert!((r["ratios"][1].as_f64().unwrap() - 3.0).abs() < 1e-3);
+    assert!(r["ratios"][0].is_null());
+    assert!(r["values"][2].is_null());
+    assert_eq!(r["differences"][0], "C: no such test");
+    let r = row("RND4K Q32T1 read", "MB/s");
+    assert!((r["ratios"][1].as_f64().unwrap() - 4.0).abs() < 1e-3);
+    // the fileio rndrd (16 KiB, QD1, buffered) lines up with mark's first RND read, called out
+    let d: Vec<&str> = r["differences"].as_array().unwrap().iter().map(|x| x.as_str().unwrap()).collect();
+    assert_eq!(
+        d,
+        [
+            "C: block 16K (A: 4K)",
+            "C: QD 1 (A: 32)",
+            "C: buffered (A: O_DIRECT)",
+            "C: buffered file set 64.0 MiB fits in RAM 23.5 GiB (page cache)"
+        ]
+    );
+    // MB/s is decimal: the fileio column equals bytes / period / 10^6 of its file
+    let c: Value = serde_json::from_str(&std::fs::read_to_string(fixtures().join(ABC[2])).unwrap()).unwrap();
+    let mb = c["read"]["bytes"].as_f64().unwrap() / c["period_s"].as_f64().unwrap() / 1e6;
+    assert!((r["values"][2].as_f64().unwrap() - mb).abs() < 1e-6);
+    assert!((c["read"]["bw_mb_per_s"].as_f64().unwrap() - mb).abs() < 1e-6);
+    // QD>1 latency: mean = QD × threads / IOPS, no p99
+    let a: Value = serde_json::from_str(&std::fs::read_to_string(fixtures().join(ABC[0])).unwrap()).unwrap();
+    let iops = a["phases"][2]["ops_per_s"].as_f64().unwrap();
+    let mean = row("RND4K Q32T1 read", "mean µs")["values"][0].as_f64().unwrap();
+    assert!((mean - 32.0 / iops * 1e6).abs() < 1.0, "{mean} vs {}", 32.0 / iops * 1e6);
+    assert!(row("RND4K Q32T1 read", "p99 µs")["values"][0].is_null());
+    // identical jobs: no call-out
+    assert!(row("SEQ1M Q1T1 read", "MB/s")["differences"].as_array().unwrap().iter().all(|d| d.as_str().unwrap().starts_with("C:")));
+}
+
+#[test]
+fn compare_bad_input_is_one_line_exit_2() {
+    for (file, msg) in [
+        ("bad-not-json.json", "iomark compare: bad-not-json.json is not JSON: expected value at line 1 column 1\n"),
+        ("bad-foreign-fio.json", "iomark compare: bad-foreign-fio.json is not an iomark RunResult (no \"tool\": \"iomark\" and \"schema_version\"; write one with --json=FILE)\n"),
+        ("bad-newer-schema.json", "iomark compare: bad-newer-schema.json has schema_version 2; this iomark 0.1.0 reads up to 1 (use a newer iomark)\n"),
+        ("bad-running.json", "iomark compare: bad-running.json is the placeholder of a run that never finished (status \"running\")\n"),
+        ("missing.json", "iomark compare: cannot read missing.json: No such file or directory (os error 2)\n"),
+    ] {
+        let (code, out, err) = compare(&[ABC[0], file]);
+        assert_eq!((code, out.as_str(), err.as_str()), (2, "", msg), "{file}");
+    }
+    let (code, _, err) = compare(&[ABC[0], "--label=a", "--label=b"]);
+    assert_eq!((code, err.as_str()), (2, "iomark compare: 2 --label values for 1 files (give at most one per file)\n"));
+    let (code, _, err) = compare(&[ABC[0], "--format=xml"]);
+    assert_eq!(code, 2);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    let (code, _, _) = compare(&[]);
+    assert_eq!(code, 2);
+}
+
+#[test]
+fn compare_plot_writes_a_wellformed_svg_with_every_series() {
+    let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("compare-plot.svg");
+    let _ = std::fs::remove_file(&out);
+    let plot = format!("--plot={}", out.display());
+    let (code, _, err) = compare(&[ABC[0], ABC[1], ABC[2], "--label=VM", "--label=980 PRO", "--label=VM buffered", &plot]);
+    assert_eq!(code, 0, "{err}");
+    let svg = std::fs::read_to_string(&out).unwrap();
+    assert!(svg.trim_start().starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
+    // balanced elements: every <text> closed
+    assert_eq!(svg.matches("<text").count(), svg.matches("</text>").count());
+    for needle in [
+        "Bandwidth per test (higher is better)",
+        "IOPS per test (higher is better)",
+        "MB/s (1 MB = 1,000,000 B)",
+        "A = VM",
+        "B = 980 PRO",
+        "C = VM buffered",
+        "SEQ1M Q8T1",
+        "RND4K Q1T1",
+        "read *", // the call-out on the test whose jobs differ
+        "2288",   // B's SEQ1M Q8T1 read bar label
+    ] {
+        assert!(svg.contains(needle), "missing {needle}");
+    }
+    // bars: 2 panels × (8 tests × A and B + 1 test × C)
+    let fills: Vec<usize> = ["#0072B2", "#E69F00", "#009E73"]
+        .iter()
+        .map(|c| svg.matches(&format!("fill=\"{c}\"")).count())
+        .collect();
+    assert_eq!(fills, [2 * 8 + 2, 2 * 8 + 2, 2 + 2], "bars + legend swatches per colour");
+    let _ = std::fs::remove_file(&out);
+    let (code, _, err) = compare(&[ABC[0], "--plot=/nonexistent-dir/x.svg"]);
+    assert_eq!(code, 3);
+    assert!(err.starts_with("iomark compare: cannot write --plot=/nonexistent-dir/x.svg"), "{err}");
+}

@@ -1,0 +1,351 @@
+//! `iomark run` (fio jobs): parser units, null-engine and psync runs with exact byte
+//! counts, fio JSON keys, and the walk over fio's own example job files.
+
+use iomark::job::fio::{
+    self, parse_args_with, parse_bssplit_dir, parse_range, parse_size, BlockSizes, BssplitError,
+    EngineKind, FioError, RwMode, SizeSpec,
+};
+use iomark::run::fio::execute;
+use std::path::Path;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+fn args(v: &[&str]) -> Vec<String> {
+    v.iter().map(|s| s.to_string()).collect()
+}
+
+fn no_env(_: &str) -> Option<String> {
+    None
+}
+
+#[test]
+fn sizes_and_ranges_use_fio_units() {
+    assert_eq!(parse_size("4k", 1024), Ok(4096));
+    assert_eq!(parse_size("1MiB", 1000), Ok(1_048_576));
+    assert_eq!(parse_size("1MiB", 1024), Ok(1_000_000));
+    assert_eq!(parse_size("2g", 1024), Ok(2 << 30));
+    assert_eq!(parse_range("4k-16k", 1024), Ok((4096, 16384)));
+    assert_eq!(parse_range("16k:4k", 1024), Ok((4096, 16384)));
+    assert!(parse_size("4x", 1024).unwrap_err().contains("unknown unit"));
+}
+
+#[test]
+fn bssplit_weights_must_sum_to_100() {
+    assert_eq!(
+        parse_bssplit_dir("4k/10:64k/50:32k/40", 1024),
+        Ok(vec![(4096, 10), (65536, 50), (32768, 40)])
+    );
+    assert_eq!(
+        parse_bssplit_dir("4k/10:64k/50", 1024),
+        Err(BssplitError::Sum(60))
+    );
+    assert_eq!(
+        parse_bssplit_dir("4k/50:8k/:16k/", 1024),
+        Ok(vec![(4096, 50), (8192, 25), (16384, 25)])
+    );
+    let e = parse_args_with(
+        &args(&["--name=a", "--size=1m", "--bssplit=4k/30:8k/30"]),
+        &no_env,
+    )
+    .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "command line: bssplit '4k/30:8k/30': weights sum to 60, must be 100"
+    );
+}
+
+#[test]
+fn command_line_globals_and_jobs() {
+    let c = parse_args_with(
+        &args(&[
+            "--bs=8k",
+            "--size=1m",
+            "--name=a",
+            "--rw=randread",
+            "--name=b",
+            "--rw=randrw:4",
+            "--rwmixwrite=30",
+            "--bs=4k,16k",
+            "--ioengine=libaio",
+            "--runtime=500ms",
+            "--time_based",
+            "--output-format=json",
+        ]),
+        &no_env,
+    )
+    .unwrap();
+    assert_eq!(c.jobs.len(), 2);
+    assert_eq!(c.jobs[0].name, "a");
+    assert_eq!(c.jobs[0].bs_read, BlockSizes::Fixed(8192));
+    assert_eq!(c.jobs[0].rw, RwMode::RandRead);
+    assert_eq!(c.jobs[1].rw, RwMode::RandRw);
+    assert_eq!(c.jobs[1].rw_suffix, 4);
+    assert_eq!(c.jobs[1].rwmixread, 70);
+    assert_eq!(c.jobs[1].bs_read, BlockSizes::Fixed(4096));
+    assert_eq!(c.jobs[1].bs_write, BlockSizes::Fixed(16384));
+    assert_eq!(c.jobs[1].engine, EngineKind::IoUring);
+    assert_eq!(c.jobs[1].runtime, Some(Duration::from_millis(500)));
+    assert_eq!(c.jobs[1].size, Some(SizeSpec::Bytes(1 << 20)));
+    assert_eq!(c.output_format, fio::OutputFormat::Json);
+    assert_eq!(
+        c.notices,
+        vec!["note: ioengine=libaio runs on io_uring in iomark"]
+    );
+}
+
+#[test]
+fn job_file_include_env_and_errors() {
+    let d = tempfile::tempdir().unwrap();
+    std::fs::create_dir(d.path().join("inc")).unwrap();
+    std::fs::write(
+        d.path().join("inc/common.fio"),
+        "[global]\nbs=${MYBS} ; from env\n",
+    )
+    .unwrap();
+    std::fs::write(
+        d.path().join("job.fio"),
+        "# top\ninclude inc/common.fio\n[j1]\nrw=write\nsize=64k\nnumjobs=2\t; two\n",
+    )
+    .unwrap();
+    let env = |v: &str| (v == "MYBS").then(|| "16k".to_string());
+    let f = d.path().join("job.fio").display().to_string();
+    let c = parse_args_with(std::slice::from_ref(&f), &env).unwrap();
+    assert_eq!(c.jobs.len(), 1);
+    assert_eq!(c.jobs[0].bs_write, BlockSizes::Fixed(16384));
+    assert_eq!(c.jobs[0].numjobs, 2);
+    // unset variable: names the variable, file and line
+    let e = parse_args_with(std::slice::from_ref(&f), &no_env)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("${MYBS} is not set"), "{e}");
+    assert!(e.contains("common.fio:2"), "{e}");
+    // unknown key: names it with file:line
+    std::fs::write(d.path().join("bad.fio"), "[a]\nsize=1m\nverify_fancy=1\n").unwrap();
+    let e =
+        parse_args_with(&[d.path().join("bad.fio").display().to_string()], &no_env).unwrap_err();
+    assert!(matches!(e, FioError::UnsupportedKey { .. }));
+    assert!(
+        e.to_string()
+            .ends_with("bad.fio:3: option 'verify_fancy' is not supported by iomark"),
+        "{e}"
+    );
+    // unknown engine
+    let e = parse_args_with(
+        &args(&["--name=a", "--size=1m", "--ioengine=rdma"]),
+        &no_env,
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        e.contains("ioengine 'rdma' is not supported by iomark"),
+        "{e}"
+    );
+    // circular include
+    std::fs::write(d.path().join("c1.fio"), "include c2.fio\n").unwrap();
+    std::fs::write(d.path().join("c2.fio"), "include c1.fio\n").unwrap();
+    let e = parse_args_with(&[d.path().join("c1.fio").display().to_string()], &no_env)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("circular include"), "{e}");
+}
+
+#[test]
+fn null_engine_run_counts_exact_ios() {
+    let c = parse_args_with(
+        &args(&[
+            "--name=n",
+            "--ioengine=null",
+            "--rw=randread",
+            "--bs=4k",
+            "--size=4m",
+            "--iodepth=4",
+        ]),
+        &no_env,
+    )
+    .unwrap();
+    let stop = AtomicBool::new(false);
+    let out = execute(&c, &stop, &|_| {}).unwrap();
+    assert_eq!(out.jobs.len(), 1);
+    assert_eq!(out.jobs[0].read.ios, 1024);
+    assert_eq!(out.jobs[0].read.bytes, 4 << 20);
+    assert_eq!(out.jobs[0].write.ios, 0);
+    assert_eq!(out.jobs[0].read.clat.hist.len(), 1024);
+}
+
+#[test]
+fn psync_run_on_small_file_moves_exact_bytes() {
+    let d = tempfile::tempdir().unwrap();
+    let dir = format!("--directory={}", d.path().display());
+    let c = parse_args_with(
+        &args(&[
+            &dir,
+            "--name=w",
+            "--rw=write",
+            "--bs=4k",
+            "--size=256k",
+            "--fsync=16",
+            "--end_fsync=1",
+            "--name=r",
+            "--stonewall",
+            "--rw=randread",
+            "--bs=8k",
+            "--size=256k",
+            "--loops=2",
+            "--numjobs=2",
+            "--group_reporting",
+        ]),
+        &no_env,
+    )
+    .unwrap();
+    let stop = AtomicBool::new(false);
+    let out = execute(&c, &stop, &|_| {}).unwrap();
+    assert_eq!(out.jobs.len(), 2);
+    let w = &out.jobs[0];
+    assert_eq!((w.write.ios, w.write.bytes), (64, 262_144));
+    assert_eq!(w.sync.ios, 4 + 1);
+    assert_eq!(
+        std::fs::metadata(d.path().join("w.0.0")).unwrap().len(),
+        262_144
+    );
+    let r = &out.jobs[1];
+    assert_eq!(r.threads, 2);
+    assert_eq!(r.groupid, 1);
+    assert_eq!((r.read.ios, r.read.bytes), (2 * 64, 2 * 2 * 262_144));
+}
+
+#[test]
+fn json_output_has_fio_keys() {
+    let d = tempfile::tempdir().unwrap();
+    let out = assert_cmd::Command::cargo_bin("iomark")
+        .unwrap()
+        .current_dir(d.path())
+        .args([
+            "run",
+            "--name=j",
+            "--rw=randrw",
+            "--bs=4k",
+            "--size=128k",
+            "--output-format=json",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("stdout is only JSON");
+    let j = &v["jobs"][0];
+    assert_eq!(j["jobname"], "j");
+    let total = j["read"]["io_bytes"].as_u64().unwrap() + j["write"]["io_bytes"].as_u64().unwrap();
+    assert_eq!(total, 131_072);
+    for dir in ["read", "write"] {
+        let o = &j[dir];
+        for k in ["io_bytes", "bw", "bw_bytes", "iops", "runtime"] {
+            assert!(o[k].is_number(), "{dir}.{k}");
+        }
+        assert_eq!(
+            o["bw"].as_u64().unwrap(),
+            o["bw_bytes"].as_u64().unwrap() / 1024
+        );
+        for l in ["slat_ns", "clat_ns", "lat_ns"] {
+            for k in ["min", "max", "mean", "stddev"] {
+                assert!(o[l][k].is_number(), "{dir}.{l}.{k}");
+            }
+        }
+        if o["total_ios"].as_u64().unwrap() > 0 {
+            assert!(o["clat_ns"]["percentile"]["99.000000"].as_u64().unwrap() > 0);
+        }
+    }
+}
+
+#[derive(Default, Debug)]
+struct Counts {
+    runs: usize,
+    engine: usize,
+    option: usize,
+}
+
+#[test]
+fn fio_examples_run_or_are_rejected_by_name() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/peer-tests/fio-examples");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| {
+            panic!(
+                "{} is missing ({e}): the fio examples are required",
+                dir.display()
+            )
+        })
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "fio"))
+        .collect();
+    files.sort();
+    assert!(
+        files.len() >= 100,
+        "expected fio's ~107 examples, found {}",
+        files.len()
+    );
+    let env = |_: &str| Some("1".to_string());
+    let mut n = Counts::default();
+    for f in &files {
+        let text = std::fs::read_to_string(f).unwrap();
+        match parse_args_with(&[f.display().to_string()], &env) {
+            Err(FioError::UnsupportedEngine { engine, .. }) => {
+                assert!(
+                    text.contains(&engine),
+                    "{}: engine '{engine}' not in file",
+                    f.display()
+                );
+                n.engine += 1;
+            }
+            Err(e) => {
+                let msg = e.to_string();
+                let named = match &e {
+                    FioError::UnsupportedKey { key, .. } => text.contains(key.as_str()),
+                    FioError::BadValue { key, .. } => !key.is_empty() && msg.contains(key.as_str()),
+                    FioError::BssplitSum { .. } => msg.contains("bssplit"),
+                    FioError::Job { job, why } => !job.is_empty() && !why.is_empty(),
+                    _ => false,
+                };
+                assert!(
+                    named,
+                    "{}: rejection does not name an option: {msg}",
+                    f.display()
+                );
+                n.option += 1;
+            }
+            Ok(mut cmd) => {
+                let tmp = tempfile::tempdir().unwrap();
+                for j in &mut cmd.jobs {
+                    let bs = j.bs_read.max().max(j.bs_write.max());
+                    j.directory = Some(tmp.path().to_path_buf());
+                    j.filename = None;
+                    j.nrfiles = j.nrfiles.min(2);
+                    j.size = Some(SizeSpec::Bytes(
+                        (256 << 10).max(4 * bs) * u64::from(j.nrfiles),
+                    ));
+                    j.filesize = None;
+                    j.runtime = Some(Duration::from_millis(100));
+                    j.ramp_time = Duration::ZERO;
+                    j.numjobs = j.numjobs.min(2);
+                    j.loops = 1;
+                    j.direct = false;
+                }
+                let stop = AtomicBool::new(false);
+                if let Err(e) = execute(&cmd, &stop, &|_| {}) {
+                    panic!("{}: parsed but failed to run: {e}", f.display());
+                }
+                n.runs += 1;
+            }
+        }
+    }
+    println!(
+        "fio examples: {} files: runs {} / rejected-for-engine {} / rejected-for-option {}",
+        files.len(),
+        n.runs,
+        n.engine,
+        n.option
+    );
+    assert_eq!(n.runs + n.engine + n.option, files.len());
+    assert!(n.runs >= 1);
+}
