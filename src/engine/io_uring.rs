@@ -1,6 +1,7 @@
 //! `io_uring`: requests queued on a per-thread ring of `depth` entries, submitted one
 //! `io_uring_enter` per request (sysbench's async mode issues one `io_submit` per event;
-//! the submission that fills the queue also waits for a completion in the same call),
+//! optionally the submission that fills the queue also waits for a completion in the
+//! same call),
 //! with the file table and the slab's buffers registered once, so the kernel neither
 //! looks up descriptors nor pins pages per request. fsync stays a synchronous syscall,
 //! as in sysbench's async mode.
@@ -40,6 +41,7 @@ pub struct Uring {
     in_flight: usize,
     fixed_files: bool,
     fixed_bufs: bool,
+    wait_when_full: bool,
 }
 
 impl Uring {
@@ -80,7 +82,16 @@ impl Uring {
             in_flight: 0,
             fixed_files,
             fixed_bufs,
+            wait_when_full: false,
         })
+    }
+
+    /// Make the submission that fills the queue also wait for one completion in the
+    /// same `io_uring_enter` (sysbench's async mode waits right after such a submission
+    /// anyway). Off by default: fio-style callers time submission and completion apart.
+    pub fn wait_when_full(mut self, on: bool) -> Self {
+        self.wait_when_full = on;
+        self
     }
 
     /// Whether registered files and buffers are in use.
@@ -158,7 +169,7 @@ impl Engine for Uring {
         self.in_flight += 1;
         // When this request fills the queue, submit and wait for a completion in the
         // same system call (the caller reaps next).
-        let want = usize::from(self.in_flight >= self.depth);
+        let want = usize::from(self.wait_when_full && self.in_flight >= self.depth);
         self.enter(want)?;
         Ok(None)
     }
