@@ -140,6 +140,22 @@ pub fn phase_result(
     }
 }
 
+/// How a phase-shaped command ended: report the error (or the interruption) on stderr
+/// as `iomark CMD: …` and give the result status, error text and exit code.
+pub fn outcome(cmd: &str, removed: &str, r: &Result<(), RunError>, signals: &Signals) -> (Status, Option<String>, i32) {
+    match r {
+        Ok(()) => (Status::Ok, None, exit::OK),
+        Err(RunError::Interrupted) => {
+            eprintln!("iomark {cmd}: interrupted; {removed}");
+            (Status::Interrupted, None, RunError::Interrupted.code(signals.exit_code()))
+        }
+        Err(e) => {
+            eprintln!("iomark {cmd}: {e}");
+            (Status::Failed, Some(e.to_string()), e.code(None))
+        }
+    }
+}
+
 /// Write the `{"status": "running"}` placeholder so a bad `--json` path fails before work.
 pub fn json_placeholder(path: &Path) -> Result<(), RunError> {
     json::write_atomic(
@@ -660,21 +676,7 @@ pub fn execute(job: &CopyJob) -> i32 {
     for e in scratch.cleanup() {
         eprintln!("iomark copy: {e}");
     }
-    let (status, error, code) = match &r {
-        Ok(()) => (Status::Ok, None, exit::OK),
-        Err(RunError::Interrupted) => {
-            eprintln!("iomark copy: interrupted; the files iomark created were removed");
-            (
-                Status::Interrupted,
-                None,
-                RunError::Interrupted.code(signals.exit_code()),
-            )
-        }
-        Err(e) => {
-            eprintln!("iomark copy: {e}");
-            (Status::Failed, Some(e.to_string()), e.code(None))
-        }
-    };
+    let (status, error, code) = outcome("copy", "the files iomark created were removed", &r, &signals);
     // Errors found before the placeholder was written leave no JSON file; after it, the
     // result (ok, failed or interrupted) always replaces the placeholder.
     if let (Some(p), true) = (&job.json, started) {

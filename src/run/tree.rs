@@ -19,8 +19,8 @@
 
 use crate::exit;
 use crate::job::values::iec;
-use crate::report::json::{self, JobInfo, Phase, Status, Warning};
-use crate::run::copy::{bar, check_dir, json_placeholder, phase_result, short, RunError};
+use crate::report::json::{self, JobInfo, Phase, Warning};
+use crate::run::copy::{bar, check_dir, json_placeholder, outcome, phase_result, short, RunError};
 use crate::run::rng::{GlibcRandom, Xoroshiro128Plus};
 use crate::run::signals::Signals;
 use crate::stats::{self, clock::Clock};
@@ -314,23 +314,7 @@ pub fn execute(job: &TreeJob) -> i32 {
     for e in &errs {
         eprintln!("iomark tree: {e}");
     }
-    let (status, error, code) = match &r {
-        Ok(()) => (Status::Ok, None, exit::OK),
-        Err(RunError::Interrupted) => {
-            eprintln!(
-                "iomark tree: interrupted; the files and directories iomark created were removed"
-            );
-            (
-                Status::Interrupted,
-                None,
-                RunError::Interrupted.code(signals.exit_code()),
-            )
-        }
-        Err(e) => {
-            eprintln!("iomark tree: {e}");
-            (Status::Failed, Some(e.to_string()), e.code(None))
-        }
-    };
+    let (status, error, code) = outcome("tree", "the files and directories iomark created were removed", &r, &signals);
     // Errors found before the placeholder was written leave no JSON file; after it, the
     // result (ok, failed or interrupted) always replaces the placeholder.
     if let (Some(p), true) = (&job.json, started) {
