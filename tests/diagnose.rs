@@ -888,3 +888,38 @@ fn platform_fixtures_survive_deleted_files_without_new_findings() {
         }
     }
 }
+
+#[test]
+fn fixture_option_replays_a_recorded_machine_and_cleans_up() {
+    let fixture = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/diagnose/a-nvme-gen2-slot.fixture"
+    );
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_iomark"))
+        .args(["diagnose", "/data/big.bin", "--fixture", fixture])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(text.contains("PCIE_LINK_BELOW_DEVICE"), "{text}");
+    assert!(text.contains("RATED_ABOVE_CEILING"), "{text}");
+    assert!(text.contains("2000 MB/s (2.00 GB/s) raw"), "{text}");
+    // the unpacked tree is gone
+    let root = text
+        .lines()
+        .next()
+        .unwrap_or("")
+        .split("(root ")
+        .nth(1)
+        .unwrap_or("")
+        .trim_end_matches(')');
+    assert!(
+        !root.is_empty() && !std::path::Path::new(root).exists(),
+        "{root}"
+    );
+    let bad = std::process::Command::new(env!("CARGO_BIN_EXE_iomark"))
+        .args(["diagnose", "--fixture", "/nonexistent.fixture"])
+        .output()
+        .unwrap();
+    assert_eq!(bad.status.code(), Some(3));
+}

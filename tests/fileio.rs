@@ -208,7 +208,10 @@ fn check_cases(cases: &[Case], prepare: &[&str]) {
             assert_eq!(ours, e, "iomark vs spec rules: {:?}", c.args);
         }
         let theirs = sysbench_counts(&c.args, prepare);
-        if c.args.iter().any(|a| a.starts_with("--threads=") && *a != "--threads=1") {
+        if c.args
+            .iter()
+            .any(|a| a.starts_with("--threads=") && *a != "--threads=1")
+        {
             // With several threads sysbench's debug stream (our source of its per-op
             // counts) can lose or merge a line even after retries; iomark's own counts
             // were pinned exactly against the spec's rules above, so allow ±1 here.

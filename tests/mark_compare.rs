@@ -25,23 +25,58 @@ fn presets_expand_to_the_crystaldiskmark_slots_read_then_write() {
     assert_eq!(
         names("default", false),
         [
-            "SEQ1M Q8T1 read", "SEQ1M Q1T1 read", "RND4K Q32T1 read", "RND4K Q1T1 read",
-            "SEQ1M Q8T1 write", "SEQ1M Q1T1 write", "RND4K Q32T1 write", "RND4K Q1T1 write"
+            "SEQ1M Q8T1 read",
+            "SEQ1M Q1T1 read",
+            "RND4K Q32T1 read",
+            "RND4K Q1T1 read",
+            "SEQ1M Q8T1 write",
+            "SEQ1M Q1T1 write",
+            "RND4K Q32T1 write",
+            "RND4K Q1T1 write"
         ]
     );
     assert_eq!(
         names("nvme", false)[..4],
-        ["SEQ1M Q8T1 read", "SEQ128K Q32T1 read", "RND4K Q32T16 read", "RND4K Q1T1 read"]
+        [
+            "SEQ1M Q8T1 read",
+            "SEQ128K Q32T1 read",
+            "RND4K Q32T16 read",
+            "RND4K Q1T1 read"
+        ]
     );
-    assert_eq!(names("peak", false), ["SEQ1M Q8T1 read", "RND4K Q32T1 read", "SEQ1M Q8T1 write", "RND4K Q32T1 write"]);
-    assert_eq!(names("realworld", false), ["SEQ1M Q1T1 read", "RND4K Q1T1 read", "SEQ1M Q1T1 write", "RND4K Q1T1 write"]);
+    assert_eq!(
+        names("peak", false),
+        [
+            "SEQ1M Q8T1 read",
+            "RND4K Q32T1 read",
+            "SEQ1M Q8T1 write",
+            "RND4K Q32T1 write"
+        ]
+    );
+    assert_eq!(
+        names("realworld", false),
+        [
+            "SEQ1M Q1T1 read",
+            "RND4K Q1T1 read",
+            "SEQ1M Q1T1 write",
+            "RND4K Q1T1 write"
+        ]
+    );
     // --mix adds the random slots as 70/30 mixes, after the writes
-    assert_eq!(names("default", true)[8..], ["RND4K Q32T1 mix", "RND4K Q1T1 mix"]);
+    assert_eq!(
+        names("default", true)[8..],
+        ["RND4K Q32T1 mix", "RND4K Q1T1 mix"]
+    );
     assert_eq!(names("nvme", true).len(), 10);
     assert!(expand("fast", false).is_none());
     assert_eq!(
         preset("nvme").unwrap()[2],
-        Slot { pattern: Pattern::Rnd, block: 4096, qd: 32, threads: 16 }
+        Slot {
+            pattern: Pattern::Rnd,
+            block: 4096,
+            qd: 32,
+            threads: 16
+        }
     );
 }
 
@@ -76,10 +111,16 @@ fn each_test_is_the_exact_fileio_job() {
     assert!(t(seq8, Op::Write).contains("--file-test-mode=seqrewr"));
     // Q1 runs pread/pwrite so latency is per I/O; no backlog option
     let q1 = t(rnd1, Op::Write);
-    assert!(q1.contains("--file-test-mode=rndwr --file-io-mode=sync --file-extra-flags=direct"), "{q1}");
+    assert!(
+        q1.contains("--file-test-mode=rndwr --file-io-mode=sync --file-extra-flags=direct"),
+        "{q1}"
+    );
     assert!(!q1.contains("backlog"));
     let t16 = t(rnd_t16, Op::Mix);
-    assert!(t16.contains("--file-test-mode=rndrw --file-io-mode=async --file-async-backlog=32"), "{t16}");
+    assert!(
+        t16.contains("--file-test-mode=rndrw --file-io-mode=async --file-async-backlog=32"),
+        "{t16}"
+    );
     assert!(t16.contains("--threads=16"));
 }
 
@@ -90,31 +131,64 @@ fn tiny_mark_run_on_the_project_disk() {
     std::fs::create_dir_all(&base).unwrap();
     let json = base.join("r.json");
     let out = bin()
-        .args(["mark", base.to_str().unwrap(), "--preset=realworld", "--mix", "--size=8M", "--time=1", "--loops=1", "--warmup=0"])
+        .args([
+            "mark",
+            base.to_str().unwrap(),
+            "--preset=realworld",
+            "--mix",
+            "--size=8M",
+            "--time=1",
+            "--loops=1",
+            "--warmup=0",
+        ])
         .arg(format!("--json={}", json.display()))
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(out.status.code(), Some(0), "{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let lines: Vec<&str> = stdout.lines().collect();
     assert!(lines[0].starts_with("target: "), "{stdout}");
-    assert!(lines[1].contains("preset realworld, 8.0 MiB test file, O_DIRECT, random data, 1 s per test"));
+    assert!(lines[1]
+        .contains("preset realworld, 8.0 MiB test file, O_DIRECT, random data, 1 s per test"));
     let header = lines.iter().position(|l| l.starts_with("test ")).unwrap();
-    for (i, name) in ["SEQ1M Q1T1 read", "RND4K Q1T1 read", "SEQ1M Q1T1 write", "RND4K Q1T1 write", "RND4K Q1T1 mix"]
-        .iter()
-        .enumerate()
+    for (i, name) in [
+        "SEQ1M Q1T1 read",
+        "RND4K Q1T1 read",
+        "SEQ1M Q1T1 write",
+        "RND4K Q1T1 write",
+        "RND4K Q1T1 mix",
+    ]
+    .iter()
+    .enumerate()
     {
         let row = lines[header + 1 + i];
         assert!(row.starts_with(name), "{row}");
-        let cols: Vec<f64> = row[name.len()..].split_whitespace().map(|c| c.trim_end_matches('*').parse().unwrap()).collect();
+        let cols: Vec<f64> = row[name.len()..]
+            .split_whitespace()
+            .map(|c| c.trim_end_matches('*').parse().unwrap())
+            .collect();
         assert_eq!(cols.len(), 5, "{row}");
         // MiB/s = MB/s × 10^6 / 2^20, rounded to 2 decimals
-        assert!((cols[1] - cols[0] * 1e6 / 1_048_576.0).abs() < 0.02, "{row}");
-        assert!(cols[2] > 0.0 && cols[3] > 0.0 && cols[4] >= cols[3] * 0.5, "{row}");
+        assert!(
+            (cols[1] - cols[0] * 1e6 / 1_048_576.0).abs() < 0.02,
+            "{row}"
+        );
+        assert!(
+            cols[2] > 0.0 && cols[3] > 0.0 && cols[4] >= cols[3] * 0.5,
+            "{row}"
+        );
     }
     assert!(stdout.contains("MB/s = 1,000,000 B/s, MiB/s = 1,048,576 B/s"));
     // the test directory is gone; only the JSON is left
-    let left: Vec<_> = std::fs::read_dir(&base).unwrap().map(|e| e.unwrap().file_name()).collect();
+    let left: Vec<_> = std::fs::read_dir(&base)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
     assert_eq!(left, vec![std::ffi::OsString::from("r.json")]);
     let v: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
     assert_eq!(v["command"], "mark");
@@ -124,13 +198,23 @@ fn tiny_mark_run_on_the_project_disk() {
     assert_eq!(phases.len(), 5);
     assert_eq!(phases[0]["name"], "SEQ1M Q1T1 read");
     let p = &phases[1];
-    let (bytes, ops, secs) = (p["bytes"].as_f64().unwrap(), p["ops"].as_f64().unwrap(), p["seconds"].as_f64().unwrap());
+    let (bytes, ops, secs) = (
+        p["bytes"].as_f64().unwrap(),
+        p["ops"].as_f64().unwrap(),
+        p["seconds"].as_f64().unwrap(),
+    );
     assert_eq!(bytes, ops * 4096.0);
     assert!((p["mb_per_s"].as_f64().unwrap() - bytes / secs / 1e6).abs() < 1e-6);
-    assert!(p["notes"][1].as_str().unwrap().starts_with("median_of=1 best_mb_per_s="));
+    assert!(p["notes"][1]
+        .as_str()
+        .unwrap()
+        .starts_with("median_of=1 best_mb_per_s="));
     assert!(p["lat"]["percentiles_ns"]["99"].as_u64().unwrap() > 0);
     // and compare reads it back
-    let c = bin().args(["compare", json.to_str().unwrap(), "--format=json"]).output().unwrap();
+    let c = bin()
+        .args(["compare", json.to_str().unwrap(), "--format=json"])
+        .output()
+        .unwrap();
     assert_eq!(c.status.code(), Some(0));
     let cj: Value = serde_json::from_slice(&c.stdout).unwrap();
     assert_eq!(cj["rows"][0]["test"], "SEQ1M Q1T1 read");
@@ -139,19 +223,35 @@ fn tiny_mark_run_on_the_project_disk() {
 
 #[test]
 fn mark_bad_input() {
-    let o = bin().args(["mark", "/nonexistent-iomark-dir"]).output().unwrap();
+    let o = bin()
+        .args(["mark", "/nonexistent-iomark-dir"])
+        .output()
+        .unwrap();
     assert_eq!(o.status.code(), Some(3));
-    assert_eq!(String::from_utf8_lossy(&o.stderr), "iomark mark: /nonexistent-iomark-dir is not an existing directory\n");
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr),
+        "iomark mark: /nonexistent-iomark-dir is not an existing directory\n"
+    );
     let o = bin().args(["mark", "--preset=fast"]).output().unwrap();
     assert_eq!(o.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("unknown preset 'fast' (accepted: default, nvme, peak, realworld)"));
+    assert!(String::from_utf8_lossy(&o.stderr)
+        .contains("unknown preset 'fast' (accepted: default, nvme, peak, realworld)"));
     let o = bin().args(["mark", "--size=0"]).output().unwrap();
     assert_eq!(o.status.code(), Some(2));
     // no space for the test file: exit 3 with the numbers, nothing left behind
     let base = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("mark-nospace");
     let _ = std::fs::remove_dir_all(&base);
     std::fs::create_dir_all(&base).unwrap();
-    let o = bin().args(["mark", base.to_str().unwrap(), "--size=1000T", "--time=1", "--loops=1"]).output().unwrap();
+    let o = bin()
+        .args([
+            "mark",
+            base.to_str().unwrap(),
+            "--size=1000T",
+            "--time=1",
+            "--loops=1",
+        ])
+        .output()
+        .unwrap();
     assert_eq!(o.status.code(), Some(3));
     assert!(String::from_utf8_lossy(&o.stdout).contains("not enough free space"));
     assert_eq!(std::fs::read_dir(&base).unwrap().count(), 0);
@@ -159,7 +259,12 @@ fn mark_bad_input() {
 }
 
 fn compare(args: &[&str]) -> (i32, String, String) {
-    let o = bin().current_dir(fixtures()).arg("compare").args(args).output().unwrap();
+    let o = bin()
+        .current_dir(fixtures())
+        .arg("compare")
+        .args(args)
+        .output()
+        .unwrap();
     (
         o.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&o.stdout).into_owned(),
@@ -167,16 +272,28 @@ fn compare(args: &[&str]) -> (i32, String, String) {
     )
 }
 
-const ABC: [&str; 3] = ["a-vm-mark.json", "b-980pro-mark.json", "c-vm-fileio-rndrd-16k-buffered.json"];
+const ABC: [&str; 3] = [
+    "a-vm-mark.json",
+    "b-980pro-mark.json",
+    "c-vm-fileio-rndrd-16k-buffered.json",
+];
 
 #[test]
 fn compare_golden_table_markdown_csv() {
     let golden = |f: &str| std::fs::read_to_string(fixtures().join(f)).unwrap();
     assert_eq!(compare(&ABC).1, golden("abc.table.golden"));
     let mut md = ABC.to_vec();
-    md.extend(["--format=markdown", "--label=VM", "--label=980 PRO", "--label=VM-buffered"]);
+    md.extend([
+        "--format=markdown",
+        "--label=VM",
+        "--label=980 PRO",
+        "--label=VM-buffered",
+    ]);
     assert_eq!(compare(&md).1, golden("abc.markdown.golden"));
-    assert_eq!(compare(&[ABC[0], ABC[2], "--format=csv"]).1, golden("ac.csv.golden"));
+    assert_eq!(
+        compare(&[ABC[0], ABC[2], "--format=csv"]).1,
+        golden("ac.csv.golden")
+    );
 }
 
 #[test]
@@ -187,7 +304,12 @@ fn compare_ratios_units_and_callouts() {
     assert_eq!(v["columns"][1]["device"], "Samsung SSD 980 PRO 1TB");
     assert_eq!(v["columns"][1]["label"], "Samsung SSD 980 PRO 1TB");
     let rows = v["rows"].as_array().unwrap();
-    let row = |t: &str, m: &str| rows.iter().find(|r| r["test"] == t && r["metric"] == m).unwrap().clone();
+    let row = |t: &str, m: &str| {
+        rows.iter()
+            .find(|r| r["test"] == t && r["metric"] == m)
+            .unwrap()
+            .clone()
+    };
     // the fixture B is A with SEQ1M Q8T1 scaled ×3 and RND4K Q32T1 ×4
     let r = row("SEQ1M Q8T1 read", "MB/s");
     assert!((r["ratios"][1].as_f64().unwrap() - 3.0).abs() < 1e-3);
@@ -197,7 +319,12 @@ fn compare_ratios_units_and_callouts() {
     let r = row("RND4K Q32T1 read", "MB/s");
     assert!((r["ratios"][1].as_f64().unwrap() - 4.0).abs() < 1e-3);
     // the fileio rndrd (16 KiB, QD1, buffered) lines up with mark's first RND read, called out
-    let d: Vec<&str> = r["differences"].as_array().unwrap().iter().map(|x| x.as_str().unwrap()).collect();
+    let d: Vec<&str> = r["differences"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_str().unwrap())
+        .collect();
     assert_eq!(
         d,
         [
@@ -208,18 +335,30 @@ fn compare_ratios_units_and_callouts() {
         ]
     );
     // MB/s is decimal: the fileio column equals bytes / period / 10^6 of its file
-    let c: Value = serde_json::from_str(&std::fs::read_to_string(fixtures().join(ABC[2])).unwrap()).unwrap();
+    let c: Value =
+        serde_json::from_str(&std::fs::read_to_string(fixtures().join(ABC[2])).unwrap()).unwrap();
     let mb = c["read"]["bytes"].as_f64().unwrap() / c["period_s"].as_f64().unwrap() / 1e6;
     assert!((r["values"][2].as_f64().unwrap() - mb).abs() < 1e-6);
     assert!((c["read"]["bw_mb_per_s"].as_f64().unwrap() - mb).abs() < 1e-6);
     // QD>1 latency: mean = QD × threads / IOPS, no p99
-    let a: Value = serde_json::from_str(&std::fs::read_to_string(fixtures().join(ABC[0])).unwrap()).unwrap();
+    let a: Value =
+        serde_json::from_str(&std::fs::read_to_string(fixtures().join(ABC[0])).unwrap()).unwrap();
     let iops = a["phases"][2]["ops_per_s"].as_f64().unwrap();
-    let mean = row("RND4K Q32T1 read", "mean µs")["values"][0].as_f64().unwrap();
-    assert!((mean - 32.0 / iops * 1e6).abs() < 1.0, "{mean} vs {}", 32.0 / iops * 1e6);
+    let mean = row("RND4K Q32T1 read", "mean µs")["values"][0]
+        .as_f64()
+        .unwrap();
+    assert!(
+        (mean - 32.0 / iops * 1e6).abs() < 1.0,
+        "{mean} vs {}",
+        32.0 / iops * 1e6
+    );
     assert!(row("RND4K Q32T1 read", "p99 µs")["values"][0].is_null());
     // identical jobs: no call-out
-    assert!(row("SEQ1M Q1T1 read", "MB/s")["differences"].as_array().unwrap().iter().all(|d| d.as_str().unwrap().starts_with("C:")));
+    assert!(row("SEQ1M Q1T1 read", "MB/s")["differences"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|d| d.as_str().unwrap().starts_with("C:")));
 }
 
 #[test]
@@ -235,7 +374,13 @@ fn compare_bad_input_is_one_line_exit_2() {
         assert_eq!((code, out.as_str(), err.as_str()), (2, "", msg), "{file}");
     }
     let (code, _, err) = compare(&[ABC[0], "--label=a", "--label=b"]);
-    assert_eq!((code, err.as_str()), (2, "iomark compare: 2 --label values for 1 files (give at most one per file)\n"));
+    assert_eq!(
+        (code, err.as_str()),
+        (
+            2,
+            "iomark compare: 2 --label values for 1 files (give at most one per file)\n"
+        )
+    );
     let (code, _, err) = compare(&[ABC[0], "--format=xml"]);
     assert_eq!(code, 2);
     assert_eq!(err.lines().count(), 1, "{err}");
@@ -248,7 +393,15 @@ fn compare_plot_writes_a_wellformed_svg_with_every_series() {
     let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("compare-plot.svg");
     let _ = std::fs::remove_file(&out);
     let plot = format!("--plot={}", out.display());
-    let (code, _, err) = compare(&[ABC[0], ABC[1], ABC[2], "--label=VM", "--label=980 PRO", "--label=VM buffered", &plot]);
+    let (code, _, err) = compare(&[
+        ABC[0],
+        ABC[1],
+        ABC[2],
+        "--label=VM",
+        "--label=980 PRO",
+        "--label=VM buffered",
+        &plot,
+    ]);
     assert_eq!(code, 0, "{err}");
     let svg = std::fs::read_to_string(&out).unwrap();
     assert!(svg.trim_start().starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
@@ -273,9 +426,16 @@ fn compare_plot_writes_a_wellformed_svg_with_every_series() {
         .iter()
         .map(|c| svg.matches(&format!("fill=\"{c}\"")).count())
         .collect();
-    assert_eq!(fills, [2 * 8 + 2, 2 * 8 + 2, 2 + 2], "bars + legend swatches per colour");
+    assert_eq!(
+        fills,
+        [2 * 8 + 2, 2 * 8 + 2, 2 + 2],
+        "bars + legend swatches per colour"
+    );
     let _ = std::fs::remove_file(&out);
     let (code, _, err) = compare(&[ABC[0], "--plot=/nonexistent-dir/x.svg"]);
     assert_eq!(code, 3);
-    assert!(err.starts_with("iomark compare: cannot write --plot=/nonexistent-dir/x.svg"), "{err}");
+    assert!(
+        err.starts_with("iomark compare: cannot write --plot=/nonexistent-dir/x.svg"),
+        "{err}"
+    );
 }

@@ -26,8 +26,13 @@ pub struct Args {
     #[arg(default_value = ".")]
     pub path: String,
     /// Read /sys and /proc below DIR instead of / (a recorded machine).
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", conflicts_with = "fixture")]
     pub root: Option<PathBuf>,
+    /// Replay a recorded machine from a fixture manifest (e.g.
+    /// tests/fixtures/diagnose/a-nvme-gen2-slot.fixture): it is unpacked into a temporary
+    /// directory used as `--root`, and removed afterwards.
+    #[arg(long, value_name = "FILE")]
+    pub fixture: Option<PathBuf>,
     /// Print the diagnosis as JSON (stable finding IDs).
     #[arg(long)]
     pub json: bool,
@@ -102,6 +107,33 @@ pub fn run(args: &[String]) -> i32 {
             return crate::cli::copy::clap_exit("diagnose", e);
         }
     };
+    let mut a = a;
+    let mut unpacked: Option<PathBuf> = None;
+    if let Some(f) = &a.fixture {
+        let text = match std::fs::read_to_string(f) {
+            Ok(t) => t,
+            Err(e) => {
+                eprintln!("iomark diagnose: --fixture {}: {e}", f.display());
+                return exit::ENVIRONMENT;
+            }
+        };
+        let dir = std::env::temp_dir().join(format!("iomark-fixture.{}", std::process::id()));
+        if let Err(e) = crate::probe::fixture::materialize(&text, &dir) {
+            let _ = std::fs::remove_dir_all(&dir);
+            eprintln!("iomark diagnose: --fixture {}: {e}", f.display());
+            return exit::INVALID;
+        }
+        a.root = Some(dir.clone());
+        unpacked = Some(dir);
+    }
+    let code = diagnose_with(&a);
+    if let Some(d) = unpacked {
+        let _ = std::fs::remove_dir_all(d);
+    }
+    code
+}
+
+fn diagnose_with(a: &Args) -> i32 {
     let root = match &a.root {
         Some(r) if !r.exists() => {
             eprintln!("iomark diagnose: --root {}: does not exist", r.display());
@@ -125,7 +157,7 @@ pub fn run(args: &[String]) -> i32 {
         eprintln!("iomark diagnose: {}: no such file or directory", a.path);
         return exit::ENVIRONMENT;
     }
-    let d = diagnosis::diagnose(&root, &inputs(&a, &root));
+    let d = diagnosis::diagnose(&root, &inputs(a, &root));
     let text = if a.json {
         match serde_json::to_string_pretty(&d) {
             Ok(j) => j + "\n",

@@ -61,7 +61,10 @@ fn panel(
         let bars = rows.iter().enumerate().filter_map(move |(gi, r)| {
             let v = r.values.get(ci).copied().flatten()?;
             let x0 = gi as f64 + 0.1 + ci as f64 * width;
-            Some(Rectangle::new([(x0, 0.0), (x0 + width * 0.92, v)], color.filled()))
+            Some(Rectangle::new(
+                [(x0, 0.0), (x0 + width * 0.92, v)],
+                color.filled(),
+            ))
         });
         chart
             .draw_series(bars)
@@ -74,11 +77,18 @@ fn panel(
         let texts = rows.iter().enumerate().filter_map(|(gi, r)| {
             let v = r.values.get(ci).copied().flatten()?;
             let x = gi as f64 + 0.1 + (ci as f64 + 0.46) * width;
-            let s = if v >= 100.0 { format!("{v:.0}") } else { format!("{v:.1}") };
+            let s = if v >= 100.0 {
+                format!("{v:.0}")
+            } else {
+                format!("{v:.1}")
+            };
             Some(Text::new(
                 s,
                 (x, v),
-                ("sans-serif", 11).into_font().color(&BLACK).pos(Pos::new(HPos::Center, VPos::Bottom)),
+                ("sans-serif", 11)
+                    .into_font()
+                    .color(&BLACK)
+                    .pos(Pos::new(HPos::Center, VPos::Bottom)),
             ))
         });
         chart.draw_series(texts).map_err(|x| e(&x))?;
@@ -103,12 +113,19 @@ fn panel(
             .any(|d| !d.ends_with("no such test"));
         // two lines ("RND4K Q32T1" / "read *") so that eight groups fit side by side
         let (l1, l2) = r.test.rsplit_once(' ').unwrap_or((r.test.as_str(), ""));
-        let l2 = if differs { format!("{l2} *") } else { l2.to_string() };
+        let l2 = if differs {
+            format!("{l2} *")
+        } else {
+            l2.to_string()
+        };
         for (i, line) in [l1.to_string(), l2].into_iter().enumerate() {
             area.draw(&Text::new(
                 line,
                 (px - base.0, py - base.1 + 8 + 17 * i as i32),
-                ("sans-serif", 14).into_font().color(&BLACK).pos(Pos::new(HPos::Center, VPos::Top)),
+                ("sans-serif", 14)
+                    .into_font()
+                    .color(&BLACK)
+                    .pos(Pos::new(HPos::Center, VPos::Top)),
             ))
             .map_err(|x| e(&x))?;
         }
@@ -121,9 +138,25 @@ pub fn write(c: &Comparison, path: &Path) -> Result<(), String> {
     let root = SVGBackend::new(path, (1200, 900)).into_drawing_area();
     root.fill(&WHITE).map_err(|x| x.to_string())?;
     let (upper, lower) = root.split_vertically(450);
-    panel(&upper, c, "MB/s", "Bandwidth per test (higher is better)", "MB/s (1 MB = 1,000,000 B)")?;
-    panel(&lower, c, "IOPS", "IOPS per test (higher is better)", "I/O operations per second")?;
-    if c.rows.iter().flat_map(|r| &r.differences).any(|d| !d.ends_with("no such test")) {
+    panel(
+        &upper,
+        c,
+        "MB/s",
+        "Bandwidth per test (higher is better)",
+        "MB/s (1 MB = 1,000,000 B)",
+    )?;
+    panel(
+        &lower,
+        c,
+        "IOPS",
+        "IOPS per test (higher is better)",
+        "I/O operations per second",
+    )?;
+    if c.rows
+        .iter()
+        .flat_map(|r| &r.differences)
+        .any(|d| !d.ends_with("no such test"))
+    {
         root.draw(&Text::new(
             "* the results' jobs differ for this test (block size, QD, threads, O_DIRECT or page cache): see the \"jobs differ\" column of iomark compare",
             (20, 880),

@@ -142,12 +142,21 @@ pub fn phase_result(
 
 /// How a phase-shaped command ended: report the error (or the interruption) on stderr
 /// as `iomark CMD: …` and give the result status, error text and exit code.
-pub fn outcome(cmd: &str, removed: &str, r: &Result<(), RunError>, signals: &Signals) -> (Status, Option<String>, i32) {
+pub fn outcome(
+    cmd: &str,
+    removed: &str,
+    r: &Result<(), RunError>,
+    signals: &Signals,
+) -> (Status, Option<String>, i32) {
     match r {
         Ok(()) => (Status::Ok, None, exit::OK),
         Err(RunError::Interrupted) => {
             eprintln!("iomark {cmd}: interrupted; {removed}");
-            (Status::Interrupted, None, RunError::Interrupted.code(signals.exit_code()))
+            (
+                Status::Interrupted,
+                None,
+                RunError::Interrupted.code(signals.exit_code()),
+            )
         }
         Err(e) => {
             eprintln!("iomark {cmd}: {e}");
@@ -676,7 +685,12 @@ pub fn execute(job: &CopyJob) -> i32 {
     for e in scratch.cleanup() {
         eprintln!("iomark copy: {e}");
     }
-    let (status, error, code) = outcome("copy", "the files iomark created were removed", &r, &signals);
+    let (status, error, code) = outcome(
+        "copy",
+        "the files iomark created were removed",
+        &r,
+        &signals,
+    );
     // Errors found before the placeholder was written leave no JSON file; after it, the
     // result (ok, failed or interrupted) always replaces the placeholder.
     if let (Some(p), true) = (&job.json, started) {
@@ -893,7 +907,9 @@ fn run(
     crate::outln!();
     crate::outln!(
         "{:<18} {:^41}   {:^41}",
-        "method", "to last write", "durable (incl. final fsync)"
+        "method",
+        "to last write",
+        "durable (incl. final fsync)"
     );
     for r in &rows {
         match (&r.timing, &r.note) {

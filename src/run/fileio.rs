@@ -365,7 +365,8 @@ fn run(job: &FileioJob, console: &Arc<Console>, signals: &Signals) -> i32 {
                             .map_err(|e| format!("mmap failed: {e:?}"))
                     }),
                     IoMode::Async => worker(sh, tid, rng, barrier, |bufs| {
-                        Uring::new(fds, job.async_backlog as usize, bufs).map(|u| u.wait_when_full(true))
+                        Uring::new(fds, job.async_backlog as usize, bufs)
+                            .map(|u| u.wait_when_full(true))
                             .map_err(|e| crate::engine::io_uring::unavailable_reason(&e))
                     }),
                 });

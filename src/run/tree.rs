@@ -314,7 +314,12 @@ pub fn execute(job: &TreeJob) -> i32 {
     for e in &errs {
         eprintln!("iomark tree: {e}");
     }
-    let (status, error, code) = outcome("tree", "the files and directories iomark created were removed", &r, &signals);
+    let (status, error, code) = outcome(
+        "tree",
+        "the files and directories iomark created were removed",
+        &r,
+        &signals,
+    );
     // Errors found before the placeholder was written leave no JSON file; after it, the
     // result (ok, failed or interrupted) always replaces the placeholder.
     if let (Some(p), true) = (&job.json, started) {
@@ -637,7 +642,15 @@ fn run(
 
     crate::outln!(
         "\n{:<13} {:>8} {:>9} {:>11} {:>9} {:>9} {:>10} {:>10} {:>10}",
-        "phase", "ops", "seconds", "ops/s", "MB/s", "MiB/s", "p50", "p99", "p99.9"
+        "phase",
+        "ops",
+        "seconds",
+        "ops/s",
+        "MB/s",
+        "MiB/s",
+        "p50",
+        "p99",
+        "p99.9"
     );
     for p in phases.iter() {
         let l = p.lat.as_ref();

@@ -198,7 +198,14 @@ fn fsync_or_fail(f: &File) -> Result<(), Failure> {
             crate::engine::IoErr::Errno(e) => e,
             crate::engine::IoErr::Short { .. } => libc::EIO,
         };
-        Failure::new(crate::exit::FAILED, vec![format!("FATAL: Failed to fsync file! errno = {} ({})", e, strerror(e))])
+        Failure::new(
+            crate::exit::FAILED,
+            vec![format!(
+                "FATAL: Failed to fsync file! errno = {} ({})",
+                e,
+                strerror(e)
+            )],
+        )
     })
 }
 
