@@ -1,4 +1,4 @@
-//! The `fileio` cases of /work/shared/cases/public-cases.md (reproducible cases tied to
+//! The `fileio` cases of ../shared/cases/public-cases.md (reproducible cases tied to
 //! public bug reports), one or more tests per case, named after it.
 //!
 //! Exit codes as iomark's README defines them: 0 ok, 1 a sysbench error message (kept
