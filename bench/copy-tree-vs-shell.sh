@@ -19,7 +19,12 @@
 # Writes bench/COPY_TREE_RESULTS.md. Everything it creates lives in one fresh directory
 # below WORKDIR (default: the repository's parent) and is removed at the end (also on Ctrl-C).
 # Environment: SIZE (default 1G), TREE_FILES (default 50000), ROUNDS (default 3),
-# IOMARK (a prebuilt iomark binary; default: cargo build --release).
+# IOMARK (a prebuilt iomark binary; default: cargo build --release),
+# RAMDISK=1 (root only): instead of WORKDIR, run on a fresh ext4 made on a loop device whose
+#   backing file lives in /dev/shm — a quiet, CPU-bound "device" with the same kernel paths
+#   (page cache, ext4, fsync, block layer), for checking that iomark and the shell tools
+#   measure the same work without the virtual disk's 2x run-to-run swings. Results go to
+#   bench/COPY_TREE_RESULTS_RAMDISK.md; the image, mount and loop device are removed on exit.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -29,6 +34,7 @@ TREE_FILES=${TREE_FILES:-50000}
 ROUNDS=${ROUNDS:-3}
 base=${1:-$(dirname "$repo")}
 out="$here/COPY_TREE_RESULTS.md"
+RAMDISK=${RAMDISK:-0}
 
 if [ -n "${IOMARK:-}" ]; then
   iomark=$IOMARK # a prebuilt binary
@@ -37,9 +43,29 @@ else
   iomark="$repo/target/release/iomark"
 fi
 
+ram_img="" ram_loop="" ram_mnt=""
+cleanup() {
+  [ -n "${work:-}" ] && rm -rf -- "$work"
+  if [ -n "$ram_mnt" ]; then umount -- "$ram_mnt" 2>/dev/null || true; rmdir -- "$ram_mnt" 2>/dev/null || true; fi
+  [ -n "$ram_loop" ] && losetup -d "$ram_loop" 2>/dev/null || true
+  [ -n "$ram_img" ] && rm -f -- "$ram_img"
+  return 0
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+if [ "$RAMDISK" = 1 ]; then
+  [ "$(id -u)" = 0 ] || { echo "RAMDISK=1 needs root (losetup, mount)" >&2; exit 3; }
+  out="$here/COPY_TREE_RESULTS_RAMDISK.md"
+  ram_img=$(mktemp /dev/shm/iomark-bench-img.XXXXXX)
+  truncate -s 6G -- "$ram_img"
+  mkfs.ext4 -q -F -- "$ram_img"
+  ram_loop=$(losetup --find --show -- "$ram_img")
+  ram_mnt=$(mktemp -d /tmp/iomark-bench-mnt.XXXXXX)
+  mount -- "$ram_loop" "$ram_mnt"
+  base=$ram_mnt
+fi
 work=$(mktemp -d "$base/.iomark-copy-tree-bench.XXXXXX")
-cleanup() { rm -rf -- "$work"; }
-trap cleanup EXIT INT TERM
 mkdir "$work/src" "$work/dst" "$work/tree"
 
 is_root=0
@@ -107,6 +133,7 @@ verdict() { awk -v a="$1" -v b="$2" 'BEGIN { r = a / b; printf "%.3f | %s", r, (
 cache_note="warm (not root: caches could not be dropped)"
 [ $is_root = 1 ] && cache_note="cold (echo 3 > /proc/sys/vm/drop_caches before iomark's read_all and before tar)"
 kernel=$(uname -r); fs=$(stat -f -c %T "$work"); dev=$(df --output=source "$work" | tail -1)
+[ "$RAMDISK" = 1 ] && dev="$dev (loop device backed by a file in /dev/shm: RAMDISK=1)" 
 
 {
   echo "# iomark copy / tree vs shell tools"
