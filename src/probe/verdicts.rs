@@ -5,11 +5,12 @@
 
 use super::blockdev::{BlockDevice, Transport};
 use super::ceiling::{Ceiling, Rated};
-use super::diagnosis::{opt_u, Walk};
+use super::diagnosis::Walk;
 use super::findings::{gb, gbytes, gib, mb, Finding, Severity};
 use super::mountinfo::Mount;
 use super::pcie::{self, PciPath};
 use super::system::{self, Cpu, Memory};
+use super::walk_mounts::opt_u;
 use super::{sata, usb};
 
 // Platform findings (cgroup, RAID mode, APST, NUMA, AER, SD timing) live in their own
