@@ -175,14 +175,22 @@ pub fn hit(op: Op) -> Option<Kind> {
 }
 
 /// Hook for plain `std` I/O loops (`copy`, `tree`): call before the operation. Errno
-/// faults become `Err`; `eintr`/`eagain` become `ErrorKind::Interrupted`/`WouldBlock`
-/// errors the loops retry; `short`/`corrupt` are not modelled there (std's `write_all`
-/// and the read loops already continue short transfers) and pass.
+/// faults become `Err`; `eintr`/`eagain` are retried here (each retry counts as a new
+/// operation) up to 100 times, as the fileio worker retries them, then returned;
+/// `short`/`corrupt` are not modelled there (std's `write_all` and the read loops
+/// already continue short transfers) and pass.
 pub fn io_hook(op: Op) -> std::io::Result<()> {
-    match hit(op).and_then(Kind::errno) {
-        Some(e) => Err(std::io::Error::from_raw_os_error(e)),
-        None => Ok(()),
+    if PLAN.get().is_some_and(Option::is_none) {
+        return Ok(());
     }
+    for _ in 0..=100 {
+        match hit(op).and_then(Kind::errno) {
+            Some(e) if e == libc::EINTR || e == libc::EAGAIN => continue,
+            Some(e) => return Err(std::io::Error::from_raw_os_error(e)),
+            None => return Ok(()),
+        }
+    }
+    Err(std::io::Error::from_raw_os_error(libc::EAGAIN))
 }
 
 /// A pending fault of a queued request, applied when it is reaped.

@@ -328,7 +328,8 @@ fn run(
     let t = Instant::now();
     let reqs = write_source(&mut f, &src, job.size, job.seed, stop, &pb)?;
     let written_s = t.elapsed().as_secs_f64();
-    f.sync_all()
+    crate::engine::fault::io_hook(crate::engine::fault::Op::Fsync)
+        .and_then(|_| f.sync_all())
         .map_err(|e| io_fail("cannot fsync", &src, &e))?;
     let durable_s = t.elapsed().as_secs_f64();
     pb.finish_and_clear();

@@ -5,6 +5,7 @@
 use super::phase::{short, RunError};
 use super::{BUFFERED_BLOCK, CFR_CHUNK, DIRECT_BLOCK};
 use crate::engine::buffers::{AlignedBuf, ALIGN};
+use crate::engine::fault::{self, Op};
 use crate::run::rng::{GlibcRandom, Xoroshiro128Plus};
 use crate::target::scratch::{self, ScratchError};
 use indicatif::ProgressBar;
@@ -51,6 +52,11 @@ pub(super) fn io_fail(what: &str, p: &Path, e: &io::Error) -> RunError {
     }
 }
 
+/// [`io_fail`] for a data request, naming the byte offset it started at.
+fn io_fail_at(what: &str, p: &Path, offset: u64, e: &io::Error) -> RunError {
+    io_fail(&format!("{what} at offset {offset} of"), p, e)
+}
+
 pub(super) fn create_err(e: ScratchError) -> RunError {
     match e.os_error() {
         Some(libc::EACCES) | Some(libc::EPERM) | Some(libc::EROFS) | Some(libc::ENOSPC) => {
@@ -77,8 +83,9 @@ pub(super) fn write_source(
         check_stop(stop)?;
         let n = left.min(buf.len() as u64) as usize;
         rng.fill(&mut buf[..n]);
-        f.write_all(&buf[..n])
-            .map_err(|e| io_fail("cannot write", path, &e))?;
+        fault::io_hook(Op::Write)
+            .and_then(|_| f.write_all(&buf[..n]))
+            .map_err(|e| io_fail_at("cannot write", path, size - left, &e))?;
         left -= n as u64;
         reqs += 1;
         pb.inc(n as u64);
@@ -102,20 +109,22 @@ pub(super) fn buffered(
     let (mut bytes, mut reqs) = (0u64, 0u64);
     loop {
         check_stop(stop)?;
-        let n = match s.read(&mut buf) {
+        let n = match fault::io_hook(Op::Read).and_then(|_| s.read(&mut buf)) {
             Ok(0) => break,
             Ok(n) => n,
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(io_fail("cannot read", src, &e)),
+            Err(e) => return Err(io_fail_at("cannot read", src, bytes, &e)),
         };
-        dst.write_all(&buf[..n])
-            .map_err(|e| io_fail("cannot write", dst_path, &e))?;
+        fault::io_hook(Op::Write)
+            .and_then(|_| dst.write_all(&buf[..n]))
+            .map_err(|e| io_fail_at("cannot write", dst_path, bytes, &e))?;
         bytes += n as u64;
         reqs += 1;
         pb.inc(n as u64);
     }
     let written_s = t0.elapsed().as_secs_f64();
-    dst.sync_all()
+    fault::io_hook(Op::Fsync)
+        .and_then(|_| dst.sync_all())
         .map_err(|e| io_fail("cannot fsync", dst_path, &e))?;
     Ok(Method::Done(Timing {
         written_s,
@@ -137,6 +146,8 @@ pub(super) fn copy_file_range(
     let (mut bytes, mut reqs) = (0u64, 0u64);
     loop {
         check_stop(stop)?;
+        fault::io_hook(Op::Write)
+            .map_err(|e| io_fail_at("copy_file_range to", dst_path, bytes, &e))?;
         // SAFETY: copy_file_range on two descriptors we own, using their file offsets.
         let n = unsafe {
             libc::copy_file_range(
@@ -160,7 +171,7 @@ pub(super) fn copy_file_range(
                         short(&e)
                     )));
                 }
-                _ => return Err(io_fail("copy_file_range to", dst_path, &e)),
+                _ => return Err(io_fail_at("copy_file_range to", dst_path, bytes, &e)),
             }
         }
         if n == 0 {
@@ -171,7 +182,8 @@ pub(super) fn copy_file_range(
         pb.inc(n as u64);
     }
     let written_s = t0.elapsed().as_secs_f64();
-    dst.sync_all()
+    fault::io_hook(Op::Fsync)
+        .and_then(|_| dst.sync_all())
         .map_err(|e| io_fail("cannot fsync", dst_path, &e))?;
     Ok(Method::Done(Timing {
         written_s,
@@ -204,6 +216,7 @@ pub(super) fn direct(
     let (mut bytes, mut reqs) = (0u64, 0u64);
     loop {
         check_stop(stop)?;
+        fault::io_hook(Op::Read).map_err(|e| io_fail_at("cannot read", src, bytes, &e))?;
         // SAFETY: read into our aligned buffer of buf.len() bytes.
         let n = unsafe { libc::read(s.as_raw_fd(), buf.ptr().cast(), buf.len()) };
         if n < 0 {
@@ -217,7 +230,7 @@ pub(super) fn direct(
                     short(&e)
                 )));
             }
-            return Err(io_fail("cannot read", src, &e));
+            return Err(io_fail_at("cannot read", src, bytes, &e));
         }
         if n == 0 {
             break;
@@ -230,6 +243,8 @@ pub(super) fn direct(
         }
         let mut off = 0;
         while off < len {
+            fault::io_hook(Op::Write)
+                .map_err(|e| io_fail_at("cannot write", dst_path, bytes + off as u64, &e))?;
             // SAFETY: write from our aligned buffer; off and len are multiples of ALIGN.
             let w = unsafe { libc::write(dst.as_raw_fd(), buf.ptr().add(off).cast(), len - off) };
             if w < 0 {
@@ -242,7 +257,7 @@ pub(super) fn direct(
                             short(&e)
                         )))
                     }
-                    _ => return Err(io_fail("cannot write", dst_path, &e)),
+                    _ => return Err(io_fail_at("cannot write", dst_path, bytes + off as u64, &e)),
                 }
             }
             if w == 0 {
@@ -262,7 +277,8 @@ pub(super) fn direct(
             .map_err(|e| io_fail("cannot truncate", dst_path, &e))?;
     }
     let written_s = t0.elapsed().as_secs_f64();
-    dst.sync_all()
+    fault::io_hook(Op::Fsync)
+        .and_then(|_| dst.sync_all())
         .map_err(|e| io_fail("cannot fsync", dst_path, &e))?;
     Ok(Method::Done(Timing {
         written_s,
@@ -316,6 +332,8 @@ pub(super) fn read_full(f: &mut File, buf: &mut [u8]) -> io::Result<usize> {
 /// fsync + `POSIX_FADV_DONTNEED` on a path (drops its clean page-cache pages).
 pub(super) fn drop_cache(p: &Path) -> Result<(), RunError> {
     let f = scratch::open_read(p, false).map_err(|e| io_fail("cannot open", p, &e))?;
-    f.sync_all().map_err(|e| io_fail("cannot fsync", p, &e))?;
+    fault::io_hook(Op::Fsync)
+        .and_then(|_| f.sync_all())
+        .map_err(|e| io_fail("cannot fsync", p, &e))?;
     scratch::drop_file_cache(&f).map_err(|e| io_fail("posix_fadvise", p, &e))
 }
