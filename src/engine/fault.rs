@@ -6,8 +6,8 @@
 //! the runners keep their plain monomorphised engines: no wrapper, no per-I/O cost.
 //!
 //! Grammar: comma-separated rules `OP:KIND@N` or `OP:KIND@N+`, where `OP` is `read`,
-//! `write` or `fsync`; `KIND` is `eio`, `enospc`, `eintr`, `eagain`, `short` or
-//! `corrupt`; `N ≥ 1` is the 1-based number of the operation of that kind, counted over
+//! `write` or `fsync`; `KIND` is `eio`, `enospc`, `eintr`, `eagain`, `short`,
+//! `corrupt` or `stop`; `N ≥ 1` is the 1-based number of the operation of that kind, counted over
 //! the whole process (all threads); `+` repeats the fault on every later operation.
 //! Example: `IOMARK_FAULT=write:eio@100,fsync:eio@1,read:short@5`.
 //!
@@ -17,7 +17,9 @@
 //! - `short` (read/write): half the request (rounded down to 512 bytes) is transferred
 //!   and reported as a short transfer;
 //! - `corrupt` (read only): the read completes, then one byte in the middle of the
-//!   buffer is inverted (a silent corruption for `--validate` to catch).
+//!   buffer is inverted (a silent corruption for `--validate` to catch);
+//! - `stop`: the process sends itself SIGSTOP before the operation and continues it
+//!   normally after SIGCONT (tests fill a disk or send a signal at a known point).
 
 use super::{Completion, Dir, Engine, IoErr, IoReq, SyncKind};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -52,6 +54,9 @@ pub enum Kind {
     Short,
     /// read completes, one byte of the buffer inverted
     Corrupt,
+    /// the process stops itself (SIGSTOP) before the operation, which then runs
+    /// normally after SIGCONT: lets a test change the world at a known point
+    Stop,
 }
 
 impl Kind {
@@ -62,7 +67,7 @@ impl Kind {
             Kind::Enospc => Some(libc::ENOSPC),
             Kind::Eintr => Some(libc::EINTR),
             Kind::Eagain => Some(libc::EAGAIN),
-            Kind::Short | Kind::Corrupt => None,
+            Kind::Short | Kind::Corrupt | Kind::Stop => None,
         }
     }
 }
@@ -92,7 +97,7 @@ pub fn parse(s: &str) -> Result<Plan, String> {
     let mut rules = Vec::new();
     for part in s.split(',').map(str::trim).filter(|p| !p.is_empty()) {
         let bad = |why: &str| {
-            format!("{ENV}: invalid rule '{part}': {why} (accepted: OP:KIND@N[+], OP read|write|fsync, KIND eio|enospc|eintr|eagain|short|corrupt, N >= 1)")
+            format!("{ENV}: invalid rule '{part}': {why} (accepted: OP:KIND@N[+], OP read|write|fsync, KIND eio|enospc|eintr|eagain|short|corrupt|stop, N >= 1)")
         };
         let (op, rest) = part.split_once(':').ok_or_else(|| bad("missing ':'"))?;
         let (kind, n) = rest.split_once('@').ok_or_else(|| bad("missing '@N'"))?;
@@ -109,6 +114,7 @@ pub fn parse(s: &str) -> Result<Plan, String> {
             "eagain" => Kind::Eagain,
             "short" => Kind::Short,
             "corrupt" => Kind::Corrupt,
+            "stop" => Kind::Stop,
             _ => return Err(bad("unknown fault")),
         };
         if kind == Kind::Corrupt && op != Op::Read {
@@ -168,10 +174,17 @@ pub fn enabled() -> bool {
 pub fn hit(op: Op) -> Option<Kind> {
     let plan = plan()?;
     let n = COUNTS[op as usize].fetch_add(1, Ordering::Relaxed) + 1;
-    plan.rules
+    let kind = plan
+        .rules
         .iter()
         .find(|r| r.op == op && (n == r.nth || (r.repeat && n > r.nth)))
-        .map(|r| r.kind)
+        .map(|r| r.kind)?;
+    if kind == Kind::Stop {
+        // SAFETY: raise(2) on our own process; execution resumes after SIGCONT.
+        unsafe { libc::raise(libc::SIGSTOP) };
+        return None;
+    }
+    Some(kind)
 }
 
 /// Hook for plain `std` I/O loops (`copy`, `tree`): call before the operation. Errno
