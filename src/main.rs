@@ -26,6 +26,11 @@ Options:
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    // Test-only fault injection (IOMARK_FAULT): parsed once, refused when malformed.
+    if let Err(e) = iomark::engine::fault::init() {
+        eprintln!("iomark: {e}");
+        std::process::exit(2);
+    }
     // sysbench accepts options before the test name (`--threads=2 fileio run`) and the
     // deprecated `--test=fileio`: both select fileio, with every argument kept.
     let first_word = args

@@ -8,6 +8,7 @@
 //! dynamic dispatch. Adding an engine is one file plus one match arm in the runner.
 
 pub mod buffers;
+pub mod fault;
 pub mod io_uring;
 pub mod mmap;
 pub mod null;

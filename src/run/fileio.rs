@@ -10,6 +10,7 @@ use super::fileio_worker::{worker, RateQueue, Shared};
 use super::rng::{GlibcRandom, Xoroshiro128Plus};
 use super::signals::Signals;
 use crate::cli::fileio::level;
+use crate::engine::fault::{self, Faulty};
 use crate::engine::io_uring::Uring;
 use crate::engine::mmap::Mmap;
 use crate::engine::psync::Psync;
@@ -208,6 +209,20 @@ fn failed_before_start(
     code
 }
 
+fn make_mmap(fds: &[std::os::fd::RawFd], file_size: u64) -> Result<Mmap, String> {
+    Mmap::new(fds, file_size as usize).map_err(|e| format!("mmap failed: {e:?}"))
+}
+
+fn make_uring(
+    fds: Vec<std::os::fd::RawFd>,
+    backlog: u32,
+    bufs: &[(*mut u8, usize)],
+) -> Result<Uring, String> {
+    Uring::new(fds, backlog as usize, bufs)
+        .map(|u| u.wait_when_full(true))
+        .map_err(|e| crate::engine::io_uring::unavailable_reason(&e))
+}
+
 fn now_seed() -> u32 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
@@ -358,17 +373,28 @@ fn run(job: &FileioJob, console: &Arc<Console>, signals: &Signals) -> i32 {
             let (sh, barrier, fds) = (&sh, &barriers, fds.clone());
             let spawned = std::thread::Builder::new()
                 .name(format!("iomark-w{tid}"))
-                .spawn_scoped(s, move || match job.io_mode {
-                    IoMode::Sync => worker(sh, tid, rng, barrier, |_| Ok(Psync::new(fds))),
-                    IoMode::Mmap => worker(sh, tid, rng, barrier, |_| {
-                        Mmap::new(&fds, sh.geom.file_size as usize)
-                            .map_err(|e| format!("mmap failed: {e:?}"))
-                    }),
-                    IoMode::Async => worker(sh, tid, rng, barrier, |bufs| {
-                        Uring::new(fds, job.async_backlog as usize, bufs)
-                            .map(|u| u.wait_when_full(true))
-                            .map_err(|e| crate::engine::io_uring::unavailable_reason(&e))
-                    }),
+                .spawn_scoped(s, move || {
+                    // IOMARK_FAULT (tests only) wraps the engine; otherwise the plain
+                    // engine runs with no wrapper in the loop.
+                    let faulty = fault::enabled();
+                    match job.io_mode {
+                        IoMode::Sync if faulty => {
+                            worker(sh, tid, rng, barrier, |_| Ok(Faulty::new(Psync::new(fds))))
+                        }
+                        IoMode::Sync => worker(sh, tid, rng, barrier, |_| Ok(Psync::new(fds))),
+                        IoMode::Mmap if faulty => worker(sh, tid, rng, barrier, |_| {
+                            make_mmap(&fds, sh.geom.file_size).map(Faulty::new)
+                        }),
+                        IoMode::Mmap => worker(sh, tid, rng, barrier, |_| {
+                            make_mmap(&fds, sh.geom.file_size)
+                        }),
+                        IoMode::Async if faulty => worker(sh, tid, rng, barrier, |bufs| {
+                            make_uring(fds, job.async_backlog, bufs).map(Faulty::new)
+                        }),
+                        IoMode::Async => worker(sh, tid, rng, barrier, |bufs| {
+                            make_uring(fds, job.async_backlog, bufs)
+                        }),
+                    }
                 });
             match spawned {
                 Ok(h) => handles.push(h),
@@ -575,6 +601,15 @@ fn run(job: &FileioJob, console: &Arc<Console>, signals: &Signals) -> i32 {
                 console.line(level::DEBUG, &l);
             }
         }
+    } else {
+        // sysbench prints no report after a FATAL; iomark adds the partial one, after the
+        // error, so the work done before the failure is not lost (failed I/O not counted).
+        console.line(level::NOTICE, "");
+        console.line(
+            level::NOTICE,
+            "iomark: the run failed; the report below counts only the I/O completed before the failure:",
+        );
+        console.block(level::NOTICE, &sysbench::report(&snap, job.percentile));
     }
     let check = pagecache::after(
         &root,

@@ -158,6 +158,44 @@ fn errno_text(e: IoErr) -> String {
     }
 }
 
+/// Most consecutive EINTR/EAGAIN answers to one request before it counts as failed.
+pub const MAX_RETRIES: u32 = 100;
+
+/// True for the errnos a request is retried on (EINTR, EAGAIN), as fio requeues them.
+fn transient(e: &IoErr) -> bool {
+    matches!(e, IoErr::Errno(n) if *n == libc::EINTR || *n == libc::EAGAIN)
+}
+
+/// `submit`, retrying EINTR/EAGAIN up to [`MAX_RETRIES`] times (yielding the CPU
+/// between tries); the last error is returned when they persist.
+#[inline]
+fn submit_retry<E: Engine>(eng: &mut E, slot: usize, io: &IoReq) -> Result<Option<usize>, IoErr> {
+    let mut tries = 0;
+    loop {
+        match eng.submit(slot, io) {
+            Err(e) if transient(&e) && tries < MAX_RETRIES => {
+                tries += 1;
+                std::thread::yield_now();
+            }
+            r => return r,
+        }
+    }
+}
+
+/// `sync`, retrying EINTR/EAGAIN like [`submit_retry`].
+fn sync_retry<E: Engine>(eng: &mut E, file: usize, kind: SyncKind) -> Result<(), IoErr> {
+    let mut tries = 0;
+    loop {
+        match eng.sync(file, kind) {
+            Err(e) if transient(&e) && tries < MAX_RETRIES => {
+                tries += 1;
+                std::thread::yield_now();
+            }
+            r => return r,
+        }
+    }
+}
+
 struct Slot {
     kind: ReqKind,
     file: u32,
@@ -292,7 +330,7 @@ pub fn worker<E: Engine, F>(
         };
         let kind = match req.kind {
             ReqKind::Fsync => {
-                if let Err(e) = eng.sync(req.file as usize, sync_kind) {
+                if let Err(e) = sync_retry(&mut eng, req.file as usize, sync_kind) {
                     sh.fail(vec![format!(
                         "FATAL: Failed to fsync file! file: {} ({}) {}",
                         req.file,
@@ -359,7 +397,7 @@ pub fn worker<E: Engine, F>(
                 } else {
                     Rec::Local(&mut local)
                 };
-                match eng.submit(slot, &io) {
+                match submit_retry(&mut eng, slot, &io) {
                     Ok(Some(n)) => {
                         free.push(slot);
                         if !complete_slot(
@@ -441,7 +479,7 @@ pub fn worker<E: Engine, F>(
     }
     if job.fsync_end && sh.mode.writes() && !sh.stop.load(Ordering::Relaxed) {
         for f in 0..g.files {
-            if let Err(e) = eng.sync(f as usize, sync_kind) {
+            if let Err(e) = sync_retry(&mut eng, f as usize, sync_kind) {
                 sh.fail(vec![format!(
                     "FATAL: Failed to fsync file! file: {f} ({}) {}",
                     display(&job.dir, f),
@@ -546,7 +584,7 @@ fn complete_slot<E: Engine>(
         rec.with(|t| t.write_done(len));
         sh.writes_done.fetch_add(1, Ordering::Relaxed);
         if job.fsync_all {
-            if let Err(e) = eng.sync(file as usize, sync_kind) {
+            if let Err(e) = sync_retry(eng, file as usize, sync_kind) {
                 sh.fail(vec![format!(
                     "FATAL: Failed to fsync file! file: {file} ({}) {}",
                     display(&job.dir, file),

@@ -17,6 +17,7 @@
 //! 512 KiB–4 MiB, log-uniform inside each bucket: median ≈ 1.8 KiB, mean ≈ 15 KiB,
 //! the shape of node_modules and source trees (most files tiny, a long tail of large ones).
 
+use crate::engine::fault::{self, Op};
 use crate::exit;
 use crate::job::values::iec;
 use crate::report::json::{self, JobInfo, Phase, Warning};
@@ -565,8 +566,9 @@ fn run(
         let p = root.join(&e.rel);
         let mut f = scratch::create_excl(&p, false).map_err(|er| fail("cannot create", &p, &er))?;
         let off = (e.rel.as_os_str().len() * 4099) as u64 % (MAX_FILE - e.size + 1);
-        f.write_all(&data[off as usize..(off + e.size) as usize])
-            .map_err(|er| fail("cannot write", &p, &er))?;
+        fault::io_hook(Op::Write)
+            .and_then(|_| f.write_all(&data[off as usize..(off + e.size) as usize]))
+            .map_err(|er| fail("cannot write at offset 0 of", &p, &er))?;
         Ok(e.size)
     })?;
     pb.finish_and_clear();
@@ -579,7 +581,9 @@ fn run(
     // fsync: one syncfs for the whole filesystem.
     let t = Instant::now();
     let a = clock.now();
-    scratch::syncfs(&root).map_err(|e| fail("syncfs", &root, &e))?;
+    fault::io_hook(Op::Fsync)
+        .and_then(|_| scratch::syncfs(&root))
+        .map_err(|e| fail("syncfs", &root, &e))?;
     let ns = clock.ns(a, clock.now());
     let mut h = stats::new_hist();
     let _ = h.record(ns.clamp(1, stats::MAX_TRACKABLE_NS));
@@ -622,11 +626,11 @@ fn run(
         let mut buf = [0u8; 128 * 1024];
         let mut n = 0u64;
         loop {
-            match f.read(&mut buf) {
+            match fault::io_hook(Op::Read).and_then(|_| f.read(&mut buf)) {
                 Ok(0) => break,
                 Ok(k) => n += k as u64,
                 Err(er) if er.kind() == io::ErrorKind::Interrupted => {}
-                Err(er) => return Err(fail("cannot read", &p, &er)),
+                Err(er) => return Err(fail(&format!("cannot read at offset {n} of"), &p, &er)),
             }
         }
         if n != e.size {

@@ -273,8 +273,14 @@ pub fn prepare(
                 // fresh bytes for every chunk, so no two blocks are alike (dedup, C07)
                 rng.fill(&mut buf.as_mut_slice()[..n]);
             }
-            pwrite_all(&f, &buf.as_slice()[..n], pos).map_err(|e| {
-                let mut lines = vec![format!("FATAL: Failed to write file! errno = {} ({})", e, strerror(e))];
+            crate::engine::fault::io_hook(crate::engine::fault::Op::Write)
+                .map_err(|e| e.raw_os_error().unwrap_or(libc::EIO))
+                .and_then(|_| pwrite_all(&f, &buf.as_slice()[..n], pos))
+                .map_err(|e| {
+                let mut lines = vec![
+                    format!("FATAL: Failed to write file! errno = {} ({})", e, strerror(e)),
+                    format!("FATAL: the write was {n} bytes at offset {pos} of {name}; the files written so far are kept"),
+                ];
                 let mut code = crate::exit::FAILED;
                 if e == libc::ENOSPC {
                     lines.push(format!("FATAL: {} is full; the files written so far are kept: run 'cleanup' to remove them", dir_name(&job.dir)));

@@ -427,3 +427,8 @@ pub fn json_counts(j: &serde_json::Value) -> Expected {
         events: u(&j["events"]),
     }
 }
+
+/// Run any prepared command (environment, cwd, args set by the caller) with a timeout.
+pub fn run_cmd(cmd: Command, timeout: Duration) -> Run {
+    run_with_timeout(cmd, timeout)
+}

@@ -1,0 +1,356 @@
+//! Unit tests of the fileio argv parser.
+
+use super::*;
+
+fn p(v: &str) -> Parsed {
+    let args: Vec<String> = v.split_whitespace().map(String::from).collect();
+    parse(&args)
+}
+fn code(p: &Parsed) -> i32 {
+    match p.outcome {
+        Outcome::Exit(c) => c,
+        Outcome::Job(_) => -1,
+    }
+}
+fn texts(m: &[Msg]) -> Vec<&str> {
+    m.iter().map(|m| m.text.as_str()).collect()
+}
+
+#[test]
+fn defaults_are_sysbench_defaults() {
+    let r = p("--file-test-mode=rndrw run");
+    let Outcome::Job(j) = r.outcome else {
+        panic!("no job")
+    };
+    assert_eq!(
+        (j.file_num, j.block_size, j.total_size),
+        (128, 16384, 2 << 30)
+    );
+    assert_eq!((j.fsync_freq, j.fsync_end, j.rw_ratio), (100, true, 1.5));
+    assert_eq!(
+        (j.threads, j.time_limit, j.event_limit, j.percentile),
+        (1, 10, 0, 95)
+    );
+    assert_eq!(j.io_mode, IoMode::Sync);
+    assert_eq!(j.commands, vec![Command::Run]);
+}
+
+#[test]
+fn general_errors_come_before_the_banner() {
+    let r = p("--threads=0 --file-test-mode=rndrd run");
+    assert!(!r.banner);
+    assert_eq!(
+        texts(&r.pre),
+        vec!["FATAL: Invalid value for --threads: 0.", ""]
+    );
+    assert_eq!(code(&r), 1);
+    let r = p("--threads=abc run");
+    assert_eq!(r.pre[0].stream, Stream::Err);
+    assert_eq!(
+        r.pre[0].text,
+        "Invalid value for the 'threads' option: 'abc'"
+    );
+}
+
+#[test]
+fn fileio_errors_come_after_the_banner() {
+    let r = p("--file-num=abc run");
+    assert!(r.banner);
+    assert_eq!(
+        r.post.last().unwrap().text,
+        "Invalid value for the 'file_num' option: 'abc'"
+    );
+    assert_eq!(r.post.last().unwrap().stream, Stream::Err);
+    let r = p("--file-block-size=2G prepare");
+    assert_eq!(
+        r.post.last().unwrap().text,
+        "FATAL: Invalid value for file-block-size: -2147483648."
+    );
+}
+
+#[test]
+fn deprecated_aliases_warn_in_order() {
+    let r = p("--max-time=1 --max-requests=1000 --num-threads=2 --file-test-mode=rndrd run");
+    assert_eq!(
+        texts(&r.pre),
+        vec![
+            "WARNING: --num-threads is deprecated, use --threads instead",
+            "WARNING: --max-requests is deprecated, use --events instead",
+            "WARNING: --max-time is deprecated, use --time instead",
+        ]
+    );
+    let Outcome::Job(j) = r.outcome else { panic!() };
+    assert_eq!((j.threads, j.event_limit, j.time_limit), (2, 1000, 1));
+}
+
+#[test]
+fn sysbench_error_catalogue() {
+    let cases: &[(&str, &str, i32)] = &[
+        (
+            "--file-test-mode=foo run",
+            "FATAL: Invalid IO operations mode: foo.",
+            1,
+        ),
+        (
+            "--file-test-mode=rndrd --file-io-mode=foo run",
+            "FATAL: unknown I/O mode: foo",
+            1,
+        ),
+        (
+            "--file-test-mode=rndrd --file-block-size=0 run",
+            "FATAL: Invalid value for file-block-size: 0.",
+            1,
+        ),
+        (
+            "--file-test-mode=rndrd --file-block-size=4G run",
+            "FATAL: Invalid value for file-block-size: 0.",
+            1,
+        ),
+        (
+            "--file-test-mode=rndrd --file-num=0 run",
+            "FATAL: Invalid value for file-num: 0",
+            1,
+        ),
+        (
+            "--file-test-mode=rndrd --file-num= run",
+            "FATAL: Invalid value for file-num: 0",
+            1,
+        ),
+        (
+            "--file-test-mode=rndrd --file-total-size=1.5G run",
+            "FATAL: Invalid value for file-total-size: 0",
+            1,
+        ),
+        (
+            "--file-test-mode=rndrd --file-fsync-freq=-1 run",
+            "FATAL: Invalid value for file-fsync-freq: -1.",
+            1,
+        ),
+        (
+            "--file-test-mode=rndrd --file-merged-requests=-1 run",
+            "FATAL: Invalid value for file-merged-requests: -1.",
+            1,
+        ),
+        (
+            "--file-test-mode=rndrd --file-rw-ratio=-1 run",
+            "FATAL: Invalid value for --file-rw-ratio: -1.000000.",
+            1,
+        ),
+        (
+            "--file-test-mode=rndrd --file-fsync-mode=foo run",
+            "FATAL: Invalid fsync mode: foo.",
+            1,
+        ),
+        (
+            "--file-test-mode=rndrd --file-extra-flags=foo run",
+            "FATAL: Invalid value for file-extra-flags: foo",
+            1,
+        ),
+        (
+            "--file-test-mode=rndrd --file-io-mode=async --file-async-backlog=0 run",
+            "FATAL: Invalid value of file-async-backlog: 0",
+            1,
+        ),
+        (
+            "--file-test-mode=rndrd --file-fsync-all=maybe run",
+            "invalid option: --file-fsync-all=maybe",
+            1,
+        ),
+        (
+            "--file-test-mode=rndrd --file-foo=1 run",
+            "invalid option: --file-foo=1",
+            1,
+        ),
+        (
+            "--file-test-mode=rndrd --warmup-time=5 run",
+            "invalid option: --warmup-time=5",
+            1,
+        ),
+        (
+            "--file-test-mode=rndrd --validate=maybe run",
+            "invalid option: --validate=maybe",
+            1,
+        ),
+        ("--file-test-mode=rndrd foo", "Unknown command: foo", 1),
+    ];
+    for (args, msg, c) in cases {
+        let r = p(args);
+        assert_eq!(r.post.last().map(|m| m.text.as_str()), Some(*msg), "{args}");
+        assert_eq!(code(&r), *c, "{args}");
+    }
+    let pre: &[(&str, &str)] = &[
+        (
+            "--percentile=101 run",
+            "FATAL: Invalid value for --percentile: 101",
+        ),
+        (
+            "--percentile=0 --histogram run",
+            "FATAL: --histogram cannot be used with --percentile=0",
+        ),
+        (
+            "--rand-type=foo run",
+            "FATAL: Invalid random numbers distribution: foo.",
+        ),
+        (
+            "--forced-shutdown=abc run",
+            "FATAL: Invalid value for --forced-shutdown: 'abc'",
+        ),
+        ("--verbosity=6 run", "Invalid value for verbosity: 6"),
+    ];
+    for (args, msg) in pre {
+        let r = p(args);
+        assert!(!r.banner, "{args}");
+        assert_eq!(r.pre.last().map(|m| m.text.as_str()), Some(*msg), "{args}");
+        assert_eq!(code(&r), 1);
+    }
+}
+
+#[test]
+fn missing_mode_prints_the_option_list() {
+    let r = p("--file-total-size=64M run");
+    let t = texts(&r.post);
+    assert_eq!(t[2], "FATAL: Missing required argument: --file-test-mode");
+    assert_eq!(t[4], "fileio options:");
+    assert_eq!(code(&r), 1);
+}
+
+#[test]
+fn b1_negative_file_num_rejected() {
+    let r = p("--file-num=-1 prepare");
+    assert!(r
+        .post
+        .last()
+        .unwrap()
+        .text
+        .starts_with("FATAL: Invalid value for file-num: -1"));
+    assert_eq!(code(&r), 2);
+}
+
+#[test]
+fn b3_direct_with_sync_is_accepted() {
+    let r = p("--file-extra-flags=direct,sync,dsync prepare");
+    let Outcome::Job(j) = r.outcome else { panic!() };
+    assert!(j.extra_flags.direct && j.extra_flags.sync && j.extra_flags.dsync);
+}
+
+#[test]
+fn b7_negative_async_backlog_rejected() {
+    let r = p("--file-test-mode=rndrd --file-io-mode=async --file-async-backlog=-1 run");
+    assert!(r
+        .post
+        .last()
+        .unwrap()
+        .text
+        .contains("must be between 1 and 32768"));
+    assert_eq!(code(&r), 2);
+}
+
+#[test]
+fn b8_bad_extra_flag_is_named() {
+    let r = p("--file-extra-flags=sync,foo prepare");
+    assert_eq!(
+        r.post.last().unwrap().text,
+        "FATAL: Invalid value for file-extra-flags: foo"
+    );
+}
+
+#[test]
+fn b9_empty_fsync_mode_is_an_error() {
+    let r = p("--file-fsync-mode= prepare");
+    assert!(r
+        .post
+        .last()
+        .unwrap()
+        .text
+        .contains("accepted: fsync, fdatasync"));
+    assert_eq!(code(&r), 2);
+}
+
+#[test]
+fn b10_rw_ratio_garbage_and_nan_rejected() {
+    for v in ["abc", "2x", "nan", ""] {
+        let r = p(&format!("--file-rw-ratio={v} prepare"));
+        assert_eq!(code(&r), 2, "{v}");
+    }
+    let r = p("--file-rw-ratio=inf prepare");
+    assert!(matches!(r.outcome, Outcome::Job(_)));
+}
+
+#[test]
+fn b13_negative_limits_rejected() {
+    for o in [
+        "--threads=-1",
+        "--time=-1",
+        "--events=-5",
+        "--rate=-1",
+        "--report-interval=-1",
+    ] {
+        let r = p(&format!("{o} --file-test-mode=rndrd run"));
+        assert!(!r.banner, "{o}");
+        assert_ne!(code(&r), 0, "{o}");
+    }
+}
+
+#[test]
+fn positional_rules() {
+    let r = p("--file-total-size 64M run");
+    assert_eq!(
+        texts(&r.pre),
+        vec!["Unrecognized command line argument: run"]
+    );
+    assert!(!r.banner);
+    let r = p("--file-test-mode=rndrd prepare run cleanup");
+    let Outcome::Job(j) = r.outcome else { panic!() };
+    assert_eq!(
+        j.commands,
+        vec![Command::Prepare, Command::Run, Command::Cleanup]
+    );
+    let r = p("prepare bogus");
+    assert_eq!(
+        texts(&r.pre),
+        vec!["Unrecognized command line argument: bogus"]
+    );
+    let r = p("--file-num=4");
+    assert!(r
+        .post
+        .last()
+        .unwrap()
+        .text
+        .starts_with("The 'fileio' test requires a command argument"));
+}
+
+#[test]
+fn fsync_all_disables_periodic_and_end() {
+    let r = p("--file-fsync-all --file-test-mode=rndwr run");
+    let Outcome::Job(j) = r.outcome else { panic!() };
+    assert_eq!((j.fsync_freq, j.fsync_end, j.fsync_all), (0, false, true));
+}
+
+#[test]
+fn forced_shutdown_forms() {
+    let get = |s: &str| {
+        let Outcome::Job(j) = p(&format!("--time=20 {s} prepare")).outcome else {
+            panic!()
+        };
+        j.forced_shutdown
+    };
+    assert_eq!(get("--forced-shutdown=off"), None);
+    assert_eq!(get("--forced-shutdown=OFF"), None);
+    assert_eq!(get("--forced-shutdown=3"), Some(3));
+    assert_eq!(get("--forced-shutdown=50%"), Some(10));
+    assert_eq!(get("--forced-shutdown="), Some(1));
+}
+
+#[test]
+fn geometry_errors_exit_2_after_banner() {
+    let r = p("--file-num=1 --file-total-size=8K prepare");
+    assert!(r
+        .post
+        .last()
+        .unwrap()
+        .text
+        .contains("smaller than --file-block-size=16384"));
+    assert_eq!(code(&r), 2);
+    let r = p("--file-total-size=100 run --file-test-mode=rndrd");
+    assert_eq!(code(&r), 2);
+}

@@ -1,0 +1,339 @@
+//! The copy methods of `iomark copy` (buffered, `copy_file_range`, O_DIRECT) and the
+//! source writer, byte-for-byte verification and cache dropping they rely on. Each
+//! method stops between two requests when the stop flag is set.
+
+use super::phase::{short, RunError};
+use super::{BUFFERED_BLOCK, CFR_CHUNK, DIRECT_BLOCK};
+use crate::engine::buffers::{AlignedBuf, ALIGN};
+use crate::engine::fault::{self, Op};
+use crate::run::rng::{GlibcRandom, Xoroshiro128Plus};
+use crate::target::scratch::{self, ScratchError};
+use indicatif::ProgressBar;
+use std::fs::File;
+use std::io::{self, Read, Write};
+use std::os::fd::AsRawFd;
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+/// Timing of one copy method.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Timing {
+    /// seconds from the first request to the return of the last write
+    pub written_s: f64,
+    /// seconds from the first request to the return of the final `fsync`
+    pub durable_s: f64,
+    /// write requests issued
+    pub requests: u64,
+    /// bytes copied
+    pub bytes: u64,
+}
+
+/// Outcome of one method.
+pub(super) enum Method {
+    Done(Timing),
+    Skipped(String),
+}
+
+pub(super) fn check_stop(stop: &AtomicBool) -> Result<(), RunError> {
+    if stop.load(Ordering::Relaxed) {
+        Err(RunError::Interrupted)
+    } else {
+        Ok(())
+    }
+}
+
+pub(super) fn io_fail(what: &str, p: &Path, e: &io::Error) -> RunError {
+    match e.raw_os_error() {
+        Some(libc::ENOSPC) | Some(libc::EDQUOT) => {
+            RunError::Env(format!("{what} {}: {}", p.display(), short(e)))
+        }
+        _ => RunError::Failed(format!("{what} {}: {}", p.display(), short(e))),
+    }
+}
+
+/// [`io_fail`] for a data request, naming the byte offset it started at.
+fn io_fail_at(what: &str, p: &Path, offset: u64, e: &io::Error) -> RunError {
+    io_fail(&format!("{what} at offset {offset} of"), p, e)
+}
+
+pub(super) fn create_err(e: ScratchError) -> RunError {
+    match e.os_error() {
+        Some(libc::EACCES) | Some(libc::EPERM) | Some(libc::EROFS) | Some(libc::ENOSPC) => {
+            RunError::Env(e.to_string())
+        }
+        _ => RunError::Failed(e.to_string()),
+    }
+}
+
+/// Write `size` bytes of xoroshiro128+ output (incompressible) to `f` in 4 MiB chunks.
+pub(super) fn write_source(
+    f: &mut File,
+    path: &Path,
+    size: u64,
+    seed: u32,
+    stop: &AtomicBool,
+    pb: &ProgressBar,
+) -> Result<u64, RunError> {
+    let mut rng = Xoroshiro128Plus::from_glibc(&mut GlibcRandom::new(seed));
+    let mut buf = vec![0u8; DIRECT_BLOCK];
+    let mut left = size;
+    let mut reqs = 0;
+    while left > 0 {
+        check_stop(stop)?;
+        let n = left.min(buf.len() as u64) as usize;
+        rng.fill(&mut buf[..n]);
+        fault::io_hook(Op::Write)
+            .and_then(|_| f.write_all(&buf[..n]))
+            .map_err(|e| io_fail_at("cannot write", path, size - left, &e))?;
+        left -= n as u64;
+        reqs += 1;
+        pb.inc(n as u64);
+    }
+    Ok(reqs)
+}
+
+pub(super) fn buffered(
+    src: &Path,
+    dst_path: &Path,
+    dst: &mut File,
+    stop: &AtomicBool,
+    pb: &ProgressBar,
+) -> Result<Method, RunError> {
+    let t0 = Instant::now();
+    let mut s = scratch::open_read(src, false).map_err(|e| io_fail("cannot open", src, &e))?;
+    // As cp does: tell the kernel the read is sequential (larger readahead).
+    // SAFETY: fadvise on our descriptor.
+    unsafe { libc::posix_fadvise(s.as_raw_fd(), 0, 0, libc::POSIX_FADV_SEQUENTIAL) };
+    let mut buf = vec![0u8; BUFFERED_BLOCK];
+    let (mut bytes, mut reqs) = (0u64, 0u64);
+    loop {
+        check_stop(stop)?;
+        let n = match fault::io_hook(Op::Read).and_then(|_| s.read(&mut buf)) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(io_fail_at("cannot read", src, bytes, &e)),
+        };
+        fault::io_hook(Op::Write)
+            .and_then(|_| dst.write_all(&buf[..n]))
+            .map_err(|e| io_fail_at("cannot write", dst_path, bytes, &e))?;
+        bytes += n as u64;
+        reqs += 1;
+        pb.inc(n as u64);
+    }
+    let written_s = t0.elapsed().as_secs_f64();
+    fault::io_hook(Op::Fsync)
+        .and_then(|_| dst.sync_all())
+        .map_err(|e| io_fail("cannot fsync", dst_path, &e))?;
+    Ok(Method::Done(Timing {
+        written_s,
+        durable_s: t0.elapsed().as_secs_f64(),
+        requests: reqs,
+        bytes,
+    }))
+}
+
+pub(super) fn copy_file_range(
+    src: &Path,
+    dst_path: &Path,
+    dst: &mut File,
+    stop: &AtomicBool,
+    pb: &ProgressBar,
+) -> Result<Method, RunError> {
+    let t0 = Instant::now();
+    let s = scratch::open_read(src, false).map_err(|e| io_fail("cannot open", src, &e))?;
+    let (mut bytes, mut reqs) = (0u64, 0u64);
+    loop {
+        check_stop(stop)?;
+        fault::io_hook(Op::Write)
+            .map_err(|e| io_fail_at("copy_file_range to", dst_path, bytes, &e))?;
+        // SAFETY: copy_file_range on two descriptors we own, using their file offsets.
+        let n = unsafe {
+            libc::copy_file_range(
+                s.as_raw_fd(),
+                std::ptr::null_mut(),
+                dst.as_raw_fd(),
+                std::ptr::null_mut(),
+                CFR_CHUNK,
+                0,
+            )
+        };
+        if n < 0 {
+            let e = io::Error::last_os_error();
+            match e.raw_os_error() {
+                Some(libc::EINTR) => continue,
+                Some(libc::EXDEV | libc::ENOSYS | libc::EOPNOTSUPP | libc::EINVAL)
+                    if bytes == 0 =>
+                {
+                    return Ok(Method::Skipped(format!(
+                        "copy_file_range refused between these filesystems ({}): skipped",
+                        short(&e)
+                    )));
+                }
+                _ => return Err(io_fail_at("copy_file_range to", dst_path, bytes, &e)),
+            }
+        }
+        if n == 0 {
+            break;
+        }
+        bytes += n as u64;
+        reqs += 1;
+        pb.inc(n as u64);
+    }
+    let written_s = t0.elapsed().as_secs_f64();
+    fault::io_hook(Op::Fsync)
+        .and_then(|_| dst.sync_all())
+        .map_err(|e| io_fail("cannot fsync", dst_path, &e))?;
+    Ok(Method::Done(Timing {
+        written_s,
+        durable_s: t0.elapsed().as_secs_f64(),
+        requests: reqs,
+        bytes,
+    }))
+}
+
+pub(super) fn direct(
+    src: &Path,
+    dst_path: &Path,
+    dst: &mut File,
+    size: u64,
+    stop: &AtomicBool,
+    pb: &ProgressBar,
+) -> Result<Method, RunError> {
+    let t0 = Instant::now();
+    let s = match scratch::open_read(src, true) {
+        Ok(s) => s,
+        Err(e) if e.raw_os_error() == Some(libc::EINVAL) => {
+            return Ok(Method::Skipped(format!(
+                "O_DIRECT refused on the source's filesystem ({}): skipped",
+                short(&e)
+            )))
+        }
+        Err(e) => return Err(io_fail("cannot open", src, &e)),
+    };
+    let mut buf = AlignedBuf::new(DIRECT_BLOCK);
+    let (mut bytes, mut reqs) = (0u64, 0u64);
+    loop {
+        check_stop(stop)?;
+        fault::io_hook(Op::Read).map_err(|e| io_fail_at("cannot read", src, bytes, &e))?;
+        // SAFETY: read into our aligned buffer of buf.len() bytes.
+        let n = unsafe { libc::read(s.as_raw_fd(), buf.ptr().cast(), buf.len()) };
+        if n < 0 {
+            let e = io::Error::last_os_error();
+            if e.raw_os_error() == Some(libc::EINTR) {
+                continue;
+            }
+            if e.raw_os_error() == Some(libc::EINVAL) && bytes == 0 {
+                return Ok(Method::Skipped(format!(
+                    "O_DIRECT read refused ({}): skipped",
+                    short(&e)
+                )));
+            }
+            return Err(io_fail_at("cannot read", src, bytes, &e));
+        }
+        if n == 0 {
+            break;
+        }
+        let n = n as usize;
+        // O_DIRECT writes whole aligned blocks: a short tail is padded, then truncated.
+        let len = n.div_ceil(ALIGN) * ALIGN;
+        if len > n {
+            buf.as_mut_slice()[n..len].fill(0);
+        }
+        let mut off = 0;
+        while off < len {
+            fault::io_hook(Op::Write)
+                .map_err(|e| io_fail_at("cannot write", dst_path, bytes + off as u64, &e))?;
+            // SAFETY: write from our aligned buffer; off and len are multiples of ALIGN.
+            let w = unsafe { libc::write(dst.as_raw_fd(), buf.ptr().add(off).cast(), len - off) };
+            if w < 0 {
+                let e = io::Error::last_os_error();
+                match e.raw_os_error() {
+                    Some(libc::EINTR) => continue,
+                    Some(libc::EINVAL) if bytes == 0 => {
+                        return Ok(Method::Skipped(format!(
+                            "O_DIRECT write refused ({}): skipped",
+                            short(&e)
+                        )))
+                    }
+                    _ => return Err(io_fail_at("cannot write", dst_path, bytes + off as u64, &e)),
+                }
+            }
+            if w == 0 {
+                return Err(RunError::Failed(format!(
+                    "cannot write {}: zero-length write",
+                    dst_path.display()
+                )));
+            }
+            off += w as usize;
+        }
+        bytes += n as u64;
+        reqs += 1;
+        pb.inc(n as u64);
+    }
+    if bytes % ALIGN as u64 != 0 || bytes != size {
+        dst.set_len(bytes)
+            .map_err(|e| io_fail("cannot truncate", dst_path, &e))?;
+    }
+    let written_s = t0.elapsed().as_secs_f64();
+    fault::io_hook(Op::Fsync)
+        .and_then(|_| dst.sync_all())
+        .map_err(|e| io_fail("cannot fsync", dst_path, &e))?;
+    Ok(Method::Done(Timing {
+        written_s,
+        durable_s: t0.elapsed().as_secs_f64(),
+        requests: reqs,
+        bytes,
+    }))
+}
+
+/// First offset where the files `a` and `b` differ (`Some(len)` of the shorter when
+/// one is a prefix of the other); `None` when they are byte-identical.
+pub fn first_difference(a: &Path, b: &Path) -> io::Result<Option<u64>> {
+    let mut fa = File::open(a)?;
+    let mut fb = File::open(b)?;
+    let mut ba = vec![0u8; 1 << 20];
+    let mut bb = vec![0u8; 1 << 20];
+    let mut off = 0u64;
+    loop {
+        let na = read_full(&mut fa, &mut ba)?;
+        let nb = read_full(&mut fb, &mut bb)?;
+        if let Some(i) = ba[..na.min(nb)]
+            .iter()
+            .zip(&bb[..na.min(nb)])
+            .position(|(x, y)| x != y)
+        {
+            return Ok(Some(off + i as u64));
+        }
+        if na != nb {
+            return Ok(Some(off + na.min(nb) as u64));
+        }
+        if na == 0 {
+            return Ok(None);
+        }
+        off += na as u64;
+    }
+}
+
+pub(super) fn read_full(f: &mut File, buf: &mut [u8]) -> io::Result<usize> {
+    let mut n = 0;
+    while n < buf.len() {
+        match f.read(&mut buf[n..]) {
+            Ok(0) => break,
+            Ok(k) => n += k,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(n)
+}
+
+/// fsync + `POSIX_FADV_DONTNEED` on a path (drops its clean page-cache pages).
+pub(super) fn drop_cache(p: &Path) -> Result<(), RunError> {
+    let f = scratch::open_read(p, false).map_err(|e| io_fail("cannot open", p, &e))?;
+    fault::io_hook(Op::Fsync)
+        .and_then(|_| f.sync_all())
+        .map_err(|e| io_fail("cannot fsync", p, &e))?;
+    scratch::drop_file_cache(&f).map_err(|e| io_fail("posix_fadvise", p, &e))
+}

@@ -1,0 +1,165 @@
+//! Pieces shared by the phase-shaped commands (`copy`, `tree`, and `mark`'s progress
+//! bar): the error type and its exit codes, the progress bar, the phase-shaped
+//! [`RunResult`], the JSON placeholder and directory checks.
+
+use crate::exit;
+use crate::report::json::{self, JobInfo, Phase, RunResult, Status};
+use crate::run::signals::Signals;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::io;
+use std::path::Path;
+
+/// What stopped a copy or tree run; maps to an exit code with [`RunError::code`].
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    /// bad input (exit 2)
+    #[error("{0}")]
+    Invalid(String),
+    /// the environment cannot do it (exit 3)
+    #[error("{0}")]
+    Env(String),
+    /// an I/O error or a verification failure (exit 1)
+    #[error("{0}")]
+    Failed(String),
+    /// SIGINT/SIGTERM
+    #[error("interrupted")]
+    Interrupted,
+}
+
+impl RunError {
+    /// Exit code (DESIGN.md policy); `sig` is the code of the signal received.
+    pub fn code(&self, sig: Option<i32>) -> i32 {
+        match self {
+            RunError::Invalid(_) => exit::INVALID,
+            RunError::Env(_) => exit::ENVIRONMENT,
+            RunError::Failed(_) => exit::FAILED,
+            RunError::Interrupted => sig.unwrap_or(exit::SIGINT),
+        }
+    }
+}
+
+/// A progress bar on stderr, drawn only when stderr is a terminal (hidden otherwise).
+pub fn bar(len: u64, msg: &str, bytes: bool) -> ProgressBar {
+    use std::io::IsTerminal;
+    if !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let b = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
+    let tpl = if bytes {
+        "{msg:>22} [{bar:30}] {bytes}/{total_bytes} {bytes_per_sec} eta {eta}"
+    } else {
+        "{msg:>22} [{bar:30}] {pos}/{len} {per_sec} eta {eta}"
+    };
+    if let Ok(s) = ProgressStyle::with_template(tpl) {
+        b.set_style(s.progress_chars("=> "));
+    }
+    b.set_message(msg.to_string());
+    b
+}
+
+/// A phase-shaped [`RunResult`] (`copy`, `tree`): the fileio sections stay empty,
+/// the numbers are in `phases`.
+pub fn phase_result(
+    command: &str,
+    argv: &[String],
+    job: JobInfo,
+    status: Status,
+    error: Option<String>,
+    elapsed_s: f64,
+    phases: Vec<Phase>,
+) -> RunResult {
+    RunResult {
+        schema_version: json::SCHEMA_VERSION,
+        tool: "iomark".into(),
+        version: env!("CARGO_PKG_VERSION").into(),
+        command: command.into(),
+        argv: argv.to_vec(),
+        status,
+        error,
+        job,
+        elapsed_s,
+        period_s: elapsed_s,
+        events: phases.iter().map(|p| p.ops).sum(),
+        read: Default::default(),
+        write: Default::default(),
+        fsync: Default::default(),
+        lat: Default::default(),
+        threads: vec![],
+        intervals: vec![],
+        page_cache: None,
+        warnings: vec![],
+        diagnosis: None,
+        phases,
+    }
+}
+
+/// How a phase-shaped command ended: report the error (or the interruption) on stderr
+/// as `iomark CMD: …` and give the result status, error text and exit code.
+pub fn outcome(
+    cmd: &str,
+    removed: &str,
+    r: &Result<(), RunError>,
+    signals: &Signals,
+) -> (Status, Option<String>, i32) {
+    match r {
+        Ok(()) => (Status::Ok, None, exit::OK),
+        Err(RunError::Interrupted) => {
+            eprintln!("iomark {cmd}: interrupted; {removed}");
+            (
+                Status::Interrupted,
+                None,
+                RunError::Interrupted.code(signals.exit_code()),
+            )
+        }
+        Err(e) => {
+            eprintln!("iomark {cmd}: {e}");
+            (Status::Failed, Some(e.to_string()), e.code(None))
+        }
+    }
+}
+
+/// Write the `{"status": "running"}` placeholder so a bad `--json` path fails before work.
+pub fn json_placeholder(path: &Path) -> Result<(), RunError> {
+    json::write_atomic(
+        path,
+        &serde_json::json!({"schema_version": json::SCHEMA_VERSION, "tool": "iomark", "status": "running"}),
+    )
+    .map_err(|e| RunError::Env(format!("--json={}: {e}", path.display())))
+}
+
+/// Check a directory argument: it must exist, be a directory and be writable.
+/// `what` is `SRC`, `DST` or `DIR` for the messages.
+pub fn check_dir(what: &str, dir: &Path) -> Result<(), RunError> {
+    let md = std::fs::metadata(dir).map_err(|e| match e.kind() {
+        io::ErrorKind::NotFound => {
+            RunError::Env(format!("{what} '{}' does not exist", dir.display()))
+        }
+        _ => RunError::Env(format!("{what} '{}': {}", dir.display(), short(&e))),
+    })?;
+    if !md.is_dir() {
+        return Err(RunError::Invalid(format!(
+            "{what} '{}' is not a directory (iomark creates its own files in a directory; it never reads or changes yours)",
+            dir.display()
+        )));
+    }
+    let c = std::ffi::CString::new(std::os::unix::ffi::OsStrExt::as_bytes(dir.as_os_str()))
+        .map_err(|_| RunError::Invalid(format!("{what}: path contains a NUL byte")))?;
+    // SAFETY: access(2) with a valid C string.
+    if unsafe { libc::access(c.as_ptr(), libc::W_OK | libc::X_OK) } != 0 {
+        let e = io::Error::last_os_error();
+        return Err(RunError::Env(format!(
+            "cannot create files in {what} '{}': {}",
+            dir.display(),
+            short(&e)
+        )));
+    }
+    Ok(())
+}
+
+/// OS error text without the "(os error N)" suffix.
+pub fn short(e: &io::Error) -> String {
+    match e.raw_os_error() {
+        Some(n) => crate::target::strerror(n),
+        None => e.to_string(),
+    }
+}
