@@ -120,6 +120,7 @@ General options:
 iomark extensions (none of them changes the compatible report):
   --file-dir=PATH               directory holding the file set [current directory]
   --json=FILE                   write the run's RunResult as JSON to FILE
+  --plot=DIR                    write SVG charts of the run (throughput over time, latency percentiles) to DIR
   --file-data=STRING            content of written blocks {zeros, random} [zeros]
   --notes[=on|off]              print page-cache notes after the report [on]
 
@@ -664,6 +665,14 @@ fn fileio_options(c: &mut Ctx, a: &Argv, runs: bool, g: General) -> Result<Filei
         }
         Some(p) => Some(PathBuf::from(p)),
     };
+    let plot = match a.value("plot") {
+        None => None,
+        Some("") => {
+            c.fatal("Invalid value for --plot: a directory is expected (--plot=DIR)");
+            return Err(Stop(exit::INVALID));
+        }
+        Some(p) => Some(PathBuf::from(p)),
+    };
     Ok(FileioJob {
         commands: vec![],
         file_num: file_num as u32,
@@ -694,6 +703,8 @@ fn fileio_options(c: &mut Ctx, a: &Argv, runs: bool, g: General) -> Result<Filei
         verbosity: g.verbosity,
         dir,
         json,
+        samples: plot.is_some(),
+        plot,
         data,
         notes: bool_opt(a, "notes", true),
         argv: vec![],

@@ -8,6 +8,7 @@ pub mod fio;
 pub mod json;
 pub mod notes;
 pub mod svg_compare;
+pub mod svg_plot;
 pub mod sysbench;
 
 /// `println!` that never panics: when stdout is a closed pipe (`| head`) or a full disk,

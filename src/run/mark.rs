@@ -10,10 +10,10 @@
 //! Differences from KDiskMark, on purpose (spec/peers.md §1 and pitfalls 4, 5, 13):
 //! tests are time-based (not size-capped), MB/s is decimal (1 MB = 1,000,000 B) and
 //! MiB/s is shown beside it, and the median of the loops is reported (best and worst are
-//! kept in the result). Latency: Q1 tests run with `pread`/`pwrite`, so the mean and p99
-//! are measured per I/O; for QD > 1 (io_uring) fileio times only the submission
-//! (sysbench semantics), so the mean completion latency is derived with Little's law
-//! (QD × threads / IOPS, exact for a closed loop at constant depth) and p99 is not given.
+//! kept in the result). Latency is measured per I/O, submission to completion: Q1 tests
+//! run with `pread`/`pwrite` (the event latency is the I/O's); for QD > 1 (io_uring)
+//! the fileio event is only the submission (sysbench semantics), so mark reads the
+//! per-I/O completion latency fileio records beside it (`RunResult::clat`).
 //!
 //! Safety: the test file lives in a new directory `PATH/iomark-mark.<pid>` that is
 //! removed afterwards, also after an error or Ctrl-C (a second Ctrl-C exits at once).
@@ -256,6 +256,8 @@ pub struct MarkJob {
     pub warmup_s: u64,
     /// where to write the RunResult
     pub json: Option<PathBuf>,
+    /// directory for the per-test charts of the median loops (`--plot`)
+    pub plot: Option<PathBuf>,
     /// argv after `mark`
     pub argv: Vec<String>,
 }
@@ -275,12 +277,14 @@ pub struct Measured {
     pub mib_s: f64,
     /// operations per second
     pub iops: f64,
-    /// mean completion latency, µs (measured for Q1, QD×T/IOPS otherwise)
+    /// mean per-I/O latency (submission to completion), µs
     pub mean_us: f64,
-    /// 99th percentile latency, µs (Q1 only)
+    /// 99th percentile per-I/O latency, µs (`None` when the run recorded none)
     pub p99_us: Option<f64>,
-    /// latency of the loop as measured (Q1), for the result file
+    /// per-I/O latency of the loop, for the result file
     pub lat: Option<Latency>,
+    /// the loop's fileio result (kept for `--plot`)
+    pub result: Option<Box<RunResult>>,
 }
 
 /// Turn a fileio `RunResult` of test `t` into the figures `mark` reports.
@@ -293,18 +297,15 @@ pub fn measured(t: &Test, r: &RunResult) -> Measured {
         f64::MIN_POSITIVE
     };
     let iops = ops as f64 / secs;
-    let (mean_us, p99_us, lat) = if t.slot.qd <= 1 {
-        let l = &r.lat;
-        (
-            l.mean_ns as f64 / 1e3,
-            l.percentiles_ns.get("99").map(|v| *v as f64 / 1e3),
-            Some(l.clone()),
-        )
+    // Q1 (pread/pwrite): the event is the I/O. QD > 1: per-I/O completion latency.
+    let lat = if t.slot.qd <= 1 {
+        Some(&r.lat)
     } else {
-        let depth = f64::from(t.slot.qd) * f64::from(t.slot.threads);
-        let mean = if iops > 0.0 { depth / iops * 1e6 } else { 0.0 };
-        (mean, None, None)
-    };
+        r.clat.as_ref()
+    }
+    .filter(|l| l.count > 0);
+    let mean_us = lat.map_or(0.0, |l| l.mean_ns as f64 / 1e3);
+    let p99_us = lat.and_then(|l| l.percentiles_ns.get("99").map(|v| *v as f64 / 1e3));
     Measured {
         bytes,
         ops,
@@ -314,7 +315,8 @@ pub fn measured(t: &Test, r: &RunResult) -> Measured {
         iops,
         mean_us,
         p99_us,
-        lat,
+        lat: lat.cloned(),
+        result: None,
     }
 }
 
@@ -347,11 +349,7 @@ pub struct Row {
 pub fn phase_of(row: &Row) -> Phase {
     let m = &row.median;
     let mut p = Phase::new(&row.test.name(), m.ops, m.bytes, m.seconds);
-    p.lat = Some(m.lat.clone().unwrap_or_else(|| Latency {
-        count: m.ops,
-        mean_ns: (m.mean_us * 1e3) as u64,
-        ..Default::default()
-    }));
+    p.lat = m.lat.clone();
     p.cache = Some("O_DIRECT (page cache bypassed)".into());
     let s = row.test.slot;
     p.notes = vec![
@@ -374,7 +372,7 @@ pub fn phase_of(row: &Row) -> Phase {
                 .join(",")
         ),
         if s.qd > 1 {
-            "latency: mean completion latency derived as QD*threads/IOPS (Little's law); io_uring per-I/O completion times are not recorded, so no percentiles".into()
+            "latency: measured per I/O, io_uring submission to reaped completion".into()
         } else {
             "latency: measured per I/O (pread/pwrite, completion)".into()
         },
@@ -390,10 +388,10 @@ pub fn table(rows: &[Row]) -> String {
     );
     for r in rows {
         let m = &r.median;
-        let mean = if r.test.slot.qd > 1 {
-            format!("{:.1}*", m.mean_us)
-        } else {
+        let mean = if m.lat.is_some() {
             format!("{:.1}", m.mean_us)
+        } else {
+            "-".into()
         };
         out += &format!(
             "{:<22} {:>10.2} {:>10.2} {:>11.0} {:>10} {:>10}\n",
@@ -405,10 +403,7 @@ pub fn table(rows: &[Row]) -> String {
             m.p99_us.map_or("-".into(), |v| format!("{v:.1}"))
         );
     }
-    out += "MB/s = 1,000,000 B/s, MiB/s = 1,048,576 B/s. Latency is per I/O, submission to completion.\n";
-    if rows.iter().any(|r| r.test.slot.qd > 1) {
-        out += "* QD > 1 (io_uring): mean = QD x threads / IOPS (Little's law); p99 is not measured.\n";
-    }
+    out += "MB/s = 1,000,000 B/s, MiB/s = 1,048,576 B/s. Latency is measured per I/O, submission to completion (Q1: pread/pwrite; QD > 1: io_uring).\n";
     out
 }
 
@@ -470,7 +465,7 @@ impl Drop for TestDir {
 }
 
 /// Run one fileio job silently; returns its RunResult or the exit code.
-fn run_fileio(args: &[String], json_path: &Path) -> Result<RunResult, i32> {
+fn run_fileio(args: &[String], json_path: &Path, samples: bool) -> Result<RunResult, i32> {
     let parsed = crate::cli::fileio::parse(args);
     for m in parsed.pre.iter().chain(parsed.post.iter()) {
         if m.stream == crate::cli::fileio::Stream::Err
@@ -479,10 +474,11 @@ fn run_fileio(args: &[String], json_path: &Path) -> Result<RunResult, i32> {
             eprintln!("iomark mark: {}", m.text);
         }
     }
-    let job = match parsed.outcome {
+    let mut job = match parsed.outcome {
         crate::cli::fileio::Outcome::Exit(c) => return Err(c),
         crate::cli::fileio::Outcome::Job(j) => j,
     };
+    job.samples = samples;
     let console = Arc::new(Console::new(0));
     let code = crate::run::fileio::execute(&job, &console);
     if code != exit::OK {
@@ -518,6 +514,12 @@ pub fn execute(job: &MarkJob) -> i32 {
             &serde_json::json!({"schema_version": json::SCHEMA_VERSION, "tool": "iomark", "status": "running"}),
         ) {
             eprintln!("iomark mark: cannot write --json={}: {e}", p.display());
+            return exit::ENVIRONMENT;
+        }
+    }
+    if let Some(d) = &job.plot {
+        if let Err(e) = crate::report::svg_plot::ensure_dir(d) {
+            eprintln!("iomark mark: {e}");
             return exit::ENVIRONMENT;
         }
     }
@@ -568,12 +570,13 @@ pub fn execute(job: &MarkJob) -> i32 {
         return interrupted_or(&signals, code, "while preparing the test file");
     }
     let mut rows = vec![];
+    let mut plots: Vec<PathBuf> = vec![];
     let mut warnings: Vec<Warning> = vec![];
     for t in &tests {
         pb.set_message(t.name());
         if job.warmup_s > 0 {
             let a = fileio_args(t, job.size, job.warmup_s, &dir, &json_path);
-            if let Err(c) = run_fileio(&a, &json_path) {
+            if let Err(c) = run_fileio(&a, &json_path, false) {
                 pb.finish_and_clear();
                 return interrupted_or(&signals, c, &format!("in the warm-up of {}", t.name()));
             }
@@ -581,14 +584,18 @@ pub fn execute(job: &MarkJob) -> i32 {
         let mut loops = vec![];
         for _ in 0..job.loops {
             let a = fileio_args(t, job.size, job.time_s, &dir, &json_path);
-            match run_fileio(&a, &json_path) {
+            match run_fileio(&a, &json_path, job.plot.is_some()) {
                 Ok(r) => {
                     for w in &r.warnings {
                         if !warnings.iter().any(|x| x.id == w.id) {
                             warnings.push(w.clone());
                         }
                     }
-                    loops.push(measured(t, &r));
+                    let mut m = measured(t, &r);
+                    if job.plot.is_some() {
+                        m.result = Some(Box::new(r));
+                    }
+                    loops.push(m);
                 }
                 Err(c) => {
                     pb.finish_and_clear();
@@ -597,9 +604,19 @@ pub fn execute(job: &MarkJob) -> i32 {
             }
             pb.inc(1);
         }
-        let Some((m, best, worst)) = median(&loops) else {
+        let Some((mut m, best, worst)) = median(&loops) else {
             continue;
         };
+        if let (Some(d), Some(r)) = (&job.plot, m.result.take()) {
+            match crate::report::svg_plot::write_plots(&r, d) {
+                Ok(files) => plots.extend(files),
+                Err(e) => {
+                    pb.finish_and_clear();
+                    eprintln!("iomark mark: --plot={}: {e}", d.display());
+                    return exit::ENVIRONMENT;
+                }
+            }
+        }
         rows.push(Row {
             test: *t,
             loops_mb_s: loops.iter().map(|l| l.mb_s).collect(),
@@ -611,6 +628,9 @@ pub fn execute(job: &MarkJob) -> i32 {
     pb.finish_and_clear();
     drop(guard);
     crate::out!("{}", table(&rows));
+    for p in &plots {
+        crate::outln!("iomark mark: wrote {}", p.display());
+    }
     for r in &rows {
         let (rd, wr) = match r.test.op {
             Op::Write => (0.0, r.median.mb_s),
@@ -697,5 +717,7 @@ pub fn result(job: &MarkJob, rows: &[Row], diag: &Diagnosis, warnings: Vec<Warni
             findings: diag.findings.iter().map(|f| f.id.clone()).collect(),
         }),
         phases: rows.iter().map(phase_of).collect(),
+        clat: None,
+        series: None,
     }
 }

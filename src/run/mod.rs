@@ -7,6 +7,7 @@ pub mod fileio_worker;
 pub mod fio;
 pub mod mark;
 pub mod rng;
+pub mod sampler;
 pub mod signals;
 pub mod tree;
 pub mod verify;
