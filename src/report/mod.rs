@@ -2,6 +2,7 @@
 //! statistics / [`json::RunResult`]; none of them measures anything.
 
 pub mod compare;
+pub mod compare_render;
 pub mod console;
 pub mod diagnose_text;
 pub mod fio;
