@@ -253,9 +253,87 @@ fn mark_bad_input() {
         .output()
         .unwrap();
     assert_eq!(o.status.code(), Some(3));
-    assert!(String::from_utf8_lossy(&o.stdout).contains("not enough free space"));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("not enough free space"));
     assert_eq!(std::fs::read_dir(&base).unwrap().count(), 0);
     let _ = std::fs::remove_dir_all(&base);
+}
+
+/// A small tmpfs mounted for one test, unmounted (and its directory removed) on drop.
+struct Tmpfs(PathBuf);
+
+impl Tmpfs {
+    /// Mount a tmpfs with `opts` (e.g. `size=1M`); None when mounting is not possible
+    /// here (not root, no mount permission in a container).
+    fn mount(name: &str, opts: &str) -> Option<Tmpfs> {
+        let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+        let _ = std::fs::create_dir_all(&dir);
+        let ok = std::process::Command::new("mount")
+            .args(["-t", "tmpfs", "-o", opts, "tmpfs"])
+            .arg(&dir)
+            .status()
+            .is_ok_and(|s| s.success());
+        if ok {
+            Some(Tmpfs(dir))
+        } else {
+            eprintln!("skipping: cannot mount a tmpfs (needs root)");
+            let _ = std::fs::remove_dir(&dir);
+            None
+        }
+    }
+}
+
+impl Drop for Tmpfs {
+    fn drop(&mut self) {
+        let _ = std::process::Command::new("umount").arg(&self.0).status();
+        let _ = std::fs::remove_dir(&self.0);
+    }
+}
+
+#[test]
+fn mark_on_a_full_or_read_only_path_fails_cleanly() {
+    let json = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("mark-small.json");
+    let _ = std::fs::remove_file(&json);
+    // 1 MiB tmpfs, 8 MiB test file: exit 3 before anything is written
+    let Some(small) = Tmpfs::mount("mark-small-fs", "size=1M") else {
+        return;
+    };
+    let o = bin()
+        .arg("mark")
+        .arg(&small.0)
+        .args(["--size=8M", "--time=1", "--loops=1", "--warmup=0"])
+        .arg(format!("--json={}", json.display()))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(3), "{err}");
+    assert_eq!(
+        err,
+        format!(
+            "iomark mark: not enough free space in {}: the test file needs 8.0 MiB (8388608 bytes), 1.0 MiB (1048576 bytes) are available; use a smaller --size or another PATH\n",
+            small.0.display()
+        )
+    );
+    assert_eq!(std::fs::read_dir(&small.0).unwrap().count(), 0);
+    assert!(!json.exists());
+    drop(small);
+    // read-only file system: exit 3 naming the cause, the placeholder JSON removed
+    let Some(ro) = Tmpfs::mount("mark-ro-fs", "size=64M,ro") else {
+        return;
+    };
+    let o = bin()
+        .arg("mark")
+        .arg(&ro.0)
+        .args(["--size=8M", "--time=1", "--loops=1", "--warmup=0"])
+        .arg(format!("--json={}", json.display()))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(3), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.starts_with("iomark mark: cannot create the test directory "), "{err}");
+    assert!(err.contains("Read-only file system (os error 30) (PATH must be a writable directory)"), "{err}");
+    assert_eq!(std::fs::read_dir(&ro.0).unwrap().count(), 0);
+    assert!(!json.exists(), "the --json placeholder is removed");
 }
 
 fn compare(args: &[&str]) -> (i32, String, String) {

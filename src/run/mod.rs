@@ -6,6 +6,7 @@ pub mod fileio_gen;
 pub mod fileio_worker;
 pub mod fio;
 pub mod mark;
+pub mod mark_presets;
 pub mod rng;
 pub mod sampler;
 pub mod signals;

@@ -94,11 +94,22 @@ impl Sampler {
         }
     }
 
-    /// The last, partial sample at the end of the run, kept when it is at least a tenth
-    /// of a period long (a shorter one would show a meaningless spike).
+    /// The last, partial sample at the end of the run. A tail shorter than a tenth of a
+    /// period (which would show a meaningless spike) is merged into the previous sample,
+    /// so the samples always add up to the run's totals.
     pub fn finish(&mut self, stats: &[Mutex<ThreadStats>], now: Instant) {
-        if now.saturating_duration_since(self.last_t) >= self.period / 10 {
-            self.take(stats, now);
+        let short = now.saturating_duration_since(self.last_t) < self.period / 10;
+        let n = self.samples.len();
+        self.take(stats, now);
+        if short && n > 0 {
+            let tail = self.samples.pop().expect("take pushed a sample");
+            let last = &mut self.samples[n - 1];
+            last.t_s = tail.t_s;
+            last.dur_s += tail.dur_s;
+            last.reads += tail.reads;
+            last.writes += tail.writes;
+            last.read_bytes += tail.read_bytes;
+            last.written_bytes += tail.written_bytes;
         }
     }
 }
@@ -140,10 +151,16 @@ mod tests {
         s.counters_reset();
         s.take(&stats, t0 + Duration::from_secs(3));
         assert_eq!((s.samples[2].reads, s.samples[2].read_bytes), (1, 100));
-        // a tiny tail is dropped, a real one kept
+        // a tiny tail is merged into the last sample, a real one kept
+        stats[1].lock().unwrap().read_done(7);
         s.finish(&stats, t0 + Duration::from_millis(3050));
         assert_eq!(s.samples.len(), 3);
+        assert_eq!((s.samples[2].reads, s.samples[2].read_bytes), (2, 107));
+        assert!((s.samples[2].dur_s - 0.55).abs() < 1e-9);
+        assert!((s.samples[2].t_s - 3.05).abs() < 1e-9);
+        stats[1].lock().unwrap().read_done(1);
         s.finish(&stats, t0 + Duration::from_millis(3500));
         assert_eq!(s.samples.len(), 4);
+        assert_eq!(s.samples[3].read_bytes, 1);
     }
 }
