@@ -128,3 +128,33 @@ fn c25_foreign_and_broken_inputs() {
     let broken = import("fio-3.33\nt: (groupid=0, jobs=1): err= 0\n", "x").unwrap();
     assert!(broken.unwrap_err().contains("without a job result"));
 }
+
+#[test]
+fn c25_compare_lines_up_fio_json_fio_text_and_labels_the_producer() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/fio");
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_iomark"))
+        .current_dir(&dir)
+        .args(["compare", "seqread-psync.json", "seqread-psync.txt"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        out.contains("(seqread-psync.json, fio-3.33 report)"),
+        "{out}"
+    );
+    // one row, both columns: 8 MiB / 7 ms = 1198 MB/s (JSON), 8 MiB / 9 ms = 932 MB/s (text)
+    let row = out
+        .lines()
+        .find(|l| l.starts_with("SEQ64K Q1T1 read  MB/s"))
+        .unwrap_or_else(|| panic!("{out}"));
+    let cells: Vec<&str> = row.split_whitespace().collect();
+    assert_eq!(&cells[4..7], ["1198", "932", "0.78x"], "{row}");
+    let lat = out.lines().find(|l| l.contains("read  mean µs")).unwrap();
+    assert!(lat.contains("48.6") && lat.contains("57.0"), "{lat}");
+}

@@ -330,8 +330,14 @@ fn mark_on_a_full_or_read_only_path_fails_cleanly() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(3), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
-    assert!(err.starts_with("iomark mark: cannot create the test directory "), "{err}");
-    assert!(err.contains("Read-only file system (os error 30) (PATH must be a writable directory)"), "{err}");
+    assert!(
+        err.starts_with("iomark mark: cannot create the test directory "),
+        "{err}"
+    );
+    assert!(
+        err.contains("Read-only file system (os error 30) (PATH must be a writable directory)"),
+        "{err}"
+    );
     assert_eq!(std::fs::read_dir(&ro.0).unwrap().count(), 0);
     assert!(!json.exists(), "the --json placeholder is removed");
 }
@@ -467,8 +473,14 @@ fn compare_reads_run_results_golden_and_callouts() {
         serde_json::from_str(&std::fs::read_to_string(fixtures().join(adc[1])).unwrap()).unwrap();
     assert_eq!(r["values"][1].as_f64(), d["phases"][1]["mb_per_s"].as_f64());
     assert!(r["differences"].as_array().unwrap().is_empty());
-    assert_eq!(row("SEQ1M Q8T1 read", "p99 µs")["values"][1].as_f64(), Some(21000.0));
-    assert_eq!(row("RND4K Q32T1 read", "mean µs")["values"][1].as_f64(), Some(1275.0));
+    assert_eq!(
+        row("SEQ1M Q8T1 read", "p99 µs")["values"][1].as_f64(),
+        Some(21000.0)
+    );
+    assert_eq!(
+        row("RND4K Q32T1 read", "mean µs")["values"][1].as_f64(),
+        Some(1275.0)
+    );
     // the QD1 buffered 64 MiB write lines up with RND4K Q1T1 write, called out
     let r = row("RND4K Q1T1 write", "MB/s");
     let diffs: Vec<&str> = r["differences"]
@@ -492,7 +504,10 @@ fn compare_reads_run_results_golden_and_callouts() {
         .filter(|l| l.contains(" MB/s "))
         .map(|l| l.split("  ").next().unwrap().trim())
         .collect();
-    assert_eq!(tests, ["RND4K Q32T1 read", "SEQ1M Q8T1 read", "RND4K Q1T1 write"]);
+    assert_eq!(
+        tests,
+        ["RND4K Q32T1 read", "SEQ1M Q8T1 read", "RND4K Q1T1 write"]
+    );
 }
 
 #[test]
@@ -510,7 +525,12 @@ fn compare_uses_measured_completion_latency_of_qd_gt_1_fileio() {
     let new = dir.path().join("new.json");
     std::fs::write(&new, deep.to_string()).unwrap();
     let o = bin()
-        .args(["compare", new.to_str().unwrap(), old.to_str().unwrap(), "--format=json"])
+        .args([
+            "compare",
+            new.to_str().unwrap(),
+            old.to_str().unwrap(),
+            "--format=json",
+        ])
         .output()
         .unwrap();
     let v: Value = serde_json::from_slice(&o.stdout).unwrap();
@@ -527,7 +547,10 @@ fn compare_uses_measured_completion_latency_of_qd_gt_1_fileio() {
         .output()
         .unwrap();
     assert!(String::from_utf8_lossy(&t.stdout).contains("mean = QD x threads / IOPS"));
-    let t = bin().args(["compare", new.to_str().unwrap()]).output().unwrap();
+    let t = bin()
+        .args(["compare", new.to_str().unwrap()])
+        .output()
+        .unwrap();
     assert!(!String::from_utf8_lossy(&t.stdout).contains("mean = QD x threads / IOPS"));
 }
 
@@ -535,7 +558,7 @@ fn compare_uses_measured_completion_latency_of_qd_gt_1_fileio() {
 fn compare_bad_input_is_one_line_exit_2() {
     for (file, msg) in [
         ("bad-not-json.json", "iomark compare: bad-not-json.json is not JSON: expected value at line 1 column 1\n"),
-        ("bad-foreign-fio.json", "iomark compare: bad-foreign-fio.json is not an iomark RunResult (no \"tool\": \"iomark\" and \"schema_version\"; write one with --json=FILE)\n"),
+        ("bad-foreign-fio.json", "iomark compare: bad-foreign-fio.json: fio output without any completed I/O\n"),
         ("bad-newer-schema.json", "iomark compare: bad-newer-schema.json has schema_version 2; this iomark 0.1.0 reads up to 1 (use a newer iomark)\n"),
         ("bad-running.json", "iomark compare: bad-running.json is the placeholder of a run that never finished (status \"running\")\n"),
         ("missing.json", "iomark compare: cannot read missing.json: No such file or directory (os error 2)\n"),

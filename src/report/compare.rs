@@ -28,13 +28,20 @@ use std::path::Path;
 pub fn load(path: &Path) -> Result<RunResult, String> {
     let name = path.display();
     let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {name}: {e}"))?;
+    // fio's own JSON or text report (public case C25): imported with normalised units
+    let label = path
+        .file_name()
+        .map_or(name.to_string(), |f| f.to_string_lossy().into_owned());
+    if let Some(r) = crate::report::fio_import::import(&text, &label) {
+        return r.map_err(|e| format!("{name}: {e}"));
+    }
     let v: serde_json::Value =
         serde_json::from_str(&text).map_err(|e| format!("{name} is not JSON: {e}"))?;
     let tool = v.get("tool").and_then(|t| t.as_str());
     let schema = v.get("schema_version").and_then(|s| s.as_u64());
     let (Some("iomark"), Some(schema)) = (tool, schema) else {
         return Err(format!(
-            "{name} is not an iomark RunResult (no \"tool\": \"iomark\" and \"schema_version\"; write one with --json=FILE)"
+            "{name} is not an iomark RunResult (no \"tool\": \"iomark\" and \"schema_version\"; write one with --json=FILE) nor a fio JSON/text report"
         ));
     };
     if schema > u64::from(SCHEMA_VERSION) {
@@ -286,7 +293,8 @@ fn run_tests(r: &RunResult, ram: Option<u64>) -> Vec<Test> {
         let l = l.filter(|l| l.count > 0 || l.mean_ns > 0);
         (
             l.map(|l| l.mean_ns as f64 / 1e3),
-            l.and_then(|l| l.percentiles_ns.get("99")).map(|v| *v as f64 / 1e3),
+            l.and_then(|l| l.percentiles_ns.get("99"))
+                .map(|v| *v as f64 / 1e3),
         )
     };
     let make = |name: &str,
@@ -349,7 +357,15 @@ fn run_tests(r: &RunResult, ram: Option<u64>) -> Vec<Test> {
         return r
             .phases
             .iter()
-            .map(|p| make(&p.name, &p.notes, (p.bytes > 0).then_some(p.mb_per_s), p.ops_per_s, p.lat.as_ref()))
+            .map(|p| {
+                make(
+                    &p.name,
+                    &p.notes,
+                    (p.bytes > 0).then_some(p.mb_per_s),
+                    p.ops_per_s,
+                    p.lat.as_ref(),
+                )
+            })
             .collect();
     }
     let mut v = vec![];
@@ -601,14 +617,22 @@ pub fn compare(results: &[RunResult], labels: &[String], files: &[String]) -> Co
         .map(|((r, l), f)| Column {
             label: l.clone(),
             file: f.clone(),
-            command: r.command.clone(),
+            // imported fio reports: `fio-3.33:run` (the legend says "fio-3.33 report")
+            command: if r.tool == "iomark" {
+                r.command.clone()
+            } else {
+                format!("{}:{}", r.version, r.command)
+            },
             device: r
                 .diagnosis
                 .as_ref()
                 .and_then(|d| d.summary.device_model.clone()),
         })
         .collect();
-    let little = per.iter().flatten().any(|t| t.little && t.mean_us.is_some());
+    let little = per
+        .iter()
+        .flatten()
+        .any(|t| t.little && t.mean_us.is_some());
     Comparison {
         columns,
         rows,

@@ -62,13 +62,11 @@ fn legend(c: &Comparison) -> String {
         .iter()
         .enumerate()
         .map(|(i, col)| {
-            format!(
-                "{} = {} ({}, iomark {})\n",
-                letter(i),
-                col.label,
-                col.file,
-                col.command
-            )
+            let producer = match col.command.split_once(':') {
+                Some((tool, _)) => format!("{tool} report"),
+                None => format!("iomark {}", col.command),
+            };
+            format!("{} = {} ({}, {producer})\n", letter(i), col.label, col.file)
         })
         .collect()
 }

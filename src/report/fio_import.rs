@@ -59,9 +59,13 @@ pub fn import(text: &str, label: &str) -> Option<Result<RunResult, String>> {
     if t.starts_with('{') {
         let v: Value = serde_json::from_str(t).ok()?;
         let version = v.get("fio version")?.as_str()?.to_string();
-        Some(from_json(&v).and_then(|d| build(&d, &format!("{version} JSON"), label)))
+        Some(from_json(&v).and_then(|d| build(&d, &version, "JSON", label)))
     } else if text.lines().any(|l| l.starts_with("fio-")) || text.contains("(groupid=") {
-        Some(from_text(text).and_then(|d| build(&d, "fio text report", label)))
+        let version = text
+            .lines()
+            .find(|l| l.starts_with("fio-"))
+            .map_or("fio", |l| l.trim());
+        Some(from_text(text).and_then(|d| build(&d, version, "text report", label)))
     } else {
         None
     }
@@ -234,6 +238,7 @@ fn from_text(text: &str) -> Result<Vec<FioDir>, String> {
         let Some((name, rest)) = l.split_once(": (g=") else {
             continue;
         };
+        let rest = rest.split_once("): ").map_or(rest, |x| x.1);
         let mut o = FioOpts {
             jobs: 1,
             ..FioOpts::default()
@@ -386,7 +391,8 @@ fn latency(d: &FioDir) -> Value {
     })
 }
 
-fn build(dirs: &[FioDir], source: &str, label: &str) -> Result<RunResult, String> {
+fn build(dirs: &[FioDir], version: &str, form: &str, label: &str) -> Result<RunResult, String> {
+    let source = format!("{version} {form}");
     let mut phases = Vec::new();
     let (mut rd, mut wr) = ((0u64, 0u64, 0.0f64), (0u64, 0u64, 0.0f64));
     for d in dirs {
@@ -423,8 +429,8 @@ fn build(dirs: &[FioDir], source: &str, label: &str) -> Result<RunResult, String
     };
     let v = json!({
         "schema_version": SCHEMA_VERSION,
-        "tool": "iomark",
-        "version": env!("CARGO_PKG_VERSION"),
+        "tool": "fio",
+        "version": version,
         "command": "run",
         "argv": [format!("imported from {label} ({source})")],
         "status": "ok",
