@@ -40,6 +40,23 @@ fn lat_json(l: &Lat) -> Value {
     o
 }
 
+/// fio's `usr_cpu`/`sys_cpu`, percent: thread CPU time × 100 / thread run time, both
+/// summed over the merged threads (fio `stat.c`).
+pub fn cpu_pct(j: &JobStats) -> (f64, f64) {
+    j.cpu.percent(j.run_ns_sum)
+}
+
+/// fio's CPU line: `  cpu          : usr=1.23%, sys=4.56%, ctx=789, majf=0, minf=12`.
+pub fn cpu_line(j: &JobStats) -> String {
+    let (u, s) = cpu_pct(j);
+    format!(
+        "  cpu          : usr={u:.2}%, sys={s:.2}%, ctx={}, majf={}, minf={}\n",
+        j.cpu.ctx(),
+        j.cpu.majf,
+        j.cpu.minf
+    )
+}
+
 fn runtime_ms(j: &JobStats) -> u64 {
     j.runtime_ns / 1_000_000
 }
@@ -92,6 +109,11 @@ pub fn json_document(jobs: &[JobStats], global: &[(String, String)]) -> Value {
                 "trim": dir_json(&DirStats::default(), 0),
                 "sync": { "total_ios": j.sync.ios, "lat_ns": lat_json(&j.sync.lat) },
                 "job_runtime": rt,
+                "usr_cpu": cpu_pct(j).0,
+                "sys_cpu": cpu_pct(j).1,
+                "ctx": j.cpu.ctx(),
+                "majf": j.cpu.majf,
+                "minf": j.cpu.minf,
             })
         })
         .collect();
@@ -170,6 +192,7 @@ pub fn normal_text(jobs: &[JobStats]) -> String {
             s += &format!("  fsync: {} calls\n", j.sync.ios);
             s += &lat_line("sync", &j.sync.lat);
         }
+        s += &cpu_line(j);
     }
     s
 }

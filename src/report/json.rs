@@ -221,6 +221,22 @@ pub struct RunResult {
     /// timed phases of phase-shaped commands (`copy`, `tree`); empty for `fileio`
     #[serde(default)]
     pub phases: Vec<Phase>,
+    /// CPU used by the whole process during the run (`iomark run`; absent elsewhere)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cpu: Option<CpuUsage>,
+}
+
+/// CPU used during a run: `getrusage(RUSAGE_SELF)` after minus before.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct CpuUsage {
+    /// user CPU time, seconds
+    pub usr_s: f64,
+    /// system CPU time, seconds
+    pub sys_s: f64,
+    /// voluntary context switches
+    pub ctx_voluntary: u64,
+    /// involuntary context switches
+    pub ctx_involuntary: u64,
 }
 
 /// The diagnosis attached to a result (see `iomark diagnose` for the full form).
@@ -444,6 +460,7 @@ pub fn from_snapshot(
         warnings: vec![],
         diagnosis: None,
         phases: vec![],
+        cpu: None,
     }
 }
 

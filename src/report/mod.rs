@@ -5,6 +5,7 @@ pub mod compare;
 pub mod console;
 pub mod diagnose_text;
 pub mod fio;
+pub mod fio_result;
 pub mod json;
 pub mod notes;
 pub mod svg_compare;

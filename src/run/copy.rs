@@ -137,6 +137,7 @@ pub fn phase_result(
         warnings: vec![],
         diagnosis: None,
         phases,
+        cpu: None,
     }
 }
 

@@ -16,6 +16,7 @@ use crate::engine::null::Null;
 use crate::engine::psync::Psync;
 use crate::engine::{Completion, Dir, Engine, IoErr, IoReq, SyncKind};
 use crate::job::fio::{BlockSizes, EngineKind, FioCommand, FioJob, SizeSpec};
+use crate::run::fio_cpu::{CpuTimes, Who};
 use crate::stats::clock::Clock;
 use crate::stats::new_hist;
 use crate::target::fio_files::{self, FileSpec, FilesError};
@@ -101,12 +102,14 @@ impl Default for Lat {
 }
 
 impl Lat {
+    /// Record one latency, ns.
     #[inline]
-    fn add(&mut self, ns: u64) {
+    pub fn add(&mut self, ns: u64) {
         self.hist.saturating_record(ns.max(1));
         self.sum_ns += u128::from(ns);
     }
-    fn merge(&mut self, o: &Lat) {
+    /// Add another histogram and sum.
+    pub fn merge(&mut self, o: &Lat) {
         let _ = self.hist.add(&o.hist);
         self.sum_ns += o.sum_ns;
     }
@@ -136,7 +139,8 @@ pub struct DirStats {
 }
 
 impl DirStats {
-    fn merge(&mut self, o: &DirStats) {
+    /// Add another direction's counters and latencies.
+    pub fn merge(&mut self, o: &DirStats) {
         self.ios += o.ios;
         self.bytes += o.bytes;
         self.slat.merge(&o.slat);
@@ -166,6 +170,11 @@ pub struct JobStats {
     pub options: Vec<(String, String)>,
     /// engine actually used
     pub engine: &'static str,
+    /// CPU used by the job's threads (RUSAGE_THREAD differences, summed)
+    pub cpu: CpuTimes,
+    /// wall time of the threads (setup, I/O and end_fsync) summed over the merged
+    /// threads, ns: the denominator of the CPU percentages (fio's `total_run_time`)
+    pub run_ns_sum: u64,
 }
 
 impl JobStats {
@@ -175,6 +184,8 @@ impl JobStats {
         self.write.merge(&o.write);
         self.sync.merge(&o.sync);
         self.runtime_ns = self.runtime_ns.max(o.runtime_ns);
+        self.cpu.add(&o.cpu);
+        self.run_ns_sum += o.run_ns_sum;
     }
 }
 
@@ -637,8 +648,24 @@ fn completion_err(res: i64) -> IoErr {
     }
 }
 
-/// Run one thread of a job: open files, build the engine, drive it.
+/// Run one thread of a job and account its CPU (RUSAGE_THREAD).
 fn run_thread(
+    plan: &Plan,
+    clock: &Clock,
+    stop: &AtomicBool,
+    warn: &(dyn Fn(String) + Sync),
+) -> Result<JobStats, RunError> {
+    let c0 = CpuTimes::now(Who::Thread);
+    let w0 = std::time::Instant::now();
+    let mut st = run_thread_io(plan, clock, stop, warn)?;
+    st.cpu = CpuTimes::now(Who::Thread).since(&c0);
+    // the thread's whole life (setup included), as the CPU time covers it too
+    st.run_ns_sum = u64::try_from(w0.elapsed().as_nanos()).unwrap_or(u64::MAX);
+    Ok(st)
+}
+
+/// Run one thread of a job: open files, build the engine, drive it.
+fn run_thread_io(
     plan: &Plan,
     clock: &Clock,
     stop: &AtomicBool,

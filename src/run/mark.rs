@@ -697,5 +697,6 @@ pub fn result(job: &MarkJob, rows: &[Row], diag: &Diagnosis, warnings: Vec<Warni
             findings: diag.findings.iter().map(|f| f.id.clone()).collect(),
         }),
         phases: rows.iter().map(phase_of).collect(),
+        cpu: None,
     }
 }

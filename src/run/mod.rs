@@ -5,6 +5,7 @@ pub mod fileio;
 pub mod fileio_gen;
 pub mod fileio_worker;
 pub mod fio;
+pub mod fio_cpu;
 pub mod mark;
 pub mod rng;
 pub mod signals;
