@@ -1,11 +1,12 @@
 //! `iomark run`: fio command-line jobs and job files → [`crate::job::fio`] → runner →
-//! fio-like text or fio JSON. Front end only: parsing, dispatch and exit codes. In JSON
-//! mode stdout carries the JSON document and nothing else; notices go to stderr.
+//! fio-like text or fio JSON (to stdout, or `--output=FILE`), plus iomark's RunResult
+//! (`--json=FILE`). Front end only: parsing, dispatch and exit codes. In JSON mode
+//! stdout carries the JSON document and nothing else; notices go to stderr.
 
 use crate::job::fio::{self, OutputFormat};
-use crate::run::fio as runner;
 use crate::report::fio_result::run_result;
 use crate::report::json::{self, Status};
+use crate::run::fio as runner;
 use crate::run::fio_cpu::{CpuTimes, Who};
 use crate::run::signals::Signals;
 
@@ -13,7 +14,10 @@ use crate::run::signals::Signals;
 pub const USAGE: &str =
     "Usage: iomark run [--global-opt=V ...] [--name=JOB --opt=V ...]... [JOBFILE...]
   fio options (--rw, --bs, --size, --ioengine, --iodepth, --numjobs, --runtime, ...);
-  --output-format=normal|json   --json=FILE (iomark RunResult, schema 1)
+  --output-format=normal|json|json+   --output=FILE   --section=NAME
+  --json=FILE (iomark RunResult, schema 1)
+Exit codes: 0 ok, 1 I/O error or verify mismatch, 2 invalid options or job file,
+  3 environment cannot do it, 130/143 interrupted (partial results printed and saved).
 ";
 
 /// Run `iomark run` with `args` (after the word `run`); returns the exit code.
@@ -35,6 +39,12 @@ pub fn run(args: &[String]) -> i32 {
             &serde_json::json!({"schema_version": json::SCHEMA_VERSION, "tool": "iomark", "status": "running"}),
         ) {
             eprintln!("iomark run: cannot write --json={}: {e}", p.display());
+            return crate::exit::ENVIRONMENT;
+        }
+    }
+    if let Some(p) = &cmd.output {
+        if let Err(e) = std::fs::write(p, "") {
+            eprintln!("iomark run: cannot write --output={}: {e}", p.display());
             return crate::exit::ENVIRONMENT;
         }
     }
@@ -73,18 +83,28 @@ pub fn run(args: &[String]) -> i32 {
             return e.exit_code();
         }
     };
-    match cmd.output_format {
-        OutputFormat::Json => {
-            let doc = crate::report::fio::json_document(&out.jobs, &cmd.global_options);
+    let text = match cmd.output_format {
+        OutputFormat::Json | OutputFormat::JsonPlus => {
+            let plus = cmd.output_format == OutputFormat::JsonPlus;
+            let doc = crate::report::fio::json_document(&out.jobs, &cmd.global_options, plus);
             match serde_json::to_string_pretty(&doc) {
-                Ok(s) => crate::outln!("{s}"),
+                Ok(s) => s + "\n",
                 Err(e) => {
                     eprintln!("iomark run: cannot encode JSON: {e}");
                     return crate::exit::FAILED;
                 }
             }
         }
-        OutputFormat::Normal => crate::out!("{}", crate::report::fio::normal_text(&out.jobs)),
+        OutputFormat::Normal => crate::report::fio::normal_text(&out.jobs),
+    };
+    match &cmd.output {
+        Some(p) => {
+            if let Err(e) = std::fs::write(p, text) {
+                eprintln!("iomark run: cannot write --output={}: {e}", p.display());
+                return crate::exit::ENVIRONMENT;
+            }
+        }
+        None => crate::out!("{text}"),
     }
     signals.exit_code().unwrap_or(crate::exit::OK)
 }

@@ -9,6 +9,7 @@
 //! naming it (and `file:line` for job files): nothing is silently ignored.
 
 use super::fio_ini::{self, Entry, IniError, Origin};
+pub use super::fio_keys::JobMore;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 use thiserror::Error;
@@ -85,20 +86,43 @@ pub enum RwMode {
     ReadWrite,
     /// random mixed
     RandRw,
+    /// sequential trims (`trim`)
+    Trim,
+    /// random trims (`randtrim`)
+    RandTrim,
+    /// sequential trim then write of the same block (`trimwrite`)
+    TrimWrite,
 }
 
 impl RwMode {
     /// Random offsets?
     pub fn random(self) -> bool {
-        matches!(self, RwMode::RandRead | RwMode::RandWrite | RwMode::RandRw)
+        matches!(
+            self,
+            RwMode::RandRead | RwMode::RandWrite | RwMode::RandRw | RwMode::RandTrim
+        )
     }
     /// Issues reads?
     pub fn reads(self) -> bool {
-        !matches!(self, RwMode::Write | RwMode::RandWrite)
+        matches!(
+            self,
+            RwMode::Read | RwMode::RandRead | RwMode::ReadWrite | RwMode::RandRw
+        )
     }
     /// Issues writes?
     pub fn writes(self) -> bool {
-        !matches!(self, RwMode::Read | RwMode::RandRead)
+        matches!(
+            self,
+            RwMode::Write
+                | RwMode::RandWrite
+                | RwMode::ReadWrite
+                | RwMode::RandRw
+                | RwMode::TrimWrite
+        )
+    }
+    /// Issues trims?
+    pub fn trims(self) -> bool {
+        matches!(self, RwMode::Trim | RwMode::RandTrim | RwMode::TrimWrite)
     }
 }
 
@@ -174,6 +198,8 @@ pub enum OutputFormat {
     Normal,
     /// fio JSON, and nothing else, on stdout
     Json,
+    /// fio JSON with the clat histogram bins (`json+`)
+    JsonPlus,
 }
 
 /// One fio job (one `[section]` or one `--name=` group), validated.
@@ -183,9 +209,9 @@ pub struct FioJob {
     pub name: String,
     /// `rw`
     pub rw: RwMode,
-    /// `rw=…:N`: sequential jobs skip N bytes after each I/O; random jobs issue N
-    /// sequential I/Os per random offset (0 = none)
-    pub rw_suffix: u64,
+    /// `rw=…:N`: sequential jobs skip N bytes after each I/O (negative: go backwards);
+    /// random jobs issue N sequential I/Os per random offset (0 = none)
+    pub rw_suffix: i64,
     /// `rwmixread`, percent of mixed I/Os that are reads (default 50)
     pub rwmixread: u32,
     /// `bs`/`bsrange`/`bssplit`: read sizes
@@ -238,6 +264,10 @@ pub struct FioJob {
     pub kb_base: u64,
     /// options set for this job, as written (for JSON "job options")
     pub options: Vec<(String, String)>,
+    /// the other keys (distributions, rate, verify, logs, …)
+    pub more: JobMore,
+    /// `new_group`: this job starts a new reporting group
+    pub new_group: bool,
 }
 
 impl Default for FioJob {
@@ -272,6 +302,8 @@ impl Default for FioJob {
             stonewall: false,
             kb_base: 1024,
             options: Vec::new(),
+            more: JobMore::default(),
+            new_group: false,
         }
     }
 }
@@ -289,11 +321,15 @@ pub struct FioCommand {
     pub global_options: Vec<(String, String)>,
     /// one-line notices for stderr (engine aliases, unit remarks)
     pub notices: Vec<String>,
+    /// `--output=FILE`: the report goes to this file instead of stdout
+    pub output: Option<PathBuf>,
+    /// `--section=NAME` (repeatable): run only these job-file sections
+    pub sections: Vec<String>,
 }
 
 // ---------------------------------------------------------------- value parsers
 
-fn bad(key: &str, value: &str, why: impl Into<String>, origin: &Origin) -> FioError {
+pub(crate) fn bad(key: &str, value: &str, why: impl Into<String>, origin: &Origin) -> FioError {
     FioError::BadValue {
         key: key.to_string(),
         value: value.to_string(),
@@ -460,7 +496,7 @@ pub enum BssplitError {
     Sum(u64),
 }
 
-fn parse_bool(key: &str, v: Option<&str>, origin: &Origin) -> Result<bool, FioError> {
+pub(crate) fn parse_bool(key: &str, v: Option<&str>, origin: &Origin) -> Result<bool, FioError> {
     match v.map(str::trim) {
         None | Some("1") | Some("true") | Some("yes") | Some("on") => Ok(true),
         Some("0") | Some("false") | Some("no") | Some("off") => Ok(false),
@@ -468,7 +504,7 @@ fn parse_bool(key: &str, v: Option<&str>, origin: &Origin) -> Result<bool, FioEr
     }
 }
 
-fn parse_u64(key: &str, v: &str, origin: &Origin) -> Result<u64, FioError> {
+pub(crate) fn parse_u64(key: &str, v: &str, origin: &Origin) -> Result<u64, FioError> {
     v.trim()
         .parse()
         .map_err(|_| bad(key, v, "expected a whole number", origin))
@@ -517,7 +553,7 @@ pub const SUPPORTED_KEYS: &[&str] = &[
     "description",
 ];
 
-fn need<'a>(key: &str, v: Option<&'a str>, origin: &Origin) -> Result<&'a str, FioError> {
+pub(crate) fn need<'a>(key: &str, v: Option<&'a str>, origin: &Origin) -> Result<&'a str, FioError> {
     v.ok_or_else(|| bad(key, "", "a value is required", origin))
 }
 
@@ -548,22 +584,27 @@ pub fn apply(
                 "randwrite" => RwMode::RandWrite,
                 "rw" | "readwrite" => RwMode::ReadWrite,
                 "randrw" => RwMode::RandRw,
-                "trim" | "randtrim" | "trimwrite" | "randtrimwrite" => {
-                    return Err(bad(&key, v, "trim modes are not supported by iomark", origin))
-                }
+                "trim" => RwMode::Trim,
+                "randtrim" => RwMode::RandTrim,
+                "trimwrite" => RwMode::TrimWrite,
                 _ => {
                     return Err(bad(
                         &key,
                         v,
-                        "accepted: read, write, randread, randwrite, rw, readwrite, randrw (optionally :N)",
+                        "accepted: read, write, randread, randwrite, rw, readwrite, randrw, trim, randtrim, trimwrite (optionally :N)",
                         origin,
                     ))
                 }
             };
             job.rw_suffix = match suffix {
                 None | Some("") => 0,
-                Some(n) if job.rw.random() => parse_u64(&key, n, origin)?,
-                Some(n) => size(n)?,
+                Some(n) if job.rw.random() => {
+                    i64::try_from(parse_u64(&key, n, origin)?).unwrap_or(i64::MAX)
+                }
+                Some(n) => match n.strip_prefix('-') {
+                    Some(m) => -i64::try_from(size(m)?).unwrap_or(i64::MAX),
+                    None => i64::try_from(size(n)?).unwrap_or(i64::MAX),
+                },
             };
         }
         "rwmixread" | "rwmixwrite" => {
@@ -764,11 +805,14 @@ pub fn apply(
                 _ => return Err(bad(&key, v, "1024 or 1000", origin)),
             };
         }
+        "new_group" => job.new_group = parse_bool(&key, value, origin)?,
         _ => {
-            return Err(FioError::UnsupportedKey {
-                key: key_raw.trim().to_string(),
-                origin: origin.clone(),
-            })
+            if !super::fio_keys::apply_more(&mut job.more, &key, value, origin, kb)? {
+                return Err(FioError::UnsupportedKey {
+                    key: key_raw.trim().to_string(),
+                    origin: origin.clone(),
+                });
+            }
         }
     }
     if key != "name" {
@@ -804,6 +848,27 @@ fn validate(job: &FioJob) -> Result<(), FioError> {
     }
     if job.time_based && job.runtime.is_none() {
         return Err(err("time_based needs runtime=".into()));
+    }
+    let m = &job.more;
+    if let Some(k) = m.verify {
+        use super::fio_keys::VerifyKind;
+        if job.engine == EngineKind::Null {
+            return Err(err(format!(
+                "verify={} needs an engine that moves data (ioengine=null does none)",
+                k.name()
+            )));
+        }
+        if k == VerifyKind::Pattern && m.verify_pattern.is_empty() {
+            return Err(err("verify=pattern needs verify_pattern=".into()));
+        }
+        let min = job.bs_read.min().min(job.bs_write.min());
+        if k != VerifyKind::Pattern && min < super::fio_keys::VERIFY_HEADER {
+            return Err(err(format!(
+                "verify={} needs block sizes of at least {} bytes (the verify header); got {min}",
+                k.name(),
+                super::fio_keys::VERIFY_HEADER
+            )));
+        }
     }
     for bs in [&job.bs_read, &job.bs_write] {
         if job.direct && bs.min() % 512 != 0 {
@@ -851,10 +916,19 @@ pub fn jobs_from_sections(
                 &mut cmd.notices,
             )?;
         }
+        finish(&mut job);
         validate(&job)?;
         cmd.jobs.push(job);
     }
     Ok(())
+}
+
+/// Settle keys that depend on each other (fio: a `verify_pattern` alone means
+/// `verify=pattern`).
+fn finish(job: &mut FioJob) {
+    if job.more.verify.is_none() && !job.more.verify_pattern.is_empty() {
+        job.more.verify = Some(super::fio_keys::VerifyKind::Pattern);
+    }
 }
 
 /// Parse `iomark run` arguments: `--key=value` options (those before the first `--name`
@@ -891,15 +965,34 @@ pub fn parse_args_with(
                 cmd.output_format = match v.as_deref() {
                     Some("normal") => OutputFormat::Normal,
                     Some("json") => OutputFormat::Json,
+                    Some("json+") => OutputFormat::JsonPlus,
                     other => {
                         return Err(FioError::BadValue {
                             key: "output-format".into(),
                             value: other.unwrap_or("").into(),
-                            why: "accepted: normal, json".into(),
+                            why: "accepted: normal, json, json+".into(),
                             origin: Origin::CommandLine,
                         })
                     }
                 };
+                continue;
+            }
+            "output" => {
+                let Some(f) = v.filter(|f| !f.is_empty()) else {
+                    return Err(FioError::Usage(
+                        "--output needs a file name (--output=FILE)".into(),
+                    ));
+                };
+                cmd.output = Some(PathBuf::from(f));
+                continue;
+            }
+            "section" => {
+                let Some(f) = v.filter(|f| !f.is_empty()) else {
+                    return Err(FioError::Usage(
+                        "--section needs a job-file section name (--section=NAME)".into(),
+                    ));
+                };
+                cmd.sections.push(f);
                 continue;
             }
             "json" => {
@@ -943,8 +1036,13 @@ pub fn parse_args_with(
     base.options.clear();
     for f in &files {
         let secs = fio_ini::parse_file_with(f, env)?;
-        let pairs: Vec<(String, Vec<Entry>)> =
-            secs.into_iter().map(|s| (s.name, s.entries)).collect();
+        let pairs: Vec<(String, Vec<Entry>)> = secs
+            .into_iter()
+            .filter(|s| {
+                cmd.sections.is_empty() || s.name == "global" || cmd.sections.contains(&s.name)
+            })
+            .map(|s| (s.name, s.entries))
+            .collect();
         jobs_from_sections(&pairs, &mut cmd, &base)?;
     }
     for (name, entries) in &cli_sections {
@@ -962,8 +1060,26 @@ pub fn parse_args_with(
         if job.name.is_empty() {
             return Err(FioError::Usage("--name needs a value".into()));
         }
+        finish(&mut job);
         validate(&job)?;
         cmd.jobs.push(job);
+    }
+    for s in &cmd.sections {
+        if !cmd.jobs.iter().any(|j| &j.name == s) {
+            return Err(FioError::Usage(format!(
+                "--section={s}: no job-file section of that name"
+            )));
+        }
+    }
+    for (i, j) in cmd.jobs.iter().enumerate() {
+        if let Some(w) = &j.more.wait_for {
+            if !cmd.jobs[..i].iter().any(|x| &x.name == w) {
+                return Err(FioError::Job {
+                    job: j.name.clone(),
+                    why: format!("wait_for={w} names no job defined before it"),
+                });
+            }
+        }
     }
     if cmd.jobs.is_empty() {
         return Err(FioError::Usage(

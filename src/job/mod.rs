@@ -5,4 +5,5 @@
 pub mod fileio;
 pub mod fio;
 pub mod fio_ini;
+pub mod fio_keys;
 pub mod values;
