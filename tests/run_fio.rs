@@ -312,6 +312,7 @@ fn fio_examples_run_or_are_rejected_by_name() {
                     "{}: rejection does not name an option: {msg}",
                     f.display()
                 );
+                println!("rejected {}: {msg}", f.display());
                 n.option += 1;
             }
             Ok(mut cmd) => {
@@ -330,6 +331,17 @@ fn fio_examples_run_or_are_rejected_by_name() {
                     j.numjobs = j.numjobs.min(2);
                     j.loops = 1;
                     j.direct = false;
+                    j.more.startdelay = (Duration::ZERO, Duration::ZERO);
+                    j.more.thinktime = j.more.thinktime.min(Duration::from_millis(1));
+                    j.more.io_size = None;
+                    j.more.offset = None;
+                    j.more.offset_increment = 0;
+                    for log in [&mut j.more.bw_log, &mut j.more.iops_log, &mut j.more.lat_log] {
+                        if let Some(p) = log {
+                            let name = if p.is_empty() { j.name.clone() } else { p.clone() };
+                            *p = tmp.path().join(name.replace('/', "_")).display().to_string();
+                        }
+                    }
                 }
                 let stop = AtomicBool::new(false);
                 if let Err(e) = execute(&cmd, &stop, &|_| {}) {

@@ -547,6 +547,8 @@ pub const SUPPORTED_KEYS: &[&str] = &[
     "norandommap",
     "group_reporting",
     "thread",
+    "threads",
+    "new_group",
     "stonewall",
     "wait_for_previous",
     "kb_base",
@@ -795,7 +797,8 @@ pub fn apply(
         "randseed" => job.randseed = Some(parse_u64(&key, need(&key, value, origin)?, origin)?),
         "norandommap" => job.norandommap = parse_bool(&key, value, origin)?,
         "group_reporting" => job.group_reporting = parse_bool(&key, value, origin)?,
-        "thread" => job.thread = parse_bool(&key, value, origin)?,
+        // `threads` is accepted by fio too (its examples use it)
+        "thread" | "threads" => job.thread = parse_bool(&key, value, origin)?,
         "stonewall" | "wait_for_previous" => job.stonewall = parse_bool(&key, value, origin)?,
         "kb_base" => {
             let v = need(&key, value, origin)?;

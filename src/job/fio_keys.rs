@@ -41,6 +41,18 @@ pub enum RateProcess {
     Poisson,
 }
 
+/// Which jobs `exitall` ends when a job finishes (`exit_what`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum ExitWhat {
+    /// the jobs of the same reporting group (`group`, the default)
+    #[default]
+    Group,
+    /// every running job; the next stonewall group still runs (`stonewall`)
+    Stonewall,
+    /// every job; later groups do not run (`all`)
+    All,
+}
+
 /// Checksum of `verify=`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum VerifyKind {
@@ -156,6 +168,12 @@ pub struct JobMore {
     pub offset: Option<super::fio::SizeSpec>,
     /// `offset_increment`: added per thread (`offset + n × increment`)
     pub offset_increment: u64,
+    /// `exitall`: when this job finishes, end the jobs `exit_what` names
+    pub exitall: bool,
+    /// `exit_what`
+    pub exit_what: ExitWhat,
+    /// `gtod_reduce`: do not record latencies (counts and bandwidth only)
+    pub gtod_reduce: bool,
 }
 
 impl Default for JobMore {
@@ -201,6 +219,9 @@ impl Default for JobMore {
             wait_for: None,
             offset: None,
             offset_increment: 0,
+            exitall: false,
+            exit_what: ExitWhat::Group,
+            gtod_reduce: false,
         }
     }
 }
@@ -215,7 +236,7 @@ pub const MORE_KEYS: &[&str] = &[
     "invalidate", "create_on_open", "fallocate", "zero_buffers", "refill_buffers",
     "buffer_compress_percentage", "verify", "verify_pattern", "do_verify", "verify_fatal",
     "write_bw_log", "write_iops_log", "write_lat_log", "log_avg_msec", "log_offset", "percentile_list",
-    "lat_percentiles", "clat_percentiles", "wait_for", "offset", "offset_increment",
+    "lat_percentiles", "clat_percentiles", "wait_for", "offset", "offset_increment", "exitall", "exit_what", "gtod_reduce",
 ];
 
 /// Parse `random_distribution` for one direction.
@@ -555,6 +576,17 @@ pub fn apply_more(
             });
         }
         "offset_increment" => m.offset_increment = size(need(key, value, origin)?)?,
+        "exitall" => m.exitall = parse_bool(key, value, origin)?,
+        "exit_what" => {
+            let v = need(key, value, origin)?;
+            m.exit_what = match v.trim() {
+                "group" => ExitWhat::Group,
+                "stonewall" => ExitWhat::Stonewall,
+                "all" => ExitWhat::All,
+                _ => return Err(bad(key, v, "accepted: group, stonewall, all", origin)),
+            };
+        }
+        "gtod_reduce" => m.gtod_reduce = parse_bool(key, value, origin)?,
         _ => return Ok(false),
     }
     let _ = parse_range;

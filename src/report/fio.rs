@@ -193,6 +193,10 @@ fn dir_text(j: &JobStats, name: &str, d: &DirStats, rt_ms: u64) -> String {
     if !d.slat.hist.is_empty() {
         s += &lat_line("slat", &d.slat);
     }
+    if d.clat.hist.is_empty() {
+        s += "    latencies not recorded (gtod_reduce=1)\n";
+        return s;
+    }
     s += &lat_line("clat", &d.clat);
     s += &lat_line(" lat", &d.lat);
     if j.clat_percentiles {

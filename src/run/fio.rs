@@ -16,6 +16,7 @@ use crate::engine::null::Null;
 use crate::engine::psync::Psync;
 use crate::engine::IoErr;
 use crate::job::fio::{EngineKind, FioCommand, FioJob, SizeSpec};
+use crate::job::fio_keys::ExitWhat;
 use crate::run::fio_cpu::{CpuTimes, Who};
 use crate::stats::clock::Clock;
 use crate::stats::new_hist;
@@ -595,26 +596,65 @@ pub fn execute(
         report_gid.push(rg);
     }
     let mut out = RunOutcome::default();
+    let mut abort_rest = false;
     for g in &groups {
-        if stop.load(Ordering::Relaxed) {
+        if stop.load(Ordering::Relaxed) || abort_rest {
             break;
         }
+        // one stop flag per thread, so exitall can end some threads and not others;
+        // this thread coordinates: it forwards signals and applies exitall/exit_what
+        let members: Vec<(usize, &Plan)> = g
+            .iter()
+            .flat_map(|&ji| plans[ji].iter().map(move |p| (ji, p)))
+            .collect();
+        let tstops: Vec<AtomicBool> = members.iter().map(|_| AtomicBool::new(false)).collect();
+        let fin: Vec<AtomicBool> = members.iter().map(|_| AtomicBool::new(false)).collect();
         let results: Vec<(usize, Result<JobStats, RunError>)> = std::thread::scope(|s| {
             let mut hs = Vec::new();
-            for &ji in g {
-                for p in &plans[ji] {
-                    let clock = &clock;
-                    let done = &done;
-                    let wait = wait_idx[ji].map(|t| (&done[t], cmd.jobs[t].numjobs));
-                    hs.push((
-                        ji,
-                        s.spawn(move || {
-                            let r = start_thread(p, clock, stop, note, wait);
-                            done[ji].fetch_add(1, Ordering::Release);
-                            r
-                        }),
-                    ));
+            for (i, &(ji, p)) in members.iter().enumerate() {
+                let clock = &clock;
+                let done = &done;
+                let (tstop, fin) = (&tstops[i], &fin[i]);
+                let wait = wait_idx[ji].map(|t| (&done[t], cmd.jobs[t].numjobs));
+                hs.push((
+                    ji,
+                    s.spawn(move || {
+                        let r = start_thread(p, clock, tstop, note, wait);
+                        done[ji].fetch_add(1, Ordering::Release);
+                        fin.store(true, Ordering::Release);
+                        r
+                    }),
+                ));
+            }
+            let mut handled = vec![false; members.len()];
+            loop {
+                let all_done = fin.iter().all(|f| f.load(Ordering::Acquire));
+                if stop.load(Ordering::Relaxed) {
+                    tstops.iter().for_each(|t| t.store(true, Ordering::Relaxed));
                 }
+                for (i, &(ji, _)) in members.iter().enumerate() {
+                    let job = &cmd.jobs[ji];
+                    if handled[i] || !job.more.exitall || !fin[i].load(Ordering::Acquire) {
+                        continue;
+                    }
+                    handled[i] = true;
+                    for (k, &(jk, _)) in members.iter().enumerate() {
+                        let hit = match job.more.exit_what {
+                            ExitWhat::Group => report_gid[jk] == report_gid[ji],
+                            ExitWhat::Stonewall | ExitWhat::All => true,
+                        };
+                        if hit {
+                            tstops[k].store(true, Ordering::Relaxed);
+                        }
+                    }
+                    if job.more.exit_what == ExitWhat::All {
+                        abort_rest = true;
+                    }
+                }
+                if all_done {
+                    break;
+                }
+                std::thread::sleep(std::time::Duration::from_millis(10));
             }
             hs.into_iter()
                 .map(|(ji, h)| {

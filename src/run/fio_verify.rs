@@ -126,6 +126,9 @@ pub fn check(buf: &[u8], offset: u64, k: VerifyKind, pattern: &[u8]) -> Result<(
     if buf[32..32 + c.len()] != c[..] {
         return Err(format!("{} checksum mismatch", k.name()));
     }
+    if buf[24..32].iter().chain(&buf[32 + c.len()..HEADER]).any(|&b| b != 0) {
+        return Err("verify header padding is not zero (header corrupted)".into());
+    }
     Ok(())
 }
 

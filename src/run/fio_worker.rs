@@ -422,11 +422,13 @@ impl<'a> Worker<'a> {
         };
         d.ios += 1;
         d.bytes += s.len as u64;
-        if let Some(x) = slat {
-            d.slat.add(x);
+        if !m.gtod_reduce {
+            if let Some(x) = slat {
+                d.slat.add(x);
+            }
+            d.clat.add(clat);
+            d.lat.add(lat);
         }
-        d.clat.add(clat);
-        d.lat.add(lat);
         if let Some(l) = &mut self.logs {
             if s.op != Op::Trim {
                 l.io(t_ms, s.op.idx(), s.len as u64, s.offset, slat, clat, lat);
