@@ -174,6 +174,12 @@ pub struct JobMore {
     pub exit_what: ExitWhat,
     /// `gtod_reduce`: do not record latencies (counts and bandwidth only)
     pub gtod_reduce: bool,
+    /// `ratemin`: bytes/s per thread below which the job fails (reads, writes)
+    pub ratemin: [u64; 2],
+    /// `rate_iops_min`: I/Os per second below which the job fails (reads, writes)
+    pub rate_iops_min: [u64; 2],
+    /// `ratecycle`: window of the minimum-rate check (default 1000 ms)
+    pub ratecycle: Duration,
 }
 
 impl Default for JobMore {
@@ -222,6 +228,9 @@ impl Default for JobMore {
             exitall: false,
             exit_what: ExitWhat::Group,
             gtod_reduce: false,
+            ratemin: [0, 0],
+            rate_iops_min: [0, 0],
+            ratecycle: Duration::from_millis(1000),
         }
     }
 }
@@ -236,7 +245,7 @@ pub const MORE_KEYS: &[&str] = &[
     "invalidate", "create_on_open", "fallocate", "zero_buffers", "refill_buffers",
     "buffer_compress_percentage", "verify", "verify_pattern", "do_verify", "verify_fatal",
     "write_bw_log", "write_iops_log", "write_lat_log", "log_avg_msec", "log_offset", "percentile_list",
-    "lat_percentiles", "clat_percentiles", "wait_for", "offset", "offset_increment", "exitall", "exit_what", "gtod_reduce",
+    "lat_percentiles", "clat_percentiles", "wait_for", "offset", "offset_increment", "exitall", "exit_what", "gtod_reduce", "ratemin", "rate_min", "rate_iops_min", "ratecycle",
 ];
 
 /// Parse `random_distribution` for one direction.
@@ -433,6 +442,25 @@ pub fn apply_more(
         "rate" => {
             let v = need(key, value, origin)?;
             m.rate_bytes = per_dir(v, &|p| parse_size(p, kb)).map_err(|e| bad(key, v, e, origin))?;
+        }
+        "ratemin" | "rate_min" => {
+            let v = need(key, value, origin)?;
+            m.ratemin = per_dir(v, &|p| parse_size(p, kb)).map_err(|e| bad(key, v, e, origin))?;
+        }
+        "rate_iops_min" => {
+            let v = need(key, value, origin)?;
+            m.rate_iops_min = per_dir(v, &|p| {
+                p.trim().parse::<u64>().map_err(|_| format!("'{p}' is not a whole number"))
+            })
+            .map_err(|e| bad(key, v, e, origin))?;
+        }
+        "ratecycle" => {
+            let v = need(key, value, origin)?;
+            let d = time(v, 1_000_000)?;
+            if d.is_zero() {
+                return Err(bad(key, v, "must be > 0 (milliseconds by default)", origin));
+            }
+            m.ratecycle = d;
         }
         "rate_iops" => {
             let v = need(key, value, origin)?;

@@ -83,6 +83,18 @@ pub enum RunError {
         /// the first mismatch: file, offset and what differs
         first: String,
     },
+    /// `ratemin`/`rate_iops_min` not met over a `ratecycle` window
+    #[error("job '{job}': {what} not met: {got} over the last {window_ms} ms")]
+    MinRate {
+        /// job
+        job: String,
+        /// which limit, e.g. "ratemin=1024 B/s (reads)"
+        what: String,
+        /// the rate reached, with unit
+        got: String,
+        /// window, ms
+        window_ms: u64,
+    },
     /// the environment cannot do what the job asks
     #[error("job '{job}': {why}")]
     Refused {
@@ -100,7 +112,9 @@ impl RunError {
             RunError::Files(e) => e.exit_code(),
             RunError::Plan { .. } => crate::exit::INVALID,
             RunError::Engine { .. } => crate::exit::ENVIRONMENT,
-            RunError::Io { .. } | RunError::Verify { .. } => crate::exit::FAILED,
+            RunError::Io { .. } | RunError::Verify { .. } | RunError::MinRate { .. } => {
+                crate::exit::FAILED
+            }
             RunError::Refused { .. } => crate::exit::ENVIRONMENT,
         }
     }

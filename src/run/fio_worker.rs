@@ -137,6 +137,8 @@ pub(crate) struct Worker<'a> {
     fds: Vec<RawFd>,
     buf_rng: Rng,
     trimmed: Option<(usize, u64, u64)>,
+    /// minimum-rate check: window start tick and (bytes, ios) per direction at it
+    min_win: (u64, [u64; 2], [u64; 2]),
 }
 
 impl<'a> Worker<'a> {
@@ -193,6 +195,7 @@ impl<'a> Worker<'a> {
             fds,
             buf_rng: Rng::new(plan.seed ^ 0xb0ff),
             trimmed: None,
+            min_win: (0, [0; 2], [0; 2]),
         }
     }
 
@@ -320,6 +323,49 @@ impl<'a> Worker<'a> {
         let due = self.rate_next[d];
         sleep_until(self.clock, due, self.stop);
         self.rate_next[d] = due + self.clock.ticks(Duration::from_nanos(ns as u64));
+    }
+
+    /// fio's `ratemin`/`rate_iops_min` check: once per `ratecycle`, the rate since the
+    /// last check must reach the minimum.
+    fn check_min_rate(&mut self, st: &JobStats, now: u64) -> Result<(), RunError> {
+        let m = &self.plan.job.more;
+        if m.ratemin == [0, 0] && m.rate_iops_min == [0, 0] {
+            return Ok(());
+        }
+        if self.min_win.0 == 0 {
+            self.min_win = (now, [st.read.bytes, st.write.bytes], [st.read.ios, st.write.ios]);
+            return Ok(());
+        }
+        let ns = self.clock.ns(self.min_win.0, now);
+        if ns < m.ratecycle.as_nanos() as u64 {
+            return Ok(());
+        }
+        let secs = ns as f64 / 1e9;
+        let bytes = [st.read.bytes, st.write.bytes];
+        let ios = [st.read.ios, st.write.ios];
+        let does = [self.plan.job.rw.reads(), self.plan.job.rw.writes()];
+        for d in (0..2).filter(|&d| does[d]) {
+            let dir = if d == 0 { "reads" } else { "writes" };
+            let b = (bytes[d] - self.min_win.1[d]) as f64 / secs;
+            let i = (ios[d] - self.min_win.2[d]) as f64 / secs;
+            let fail = |what: String, got: String| RunError::MinRate {
+                job: self.plan.job.name.clone(),
+                what,
+                got,
+                window_ms: ns / 1_000_000,
+            };
+            if m.ratemin[d] > 0 && b < m.ratemin[d] as f64 {
+                return Err(fail(format!("ratemin={} B/s ({dir})", m.ratemin[d]), format!("{b:.0} B/s")));
+            }
+            if m.rate_iops_min[d] > 0 && i < m.rate_iops_min[d] as f64 {
+                return Err(fail(
+                    format!("rate_iops_min={} ({dir})", m.rate_iops_min[d]),
+                    format!("{i:.1} IOPS"),
+                ));
+            }
+        }
+        self.min_win = (now, bytes, ios);
+        Ok(())
     }
 
     fn think(&mut self) {
@@ -504,6 +550,9 @@ impl<'a> Worker<'a> {
             if !measuring && now >= ramp_end {
                 measuring = true;
                 measure_start = now;
+            }
+            if measuring {
+                self.check_min_rate(&st, now)?;
             }
             let done = self.stop.load(Ordering::Relaxed)
                 || deadline.is_some_and(|d| now >= d)
