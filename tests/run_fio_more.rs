@@ -44,17 +44,42 @@ fn verify_catches_a_flipped_byte_and_names_file_and_offset() {
     // write with verify headers, no read-back
     ok(&iomark(
         d.path(),
-        &["--name=v", "--rw=randwrite", "--bs=4k", "--size=256k", "--verify=crc32c", "--do_verify=0"],
+        &[
+            "--name=v",
+            "--rw=randwrite",
+            "--bs=4k",
+            "--size=256k",
+            "--verify=crc32c",
+            "--do_verify=0",
+        ],
     ));
     // a read-verify job over the untouched file passes
-    let out = iomark(d.path(), &["--name=v", "--rw=read", "--bs=4k", "--size=256k", "--verify=crc32c"]);
+    let out = iomark(
+        d.path(),
+        &[
+            "--name=v",
+            "--rw=read",
+            "--bs=4k",
+            "--size=256k",
+            "--verify=crc32c",
+        ],
+    );
     ok(&out);
     // flip one byte in the data part of block 5 (offset 20480)
     let f = d.path().join("v.0.0");
     let mut data = std::fs::read(&f).unwrap();
     data[5 * 4096 + 100] ^= 0xff;
     std::fs::write(&f, &data).unwrap();
-    let out = iomark(d.path(), &["--name=v", "--rw=read", "--bs=4k", "--size=256k", "--verify=crc32c"]);
+    let out = iomark(
+        d.path(),
+        &[
+            "--name=v",
+            "--rw=read",
+            "--bs=4k",
+            "--size=256k",
+            "--verify=crc32c",
+        ],
+    );
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
@@ -71,14 +96,31 @@ fn write_then_verify_passes_for_every_checksum() {
         let v = format!("--verify={k}");
         let out = ok(&iomark(
             d.path(),
-            &["--name=w", "--rw=randwrite", "--bs=8k", "--size=128k", &v, "--ioengine=io_uring", "--iodepth=4"],
+            &[
+                "--name=w",
+                "--rw=randwrite",
+                "--bs=8k",
+                "--size=128k",
+                &v,
+                "--ioengine=io_uring",
+                "--iodepth=4",
+            ],
         ));
-        assert!(out.contains("verify: 16 blocks read back, all matched"), "{k}: {out}");
+        assert!(
+            out.contains("verify: 16 blocks read back, all matched"),
+            "{k}: {out}"
+        );
     }
     // pattern mode: every byte is the pattern
     ok(&iomark(
         d.path(),
-        &["--name=p", "--rw=write", "--bs=4k", "--size=16k", "--verify_pattern=0xaa555aa5"],
+        &[
+            "--name=p",
+            "--rw=write",
+            "--bs=4k",
+            "--size=16k",
+            "--verify_pattern=0xaa555aa5",
+        ],
     ));
     let data = std::fs::read(d.path().join("p.0.0")).unwrap();
     assert!(data.chunks(4).all(|c| c == [0xaa, 0x55, 0x5a, 0xa5]));
@@ -90,8 +132,14 @@ fn json_run_result_is_read_by_compare() {
     ok(&iomark(
         d.path(),
         &[
-            "--bs=4k", "--size=512k", "--name=a", "--rw=randread", "--name=b", "--rw=write",
-            "--bs=64k", "--json=r.json",
+            "--bs=4k",
+            "--size=512k",
+            "--name=a",
+            "--rw=randread",
+            "--name=b",
+            "--rw=write",
+            "--bs=64k",
+            "--json=r.json",
         ],
     ));
     let text = std::fs::read_to_string(d.path().join("r.json")).unwrap();
@@ -105,7 +153,10 @@ fn json_run_result_is_read_by_compare() {
     for p in &r.phases {
         assert!(p.seconds > 0.0);
         assert!((p.ops_per_s - p.ops as f64 / p.seconds).abs() < 1e-6 * p.ops_per_s);
-        assert!((p.mib_per_s - p.bytes as f64 / p.seconds / 1_048_576.0).abs() < 1e-9 * p.mib_per_s.max(1.0));
+        assert!(
+            (p.mib_per_s - p.bytes as f64 / p.seconds / 1_048_576.0).abs()
+                < 1e-9 * p.mib_per_s.max(1.0)
+        );
         assert!((p.mb_per_s - p.bytes as f64 / p.seconds / 1e6).abs() < 1e-9 * p.mb_per_s.max(1.0));
         assert_eq!(p.lat.as_ref().unwrap().count, p.ops);
     }
@@ -123,7 +174,10 @@ fn json_run_result_is_read_by_compare() {
         .output()
         .unwrap();
     let out = ok(&c);
-    assert!(out.contains("run a read") && out.contains("run b write"), "{out}");
+    assert!(
+        out.contains("run a read") && out.contains("run b write"),
+        "{out}"
+    );
 }
 
 #[test]
@@ -132,7 +186,14 @@ fn failed_run_leaves_a_failed_result() {
     std::fs::write(d.path().join("f"), vec![1u8; 8192]).unwrap();
     let out = iomark(
         d.path(),
-        &["--name=r", "--rw=read", "--bs=4k", "--filename=f", "--verify=md5", "--json=r.json"],
+        &[
+            "--name=r",
+            "--rw=read",
+            "--bs=4k",
+            "--filename=f",
+            "--verify=md5",
+            "--json=r.json",
+        ],
     );
     assert_eq!(out.status.code(), Some(1));
     let v: serde_json::Value =
@@ -146,9 +207,18 @@ fn cpu_line_and_fio_json_cpu_fields() {
     let d = tempfile::tempdir().unwrap();
     let out = ok(&iomark(
         d.path(),
-        &["--name=n", "--ioengine=null", "--rw=randread", "--time_based", "--runtime=300ms"],
+        &[
+            "--name=n",
+            "--ioengine=null",
+            "--rw=randread",
+            "--time_based",
+            "--runtime=300ms",
+        ],
     ));
-    let line = out.lines().find(|l| l.trim_start().starts_with("cpu")).unwrap();
+    let line = out
+        .lines()
+        .find(|l| l.trim_start().starts_with("cpu"))
+        .unwrap();
     let (u, s) = {
         let num = |k: &str| -> f64 {
             let a = line.find(k).unwrap() + k.len();
@@ -162,7 +232,12 @@ fn cpu_line_and_fio_json_cpu_fields() {
     assert!(line.contains(", ctx=") && line.contains(", majf=") && line.contains(", minf="));
     let out = ok(&iomark(
         d.path(),
-        &["--name=n", "--ioengine=null", "--size=4m", "--output-format=json"],
+        &[
+            "--name=n",
+            "--ioengine=null",
+            "--size=4m",
+            "--output-format=json",
+        ],
     ));
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     let j = &v["jobs"][0];
@@ -172,17 +247,29 @@ fn cpu_line_and_fio_json_cpu_fields() {
 #[test]
 fn random_map_visits_every_block_once_and_norandommap_does_not() {
     let d = tempfile::tempdir().unwrap();
-    let base = ["--rw=randread", "--bs=4k", "--size=256k", "--write_lat_log=m", "--log_offset=1"];
+    let base = [
+        "--rw=randread",
+        "--bs=4k",
+        "--size=256k",
+        "--write_lat_log=m",
+        "--log_offset=1",
+    ];
     ok(&iomark(d.path(), &[&["--name=a"][..], &base].concat()));
     let mut offs = logged_offsets(&d.path().join("m_lat.1.log"));
     assert_eq!(offs.len(), 64);
     offs.sort_unstable();
     assert_eq!(offs, (0..64).map(|i| i * 4096).collect::<Vec<u64>>());
-    ok(&iomark(d.path(), &[&["--name=a", "--norandommap"][..], &base].concat()));
+    ok(&iomark(
+        d.path(),
+        &[&["--name=a", "--norandommap"][..], &base].concat(),
+    ));
     let mut offs = logged_offsets(&d.path().join("m_lat.1.log"));
     offs.sort_unstable();
     offs.dedup();
-    assert!(offs.len() < 64, "64 uniform draws over 64 blocks repeat some");
+    assert!(
+        offs.len() < 64,
+        "64 uniform draws over 64 blocks repeat some"
+    );
 }
 
 #[test]
@@ -191,8 +278,14 @@ fn zipf_offsets_follow_the_distribution_end_to_end() {
     ok(&iomark(
         d.path(),
         &[
-            "--name=z", "--ioengine=null", "--rw=randread", "--bs=4k", "--size=4000k",
-            "--loops=20", "--random_distribution=zipf:1.2", "--write_lat_log=z",
+            "--name=z",
+            "--ioengine=null",
+            "--rw=randread",
+            "--bs=4k",
+            "--size=4000k",
+            "--loops=20",
+            "--random_distribution=zipf:1.2",
+            "--write_lat_log=z",
             "--log_offset=1",
         ],
     ));
@@ -205,7 +298,11 @@ fn zipf_offsets_follow_the_distribution_end_to_end() {
     }
     let h: f64 = (1..=1000).map(|k| (k as f64).powf(-1.2)).sum();
     let top = *c.values().max().unwrap() as f64 / 20_000.0;
-    assert!((top - 1.0 / h).abs() < 0.02, "top block share {top}, zipf says {}", 1.0 / h);
+    assert!(
+        (top - 1.0 / h).abs() < 0.02,
+        "top block share {top}, zipf says {}",
+        1.0 / h
+    );
 }
 
 #[test]
@@ -214,14 +311,26 @@ fn offset_and_io_size_bound_the_region() {
     ok(&iomark(
         d.path(),
         &[
-            "--name=o", "--rw=randread", "--bs=4k", "--size=64k", "--offset=64k",
-            "--io_size=16k", "--write_lat_log=o", "--log_offset=1",
+            "--name=o",
+            "--rw=randread",
+            "--bs=4k",
+            "--size=64k",
+            "--offset=64k",
+            "--io_size=16k",
+            "--write_lat_log=o",
+            "--log_offset=1",
         ],
     ));
-    assert_eq!(std::fs::metadata(d.path().join("o.0.0")).unwrap().len(), 128 << 10);
+    assert_eq!(
+        std::fs::metadata(d.path().join("o.0.0")).unwrap().len(),
+        128 << 10
+    );
     let offs = logged_offsets(&d.path().join("o_lat.1.log"));
     assert_eq!(offs.len(), 4);
-    assert!(offs.iter().all(|&o| (65_536..131_072).contains(&o)), "{offs:?}");
+    assert!(
+        offs.iter().all(|&o| (65_536..131_072).contains(&o)),
+        "{offs:?}"
+    );
 }
 
 #[test]
@@ -229,19 +338,52 @@ fn trims_punch_holes_and_buffers_have_the_asked_content() {
     let d = tempfile::tempdir().unwrap();
     ok(&iomark(
         d.path(),
-        &["--name=c", "--rw=write", "--bs=4k", "--size=64k", "--buffer_compress_percentage=50"],
+        &[
+            "--name=c",
+            "--rw=write",
+            "--bs=4k",
+            "--size=64k",
+            "--buffer_compress_percentage=50",
+        ],
     ));
     let data = std::fs::read(d.path().join("c.0.0")).unwrap();
     for chunk in data.chunks(512) {
         assert!(chunk[256..].iter().all(|&b| b == 0));
         assert!(chunk[..256].iter().any(|&b| b != 0));
     }
-    ok(&iomark(d.path(), &["--name=z", "--rw=write", "--bs=4k", "--size=64k", "--zero_buffers"]));
-    assert!(std::fs::read(d.path().join("z.0.0")).unwrap().iter().all(|&b| b == 0));
+    ok(&iomark(
+        d.path(),
+        &[
+            "--name=z",
+            "--rw=write",
+            "--bs=4k",
+            "--size=64k",
+            "--zero_buffers",
+        ],
+    ));
+    assert!(std::fs::read(d.path().join("z.0.0"))
+        .unwrap()
+        .iter()
+        .all(|&b| b == 0));
     // a file with data, then trim all of it: contents read as zeros, size unchanged
-    ok(&iomark(d.path(), &["--name=t", "--rw=write", "--bs=4k", "--size=64k"]));
-    assert!(std::fs::read(d.path().join("t.0.0")).unwrap().iter().any(|&b| b != 0));
-    let out = ok(&iomark(d.path(), &["--name=t", "--rw=randtrim", "--bs=4k", "--size=64k", "--output-format=json"]));
+    ok(&iomark(
+        d.path(),
+        &["--name=t", "--rw=write", "--bs=4k", "--size=64k"],
+    ));
+    assert!(std::fs::read(d.path().join("t.0.0"))
+        .unwrap()
+        .iter()
+        .any(|&b| b != 0));
+    let out = ok(&iomark(
+        d.path(),
+        &[
+            "--name=t",
+            "--rw=randtrim",
+            "--bs=4k",
+            "--size=64k",
+            "--output-format=json",
+        ],
+    ));
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["jobs"][0]["trim"]["total_ios"], 16);
     let data = std::fs::read(d.path().join("t.0.0")).unwrap();
@@ -255,8 +397,12 @@ fn json_plus_bins_output_file_and_section() {
     let out = iomark(
         d.path(),
         &[
-            "--name=n", "--ioengine=null", "--size=1m", "--output-format=json+",
-            "--output=o.json", "--percentile_list=50:99.5",
+            "--name=n",
+            "--ioengine=null",
+            "--size=1m",
+            "--output-format=json+",
+            "--output=o.json",
+            "--percentile_list=50:99.5",
         ],
     );
     assert!(ok(&out).is_empty(), "--output: nothing on stdout");
@@ -274,7 +420,10 @@ fn json_plus_bins_output_file_and_section() {
         "[global]\nioengine=null\nsize=64k\n[one]\nrw=read\n[two]\nrw=write\n",
     )
     .unwrap();
-    let out = ok(&iomark(d.path(), &["j.fio", "--section=two", "--output-format=json"]));
+    let out = ok(&iomark(
+        d.path(),
+        &["j.fio", "--section=two", "--output-format=json"],
+    ));
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["jobs"].as_array().unwrap().len(), 1);
     assert_eq!(v["jobs"][0]["jobname"], "two");
@@ -290,11 +439,20 @@ fn exitall_ends_the_group_when_one_job_finishes() {
     let out = ok(&iomark(
         d.path(),
         &[
-            "--ioengine=null", "--name=short", "--number_ios=100", "--exitall", "--name=long",
-            "--time_based", "--runtime=60", "--output-format=json",
+            "--ioengine=null",
+            "--name=short",
+            "--number_ios=100",
+            "--exitall",
+            "--name=long",
+            "--time_based",
+            "--runtime=60",
+            "--output-format=json",
         ],
     ));
-    assert!(t.elapsed().as_secs() < 30, "exitall did not stop the 60 s job");
+    assert!(
+        t.elapsed().as_secs() < 30,
+        "exitall did not stop the 60 s job"
+    );
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["jobs"][0]["read"]["total_ios"], 100);
 }
@@ -309,7 +467,10 @@ fn bad_values_name_the_option_and_exit_2() {
         ("--percentile_list=50:101", "option 'percentile_list'"),
         ("--rate_process=bursty", "accepted: linear, poisson"),
         ("--wait_for=nobody", "wait_for=nobody names no job"),
-        ("--verify_fancy=1", "option 'verify_fancy' is not supported by iomark"),
+        (
+            "--verify_fancy=1",
+            "option 'verify_fancy' is not supported by iomark",
+        ),
     ] {
         let out = iomark(d.path(), &["--name=x", "--size=64k", arg]);
         assert_eq!(out.status.code(), Some(2), "{arg}");
@@ -317,5 +478,9 @@ fn bad_values_name_the_option_and_exit_2() {
         assert!(err.contains(want), "{arg}: {err}");
         assert_eq!(err.lines().count(), 1, "{arg}: one line: {err}");
     }
-    assert_eq!(std::fs::read_dir(d.path()).unwrap().count(), 0, "nothing written");
+    assert_eq!(
+        std::fs::read_dir(d.path()).unwrap().count(),
+        0,
+        "nothing written"
+    );
 }

@@ -237,15 +237,58 @@ impl Default for JobMore {
 
 /// Keys handled here (canonical `_` spelling).
 pub const MORE_KEYS: &[&str] = &[
-    "random_distribution", "randrepeat", "percentage_random", "rate", "rate_iops",
-    "rate_process", "thinktime", "thinktime_spin", "thinktime_blocks", "startdelay",
-    "io_size", "io_limit", "blockalign", "ba", "filename_format", "iodepth_batch",
-    "iodepth_batch_submit", "iodepth_batch_complete", "iodepth_batch_complete_min",
-    "iodepth_batch_complete_max", "iodepth_low", "sync", "fdatasync", "fsync_on_close",
-    "invalidate", "create_on_open", "fallocate", "zero_buffers", "refill_buffers",
-    "buffer_compress_percentage", "verify", "verify_pattern", "do_verify", "verify_fatal",
-    "write_bw_log", "write_iops_log", "write_lat_log", "log_avg_msec", "log_offset", "percentile_list",
-    "lat_percentiles", "clat_percentiles", "wait_for", "offset", "offset_increment", "exitall", "exit_what", "gtod_reduce", "ratemin", "rate_min", "rate_iops_min", "ratecycle",
+    "random_distribution",
+    "randrepeat",
+    "percentage_random",
+    "rate",
+    "rate_iops",
+    "rate_process",
+    "thinktime",
+    "thinktime_spin",
+    "thinktime_blocks",
+    "startdelay",
+    "io_size",
+    "io_limit",
+    "blockalign",
+    "ba",
+    "filename_format",
+    "iodepth_batch",
+    "iodepth_batch_submit",
+    "iodepth_batch_complete",
+    "iodepth_batch_complete_min",
+    "iodepth_batch_complete_max",
+    "iodepth_low",
+    "sync",
+    "fdatasync",
+    "fsync_on_close",
+    "invalidate",
+    "create_on_open",
+    "fallocate",
+    "zero_buffers",
+    "refill_buffers",
+    "buffer_compress_percentage",
+    "verify",
+    "verify_pattern",
+    "do_verify",
+    "verify_fatal",
+    "write_bw_log",
+    "write_iops_log",
+    "write_lat_log",
+    "log_avg_msec",
+    "log_offset",
+    "percentile_list",
+    "lat_percentiles",
+    "clat_percentiles",
+    "wait_for",
+    "offset",
+    "offset_increment",
+    "exitall",
+    "exit_what",
+    "gtod_reduce",
+    "ratemin",
+    "rate_min",
+    "rate_iops_min",
+    "ratecycle",
 ];
 
 /// Parse `random_distribution` for one direction.
@@ -319,7 +362,9 @@ pub fn parse_distribution(s: &str, kb_base: u64) -> Result<Distribution, String>
                 zones.push((p, r));
             }
             if zones.is_empty() || acc_sum != 100 {
-                return Err(format!("zone access percentages sum to {acc_sum}, must be 100"));
+                return Err(format!(
+                    "zone access percentages sum to {acc_sum}, must be 100"
+                ));
             }
             if kind == "zoned" {
                 let given: u64 = zones.iter().filter_map(|z| z.1).sum();
@@ -347,11 +392,16 @@ pub fn parse_distribution(s: &str, kb_base: u64) -> Result<Distribution, String>
                     return Err("zoned_abs needs a size for every zone".into());
                 }
                 Ok(Distribution::ZonedAbs(
-                    zones.into_iter().map(|(p, r)| (p, r.unwrap_or(0))).collect(),
+                    zones
+                        .into_iter()
+                        .map(|(p, r)| (p, r.unwrap_or(0)))
+                        .collect(),
                 ))
             }
         }
-        _ => Err("accepted: random, zipf:θ, pareto:h, normal:σ, zoned:A/R:…, zoned_abs:A/SIZE:…".into()),
+        _ => Err(
+            "accepted: random, zipf:θ, pareto:h, normal:σ, zoned:A/R:…, zoned_abs:A/SIZE:…".into(),
+        ),
     }
 }
 
@@ -381,7 +431,11 @@ pub fn parse_pattern(s: &str) -> Result<Vec<u8>, String> {
         if h.is_empty() || h.len() > 1024 || !h.chars().all(|c| c.is_ascii_hexdigit()) {
             return Err(format!("'{t}' is not a hex pattern"));
         }
-        let h = if h.len() % 2 == 1 { format!("0{h}") } else { h.to_string() };
+        let h = if h.len() % 2 == 1 {
+            format!("0{h}")
+        } else {
+            h.to_string()
+        };
         return Ok((0..h.len())
             .step_by(2)
             .filter_map(|i| u8::from_str_radix(&h[i..i + 2], 16).ok())
@@ -400,7 +454,11 @@ pub fn parse_pattern(s: &str) -> Result<Vec<u8>, String> {
 
 fn per_dir(v: &str, f: &dyn Fn(&str) -> Result<u64, String>) -> Result<[u64; 2], String> {
     let parts: Vec<&str> = v.split(',').collect();
-    let r = if parts[0].trim().is_empty() { 0 } else { f(parts[0])? };
+    let r = if parts[0].trim().is_empty() {
+        0
+    } else {
+        f(parts[0])?
+    };
     let w = match parts.get(1) {
         Some(p) if p.trim().is_empty() => 0,
         Some(p) => f(p)?,
@@ -441,7 +499,8 @@ pub fn apply_more(
         }
         "rate" => {
             let v = need(key, value, origin)?;
-            m.rate_bytes = per_dir(v, &|p| parse_size(p, kb)).map_err(|e| bad(key, v, e, origin))?;
+            m.rate_bytes =
+                per_dir(v, &|p| parse_size(p, kb)).map_err(|e| bad(key, v, e, origin))?;
         }
         "ratemin" | "rate_min" => {
             let v = need(key, value, origin)?;
@@ -450,7 +509,9 @@ pub fn apply_more(
         "rate_iops_min" => {
             let v = need(key, value, origin)?;
             m.rate_iops_min = per_dir(v, &|p| {
-                p.trim().parse::<u64>().map_err(|_| format!("'{p}' is not a whole number"))
+                p.trim()
+                    .parse::<u64>()
+                    .map_err(|_| format!("'{p}' is not a whole number"))
             })
             .map_err(|e| bad(key, v, e, origin))?;
         }
@@ -465,7 +526,9 @@ pub fn apply_more(
         "rate_iops" => {
             let v = need(key, value, origin)?;
             m.rate_iops = per_dir(v, &|p| {
-                p.trim().parse::<u64>().map_err(|_| format!("'{p}' is not a whole number"))
+                p.trim()
+                    .parse::<u64>()
+                    .map_err(|_| format!("'{p}' is not a whole number"))
             })
             .map_err(|e| bad(key, v, e, origin))?;
         }
@@ -530,7 +593,12 @@ pub fn apply_more(
         "fallocate" => {
             let v = need(key, value, origin)?.trim();
             if !["none", "native", "posix", "keep", "truncate", "0", "1"].contains(&v) {
-                return Err(bad(key, v, "accepted: none, native, posix, keep, truncate, 0, 1", origin));
+                return Err(bad(
+                    key,
+                    v,
+                    "accepted: none, native, posix, keep, truncate, 0, 1",
+                    origin,
+                ));
             }
             m.fallocate = v.to_string();
         }
@@ -546,23 +614,22 @@ pub fn apply_more(
         }
         "verify" => {
             let v = need(key, value, origin)?.trim();
-            m.verify = match v {
-                "0" | "none" => None,
-                "crc32c" | "crc32c-intel" => Some(VerifyKind::Crc32c),
-                "md5" => Some(VerifyKind::Md5),
-                "xxhash" | "xxhash64" => Some(VerifyKind::Xxhash),
-                "sha256" => Some(VerifyKind::Sha256),
-                "meta" => Some(VerifyKind::Meta),
-                "pattern" => Some(VerifyKind::Pattern),
-                _ => {
-                    return Err(bad(
+            m.verify =
+                match v {
+                    "0" | "none" => None,
+                    "crc32c" | "crc32c-intel" => Some(VerifyKind::Crc32c),
+                    "md5" => Some(VerifyKind::Md5),
+                    "xxhash" | "xxhash64" => Some(VerifyKind::Xxhash),
+                    "sha256" => Some(VerifyKind::Sha256),
+                    "meta" => Some(VerifyKind::Meta),
+                    "pattern" => Some(VerifyKind::Pattern),
+                    _ => return Err(bad(
                         key,
                         v,
                         "accepted: crc32c, crc32c-intel, md5, xxhash, sha256, meta, pattern, none",
                         origin,
-                    ))
-                }
-            };
+                    )),
+                };
         }
         "verify_pattern" => {
             let v = need(key, value, origin)?;
@@ -627,8 +694,14 @@ mod tests {
 
     #[test]
     fn distributions_parse_with_fio_defaults() {
-        assert_eq!(parse_distribution("zipf:1.2", 1024), Ok(Distribution::Zipf(1.2)));
-        assert_eq!(parse_distribution("pareto:0.9", 1024), Ok(Distribution::Pareto(0.9)));
+        assert_eq!(
+            parse_distribution("zipf:1.2", 1024),
+            Ok(Distribution::Zipf(1.2))
+        );
+        assert_eq!(
+            parse_distribution("pareto:0.9", 1024),
+            Ok(Distribution::Pareto(0.9))
+        );
         assert_eq!(
             parse_distribution("zoned:50/5:30/15:20/", 1024),
             Ok(Distribution::Zoned(vec![(50, 5), (30, 15), (20, 80)]))
@@ -644,7 +717,10 @@ mod tests {
 
     #[test]
     fn patterns_and_percentiles() {
-        assert_eq!(parse_pattern("0xaa555aa5"), Ok(vec![0xaa, 0x55, 0x5a, 0xa5]));
+        assert_eq!(
+            parse_pattern("0xaa555aa5"),
+            Ok(vec![0xaa, 0x55, 0x5a, 0xa5])
+        );
         assert_eq!(parse_pattern("\"ab\""), Ok(b"ab".to_vec()));
         assert_eq!(parse_pattern("1"), Ok(vec![1, 0, 0, 0]));
         assert!(parse_pattern("0xzz").is_err());

@@ -7,8 +7,7 @@
 
 use crate::job::fio::FioCommand;
 use crate::report::json::{
-    self, CpuUsage, FsyncStats, JobInfo, Latency, OpStats, Phase, RunResult, Status,
-    ThreadResult,
+    self, CpuUsage, FsyncStats, JobInfo, Latency, OpStats, Phase, RunResult, Status, ThreadResult,
 };
 use crate::run::fio::{DirStats, JobStats, Lat, RunOutcome};
 use crate::run::fio_cpu::CpuTimes;
@@ -37,7 +36,11 @@ fn phase(j: &JobStats, dir: &str, d: &DirStats, cmd: &FioCommand) -> Phase {
     let mut p = Phase::new(&format!("{} {dir}", j.name), d.ios, d.bytes, secs);
     p.lat = Some(latency(&d.lat));
     if let Some(spec) = cmd.jobs.iter().find(|x| x.name == j.name) {
-        let bs = if dir == "read" { &spec.bs_read } else { &spec.bs_write };
+        let bs = if dir == "read" {
+            &spec.bs_read
+        } else {
+            &spec.bs_write
+        };
         p.notes = vec![format!(
             "engine={} bs={} iodepth={} threads={} direct={} rw={:?}",
             j.engine,
@@ -90,7 +93,11 @@ pub fn run_result(
         all.merge(&j.write.lat);
     }
     let period = period_s(jobs);
-    let t = if period > 0.0 { period } else { f64::MIN_POSITIVE };
+    let t = if period > 0.0 {
+        period
+    } else {
+        f64::MIN_POSITIVE
+    };
     let first = cmd.jobs.first();
     let mut phases = Vec::new();
     for j in jobs {
@@ -117,9 +124,7 @@ pub fn run_result(
             files,
             block_size_bytes: first.map_or(0, |j| j.bs_read.min()),
             request_size_bytes: first.map_or(0, |j| j.bs_read.min()),
-            time_limit_s: first
-                .and_then(|j| j.runtime)
-                .map_or(0, |r| r.as_secs()),
+            time_limit_s: first.and_then(|j| j.runtime).map_or(0, |r| r.as_secs()),
             event_limit: first.map_or(0, |j| j.number_ios),
             direct: first.is_some_and(|j| j.direct),
             fsync_freq: first.map_or(0, |j| u32::try_from(j.fsync).unwrap_or(u32::MAX)),

@@ -18,15 +18,15 @@ use crate::engine::IoErr;
 use crate::job::fio::{EngineKind, FioCommand, FioJob, SizeSpec};
 use crate::job::fio_keys::ExitWhat;
 use crate::run::fio_cpu::{CpuTimes, Who};
+use crate::run::fio_gen::Rng;
+use crate::run::fio_log::{LogSpec, Logs};
+use crate::run::fio_worker::{fill_buf, Worker};
 use crate::stats::clock::Clock;
 use crate::stats::new_hist;
 use crate::target::fio_files::{self, FileSpec, FilesError};
 use crate::target::strerror;
 use hdrhistogram::Histogram;
 use std::path::{Path, PathBuf};
-use crate::run::fio_gen::Rng;
-use crate::run::fio_log::{LogSpec, Logs};
-use crate::run::fio_worker::{fill_buf, Worker};
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use thiserror::Error;
 
@@ -324,9 +324,7 @@ fn files_for(job: &FioJob, t: u32) -> Result<(Vec<FileSpec>, Vec<(u64, u64)>), R
         let base = match job.more.offset {
             None => 0,
             Some(SizeSpec::Bytes(b)) => b,
-            Some(SizeSpec::Percent(pc)) => {
-                (existing.unwrap_or(size) as f64 * pc / 100.0) as u64
-            }
+            Some(SizeSpec::Percent(pc)) => (existing.unwrap_or(size) as f64 * pc / 100.0) as u64,
         };
         let start = base.saturating_add(u64::from(t).saturating_mul(job.more.offset_increment));
         // with an offset into an existing file (or device) and no explicit size, the
@@ -444,7 +442,12 @@ fn run_thread_io(
     let mut slab = Slab::new(depth, max_bs);
     let mut rng = Rng::new(plan.seed ^ 0x5151);
     for b in &mut slab.bufs {
-        fill_buf(b.as_mut_slice(), &mut rng, m.zero_buffers, m.buffer_compress_percentage);
+        fill_buf(
+            b.as_mut_slice(),
+            &mut rng,
+            m.zero_buffers,
+            m.buffer_compress_percentage,
+        );
     }
     let logs = if m.bw_log.is_some() || m.iops_log.is_some() || m.lat_log.is_some() {
         let spec = LogSpec {

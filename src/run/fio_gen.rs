@@ -158,7 +158,11 @@ impl SlotGen {
             let (mut acc, mut first) = (0u32, 0u64);
             let len = z.len();
             for (i, (a, s)) in z.into_iter().enumerate() {
-                let s = if i + 1 == len { n.saturating_sub(first) } else { s.min(n - first) };
+                let s = if i + 1 == len {
+                    n.saturating_sub(first)
+                } else {
+                    s.min(n - first)
+                };
                 acc += a;
                 if s > 0 {
                     out.push((acc, first, s));
@@ -347,12 +351,20 @@ mod tests {
 
     #[test]
     fn zoned_puts_accesses_in_their_zones() {
-        let c = counts(&Distribution::Zoned(vec![(60, 10), (30, 20), (10, 70)]), 1000, 100_000);
+        let c = counts(
+            &Distribution::Zoned(vec![(60, 10), (30, 20), (10, 70)]),
+            1000,
+            100_000,
+        );
         let z1: u64 = c[..100].iter().sum();
         let z2: u64 = c[100..300].iter().sum();
         assert!((z1 as f64 / 1e5 - 0.6).abs() < 0.01);
         assert!((z2 as f64 / 1e5 - 0.3).abs() < 0.01);
-        let c = counts(&Distribution::ZonedAbs(vec![(80, 4096 * 50), (20, 4096 * 950)]), 1000, 100_000);
+        let c = counts(
+            &Distribution::ZonedAbs(vec![(80, 4096 * 50), (20, 4096 * 950)]),
+            1000,
+            100_000,
+        );
         assert!((c[..50].iter().sum::<u64>() as f64 / 1e5 - 0.8).abs() < 0.01);
     }
 

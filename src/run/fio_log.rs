@@ -66,7 +66,9 @@ impl Logs {
                 None => Ok(None),
                 Some(pre) => {
                     let pre = if pre.is_empty() { job } else { pre.as_str() };
-                    Ok(Some(BufWriter::new(File::create(log_path(dir, pre, kind, thread))?)))
+                    Ok(Some(BufWriter::new(File::create(log_path(
+                        dir, pre, kind, thread,
+                    ))?)))
                 }
             }
         };
@@ -108,7 +110,16 @@ impl Logs {
     /// One completed I/O at `t_ms` since the job start: direction (0 read, 1 write),
     /// bytes, offset, latencies in ns (`slat` None for engines without submission time).
     #[allow(clippy::too_many_arguments)]
-    pub fn io(&mut self, t_ms: u64, d: usize, bytes: u64, off: u64, slat: Option<u64>, clat: u64, lat: u64) {
+    pub fn io(
+        &mut self,
+        t_ms: u64,
+        d: usize,
+        bytes: u64,
+        off: u64,
+        slat: Option<u64>,
+        clat: u64,
+        lat: u64,
+    ) {
         let o = self.spec.offset;
         if self.spec.avg_msec == 0 {
             let e = &mut self.error;
@@ -154,7 +165,16 @@ impl Logs {
             Self::line(&mut self.lat, e, o, t, (w.lat / n) as u64, d, 0, 0);
             Self::line(&mut self.clat, e, o, t, (w.clat / n) as u64, d, 0, 0);
             if w.slat_n > 0 {
-                Self::line(&mut self.slat, e, o, t, (w.slat / u128::from(w.slat_n)) as u64, d, 0, 0);
+                Self::line(
+                    &mut self.slat,
+                    e,
+                    o,
+                    t,
+                    (w.slat / u128::from(w.slat_n)) as u64,
+                    d,
+                    0,
+                    0,
+                );
             }
         }
         self.win = [Win::default(); 2];
@@ -166,9 +186,15 @@ impl Logs {
         if self.spec.avg_msec > 0 && (self.win[0].ios > 0 || self.win[1].ios > 0) {
             self.flush_window();
         }
-        for f in [&mut self.bw, &mut self.iops, &mut self.lat, &mut self.clat, &mut self.slat]
-            .into_iter()
-            .flatten()
+        for f in [
+            &mut self.bw,
+            &mut self.iops,
+            &mut self.lat,
+            &mut self.clat,
+            &mut self.slat,
+        ]
+        .into_iter()
+        .flatten()
         {
             if let Err(e) = f.flush() {
                 self.error.get_or_insert_with(|| e.to_string());

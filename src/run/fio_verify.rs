@@ -112,7 +112,10 @@ pub fn check(buf: &[u8], offset: u64, k: VerifyKind, pattern: &[u8]) -> Result<(
     }
     let kid = u16::from_le_bytes([buf[2], buf[3]]);
     if kid != kind_id(k) {
-        return Err(format!("header says checksum type {kid}, job uses verify={}", k.name()));
+        return Err(format!(
+            "header says checksum type {kid}, job uses verify={}",
+            k.name()
+        ));
     }
     let len = u32::from_le_bytes([buf[4], buf[5], buf[6], buf[7]]) as usize;
     if len != buf.len() {
@@ -126,7 +129,11 @@ pub fn check(buf: &[u8], offset: u64, k: VerifyKind, pattern: &[u8]) -> Result<(
     if buf[32..32 + c.len()] != c[..] {
         return Err(format!("{} checksum mismatch", k.name()));
     }
-    if buf[24..32].iter().chain(&buf[32 + c.len()..HEADER]).any(|&b| b != 0) {
+    if buf[24..32]
+        .iter()
+        .chain(&buf[32 + c.len()..HEADER])
+        .any(|&b| b != 0)
+    {
         return Err("verify header padding is not zero (header corrupted)".into());
     }
     Ok(())
@@ -166,6 +173,8 @@ mod tests {
         assert_eq!(&b[4..8], &p);
         assert_eq!(check(&b, 0, VerifyKind::Pattern, &p), Ok(()));
         b[100] = 0;
-        assert!(check(&b, 0, VerifyKind::Pattern, &p).unwrap_err().contains("byte 100"));
+        assert!(check(&b, 0, VerifyKind::Pattern, &p)
+            .unwrap_err()
+            .contains("byte 100"));
     }
 }

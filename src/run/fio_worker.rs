@@ -85,7 +85,11 @@ pub(crate) fn fill_buf(buf: &mut [u8], rng: &mut Rng, zero: bool, compress_pct: 
         buf.fill(0);
         return;
     }
-    let chunk = if compress_pct > 0 { 512 } else { buf.len().max(1) };
+    let chunk = if compress_pct > 0 {
+        512
+    } else {
+        buf.len().max(1)
+    };
     for c in buf.chunks_mut(chunk) {
         let rnd = c.len() * (100 - compress_pct.min(100)) as usize / 100;
         let (r, z) = c.split_at_mut(rnd);
@@ -333,7 +337,11 @@ impl<'a> Worker<'a> {
             return Ok(());
         }
         if self.min_win.0 == 0 {
-            self.min_win = (now, [st.read.bytes, st.write.bytes], [st.read.ios, st.write.ios]);
+            self.min_win = (
+                now,
+                [st.read.bytes, st.write.bytes],
+                [st.read.ios, st.write.ios],
+            );
             return Ok(());
         }
         let ns = self.clock.ns(self.min_win.0, now);
@@ -355,7 +363,10 @@ impl<'a> Worker<'a> {
                 window_ms: ns / 1_000_000,
             };
             if m.ratemin[d] > 0 && b < m.ratemin[d] as f64 {
-                return Err(fail(format!("ratemin={} B/s ({dir})", m.ratemin[d]), format!("{b:.0} B/s")));
+                return Err(fail(
+                    format!("ratemin={} B/s ({dir})", m.ratemin[d]),
+                    format!("{b:.0} B/s"),
+                ));
             }
             if m.rate_iops_min[d] > 0 && i < m.rate_iops_min[d] as f64 {
                 return Err(fail(
@@ -494,7 +505,11 @@ impl<'a> Worker<'a> {
         let a = self.clock.now();
         eng.sync(file, kind).map_err(|e| RunError::Io {
             job: self.plan.job.name.clone(),
-            op: if kind == SyncKind::Fsync { "fsync" } else { "fdatasync" },
+            op: if kind == SyncKind::Fsync {
+                "fsync"
+            } else {
+                "fdatasync"
+            },
             file: self.plan.files[file].path.clone(),
             offset: 0,
             len: 0,
@@ -572,7 +587,12 @@ impl<'a> Worker<'a> {
                         // SAFETY: the slot's buffer is not in flight; we own it.
                         let b = unsafe { std::slice::from_raw_parts_mut(buf, bs as usize) };
                         if m.refill_buffers {
-                            fill_buf(b, &mut self.buf_rng, m.zero_buffers, m.buffer_compress_percentage);
+                            fill_buf(
+                                b,
+                                &mut self.buf_rng,
+                                m.zero_buffers,
+                                m.buffer_compress_percentage,
+                            );
                         }
                         if let Some(k) = m.verify {
                             fio_verify::stamp(b, offset, plan.seed, k, &m.verify_pattern);
@@ -587,7 +607,11 @@ impl<'a> Worker<'a> {
                         _ => eng.submit(
                             slot,
                             &IoReq {
-                                dir: if op == Op::Write { Dir::Write } else { Dir::Read },
+                                dir: if op == Op::Write {
+                                    Dir::Write
+                                } else {
+                                    Dir::Read
+                                },
                                 file,
                                 offset,
                                 len: bs as usize,
