@@ -232,6 +232,9 @@ pub struct RunResult {
     /// time series and latency curves for plots (`--plot`); optional in schema 1
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub series: Option<Series>,
+    /// CPU used by the whole process during the run (`iomark run`; absent elsewhere)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cpu: Option<CpuUsage>,
 }
 
 /// Time series and latency percentile curves of a run, what `--plot` draws.
@@ -303,6 +306,19 @@ pub fn curve(h: &hdrhistogram::Histogram<u64>) -> Vec<CurvePoint> {
             ns: percentile_ns(h, p),
         })
         .collect()
+}
+
+/// CPU used during a run: `getrusage(RUSAGE_SELF)` after minus before.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct CpuUsage {
+    /// user CPU time, seconds
+    pub usr_s: f64,
+    /// system CPU time, seconds
+    pub sys_s: f64,
+    /// voluntary context switches
+    pub ctx_voluntary: u64,
+    /// involuntary context switches
+    pub ctx_involuntary: u64,
 }
 
 /// The diagnosis attached to a result (see `iomark diagnose` for the full form).
@@ -566,6 +582,7 @@ pub fn from_snapshot(
             samples: vec![],
             latency_curves: curves(s),
         }),
+        cpu: None,
     }
 }
 

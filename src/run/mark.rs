@@ -564,5 +564,6 @@ pub fn result(job: &MarkJob, rows: &[Row], diag: &Diagnosis, warnings: Vec<Warni
         phases: rows.iter().map(phase_of).collect(),
         clat: None,
         series: None,
+        cpu: None,
     }
 }

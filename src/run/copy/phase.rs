@@ -92,6 +92,7 @@ pub fn phase_result(
         phases,
         clat: None,
         series: None,
+        cpu: None,
     }
 }
 
