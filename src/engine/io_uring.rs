@@ -4,14 +4,41 @@
 //! same call),
 //! with the file table and the slab's buffers registered once, so the kernel neither
 //! looks up descriptors nor pins pages per request. fsync stays a synchronous syscall,
-//! as in sysbench's async mode.
+//! as in sysbench's async mode. fio's `sqthread_poll` (a kernel thread polls the
+//! submission queue: no `io_uring_enter` per submission) and `hipri` (completions are
+//! polled from the device instead of interrupts; O_DIRECT only) are [`Setup`] flags.
 
 use super::{sync_fd, Completion, Dir, Engine, IoErr, IoReq, SyncKind};
 use io_uring::{opcode, types, IoUring};
 use std::os::fd::RawFd;
 
-/// Why io_uring cannot be used here, with the usual causes.
+/// Test-only switch: when this environment variable is `1`, [`probe`] answers as if the
+/// kernel denied io_uring (EPERM), so the psync fallback and `--engine-strict` can be
+/// tested on machines where io_uring works. Not a user option.
+pub const TEST_DENY_ENV: &str = "IOMARK_TEST_DENY_IO_URING";
+
+/// Ring setup flags (fio's io_uring engine options).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Setup {
+    /// `sqthread_poll`: IORING_SETUP_SQPOLL, a kernel thread polls the submission queue
+    pub sqpoll: bool,
+    /// `sqthread_poll_cpu`: bind that thread to this CPU (IORING_SETUP_SQ_AFF)
+    pub sqpoll_cpu: Option<u32>,
+    /// `hipri`: IORING_SETUP_IOPOLL, completions polled from the device (O_DIRECT only)
+    pub iopoll: bool,
+}
+
+/// Idle time before the SQPOLL thread sleeps, ms (fio's `sqthread_poll` default wait).
+pub const SQPOLL_IDLE_MS: u32 = 1000;
+
+/// Why io_uring cannot be used here, with the usual causes (`fileio` wording: it ends
+/// with the sysbench option that avoids io_uring).
 pub fn unavailable_reason(e: &std::io::Error) -> String {
+    format!("{}; use --file-io-mode=sync", unavailable_why(e))
+}
+
+/// Why io_uring cannot be used here: `io_uring is unavailable: <cause>: <os error>`.
+pub fn unavailable_why(e: &std::io::Error) -> String {
     let why = match e.raw_os_error() {
         Some(libc::EPERM) | Some(libc::EACCES) => {
             "not permitted (a container's seccomp profile, or sysctl kernel.io_uring_disabled)"
@@ -23,14 +50,25 @@ pub fn unavailable_reason(e: &std::io::Error) -> String {
         }
         _ => "ring setup failed",
     };
-    format!("io_uring is unavailable: {why}: {e}; use --file-io-mode=sync")
+    format!("io_uring is unavailable: {why}: {e}")
 }
 
-/// Check that an io_uring can be created (before any file is touched).
+/// Check that an io_uring can be created (before any file is touched); the error is
+/// [`unavailable_reason`]'s text. Honours [`TEST_DENY_ENV`] and
+/// `/proc/sys/kernel/io_uring_disabled` (2 = disabled for everyone).
 pub fn probe() -> Result<(), String> {
-    IoUring::new(2)
-        .map(|_| ())
-        .map_err(|e| unavailable_reason(&e))
+    probe_os().map_err(|e| unavailable_reason(&e))
+}
+
+/// [`probe`] returning the OS error (EPERM for a test denial or a disabled sysctl).
+pub fn probe_os() -> std::io::Result<()> {
+    if std::env::var_os(TEST_DENY_ENV).is_some_and(|v| v == "1")
+        || std::fs::read_to_string("/proc/sys/kernel/io_uring_disabled")
+            .is_ok_and(|s| s.trim() == "2")
+    {
+        return Err(std::io::Error::from_raw_os_error(libc::EPERM));
+    }
+    IoUring::new(2).map(|_| ())
 }
 
 /// A per-thread ring.
@@ -49,18 +87,46 @@ impl Uring {
     /// buffers requests will use, registered when the kernel allows it
     /// (`IoReq::buf_index` indexes this list).
     pub fn new(fds: Vec<RawFd>, depth: usize, bufs: &[(*mut u8, usize)]) -> std::io::Result<Self> {
+        Self::with_setup(fds, depth, bufs, Setup::default())
+    }
+
+    /// [`Uring::new`] with fio's ring options. SQPOLL and IOPOLL are not silently
+    /// dropped: if the kernel refuses them, the error is returned.
+    pub fn with_setup(
+        fds: Vec<RawFd>,
+        depth: usize,
+        bufs: &[(*mut u8, usize)],
+        setup: Setup,
+    ) -> std::io::Result<Self> {
         let entries = depth.next_power_of_two().max(2) as u32;
-        // One thread submits and reaps, and completions are only looked at when the
-        // worker waits for them: let the kernel defer completion work to that moment
-        // (Linux ≥ 6.1); older kernels get a plain ring.
-        let ring = match IoUring::builder()
-            .setup_coop_taskrun()
-            .setup_single_issuer()
-            .setup_defer_taskrun()
-            .build(entries)
-        {
-            Ok(r) => r,
-            Err(_) => IoUring::new(entries)?,
+        let ring = if setup.sqpoll || setup.iopoll {
+            let mut b = IoUring::builder();
+            if setup.sqpoll {
+                b.setup_sqpoll(SQPOLL_IDLE_MS);
+                if let Some(cpu) = setup.sqpoll_cpu {
+                    b.setup_sqpoll_cpu(cpu);
+                }
+            }
+            if setup.iopoll {
+                b.setup_iopoll();
+            }
+            if !setup.sqpoll {
+                b.setup_single_issuer();
+            }
+            b.build(entries)?
+        } else {
+            // One thread submits and reaps, and completions are only looked at when the
+            // worker waits for them: let the kernel defer completion work to that moment
+            // (Linux ≥ 6.1); older kernels get a plain ring.
+            match IoUring::builder()
+                .setup_coop_taskrun()
+                .setup_single_issuer()
+                .setup_defer_taskrun()
+                .build(entries)
+            {
+                Ok(r) => r,
+                Err(_) => IoUring::new(entries)?,
+            }
         };
         let fixed_files = ring.submitter().register_files(&fds).is_ok();
         let iov: Vec<libc::iovec> = bufs

@@ -238,6 +238,16 @@ pub struct FioJob {
     pub kb_base: u64,
     /// options set for this job, as written (for JSON "job options")
     pub options: Vec<(String, String)>,
+    /// `allow_mounted_write`: lift only the device guard's mounted check (fio semantics)
+    pub allow_mounted_write: bool,
+    /// `readonly`: refuse any job that writes
+    pub readonly: bool,
+    /// `sqthread_poll`: io_uring with a kernel submission-polling thread (IORING_SETUP_SQPOLL)
+    pub sqthread_poll: bool,
+    /// `sqthread_poll_cpu`: CPU the polling thread is bound to
+    pub sqthread_poll_cpu: Option<u32>,
+    /// `hipri`: io_uring completion polling (IORING_SETUP_IOPOLL); needs direct=1
+    pub hipri: bool,
 }
 
 impl Default for FioJob {
@@ -272,6 +282,11 @@ impl Default for FioJob {
             stonewall: false,
             kb_base: 1024,
             options: Vec::new(),
+            allow_mounted_write: false,
+            readonly: false,
+            sqthread_poll: false,
+            sqthread_poll_cpu: None,
+            hipri: false,
         }
     }
 }
@@ -289,6 +304,11 @@ pub struct FioCommand {
     pub global_options: Vec<(String, String)>,
     /// one-line notices for stderr (engine aliases, unit remarks)
     pub notices: Vec<String>,
+    /// `--allow-destructive-write=DEV` (command line only, repeatable): devices the
+    /// block-device guard lets jobs write to
+    pub allow_destructive_write: Vec<PathBuf>,
+    /// `--engine-strict`: exit 3 instead of falling back to psync when io_uring is denied
+    pub engine_strict: bool,
 }
 
 // ---------------------------------------------------------------- value parsers
@@ -756,6 +776,16 @@ pub fn apply(
         "group_reporting" => job.group_reporting = parse_bool(&key, value, origin)?,
         "thread" => job.thread = parse_bool(&key, value, origin)?,
         "stonewall" | "wait_for_previous" => job.stonewall = parse_bool(&key, value, origin)?,
+        "allow_mounted_write" => job.allow_mounted_write = parse_bool(&key, value, origin)?,
+        "readonly" | "read_only" => job.readonly = parse_bool(&key, value, origin)?,
+        "sqthread_poll" => job.sqthread_poll = parse_bool(&key, value, origin)?,
+        "sqthread_poll_cpu" => {
+            let v = need(&key, value, origin)?;
+            let n = parse_u64(&key, v, origin)?;
+            job.sqthread_poll_cpu =
+                Some(u32::try_from(n).map_err(|_| bad(&key, v, "a CPU number", origin))?);
+        }
+        "hipri" => job.hipri = parse_bool(&key, value, origin)?,
         "kb_base" => {
             let v = need(&key, value, origin)?;
             job.kb_base = match v.trim() {
@@ -804,6 +834,22 @@ fn validate(job: &FioJob) -> Result<(), FioError> {
     }
     if job.time_based && job.runtime.is_none() {
         return Err(err("time_based needs runtime=".into()));
+    }
+    if job.readonly && job.rw.writes() {
+        return Err(err("readonly=1 forbids a job that writes (rw=read or randread only)".into()));
+    }
+    if (job.hipri || job.sqthread_poll || job.sqthread_poll_cpu.is_some())
+        && job.engine != EngineKind::IoUring
+    {
+        return Err(err(format!(
+            "hipri, sqthread_poll and sqthread_poll_cpu apply to ioengine=io_uring only (ioengine={})",
+            job.engine.name()
+        )));
+    }
+    if job.hipri && !job.direct {
+        return Err(err(
+            "hipri=1 (completion polling) needs direct=1: polling works on O_DIRECT I/O only".into(),
+        ));
     }
     for bs in [&job.bs_read, &job.bs_write] {
         if job.direct && bs.min() % 512 != 0 {
@@ -909,6 +955,19 @@ pub fn parse_args_with(
                     ));
                 };
                 cmd.json_file = Some(PathBuf::from(f));
+                continue;
+            }
+            "allow_destructive_write" => {
+                let Some(f) = v.filter(|f| !f.is_empty()) else {
+                    return Err(FioError::Usage(
+                        "--allow-destructive-write needs the device it allows (--allow-destructive-write=/dev/sdX)".into(),
+                    ));
+                };
+                cmd.allow_destructive_write.push(PathBuf::from(f));
+                continue;
+            }
+            "engine_strict" => {
+                cmd.engine_strict = parse_bool("engine-strict", v.as_deref(), &Origin::CommandLine)?;
                 continue;
             }
             "name" => {

@@ -5,14 +5,16 @@
 //! Layout follows fio's "Laying out IO file": a job that reads gets files filled with
 //! data (incompressible pseudo-random bytes, so reads of holes or zero pages do not
 //! flatter the result); a write-only job gets files extended to size. Block devices are
-//! opened as they are; writes to them are refused until the device safety guard (issue 3
-//! item 4) exists.
+//! opened as they are, never laid out; before a job may write to one, [`guard`] runs the
+//! device safety checks of [`super::blockguard`], and [`open`] refuses write access to
+//! any block device the guard has not approved.
 
 use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::os::fd::{AsRawFd, RawFd};
 use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
+use super::blockguard::{self, GuardError, WritePolicy};
 use thiserror::Error;
 
 /// Chunk written per call while laying out a file, bytes (1 MiB).
@@ -21,9 +23,9 @@ pub const LAYOUT_CHUNK: usize = 1 << 20;
 /// Errors preparing or opening targets.
 #[derive(Debug, Error)]
 pub enum FilesError {
-    /// writes to block devices are not allowed yet
-    #[error("{}: refusing to write to a block device (device safety checks are not implemented yet; use a file, or a read-only job)", .0.display())]
-    BlockDeviceWrite(PathBuf),
+    /// a write the device guard refused (or `readonly`)
+    #[error(transparent)]
+    Guard(#[from] GuardError),
     /// an OS call failed
     #[error("{}: cannot {op}: {source}", .path.display())]
     Io {
@@ -50,7 +52,10 @@ pub enum FilesError {
 impl FilesError {
     /// Exit code for this error (DESIGN.md policy): 3 for environment problems.
     pub fn exit_code(&self) -> i32 {
-        crate::exit::ENVIRONMENT
+        match self {
+            FilesError::Guard(g) => g.exit_code(),
+            _ => crate::exit::ENVIRONMENT,
+        }
     }
 }
 
@@ -78,16 +83,27 @@ pub struct FileSpec {
     pub size: u64,
 }
 
+/// Check, before anything is created or opened, that a job may write to `files`
+/// (`writes`: it writes, trims or verifies with writes): block devices pass the device
+/// guard or the run is refused; `readonly` refuses any write. Read-only jobs pass.
+pub fn guard(files: &[FileSpec], writes: bool, policy: &WritePolicy) -> Result<(), FilesError> {
+    if !writes {
+        return Ok(());
+    }
+    for f in files {
+        blockguard::check_write(&f.path, policy)?;
+    }
+    Ok(())
+}
+
 /// Make every file exist with at least `size` bytes. `fill`: write data (jobs that
-/// read); otherwise extend (write-only jobs). `writes`: the job writes (block devices
-/// are then refused). Returns one message per file laid out.
-pub fn layout(files: &[FileSpec], fill: bool, writes: bool) -> Result<Vec<String>, FilesError> {
+/// read); otherwise extend (write-only jobs). Block devices are never laid out (`writes`
+/// is kept for callers; the guard decides about device writes). Returns one message per
+/// file laid out.
+pub fn layout(files: &[FileSpec], fill: bool, _writes: bool) -> Result<Vec<String>, FilesError> {
     let mut notes = Vec::new();
     for f in files {
         if is_block_device(&f.path) {
-            if writes {
-                return Err(FilesError::BlockDeviceWrite(f.path.clone()));
-            }
             continue;
         }
         let have = existing_size(&f.path).unwrap_or(0);
@@ -151,8 +167,12 @@ impl OpenFiles {
 pub fn open(files: &[FileSpec], writes: bool, direct: bool) -> Result<OpenFiles, FilesError> {
     let mut out = Vec::with_capacity(files.len());
     for f in files {
-        if writes && is_block_device(&f.path) {
-            return Err(FilesError::BlockDeviceWrite(f.path.clone()));
+        if writes {
+            if let Some(rdev) = blockguard::block_rdev(&f.path) {
+                if !blockguard::is_approved(rdev) {
+                    return Err(GuardError::Unchecked(f.path.clone()).into());
+                }
+            }
         }
         let mut o = OpenOptions::new();
         o.read(true).write(writes);
