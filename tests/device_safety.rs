@@ -135,7 +135,10 @@ impl DmLinear {
         if !o.status.success() {
             return Err(format!(
                 "dmsetup create failed: {}",
-                String::from_utf8_lossy(&o.stderr).lines().next().unwrap_or("")
+                String::from_utf8_lossy(&o.stderr)
+                    .lines()
+                    .next()
+                    .unwrap_or("")
             ));
         }
         Ok(DmLinear { name })
@@ -192,7 +195,11 @@ fn assert_write_refused(lo: &Loop, extra: &[&str], expect: &str) {
     let lines: Vec<&str> = r.stderr.lines().collect();
     assert_eq!(lines.len(), 1, "one line: {}", r.stderr);
     assert!(lines[0].contains(lo.path()), "{}", lines[0]);
-    assert!(lines[0].contains(expect), "want '{expect}' in: {}", lines[0]);
+    assert!(
+        lines[0].contains(expect),
+        "want '{expect}' in: {}",
+        lines[0]
+    );
     assert!(!r.stderr.contains("panicked"));
     assert_eq!(lo.sha(), before, "device changed after a refused write");
 }
@@ -200,7 +207,14 @@ fn assert_write_refused(lo: &Loop, extra: &[&str], expect: &str) {
 fn assert_read_works(lo: &Loop) {
     let before = lo.sha();
     let f = format!("--filename={}", lo.path());
-    let r = iomark(&["run", "--name=r", "--rw=randread", "--bs=4k", "--size=1m", &f]);
+    let r = iomark(&[
+        "run",
+        "--name=r",
+        "--rw=randread",
+        "--bs=4k",
+        "--size=1m",
+        &f,
+    ]);
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
     assert!(r.stdout.contains("read: IOPS="), "{}", r.stdout);
     assert_eq!(lo.sha(), before, "a read job changed the device");
@@ -275,7 +289,11 @@ fn blank_device() {
     let r = iomark(&write_job(lo.path(), &[&o]));
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
     assert!(r.stdout.contains("write: IOPS="), "{}", r.stdout);
-    assert_ne!(lo.sha(), before, "the allowed write did not reach the device");
+    assert_ne!(
+        lo.sha(),
+        before,
+        "the allowed write did not reach the device"
+    );
     // a symlink to the device names the same device
     let d = tempfile::tempdir().unwrap();
     let link = d.path().join("disk");
@@ -318,7 +336,11 @@ fn ext4_signature_unmounted() {
     assert_write_refused(&lo, &["--rw=randrw"], "ext2/3/4");
     let o = format!("--allow-destructive-write={}", lo.path());
     let r = iomark(&write_job(lo.path(), &[&o]));
-    assert_eq!(r.code, 0, "the exact override lifts a signature: {}", r.stderr);
+    assert_eq!(
+        r.code, 0,
+        "the exact override lifts a signature: {}",
+        r.stderr
+    );
 }
 
 #[test]
@@ -407,10 +429,24 @@ fn readonly_refuses_every_write() {
     // no device needed: readonly is checked when the job is built
     let d = common::scratch();
     let f = format!("--filename={}", d.path().join("f").display());
-    let r = iomark(&["run", "--name=w", "--rw=write", "--size=64k", "--readonly=1", &f]);
+    let r = iomark(&[
+        "run",
+        "--name=w",
+        "--rw=write",
+        "--size=64k",
+        "--readonly=1",
+        &f,
+    ]);
     assert_eq!(r.code, 2, "{}", r.stderr);
     assert!(r.stderr.contains("readonly=1"), "{}", r.stderr);
     assert!(!d.path().join("f").exists(), "readonly job created a file");
-    let r = iomark(&["run", "--name=r", "--rw=read", "--size=64k", "--readonly=1", &f]);
+    let r = iomark(&[
+        "run",
+        "--name=r",
+        "--rw=read",
+        "--size=64k",
+        "--readonly=1",
+        &f,
+    ]);
     assert_eq!(r.code, 0, "{}", r.stderr);
 }

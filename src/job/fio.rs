@@ -836,7 +836,9 @@ fn validate(job: &FioJob) -> Result<(), FioError> {
         return Err(err("time_based needs runtime=".into()));
     }
     if job.readonly && job.rw.writes() {
-        return Err(err("readonly=1 forbids a job that writes (rw=read or randread only)".into()));
+        return Err(err(
+            "readonly=1 forbids a job that writes (rw=read or randread only)".into(),
+        ));
     }
     if (job.hipri || job.sqthread_poll || job.sqthread_poll_cpu.is_some())
         && job.engine != EngineKind::IoUring
@@ -848,7 +850,8 @@ fn validate(job: &FioJob) -> Result<(), FioError> {
     }
     if job.hipri && !job.direct {
         return Err(err(
-            "hipri=1 (completion polling) needs direct=1: polling works on O_DIRECT I/O only".into(),
+            "hipri=1 (completion polling) needs direct=1: polling works on O_DIRECT I/O only"
+                .into(),
         ));
     }
     for bs in [&job.bs_read, &job.bs_write] {
@@ -967,7 +970,8 @@ pub fn parse_args_with(
                 continue;
             }
             "engine_strict" => {
-                cmd.engine_strict = parse_bool("engine-strict", v.as_deref(), &Origin::CommandLine)?;
+                cmd.engine_strict =
+                    parse_bool("engine-strict", v.as_deref(), &Origin::CommandLine)?;
                 continue;
             }
             "name" => {

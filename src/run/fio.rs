@@ -761,7 +761,11 @@ pub fn execute(
             readonly: j.readonly,
         };
         for t in 0..j.numjobs {
-            fio_files::guard(&files_for(j, t)?, j.rw.writes(), &policy)?;
+            let files = files_for(j, t)?;
+            fio_files::guard(&files, j.rw.writes(), &policy)?;
+            if j.hipri {
+                fio_files::check_polling(&files)?;
+            }
         }
     }
     // plans and file layout before anything runs

@@ -209,13 +209,14 @@ pub fn holders_reasons(sys: &Path, devs: &[(String, u64)]) -> Vec<String> {
     let mut why = Vec::new();
     for (n, d) in devs {
         let (a, b) = majmin(*d);
-        let mut holders: Vec<String> = std::fs::read_dir(sys.join(format!("dev/block/{a}:{b}/holders")))
-            .map(|rd| {
-                rd.flatten()
-                    .map(|e| e.file_name().to_string_lossy().into_owned())
-                    .collect()
-            })
-            .unwrap_or_default();
+        let mut holders: Vec<String> =
+            std::fs::read_dir(sys.join(format!("dev/block/{a}:{b}/holders")))
+                .map(|rd| {
+                    rd.flatten()
+                        .map(|e| e.file_name().to_string_lossy().into_owned())
+                        .collect()
+                })
+                .unwrap_or_default();
         holders.sort();
         if !holders.is_empty() {
             why.push(format!(
@@ -248,7 +249,10 @@ fn inspect(path: &Path, rdev: u64) -> Findings {
             });
             if let Some(n) = hit {
                 mounted = true;
-                why.push(format!("{n} is mounted at {} ({})", m.mount_point, m.fs_type));
+                why.push(format!(
+                    "{n} is mounted at {} ({})",
+                    m.mount_point, m.fs_type
+                ));
                 break;
             }
         }

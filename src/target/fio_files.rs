@@ -9,12 +9,12 @@
 //! device safety checks of [`super::blockguard`], and [`open`] refuses write access to
 //! any block device the guard has not approved.
 
+use super::blockguard::{self, GuardError, WritePolicy};
 use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::os::fd::{AsRawFd, RawFd};
 use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
-use super::blockguard::{self, GuardError, WritePolicy};
 use thiserror::Error;
 
 /// Chunk written per call while laying out a file, bytes (1 MiB).
@@ -43,6 +43,14 @@ pub enum FilesError {
         path: PathBuf,
         /// the OS error
         source: std::io::Error,
+    },
+    /// hipri=1 on a device whose queue does not poll
+    #[error("{}: hipri=1 needs a device with polled I/O queues, and {device} has none (queue/io_poll=0; NVMe gets them with the nvme module's poll_queues=N); drop hipri", .path.display())]
+    NoPolling {
+        /// the file
+        path: PathBuf,
+        /// the disk it lives on
+        device: String,
     },
     /// the size of a file is needed but it does not exist and none was given
     #[error("{}: file does not exist and no size= or filesize= was given", .0.display())]
@@ -92,6 +100,53 @@ pub fn guard(files: &[FileSpec], writes: bool, policy: &WritePolicy) -> Result<(
     }
     for f in files {
         blockguard::check_write(&f.path, policy)?;
+    }
+    Ok(())
+}
+
+/// Whether the disk holding `path` (a file: its filesystem's device; a block device:
+/// itself) polls completions (`/sys/dev/block/M:m/queue/io_poll`, the parent disk's for a
+/// partition). `Some((disk name, capable))`; `None` when it cannot be told (a file that
+/// does not exist yet, a filesystem without a block device such as tmpfs).
+pub fn poll_capable(path: &Path) -> Option<(String, bool)> {
+    use std::os::unix::fs::MetadataExt;
+    let parent = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let m = std::fs::metadata(path)
+        .or_else(|_| std::fs::metadata(parent))
+        .ok()?;
+    let dev = if m.file_type().is_block_device() {
+        m.rdev()
+    } else {
+        m.dev()
+    };
+    let (ma, mi) = (
+        libc::major(dev as libc::dev_t),
+        libc::minor(dev as libc::dev_t),
+    );
+    let dir = std::fs::canonicalize(format!("/sys/dev/block/{ma}:{mi}")).ok()?;
+    let disk = if dir.join("partition").exists() {
+        dir.parent()?.to_path_buf()
+    } else {
+        dir
+    };
+    let v = std::fs::read_to_string(disk.join("queue/io_poll")).ok()?;
+    let name = disk.file_name()?.to_string_lossy().into_owned();
+    Some((name, v.trim() == "1"))
+}
+
+/// `hipri=1`: refuse (exit 3) files on a disk that is known not to poll, before the run
+/// fails on its first I/O with EOPNOTSUPP.
+pub fn check_polling(files: &[FileSpec]) -> Result<(), FilesError> {
+    for f in files {
+        if let Some((device, false)) = poll_capable(&f.path) {
+            return Err(FilesError::NoPolling {
+                path: f.path.clone(),
+                device,
+            });
+        }
     }
     Ok(())
 }
