@@ -1,7 +1,8 @@
 //! `io_uring`: requests queued on a per-thread ring of `depth` entries, submitted one
 //! `io_uring_enter` per request (sysbench's async mode issues one `io_submit` per event;
 //! optionally the submission that fills the queue also waits for a completion in the
-//! same call),
+//! same call) or, in batch mode (`iomark run`), one `io_uring_enter` per batch at
+//! [`Engine::flush`] (t/io_uring's technique: fill every free slot, submit once),
 //! with the file table and the slab's buffers registered once, so the kernel neither
 //! looks up descriptors nor pins pages per request. fsync stays a synchronous syscall,
 //! as in sysbench's async mode. fio's `sqthread_poll` (a kernel thread polls the
@@ -80,6 +81,9 @@ pub struct Uring {
     fixed_files: bool,
     fixed_bufs: bool,
     wait_when_full: bool,
+    batch: bool,
+    /// SQEs pushed but not yet handed to the kernel (batch mode)
+    unsubmitted: usize,
 }
 
 impl Uring {
@@ -149,6 +153,8 @@ impl Uring {
             fixed_files,
             fixed_bufs,
             wait_when_full: false,
+            batch: false,
+            unsubmitted: 0,
         })
     }
 
@@ -157,6 +163,13 @@ impl Uring {
     /// anyway). Off by default: fio-style callers time submission and completion apart.
     pub fn wait_when_full(mut self, on: bool) -> Self {
         self.wait_when_full = on;
+        self
+    }
+
+    /// Batch mode: `submit` only queues; [`Engine::flush`] (or the next `reap`) submits
+    /// everything queued with one system call.
+    pub fn batched(mut self, on: bool) -> Self {
+        self.batch = on;
         self
     }
 
@@ -230,21 +243,39 @@ impl Engine for Uring {
         let e = self.entry(slot, r);
         // SAFETY: the buffer stays valid and unmoved until the completion is reaped.
         if unsafe { self.ring.submission().push(&e) }.is_err() {
-            return Err(IoErr::Errno(libc::EBUSY));
+            // queue full of unsubmitted entries: hand them over, then retry once
+            self.enter(0)?;
+            self.unsubmitted = 0;
+            // SAFETY: as above.
+            if unsafe { self.ring.submission().push(&e) }.is_err() {
+                return Err(IoErr::Errno(libc::EBUSY));
+            }
         }
         self.in_flight += 1;
+        if self.batch {
+            self.unsubmitted += 1;
+            return Ok(None);
+        }
         // When this request fills the queue, submit and wait for a completion in the
         // same system call (the caller reaps next).
         let want = usize::from(self.wait_when_full && self.in_flight >= self.depth);
         self.enter(want)?;
         Ok(None)
     }
+    fn flush(&mut self) -> Result<(), IoErr> {
+        if self.unsubmitted > 0 {
+            self.enter(0)?;
+            self.unsubmitted = 0;
+        }
+        Ok(())
+    }
     fn reap(&mut self, min: usize, out: &mut Vec<Completion>) -> Result<(), IoErr> {
         let want = min.min(self.in_flight);
         if want > 0 {
             let ready = self.ring.completion().len();
-            if ready < want {
+            if ready < want || self.unsubmitted > 0 {
                 self.enter(want)?;
+                self.unsubmitted = 0;
             }
         }
         for cqe in self.ring.completion() {

@@ -446,6 +446,9 @@ impl Worker<'_> {
         let mut issued_ios = 0u64;
         let mut writes_since_sync = 0u64;
         let mut comps: Vec<Completion> = Vec::with_capacity(depth);
+        // slots queued since the last flush: their submission ends at the flush (fio
+        // stamps issue_time at commit), so t1 is set there
+        let mut batch: Vec<usize> = Vec::with_capacity(depth);
         let err = |s: &Slot, e: IoErr| RunError::Io {
             job: job.name.clone(),
             op: if s.dir == Some(Dir::Write) {
@@ -516,6 +519,7 @@ impl Worker<'_> {
                         Ok(None) => {
                             slots[slot] = s;
                             in_flight += 1;
+                            batch.push(slot);
                         }
                         Err(e) => return Err(err(&s, e)),
                     }
@@ -523,6 +527,8 @@ impl Worker<'_> {
                         writes_since_sync += 1;
                         if writes_since_sync >= job.fsync {
                             writes_since_sync = 0;
+                            flush_batch(eng, clock, &mut slots, &mut batch)
+                                .map_err(|e| err(&s, e))?;
                             // drain, then sync the file (fio orders the sync after the writes)
                             while in_flight > 0 {
                                 comps.clear();
@@ -579,6 +585,10 @@ impl Worker<'_> {
                     }
                 }
             }
+            if !batch.is_empty() {
+                let s0 = slots[batch[0]];
+                flush_batch(eng, clock, &mut slots, &mut batch).map_err(|e| err(&s0, e))?;
+            }
             if in_flight == 0 {
                 if done {
                     break;
@@ -627,6 +637,27 @@ impl Worker<'_> {
         };
         Ok(st)
     }
+}
+
+/// Submit the queued batch (one system call for io_uring) and stamp its requests'
+/// submission end.
+#[inline]
+fn flush_batch<E: Engine>(
+    eng: &mut E,
+    clock: &Clock,
+    slots: &mut [Slot],
+    batch: &mut Vec<usize>,
+) -> Result<(), IoErr> {
+    if batch.is_empty() {
+        return Ok(());
+    }
+    eng.flush()?;
+    let t1 = clock.now();
+    for &b in batch.iter() {
+        slots[b].t1 = t1;
+    }
+    batch.clear();
+    Ok(())
 }
 
 fn completion_err(res: i64) -> IoErr {
@@ -695,7 +726,8 @@ fn run_thread(
                     iopoll: job.hipri,
                 };
                 let mut e = Uring::with_setup(fds, depth, &bufs, setup)
-                    .map_err(|e| engine_err("io_uring", io_uring::unavailable_why(&e)))?;
+                    .map_err(|e| engine_err("io_uring", io_uring::unavailable_why(&e)))?
+                    .batched(true);
                 w.run(&mut e, &slab, depth)
             }
             Err(_) => {
