@@ -204,7 +204,7 @@ fn hipri_on_a_disk_without_poll_queues_is_refused_before_io() {
 }
 
 #[test]
-fn batched_io_uring_counts_every_io_and_splits_latency() {
+fn io_uring_qd32_counts_every_io_and_splits_latency() {
     if !io_uring_works() {
         eprintln!("SKIPPED: io_uring is not available here");
         return;

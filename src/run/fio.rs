@@ -651,10 +651,11 @@ fn flush_batch<E: Engine>(
     if batch.is_empty() {
         return Ok(());
     }
-    eng.flush()?;
-    let t1 = clock.now();
-    for &b in batch.iter() {
-        slots[b].t1 = t1;
+    if eng.flush()? {
+        let t1 = clock.now();
+        for &b in batch.iter() {
+            slots[b].t1 = t1;
+        }
     }
     batch.clear();
     Ok(())
@@ -727,7 +728,10 @@ fn run_thread(
                 };
                 let mut e = Uring::with_setup(fds, depth, &bufs, setup)
                     .map_err(|e| engine_err("io_uring", io_uring::unavailable_why(&e)))?
-                    .batched(true);
+                    // one io_uring_enter per I/O, fio's default (iodepth_batch_submit=1):
+                    // on virtio it measured faster than batching (bench/RUN_RESULTS.md);
+                    // batch mode is for iodepth_batch_submit > 1
+                    .batched(false);
                 w.run(&mut e, &slab, depth)
             }
             Err(_) => {
