@@ -798,7 +798,9 @@ pub fn execute(
         };
         for t in 0..j.numjobs {
             let files = files_for(j, t)?;
-            fio_files::guard(&files, j.rw.writes(), &policy)?;
+            // mmap maps files read-write, so it opens them with write access too
+            let writes = j.rw.writes() || j.engine == EngineKind::Mmap;
+            fio_files::guard(&files, writes, &policy)?;
             if j.hipri {
                 fio_files::check_polling(&files)?;
             }
