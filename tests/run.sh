@@ -6,6 +6,8 @@ cd "$(dirname "$0")/.."
 missing=()
 command -v sysbench >/dev/null 2>&1 || missing+=(sysbench)
 command -v fio >/dev/null 2>&1 || missing+=(fio)
+# loop-device safety tests (tests/device_safety.rs) make ext4 filesystems
+command -v mkfs.ext4 >/dev/null 2>&1 || missing+=(e2fsprogs)
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" != 0 ]; then
     echo "tests/run.sh: please install ${missing[*]} (apt-get install ${missing[*]}) or run as root" >&2

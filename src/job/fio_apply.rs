@@ -301,6 +301,16 @@ pub fn apply(
         // `threads` is accepted by fio too (its examples use it)
         "thread" | "threads" => job.thread = parse_bool(&key, value, origin)?,
         "stonewall" | "wait_for_previous" => job.stonewall = parse_bool(&key, value, origin)?,
+        "allow_mounted_write" => job.allow_mounted_write = parse_bool(&key, value, origin)?,
+        "readonly" | "read_only" => job.readonly = parse_bool(&key, value, origin)?,
+        "sqthread_poll" => job.sqthread_poll = parse_bool(&key, value, origin)?,
+        "sqthread_poll_cpu" => {
+            let v = need(&key, value, origin)?;
+            let n = parse_u64(&key, v, origin)?;
+            job.sqthread_poll_cpu =
+                Some(u32::try_from(n).map_err(|_| bad(&key, v, "a CPU number", origin))?);
+        }
+        "hipri" => job.hipri = parse_bool(&key, value, origin)?,
         "kb_base" => {
             let v = need(&key, value, origin)?;
             job.kb_base = match v.trim() {
