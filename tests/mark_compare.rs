@@ -330,10 +330,66 @@ fn mark_on_a_full_or_read_only_path_fails_cleanly() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(3), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
-    assert!(err.starts_with("iomark mark: cannot create the test directory "), "{err}");
-    assert!(err.contains("Read-only file system (os error 30) (PATH must be a writable directory)"), "{err}");
+    assert!(
+        err.starts_with("iomark mark: cannot create the test directory "),
+        "{err}"
+    );
+    assert!(
+        err.contains("Read-only file system (os error 30) (PATH must be a writable directory)"),
+        "{err}"
+    );
     assert_eq!(std::fs::read_dir(&ro.0).unwrap().count(), 0);
     assert!(!json.exists(), "the --json placeholder is removed");
+}
+
+#[test]
+fn mark_interrupted_saves_the_partial_result_and_removes_the_test_file() {
+    let base = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("mark-sigint");
+    let _ = std::fs::remove_dir_all(&base);
+    std::fs::create_dir_all(&base).unwrap();
+    let json = base.join("r.json");
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_iomark"))
+        .arg("mark")
+        .arg(&base)
+        .args([
+            "--preset=peak",
+            "--size=8M",
+            "--time=4",
+            "--loops=1",
+            "--warmup=0",
+        ])
+        .arg(format!("--json={}", json.display()))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // the 8 MiB file is prepared in milliseconds; 1.5 s is inside the first 4 s test
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let k = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(k.success());
+    let o = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(130), "{err}");
+    assert!(
+        err.contains(
+            "iomark mark: interrupted in SEQ1M Q8T1 read; the test file was removed (exit 130)"
+        ),
+        "{err}"
+    );
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(v["command"], "mark");
+    assert_eq!(v["status"], "interrupted");
+    assert_eq!(v["phases"].as_array().unwrap().len(), 0);
+    assert!(v["error"].as_str().unwrap().contains("0 test(s) completed"));
+    let left: Vec<_> = std::fs::read_dir(&base)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(left, vec![std::ffi::OsString::from("r.json")]);
+    let _ = std::fs::remove_dir_all(&base);
 }
 
 fn compare(args: &[&str]) -> (i32, String, String) {
@@ -472,8 +528,14 @@ fn compare_reads_run_results_golden_and_callouts() {
         serde_json::from_str(&std::fs::read_to_string(fixtures().join(adc[1])).unwrap()).unwrap();
     assert_eq!(r["values"][1].as_f64(), d["phases"][1]["mb_per_s"].as_f64());
     assert!(r["differences"].as_array().unwrap().is_empty());
-    assert_eq!(row("SEQ1M Q8T1 read", "p99 µs")["values"][1].as_f64(), Some(21000.0));
-    assert_eq!(row("RND4K Q32T1 read", "mean µs")["values"][1].as_f64(), Some(1275.0));
+    assert_eq!(
+        row("SEQ1M Q8T1 read", "p99 µs")["values"][1].as_f64(),
+        Some(21000.0)
+    );
+    assert_eq!(
+        row("RND4K Q32T1 read", "mean µs")["values"][1].as_f64(),
+        Some(1275.0)
+    );
     // the QD1 buffered 64 MiB write lines up with RND4K Q1T1 write, called out
     let r = row("RND4K Q1T1 write", "MB/s");
     let diffs: Vec<&str> = r["differences"]
@@ -497,7 +559,10 @@ fn compare_reads_run_results_golden_and_callouts() {
         .filter(|l| l.contains(" MB/s "))
         .map(|l| l.split("  ").next().unwrap().trim())
         .collect();
-    assert_eq!(tests, ["RND4K Q32T1 read", "SEQ1M Q8T1 read", "RND4K Q1T1 write"]);
+    assert_eq!(
+        tests,
+        ["RND4K Q32T1 read", "SEQ1M Q8T1 read", "RND4K Q1T1 write"]
+    );
 }
 
 #[test]
@@ -515,7 +580,12 @@ fn compare_uses_measured_completion_latency_of_qd_gt_1_fileio() {
     let new = dir.path().join("new.json");
     std::fs::write(&new, deep.to_string()).unwrap();
     let o = bin()
-        .args(["compare", new.to_str().unwrap(), old.to_str().unwrap(), "--format=json"])
+        .args([
+            "compare",
+            new.to_str().unwrap(),
+            old.to_str().unwrap(),
+            "--format=json",
+        ])
         .output()
         .unwrap();
     let v: Value = serde_json::from_slice(&o.stdout).unwrap();
@@ -532,7 +602,10 @@ fn compare_uses_measured_completion_latency_of_qd_gt_1_fileio() {
         .output()
         .unwrap();
     assert!(String::from_utf8_lossy(&t.stdout).contains("mean = QD x threads / IOPS"));
-    let t = bin().args(["compare", new.to_str().unwrap()]).output().unwrap();
+    let t = bin()
+        .args(["compare", new.to_str().unwrap()])
+        .output()
+        .unwrap();
     assert!(!String::from_utf8_lossy(&t.stdout).contains("mean = QD x threads / IOPS"));
 }
 

@@ -32,7 +32,9 @@ fn parse(p: &Path) -> Svg {
     };
     for n in doc.descendants() {
         match n.tag_name().name() {
-            "circle" => s.circles.push(n.attribute("fill").unwrap_or("").to_string()),
+            "circle" => s
+                .circles
+                .push(n.attribute("fill").unwrap_or("").to_string()),
             "polyline" => s.lines.push((
                 n.attribute("stroke").unwrap_or("").to_string(),
                 n.attribute("points").unwrap_or("").to_string(),
@@ -126,7 +128,11 @@ fn hand_built_result_gives_both_charts_with_every_point() {
         "read",
         "write",
     ] {
-        assert!(t.has(needle), "throughput chart lacks {needle:?}: {:?}", t.texts);
+        assert!(
+            t.has(needle),
+            "throughput chart lacks {needle:?}: {:?}",
+            t.texts
+        );
     }
     let l = parse(&files[1]);
     // the 100th percentile (max) is in the legend, not on the nines axis
@@ -141,7 +147,11 @@ fn hand_built_result_gives_both_charts_with_every_point() {
         "write: p50 100.0 µs",
         "submission to completion",
     ] {
-        assert!(l.has(needle), "latency chart lacks {needle:?}: {:?}", l.texts);
+        assert!(
+            l.has(needle),
+            "latency chart lacks {needle:?}: {:?}",
+            l.texts
+        );
     }
 }
 
@@ -181,7 +191,11 @@ fn scratch(name: &str) -> PathBuf {
 }
 
 fn run(dir: &Path, args: &[&str]) -> (i32, String, String) {
-    let o = Command::new(BIN).current_dir(dir).args(args).output().unwrap();
+    let o = Command::new(BIN)
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .unwrap();
     (
         o.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&o.stdout).into_owned(),
@@ -192,14 +206,25 @@ fn run(dir: &Path, args: &[&str]) -> (i32, String, String) {
 #[test]
 fn fileio_plot_samples_while_running_without_changing_the_report() {
     let base = scratch("plot-fileio");
-    let common = ["fileio", "--file-num=1", "--file-total-size=4M", "--file-test-mode=rndrw"];
+    let common = [
+        "fileio",
+        "--file-num=1",
+        "--file-total-size=4M",
+        "--file-test-mode=rndrw",
+    ];
     let (c, _, e) = run(&base, &[&common[..], &["prepare"]].concat());
     assert_eq!(c, 0, "{e}");
     let (c, out, e) = run(
         &base,
         &[
             &common[..],
-            &["--time=2", "--plot=charts", "--json=r.json", "--threads=2", "run"],
+            &[
+                "--time=2",
+                "--plot=charts",
+                "--json=r.json",
+                "--threads=2",
+                "run",
+            ],
         ]
         .concat(),
     );
@@ -208,7 +233,8 @@ fn fileio_plot_samples_while_running_without_changing_the_report() {
     assert!(!out.contains("] thds:"), "{out}");
     assert!(out.contains("Throughput:") && out.contains("Threads fairness:"));
     assert!(out.contains("iomark: wrote charts/fileio-rndrw-16k-q1t2-throughput.svg"));
-    let v: Value = serde_json::from_str(&std::fs::read_to_string(base.join("r.json")).unwrap()).unwrap();
+    let v: Value =
+        serde_json::from_str(&std::fs::read_to_string(base.join("r.json")).unwrap()).unwrap();
     assert!(v["intervals"].as_array().unwrap().is_empty());
     let samples = v["series"]["samples"].as_array().unwrap();
     assert_eq!(v["series"]["period_s"].as_f64(), Some(0.1));
@@ -224,12 +250,24 @@ fn fileio_plot_samples_while_running_without_changing_the_report() {
     assert_eq!(l.series(READ).len(), 1);
     assert_eq!(l.series(WRITE).len(), 1);
     // bad values: empty (exit 2), under a regular file (exit 3), nothing written
-    let (c, out, _) = run(&base, &[&common[..], &["--time=1", "--plot=", "run"]].concat());
+    let (c, out, _) = run(
+        &base,
+        &[&common[..], &["--time=1", "--plot=", "run"]].concat(),
+    );
     assert_eq!(c, 2);
-    assert!(out.contains("Invalid value for --plot: a directory is expected (--plot=DIR)"), "{out}");
-    let (c, out, _) = run(&base, &[&common[..], &["--time=1", "--plot=r.json/x", "run"]].concat());
+    assert!(
+        out.contains("Invalid value for --plot: a directory is expected (--plot=DIR)"),
+        "{out}"
+    );
+    let (c, out, _) = run(
+        &base,
+        &[&common[..], &["--time=1", "--plot=r.json/x", "run"]].concat(),
+    );
     assert_eq!(c, 3);
-    assert!(out.contains("FATAL: cannot create the --plot directory r.json/x"), "{out}");
+    assert!(
+        out.contains("FATAL: cannot create the --plot directory r.json/x"),
+        "{out}"
+    );
     let _ = std::fs::remove_dir_all(&base);
 }
 
@@ -254,7 +292,10 @@ fn mark_at_qd8_measures_per_io_latency_and_plots_each_test() {
     );
     assert_eq!(c, 0, "{out}{e}");
     assert!(!out.contains("Little"), "{out}");
-    let row = out.lines().find(|l| l.starts_with("SEQ1M Q8T1 read")).unwrap();
+    let row = out
+        .lines()
+        .find(|l| l.starts_with("SEQ1M Q8T1 read"))
+        .unwrap();
     let cols: Vec<f64> = row["SEQ1M Q8T1 read".len()..]
         .split_whitespace()
         .map(|c| c.parse().unwrap_or_else(|_| panic!("{row}")))
@@ -272,7 +313,10 @@ fn mark_at_qd8_measures_per_io_latency_and_plots_each_test() {
     let p = &v["phases"][0];
     assert_eq!(p["name"], "SEQ1M Q8T1 read");
     assert!(p["lat"]["percentiles_ns"]["99"].as_u64().unwrap() > 0);
-    assert!(p["notes"][2].as_str().unwrap().contains("io_uring submission to reaped completion"));
+    assert!(p["notes"][2]
+        .as_str()
+        .unwrap()
+        .contains("io_uring submission to reaped completion"));
     for name in [
         "fileio-seqrd-1m-q8t1",
         "fileio-rndrd-4k-q32t1",
@@ -283,7 +327,10 @@ fn mark_at_qd8_measures_per_io_latency_and_plots_each_test() {
             let f = charts.join(format!("{name}-{kind}.svg"));
             let s = parse(&f);
             assert!(!s.circles.is_empty(), "{}", f.display());
-            assert!(out.contains(&format!("iomark mark: wrote {}", f.display())), "{out}");
+            assert!(
+                out.contains(&format!("iomark mark: wrote {}", f.display())),
+                "{out}"
+            );
         }
     }
     let l = parse(&charts.join("fileio-seqrd-1m-q8t1-latency.svg"));

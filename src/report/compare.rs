@@ -287,7 +287,8 @@ fn run_tests(r: &RunResult, ram: Option<u64>) -> Vec<Test> {
         let l = l.filter(|l| l.count > 0 || l.mean_ns > 0);
         (
             l.map(|l| l.mean_ns as f64 / 1e3),
-            l.and_then(|l| l.percentiles_ns.get("99")).map(|v| *v as f64 / 1e3),
+            l.and_then(|l| l.percentiles_ns.get("99"))
+                .map(|v| *v as f64 / 1e3),
         )
     };
     let make = |name: &str,
@@ -350,7 +351,15 @@ fn run_tests(r: &RunResult, ram: Option<u64>) -> Vec<Test> {
         return r
             .phases
             .iter()
-            .map(|p| make(&p.name, &p.notes, (p.bytes > 0).then_some(p.mb_per_s), p.ops_per_s, p.lat.as_ref()))
+            .map(|p| {
+                make(
+                    &p.name,
+                    &p.notes,
+                    (p.bytes > 0).then_some(p.mb_per_s),
+                    p.ops_per_s,
+                    p.lat.as_ref(),
+                )
+            })
             .collect();
     }
     let mut v = vec![];
@@ -626,7 +635,10 @@ pub fn compare(results: &[RunResult], labels: &[String], files: &[String]) -> Co
                 .and_then(|d| d.summary.device_model.clone()),
         })
         .collect();
-    let little = per.iter().flatten().any(|t| t.little && t.mean_us.is_some());
+    let little = per
+        .iter()
+        .flatten()
+        .any(|t| t.little && t.mean_us.is_some());
     Comparison {
         columns,
         rows,

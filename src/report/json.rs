@@ -287,8 +287,8 @@ pub struct CurvePoint {
 /// Percentiles a [`LatencyCurve`] is sampled at (dense towards the tail, as the curve
 /// is drawn on a "nines" axis).
 pub const CURVE_PERCENTILES: [f64; 16] = [
-    1.0, 5.0, 10.0, 25.0, 50.0, 75.0, 90.0, 95.0, 99.0, 99.5, 99.9, 99.95, 99.99, 99.995,
-    99.999, 100.0,
+    1.0, 5.0, 10.0, 25.0, 50.0, 75.0, 90.0, 95.0, 99.0, 99.5, 99.9, 99.95, 99.99, 99.995, 99.999,
+    100.0,
 ];
 
 /// The latency curve of a histogram (empty when it holds no values).

@@ -107,7 +107,10 @@ fn throughput(r: &RunResult) -> Option<Throughput> {
         let x = &s.samples;
         return Some(Throughput {
             t: x.iter().map(|p| p.t_s).collect(),
-            read_mb_s: x.iter().map(|p| rate(p.read_bytes, p.dur_s) / 1e6).collect(),
+            read_mb_s: x
+                .iter()
+                .map(|p| rate(p.read_bytes, p.dur_s) / 1e6)
+                .collect(),
             write_mb_s: x
                 .iter()
                 .map(|p| rate(p.written_bytes, p.dur_s) / 1e6)
@@ -123,7 +126,10 @@ fn throughput(r: &RunResult) -> Option<Throughput> {
     let x = &r.intervals;
     Some(Throughput {
         t: x.iter().map(|p| p.t_s).collect(),
-        read_mb_s: x.iter().map(|p| rate(p.read_bytes, p.dur_s) / 1e6).collect(),
+        read_mb_s: x
+            .iter()
+            .map(|p| rate(p.read_bytes, p.dur_s) / 1e6)
+            .collect(),
         write_mb_s: x
             .iter()
             .map(|p| rate(p.written_bytes, p.dur_s) / 1e6)
@@ -179,7 +185,10 @@ fn time_panel(
     for &(name, color, ys) in series {
         let pts: Vec<(f64, f64)> = t.iter().copied().zip(ys.iter().copied()).collect();
         chart
-            .draw_series(std::iter::once(PathElement::new(pts.clone(), color.stroke_width(2))))
+            .draw_series(std::iter::once(PathElement::new(
+                pts.clone(),
+                color.stroke_width(2),
+            )))
             .map_err(err)?
             .label(name)
             .legend(move |(x, y)| {
@@ -404,11 +413,16 @@ fn write_latency(r: &RunResult, curves: &[LatencyCurve], path: &Path) -> Result<
             c.points
                 .iter()
                 .find(|p| p.percentile == q)
-                .map_or(String::new(), |p| format!("p{q} {:.1} µs, ", p.ns as f64 / 1e3))
+                .map_or(String::new(), |p| {
+                    format!("p{q} {:.1} µs, ", p.ns as f64 / 1e3)
+                })
         };
         let p50 = at(50.0) + &at(99.0);
         chart
-            .draw_series(std::iter::once(PathElement::new(pts.clone(), color.stroke_width(2))))
+            .draw_series(std::iter::once(PathElement::new(
+                pts.clone(),
+                color.stroke_width(2),
+            )))
             .map_err(err)?
             .label(format!("{}: {p50}max {max_us:.1} µs", c.op))
             .legend(move |(x, y)| {
@@ -440,7 +454,8 @@ pub fn write_plots(result: &RunResult, dir: &Path) -> Result<Vec<PathBuf>, Strin
     let mut out = vec![];
     if let Some(tp) = throughput(result) {
         let p = dir.join(format!("{s}-throughput.svg"));
-        write_throughput(result, &tp, &p).map_err(|e| format!("cannot write {}: {e}", p.display()))?;
+        write_throughput(result, &tp, &p)
+            .map_err(|e| format!("cannot write {}: {e}", p.display()))?;
         out.push(p);
     }
     let c = curves(result);

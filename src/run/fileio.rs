@@ -49,7 +49,11 @@ pub fn execute(job: &FileioJob, console: &Arc<Console>) -> i32 {
             return exit::ENVIRONMENT;
         }
     }
-    if let Some(d) = job.plot.as_ref().filter(|_| job.commands.contains(&Command::Run)) {
+    if let Some(d) = job
+        .plot
+        .as_ref()
+        .filter(|_| job.commands.contains(&Command::Run))
+    {
         if let Err(e) = crate::report::svg_plot::ensure_dir(d) {
             console.line(level::FATAL, &format!("FATAL: {e}"));
             return exit::ENVIRONMENT;
@@ -453,9 +457,14 @@ fn run(job: &FileioJob, console: &Arc<Console>, signals: &Signals) -> i32 {
         while *running > 0 {
             let mut wake = Instant::now() + Duration::from_secs(3600);
             let next_sample = sampler.as_ref().map(|s| s.due());
-            for t in [next_interval, checkpoints.peek().copied(), forced_at, next_sample]
-                .into_iter()
-                .flatten()
+            for t in [
+                next_interval,
+                checkpoints.peek().copied(),
+                forced_at,
+                next_sample,
+            ]
+            .into_iter()
+            .flatten()
             {
                 wake = wake.min(t);
             }

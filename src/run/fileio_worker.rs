@@ -247,7 +247,10 @@ pub fn worker<E: Engine, F>(
         // Queued requests: also measure each one's completion latency.
         local.enable_clat();
         if live {
-            stats.lock().unwrap_or_else(|e| e.into_inner()).enable_clat();
+            stats
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .enable_clat();
         }
     }
     'events: loop {

@@ -401,7 +401,10 @@ pub fn execute(job: &MarkJob) -> i32 {
             } else {
                 Status::Failed
             };
-            r.error = Some(format!("stopped {what} (exit {code}); {} test(s) completed", rows.len()));
+            r.error = Some(format!(
+                "stopped {what} (exit {code}); {} test(s) completed",
+                rows.len()
+            ));
             let _ = json::write_atomic(p, &r);
         }
         code
@@ -415,7 +418,12 @@ pub fn execute(job: &MarkJob) -> i32 {
             let a = fileio_args(t, job.size, job.warmup_s, &dir, &json_path);
             if let Err(c) = run_fileio(&a, &json_path, false) {
                 pb.finish_and_clear();
-                return partial(&rows, &warnings, c, format!("in the warm-up of {}", t.name()));
+                return partial(
+                    &rows,
+                    &warnings,
+                    c,
+                    format!("in the warm-up of {}", t.name()),
+                );
             }
         }
         let mut loops = vec![];

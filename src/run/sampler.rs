@@ -129,7 +129,10 @@ mod tests {
 
     #[test]
     fn samples_are_differences_and_survive_a_reset() {
-        let stats = vec![Mutex::new(ThreadStats::new(false)), Mutex::new(ThreadStats::new(false))];
+        let stats = vec![
+            Mutex::new(ThreadStats::new(false)),
+            Mutex::new(ThreadStats::new(false)),
+        ];
         let t0 = Instant::now();
         let mut s = Sampler::new(t0, Duration::from_secs(1));
         stats[0].lock().unwrap().read_done(4096);

@@ -175,7 +175,10 @@ impl ThreadStats {
     /// Start recording per-I/O completion latency ([`ThreadStats::clat_done`]).
     pub fn enable_clat(&mut self) {
         if self.clat.is_none() {
-            self.clat = Some(Box::new([KindStats::new(new_hist()), KindStats::new(new_hist())]));
+            self.clat = Some(Box::new([
+                KindStats::new(new_hist()),
+                KindStats::new(new_hist()),
+            ]));
         }
     }
 
