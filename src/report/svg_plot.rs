@@ -40,9 +40,9 @@ pub fn stem(r: &RunResult) -> String {
         .and_then(|v| v.as_str().map(str::to_string))
         .unwrap_or_else(|| j.kind.clone());
     let bs = j.block_size_bytes;
-    let b = if bs >= 1 << 20 && bs % (1 << 20) == 0 {
+    let b = if bs >= 1 << 20 && bs.is_multiple_of(1 << 20) {
         format!("{}m", bs >> 20)
-    } else if bs >= 1024 && bs % 1024 == 0 {
+    } else if bs >= 1024 && bs.is_multiple_of(1024) {
         format!("{}k", bs >> 10)
     } else {
         format!("{bs}b")
