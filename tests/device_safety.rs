@@ -282,7 +282,11 @@ fn blank_device() {
     assert_write_refused(&lo, &[], "writes only to a device named explicitly");
     assert_other_override_refused(&lo, "named explicitly");
     // mmap opens with write access even for reads: it needs the override too
-    assert_write_refused(&lo, &["--rw=randread", "--ioengine=mmap"], "named explicitly");
+    assert_write_refused(
+        &lo,
+        &["--rw=randread", "--ioengine=mmap"],
+        "named explicitly",
+    );
     // backstop: target/ never opens an unchecked device with write access
     let spec = iomark::target::fio_files::FileSpec {
         path: lo.dev.clone(),
@@ -291,7 +295,10 @@ fn blank_device() {
     let e = iomark::target::fio_files::open(std::slice::from_ref(&spec), true, false)
         .err()
         .expect("write open of an unchecked device must fail");
-    assert!(e.to_string().contains("without the device safety check"), "{e}");
+    assert!(
+        e.to_string().contains("without the device safety check"),
+        "{e}"
+    );
     assert!(iomark::target::fio_files::open(&[spec], false, false).is_ok());
     assert_read_works(&lo);
     assert_dir_commands_refuse(&lo);

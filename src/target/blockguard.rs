@@ -131,7 +131,9 @@ pub fn check_write(path: &Path, policy: &WritePolicy) -> Result<(), GuardError> 
     };
     let named = overrides.contains(&rdev);
     let f = inspect(path, rdev);
-    let in_use_blocks = !f.in_use.is_empty() && !(f.mounted_only && policy.allow_mounted_write);
+    // in use blocks the write unless the only use is a mount and allow_mounted_write is set
+    let lifted = f.mounted_only && policy.allow_mounted_write;
+    let in_use_blocks = !f.in_use.is_empty() && !lifted;
     if named && !in_use_blocks {
         approve(rdev);
         return Ok(());
@@ -479,6 +481,22 @@ mod tests {
                     .any(|s| s.contains(name)),
                 "{name} shifted"
             );
+        }
+    }
+
+    proptest::proptest! {
+        /// Any bytes at any size: no panic, and a finding always names what it found.
+        #[test]
+        fn scan_never_panics(
+            head in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..70_000),
+            tail_len in 0usize..4096,
+            extra in 0u64..(1 << 40),
+        ) {
+            let size = tail_len as u64 + extra;
+            let tail = vec![0xa9u8; tail_len];
+            for f in scan_signatures(&head, &tail, size) {
+                proptest::prop_assert!(f.starts_with("it carries a "));
+            }
         }
     }
 
