@@ -351,8 +351,10 @@ fn ext4_signature_unmounted() {
     assert_other_override_refused(&lo, "ext2/3/4");
     assert_read_works(&lo);
     assert_dir_commands_refuse(&lo);
-    // verify-style and mixed jobs write too
+    // verify-style, mixed and trim jobs write too (a trim on a device is BLKDISCARD)
     assert_write_refused(&lo, &["--rw=randrw"], "ext2/3/4");
+    assert_write_refused(&lo, &["--rw=trim"], "ext2/3/4");
+    assert_write_refused(&lo, &["--rw=randtrim"], "ext2/3/4");
     let o = format!("--allow-destructive-write={}", lo.path());
     let r = iomark(&write_job(lo.path(), &[&o]));
     assert_eq!(

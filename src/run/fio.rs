@@ -606,7 +606,7 @@ pub fn execute(
         for t in 0..j.numjobs {
             let files = files_for(j, t)?;
             // mmap maps files read-write, so it opens them with write access too
-            let writes = j.rw.writes() || j.engine == EngineKind::Mmap;
+            let writes = j.rw.writes() || j.rw.trims() || j.engine == EngineKind::Mmap;
             fio_files::guard(&files.0, writes, &policy)?;
             if j.hipri {
                 fio_files::check_polling(&files.0)?;
