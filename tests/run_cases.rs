@@ -285,3 +285,166 @@ fn c18_io_uring_denied_falls_back_visibly_and_the_result_says_so() {
         "the result records the engine actually used: {text}"
     );
 }
+
+// ---- C12: block-size ranges --------------------------------------------------------------
+
+/// Block sizes of every I/O, from fio's per-I/O latency log (`time, value, ddir, bs, prio`).
+fn issued_sizes(log: &Path) -> std::collections::BTreeMap<u64, u64> {
+    let mut m = std::collections::BTreeMap::new();
+    for l in std::fs::read_to_string(log).unwrap().lines() {
+        let bs: u64 = l.split(',').nth(3).unwrap().trim().parse().unwrap();
+        *m.entry(bs).or_insert(0) += 1;
+    }
+    m
+}
+
+#[test]
+fn c12_bsrange_issues_multiples_of_the_minimum_and_says_it_rounded() {
+    let t = tempfile::tempdir().unwrap();
+    let o = run_in(
+        t.path(),
+        &[
+            "--name=t",
+            "--filename=f",
+            "--size=2m",
+            "--rw=read",
+            "--bsrange=3k-10k",
+            "--write_lat_log=l",
+        ],
+        &[],
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("bsrange=3k-10k: 10240 is not a multiple of 3072; issued sizes are multiples of 3072 up to 9216"),
+        "{}",
+        stderr(&o)
+    );
+    let sizes = issued_sizes(&t.path().join("l_lat.1.log"));
+    assert!(!sizes.is_empty());
+    for bs in sizes.keys() {
+        assert!(*bs % 3072 == 0 && *bs <= 9216, "issued {bs}: {sizes:?}");
+    }
+}
+
+#[test]
+fn c12_bs_with_a_dash_is_refused_with_the_bsrange_hint() {
+    let (t, o) = c11(&["--rw=randwrite", "--bs=4k-16k"]);
+    assert_eq!(code(&o), 2);
+    one_line_error(
+        &o,
+        &[
+            "bs",
+            "4k-16k",
+            "bsrange=A-B",
+            "bs=A,B sets read and write sizes",
+        ],
+    );
+    assert!(!t.path().join("f").exists());
+}
+
+#[test]
+fn c13_issued_sizes_come_only_from_the_split() {
+    let t = tempfile::tempdir().unwrap();
+    let o = run_in(
+        t.path(),
+        &[
+            "--name=t",
+            "--filename=f",
+            "--size=4m",
+            "--rw=randwrite",
+            "--bssplit=4k/50:64k/50",
+            "--write_lat_log=l",
+        ],
+        &[],
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let sizes = issued_sizes(&t.path().join("l_lat.1.log"));
+    assert_eq!(
+        sizes.keys().copied().collect::<Vec<_>>(),
+        [4096, 65536],
+        "{sizes:?}"
+    );
+}
+
+// ---- C17: several jobs sharing files via filename_format --------------------------------
+
+#[test]
+fn c17_three_jobs_share_two_files_made_once() {
+    let t = tempfile::tempdir().unwrap();
+    let dir = format!("--directory={}", t.path().display());
+    let o = run_in(
+        t.path(),
+        &[
+            "--name=t",
+            &dir,
+            "--filename_format=data.$filenum",
+            "--nrfiles=2",
+            "--filesize=64k",
+            "--numjobs=3",
+            "--bs=4k",
+            "--rw=randread",
+            "--group_reporting",
+            "--output-format=json",
+        ],
+        &[],
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let mut names: Vec<String> = std::fs::read_dir(t.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["data.0", "data.1"]);
+    for n in &names {
+        assert_eq!(std::fs::metadata(t.path().join(n)).unwrap().len(), 65536);
+    }
+    let v: Value = serde_json::from_slice(&o.stdout).expect("stdout is only JSON");
+    // one group report of three jobs; each job reads its 128 KiB once
+    assert_eq!(v["jobs"].as_array().unwrap().len(), 1, "{v}");
+    assert_eq!(v["jobs"][0]["read"]["io_bytes"], 3 * 131072);
+    assert_eq!(v["jobs"][0]["read"]["total_ios"], 3 * 32);
+}
+
+// ---- C26: group aggregation is total bytes over the group's time, not a sum of rates --
+
+#[test]
+fn c26_group_bandwidth_is_total_bytes_over_the_longest_job() {
+    let t = tempfile::tempdir().unwrap();
+    let o = run_in(
+        t.path(),
+        &[
+            "--group_reporting",
+            "--name=a",
+            "--filename=a",
+            "--size=1m",
+            "--bs=64k",
+            "--rw=read",
+            "--rate=2m",
+            "--name=b",
+            "--filename=b",
+            "--size=1m",
+            "--bs=64k",
+            "--rw=read",
+            "--output-format=json",
+        ],
+        &[],
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let v: Value = serde_json::from_slice(&o.stdout).expect("stdout is only JSON");
+    let r = &v["jobs"][0]["read"];
+    assert_eq!(r["io_bytes"], 2 * 1048576);
+    let runtime_ms = r["runtime"].as_f64().unwrap();
+    // job a is held to 2 MiB/s: 1 MiB takes about 0.5 s, so the group's time is that long
+    assert!(
+        (400.0..2000.0).contains(&runtime_ms),
+        "runtime {runtime_ms} ms"
+    );
+    let bw_kib = r["bw"].as_f64().unwrap();
+    let want = 2.0 * 1048576.0 / 1024.0 / (runtime_ms / 1000.0);
+    assert!(
+        (bw_kib - want).abs() <= want * 0.01 + 1.0,
+        "bw {bw_kib} KiB/s, total/time {want}"
+    );
+    // the sum of per-job rates would be far larger (job b alone runs at memory speed)
+    assert!(bw_kib < 10_000.0, "{bw_kib}");
+}
