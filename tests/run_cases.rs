@@ -448,3 +448,57 @@ fn c26_group_bandwidth_is_total_bytes_over_the_longest_job() {
     // the sum of per-job rates would be far larger (job b alone runs at memory speed)
     assert!(bw_kib < 10_000.0, "{bw_kib}");
 }
+
+// ---- C15: the final fsync is inside the timed window -------------------------------------
+
+#[test]
+fn c15_end_fsync_and_fsync_on_close_are_both_timed() {
+    for opt in ["--end_fsync=1", "--fsync_on_close=1"] {
+        let t = tempfile::tempdir().unwrap();
+        let o = run_in(
+            t.path(),
+            &[
+                "--name=a",
+                "--filename=f",
+                "--size=16m",
+                "--bs=1m",
+                "--rw=write",
+                opt,
+                "--output-format=json",
+            ],
+            &[],
+        );
+        assert_eq!(code(&o), 0, "{opt}: {}", stderr(&o));
+        let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+        let j = &v["jobs"][0];
+        assert_eq!(j["sync"]["total_ios"], 1, "{opt}: one sync of the one file");
+        let sync_ns = j["sync"]["lat_ns"]["max"].as_f64().unwrap();
+        let runtime_ns = j["write"]["runtime"].as_f64().unwrap() * 1e6;
+        // runtime is whole ms: the sync (at least) must fit inside it, rounding allowed
+        assert!(
+            runtime_ns + 1e6 >= sync_ns,
+            "{opt}: runtime {runtime_ns} ns < sync {sync_ns} ns"
+        );
+        let bw = j["write"]["bw_bytes"].as_f64().unwrap();
+        let ms = j["write"]["runtime"].as_f64().unwrap().max(1.0);
+        assert!(
+            (bw - 16.0 * 1048576.0 / (ms / 1e3)).abs() <= bw * 0.01 + 1.0,
+            "{opt}: bw over the timed window"
+        );
+    }
+    let t = tempfile::tempdir().unwrap();
+    let o = run_in(
+        t.path(),
+        &[
+            "--name=a",
+            "--filename=f",
+            "--size=1m",
+            "--bs=1m",
+            "--rw=write",
+            "--output-format=json",
+        ],
+        &[],
+    );
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["jobs"][0]["sync"]["total_ios"], 0, "no sync unless asked");
+}

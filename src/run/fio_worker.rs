@@ -725,23 +725,25 @@ impl<'a> Worker<'a> {
                 )?;
             }
         }
-        st.runtime_ns = if measuring {
-            clock.ns(measure_start, clock.now())
-        } else {
-            0
-        };
+        // The final syncs belong to the measured time (public case C15, fio PR #837):
+        // `end_fsync` and `fsync_on_close` on one file give the same bandwidth.
         if job.end_fsync && job.rw.writes() {
             for f in 0..plan.files.len() {
                 self.sync_file(eng, &mut st, f, SyncKind::Fsync, true)?;
             }
         }
-        if track_writes && !self.stop.load(Ordering::Relaxed) {
-            self.verify_back(slab, &mut st)?;
-        }
         if m.fsync_on_close && job.rw.writes() {
             for f in 0..plan.files.len() {
                 self.sync_file(eng, &mut st, f, SyncKind::Fsync, true)?;
             }
+        }
+        st.runtime_ns = if measuring {
+            clock.ns(measure_start, clock.now())
+        } else {
+            0
+        };
+        if track_writes && !self.stop.load(Ordering::Relaxed) {
+            self.verify_back(slab, &mut st)?;
         }
         if let Some(l) = &mut self.logs {
             l.finish().map_err(|e| RunError::Plan {
