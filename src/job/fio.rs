@@ -124,6 +124,20 @@ impl RwMode {
                 | RwMode::TrimWrite
         )
     }
+    /// fio's spelling (`randread`, `rw`, `trimwrite` …).
+    pub fn fio_name(self) -> &'static str {
+        match self {
+            RwMode::Read => "read",
+            RwMode::Write => "write",
+            RwMode::RandRead => "randread",
+            RwMode::RandWrite => "randwrite",
+            RwMode::ReadWrite => "rw",
+            RwMode::RandRw => "randrw",
+            RwMode::Trim => "trim",
+            RwMode::RandTrim => "randtrim",
+            RwMode::TrimWrite => "trimwrite",
+        }
+    }
     /// Issues trims?
     pub fn trims(self) -> bool {
         matches!(self, RwMode::Trim | RwMode::RandTrim | RwMode::TrimWrite)

@@ -42,13 +42,13 @@ fn phase(j: &JobStats, dir: &str, d: &DirStats, cmd: &FioCommand) -> Phase {
             &spec.bs_write
         };
         p.notes = vec![format!(
-            "engine={} bs={} iodepth={} threads={} direct={} rw={:?}",
+            "engine={} bs={} iodepth={} threads={} direct={} rw={}",
             j.engine,
             bs.min(),
             spec.iodepth,
             j.threads,
             spec.direct,
-            spec.rw
+            spec.rw.fio_name()
         )];
     }
     p.notes.push("latency=lat (submit to completion)".into());
@@ -101,7 +101,7 @@ pub fn run_result(
     let first = cmd.jobs.first();
     let mut phases = Vec::new();
     for j in jobs {
-        for (dir, d) in [("read", &j.read), ("write", &j.write)] {
+        for (dir, d) in [("read", &j.read), ("write", &j.write), ("trim", &j.trim)] {
             if d.ios > 0 {
                 phases.push(phase(j, dir, d, cmd));
             }
