@@ -484,3 +484,44 @@ fn bad_values_name_the_option_and_exit_2() {
         "nothing written"
     );
 }
+
+#[test]
+fn wait_for_orders_jobs_of_one_group() {
+    // `b` reads and verifies what `a` writes; both are in one group (no stonewall), so
+    // only wait_for keeps `b` from reading the file before `a` has stamped it
+    let d = tempfile::tempdir().unwrap();
+    ok(&iomark(
+        d.path(),
+        &[
+            "--filename=f", "--bs=4k", "--size=256k", "--verify=crc32c", "--name=a",
+            "--rw=write", "--do_verify=0", "--rate_iops=1000", "--name=b", "--rw=read",
+            "--wait_for=a",
+        ],
+    ));
+}
+
+#[test]
+fn pacing_keeps_rates_and_delays() {
+    let d = tempfile::tempdir().unwrap();
+    // rate_iops: 200 I/Os at 1000/s cannot finish in less than ~199 ms
+    let t = std::time::Instant::now();
+    let out = ok(&iomark(
+        d.path(),
+        &["--name=r", "--ioengine=null", "--size=800k", "--rate_iops=1000", "--output-format=json"],
+    ));
+    assert!(t.elapsed().as_millis() >= 190, "{:?}", t.elapsed());
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let iops = v["jobs"][0]["read"]["iops"].as_f64().unwrap();
+    assert!(iops <= 1010.0 && iops > 500.0, "iops {iops}");
+    // thinktime 5 ms after every 2 I/Os, 20 I/Os: at least 9 pauses = 45 ms
+    let t = std::time::Instant::now();
+    ok(&iomark(
+        d.path(),
+        &["--name=t", "--ioengine=null", "--size=80k", "--thinktime=5ms", "--thinktime_blocks=2"],
+    ));
+    assert!(t.elapsed().as_millis() >= 45);
+    // startdelay 300 ms
+    let t = std::time::Instant::now();
+    ok(&iomark(d.path(), &["--name=s", "--ioengine=null", "--size=8k", "--startdelay=300ms"]));
+    assert!(t.elapsed().as_millis() >= 300);
+}
