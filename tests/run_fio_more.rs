@@ -493,8 +493,16 @@ fn wait_for_orders_jobs_of_one_group() {
     ok(&iomark(
         d.path(),
         &[
-            "--filename=f", "--bs=4k", "--size=256k", "--verify=crc32c", "--name=a",
-            "--rw=write", "--do_verify=0", "--rate_iops=1000", "--name=b", "--rw=read",
+            "--filename=f",
+            "--bs=4k",
+            "--size=256k",
+            "--verify=crc32c",
+            "--name=a",
+            "--rw=write",
+            "--do_verify=0",
+            "--rate_iops=1000",
+            "--name=b",
+            "--rw=read",
             "--wait_for=a",
         ],
     ));
@@ -507,7 +515,13 @@ fn pacing_keeps_rates_and_delays() {
     let t = std::time::Instant::now();
     let out = ok(&iomark(
         d.path(),
-        &["--name=r", "--ioengine=null", "--size=800k", "--rate_iops=1000", "--output-format=json"],
+        &[
+            "--name=r",
+            "--ioengine=null",
+            "--size=800k",
+            "--rate_iops=1000",
+            "--output-format=json",
+        ],
     ));
     assert!(t.elapsed().as_millis() >= 190, "{:?}", t.elapsed());
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
@@ -517,11 +531,25 @@ fn pacing_keeps_rates_and_delays() {
     let t = std::time::Instant::now();
     ok(&iomark(
         d.path(),
-        &["--name=t", "--ioengine=null", "--size=80k", "--thinktime=5ms", "--thinktime_blocks=2"],
+        &[
+            "--name=t",
+            "--ioengine=null",
+            "--size=80k",
+            "--thinktime=5ms",
+            "--thinktime_blocks=2",
+        ],
     ));
     assert!(t.elapsed().as_millis() >= 45);
     // startdelay 300 ms
     let t = std::time::Instant::now();
-    ok(&iomark(d.path(), &["--name=s", "--ioengine=null", "--size=8k", "--startdelay=300ms"]));
+    ok(&iomark(
+        d.path(),
+        &[
+            "--name=s",
+            "--ioengine=null",
+            "--size=8k",
+            "--startdelay=300ms",
+        ],
+    ));
     assert!(t.elapsed().as_millis() >= 300);
 }

@@ -273,7 +273,10 @@ pub fn format_filename(fmt: &str, job: &str, jobnum: u32, filenum: u32) -> Strin
 
 /// Files of thread `t` of `job` with their I/O regions (existing sizes looked up
 /// through target/). A file's size is the end of its region.
-fn files_for(job: &FioJob, t: u32) -> Result<(Vec<FileSpec>, Vec<(u64, u64)>), RunError> {
+/// I/O region of a file: (first byte, length), bytes.
+type Region = (u64, u64);
+
+fn files_for(job: &FioJob, t: u32) -> Result<(Vec<FileSpec>, Vec<Region>), RunError> {
     let dir = job.directory.clone();
     let join = |name: &str| -> PathBuf {
         let p = Path::new(name);

@@ -434,7 +434,7 @@ impl<'a> Worker<'a> {
             return;
         }
         self.think_count += 1;
-        if self.think_count % m.thinktime_blocks.max(1) != 0 {
+        if !self.think_count.is_multiple_of(m.thinktime_blocks.max(1)) {
             return;
         }
         let spin = m.thinktime_spin.min(m.thinktime);
