@@ -553,3 +553,55 @@ fn pacing_keeps_rates_and_delays() {
     ));
     assert!(t.elapsed().as_millis() >= 300);
 }
+
+#[test]
+fn status_interval_prints_lines_and_records_intervals() {
+    let d = tempfile::tempdir().unwrap();
+    let out = iomark(
+        d.path(),
+        &[
+            "--name=s",
+            "--ioengine=null",
+            "--rw=randread",
+            "--bs=4k",
+            "--rate_iops=1000",
+            "--time_based",
+            "--runtime=1100ms",
+            "--status-interval=200ms",
+            "--json=r.json",
+        ],
+    );
+    ok(&out);
+    let err = String::from_utf8_lossy(&out.stderr);
+    let lines: Vec<&str> = err.lines().filter(|l| l.starts_with("[t=")).collect();
+    assert!(lines.len() >= 3, "{err}");
+    assert!(
+        lines[0].contains("read: IOPS=") && lines[0].contains("MiB/s ("),
+        "{}",
+        lines[0]
+    );
+    let r = iomark::report::compare::load(&d.path().join("r.json")).unwrap();
+    assert_eq!(r.intervals.len(), lines.len());
+    let total: u64 = r.intervals.iter().map(|i| i.read_bytes).sum();
+    assert!(total <= r.read.bytes && total > 0);
+    for w in r.intervals.windows(2) {
+        assert!(w[1].t_s > w[0].t_s && w[1].dur_s >= 0.2);
+    }
+    // at 1000 IOPS × 4 KiB a full interval moves about 4 MB/s × its length
+    let iv = &r.intervals[1];
+    let rate = iv.read_bytes as f64 / iv.dur_s;
+    assert!(
+        rate <= 1.05 * 4_096_000.0 && rate > 0.3 * 4_096_000.0,
+        "{rate}"
+    );
+    let e = iomark(
+        d.path(),
+        &[
+            "--name=s",
+            "--ioengine=null",
+            "--size=4k",
+            "--status-interval=1us",
+        ],
+    );
+    assert_eq!(e.status.code(), Some(2));
+}

@@ -343,6 +343,9 @@ pub struct FioCommand {
     pub output: Option<PathBuf>,
     /// `--section=NAME` (repeatable): run only these job-file sections
     pub sections: Vec<String>,
+    /// `--status-interval=TIME`: print a progress line (stderr) and record an interval
+    /// sample this often
+    pub status_interval: Option<Duration>,
 }
 
 fn validate(job: &FioJob) -> Result<(), FioError> {
@@ -507,6 +510,25 @@ pub fn parse_args_with(
                     ));
                 };
                 cmd.output = Some(PathBuf::from(f));
+                continue;
+            }
+            "status_interval" => {
+                let t = v.as_deref().unwrap_or("");
+                let d = parse_time(t, 1_000_000_000).map_err(|e| FioError::BadValue {
+                    key: "status-interval".into(),
+                    value: t.into(),
+                    why: e,
+                    origin: Origin::CommandLine,
+                })?;
+                if d < Duration::from_millis(100) {
+                    return Err(FioError::BadValue {
+                        key: "status-interval".into(),
+                        value: t.into(),
+                        why: "at least 100ms".into(),
+                        origin: Origin::CommandLine,
+                    });
+                }
+                cmd.status_interval = Some(d);
                 continue;
             }
             "section" => {

@@ -155,7 +155,7 @@ pub fn run_result(
                 exec_time_s: (j.read.lat.sum_ns + j.write.lat.sum_ns) as f64 / 1e9,
             })
             .collect(),
-        intervals: vec![],
+        intervals: out.map_or_else(Vec::new, |o| o.intervals.clone()),
         page_cache: None,
         warnings: vec![],
         diagnosis: None,

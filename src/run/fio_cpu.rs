@@ -130,6 +130,9 @@ mod tests {
         let d = CpuTimes::now(Who::Thread).since(&a);
         assert!(busy(&d) >= 20_000_000, "{d:?}");
         let p = CpuTimes::now(Who::Process).since(&a);
-        assert!(busy(&p) >= busy(&d), "the process used at least this thread's CPU");
+        assert!(
+            busy(&p) >= busy(&d),
+            "the process used at least this thread's CPU"
+        );
     }
 }

@@ -127,6 +127,11 @@ fn spin_for(clock: &Clock, d: Duration) {
     }
 }
 
+/// Live counters of one thread for `--status-interval`: bytes read, bytes written,
+/// reads, writes (measured I/O only; relaxed stores by the worker, loads by the
+/// coordinating thread).
+pub type Live = [std::sync::atomic::AtomicU64; 4];
+
 /// What a job uses, decided once so the per-I/O path skips what it does not.
 #[derive(Clone, Copy, Debug, Default)]
 struct Uses {
@@ -140,6 +145,7 @@ struct Uses {
     gtod_reduce: bool,
     one_file: bool,
     trimwrite: bool,
+    live: bool,
     /// fixed read / write block size
     fixed_bs: [Option<u64>; 2],
 }
@@ -168,6 +174,7 @@ pub(crate) struct Worker<'a> {
     /// minimum-rate check: window start tick and (bytes, ios) per direction at it
     min_win: (u64, [u64; 2], [u64; 2]),
     uses: Uses,
+    live: Option<&'a Live>,
 }
 
 impl<'a> Worker<'a> {
@@ -177,6 +184,7 @@ impl<'a> Worker<'a> {
         stop: &'a AtomicBool,
         fds: Vec<RawFd>,
         logs: Option<Logs>,
+        live: Option<&'a Live>,
     ) -> Self {
         let job = &plan.job;
         let align = plan.align;
@@ -226,6 +234,7 @@ impl<'a> Worker<'a> {
             buf_rng: Rng::new(plan.seed ^ 0xb0ff),
             trimmed: None,
             min_win: (0, [0; 2], [0; 2]),
+            live,
             uses: Uses {
                 random: job.rw.random(),
                 pct_random: job.rw.random() && job.more.percentage_random < 100,
@@ -237,6 +246,7 @@ impl<'a> Worker<'a> {
                 gtod_reduce: job.more.gtod_reduce,
                 one_file: plan.files.len() == 1,
                 trimwrite: job.rw == RwMode::TrimWrite,
+                live: live.is_some(),
                 fixed_bs: [fixed_of(&job.bs_read), fixed_of(&job.bs_write)],
             },
         }
@@ -530,6 +540,13 @@ impl<'a> Worker<'a> {
         };
         d.ios += 1;
         d.bytes += s.len as u64;
+        if self.uses.live && s.op != Op::Trim {
+            if let Some(l) = self.live {
+                let i = s.op.idx();
+                l[i].store(d.bytes, Ordering::Relaxed);
+                l[2 + i].store(d.ios, Ordering::Relaxed);
+            }
+        }
         if !self.uses.gtod_reduce {
             if let Some(x) = slat {
                 d.slat.add(x);
