@@ -605,3 +605,30 @@ fn status_interval_prints_lines_and_records_intervals() {
     );
     assert_eq!(e.status.code(), Some(2));
 }
+
+#[test]
+fn fdatasync_fsync_on_close_and_o_sync_count_their_calls() {
+    let d = tempfile::tempdir().unwrap();
+    let out = ok(&iomark(
+        d.path(),
+        &[
+            "--name=w",
+            "--rw=write",
+            "--bs=4k",
+            "--size=256k",
+            "--fdatasync=16",
+            "--fsync_on_close=1",
+            "--sync=1",
+            "--refill_buffers",
+            "--output-format=json",
+        ],
+    ));
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let j = &v["jobs"][0];
+    assert_eq!(j["write"]["total_ios"], 64);
+    // 64 writes / 16 = 4 fdatasync calls, plus one fsync at close
+    assert_eq!(j["sync"]["total_ios"], 5);
+    // refill_buffers: blocks differ from each other
+    let data = std::fs::read(d.path().join("w.0.0")).unwrap();
+    assert_ne!(data[..4096], data[4096..8192]);
+}
