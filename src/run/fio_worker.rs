@@ -624,12 +624,14 @@ impl<'a> Worker<'a> {
         let mut issued_ios = 0u64;
         let mut since_sync = 0u64;
         let mut since_dsync = 0u64;
+        let mut fresh: Option<u64> = None;
         let mut comps: Vec<Completion> = Vec::with_capacity(depth);
         let track_writes = m.verify.is_some() && m.do_verify && job.rw.writes();
         let batch = (m.iodepth_batch.max(1) as usize).min(depth);
         let reap_min = (m.iodepth_batch_complete_min.max(1) as usize).min(depth);
         loop {
-            let now = clock.now();
+            // a synchronous completion's clock read doubles as the loop's "now"
+            let now = fresh.take().unwrap_or_else(|| clock.now());
             if !measuring && now >= ramp_end {
                 measuring = true;
                 measure_start = now;
@@ -708,6 +710,7 @@ impl<'a> Worker<'a> {
                             let l = clock.ns(t0, t1);
                             self.complete(&mut st, &s, buf, None, l, l, (t1, measure_start))?;
                             free.push(slot);
+                            fresh = Some(t1);
                         }
                         Ok(None) => {
                             slots[slot] = s;
@@ -717,6 +720,7 @@ impl<'a> Worker<'a> {
                     }
                     if self.uses.think {
                         self.think();
+                        fresh = None;
                     }
                     if op == Op::Write {
                         since_sync += 1;
@@ -724,6 +728,7 @@ impl<'a> Worker<'a> {
                         let fs = job.fsync > 0 && since_sync >= job.fsync;
                         let fds = m.fdatasync > 0 && since_dsync >= m.fdatasync;
                         if fs || fds {
+                            fresh = None;
                             // drain, then sync the file (fio orders the sync after the writes)
                             while in_flight > 0 {
                                 comps.clear();
