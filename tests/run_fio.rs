@@ -487,23 +487,24 @@ fn fio_examples_run_or_are_rejected_by_name() {
                     j.more.io_size = None;
                     j.more.offset = None;
                     j.more.offset_increment = 0;
-                    for log in [
+                    for p in [
                         &mut j.more.bw_log,
                         &mut j.more.iops_log,
                         &mut j.more.lat_log,
-                    ] {
-                        if let Some(p) = log {
-                            let name = if p.is_empty() {
-                                j.name.clone()
-                            } else {
-                                p.clone()
-                            };
-                            *p = tmp
-                                .path()
-                                .join(name.replace('/', "_"))
-                                .display()
-                                .to_string();
-                        }
+                    ]
+                    .into_iter()
+                    .flatten()
+                    {
+                        let name = if p.is_empty() {
+                            j.name.clone()
+                        } else {
+                            p.clone()
+                        };
+                        *p = tmp
+                            .path()
+                            .join(name.replace('/', "_"))
+                            .display()
+                            .to_string();
                     }
                 }
                 let stop = AtomicBool::new(false);

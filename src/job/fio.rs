@@ -124,6 +124,20 @@ impl RwMode {
                 | RwMode::TrimWrite
         )
     }
+    /// fio's spelling (`randread`, `rw`, `trimwrite` …).
+    pub fn fio_name(self) -> &'static str {
+        match self {
+            RwMode::Read => "read",
+            RwMode::Write => "write",
+            RwMode::RandRead => "randread",
+            RwMode::RandWrite => "randwrite",
+            RwMode::ReadWrite => "rw",
+            RwMode::RandRw => "randrw",
+            RwMode::Trim => "trim",
+            RwMode::RandTrim => "randtrim",
+            RwMode::TrimWrite => "trimwrite",
+        }
+    }
     /// Issues trims?
     pub fn trims(self) -> bool {
         matches!(self, RwMode::Trim | RwMode::RandTrim | RwMode::TrimWrite)
@@ -349,6 +363,9 @@ pub struct FioCommand {
     pub allow_destructive_write: Vec<PathBuf>,
     /// `--engine-strict`: exit 3 instead of falling back to psync when io_uring is denied
     pub engine_strict: bool,
+    /// `--status-interval=TIME`: print a progress line (stderr) and record an interval
+    /// sample this often
+    pub status_interval: Option<Duration>,
 }
 
 fn validate(job: &FioJob) -> Result<(), FioError> {
@@ -532,6 +549,25 @@ pub fn parse_args_with(
                     ));
                 };
                 cmd.output = Some(PathBuf::from(f));
+                continue;
+            }
+            "status_interval" => {
+                let t = v.as_deref().unwrap_or("");
+                let d = parse_time(t, 1_000_000_000).map_err(|e| FioError::BadValue {
+                    key: "status-interval".into(),
+                    value: t.into(),
+                    why: e,
+                    origin: Origin::CommandLine,
+                })?;
+                if d < Duration::from_millis(100) {
+                    return Err(FioError::BadValue {
+                        key: "status-interval".into(),
+                        value: t.into(),
+                        why: "at least 100ms".into(),
+                        origin: Origin::CommandLine,
+                    });
+                }
+                cmd.status_interval = Some(d);
                 continue;
             }
             "section" => {

@@ -43,13 +43,13 @@ fn phase(j: &JobStats, dir: &str, d: &DirStats, cmd: &FioCommand) -> Phase {
             &spec.bs_write
         };
         p.notes = vec![format!(
-            "engine={} bs={} iodepth={} threads={} direct={} rw={:?}",
+            "engine={} bs={} iodepth={} threads={} direct={} rw={}",
             j.engine,
             bs.min(),
             spec.iodepth,
             j.threads,
             spec.direct,
-            spec.rw
+            spec.rw.fio_name()
         )];
     }
     p.notes.push("latency=lat (submit to completion)".into());
@@ -102,7 +102,7 @@ pub fn run_result(
     let first = cmd.jobs.first();
     let mut phases = Vec::new();
     for j in jobs {
-        for (dir, d) in [("read", &j.read), ("write", &j.write)] {
+        for (dir, d) in [("read", &j.read), ("write", &j.write), ("trim", &j.trim)] {
             if d.ios > 0 {
                 phases.push(phase(j, dir, d, cmd));
             }
@@ -156,7 +156,7 @@ pub fn run_result(
                 exec_time_s: (j.read.lat.sum_ns + j.write.lat.sum_ns) as f64 / 1e9,
             })
             .collect(),
-        intervals: vec![],
+        intervals: out.map_or_else(Vec::new, |o| o.intervals.clone()),
         page_cache: None,
         warnings: vec![],
         diagnosis: None,

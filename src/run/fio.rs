@@ -20,7 +20,7 @@ use crate::job::fio_keys::ExitWhat;
 use crate::run::fio_cpu::{CpuTimes, Who};
 use crate::run::fio_gen::Rng;
 use crate::run::fio_log::{LogSpec, Logs};
-use crate::run::fio_worker::{fill_buf, Worker};
+use crate::run::fio_worker::{fill_buf, Live, Worker};
 use crate::stats::clock::Clock;
 use crate::stats::new_hist;
 use crate::target::fio_files::{self, FileSpec, FilesError};
@@ -245,6 +245,8 @@ pub struct RunOutcome {
     pub jobs: Vec<JobStats>,
     /// stopped by a signal
     pub interrupted: bool,
+    /// `--status-interval` samples over all jobs (empty without it)
+    pub intervals: Vec<crate::report::json::Interval>,
 }
 
 /// Everything a worker thread needs, resolved from a job.
@@ -273,7 +275,10 @@ pub fn format_filename(fmt: &str, job: &str, jobnum: u32, filenum: u32) -> Strin
 
 /// Files of thread `t` of `job` with their I/O regions (existing sizes looked up
 /// through target/). A file's size is the end of its region.
-fn files_for(job: &FioJob, t: u32) -> Result<(Vec<FileSpec>, Vec<(u64, u64)>), RunError> {
+/// I/O region of a file: (first byte, length), bytes.
+type Region = (u64, u64);
+
+fn files_for(job: &FioJob, t: u32) -> Result<(Vec<FileSpec>, Vec<Region>), RunError> {
     let dir = job.directory.clone();
     let join = |name: &str| -> PathBuf {
         let p = Path::new(name);
@@ -415,10 +420,11 @@ fn run_thread(
     clock: &Clock,
     stop: &AtomicBool,
     warn: &(dyn Fn(String) + Sync),
+    live: Option<&Live>,
 ) -> Result<JobStats, RunError> {
     let c0 = CpuTimes::now(Who::Thread);
     let w0 = std::time::Instant::now();
-    let mut st = run_thread_io(plan, clock, stop, warn)?;
+    let mut st = run_thread_io(plan, clock, stop, warn, live)?;
     st.cpu = CpuTimes::now(Who::Thread).since(&c0);
     // the thread's whole life (setup included), as the CPU time covers it too
     st.run_ns_sum = u64::try_from(w0.elapsed().as_nanos()).unwrap_or(u64::MAX);
@@ -431,6 +437,7 @@ fn run_thread_io(
     clock: &Clock,
     stop: &AtomicBool,
     _warn: &(dyn Fn(String) + Sync),
+    live: Option<&Live>,
 ) -> Result<JobStats, RunError> {
     let job = &plan.job;
     let m = &job.more;
@@ -474,7 +481,7 @@ fn run_thread_io(
         why,
     };
     if job.engine == EngineKind::Null {
-        let mut w = Worker::new(plan, clock, stop, Vec::new(), logs);
+        let mut w = Worker::new(plan, clock, stop, Vec::new(), logs, live);
         let mut e = Null::new(depth);
         return w.run(&mut e, &slab, 1);
     }
@@ -492,7 +499,7 @@ fn run_thread_io(
             unsafe { libc::posix_fadvise(fd, 0, 0, libc::POSIX_FADV_DONTNEED) };
         }
     }
-    let mut w = Worker::new(plan, clock, stop, fds.clone(), logs);
+    let mut w = Worker::new(plan, clock, stop, fds.clone(), logs, live);
     let st = match job.engine {
         EngineKind::IoUring => match io_uring::probe() {
             Ok(()) => {
@@ -532,6 +539,42 @@ fn run_thread_io(
     st
 }
 
+/// One `--status-interval` sample from the live counters now (`sum`) and at the last
+/// sample (`prev`): bytes in the interval, `dur_s` long, ending `t_s` after the start.
+pub fn status_sample(
+    sum: &[u64; 4],
+    prev: &[u64; 4],
+    dur_s: f64,
+    t_s: f64,
+) -> crate::report::json::Interval {
+    crate::report::json::Interval {
+        t_s,
+        dur_s,
+        read_bytes: sum[0].saturating_sub(prev[0]),
+        written_bytes: sum[1].saturating_sub(prev[1]),
+        ..Default::default()
+    }
+}
+
+/// The stderr line of a status sample: `[t=2.0s] read: IOPS=…, BW=…MiB/s (…MB/s); write: …`.
+pub fn status_line(iv: &crate::report::json::Interval, reads: u64, writes: u64) -> String {
+    let d = iv.dur_s.max(f64::MIN_POSITIVE);
+    let part = |name: &str, ios: u64, bytes: u64| {
+        format!(
+            "{name}: IOPS={:.0}, BW={:.1}MiB/s ({:.1}MB/s)",
+            ios as f64 / d,
+            bytes as f64 / d / 1_048_576.0,
+            bytes as f64 / d / 1e6
+        )
+    };
+    format!(
+        "[t={:.1}s] {}; {}",
+        iv.t_s,
+        part("read", reads, iv.read_bytes),
+        part("write", writes, iv.written_bytes)
+    )
+}
+
 /// Wait for `wait_for` and `startdelay` (both interruptible), then run the thread.
 fn start_thread(
     plan: &Plan,
@@ -539,6 +582,7 @@ fn start_thread(
     stop: &AtomicBool,
     warn: &(dyn Fn(String) + Sync),
     wait: Option<(&AtomicU32, u32)>,
+    live: Option<&Live>,
 ) -> Result<JobStats, RunError> {
     if let Some((done, n)) = wait {
         while done.load(Ordering::Acquire) < n && !stop.load(Ordering::Relaxed) {
@@ -559,7 +603,7 @@ fn start_thread(
             std::thread::sleep(std::time::Duration::from_nanos(left));
         }
     }
-    run_thread(plan, clock, stop, warn)
+    run_thread(plan, clock, stop, warn, live)
 }
 
 /// Run every job of `cmd`: lay out files, then each stonewall group in turn, its jobs'
@@ -653,6 +697,8 @@ pub fn execute(
     }
     let mut out = RunOutcome::default();
     let mut abort_rest = false;
+    let run_t0 = std::time::Instant::now();
+    let mut intervals = Vec::new();
     for g in &groups {
         if stop.load(Ordering::Relaxed) || abort_rest {
             break;
@@ -665,17 +711,20 @@ pub fn execute(
             .collect();
         let tstops: Vec<AtomicBool> = members.iter().map(|_| AtomicBool::new(false)).collect();
         let fin: Vec<AtomicBool> = members.iter().map(|_| AtomicBool::new(false)).collect();
+        let lives: Vec<Live> = members.iter().map(|_| Default::default()).collect();
+        let use_live = cmd.status_interval.is_some();
         let results: Vec<(usize, Result<JobStats, RunError>)> = std::thread::scope(|s| {
             let mut hs = Vec::new();
             for (i, &(ji, p)) in members.iter().enumerate() {
                 let clock = &clock;
                 let done = &done;
                 let (tstop, fin) = (&tstops[i], &fin[i]);
+                let live = use_live.then_some(&lives[i]);
                 let wait = wait_idx[ji].map(|t| (&done[t], cmd.jobs[t].numjobs));
                 hs.push((
                     ji,
                     s.spawn(move || {
-                        let r = start_thread(p, clock, tstop, note, wait);
+                        let r = start_thread(p, clock, tstop, note, wait, live);
                         done[ji].fetch_add(1, Ordering::Release);
                         fin.store(true, Ordering::Release);
                         r
@@ -683,7 +732,23 @@ pub fn execute(
                 ));
             }
             let mut handled = vec![false; members.len()];
+            let mut last = (std::time::Instant::now(), [0u64; 4]);
             loop {
+                if let Some(every) = cmd.status_interval {
+                    if last.0.elapsed() >= every {
+                        let mut sum = [0u64; 4];
+                        for l in &lives {
+                            for (k, x) in sum.iter_mut().enumerate() {
+                                *x += l[k].load(Ordering::Relaxed);
+                            }
+                        }
+                        let dur = last.0.elapsed().as_secs_f64();
+                        let iv = status_sample(&sum, &last.1, dur, run_t0.elapsed().as_secs_f64());
+                        note(status_line(&iv, sum[2] - last.1[2], sum[3] - last.1[3]));
+                        intervals.push(iv);
+                        last = (std::time::Instant::now(), sum);
+                    }
+                }
                 let all_done = fin.iter().all(|f| f.load(Ordering::Acquire));
                 if stop.load(Ordering::Relaxed) {
                     tstops.iter().for_each(|t| t.store(true, Ordering::Relaxed));
@@ -740,5 +805,6 @@ pub fn execute(
         out.jobs.extend(merged);
     }
     out.interrupted = stop.load(Ordering::Relaxed);
+    out.intervals = intervals;
     Ok(out)
 }

@@ -113,14 +113,26 @@ mod tests {
 
     #[test]
     fn thread_usage_grows_with_work() {
+        // spin until this thread has used 20 ms of CPU (bounded by 10 s of wall time,
+        // so a loaded machine only makes it slower); broken accounting never gets there
         let a = CpuTimes::now(Who::Thread);
-        let mut x = 1u64;
         let t = std::time::Instant::now();
-        while t.elapsed() < std::time::Duration::from_millis(30) {
-            x = x.wrapping_mul(6364136223846793005).wrapping_add(1);
+        let mut x = 1u64;
+        let busy = |c: &CpuTimes| c.usr_ns + c.sys_ns;
+        while busy(&CpuTimes::now(Who::Thread).since(&a)) < 20_000_000
+            && t.elapsed() < std::time::Duration::from_secs(10)
+        {
+            for _ in 0..10_000 {
+                x = x.wrapping_mul(6364136223846793005).wrapping_add(1);
+            }
+            std::hint::black_box(x);
         }
-        std::hint::black_box(x);
         let d = CpuTimes::now(Who::Thread).since(&a);
-        assert!(d.usr_ns + d.sys_ns >= 10_000_000, "{d:?}");
+        assert!(busy(&d) >= 20_000_000, "{d:?}");
+        let p = CpuTimes::now(Who::Process).since(&a);
+        assert!(
+            busy(&p) >= busy(&d),
+            "the process used at least this thread's CPU"
+        );
     }
 }

@@ -26,6 +26,7 @@ impl Rng {
     }
     /// Next 64 random bits.
     #[inline]
+    #[allow(clippy::should_implement_trait)]
     pub fn next(&mut self) -> u64 {
         let mut x = self.0;
         x ^= x >> 12;
@@ -289,7 +290,7 @@ impl RandomMap {
                 wi = 0;
             }
             // skip whole full summary words
-            while self.full[wi / 64] == u64::MAX && wi % 64 == 0 {
+            while self.full[wi / 64] == u64::MAX && wi.is_multiple_of(64) {
                 wi += 64;
                 if wi >= nw {
                     wi = 0;

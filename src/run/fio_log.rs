@@ -85,6 +85,7 @@ impl Logs {
         })
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn line(
         f: &mut Option<BufWriter<File>>,
         err: &mut Option<String>,

@@ -58,6 +58,13 @@ struct Slot {
     measured: bool,
 }
 
+fn fixed_of(bs: &BlockSizes) -> Option<u64> {
+    match bs {
+        BlockSizes::Fixed(b) => Some(*b),
+        _ => None,
+    }
+}
+
 fn pick_bs(bs: &BlockSizes, rng: &mut Rng) -> u64 {
     match bs {
         BlockSizes::Fixed(b) => *b,
@@ -120,6 +127,29 @@ fn spin_for(clock: &Clock, d: Duration) {
     }
 }
 
+/// Live counters of one thread for `--status-interval`: bytes read, bytes written,
+/// reads, writes (measured I/O only; relaxed stores by the worker, loads by the
+/// coordinating thread).
+pub type Live = [std::sync::atomic::AtomicU64; 4];
+
+/// What a job uses, decided once so the per-I/O path skips what it does not.
+#[derive(Clone, Copy, Debug, Default)]
+struct Uses {
+    random: bool,
+    pct_random: bool,
+    rate: bool,
+    think: bool,
+    min_rate: bool,
+    verify: bool,
+    logs: bool,
+    gtod_reduce: bool,
+    one_file: bool,
+    trimwrite: bool,
+    live: bool,
+    /// fixed read / write block size
+    fixed_bs: [Option<u64>; 2],
+}
+
 /// The request generator and pacing state of one thread.
 pub(crate) struct Worker<'a> {
     pub plan: &'a Plan,
@@ -143,6 +173,8 @@ pub(crate) struct Worker<'a> {
     trimmed: Option<(usize, u64, u64)>,
     /// minimum-rate check: window start tick and (bytes, ios) per direction at it
     min_win: (u64, [u64; 2], [u64; 2]),
+    uses: Uses,
+    live: Option<&'a Live>,
 }
 
 impl<'a> Worker<'a> {
@@ -152,6 +184,7 @@ impl<'a> Worker<'a> {
         stop: &'a AtomicBool,
         fds: Vec<RawFd>,
         logs: Option<Logs>,
+        live: Option<&'a Live>,
     ) -> Self {
         let job = &plan.job;
         let align = plan.align;
@@ -179,6 +212,7 @@ impl<'a> Worker<'a> {
                     .then(|| RandomMap::new(len.saturating_sub(job.bs_read.max()) / align + 1))
             })
             .collect();
+        let has_logs = logs.is_some();
         Worker {
             plan,
             clock,
@@ -200,6 +234,21 @@ impl<'a> Worker<'a> {
             buf_rng: Rng::new(plan.seed ^ 0xb0ff),
             trimmed: None,
             min_win: (0, [0; 2], [0; 2]),
+            live,
+            uses: Uses {
+                random: job.rw.random(),
+                pct_random: job.rw.random() && job.more.percentage_random < 100,
+                rate: job.more.rate_bytes != [0, 0] || job.more.rate_iops != [0, 0],
+                think: !job.more.thinktime.is_zero(),
+                min_rate: job.more.ratemin != [0, 0] || job.more.rate_iops_min != [0, 0],
+                verify: job.more.verify.is_some(),
+                logs: has_logs,
+                gtod_reduce: job.more.gtod_reduce,
+                one_file: plan.files.len() == 1,
+                trimwrite: job.rw == RwMode::TrimWrite,
+                live: live.is_some(),
+                fixed_bs: [fixed_of(&job.bs_read), fixed_of(&job.bs_write)],
+            },
         }
     }
 
@@ -222,28 +271,39 @@ impl<'a> Worker<'a> {
         }
     }
 
+    #[inline]
     fn next_req(&mut self) -> (Op, usize, u64, u64) {
         let job = &self.plan.job;
+        let u = self.uses;
         let op = self.pick_op();
-        let bs = match op {
-            Op::Write => pick_bs(&job.bs_write, &mut self.rng),
-            _ => pick_bs(&job.bs_read, &mut self.rng),
+        let d = usize::from(op == Op::Write);
+        let bs = match (u.fixed_bs[d], op) {
+            (Some(b), _) => b,
+            (None, Op::Write) => pick_bs(&job.bs_write, &mut self.rng),
+            (None, _) => pick_bs(&job.bs_read, &mut self.rng),
         };
-        if op == Op::Write {
+        if u.trimwrite && op == Op::Write {
             if let Some((file, offset, bs)) = self.trimmed.take() {
                 // trimwrite: the write goes where the trim just went
                 return (op, file, offset, bs);
             }
         }
-        let file = self.rr;
-        self.rr = (self.rr + 1) % self.plan.files.len();
+        let file = if u.one_file {
+            0
+        } else {
+            let f = self.rr;
+            self.rr += 1;
+            if self.rr == self.plan.files.len() {
+                self.rr = 0;
+            }
+            f
+        };
         let (start, len) = self.plan.regions[file];
         let end = start + len;
         let align = self.plan.align;
-        let random_now = job.rw.random()
-            && (job.more.percentage_random >= 100
-                || (self.rng.below(100) as u32) < job.more.percentage_random);
-        let offset = if job.rw.random() && !random_now {
+        let random_now = u.random
+            && (!u.pct_random || (self.rng.below(100) as u32) < job.more.percentage_random);
+        let offset = if u.random && !random_now {
             // percentage_random: the rest continue sequentially from the file's last I/O
             let o = self.cursors[file];
             if o + bs <= end {
@@ -264,7 +324,6 @@ impl<'a> Worker<'a> {
                 if job.rw_suffix > 1 {
                     self.seq_left = job.rw_suffix as u64 - 1;
                 }
-                let d = usize::from(op == Op::Write);
                 let mut slot = self.gens[file][d].next(&mut self.rng);
                 if let Some(m) = &mut self.maps[file] {
                     slot = m.take(slot);
@@ -294,10 +353,10 @@ impl<'a> Worker<'a> {
             o
         };
         self.last = (file, offset + bs);
-        if job.rw.random() {
+        if u.random {
             self.cursors[file] = offset + bs;
         }
-        if job.rw == RwMode::TrimWrite && op == Op::Trim {
+        if u.trimwrite && op == Op::Trim {
             self.trimmed = Some((file, offset, bs));
         }
         (op, file, offset, bs)
@@ -385,7 +444,7 @@ impl<'a> Worker<'a> {
             return;
         }
         self.think_count += 1;
-        if self.think_count % m.thinktime_blocks.max(1) != 0 {
+        if !self.think_count.is_multiple_of(m.thinktime_blocks.max(1)) {
             return;
         }
         let spin = m.thinktime_spin.min(m.thinktime);
@@ -447,8 +506,10 @@ impl<'a> Worker<'a> {
         }
     }
 
-    /// Account one completed request (and verify a read's data).
+    /// Account one completed request (and verify a read's data). `t`: completion tick,
+    /// `t_base`: the tick log times count from.
     #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
     fn complete(
         &mut self,
         st: &mut JobStats,
@@ -457,10 +518,10 @@ impl<'a> Worker<'a> {
         slat: Option<u64>,
         clat: u64,
         lat: u64,
-        t_ms: u64,
+        (t, t_base): (u64, u64),
     ) -> Result<(), RunError> {
         let m = &self.plan.job.more;
-        if let Some(k) = m.verify {
+        if let (true, Some(k)) = (self.uses.verify, m.verify) {
             if s.op == Op::Read && !self.fds.is_empty() {
                 // SAFETY: the slot's buffer holds `len` bytes and is ours again.
                 let data = unsafe { std::slice::from_raw_parts(buf, s.len) };
@@ -479,15 +540,23 @@ impl<'a> Worker<'a> {
         };
         d.ios += 1;
         d.bytes += s.len as u64;
-        if !m.gtod_reduce {
+        if self.uses.live && s.op != Op::Trim {
+            if let Some(l) = self.live {
+                let i = s.op.idx();
+                l[i].store(d.bytes, Ordering::Relaxed);
+                l[2 + i].store(d.ios, Ordering::Relaxed);
+            }
+        }
+        if !self.uses.gtod_reduce {
             if let Some(x) = slat {
                 d.slat.add(x);
             }
             d.clat.add(clat);
             d.lat.add(lat);
         }
-        if let Some(l) = &mut self.logs {
-            if s.op != Op::Trim {
+        if self.uses.logs && s.op != Op::Trim {
+            let t_ms = self.clock.ns(t_base, t) / 1_000_000;
+            if let Some(l) = &mut self.logs {
                 l.io(t_ms, s.op.idx(), s.len as u64, s.offset, slat, clat, lat);
             }
         }
@@ -555,18 +624,19 @@ impl<'a> Worker<'a> {
         let mut issued_ios = 0u64;
         let mut since_sync = 0u64;
         let mut since_dsync = 0u64;
+        let mut fresh: Option<u64> = None;
         let mut comps: Vec<Completion> = Vec::with_capacity(depth);
         let track_writes = m.verify.is_some() && m.do_verify && job.rw.writes();
         let batch = (m.iodepth_batch.max(1) as usize).min(depth);
         let reap_min = (m.iodepth_batch_complete_min.max(1) as usize).min(depth);
-        let ms = |t: u64, ms0: u64| clock.ns(ms0, t) / 1_000_000;
         loop {
-            let now = clock.now();
+            // a synchronous completion's clock read doubles as the loop's "now"
+            let now = fresh.take().unwrap_or_else(|| clock.now());
             if !measuring && now >= ramp_end {
                 measuring = true;
                 measure_start = now;
             }
-            if measuring {
+            if self.uses.min_rate && measuring {
                 self.check_min_rate(&st, now)?;
             }
             let done = self.stop.load(Ordering::Relaxed)
@@ -577,7 +647,9 @@ impl<'a> Worker<'a> {
             if !done && (free.len() >= batch || in_flight == 0) {
                 while let Some(slot) = free.pop() {
                     let (op, file, offset, bs) = self.next_req();
-                    self.pace(op, bs, start);
+                    if self.uses.rate {
+                        self.pace(op, bs, start);
+                    }
                     if measuring {
                         issued_bytes += bs;
                         issued_ios += 1;
@@ -636,8 +708,9 @@ impl<'a> Worker<'a> {
                                 return Err(self.io_err(&s, IoErr::Short { done: n }));
                             }
                             let l = clock.ns(t0, t1);
-                            self.complete(&mut st, &s, buf, None, l, l, ms(t1, measure_start))?;
+                            self.complete(&mut st, &s, buf, None, l, l, (t1, measure_start))?;
                             free.push(slot);
+                            fresh = Some(t1);
                         }
                         Ok(None) => {
                             slots[slot] = s;
@@ -645,13 +718,17 @@ impl<'a> Worker<'a> {
                         }
                         Err(e) => return Err(self.io_err(&s, e)),
                     }
-                    self.think();
+                    if self.uses.think {
+                        self.think();
+                        fresh = None;
+                    }
                     if op == Op::Write {
                         since_sync += 1;
                         since_dsync += 1;
                         let fs = job.fsync > 0 && since_sync >= job.fsync;
                         let fds = m.fdatasync > 0 && since_dsync >= m.fdatasync;
                         if fs || fds {
+                            fresh = None;
                             // drain, then sync the file (fio orders the sync after the writes)
                             while in_flight > 0 {
                                 comps.clear();
@@ -672,7 +749,7 @@ impl<'a> Worker<'a> {
                                         Some(clock.ns(cs.t0, cs.t1)),
                                         clock.ns(cs.t1, t),
                                         clock.ns(cs.t0, t),
-                                        ms(t, measure_start),
+                                        (t, measure_start),
                                     )?;
                                 }
                             }
@@ -721,7 +798,7 @@ impl<'a> Worker<'a> {
                     Some(clock.ns(cs.t0, cs.t1)),
                     clock.ns(cs.t1, t),
                     clock.ns(cs.t0, t),
-                    ms(t, measure_start),
+                    (t, measure_start),
                 )?;
             }
         }
