@@ -344,3 +344,59 @@ fn mark_at_qd8_measures_per_io_latency_and_plots_each_test() {
     assert_eq!(left, ["charts", "m.json"]);
     let _ = std::fs::remove_dir_all(&base);
 }
+
+#[test]
+fn run_plot_samples_add_up_to_the_result_and_both_charts_are_drawn() {
+    let base = scratch("plot-run");
+    let (c, out, e) = run(
+        &base,
+        &[
+            "run",
+            "--name=t",
+            "--filename=f",
+            "--size=16m",
+            "--bs=4k",
+            "--rw=randrw",
+            "--runtime=1",
+            "--time_based",
+            "--plot=charts",
+            "--json=r.json",
+        ],
+    );
+    assert_eq!(c, 0, "{out}{e}");
+    let v: Value =
+        serde_json::from_str(&std::fs::read_to_string(base.join("r.json")).unwrap()).unwrap();
+    let samples = v["series"]["samples"].as_array().unwrap();
+    assert_eq!(v["series"]["period_s"].as_f64(), Some(0.25));
+    assert!(samples.len() >= 3, "{}", samples.len());
+    let sum = |k: &str| samples.iter().map(|s| s[k].as_u64().unwrap()).sum::<u64>();
+    assert_eq!(sum("reads"), v["read"]["ops"].as_u64().unwrap());
+    assert_eq!(sum("writes"), v["write"]["ops"].as_u64().unwrap());
+    assert_eq!(sum("read_bytes"), v["read"]["bytes"].as_u64().unwrap());
+    let files: Vec<String> = std::fs::read_dir(base.join("charts"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    let tp = files
+        .iter()
+        .find(|f| f.ends_with("-throughput.svg"))
+        .expect("throughput chart");
+    let lat = files
+        .iter()
+        .find(|f| f.ends_with("-latency.svg"))
+        .expect("latency chart");
+    assert!(e.contains(&format!("iomark: wrote charts/{tp}")), "{e}");
+    let t = parse(&base.join("charts").join(tp));
+    assert_eq!(t.dots(READ), 2 * samples.len());
+    assert_eq!(t.dots(WRITE), 2 * samples.len());
+    let l = parse(&base.join("charts").join(lat));
+    assert_eq!(l.series(READ).len(), 1);
+    assert_eq!(l.series(WRITE).len(), 1);
+    let (c, _, e) = run(
+        &base,
+        &["run", "--name=t", "--filename=f", "--size=1m", "--plot="],
+    );
+    assert_eq!(c, 2);
+    assert!(e.contains("--plot needs a directory"), "{e}");
+    let _ = std::fs::remove_dir_all(&base);
+}

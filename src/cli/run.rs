@@ -15,7 +15,7 @@ pub const USAGE: &str =
     "Usage: iomark run [--global-opt=V ...] [--name=JOB --opt=V ...]... [JOBFILE...]
   fio options (--rw, --bs, --size, --ioengine, --iodepth, --numjobs, --runtime, ...);
   --output-format=normal|json|json+   --output=FILE   --section=NAME
-  --json=FILE (iomark RunResult, schema 1)
+  --json=FILE (iomark RunResult, schema 1)   --plot=DIR (SVG charts: throughput over time, latency curve)
 Exit codes: 0 ok, 1 I/O error or verify mismatch, 2 invalid options or job file,
   3 environment cannot do it, 130/143 interrupted (partial results printed and saved).
 ";
@@ -42,6 +42,12 @@ pub fn run(args: &[String]) -> i32 {
             return crate::exit::ENVIRONMENT;
         }
     }
+    if let Some(d) = &cmd.plot {
+        if let Err(e) = crate::report::svg_plot::ensure_dir(d) {
+            eprintln!("iomark run: {e}");
+            return crate::exit::ENVIRONMENT;
+        }
+    }
     if let Some(p) = &cmd.output {
         if let Err(e) = std::fs::write(p, "") {
             eprintln!("iomark run: cannot write --output={}: {e}", p.display());
@@ -57,7 +63,7 @@ pub fn run(args: &[String]) -> i32 {
     let t0 = std::time::Instant::now();
     let res = runner::execute(&cmd, &signals.stop, &note);
     let cpu = CpuTimes::now(Who::Process).since(&c0);
-    if let Some(p) = &cmd.json_file {
+    if cmd.json_file.is_some() || cmd.plot.is_some() {
         let (status, error) = match &res {
             Ok(o) if o.interrupted => (Status::Interrupted, None),
             Ok(_) => (Status::Ok, None),
@@ -72,8 +78,23 @@ pub fn run(args: &[String]) -> i32 {
             &cpu,
             t0.elapsed().as_secs_f64(),
         );
-        if let Err(e) = json::write_atomic(p, &r) {
-            eprintln!("iomark run: cannot write --json={}: {e}", p.display());
+        if let Some(p) = &cmd.json_file {
+            if let Err(e) = json::write_atomic(p, &r) {
+                eprintln!("iomark run: cannot write --json={}: {e}", p.display());
+            }
+        }
+        if let (Some(d), Ok(_)) = (&cmd.plot, &res) {
+            match crate::report::svg_plot::write_plots(&r, d) {
+                Ok(files) => {
+                    for f in files {
+                        eprintln!("iomark: wrote {}", f.display());
+                    }
+                }
+                Err(e) => {
+                    eprintln!("iomark run: --plot={}: {e}", d.display());
+                    return crate::exit::ENVIRONMENT;
+                }
+            }
         }
     }
     let out = match res {

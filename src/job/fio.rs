@@ -366,6 +366,9 @@ pub struct FioCommand {
     /// `--status-interval=TIME`: print a progress line (stderr) and record an interval
     /// sample this often
     pub status_interval: Option<Duration>,
+    /// `--plot=DIR` (command line only): write SVG charts of the run (throughput over
+    /// time, latency percentile curves) to DIR
+    pub plot: Option<PathBuf>,
 }
 
 fn validate(job: &FioJob) -> Result<(), FioError> {
@@ -577,6 +580,15 @@ pub fn parse_args_with(
                     ));
                 };
                 cmd.sections.push(f);
+                continue;
+            }
+            "plot" => {
+                let Some(f) = v.clone().filter(|f| !f.is_empty()) else {
+                    return Err(FioError::Usage(
+                        "--plot needs a directory (--plot=DIR)".into(),
+                    ));
+                };
+                cmd.plot = Some(PathBuf::from(f));
                 continue;
             }
             "json" => {

@@ -7,7 +7,8 @@
 
 use crate::job::fio::FioCommand;
 use crate::report::json::{
-    self, CpuUsage, FsyncStats, JobInfo, Latency, OpStats, Phase, RunResult, Status, ThreadResult,
+    self, CpuUsage, FsyncStats, JobInfo, Latency, LatencyCurve, OpStats, Phase, RunResult, Series,
+    Status, ThreadResult,
 };
 use crate::run::fio::{DirStats, JobStats, Lat, RunOutcome};
 use crate::run::fio_cpu::CpuTimes;
@@ -162,7 +163,19 @@ pub fn run_result(
         diagnosis: None,
         phases,
         clat: None,
-        series: None,
+        series: out.filter(|o| !o.samples.is_empty()).map(|o| Series {
+            period_s: crate::run::fio::PLOT_PERIOD.as_secs_f64(),
+            samples: o.samples.clone(),
+            latency_curves: [("read", &read.lat), ("write", &write.lat)]
+                .into_iter()
+                .map(|(op, l)| LatencyCurve {
+                    op: op.into(),
+                    measure: "completion".into(),
+                    points: json::curve(&l.hist),
+                })
+                .filter(|c| !c.points.is_empty())
+                .collect(),
+        }),
         cpu: Some(CpuUsage {
             usr_s: cpu.usr_ns as f64 / 1e9,
             sys_s: cpu.sys_ns as f64 / 1e9,

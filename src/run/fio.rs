@@ -247,6 +247,8 @@ pub struct RunOutcome {
     pub interrupted: bool,
     /// `--status-interval` samples over all jobs (empty without it)
     pub intervals: Vec<crate::report::json::Interval>,
+    /// `--plot` throughput samples over all jobs (empty without it), and their period
+    pub samples: Vec<crate::report::json::Sample>,
 }
 
 /// Everything a worker thread needs, resolved from a job.
@@ -541,6 +543,38 @@ fn run_thread_io(
 
 /// One `--status-interval` sample from the live counters now (`sum`) and at the last
 /// sample (`prev`): bytes in the interval, `dur_s` long, ending `t_s` after the start.
+/// Sampling period of `--plot` throughput series.
+pub const PLOT_PERIOD: std::time::Duration = std::time::Duration::from_millis(250);
+
+/// Sum of the live counters of every thread: [read bytes, written bytes, reads, writes].
+fn live_sum(lives: &[Live]) -> [u64; 4] {
+    let mut sum = [0u64; 4];
+    for l in lives {
+        for (k, x) in sum.iter_mut().enumerate() {
+            *x += l[k].load(Ordering::Relaxed);
+        }
+    }
+    sum
+}
+
+/// A `--plot` sample: I/O completed since `prev` (live counter sums), over `dur_s`
+/// seconds ending `t_s` seconds after the run started.
+pub fn plot_sample(
+    sum: &[u64; 4],
+    prev: &[u64; 4],
+    dur_s: f64,
+    t_s: f64,
+) -> crate::report::json::Sample {
+    crate::report::json::Sample {
+        t_s,
+        dur_s,
+        read_bytes: sum[0].saturating_sub(prev[0]),
+        written_bytes: sum[1].saturating_sub(prev[1]),
+        reads: sum[2].saturating_sub(prev[2]),
+        writes: sum[3].saturating_sub(prev[3]),
+    }
+}
+
 pub fn status_sample(
     sum: &[u64; 4],
     prev: &[u64; 4],
@@ -699,6 +733,7 @@ pub fn execute(
     let mut abort_rest = false;
     let run_t0 = std::time::Instant::now();
     let mut intervals = Vec::new();
+    let mut samples = Vec::new();
     for g in &groups {
         if stop.load(Ordering::Relaxed) || abort_rest {
             break;
@@ -712,7 +747,7 @@ pub fn execute(
         let tstops: Vec<AtomicBool> = members.iter().map(|_| AtomicBool::new(false)).collect();
         let fin: Vec<AtomicBool> = members.iter().map(|_| AtomicBool::new(false)).collect();
         let lives: Vec<Live> = members.iter().map(|_| Default::default()).collect();
-        let use_live = cmd.status_interval.is_some();
+        let use_live = cmd.status_interval.is_some() || cmd.plot.is_some();
         let results: Vec<(usize, Result<JobStats, RunError>)> = std::thread::scope(|s| {
             let mut hs = Vec::new();
             for (i, &(ji, p)) in members.iter().enumerate() {
@@ -733,7 +768,18 @@ pub fn execute(
             }
             let mut handled = vec![false; members.len()];
             let mut last = (std::time::Instant::now(), [0u64; 4]);
+            let mut last_plot = (std::time::Instant::now(), [0u64; 4]);
             loop {
+                if cmd.plot.is_some() && last_plot.0.elapsed() >= PLOT_PERIOD {
+                    let sum = live_sum(&lives);
+                    samples.push(plot_sample(
+                        &sum,
+                        &last_plot.1,
+                        last_plot.0.elapsed().as_secs_f64(),
+                        run_t0.elapsed().as_secs_f64(),
+                    ));
+                    last_plot = (std::time::Instant::now(), sum);
+                }
                 if let Some(every) = cmd.status_interval {
                     if last.0.elapsed() >= every {
                         let mut sum = [0u64; 4];
@@ -773,6 +819,18 @@ pub fn execute(
                     }
                 }
                 if all_done {
+                    if cmd.plot.is_some() {
+                        // the tail since the last sample, so the samples add up to the run
+                        let sum = live_sum(&lives);
+                        if sum != last_plot.1 {
+                            samples.push(plot_sample(
+                                &sum,
+                                &last_plot.1,
+                                last_plot.0.elapsed().as_secs_f64(),
+                                run_t0.elapsed().as_secs_f64(),
+                            ));
+                        }
+                    }
                     break;
                 }
                 std::thread::sleep(std::time::Duration::from_millis(10));
@@ -806,5 +864,6 @@ pub fn execute(
     }
     out.interrupted = stop.load(Ordering::Relaxed);
     out.intervals = intervals;
+    out.samples = samples;
     Ok(out)
 }
