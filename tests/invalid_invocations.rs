@@ -220,7 +220,11 @@ const CASES: &[(&str, i32, &str)] = &[
 ];
 
 fn inputs(dir: &Path) {
-    std::fs::write(dir.join("v99.json"), r#"{"schema_version": 99, "tool": "iomark"}"#).unwrap();
+    std::fs::write(
+        dir.join("v99.json"),
+        r#"{"schema_version": 99, "tool": "iomark"}"#,
+    )
+    .unwrap();
     std::fs::write(dir.join("other.json"), r#"{"a": 1}"#).unwrap();
     std::fs::write(dir.join("trunc.json"), "[1,2").unwrap();
     std::fs::write(dir.join("bin.json"), [0xffu8, 0xfe, 0x00]).unwrap();
@@ -241,7 +245,9 @@ fn every_invalid_invocation_fails_cleanly() {
             .map(|a| a.replace("@IN", &in_dir))
             .collect();
         let mut c = Command::new(BIN);
-        c.current_dir(cwd.path()).args(&argv).env_remove("IOMARK_FAULT");
+        c.current_dir(cwd.path())
+            .args(&argv)
+            .env_remove("IOMARK_FAULT");
         let r = run_cmd(c, Duration::from_secs(30));
         let fileio = argv.iter().any(|a| a == "fileio" || a == "--test=fileio");
         let mut why = vec![];
@@ -261,7 +267,10 @@ fn every_invalid_invocation_fails_cleanly() {
                 why.push("output on stdout".into());
             }
             if r.stderr.lines().count() != 1 {
-                why.push(format!("{} stderr lines (expected 1)", r.stderr.lines().count()));
+                why.push(format!(
+                    "{} stderr lines (expected 1)",
+                    r.stderr.lines().count()
+                ));
             }
             r.stderr.lines().filter(|l| l.contains(needle)).collect()
         };
@@ -276,7 +285,12 @@ fn every_invalid_invocation_fails_cleanly() {
             failures.push(format!(
                 "iomark {args}: {}\n  stdout: {}\n  stderr: {}",
                 why.join("; "),
-                r.stdout.lines().filter(|l| !l.is_empty()).take(4).collect::<Vec<_>>().join(" | "),
+                r.stdout
+                    .lines()
+                    .filter(|l| !l.is_empty())
+                    .take(4)
+                    .collect::<Vec<_>>()
+                    .join(" | "),
                 r.stderr.trim_end().replace('\n', " | ")
             ));
         }
