@@ -22,7 +22,9 @@ use std::path::Path;
 /// Load one result file. Errors are one line naming the file and what is wrong.
 pub fn load(path: &Path) -> Result<RunResult, String> {
     let name = path.display();
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {name}: {e}"))?;
+    let text =
+        crate::target::scratch::read_text_bounded(path, crate::target::scratch::MAX_INPUT_BYTES)
+            .map_err(|e| format!("cannot read {name}: {e}"))?;
     let v: serde_json::Value =
         serde_json::from_str(&text).map_err(|e| format!("{name} is not JSON: {e}"))?;
     let tool = v.get("tool").and_then(|t| t.as_str());
