@@ -200,7 +200,16 @@ impl Scratch {
     /// (already-missing paths are not errors).
     pub fn cleanup(&mut self) -> Vec<String> {
         let mut errs = Vec::new();
-        for f in self.files.drain(..) {
+        let files: Vec<PathBuf> = self.files.drain(..).collect();
+        for f in files {
+            if let Some(link) = self.replaced_ancestor(&f) {
+                errs.push(format!(
+                    "left {}: its directory {} was replaced by a symbolic link (iomark never removes through one)",
+                    f.display(),
+                    link.display()
+                ));
+                continue;
+            }
             match std::fs::remove_file(&f) {
                 Ok(()) => {}
                 Err(e) if e.kind() == io::ErrorKind::NotFound => {}
@@ -208,14 +217,56 @@ impl Scratch {
             }
         }
         // Children were registered after their parents: remove in reverse order.
-        for d in self.dirs.drain(..).rev() {
+        let dirs: Vec<PathBuf> = self.dirs.iter().rev().cloned().collect();
+        for d in dirs {
+            if let Some(link) = self.replaced_ancestor(&d) {
+                errs.push(format!(
+                    "left {}: its directory {} was replaced by a symbolic link",
+                    d.display(),
+                    link.display()
+                ));
+                continue;
+            }
             match std::fs::remove_dir(&d) {
                 Ok(()) => {}
                 Err(e) if e.kind() == io::ErrorKind::NotFound => {}
                 Err(e) => errs.push(format!("cannot remove directory {}: {e}", d.display())),
             }
         }
+        self.dirs.clear();
         errs
+    }
+
+    /// The first registered directory above `p` (iomark made it) that is now a symbolic
+    /// link: removing `p` would act outside iomark's tree.
+    pub fn replaced_ancestor(&self, p: &Path) -> Option<PathBuf> {
+        p.ancestors()
+            .skip(1)
+            .filter(|a| self.dirs.iter().any(|d| d == a))
+            .find(|a| {
+                std::fs::symlink_metadata(a)
+                    .map(|m| m.file_type().is_symlink())
+                    .unwrap_or(false)
+            })
+            .map(Path::to_path_buf)
+    }
+
+    /// Check that none of the registered directories was replaced by a symbolic link
+    /// (or removed); the tree phases call it before writing, renaming or deleting.
+    pub fn verify_dirs(&self) -> Result<(), String> {
+        for d in &self.dirs {
+            match std::fs::symlink_metadata(d) {
+                Ok(m) if m.file_type().is_dir() => {}
+                Ok(_) => {
+                    return Err(format!(
+                        "{} is no longer the directory iomark created (replaced by a link or file): stopping, nothing is written or removed through it",
+                        d.display()
+                    ))
+                }
+                Err(e) => return Err(format!("{}: {e}", d.display())),
+            }
+        }
+        Ok(())
     }
 }
 
