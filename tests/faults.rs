@@ -637,7 +637,7 @@ fn real_enospc_during_copy_and_tree_leaves_no_iomark_file() {
             .env("IOMARK_FAULT", fault)
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::piped());
-        let mut child = c.spawn().unwrap();
+        let child = c.spawn().unwrap();
         let pid = child.id();
         wait_stopped(pid);
         fs.fill(16 << 10);

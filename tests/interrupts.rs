@@ -398,7 +398,7 @@ fn mark_interrupted_json_says_interrupted() {
 #[test]
 fn fio_style_run_interrupted_exits_130_with_parsable_json() {
     let d = scratch();
-    let mut child = spawn(
+    let child = spawn(
         d.path(),
         "",
         &[

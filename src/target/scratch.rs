@@ -345,6 +345,31 @@ pub fn drop_all_caches() -> io::Result<()> {
     std::fs::write("/proc/sys/vm/drop_caches", "3\n")
 }
 
+/// Most bytes [`read_text_bounded`] reads from a result, job or fixture file (64 MiB):
+/// far above any real one, small enough that `/dev/zero` or a huge file given by
+/// mistake is an error instead of exhausting memory.
+pub const MAX_INPUT_BYTES: u64 = 64 << 20;
+
+/// Read a UTF-8 text file of at most `max` bytes. Longer input (a device such as
+/// `/dev/zero`, a FIFO that never ends, a huge file) fails with `InvalidData` naming the
+/// limit, after reading at most `max + 1` bytes.
+pub fn read_text_bounded(path: &Path, max: u64) -> std::io::Result<String> {
+    use std::io::Read;
+    let f = File::open(path)?;
+    let mut text = String::new();
+    f.take(max + 1).read_to_string(&mut text)?;
+    if text.len() as u64 > max {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!(
+                "larger than {} (not a result, job or fixture file)",
+                crate::job::values::iec(max)
+            ),
+        ));
+    }
+    Ok(text)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -408,29 +433,4 @@ mod tests {
             assert!(r < 0.5, "resident {r}");
         }
     }
-}
-
-/// Most bytes [`read_text_bounded`] reads from a result, job or fixture file (64 MiB):
-/// far above any real one, small enough that `/dev/zero` or a huge file given by
-/// mistake is an error instead of exhausting memory.
-pub const MAX_INPUT_BYTES: u64 = 64 << 20;
-
-/// Read a UTF-8 text file of at most `max` bytes. Longer input (a device such as
-/// `/dev/zero`, a FIFO that never ends, a huge file) fails with `InvalidData` naming the
-/// limit, after reading at most `max + 1` bytes.
-pub fn read_text_bounded(path: &Path, max: u64) -> std::io::Result<String> {
-    use std::io::Read;
-    let f = File::open(path)?;
-    let mut text = String::new();
-    f.take(max + 1).read_to_string(&mut text)?;
-    if text.len() as u64 > max {
-        return Err(std::io::Error::new(
-            std::io::ErrorKind::InvalidData,
-            format!(
-                "larger than {} (not a result, job or fixture file)",
-                crate::job::values::iec(max)
-            ),
-        ));
-    }
-    Ok(text)
 }
