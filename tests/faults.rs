@@ -370,6 +370,37 @@ fn copy_and_tree_faults_fail_cleanly_and_remove_their_files() {
 }
 
 #[test]
+fn mark_fault_fails_and_removes_its_test_directory() {
+    let d = scratch();
+    let m = d.path().join("m");
+    std::fs::create_dir_all(&m).unwrap();
+    let r = iomark_fault(
+        d.path(),
+        "read:eio@30",
+        &[
+            "mark",
+            "m",
+            "--size=16M",
+            "--time=1",
+            "--loops=1",
+            "--warmup=0",
+        ],
+    );
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    let fatal = r
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("FATAL: Failed to read file! file: 0 ("))
+        .unwrap_or_else(|| panic!("{}", r.stdout));
+    assert!(
+        fatal.contains("/test_file.0) pos: ") && fatal.contains("errno = 5"),
+        "{fatal}"
+    );
+    assert!(r.stderr.contains("iomark mark: failed in "), "{}", r.stderr);
+    assert!(entries(&m).is_empty(), "{:?}", entries(&m));
+}
+
+#[test]
 fn malformed_fault_spec_is_refused() {
     let d = scratch();
     let r = iomark_fault(d.path(), "write:boom@1", &["fileio", "help"]);
