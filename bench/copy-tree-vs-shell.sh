@@ -11,7 +11,7 @@
 #         `dd iflag=nocache count=0` on the shell side), because on a busy or virtual disk
 #         what happened just before a copy changes it by 2x. The shell's file holds the
 #         bytes of a source iomark made. Order alternates (iomark first in odd rounds).
-#   tree: `iomark tree --keep --threads=1` (its read_all phase) vs
+#   tree: `iomark tree --keep --threads=1` (its walk_read phase, and read_all) vs
 #         `tar cf - TREE | cat > /dev/null` over the very tree iomark built. The pipe is
 #         on purpose: GNU tar does not read file contents when the archive is /dev/null.
 #         As root the caches are dropped (echo 3 > /proc/sys/vm/drop_caches) before both;
@@ -19,7 +19,12 @@
 # Writes bench/COPY_TREE_RESULTS.md. Everything it creates lives in one fresh directory
 # below WORKDIR (default: the repository's parent) and is removed at the end (also on Ctrl-C).
 # Environment: SIZE (default 1G), TREE_FILES (default 50000), ROUNDS (default 3),
-# IOMARK (a prebuilt iomark binary; default: cargo build --release).
+# IOMARK (a prebuilt iomark binary; default: cargo build --release),
+# RAMDISK=1 (root only): instead of WORKDIR, run on a fresh ext4 made on a loop device whose
+#   backing file lives in /dev/shm — a quiet, CPU-bound "device" with the same kernel paths
+#   (page cache, ext4, fsync, block layer), for checking that iomark and the shell tools
+#   measure the same work without the virtual disk's 2x run-to-run swings. Results go to
+#   bench/COPY_TREE_RESULTS_RAMDISK.md; the image, mount and loop device are removed on exit.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -29,6 +34,7 @@ TREE_FILES=${TREE_FILES:-50000}
 ROUNDS=${ROUNDS:-3}
 base=${1:-$(dirname "$repo")}
 out="$here/COPY_TREE_RESULTS.md"
+RAMDISK=${RAMDISK:-0}
 
 if [ -n "${IOMARK:-}" ]; then
   iomark=$IOMARK # a prebuilt binary
@@ -37,9 +43,29 @@ else
   iomark="$repo/target/release/iomark"
 fi
 
+ram_img="" ram_loop="" ram_mnt=""
+cleanup() {
+  [ -n "${work:-}" ] && rm -rf -- "$work"
+  if [ -n "$ram_mnt" ]; then umount -- "$ram_mnt" 2>/dev/null || true; rmdir -- "$ram_mnt" 2>/dev/null || true; fi
+  [ -n "$ram_loop" ] && losetup -d "$ram_loop" 2>/dev/null || true
+  [ -n "$ram_img" ] && rm -f -- "$ram_img"
+  return 0
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+if [ "$RAMDISK" = 1 ]; then
+  [ "$(id -u)" = 0 ] || { echo "RAMDISK=1 needs root (losetup, mount)" >&2; exit 3; }
+  out="$here/COPY_TREE_RESULTS_RAMDISK.md"
+  ram_img=$(mktemp /dev/shm/iomark-bench-img.XXXXXX)
+  truncate -s 6G -- "$ram_img"
+  mkfs.ext4 -q -F -- "$ram_img"
+  ram_loop=$(losetup --find --show -- "$ram_img")
+  ram_mnt=$(mktemp -d /tmp/iomark-bench-mnt.XXXXXX)
+  mount -- "$ram_loop" "$ram_mnt"
+  base=$ram_mnt
+fi
 work=$(mktemp -d "$base/.iomark-copy-tree-bench.XXXXXX")
-cleanup() { rm -rf -- "$work"; }
-trap cleanup EXIT INT TERM
 mkdir "$work/src" "$work/dst" "$work/tree"
 
 is_root=0
@@ -50,7 +76,7 @@ median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[
 phase() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(next(p['seconds'] for p in d['phases'] if p['name']==sys.argv[2]))" "$1" "$2"; }
 bytes() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(next(p['bytes'] for p in d['phases'] if p['name']==sys.argv[2]))" "$1" "$2"; }
 
-io_buf=() io_cfr=() cp_s=() dd_s=() io_read=() io_sr=() tar_s=()
+io_buf=() io_cfr=() cp_s=() dd_s=() io_read=() io_sr=() io_walk=() tar_s=()
 # One untimed iomark run leaves a source file whose bytes every shell round copies.
 "$iomark" copy --size="$SIZE" --keep "$work/src" "$work/dst" > /dev/null
 mv -- "$(ls "$work"/src/iomark-copy.*.src)" "$work/seed"
@@ -91,6 +117,7 @@ for r in $(seq 1 "$ROUNDS"); do
   echo "round $r/$ROUNDS: tree" >&2
   "$iomark" tree --files="$TREE_FILES" --threads=1 --keep --json="$work/tree.json" "$work/tree" > "$work/tree.txt"
   io_read+=("$(phase "$work/tree.json" read_all)")
+  io_walk+=("$(phase "$work/tree.json" walk_read)")
   io_sr+=("$(echo "$(phase "$work/tree.json" stat_all) + $(phase "$work/tree.json" read_all)" | bc -l)")
   tree_bytes=$(bytes "$work/tree.json" read_all)
   t=$(ls -d "$work"/tree/iomark-tree.*)
@@ -102,11 +129,12 @@ done
 
 mb() { echo "$1 / $2 / 1000000" | bc -l; }
 m_buf=$(median "${io_buf[@]}"); m_cfr=$(median "${io_cfr[@]}"); m_cp=$(median "${cp_s[@]}"); m_dd=$(median "${dd_s[@]}")
-m_read=$(median "${io_read[@]}"); m_sr=$(median "${io_sr[@]}"); m_tar=$(median "${tar_s[@]}")
+m_read=$(median "${io_read[@]}"); m_walk=$(median "${io_walk[@]}"); m_sr=$(median "${io_sr[@]}"); m_tar=$(median "${tar_s[@]}")
 verdict() { awk -v a="$1" -v b="$2" 'BEGIN { r = a / b; printf "%.3f | %s", r, (r >= 0.85 && r <= 1.15) ? "yes" : "no" }'; }
 cache_note="warm (not root: caches could not be dropped)"
 [ $is_root = 1 ] && cache_note="cold (echo 3 > /proc/sys/vm/drop_caches before iomark's read_all and before tar)"
 kernel=$(uname -r); fs=$(stat -f -c %T "$work"); dev=$(df --output=source "$work" | tail -1)
+[ "$RAMDISK" = 1 ] && dev="$dev (loop device backed by a file in /dev/shm: RAMDISK=1)" 
 
 {
   echo "# iomark copy / tree vs shell tools"
@@ -123,13 +151,15 @@ kernel=$(uname -r); fs=$(stat -f -c %T "$work"); dev=$(df --output=source "$work
     "$SIZE" "$(mb "$copy_bytes" "$m_buf")" "$(mb "$copy_bytes" "$m_dd")" "$m_buf" "$m_dd" "$(verdict "$m_buf" "$m_dd")"
   printf '| copy %s (%.1f MB/s vs %.1f MB/s): iomark `copy_file_range_durable` vs `cp; sync FILE` | %.3f | %.3f | %s |\n' \
     "$SIZE" "$(mb "$copy_bytes" "$m_cfr")" "$(mb "$copy_bytes" "$m_cp")" "$m_cfr" "$m_cp" "$(verdict "$m_cfr" "$m_cp")"
+  printf '| tree %s files, %.1f MB: iomark `walk_read` (readdir walk + lstat + read, 1 thread, like tar) vs `tar cf - \| cat > /dev/null` | %.3f | %.3f | %s |\n' \
+    "$TREE_FILES" "$(echo "$tree_bytes / 1000000" | bc -l)" "$m_walk" "$m_tar" "$(verdict "$m_walk" "$m_tar")"
   printf '| tree %s files, %.1f MB: iomark `read_all` (1 thread) vs `tar cf - \| cat > /dev/null` | %.3f | %.3f | %s |\n' \
     "$TREE_FILES" "$(echo "$tree_bytes / 1000000" | bc -l)" "$m_read" "$m_tar" "$(verdict "$m_read" "$m_tar")"
   printf '| tree %s files: iomark `stat_all` + `read_all` (each cold) vs the same tar | %.3f | %.3f | %s |\n' \
     "$TREE_FILES" "$m_sr" "$m_tar" "$(verdict "$m_sr" "$m_tar")"
   echo
   echo "Raw runs (s): iomark buffered ${io_buf[*]}; iomark copy_file_range ${io_cfr[*]}; cp+sync FILE ${cp_s[*]}; dd+sync FILE ${dd_s[*]};"
-  echo "iomark read_all ${io_read[*]}; iomark stat_all+read_all ${io_sr[*]}; tar ${tar_s[*]}."
+  echo "iomark walk_read ${io_walk[*]}; iomark read_all ${io_read[*]}; iomark stat_all+read_all ${io_sr[*]}; tar ${tar_s[*]}."
   echo
   echo "Notes:"
   echo "- \`cp\` is $(cp --version | head -1); coreutils 9 copies with copy_file_range when it can, so the"
@@ -140,7 +170,8 @@ kernel=$(uname -r); fs=$(stat -f -c %T "$work"); dev=$(df --output=source "$work
   echo "  in iomark's sequence (after the buffered copy and its verification), so it is not like-for-like."
   echo "- \`cp; sync\` is timed from the shell (process start included); iomark times from its first"
   echo "  request to the return of fsync. \`sync\` flushes the whole system, fsync only the file."
-  echo "- tree cache state: $cache_note. tar also stats every file and walks in readdir order;"
+  echo "- tree cache state: $cache_note. \`walk_read\` does what tar does (readdir walk, lstat, read);"
+  echo "  tar also stats every file and walks in readdir order;"
   echo "  iomark's read_all opens and reads in its plan order (directory by directory) without readdir"
   echo "  or a separate stat, so the tar column does more work; the stat_all + read_all row adds the stats"
   echo "  back (with a second cold start, so it over-counts inode reads)."

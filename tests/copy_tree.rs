@@ -242,6 +242,7 @@ fn tree_phase_counts_equal_the_files_created_and_cleanup_is_complete() {
             "fsync",
             "stat_all",
             "read_all",
+            "walk_read",
             "rename",
             "delete",
             "rmdir"
@@ -252,7 +253,14 @@ fn tree_phase_counts_equal_the_files_created_and_cleanup_is_complete() {
         .unwrap();
     assert!(written > 500 * 1024, "{written}"); // mean ≈ 15 KiB
     assert_eq!(v["job"]["total_size_bytes"], written);
-    for n in ["create_write", "stat_all", "read_all", "rename", "delete"] {
+    for n in [
+        "create_write",
+        "stat_all",
+        "read_all",
+        "walk_read",
+        "rename",
+        "delete",
+    ] {
         let p = phase(&v, n).unwrap();
         assert_eq!(p["ops"], 500, "{n}");
         assert_eq!(p["lat"]["count"], 500, "{n}");
@@ -261,6 +269,9 @@ fn tree_phase_counts_equal_the_files_created_and_cleanup_is_complete() {
         check_rates(p);
     }
     assert_eq!(phase(&v, "read_all").unwrap()["bytes"], written);
+    // the readdir walk finds exactly the files written, no more (the tree root holds
+    // nothing else) and reads every byte
+    assert_eq!(phase(&v, "walk_read").unwrap()["bytes"], written);
     assert_eq!(phase(&v, "mkdir").unwrap()["ops"], 500 / 15);
     assert_eq!(phase(&v, "rmdir").unwrap()["ops"], 500 / 15);
     assert_eq!(phase(&v, "fsync").unwrap()["ops"], 1);

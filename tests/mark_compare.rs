@@ -253,9 +253,93 @@ fn mark_bad_input() {
         .output()
         .unwrap();
     assert_eq!(o.status.code(), Some(3));
-    assert!(String::from_utf8_lossy(&o.stdout).contains("not enough free space"));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("not enough free space"));
     assert_eq!(std::fs::read_dir(&base).unwrap().count(), 0);
     let _ = std::fs::remove_dir_all(&base);
+}
+
+/// A small tmpfs mounted for one test, unmounted (and its directory removed) on drop.
+struct Tmpfs(PathBuf);
+
+impl Tmpfs {
+    /// Mount a tmpfs with `opts` (e.g. `size=1M`); None when mounting is not possible
+    /// here (not root, no mount permission in a container).
+    fn mount(name: &str, opts: &str) -> Option<Tmpfs> {
+        let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+        let _ = std::fs::create_dir_all(&dir);
+        let ok = std::process::Command::new("mount")
+            .args(["-t", "tmpfs", "-o", opts, "tmpfs"])
+            .arg(&dir)
+            .status()
+            .is_ok_and(|s| s.success());
+        if ok {
+            Some(Tmpfs(dir))
+        } else {
+            eprintln!("skipping: cannot mount a tmpfs (needs root)");
+            let _ = std::fs::remove_dir(&dir);
+            None
+        }
+    }
+}
+
+impl Drop for Tmpfs {
+    fn drop(&mut self) {
+        let _ = std::process::Command::new("umount").arg(&self.0).status();
+        let _ = std::fs::remove_dir(&self.0);
+    }
+}
+
+#[test]
+fn mark_on_a_full_or_read_only_path_fails_cleanly() {
+    let json = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("mark-small.json");
+    let _ = std::fs::remove_file(&json);
+    // 1 MiB tmpfs, 8 MiB test file: exit 3 before anything is written
+    let Some(small) = Tmpfs::mount("mark-small-fs", "size=1M") else {
+        return;
+    };
+    let o = bin()
+        .arg("mark")
+        .arg(&small.0)
+        .args(["--size=8M", "--time=1", "--loops=1", "--warmup=0"])
+        .arg(format!("--json={}", json.display()))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(3), "{err}");
+    assert_eq!(
+        err,
+        format!(
+            "iomark mark: not enough free space in {}: the test file needs 8.0 MiB (8388608 bytes), 1.0 MiB (1048576 bytes) are available; use a smaller --size or another PATH\n",
+            small.0.display()
+        )
+    );
+    assert_eq!(std::fs::read_dir(&small.0).unwrap().count(), 0);
+    assert!(!json.exists());
+    drop(small);
+    // read-only file system: exit 3 naming the cause, the placeholder JSON removed
+    let Some(ro) = Tmpfs::mount("mark-ro-fs", "size=64M,ro") else {
+        return;
+    };
+    let o = bin()
+        .arg("mark")
+        .arg(&ro.0)
+        .args(["--size=8M", "--time=1", "--loops=1", "--warmup=0"])
+        .arg(format!("--json={}", json.display()))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(3), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.starts_with("iomark mark: cannot create the test directory "),
+        "{err}"
+    );
+    assert!(
+        err.contains("Read-only file system (os error 30) (PATH must be a writable directory)"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read_dir(&ro.0).unwrap().count(), 0);
+    assert!(!json.exists(), "the --json placeholder is removed");
 }
 
 fn compare(args: &[&str]) -> (i32, String, String) {
@@ -362,10 +446,119 @@ fn compare_ratios_units_and_callouts() {
 }
 
 #[test]
+fn compare_reads_run_results_golden_and_callouts() {
+    // D is a hand-written `iomark run` RunResult: three fio jobs as phases
+    // (rand-read 4k QD32, seq-read 1M QD8, rand-write 4k QD1 buffered 64 MiB)
+    let adc = ["a-vm-mark.json", "d-vm-run-fio.json", ABC[2]];
+    let (code, out, err) = compare(&adc);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        out,
+        std::fs::read_to_string(fixtures().join("adc.table.golden")).unwrap()
+    );
+    assert!(out.contains("B = serial overlayblk (d-vm-run-fio) (d-vm-run-fio.json, iomark run)"));
+    let (_, out, _) = compare(&[adc[0], adc[1], "--format=json"]);
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["columns"][1]["command"], "run");
+    let rows = v["rows"].as_array().unwrap();
+    let row = |t: &str, m: &str| {
+        rows.iter()
+            .find(|r| r["test"] == t && r["metric"] == m)
+            .unwrap_or_else(|| panic!("{t} {m}"))
+            .clone()
+    };
+    // the run's jobs join the mark rows whose block/QD/threads match exactly
+    let r = row("SEQ1M Q8T1 read", "MB/s");
+    let d: Value =
+        serde_json::from_str(&std::fs::read_to_string(fixtures().join(adc[1])).unwrap()).unwrap();
+    assert_eq!(r["values"][1].as_f64(), d["phases"][1]["mb_per_s"].as_f64());
+    assert!(r["differences"].as_array().unwrap().is_empty());
+    assert_eq!(
+        row("SEQ1M Q8T1 read", "p99 µs")["values"][1].as_f64(),
+        Some(21000.0)
+    );
+    assert_eq!(
+        row("RND4K Q32T1 read", "mean µs")["values"][1].as_f64(),
+        Some(1275.0)
+    );
+    // the QD1 buffered 64 MiB write lines up with RND4K Q1T1 write, called out
+    let r = row("RND4K Q1T1 write", "MB/s");
+    let diffs: Vec<&str> = r["differences"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_str().unwrap())
+        .collect();
+    assert_eq!(
+        diffs,
+        [
+            "B: buffered (A: O_DIRECT)",
+            "B: buffered file set 64.0 MiB fits in RAM 23.5 GiB (page cache)"
+        ]
+    );
+    assert!((r["ratios"][1].as_f64().unwrap() - 212.992 / 57.2).abs() < 0.05);
+    // the run alone: its own names, in its own order
+    let (_, out, _) = compare(&[adc[1]]);
+    let tests: Vec<&str> = out
+        .lines()
+        .filter(|l| l.contains(" MB/s "))
+        .map(|l| l.split("  ").next().unwrap().trim())
+        .collect();
+    assert_eq!(
+        tests,
+        ["RND4K Q32T1 read", "SEQ1M Q8T1 read", "RND4K Q1T1 write"]
+    );
+}
+
+#[test]
+fn compare_uses_measured_completion_latency_of_qd_gt_1_fileio() {
+    let base: Value =
+        serde_json::from_str(&std::fs::read_to_string(fixtures().join(ABC[2])).unwrap()).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let mut deep = base.clone();
+    deep["job"]["iodepth"] = 32.into();
+    deep["job"]["engine"] = "io_uring".into();
+    let old = dir.path().join("old.json");
+    std::fs::write(&old, deep.to_string()).unwrap();
+    deep["read"]["clat"] = serde_json::json!({"count": 10, "min_ns": 1, "max_ns": 9, "mean_ns": 250000,
+        "stdev_ns": 0.0, "sum_ns": 2500000, "percentiles_ns": {"50": 200000, "99": 900000}});
+    let new = dir.path().join("new.json");
+    std::fs::write(&new, deep.to_string()).unwrap();
+    let o = bin()
+        .args([
+            "compare",
+            new.to_str().unwrap(),
+            old.to_str().unwrap(),
+            "--format=json",
+        ])
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let rows = v["rows"].as_array().unwrap();
+    let get = |m: &str| rows.iter().find(|r| r["metric"] == m).unwrap()["values"].clone();
+    // measured (clat) in A, Little's law in B (QD × threads / IOPS), p99 only where measured
+    assert_eq!(get("mean µs")[0].as_f64(), Some(250.0));
+    assert_eq!(get("p99 µs")[0].as_f64(), Some(900.0));
+    assert!(get("p99 µs")[1].is_null());
+    let iops = base["read"]["ops"].as_f64().unwrap() / base["period_s"].as_f64().unwrap();
+    assert!((get("mean µs")[1].as_f64().unwrap() - 32.0 / iops * 1e6).abs() < 1e-6);
+    let t = bin()
+        .args(["compare", new.to_str().unwrap(), old.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&t.stdout).contains("mean = QD x threads / IOPS"));
+    let t = bin()
+        .args(["compare", new.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(!String::from_utf8_lossy(&t.stdout).contains("mean = QD x threads / IOPS"));
+}
+
+#[test]
 fn compare_bad_input_is_one_line_exit_2() {
     for (file, msg) in [
         ("bad-not-json.json", "iomark compare: bad-not-json.json is not JSON: expected value at line 1 column 1\n"),
-        ("bad-foreign-fio.json", "iomark compare: bad-foreign-fio.json is not an iomark RunResult (no \"tool\": \"iomark\" and \"schema_version\"; write one with --json=FILE)\n"),
+        ("bad-foreign-fio.json", "iomark compare: bad-foreign-fio.json: fio output without any completed I/O\n"),
         ("bad-newer-schema.json", "iomark compare: bad-newer-schema.json has schema_version 2; this iomark 0.1.0 reads up to 1 (use a newer iomark)\n"),
         ("bad-running.json", "iomark compare: bad-running.json is the placeholder of a run that never finished (status \"running\")\n"),
         ("missing.json", "iomark compare: cannot read missing.json: No such file or directory (os error 2)\n"),
@@ -405,6 +598,13 @@ fn compare_plot_writes_a_wellformed_svg_with_every_series() {
     assert_eq!(code, 0, "{err}");
     let svg = std::fs::read_to_string(&out).unwrap();
     assert!(svg.trim_start().starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
+    let doc = roxmltree::Document::parse(&svg).expect("well-formed SVG");
+    // 8 tests × (A, B) + 1 test × C bars, in two panels (MB/s, IOPS), plus legend swatches
+    let rects = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("rect") && n.attribute("fill") == Some("#0072B2"))
+        .count();
+    assert_eq!(rects, 2 * (8 + 1), "A's bars and legend swatches");
     // balanced elements: every <text> closed
     assert_eq!(svg.matches("<text").count(), svg.matches("</text>").count());
     for needle in [

@@ -119,6 +119,7 @@ General options:
 iomark extensions (none of them changes the compatible report):
   --file-dir=PATH               directory holding the file set [current directory]
   --json=FILE                   write the run's RunResult as JSON to FILE
+  --plot=DIR                    write SVG charts of the run (throughput over time, latency percentiles) to DIR
   --file-data=STRING            content of written blocks {zeros, random} [zeros]
   --notes[=on|off]              print page-cache notes after the report [on]
 

@@ -124,6 +124,7 @@ pub const KNOWN_OPTS: &[&str] = &[
     // iomark extensions
     "file-dir",
     "json",
+    "plot",
     "file-data",
     "notes",
 ];

@@ -43,6 +43,10 @@ pub struct Args {
     /// Write the RunResult (command "mark", one phase per test) to FILE.
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
+    /// Write SVG charts of each test's median loop (throughput over time, latency
+    /// percentiles) into DIR (created if missing).
+    #[arg(long, value_name = "DIR")]
+    pub plot: Option<PathBuf>,
 }
 
 fn parse_preset(s: &str) -> Result<String, String> {
@@ -72,6 +76,7 @@ pub fn run(args: &[String]) -> i32 {
         loops: a.loops,
         warmup_s: a.warmup,
         json: a.json,
+        plot: a.plot,
         argv: args.to_vec(),
     })
 }

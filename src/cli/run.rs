@@ -1,16 +1,23 @@
 //! `iomark run`: fio command-line jobs and job files → [`crate::job::fio`] → runner →
-//! fio-like text or fio JSON. Front end only: parsing, dispatch and exit codes. In JSON
-//! mode stdout carries the JSON document and nothing else; notices go to stderr.
+//! fio-like text or fio JSON (to stdout, or `--output=FILE`), plus iomark's RunResult
+//! (`--json=FILE`). Front end only: parsing, dispatch and exit codes. In JSON mode
+//! stdout carries the JSON document and nothing else; notices go to stderr.
 
 use crate::job::fio::{self, OutputFormat};
+use crate::report::fio_result::run_result;
+use crate::report::json::{self, Status};
 use crate::run::fio as runner;
+use crate::run::fio_cpu::{CpuTimes, Who};
 use crate::run::signals::Signals;
 
 /// Usage text of `iomark run`.
 pub const USAGE: &str =
     "Usage: iomark run [--global-opt=V ...] [--name=JOB --opt=V ...]... [JOBFILE...]
   fio options (--rw, --bs, --size, --ioengine, --iodepth, --numjobs, --runtime, ...);
-  --output-format=normal|json   --json=FILE (iomark RunResult; not implemented yet)
+  --output-format=normal|json|json+   --output=FILE   --section=NAME
+  --json=FILE (iomark RunResult, schema 1)
+Exit codes: 0 ok, 1 I/O error or verify mismatch, 2 invalid options or job file,
+  3 environment cannot do it, 130/143 interrupted (partial results printed and saved).
 ";
 
 /// Run `iomark run` with `args` (after the word `run`); returns the exit code.
@@ -26,34 +33,78 @@ pub fn run(args: &[String]) -> i32 {
             return crate::exit::INVALID;
         }
     };
-    if cmd.json_file.is_some() {
-        eprintln!("iomark run: --json=FILE (RunResult) is not supported by iomark run yet; use --output-format=json");
-        return crate::exit::INVALID;
+    if let Some(p) = &cmd.json_file {
+        if let Err(e) = json::write_atomic(
+            p,
+            &serde_json::json!({"schema_version": json::SCHEMA_VERSION, "tool": "iomark", "status": "running"}),
+        ) {
+            eprintln!("iomark run: cannot write --json={}: {e}", p.display());
+            return crate::exit::ENVIRONMENT;
+        }
+    }
+    if let Some(p) = &cmd.output {
+        if let Err(e) = std::fs::write(p, "") {
+            eprintln!("iomark run: cannot write --output={}: {e}", p.display());
+            return crate::exit::ENVIRONMENT;
+        }
     }
     for n in &cmd.notices {
         eprintln!("{n}");
     }
     let signals = Signals::install();
     let note = |m: String| eprintln!("{m}");
-    let out = match runner::execute(&cmd, &signals.stop, &note) {
+    let c0 = CpuTimes::now(Who::Process);
+    let t0 = std::time::Instant::now();
+    let res = runner::execute(&cmd, &signals.stop, &note);
+    let cpu = CpuTimes::now(Who::Process).since(&c0);
+    if let Some(p) = &cmd.json_file {
+        let (status, error) = match &res {
+            Ok(o) if o.interrupted => (Status::Interrupted, None),
+            Ok(_) => (Status::Ok, None),
+            Err(e) => (Status::Failed, Some(e.to_string())),
+        };
+        let r = run_result(
+            &cmd,
+            args,
+            res.as_ref().ok(),
+            status,
+            error,
+            &cpu,
+            t0.elapsed().as_secs_f64(),
+        );
+        if let Err(e) = json::write_atomic(p, &r) {
+            eprintln!("iomark run: cannot write --json={}: {e}", p.display());
+        }
+    }
+    let out = match res {
         Ok(o) => o,
         Err(e) => {
             eprintln!("iomark run: {e}");
             return e.exit_code();
         }
     };
-    match cmd.output_format {
-        OutputFormat::Json => {
-            let doc = crate::report::fio::json_document(&out.jobs, &cmd.global_options);
+    let text = match cmd.output_format {
+        OutputFormat::Json | OutputFormat::JsonPlus => {
+            let plus = cmd.output_format == OutputFormat::JsonPlus;
+            let doc = crate::report::fio::json_document(&out.jobs, &cmd.global_options, plus);
             match serde_json::to_string_pretty(&doc) {
-                Ok(s) => crate::outln!("{s}"),
+                Ok(s) => s + "\n",
                 Err(e) => {
                     eprintln!("iomark run: cannot encode JSON: {e}");
                     return crate::exit::FAILED;
                 }
             }
         }
-        OutputFormat::Normal => crate::out!("{}", crate::report::fio::normal_text(&out.jobs)),
+        OutputFormat::Normal => crate::report::fio::normal_text(&out.jobs),
+    };
+    match &cmd.output {
+        Some(p) => {
+            if let Err(e) = std::fs::write(p, text) {
+                eprintln!("iomark run: cannot write --output={}: {e}", p.display());
+                return crate::exit::ENVIRONMENT;
+            }
+        }
+        None => crate::out!("{text}"),
     }
     signals.exit_code().unwrap_or(crate::exit::OK)
 }

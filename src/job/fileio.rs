@@ -248,6 +248,11 @@ pub struct FileioJob {
     pub dir: PathBuf,
     /// `--json` (iomark extension): where to write the `RunResult`.
     pub json: Option<PathBuf>,
+    /// `--plot` (iomark extension): directory the run's SVG charts are written to.
+    pub plot: Option<PathBuf>,
+    /// Sample throughput while running (for charts); on with `--plot`, or set by
+    /// callers such as `mark` that draw the charts themselves.
+    pub samples: bool,
     /// `--file-data` (iomark extension).
     pub data: DataPattern,
     /// `--notes` (iomark extension): print page-cache notes after the report.
@@ -371,6 +376,8 @@ mod tests {
             verbosity: 3,
             dir: ".".into(),
             json: None,
+            plot: None,
+            samples: false,
             data: DataPattern::Zeros,
             notes: true,
             argv: vec![],

@@ -16,6 +16,8 @@ pub mod sysroot;
 pub mod system;
 pub mod usb;
 pub mod verdicts;
+mod walk_links;
+mod walk_mounts;
 
 use std::path::{Path, PathBuf};
 

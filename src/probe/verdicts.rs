@@ -5,11 +5,12 @@
 
 use super::blockdev::{BlockDevice, Transport};
 use super::ceiling::{Ceiling, Rated};
-use super::diagnosis::{opt_u, Walk};
+use super::diagnosis::Walk;
 use super::findings::{gb, gbytes, gib, mb, Finding, Severity};
 use super::mountinfo::Mount;
 use super::pcie::{self, PciPath};
 use super::system::{self, Cpu, Memory};
+use super::walk_mounts::opt_u;
 use super::{sata, usb};
 
 // Platform findings (cgroup, RAID mode, APST, NUMA, AER, SD timing) live in their own
@@ -80,7 +81,7 @@ pub(super) fn device_findings(w: &mut Walk, d: &BlockDevice, mount: &Option<Moun
                 let bad_kernel = p.alignment_offset.is_some_and(|a| a > 0);
                 if bad_phys || bad_opt || bad_kernel {
                     let why = if bad_phys {
-                        format!("not a multiple of the {phys}-byte physical block: every 4 KiB write becomes read-modify-write")
+                        format!("misaligned by {} bytes against the {phys}-byte physical block: every write smaller than an aligned {} becomes read-modify-write", off % phys, iec_block(phys))
                     } else if bad_opt {
                         format!("not a multiple of the {opt}-byte optimal I/O size (RAID stripe)")
                     } else {
@@ -175,6 +176,39 @@ pub(super) fn device_findings(w: &mut Walk, d: &BlockDevice, mount: &Option<Moun
     }
 }
 
+/// Progress of a resync/recovery/check of array `name` from /proc/mdstat (kernel md
+/// driver format: a `name : active …` stanza whose progress line holds
+/// `resync = 23.4% (245760/1047552)`): the percentage and that line, trimmed.
+pub fn mdstat_progress(text: &str, name: &str) -> Option<(f64, String)> {
+    let mut inside = false;
+    for line in text.lines() {
+        if !line.starts_with(char::is_whitespace) {
+            inside = line.split_whitespace().next() == Some(name);
+            continue;
+        }
+        if !inside {
+            continue;
+        }
+        for op in ["resync", "recovery", "reshape", "check", "repair"] {
+            if let Some(rest) = line.split_once(&format!("{op} =")).map(|(_, r)| r) {
+                let num = rest.trim_start().split('%').next()?.trim();
+                if let Ok(p) = num.parse::<f64>() {
+                    return Some((p, line.trim().to_string()));
+                }
+            }
+        }
+    }
+    None
+}
+
+fn iec_block(b: u64) -> String {
+    if b % 1024 == 0 {
+        format!("{} KiB", b / 1024)
+    } else {
+        format!("{b}-byte block")
+    }
+}
+
 fn md_findings(w: &mut Walk, d: &BlockDevice, mount: &Option<Mount>) {
     let Some(md) = d.md.clone() else { return };
     let mdf = |f: &str| format!("{}/md/{f}", d.sysfs);
@@ -197,25 +231,32 @@ fn md_findings(w: &mut Walk, d: &BlockDevice, mount: &Option<Mount>) {
         .clone()
         .filter(|a| a != "idle" && !a.is_empty())
     {
-        let pct = md
+        let from_sysfs = md
             .sync_completed
             .as_deref()
             .and_then(|s| s.split_once('/'))
             .and_then(|(a, b)| Some((a.trim().parse::<f64>().ok()?, b.trim().parse::<f64>().ok()?)))
             .filter(|(_, b)| *b > 0.0)
-            .map(|(a, b)| format!(" ({:.0} %)", a / b * 100.0))
+            .map(|(a, b)| a / b * 100.0);
+        let mdstat = w.sys.read("/proc/mdstat");
+        let from_mdstat = mdstat.as_deref().and_then(|t| mdstat_progress(t, &d.name));
+        let pct = from_sysfs
+            .or(from_mdstat.as_ref().map(|(p, _)| *p))
+            .map(|p| format!(" {p:.1} %"))
             .unwrap_or_default();
-        w.find(
-            Finding::new(
-                "MD_RESYNC",
-                Severity::Warn,
-                format!(
-                    "{} is running {a}{pct}: background I/O distorts results.",
-                    d.name
-                ),
-            )
-            .with(mdf("sync_action"), a),
-        );
+        let mut f = Finding::new(
+            "MD_RESYNC",
+            Severity::Warn,
+            format!(
+                "{}: {a}{pct} in progress; background I/O will distort results.",
+                d.name
+            ),
+        )
+        .with(mdf("sync_action"), a);
+        if let Some((_, line)) = from_mdstat {
+            f = f.with("/proc/mdstat", line);
+        }
+        w.find(f);
     }
     let Some(m) = mount.as_ref().filter(|m| m.fs_type == "xfs") else {
         return;
@@ -451,6 +492,13 @@ fn pcie_findings(w: &mut Walk, p: &PciPath) {
             )
         })
         .unwrap_or_else(|| "more".into());
+    // Share of the drive's own link capability (public case C28: Gen3 x2 of a Gen4 x4
+    // drive runs at 25 %), appended to each link finding.
+    let share = dev_cap
+        .map(|(g, wd)| l.raw_mb_s / pcie::raw_mb_s(g, wd) * 100.0)
+        .filter(|p| p.is_finite() && *p < 99.5)
+        .map(|p| format!(" Running at {p:.0} % of the drive's link capability."))
+        .unwrap_or_default();
     let link_txt = format!(
         "{} ({} GT/s): ceiling ≈ {} raw, ≈ {} real",
         pcie::label(l.gen, l.width),
@@ -467,7 +515,7 @@ fn pcie_findings(w: &mut Walk, p: &PciPath) {
                 "PCIE_LINK_BELOW_DEVICE",
                 Severity::Limit,
                 format!(
-                    "PCIe link runs at {link_txt}; the drive supports {cap_txt}; the slot at {} tops out at Gen{} — move it to a {target} slot (usually one wired to the CPU).",
+                    "PCIe link runs at {link_txt}; the drive supports {cap_txt}; the slot at {} tops out at Gen{} — move it to a {target} slot (usually one wired to the CPU).{share}",
                     l.upstream,
                     pmax.0,
                 ),
@@ -477,7 +525,7 @@ fn pcie_findings(w: &mut Walk, p: &PciPath) {
                 "PCIE_LINK_TRAINED_LOW",
                 Severity::Limit,
                 format!(
-                    "PCIe link trained at {} GT/s although both ends support {} GT/s: check BIOS PCIe speed setting, riser/adapter and seating; ceiling now ≈ {} raw.",
+                    "PCIe link trained at {} GT/s although both ends support {} GT/s: check BIOS PCIe speed setting, riser/adapter and seating; ceiling now ≈ {} raw.{share}",
                     l.gen.gts(),
                     dmax.min(pmax).gts(),
                     gb(l.raw_mb_s)
@@ -490,7 +538,7 @@ fn pcie_findings(w: &mut Walk, p: &PciPath) {
             "PCIE_WIDTH_REDUCED",
             Severity::Limit,
             format!(
-                "PCIe link is x{} but the drive supports x{dw}: ceiling ≈ {} raw ({}); the slot is wired narrower or shares lanes — use a full x{dw} slot or free the shared lanes.",
+                "PCIe link is x{} but the drive supports x{dw}: ceiling ≈ {} raw ({}); the slot is wired narrower or shares lanes — use a full x{dw} slot or free the shared lanes.{share}",
                 l.width,
                 gb(l.raw_mb_s),
                 pcie::label(l.gen, l.width)

@@ -9,10 +9,15 @@
 //! difference is then written on the row (pitfall 13 of spec/peers.md: results are
 //! never silently compared as equal). Phases of `copy`/`tree` line up by phase name.
 //!
-//! Units: MB/s is decimal (1,000,000 B/s), latency in µs. Latency of io_uring (QD > 1)
-//! fileio runs is submission time in the result file (sysbench semantics), so compare
-//! shows the mean completion latency derived as QD × threads / IOPS and no p99 there,
-//! exactly as `mark` does.
+//! `run` results (fio jobs) give one test per phase (job and direction); the job is
+//! read from the phase's `key=value` notes (`rw`, `bs`/`block_size_bytes`, `iodepth`,
+//! `numjobs`/`threads`, `direct`, `size`/`file_size_bytes`), else from the result's
+//! job, so their rows line up with fileio and mark tests of the same pattern.
+//!
+//! Units: MB/s is decimal (1,000,000 B/s), latency in µs per I/O, submission to
+//! completion. io_uring (QD > 1) fileio results carry that as `clat`; older files
+//! without it only have submission times (sysbench semantics), so for them compare
+//! shows the mean derived as QD × threads / IOPS (Little's law) and no p99.
 
 use crate::report::json::{RunResult, SCHEMA_VERSION};
 use crate::run::mark::Slot;
@@ -25,13 +30,20 @@ pub fn load(path: &Path) -> Result<RunResult, String> {
     let text =
         crate::target::scratch::read_text_bounded(path, crate::target::scratch::MAX_INPUT_BYTES)
             .map_err(|e| format!("cannot read {name}: {e}"))?;
+    // fio's own JSON or text report (public case C25): imported with normalised units
+    let label = path
+        .file_name()
+        .map_or(name.to_string(), |f| f.to_string_lossy().into_owned());
+    if let Some(r) = crate::report::fio_import::import(&text, &label) {
+        return r.map_err(|e| format!("{name}: {e}"));
+    }
     let v: serde_json::Value =
         serde_json::from_str(&text).map_err(|e| format!("{name} is not JSON: {e}"))?;
     let tool = v.get("tool").and_then(|t| t.as_str());
     let schema = v.get("schema_version").and_then(|s| s.as_u64());
     let (Some("iomark"), Some(schema)) = (tool, schema) else {
         return Err(format!(
-            "{name} is not an iomark RunResult (no \"tool\": \"iomark\" and \"schema_version\"; write one with --json=FILE)"
+            "{name} is not an iomark RunResult (no \"tool\": \"iomark\" and \"schema_version\"; write one with --json=FILE) nor a fio JSON/text report"
         ));
     };
     if schema > u64::from(SCHEMA_VERSION) {
@@ -82,6 +94,8 @@ pub struct Test {
     pub mean_us: Option<f64>,
     /// 99th percentile latency, µs
     pub p99_us: Option<f64>,
+    /// the mean latency is derived with Little's law (QD × threads / IOPS), not measured
+    pub little: bool,
 }
 
 fn pattern_of(name: &str) -> &'static str {
@@ -150,7 +164,17 @@ pub fn tests_of(r: &RunResult) -> Vec<Test> {
         } else {
             &r.lat
         };
-        let (mean_us, p99_us) = if j.iodepth > 1 {
+        let clat = match op {
+            "write" => r.write.clat.as_ref(),
+            "read" => r.read.clat.as_ref(),
+            _ => r.clat.as_ref(),
+        };
+        let (mean_us, p99_us) = if let Some(c) = clat.filter(|c| c.count > 0) {
+            (
+                Some(c.mean_ns as f64 / 1e3),
+                c.percentiles_ns.get("99").map(|v| *v as f64 / 1e3),
+            )
+        } else if j.iodepth > 1 {
             let d = f64::from(j.iodepth) * f64::from(j.threads.max(1));
             ((iops > 0.0).then(|| d / iops * 1e6), None)
         } else {
@@ -179,7 +203,14 @@ pub fn tests_of(r: &RunResult) -> Vec<Test> {
             iops: Some(iops),
             mean_us,
             p99_us,
+            little: clat.is_none_or(|c| c.count == 0) && j.iodepth > 1,
         });
+        return out;
+    }
+    if r.command == "run" {
+        for t in run_tests(r, ram) {
+            push(t);
+        }
         return out;
     }
     for p in &r.phases {
@@ -210,6 +241,7 @@ pub fn tests_of(r: &RunResult) -> Vec<Test> {
                 p99_us: lat
                     .and_then(|l| l.percentiles_ns.get("99"))
                     .map(|v| *v as f64 / 1e3),
+                little: p.notes.iter().any(|n| n.contains("Little's law")),
             }),
             None => push(Test {
                 key: format!("phase:{}", p.name),
@@ -221,10 +253,137 @@ pub fn tests_of(r: &RunResult) -> Vec<Test> {
                 p99_us: lat
                     .and_then(|l| l.percentiles_ns.get("99"))
                     .map(|v| *v as f64 / 1e3),
+                little: false,
             }),
         }
     }
     out
+}
+
+/// `SEQ`/`RND` of a fio `rw=` value (`randread`, `randrw`, `read`, `rw` …).
+fn fio_pattern(rw: &str) -> Option<&'static str> {
+    let rw = rw.trim();
+    if rw.starts_with("rand") {
+        Some("RND")
+    } else if matches!(
+        rw,
+        "read" | "write" | "rw" | "readwrite" | "trim" | "trimwrite"
+    ) {
+        Some("SEQ")
+    } else {
+        None
+    }
+}
+
+/// Direction word at the end of a `run` phase name (`seq-read read` → `read`).
+fn direction(name: &str) -> Option<&'static str> {
+    match name.rsplit(' ').next()? {
+        "read" => Some("read"),
+        "write" => Some("write"),
+        "trim" => Some("trim"),
+        "mix" | "rw" => Some("mix"),
+        _ => None,
+    }
+}
+
+/// Tests of a `run` (fio job) result: one per phase (job × direction); a result
+/// without phases gives one test per direction from its totals.
+fn run_tests(r: &RunResult, ram: Option<u64>) -> Vec<Test> {
+    let j = &r.job;
+    let num = |v: Option<String>| v.and_then(|s| s.parse::<u64>().ok());
+    let lat_figures = |l: Option<&crate::report::json::Latency>| {
+        let l = l.filter(|l| l.count > 0 || l.mean_ns > 0);
+        (
+            l.map(|l| l.mean_ns as f64 / 1e3),
+            l.and_then(|l| l.percentiles_ns.get("99"))
+                .map(|v| *v as f64 / 1e3),
+        )
+    };
+    let make = |name: &str,
+                notes: &[String],
+                mb_s: Option<f64>,
+                iops: f64,
+                lat: Option<&crate::report::json::Latency>| {
+        let rw = note_value(notes, "rw").unwrap_or_else(|| j.kind.clone());
+        let block = num(note_value(notes, "block_size_bytes"))
+            .or(num(note_value(notes, "bs")))
+            .unwrap_or(j.block_size_bytes);
+        let qd = num(note_value(notes, "iodepth")).map_or(j.iodepth.max(1), |v| v as u32);
+        let threads = num(note_value(notes, "threads"))
+            .or(num(note_value(notes, "numjobs")))
+            .map_or(j.threads.max(1), |v| v as u32);
+        let direct = note_value(notes, "direct").map_or(j.direct, |v| v == "true" || v == "1");
+        let file_set = num(note_value(notes, "file_size_bytes"))
+            .or(num(note_value(notes, "size")))
+            .unwrap_or(j.total_size_bytes);
+        let (mean_us, p99_us) = lat_figures(lat);
+        let (key, display) = match (
+            fio_pattern(&rw).or_else(|| {
+                if name.contains("rand") {
+                    Some("RND")
+                } else {
+                    None
+                }
+            }),
+            direction(name).or(match rw.trim_start_matches("rand") {
+                "read" => Some("read"),
+                "write" => Some("write"),
+                _ => None,
+            }),
+        ) {
+            (Some(p), Some(d)) => (
+                format!("{p} {d}"),
+                format!("{p}{} Q{qd}T{threads} {d}", size_label(block)),
+            ),
+            _ => (format!("phase:run {name}"), format!("run {name}")),
+        };
+        Test {
+            key,
+            name: display,
+            desc: Some(Desc {
+                block,
+                qd,
+                threads,
+                direct,
+                file_set,
+                ram,
+            }),
+            mb_s,
+            iops: Some(iops),
+            mean_us,
+            p99_us,
+            little: false,
+        }
+    };
+    if !r.phases.is_empty() {
+        return r
+            .phases
+            .iter()
+            .map(|p| {
+                make(
+                    &p.name,
+                    &p.notes,
+                    (p.bytes > 0).then_some(p.mb_per_s),
+                    p.ops_per_s,
+                    p.lat.as_ref(),
+                )
+            })
+            .collect();
+    }
+    let mut v = vec![];
+    for (d, o) in [("read", &r.read), ("write", &r.write)] {
+        if o.ops > 0 {
+            let lat = o.clat.as_ref().or(Some(&o.lat));
+            v.push(make(
+                &format!("{} {d}", j.kind),
+                &[],
+                Some(o.bw_mb_per_s),
+                o.iops,
+                lat,
+            ));
+        }
+    }
+    v
 }
 
 /// A column: one result file.
@@ -262,6 +421,9 @@ pub struct Comparison {
     pub columns: Vec<Column>,
     /// rows in first-appearance order
     pub rows: Vec<Row>,
+    /// some mean latency is derived with Little's law (older results, see module doc)
+    #[serde(skip)]
+    pub little: bool,
 }
 
 /// Labels: `--label` values in order, then the device model of the diagnosis, then the
@@ -333,16 +495,65 @@ pub fn letter(i: usize) -> String {
     }
 }
 
-/// Build the comparison of `results` labelled `labels` (same length).
-pub fn compare(results: &[RunResult], labels: &[String], files: &[String]) -> Comparison {
-    let per: Vec<Vec<Test>> = results.iter().map(tests_of).collect();
-    let letters: Vec<String> = (0..results.len()).map(letter).collect();
-    let mut keys: Vec<String> = vec![];
-    for t in per.iter().flatten() {
-        if !keys.contains(&t.key) {
-            keys.push(t.key.clone());
+fn base_key(k: &str) -> &str {
+    k.rsplit_once('#').map_or(k, |(b, _)| b)
+}
+
+/// Row keys in first-appearance order, re-keying each result's tests so that a test
+/// joins the row of the same pattern and direction whose job matches it exactly
+/// (block, QD, threads), else the first free row of that pattern and direction (the
+/// difference is then called out), else a new row.
+fn align(per: &mut [Vec<Test>]) -> Vec<String> {
+    let mut keys: Vec<(String, Option<Desc>)> = vec![];
+    for ts in per.iter_mut() {
+        let mut assigned: Vec<Option<String>> = vec![None; ts.len()];
+        let mut used: Vec<String> = vec![];
+        let same = |a: &Option<Desc>, b: &Option<Desc>| match (a, b) {
+            (Some(a), Some(b)) => (a.block, a.qd, a.threads) == (b.block, b.qd, b.threads),
+            _ => false,
+        };
+        for (i, t) in ts.iter().enumerate() {
+            let base = base_key(&t.key);
+            if let Some((k, _)) = keys
+                .iter()
+                .find(|(k, d)| base_key(k) == base && !used.contains(k) && same(d, &t.desc))
+            {
+                used.push(k.clone());
+                assigned[i] = Some(k.clone());
+            }
+        }
+        for (i, t) in ts.iter().enumerate() {
+            if assigned[i].is_some() {
+                continue;
+            }
+            let base = base_key(&t.key).to_string();
+            let k = match keys
+                .iter()
+                .find(|(k, _)| base_key(k) == base && !used.contains(k))
+            {
+                Some((k, _)) => k.clone(),
+                None => {
+                    let n = keys.iter().filter(|(k, _)| base_key(k) == base).count();
+                    let k = format!("{base}#{n}");
+                    keys.push((k.clone(), t.desc.clone()));
+                    k
+                }
+            };
+            used.push(k.clone());
+            assigned[i] = Some(k);
+        }
+        for (t, k) in ts.iter_mut().zip(assigned) {
+            t.key = k.unwrap_or_default();
         }
     }
+    keys.into_iter().map(|(k, _)| k).collect()
+}
+
+/// Build the comparison of `results` labelled `labels` (same length).
+pub fn compare(results: &[RunResult], labels: &[String], files: &[String]) -> Comparison {
+    let mut per: Vec<Vec<Test>> = results.iter().map(tests_of).collect();
+    let keys = align(&mut per);
+    let letters: Vec<String> = (0..results.len()).map(letter).collect();
     let mut rows = vec![];
     for k in &keys {
         let cells: Vec<Option<&Test>> = per
@@ -408,184 +619,30 @@ pub fn compare(results: &[RunResult], labels: &[String], files: &[String]) -> Co
         .map(|((r, l), f)| Column {
             label: l.clone(),
             file: f.clone(),
-            command: r.command.clone(),
+            // imported fio reports: `fio-3.33:run` (the legend says "fio-3.33 report")
+            command: if r.tool == "iomark" {
+                r.command.clone()
+            } else {
+                format!("{}:{}", r.version, r.command)
+            },
             device: r
                 .diagnosis
                 .as_ref()
                 .and_then(|d| d.summary.device_model.clone()),
         })
         .collect();
-    Comparison { columns, rows }
+    let little = per
+        .iter()
+        .flatten()
+        .any(|t| t.little && t.mean_us.is_some());
+    Comparison {
+        columns,
+        rows,
+        little,
+    }
 }
 
 /// Reads one metric of a test.
 type Metric = fn(&Test) -> Option<f64>;
 
-/// Output format of `compare`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Format {
-    /// aligned plain text
-    Table,
-    /// GitHub markdown table
-    Markdown,
-    /// comma-separated values with a header line
-    Csv,
-    /// the [`Comparison`] as JSON
-    Json,
-}
-
-fn num(v: Option<f64>) -> String {
-    match v {
-        None => "-".into(),
-        Some(x) if x.abs() >= 100.0 => format!("{x:.0}"),
-        Some(x) if x.abs() >= 10.0 => format!("{x:.1}"),
-        Some(x) => format!("{x:.2}"),
-    }
-}
-
-fn ratio(v: Option<f64>) -> String {
-    match v {
-        None => "-".into(),
-        Some(r) if r < 0.1 => format!("{r:.4}x"),
-        Some(r) => format!("{r:.2}x"),
-    }
-}
-
-fn header_cells(c: &Comparison) -> Vec<String> {
-    let mut h = vec!["test".to_string(), "metric".into()];
-    for i in 0..c.columns.len() {
-        h.push(letter(i));
-        if i > 0 {
-            h.push(format!("{}/A", letter(i)));
-        }
-    }
-    h.push("jobs differ".into());
-    h
-}
-
-fn row_cells(c: &Comparison, r: &Row) -> Vec<String> {
-    let mut v = vec![r.test.clone(), r.metric.clone()];
-    for i in 0..c.columns.len() {
-        v.push(num(r.values[i]));
-        if i > 0 {
-            v.push(ratio(r.ratios[i]));
-        }
-    }
-    v.push(r.differences.join("; "));
-    v
-}
-
-fn legend(c: &Comparison) -> String {
-    c.columns
-        .iter()
-        .enumerate()
-        .map(|(i, col)| {
-            format!(
-                "{} = {} ({}, iomark {})\n",
-                letter(i),
-                col.label,
-                col.file,
-                col.command
-            )
-        })
-        .collect()
-}
-
-fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.to_string()
-    }
-}
-
-/// Render a comparison.
-pub fn render(c: &Comparison, f: Format) -> String {
-    let header = header_cells(c);
-    let body: Vec<Vec<String>> = c.rows.iter().map(|r| row_cells(c, r)).collect();
-    let foot = "MB/s = 1,000,000 B/s; latency in µs per I/O (QD > 1 io_uring: mean = QD x threads / IOPS, no p99); ratios = column / first column.\n";
-    match f {
-        Format::Json => serde_json::to_string_pretty(c).unwrap_or_default() + "\n",
-        Format::Csv => {
-            let mut out = String::new();
-            let mut header = header.clone();
-            let first = c.columns.first().map_or(String::new(), |c| c.label.clone());
-            for (i, col) in c.columns.iter().enumerate() {
-                let at = if i == 0 { 2 } else { 2 * i + 1 };
-                if let Some(h) = header.get_mut(at) {
-                    h.clone_from(&col.label);
-                }
-                if let Some(h) = header.get_mut(at + 1).filter(|_| i > 0) {
-                    *h = format!("{} / {first}", col.label);
-                }
-            }
-            for line in std::iter::once(&header).chain(body.iter()) {
-                out += &line
-                    .iter()
-                    .map(|s| csv_field(s))
-                    .collect::<Vec<_>>()
-                    .join(",");
-                out.push('\n');
-            }
-            out
-        }
-        Format::Markdown => {
-            let mut out = legend(c)
-                .lines()
-                .map(|l| format!("- {l}\n"))
-                .collect::<String>()
-                + "\n";
-            out += &format!("| {} |\n", header.join(" | "));
-            let align: Vec<&str> = header
-                .iter()
-                .enumerate()
-                .map(|(i, _)| {
-                    if i < 2 || i + 1 == header.len() {
-                        "---"
-                    } else {
-                        "---:"
-                    }
-                })
-                .collect();
-            out += &format!("|{}|\n", align.join("|"));
-            for b in &body {
-                out += &format!(
-                    "| {} |\n",
-                    b.iter()
-                        .map(|s| s.replace('|', "\\|"))
-                        .collect::<Vec<_>>()
-                        .join(" | ")
-                );
-            }
-            out + "\n" + foot
-        }
-        Format::Table => {
-            let n = header.len();
-            let mut w = vec![0usize; n];
-            for line in std::iter::once(&header).chain(body.iter()) {
-                for (i, s) in line.iter().enumerate() {
-                    w[i] = w[i].max(s.chars().count());
-                }
-            }
-            let fmt = |line: &Vec<String>| {
-                let mut s = String::new();
-                for (i, cell) in line.iter().enumerate() {
-                    let pad = w[i].saturating_sub(cell.chars().count());
-                    if i + 1 == n {
-                        s += cell;
-                    } else if i < 2 {
-                        s += &format!("{cell}{}  ", " ".repeat(pad));
-                    } else {
-                        s += &format!("{}{cell}  ", " ".repeat(pad));
-                    }
-                }
-                s.trim_end().to_string() + "\n"
-            };
-            let mut out = legend(c) + "\n" + &fmt(&header);
-            for b in &body {
-                out += &fmt(b);
-            }
-            out + foot
-        }
-    }
-}
+pub use super::compare_render::{render, Format};

@@ -1,8 +1,10 @@
 //! fio-compatible reports of `iomark run`: the human summary (fio's "normal" layout,
-//! both MiB/s and MB/s labelled) and `--output-format=json` with fio's keys and units
-//! (spec/peers.md §2: `bw` KiB/s integer, `bw_bytes` B/s, `iops` per s, `runtime` ms,
-//! latencies in ns with percentiles keyed like "99.900000"). Only keys iomark measures
-//! are written; tools reading fio JSON find them where fio puts them.
+//! both MiB/s and MB/s labelled) and `--output-format=json`/`json+` with fio's keys
+//! and units (spec/peers.md §2: `bw` KiB/s integer, `bw_bytes` B/s, `iops` per s,
+//! `runtime` ms, latencies in ns with percentiles keyed like "99.900000"; `json+` adds
+//! `clat_ns.bins`, `{"<ns>": count}` for every non-empty histogram bucket). Only keys
+//! iomark measures are written; tools reading fio JSON find them where fio puts them.
+//! CPU: `usr_cpu`/`sys_cpu` in percent of the job threads' time, `ctx` switches.
 
 use crate::run::fio::{DirStats, JobStats, Lat};
 use crate::stats::percentile_ns;
@@ -14,14 +16,16 @@ pub const PERCENTILES: [f64; 17] = [
     99.99,
 ];
 
-fn lat_json(l: &Lat) -> Value {
-    let h = &l.hist;
-    let mut pct = Map::new();
-    if !h.is_empty() {
-        for p in PERCENTILES {
-            pct.insert(format!("{p:.6}"), json!(percentile_ns(h, p)));
-        }
+fn pcts(j: &JobStats) -> &[f64] {
+    if j.percentiles.is_empty() {
+        &PERCENTILES
+    } else {
+        &j.percentiles
     }
+}
+
+fn lat_json(l: &Lat, pcts: Option<&[f64]>, bins: bool) -> Value {
+    let h = &l.hist;
     let (min, max) = if h.is_empty() {
         (0, 0)
     } else {
@@ -34,8 +38,19 @@ fn lat_json(l: &Lat) -> Value {
         "stddev": if h.is_empty() { 0.0 } else { h.stdev() },
         "N": h.len(),
     });
-    if !pct.is_empty() {
+    if let Some(ps) = pcts.filter(|_| !h.is_empty()) {
+        let mut pct = Map::new();
+        for &p in ps {
+            pct.insert(format!("{p:.6}"), json!(percentile_ns(h, p)));
+        }
         o["percentile"] = Value::Object(pct);
+    }
+    if bins && !h.is_empty() {
+        let b: Map<String, Value> = h
+            .iter_recorded()
+            .map(|v| (v.value_iterated_to().to_string(), json!(v.count_at_value())))
+            .collect();
+        o["bins"] = Value::Object(b);
     }
     o
 }
@@ -44,7 +59,24 @@ fn runtime_ms(j: &JobStats) -> u64 {
     j.runtime_ns / 1_000_000
 }
 
-fn dir_json(d: &DirStats, rt_ms: u64) -> Value {
+/// fio's `usr_cpu`/`sys_cpu`, percent: thread CPU time × 100 / thread wall time, both
+/// summed over the merged threads (fio `stat.c`).
+pub fn cpu_pct(j: &JobStats) -> (f64, f64) {
+    j.cpu.percent(j.run_ns_sum)
+}
+
+/// fio's CPU line: `  cpu          : usr=1.23%, sys=4.56%, ctx=789, majf=0, minf=12`.
+pub fn cpu_line(j: &JobStats) -> String {
+    let (u, s) = cpu_pct(j);
+    format!(
+        "  cpu          : usr={u:.2}%, sys={s:.2}%, ctx={}, majf={}, minf={}\n",
+        j.cpu.ctx(),
+        j.cpu.majf,
+        j.cpu.minf
+    )
+}
+
+fn dir_json(j: &JobStats, d: &DirStats, rt_ms: u64, plus: bool) -> Value {
     let rt = if d.ios > 0 { rt_ms.max(1) } else { 0 };
     let bw_bytes = d.bytes.saturating_mul(1000).checked_div(rt).unwrap_or(0);
     let iops = if rt > 0 {
@@ -52,6 +84,7 @@ fn dir_json(d: &DirStats, rt_ms: u64) -> Value {
     } else {
         0.0
     };
+    let p = pcts(j);
     json!({
         "io_bytes": d.bytes,
         "io_kbytes": d.bytes >> 10,
@@ -62,14 +95,15 @@ fn dir_json(d: &DirStats, rt_ms: u64) -> Value {
         "total_ios": d.ios,
         "short_ios": 0,
         "drop_ios": 0,
-        "slat_ns": lat_json(&d.slat),
-        "clat_ns": lat_json(&d.clat),
-        "lat_ns": lat_json(&d.lat),
+        "slat_ns": lat_json(&d.slat, None, false),
+        "clat_ns": lat_json(&d.clat, j.clat_percentiles.then_some(p), plus),
+        "lat_ns": lat_json(&d.lat, j.lat_percentiles.then_some(p), false),
     })
 }
 
-/// The fio JSON document for `jobs`. `global` are the global options as written.
-pub fn json_document(jobs: &[JobStats], global: &[(String, String)]) -> Value {
+/// The fio JSON document for `jobs` (`plus`: json+ with histogram bins). `global` are
+/// the global options as written.
+pub fn json_document(jobs: &[JobStats], global: &[(String, String)], plus: bool) -> Value {
     let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap_or_default();
@@ -87,11 +121,16 @@ pub fn json_document(jobs: &[JobStats], global: &[(String, String)]) -> Value {
                 "eta": 0,
                 "elapsed": j.runtime_ns.div_ceil(1_000_000_000),
                 "job options": opts(&j.options),
-                "read": dir_json(&j.read, rt),
-                "write": dir_json(&j.write, rt),
-                "trim": dir_json(&DirStats::default(), 0),
-                "sync": { "total_ios": j.sync.ios, "lat_ns": lat_json(&j.sync.lat) },
+                "read": dir_json(j, &j.read, rt, plus),
+                "write": dir_json(j, &j.write, rt, plus),
+                "trim": dir_json(j, &j.trim, rt, plus),
+                "sync": { "total_ios": j.sync.ios, "lat_ns": lat_json(&j.sync.lat, None, false) },
                 "job_runtime": rt,
+                "usr_cpu": cpu_pct(j).0,
+                "sys_cpu": cpu_pct(j).1,
+                "ctx": j.cpu.ctx(),
+                "majf": j.cpu.majf,
+                "minf": j.cpu.minf,
             })
         })
         .collect();
@@ -125,7 +164,19 @@ fn lat_line(label: &str, l: &Lat) -> String {
     )
 }
 
-fn dir_text(name: &str, d: &DirStats, rt_ms: u64) -> String {
+fn pct_table(label: &str, l: &Lat, ps: &[f64]) -> String {
+    let mut s = format!("    {label} percentiles (nsec):\n");
+    for row in ps.chunks(4) {
+        let cells: Vec<String> = row
+            .iter()
+            .map(|&p| format!("{:>6.2}th=[{:>9}]", p, percentile_ns(&l.hist, p)))
+            .collect();
+        s += &format!("     | {}\n", cells.join(", "));
+    }
+    s
+}
+
+fn dir_text(j: &JobStats, name: &str, d: &DirStats, rt_ms: u64) -> String {
     if d.ios == 0 {
         return String::new();
     }
@@ -142,15 +193,17 @@ fn dir_text(name: &str, d: &DirStats, rt_ms: u64) -> String {
     if !d.slat.hist.is_empty() {
         s += &lat_line("slat", &d.slat);
     }
+    if d.clat.hist.is_empty() {
+        s += "    latencies not recorded (gtod_reduce=1)\n";
+        return s;
+    }
     s += &lat_line("clat", &d.clat);
     s += &lat_line(" lat", &d.lat);
-    s += "    clat percentiles (nsec):\n";
-    for row in PERCENTILES.chunks(4) {
-        let cells: Vec<String> = row
-            .iter()
-            .map(|&p| format!("{:>6.2}th=[{:>9}]", p, percentile_ns(&d.clat.hist, p)))
-            .collect();
-        s += &format!("     | {}\n", cells.join(", "));
+    if j.clat_percentiles {
+        s += &pct_table("clat", &d.clat, pcts(j));
+    }
+    if j.lat_percentiles {
+        s += &pct_table(" lat", &d.lat, pcts(j));
     }
     s
 }
@@ -164,12 +217,17 @@ pub fn normal_text(jobs: &[JobStats]) -> String {
             "{}: (groupid={}, jobs={}): err= 0: engine={}\n",
             j.name, j.groupid, j.threads, j.engine
         );
-        s += &dir_text("read", &j.read, rt);
-        s += &dir_text("write", &j.write, rt);
+        s += &dir_text(j, "read", &j.read, rt);
+        s += &dir_text(j, "write", &j.write, rt);
+        s += &dir_text(j, "trim", &j.trim, rt);
         if j.sync.ios > 0 {
             s += &format!("  fsync: {} calls\n", j.sync.ios);
             s += &lat_line("sync", &j.sync.lat);
         }
+        if j.verified > 0 {
+            s += &format!("  verify: {} blocks read back, all matched\n", j.verified);
+        }
+        s += &cpu_line(j);
     }
     s
 }

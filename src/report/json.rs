@@ -68,6 +68,11 @@ pub struct OpStats {
     pub bw_mb_per_s: f64,
     /// latency of this operation's events (sync/mmap: the operation; async: submission)
     pub lat: Latency,
+    /// per-I/O completion latency (submission to reaped completion) of queued requests;
+    /// present for engines that queue (io_uring), absent otherwise (there `lat` already
+    /// is the per-I/O latency). Added in schema 1 (optional).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clat: Option<Latency>,
 }
 
 /// fsync counters.
@@ -221,6 +226,99 @@ pub struct RunResult {
     /// timed phases of phase-shaped commands (`copy`, `tree`); empty for `fileio`
     #[serde(default)]
     pub phases: Vec<Phase>,
+    /// per-I/O completion latency of all queued reads and writes (see [`OpStats::clat`])
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clat: Option<Latency>,
+    /// time series and latency curves for plots (`--plot`); optional in schema 1
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub series: Option<Series>,
+    /// CPU used by the whole process during the run (`iomark run`; absent elsewhere)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cpu: Option<CpuUsage>,
+}
+
+/// Time series and latency percentile curves of a run, what `--plot` draws.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Series {
+    /// nominal sampling period of `samples`, seconds (0 when there are none)
+    pub period_s: f64,
+    /// throughput samples in time order (taken every `period_s` while the run goes on)
+    #[serde(default)]
+    pub samples: Vec<Sample>,
+    /// latency percentile curves, one per operation type that ran
+    #[serde(default)]
+    pub latency_curves: Vec<LatencyCurve>,
+}
+
+/// Completed I/O in one sampling period.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Sample {
+    /// seconds since the start at the end of the sample
+    pub t_s: f64,
+    /// sample length, seconds
+    pub dur_s: f64,
+    /// reads completed in the sample
+    pub reads: u64,
+    /// writes completed in the sample
+    pub writes: u64,
+    /// bytes read in the sample
+    pub read_bytes: u64,
+    /// bytes written in the sample
+    pub written_bytes: u64,
+}
+
+/// A latency percentile curve: latency (ns) at increasing percentiles.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct LatencyCurve {
+    /// `read`, `write` or `all`
+    pub op: String,
+    /// `completion` (per I/O, submission to completion) or `event` (sysbench event)
+    pub measure: String,
+    /// points in increasing percentile order
+    pub points: Vec<CurvePoint>,
+}
+
+/// One point of a [`LatencyCurve`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct CurvePoint {
+    /// percentile, 0–100
+    pub percentile: f64,
+    /// latency at that percentile, ns
+    pub ns: u64,
+}
+
+/// Percentiles a [`LatencyCurve`] is sampled at (dense towards the tail, as the curve
+/// is drawn on a "nines" axis).
+pub const CURVE_PERCENTILES: [f64; 16] = [
+    1.0, 5.0, 10.0, 25.0, 50.0, 75.0, 90.0, 95.0, 99.0, 99.5, 99.9, 99.95, 99.99, 99.995, 99.999,
+    100.0,
+];
+
+/// The latency curve of a histogram (empty when it holds no values).
+pub fn curve(h: &hdrhistogram::Histogram<u64>) -> Vec<CurvePoint> {
+    if h.is_empty() {
+        return vec![];
+    }
+    CURVE_PERCENTILES
+        .iter()
+        .map(|&p| CurvePoint {
+            percentile: p,
+            ns: percentile_ns(h, p),
+        })
+        .collect()
+}
+
+/// CPU used during a run: `getrusage(RUSAGE_SELF)` after minus before.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct CpuUsage {
+    /// user CPU time, seconds
+    pub usr_s: f64,
+    /// system CPU time, seconds
+    pub sys_s: f64,
+    /// voluntary context switches
+    pub ctx_voluntary: u64,
+    /// involuntary context switches
+    pub ctx_involuntary: u64,
 }
 
 /// The diagnosis attached to a result (see `iomark diagnose` for the full form).
@@ -344,7 +442,35 @@ fn op(ops: u64, bytes: u64, t: f64, lat: Latency) -> OpStats {
         bw_mib_per_s: bytes as f64 / t / 1_048_576.0,
         bw_mb_per_s: bytes as f64 / t / 1_000_000.0,
         lat,
+        clat: None,
     }
+}
+
+fn clat_of(s: &Snapshot, kind: Option<EventKind>, extra: u32) -> Option<Latency> {
+    s.merged_clat(kind)
+        .filter(|k| k.count > 0)
+        .map(|k| latency(k.summary(), &k.hist, extra))
+}
+
+/// Latency curves of a snapshot: per-I/O completion latency for queued engines, the
+/// event latency (which is the per-I/O latency) for synchronous ones.
+fn curves(s: &Snapshot) -> Vec<LatencyCurve> {
+    let mut v = vec![];
+    for (name, kind) in [("read", EventKind::Read), ("write", EventKind::Write)] {
+        let (measure, k) = match s.merged_clat(Some(kind)) {
+            Some(k) => ("completion", k),
+            None => ("event", s.merged(Some(kind))),
+        };
+        let points = curve(&k.hist);
+        if !points.is_empty() {
+            v.push(LatencyCurve {
+                op: name.into(),
+                measure: measure.into(),
+                points,
+            });
+        }
+    }
+    v
 }
 
 /// Describe a job.
@@ -413,18 +539,24 @@ pub fn from_snapshot(
         elapsed_s: s.total_time_s,
         period_s: s.period_s,
         events: s.sum(|x| x.events),
-        read: op(
-            s.sum(|x| x.reads),
-            s.sum(|x| x.bytes_read),
-            t,
-            op_latency(s, EventKind::Read, p),
-        ),
-        write: op(
-            s.sum(|x| x.writes),
-            s.sum(|x| x.bytes_written),
-            t,
-            op_latency(s, EventKind::Write, p),
-        ),
+        read: OpStats {
+            clat: clat_of(s, Some(EventKind::Read), p),
+            ..op(
+                s.sum(|x| x.reads),
+                s.sum(|x| x.bytes_read),
+                t,
+                op_latency(s, EventKind::Read, p),
+            )
+        },
+        write: OpStats {
+            clat: clat_of(s, Some(EventKind::Write), p),
+            ..op(
+                s.sum(|x| x.writes),
+                s.sum(|x| x.bytes_written),
+                t,
+                op_latency(s, EventKind::Write, p),
+            )
+        },
         fsync: FsyncStats {
             ops: s.sum(|x| x.fsyncs),
             ops_per_s: s.sum(|x| x.fsyncs) as f64 / t,
@@ -444,6 +576,13 @@ pub fn from_snapshot(
         warnings: vec![],
         diagnosis: None,
         phases: vec![],
+        clat: clat_of(s, None, p),
+        series: Some(Series {
+            period_s: 0.0,
+            samples: vec![],
+            latency_curves: curves(s),
+        }),
+        cpu: None,
     }
 }
 

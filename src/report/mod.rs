@@ -2,12 +2,16 @@
 //! statistics / [`json::RunResult`]; none of them measures anything.
 
 pub mod compare;
+pub mod compare_render;
 pub mod console;
 pub mod diagnose_text;
 pub mod fio;
+pub mod fio_import;
+pub mod fio_result;
 pub mod json;
 pub mod notes;
 pub mod svg_compare;
+pub mod svg_plot;
 pub mod sysbench;
 
 /// `println!` that never panics: when stdout is a closed pipe (`| head`) or a full disk,

@@ -50,6 +50,16 @@ pub fn execute(job: &FileioJob, console: &Arc<Console>) -> i32 {
             return exit::ENVIRONMENT;
         }
     }
+    if let Some(d) = job
+        .plot
+        .as_ref()
+        .filter(|_| job.commands.contains(&Command::Run))
+    {
+        if let Err(e) = crate::report::svg_plot::ensure_dir(d) {
+            console.line(level::FATAL, &format!("FATAL: {e}"));
+            return exit::ENVIRONMENT;
+        }
+    }
     let mut created_dir = false;
     if job.commands.contains(&Command::Prepare) && !job.dir.exists() {
         if let Err(e) = std::fs::create_dir(&job.dir) {
@@ -320,6 +330,7 @@ fn run(job: &FileioJob, console: &Arc<Console>, signals: &Signals) -> i32 {
     console.line(level::NOTICE, "");
     let threads = job.threads as usize;
     let live = job.report_interval > 0
+        || job.samples
         || !job.report_checkpoints.is_empty()
         || job.forced_shutdown.is_some();
     let sh = Shared {
@@ -367,6 +378,7 @@ fn run(job: &FileioJob, console: &Arc<Console>, signals: &Signals) -> i32 {
     let mut forced = false;
     let mut unfinished = 0usize;
     let mut last_snapshot: Option<Snapshot> = None;
+    let mut sampler: Option<super::sampler::Sampler> = None;
     let code = std::thread::scope(|s| {
         let mut handles = vec![];
         for (tid, rng) in rngs.into_iter().enumerate() {
@@ -461,12 +473,24 @@ fn run(job: &FileioJob, console: &Arc<Console>, signals: &Signals) -> i32 {
         let forced_at = job
             .forced_shutdown
             .map(|f| start + Duration::from_secs(job.time_limit + f));
+        if job.samples {
+            sampler = Some(super::sampler::Sampler::new(
+                start,
+                super::sampler::period_for(job.time_limit),
+            ));
+        }
         let mut running = sh.running.lock().unwrap_or_else(|e| e.into_inner());
         while *running > 0 {
             let mut wake = Instant::now() + Duration::from_secs(3600);
-            for t in [next_interval, checkpoints.peek().copied(), forced_at]
-                .into_iter()
-                .flatten()
+            let next_sample = sampler.as_ref().map(|s| s.due());
+            for t in [
+                next_interval,
+                checkpoints.peek().copied(),
+                forced_at,
+                next_sample,
+            ]
+            .into_iter()
+            .flatten()
             {
                 wake = wake.min(t);
             }
@@ -491,6 +515,9 @@ fn run(job: &FileioJob, console: &Arc<Console>, signals: &Signals) -> i32 {
                 last_snapshot = Some(snapshot(&sh, start, seg_start, false));
                 sh.stop.store(true, Ordering::SeqCst);
                 return exit::INVALID;
+            }
+            if let Some(smp) = sampler.as_mut().filter(|s| now >= s.due()) {
+                smp.take(&sh.stats, now);
             }
             if next_interval.is_some_and(|t| now >= t) {
                 let mut bytes = (0u64, 0u64, 0u64);
@@ -533,6 +560,9 @@ fn run(job: &FileioJob, console: &Arc<Console>, signals: &Signals) -> i32 {
             if checkpoints.peek().is_some_and(|t| now >= *t) {
                 checkpoints.next();
                 let snap = snapshot(&sh, start, seg_start, true);
+                if let Some(smp) = sampler.as_mut() {
+                    smp.counters_reset();
+                }
                 seg_start = now;
                 console.line(
                     level::NOTICE,
@@ -546,6 +576,9 @@ fn run(job: &FileioJob, console: &Arc<Console>, signals: &Signals) -> i32 {
             running = sh.running.lock().unwrap_or_else(|e| e.into_inner());
         }
         drop(running);
+        if let Some(smp) = sampler.as_mut() {
+            smp.finish(&sh.stats, Instant::now());
+        }
         let snap = snapshot(&sh, start, seg_start, false);
         for h in handles {
             let _ = h.join();
@@ -634,7 +667,7 @@ fn run(job: &FileioJob, console: &Arc<Console>, signals: &Signals) -> i32 {
             console.line(level::NOTICE, &l);
         }
     }
-    if let Some(p) = &job.json {
+    if job.json.is_some() || job.plot.is_some() {
         let mut r: RunResult = json::from_snapshot(
             job,
             json::job_info(job, Some(&g), engine, seed_used),
@@ -667,12 +700,31 @@ fn run(job: &FileioJob, console: &Arc<Console>, signals: &Signals) -> i32 {
             findings: diag.findings.iter().map(|f| f.id.clone()).collect(),
         });
         r.page_cache = Some(check);
-        if let Err(e) = json::write_atomic(p, &r) {
-            console.line(
-                level::FATAL,
-                &format!("FATAL: cannot write --json={}: {e}", p.display()),
-            );
-            return exit::ENVIRONMENT;
+        if let (Some(series), Some(smp)) = (r.series.as_mut(), sampler.take()) {
+            series.period_s = smp.period.as_secs_f64();
+            series.samples = smp.samples;
+        }
+        if let Some(p) = &job.json {
+            if let Err(e) = json::write_atomic(p, &r) {
+                console.line(
+                    level::FATAL,
+                    &format!("FATAL: cannot write --json={}: {e}", p.display()),
+                );
+                return exit::ENVIRONMENT;
+            }
+        }
+        if let Some(d) = &job.plot {
+            match crate::report::svg_plot::write_plots(&r, d) {
+                Ok(files) => {
+                    for f in files {
+                        console.line(level::NOTICE, &format!("iomark: wrote {}", f.display()));
+                    }
+                }
+                Err(e) => {
+                    console.line(level::FATAL, &format!("FATAL: --plot={}: {e}", d.display()));
+                    return exit::ENVIRONMENT;
+                }
+            }
         }
     }
     drop(files);

@@ -201,6 +201,8 @@ struct Slot {
     file: u32,
     offset: u64,
     len: u64,
+    /// clock ticks just before submission (per-I/O completion latency)
+    t_sub: u64,
 }
 
 /// One worker thread's loop. `make` builds the engine once the thread's buffers exist
@@ -279,6 +281,16 @@ pub fn worker<E: Engine, F>(
     let track_in_event = job.forced_shutdown.is_some();
     let mut local = ThreadStats::new(false);
     let stats = &sh.stats[tid];
+    if depth > 1 {
+        // Queued requests: also measure each one's completion latency.
+        local.enable_clat();
+        if live {
+            stats
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .enable_clat();
+        }
+    }
     'events: loop {
         if sh.stop.load(Ordering::Relaxed) {
             break;
@@ -397,6 +409,7 @@ pub fn worker<E: Engine, F>(
                 } else {
                     Rec::Local(&mut local)
                 };
+                let t_sub = if depth > 1 { clock.now() } else { 0 };
                 match submit_retry(&mut eng, slot, &io) {
                     Ok(Some(n)) => {
                         free.push(slot);
@@ -413,6 +426,7 @@ pub fn worker<E: Engine, F>(
                             file: req.file,
                             offset: req.offset,
                             len: req.len,
+                            t_sub,
                         });
                         if free.is_empty()
                             && !reap(
@@ -619,6 +633,7 @@ fn reap<E: Engine>(
         return false;
     }
     let mut ok = true;
+    let now = sh.clock.now();
     for c in comps.drain(..) {
         let Some(s) = slots.get_mut(c.slot).and_then(Option::take) else {
             continue;
@@ -632,6 +647,17 @@ fn reap<E: Engine>(
             ok = complete_slot(
                 sh, eng, slab, c.slot, s.kind, s.file, s.offset, s.len, c.res, sync_kind, r,
             );
+            if ok {
+                // Completion latency of a request that succeeded (failed I/O is never
+                // counted): submission to the moment its completion was reaped.
+                let kind = if s.kind == ReqKind::Read {
+                    EventKind::Read
+                } else {
+                    EventKind::Write
+                };
+                let lat = sh.clock.ns(s.t_sub, now);
+                rec.with(|t| t.clat_done(kind, lat));
+            }
         }
     }
     ok

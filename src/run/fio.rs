@@ -14,15 +14,20 @@ use crate::engine::io_uring::{self, Uring};
 use crate::engine::mmap::Mmap;
 use crate::engine::null::Null;
 use crate::engine::psync::Psync;
-use crate::engine::{Completion, Dir, Engine, IoErr, IoReq, SyncKind};
-use crate::job::fio::{BlockSizes, EngineKind, FioCommand, FioJob, SizeSpec};
+use crate::engine::IoErr;
+use crate::job::fio::{EngineKind, FioCommand, FioJob, SizeSpec};
+use crate::job::fio_keys::ExitWhat;
+use crate::run::fio_cpu::{CpuTimes, Who};
+use crate::run::fio_gen::Rng;
+use crate::run::fio_log::{LogSpec, Logs};
+use crate::run::fio_worker::{fill_buf, Worker};
 use crate::stats::clock::Clock;
 use crate::stats::new_hist;
 use crate::target::fio_files::{self, FileSpec, FilesError};
 use crate::target::strerror;
 use hdrhistogram::Histogram;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use thiserror::Error;
 
 /// Offsets span of a null-engine job without `size`, bytes (nothing is touched).
@@ -68,6 +73,36 @@ pub enum RunError {
         /// the error text (alignment explained for EINVAL with direct=1)
         why: String,
     },
+    /// data read back did not match what was written (`verify=`)
+    #[error("job '{job}': verify: {count} block(s) did not match; first: {first}")]
+    Verify {
+        /// job
+        job: String,
+        /// mismatching blocks
+        count: u64,
+        /// the first mismatch: file, offset and what differs
+        first: String,
+    },
+    /// `ratemin`/`rate_iops_min` not met over a `ratecycle` window
+    #[error("job '{job}': {what} not met: {got} over the last {window_ms} ms")]
+    MinRate {
+        /// job
+        job: String,
+        /// which limit, e.g. "ratemin=1024 B/s (reads)"
+        what: String,
+        /// the rate reached, with unit
+        got: String,
+        /// window, ms
+        window_ms: u64,
+    },
+    /// the environment cannot do what the job asks
+    #[error("job '{job}': {why}")]
+    Refused {
+        /// job
+        job: String,
+        /// why
+        why: String,
+    },
 }
 
 impl RunError {
@@ -77,7 +112,10 @@ impl RunError {
             RunError::Files(e) => e.exit_code(),
             RunError::Plan { .. } => crate::exit::INVALID,
             RunError::Engine { .. } => crate::exit::ENVIRONMENT,
-            RunError::Io { .. } => crate::exit::FAILED,
+            RunError::Io { .. } | RunError::Verify { .. } | RunError::MinRate { .. } => {
+                crate::exit::FAILED
+            }
+            RunError::Refused { .. } => crate::exit::ENVIRONMENT,
         }
     }
 }
@@ -101,12 +139,14 @@ impl Default for Lat {
 }
 
 impl Lat {
+    /// Record one latency, ns.
     #[inline]
-    fn add(&mut self, ns: u64) {
+    pub fn add(&mut self, ns: u64) {
         self.hist.saturating_record(ns.max(1));
         self.sum_ns += u128::from(ns);
     }
-    fn merge(&mut self, o: &Lat) {
+    /// Add another histogram and sum.
+    pub fn merge(&mut self, o: &Lat) {
         let _ = self.hist.add(&o.hist);
         self.sum_ns += o.sum_ns;
     }
@@ -136,7 +176,8 @@ pub struct DirStats {
 }
 
 impl DirStats {
-    fn merge(&mut self, o: &DirStats) {
+    /// Add another direction's counters and latencies.
+    pub fn merge(&mut self, o: &DirStats) {
         self.ios += o.ios;
         self.bytes += o.bytes;
         self.slat.merge(&o.slat);
@@ -158,14 +199,29 @@ pub struct JobStats {
     pub read: DirStats,
     /// writes
     pub write: DirStats,
-    /// fsync calls (periodic and end_fsync) and their latency
+    /// trims (punched holes)
+    pub trim: DirStats,
+    /// fsync/fdatasync calls (periodic, end_fsync, fsync_on_close) and their latency
     pub sync: DirStats,
+    /// blocks read back and checked by the verify phase
+    pub verified: u64,
+    /// `percentile_list` (empty: fio's default list)
+    pub percentiles: Vec<f64>,
+    /// `clat_percentiles` (report clat percentiles)
+    pub clat_percentiles: bool,
+    /// `lat_percentiles` (report total-latency percentiles)
+    pub lat_percentiles: bool,
     /// measured run time, ns (max over merged threads)
     pub runtime_ns: u64,
     /// the job's options, as written
     pub options: Vec<(String, String)>,
     /// engine actually used
     pub engine: &'static str,
+    /// CPU used by the job's threads (RUSAGE_THREAD differences, summed)
+    pub cpu: CpuTimes,
+    /// wall time of the threads (setup, I/O and end_fsync) summed over the merged
+    /// threads, ns: the denominator of the CPU percentages (fio's `total_run_time`)
+    pub run_ns_sum: u64,
 }
 
 impl JobStats {
@@ -174,7 +230,11 @@ impl JobStats {
         self.read.merge(&o.read);
         self.write.merge(&o.write);
         self.sync.merge(&o.sync);
+        self.trim.merge(&o.trim);
+        self.verified += o.verified;
         self.runtime_ns = self.runtime_ns.max(o.runtime_ns);
+        self.cpu.add(&o.cpu);
+        self.run_ns_sum += o.run_ns_sum;
     }
 }
 
@@ -187,67 +247,33 @@ pub struct RunOutcome {
     pub interrupted: bool,
 }
 
-/// xorshift64* generator: small, fast, reproducible from `randseed`.
-struct Rng(u64);
-
-impl Rng {
-    fn new(seed: u64) -> Self {
-        // splitmix64 of the seed, never 0
-        let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        Rng((z ^ (z >> 31)) | 1)
-    }
-    #[inline]
-    fn next(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x >> 12;
-        x ^= x << 25;
-        x ^= x >> 27;
-        self.0 = x;
-        x.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    /// Uniform in `[0, n)` (n > 0), by multiply-shift.
-    #[inline]
-    fn below(&mut self, n: u64) -> u64 {
-        ((u128::from(self.next()) * u128::from(n)) >> 64) as u64
-    }
-}
-
 /// Everything a worker thread needs, resolved from a job.
 #[derive(Clone, Debug)]
-struct Plan {
-    job: FioJob,
-    files: Vec<FileSpec>,
+pub(crate) struct Plan {
+    pub job: FioJob,
+    pub files: Vec<FileSpec>,
+    /// I/O region of each file: (first byte, length), bytes
+    pub regions: Vec<(u64, u64)>,
     /// offset alignment, bytes
-    align: u64,
+    pub align: u64,
     /// bytes to move before stopping (0 = unlimited)
-    byte_limit: u64,
-    seed: u64,
+    pub byte_limit: u64,
+    pub seed: u64,
+    /// thread number within the job, from 0
+    pub thread: u32,
 }
 
-fn pick_bs(bs: &BlockSizes, rng: &mut Rng) -> u64 {
-    match bs {
-        BlockSizes::Fixed(b) => *b,
-        BlockSizes::Range(a, b) => {
-            let steps = (b / a).max(1);
-            (a * (1 + rng.below(steps))).min(*b)
-        }
-        BlockSizes::Split(v) => {
-            let mut x = rng.below(100) as u32;
-            for &(b, w) in v {
-                if x < w {
-                    return b;
-                }
-                x -= w;
-            }
-            v.last().map_or(4096, |e| e.0)
-        }
-    }
+/// fio's `filename_format` expansion: `$jobname`, `$jobnum`, `$filenum`, `$clientuid`.
+pub fn format_filename(fmt: &str, job: &str, jobnum: u32, filenum: u32) -> String {
+    fmt.replace("$jobname", job)
+        .replace("$jobnum", &jobnum.to_string())
+        .replace("$filenum", &filenum.to_string())
+        .replace("$clientuid", "0")
 }
 
-/// Files of thread `t` of `job`, with sizes (existing sizes looked up through target/).
-fn files_for(job: &FioJob, t: u32) -> Result<Vec<FileSpec>, RunError> {
+/// Files of thread `t` of `job` with their I/O regions (existing sizes looked up
+/// through target/). A file's size is the end of its region.
+fn files_for(job: &FioJob, t: u32) -> Result<(Vec<FileSpec>, Vec<(u64, u64)>), RunError> {
     let dir = job.directory.clone();
     let join = |name: &str| -> PathBuf {
         let p = Path::new(name);
@@ -256,6 +282,11 @@ fn files_for(job: &FioJob, t: u32) -> Result<Vec<FileSpec>, RunError> {
             _ => p.to_path_buf(),
         }
     };
+    let fmt = job
+        .more
+        .filename_format
+        .clone()
+        .unwrap_or_else(|| "$jobname.$jobnum.$filenum".into());
     let paths: Vec<PathBuf> = match &job.filename {
         Some(list) => list
             .split(':')
@@ -263,7 +294,7 @@ fn files_for(job: &FioJob, t: u32) -> Result<Vec<FileSpec>, RunError> {
             .map(join)
             .collect(),
         None => (0..job.nrfiles)
-            .map(|i| join(&format!("{}.{}.{}", job.name, t, i)))
+            .map(|i| join(&format_filename(&fmt, &job.name, t, i)))
             .collect(),
     };
     if paths.is_empty() {
@@ -274,6 +305,7 @@ fn files_for(job: &FioJob, t: u32) -> Result<Vec<FileSpec>, RunError> {
     }
     let n = paths.len() as u64;
     let mut out = Vec::with_capacity(paths.len());
+    let mut regions = Vec::with_capacity(paths.len());
     for p in paths {
         let existing = fio_files::existing_size(&p);
         let size = match (job.filesize, job.size) {
@@ -289,57 +321,84 @@ fn files_for(job: &FioJob, t: u32) -> Result<Vec<FileSpec>, RunError> {
                 None => return Err(FilesError::NoSize(p).into()),
             },
         };
-        out.push(FileSpec { path: p, size });
+        let base = match job.more.offset {
+            None => 0,
+            Some(SizeSpec::Bytes(b)) => b,
+            Some(SizeSpec::Percent(pc)) => (existing.unwrap_or(size) as f64 * pc / 100.0) as u64,
+        };
+        let start = base.saturating_add(u64::from(t).saturating_mul(job.more.offset_increment));
+        // with an offset into an existing file (or device) and no explicit size, the
+        // region runs to its end
+        let len = match (existing, job.size, job.filesize) {
+            (Some(e), None, None) if start > 0 => e.saturating_sub(start),
+            _ => size,
+        };
+        out.push(FileSpec {
+            path: p,
+            size: start.saturating_add(len),
+        });
+        regions.push((start, len));
     }
-    Ok(out)
+    Ok((out, regions))
 }
 
 fn plan(job: &FioJob, t: u32, global_index: u64) -> Result<Plan, RunError> {
-    let files = files_for(job, t)?;
+    let (files, regions) = files_for(job, t)?;
     let max_bs = job.bs_read.max().max(job.bs_write.max());
-    let align = job.bs_read.min().min(job.bs_write.min()).max(1);
-    if let Some(f) = files.iter().find(|f| f.size < max_bs) {
+    let align = job
+        .more
+        .blockalign
+        .unwrap_or_else(|| job.bs_read.min().min(job.bs_write.min()))
+        .max(1);
+    if let Some((f, r)) = files.iter().zip(&regions).find(|(_, r)| r.1 < max_bs) {
         return Err(RunError::Plan {
             job: job.name.clone(),
             why: format!(
-                "file {} has {} bytes, less than the largest block size {} bytes",
+                "file {} has an I/O region of {} bytes, less than the largest block size {} bytes",
                 f.path.display(),
-                f.size,
+                r.1,
                 max_bs
             ),
         });
     }
-    let total: u64 = files.iter().map(|f| f.size).sum();
+    if job.rw.trims() {
+        if let Some(f) = files.iter().find(|f| fio_files::is_block_device(&f.path)) {
+            return Err(RunError::Refused {
+                job: job.name.clone(),
+                why: format!(
+                    "trim on block device {} is not supported by iomark yet (files only: trims punch holes)",
+                    f.path.display()
+                ),
+            });
+        }
+    }
+    let total: u64 = regions.iter().map(|r| r.1).sum();
     let byte_limit = if job.time_based {
         0
     } else {
-        total.saturating_mul(job.loops)
+        job.more.io_size.unwrap_or(total).saturating_mul(job.loops)
     };
-    let seed = job
-        .randseed
-        .unwrap_or(0x8960_9f0a)
-        .wrapping_add(global_index.wrapping_mul(0x1_0000_0001));
+    let base_seed = match (job.randseed, job.more.randrepeat) {
+        (Some(s), _) => s,
+        (None, true) => 0x8960_9f0a,
+        (None, false) => std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(1, |d| d.as_nanos() as u64),
+    };
+    let seed = base_seed.wrapping_add(global_index.wrapping_mul(0x1_0000_0001));
     Ok(Plan {
         job: job.clone(),
         files,
+        regions,
         align,
         byte_limit,
         seed,
+        thread: t,
     })
 }
 
-#[derive(Clone, Copy, Default)]
-struct Slot {
-    t0: u64,
-    t1: u64,
-    dir: Option<Dir>,
-    file: usize,
-    offset: u64,
-    len: usize,
-    measured: bool,
-}
-
-fn io_why(e: IoErr, direct: bool, align: u64) -> String {
+/// Error text of a failed I/O (EINVAL with direct=1 explains alignment).
+pub(crate) fn io_why(e: IoErr, direct: bool, align: u64) -> String {
     match e {
         IoErr::Errno(libc::EINVAL) if direct => format!(
             "{} (direct=1 needs offsets, lengths and buffers aligned to the device's logical block size; offsets here are aligned to {align} bytes)",
@@ -350,301 +409,31 @@ fn io_why(e: IoErr, direct: bool, align: u64) -> String {
     }
 }
 
-struct Worker<'a> {
-    plan: &'a Plan,
-    clock: &'a Clock,
-    stop: &'a AtomicBool,
-    rng: Rng,
-    cursors: Vec<u64>,
-    rr: usize,
-    seq_left: u64,
-    last: (usize, u64),
-}
-
-impl Worker<'_> {
-    fn next_req(&mut self, buf: *mut u8, buf_index: u16) -> IoReq {
-        let job = &self.plan.job;
-        let dir = match (job.rw.reads(), job.rw.writes()) {
-            (true, true) => {
-                if (self.rng.below(100) as u32) < job.rwmixread {
-                    Dir::Read
-                } else {
-                    Dir::Write
-                }
-            }
-            (false, _) => Dir::Write,
-            _ => Dir::Read,
-        };
-        let bs = match dir {
-            Dir::Read => pick_bs(&job.bs_read, &mut self.rng),
-            Dir::Write => pick_bs(&job.bs_write, &mut self.rng),
-        };
-        let file = self.rr;
-        self.rr = (self.rr + 1) % self.plan.files.len();
-        let fsize = self.plan.files[file].size;
-        let align = self.plan.align;
-        let offset = if job.rw.random() {
-            if self.seq_left > 0 && self.last.0 == file {
-                self.seq_left -= 1;
-                let o = self.last.1;
-                if o + bs <= fsize {
-                    o
-                } else {
-                    0
-                }
-            } else {
-                let slots = (fsize - bs) / align + 1;
-                if job.rw_suffix > 1 {
-                    self.seq_left = job.rw_suffix - 1;
-                }
-                self.rng.below(slots) * align
-            }
-        } else {
-            let mut o = self.cursors[file];
-            if o + bs > fsize {
-                o = 0;
-            }
-            self.cursors[file] = o + bs + job.rw_suffix;
-            o
-        };
-        self.last = (file, offset + bs);
-        IoReq {
-            dir,
-            file,
-            offset,
-            len: bs as usize,
-            buf,
-            buf_index,
-        }
-    }
-
-    fn run<E: Engine>(
-        &mut self,
-        eng: &mut E,
-        slab: &Slab,
-        depth: usize,
-    ) -> Result<JobStats, RunError> {
-        let plan = self.plan;
-        let job = &plan.job;
-        let clock = self.clock;
-        let mut st = JobStats {
-            name: job.name.clone(),
-            threads: 1,
-            options: job.options.clone(),
-            engine: eng.name(),
-            ..JobStats::default()
-        };
-        let start = clock.now();
-        let ramp_end = start + clock.ticks(job.ramp_time);
-        let mut measuring = job.ramp_time.is_zero();
-        let mut measure_start = start;
-        let deadline = job.runtime.map(|r| ramp_end + clock.ticks(r));
-        let mut slots = vec![Slot::default(); depth];
-        let mut free: Vec<usize> = (0..depth).rev().collect();
-        let mut in_flight = 0usize;
-        let mut issued_bytes = 0u64;
-        let mut issued_ios = 0u64;
-        let mut writes_since_sync = 0u64;
-        let mut comps: Vec<Completion> = Vec::with_capacity(depth);
-        let err = |s: &Slot, e: IoErr| RunError::Io {
-            job: job.name.clone(),
-            op: if s.dir == Some(Dir::Write) {
-                "write"
-            } else {
-                "read"
-            },
-            file: plan.files[s.file].path.clone(),
-            offset: s.offset,
-            len: s.len,
-            why: io_why(e, job.direct, plan.align),
-        };
-        let record = |st: &mut JobStats, s: &Slot, slat: Option<u64>, clat: u64, lat: u64| {
-            if !s.measured {
-                return;
-            }
-            let d = if s.dir == Some(Dir::Write) {
-                &mut st.write
-            } else {
-                &mut st.read
-            };
-            d.ios += 1;
-            d.bytes += s.len as u64;
-            if let Some(x) = slat {
-                d.slat.add(x);
-            }
-            d.clat.add(clat);
-            d.lat.add(lat);
-        };
-        loop {
-            let now = clock.now();
-            if !measuring && now >= ramp_end {
-                measuring = true;
-                measure_start = now;
-            }
-            let done = self.stop.load(Ordering::Relaxed)
-                || deadline.is_some_and(|d| now >= d)
-                || (measuring && plan.byte_limit > 0 && issued_bytes >= plan.byte_limit)
-                || (measuring && job.number_ios > 0 && issued_ios >= job.number_ios);
-            if !done {
-                while let Some(slot) = free.pop() {
-                    let buf = slab.bufs[slot].ptr();
-                    let req = self.next_req(buf, slot as u16);
-                    if measuring {
-                        issued_bytes += req.len as u64;
-                        issued_ios += 1;
-                    }
-                    let t0 = clock.now();
-                    let r = eng.submit(slot, &req);
-                    let t1 = clock.now();
-                    let s = Slot {
-                        t0,
-                        t1,
-                        dir: Some(req.dir),
-                        file: req.file,
-                        offset: req.offset,
-                        len: req.len,
-                        measured: measuring,
-                    };
-                    match r {
-                        Ok(Some(n)) => {
-                            if n != req.len {
-                                return Err(err(&s, IoErr::Short { done: n }));
-                            }
-                            record(&mut st, &s, None, clock.ns(t0, t1), clock.ns(t0, t1));
-                            free.push(slot);
-                        }
-                        Ok(None) => {
-                            slots[slot] = s;
-                            in_flight += 1;
-                        }
-                        Err(e) => return Err(err(&s, e)),
-                    }
-                    if req.dir == Dir::Write && job.fsync > 0 {
-                        writes_since_sync += 1;
-                        if writes_since_sync >= job.fsync {
-                            writes_since_sync = 0;
-                            // drain, then sync the file (fio orders the sync after the writes)
-                            while in_flight > 0 {
-                                comps.clear();
-                                eng.reap(in_flight, &mut comps).map_err(|e| err(&s, e))?;
-                                let t = clock.now();
-                                for c in &comps {
-                                    let cs = slots[c.slot];
-                                    in_flight -= 1;
-                                    free.push(c.slot);
-                                    if c.res != cs.len as i64 {
-                                        return Err(err(&cs, completion_err(c.res)));
-                                    }
-                                    record(
-                                        &mut st,
-                                        &cs,
-                                        Some(clock.ns(cs.t0, cs.t1)),
-                                        clock.ns(cs.t1, t),
-                                        clock.ns(cs.t0, t),
-                                    );
-                                }
-                            }
-                            let a = clock.now();
-                            eng.sync(req.file, SyncKind::Fsync)
-                                .map_err(|e| RunError::Io {
-                                    job: job.name.clone(),
-                                    op: "fsync",
-                                    file: plan.files[req.file].path.clone(),
-                                    offset: 0,
-                                    len: 0,
-                                    why: io_why(e, false, 0),
-                                })?;
-                            let b = clock.now();
-                            if measuring {
-                                st.sync.ios += 1;
-                                st.sync.lat.add(clock.ns(a, b));
-                            }
-                        }
-                    }
-                    if self.stop.load(Ordering::Relaxed) {
-                        break;
-                    }
-                    if plan.byte_limit > 0 && measuring && issued_bytes >= plan.byte_limit {
-                        break;
-                    }
-                    if job.number_ios > 0 && measuring && issued_ios >= job.number_ios {
-                        break;
-                    }
-                    if free.is_empty() {
-                        break;
-                    }
-                    // synchronous engines: re-check the clock limits after each I/O
-                    if in_flight == 0 {
-                        break;
-                    }
-                }
-            }
-            if in_flight == 0 {
-                if done {
-                    break;
-                }
-                continue;
-            }
-            comps.clear();
-            eng.reap(1, &mut comps)
-                .map_err(|e| err(&Slot::default(), e))?;
-            let t = clock.now();
-            for c in &comps {
-                let cs = slots[c.slot];
-                in_flight -= 1;
-                free.push(c.slot);
-                if c.res != cs.len as i64 {
-                    return Err(err(&cs, completion_err(c.res)));
-                }
-                record(
-                    &mut st,
-                    &cs,
-                    Some(clock.ns(cs.t0, cs.t1)),
-                    clock.ns(cs.t1, t),
-                    clock.ns(cs.t0, t),
-                );
-            }
-        }
-        if job.end_fsync && job.rw.writes() {
-            for f in 0..plan.files.len() {
-                let a = clock.now();
-                eng.sync(f, SyncKind::Fsync).map_err(|e| RunError::Io {
-                    job: job.name.clone(),
-                    op: "fsync",
-                    file: plan.files[f].path.clone(),
-                    offset: 0,
-                    len: 0,
-                    why: io_why(e, false, 0),
-                })?;
-                st.sync.ios += 1;
-                st.sync.lat.add(clock.ns(a, clock.now()));
-            }
-        }
-        st.runtime_ns = if measuring {
-            clock.ns(measure_start, clock.now())
-        } else {
-            0
-        };
-        Ok(st)
-    }
-}
-
-fn completion_err(res: i64) -> IoErr {
-    if res < 0 {
-        IoErr::Errno(i32::try_from(-res).unwrap_or(libc::EIO))
-    } else {
-        IoErr::Short { done: res as usize }
-    }
-}
-
-/// Run one thread of a job: open files, build the engine, drive it.
+/// Run one thread of a job and account its CPU (RUSAGE_THREAD).
 fn run_thread(
     plan: &Plan,
     clock: &Clock,
     stop: &AtomicBool,
     warn: &(dyn Fn(String) + Sync),
 ) -> Result<JobStats, RunError> {
+    let c0 = CpuTimes::now(Who::Thread);
+    let w0 = std::time::Instant::now();
+    let mut st = run_thread_io(plan, clock, stop, warn)?;
+    st.cpu = CpuTimes::now(Who::Thread).since(&c0);
+    // the thread's whole life (setup included), as the CPU time covers it too
+    st.run_ns_sum = u64::try_from(w0.elapsed().as_nanos()).unwrap_or(u64::MAX);
+    Ok(st)
+}
+
+/// Run one thread of a job: open files, build the engine, drive it.
+fn run_thread_io(
+    plan: &Plan,
+    clock: &Clock,
+    stop: &AtomicBool,
+    warn: &(dyn Fn(String) + Sync),
+) -> Result<JobStats, RunError> {
     let job = &plan.job;
+    let m = &job.more;
     let max_bs = job.bs_read.max().max(job.bs_write.max()) as usize;
     let depth = match job.engine {
         EngineKind::IoUring | EngineKind::Null => job.iodepth as usize,
@@ -653,20 +442,31 @@ fn run_thread(
     let mut slab = Slab::new(depth, max_bs);
     let mut rng = Rng::new(plan.seed ^ 0x5151);
     for b in &mut slab.bufs {
-        for c in b.as_mut_slice().chunks_mut(8) {
-            let v = rng.next().to_le_bytes();
-            c.copy_from_slice(&v[..c.len()]);
-        }
+        fill_buf(
+            b.as_mut_slice(),
+            &mut rng,
+            m.zero_buffers,
+            m.buffer_compress_percentage,
+        );
     }
-    let mut w = Worker {
-        plan,
-        clock,
-        stop,
-        rng: Rng::new(plan.seed),
-        cursors: vec![0; plan.files.len()],
-        rr: 0,
-        seq_left: 0,
-        last: (0, 0),
+    let logs = if m.bw_log.is_some() || m.iops_log.is_some() || m.lat_log.is_some() {
+        let spec = LogSpec {
+            bw: m.bw_log.clone(),
+            iops: m.iops_log.clone(),
+            lat: m.lat_log.clone(),
+            avg_msec: m.log_avg_msec,
+            offset: m.log_offset,
+        };
+        Some(
+            Logs::create(&spec, &job.name, plan.thread, Path::new(".")).map_err(|e| {
+                RunError::Plan {
+                    job: job.name.clone(),
+                    why: format!("cannot create log files: {e}"),
+                }
+            })?,
+        )
+    } else {
+        None
     };
     let engine_err = |engine, why: String| RunError::Engine {
         job: job.name.clone(),
@@ -674,16 +474,25 @@ fn run_thread(
         why,
     };
     if job.engine == EngineKind::Null {
+        let mut w = Worker::new(plan, clock, stop, Vec::new(), logs);
         let mut e = Null::new(depth);
         return w.run(&mut e, &slab, 1);
     }
-    let writes = job.rw.writes();
-    let open = fio_files::open(
-        &plan.files,
-        writes || job.engine == EngineKind::Mmap,
-        job.direct,
-    )?;
+    let writes = job.rw.writes() || job.rw.trims();
+    let rw_open = writes || job.engine == EngineKind::Mmap;
+    let open = if m.sync_io {
+        fio_files::open_osync(&plan.files, rw_open, job.direct)?
+    } else {
+        fio_files::open(&plan.files, rw_open, job.direct)?
+    };
     let fds = open.fds();
+    if m.invalidate && !job.direct {
+        for &fd in &fds {
+            // SAFETY: advice on an open descriptor; failure only means the cache stays.
+            unsafe { libc::posix_fadvise(fd, 0, 0, libc::POSIX_FADV_DONTNEED) };
+        }
+    }
+    let mut w = Worker::new(plan, clock, stop, fds.clone(), logs);
     let st = match job.engine {
         EngineKind::IoUring => match io_uring::probe() {
             Ok(()) => {
@@ -715,6 +524,36 @@ fn run_thread(
     };
     drop(open);
     st
+}
+
+/// Wait for `wait_for` and `startdelay` (both interruptible), then run the thread.
+fn start_thread(
+    plan: &Plan,
+    clock: &Clock,
+    stop: &AtomicBool,
+    warn: &(dyn Fn(String) + Sync),
+    wait: Option<(&AtomicU32, u32)>,
+) -> Result<JobStats, RunError> {
+    if let Some((done, n)) = wait {
+        while done.load(Ordering::Acquire) < n && !stop.load(Ordering::Relaxed) {
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+    }
+    let (a, b) = plan.job.more.startdelay;
+    if !b.is_zero() {
+        let span = clock.ticks(b - a);
+        let extra = if span > 0 {
+            Rng::new(plan.seed ^ 0x57a7).below(span + 1)
+        } else {
+            0
+        };
+        let until = clock.now() + clock.ticks(a) + extra;
+        while clock.now() < until && !stop.load(Ordering::Relaxed) {
+            let left = clock.ns(clock.now(), until).min(20_000_000);
+            std::thread::sleep(std::time::Duration::from_nanos(left));
+        }
+    }
+    run_thread(plan, clock, stop, warn)
 }
 
 /// Run every job of `cmd`: lay out files, then each stonewall group in turn, its jobs'
@@ -752,18 +591,87 @@ pub fn execute(
         }
         plans.push(ps);
     }
+    // wait_for targets (validated to name an earlier job) and their finished threads
+    let wait_idx: Vec<Option<usize>> = cmd
+        .jobs
+        .iter()
+        .map(|j| {
+            j.more
+                .wait_for
+                .as_ref()
+                .and_then(|w| cmd.jobs.iter().position(|x| &x.name == w))
+        })
+        .collect();
+    let done: Vec<AtomicU32> = cmd.jobs.iter().map(|_| AtomicU32::new(0)).collect();
+    // reporting groups: a new one at every stonewall or new_group
+    let mut report_gid = Vec::with_capacity(cmd.jobs.len());
+    let mut rg = 0u32;
+    for (i, j) in cmd.jobs.iter().enumerate() {
+        if i > 0 && (j.stonewall || j.new_group) {
+            rg += 1;
+        }
+        report_gid.push(rg);
+    }
     let mut out = RunOutcome::default();
-    for (gid, g) in groups.iter().enumerate() {
-        if stop.load(Ordering::Relaxed) {
+    let mut abort_rest = false;
+    for g in &groups {
+        if stop.load(Ordering::Relaxed) || abort_rest {
             break;
         }
+        // one stop flag per thread, so exitall can end some threads and not others;
+        // this thread coordinates: it forwards signals and applies exitall/exit_what
+        let members: Vec<(usize, &Plan)> = g
+            .iter()
+            .flat_map(|&ji| plans[ji].iter().map(move |p| (ji, p)))
+            .collect();
+        let tstops: Vec<AtomicBool> = members.iter().map(|_| AtomicBool::new(false)).collect();
+        let fin: Vec<AtomicBool> = members.iter().map(|_| AtomicBool::new(false)).collect();
         let results: Vec<(usize, Result<JobStats, RunError>)> = std::thread::scope(|s| {
             let mut hs = Vec::new();
-            for &ji in g {
-                for p in &plans[ji] {
-                    let clock = &clock;
-                    hs.push((ji, s.spawn(move || run_thread(p, clock, stop, note))));
+            for (i, &(ji, p)) in members.iter().enumerate() {
+                let clock = &clock;
+                let done = &done;
+                let (tstop, fin) = (&tstops[i], &fin[i]);
+                let wait = wait_idx[ji].map(|t| (&done[t], cmd.jobs[t].numjobs));
+                hs.push((
+                    ji,
+                    s.spawn(move || {
+                        let r = start_thread(p, clock, tstop, note, wait);
+                        done[ji].fetch_add(1, Ordering::Release);
+                        fin.store(true, Ordering::Release);
+                        r
+                    }),
+                ));
+            }
+            let mut handled = vec![false; members.len()];
+            loop {
+                let all_done = fin.iter().all(|f| f.load(Ordering::Acquire));
+                if stop.load(Ordering::Relaxed) {
+                    tstops.iter().for_each(|t| t.store(true, Ordering::Relaxed));
                 }
+                for (i, &(ji, _)) in members.iter().enumerate() {
+                    let job = &cmd.jobs[ji];
+                    if handled[i] || !job.more.exitall || !fin[i].load(Ordering::Acquire) {
+                        continue;
+                    }
+                    handled[i] = true;
+                    for (k, &(jk, _)) in members.iter().enumerate() {
+                        let hit = match job.more.exit_what {
+                            ExitWhat::Group => report_gid[jk] == report_gid[ji],
+                            ExitWhat::Stonewall | ExitWhat::All => true,
+                        };
+                        if hit {
+                            tstops[k].store(true, Ordering::Relaxed);
+                        }
+                    }
+                    if job.more.exit_what == ExitWhat::All {
+                        abort_rest = true;
+                    }
+                }
+                if all_done {
+                    break;
+                }
+                std::thread::sleep(std::time::Duration::from_millis(10));
             }
             hs.into_iter()
                 .map(|(ji, h)| {
@@ -777,22 +685,20 @@ pub fn execute(
                 })
                 .collect()
         });
-        let mut merged: Option<JobStats> = None;
+        let mut merged: Vec<JobStats> = Vec::new();
         for (ji, r) in results {
             let mut st = r?;
-            st.groupid = gid as u32;
+            st.groupid = report_gid[ji];
             if cmd.jobs[ji].group_reporting {
-                match &mut merged {
+                match merged.iter_mut().find(|m| m.groupid == st.groupid) {
                     Some(m) => m.merge(&st),
-                    None => merged = Some(st),
+                    None => merged.push(st),
                 }
             } else {
                 out.jobs.push(st);
             }
         }
-        if let Some(m) = merged {
-            out.jobs.push(m);
-        }
+        out.jobs.extend(merged);
     }
     out.interrupted = stop.load(Ordering::Relaxed);
     Ok(out)

@@ -10,10 +10,10 @@
 //! Differences from KDiskMark, on purpose (spec/peers.md §1 and pitfalls 4, 5, 13):
 //! tests are time-based (not size-capped), MB/s is decimal (1 MB = 1,000,000 B) and
 //! MiB/s is shown beside it, and the median of the loops is reported (best and worst are
-//! kept in the result). Latency: Q1 tests run with `pread`/`pwrite`, so the mean and p99
-//! are measured per I/O; for QD > 1 (io_uring) fileio times only the submission
-//! (sysbench semantics), so the mean completion latency is derived with Little's law
-//! (QD × threads / IOPS, exact for a closed loop at constant depth) and p99 is not given.
+//! kept in the result). Latency is measured per I/O, submission to completion: Q1 tests
+//! run with `pread`/`pwrite` (the event latency is the I/O's); for QD > 1 (io_uring)
+//! the fileio event is only the submission (sysbench semantics), so mark reads the
+//! per-I/O completion latency fileio records beside it (`RunResult::clat`).
 //!
 //! Safety: the test file lives in a new directory `PATH/iomark-mark.<pid>` that is
 //! removed afterwards, also after an error or Ctrl-C (a second Ctrl-C exits at once).
@@ -28,214 +28,7 @@ use crate::run::signals::Signals;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-/// Access pattern of a test.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Pattern {
-    /// sequential (`SEQ`)
-    Seq,
-    /// uniformly random offsets (`RND`)
-    Rnd,
-}
-
-/// Direction of a test.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Op {
-    /// reads only
-    Read,
-    /// writes only (sequential writes overwrite the prepared file: fileio `seqrewr`)
-    Write,
-    /// 70 % reads, 30 % writes (fileio `rndrw`/`--file-rw-ratio=7/3`); random only
-    Mix,
-}
-
-impl Op {
-    /// `read`, `write`, `mix`
-    pub fn name(self) -> &'static str {
-        match self {
-            Op::Read => "read",
-            Op::Write => "write",
-            Op::Mix => "mix",
-        }
-    }
-}
-
-/// One slot of a preset: pattern, block size (bytes), queue depth per thread, threads.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Slot {
-    /// access pattern
-    pub pattern: Pattern,
-    /// block (request) size, bytes
-    pub block: u64,
-    /// requests in flight per thread
-    pub qd: u32,
-    /// worker threads
-    pub threads: u32,
-}
-
-const fn slot(pattern: Pattern, block: u64, qd: u32, threads: u32) -> Slot {
-    Slot {
-        pattern,
-        block,
-        qd,
-        threads,
-    }
-}
-
-impl Slot {
-    /// CrystalDiskMark-style label: `SEQ1M Q8T1`, `RND4K Q32T16`, `SEQ128K Q32T1`.
-    pub fn label(&self) -> String {
-        let p = match self.pattern {
-            Pattern::Seq => "SEQ",
-            Pattern::Rnd => "RND",
-        };
-        let b = if self.block >= 1 << 20 && self.block.is_multiple_of(1 << 20) {
-            format!("{}M", self.block >> 20)
-        } else if self.block.is_multiple_of(1024) {
-            format!("{}K", self.block >> 10)
-        } else {
-            format!("{}B", self.block)
-        };
-        format!("{p}{b} Q{}T{}", self.qd, self.threads)
-    }
-
-    /// Parse a label made by [`Slot::label`] (used by `compare` on `mark` phases).
-    pub fn parse_label(s: &str) -> Option<Slot> {
-        let (pb, qt) = s.trim().split_once(' ')?;
-        let (pattern, b) = if let Some(b) = pb.strip_prefix("SEQ") {
-            (Pattern::Seq, b)
-        } else {
-            (Pattern::Rnd, pb.strip_prefix("RND")?)
-        };
-        let (num, shift) = if let Some(n) = b.strip_suffix('M') {
-            (n, 20)
-        } else if let Some(n) = b.strip_suffix('K') {
-            (n, 10)
-        } else {
-            (b.strip_suffix('B')?, 0)
-        };
-        let block = num.parse::<u64>().ok()?.checked_mul(1 << shift)?;
-        let (q, t) = qt.strip_prefix('Q')?.split_once('T')?;
-        Some(Slot {
-            pattern,
-            block,
-            qd: q.parse().ok()?,
-            threads: t.parse().ok()?,
-        })
-    }
-}
-
-/// Preset names accepted by `--preset`.
-pub const PRESETS: [&str; 4] = ["default", "nvme", "peak", "realworld"];
-
-/// The slots of a preset (spec/peers.md, CrystalDiskMark 8 / KDiskMark "Standard" and
-/// "NVMe SSD"); `None` for an unknown name.
-pub fn preset(name: &str) -> Option<Vec<Slot>> {
-    use Pattern::{Rnd, Seq};
-    const M: u64 = 1 << 20;
-    const K4: u64 = 4096;
-    Some(match name {
-        "default" => vec![
-            slot(Seq, M, 8, 1),
-            slot(Seq, M, 1, 1),
-            slot(Rnd, K4, 32, 1),
-            slot(Rnd, K4, 1, 1),
-        ],
-        "nvme" => vec![
-            slot(Seq, M, 8, 1),
-            slot(Seq, 128 << 10, 32, 1),
-            slot(Rnd, K4, 32, 16),
-            slot(Rnd, K4, 1, 1),
-        ],
-        "peak" => vec![slot(Seq, M, 8, 1), slot(Rnd, K4, 32, 1)],
-        "realworld" => vec![slot(Seq, M, 1, 1), slot(Rnd, K4, 1, 1)],
-        _ => return None,
-    })
-}
-
-/// One test: a slot and a direction.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Test {
-    /// pattern, block size, QD, threads
-    pub slot: Slot,
-    /// read, write or mix
-    pub op: Op,
-}
-
-impl Test {
-    /// `SEQ1M Q8T1 read`
-    pub fn name(&self) -> String {
-        format!("{} {}", self.slot.label(), self.op.name())
-    }
-}
-
-/// Expand a preset into its tests: every slot read, then every slot written (as
-/// CrystalDiskMark runs them), then with `mix` the random slots as 70/30 mixes.
-pub fn expand(preset_name: &str, mix: bool) -> Option<Vec<Test>> {
-    let slots = preset(preset_name)?;
-    let mut v: Vec<Test> = slots
-        .iter()
-        .map(|&slot| Test { slot, op: Op::Read })
-        .collect();
-    v.extend(slots.iter().map(|&slot| Test {
-        slot,
-        op: Op::Write,
-    }));
-    if mix {
-        v.extend(
-            slots
-                .iter()
-                .filter(|s| s.pattern == Pattern::Rnd)
-                .map(|&slot| Test { slot, op: Op::Mix }),
-        );
-    }
-    Some(v)
-}
-
-/// Reads per write of the mix: 70 % reads (KDiskMark's default `rwmixread`).
-pub const MIX_RW_RATIO: &str = "2.3333333333";
-
-/// The `iomark fileio` arguments (without the command word) of one test run:
-/// one file of `size` bytes in `dir`, O_DIRECT, random data, no fsync, `time_s` seconds.
-/// Q1 uses `--file-io-mode=sync` (pread/pwrite, per-I/O latency), deeper queues use
-/// io_uring with `--file-async-backlog=QD`.
-pub fn fileio_args(t: &Test, size: u64, time_s: u64, dir: &Path, json_path: &Path) -> Vec<String> {
-    let mode = match (t.slot.pattern, t.op) {
-        (Pattern::Seq, Op::Read) => "seqrd",
-        (Pattern::Seq, Op::Write) => "seqrewr",
-        (Pattern::Rnd, Op::Read) => "rndrd",
-        (Pattern::Rnd, Op::Write) => "rndwr",
-        (_, Op::Mix) => "rndrw",
-    };
-    let mut a = vec![
-        "--file-num=1".to_string(),
-        format!("--file-total-size={size}"),
-        format!("--file-block-size={}", t.slot.block),
-        format!("--file-test-mode={mode}"),
-    ];
-    if t.slot.qd > 1 {
-        a.push("--file-io-mode=async".into());
-        a.push(format!("--file-async-backlog={}", t.slot.qd));
-    } else {
-        a.push("--file-io-mode=sync".into());
-    }
-    a.extend([
-        "--file-extra-flags=direct".to_string(),
-        "--file-fsync-freq=0".into(),
-        "--file-fsync-end=off".into(),
-        format!("--file-rw-ratio={MIX_RW_RATIO}"),
-        format!("--threads={}", t.slot.threads),
-        format!("--time={time_s}"),
-        "--events=0".into(),
-        format!("--file-dir={}", dir.display()),
-        "--file-data=random".into(),
-        "--percentile=99".into(),
-        "--notes=off".into(),
-        "--verbosity=0".into(),
-        format!("--json={}", json_path.display()),
-        "run".into(),
-    ]);
-    a
-}
+pub use super::mark_presets::*;
 
 /// What the user asked for.
 #[derive(Clone, Debug)]
@@ -256,6 +49,8 @@ pub struct MarkJob {
     pub warmup_s: u64,
     /// where to write the RunResult
     pub json: Option<PathBuf>,
+    /// directory for the per-test charts of the median loops (`--plot`)
+    pub plot: Option<PathBuf>,
     /// argv after `mark`
     pub argv: Vec<String>,
 }
@@ -275,12 +70,14 @@ pub struct Measured {
     pub mib_s: f64,
     /// operations per second
     pub iops: f64,
-    /// mean completion latency, µs (measured for Q1, QD×T/IOPS otherwise)
+    /// mean per-I/O latency (submission to completion), µs
     pub mean_us: f64,
-    /// 99th percentile latency, µs (Q1 only)
+    /// 99th percentile per-I/O latency, µs (`None` when the run recorded none)
     pub p99_us: Option<f64>,
-    /// latency of the loop as measured (Q1), for the result file
+    /// per-I/O latency of the loop, for the result file
     pub lat: Option<Latency>,
+    /// the loop's fileio result (kept for `--plot`)
+    pub result: Option<Box<RunResult>>,
 }
 
 /// Turn a fileio `RunResult` of test `t` into the figures `mark` reports.
@@ -293,18 +90,15 @@ pub fn measured(t: &Test, r: &RunResult) -> Measured {
         f64::MIN_POSITIVE
     };
     let iops = ops as f64 / secs;
-    let (mean_us, p99_us, lat) = if t.slot.qd <= 1 {
-        let l = &r.lat;
-        (
-            l.mean_ns as f64 / 1e3,
-            l.percentiles_ns.get("99").map(|v| *v as f64 / 1e3),
-            Some(l.clone()),
-        )
+    // Q1 (pread/pwrite): the event is the I/O. QD > 1: per-I/O completion latency.
+    let lat = if t.slot.qd <= 1 {
+        Some(&r.lat)
     } else {
-        let depth = f64::from(t.slot.qd) * f64::from(t.slot.threads);
-        let mean = if iops > 0.0 { depth / iops * 1e6 } else { 0.0 };
-        (mean, None, None)
-    };
+        r.clat.as_ref()
+    }
+    .filter(|l| l.count > 0);
+    let mean_us = lat.map_or(0.0, |l| l.mean_ns as f64 / 1e3);
+    let p99_us = lat.and_then(|l| l.percentiles_ns.get("99").map(|v| *v as f64 / 1e3));
     Measured {
         bytes,
         ops,
@@ -314,7 +108,8 @@ pub fn measured(t: &Test, r: &RunResult) -> Measured {
         iops,
         mean_us,
         p99_us,
-        lat,
+        lat: lat.cloned(),
+        result: None,
     }
 }
 
@@ -347,11 +142,7 @@ pub struct Row {
 pub fn phase_of(row: &Row) -> Phase {
     let m = &row.median;
     let mut p = Phase::new(&row.test.name(), m.ops, m.bytes, m.seconds);
-    p.lat = Some(m.lat.clone().unwrap_or_else(|| Latency {
-        count: m.ops,
-        mean_ns: (m.mean_us * 1e3) as u64,
-        ..Default::default()
-    }));
+    p.lat = m.lat.clone();
     p.cache = Some("O_DIRECT (page cache bypassed)".into());
     let s = row.test.slot;
     p.notes = vec![
@@ -374,7 +165,7 @@ pub fn phase_of(row: &Row) -> Phase {
                 .join(",")
         ),
         if s.qd > 1 {
-            "latency: mean completion latency derived as QD*threads/IOPS (Little's law); io_uring per-I/O completion times are not recorded, so no percentiles".into()
+            "latency: measured per I/O, io_uring submission to reaped completion".into()
         } else {
             "latency: measured per I/O (pread/pwrite, completion)".into()
         },
@@ -390,10 +181,10 @@ pub fn table(rows: &[Row]) -> String {
     );
     for r in rows {
         let m = &r.median;
-        let mean = if r.test.slot.qd > 1 {
-            format!("{:.1}*", m.mean_us)
-        } else {
+        let mean = if m.lat.is_some() {
             format!("{:.1}", m.mean_us)
+        } else {
+            "-".into()
         };
         out += &format!(
             "{:<22} {:>10.2} {:>10.2} {:>11.0} {:>10} {:>10}\n",
@@ -405,10 +196,7 @@ pub fn table(rows: &[Row]) -> String {
             m.p99_us.map_or("-".into(), |v| format!("{v:.1}"))
         );
     }
-    out += "MB/s = 1,000,000 B/s, MiB/s = 1,048,576 B/s. Latency is per I/O, submission to completion.\n";
-    if rows.iter().any(|r| r.test.slot.qd > 1) {
-        out += "* QD > 1 (io_uring): mean = QD x threads / IOPS (Little's law); p99 is not measured.\n";
-    }
+    out += "MB/s = 1,000,000 B/s, MiB/s = 1,048,576 B/s. Latency is measured per I/O, submission to completion (Q1: pread/pwrite; QD > 1: io_uring).\n";
     out
 }
 
@@ -469,8 +257,20 @@ impl Drop for TestDir {
     }
 }
 
+/// Removes the `--json` placeholder when `mark` stops before it has a result to save
+/// (bad PATH, no space), so a failed start leaves nothing behind.
+struct Placeholder(Option<PathBuf>);
+
+impl Drop for Placeholder {
+    fn drop(&mut self) {
+        if let Some(p) = self.0.take() {
+            let _ = std::fs::remove_file(p);
+        }
+    }
+}
+
 /// Run one fileio job silently; returns its RunResult or the exit code.
-fn run_fileio(args: &[String], json_path: &Path) -> Result<RunResult, i32> {
+fn run_fileio(args: &[String], json_path: &Path, samples: bool) -> Result<RunResult, i32> {
     let parsed = crate::cli::fileio::parse(args);
     for m in parsed.pre.iter().chain(parsed.post.iter()) {
         if m.stream == crate::cli::fileio::Stream::Err
@@ -479,10 +279,11 @@ fn run_fileio(args: &[String], json_path: &Path) -> Result<RunResult, i32> {
             eprintln!("iomark mark: {}", m.text);
         }
     }
-    let job = match parsed.outcome {
+    let mut job = match parsed.outcome {
         crate::cli::fileio::Outcome::Exit(c) => return Err(c),
         crate::cli::fileio::Outcome::Job(j) => j,
     };
+    job.samples = samples;
     let console = Arc::new(Console::new(0));
     let code = crate::run::fileio::execute(&job, &console);
     if code != exit::OK {
@@ -512,12 +313,34 @@ pub fn execute(job: &MarkJob) -> i32 {
         );
         return exit::ENVIRONMENT;
     }
+    if let Some(avail) = crate::target::preflight::free_space(&job.path) {
+        if avail < job.size {
+            eprintln!(
+                "iomark mark: not enough free space in {}: the test file needs {} ({} bytes), {} ({avail} bytes) are available; use a smaller --size or another PATH",
+                job.path.display(),
+                crate::job::values::iec(job.size),
+                job.size,
+                crate::job::values::iec(avail)
+            );
+            return exit::ENVIRONMENT;
+        }
+    }
+    let existed = job.json.as_ref().is_some_and(|p| p.exists());
     if let Some(p) = &job.json {
         if let Err(e) = json::write_atomic(
             p,
             &serde_json::json!({"schema_version": json::SCHEMA_VERSION, "tool": "iomark", "status": "running"}),
         ) {
             eprintln!("iomark mark: cannot write --json={}: {e}", p.display());
+            return exit::ENVIRONMENT;
+        }
+    }
+    // A failed start removes the placeholder it created (a file that existed before is
+    // left as the placeholder: its old content is gone either way).
+    let mut placeholder = Placeholder(job.json.clone().filter(|_| !existed));
+    if let Some(d) = &job.plot {
+        if let Err(e) = crate::report::svg_plot::ensure_dir(d) {
+            eprintln!("iomark mark: {e}");
             return exit::ENVIRONMENT;
         }
     }
@@ -567,39 +390,78 @@ pub fn execute(job: &MarkJob) -> i32 {
         pb.finish_and_clear();
         return interrupted_or(&signals, code, "while preparing the test file");
     }
+    // From here on, a stop saves the tests done so far (status interrupted/failed).
+    placeholder.0 = None;
+    let partial = |rows: &[Row], warnings: &[Warning], code: i32, what: String| -> i32 {
+        let code = interrupted_or(&signals, code, &what);
+        if let Some(p) = &job.json {
+            let mut r = result(job, rows, &diag, warnings.to_vec());
+            r.status = if signals.exit_code().is_some() {
+                Status::Interrupted
+            } else {
+                Status::Failed
+            };
+            r.error = Some(format!(
+                "stopped {what} (exit {code}); {} test(s) completed",
+                rows.len()
+            ));
+            let _ = json::write_atomic(p, &r);
+        }
+        code
+    };
     let mut rows = vec![];
+    let mut plots: Vec<PathBuf> = vec![];
     let mut warnings: Vec<Warning> = vec![];
     for t in &tests {
         pb.set_message(t.name());
         if job.warmup_s > 0 {
             let a = fileio_args(t, job.size, job.warmup_s, &dir, &json_path);
-            if let Err(c) = run_fileio(&a, &json_path) {
+            if let Err(c) = run_fileio(&a, &json_path, false) {
                 pb.finish_and_clear();
-                return interrupted_or(&signals, c, &format!("in the warm-up of {}", t.name()));
+                return partial(
+                    &rows,
+                    &warnings,
+                    c,
+                    format!("in the warm-up of {}", t.name()),
+                );
             }
         }
         let mut loops = vec![];
         for _ in 0..job.loops {
             let a = fileio_args(t, job.size, job.time_s, &dir, &json_path);
-            match run_fileio(&a, &json_path) {
+            match run_fileio(&a, &json_path, job.plot.is_some()) {
                 Ok(r) => {
                     for w in &r.warnings {
                         if !warnings.iter().any(|x| x.id == w.id) {
                             warnings.push(w.clone());
                         }
                     }
-                    loops.push(measured(t, &r));
+                    let mut m = measured(t, &r);
+                    if job.plot.is_some() {
+                        m.result = Some(Box::new(r));
+                    }
+                    loops.push(m);
                 }
                 Err(c) => {
                     pb.finish_and_clear();
-                    return interrupted_or(&signals, c, &format!("in {}", t.name()));
+                    return partial(&rows, &warnings, c, format!("in {}", t.name()));
                 }
             }
             pb.inc(1);
         }
-        let Some((m, best, worst)) = median(&loops) else {
+        let Some((mut m, best, worst)) = median(&loops) else {
             continue;
         };
+        if let (Some(d), Some(r)) = (&job.plot, m.result.take()) {
+            match crate::report::svg_plot::write_plots(&r, d) {
+                Ok(files) => plots.extend(files),
+                Err(e) => {
+                    pb.finish_and_clear();
+                    eprintln!("iomark mark: --plot={}: {e}", d.display());
+                    return exit::ENVIRONMENT;
+                }
+            }
+        }
         rows.push(Row {
             test: *t,
             loops_mb_s: loops.iter().map(|l| l.mb_s).collect(),
@@ -611,6 +473,9 @@ pub fn execute(job: &MarkJob) -> i32 {
     pb.finish_and_clear();
     drop(guard);
     crate::out!("{}", table(&rows));
+    for p in &plots {
+        crate::outln!("iomark mark: wrote {}", p.display());
+    }
     for r in &rows {
         let (rd, wr) = match r.test.op {
             Op::Write => (0.0, r.median.mb_s),
@@ -697,5 +562,8 @@ pub fn result(job: &MarkJob, rows: &[Row], diag: &Diagnosis, warnings: Vec<Warni
             findings: diag.findings.iter().map(|f| f.id.clone()).collect(),
         }),
         phases: rows.iter().map(phase_of).collect(),
+        clat: None,
+        series: None,
+        cpu: None,
     }
 }

@@ -135,6 +135,10 @@ pub struct ThreadStats {
     pub lat_fsync: KindStats,
     /// interval counters, when interval reports are on
     pub interval: Option<IntervalStats>,
+    /// per-I/O completion latency (submission to reaped completion) of queued reads and
+    /// writes, `[read, write]`; only for engines that queue (io_uring), see
+    /// [`ThreadStats::enable_clat`]
+    pub clat: Option<Box<[KindStats; 2]>>,
 }
 
 impl ThreadStats {
@@ -164,6 +168,30 @@ impl ThreadStats {
             lat_write: KindStats::new(h()),
             lat_fsync: KindStats::new(h()),
             interval: intervals.then(IntervalStats::new),
+            clat: None,
+        }
+    }
+
+    /// Start recording per-I/O completion latency ([`ThreadStats::clat_done`]).
+    pub fn enable_clat(&mut self) {
+        if self.clat.is_none() {
+            self.clat = Some(Box::new([
+                KindStats::new(new_hist()),
+                KindStats::new(new_hist()),
+            ]));
+        }
+    }
+
+    /// Record the completion latency (ns, submission to completion) of a queued read or
+    /// write that completed successfully; ignored unless enabled or for fsync.
+    #[inline]
+    pub fn clat_done(&mut self, kind: EventKind, lat_ns: u64) {
+        if let Some(c) = &mut self.clat {
+            match kind {
+                EventKind::Read => c[0].record(lat_ns),
+                EventKind::Write => c[1].record(lat_ns),
+                EventKind::Fsync => {}
+            }
         }
     }
 
@@ -220,7 +248,10 @@ impl ThreadStats {
 
     /// Take everything and start again from zero (checkpoints).
     pub fn take(&mut self) -> ThreadStats {
-        let fresh = ThreadStats::new(self.interval.is_some());
+        let mut fresh = ThreadStats::new(self.interval.is_some());
+        if self.clat.is_some() {
+            fresh.enable_clat();
+        }
         std::mem::replace(self, fresh)
     }
 
@@ -272,6 +303,28 @@ impl Snapshot {
                 Some(EventKind::Read) => k.merge(&t.lat_read),
                 Some(EventKind::Write) => k.merge(&t.lat_write),
                 Some(EventKind::Fsync) => k.merge(&t.lat_fsync),
+            }
+        }
+        k
+    }
+}
+
+impl Snapshot {
+    /// Merged completion latencies of queued reads (`Some(Read)`), writes
+    /// (`Some(Write)`) or both (`None`); `None` when no thread recorded any
+    /// (synchronous engines).
+    pub fn merged_clat(&self, kind: Option<EventKind>) -> Option<KindStats> {
+        let mut k: Option<KindStats> = None;
+        for c in self.threads.iter().filter_map(|t| t.clat.as_ref()) {
+            let acc = k.get_or_insert_with(|| KindStats::new(new_hist()));
+            match kind {
+                Some(EventKind::Read) => acc.merge(&c[0]),
+                Some(EventKind::Write) => acc.merge(&c[1]),
+                Some(EventKind::Fsync) => {}
+                None => {
+                    acc.merge(&c[0]);
+                    acc.merge(&c[1]);
+                }
             }
         }
         k
@@ -386,6 +439,37 @@ mod tests {
         };
         let l = s.latency();
         assert_eq!((l.count, l.min_ns, l.max_ns), (1, 5000, 5000));
+    }
+
+    #[test]
+    fn clat_is_recorded_only_when_enabled_and_survives_take() {
+        let mut t = ThreadStats::new(false);
+        t.clat_done(EventKind::Read, 100);
+        assert!(t.clat.is_none());
+        t.enable_clat();
+        t.clat_done(EventKind::Read, 100);
+        t.clat_done(EventKind::Write, 300);
+        t.clat_done(EventKind::Write, 500);
+        t.clat_done(EventKind::Fsync, 7);
+        let s = Snapshot {
+            period_s: 1.0,
+            total_time_s: 1.0,
+            threads: vec![t.clone(), ThreadStats::new(false)],
+        };
+        assert_eq!(s.merged_clat(Some(EventKind::Read)).unwrap().count, 1);
+        let w = s.merged_clat(Some(EventKind::Write)).unwrap().summary();
+        assert_eq!((w.count, w.mean_ns, w.min_ns, w.max_ns), (2, 400, 300, 500));
+        assert_eq!(s.merged_clat(None).unwrap().count, 3);
+        let mut t2 = t;
+        t2.take();
+        assert!(t2.clat.is_some());
+        assert_eq!(t2.clat.as_ref().unwrap()[1].count, 0);
+        let none = Snapshot {
+            period_s: 1.0,
+            total_time_s: 1.0,
+            threads: vec![ThreadStats::new(false)],
+        };
+        assert!(none.merged_clat(None).is_none());
     }
 
     #[test]

@@ -179,6 +179,26 @@ pub fn open(files: &[FileSpec], writes: bool, direct: bool) -> Result<OpenFiles,
     Ok(OpenFiles { files: out })
 }
 
+/// [`open`] with O_SYNC added (fio's `sync=1`): the files are first opened and
+/// checked by [`open`], then reopened with the extra flag.
+pub fn open_osync(files: &[FileSpec], writes: bool, direct: bool) -> Result<OpenFiles, FilesError> {
+    let checked = open(files, writes, direct)?;
+    let mut out = Vec::with_capacity(files.len());
+    for f in files {
+        let mut o = OpenOptions::new();
+        o.read(true)
+            .write(writes)
+            .custom_flags(libc::O_SYNC | if direct { libc::O_DIRECT } else { 0 });
+        out.push(o.open(&f.path).map_err(|e| FilesError::Io {
+            path: f.path.clone(),
+            op: "open",
+            source: e,
+        })?);
+    }
+    drop(checked);
+    Ok(OpenFiles { files: out })
+}
+
 /// fsync every file (fio's `end_fsync`).
 pub fn fsync_all(open: &OpenFiles) -> std::io::Result<()> {
     for f in &open.files {

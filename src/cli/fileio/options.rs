@@ -353,6 +353,14 @@ pub(super) fn fileio_options(
         }
         Some(p) => Some(PathBuf::from(p)),
     };
+    let plot = match a.value("plot") {
+        None => None,
+        Some("") => {
+            c.fatal("Invalid value for --plot: a directory is expected (--plot=DIR)");
+            return Err(Stop(exit::INVALID));
+        }
+        Some(p) => Some(PathBuf::from(p)),
+    };
     Ok(FileioJob {
         commands: vec![],
         file_num: file_num as u32,
@@ -383,6 +391,8 @@ pub(super) fn fileio_options(
         verbosity: g.verbosity,
         dir,
         json,
+        samples: plot.is_some(),
+        plot,
         data,
         notes: bool_opt(a, "notes", true),
         argv: vec![],

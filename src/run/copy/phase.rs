@@ -90,6 +90,9 @@ pub fn phase_result(
         warnings: vec![],
         diagnosis: None,
         phases,
+        clat: None,
+        series: None,
+        cpu: None,
     }
 }
 

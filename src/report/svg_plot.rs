@@ -1,0 +1,462 @@
+//! `--plot DIR` charts of one run, drawn from its [`RunResult`] alone (so `fileio`,
+//! `mark` and `run` share them): throughput over time (bandwidth in MB/s, decimal, and
+//! IOPS, one panel each) and the latency percentile curve (log latency axis over a
+//! "nines" percentile axis, as fio's and HdrHistogram's plots draw it).
+//!
+//! Sources, best first: `series.samples` (sampled while running with `--plot`), else
+//! sysbench's `intervals` (`--report-interval`, bandwidth only); `series.latency_curves`,
+//! else the percentiles of `read`/`write` (`clat` when present). plotters' SVG backend
+//! writes text as `<text>` in a generic `sans-serif` family: no system font is read.
+
+use crate::report::json::{CurvePoint, LatencyCurve, RunResult};
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use std::path::{Path, PathBuf};
+
+const READ: RGBColor = RGBColor(0, 114, 178);
+const WRITE: RGBColor = RGBColor(213, 94, 0);
+const OTHER: RGBColor = RGBColor(0, 158, 115);
+
+/// Create `dir` (and missing parents) for charts; an error names `--plot` and the cause.
+pub fn ensure_dir(dir: &Path) -> Result<(), String> {
+    if dir.is_dir() {
+        return Ok(());
+    }
+    std::fs::create_dir_all(dir).map_err(|e| {
+        format!(
+            "cannot create the --plot directory {}: {e} (a writable directory is expected)",
+            dir.display()
+        )
+    })
+}
+
+/// File-name stem of a result's charts: command, test mode (or job kind), block size,
+/// queue depth and threads, e.g. `fileio-rndrd-4k-q1t1`.
+pub fn stem(r: &RunResult) -> String {
+    let j = &r.job;
+    let mode = j
+        .test_mode
+        .and_then(|m| serde_json::to_value(m).ok())
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_else(|| j.kind.clone());
+    let bs = j.block_size_bytes;
+    let b = if bs >= 1 << 20 && bs % (1 << 20) == 0 {
+        format!("{}m", bs >> 20)
+    } else if bs >= 1024 && bs % 1024 == 0 {
+        format!("{}k", bs >> 10)
+    } else {
+        format!("{bs}b")
+    };
+    let raw = format!("{}-{mode}-{b}-q{}t{}", r.command, j.iodepth, j.threads);
+    let mut s: String = raw
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    while s.contains("--") {
+        s = s.replace("--", "-");
+    }
+    s.trim_matches('-').to_string()
+}
+
+/// One-line description of the job for chart titles.
+pub fn describe(r: &RunResult) -> String {
+    let j = &r.job;
+    let mode = j
+        .test_mode
+        .and_then(|m| serde_json::to_value(m).ok())
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_else(|| j.kind.clone());
+    let mut s = format!(
+        "{} {mode}, {} blocks, QD{} x {} thread(s), {}, {}",
+        r.command,
+        crate::job::values::iec(j.block_size_bytes),
+        j.iodepth,
+        j.threads,
+        j.engine,
+        if j.direct { "O_DIRECT" } else { "buffered" }
+    );
+    if let Some(m) = r
+        .diagnosis
+        .as_ref()
+        .and_then(|d| d.summary.device_model.as_ref())
+    {
+        s += &format!(" on {m}");
+    }
+    s
+}
+
+/// A time series: (seconds since start, value) per op.
+struct Throughput {
+    t: Vec<f64>,
+    read_mb_s: Vec<f64>,
+    write_mb_s: Vec<f64>,
+    read_iops: Option<Vec<f64>>,
+    write_iops: Option<Vec<f64>>,
+    source: &'static str,
+}
+
+fn throughput(r: &RunResult) -> Option<Throughput> {
+    let rate = |v: u64, d: f64| if d > 0.0 { v as f64 / d } else { 0.0 };
+    if let Some(s) = r.series.as_ref().filter(|s| !s.samples.is_empty()) {
+        let x = &s.samples;
+        return Some(Throughput {
+            t: x.iter().map(|p| p.t_s).collect(),
+            read_mb_s: x
+                .iter()
+                .map(|p| rate(p.read_bytes, p.dur_s) / 1e6)
+                .collect(),
+            write_mb_s: x
+                .iter()
+                .map(|p| rate(p.written_bytes, p.dur_s) / 1e6)
+                .collect(),
+            read_iops: Some(x.iter().map(|p| rate(p.reads, p.dur_s)).collect()),
+            write_iops: Some(x.iter().map(|p| rate(p.writes, p.dur_s)).collect()),
+            source: "sampled while running",
+        });
+    }
+    if r.intervals.is_empty() {
+        return None;
+    }
+    let x = &r.intervals;
+    Some(Throughput {
+        t: x.iter().map(|p| p.t_s).collect(),
+        read_mb_s: x
+            .iter()
+            .map(|p| rate(p.read_bytes, p.dur_s) / 1e6)
+            .collect(),
+        write_mb_s: x
+            .iter()
+            .map(|p| rate(p.written_bytes, p.dur_s) / 1e6)
+            .collect(),
+        read_iops: None,
+        write_iops: None,
+        source: "--report-interval samples (no per-interval I/O counts: IOPS not drawn)",
+    })
+}
+
+fn err(e: impl std::fmt::Display) -> String {
+    e.to_string()
+}
+
+/// Draw one time panel with a line (and a dot per sample) per non-empty series.
+fn time_panel(
+    area: &DrawingArea<SVGBackend, Shift>,
+    title: &str,
+    y_desc: &str,
+    t: &[f64],
+    series: &[(&str, RGBColor, &[f64])],
+) -> Result<(), String> {
+    let t_max = t.iter().copied().fold(0.0f64, f64::max).max(1e-3);
+    let y_max = series
+        .iter()
+        .flat_map(|s| s.2.iter().copied())
+        .filter(|v| v.is_finite())
+        .fold(0.0f64, f64::max);
+    let top = if y_max > 0.0 { y_max * 1.15 } else { 1.0 };
+    let mut chart = ChartBuilder::on(area)
+        .caption(title, ("sans-serif", 20))
+        .margin(14)
+        .x_label_area_size(45)
+        .y_label_area_size(85)
+        .build_cartesian_2d(0f64..t_max * 1.02, 0f64..top)
+        .map_err(err)?;
+    chart
+        .configure_mesh()
+        .x_desc("time since start, s")
+        .y_desc(y_desc)
+        .y_label_formatter(&|v| {
+            if top >= 100.0 {
+                format!("{v:.0}")
+            } else {
+                format!("{v:.1}")
+            }
+        })
+        .x_label_formatter(&|v| format!("{v:.1}"))
+        .label_style(("sans-serif", 14))
+        .axis_desc_style(("sans-serif", 15))
+        .draw()
+        .map_err(err)?;
+    for &(name, color, ys) in series {
+        let pts: Vec<(f64, f64)> = t.iter().copied().zip(ys.iter().copied()).collect();
+        chart
+            .draw_series(std::iter::once(PathElement::new(
+                pts.clone(),
+                color.stroke_width(2),
+            )))
+            .map_err(err)?
+            .label(name)
+            .legend(move |(x, y)| {
+                PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(3))
+            });
+        chart
+            .draw_series(pts.into_iter().map(|p| Circle::new(p, 3, color.filled())))
+            .map_err(err)?;
+    }
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::LowerRight)
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK)
+        .label_font(("sans-serif", 14))
+        .draw()
+        .map_err(err)
+}
+
+fn write_throughput(r: &RunResult, tp: &Throughput, path: &Path) -> Result<(), String> {
+    let panels = if tp.read_iops.is_some() { 2 } else { 1 };
+    let root = SVGBackend::new(path, (1100, 380 * panels + 60)).into_drawing_area();
+    root.fill(&WHITE).map_err(err)?;
+    let (head, body) = root.split_vertically(60);
+    head.draw(&Text::new(
+        format!("Throughput over time: {}", describe(r)),
+        (14, 10),
+        ("sans-serif", 18).into_font().color(&BLACK),
+    ))
+    .map_err(err)?;
+    head.draw(&Text::new(
+        format!(
+            "{}; each point is the I/O completed in its sample divided by its length",
+            tp.source
+        ),
+        (14, 36),
+        ("sans-serif", 13).into_font().color(&BLACK),
+    ))
+    .map_err(err)?;
+    let any = |v: &[f64]| v.iter().any(|x| *x > 0.0);
+    let pick = |rv: &'_ [f64], wv: &'_ [f64]| -> Vec<(&'static str, RGBColor, Vec<f64>)> {
+        let mut s = vec![];
+        if any(rv) || !any(wv) {
+            s.push(("read", READ, rv.to_vec()));
+        }
+        if any(wv) {
+            s.push(("write", WRITE, wv.to_vec()));
+        }
+        s
+    };
+    let areas = body.split_evenly((panels as usize, 1));
+    let bw = pick(&tp.read_mb_s, &tp.write_mb_s);
+    let bw_refs: Vec<_> = bw.iter().map(|(n, c, v)| (*n, *c, v.as_slice())).collect();
+    time_panel(
+        &areas[0],
+        "Bandwidth",
+        "MB/s (1 MB = 1,000,000 B)",
+        &tp.t,
+        &bw_refs,
+    )?;
+    if let (Some(ri), Some(wi)) = (&tp.read_iops, &tp.write_iops) {
+        let io = pick(ri, wi);
+        let io_refs: Vec<_> = io.iter().map(|(n, c, v)| (*n, *c, v.as_slice())).collect();
+        time_panel(
+            &areas[1],
+            "IOPS",
+            "I/O operations per second",
+            &tp.t,
+            &io_refs,
+        )?;
+    }
+    root.present().map_err(err)
+}
+
+/// Latency curves to draw: the stored ones, else built from the op percentiles.
+fn curves(r: &RunResult) -> Vec<LatencyCurve> {
+    if let Some(s) = r.series.as_ref().filter(|s| !s.latency_curves.is_empty()) {
+        return s.latency_curves.clone();
+    }
+    let mut v = vec![];
+    for (name, op) in [("read", &r.read), ("write", &r.write)] {
+        let (measure, lat) = match &op.clat {
+            Some(c) => ("completion", c),
+            None => ("event", &op.lat),
+        };
+        let mut points: Vec<CurvePoint> = lat
+            .percentiles_ns
+            .iter()
+            .filter_map(|(k, ns)| {
+                Some(CurvePoint {
+                    percentile: k.parse().ok()?,
+                    ns: *ns,
+                })
+            })
+            .collect();
+        points.sort_by(|a, b| a.percentile.total_cmp(&b.percentile));
+        if op.ops > 0 && !points.is_empty() {
+            v.push(LatencyCurve {
+                op: name.into(),
+                measure: measure.into(),
+                points,
+            });
+        }
+    }
+    v
+}
+
+/// Position of percentile `p` on the "nines" axis: 90 → 1, 99 → 2, 99.9 → 3.
+pub fn nines(p: f64) -> f64 {
+    -(1.0 - p / 100.0).max(1e-6).log10()
+}
+
+/// Tick label of the nines axis: whole positions only (0, 90, 99, 99.9 …).
+fn nines_label(x: f64) -> String {
+    let r = x.round();
+    if (x - r).abs() > 1e-6 {
+        return String::new();
+    }
+    let p = 100.0 * (1.0 - 10f64.powf(-r));
+    let digits = (r as usize).saturating_sub(2);
+    format!("{p:.digits$}")
+}
+
+fn write_latency(r: &RunResult, curves: &[LatencyCurve], path: &Path) -> Result<(), String> {
+    let root = SVGBackend::new(path, (1100, 640)).into_drawing_area();
+    root.fill(&WHITE).map_err(err)?;
+    let (head, body) = root.split_vertically(60);
+    head.draw(&Text::new(
+        format!("Latency percentiles: {}", describe(r)),
+        (14, 10),
+        ("sans-serif", 18).into_font().color(&BLACK),
+    ))
+    .map_err(err)?;
+    let measure = if curves.iter().any(|c| c.measure == "completion") {
+        "per I/O, submission to completion"
+    } else {
+        "per I/O (one event = one request)"
+    };
+    head.draw(&Text::new(
+        format!("{measure}; the right end of each line is its highest drawn percentile, the legend gives the maximum"),
+        (14, 36),
+        ("sans-serif", 13).into_font().color(&BLACK),
+    ))
+    .map_err(err)?;
+    let drawn = |c: &LatencyCurve| -> Vec<(f64, f64)> {
+        c.points
+            .iter()
+            .filter(|p| p.percentile < 100.0)
+            .map(|p| (nines(p.percentile), (p.ns.max(1) as f64) / 1e3))
+            .collect()
+    };
+    let all: Vec<(f64, f64)> = curves.iter().flat_map(drawn).collect();
+    let x_max = all.iter().map(|p| p.0).fold(1.0f64, f64::max).ceil();
+    let y_min = all.iter().map(|p| p.1).fold(f64::INFINITY, f64::min);
+    let y_max = all.iter().map(|p| p.1).fold(0.0f64, f64::max);
+    let (lo, hi) = if all.is_empty() {
+        (1.0, 10.0)
+    } else {
+        (y_min / 1.5, (y_max * 1.5).max(y_min * 2.0))
+    };
+    let mut chart = ChartBuilder::on(&body)
+        .margin(14)
+        .margin_right(40)
+        .x_label_area_size(50)
+        .y_label_area_size(85)
+        .build_cartesian_2d(0f64..x_max, (lo..hi).log_scale())
+        .map_err(err)?;
+    chart
+        .configure_mesh()
+        .x_desc("percentile, % (nines scale: 90, 99, 99.9 … equally spaced)")
+        .y_desc("latency, µs (log scale)")
+        .x_labels(x_max as usize * 2 + 1)
+        .y_labels(12)
+        .x_label_formatter(&|x| nines_label(*x))
+        .y_label_formatter(&|v| {
+            if *v >= 10.0 {
+                format!("{v:.0}")
+            } else {
+                format!("{v:.2}")
+            }
+        })
+        .label_style(("sans-serif", 14))
+        .axis_desc_style(("sans-serif", 15))
+        .draw()
+        .map_err(err)?;
+    for (i, c) in curves.iter().enumerate() {
+        let color = match c.op.as_str() {
+            "read" => READ,
+            "write" => WRITE,
+            _ => [OTHER, BLACK][i % 2],
+        };
+        let pts = drawn(c);
+        let max_us = c.points.last().map_or(0.0, |p| p.ns as f64 / 1e3);
+        let at = |q: f64| {
+            c.points
+                .iter()
+                .find(|p| p.percentile == q)
+                .map_or(String::new(), |p| {
+                    format!("p{q} {:.1} µs, ", p.ns as f64 / 1e3)
+                })
+        };
+        let p50 = at(50.0) + &at(99.0);
+        chart
+            .draw_series(std::iter::once(PathElement::new(
+                pts.clone(),
+                color.stroke_width(2),
+            )))
+            .map_err(err)?
+            .label(format!("{}: {p50}max {max_us:.1} µs", c.op))
+            .legend(move |(x, y)| {
+                PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(3))
+            });
+        chart
+            .draw_series(pts.into_iter().map(|p| Circle::new(p, 3, color.filled())))
+            .map_err(err)?;
+    }
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperLeft)
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK)
+        .label_font(("sans-serif", 14))
+        .draw()
+        .map_err(err)?;
+    root.present().map_err(err)
+}
+
+/// Write the charts of `result` into `dir` (created if missing):
+/// `STEM-throughput.svg` (when the result has samples or intervals) and
+/// `STEM-latency.svg` (when it has latency data), `STEM` from [`stem`].
+/// Returns the files written; an error (a message naming the file) when a file cannot
+/// be written or the result holds nothing to draw.
+pub fn write_plots(result: &RunResult, dir: &Path) -> Result<Vec<PathBuf>, String> {
+    ensure_dir(dir)?;
+    let s = stem(result);
+    let mut out = vec![];
+    if let Some(tp) = throughput(result) {
+        let p = dir.join(format!("{s}-throughput.svg"));
+        write_throughput(result, &tp, &p)
+            .map_err(|e| format!("cannot write {}: {e}", p.display()))?;
+        out.push(p);
+    }
+    let c = curves(result);
+    if !c.is_empty() {
+        let p = dir.join(format!("{s}-latency.svg"));
+        write_latency(result, &c, &p).map_err(|e| format!("cannot write {}: {e}", p.display()))?;
+        out.push(p);
+    }
+    if out.is_empty() {
+        return Err("the result has no samples, intervals or latency data to draw".into());
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nines_axis() {
+        assert!((nines(90.0) - 1.0).abs() < 1e-9);
+        assert!((nines(99.9) - 3.0).abs() < 1e-9);
+        assert_eq!(nines(0.0), 0.0);
+        assert_eq!(nines_label(0.0), "0");
+        assert_eq!(nines_label(1.0), "90");
+        assert_eq!(nines_label(2.0), "99");
+        assert_eq!(nines_label(3.0), "99.9");
+        assert_eq!(nines_label(4.0), "99.99");
+        assert_eq!(nines_label(0.5), "");
+    }
+}

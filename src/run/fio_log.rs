@@ -1,0 +1,256 @@
+//! fio's per-job log files (`write_bw_log`, `write_iops_log`, `write_lat_log`), one set
+//! per job thread, named like fio: `PREFIX_bw.N.log`, `PREFIX_iops.N.log`,
+//! `PREFIX_lat.N.log`, `PREFIX_clat.N.log`, `PREFIX_slat.N.log` (N = thread number
+//! from 1; PREFIX defaults to the job name). Lines are fio 3.x's:
+//! `time_ms, value, ddir, bs, prio` — with `log_offset=1` the offset comes before prio
+//! (`time_ms, value, ddir, bs, offset, prio`); ddir 0 = read, 1 = write; prio is 0.
+//!
+//! Values: latency in ns; bandwidth in KiB/s (1024 bytes); IOPS per second. Without
+//! `log_avg_msec` every I/O is one line (its bandwidth is its bytes over its latency;
+//! its IOPS entry is 1). With `log_avg_msec=W` each W-ms window gives one line per
+//! direction with I/O in it: mean latency, bytes/W, I/Os/W; bs and offset are 0.
+
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+/// Which logs a job writes, and how.
+#[derive(Clone, Debug, Default)]
+pub struct LogSpec {
+    /// bandwidth log prefix
+    pub bw: Option<String>,
+    /// IOPS log prefix
+    pub iops: Option<String>,
+    /// latency logs prefix
+    pub lat: Option<String>,
+    /// window, ms (0 = per I/O)
+    pub avg_msec: u64,
+    /// write the offset column
+    pub offset: bool,
+}
+
+#[derive(Default, Clone, Copy)]
+struct Win {
+    ios: u64,
+    bytes: u64,
+    lat: u128,
+    clat: u128,
+    slat: u128,
+    slat_n: u64,
+}
+
+/// Open log files of one thread.
+pub struct Logs {
+    spec: LogSpec,
+    bw: Option<BufWriter<File>>,
+    iops: Option<BufWriter<File>>,
+    lat: Option<BufWriter<File>>,
+    clat: Option<BufWriter<File>>,
+    slat: Option<BufWriter<File>>,
+    win_start_ms: u64,
+    win: [Win; 2],
+    /// first write error, reported at the end
+    pub error: Option<String>,
+}
+
+/// Path of a log: `DIR/PREFIX_KIND.N.log`.
+pub fn log_path(dir: &Path, prefix: &str, kind: &str, thread: u32) -> PathBuf {
+    dir.join(format!("{prefix}_{kind}.{}.log", thread + 1))
+}
+
+impl Logs {
+    /// Create the files of thread `thread` (0-based) of job `job` in `dir`.
+    pub fn create(spec: &LogSpec, job: &str, thread: u32, dir: &Path) -> std::io::Result<Logs> {
+        let open = |p: &Option<String>, kind: &str| -> std::io::Result<Option<BufWriter<File>>> {
+            match p {
+                None => Ok(None),
+                Some(pre) => {
+                    let pre = if pre.is_empty() { job } else { pre.as_str() };
+                    Ok(Some(BufWriter::new(File::create(log_path(
+                        dir, pre, kind, thread,
+                    ))?)))
+                }
+            }
+        };
+        Ok(Logs {
+            bw: open(&spec.bw, "bw")?,
+            iops: open(&spec.iops, "iops")?,
+            lat: open(&spec.lat, "lat")?,
+            clat: open(&spec.lat, "clat")?,
+            slat: open(&spec.lat, "slat")?,
+            spec: spec.clone(),
+            win_start_ms: 0,
+            win: [Win::default(); 2],
+            error: None,
+        })
+    }
+
+    fn line(
+        f: &mut Option<BufWriter<File>>,
+        err: &mut Option<String>,
+        with_off: bool,
+        t: u64,
+        v: u64,
+        d: usize,
+        bs: u64,
+        off: u64,
+    ) {
+        if let Some(w) = f {
+            let r = if with_off {
+                writeln!(w, "{t}, {v}, {d}, {bs}, {off}, 0")
+            } else {
+                writeln!(w, "{t}, {v}, {d}, {bs}, 0")
+            };
+            if let Err(e) = r {
+                err.get_or_insert_with(|| e.to_string());
+            }
+        }
+    }
+
+    /// One completed I/O at `t_ms` since the job start: direction (0 read, 1 write),
+    /// bytes, offset, latencies in ns (`slat` None for engines without submission time).
+    #[allow(clippy::too_many_arguments)]
+    pub fn io(
+        &mut self,
+        t_ms: u64,
+        d: usize,
+        bytes: u64,
+        off: u64,
+        slat: Option<u64>,
+        clat: u64,
+        lat: u64,
+    ) {
+        let o = self.spec.offset;
+        if self.spec.avg_msec == 0 {
+            let e = &mut self.error;
+            let bw = (bytes as u128 * 1_000_000_000 / 1024 / u128::from(lat.max(1))) as u64;
+            Self::line(&mut self.bw, e, o, t_ms, bw, d, bytes, off);
+            Self::line(&mut self.iops, e, o, t_ms, 1, d, bytes, off);
+            Self::line(&mut self.lat, e, o, t_ms, lat, d, bytes, off);
+            Self::line(&mut self.clat, e, o, t_ms, clat, d, bytes, off);
+            if let Some(s) = slat {
+                Self::line(&mut self.slat, e, o, t_ms, s, d, bytes, off);
+            }
+            return;
+        }
+        while t_ms >= self.win_start_ms + self.spec.avg_msec {
+            self.flush_window();
+        }
+        let w = &mut self.win[d.min(1)];
+        w.ios += 1;
+        w.bytes += bytes;
+        w.lat += u128::from(lat);
+        w.clat += u128::from(clat);
+        if let Some(s) = slat {
+            w.slat += u128::from(s);
+            w.slat_n += 1;
+        }
+    }
+
+    fn flush_window(&mut self) {
+        let win = self.spec.avg_msec.max(1);
+        let t = self.win_start_ms + win;
+        let o = self.spec.offset;
+        for d in 0..2 {
+            let w = self.win[d];
+            if w.ios == 0 {
+                continue;
+            }
+            let e = &mut self.error;
+            let bw = (w.bytes as u128 * 1000 / 1024 / u128::from(win)) as u64;
+            let iops = (w.ios as u128 * 1000 / u128::from(win)) as u64;
+            Self::line(&mut self.bw, e, o, t, bw, d, 0, 0);
+            Self::line(&mut self.iops, e, o, t, iops, d, 0, 0);
+            let n = u128::from(w.ios);
+            Self::line(&mut self.lat, e, o, t, (w.lat / n) as u64, d, 0, 0);
+            Self::line(&mut self.clat, e, o, t, (w.clat / n) as u64, d, 0, 0);
+            if w.slat_n > 0 {
+                Self::line(
+                    &mut self.slat,
+                    e,
+                    o,
+                    t,
+                    (w.slat / u128::from(w.slat_n)) as u64,
+                    d,
+                    0,
+                    0,
+                );
+            }
+        }
+        self.win = [Win::default(); 2];
+        self.win_start_ms = t;
+    }
+
+    /// Write the last (partial) window and flush the files. Returns the first error.
+    pub fn finish(&mut self) -> Result<(), String> {
+        if self.spec.avg_msec > 0 && (self.win[0].ios > 0 || self.win[1].ios > 0) {
+            self.flush_window();
+        }
+        for f in [
+            &mut self.bw,
+            &mut self.iops,
+            &mut self.lat,
+            &mut self.clat,
+            &mut self.slat,
+        ]
+        .into_iter()
+        .flatten()
+        {
+            if let Err(e) = f.flush() {
+                self.error.get_or_insert_with(|| e.to_string());
+            }
+        }
+        match self.error.take() {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn windowed_lines_average_per_direction() {
+        let d = tempfile::tempdir().unwrap();
+        let spec = LogSpec {
+            bw: Some(String::new()),
+            iops: Some("x".into()),
+            lat: Some(String::new()),
+            avg_msec: 100,
+            offset: false,
+        };
+        let mut l = Logs::create(&spec, "job", 0, d.path()).unwrap();
+        // window [0,100): two 4 KiB reads of 1000 and 3000 ns; window [100,200): one write
+        l.io(10, 0, 4096, 0, None, 1000, 1000);
+        l.io(50, 0, 4096, 4096, None, 3000, 3000);
+        l.io(150, 1, 8192, 0, None, 500, 500);
+        l.finish().unwrap();
+        let bw = std::fs::read_to_string(log_path(d.path(), "job", "bw", 0)).unwrap();
+        // 8192 bytes in 100 ms = 80 KiB/s; 8192 in the second window too
+        assert_eq!(bw, "100, 80, 0, 0, 0\n200, 80, 1, 0, 0\n");
+        let iops = std::fs::read_to_string(log_path(d.path(), "x", "iops", 0)).unwrap();
+        assert_eq!(iops, "100, 20, 0, 0, 0\n200, 10, 1, 0, 0\n");
+        let lat = std::fs::read_to_string(log_path(d.path(), "job", "lat", 0)).unwrap();
+        assert_eq!(lat, "100, 2000, 0, 0, 0\n200, 500, 1, 0, 0\n");
+        assert!(log_path(d.path(), "job", "slat", 0).exists());
+    }
+
+    #[test]
+    fn per_io_lines_with_offsets() {
+        let d = tempfile::tempdir().unwrap();
+        let spec = LogSpec {
+            lat: Some("p".into()),
+            offset: true,
+            ..Default::default()
+        };
+        let mut l = Logs::create(&spec, "job", 1, d.path()).unwrap();
+        l.io(3, 1, 4096, 12288, Some(100), 900, 1000);
+        l.finish().unwrap();
+        let s = std::fs::read_to_string(d.path().join("p_lat.2.log")).unwrap();
+        assert_eq!(s, "3, 1000, 1, 4096, 12288, 0\n");
+        let s = std::fs::read_to_string(d.path().join("p_slat.2.log")).unwrap();
+        assert_eq!(s, "3, 100, 1, 4096, 12288, 0\n");
+    }
+}

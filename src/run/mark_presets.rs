@@ -1,0 +1,214 @@
+//! `mark` presets: the CrystalDiskMark 8 / KDiskMark slots (spec/peers.md "KDiskMark
+//! preset definitions"), their expansion into tests (read, write, optional 70/30 mix) and
+//! each test's exact `iomark fileio` arguments. Pure: nothing here touches a file.
+
+use std::path::Path;
+
+/// Access pattern of a test.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pattern {
+    /// sequential (`SEQ`)
+    Seq,
+    /// uniformly random offsets (`RND`)
+    Rnd,
+}
+
+/// Direction of a test.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Op {
+    /// reads only
+    Read,
+    /// writes only (sequential writes overwrite the prepared file: fileio `seqrewr`)
+    Write,
+    /// 70 % reads, 30 % writes (fileio `rndrw`/`--file-rw-ratio=7/3`); random only
+    Mix,
+}
+
+impl Op {
+    /// `read`, `write`, `mix`
+    pub fn name(self) -> &'static str {
+        match self {
+            Op::Read => "read",
+            Op::Write => "write",
+            Op::Mix => "mix",
+        }
+    }
+}
+
+/// One slot of a preset: pattern, block size (bytes), queue depth per thread, threads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Slot {
+    /// access pattern
+    pub pattern: Pattern,
+    /// block (request) size, bytes
+    pub block: u64,
+    /// requests in flight per thread
+    pub qd: u32,
+    /// worker threads
+    pub threads: u32,
+}
+
+const fn slot(pattern: Pattern, block: u64, qd: u32, threads: u32) -> Slot {
+    Slot {
+        pattern,
+        block,
+        qd,
+        threads,
+    }
+}
+
+impl Slot {
+    /// CrystalDiskMark-style label: `SEQ1M Q8T1`, `RND4K Q32T16`, `SEQ128K Q32T1`.
+    pub fn label(&self) -> String {
+        let p = match self.pattern {
+            Pattern::Seq => "SEQ",
+            Pattern::Rnd => "RND",
+        };
+        let b = if self.block >= 1 << 20 && self.block.is_multiple_of(1 << 20) {
+            format!("{}M", self.block >> 20)
+        } else if self.block.is_multiple_of(1024) {
+            format!("{}K", self.block >> 10)
+        } else {
+            format!("{}B", self.block)
+        };
+        format!("{p}{b} Q{}T{}", self.qd, self.threads)
+    }
+
+    /// Parse a label made by [`Slot::label`] (used by `compare` on `mark` phases).
+    pub fn parse_label(s: &str) -> Option<Slot> {
+        let (pb, qt) = s.trim().split_once(' ')?;
+        let (pattern, b) = if let Some(b) = pb.strip_prefix("SEQ") {
+            (Pattern::Seq, b)
+        } else {
+            (Pattern::Rnd, pb.strip_prefix("RND")?)
+        };
+        let (num, shift) = if let Some(n) = b.strip_suffix('M') {
+            (n, 20)
+        } else if let Some(n) = b.strip_suffix('K') {
+            (n, 10)
+        } else {
+            (b.strip_suffix('B')?, 0)
+        };
+        let block = num.parse::<u64>().ok()?.checked_mul(1 << shift)?;
+        let (q, t) = qt.strip_prefix('Q')?.split_once('T')?;
+        Some(Slot {
+            pattern,
+            block,
+            qd: q.parse().ok()?,
+            threads: t.parse().ok()?,
+        })
+    }
+}
+
+/// Preset names accepted by `--preset`.
+pub const PRESETS: [&str; 4] = ["default", "nvme", "peak", "realworld"];
+
+/// The slots of a preset (spec/peers.md, CrystalDiskMark 8 / KDiskMark "Standard" and
+/// "NVMe SSD"); `None` for an unknown name.
+pub fn preset(name: &str) -> Option<Vec<Slot>> {
+    use Pattern::{Rnd, Seq};
+    const M: u64 = 1 << 20;
+    const K4: u64 = 4096;
+    Some(match name {
+        "default" => vec![
+            slot(Seq, M, 8, 1),
+            slot(Seq, M, 1, 1),
+            slot(Rnd, K4, 32, 1),
+            slot(Rnd, K4, 1, 1),
+        ],
+        "nvme" => vec![
+            slot(Seq, M, 8, 1),
+            slot(Seq, 128 << 10, 32, 1),
+            slot(Rnd, K4, 32, 16),
+            slot(Rnd, K4, 1, 1),
+        ],
+        "peak" => vec![slot(Seq, M, 8, 1), slot(Rnd, K4, 32, 1)],
+        "realworld" => vec![slot(Seq, M, 1, 1), slot(Rnd, K4, 1, 1)],
+        _ => return None,
+    })
+}
+
+/// One test: a slot and a direction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Test {
+    /// pattern, block size, QD, threads
+    pub slot: Slot,
+    /// read, write or mix
+    pub op: Op,
+}
+
+impl Test {
+    /// `SEQ1M Q8T1 read`
+    pub fn name(&self) -> String {
+        format!("{} {}", self.slot.label(), self.op.name())
+    }
+}
+
+/// Expand a preset into its tests: every slot read, then every slot written (as
+/// CrystalDiskMark runs them), then with `mix` the random slots as 70/30 mixes.
+pub fn expand(preset_name: &str, mix: bool) -> Option<Vec<Test>> {
+    let slots = preset(preset_name)?;
+    let mut v: Vec<Test> = slots
+        .iter()
+        .map(|&slot| Test { slot, op: Op::Read })
+        .collect();
+    v.extend(slots.iter().map(|&slot| Test {
+        slot,
+        op: Op::Write,
+    }));
+    if mix {
+        v.extend(
+            slots
+                .iter()
+                .filter(|s| s.pattern == Pattern::Rnd)
+                .map(|&slot| Test { slot, op: Op::Mix }),
+        );
+    }
+    Some(v)
+}
+
+/// Reads per write of the mix: 70 % reads (KDiskMark's default `rwmixread`).
+pub const MIX_RW_RATIO: &str = "2.3333333333";
+
+/// The `iomark fileio` arguments (without the command word) of one test run:
+/// one file of `size` bytes in `dir`, O_DIRECT, random data, no fsync, `time_s` seconds.
+/// Q1 uses `--file-io-mode=sync` (pread/pwrite, per-I/O latency), deeper queues use
+/// io_uring with `--file-async-backlog=QD`.
+pub fn fileio_args(t: &Test, size: u64, time_s: u64, dir: &Path, json_path: &Path) -> Vec<String> {
+    let mode = match (t.slot.pattern, t.op) {
+        (Pattern::Seq, Op::Read) => "seqrd",
+        (Pattern::Seq, Op::Write) => "seqrewr",
+        (Pattern::Rnd, Op::Read) => "rndrd",
+        (Pattern::Rnd, Op::Write) => "rndwr",
+        (_, Op::Mix) => "rndrw",
+    };
+    let mut a = vec![
+        "--file-num=1".to_string(),
+        format!("--file-total-size={size}"),
+        format!("--file-block-size={}", t.slot.block),
+        format!("--file-test-mode={mode}"),
+    ];
+    if t.slot.qd > 1 {
+        a.push("--file-io-mode=async".into());
+        a.push(format!("--file-async-backlog={}", t.slot.qd));
+    } else {
+        a.push("--file-io-mode=sync".into());
+    }
+    a.extend([
+        "--file-extra-flags=direct".to_string(),
+        "--file-fsync-freq=0".into(),
+        "--file-fsync-end=off".into(),
+        format!("--file-rw-ratio={MIX_RW_RATIO}"),
+        format!("--threads={}", t.slot.threads),
+        format!("--time={time_s}"),
+        "--events=0".into(),
+        format!("--file-dir={}", dir.display()),
+        "--file-data=random".into(),
+        "--percentile=99".into(),
+        "--notes=off".into(),
+        "--verbosity=0".into(),
+        format!("--json={}", json_path.display()),
+        "run".into(),
+    ]);
+    a
+}
