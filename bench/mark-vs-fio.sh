@@ -6,7 +6,8 @@
 # ROUNDS alternating rounds (odd rounds iomark first, even rounds fio first); in each round
 # iomark runs `mark --preset=peak` and `--preset=realworld` with --loops=1 (1 s warm-up, TIME s)
 # and fio runs the two jobs once (psync 4 KiB randread QD1; io_uring 1 MiB read QD8; --direct=1,
-# time-based, 1 s ramp, random buffers). Medians of the rounds are compared; per-round figures
+# time-based, 1 s ramp, random buffers; fio lays out a fresh file each round, as mark prepares a
+# fresh one per invocation). Medians of the rounds are compared; per-round figures
 # and the per-I/O latency (iomark's measured completion latency vs fio's clat) are printed too.
 # Needs fio and jq. Sizes: 1 GiB test files.
 set -euo pipefail
@@ -26,6 +27,8 @@ run_iomark() { # round
   "$BIN" mark "$DIR" --preset=realworld --size="$SIZE" --time="$TIME" --loops=1 --json="$OUT/rw$1.json" >/dev/null
 }
 run_fio() { # round
+  # mark prepares a fresh test file for every invocation: give fio a freshly laid-out one too
+  rm -f "$DIR/iomark-fio-cmp.dat"
   fio --name=cmp --filename="$DIR/iomark-fio-cmp.dat" --size="$SIZE" --rw=read --bs=1m --iodepth=8 \
     --ioengine=io_uring --direct=1 --time_based --runtime="$TIME" --ramp_time=1 --refill_buffers \
     --output-format=json >"$OUT/fseq$1.json"

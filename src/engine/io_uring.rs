@@ -1,17 +1,45 @@
 //! `io_uring`: requests queued on a per-thread ring of `depth` entries, submitted one
 //! `io_uring_enter` per request (sysbench's async mode issues one `io_submit` per event;
 //! optionally the submission that fills the queue also waits for a completion in the
-//! same call),
+//! same call) or, in batch mode ([`Uring::batched`], fio's `iodepth_batch_submit` > 1),
+//! one `io_uring_enter` per batch at [`Engine::flush`] (fill every free slot, submit once),
 //! with the file table and the slab's buffers registered once, so the kernel neither
 //! looks up descriptors nor pins pages per request. fsync stays a synchronous syscall,
-//! as in sysbench's async mode.
+//! as in sysbench's async mode. fio's `sqthread_poll` (a kernel thread polls the
+//! submission queue: no `io_uring_enter` per submission) and `hipri` (completions are
+//! polled from the device instead of interrupts; O_DIRECT only) are [`Setup`] flags.
 
 use super::{sync_fd, Completion, Dir, Engine, IoErr, IoReq, SyncKind};
 use io_uring::{opcode, types, IoUring};
 use std::os::fd::RawFd;
 
-/// Why io_uring cannot be used here, with the usual causes.
+/// Test-only switch: when this environment variable is `1`, [`probe`] answers as if the
+/// kernel denied io_uring (EPERM), so the psync fallback and `--engine-strict` can be
+/// tested on machines where io_uring works. Not a user option.
+pub const TEST_DENY_ENV: &str = "IOMARK_TEST_DENY_IO_URING";
+
+/// Ring setup flags (fio's io_uring engine options).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Setup {
+    /// `sqthread_poll`: IORING_SETUP_SQPOLL, a kernel thread polls the submission queue
+    pub sqpoll: bool,
+    /// `sqthread_poll_cpu`: bind that thread to this CPU (IORING_SETUP_SQ_AFF)
+    pub sqpoll_cpu: Option<u32>,
+    /// `hipri`: IORING_SETUP_IOPOLL, completions polled from the device (O_DIRECT only)
+    pub iopoll: bool,
+}
+
+/// Idle time before the SQPOLL thread sleeps, ms (fio's `sqthread_poll` default wait).
+pub const SQPOLL_IDLE_MS: u32 = 1000;
+
+/// Why io_uring cannot be used here, with the usual causes (`fileio` wording: it ends
+/// with the sysbench option that avoids io_uring).
 pub fn unavailable_reason(e: &std::io::Error) -> String {
+    format!("{}; use --file-io-mode=sync", unavailable_why(e))
+}
+
+/// Why io_uring cannot be used here: `io_uring is unavailable: <cause>: <os error>`.
+pub fn unavailable_why(e: &std::io::Error) -> String {
     let why = match e.raw_os_error() {
         Some(libc::EPERM) | Some(libc::EACCES) => {
             "not permitted (a container's seccomp profile, or sysctl kernel.io_uring_disabled)"
@@ -23,14 +51,25 @@ pub fn unavailable_reason(e: &std::io::Error) -> String {
         }
         _ => "ring setup failed",
     };
-    format!("io_uring is unavailable: {why}: {e}; use --file-io-mode=sync")
+    format!("io_uring is unavailable: {why}: {e}")
 }
 
-/// Check that an io_uring can be created (before any file is touched).
+/// Check that an io_uring can be created (before any file is touched); the error is
+/// [`unavailable_reason`]'s text. Honours [`TEST_DENY_ENV`] and
+/// `/proc/sys/kernel/io_uring_disabled` (2 = disabled for everyone).
 pub fn probe() -> Result<(), String> {
-    IoUring::new(2)
-        .map(|_| ())
-        .map_err(|e| unavailable_reason(&e))
+    probe_os().map_err(|e| unavailable_reason(&e))
+}
+
+/// [`probe`] returning the OS error (EPERM for a test denial or a disabled sysctl).
+pub fn probe_os() -> std::io::Result<()> {
+    if std::env::var_os(TEST_DENY_ENV).is_some_and(|v| v == "1")
+        || std::fs::read_to_string("/proc/sys/kernel/io_uring_disabled")
+            .is_ok_and(|s| s.trim() == "2")
+    {
+        return Err(std::io::Error::from_raw_os_error(libc::EPERM));
+    }
+    IoUring::new(2).map(|_| ())
 }
 
 /// A per-thread ring.
@@ -42,6 +81,9 @@ pub struct Uring {
     fixed_files: bool,
     fixed_bufs: bool,
     wait_when_full: bool,
+    batch: bool,
+    /// SQEs pushed but not yet handed to the kernel (batch mode)
+    unsubmitted: usize,
 }
 
 impl Uring {
@@ -49,18 +91,46 @@ impl Uring {
     /// buffers requests will use, registered when the kernel allows it
     /// (`IoReq::buf_index` indexes this list).
     pub fn new(fds: Vec<RawFd>, depth: usize, bufs: &[(*mut u8, usize)]) -> std::io::Result<Self> {
+        Self::with_setup(fds, depth, bufs, Setup::default())
+    }
+
+    /// [`Uring::new`] with fio's ring options. SQPOLL and IOPOLL are not silently
+    /// dropped: if the kernel refuses them, the error is returned.
+    pub fn with_setup(
+        fds: Vec<RawFd>,
+        depth: usize,
+        bufs: &[(*mut u8, usize)],
+        setup: Setup,
+    ) -> std::io::Result<Self> {
         let entries = depth.next_power_of_two().max(2) as u32;
-        // One thread submits and reaps, and completions are only looked at when the
-        // worker waits for them: let the kernel defer completion work to that moment
-        // (Linux ≥ 6.1); older kernels get a plain ring.
-        let ring = match IoUring::builder()
-            .setup_coop_taskrun()
-            .setup_single_issuer()
-            .setup_defer_taskrun()
-            .build(entries)
-        {
-            Ok(r) => r,
-            Err(_) => IoUring::new(entries)?,
+        let ring = if setup.sqpoll || setup.iopoll {
+            let mut b = IoUring::builder();
+            if setup.sqpoll {
+                b.setup_sqpoll(SQPOLL_IDLE_MS);
+                if let Some(cpu) = setup.sqpoll_cpu {
+                    b.setup_sqpoll_cpu(cpu);
+                }
+            }
+            if setup.iopoll {
+                b.setup_iopoll();
+            }
+            if !setup.sqpoll {
+                b.setup_single_issuer();
+            }
+            b.build(entries)?
+        } else {
+            // One thread submits and reaps, and completions are only looked at when the
+            // worker waits for them: let the kernel defer completion work to that moment
+            // (Linux ≥ 6.1); older kernels get a plain ring.
+            match IoUring::builder()
+                .setup_coop_taskrun()
+                .setup_single_issuer()
+                .setup_defer_taskrun()
+                .build(entries)
+            {
+                Ok(r) => r,
+                Err(_) => IoUring::new(entries)?,
+            }
         };
         let fixed_files = ring.submitter().register_files(&fds).is_ok();
         let iov: Vec<libc::iovec> = bufs
@@ -83,6 +153,8 @@ impl Uring {
             fixed_files,
             fixed_bufs,
             wait_when_full: false,
+            batch: false,
+            unsubmitted: 0,
         })
     }
 
@@ -91,6 +163,13 @@ impl Uring {
     /// anyway). Off by default: fio-style callers time submission and completion apart.
     pub fn wait_when_full(mut self, on: bool) -> Self {
         self.wait_when_full = on;
+        self
+    }
+
+    /// Batch mode: `submit` only queues; [`Engine::flush`] (or the next `reap`) submits
+    /// everything queued with one system call.
+    pub fn batched(mut self, on: bool) -> Self {
+        self.batch = on;
         self
     }
 
@@ -164,21 +243,40 @@ impl Engine for Uring {
         let e = self.entry(slot, r);
         // SAFETY: the buffer stays valid and unmoved until the completion is reaped.
         if unsafe { self.ring.submission().push(&e) }.is_err() {
-            return Err(IoErr::Errno(libc::EBUSY));
+            // queue full of unsubmitted entries: hand them over, then retry once
+            self.enter(0)?;
+            self.unsubmitted = 0;
+            // SAFETY: as above.
+            if unsafe { self.ring.submission().push(&e) }.is_err() {
+                return Err(IoErr::Errno(libc::EBUSY));
+            }
         }
         self.in_flight += 1;
+        if self.batch {
+            self.unsubmitted += 1;
+            return Ok(None);
+        }
         // When this request fills the queue, submit and wait for a completion in the
         // same system call (the caller reaps next).
         let want = usize::from(self.wait_when_full && self.in_flight >= self.depth);
         self.enter(want)?;
         Ok(None)
     }
+    fn flush(&mut self) -> Result<bool, IoErr> {
+        if self.unsubmitted > 0 {
+            self.enter(0)?;
+            self.unsubmitted = 0;
+            return Ok(true);
+        }
+        Ok(false)
+    }
     fn reap(&mut self, min: usize, out: &mut Vec<Completion>) -> Result<(), IoErr> {
         let want = min.min(self.in_flight);
         if want > 0 {
             let ready = self.ring.completion().len();
-            if ready < want {
+            if ready < want || self.unsubmitted > 0 {
                 self.enter(want)?;
+                self.unsubmitted = 0;
             }
         }
         for cqe in self.ring.completion() {
@@ -204,6 +302,57 @@ impl Drop for Uring {
                 break;
             }
             sink.clear();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::buffers::Slab;
+    use std::os::fd::AsRawFd;
+
+    /// Batch mode: `submit` only queues, `flush` hands the whole batch over once, every
+    /// request completes with its full length; per-request mode has nothing to flush.
+    #[test]
+    fn batch_mode_submits_at_flush_and_completes_everything() {
+        if probe_os().is_err() {
+            eprintln!("SKIPPED: io_uring is not available here");
+            return;
+        }
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join("f");
+        std::fs::write(&p, vec![7u8; 64 << 10]).unwrap();
+        let f = std::fs::File::open(&p).unwrap();
+        for batch in [true, false] {
+            let slab = Slab::new(8, 4096);
+            let bufs: Vec<(*mut u8, usize)> =
+                slab.bufs.iter().map(|b| (b.ptr(), b.len())).collect();
+            let mut u = Uring::new(vec![f.as_raw_fd()], 8, &bufs)
+                .unwrap()
+                .batched(batch);
+            for i in 0..8 {
+                let r = IoReq {
+                    dir: Dir::Read,
+                    file: 0,
+                    offset: i as u64 * 4096,
+                    len: 4096,
+                    buf: slab.bufs[i].ptr(),
+                    buf_index: i as u16,
+                };
+                assert_eq!(u.submit(i, &r), Ok(None));
+            }
+            assert_eq!(u.flush(), Ok(batch), "batch={batch}");
+            assert_eq!(u.flush(), Ok(false), "nothing left to hand over");
+            let mut out = Vec::new();
+            while out.len() < 8 {
+                u.reap(1, &mut out).unwrap();
+            }
+            let mut slots: Vec<usize> = out.iter().map(|c| c.slot).collect();
+            slots.sort_unstable();
+            assert_eq!(slots, (0..8).collect::<Vec<_>>());
+            assert!(out.iter().all(|c| c.res == 4096), "{out:?}");
+            assert!(slab.bufs[7].as_slice().iter().all(|&b| b == 7));
         }
     }
 }

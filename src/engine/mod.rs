@@ -81,6 +81,13 @@ pub trait Engine {
     /// Start a request. `Ok(Some(n))`: completed now with `n` bytes; `Ok(None)`: queued,
     /// it will be returned by `reap` with `slot`. `Err` on immediate failure.
     fn submit(&mut self, slot: usize, req: &IoReq) -> Result<Option<usize>, IoErr>;
+    /// Hand every request queued since the last flush to the device (io_uring in batch
+    /// mode: one `io_uring_enter` for the batch). `Ok(true)` when requests were handed
+    /// over now (their submission ends now); `Ok(false)` when there was nothing to do
+    /// (synchronous engines, or io_uring submitting each request in `submit`).
+    fn flush(&mut self) -> Result<bool, IoErr> {
+        Ok(false)
+    }
     /// Wait for at least `min` queued requests and append every available completion.
     fn reap(&mut self, _min: usize, _out: &mut Vec<Completion>) -> Result<(), IoErr> {
         Ok(())

@@ -272,6 +272,16 @@ pub struct FioJob {
     pub more: JobMore,
     /// `new_group`: this job starts a new reporting group
     pub new_group: bool,
+    /// `allow_mounted_write`: lift only the device guard's mounted check (fio semantics)
+    pub allow_mounted_write: bool,
+    /// `readonly`: refuse any job that writes
+    pub readonly: bool,
+    /// `sqthread_poll`: io_uring with a kernel submission-polling thread (IORING_SETUP_SQPOLL)
+    pub sqthread_poll: bool,
+    /// `sqthread_poll_cpu`: CPU the polling thread is bound to
+    pub sqthread_poll_cpu: Option<u32>,
+    /// `hipri`: io_uring completion polling (IORING_SETUP_IOPOLL); needs direct=1
+    pub hipri: bool,
 }
 
 impl Default for FioJob {
@@ -308,6 +318,11 @@ impl Default for FioJob {
             options: Vec::new(),
             more: JobMore::default(),
             new_group: false,
+            allow_mounted_write: false,
+            readonly: false,
+            sqthread_poll: false,
+            sqthread_poll_cpu: None,
+            hipri: false,
         }
     }
 }
@@ -329,6 +344,11 @@ pub struct FioCommand {
     pub output: Option<PathBuf>,
     /// `--section=NAME` (repeatable): run only these job-file sections
     pub sections: Vec<String>,
+    /// `--allow-destructive-write=DEV` (command line only, repeatable): devices the
+    /// block-device guard lets jobs write to
+    pub allow_destructive_write: Vec<PathBuf>,
+    /// `--engine-strict`: exit 3 instead of falling back to psync when io_uring is denied
+    pub engine_strict: bool,
 }
 
 fn validate(job: &FioJob) -> Result<(), FioError> {
@@ -378,6 +398,25 @@ fn validate(job: &FioJob) -> Result<(), FioError> {
                 super::fio_keys::VERIFY_HEADER
             )));
         }
+    }
+    if job.readonly && job.rw.writes() {
+        return Err(err(
+            "readonly=1 forbids a job that writes (rw=read or randread only)".into(),
+        ));
+    }
+    if (job.hipri || job.sqthread_poll || job.sqthread_poll_cpu.is_some())
+        && job.engine != EngineKind::IoUring
+    {
+        return Err(err(format!(
+            "hipri, sqthread_poll and sqthread_poll_cpu apply to ioengine=io_uring only (ioengine={})",
+            job.engine.name()
+        )));
+    }
+    if job.hipri && !job.direct {
+        return Err(err(
+            "hipri=1 (completion polling) needs direct=1: polling works on O_DIRECT I/O only"
+                .into(),
+        ));
     }
     for bs in [&job.bs_read, &job.bs_write] {
         if job.direct && bs.min() % 512 != 0 {
@@ -511,6 +550,20 @@ pub fn parse_args_with(
                     ));
                 };
                 cmd.json_file = Some(PathBuf::from(f));
+                continue;
+            }
+            "allow_destructive_write" => {
+                let Some(f) = v.filter(|f| !f.is_empty()) else {
+                    return Err(FioError::Usage(
+                        "--allow-destructive-write needs the device it allows (--allow-destructive-write=/dev/sdX)".into(),
+                    ));
+                };
+                cmd.allow_destructive_write.push(PathBuf::from(f));
+                continue;
+            }
+            "engine_strict" => {
+                cmd.engine_strict =
+                    parse_bool("engine-strict", v.as_deref(), &Origin::CommandLine)?;
                 continue;
             }
             "name" => {

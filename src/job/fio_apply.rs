@@ -132,6 +132,16 @@ pub fn apply(
                 if p.trim().is_empty() {
                     return Ok(None);
                 }
+                if p.contains('-') {
+                    // public case C12: `bs=4k-16k` is not a range in fio's bs= (it would
+                    // silently mean "read 4k, write 16k" in some versions)
+                    return Err(bad(
+                        &key,
+                        v,
+                        "a range is not a block size: use bsrange=A-B for a range; bs=A,B sets read and write sizes",
+                        origin,
+                    ));
+                }
                 let b = size(p)?;
                 if b == 0 {
                     return Err(bad(&key, v, "block size must be > 0", origin));
@@ -153,7 +163,7 @@ pub fn apply(
         "bsrange" | "blocksize_range" => {
             let v = need(&key, value, origin)?;
             let parts: Vec<&str> = v.split(',').collect();
-            let one = |p: &str| -> Result<Option<BlockSizes>, FioError> {
+            let mut one = |p: &str| -> Result<Option<BlockSizes>, FioError> {
                 if p.trim().is_empty() {
                     return Ok(None);
                 }
@@ -161,6 +171,19 @@ pub fn apply(
                 if a == 0 {
                     return Err(bad(&key, v, "block size must be > 0", origin));
                 }
+                if b % a != 0 {
+                    // public case C12: sizes are multiples of the minimum (fio's promise);
+                    // a maximum that is not one is rounded down, and said
+                    let n = format!(
+                        "notice: {key}={}: {b} is not a multiple of {a}; issued sizes are multiples of {a} up to {}",
+                        p.trim(),
+                        b / a * a
+                    );
+                    if !notices.contains(&n) {
+                        notices.push(n);
+                    }
+                }
+                let b = b / a * a;
                 Ok(Some(if a == b {
                     BlockSizes::Fixed(a)
                 } else {
@@ -301,6 +324,16 @@ pub fn apply(
         // `threads` is accepted by fio too (its examples use it)
         "thread" | "threads" => job.thread = parse_bool(&key, value, origin)?,
         "stonewall" | "wait_for_previous" => job.stonewall = parse_bool(&key, value, origin)?,
+        "allow_mounted_write" => job.allow_mounted_write = parse_bool(&key, value, origin)?,
+        "readonly" | "read_only" => job.readonly = parse_bool(&key, value, origin)?,
+        "sqthread_poll" => job.sqthread_poll = parse_bool(&key, value, origin)?,
+        "sqthread_poll_cpu" => {
+            let v = need(&key, value, origin)?;
+            let n = parse_u64(&key, v, origin)?;
+            job.sqthread_poll_cpu =
+                Some(u32::try_from(n).map_err(|_| bad(&key, v, "a CPU number", origin))?);
+        }
+        "hipri" => job.hipri = parse_bool(&key, value, origin)?,
         "kb_base" => {
             let v = need(&key, value, origin)?;
             job.kb_base = match v.trim() {

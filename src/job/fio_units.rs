@@ -178,7 +178,7 @@ pub(crate) fn parse_bool(key: &str, v: Option<&str>, origin: &Origin) -> Result<
     match v.map(str::trim) {
         None | Some("1") | Some("true") | Some("yes") | Some("on") => Ok(true),
         Some("0") | Some("false") | Some("no") | Some("off") => Ok(false),
-        Some(o) => Err(bad(key, o, "expected 0 or 1", origin)),
+        Some(o) => Err(bad(key, o, "a boolean: 1, 0, true, false, yes, no, on or off", origin)),
     }
 }
 

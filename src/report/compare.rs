@@ -1,13 +1,14 @@
 //! `iomark compare`: many `RunResult` files side by side. This module owns loading
 //! (with one-line errors for unreadable, foreign or newer files), turning each result
 //! into comparable tests, aligning them into rows, the ratios against the first column,
-//! the "jobs differ" call-outs and the four output formats (table, markdown, csv, json).
+//! the "jobs differ" call-outs; rendering (table, markdown, csv, json) is in compare_render.rs.
 //!
-//! Alignment: a test's row key is its pattern and direction (`RND read`, `SEQ write`,
-//! `RND mix`) plus its rank among the result's tests with that key, so a fileio `rndrd`
-//! lines up with a mark's first `RND… read` even if block size or QD differ — and the
-//! difference is then written on the row (pitfall 13 of spec/peers.md: results are
-//! never silently compared as equal). Phases of `copy`/`tree` line up by phase name.
+//! Alignment: a test joins a row of its pattern and direction (`RND read`, `SEQ write`,
+//! `RND mix`): the one whose job matches exactly, else the closest free one (QD, threads,
+//! block size), so a fileio `rndrd` QD 1 lines up with a mark's `RND4K Q1T1 read` even if
+//! the block size differs — and the difference is then written on the row (pitfall 13 of
+//! spec/peers.md: results are never silently compared as equal). Phases of `copy`/`tree`
+//! line up by phase name.
 //!
 //! `run` results (fio jobs) give one test per phase (job and direction); the job is
 //! read from the phase's `key=value` notes (`rw`, `bs`/`block_size_bytes`, `iodepth`,
@@ -501,8 +502,9 @@ fn base_key(k: &str) -> &str {
 
 /// Row keys in first-appearance order, re-keying each result's tests so that a test
 /// joins the row of the same pattern and direction whose job matches it exactly
-/// (block, QD, threads), else the first free row of that pattern and direction (the
-/// difference is then called out), else a new row.
+/// (block, QD, threads), else the free row of that pattern and direction whose job is
+/// closest (QD, then threads, then block size; the difference is then called out), else
+/// a new row.
 fn align(per: &mut [Vec<Test>]) -> Vec<String> {
     let mut keys: Vec<(String, Option<Desc>)> = vec![];
     for ts in per.iter_mut() {
@@ -527,10 +529,26 @@ fn align(per: &mut [Vec<Test>]) -> Vec<String> {
                 continue;
             }
             let base = base_key(&t.key).to_string();
-            let k = match keys
+            // the free row whose job is closest: QD, threads, block size (earliest on ties)
+            let closeness = |d: &Option<Desc>| match (d, &t.desc) {
+                (Some(a), Some(b)) => {
+                    4 * u8::from(a.qd == b.qd)
+                        + 2 * u8::from(a.threads == b.threads)
+                        + u8::from(a.block == b.block)
+                }
+                _ => 0,
+            };
+            let best = keys
                 .iter()
-                .find(|(k, _)| base_key(k) == base && !used.contains(k))
-            {
+                .filter(|(k, _)| base_key(k) == base && !used.contains(k))
+                .fold(None::<(&String, u8)>, |acc, (k, d)| {
+                    let c = closeness(d);
+                    match acc {
+                        Some((_, best)) if best >= c => acc,
+                        _ => Some((k, c)),
+                    }
+                });
+            let k = match best {
                 Some((k, _)) => k.clone(),
                 None => {
                     let n = keys.iter().filter(|(k, _)| base_key(k) == base).count();

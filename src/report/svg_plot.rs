@@ -40,9 +40,9 @@ pub fn stem(r: &RunResult) -> String {
         .and_then(|v| v.as_str().map(str::to_string))
         .unwrap_or_else(|| j.kind.clone());
     let bs = j.block_size_bytes;
-    let b = if bs >= 1 << 20 && bs % (1 << 20) == 0 {
+    let b = if bs >= 1 << 20 && bs.is_multiple_of(1 << 20) {
         format!("{}m", bs >> 20)
-    } else if bs >= 1024 && bs % 1024 == 0 {
+    } else if bs >= 1024 && bs.is_multiple_of(1024) {
         format!("{}k", bs >> 10)
     } else {
         format!("{bs}b")
@@ -312,6 +312,31 @@ fn nines_label(x: f64) -> String {
     format!("{p:.digits$}")
 }
 
+/// Tick values of a log axis from `lo` to `hi`: 1-2-5 steps per decade, or every
+/// integer multiple of the decade when the range spans less than about two decades.
+pub fn log_ticks(lo: f64, hi: f64) -> Vec<f64> {
+    if !(lo > 0.0 && hi > lo) {
+        return vec![];
+    }
+    let steps: &[f64] = if hi / lo < 50.0 {
+        &[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0]
+    } else {
+        &[1.0, 2.0, 5.0]
+    };
+    let mut v = vec![];
+    let mut decade = 10f64.powf(lo.log10().floor());
+    while decade <= hi {
+        for m in steps {
+            let t = m * decade;
+            if t >= lo && t <= hi {
+                v.push(t);
+            }
+        }
+        decade *= 10.0;
+    }
+    v
+}
+
 fn write_latency(r: &RunResult, curves: &[LatencyCurve], path: &Path) -> Result<(), String> {
     let root = SVGBackend::new(path, (1100, 640)).into_drawing_area();
     root.fill(&WHITE).map_err(err)?;
@@ -354,14 +379,16 @@ fn write_latency(r: &RunResult, curves: &[LatencyCurve], path: &Path) -> Result<
         .margin_right(40)
         .x_label_area_size(50)
         .y_label_area_size(85)
-        .build_cartesian_2d(0f64..x_max, (lo..hi).log_scale())
+        .build_cartesian_2d(
+            0f64..x_max,
+            (lo..hi).log_scale().with_key_points(log_ticks(lo, hi)),
+        )
         .map_err(err)?;
     chart
         .configure_mesh()
         .x_desc("percentile, % (nines scale: 90, 99, 99.9 … equally spaced)")
         .y_desc("latency, µs (log scale)")
         .x_labels(x_max as usize * 2 + 1)
-        .y_labels(12)
         .x_label_formatter(&|x| nines_label(*x))
         .y_label_formatter(&|v| {
             if *v >= 10.0 {
@@ -458,5 +485,11 @@ mod tests {
         assert_eq!(nines_label(3.0), "99.9");
         assert_eq!(nines_label(4.0), "99.99");
         assert_eq!(nines_label(0.5), "");
+        assert_eq!(log_ticks(5.0, 300.0), [5.0, 10.0, 20.0, 50.0, 100.0, 200.0]);
+        assert_eq!(
+            log_ticks(4000.0, 25000.0),
+            [4000.0, 5000.0, 6000.0, 7000.0, 8000.0, 9000.0, 10000.0, 20000.0]
+        );
+        assert!(log_ticks(0.0, 1.0).is_empty());
     }
 }

@@ -430,7 +430,7 @@ fn run_thread_io(
     plan: &Plan,
     clock: &Clock,
     stop: &AtomicBool,
-    warn: &(dyn Fn(String) + Sync),
+    _warn: &(dyn Fn(String) + Sync),
 ) -> Result<JobStats, RunError> {
     let job = &plan.job;
     let m = &job.more;
@@ -498,15 +498,21 @@ fn run_thread_io(
             Ok(()) => {
                 let bufs: Vec<(*mut u8, usize)> =
                     slab.bufs.iter().map(|b| (b.ptr(), b.len())).collect();
-                let mut e = Uring::new(fds, depth, &bufs)
-                    .map_err(|e| engine_err("io_uring", io_uring::unavailable_reason(&e)))?;
+                let setup = io_uring::Setup {
+                    sqpoll: job.sqthread_poll,
+                    sqpoll_cpu: job.sqthread_poll_cpu,
+                    iopoll: job.hipri,
+                };
+                let mut e = Uring::with_setup(fds, depth, &bufs, setup)
+                    .map_err(|e| engine_err("io_uring", io_uring::unavailable_why(&e)))?
+                    // one io_uring_enter per I/O, fio's default (iodepth_batch_submit=1):
+                    // on virtio it measured faster than batching (bench/RUN_RESULTS.md);
+                    // batch mode is for iodepth_batch_submit > 1
+                    .batched(false);
                 w.run(&mut e, &slab, depth)
             }
-            Err(why) => {
-                warn(format!(
-                    "warning: io_uring is not available ({why}); job '{}' runs on psync",
-                    job.name
-                ));
+            Err(_) => {
+                // denied: `execute` already warned once (or refused with --engine-strict)
                 let mut e = Psync::new(fds);
                 w.run(&mut e, &slab, 1)
             }
@@ -572,6 +578,39 @@ pub fn execute(
         }
         if let Some(g) = groups.last_mut() {
             g.push(i);
+        }
+    }
+    // io_uring permission, checked once before any file is touched (issue 3 item 1)
+    if let Some(j) = cmd.jobs.iter().find(|j| j.engine == EngineKind::IoUring) {
+        if let Err(e) = io_uring::probe_os() {
+            let why = io_uring::unavailable_why(&e);
+            if cmd.engine_strict {
+                return Err(RunError::Engine {
+                    job: j.name.clone(),
+                    engine: "io_uring",
+                    why: format!("{why} (--engine-strict: no fallback to psync)"),
+                });
+            }
+            note(format!(
+                "warning: {why}; io_uring jobs run on psync instead (--engine-strict makes this an error)"
+            ));
+        }
+    }
+    // device safety: every job that writes is checked before any file is created
+    for j in &cmd.jobs {
+        let policy = crate::target::blockguard::WritePolicy {
+            allow_destructive: cmd.allow_destructive_write.clone(),
+            allow_mounted_write: j.allow_mounted_write,
+            readonly: j.readonly,
+        };
+        for t in 0..j.numjobs {
+            let files = files_for(j, t)?;
+            // mmap maps files read-write, so it opens them with write access too
+            let writes = j.rw.writes() || j.engine == EngineKind::Mmap;
+            fio_files::guard(&files.0, writes, &policy)?;
+            if j.hipri {
+                fio_files::check_polling(&files.0)?;
+            }
         }
     }
     // plans and file layout before anything runs

@@ -5,9 +5,11 @@
 //! Layout follows fio's "Laying out IO file": a job that reads gets files filled with
 //! data (incompressible pseudo-random bytes, so reads of holes or zero pages do not
 //! flatter the result); a write-only job gets files extended to size. Block devices are
-//! opened as they are; writes to them are refused until the device safety guard (issue 3
-//! item 4) exists.
+//! opened as they are, never laid out; before a job may write to one, [`guard`] runs the
+//! device safety checks of [`super::blockguard`], and [`open`] refuses write access to
+//! any block device the guard has not approved.
 
+use super::blockguard::{self, GuardError, WritePolicy};
 use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::os::fd::{AsRawFd, RawFd};
@@ -21,9 +23,9 @@ pub const LAYOUT_CHUNK: usize = 1 << 20;
 /// Errors preparing or opening targets.
 #[derive(Debug, Error)]
 pub enum FilesError {
-    /// writes to block devices are not allowed yet
-    #[error("{}: refusing to write to a block device (device safety checks are not implemented yet; use a file, or a read-only job)", .0.display())]
-    BlockDeviceWrite(PathBuf),
+    /// a write the device guard refused (or `readonly`)
+    #[error(transparent)]
+    Guard(#[from] GuardError),
     /// an OS call failed
     #[error("{}: cannot {op}: {source}", .path.display())]
     Io {
@@ -42,6 +44,14 @@ pub enum FilesError {
         /// the OS error
         source: std::io::Error,
     },
+    /// hipri=1 on a device whose queue does not poll
+    #[error("{}: hipri=1 needs a device with polled I/O queues, and {device} has none (queue/io_poll=0; NVMe gets them with the nvme module's poll_queues=N); drop hipri", .path.display())]
+    NoPolling {
+        /// the file
+        path: PathBuf,
+        /// the disk it lives on
+        device: String,
+    },
     /// the size of a file is needed but it does not exist and none was given
     #[error("{}: file does not exist and no size= or filesize= was given", .0.display())]
     NoSize(PathBuf),
@@ -50,7 +60,10 @@ pub enum FilesError {
 impl FilesError {
     /// Exit code for this error (DESIGN.md policy): 3 for environment problems.
     pub fn exit_code(&self) -> i32 {
-        crate::exit::ENVIRONMENT
+        match self {
+            FilesError::Guard(g) => g.exit_code(),
+            _ => crate::exit::ENVIRONMENT,
+        }
     }
 }
 
@@ -78,16 +91,74 @@ pub struct FileSpec {
     pub size: u64,
 }
 
+/// Check, before anything is created or opened, that a job may write to `files`
+/// (`writes`: it writes, trims or verifies with writes): block devices pass the device
+/// guard or the run is refused; `readonly` refuses any write. Read-only jobs pass.
+pub fn guard(files: &[FileSpec], writes: bool, policy: &WritePolicy) -> Result<(), FilesError> {
+    if !writes {
+        return Ok(());
+    }
+    for f in files {
+        blockguard::check_write(&f.path, policy)?;
+    }
+    Ok(())
+}
+
+/// Whether the disk holding `path` (a file: its filesystem's device; a block device:
+/// itself) polls completions (`/sys/dev/block/M:m/queue/io_poll`, the parent disk's for a
+/// partition). `Some((disk name, capable))`; `None` when it cannot be told (a file that
+/// does not exist yet, a filesystem without a block device such as tmpfs).
+pub fn poll_capable(path: &Path) -> Option<(String, bool)> {
+    use std::os::unix::fs::MetadataExt;
+    let parent = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let m = std::fs::metadata(path)
+        .or_else(|_| std::fs::metadata(parent))
+        .ok()?;
+    let dev = if m.file_type().is_block_device() {
+        m.rdev()
+    } else {
+        m.dev()
+    };
+    let (ma, mi) = (
+        libc::major(dev as libc::dev_t),
+        libc::minor(dev as libc::dev_t),
+    );
+    let dir = std::fs::canonicalize(format!("/sys/dev/block/{ma}:{mi}")).ok()?;
+    let disk = if dir.join("partition").exists() {
+        dir.parent()?.to_path_buf()
+    } else {
+        dir
+    };
+    let v = std::fs::read_to_string(disk.join("queue/io_poll")).ok()?;
+    let name = disk.file_name()?.to_string_lossy().into_owned();
+    Some((name, v.trim() == "1"))
+}
+
+/// `hipri=1`: refuse (exit 3) files on a disk that is known not to poll, before the run
+/// fails on its first I/O with EOPNOTSUPP.
+pub fn check_polling(files: &[FileSpec]) -> Result<(), FilesError> {
+    for f in files {
+        if let Some((device, false)) = poll_capable(&f.path) {
+            return Err(FilesError::NoPolling {
+                path: f.path.clone(),
+                device,
+            });
+        }
+    }
+    Ok(())
+}
+
 /// Make every file exist with at least `size` bytes. `fill`: write data (jobs that
-/// read); otherwise extend (write-only jobs). `writes`: the job writes (block devices
-/// are then refused). Returns one message per file laid out.
-pub fn layout(files: &[FileSpec], fill: bool, writes: bool) -> Result<Vec<String>, FilesError> {
+/// read); otherwise extend (write-only jobs). Block devices are never laid out (`writes`
+/// is kept for callers; the guard decides about device writes). Returns one message per
+/// file laid out.
+pub fn layout(files: &[FileSpec], fill: bool, _writes: bool) -> Result<Vec<String>, FilesError> {
     let mut notes = Vec::new();
     for f in files {
         if is_block_device(&f.path) {
-            if writes {
-                return Err(FilesError::BlockDeviceWrite(f.path.clone()));
-            }
             continue;
         }
         let have = existing_size(&f.path).unwrap_or(0);
@@ -151,8 +222,12 @@ impl OpenFiles {
 pub fn open(files: &[FileSpec], writes: bool, direct: bool) -> Result<OpenFiles, FilesError> {
     let mut out = Vec::with_capacity(files.len());
     for f in files {
-        if writes && is_block_device(&f.path) {
-            return Err(FilesError::BlockDeviceWrite(f.path.clone()));
+        if writes {
+            if let Some(rdev) = blockguard::block_rdev(&f.path) {
+                if !blockguard::is_approved(rdev) {
+                    return Err(GuardError::Unchecked(f.path.clone()).into());
+                }
+            }
         }
         let mut o = OpenOptions::new();
         o.read(true).write(writes);

@@ -1,8 +1,10 @@
 //! The only place that creates, writes, deletes or opens benchmark files.
 //!
 //! `fileset` owns sysbench's `test_file.<i>` set (prepare, open for run, cleanup);
-//! `preflight` checks what the environment allows before anything is written.
+//! `preflight` checks what the environment allows before anything is written;
+//! `blockguard` decides whether a block device may be written.
 
+pub mod blockguard;
 pub mod fileset;
 pub mod fio_files;
 pub mod preflight;

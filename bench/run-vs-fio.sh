@@ -1,0 +1,201 @@
+#!/usr/bin/env bash
+# run-vs-fio.sh [DIR] — the same fio job given to fio and to `iomark run`, alternating
+# (odd rounds fio first, even rounds iomark first), ROUNDS rounds (default 3), medians.
+# Prints a table and writes bench/RUN_RESULTS.md. Not a timed test: a benchmark script.
+#
+#   (a) ioengine=null 4 KiB randread, 1 job           target: iomark IOPS >= 3x fio
+#   (b) psync 4 KiB randread, tmpfs file (/dev/shm)   target: >= 1.15x fio
+#   (c) io_uring 4 KiB randread QD32 direct, zram0    target: >= 1.15x fio IOPS, and lower
+#       CPU seconds (user+sys, from /usr/bin/time) per million I/Os
+#   (d) peak RSS (/usr/bin/time "%M", KiB) of every case: iomark <= fio
+#   (e) io_uring 4 KiB randread direct QD1 and QD32 on a 1 GiB file in DIR (default: a temp
+#       dir under the current directory, i.e. the disk): IOPS and mean clat within 5 %
+#
+# Needs root (zram), fio, jq, /usr/bin/time; installs nothing. Takes itself the shared lock
+# /tmp/iomark-bench.lock so no two benchmarks time the machine at once. Cleans up (files,
+# zram reset) on any exit. Env: ROUNDS, TIME (seconds per run, default 5), BIN, SKIP (e.g.
+# "c e" to skip cases), NICE (niceness of both tools, default -10 as root: the same for fio and
+# iomark, it only shields the measurement from unrelated work such as compilers).
+set -euo pipefail
+if [ -z "${IOMARK_BENCH_LOCKED:-}" ]; then
+  exec env IOMARK_BENCH_LOCKED=1 flock /tmp/iomark-bench.lock "$0" "$@"
+fi
+HERE=$(cd "$(dirname "$0")" && pwd)
+BIN=${BIN:-$HERE/../target/release/iomark}
+ROUNDS=${ROUNDS:-3}
+TIME=${TIME:-5}
+SKIP=${SKIP:-}
+NICE=${NICE:-$([ "$(id -u)" = 0 ] && echo -10 || echo 0)}
+for t in fio jq /usr/bin/time "$BIN"; do
+  command -v "$t" >/dev/null || { echo "run-vs-fio.sh: $t not found" >&2; exit 3; }
+done
+WORK=$(mktemp -d)
+DISKDIR=$(mktemp -d "${1:-.}/iomark-run-vs-fio.XXXXXX")
+SHM=/dev/shm/iomark-run-vs-fio.$$
+ZRAM=/sys/block/zram0
+ZRAM_SET=0
+cleanup() {
+  rm -rf "$WORK" "$DISKDIR" "$SHM"
+  if [ "$ZRAM_SET" = 1 ]; then
+    for _ in $(seq 50); do echo 1 >"$ZRAM/reset" 2>/dev/null && break; sleep 0.2; done
+  fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# one TOOL JOBFILE -> "iops clat_mean_ns total_ios cpu_s maxrss_kib"
+one() {
+  local out=$WORK/out.json tf=$WORK/time
+  if [ "$1" = fio ]; then
+    nice -n "$NICE" /usr/bin/time -f '%U %S %M' -o "$tf" fio --output-format=json --output="$out" "$2" >/dev/null
+  else
+    nice -n "$NICE" /usr/bin/time -f '%U %S %M' -o "$tf" "$BIN" run --output-format=json "$2" >"$out"
+  fi
+  local u s m
+  read -r u s m < <(tail -n 1 "$tf")
+  jq -r --arg c "$(echo "$u + $s" | bc -l)" --arg m "$m" \
+    '.jobs[0].read | "\(.iops) \(.clat_ns.mean) \(.total_ios) \($c) \($m)"' "$out"
+}
+med() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+ROWS=()
+# bench NAME JOBFILE TARGET_IOPS_RATIO: runs ROUNDS alternating rounds, appends table rows
+bench() {
+  local name=$1 job=$2 target=$3 r tool
+  local f_iops=() i_iops=() f_clat=() i_clat=() f_cpm=() i_cpm=() f_rss=() i_rss=()
+  for r in $(seq "$ROUNDS"); do
+    local order="fio iomark"
+    [ $((r % 2)) = 0 ] && order="iomark fio"
+    for tool in $order; do
+      read -r iops clat ios cpu rss < <(one "$tool" "$job")
+      local cpm
+      cpm=$(echo "$cpu / ($ios / 1000000)" | bc -l)
+      if [ "$tool" = fio ]; then f_iops+=("$iops"); f_clat+=("$clat"); f_cpm+=("$cpm"); f_rss+=("$rss")
+      else i_iops+=("$iops"); i_clat+=("$clat"); i_cpm+=("$cpm"); i_rss+=("$rss"); fi
+      printf '  %-28s round %d %-6s IOPS=%.0f clat=%.0fns cpu/Mio=%.3fs rss=%sKiB\n' \
+        "$name" "$r" "$tool" "$iops" "$clat" "$cpm" "$rss" >&2
+    done
+  done
+  local F I FC IC FP IP FR IR
+  F=$(med "${f_iops[@]}"); I=$(med "${i_iops[@]}"); FC=$(med "${f_clat[@]}"); IC=$(med "${i_clat[@]}")
+  FP=$(med "${f_cpm[@]}"); IP=$(med "${i_cpm[@]}"); FR=$(med "${f_rss[@]}"); IR=$(med "${i_rss[@]}")
+  local ratio ok
+  ratio=$(echo "$I / $F" | bc -l)
+  if [ "$target" = agree ]; then
+    local cr
+    cr=$(echo "$IC / $FC" | bc -l)
+    ok=$(echo "r=$ratio; c=$cr; r >= 0.95 && r <= 1.05 && c >= 0.95 && c <= 1.05" | bc -l)
+    ROWS+=("$(printf '| %s | IOPS | %.0f | %.0f | %.3f | within 5 %% | %s |' "$name" "$F" "$I" "$ratio" "$([ "$ok" = 1 ] && echo yes || echo NO)")")
+    ROWS+=("$(printf '| %s | mean clat µs | %.1f | %.1f | %.3f | within 5 %% | %s |' "$name" "$(echo "$FC/1000" | bc -l)" "$(echo "$IC/1000" | bc -l)" "$cr" "$([ "$ok" = 1 ] && echo yes || echo NO)")")
+  else
+    ok=$(echo "$ratio >= $target" | bc -l)
+    ROWS+=("$(printf '| %s | IOPS | %.0f | %.0f | %.3f | >= %s | %s |' "$name" "$F" "$I" "$ratio" "$target" "$([ "$ok" = 1 ] && echo yes || echo NO)")")
+  fi
+  ok=$(echo "$IP < $FP" | bc -l)
+  ROWS+=("$(printf '| %s | CPU s per 10^6 I/Os | %.3f | %.3f | %.3f | lower | %s |' "$name" "$FP" "$IP" "$(echo "$IP / $FP" | bc -l)" "$([ "$ok" = 1 ] && echo yes || echo NO)")")
+  ok=$(echo "$IR <= $FR" | bc -l)
+  ROWS+=("$(printf '| %s | peak RSS MiB | %.1f | %.1f | %.3f | <= fio (d) | %s |' "$name" "$(echo "$FR/1024" | bc -l)" "$(echo "$IR/1024" | bc -l)" "$(echo "$IR / $FR" | bc -l)" "$([ "$ok" = 1 ] && echo yes || echo NO)")")
+}
+
+jobfile() { # NAME then key=value lines on stdin
+  local f=$WORK/$1.fio
+  { echo "[$1]"; cat; } >"$f"
+  echo "$f"
+}
+skip() { [[ " $SKIP " == *" $1 "* ]]; }
+LOAD_BEFORE=$(uptime)
+
+if ! skip a; then
+  j=$(jobfile null <<EOF
+ioengine=null
+rw=randread
+bs=4k
+size=1g
+time_based
+runtime=$TIME
+EOF
+)
+  bench "(a) null 4k randread" "$j" 3
+fi
+
+if ! skip b; then
+  head -c 256M /dev/urandom >"$SHM"
+  j=$(jobfile psync_tmpfs <<EOF
+ioengine=psync
+rw=randread
+bs=4k
+filename=$SHM
+size=256m
+time_based
+runtime=$TIME
+EOF
+)
+  bench "(b) psync 4k randread tmpfs" "$j" 1.15
+  rm -f "$SHM"
+fi
+
+if ! skip c; then
+  if [ "$(cat $ZRAM/disksize 2>/dev/null || echo x)" != 0 ]; then
+    echo "run-vs-fio.sh: /dev/zram0 is missing or in use (disksize != 0); skipping (c)" >&2
+  else
+    ZRAM_SET=1
+    echo 1G >"$ZRAM/disksize"
+    # incompressible data, so reads copy real pages
+    dd if=/dev/urandom of=/dev/zram0 bs=1M count=1024 oflag=direct status=none
+    j=$(jobfile uring_zram <<EOF
+ioengine=io_uring
+iodepth=32
+direct=1
+rw=randread
+bs=4k
+filename=/dev/zram0
+size=1g
+time_based
+runtime=$TIME
+EOF
+)
+    bench "(c) io_uring QD32 zram" "$j" 1.15
+    for _ in $(seq 50); do echo 1 >"$ZRAM/reset" 2>/dev/null && break; sleep 0.2; done
+    ZRAM_SET=0
+  fi
+fi
+
+if ! skip e; then
+  F=$DISKDIR/disk-1g.dat
+  head -c 1G /dev/urandom >"$F"
+  sync "$F"
+  for qd in 1 32; do
+    j=$(jobfile "disk_qd$qd" <<EOF
+ioengine=io_uring
+iodepth=$qd
+direct=1
+rw=randread
+bs=4k
+filename=$F
+size=1g
+ramp_time=1
+time_based
+runtime=$TIME
+EOF
+)
+    bench "(e) disk QD$qd direct" "$j" agree
+  done
+fi
+
+LOAD_AFTER=$(uptime)
+TABLE=$(printf '| case | metric | fio | iomark | iomark/fio | target | met |\n|---|---|---:|---:|---:|---|---|\n'; printf '%s\n' "${ROWS[@]}")
+echo "$TABLE"
+{
+  echo "# iomark run vs fio ($(fio --version), same job files)"
+  echo
+  echo "Generated by \`bench/run-vs-fio.sh\` on $(date -u '+%Y-%m-%d %H:%M UTC'), kernel $(uname -r),"
+  echo "$(nproc) CPUs; $ROUNDS alternating rounds of ${TIME} s per tool and case, medians; both tools at nice $NICE."
+  echo "CPU = user + sys seconds of the whole process tree (\`/usr/bin/time\`), per 10^6 completed"
+  echo "I/Os; peak RSS = \`/usr/bin/time\` %M (maximum resident set size, KiB, shown in MiB)."
+  echo
+  echo "Load before: \`${LOAD_BEFORE# }\`  "
+  echo "Load after: \`${LOAD_AFTER# }\`"
+  echo
+  echo "$TABLE"
+} >"$HERE/RUN_RESULTS.md"
+echo "wrote $HERE/RUN_RESULTS.md" >&2
