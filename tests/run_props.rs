@@ -21,99 +21,29 @@ fn env(v: &str) -> Option<String> {
 /// Pieces fio values are made of, so random strings hit the interesting paths.
 fn value() -> impl Strategy<Value = String> {
     let atoms = prop::sample::select(vec![
-        "4",
-        "4k",
-        "16K",
-        "1m",
-        "1MiB",
-        "0x1000",
-        "1.5g",
-        "-",
-        ":",
-        "/",
-        ",",
-        "%",
-        "zipf",
-        "pareto",
-        "normal",
-        "zoned",
-        "zoned_abs",
-        "random",
-        "0.9",
-        "1.2",
-        "50",
-        "100",
-        "101",
-        "0",
-        "ms",
-        "s",
-        "us",
-        "h",
-        "99999999999999999999",
-        "",
-        " ",
-        "${BS}",
-        "${NOPE}",
-        "\"",
-        "ab",
-        "-8k",
-        "e",
-        "q",
+        "4", "4k", "16K", "1m", "1MiB", "0x1000", "1.5g", "-", ":", "/", ",", "%", "zipf",
+        "pareto", "normal", "zoned", "zoned_abs", "random", "0.9", "1.2", "50", "100", "101",
+        "0", "ms", "s", "us", "h", "99999999999999999999", "", " ", "${BS}", "${NOPE}", "\"",
+        "ab", "-8k", "e", "q",
     ]);
     prop::collection::vec(atoms, 0..8).prop_map(|v| v.concat())
 }
 
 fn key() -> impl Strategy<Value = &'static str> {
     prop::sample::select(vec![
-        "rw",
-        "bs",
-        "bsrange",
-        "bssplit",
-        "size",
-        "filesize",
-        "nrfiles",
-        "numjobs",
-        "iodepth",
-        "runtime",
-        "ramp_time",
-        "time_based",
-        "rwmixread",
-        "random_distribution",
-        "rate",
-        "rate_iops",
-        "rate_process",
-        "thinktime",
-        "startdelay",
-        "io_size",
-        "offset",
-        "blockalign",
-        "verify",
-        "verify_pattern",
-        "percentile_list",
-        "log_avg_msec",
-        "write_lat_log",
-        "wait_for",
-        "ioengine",
-        "direct",
-        "kb_base",
-        "stonewall",
-        "fsync",
-        "percentage_random",
-        "ratemin",
-        "exit_what",
-        "bogus_key",
-        "include",
+        "rw", "bs", "bsrange", "bssplit", "size", "filesize", "nrfiles", "numjobs", "iodepth",
+        "runtime", "ramp_time", "time_based", "rwmixread", "random_distribution", "rate",
+        "rate_iops", "rate_process", "thinktime", "startdelay", "io_size", "offset",
+        "blockalign", "verify", "verify_pattern", "percentile_list", "log_avg_msec",
+        "write_lat_log", "wait_for", "ioengine", "direct", "kb_base", "stonewall", "fsync",
+        "percentage_random", "ratemin", "exit_what", "bogus_key", "include",
     ])
 }
 
 fn quick<T>(f: impl FnOnce() -> T) -> T {
     let t = Instant::now();
     let r = f();
-    assert!(
-        t.elapsed() < Duration::from_secs(2),
-        "parser took {:?}",
-        t.elapsed()
-    );
+    assert!(t.elapsed() < Duration::from_secs(2), "parser took {:?}", t.elapsed());
     r
 }
 
