@@ -373,7 +373,6 @@ fn mark_interrupted_removes_its_test_directory() {
 }
 
 #[test]
-#[ignore = "mark leaves its {\"status\": \"running\"} placeholder when interrupted: src/run/mark.rs (not owned by this branch) must write the interrupted result"]
 fn mark_interrupted_json_says_interrupted() {
     let d = scratch();
     let m = d.path().join("m");
