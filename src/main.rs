@@ -63,7 +63,7 @@ fn main() {
             0
         }
         Some(other) => {
-            eprintln!("iomark: unknown command '{other}' (accepted: fileio, diagnose, copy, tree, mark, compare; see iomark --help)");
+            eprintln!("iomark: unknown command '{other}' (accepted: fileio, run, mark, compare, diagnose, copy, tree; see iomark --help)");
             2
         }
     };

@@ -370,6 +370,37 @@ fn copy_and_tree_faults_fail_cleanly_and_remove_their_files() {
 }
 
 #[test]
+fn mark_fault_fails_and_removes_its_test_directory() {
+    let d = scratch();
+    let m = d.path().join("m");
+    std::fs::create_dir_all(&m).unwrap();
+    let r = iomark_fault(
+        d.path(),
+        "read:eio@30",
+        &[
+            "mark",
+            "m",
+            "--size=16M",
+            "--time=1",
+            "--loops=1",
+            "--warmup=0",
+        ],
+    );
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    let fatal = r
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("FATAL: Failed to read file! file: 0 ("))
+        .unwrap_or_else(|| panic!("{}", r.stdout));
+    assert!(
+        fatal.contains("/test_file.0) pos: ") && fatal.contains("errno = 5"),
+        "{fatal}"
+    );
+    assert!(r.stderr.contains("iomark mark: failed in "), "{}", r.stderr);
+    assert!(entries(&m).is_empty(), "{:?}", entries(&m));
+}
+
+#[test]
 fn malformed_fault_spec_is_refused() {
     let d = scratch();
     let r = iomark_fault(d.path(), "write:boom@1", &["fileio", "help"]);
@@ -614,7 +645,7 @@ fn real_enospc_prepare_refused_with_numbers_and_run_that_fills_the_disk() {
 }
 
 #[test]
-fn real_enospc_during_copy_and_tree_leaves_no_iomark_file() {
+fn real_enospc_during_copy_tree_and_mark_leaves_no_iomark_file() {
     let Some(fs) = SmallExt4::new(16) else { return };
     let d = fs.dir();
     let before = fs.avail();
@@ -630,25 +661,44 @@ fn real_enospc_during_copy_and_tree_leaves_no_iomark_file() {
             vec!["tree", ".", "--files=300", "--json=../c.json"],
             "write:stop@2",
         ),
+        // mark: stopped while preparing its 8 MiB test file
+        (
+            vec![
+                "mark",
+                ".",
+                "--size=8M",
+                "--time=1",
+                "--loops=1",
+                "--warmup=0",
+            ],
+            "write:stop@2",
+        ),
     ] {
+        let _ = std::fs::remove_file(d.join("../c.json"));
         let mut c = Command::new(BIN);
         c.current_dir(d)
             .args(&cmd)
             .env("IOMARK_FAULT", fault)
-            .stdout(std::process::Stdio::null())
+            .stdout(std::process::Stdio::piped())
             .stderr(std::process::Stdio::piped());
-        let mut child = c.spawn().unwrap();
+        let child = c.spawn().unwrap();
         let pid = child.id();
         wait_stopped(pid);
         fs.fill(16 << 10);
         // SAFETY: signal to our own child.
         unsafe { libc::kill(pid as i32, libc::SIGCONT) };
         let out = child.wait_with_output().unwrap();
-        let err = String::from_utf8_lossy(&out.stderr);
+        let err = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
         assert_eq!(out.status.code(), Some(3), "{cmd:?}: {err}");
         assert!(err.contains("No space left on device"), "{cmd:?}: {err}");
-        let j = read_json(&d.join("../c.json"));
-        assert_eq!(j["status"], "failed", "{cmd:?}");
+        if cmd[0] != "mark" {
+            let j = read_json(&d.join("../c.json"));
+            assert_eq!(j["status"], "failed", "{cmd:?}");
+        }
         assert!(iomark_names(d).is_empty(), "{cmd:?}: {:?}", entries(d));
         std::fs::remove_file(d.join("user-filler")).unwrap();
         // all the space iomark used is free again (within ext4's allocation slack)

@@ -373,7 +373,6 @@ fn mark_interrupted_removes_its_test_directory() {
 }
 
 #[test]
-#[ignore = "mark leaves its {\"status\": \"running\"} placeholder when interrupted: src/run/mark.rs (not owned by this branch) must write the interrupted result"]
 fn mark_interrupted_json_says_interrupted() {
     let d = scratch();
     let m = d.path().join("m");
@@ -398,7 +397,7 @@ fn mark_interrupted_json_says_interrupted() {
 #[test]
 fn fio_style_run_interrupted_exits_130_with_parsable_json() {
     let d = scratch();
-    let mut child = spawn(
+    let child = spawn(
         d.path(),
         "",
         &[

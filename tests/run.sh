@@ -8,6 +8,8 @@ command -v sysbench >/dev/null 2>&1 || missing+=(sysbench)
 command -v fio >/dev/null 2>&1 || missing+=(fio)
 # loop-device safety tests (tests/device_safety.rs) make ext4 filesystems
 command -v mkfs.ext4 >/dev/null 2>&1 || missing+=(e2fsprogs)
+# loop-device tests (tests/cases.rs, tests/faults.rs): losetup, mount, mkfs.ext4
+command -v losetup >/dev/null 2>&1 || [ -x /sbin/losetup ] || missing+=(mount)
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" != 0 ]; then
     echo "tests/run.sh: please install ${missing[*]} (apt-get install ${missing[*]}) or run as root" >&2

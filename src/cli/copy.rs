@@ -54,14 +54,32 @@ pub fn clap_exit(cmd: &str, e: clap::Error) -> i32 {
         let _ = e.print();
         return exit::OK;
     }
-    let text = e.to_string();
-    let first = text
-        .lines()
+    eprintln!("iomark {cmd}: {}", clap_line(&e.to_string()));
+    exit::INVALID
+}
+
+/// clap's error text as one line: the first line, plus what clap puts on the next ones
+/// when the first does not name it (the missing argument; the accepted values).
+pub fn clap_line(text: &str) -> String {
+    let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
+    let mut out = lines
         .next()
         .unwrap_or("invalid arguments")
-        .trim_start_matches("error: ");
-    eprintln!("iomark {cmd}: {first}");
-    exit::INVALID
+        .trim_start_matches("error: ")
+        .to_string();
+    for l in lines {
+        if l.starts_with("Usage:") || l.starts_with("For more information") || l.starts_with("tip:")
+        {
+            break;
+        }
+        if out.ends_with(':') {
+            out.push(' ');
+        } else {
+            out.push_str("; ");
+        }
+        out.push_str(l);
+    }
+    out
 }
 
 /// Run `iomark copy` with the arguments after the command word; returns the exit code.

@@ -110,7 +110,10 @@ pub fn run(args: &[String]) -> i32 {
     let mut a = a;
     let mut unpacked: Option<PathBuf> = None;
     if let Some(f) = &a.fixture {
-        let text = match std::fs::read_to_string(f) {
+        let text = match crate::target::scratch::read_text_bounded(
+            f,
+            crate::target::scratch::MAX_INPUT_BYTES,
+        ) {
             Ok(t) => t,
             Err(e) => {
                 eprintln!("iomark diagnose: --fixture {}: {e}", f.display());

@@ -306,6 +306,84 @@ impl<E: Engine> Engine for Faulty<E> {
     }
 }
 
+/// Run `$body` with `$engine` bound to `$e` as `&mut` engine: wrapped in [`Faulty`] when
+/// `IOMARK_FAULT` is set, the plain engine otherwise (two monomorphised copies, no per-I/O
+/// branch). Example: `maybe_faulty!(Psync::new(fds), |e| w.run(e, &slab, 1))`.
+#[macro_export]
+macro_rules! maybe_faulty {
+    ($engine:expr, |$e:ident| $body:expr) => {{
+        if $crate::engine::fault::enabled() {
+            let mut engine = $crate::engine::fault::Faulty::new($engine);
+            let $e = &mut engine;
+            $body
+        } else {
+            let mut engine = $engine;
+            let $e = &mut engine;
+            $body
+        }
+    }};
+}
+
+/// fio's `continue_on_error` (none, read, write, io, verify, all; `0` = none, `1` = all):
+/// which failed requests a job records as errors and continues after, instead of stopping.
+/// A failed request is never counted as done either way.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ContinueOnError {
+    /// stop at the first error (fio's default)
+    #[default]
+    None,
+    /// continue after read errors
+    Read,
+    /// continue after write errors
+    Write,
+    /// continue after any read or write error
+    Io,
+    /// continue after verification mismatches
+    Verify,
+    /// continue after every error
+    All,
+}
+
+/// What failed, for [`ContinueOnError::continues`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ErrorClass {
+    /// a read returned an error or a short count
+    Read,
+    /// a write (or its fsync) returned an error or a short count
+    Write,
+    /// data read back did not match what was written
+    Verify,
+}
+
+impl ContinueOnError {
+    /// Parse fio's value; `Err` names the accepted values.
+    pub fn parse(v: &str) -> Result<Self, String> {
+        Ok(match v.trim() {
+            "none" | "0" => Self::None,
+            "read" => Self::Read,
+            "write" => Self::Write,
+            "io" => Self::Io,
+            "verify" => Self::Verify,
+            "all" | "1" => Self::All,
+            _ => {
+                return Err(format!(
+                    "'{v}' (accepted: none, read, write, io, verify, all, 0, 1)"
+                ))
+            }
+        })
+    }
+    /// True when the job records the error and goes on.
+    pub fn continues(self, e: ErrorClass) -> bool {
+        matches!(
+            (self, e),
+            (Self::All, _)
+                | (Self::Read | Self::Io, ErrorClass::Read)
+                | (Self::Write | Self::Io, ErrorClass::Write)
+                | (Self::Verify, ErrorClass::Verify)
+        )
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -398,5 +476,37 @@ mod tests {
             assert_eq!(f.submit(0, &req), Ok(Some(4096)));
             assert_eq!(f.inner.seen, vec![4096]);
         }
+    }
+
+    #[test]
+    fn continue_on_error_follows_fio() {
+        use ContinueOnError as C;
+        use ErrorClass::*;
+        let table = [
+            ("none", [false, false, false]),
+            ("0", [false, false, false]),
+            ("read", [true, false, false]),
+            ("write", [false, true, false]),
+            ("io", [true, true, false]),
+            ("verify", [false, false, true]),
+            ("all", [true, true, true]),
+            ("1", [true, true, true]),
+        ];
+        for (v, want) in table {
+            let c = C::parse(v).unwrap();
+            assert_eq!([Read, Write, Verify].map(|e| c.continues(e)), want, "{v}");
+        }
+        assert!(C::parse("sometimes")
+            .unwrap_err()
+            .contains("accepted: none"));
+        assert_eq!(C::default(), C::None);
+    }
+
+    #[test]
+    fn maybe_faulty_runs_the_body_with_an_engine() {
+        let n = crate::maybe_faulty!(Probe { seen: vec![] }, |e| {
+            e.sync(0, SyncKind::Fsync).map(|_| e.depth())
+        });
+        assert_eq!(n, Ok(1));
     }
 }

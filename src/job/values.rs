@@ -156,6 +156,12 @@ pub fn parse_human_size(s: &str) -> Result<u64, String> {
         "tb" => 1e12,
         _ => return Err(format!("'{s}': unknown size unit (accepted: K M G T or KiB…TiB = powers of 1024, KB…TB = powers of 1000)")),
     };
+    // Whole numbers are exact (integer arithmetic); only fractions go through f64.
+    if let Ok(n) = num.parse::<u64>() {
+        return n
+            .checked_mul(mul as u64)
+            .ok_or_else(|| format!("'{s}' is too large"));
+    }
     match num.parse::<f64>() {
         Ok(v) if v.is_finite() && v >= 0.0 && v * mul < 1.8e19 => Ok((v * mul).round() as u64),
         Ok(_) => Err(format!("'{s}' is too large")),

@@ -58,8 +58,39 @@ pub fn materialize(manifest: &str, dir: &Path) -> Result<(), FixtureError> {
         let path = p.display().to_string();
         move |source| FixtureError::Io { path, source }
     };
-    let write = |rel: &str, bytes: &[u8]| -> Result<(), FixtureError> {
-        let p = dir.join(rel.trim_start_matches('/'));
+    std::fs::create_dir_all(dir).map_err(io(dir))?;
+    let root = dir.canonicalize().map_err(io(dir))?;
+    // A hostile manifest must not write outside `dir`: no `..`, no absolute path, and the
+    // deepest existing ancestor (symlinks of `L` lines resolved) must lie inside `dir`.
+    let confine = |rel: &str, n: usize| -> Result<std::path::PathBuf, FixtureError> {
+        let rel = Path::new(rel.trim().trim_start_matches('/'));
+        let bad = rel.as_os_str().is_empty()
+            || rel
+                .components()
+                .any(|c| !matches!(c, std::path::Component::Normal(_)));
+        let escape = || FixtureError::Syntax {
+            line: n + 1,
+            why: format!("path '{}' leaves the fixture directory", rel.display()),
+        };
+        if bad {
+            return Err(escape());
+        }
+        let p = dir.join(rel);
+        let mut a = p.as_path();
+        loop {
+            if std::fs::symlink_metadata(a).is_ok() {
+                match a.canonicalize() {
+                    Ok(c) if c.starts_with(&root) => break,
+                    // a dangling link or one pointing outside: never write through it
+                    _ => return Err(escape()),
+                }
+            }
+            a = a.parent().ok_or_else(escape)?;
+        }
+        Ok(p)
+    };
+    let write = |rel: &str, n: usize, bytes: &[u8]| -> Result<(), FixtureError> {
+        let p = confine(rel, n)?;
         if let Some(parent) = p.parent() {
             std::fs::create_dir_all(parent).map_err(io(parent))?;
         }
@@ -79,7 +110,7 @@ pub fn materialize(manifest: &str, dir: &Path) -> Result<(), FixtureError> {
         let (kind, rest) = line.split_once(' ').ok_or_else(|| err("no path"))?;
         match kind {
             "D" => {
-                let p = dir.join(rest.trim());
+                let p = confine(rest, n)?;
                 std::fs::create_dir_all(&p).map_err(io(&p))?;
             }
             "F" | "R" | "X" => {
@@ -95,7 +126,7 @@ pub fn materialize(manifest: &str, dir: &Path) -> Result<(), FixtureError> {
                         .collect::<Result<Vec<u8>, _>>()
                         .map_err(|_| err("bad hex byte"))?,
                 };
-                write(path.trim(), &bytes)?;
+                write(path.trim(), n, &bytes)?;
             }
             "M" => {
                 let mut body = String::new();
@@ -111,13 +142,13 @@ pub fn materialize(manifest: &str, dir: &Path) -> Result<(), FixtureError> {
                 if !closed {
                     return Err(err("multi-line block without a closing `.`"));
                 }
-                write(rest.trim(), body.as_bytes())?;
+                write(rest.trim(), n, body.as_bytes())?;
             }
             "L" => {
                 let (path, target) = rest
                     .split_once(" -> ")
                     .ok_or_else(|| err("expected `path -> target`"))?;
-                let p = dir.join(path.trim());
+                let p = confine(path, n)?;
                 if let Some(parent) = p.parent() {
                     std::fs::create_dir_all(parent).map_err(io(parent))?;
                 }
@@ -131,7 +162,7 @@ pub fn materialize(manifest: &str, dir: &Path) -> Result<(), FixtureError> {
         }
     }
     if !probe.is_empty() {
-        write("probe", probe.as_bytes())?;
+        write("probe", 0, probe.as_bytes())?;
     }
     Ok(())
 }

@@ -28,7 +28,9 @@ use std::path::Path;
 /// Load one result file. Errors are one line naming the file and what is wrong.
 pub fn load(path: &Path) -> Result<RunResult, String> {
     let name = path.display();
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {name}: {e}"))?;
+    let text =
+        crate::target::scratch::read_text_bounded(path, crate::target::scratch::MAX_INPUT_BYTES)
+            .map_err(|e| format!("cannot read {name}: {e}"))?;
     // fio's own JSON or text report (public case C25): imported with normalised units
     let label = path
         .file_name()

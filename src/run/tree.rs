@@ -559,6 +559,7 @@ fn run(
     phases.push(p);
 
     // create+write: O_EXCL create, one write of the whole file, close.
+    scratch.verify_dirs().map_err(RunError::Failed)?;
     let mut data = vec![0u8; MAX_FILE as usize];
     Xoroshiro128Plus::from_glibc(&mut GlibcRandom::new(job.seed ^ 0x5eed)).fill(&mut data);
     let pb = bar(files.len() as u64, "create+write", false);
@@ -604,6 +605,7 @@ fn run(
     phases.push(p);
 
     // stat-all
+    scratch.verify_dirs().map_err(RunError::Failed)?;
     let cache = cold_or_warm(&root);
     let pb = bar(files.len() as u64, "stat", false);
     let m = parallel(files, job.threads, &clock, stop, &pb, |e| {
@@ -618,6 +620,7 @@ fn run(
     phases.push(p);
 
     // read-all
+    scratch.verify_dirs().map_err(RunError::Failed)?;
     let cache = cold_or_warm(&root);
     let pb = bar(files.len() as u64, "read", false);
     let m = parallel(files, job.threads, &clock, stop, &pb, |e| {
@@ -677,6 +680,7 @@ fn run(
         crate::outln!("kept: {}", root.display());
     } else {
         // rename
+        scratch.verify_dirs().map_err(RunError::Failed)?;
         let pb = bar(files.len() as u64, "rename", false);
         let m = parallel(files, job.threads, &clock, stop, &pb, |e| {
             let p = root.join(&e.rel);
@@ -691,6 +695,7 @@ fn run(
         phases.push(p);
 
         // delete
+        scratch.verify_dirs().map_err(RunError::Failed)?;
         let pb = bar(files.len() as u64, "delete", false);
         let m = parallel(files, job.threads, &clock, stop, &pb, |e| {
             let p = renamed(&root.join(&e.rel));
@@ -703,6 +708,7 @@ fn run(
         phases.push(p);
 
         // rmdir: children before parents.
+        scratch.verify_dirs().map_err(RunError::Failed)?;
         let mut h = stats::new_hist();
         let (mut sum, t) = (0u64, Instant::now());
         for d in plan.dirs.iter().rev() {

@@ -75,13 +75,23 @@ pub struct Prepared {
 fn open_raw(p: &Path, flags: i32, mode: u32) -> Result<File, i32> {
     let c = std::ffi::CString::new(p.as_os_str().as_bytes()).map_err(|_| libc::EINVAL)?;
     // SAFETY: open(2) with a valid C string; the descriptor is owned by the File.
-    let fd = unsafe { libc::open(c.as_ptr(), flags | libc::O_CLOEXEC, mode) };
+    // O_NOFOLLOW: a test_file.N that is a symbolic link (planted, or left by a user) is
+    // never written through, so no file outside the set can be overwritten.
+    let fd = unsafe { libc::open(c.as_ptr(), flags | libc::O_CLOEXEC | libc::O_NOFOLLOW, mode) };
     if fd < 0 {
         Err(crate::engine::last_errno())
     } else {
         // SAFETY: fd is a fresh descriptor we own.
         Ok(unsafe { File::from_raw_fd(fd) })
     }
+}
+
+/// The message for a `test_file.N` that is a symbolic link (open fails with ELOOP).
+fn symlink_note(dir: &Path, i: u32) -> String {
+    format!(
+        "FATAL: {} is a symbolic link: iomark never reads or writes through one (remove it; 'cleanup' removes the link, not its target)",
+        display(dir, i)
+    )
 }
 
 fn pwrite_all(f: &File, buf: &[u8], off: u64) -> Result<(), i32> {
@@ -233,15 +243,16 @@ pub fn prepare(
             0o600,
         )
         .map_err(|e| {
-            Failure::new(
-                crate::exit::FAILED,
-                vec![format!(
-                    "FATAL: Can't open file '{}' errno = {} ({})",
-                    display(&job.dir, i),
-                    e,
-                    strerror(e)
-                )],
-            )
+            let mut lines = vec![format!(
+                "FATAL: Can't open file '{}' errno = {} ({})",
+                display(&job.dir, i),
+                e,
+                strerror(e)
+            )];
+            if e == libc::ELOOP {
+                lines.push(symlink_note(&job.dir, i));
+            }
+            Failure::new(crate::exit::FAILED, lines)
         })?;
         let cur = f.metadata().map(|m| m.len()).unwrap_or(0);
         let name = display(&job.dir, i);
@@ -367,6 +378,10 @@ pub fn open_for_run(
                     strerror(e)
                 )];
                 let code = match e {
+                    libc::ELOOP => {
+                        lines.push(symlink_note(&job.dir, i));
+                        crate::exit::FAILED
+                    }
                     libc::ENOENT => {
                         lines.push("WARNING: Did you forget to run the prepare step?".into());
                         crate::exit::FAILED

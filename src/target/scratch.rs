@@ -200,7 +200,16 @@ impl Scratch {
     /// (already-missing paths are not errors).
     pub fn cleanup(&mut self) -> Vec<String> {
         let mut errs = Vec::new();
-        for f in self.files.drain(..) {
+        let files: Vec<PathBuf> = self.files.drain(..).collect();
+        for f in files {
+            if let Some(link) = self.replaced_ancestor(&f) {
+                errs.push(format!(
+                    "left {}: its directory {} was replaced by a symbolic link (iomark never removes through one)",
+                    f.display(),
+                    link.display()
+                ));
+                continue;
+            }
             match std::fs::remove_file(&f) {
                 Ok(()) => {}
                 Err(e) if e.kind() == io::ErrorKind::NotFound => {}
@@ -208,14 +217,56 @@ impl Scratch {
             }
         }
         // Children were registered after their parents: remove in reverse order.
-        for d in self.dirs.drain(..).rev() {
+        let dirs: Vec<PathBuf> = self.dirs.iter().rev().cloned().collect();
+        for d in dirs {
+            if let Some(link) = self.replaced_ancestor(&d) {
+                errs.push(format!(
+                    "left {}: its directory {} was replaced by a symbolic link",
+                    d.display(),
+                    link.display()
+                ));
+                continue;
+            }
             match std::fs::remove_dir(&d) {
                 Ok(()) => {}
                 Err(e) if e.kind() == io::ErrorKind::NotFound => {}
                 Err(e) => errs.push(format!("cannot remove directory {}: {e}", d.display())),
             }
         }
+        self.dirs.clear();
         errs
+    }
+
+    /// The first registered directory above `p` (iomark made it) that is now a symbolic
+    /// link: removing `p` would act outside iomark's tree.
+    pub fn replaced_ancestor(&self, p: &Path) -> Option<PathBuf> {
+        p.ancestors()
+            .skip(1)
+            .filter(|a| self.dirs.iter().any(|d| d == a))
+            .find(|a| {
+                std::fs::symlink_metadata(a)
+                    .map(|m| m.file_type().is_symlink())
+                    .unwrap_or(false)
+            })
+            .map(Path::to_path_buf)
+    }
+
+    /// Check that none of the registered directories was replaced by a symbolic link
+    /// (or removed); the tree phases call it before writing, renaming or deleting.
+    pub fn verify_dirs(&self) -> Result<(), String> {
+        for d in &self.dirs {
+            match std::fs::symlink_metadata(d) {
+                Ok(m) if m.file_type().is_dir() => {}
+                Ok(_) => {
+                    return Err(format!(
+                        "{} is no longer the directory iomark created (replaced by a link or file): stopping, nothing is written or removed through it",
+                        d.display()
+                    ))
+                }
+                Err(e) => return Err(format!("{}: {e}", d.display())),
+            }
+        }
+        Ok(())
     }
 }
 
@@ -292,6 +343,31 @@ pub fn drop_all_caches() -> io::Result<()> {
     // SAFETY: sync(2) has no preconditions.
     unsafe { libc::sync() };
     std::fs::write("/proc/sys/vm/drop_caches", "3\n")
+}
+
+/// Most bytes [`read_text_bounded`] reads from a result, job or fixture file (64 MiB):
+/// far above any real one, small enough that `/dev/zero` or a huge file given by
+/// mistake is an error instead of exhausting memory.
+pub const MAX_INPUT_BYTES: u64 = 64 << 20;
+
+/// Read a UTF-8 text file of at most `max` bytes. Longer input (a device such as
+/// `/dev/zero`, a FIFO that never ends, a huge file) fails with `InvalidData` naming the
+/// limit, after reading at most `max + 1` bytes.
+pub fn read_text_bounded(path: &Path, max: u64) -> std::io::Result<String> {
+    use std::io::Read;
+    let f = File::open(path)?;
+    let mut text = String::new();
+    f.take(max + 1).read_to_string(&mut text)?;
+    if text.len() as u64 > max {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!(
+                "larger than {} (not a result, job or fixture file)",
+                crate::job::values::iec(max)
+            ),
+        ));
+    }
+    Ok(text)
 }
 
 #[cfg(test)]
