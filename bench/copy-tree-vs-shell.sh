@@ -25,6 +25,8 @@
 #   (page cache, ext4, fsync, block layer), for checking that iomark and the shell tools
 #   measure the same work without the virtual disk's 2x run-to-run swings. Results go to
 #   bench/COPY_TREE_RESULTS_RAMDISK.md; the image, mount and loop device are removed on exit.
+# OUT=FILE: write the results there instead (e.g. bench/COPY_TREE_RESULTS_TMPFS.md for a
+#   run with WORKDIR=/dev/shm: no device and no writeback, so only the tools' own work differs).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -33,7 +35,7 @@ SIZE=${SIZE:-1G}
 TREE_FILES=${TREE_FILES:-50000}
 ROUNDS=${ROUNDS:-3}
 base=${1:-$(dirname "$repo")}
-out="$here/COPY_TREE_RESULTS.md"
+out=${OUT:-$here/COPY_TREE_RESULTS.md}
 RAMDISK=${RAMDISK:-0}
 
 if [ -n "${IOMARK:-}" ]; then
@@ -56,7 +58,7 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 if [ "$RAMDISK" = 1 ]; then
   [ "$(id -u)" = 0 ] || { echo "RAMDISK=1 needs root (losetup, mount)" >&2; exit 3; }
-  out="$here/COPY_TREE_RESULTS_RAMDISK.md"
+  out=${OUT:-$here/COPY_TREE_RESULTS_RAMDISK.md}
   ram_img=$(mktemp /dev/shm/iomark-bench-img.XXXXXX)
   truncate -s 6G -- "$ram_img"
   mkfs.ext4 -q -F -- "$ram_img"

@@ -252,7 +252,6 @@ fn endless_inputs_are_refused_after_a_bounded_read() {
 /// `target::scratch::read_text_bounded`. Kept ignored so it cannot exhaust the CI's
 /// memory until then.
 #[test]
-#[ignore = "fio_ini reads job files unbounded (lead: use scratch::read_text_bounded in fio_ini.rs)"]
 fn endless_job_file_is_refused() {
     let d = tempfile::tempdir().unwrap();
     let a = d.path().join("a.fio");

@@ -298,8 +298,8 @@ const EXCEPTIONS: &[(&str, &str, &str)] = &[
     ),
     (
         "enospc-pressure.fio",
-        "continue_on_error",
-        "continuing past I/O errors",
+        "ignore_error",
+        "per-errno ignore lists (ignore_error) and verify_backlog",
     ),
     (
         "example_latency_steadystate.fio",

@@ -66,6 +66,10 @@ pub fn run(args: &[String]) -> i32 {
     if cmd.json_file.is_some() || cmd.plot.is_some() {
         let (status, error) = match &res {
             Ok(o) if o.interrupted => (Status::Interrupted, None),
+            Ok(o) if o.jobs.iter().any(|j| j.errors > 0) => (
+                Status::Failed,
+                o.jobs.iter().find_map(|j| j.first_error.clone()),
+            ),
             Ok(_) => (Status::Ok, None),
             Err(e) => (Status::Failed, Some(e.to_string())),
         };
@@ -126,6 +130,12 @@ pub fn run(args: &[String]) -> i32 {
             }
         }
         None => crate::out!("{text}"),
+    }
+    let errors: u64 = out.jobs.iter().map(|j| j.errors).sum();
+    if errors > 0 {
+        let first = out.jobs.iter().find_map(|j| j.first_error.clone()).unwrap_or_default();
+        eprintln!("iomark run: {errors} I/O error(s) continued past (continue_on_error); first: {first}");
+        return signals.exit_code().unwrap_or(crate::exit::FAILED);
     }
     signals.exit_code().unwrap_or(crate::exit::OK)
 }

@@ -184,7 +184,12 @@ impl State<'_> {
                 origin: from.unwrap_or(Origin::CommandLine),
             });
         }
-        let text = std::fs::read_to_string(path).map_err(|source| IniError::Read {
+        // bounded: `include /dev/zero` or a FIFO must not eat the machine's memory
+        let text = crate::target::scratch::read_text_bounded(
+            path,
+            crate::target::scratch::MAX_INPUT_BYTES,
+        )
+        .map_err(|source| IniError::Read {
             path: path.to_path_buf(),
             origin: from,
             source,

@@ -126,6 +126,9 @@ pub struct JobMore {
     pub fdatasync: u64,
     /// `fsync_on_close`
     pub fsync_on_close: bool,
+    /// `continue_on_error` (none, read, write, io, verify, all): failed requests of
+    /// these kinds are counted as errors and the job goes on; never counted as done
+    pub continue_on_error: crate::engine::fault::ContinueOnError,
     /// `invalidate` (default 1): drop the files' page cache before the job
     pub invalidate: bool,
     /// `create_on_open` (iomark creates files before the run either way)
@@ -204,6 +207,7 @@ impl Default for JobMore {
             sync_io: false,
             fdatasync: 0,
             fsync_on_close: false,
+            continue_on_error: Default::default(),
             invalidate: true,
             create_on_open: false,
             fallocate: "native".into(),
@@ -261,6 +265,7 @@ pub const MORE_KEYS: &[&str] = &[
     "sync",
     "fdatasync",
     "fsync_on_close",
+    "continue_on_error",
     "invalidate",
     "create_on_open",
     "fallocate",
@@ -588,6 +593,11 @@ pub fn apply_more(
         }
         "fdatasync" => m.fdatasync = parse_u64(key, need(key, value, origin)?, origin)?,
         "fsync_on_close" => m.fsync_on_close = parse_bool(key, value, origin)?,
+        "continue_on_error" => {
+            let v = need(key, value, origin)?;
+            m.continue_on_error = crate::engine::fault::ContinueOnError::parse(v)
+                .map_err(|e| bad(key, v, e, origin))?;
+        }
         "invalidate" => m.invalidate = parse_bool(key, value, origin)?,
         "create_on_open" => m.create_on_open = parse_bool(key, value, origin)?,
         "fallocate" => {

@@ -114,7 +114,7 @@ pub fn json_document(jobs: &[JobStats], global: &[(String, String)], plus: bool)
         .iter()
         .map(|j| {
             let rt = runtime_ms(j);
-            json!({
+            let mut v = json!({
                 "jobname": j.name,
                 "groupid": j.groupid,
                 "error": 0,
@@ -131,7 +131,12 @@ pub fn json_document(jobs: &[JobStats], global: &[(String, String)], plus: bool)
                 "ctx": j.cpu.ctx(),
                 "majf": j.cpu.majf,
                 "minf": j.cpu.minf,
-            })
+            });
+            if j.errors > 0 {
+                // fio's key when continue_on_error let a job go past errors
+                v["total_err"] = json!(j.errors);
+            }
+            v
         })
         .collect();
     json!({
@@ -217,6 +222,13 @@ pub fn normal_text(jobs: &[JobStats]) -> String {
             "{}: (groupid={}, jobs={}): err= 0: engine={}\n",
             j.name, j.groupid, j.threads, j.engine
         );
+        if j.errors > 0 {
+            s += &format!(
+                "  errors: {} failed request(s) continued past (continue_on_error), not counted as done; first: {}\n",
+                j.errors,
+                j.first_error.as_deref().unwrap_or("?")
+            );
+        }
         s += &dir_text(j, "read", &j.read, rt);
         s += &dir_text(j, "write", &j.write, rt);
         s += &dir_text(j, "trim", &j.trim, rt);

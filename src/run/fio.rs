@@ -222,6 +222,10 @@ pub struct JobStats {
     /// wall time of the threads (setup, I/O and end_fsync) summed over the merged
     /// threads, ns: the denominator of the CPU percentages (fio's `total_run_time`)
     pub run_ns_sum: u64,
+    /// failed requests the job went on after (`continue_on_error`); never counted as done
+    pub errors: u64,
+    /// the first of them: op, file, offset and the system's reason
+    pub first_error: Option<String>,
 }
 
 impl JobStats {
@@ -235,6 +239,10 @@ impl JobStats {
         self.runtime_ns = self.runtime_ns.max(o.runtime_ns);
         self.cpu.add(&o.cpu);
         self.run_ns_sum += o.run_ns_sum;
+        self.errors += o.errors;
+        if self.first_error.is_none() {
+            self.first_error.clone_from(&o.first_error);
+        }
     }
 }
 
@@ -484,8 +492,7 @@ fn run_thread_io(
     };
     if job.engine == EngineKind::Null {
         let mut w = Worker::new(plan, clock, stop, Vec::new(), logs, live);
-        let mut e = Null::new(depth);
-        return w.run(&mut e, &slab, 1);
+        return crate::maybe_faulty!(Null::new(depth), |e| w.run(e, &slab, 1));
     }
     let writes = job.rw.writes() || job.rw.trims();
     let rw_open = writes || job.engine == EngineKind::Mmap;
@@ -512,30 +519,26 @@ fn run_thread_io(
                     sqpoll_cpu: job.sqthread_poll_cpu,
                     iopoll: job.hipri,
                 };
-                let mut e = Uring::with_setup(fds, depth, &bufs, setup)
+                let e = Uring::with_setup(fds, depth, &bufs, setup)
                     .map_err(|e| engine_err("io_uring", io_uring::unavailable_why(&e)))?
                     // one io_uring_enter per I/O, fio's default (iodepth_batch_submit=1):
                     // on virtio it measured faster than batching (bench/RUN_RESULTS.md);
                     // batch mode is for iodepth_batch_submit > 1
                     .batched(false);
-                w.run(&mut e, &slab, depth)
+                // IOMARK_FAULT (test-only) wraps the engine; otherwise it runs as is
+                crate::maybe_faulty!(e, |e| w.run(e, &slab, depth))
             }
             Err(_) => {
                 // denied: `execute` already warned once (or refused with --engine-strict)
-                let mut e = Psync::new(fds);
-                w.run(&mut e, &slab, 1)
+                crate::maybe_faulty!(Psync::new(fds), |e| w.run(e, &slab, 1))
             }
         },
         EngineKind::Mmap => {
             let len = plan.files.iter().map(|f| f.size).min().unwrap_or(0) as usize;
-            let mut e =
-                Mmap::new(&fds, len).map_err(|e| engine_err("mmap", io_why(e, false, 0)))?;
-            w.run(&mut e, &slab, 1)
+            let e = Mmap::new(&fds, len).map_err(|e| engine_err("mmap", io_why(e, false, 0)))?;
+            crate::maybe_faulty!(e, |e| w.run(e, &slab, 1))
         }
-        _ => {
-            let mut e = Psync::new(fds);
-            w.run(&mut e, &slab, 1)
-        }
+        _ => crate::maybe_faulty!(Psync::new(fds), |e| w.run(e, &slab, 1)),
     };
     drop(open);
     st

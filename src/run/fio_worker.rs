@@ -495,6 +495,27 @@ impl<'a> Worker<'a> {
         }
     }
 
+    /// A failed request: with `continue_on_error` covering its kind it is counted as an
+    /// error (never as done) and the job goes on; otherwise the job stops with it.
+    #[cold]
+    fn io_fail(&self, st: &mut JobStats, s: &Slot, e: IoErr) -> Result<(), RunError> {
+        use crate::engine::fault::ErrorClass;
+        let class = if s.op == Op::Read {
+            ErrorClass::Read
+        } else {
+            ErrorClass::Write
+        };
+        let err = self.io_err(s, e);
+        if self.plan.job.more.continue_on_error.continues(class) {
+            st.errors += 1;
+            if st.first_error.is_none() {
+                st.first_error = Some(err.to_string());
+            }
+            return Ok(());
+        }
+        Err(err)
+    }
+
     fn io_err(&self, s: &Slot, e: IoErr) -> RunError {
         RunError::Io {
             job: self.plan.job.name.clone(),
@@ -705,18 +726,22 @@ impl<'a> Worker<'a> {
                     match r {
                         Ok(Some(n)) => {
                             if n != s.len {
-                                return Err(self.io_err(&s, IoErr::Short { done: n }));
+                                self.io_fail(&mut st, &s, IoErr::Short { done: n })?;
+                            } else {
+                                let l = clock.ns(t0, t1);
+                                self.complete(&mut st, &s, buf, None, l, l, (t1, measure_start))?;
+                                fresh = Some(t1);
                             }
-                            let l = clock.ns(t0, t1);
-                            self.complete(&mut st, &s, buf, None, l, l, (t1, measure_start))?;
                             free.push(slot);
-                            fresh = Some(t1);
                         }
                         Ok(None) => {
                             slots[slot] = s;
                             in_flight += 1;
                         }
-                        Err(e) => return Err(self.io_err(&s, e)),
+                        Err(e) => {
+                            self.io_fail(&mut st, &s, e)?;
+                            free.push(slot);
+                        }
                     }
                     if self.uses.think {
                         self.think();
@@ -740,7 +765,8 @@ impl<'a> Worker<'a> {
                                     in_flight -= 1;
                                     free.push(c.slot);
                                     if c.res != cs.len as i64 {
-                                        return Err(self.io_err(&cs, completion_err(c.res)));
+                                        self.io_fail(&mut st, &cs, completion_err(c.res))?;
+                                        continue;
                                     }
                                     self.complete(
                                         &mut st,
@@ -789,7 +815,8 @@ impl<'a> Worker<'a> {
                 in_flight -= 1;
                 free.push(c.slot);
                 if c.res != cs.len as i64 {
-                    return Err(self.io_err(&cs, completion_err(c.res)));
+                    self.io_fail(&mut st, &cs, completion_err(c.res))?;
+                    continue;
                 }
                 self.complete(
                     &mut st,
