@@ -589,6 +589,16 @@ pub fn from_snapshot(
 /// Write `value` as pretty JSON to `path` atomically (temp file in the same directory,
 /// then rename), so readers never see a half-written file.
 pub fn write_atomic<T: Serialize>(path: &Path, value: &T) -> std::io::Result<()> {
+    // Never rename over something that is not a plain file: `--json=/dev/null` or a
+    // symlink must not be replaced (the target of a link stays the user's).
+    if let Ok(m) = std::fs::symlink_metadata(path) {
+        if !m.file_type().is_file() {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                "exists and is not a regular file (a device, directory, FIFO or symbolic link); give a new or regular file",
+            ));
+        }
+    }
     let tmp = path.with_file_name(format!(
         ".{}.iomark-tmp.{}",
         path.file_name()

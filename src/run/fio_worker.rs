@@ -495,6 +495,41 @@ impl<'a> Worker<'a> {
         }
     }
 
+    /// Account reaped completions (one clock read `t` for the batch, as fio): each slot
+    /// is freed; a short or failed completion goes to [`Self::io_fail`], a full one is
+    /// recorded with slat (submit), clat (submit end → `t`) and lat (start → `t`).
+    #[inline(always)]
+    fn account(
+        &mut self,
+        st: &mut JobStats,
+        comps: &[Completion],
+        slots: &[Slot],
+        slab: &Slab,
+        (free, in_flight): (&mut Vec<usize>, &mut usize),
+        (t, measure_start): (u64, u64),
+    ) -> Result<(), RunError> {
+        let clock = self.clock;
+        for c in comps {
+            let cs = slots[c.slot];
+            *in_flight -= 1;
+            free.push(c.slot);
+            if c.res != cs.len as i64 {
+                self.io_fail(st, &cs, completion_err(c.res))?;
+                continue;
+            }
+            self.complete(
+                st,
+                &cs,
+                slab.bufs[c.slot].ptr(),
+                Some(clock.ns(cs.t0, cs.t1)),
+                clock.ns(cs.t1, t),
+                clock.ns(cs.t0, t),
+                (t, measure_start),
+            )?;
+        }
+        Ok(())
+    }
+
     /// A failed request: with `continue_on_error` covering its kind it is counted as an
     /// error (never as done) and the job goes on; otherwise the job stops with it.
     #[cold]
@@ -760,24 +795,8 @@ impl<'a> Worker<'a> {
                                 eng.reap(in_flight, &mut comps)
                                     .map_err(|e| self.io_err(&s, e))?;
                                 let t = clock.now();
-                                for c in &comps {
-                                    let cs = slots[c.slot];
-                                    in_flight -= 1;
-                                    free.push(c.slot);
-                                    if c.res != cs.len as i64 {
-                                        self.io_fail(&mut st, &cs, completion_err(c.res))?;
-                                        continue;
-                                    }
-                                    self.complete(
-                                        &mut st,
-                                        &cs,
-                                        slab.bufs[c.slot].ptr(),
-                                        Some(clock.ns(cs.t0, cs.t1)),
-                                        clock.ns(cs.t1, t),
-                                        clock.ns(cs.t0, t),
-                                        (t, measure_start),
-                                    )?;
-                                }
+                                let b = (&mut free, &mut in_flight);
+                                self.account(&mut st, &comps, &slots, slab, b, (t, measure_start))?;
                             }
                             if fs {
                                 since_sync = 0;
@@ -810,24 +829,8 @@ impl<'a> Worker<'a> {
             eng.reap(want, &mut comps)
                 .map_err(|e| self.io_err(&Slot::default(), e))?;
             let t = clock.now();
-            for c in &comps {
-                let cs = slots[c.slot];
-                in_flight -= 1;
-                free.push(c.slot);
-                if c.res != cs.len as i64 {
-                    self.io_fail(&mut st, &cs, completion_err(c.res))?;
-                    continue;
-                }
-                self.complete(
-                    &mut st,
-                    &cs,
-                    slab.bufs[c.slot].ptr(),
-                    Some(clock.ns(cs.t0, cs.t1)),
-                    clock.ns(cs.t1, t),
-                    clock.ns(cs.t0, t),
-                    (t, measure_start),
-                )?;
-            }
+            let b = (&mut free, &mut in_flight);
+            self.account(&mut st, &comps, &slots, slab, b, (t, measure_start))?;
         }
         // The final syncs belong to the measured time (public case C15, fio PR #837):
         // `end_fsync` and `fsync_on_close` on one file give the same bandwidth.
