@@ -9,7 +9,15 @@ const BIN: &str = env!("CARGO_BIN_EXE_iomark");
 
 fn commands() -> Vec<Vec<&'static str>> {
     vec![
-        vec!["fileio", "--file-num=1", "--file-total-size=1M", "--file-test-mode=rndrd", "--time=1", "prepare", "run"],
+        vec![
+            "fileio",
+            "--file-num=1",
+            "--file-total-size=1M",
+            "--file-test-mode=rndrd",
+            "--time=1",
+            "prepare",
+            "run",
+        ],
         vec!["run", "--name=t", "--filename=f", "--size=64k", "--rw=read"],
         vec!["mark", ".", "--size=16M", "--time=1", "--loops=1"],
         vec!["copy", "--size=1M"],
@@ -30,13 +38,29 @@ fn json_to_a_device_or_a_symlink_is_refused_and_nothing_is_replaced() {
                 .arg(format!("--json={target}"))
                 .output()
                 .unwrap();
-            let all = format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
+            let all = format!(
+                "{}{}",
+                String::from_utf8_lossy(&o.stdout),
+                String::from_utf8_lossy(&o.stderr)
+            );
             assert_eq!(o.status.code(), Some(3), "{args:?} --json={target}: {all}");
-            assert!(all.contains("is not a regular file"), "{args:?} --json={target}: {all}");
+            assert!(
+                all.contains("is not a regular file"),
+                "{args:?} --json={target}: {all}"
+            );
             assert!(!all.contains("panicked"));
-            assert!(std::fs::metadata("/dev/null").unwrap().file_type().is_char_device());
-            assert!(std::fs::symlink_metadata(d.path().join("lnk")).unwrap().file_type().is_symlink());
-            assert_eq!(std::fs::read_to_string(d.path().join("tgt")).unwrap(), "precious");
+            assert!(std::fs::metadata("/dev/null")
+                .unwrap()
+                .file_type()
+                .is_char_device());
+            assert!(std::fs::symlink_metadata(d.path().join("lnk"))
+                .unwrap()
+                .file_type()
+                .is_symlink());
+            assert_eq!(
+                std::fs::read_to_string(d.path().join("tgt")).unwrap(),
+                "precious"
+            );
         }
     }
 }

@@ -43,10 +43,17 @@ fn write_eio_stops_the_job_and_is_not_counted() {
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     let e = stderr(&o);
     // op, file, offset (9 x 4096 = 36864) and errno
-    assert!(e.contains("write") && e.contains("36864") && e.contains("Input/output error"), "{e}");
+    assert!(
+        e.contains("write") && e.contains("36864") && e.contains("Input/output error"),
+        "{e}"
+    );
     assert!(!e.contains("panicked"));
     assert_eq!(j["status"], "failed");
-    assert_eq!(j["error"].as_str().map(|s| s.contains("36864")), Some(true), "{j}");
+    assert_eq!(
+        j["error"].as_str().map(|s| s.contains("36864")),
+        Some(true),
+        "{j}"
+    );
 }
 
 #[test]
@@ -86,12 +93,22 @@ fn bad_continue_on_error_value_is_a_one_line_error() {
     let d = tempfile::tempdir().unwrap();
     let o = Command::new(BIN)
         .current_dir(d.path())
-        .args(["run", "--name=w", "--filename=f", "--size=64k", "--rw=write", "--continue_on_error=sometimes"])
+        .args([
+            "run",
+            "--name=w",
+            "--filename=f",
+            "--size=64k",
+            "--rw=write",
+            "--continue_on_error=sometimes",
+        ])
         .output()
         .unwrap();
     assert_eq!(o.status.code(), Some(2));
     let e = stderr(&o);
     assert_eq!(e.lines().count(), 1, "{e}");
-    assert!(e.contains("continue_on_error") && e.contains("sometimes"), "{e}");
+    assert!(
+        e.contains("continue_on_error") && e.contains("sometimes"),
+        "{e}"
+    );
     assert!(!d.path().join("f").exists());
 }

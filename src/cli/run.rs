@@ -133,8 +133,14 @@ pub fn run(args: &[String]) -> i32 {
     }
     let errors: u64 = out.jobs.iter().map(|j| j.errors).sum();
     if errors > 0 {
-        let first = out.jobs.iter().find_map(|j| j.first_error.clone()).unwrap_or_default();
-        eprintln!("iomark run: {errors} I/O error(s) continued past (continue_on_error); first: {first}");
+        let first = out
+            .jobs
+            .iter()
+            .find_map(|j| j.first_error.clone())
+            .unwrap_or_default();
+        eprintln!(
+            "iomark run: {errors} I/O error(s) continued past (continue_on_error); first: {first}"
+        );
         return signals.exit_code().unwrap_or(crate::exit::FAILED);
     }
     signals.exit_code().unwrap_or(crate::exit::OK)

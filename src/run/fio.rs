@@ -546,6 +546,17 @@ fn run_thread_io(
 
 /// One `--status-interval` sample from the live counters now (`sum`) and at the last
 /// sample (`prev`): bytes in the interval, `dur_s` long, ending `t_s` after the start.
+/// Every block size a job can issue (the ends of a range: sizes in between are
+/// multiples of its minimum).
+fn block_sizes(b: &crate::job::fio::BlockSizes) -> Vec<u64> {
+    use crate::job::fio::BlockSizes;
+    match b {
+        BlockSizes::Fixed(x) => vec![*x],
+        BlockSizes::Range(a, z) => vec![*a, *z],
+        BlockSizes::Split(v) => v.iter().map(|e| e.0).collect(),
+    }
+}
+
 /// Sampling period of `--plot` throughput series.
 pub const PLOT_PERIOD: std::time::Duration = std::time::Duration::from_millis(250);
 
@@ -694,22 +705,39 @@ pub fn execute(
             }
         }
     }
-    // plans and file layout before anything runs
+    // plans, then the checks that need no file (space, O_DIRECT, alignment), then layout
     let mut plans: Vec<Vec<Plan>> = Vec::new();
     let mut idx = 0u64;
     for j in &cmd.jobs {
         let mut ps = Vec::new();
         for t in 0..j.numjobs {
-            let p = plan(j, t, idx)?;
+            ps.push(plan(j, t, idx)?);
             idx += 1;
-            if j.engine != EngineKind::Null {
-                for m in fio_files::layout(&p.files, j.rw.reads(), j.rw.writes())? {
-                    note(format!("{}: {m}", j.name));
-                }
-            }
-            ps.push(p);
         }
         plans.push(ps);
+    }
+    let checks: Vec<(&[FileSpec], bool, Vec<u64>)> = cmd
+        .jobs
+        .iter()
+        .zip(&plans)
+        .filter(|(j, _)| j.engine != EngineKind::Null)
+        .flat_map(|(j, ps)| {
+            let mut sizes = block_sizes(&j.bs_read);
+            sizes.extend(block_sizes(&j.bs_write));
+            ps.iter()
+                .map(move |p| (p.files.as_slice(), j.direct, sizes.clone()))
+        })
+        .collect();
+    fio_files::preflight(&checks)?;
+    for (j, ps) in cmd.jobs.iter().zip(&plans) {
+        if j.engine == EngineKind::Null {
+            continue;
+        }
+        for p in ps {
+            for m in fio_files::layout(&p.files, j.rw.reads(), j.rw.writes())? {
+                note(format!("{}: {m}", j.name));
+            }
+        }
     }
     // wait_for targets (validated to name an earlier job) and their finished threads
     let wait_idx: Vec<Option<usize>> = cmd

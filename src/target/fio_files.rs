@@ -55,6 +55,26 @@ pub enum FilesError {
     /// the size of a file is needed but it does not exist and none was given
     #[error("{}: file does not exist and no size= or filesize= was given", .0.display())]
     NoSize(PathBuf),
+    /// laying the files out would not fit (public case C23)
+    #[error("{}: not enough free space to lay out the job's files: {need} bytes needed, {free} bytes free; use a smaller size= or another directory", .dir.display())]
+    NoSpace {
+        /// directory holding the files
+        dir: PathBuf,
+        /// bytes still to write
+        need: u64,
+        /// bytes free for an unprivileged user (statvfs f_bavail)
+        free: u64,
+    },
+    /// a direct=1 block size the filesystem's alignment refuses (public case C08)
+    #[error("{}: bs={bs} is not a multiple of the {align}-byte direct-I/O alignment here (statx STATX_DIOALIGN); use a multiple of {align} or direct=0", .dir.display())]
+    Misaligned {
+        /// directory holding the files
+        dir: PathBuf,
+        /// the offending block size, bytes
+        bs: u64,
+        /// the filesystem's O_DIRECT offset alignment, bytes
+        align: u32,
+    },
 }
 
 impl FilesError {
@@ -62,9 +82,72 @@ impl FilesError {
     pub fn exit_code(&self) -> i32 {
         match self {
             FilesError::Guard(g) => g.exit_code(),
+            FilesError::Misaligned { .. } => crate::exit::INVALID,
             _ => crate::exit::ENVIRONMENT,
         }
     }
+}
+
+/// Check before any file is created (public cases C08, C19, C23): per directory, the
+/// bytes still to lay out (`size` minus what exists, each path once) fit in the free
+/// space; with `direct`, the filesystem takes O_DIRECT (probed with a throw-away file)
+/// and every block size in `sizes` is a multiple of its direct-I/O alignment. Block
+/// devices are skipped. `jobs`: (files, direct, block sizes) per job thread.
+pub fn preflight(jobs: &[(&[FileSpec], bool, Vec<u64>)]) -> Result<(), FilesError> {
+    use std::collections::BTreeMap;
+    let mut need: BTreeMap<PathBuf, u64> = BTreeMap::new();
+    let mut seen = std::collections::BTreeSet::new();
+    let mut direct: BTreeMap<PathBuf, Vec<u64>> = BTreeMap::new();
+    for (files, d, sizes) in jobs {
+        for f in files.iter() {
+            if is_block_device(&f.path) {
+                continue;
+            }
+            let dir = match f.path.parent() {
+                Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+                _ => PathBuf::from("."),
+            };
+            if seen.insert(f.path.clone()) {
+                let have = existing_size(&f.path).unwrap_or(0);
+                *need.entry(dir.clone()).or_insert(0) += f.size.saturating_sub(have);
+            }
+            if *d {
+                direct.entry(dir).or_default().extend(sizes.iter().copied());
+            }
+        }
+    }
+    for (dir, n) in &need {
+        if let Some(free) = crate::target::preflight::free_space(dir) {
+            if *n > free {
+                return Err(FilesError::NoSpace {
+                    dir: dir.clone(),
+                    need: *n,
+                    free,
+                });
+            }
+        }
+    }
+    for (dir, sizes) in &direct {
+        match crate::target::preflight::probe_direct_io(dir) {
+            crate::target::preflight::DirectIo::Unsupported => {
+                return Err(FilesError::DirectUnsupported {
+                    path: dir.clone(),
+                    source: std::io::Error::from_raw_os_error(libc::EINVAL),
+                })
+            }
+            crate::target::preflight::DirectIo::Supported { align } if align > 1 => {
+                if let Some(&bs) = sizes.iter().find(|b| **b % u64::from(align) != 0) {
+                    return Err(FilesError::Misaligned {
+                        dir: dir.clone(),
+                        bs,
+                        align,
+                    });
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(())
 }
 
 /// Whether `path` is a block device.
