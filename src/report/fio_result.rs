@@ -8,7 +8,7 @@
 use crate::job::fio::FioCommand;
 use crate::report::json::{
     self, CpuUsage, FsyncStats, JobInfo, Latency, LatencyCurve, OpStats, Phase, RunResult, Series,
-    Status, ThreadResult,
+    Status, ThreadResult, Warning,
 };
 use crate::run::fio::{DirStats, JobStats, Lat, RunOutcome};
 use crate::run::fio_cpu::CpuTimes;
@@ -120,7 +120,11 @@ pub fn run_result(
         error,
         job: JobInfo {
             kind: "run".into(),
-            engine: first.map_or(String::new(), |j| j.engine.name().into()),
+            // the engine that ran (io_uring may have fallen back to psync), else the asked one
+            engine: jobs.first().map_or_else(
+                || first.map_or(String::new(), |j| j.engine.name().into()),
+                |j| j.engine.to_string(),
+            ),
             iodepth: first.map_or(1, |j| j.iodepth),
             threads: cmd.jobs.iter().map(|j| j.numjobs).sum(),
             files,
@@ -159,7 +163,21 @@ pub fn run_result(
             .collect(),
         intervals: out.map_or_else(Vec::new, |o| o.intervals.clone()),
         page_cache: None,
-        warnings: vec![],
+        warnings: jobs
+            .iter()
+            .filter_map(|j| {
+                let asked = cmd.jobs.iter().find(|x| x.name == j.name)?.engine.name();
+                // (libaio/posixaio are io_uring by design: `asked` is already io_uring)
+                (asked != j.engine).then(|| Warning {
+                    id: "engine.fallback".into(),
+                    message: format!(
+                        "job {}: ioengine={asked} was asked, {} ran (io_uring not permitted here)",
+                        j.name, j.engine
+                    ),
+                })
+            })
+            .take(1)
+            .collect(),
         diagnosis: None,
         phases,
         clat: None,
