@@ -279,11 +279,9 @@ fn c18_io_uring_denied_falls_back_visibly_and_the_result_says_so() {
         e.contains("io_uring") && e.contains("psync"),
         "visible fallback warning: {e}"
     );
-    let text = serde_json::to_string(&json(&js)).unwrap();
-    assert!(
-        text.contains("psync"),
-        "the result records the engine actually used: {text}"
-    );
+    let r = json(&js);
+    assert_eq!(r["job"]["engine"], "psync", "the result records the engine actually used: {r}");
+    assert_eq!(r["warnings"][0]["id"], "engine.fallback", "{r}");
 }
 
 // ---- C12: block-size ranges --------------------------------------------------------------
