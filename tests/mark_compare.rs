@@ -694,3 +694,31 @@ fn compare_plot_writes_a_wellformed_svg_with_every_series() {
         "{err}"
     );
 }
+
+/// A result whose run was interrupted is still compared, but its column says it is
+/// partial (the figures cover only the part that ran).
+#[test]
+fn compare_marks_partial_results() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/compare");
+    let t = tempfile::tempdir().unwrap();
+    let mut v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("a-vm-mark.json")).unwrap())
+            .unwrap();
+    v["status"] = "interrupted".into();
+    std::fs::write(t.path().join("cut.json"), v.to_string()).unwrap();
+    std::fs::copy(dir.join("a-vm-mark.json"), t.path().join("whole.json")).unwrap();
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_iomark"))
+        .current_dir(t.path())
+        .args(["compare", "whole.json", "cut.json"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0));
+    let out = String::from_utf8_lossy(&o.stdout);
+    let legend: Vec<&str> = out.lines().take(2).collect();
+    assert!(!legend[0].contains("PARTIAL"), "{out}");
+    assert!(
+        legend[1]
+            .contains("PARTIAL: the run interrupted; its figures cover only the part that ran"),
+        "{out}"
+    );
+}

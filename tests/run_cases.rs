@@ -280,7 +280,10 @@ fn c18_io_uring_denied_falls_back_visibly_and_the_result_says_so() {
         "visible fallback warning: {e}"
     );
     let r = json(&js);
-    assert_eq!(r["job"]["engine"], "psync", "the result records the engine actually used: {r}");
+    assert_eq!(
+        r["job"]["engine"], "psync",
+        "the result records the engine actually used: {r}"
+    );
     assert_eq!(r["warnings"][0]["id"], "engine.fallback", "{r}");
 }
 

@@ -398,6 +398,9 @@ pub struct Column {
     pub command: String,
     /// device model from the diagnosis
     pub device: Option<String>,
+    /// why the result is partial (`interrupted`, `failed`, `forced_shutdown`), if it is
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub partial: Option<String>,
 }
 
 /// One output row: a metric of a test across all columns.
@@ -647,6 +650,12 @@ pub fn compare(results: &[RunResult], labels: &[String], files: &[String]) -> Co
                 .diagnosis
                 .as_ref()
                 .and_then(|d| d.summary.device_model.clone()),
+            partial: match r.status {
+                crate::report::json::Status::Ok => None,
+                crate::report::json::Status::Interrupted => Some("interrupted".into()),
+                crate::report::json::Status::Failed => Some("failed".into()),
+                crate::report::json::Status::ForcedShutdown => Some("forced_shutdown".into()),
+            },
         })
         .collect();
     let little = per

@@ -66,7 +66,15 @@ fn legend(c: &Comparison) -> String {
                 Some((tool, _)) => format!("{tool} report"),
                 None => format!("iomark {}", col.command),
             };
-            format!("{} = {} ({}, {producer})\n", letter(i), col.label, col.file)
+            let partial = col.partial.as_ref().map_or(String::new(), |why| {
+                format!(" — PARTIAL: the run {why}; its figures cover only the part that ran")
+            });
+            format!(
+                "{} = {} ({}, {producer}){partial}\n",
+                letter(i),
+                col.label,
+                col.file
+            )
         })
         .collect()
 }
