@@ -722,3 +722,31 @@ fn compare_marks_partial_results() {
         "{out}"
     );
 }
+
+/// A QD 1 fileio result against a mark: mark's RND4K Q1T1 read joins the fileio row
+/// (same QD first), not RND4K Q32T1, which comes earlier in the preset.
+#[test]
+fn compare_pairs_the_same_qd_first() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/compare");
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_iomark"))
+        .current_dir(&dir)
+        .args([
+            "compare",
+            "c-vm-fileio-rndrd-16k-buffered.json",
+            "a-vm-mark.json",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0));
+    let out = String::from_utf8_lossy(&o.stdout);
+    let row = out
+        .lines()
+        .find(|l| l.starts_with("RND16K Q1T1 read   MB/s"))
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(row.contains("B: block 4K (A: 16K)"), "{row}");
+    assert!(!row.contains("QD"), "the rows' QDs must match: {row}");
+    assert!(
+        out.contains("RND4K Q32T1 read   MB/s"),
+        "Q32 keeps its own row: {out}"
+    );
+}

@@ -527,39 +527,47 @@ fn align(per: &mut [Vec<Test>]) -> Vec<String> {
                 assigned[i] = Some(k.clone());
             }
         }
+        // Then the closest pairs first, over all of this result's tests at once (so a QD 1
+        // test takes the QD 1 row even when a QD 32 test of the same pattern comes first):
+        // closeness = same QD (4) + same threads (2) + same block size (1); earliest on ties.
+        let closeness = |a: &Option<Desc>, b: &Option<Desc>| match (a, b) {
+            (Some(a), Some(b)) => {
+                4 * u8::from(a.qd == b.qd)
+                    + 2 * u8::from(a.threads == b.threads)
+                    + u8::from(a.block == b.block)
+            }
+            _ => 0,
+        };
+        loop {
+            let mut best: Option<(usize, usize, u8)> = None;
+            for (i, t) in ts.iter().enumerate() {
+                if assigned[i].is_some() {
+                    continue;
+                }
+                let base = base_key(&t.key);
+                for (r, (k, d)) in keys.iter().enumerate() {
+                    if base_key(k) != base || used.contains(k) {
+                        continue;
+                    }
+                    let c = closeness(d, &t.desc);
+                    if best.is_none_or(|(_, _, b)| c > b) {
+                        best = Some((i, r, c));
+                    }
+                }
+            }
+            let Some((i, r, _)) = best else { break };
+            let k = keys[r].0.clone();
+            used.push(k.clone());
+            assigned[i] = Some(k);
+        }
         for (i, t) in ts.iter().enumerate() {
             if assigned[i].is_some() {
                 continue;
             }
             let base = base_key(&t.key).to_string();
-            // the free row whose job is closest: QD, threads, block size (earliest on ties)
-            let closeness = |d: &Option<Desc>| match (d, &t.desc) {
-                (Some(a), Some(b)) => {
-                    4 * u8::from(a.qd == b.qd)
-                        + 2 * u8::from(a.threads == b.threads)
-                        + u8::from(a.block == b.block)
-                }
-                _ => 0,
-            };
-            let best = keys
-                .iter()
-                .filter(|(k, _)| base_key(k) == base && !used.contains(k))
-                .fold(None::<(&String, u8)>, |acc, (k, d)| {
-                    let c = closeness(d);
-                    match acc {
-                        Some((_, best)) if best >= c => acc,
-                        _ => Some((k, c)),
-                    }
-                });
-            let k = match best {
-                Some((k, _)) => k.clone(),
-                None => {
-                    let n = keys.iter().filter(|(k, _)| base_key(k) == base).count();
-                    let k = format!("{base}#{n}");
-                    keys.push((k.clone(), t.desc.clone()));
-                    k
-                }
-            };
+            let n = keys.iter().filter(|(k, _)| base_key(k) == base).count();
+            let k = format!("{base}#{n}");
+            keys.push((k.clone(), t.desc.clone()));
             used.push(k.clone());
             assigned[i] = Some(k);
         }
