@@ -429,4 +429,7 @@ fn fio_style_run_interrupted_exits_130_with_parsable_json() {
     let j: Value = serde_json::from_slice(&out.stdout).expect("fio JSON parses");
     let bytes = j["jobs"][0]["write"]["io_bytes"].as_u64().unwrap();
     assert!(bytes > 0, "{j}");
+    // the interruption is said (on stderr: stdout stays pure JSON)
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("iomark run: interrupted;"), "{err}");
 }

@@ -131,6 +131,11 @@ pub fn run(args: &[String]) -> i32 {
         }
         None => crate::out!("{text}"),
     }
+    if out.interrupted {
+        eprintln!(
+            "iomark run: interrupted; the report above covers the I/O completed before the signal"
+        );
+    }
     let errors: u64 = out.jobs.iter().map(|j| j.errors).sum();
     if errors > 0 {
         let first = out

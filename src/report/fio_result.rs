@@ -119,7 +119,8 @@ pub fn run_result(
         status,
         error,
         job: JobInfo {
-            kind: "run".into(),
+            // fio's rw of the first job (`randread` …): what charts and compare name it by
+            kind: first.map_or_else(|| "run".into(), |j| j.rw.fio_name().to_string()),
             // the engine that ran (io_uring may have fallen back to psync), else the asked one
             engine: jobs.first().map_or_else(
                 || first.map_or(String::new(), |j| j.engine.name().into()),
