@@ -232,3 +232,19 @@ fn c30_partition_at_1_mib_is_aligned() {
     let d = diag(&t, "/home/user/data.bin");
     assert!(d.finding("PART_MISALIGNED").is_none(), "{:?}", ids(&d));
 }
+
+// ---- C22: the working set against RAM, in readable units --------------------------------
+
+#[test]
+fn c22_small_working_set_fits_in_ram_and_is_named_in_binary_units() {
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_iomark"))
+        .args(["diagnose", "/", "--working-set=8K"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        out.contains("PAGE_CACHE_FITS: Working set 8.0 KiB fits in RAM ("),
+        "{out}"
+    );
+}
