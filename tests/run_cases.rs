@@ -26,9 +26,6 @@ fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
 
 /// A one-line error on stderr that contains every needle; no panic text.
 fn one_line_error(o: &Output, needles: &[&str]) {
