@@ -331,6 +331,14 @@ fn tree_interrupted_removes_its_tree() {
         let j = read_json(&d.path().join("t.json"));
         assert_eq!(j["status"], "interrupted");
         assert_eq!(phase_names(&j), phases, "{fault}");
+        // the text report shows the phases that finished, as the JSON does
+        for p in &phases {
+            assert!(
+                r.stdout.lines().any(|l| l.starts_with(&format!("{p} "))),
+                "{fault}: no table row for {p}: {}",
+                r.stdout
+            );
+        }
         assert!(entries(&t).is_empty(), "{fault}: {:?}", entries(&t));
     }
 }

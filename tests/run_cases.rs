@@ -26,7 +26,6 @@ fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
-
 /// A one-line error on stderr that contains every needle; no panic text.
 fn one_line_error(o: &Output, needles: &[&str]) {
     let e = stderr(o);

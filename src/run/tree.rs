@@ -368,6 +368,10 @@ pub fn execute(job: &TreeJob) -> i32 {
         &mut warnings,
         &mut started,
     );
+    if r.is_err() && !phases.is_empty() {
+        // a partial report: the phases that finished before the error or the signal
+        print_table(&phases);
+    }
     let errs = scratch.cleanup();
     for e in &errs {
         eprintln!("iomark tree: {e}");
@@ -729,6 +733,12 @@ fn run(
         phases.push(phase_of("rmdir", &m));
     }
 
+    print_table(phases);
+    Ok(())
+}
+
+/// The per-phase table (also for the phases finished before a failure or a signal).
+fn print_table(phases: &[Phase]) {
     crate::outln!(
         "\n{:<13} {:>8} {:>9} {:>11} {:>9} {:>9} {:>10} {:>10} {:>10}",
         "phase",
@@ -765,7 +775,6 @@ fn run(
     for p in phases.iter().filter(|p| p.cache.is_some()) {
         crate::outln!("{}: {}", p.name, p.cache.as_deref().unwrap_or(""));
     }
-    Ok(())
 }
 
 fn median(p: &Plan) -> u64 {
