@@ -118,6 +118,9 @@ pub struct JobMore {
     pub iodepth_batch: u32,
     /// `iodepth_batch_complete_min` (default 1)
     pub iodepth_batch_complete_min: u32,
+    /// `iodepth_batch_complete_max`: completions taken per reap (0 = fio's default, the
+    /// same as `iodepth_batch_complete_min`)
+    pub iodepth_batch_complete_max: u32,
     /// `iodepth_low` (accepted; the queue is refilled whenever a slot frees)
     pub iodepth_low: u32,
     /// `sync`: open with O_SYNC
@@ -203,6 +206,7 @@ impl Default for JobMore {
             filename_format: None,
             iodepth_batch: 1,
             iodepth_batch_complete_min: 1,
+            iodepth_batch_complete_max: 0,
             iodepth_low: 0,
             sync_io: false,
             fdatasync: 0,
@@ -579,7 +583,8 @@ pub fn apply_more(
                 parse_u64(key, need(key, value, origin)?, origin)?.min(65_536) as u32
         }
         "iodepth_batch_complete_max" => {
-            parse_u64(key, need(key, value, origin)?, origin)?;
+            m.iodepth_batch_complete_max =
+                parse_u64(key, need(key, value, origin)?, origin)?.min(65_536) as u32
         }
         "iodepth_low" => {
             m.iodepth_low = parse_u64(key, need(key, value, origin)?, origin)?.min(65_536) as u32

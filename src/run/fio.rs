@@ -524,7 +524,10 @@ fn run_thread_io(
                     // one io_uring_enter per I/O, fio's default (iodepth_batch_submit=1):
                     // on virtio it measured faster than batching (bench/RUN_RESULTS.md);
                     // batch mode is for iodepth_batch_submit > 1
-                    .batched(false);
+                    .batched(false)
+                    // fio takes iodepth_batch_complete_max completions per reap (default:
+                    // iodepth_batch_complete_min), then refills those slots at once
+                    .reap_max(reap_max(job));
                 // IOMARK_FAULT (test-only) wraps the engine; otherwise it runs as is
                 crate::maybe_faulty!(e, |e| w.run(e, &slab, depth))
             }
@@ -897,4 +900,17 @@ pub fn execute(
     out.intervals = intervals;
     out.samples = samples;
     Ok(out)
+}
+
+/// Completions one reap may take, fio's `iodepth_batch_complete_max` (0 or unset: the
+/// same as `iodepth_batch_complete_min`, fio's default; never below that minimum).
+fn reap_max(job: &FioJob) -> usize {
+    let m = &job.more;
+    let min = m.iodepth_batch_complete_min.max(1);
+    let max = if m.iodepth_batch_complete_max == 0 {
+        min
+    } else {
+        m.iodepth_batch_complete_max.max(min)
+    };
+    max as usize
 }
