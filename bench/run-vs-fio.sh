@@ -9,11 +9,14 @@
 #       CPU seconds (user+sys, from /usr/bin/time) per million I/Os
 #   (d) peak RSS (/usr/bin/time "%M", KiB) of every case: iomark <= fio
 #   (e) io_uring 4 KiB randread direct QD1 and QD32 on a 1 GiB file in DIR (default: a temp
-#       dir under the current directory, i.e. the disk): IOPS and mean clat within 5 %
+#       dir under the current directory, i.e. the disk): IOPS and mean clat within 5 %,
+#       both as the ratio of the two medians and as the median of the per-round ratios
+#       (the two tools run back to back in a round, so the disk's drift cancels)
 #
 # Needs root (zram), fio, jq, /usr/bin/time; installs nothing. Takes itself the shared lock
 # /tmp/iomark-bench.lock so no two benchmarks time the machine at once. Cleans up (files,
-# zram reset) on any exit. Env: ROUNDS, TIME (seconds per run, default 5), BIN, SKIP (e.g.
+# zram reset) on any exit. Env: ROUNDS, TIME (seconds per run, default 5), BIN, OUT (table file,
+# default bench/RUN_RESULTS.md), SKIP (e.g.
 # "c e" to skip cases), NICE (niceness of both tools, default -10 as root: the same for fio and
 # iomark, it only shields the measurement from unrelated work such as compilers).
 set -euo pipefail
@@ -63,6 +66,7 @@ ROWS=()
 bench() {
   local name=$1 job=$2 target=$3 r tool
   local f_iops=() i_iops=() f_clat=() i_clat=() f_cpm=() i_cpm=() f_rss=() i_rss=()
+  local p_iops=() p_clat=()
   for r in $(seq "$ROUNDS"); do
     local order="fio iomark"
     [ $((r % 2)) = 0 ] && order="iomark fio"
@@ -75,26 +79,33 @@ bench() {
       printf '  %-28s round %d %-6s IOPS=%.0f clat=%.0fns cpu/Mio=%.3fs rss=%sKiB\n' \
         "$name" "$r" "$tool" "$iops" "$clat" "$cpm" "$rss" >&2
     done
+    # the ratio within this round (both tools back to back): robust to the disk's drift
+    p_iops+=("$(echo "${i_iops[-1]} / ${f_iops[-1]}" | bc -l)")
+    p_clat+=("$(echo "${i_clat[-1]} / ${f_clat[-1]}" | bc -l)")
   done
   local F I FC IC FP IP FR IR
   F=$(med "${f_iops[@]}"); I=$(med "${i_iops[@]}"); FC=$(med "${f_clat[@]}"); IC=$(med "${i_clat[@]}")
   FP=$(med "${f_cpm[@]}"); IP=$(med "${i_cpm[@]}"); FR=$(med "${f_rss[@]}"); IR=$(med "${i_rss[@]}")
   local ratio ok
   ratio=$(echo "$I / $F" | bc -l)
+  local PI PC
+  PI=$(med "${p_iops[@]}"); PC=$(med "${p_clat[@]}")
   if [ "$target" = agree ]; then
+    # met only when both estimates agree: ratio of the medians and median of the
+    # per-round ratios, for IOPS and for mean clat
     local cr
     cr=$(echo "$IC / $FC" | bc -l)
-    ok=$(echo "r=$ratio; c=$cr; r >= 0.95 && r <= 1.05 && c >= 0.95 && c <= 1.05" | bc -l)
-    ROWS+=("$(printf '| %s | IOPS | %.0f | %.0f | %.3f | within 5 %% | %s |' "$name" "$F" "$I" "$ratio" "$([ "$ok" = 1 ] && echo yes || echo NO)")")
-    ROWS+=("$(printf '| %s | mean clat µs | %.1f | %.1f | %.3f | within 5 %% | %s |' "$name" "$(echo "$FC/1000" | bc -l)" "$(echo "$IC/1000" | bc -l)" "$cr" "$([ "$ok" = 1 ] && echo yes || echo NO)")")
+    ok=$(echo "r=$ratio; c=$cr; p=$PI; q=$PC; r >= 0.95 && r <= 1.05 && c >= 0.95 && c <= 1.05 && p >= 0.95 && p <= 1.05 && q >= 0.95 && q <= 1.05" | bc -l)
+    ROWS+=("$(printf '| %s | IOPS | %.0f | %.0f | %.3f | %.3f | within 5 %% | %s |' "$name" "$F" "$I" "$ratio" "$PI" "$([ "$ok" = 1 ] && echo yes || echo NO)")")
+    ROWS+=("$(printf '| %s | mean clat µs | %.1f | %.1f | %.3f | %.3f | within 5 %% | %s |' "$name" "$(echo "$FC/1000" | bc -l)" "$(echo "$IC/1000" | bc -l)" "$cr" "$PC" "$([ "$ok" = 1 ] && echo yes || echo NO)")")
   else
     ok=$(echo "$ratio >= $target" | bc -l)
-    ROWS+=("$(printf '| %s | IOPS | %.0f | %.0f | %.3f | >= %s | %s |' "$name" "$F" "$I" "$ratio" "$target" "$([ "$ok" = 1 ] && echo yes || echo NO)")")
+    ROWS+=("$(printf '| %s | IOPS | %.0f | %.0f | %.3f | %.3f | >= %s | %s |' "$name" "$F" "$I" "$ratio" "$PI" "$target" "$([ "$ok" = 1 ] && echo yes || echo NO)")")
   fi
   ok=$(echo "$IP < $FP" | bc -l)
-  ROWS+=("$(printf '| %s | CPU s per 10^6 I/Os | %.3f | %.3f | %.3f | lower | %s |' "$name" "$FP" "$IP" "$(echo "$IP / $FP" | bc -l)" "$([ "$ok" = 1 ] && echo yes || echo NO)")")
+  ROWS+=("$(printf '| %s | CPU s per 10^6 I/Os | %.3f | %.3f | %.3f | | lower | %s |' "$name" "$FP" "$IP" "$(echo "$IP / $FP" | bc -l)" "$([ "$ok" = 1 ] && echo yes || echo NO)")")
   ok=$(echo "$IR <= $FR" | bc -l)
-  ROWS+=("$(printf '| %s | peak RSS MiB | %.1f | %.1f | %.3f | <= fio (d) | %s |' "$name" "$(echo "$FR/1024" | bc -l)" "$(echo "$IR/1024" | bc -l)" "$(echo "$IR / $FR" | bc -l)" "$([ "$ok" = 1 ] && echo yes || echo NO)")")
+  ROWS+=("$(printf '| %s | peak RSS MiB | %.1f | %.1f | %.3f | | <= fio (d) | %s |' "$name" "$(echo "$FR/1024" | bc -l)" "$(echo "$IR/1024" | bc -l)" "$(echo "$IR / $FR" | bc -l)" "$([ "$ok" = 1 ] && echo yes || echo NO)")")
 }
 
 jobfile() { # NAME then key=value lines on stdin
@@ -183,7 +194,7 @@ EOF
 fi
 
 LOAD_AFTER=$(uptime)
-TABLE=$(printf '| case | metric | fio | iomark | iomark/fio | target | met |\n|---|---|---:|---:|---:|---|---|\n'; printf '%s\n' "${ROWS[@]}")
+TABLE=$(printf '| case | metric | fio | iomark | iomark/fio (medians) | per-round ratio (median) | target | met |\n|---|---|---:|---:|---:|---:|---|---|\n'; printf '%s\n' "${ROWS[@]}")
 echo "$TABLE"
 {
   echo "# iomark run vs fio ($(fio --version), same job files)"
@@ -197,5 +208,5 @@ echo "$TABLE"
   echo "Load after: \`${LOAD_AFTER# }\`"
   echo
   echo "$TABLE"
-} >"$HERE/RUN_RESULTS.md"
-echo "wrote $HERE/RUN_RESULTS.md" >&2
+} >"${OUT:-$HERE/RUN_RESULTS.md}"
+echo "wrote ${OUT:-$HERE/RUN_RESULTS.md}" >&2
