@@ -253,6 +253,10 @@ pub struct FileioJob {
     /// Sample throughput while running (for charts); on with `--plot`, or set by
     /// callers such as `mark` that draw the charts themselves.
     pub samples: bool,
+    /// Completions taken per reap in async mode (0: every one that is ready, as
+    /// sysbench's `io_getevents(ctx, 1, backlog, …)`; `mark` sets 1, fio's default
+    /// `iodepth_batch_complete_max`, so each slot is refilled as soon as it completes).
+    pub reap_max: usize,
     /// `--file-data` (iomark extension).
     pub data: DataPattern,
     /// `--notes` (iomark extension): print page-cache notes after the report.
@@ -378,6 +382,7 @@ mod tests {
             json: None,
             plot: None,
             samples: false,
+            reap_max: 0,
             data: DataPattern::Zeros,
             notes: true,
             argv: vec![],

@@ -227,9 +227,10 @@ fn make_uring(
     fds: Vec<std::os::fd::RawFd>,
     backlog: u32,
     bufs: &[(*mut u8, usize)],
+    reap_max: usize,
 ) -> Result<Uring, String> {
     Uring::new(fds, backlog as usize, bufs)
-        .map(|u| u.wait_when_full(true))
+        .map(|u| u.wait_when_full(true).reap_max(reap_max))
         .map_err(|e| crate::engine::io_uring::unavailable_reason(&e))
 }
 
@@ -401,10 +402,10 @@ fn run(job: &FileioJob, console: &Arc<Console>, signals: &Signals) -> i32 {
                             make_mmap(&fds, sh.geom.file_size)
                         }),
                         IoMode::Async if faulty => worker(sh, tid, rng, barrier, |bufs| {
-                            make_uring(fds, job.async_backlog, bufs).map(Faulty::new)
+                            make_uring(fds, job.async_backlog, bufs, job.reap_max).map(Faulty::new)
                         }),
                         IoMode::Async => worker(sh, tid, rng, barrier, |bufs| {
-                            make_uring(fds, job.async_backlog, bufs)
+                            make_uring(fds, job.async_backlog, bufs, job.reap_max)
                         }),
                     }
                 });

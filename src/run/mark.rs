@@ -284,6 +284,8 @@ fn run_fileio(args: &[String], json_path: &Path, samples: bool) -> Result<RunRes
         crate::cli::fileio::Outcome::Job(j) => j,
     };
     job.samples = samples;
+    // fio's (and so KDiskMark's) reaping: one completion, then refill its slot
+    job.reap_max = 1;
     let console = Arc::new(Console::new(0));
     let code = crate::run::fileio::execute(&job, &console);
     if code != exit::OK {

@@ -392,6 +392,7 @@ pub(super) fn fileio_options(
         dir,
         json,
         samples: plot.is_some(),
+        reap_max: 0,
         plot,
         data,
         notes: bool_opt(a, "notes", true),
