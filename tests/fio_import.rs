@@ -148,6 +148,9 @@ fn c25_compare_lines_up_fio_json_fio_text_and_labels_the_producer() {
         out.contains("(seqread-psync.json, fio-3.33 report)"),
         "{out}"
     );
+    // same stem: the labels are told apart by the file names, never shown twice
+    assert!(out.contains("A = seqread-psync.json ("), "{out}");
+    assert!(out.contains("B = seqread-psync.txt ("), "{out}");
     // one row, both columns: 8 MiB / 7 ms = 1198 MB/s (JSON), 8 MiB / 9 ms = 932 MB/s (text)
     let row = out
         .lines()

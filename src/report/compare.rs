@@ -451,10 +451,34 @@ pub fn labels(given: &[String], files: &[String], results: &[RunResult]) -> Vec<
         })
         .collect();
     let orig = v.clone();
+    // the first of stem, file name, path that tells the colliding files apart
+    let name = |f: &String| {
+        Path::new(f)
+            .file_name()
+            .map_or_else(|| f.clone(), |s| s.to_string_lossy().into_owned())
+    };
+    let ways: [&dyn Fn(&String) -> String; 3] = [&stem, &name, &|f: &String| f.clone()];
     for i in 0..v.len() {
-        if i >= given.len() && orig.iter().filter(|l| **l == orig[i]).count() > 1 {
-            v[i] = format!("{} ({})", orig[i], stem(&files[i]));
+        let same: Vec<usize> = (0..orig.len()).filter(|&j| orig[j] == orig[i]).collect();
+        if i < given.len() || same.len() < 2 {
+            continue;
         }
+        let way = ways
+            .iter()
+            .find(|w| {
+                let mut tags: Vec<String> = same.iter().map(|&j| w(&files[j])).collect();
+                tags.sort();
+                tags.dedup();
+                tags.len() == same.len()
+            })
+            .unwrap_or(&ways[2]);
+        let tag = way(&files[i]);
+        // a label that is the stem itself is replaced, a model name is kept and tagged
+        v[i] = if tag == orig[i] || orig[i] == stem(&files[i]) {
+            tag
+        } else {
+            format!("{} ({tag})", orig[i])
+        };
     }
     v
 }
