@@ -921,5 +921,6 @@ fn fixture_option_replays_a_recorded_machine_and_cleans_up() {
         .args(["diagnose", "--fixture", "/nonexistent.fixture"])
         .output()
         .unwrap();
-    assert_eq!(bad.status.code(), Some(3));
+    // an unreadable input file is invalid input (2), as for compare and run
+    assert_eq!(bad.status.code(), Some(2));
 }

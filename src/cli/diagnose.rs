@@ -116,8 +116,9 @@ pub fn run(args: &[String]) -> i32 {
         ) {
             Ok(t) => t,
             Err(e) => {
+                // an unreadable input file is invalid input, as for compare and run
                 eprintln!("iomark diagnose: --fixture {}: {e}", f.display());
-                return exit::ENVIRONMENT;
+                return exit::INVALID;
             }
         };
         let dir = std::env::temp_dir().join(format!("iomark-fixture.{}", std::process::id()));
