@@ -178,6 +178,10 @@ const CASES: &[(&str, i32, &str)] = &[
     ("diagnose --fixture=/proc/version", 2, "--fixture /proc/version"),
     ("diagnose --fixture=/dev/zero", 2, "larger than 64.0 MiB"),
     ("diagnose --bogus", 2, "'--bogus'"),
+    // a misspelt option gets the right name
+    ("mark --tim=3", 2, "a similar argument exists: '--time'"),
+    ("tree --thread=2", 2, "'--threads'"),
+    ("run --name=x --iodpeth=4 --ioengine=null --size=1m", 2, "did you mean 'iodepth'?"),
     ("diagnose /nonexistent-iomark-dir", 3, "/nonexistent-iomark-dir"),
     ("diagnose a b", 2, "'b'"),
     ("diagnose --json=yes", 2, "'--json'"),

@@ -68,6 +68,12 @@ pub fn clap_line(text: &str) -> String {
         .trim_start_matches("error: ")
         .to_string();
     for l in lines {
+        // clap's spelling suggestion ("tip: a similar argument exists: '--time'") is kept
+        if l.starts_with("tip:") && l.contains("similar") {
+            out.push_str("; ");
+            out.push_str(l.trim_start_matches("tip: "));
+            continue;
+        }
         if l.starts_with("Usage:") || l.starts_with("For more information") || l.starts_with("tip:")
         {
             break;

@@ -25,7 +25,7 @@ pub enum FioError {
     #[error(transparent)]
     Ini(#[from] IniError),
     /// a key iomark does not implement
-    #[error("{origin}: option '{key}' is not supported by iomark")]
+    #[error("{origin}: option '{key}' is not supported by iomark{}", did_you_mean(key))]
     UnsupportedKey {
         /// the key as written
         key: String,
@@ -702,4 +702,21 @@ pub fn parse_args_with(
 /// Parse one job file into a command (no command-line options).
 pub fn parse_job_file(path: &Path) -> Result<FioCommand, FioError> {
     parse_args(&[path.display().to_string()])
+}
+
+/// "; did you mean 'KEY'?" when an accepted key is spelled almost like `key` (normalised
+/// Damerau–Levenshtein similarity ≥ 0.8, strsim), else nothing: a typo such as `iodpeth`
+/// gets the right name, an option iomark lacks gets no misleading guess.
+fn did_you_mean(key: &str) -> String {
+    let k = key.trim().replace('-', "_").to_ascii_lowercase();
+    if k.len() < 3 {
+        return String::new();
+    }
+    super::fio_apply::SUPPORTED_KEYS
+        .iter()
+        .chain(super::fio_keys::MORE_KEYS)
+        .map(|c| (strsim::normalized_damerau_levenshtein(&k, c), *c))
+        .filter(|(s, _)| *s >= 0.8)
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map_or_else(String::new, |(_, c)| format!("; did you mean '{c}'?"))
 }
