@@ -325,22 +325,19 @@ mod tests {
     use crate::engine::buffers::Slab;
     use std::os::fd::AsRawFd;
 
-    /// `reap_max(3)`: no reap hands back more than 3 completions, and none is lost.
-    #[test]
-    fn reap_max_limits_each_reap_and_loses_nothing() {
-        if probe_os().is_err() {
-            eprintln!("SKIPPED: io_uring is not available here");
-            return;
-        }
+    /// A 64 KiB file of `byte`, an 8-slot slab of 4 KiB buffers and their `(ptr, len)`.
+    fn fixture(byte: u8) -> (tempfile::TempDir, std::fs::File, Slab, Vec<(*mut u8, usize)>) {
         let d = tempfile::tempdir().unwrap();
         let p = d.path().join("f");
-        std::fs::write(&p, vec![5u8; 64 << 10]).unwrap();
+        std::fs::write(&p, vec![byte; 64 << 10]).unwrap();
         let f = std::fs::File::open(&p).unwrap();
         let slab = Slab::new(8, 4096);
-        let bufs: Vec<(*mut u8, usize)> = slab.bufs.iter().map(|b| (b.ptr(), b.len())).collect();
-        let mut u = Uring::new(vec![f.as_raw_fd()], 8, &bufs)
-            .unwrap()
-            .reap_max(3);
+        let bufs = slab.bufs.iter().map(|b| (b.ptr(), b.len())).collect();
+        (d, f, slab, bufs)
+    }
+
+    /// Queue 8 reads of 4 KiB, slot i at offset i × 4 KiB.
+    fn submit_8(u: &mut Uring, slab: &Slab) {
         for i in 0..8 {
             let r = IoReq {
                 dir: Dir::Read,
@@ -352,6 +349,20 @@ mod tests {
             };
             assert_eq!(u.submit(i, &r), Ok(None));
         }
+    }
+
+    /// `reap_max(3)`: no reap hands back more than 3 completions, and none is lost.
+    #[test]
+    fn reap_max_limits_each_reap_and_loses_nothing() {
+        if probe_os().is_err() {
+            eprintln!("SKIPPED: io_uring is not available here");
+            return;
+        }
+        let (_d, f, slab, bufs) = fixture(5);
+        let mut u = Uring::new(vec![f.as_raw_fd()], 8, &bufs)
+            .unwrap()
+            .reap_max(3);
+        submit_8(&mut u, &slab);
         let mut all = Vec::new();
         let mut calls = 0;
         while all.len() < 8 {
@@ -375,28 +386,12 @@ mod tests {
             eprintln!("SKIPPED: io_uring is not available here");
             return;
         }
-        let d = tempfile::tempdir().unwrap();
-        let p = d.path().join("f");
-        std::fs::write(&p, vec![7u8; 64 << 10]).unwrap();
-        let f = std::fs::File::open(&p).unwrap();
+        let (_d, f, slab, bufs) = fixture(7);
         for batch in [true, false] {
-            let slab = Slab::new(8, 4096);
-            let bufs: Vec<(*mut u8, usize)> =
-                slab.bufs.iter().map(|b| (b.ptr(), b.len())).collect();
             let mut u = Uring::new(vec![f.as_raw_fd()], 8, &bufs)
                 .unwrap()
                 .batched(batch);
-            for i in 0..8 {
-                let r = IoReq {
-                    dir: Dir::Read,
-                    file: 0,
-                    offset: i as u64 * 4096,
-                    len: 4096,
-                    buf: slab.bufs[i].ptr(),
-                    buf_index: i as u16,
-                };
-                assert_eq!(u.submit(i, &r), Ok(None));
-            }
+            submit_8(&mut u, &slab);
             assert_eq!(u.flush(), Ok(batch), "batch={batch}");
             assert_eq!(u.flush(), Ok(false), "nothing left to hand over");
             let mut out = Vec::new();
