@@ -202,7 +202,7 @@ pub fn mdstat_progress(text: &str, name: &str) -> Option<(f64, String)> {
 }
 
 fn iec_block(b: u64) -> String {
-    if b % 1024 == 0 {
+    if b.is_multiple_of(1024) {
         format!("{} KiB", b / 1024)
     } else {
         format!("{b}-byte block")

@@ -184,23 +184,48 @@ fn time_panel(
         .map_err(err)?;
     for &(name, color, ys) in series {
         let pts: Vec<(f64, f64)> = t.iter().copied().zip(ys.iter().copied()).collect();
-        chart
-            .draw_series(std::iter::once(PathElement::new(
-                pts.clone(),
-                color.stroke_width(2),
-            )))
-            .map_err(err)?
-            .label(name)
-            .legend(move |(x, y)| {
-                PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(3))
-            });
-        chart
-            .draw_series(pts.into_iter().map(|p| Circle::new(p, 3, color.filled())))
-            .map_err(err)?;
+        line_with_points(&mut chart, pts, color, name.to_string())?;
     }
+    legend(&mut chart, SeriesLabelPosition::LowerRight)
+}
+
+/// One series: a 2 px line through `pts` with a dot at each point, named in the legend.
+fn line_with_points<'a, X, Y>(
+    chart: &mut ChartContext<'a, SVGBackend<'a>, Cartesian2d<X, Y>>,
+    pts: Vec<(f64, f64)>,
+    color: RGBColor,
+    label: String,
+) -> Result<(), String>
+where
+    X: Ranged<ValueType = f64>,
+    Y: Ranged<ValueType = f64>,
+{
+    chart
+        .draw_series(std::iter::once(PathElement::new(
+            pts.clone(),
+            color.stroke_width(2),
+        )))
+        .map_err(err)?
+        .label(label)
+        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(3)));
+    chart
+        .draw_series(pts.into_iter().map(|p| Circle::new(p, 3, color.filled())))
+        .map_err(err)?;
+    Ok(())
+}
+
+/// The legend box of a chart, at `pos`.
+fn legend<'a, X, Y>(
+    chart: &mut ChartContext<'a, SVGBackend<'a>, Cartesian2d<X, Y>>,
+    pos: SeriesLabelPosition,
+) -> Result<(), String>
+where
+    X: Ranged<ValueType = f64>,
+    Y: Ranged<ValueType = f64>,
+{
     chart
         .configure_series_labels()
-        .position(SeriesLabelPosition::LowerRight)
+        .position(pos)
         .background_style(WHITE.mix(0.85))
         .border_style(BLACK)
         .label_font(("sans-serif", 14))
@@ -418,28 +443,10 @@ fn write_latency(r: &RunResult, curves: &[LatencyCurve], path: &Path) -> Result<
                 })
         };
         let p50 = at(50.0) + &at(99.0);
-        chart
-            .draw_series(std::iter::once(PathElement::new(
-                pts.clone(),
-                color.stroke_width(2),
-            )))
-            .map_err(err)?
-            .label(format!("{}: {p50}max {max_us:.1} µs", c.op))
-            .legend(move |(x, y)| {
-                PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(3))
-            });
-        chart
-            .draw_series(pts.into_iter().map(|p| Circle::new(p, 3, color.filled())))
-            .map_err(err)?;
+        let label = format!("{}: {p50}max {max_us:.1} µs", c.op);
+        line_with_points(&mut chart, pts, color, label)?;
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperLeft)
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK)
-        .label_font(("sans-serif", 14))
-        .draw()
-        .map_err(err)?;
+    legend(&mut chart, SeriesLabelPosition::UpperLeft)?;
     root.present().map_err(err)
 }
 
