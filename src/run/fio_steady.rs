@@ -353,7 +353,7 @@ mod tests {
         let mut d = Steady::new(c, 3 * s1, 2 * s1, s1);
         let mut got = None;
         for k in 1..=10u64 {
-            let t = k * s1;
+            let t = s1 * k as u32;
             assert!(d.due(t));
             // 1000 IOPS, 4 KiB each, 50 µs clat
             if d.check(t, [1000 * k, 4_096_000 * k, 50_000_000 * k, 1000 * k]) {
