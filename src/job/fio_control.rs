@@ -165,7 +165,8 @@ pub const CONTROL_KEYS: &[&str] = &[
 /// Absolute limits: IOPS as a number, bandwidth as a size (bytes/s, `kb_base` units),
 /// latency as a time (default unit ns).
 pub fn parse_ss(v: &str, kb: u64) -> Result<SsCriterion, String> {
-    let accepted = "accepted: iops, iops_slope, bw, bw_slope, lat, lat_slope, each with :LIMIT or :LIMIT%";
+    let accepted =
+        "accepted: iops, iops_slope, bw, bw_slope, lat, lat_slope, each with :LIMIT or :LIMIT%";
     let (name, lim) = v
         .trim()
         .split_once(':')
@@ -243,13 +244,22 @@ pub fn apply_control(
             c.ss = parse_ss(v, kb).map_err(|e| bad(key, v, e, origin))?;
             c.ss_given = true;
         }
-        "steadystate_duration" | "ss_dur" => c.ss_dur = secs(super::fio::need(key, value, origin)?)?,
-        "steadystate_ramp_time" | "ss_ramp" => c.ss_ramp = secs(super::fio::need(key, value, origin)?)?,
+        "steadystate_duration" | "ss_dur" => {
+            c.ss_dur = secs(super::fio::need(key, value, origin)?)?
+        }
+        "steadystate_ramp_time" | "ss_ramp" => {
+            c.ss_ramp = secs(super::fio::need(key, value, origin)?)?
+        }
         "steadystate_check_interval" => {
             let v = super::fio::need(key, value, origin)?;
             let d = secs(v)?;
             if d < Duration::from_millis(100) {
-                return Err(bad(key, v, "at least 100ms (default unit: seconds)", origin));
+                return Err(bad(
+                    key,
+                    v,
+                    "at least 100ms (default unit: seconds)",
+                    origin,
+                ));
             }
             c.ss_interval = d;
         }
@@ -348,13 +358,19 @@ mod tests {
     #[test]
     fn steadystate_values_parse_like_fio() {
         let c = parse_ss("iops:10%", 1024).unwrap();
-        assert_eq!((c.metric, c.slope, c.limit, c.pct), (SsMetric::Iops, false, 10.0, true));
+        assert_eq!(
+            (c.metric, c.slope, c.limit, c.pct),
+            (SsMetric::Iops, false, 10.0, true)
+        );
         assert_eq!(c.fio_string(), "iops:10.000000%");
         let c = parse_ss("bw_slope:1%", 1024).unwrap();
         assert_eq!((c.metric, c.slope, c.pct), (SsMetric::Bw, true, true));
         assert_eq!(parse_ss("bw:2m", 1024).unwrap().limit, 2_097_152.0);
         assert_eq!(parse_ss("lat:50us", 1024).unwrap().limit, 50_000.0);
-        assert_eq!(parse_ss("lat_slope:0.1%", 1024).unwrap().fio_string(), "lat_slope:0.100000%");
+        assert_eq!(
+            parse_ss("lat_slope:0.1%", 1024).unwrap().fio_string(),
+            "lat_slope:0.100000%"
+        );
         assert!(parse_ss("iops", 1024).is_err());
         assert!(parse_ss("clat:5%", 1024).is_err());
         assert!(parse_ss("iops:x%", 1024).is_err());

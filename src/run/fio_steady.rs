@@ -270,7 +270,11 @@ impl SteadyReport {
         let what = format!(
             "{}{}",
             self.crit.metric.name(),
-            if self.crit.slope { " slope" } else { " mean dev" }
+            if self.crit.slope {
+                " slope"
+            } else {
+                " mean dev"
+            }
         );
         let lat = if self.crit.metric == SsMetric::Lat {
             format!(", lat={}ns", mean(&self.lat))
@@ -373,7 +377,11 @@ mod tests {
         assert_eq!(j["criterion"], "0.000000%");
         assert_eq!(j["data"]["iops_mean"], 1000);
         assert!(j["data"].get("lat_ns").is_none());
-        assert!(r.text().contains("steady state attained after 5.0 s"), "{}", r.text());
+        assert!(
+            r.text().contains("steady state attained after 5.0 s"),
+            "{}",
+            r.text()
+        );
     }
 
     /// A window that never fills is reported zero-padded and not attained.

@@ -756,6 +756,7 @@ impl<'a> Worker<'a> {
             .then(|| plan.flows.as_ref().map(|f| f.join(ctl.flow_id, ctl.flow)))
             .flatten();
         let mut flow_held = false;
+        let mut paced_reap = false;
         // latency_target: the depth search runs over the measured I/O (after ramp_time)
         self.lat_target = ctl
             .lat_target
@@ -833,6 +834,9 @@ impl<'a> Worker<'a> {
                                 let until = ctl.offload.then_some(due);
                                 let b = (&mut free, &mut in_flight);
                                 self.reap_until(eng, &mut st, &slots, slab, b, &mut comps, until, measure_start)?;
+                                // slots came back: after this request, the loop's top
+                                // checks the limits again
+                                paced_reap = true;
                             }
                             sleep_until(clock, due, self.stop);
                         }
@@ -945,6 +949,7 @@ impl<'a> Worker<'a> {
                         || free.is_empty()
                         || in_flight == 0
                         || in_flight >= cap
+                        || std::mem::take(&mut paced_reap)
                     {
                         break;
                     }
