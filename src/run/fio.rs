@@ -728,7 +728,10 @@ pub fn execute(
     }
     if cmd.jobs.iter().any(|j| j.control.flow > 0) {
         let flows = std::sync::Arc::new(crate::run::fio_flow::Flows::default());
-        plans.iter_mut().flatten().for_each(|p| p.flows = Some(flows.clone()));
+        plans
+            .iter_mut()
+            .flatten()
+            .for_each(|p| p.flows = Some(flows.clone()));
     }
     let checks: Vec<(&[FileSpec], bool, Vec<u64>)> = cmd
         .jobs
@@ -808,7 +811,11 @@ pub fn execute(
                 let wait = wait_idx[ji].map(|t| (&done[t], cmd.jobs[t].numjobs));
                 // flow weights count from the group's start to each thread's end
                 let c = &cmd.jobs[ji].control;
-                let flow = p.flows.as_ref().filter(|_| c.flow > 0).map(|f| (f, c.flow_id, c.flow));
+                let flow = p
+                    .flows
+                    .as_ref()
+                    .filter(|_| c.flow > 0)
+                    .map(|f| (f, c.flow_id, c.flow));
                 if let Some((f, id, w)) = flow {
                     f.reserve(id, w);
                 }
@@ -867,7 +874,9 @@ pub fn execute(
                     }
                     if d.check(el, sum) {
                         // steady state attained: the job (or its reporting group) stops
-                        watch.iter().for_each(|&k| tstops[k].store(true, Ordering::Relaxed));
+                        watch
+                            .iter()
+                            .for_each(|&k| tstops[k].store(true, Ordering::Relaxed));
                     }
                 }
                 let all_done = fin.iter().all(|f| f.load(Ordering::Acquire));

@@ -424,7 +424,14 @@ impl<'a> Worker<'a> {
             };
             r.map_err(|e| self.io_err(&Slot::default(), e))?;
             let t = clock.now();
-            self.account(st, comps, slots, slab, (free, in_flight), (t, measure_start))?;
+            self.account(
+                st,
+                comps,
+                slots,
+                slab,
+                (free, in_flight),
+                (t, measure_start),
+            )?;
         }
         Ok(())
     }
@@ -782,7 +789,16 @@ impl<'a> Worker<'a> {
                 };
                 if pending || act == LtAction::Quiesce || act == LtAction::FinalRun {
                     let b = (&mut free, &mut in_flight);
-                    self.reap_until(eng, &mut st, &slots, slab, b, &mut comps, None, measure_start)?;
+                    self.reap_until(
+                        eng,
+                        &mut st,
+                        &slots,
+                        slab,
+                        b,
+                        &mut comps,
+                        None,
+                        measure_start,
+                    )?;
                     fresh = None;
                 }
                 if act == LtAction::FinalRun {
@@ -833,7 +849,16 @@ impl<'a> Worker<'a> {
                                 // submitter waits; inline: fio quiesces before a rate sleep
                                 let until = ctl.offload.then_some(due);
                                 let b = (&mut free, &mut in_flight);
-                                self.reap_until(eng, &mut st, &slots, slab, b, &mut comps, until, measure_start)?;
+                                self.reap_until(
+                                    eng,
+                                    &mut st,
+                                    &slots,
+                                    slab,
+                                    b,
+                                    &mut comps,
+                                    until,
+                                    measure_start,
+                                )?;
                                 // slots came back: after this request, the loop's top
                                 // checks the limits again
                                 paced_reap = true;
@@ -961,7 +986,16 @@ impl<'a> Worker<'a> {
                 fresh = None;
                 if !ctl.flow_sleep.is_zero() {
                     let b = (&mut free, &mut in_flight);
-                    self.reap_until(eng, &mut st, &slots, slab, b, &mut comps, None, measure_start)?;
+                    self.reap_until(
+                        eng,
+                        &mut st,
+                        &slots,
+                        slab,
+                        b,
+                        &mut comps,
+                        None,
+                        measure_start,
+                    )?;
                     sleep_until(clock, clock.now() + clock.ticks(ctl.flow_sleep), self.stop);
                 } else if in_flight == 0 {
                     std::thread::yield_now();
