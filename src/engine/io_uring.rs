@@ -304,6 +304,26 @@ impl Engine for Uring {
     fn sync(&mut self, file: usize, kind: SyncKind) -> Result<(), IoErr> {
         sync_fd(self.fds[file], kind)
     }
+    /// One `io_uring_enter` waiting for a completion with a timeout (IORING_ENTER_EXT_ARG,
+    /// Linux 5.11+; older kernels: a short sleep, then what is ready).
+    fn wait_some(&mut self, timeout_ns: u64, out: &mut Vec<Completion>) -> Result<(), IoErr> {
+        if self.in_flight > 0 && self.ring.completion().is_empty() {
+            if self.ring.params().is_feature_ext_arg() {
+                let ts = types::Timespec::new()
+                    .sec(timeout_ns / 1_000_000_000)
+                    .nsec((timeout_ns % 1_000_000_000) as u32);
+                let args = types::SubmitArgs::new().timespec(&ts);
+                match self.ring.submitter().submit_with_args(1, &args) {
+                    Ok(_) => self.unsubmitted = 0,
+                    Err(e) if matches!(e.raw_os_error(), Some(libc::ETIME | libc::EINTR)) => {}
+                    Err(e) => return Err(IoErr::Errno(e.raw_os_error().unwrap_or(libc::EIO))),
+                }
+            } else {
+                std::thread::sleep(std::time::Duration::from_nanos(timeout_ns.min(50_000)));
+            }
+        }
+        self.reap(0, out)
+    }
 }
 
 impl Drop for Uring {

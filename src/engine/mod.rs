@@ -94,6 +94,14 @@ pub trait Engine {
     }
     /// Make `file` durable (fsync, fdatasync, or msync for mmap).
     fn sync(&mut self, file: usize, kind: SyncKind) -> Result<(), IoErr>;
+    /// Wait at most `timeout_ns` for a queued request to complete and append every
+    /// available completion (none may be). Used to reap while a rate-limited submitter
+    /// waits for its next due time (`io_submit_mode=offload`). The default sleeps up to
+    /// 50 µs and then collects what is ready.
+    fn wait_some(&mut self, timeout_ns: u64, out: &mut Vec<Completion>) -> Result<(), IoErr> {
+        std::thread::sleep(std::time::Duration::from_nanos(timeout_ns.min(50_000)));
+        self.reap(0, out)
+    }
 }
 
 /// `errno` of the last failed libc call.

@@ -296,6 +296,8 @@ pub struct FioJob {
     pub sqthread_poll_cpu: Option<u32>,
     /// `hipri`: io_uring completion polling (IORING_SETUP_IOPOLL); needs direct=1
     pub hipri: bool,
+    /// job control: flow, steady state, latency target, io_submit_mode
+    pub control: super::fio_control::Control,
 }
 
 impl Default for FioJob {
@@ -337,6 +339,7 @@ impl Default for FioJob {
             sqthread_poll: false,
             sqthread_poll_cpu: None,
             hipri: false,
+            control: Default::default(),
         }
     }
 }
@@ -438,6 +441,8 @@ fn validate(job: &FioJob) -> Result<(), FioError> {
                 .into(),
         ));
     }
+    super::fio_control::validate_control(&job.control, job.engine == EngineKind::IoUring)
+        .map_err(err)?;
     for bs in [&job.bs_read, &job.bs_write] {
         if job.direct && bs.min() % 512 != 0 {
             return Err(err(format!(
@@ -484,7 +489,7 @@ pub fn jobs_from_sections(
                 &mut cmd.notices,
             )?;
         }
-        finish(&mut job);
+        finish(&mut job, &mut cmd.notices);
         validate(&job)?;
         cmd.jobs.push(job);
     }
@@ -493,9 +498,14 @@ pub fn jobs_from_sections(
 
 /// Settle keys that depend on each other (fio: a `verify_pattern` alone means
 /// `verify=pattern`).
-fn finish(job: &mut FioJob) {
+fn finish(job: &mut FioJob, notices: &mut Vec<String>) {
     if job.more.verify.is_none() && !job.more.verify_pattern.is_empty() {
         job.more.verify = Some(super::fio_keys::VerifyKind::Pattern);
+    }
+    for n in super::fio_control::finish_control(&mut job.control, &job.name) {
+        if !notices.contains(&n) {
+            notices.push(n);
+        }
     }
 }
 
@@ -670,7 +680,7 @@ pub fn parse_args_with(
         if job.name.is_empty() {
             return Err(FioError::Usage("--name needs a value".into()));
         }
-        finish(&mut job);
+        finish(&mut job, &mut cmd.notices);
         validate(&job)?;
         cmd.jobs.push(job);
     }

@@ -321,8 +321,18 @@ pub fn apply(
         "randseed" => job.randseed = Some(parse_u64(&key, need(&key, value, origin)?, origin)?),
         "norandommap" => job.norandommap = parse_bool(&key, value, origin)?,
         "group_reporting" => job.group_reporting = parse_bool(&key, value, origin)?,
-        // `threads` is accepted by fio too (its examples use it)
-        "thread" | "threads" => job.thread = parse_bool(&key, value, origin)?,
+        "thread" => job.thread = parse_bool(&key, value, origin)?,
+        // fio matches job-file keys exactly: `threads` is not `thread` but the tiobench
+        // profile's thread count (an integer, registered globally), which a job ignores
+        // (fio runs `threads=1` jobs as processes); iomark runs threads either way
+        "threads" => {
+            let v = need(&key, value, origin)?;
+            parse_u64(&key, v.trim().trim_start_matches('-'), origin)?;
+            let n = "notice: threads= is fio's tiobench-profile thread count: it has no effect on a job (it is not thread=; iomark always runs jobs as threads)".to_string();
+            if !notices.contains(&n) {
+                notices.push(n);
+            }
+        }
         "stonewall" | "wait_for_previous" => job.stonewall = parse_bool(&key, value, origin)?,
         "allow_mounted_write" => job.allow_mounted_write = parse_bool(&key, value, origin)?,
         "readonly" | "read_only" => job.readonly = parse_bool(&key, value, origin)?,
@@ -344,7 +354,9 @@ pub fn apply(
         }
         "new_group" => job.new_group = parse_bool(&key, value, origin)?,
         _ => {
-            if !super::fio_keys::apply_more(&mut job.more, &key, value, origin, kb)? {
+            if !super::fio_control::apply_control(&mut job.control, &key, value, origin, kb)?
+                && !super::fio_keys::apply_more(&mut job.more, &key, value, origin, kb)?
+            {
                 return Err(FioError::UnsupportedKey {
                     key: key_raw.trim().to_string(),
                     origin: origin.clone(),

@@ -136,6 +136,16 @@ pub fn json_document(jobs: &[JobStats], global: &[(String, String)], plus: bool)
                 // fio's key when continue_on_error let a job go past errors
                 v["total_err"] = json!(j.errors);
             }
+            if let Some(l) = &j.lat_target {
+                // fio 3.33 prints these four always: target in ns, window in µs
+                v["latency_depth"] = json!(l.depth);
+                v["latency_target"] = json!(l.target_ns);
+                v["latency_percentile"] = json!(l.percentile);
+                v["latency_window"] = json!(l.window_us);
+            }
+            if let Some(ss) = &j.steady {
+                v["steadystate"] = ss.json();
+            }
             v
         })
         .collect();
@@ -238,6 +248,16 @@ pub fn normal_text(jobs: &[JobStats]) -> String {
         }
         if j.verified > 0 {
             s += &format!("  verify: {} blocks read back, all matched\n", j.verified);
+        }
+        if let Some(l) = j.lat_target.filter(|l| l.target_ns > 0) {
+            // fio's line: target in ns, window in µs
+            s += &format!(
+                "     latency   : target={}, window={}, percentile={:.2}%, depth={}\n",
+                l.target_ns, l.window_us, l.percentile, l.depth
+            );
+        }
+        if let Some(ss) = &j.steady {
+            s += &ss.text();
         }
         s += &cpu_line(j);
     }

@@ -226,6 +226,10 @@ pub struct JobStats {
     pub errors: u64,
     /// the first of them: op, file, offset and the system's reason
     pub first_error: Option<String>,
+    /// steady-state detection (`ss_dur`), per job thread or reporting group
+    pub steady: Option<crate::run::fio_steady::SteadyReport>,
+    /// the `latency_target` search (depth found), or the job's depth without one
+    pub lat_target: Option<crate::run::fio_lat_target::LatTargetReport>,
 }
 
 impl JobStats {
@@ -242,6 +246,9 @@ impl JobStats {
         self.errors += o.errors;
         if self.first_error.is_none() {
             self.first_error.clone_from(&o.first_error);
+        }
+        if self.lat_target.is_none() {
+            self.lat_target = o.lat_target;
         }
     }
 }
@@ -273,6 +280,8 @@ pub(crate) struct Plan {
     pub seed: u64,
     /// thread number within the job, from 0
     pub thread: u32,
+    /// the run's flows (`flow=`), shared by every thread
+    pub flows: Option<std::sync::Arc<crate::run::fio_flow::Flows>>,
 }
 
 /// fio's `filename_format` expansion: `$jobname`, `$jobnum`, `$filenum`, `$clientuid`.
@@ -409,6 +418,7 @@ fn plan(job: &FioJob, t: u32, global_index: u64) -> Result<Plan, RunError> {
         byte_limit,
         seed,
         thread: t,
+        flows: None,
     })
 }
 
@@ -719,6 +729,13 @@ pub fn execute(
         }
         plans.push(ps);
     }
+    if cmd.jobs.iter().any(|j| j.control.flow > 0) {
+        let flows = std::sync::Arc::new(crate::run::fio_flow::Flows::default());
+        plans
+            .iter_mut()
+            .flatten()
+            .for_each(|p| p.flows = Some(flows.clone()));
+    }
     let checks: Vec<(&[FileSpec], bool, Vec<u64>)> = cmd
         .jobs
         .iter()
@@ -781,7 +798,12 @@ pub fn execute(
         let tstops: Vec<AtomicBool> = members.iter().map(|_| AtomicBool::new(false)).collect();
         let fin: Vec<AtomicBool> = members.iter().map(|_| AtomicBool::new(false)).collect();
         let lives: Vec<Live> = members.iter().map(|_| Default::default()).collect();
-        let use_live = cmd.status_interval.is_some() || cmd.plot.is_some();
+        // steady-state detectors (run/fio_steady.rs) read the live counters too
+        let member_jobs: Vec<&FioJob> = members.iter().map(|&(ji, _)| &cmd.jobs[ji]).collect();
+        let member_gids: Vec<u32> = members.iter().map(|&(ji, _)| report_gid[ji]).collect();
+        let mut steadies = crate::run::fio_steady::detectors(&member_jobs, &member_gids);
+        let group_t0 = std::time::Instant::now();
+        let use_live = cmd.status_interval.is_some() || cmd.plot.is_some() || !steadies.is_empty();
         let results: Vec<(usize, Result<JobStats, RunError>)> = std::thread::scope(|s| {
             let mut hs = Vec::new();
             for (i, &(ji, p)) in members.iter().enumerate() {
@@ -790,10 +812,23 @@ pub fn execute(
                 let (tstop, fin) = (&tstops[i], &fin[i]);
                 let live = use_live.then_some(&lives[i]);
                 let wait = wait_idx[ji].map(|t| (&done[t], cmd.jobs[t].numjobs));
+                // flow weights count from the group's start to each thread's end
+                let c = &cmd.jobs[ji].control;
+                let flow = p
+                    .flows
+                    .as_ref()
+                    .filter(|_| c.flow > 0)
+                    .map(|f| (f, c.flow_id, c.flow));
+                if let Some((f, id, w)) = flow {
+                    f.reserve(id, w);
+                }
                 hs.push((
                     ji,
                     s.spawn(move || {
                         let r = start_thread(p, clock, tstop, note, wait, live);
+                        if let Some((f, id, w)) = flow {
+                            f.release(id, w);
+                        }
                         done[ji].fetch_add(1, Ordering::Release);
                         fin.store(true, Ordering::Release);
                         r
@@ -827,6 +862,24 @@ pub fn execute(
                         note(status_line(&iv, sum[2] - last.1[2], sum[3] - last.1[3]));
                         intervals.push(iv);
                         last = (std::time::Instant::now(), sum);
+                    }
+                }
+                let el = group_t0.elapsed();
+                for (watch, d) in steadies.iter_mut().filter(|(_, d)| d.due(el)) {
+                    let mut sum = [0u64; 4];
+                    for &k in watch.iter() {
+                        let l = &lives[k];
+                        let v = |i: usize| l[i].load(Ordering::Relaxed);
+                        sum[0] += v(2) + v(3);
+                        sum[1] += v(0) + v(1);
+                        sum[2] += v(4);
+                        sum[3] += v(5);
+                    }
+                    if d.check(el, sum) {
+                        // steady state attained: the job (or its reporting group) stops
+                        watch
+                            .iter()
+                            .for_each(|&k| tstops[k].store(true, Ordering::Relaxed));
                     }
                 }
                 let all_done = fin.iter().all(|f| f.load(Ordering::Acquire));
@@ -882,9 +935,12 @@ pub fn execute(
                 .collect()
         });
         let mut merged: Vec<JobStats> = Vec::new();
-        for (ji, r) in results {
+        for (i, (ji, r)) in results.into_iter().enumerate() {
             let mut st = r?;
             st.groupid = report_gid[ji];
+            if let Some((_, d)) = steadies.iter().find(|(w, _)| w.contains(&i)) {
+                st.steady = Some(d.report());
+            }
             if cmd.jobs[ji].group_reporting {
                 match merged.iter_mut().find(|m| m.groupid == st.groupid) {
                     Some(m) => m.merge(&st),

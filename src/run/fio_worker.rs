@@ -127,10 +127,11 @@ fn spin_for(clock: &Clock, d: Duration) {
     }
 }
 
-/// Live counters of one thread for `--status-interval`: bytes read, bytes written,
-/// reads, writes (measured I/O only; relaxed stores by the worker, loads by the
+/// Live counters of one thread for `--status-interval`, `--plot` and steady state:
+/// bytes read, bytes written, reads, writes, then the sum (ns) and count of their
+/// completion latencies (measured I/O only; relaxed stores by the worker, loads by the
 /// coordinating thread).
-pub type Live = [std::sync::atomic::AtomicU64; 4];
+pub type Live = [std::sync::atomic::AtomicU64; 6];
 
 /// What a job uses, decided once so the per-I/O path skips what it does not.
 #[derive(Clone, Copy, Debug, Default)]
@@ -175,6 +176,8 @@ pub(crate) struct Worker<'a> {
     min_win: (u64, [u64; 2], [u64; 2]),
     uses: Uses,
     live: Option<&'a Live>,
+    /// `latency_target` search (set when the I/O loop starts)
+    lat_target: Option<super::fio_lat_target::LatTarget>,
 }
 
 impl<'a> Worker<'a> {
@@ -235,6 +238,7 @@ impl<'a> Worker<'a> {
             trimmed: None,
             min_win: (0, [0; 2], [0; 2]),
             live,
+            lat_target: None,
             uses: Uses {
                 random: job.rw.random(),
                 pct_random: job.rw.random() && job.more.percentage_random < 100,
@@ -362,11 +366,12 @@ impl<'a> Worker<'a> {
         (op, file, offset, bs)
     }
 
-    /// Wait for the rate limit of `op` (linear or Poisson spacing).
-    fn pace(&mut self, op: Op, bytes: u64, start: u64) {
+    /// Due tick of the next `op` under the rate limit (linear or Poisson spacing);
+    /// the caller waits for it. None: not rate limited.
+    fn pace_due(&mut self, op: Op, bytes: u64, start: u64) -> Option<u64> {
         let m = &self.plan.job.more;
         if op == Op::Trim {
-            return;
+            return None;
         }
         let d = op.idx();
         let ns = if m.rate_bytes[d] > 0 {
@@ -374,7 +379,7 @@ impl<'a> Worker<'a> {
         } else if m.rate_iops[d] > 0 {
             1e9 / m.rate_iops[d] as f64
         } else {
-            return;
+            return None;
         };
         let ns = match m.rate_process {
             RateProcess::Linear => ns,
@@ -384,8 +389,51 @@ impl<'a> Worker<'a> {
             self.rate_next[d] = start;
         }
         let due = self.rate_next[d];
-        sleep_until(self.clock, due, self.stop);
         self.rate_next[d] = due + self.clock.ticks(Duration::from_nanos(ns as u64));
+        Some(due)
+    }
+
+    /// Reap and account completions: with `until`, as they arrive until that tick
+    /// (`io_submit_mode=offload`: the submitter waits for its due time while
+    /// completions are handled); without, until nothing is in flight (fio's
+    /// `io_u_quiesce`).
+    #[allow(clippy::too_many_arguments)]
+    fn reap_until<E: Engine>(
+        &mut self,
+        eng: &mut E,
+        st: &mut JobStats,
+        slots: &[Slot],
+        slab: &Slab,
+        (free, in_flight): (&mut Vec<usize>, &mut usize),
+        comps: &mut Vec<Completion>,
+        until: Option<u64>,
+        measure_start: u64,
+    ) -> Result<(), RunError> {
+        let clock = self.clock;
+        while *in_flight > 0 {
+            comps.clear();
+            let r = match until {
+                None => eng.reap(*in_flight, comps),
+                Some(due) => {
+                    let now = clock.now();
+                    if now >= due || self.stop.load(Ordering::Relaxed) {
+                        return Ok(());
+                    }
+                    eng.wait_some(clock.ns(now, due), comps)
+                }
+            };
+            r.map_err(|e| self.io_err(&Slot::default(), e))?;
+            let t = clock.now();
+            self.account(
+                st,
+                comps,
+                slots,
+                slab,
+                (free, in_flight),
+                (t, measure_start),
+            )?;
+        }
+        Ok(())
     }
 
     /// fio's `ratemin`/`rate_iops_min` check: once per `ratecycle`, the rate since the
@@ -609,6 +657,30 @@ impl<'a> Worker<'a> {
             }
             d.clat.add(clat);
             d.lat.add(lat);
+            if self.uses.live && s.op != Op::Trim {
+                if let Some(l) = self.live {
+                    let sum = st.read.clat.sum_ns + st.write.clat.sum_ns;
+                    l[4].store(u64::try_from(sum).unwrap_or(u64::MAX), Ordering::Relaxed);
+                    let n = st.read.clat.hist.len() + st.write.clat.hist.len();
+                    l[5].store(n, Ordering::Relaxed);
+                }
+            }
+        }
+        if let Some(lt) = &mut self.lat_target {
+            if s.op != Op::Trim && lt.on_latency(lat).is_err() {
+                let why = format!(
+                    "latency of {lat} ns exceeds latency_target={} ns at queue depth 1 (latency_percentile=100)",
+                    lt.report().target_ns
+                );
+                return Err(RunError::Io {
+                    job: self.plan.job.name.clone(),
+                    op: s.op.name(),
+                    file: self.plan.files[s.file].path.clone(),
+                    offset: s.offset,
+                    len: s.len,
+                    why,
+                });
+            }
         }
         if self.uses.logs && s.op != Op::Trim {
             let t_ms = self.clock.ns(t_base, t) / 1_000_000;
@@ -685,26 +757,114 @@ impl<'a> Worker<'a> {
         let track_writes = m.verify.is_some() && m.do_verify && job.rw.writes();
         let batch = (m.iodepth_batch.max(1) as usize).min(depth);
         let reap_min = (m.iodepth_batch_complete_min.max(1) as usize).min(depth);
+        let ctl = &job.control;
+        // flow: this thread's share among the jobs of its flow_id (run/fio_flow.rs)
+        let mut flow = (ctl.flow > 0)
+            .then(|| plan.flows.as_ref().map(|f| f.join(ctl.flow_id, ctl.flow)))
+            .flatten();
+        let mut flow_held = false;
+        let mut paced_reap = false;
+        // latency_target: the depth search runs over the measured I/O (after ramp_time)
+        self.lat_target = ctl
+            .lat_target
+            .map(|t| super::fio_lat_target::LatTarget::new(t, depth as u32, 0, 0));
+        let mut lt_done = false;
+        let ios_of = |st: &JobStats| st.read.ios + st.write.ios + st.trim.ios;
         loop {
             // a synchronous completion's clock read doubles as the loop's "now"
             let now = fresh.take().unwrap_or_else(|| clock.now());
             if !measuring && now >= ramp_end {
                 measuring = true;
                 measure_start = now;
+                if let Some(l) = &mut self.lat_target {
+                    l.new_cycle(clock.ns(start, now), ios_of(&st));
+                }
             }
+            if measuring && self.lat_target.is_some() {
+                use super::fio_lat_target::LtAction;
+                let t_ns = clock.ns(start, now);
+                let (pending, act) = match &mut self.lat_target {
+                    Some(l) => (l.take_pending(), l.check(t_ns, ios_of(&st))),
+                    None => (false, LtAction::None),
+                };
+                if pending || act == LtAction::Quiesce || act == LtAction::FinalRun {
+                    let b = (&mut free, &mut in_flight);
+                    self.reap_until(
+                        eng,
+                        &mut st,
+                        &slots,
+                        slab,
+                        b,
+                        &mut comps,
+                        None,
+                        measure_start,
+                    )?;
+                    fresh = None;
+                }
+                if act == LtAction::FinalRun {
+                    // depth found: statistics restart for one window at it (fio's
+                    // reset_all_stats), so the report is that depth's
+                    st.read = Default::default();
+                    st.write = Default::default();
+                    st.trim = Default::default();
+                    st.sync = Default::default();
+                    measure_start = clock.now();
+                }
+                if act == LtAction::Done {
+                    lt_done = true;
+                }
+                if pending || act != LtAction::None {
+                    let t = clock.now();
+                    let ios = ios_of(&st);
+                    if let Some(l) = &mut self.lat_target {
+                        l.new_cycle(clock.ns(start, t), ios);
+                    }
+                }
+            }
+            let cap = self
+                .lat_target
+                .as_ref()
+                .map_or(depth, |l| l.depth().min(depth));
             if self.uses.min_rate && measuring {
                 self.check_min_rate(&st, now)?;
             }
             let done = self.stop.load(Ordering::Relaxed)
+                || lt_done
                 || deadline.is_some_and(|d| now >= d)
                 || (measuring && plan.byte_limit > 0 && issued_bytes >= plan.byte_limit)
                 || (measuring && job.number_ios > 0 && issued_ios >= job.number_ios);
             // iodepth_batch_submit: wait until that many slots are free before submitting
-            if !done && (free.len() >= batch || in_flight == 0) {
+            if !done && (free.len() >= batch || in_flight == 0) && in_flight < cap {
                 while let Some(slot) = free.pop() {
+                    if flow.as_mut().is_some_and(|f| f.held()) {
+                        free.push(slot);
+                        flow_held = true;
+                        break;
+                    }
                     let (op, file, offset, bs) = self.next_req();
                     if self.uses.rate {
-                        self.pace(op, bs, start);
+                        if let Some(due) = self.pace_due(op, bs, start) {
+                            if in_flight > 0 && clock.now() < due {
+                                // offload: completions are reaped as they arrive while the
+                                // submitter waits; inline: fio quiesces before a rate sleep
+                                let until = ctl.offload.then_some(due);
+                                let b = (&mut free, &mut in_flight);
+                                self.reap_until(
+                                    eng,
+                                    &mut st,
+                                    &slots,
+                                    slab,
+                                    b,
+                                    &mut comps,
+                                    until,
+                                    measure_start,
+                                )?;
+                                // slots came back: after this request, the loop's top
+                                // checks the limits again
+                                paced_reap = true;
+                            }
+                            sleep_until(clock, due, self.stop);
+                        }
                     }
                     if measuring {
                         issued_bytes += bs;
@@ -813,9 +973,32 @@ impl<'a> Worker<'a> {
                         || (job.number_ios > 0 && measuring && issued_ios >= job.number_ios)
                         || free.is_empty()
                         || in_flight == 0
+                        || in_flight >= cap
+                        || std::mem::take(&mut paced_reap)
                     {
                         break;
                     }
+                }
+            }
+            if std::mem::take(&mut flow_held) {
+                // held back by the flow: fio lets in-flight I/O complete and sleeps
+                // flow_sleep µs, or retries at once when flow_sleep=0
+                fresh = None;
+                if !ctl.flow_sleep.is_zero() {
+                    let b = (&mut free, &mut in_flight);
+                    self.reap_until(
+                        eng,
+                        &mut st,
+                        &slots,
+                        slab,
+                        b,
+                        &mut comps,
+                        None,
+                        measure_start,
+                    )?;
+                    sleep_until(clock, clock.now() + clock.ticks(ctl.flow_sleep), self.stop);
+                } else if in_flight == 0 {
+                    std::thread::yield_now();
                 }
             }
             if in_flight == 0 {
@@ -832,6 +1015,17 @@ impl<'a> Worker<'a> {
             let b = (&mut free, &mut in_flight);
             self.account(&mut st, &comps, &slots, slab, b, (t, measure_start))?;
         }
+        // the thread leaves its flow when its I/O phase ends (fio: when the job exits)
+        drop(flow);
+        st.lat_target = Some(match &self.lat_target {
+            Some(l) => l.report(),
+            None => super::fio_lat_target::LatTargetReport {
+                depth: job.iodepth,
+                target_ns: 0,
+                window_us: 0,
+                percentile: 100.0,
+            },
+        });
         // The final syncs belong to the measured time (public case C15, fio PR #837):
         // `end_fsync` and `fsync_on_close` on one file give the same bandwidth.
         if job.end_fsync && job.rw.writes() {
