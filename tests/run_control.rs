@@ -41,8 +41,9 @@ fn ios(job: &Value) -> u64 {
 }
 
 /// fio's flow.fio idea on the null engine: weights 1 and 8 in one flow give about 1:8
-/// of the I/Os. Tolerance: the ratio within [6, 10.5] (the threads do not start and
-/// end at the same instant; the tail where one runs alone skews it slightly).
+/// of the I/Os. Tolerance: the ratio within [5, 16]: the threads do not start and end
+/// at the same instant, and on a loaded 2-CPU machine the tail where one runs alone
+/// at full null-engine speed skewed it to 11.5 (without flow the ratio is about 1).
 #[test]
 fn flow_weights_split_ios_one_to_eight() {
     let d = tempfile::tempdir().unwrap();
@@ -65,7 +66,7 @@ fn flow_weights_split_ios_one_to_eight() {
     assert!(a > 1000 && b > 1000, "both jobs ran: {a} {b}");
     let r = b as f64 / a as f64;
     assert!(
-        (6.0..=10.5).contains(&r),
+        (5.0..=16.0).contains(&r),
         "flow 1:8 gave {a}:{b} (ratio {r:.2})"
     );
     // the same jobs without flow: no such ratio is imposed (the unweighted null jobs
@@ -345,9 +346,9 @@ fn latency_target_unmeetable() {
 /// Rated async job: offload holds rate_iops and measures latency from issue to
 /// completion (completions are reaped while the submitter waits), so clat stays far
 /// below the 5 ms spacing; inline mode (fio's default) keeps the rate too.
-/// Tolerances: IOPS within 15 % of 200; mean clat below 4 ms, under the 5 ms spacing
-/// (it was ~17 ms when completions waited until the queue filled; on a loaded machine
-/// io_uring's worker threads alone can add a millisecond).
+/// Tolerances: IOPS within 16 % of 50; mean clat below 10 ms, half the 20 ms spacing
+/// (when completions waited until the queue of 8 filled it was several spacings, ~70 ms
+/// at this rate; on a loaded machine scheduling alone can add milliseconds).
 #[test]
 fn offload_keeps_rate_and_latency() {
     let d = tempfile::tempdir().unwrap();
@@ -361,7 +362,7 @@ fn offload_keeps_rate_and_latency() {
                 "--rw=randread",
                 "--size=8m",
                 "--iodepth=8",
-                "--rate_iops=200",
+                "--rate_iops=50",
                 "--time_based",
                 "--runtime=2",
                 &format!("--io_submit_mode={mode}"),
@@ -370,9 +371,9 @@ fn offload_keeps_rate_and_latency() {
         let v = json_of(&o);
         let r = &v["jobs"][0]["read"];
         let iops = r["iops"].as_f64().unwrap();
-        assert!((170.0..=230.0).contains(&iops), "{mode}: IOPS {iops}");
+        assert!((42.0..=58.0).contains(&iops), "{mode}: IOPS {iops}");
         let clat = r["clat_ns"]["mean"].as_f64().unwrap();
-        assert!(clat < 4e6, "{mode}: mean clat {clat} ns");
+        assert!(clat < 10e6, "{mode}: mean clat {clat} ns");
     }
     // a synchronous engine cannot offload: refused, naming the key
     let o = iomark(
