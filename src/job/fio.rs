@@ -296,6 +296,8 @@ pub struct FioJob {
     pub sqthread_poll_cpu: Option<u32>,
     /// `hipri`: io_uring completion polling (IORING_SETUP_IOPOLL); needs direct=1
     pub hipri: bool,
+    /// priorities, NUMA binding and dedupe keys ([`super::fio_extra`])
+    pub extra: super::fio_extra::JobExtra,
 }
 
 impl Default for FioJob {
@@ -337,6 +339,7 @@ impl Default for FioJob {
             sqthread_poll: false,
             sqthread_poll_cpu: None,
             hipri: false,
+            extra: Default::default(),
         }
     }
 }
@@ -438,6 +441,12 @@ fn validate(job: &FioJob) -> Result<(), FioError> {
                 .into(),
         ));
     }
+    super::fio_extra::validate(
+        &job.extra,
+        job.engine == EngineKind::IoUring,
+        job.engine.name(),
+    )
+    .map_err(err)?;
     for bs in [&job.bs_read, &job.bs_write] {
         if job.direct && bs.min() % 512 != 0 {
             return Err(err(format!(

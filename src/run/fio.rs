@@ -226,6 +226,8 @@ pub struct JobStats {
     pub errors: u64,
     /// the first of them: op, file, offset and the system's reason
     pub first_error: Option<String>,
+    /// random jobs: blocks touched and issued block sizes (public case C13)
+    pub coverage: Option<crate::run::fio_coverage::CoverageStats>,
 }
 
 impl JobStats {
@@ -242,6 +244,11 @@ impl JobStats {
         self.errors += o.errors;
         if self.first_error.is_none() {
             self.first_error.clone_from(&o.first_error);
+        }
+        match (&mut self.coverage, &o.coverage) {
+            (Some(a), Some(b)) => a.merge(b),
+            (None, Some(b)) => self.coverage = Some(b.clone()),
+            _ => {}
         }
     }
 }
@@ -376,17 +383,6 @@ fn plan(job: &FioJob, t: u32, global_index: u64) -> Result<Plan, RunError> {
             ),
         });
     }
-    if job.rw.trims() {
-        if let Some(f) = files.iter().find(|f| fio_files::is_block_device(&f.path)) {
-            return Err(RunError::Refused {
-                job: job.name.clone(),
-                why: format!(
-                    "trim on block device {} is not supported by iomark yet (files only: trims punch holes)",
-                    f.path.display()
-                ),
-            });
-        }
-    }
     let total: u64 = regions.iter().map(|r| r.1).sum();
     let byte_limit = if job.time_based {
         0
@@ -473,6 +469,7 @@ fn run_thread_io(
             lat: m.lat_log.clone(),
             avg_msec: m.log_avg_msec,
             offset: m.log_offset,
+            prio: job.extra.log_prio,
         };
         Some(
             Logs::create(&spec, &job.name, plan.thread, Path::new(".")).map_err(|e| {
@@ -651,6 +648,17 @@ fn start_thread(
             std::thread::sleep(std::time::Duration::from_nanos(left));
         }
     }
+    // thread I/O priority and NUMA binding (before the buffers are allocated)
+    let refused = |why: String| RunError::Refused {
+        job: plan.job.name.clone(),
+        why,
+    };
+    crate::run::fio_prio::set_thread_prio(&plan.job).map_err(refused)?;
+    if let Some(what) = crate::run::fio_numa::apply(&plan.job, Path::new("/")).map_err(refused)? {
+        if plan.thread == 0 {
+            warn(format!("note: job '{}': {what}", plan.job.name));
+        }
+    }
     run_thread(plan, clock, stop, warn, live)
 }
 
@@ -704,6 +712,11 @@ pub fn execute(
                 fio_files::check_polling(&files.0)?;
             }
         }
+        // NUMA nodes named by the job must exist here
+        crate::run::fio_numa::check(j, Path::new("/")).map_err(|why| RunError::Refused {
+            job: j.name.clone(),
+            why,
+        })?;
     }
     // plans, then the checks that need no file (space, O_DIRECT, alignment), then layout
     let mut plans: Vec<Vec<Plan>> = Vec::new();

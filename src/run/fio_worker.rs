@@ -4,8 +4,8 @@
 //! the I/O phase runs the verify read-back and the end-of-job syncs.
 //!
 //! Latency semantics are fio's (see [`super::fio`]). Trims (`rw=trim|randtrim|
-//! trimwrite`) are punched holes (`fallocate(PUNCH_HOLE|KEEP_SIZE)`) issued
-//! synchronously on files, outside the engine.
+//! trimwrite`) are punched holes (`fallocate(PUNCH_HOLE|KEEP_SIZE)`) on files and
+//! BLKDISCARD on block devices, issued synchronously outside the engine.
 
 use super::fio::{io_why, JobStats, Plan, RunError};
 use super::fio_gen::{RandomMap, Rng, SlotGen};
@@ -56,6 +56,7 @@ struct Slot {
     offset: u64,
     len: usize,
     measured: bool,
+    ioprio: u16,
 }
 
 fn fixed_of(bs: &BlockSizes) -> Option<u64> {
@@ -175,6 +176,14 @@ pub(crate) struct Worker<'a> {
     min_win: (u64, [u64; 2], [u64; 2]),
     uses: Uses,
     live: Option<&'a Live>,
+    /// per-request ioprio picker (cmdprio_*, prioclass/prio)
+    prio: Option<super::fio_prio::CmdPrio>,
+    /// dedupe-shaped write buffers (dedupe_percentage)
+    dedupe: Option<super::fio_dedupe::Dedupe>,
+    /// coverage and issued sizes of random jobs (public case C13)
+    cov: Option<super::fio_coverage::Coverage>,
+    /// which files are block devices (trims are BLKDISCARD there)
+    blkdev: Vec<bool>,
 }
 
 impl<'a> Worker<'a> {
@@ -235,6 +244,26 @@ impl<'a> Worker<'a> {
             trimmed: None,
             min_win: (0, [0; 2], [0; 2]),
             live,
+            prio: super::fio_prio::CmdPrio::new(&job.extra, plan.seed),
+            dedupe: super::fio_dedupe::Dedupe::new(
+                job,
+                plan.seed,
+                plan.regions.iter().map(|r| r.1).sum(),
+            ),
+            blkdev: if job.rw.trims() {
+                plan.files
+                    .iter()
+                    .map(|f| crate::target::fio_files::is_block_device(&f.path))
+                    .collect()
+            } else {
+                Vec::new()
+            },
+            cov: if job.rw.random() {
+                let lens: Vec<u64> = plan.regions.iter().map(|r| r.1).collect();
+                super::fio_coverage::Coverage::new(&lens, align)
+            } else {
+                None
+            },
             uses: Uses {
                 random: job.rw.random(),
                 pct_random: job.rw.random() && job.more.percentage_random < 100,
@@ -479,6 +508,9 @@ impl<'a> Worker<'a> {
         let Some(&fd) = self.fds.get(file) else {
             return Ok(()); // null engine: nothing to trim
         };
+        if self.blkdev.get(file).copied().unwrap_or(false) {
+            return super::fio_trim::discard(fd, offset, len);
+        }
         // SAFETY: fallocate on a descriptor owned by the open file set.
         let r = unsafe {
             libc::fallocate(
@@ -613,6 +645,7 @@ impl<'a> Worker<'a> {
         if self.uses.logs && s.op != Op::Trim {
             let t_ms = self.clock.ns(t_base, t) / 1_000_000;
             if let Some(l) = &mut self.logs {
+                l.set_prio(s.ioprio);
                 l.io(t_ms, s.op.idx(), s.len as u64, s.offset, slat, clat, lat);
             }
         }
@@ -703,6 +736,13 @@ impl<'a> Worker<'a> {
             if !done && (free.len() >= batch || in_flight == 0) {
                 while let Some(slot) = free.pop() {
                     let (op, file, offset, bs) = self.next_req();
+                    if let Some(c) = &mut self.cov {
+                        c.touch(file, offset - plan.regions[file].0, bs);
+                    }
+                    let ioprio = match &mut self.prio {
+                        Some(p) => p.pick(op == Op::Write, bs),
+                        None => 0,
+                    };
                     if self.uses.rate {
                         self.pace(op, bs, start);
                     }
@@ -714,7 +754,9 @@ impl<'a> Worker<'a> {
                     if op == Op::Write && !self.fds.is_empty() {
                         // SAFETY: the slot's buffer is not in flight; we own it.
                         let b = unsafe { std::slice::from_raw_parts_mut(buf, bs as usize) };
-                        if m.refill_buffers {
+                        if let Some(dd) = &mut self.dedupe {
+                            dd.fill(b);
+                        } else if m.refill_buffers {
                             fill_buf(
                                 b,
                                 &mut self.buf_rng,
@@ -745,6 +787,7 @@ impl<'a> Worker<'a> {
                                 len: bs as usize,
                                 buf,
                                 buf_index: slot as u16,
+                                ioprio,
                             },
                         ),
                     };
@@ -757,6 +800,7 @@ impl<'a> Worker<'a> {
                         offset,
                         len: bs as usize,
                         measured: measuring,
+                        ioprio,
                     };
                     match r {
                         Ok(Some(n)) => {
@@ -849,6 +893,7 @@ impl<'a> Worker<'a> {
         } else {
             0
         };
+        st.coverage = self.cov.as_ref().map(|c| c.stats());
         if track_writes && !self.stop.load(Ordering::Relaxed) {
             self.verify_back(slab, &mut st)?;
         }
