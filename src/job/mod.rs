@@ -6,6 +6,7 @@ pub mod fileio;
 pub mod fio;
 pub mod fio_apply;
 pub mod fio_extra;
+pub mod fio_showcmd;
 pub mod fio_ini;
 pub mod fio_keys;
 pub mod fio_units;

@@ -232,6 +232,9 @@ pub fn normal_text(jobs: &[JobStats]) -> String {
         s += &dir_text(j, "read", &j.read, rt);
         s += &dir_text(j, "write", &j.write, rt);
         s += &dir_text(j, "trim", &j.trim, rt);
+        if let Some(c) = &j.coverage {
+            s += &format!("  {}\n", c.line());
+        }
         if j.sync.ios > 0 {
             s += &format!("  fsync: {} calls\n", j.sync.ios);
             s += &lat_line("sync", &j.sync.lat);

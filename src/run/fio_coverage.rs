@@ -7,14 +7,14 @@
 //! with one fixed block size), so issued sizes always come from bs/bsrange/bssplit;
 //! `shrunk` records that count (0) so reports can say so.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Most blocks tracked per thread (2^28 bits = 32 MiB of bitmap); larger regions are
 /// not tracked.
 pub const MAX_BLOCKS: u64 = 1 << 28;
 
 /// Coverage result of a job (summed over merged threads).
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct CoverageStats {
     /// block unit, bytes (the job's offset alignment: smallest bs or blockalign)
     pub block_bytes: u64,
