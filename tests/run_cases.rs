@@ -236,14 +236,20 @@ fn c13_coverage_shows_the_norandommap_effect() {
         assert_eq!(c["bs_hist"], serde_json::json!([[4096, 256]]));
         assert_eq!(c["shrunk"], 0);
         let share = c["blocks_touched"].as_f64().unwrap() / 256.0;
-        assert!(share >= lo && share <= hi, "norandommap={norandommap}: {share}");
+        assert!(
+            share >= lo && share <= hi,
+            "norandommap={norandommap}: {share}"
+        );
         let text = String::from_utf8_lossy(&o.stdout).into_owned();
         let line = format!(
             "coverage: {}/256 blocks of 4KiB",
             c["blocks_touched"].as_u64().unwrap()
         );
         assert!(text.contains(&line), "{text}");
-        assert!(text.contains("no block shrunk to fill random-map gaps"), "{text}");
+        assert!(
+            text.contains("no block shrunk to fill random-map gaps"),
+            "{text}"
+        );
     }
 }
 
@@ -266,7 +272,10 @@ fn c13_result_histogram_of_issued_sizes() {
     );
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     let v = json(&t.path().join("r.json"));
-    let h = v["phases"][0]["coverage"]["bs_hist"].as_array().unwrap().clone();
+    let h = v["phases"][0]["coverage"]["bs_hist"]
+        .as_array()
+        .unwrap()
+        .clone();
     let sizes: Vec<u64> = h.iter().map(|e| e[0].as_u64().unwrap()).collect();
     assert_eq!(sizes, vec![4096, 65536], "{h:?}");
     let n: Vec<u64> = h.iter().map(|e| e[1].as_u64().unwrap()).collect();

@@ -293,12 +293,15 @@ mod tests {
             l.set_prio(0x6000);
             l.io(4, 0, 4096, 0, None, 900, 1000);
             l.finish().unwrap();
-            let s = std::fs::read_to_string(d.path().join(format!("p{log_prio}_clat.1.log")))
-                .unwrap();
+            let s =
+                std::fs::read_to_string(d.path().join(format!("p{log_prio}_clat.1.log"))).unwrap();
             let first = s.lines().next().unwrap();
             assert!(format!("{first}\n").ends_with(&format!(", {want}")), "{s}");
             let second = if log_prio { "0x6000" } else { "0" };
-            assert!(s.lines().nth(1).unwrap().ends_with(&format!(", {second}")), "{s}");
+            assert!(
+                s.lines().nth(1).unwrap().ends_with(&format!(", {second}")),
+                "{s}"
+            );
         }
     }
 }

@@ -261,7 +261,13 @@ impl<'a> Worker<'a> {
             cov: if job.rw.random() {
                 let lens: Vec<u64> = plan.regions.iter().map(|r| r.1).collect();
                 let one = (job.bs_read == job.bs_write || !job.rw.reads() || !job.rw.writes())
-                    .then(|| fixed_of(if job.rw.writes() { &job.bs_write } else { &job.bs_read }))
+                    .then(|| {
+                        fixed_of(if job.rw.writes() {
+                            &job.bs_write
+                        } else {
+                            &job.bs_read
+                        })
+                    })
                     .flatten();
                 super::fio_coverage::Coverage::new(&lens, align, one)
             } else {
