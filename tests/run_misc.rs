@@ -156,9 +156,20 @@ fn cmdprio_percentage_sets_the_ioprio_of_each_request() {
             "--cmdprio_class=1",
             "--write_lat_log=prio",
             "--log_prio=1",
+            "--output-format=json",
         ],
     );
     assert_eq!(code(&o), 0, "{}", stderr(&o));
+    // fio's per-priority report: one clat block per ioprio, counts as in the log
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let prios = v["jobs"][0]["read"]["prios"].as_array().unwrap().clone();
+    let n = |class: u64| {
+        prios
+            .iter()
+            .find(|p| p["prioclass"] == class && p["prio"] == 0)
+            .map(|p| p["clat_ns"]["N"].as_u64().unwrap())
+            .unwrap()
+    };
     let log = std::fs::read_to_string(t.path().join("prio_clat.1.log")).unwrap();
     let mut count: BTreeMap<String, u32> = BTreeMap::new();
     for l in log.lines() {
@@ -171,6 +182,51 @@ fn cmdprio_percentage_sets_the_ioprio_of_each_request() {
     let rt = f64::from(count["0x2000"]) / 1024.0 * 100.0;
     assert!((rt - 20.0).abs() < 5.0, "{rt} % RT: {count:?}");
     assert_eq!(count["0x2000"] + count["0x6000"], 1024);
+    assert_eq!(n(1), u64::from(count["0x2000"]), "{prios:?}");
+    assert_eq!(n(3), u64::from(count["0x6000"]), "{prios:?}");
+    assert_eq!(prios.len(), 2);
+}
+
+/// Text report: one `clat prio C/L` line per priority and the share of each in its
+/// percentile header; a job with a single priority prints none (fio's rule).
+#[test]
+fn per_priority_latency_lines_in_the_text_report() {
+    let t = common::scratch();
+    let base = [
+        "--name=p",
+        "--filename=f",
+        "--size=1m",
+        "--bs=4k",
+        "--rw=randread",
+        "--ioengine=io_uring",
+        "--cmdprio_class=2",
+        "--cmdprio=1",
+    ];
+    let mut a = base.to_vec();
+    a.push("--cmdprio_percentage=50");
+    let o = run_in(t.path(), &a);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let out = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert!(out.contains("    clat prio 0/0 (nsec): min="), "{out}");
+    assert!(out.contains("    clat prio 2/1 (nsec): min="), "{out}");
+    let shares: Vec<f64> = out
+        .lines()
+        .filter(|l| l.contains("% of IOs) percentiles"))
+        .map(|l| {
+            let x = l.split('(').nth(1).unwrap();
+            x.split('%').next().unwrap().parse().unwrap()
+        })
+        .collect();
+    assert_eq!(shares.len(), 2, "{out}");
+    assert!(
+        (shares.iter().sum::<f64>() - 100.0).abs() < 0.02,
+        "{shares:?}"
+    );
+    let mut a = base.to_vec();
+    a.push("--cmdprio_percentage=100");
+    let o = run_in(t.path(), &a);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(!String::from_utf8_lossy(&o.stdout).contains("clat prio"));
 }
 
 /// numa_cpu_nodes: a node that does not exist is a one-line error listing the nodes

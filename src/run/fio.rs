@@ -228,6 +228,10 @@ pub struct JobStats {
     pub first_error: Option<String>,
     /// random jobs: blocks touched and issued block sizes (public case C13)
     pub coverage: Option<crate::run::fio_coverage::CoverageStats>,
+    /// with per-request priorities: `(direction 0 read / 1 write, ioprio, latency)` of the
+    /// requests that carried each value — clat, or lat with `lat_percentiles` (fio's
+    /// `prios` / "clat prio C/L" report)
+    pub prio_lat: Vec<(usize, u16, Lat)>,
 }
 
 impl JobStats {
@@ -244,6 +248,12 @@ impl JobStats {
         self.errors += o.errors;
         if self.first_error.is_none() {
             self.first_error.clone_from(&o.first_error);
+        }
+        for (d, p, l) in &o.prio_lat {
+            match self.prio_lat.iter_mut().find(|e| e.0 == *d && e.1 == *p) {
+                Some(e) => e.2.merge(l),
+                None => self.prio_lat.push((*d, *p, l.clone())),
+            }
         }
         match (&mut self.coverage, &o.coverage) {
             (Some(a), Some(b)) => a.merge(b),

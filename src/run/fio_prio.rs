@@ -66,6 +66,20 @@ impl CmdPrio {
     }
 }
 
+/// Add latency `ns` of a request of direction `d` (0 read, 1 write) that carried
+/// `ioprio` to the per-priority list.
+#[inline]
+pub(crate) fn record(v: &mut Vec<(usize, u16, super::fio::Lat)>, d: usize, ioprio: u16, ns: u64) {
+    match v.iter_mut().find(|e| e.0 == d && e.1 == ioprio) {
+        Some(e) => e.2.add(ns),
+        None => {
+            let mut l = super::fio::Lat::default();
+            l.add(ns);
+            v.push((d, ioprio, l));
+        }
+    }
+}
+
 /// Set the calling thread's I/O priority from `prioclass`/`prio` (ioprio_set(2),
 /// IOPRIO_WHO_PROCESS with id 0: the calling thread). Error: one line naming the keys.
 pub(crate) fn set_thread_prio(job: &FioJob) -> Result<(), String> {

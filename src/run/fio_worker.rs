@@ -650,6 +650,14 @@ impl<'a> Worker<'a> {
             }
             d.clat.add(clat);
             d.lat.add(lat);
+            if self.prio.is_some() && s.op != Op::Trim {
+                let v = if self.plan.job.more.lat_percentiles {
+                    lat
+                } else {
+                    clat
+                };
+                super::fio_prio::record(&mut st.prio_lat, s.op.idx(), s.ioprio, v);
+            }
         }
         if self.uses.logs && s.op != Op::Trim {
             let t_ms = self.clock.ns(t_base, t) / 1_000_000;
