@@ -395,3 +395,32 @@ fn trim_on_a_block_device_discards_the_range() {
     });
     assert!(blocks.unwrap() <= 3 << 20, "backing file keeps the hole");
 }
+
+/// io_uring denied (test switch): the job falls back to psync, and a cmdprio option,
+/// which psync cannot carry, is said to have no effect (never silently ignored).
+#[test]
+fn cmdprio_on_a_psync_fallback_is_said_to_have_no_effect() {
+    let t = tempfile::tempdir().unwrap();
+    let o = Command::new(BIN)
+        .current_dir(t.path())
+        .env("IOMARK_TEST_DENY_IO_URING", "1")
+        .args([
+            "run",
+            "--name=p",
+            "--filename=f",
+            "--size=64k",
+            "--rw=randread",
+            "--ioengine=io_uring",
+            "--cmdprio_percentage=20",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains(
+            "warning: cmdprio_percentage has no effect on psync: requests run with the thread's priority"
+        ),
+        "{}",
+        stderr(&o)
+    );
+}

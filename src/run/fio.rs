@@ -704,6 +704,11 @@ pub fn execute(
             note(format!(
                 "warning: {why}; io_uring jobs run on psync instead (--engine-strict makes this an error)"
             ));
+            if let Some(k) = cmd.jobs.iter().find_map(|j| j.extra.uses_cmdprio()) {
+                note(format!(
+                    "warning: {k} has no effect on psync: requests run with the thread's priority"
+                ));
+            }
         }
     }
     // device safety: every job that writes is checked before any file is created

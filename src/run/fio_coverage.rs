@@ -131,6 +131,31 @@ impl Coverage {
         })
     }
 
+    /// Tracker of a thread of a random job (`None` for sequential jobs): blocks of the
+    /// plan's offset alignment over its regions, counting a job of one block size.
+    pub fn for_plan(plan: &super::fio::Plan) -> Option<Coverage> {
+        use crate::job::fio::BlockSizes;
+        let job = &plan.job;
+        if !job.rw.random() {
+            return None;
+        }
+        let lens: Vec<u64> = plan.regions.iter().map(|r| r.1).collect();
+        let bs = if job.rw.writes() {
+            &job.bs_write
+        } else {
+            &job.bs_read
+        };
+        let one = match bs {
+            BlockSizes::Fixed(b)
+                if job.bs_read == job.bs_write || !job.rw.reads() || !job.rw.writes() =>
+            {
+                Some(*b)
+            }
+            _ => None,
+        };
+        Coverage::new(&lens, plan.align, one)
+    }
+
     /// Record a request of `len` bytes at `rel` bytes into region `file`.
     #[inline]
     pub fn touch(&mut self, file: usize, rel: u64, len: u64) {

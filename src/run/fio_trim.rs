@@ -5,6 +5,17 @@
 use crate::engine::IoErr;
 use std::os::fd::RawFd;
 
+/// Which files of `plan` are block devices, for a job that trims (empty otherwise).
+pub(crate) fn block_devices(plan: &super::fio::Plan) -> Vec<bool> {
+    if !plan.job.rw.trims() {
+        return Vec::new();
+    }
+    plan.files
+        .iter()
+        .map(|f| crate::target::fio_files::is_block_device(&f.path))
+        .collect()
+}
+
 /// `BLKDISCARD` = `_IO(0x12, 119)` (include/uapi/linux/fs.h).
 pub const BLKDISCARD: libc::c_ulong = 0x1277;
 

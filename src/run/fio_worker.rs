@@ -250,29 +250,8 @@ impl<'a> Worker<'a> {
                 plan.seed,
                 plan.regions.iter().map(|r| r.1).sum(),
             ),
-            blkdev: if job.rw.trims() {
-                plan.files
-                    .iter()
-                    .map(|f| crate::target::fio_files::is_block_device(&f.path))
-                    .collect()
-            } else {
-                Vec::new()
-            },
-            cov: if job.rw.random() {
-                let lens: Vec<u64> = plan.regions.iter().map(|r| r.1).collect();
-                let one = (job.bs_read == job.bs_write || !job.rw.reads() || !job.rw.writes())
-                    .then(|| {
-                        fixed_of(if job.rw.writes() {
-                            &job.bs_write
-                        } else {
-                            &job.bs_read
-                        })
-                    })
-                    .flatten();
-                super::fio_coverage::Coverage::new(&lens, align, one)
-            } else {
-                None
-            },
+            blkdev: super::fio_trim::block_devices(plan),
+            cov: super::fio_coverage::Coverage::for_plan(plan),
             uses: Uses {
                 random: job.rw.random(),
                 pct_random: job.rw.random() && job.more.percentage_random < 100,
@@ -651,11 +630,7 @@ impl<'a> Worker<'a> {
             d.clat.add(clat);
             d.lat.add(lat);
             if self.prio.is_some() && s.op != Op::Trim {
-                let v = if self.plan.job.more.lat_percentiles {
-                    lat
-                } else {
-                    clat
-                };
+                let v = if m.lat_percentiles { lat } else { clat };
                 super::fio_prio::record(&mut st.prio_lat, s.op.idx(), s.ioprio, v);
             }
         }
