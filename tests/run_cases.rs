@@ -106,6 +106,31 @@ fn c10_circular_include_is_an_error() {
     one_line_error(&o, &["include"]);
 }
 
+/// `--showcmd` prints the effective options (include and ${VAR} resolved) as one
+/// command line, runs nothing, exit 0; an unset variable is still exit 2.
+#[test]
+fn c10_showcmd_lists_the_effective_options_and_runs_nothing() {
+    let t = tempfile::tempdir().unwrap();
+    c10_files(t.path());
+    let o = run_in(t.path(), &["--showcmd", "main.fio"], &[("MYSIZE", "128k")]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout),
+        format!(
+            "iomark run --ioengine=psync --filename={} --size=128k --bs=8k --name=job1 --rw=read\n",
+            t.path().join("data").display()
+        )
+    );
+    assert!(!t.path().join("data").exists(), "--showcmd runs nothing");
+    let mut c = Command::new(BIN);
+    c.current_dir(t.path())
+        .args(["run", "--showcmd", "main.fio"])
+        .env_remove("MYSIZE");
+    let o = c.output().unwrap();
+    assert_eq!(code(&o), 2);
+    one_line_error(&o, &["MYSIZE", "main.fio:6"]);
+}
+
 // ---- C11: sloppy option values ----------------------------------------------------------
 
 fn c11(args: &[&str]) -> (tempfile::TempDir, Output) {
@@ -181,6 +206,82 @@ fn c13_bssplit_weights_must_sum_to_100_and_the_sum_is_named() {
         one_line_error(&o, &["bssplit", sum]);
         assert!(!t.path().join("f").exists());
     }
+}
+
+/// Coverage of random jobs (RunResult JSON and human summary). `norandommap`: 256
+/// uniform 4 KiB reads of 1 MiB touch 256·(1-(1-1/256)^256) ≈ 162 blocks (63.2 %; fio
+/// saw 157); the standard deviation is ≈ 5 blocks, so 55–71 % is a ±4σ band. With the
+/// random map every block is read exactly once (100 %).
+#[test]
+fn c13_coverage_shows_the_norandommap_effect() {
+    for (norandommap, lo, hi) in [(true, 0.55, 0.71), (false, 1.0, 1.0)] {
+        let t = tempfile::tempdir().unwrap();
+        let mut a = vec![
+            "--name=t",
+            "--filename=f",
+            "--size=1m",
+            "--bs=4k",
+            "--rw=randread",
+            "--json=r.json",
+        ];
+        if norandommap {
+            a.push("--norandommap");
+        }
+        let o = run_in(t.path(), &a, &[]);
+        assert_eq!(code(&o), 0, "{}", stderr(&o));
+        let v = json(&t.path().join("r.json"));
+        let c = &v["phases"][0]["coverage"];
+        assert_eq!(c["blocks_total"], 256, "{c}");
+        assert_eq!(c["block_bytes"], 4096);
+        assert_eq!(c["bs_hist"], serde_json::json!([[4096, 256]]));
+        assert_eq!(c["shrunk"], 0);
+        let share = c["blocks_touched"].as_f64().unwrap() / 256.0;
+        assert!(
+            share >= lo && share <= hi,
+            "norandommap={norandommap}: {share}"
+        );
+        let text = String::from_utf8_lossy(&o.stdout).into_owned();
+        let line = format!(
+            "coverage: {}/256 blocks of 4KiB",
+            c["blocks_touched"].as_u64().unwrap()
+        );
+        assert!(text.contains(&line), "{text}");
+        assert!(
+            text.contains("no block shrunk to fill random-map gaps"),
+            "{text}"
+        );
+    }
+}
+
+/// bssplit: the result's histogram of issued sizes holds only the split's sizes, each
+/// near its weight (4 MiB at 4k/50:64k/50 → the counts differ by ≤ 25 % of the total).
+#[test]
+fn c13_result_histogram_of_issued_sizes() {
+    let t = tempfile::tempdir().unwrap();
+    let o = run_in(
+        t.path(),
+        &[
+            "--name=t",
+            "--filename=f",
+            "--size=4m",
+            "--rw=randwrite",
+            "--bssplit=4k/50:64k/50",
+            "--json=r.json",
+        ],
+        &[],
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let v = json(&t.path().join("r.json"));
+    let h = v["phases"][0]["coverage"]["bs_hist"]
+        .as_array()
+        .unwrap()
+        .clone();
+    let sizes: Vec<u64> = h.iter().map(|e| e[0].as_u64().unwrap()).collect();
+    assert_eq!(sizes, vec![4096, 65536], "{h:?}");
+    let n: Vec<u64> = h.iter().map(|e| e[1].as_u64().unwrap()).collect();
+    let ios = v["phases"][0]["ops"].as_u64().unwrap();
+    assert_eq!(n[0] + n[1], ios);
+    assert!(n[0].abs_diff(n[1]) * 4 <= ios, "{n:?}");
 }
 
 // ---- C18: io_uring not permitted (a seccomp filter, as container runtimes install) ------

@@ -15,6 +15,7 @@ pub const USAGE: &str =
     "Usage: iomark run [--global-opt=V ...] [--name=JOB --opt=V ...]... [JOBFILE...]
   fio options (--rw, --bs, --size, --ioengine, --iodepth, --numjobs, --runtime, ...);
   --output-format=normal|json|json+   --output=FILE   --section=NAME
+  --showcmd (print the effective options as one command line, run nothing)
   --json=FILE (iomark RunResult, schema 1)   --plot=DIR (SVG charts: throughput over time, latency curve)
 Exit codes: 0 ok, 1 I/O error or verify mismatch, 2 invalid options or job file,
   3 environment cannot do it, 130/143 interrupted (partial results printed and saved).
@@ -26,6 +27,10 @@ pub fn run(args: &[String]) -> i32 {
         crate::out!("{USAGE}");
         return crate::exit::OK;
     }
+    // --showcmd: print the effective options as one command line, run nothing (C10)
+    let showcmd = args.iter().any(|a| a == "--showcmd");
+    let kept: Vec<String> = args.iter().filter(|a| *a != "--showcmd").cloned().collect();
+    let args = kept.as_slice();
     let cmd = match fio::parse_args(args) {
         Ok(c) => c,
         Err(e) => {
@@ -33,6 +38,10 @@ pub fn run(args: &[String]) -> i32 {
             return crate::exit::INVALID;
         }
     };
+    if showcmd {
+        crate::out!("{}\n", crate::job::fio_showcmd::showcmd(&cmd));
+        return crate::exit::OK;
+    }
     if let Some(p) = &cmd.json_file {
         if let Err(e) = json::write_atomic(
             p,

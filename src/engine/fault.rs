@@ -462,6 +462,7 @@ mod tests {
             len: 4096,
             buf: buf.as_mut_ptr(),
             buf_index: 0,
+            ioprio: 0,
         };
         corrupt(req.buf, 4096);
         assert_eq!(buf[2048], 0xff);

@@ -197,37 +197,45 @@ impl Uring {
             (Dir::Read, true, true) => {
                 opcode::ReadFixed::new(types::Fixed(r.file as u32), r.buf, len, r.buf_index)
                     .offset(r.offset)
+                    .ioprio(r.ioprio)
                     .build()
             }
             (Dir::Write, true, true) => {
                 opcode::WriteFixed::new(types::Fixed(r.file as u32), r.buf, len, r.buf_index)
                     .offset(r.offset)
+                    .ioprio(r.ioprio)
                     .build()
             }
             (Dir::Read, true, false) => opcode::Read::new(types::Fixed(r.file as u32), r.buf, len)
                 .offset(r.offset)
+                .ioprio(r.ioprio)
                 .build(),
             (Dir::Write, true, false) => {
                 opcode::Write::new(types::Fixed(r.file as u32), r.buf, len)
                     .offset(r.offset)
+                    .ioprio(r.ioprio)
                     .build()
             }
             (Dir::Read, false, true) => {
                 opcode::ReadFixed::new(types::Fd(self.fds[r.file]), r.buf, len, r.buf_index)
                     .offset(r.offset)
+                    .ioprio(r.ioprio)
                     .build()
             }
             (Dir::Write, false, true) => {
                 opcode::WriteFixed::new(types::Fd(self.fds[r.file]), r.buf, len, r.buf_index)
                     .offset(r.offset)
+                    .ioprio(r.ioprio)
                     .build()
             }
             (Dir::Read, false, false) => opcode::Read::new(types::Fd(self.fds[r.file]), r.buf, len)
                 .offset(r.offset)
+                .ioprio(r.ioprio)
                 .build(),
             (Dir::Write, false, false) => {
                 opcode::Write::new(types::Fd(self.fds[r.file]), r.buf, len)
                     .offset(r.offset)
+                    .ioprio(r.ioprio)
                     .build()
             }
         };
@@ -366,6 +374,7 @@ mod tests {
                 len: 4096,
                 buf: slab.bufs[i].ptr(),
                 buf_index: i as u16,
+                ioprio: 0,
             };
             assert_eq!(u.submit(i, &r), Ok(None));
         }
@@ -423,6 +432,43 @@ mod tests {
             assert_eq!(slots, (0..8).collect::<Vec<_>>());
             assert!(out.iter().all(|c| c.res == 4096), "{out:?}");
             assert!(slab.bufs[7].as_slice().iter().all(|&b| b == 7));
+        }
+    }
+
+    /// The request's ioprio lands in the SQE's `ioprio` field (bytes 2..4 of the
+    /// 64-byte `io_uring_sqe`), for reads and writes, registered or not.
+    #[test]
+    fn sqe_carries_the_requests_ioprio() {
+        if probe_os().is_err() {
+            eprintln!("SKIPPED: io_uring is not available here");
+            return;
+        }
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join("f");
+        std::fs::write(&p, vec![0u8; 8192]).unwrap();
+        let f = std::fs::File::open(&p).unwrap();
+        let slab = Slab::new(1, 4096);
+        for bufs in [vec![(slab.bufs[0].ptr(), 4096usize)], vec![]] {
+            let u = Uring::new(vec![f.as_raw_fd()], 2, &bufs).unwrap();
+            for (dir, prio) in [(Dir::Read, 0x2000u16), (Dir::Write, 0x4018), (Dir::Read, 0)] {
+                let r = IoReq {
+                    dir,
+                    file: 0,
+                    offset: 4096,
+                    len: 4096,
+                    buf: slab.bufs[0].ptr(),
+                    buf_index: 0,
+                    ioprio: prio,
+                };
+                let e = u.entry(3, &r);
+                assert_eq!(std::mem::size_of_val(&e), 64);
+                // SAFETY: Entry is repr(C) over the 64-byte io_uring_sqe.
+                let raw: [u8; 64] = unsafe { std::mem::transmute(e) };
+                assert_eq!(u16::from_le_bytes([raw[2], raw[3]]), prio, "{dir:?}");
+                // offset (bytes 8..16) and user_data (32..40) are the request's
+                assert_eq!(u64::from_le_bytes(raw[8..16].try_into().unwrap()), 4096);
+                assert_eq!(u64::from_le_bytes(raw[32..40].try_into().unwrap()), 3);
+            }
         }
     }
 }

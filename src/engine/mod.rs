@@ -40,6 +40,10 @@ pub struct IoReq {
     pub buf: *mut u8,
     /// registered-buffer index covering `buf`, for engines that use one
     pub buf_index: u16,
+    /// Linux ioprio of this request (`class << 13 | hint << 3 | level`; 0 = the
+    /// thread's priority). io_uring puts it in the SQE (fio's cmdprio_*); the
+    /// synchronous engines run with the thread's priority only.
+    pub ioprio: u16,
 }
 
 /// A completion from `reap`: the slot given to `submit`, and bytes or `-errno`.

@@ -50,6 +50,7 @@ mod tests {
             len: 4096,
             buf: std::ptr::null_mut(),
             buf_index: 0,
+            ioprio: 0,
         };
         assert_eq!(e.submit(0, &r), Ok(Some(4096)));
         assert_eq!(e.sync(3, SyncKind::Fsync), Ok(()));

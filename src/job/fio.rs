@@ -298,6 +298,8 @@ pub struct FioJob {
     pub hipri: bool,
     /// job control: flow, steady state, latency target, io_submit_mode
     pub control: super::fio_control::Control,
+    /// priorities, NUMA binding and dedupe keys ([`super::fio_extra`])
+    pub extra: super::fio_extra::JobExtra,
 }
 
 impl Default for FioJob {
@@ -340,6 +342,7 @@ impl Default for FioJob {
             sqthread_poll_cpu: None,
             hipri: false,
             control: Default::default(),
+            extra: Default::default(),
         }
     }
 }
@@ -443,6 +446,12 @@ fn validate(job: &FioJob) -> Result<(), FioError> {
     }
     super::fio_control::validate_control(&job.control, job.engine == EngineKind::IoUring)
         .map_err(err)?;
+    super::fio_extra::validate(
+        &job.extra,
+        job.engine == EngineKind::IoUring,
+        job.engine.name(),
+    )
+    .map_err(err)?;
     for bs in [&job.bs_read, &job.bs_write] {
         if job.direct && bs.min() % 512 != 0 {
             return Err(err(format!(

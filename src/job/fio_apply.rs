@@ -353,6 +353,7 @@ pub fn apply(
             };
         }
         "new_group" => job.new_group = parse_bool(&key, value, origin)?,
+        _ if super::fio_extra::apply_extra(&mut job.extra, &key, value, origin, kb)? => {}
         _ => {
             if !super::fio_control::apply_control(&mut job.control, &key, value, origin, kb)?
                 && !super::fio_keys::apply_more(&mut job.more, &key, value, origin, kb)?

@@ -16,7 +16,7 @@ pub const PERCENTILES: [f64; 17] = [
     99.99,
 ];
 
-fn pcts(j: &JobStats) -> &[f64] {
+pub(crate) fn pcts(j: &JobStats) -> &[f64] {
     if j.percentiles.is_empty() {
         &PERCENTILES
     } else {
@@ -24,7 +24,7 @@ fn pcts(j: &JobStats) -> &[f64] {
     }
 }
 
-fn lat_json(l: &Lat, pcts: Option<&[f64]>, bins: bool) -> Value {
+pub(crate) fn lat_json(l: &Lat, pcts: Option<&[f64]>, bins: bool) -> Value {
     let h = &l.hist;
     let (min, max) = if h.is_empty() {
         (0, 0)
@@ -132,6 +132,11 @@ pub fn json_document(jobs: &[JobStats], global: &[(String, String)], plus: bool)
                 "majf": j.cpu.majf,
                 "minf": j.cpu.minf,
             });
+            for (k, d) in [("read", 0), ("write", 1)] {
+                if let Some(p) = super::fio_prio::prios_json(j, d) {
+                    v[k]["prios"] = p;
+                }
+            }
             if j.errors > 0 {
                 // fio's key when continue_on_error let a job go past errors
                 v["total_err"] = json!(j.errors);
@@ -168,7 +173,7 @@ fn si(n: f64) -> String {
     }
 }
 
-fn lat_line(label: &str, l: &Lat) -> String {
+pub(crate) fn lat_line(label: &str, l: &Lat) -> String {
     let h = &l.hist;
     format!(
         "    {label} (nsec): min={}, max={}, avg={:.2}, stdev={:.2}\n",
@@ -179,7 +184,7 @@ fn lat_line(label: &str, l: &Lat) -> String {
     )
 }
 
-fn pct_table(label: &str, l: &Lat, ps: &[f64]) -> String {
+pub(crate) fn pct_table(label: &str, l: &Lat, ps: &[f64]) -> String {
     let mut s = format!("    {label} percentiles (nsec):\n");
     for row in ps.chunks(4) {
         let cells: Vec<String> = row
@@ -240,8 +245,13 @@ pub fn normal_text(jobs: &[JobStats]) -> String {
             );
         }
         s += &dir_text(j, "read", &j.read, rt);
+        s += &super::fio_prio::prios_text(j, 0);
         s += &dir_text(j, "write", &j.write, rt);
+        s += &super::fio_prio::prios_text(j, 1);
         s += &dir_text(j, "trim", &j.trim, rt);
+        if let Some(c) = &j.coverage {
+            s += &format!("  {}\n", c.line());
+        }
         if j.sync.ios > 0 {
             s += &format!("  fsync: {} calls\n", j.sync.ios);
             s += &lat_line("sync", &j.sync.lat);

@@ -54,6 +54,7 @@ fn phase(j: &JobStats, dir: &str, d: &DirStats, cmd: &FioCommand) -> Phase {
         )];
     }
     p.notes.push("latency=lat (submit to completion)".into());
+    p.coverage = j.coverage.clone();
     p
 }
 

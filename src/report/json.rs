@@ -377,6 +377,10 @@ pub struct Phase {
     pub cache: Option<String>,
     /// free-form notes (e.g. "includes the final fsync")
     pub notes: Vec<String>,
+    /// `run` random jobs: distinct blocks touched and issued block sizes of the job
+    /// (the same value on each of its phases; public case C13)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub coverage: Option<crate::run::fio_coverage::CoverageStats>,
 }
 
 impl Phase {

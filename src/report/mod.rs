@@ -7,6 +7,7 @@ pub mod console;
 pub mod diagnose_text;
 pub mod fio;
 pub mod fio_import;
+pub mod fio_prio;
 pub mod fio_result;
 pub mod json;
 pub mod notes;

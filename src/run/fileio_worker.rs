@@ -403,6 +403,7 @@ pub fn worker<E: Engine, F>(
                     len,
                     buf,
                     buf_index,
+                    ioprio: 0,
                 };
                 let rec = if live {
                     Rec::Shared(stats)

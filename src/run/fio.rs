@@ -230,6 +230,12 @@ pub struct JobStats {
     pub steady: Option<crate::run::fio_steady::SteadyReport>,
     /// the `latency_target` search (depth found), or the job's depth without one
     pub lat_target: Option<crate::run::fio_lat_target::LatTargetReport>,
+    /// random jobs: blocks touched and issued block sizes (public case C13)
+    pub coverage: Option<crate::run::fio_coverage::CoverageStats>,
+    /// with per-request priorities: `(direction 0 read / 1 write, ioprio, latency)` of the
+    /// requests that carried each value — clat, or lat with `lat_percentiles` (fio's
+    /// `prios` / "clat prio C/L" report)
+    pub prio_lat: Vec<(usize, u16, Lat)>,
 }
 
 impl JobStats {
@@ -249,6 +255,17 @@ impl JobStats {
         }
         if self.lat_target.is_none() {
             self.lat_target = o.lat_target;
+        }
+        for (d, p, l) in &o.prio_lat {
+            match self.prio_lat.iter_mut().find(|e| e.0 == *d && e.1 == *p) {
+                Some(e) => e.2.merge(l),
+                None => self.prio_lat.push((*d, *p, l.clone())),
+            }
+        }
+        match (&mut self.coverage, &o.coverage) {
+            (Some(a), Some(b)) => a.merge(b),
+            (None, Some(b)) => self.coverage = Some(b.clone()),
+            _ => {}
         }
     }
 }
@@ -385,17 +402,6 @@ fn plan(job: &FioJob, t: u32, global_index: u64) -> Result<Plan, RunError> {
             ),
         });
     }
-    if job.rw.trims() {
-        if let Some(f) = files.iter().find(|f| fio_files::is_block_device(&f.path)) {
-            return Err(RunError::Refused {
-                job: job.name.clone(),
-                why: format!(
-                    "trim on block device {} is not supported by iomark yet (files only: trims punch holes)",
-                    f.path.display()
-                ),
-            });
-        }
-    }
     let total: u64 = regions.iter().map(|r| r.1).sum();
     let byte_limit = if job.time_based {
         0
@@ -483,6 +489,7 @@ fn run_thread_io(
             lat: m.lat_log.clone(),
             avg_msec: m.log_avg_msec,
             offset: m.log_offset,
+            prio: job.extra.log_prio,
         };
         Some(
             Logs::create(&spec, &job.name, plan.thread, Path::new(".")).map_err(|e| {
@@ -664,6 +671,17 @@ fn start_thread(
             std::thread::sleep(std::time::Duration::from_nanos(left));
         }
     }
+    // thread I/O priority and NUMA binding (before the buffers are allocated)
+    let refused = |why: String| RunError::Refused {
+        job: plan.job.name.clone(),
+        why,
+    };
+    crate::run::fio_prio::set_thread_prio(&plan.job).map_err(refused)?;
+    if let Some(what) = crate::run::fio_numa::apply(&plan.job, Path::new("/")).map_err(refused)? {
+        if plan.thread == 0 {
+            warn(format!("note: job '{}': {what}", plan.job.name));
+        }
+    }
     run_thread(plan, clock, stop, warn, live)
 }
 
@@ -699,6 +717,11 @@ pub fn execute(
             note(format!(
                 "warning: {why}; io_uring jobs run on psync instead (--engine-strict makes this an error)"
             ));
+            if let Some(k) = cmd.jobs.iter().find_map(|j| j.extra.uses_cmdprio()) {
+                note(format!(
+                    "warning: {k} has no effect on psync: requests run with the thread's priority"
+                ));
+            }
         }
     }
     // device safety: every job that writes is checked before any file is created
@@ -717,6 +740,11 @@ pub fn execute(
                 fio_files::check_polling(&files.0)?;
             }
         }
+        // NUMA nodes named by the job must exist here
+        crate::run::fio_numa::check(j, Path::new("/")).map_err(|why| RunError::Refused {
+            job: j.name.clone(),
+            why,
+        })?;
     }
     // plans, then the checks that need no file (space, O_DIRECT, alignment), then layout
     let mut plans: Vec<Vec<Plan>> = Vec::new();

@@ -3,7 +3,9 @@
 //! `PREFIX_lat.N.log`, `PREFIX_clat.N.log`, `PREFIX_slat.N.log` (N = thread number
 //! from 1; PREFIX defaults to the job name). Lines are fio 3.x's:
 //! `time_ms, value, ddir, bs, prio` — with `log_offset=1` the offset comes before prio
-//! (`time_ms, value, ddir, bs, offset, prio`); ddir 0 = read, 1 = write; prio is 0.
+//! (`time_ms, value, ddir, bs, offset, prio`); ddir 0 = read, 1 = write; prio is 1 for
+//! an I/O of the realtime class, else 0, or with `log_prio=1` the I/O's ioprio value as
+//! `0x%04x` (fio's iolog.c); windowed lines carry 0.
 //!
 //! Values: latency in ns; bandwidth in KiB/s (1024 bytes); IOPS per second. Without
 //! `log_avg_msec` every I/O is one line (its bandwidth is its bytes over its latency;
@@ -27,6 +29,8 @@ pub struct LogSpec {
     pub avg_msec: u64,
     /// write the offset column
     pub offset: bool,
+    /// `log_prio`: the prio column is the I/O's ioprio in hex
+    pub prio: bool,
 }
 
 #[derive(Default, Clone, Copy)]
@@ -49,6 +53,8 @@ pub struct Logs {
     slat: Option<BufWriter<File>>,
     win_start_ms: u64,
     win: [Win; 2],
+    /// ioprio of the next per-I/O line ([`Logs::set_prio`])
+    cur_prio: u16,
     /// first write error, reported at the end
     pub error: Option<String>,
 }
@@ -81,6 +87,7 @@ impl Logs {
             spec: spec.clone(),
             win_start_ms: 0,
             win: [Win::default(); 2],
+            cur_prio: 0,
             error: None,
         })
     }
@@ -90,6 +97,7 @@ impl Logs {
         f: &mut Option<BufWriter<File>>,
         err: &mut Option<String>,
         with_off: bool,
+        prio: &str,
         t: u64,
         v: u64,
         d: usize,
@@ -98,14 +106,20 @@ impl Logs {
     ) {
         if let Some(w) = f {
             let r = if with_off {
-                writeln!(w, "{t}, {v}, {d}, {bs}, {off}, 0")
+                writeln!(w, "{t}, {v}, {d}, {bs}, {off}, {prio}")
             } else {
-                writeln!(w, "{t}, {v}, {d}, {bs}, 0")
+                writeln!(w, "{t}, {v}, {d}, {bs}, {prio}")
             };
             if let Err(e) = r {
                 err.get_or_insert_with(|| e.to_string());
             }
         }
+    }
+
+    /// Set the ioprio (`class << 13 | hint << 3 | level`) the next [`Logs::io`] lines
+    /// report in their prio column.
+    pub fn set_prio(&mut self, ioprio: u16) {
+        self.cur_prio = ioprio;
     }
 
     /// One completed I/O at `t_ms` since the job start: direction (0 read, 1 write),
@@ -123,14 +137,20 @@ impl Logs {
     ) {
         let o = self.spec.offset;
         if self.spec.avg_msec == 0 {
+            let pt = if self.spec.prio {
+                format!("0x{:04x}", self.cur_prio)
+            } else {
+                u8::from(self.cur_prio >> 13 == 1).to_string()
+            };
+            let p = pt.as_str();
             let e = &mut self.error;
             let bw = (bytes as u128 * 1_000_000_000 / 1024 / u128::from(lat.max(1))) as u64;
-            Self::line(&mut self.bw, e, o, t_ms, bw, d, bytes, off);
-            Self::line(&mut self.iops, e, o, t_ms, 1, d, bytes, off);
-            Self::line(&mut self.lat, e, o, t_ms, lat, d, bytes, off);
-            Self::line(&mut self.clat, e, o, t_ms, clat, d, bytes, off);
+            Self::line(&mut self.bw, e, o, p, t_ms, bw, d, bytes, off);
+            Self::line(&mut self.iops, e, o, p, t_ms, 1, d, bytes, off);
+            Self::line(&mut self.lat, e, o, p, t_ms, lat, d, bytes, off);
+            Self::line(&mut self.clat, e, o, p, t_ms, clat, d, bytes, off);
             if let Some(s) = slat {
-                Self::line(&mut self.slat, e, o, t_ms, s, d, bytes, off);
+                Self::line(&mut self.slat, e, o, p, t_ms, s, d, bytes, off);
             }
             return;
         }
@@ -152,6 +172,7 @@ impl Logs {
         let win = self.spec.avg_msec.max(1);
         let t = self.win_start_ms + win;
         let o = self.spec.offset;
+        let p = "0";
         for d in 0..2 {
             let w = self.win[d];
             if w.ios == 0 {
@@ -160,16 +181,17 @@ impl Logs {
             let e = &mut self.error;
             let bw = (w.bytes as u128 * 1000 / 1024 / u128::from(win)) as u64;
             let iops = (w.ios as u128 * 1000 / u128::from(win)) as u64;
-            Self::line(&mut self.bw, e, o, t, bw, d, 0, 0);
-            Self::line(&mut self.iops, e, o, t, iops, d, 0, 0);
+            Self::line(&mut self.bw, e, o, p, t, bw, d, 0, 0);
+            Self::line(&mut self.iops, e, o, p, t, iops, d, 0, 0);
             let n = u128::from(w.ios);
-            Self::line(&mut self.lat, e, o, t, (w.lat / n) as u64, d, 0, 0);
-            Self::line(&mut self.clat, e, o, t, (w.clat / n) as u64, d, 0, 0);
+            Self::line(&mut self.lat, e, o, p, t, (w.lat / n) as u64, d, 0, 0);
+            Self::line(&mut self.clat, e, o, p, t, (w.clat / n) as u64, d, 0, 0);
             if w.slat_n > 0 {
                 Self::line(
                     &mut self.slat,
                     e,
                     o,
+                    p,
                     t,
                     (w.slat / u128::from(w.slat_n)) as u64,
                     d,
@@ -221,6 +243,7 @@ mod tests {
             lat: Some(String::new()),
             avg_msec: 100,
             offset: false,
+            prio: false,
         };
         let mut l = Logs::create(&spec, "job", 0, d.path()).unwrap();
         // window [0,100): two 4 KiB reads of 1000 and 3000 ns; window [100,200): one write
@@ -253,5 +276,32 @@ mod tests {
         assert_eq!(s, "3, 1000, 1, 4096, 12288, 0\n");
         let s = std::fs::read_to_string(d.path().join("p_slat.2.log")).unwrap();
         assert_eq!(s, "3, 100, 1, 4096, 12288, 0\n");
+    }
+
+    #[test]
+    fn prio_column_is_rt_flag_or_hex_ioprio() {
+        let d = tempfile::tempdir().unwrap();
+        for (log_prio, want) in [(false, "1\n"), (true, "0x2001\n")] {
+            let spec = LogSpec {
+                lat: Some(format!("p{log_prio}")),
+                prio: log_prio,
+                ..Default::default()
+            };
+            let mut l = Logs::create(&spec, "job", 0, d.path()).unwrap();
+            l.set_prio(0x2001);
+            l.io(3, 0, 4096, 0, None, 900, 1000);
+            l.set_prio(0x6000);
+            l.io(4, 0, 4096, 0, None, 900, 1000);
+            l.finish().unwrap();
+            let s =
+                std::fs::read_to_string(d.path().join(format!("p{log_prio}_clat.1.log"))).unwrap();
+            let first = s.lines().next().unwrap();
+            assert!(format!("{first}\n").ends_with(&format!(", {want}")), "{s}");
+            let second = if log_prio { "0x6000" } else { "0" };
+            assert!(
+                s.lines().nth(1).unwrap().ends_with(&format!(", {second}")),
+                "{s}"
+            );
+        }
     }
 }

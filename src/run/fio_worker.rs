@@ -4,8 +4,8 @@
 //! the I/O phase runs the verify read-back and the end-of-job syncs.
 //!
 //! Latency semantics are fio's (see [`super::fio`]). Trims (`rw=trim|randtrim|
-//! trimwrite`) are punched holes (`fallocate(PUNCH_HOLE|KEEP_SIZE)`) issued
-//! synchronously on files, outside the engine.
+//! trimwrite`) are punched holes (`fallocate(PUNCH_HOLE|KEEP_SIZE)`) on files and
+//! BLKDISCARD on block devices, issued synchronously outside the engine.
 
 use super::fio::{io_why, JobStats, Plan, RunError};
 use super::fio_gen::{RandomMap, Rng, SlotGen};
@@ -56,6 +56,7 @@ struct Slot {
     offset: u64,
     len: usize,
     measured: bool,
+    ioprio: u16,
 }
 
 fn fixed_of(bs: &BlockSizes) -> Option<u64> {
@@ -178,6 +179,14 @@ pub(crate) struct Worker<'a> {
     live: Option<&'a Live>,
     /// `latency_target` search (set when the I/O loop starts)
     lat_target: Option<super::fio_lat_target::LatTarget>,
+    /// per-request ioprio picker (cmdprio_*, prioclass/prio)
+    prio: Option<super::fio_prio::CmdPrio>,
+    /// dedupe-shaped write buffers (dedupe_percentage)
+    dedupe: Option<super::fio_dedupe::Dedupe>,
+    /// coverage and issued sizes of random jobs (public case C13)
+    cov: Option<super::fio_coverage::Coverage>,
+    /// which files are block devices (trims are BLKDISCARD there)
+    blkdev: Vec<bool>,
 }
 
 impl<'a> Worker<'a> {
@@ -239,6 +248,14 @@ impl<'a> Worker<'a> {
             min_win: (0, [0; 2], [0; 2]),
             live,
             lat_target: None,
+            prio: super::fio_prio::CmdPrio::new(&job.extra, plan.seed),
+            dedupe: super::fio_dedupe::Dedupe::new(
+                job,
+                plan.seed,
+                plan.regions.iter().map(|r| r.1).sum(),
+            ),
+            blkdev: super::fio_trim::block_devices(plan),
+            cov: super::fio_coverage::Coverage::for_plan(plan),
             uses: Uses {
                 random: job.rw.random(),
                 pct_random: job.rw.random() && job.more.percentage_random < 100,
@@ -527,6 +544,9 @@ impl<'a> Worker<'a> {
         let Some(&fd) = self.fds.get(file) else {
             return Ok(()); // null engine: nothing to trim
         };
+        if self.blkdev.get(file).copied().unwrap_or(false) {
+            return super::fio_trim::discard(fd, offset, len);
+        }
         // SAFETY: fallocate on a descriptor owned by the open file set.
         let r = unsafe {
             libc::fallocate(
@@ -665,6 +685,10 @@ impl<'a> Worker<'a> {
                     l[5].store(n, Ordering::Relaxed);
                 }
             }
+            if self.prio.is_some() && s.op != Op::Trim {
+                let v = if m.lat_percentiles { lat } else { clat };
+                super::fio_prio::record(&mut st.prio_lat, s.op.idx(), s.ioprio, v);
+            }
         }
         if let Some(lt) = &mut self.lat_target {
             if s.op != Op::Trim && lt.on_latency(lat).is_err() {
@@ -685,6 +709,7 @@ impl<'a> Worker<'a> {
         if self.uses.logs && s.op != Op::Trim {
             let t_ms = self.clock.ns(t_base, t) / 1_000_000;
             if let Some(l) = &mut self.logs {
+                l.set_prio(s.ioprio);
                 l.io(t_ms, s.op.idx(), s.len as u64, s.offset, slat, clat, lat);
             }
         }
@@ -842,6 +867,13 @@ impl<'a> Worker<'a> {
                         break;
                     }
                     let (op, file, offset, bs) = self.next_req();
+                    if let Some(c) = &mut self.cov {
+                        c.touch(file, offset - plan.regions[file].0, bs);
+                    }
+                    let ioprio = match &mut self.prio {
+                        Some(p) => p.pick(op == Op::Write, bs),
+                        None => 0,
+                    };
                     if self.uses.rate {
                         if let Some(due) = self.pace_due(op, bs, start) {
                             if in_flight > 0 && clock.now() < due {
@@ -874,7 +906,9 @@ impl<'a> Worker<'a> {
                     if op == Op::Write && !self.fds.is_empty() {
                         // SAFETY: the slot's buffer is not in flight; we own it.
                         let b = unsafe { std::slice::from_raw_parts_mut(buf, bs as usize) };
-                        if m.refill_buffers {
+                        if let Some(dd) = &mut self.dedupe {
+                            dd.fill(b);
+                        } else if m.refill_buffers {
                             fill_buf(
                                 b,
                                 &mut self.buf_rng,
@@ -905,6 +939,7 @@ impl<'a> Worker<'a> {
                                 len: bs as usize,
                                 buf,
                                 buf_index: slot as u16,
+                                ioprio,
                             },
                         ),
                     };
@@ -917,6 +952,7 @@ impl<'a> Worker<'a> {
                         offset,
                         len: bs as usize,
                         measured: measuring,
+                        ioprio,
                     };
                     match r {
                         Ok(Some(n)) => {
@@ -1043,6 +1079,7 @@ impl<'a> Worker<'a> {
         } else {
             0
         };
+        st.coverage = self.cov.as_ref().map(|c| c.stats());
         if track_writes && !self.stop.load(Ordering::Relaxed) {
             self.verify_back(slab, &mut st)?;
         }

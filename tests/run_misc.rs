@@ -1,0 +1,426 @@
+//! `iomark run`: I/O priorities (prioclass/prio, cmdprio_*, log_prio), NUMA binding,
+//! dedupe-shaped write buffers, and trims on block devices (BLKDISCARD on a loop
+//! device; needs root and losetup, otherwise skipped with the reason).
+
+mod common;
+
+use common::BIN;
+use std::collections::{BTreeMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn run_in(dir: &Path, args: &[&str]) -> Output {
+    Command::new(BIN)
+        .current_dir(dir)
+        .arg("run")
+        .args(args)
+        .output()
+        .expect("spawn iomark")
+}
+
+fn code(o: &Output) -> i32 {
+    o.status.code().unwrap_or(-1)
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Share of distinct 4 KiB blocks in `p`.
+fn unique_share(paths: &[PathBuf]) -> (usize, usize) {
+    let mut seen = HashSet::new();
+    let mut n = 0;
+    for p in paths {
+        let data = std::fs::read(p).unwrap();
+        for b in data.chunks(4096) {
+            seen.insert(b.to_vec());
+            n += 1;
+        }
+    }
+    (seen.len(), n)
+}
+
+/// dedupe_percentage=40 (repeat mode): 40 % of the 4096 written 4 KiB blocks repeat an
+/// earlier one, so 60 % are distinct (binomial σ ≈ 0.8 points; ±3 points allowed).
+#[test]
+fn dedupe_percentage_gives_the_stated_share_of_duplicate_blocks() {
+    let t = common::scratch();
+    let o = run_in(
+        t.path(),
+        &[
+            "--name=d",
+            "--filename=f",
+            "--rw=write",
+            "--bs=4k",
+            "--size=16m",
+            "--dedupe_percentage=40",
+            "--buffer_compress_percentage=50",
+        ],
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let (u, n) = unique_share(&[t.path().join("f")]);
+    assert_eq!(n, 4096);
+    let share = u as f64 / n as f64;
+    assert!((share - 0.60).abs() < 0.03, "distinct share {share}");
+    // buffer_compress_percentage still shapes every block: its second half is zeros
+    let data = std::fs::read(t.path().join("f")).unwrap();
+    assert!(data[256..512].iter().all(|&b| b == 0));
+    assert!(data[..256].iter().any(|&b| b != 0));
+}
+
+/// dedupe-global.fio shape: two jobs, working_set mode, dedupe_global=1 — blocks of one
+/// file repeat in the other; without dedupe_global the files share no block.
+#[test]
+fn dedupe_global_shares_the_working_set_between_jobs() {
+    for global in ["1", "0"] {
+        let t = common::scratch();
+        let g = format!("--dedupe_global={global}");
+        let o = run_in(
+            t.path(),
+            &[
+                "--rw=write",
+                "--bs=4k",
+                "--size=4m",
+                "--dedupe_mode=working_set",
+                "--dedupe_percentage=50",
+                "--dedupe_working_set_percentage=10",
+                &g,
+                "--name=a",
+                "--filename=a",
+                "--name=b",
+                "--filename=b",
+            ],
+        );
+        assert_eq!(code(&o), 0, "{}", stderr(&o));
+        let (ua, _) = unique_share(&[t.path().join("a")]);
+        let (ub, _) = unique_share(&[t.path().join("b")]);
+        let (uab, _) = unique_share(&[t.path().join("a"), t.path().join("b")]);
+        let shared = ua + ub - uab;
+        if global == "1" {
+            // 102 working-set pages, each drawn ~5 times per file: nearly all shared
+            assert!(shared > 80, "global: {shared} blocks shared");
+        } else {
+            assert_eq!(shared, 0, "per-job working sets share nothing");
+        }
+    }
+}
+
+/// fio allows cmdprio_* only with libaio/io_uring: psync is refused, naming the key.
+#[test]
+fn cmdprio_with_psync_is_refused_by_name() {
+    let t = tempfile::tempdir().unwrap();
+    for (key, val) in [("cmdprio_percentage", "20"), ("cmdprio_bssplit", "4k/50")] {
+        let a = format!("--{key}={val}");
+        let o = run_in(
+            t.path(),
+            &[
+                "--name=p",
+                "--filename=f",
+                "--size=64k",
+                "--ioengine=psync",
+                &a,
+            ],
+        );
+        assert_eq!(code(&o), 2, "{}", stderr(&o));
+        let e = stderr(&o);
+        assert_eq!(e.lines().count(), 1, "{e}");
+        assert!(e.contains(key) && e.contains("ioengine=psync"), "{e}");
+        assert!(!t.path().join("f").exists());
+    }
+    let o = run_in(
+        t.path(),
+        &["--name=p", "--size=64k", "--cmdprio_bssplit=4k/60:4k/50"],
+    );
+    assert_eq!(code(&o), 2);
+    assert!(stderr(&o).contains("sum to 110"), "{}", stderr(&o));
+}
+
+/// cmdprio-percentage.fio on a file: 20 % of the reads carry RT/0 (0x2000) in their
+/// SQE, the others the thread's idle class (0x6000); the latency log's prio column
+/// (log_prio=1) shows each request's value. 1024 reads: ±5 points (σ ≈ 1.25).
+#[test]
+fn cmdprio_percentage_sets_the_ioprio_of_each_request() {
+    let t = common::scratch();
+    let o = run_in(
+        t.path(),
+        &[
+            "--name=randread",
+            "--filename=f",
+            "--size=4m",
+            "--bs=4k",
+            "--rw=randread",
+            "--ioengine=io_uring",
+            "--iodepth=8",
+            "--prioclass=3",
+            "--cmdprio_percentage=20",
+            "--cmdprio_class=1",
+            "--write_lat_log=prio",
+            "--log_prio=1",
+            "--output-format=json",
+        ],
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    // fio's per-priority report: one clat block per ioprio, counts as in the log
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let prios = v["jobs"][0]["read"]["prios"].as_array().unwrap().clone();
+    let n = |class: u64| {
+        prios
+            .iter()
+            .find(|p| p["prioclass"] == class && p["prio"] == 0)
+            .map(|p| p["clat_ns"]["N"].as_u64().unwrap())
+            .unwrap()
+    };
+    let log = std::fs::read_to_string(t.path().join("prio_clat.1.log")).unwrap();
+    let mut count: BTreeMap<String, u32> = BTreeMap::new();
+    for l in log.lines() {
+        *count
+            .entry(l.rsplit(", ").next().unwrap().to_string())
+            .or_default() += 1;
+    }
+    assert_eq!(count.values().sum::<u32>(), 1024, "{count:?}");
+    assert_eq!(count.len(), 2, "{count:?}");
+    let rt = f64::from(count["0x2000"]) / 1024.0 * 100.0;
+    assert!((rt - 20.0).abs() < 5.0, "{rt} % RT: {count:?}");
+    assert_eq!(count["0x2000"] + count["0x6000"], 1024);
+    assert_eq!(n(1), u64::from(count["0x2000"]), "{prios:?}");
+    assert_eq!(n(3), u64::from(count["0x6000"]), "{prios:?}");
+    assert_eq!(prios.len(), 2);
+}
+
+/// Text report: one `clat prio C/L` line per priority and the share of each in its
+/// percentile header; a job with a single priority prints none (fio's rule).
+#[test]
+fn per_priority_latency_lines_in_the_text_report() {
+    let t = common::scratch();
+    let base = [
+        "--name=p",
+        "--filename=f",
+        "--size=1m",
+        "--bs=4k",
+        "--rw=randread",
+        "--ioengine=io_uring",
+        "--cmdprio_class=2",
+        "--cmdprio=1",
+    ];
+    let mut a = base.to_vec();
+    a.push("--cmdprio_percentage=50");
+    let o = run_in(t.path(), &a);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let out = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert!(out.contains("    clat prio 0/0 (nsec): min="), "{out}");
+    assert!(out.contains("    clat prio 2/1 (nsec): min="), "{out}");
+    let shares: Vec<f64> = out
+        .lines()
+        .filter(|l| l.contains("% of IOs) percentiles"))
+        .map(|l| {
+            let x = l.split('(').nth(1).unwrap();
+            x.split('%').next().unwrap().parse().unwrap()
+        })
+        .collect();
+    assert_eq!(shares.len(), 2, "{out}");
+    assert!(
+        (shares.iter().sum::<f64>() - 100.0).abs() < 0.02,
+        "{shares:?}"
+    );
+    let mut a = base.to_vec();
+    a.push("--cmdprio_percentage=100");
+    let o = run_in(t.path(), &a);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(!String::from_utf8_lossy(&o.stdout).contains("clat prio"));
+}
+
+/// numa_cpu_nodes: a node that does not exist is a one-line error listing the nodes
+/// that do (exit 3, nothing created); an existing node binds the threads (the notice
+/// names the CPUs, read from sysfs).
+#[test]
+fn numa_nodes_are_checked_and_applied() {
+    let t = tempfile::tempdir().unwrap();
+    let o = run_in(
+        t.path(),
+        &[
+            "--name=n",
+            "--filename=f",
+            "--size=64k",
+            "--numa_cpu_nodes=0,999",
+        ],
+    );
+    assert_eq!(code(&o), 3, "{}", stderr(&o));
+    let e = stderr(&o);
+    assert_eq!(e.lines().count(), 1, "{e}");
+    assert!(
+        e.contains("numa_cpu_nodes=0,999: node 999 does not exist (nodes here: "),
+        "{e}"
+    );
+    assert!(!t.path().join("f").exists());
+    let cpus = std::fs::read_to_string("/sys/devices/system/node/node0/cpulist");
+    let Ok(cpus) = cpus else {
+        eprintln!("SKIPPED (second half): no /sys/devices/system/node/node0");
+        return;
+    };
+    let o = run_in(
+        t.path(),
+        &[
+            "--name=n",
+            "--filename=f",
+            "--size=64k",
+            "--numa_cpu_nodes=0",
+            "--numa_mem_policy=bind:0",
+        ],
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let want = format!(
+        "note: job 'n': numa_cpu_nodes=0 -> CPUs {}; numa_mem_policy=bind:0",
+        cpus.trim()
+    );
+    assert!(stderr(&o).contains(&want), "{}", stderr(&o));
+}
+
+// ---- trims on block devices -------------------------------------------------------------
+
+fn skip_reason() -> Option<String> {
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } != 0 {
+        return Some("not root (loop devices need root)".into());
+    }
+    let have = Command::new("sh")
+        .args(["-c", "command -v losetup"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !have {
+        return Some("losetup not installed".into());
+    }
+    None
+}
+
+/// A loop device over a 16 MiB file on the project's disk; detached on drop.
+struct Loop {
+    dev: PathBuf,
+    img: PathBuf,
+    _dir: tempfile::TempDir,
+}
+
+impl Loop {
+    fn new() -> Loop {
+        let dir = common::scratch();
+        let img = dir.path().join("disk.img");
+        std::fs::File::create(&img)
+            .unwrap()
+            .set_len(16 << 20)
+            .unwrap();
+        for _ in 0..20 {
+            let o = Command::new("losetup")
+                .args(["-f", "--show"])
+                .arg(&img)
+                .output()
+                .unwrap();
+            if o.status.success() {
+                let dev = PathBuf::from(String::from_utf8_lossy(&o.stdout).trim());
+                return Loop {
+                    dev,
+                    img,
+                    _dir: dir,
+                };
+            }
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+        panic!("losetup -f failed 20 times");
+    }
+}
+
+impl Drop for Loop {
+    fn drop(&mut self) {
+        let _ = Command::new("losetup").arg("-d").arg(&self.dev).status();
+    }
+}
+
+/// rw=trim on a loop device: refused without --allow-destructive-write (nothing
+/// changes); with it, 1 MiB at offset 1 MiB is discarded (BLKDISCARD) and reads back as
+/// zeros while the bytes around it keep their pattern.
+#[test]
+fn trim_on_a_block_device_discards_the_range() {
+    if let Some(why) = skip_reason() {
+        eprintln!("SKIPPED: {why}");
+        return;
+    }
+    let lo = Loop::new();
+    let dev = lo.dev.to_str().unwrap().to_string();
+    {
+        use std::os::unix::fs::FileExt;
+        let f = std::fs::OpenOptions::new().write(true).open(&dev).unwrap();
+        f.write_all_at(&vec![0xa5u8; 4 << 20], 0).unwrap();
+        f.sync_all().unwrap();
+    }
+    let t = tempfile::tempdir().unwrap();
+    let fname = format!("--filename={dev}");
+    let base = [
+        "--name=t",
+        fname.as_str(),
+        "--rw=trim",
+        "--bs=64k",
+        "--offset=1m",
+        "--size=1m",
+    ];
+    let o = run_in(t.path(), &base);
+    assert_eq!(code(&o), 3, "{}", stderr(&o));
+    assert!(stderr(&o).contains(&dev), "{}", stderr(&o));
+    let read = || {
+        use std::os::unix::fs::FileExt;
+        let f = std::fs::File::open(&dev).unwrap();
+        let mut b = vec![0u8; 4 << 20];
+        f.read_exact_at(&mut b, 0).unwrap();
+        b
+    };
+    assert!(
+        read().iter().all(|&b| b == 0xa5),
+        "refused run changed the device"
+    );
+    let allow = format!("--allow-destructive-write={dev}");
+    let mut a = base.to_vec();
+    a.push(&allow);
+    let o = run_in(t.path(), &a);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(
+        String::from_utf8_lossy(&o.stdout).contains("trim: IOPS="),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    let b = read();
+    assert!(b[..1 << 20].iter().all(|&x| x == 0xa5), "before the range");
+    assert!(b[1 << 20..2 << 20].iter().all(|&x| x == 0), "trimmed range");
+    assert!(b[2 << 20..].iter().all(|&x| x == 0xa5), "after the range");
+    // the loop driver punched the range out of its backing file
+    let blocks = std::fs::metadata(&lo.img).map(|m| {
+        use std::os::unix::fs::MetadataExt;
+        m.blocks() * 512
+    });
+    assert!(blocks.unwrap() <= 3 << 20, "backing file keeps the hole");
+}
+
+/// io_uring denied (test switch): the job falls back to psync, and a cmdprio option,
+/// which psync cannot carry, is said to have no effect (never silently ignored).
+#[test]
+fn cmdprio_on_a_psync_fallback_is_said_to_have_no_effect() {
+    let t = tempfile::tempdir().unwrap();
+    let o = Command::new(BIN)
+        .current_dir(t.path())
+        .env("IOMARK_TEST_DENY_IO_URING", "1")
+        .args([
+            "run",
+            "--name=p",
+            "--filename=f",
+            "--size=64k",
+            "--rw=randread",
+            "--ioengine=io_uring",
+            "--cmdprio_percentage=20",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains(
+            "warning: cmdprio_percentage has no effect on psync: requests run with the thread's priority"
+        ),
+        "{}",
+        stderr(&o)
+    );
+}
