@@ -19,6 +19,13 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 if ! python3 -c 'import prysk' >/dev/null 2>&1; then
-  python3 -m pip install -q prysk
+  if ! python3 -m pip --version >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-pip >/dev/null
+  fi
+  # Debian's own python3 is "externally managed" (PEP 668): pip refuses without the flag
+  python3 -m pip install -q prysk 2>/dev/null ||
+    python3 -m pip install -q --break-system-packages prysk
 fi
-cargo test --release
+# every test binary runs even when one fails, so a failure shows all that is wrong
+cargo test --release --no-fail-fast
