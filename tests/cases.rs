@@ -1125,6 +1125,37 @@ fn c22_page_cache_fits_in_ram() {
         .unwrap()
         .iter()
         .all(|w| w["id"] != "page_cache.fits_in_ram"));
+
+    // mmap with direct: the mapping goes through the page cache anyway, so it is
+    // flagged (stderr + JSON) and treated as buffered, never as a direct-I/O result
+    let o = fileio(
+        d.path(),
+        &[
+            &run[..],
+            &[
+                "--file-io-mode=mmap",
+                "--file-extra-flags=direct",
+                &format!("--json={}", js.display()),
+                "run",
+            ],
+        ]
+        .concat(),
+    );
+    o.expect_code(0)
+        .expect_contains("does not bypass it")
+        .expect_contains("fits in RAM");
+    let j = read_json(&js);
+    assert_eq!(j["page_cache"]["buffered"], true);
+    let ids: Vec<&str> = j["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w["id"].as_str().unwrap())
+        .collect();
+    assert!(
+        ids.contains(&"page_cache.mmap_ignores_direct") && ids.contains(&"page_cache.fits_in_ram"),
+        "warnings: {ids:?}"
+    );
 }
 
 // ---------------------------------------------------------------------------------------

@@ -50,7 +50,7 @@ const CASES: &[(&str, i32, &str)] = &[
     ("fileio --file-extra-flags=bogus prepare", 1, "Invalid value for file-extra-flags: bogus"),
     ("fileio --file-extra-flags=direct,bogus prepare", 1, "Invalid value for file-extra-flags"),
     ("fileio --data=bogus prepare", 1, "invalid option: --data=bogus"),
-    ("fileio --notes=maybe prepare", 1, "invalid option: --notes=maybe"),
+    ("fileio --notes=maybe prepare", 2, "--notes: accepted on|off"),
     ("fileio --file-test-mode=bogus run", 1, "Invalid IO operations mode: bogus"),
     ("fileio --file-test-mode=RNDRD run", 1, "Invalid IO operations mode: RNDRD"),
     ("fileio run", 1, "Missing required argument: --file-test-mode"),

@@ -290,6 +290,14 @@ fn parse_inner(
         let known = KNOWN_OPTS.contains(&o.name.as_str());
         let bad_bool =
             BOOL_OPTS.contains(&o.name.as_str()) && parse_bool(o.value.as_deref()).is_none();
+        if bad_bool && o.name == "notes" {
+            // iomark's own switch: its own error (exit 2), not sysbench's
+            c.err(format!(
+                "iomark: invalid value '{}' for --notes: accepted on|off (also true|false, 1|0)",
+                o.value.as_deref().unwrap_or("")
+            ));
+            return Err(Stop(exit::INVALID));
+        }
         if !known || bad_bool {
             c.err(format!("invalid option: {}", o.original));
             return Err(Stop(exit::FAILED));

@@ -315,7 +315,13 @@ fn run(job: &FileioJob, console: &Arc<Console>, signals: &Signals) -> i32 {
         },
     );
     let before = pagecache::before(&root, &job.dir);
-    let buffered = !job.extra_flags.direct;
+    // mmap copies through the page cache whatever the open flags say (O_DIRECT only
+    // affects read/write calls), so an mmap run is a buffered run for the notes
+    let mmap_direct = job.io_mode == IoMode::Mmap && job.extra_flags.direct;
+    let buffered = !job.extra_flags.direct || job.io_mode == IoMode::Mmap;
+    if job.notes && mmap_direct {
+        console.err(MMAP_DIRECT_WARNING);
+    }
     if job.notes
         && buffered
         && before.memory_fs.is_none()
@@ -677,6 +683,12 @@ fn run(job: &FileioJob, console: &Arc<Console>, signals: &Signals) -> i32 {
             failure.as_ref().map(|l| l.join("\n")),
             intervals,
         );
+        if mmap_direct {
+            r.warnings.push(json::Warning {
+                id: "page_cache.mmap_ignores_direct".into(),
+                message: MMAP_DIRECT_WARNING.trim_start_matches("iomark: WARNING: ").into(),
+            });
+        }
         if check.fits_in_ram {
             r.warnings.push(json::Warning {
                 id: "page_cache.fits_in_ram".into(),
@@ -743,3 +755,7 @@ fn run(job: &FileioJob, console: &Arc<Console>, signals: &Signals) -> i32 {
     );
     signal.unwrap_or(code)
 }
+
+/// Printed (stderr) and kept in the JSON warnings when `--file-io-mode=mmap` meets
+/// `--file-extra-flags=direct`: the mapping is served by the page cache regardless.
+const MMAP_DIRECT_WARNING: &str = "iomark: WARNING: --file-io-mode=mmap reads and writes through the page cache: --file-extra-flags=direct does not bypass it (O_DIRECT only affects read/write calls); results may come from RAM";
