@@ -182,6 +182,8 @@ const CASES: &[(&str, i32, &str)] = &[
     ("mark --tim=3", 2, "a similar argument exists: '--time'"),
     ("tree --thread=2", 2, "'--threads'"),
     ("run --name=x --iodpeth=4 --ioengine=null --size=1m", 2, "did you mean 'iodepth'?"),
+    ("run --name=x --bs= --ioengine=null --size=1m", 2, "'bs': a value is required"),
+    ("run --name=x --bsrange= --ioengine=null --size=1m", 2, "'bsrange': a value is required"),
     ("diagnose /nonexistent-iomark-dir", 3, "/nonexistent-iomark-dir"),
     ("diagnose a b", 2, "'b'"),
     ("diagnose --json=yes", 2, "'--json'"),

@@ -57,7 +57,9 @@ pub(crate) fn need<'a>(
     v: Option<&'a str>,
     origin: &Origin,
 ) -> Result<&'a str, FioError> {
-    v.ok_or_else(|| bad(key, "", "a value is required", origin))
+    // `--bs=` is no value either (fio: "option bs requires an argument")
+    v.filter(|s| !s.trim().is_empty())
+        .ok_or_else(|| bad(key, "", "a value is required", origin))
 }
 
 /// Apply one `key[=value]` to `job`. `notices` collects one-line remarks.
