@@ -485,6 +485,7 @@ pub fn jobs_from_sections(
             )?;
         }
         finish(&mut job);
+        super::fio_zone_keys::settle(&mut job)?;
         validate(&job)?;
         cmd.jobs.push(job);
     }
@@ -671,6 +672,7 @@ pub fn parse_args_with(
             return Err(FioError::Usage("--name needs a value".into()));
         }
         finish(&mut job);
+        super::fio_zone_keys::settle(&mut job)?;
         validate(&job)?;
         cmd.jobs.push(job);
     }

@@ -8,4 +8,5 @@ pub mod fio_apply;
 pub mod fio_ini;
 pub mod fio_keys;
 pub mod fio_units;
+pub mod fio_zone_keys;
 pub mod values;

@@ -226,6 +226,9 @@ pub struct JobStats {
     pub errors: u64,
     /// the first of them: op, file, offset and the system's reason
     pub first_error: Option<String>,
+    /// zone resets (`zonemode=zbd`: a full zone written again, `zone_reset_*`, trims);
+    /// fio prints them after the write line ("; N zone resets")
+    pub zone_resets: u64,
 }
 
 impl JobStats {
@@ -240,6 +243,7 @@ impl JobStats {
         self.cpu.add(&o.cpu);
         self.run_ns_sum += o.run_ns_sum;
         self.errors += o.errors;
+        self.zone_resets += o.zone_resets;
         if self.first_error.is_none() {
             self.first_error.clone_from(&o.first_error);
         }
@@ -273,6 +277,8 @@ pub(crate) struct Plan {
     pub seed: u64,
     /// thread number within the job, from 0
     pub thread: u32,
+    /// `zonemode=zbd`: the shared zone table of each file (empty otherwise)
+    pub zones: super::fio_zones::Tables,
 }
 
 /// fio's `filename_format` expansion: `$jobname`, `$jobnum`, `$filenum`, `$clientuid`.
@@ -409,6 +415,7 @@ fn plan(job: &FioJob, t: u32, global_index: u64) -> Result<Plan, RunError> {
         byte_limit,
         seed,
         thread: t,
+        zones: Vec::new(),
     })
 }
 
@@ -716,6 +723,7 @@ pub fn execute(
         }
         plans.push(ps);
     }
+    super::fio_zones::attach(&mut plans, note)?;
     let checks: Vec<(&[FileSpec], bool, Vec<u64>)> = cmd
         .jobs
         .iter()

@@ -139,6 +139,12 @@ enum Kind {
     Normal(f64),
     /// (cumulative access percent, first slot, slots)
     Zones(Vec<(u32, u64, u64)>),
+    /// block indices in order; `stride`: later cycles add `cycle × len` to them
+    Sequence {
+        idx: Vec<u64>,
+        stride: bool,
+        pos: u64,
+    },
 }
 
 /// Draws slot indices in `[0, n)` for one file region.
@@ -188,12 +194,27 @@ impl SlotGen {
             Distribution::ZonedAbs(z) => {
                 zones(z.iter().map(|&(a, b)| (a, b / align.max(1))).collect())
             }
+            Distribution::Sequence(v) => Kind::Sequence {
+                idx: v.clone(),
+                stride: false,
+                pos: 0,
+            },
         };
         SlotGen {
             n,
             kind,
             mult: scatter_mult(n),
         }
+    }
+
+    /// `random_sequence_stride`: with a non-zero stride each cycle of a `sequence`
+    /// distribution moves on by the sequence length (fio t/sequence.py: block =
+    /// cycle × len + index); other distributions ignore it.
+    pub fn sequence_stride(mut self, stride: u64) -> SlotGen {
+        if let Kind::Sequence { stride: s, .. } = &mut self.kind {
+            *s = stride != 0;
+        }
+        self
     }
 
     /// Whether this is the uniform distribution (the random map applies to it).
@@ -206,7 +227,15 @@ impl SlotGen {
     }
 
     /// Next slot.
-    pub fn next(&self, rng: &mut Rng) -> u64 {
+    pub fn next(&mut self, rng: &mut Rng) -> u64 {
+        if let Kind::Sequence { idx, stride, pos } = &mut self.kind {
+            let len = idx.len() as u64;
+            let i = idx[(*pos % len) as usize];
+            let base = if *stride { *pos / len * len } else { 0 };
+            *pos += 1;
+            // an index past the region wraps around it
+            return base.wrapping_add(i) % self.n;
+        }
         match &self.kind {
             Kind::Uniform => rng.below(self.n),
             Kind::Zipf(z) => self.scatter(z.sample(rng) - 1),
@@ -231,8 +260,55 @@ impl SlotGen {
                 let zone = z.iter().find(|x| a < x.0).unwrap_or(&z[z.len() - 1]);
                 zone.1 + rng.below(zone.2)
             }
+            Kind::Sequence { .. } => 0, // handled above
         }
     }
+}
+
+/// Next sequential request of a file region `[start, start+len)`: `(offset, length,
+/// next cursor)`. `cursor` is where the previous request ended plus the `rw=…:N` skip
+/// (`skip`, bytes, negative goes backwards; `u64::MAX` = went below the start).
+///
+/// fio's rules (fio 3.33 `get_next_seq_offset`, checked with `--write_iolog`):
+/// a request that would pass the end is shortened to the largest multiple of the
+/// smallest block size `min_bs` that fits (so a pass moves exactly `len` bytes with
+/// `bsrange`/`bssplit`), or starts over at `start` when not even `min_bs` fits;
+/// backwards (`rw=read:-8k`), the first request is at `start` and going below it
+/// wraps to `start + len + skip` (for 4 KiB blocks, `read:-8k` over 64 KiB gives
+/// blocks 0, 14, 13, …, 0: fio never reaches block 15).
+pub fn seq_next(
+    cursor: u64,
+    (start, len): (u64, u64),
+    bs: u64,
+    min_bs: u64,
+    skip: i64,
+) -> (u64, u64, u64) {
+    let end = start + len;
+    let mut o = cursor;
+    let mut bs = bs;
+    if o < start || o >= end {
+        o = if skip < 0 && cursor == u64::MAX {
+            let back = (len as i128 + i128::from(skip)).max(0) as u64;
+            start + back.min(len.saturating_sub(bs))
+        } else {
+            start
+        };
+    }
+    if o + bs > end {
+        let fit = (end - o) / min_bs.max(1) * min_bs.max(1);
+        if fit > 0 {
+            bs = fit.min(bs);
+        } else {
+            o = start;
+        }
+    }
+    let next = o as i128 + bs as i128 + i128::from(skip);
+    let next = if next < start as i128 {
+        u64::MAX
+    } else {
+        next as u64
+    };
+    (o, bs, next)
 }
 
 /// fio's random map: every slot once per pass. Two-level bitmap (a summary bit per full
@@ -255,6 +331,43 @@ impl RandomMap {
             words: vec![0; w],
             full: vec![0; w.div_ceil(64)],
         }
+    }
+
+    /// Number of slots.
+    pub fn len(&self) -> u64 {
+        self.n
+    }
+
+    /// Whether the map has no slot.
+    pub fn is_empty(&self) -> bool {
+        self.n == 0
+    }
+
+    fn is_free(&self, slot: u64) -> bool {
+        slot < self.n && self.words[(slot / 64) as usize] & (1 << (slot % 64)) == 0
+    }
+
+    fn mark(&mut self, slot: u64) {
+        let wi = (slot / 64) as usize;
+        self.words[wi] |= 1 << (slot % 64);
+        if self.words[wi] == u64::MAX {
+            self.full[wi / 64] |= 1 << (wi % 64);
+        }
+        self.used += 1;
+    }
+
+    /// Take a run of up to `max` free slots starting at `want` (or at the next free
+    /// slot after it): `(first slot, slots taken ≥ 1)`. The run stops at a used slot
+    /// or the map's end, as fio shortens a request to the free blocks it finds, so a
+    /// pass covers each slot exactly once whatever the block sizes.
+    pub fn take_run(&mut self, want: u64, max: u64) -> (u64, u64) {
+        let first = self.take(want);
+        let mut k = 1;
+        while k < max.max(1) && self.is_free(first + k) {
+            self.mark(first + k);
+            k += 1;
+        }
+        (first, k)
     }
 
     /// Take `want` if free, else the next free slot after it (wrapping); starts a new

@@ -10,6 +10,7 @@ pub mod fio_gen;
 pub mod fio_log;
 pub mod fio_verify;
 pub mod fio_worker;
+pub(crate) mod fio_zones;
 pub mod mark;
 pub mod mark_presets;
 pub mod rng;
