@@ -226,9 +226,10 @@ pub struct JobStats {
     pub errors: u64,
     /// the first of them: op, file, offset and the system's reason
     pub first_error: Option<String>,
-    /// zone resets (`zonemode=zbd`: a full zone written again, `zone_reset_*`, trims);
-    /// fio prints them after the write line ("; N zone resets")
-    pub zone_resets: u64,
+    /// zone resets of a `zonemode=zbd` job (a full zone written again, `zone_reset_*`,
+    /// trims); `None` for other jobs. fio prints them after the write line
+    /// ("; N zone resets") and as the job's `zone_resets` JSON key (spec/peers.md 2.2)
+    pub zone_resets: Option<u64>,
 }
 
 impl JobStats {
@@ -243,7 +244,9 @@ impl JobStats {
         self.cpu.add(&o.cpu);
         self.run_ns_sum += o.run_ns_sum;
         self.errors += o.errors;
-        self.zone_resets += o.zone_resets;
+        if let Some(n) = o.zone_resets {
+            self.zone_resets = Some(self.zone_resets.unwrap_or(0) + n);
+        }
         if self.first_error.is_none() {
             self.first_error.clone_from(&o.first_error);
         }

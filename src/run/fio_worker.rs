@@ -876,7 +876,7 @@ impl<'a> Worker<'a> {
                 self.sync_file(eng, &mut st, f, SyncKind::Fsync, true)?;
             }
         }
-        st.zone_resets = self.zones.as_ref().map_or(0, |z| z.resets);
+        st.zone_resets = self.zones.as_ref().and_then(|z| z.zbd_resets());
         st.runtime_ns = if measuring {
             clock.ns(measure_start, clock.now())
         } else {

@@ -214,6 +214,11 @@ impl Zones {
         })
     }
 
+    /// Zone resets of a zbd job (`None` for strided zones, which have none).
+    pub fn zbd_resets(&self) -> Option<u64> {
+        (self.opts.mode == ZoneMode::Zbd).then_some(self.resets)
+    }
+
     /// Whether offsets come from the zones alone (strided): the job's own generator
     /// is not consulted.
     pub fn strided(&self) -> bool {
