@@ -418,7 +418,7 @@ mod tests {
     use super::*;
 
     fn counts(d: &Distribution, n: u64, draws: usize) -> Vec<u64> {
-        let g = SlotGen::new(d, n, 4096);
+        let mut g = SlotGen::new(d, n, 4096);
         let mut r = Rng::new(7);
         let mut c = vec![0u64; n as usize];
         for _ in 0..draws {
@@ -484,10 +484,11 @@ mod tests {
 
     #[test]
     fn same_seed_same_sequence() {
-        let g = SlotGen::new(&Distribution::Zipf(0.8), 5000, 4096);
+        let mut g = SlotGen::new(&Distribution::Zipf(0.8), 5000, 4096);
+        let mut h = g.clone();
         let (mut a, mut b) = (Rng::new(42), Rng::new(42));
         let x: Vec<u64> = (0..100).map(|_| g.next(&mut a)).collect();
-        let y: Vec<u64> = (0..100).map(|_| g.next(&mut b)).collect();
+        let y: Vec<u64> = (0..100).map(|_| h.next(&mut b)).collect();
         assert_eq!(x, y);
     }
 
@@ -508,5 +509,50 @@ mod tests {
             }
             assert!(seen.iter().all(|&s| s == 1), "n={n} pass 2");
         }
+    }
+
+    #[test]
+    fn sequence_repeats_or_moves_on_by_its_length() {
+        let d = Distribution::Sequence(vec![2, 0, 1]);
+        let mut r = Rng::new(1);
+        let mut g = SlotGen::new(&d, 12, 4096);
+        let v: Vec<u64> = (0..6).map(|_| g.next(&mut r)).collect();
+        assert_eq!(v, [2, 0, 1, 2, 0, 1]);
+        let mut g = SlotGen::new(&d, 8, 4096).sequence_stride(1);
+        let v: Vec<u64> = (0..9).map(|_| g.next(&mut r)).collect();
+        // cycle 2 would be 8, 6, 7: past the 8 slots it wraps
+        assert_eq!(v, [2, 0, 1, 5, 3, 4, 0, 6, 7]);
+        assert!(!g.uniform());
+    }
+
+    #[test]
+    fn seq_next_clips_the_last_request_and_wraps_backwards_like_fio() {
+        // 100k region, 16k request at 96k: shortened to 4k (min bs), then back to start
+        assert_eq!(
+            seq_next(96 << 10, (0, 100 << 10), 16 << 10, 4 << 10, 0),
+            (96 << 10, 4 << 10, 100 << 10)
+        );
+        assert_eq!(
+            seq_next(100 << 10, (0, 100 << 10), 16 << 10, 4 << 10, 0).0,
+            0
+        );
+        // fixed 4k in a 10k region: 2k left is less than a block, start over
+        assert_eq!(seq_next(8 << 10, (0, 10 << 10), 4 << 10, 4 << 10, 0).0, 0);
+        // read:-8k, 4k blocks, region [32k, 64k): 32k, then 56k, 52k, …
+        let (o, _, c) = seq_next(32 << 10, (32 << 10, 32 << 10), 4 << 10, 4 << 10, -(8 << 10));
+        assert_eq!((o, c), (32 << 10, u64::MAX));
+        let (o, _, c) = seq_next(c, (32 << 10, 32 << 10), 4 << 10, 4 << 10, -(8 << 10));
+        assert_eq!((o, c), (56 << 10, 52 << 10));
+    }
+
+    #[test]
+    fn take_run_stops_at_used_slots_and_covers_a_pass_once() {
+        let mut m = RandomMap::new(10);
+        assert_eq!(m.take(3), 3);
+        assert_eq!(m.take_run(0, 4), (0, 3)); // 0, 1, 2 then 3 is used
+        assert_eq!(m.take_run(8, 4), (8, 2)); // the map ends at 10
+        assert_eq!(m.take_run(8, 4), (4, 4)); // 8, 9 are used: the next free run
+                                              // every slot was taken once: a new pass starts
+        assert_eq!(m.take_run(0, 4), (0, 4));
     }
 }
