@@ -550,3 +550,66 @@ fn random_generator_lfsr_keeps_every_block_once_without_a_map() {
     assert!(b.windows(2).any(|w| w[0] == w[1]), "no repeat: {b:?}");
     assert!(err.contains("random_generator=tausworthe"), "{err}");
 }
+
+#[test]
+fn sprandom_writes_every_block_then_overwrites_by_region() {
+    let d = tempfile::tempdir().unwrap();
+    let (l, v) = run_logged(
+        d.path(),
+        &[
+            "--name=p",
+            "--ioengine=null",
+            "--rw=randwrite",
+            "--bs=4k",
+            "--size=4m",
+            "--norandommap=1",
+            "--sprandom=1",
+            "--spr_op=0.15",
+            "--spr_num_regions=10",
+        ],
+    );
+    // 1024 blocks; physical size 4 MiB + ⌈15%⌉ = 1178 blocks of 4k at most
+    let phys = (4u64 << 20) + ((4u64 << 20) as f64 * 0.15).ceil() as u64;
+    let phys_blocks = phys.div_ceil(4 * K);
+    let mut seen = vec![0u32; 1024];
+    for &(_, len, off) in &l {
+        assert_eq!(len, 4 * K);
+        seen[(off / (4 * K)) as usize] += 1;
+    }
+    // every block once, plus the overwrites that invalidate data; the stream ends at
+    // P bytes (fio's io_size) at the latest
+    assert!(seen.iter().all(|&c| c >= 1), "a block was never written");
+    let n = l.len() as u64;
+    assert!(n <= phys_blocks, "{n} writes vs {phys_blocks}");
+    let over = n - 1024;
+    assert!(over > 50, "{over} overwrites");
+    assert_eq!(v["jobs"][0]["write"]["io_bytes"], n * 4 * K);
+    // fio's requirements are named
+    for (extra, want) in [
+        ("--rw=randread", "needs rw=randwrite"),
+        ("--norandommap=0", "needs norandommap=1"),
+        (
+            "--random_generator=tausworthe",
+            "needs random_generator=lfsr",
+        ),
+        ("--spr_op=1.5", "spr_op"),
+        ("--spr_num_regions=100000", "too many"),
+    ] {
+        let o = iomark(
+            d.path(),
+            &[
+                "--name=p",
+                "--ioengine=null",
+                "--rw=randwrite",
+                "--bs=4k",
+                "--size=64k",
+                "--norandommap=1",
+                "--sprandom=1",
+                extra,
+            ],
+        );
+        let e = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{extra}: {e}");
+        assert!(e.contains(want), "{extra}: {e}");
+    }
+}

@@ -36,7 +36,7 @@ pub enum RandGen {
 }
 
 /// Zone and generator options of one job, with fio's defaults.
-#[derive(Clone, Debug, PartialEq, Default)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ZoneOpts {
     /// `zonemode`
     pub mode: ZoneMode,
@@ -59,14 +59,42 @@ pub struct ZoneOpts {
     pub read_beyond_wp: bool,
     /// `random_generator`: accepted; `Lfsr` keeps the random map even with
     /// `norandommap=1`, which gives lfsr's "every block once per pass" property
-    pub random_generator: RandGen,
+    pub random_generator: Option<RandGen>,
     /// `random_sequence_stride` (`random_distribution=sequence`): 0 repeats the block
     /// indices, otherwise each cycle adds the sequence length to them (fio
     /// t/sequence.py)
     pub sequence_stride: u64,
+    /// `sprandom`: SanDisk SPRandom preconditioning (fio 3.40; `run/fio_sprandom.rs`)
+    pub sprandom: bool,
+    /// `spr_op`: over-provisioning share in (0, 1) (fio default 0.15)
+    pub spr_op: f64,
+    /// `spr_num_regions` (fio default 100)
+    pub spr_num_regions: u32,
     /// values written with the `z` suffix, `(key, zones)`, turned into bytes by
     /// [`settle`] once `zonesize` is known
     pub pending_z: Vec<(String, u64)>,
+}
+
+impl Default for ZoneOpts {
+    fn default() -> Self {
+        ZoneOpts {
+            mode: ZoneMode::None,
+            size: 0,
+            range: 0,
+            skip: 0,
+            max_open_zones: 0,
+            job_max_open_zones: 0,
+            reset_threshold: None,
+            reset_frequency: None,
+            read_beyond_wp: false,
+            random_generator: None,
+            sequence_stride: 0,
+            sprandom: false,
+            spr_op: 0.15,
+            spr_num_regions: 100,
+            pending_z: Vec::new(),
+        }
+    }
 }
 
 /// Keys handled here (canonical `_` spelling).
@@ -82,6 +110,9 @@ pub const ZONE_KEYS: &[&str] = &[
     "read_beyond_wp",
     "random_generator",
     "random_sequence_stride",
+    "sprandom",
+    "spr_op",
+    "spr_num_regions",
 ];
 
 /// Keys whose value may be a count of zones (`8z`), as fio documents (`int[z]`).
@@ -158,7 +189,7 @@ pub fn apply_zone<'v>(
         "read_beyond_wp" => z.read_beyond_wp = parse_bool(key, value, origin)?,
         "random_generator" => {
             let v = need(value)?;
-            z.random_generator = match v.trim() {
+            z.random_generator = Some(match v.trim() {
                 "tausworthe" => RandGen::Tausworthe,
                 "tausworthe64" => RandGen::Tausworthe64,
                 "lfsr" => RandGen::Lfsr,
@@ -170,9 +201,9 @@ pub fn apply_zone<'v>(
                         origin,
                     ))
                 }
-            };
+            });
             let n = match z.random_generator {
-                RandGen::Lfsr => format!(
+                Some(RandGen::Lfsr) => format!(
                     "note: random_generator=lfsr: iomark draws offsets with its own generator and a random map, which keeps lfsr's property (every block exactly once per pass, also with norandommap=1); the order of offsets differs from fio's"
                 ),
                 _ => format!(
@@ -185,6 +216,31 @@ pub fn apply_zone<'v>(
             }
         }
         "random_sequence_stride" => z.sequence_stride = parse_u64(key, need(value)?, origin)?,
+        "sprandom" => z.sprandom = parse_bool(key, value, origin)?,
+        "spr_op" => {
+            let v = need(value)?;
+            let f = v.split(':').next().unwrap_or(v).trim();
+            z.spr_op = f
+                .parse::<f64>()
+                .ok()
+                .filter(|f| *f > 0.0 && *f < 1.0)
+                .ok_or_else(|| {
+                    bad(
+                        key,
+                        v,
+                        "an over-provisioning share in (0, 1), e.g. 0.15",
+                        origin,
+                    )
+                })?;
+        }
+        "spr_num_regions" => {
+            let v = need(value)?;
+            let n = parse_u64(key, v, origin)?;
+            if n == 0 || n > 1_000_000 {
+                return Err(bad(key, v, "between 1 and 1000000", origin));
+            }
+            z.spr_num_regions = n as u32;
+        }
         _ => return Ok(false),
     }
     Ok(true)
@@ -209,6 +265,27 @@ pub fn settle(job: &mut FioJob) -> Result<(), FioError> {
             "zonemode=zbd: zoneskip={} must be a multiple of zonesize={}",
             z.skip, z.size
         )));
+    }
+    if z.sprandom {
+        // fio's requirements (examples/sprandom.fio, t/sprandom.py)
+        let why = if job.rw != super::fio::RwMode::RandWrite {
+            Some(format!("needs rw=randwrite (got rw={})", job.rw.fio_name()))
+        } else if !job.norandommap {
+            Some("needs norandommap=1".to_string())
+        } else if matches!(z.random_generator, Some(g) if g != RandGen::Lfsr) {
+            Some("needs random_generator=lfsr (the default for it)".to_string())
+        } else if !matches!(job.bs_write, super::fio::BlockSizes::Fixed(b) if b.is_power_of_two()) {
+            Some("needs one write block size that is a power of 2".to_string())
+        } else if job.nrfiles > 1 || job.filename.as_deref().is_some_and(|f| f.contains(':')) {
+            Some("works on a single file".to_string())
+        } else if job.numjobs > 1 {
+            Some("works with numjobs=1".to_string())
+        } else {
+            None
+        };
+        if let Some(why) = why {
+            return Err(err(format!("sprandom=1 {why}")));
+        }
     }
     let pending = std::mem::take(&mut job.more.zones.pending_z);
     for (key, n) in pending {

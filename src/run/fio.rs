@@ -727,6 +727,7 @@ pub fn execute(
         plans.push(ps);
     }
     super::fio_zones::attach(&mut plans, note)?;
+    super::fio_sprandom::prepare(&mut plans)?;
     let checks: Vec<(&[FileSpec], bool, Vec<u64>)> = cmd
         .jobs
         .iter()

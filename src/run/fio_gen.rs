@@ -338,6 +338,11 @@ impl RandomMap {
         self.n
     }
 
+    /// Slots taken in this pass.
+    pub fn used(&self) -> u64 {
+        self.used
+    }
+
     /// Whether the map has no slot.
     pub fn is_empty(&self) -> bool {
         self.n == 0

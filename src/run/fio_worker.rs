@@ -11,6 +11,7 @@ use super::fio::{io_why, JobStats, Plan, RunError};
 use super::fio_gen::{seq_next, RandomMap, Rng, SlotGen};
 use super::fio_log::Logs;
 use super::fio_verify;
+use super::fio_sprandom::SpRandom;
 use super::fio_zones::Zones;
 use crate::engine::buffers::Slab;
 use crate::engine::{Completion, Dir, Engine, IoErr, IoReq, SyncKind};
@@ -178,8 +179,10 @@ pub(crate) struct Worker<'a> {
     live: Option<&'a Live>,
     /// `zonemode` state (None without zones)
     zones: Option<Zones>,
-    /// zbd: nothing left to read or trim (fio ends the job)
+    /// zbd: nothing left to read or trim, sprandom: stream done (fio ends the job)
     zone_eof: bool,
+    /// `sprandom=1` write stream
+    spr: Option<SpRandom>,
 }
 
 impl<'a> Worker<'a> {
@@ -208,7 +211,8 @@ impl<'a> Worker<'a> {
         // the random map works in blocks of `align` bytes and shortens a request to the
         // free blocks it finds (fio), so any block sizes cover a pass exactly once;
         // random_generator=lfsr keeps it even with norandommap=1 (lfsr's property)
-        let lfsr = job.more.zones.random_generator == crate::job::fio_zone_keys::RandGen::Lfsr;
+        let lfsr =
+            job.more.zones.random_generator == Some(crate::job::fio_zone_keys::RandGen::Lfsr);
         let zones = Zones::new(plan);
         let strided = zones.as_ref().is_some_and(|z| z.strided());
         let maps = plan
@@ -249,6 +253,11 @@ impl<'a> Worker<'a> {
             live,
             zones,
             zone_eof: false,
+            spr: job.more.zones.sprandom.then(|| {
+                let bs = job.bs_write.max();
+                let z = &job.more.zones;
+                SpRandom::new(plan.regions[0].1 / bs, bs, z.spr_num_regions, z.spr_op)
+            }),
             uses: Uses {
                 random: job.rw.random(),
                 pct_random: job.rw.random() && job.more.percentage_random < 100,
@@ -341,7 +350,14 @@ impl<'a> Worker<'a> {
                 if job.rw_suffix > 1 {
                     self.seq_left = job.rw_suffix as u64 - 1;
                 }
-                let slot = if let Some(m) = &mut self.maps[file] {
+                let slot = if let Some(s) = &mut self.spr {
+                    // sprandom: blocks of bs from the region start
+                    let b = s.next(&mut self.rng).unwrap_or_else(|| {
+                        self.zone_eof = true;
+                        0
+                    });
+                    b * bs / align
+                } else if let Some(m) = &mut self.maps[file] {
                     let (s, k) = m.take_run(self.rng.below(m.len()), (bs / align).max(1));
                     bs = bs.min(k * align);
                     s

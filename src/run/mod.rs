@@ -8,6 +8,7 @@ pub mod fio;
 pub mod fio_cpu;
 pub mod fio_gen;
 pub mod fio_log;
+pub(crate) mod fio_sprandom;
 pub mod fio_verify;
 pub mod fio_worker;
 pub(crate) mod fio_zones;
