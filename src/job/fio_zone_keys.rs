@@ -116,7 +116,14 @@ pub const ZONE_KEYS: &[&str] = &[
 ];
 
 /// Keys whose value may be a count of zones (`8z`), as fio documents (`int[z]`).
-pub const Z_SUFFIX_KEYS: &[&str] = &["size", "offset", "io_size", "io_limit", "zoneskip"];
+pub const Z_SUFFIX_KEYS: &[&str] = &[
+    "size",
+    "offset",
+    "offset_increment",
+    "io_size",
+    "io_limit",
+    "zoneskip",
+];
 
 /// `N` of a value `Nz` (a whole number of zones), else `None`.
 pub fn zones_of(v: &str) -> Option<u64> {
@@ -302,6 +309,7 @@ pub fn settle(job: &mut FioJob) -> Result<(), FioError> {
             "size" => job.size = Some(SizeSpec::Bytes(bytes)),
             "offset" => job.more.offset = Some(SizeSpec::Bytes(bytes)),
             "io_size" | "io_limit" => job.more.io_size = Some(bytes),
+            "offset_increment" => job.more.offset_increment = bytes,
             _ => job.more.zones.skip = bytes,
         }
     }
