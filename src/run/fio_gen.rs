@@ -311,6 +311,26 @@ pub fn seq_next(
     (o, bs, next)
 }
 
+/// The request size to issue when only `room` bytes are free at the chosen offset:
+/// `want` if it fits, else the largest size of a `bssplit` list that fits (so issued
+/// sizes stay those of the split, public case C13), else `room` (a range or fixed
+/// size: `room` is a multiple of the smallest size, the alignment).
+pub fn fit_size(sizes: &crate::job::fio::BlockSizes, want: u64, room: u64) -> u64 {
+    use crate::job::fio::BlockSizes;
+    if want <= room {
+        return want;
+    }
+    match sizes {
+        BlockSizes::Split(v) => v
+            .iter()
+            .map(|e| e.0)
+            .filter(|&b| b <= room)
+            .max()
+            .unwrap_or(room),
+        _ => room,
+    }
+}
+
 /// fio's random map: every slot once per pass. Two-level bitmap (a summary bit per full
 /// word) so finding the next free slot costs O(n / 4096) words at worst.
 #[derive(Clone, Debug)]
@@ -361,16 +381,20 @@ impl RandomMap {
         self.used += 1;
     }
 
-    /// Take a run of up to `max` free slots starting at `want` (or at the next free
-    /// slot after it): `(first slot, slots taken ≥ 1)`. The run stops at a used slot
-    /// or the map's end, as fio shortens a request to the free blocks it finds, so a
-    /// pass covers each slot exactly once whatever the block sizes.
-    pub fn take_run(&mut self, want: u64, max: u64) -> (u64, u64) {
+    /// Take a run of free slots starting at `want` (or at the next free slot after
+    /// it): `(first slot, slots taken ≥ 1)`. The free run there (stopped by a used
+    /// slot, the map's end or `max`) is `avail` slots; `fit(avail)` (1..=avail) says
+    /// how many to take. So a pass covers each slot exactly once whatever the block
+    /// sizes (fio shortens a request to the free blocks it finds the same way).
+    pub fn take_run(&mut self, want: u64, max: u64, fit: &dyn Fn(u64) -> u64) -> (u64, u64) {
         let first = self.take(want);
-        let mut k = 1;
-        while k < max.max(1) && self.is_free(first + k) {
-            self.mark(first + k);
-            k += 1;
+        let mut avail = 1;
+        while avail < max.max(1) && self.is_free(first + avail) {
+            avail += 1;
+        }
+        let k = fit(avail).clamp(1, avail);
+        for i in 1..k {
+            self.mark(first + i);
         }
         (first, k)
     }
@@ -553,11 +577,22 @@ mod tests {
     #[test]
     fn take_run_stops_at_used_slots_and_covers_a_pass_once() {
         let mut m = RandomMap::new(10);
+        let all = |a: u64| a;
         assert_eq!(m.take(3), 3);
-        assert_eq!(m.take_run(0, 4), (0, 3)); // 0, 1, 2 then 3 is used
-        assert_eq!(m.take_run(8, 4), (8, 2)); // the map ends at 10
-        assert_eq!(m.take_run(8, 4), (4, 4)); // 8, 9 are used: the next free run
-                                              // every slot was taken once: a new pass starts
-        assert_eq!(m.take_run(0, 4), (0, 4));
+        // 0, 1, 2 then 3 is used
+        assert_eq!(m.take_run(0, 4, &all), (0, 3));
+        // the map ends at 10
+        assert_eq!(m.take_run(8, 4, &all), (8, 2));
+        // 8, 9 are used: the next free run, of which `fit` takes 1
+        assert_eq!(m.take_run(8, 4, &|_| 1), (4, 1));
+        assert_eq!(m.take_run(5, 4, &all), (5, 3));
+        // every slot was taken once: a new pass starts
+        assert_eq!(m.take_run(0, 4, &all), (0, 4));
+        // a split keeps its sizes: 64k wanted, 12k free → 4k (the largest that fits)
+        let split = crate::job::fio::BlockSizes::Split(vec![(4096, 50), (65536, 50)]);
+        assert_eq!(fit_size(&split, 65536, 12288), 4096);
+        assert_eq!(fit_size(&split, 65536, 65536), 65536);
+        let range = crate::job::fio::BlockSizes::Range(4096, 16384);
+        assert_eq!(fit_size(&range, 16384, 12288), 12288);
     }
 }

@@ -8,10 +8,10 @@
 //! synchronously on files, outside the engine.
 
 use super::fio::{io_why, JobStats, Plan, RunError};
-use super::fio_gen::{seq_next, RandomMap, Rng, SlotGen};
+use super::fio_gen::{fit_size, seq_next, RandomMap, Rng, SlotGen};
 use super::fio_log::Logs;
-use super::fio_verify;
 use super::fio_sprandom::SpRandom;
+use super::fio_verify;
 use super::fio_zones::Zones;
 use crate::engine::buffers::Slab;
 use crate::engine::{Completion, Dir, Engine, IoErr, IoReq, SyncKind};
@@ -204,7 +204,8 @@ impl<'a> Worker<'a> {
                 let stride = job.more.zones.sequence_stride;
                 [
                     SlotGen::new(&job.more.dist[0], n(&job.bs_read), align).sequence_stride(stride),
-                    SlotGen::new(&job.more.dist[1], n(&job.bs_write), align).sequence_stride(stride),
+                    SlotGen::new(&job.more.dist[1], n(&job.bs_write), align)
+                        .sequence_stride(stride),
                 ]
             })
             .collect::<Vec<_>>();
@@ -358,8 +359,15 @@ impl<'a> Worker<'a> {
                     });
                     b * bs / align
                 } else if let Some(m) = &mut self.maps[file] {
-                    let (s, k) = m.take_run(self.rng.below(m.len()), (bs / align).max(1));
-                    bs = bs.min(k * align);
+                    let sizes = if op == Op::Write {
+                        &job.bs_write
+                    } else {
+                        &job.bs_read
+                    };
+                    let want = bs;
+                    let fit = |avail: u64| fit_size(sizes, want, avail * align).div_ceil(align);
+                    let (s, k) = m.take_run(self.rng.below(m.len()), bs.div_ceil(align), &fit);
+                    bs = fit_size(sizes, want, k * align);
                     s
                 } else {
                     self.gens[file][d].next(&mut self.rng)
