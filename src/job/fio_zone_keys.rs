@@ -210,9 +210,7 @@ pub fn apply_zone<'v>(
                 }
             });
             let n = match z.random_generator {
-                Some(RandGen::Lfsr) => format!(
-                    "note: random_generator=lfsr: iomark draws offsets with its own generator and a random map, which keeps lfsr's property (every block exactly once per pass, also with norandommap=1); the order of offsets differs from fio's"
-                ),
+                Some(RandGen::Lfsr) => "note: random_generator=lfsr: iomark draws offsets with its own generator and a random map, which keeps lfsr's property (every block exactly once per pass, also with norandommap=1); the order of offsets differs from fio's".to_string(),
                 _ => format!(
                     "note: random_generator={}: iomark draws offsets with its own xorshift64* generator (same distribution, a different order of offsets than fio's)",
                     v.trim()
@@ -267,7 +265,7 @@ pub fn settle(job: &mut FioJob) -> Result<(), FioError> {
             "zonesize= needs zonemode=strided or zonemode=zbd (zonemode=none and zonesize are not compatible, as in fio)".into(),
         ));
     }
-    if z.mode == ZoneMode::Zbd && z.skip > 0 && z.size > 0 && z.skip % z.size != 0 {
+    if z.mode == ZoneMode::Zbd && z.skip > 0 && z.size > 0 && !z.skip.is_multiple_of(z.size) {
         return Err(err(format!(
             "zonemode=zbd: zoneskip={} must be a multiple of zonesize={}",
             z.skip, z.size

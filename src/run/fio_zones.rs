@@ -352,11 +352,10 @@ impl Zones {
                 if wp(&t, z) + min_bs > zs {
                     self.reset(&mut t, file, z);
                 }
-                if self.opts.max_open_zones > 0 || self.opts.job_max_open_zones > 0 {
-                    if !t.open.contains(&z) {
-                        t.open.push(z);
-                        self.mine.push((file, z));
-                    }
+                let limited = self.opts.max_open_zones > 0 || self.opts.job_max_open_zones > 0;
+                if limited && !t.open.contains(&z) {
+                    t.open.push(z);
+                    self.mine.push((file, z));
                 }
                 let w = wp(&t, z);
                 let n = bs.min(zs - w) / min_bs * min_bs;
