@@ -253,35 +253,56 @@ fn c13_coverage_shows_the_norandommap_effect() {
     }
 }
 
-/// bssplit: the result's histogram of issued sizes holds only the split's sizes, each
-/// near its weight (4 MiB at 4k/50:64k/50 → the counts differ by ≤ 25 % of the total).
+/// bssplit: the result's histogram of issued sizes holds only the split's sizes. With
+/// `norandommap` each is near its weight (4 MiB at 4k/50:64k/50 → the counts differ by
+/// ≤ 25 % of the total) and nothing is shrunk; with the random map, requests that meet
+/// used blocks are shrunk to the split size that fits (so the pass is exactly 4 MiB),
+/// and the report says how many.
 #[test]
 fn c13_result_histogram_of_issued_sizes() {
     let t = tempfile::tempdir().unwrap();
-    let o = run_in(
-        t.path(),
-        &[
+    for map in [false, true] {
+        let mut args = vec![
             "--name=t",
             "--filename=f",
             "--size=4m",
             "--rw=randwrite",
             "--bssplit=4k/50:64k/50",
             "--json=r.json",
-        ],
-        &[],
-    );
-    assert_eq!(code(&o), 0, "{}", stderr(&o));
-    let v = json(&t.path().join("r.json"));
-    let h = v["phases"][0]["coverage"]["bs_hist"]
-        .as_array()
-        .unwrap()
-        .clone();
-    let sizes: Vec<u64> = h.iter().map(|e| e[0].as_u64().unwrap()).collect();
-    assert_eq!(sizes, vec![4096, 65536], "{h:?}");
-    let n: Vec<u64> = h.iter().map(|e| e[1].as_u64().unwrap()).collect();
-    let ios = v["phases"][0]["ops"].as_u64().unwrap();
-    assert_eq!(n[0] + n[1], ios);
-    assert!(n[0].abs_diff(n[1]) * 4 <= ios, "{n:?}");
+        ];
+        if !map {
+            args.push("--norandommap");
+        }
+        let o = run_in(t.path(), &args, &[]);
+        assert_eq!(code(&o), 0, "{}", stderr(&o));
+        let v = json(&t.path().join("r.json"));
+        let c = &v["phases"][0]["coverage"];
+        let h = c["bs_hist"].as_array().unwrap().clone();
+        let sizes: Vec<u64> = h.iter().map(|e| e[0].as_u64().unwrap()).collect();
+        assert_eq!(sizes, vec![4096, 65536], "{h:?}");
+        let n: Vec<u64> = h.iter().map(|e| e[1].as_u64().unwrap()).collect();
+        let ios = v["phases"][0]["ops"].as_u64().unwrap();
+        assert_eq!(n[0] + n[1], ios);
+        let shrunk = c["shrunk"].as_u64().unwrap();
+        let text = String::from_utf8_lossy(&o.stdout);
+        if map {
+            assert_eq!(
+                n[0] * 4096 + n[1] * 65536,
+                4 << 20,
+                "one pass of the map: {n:?}"
+            );
+            assert_eq!(c["blocks_touched"], c["blocks_total"]);
+            assert!(shrunk > 0 && shrunk <= n[0], "shrunk {shrunk} of {n:?}");
+            assert!(
+                text.contains(&format!("{shrunk} requests shrunk to fill random-map gaps")),
+                "{text}"
+            );
+        } else {
+            assert!(n[0].abs_diff(n[1]) * 4 <= ios, "{n:?}");
+            assert_eq!(shrunk, 0);
+            assert!(text.contains("no block shrunk"), "{text}");
+        }
+    }
 }
 
 // ---- C18: io_uring not permitted (a seccomp filter, as container runtimes install) ------

@@ -499,6 +499,7 @@ pub fn jobs_from_sections(
             )?;
         }
         finish(&mut job, &mut cmd.notices);
+        super::fio_zone_keys::settle(&mut job)?;
         validate(&job)?;
         cmd.jobs.push(job);
     }
@@ -690,6 +691,7 @@ pub fn parse_args_with(
             return Err(FioError::Usage("--name needs a value".into()));
         }
         finish(&mut job, &mut cmd.notices);
+        super::fio_zone_keys::settle(&mut job)?;
         validate(&job)?;
         cmd.jobs.push(job);
     }

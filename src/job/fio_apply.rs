@@ -73,6 +73,11 @@ pub fn apply(
     let key = key_raw.trim().replace('-', "_");
     let kb = job.kb_base;
     let size = |v: &str| parse_size(v, kb).map_err(|e| bad(&key, v, e, origin));
+    if super::fio_zone_keys::apply_zone(job, &key, value, origin, notices)? {
+        job.options
+            .push((key_raw.trim().to_string(), value.unwrap_or("").to_string()));
+        return Ok(());
+    }
     match key.as_str() {
         "name" => job.name = need(&key, value, origin)?.to_string(),
         "description" => {}

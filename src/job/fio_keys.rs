@@ -29,6 +29,9 @@ pub enum Distribution {
     Zoned(Vec<(u32, u32)>),
     /// `(percent of accesses, bytes)` zones (`zoned_abs:`)
     ZonedAbs(Vec<(u32, u64)>),
+    /// block indices issued in this order, over and over (`sequence:2,0,1`, fio 3.38);
+    /// `random_sequence_stride` makes later cycles move on by the sequence length
+    Sequence(Vec<u64>),
 }
 
 /// How rate-limited I/Os are spaced (`rate_process`).
@@ -186,6 +189,8 @@ pub struct JobMore {
     pub rate_iops_min: [u64; 2],
     /// `ratecycle`: window of the minimum-rate check (default 1000 ms)
     pub ratecycle: Duration,
+    /// zone keys (`zonemode`, …) and `random_generator` / `random_sequence_stride`
+    pub zones: super::fio_zone_keys::ZoneOpts,
 }
 
 impl Default for JobMore {
@@ -239,6 +244,7 @@ impl Default for JobMore {
             ratemin: [0, 0],
             rate_iops_min: [0, 0],
             ratecycle: Duration::from_millis(1000),
+            zones: Default::default(),
         }
     }
 }
@@ -408,8 +414,23 @@ pub fn parse_distribution(s: &str, kb_base: u64) -> Result<Distribution, String>
                 ))
             }
         }
+        "sequence" => {
+            let a = arg.ok_or("sequence needs block indices like sequence:2,0,1")?;
+            let v = a
+                .split([',', ':'])
+                .map(|x| {
+                    x.trim()
+                        .parse::<u64>()
+                        .map_err(|_| format!("sequence: '{}' is not a block index", x.trim()))
+                })
+                .collect::<Result<Vec<u64>, String>>()?;
+            if v.is_empty() || v.len() > 65_536 {
+                return Err("sequence needs 1 to 65536 block indices".into());
+            }
+            Ok(Distribution::Sequence(v))
+        }
         _ => Err(
-            "accepted: random, zipf:θ, pareto:h, normal:σ, zoned:A/R:…, zoned_abs:A/SIZE:…".into(),
+            "accepted: random, zipf:θ, pareto:h, normal:σ, zoned:A/R:…, zoned_abs:A/SIZE:…, sequence:I,J,…".into(),
         ),
     }
 }
@@ -489,7 +510,12 @@ pub fn apply_more(
     match key {
         "random_distribution" => {
             let v = need(key, value, origin)?;
-            let parts: Vec<&str> = v.split(',').collect();
+            // `sequence:2,0,1` uses commas between indices: one value for both directions
+            let parts: Vec<&str> = if v.trim_start().starts_with("sequence") {
+                vec![v]
+            } else {
+                v.split(',').collect()
+            };
             let r = parse_distribution(parts[0], kb).map_err(|e| bad(key, v, e, origin))?;
             let w = match parts.get(1).filter(|p| !p.trim().is_empty()) {
                 Some(p) => parse_distribution(p, kb).map_err(|e| bad(key, v, e, origin))?,

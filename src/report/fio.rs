@@ -137,6 +137,10 @@ pub fn json_document(jobs: &[JobStats], global: &[(String, String)], plus: bool)
                     v[k]["prios"] = p;
                 }
             }
+            if let Some(n) = j.zone_resets {
+                // zonemode=zbd jobs (spec/peers.md 2.2)
+                v["zone_resets"] = json!(n);
+            }
             if j.errors > 0 {
                 // fio's key when continue_on_error let a job go past errors
                 v["total_err"] = json!(j.errors);
@@ -203,13 +207,18 @@ fn dir_text(j: &JobStats, name: &str, d: &DirStats, rt_ms: u64) -> String {
     let rt = rt_ms.max(1);
     let bps = d.bytes as f64 * 1000.0 / rt as f64;
     let mut s = format!(
-        "  {name}: IOPS={}, BW={:.1}MiB/s ({:.1}MB/s)({:.1}MiB/{}msec)\n",
+        "  {name}: IOPS={}, BW={:.1}MiB/s ({:.1}MB/s)({:.1}MiB/{}msec)",
         si(d.ios as f64 * 1000.0 / rt as f64),
         bps / 1_048_576.0,
         bps / 1e6,
         d.bytes as f64 / 1_048_576.0,
         rt
     );
+    match j.zone_resets {
+        // fio appends the zbd reset count to the write line
+        Some(n) if name == "write" => s += &format!("; {n} zone resets\n"),
+        _ => s.push('\n'),
+    }
     if !d.slat.hist.is_empty() {
         s += &lat_line("slat", &d.slat);
     }

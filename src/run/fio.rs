@@ -236,6 +236,10 @@ pub struct JobStats {
     /// requests that carried each value — clat, or lat with `lat_percentiles` (fio's
     /// `prios` / "clat prio C/L" report)
     pub prio_lat: Vec<(usize, u16, Lat)>,
+    /// zone resets of a `zonemode=zbd` job (a full zone written again, `zone_reset_*`,
+    /// trims); `None` for other jobs. fio prints them after the write line
+    /// ("; N zone resets") and as the job's `zone_resets` JSON key (spec/peers.md 2.2)
+    pub zone_resets: Option<u64>,
 }
 
 impl JobStats {
@@ -250,6 +254,9 @@ impl JobStats {
         self.cpu.add(&o.cpu);
         self.run_ns_sum += o.run_ns_sum;
         self.errors += o.errors;
+        if let Some(n) = o.zone_resets {
+            self.zone_resets = Some(self.zone_resets.unwrap_or(0) + n);
+        }
         if self.first_error.is_none() {
             self.first_error.clone_from(&o.first_error);
         }
@@ -299,6 +306,8 @@ pub(crate) struct Plan {
     pub thread: u32,
     /// the run's flows (`flow=`), shared by every thread
     pub flows: Option<std::sync::Arc<crate::run::fio_flow::Flows>>,
+    /// `zonemode=zbd`: the shared zone table of each file (empty otherwise)
+    pub zones: super::fio_zones::Tables,
 }
 
 /// fio's `filename_format` expansion: `$jobname`, `$jobnum`, `$filenum`, `$clientuid`.
@@ -425,6 +434,7 @@ fn plan(job: &FioJob, t: u32, global_index: u64) -> Result<Plan, RunError> {
         seed,
         thread: t,
         flows: None,
+        zones: Vec::new(),
     })
 }
 
@@ -764,6 +774,8 @@ pub fn execute(
             .flatten()
             .for_each(|p| p.flows = Some(flows.clone()));
     }
+    super::fio_zones::attach(&mut plans, note)?;
+    super::fio_sprandom::prepare(&mut plans)?;
     let checks: Vec<(&[FileSpec], bool, Vec<u64>)> = cmd
         .jobs
         .iter()

@@ -139,6 +139,12 @@ enum Kind {
     Normal(f64),
     /// (cumulative access percent, first slot, slots)
     Zones(Vec<(u32, u64, u64)>),
+    /// block indices in order; `stride`: later cycles add `cycle × len` to them
+    Sequence {
+        idx: Vec<u64>,
+        stride: bool,
+        pos: u64,
+    },
 }
 
 /// Draws slot indices in `[0, n)` for one file region.
@@ -188,12 +194,27 @@ impl SlotGen {
             Distribution::ZonedAbs(z) => {
                 zones(z.iter().map(|&(a, b)| (a, b / align.max(1))).collect())
             }
+            Distribution::Sequence(v) => Kind::Sequence {
+                idx: v.clone(),
+                stride: false,
+                pos: 0,
+            },
         };
         SlotGen {
             n,
             kind,
             mult: scatter_mult(n),
         }
+    }
+
+    /// `random_sequence_stride`: with a non-zero stride each cycle of a `sequence`
+    /// distribution moves on by the sequence length (fio t/sequence.py: block =
+    /// cycle × len + index); other distributions ignore it.
+    pub fn sequence_stride(mut self, stride: u64) -> SlotGen {
+        if let Kind::Sequence { stride: s, .. } = &mut self.kind {
+            *s = stride != 0;
+        }
+        self
     }
 
     /// Whether this is the uniform distribution (the random map applies to it).
@@ -206,7 +227,15 @@ impl SlotGen {
     }
 
     /// Next slot.
-    pub fn next(&self, rng: &mut Rng) -> u64 {
+    pub fn next(&mut self, rng: &mut Rng) -> u64 {
+        if let Kind::Sequence { idx, stride, pos } = &mut self.kind {
+            let len = idx.len() as u64;
+            let i = idx[(*pos % len) as usize];
+            let base = if *stride { *pos / len * len } else { 0 };
+            *pos += 1;
+            // an index past the region wraps around it
+            return base.wrapping_add(i) % self.n;
+        }
         match &self.kind {
             Kind::Uniform => rng.below(self.n),
             Kind::Zipf(z) => self.scatter(z.sample(rng) - 1),
@@ -231,7 +260,74 @@ impl SlotGen {
                 let zone = z.iter().find(|x| a < x.0).unwrap_or(&z[z.len() - 1]);
                 zone.1 + rng.below(zone.2)
             }
+            Kind::Sequence { .. } => 0, // handled above
         }
+    }
+}
+
+/// Next sequential request of a file region `[start, start+len)`: `(offset, length,
+/// next cursor)`. `cursor` is where the previous request ended plus the `rw=…:N` skip
+/// (`skip`, bytes, negative goes backwards; `u64::MAX` = went below the start).
+///
+/// fio's rules (fio 3.33 `get_next_seq_offset`, checked with `--write_iolog`):
+/// a request that would pass the end is shortened to the largest multiple of the
+/// smallest block size `min_bs` that fits (so a pass moves exactly `len` bytes with
+/// `bsrange`/`bssplit`), or starts over at `start` when not even `min_bs` fits;
+/// backwards (`rw=read:-8k`), the first request is at `start` and going below it
+/// wraps to `start + len + skip` (for 4 KiB blocks, `read:-8k` over 64 KiB gives
+/// blocks 0, 14, 13, …, 0: fio never reaches block 15).
+pub fn seq_next(
+    cursor: u64,
+    (start, len): (u64, u64),
+    bs: u64,
+    min_bs: u64,
+    skip: i64,
+) -> (u64, u64, u64) {
+    let end = start + len;
+    let mut o = cursor;
+    let mut bs = bs;
+    if o < start || o >= end {
+        o = if skip < 0 && cursor == u64::MAX {
+            let back = (len as i128 + i128::from(skip)).max(0) as u64;
+            start + back.min(len.saturating_sub(bs))
+        } else {
+            start
+        };
+    }
+    if o + bs > end {
+        let fit = (end - o) / min_bs.max(1) * min_bs.max(1);
+        if fit > 0 {
+            bs = fit.min(bs);
+        } else {
+            o = start;
+        }
+    }
+    let next = o as i128 + bs as i128 + i128::from(skip);
+    let next = if next < start as i128 {
+        u64::MAX
+    } else {
+        next as u64
+    };
+    (o, bs, next)
+}
+
+/// The request size to issue when only `room` bytes are free at the chosen offset:
+/// `want` if it fits, else the largest size of a `bssplit` list that fits (so issued
+/// sizes stay those of the split, public case C13), else `room` (a range or fixed
+/// size: `room` is a multiple of the smallest size, the alignment).
+pub fn fit_size(sizes: &crate::job::fio::BlockSizes, want: u64, room: u64) -> u64 {
+    use crate::job::fio::BlockSizes;
+    if want <= room {
+        return want;
+    }
+    match sizes {
+        BlockSizes::Split(v) => v
+            .iter()
+            .map(|e| e.0)
+            .filter(|&b| b <= room)
+            .max()
+            .unwrap_or(room),
+        _ => room,
     }
 }
 
@@ -255,6 +351,52 @@ impl RandomMap {
             words: vec![0; w],
             full: vec![0; w.div_ceil(64)],
         }
+    }
+
+    /// Number of slots.
+    pub fn len(&self) -> u64 {
+        self.n
+    }
+
+    /// Slots taken in this pass.
+    pub fn used(&self) -> u64 {
+        self.used
+    }
+
+    /// Whether the map has no slot.
+    pub fn is_empty(&self) -> bool {
+        self.n == 0
+    }
+
+    fn is_free(&self, slot: u64) -> bool {
+        slot < self.n && self.words[(slot / 64) as usize] & (1 << (slot % 64)) == 0
+    }
+
+    fn mark(&mut self, slot: u64) {
+        let wi = (slot / 64) as usize;
+        self.words[wi] |= 1 << (slot % 64);
+        if self.words[wi] == u64::MAX {
+            self.full[wi / 64] |= 1 << (wi % 64);
+        }
+        self.used += 1;
+    }
+
+    /// Take a run of free slots starting at `want` (or at the next free slot after
+    /// it): `(first slot, slots taken ≥ 1)`. The free run there (stopped by a used
+    /// slot, the map's end or `max`) is `avail` slots; `fit(avail)` (1..=avail) says
+    /// how many to take. So a pass covers each slot exactly once whatever the block
+    /// sizes (fio shortens a request to the free blocks it finds the same way).
+    pub fn take_run(&mut self, want: u64, max: u64, fit: &dyn Fn(u64) -> u64) -> (u64, u64) {
+        let first = self.take(want);
+        let mut avail = 1;
+        while avail < max.max(1) && self.is_free(first + avail) {
+            avail += 1;
+        }
+        let k = fit(avail).clamp(1, avail);
+        for i in 1..k {
+            self.mark(first + i);
+        }
+        (first, k)
     }
 
     /// Take `want` if free, else the next free slot after it (wrapping); starts a new
@@ -305,7 +447,7 @@ mod tests {
     use super::*;
 
     fn counts(d: &Distribution, n: u64, draws: usize) -> Vec<u64> {
-        let g = SlotGen::new(d, n, 4096);
+        let mut g = SlotGen::new(d, n, 4096);
         let mut r = Rng::new(7);
         let mut c = vec![0u64; n as usize];
         for _ in 0..draws {
@@ -371,10 +513,11 @@ mod tests {
 
     #[test]
     fn same_seed_same_sequence() {
-        let g = SlotGen::new(&Distribution::Zipf(0.8), 5000, 4096);
+        let mut g = SlotGen::new(&Distribution::Zipf(0.8), 5000, 4096);
+        let mut h = g.clone();
         let (mut a, mut b) = (Rng::new(42), Rng::new(42));
         let x: Vec<u64> = (0..100).map(|_| g.next(&mut a)).collect();
-        let y: Vec<u64> = (0..100).map(|_| g.next(&mut b)).collect();
+        let y: Vec<u64> = (0..100).map(|_| h.next(&mut b)).collect();
         assert_eq!(x, y);
     }
 
@@ -395,5 +538,61 @@ mod tests {
             }
             assert!(seen.iter().all(|&s| s == 1), "n={n} pass 2");
         }
+    }
+
+    #[test]
+    fn sequence_repeats_or_moves_on_by_its_length() {
+        let d = Distribution::Sequence(vec![2, 0, 1]);
+        let mut r = Rng::new(1);
+        let mut g = SlotGen::new(&d, 12, 4096);
+        let v: Vec<u64> = (0..6).map(|_| g.next(&mut r)).collect();
+        assert_eq!(v, [2, 0, 1, 2, 0, 1]);
+        let mut g = SlotGen::new(&d, 8, 4096).sequence_stride(1);
+        let v: Vec<u64> = (0..9).map(|_| g.next(&mut r)).collect();
+        // cycle 2 would be 8, 6, 7: past the 8 slots it wraps
+        assert_eq!(v, [2, 0, 1, 5, 3, 4, 0, 6, 7]);
+        assert!(!g.uniform());
+    }
+
+    #[test]
+    fn seq_next_clips_the_last_request_and_wraps_backwards_like_fio() {
+        // 100k region, 16k request at 96k: shortened to 4k (min bs), then back to start
+        assert_eq!(
+            seq_next(96 << 10, (0, 100 << 10), 16 << 10, 4 << 10, 0),
+            (96 << 10, 4 << 10, 100 << 10)
+        );
+        assert_eq!(
+            seq_next(100 << 10, (0, 100 << 10), 16 << 10, 4 << 10, 0).0,
+            0
+        );
+        // fixed 4k in a 10k region: 2k left is less than a block, start over
+        assert_eq!(seq_next(8 << 10, (0, 10 << 10), 4 << 10, 4 << 10, 0).0, 0);
+        // read:-8k, 4k blocks, region [32k, 64k): 32k, then 56k, 52k, …
+        let (o, _, c) = seq_next(32 << 10, (32 << 10, 32 << 10), 4 << 10, 4 << 10, -(8 << 10));
+        assert_eq!((o, c), (32 << 10, u64::MAX));
+        let (o, _, c) = seq_next(c, (32 << 10, 32 << 10), 4 << 10, 4 << 10, -(8 << 10));
+        assert_eq!((o, c), (56 << 10, 52 << 10));
+    }
+
+    #[test]
+    fn take_run_stops_at_used_slots_and_covers_a_pass_once() {
+        let mut m = RandomMap::new(10);
+        let all = |a: u64| a;
+        assert_eq!(m.take(3), 3);
+        // 0, 1, 2 then 3 is used
+        assert_eq!(m.take_run(0, 4, &all), (0, 3));
+        // the map ends at 10
+        assert_eq!(m.take_run(8, 4, &all), (8, 2));
+        // 8, 9 are used: the next free run, of which `fit` takes 1
+        assert_eq!(m.take_run(8, 4, &|_| 1), (4, 1));
+        assert_eq!(m.take_run(5, 4, &all), (5, 3));
+        // every slot was taken once: a new pass starts
+        assert_eq!(m.take_run(0, 4, &all), (0, 4));
+        // a split keeps its sizes: 64k wanted, 12k free → 4k (the largest that fits)
+        let split = crate::job::fio::BlockSizes::Split(vec![(4096, 50), (65536, 50)]);
+        assert_eq!(fit_size(&split, 65536, 12288), 4096);
+        assert_eq!(fit_size(&split, 65536, 65536), 65536);
+        let range = crate::job::fio::BlockSizes::Range(4096, 16384);
+        assert_eq!(fit_size(&range, 16384, 12288), 12288);
     }
 }

@@ -8,9 +8,11 @@
 //! BLKDISCARD on block devices, issued synchronously outside the engine.
 
 use super::fio::{io_why, JobStats, Plan, RunError};
-use super::fio_gen::{RandomMap, Rng, SlotGen};
+use super::fio_gen::{fit_size, seq_next, RandomMap, Rng, SlotGen};
 use super::fio_log::Logs;
+use super::fio_sprandom::SpRandom;
 use super::fio_verify;
+use super::fio_zones::Zones;
 use crate::engine::buffers::Slab;
 use crate::engine::{Completion, Dir, Engine, IoErr, IoReq, SyncKind};
 use crate::job::fio::{BlockSizes, RwMode};
@@ -187,6 +189,12 @@ pub(crate) struct Worker<'a> {
     cov: Option<super::fio_coverage::Coverage>,
     /// which files are block devices (trims are BLKDISCARD there)
     blkdev: Vec<bool>,
+    /// `zonemode` state (None without zones)
+    zones: Option<Zones>,
+    /// zbd: nothing left to read or trim, sprandom: stream done (fio ends the job)
+    zone_eof: bool,
+    /// `sprandom=1` write stream
+    spr: Option<SpRandom>,
 }
 
 impl<'a> Worker<'a> {
@@ -205,23 +213,32 @@ impl<'a> Worker<'a> {
             .iter()
             .map(|&(_, len)| {
                 let n = |bs: &BlockSizes| len.saturating_sub(bs.max()) / align + 1;
+                let stride = job.more.zones.sequence_stride;
                 [
-                    SlotGen::new(&job.more.dist[0], n(&job.bs_read), align),
-                    SlotGen::new(&job.more.dist[1], n(&job.bs_write), align),
+                    SlotGen::new(&job.more.dist[0], n(&job.bs_read), align).sequence_stride(stride),
+                    SlotGen::new(&job.more.dist[1], n(&job.bs_write), align)
+                        .sequence_stride(stride),
                 ]
             })
             .collect::<Vec<_>>();
-        let fixed = matches!(
-            (&job.bs_read, &job.bs_write),
-            (BlockSizes::Fixed(a), BlockSizes::Fixed(b)) if a == b
-        );
+        // the random map works in blocks of `align` bytes and shortens a request to the
+        // free blocks it finds (fio), so any block sizes cover a pass exactly once;
+        // random_generator=lfsr keeps it even with norandommap=1 (lfsr's property)
+        let lfsr =
+            job.more.zones.random_generator == Some(crate::job::fio_zone_keys::RandGen::Lfsr);
+        let zones = Zones::new(plan);
+        let strided = zones.as_ref().is_some_and(|z| z.strided());
         let maps = plan
             .regions
             .iter()
             .zip(&gens)
             .map(|(&(_, len), g)| {
-                (job.rw.random() && !job.norandommap && fixed && g[0].uniform() && g[1].uniform())
-                    .then(|| RandomMap::new(len.saturating_sub(job.bs_read.max()) / align + 1))
+                (job.rw.random()
+                    && (!job.norandommap || lfsr)
+                    && !strided
+                    && g[0].uniform()
+                    && g[1].uniform())
+                .then(|| RandomMap::new((len / align).max(1)))
             })
             .collect();
         let has_logs = logs.is_some();
@@ -256,6 +273,13 @@ impl<'a> Worker<'a> {
             ),
             blkdev: super::fio_trim::block_devices(plan),
             cov: super::fio_coverage::Coverage::for_plan(plan),
+            zones,
+            zone_eof: false,
+            spr: job.more.zones.sprandom.then(|| {
+                let bs = job.bs_write.max();
+                let z = &job.more.zones;
+                SpRandom::new(plan.regions[0].1 / bs, bs, z.spr_num_regions, z.spr_op)
+            }),
             uses: Uses {
                 random: job.rw.random(),
                 pct_random: job.rw.random() && job.more.percentage_random < 100,
@@ -298,7 +322,7 @@ impl<'a> Worker<'a> {
         let u = self.uses;
         let op = self.pick_op();
         let d = usize::from(op == Op::Write);
-        let bs = match (u.fixed_bs[d], op) {
+        let mut bs = match (u.fixed_bs[d], op) {
             (Some(b), _) => b,
             (None, Op::Write) => pick_bs(&job.bs_write, &mut self.rng),
             (None, _) => pick_bs(&job.bs_read, &mut self.rng),
@@ -324,7 +348,10 @@ impl<'a> Worker<'a> {
         let align = self.plan.align;
         let random_now = u.random
             && (!u.pct_random || (self.rng.below(100) as u32) < job.more.percentage_random);
-        let offset = if u.random && !random_now {
+        let strided = self.zones.as_ref().is_some_and(|z| z.strided());
+        let mut offset = if strided {
+            start // the zones pick it
+        } else if u.random && !random_now {
             // percentage_random: the rest continue sequentially from the file's last I/O
             let o = self.cursors[file];
             if o + bs <= end {
@@ -345,10 +372,32 @@ impl<'a> Worker<'a> {
                 if job.rw_suffix > 1 {
                     self.seq_left = job.rw_suffix as u64 - 1;
                 }
-                let mut slot = self.gens[file][d].next(&mut self.rng);
-                if let Some(m) = &mut self.maps[file] {
-                    slot = m.take(slot);
-                }
+                let slot = if let Some(s) = &mut self.spr {
+                    // sprandom: blocks of bs from the region start
+                    let b = s.next(&mut self.rng).unwrap_or_else(|| {
+                        self.zone_eof = true;
+                        0
+                    });
+                    b * bs / align
+                } else if let Some(m) = &mut self.maps[file] {
+                    let sizes = if op == Op::Write {
+                        &job.bs_write
+                    } else {
+                        &job.bs_read
+                    };
+                    let want = bs;
+                    let fit = |avail: u64| fit_size(sizes, want, avail * align).div_ceil(align);
+                    let (s, k) = m.take_run(self.rng.below(m.len()), bs.div_ceil(align), &fit);
+                    bs = fit_size(sizes, want, k * align);
+                    if bs < want {
+                        if let Some(c) = &mut self.cov {
+                            c.shrunk += 1;
+                        }
+                    }
+                    s
+                } else {
+                    self.gens[file][d].next(&mut self.rng)
+                };
                 let o = start + slot * align;
                 if o + bs > end {
                     start + (len.saturating_sub(bs) / align) * align
@@ -357,22 +406,29 @@ impl<'a> Worker<'a> {
                 }
             }
         } else {
-            let mut o = self.cursors[file];
-            if o.checked_add(bs).is_none_or(|e| e > end) || o < start {
-                o = if job.rw_suffix < 0 {
-                    start + (len.saturating_sub(bs) / bs) * bs
-                } else {
-                    start
-                };
-            }
-            let next = o as i128 + bs as i128 + job.rw_suffix as i128;
-            self.cursors[file] = if next < start as i128 {
-                u64::MAX
+            let min_bs = if op == Op::Write {
+                job.bs_write.min()
             } else {
-                next as u64
+                job.bs_read.min()
             };
+            let (o, b, next) =
+                seq_next(self.cursors[file], (start, len), bs, min_bs, job.rw_suffix);
+            self.cursors[file] = next;
+            bs = b;
             o
         };
+        if let Some(z) = &mut self.zones {
+            match z.place(op, file, offset, bs, random_now, &mut self.rng) {
+                Some((o, b)) => {
+                    if o != offset && !u.random {
+                        // sequential jobs go on from where the zones put them (fio)
+                        self.cursors[file] = o + b;
+                    }
+                    (offset, bs) = (o, b);
+                }
+                None => self.zone_eof = true,
+            }
+        }
         self.last = (file, offset + bs);
         if u.random {
             self.cursors[file] = offset + bs;
@@ -855,6 +911,7 @@ impl<'a> Worker<'a> {
             }
             let done = self.stop.load(Ordering::Relaxed)
                 || lt_done
+                || self.zone_eof
                 || deadline.is_some_and(|d| now >= d)
                 || (measuring && plan.byte_limit > 0 && issued_bytes >= plan.byte_limit)
                 || (measuring && job.number_ios > 0 && issued_ios >= job.number_ios);
@@ -867,6 +924,10 @@ impl<'a> Worker<'a> {
                         break;
                     }
                     let (op, file, offset, bs) = self.next_req();
+                    if self.zone_eof {
+                        free.push(slot);
+                        break;
+                    }
                     if let Some(c) = &mut self.cov {
                         c.touch(file, offset - plan.regions[file].0, bs);
                     }
@@ -1074,6 +1135,7 @@ impl<'a> Worker<'a> {
                 self.sync_file(eng, &mut st, f, SyncKind::Fsync, true)?;
             }
         }
+        st.zone_resets = self.zones.as_ref().and_then(|z| z.zbd_resets());
         st.runtime_ns = if measuring {
             clock.ns(measure_start, clock.now())
         } else {
