@@ -84,6 +84,8 @@ pub struct Uring {
     batch: bool,
     /// SQEs pushed but not yet handed to the kernel (batch mode)
     unsubmitted: usize,
+    /// rw_flags of writes (RWF_ATOMIC for fio's `atomic=1`)
+    write_flags: i32,
 }
 
 impl Uring {
@@ -155,6 +157,7 @@ impl Uring {
             wait_when_full: false,
             batch: false,
             unsubmitted: 0,
+            write_flags: 0,
         })
     }
 
@@ -170,6 +173,12 @@ impl Uring {
     /// everything queued with one system call.
     pub fn batched(mut self, on: bool) -> Self {
         self.batch = on;
+        self
+    }
+
+    /// Give writes these `rw_flags` (e.g. `libc::RWF_ATOMIC`).
+    pub fn write_flags(mut self, flags: i32) -> Self {
+        self.write_flags = flags;
         self
     }
 
@@ -189,6 +198,7 @@ impl Uring {
             (Dir::Write, true, true) => {
                 opcode::WriteFixed::new(types::Fixed(r.file as u32), r.buf, len, r.buf_index)
                     .offset(r.offset)
+                    .rw_flags(self.write_flags)
                     .build()
             }
             (Dir::Read, true, false) => opcode::Read::new(types::Fixed(r.file as u32), r.buf, len)
@@ -197,6 +207,7 @@ impl Uring {
             (Dir::Write, true, false) => {
                 opcode::Write::new(types::Fixed(r.file as u32), r.buf, len)
                     .offset(r.offset)
+                    .rw_flags(self.write_flags)
                     .build()
             }
             (Dir::Read, false, true) => {
@@ -207,6 +218,7 @@ impl Uring {
             (Dir::Write, false, true) => {
                 opcode::WriteFixed::new(types::Fd(self.fds[r.file]), r.buf, len, r.buf_index)
                     .offset(r.offset)
+                    .rw_flags(self.write_flags)
                     .build()
             }
             (Dir::Read, false, false) => opcode::Read::new(types::Fd(self.fds[r.file]), r.buf, len)
@@ -215,6 +227,7 @@ impl Uring {
             (Dir::Write, false, false) => {
                 opcode::Write::new(types::Fd(self.fds[r.file]), r.buf, len)
                     .offset(r.offset)
+                    .rw_flags(self.write_flags)
                     .build()
             }
         };

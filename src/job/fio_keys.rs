@@ -68,6 +68,9 @@ pub enum VerifyKind {
     Meta,
     /// the `verify_pattern` bytes, no header
     Pattern,
+    /// CRC-64 as fio's `crc64` (Jones polynomial 0xad93d23594c935a9, reflected, init 0,
+    /// no final xor: the `crc` crate's CRC_64_REDIS)
+    Crc64,
 }
 
 impl VerifyKind {
@@ -80,6 +83,7 @@ impl VerifyKind {
             VerifyKind::Sha256 => "sha256",
             VerifyKind::Meta => "meta",
             VerifyKind::Pattern => "pattern",
+            VerifyKind::Crc64 => "crc64",
         }
     }
 }
@@ -183,6 +187,8 @@ pub struct JobMore {
     pub rate_iops_min: [u64; 2],
     /// `ratecycle`: window of the minimum-rate check (default 1000 ms)
     pub ratecycle: Duration,
+    /// verify-while-writing, error-list, fill and creation keys (`fio_keys_verify`)
+    pub x: super::fio_keys_verify::JobExtra,
 }
 
 impl Default for JobMore {
@@ -235,6 +241,7 @@ impl Default for JobMore {
             ratemin: [0, 0],
             rate_iops_min: [0, 0],
             ratecycle: Duration::from_millis(1000),
+            x: Default::default(),
         }
     }
 }
@@ -631,12 +638,13 @@ pub fn apply_more(
                     "md5" => Some(VerifyKind::Md5),
                     "xxhash" | "xxhash64" => Some(VerifyKind::Xxhash),
                     "sha256" => Some(VerifyKind::Sha256),
+                    "crc64" => Some(VerifyKind::Crc64),
                     "meta" => Some(VerifyKind::Meta),
                     "pattern" => Some(VerifyKind::Pattern),
                     _ => return Err(bad(
                         key,
                         v,
-                        "accepted: crc32c, crc32c-intel, md5, xxhash, sha256, meta, pattern, none",
+                        "accepted: crc32c, crc32c-intel, crc64, md5, xxhash, sha256, meta, pattern, none",
                         origin,
                     )),
                 };

@@ -7,5 +7,6 @@ pub mod fio;
 pub mod fio_apply;
 pub mod fio_ini;
 pub mod fio_keys;
+pub mod fio_keys_verify;
 pub mod fio_units;
 pub mod values;

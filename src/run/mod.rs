@@ -6,6 +6,7 @@ pub mod fileio_gen;
 pub mod fileio_worker;
 pub mod fio;
 pub mod fio_cpu;
+pub mod fio_errors;
 pub mod fio_gen;
 pub mod fio_log;
 pub mod fio_verify;
