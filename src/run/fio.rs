@@ -394,7 +394,9 @@ fn plan(job: &FioJob, t: u32, global_index: u64) -> Result<Plan, RunError> {
         }
     }
     let total: u64 = regions.iter().map(|r| r.1).sum();
-    let byte_limit = if job.time_based || (job.more.x.fill_device && job.more.io_size.is_none()) {
+    // (fill_device: the region is the free space, so the job ends at ENOSPC, or at the
+    // latest once it has written all of it)
+    let byte_limit = if job.time_based {
         0
     } else {
         job.more.io_size.unwrap_or(total).saturating_mul(job.loops)

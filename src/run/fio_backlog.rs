@@ -95,9 +95,10 @@ impl<'a> Worker<'a> {
                 continue;
             };
             self.verify_block(slab, st, file, offset, len, seq)?;
-            if i < list.len() {
-                self.written.remove(&(file, offset));
-            }
+        }
+        // verified blocks are not read again at the end (fio drops them from its history)
+        for &(file, offset) in list.iter().take(batch as usize) {
+            self.written.remove(&(file, offset));
         }
         Ok(())
     }
@@ -162,17 +163,37 @@ impl<'a> Worker<'a> {
             }
             done += r as usize;
         }
+        // IOMARK_FAULT (test-only) reaches these reads too
+        if let Err(e) = crate::engine::fault::read_hook(b) {
+            let s = Slot {
+                op: Op::Read,
+                file,
+                offset,
+                len,
+                ..Slot::default()
+            };
+            return Err(self.io_err(&s, e));
+        }
         st.verified += 1;
         let want = self.seq_checked().then_some(seq);
         if let Err(why) = fio_verify::check_with(b, offset, &spec, want) {
-            let why = self.dumped(file, offset, b, seq, why);
+            let why = self.dumped(file, offset, b, Some(seq), why);
             self.mismatch(file, offset, why)?;
         }
         Ok(())
     }
 
     /// With `verify_dump=1`, write the received and expected block and say where.
-    pub(super) fn dumped(&self, file: usize, offset: u64, data: &[u8], seq: u64, why: String) -> String {
+    /// `seq`: the write sequence number the block must carry (`None`: a job that only
+    /// reads, which takes it from the block).
+    pub(super) fn dumped(
+        &self,
+        file: usize,
+        offset: u64,
+        data: &[u8],
+        seq: Option<u64>,
+        why: String,
+    ) -> String {
         let Some(spec) = self.vspec() else {
             return why;
         };
@@ -180,7 +201,7 @@ impl<'a> Worker<'a> {
             return why;
         }
         let path = &self.plan.files[file].path;
-        match fio_verify::dump(path, offset, data, &spec, self.plan.seed, seq) {
+        match fio_verify::dump(path, offset, data, &spec, seq.map(|q| (self.plan.seed, q))) {
             Ok((r, e)) => format!(
                 "{why} (verify_dump: received block in {}, expected in {})",
                 r.display(),

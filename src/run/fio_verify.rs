@@ -249,15 +249,23 @@ fn check_chunk(buf: &[u8], offset: u64, k: VerifyKind, want_seq: Option<u64>) ->
 /// files. The expected block is exact for `verify=pattern` and for `meta` with a
 /// pattern; for checksum kinds the data after each header cannot be regenerated (the
 /// write buffers are random), so it is the received data under the headers the block
-/// should carry. Returns the two paths.
+/// should carry. `seed_seq`: the job seed and write sequence number the block must
+/// carry; `None` (a job that only reads) takes them from the received header. Returns
+/// the two paths.
 pub fn dump(
     file: &std::path::Path,
     offset: u64,
     received: &[u8],
     spec: &Spec,
-    seed: u64,
-    seq: u64,
+    seed_seq: Option<(u64, u64)>,
 ) -> std::io::Result<(std::path::PathBuf, std::path::PathBuf)> {
+    let field = |a: usize| {
+        received
+            .get(a..a + 8)
+            .and_then(|b| b.try_into().ok())
+            .map_or(0, u64::from_le_bytes)
+    };
+    let (seed, seq) = seed_seq.unwrap_or_else(|| (field(16), field(24)));
     use std::os::unix::fs::FileTypeExt;
     let base = file.file_name().map_or_else(
         || "block".to_string(),
@@ -380,7 +388,7 @@ mod tests {
         let mut got = vec![0u8; 512];
         stamp_with(&mut got, 0, 0, 0, &spec);
         got[7] = 0xee;
-        let (r, e) = dump(&f, 4096, &got, &spec, 0, 0).unwrap();
+        let (r, e) = dump(&f, 4096, &got, &spec, None).unwrap();
         assert_eq!(r, d.path().join("data.4096.received"));
         assert_eq!(e, d.path().join("data.4096.expected"));
         assert_eq!(std::fs::read(&r).unwrap(), got);

@@ -615,7 +615,7 @@ impl<'a> Worker<'a> {
                 let data = unsafe { std::slice::from_raw_parts(buf, s.len) };
                 let spec = self.vspec().unwrap_or(fio_verify::Spec::new(k, &m.verify_pattern));
                 if let Err(why) = fio_verify::check_with(data, s.offset, &spec, None) {
-                    let why = self.dumped(s.file, s.offset, data, 0, why);
+                    let why = self.dumped(s.file, s.offset, data, None, why);
                     self.mismatch(s.file, s.offset, why)?;
                 }
             }
