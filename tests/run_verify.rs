@@ -111,7 +111,10 @@ fn verify_backlog_catches_a_corruption_before_the_job_writes_on() {
     );
     assert_eq!(o.status.code(), Some(1), "{}", err(&o));
     assert!(err(&o).contains("crc32c checksum mismatch"), "{}", err(&o));
-    assert_eq!(stamped_blocks(&d.path().join("f"), 4096), vec![0, 4096, 8192, 12288]);
+    assert_eq!(
+        stamped_blocks(&d.path().join("f"), 4096),
+        vec![0, 4096, 8192, 12288]
+    );
 }
 
 #[test]
@@ -131,11 +134,20 @@ fn crc64_round_trip_and_corruption() {
     let o = run_env(d.path(), &a, Some("read:corrupt@3"));
     assert_eq!(o.status.code(), Some(1));
     let e = err(&o);
-    assert!(e.contains("crc64 checksum mismatch") && e.contains("1 block(s)"), "{e}");
+    assert!(
+        e.contains("crc64 checksum mismatch") && e.contains("1 block(s)"),
+        "{e}"
+    );
     // crc32c-intel is fio's alias of crc32c
     let o = run(
         d.path(),
-        &["--name=w", "--filename=g", "--rw=write", "--size=16k", "--verify=crc32c-intel"],
+        &[
+            "--name=w",
+            "--filename=g",
+            "--rw=write",
+            "--size=16k",
+            "--verify=crc32c-intel",
+        ],
     );
     assert!(o.status.success(), "{}", err(&o));
     assert_eq!(verified(&o), 4);
@@ -163,10 +175,18 @@ fn surface_scan_interval_headers_meta_pattern_and_dump() {
         assert_eq!(&data[off..off + 2], &[0xca, 0xac], "header at {off}");
         let hdr_off = u64::from_le_bytes(data[off + 8..off + 16].try_into().unwrap());
         assert_eq!(hdr_off, off as u64);
-        assert_eq!(u32::from_le_bytes(data[off + 4..off + 8].try_into().unwrap()), 512);
+        assert_eq!(
+            u32::from_le_bytes(data[off + 4..off + 8].try_into().unwrap()),
+            512
+        );
     }
     assert_eq!(data[64..68], [0xaa, 0x55, 0x5a, 0xa5]);
-    let mut r = vec!["--name=verify-phase", "--rw=read", "--do_verify=1", "--verify_dump=1"];
+    let mut r = vec![
+        "--name=verify-phase",
+        "--rw=read",
+        "--do_verify=1",
+        "--verify_dump=1",
+    ];
     r.extend(common);
     let o = run(d.path(), &r);
     assert!(o.status.success(), "{}", err(&o));
@@ -178,12 +198,24 @@ fn surface_scan_interval_headers_meta_pattern_and_dump() {
     let o = run(d.path(), &r);
     assert_eq!(o.status.code(), Some(1));
     let e = err(&o);
-    assert!(e.contains("offset 131072") && e.contains("pattern mismatch at byte 1124"), "{e}");
+    assert!(
+        e.contains("offset 131072") && e.contains("pattern mismatch at byte 1124"),
+        "{e}"
+    );
     let rec = d.path().join("data.131072.received");
     let exp = d.path().join("data.131072.expected");
-    assert!(e.contains("data.131072.received") && e.contains("data.131072.expected"), "{e}");
-    assert!(std::fs::read(&rec).unwrap() == bad[131072..131072 + 65536], "received block");
-    assert!(std::fs::read(&exp).unwrap() == data[131072..131072 + 65536], "expected block");
+    assert!(
+        e.contains("data.131072.received") && e.contains("data.131072.expected"),
+        "{e}"
+    );
+    assert!(
+        std::fs::read(&rec).unwrap() == bad[131072..131072 + 65536],
+        "received block"
+    );
+    assert!(
+        std::fs::read(&exp).unwrap() == data[131072..131072 + 65536],
+        "expected block"
+    );
 }
 
 #[test]
@@ -191,7 +223,15 @@ fn verify_interval_must_divide_the_block_size() {
     let d = tempfile::tempdir().unwrap();
     let o = run(
         d.path(),
-        &["--name=w", "--filename=f", "--rw=write", "--bs=4k", "--size=64k", "--verify=crc32c", "--verify_interval=3000"],
+        &[
+            "--name=w",
+            "--filename=f",
+            "--rw=write",
+            "--bs=4k",
+            "--size=64k",
+            "--verify=crc32c",
+            "--verify_interval=3000",
+        ],
     );
     assert_eq!(o.status.code(), Some(2));
     assert!(err(&o).contains("verify_interval=3000"), "{}", err(&o));
@@ -243,7 +283,11 @@ fn ignore_error_lists_decide_what_continue_on_error_goes_past() {
     assert!(!err(&o).contains("continued past"), "{}", err(&o));
     // ignore_error=,ENOSPC: write errors ENOSPC go on, counted as errors, never as done
     let mut a = base.to_vec();
-    a.extend(["--continue_on_error=write", "--ignore_error=,ENOSPC", "--error_dump=1"]);
+    a.extend([
+        "--continue_on_error=write",
+        "--ignore_error=,ENOSPC",
+        "--error_dump=1",
+    ]);
     let o = run_env(d.path(), &a, Some("write:enospc@5"));
     assert_eq!(o.status.code(), Some(1), "{}", err(&o));
     let j = json(&o);
@@ -251,7 +295,10 @@ fn ignore_error_lists_decide_what_continue_on_error_goes_past() {
     assert_eq!(j["jobs"][0]["write"]["io_bytes"], 15 * 4096);
     assert_eq!(j["jobs"][0]["total_err"], 1);
     let e = err(&o);
-    assert!(e.contains("error_dump:") && e.contains("offset 16384"), "{e}");
+    assert!(
+        e.contains("error_dump:") && e.contains("offset 16384"),
+        "{e}"
+    );
     // the list replaces the default: EIO now stops the job
     let o = run_env(d.path(), &a, Some("write:eio@5"));
     assert_eq!(o.status.code(), Some(1));
@@ -263,17 +310,29 @@ fn ignore_error_lists_decide_what_continue_on_error_goes_past() {
     assert_eq!(o.status.code(), Some(2));
     let e = err(&o);
     assert_eq!(e.lines().count(), 1, "{e}");
-    assert!(e.contains("ignore_error") && e.contains("ENOPE") && e.contains("errno"), "{e}");
+    assert!(
+        e.contains("ignore_error") && e.contains("ENOPE") && e.contains("errno"),
+        "{e}"
+    );
 }
 
 #[test]
 fn allow_file_create_0_refuses_a_missing_file() {
     let d = tempfile::tempdir().unwrap();
-    let a = ["--name=r", "--filename=absent", "--rw=read", "--size=64k", "--allow_file_create=0"];
+    let a = [
+        "--name=r",
+        "--filename=absent",
+        "--rw=read",
+        "--size=64k",
+        "--allow_file_create=0",
+    ];
     let o = run(d.path(), &a);
     assert_eq!(o.status.code(), Some(3), "{}", err(&o));
     let e = err(&o);
-    assert!(e.contains("allow_file_create=0") && e.contains("absent"), "{e}");
+    assert!(
+        e.contains("allow_file_create=0") && e.contains("absent"),
+        "{e}"
+    );
     assert!(!d.path().join("absent").exists(), "nothing created");
     std::fs::write(d.path().join("absent"), vec![1u8; 64 << 10]).unwrap();
     let o = run(d.path(), &a);
@@ -288,7 +347,15 @@ fn atomic_is_refused_before_any_io_where_unsupported() {
     let (_, max) = iomark::run::fio_errors::atomic_limits(&f).unwrap();
     let o = run(
         d.path(),
-        &["--name=a", "--filename=f", "--rw=randwrite", "--bs=4k", "--size=64k", "--atomic=1", "--verify=crc64"],
+        &[
+            "--name=a",
+            "--filename=f",
+            "--rw=randwrite",
+            "--bs=4k",
+            "--size=64k",
+            "--atomic=1",
+            "--verify=crc64",
+        ],
     );
     if max == 0 {
         assert_eq!(o.status.code(), Some(3), "{}", err(&o));
@@ -306,7 +373,14 @@ fn atomic_is_refused_before_any_io_where_unsupported() {
     // atomic on a mapping makes no sense: a usage error
     let o = run(
         d.path(),
-        &["--name=a", "--filename=f", "--rw=write", "--size=64k", "--atomic=1", "--ioengine=mmap"],
+        &[
+            "--name=a",
+            "--filename=f",
+            "--rw=write",
+            "--size=64k",
+            "--atomic=1",
+            "--ioengine=mmap",
+        ],
     );
     assert_eq!(o.status.code(), Some(2));
     assert!(err(&o).contains("atomic=1"), "{}", err(&o));
@@ -340,11 +414,21 @@ fn fill_device_writes_until_enospc_and_ends_normally() {
     assert!(o.status.success(), "{}", err(&o));
     let j = json(&o);
     let written = j["jobs"][0]["write"]["io_bytes"].as_u64().unwrap();
-    assert!(j["jobs"][0]["total_err"].is_null(), "ENOSPC is not an error");
-    assert!(written > avail - (1 << 20) && written <= avail, "{written} of {avail}");
+    assert!(
+        j["jobs"][0]["total_err"].is_null(),
+        "ENOSPC is not an error"
+    );
+    assert!(
+        written > avail - (1 << 20) && written <= avail,
+        "{written} of {avail}"
+    );
     let len = std::fs::metadata(dir.join("datafile.tmp")).unwrap().len();
     assert!(len >= written, "{len} {written}");
-    assert!(fs.avail() < 128 << 10, "filesystem left with {}", fs.avail());
+    assert!(
+        fs.avail() < 128 << 10,
+        "filesystem left with {}",
+        fs.avail()
+    );
     // then the verify phase of surface-scan.fio reads it all back
     let o = run(
         dir,
@@ -361,7 +445,11 @@ fn fill_device_writes_until_enospc_and_ends_normally() {
         ],
     );
     assert!(o.status.success(), "{}", err(&o));
-    assert!(err(&o).contains("create_serialize=0"), "notice: {}", err(&o));
+    assert!(
+        err(&o).contains("create_serialize=0"),
+        "notice: {}",
+        err(&o)
+    );
     // the whole file, in 64 KiB reads (a block cut short by ENOSPC rounds up)
     let read = json(&o)["jobs"][0]["read"]["io_bytes"].as_u64().unwrap();
     assert_eq!(read, len.div_ceil(65536) * 65536);
@@ -373,12 +461,26 @@ fn xnvme_keys_are_named_as_engine_options_and_notices_are_printed() {
     let o = run(d.path(), &["--name=x", "--size=64k", "--fdp=1"]);
     assert_eq!(o.status.code(), Some(2));
     let e = err(&o);
-    assert!(e.contains("'fdp'") && e.contains("xnvme") && e.contains("io_uring_cmd"), "{e}");
+    assert!(
+        e.contains("'fdp'") && e.contains("xnvme") && e.contains("io_uring_cmd"),
+        "{e}"
+    );
     let o = run(
         d.path(),
-        &["--name=w", "--filename=f", "--rw=write", "--size=16k", "--verify=crc32c", "--verify_async=4"],
+        &[
+            "--name=w",
+            "--filename=f",
+            "--rw=write",
+            "--size=16k",
+            "--verify=crc32c",
+            "--verify_async=4",
+        ],
     );
     assert!(o.status.success(), "{}", err(&o));
-    assert!(err(&o).contains("verify_async=4: iomark verifies inline"), "{}", err(&o));
+    assert!(
+        err(&o).contains("verify_async=4: iomark verifies inline"),
+        "{}",
+        err(&o)
+    );
     assert_eq!(verified(&o), 4);
 }

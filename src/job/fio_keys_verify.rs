@@ -334,7 +334,11 @@ mod tests {
         );
         assert_eq!(
             parse_ignore_error("EAGAIN,ENOSPC:122"),
-            Ok([Some(vec![libc::EAGAIN]), Some(vec![libc::ENOSPC, 122]), None])
+            Ok([
+                Some(vec![libc::EAGAIN]),
+                Some(vec![libc::ENOSPC, 122]),
+                None
+            ])
         );
         assert_eq!(
             parse_ignore_error("eio,,EILSEQ"),

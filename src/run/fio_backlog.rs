@@ -75,13 +75,24 @@ impl<'a> Worker<'a> {
             eng.reap(*in_flight, comps)
                 .map_err(|e| self.io_err(&Slot::default(), e))?;
             let t = self.clock.now();
-            self.account(st, comps, slots, slab, (&mut *free, &mut *in_flight), (t, t_base))?;
+            self.account(
+                st,
+                comps,
+                slots,
+                slab,
+                (&mut *free, &mut *in_flight),
+                (t, t_base),
+            )?;
         }
         Ok(())
     }
 
     /// Verify `verify_backlog_batch` blocks of the backlog (nothing may be in flight).
-    pub(super) fn verify_backlog(&mut self, slab: &Slab, st: &mut JobStats) -> Result<(), RunError> {
+    pub(super) fn verify_backlog(
+        &mut self,
+        slab: &Slab,
+        st: &mut JobStats,
+    ) -> Result<(), RunError> {
         let x = &self.plan.job.more.x;
         let batch = x.verify_backlog_batch.unwrap_or(x.verify_backlog);
         let list = std::mem::take(&mut self.backlog);

@@ -171,11 +171,17 @@ mod tests {
         m.continue_on_error = C::Write;
         assert!(non_fatal(&m, ErrorClass::Write, eio));
         assert!(non_fatal(&m, ErrorClass::Write, IoErr::Short { done: 0 }));
-        assert!(!non_fatal(&m, ErrorClass::Write, enospc), "not in the default list");
+        assert!(
+            !non_fatal(&m, ErrorClass::Write, enospc),
+            "not in the default list"
+        );
         assert!(!non_fatal(&m, ErrorClass::Read, eio));
         m.x.ignore_error = crate::job::fio_keys_verify::parse_ignore_error(",ENOSPC").unwrap();
         assert!(non_fatal(&m, ErrorClass::Write, enospc));
-        assert!(!non_fatal(&m, ErrorClass::Write, eio), "the list replaces the default");
+        assert!(
+            !non_fatal(&m, ErrorClass::Write, eio),
+            "the list replaces the default"
+        );
         // a list alone makes its class continue (it overrides continue_on_error)
         m.continue_on_error = C::None;
         assert!(non_fatal(&m, ErrorClass::Write, enospc));
@@ -187,13 +193,19 @@ mod tests {
         let d = tempfile::tempdir().unwrap();
         let f = d.path().join("missing");
         let e = check_allow_create(&[f.as_path()]).unwrap_err();
-        assert!(e.contains("allow_file_create=0") && e.contains("missing"), "{e}");
+        assert!(
+            e.contains("allow_file_create=0") && e.contains("missing"),
+            "{e}"
+        );
         std::fs::write(&f, b"x").unwrap();
         assert_eq!(check_allow_create(&[f.as_path()]), Ok(()));
         match atomic_limits(&f).unwrap() {
             (_, 0) => {
                 let e = check_atomic(&[f.as_path()], &[4096]).unwrap_err();
-                assert!(e.contains("atomic=1") && e.contains("atomic_write_unit_max=0"), "{e}");
+                assert!(
+                    e.contains("atomic=1") && e.contains("atomic_write_unit_max=0"),
+                    "{e}"
+                );
             }
             (min, max) => {
                 assert!(min <= max);

@@ -202,7 +202,12 @@ pub fn check_with(
     Ok(())
 }
 
-fn check_chunk(buf: &[u8], offset: u64, k: VerifyKind, want_seq: Option<u64>) -> Result<(), String> {
+fn check_chunk(
+    buf: &[u8],
+    offset: u64,
+    k: VerifyKind,
+    want_seq: Option<u64>,
+) -> Result<(), String> {
     if buf.len() < HEADER {
         return Ok(());
     }
@@ -267,10 +272,9 @@ pub fn dump(
     };
     let (seed, seq) = seed_seq.unwrap_or_else(|| (field(16), field(24)));
     use std::os::unix::fs::FileTypeExt;
-    let base = file.file_name().map_or_else(
-        || "block".to_string(),
-        |n| n.to_string_lossy().into_owned(),
-    );
+    let base = file
+        .file_name()
+        .map_or_else(|| "block".to_string(), |n| n.to_string_lossy().into_owned());
     let is_dev = std::fs::metadata(file).is_ok_and(|m| m.file_type().is_block_device());
     let dir = match file.parent() {
         Some(p) if !is_dev && !p.as_os_str().is_empty() => p.to_path_buf(),
@@ -351,7 +355,10 @@ mod tests {
         for i in 0..8 {
             let h = &b[i * 512..];
             assert_eq!(u16::from_le_bytes([h[0], h[1]]), MAGIC);
-            assert_eq!(u64::from_le_bytes(h[8..16].try_into().unwrap()), 65536 + i as u64 * 512);
+            assert_eq!(
+                u64::from_le_bytes(h[8..16].try_into().unwrap()),
+                65536 + i as u64 * 512
+            );
             assert_eq!(u32::from_le_bytes(h[4..8].try_into().unwrap()), 512);
         }
         assert_eq!(b[64], p[0]);
@@ -376,7 +383,9 @@ mod tests {
         stamp_with(&mut b, 0, 1, 1, &spec);
         assert_eq!(check_with(&b, 0, &spec, Some(1)), Ok(()));
         b[3000] ^= 0x80;
-        assert!(check_with(&b, 0, &spec, None).unwrap_err().contains("crc64"));
+        assert!(check_with(&b, 0, &spec, None)
+            .unwrap_err()
+            .contains("crc64"));
     }
 
     #[test]

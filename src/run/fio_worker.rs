@@ -613,7 +613,9 @@ impl<'a> Worker<'a> {
             if s.op == Op::Read && !self.fds.is_empty() && !self.plan.job.rw.writes() {
                 // SAFETY: the slot's buffer holds `len` bytes and is ours again.
                 let data = unsafe { std::slice::from_raw_parts(buf, s.len) };
-                let spec = self.vspec().unwrap_or(fio_verify::Spec::new(k, &m.verify_pattern));
+                let spec = self
+                    .vspec()
+                    .unwrap_or(fio_verify::Spec::new(k, &m.verify_pattern));
                 if let Err(why) = fio_verify::check_with(data, s.offset, &spec, None) {
                     let why = self.dumped(s.file, s.offset, data, None, why);
                     self.mismatch(s.file, s.offset, why)?;
