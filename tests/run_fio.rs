@@ -484,19 +484,35 @@ fn fio_examples_run_or_are_rejected_by_name() {
                     .as_ref()
                     .map_or(tmp.path().to_path_buf(), |fs| fs.dir().to_path_buf());
                 // atomic=1 needs a target with RWF_ATOMIC support (statx
-                // STATX_WRITE_ATOMIC); this VM's disk reports none: skip, saying so
+                // STATX_WRITE_ATOMIC); this VM's disk reports none, a loop-mounted XFS
+                // (Linux >= 6.16, reflink) does: use one, or skip saying why
+                let atomic_fs;
+                let mut dir = dir;
                 if cmd.jobs.iter().any(|j| j.more.x.atomic) {
-                    let probe = dir.join("atomic-probe");
-                    std::fs::write(&probe, [0u8; 4096]).unwrap();
-                    let lim = iomark::run::fio_errors::atomic_limits(&probe);
-                    std::fs::remove_file(&probe).unwrap();
-                    if !matches!(lim, Ok((_, max)) if max > 0) {
-                        println!(
-                            "{fname}: skipped: atomic=1 needs atomic-write support, and {} has none (statx STATX_WRITE_ATOMIC: {lim:?})",
-                            dir.display()
-                        );
-                        n.skipped += 1;
-                        continue;
+                    let takes_atomic = |d: &Path| {
+                        let probe = d.join("atomic-probe");
+                        std::fs::write(&probe, [0u8; 4096]).unwrap();
+                        let lim = iomark::run::fio_errors::atomic_limits(&probe);
+                        std::fs::remove_file(&probe).unwrap();
+                        lim
+                    };
+                    let here = takes_atomic(&dir);
+                    if !matches!(here, Ok((_, max)) if max > 0) {
+                        atomic_fs = loopfs::SmallExt4::with_fs(320, "xfs");
+                        let there = atomic_fs.as_ref().map(|fs| takes_atomic(fs.dir()));
+                        match (&atomic_fs, there) {
+                            (Some(fs), Some(Ok((_, max)))) if max > 0 => {
+                                dir = fs.dir().to_path_buf()
+                            }
+                            (_, there) => {
+                                println!(
+                                    "{fname}: skipped: atomic=1 needs atomic-write support; {} has none (statx STATX_WRITE_ATOMIC: {here:?}) and a loop-mounted XFS gave {there:?}",
+                                    dir.display()
+                                );
+                                n.skipped += 1;
+                                continue;
+                            }
+                        }
                     }
                 }
                 // jobs that verify may read what another job of the example wrote

@@ -484,3 +484,56 @@ fn xnvme_keys_are_named_as_engine_options_and_notices_are_printed() {
     );
     assert_eq!(verified(&o), 4);
 }
+
+#[test]
+fn atomic_writes_run_and_verify_where_the_filesystem_takes_them() {
+    // a loop-mounted XFS (reflink) takes RWF_ATOMIC writes on Linux >= 6.16
+    let Some(fs) = loopfs::SmallExt4::with_fs(320, "xfs") else {
+        return;
+    };
+    let probe = fs.dir().join("probe");
+    std::fs::write(&probe, [0u8; 4096]).unwrap();
+    let (min, max) = iomark::run::fio_errors::atomic_limits(&probe).unwrap();
+    if max == 0 {
+        eprintln!("skipped: this kernel's XFS reports no atomic writes (statx STATX_WRITE_ATOMIC)");
+        return;
+    }
+    assert!(min <= 4096 && max >= 4096, "limits {min}..{max}");
+    for engine in ["psync", "io_uring"] {
+        let o = run(
+            fs.dir(),
+            &[
+                "--name=a",
+                "--filename=f",
+                &format!("--ioengine={engine}"),
+                "--iodepth=8",
+                "--rw=randwrite",
+                "--bs=4k",
+                "--size=1m",
+                "--atomic=1",
+                "--verify=crc64",
+            ],
+        );
+        assert!(o.status.success(), "{engine}: {}", err(&o));
+        assert_eq!(verified(&o), 256, "{engine}");
+    }
+    // a block size above the unit maximum is refused with the limits, before any I/O
+    let big = (u64::from(max) * 2).max(8192);
+    let o = run(
+        fs.dir(),
+        &[
+            "--name=a",
+            "--filename=g",
+            "--rw=write",
+            &format!("--bs={big}"),
+            &format!("--size={}", big * 2),
+            "--atomic=1",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(3), "{}", err(&o));
+    let e = err(&o);
+    assert!(
+        e.contains(&format!("bs={big}")) && e.contains(&format!("to {max} bytes")),
+        "{e}"
+    );
+}

@@ -189,7 +189,10 @@ impl Uring {
 
     fn entry(&self, slot: usize, r: &IoReq) -> io_uring::squeue::Entry {
         let len = r.len as u32;
-        let e = match (r.dir, self.fixed_files, self.fixed_bufs) {
+        // RWF_ATOMIC takes a single user buffer only (the kernel refuses a registered
+        // buffer's bvec with EINVAL): atomic writes go without the fixed buffer
+        let fixed_bufs = self.fixed_bufs && !(r.dir == Dir::Write && self.write_flags != 0);
+        let e = match (r.dir, self.fixed_files, fixed_bufs) {
             (Dir::Read, true, true) => {
                 opcode::ReadFixed::new(types::Fixed(r.file as u32), r.buf, len, r.buf_index)
                     .offset(r.offset)

@@ -168,7 +168,7 @@ const ERRNO_NAMES: &[(&str, i32)] = &[
 
 /// Parse `ignore_error=READ_LIST,WRITE_LIST,VERIFY_LIST` (fio syntax): lists separated
 /// by `,`, errors inside a list by `:`, each an errno symbol (`ENOSPC`) or a number
-/// (`122`). An empty list leaves that class at fio's default.
+/// (`122`, `0x7a`). An empty list leaves that class at fio's default.
 pub fn parse_ignore_error(v: &str) -> Result<[Option<Vec<i32>>; 3], String> {
     let parts: Vec<&str> = v.split(',').collect();
     if parts.len() > 3 {
@@ -186,7 +186,11 @@ pub fn parse_ignore_error(v: &str) -> Result<[Option<Vec<i32>>; 3], String> {
         }
         let mut list = Vec::new();
         for e in errs {
-            let n = match e.parse::<i32>() {
+            let num = match e.strip_prefix("0x").or_else(|| e.strip_prefix("0X")) {
+                Some(h) => i32::from_str_radix(h, 16),
+                None => e.parse::<i32>(),
+            };
+            let n = match num {
                 Ok(n) if n > 0 => n,
                 Ok(_) => return Err(format!("'{e}' is not an errno (> 0)")),
                 Err(_) => ERRNO_NAMES
@@ -343,6 +347,10 @@ mod tests {
         assert_eq!(
             parse_ignore_error("eio,,EILSEQ"),
             Ok([Some(vec![libc::EIO]), None, Some(vec![libc::EILSEQ])])
+        );
+        assert_eq!(
+            parse_ignore_error("0x7a"),
+            Ok([Some(vec![122]), None, None])
         );
         assert!(parse_ignore_error("ENOPE").unwrap_err().contains("ENOPE"));
         assert!(parse_ignore_error("a,b,c,d").is_err());

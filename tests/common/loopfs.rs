@@ -1,5 +1,6 @@
-//! A small ext4 filesystem on a loop device for tests that must fill a disk
-//! (`fill_device`, ENOSPC). Included with `#[path = "common/loopfs.rs"] mod loopfs;`.
+//! A small filesystem on a loop device: ext4 for tests that must fill a disk
+//! (`fill_device`, ENOSPC), XFS for atomic writes (Linux ≥ 6.16 XFS with reflink
+//! takes RWF_ATOMIC writes in software, where this VM's disk reports none). Included with `#[path = "common/loopfs.rs"] mod loopfs;`.
 //! Needs root (CI runs as root); without it, or without losetup/mkfs.ext4/mount,
 //! [`SmallExt4::new`] prints why and returns `None`. Drop unmounts, detaches the loop
 //! device and removes the image, also when the test fails.
@@ -23,7 +24,7 @@ fn tool(name: &str) -> Option<PathBuf> {
         .find(|p| p.is_file())
 }
 
-/// A `mib`-MiB ext4 image mounted through a loop device on a scratch directory.
+/// A `mib`-MiB filesystem image mounted through a loop device on a scratch directory.
 pub struct SmallExt4 {
     mnt: PathBuf,
     dev: Option<String>,
@@ -34,16 +35,24 @@ pub struct SmallExt4 {
 static LOOP_LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 impl SmallExt4 {
-    /// `None` (with the reason printed) when not root or the tools are missing.
+    /// An ext4 of `mib` MiB; `None` (with the reason printed) when not root or the
+    /// tools are missing.
     pub fn new(mib: u64) -> Option<SmallExt4> {
+        Self::with_fs(mib, "ext4")
+    }
+
+    /// A filesystem of type `fs` (`ext4` or `xfs`; XFS needs at least 300 MiB, the
+    /// image is sparse); `None` (with the reason printed) when not root or the tools
+    /// are missing.
+    pub fn with_fs(mib: u64, fs: &str) -> Option<SmallExt4> {
         if !is_root() {
-            eprintln!("skipped: a loop-mounted ext4 needs root; CI runs as root");
+            eprintln!("skipped: a loop-mounted {fs} needs root; CI runs as root");
             return None;
         }
         let (Some(losetup), Some(mkfs), Some(mount)) =
-            (tool("losetup"), tool("mkfs.ext4"), tool("mount"))
+            (tool("losetup"), tool(&format!("mkfs.{fs}")), tool("mount"))
         else {
-            eprintln!("skipped: losetup, mkfs.ext4 or mount missing");
+            eprintln!("skipped: losetup, mkfs.{fs} or mount missing");
             return None;
         };
         let base = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
@@ -81,13 +90,19 @@ impl SmallExt4 {
             }
         }
         let dev = g.dev.clone().expect("losetup --find --show failed");
-        // no reserved blocks: root sees exactly what statvfs reports as available
+        // ext4: no reserved blocks, root sees exactly what statvfs reports as available
+        let args: &[&str] = if fs == "ext4" {
+            &["-q", "-F", "-m", "0"]
+        } else {
+            &["-q", "-f"]
+        };
         let ok = Command::new(mkfs)
-            .args(["-q", "-F", "-m", "0", &dev])
+            .args(args)
+            .arg(&dev)
             .status()
             .unwrap()
             .success();
-        assert!(ok, "mkfs.ext4 {dev}");
+        assert!(ok, "mkfs.{fs} {dev}");
         let ok = Command::new(mount)
             .arg(&dev)
             .arg(&g.mnt)
