@@ -303,6 +303,12 @@ fn ignore_error_lists_decide_what_continue_on_error_goes_past() {
     let o = run_env(d.path(), &a, Some("write:eio@5"));
     assert_eq!(o.status.code(), Some(1));
     assert!(!err(&o).contains("continued past"), "{}", err(&o));
+    // a VERIFY list is accepted, and the notice says it has no effect
+    let mut a = base.to_vec();
+    a.push("--ignore_error=,,EILSEQ");
+    let o = run(d.path(), &a);
+    assert!(o.status.success(), "{}", err(&o));
+    assert!(err(&o).contains("VERIFY list has no effect"), "{}", err(&o));
     // a bad list: one line naming the option and what is accepted, exit 2
     let mut a = base.to_vec();
     a.push("--ignore_error=ENOPE");

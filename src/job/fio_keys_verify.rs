@@ -31,7 +31,8 @@ pub struct JobExtra {
     /// `verify_async`: fio's verifier threads; iomark verifies inline (notice)
     pub verify_async: u32,
     /// `ignore_error`: errno lists (read, write, verify) that `continue_on_error` goes on
-    /// after; `None`: fio's default list (EIO, EILSEQ)
+    /// after; `None`: fio's default list (EIO, EILSEQ). The verify list has no effect
+    /// (a notice says so): mismatches follow `verify_fatal`
     pub ignore_error: [Option<Vec<i32>>; 3],
     /// `error_dump`: print each error a job continues past (fio default 0)
     pub error_dump: bool,
@@ -258,6 +259,11 @@ pub fn apply_extra(
         "ignore_error" => {
             let v = need(key, value, origin)?;
             x.ignore_error = parse_ignore_error(v).map_err(|e| bad(key, v, e, origin))?;
+            if x.ignore_error[2].is_some() {
+                notice(
+                    "notice: ignore_error: the VERIFY list has no effect in iomark: a verify mismatch is counted and fails the job (verify_fatal=1 stops it at once)".into(),
+                );
+            }
         }
         "error_dump" => x.error_dump = parse_bool(key, value, origin)?,
         "fill_device" | "fill_fs" => x.fill_device = parse_bool(key, value, origin)?,
