@@ -10,6 +10,8 @@ command -v fio >/dev/null 2>&1 || missing+=(fio)
 command -v mkfs.ext4 >/dev/null 2>&1 || missing+=(e2fsprogs)
 # loop-device tests (tests/cases.rs, tests/faults.rs): losetup, mount, mkfs.ext4
 command -v losetup >/dev/null 2>&1 || [ -x /sbin/losetup ] || missing+=(mount)
+# atomic-verify.fio runs on a loop-mounted XFS (tests/run_fio.rs)
+command -v mkfs.xfs >/dev/null 2>&1 || [ -x /sbin/mkfs.xfs ] || missing+=(xfsprogs)
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" != 0 ]; then
     echo "tests/run.sh: please install ${missing[*]} (apt-get install ${missing[*]}) or run as root" >&2

@@ -206,6 +206,27 @@ pub fn io_hook(op: Op) -> std::io::Result<()> {
     Err(std::io::Error::from_raw_os_error(libc::EAGAIN))
 }
 
+/// Hook for reads done outside an engine (the verify read-back of `iomark run`): call
+/// after the read with its data. Counts one read; an errno fault comes back as the
+/// error the read would have had, `short` as a short transfer of half the buffer,
+/// `corrupt` inverts the middle byte of `buf` (as [`Faulty`] does to engine reads).
+pub fn read_hook(buf: &mut [u8]) -> Result<(), IoErr> {
+    if PLAN.get().is_some_and(Option::is_none) {
+        return Ok(());
+    }
+    match hit(Op::Read) {
+        Some(Kind::Corrupt) => {
+            corrupt(buf.as_mut_ptr(), buf.len());
+            Ok(())
+        }
+        Some(Kind::Short) => Err(IoErr::Short {
+            done: (buf.len() / 2) & !511,
+        }),
+        Some(k) => k.errno().map_or(Ok(()), |e| Err(IoErr::Errno(e))),
+        None => Ok(()),
+    }
+}
+
 /// A pending fault of a queued request, applied when it is reaped.
 #[derive(Clone, Copy)]
 struct Pending {

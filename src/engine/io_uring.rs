@@ -86,6 +86,8 @@ pub struct Uring {
     unsubmitted: usize,
     /// Completions taken per `reap` (usize::MAX: all that are ready)
     reap_max: usize,
+    /// rw_flags of writes (RWF_ATOMIC for fio's `atomic=1`)
+    write_flags: i32,
 }
 
 impl Uring {
@@ -158,6 +160,7 @@ impl Uring {
             batch: false,
             unsubmitted: 0,
             reap_max: usize::MAX,
+            write_flags: 0,
         })
     }
 
@@ -186,6 +189,12 @@ impl Uring {
         self
     }
 
+    /// Give writes these `rw_flags` (e.g. `libc::RWF_ATOMIC`).
+    pub fn write_flags(mut self, flags: i32) -> Self {
+        self.write_flags = flags;
+        self
+    }
+
     /// Whether registered files and buffers are in use.
     pub fn registered(&self) -> (bool, bool) {
         (self.fixed_files, self.fixed_bufs)
@@ -193,7 +202,10 @@ impl Uring {
 
     fn entry(&self, slot: usize, r: &IoReq) -> io_uring::squeue::Entry {
         let len = r.len as u32;
-        let e = match (r.dir, self.fixed_files, self.fixed_bufs) {
+        // RWF_ATOMIC takes a single user buffer only (the kernel refuses a registered
+        // buffer's bvec with EINVAL): atomic writes go without the fixed buffer
+        let fixed_bufs = self.fixed_bufs && !(r.dir == Dir::Write && self.write_flags != 0);
+        let e = match (r.dir, self.fixed_files, fixed_bufs) {
             (Dir::Read, true, true) => {
                 opcode::ReadFixed::new(types::Fixed(r.file as u32), r.buf, len, r.buf_index)
                     .offset(r.offset)
@@ -204,6 +216,7 @@ impl Uring {
                 opcode::WriteFixed::new(types::Fixed(r.file as u32), r.buf, len, r.buf_index)
                     .offset(r.offset)
                     .ioprio(r.ioprio)
+                    .rw_flags(self.write_flags)
                     .build()
             }
             (Dir::Read, true, false) => opcode::Read::new(types::Fixed(r.file as u32), r.buf, len)
@@ -214,6 +227,7 @@ impl Uring {
                 opcode::Write::new(types::Fixed(r.file as u32), r.buf, len)
                     .offset(r.offset)
                     .ioprio(r.ioprio)
+                    .rw_flags(self.write_flags)
                     .build()
             }
             (Dir::Read, false, true) => {
@@ -226,6 +240,7 @@ impl Uring {
                 opcode::WriteFixed::new(types::Fd(self.fds[r.file]), r.buf, len, r.buf_index)
                     .offset(r.offset)
                     .ioprio(r.ioprio)
+                    .rw_flags(self.write_flags)
                     .build()
             }
             (Dir::Read, false, false) => opcode::Read::new(types::Fd(self.fds[r.file]), r.buf, len)
@@ -236,6 +251,7 @@ impl Uring {
                 opcode::Write::new(types::Fd(self.fds[r.file]), r.buf, len)
                     .offset(r.offset)
                     .ioprio(r.ioprio)
+                    .rw_flags(self.write_flags)
                     .build()
             }
         };

@@ -32,6 +32,14 @@ pub enum FioError {
         /// where
         origin: Origin,
     },
+    /// an option of fio's xnvme / io_uring_cmd engines (NVMe FDP, protection information)
+    #[error("{origin}: option '{key}' belongs to fio's xnvme and io_uring_cmd engines (NVMe passthrough), which iomark does not support")]
+    EngineKey {
+        /// the key as written
+        key: String,
+        /// where
+        origin: Origin,
+    },
     /// an engine iomark does not implement
     #[error("{origin}: ioengine '{engine}' is not supported by iomark (supported: psync, sync, pvsync, io_uring, libaio, posixaio, mmap, null)")]
     UnsupportedEngine {
@@ -425,6 +433,7 @@ fn validate(job: &FioJob) -> Result<(), FioError> {
             )));
         }
     }
+    super::fio_keys_verify::validate_extra(job).map_err(err)?;
     if job.readonly && job.rw.writes() {
         return Err(err(
             "readonly=1 forbids a job that writes (rw=read or randread only)".into(),
@@ -509,6 +518,10 @@ pub fn jobs_from_sections(
 /// Settle keys that depend on each other (fio: a `verify_pattern` alone means
 /// `verify=pattern`).
 fn finish(job: &mut FioJob, notices: &mut Vec<String>) {
+    // fio --cmdhelp=atomic: "Use Atomic IO with O_DIRECT (implies O_DIRECT)"
+    if job.more.x.atomic {
+        job.direct = true;
+    }
     if job.more.verify.is_none() && !job.more.verify_pattern.is_empty() {
         job.more.verify = Some(super::fio_keys::VerifyKind::Pattern);
     }

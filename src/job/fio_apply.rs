@@ -364,7 +364,17 @@ pub fn apply(
         _ => {
             if !super::fio_control::apply_control(&mut job.control, &key, value, origin, kb)?
                 && !super::fio_keys::apply_more(&mut job.more, &key, value, origin, kb)?
+                && !super::fio_keys_verify::apply_extra(
+                    &mut job.more.x,
+                    &key,
+                    value,
+                    origin,
+                    notices,
+                )?
             {
+                if let Some(e) = super::fio_keys_verify::engine_key_error(&key, origin) {
+                    return Err(e);
+                }
                 return Err(FioError::UnsupportedKey {
                     key: key_raw.trim().to_string(),
                     origin: origin.clone(),

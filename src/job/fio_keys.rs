@@ -71,6 +71,9 @@ pub enum VerifyKind {
     Meta,
     /// the `verify_pattern` bytes, no header
     Pattern,
+    /// CRC-64 as fio's `crc64` (Jones polynomial 0xad93d23594c935a9, reflected, init 0,
+    /// no final xor: the `crc` crate's CRC_64_REDIS)
+    Crc64,
 }
 
 impl VerifyKind {
@@ -83,6 +86,7 @@ impl VerifyKind {
             VerifyKind::Sha256 => "sha256",
             VerifyKind::Meta => "meta",
             VerifyKind::Pattern => "pattern",
+            VerifyKind::Crc64 => "crc64",
         }
     }
 }
@@ -191,6 +195,8 @@ pub struct JobMore {
     pub ratecycle: Duration,
     /// zone keys (`zonemode`, …) and `random_generator` / `random_sequence_stride`
     pub zones: super::fio_zone_keys::ZoneOpts,
+    /// verify-while-writing, error-list, fill and creation keys (`fio_keys_verify`)
+    pub x: super::fio_keys_verify::JobExtra,
 }
 
 impl Default for JobMore {
@@ -245,6 +251,7 @@ impl Default for JobMore {
             rate_iops_min: [0, 0],
             ratecycle: Duration::from_millis(1000),
             zones: Default::default(),
+            x: Default::default(),
         }
     }
 }
@@ -662,12 +669,13 @@ pub fn apply_more(
                     "md5" => Some(VerifyKind::Md5),
                     "xxhash" | "xxhash64" => Some(VerifyKind::Xxhash),
                     "sha256" => Some(VerifyKind::Sha256),
+                    "crc64" => Some(VerifyKind::Crc64),
                     "meta" => Some(VerifyKind::Meta),
                     "pattern" => Some(VerifyKind::Pattern),
                     _ => return Err(bad(
                         key,
                         v,
-                        "accepted: crc32c, crc32c-intel, md5, xxhash, sha256, meta, pattern, none",
+                        "accepted: crc32c, crc32c-intel, crc64, md5, xxhash, sha256, meta, pattern, none",
                         origin,
                     )),
                 };

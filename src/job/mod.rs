@@ -10,6 +10,7 @@ pub mod fio_extra;
 pub mod fio_ini;
 pub mod fio_keys;
 pub mod fio_showcmd;
+pub mod fio_keys_verify;
 pub mod fio_units;
 pub mod fio_zone_keys;
 pub mod values;

@@ -383,9 +383,15 @@ fn files_for(job: &FioJob, t: u32) -> Result<(Vec<FileSpec>, Vec<Region>), RunEr
             (Some(e), None, None) if start > 0 => e.saturating_sub(start),
             _ => size,
         };
+        // fill_device: size is ignored; the region is the free space (written until
+        // ENOSPC), and nothing is laid out in advance
+        let (len, on_disk) = match super::fio_errors::fill_region(job, &p, existing, start) {
+            Some(r) => r,
+            None => (len, start.saturating_add(len)),
+        };
         out.push(FileSpec {
             path: p,
-            size: start.saturating_add(len),
+            size: on_disk,
         });
         regions.push((start, len));
     }
@@ -412,6 +418,8 @@ fn plan(job: &FioJob, t: u32, global_index: u64) -> Result<Plan, RunError> {
         });
     }
     let total: u64 = regions.iter().map(|r| r.1).sum();
+    // (fill_device: the region is the free space, so the job ends at ENOSPC, or at the
+    // latest once it has written all of it)
     let byte_limit = if job.time_based {
         0
     } else {
@@ -536,6 +544,8 @@ fn run_thread_io(
         }
     }
     let mut w = Worker::new(plan, clock, stop, fds.clone(), logs, live);
+    // atomic=1: RWF_ATOMIC on every write (checked by the statx preflight in `execute`)
+    let atomic_flags = if m.x.atomic { libc::RWF_ATOMIC } else { 0 };
     let st = match job.engine {
         EngineKind::IoUring => match io_uring::probe() {
             Ok(()) => {
@@ -554,13 +564,15 @@ fn run_thread_io(
                     .batched(false)
                     // fio takes iodepth_batch_complete_max completions per reap (default:
                     // iodepth_batch_complete_min), then refills those slots at once
-                    .reap_max(reap_max(job));
+                    .reap_max(reap_max(job))
+                    .write_flags(atomic_flags);
                 // IOMARK_FAULT (test-only) wraps the engine; otherwise it runs as is
                 crate::maybe_faulty!(e, |e| w.run(e, &slab, depth))
             }
             Err(_) => {
                 // denied: `execute` already warned once (or refused with --engine-strict)
-                crate::maybe_faulty!(Psync::new(fds), |e| w.run(e, &slab, 1))
+                let e = Psync::new(fds).write_flags(atomic_flags);
+                crate::maybe_faulty!(e, |e| w.run(e, &slab, 1))
             }
         },
         EngineKind::Mmap => {
@@ -568,7 +580,10 @@ fn run_thread_io(
             let e = Mmap::new(&fds, len).map_err(|e| engine_err("mmap", io_why(e, false, 0)))?;
             crate::maybe_faulty!(e, |e| w.run(e, &slab, 1))
         }
-        _ => crate::maybe_faulty!(Psync::new(fds), |e| w.run(e, &slab, 1)),
+        _ => {
+            let e = Psync::new(fds).write_flags(atomic_flags);
+            crate::maybe_faulty!(e, |e| w.run(e, &slab, 1))
+        }
     };
     drop(open);
     st
@@ -790,12 +805,37 @@ pub fn execute(
         .collect();
     fio_files::preflight(&checks)?;
     for (j, ps) in cmd.jobs.iter().zip(&plans) {
+        if !j.more.x.allow_file_create && j.engine != EngineKind::Null {
+            for p in ps {
+                let paths: Vec<&Path> = p.files.iter().map(|f| f.path.as_path()).collect();
+                super::fio_errors::check_allow_create(&paths).map_err(|why| RunError::Refused {
+                    job: j.name.clone(),
+                    why,
+                })?;
+            }
+        }
+    }
+    for (j, ps) in cmd.jobs.iter().zip(&plans) {
         if j.engine == EngineKind::Null {
             continue;
         }
         for p in ps {
             for m in fio_files::layout(&p.files, j.rw.reads(), j.rw.writes())? {
                 note(format!("{}: {m}", j.name));
+            }
+        }
+    }
+    // atomic=1: the files take RWF_ATOMIC writes of the job's sizes, checked before I/O
+    for (j, ps) in cmd.jobs.iter().zip(&plans) {
+        if j.more.x.atomic {
+            for p in ps {
+                let paths: Vec<&Path> = p.files.iter().map(|f| f.path.as_path()).collect();
+                super::fio_errors::check_atomic(&paths, &block_sizes(&j.bs_write)).map_err(
+                    |why| RunError::Refused {
+                        job: j.name.clone(),
+                        why,
+                    },
+                )?;
             }
         }
     }

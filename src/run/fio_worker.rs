@@ -23,6 +23,9 @@ use std::os::fd::RawFd;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
+#[path = "fio_backlog.rs"]
+mod backlog;
+
 /// Operation of one request.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub(crate) enum Op {
@@ -150,6 +153,8 @@ struct Uses {
     one_file: bool,
     trimwrite: bool,
     live: bool,
+    /// `verify_backlog` > 0
+    backlog: bool,
     /// fixed read / write block size
     fixed_bs: [Option<u64>; 2],
 }
@@ -168,7 +173,8 @@ pub(crate) struct Worker<'a> {
     maps: Vec<Option<RandomMap>>,
     rate_next: [u64; 2],
     think_count: u64,
-    written: BTreeMap<(usize, u64), usize>,
+    /// blocks written and not yet verified: (file, offset) → (length, write sequence)
+    written: BTreeMap<(usize, u64), (usize, u64)>,
     mismatches: u64,
     first_mismatch: Option<String>,
     logs: Option<Logs>,
@@ -195,6 +201,12 @@ pub(crate) struct Worker<'a> {
     zone_eof: bool,
     /// `sprandom=1` write stream
     spr: Option<SpRandom>,
+    /// `verify_backlog`: blocks written since the last backlog verify
+    backlog: Vec<(usize, u64)>,
+    /// write sequence number of the last write (fio's numberio)
+    seq: u64,
+    /// `fill_device`: the device is full (ENOSPC), the job ends normally
+    filled: std::cell::Cell<bool>,
 }
 
 impl<'a> Worker<'a> {
@@ -280,6 +292,9 @@ impl<'a> Worker<'a> {
                 let z = &job.more.zones;
                 SpRandom::new(plan.regions[0].1 / bs, bs, z.spr_num_regions, z.spr_op)
             }),
+            backlog: Vec::new(),
+            seq: 0,
+            filled: std::cell::Cell::new(false),
             uses: Uses {
                 random: job.rw.random(),
                 pct_random: job.rw.random() && job.more.percentage_random < 100,
@@ -292,6 +307,9 @@ impl<'a> Worker<'a> {
                 one_file: plan.files.len() == 1,
                 trimwrite: job.rw == RwMode::TrimWrite,
                 live: live.is_some(),
+                backlog: job.more.x.verify_backlog > 0
+                    && job.more.verify.is_some()
+                    && job.rw.writes(),
                 fixed_bs: [fixed_of(&job.bs_read), fixed_of(&job.bs_write)],
             },
         }
@@ -657,15 +675,27 @@ impl<'a> Worker<'a> {
     /// A failed request: with `continue_on_error` covering its kind it is counted as an
     /// error (never as done) and the job goes on; otherwise the job stops with it.
     #[cold]
-    fn io_fail(&self, st: &mut JobStats, s: &Slot, e: IoErr) -> Result<(), RunError> {
+    fn io_fail(&mut self, st: &mut JobStats, s: &Slot, e: IoErr) -> Result<(), RunError> {
         use crate::engine::fault::ErrorClass;
         let class = if s.op == Op::Read {
             ErrorClass::Read
         } else {
             ErrorClass::Write
         };
+        if s.op == Op::Write {
+            // its block holds unknown data now: not verified
+            self.forget_write(s.file, s.offset);
+            if self.plan.job.more.x.fill_device && super::fio_errors::is_full(e) {
+                // fill_device: ENOSPC ends the job normally; the write is not done
+                self.filled.set(true);
+                return Ok(());
+            }
+        }
         let err = self.io_err(s, e);
-        if self.plan.job.more.continue_on_error.continues(class) {
+        if super::fio_errors::non_fatal(&self.plan.job.more, class, e) {
+            if self.plan.job.more.x.error_dump {
+                eprintln!("iomark: error_dump: {err} (non-fatal, job goes on)");
+            }
             st.errors += 1;
             if st.first_error.is_none() {
                 st.first_error = Some(err.to_string());
@@ -702,10 +732,16 @@ impl<'a> Worker<'a> {
     ) -> Result<(), RunError> {
         let m = &self.plan.job.more;
         if let (true, Some(k)) = (self.uses.verify, m.verify) {
-            if s.op == Op::Read && !self.fds.is_empty() {
+            // fio verifies plain reads of jobs that only read; a job that writes checks
+            // what it wrote (backlog and read-back phase)
+            if s.op == Op::Read && !self.fds.is_empty() && !self.plan.job.rw.writes() {
                 // SAFETY: the slot's buffer holds `len` bytes and is ours again.
                 let data = unsafe { std::slice::from_raw_parts(buf, s.len) };
-                if let Err(why) = fio_verify::check(data, s.offset, k, &m.verify_pattern) {
+                let spec = self
+                    .vspec()
+                    .unwrap_or(fio_verify::Spec::new(k, &m.verify_pattern));
+                if let Err(why) = fio_verify::check_with(data, s.offset, &spec, None) {
+                    let why = self.dumped(s.file, s.offset, data, None, why);
                     self.mismatch(s.file, s.offset, why)?;
                 }
             }
@@ -914,7 +950,14 @@ impl<'a> Worker<'a> {
                 || self.zone_eof
                 || deadline.is_some_and(|d| now >= d)
                 || (measuring && plan.byte_limit > 0 && issued_bytes >= plan.byte_limit)
-                || (measuring && job.number_ios > 0 && issued_ios >= job.number_ios);
+                || (measuring && job.number_ios > 0 && issued_ios >= job.number_ios)
+                || self.filled.get();
+            if self.uses.backlog && !done && self.backlog_due() {
+                fresh = None;
+                let b = (&mut free, &mut in_flight);
+                self.drain(eng, &mut st, &mut comps, &slots, slab, b, measure_start)?;
+                self.verify_backlog(slab, &mut st)?;
+            }
             // iodepth_batch_submit: wait until that many slots are free before submitting
             if !done && (free.len() >= batch || in_flight == 0) && in_flight < cap {
                 while let Some(slot) = free.pop() {
@@ -977,11 +1020,12 @@ impl<'a> Worker<'a> {
                                 m.buffer_compress_percentage,
                             );
                         }
-                        if let Some(k) = m.verify {
-                            fio_verify::stamp(b, offset, plan.seed, k, &m.verify_pattern);
+                        if let Some(spec) = self.vspec() {
+                            self.seq += 1;
+                            fio_verify::stamp_with(b, offset, plan.seed, self.seq, &spec);
                         }
                         if track_writes {
-                            self.written.insert((file, offset), bs as usize);
+                            self.note_write(file, offset, bs as usize, self.seq);
                         }
                     }
                     let t0 = clock.now();
@@ -1072,6 +1116,8 @@ impl<'a> Worker<'a> {
                         || in_flight == 0
                         || in_flight >= cap
                         || std::mem::take(&mut paced_reap)
+                        || self.filled.get()
+                        || (self.uses.backlog && self.backlog_due())
                     {
                         break;
                     }
@@ -1159,57 +1205,6 @@ impl<'a> Worker<'a> {
             });
         }
         Ok(st)
-    }
-
-    /// Read back every block the job wrote (last write per offset) and check it.
-    fn verify_back(&mut self, slab: &Slab, st: &mut JobStats) -> Result<(), RunError> {
-        let m = &self.plan.job.more;
-        let Some(k) = m.verify else { return Ok(()) };
-        if self.fds.is_empty() {
-            return Ok(());
-        }
-        let buf = slab.bufs[0].ptr();
-        let written = std::mem::take(&mut self.written);
-        for (&(file, offset), &len) in &written {
-            // SAFETY: buffer 0 is at least max bs long and nothing is in flight.
-            let b = unsafe { std::slice::from_raw_parts_mut(buf, len) };
-            let mut done = 0usize;
-            while done < len {
-                // SAFETY: pread into our buffer on an open descriptor.
-                let r = unsafe {
-                    libc::pread(
-                        self.fds[file],
-                        b[done..].as_mut_ptr().cast(),
-                        len - done,
-                        (offset + done as u64) as libc::off_t,
-                    )
-                };
-                if r < 0 && crate::engine::last_errno() == libc::EINTR {
-                    continue;
-                }
-                if r <= 0 {
-                    let e = if r == 0 {
-                        IoErr::Short { done }
-                    } else {
-                        IoErr::Errno(crate::engine::last_errno())
-                    };
-                    let s = Slot {
-                        op: Op::Read,
-                        file,
-                        offset,
-                        len,
-                        ..Slot::default()
-                    };
-                    return Err(self.io_err(&s, e));
-                }
-                done += r as usize;
-            }
-            st.verified += 1;
-            if let Err(why) = fio_verify::check(b, offset, k, &m.verify_pattern) {
-                self.mismatch(file, offset, why)?;
-            }
-        }
-        Ok(())
     }
 }
 

@@ -11,6 +11,7 @@ pub mod fio_flow;
 pub mod fio_lat_target;
 pub mod fio_steady;
 pub mod fio_dedupe;
+pub mod fio_errors;
 pub mod fio_gen;
 pub mod fio_log;
 pub mod fio_numa;
