@@ -176,16 +176,7 @@ pub(super) fn read_write(
         dst.set_len(bytes)
             .map_err(|e| io_fail("cannot truncate", dst_path, &e))?;
     }
-    let written_s = t0.elapsed().as_secs_f64();
-    fault::io_hook(Op::Fsync)
-        .and_then(|_| dst.sync_all())
-        .map_err(|e| io_fail("cannot fsync", dst_path, &e))?;
-    Ok(Method::Done(Timing {
-        written_s,
-        durable_s: t0.elapsed().as_secs_f64(),
-        requests: reqs,
-        bytes,
-    }))
+    durable(t0, dst, dst_path, reqs, bytes)
 }
 
 pub(super) fn copy_file_range(
@@ -235,6 +226,18 @@ pub(super) fn copy_file_range(
         reqs += 1;
         pb.inc(n as u64);
     }
+    durable(t0, dst, dst_path, reqs, bytes)
+}
+
+/// The end of every method: the time to the last write, then `fsync` of the copy and
+/// the time to its return (seconds since `t0`, the method's first request).
+fn durable(
+    t0: Instant,
+    dst: &File,
+    dst_path: &Path,
+    requests: u64,
+    bytes: u64,
+) -> Result<Method, RunError> {
     let written_s = t0.elapsed().as_secs_f64();
     fault::io_hook(Op::Fsync)
         .and_then(|_| dst.sync_all())
@@ -242,7 +245,7 @@ pub(super) fn copy_file_range(
     Ok(Method::Done(Timing {
         written_s,
         durable_s: t0.elapsed().as_secs_f64(),
-        requests: reqs,
+        requests,
         bytes,
     }))
 }
