@@ -307,34 +307,69 @@ fn bad(args: &[&str], code: i32, needle: &str) {
     assert!(err.contains(needle), "{needle:?} not in {err:?}");
 }
 
+/// SRC a file, with DST the same file, a path below it, or (default) SRC itself: the
+/// file is named as not a directory, with a note on DST; exit 3; nothing touched.
 #[test]
-fn copy_src_and_dst_the_same_file_is_refused() {
-    let d = user_dir();
-    let before = snapshot(d.path());
-    let f = d.path().join("user-file.txt");
-    let f = f.to_str().unwrap();
-    bad(&["copy", f, f], 2, "are the same file");
-    assert_eq!(snapshot(d.path()), before);
-}
-
-#[test]
-fn copy_dst_inside_a_src_file_is_refused() {
+fn copy_src_file_with_dst_the_same_or_inside_is_named_not_a_directory() {
     let d = user_dir();
     let before = snapshot(d.path());
     let f = d.path().join("user-file.txt");
     let sub = f.join("sub");
-    bad(
-        &["copy", f.to_str().unwrap(), sub.to_str().unwrap()],
-        2,
-        "is inside SRC",
-    );
-    // DST defaults to SRC: a file given alone is "the same file" as its DST.
-    bad(&["copy", f.to_str().unwrap()], 2, "are the same file");
+    let (fs, sub) = (f.to_str().unwrap(), sub.to_str().unwrap());
+    for (args, note) in [
+        (vec!["copy", fs, fs], "; DST names the same file ("),
+        (vec!["copy", fs, sub], "; DST is a path inside it ("),
+        (vec!["copy", fs], "; DST names the same file ("),
+    ] {
+        bad(&args, 3, &format!("SRC '{fs}' is not a directory{note}"));
+    }
+    assert_eq!(snapshot(d.path()), before);
+}
+
+/// A fresh user's `iomark copy FILE DIR`: the message names SRC as not a directory
+/// (not "same file" or "inside SRC"); and a file where a directory is expected exits 3
+/// in every command that takes one (README's exit-code table: a target problem).
+#[test]
+fn a_file_as_the_directory_is_named_and_exits_3_in_every_command() {
+    let d = user_dir();
+    let before = snapshot(d.path());
+    let f = d.path().join("user-file.txt");
+    let fs = f.to_str().unwrap();
     let dir = d.path().join("user-sub");
+    let dir = dir.to_str().unwrap();
     bad(
-        &["copy", f.to_str().unwrap(), dir.to_str().unwrap()],
-        2,
-        "is not a directory",
+        &["copy", fs, dir],
+        3,
+        &format!("SRC '{fs}' is not a directory ("),
+    );
+    bad(
+        &["copy", dir, fs],
+        3,
+        &format!("DST '{fs}' is not a directory ("),
+    );
+    bad(
+        &["tree", fs],
+        3,
+        &format!("DIR '{fs}' is not a directory ("),
+    );
+    bad(
+        &["mark", "--size=4M", fs],
+        3,
+        &format!("iomark mark: {fs} is not an existing directory"),
+    );
+    let a = bin()
+        .args([
+            "fileio",
+            &format!("--file-dir={fs}"),
+            "--file-test-mode=seqwr",
+            "prepare",
+        ])
+        .assert()
+        .code(3);
+    let out = String::from_utf8_lossy(&a.get_output().stdout).into_owned();
+    assert!(
+        out.contains(&format!("--file-dir={fs} is not an existing directory")),
+        "{out}"
     );
     assert_eq!(snapshot(d.path()), before);
 }
@@ -452,4 +487,116 @@ fn copy_interrupted_removes_only_its_files() {
 #[test]
 fn tree_interrupted_removes_only_its_files() {
     interrupt(&["tree", "--files=40000"], 400);
+}
+
+// `mark`'s own hints (a fresh user's findings): mark has no --file-* options, so its
+// messages must not send the user to them, and after Ctrl-C there is no report above.
+
+/// Run `iomark mark` with tiny settings; (exit code, stderr).
+fn mark(env: &[(&str, &str)], args: &[&str], dir: &Path) -> (i32, String) {
+    let mut c = bin();
+    c.env_remove("IOMARK_TEST_DENY_IO_URING");
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    let o = c
+        .args(["mark", "--size=4M", "--time=1", "--loops=1", "--warmup=0"])
+        .args(args)
+        .arg(dir)
+        .output()
+        .unwrap();
+    (
+        o.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn mark_without_io_uring_names_its_own_way_out() {
+    let d = user_dir();
+    let before = snapshot(d.path());
+    let deny = [("IOMARK_TEST_DENY_IO_URING", "1")];
+    let (code, err) = mark(&deny, &[], d.path());
+    assert_eq!(code, 3, "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(
+        err.starts_with("iomark mark: io_uring is unavailable"),
+        "{err}"
+    );
+    assert!(
+        err.contains("SEQ1M Q8T1") && err.contains("--preset=realworld"),
+        "{err}"
+    );
+    assert!(!err.contains("--file-"), "fileio wording in mark: {err}");
+    assert_eq!(snapshot(d.path()), before);
+    // and the way out works: realworld has only Q1 tests (pread/pwrite)
+    let (code, err) = mark(&deny, &["--preset=realworld"], d.path());
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(snapshot(d.path()), before);
+}
+
+#[test]
+fn mark_interrupted_says_no_table_was_printed() {
+    let d = user_dir();
+    let before = snapshot(d.path());
+    let j = tempfile::tempdir().unwrap();
+    let jp = j.path().join("m.json");
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_iomark"))
+        .args(["mark", "--size=4M", "--time=5", "--loops=1", "--warmup=0"])
+        .arg(format!("--json={}", jp.display()))
+        .arg(d.path())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    // SAFETY: signalling our own child.
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let o = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(130), "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(!err.contains("report above"), "{err}");
+    assert!(
+        err.contains("after 0 of 8 tests (no table printed; the finished tests are in"),
+        "{err}"
+    );
+    assert_eq!(read_json(&jp)["status"], "interrupted");
+    assert_eq!(snapshot(d.path()), before);
+}
+
+/// A ramfs mount (root only) removed on drop, also when the test fails.
+struct Ramfs(tempfile::TempDir);
+
+impl Drop for Ramfs {
+    fn drop(&mut self) {
+        let _ = std::process::Command::new("umount")
+            .arg(self.0.path())
+            .status();
+    }
+}
+
+#[test]
+fn mark_on_a_filesystem_without_o_direct_says_so_in_its_own_words() {
+    if unsafe { libc::geteuid() } != 0 {
+        eprintln!("note: skipped: mounting ramfs needs root");
+        return;
+    }
+    let m = Ramfs(tempfile::tempdir().unwrap());
+    let ok = std::process::Command::new("mount")
+        .args(["-t", "ramfs", "ramfs"])
+        .arg(m.0.path())
+        .status()
+        .unwrap();
+    assert!(ok.success(), "mount ramfs");
+    let (code, err) = mark(&[], &[], m.0.path());
+    assert_eq!(code, 3, "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(
+        err.contains("ramfs at ")
+            && err.contains("does not support O_DIRECT, which every mark test uses"),
+        "{err}"
+    );
+    assert!(!err.contains("--file-"), "fileio wording in mark: {err}");
+    assert_eq!(std::fs::read_dir(m.0.path()).unwrap().count(), 0);
 }

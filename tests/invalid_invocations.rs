@@ -202,8 +202,10 @@ const CASES: &[(&str, i32, &str)] = &[
     ("copy . . extra", 2, "'extra'"),
     ("copy nope", 3, "SRC 'nope'"),
     ("copy . nope", 3, "DST 'nope'"),
-    ("copy /proc/version .", 2, "SRC '/proc/version'"),
-    ("copy . /proc/version", 2, "DST '/proc/version'"),
+    ("copy /proc/version .", 3, "SRC '/proc/version' is not a directory ("),
+    ("copy /proc/version /proc/version", 3, "SRC '/proc/version' is not a directory; DST names the same file"),
+    ("copy /proc/version /proc/version/x", 3, "SRC '/proc/version' is not a directory; DST is a path inside it"),
+    ("copy . /proc/version", 3, "DST '/proc/version' is not a directory"),
     ("copy . . --size=999T", 3, "not enough free space"),
     ("copy . . --size=1P", 2, "'--size <SIZE>'"),
     ("copy . . --json=/nonexistent-iomark-dir/c.json --size=4K", 3, "--json=/nonexistent-iomark-dir/c.json"),
@@ -223,7 +225,7 @@ const CASES: &[(&str, i32, &str)] = &[
     ("tree --bogus", 2, "'--bogus'"),
     ("tree . extra", 2, "'extra'"),
     ("tree nope", 3, "DIR 'nope'"),
-    ("tree /proc/version", 2, "DIR '/proc/version'"),
+    ("tree /proc/version", 3, "DIR '/proc/version' is not a directory"),
     ("tree --json=/nonexistent-iomark-dir/t.json --files=10", 3, "--json=/nonexistent-iomark-dir/t.json"),
 ];
 

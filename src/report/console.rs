@@ -9,6 +9,8 @@ use std::sync::Mutex;
 pub struct Console {
     verbosity: u8,
     last: Mutex<(Option<String>, u32)>,
+    /// print [`Console::err`] lines (false: a caller that words its own notes, `mark`)
+    err: bool,
 }
 
 impl Console {
@@ -17,6 +19,16 @@ impl Console {
         Console {
             verbosity,
             last: Mutex::new((None, 0)),
+            err: true,
+        }
+    }
+
+    /// Like [`Console::new`], but [`Console::err`] prints nothing: for `mark`, which runs
+    /// fileio jobs inside its own report and words the interruption note itself.
+    pub fn without_err(verbosity: u8) -> Self {
+        Console {
+            err: false,
+            ..Console::new(verbosity)
         }
     }
 
@@ -81,6 +93,9 @@ impl Console {
 
     /// A line on stderr (never filtered).
     pub fn err(&self, text: &str) {
+        if !self.err {
+            return;
+        }
         let _ = writeln!(std::io::stderr().lock(), "{text}");
     }
 }

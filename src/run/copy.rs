@@ -26,8 +26,7 @@ use std::time::Instant;
 mod methods;
 mod phase;
 use methods::{
-    buffered, check_stop, copy_file_range, create_err, direct, drop_cache, io_fail, write_source,
-    Method,
+    check_stop, copy_file_range, create_err, drop_cache, io_fail, read_write, write_source, Method,
 };
 pub use methods::{first_difference, Timing};
 pub use phase::{bar, check_dir, json_placeholder, outcome, phase_result, short, RunError};
@@ -59,30 +58,32 @@ pub struct CopyJob {
     pub argv: Vec<String>,
 }
 
-/// Stage 2 checks of a copy job, before anything is created: SRC/DST shape, same
-/// file, DST inside a SRC file, permissions and free space (statvfs).
+/// Stage 2 checks of a copy job, before anything is created: SRC and DST must be
+/// existing directories (a file as SRC is named first, with a note when DST is the same
+/// file or a path inside it), writable, with free space for the source and the copies
+/// (statvfs). Errors: [`RunError::Env`] (exit 3) for all of these.
 pub fn resolve(job: &CopyJob) -> Result<(), RunError> {
     let (s, d) = (&job.src_dir, &job.dst_dir);
     let sm = std::fs::metadata(s).ok();
     let dm = std::fs::metadata(d).ok();
-    if let (Some(a), Some(b)) = (&sm, &dm) {
-        if a.is_file() && a.dev() == b.dev() && a.ino() == b.ino() {
-            return Err(RunError::Invalid(format!(
-                "SRC '{}' and DST '{}' are the same file (both must be directories: iomark copy creates its own source file)",
-                s.display(),
-                d.display()
-            )));
-        }
-    }
-    if sm.as_ref().is_some_and(|m| !m.is_dir()) {
+    // A file given as SRC is the error to name first: "same file" or "DST inside SRC"
+    // only follow from it, so they are added as a note.
+    if let Some(a) = sm.as_ref().filter(|m| !m.is_dir()) {
         let abs = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
-        if abs(d).starts_with(abs(s)) {
-            return Err(RunError::Invalid(format!(
-                "DST '{}' is inside SRC '{}', which is a file (both must be directories)",
-                d.display(),
-                s.display()
-            )));
-        }
+        let note = if dm
+            .as_ref()
+            .is_some_and(|b| a.dev() == b.dev() && a.ino() == b.ino())
+        {
+            "; DST names the same file"
+        } else if abs(d) != abs(s) && abs(d).starts_with(abs(s)) {
+            "; DST is a path inside it"
+        } else {
+            ""
+        };
+        return Err(RunError::Env(format!(
+            "SRC '{}' is not a directory{note} (iomark copy creates its own source file in the directory SRC; it never reads or changes your files)",
+            s.display()
+        )));
     }
     check_dir("SRC", s)?;
     check_dir("DST", d)?;
@@ -371,9 +372,9 @@ fn run(
         };
         let pb = bar(job.size, label, true);
         let m = match name {
-            "buffered_128k" => buffered(&src, &dst, &mut d, stop, &pb)?,
+            "buffered_128k" => read_write(&src, &dst, &mut d, false, BUFFERED_BLOCK, stop, &pb)?,
             "copy_file_range" => copy_file_range(&src, &dst, &mut d, stop, &pb)?,
-            _ => direct(&src, &dst, &mut d, job.size, stop, &pb)?,
+            _ => read_write(&src, &dst, &mut d, true, DIRECT_BLOCK, stop, &pb)?,
         };
         pb.finish_and_clear();
         drop(d);
@@ -516,7 +517,7 @@ mod tests {
     }
 
     #[test]
-    fn same_file_and_inside_file_are_invalid() {
+    fn a_src_file_is_named_as_not_a_directory() {
         let d = tempfile::tempdir().unwrap();
         let f = d.path().join("f");
         std::fs::write(&f, b"x").unwrap();
@@ -529,12 +530,13 @@ mod tests {
             keep: false,
             argv: vec![],
         };
-        assert!(
-            matches!(resolve(&job(&f, &f)), Err(RunError::Invalid(m)) if m.contains("same file"))
-        );
-        assert!(
-            matches!(resolve(&job(&f, &f.join("sub"))), Err(RunError::Invalid(m)) if m.contains("inside SRC"))
-        );
+        let src_file = |dst: &Path, note: &str| {
+            matches!(resolve(&job(&f, dst)), Err(RunError::Env(m))
+                if m.starts_with(&format!("SRC '{}' is not a directory{note} (", f.display())))
+        };
+        assert!(src_file(&f, "; DST names the same file"));
+        assert!(src_file(&f.join("sub"), "; DST is a path inside it"));
+        assert!(src_file(d.path(), ""));
         assert!(
             matches!(resolve(&job(&d.path().join("nope"), d.path())), Err(RunError::Env(m)) if m.contains("does not exist"))
         );

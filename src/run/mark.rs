@@ -286,7 +286,7 @@ fn run_fileio(args: &[String], json_path: &Path, samples: bool) -> Result<RunRes
     job.samples = samples;
     // fio's (and so KDiskMark's) reaping: one completion, then refill its slot
     job.reap_max = 1;
-    let console = Arc::new(Console::new(0));
+    let console = Arc::new(Console::without_err(0));
     let code = crate::run::fileio::execute(&job, &console);
     if code != exit::OK {
         return Err(code);
@@ -295,6 +295,31 @@ fn run_fileio(args: &[String], json_path: &Path, samples: bool) -> Result<RunRes
         eprintln!("iomark mark: {e}");
         exit::FAILED
     })
+}
+
+/// What `mark` needs from PATH and the kernel, checked before anything is created and
+/// worded with mark's own options (the fileio checks behind it would name
+/// `--file-extra-flags`/`--file-io-mode`, which mark does not have): O_DIRECT on PATH's
+/// filesystem (every test) and io_uring (tests with a queue depth above 1).
+pub fn preflight(path: &Path, tests: &[Test]) -> Result<(), String> {
+    use crate::target::preflight::{memory_fs, probe_direct_io, DirectIo};
+    if probe_direct_io(path) == DirectIo::Unsupported {
+        return Err(format!(
+            "{} at {} does not support O_DIRECT, which every mark test uses (it scores the drive, not the page cache); give a PATH on a disk filesystem",
+            memory_fs(path).unwrap_or("the filesystem"),
+            path.display()
+        ));
+    }
+    if let Some(t) = tests.iter().find(|t| t.slot.qd > 1) {
+        if let Err(e) = crate::engine::io_uring::probe_os() {
+            return Err(format!(
+                "{}; {} and the other tests with a queue depth above 1 need it: --preset=realworld runs only Q1 tests (pread/pwrite)",
+                crate::engine::io_uring::unavailable_why(&e),
+                t.slot.label()
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Run `mark`; returns the exit code.
@@ -313,6 +338,10 @@ pub fn execute(job: &MarkJob) -> i32 {
             "iomark mark: {} is not an existing directory",
             job.path.display()
         );
+        return exit::ENVIRONMENT;
+    }
+    if let Err(m) = preflight(&job.path, &tests) {
+        eprintln!("iomark mark: {m}");
         return exit::ENVIRONMENT;
     }
     if let Some(avail) = crate::target::preflight::free_space(&job.path) {
@@ -384,7 +413,7 @@ pub fn execute(job: &MarkJob) -> i32 {
     let parsed = crate::cli::fileio::parse(&prep);
     let code = match parsed.outcome {
         crate::cli::fileio::Outcome::Job(j) => {
-            crate::run::fileio::execute(&j, &Arc::new(Console::new(0)))
+            crate::run::fileio::execute(&j, &Arc::new(Console::without_err(0)))
         }
         crate::cli::fileio::Outcome::Exit(c) => c,
     };
@@ -395,7 +424,20 @@ pub fn execute(job: &MarkJob) -> i32 {
     // From here on, a stop saves the tests done so far (status interrupted/failed).
     placeholder.0 = None;
     let partial = |rows: &[Row], warnings: &[Warning], code: i32, what: String| -> i32 {
-        let code = interrupted_or(&signals, code, &what);
+        // No table was printed: say what survived instead of pointing at a report.
+        let saved = match &job.json {
+            Some(p) => format!("; the finished tests are in {}", p.display()),
+            None => String::new(),
+        };
+        let code = interrupted_or(
+            &signals,
+            code,
+            &format!(
+                "{what} after {} of {} tests (no table printed{saved})",
+                rows.len(),
+                tests.len()
+            ),
+        );
         if let Some(p) = &job.json {
             let mut r = result(job, rows, &diag, warnings.to_vec());
             r.status = if signals.exit_code().is_some() {

@@ -3,7 +3,7 @@
 //! method stops between two requests when the stop flag is set.
 
 use super::phase::{short, RunError};
-use super::{BUFFERED_BLOCK, CFR_CHUNK, DIRECT_BLOCK};
+use super::{CFR_CHUNK, DIRECT_BLOCK};
 use crate::engine::buffers::{AlignedBuf, ALIGN};
 use crate::engine::fault::{self, Op};
 use crate::run::rng::{GlibcRandom, Xoroshiro128Plus};
@@ -93,45 +93,90 @@ pub(super) fn write_source(
     Ok(reqs)
 }
 
-pub(super) fn buffered(
+/// The buffered (cp-like) and O_DIRECT methods: one read/write loop over `block`-byte
+/// requests from a page-aligned buffer (as dd's: an unaligned heap buffer made the
+/// kernel's copies to and from user memory measurably slower), then `fsync`.
+/// `direct`: open both ends with O_DIRECT, pad a short tail to [`ALIGN`] and truncate
+/// it back, and skip (not fail) when the filesystem refuses O_DIRECT (EINVAL) before
+/// the first byte. Buffered reads are announced sequential (`POSIX_FADV_SEQUENTIAL`),
+/// as cp does.
+pub(super) fn read_write(
     src: &Path,
     dst_path: &Path,
     dst: &mut File,
+    direct: bool,
+    block: usize,
     stop: &AtomicBool,
     pb: &ProgressBar,
 ) -> Result<Method, RunError> {
     let t0 = Instant::now();
-    let mut s = scratch::open_read(src, false).map_err(|e| io_fail("cannot open", src, &e))?;
-    // As cp does: tell the kernel the read is sequential (larger readahead).
-    // SAFETY: fadvise on our descriptor.
-    unsafe { libc::posix_fadvise(s.as_raw_fd(), 0, 0, libc::POSIX_FADV_SEQUENTIAL) };
-    let mut buf = vec![0u8; BUFFERED_BLOCK];
-    let (mut bytes, mut reqs) = (0u64, 0u64);
+    let mut s = match scratch::open_read(src, direct) {
+        Ok(s) => s,
+        Err(e) if direct && e.raw_os_error() == Some(libc::EINVAL) => {
+            return Ok(Method::Skipped(format!(
+                "O_DIRECT refused on the source's filesystem ({}): skipped",
+                short(&e)
+            )))
+        }
+        Err(e) => return Err(io_fail("cannot open", src, &e)),
+    };
+    if !direct {
+        // SAFETY: fadvise on our descriptor.
+        unsafe { libc::posix_fadvise(s.as_raw_fd(), 0, 0, libc::POSIX_FADV_SEQUENTIAL) };
+    }
+    let refused = |what: &str, e: &io::Error| {
+        Method::Skipped(format!("O_DIRECT {what} refused ({}): skipped", short(e)))
+    };
+    let mut buf = AlignedBuf::new(block);
+    let buf = &mut buf.as_mut_slice()[..block];
+    let (mut bytes, mut reqs, mut padded) = (0u64, 0u64, false);
     loop {
         check_stop(stop)?;
-        let n = match fault::io_hook(Op::Read).and_then(|_| s.read(&mut buf)) {
+        // An injected fault fails the run; only the kernel's own EINVAL means "refused".
+        fault::io_hook(Op::Read).map_err(|e| io_fail_at("cannot read", src, bytes, &e))?;
+        let n = match s.read(buf) {
             Ok(0) => break,
             Ok(n) => n,
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) if direct && bytes == 0 && e.raw_os_error() == Some(libc::EINVAL) => {
+                return Ok(refused("read", &e))
+            }
             Err(e) => return Err(io_fail_at("cannot read", src, bytes, &e)),
         };
-        fault::io_hook(Op::Write)
-            .and_then(|_| dst.write_all(&buf[..n]))
-            .map_err(|e| io_fail_at("cannot write", dst_path, bytes, &e))?;
+        // O_DIRECT writes whole aligned blocks: a short tail is padded, then truncated.
+        let len = if direct { n.div_ceil(ALIGN) * ALIGN } else { n };
+        if len > n {
+            buf[n..len].fill(0);
+            padded = true;
+        }
+        let mut off = 0;
+        while off < len {
+            let at = bytes + off as u64;
+            fault::io_hook(Op::Write).map_err(|e| io_fail_at("cannot write", dst_path, at, &e))?;
+            match dst.write(&buf[off..len]) {
+                Ok(0) => {
+                    return Err(RunError::Failed(format!(
+                        "cannot write at offset {at} of {}: zero-length write",
+                        dst_path.display()
+                    )))
+                }
+                Ok(w) => off += w,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) if direct && bytes == 0 && e.raw_os_error() == Some(libc::EINVAL) => {
+                    return Ok(refused("write", &e))
+                }
+                Err(e) => return Err(io_fail_at("cannot write", dst_path, at, &e)),
+            }
+        }
         bytes += n as u64;
         reqs += 1;
         pb.inc(n as u64);
     }
-    let written_s = t0.elapsed().as_secs_f64();
-    fault::io_hook(Op::Fsync)
-        .and_then(|_| dst.sync_all())
-        .map_err(|e| io_fail("cannot fsync", dst_path, &e))?;
-    Ok(Method::Done(Timing {
-        written_s,
-        durable_s: t0.elapsed().as_secs_f64(),
-        requests: reqs,
-        bytes,
-    }))
+    if padded {
+        dst.set_len(bytes)
+            .map_err(|e| io_fail("cannot truncate", dst_path, &e))?;
+    }
+    durable(t0, dst, dst_path, reqs, bytes)
 }
 
 pub(super) fn copy_file_range(
@@ -181,101 +226,18 @@ pub(super) fn copy_file_range(
         reqs += 1;
         pb.inc(n as u64);
     }
-    let written_s = t0.elapsed().as_secs_f64();
-    fault::io_hook(Op::Fsync)
-        .and_then(|_| dst.sync_all())
-        .map_err(|e| io_fail("cannot fsync", dst_path, &e))?;
-    Ok(Method::Done(Timing {
-        written_s,
-        durable_s: t0.elapsed().as_secs_f64(),
-        requests: reqs,
-        bytes,
-    }))
+    durable(t0, dst, dst_path, reqs, bytes)
 }
 
-pub(super) fn direct(
-    src: &Path,
+/// The end of every method: the time to the last write, then `fsync` of the copy and
+/// the time to its return (seconds since `t0`, the method's first request).
+fn durable(
+    t0: Instant,
+    dst: &File,
     dst_path: &Path,
-    dst: &mut File,
-    size: u64,
-    stop: &AtomicBool,
-    pb: &ProgressBar,
+    requests: u64,
+    bytes: u64,
 ) -> Result<Method, RunError> {
-    let t0 = Instant::now();
-    let s = match scratch::open_read(src, true) {
-        Ok(s) => s,
-        Err(e) if e.raw_os_error() == Some(libc::EINVAL) => {
-            return Ok(Method::Skipped(format!(
-                "O_DIRECT refused on the source's filesystem ({}): skipped",
-                short(&e)
-            )))
-        }
-        Err(e) => return Err(io_fail("cannot open", src, &e)),
-    };
-    let mut buf = AlignedBuf::new(DIRECT_BLOCK);
-    let (mut bytes, mut reqs) = (0u64, 0u64);
-    loop {
-        check_stop(stop)?;
-        fault::io_hook(Op::Read).map_err(|e| io_fail_at("cannot read", src, bytes, &e))?;
-        // SAFETY: read into our aligned buffer of buf.len() bytes.
-        let n = unsafe { libc::read(s.as_raw_fd(), buf.ptr().cast(), buf.len()) };
-        if n < 0 {
-            let e = io::Error::last_os_error();
-            if e.raw_os_error() == Some(libc::EINTR) {
-                continue;
-            }
-            if e.raw_os_error() == Some(libc::EINVAL) && bytes == 0 {
-                return Ok(Method::Skipped(format!(
-                    "O_DIRECT read refused ({}): skipped",
-                    short(&e)
-                )));
-            }
-            return Err(io_fail_at("cannot read", src, bytes, &e));
-        }
-        if n == 0 {
-            break;
-        }
-        let n = n as usize;
-        // O_DIRECT writes whole aligned blocks: a short tail is padded, then truncated.
-        let len = n.div_ceil(ALIGN) * ALIGN;
-        if len > n {
-            buf.as_mut_slice()[n..len].fill(0);
-        }
-        let mut off = 0;
-        while off < len {
-            fault::io_hook(Op::Write)
-                .map_err(|e| io_fail_at("cannot write", dst_path, bytes + off as u64, &e))?;
-            // SAFETY: write from our aligned buffer; off and len are multiples of ALIGN.
-            let w = unsafe { libc::write(dst.as_raw_fd(), buf.ptr().add(off).cast(), len - off) };
-            if w < 0 {
-                let e = io::Error::last_os_error();
-                match e.raw_os_error() {
-                    Some(libc::EINTR) => continue,
-                    Some(libc::EINVAL) if bytes == 0 => {
-                        return Ok(Method::Skipped(format!(
-                            "O_DIRECT write refused ({}): skipped",
-                            short(&e)
-                        )))
-                    }
-                    _ => return Err(io_fail_at("cannot write", dst_path, bytes + off as u64, &e)),
-                }
-            }
-            if w == 0 {
-                return Err(RunError::Failed(format!(
-                    "cannot write {}: zero-length write",
-                    dst_path.display()
-                )));
-            }
-            off += w as usize;
-        }
-        bytes += n as u64;
-        reqs += 1;
-        pb.inc(n as u64);
-    }
-    if bytes % ALIGN as u64 != 0 || bytes != size {
-        dst.set_len(bytes)
-            .map_err(|e| io_fail("cannot truncate", dst_path, &e))?;
-    }
     let written_s = t0.elapsed().as_secs_f64();
     fault::io_hook(Op::Fsync)
         .and_then(|_| dst.sync_all())
@@ -283,7 +245,7 @@ pub(super) fn direct(
     Ok(Method::Done(Timing {
         written_s,
         durable_s: t0.elapsed().as_secs_f64(),
-        requests: reqs,
+        requests,
         bytes,
     }))
 }

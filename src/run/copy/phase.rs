@@ -140,7 +140,8 @@ pub fn check_dir(what: &str, dir: &Path) -> Result<(), RunError> {
         _ => RunError::Env(format!("{what} '{}': {}", dir.display(), short(&e))),
     })?;
     if !md.is_dir() {
-        return Err(RunError::Invalid(format!(
+        // exit 3 like a missing directory, and like `mark PATH` and `fileio --file-dir`
+        return Err(RunError::Env(format!(
             "{what} '{}' is not a directory (iomark creates its own files in a directory; it never reads or changes yours)",
             dir.display()
         )));
