@@ -161,7 +161,7 @@ impl Coverage {
     }
 
     /// Record a request of `len` bytes at `rel` bytes into region `file`.
-    #[inline]
+    #[inline(always)]
     pub fn touch(&mut self, file: usize, rel: u64, len: u64) {
         if self.fixed == Some(len) {
             self.n += 1;
@@ -188,6 +188,17 @@ impl Coverage {
                 }
             }
         }
+    }
+
+    /// Stop tracking blocks (the caller derives `blocks_touched` from its random map,
+    /// which already knows the distinct slots taken); sizes are still counted.
+    pub fn drop_bits(&mut self) {
+        self.bits.clear();
+    }
+
+    /// Whether blocks are tracked here (false after [`Coverage::drop_bits`]).
+    pub fn has_bits(&self) -> bool {
+        !self.bits.is_empty()
     }
 
     /// The result.

@@ -337,6 +337,8 @@ pub fn fit_size(sizes: &crate::job::fio::BlockSizes, want: u64, room: u64) -> u6
 pub struct RandomMap {
     n: u64,
     used: u64,
+    /// a whole pass was taken (every slot at least once)
+    wrapped: bool,
     words: Vec<u64>,
     full: Vec<u64>,
 }
@@ -348,8 +350,18 @@ impl RandomMap {
         RandomMap {
             n,
             used: 0,
+            wrapped: false,
             words: vec![0; w],
             full: vec![0; w.div_ceil(64)],
+        }
+    }
+
+    /// Distinct slots taken so far: all of them once a pass completed.
+    pub fn covered(&self) -> u64 {
+        if self.wrapped {
+            self.n
+        } else {
+            self.used
         }
     }
 
@@ -388,6 +400,9 @@ impl RandomMap {
     /// sizes (fio shortens a request to the free blocks it finds the same way).
     pub fn take_run(&mut self, want: u64, max: u64, fit: &dyn Fn(u64) -> u64) -> (u64, u64) {
         let first = self.take(want);
+        if max <= 1 {
+            return (first, 1); // one slot: nothing to fit (the hot path of fixed-bs jobs)
+        }
         let mut avail = 1;
         while avail < max.max(1) && self.is_free(first + avail) {
             avail += 1;
@@ -401,8 +416,10 @@ impl RandomMap {
 
     /// Take `want` if free, else the next free slot after it (wrapping); starts a new
     /// pass when every slot was used.
+    #[inline(always)]
     pub fn take(&mut self, want: u64) -> u64 {
         if self.used >= self.n {
+            self.wrapped = true;
             self.words.iter_mut().for_each(|w| *w = 0);
             self.full.iter_mut().for_each(|w| *w = 0);
             self.used = 0;

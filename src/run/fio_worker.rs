@@ -254,7 +254,7 @@ impl<'a> Worker<'a> {
             })
             .collect();
         let has_logs = logs.is_some();
-        Worker {
+        let mut w = Worker {
             plan,
             clock,
             stop,
@@ -312,7 +312,19 @@ impl<'a> Worker<'a> {
                     && job.rw.writes(),
                 fixed_bs: [fixed_of(&job.bs_read), fixed_of(&job.bs_write)],
             },
+        };
+        // With the random map on every request (no percentage_random, zones or sprandom),
+        // the map itself knows the distinct slots taken: no coverage bitmap per request.
+        if w.maps.iter().all(Option::is_some)
+            && !w.uses.pct_random
+            && w.zones.is_none()
+            && w.spr.is_none()
+        {
+            if let Some(c) = &mut w.cov {
+                c.drop_bits();
+            }
         }
+        w
     }
 
     fn pick_op(&mut self) -> Op {
@@ -398,21 +410,26 @@ impl<'a> Worker<'a> {
                     });
                     b * bs / align
                 } else if let Some(m) = &mut self.maps[file] {
-                    let sizes = if op == Op::Write {
-                        &job.bs_write
+                    if u.fixed_bs[d] == Some(align) {
+                        // one slot per request (bs = the alignment): nothing to fit
+                        m.take(self.rng.below(m.len()))
                     } else {
-                        &job.bs_read
-                    };
-                    let want = bs;
-                    let fit = |avail: u64| fit_size(sizes, want, avail * align).div_ceil(align);
-                    let (s, k) = m.take_run(self.rng.below(m.len()), bs.div_ceil(align), &fit);
-                    bs = fit_size(sizes, want, k * align);
-                    if bs < want {
-                        if let Some(c) = &mut self.cov {
-                            c.shrunk += 1;
+                        let sizes = if op == Op::Write {
+                            &job.bs_write
+                        } else {
+                            &job.bs_read
+                        };
+                        let want = bs;
+                        let fit = |avail: u64| fit_size(sizes, want, avail * align).div_ceil(align);
+                        let (s, k) = m.take_run(self.rng.below(m.len()), bs.div_ceil(align), &fit);
+                        bs = fit_size(sizes, want, k * align);
+                        if bs < want {
+                            if let Some(c) = &mut self.cov {
+                                c.shrunk += 1;
+                            }
                         }
+                        s
                     }
-                    s
                 } else {
                     self.gens[file][d].next(&mut self.rng)
                 };
@@ -1187,7 +1204,14 @@ impl<'a> Worker<'a> {
         } else {
             0
         };
-        st.coverage = self.cov.as_ref().map(|c| c.stats());
+        st.coverage = self.cov.as_ref().map(|c| {
+            let mut s = c.stats();
+            if !c.has_bits() {
+                // map slots are coverage blocks (both: the plan's offset alignment)
+                s.blocks_touched = self.maps.iter().flatten().map(RandomMap::covered).sum();
+            }
+            s
+        });
         if track_writes && !self.stop.load(Ordering::Relaxed) {
             self.verify_back(slab, &mut st)?;
         }
