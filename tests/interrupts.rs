@@ -441,3 +441,31 @@ fn fio_style_run_interrupted_exits_130_with_parsable_json() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("iomark run: interrupted;"), "{err}");
 }
+
+/// Two SIGTERMs at once (GNU `timeout` signals the child and then its process group)
+/// are one request: the run still stops cleanly with its report (exit 143), not the
+/// "second signal: exiting at once" path.
+#[test]
+fn two_signals_at_once_count_once() {
+    let d = tempfile::tempdir().unwrap();
+    let args = [
+        "run",
+        "--name=n",
+        "--ioengine=null",
+        "--size=1g",
+        "--time_based",
+        "--runtime=30",
+    ];
+    let child = spawn(d.path(), "", &args);
+    std::thread::sleep(Duration::from_millis(700));
+    kill(&child, libc::SIGTERM);
+    kill(&child, libc::SIGTERM);
+    let o = child.wait_with_output().unwrap();
+    let (out, err) = (
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr),
+    );
+    assert_eq!(o.status.code(), Some(143), "{err}");
+    assert!(out.contains("IOPS="), "the report is printed:\n{out}\n{err}");
+    assert!(!err.contains("second signal"), "{err}");
+}

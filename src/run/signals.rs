@@ -1,10 +1,27 @@
 //! SIGINT/SIGTERM handling: the first signal asks every loop to stop (partial results
-//! are then printed and saved, exit 130/143); a second one says so on stderr and exits
-//! at once, leaving whatever files exist.
+//! are then printed and saved, exit 130/143); a second one at least [`SECOND_AFTER_NS`]
+//! later says so on stderr and exits at once, leaving whatever files exist. Signals that
+//! arrive together count once: GNU `timeout` sends SIGTERM to the child and then to its
+//! process group, and a terminal's Ctrl-C reaches every process of the group.
 
 use signal_hook::consts::{SIGINT, SIGTERM};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
+
+/// A second signal this long (1 s) after the first exits at once; earlier ones are the
+/// same request (`timeout`'s SIGTERM to the child and to its group).
+pub const SECOND_AFTER_NS: u64 = 1_000_000_000;
+
+/// CLOCK_MONOTONIC in ns (async-signal-safe: clock_gettime).
+fn mono_ns() -> u64 {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime writes the timespec we own.
+    unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut ts) };
+    ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64
+}
 
 /// Flags set by the signal handlers.
 #[derive(Clone)]
@@ -23,16 +40,22 @@ impl Signals {
             int: Arc::new(AtomicBool::new(false)),
             term: Arc::new(AtomicBool::new(false)),
         };
+        // one record for both signals: the first one's time
+        let seen = Arc::new(AtomicBool::new(false));
+        let at = Arc::new(AtomicU64::new(0));
         for (sig, flag, code) in [
             (SIGINT, &s.int, crate::exit::SIGINT),
             (SIGTERM, &s.term, crate::exit::SIGTERM),
         ] {
-            let first = Arc::clone(flag);
-            // SAFETY: the handler only loads an atomic and calls write(2) and _exit(2),
-            // which are async-signal-safe.
+            let (seen, at) = (Arc::clone(&seen), Arc::clone(&at));
+            // SAFETY: the handler only uses atomics, clock_gettime(2), write(2) and
+            // _exit(2), which are async-signal-safe.
             let _ = unsafe {
                 signal_hook::low_level::register(sig, move || {
-                    if first.load(Ordering::SeqCst) {
+                    let now = mono_ns();
+                    if !seen.swap(true, Ordering::SeqCst) {
+                        at.store(now, Ordering::SeqCst);
+                    } else if now.saturating_sub(at.load(Ordering::SeqCst)) >= SECOND_AFTER_NS {
                         let msg = b"iomark: second signal: exiting at once; files created so far are left in place\n";
                         libc::write(2, msg.as_ptr().cast(), msg.len());
                         libc::_exit(code);
