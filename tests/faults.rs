@@ -12,7 +12,7 @@ mod common;
 
 use common::*;
 use serde_json::Value;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
 
@@ -413,136 +413,10 @@ fn malformed_fault_spec_is_refused() {
 
 // ---------------------------------------------------------------- real ENOSPC
 
-fn is_root() -> bool {
-    // SAFETY: geteuid has no preconditions.
-    unsafe { libc::geteuid() == 0 }
-}
+#[path = "common/loopfs.rs"]
+mod loopfs;
+use loopfs::SmallExt4;
 
-fn tool(name: &str) -> Option<PathBuf> {
-    ["/usr/sbin", "/sbin", "/usr/bin", "/bin"]
-        .iter()
-        .map(|d| Path::new(d).join(name))
-        .find(|p| p.is_file())
-}
-
-/// A ~16 MiB ext4 image mounted (through a loop device) on a scratch directory.
-/// Drop unmounts, detaches the loop device and removes the image, also on failure.
-struct SmallExt4 {
-    mnt: PathBuf,
-    dev: Option<String>,
-    mounted: bool,
-    _tmp: tempfile::TempDir,
-}
-
-static LOOP_LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
-
-impl SmallExt4 {
-    /// `None` (with the reason printed) when not root or the tools are missing.
-    fn new(mib: u64) -> Option<SmallExt4> {
-        if !is_root() {
-            eprintln!("skipped: real-ENOSPC tests need root (loop device, mount); CI runs as root");
-            return None;
-        }
-        let (Some(losetup), Some(mkfs), Some(mount)) =
-            (tool("losetup"), tool("mkfs.ext4"), tool("mount"))
-        else {
-            eprintln!("skipped: losetup, mkfs.ext4 or mount missing");
-            return None;
-        };
-        let tmp = scratch();
-        let img = tmp.path().join("fs.img");
-        let mnt = tmp.path().join("mnt");
-        std::fs::create_dir(&mnt).unwrap();
-        std::fs::File::create(&img)
-            .unwrap()
-            .set_len(mib << 20)
-            .unwrap();
-        let mut g = SmallExt4 {
-            mnt,
-            dev: None,
-            mounted: false,
-            _tmp: tmp,
-        };
-        {
-            let _l = LOOP_LOCK.lock().unwrap_or_else(|e| e.into_inner());
-            for _ in 0..5 {
-                let o = Command::new(&losetup)
-                    .args(["--find", "--show"])
-                    .arg(&img)
-                    .output()
-                    .unwrap();
-                if o.status.success() {
-                    g.dev = Some(String::from_utf8_lossy(&o.stdout).trim().to_string());
-                    break;
-                }
-                std::thread::sleep(Duration::from_millis(100));
-            }
-        }
-        let dev = g.dev.clone().expect("losetup --find --show failed");
-        // no reserved blocks: root sees exactly what statvfs reports as available
-        let ok = Command::new(mkfs)
-            .args(["-q", "-F", "-m", "0", &dev])
-            .status()
-            .unwrap()
-            .success();
-        assert!(ok, "mkfs.ext4 {dev}");
-        let ok = Command::new(mount)
-            .arg(&dev)
-            .arg(&g.mnt)
-            .status()
-            .unwrap()
-            .success();
-        assert!(ok, "mount {dev}");
-        g.mounted = true;
-        Some(g)
-    }
-    fn dir(&self) -> &Path {
-        &self.mnt
-    }
-    fn avail(&self) -> u64 {
-        let st = rustix::fs::statvfs(&self.mnt).unwrap();
-        st.f_bavail * st.f_frsize
-    }
-    /// Fill the filesystem with a user file until at most `leave` bytes are free.
-    fn fill(&self, leave: u64) {
-        let f = self.mnt.join("user-filler");
-        let avail = self.avail();
-        let _ = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(&f)
-            .and_then(|mut h| {
-                use std::io::Write;
-                h.write_all(&vec![7u8; avail.saturating_sub(leave) as usize])?;
-                h.sync_all()
-            });
-        assert!(
-            self.avail() <= leave + (64 << 10),
-            "fill left {}",
-            self.avail()
-        );
-    }
-}
-
-impl Drop for SmallExt4 {
-    fn drop(&mut self) {
-        if self.mounted {
-            let ok = Command::new("umount")
-                .arg(&self.mnt)
-                .status()
-                .map(|s| s.success())
-                .unwrap_or(false);
-            if !ok {
-                let _ = Command::new("umount").arg("-l").arg(&self.mnt).status();
-            }
-        }
-        if let Some(dev) = &self.dev {
-            let _ = Command::new("losetup").args(["-d", dev]).status();
-        }
-    }
-}
-
-/// Names in `dir` that iomark created (`test_file.*`, `iomark-*`).
 fn iomark_names(dir: &Path) -> Vec<String> {
     entries(dir)
         .into_iter()

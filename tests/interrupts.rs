@@ -466,6 +466,9 @@ fn two_signals_at_once_count_once() {
         String::from_utf8_lossy(&o.stderr),
     );
     assert_eq!(o.status.code(), Some(143), "{err}");
-    assert!(out.contains("IOPS="), "the report is printed:\n{out}\n{err}");
+    assert!(
+        out.contains("IOPS="),
+        "the report is printed:\n{out}\n{err}"
+    );
     assert!(!err.contains("second signal"), "{err}");
 }

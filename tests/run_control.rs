@@ -6,31 +6,11 @@
 //! Timing tests use generous tolerances (stated at each assertion): the machine is
 //! shared, so rates and ratios are checked for shape, not for exact figures.
 
-use assert_cmd::Command;
 use serde_json::Value;
-use std::path::Path;
 use std::time::{Duration, Instant};
 
-fn iomark(dir: &Path, args: &[&str]) -> std::process::Output {
-    Command::cargo_bin("iomark")
-        .unwrap()
-        .current_dir(dir)
-        .arg("run")
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn ok(o: &std::process::Output) -> String {
-    assert!(
-        o.status.success(),
-        "exit {:?}\nstdout: {}\nstderr: {}",
-        o.status.code(),
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    );
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
+mod run_common;
+use run_common::{iomark, ok};
 
 fn json_of(o: &std::process::Output) -> Value {
     serde_json::from_str(&ok(o)).expect("stdout is one JSON document")

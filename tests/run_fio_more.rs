@@ -8,26 +8,8 @@ use assert_cmd::Command;
 use std::collections::HashMap;
 use std::path::Path;
 
-fn iomark(dir: &Path, args: &[&str]) -> std::process::Output {
-    Command::cargo_bin("iomark")
-        .unwrap()
-        .current_dir(dir)
-        .arg("run")
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn ok(o: &std::process::Output) -> String {
-    assert!(
-        o.status.success(),
-        "exit {:?}\nstdout: {}\nstderr: {}",
-        o.status.code(),
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    );
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
+mod run_common;
+use run_common::{iomark, ok};
 
 /// Offsets column of a per-I/O log written with `log_offset=1`.
 fn logged_offsets(path: &Path) -> Vec<u64> {

@@ -5,33 +5,14 @@
 //! with bsrange/bssplit. Expected offsets are fio 3.33's, taken from `--write_iolog`
 //! runs of the same jobs (the rule each test pins is spelled out next to it).
 
-use assert_cmd::Command;
 use serde_json::Value;
 use std::collections::HashMap;
 use std::path::Path;
 
 const K: u64 = 1024;
 
-fn iomark(dir: &Path, args: &[&str]) -> std::process::Output {
-    Command::cargo_bin("iomark")
-        .unwrap()
-        .current_dir(dir)
-        .arg("run")
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn ok(o: &std::process::Output) -> String {
-    assert!(
-        o.status.success(),
-        "exit {:?}\nstdout: {}\nstderr: {}",
-        o.status.code(),
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    );
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
+mod run_common;
+use run_common::{iomark, ok};
 
 /// One logged I/O: (ddir 0 read / 1 write, bytes, offset).
 type Io = (u8, u64, u64);

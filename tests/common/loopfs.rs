@@ -4,7 +4,6 @@
 //! Needs root (CI runs as root); without it, or without losetup/mkfs.ext4/mount,
 //! [`SmallExt4::new`] prints why and returns `None`. Drop unmounts, detaches the loop
 //! device and removes the image, also when the test fails.
-//! (Same helper as the one in tests/faults.rs, kept apart so that file is not edited.)
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
@@ -123,6 +122,27 @@ impl SmallExt4 {
     pub fn avail(&self) -> u64 {
         let st = rustix::fs::statvfs(&self.mnt).unwrap();
         st.f_bavail * st.f_frsize
+    }
+
+    /// Fill the filesystem with a "user" file (`user-filler`, not iomark's) until about
+    /// `leave` bytes stay available (asserted within 64 KiB).
+    pub fn fill(&self, leave: u64) {
+        let f = self.dir().join("user-filler");
+        let avail = self.avail();
+        let _ = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&f)
+            .and_then(|mut h| {
+                use std::io::Write;
+                h.write_all(&vec![7u8; avail.saturating_sub(leave) as usize])?;
+                h.sync_all()
+            });
+        assert!(
+            self.avail() <= leave + (64 << 10),
+            "fill left {}",
+            self.avail()
+        );
     }
 }
 
