@@ -88,6 +88,12 @@ pub struct Uring {
     reap_max: usize,
     /// rw_flags of writes (RWF_ATOMIC for fio's `atomic=1`)
     write_flags: i32,
+    /// per file: every request goes to io-wq at once (IOSQE_ASYNC), see [`Uring::punt_async`]
+    async_files: Vec<bool>,
+    /// fio's `force_async=N`: every N-th request with IOSQE_ASYNC (0: none)
+    async_every: u32,
+    /// requests since the last forced one
+    async_count: u32,
 }
 
 impl Uring {
@@ -161,7 +167,26 @@ impl Uring {
             unsubmitted: 0,
             reap_max: usize::MAX,
             write_flags: 0,
+            async_files: Vec::new(),
+            async_every: 0,
+            async_count: 0,
         })
+    }
+
+    /// Issue requests with IOSQE_ASYNC (straight to the kernel's io-wq workers instead of
+    /// an inline attempt first): `files[i]` for every request to file `i`, and fio's
+    /// `force_async=every` for every `every`-th request (0: none). On a synchronous
+    /// bio-based device (zram, brd, pmem) an inline attempt runs the whole request in the
+    /// submitting thread, so a queue of 32 is served one at a time; punting lets the
+    /// requests of the queue run side by side, as they would on a blk-mq device.
+    pub fn punt_async(mut self, files: Vec<bool>, every: u32) -> Self {
+        self.async_files = if files.iter().any(|&a| a) {
+            files
+        } else {
+            Vec::new()
+        };
+        self.async_every = every;
+        self
     }
 
     /// Make the submission that fills the queue also wait for one completion in the
@@ -258,6 +283,24 @@ impl Uring {
         e.user_data(slot as u64)
     }
 
+    /// `e` with IOSQE_ASYNC when its file is punted or it is the `force_async`-th request.
+    #[cold]
+    fn maybe_async(&mut self, e: io_uring::squeue::Entry, file: usize) -> io_uring::squeue::Entry {
+        let mut punt = self.async_files.get(file).copied().unwrap_or(false);
+        if self.async_every > 0 {
+            self.async_count += 1;
+            if self.async_count >= self.async_every {
+                self.async_count = 0;
+                punt = true;
+            }
+        }
+        if punt {
+            e.flags(io_uring::squeue::Flags::ASYNC)
+        } else {
+            e
+        }
+    }
+
     fn enter(&mut self, want: usize) -> Result<(), IoErr> {
         loop {
             match self.ring.submit_and_wait(want) {
@@ -277,7 +320,10 @@ impl Engine for Uring {
         self.depth
     }
     fn submit(&mut self, slot: usize, r: &IoReq) -> Result<Option<usize>, IoErr> {
-        let e = self.entry(slot, r);
+        let mut e = self.entry(slot, r);
+        if !self.async_files.is_empty() || self.async_every > 0 {
+            e = self.maybe_async(e, r.file);
+        }
         // SAFETY: the buffer stays valid and unmoved until the completion is reaped.
         if unsafe { self.ring.submission().push(&e) }.is_err() {
             // queue full of unsubmitted entries: hand them over, then retry once
@@ -370,7 +416,14 @@ mod tests {
     use std::os::fd::AsRawFd;
 
     /// A 64 KiB file of `byte`, an 8-slot slab of 4 KiB buffers and their `(ptr, len)`.
-    fn fixture(byte: u8) -> (tempfile::TempDir, std::fs::File, Slab, Vec<(*mut u8, usize)>) {
+    fn fixture(
+        byte: u8,
+    ) -> (
+        tempfile::TempDir,
+        std::fs::File,
+        Slab,
+        Vec<(*mut u8, usize)>,
+    ) {
         let d = tempfile::tempdir().unwrap();
         let p = d.path().join("f");
         std::fs::write(&p, vec![byte; 64 << 10]).unwrap();

@@ -25,7 +25,10 @@ pub enum FioError {
     #[error(transparent)]
     Ini(#[from] IniError),
     /// a key iomark does not implement
-    #[error("{origin}: option '{key}' is not supported by iomark{}", did_you_mean(key))]
+    #[error(
+        "{origin}: option '{key}' is not supported by iomark{}",
+        did_you_mean(key)
+    )]
     UnsupportedKey {
         /// the key as written
         key: String,
@@ -304,6 +307,11 @@ pub struct FioJob {
     pub sqthread_poll_cpu: Option<u32>,
     /// `hipri`: io_uring completion polling (IORING_SETUP_IOPOLL); needs direct=1
     pub hipri: bool,
+    /// `force_async=N`: io_uring issues every N-th request with IOSQE_ASYNC (fio's key;
+    /// `Some(0)`: never, not even on a synchronous bio-based device). `None` (unset):
+    /// iomark punts every request to a bio-based block device (zram, brd, pmem) and none
+    /// elsewhere (see `Uring::punt_async`).
+    pub force_async: Option<u32>,
     /// job control: flow, steady state, latency target, io_submit_mode
     pub control: super::fio_control::Control,
     /// priorities, NUMA binding and dedupe keys ([`super::fio_extra`])
@@ -349,6 +357,7 @@ impl Default for FioJob {
             sqthread_poll: false,
             sqthread_poll_cpu: None,
             hipri: false,
+            force_async: None,
             control: Default::default(),
             extra: Default::default(),
         }
@@ -439,11 +448,14 @@ fn validate(job: &FioJob) -> Result<(), FioError> {
             "readonly=1 forbids a job that writes (rw=read or randread only)".into(),
         ));
     }
-    if (job.hipri || job.sqthread_poll || job.sqthread_poll_cpu.is_some())
+    if (job.hipri
+        || job.sqthread_poll
+        || job.sqthread_poll_cpu.is_some()
+        || job.force_async.is_some_and(|n| n > 0))
         && job.engine != EngineKind::IoUring
     {
         return Err(err(format!(
-            "hipri, sqthread_poll and sqthread_poll_cpu apply to ioengine=io_uring only (ioengine={})",
+            "hipri, sqthread_poll, sqthread_poll_cpu and force_async apply to ioengine=io_uring only (ioengine={})",
             job.engine.name()
         )));
     }

@@ -50,6 +50,10 @@ pub const SUPPORTED_KEYS: &[&str] = &[
     "wait_for_previous",
     "kb_base",
     "description",
+    "sqthread_poll",
+    "sqthread_poll_cpu",
+    "hipri",
+    "force_async",
 ];
 
 pub(crate) fn need<'a>(
@@ -351,6 +355,14 @@ pub fn apply(
                 Some(u32::try_from(n).map_err(|_| bad(&key, v, "a CPU number", origin))?);
         }
         "hipri" => job.hipri = parse_bool(&key, value, origin)?,
+        "force_async" => {
+            let v = need(&key, value, origin)?;
+            let n = parse_u64(&key, v, origin)?;
+            job.force_async = Some(
+                u32::try_from(n)
+                    .map_err(|_| bad(&key, v, "a whole number of requests (0 = never)", origin))?,
+            );
+        }
         "kb_base" => {
             let v = need(&key, value, origin)?;
             job.kb_base = match v.trim() {

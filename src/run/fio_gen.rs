@@ -427,8 +427,11 @@ impl RandomMap {
         let nw = self.words.len();
         let mut wi = (want / 64) as usize;
         let mut bit = want % 64;
+        // the summary word is only read once the search moves past `want`'s own word
+        // (the fast path is then one load)
+        let mut own_word = true;
         loop {
-            if self.full[wi / 64] & (1 << (wi % 64)) == 0 {
+            if own_word || self.full[wi / 64] & (1 << (wi % 64)) == 0 {
                 let free = !self.words[wi] & (u64::MAX << bit);
                 if free != 0 {
                     let b = free.trailing_zeros() as u64;
@@ -443,6 +446,7 @@ impl RandomMap {
                     }
                 }
             }
+            own_word = false;
             bit = 0;
             wi += 1;
             if wi >= nw {

@@ -781,16 +781,24 @@ impl<'a> Worker<'a> {
             }
         }
         if !self.uses.gtod_reduce {
-            if let Some(x) = slat {
-                d.slat.add(x);
+            match slat {
+                Some(x) => {
+                    d.slat.add(x);
+                    d.clat.add(clat);
+                    d.lat.add(lat);
+                }
+                // synchronous: clat = lat, one histogram record (DirStats::settle)
+                None => d.sync.add(clat),
             }
-            d.clat.add(clat);
-            d.lat.add(lat);
             if self.uses.live && s.op != Op::Trim {
                 if let Some(l) = self.live {
-                    let sum = st.read.clat.sum_ns + st.write.clat.sum_ns;
+                    let (r, w) = (&st.read, &st.write);
+                    let sum = r.clat.sum_ns + r.sync.sum_ns + w.clat.sum_ns + w.sync.sum_ns;
                     l[4].store(u64::try_from(sum).unwrap_or(u64::MAX), Ordering::Relaxed);
-                    let n = st.read.clat.hist.len() + st.write.clat.hist.len();
+                    let n = r.clat.hist.len()
+                        + r.sync.hist.len()
+                        + w.clat.hist.len()
+                        + w.sync.hist.len();
                     l[5].store(n, Ordering::Relaxed);
                 }
             }
@@ -1220,6 +1228,9 @@ impl<'a> Worker<'a> {
                 job: job.name.clone(),
                 why: format!("cannot write log files: {e}"),
             })?;
+        }
+        for d in [&mut st.read, &mut st.write, &mut st.trim] {
+            d.settle();
         }
         if self.mismatches > 0 {
             return Err(RunError::Verify {

@@ -192,6 +192,30 @@ pub fn guard(files: &[FileSpec], writes: bool, policy: &WritePolicy) -> Result<(
 /// partition). `Some((disk name, capable))`; `None` when it cannot be told (a file that
 /// does not exist yet, a filesystem without a block device such as tmpfs).
 pub fn poll_capable(path: &Path) -> Option<(String, bool)> {
+    let disk = disk_dir(path)?;
+    let v = std::fs::read_to_string(disk.join("queue/io_poll")).ok()?;
+    let name = disk.file_name()?.to_string_lossy().into_owned();
+    Some((name, v.trim() == "1"))
+}
+
+/// The disk's name when `path` is a block device served by a bio-based driver (no
+/// `/sys/dev/block/M:m/mq`: zram, brd, pmem, …), which completes a request in the
+/// submitting thread and cannot take non-blocking submissions; `None` for files and
+/// blk-mq devices (NVMe, SCSI, virtio, loop).
+pub fn sync_bio_device(path: &Path) -> Option<String> {
+    if !is_block_device(path) {
+        return None;
+    }
+    let disk = disk_dir(path)?;
+    if disk.join("mq").exists() || !disk.join("queue").exists() {
+        return None;
+    }
+    Some(disk.file_name()?.to_string_lossy().into_owned())
+}
+
+/// `/sys/dev/block/M:m` of the disk holding `path` (a file: its filesystem's device; a
+/// block device: itself; a partition: its parent disk).
+fn disk_dir(path: &Path) -> Option<PathBuf> {
     use std::os::unix::fs::MetadataExt;
     let parent = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
@@ -210,14 +234,11 @@ pub fn poll_capable(path: &Path) -> Option<(String, bool)> {
         libc::minor(dev as libc::dev_t),
     );
     let dir = std::fs::canonicalize(format!("/sys/dev/block/{ma}:{mi}")).ok()?;
-    let disk = if dir.join("partition").exists() {
+    Some(if dir.join("partition").exists() {
         dir.parent()?.to_path_buf()
     } else {
         dir
-    };
-    let v = std::fs::read_to_string(disk.join("queue/io_poll")).ok()?;
-    let name = disk.file_name()?.to_string_lossy().into_owned();
-    Some((name, v.trim() == "1"))
+    })
 }
 
 /// `hipri=1`: refuse (exit 3) files on a disk that is known not to poll, before the run

@@ -1,0 +1,150 @@
+//! `iomark run` engine paths: synchronous completions recorded once but reported as
+//! both clat and lat, io_uring's IOSQE_ASYNC on bio-based devices (`force_async`), and
+//! bad `force_async` values.
+
+mod run_common;
+use run_common::{iomark, ok};
+
+fn json(s: &str) -> serde_json::Value {
+    serde_json::from_str(s).unwrap_or_else(|e| panic!("{e}: {s}"))
+}
+
+/// psync and null complete in `submit`: each I/O is one histogram record internally,
+/// and the report must still show it as a clat and a lat sample with the same values.
+#[test]
+fn synchronous_completions_count_as_clat_and_lat() {
+    let d = tempfile::tempdir().unwrap();
+    for engine in ["psync", "null"] {
+        let o = iomark(
+            d.path(),
+            &[
+                "--output-format=json",
+                "--name=s",
+                &format!("--ioengine={engine}"),
+                "--rw=randread",
+                "--bs=4k",
+                "--size=1m",
+                "--number_ios=200",
+                "--filename=f",
+            ],
+        );
+        let v = json(&ok(&o));
+        let r = &v["jobs"][0]["read"];
+        assert_eq!(r["total_ios"], 200, "{engine}");
+        for k in ["clat_ns", "lat_ns"] {
+            assert_eq!(r[k]["N"], 200, "{engine} {k}: {r}");
+        }
+        assert_eq!(
+            r["slat_ns"]["N"], 0,
+            "{engine}: no slat for synchronous I/O"
+        );
+        for f in ["min", "max", "mean"] {
+            assert_eq!(r["clat_ns"][f], r["lat_ns"][f], "{engine} {f}");
+        }
+        assert!(r["clat_ns"]["mean"].as_f64().unwrap() > 0.0, "{engine}");
+    }
+}
+
+/// `force_async` is fio's io_uring option: other engines refuse it, values are counts.
+#[test]
+fn force_async_is_checked() {
+    let d = tempfile::tempdir().unwrap();
+    let base = ["--name=a", "--rw=read", "--size=64k", "--filename=f"];
+    for (extra, want) in [
+        (
+            &["--ioengine=psync", "--force_async=2"][..],
+            "apply to ioengine=io_uring only",
+        ),
+        (
+            &["--ioengine=io_uring", "--force_async=x"][..],
+            "force_async",
+        ),
+        (
+            &["--ioengine=io_uring", "--force_async=-1"][..],
+            "force_async",
+        ),
+    ] {
+        let mut a: Vec<&str> = base.to_vec();
+        a.extend_from_slice(extra);
+        let o = iomark(d.path(), &a);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{extra:?}: {err}");
+        assert!(err.contains(want), "{extra:?}: {err}");
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+    }
+    // force_async=1 on a file: every request punted, the job still reads every block
+    let o = iomark(
+        d.path(),
+        &[
+            "--output-format=json",
+            "--name=a",
+            "--ioengine=io_uring",
+            "--iodepth=4",
+            "--force_async=1",
+            "--rw=randread",
+            "--size=256k",
+            "--filename=f",
+        ],
+    );
+    let v = json(&ok(&o));
+    assert_eq!(v["jobs"][0]["read"]["total_ios"], 64);
+    assert_eq!(v["jobs"][0]["error"], 0);
+}
+
+/// zram is bio-based: a direct io_uring job on it punts every request (and says so);
+/// `force_async=0` keeps fio's inline issue. Uses zram0 only when it is free
+/// (disksize 0) and resets it afterwards.
+#[test]
+fn bio_based_device_gets_async_requests() {
+    use std::path::Path;
+    let z = Path::new("/sys/block/zram0");
+    let free = std::fs::read_to_string(z.join("disksize")).is_ok_and(|s| s.trim() == "0");
+    if !free || std::fs::write(z.join("disksize"), "16M").is_err() {
+        eprintln!("SKIPPED: /dev/zram0 is missing, busy or not writable");
+        return;
+    }
+    struct Reset;
+    impl Drop for Reset {
+        fn drop(&mut self) {
+            for _ in 0..50 {
+                if std::fs::write("/sys/block/zram0/reset", "1").is_ok() {
+                    break;
+                }
+                std::thread::sleep(std::time::Duration::from_millis(100));
+            }
+        }
+    }
+    let _reset = Reset;
+    let d = tempfile::tempdir().unwrap();
+    let run = |extra: &[&str]| {
+        let mut a = vec![
+            "--output-format=json",
+            "--name=z",
+            "--ioengine=io_uring",
+            "--iodepth=8",
+            "--direct=1",
+            "--rw=randread",
+            "--bs=4k",
+            "--size=4m",
+            "--filename=/dev/zram0",
+        ];
+        a.extend_from_slice(extra);
+        iomark(d.path(), &a)
+    };
+    let o = run(&[]);
+    let v = json(&ok(&o));
+    assert_eq!(v["jobs"][0]["read"]["total_ios"], 1024);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("zram0 is a bio-based device") && err.contains("IOSQE_ASYNC"),
+        "{err}"
+    );
+    let o = run(&["--force_async=0"]);
+    let v = json(&ok(&o));
+    assert_eq!(v["jobs"][0]["read"]["total_ios"], 1024);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        !err.contains("bio-based"),
+        "force_async=0 keeps inline issue: {err}"
+    );
+}
