@@ -118,6 +118,30 @@ impl RunError {
             RunError::Refused { .. } => crate::exit::ENVIRONMENT,
         }
     }
+
+    /// fio's `error` of a job that this error ended (its JSON `"error"` and the `err=`
+    /// of the job line): the errno of a failed request (`EIO` for a short transfer),
+    /// `ETIMEDOUT` for a missed `latency_target` at depth 1 (fio's `lat_fatal`), `EIO`
+    /// for `ratemin` not met (fio's `check_min_rate`), `EILSEQ` for a verify mismatch;
+    /// 0 for errors that are not a failed run (setup, usage, environment).
+    pub fn errno(&self) -> i32 {
+        match self {
+            RunError::Io { why, .. } => {
+                if why.starts_with("latency of ") {
+                    return libc::ETIMEDOUT;
+                }
+                // `why` starts with the system's text of the errno (`io_why`)
+                (1..=133)
+                    .map(|n| (n, strerror(n)))
+                    .filter(|(_, t)| why.starts_with(t.as_str()))
+                    .max_by_key(|(_, t)| t.len())
+                    .map_or(libc::EIO, |(n, _)| n)
+            }
+            RunError::Verify { .. } => libc::EILSEQ,
+            RunError::MinRate { .. } => libc::EIO,
+            _ => 0,
+        }
+    }
 }
 
 /// Latency histogram with exact sum, ns.
@@ -240,6 +264,11 @@ pub struct JobStats {
     /// trims); `None` for other jobs. fio prints them after the write line
     /// ("; N zone resets") and as the job's `zone_resets` JSON key (spec/peers.md 2.2)
     pub zone_resets: Option<u64>,
+    /// fio's `error`: the errno of the failure that ended the job ([`RunError::errno`]),
+    /// 0 when it ran to its end; a group keeps its first thread's non-zero value
+    pub error: i32,
+    /// the failure that ended the job, as printed on stderr (`None`: it ran to its end)
+    pub failure: Option<String>,
 }
 
 impl JobStats {
@@ -259,6 +288,12 @@ impl JobStats {
         }
         if self.first_error.is_none() {
             self.first_error.clone_from(&o.first_error);
+        }
+        if self.error == 0 {
+            self.error = o.error;
+        }
+        if self.failure.is_none() {
+            self.failure.clone_from(&o.failure);
         }
         if self.lat_target.is_none() {
             self.lat_target = o.lat_target;
@@ -468,7 +503,16 @@ fn run_thread(
 ) -> Result<JobStats, RunError> {
     let c0 = CpuTimes::now(Who::Thread);
     let w0 = std::time::Instant::now();
-    let mut st = run_thread_io(plan, clock, stop, warn, live)?;
+    let (mut st, failed) = run_thread_io(plan, clock, stop, warn, live)?;
+    if let Some(e) = failed {
+        // a failed run keeps the report of the I/O done before the failure (as fio,
+        // with `err=`); errors of another kind end the run without a report
+        if e.exit_code() != crate::exit::FAILED {
+            return Err(e);
+        }
+        st.error = e.errno();
+        st.failure = Some(e.to_string());
+    }
     st.cpu = CpuTimes::now(Who::Thread).since(&c0);
     // the thread's whole life (setup included), as the CPU time covers it too
     st.run_ns_sum = u64::try_from(w0.elapsed().as_nanos()).unwrap_or(u64::MAX);
@@ -482,7 +526,7 @@ fn run_thread_io(
     stop: &AtomicBool,
     _warn: &(dyn Fn(String) + Sync),
     live: Option<&Live>,
-) -> Result<JobStats, RunError> {
+) -> Result<(JobStats, Option<RunError>), RunError> {
     let job = &plan.job;
     let m = &job.more;
     let max_bs = job.bs_read.max().max(job.bs_write.max()) as usize;
@@ -527,7 +571,7 @@ fn run_thread_io(
     };
     if job.engine == EngineKind::Null {
         let mut w = Worker::new(plan, clock, stop, Vec::new(), logs, live);
-        return crate::maybe_faulty!(Null::new(depth), |e| w.run(e, &slab, 1));
+        return Ok(crate::maybe_faulty!(Null::new(depth), |e| w.run(e, &slab, 1)));
     }
     let writes = job.rw.writes() || job.rw.trims();
     let rw_open = writes || job.engine == EngineKind::Mmap;
@@ -586,7 +630,7 @@ fn run_thread_io(
         }
     };
     drop(open);
-    st
+    Ok(st)
 }
 
 /// One `--status-interval` sample from the live counters now (`sum`) and at the last
@@ -1049,4 +1093,49 @@ fn reap_max(job: &FioJob) -> usize {
         m.iodepth_batch_complete_max.max(min)
     };
     max as usize
+}
+
+#[cfg(test)]
+mod tests {
+    use super::RunError;
+
+    fn io(why: &str) -> RunError {
+        RunError::Io {
+            job: "j".into(),
+            op: "write",
+            file: "f".into(),
+            offset: 0,
+            len: 4096,
+            why: why.into(),
+        }
+    }
+
+    #[test]
+    fn errno_of_a_failure_is_fios() {
+        assert_eq!(io("Input/output error").errno(), libc::EIO);
+        assert_eq!(io("No space left on device").errno(), libc::ENOSPC);
+        // the longest matching text wins: ENXIO's starts with ENODEV's
+        assert_eq!(io("No such device or address").errno(), libc::ENXIO);
+        assert_eq!(io("No such device").errno(), libc::ENODEV);
+        assert_eq!(
+            io("Invalid argument (direct=1 needs offsets ...)").errno(),
+            libc::EINVAL
+        );
+        assert_eq!(io("short transfer (2048 bytes)").errno(), libc::EIO);
+        assert_eq!(
+            io("latency of 9 ns exceeds latency_target").errno(),
+            libc::ETIMEDOUT
+        );
+        let v = RunError::Verify {
+            job: "j".into(),
+            count: 1,
+            first: String::new(),
+        };
+        assert_eq!(v.errno(), libc::EILSEQ);
+        let p = RunError::Plan {
+            job: "j".into(),
+            why: "x".into(),
+        };
+        assert_eq!(p.errno(), 0);
+    }
 }
