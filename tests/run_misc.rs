@@ -424,3 +424,103 @@ fn cmdprio_on_a_psync_fallback_is_said_to_have_no_effect() {
         stderr(&o)
     );
 }
+
+/// fio JSON of a run that must succeed.
+fn json_ok(o: &Output) -> serde_json::Value {
+    assert_eq!(code(o), 0, "{}", stderr(o));
+    serde_json::from_slice(&o.stdout).expect("fio JSON on stdout")
+}
+
+#[test]
+fn character_devices_are_targets_sized_by_the_job() {
+    // as fio's steadystate.fio: writes to /dev/null, reads from /dev/zero; the job's
+    // size= gives the offsets, the devices are never extended, laid out or written to
+    let d = tempfile::tempdir().unwrap();
+    let o = run_in(
+        d.path(),
+        &[
+            "--output-format=json",
+            "--bs=4k",
+            "--size=1m",
+            "--name=w",
+            "--filename=/dev/null",
+            "--rw=randwrite",
+            "--name=r",
+            "--filename=/dev/zero",
+            "--rw=read",
+            "--ioengine=io_uring",
+            "--iodepth=4",
+        ],
+    );
+    let doc = json_ok(&o);
+    let jobs = doc["jobs"].as_array().unwrap();
+    assert_eq!(jobs[0]["write"]["io_bytes"], 1 << 20, "{}", jobs[0]);
+    assert_eq!(jobs[0]["write"]["total_ios"], 256);
+    assert_eq!(jobs[1]["read"]["io_bytes"], 1 << 20, "{}", jobs[1]);
+    assert_eq!(jobs[1]["read"]["total_ios"], 256);
+    // nothing laid out: no "Laying out IO file /dev/..." and no file in the directory
+    assert!(!stderr(&o).contains("Laying out"), "{}", stderr(&o));
+    assert_eq!(std::fs::read_dir(d.path()).unwrap().count(), 0);
+    for dev in ["/dev/null", "/dev/zero"] {
+        use std::os::unix::fs::FileTypeExt;
+        assert!(std::fs::metadata(dev).unwrap().file_type().is_char_device());
+    }
+}
+
+#[test]
+fn character_device_without_size_or_with_trims_is_refused_by_name() {
+    let d = tempfile::tempdir().unwrap();
+    let o = run_in(
+        d.path(),
+        &["--name=r", "--filename=/dev/zero", "--rw=read", "--bs=4k"],
+    );
+    assert_eq!(code(&o), 3, "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("/dev/zero: a character device has no size: give size="),
+        "{}",
+        stderr(&o)
+    );
+    let o = run_in(
+        d.path(),
+        &[
+            "--name=t",
+            "--filename=/dev/null",
+            "--rw=trim",
+            "--bs=4k",
+            "--size=64k",
+        ],
+    );
+    assert_eq!(code(&o), 2, "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("/dev/null is a character device: trim is supported"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn time_based_writes_to_dev_null_with_numjobs_and_group_reporting() {
+    // steadystate.fio's ss-write shape (without the steady-state stop)
+    let d = tempfile::tempdir().unwrap();
+    let o = run_in(
+        d.path(),
+        &[
+            "--output-format=json",
+            "--name=ss-write",
+            "--filename=/dev/null",
+            "--rw=write",
+            "--bs=128k",
+            "--size=128m",
+            "--numjobs=2",
+            "--group_reporting",
+            "--time_based",
+            "--runtime=200ms",
+        ],
+    );
+    let doc = json_ok(&o);
+    let j = &doc["jobs"][0];
+    let ios = j["write"]["total_ios"].as_u64().unwrap();
+    assert!(ios > 0, "{j}");
+    assert_eq!(j["write"]["io_bytes"].as_u64().unwrap(), ios * 128 * 1024);
+    assert_eq!(j["error"], 0);
+}

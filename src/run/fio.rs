@@ -359,6 +359,14 @@ pub fn format_filename(fmt: &str, job: &str, jobnum: u32, filenum: u32) -> Strin
 type Region = (u64, u64);
 
 fn files_for(job: &FioJob, t: u32) -> Result<(Vec<FileSpec>, Vec<Region>), RunError> {
+    // a character device has no size of its own (fio: the job's size= is used)
+    let no_size = |p: PathBuf| -> RunError {
+        if fio_files::is_char_device(&p) {
+            FilesError::CharNoSize(p).into()
+        } else {
+            FilesError::NoSize(p).into()
+        }
+    };
     let dir = job.directory.clone();
     let join = |name: &str| -> PathBuf {
         let p = Path::new(name);
@@ -398,12 +406,12 @@ fn files_for(job: &FioJob, t: u32) -> Result<(Vec<FileSpec>, Vec<Region>), RunEr
             (None, Some(SizeSpec::Bytes(b))) => b / n,
             (None, Some(SizeSpec::Percent(pc))) => match existing {
                 Some(e) => (e as f64 * pc / 100.0) as u64,
-                None => return Err(FilesError::NoSize(p).into()),
+                None => return Err(no_size(p)),
             },
             (None, None) if job.engine == EngineKind::Null => NULL_DEFAULT_SIZE,
             (None, None) => match existing {
                 Some(e) => e,
-                None => return Err(FilesError::NoSize(p).into()),
+                None => return Err(no_size(p)),
             },
         };
         let base = match job.more.offset {
@@ -441,6 +449,19 @@ fn plan(job: &FioJob, t: u32, global_index: u64) -> Result<Plan, RunError> {
         .blockalign
         .unwrap_or_else(|| job.bs_read.min().min(job.bs_write.min()))
         .max(1);
+    if job.rw.trims() {
+        if let Some(f) = files.iter().find(|f| fio_files::is_char_device(&f.path)) {
+            // trims punch holes (fallocate) in files and discard on block devices;
+            // a character device takes neither
+            return Err(RunError::Plan {
+                job: job.name.clone(),
+                why: format!(
+                    "{} is a character device: trim is supported on files and block devices only",
+                    f.path.display()
+                ),
+            });
+        }
+    }
     if let Some((f, r)) = files.iter().zip(&regions).find(|(_, r)| r.1 < max_bs) {
         return Err(RunError::Plan {
             job: job.name.clone(),
