@@ -641,7 +641,13 @@ fn run_thread_io(
             }
         },
         EngineKind::Mmap => {
-            let len = plan.files.iter().map(|f| f.size).min().unwrap_or(0) as usize;
+            let len = if m.zones.mode == crate::job::fio_zone_keys::ZoneMode::Strided {
+                // strided zones run on to the end of the files (run/fio_zones.rs)
+                super::fio_zones::strided_ends(plan).into_iter().min()
+            } else {
+                plan.files.iter().map(|f| f.size).min()
+            };
+            let len = len.unwrap_or(0) as usize;
             let e = Mmap::new(&fds, len).map_err(|e| engine_err("mmap", io_why(e, false, 0)))?;
             crate::maybe_faulty!(e, |e| w.run(e, &slab, 1))
         }
