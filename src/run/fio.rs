@@ -411,6 +411,9 @@ fn files_for(job: &FioJob, t: u32) -> Result<(Vec<FileSpec>, Vec<Region>), RunEr
             (None, None) if job.engine == EngineKind::Null => NULL_DEFAULT_SIZE,
             (None, None) => match existing {
                 Some(e) => e,
+                // fill_device: the region is the free space (fill_region below), so a
+                // file that does not exist yet needs no size (fio creates it)
+                None if job.more.x.fill_device && !fio_files::is_char_device(&p) => 0,
                 None => return Err(no_size(p)),
             },
         };
