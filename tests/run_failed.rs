@@ -162,3 +162,36 @@ fn other_jobs_run_on_and_report_no_error() {
         assert_eq!(j["read"]["total_ios"], 64, "{j}");
     }
 }
+
+#[test]
+fn ratemin_not_met_reports_eio_with_the_reads_of_the_first_window() {
+    let d = tempfile::tempdir().unwrap();
+    std::fs::write(d.path().join("f"), vec![1u8; 1 << 20]).unwrap();
+    // 200 IOPS asked, 100000 required per 200 ms window: the first check fails
+    let o = run(
+        d.path(),
+        &[
+            "--name=r",
+            "--filename=f",
+            "--rw=read",
+            "--bs=4k",
+            "--time_based",
+            "--runtime=5s",
+            "--rate_iops=200",
+            "--rate_iops_min=100000",
+            "--ratecycle=200ms",
+            "--output-format=json",
+        ],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", err(&o));
+    let r = job(&json_out(&o), "r").clone();
+    // fio's check_min_rate failure is EIO
+    assert_eq!(r["error"], libc::EIO, "{r}");
+    // about 200 ms at 200 IOPS: some tens of reads, far from 5 s worth (1000)
+    let n = r["read"]["total_ios"].as_u64().unwrap();
+    assert!((10..500).contains(&n), "{r}");
+    let ms = r["job_runtime"].as_u64().unwrap();
+    assert!((150..2000).contains(&ms), "{r}");
+    assert!(err(&o).contains("rate_iops_min=100000"), "{}", err(&o));
+}
