@@ -625,7 +625,7 @@ impl ReservedExt4 {
 
     /// (f_bavail, f_bfree) × f_frsize, bytes.
     fn free(&self) -> (u64, u64) {
-        let s = rustix::fs::statvfs(&self.dir()).unwrap();
+        let s = rustix::fs::statvfs(self.dir()).unwrap();
         (s.f_bavail * s.f_frsize, s.f_bfree * s.f_frsize)
     }
 }

@@ -895,7 +895,8 @@ impl<'a> Worker<'a> {
     }
 
     /// The body of [`Worker::run`]: fills `st` as it goes, so the I/O completed
-    /// before an error is still in it when this returns the error.
+    /// before an error is still in it when this returns the error. (`mut st` and the
+    /// allow: the body keeps its `&mut st` / `&st` borrows from when it owned `st`.)
     #[allow(clippy::needless_borrow)]
     fn run_inner<E: Engine>(
         &mut self,
