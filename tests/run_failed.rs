@@ -68,6 +68,8 @@ fn write_error_keeps_the_fio_json_and_run_result_of_the_io_before_it() {
     assert_eq!(w["write"]["total_ios"], 9, "{w}");
     assert_eq!(w["write"]["io_bytes"], 9 * 4096, "{w}");
     assert!(w["job_runtime"].as_u64().is_some(), "{w}");
+    // the keys fio prints for every job are there for a failed one too
+    assert_eq!(w["latency_depth"], 1, "{w}");
     // the reason once on stderr, with op, offset and errno text
     let e = err(&o);
     assert_eq!(e.matches("offset 36864").count(), 1, "{e}");

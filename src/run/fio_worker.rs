@@ -885,6 +885,18 @@ impl<'a> Worker<'a> {
                     let measured_from = t0 + clock.ticks(self.plan.job.ramp_time);
                     st.runtime_ns = clock.ns(measured_from, clock.now().max(measured_from));
                 }
+                if st.lat_target.is_none() {
+                    // fio reports the latency_target keys of a failed job too
+                    st.lat_target = Some(match &self.lat_target {
+                        Some(l) => l.report(),
+                        None => super::fio_lat_target::LatTargetReport {
+                            depth: self.plan.job.iodepth,
+                            target_ns: 0,
+                            window_us: 0,
+                            percentile: 100.0,
+                        },
+                    });
+                }
                 if let Some(l) = &mut self.logs {
                     // the logs of the I/O done so far are kept, as fio keeps them
                     let _ = l.finish();
