@@ -460,10 +460,12 @@ fn fio_examples_run_or_are_rejected_by_name() {
                 // their plain relative file names are kept, inside the scratch directory
                 let keep_names = cmd.jobs.iter().any(|j| j.more.verify.is_some());
                 for j in &mut cmd.jobs {
-                    let keep = keep_names
+                    let keep = (keep_names
                         && j.filename
                             .as_deref()
-                            .is_some_and(|f| !f.contains('/') && !f.contains(':'));
+                            .is_some_and(|f| !f.contains('/') && !f.contains(':')))
+                        // character devices (steadystate.fio) are targets as they are
+                        || matches!(j.filename.as_deref(), Some("/dev/null" | "/dev/zero"));
                     // the example targets an existing device; the harness's files are
                     // new scratch files, so they may be created
                     j.more.x.allow_file_create = true;

@@ -1,8 +1,12 @@
 //! `iomark run`: I/O priorities (prioclass/prio, cmdprio_*, log_prio), NUMA binding,
-//! dedupe-shaped write buffers, and trims on block devices (BLKDISCARD on a loop
-//! device; needs root and losetup, otherwise skipped with the reason).
+//! dedupe-shaped write buffers, trims on block devices (BLKDISCARD on a loop device;
+//! needs root and losetup, otherwise skipped with the reason), character devices as
+//! targets (/dev/null, /dev/zero), and `fill_device` on a file that does not exist yet
+//! (a small loop-mounted ext4, root only).
 
 mod common;
+#[path = "common/loopfs.rs"]
+mod loopfs;
 
 use common::BIN;
 use std::collections::{BTreeMap, HashSet};
@@ -423,4 +427,243 @@ fn cmdprio_on_a_psync_fallback_is_said_to_have_no_effect() {
         "{}",
         stderr(&o)
     );
+}
+
+/// fio JSON of a run that must succeed.
+fn json_ok(o: &Output) -> serde_json::Value {
+    assert_eq!(code(o), 0, "{}", stderr(o));
+    serde_json::from_slice(&o.stdout).expect("fio JSON on stdout")
+}
+
+#[test]
+fn character_devices_are_targets_sized_by_the_job() {
+    // as fio's steadystate.fio: writes to /dev/null, reads from /dev/zero; the job's
+    // size= gives the offsets, the devices are never extended, laid out or written to
+    let d = tempfile::tempdir().unwrap();
+    let o = run_in(
+        d.path(),
+        &[
+            "--output-format=json",
+            "--bs=4k",
+            "--size=1m",
+            "--name=w",
+            "--filename=/dev/null",
+            "--rw=randwrite",
+            "--name=r",
+            "--filename=/dev/zero",
+            "--rw=read",
+            "--ioengine=io_uring",
+            "--iodepth=4",
+        ],
+    );
+    let doc = json_ok(&o);
+    let jobs = doc["jobs"].as_array().unwrap();
+    assert_eq!(jobs[0]["write"]["io_bytes"], 1 << 20, "{}", jobs[0]);
+    assert_eq!(jobs[0]["write"]["total_ios"], 256);
+    assert_eq!(jobs[1]["read"]["io_bytes"], 1 << 20, "{}", jobs[1]);
+    assert_eq!(jobs[1]["read"]["total_ios"], 256);
+    // nothing laid out: no "Laying out IO file /dev/..." and no file in the directory
+    assert!(!stderr(&o).contains("Laying out"), "{}", stderr(&o));
+    assert_eq!(std::fs::read_dir(d.path()).unwrap().count(), 0);
+    for dev in ["/dev/null", "/dev/zero"] {
+        use std::os::unix::fs::FileTypeExt;
+        assert!(std::fs::metadata(dev).unwrap().file_type().is_char_device());
+    }
+}
+
+#[test]
+fn character_device_without_size_or_with_trims_is_refused_by_name() {
+    let d = tempfile::tempdir().unwrap();
+    let o = run_in(
+        d.path(),
+        &["--name=r", "--filename=/dev/zero", "--rw=read", "--bs=4k"],
+    );
+    assert_eq!(code(&o), 3, "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("/dev/zero: a character device has no size: give size="),
+        "{}",
+        stderr(&o)
+    );
+    let o = run_in(
+        d.path(),
+        &[
+            "--name=t",
+            "--filename=/dev/null",
+            "--rw=trim",
+            "--bs=4k",
+            "--size=64k",
+        ],
+    );
+    assert_eq!(code(&o), 2, "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("/dev/null is a character device: trim is supported"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn time_based_writes_to_dev_null_with_numjobs_and_group_reporting() {
+    // steadystate.fio's ss-write shape (without the steady-state stop)
+    let d = tempfile::tempdir().unwrap();
+    let o = run_in(
+        d.path(),
+        &[
+            "--output-format=json",
+            "--name=ss-write",
+            "--filename=/dev/null",
+            "--rw=write",
+            "--bs=128k",
+            "--size=128m",
+            "--numjobs=2",
+            "--group_reporting",
+            "--time_based",
+            "--runtime=200ms",
+        ],
+    );
+    let doc = json_ok(&o);
+    let j = &doc["jobs"][0];
+    let ios = j["write"]["total_ios"].as_u64().unwrap();
+    assert!(ios > 0, "{j}");
+    assert_eq!(j["write"]["io_bytes"].as_u64().unwrap(), ios * 128 * 1024);
+    assert_eq!(j["error"], 0);
+}
+
+#[test]
+fn fill_device_creates_a_missing_file_without_size_and_writes_until_full() {
+    let Some(fs) = loopfs::SmallExt4::new(16) else {
+        return;
+    };
+    let avail = fs.avail();
+    assert!(avail > 8 << 20, "{avail}");
+    // no size=: fio creates the file and writes until ENOSPC
+    let o = run_in(
+        fs.dir(),
+        &[
+            "--output-format=json",
+            "--name=fill",
+            "--filename=new.tmp",
+            "--rw=write",
+            "--bs=64k",
+            "--fill_device=1",
+        ],
+    );
+    let doc = json_ok(&o);
+    let j = &doc["jobs"][0];
+    let written = j["write"]["io_bytes"].as_u64().unwrap();
+    assert_eq!(j["error"], 0, "ENOSPC ends a fill_device job normally: {j}");
+    // everything that was free, but for the last partial block and the metadata the
+    // file's own extents take (under 1 MiB on this 16 MiB ext4)
+    assert!(
+        written > avail - (1 << 20) && written <= avail,
+        "{written} of {avail}"
+    );
+    assert_eq!(written % (64 << 10), 0);
+    let len = std::fs::metadata(fs.dir().join("new.tmp")).unwrap().len();
+    assert!(len >= written, "{len} {written}");
+    assert!(fs.avail() < 128 << 10, "left {}", fs.avail());
+    // without fill_device the missing file still needs a size (exit 3, named)
+    let o = run_in(
+        fs.dir(),
+        &["--name=w", "--filename=other.tmp", "--rw=write", "--bs=64k"],
+    );
+    assert_eq!(code(&o), 3, "{}", stderr(&o));
+    assert!(stderr(&o).contains("other.tmp: file does not exist and no size="));
+}
+
+/// A 16 MiB ext4 with 10 % of its blocks reserved for root (`mkfs.ext4 -m 10`), mounted
+/// with `-o loop` (the loop device goes with the unmount); unmounted on drop.
+struct ReservedExt4 {
+    tmp: tempfile::TempDir,
+    mounted: bool,
+}
+
+impl ReservedExt4 {
+    fn new() -> Option<ReservedExt4> {
+        if !loopfs::is_root() {
+            eprintln!("skipped: a loop-mounted ext4 needs root; CI runs as root");
+            return None;
+        }
+        let base = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+        std::fs::create_dir_all(&base).unwrap();
+        let tmp = tempfile::Builder::new()
+            .prefix("iomark-reserved-")
+            .tempdir_in(base)
+            .unwrap();
+        let img = tmp.path().join("fs.img");
+        std::fs::File::create(&img)
+            .unwrap()
+            .set_len(16 << 20)
+            .unwrap();
+        std::fs::create_dir(tmp.path().join("mnt")).unwrap();
+        let ok = |c: &mut Command| c.status().is_ok_and(|s| s.success());
+        if !ok(Command::new("mkfs.ext4")
+            .args(["-q", "-F", "-m", "10"])
+            .arg(&img))
+        {
+            eprintln!("skipped: mkfs.ext4 missing or failed");
+            return None;
+        }
+        let mut g = ReservedExt4 {
+            tmp,
+            mounted: false,
+        };
+        g.mounted = ok(Command::new("mount")
+            .args(["-o", "loop"])
+            .arg(&img)
+            .arg(g.dir()));
+        if !g.mounted {
+            eprintln!("skipped: mount -o loop failed");
+            return None;
+        }
+        Some(g)
+    }
+
+    fn dir(&self) -> PathBuf {
+        self.tmp.path().join("mnt")
+    }
+
+    /// (f_bavail, f_bfree) × f_frsize, bytes.
+    fn free(&self) -> (u64, u64) {
+        let s = rustix::fs::statvfs(self.dir()).unwrap();
+        (s.f_bavail * s.f_frsize, s.f_bfree * s.f_frsize)
+    }
+}
+
+impl Drop for ReservedExt4 {
+    fn drop(&mut self) {
+        if self.mounted {
+            let _ = Command::new("umount").arg(self.dir()).status();
+        }
+    }
+}
+
+#[test]
+fn fill_device_as_root_writes_into_the_reserved_blocks_until_enospc() {
+    let Some(fs) = ReservedExt4::new() else {
+        return;
+    };
+    let (avail, bfree) = fs.free();
+    assert!(bfree > avail + (1 << 20), "reserve: {avail} {bfree}");
+    let o = run_in(
+        &fs.dir(),
+        &[
+            "--output-format=json",
+            "--name=fill",
+            "--filename=new.tmp",
+            "--rw=write",
+            "--bs=64k",
+            "--fill_device=1",
+        ],
+    );
+    let doc = json_ok(&o);
+    let written = doc["jobs"][0]["write"]["io_bytes"].as_u64().unwrap();
+    // fio's limit is f_bfree (root's reserve included), and root meets ENOSPC there
+    assert!(
+        written > avail + (512 << 10) && written <= bfree,
+        "{written}: avail {avail}, bfree {bfree}"
+    );
+    // it ended at ENOSPC (ext4 keeps a few clusters even from root), not as a failure
+    assert_eq!(doc["jobs"][0]["error"], 0);
+    assert_eq!(fs.free().0, 0, "{:?}", fs.free());
 }

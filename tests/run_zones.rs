@@ -125,6 +125,56 @@ fn strided_random_takes_each_block_of_a_zone_once_per_visit() {
     }
 }
 
+#[test]
+fn strided_zones_run_past_the_region_to_the_end_of_the_file() {
+    // fio 3.33 (--write_iolog): with size=8z zonesize=16k zonerange=64k on a 1 MiB file,
+    // 16 KiB are read from each of 8 zones 64 KiB apart (0 … 448 KiB), past the 128 KiB
+    // region; on a 256 KiB file the zones start over at its end (0 … 192 KiB, twice);
+    // from offset=896k they start over at the region start (896k, 960k, 896k, …)
+    let d = tempfile::tempdir().unwrap();
+    std::fs::write(d.path().join("f1m"), vec![3u8; 1 << 20]).unwrap();
+    std::fs::write(d.path().join("f256k"), vec![3u8; 256 << 10]).unwrap();
+    let zoned = |file: &str, extra: &[&str]| {
+        let name = format!("--filename={file}");
+        let mut a = vec![
+            "--name=z",
+            name.as_str(),
+            "--rw=read",
+            "--bs=4k",
+            "--size=8z",
+            "--zonemode=strided",
+            "--zonesize=16k",
+            "--zonerange=64k",
+        ];
+        a.extend_from_slice(extra);
+        run_logged(d.path(), &a)
+    };
+    let (l, v) = zoned("f1m", &[]);
+    let want: Vec<u64> = (0..32).map(|k| k / 4 * 16 + k % 4).collect();
+    assert_eq!(blocks(&l, 4 * K), want);
+    assert_eq!(v["jobs"][0]["read"]["io_bytes"], 128 * K);
+    let (l, _) = zoned("f256k", &[]);
+    let want: Vec<u64> = (0..32).map(|k| (k / 4) % 4 * 16 + k % 4).collect();
+    assert_eq!(blocks(&l, 4 * K), want);
+    let (l, _) = zoned("f1m", &["--offset=896k"]);
+    let want: Vec<u64> = (0..32).map(|k| 224 + (k / 4) % 2 * 16 + k % 4).collect();
+    assert_eq!(blocks(&l, 4 * K), want);
+    // the mmap engine too (it maps the file up to the zones' end)
+    let (l, _) = zoned("f1m", &["--ioengine=mmap"]);
+    assert_eq!(
+        blocks(&l, 4 * K),
+        (0..32).map(|k| k / 4 * 16 + k % 4).collect::<Vec<_>>()
+    );
+    let want: Vec<u64> = (0..32).map(|k| (k / 4) % 2 * 16 + k % 4).collect();
+    // a new file is laid out to the region, so the zones stay in it (fio alike)
+    let (l, _) = zoned("fnew", &[]);
+    assert_eq!(blocks(&l, 4 * K), want);
+    assert_eq!(
+        std::fs::metadata(d.path().join("fnew")).unwrap().len(),
+        128 * K
+    );
+}
+
 /// Replay zbd writes: every write is at its zone's write pointer or at the zone start
 /// after a reset; returns (resets seen, the most zones partly written at once).
 fn replay_zbd_writes(l: &[Io], zs: u64) -> (u64, usize) {

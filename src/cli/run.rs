@@ -75,6 +75,10 @@ pub fn run(args: &[String]) -> i32 {
     if cmd.json_file.is_some() || cmd.plot.is_some() {
         let (status, error) = match &res {
             Ok(o) if o.interrupted => (Status::Interrupted, None),
+            Ok(o) if o.jobs.iter().any(|j| j.failure.is_some()) => (
+                Status::Failed,
+                o.jobs.iter().find_map(|j| j.failure.clone()),
+            ),
             Ok(o) if o.jobs.iter().any(|j| j.errors > 0) => (
                 Status::Failed,
                 o.jobs.iter().find_map(|j| j.first_error.clone()),
@@ -144,6 +148,16 @@ pub fn run(args: &[String]) -> i32 {
         eprintln!(
             "iomark run: interrupted; the report above covers the I/O completed before the signal"
         );
+    }
+    // jobs that failed (I/O error, verify mismatch, ratemin, latency_target): their
+    // report is above (fio's `err=`), the reason here, and the run exits 1
+    let mut failed = false;
+    for f in out.jobs.iter().filter_map(|j| j.failure.as_deref()) {
+        eprintln!("iomark run: {f}");
+        failed = true;
+    }
+    if failed {
+        return signals.exit_code().unwrap_or(crate::exit::FAILED);
     }
     let errors: u64 = out.jobs.iter().map(|j| j.errors).sum();
     if errors > 0 {

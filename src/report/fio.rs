@@ -117,7 +117,7 @@ pub fn json_document(jobs: &[JobStats], global: &[(String, String)], plus: bool)
             let mut v = json!({
                 "jobname": j.name,
                 "groupid": j.groupid,
-                "error": 0,
+                "error": j.error,
                 "eta": 0,
                 "elapsed": j.runtime_ns.div_ceil(1_000_000_000),
                 "job options": opts(&j.options),
@@ -242,8 +242,13 @@ pub fn normal_text(jobs: &[JobStats]) -> String {
     let mut s = String::new();
     for j in jobs {
         let rt = runtime_ms(j);
+        // fio: `err=%2d`, and with an error its text in parentheses
+        let err = match j.error {
+            0 => " 0".to_string(),
+            n => format!("{n:2} ({})", crate::target::strerror(n)),
+        };
         s += &format!(
-            "{}: (groupid={}, jobs={}): err= 0: engine={}\n",
+            "{}: (groupid={}, jobs={}): err={err}: engine={}\n",
             j.name, j.groupid, j.threads, j.engine
         );
         if j.errors > 0 {

@@ -118,6 +118,30 @@ impl RunError {
             RunError::Refused { .. } => crate::exit::ENVIRONMENT,
         }
     }
+
+    /// fio's `error` of a job that this error ended (its JSON `"error"` and the `err=`
+    /// of the job line): the errno of a failed request (`EIO` for a short transfer),
+    /// `ETIMEDOUT` for a missed `latency_target` at depth 1 (fio's `lat_fatal`), `EIO`
+    /// for `ratemin` not met (fio's `check_min_rate`), `EILSEQ` for a verify mismatch;
+    /// 0 for errors that are not a failed run (setup, usage, environment).
+    pub fn errno(&self) -> i32 {
+        match self {
+            RunError::Io { why, .. } => {
+                if why.starts_with("latency of ") {
+                    return libc::ETIMEDOUT;
+                }
+                // `why` starts with the system's text of the errno (`io_why`)
+                (1..=133)
+                    .map(|n| (n, strerror(n)))
+                    .filter(|(_, t)| why.starts_with(t.as_str()))
+                    .max_by_key(|(_, t)| t.len())
+                    .map_or(libc::EIO, |(n, _)| n)
+            }
+            RunError::Verify { .. } => libc::EILSEQ,
+            RunError::MinRate { .. } => libc::EIO,
+            _ => 0,
+        }
+    }
 }
 
 /// Latency histogram with exact sum, ns.
@@ -253,6 +277,11 @@ pub struct JobStats {
     /// trims); `None` for other jobs. fio prints them after the write line
     /// ("; N zone resets") and as the job's `zone_resets` JSON key (spec/peers.md 2.2)
     pub zone_resets: Option<u64>,
+    /// fio's `error`: the errno of the failure that ended the job ([`RunError::errno`]),
+    /// 0 when it ran to its end; a group keeps its first thread's non-zero value
+    pub error: i32,
+    /// the failure that ended the job, as printed on stderr (`None`: it ran to its end)
+    pub failure: Option<String>,
 }
 
 impl JobStats {
@@ -272,6 +301,12 @@ impl JobStats {
         }
         if self.first_error.is_none() {
             self.first_error.clone_from(&o.first_error);
+        }
+        if self.error == 0 {
+            self.error = o.error;
+        }
+        if self.failure.is_none() {
+            self.failure.clone_from(&o.failure);
         }
         if self.lat_target.is_none() {
             self.lat_target = o.lat_target;
@@ -337,6 +372,14 @@ pub fn format_filename(fmt: &str, job: &str, jobnum: u32, filenum: u32) -> Strin
 type Region = (u64, u64);
 
 fn files_for(job: &FioJob, t: u32) -> Result<(Vec<FileSpec>, Vec<Region>), RunError> {
+    // a character device has no size of its own (fio: the job's size= is used)
+    let no_size = |p: PathBuf| -> RunError {
+        if fio_files::is_char_device(&p) {
+            FilesError::CharNoSize(p).into()
+        } else {
+            FilesError::NoSize(p).into()
+        }
+    };
     let dir = job.directory.clone();
     let join = |name: &str| -> PathBuf {
         let p = Path::new(name);
@@ -376,12 +419,15 @@ fn files_for(job: &FioJob, t: u32) -> Result<(Vec<FileSpec>, Vec<Region>), RunEr
             (None, Some(SizeSpec::Bytes(b))) => b / n,
             (None, Some(SizeSpec::Percent(pc))) => match existing {
                 Some(e) => (e as f64 * pc / 100.0) as u64,
-                None => return Err(FilesError::NoSize(p).into()),
+                None => return Err(no_size(p)),
             },
             (None, None) if job.engine == EngineKind::Null => NULL_DEFAULT_SIZE,
             (None, None) => match existing {
                 Some(e) => e,
-                None => return Err(FilesError::NoSize(p).into()),
+                // fill_device: the region is the free space (fill_region below), so a
+                // file that does not exist yet needs no size (fio creates it)
+                None if job.more.x.fill_device && !fio_files::is_char_device(&p) => 0,
+                None => return Err(no_size(p)),
             },
         };
         let base = match job.more.offset {
@@ -419,6 +465,19 @@ fn plan(job: &FioJob, t: u32, global_index: u64) -> Result<Plan, RunError> {
         .blockalign
         .unwrap_or_else(|| job.bs_read.min().min(job.bs_write.min()))
         .max(1);
+    if job.rw.trims() {
+        if let Some(f) = files.iter().find(|f| fio_files::is_char_device(&f.path)) {
+            // trims punch holes (fallocate) in files and discard on block devices;
+            // a character device takes neither
+            return Err(RunError::Plan {
+                job: job.name.clone(),
+                why: format!(
+                    "{} is a character device: trim is supported on files and block devices only",
+                    f.path.display()
+                ),
+            });
+        }
+    }
     if let Some((f, r)) = files.iter().zip(&regions).find(|(_, r)| r.1 < max_bs) {
         return Err(RunError::Plan {
             job: job.name.clone(),
@@ -485,7 +544,16 @@ fn run_thread(
     crate::engine::private_fd_table();
     let c0 = CpuTimes::now(Who::Thread);
     let w0 = std::time::Instant::now();
-    let mut st = run_thread_io(plan, clock, stop, warn, live)?;
+    let (mut st, failed) = run_thread_io(plan, clock, stop, warn, live)?;
+    if let Some(e) = failed {
+        // a failed run keeps the report of the I/O done before the failure (as fio,
+        // with `err=`); errors of another kind end the run without a report
+        if e.exit_code() != crate::exit::FAILED {
+            return Err(e);
+        }
+        st.error = e.errno();
+        st.failure = Some(e.to_string());
+    }
     st.cpu = CpuTimes::now(Who::Thread).since(&c0);
     // the thread's whole life (setup included), as the CPU time covers it too
     st.run_ns_sum = u64::try_from(w0.elapsed().as_nanos()).unwrap_or(u64::MAX);
@@ -499,7 +567,7 @@ fn run_thread_io(
     stop: &AtomicBool,
     _warn: &(dyn Fn(String) + Sync),
     live: Option<&Live>,
-) -> Result<JobStats, RunError> {
+) -> Result<(JobStats, Option<RunError>), RunError> {
     let job = &plan.job;
     let m = &job.more;
     let max_bs = job.bs_read.max().max(job.bs_write.max()) as usize;
@@ -544,7 +612,7 @@ fn run_thread_io(
     };
     if job.engine == EngineKind::Null {
         let mut w = Worker::new(plan, clock, stop, Vec::new(), logs, live);
-        return crate::maybe_faulty!(Null::new(depth), |e| w.run(e, &slab, 1));
+        return Ok(crate::maybe_faulty!(Null::new(depth), |e| w.run(e, &slab, 1)));
     }
     let writes = job.rw.writes() || job.rw.trims();
     let rw_open = writes || job.engine == EngineKind::Mmap;
@@ -595,7 +663,13 @@ fn run_thread_io(
             }
         },
         EngineKind::Mmap => {
-            let len = plan.files.iter().map(|f| f.size).min().unwrap_or(0) as usize;
+            let len = if m.zones.mode == crate::job::fio_zone_keys::ZoneMode::Strided {
+                // strided zones run on to the end of the files (run/fio_zones.rs)
+                super::fio_zones::strided_ends(plan).into_iter().min()
+            } else {
+                plan.files.iter().map(|f| f.size).min()
+            };
+            let len = len.unwrap_or(0) as usize;
             let e = Mmap::new(&fds, len).map_err(|e| engine_err("mmap", io_why(e, false, 0)))?;
             crate::maybe_faulty!(e, |e| w.run(e, &slab, 1))
         }
@@ -605,7 +679,7 @@ fn run_thread_io(
         }
     };
     drop(open);
-    st
+    Ok(st)
 }
 
 /// Files whose io_uring requests go to io-wq at once (IOSQE_ASYNC): with `force_async`
@@ -1093,4 +1167,49 @@ fn reap_max(job: &FioJob) -> usize {
         m.iodepth_batch_complete_max.max(min)
     };
     max as usize
+}
+
+#[cfg(test)]
+mod tests {
+    use super::RunError;
+
+    fn io(why: &str) -> RunError {
+        RunError::Io {
+            job: "j".into(),
+            op: "write",
+            file: "f".into(),
+            offset: 0,
+            len: 4096,
+            why: why.into(),
+        }
+    }
+
+    #[test]
+    fn errno_of_a_failure_is_fios() {
+        assert_eq!(io("Input/output error").errno(), libc::EIO);
+        assert_eq!(io("No space left on device").errno(), libc::ENOSPC);
+        // the longest matching text wins: ENXIO's starts with ENODEV's
+        assert_eq!(io("No such device or address").errno(), libc::ENXIO);
+        assert_eq!(io("No such device").errno(), libc::ENODEV);
+        assert_eq!(
+            io("Invalid argument (direct=1 needs offsets ...)").errno(),
+            libc::EINVAL
+        );
+        assert_eq!(io("short transfer (2048 bytes)").errno(), libc::EIO);
+        assert_eq!(
+            io("latency of 9 ns exceeds latency_target").errno(),
+            libc::ETIMEDOUT
+        );
+        let v = RunError::Verify {
+            job: "j".into(),
+            count: 1,
+            first: String::new(),
+        };
+        assert_eq!(v.errno(), libc::EILSEQ);
+        let p = RunError::Plan {
+            job: "j".into(),
+            why: "x".into(),
+        };
+        assert_eq!(p.errno(), 0);
+    }
 }

@@ -50,15 +50,16 @@ pub fn is_full(e: IoErr) -> bool {
 }
 
 /// Bytes a `fill_device` job may write to a regular file: what it holds now plus the
-/// filesystem's free space for an unprivileged user (statvfs `f_bavail × f_frsize`),
-/// rounded down to `bs`. `None` when the directory cannot be examined.
+/// filesystem's free space, root's reserve included (statvfs `f_bfree × f_frsize`, as
+/// fio): an unprivileged job meets ENOSPC earlier, which ends it normally. Rounded down
+/// to `bs`; `None` when the directory cannot be examined.
 pub fn fill_len(path: &Path, bs: u64) -> Option<u64> {
     let dir = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
     let have = std::fs::metadata(path).map_or(0, |m| m.len());
-    let free = crate::target::preflight::free_space(dir)?;
+    let free = crate::target::preflight::free_space_all(dir)?;
     let bs = bs.max(1);
     Some((have + free) / bs * bs)
 }

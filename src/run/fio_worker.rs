@@ -862,16 +862,18 @@ impl<'a> Worker<'a> {
     }
 
     /// Drive `eng` until the job's limits; then verify read-back and final syncs.
+    /// Returns the job's statistics together with the error that ended it, if any:
+    /// a failed job keeps the report of the I/O it completed (fio prints it with
+    /// `err=`). After a failure mid-run, `runtime_ns` is the time from the end of
+    /// `ramp_time` to the failure.
     pub fn run<E: Engine>(
         &mut self,
         eng: &mut E,
         slab: &Slab,
         depth: usize,
-    ) -> Result<JobStats, RunError> {
-        let plan = self.plan;
-        let job = &plan.job;
+    ) -> (JobStats, Option<RunError>) {
+        let job = &self.plan.job;
         let m = &job.more;
-        let clock = self.clock;
         let mut st = JobStats {
             name: job.name.clone(),
             threads: 1,
@@ -882,6 +884,51 @@ impl<'a> Worker<'a> {
             lat_percentiles: m.lat_percentiles,
             ..JobStats::default()
         };
+        let t0 = self.clock.now();
+        match self.run_inner(&mut st, eng, slab, depth) {
+            Ok(()) => (st, None),
+            Err(e) => {
+                let clock = self.clock;
+                if st.runtime_ns == 0 {
+                    let measured_from = t0 + clock.ticks(self.plan.job.ramp_time);
+                    st.runtime_ns = clock.ns(measured_from, clock.now().max(measured_from));
+                }
+                if st.lat_target.is_none() {
+                    // fio reports the latency_target keys of a failed job too
+                    st.lat_target = Some(match &self.lat_target {
+                        Some(l) => l.report(),
+                        None => super::fio_lat_target::LatTargetReport {
+                            depth: self.plan.job.iodepth,
+                            target_ns: 0,
+                            window_us: 0,
+                            percentile: 100.0,
+                        },
+                    });
+                }
+                if let Some(l) = &mut self.logs {
+                    // the logs of the I/O done so far are kept, as fio keeps them
+                    let _ = l.finish();
+                }
+                (st, Some(e))
+            }
+        }
+    }
+
+    /// The body of [`Worker::run`]: fills `st` as it goes, so the I/O completed
+    /// before an error is still in it when this returns the error. (`mut st` and the
+    /// allow: the body keeps its `&mut st` / `&st` borrows from when it owned `st`.)
+    #[allow(clippy::needless_borrow)]
+    fn run_inner<E: Engine>(
+        &mut self,
+        mut st: &mut JobStats,
+        eng: &mut E,
+        slab: &Slab,
+        depth: usize,
+    ) -> Result<(), RunError> {
+        let plan = self.plan;
+        let job = &plan.job;
+        let m = &job.more;
+        let clock = self.clock;
         let start = clock.now();
         let ramp_end = start + clock.ticks(job.ramp_time);
         let mut measuring = job.ramp_time.is_zero();
@@ -1239,7 +1286,7 @@ impl<'a> Worker<'a> {
                 first: self.first_mismatch.clone().unwrap_or_default(),
             });
         }
-        Ok(st)
+        Ok(())
     }
 }
 

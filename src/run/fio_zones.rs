@@ -1,11 +1,15 @@
 //! Zones of `iomark run` (fio `zonemode`): where each request of a zoned job goes.
 //!
 //! * `strided`: `zonesize` bytes of I/O in a zone of `zonerange` bytes (default
-//!   `zonesize`), then the next zone starts `zonerange + zoneskip` bytes further; past
-//!   the end of the region it starts over at its beginning. Sequential jobs go through
-//!   a zone in order (again from its start when `zonesize > zonerange`), random jobs
-//!   take each block of the zone once per visit (a per-zone random map). Zones stay
-//!   inside the job's region (fio 3.33 lets them run on to the end of the file).
+//!   `zonesize`), then the next zone starts `zonerange + zoneskip` bytes further. As in
+//!   fio 3.33, zones run past the job's region (`size=`, `8z`) on to the end of the
+//!   file or block device, and only there start over at the region's beginning: the job
+//!   still moves `size` (or `io_size`) bytes in all, spread over that many zones
+//!   (`size=8z zonesize=16k zonerange=64k` on a 1 MiB file: 16 KiB at 0, 64 KiB, …,
+//!   448 KiB). With the mmap engine, whose one mapping length serves every file, they
+//!   start over at the end of the shortest file ([`strided_ends`]). Sequential jobs go through a zone in order (again from its start
+//!   when `zonesize > zonerange`), random jobs take each block of the zone once per
+//!   visit (a per-zone random map).
 //! * `zbd`: zoned-block-device rules emulated on regular files and non-zoned block
 //!   devices, as fio does for them: zones of `zonesize` aligned to offset 0, each with
 //!   a write pointer (empty at the start of the run, shared by every job on the same
@@ -162,12 +166,36 @@ pub(crate) struct Zones {
     align: u64,
     min_bs: u64,
     regions: Vec<(u64, u64)>,
+    /// per file, the end where strided zones start over, bytes: the end of the file
+    /// (or block device), at least the end of the region
+    ends: Vec<u64>,
     strided: Vec<Stride>,
     tables: Tables,
     /// zones this thread opened and may still hold open (`job_max_open_zones`)
     mine: Vec<(usize, u64)>,
     /// zone resets this thread did (full zone written, threshold, trim)
     pub resets: u64,
+}
+
+/// Per file of `plan`, where `zonemode=strided` zones start over, bytes: the end of the
+/// file or block device (as fio 3.33), at least the end of the job's region. With the
+/// mmap engine every file gets the smallest of these, the length it maps.
+pub(crate) fn strided_ends(plan: &Plan) -> Vec<u64> {
+    let mut ends: Vec<u64> = plan
+        .regions
+        .iter()
+        .zip(&plan.files)
+        .map(|(&(start, len), f)| {
+            let region_end = start.saturating_add(len);
+            crate::target::fio_files::existing_size(&f.path)
+                .map_or(region_end, |e| e.max(region_end))
+        })
+        .collect();
+    if plan.job.engine == crate::job::fio::EngineKind::Mmap {
+        let min = ends.iter().copied().min().unwrap_or(0);
+        ends.iter_mut().for_each(|e| *e = min);
+    }
+    ends
 }
 
 impl Zones {
@@ -184,14 +212,16 @@ impl Zones {
         }
         let align = plan.align.max(1);
         let range = if z.range > 0 { z.range } else { z.size };
+        let ends = strided_ends(plan);
         let strided = if z.mode == ZoneMode::Strided {
             plan.regions
                 .iter()
-                .map(|&(start, len)| Stride {
+                .zip(&ends)
+                .map(|(&(start, _), &end)| Stride {
                     zstart: start,
                     done: 0,
                     cursor: start,
-                    map: RandomMap::new((range.min(len) / align).max(1)),
+                    map: RandomMap::new((range.min(end - start) / align).max(1)),
                 })
                 .collect()
         } else {
@@ -207,6 +237,7 @@ impl Zones {
             align,
             min_bs: j.bs_read.min().min(j.bs_write.min()).max(1),
             regions: plan.regions.clone(),
+            ends,
             strided,
             tables: plan.zones.clone(),
             mine: Vec::new(),
@@ -245,8 +276,8 @@ impl Zones {
     }
 
     fn strided_next(&mut self, file: usize, bs: u64, random: bool, rng: &mut Rng) -> (u64, u64) {
-        let (start, len) = self.regions[file];
-        let end = start + len;
+        let (start, _) = self.regions[file];
+        let end = self.ends[file];
         let (size, range, skip, align) =
             (self.opts.size, self.opts.range, self.opts.skip, self.align);
         let s = &mut self.strided[file];

@@ -7,7 +7,10 @@
 //! flatter the result); a write-only job gets files extended to size. Block devices are
 //! opened as they are, never laid out; before a job may write to one, [`guard`] runs the
 //! device safety checks of [`super::blockguard`], and [`open`] refuses write access to
-//! any block device the guard has not approved.
+//! any block device the guard has not approved. Character devices (`/dev/null`,
+//! `/dev/zero`, as in fio's `steadystate.fio`) are opened as they are too: they have no
+//! size (the job's `size=` gives the offsets), and are never laid out, extended,
+//! truncated or preallocated.
 
 use super::blockguard::{self, GuardError, WritePolicy};
 use std::fs::{File, OpenOptions};
@@ -55,6 +58,9 @@ pub enum FilesError {
     /// the size of a file is needed but it does not exist and none was given
     #[error("{}: file does not exist and no size= or filesize= was given", .0.display())]
     NoSize(PathBuf),
+    /// a character device as target without `size=`/`filesize=` (it has no size)
+    #[error("{}: a character device has no size: give size= (bytes) or filesize=", .0.display())]
+    CharNoSize(PathBuf),
     /// laying the files out would not fit (public case C23)
     #[error("{}: not enough free space to lay out the job's files: {need} bytes needed, {free} bytes free; use a smaller size= or another directory", .dir.display())]
     NoSpace {
@@ -100,7 +106,7 @@ pub fn preflight(jobs: &[(&[FileSpec], bool, Vec<u64>)]) -> Result<(), FilesErro
     let mut direct: BTreeMap<PathBuf, Vec<u64>> = BTreeMap::new();
     for (files, d, sizes) in jobs {
         for f in files.iter() {
-            if is_block_device(&f.path) {
+            if is_block_device(&f.path) || is_char_device(&f.path) {
                 continue;
             }
             let dir = match f.path.parent() {
@@ -155,9 +161,18 @@ pub fn is_block_device(path: &Path) -> bool {
     std::fs::metadata(path).is_ok_and(|m| m.file_type().is_block_device())
 }
 
-/// Current size of a file or block device, bytes (`None` when it does not exist).
+/// Whether `path` is a character device (`/dev/null`, `/dev/zero`, …).
+pub fn is_char_device(path: &Path) -> bool {
+    std::fs::metadata(path).is_ok_and(|m| m.file_type().is_char_device())
+}
+
+/// Current size of a file or block device, bytes (`None` when it does not exist, and
+/// for a character device, which has none).
 pub fn existing_size(path: &Path) -> Option<u64> {
     let m = std::fs::metadata(path).ok()?;
+    if m.file_type().is_char_device() {
+        return None;
+    }
     if m.file_type().is_block_device() {
         let mut f = File::open(path).ok()?;
         return std::io::Seek::seek(&mut f, std::io::SeekFrom::End(0)).ok();
@@ -256,13 +271,13 @@ pub fn check_polling(files: &[FileSpec]) -> Result<(), FilesError> {
 }
 
 /// Make every file exist with at least `size` bytes. `fill`: write data (jobs that
-/// read); otherwise extend (write-only jobs). Block devices are never laid out (`writes`
-/// is kept for callers; the guard decides about device writes). Returns one message per
-/// file laid out.
+/// read); otherwise extend (write-only jobs). Block and character devices are never
+/// laid out (`writes` is kept for callers; the guard decides about device writes).
+/// Returns one message per file laid out.
 pub fn layout(files: &[FileSpec], fill: bool, _writes: bool) -> Result<Vec<String>, FilesError> {
     let mut notes = Vec::new();
     for f in files {
-        if is_block_device(&f.path) {
+        if is_block_device(&f.path) || is_char_device(&f.path) {
             continue;
         }
         let have = existing_size(&f.path).unwrap_or(0);
@@ -413,5 +428,26 @@ mod tests {
         layout(std::slice::from_ref(&b), false, true).unwrap();
         assert_eq!(existing_size(&b.path), Some(8192));
         std::fs::remove_dir_all(&d).unwrap();
+    }
+
+    #[test]
+    fn character_devices_have_no_size_and_are_never_laid_out() {
+        let null = Path::new("/dev/null");
+        assert!(is_char_device(null));
+        assert!(!is_block_device(null));
+        assert_eq!(existing_size(null), None);
+        let f = FileSpec {
+            path: null.to_path_buf(),
+            size: 1 << 20,
+        };
+        // neither extended nor written (set_len on /dev/null fails with EINVAL)
+        assert!(layout(std::slice::from_ref(&f), false, true)
+            .unwrap()
+            .is_empty());
+        assert!(layout(std::slice::from_ref(&f), true, false)
+            .unwrap()
+            .is_empty());
+        assert!(preflight(&[(std::slice::from_ref(&f), false, vec![4096])]).is_ok());
+        assert!(is_char_device(null));
     }
 }

@@ -16,6 +16,17 @@ pub fn free_space(dir: &Path) -> Option<u64> {
     Some(s.f_bavail.saturating_mul(s.f_frsize))
 }
 
+/// Free bytes of the filesystem holding `dir`, the blocks reserved for root included
+/// (statvfs `f_bfree × f_frsize`, what fio's `get_fs_free_size` reports): where a
+/// `fill_device` job may get to before ENOSPC. `None` as for [`free_space`].
+pub fn free_space_all(dir: &Path) -> Option<u64> {
+    let s = rustix::fs::statvfs(dir).ok()?;
+    if s.f_blocks == 0 {
+        return None;
+    }
+    Some(s.f_bfree.saturating_mul(s.f_frsize))
+}
+
 /// Name of a memory-backed filesystem type (`tmpfs`, `ramfs`) holding `dir`, if it is one.
 pub fn memory_fs(dir: &Path) -> Option<&'static str> {
     let s = rustix::fs::statfs(dir).ok()?;
