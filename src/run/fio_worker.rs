@@ -885,7 +885,12 @@ impl<'a> Worker<'a> {
             ..JobStats::default()
         };
         let t0 = self.clock.now();
-        match self.run_inner(&mut st, eng, slab, depth) {
+        let r = self.run_inner(&mut st, eng, slab, depth);
+        // synchronous completions into clat and lat, also for a failed job's report
+        for d in [&mut st.read, &mut st.write, &mut st.trim] {
+            d.settle();
+        }
+        match r {
             Ok(()) => (st, None),
             Err(e) => {
                 let clock = self.clock;
@@ -1275,9 +1280,6 @@ impl<'a> Worker<'a> {
                 job: job.name.clone(),
                 why: format!("cannot write log files: {e}"),
             })?;
-        }
-        for d in [&mut st.read, &mut st.write, &mut st.trim] {
-            d.settle();
         }
         if self.mismatches > 0 {
             return Err(RunError::Verify {
