@@ -240,6 +240,14 @@ pub struct JobStats {
     /// trims); `None` for other jobs. fio prints them after the write line
     /// ("; N zone resets") and as the job's `zone_resets` JSON key (spec/peers.md 2.2)
     pub zone_resets: Option<u64>,
+    /// per-interval bandwidth (KiB/s) and IOPS samples (`bw_avg_time`/`iops_avg_time`),
+    /// fio's `bw_min` … `iops_samples` (report/fio_levels.rs)
+    pub rates: crate::stats::rates::RateSamples,
+    /// fio's `iodepth_level` / `iodepth_submit` / `iodepth_complete` counts
+    pub depth: crate::stats::rates::DepthStats,
+    /// errno of the first error the job went on after (`continue_on_error`); 0 = none.
+    /// fio's job `error` key
+    pub first_errno: i32,
 }
 
 impl JobStats {
@@ -260,6 +268,11 @@ impl JobStats {
         if self.first_error.is_none() {
             self.first_error.clone_from(&o.first_error);
         }
+        if self.first_errno == 0 {
+            self.first_errno = o.first_errno;
+        }
+        self.rates.merge(&o.rates);
+        self.depth.merge(&o.depth);
         if self.lat_target.is_none() {
             self.lat_target = o.lat_target;
         }
