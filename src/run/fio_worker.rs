@@ -959,6 +959,9 @@ impl<'a> Worker<'a> {
                     st.write = Default::default();
                     st.trim = Default::default();
                     st.sync = Default::default();
+                    // H2 hook: depth counts and rate samples restart too (fio reset_io_stats)
+                    st.depth = Default::default();
+                    samp = crate::stats::rates::RateSampler::new(m.bw_avg_time, m.iops_avg_time);
                     measure_start = clock.now();
                 }
                 if act == LtAction::Done {
