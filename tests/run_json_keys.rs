@@ -264,3 +264,27 @@ fn text_sizes_bandwidth_and_group_block_are_fios() {
     assert!(g.ends_with("msec"), "{g}");
     assert!(s.contains("  IO depths    : 1=100.0%"), "{s}");
 }
+
+#[test]
+fn options_without_a_value_are_left_out_like_fio() {
+    let d = tempfile::tempdir().unwrap();
+    let o = iomark(
+        d.path(),
+        &[
+            "--name=o",
+            "--ioengine=null",
+            "--size=64k",
+            "--time_based",
+            "--runtime=50ms",
+            "--output-format=json",
+        ],
+    );
+    let j = json(&o);
+    let opts = j["jobs"][0]["job options"].as_object().unwrap();
+    // fio 3.33: `--time_based` (no value) is not listed; valued options are, as strings
+    assert!(!opts.contains_key("time_based"), "{opts:?}");
+    assert_eq!(opts["runtime"], "50ms");
+    assert_eq!(opts["size"], "64k");
+    // no global section: fio prints no "global options"
+    assert!(j.get("global options").is_none(), "{j}");
+}

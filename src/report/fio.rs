@@ -116,8 +116,14 @@ pub fn json_document(
     let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap_or_default();
+    // fio 3.33 leaves out options given without a value (`time_based`, `norandommap`)
     let opts = |v: &[(String, String)]| -> Value {
-        Value::Object(v.iter().map(|(k, x)| (k.clone(), json!(x))).collect())
+        Value::Object(
+            v.iter()
+                .filter(|(_, x)| !x.is_empty())
+                .map(|(k, x)| (k.clone(), json!(x)))
+                .collect(),
+        )
     };
     let jobs: Vec<Value> = jobs
         .iter()
@@ -175,9 +181,13 @@ pub fn json_document(
         "timestamp": now.as_secs(),
         "timestamp_ms": now.as_millis() as u64,
         "time": super::fio_disk::ctime(now.as_secs()),
-        "global options": opts(global),
         "jobs": jobs,
     });
+    let global = opts(global);
+    if global.as_object().is_some_and(|g| !g.is_empty()) {
+        // fio prints the key only when the global section set something
+        doc["global options"] = global;
+    }
     if let Some(d) = disk_util {
         doc["disk_util"] = d;
     }
