@@ -70,7 +70,9 @@ pub fn run(args: &[String]) -> i32 {
     let note = |m: String| eprintln!("{m}");
     let c0 = CpuTimes::now(Who::Process);
     let t0 = std::time::Instant::now();
+    let disk0 = crate::report::fio_disk::DiskSnapshot::take(&cmd.jobs);
     let res = runner::execute(&cmd, &signals.stop, &note);
+    let disk_util = disk0.finish();
     let cpu = CpuTimes::now(Who::Process).since(&c0);
     if cmd.json_file.is_some() || cmd.plot.is_some() {
         let (status, error) = match &res {
@@ -124,7 +126,8 @@ pub fn run(args: &[String]) -> i32 {
     let text = match cmd.output_format {
         OutputFormat::Json | OutputFormat::JsonPlus => {
             let plus = cmd.output_format == OutputFormat::JsonPlus;
-            let doc = crate::report::fio::json_document(&out.jobs, &cmd.global_options, plus);
+            let doc =
+                crate::report::fio::json_document(&out.jobs, &cmd.global_options, plus, disk_util);
             match serde_json::to_string_pretty(&doc) {
                 Ok(s) => s + "\n",
                 Err(e) => {

@@ -167,6 +167,10 @@ pub struct JobMore {
     pub lat_log: Option<String>,
     /// `log_avg_msec` (0 = one line per I/O)
     pub log_avg_msec: u64,
+    /// `bw_avg_time`, ms: interval of the bandwidth samples (fio default 500)
+    pub bw_avg_time: u64,
+    /// `iops_avg_time`, ms: interval of the IOPS samples (fio default 500)
+    pub iops_avg_time: u64,
     /// `log_offset`: logs carry the offset column
     pub log_offset: bool,
     /// `percentile_list` (percent values)
@@ -237,6 +241,8 @@ impl Default for JobMore {
             iops_log: None,
             lat_log: None,
             log_avg_msec: 0,
+            bw_avg_time: 500,
+            iops_avg_time: 500,
             log_offset: false,
             percentile_list: None,
             lat_percentiles: false,
@@ -297,6 +303,8 @@ pub const MORE_KEYS: &[&str] = &[
     "write_iops_log",
     "write_lat_log",
     "log_avg_msec",
+    "bw_avg_time",
+    "iops_avg_time",
     "log_offset",
     "percentile_list",
     "lat_percentiles",
@@ -696,6 +704,22 @@ pub fn apply_more(
             }
         }
         "log_avg_msec" => m.log_avg_msec = parse_u64(key, need(key, value, origin)?, origin)?,
+        "bw_avg_time" | "iops_avg_time" => {
+            let v = parse_u64(key, need(key, value, origin)?, origin)?;
+            if v == 0 {
+                return Err(bad(
+                    key,
+                    "0",
+                    "an interval of at least 1 (ms) is accepted",
+                    origin,
+                ));
+            }
+            if key == "bw_avg_time" {
+                m.bw_avg_time = v;
+            } else {
+                m.iops_avg_time = v;
+            }
+        }
         "log_offset" => m.log_offset = parse_bool(key, value, origin)?,
         "percentile_list" => {
             let v = need(key, value, origin)?;

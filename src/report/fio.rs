@@ -76,7 +76,7 @@ pub fn cpu_line(j: &JobStats) -> String {
     )
 }
 
-fn dir_json(j: &JobStats, d: &DirStats, rt_ms: u64, plus: bool) -> Value {
+fn dir_json(j: &JobStats, d: &DirStats, rt_ms: u64, plus: bool, samples: (usize, u64)) -> Value {
     let rt = if d.ios > 0 { rt_ms.max(1) } else { 0 };
     let bw_bytes = d.bytes.saturating_mul(1000).checked_div(rt).unwrap_or(0);
     let iops = if rt > 0 {
@@ -85,7 +85,7 @@ fn dir_json(j: &JobStats, d: &DirStats, rt_ms: u64, plus: bool) -> Value {
         0.0
     };
     let p = pcts(j);
-    json!({
+    let mut o = json!({
         "io_bytes": d.bytes,
         "io_kbytes": d.bytes >> 10,
         "bw_bytes": bw_bytes,
@@ -98,32 +98,48 @@ fn dir_json(j: &JobStats, d: &DirStats, rt_ms: u64, plus: bool) -> Value {
         "slat_ns": lat_json(&d.slat, None, false),
         "clat_ns": lat_json(&d.clat, j.clat_percentiles.then_some(p), plus),
         "lat_ns": lat_json(&d.lat, j.lat_percentiles.then_some(p), false),
-    })
+    });
+    super::fio_levels::add_dir_keys(&mut o, j, samples.0, samples.1);
+    o
 }
 
 /// The fio JSON document for `jobs` (`plus`: json+ with histogram bins). `global` are
-/// the global options as written.
-pub fn json_document(jobs: &[JobStats], global: &[(String, String)], plus: bool) -> Value {
+/// the global options as written; `disk_util` is fio's array of device counters
+/// ([`super::fio_disk::DiskSnapshot::finish`]), left out when `None`.
+pub fn json_document(
+    jobs: &[JobStats],
+    global: &[(String, String)],
+    plus: bool,
+    disk_util: Option<Value>,
+) -> Value {
+    let all = jobs;
     let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap_or_default();
+    // fio 3.33 leaves out options given without a value (`time_based`, `norandommap`)
     let opts = |v: &[(String, String)]| -> Value {
-        Value::Object(v.iter().map(|(k, x)| (k.clone(), json!(x))).collect())
+        Value::Object(
+            v.iter()
+                .filter(|(_, x)| !x.is_empty())
+                .map(|(k, x)| (k.clone(), json!(x)))
+                .collect(),
+        )
     };
     let jobs: Vec<Value> = jobs
         .iter()
         .map(|j| {
             let rt = runtime_ms(j);
+            let agg = |d| (d, super::fio_levels::group_agg(all, j.groupid, d));
             let mut v = json!({
                 "jobname": j.name,
                 "groupid": j.groupid,
-                "error": j.error,
+                "error": if j.error != 0 { j.error } else { j.first_errno },
                 "eta": 0,
                 "elapsed": j.runtime_ns.div_ceil(1_000_000_000),
                 "job options": opts(&j.options),
-                "read": dir_json(j, &j.read, rt, plus),
-                "write": dir_json(j, &j.write, rt, plus),
-                "trim": dir_json(j, &j.trim, rt, plus),
+                "read": dir_json(j, &j.read, rt, plus, agg(0)),
+                "write": dir_json(j, &j.write, rt, plus, agg(1)),
+                "trim": dir_json(j, &j.trim, rt, plus, agg(2)),
                 "sync": { "total_ios": j.sync.ios, "lat_ns": lat_json(&j.sync.lat, None, false) },
                 "job_runtime": rt,
                 "usr_cpu": cpu_pct(j).0,
@@ -132,6 +148,7 @@ pub fn json_document(jobs: &[JobStats], global: &[(String, String)], plus: bool)
                 "majf": j.cpu.majf,
                 "minf": j.cpu.minf,
             });
+            super::fio_levels::add_job_keys(&mut v, j);
             for (k, d) in [("read", 0), ("write", 1)] {
                 if let Some(p) = super::fio_prio::prios_json(j, d) {
                     v[k]["prios"] = p;
@@ -144,6 +161,7 @@ pub fn json_document(jobs: &[JobStats], global: &[(String, String)], plus: bool)
             if j.errors > 0 {
                 // fio's key when continue_on_error let a job go past errors
                 v["total_err"] = json!(j.errors);
+                v["first_error"] = json!(j.first_errno);
             }
             if let Some(l) = &j.lat_target {
                 // fio 3.33 prints these four always: target in ns, window in µs
@@ -158,23 +176,22 @@ pub fn json_document(jobs: &[JobStats], global: &[(String, String)], plus: bool)
             v
         })
         .collect();
-    json!({
+    let mut doc = json!({
         "fio version": format!("iomark-{}", env!("CARGO_PKG_VERSION")),
         "timestamp": now.as_secs(),
         "timestamp_ms": now.as_millis() as u64,
-        "global options": opts(global),
+        "time": super::fio_disk::ctime(now.as_secs()),
         "jobs": jobs,
-    })
-}
-
-fn si(n: f64) -> String {
-    if n >= 1e6 {
-        format!("{:.1}M", n / 1e6)
-    } else if n >= 1e4 {
-        format!("{:.1}k", n / 1e3)
-    } else {
-        format!("{n:.0}")
+    });
+    let global = opts(global);
+    if global.as_object().is_some_and(|g| !g.is_empty()) {
+        // fio prints the key only when the global section set something
+        doc["global options"] = global;
     }
+    if let Some(d) = disk_util {
+        doc["disk_util"] = d;
+    }
+    doc
 }
 
 pub(crate) fn lat_line(label: &str, l: &Lat) -> String {
@@ -200,19 +217,20 @@ pub(crate) fn pct_table(label: &str, l: &Lat, ps: &[f64]) -> String {
     s
 }
 
-fn dir_text(j: &JobStats, name: &str, d: &DirStats, rt_ms: u64) -> String {
+/// fio's direction line: `  read: IOPS=251k, BW=981MiB/s (1029MB/s)(4096KiB/4msec)`:
+/// IOPS = ios × 1000 / ms and BW = bytes × 1000 / ms (B/s, integer division as fio),
+/// printed with fio's `num2str` (4 significant figures, report/fio_num.rs).
+fn dir_text(j: &JobStats, name: &str, d: &DirStats, rt_ms: u64, agg: (usize, u64)) -> String {
+    use super::fio_num as n;
     if d.ios == 0 {
         return String::new();
     }
     let rt = rt_ms.max(1);
-    let bps = d.bytes as f64 * 1000.0 / rt as f64;
+    let (bw, bw_dec) = n::bw(d.bytes * 1000 / rt);
     let mut s = format!(
-        "  {name}: IOPS={}, BW={:.1}MiB/s ({:.1}MB/s)({:.1}MiB/{}msec)",
-        si(d.ios as f64 * 1000.0 / rt as f64),
-        bps / 1_048_576.0,
-        bps / 1e6,
-        d.bytes as f64 / 1_048_576.0,
-        rt
+        "  {name}: IOPS={}, BW={bw} ({bw_dec})({}/{rt}msec)",
+        n::iops(d.ios * 1000 / rt),
+        n::size(d.bytes),
     );
     match j.zone_resets {
         // fio appends the zbd reset count to the write line
@@ -234,6 +252,7 @@ fn dir_text(j: &JobStats, name: &str, d: &DirStats, rt_ms: u64) -> String {
     if j.lat_percentiles {
         s += &pct_table(" lat", &d.lat, pcts(j));
     }
+    s += &super::fio_levels::dir_text(j, agg.0, agg.1);
     s
 }
 
@@ -243,7 +262,9 @@ pub fn normal_text(jobs: &[JobStats]) -> String {
     for j in jobs {
         let rt = runtime_ms(j);
         // fio: `err=%2d`, and with an error its text in parentheses
-        let err = match j.error {
+        // a job that went on past errors (continue_on_error) shows its first one
+        let code = if j.error != 0 { j.error } else { j.first_errno };
+        let err = match code {
             0 => " 0".to_string(),
             n => format!("{n:2} ({})", crate::target::strerror(n)),
         };
@@ -251,6 +272,7 @@ pub fn normal_text(jobs: &[JobStats]) -> String {
             "{}: (groupid={}, jobs={}): err={err}: engine={}\n",
             j.name, j.groupid, j.threads, j.engine
         );
+        let agg = |d| (d, super::fio_levels::group_agg(jobs, j.groupid, d));
         if j.errors > 0 {
             s += &format!(
                 "  errors: {} failed request(s) continued past (continue_on_error), not counted as done; first: {}\n",
@@ -258,11 +280,11 @@ pub fn normal_text(jobs: &[JobStats]) -> String {
                 j.first_error.as_deref().unwrap_or("?")
             );
         }
-        s += &dir_text(j, "read", &j.read, rt);
+        s += &dir_text(j, "read", &j.read, rt, agg(0));
         s += &super::fio_prio::prios_text(j, 0);
-        s += &dir_text(j, "write", &j.write, rt);
+        s += &dir_text(j, "write", &j.write, rt, agg(1));
         s += &super::fio_prio::prios_text(j, 1);
-        s += &dir_text(j, "trim", &j.trim, rt);
+        s += &dir_text(j, "trim", &j.trim, rt, agg(2));
         if let Some(c) = &j.coverage {
             s += &format!("  {}\n", c.line());
         }
@@ -283,7 +305,9 @@ pub fn normal_text(jobs: &[JobStats]) -> String {
         if let Some(ss) = &j.steady {
             s += &ss.text();
         }
+        s += &super::fio_levels::job_text(j);
         s += &cpu_line(j);
     }
+    s += &super::fio_num::group_text(jobs);
     s
 }

@@ -282,6 +282,14 @@ pub struct JobStats {
     pub error: i32,
     /// the failure that ended the job, as printed on stderr (`None`: it ran to its end)
     pub failure: Option<String>,
+    /// per-interval bandwidth (KiB/s) and IOPS samples (`bw_avg_time`/`iops_avg_time`),
+    /// fio's `bw_min` … `iops_samples` (report/fio_levels.rs)
+    pub rates: crate::stats::rates::RateSamples,
+    /// fio's `iodepth_level` / `iodepth_submit` / `iodepth_complete` counts
+    pub depth: crate::stats::rates::DepthStats,
+    /// errno of the first error the job went on after (`continue_on_error`); 0 = none.
+    /// fio's job `error` key
+    pub first_errno: i32,
 }
 
 impl JobStats {
@@ -308,6 +316,11 @@ impl JobStats {
         if self.failure.is_none() {
             self.failure.clone_from(&o.failure);
         }
+        if self.first_errno == 0 {
+            self.first_errno = o.first_errno;
+        }
+        self.rates.merge(&o.rates);
+        self.depth.merge(&o.depth);
         if self.lat_target.is_none() {
             self.lat_target = o.lat_target;
         }

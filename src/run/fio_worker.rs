@@ -716,6 +716,11 @@ impl<'a> Worker<'a> {
             st.errors += 1;
             if st.first_error.is_none() {
                 st.first_error = Some(err.to_string());
+                // H2 hook: fio's job `error` = errno of the first error
+                st.first_errno = match e {
+                    IoErr::Errno(n) => n,
+                    IoErr::Short { .. } => libc::EIO,
+                };
             }
             return Ok(());
         }
@@ -964,6 +969,8 @@ impl<'a> Worker<'a> {
             .map(|t| super::fio_lat_target::LatTarget::new(t, depth as u32, 0, 0));
         let mut lt_done = false;
         let ios_of = |st: &JobStats| st.read.ios + st.write.ios + st.trim.ios;
+        // H2 hook: fio's bw/iops samples (stats/rates.rs)
+        let mut samp = crate::stats::rates::RateSampler::new(m.bw_avg_time, m.iops_avg_time);
         loop {
             // a synchronous completion's clock read doubles as the loop's "now"
             let now = fresh.take().unwrap_or_else(|| clock.now());
@@ -973,6 +980,16 @@ impl<'a> Worker<'a> {
                 if let Some(l) = &mut self.lat_target {
                     l.new_cycle(clock.ns(start, now), ios_of(&st));
                 }
+            }
+            // H2 hook: one compare per iteration; a sample every bw/iops_avg_time
+            if measuring && now >= samp.next {
+                let (r, w, t) = (&st.read, &st.write, &st.trim);
+                samp.tick(
+                    clock,
+                    now,
+                    [r.bytes, w.bytes, t.bytes],
+                    [r.ios, w.ios, t.ios],
+                );
             }
             if measuring && self.lat_target.is_some() {
                 use super::fio_lat_target::LtAction;
@@ -1002,6 +1019,9 @@ impl<'a> Worker<'a> {
                     st.write = Default::default();
                     st.trim = Default::default();
                     st.sync = Default::default();
+                    // H2 hook: depth counts and rate samples restart too (fio reset_io_stats)
+                    st.depth = Default::default();
+                    samp = crate::stats::rates::RateSampler::new(m.bw_avg_time, m.iops_avg_time);
                     measure_start = clock.now();
                 }
                 if act == LtAction::Done {
@@ -1105,6 +1125,8 @@ impl<'a> Worker<'a> {
                             self.note_write(file, offset, bs as usize, self.seq);
                         }
                     }
+                    // H2 hook: fio's iodepth_level (in flight at submit, this one included)
+                    st.depth.mark_level(in_flight + 1);
                     let t0 = clock.now();
                     let r = match op {
                         Op::Trim => self.trim(file, offset, bs).map(|()| Some(bs as usize)),
@@ -1199,6 +1221,8 @@ impl<'a> Worker<'a> {
                         break;
                     }
                 }
+                // H2 hook: fio's iodepth_submit (requests per submit pass)
+                st.depth.end_submit(in_flight == 0);
             }
             if std::mem::take(&mut flow_held) {
                 // held back by the flow: fio lets in-flight I/O complete and sleeps
@@ -1231,6 +1255,8 @@ impl<'a> Worker<'a> {
             let want = if done { 1 } else { reap_min.min(in_flight) };
             eng.reap(want, &mut comps)
                 .map_err(|e| self.io_err(&Slot::default(), e))?;
+            // H2 hook: fio's iodepth_complete (completions per reap call)
+            st.depth.mark_complete(comps.len());
             let t = clock.now();
             let b = (&mut free, &mut in_flight);
             self.account(&mut st, &comps, &slots, slab, b, (t, measure_start))?;
@@ -1259,6 +1285,8 @@ impl<'a> Worker<'a> {
             }
         }
         st.zone_resets = self.zones.as_ref().and_then(|z| z.zbd_resets());
+        // H2 hook: the bw/iops samples taken
+        st.rates = samp.finish();
         st.runtime_ns = if measuring {
             clock.ns(measure_start, clock.now())
         } else {

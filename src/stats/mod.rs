@@ -6,6 +6,7 @@
 //! from 1 ns to 1 hour (values above are clamped and counted).
 
 pub mod clock;
+pub mod rates;
 pub mod sysbench_hist;
 
 use hdrhistogram::Histogram;

@@ -1,0 +1,324 @@
+//! fio's distribution keys and lines of a job: the per-direction bandwidth / IOPS
+//! sample keys (`bw_min` … `iops_samples`, `bw_agg`), `iodepth_level`,
+//! `iodepth_submit`, `iodepth_complete`, and `latency_ns` / `latency_us` /
+//! `latency_ms` (clat buckets, derived from the HDR histograms after the run), plus the
+//! matching text lines (`bw (  KiB/s): …`, `iops        : …`, `lat (usec)   : …`,
+//! `IO depths    : …`). Formulas and key names: fio 3.33 `stat.c`
+//! (`show_ddir_status_json`, `show_thread_status_json`, `stat_calc_lat`,
+//! `io_u_mark_latency`); spec/peers.md §2.
+
+use crate::run::fio::{DirStats, JobStats};
+use crate::stats::rates::{dist_pct, SampleStat};
+use serde_json::{json, Value};
+
+/// Upper bounds of fio's latency buckets within one unit (ns, µs or ms).
+pub const LAT_BOUNDS: [u64; 10] = [2, 4, 10, 20, 50, 100, 250, 500, 750, 1000];
+
+/// fio `io_u_mark_latency`: the (unit, bucket) of a completion latency in ns. Unit 0
+/// is ns (< 1 µs), 1 is µs (< 1 ms), 2 is ms; the bucket is the number of
+/// [`LAT_BOUNDS`] at or below the value in that unit (ms adds 2000: bucket 10 is
+/// 1000–1999 ms, 11 is ≥ 2000 ms).
+pub fn lat_bucket(ns: u64) -> (usize, usize) {
+    let (unit, v) = if ns < 1_000 {
+        (0, ns)
+    } else if ns < 1_000_000 {
+        (1, ns / 1_000)
+    } else {
+        (2, ns / 1_000_000)
+    };
+    let mut idx = LAT_BOUNDS.iter().filter(|&&b| b <= v).count();
+    if unit == 2 && v >= 2000 {
+        idx = 11;
+    }
+    (unit, idx)
+}
+
+/// Counts of clat per fio bucket: `[ns; 10]`, `[µs; 10]`, `[ms; 12]`, over the read,
+/// write and trim clat histograms. A histogram bucket is placed by its lowest value
+/// (exact below 2048 ns; above, HDR's 3 significant digits can move an I/O within
+/// 0.1 % of a bucket bound to the neighbour bucket).
+pub fn lat_counts(j: &JobStats) -> ([u64; 10], [u64; 10], [u64; 12]) {
+    let (mut n, mut u, mut m) = ([0u64; 10], [0u64; 10], [0u64; 12]);
+    for d in [&j.read, &j.write, &j.trim] {
+        let h = &d.clat.hist;
+        for v in h.iter_recorded() {
+            let lo = h.lowest_equivalent(v.value_iterated_to());
+            let c = v.count_at_value();
+            match lat_bucket(lo) {
+                (0, i) => n[i] += c,
+                (1, i) => u[i] += c,
+                (_, i) => m[i] += c,
+            }
+        }
+    }
+    (n, u, m)
+}
+
+/// fio `stat_calc_lat`: counts as percentages of `total` I/Os; a non-empty bucket
+/// under 0.01 % shows as 0.01.
+pub fn lat_pct(c: &[u64], total: u64) -> Vec<f64> {
+    c.iter()
+        .map(|&x| match total {
+            0 => 0.0,
+            t => {
+                let p = x as f64 * 100.0 / t as f64;
+                if p < 0.01 && x > 0 {
+                    0.01
+                } else {
+                    p
+                }
+            }
+        })
+        .collect()
+}
+
+fn total_ios(j: &JobStats) -> u64 {
+    j.read.ios + j.write.ios + j.trim.ios
+}
+
+fn keyed(keys: &[String], vals: &[f64]) -> Value {
+    Value::Object(
+        keys.iter()
+            .cloned()
+            .zip(vals.iter().map(|v| json!(v)))
+            .collect(),
+    )
+}
+
+fn depth_keys() -> Vec<String> {
+    ["1", "2", "4", "8", "16", "32", ">=64"]
+        .map(String::from)
+        .to_vec()
+}
+
+fn map_keys() -> Vec<String> {
+    ["0", "4", "8", "16", "32", "64", ">=64"]
+        .map(String::from)
+        .to_vec()
+}
+
+fn lat_keys(ms: bool) -> Vec<String> {
+    let mut k: Vec<String> = LAT_BOUNDS.iter().map(u64::to_string).collect();
+    if ms {
+        k.push("2000".into());
+        k.push(">=2000".into());
+    }
+    k
+}
+
+/// The job-level keys `iodepth_level`, `iodepth_submit`, `iodepth_complete`,
+/// `latency_ns`, `latency_us`, `latency_ms` (all percentages), added to `v`.
+pub fn add_job_keys(v: &mut Value, j: &JobStats) {
+    let d = &j.depth;
+    let sum = |a: &[u64; 7]| a.iter().sum::<u64>();
+    v["iodepth_level"] = keyed(&depth_keys(), &dist_pct(&d.level, sum(&d.level)));
+    v["iodepth_submit"] = keyed(&map_keys(), &dist_pct(&d.submit, sum(&d.submit)));
+    v["iodepth_complete"] = keyed(&map_keys(), &dist_pct(&d.complete, sum(&d.complete)));
+    let (n, u, m) = lat_counts(j);
+    let t = total_ios(j);
+    v["latency_ns"] = keyed(&lat_keys(false), &lat_pct(&n, t));
+    v["latency_us"] = keyed(&lat_keys(false), &lat_pct(&u, t));
+    v["latency_ms"] = keyed(&lat_keys(true), &lat_pct(&m, t));
+}
+
+/// fio's group aggregate bandwidth of direction `dir` (0 read, 1 write, 2 trim) for
+/// the jobs of `groupid`: total bytes × 1000 / the longest run time in ms, B/s
+/// (`rs->agg`); 0 when no job of the group moved data that way.
+pub fn group_agg(jobs: &[JobStats], groupid: u32, dir: usize) -> u64 {
+    let (mut bytes, mut max_ms) = (0u64, 0u64);
+    for j in jobs.iter().filter(|j| j.groupid == groupid) {
+        let d = dir_of(j, dir);
+        if d.ios > 0 {
+            bytes += d.bytes;
+            max_ms = max_ms.max((j.runtime_ns / 1_000_000).max(1));
+        }
+    }
+    (bytes * 1000).checked_div(max_ms).unwrap_or(0)
+}
+
+/// Direction `dir` of a job (0 read, 1 write, 2 trim).
+pub fn dir_of(j: &JobStats, dir: usize) -> &DirStats {
+    match dir {
+        0 => &j.read,
+        1 => &j.write,
+        _ => &j.trim,
+    }
+}
+
+/// fio `bw_agg`: the mean bandwidth sample (KiB/s) as a percentage of the group's
+/// aggregate (`agg_bps` B/s, integer-divided to KiB/s as fio does), at most 100.
+pub fn bw_agg_pct(bw: &SampleStat, agg_bps: u64) -> f64 {
+    if bw.samples == 0 || agg_bps / 1024 == 0 {
+        return 0.0;
+    }
+    (bw.mean * 100.0 / (agg_bps / 1024) as f64).min(100.0)
+}
+
+/// The per-direction sample keys, added to the direction object `o`: `bw_min`,
+/// `bw_max` (KiB/s, integers), `bw_agg` (%), `bw_mean`, `bw_dev` (KiB/s),
+/// `bw_samples`, `iops_min`, `iops_max` (integers), `iops_mean`, `iops_stddev`,
+/// `iops_samples`. No samples: all 0 (fio).
+pub fn add_dir_keys(o: &mut Value, j: &JobStats, dir: usize, agg_bps: u64) {
+    let (bw, io) = (&j.rates.bw[dir], &j.rates.iops[dir]);
+    o["bw_min"] = json!(bw.min);
+    o["bw_max"] = json!(bw.max);
+    o["bw_agg"] = json!(bw_agg_pct(bw, agg_bps));
+    o["bw_mean"] = json!(bw.mean);
+    o["bw_dev"] = json!(bw.stddev());
+    o["bw_samples"] = json!(bw.samples);
+    o["iops_min"] = json!(io.min);
+    o["iops_max"] = json!(io.max);
+    o["iops_mean"] = json!(io.mean);
+    o["iops_stddev"] = json!(io.stddev());
+    o["iops_samples"] = json!(io.samples);
+}
+
+/// fio's text lines of the samples of one direction (none without samples):
+/// `   bw (  KiB/s): min=…, max=…, per=…%, avg=…, stdev=…, samples=…` (in MiB/s when
+/// the mean is over 1024² KiB/s, as fio) and
+/// `   iops        : min=…, max=…, avg=…, stdev=…, samples=…`.
+pub fn dir_text(j: &JobStats, dir: usize, agg_bps: u64) -> String {
+    let mut s = String::new();
+    let bw = &j.rates.bw[dir];
+    if bw.samples > 0 {
+        let (mut mn, mut mx, mut mean, mut dev) =
+            (bw.min as f64, bw.max as f64, bw.mean, bw.stddev());
+        let mut unit = "KiB";
+        if mean > 1024.0 * 1024.0 {
+            (mn, mx, mean, dev) = (mn / 1024.0, mx / 1024.0, mean / 1024.0, dev / 1024.0);
+            unit = "MiB";
+        }
+        s += &format!(
+            "   bw ({unit:>5}/s): min={:5}, max={:5}, per={:3.2}%, avg={mean:5.02}, stdev={dev:5.02}, samples={}\n",
+            mn as u64,
+            mx as u64,
+            bw_agg_pct(bw, agg_bps),
+            bw.samples
+        );
+    }
+    let io = &j.rates.iops[dir];
+    if io.samples > 0 {
+        s += &format!(
+            "   iops        : min={:5}, max={:5}, avg={:5.02}, stdev={:5.02}, samples={}\n",
+            io.min,
+            io.max,
+            io.mean,
+            io.stddev(),
+            io.samples
+        );
+    }
+    s
+}
+
+fn pct_cells(keys: &[String], p: &[f64], decimals: usize) -> String {
+    keys.iter()
+        .zip(p)
+        .filter(|(_, &x)| x > 0.0)
+        .map(|(k, x)| format!("{k}={x:.decimals$}%"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// fio's job text lines for the latency buckets (`  lat (nsec)   : 500=1.00%, …`,
+/// only non-empty units and buckets) and the depth distributions
+/// (`  IO depths    : 1=…%`, `     submit    : …`, `     complete  : …`).
+pub fn job_text(j: &JobStats) -> String {
+    let mut s = String::new();
+    let (n, u, m) = lat_counts(j);
+    let t = total_ios(j);
+    for (name, c, ms) in [
+        ("nsec", &n[..], false),
+        ("usec", &u[..], false),
+        ("msec", &m[..], true),
+    ] {
+        let cells = pct_cells(&lat_keys(ms), &lat_pct(c, t), 2);
+        if !cells.is_empty() {
+            s += &format!("  lat ({name})   : {cells}\n");
+        }
+    }
+    let d = &j.depth;
+    let sum = |a: &[u64; 7]| a.iter().sum::<u64>();
+    if sum(&d.level) > 0 {
+        let all = |k: &[String], p: &[f64]| {
+            k.iter()
+                .zip(p)
+                .map(|(k, x)| format!("{k}={x:.1}%"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        s += &format!(
+            "  IO depths    : {}\n",
+            all(&depth_keys(), &dist_pct(&d.level, sum(&d.level)))
+        );
+        s += &format!(
+            "     submit    : {}\n",
+            all(&map_keys(), &dist_pct(&d.submit, sum(&d.submit)))
+        );
+        s += &format!(
+            "     complete  : {}\n",
+            all(&map_keys(), &dist_pct(&d.complete, sum(&d.complete)))
+        );
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lat_buckets_are_fios() {
+        assert_eq!(lat_bucket(0), (0, 0));
+        assert_eq!(lat_bucket(1), (0, 0));
+        assert_eq!(lat_bucket(2), (0, 1));
+        assert_eq!(lat_bucket(999), (0, 9));
+        assert_eq!(lat_bucket(1_000), (1, 0));
+        assert_eq!(lat_bucket(250_000), (1, 7));
+        assert_eq!(lat_bucket(499_999), (1, 7));
+        assert_eq!(lat_bucket(1_000_000), (2, 0));
+        assert_eq!(lat_bucket(1_999_999_999), (2, 10));
+        assert_eq!(lat_bucket(2_000_000_000), (2, 11));
+    }
+
+    #[test]
+    fn lat_counts_and_percent() {
+        let mut j = JobStats::default();
+        for ns in [300, 300, 1_500, 600_000] {
+            j.read.clat.hist.record(ns).unwrap();
+        }
+        j.read.ios = 4;
+        let (n, u, m) = lat_counts(&j);
+        assert_eq!(n[7], 2); // 250..499 ns: key "500"
+        assert_eq!(u[0], 1); // 1 µs: key "2"
+        assert_eq!(u[8], 1); // 500..749 µs: key "750"
+        assert_eq!(m.iter().sum::<u64>(), 0);
+        assert_eq!(lat_pct(&n, 4)[7], 50.0);
+        assert_eq!(lat_pct(&[1, 0], 100_000), vec![0.01, 0.0]);
+        let mut v = json!({});
+        add_job_keys(&mut v, &j);
+        assert_eq!(v["latency_ns"]["500"], json!(50.0));
+        assert_eq!(v["latency_us"]["750"], json!(25.0));
+        assert_eq!(v["latency_ms"][">=2000"], json!(0.0));
+        assert_eq!(v["iodepth_level"].as_object().unwrap().len(), 7);
+        assert!(job_text(&j).contains("  lat (nsec)   : 500=50.00%\n"));
+    }
+
+    #[test]
+    fn agg_and_bw_agg() {
+        let mut a = JobStats::default();
+        a.read.ios = 1;
+        a.read.bytes = 1 << 20;
+        a.runtime_ns = 1_000_000_000;
+        let mut b = a.clone();
+        b.runtime_ns = 2_000_000_000;
+        let jobs = [a, b];
+        // 2 MiB over the longest run, 2000 ms: 1 MiB/s
+        assert_eq!(group_agg(&jobs, 0, 0), 1 << 20);
+        assert_eq!(group_agg(&jobs, 0, 1), 0);
+        let mut s = SampleStat::default();
+        s.add(256);
+        assert_eq!(bw_agg_pct(&s, 1 << 20), 25.0);
+        s.add(4096);
+        assert_eq!(bw_agg_pct(&s, 1 << 20), 100.0);
+    }
+}

@@ -1,0 +1,174 @@
+//! fio's number formatting for the text report (`num2str` of fio 3.33 `lib/num2str.c`,
+//! 4 significant figures as fio's default `sig_figs`) and the "Run status group"
+//! block (`show_group_stats` in `stat.c`). Sizes print like fio: 65536 bytes is
+//! `64.0KiB`, 4 MiB is `4096KiB`; bandwidth is scaled to KiB/s, MiB/s, GiB/s with the
+//! decimal form (kB/s, MB/s, GB/s) beside it.
+
+use super::fio_levels::dir_of;
+use crate::run::fio::JobStats;
+
+/// Unit suffix of [`num2str`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum N2s {
+    /// no unit (IOPS)
+    None,
+    /// bytes: "B"
+    Byte,
+    /// bytes per second: "B/s"
+    BytePerSec,
+}
+
+/// fio `num2str(num, maxlen, base=1, pow2, units)`: divide by 1024 (`pow2`) or 1000
+/// until the integer part has at most `maxlen` digits, then fill the remaining digits
+/// (keeping one for the point) with decimals of the remainder, rounding up the last
+/// step when no decimal fits. Prefixes: k/M/G/T/P, or Ki/Mi/Gi/Ti/Pi with `pow2`.
+pub fn num2str(num: u64, maxlen: usize, pow2: bool, units: N2s) -> String {
+    const SI: [&str; 6] = ["", "k", "M", "G", "T", "P"];
+    const IEC: [&str; 6] = ["", "Ki", "Mi", "Gi", "Ti", "Pi"];
+    let prefix = if pow2 { IEC } else { SI };
+    let unit = match units {
+        N2s::None => "",
+        N2s::Byte => "B",
+        N2s::BytePerSec => "B/s",
+    };
+    let thousand: u64 = if pow2 { 1024 } else { 1000 };
+    let mut num = num;
+    let mut post = 0usize;
+    let mut modulo: Option<u64> = None;
+    let mut carry = false;
+    while post < SI.len() {
+        if num.to_string().len() <= maxlen {
+            break;
+        }
+        let m = num % thousand;
+        modulo = Some(m);
+        num /= thousand;
+        carry = m >= thousand / 2;
+        post += 1;
+    }
+    let post = post.min(SI.len() - 1);
+    let Some(m) = modulo else {
+        return format!("{num}{}{unit}", prefix[post]);
+    };
+    let digits = num.to_string().len();
+    if maxlen.saturating_sub(digits) <= 1 {
+        if carry {
+            num += 1;
+        }
+        return format!("{num}{}{unit}", prefix[post]);
+    }
+    let decimals = maxlen - digits - 1;
+    let frac = format!("{:.decimals$}", m as f64 / thousand as f64);
+    // fio prints the digits after "0." of the fraction (a rounded 1.0 keeps its "0")
+    let tail = frac.get(2..).unwrap_or("");
+    format!("{num}.{tail}{}{unit}", prefix[post])
+}
+
+/// fio's default significant figures (`sig_figs=4`).
+pub const SIG_FIGS: usize = 4;
+
+/// A size in fio's text form, binary prefixes (`64.0KiB`, `4096KiB`, `1024MiB`).
+pub fn size(bytes: u64) -> String {
+    num2str(bytes, SIG_FIGS, true, N2s::Byte)
+}
+
+/// A bandwidth in fio's text form: binary (`981MiB/s`) and decimal (`1029MB/s`).
+pub fn bw(bytes_per_s: u64) -> (String, String) {
+    (
+        num2str(bytes_per_s, SIG_FIGS, true, N2s::BytePerSec),
+        num2str(bytes_per_s, SIG_FIGS, false, N2s::BytePerSec),
+    )
+}
+
+/// IOPS in fio's text form (`251k`).
+pub fn iops(v: u64) -> String {
+    num2str(v, SIG_FIGS, false, N2s::None)
+}
+
+/// fio's "Run status group N (all jobs):" block for every group of `jobs`: per
+/// direction with I/O, `READ: bw=AGG (AGGalt), MIN-MAX (MINalt-MAXalt), io=SIZE
+/// (SIZEalt), run=MIN-MAXmsec`. AGG = the group's bytes × 1000 / its longest run
+/// (ms); MIN/MAX = the slowest / fastest job's bytes × 1000 / its run (B/s).
+pub fn group_text(jobs: &[JobStats]) -> String {
+    let mut groups: Vec<u32> = jobs.iter().map(|j| j.groupid).collect();
+    groups.sort_unstable();
+    groups.dedup();
+    let mut s = String::new();
+    for g in groups {
+        s += &format!("\nRun status group {g} (all jobs):\n");
+        for (dir, label) in [(0, "   READ"), (1, "  WRITE"), (2, "   TRIM")] {
+            let mut io = 0u64;
+            let (mut min_bw, mut max_bw) = (u64::MAX, 0u64);
+            let (mut min_run, mut max_run) = (u64::MAX, 0u64);
+            for j in jobs.iter().filter(|j| j.groupid == g) {
+                let d = dir_of(j, dir);
+                if d.ios == 0 {
+                    continue;
+                }
+                let run = (j.runtime_ns / 1_000_000).max(1);
+                let b = d.bytes * 1000 / run;
+                io += d.bytes;
+                min_bw = min_bw.min(b);
+                max_bw = max_bw.max(b);
+                min_run = min_run.min(run);
+                max_run = max_run.max(run);
+            }
+            if max_run == 0 {
+                continue;
+            }
+            let agg = io * 1000 / max_run;
+            let (a, a2) = bw(agg);
+            let (mn, mn2) = bw(min_bw);
+            let (mx, mx2) = bw(max_bw);
+            s += &format!(
+                "{label}: bw={a} ({a2}), {mn}-{mx} ({mn2}-{mx2}), io={} ({}), run={min_run}-{max_run}msec\n",
+                size(io),
+                num2str(io, SIG_FIGS, false, N2s::Byte)
+            );
+        }
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_like_fio() {
+        assert_eq!(size(65_536), "64.0KiB");
+        assert_eq!(size(4 << 20), "4096KiB");
+        assert_eq!(size(1 << 30), "1024MiB");
+        assert_eq!(size(4096), "4096B");
+        assert_eq!(size(12_345), "12.1KiB");
+        assert_eq!(size(100 << 20), "100MiB");
+    }
+
+    #[test]
+    fn bandwidth_and_iops_like_fio() {
+        // fio: "BW=981MiB/s (1029MB/s)" for 1 028 915 200 B/s
+        assert_eq!(bw(1_028_915_200), ("981MiB/s".into(), "1029MB/s".into()));
+        assert_eq!(bw(3 << 30).0, "3072MiB/s");
+        assert_eq!(bw(20 << 30).0, "20.0GiB/s");
+        assert_eq!(bw(55_188_210), ("52.6MiB/s".into(), "55.2MB/s".into()));
+        assert_eq!(iops(251_234), "251k");
+        assert_eq!(iops(13_473), "13.5k");
+        assert_eq!(iops(999), "999");
+    }
+
+    #[test]
+    fn group_block() {
+        let mut a = JobStats::default();
+        a.read.ios = 1024;
+        a.read.bytes = 4 << 20;
+        a.runtime_ns = 4_000_000;
+        let mut b = a.clone();
+        b.runtime_ns = 8_000_000;
+        let t = group_text(&[a, b]);
+        // 8 MiB over 8 ms = 1 048 576 000 B/s; jobs: 524 288 000 and 1 048 576 000 B/s
+        assert_eq!(
+            t,
+            "\nRun status group 0 (all jobs):\n   READ: bw=1000MiB/s (1049MB/s), 500MiB/s-1000MiB/s (524MB/s-1049MB/s), io=8192KiB (8389kB), run=4-8msec\n"
+        );
+    }
+}

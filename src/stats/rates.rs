@@ -1,0 +1,381 @@
+//! fio's per-interval bandwidth and IOPS samples (`bw_min/max/mean/dev/samples`,
+//! `iops_min/max/mean/stddev/samples`, and the text lines `bw (  KiB/s): ...` /
+//! `iops        : ...`), and fio's I/O depth distributions (`iodepth_level`,
+//! `iodepth_submit`, `iodepth_complete`).
+//!
+//! Source of the formulas: fio 3.33 `stat.c` (`__add_samples`, `add_stat_sample`,
+//! `calc_lat`, `sum_stat`, `io_u_mark_depth`, `__io_u_mark_map`, `stat_calc_dist`).
+//! Cost on the I/O path: one compare of the loop's clock reading against the next
+//! sample tick, and a few integer operations per submission and per reap.
+
+use crate::stats::clock::Clock;
+use std::time::Duration;
+
+/// Running statistics of one series of samples (fio's `struct io_stat`): min, max,
+/// Welford mean and sum of squared deviations.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SampleStat {
+    /// smallest sample (0 when there is none)
+    pub min: u64,
+    /// largest sample
+    pub max: u64,
+    /// number of samples
+    pub samples: u64,
+    /// mean of the samples
+    pub mean: f64,
+    /// sum of squared deviations from the mean (Welford's S)
+    pub s: f64,
+}
+
+impl SampleStat {
+    /// Add one sample (fio `add_stat_sample`).
+    pub fn add(&mut self, v: u64) {
+        if self.samples == 0 || v < self.min {
+            self.min = v;
+        }
+        self.max = self.max.max(v);
+        self.samples += 1;
+        let delta = v as f64 - self.mean;
+        self.mean += delta / self.samples as f64;
+        self.s += delta * (v as f64 - self.mean);
+    }
+
+    /// Sample standard deviation, `sqrt(S / (n - 1))`; 0 with fewer than 2 samples
+    /// (fio `calc_lat`).
+    pub fn stddev(&self) -> f64 {
+        if self.samples > 1 {
+            (self.s / (self.samples - 1) as f64).sqrt()
+        } else {
+            0.0
+        }
+    }
+
+    /// Merge the samples of another thread of the same job or reporting group the way
+    /// fio does for bandwidth and IOPS (`sum_stat` with `pure_sum`): the means and S add
+    /// up (the group's rate is the sum of its threads' rates), min/max are the extremes,
+    /// sample counts add up.
+    pub fn merge_sum(&mut self, o: &SampleStat) {
+        if o.samples == 0 {
+            return;
+        }
+        if self.samples == 0 {
+            *self = *o;
+            return;
+        }
+        self.min = self.min.min(o.min);
+        self.max = self.max.max(o.max);
+        self.samples += o.samples;
+        self.mean += o.mean;
+        self.s += o.s;
+    }
+}
+
+/// Bandwidth (KiB/s) and IOPS samples per direction (index 0 read, 1 write, 2 trim).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct RateSamples {
+    /// bandwidth samples, KiB/s (integer, as fio: `delta_bytes * 1000 / ms / 1024`)
+    pub bw: [SampleStat; 3],
+    /// IOPS samples, I/Os per second (integer, `delta_ios * 1000 / ms`)
+    pub iops: [SampleStat; 3],
+}
+
+impl RateSamples {
+    /// Merge another thread's samples ([`SampleStat::merge_sum`]).
+    pub fn merge(&mut self, o: &RateSamples) {
+        for d in 0..3 {
+            self.bw[d].merge_sum(&o.bw[d]);
+            self.iops[d].merge_sum(&o.iops[d]);
+        }
+    }
+}
+
+/// fio's `LOG_MSEC_SLACK`: an interval this close to its end (ms) is sampled now.
+const SLACK_MS: u64 = 1;
+
+/// One of the two sample series (bandwidth or IOPS) of a job thread.
+#[derive(Clone, Debug)]
+struct Series {
+    avg_ms: u64,
+    /// tick the current interval started at (advanced by exactly `avg_ms` per sample)
+    base: u64,
+    /// tick at which the current interval is due
+    due: u64,
+    last: [u64; 3],
+}
+
+impl Series {
+    fn new(avg_ms: u64) -> Series {
+        Series {
+            avg_ms: avg_ms.max(1),
+            base: 0,
+            due: 0,
+            last: [0; 3],
+        }
+    }
+
+    fn start(&mut self, clock: &Clock, now: u64, cur: [u64; 3]) {
+        self.base = now;
+        self.last = cur;
+        self.due = now
+            + clock.ticks(Duration::from_millis(
+                self.avg_ms - SLACK_MS.min(self.avg_ms - 1),
+            ));
+    }
+
+    /// fio `__add_samples`: when the interval is over, one sample per direction that
+    /// moved anything, `delta * 1000 / spent_ms` (÷ 1024 for KiB); directions with no
+    /// I/O in the interval get no sample.
+    fn take(
+        &mut self,
+        clock: &Clock,
+        now: u64,
+        cur: [u64; 3],
+        out: &mut [SampleStat; 3],
+        kib: bool,
+    ) {
+        if now < self.due {
+            return;
+        }
+        // whole ms (fio `mtime_since`), rounded: a tick↔ns round trip may lose 1 ns
+        let spent_ms = (clock.ns(self.base, now) + 500_000) / 1_000_000;
+        for d in 0..3 {
+            let delta = cur[d] - self.last[d];
+            if delta == 0 {
+                continue;
+            }
+            let rate = match spent_ms {
+                0 => 0,
+                ms if kib => delta * 1000 / ms / 1024,
+                ms => delta * 1000 / ms,
+            };
+            out[d].add(rate);
+            self.last[d] = cur[d];
+        }
+        // fio advances the interval start by avg_time, not to "now"
+        self.base += clock.ticks(Duration::from_millis(self.avg_ms));
+        self.due = self.base
+            + clock.ticks(Duration::from_millis(
+                self.avg_ms - SLACK_MS.min(self.avg_ms - 1),
+            ));
+    }
+}
+
+/// The sampler a job thread drives from its I/O loop: `bw_avg_time` / `iops_avg_time`
+/// intervals (ms, fio default 500) from the start of the measured run.
+#[derive(Clone, Debug)]
+pub struct RateSampler {
+    /// the next tick at which [`RateSampler::tick`] has work (`0` before the start)
+    pub next: u64,
+    started: bool,
+    bw: Series,
+    iops: Series,
+    out: RateSamples,
+}
+
+impl RateSampler {
+    /// A sampler with intervals of `bw_ms` and `iops_ms` milliseconds (0 = fio's 500).
+    pub fn new(bw_ms: u64, iops_ms: u64) -> RateSampler {
+        let or500 = |v: u64| if v == 0 { 500 } else { v };
+        RateSampler {
+            next: 0,
+            started: false,
+            bw: Series::new(or500(bw_ms)),
+            iops: Series::new(or500(iops_ms)),
+            out: RateSamples::default(),
+        }
+    }
+
+    /// Called when `now >= self.next`: the first call starts the intervals; later calls
+    /// take the samples that are due. `bytes` and `ios` are the thread's measured
+    /// totals per direction (read, write, trim). Totals that went down (statistics
+    /// reset, e.g. `latency_target`'s final run) restart the intervals.
+    pub fn tick(&mut self, clock: &Clock, now: u64, bytes: [u64; 3], ios: [u64; 3]) {
+        let reset = (0..3).any(|d| bytes[d] < self.bw.last[d] || ios[d] < self.iops.last[d]);
+        if !self.started || reset {
+            self.started = true;
+            if reset {
+                self.out = RateSamples::default();
+            }
+            self.bw.start(clock, now, bytes);
+            self.iops.start(clock, now, ios);
+        } else {
+            self.bw.take(clock, now, bytes, &mut self.out.bw, true);
+            self.iops.take(clock, now, ios, &mut self.out.iops, false);
+        }
+        self.next = self.bw.due.min(self.iops.due);
+    }
+
+    /// The samples taken so far.
+    pub fn finish(&self) -> RateSamples {
+        self.out
+    }
+}
+
+/// fio's depth distributions of one job (counts; [`dist_pct`] turns them into fio's
+/// percentages).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct DepthStats {
+    /// submissions by in-flight count at submit (this one included), buckets
+    /// 1, 2–3, 4–7, 8–15, 16–31, 32–63, ≥64 (fio `io_u_map`, keys "1" … ">=64")
+    pub level: [u64; 7],
+    /// submit passes by the number of I/Os they submitted, buckets 0, 1–4, 5–8,
+    /// 9–16, 17–32, 33–64, >64 (fio `io_u_submit`, keys "0","4",…,"64",">=64")
+    pub submit: [u64; 7],
+    /// reap calls by the number of completions they returned (same buckets,
+    /// fio `io_u_complete`)
+    pub complete: [u64; 7],
+    pending: u64,
+}
+
+/// fio `io_u_mark_depth` bucket of an in-flight count (1 → 0, 2–3 → 1, …, ≥64 → 6).
+#[inline(always)]
+pub fn level_idx(depth: usize) -> usize {
+    ((usize::BITS - 1 - depth.max(1).leading_zeros()) as usize).min(6)
+}
+
+/// fio `__io_u_mark_map` bucket of an I/O count per call (0 → 0, 1–4 → 1, 5–8 → 2,
+/// 9–16 → 3, 17–32 → 4, 33–64 → 5, more → 6).
+#[inline(always)]
+pub fn map_idx(n: usize) -> usize {
+    if n == 0 {
+        return 0;
+    }
+    let ceil_log2 = (usize::BITS - (n - 1).leading_zeros()) as usize;
+    ceil_log2.saturating_sub(1).clamp(1, 6)
+}
+
+impl DepthStats {
+    /// One request is being submitted with `in_flight` requests outstanding,
+    /// itself included.
+    #[inline(always)]
+    pub fn mark_level(&mut self, in_flight: usize) {
+        self.level[level_idx(in_flight)] += 1;
+        self.pending += 1;
+    }
+
+    /// A submit pass ended: its request count goes to `submit`; with `inline` (the
+    /// engine completed them in the call, a synchronous engine) also to `complete`,
+    /// as fio marks 1 submit and 1 completion per I/O of a sync engine.
+    #[inline(always)]
+    pub fn end_submit(&mut self, inline: bool) {
+        if self.pending > 0 {
+            let i = map_idx(self.pending as usize);
+            self.submit[i] += 1;
+            if inline {
+                self.complete[i] += 1;
+            }
+            self.pending = 0;
+        }
+    }
+
+    /// A reap call returned `n` completions.
+    #[inline(always)]
+    pub fn mark_complete(&mut self, n: usize) {
+        self.complete[map_idx(n)] += 1;
+    }
+
+    /// Add another thread's counts.
+    pub fn merge(&mut self, o: &DepthStats) {
+        for i in 0..7 {
+            self.level[i] += o.level[i];
+            self.submit[i] += o.submit[i];
+            self.complete[i] += o.complete[i];
+        }
+    }
+}
+
+/// fio `stat_calc_dist`: each bucket as a percentage of `total`; a non-empty bucket
+/// under 0.1 % shows as 0.1; all zeros when `total` is 0.
+pub fn dist_pct(map: &[u64], total: u64) -> Vec<f64> {
+    map.iter()
+        .map(|&c| {
+            if total == 0 {
+                return 0.0;
+            }
+            let p = c as f64 * 100.0 / total as f64;
+            if p < 0.1 && c > 0 {
+                0.1
+            } else {
+                p
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn buckets_are_fios() {
+        let lv: Vec<usize> = [1, 2, 3, 4, 7, 8, 15, 16, 31, 32, 63, 64, 1000]
+            .iter()
+            .map(|&d| level_idx(d))
+            .collect();
+        assert_eq!(lv, [0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6]);
+        let mp: Vec<usize> = [0, 1, 4, 5, 8, 9, 16, 17, 32, 33, 64, 65]
+            .iter()
+            .map(|&n| map_idx(n))
+            .collect();
+        assert_eq!(mp, [0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6]);
+    }
+
+    #[test]
+    fn dist_has_fios_floor() {
+        assert_eq!(dist_pct(&[1, 999, 0], 1000), vec![0.1, 99.9, 0.0]);
+        assert_eq!(dist_pct(&[0, 0], 0), vec![0.0, 0.0]);
+    }
+
+    #[test]
+    fn sample_stat_mean_and_sample_stddev() {
+        let mut s = SampleStat::default();
+        for v in [2, 4, 4, 4, 5, 5, 7, 9] {
+            s.add(v);
+        }
+        assert_eq!((s.min, s.max, s.samples), (2, 9, 8));
+        assert!((s.mean - 5.0).abs() < 1e-12);
+        // population variance 4, sample variance 32/7
+        assert!((s.stddev() - (32.0f64 / 7.0).sqrt()).abs() < 1e-12);
+        let mut g = s;
+        g.merge_sum(&s);
+        assert_eq!((g.min, g.max, g.samples), (2, 9, 16));
+        assert!((g.mean - 10.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn depth_submit_complete() {
+        let mut d = DepthStats::default();
+        for f in 1..=8 {
+            d.mark_level(f);
+        }
+        d.end_submit(false);
+        d.mark_complete(3);
+        d.mark_level(1);
+        d.end_submit(true);
+        // depths 1..=8, then 1: buckets 1 | 2-3 | 4-7 | 8-15
+        assert_eq!(d.level, [2, 2, 4, 1, 0, 0, 0]);
+        assert_eq!(d.submit, [0, 1, 1, 0, 0, 0, 0]);
+        assert_eq!(d.complete, [0, 2, 0, 0, 0, 0, 0]);
+    }
+
+    #[test]
+    fn sampler_rates_per_interval() {
+        let clock = Clock::new();
+        let ms = |m: u64| clock.ticks(Duration::from_millis(m));
+        let t0 = 1_000_000;
+        let mut s = RateSampler::new(100, 50);
+        s.tick(&clock, t0, [0; 3], [0; 3]);
+        // 100 ms later: 1 MiB and 256 reads moved. The first IOPS interval (50 ms) is
+        // late and spans 100 ms: 2560 IOPS; the second one saw no I/O: no sample.
+        // Writes moved nothing: no sample.
+        s.tick(&clock, t0 + ms(100), [1 << 20, 0, 0], [256, 0, 0]);
+        s.tick(&clock, t0 + ms(100), [1 << 20, 0, 0], [256, 0, 0]);
+        let r = s.finish();
+        assert_eq!(r.bw[0].samples, 1);
+        // 1 MiB over 100 ms = 10240 KiB/s (±1 for the tick conversion's rounding)
+        assert_eq!((r.bw[0].min, r.bw[0].max), (10_240, 10_240));
+        assert_eq!(r.bw[1].samples, 0);
+        assert_eq!(r.iops[0].samples, 1);
+        assert_eq!(r.iops[0].max, 2560);
+    }
+}

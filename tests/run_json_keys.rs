@@ -1,0 +1,290 @@
+//! fio JSON keys and text lines of `iomark run` that come from sampling or from
+//! distributions (fio 3.33 names and units): per-direction `bw_*` (KiB/s) and `iops_*`
+//! samples every `bw_avg_time` / `iops_avg_time` ms, `bw_agg` (%), `iodepth_level`,
+//! `iodepth_submit`, `iodepth_complete`, `latency_ns/us/ms` (% of I/Os), top-level
+//! `time`, `disk_util`, the job's `error` errno with `continue_on_error`, and the text
+//! form of sizes, bandwidth and the "Run status group" block.
+
+use serde_json::Value;
+use std::os::unix::fs::MetadataExt;
+use std::path::Path;
+use std::process::{Command, Output};
+
+const BIN: &str = env!("CARGO_BIN_EXE_iomark");
+
+fn iomark(dir: &Path, args: &[&str]) -> Output {
+    let mut a = vec!["run"];
+    a.extend_from_slice(args);
+    Command::new(BIN)
+        .current_dir(dir)
+        .args(&a)
+        .output()
+        .unwrap()
+}
+
+fn json(o: &Output) -> Value {
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    serde_json::from_slice(&o.stdout).expect("stdout is fio JSON")
+}
+
+fn f(v: &Value) -> f64 {
+    v.as_f64().unwrap_or_else(|| panic!("not a number: {v}"))
+}
+
+#[test]
+fn rate_limited_job_has_fios_bw_and_iops_samples() {
+    let d = tempfile::tempdir().unwrap();
+    // 1000 IOPS × 4 KiB for 1.1 s, samples every 200 ms: 5 samples of ≈ 1000 IOPS and
+    // ≈ 4000 KiB/s (1000 × 4096 / 1024)
+    let o = iomark(
+        d.path(),
+        &[
+            "--name=s",
+            "--ioengine=null",
+            "--rw=randread",
+            "--bs=4k",
+            "--size=1m",
+            "--rate_iops=1000",
+            "--time_based",
+            "--runtime=1100ms",
+            "--bw_avg_time=200",
+            "--iops_avg_time=200",
+            "--output-format=json",
+        ],
+    );
+    let j = json(&o);
+    let r = &j["jobs"][0]["read"];
+    let n = r["iops_samples"].as_u64().unwrap();
+    assert!((4..=5).contains(&n), "{r}");
+    assert_eq!(r["bw_samples"].as_u64(), Some(n));
+    let im = f(&r["iops_mean"]);
+    assert!((900.0..=1100.0).contains(&im), "{r}");
+    let bm = f(&r["bw_mean"]);
+    assert!((3600.0..=4400.0).contains(&bm), "bw_mean KiB/s: {r}");
+    let (bmin, bmax) = (r["bw_min"].as_u64().unwrap(), r["bw_max"].as_u64().unwrap());
+    assert!(bmin as f64 <= bm && bm <= bmax as f64, "{r}");
+    assert!(f(&r["bw_dev"]) >= 0.0 && f(&r["iops_stddev"]) >= 0.0);
+    // one job: its mean sample against the group's bandwidth (KiB/s), ≈ 100 %
+    let agg_kib = (r["bw_bytes"].as_u64().unwrap() / 1024) as f64;
+    let want = (bm * 100.0 / agg_kib).min(100.0);
+    assert!((f(&r["bw_agg"]) - want).abs() < 1e-6, "{r}");
+    assert!(f(&r["bw_agg"]) > 85.0, "{r}");
+    // no writes: no samples, all zero (fio)
+    let w = &j["jobs"][0]["write"];
+    assert_eq!(w["bw_samples"], 0);
+    assert_eq!(w["iops_max"], 0);
+    assert_eq!(w["bw_agg"].as_f64(), Some(0.0));
+    let t = j["time"].as_str().unwrap();
+    assert_eq!(t.split_whitespace().count(), 5, "{t}");
+    assert!(j["timestamp_ms"].as_u64().unwrap() / 1000 == j["timestamp"].as_u64().unwrap());
+}
+
+#[test]
+fn sync_engine_depths_and_latency_buckets() {
+    let d = tempfile::tempdir().unwrap();
+    let o = iomark(
+        d.path(),
+        &[
+            "--name=p",
+            "--filename=f",
+            "--ioengine=psync",
+            "--rw=read",
+            "--bs=4k",
+            "--size=1m",
+            "--output-format=json",
+        ],
+    );
+    let j = json(&o);
+    let job = &j["jobs"][0];
+    // 256 synchronous reads: each one in flight alone, one per submit and per completion
+    assert_eq!(f(&job["iodepth_level"]["1"]), 100.0, "{job}");
+    assert_eq!(f(&job["iodepth_level"][">=64"]), 0.0);
+    assert_eq!(f(&job["iodepth_submit"]["4"]), 100.0, "{job}");
+    assert_eq!(f(&job["iodepth_complete"]["4"]), 100.0, "{job}");
+    for k in ["iodepth_submit", "iodepth_complete"] {
+        let keys: Vec<&String> = job[k].as_object().unwrap().keys().collect();
+        assert_eq!(keys.len(), 7);
+        for want in ["0", "4", "8", "16", "32", "64", ">=64"] {
+            assert!(job[k].get(want).is_some(), "{k} lacks {want}");
+        }
+    }
+    // every I/O's clat is in exactly one bucket: the shares add up to 100 % (each
+    // non-empty bucket is at least 0.01, so allow a little over)
+    let mut sum = 0.0;
+    for k in ["latency_ns", "latency_us", "latency_ms"] {
+        sum += job[k].as_object().unwrap().values().map(f).sum::<f64>();
+    }
+    assert!((99.99..=100.2).contains(&sum), "{sum} {job}");
+    assert_eq!(job["latency_ms"].as_object().unwrap().len(), 12);
+    assert!(job["latency_ms"].get(">=2000").is_some());
+    assert_eq!(job["error"], 0);
+}
+
+#[test]
+fn queued_engine_depth_level_is_the_iodepth() {
+    let d = tempfile::tempdir().unwrap();
+    let o = iomark(
+        d.path(),
+        &[
+            "--name=q",
+            "--ioengine=io_uring",
+            "--filename=f",
+            "--rw=randread",
+            "--bs=4k",
+            "--size=4m",
+            "--iodepth=8",
+            "--output-format=json",
+        ],
+    );
+    if !o.status.success() && String::from_utf8_lossy(&o.stderr).contains("io_uring") {
+        eprintln!("io_uring unavailable here; skipped");
+        return;
+    }
+    let j = json(&o);
+    let lv = &j["jobs"][0]["iodepth_level"];
+    // the first 7 submissions find 1..7 in flight; the other ~1017 find 8
+    assert!(f(&lv["8"]) > 99.0, "{lv}");
+    assert_eq!(f(&lv["1"]), 0.1, "{lv}");
+    assert_eq!(f(&lv["16"]), 0.0, "{lv}");
+}
+
+#[test]
+fn avg_time_zero_is_a_usage_error() {
+    let d = tempfile::tempdir().unwrap();
+    for k in ["--bw_avg_time=0", "--iops_avg_time=0", "--bw_avg_time=x"] {
+        let o = iomark(d.path(), &["--name=z", "--filename=f", "--size=64k", k]);
+        assert_eq!(o.status.code(), Some(2), "{k}");
+        let e = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(e.trim().lines().count(), 1, "{e}");
+        assert!(e.contains(&k[2..k.find('=').unwrap()]), "{e}");
+        assert!(!d.path().join("f").exists(), "nothing created for {k}");
+    }
+}
+
+#[test]
+fn continue_on_error_sets_the_jobs_error_to_the_errno() {
+    let d = tempfile::tempdir().unwrap();
+    let o = Command::new(BIN)
+        .current_dir(d.path())
+        .args([
+            "run",
+            "--name=w",
+            "--filename=f",
+            "--size=256k",
+            "--bs=4k",
+            "--rw=write",
+            "--continue_on_error=write",
+            "--output-format=json",
+        ])
+        .env("IOMARK_FAULT", "write:eio@10")
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    let j: Value = serde_json::from_slice(&o.stdout).expect("fio JSON");
+    assert_eq!(j["jobs"][0]["error"], libc::EIO);
+    assert_eq!(j["jobs"][0]["first_error"], libc::EIO);
+    assert_eq!(j["jobs"][0]["total_err"], 1);
+}
+
+#[test]
+fn disk_util_names_the_device_under_the_file() {
+    let d = tempfile::tempdir().unwrap();
+    let o = iomark(
+        d.path(),
+        &[
+            "--name=u",
+            "--filename=f",
+            "--rw=write",
+            "--bs=64k",
+            "--size=1m",
+            "--end_fsync=1",
+            "--output-format=json",
+        ],
+    );
+    let j = json(&o);
+    let dev = std::fs::metadata(d.path()).unwrap().dev();
+    let sys = format!("/sys/dev/block/{}:{}", libc::major(dev), libc::minor(dev));
+    match std::fs::canonicalize(&sys) {
+        Ok(p) if p.join("stat").exists() => {
+            let du = j["disk_util"].as_array().expect("disk_util array");
+            assert_eq!(du.len(), 1, "{du:?}");
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            assert_eq!(du[0]["name"], name.as_str());
+            for k in [
+                "read_ios",
+                "write_ios",
+                "read_merges",
+                "write_merges",
+                "read_ticks",
+                "write_ticks",
+                "in_queue",
+            ] {
+                assert!(du[0][k].is_u64(), "{k}: {du:?}");
+            }
+            let u = f(&du[0]["util"]);
+            assert!((0.0..=100.0).contains(&u));
+            // end_fsync pushed 1 MiB to the device: at least one write reached it
+            assert!(du[0]["write_ios"].as_u64().unwrap() >= 1, "{du:?}");
+        }
+        // no block device under the temp dir (tmpfs): fio leaves the key out
+        _ => assert!(j.get("disk_util").is_none(), "{j}"),
+    }
+}
+
+#[test]
+fn text_sizes_bandwidth_and_group_block_are_fios() {
+    let d = tempfile::tempdir().unwrap();
+    let o = iomark(
+        d.path(),
+        &[
+            "--name=t",
+            "--filename=f",
+            "--rw=read",
+            "--bs=4k",
+            "--size=64k",
+        ],
+    );
+    assert!(o.status.success());
+    let s = String::from_utf8_lossy(&o.stdout);
+    // 65536 bytes: fio's "64.0KiB", never "0.1MiB"
+    assert!(s.contains("(64.0KiB/"), "{s}");
+    assert!(!s.contains("0.1MiB"), "{s}");
+    let g = s
+        .lines()
+        .skip_while(|l| *l != "Run status group 0 (all jobs):")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no group block: {s}"));
+    assert!(g.starts_with("   READ: bw="), "{g}");
+    assert!(g.contains(", io=64.0KiB (65.5kB), run="), "{g}");
+    assert!(g.ends_with("msec"), "{g}");
+    assert!(s.contains("  IO depths    : 1=100.0%"), "{s}");
+}
+
+#[test]
+fn options_without_a_value_are_left_out_like_fio() {
+    let d = tempfile::tempdir().unwrap();
+    let o = iomark(
+        d.path(),
+        &[
+            "--name=o",
+            "--ioengine=null",
+            "--size=64k",
+            "--time_based",
+            "--runtime=50ms",
+            "--output-format=json",
+        ],
+    );
+    let j = json(&o);
+    let opts = j["jobs"][0]["job options"].as_object().unwrap();
+    // fio 3.33: `--time_based` (no value) is not listed; valued options are, as strings
+    assert!(!opts.contains_key("time_based"), "{opts:?}");
+    assert_eq!(opts["runtime"], "50ms");
+    assert_eq!(opts["size"], "64k");
+    // no global section: fio prints no "global options"
+    assert!(j.get("global options").is_none(), "{j}");
+}
