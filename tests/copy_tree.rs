@@ -242,7 +242,6 @@ fn tree_phase_counts_equal_the_files_created_and_cleanup_is_complete() {
             "fsync",
             "stat_all",
             "read_all",
-            "walk_read",
             "rename",
             "delete",
             "rmdir"
@@ -257,7 +256,6 @@ fn tree_phase_counts_equal_the_files_created_and_cleanup_is_complete() {
         "create_write",
         "stat_all",
         "read_all",
-        "walk_read",
         "rename",
         "delete",
     ] {
@@ -268,10 +266,14 @@ fn tree_phase_counts_equal_the_files_created_and_cleanup_is_complete() {
         assert!(pct["50"].as_u64().unwrap() <= pct["99"].as_u64().unwrap());
         check_rates(p);
     }
+    // read_all's readdir walk (3 walkers sharing directories) finds exactly the files
+    // written, no more (the tree root holds nothing else), and reads every byte
     assert_eq!(phase(&v, "read_all").unwrap()["bytes"], written);
-    // the readdir walk finds exactly the files written, no more (the tree root holds
-    // nothing else) and reads every byte
-    assert_eq!(phase(&v, "walk_read").unwrap()["bytes"], written);
+    let note = phase(&v, "read_all").unwrap()["notes"][0].as_str().unwrap();
+    assert!(
+        note.contains("readdir walk (3 walkers") && note.contains("lstat"),
+        "{note}"
+    );
     assert_eq!(phase(&v, "mkdir").unwrap()["ops"], 500 / 15);
     assert_eq!(phase(&v, "rmdir").unwrap()["ops"], 500 / 15);
     assert_eq!(phase(&v, "fsync").unwrap()["ops"], 1);
@@ -289,14 +291,24 @@ fn tree_phase_counts_equal_the_files_created_and_cleanup_is_complete() {
 #[test]
 fn tree_single_thread_matches_plan() {
     let d = tempfile::tempdir().unwrap();
+    let j = tempfile::tempdir().unwrap();
+    let jp = j.path().join("t.json");
     bin()
         .args(["tree", "--files=200", "--dirs=5", "--threads=1"])
+        .arg(format!("--json={}", jp.display()))
         .arg(d.path())
         .assert()
         .success()
         .stdout(predicates::str::contains("200 files"))
         .stdout(predicates::str::contains("in 5 directories"));
     assert_eq!(std::fs::read_dir(d.path()).unwrap().count(), 0);
+    // one walker: tar's order, every file and byte of the plan
+    let v = read_json(&jp);
+    let r = phase(&v, "read_all").unwrap();
+    assert_eq!(r["ops"], 200);
+    assert_eq!(r["bytes"], phase(&v, "create_write").unwrap()["bytes"]);
+    let note = r["notes"][0].as_str().unwrap();
+    assert!(note.contains("one walker, depth first in readdir order"), "{note}");
 }
 
 /// Run iomark, expect `code` and a single stderr line containing `needle`.

@@ -4,13 +4,15 @@
 //! operation (HDR histogram, ns): mkdir, create+write, fsync (`syncfs`), stat-all,
 //! read-all, rename, delete, rmdir.
 //!
-//! Shape: the file list is sorted by directory and cut into `--threads` contiguous
+//! Shape: for the phases that act on known names (create+write, stat-all, rename,
+//! delete) the file list is sorted by directory and cut into `--threads` contiguous
 //! partitions (one walker per partition, `std::thread::scope`), so each walker moves
-//! through whole directories like `tar` or a package manager does. No directory-walking
-//! crate is used: iomark knows the tree it built, and walking the plan (not the disk)
-//! guarantees it only ever touches its own names. All files live in one fresh directory
-//! made by [`Scratch`]; its planned names are registered before they exist, so an error
-//! or Ctrl-C removes exactly them (`unlink`/`rmdir`, never recursive).
+//! through whole directories; walking the plan guarantees iomark only ever touches its
+//! own names. read-all instead does what `tar cf -` does, a readdir walk of the tree on
+//! disk (walkdir crate; see the `walk` module) with lstat, open, read and close per file,
+//! and is checked against the plan (same files, same bytes). All files live in one fresh
+//! directory made by [`Scratch`]; its planned names are registered before they exist, so
+//! an error or Ctrl-C removes exactly them (`unlink`/`rmdir`, never recursive).
 //!
 //! Size distribution (documented in docs/copy_tree.md; see [`file_size`]): 40 % of the
 //! files are 0–1 KiB (uniform), 36 % 1–8 KiB, 20.9 % 8–64 KiB, 3 % 64–512 KiB and 0.1 %
@@ -29,11 +31,13 @@ use crate::target::preflight;
 use crate::target::scratch::{self, Scratch};
 use hdrhistogram::Histogram;
 use indicatif::ProgressBar;
-use std::io::{self, Read, Write};
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
+
+mod walk;
 
 /// Largest file of the distribution, bytes.
 pub const MAX_FILE: u64 = 4 << 20;
@@ -262,61 +266,16 @@ where
     Ok(m)
 }
 
-/// The `walk_read` phase: one thread walks `root` with readdir (walkdir, not following
-/// symlinks), lstats every entry and reads every regular file to its end in 128 KiB
-/// requests. Per-file latency (ns) covers lstat + open + read + close; `ops` = files,
-/// `bytes` = bytes read. Errors name the path (exit 1; ENOSPC/EACCES-like: exit 3).
-fn walk_read(
-    root: &Path,
-    clock: &Clock,
-    stop: &AtomicBool,
-    pb: &ProgressBar,
-) -> Result<Measured, RunError> {
-    let mut m = Measured {
-        hist: stats::new_hist(),
-        sum_ns: 0,
-        bytes: 0,
-        ops: 0,
-        seconds: 0.0,
+/// The `read_all` phase note: what the phase does with `threads` walkers.
+fn read_all_note(threads: u32) -> String {
+    let who = if threads <= 1 {
+        "one walker, depth first in readdir order (walkdir crate; the order tar uses)".to_string()
+    } else {
+        format!("{threads} walkers sharing a work queue of directories")
     };
-    let mut buf = vec![0u8; 128 * 1024];
-    let t0 = Instant::now();
-    for ent in walkdir::WalkDir::new(root).follow_links(false) {
-        if stop.load(Ordering::Relaxed) {
-            return Err(RunError::Interrupted);
-        }
-        let ent = ent.map_err(|e| {
-            let p = e.path().unwrap_or(root).to_path_buf();
-            let io = e
-                .into_io_error()
-                .unwrap_or_else(|| io::Error::other("filesystem loop"));
-            fail("cannot walk", &p, &io)
-        })?;
-        let a = clock.now();
-        let md = std::fs::symlink_metadata(ent.path())
-            .map_err(|er| fail("cannot stat", ent.path(), &er))?;
-        if !md.is_file() {
-            continue;
-        }
-        let mut f = scratch::open_read(ent.path(), false)
-            .map_err(|er| fail("cannot open", ent.path(), &er))?;
-        loop {
-            match f.read(&mut buf) {
-                Ok(0) => break,
-                Ok(k) => m.bytes += k as u64,
-                Err(er) if er.kind() == io::ErrorKind::Interrupted => {}
-                Err(er) => return Err(fail("cannot read", ent.path(), &er)),
-            }
-        }
-        drop(f);
-        let ns = clock.ns(a, clock.now());
-        let _ = m.hist.record(ns.clamp(1, stats::MAX_TRACKABLE_NS));
-        m.sum_ns += ns;
-        m.ops += 1;
-        pb.inc(1);
-    }
-    m.seconds = t0.elapsed().as_secs_f64();
-    Ok(m)
+    format!(
+        "what tar cf - does: readdir walk ({who}, symlinks not followed), per entry lstat, per regular file open, read to the end in 128 KiB requests, close; per-file latency covers lstat to close, directory reads count in the phase time only; checked: the walk found every file and every byte written"
+    )
 }
 
 fn fail(what: &str, p: &Path, e: &io::Error) -> RunError {
@@ -623,44 +582,11 @@ fn run(
     p.notes.push("lstat per file".into());
     phases.push(p);
 
-    // read-all
+    // read-all: the read tar does — readdir walk, lstat, open + read + close per file.
     scratch.verify_dirs().map_err(RunError::Failed)?;
     let cache = cold_or_warm(&root);
     let pb = bar(files.len() as u64, "read", false);
-    let m = parallel(files, job.threads, &clock, stop, &pb, |e| {
-        let p = root.join(&e.rel);
-        let mut f = scratch::open_read(&p, false).map_err(|er| fail("cannot open", &p, &er))?;
-        let mut buf = [0u8; 128 * 1024];
-        let mut n = 0u64;
-        loop {
-            match fault::io_hook(Op::Read).and_then(|_| f.read(&mut buf)) {
-                Ok(0) => break,
-                Ok(k) => n += k as u64,
-                Err(er) if er.kind() == io::ErrorKind::Interrupted => {}
-                Err(er) => return Err(fail(&format!("cannot read at offset {n} of"), &p, &er)),
-            }
-        }
-        if n != e.size {
-            return Err(RunError::Failed(format!(
-                "{}: read {n} bytes, wrote {}",
-                p.display(),
-                e.size
-            )));
-        }
-        Ok(n)
-    })?;
-    pb.finish_and_clear();
-    let mut p = phase_of("read_all", &m);
-    p.cache = Some(cache);
-    p.notes
-        .push("per file: open, read to the end in 128 KiB requests, close".into());
-    phases.push(p);
-
-    // walk-read: what tar, grep -r or a package manager's scan do — readdir walk (walkdir
-    // crate, physical order, no symlinks followed), lstat per entry, open + read each file.
-    let cache = cold_or_warm(&root);
-    let pb = bar(files.len() as u64, "walk+read", false);
-    let m = walk_read(&root, &clock, stop, &pb)?;
+    let m = walk::read_all(&root, job.threads, &clock, stop, &pb)?;
     pb.finish_and_clear();
     if m.ops != files.len() as u64 || m.bytes != total {
         return Err(RunError::Failed(format!(
@@ -671,11 +597,9 @@ fn run(
             files.len()
         )));
     }
-    let mut p = phase_of("walk_read", &m);
+    let mut p = phase_of("read_all", &m);
     p.cache = Some(cache);
-    p.notes.push(
-        "one walker in readdir order (like tar): per file lstat, open, read to the end in 128 KiB requests, close; directory reads count in the phase time, not in per-file latency".into(),
-    );
+    p.notes.push(read_all_note(job.threads));
     phases.push(p);
 
     if job.keep {
