@@ -252,13 +252,7 @@ fn tree_phase_counts_equal_the_files_created_and_cleanup_is_complete() {
         .unwrap();
     assert!(written > 500 * 1024, "{written}"); // mean ≈ 15 KiB
     assert_eq!(v["job"]["total_size_bytes"], written);
-    for n in [
-        "create_write",
-        "stat_all",
-        "read_all",
-        "rename",
-        "delete",
-    ] {
+    for n in ["create_write", "stat_all", "read_all", "rename", "delete"] {
         let p = phase(&v, n).unwrap();
         assert_eq!(p["ops"], 500, "{n}");
         assert_eq!(p["lat"]["count"], 500, "{n}");
@@ -308,7 +302,10 @@ fn tree_single_thread_matches_plan() {
     assert_eq!(r["ops"], 200);
     assert_eq!(r["bytes"], phase(&v, "create_write").unwrap()["bytes"]);
     let note = r["notes"][0].as_str().unwrap();
-    assert!(note.contains("one walker, depth first in readdir order"), "{note}");
+    assert!(
+        note.contains("one walker, depth first in readdir order"),
+        "{note}"
+    );
 }
 
 /// Run iomark, expect `code` and a single stderr line containing `needle`.

@@ -271,7 +271,10 @@ mod tests {
         let r = d.path();
         let mut files = 0u64;
         let mut bytes = 0u64;
-        for (i, sub) in ["", "a", "a/b", "a/b/c", "d", "d/e", "f"].iter().enumerate() {
+        for (i, sub) in ["", "a", "a/b", "a/b/c", "d", "d/e", "f"]
+            .iter()
+            .enumerate()
+        {
             let dir = r.join(sub);
             std::fs::create_dir_all(&dir).unwrap();
             for j in 0..(i + 1) {
