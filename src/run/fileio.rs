@@ -686,9 +686,7 @@ fn run(job: &FileioJob, console: &Arc<Console>, signals: &Signals) -> i32 {
         if mmap_direct {
             r.warnings.push(json::Warning {
                 id: "page_cache.mmap_ignores_direct".into(),
-                message: MMAP_DIRECT_WARNING
-                    .trim_start_matches("iomark: WARNING: ")
-                    .into(),
+                message: MMAP_DIRECT_WARNING.trim_start_matches("iomark: WARNING: ").into(),
             });
         }
         if check.fits_in_ram {
