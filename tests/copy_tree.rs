@@ -316,6 +316,50 @@ fn bad(args: &[&str], code: i32, needle: &str) {
     assert!(err.contains(needle), "{needle:?} not in {err:?}");
 }
 
+/// Numeric options of tree and copy: one line naming the option, the value and the
+/// accepted range (no "invalid digit found in string"), exit 2, nothing created.
+#[test]
+fn numeric_options_name_what_is_accepted() {
+    let d = user_dir();
+    let before = snapshot(d.path());
+    let dir = d.path().to_str().unwrap();
+    for (args, want) in [
+        (
+            vec!["tree", dir, "--files=-5"],
+            "iomark tree: invalid value '-5' for '--files <FILES>': expected a whole number from 1 to 100000000",
+        ),
+        (
+            vec!["tree", dir, "--files", "-5"],
+            "iomark tree: invalid value '-5' for '--files <FILES>': expected a whole number from 1 to 100000000",
+        ),
+        (
+            vec!["tree", dir, "--threads=abc"],
+            "iomark tree: invalid value 'abc' for '--threads <THREADS>': expected a whole number from 1 to 1024",
+        ),
+        (
+            vec!["tree", dir, "--dirs=0"],
+            "iomark tree: invalid value '0' for '--dirs <DIRS>': expected a whole number from 1 to 10000000",
+        ),
+        (
+            vec!["tree", dir, "--seed=1.5"],
+            "iomark tree: invalid value '1.5' for '--seed <SEED>': expected a whole number from 0 to 4294967295",
+        ),
+        (
+            vec!["copy", dir, "--size=xyz"],
+            "iomark copy: invalid value 'xyz' for '--size <SIZE>': 'xyz' is not a size (e.g. 4096, 64M, 1.5G, 150GB)",
+        ),
+        (
+            vec!["copy", dir, "--seed=-1"],
+            "iomark copy: invalid value '-1' for '--seed <SEED>': expected a whole number from 0 to 4294967295",
+        ),
+    ] {
+        let o = bin().args(&args).output().unwrap();
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert_eq!(String::from_utf8_lossy(&o.stderr), format!("{want}\n"), "{args:?}");
+    }
+    assert_eq!(snapshot(d.path()), before);
+}
+
 /// SRC a file, with DST the same file, a path below it, or (default) SRC itself: the
 /// file is named as not a directory, with a note on DST; exit 3; nothing touched.
 #[test]
