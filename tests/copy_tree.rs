@@ -242,7 +242,6 @@ fn tree_phase_counts_equal_the_files_created_and_cleanup_is_complete() {
             "fsync",
             "stat_all",
             "read_all",
-            "walk_read",
             "rename",
             "delete",
             "rmdir"
@@ -253,14 +252,7 @@ fn tree_phase_counts_equal_the_files_created_and_cleanup_is_complete() {
         .unwrap();
     assert!(written > 500 * 1024, "{written}"); // mean ≈ 15 KiB
     assert_eq!(v["job"]["total_size_bytes"], written);
-    for n in [
-        "create_write",
-        "stat_all",
-        "read_all",
-        "walk_read",
-        "rename",
-        "delete",
-    ] {
+    for n in ["create_write", "stat_all", "read_all", "rename", "delete"] {
         let p = phase(&v, n).unwrap();
         assert_eq!(p["ops"], 500, "{n}");
         assert_eq!(p["lat"]["count"], 500, "{n}");
@@ -268,10 +260,14 @@ fn tree_phase_counts_equal_the_files_created_and_cleanup_is_complete() {
         assert!(pct["50"].as_u64().unwrap() <= pct["99"].as_u64().unwrap());
         check_rates(p);
     }
+    // read_all's readdir walk (3 walkers sharing directories) finds exactly the files
+    // written, no more (the tree root holds nothing else), and reads every byte
     assert_eq!(phase(&v, "read_all").unwrap()["bytes"], written);
-    // the readdir walk finds exactly the files written, no more (the tree root holds
-    // nothing else) and reads every byte
-    assert_eq!(phase(&v, "walk_read").unwrap()["bytes"], written);
+    let note = phase(&v, "read_all").unwrap()["notes"][0].as_str().unwrap();
+    assert!(
+        note.contains("readdir walk (3 walkers") && note.contains("lstat"),
+        "{note}"
+    );
     assert_eq!(phase(&v, "mkdir").unwrap()["ops"], 500 / 15);
     assert_eq!(phase(&v, "rmdir").unwrap()["ops"], 500 / 15);
     assert_eq!(phase(&v, "fsync").unwrap()["ops"], 1);
@@ -289,14 +285,27 @@ fn tree_phase_counts_equal_the_files_created_and_cleanup_is_complete() {
 #[test]
 fn tree_single_thread_matches_plan() {
     let d = tempfile::tempdir().unwrap();
+    let j = tempfile::tempdir().unwrap();
+    let jp = j.path().join("t.json");
     bin()
         .args(["tree", "--files=200", "--dirs=5", "--threads=1"])
+        .arg(format!("--json={}", jp.display()))
         .arg(d.path())
         .assert()
         .success()
         .stdout(predicates::str::contains("200 files"))
         .stdout(predicates::str::contains("in 5 directories"));
     assert_eq!(std::fs::read_dir(d.path()).unwrap().count(), 0);
+    // one walker: tar's order, every file and byte of the plan
+    let v = read_json(&jp);
+    let r = phase(&v, "read_all").unwrap();
+    assert_eq!(r["ops"], 200);
+    assert_eq!(r["bytes"], phase(&v, "create_write").unwrap()["bytes"]);
+    let note = r["notes"][0].as_str().unwrap();
+    assert!(
+        note.contains("one walker, depth first in readdir order"),
+        "{note}"
+    );
 }
 
 /// Run iomark, expect `code` and a single stderr line containing `needle`.
@@ -305,6 +314,50 @@ fn bad(args: &[&str], code: i32, needle: &str) {
     let err = String::from_utf8(a.get_output().stderr.clone()).unwrap();
     assert_eq!(err.trim_end().lines().count(), 1, "not one line: {err}");
     assert!(err.contains(needle), "{needle:?} not in {err:?}");
+}
+
+/// Numeric options of tree and copy: one line naming the option, the value and the
+/// accepted range (no "invalid digit found in string"), exit 2, nothing created.
+#[test]
+fn numeric_options_name_what_is_accepted() {
+    let d = user_dir();
+    let before = snapshot(d.path());
+    let dir = d.path().to_str().unwrap();
+    for (args, want) in [
+        (
+            vec!["tree", dir, "--files=-5"],
+            "iomark tree: invalid value '-5' for '--files <FILES>': expected a whole number from 1 to 100000000",
+        ),
+        (
+            vec!["tree", dir, "--files", "-5"],
+            "iomark tree: invalid value '-5' for '--files <FILES>': expected a whole number from 1 to 100000000",
+        ),
+        (
+            vec!["tree", dir, "--threads=abc"],
+            "iomark tree: invalid value 'abc' for '--threads <THREADS>': expected a whole number from 1 to 1024",
+        ),
+        (
+            vec!["tree", dir, "--dirs=0"],
+            "iomark tree: invalid value '0' for '--dirs <DIRS>': expected a whole number from 1 to 10000000",
+        ),
+        (
+            vec!["tree", dir, "--seed=1.5"],
+            "iomark tree: invalid value '1.5' for '--seed <SEED>': expected a whole number from 0 to 4294967295",
+        ),
+        (
+            vec!["copy", dir, "--size=xyz"],
+            "iomark copy: invalid value 'xyz' for '--size <SIZE>': 'xyz' is not a size (e.g. 4096, 64M, 1.5G, 150GB)",
+        ),
+        (
+            vec!["copy", dir, "--seed=-1"],
+            "iomark copy: invalid value '-1' for '--seed <SEED>': expected a whole number from 0 to 4294967295",
+        ),
+    ] {
+        let o = bin().args(&args).output().unwrap();
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert_eq!(String::from_utf8_lossy(&o.stderr), format!("{want}\n"), "{args:?}");
+    }
+    assert_eq!(snapshot(d.path()), before);
 }
 
 /// SRC a file, with DST the same file, a path below it, or (default) SRC itself: the

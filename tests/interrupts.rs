@@ -282,6 +282,18 @@ fn copy_interrupted_removes_its_files() {
             143,
             vec!["create_source_durable"],
         ),
+        // at the buffered copy's final fsync (after the source's fsync and two cache
+        // drops): that method finishes, the copy stops before copy_file_range
+        (
+            "fsync:stop@4",
+            libc::SIGINT,
+            130,
+            vec![
+                "create_source_durable",
+                "buffered_128k_written",
+                "buffered_128k_durable",
+            ],
+        ),
     ] {
         let r = interrupt_at(
             d.path(),
@@ -300,6 +312,23 @@ fn copy_interrupted_removes_its_files() {
         let j = read_json(&d.path().join("c.json"));
         assert_eq!(j["status"], "interrupted");
         assert_eq!(phase_names(&j), phases, "{fault}");
+        // the text report shows the phases that finished, as the JSON does, and no other
+        assert!(
+            r.stdout.contains("phases finished before the stop:"),
+            "{}",
+            r.stdout
+        );
+        let rows: Vec<&str> = r
+            .stdout
+            .lines()
+            .filter_map(|l| l.split_whitespace().next())
+            .filter(|w| {
+                w.starts_with("create_source")
+                    || w.starts_with("buffered_128k_")
+                    || w.starts_with("copy_file_range_")
+            })
+            .collect();
+        assert_eq!(rows, phases, "{fault}: {}", r.stdout);
         assert!(entries(&s).is_empty(), "{:?}", entries(&s));
         assert_eq!(entries(&t), vec!["user.txt".to_string()]);
         assert_eq!(std::fs::read(t.join("user.txt")).unwrap(), b"mine");

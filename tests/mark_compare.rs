@@ -238,6 +238,38 @@ fn mark_bad_input() {
         .contains("unknown preset 'fast' (accepted: default, nvme, peak, realworld)"));
     let o = bin().args(["mark", "--size=0"]).output().unwrap();
     assert_eq!(o.status.code(), Some(2));
+    // numeric options: one line naming the option, the value and what is accepted; exit
+    // 2 before anything is created (run inside an empty directory, which stays empty)
+    let empty = tempfile::tempdir().unwrap();
+    for (args, want) in [
+        (
+            vec!["--time=abc"],
+            "iomark mark: invalid value 'abc' for '--time <TIME>': expected a whole number of seconds from 1 to 3600\n",
+        ),
+        (
+            vec!["--loops", "-3"],
+            "iomark mark: invalid value '-3' for '--loops <LOOPS>': expected a whole number from 1 to 100\n",
+        ),
+        (
+            vec!["--warmup=601"],
+            "iomark mark: invalid value '601' for '--warmup <WARMUP>': expected a whole number of seconds from 0 to 600\n",
+        ),
+        (
+            vec!["--size=xyz"],
+            "iomark mark: invalid value 'xyz' for '--size <SIZE>': 'xyz' is not a size (e.g. 4096, 64M, 1.5G, 150GB)\n",
+        ),
+    ] {
+        let o = bin()
+            .arg("mark")
+            .arg(empty.path())
+            .args(&args)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert_eq!(String::from_utf8_lossy(&o.stderr), want, "{args:?}");
+        assert!(o.stdout.is_empty(), "{args:?}");
+    }
+    assert_eq!(std::fs::read_dir(empty.path()).unwrap().count(), 0);
     // no space for the test file: exit 3 with the numbers, nothing left behind
     let base = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("mark-nospace");
     let _ = std::fs::remove_dir_all(&base);

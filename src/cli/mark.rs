@@ -4,7 +4,7 @@
 //!
 //! Errors are one line on stderr (`iomark mark: …`), exit code 2 for invalid input.
 
-use crate::cli::copy::{clap_exit, parse_bin_size};
+use crate::cli::copy::{clap_exit, parse_bin_size, whole, whole_u32};
 use crate::run::mark::{self, MarkJob, PRESETS};
 use clap::Parser;
 use std::path::PathBuf;
@@ -29,16 +29,16 @@ pub struct Args {
     #[arg(long)]
     pub mix: bool,
     /// Test file size, binary units (K/M/G/T = 1024^n).
-    #[arg(long, default_value = "1G", value_parser = parse_bin_size)]
+    #[arg(long, default_value = "1G", allow_negative_numbers = true, value_parser = parse_bin_size)]
     pub size: u64,
     /// Measured seconds per test loop (time-based, not size-capped).
-    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    #[arg(long, default_value_t = 5, allow_negative_numbers = true, value_parser = whole(1, 3600, "seconds"))]
     pub time: u64,
     /// Loops per test; the median (by MB/s) is reported, best and worst are kept in the JSON.
-    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=100))]
+    #[arg(long, default_value_t = 3, allow_negative_numbers = true, value_parser = whole_u32(1, 100, ""))]
     pub loops: u32,
     /// Unreported warm-up seconds before each test's loops (0 = none).
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(0..=600))]
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = whole(0, 600, "seconds"))]
     pub warmup: u64,
     /// Write the RunResult (command "mark", one phase per test) to FILE.
     #[arg(long, value_name = "FILE")]
@@ -92,5 +92,25 @@ mod tests {
         assert_eq!(a.preset, "default");
         assert!(Args::try_parse_from(["iomark mark", "--preset=fast"]).is_err());
         assert!(Args::try_parse_from(["iomark mark", "--loops=0"]).is_err());
+    }
+
+    #[test]
+    fn numeric_errors_name_the_option_and_the_range() {
+        for (args, want) in [
+            (vec!["--time=abc"], "invalid value 'abc' for '--time <TIME>': expected a whole number of seconds from 1 to 3600"),
+            (vec!["--time=99999"], "invalid value '99999' for '--time <TIME>': expected a whole number of seconds from 1 to 3600"),
+            (vec!["--loops=-2"], "invalid value '-2' for '--loops <LOOPS>': expected a whole number from 1 to 100"),
+            (vec!["--loops", "-2"], "invalid value '-2' for '--loops <LOOPS>'"),
+            (vec!["--warmup=1.5"], "invalid value '1.5' for '--warmup <WARMUP>': expected a whole number of seconds from 0 to 600"),
+            (vec!["--size=xyz"], "for '--size <SIZE>': 'xyz' is not a size"),
+        ] {
+            let argv = std::iter::once("iomark mark").chain(args.iter().copied());
+            let e = Args::try_parse_from(argv).unwrap_err();
+            let line = crate::cli::copy::clap_line(&e.to_string());
+            assert!(line.contains(want), "{args:?}: {line}");
+            assert!(!line.contains("invalid digit"), "{line}");
+        }
+        let a = Args::try_parse_from(["iomark mark", "--warmup=0", "--loops=100"]).unwrap();
+        assert_eq!((a.warmup, a.loops), (0, 100));
     }
 }

@@ -5,7 +5,7 @@
 //! Defaults: 150,000 files in files/15 directories (about 15 files per directory, like
 //! a node_modules or source tree), one walker per CPU up to 8.
 
-use crate::cli::copy::clap_exit;
+use crate::cli::copy::{clap_exit, whole, whole_u32};
 use crate::run::tree::{self, TreeJob};
 use clap::Parser;
 use std::path::PathBuf;
@@ -21,16 +21,16 @@ pub struct Args {
     #[arg(default_value = ".")]
     pub dir: PathBuf,
     /// Number of files.
-    #[arg(long, default_value_t = 150_000, value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
+    #[arg(long, default_value_t = 150_000, allow_negative_numbers = true, value_parser = whole(1, 100_000_000, ""))]
     pub files: u64,
     /// Number of directories below the tree root (default: files/15, at least 1).
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
+    #[arg(long, allow_negative_numbers = true, value_parser = whole(1, 10_000_000, ""))]
     pub dirs: Option<u64>,
     /// Parallel walkers (default: CPUs, at most 8).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    #[arg(long, allow_negative_numbers = true, value_parser = whole_u32(1, 1024, ""))]
     pub threads: Option<u32>,
-    /// Seed of the plan (names, sizes) and the data.
-    #[arg(long, default_value_t = 1)]
+    /// Seed of the plan (names, sizes) and the data (0 to 4294967295).
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = whole_u32(0, u32::MAX, ""))]
     pub seed: u32,
     /// Write the RunResult (command "tree", one phase per pass) to FILE.
     #[arg(long, value_name = "FILE")]
@@ -74,5 +74,26 @@ mod tests {
         assert!(Args::try_parse_from(["iomark tree", "--files=0"]).is_err());
         assert!(Args::try_parse_from(["iomark tree", "--threads=0"]).is_err());
         assert!(Args::try_parse_from(["iomark tree", "--files=abc"]).is_err());
+        let a = Args::try_parse_from(["iomark tree", "--files=+20", "--threads=1024"]).unwrap();
+        assert_eq!((a.files, a.threads), (20, Some(1024)));
+    }
+
+    #[test]
+    fn numeric_errors_name_the_option_and_the_range() {
+        for (args, want) in [
+            (vec!["--files=-5"], "invalid value '-5' for '--files <FILES>': expected a whole number from 1 to 100000000"),
+            (vec!["--files", "-5"], "invalid value '-5' for '--files <FILES>': expected a whole number from 1 to 100000000"),
+            (vec!["--files=0"], "invalid value '0' for '--files <FILES>': expected a whole number from 1 to 100000000"),
+            (vec!["--dirs=x"], "invalid value 'x' for '--dirs <DIRS>': expected a whole number from 1 to 10000000"),
+            (vec!["--threads=abc"], "invalid value 'abc' for '--threads <THREADS>': expected a whole number from 1 to 1024"),
+            (vec!["--threads=2000"], "invalid value '2000' for '--threads <THREADS>': expected a whole number from 1 to 1024"),
+            (vec!["--seed=-1"], "invalid value '-1' for '--seed <SEED>': expected a whole number from 0 to 4294967295"),
+        ] {
+            let argv = std::iter::once("iomark tree").chain(args.iter().copied());
+            let e = Args::try_parse_from(argv).unwrap_err();
+            let line = crate::cli::copy::clap_line(&e.to_string());
+            assert!(line.contains(want), "{args:?}: {line}");
+            assert!(!line.contains("invalid digit"), "{line}");
+        }
     }
 }

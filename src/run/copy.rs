@@ -29,7 +29,9 @@ use methods::{
     check_stop, copy_file_range, create_err, drop_cache, io_fail, read_write, write_source, Method,
 };
 pub use methods::{first_difference, Timing};
-pub use phase::{bar, check_dir, json_placeholder, outcome, phase_result, short, RunError};
+pub use phase::{
+    bar, check_dir, json_placeholder, outcome, phase_result, print_partial, short, RunError,
+};
 
 /// Block size of the buffered (cp-like) method, bytes.
 pub const BUFFERED_BLOCK: usize = 128 * 1024;
@@ -221,6 +223,10 @@ pub fn execute(job: &CopyJob) -> i32 {
         &mut warnings,
         &mut started,
     );
+    if r.is_err() {
+        // a partial report: the phases that finished before the error or the signal
+        print_partial(&phases);
+    }
     if job.keep && r.is_ok() {
         for f in scratch.release() {
             crate::outln!("kept: {}", f.display());

@@ -1,7 +1,9 @@
 //! `iomark mark`: CrystalDiskMark/KDiskMark-style one-command drive scores.
 //!
-//! This module owns the presets (spec/peers.md "KDiskMark preset definitions"), their
-//! expansion into fileio jobs, the loop/median logic and the final table. It measures
+//! This module owns the running: preflight, the test directory, each test's loops as
+//! fileio jobs, Ctrl-C and the exit code. The presets and their expansion into fileio
+//! arguments are in `mark_presets` (spec/peers.md "KDiskMark preset definitions"); the
+//! figures, the loop median, the table and the RunResult in `mark/report.rs`. It measures
 //! nothing itself: every test is an ordinary `iomark fileio` job (one test file of
 //! `--size`, O_DIRECT, incompressible data, time-based) executed by
 //! [`crate::run::fileio::execute`] with a silent console, whose `RunResult` it reads back.
@@ -19,16 +21,19 @@
 //! removed afterwards, also after an error or Ctrl-C (a second Ctrl-C exits at once).
 
 use crate::exit;
-use crate::probe::diagnosis::{diagnose, Diagnosis, Inputs};
+use crate::probe::diagnosis::{diagnose, Inputs};
 use crate::probe::Root;
 use crate::report::console::Console;
-use crate::report::json::{self, JobInfo, Latency, Phase, RunResult, Status, Warning};
+use crate::report::json::{self, RunResult, Status, Warning};
 use crate::report::notes;
 use crate::run::signals::Signals;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 pub use super::mark_presets::*;
+
+mod report;
+pub use report::{measured, median, phase_of, result, table, target_line, Measured, Row};
 
 /// What the user asked for.
 #[derive(Clone, Debug)]
@@ -53,182 +58,6 @@ pub struct MarkJob {
     pub plot: Option<PathBuf>,
     /// argv after `mark`
     pub argv: Vec<String>,
-}
-
-/// The numbers of one loop of one test (decimal MB/s, µs).
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Measured {
-    /// bytes moved (read + written)
-    pub bytes: u64,
-    /// operations (reads + writes)
-    pub ops: u64,
-    /// seconds the rates are computed over
-    pub seconds: f64,
-    /// MB/s, 1 MB = 1,000,000 B
-    pub mb_s: f64,
-    /// MiB/s, 1 MiB = 1,048,576 B
-    pub mib_s: f64,
-    /// operations per second
-    pub iops: f64,
-    /// mean per-I/O latency (submission to completion), µs
-    pub mean_us: f64,
-    /// 99th percentile per-I/O latency, µs (`None` when the run recorded none)
-    pub p99_us: Option<f64>,
-    /// per-I/O latency of the loop, for the result file
-    pub lat: Option<Latency>,
-    /// the loop's fileio result (kept for `--plot`)
-    pub result: Option<Box<RunResult>>,
-}
-
-/// Turn a fileio `RunResult` of test `t` into the figures `mark` reports.
-pub fn measured(t: &Test, r: &RunResult) -> Measured {
-    let ops = r.read.ops + r.write.ops;
-    let bytes = r.read.bytes + r.write.bytes;
-    let secs = if r.period_s > 0.0 {
-        r.period_s
-    } else {
-        f64::MIN_POSITIVE
-    };
-    let iops = ops as f64 / secs;
-    // Q1 (pread/pwrite): the event is the I/O. QD > 1: per-I/O completion latency.
-    let lat = if t.slot.qd <= 1 {
-        Some(&r.lat)
-    } else {
-        r.clat.as_ref()
-    }
-    .filter(|l| l.count > 0);
-    let mean_us = lat.map_or(0.0, |l| l.mean_ns as f64 / 1e3);
-    let p99_us = lat.and_then(|l| l.percentiles_ns.get("99").map(|v| *v as f64 / 1e3));
-    Measured {
-        bytes,
-        ops,
-        seconds: r.period_s,
-        mb_s: bytes as f64 / secs / 1e6,
-        mib_s: bytes as f64 / secs / 1_048_576.0,
-        iops,
-        mean_us,
-        p99_us,
-        lat: lat.cloned(),
-        result: None,
-    }
-}
-
-/// Median loop by MB/s (the lower middle one for an even count), with best and worst MB/s.
-pub fn median(loops: &[Measured]) -> Option<(Measured, f64, f64)> {
-    let mut v: Vec<&Measured> = loops.iter().collect();
-    v.sort_by(|a, b| a.mb_s.total_cmp(&b.mb_s));
-    let best = v.last()?.mb_s;
-    let worst = v.first()?.mb_s;
-    Some(((*v.get((v.len() - 1) / 2)?).clone(), best, worst))
-}
-
-/// One reported row: the test, its median loop, best and worst MB/s, all loops' MB/s.
-#[derive(Clone, Debug)]
-pub struct Row {
-    /// the test
-    pub test: Test,
-    /// the median loop
-    pub median: Measured,
-    /// best loop, MB/s
-    pub best_mb_s: f64,
-    /// worst loop, MB/s
-    pub worst_mb_s: f64,
-    /// every loop's MB/s in run order
-    pub loops_mb_s: Vec<f64>,
-}
-
-/// The phase stored in the `RunResult` for a row. The job and the loop spread are in
-/// `notes` as `key=value` words so that `compare` and people can read them.
-pub fn phase_of(row: &Row) -> Phase {
-    let m = &row.median;
-    let mut p = Phase::new(&row.test.name(), m.ops, m.bytes, m.seconds);
-    p.lat = m.lat.clone();
-    p.cache = Some("O_DIRECT (page cache bypassed)".into());
-    let s = row.test.slot;
-    p.notes = vec![
-        format!(
-            "block_size_bytes={} iodepth={} threads={} engine={} direct=true",
-            s.block,
-            s.qd,
-            s.threads,
-            if s.qd > 1 { "io_uring" } else { "psync" }
-        ),
-        format!(
-            "median_of={} best_mb_per_s={:.3} worst_mb_per_s={:.3} loops_mb_per_s={}",
-            row.loops_mb_s.len(),
-            row.best_mb_s,
-            row.worst_mb_s,
-            row.loops_mb_s
-                .iter()
-                .map(|v| format!("{v:.3}"))
-                .collect::<Vec<_>>()
-                .join(",")
-        ),
-        if s.qd > 1 {
-            "latency: measured per I/O, io_uring submission to reaped completion".into()
-        } else {
-            "latency: measured per I/O (pread/pwrite, completion)".into()
-        },
-    ];
-    p
-}
-
-/// The end-of-run table (plain text, aligned). `mb_s` columns are decimal.
-pub fn table(rows: &[Row]) -> String {
-    let mut out = format!(
-        "{:<22} {:>10} {:>10} {:>11} {:>10} {:>10}\n",
-        "test", "MB/s", "MiB/s", "IOPS", "mean µs", "p99 µs"
-    );
-    for r in rows {
-        let m = &r.median;
-        let mean = if m.lat.is_some() {
-            format!("{:.1}", m.mean_us)
-        } else {
-            "-".into()
-        };
-        out += &format!(
-            "{:<22} {:>10.2} {:>10.2} {:>11.0} {:>10} {:>10}\n",
-            r.test.name(),
-            m.mb_s,
-            m.mib_s,
-            m.iops,
-            mean,
-            m.p99_us.map_or("-".into(), |v| format!("{v:.1}"))
-        );
-    }
-    out += "MB/s = 1,000,000 B/s, MiB/s = 1,048,576 B/s. Latency is measured per I/O, submission to completion (Q1: pread/pwrite; QD > 1: io_uring).\n";
-    out
-}
-
-/// One line describing the target from its diagnosis.
-pub fn target_line(d: &Diagnosis) -> String {
-    let s = &d.summary;
-    let mut parts = vec![s
-        .device_model
-        .clone()
-        .unwrap_or_else(|| "unknown device".into())];
-    if let Some(t) = &s.transport {
-        parts.push(t.clone());
-    }
-    if let Some(l) = &s.link {
-        parts.push(l.clone());
-    }
-    if let Some(f) = &s.filesystem {
-        parts.push(f.clone());
-    }
-    let ceiling = match &d.ceiling {
-        Some(c) => format!(
-            "ceiling {:.0} MB/s raw, {:.0} MB/s realistic ({})",
-            c.raw_mb_s, c.realistic_mb_s, c.set_by
-        ),
-        None => format!(
-            "ceiling unknown{}",
-            d.ceiling_unknown
-                .as_ref()
-                .map_or(String::new(), |u| format!(" ({u})"))
-        ),
-    };
-    format!("target: {} — {}; {}", d.target, parts.join(", "), ceiling)
 }
 
 fn read_result(p: &Path) -> Result<RunResult, String> {
@@ -562,52 +391,5 @@ fn interrupted_or(signals: &Signals, code: i32, what: &str) -> i32 {
             eprintln!("iomark mark: failed {what} (exit {code}); the test file was removed");
             code
         }
-    }
-}
-
-/// The `RunResult` of a mark run: command `mark`, one phase per test (median loop).
-pub fn result(job: &MarkJob, rows: &[Row], diag: &Diagnosis, warnings: Vec<Warning>) -> RunResult {
-    let elapsed: f64 = rows.iter().map(|r| r.median.seconds).sum();
-    RunResult {
-        schema_version: json::SCHEMA_VERSION,
-        tool: "iomark".into(),
-        version: env!("CARGO_PKG_VERSION").into(),
-        command: "mark".into(),
-        argv: job.argv.clone(),
-        status: Status::Ok,
-        error: None,
-        job: JobInfo {
-            kind: format!("mark:{}", job.preset),
-            engine: "io_uring (QD>1), psync (Q1)".into(),
-            files: 1,
-            file_size_bytes: job.size,
-            total_size_bytes: job.size,
-            time_limit_s: job.time_s,
-            direct: true,
-            data_pattern: Some(crate::job::fileio::DataPattern::Random),
-            directory: crate::target::fileset::dir_name(&job.path),
-            fsync_mode: "none".into(),
-            ..Default::default()
-        },
-        elapsed_s: elapsed,
-        period_s: elapsed,
-        events: rows.iter().map(|r| r.median.ops).sum(),
-        read: Default::default(),
-        write: Default::default(),
-        fsync: Default::default(),
-        lat: Default::default(),
-        threads: vec![],
-        intervals: vec![],
-        page_cache: None,
-        warnings,
-        diagnosis: Some(json::TargetDiagnosis {
-            summary: diag.summary.clone(),
-            ceiling_raw_mb_s: diag.ceiling.as_ref().map(|c| c.raw_mb_s),
-            findings: diag.findings.iter().map(|f| f.id.clone()).collect(),
-        }),
-        phases: rows.iter().map(phase_of).collect(),
-        clat: None,
-        series: None,
-        cpu: None,
     }
 }

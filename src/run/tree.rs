@@ -4,18 +4,16 @@
 //! operation (HDR histogram, ns): mkdir, create+write, fsync (`syncfs`), stat-all,
 //! read-all, rename, delete, rmdir.
 //!
-//! Shape: the file list is sorted by directory and cut into `--threads` contiguous
+//! Shape: for the phases that act on known names (create+write, stat-all, rename,
+//! delete) the file list is sorted by directory and cut into `--threads` contiguous
 //! partitions (one walker per partition, `std::thread::scope`), so each walker moves
-//! through whole directories like `tar` or a package manager does. No directory-walking
-//! crate is used: iomark knows the tree it built, and walking the plan (not the disk)
-//! guarantees it only ever touches its own names. All files live in one fresh directory
-//! made by [`Scratch`]; its planned names are registered before they exist, so an error
-//! or Ctrl-C removes exactly them (`unlink`/`rmdir`, never recursive).
-//!
-//! Size distribution (documented in docs/copy_tree.md; see [`file_size`]): 40 % of the
-//! files are 0–1 KiB (uniform), 36 % 1–8 KiB, 20.9 % 8–64 KiB, 3 % 64–512 KiB and 0.1 %
-//! 512 KiB–4 MiB, log-uniform inside each bucket: median ≈ 1.8 KiB, mean ≈ 15 KiB,
-//! the shape of node_modules and source trees (most files tiny, a long tail of large ones).
+//! through whole directories; walking the plan guarantees iomark only ever touches its
+//! own names. read-all instead does what `tar cf -` does, a readdir walk of the tree on
+//! disk (walkdir crate; see the `walk` module) with lstat, open, read and close per file,
+//! and is checked against the plan (same files, same bytes). All files live in one fresh
+//! directory made by [`Scratch`]; its planned names are registered before they exist, so
+//! an error or Ctrl-C removes exactly them (`unlink`/`rmdir`, never recursive).
+//! The plan and its size distribution are in `tree/plan.rs`.
 
 use crate::engine::fault::{self, Op};
 use crate::exit;
@@ -29,29 +27,16 @@ use crate::target::preflight;
 use crate::target::scratch::{self, Scratch};
 use hdrhistogram::Histogram;
 use indicatif::ProgressBar;
-use std::io::{self, Read, Write};
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
-/// Largest file of the distribution, bytes.
-pub const MAX_FILE: u64 = 4 << 20;
-
-/// Expected bytes of data per file under [`BUCKETS`], for the space estimate made before
-/// planning: 0.4·512 + 0.36·3447 + 0.209·27577 + 0.03·220650 + 0.001·1765016 ≈ 15595
-/// (the mean of log-uniform on \[a, b) is (b − a)/ln(b/a)).
-pub const MEAN_ESTIMATE: u64 = 15_595;
-
-/// Buckets of the size distribution: (cumulative probability, low bytes, high bytes).
-/// The first bucket is uniform, the others log-uniform.
-pub const BUCKETS: [(f64, u64, u64); 5] = [
-    (0.40, 0, 1024),
-    (0.76, 1024, 8 << 10),
-    (0.969, 8 << 10, 64 << 10),
-    (0.999, 64 << 10, 512 << 10),
-    (1.0, 512 << 10, MAX_FILE),
-];
+mod plan;
+mod walk;
+use plan::median;
+pub use plan::{file_size, plan, renamed, Entry, Plan, BUCKETS, MAX_FILE, MEAN_ESTIMATE};
 
 /// A validated tree job.
 #[derive(Clone, Debug)]
@@ -73,86 +58,6 @@ pub struct TreeJob {
     pub keep: bool,
     /// argv after the command word
     pub argv: Vec<String>,
-}
-
-/// One planned file.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Entry {
-    /// path relative to the tree root
-    pub rel: PathBuf,
-    /// size, bytes
-    pub size: u64,
-}
-
-/// The tree: directories (relative, parents before children) and files (sorted by
-/// directory).
-#[derive(Clone, Debug, PartialEq)]
-pub struct Plan {
-    /// directories below the root, in creation order
-    pub dirs: Vec<PathBuf>,
-    /// files
-    pub files: Vec<Entry>,
-}
-
-impl Plan {
-    /// Sum of file sizes, bytes.
-    pub fn bytes(&self) -> u64 {
-        self.files.iter().map(|f| f.size).sum()
-    }
-}
-
-/// File size for two uniform draws `u` (bucket) and `v` (position) in [0, 1), from
-/// [`BUCKETS`]: uniform in the first bucket, `low × (high/low)^v` in the others.
-pub fn file_size(u: f64, v: f64) -> u64 {
-    let (_, lo, hi) = BUCKETS
-        .iter()
-        .copied()
-        .find(|(c, _, _)| u < *c)
-        .unwrap_or(BUCKETS[BUCKETS.len() - 1]);
-    let s = if lo == 0 {
-        v * hi as f64
-    } else {
-        lo as f64 * (hi as f64 / lo as f64).powf(v)
-    };
-    (s as u64).min(hi.saturating_sub(1).max(lo))
-}
-
-/// Build the plan: directory `i` (1-based) hangs below a uniformly drawn earlier
-/// directory (0 = root), a random recursive tree of depth ≈ ln(dirs); each file goes
-/// to a uniformly drawn directory. Deterministic for a seed.
-pub fn plan(files: u64, dirs: u64, seed: u32) -> Plan {
-    let mut rng = Xoroshiro128Plus::from_glibc(&mut GlibcRandom::new(seed));
-    let mut paths: Vec<PathBuf> = vec![PathBuf::new()];
-    for i in 1..=dirs {
-        let parent = (rng.next_u64() % i) as usize;
-        paths.push(paths[parent].join(format!("d{i}")));
-    }
-    let mut list: Vec<(usize, Entry)> = (0..files)
-        .map(|j| {
-            let d = (rng.next_u64() % (dirs + 1)) as usize;
-            let size = file_size(rng.next_f64(), rng.next_f64());
-            (
-                d,
-                Entry {
-                    rel: paths[d].join(format!("f{j}")),
-                    size,
-                },
-            )
-        })
-        .collect();
-    list.sort_by_key(|(d, _)| *d);
-    paths.remove(0);
-    Plan {
-        dirs: paths,
-        files: list.into_iter().map(|(_, e)| e).collect(),
-    }
-}
-
-/// The name a file is renamed to in the rename phase.
-pub fn renamed(p: &Path) -> PathBuf {
-    let mut s = p.as_os_str().to_owned();
-    s.push(".renamed");
-    PathBuf::from(s)
 }
 
 /// Measured figures of one parallel phase.
@@ -262,61 +167,16 @@ where
     Ok(m)
 }
 
-/// The `walk_read` phase: one thread walks `root` with readdir (walkdir, not following
-/// symlinks), lstats every entry and reads every regular file to its end in 128 KiB
-/// requests. Per-file latency (ns) covers lstat + open + read + close; `ops` = files,
-/// `bytes` = bytes read. Errors name the path (exit 1; ENOSPC/EACCES-like: exit 3).
-fn walk_read(
-    root: &Path,
-    clock: &Clock,
-    stop: &AtomicBool,
-    pb: &ProgressBar,
-) -> Result<Measured, RunError> {
-    let mut m = Measured {
-        hist: stats::new_hist(),
-        sum_ns: 0,
-        bytes: 0,
-        ops: 0,
-        seconds: 0.0,
+/// The `read_all` phase note: what the phase does with `threads` walkers.
+fn read_all_note(threads: u32) -> String {
+    let who = if threads <= 1 {
+        "one walker, depth first in readdir order (walkdir crate; the order tar uses)".to_string()
+    } else {
+        format!("{threads} walkers sharing a work queue of directories")
     };
-    let mut buf = vec![0u8; 128 * 1024];
-    let t0 = Instant::now();
-    for ent in walkdir::WalkDir::new(root).follow_links(false) {
-        if stop.load(Ordering::Relaxed) {
-            return Err(RunError::Interrupted);
-        }
-        let ent = ent.map_err(|e| {
-            let p = e.path().unwrap_or(root).to_path_buf();
-            let io = e
-                .into_io_error()
-                .unwrap_or_else(|| io::Error::other("filesystem loop"));
-            fail("cannot walk", &p, &io)
-        })?;
-        let a = clock.now();
-        let md = std::fs::symlink_metadata(ent.path())
-            .map_err(|er| fail("cannot stat", ent.path(), &er))?;
-        if !md.is_file() {
-            continue;
-        }
-        let mut f = scratch::open_read(ent.path(), false)
-            .map_err(|er| fail("cannot open", ent.path(), &er))?;
-        loop {
-            match f.read(&mut buf) {
-                Ok(0) => break,
-                Ok(k) => m.bytes += k as u64,
-                Err(er) if er.kind() == io::ErrorKind::Interrupted => {}
-                Err(er) => return Err(fail("cannot read", ent.path(), &er)),
-            }
-        }
-        drop(f);
-        let ns = clock.ns(a, clock.now());
-        let _ = m.hist.record(ns.clamp(1, stats::MAX_TRACKABLE_NS));
-        m.sum_ns += ns;
-        m.ops += 1;
-        pb.inc(1);
-    }
-    m.seconds = t0.elapsed().as_secs_f64();
-    Ok(m)
+    format!(
+        "what tar cf - does: readdir walk ({who}, symlinks not followed), per entry lstat, per regular file open, read to the end in 128 KiB requests, close; per-file latency covers lstat to close, directory reads count in the phase time only; checked: the walk found every file and every byte written"
+    )
 }
 
 fn fail(what: &str, p: &Path, e: &io::Error) -> RunError {
@@ -623,44 +483,11 @@ fn run(
     p.notes.push("lstat per file".into());
     phases.push(p);
 
-    // read-all
+    // read-all: the read tar does — readdir walk, lstat, open + read + close per file.
     scratch.verify_dirs().map_err(RunError::Failed)?;
     let cache = cold_or_warm(&root);
     let pb = bar(files.len() as u64, "read", false);
-    let m = parallel(files, job.threads, &clock, stop, &pb, |e| {
-        let p = root.join(&e.rel);
-        let mut f = scratch::open_read(&p, false).map_err(|er| fail("cannot open", &p, &er))?;
-        let mut buf = [0u8; 128 * 1024];
-        let mut n = 0u64;
-        loop {
-            match fault::io_hook(Op::Read).and_then(|_| f.read(&mut buf)) {
-                Ok(0) => break,
-                Ok(k) => n += k as u64,
-                Err(er) if er.kind() == io::ErrorKind::Interrupted => {}
-                Err(er) => return Err(fail(&format!("cannot read at offset {n} of"), &p, &er)),
-            }
-        }
-        if n != e.size {
-            return Err(RunError::Failed(format!(
-                "{}: read {n} bytes, wrote {}",
-                p.display(),
-                e.size
-            )));
-        }
-        Ok(n)
-    })?;
-    pb.finish_and_clear();
-    let mut p = phase_of("read_all", &m);
-    p.cache = Some(cache);
-    p.notes
-        .push("per file: open, read to the end in 128 KiB requests, close".into());
-    phases.push(p);
-
-    // walk-read: what tar, grep -r or a package manager's scan do — readdir walk (walkdir
-    // crate, physical order, no symlinks followed), lstat per entry, open + read each file.
-    let cache = cold_or_warm(&root);
-    let pb = bar(files.len() as u64, "walk+read", false);
-    let m = walk_read(&root, &clock, stop, &pb)?;
+    let m = walk::read_all(&root, job.threads, &clock, stop, &pb)?;
     pb.finish_and_clear();
     if m.ops != files.len() as u64 || m.bytes != total {
         return Err(RunError::Failed(format!(
@@ -671,11 +498,9 @@ fn run(
             files.len()
         )));
     }
-    let mut p = phase_of("walk_read", &m);
+    let mut p = phase_of("read_all", &m);
     p.cache = Some(cache);
-    p.notes.push(
-        "one walker in readdir order (like tar): per file lstat, open, read to the end in 128 KiB requests, close; directory reads count in the phase time, not in per-file latency".into(),
-    );
+    p.notes.push(read_all_note(job.threads));
     phases.push(p);
 
     if job.keep {
@@ -774,63 +599,5 @@ fn print_table(phases: &[Phase]) {
     crate::outln!("latency percentiles are per operation (HDR histogram, 3 significant digits).");
     for p in phases.iter().filter(|p| p.cache.is_some()) {
         crate::outln!("{}: {}", p.name, p.cache.as_deref().unwrap_or(""));
-    }
-}
-
-fn median(p: &Plan) -> u64 {
-    let mut s: Vec<u64> = p.files.iter().map(|f| f.size).collect();
-    s.sort_unstable();
-    s.get(s.len() / 2).copied().unwrap_or(0)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn distribution_shape() {
-        let p = plan(100_000, 6_000, 1);
-        let n = p.files.len() as f64;
-        let tiny = p.files.iter().filter(|f| f.size < 1024).count() as f64 / n;
-        let small = p.files.iter().filter(|f| f.size < 8192).count() as f64 / n;
-        assert!((tiny - 0.40).abs() < 0.01, "{tiny}");
-        assert!((small - 0.76).abs() < 0.01, "{small}");
-        let mean = p.bytes() as f64 / n;
-        // the long tail makes the sample mean noisy: within 10 % of the formula
-        assert!((mean / MEAN_ESTIMATE as f64 - 1.0).abs() < 0.10, "{mean}");
-        assert!(p.files.iter().all(|f| f.size < MAX_FILE));
-        let m = median(&p);
-        assert!((1700..1950).contains(&m), "{m}");
-    }
-
-    #[test]
-    fn sizes_per_bucket() {
-        assert_eq!(file_size(0.0, 0.0), 0);
-        assert_eq!(file_size(0.1, 0.5), 512);
-        assert_eq!(file_size(0.5, 0.0), 1024);
-        let s = file_size(0.5, 1.0 / 3.0); // 1024·8^(1/3) = 2048 (± f64 rounding)
-        assert!((2047..=2048).contains(&s), "{s}");
-        let big = file_size(0.9999, 0.999_999);
-        assert!((MAX_FILE - 16..MAX_FILE).contains(&big), "{big}");
-        assert_eq!(file_size(0.9999, 1.0), MAX_FILE - 1); // clamped below the bucket top
-    }
-
-    #[test]
-    fn plan_is_deterministic_and_consistent() {
-        let a = plan(500, 40, 7);
-        assert_eq!(a, plan(500, 40, 7));
-        assert_ne!(a, plan(500, 40, 8));
-        assert_eq!(a.files.len(), 500);
-        assert_eq!(a.dirs.len(), 40);
-        // every parent directory is created before its children, every file's dir exists
-        for (i, d) in a.dirs.iter().enumerate() {
-            if let Some(par) = d.parent().filter(|p| !p.as_os_str().is_empty()) {
-                assert!(a.dirs[..i].iter().any(|x| x == par));
-            }
-        }
-        for f in &a.files {
-            let par = f.rel.parent().unwrap();
-            assert!(par.as_os_str().is_empty() || a.dirs.iter().any(|x| x == par));
-        }
     }
 }

@@ -9,6 +9,35 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io;
 use std::path::Path;
 
+/// The partial report of `iomark copy` after an error or a signal: one row per phase
+/// that finished (name, requests, seconds, MB/s = 10^6 bytes/s, MiB/s = 2^20 bytes/s),
+/// the same figures its JSON holds. Prints nothing when no phase finished.
+pub fn print_partial(phases: &[Phase]) {
+    if phases.is_empty() {
+        return;
+    }
+    crate::outln!("\nphases finished before the stop:");
+    crate::outln!(
+        "{:<26} {:>9} {:>9} {:>10} {:>10}",
+        "phase",
+        "requests",
+        "seconds",
+        "MB/s",
+        "MiB/s"
+    );
+    for p in phases {
+        crate::outln!(
+            "{:<26} {:>9} {:>9.3} {:>10.1} {:>10.1}",
+            p.name,
+            p.ops,
+            p.seconds,
+            p.mb_per_s,
+            p.mib_per_s
+        );
+    }
+    crate::outln!("MB = 1000000 bytes, MiB = 1048576 bytes; *_durable includes the final fsync.");
+}
+
 /// What stopped a copy or tree run; maps to an exit code with [`RunError::code`].
 #[derive(Debug, thiserror::Error)]
 pub enum RunError {
