@@ -274,7 +274,8 @@ struct Counts {
 
 /// Examples whose ioengine iomark runs (or that name none: psync) but that use a key
 /// iomark does not implement: (file, the key the error names, why it is not there).
-const EXCEPTIONS: &[(&str, &str, &str)] = &[];
+const EXCEPTIONS: &[(&str, &str, &str)] = &[
+];
 
 /// Command-line options an example expects besides the job file (see its comments).
 const CMDLINE: &[(&str, &str)] = &[("sprandom.fio", "--size=1m")];

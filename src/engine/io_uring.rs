@@ -370,14 +370,7 @@ mod tests {
     use std::os::fd::AsRawFd;
 
     /// A 64 KiB file of `byte`, an 8-slot slab of 4 KiB buffers and their `(ptr, len)`.
-    fn fixture(
-        byte: u8,
-    ) -> (
-        tempfile::TempDir,
-        std::fs::File,
-        Slab,
-        Vec<(*mut u8, usize)>,
-    ) {
+    fn fixture(byte: u8) -> (tempfile::TempDir, std::fs::File, Slab, Vec<(*mut u8, usize)>) {
         let d = tempfile::tempdir().unwrap();
         let p = d.path().join("f");
         std::fs::write(&p, vec![byte; 64 << 10]).unwrap();

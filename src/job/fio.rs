@@ -25,10 +25,7 @@ pub enum FioError {
     #[error(transparent)]
     Ini(#[from] IniError),
     /// a key iomark does not implement
-    #[error(
-        "{origin}: option '{key}' is not supported by iomark{}",
-        did_you_mean(key)
-    )]
+    #[error("{origin}: option '{key}' is not supported by iomark{}", did_you_mean(key))]
     UnsupportedKey {
         /// the key as written
         key: String,
