@@ -257,6 +257,12 @@ fn c30_partition_at_sector_63_on_a_512e_disk_is_misaligned_by_3584_bytes() {
         f.message
     );
     assert!(f.message.contains("read-modify-write"));
+    // the stack line names the start in a unit that shows it (was "(0.0 MiB)")
+    let text = render_text(&d);
+    assert!(
+        text.contains("partition 2, starts at sector 63 (31.5 KiB, not a multiple of 4 KiB)"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -266,6 +272,8 @@ fn c30_partition_at_1_mib_is_aligned() {
     write(&t, &format!("{SDA}/sda2/start"), "2048");
     let d = diag(&t, "/home/user/data.bin");
     assert!(d.finding("PART_MISALIGNED").is_none(), "{:?}", ids(&d));
+    let text = render_text(&d);
+    assert!(text.contains("starts at sector 2048 (1 MiB)"), "{text}");
 }
 
 // ---- C22: the working set against RAM, in readable units --------------------------------
