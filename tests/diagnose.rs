@@ -277,7 +277,7 @@ fn fixture_b_md_raid0_xfs_with_256g_ram() {
 fn fixture_c_sata_ssd_on_3gbps_port() {
     let d = diag("c-sata-3gbps", "/home/user/data.bin");
     assert!(layer(&d, "partition")[0]
-        .contains("sda2 (8:2): partition 2, starts at sector 1050624 (513.0 MiB)"));
+        .contains("sda2 (8:2): partition 2, starts at sector 1050624 (513 MiB)"));
     assert!(layer(&d, "sata")[0].contains(
         "ata3: Samsung SSD 860, link 3.0 Gbps, drive supports 6.0 Gbps, NCQ depth 32, non-rotating"
     ));

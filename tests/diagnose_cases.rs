@@ -75,9 +75,11 @@ fn c28_link_at_8gts_x2_of_16gts_x4_is_25_percent() {
             "{}",
             low.message
         );
+        // each finding names its own factor; the combined 25 % is said once
         assert!(
-            low.message
-                .contains("Running at 25 % of the drive's link capability"),
+            low.message.ends_with(
+                "The speed alone gives 50 % of the drive's per-lane rate (8.0 of 16.0 GT/s)."
+            ),
             "{}",
             low.message
         );
@@ -89,6 +91,14 @@ fn c28_link_at_8gts_x2_of_16gts_x4_is_25_percent() {
             "{}",
             narrow.message
         );
+        assert!(
+            narrow.message.ends_with(
+                "The width alone gives 50 % of the drive's lanes (x2 of x4); with the lower speed the link runs at 25 % of the drive's link capability."
+            ),
+            "{}",
+            narrow.message
+        );
+        assert!(!low.message.contains("25 %"), "{}", low.message);
         // 8 GT/s x 2 lanes x 128/130 / 8 bits = 1969 MB/s raw (vs 7877 MB/s at 16 GT/s x4)
         let raw = d.ceiling.as_ref().expect("a ceiling").raw_mb_s;
         assert!((raw - 1969.2).abs() < 1.0, "raw ceiling {raw}");
@@ -98,6 +108,31 @@ fn c28_link_at_8gts_x2_of_16gts_x4_is_25_percent() {
             narrow.message
         );
     }
+}
+
+#[test]
+fn c28_only_one_factor_reduced_gives_the_whole_share_in_that_finding() {
+    // speed only: 8 GT/s x4 of 16 GT/s x4 (128b/130b both) = 50 %
+    let d = c28("8.0 GT/s PCIe", "16.0 GT/s PCIe", "4", "4");
+    let low = finding(&d, "PCIE_LINK_TRAINED_LOW");
+    assert!(
+        low.message
+            .ends_with("Running at 50 % of the drive's link capability."),
+        "{}",
+        low.message
+    );
+    assert!(d.finding("PCIE_WIDTH_REDUCED").is_none());
+    // width only: 16 GT/s x1 of x4 = 25 %
+    let d = c28("16.0 GT/s PCIe", "16.0 GT/s PCIe", "1", "4");
+    let narrow = finding(&d, "PCIE_WIDTH_REDUCED");
+    assert!(
+        narrow.message.ends_with(
+            "The width alone gives 25 % of the drive's lanes (x1 of x4). Running at 25 % of the drive's link capability."
+        ),
+        "{}",
+        narrow.message
+    );
+    assert!(d.finding("PCIE_LINK_TRAINED_LOW").is_none());
 }
 
 #[test]
@@ -222,6 +257,12 @@ fn c30_partition_at_sector_63_on_a_512e_disk_is_misaligned_by_3584_bytes() {
         f.message
     );
     assert!(f.message.contains("read-modify-write"));
+    // the stack line names the start in a unit that shows it (was "(0.0 MiB)")
+    let text = render_text(&d);
+    assert!(
+        text.contains("partition 2, starts at sector 63 (31.5 KiB, not a multiple of 4 KiB)"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -231,6 +272,8 @@ fn c30_partition_at_1_mib_is_aligned() {
     write(&t, &format!("{SDA}/sda2/start"), "2048");
     let d = diag(&t, "/home/user/data.bin");
     assert!(d.finding("PART_MISALIGNED").is_none(), "{:?}", ids(&d));
+    let text = render_text(&d);
+    assert!(text.contains("starts at sector 2048 (1 MiB)"), "{text}");
 }
 
 // ---- C22: the working set against RAM, in readable units --------------------------------

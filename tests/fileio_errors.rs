@@ -336,6 +336,12 @@ fn split(args: &str) -> Vec<String> {
         .collect()
 }
 
+/// iomark's hint lines (`iomark: --OPT accepts …`, on stderr after a message sysbench
+/// defines) and the rest of stderr.
+fn split_hints(stderr: &str) -> (Vec<&str>, Vec<&str>) {
+    stderr.lines().partition(|l| l.starts_with("iomark: --"))
+}
+
 fn check(r: &Run, c: &E, what: &str) {
     assert_eq!(
         r.code, c.code,
@@ -348,7 +354,10 @@ fn check(r: &Run, c: &E, what: &str) {
     }
     expected.extend(c.out);
     assert_eq!(r.lines(), expected, "{what}: stdout");
-    let err: Vec<&str> = r.stderr.lines().collect();
+    let (hints, err) = split_hints(&r.stderr);
+    // at most one hint, and only for an error
+    assert!(hints.len() <= 1, "{what}: hints {hints:?}");
+    assert!(hints.is_empty() || c.code != 0, "{what}: hint on success");
     if c.err.is_empty() {
         assert!(err.is_empty(), "{what}: stderr {:?}", r.stderr);
     } else {
@@ -383,7 +392,12 @@ fn error_catalogue_equals_sysbench() {
         let s = sysbench(d.path(), &a);
         let what = c.args;
         assert_eq!(i.code, s.code, "{what}: exit code (sysbench: {})", s.stdout);
-        assert_eq!(i.stderr, s.stderr, "{what}: stderr");
+        // sysbench's stderr verbatim; iomark's hint line is extra (tested below)
+        assert_eq!(
+            split_hints(&i.stderr).1,
+            s.stderr.lines().collect::<Vec<_>>(),
+            "{what}: stderr"
+        );
         let strip = |o: &str, prefix: &str| -> Vec<String> {
             o.lines()
                 .map(|l| {
@@ -595,7 +609,11 @@ fn rejected(args: &[&str], code: i32, banner: bool, msg_prefix: &str) -> Run {
         "{args:?}: {:?}",
         l.last()
     );
-    assert!(r.stderr.is_empty(), "{args:?}: {}", r.stderr);
+    assert!(
+        split_hints(&r.stderr).1.is_empty(),
+        "{args:?}: {}",
+        r.stderr
+    );
     assert!(
         entries(d.path()).is_empty(),
         "{args:?}: created {:?}",
@@ -873,4 +891,60 @@ fn b13_negative_limits_are_rejected() {
         ["FATAL: Invalid value for --threads: -1 (must be between 1 and 2147483647)"]
     );
     assert!(entries(d.path()).is_empty());
+}
+
+/// Every bad value of a fileio option keeps sysbench's message (stdout or stderr, exit 1)
+/// and adds one stderr line naming the option and what it accepts.
+#[test]
+fn bad_values_name_the_option_and_what_it_accepts() {
+    let cases: &[(&str, &str, &str)] = &[
+        // (argument, sysbench's message, iomark's hint)
+        ("--file-io-mode=x", "FATAL: unknown I/O mode: x", "iomark: --file-io-mode accepts sync, async, mmap"),
+        ("--file-block-size=0", "FATAL: Invalid value for file-block-size: 0.", "iomark: --file-block-size accepts a size from 1 byte to 2147483647 bytes: digits with an optional K, M or G suffix (binary, e.g. 16K)"),
+        ("--file-num=0", "FATAL: Invalid value for file-num: 0", "iomark: --file-num accepts a whole number from 1 to 2147483647"),
+        ("--file-total-size=abc", "FATAL: Invalid value for file-total-size: 0", "iomark: --file-total-size accepts a size of at least 1 byte: digits with an optional K, M, G or T suffix (binary, e.g. 64M)"),
+        ("--file-fsync-mode=x", "FATAL: Invalid fsync mode: x.", "iomark: --file-fsync-mode accepts fsync, fdatasync"),
+        ("--file-rw-ratio=-1", "FATAL: Invalid value for --file-rw-ratio: -1.000000.", "iomark: --file-rw-ratio accepts a number >= 0 (reads per write; inf = reads only)"),
+        ("--file-extra-flags=foo", "FATAL: Invalid value for file-extra-flags: foo", "iomark: --file-extra-flags accepts a comma-separated list of sync, dsync, direct"),
+        ("--file-fsync-freq=-1", "FATAL: Invalid value for file-fsync-freq: -1.", "iomark: --file-fsync-freq accepts a whole number >= 0 (0 = no periodic fsync)"),
+        ("--file-merged-requests=-1", "FATAL: Invalid value for file-merged-requests: -1.", "iomark: --file-merged-requests accepts a whole number >= 0 (0 = no merging)"),
+        ("--threads=0", "FATAL: Invalid value for --threads: 0.", "iomark: --threads accepts a whole number from 1 to 1024"),
+        ("--percentile=101", "FATAL: Invalid value for --percentile: 101", "iomark: --percentile accepts a whole number from 0 to 100 (0 = off)"),
+        ("--time=abc", "Invalid value for the 'time' option: 'abc'", "iomark: --time accepts a whole number of seconds >= 0 (0 = no time limit)"),
+        ("--events=1x", "Invalid value for the 'events' option: '1x'", "iomark: --events accepts a whole number >= 0 (0 = no event limit)"),
+        ("--file-num=abc", "Invalid value for the 'file_num' option: 'abc'", "iomark: --file-num accepts a whole number from 1 to 2147483647"),
+        ("--file-fsync-all=maybe", "invalid option: --file-fsync-all=maybe", "iomark: --file-fsync-all accepts on, off (also true, false, 1, 0) or no value (on)"),
+        ("--file-foo=1", "invalid option: --file-foo=1", "iomark: --file-foo is not a fileio option; `iomark fileio help` lists them"),
+    ];
+    // --file-test-mode=foo has no hint: sysbench's own test_fileio.t pins its output
+    // (stdout and stderr together)
+    let d = scratch();
+    let args = split("--file-test-mode=foo run");
+    let a: Vec<&str> = args.iter().map(String::as_str).collect();
+    let r = iomark(d.path(), &a);
+    assert_eq!((r.code, r.stderr.as_str()), (1, ""), "{}", r.stdout);
+    for (arg, msg, hint) in cases {
+        let d = scratch();
+        let args = split(&format!("{arg} run"));
+        let a: Vec<&str> = args.iter().map(String::as_str).collect();
+        let r = iomark(d.path(), &a);
+        assert_eq!(
+            r.code, 1,
+            "{arg}: sysbench's code is kept\n{}{}",
+            r.stdout, r.stderr
+        );
+        let (hints, err) = split_hints(&r.stderr);
+        assert_eq!(hints, [*hint], "{arg}");
+        assert!(
+            r.lines().contains(msg) || err == [*msg],
+            "{arg}: sysbench's message kept verbatim\n{}{}",
+            r.stdout,
+            r.stderr
+        );
+        assert!(
+            entries(d.path()).is_empty(),
+            "{arg}: {:?}",
+            entries(d.path())
+        );
+    }
 }

@@ -194,3 +194,102 @@ fn too_many_threads_is_refused_up_front() {
     assert_eq!(r.code, 2);
     assert!(r.stdout.contains("at most 1024 threads"), "{}", r.stdout);
 }
+
+/// `iomark fileio ARGS` in `dir` with extra environment variables (short runs only).
+fn iomark_env(dir: &std::path::Path, env: &[(&str, &str)], args: &[&str]) -> Run {
+    let mut cmd = std::process::Command::new(BIN);
+    cmd.current_dir(dir)
+        .arg("fileio")
+        .args(args)
+        .stdin(std::process::Stdio::null());
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let o = cmd.output().unwrap();
+    Run {
+        code: o.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&o.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
+    }
+}
+
+#[test]
+fn denied_io_uring_is_found_before_prepare_writes_anything() {
+    let d = scratch();
+    let args = [
+        "--file-dir=set",
+        "--file-num=2",
+        "--file-total-size=1M",
+        "--file-test-mode=rndrd",
+        "--file-io-mode=async",
+        "--json=r.json",
+        "--time=1",
+        "prepare",
+        "run",
+        "cleanup",
+    ];
+    let r = iomark_env(d.path(), &[("IOMARK_TEST_DENY_IO_URING", "1")], &args);
+    assert_eq!(r.code, 3, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout.contains("FATAL: io_uring is unavailable")
+            && r.stdout.contains("use --file-io-mode=sync"),
+        "{}",
+        r.stdout
+    );
+    assert!(!r.stdout.contains("Creating file"), "{}", r.stdout);
+    // no --file-dir, no test file, no JSON placeholder
+    assert!(entries(d.path()).is_empty(), "{:?}", entries(d.path()));
+    // without `run` the I/O mode does not matter: prepare works
+    let r = iomark_env(
+        d.path(),
+        &[("IOMARK_TEST_DENY_IO_URING", "1")],
+        &[
+            "--file-num=2",
+            "--file-total-size=1M",
+            "--file-io-mode=async",
+            "prepare",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}", r.stdout);
+    assert_eq!(entries(d.path()), ["test_file.0", "test_file.1"]);
+}
+
+#[test]
+fn a_failed_run_still_runs_the_requested_cleanup() {
+    let d = scratch();
+    let r = iomark_env(
+        d.path(),
+        &[("IOMARK_FAULT", "read:eio@1")],
+        &[
+            "--file-num=2",
+            "--file-total-size=1M",
+            "--file-test-mode=rndrd",
+            "--time=1",
+            "prepare",
+            "run",
+            "cleanup",
+        ],
+    );
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    assert!(r.stdout.contains("Input/output error"), "{}", r.stdout);
+    assert!(r.stdout.contains("Removing test files..."), "{}", r.stdout);
+    assert!(entries(d.path()).is_empty(), "{:?}", entries(d.path()));
+    // invalid input stops everything: an earlier set is kept
+    let set = ["--file-num=2", "--file-total-size=1M"];
+    assert_eq!(iomark(d.path(), &[&set[..], &["prepare"]].concat()).code, 0);
+    let r = iomark(
+        d.path(),
+        &[
+            &set[..],
+            &[
+                "--file-test-mode=rndrd",
+                "--file-rw-ratio=x",
+                "run",
+                "cleanup",
+            ],
+        ]
+        .concat(),
+    );
+    assert_eq!(r.code, 2, "{}", r.stdout);
+    assert_eq!(entries(d.path()), ["test_file.0", "test_file.1"]);
+}

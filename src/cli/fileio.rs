@@ -178,6 +178,7 @@ fn int_opt(c: &mut Ctx, a: &Argv, name: &str) -> Result<Option<i64>, Stop> {
                     name.replace('-', "_"),
                     v
                 ));
+                options::hint(c, name);
                 Err(Stop(exit::FAILED))
             }
         },
@@ -300,6 +301,17 @@ fn parse_inner(
         }
         if !known || bad_bool {
             c.err(format!("invalid option: {}", o.original));
+            c.err(if known {
+                format!(
+                    "iomark: --{} accepts on, off (also true, false, 1, 0) or no value (on)",
+                    o.name
+                )
+            } else {
+                format!(
+                    "iomark: --{} is not a fileio option; `iomark fileio help` lists them",
+                    o.name
+                )
+            });
             return Err(Stop(exit::FAILED));
         }
     }

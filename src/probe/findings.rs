@@ -94,14 +94,45 @@ pub fn gb(v: f64) -> String {
     format!("{:.2} GB/s", v / 1000.0)
 }
 
-/// Format bytes as GiB with one decimal.
+/// Format bytes as GiB with one decimal; below 1 GiB in the largest binary unit that
+/// keeps the value ≥ 1 (`512.0 MiB`, `31.5 KiB`, `512 B`), never `0.0 GiB`.
 pub fn gib(bytes: u64) -> String {
+    if bytes < 1 << 30 {
+        return crate::job::values::iec(bytes);
+    }
     format!("{:.1} GiB", bytes as f64 / 1073741824.0)
 }
 
-/// Format bytes as decimal GB with one decimal.
+/// Format bytes as decimal GB with one decimal; below 1 GB in decimal MB or kB (one
+/// decimal) or bytes, never `0.0 GB`.
 pub fn gbytes(bytes: u64) -> String {
-    format!("{:.1} GB", bytes as f64 / 1e9)
+    let b = bytes as f64;
+    match bytes {
+        1_000_000_000.. => format!("{:.1} GB", b / 1e9),
+        1_000_000.. => format!("{:.1} MB", b / 1e6),
+        1_000.. => format!("{:.1} kB", b / 1e3),
+        _ => format!("{bytes} bytes"),
+    }
+}
+
+/// Bytes in the largest binary unit that keeps the value ≥ 1, one decimal, a trailing
+/// `.0` dropped: `31.5 KiB`, `4 KiB`, `513 MiB`, `512 B`.
+pub fn iec_short(bytes: u64) -> String {
+    let v = crate::job::values::iec(bytes);
+    match v.split_once(".0 ") {
+        Some((n, unit)) => format!("{n} {unit}"),
+        None => v,
+    }
+}
+
+/// A byte offset or size in binary units ([`iec_short`]), with `, not a multiple of
+/// <block>` when `block` (bytes, > 0) does not divide it.
+pub fn offset_iec(bytes: u64, block: Option<u64>) -> String {
+    let v = iec_short(bytes);
+    match block.filter(|b| *b > 0 && !bytes.is_multiple_of(*b)) {
+        Some(b) => format!("{v}, not a multiple of {}", iec_short(b)),
+        None => v,
+    }
 }
 
 #[cfg(test)]
@@ -113,6 +144,22 @@ mod tests {
         assert_eq!(mb(1599.6), "1600 MB/s");
         assert_eq!(gb(1600.0), "1.60 GB/s");
         assert_eq!(gib(263725056 * 1024), "251.5 GiB");
+        // small values keep a unit that shows them (no "0.0 GiB" / "0.0 GB")
+        assert_eq!(gib(512 << 20), "512.0 MiB");
+        assert_eq!(gib(63 * 512), "31.5 KiB");
+        assert_eq!(gbytes(500_107_862_016), "500.1 GB");
+        assert_eq!(gbytes(8 << 20), "8.4 MB");
+        assert_eq!(gbytes(32_256), "32.3 kB");
+        assert_eq!(gbytes(512), "512 bytes");
+        // partition starts: sector 63 (512-byte sectors) on a 4 KiB-sector disk
+        assert_eq!(
+            offset_iec(63 * 512, Some(4096)),
+            "31.5 KiB, not a multiple of 4 KiB"
+        );
+        assert_eq!(offset_iec(2048 * 512, Some(4096)), "1 MiB");
+        assert_eq!(iec_short(1050624 * 512), "513 MiB");
+        assert_eq!(iec_short(512), "512 B");
+        assert_eq!(offset_iec(63 * 512, None), "31.5 KiB");
         let f = Finding::new("X", Severity::Cache, "m").with("/f", "v");
         let j = serde_json::to_string(&f).unwrap();
         assert!(j.contains("\"severity\":\"CACHE\""), "{j}");

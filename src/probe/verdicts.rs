@@ -492,13 +492,48 @@ fn pcie_findings(w: &mut Walk, p: &PciPath) {
             )
         })
         .unwrap_or_else(|| "more".into());
-    // Share of the drive's own link capability (public case C28: Gen3 x2 of a Gen4 x4
-    // drive runs at 25 %), appended to each link finding.
-    let share = dev_cap
+    // Shares of the drive's own link capability (public case C28: Gen3 x2 of a Gen4 x4
+    // drive). Each link finding names its own factor (the speed finding the per-lane
+    // rate, the width finding the lanes); the whole share is said once, in the width
+    // finding when both are reduced, else in the one finding there is.
+    // both speed findings below need the port's maximum too; either fires when the
+    // link is slower than the drive
+    let speed_low = l.port_max_gen.is_some() && l.device_max_gen.is_some_and(|d| l.gen < d);
+    let width_dev = l.device_max_width.filter(|dw| l.width < *dw);
+    let total = dev_cap
         .map(|(g, wd)| l.raw_mb_s / pcie::raw_mb_s(g, wd) * 100.0)
-        .filter(|p| p.is_finite() && *p < 99.5)
-        .map(|p| format!(" Running at {p:.0} % of the drive's link capability."))
-        .unwrap_or_default();
+        .filter(|p| p.is_finite() && *p < 99.5);
+    let total_txt = |lead: &str| {
+        total
+            .map(|p| format!(" {lead}{p:.0} % of the drive's link capability."))
+            .unwrap_or_default()
+    };
+    let speed_share = match (l.device_max_gen, width_dev) {
+        (Some(d), Some(_)) => {
+            let p = l.gen.lane_mb_s() / d.lane_mb_s() * 100.0;
+            format!(
+                " The speed alone gives {p:.0} % of the drive's per-lane rate ({} of {} GT/s).",
+                l.gen.gts(),
+                d.gts()
+            )
+        }
+        _ => total_txt("Running at "),
+    };
+    let width_share = |dw: u32| {
+        let lanes = format!(
+            " The width alone gives {:.0} % of the drive's lanes (x{} of x{dw})",
+            f64::from(l.width) / f64::from(dw) * 100.0,
+            l.width
+        );
+        if speed_low {
+            format!(
+                "{lanes};{}",
+                total_txt("with the lower speed the link runs at ")
+            )
+        } else {
+            format!("{lanes}.{}", total_txt("Running at "))
+        }
+    };
     let link_txt = format!(
         "{} ({} GT/s): ceiling ≈ {} raw, ≈ {} real",
         pcie::label(l.gen, l.width),
@@ -515,7 +550,7 @@ fn pcie_findings(w: &mut Walk, p: &PciPath) {
                 "PCIE_LINK_BELOW_DEVICE",
                 Severity::Limit,
                 format!(
-                    "PCIe link runs at {link_txt}; the drive supports {cap_txt}; the slot at {} tops out at Gen{} — move it to a {target} slot (usually one wired to the CPU).{share}",
+                    "PCIe link runs at {link_txt}; the drive supports {cap_txt}; the slot at {} tops out at Gen{} — move it to a {target} slot (usually one wired to the CPU).{speed_share}",
                     l.upstream,
                     pmax.0,
                 ),
@@ -525,7 +560,7 @@ fn pcie_findings(w: &mut Walk, p: &PciPath) {
                 "PCIE_LINK_TRAINED_LOW",
                 Severity::Limit,
                 format!(
-                    "PCIe link trained at {} GT/s although both ends support {} GT/s: check BIOS PCIe speed setting, riser/adapter and seating; ceiling now ≈ {} raw.{share}",
+                    "PCIe link trained at {} GT/s although both ends support {} GT/s: check BIOS PCIe speed setting, riser/adapter and seating; ceiling now ≈ {} raw.{speed_share}",
                     l.gen.gts(),
                     dmax.min(pmax).gts(),
                     gb(l.raw_mb_s)
@@ -533,15 +568,16 @@ fn pcie_findings(w: &mut Walk, p: &PciPath) {
             )));
         }
     }
-    if let Some(dw) = l.device_max_width.filter(|dw| l.width < *dw) {
+    if let Some(dw) = width_dev {
         w.find(ev(Finding::new(
             "PCIE_WIDTH_REDUCED",
             Severity::Limit,
             format!(
-                "PCIe link is x{} but the drive supports x{dw}: ceiling ≈ {} raw ({}); the slot is wired narrower or shares lanes — use a full x{dw} slot or free the shared lanes.{share}",
+                "PCIe link is x{} but the drive supports x{dw}: ceiling ≈ {} raw ({}); the slot is wired narrower or shares lanes — use a full x{dw} slot or free the shared lanes.{}",
                 l.width,
                 gb(l.raw_mb_s),
-                pcie::label(l.gen, l.width)
+                pcie::label(l.gen, l.width),
+                width_share(dw)
             ),
         )));
     }

@@ -4,7 +4,7 @@
 
 use super::blockdev::{BlockDevice, Transport};
 use super::diagnosis::*;
-use super::findings::{gb, gbytes};
+use super::findings::{gb, gbytes, iec_short, offset_iec};
 use super::pcie::{self, PciPath};
 use super::sata;
 use super::walk_mounts::*;
@@ -26,12 +26,17 @@ pub(super) fn stack_of(w: &mut Walk, d: &BlockDevice, depth: u32) {
     match d.role.as_str() {
         "partition" => {
             let p = d.partition.clone().unwrap_or_default();
+            // sysfs `start` counts 512-byte sectors whatever the disk's sector size
+            let phys = d
+                .members
+                .first()
+                .and_then(|disk| disk.queue.physical_block_size);
             let start = p
                 .start_sectors
                 .map(|s| {
                     format!(
-                        "starts at sector {s} ({:.1} MiB)",
-                        s as f64 * 512.0 / 1048576.0
+                        "starts at sector {s} ({})",
+                        offset_iec(s.saturating_mul(512), phys)
                     )
                 })
                 .unwrap_or_else(|| "start unknown".into());
@@ -50,9 +55,7 @@ pub(super) fn stack_of(w: &mut Walk, d: &BlockDevice, depth: u32) {
                     "{id}: {}, {} member slots, chunk {}, state {}{size}",
                     md.level.as_deref().unwrap_or("level unknown"),
                     opt_u(md.raid_disks),
-                    md.chunk_bytes
-                        .map(|c| format!("{} KiB", c / 1024))
-                        .unwrap_or_else(|| "?".into()),
+                    md.chunk_bytes.map(iec_short).unwrap_or_else(|| "?".into()),
                     md.array_state.as_deref().unwrap_or("?"),
                 ),
             );

@@ -32,10 +32,20 @@ use std::time::{Duration, Instant};
 /// When `prepare` is among the commands and `--file-dir` does not exist, the directory
 /// is created (one level: its parent must exist); it is removed again, when empty,
 /// after a `cleanup` in the same call or a failure. A `--json` file is checked before
-/// any command runs. When a signal interrupts `prepare` or `run`, a `cleanup` asked for
-/// later in the same call still runs.
+/// any command runs, and with `--file-io-mode=async` io_uring is probed before anything is
+/// written (exit 3 when denied). When a signal interrupts `prepare` or `run`, or either
+/// fails (exit 1 or 3), a `cleanup` asked for later in the same call still runs (the exit
+/// code stays the failure's).
 pub fn execute(job: &FileioJob, console: &Arc<Console>) -> i32 {
     let signals = Signals::install();
+    // io_uring is checked before anything is written (no `prepare`, no --json placeholder,
+    // no --file-dir): a denied ring would otherwise only be found after `prepare`.
+    if job.io_mode == IoMode::Async && job.commands.contains(&Command::Run) {
+        if let Err(msg) = crate::engine::io_uring::probe() {
+            console.line(level::FATAL, &format!("FATAL: {msg}"));
+            return exit::ENVIRONMENT;
+        }
+    }
     if let Some(p) = &job.json {
         if !job.commands.contains(&Command::Run) {
             console.err("iomark: WARNING: --json writes the result of 'run'; no 'run' command was given, so no JSON file is written");
@@ -86,8 +96,9 @@ fn execute_commands(job: &FileioJob, console: &Arc<Console>, signals: &Signals) 
     let mut code = exit::OK;
     for cmd in &job.commands {
         if code != exit::OK {
-            // Interrupted: only a cleanup the user asked for still runs.
-            if *cmd != Command::Cleanup || signals.exit_code().is_none() {
+            // Interrupted or failed: only a cleanup the user asked for still runs
+            // (not after invalid input: nothing was written then).
+            if *cmd != Command::Cleanup || code == exit::INVALID {
                 continue;
             }
         }
@@ -108,9 +119,6 @@ fn execute_commands(job: &FileioJob, console: &Arc<Console>, signals: &Signals) 
                     code = sig;
                 }
             }
-        }
-        if code != exit::OK && signals.exit_code().is_none() {
-            return code;
         }
     }
     code
@@ -273,12 +281,6 @@ fn run(job: &FileioJob, console: &Arc<Console>, signals: &Signals) -> i32 {
         );
         return exit::FAILED;
     };
-    if job.io_mode == IoMode::Async {
-        if let Err(msg) = crate::engine::io_uring::probe() {
-            console.line(level::FATAL, &format!("FATAL: {msg}"));
-            return exit::ENVIRONMENT;
-        }
-    }
     if !job.dir.is_dir() {
         console.line(
             level::FATAL,

@@ -6,8 +6,11 @@
 //! from 1 ns to 1 hour (values above are clamped and counted).
 
 pub mod clock;
+pub mod exact;
 pub mod rates;
 pub mod sysbench_hist;
+
+pub use exact::LatAcc;
 
 use hdrhistogram::Histogram;
 
@@ -349,7 +352,9 @@ pub struct LatencySummary {
     pub stdev_ns: f64,
 }
 
-/// Summarise a histogram whose exact latency sum is `sum_ns`.
+/// Summarise a histogram whose exact latency sum is `sum_ns`. Min and max come from the
+/// histogram and are quantized (3 significant digits): prefer [`LatAcc::summary`] or
+/// [`KindStats::summary`], which keep them exact.
 pub fn summarize(h: &Histogram<u64>, sum_ns: u64) -> LatencySummary {
     let count = h.len();
     if count == 0 {

@@ -8,6 +8,54 @@ use crate::job::fileio::*;
 use crate::job::values::{parse_int, parse_ratio, parse_size};
 use std::path::PathBuf;
 
+/// What option `name` (dashes, no `--`) accepts, for the hint line after sysbench's own
+/// message: a whole number's range, a size's syntax or the list of words.
+pub(super) fn accepted(name: &str) -> &'static str {
+    match name {
+        "threads" | "num-threads" => "a whole number from 1 to 1024",
+        "events" | "max-requests" => "a whole number >= 0 (0 = no event limit)",
+        "time" | "max-time" => "a whole number of seconds >= 0 (0 = no time limit)",
+        "rate" | "tx-rate" => "a whole number of events per second >= 0 (0 = unlimited)",
+        "report-interval" => "a whole number of seconds >= 0 (0 = off)",
+        "rand-seed" => "a whole number (0 = seed from the current time)",
+        "verbosity" => "a whole number from 0 to 5",
+        "percentile" => "a whole number from 0 to 100 (0 = off)",
+        "forced-shutdown" => {
+            "off, a whole number of seconds after --time, P% of --time, or empty (5 % of --time)"
+        }
+        "rand-type" => "uniform, gaussian, special, pareto, zipfian",
+        "histogram" => "on only with --percentile from 1 to 100",
+        "file-num" => "a whole number from 1 to 2147483647",
+        "file-total-size" => {
+            "a size of at least 1 byte: digits with an optional K, M, G or T suffix (binary, e.g. 64M)"
+        }
+        "file-test-mode" => "seqwr, seqrewr, seqrd, rndrd, rndwr, rndrw",
+        "file-io-mode" => "sync, async, mmap",
+        "file-merged-requests" => "a whole number >= 0 (0 = no merging)",
+        "file-block-size" => {
+            "a size from 1 byte to 2147483647 bytes: digits with an optional K, M or G suffix (binary, e.g. 16K)"
+        }
+        "file-extra-flags" => "a comma-separated list of sync, dsync, direct",
+        "file-fsync-freq" => "a whole number >= 0 (0 = no periodic fsync)",
+        "file-fsync-mode" => "fsync, fdatasync",
+        "file-rw-ratio" => "a number >= 0 (reads per write; inf = reads only)",
+        "file-async-backlog" => "a whole number from 1 to 32768",
+        _ => "a whole number (decimal, 32-bit)",
+    }
+}
+
+/// After a message sysbench defines (kept verbatim on its stream), one stderr line
+/// naming the option and what it accepts: `iomark: --file-io-mode accepts sync, async, mmap`.
+pub(super) fn hint(c: &mut Ctx, name: &str) {
+    c.err(format!("iomark: --{name} accepts {}", accepted(name)));
+}
+
+/// sysbench's `FATAL: <text>` (stdout, verbatim) followed by the [`hint`] for `name`.
+fn fatal_hint(c: &mut Ctx, name: &str, text: impl Into<String>) {
+    c.fatal(text);
+    hint(c, name);
+}
+
 /// General options in sysbench's initialisation order (spec §1.3 step 3).
 pub(super) struct General {
     threads: u32,
@@ -70,6 +118,7 @@ pub(super) fn general_options(c: &mut Ctx, a: &Argv) -> Result<General, Stop> {
     if threads == 0 {
         c.fatal("Invalid value for --threads: 0.");
         c.out(level::FATAL, "");
+        hint(c, "threads");
         return Err(Stop(exit::FAILED));
     }
     if threads < 0 {
@@ -115,7 +164,11 @@ pub(super) fn general_options(c: &mut Ctx, a: &Argv) -> Result<General, Stop> {
             match parsed {
                 Some(f) => f,
                 None => {
-                    c.fatal(format!("Invalid value for --forced-shutdown: '{v}'"));
+                    fatal_hint(
+                        c,
+                        "forced-shutdown",
+                        format!("Invalid value for --forced-shutdown: '{v}'"),
+                    );
                     return Err(Stop(exit::FAILED));
                 }
             }
@@ -126,7 +179,11 @@ pub(super) fn general_options(c: &mut Ctx, a: &Argv) -> Result<General, Stop> {
     let validate = bool_opt(a, "validate", false);
     if let Some(t) = a.value("rand-type") {
         if !["uniform", "gaussian", "special", "pareto", "zipfian"].contains(&t) {
-            c.fatal(format!("Invalid random numbers distribution: {t}."));
+            fatal_hint(
+                c,
+                "rand-type",
+                format!("Invalid random numbers distribution: {t}."),
+            );
             return Err(Stop(exit::FAILED));
         }
     }
@@ -167,16 +224,25 @@ pub(super) fn general_options(c: &mut Ctx, a: &Argv) -> Result<General, Stop> {
             level::FATAL,
             format!("Invalid value for verbosity: {verbosity}"),
         );
+        hint(c, "verbosity");
         return Err(Stop(exit::FAILED));
     }
     let percentile = int_opt(c, a, "percentile")?.unwrap_or(95);
     if !(0..=100).contains(&percentile) {
-        c.fatal(format!("Invalid value for --percentile: {percentile}"));
+        fatal_hint(
+            c,
+            "percentile",
+            format!("Invalid value for --percentile: {percentile}"),
+        );
         return Err(Stop(exit::FAILED));
     }
     let histogram = bool_opt(a, "histogram", false);
     if histogram && percentile == 0 {
-        c.fatal("--histogram cannot be used with --percentile=0");
+        fatal_hint(
+            c,
+            "histogram",
+            "--histogram cannot be used with --percentile=0",
+        );
         return Err(Stop(exit::FAILED));
     }
     Ok(General {
@@ -205,7 +271,7 @@ pub(super) fn fileio_options(
 ) -> Result<FileioJob, Stop> {
     let file_num = int_opt(c, a, "file-num")?.unwrap_or(128);
     if file_num == 0 {
-        c.fatal("Invalid value for file-num: 0");
+        fatal_hint(c, "file-num", "Invalid value for file-num: 0");
         return Err(Stop(exit::FAILED));
     }
     if file_num < 0 {
@@ -218,7 +284,7 @@ pub(super) fn fileio_options(
     }
     let total_size = a.value("file-total-size").map_or(2 << 30, parse_size);
     if total_size == 0 {
-        c.fatal("Invalid value for file-total-size: 0");
+        fatal_hint(c, "file-total-size", "Invalid value for file-total-size: 0");
         return Err(Stop(exit::FAILED));
     }
     let mut test_mode = None;
@@ -236,6 +302,8 @@ pub(super) fn fileio_options(
             Some(m) => match TestMode::parse(m) {
                 Some(t) => test_mode = Some(t),
                 None => {
+                    // No hint here: sysbench's own test_fileio.t pins this output
+                    // (stdout and stderr together) line for line.
                     c.fatal(format!("Invalid IO operations mode: {m}."));
                     return Err(Stop(exit::FAILED));
                 }
@@ -247,20 +315,28 @@ pub(super) fn fileio_options(
         Some("async") => IoMode::Async,
         Some("mmap") => IoMode::Mmap,
         Some(m) => {
-            c.fatal(format!("unknown I/O mode: {m}"));
+            fatal_hint(c, "file-io-mode", format!("unknown I/O mode: {m}"));
             return Err(Stop(exit::FAILED));
         }
     };
     let merged = int_opt(c, a, "file-merged-requests")?.unwrap_or(0);
     if merged < 0 {
-        c.fatal(format!("Invalid value for file-merged-requests: {merged}."));
+        fatal_hint(
+            c,
+            "file-merged-requests",
+            format!("Invalid value for file-merged-requests: {merged}."),
+        );
         return Err(Stop(exit::FAILED));
     }
     let block_size = a
         .value("file-block-size")
         .map_or(16384, |v| parse_size(v) as i32);
     if block_size <= 0 {
-        c.fatal(format!("Invalid value for file-block-size: {block_size}."));
+        fatal_hint(
+            c,
+            "file-block-size",
+            format!("Invalid value for file-block-size: {block_size}."),
+        );
         return Err(Stop(exit::FAILED));
     }
     let mut extra_flags = ExtraFlags::default();
@@ -272,7 +348,11 @@ pub(super) fn fileio_options(
                 "direct" => extra_flags.direct = true,
                 bad => {
                     // sysbench names the first list element instead of the bad one (B8).
-                    c.fatal(format!("Invalid value for file-extra-flags: {bad}"));
+                    fatal_hint(
+                        c,
+                        "file-extra-flags",
+                        format!("Invalid value for file-extra-flags: {bad}"),
+                    );
                     return Err(Stop(exit::FAILED));
                 }
             }
@@ -280,7 +360,11 @@ pub(super) fn fileio_options(
     }
     let fsync_freq = int_opt(c, a, "file-fsync-freq")?.unwrap_or(100);
     if fsync_freq < 0 {
-        c.fatal(format!("Invalid value for file-fsync-freq: {fsync_freq}."));
+        fatal_hint(
+            c,
+            "file-fsync-freq",
+            format!("Invalid value for file-fsync-freq: {fsync_freq}."),
+        );
         return Err(Stop(exit::FAILED));
     }
     let fsync_mode = match a.value("file-fsync-mode") {
@@ -292,7 +376,7 @@ pub(super) fn fileio_options(
             return Err(Stop(exit::INVALID));
         }
         Some(m) => {
-            c.fatal(format!("Invalid fsync mode: {m}."));
+            fatal_hint(c, "file-fsync-mode", format!("Invalid fsync mode: {m}."));
             return Err(Stop(exit::FAILED));
         }
     };
@@ -301,7 +385,11 @@ pub(super) fn fileio_options(
         Some(v) => {
             match parse_ratio(v) {
                 Some(r) if r < 0.0 => {
-                    c.fatal(format!("Invalid value for --file-rw-ratio: {r:.6}."));
+                    fatal_hint(
+                        c,
+                        "file-rw-ratio",
+                        format!("Invalid value for --file-rw-ratio: {r:.6}."),
+                    );
                     return Err(Stop(exit::FAILED));
                 }
                 Some(r) => r,
@@ -317,7 +405,11 @@ pub(super) fn fileio_options(
     if runs && io_mode == IoMode::Async {
         let b = int_opt(c, a, "file-async-backlog")?.unwrap_or(128);
         if b == 0 {
-            c.fatal("Invalid value of file-async-backlog: 0");
+            fatal_hint(
+                c,
+                "file-async-backlog",
+                "Invalid value of file-async-backlog: 0",
+            );
             return Err(Stop(exit::FAILED));
         }
         if !(1..=32768).contains(&b) {

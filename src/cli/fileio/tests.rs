@@ -2,9 +2,72 @@
 
 use super::*;
 
-fn p(v: &str) -> Parsed {
+fn raw(v: &str) -> Parsed {
     let args: Vec<String> = v.split_whitespace().map(String::from).collect();
     parse(&args)
+}
+fn is_hint(m: &Msg) -> bool {
+    m.stream == Stream::Err && m.text.starts_with("iomark: --")
+}
+/// Parsed without iomark's hint lines: sysbench's messages only.
+fn p(v: &str) -> Parsed {
+    let mut r = raw(v);
+    r.pre.retain(|m| !is_hint(m));
+    r.post.retain(|m| !is_hint(m));
+    r
+}
+
+#[test]
+fn a_hint_naming_what_is_accepted_follows_sysbench_messages_on_stderr() {
+    let r = raw("--file-test-mode=rndrd --file-io-mode=x run");
+    let t: Vec<(Stream, &str)> = r.post.iter().map(|m| (m.stream, m.text.as_str())).collect();
+    assert_eq!(
+        t[t.len() - 2..],
+        [
+            (Stream::Out, "FATAL: unknown I/O mode: x"),
+            (
+                Stream::Err,
+                "iomark: --file-io-mode accepts sync, async, mmap"
+            ),
+        ]
+    );
+    assert_eq!(code(&r), 1);
+    // before the banner too, after sysbench's empty line
+    let r = raw("--threads=0 run");
+    assert_eq!(
+        texts(&r.pre),
+        [
+            "FATAL: Invalid value for --threads: 0.",
+            "",
+            "iomark: --threads accepts a whole number from 1 to 1024"
+        ]
+    );
+    // a syntax error: sysbench's stderr line, then the hint
+    let r = raw("--file-test-mode=rndrd --file-merged-requests=x run");
+    assert_eq!(
+        texts(&r.post[r.post.len() - 2..]),
+        [
+            "Invalid value for the 'file_merged_requests' option: 'x'",
+            "iomark: --file-merged-requests accepts a whole number >= 0 (0 = no merging)"
+        ]
+    );
+    // every option with a sysbench message has its own text
+    for o in [
+        "file-num",
+        "file-test-mode",
+        "file-io-mode",
+        "file-block-size",
+        "file-fsync-mode",
+        "file-rw-ratio",
+        "threads",
+        "time",
+    ] {
+        assert_ne!(
+            options::accepted(o),
+            options::accepted("rand-spec-iter"),
+            "{o}"
+        );
+    }
 }
 fn code(p: &Parsed) -> i32 {
     match p.outcome {
