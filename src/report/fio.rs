@@ -26,11 +26,8 @@ pub(crate) fn pcts(j: &JobStats) -> &[f64] {
 
 pub(crate) fn lat_json(l: &Lat, pcts: Option<&[f64]>, bins: bool) -> Value {
     let h = &l.hist;
-    let (min, max) = if h.is_empty() {
-        (0, 0)
-    } else {
-        (h.min(), h.max())
-    };
+    // exact, not the histogram's quantized extremes
+    let (min, max) = (l.min(), l.max());
     let mut o = json!({
         "min": min,
         "max": max,
@@ -198,8 +195,8 @@ pub(crate) fn lat_line(label: &str, l: &Lat) -> String {
     let h = &l.hist;
     format!(
         "    {label} (nsec): min={}, max={}, avg={:.2}, stdev={:.2}\n",
-        h.min(),
-        h.max(),
+        l.min(),
+        l.max(),
         l.mean(),
         h.stdev()
     )

@@ -12,11 +12,9 @@ use crate::report::json::{
 };
 use crate::run::fio::{DirStats, JobStats, Lat, RunOutcome};
 use crate::run::fio_cpu::CpuTimes;
-use crate::stats::summarize;
 
 fn latency(l: &Lat) -> Latency {
-    let sum = u64::try_from(l.sum_ns).unwrap_or(u64::MAX);
-    json::latency(summarize(&l.hist, sum), &l.hist, 0)
+    json::latency(l.summary(), &l.hist, 0)
 }
 
 fn op(d: &DirStats, secs: f64) -> OpStats {

@@ -22,10 +22,8 @@ use crate::run::fio_gen::Rng;
 use crate::run::fio_log::{LogSpec, Logs};
 use crate::run::fio_worker::{fill_buf, Live, Worker};
 use crate::stats::clock::Clock;
-use crate::stats::new_hist;
 use crate::target::fio_files::{self, FileSpec, FilesError};
 use crate::target::strerror;
-use hdrhistogram::Histogram;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use thiserror::Error;
@@ -144,45 +142,8 @@ impl RunError {
     }
 }
 
-/// Latency histogram with exact sum, ns.
-#[derive(Clone, Debug)]
-pub struct Lat {
-    /// HDR histogram, ns (3 significant digits)
-    pub hist: Histogram<u64>,
-    /// exact sum, ns
-    pub sum_ns: u128,
-}
-
-impl Default for Lat {
-    fn default() -> Self {
-        Lat {
-            hist: new_hist(),
-            sum_ns: 0,
-        }
-    }
-}
-
-impl Lat {
-    /// Record one latency, ns.
-    #[inline]
-    pub fn add(&mut self, ns: u64) {
-        self.hist.saturating_record(ns.max(1));
-        self.sum_ns += u128::from(ns);
-    }
-    /// Add another histogram and sum.
-    pub fn merge(&mut self, o: &Lat) {
-        let _ = self.hist.add(&o.hist);
-        self.sum_ns += o.sum_ns;
-    }
-    /// Mean, ns (0 when empty).
-    pub fn mean(&self) -> f64 {
-        if self.hist.is_empty() {
-            0.0
-        } else {
-            self.sum_ns as f64 / self.hist.len() as f64
-        }
-    }
-}
+/// Latency histogram with exact count, sum, min and max, ns ([`crate::stats::LatAcc`]).
+pub use crate::stats::LatAcc as Lat;
 
 /// Counters and latencies of one direction.
 #[derive(Clone, Debug, Default)]
