@@ -34,7 +34,8 @@
 # Writes bench/COPY_TREE_RESULTS.md. Everything it creates lives in one fresh directory
 # below WORKDIR (default: the repository's parent), plus the seed copy in /dev/shm, and is
 # removed at the end (also on Ctrl-C).
-# Environment: SIZE (default 1G), TREE_FILES (default 50000; 0 = no tree rows), ROUNDS
+# Environment: SIZE (default 1G), COPY (default 1; 0 = no copy rows), TREE_FILES (default
+# 50000; 0 = no tree rows), ROUNDS
 # (default 7), IOMARK (a prebuilt iomark binary; default: cargo build --release),
 # RAMDISK=1 (root only): instead of WORKDIR, run on a fresh ext4 made on a loop device whose
 #   backing file lives in /dev/shm — a quiet, CPU-bound "device" with the same kernel paths
@@ -48,6 +49,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 repo=$(dirname "$here")
 SIZE=${SIZE:-1G}
 TREE_FILES=${TREE_FILES:-50000}
+COPY=${COPY:-1}
 ROUNDS=${ROUNDS:-7}
 base=${1:-$(dirname "$repo")}
 out=${OUT:-$here/COPY_TREE_RESULTS.md}
@@ -119,10 +121,12 @@ bytes() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(nex
 io_buf=() io_cfr=() cp_s=() dd_s=() r_cp=() r_dd=() r_cfr=()
 io_read=() io_stat=() tar_s=() tarnull_s=() r_read=() r_stat=()
 # One untimed iomark run leaves a source file whose bytes every shell round copies.
-"$iomark" copy --size="$SIZE" --keep "$work/src" "$work/dst" > /dev/null
-seed=$(mktemp /dev/shm/iomark-bench-seed.XXXXXX)
-cat -- "$(ls "$work"/src/iomark-copy.*.src)" > "$seed"
-rm -f -- "$work"/dst/* "$work"/src/*
+if [ "$COPY" != 0 ]; then
+  "$iomark" copy --size="$SIZE" --keep "$work/src" "$work/dst" > /dev/null
+  seed=$(mktemp /dev/shm/iomark-bench-seed.XXXXXX)
+  cat -- "$(ls "$work"/src/iomark-copy.*.src)" > "$seed"
+  rm -f -- "$work"/dst/* "$work"/src/*
+fi
 
 iomark_copy() {
   settle
@@ -152,11 +156,13 @@ shell_copy() { # $1 = cp | dd
 }
 
 for r in $(seq 1 "$ROUNDS"); do
-  echo "round $r/$ROUNDS: copy" >&2
-  if [ $((r % 2)) = 1 ]; then iomark_copy; shell_copy cp; shell_copy dd; else shell_copy dd; shell_copy cp; iomark_copy; fi
-  r_cp+=("$(ratio "${io_buf[-1]}" "${cp_s[-1]}")")
-  r_dd+=("$(ratio "${io_buf[-1]}" "${dd_s[-1]}")")
-  r_cfr+=("$(ratio "${io_cfr[-1]}" "${cp_s[-1]}")")
+  if [ "$COPY" != 0 ]; then
+    echo "round $r/$ROUNDS: copy" >&2
+    if [ $((r % 2)) = 1 ]; then iomark_copy; shell_copy cp; shell_copy dd; else shell_copy dd; shell_copy cp; iomark_copy; fi
+    r_cp+=("$(ratio "${io_buf[-1]}" "${cp_s[-1]}")")
+    r_dd+=("$(ratio "${io_buf[-1]}" "${dd_s[-1]}")")
+    r_cfr+=("$(ratio "${io_cfr[-1]}" "${cp_s[-1]}")")
+  fi
   [ "$TREE_FILES" = 0 ] && continue
   echo "round $r/$ROUNDS: tree" >&2
   settle
@@ -189,7 +195,7 @@ cache_note="warm (not root: caches could not be dropped)"
 [ $is_root = 1 ] && cache_note="cold (echo 3 > /proc/sys/vm/drop_caches before iomark's read phases and before tar)"
 kernel=$(uname -r); fs=$(stat -f -c %T "$work"); dev=$(df --output=source "$work" | tail -1)
 [ "$RAMDISK" = 1 ] && dev="$dev (loop device backed by a file in /dev/shm: RAMDISK=1)"
-mbs_io=$(mb "$copy_bytes" "$(median "${io_buf[@]}")")
+[ "$COPY" != 0 ] && mbs_io=$(mb "$copy_bytes" "$(median "${io_buf[@]}")")
 
 {
   echo "# iomark copy / tree vs shell tools"
@@ -202,18 +208,22 @@ mbs_io=$(mb "$copy_bytes" "$(median "${io_buf[@]}")")
   echo
   echo "| work | iomark (s) | shell (s) | median ratio | within 15 % | spread |"
   echo "|---|---|---|---|---|---|"
-  row "copy $SIZE ($(printf %.1f "$mbs_io") MB/s): iomark \`buffered_128k_durable\` vs \`cp; sync FILE\`" io_buf cp_s r_cp
-  row "copy $SIZE: iomark \`buffered_128k_durable\` vs \`dd bs=128K; sync FILE\` (same system calls)" io_buf dd_s r_dd
-  row "copy $SIZE: iomark \`copy_file_range_durable\` vs \`cp; sync FILE\`" io_cfr cp_s r_cfr
+  if [ "$COPY" != 0 ]; then
+    row "copy $SIZE ($(printf %.1f "$mbs_io") MB/s): iomark \`buffered_128k_durable\` vs \`cp; sync FILE\`" io_buf cp_s r_cp
+    row "copy $SIZE: iomark \`buffered_128k_durable\` vs \`dd bs=128K; sync FILE\` (same system calls)" io_buf dd_s r_dd
+    row "copy $SIZE: iomark \`copy_file_range_durable\` vs \`cp; sync FILE\`" io_cfr cp_s r_cfr
+  fi
   if [ "$TREE_FILES" != 0 ]; then
     tb=$(echo "$tree_bytes / 1000000" | bc -l)
     row "tree $TREE_FILES files, $(printf %.1f "$tb") MB: iomark \`read_all\` (readdir walk + lstat + read, 1 walker, tar's order) vs \`tar cf - \\| cat > /dev/null\`" io_read tar_s r_read
     row "tree: iomark \`stat_all\` (lstat per file, 1 walker) vs \`tar cf /dev/null\` (walks and stats, reads no data)" io_stat tarnull_s r_stat
   fi
   echo
-  echo "Raw runs (s), in round order: iomark buffered ${io_buf[*]}; iomark copy_file_range ${io_cfr[*]};"
-  echo "cp+sync FILE ${cp_s[*]}; dd+sync FILE ${dd_s[*]}."
-  echo "Per-round ratios: buffered/cp ${r_cp[*]}; buffered/dd ${r_dd[*]}; copy_file_range/cp ${r_cfr[*]}."
+  if [ "$COPY" != 0 ]; then
+    echo "Raw runs (s), in round order: iomark buffered ${io_buf[*]}; iomark copy_file_range ${io_cfr[*]};"
+    echo "cp+sync FILE ${cp_s[*]}; dd+sync FILE ${dd_s[*]}."
+    echo "Per-round ratios: buffered/cp ${r_cp[*]}; buffered/dd ${r_dd[*]}; copy_file_range/cp ${r_cfr[*]}."
+  fi
   if [ "$TREE_FILES" != 0 ]; then
     echo "Tree: iomark read_all ${io_read[*]}; stat_all ${io_stat[*]}; tar cf - | cat ${tar_s[*]}; tar cf /dev/null ${tarnull_s[*]}."
     echo "Per-round ratios: read_all/tar ${r_read[*]}; stat_all/tar cf /dev/null ${r_stat[*]}."
