@@ -6,9 +6,7 @@
 #   (a) ioengine=null 4 KiB randread, 1 job           target: iomark IOPS >= 3x fio
 #   (b) psync 4 KiB randread, tmpfs file (/dev/shm)   target: >= 1.15x fio
 #   (c) io_uring 4 KiB randread QD32 direct, zram0    target: >= 1.15x fio IOPS, and lower
-#       CPU seconds (user+sys, from /usr/bin/time) per million I/Os; iomark issues direct I/O
-#       to a bio-based device such as zram with IOSQE_ASYNC (its default, it prints a note),
-#       fio only with force_async=1: a second row compares with fio so configured
+#       CPU seconds (user+sys, from /usr/bin/time) per million I/Os
 #   (d) peak RSS (/usr/bin/time "%M", KiB) of every case: iomark <= fio
 #   (e) io_uring 4 KiB randread direct QD1 and QD32 on a 1 GiB file in DIR (default: a temp
 #       dir under the current directory, i.e. the disk): IOPS and mean clat within 5 %,
@@ -174,12 +172,6 @@ runtime=$TIME
 EOF
 )
     bench "(c) io_uring QD32 zram" "$j" 1.15
-    # iomark sends direct I/O to a bio-based device (zram) with IOSQE_ASYNC by default
-    # (its note says so); fio does that only with force_async=1: the same comparison
-    # against fio so configured, for transparency
-    fj=$WORK/uring_zram_fio_async.fio
-    { cat "$j"; echo "force_async=1"; } >"$fj"
-    bench "(c) same, fio with force_async=1" "$j" info "$fj"
     for _ in $(seq 50); do echo 1 >"$ZRAM/reset" 2>/dev/null && break; sleep 0.2; done
     ZRAM_SET=0
   fi

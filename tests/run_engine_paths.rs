@@ -1,6 +1,5 @@
 //! `iomark run` engine paths: synchronous completions recorded once but reported as
-//! both clat and lat, io_uring's IOSQE_ASYNC on bio-based devices (`force_async`), and
-//! bad `force_async` values.
+//! both clat and lat, and io_uring's `force_async` (IOSQE_ASYNC) with its bad values.
 
 mod run_common;
 use run_common::{iomark, ok};
@@ -89,62 +88,4 @@ fn force_async_is_checked() {
     let v = json(&ok(&o));
     assert_eq!(v["jobs"][0]["read"]["total_ios"], 64);
     assert_eq!(v["jobs"][0]["error"], 0);
-}
-
-/// zram is bio-based: a direct io_uring job on it punts every request (and says so);
-/// `force_async=0` keeps fio's inline issue. Uses zram0 only when it is free
-/// (disksize 0) and resets it afterwards.
-#[test]
-fn bio_based_device_gets_async_requests() {
-    use std::path::Path;
-    let z = Path::new("/sys/block/zram0");
-    let free = std::fs::read_to_string(z.join("disksize")).is_ok_and(|s| s.trim() == "0");
-    if !free || std::fs::write(z.join("disksize"), "16M").is_err() {
-        eprintln!("SKIPPED: /dev/zram0 is missing, busy or not writable");
-        return;
-    }
-    struct Reset;
-    impl Drop for Reset {
-        fn drop(&mut self) {
-            for _ in 0..50 {
-                if std::fs::write("/sys/block/zram0/reset", "1").is_ok() {
-                    break;
-                }
-                std::thread::sleep(std::time::Duration::from_millis(100));
-            }
-        }
-    }
-    let _reset = Reset;
-    let d = tempfile::tempdir().unwrap();
-    let run = |extra: &[&str]| {
-        let mut a = vec![
-            "--output-format=json",
-            "--name=z",
-            "--ioengine=io_uring",
-            "--iodepth=8",
-            "--direct=1",
-            "--rw=randread",
-            "--bs=4k",
-            "--size=4m",
-            "--filename=/dev/zram0",
-        ];
-        a.extend_from_slice(extra);
-        iomark(d.path(), &a)
-    };
-    let o = run(&[]);
-    let v = json(&ok(&o));
-    assert_eq!(v["jobs"][0]["read"]["total_ios"], 1024);
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert!(
-        err.contains("zram0 is a bio-based device") && err.contains("IOSQE_ASYNC"),
-        "{err}"
-    );
-    let o = run(&["--force_async=0"]);
-    let v = json(&ok(&o));
-    assert_eq!(v["jobs"][0]["read"]["total_ios"], 1024);
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert!(
-        !err.contains("bio-based"),
-        "force_async=0 keeps inline issue: {err}"
-    );
 }

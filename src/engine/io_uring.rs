@@ -88,8 +88,6 @@ pub struct Uring {
     reap_max: usize,
     /// rw_flags of writes (RWF_ATOMIC for fio's `atomic=1`)
     write_flags: i32,
-    /// per file: every request goes to io-wq at once (IOSQE_ASYNC), see [`Uring::punt_async`]
-    async_files: Vec<bool>,
     /// fio's `force_async=N`: every N-th request with IOSQE_ASYNC (0: none)
     async_every: u32,
     /// requests since the last forced one
@@ -167,24 +165,15 @@ impl Uring {
             unsubmitted: 0,
             reap_max: usize::MAX,
             write_flags: 0,
-            async_files: Vec::new(),
             async_every: 0,
             async_count: 0,
         })
     }
 
-    /// Issue requests with IOSQE_ASYNC (straight to the kernel's io-wq workers instead of
-    /// an inline attempt first): `files[i]` for every request to file `i`, and fio's
-    /// `force_async=every` for every `every`-th request (0: none). On a synchronous
-    /// bio-based device (zram, brd, pmem) an inline attempt runs the whole request in the
-    /// submitting thread, so a queue of 32 is served one at a time; punting lets the
-    /// requests of the queue run side by side, as they would on a blk-mq device.
-    pub fn punt_async(mut self, files: Vec<bool>, every: u32) -> Self {
-        self.async_files = if files.iter().any(|&a| a) {
-            files
-        } else {
-            Vec::new()
-        };
+    /// fio's `force_async=every`: every `every`-th request is issued with IOSQE_ASYNC
+    /// (straight to the kernel's io-wq workers instead of an inline attempt first);
+    /// 0: none (fio's default).
+    pub fn force_async(mut self, every: u32) -> Self {
         self.async_every = every;
         self
     }
@@ -283,22 +272,15 @@ impl Uring {
         e.user_data(slot as u64)
     }
 
-    /// `e` with IOSQE_ASYNC when its file is punted or it is the `force_async`-th request.
+    /// `e` with IOSQE_ASYNC when it is the `force_async`-th request.
     #[cold]
-    fn maybe_async(&mut self, e: io_uring::squeue::Entry, file: usize) -> io_uring::squeue::Entry {
-        let mut punt = self.async_files.get(file).copied().unwrap_or(false);
-        if self.async_every > 0 {
-            self.async_count += 1;
-            if self.async_count >= self.async_every {
-                self.async_count = 0;
-                punt = true;
-            }
+    fn maybe_async(&mut self, e: io_uring::squeue::Entry) -> io_uring::squeue::Entry {
+        self.async_count += 1;
+        if self.async_count < self.async_every {
+            return e;
         }
-        if punt {
-            e.flags(io_uring::squeue::Flags::ASYNC)
-        } else {
-            e
-        }
+        self.async_count = 0;
+        e.flags(io_uring::squeue::Flags::ASYNC)
     }
 
     fn enter(&mut self, want: usize) -> Result<(), IoErr> {
@@ -321,8 +303,8 @@ impl Engine for Uring {
     }
     fn submit(&mut self, slot: usize, r: &IoReq) -> Result<Option<usize>, IoErr> {
         let mut e = self.entry(slot, r);
-        if !self.async_files.is_empty() || self.async_every > 0 {
-            e = self.maybe_async(e, r.file);
+        if self.async_every > 0 {
+            e = self.maybe_async(e);
         }
         // SAFETY: the buffer stays valid and unmoved until the completion is reaped.
         if unsafe { self.ring.submission().push(&e) }.is_err() {

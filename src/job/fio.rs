@@ -308,9 +308,7 @@ pub struct FioJob {
     /// `hipri`: io_uring completion polling (IORING_SETUP_IOPOLL); needs direct=1
     pub hipri: bool,
     /// `force_async=N`: io_uring issues every N-th request with IOSQE_ASYNC (fio's key;
-    /// `Some(0)`: never, not even on a synchronous bio-based device). `None` (unset):
-    /// iomark punts every request to a bio-based block device (zram, brd, pmem) and none
-    /// elsewhere (see `Uring::punt_async`).
+    /// unset or 0: never, fio's default)
     pub force_async: Option<u32>,
     /// job control: flow, steady state, latency target, io_submit_mode
     pub control: super::fio_control::Control,

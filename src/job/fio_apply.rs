@@ -358,10 +358,14 @@ pub fn apply(
         "force_async" => {
             let v = need(&key, value, origin)?;
             let n = parse_u64(&key, v, origin)?;
-            job.force_async = Some(
-                u32::try_from(n)
-                    .map_err(|_| bad(&key, v, "a whole number of requests (0 = never)", origin))?,
-            );
+            job.force_async = Some(u32::try_from(n).map_err(|_| {
+                bad(
+                    &key,
+                    v,
+                    "a whole number of requests from 0 (never) to 4294967295",
+                    origin,
+                )
+            })?);
         }
         "kb_base" => {
             let v = need(&key, value, origin)?;

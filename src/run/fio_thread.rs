@@ -144,7 +144,6 @@ pub(crate) fn run_thread_io(
                     sqpoll_cpu: job.sqthread_poll_cpu,
                     iopoll: job.hipri,
                 };
-                let punt = punted_files(plan, _warn);
                 let e = Uring::with_setup(fds, depth, &bufs, setup)
                     .map_err(|e| engine_err("io_uring", io_uring::unavailable_why(&e)))?
                     // one io_uring_enter per I/O, fio's default (iodepth_batch_submit=1):
@@ -155,7 +154,7 @@ pub(crate) fn run_thread_io(
                     // iodepth_batch_complete_min), then refills those slots at once
                     .reap_max(reap_max(job))
                     .write_flags(atomic_flags)
-                    .punt_async(punt, job.force_async.unwrap_or(0));
+                    .force_async(job.force_async.unwrap_or(0));
                 // IOMARK_FAULT (test-only) wraps the engine; otherwise it runs as is
                 crate::maybe_faulty!(e, |e| w.run(e, &slab, depth))
             }
@@ -183,31 +182,6 @@ pub(crate) fn run_thread_io(
     };
     drop(open);
     Ok(st)
-}
-
-/// Files whose io_uring requests go to io-wq at once (IOSQE_ASYNC): with `force_async`
-/// unset and direct=1, the block devices served by a synchronous bio-based driver
-/// (zram, brd, pmem), where an inline attempt would run each request in the submitting
-/// thread and a queue of N be served one at a time. Thread 0 says so once.
-pub(crate) fn punted_files(plan: &Plan, warn: &(dyn Fn(String) + Sync)) -> Vec<bool> {
-    let job = &plan.job;
-    if job.force_async.is_some() || !job.direct {
-        return vec![false; plan.files.len()];
-    }
-    let found: Vec<Option<String>> = plan
-        .files
-        .iter()
-        .map(|f| fio_files::sync_bio_device(&f.path))
-        .collect();
-    if plan.thread == 0 {
-        if let Some(dev) = found.iter().flatten().next() {
-            warn(format!(
-                "note: job '{}': {dev} is a bio-based device (completes requests in the submitting thread): io_uring requests go to the kernel's io-wq workers at once (IOSQE_ASYNC), so iodepth={} requests run side by side; force_async=0 issues them inline as fio does",
-                job.name, job.iodepth
-            ));
-        }
-    }
-    found.iter().map(Option::is_some).collect()
 }
 
 /// One `--status-interval` sample from the live counters now (`sum`) and at the last

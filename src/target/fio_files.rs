@@ -213,21 +213,6 @@ pub fn poll_capable(path: &Path) -> Option<(String, bool)> {
     Some((name, v.trim() == "1"))
 }
 
-/// The disk's name when `path` is a block device served by a bio-based driver (no
-/// `/sys/dev/block/M:m/mq`: zram, brd, pmem, …), which completes a request in the
-/// submitting thread and cannot take non-blocking submissions; `None` for files and
-/// blk-mq devices (NVMe, SCSI, virtio, loop).
-pub fn sync_bio_device(path: &Path) -> Option<String> {
-    if !is_block_device(path) {
-        return None;
-    }
-    let disk = disk_dir(path)?;
-    if disk.join("mq").exists() || !disk.join("queue").exists() {
-        return None;
-    }
-    Some(disk.file_name()?.to_string_lossy().into_owned())
-}
-
 /// `/sys/dev/block/M:m` of the disk holding `path` (a file: its filesystem's device; a
 /// block device: itself; a partition: its parent disk).
 fn disk_dir(path: &Path) -> Option<PathBuf> {
