@@ -18,6 +18,9 @@ pub(crate) struct Plan {
     pub align: u64,
     /// bytes to move before stopping (0 = unlimited)
     pub byte_limit: u64,
+    /// bytes of one pass over the files (each region's whole blocks of `align`): fio
+    /// re-opens the files, and so drops their page cache, at every new pass
+    pub pass_bytes: u64,
     pub seed: u64,
     /// thread number within the job, from 0
     pub thread: u32,
@@ -158,13 +161,18 @@ pub(crate) fn plan(job: &FioJob, t: u32, global_index: u64) -> Result<Plan, RunE
             ),
         });
     }
-    let total: u64 = regions.iter().map(|r| r.1).sum();
+    // a pass moves each region's whole blocks only (fio: a file is done when the next
+    // block no longer fits; bs=3k over 1 MiB is 341 requests, not 342)
+    let pass_bytes: u64 = regions.iter().map(|r| r.1 / align * align).sum();
     // (fill_device: the region is the free space, so the job ends at ENOSPC, or at the
     // latest once it has written all of it)
     let byte_limit = if job.time_based {
         0
     } else {
-        job.more.io_size.unwrap_or(total).saturating_mul(job.loops)
+        job.more
+            .io_size
+            .unwrap_or(pass_bytes)
+            .saturating_mul(job.loops)
     };
     let base_seed = match (job.randseed, job.more.randrepeat) {
         (Some(s), _) => s,
@@ -180,6 +188,7 @@ pub(crate) fn plan(job: &FioJob, t: u32, global_index: u64) -> Result<Plan, RunE
         regions,
         align,
         byte_limit,
+        pass_bytes,
         seed,
         thread: t,
         flows: None,

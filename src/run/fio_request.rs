@@ -83,6 +83,7 @@ impl<'a> Worker<'a> {
         logs: Option<Logs>,
         live: Option<&'a Live>,
     ) -> Self {
+        let fds_empty = fds.is_empty();
         let job = &plan.job;
         let align = plan.align;
         let gens = plan
@@ -160,6 +161,7 @@ impl<'a> Worker<'a> {
             backlog: Vec::new(),
             seq: 0,
             filled: std::cell::Cell::new(false),
+            pass_left: plan.pass_bytes,
             uses: Uses {
                 random: job.rw.random(),
                 pct_random: job.rw.random() && job.more.percentage_random < 100,
@@ -176,6 +178,12 @@ impl<'a> Worker<'a> {
                     && job.more.verify.is_some()
                     && job.rw.writes(),
                 fixed_bs: [fixed_of(&job.bs_read), fixed_of(&job.bs_write)],
+                repass: !job.direct
+                    && job.more.invalidate
+                    && !fds_empty
+                    && job.engine != crate::job::fio::EngineKind::Mmap
+                    && plan.pass_bytes > 0
+                    && (job.loops > 1 || job.time_based || job.more.io_size.is_some()),
             },
         };
         // With the random map on every request (no percentage_random, zones or sprandom),
@@ -381,6 +389,27 @@ impl<'a> Worker<'a> {
         if !rest.is_zero() {
             let t = self.clock.now() + self.clock.ticks(rest);
             sleep_until(self.clock, t, self.stop);
+        }
+    }
+
+    /// Count `bs` issued bytes against the pass; true when this request ended it.
+    #[inline]
+    pub(super) fn pass_step(&mut self, bs: u64) -> bool {
+        self.pass_left = self.pass_left.saturating_sub(bs);
+        if self.pass_left > 0 {
+            return false;
+        }
+        self.pass_left = self.plan.pass_bytes;
+        true
+    }
+
+    /// Drop the files' cached pages (POSIX_FADV_DONTNEED), fio's `invalidate` at the
+    /// start of every pass. Failure only means the cache stays (as at the job's start).
+    #[cold]
+    pub(super) fn drop_cache(&self) {
+        for &fd in &self.fds {
+            // SAFETY: advice on a descriptor the file set keeps open for the run.
+            unsafe { libc::posix_fadvise(fd, 0, 0, libc::POSIX_FADV_DONTNEED) };
         }
     }
 }

@@ -96,6 +96,9 @@ struct Uses {
     live: bool,
     /// `verify_backlog` > 0
     backlog: bool,
+    /// buffered job with `invalidate` and more than one pass (`loops`, `time_based`):
+    /// the page cache is dropped at every new pass, as fio's re-open does
+    repass: bool,
     /// fixed read / write block size
     fixed_bs: [Option<u64>; 2],
 }
@@ -148,6 +151,8 @@ pub(crate) struct Worker<'a> {
     seq: u64,
     /// `fill_device`: the device is full (ENOSPC), the job ends normally
     filled: std::cell::Cell<bool>,
+    /// bytes left in the current pass (`Uses::repass`)
+    pass_left: u64,
 }
 
 impl<'a> Worker<'a> {
@@ -388,6 +393,7 @@ impl<'a> Worker<'a> {
                         issued_bytes += bs;
                         issued_ios += 1;
                     }
+                    let pass_done = self.uses.repass && self.pass_step(bs);
                     let buf = slab.bufs[slot].ptr();
                     if op == Op::Write && !self.fds.is_empty() {
                         // SAFETY: the slot's buffer is not in flight; we own it.
@@ -462,6 +468,14 @@ impl<'a> Worker<'a> {
                             self.io_fail(&mut st, &s, e)?;
                             free.push(slot);
                         }
+                    }
+                    if pass_done {
+                        // a new pass: its first request finds the files out of the page
+                        // cache (fio closes, re-opens and invalidates them between passes)
+                        let b = (&mut free, &mut in_flight);
+                        self.reap_until(eng, st, &slots, slab, b, &mut comps, None, measure_start)?;
+                        self.drop_cache();
+                        fresh = None;
                     }
                     if self.uses.think {
                         self.think();

@@ -113,6 +113,12 @@ impl SmallExt4 {
         Some(g)
     }
 
+    /// The loop device's name (`loop3`), for its `/sys/block/NAME/stat`.
+    #[allow(dead_code)]
+    pub fn dev_name(&self) -> Option<&str> {
+        self.dev.as_deref().and_then(|d| d.rsplit('/').next())
+    }
+
     /// The mount point.
     pub fn dir(&self) -> &Path {
         &self.mnt
