@@ -6,7 +6,6 @@
 mod run_common;
 use run_common::{iomark, ok};
 #[path = "common/loopfs.rs"]
-#[allow(dead_code)]
 mod loopfs;
 
 fn json(s: &str) -> serde_json::Value {
@@ -91,7 +90,7 @@ fn every_pass_of_a_buffered_job_reads_the_device() {
     );
     let v = json(&ok(&o));
     let b = sectors_read(&dev);
-    assert_eq!(v["jobs"][0]["read"]["io_bytes"], 4 * 8 << 20);
+    assert_eq!(v["jobs"][0]["read"]["io_bytes"], 32u64 << 20);
     // four passes of 8 MiB = 65536 sectors from the device (readahead may add a little);
     // without the per-pass invalidation only the first pass (16384) reaches it
     let read = b - a;
