@@ -1,7 +1,8 @@
 //! End-to-end check of the fio text numbers of `iomark run` against fio itself: the
 //! `io=` sizes of the same job are equal strings, and the `IOPS=`/`BW=` figures fio
 //! prints come out of iomark's `num2str` port when fed fio's own counts (bandwidth
-//! depends on timing, so the two runs' figures cannot be compared directly). Sizes are
+//! depends on timing, so the two runs' figures cannot be compared directly); the
+//! `issued rwts:` and `latency   :` lines are equal strings too. Sizes are
 //! chosen so fio's rounding carries into the integer part (16.0MiB, 10.00MiB,
 //! 100.0MiB). Skipped with a message when fio is not installed (CI installs it).
 
@@ -90,6 +91,15 @@ fn io_and_bw_strings_match_fio() {
             "direction-line size for {bytes} B"
         );
         assert_eq!(fio_io, size(bytes), "fio's io= for {bytes} B");
+
+        // the issued-requests and latency-target lines are the same strings
+        for start in ["issued rwts:", "latency   :"] {
+            assert_eq!(
+                field(&mine, start, '\n'),
+                field(&fio_text, start, '\n'),
+                "{start} for {bytes} B"
+            );
+        }
 
         // fio's IOPS=/BW= from its own counts: ios × 1000 / ms, bytes × 1000 / ms
         let w = &doc["jobs"][0]["write"];
