@@ -3,7 +3,7 @@
 //! `iodepth_submit`, `iodepth_complete`, and `latency_ns` / `latency_us` /
 //! `latency_ms` (clat buckets, derived from the HDR histograms after the run), plus the
 //! matching text lines (`bw (  KiB/s): …`, `iops        : …`, `lat (usec)   : …`,
-//! `IO depths    : …`). Formulas and key names: fio 3.33 `stat.c`
+//! `IO depths    : …`, `issued rwts: …`, `latency   : …`). Formulas and key names: fio 3.33 `stat.c`
 //! (`show_ddir_status_json`, `show_thread_status_json`, `stat_calc_lat`,
 //! `io_u_mark_latency`); spec/peers.md §2.
 
