@@ -292,18 +292,13 @@ pub fn normal_text(jobs: &[JobStats]) -> String {
         if j.verified > 0 {
             s += &format!("  verify: {} blocks read back, all matched\n", j.verified);
         }
-        if let Some(l) = j.lat_target.filter(|l| l.target_ns > 0) {
-            // fio's line: target in ns, window in µs
-            s += &format!(
-                "     latency   : target={}, window={}, percentile={:.2}%, depth={}\n",
-                l.target_ns, l.window_us, l.percentile, l.depth
-            );
-        }
+        // fio's order: latency buckets, cpu, depths, issued rwts, latency target, steady state
+        s += &super::fio_levels::job_text(j);
+        s += &cpu_line(j);
+        s += &super::fio_levels::depths_text(j);
         if let Some(ss) = &j.steady {
             s += &ss.text();
         }
-        s += &super::fio_levels::job_text(j);
-        s += &cpu_line(j);
     }
     s += &super::fio_num::group_text(jobs);
     s

@@ -3,7 +3,7 @@
 //! `iodepth_submit`, `iodepth_complete`, and `latency_ns` / `latency_us` /
 //! `latency_ms` (clat buckets, derived from the HDR histograms after the run), plus the
 //! matching text lines (`bw (  KiB/s): …`, `iops        : …`, `lat (usec)   : …`,
-//! `IO depths    : …`). Formulas and key names: fio 3.33 `stat.c`
+//! `IO depths    : …`, `issued rwts: …`, `latency   : …`). Formulas and key names: fio 3.33 `stat.c`
 //! (`show_ddir_status_json`, `show_thread_status_json`, `stat_calc_lat`,
 //! `io_u_mark_latency`); spec/peers.md §2.
 
@@ -220,8 +220,7 @@ fn pct_cells(keys: &[String], p: &[f64], decimals: usize) -> String {
 }
 
 /// fio's job text lines for the latency buckets (`  lat (nsec)   : 500=1.00%, …`,
-/// only non-empty units and buckets) and the depth distributions
-/// (`  IO depths    : 1=…%`, `     submit    : …`, `     complete  : …`).
+/// only non-empty units and buckets).
 pub fn job_text(j: &JobStats) -> String {
     let mut s = String::new();
     let (n, u, m) = lat_counts(j);
@@ -236,6 +235,19 @@ pub fn job_text(j: &JobStats) -> String {
             s += &format!("  lat ({name})   : {cells}\n");
         }
     }
+    s
+}
+
+/// fio's lines after `cpu`: the depth distributions (`  IO depths    : 1=…%`,
+/// `     submit    : …`, `     complete  : …`; when any was counted), then
+/// `     issued rwts: total=R,W,T,S short=0,0,0,0 dropped=0,0,0,0` — requests done per
+/// direction (reads, writes, trims, fsync calls; iomark counts completed requests, a
+/// failed one under `continue_on_error` is not in them; it fails a short transfer
+/// instead of reissuing the rest and drops none, so short/dropped are 0) — and
+/// `     latency   : target=NS, window=US, percentile=P%, depth=N` (the
+/// `latency_target` search, or target 0 at the job's iodepth; fio `stat.c`).
+pub fn depths_text(j: &JobStats) -> String {
+    let mut s = String::new();
     let d = &j.depth;
     let sum = |a: &[u64; 7]| a.iter().sum::<u64>();
     if sum(&d.level) > 0 {
@@ -257,6 +269,17 @@ pub fn job_text(j: &JobStats) -> String {
         s += &format!(
             "     complete  : {}\n",
             all(&map_keys(), &dist_pct(&d.complete, sum(&d.complete)))
+        );
+    }
+    s += &format!(
+        "     issued rwts: total={},{},{},{} short=0,0,0,0 dropped=0,0,0,0\n",
+        j.read.ios, j.write.ios, j.trim.ios, j.sync.ios
+    );
+    if let Some(l) = &j.lat_target {
+        // fio's line: target in ns, window in µs
+        s += &format!(
+            "     latency   : target={}, window={}, percentile={:.2}%, depth={}\n",
+            l.target_ns, l.window_us, l.percentile, l.depth
         );
     }
     s
@@ -301,6 +324,42 @@ mod tests {
         assert_eq!(v["latency_ms"][">=2000"], json!(0.0));
         assert_eq!(v["iodepth_level"].as_object().unwrap().len(), 7);
         assert!(job_text(&j).contains("  lat (nsec)   : 500=50.00%\n"));
+    }
+
+    #[test]
+    fn issued_and_latency_target_lines() {
+        let mut j = JobStats::default();
+        (j.read.ios, j.write.ios, j.trim.ios, j.sync.ios) = (132, 124, 2, 3);
+        let t = depths_text(&j);
+        assert_eq!(
+            t,
+            "     issued rwts: total=132,124,2,3 short=0,0,0,0 dropped=0,0,0,0\n"
+        );
+        j.lat_target = Some(crate::run::fio_lat_target::LatTargetReport {
+            depth: 4,
+            target_ns: 0,
+            window_us: 0,
+            percentile: 100.0,
+        });
+        j.depth.level[2] = 10;
+        j.depth.submit[2] = 10;
+        j.depth.complete[2] = 10;
+        let t = depths_text(&j);
+        let lines: Vec<&str> = t.lines().collect();
+        assert!(
+            lines[0].starts_with("  IO depths    : 1=0.0%, 2=0.0%, 4=100.0%"),
+            "{t}"
+        );
+        assert!(
+            lines[3].starts_with("     issued rwts: total=132,124,2,3 "),
+            "{t}"
+        );
+        // fio 3.33 without latency_target: "target=0, window=0, percentile=100.00%, depth=4"
+        assert_eq!(
+            lines[4],
+            "     latency   : target=0, window=0, percentile=100.00%, depth=4"
+        );
+        assert_eq!(lines.len(), 5);
     }
 
     #[test]

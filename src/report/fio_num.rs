@@ -21,7 +21,9 @@ pub enum N2s {
 /// fio `num2str(num, maxlen, base=1, pow2, units)`: divide by 1024 (`pow2`) or 1000
 /// until the integer part has at most `maxlen` digits, then fill the remaining digits
 /// (keeping one for the point) with decimals of the remainder, rounding up the last
-/// step when no decimal fits. Prefixes: k/M/G/T/P, or Ki/Mi/Gi/Ti/Pi with `pow2`.
+/// step when no decimal fits. A remainder whose rounded decimals reach 1 (x.95–x.99
+/// with one decimal) carries into the integer part, as fio 3.33 does (`16.0MiB` for
+/// 16 744 448 bytes, not `15.0MiB`). Prefixes: k/M/G/T/P, or Ki/Mi/Gi/Ti/Pi with `pow2`.
 pub fn num2str(num: u64, maxlen: usize, pow2: bool, units: N2s) -> String {
     const SI: [&str; 6] = ["", "k", "M", "G", "T", "P"];
     const IEC: [&str; 6] = ["", "Ki", "Mi", "Gi", "Ti", "Pi"];
@@ -59,7 +61,12 @@ pub fn num2str(num: u64, maxlen: usize, pow2: bool, units: N2s) -> String {
     }
     let decimals = maxlen - digits - 1;
     let frac = format!("{:.decimals$}", m as f64 / thousand as f64);
-    // fio prints the digits after "0." of the fraction (a rounded 1.0 keeps its "0")
+    // fio prints the digits after "0." of the fraction; a fraction that rounds up to
+    // "1.0…" carries into the integer part (fio: `if (tmp[0] == '1') num++;`), keeping
+    // the decimals chosen for the uncarried width: 10481664 B is `10.00MiB`.
+    if frac.starts_with('1') {
+        num += 1;
+    }
     let tail = frac.get(2..).unwrap_or("");
     format!("{num}.{tail}{}{unit}", prefix[post])
 }
@@ -154,6 +161,57 @@ mod tests {
         assert_eq!(iops(251_234), "251k");
         assert_eq!(iops(13_473), "13.5k");
         assert_eq!(iops(999), "999");
+    }
+
+    /// Rounding that reaches the next integer carries into it. Expected strings are
+    /// fio 3.33's (`io=`/`BW=` of `fio --rw=write --bs=4k --size=N` for the first four;
+    /// the rest from fio's `num2str` logic, checked against its C over ~830k values).
+    #[test]
+    fn rounding_carries_into_the_integer_like_fio() {
+        // the reported cases: fio prints 16.0MiB, 10.00MiB, 100.0MiB, 32.0MiB
+        assert_eq!(size(16_744_448), "16.0MiB");
+        assert_eq!(size(10_481_664), "10.00MiB");
+        assert_eq!(size(104_853_504), "100.0MiB");
+        assert_eq!(size(33_550_336), "32.0MiB");
+        // randrw: 32 960 IOPS is 33.0k (129 MiB/s of 4 KiB), not 32.0k
+        assert_eq!(iops(32_960), "33.0k");
+        assert_eq!(iops(32_999), "33.0k");
+        // power-of-1024 boundaries, two decimals (x.95-x.99 of one digit)
+        assert_eq!(size(9 * 1024 + 1000), "9.98KiB");
+        assert_eq!(size(9 * 1024 + 1023), "10.00KiB");
+        // one decimal: 99.95.. rounds to 100.0, 99.94.. stays
+        assert_eq!(size(99 * 1024 + 973), "100.0KiB");
+        assert_eq!(size(99 * 1024 + 972), "99.9KiB");
+        assert_eq!(size(99 * (1 << 20) + 1000 * 1024), "100.0MiB");
+        assert_eq!(size(15 * (1 << 30) + 1000 * (1 << 20)), "16.0GiB");
+        // no decimal fits: half a unit rounds up, also across 999 -> 1000 and 1023 -> 1024
+        assert_eq!(size(999 * 1024 + 511), "999KiB");
+        assert_eq!(size(999 * 1024 + 512), "1000KiB");
+        assert_eq!(size(1023 * 1024 + 512), "1024KiB");
+        assert_eq!(size(999 * (1 << 20) + 600 * 1024), "1000MiB");
+        assert_eq!(size(1023 * (1 << 20) + 512 * 1024), "1024MiB");
+        // below one unit nothing is divided
+        assert_eq!(size(1023), "1023B");
+        assert_eq!(size(9999), "9999B");
+        assert_eq!(size(10_000), "9.77KiB");
+    }
+
+    /// Power-of-10 boundaries of the decimal forms (kB/s, MB/s, IOPS). 0.95 is
+    /// 0.9499.. as a double, so 99 950 stays 99.9k as in fio.
+    #[test]
+    fn decimal_boundaries_like_fio() {
+        assert_eq!(iops(99_960), "100.0k");
+        assert_eq!(iops(99_950), "99.9k");
+        assert_eq!(iops(99_949), "99.9k");
+        assert_eq!(iops(999_499), "999k");
+        assert_eq!(iops(999_500), "1000k");
+        assert_eq!(iops(1_999_960), "2000k");
+        assert_eq!(iops(9_999_500), "10000k");
+        assert_eq!(bw(99_960_000).1, "100.0MB/s");
+        assert_eq!(bw(999_960_000).1, "1000MB/s");
+        assert_eq!(bw(16_744_448), ("16.0MiB/s".into(), "16.7MB/s".into()));
+        assert_eq!(num2str(33_550_336, SIG_FIGS, false, N2s::Byte), "33.6MB");
+        assert_eq!(iops(10_000), "10.0k");
     }
 
     #[test]

@@ -13,7 +13,8 @@
 //! and is checked against the plan (same files, same bytes). All files live in one fresh
 //! directory made by [`Scratch`]; its planned names are registered before they exist, so
 //! an error or Ctrl-C removes exactly them (`unlink`/`rmdir`, never recursive).
-//! The plan and its size distribution are in `tree/plan.rs`.
+//! The plan and its size distribution are in `tree/plan.rs`; the JSON's top-level
+//! `read`/`write` (the read_all and create_write phases) in `tree/totals.rs`.
 
 use crate::engine::fault::{self, Op};
 use crate::exit;
@@ -34,6 +35,7 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 mod plan;
+mod totals;
 mod walk;
 use plan::median;
 pub use plan::{file_size, plan, renamed, Entry, Plan, BUCKETS, MAX_FILE, MEAN_ESTIMATE};
@@ -270,6 +272,8 @@ pub fn execute(job: &TreeJob) -> i32 {
             t0.elapsed().as_secs_f64(),
             phases,
         );
+        res.read = totals::dir_totals(&res.phases, totals::READ_PHASE);
+        res.write = totals::dir_totals(&res.phases, totals::WRITE_PHASE);
         res.warnings = warnings;
         res.diagnosis = Some(json::TargetDiagnosis::of(&job.dir, None, false));
         res.job.total_size_bytes = res
