@@ -131,3 +131,71 @@ fn direct_io_offsets_and_sizes_are_checked_against_the_logical_block_size() {
     let j: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(j["jobs"][0]["read"]["io_bytes"], 65536);
 }
+
+/// `lo` formatted ext4 and mounted on a scratch directory; unmounted on drop (before
+/// the loop device detaches: declare it after the `Loop4k`).
+struct Mounted {
+    dir: tempfile::TempDir,
+}
+
+impl Mounted {
+    fn new(lo: &Loop4k) -> Option<Mounted> {
+        let ok = |c: &mut Command| c.output().is_ok_and(|o| o.status.success());
+        if !ok(Command::new("mkfs.ext4").arg("-q").arg(&lo.dev)) {
+            eprintln!("skipped: mkfs.ext4 missing or failed");
+            return None;
+        }
+        let dir = common::scratch();
+        if !ok(Command::new("mount").arg(&lo.dev).arg(dir.path())) {
+            eprintln!("skipped: mount failed");
+            return None;
+        }
+        Some(Mounted { dir })
+    }
+}
+
+impl Drop for Mounted {
+    fn drop(&mut self) {
+        let _ = Command::new("umount").arg(self.dir.path()).status();
+    }
+}
+
+#[test]
+fn direct_io_offset_on_a_file_of_a_4k_filesystem_is_refused_before_the_file_exists() {
+    if let Some(why) = skip_reason() {
+        eprintln!("skipped: {why}");
+        return;
+    }
+    let lo = Loop4k::new();
+    let Some(m) = Mounted::new(&lo) else { return };
+    let f = m.dir.path().join("f");
+    let f = f.to_str().unwrap();
+    let write = |extra: &[&str]| {
+        Command::new(BIN)
+            .arg("run")
+            .args([
+                "--name=w",
+                "--rw=write",
+                "--bs=4k",
+                "--size=64k",
+                "--direct=1",
+            ])
+            .arg(format!("--filename={f}"))
+            .args(extra)
+            .output()
+            .expect("spawn iomark")
+    };
+    let o = write(&["--offset=1k"]);
+    let e = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{e}");
+    assert_eq!(e.lines().count(), 1, "{e}");
+    assert!(e.contains("offset=1024") && e.contains("4096 bytes"), "{e}");
+    assert!(!m.dir.path().join("f").exists(), "nothing is created");
+    let o = write(&["--offset=8k"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    // the region is [8 KiB, 72 KiB)
+    assert_eq!(
+        std::fs::metadata(m.dir.path().join("f")).unwrap().len(),
+        72 << 10
+    );
+}
