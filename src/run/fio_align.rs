@@ -59,11 +59,11 @@ fn lbs_of(path: &Path, dirs: &mut BTreeMap<PathBuf, Option<u64>>) -> Option<u64>
 fn culprit(job: &FioJob, t: u32, start: u64, lbs: u64) -> String {
     let inc = job.more.offset_increment;
     match job.more.offset {
-        Some(SizeSpec::Bytes(b)) if b % lbs != 0 => format!("offset={b}"),
-        Some(SizeSpec::Percent(p)) if t == 0 || inc % lbs == 0 => {
+        Some(SizeSpec::Bytes(b)) if !b.is_multiple_of(lbs) => format!("offset={b}"),
+        Some(SizeSpec::Percent(p)) if t == 0 || inc.is_multiple_of(lbs) => {
             format!("offset={p}% (byte {start})")
         }
-        _ if t > 0 && inc % lbs != 0 => {
+        _ if t > 0 && !inc.is_multiple_of(lbs) => {
             format!("offset_increment={inc} (thread {t} starts at byte {start})")
         }
         _ => format!("offset (byte {start})"),
@@ -93,13 +93,13 @@ pub(crate) fn check(job: &FioJob, plans: &[Plan]) -> Result<(), RunError> {
                 "direct=1 needs offsets and lengths that are multiples of the logical block size of {} ({lbs} bytes)",
                 f.path.display()
             );
-            if let Some(b) = sizes.iter().find(|b| **b % lbs != 0) {
+            if let Some(b) = sizes.iter().find(|b| !b.is_multiple_of(lbs)) {
                 return Err(refuse(format!("{need}; got bs={b}")));
             }
-            if let Some(a) = job.more.blockalign.filter(|a| a % lbs != 0) {
+            if let Some(a) = job.more.blockalign.filter(|a| !a.is_multiple_of(lbs)) {
                 return Err(refuse(format!("{need}; got blockalign={a}")));
             }
-            if start % lbs != 0 {
+            if !start.is_multiple_of(lbs) {
                 let what = culprit(job, p.thread, start, lbs);
                 return Err(refuse(format!("{need}; got {what}")));
             }
