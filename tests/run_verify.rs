@@ -543,3 +543,90 @@ fn atomic_writes_run_and_verify_where_the_filesystem_takes_them() {
         "{e}"
     );
 }
+
+/// A file of 16 verified 4 KiB blocks written by iomark, the 3rd block's data
+/// corrupted (its header left intact, so the checksum is what fails).
+fn corrupted_third_block(d: &Path) {
+    let o = run(
+        d,
+        &[
+            "--name=w",
+            "--filename=f",
+            "--rw=write",
+            "--bs=4k",
+            "--size=64k",
+            "--verify=crc32c",
+            "--do_verify=0",
+        ],
+    );
+    assert!(o.status.success(), "{}", err(&o));
+    let p = d.join("f");
+    let mut data = std::fs::read(&p).unwrap();
+    for b in &mut data[8192 + 100..8192 + 108] {
+        *b ^= 0xff;
+    }
+    std::fs::write(&p, data).unwrap();
+}
+
+const READ_VERIFY: [&str; 7] = [
+    "--name=r",
+    "--filename=f",
+    "--rw=read",
+    "--bs=4k",
+    "--size=64k",
+    "--verify=crc32c",
+    "--output-format=json",
+];
+
+#[test]
+fn read_verify_mismatch_ends_the_job_at_the_failing_block() {
+    // fio 3.33 on the same layout: io_bytes=12288 (the failing read counts), err=84,
+    // exit 1, with or without verify_fatal
+    let d = tempfile::tempdir().unwrap();
+    corrupted_third_block(d.path());
+    for extra in [None, Some("--verify_fatal=1")] {
+        let mut a = READ_VERIFY.to_vec();
+        a.extend(extra);
+        let o = run(d.path(), &a);
+        assert_eq!(o.status.code(), Some(1), "{extra:?}: {}", err(&o));
+        let j = json(&o);
+        assert_eq!(j["jobs"][0]["read"]["io_bytes"], 3 * 4096, "{extra:?}");
+        assert_eq!(j["jobs"][0]["read"]["total_ios"], 3, "{extra:?}");
+        assert_eq!(j["jobs"][0]["error"], 84, "{extra:?}");
+        let e = err(&o);
+        assert!(
+            e.contains("verify failed") && e.contains("offset 8192"),
+            "{e}"
+        );
+        assert!(!e.contains("continued past"), "{e}");
+    }
+}
+
+#[test]
+fn read_verify_mismatch_with_continue_on_error_reads_on_and_counts_it() {
+    let d = tempfile::tempdir().unwrap();
+    corrupted_third_block(d.path());
+    for coe in ["--continue_on_error=verify", "--continue_on_error=all"] {
+        let mut a = READ_VERIFY.to_vec();
+        a.push(coe);
+        let o = run(d.path(), &a);
+        // iomark exits 1 for errors continued past (fio exits 0 with err=84)
+        assert_eq!(o.status.code(), Some(1), "{coe}: {}", err(&o));
+        let j = json(&o);
+        // the whole file is read, the mismatched block counted as done (as fio)
+        assert_eq!(j["jobs"][0]["read"]["io_bytes"], 16 * 4096, "{coe}");
+        assert_eq!(j["jobs"][0]["total_err"], 1, "{coe}");
+        assert_eq!(j["jobs"][0]["error"], 84, "{coe}");
+        let e = err(&o);
+        assert!(
+            e.contains("1 I/O error(s) continued past") && e.contains("offset 8192"),
+            "{e}"
+        );
+    }
+    // continue_on_error=read does not cover verify errors: the job stops
+    let mut a = READ_VERIFY.to_vec();
+    a.push("--continue_on_error=read");
+    let o = run(d.path(), &a);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(json(&o)["jobs"][0]["read"]["io_bytes"], 3 * 4096);
+}

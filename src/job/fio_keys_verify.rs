@@ -32,7 +32,7 @@ pub struct JobExtra {
     pub verify_async: u32,
     /// `ignore_error`: errno lists (read, write, verify) that `continue_on_error` goes on
     /// after; `None`: fio's default list (EIO, EILSEQ). The verify list has no effect
-    /// (a notice says so): mismatches follow `verify_fatal`
+    /// (a notice says so): `continue_on_error` and `verify_fatal` decide
     pub ignore_error: [Option<Vec<i32>>; 3],
     /// `error_dump`: print each error a job continues past (fio default 0)
     pub error_dump: bool,
@@ -261,7 +261,7 @@ pub fn apply_extra(
             x.ignore_error = parse_ignore_error(v).map_err(|e| bad(key, v, e, origin))?;
             if x.ignore_error[2].is_some() {
                 notice(
-                    "notice: ignore_error: the VERIFY list has no effect in iomark: a verify mismatch is counted and fails the job (verify_fatal=1 stops it at once)".into(),
+                    "notice: ignore_error: the VERIFY list has no effect in iomark: a read job stops at a verify mismatch unless continue_on_error covers verify; a writing job counts its mismatches and fails (verify_fatal=1 stops it at once)".into(),
                 );
             }
         }

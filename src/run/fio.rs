@@ -300,6 +300,12 @@ pub fn execute(
         })
         .collect();
     fio_files::preflight(&checks)?;
+    // direct=1: offsets (and block sizes on block devices) against the logical block size
+    for (j, ps) in cmd.jobs.iter().zip(&plans) {
+        if j.engine != EngineKind::Null {
+            super::fio_align::check(j, ps)?;
+        }
+    }
     for (j, ps) in cmd.jobs.iter().zip(&plans) {
         if !j.more.x.allow_file_create && j.engine != EngineKind::Null {
             for p in ps {

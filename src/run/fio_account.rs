@@ -250,6 +250,9 @@ impl<'a> Worker<'a> {
         (t, t_base): (u64, u64),
     ) -> Result<(), RunError> {
         let m = &self.plan.job.more;
+        // a read that fails its verify is still a done request (fio counts it in the
+        // job's io bytes) and then ends the job: see `read_mismatch`
+        let mut bad: Option<String> = None;
         if let (true, Some(k)) = (self.uses.verify, m.verify) {
             // fio verifies plain reads of jobs that only read; a job that writes checks
             // what it wrote (backlog and read-back phase)
@@ -260,13 +263,15 @@ impl<'a> Worker<'a> {
                     .vspec()
                     .unwrap_or(fio_verify::Spec::new(k, &m.verify_pattern));
                 if let Err(why) = fio_verify::check_with(data, s.offset, &spec, None) {
-                    let why = self.dumped(s.file, s.offset, data, None, why);
-                    self.mismatch(s.file, s.offset, why)?;
+                    bad = Some(self.dumped(s.file, s.offset, data, None, why));
                 }
             }
         }
         if !s.measured {
-            return Ok(());
+            return match bad {
+                Some(why) => self.read_mismatch(st, s, why),
+                None => Ok(()),
+            };
         }
         let d = match s.op {
             Op::Read => &mut st.read,
@@ -332,7 +337,50 @@ impl<'a> Worker<'a> {
                 l.io(t_ms, s.op.idx(), s.len as u64, s.offset, slat, clat, lat);
             }
         }
-        Ok(())
+        match bad {
+            Some(why) => self.read_mismatch(st, s, why),
+            None => Ok(()),
+        }
+    }
+
+    /// A read of a read-only verify job whose data did not match (fio 3.33: the
+    /// verify error is the request's error, EILSEQ): with `continue_on_error` covering
+    /// verify errors (`verify`, `all`; the `ignore_error` verify list is not consulted,
+    /// see its notice) it is counted as an error (errno EILSEQ) and the job goes on;
+    /// otherwise the job stops here,
+    /// whatever `verify_fatal` says, the failing read counted as done (already
+    /// accounted by the caller).
+    #[cold]
+    fn read_mismatch(&mut self, st: &mut JobStats, s: &Slot, why: String) -> Result<(), RunError> {
+        use crate::engine::fault::ErrorClass;
+        let msg = format!(
+            "verify failed in {} at offset {}: {why}",
+            self.plan.files[s.file].path.display(),
+            s.offset
+        );
+        if self
+            .plan
+            .job
+            .more
+            .continue_on_error
+            .continues(ErrorClass::Verify)
+        {
+            if self.plan.job.more.x.error_dump {
+                eprintln!("iomark: error_dump: {msg} (non-fatal, job goes on)");
+            }
+            st.errors += 1;
+            if st.first_error.is_none() {
+                st.first_error = Some(msg);
+                st.first_errno = libc::EILSEQ;
+            }
+            return Ok(());
+        }
+        self.mismatches += 1;
+        Err(RunError::Verify {
+            job: self.plan.job.name.clone(),
+            count: self.mismatches,
+            first: self.first_mismatch.clone().unwrap_or(msg),
+        })
     }
 
     pub(super) fn sync_file<E: Engine>(

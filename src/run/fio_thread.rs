@@ -25,7 +25,7 @@ use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 pub(crate) fn io_why(e: IoErr, direct: bool, align: u64) -> String {
     match e {
         IoErr::Errno(libc::EINVAL) if direct => format!(
-            "{} (direct=1 needs offsets, lengths and buffers aligned to the device's logical block size; offsets here are aligned to {align} bytes)",
+            "{} (direct=1: offsets and lengths must be multiples of the logical block size, buffers aligned to it; this job aligns offsets to {align} bytes)",
             strerror(libc::EINVAL)
         ),
         IoErr::Errno(n) => strerror(n),

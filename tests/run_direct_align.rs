@@ -1,0 +1,201 @@
+//! `iomark run` with `direct=1` on a target whose logical block size is 4096 bytes (a
+//! loop device made with `losetup --sector-size 4096`): block sizes, `offset`,
+//! `offset_increment` and `blockalign` that are not multiples of it are refused before
+//! any I/O, exit 2 with one line naming the option and the required alignment; aligned
+//! jobs and buffered jobs run. Needs root and losetup, otherwise skipped with the reason.
+
+mod common;
+
+use common::BIN;
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn skip_reason() -> Option<String> {
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } != 0 {
+        return Some("not root (loop devices need root)".into());
+    }
+    let have = Command::new("sh")
+        .args(["-c", "command -v losetup"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !have {
+        return Some("losetup not installed".into());
+    }
+    None
+}
+
+/// A loop device with 4096-byte logical blocks over an 8 MiB scratch file; detached
+/// on drop (also when the test fails).
+struct Loop4k {
+    dev: PathBuf,
+    _dir: tempfile::TempDir,
+}
+
+impl Loop4k {
+    fn new() -> Loop4k {
+        let dir = common::scratch();
+        let img = dir.path().join("disk.img");
+        std::fs::File::create(&img)
+            .unwrap()
+            .set_len(8 << 20)
+            .unwrap();
+        // losetup -f can race with other tests taking the same free device: retry
+        for _ in 0..20 {
+            let o = Command::new("losetup")
+                .args(["-f", "--show", "--sector-size", "4096"])
+                .arg(&img)
+                .output()
+                .unwrap();
+            if o.status.success() {
+                let dev = PathBuf::from(String::from_utf8_lossy(&o.stdout).trim());
+                return Loop4k { dev, _dir: dir };
+            }
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+        panic!("losetup -f --sector-size 4096 failed 20 times");
+    }
+}
+
+impl Drop for Loop4k {
+    fn drop(&mut self) {
+        let _ = Command::new("losetup").arg("-d").arg(&self.dev).status();
+    }
+}
+
+fn read_job(dev: &str, extra: &[&str]) -> Output {
+    Command::new(BIN)
+        .arg("run")
+        .args([
+            "--name=r",
+            "--rw=read",
+            "--size=64k",
+            "--output-format=json",
+        ])
+        .arg(format!("--filename={dev}"))
+        .args(extra)
+        .output()
+        .expect("spawn iomark")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn direct_io_offsets_and_sizes_are_checked_against_the_logical_block_size() {
+    if let Some(why) = skip_reason() {
+        eprintln!("skipped: {why}");
+        return;
+    }
+    let lo = Loop4k::new();
+    let dev = lo.dev.to_str().unwrap();
+    let lbs = std::fs::read_to_string(format!(
+        "/sys/block/{}/queue/logical_block_size",
+        lo.dev.file_name().unwrap().to_string_lossy()
+    ))
+    .unwrap();
+    assert_eq!(lbs.trim(), "4096", "the loop device has 4 KiB sectors");
+    // (extra options, what the one error line must name)
+    let refused: [(&[&str], &str); 4] = [
+        (&["--bs=4k", "--offset=1k"], "offset=1024"),
+        (&["--bs=1k"], "bs=1024"),
+        (
+            &["--bs=4k", "--numjobs=2", "--offset_increment=2k"],
+            "offset_increment=2048",
+        ),
+        (&["--bs=4k", "--blockalign=2k"], "blockalign=2048"),
+    ];
+    for (extra, names) in refused {
+        let mut a = extra.to_vec();
+        a.push("--direct=1");
+        let o = read_job(dev, &a);
+        let e = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{extra:?}: {e}");
+        assert_eq!(e.lines().count(), 1, "{extra:?}: {e}");
+        assert!(
+            e.contains(names) && e.contains("logical block size") && e.contains("4096 bytes"),
+            "{extra:?}: {e}"
+        );
+        // refused before any I/O: no report
+        assert!(o.stdout.is_empty(), "{extra:?}");
+    }
+    // aligned offsets run: 64 KiB from byte 8192
+    let o = read_job(dev, &["--bs=4k", "--offset=8k", "--direct=1"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let j: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(j["jobs"][0]["read"]["io_bytes"], 65536);
+    // a buffered job takes any offset
+    let o = read_job(dev, &["--bs=4k", "--offset=1k", "--direct=0"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let j: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(j["jobs"][0]["read"]["io_bytes"], 65536);
+}
+
+/// `lo` formatted ext4 and mounted on a scratch directory; unmounted on drop (before
+/// the loop device detaches: declare it after the `Loop4k`).
+struct Mounted {
+    dir: tempfile::TempDir,
+}
+
+impl Mounted {
+    fn new(lo: &Loop4k) -> Option<Mounted> {
+        let ok = |c: &mut Command| c.output().is_ok_and(|o| o.status.success());
+        if !ok(Command::new("mkfs.ext4").arg("-q").arg(&lo.dev)) {
+            eprintln!("skipped: mkfs.ext4 missing or failed");
+            return None;
+        }
+        let dir = common::scratch();
+        if !ok(Command::new("mount").arg(&lo.dev).arg(dir.path())) {
+            eprintln!("skipped: mount failed");
+            return None;
+        }
+        Some(Mounted { dir })
+    }
+}
+
+impl Drop for Mounted {
+    fn drop(&mut self) {
+        let _ = Command::new("umount").arg(self.dir.path()).status();
+    }
+}
+
+#[test]
+fn direct_io_offset_on_a_file_of_a_4k_filesystem_is_refused_before_the_file_exists() {
+    if let Some(why) = skip_reason() {
+        eprintln!("skipped: {why}");
+        return;
+    }
+    let lo = Loop4k::new();
+    let Some(m) = Mounted::new(&lo) else { return };
+    let f = m.dir.path().join("f");
+    let f = f.to_str().unwrap();
+    let write = |extra: &[&str]| {
+        Command::new(BIN)
+            .arg("run")
+            .args([
+                "--name=w",
+                "--rw=write",
+                "--bs=4k",
+                "--size=64k",
+                "--direct=1",
+            ])
+            .arg(format!("--filename={f}"))
+            .args(extra)
+            .output()
+            .expect("spawn iomark")
+    };
+    let o = write(&["--offset=1k"]);
+    let e = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{e}");
+    assert_eq!(e.lines().count(), 1, "{e}");
+    assert!(e.contains("offset=1024") && e.contains("4096 bytes"), "{e}");
+    assert!(!m.dir.path().join("f").exists(), "nothing is created");
+    let o = write(&["--offset=8k"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    // the region is [8 KiB, 72 KiB)
+    assert_eq!(
+        std::fs::metadata(m.dir.path().join("f")).unwrap().len(),
+        72 << 10
+    );
+}
