@@ -106,3 +106,26 @@ fn every_pass_of_a_buffered_job_reads_the_device() {
     ok(&o);
     assert!(sectors_read(&dev) - a >= 2 * 16384);
 }
+
+/// A percentage `offset` is aligned down to the smallest block size (fio): 1 % of
+/// 8 MiB is byte 83886, so the region starts at 81920 (20 blocks of 4 KiB).
+#[test]
+fn percentage_offset_is_aligned_to_the_block_size() {
+    let d = tempfile::tempdir().unwrap();
+    let o = iomark(
+        d.path(),
+        &[
+            "--output-format=json",
+            "--name=o",
+            "--rw=read",
+            "--bs=4k",
+            "--size=8m",
+            "--offset=1%",
+            "--filename=f",
+        ],
+    );
+    let v = json(&ok(&o));
+    assert_eq!(v["jobs"][0]["read"]["io_bytes"], 8u64 << 20);
+    let len = std::fs::metadata(d.path().join("f")).unwrap().len();
+    assert_eq!(len, (8 << 20) + 81920);
+}

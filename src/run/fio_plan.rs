@@ -105,7 +105,12 @@ pub(crate) fn files_for(job: &FioJob, t: u32) -> Result<(Vec<FileSpec>, Vec<Regi
         let base = match job.more.offset {
             None => 0,
             Some(SizeSpec::Bytes(b)) => b,
-            Some(SizeSpec::Percent(pc)) => (existing.unwrap_or(size) as f64 * pc / 100.0) as u64,
+            Some(SizeSpec::Percent(pc)) => {
+                // fio aligns a percentage offset down to the smallest block size
+                let raw = (existing.unwrap_or(size) as f64 * pc / 100.0) as u64;
+                let min_bs = job.bs_read.min().min(job.bs_write.min()).max(1);
+                raw / min_bs * min_bs
+            }
         };
         let start = base.saturating_add(u64::from(t).saturating_mul(job.more.offset_increment));
         // with an offset into an existing file (or device) and no explicit size, the
