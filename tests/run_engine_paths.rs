@@ -89,3 +89,37 @@ fn force_async_is_checked() {
     assert_eq!(v["jobs"][0]["read"]["total_ios"], 64);
     assert_eq!(v["jobs"][0]["error"], 0);
 }
+
+/// Targets are opened with O_NOATIME where allowed (owner or CAP_FOWNER): a read job
+/// leaves the file's access time alone. The file's atime is set before its mtime, so
+/// under the usual `relatime` a plain read would move it.
+#[test]
+fn reads_leave_the_access_time_alone() {
+    use std::os::unix::fs::MetadataExt;
+    let d = tempfile::tempdir().unwrap();
+    let p = d.path().join("f");
+    std::fs::write(&p, vec![7u8; 1 << 20]).unwrap();
+    let old = std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_000_000);
+    let f = std::fs::File::options().write(true).open(&p).unwrap();
+    f.set_times(std::fs::FileTimes::new().set_accessed(old))
+        .unwrap();
+    drop(f);
+    let before = std::fs::metadata(&p).unwrap().atime();
+    assert_eq!(before, 1_000_000);
+    for engine in ["psync", "io_uring", "mmap"] {
+        let o = iomark(
+            d.path(),
+            &[
+                "--name=r",
+                &format!("--ioengine={engine}"),
+                "--rw=read",
+                "--bs=64k",
+                "--size=1m",
+                "--filename=f",
+            ],
+        );
+        ok(&o);
+        let after = std::fs::metadata(&p).unwrap().atime();
+        assert_eq!(after, before, "{engine}: the read moved the access time");
+    }
+}
