@@ -7,61 +7,7 @@
 mod common;
 
 use common::BIN;
-use std::path::PathBuf;
 use std::process::{Command, Output};
-
-fn skip_reason() -> Option<String> {
-    // SAFETY: geteuid has no preconditions.
-    if unsafe { libc::geteuid() } != 0 {
-        return Some("not root (loop devices need root)".into());
-    }
-    let have = Command::new("sh")
-        .args(["-c", "command -v losetup"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !have {
-        return Some("losetup not installed".into());
-    }
-    None
-}
-
-/// A loop device with 4096-byte logical blocks over an 8 MiB scratch file; detached
-/// on drop (also when the test fails).
-struct Loop4k {
-    dev: PathBuf,
-    _dir: tempfile::TempDir,
-}
-
-impl Loop4k {
-    fn new() -> Loop4k {
-        let dir = common::scratch();
-        let img = dir.path().join("disk.img");
-        std::fs::File::create(&img)
-            .unwrap()
-            .set_len(8 << 20)
-            .unwrap();
-        // losetup -f can race with other tests taking the same free device: retry
-        for _ in 0..20 {
-            let o = Command::new("losetup")
-                .args(["-f", "--show", "--sector-size", "4096"])
-                .arg(&img)
-                .output()
-                .unwrap();
-            if o.status.success() {
-                let dev = PathBuf::from(String::from_utf8_lossy(&o.stdout).trim());
-                return Loop4k { dev, _dir: dir };
-            }
-            std::thread::sleep(std::time::Duration::from_millis(100));
-        }
-        panic!("losetup -f --sector-size 4096 failed 20 times");
-    }
-}
-
-impl Drop for Loop4k {
-    fn drop(&mut self) {
-        let _ = Command::new("losetup").arg("-d").arg(&self.dev).status();
-    }
-}
 
 fn read_job(dev: &str, extra: &[&str]) -> Output {
     Command::new(BIN)
@@ -84,11 +30,11 @@ fn stderr(o: &Output) -> String {
 
 #[test]
 fn direct_io_offsets_and_sizes_are_checked_against_the_logical_block_size() {
-    if let Some(why) = skip_reason() {
+    if let Some(why) = common::loop_skip_reason() {
         eprintln!("skipped: {why}");
         return;
     }
-    let lo = Loop4k::new();
+    let lo = common::LoopDev::new(8, Some(4096));
     let dev = lo.dev.to_str().unwrap();
     let lbs = std::fs::read_to_string(format!(
         "/sys/block/{}/queue/logical_block_size",
@@ -139,7 +85,7 @@ struct Mounted {
 }
 
 impl Mounted {
-    fn new(lo: &Loop4k) -> Option<Mounted> {
+    fn new(lo: &common::LoopDev) -> Option<Mounted> {
         let ok = |c: &mut Command| c.output().is_ok_and(|o| o.status.success());
         if !ok(Command::new("mkfs.ext4").arg("-q").arg(&lo.dev)) {
             eprintln!("skipped: mkfs.ext4 missing or failed");
@@ -162,11 +108,11 @@ impl Drop for Mounted {
 
 #[test]
 fn direct_io_offset_on_a_file_of_a_4k_filesystem_is_refused_before_the_file_exists() {
-    if let Some(why) = skip_reason() {
+    if let Some(why) = common::loop_skip_reason() {
         eprintln!("skipped: {why}");
         return;
     }
-    let lo = Loop4k::new();
+    let lo = common::LoopDev::new(8, Some(4096));
     let Some(m) = Mounted::new(&lo) else { return };
     let f = m.dir.path().join("f");
     let f = f.to_str().unwrap();

@@ -281,72 +281,16 @@ fn numa_nodes_are_checked_and_applied() {
 
 // ---- trims on block devices -------------------------------------------------------------
 
-fn skip_reason() -> Option<String> {
-    // SAFETY: geteuid has no preconditions.
-    if unsafe { libc::geteuid() } != 0 {
-        return Some("not root (loop devices need root)".into());
-    }
-    let have = Command::new("sh")
-        .args(["-c", "command -v losetup"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !have {
-        return Some("losetup not installed".into());
-    }
-    None
-}
-
-/// A loop device over a 16 MiB file on the project's disk; detached on drop.
-struct Loop {
-    dev: PathBuf,
-    img: PathBuf,
-    _dir: tempfile::TempDir,
-}
-
-impl Loop {
-    fn new() -> Loop {
-        let dir = common::scratch();
-        let img = dir.path().join("disk.img");
-        std::fs::File::create(&img)
-            .unwrap()
-            .set_len(16 << 20)
-            .unwrap();
-        for _ in 0..20 {
-            let o = Command::new("losetup")
-                .args(["-f", "--show"])
-                .arg(&img)
-                .output()
-                .unwrap();
-            if o.status.success() {
-                let dev = PathBuf::from(String::from_utf8_lossy(&o.stdout).trim());
-                return Loop {
-                    dev,
-                    img,
-                    _dir: dir,
-                };
-            }
-            std::thread::sleep(std::time::Duration::from_millis(100));
-        }
-        panic!("losetup -f failed 20 times");
-    }
-}
-
-impl Drop for Loop {
-    fn drop(&mut self) {
-        let _ = Command::new("losetup").arg("-d").arg(&self.dev).status();
-    }
-}
-
 /// rw=trim on a loop device: refused without --allow-destructive-write (nothing
 /// changes); with it, 1 MiB at offset 1 MiB is discarded (BLKDISCARD) and reads back as
 /// zeros while the bytes around it keep their pattern.
 #[test]
 fn trim_on_a_block_device_discards_the_range() {
-    if let Some(why) = skip_reason() {
+    if let Some(why) = common::loop_skip_reason() {
         eprintln!("SKIPPED: {why}");
         return;
     }
-    let lo = Loop::new();
+    let lo = common::LoopDev::new(16, None);
     let dev = lo.dev.to_str().unwrap().to_string();
     {
         use std::os::unix::fs::FileExt;

@@ -432,3 +432,75 @@ pub fn json_counts(j: &serde_json::Value) -> Expected {
 pub fn run_cmd(cmd: Command, timeout: Duration) -> Run {
     run_with_timeout(cmd, timeout)
 }
+
+/// Why a test that needs loop devices cannot run here (not root, no losetup), or None.
+#[allow(dead_code)]
+pub fn loop_skip_reason() -> Option<String> {
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } != 0 {
+        return Some("not root (loop devices need root)".into());
+    }
+    let have = std::process::Command::new("sh")
+        .args(["-c", "command -v losetup"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !have {
+        return Some("losetup not installed".into());
+    }
+    None
+}
+
+/// A loop device over a `mib`-MiB scratch file (`losetup --sector-size` when given);
+/// detached on drop, also when the test fails.
+#[allow(dead_code)]
+pub struct LoopDev {
+    /// the device (`/dev/loopN`)
+    pub dev: std::path::PathBuf,
+    /// its backing file
+    pub img: std::path::PathBuf,
+    _dir: tempfile::TempDir,
+}
+
+#[allow(dead_code)]
+impl LoopDev {
+    /// Attach a fresh image; `losetup -f` can race with other tests for the same free
+    /// device, so it is retried.
+    pub fn new(mib: u64, sector_size: Option<u32>) -> LoopDev {
+        let dir = scratch();
+        let img = dir.path().join("disk.img");
+        std::fs::File::create(&img)
+            .unwrap()
+            .set_len(mib << 20)
+            .unwrap();
+        let mut args = vec!["-f".to_string(), "--show".to_string()];
+        if let Some(n) = sector_size {
+            args.extend(["--sector-size".to_string(), n.to_string()]);
+        }
+        for _ in 0..20 {
+            let o = std::process::Command::new("losetup")
+                .args(&args)
+                .arg(&img)
+                .output()
+                .unwrap();
+            if o.status.success() {
+                let dev = std::path::PathBuf::from(String::from_utf8_lossy(&o.stdout).trim());
+                return LoopDev {
+                    dev,
+                    img,
+                    _dir: dir,
+                };
+            }
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+        panic!("losetup {args:?} failed 20 times");
+    }
+}
+
+impl Drop for LoopDev {
+    fn drop(&mut self) {
+        let _ = std::process::Command::new("losetup")
+            .arg("-d")
+            .arg(&self.dev)
+            .status();
+    }
+}
