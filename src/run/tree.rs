@@ -350,8 +350,8 @@ fn run(
     if let Some(free) = preflight::free_space(&job.dir) {
         if need > free {
             return Err(RunError::Env(format!(
-                "not enough free space in '{}': need {} ({} files of {} plus directories, in 4 KiB blocks), {} available ({} < {} bytes)",
-                job.dir.display(), iec(need), job.files, iec(total), iec(free), free, need
+                "not enough free space in '{}': need {} ({} files holding {} in all, each rounded up to 4 KiB blocks, plus {} directories), {} available ({} < {} bytes)",
+                job.dir.display(), iec(need), job.files, iec(total), job.dirs + 1, iec(free), free, need
             )));
         }
     }
