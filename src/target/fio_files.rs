@@ -301,11 +301,14 @@ pub fn layout(files: &[FileSpec], fill: bool, _writes: bool) -> Result<Vec<Strin
         } else {
             file.set_len(f.size).map_err(|e| io("extend", e))?;
         }
-        notes.push(format!(
-            "Laying out IO file {} ({} bytes)",
-            f.path.display(),
-            f.size
-        ));
+        if f.size > 0 {
+            // (an empty file created for fill_device is not "laid out": fio says nothing)
+            notes.push(format!(
+                "Laying out IO file {} ({} bytes)",
+                f.path.display(),
+                f.size
+            ));
+        }
     }
     Ok(notes)
 }
