@@ -180,11 +180,51 @@ pub fn hit(op: Op) -> Option<Kind> {
         .find(|r| r.op == op && (n == r.nth || (r.repeat && n > r.nth)))
         .map(|r| r.kind)?;
     if kind == Kind::Stop {
-        // SAFETY: raise(2) on our own process; execution resumes after SIGCONT.
-        unsafe { libc::raise(libc::SIGSTOP) };
+        stop_here();
         return None;
     }
     Some(kind)
+}
+
+/// The `stop` fault: SIGSTOP ourselves; after SIGCONT, wait (at most 2 s) until a
+/// SIGINT/SIGTERM sent while we were stopped has been handled. Another thread (usually
+/// the main one) takes the signal, so without the wait this thread could start the next
+/// operation before the stop flag is set, and a test's "nothing after the signal
+/// started" would depend on scheduling.
+fn stop_here() {
+    use crate::run::signals::HANDLED;
+    let before = HANDLED.load(Ordering::SeqCst);
+    // SAFETY: raise(2) on our own process; execution resumes after SIGCONT.
+    unsafe { libc::raise(libc::SIGSTOP) };
+    let start = std::time::Instant::now();
+    let mut idle = 0u32;
+    while HANDLED.load(Ordering::SeqCst) == before
+        && start.elapsed() < std::time::Duration::from_secs(2)
+    {
+        if stop_signal_pending() {
+            idle = 0;
+        } else {
+            // not pending: none was sent, or one is between dequeue and its actions
+            idle += 1;
+            if idle > 50 {
+                break;
+            }
+        }
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+}
+
+/// True when SIGINT or SIGTERM is pending for this thread or the process.
+fn stop_signal_pending() -> bool {
+    // SAFETY: sigpending fills the set we own; sigismember only reads it.
+    unsafe {
+        let mut set: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut set);
+        if libc::sigpending(&mut set) != 0 {
+            return false;
+        }
+        libc::sigismember(&set, libc::SIGINT) == 1 || libc::sigismember(&set, libc::SIGTERM) == 1
+    }
 }
 
 /// Hook for plain `std` I/O loops (`copy`, `tree`): call before the operation. Errno

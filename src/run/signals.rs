@@ -8,6 +8,11 @@ use signal_hook::consts::{SIGINT, SIGTERM};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 
+/// SIGINT/SIGTERM deliveries whose actions have all run (the stop flags are set by
+/// then). Read by the test-only `stop` fault so that a signal sent while the process
+/// was stopped is handled before the next operation starts (see `engine::fault`).
+pub static HANDLED: AtomicU64 = AtomicU64::new(0);
+
 /// A second signal this long (1 s) after the first exits at once; earlier ones are the
 /// same request (`timeout`'s SIGTERM to the child and to its group).
 pub const SECOND_AFTER_NS: u64 = 1_000_000_000;
@@ -64,6 +69,13 @@ impl Signals {
             };
             let _ = signal_hook::flag::register(sig, Arc::clone(flag));
             let _ = signal_hook::flag::register(sig, Arc::clone(&s.stop));
+            // registered last: signal-hook runs a signal's actions in registration order
+            // SAFETY: only an atomic add, async-signal-safe.
+            let _ = unsafe {
+                signal_hook::low_level::register(sig, || {
+                    HANDLED.fetch_add(1, Ordering::SeqCst);
+                })
+            };
         }
         s
     }
