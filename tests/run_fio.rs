@@ -58,6 +58,33 @@ fn bssplit_weights_must_sum_to_100() {
     );
 }
 
+/// `--reap-spin` (iomark's own): default 5 µs on every job, a plain number is µs,
+/// `0` turns it off, and it applies to every job wherever it stands.
+#[test]
+fn reap_spin_defaults_to_5us_and_applies_to_every_job() {
+    let spin = |a: &[&str]| -> Vec<u64> {
+        parse_args_with(&args(a), &no_env)
+            .unwrap()
+            .jobs
+            .iter()
+            .map(|j| j.reap_spin_ns)
+            .collect()
+    };
+    assert_eq!(
+        spin(&["--size=1m", "--name=a", "--name=b"]),
+        vec![5_000, 5_000]
+    );
+    assert_eq!(
+        spin(&["--size=1m", "--name=a", "--name=b", "--reap-spin=12"]),
+        vec![12_000, 12_000]
+    );
+    assert_eq!(spin(&["--reap-spin=0", "--name=a", "--size=1m"]), vec![0]);
+    assert_eq!(
+        spin(&["--reap-spin=800ns", "--name=a", "--size=1m"]),
+        vec![800]
+    );
+}
+
 #[test]
 fn command_line_globals_and_jobs() {
     let c = parse_args_with(

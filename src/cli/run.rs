@@ -17,6 +17,9 @@ pub const USAGE: &str =
   --output-format=normal|json|json+   --output=FILE   --section=NAME
   --showcmd (print the effective options as one command line, run nothing)
   --json=FILE (iomark RunResult, schema 1)   --plot=DIR (SVG charts: throughput over time, latency curve)
+  --status-interval=TIME   --engine-strict (exit 3 instead of the psync fallback when io_uring is denied)
+  --allow-destructive-write=/dev/X   --reap-spin=TIME (io_uring: watch for completions this long
+  before sleeping; default 5us, 0 = sleep at once as fio does)
 Exit codes: 0 ok, 1 I/O error or verify mismatch, 2 invalid options or job file,
   3 environment cannot do it, 130/143 interrupted (partial results printed and saved).
 ";

@@ -310,6 +310,9 @@ pub struct FioJob {
     /// `force_async=N`: io_uring issues every N-th request with IOSQE_ASYNC (fio's key;
     /// unset or 0: never, fio's default)
     pub force_async: Option<u32>,
+    /// `--reap-spin=TIME` (iomark's own, command line only): io_uring reap spin budget in
+    /// ns before sleeping for completions (engine/io_uring.rs; 0: off, fio's behaviour)
+    pub reap_spin_ns: u64,
     /// job control: flow, steady state, latency target, io_submit_mode
     pub control: super::fio_control::Control,
     /// priorities, NUMA binding and dedupe keys ([`super::fio_extra`])
@@ -356,6 +359,7 @@ impl Default for FioJob {
             sqthread_poll_cpu: None,
             hipri: false,
             force_async: None,
+            reap_spin_ns: crate::engine::io_uring::DEFAULT_SPIN_NS,
             control: Default::default(),
             extra: Default::default(),
         }
@@ -555,6 +559,7 @@ pub fn parse_args_with(
     env: &dyn Fn(&str) -> Option<String>,
 ) -> Result<FioCommand, FioError> {
     let mut cmd = FioCommand::default();
+    let mut reap_spin: Option<u64> = None;
     let mut cli_sections: Vec<(String, Vec<Entry>)> = vec![("global".into(), Vec::new())];
     let mut files: Vec<PathBuf> = Vec::new();
     for a in args {
@@ -652,6 +657,25 @@ pub fn parse_args_with(
                 cmd.allow_destructive_write.push(PathBuf::from(f));
                 continue;
             }
+            "reap_spin" => {
+                let t = v.as_deref().unwrap_or("");
+                let d = parse_time(t, 1_000).map_err(|e| FioError::BadValue {
+                    key: "reap-spin".into(),
+                    value: t.into(),
+                    why: format!("{e} (a time up to 1ms, e.g. 5us; 0 turns the spin off)"),
+                    origin: Origin::CommandLine,
+                })?;
+                if d > Duration::from_millis(1) {
+                    return Err(FioError::BadValue {
+                        key: "reap-spin".into(),
+                        value: t.into(),
+                        why: "at most 1ms (0 turns the spin off)".into(),
+                        origin: Origin::CommandLine,
+                    });
+                }
+                reap_spin = Some(d.as_nanos() as u64);
+                continue;
+            }
             "engine_strict" => {
                 cmd.engine_strict =
                     parse_bool("engine-strict", v.as_deref(), &Origin::CommandLine)?;
@@ -739,6 +763,11 @@ pub fn parse_args_with(
         return Err(FioError::Usage(
             "no jobs: give --name=NAME with options, or a job file".into(),
         ));
+    }
+    if let Some(ns) = reap_spin {
+        for j in &mut cmd.jobs {
+            j.reap_spin_ns = ns;
+        }
     }
     Ok(cmd)
 }

@@ -143,6 +143,7 @@ pub(crate) fn run_thread_io(
                     sqpoll: job.sqthread_poll,
                     sqpoll_cpu: job.sqthread_poll_cpu,
                     iopoll: job.hipri,
+                    spin_ns: job.reap_spin_ns,
                 };
                 let e = Uring::with_setup(fds, depth, &bufs, setup)
                     .map_err(|e| engine_err("io_uring", io_uring::unavailable_why(&e)))?
