@@ -347,7 +347,7 @@ impl Uring {
                 }
             }
             i = i.wrapping_add(1);
-            if i % 16 == 0 && t0.elapsed().as_nanos() as u64 >= self.spin_ns {
+            if i.is_multiple_of(16) && t0.elapsed().as_nanos() as u64 >= self.spin_ns {
                 self.spin_backoff = (self.spin_backoff * 2).clamp(1, SPIN_BACKOFF_MAX);
                 self.spin_skip = self.spin_backoff;
                 return Ok(false);
