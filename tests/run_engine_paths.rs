@@ -1,5 +1,6 @@
 //! `iomark run` engine paths: synchronous completions recorded once but reported as
-//! both clat and lat, and io_uring's `force_async` (IOSQE_ASYNC) with its bad values.
+//! both clat and lat, io_uring's `force_async` (IOSQE_ASYNC) with its bad values, and the
+//! reap spin recorded in the RunResult.
 
 mod run_common;
 use run_common::{iomark, ok};
@@ -121,5 +122,50 @@ fn reads_leave_the_access_time_alone() {
         ok(&o);
         let after = std::fs::metadata(&p).unwrap().atime();
         assert_eq!(after, before, "{engine}: the read moved the access time");
+    }
+}
+
+/// An io_uring job's RunResult says which reap spin it ran with (default 5 µs;
+/// `--reap-spin=0` is fio's way), so `compare` readers can tell; psync jobs say nothing.
+#[test]
+fn reap_spin_is_recorded_in_the_run_result() {
+    let d = tempfile::tempdir().unwrap();
+    for (extra, want) in [
+        (None, Some("reap_spin_ns=5000")),
+        (Some("--reap-spin=0"), Some("reap_spin_ns=0")),
+        (Some("--ioengine=psync"), None),
+    ] {
+        let mut a = vec![
+            "--json=r.json",
+            "--name=s",
+            "--ioengine=io_uring",
+            "--iodepth=4",
+            "--rw=randread",
+            "--bs=4k",
+            "--size=1m",
+            "--number_ios=64",
+            "--filename=f",
+        ];
+        a.extend(extra);
+        let o = iomark(d.path(), &a);
+        ok(&o);
+        let v = json(&std::fs::read_to_string(d.path().join("r.json")).unwrap());
+        let notes: Vec<&str> = v["phases"][0]["notes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|n| n.as_str())
+            .collect();
+        let spin: Vec<&&str> = notes
+            .iter()
+            .filter(|n| n.starts_with("reap_spin_ns="))
+            .collect();
+        match want {
+            Some(w) if notes.iter().any(|n| n.contains("engine=io_uring")) => {
+                assert_eq!(spin, vec![&w], "{extra:?}: {notes:?}")
+            }
+            Some(_) => eprintln!("SKIPPED {extra:?}: io_uring unavailable here ({notes:?})"),
+            None => assert!(spin.is_empty(), "{extra:?}: {notes:?}"),
+        }
     }
 }

@@ -50,6 +50,10 @@ fn phase(j: &JobStats, dir: &str, d: &DirStats, cmd: &FioCommand) -> Phase {
             spec.direct,
             spec.rw.fio_name()
         )];
+        if j.engine == "io_uring" && !spec.sqthread_poll && !spec.hipri {
+            // the completion wait differs from fio's unless 0 (engine/io_uring.rs)
+            p.notes.push(format!("reap_spin_ns={}", spec.reap_spin_ns));
+        }
     }
     p.notes.push("latency=lat (submit to completion)".into());
     p.coverage = j.coverage.clone();
