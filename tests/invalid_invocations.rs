@@ -101,6 +101,7 @@ const CASES: &[(&str, i32, &str)] = &[
     ("--test=fileio --bogus prepare", 1, "invalid option: --bogus"),
     // ---- run (fio-style): failures that are stable while `run` is being rewritten
     ("run --bogus=1 --name=x", 2, "'bogus'"),
+    ("run --fadvise_hint=often --name=x --ioengine=null --size=1m", 2, "accepted: 0, 1, sequential, random"),
     ("run --reap-spin=abc --name=x --ioengine=null --size=1m", 2, "option 'reap-spin'"),
     ("run --reap-spin=2ms --name=x --ioengine=null --size=1m", 2, "at most 1ms"),
     ("run --unknown_opt=1 --name=x", 2, "'unknown_opt'"),

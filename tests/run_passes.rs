@@ -129,3 +129,59 @@ fn percentage_offset_is_aligned_to_the_block_size() {
     let len = std::fs::metadata(d.path().join("f")).unwrap().len();
     assert_eq!(len, (8 << 20) + 81920);
 }
+
+/// `fadvise_hint` (fio's default 1): a random-mode job advises POSIX_FADV_RANDOM, which
+/// turns read-ahead off, so the device serves only the blocks asked for; a sequential
+/// job (or `fadvise_hint=0`) keeps read-ahead. `percentage_random=0` makes the random
+/// job's offsets sequential, so read-ahead would show if the advice were missing:
+/// 64 reads of 4 KiB = 512 sectors (plus a few of metadata) against far more.
+#[test]
+fn fadvise_hint_random_turns_read_ahead_off_like_fio() {
+    let Some(fs) = loopfs::SmallExt4::new(64) else {
+        return;
+    };
+    let Some(dev) = fs.dev_name().map(str::to_string) else {
+        return;
+    };
+    let w = [
+        "--name=w",
+        "--rw=write",
+        "--bs=1m",
+        "--size=16m",
+        "--end_fsync=1",
+        "--filename=f",
+    ];
+    ok(&iomark(fs.dir(), &w));
+    let mut got = Vec::new();
+    for (rw, hint) in [
+        ("randread", "1"),
+        ("randread", "0"),
+        ("read", "1"),
+        ("read", "random"),
+    ] {
+        let a = sectors_read(&dev);
+        let o = iomark(
+            fs.dir(),
+            &[
+                "--output-format=json",
+                "--name=r",
+                &format!("--rw={rw}"),
+                "--percentage_random=0",
+                "--bs=4k",
+                "--size=16m",
+                "--number_ios=64",
+                &format!("--fadvise_hint={hint}"),
+                "--filename=f",
+            ],
+        );
+        let v = json(&ok(&o));
+        assert_eq!(v["jobs"][0]["read"]["total_ios"], 64, "{rw} {hint}");
+        got.push(sectors_read(&dev) - a);
+    }
+    let why = format!("sectors read (randread/1, randread/0, read/1, read/random): {got:?}");
+    assert!(got[0] <= 640 && got[3] <= 640, "advised random: {why}");
+    assert!(
+        got[1] >= 2 * 512 && got[2] >= 2 * 512,
+        "read-ahead on: {why}"
+    );
+}

@@ -48,6 +48,19 @@ impl Mmap {
         }
         Ok(Mmap { maps })
     }
+
+    /// posix_madvise(2) every mapping with `advice` (fio's mmap engine follows its
+    /// `fadvise_hint` this way: POSIX_MADV_RANDOM or POSIX_MADV_SEQUENTIAL). Advice
+    /// only: a refusal changes nothing and is not an error.
+    pub fn madvise(self, advice: Option<libc::c_int>) -> Self {
+        if let Some(a) = advice {
+            for m in &self.maps {
+                // SAFETY: advice on a mapping this engine owns, its exact range.
+                unsafe { libc::posix_madvise(m.ptr.cast(), m.len, a) };
+            }
+        }
+        self
+    }
 }
 
 impl Engine for Mmap {

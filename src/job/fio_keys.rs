@@ -91,6 +91,32 @@ impl VerifyKind {
     }
 }
 
+/// `fadvise_hint` values (fio 3.33 HOWTO: 0, 1, sequential, random).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FadviseHint {
+    /// `0`: no advice
+    None,
+    /// `1` (default): advice after the workload type (random or sequential)
+    Type,
+    /// `sequential`: POSIX_FADV_SEQUENTIAL
+    Sequential,
+    /// `random`: POSIX_FADV_RANDOM
+    Random,
+}
+
+impl FadviseHint {
+    /// The posix_fadvise(2) advice for a job whose offsets are random or not; `None`
+    /// for `fadvise_hint=0`.
+    pub fn advice(self, random: bool) -> Option<libc::c_int> {
+        match self {
+            FadviseHint::None => None,
+            FadviseHint::Type if random => Some(libc::POSIX_FADV_RANDOM),
+            FadviseHint::Type | FadviseHint::Sequential => Some(libc::POSIX_FADV_SEQUENTIAL),
+            FadviseHint::Random => Some(libc::POSIX_FADV_RANDOM),
+        }
+    }
+}
+
 /// The extra options of one job, with fio's defaults.
 #[derive(Clone, Debug, PartialEq)]
 pub struct JobMore {
@@ -136,6 +162,9 @@ pub struct JobMore {
     pub fdatasync: u64,
     /// `fsync_on_close`
     pub fsync_on_close: bool,
+    /// `fadvise_hint` (fio's default 1: POSIX_FADV_RANDOM for random jobs,
+    /// POSIX_FADV_SEQUENTIAL otherwise, on every file or block device the job opens)
+    pub fadvise_hint: FadviseHint,
     /// `continue_on_error` (none, read, write, io, verify, all): failed requests of
     /// these kinds are counted as errors and the job goes on; never counted as done
     pub continue_on_error: crate::engine::fault::ContinueOnError,
@@ -226,6 +255,7 @@ impl Default for JobMore {
             sync_io: false,
             fdatasync: 0,
             fsync_on_close: false,
+            fadvise_hint: FadviseHint::Type,
             continue_on_error: Default::default(),
             invalidate: true,
             create_on_open: false,
@@ -288,6 +318,7 @@ pub const MORE_KEYS: &[&str] = &[
     "sync",
     "fdatasync",
     "fsync_on_close",
+    "fadvise_hint",
     "continue_on_error",
     "invalidate",
     "create_on_open",
@@ -639,6 +670,15 @@ pub fn apply_more(
         }
         "fdatasync" => m.fdatasync = parse_u64(key, need(key, value, origin)?, origin)?,
         "fsync_on_close" => m.fsync_on_close = parse_bool(key, value, origin)?,
+        "fadvise_hint" => {
+            m.fadvise_hint = match value.map(str::trim) {
+                None | Some("1") => FadviseHint::Type,
+                Some("0") => FadviseHint::None,
+                Some("sequential") => FadviseHint::Sequential,
+                Some("random") => FadviseHint::Random,
+                Some(o) => return Err(bad(key, o, "accepted: 0, 1, sequential, random", origin)),
+            }
+        }
         "continue_on_error" => {
             let v = need(key, value, origin)?;
             m.continue_on_error = crate::engine::fault::ContinueOnError::parse(v)

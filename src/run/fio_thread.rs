@@ -125,6 +125,16 @@ pub(crate) fn run_thread_io(
         fio_files::open(&plan.files, rw_open, job.direct)?
     };
     let fds = open.fds();
+    // fadvise_hint (fio default 1): random or sequential read-ahead advice per open file
+    // or block device, as fio gives it at every open; advice only, so a refusal (a
+    // character device) is ignored, as fio goes on after its one-line warning
+    let advice = m.fadvise_hint.advice(job.rw.random());
+    if let Some(a) = advice {
+        for &fd in &fds {
+            // SAFETY: advice on an open descriptor; offset 0, len 0 = the whole file.
+            unsafe { libc::posix_fadvise(fd, 0, 0, a) };
+        }
+    }
     if m.invalidate && !job.direct {
         for &fd in &fds {
             // SAFETY: advice on an open descriptor; failure only means the cache stays.
@@ -173,7 +183,16 @@ pub(crate) fn run_thread_io(
                 plan.files.iter().map(|f| f.size).min()
             };
             let len = len.unwrap_or(0) as usize;
-            let e = Mmap::new(&fds, len).map_err(|e| engine_err("mmap", io_why(e, false, 0)))?;
+            let madv = advice.map(|a| {
+                if a == libc::POSIX_FADV_RANDOM {
+                    libc::POSIX_MADV_RANDOM
+                } else {
+                    libc::POSIX_MADV_SEQUENTIAL
+                }
+            });
+            let e = Mmap::new(&fds, len)
+                .map_err(|e| engine_err("mmap", io_why(e, false, 0)))?
+                .madvise(madv);
             crate::maybe_faulty!(e, |e| w.run(e, &slab, 1))
         }
         _ => {
