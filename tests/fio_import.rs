@@ -160,4 +160,11 @@ fn c25_compare_lines_up_fio_json_fio_text_and_labels_the_producer() {
     assert_eq!(&cells[4..7], ["1198", "932", "0.78x"], "{row}");
     let lat = out.lines().find(|l| l.contains("read  mean µs")).unwrap();
     assert!(lat.contains("48.6") && lat.contains("57.0"), "{lat}");
+    // fio's text report does not record `direct`: never called "buffered" (a false
+    // difference), said to be unknown instead
+    assert!(
+        row.contains("B: O_DIRECT unknown (fio text output does not say) (A: buffered)"),
+        "{row}"
+    );
+    assert!(!out.contains("B: buffered"), "{out}");
 }

@@ -70,8 +70,8 @@ pub struct Desc {
     pub qd: u32,
     /// threads
     pub threads: u32,
-    /// O_DIRECT
-    pub direct: bool,
+    /// O_DIRECT; `None` when the result does not say (a fio text report)
+    pub direct: Option<bool>,
     /// file-set size, bytes
     pub file_set: u64,
     /// RAM of the machine, bytes (from the diagnosis)
@@ -196,7 +196,7 @@ pub fn tests_of(r: &RunResult) -> Vec<Test> {
                 block: j.block_size_bytes,
                 qd: j.iodepth.max(1),
                 threads: j.threads,
-                direct: j.direct,
+                direct: Some(j.direct),
                 file_set: j.total_size_bytes,
                 ram,
             }),
@@ -230,7 +230,7 @@ pub fn tests_of(r: &RunResult) -> Vec<Test> {
                     block: s.block,
                     qd: s.qd,
                     threads: s.threads,
-                    direct: note_value(&p.notes, "direct").map_or(r.job.direct, |v| v == "true"),
+                    direct: note_direct(&p.notes, r.job.direct),
                     file_set: r.job.total_size_bytes,
                     ram,
                 }),
@@ -313,7 +313,7 @@ fn run_tests(r: &RunResult, ram: Option<u64>) -> Vec<Test> {
         let threads = num(note_value(notes, "threads"))
             .or(num(note_value(notes, "numjobs")))
             .map_or(j.threads.max(1), |v| v as u32);
-        let direct = note_value(notes, "direct").map_or(j.direct, |v| v == "true" || v == "1");
+        let direct = note_direct(notes, j.direct);
         let file_set = num(note_value(notes, "file_size_bytes"))
             .or(num(note_value(notes, "size")))
             .unwrap_or(j.total_size_bytes);
@@ -483,6 +483,16 @@ pub fn labels(given: &[String], files: &[String], results: &[RunResult]) -> Vec<
     v
 }
 
+/// `direct=` of a phase's notes: `true`/`1`, `false`/`0`, `unknown` (fio text
+/// imports) → None; no note: the job's own `direct`.
+fn note_direct(notes: &[String], job_direct: bool) -> Option<bool> {
+    match note_value(notes, "direct").as_deref() {
+        None => Some(job_direct),
+        Some("unknown") => None,
+        Some(v) => Some(v == "true" || v == "1"),
+    }
+}
+
 fn describe_diff(a: &Desc, b: &Desc, la: &str, lb: &str) -> Vec<String> {
     let mut d = vec![];
     if a.block != b.block {
@@ -499,10 +509,14 @@ fn describe_diff(a: &Desc, b: &Desc, la: &str, lb: &str) -> Vec<String> {
         d.push(format!("{lb}: {} threads ({la}: {})", b.threads, a.threads));
     }
     if a.direct != b.direct {
-        let w = |x: bool| if x { "O_DIRECT" } else { "buffered" };
+        let w = |x: Option<bool>| match x {
+            Some(true) => "O_DIRECT",
+            Some(false) => "buffered",
+            None => "O_DIRECT unknown (fio text output does not say)",
+        };
         d.push(format!("{lb}: {} ({la}: {})", w(b.direct), w(a.direct)));
     }
-    let fits = |x: &Desc| !x.direct && x.ram.is_some_and(|r| x.file_set <= r);
+    let fits = |x: &Desc| x.direct == Some(false) && x.ram.is_some_and(|r| x.file_set <= r);
     for (l, x, other) in [(la, a, b), (lb, b, a)] {
         if fits(x) && !fits(other) {
             d.push(format!(

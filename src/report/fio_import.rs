@@ -46,8 +46,8 @@ pub struct FioOpts {
     pub iodepth: u64,
     /// `numjobs` (text: `jobs=` of the group line)
     pub jobs: u64,
-    /// `direct`
-    pub direct: bool,
+    /// `direct`; `None` when the output does not say (fio's text report)
+    pub direct: Option<bool>,
     /// `rw`
     pub rw: String,
 }
@@ -163,7 +163,7 @@ fn from_json(v: &Value) -> Result<Vec<FioDir>, String> {
                     bs: size_bytes(bs_txt.split('-').next().unwrap_or(bs_txt)).unwrap_or(4096),
                     iodepth: opt("iodepth").and_then(|s| s.parse().ok()).unwrap_or(1),
                     jobs: opt("numjobs").and_then(|s| s.parse().ok()).unwrap_or(1),
-                    direct: opt("direct").is_some_and(|s| truthy(&s)),
+                    direct: Some(opt("direct").is_some_and(|s| truthy(&s))),
                     rw: opt("rw")
                         .or(opt("readwrite"))
                         .unwrap_or_else(|| "read".into()),
@@ -408,7 +408,7 @@ fn build(dirs: &[FioDir], version: &str, form: &str, label: &str) -> Result<RunR
             "lat": latency(d),
             "cache": null,
             "notes": [
-                format!("engine={} bs={} iodepth={} threads={} direct={} rw={}", o.engine, o.bs, o.iodepth, o.jobs, o.direct, o.rw),
+                format!("engine={} bs={} iodepth={} threads={} direct={} rw={}", o.engine, o.bs, o.iodepth, o.jobs, o.direct.map_or("unknown".into(), |d| d.to_string()), o.rw),
                 "latency=lat (submit to completion)".to_string(),
                 format!("source={source}"),
             ],
@@ -439,7 +439,7 @@ fn build(dirs: &[FioDir], version: &str, form: &str, label: &str) -> Result<RunR
             "kind": "run", "test_mode": null, "engine": first.engine, "iodepth": first.iodepth,
             "threads": first.jobs, "files": 0, "file_size_bytes": 0, "total_size_bytes": 0,
             "block_size_bytes": first.bs, "request_size_bytes": first.bs, "time_limit_s": 0,
-            "event_limit": 0, "direct": first.direct, "sync": false, "dsync": false,
+            "event_limit": 0, "direct": first.direct.unwrap_or(false), "sync": false, "dsync": false,
             "fsync_freq": 0, "fsync_end": false, "fsync_all": false, "fsync_mode": "fsync",
             "rw_ratio": null, "rand_seed": 0, "rand_seed_used": 0, "validate": false,
             "data_pattern": null, "directory": "",
