@@ -210,12 +210,50 @@ impl<'a> Worker<'a> {
             RwMode::TrimWrite if self.trimmed.is_some() => Op::Write,
             RwMode::TrimWrite => Op::Trim,
             RwMode::ReadWrite | RwMode::RandRw => {
-                if (self.rng.below(100) as u32) < job.rwmixread {
+                let op = if (self.rng.below(100) as u32) < job.rwmixread {
                     Op::Read
                 } else {
                     Op::Write
+                };
+                if self.uses.rate {
+                    self.rate_dir(op)
+                } else {
+                    op
                 }
             }
+        }
+    }
+
+    /// fio's `rate_ddir` (io_u.c) for mixed jobs under a per-direction rate: keep the
+    /// mix's pick when that direction is behind its rate (or unlimited); when it is
+    /// ahead, switch to the other direction if that one is behind and the mix gives it
+    /// a share; when both are ahead, take the one due first. So `rate_iops=300,100`
+    /// on randrw gives 300 reads and 100 writes a second, as fio, instead of the
+    /// write limit holding the reads to the 50/50 mix.
+    fn rate_dir(&self, op: Op) -> Op {
+        let job = &self.plan.job;
+        let m = &job.more;
+        let limited = |x: usize| m.rate_bytes[x] > 0 || m.rate_iops[x] > 0;
+        let (d, o) = (op.idx(), 1 - op.idx());
+        let other = if op == Op::Read { Op::Write } else { Op::Read };
+        let now = self.clock.now();
+        // a direction not started yet (rate_next 0) counts as behind, as in fio
+        let behind = |x: usize| !limited(x) || self.rate_next[x] <= now;
+        if behind(d) {
+            return op;
+        }
+        let other_share = if o == 0 {
+            job.rwmixread
+        } else {
+            100 - job.rwmixread.min(100)
+        };
+        if other_share == 0 {
+            return op;
+        }
+        if behind(o) || self.rate_next[o] < self.rate_next[d] {
+            other
+        } else {
+            op
         }
     }
 
