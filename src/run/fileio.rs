@@ -168,8 +168,13 @@ fn prepare(job: &FileioJob, console: &Console, signals: &Signals) -> i32 {
         console.line(
             level::NOTICE,
             &format!(
-                "NOTE: per-file size rounded down to whole {}-byte blocks: {} bytes per file instead of {}",
-                g.block, g.file_size, g.raw_file_size
+                "NOTE: per-file size rounded down to whole {}-byte blocks: {} bytes per file instead of {}; {} files = {} bytes ({}) in total (the line above is sysbench's, in its rounded units)",
+                g.block,
+                g.file_size,
+                g.raw_file_size,
+                g.files,
+                g.total,
+                crate::job::values::iec(g.total)
             ),
         );
     }
