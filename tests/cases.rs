@@ -392,8 +392,9 @@ fn c01_total_not_divisible_rounds_down() {
         "--file-block-size=16K",
     ];
     let o = fileio(d.path(), &[&geo[..], &["prepare"]].concat());
-    o.expect_code(0)
-        .expect_contains("32768 bytes per file instead of 34133; 3 files = 98304 bytes (96.0 KiB) in total");
+    o.expect_code(0).expect_contains(
+        "32768 bytes per file instead of 34133; 3 files = 98304 bytes (96.0 KiB) in total",
+    );
     assert_eq!(
         entries(d.path()),
         ["test_file.0", "test_file.1", "test_file.2"]

@@ -240,6 +240,27 @@ fn c29_mdstat_parser_takes_the_named_array_and_tolerates_extra_lines() {
     assert_eq!(mdstat_progress("garbage\n  resync = x%", "garbage"), None);
 }
 
+/// sysfs `sync_completed` (`done / total` sectors) is turned into the same figure as
+/// mdstat's, truncated like the md driver (245760/1047552 = 23.46 % → "23.4 %").
+#[test]
+fn c29_sysfs_progress_is_truncated_like_mdstat() {
+    use iomark::probe::verdicts::sync_permille;
+    assert_eq!(sync_permille(245760, 1047552), 234);
+    assert_eq!(sync_permille(1047552, 1047552), 1000);
+    assert_eq!(sync_permille(5, 0), 0);
+    let t = tree("b-md-raid0-xfs");
+    write(&t, &format!("{MD}/sync_action"), "resync");
+    write(&t, &format!("{MD}/degraded"), "0");
+    write(&t, &format!("{MD}/sync_completed"), "245760 / 1047552");
+    let d = diag(&t, "/bench/fio");
+    let f = finding(&d, "MD_RESYNC");
+    assert!(
+        f.message.starts_with("md127: resync 23.4 % in progress"),
+        "{}",
+        f.message
+    );
+}
+
 // ---- C30: partition not aligned to the physical sector ---------------------------------
 
 const SDA: &str = "sys/devices/pci0000:00/0000:00:1f.2/ata3/host2/target2:0:0/2:0:0:0/block/sda";

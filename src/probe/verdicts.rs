@@ -201,6 +201,16 @@ pub fn mdstat_progress(text: &str, name: &str) -> Option<(f64, String)> {
     None
 }
 
+/// Per mille done of a sync, truncated as the md driver computes the `resync = 23.4%`
+/// of /proc/mdstat (`done * 1000 / total`, integer division), so iomark prints the
+/// figure mdstat shows (245760/1047552 → 234, "23.4 %", not a rounded 23.5).
+pub fn sync_permille(done: u64, total: u64) -> u64 {
+    if total == 0 {
+        return 0;
+    }
+    (u128::from(done) * 1000 / u128::from(total)) as u64
+}
+
 fn iec_block(b: u64) -> String {
     if b.is_multiple_of(1024) {
         format!("{} KiB", b / 1024)
@@ -235,9 +245,9 @@ fn md_findings(w: &mut Walk, d: &BlockDevice, mount: &Option<Mount>) {
             .sync_completed
             .as_deref()
             .and_then(|s| s.split_once('/'))
-            .and_then(|(a, b)| Some((a.trim().parse::<f64>().ok()?, b.trim().parse::<f64>().ok()?)))
-            .filter(|(_, b)| *b > 0.0)
-            .map(|(a, b)| a / b * 100.0);
+            .and_then(|(a, b)| Some((a.trim().parse::<u64>().ok()?, b.trim().parse::<u64>().ok()?)))
+            .filter(|(_, b)| *b > 0)
+            .map(|(a, b)| sync_permille(a, b) as f64 / 10.0);
         let mdstat = w.sys.read("/proc/mdstat");
         let from_mdstat = mdstat.as_deref().and_then(|t| mdstat_progress(t, &d.name));
         let pct = from_sysfs
