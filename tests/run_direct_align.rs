@@ -145,3 +145,49 @@ fn direct_io_offset_on_a_file_of_a_4k_filesystem_is_refused_before_the_file_exis
         72 << 10
     );
 }
+
+/// Public case C30: direct writes smaller than the physical block of a 512e device
+/// (logical 512, physical 4096; this VM's virtio disk) run, with one warning naming the
+/// sizes; whole physical blocks get none. On a disk that is not 512e the check is
+/// skipped with the reason.
+#[test]
+fn direct_writes_below_the_physical_block_of_a_512e_disk_are_warned_about() {
+    let d = tempfile::tempdir_in(env!("CARGO_MANIFEST_DIR")).unwrap();
+    let f = d.path().join("f");
+    std::fs::write(&f, vec![0u8; 1 << 20]).unwrap();
+    let Some((lbs, pbs)) = iomark::run::fio_align::device_block_sizes(&f) else {
+        eprintln!("SKIPPED: no sysfs block sizes for the test directory's device");
+        return;
+    };
+    let run = |bs: &str| -> String {
+        let o = Command::new(BIN)
+            .current_dir(d.path())
+            .args([
+                "run",
+                "--name=w",
+                "--rw=randwrite",
+                &format!("--bs={bs}"),
+                "--direct=1",
+                "--size=1m",
+                "--filename=f",
+                "--number_ios=8",
+            ])
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        stderr(&o)
+    };
+    let whole = run(&pbs.to_string());
+    assert!(!whole.contains("read-modify-write"), "{whole}");
+    if lbs >= pbs {
+        eprintln!("SKIPPED: the test directory's disk is not 512e (logical {lbs}, physical {pbs})");
+        return;
+    }
+    let small = run(&lbs.to_string());
+    assert!(
+        small.contains(&format!(
+            "direct=1 writes of {lbs} bytes are not whole {pbs}-byte physical blocks"
+        )) && small.contains("read-modify-write"),
+        "{small}"
+    );
+}

@@ -304,6 +304,9 @@ pub fn execute(
     for (j, ps) in cmd.jobs.iter().zip(&plans) {
         if j.engine != EngineKind::Null {
             super::fio_align::check(j, ps)?;
+            if let Some(w) = super::fio_align::rmw_warning(j, ps) {
+                note(w);
+            }
         }
     }
     for (j, ps) in cmd.jobs.iter().zip(&plans) {

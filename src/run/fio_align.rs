@@ -107,3 +107,77 @@ pub(crate) fn check(job: &FioJob, plans: &[Plan]) -> Result<(), RunError> {
     }
     Ok(())
 }
+
+/// Logical and physical block sizes, bytes, of the block device holding `path` (the
+/// device itself for a block device node; the filesystem's device for a file), from
+/// sysfs `queue/{logical,physical}_block_size` (a partition's are its disk's).
+pub fn device_block_sizes(path: &Path) -> Option<(u64, u64)> {
+    use std::os::unix::fs::{FileTypeExt, MetadataExt};
+    let probe = if path.exists() {
+        path.to_path_buf()
+    } else {
+        path.parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .map_or_else(|| PathBuf::from("."), Path::to_path_buf)
+    };
+    let m = std::fs::metadata(&probe).ok()?;
+    let dev = if m.file_type().is_block_device() {
+        m.rdev()
+    } else {
+        m.dev()
+    };
+    let base = PathBuf::from(format!(
+        "/sys/dev/block/{}:{}",
+        libc::major(dev),
+        libc::minor(dev)
+    ));
+    let read = |dir: &Path, f: &str| -> Option<u64> {
+        std::fs::read_to_string(dir.join("queue").join(f))
+            .ok()?
+            .trim()
+            .parse()
+            .ok()
+    };
+    for dir in [base.clone(), base.join("..")] {
+        if let (Some(l), Some(p)) = (
+            read(&dir, "logical_block_size"),
+            read(&dir, "physical_block_size"),
+        ) {
+            return Some((l, p));
+        }
+    }
+    None
+}
+
+/// Public case C30: a warning (not an error) for a `direct=1` job whose writes are
+/// smaller than, or not multiples of, the physical block of a device whose logical
+/// block is smaller (512e: logical 512, physical 4096). The drive then reads, merges
+/// and rewrites the physical block for each such write: allowed, but slow.
+pub(crate) fn rmw_warning(job: &FioJob, plans: &[Plan]) -> Option<String> {
+    if !job.direct || !(job.rw.writes() || job.rw.trims()) {
+        return None;
+    }
+    let sizes = block_sizes(&job.bs_write);
+    let mut seen = std::collections::BTreeSet::new();
+    for p in plans {
+        for f in &p.files {
+            if fio_files::is_char_device(&f.path) {
+                continue;
+            }
+            let Some((lbs, pbs)) = device_block_sizes(&f.path) else {
+                continue;
+            };
+            if lbs >= pbs || !seen.insert((lbs, pbs)) {
+                continue;
+            }
+            if let Some(b) = sizes.iter().find(|b| !b.is_multiple_of(pbs)) {
+                return Some(format!(
+                    "warning: job '{}': direct=1 writes of {b} bytes are not whole {pbs}-byte physical blocks of the device under {} (logical block {lbs} bytes, a 512e-style drive): each one costs the drive a read-modify-write; allowed, but slower than {pbs}-byte-aligned writes",
+                    job.name,
+                    f.path.display()
+                ));
+            }
+        }
+    }
+    None
+}

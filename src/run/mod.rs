@@ -5,7 +5,7 @@ pub mod fileio;
 pub mod fileio_gen;
 pub mod fileio_worker;
 pub mod fio;
-pub(crate) mod fio_align;
+pub mod fio_align;
 pub mod fio_coverage;
 pub mod fio_cpu;
 pub mod fio_dedupe;
