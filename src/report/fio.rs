@@ -191,27 +191,17 @@ pub fn json_document(
     doc
 }
 
+/// A `min/max/avg/stdev` line in the layout of fio 3.33 text report (unit chosen as fio
+/// does, report/fio_lat_text.rs).
 pub(crate) fn lat_line(label: &str, l: &Lat) -> String {
-    let h = &l.hist;
-    format!(
-        "    {label} (nsec): min={}, max={}, avg={:.2}, stdev={:.2}\n",
-        l.min(),
-        l.max(),
-        l.mean(),
-        h.stdev()
-    )
+    super::fio_lat_text::lat_line(label, l.min(), l.max(), l.mean(), l.hist.stdev())
 }
 
+/// A percentile table in the layout of fio 3.33 text report (fio sorts the list).
 pub(crate) fn pct_table(label: &str, l: &Lat, ps: &[f64]) -> String {
-    let mut s = format!("    {label} percentiles (nsec):\n");
-    for row in ps.chunks(4) {
-        let cells: Vec<String> = row
-            .iter()
-            .map(|&p| format!("{:>6.2}th=[{:>9}]", p, percentile_ns(&l.hist, p)))
-            .collect();
-        s += &format!("     | {}\n", cells.join(", "));
-    }
-    s
+    let mut rows: Vec<(f64, u64)> = ps.iter().map(|&p| (p, percentile_ns(&l.hist, p))).collect();
+    rows.sort_by(|a, b| a.0.total_cmp(&b.0));
+    super::fio_lat_text::pct_table(label, &rows, super::fio_lat_text::precision(ps))
 }
 
 /// fio's direction line: `  read: IOPS=251k, BW=981MiB/s (1029MB/s)(4096KiB/4msec)`:
@@ -253,7 +243,8 @@ fn dir_text(j: &JobStats, name: &str, d: &DirStats, rt_ms: u64, agg: (usize, u64
     s
 }
 
-/// The human summary, one block per job (fio "normal" layout, latencies in ns).
+/// The human summary, one block per job (fio "normal" layout; latency blocks in
+/// the layout of fio 3.33 text report, nsec/usec/msec as fio picks them).
 pub fn normal_text(jobs: &[JobStats]) -> String {
     let mut s = String::new();
     for j in jobs {

@@ -210,13 +210,12 @@ pub fn dir_text(j: &JobStats, dir: usize, agg_bps: u64) -> String {
     s
 }
 
-fn pct_cells(keys: &[String], p: &[f64], decimals: usize) -> String {
+fn pct_cells(keys: &[String], p: &[f64], decimals: usize) -> Vec<String> {
     keys.iter()
         .zip(p)
         .filter(|(_, &x)| x > 0.0)
         .map(|(k, x)| format!("{k}={x:.decimals$}%"))
-        .collect::<Vec<_>>()
-        .join(", ")
+        .collect()
 }
 
 /// fio's job text lines for the latency buckets (`  lat (nsec)   : 500=1.00%, …`,
@@ -230,9 +229,11 @@ pub fn job_text(j: &JobStats) -> String {
         ("usec", &u[..], false),
         ("msec", &m[..], true),
     ] {
+        // layout of fio 3.33 text report (`show_lat`): five entries per line, each line
+        // repeating the `lat (unit)` label
         let cells = pct_cells(&lat_keys(ms), &lat_pct(c, t), 2);
-        if !cells.is_empty() {
-            s += &format!("  lat ({name})   : {cells}\n");
+        for row in cells.chunks(5) {
+            s += &format!("  lat ({name})   : {}\n", row.join(", "));
         }
     }
     s
@@ -324,6 +325,36 @@ mod tests {
         assert_eq!(v["latency_ms"][">=2000"], json!(0.0));
         assert_eq!(v["iodepth_level"].as_object().unwrap().len(), 7);
         assert!(job_text(&j).contains("  lat (nsec)   : 500=50.00%\n"));
+    }
+
+    /// Layout of fio 3.33 text report: five level entries per line, then a new
+    /// `lat (unit)` line (fio 3.33: `  lat (usec)   : 2=83.93%, 4=0.12%, 10=0.08%,
+    /// 20=0.01%, 50=0.04%` / `  lat (usec)   : 100=0.01%, 250=0.01%, 500=0.01%`).
+    #[test]
+    fn five_level_entries_per_line() {
+        let mut j = JobStats::default();
+        // one I/O in each of 8 µs buckets, 5 ms buckets, 1 ns bucket
+        let us = [
+            1_500, 3_000, 5_000, 15_000, 30_000, 60_000, 200_000, 400_000,
+        ];
+        let ms = [1_500_000, 3_000_000, 5_000_000, 15_000_000, 30_000_000];
+        for ns in us.iter().chain(&ms).chain(&[600]) {
+            j.read.clat.hist.record(*ns).unwrap();
+        }
+        j.read.ios = 14;
+        let t = job_text(&j);
+        let lines: Vec<&str> = t.lines().collect();
+        assert_eq!(lines.len(), 4, "{t}");
+        assert_eq!(lines[0], "  lat (nsec)   : 750=7.14%");
+        assert_eq!(
+            lines[1],
+            "  lat (usec)   : 2=7.14%, 4=7.14%, 10=7.14%, 20=7.14%, 50=7.14%"
+        );
+        assert_eq!(lines[2], "  lat (usec)   : 100=7.14%, 250=7.14%, 500=7.14%");
+        assert_eq!(
+            lines[3],
+            "  lat (msec)   : 2=7.14%, 4=7.14%, 10=7.14%, 20=7.14%, 50=7.14%"
+        );
     }
 
     #[test]

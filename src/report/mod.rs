@@ -8,6 +8,7 @@ pub mod diagnose_text;
 pub mod fio;
 pub mod fio_disk;
 pub mod fio_import;
+pub mod fio_lat_text;
 pub mod fio_levels;
 pub mod fio_num;
 pub mod fio_prio;
