@@ -1,7 +1,7 @@
 //! fio's per-priority latency report (fio 3.33 `stat.c`): when the requests of a
 //! direction carried more than one ioprio value (cmdprio_*), each value gets its own
 //! latency block — JSON `prios: [{"prioclass", "prio", "clat_ns" | "lat_ns"}]` and text
-//! `clat prio C/L (nsec): …` plus `clat prio C/L (P% of IOs) percentiles (nsec):`.
+//! `clat prio C/L (UNIT): …` plus `clat prio C/L (P% of IOs) percentiles (UNIT):` (UNIT nsec, usec or msec by fio's rules, report/fio_lat_text.rs).
 
 use super::fio::{lat_json, lat_line, pct_table, pcts};
 use crate::run::fio::{JobStats, Lat};
