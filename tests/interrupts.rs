@@ -429,6 +429,70 @@ fn mark_interrupted_json_says_interrupted() {
     );
     assert_eq!(r.code, 130);
     assert_eq!(read_json(&d.path().join("m.json"))["status"], "interrupted");
+    // stopped in the first test: nothing finished, no table
+    assert_eq!(mark_rows(&r.stdout), Vec::<String>::new(), "{}", r.stdout);
+    assert!(
+        r.stderr
+            .contains("after 0 of 8 tests (no table printed; the finished tests are in m.json)"),
+        "{}",
+        r.stderr
+    );
+}
+
+/// The test names of the rows of mark's table in `stdout` (the first 22 columns).
+fn mark_rows(stdout: &str) -> Vec<String> {
+    stdout
+        .lines()
+        .skip_while(|l| !l.starts_with("test "))
+        .skip(1)
+        .take_while(|l| !l.starts_with("MB/s ="))
+        .map(|l| l.chars().take(22).collect::<String>().trim().to_string())
+        .collect()
+}
+
+#[test]
+fn mark_interrupted_prints_the_rows_of_the_finished_tests() {
+    let d = scratch();
+    let m = d.path().join("m");
+    std::fs::create_dir_all(&m).unwrap();
+    // peak: SEQ1M Q8T1 and RND4K Q32T1, read then write. The 16 MiB file is prepared
+    // with 16 writes of 1 MiB; the 17th write is the first of SEQ1M Q8T1 write, after
+    // both read tests finished (no warm-up: its writes would count).
+    let r = interrupt_at(
+        d.path(),
+        "write:stop@17",
+        &[
+            "mark",
+            "m",
+            "--preset=peak",
+            "--size=16M",
+            "--time=1",
+            "--loops=1",
+            "--warmup=0",
+            "--json=m.json",
+        ],
+        libc::SIGINT,
+    );
+    assert_eq!(r.code, 130, "{r:?}");
+    no_panic(&r);
+    assert_eq!(
+        mark_rows(&r.stdout),
+        ["SEQ1M Q8T1 read", "RND4K Q32T1 read"],
+        "{}",
+        r.stdout
+    );
+    let line = "iomark mark: interrupted in SEQ1M Q8T1 write after 2 of 4 tests (table above: the 2 finished tests, the 2 unfinished omitted; the finished tests are in m.json); the test file was removed (exit 130)";
+    assert_eq!(r.stderr.trim_end(), line, "{}", r.stderr);
+    let j = read_json(&d.path().join("m.json"));
+    assert_eq!(j["status"], "interrupted");
+    let phases: Vec<&str> = j["phases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(phases, ["SEQ1M Q8T1 read", "RND4K Q32T1 read"]);
+    assert!(entries(&m).is_empty(), "{:?}", entries(&m));
 }
 
 #[test]

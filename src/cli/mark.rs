@@ -28,9 +28,10 @@ pub struct Args {
     /// Also run each random slot as a 70 % read / 30 % write mix.
     #[arg(long)]
     pub mix: bool,
-    /// Test file size, binary units (K/M/G/T = 1024^n).
-    #[arg(long, default_value = "1G", allow_negative_numbers = true, value_parser = parse_bin_size)]
-    pub size: u64,
+    /// Test file size, binary units (K/M/G/T = 1024^n; KB/MB/GB/TB = 1000^n). Rounded
+    /// down to a whole number of the preset's largest block (1 MiB); smaller is refused.
+    #[arg(long, default_value = "1G", allow_negative_numbers = true, value_parser = parse_size)]
+    pub size: SizeArg,
     /// Measured seconds per test loop (time-based, not size-capped).
     #[arg(long, default_value_t = 5, allow_negative_numbers = true, value_parser = whole(1, 3600, "seconds"))]
     pub time: u64,
@@ -47,6 +48,22 @@ pub struct Args {
     /// percentiles) into DIR (created if missing).
     #[arg(long, value_name = "DIR")]
     pub plot: Option<PathBuf>,
+}
+
+/// `--size` as parsed: bytes, and the text the user gave (for messages).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SizeArg {
+    /// bytes (> 0)
+    pub bytes: u64,
+    /// the value as given, e.g. `10MB`
+    pub text: String,
+}
+
+fn parse_size(s: &str) -> Result<SizeArg, String> {
+    parse_bin_size(s).map(|bytes| SizeArg {
+        bytes,
+        text: s.to_string(),
+    })
 }
 
 fn parse_preset(s: &str) -> Result<String, String> {
@@ -71,7 +88,8 @@ pub fn run(args: &[String]) -> i32 {
         path: a.path,
         preset: a.preset,
         mix: a.mix,
-        size: a.size,
+        size: a.size.bytes,
+        size_text: a.size.text,
         time_s: a.time,
         loops: a.loops,
         warmup_s: a.warmup,
@@ -88,8 +106,14 @@ mod tests {
     #[test]
     fn defaults_match_kdiskmark_except_loops() {
         let a = Args::try_parse_from(["iomark mark"]).unwrap();
-        assert_eq!((a.size, a.time, a.loops, a.warmup), (1 << 30, 5, 3, 1));
+        assert_eq!(
+            (a.size.bytes, a.time, a.loops, a.warmup),
+            (1 << 30, 5, 3, 1)
+        );
         assert_eq!(a.preset, "default");
+        assert_eq!(a.size.text, "1G");
+        let a = Args::try_parse_from(["iomark mark", "--size", "10MB"]).unwrap();
+        assert_eq!((a.size.bytes, a.size.text.as_str()), (10_000_000, "10MB"));
         assert!(Args::try_parse_from(["iomark mark", "--preset=fast"]).is_err());
         assert!(Args::try_parse_from(["iomark mark", "--loops=0"]).is_err());
     }

@@ -5,8 +5,9 @@
 //! arguments are in `mark_presets` (spec/peers.md "KDiskMark preset definitions"); the
 //! figures, the loop median, the table and the RunResult in `mark/report.rs`. It measures
 //! nothing itself: every test is an ordinary `iomark fileio` job (one test file of
-//! `--size`, O_DIRECT, incompressible data, time-based) executed by
-//! [`crate::run::fileio::execute`] with a silent console, whose `RunResult` it reads back.
+//! `--size` rounded down to whole 1 MiB blocks, the same for every test; O_DIRECT,
+//! incompressible data, time-based) executed by [`crate::run::fileio::execute`] with
+//! a silent console, whose `RunResult` it reads back.
 //! That keeps the numbers identical to what `iomark fileio` reports for the same job.
 //!
 //! Differences from KDiskMark, on purpose (spec/peers.md §1 and pitfalls 4, 5, 13):
@@ -44,8 +45,11 @@ pub struct MarkJob {
     pub preset: String,
     /// add 70/30 mixed tests
     pub mix: bool,
-    /// test file size, bytes
+    /// test file size, bytes, as asked; [`execute`] rounds it down once to a whole
+    /// number of the largest block size ([`test_file_size`]) and every test uses that
     pub size: u64,
+    /// `--size` as the user wrote it (for messages), e.g. `10MB`
+    pub size_text: String,
     /// measured seconds per loop
     pub time_s: u64,
     /// loops per test (median reported)
@@ -162,6 +166,30 @@ pub fn execute(job: &MarkJob) -> i32 {
         );
         return exit::INVALID;
     };
+    // Decide the test file size once: every test (and the preparation) uses it.
+    let block = largest_block(&tests);
+    let Some(used) = test_file_size(job.size, block) else {
+        eprintln!(
+            "iomark mark: invalid --size={}: the test file must hold at least one {} block (the largest block size of --preset={}); the minimum is {} ({block} bytes)",
+            job.size_text,
+            block_words(block),
+            job.preset,
+            block_words(block)
+        );
+        return exit::INVALID;
+    };
+    if used != job.size {
+        eprintln!(
+            "iomark mark: --size={}: using {} ({used} bytes, a whole number of {} blocks)",
+            job.size_text,
+            crate::job::values::iec(used),
+            block_words(block)
+        );
+    }
+    let job = &MarkJob {
+        size: used,
+        ..job.clone()
+    };
     if !job.path.is_dir() {
         eprintln!(
             "iomark mark: {} is not an existing directory",
@@ -253,16 +281,28 @@ pub fn execute(job: &MarkJob) -> i32 {
     // From here on, a stop saves the tests done so far (status interrupted/failed).
     placeholder.0 = None;
     let partial = |rows: &[Row], warnings: &[Warning], code: i32, what: String| -> i32 {
-        // No table was printed: say what survived instead of pointing at a report.
+        // The table of the tests that finished (the unfinished ones are omitted), then
+        // the line saying where it stopped and what the table holds.
         let saved = match &job.json {
             Some(p) => format!("; the finished tests are in {}", p.display()),
             None => String::new(),
+        };
+        let shown = if rows.is_empty() {
+            format!("no table printed{saved}")
+        } else {
+            crate::out!("{}", table(rows));
+            format!(
+                "table above: the {} finished test{}, the {} unfinished omitted{saved}",
+                rows.len(),
+                if rows.len() == 1 { "" } else { "s" },
+                tests.len() - rows.len()
+            )
         };
         let code = interrupted_or(
             &signals,
             code,
             &format!(
-                "{what} after {} of {} tests (no table printed{saved})",
+                "{what} after {} of {} tests ({shown})",
                 rows.len(),
                 tests.len()
             ),

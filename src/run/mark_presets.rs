@@ -212,3 +212,56 @@ pub fn fileio_args(t: &Test, size: u64, time_s: u64, dir: &Path, json_path: &Pat
     ]);
     a
 }
+
+/// The largest block (request) size of `tests`, bytes (0 for no tests).
+pub fn largest_block(tests: &[Test]) -> u64 {
+    tests.iter().map(|t| t.slot.block).max().unwrap_or(0)
+}
+
+/// The test file size every test of a run uses, decided once before the file is
+/// prepared: `size` (bytes) rounded down to a whole number of `block` bytes, the
+/// largest block size of the run's tests. fileio lays the file out in whole blocks of
+/// the preparing test, so an unrounded size would give a file shorter than what a test
+/// with smaller blocks expects. `None` when `size` is smaller than one `block` (or
+/// `block` is 0).
+pub fn test_file_size(size: u64, block: u64) -> Option<u64> {
+    if block == 0 || size < block {
+        None
+    } else {
+        Some(size - size % block)
+    }
+}
+
+/// A block size in words for messages: `1 MiB`, `128 KiB`, `512 B`.
+pub fn block_words(block: u64) -> String {
+    if block >= 1 << 20 && block.is_multiple_of(1 << 20) {
+        format!("{} MiB", block >> 20)
+    } else if block >= 1024 && block.is_multiple_of(1024) {
+        format!("{} KiB", block >> 10)
+    } else {
+        format!("{block} B")
+    }
+}
+
+#[cfg(test)]
+mod size_tests {
+    use super::*;
+
+    #[test]
+    fn test_file_size_rounds_down_to_the_largest_block() {
+        const M: u64 = 1 << 20;
+        for p in PRESETS {
+            assert_eq!(largest_block(&expand(p, true).unwrap()), M, "{p}");
+        }
+        assert_eq!(test_file_size(10_000_000, M), Some(9 * M));
+        assert_eq!(test_file_size(3 * M / 2, M), Some(M));
+        assert_eq!(test_file_size(M, M), Some(M));
+        assert_eq!(test_file_size(64 * M, M), Some(64 * M));
+        assert_eq!(test_file_size(M - 1, M), None);
+        assert_eq!(test_file_size(512 << 10, M), None);
+        assert_eq!(test_file_size(1024, 0), None);
+        assert_eq!(block_words(M), "1 MiB");
+        assert_eq!(block_words(128 << 10), "128 KiB");
+        assert_eq!(block_words(512), "512 B");
+    }
+}
