@@ -75,6 +75,11 @@ fn c28_link_at_8gts_x2_of_16gts_x4_is_25_percent() {
             "{}",
             low.message
         );
+        assert!(
+            low.message.contains("re-check under load"),
+            "{}",
+            low.message
+        );
         // each finding names its own factor; the combined 25 % is said once
         assert!(
             low.message.ends_with(

@@ -570,7 +570,7 @@ fn pcie_findings(w: &mut Walk, p: &PciPath) {
                 "PCIE_LINK_TRAINED_LOW",
                 Severity::Limit,
                 format!(
-                    "PCIe link trained at {} GT/s although both ends support {} GT/s: check BIOS PCIe speed setting, riser/adapter and seating; ceiling now ≈ {} raw.{speed_share}",
+                    "PCIe link trained at {} GT/s although both ends support {} GT/s: check BIOS PCIe speed setting, riser/adapter and seating, and re-check under load (some drives lower the link speed when idle: read current_link_speed while `iomark run` reads from the drive); ceiling now ≈ {} raw.{speed_share}",
                     l.gen.gts(),
                     dmax.min(pmax).gts(),
                     gb(l.raw_mb_s)
