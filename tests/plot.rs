@@ -101,7 +101,10 @@ fn hand_built_result_gives_both_charts_with_every_point() {
         latency_curves: vec![curve("read", 20_000), curve("write", 50_000)],
     });
     let d = tempfile::tempdir().unwrap();
-    let out = d.path().join("new/plots");
+    // the directory is created, but not missing parents (as --json)
+    assert!(write_plots(&r, &d.path().join("new/plots")).is_err());
+    assert!(!d.path().join("new").exists());
+    let out = d.path().join("plots");
     let files = write_plots(&r, &out).unwrap();
     let s = stem(&r);
     assert_eq!(s, "fileio-rndrd-16k-q1t1");
@@ -268,6 +271,21 @@ fn fileio_plot_samples_while_running_without_changing_the_report() {
         out.contains("FATAL: cannot create the --plot directory r.json/x"),
         "{out}"
     );
+    // a missing parent is not created (as --json): nothing written outside the path given
+    let (c, out, _) = run(
+        &base,
+        &[
+            &common[..],
+            &["--time=1", "--plot=no-such-parent/charts", "run"],
+        ]
+        .concat(),
+    );
+    assert_eq!(c, 3, "{out}");
+    assert!(
+        out.contains("cannot create the --plot directory no-such-parent/charts"),
+        "{out}"
+    );
+    assert!(!base.join("no-such-parent").exists());
     let _ = std::fs::remove_dir_all(&base);
 }
 

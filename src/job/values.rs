@@ -163,6 +163,10 @@ pub fn parse_human_size(s: &str) -> Result<u64, String> {
             .ok_or_else(|| format!("'{s}' is too large"));
     }
     match num.parse::<f64>() {
+        // a fraction of a byte is no size: "1.5" alone is refused, "1.5K" is 1536
+        Ok(v) if v.is_finite() && mul == 1.0 && v.fract() != 0.0 => Err(format!(
+            "'{s}' is not a whole number of bytes (add a unit for fractions, e.g. 1.5K)"
+        )),
         Ok(v) if v.is_finite() && v >= 0.0 && v * mul < 1.8e19 => Ok((v * mul).round() as u64),
         Ok(_) => Err(format!("'{s}' is too large")),
         Err(_) => Err(format!("'{s}' is not a size (e.g. 4096, 64M, 1.5G, 150GB)")),
@@ -266,6 +270,12 @@ mod tests {
         assert!(parse_human_size("abc").unwrap_err().contains("not a size"));
         assert!(parse_human_size("-5").is_err());
         assert!(parse_human_size("1e30").is_err());
+        // a fraction of a byte is refused; with a unit a fraction is fine
+        assert!(parse_human_size("1.5")
+            .unwrap_err()
+            .contains("not a whole number of bytes"));
+        assert_eq!(parse_human_size("2.0"), Ok(2));
+        assert_eq!(parse_human_size("1.5K"), Ok(1536));
     }
 
     #[test]

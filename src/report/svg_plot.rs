@@ -17,14 +17,16 @@ const READ: RGBColor = RGBColor(0, 114, 178);
 const WRITE: RGBColor = RGBColor(213, 94, 0);
 const OTHER: RGBColor = RGBColor(0, 158, 115);
 
-/// Create `dir` (and missing parents) for charts; an error names `--plot` and the cause.
+/// Create `dir` for charts (its parent must exist, as for `--json=FILE`: iomark does
+/// not create directory trees the user did not ask for); an error names `--plot` and
+/// the cause.
 pub fn ensure_dir(dir: &Path) -> Result<(), String> {
     if dir.is_dir() {
         return Ok(());
     }
-    std::fs::create_dir_all(dir).map_err(|e| {
+    std::fs::create_dir(dir).map_err(|e| {
         format!(
-            "cannot create the --plot directory {}: {e} (a writable directory is expected)",
+            "cannot create the --plot directory {}: {e} (a writable directory whose parent exists is expected)",
             dir.display()
         )
     })
