@@ -102,7 +102,10 @@ const CASES: &[(&str, i32, &str)] = &[
     // ---- run (fio-style): failures that are stable while `run` is being rewritten
     ("run --bogus=1 --name=x", 2, "'bogus'"),
     ("run --reap-spin=abc --name=x --ioengine=null --size=1m", 2, "option 'reap-spin'"),
-    ("run --reap-spin=2ms --name=x --ioengine=null --size=1m", 2, "at most 1ms"),
+    ("run --reap-spin=2ms --name=x --ioengine=null --size=1m", 2, "a time up to 1ms"),
+    ("run --name=x --ioengine=null --size=1m --reap-spin", 2, "--reap-spin needs a value (--reap-spin=VALUE)"),
+    ("run --name=x --ioengine=null --size=1m --bs", 2, "--bs needs a value (--bs=VALUE)"),
+    ("run --name=x --size=1m --ioengine=io_uring --iodepth=65536", 2, "iodepth=65536"),
     ("run --unknown_opt=1 --name=x", 2, "'unknown_opt'"),
     ("run --rw=bogus --name=x", 2, "'rw'"),
     ("run --rw= --name=x", 2, "'rw'"),
