@@ -120,7 +120,6 @@ fn a_missing_value_names_the_key_and_the_form() {
             "iodepth",
         ),
         (&["--name=j", "--size=1m", "--reap-spin"][..], "reap-spin"),
-        (&["--name=j", "--size=1m", "--output"][..], "output"),
         (&["--name"][..], "name"),
     ] {
         let e = parse(a).unwrap_err();
@@ -128,6 +127,19 @@ fn a_missing_value_names_the_key_and_the_form() {
         let want = format!("--{key} needs a value (--{key}=VALUE)");
         assert!(e.to_string().ends_with(&want), "{a:?}: {e}");
     }
+}
+
+#[test]
+fn own_options_keep_their_specific_missing_value_message() {
+    let e = parse(&["--name=j", "--size=1m", "--output"])
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("--output needs a file name (--output=FILE)"),
+        "{e}"
+    );
+    let c = parse(&["--name=j", "--size=1m", "--output", "r.txt"]).unwrap();
+    assert_eq!(c.output.as_deref(), Some(std::path::Path::new("r.txt")));
 }
 
 #[test]

@@ -899,6 +899,18 @@ fn separate_value<'a>(key: &str, next: Option<&'a str>) -> Result<Option<&'a str
     }
     match next {
         Some(n) if !n.starts_with("--") => Ok(Some(n)),
+        // these have their own `--KEY needs a ... (--KEY=FORM)` message
+        _ if [
+            "output",
+            "section",
+            "plot",
+            "json",
+            "allow_destructive_write",
+        ]
+        .contains(&k.as_str()) =>
+        {
+            Ok(None)
+        }
         _ => Err(FioError::Usage(format!(
             "--{key} needs a value (--{key}=VALUE)"
         ))),
