@@ -13,7 +13,8 @@ use crate::run::signals::Signals;
 /// Usage text of `iomark run`.
 pub const USAGE: &str =
     "Usage: iomark run [--global-opt=V ...] [--name=JOB --opt=V ...]... [JOBFILE...]
-  fio options (--rw, --bs, --size, --ioengine, --iodepth, --numjobs, --runtime, ...);
+  fio options (--rw, --bs, --size, --ioengine, --iodepth, --numjobs, --runtime, ...),
+  as --key=value or --key value; JOBFILE - reads the job file from standard input;
   --output-format=normal|json|json+   --output=FILE   --section=NAME
   --showcmd (print the effective options as one command line, run nothing)
   --json=FILE (iomark RunResult, schema 1)   --plot=DIR (SVG charts: throughput over time, latency curve)
@@ -152,7 +153,8 @@ pub fn run(args: &[String]) -> i32 {
     }
     if out.interrupted {
         eprintln!(
-            "iomark run: interrupted; the report above covers the I/O completed before the signal"
+            "iomark run: {}",
+            interrupted_line(&out.jobs, cmd.output.as_deref())
         );
     }
     // jobs that failed (I/O error, verify mismatch, ratemin, latency_target): their
@@ -178,4 +180,40 @@ pub fn run(args: &[String]) -> i32 {
         return signals.exit_code().unwrap_or(crate::exit::FAILED);
     }
     signals.exit_code().unwrap_or(crate::exit::OK)
+}
+
+/// The stderr line of an interrupted run: it points at the report only when one was
+/// written (no job report exists when the signal came before any job ran, e.g. during
+/// file layout).
+fn interrupted_line(
+    jobs: &[crate::run::fio::JobStats],
+    output: Option<&std::path::Path>,
+) -> String {
+    match output {
+        _ if jobs.is_empty() => {
+            "interrupted before any job ran (during file layout or setup); no job report".into()
+        }
+        Some(p) => format!(
+            "interrupted; the report in {} covers the I/O completed before the signal",
+            p.display()
+        ),
+        None => "interrupted; the report above covers the I/O completed before the signal".into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn interrupted_line_mentions_a_report_only_when_there_is_one() {
+        let none = interrupted_line(&[], None);
+        assert!(none.contains("no job report"), "{none}");
+        assert!(!none.contains("report above"), "{none}");
+        let one = vec![crate::run::fio::JobStats::default()];
+        assert!(interrupted_line(&one, None).contains("report above"));
+        assert!(
+            interrupted_line(&one, Some(std::path::Path::new("r.txt"))).contains("report in r.txt")
+        );
+    }
 }

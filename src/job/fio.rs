@@ -394,7 +394,15 @@ pub struct FioCommand {
     /// `--plot=DIR` (command line only): write SVG charts of the run (throughput over
     /// time, latency percentile curves) to DIR
     pub plot: Option<PathBuf>,
+    /// iomark's own options that change how jobs run (`--reap-spin`, `--engine-strict`,
+    /// `--allow-destructive-write`) as `(key, value)`, in command-line order, for
+    /// `--showcmd` (value empty for a flag)
+    pub own_options: Vec<(String, String)>,
 }
+
+/// The kernel's io_uring ring size limit (IORING_MAX_ENTRIES, include/uapi/linux/io_uring.h
+/// and io_uring/io_uring.c): a larger `iodepth` cannot be set up.
+pub const IORING_MAX_ENTRIES: u32 = 32_768;
 
 fn validate(job: &FioJob) -> Result<(), FioError> {
     let err = |why: String| FioError::Job {
@@ -419,6 +427,12 @@ fn validate(job: &FioJob) -> Result<(), FioError> {
         return Err(err(
             "ioengine=null needs size=, number_ios= or time_based with runtime=".into(),
         ));
+    }
+    if job.engine == EngineKind::IoUring && job.iodepth > IORING_MAX_ENTRIES {
+        return Err(err(format!(
+            "iodepth={} is above io_uring's limit of {IORING_MAX_ENTRIES} ring entries (IORING_MAX_ENTRIES); use iodepth of at most {IORING_MAX_ENTRIES}",
+            job.iodepth
+        )));
     }
     if job.time_based && job.runtime.is_none() {
         return Err(err("time_based needs runtime=".into()));
@@ -546,8 +560,38 @@ fn finish(job: &mut FioJob, notices: &mut Vec<String>) {
     }
 }
 
-/// Parse `iomark run` arguments: `--key=value` options (those before the first `--name`
-/// are global), `--output-format`, `--json=FILE`, and job files (any non-option word).
+/// `--reap-spin=TIME` in nanoseconds: a time up to 1ms with unit ns, us, ms or s (a plain
+/// number is µs); decimals are accepted (`1.5us` = 1500 ns, rounded to whole ns).
+/// The error is the accepted form, one line.
+fn parse_reap_spin(t: &str) -> Result<u64, String> {
+    const FORM: &str = "a time up to 1ms: 5us, 800ns, 1.5us, 0 (off); a plain number is µs";
+    let t = t.trim();
+    let end = t
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(t.len());
+    let (num, unit) = t.split_at(end);
+    let n: f64 = num.parse().map_err(|_| FORM.to_string())?;
+    let scale = match unit.trim().to_ascii_lowercase().as_str() {
+        "ns" | "nsec" => 1.0,
+        "" | "us" | "usec" => 1e3,
+        "ms" | "msec" => 1e6,
+        "s" | "sec" => 1e9,
+        _ => return Err(FORM.to_string()),
+    };
+    let ns = (n * scale).round();
+    if !(0.0..=1e6).contains(&ns) {
+        return Err(FORM.to_string());
+    }
+    Ok(ns as u64)
+}
+
+/// The name a job file read from standard input (`iomark run -`) has in messages.
+pub const STDIN_NAME: &str = "<stdin>";
+
+/// Parse `iomark run` arguments: `--key=value` or `--key value` options (those before the
+/// first `--name` are global; see [`separate_value`] for which keys take the next word),
+/// `--output-format`, `--json=FILE`, and job files (any non-option word; `-` is standard
+/// input, named `<stdin>` in messages).
 /// Command-line globals apply to jobs from files too, as in fio.
 pub fn parse_args(args: &[String]) -> Result<FioCommand, FioError> {
     parse_args_with(args, &|v| std::env::var(v).ok())
@@ -562,11 +606,14 @@ pub fn parse_args_with(
     let mut reap_spin: Option<u64> = None;
     let mut cli_sections: Vec<(String, Vec<Entry>)> = vec![("global".into(), Vec::new())];
     let mut files: Vec<PathBuf> = Vec::new();
-    for a in args {
+    let mut i = 0;
+    while i < args.len() {
+        let a = &args[i];
+        i += 1;
         let Some(opt) = a.strip_prefix("--") else {
             if a.starts_with('-') && a.len() > 1 {
                 return Err(FioError::Usage(format!(
-                    "'{a}': options are written --key=value"
+                    "'{a}': options are written --key=value or --key value"
                 )));
             }
             files.push(PathBuf::from(a));
@@ -574,7 +621,13 @@ pub fn parse_args_with(
         };
         let (k, v) = match opt.split_once('=') {
             Some((k, v)) => (k, Some(v.to_string())),
-            None => (opt, None),
+            None => match separate_value(opt, args.get(i).map(String::as_str))? {
+                Some(next) => {
+                    i += 1;
+                    (opt, Some(next.to_string()))
+                }
+                None => (opt, None),
+            },
         };
         match k.replace('-', "_").as_str() {
             "output_format" => {
@@ -654,31 +707,29 @@ pub fn parse_args_with(
                         "--allow-destructive-write needs the device it allows (--allow-destructive-write=/dev/sdX)".into(),
                     ));
                 };
+                cmd.own_options
+                    .push(("allow-destructive-write".into(), f.clone()));
                 cmd.allow_destructive_write.push(PathBuf::from(f));
                 continue;
             }
             "reap_spin" => {
                 let t = v.as_deref().unwrap_or("");
-                let d = parse_time(t, 1_000).map_err(|e| FioError::BadValue {
+                reap_spin = Some(parse_reap_spin(t).map_err(|why| FioError::BadValue {
                     key: "reap-spin".into(),
                     value: t.into(),
-                    why: format!("{e} (a time up to 1ms, e.g. 5us; 0 turns the spin off)"),
+                    why,
                     origin: Origin::CommandLine,
-                })?;
-                if d > Duration::from_millis(1) {
-                    return Err(FioError::BadValue {
-                        key: "reap-spin".into(),
-                        value: t.into(),
-                        why: "at most 1ms (0 turns the spin off)".into(),
-                        origin: Origin::CommandLine,
-                    });
-                }
-                reap_spin = Some(d.as_nanos() as u64);
+                })?);
+                cmd.own_options.push(("reap-spin".into(), t.trim().into()));
                 continue;
             }
             "engine_strict" => {
                 cmd.engine_strict =
                     parse_bool("engine-strict", v.as_deref(), &Origin::CommandLine)?;
+                cmd.own_options.push((
+                    "engine-strict".into(),
+                    if cmd.engine_strict { "" } else { "0" }.into(),
+                ));
                 continue;
             }
             "name" => {
@@ -712,7 +763,18 @@ pub fn parse_args_with(
     }
     base.options.clear();
     for f in &files {
-        let secs = fio_ini::parse_file_with(f, env)?;
+        let secs = if f.as_os_str() == "-" {
+            // fio: `-` reads the job file from standard input
+            let mut text = String::new();
+            std::io::Read::read_to_string(&mut std::io::stdin(), &mut text).map_err(|e| {
+                FioError::Usage(format!(
+                    "cannot read the job file from standard input (-): {e}"
+                ))
+            })?;
+            fio_ini::parse_str_with(&text, Path::new(STDIN_NAME), env)?
+        } else {
+            fio_ini::parse_file_with(f, env)?
+        };
         let pairs: Vec<(String, Vec<Entry>)> = secs
             .into_iter()
             .filter(|s| {
@@ -770,6 +832,89 @@ pub fn parse_args_with(
         }
     }
     Ok(cmd)
+}
+
+/// fio keys of type `FIO_OPT_STR_SET` (fio's `--key` is `optional_argument`: a bare key
+/// sets it, and the next word is never its value; `fio --time_based 1` reads job file `1`),
+/// plus iomark's own flag `--engine-strict`.
+const FLAG_KEYS: &[&str] = &[
+    "time_based",
+    "group_reporting",
+    "thread",
+    "threads",
+    "norandommap",
+    "zero_buffers",
+    "refill_buffers",
+    "stonewall",
+    "wait_for_previous",
+    "new_group",
+    "exitall",
+    "exitall_on_error",
+    "sqthread_poll",
+    "hipri",
+    "verify_only",
+    "engine_strict",
+    "showcmd",
+];
+
+/// iomark's own command-line options that take a value.
+const OWN_VALUE_KEYS: &[&str] = &[
+    "output_format",
+    "output",
+    "status_interval",
+    "section",
+    "plot",
+    "json",
+    "allow_destructive_write",
+    "reap_spin",
+];
+
+/// For `--KEY` written without `=VALUE`, whether the next word `next` is its value, as
+/// fio's getopt does (`--bs 8k`): `Some(next)` when it is. Keys that need a value take the
+/// next word, and error `--KEY needs a value (--KEY=VALUE)` (exit 2) when there is none or
+/// it is another `--option`; flag keys ([`FLAG_KEYS`]) never take it; other boolean keys
+/// (fio `FIO_OPT_BOOL`, e.g. `--direct 1`) take it only when it is a boolean word, so
+/// `--direct job.fio` still reads `job.fio`. Unknown keys take nothing (they are reported
+/// later with their own message).
+fn separate_value<'a>(key: &str, next: Option<&'a str>) -> Result<Option<&'a str>, FioError> {
+    let k = key.trim().replace('-', "_");
+    if FLAG_KEYS.contains(&k.as_str()) {
+        return Ok(None);
+    }
+    let needs_value = OWN_VALUE_KEYS.contains(&k.as_str())
+        || match apply(
+            &mut FioJob::default(),
+            key,
+            None,
+            &Origin::CommandLine,
+            &mut Vec::new(),
+        ) {
+            Ok(()) => false,
+            Err(FioError::UnsupportedKey { .. } | FioError::EngineKey { .. }) => return Ok(None),
+            Err(_) => true,
+        };
+    if !needs_value {
+        const BOOL_WORDS: &[&str] = &["0", "1", "true", "false", "yes", "no", "on", "off"];
+        return Ok(next.filter(|n| BOOL_WORDS.contains(&n.to_ascii_lowercase().as_str())));
+    }
+    match next {
+        Some(n) if !n.starts_with("--") => Ok(Some(n)),
+        // these have their own `--KEY needs a ... (--KEY=FORM)` message
+        _ if [
+            "output",
+            "section",
+            "plot",
+            "json",
+            "allow_destructive_write",
+        ]
+        .contains(&k.as_str()) =>
+        {
+            Ok(None)
+        }
+        _ => Err(FioError::Usage(format!(
+            "--{key} needs a value (--{key}=VALUE)"
+        ))),
+    }
 }
 
 /// Parse one job file into a command (no command-line options).

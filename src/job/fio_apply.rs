@@ -255,7 +255,16 @@ pub fn apply(
                     }
                     SizeSpec::Percent(f)
                 }
-                None => SizeSpec::Bytes(size(v)?),
+                // fio: size=0 is unset (the file's own size is used)
+                None => match size(v)? {
+                    0 => {
+                        job.size = None;
+                        job.options
+                            .push((key_raw.trim().to_string(), v.to_string()));
+                        return Ok(());
+                    }
+                    n => SizeSpec::Bytes(n),
+                },
             });
         }
         "filesize" => {
@@ -390,6 +399,14 @@ pub fn apply(
             {
                 if let Some(e) = super::fio_keys_verify::engine_key_error(&key, origin) {
                     return Err(e);
+                }
+                if key == "reap_spin" {
+                    return Err(bad(
+                        &key,
+                        value.unwrap_or(""),
+                        "reap_spin is a command-line option of iomark, not a job key: use iomark run --reap-spin=TIME",
+                        origin,
+                    ));
                 }
                 return Err(FioError::UnsupportedKey {
                     key: key_raw.trim().to_string(),

@@ -1,6 +1,8 @@
 //! `iomark run --showcmd`: the effective options of a parsed command as one command
 //! line, like `fio --showcmd` (global options first, then `--name=JOB` and each job's
-//! own options, values after `include` and `${VAR}` expansion). Nothing is run.
+//! own options, values after `include` and `${VAR}` expansion), then iomark's own
+//! options that change the run (`--reap-spin`, `--engine-strict`,
+//! `--allow-destructive-write`). Nothing is run.
 
 use super::fio::FioCommand;
 
@@ -37,6 +39,7 @@ pub fn showcmd(cmd: &FioCommand) -> String {
                 .map(|(k, v)| opt(k, v)),
         );
     }
+    words.extend(cmd.own_options.iter().map(|(k, v)| opt(k, v)));
     words.join(" ")
 }
 
@@ -62,6 +65,25 @@ mod tests {
         assert_eq!(
             showcmd(&c),
             r"iomark run --size=1m '--name=a b' --rw=randread --time_based --runtime=1 '--description=it'\''s'"
+        );
+    }
+
+    #[test]
+    fn iomark_own_options_are_shown() {
+        let a: Vec<String> = [
+            "--reap-spin",
+            "800ns",
+            "--engine-strict",
+            "--name=j",
+            "--size=1m",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        let c = parse_args_with(&a, &|_| None).unwrap();
+        assert_eq!(
+            showcmd(&c),
+            "iomark run --name=j --size=1m --reap-spin=800ns --engine-strict"
         );
     }
 }

@@ -88,7 +88,7 @@ pub fn parse_range(s: &str, kb_base: u64) -> Result<(u64, u64), String> {
 }
 
 /// Parse a fio time value: default unit `default_unit_ns` (1e9 for seconds), suffixes
-/// `us`, `ms`, `s`, `m`, `h`, `d` (and `usec`, `msec`, `sec`, `min`).
+/// `ns`, `us`, `ms`, `s`, `m`, `h`, `d` (and `nsec`, `usec`, `msec`, `sec`, `min`).
 pub fn parse_time(s: &str, default_unit_ns: u64) -> Result<Duration, String> {
     let t = s.trim();
     let end = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
@@ -107,7 +107,7 @@ pub fn parse_time(s: &str, default_unit_ns: u64) -> Result<Duration, String> {
         "d" => 86_400_000_000_000,
         other => {
             return Err(format!(
-                "unknown time unit '{other}' (accepted: us, ms, s, m, h, d)"
+                "unknown time unit '{other}' (accepted: ns, us, ms, s, m, h, d)"
             ))
         }
     };

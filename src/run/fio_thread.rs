@@ -156,7 +156,7 @@ pub(crate) fn run_thread_io(
                     spin_ns: job.reap_spin_ns,
                 };
                 let e = Uring::with_setup(fds, depth, &bufs, setup)
-                    .map_err(|e| engine_err("io_uring", io_uring::unavailable_why(&e)))?
+                    .map_err(|e| engine_err("io_uring", ring_setup_why(&e, depth)))?
                     // one io_uring_enter per I/O, fio's default (iodepth_batch_submit=1):
                     // on virtio it measured faster than batching (bench/RUN_RESULTS.md);
                     // batch mode is for iodepth_batch_submit > 1
@@ -270,4 +270,15 @@ pub(crate) fn reap_max(job: &FioJob) -> usize {
         m.iodepth_batch_complete_max.max(min)
     };
     max as usize
+}
+
+/// Why a thread's ring could not be set up: EINVAL means the kernel refused these ring
+/// parameters (io_uring itself works: `execute` probed it), anything else is
+/// [`io_uring::unavailable_why`].
+fn ring_setup_why(e: &std::io::Error, depth: usize) -> String {
+    if e.raw_os_error() == Some(libc::EINVAL) {
+        format!("the kernel refused the ring for iodepth={depth} (io_uring_setup: {e})")
+    } else {
+        io_uring::unavailable_why(e)
+    }
 }
