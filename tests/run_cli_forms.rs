@@ -304,14 +304,17 @@ fn showcmd_keeps_value_forms_and_own_options() {
 
 #[test]
 fn interrupt_during_layout_does_not_point_at_a_missing_report() {
+    // the test-only fault stops iomark at the 2nd layout write (SIGSTOP); the SIGINT is
+    // sent while it is stopped, so it lands inside the layout whatever the machine's speed
     let d = common::scratch();
     let child = Command::new(common::BIN)
         .current_dir(d.path())
+        .env("IOMARK_FAULT", "write:stop@2")
         .args([
             "run",
             "--name=big",
             "--filename=big.dat",
-            "--size=512m",
+            "--size=8m",
             "--rw=read",
             "--ioengine=psync",
         ])
@@ -319,15 +322,34 @@ fn interrupt_during_layout_does_not_point_at_a_missing_report() {
         .stderr(Stdio::piped())
         .spawn()
         .expect("spawn iomark");
-    std::thread::sleep(std::time::Duration::from_millis(150));
+    let pid = child.id() as i32;
+    let t = std::time::Instant::now();
+    loop {
+        let st = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+        let state = st
+            .rsplit_once(')')
+            .map(|(_, r)| r.trim_start().chars().next());
+        if state == Some(Some('T')) {
+            break;
+        }
+        assert!(
+            t.elapsed().as_secs() < 20,
+            "iomark never stopped at the fault"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
     // SAFETY: signalling our own child by pid
-    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    unsafe {
+        libc::kill(pid, libc::SIGINT);
+        libc::kill(pid, libc::SIGCONT);
+    }
     let o = child.wait_with_output().expect("wait");
     let out = String::from_utf8_lossy(&o.stdout);
     let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(130), "{err}");
     assert!(
         out.is_empty(),
-        "interrupted during the 512 MiB layout: no report\n{out}"
+        "interrupted during the layout: no report\n{out}"
     );
     assert!(!err.contains("report above"), "{err}");
     assert!(err.contains("no job report"), "{err}");

@@ -648,3 +648,27 @@ fn mixed_jobs_reach_each_directions_rate_like_fio() {
     assert!(r > 5000.0, "reads are unlimited: {r} IOPS");
     assert!((90.0..=104.0).contains(&w), "write {w} IOPS (rate 100)");
 }
+
+/// A rate wait that runs into the end of the runtime issues nothing more (fio 3.33:
+/// `rate_iops=1` for 1 s is one request, `rate_iops=10` for 2 s twenty), and
+/// `io_size=0` means unset (one pass of `size`), as in fio.
+#[test]
+fn rate_ends_with_the_runtime_and_io_size_zero_is_unset() {
+    let d = tempfile::tempdir().unwrap();
+    let ios = |extra: &[&str]| -> u64 {
+        let mut a = vec![
+            "--name=r",
+            "--ioengine=null",
+            "--rw=randread",
+            "--size=16m",
+            "--output-format=json",
+        ];
+        a.extend(extra);
+        let v: serde_json::Value = serde_json::from_str(&ok(&iomark(d.path(), &a))).unwrap();
+        v["jobs"][0]["read"]["total_ios"].as_u64().unwrap()
+    };
+    assert_eq!(ios(&["--rate_iops=1", "--runtime=1", "--time_based"]), 1);
+    let n = ios(&["--rate_iops=10", "--runtime=2", "--time_based"]);
+    assert!((19..=20).contains(&n), "rate_iops=10 for 2 s: {n} requests");
+    assert_eq!(ios(&["--io_size=0"]), 4096);
+}

@@ -637,7 +637,10 @@ pub fn apply_more(
             };
             m.startdelay = (a.min(b), a.max(b));
         }
-        "io_size" | "io_limit" => m.io_size = Some(size(need(key, value, origin)?)?),
+        // 0 means unset, as in fio (one pass of `size`)
+        "io_size" | "io_limit" => {
+            m.io_size = Some(size(need(key, value, origin)?)?).filter(|&n| n > 0)
+        }
         "blockalign" | "ba" => {
             let v = need(key, value, origin)?;
             let a = size(v.split(',').next().unwrap_or(v))?;

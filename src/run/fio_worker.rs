@@ -387,6 +387,12 @@ impl<'a> Worker<'a> {
                                 paced_reap = true;
                             }
                             sleep_until(clock, due, self.stop);
+                            // the wait ran into the end of the runtime: issue nothing more
+                            // (fio: rate_iops=1 for 1 s is one request, not two)
+                            if deadline.is_some_and(|d| clock.now() >= d) {
+                                free.push(slot);
+                                break;
+                            }
                         }
                     }
                     if measuring {

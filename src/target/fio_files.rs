@@ -295,6 +295,9 @@ pub fn layout(files: &[FileSpec], fill: bool, _writes: bool) -> Result<Vec<Strin
             let mut left = f.size - have;
             while left > 0 {
                 let n = left.min(LAYOUT_CHUNK as u64) as usize;
+                // test-only fault injection (IOMARK_FAULT); a no-op otherwise
+                crate::engine::fault::io_hook(crate::engine::fault::Op::Write)
+                    .map_err(|e| io("write", e))?;
                 file.write_all(&buf[..n]).map_err(|e| io("write", e))?;
                 left -= n as u64;
             }
