@@ -11,13 +11,17 @@
 #   (e) io_uring 4 KiB randread direct QD1 and QD32 on a 1 GiB file in DIR (default: a temp
 #       dir under the current directory, i.e. the disk): IOPS and mean clat within 5 %,
 #       both as the ratio of the two medians and as the median of the per-round ratios
-#       (the two tools run back to back in a round, so the disk's drift cancels)
+#       (the two tools run back to back in a round, so the disk's drift cancels); the
+#       spread of the per-round ratios is printed below the table. On the project's VM the
+#       virtio disk's QD1 runs differ by about +-10 % from one run to the next, so the
+#       medians are only precise to the 5 % band with about 30 rounds: for (e) use
+#       ROUNDS=31 TIME=2 (about 8 minutes), or more rounds for QD1 alone (E_QD=1).
 #
 # Needs root (zram), fio, jq, /usr/bin/time; installs nothing. Takes itself the shared lock
 # /tmp/iomark-bench.lock so no two benchmarks time the machine at once. Cleans up (files,
 # zram reset) on any exit. Env: ROUNDS, TIME (seconds per run, default 5), BIN, OUT (table file,
 # default bench/RUN_RESULTS.md), SKIP (e.g.
-# "c e" to skip cases), NICE (niceness of both tools, default -10 as root: the same for fio and
+# "c e" to skip cases), E_QD (queue depths of case (e), default "1 32"), NICE (niceness of both tools, default -10 as root: the same for fio and
 # iomark, it only shields the measurement from unrelated work such as compilers).
 set -euo pipefail
 if [ -z "${IOMARK_BENCH_LOCKED:-}" ]; then
@@ -61,7 +65,12 @@ one() {
     '.jobs[0].read | "\(.iops) \(.clat_ns.mean) \(.total_ios) \($c) \($m)"' "$out"
 }
 med() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+# spread of per-round ratios: "min q1 median q3 max" (nearest-rank quartiles)
+spread() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {
+  q1=a[int((NR+3)/4)]; q3=a[NR-int((NR+3)/4)+1]
+  printf "min %.3f, quartiles %.3f / %.3f / %.3f, max %.3f", a[1], q1, a[int((NR+1)/2)], q3, a[NR]}'; }
 ROWS=()
+NOTES=()
 # bench NAME JOBFILE TARGET_IOPS_RATIO [FIO_JOBFILE]: runs ROUNDS alternating rounds, appends
 # table rows; TARGET "agree" = within 5 %, "info" = no target (a row shown for comparison);
 # FIO_JOBFILE: fio runs this job instead (the same job with a fio-only option)
@@ -101,6 +110,7 @@ bench() {
     cr=$(echo "$IC / $FC" | bc -l)
     ok=$(echo "r=$ratio; c=$cr; p=$PI; q=$PC; r >= 0.95 && r <= 1.05 && c >= 0.95 && c <= 1.05 && p >= 0.95 && p <= 1.05 && q >= 0.95 && q <= 1.05" | bc -l)
     ROWS+=("$(printf '| %s | IOPS | %.0f | %.0f | %.3f | %.3f | within 5 %% | %s |' "$name" "$F" "$I" "$ratio" "$PI" "$([ "$ok" = 1 ] && echo yes || echo NO)")")
+    NOTES+=("- $name, per-round iomark/fio ratios over $ROUNDS rounds: IOPS $(spread "${p_iops[@]}"); mean clat $(spread "${p_clat[@]}")")
     ROWS+=("$(printf '| %s | mean clat µs | %.1f | %.1f | %.3f | %.3f | within 5 %% | %s |' "$name" "$(echo "$FC/1000" | bc -l)" "$(echo "$IC/1000" | bc -l)" "$cr" "$PC" "$([ "$ok" = 1 ] && echo yes || echo NO)")")
   elif [ "$target" = info ]; then
     ROWS+=("$(printf '| %s | IOPS | %.0f | %.0f | %.3f | %.3f | (comparison) | |' "$name" "$F" "$I" "$ratio" "$PI")")
@@ -181,7 +191,7 @@ if ! skip e; then
   F=$DISKDIR/disk-1g.dat
   head -c 1G /dev/urandom >"$F"
   sync "$F"
-  for qd in 1 32; do
+  for qd in ${E_QD:-1 32}; do
     j=$(jobfile "disk_qd$qd" <<EOF
 ioengine=io_uring
 iodepth=$qd
@@ -202,6 +212,7 @@ fi
 LOAD_AFTER=$(uptime)
 TABLE=$(printf '| case | metric | fio | iomark | iomark/fio (medians) | per-round ratio (median) | target | met |\n|---|---|---:|---:|---:|---:|---|---|\n'; printf '%s\n' "${ROWS[@]}")
 echo "$TABLE"
+[ ${#NOTES[@]} = 0 ] || printf '%s\n' "" "${NOTES[@]}"
 {
   echo "# iomark run vs fio ($(fio --version), same job files)"
   echo
@@ -214,5 +225,6 @@ echo "$TABLE"
   echo "Load after: \`${LOAD_AFTER# }\`"
   echo
   echo "$TABLE"
+  if [ ${#NOTES[@]} != 0 ]; then echo; echo "Spread (agreement cases):"; echo; printf '%s\n' "${NOTES[@]}"; fi
 } >"${OUT:-$HERE/RUN_RESULTS.md}"
 echo "wrote ${OUT:-$HERE/RUN_RESULTS.md}" >&2
