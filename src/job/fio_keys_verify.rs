@@ -41,6 +41,9 @@ pub struct JobExtra {
     pub fill_device: bool,
     /// `create_serialize` (default 1)
     pub create_serialize: bool,
+    /// `create_fsync` (default 1): fsync a file iomark laid out before the job uses it,
+    /// so the new data is on the device and `invalidate` can drop it from the page cache
+    pub create_fsync: bool,
     /// `atomic`: RWF_ATOMIC writes; implies direct=1 (fio --cmdhelp=atomic)
     pub atomic: bool,
     /// `allow_file_create` (default 1): 0 makes a missing file an error
@@ -60,6 +63,7 @@ impl Default for JobExtra {
             error_dump: false,
             fill_device: false,
             create_serialize: true,
+            create_fsync: true,
             atomic: false,
             allow_file_create: true,
         }
@@ -87,6 +91,7 @@ pub const EXTRA_KEYS: &[&str] = &[
     "fill_device",
     "fill_fs",
     "create_serialize",
+    "create_fsync",
     "atomic",
     "allow_file_create",
 ];
@@ -275,6 +280,7 @@ pub fn apply_extra(
                 );
             }
         }
+        "create_fsync" => x.create_fsync = parse_bool(key, value, origin)?,
         "atomic" => x.atomic = parse_bool(key, value, origin)?,
         "allow_file_create" => x.allow_file_create = parse_bool(key, value, origin)?,
         _ => return Ok(false),

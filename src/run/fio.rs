@@ -325,7 +325,7 @@ pub fn execute(
             continue;
         }
         for p in ps {
-            for m in fio_files::layout(&p.files, j.rw.reads(), j.rw.writes())? {
+            for m in fio_files::layout(&p.files, j.rw.reads(), j.more.x.create_fsync)? {
                 note(format!("{}: {m}", j.name));
             }
         }

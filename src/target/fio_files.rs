@@ -256,10 +256,14 @@ pub fn check_polling(files: &[FileSpec]) -> Result<(), FilesError> {
 }
 
 /// Make every file exist with at least `size` bytes. `fill`: write data (jobs that
-/// read); otherwise extend (write-only jobs). Block and character devices are never
-/// laid out (`writes` is kept for callers; the guard decides about device writes).
-/// Returns one message per file laid out.
-pub fn layout(files: &[FileSpec], fill: bool, _writes: bool) -> Result<Vec<String>, FilesError> {
+/// read); otherwise extend (write-only jobs). `fsync` (fio's `create_fsync`, default 1):
+/// each file laid out is fsynced, so its new pages are clean and a later
+/// `POSIX_FADV_DONTNEED` (`invalidate`) really drops them — without it a job reading a
+/// file it just created reads the page cache (dirty pages stay cached). Block and
+/// character devices are never laid out (the guard decides about device writes).
+/// Returns one message per file laid out. Errors: [`FilesError::Io`] naming the file
+/// and the step (create, seek, write, extend, fsync).
+pub fn layout(files: &[FileSpec], fill: bool, fsync: bool) -> Result<Vec<String>, FilesError> {
     let mut notes = Vec::new();
     for f in files {
         if is_block_device(&f.path) || is_char_device(&f.path) {
@@ -303,6 +307,9 @@ pub fn layout(files: &[FileSpec], fill: bool, _writes: bool) -> Result<Vec<Strin
             }
         } else {
             file.set_len(f.size).map_err(|e| io("extend", e))?;
+        }
+        if fsync {
+            file.sync_all().map_err(|e| io("fsync", e))?;
         }
         if f.size > 0 {
             // (an empty file created for fill_device is not "laid out": fio says nothing)
