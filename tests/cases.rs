@@ -1355,3 +1355,48 @@ fn c08_run_direct_block_below_4k_sector_refused_before_layout() {
         assert!(bs == 4096 || bs == 8192, "issued {bs}");
     }
 }
+
+/// C15: the end-of-test sync is inside the measured time and the summary says how long
+/// it took. The test-only fault `fsync:slow@1` makes that sync last 300 ms longer, so
+/// `total time` must grow by at least that much (a 1 s run reads >= 1.3 s), and the
+/// `end fsync:` note must show at least 300 ms; with `--file-fsync-end=off` no sync and
+/// no note.
+#[test]
+fn c15_end_fsync_duration_is_timed_and_shown() {
+    let d = scratch();
+    let geo = ["--file-num=1", "--file-total-size=8M"];
+    fileio(d.path(), &[&geo[..], &["prepare"]].concat()).expect_code(0);
+    let run = |end: &str| {
+        let mut cmd = Command::new(BIN);
+        cmd.current_dir(d.path())
+            .arg("fileio")
+            .args(geo)
+            .args([
+                "--file-test-mode=seqwr",
+                "--file-fsync-freq=0",
+                "--time=1",
+                &format!("--file-fsync-end={end}"),
+                "run",
+            ])
+            .env("IOMARK_FAULT", "fsync:slow@1");
+        finish(cmd)
+    };
+    let total = |o: &Out| -> f64 {
+        let l = o.stdout.lines().find(|l| l.contains("total time:")).unwrap();
+        l.split_whitespace().last().unwrap().trim_end_matches('s').parse().unwrap()
+    };
+    let on = run("on");
+    on.expect_code(0);
+    let note = on
+        .all()
+        .lines()
+        .find(|l| l.trim_start().starts_with("end fsync:"))
+        .map(str::to_string)
+        .unwrap_or_else(|| panic!("no end fsync note\n{}", on.dump()));
+    let ms: f64 = note.split_whitespace().nth(2).unwrap().parse().unwrap();
+    assert!(ms >= 300.0, "end fsync took at least the injected 300 ms: {note}");
+    assert!(total(&on) >= 1.3, "the sync is inside total time: {}", on.stdout);
+    let off = run("off");
+    off.expect_code(0).expect_lacks("end fsync:");
+    assert!(total(&off) < 1.3, "no sync, no delay: {}", off.stdout);
+}

@@ -621,3 +621,39 @@ fn c15_end_fsync_and_fsync_on_close_are_both_timed() {
     let v: Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["jobs"][0]["sync"]["total_ios"], 0, "no sync unless asked");
 }
+
+/// C15: `end_fsync` and `fsync_on_close` put the final sync inside the timed window, so
+/// both give the same bandwidth. The test-only fault `fsync:slow@1` makes that sync
+/// last 300 ms longer: both runtimes must then include it (>= 300 ms), their bandwidths
+/// agree (within 30 %: both are 4 MiB over ~0.3 s), and a job without a final sync
+/// never meets the fault (runtime well under 300 ms).
+#[test]
+fn c15_slow_final_sync_is_inside_the_runtime_for_both_options() {
+    let job = |opt: &str| {
+        let t = tempfile::tempdir().unwrap();
+        let mut args = vec![
+            "--name=a",
+            "--filename=f",
+            "--size=4m",
+            "--bs=1m",
+            "--rw=write",
+            "--output-format=json",
+        ];
+        if !opt.is_empty() {
+            args.push(opt);
+        }
+        let o = run_in(t.path(), &args, &[("IOMARK_FAULT", "fsync:slow@1")]);
+        assert_eq!(code(&o), 0, "{opt}: {}", stderr(&o));
+        let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+        let w = &v["jobs"][0]["write"];
+        (w["runtime"].as_f64().unwrap(), w["bw_bytes"].as_f64().unwrap())
+    };
+    let (rt_end, bw_end) = job("--end_fsync=1");
+    let (rt_close, bw_close) = job("--fsync_on_close=1");
+    assert!(rt_end >= 300.0, "end_fsync runtime {rt_end} ms");
+    assert!(rt_close >= 300.0, "fsync_on_close runtime {rt_close} ms");
+    let r = bw_end / bw_close;
+    assert!((0.77..=1.3).contains(&r), "bandwidths {bw_end} vs {bw_close}");
+    let (rt_none, _) = job("");
+    assert!(rt_none < 300.0, "no final sync: runtime {rt_none} ms");
+}

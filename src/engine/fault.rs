@@ -7,7 +7,7 @@
 //!
 //! Grammar: comma-separated rules `OP:KIND@N` or `OP:KIND@N+`, where `OP` is `read`,
 //! `write` or `fsync`; `KIND` is `eio`, `enospc`, `eintr`, `eagain`, `short`,
-//! `corrupt` or `stop`; `N ≥ 1` is the 1-based number of the operation of that kind, counted over
+//! `corrupt`, `stop` or `slow`; `N ≥ 1` is the 1-based number of the operation of that kind, counted over
 //! the whole process (all threads); `+` repeats the fault on every later operation.
 //! Example: `IOMARK_FAULT=write:eio@100,fsync:eio@1,read:short@5`.
 //!
@@ -19,7 +19,9 @@
 //! - `corrupt` (read only): the read completes, then one byte in the middle of the
 //!   buffer is inverted (a silent corruption for `--validate` to catch);
 //! - `stop`: the process sends itself SIGSTOP before the operation and continues it
-//!   normally after SIGCONT (tests fill a disk or send a signal at a known point).
+//!   normally after SIGCONT (tests fill a disk or send a signal at a known point);
+//! - `slow`: the operation runs normally after a [`SLOW`] sleep (tests show that a
+//!   sync is inside the measured time).
 
 use super::{Completion, Dir, Engine, IoErr, IoReq, SyncKind};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -57,7 +59,12 @@ pub enum Kind {
     /// the process stops itself (SIGSTOP) before the operation, which then runs
     /// normally after SIGCONT: lets a test change the world at a known point
     Stop,
+    /// the operation runs normally after sleeping [`SLOW`]
+    Slow,
 }
+
+/// Delay of the `slow` fault.
+pub const SLOW: std::time::Duration = std::time::Duration::from_millis(300);
 
 impl Kind {
     /// errno of an error-kind fault; `None` for `short` and `corrupt`.
@@ -67,7 +74,7 @@ impl Kind {
             Kind::Enospc => Some(libc::ENOSPC),
             Kind::Eintr => Some(libc::EINTR),
             Kind::Eagain => Some(libc::EAGAIN),
-            Kind::Short | Kind::Corrupt | Kind::Stop => None,
+            Kind::Short | Kind::Corrupt | Kind::Stop | Kind::Slow => None,
         }
     }
 }
@@ -115,6 +122,7 @@ pub fn parse(s: &str) -> Result<Plan, String> {
             "short" => Kind::Short,
             "corrupt" => Kind::Corrupt,
             "stop" => Kind::Stop,
+            "slow" => Kind::Slow,
             _ => return Err(bad("unknown fault")),
         };
         if kind == Kind::Corrupt && op != Op::Read {
@@ -181,6 +189,10 @@ pub fn hit(op: Op) -> Option<Kind> {
         .map(|r| r.kind)?;
     if kind == Kind::Stop {
         stop_here();
+        return None;
+    }
+    if kind == Kind::Slow {
+        std::thread::sleep(SLOW);
         return None;
     }
     Some(kind)

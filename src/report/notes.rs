@@ -4,6 +4,19 @@
 use crate::job::values::iec;
 use crate::probe::pagecache::PageCacheCheck;
 
+/// First line of iomark's notes block after a sysbench-compatible report.
+pub const NOTES_HEADER: &str = "iomark notes (not part of the sysbench report):";
+
+/// The end-of-test sync note of `fileio` (public case C15: "the summary shows how long
+/// the final sync took"): `longest_ns` is the longest thread's time in its end syncs,
+/// which the `total time` of the report includes. Milliseconds, 3 decimals.
+pub fn end_fsync_line(longest_ns: u64) -> String {
+    format!(
+        "  end fsync: {:.3} ms (inside the total time above)",
+        longest_ns as f64 / 1e6
+    )
+}
+
 /// The fits-in-RAM finding as plain text (JSON warning message).
 pub fn fits_in_ram_text(file_set: u64, mem_total: u64) -> String {
     format!(
@@ -78,7 +91,7 @@ pub fn page_cache_lines(c: &PageCacheCheck) -> Vec<String> {
         }
     }
     if !v.is_empty() {
-        v.insert(0, "iomark notes (not part of the sysbench report):".into());
+        v.insert(0, NOTES_HEADER.into());
     }
     v
 }
@@ -86,6 +99,15 @@ pub fn page_cache_lines(c: &PageCacheCheck) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn end_fsync_line_is_in_ms_with_3_decimals() {
+        assert_eq!(
+            end_fsync_line(314_750_123),
+            "  end fsync: 314.750 ms (inside the total time above)"
+        );
+        assert_eq!(end_fsync_line(0), "  end fsync: 0.000 ms (inside the total time above)");
+    }
 
     #[test]
     fn cached_reads_are_reported_with_units() {

@@ -677,7 +677,15 @@ fn run(job: &FileioJob, console: &Arc<Console>, signals: &Signals) -> i32 {
         console.line(level::NOTICE, &format!("iomark: {m}"));
     }
     if job.notes && failure.is_none() {
-        for l in notes::page_cache_lines(&check) {
+        let mut lines = notes::page_cache_lines(&check);
+        if job.fsync_end && mode.writes() && signal.is_none() {
+            if lines.is_empty() {
+                lines.push(notes::NOTES_HEADER.into());
+            }
+            let longest = snap.threads.iter().map(|t| t.end_fsync_ns).max();
+            lines.push(notes::end_fsync_line(longest.unwrap_or(0)));
+        }
+        for l in lines {
             console.line(level::NOTICE, &l);
         }
     }

@@ -493,6 +493,7 @@ pub fn worker<E: Engine, F>(
         }
     }
     if job.fsync_end && sh.mode.writes() && !sh.stop.load(Ordering::Relaxed) {
+        let t0 = std::time::Instant::now();
         for f in 0..g.files {
             if let Err(e) = sync_retry(&mut eng, f as usize, sync_kind) {
                 sh.fail(vec![format!(
@@ -507,6 +508,12 @@ pub fn worker<E: Engine, F>(
             } else {
                 local.fsync_done();
             }
+        }
+        let ns = t0.elapsed().as_nanos() as u64;
+        if live {
+            stats.lock().unwrap_or_else(|e| e.into_inner()).end_fsync_ns += ns;
+        } else {
+            local.end_fsync_ns += ns;
         }
     }
     drop(eng);

@@ -127,6 +127,9 @@ pub struct ThreadStats {
     pub writes: u64,
     /// all fsync/fdatasync/msync calls (periodic, fsync-all, end of test)
     pub fsyncs: u64,
+    /// ns this thread spent in its end-of-test syncs (`--file-fsync-end`), which are
+    /// inside the measured time (public case C15)
+    pub end_fsync_ns: u64,
     /// bytes read by completed reads
     pub bytes_read: u64,
     /// bytes written by completed writes
@@ -166,6 +169,7 @@ impl ThreadStats {
             reads: 0,
             writes: 0,
             fsyncs: 0,
+            end_fsync_ns: 0,
             bytes_read: 0,
             bytes_written: 0,
             lat_read: KindStats::new(h()),
