@@ -233,7 +233,8 @@ fn io_and_runtime(line: &str) -> Option<(u64, f64)> {
 
 fn from_text(text: &str) -> Result<Vec<FioDir>, String> {
     // header lines: `NAME: (g=0): rw=read, bs=(R) 64.0KiB-64.0KiB, (W) …, ioengine=psync, iodepth=1`
-    let mut headers: Vec<(String, FioOpts, [u64; 3])> = Vec::new();
+    // (name, options, bs per direction, whether that bs is fixed: `4096B-4096B`)
+    let mut headers: Vec<(String, FioOpts, [u64; 3], [bool; 3])> = Vec::new();
     for l in text.lines() {
         let Some((name, rest)) = l.split_once(": (g=") else {
             continue;
@@ -244,6 +245,7 @@ fn from_text(text: &str) -> Result<Vec<FioDir>, String> {
             ..FioOpts::default()
         };
         let mut bs = [0u64; 3];
+        let mut fixed = [false; 3];
         for part in rest.split(", ") {
             if let Some(v) = part.strip_prefix("rw=") {
                 o.rw = v.to_string();
@@ -255,16 +257,22 @@ fn from_text(text: &str) -> Result<Vec<FioDir>, String> {
             for (i, tag) in ["(R) ", "(W) ", "(T) "].iter().enumerate() {
                 if let Some(p) = part.find(tag) {
                     let v = &part[p + tag.len()..];
-                    bs[i] = size_bytes(v.split('-').next().unwrap_or(v)).unwrap_or(0);
+                    let v = v.split(',').next().unwrap_or(v).trim();
+                    let lo = size_bytes(v.split('-').next().unwrap_or(v)).unwrap_or(0);
+                    let hi = v.split_once('-').and_then(|x| size_bytes(x.1));
+                    bs[i] = lo;
+                    fixed[i] = hi == Some(lo);
                 }
             }
         }
-        headers.push((name.trim().to_string(), o, bs));
+        headers.push((name.trim().to_string(), o, bs, fixed));
     }
     let mut out: Vec<FioDir> = Vec::new();
     let mut job: Option<(String, u64)> = None;
     let mut cur: Option<FioDir> = None;
     let mut in_lat_pct: Option<f64> = None;
+    // index in `out` of the current job block's first direction
+    let mut job_first = 0usize;
     let flush = |cur: &mut Option<FioDir>, out: &mut Vec<FioDir>| {
         if let Some(d) = cur.take() {
             if d.ios > 0 {
@@ -282,6 +290,7 @@ fn from_text(text: &str) -> Result<Vec<FioDir>, String> {
                 .and_then(|n| n.parse().ok())
                 .unwrap_or(1);
             job = Some((name.trim().to_string(), jobs));
+            job_first = out.len();
             in_lat_pct = None;
             continue;
         }
@@ -327,6 +336,37 @@ fn from_text(text: &str) -> Result<Vec<FioDir>, String> {
                 opts,
                 ..FioDir::default()
             });
+            continue;
+        }
+        // `issued rwts: total=R,W,T,S`: the exact request counts (the bytes of the
+        // `read:`/`write:` lines are rounded to 3 significant figures, so bytes / bs
+        // can be off by up to 0.5 %); with a fixed bs the bytes follow exactly
+        if let Some(r) = t.strip_prefix("issued rwts: total=") {
+            flush(&mut cur, &mut out);
+            let n: Vec<u64> = r
+                .split_whitespace()
+                .next()
+                .unwrap_or("")
+                .split(',')
+                .map(|x| x.parse().unwrap_or(0))
+                .collect();
+            let fixed = headers.iter().find(|h| h.0 == jname).map(|h| h.3);
+            for d in out.iter_mut().skip(job_first) {
+                let i = ["read", "write", "trim"].iter().position(|x| *x == d.dir);
+                let Some(&ios) = i.and_then(|i| n.get(i)) else {
+                    continue;
+                };
+                if ios == 0 {
+                    continue;
+                }
+                d.ios = ios;
+                if let Some(l) = &mut d.lat {
+                    l.0 = ios;
+                }
+                if i.zip(fixed).is_some_and(|(i, f)| f[i]) && d.opts.bs > 0 {
+                    d.bytes = ios * d.opts.bs;
+                }
+            }
             continue;
         }
         let Some(d) = cur.as_mut() else { continue };
