@@ -351,6 +351,8 @@ pub struct FioJob {
     pub stonewall: bool,
     /// `kb_base` (1024 or 1000)
     pub kb_base: u64,
+    /// `unit_base=1`: the text report's bandwidths in bits/s (`0`/`8`: bytes, the default)
+    pub unit_base_bits: bool,
     /// options set for this job, as written (for JSON "job options")
     pub options: Vec<(String, String)>,
     /// the other keys (distributions, rate, verify, logs, …)
@@ -410,6 +412,7 @@ impl Default for FioJob {
             thread: false,
             stonewall: false,
             kb_base: 1024,
+            unit_base_bits: false,
             options: Vec::new(),
             more: JobMore::default(),
             new_group: false,
