@@ -16,7 +16,7 @@ Commands:
   tree      [DIR] [--files=150000] [--threads=N] [--json=FILE]: time a small-file tree (create … delete)
   mark      [PATH] [--preset=default|nvme|peak|realworld] [--mix] [--size=1G] [--time=5] [--loops=3] [--json=FILE]:
             one-command drive scores (CrystalDiskMark-style presets)
-  run       [--name=JOB --rw=… --bs=… …] [JOBFILE…] [--output-format=normal|json]: fio-style jobs
+  run       [--name=JOB --rw=… --bs=… …] [JOBFILE…] [--output-format=normal,json,json+]: fio-style jobs
   compare   A.json B.json [...] [--label=NAME...] [--format=table|markdown|csv|json]: results side by side
 
 Options:

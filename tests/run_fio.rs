@@ -117,7 +117,7 @@ fn command_line_globals_and_jobs() {
     assert_eq!(c.jobs[1].engine, EngineKind::IoUring);
     assert_eq!(c.jobs[1].runtime, Some(Duration::from_millis(500)));
     assert_eq!(c.jobs[1].size, Some(SizeSpec::Bytes(1 << 20)));
-    assert_eq!(c.output_format, fio::OutputFormat::Json);
+    assert_eq!(c.output_format, fio::OutputFormat::JSON);
     assert_eq!(
         c.notices,
         vec!["note: ioengine=libaio runs on io_uring in iomark"]

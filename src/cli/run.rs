@@ -1,9 +1,11 @@
 //! `iomark run`: fio command-line jobs and job files → [`crate::job::fio`] → runner →
 //! fio-like text or fio JSON (to stdout, or `--output=FILE`), plus iomark's RunResult
-//! (`--json=FILE`). Front end only: parsing, dispatch and exit codes. In JSON mode
-//! stdout carries the JSON document and nothing else; notices go to stderr.
+//! (`--json=FILE`). Front end only: parsing, dispatch and exit codes. With
+//! `--output-format=json` stdout carries the JSON document and nothing else; with a list
+//! such as `normal,json` the document comes first, then an empty line and the text (as
+//! fio 3.33); notices always go to stderr.
 
-use crate::job::fio::{self, OutputFormat};
+use crate::job::fio;
 use crate::report::fio_result::run_result;
 use crate::report::json::{self, Status};
 use crate::run::fio as runner;
@@ -15,7 +17,7 @@ pub const USAGE: &str =
     "Usage: iomark run [--global-opt=V ...] [--name=JOB --opt=V ...]... [JOBFILE...]
   fio options (--rw, --bs, --size, --ioengine, --iodepth, --numjobs, --runtime, ...),
   as --key=value or --key value; JOBFILE - reads the job file from standard input;
-  --output-format=normal|json|json+   --output=FILE   --section=NAME
+  --output-format=normal|json|json+ (or a list: normal,json)   --output=FILE   --section=NAME
   --showcmd (print the effective options as one command line, run nothing)
   --json=FILE (iomark RunResult, schema 1)   --plot=DIR (SVG charts: throughput over time, latency curve)
   --status-interval=TIME   --engine-strict (exit 3 instead of the psync fallback when io_uring is denied)
@@ -127,21 +129,31 @@ pub fn run(args: &[String]) -> i32 {
             return e.exit_code();
         }
     };
-    let text = match cmd.output_format {
-        OutputFormat::Json | OutputFormat::JsonPlus => {
-            let plus = cmd.output_format == OutputFormat::JsonPlus;
-            let doc =
-                crate::report::fio::json_document(&out.jobs, &cmd.global_options, plus, disk_util);
-            match serde_json::to_string_pretty(&doc) {
-                Ok(s) => s + "\n",
-                Err(e) => {
-                    eprintln!("iomark run: cannot encode JSON: {e}");
-                    return crate::exit::FAILED;
-                }
+    // fio 3.33's order whatever the list's: the JSON document, then (after one empty
+    // line, which starts fio's normal text) the human summary
+    let fmt = cmd.output_format;
+    let mut text = String::new();
+    if fmt.json {
+        let doc = crate::report::fio::json_document(
+            &out.jobs,
+            &cmd.global_options,
+            fmt.json_plus,
+            disk_util,
+        );
+        match serde_json::to_string_pretty(&doc) {
+            Ok(s) => text = s + "\n",
+            Err(e) => {
+                eprintln!("iomark run: cannot encode JSON: {e}");
+                return crate::exit::FAILED;
             }
         }
-        OutputFormat::Normal => crate::report::fio::normal_text(&out.jobs),
-    };
+    }
+    if fmt.normal {
+        if fmt.json {
+            text.push('\n');
+        }
+        text += &crate::report::fio::normal_text(&out.jobs);
+    }
     match &cmd.output {
         Some(p) => {
             if let Err(e) = std::fs::write(p, text) {

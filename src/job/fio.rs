@@ -219,16 +219,76 @@ pub enum SizeSpec {
     Percent(f64),
 }
 
-/// Output format of the run (`--output-format`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum OutputFormat {
-    /// fio-like human summary
-    #[default]
-    Normal,
-    /// fio JSON, and nothing else, on stdout
-    Json,
-    /// fio JSON with the clat histogram bins (`json+`)
-    JsonPlus,
+/// Output formats of the run (`--output-format`): one of `normal`, `json`, `json+`, or a
+/// comma list of them as fio accepts (`normal,json`). Whatever the list's order, fio 3.33
+/// prints the JSON document first and the normal text after it, separated by one empty
+/// line; `json` together with `json+` is one json+ document. fio's `terse` is not
+/// supported (refused with the other unknown names).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OutputFormat {
+    /// print fio's human summary ("normal")
+    pub normal: bool,
+    /// print fio's JSON document
+    pub json: bool,
+    /// the JSON document has the histogram bins (`json+`); implies `json`
+    pub json_plus: bool,
+}
+
+impl Default for OutputFormat {
+    fn default() -> Self {
+        Self::NORMAL
+    }
+}
+
+impl OutputFormat {
+    /// `normal`: fio-like human summary
+    pub const NORMAL: Self = Self {
+        normal: true,
+        json: false,
+        json_plus: false,
+    };
+    /// `json`: fio JSON, and nothing else, on stdout
+    pub const JSON: Self = Self {
+        normal: false,
+        json: true,
+        json_plus: false,
+    };
+    /// `json+`: fio JSON with the clat histogram bins
+    pub const JSON_PLUS: Self = Self {
+        normal: false,
+        json: true,
+        json_plus: true,
+    };
+
+    /// Parse fio's `--output-format` value: names separated by `,`, each `normal`,
+    /// `json` or `json+` (case-sensitive, no spaces, as fio 3.33). Errors: the text
+    /// after "invalid value …:" naming the bad item and the accepted values.
+    pub fn parse(list: &str) -> Result<Self, String> {
+        const ACCEPTED: &str =
+            "accepted: normal, json, json+, or a comma list of them such as normal,json";
+        if list.is_empty() {
+            return Err(format!("a format is needed; {ACCEPTED}"));
+        }
+        let mut f = Self {
+            normal: false,
+            json: false,
+            json_plus: false,
+        };
+        for item in list.split(',') {
+            match item {
+                "normal" => f.normal = true,
+                "json" => f.json = true,
+                "json+" => {
+                    f.json = true;
+                    f.json_plus = true;
+                }
+                "" => return Err(format!("an empty item in the list; {ACCEPTED}")),
+                "terse" => return Err(format!("'terse' is not supported by iomark; {ACCEPTED}")),
+                other => return Err(format!("'{other}' is not a format; {ACCEPTED}")),
+            }
+        }
+        Ok(f)
+    }
 }
 
 /// One fio job (one `[section]` or one `--name=` group), validated.
@@ -291,6 +351,8 @@ pub struct FioJob {
     pub stonewall: bool,
     /// `kb_base` (1024 or 1000)
     pub kb_base: u64,
+    /// `unit_base=1`: the text report's bandwidths in bits/s (`0`/`8`: bytes, the default)
+    pub unit_base_bits: bool,
     /// options set for this job, as written (for JSON "job options")
     pub options: Vec<(String, String)>,
     /// the other keys (distributions, rate, verify, logs, …)
@@ -350,6 +412,7 @@ impl Default for FioJob {
             thread: false,
             stonewall: false,
             kb_base: 1024,
+            unit_base_bits: false,
             options: Vec::new(),
             more: JobMore::default(),
             new_group: false,
@@ -631,19 +694,14 @@ pub fn parse_args_with(
         };
         match k.replace('-', "_").as_str() {
             "output_format" => {
-                cmd.output_format = match v.as_deref() {
-                    Some("normal") => OutputFormat::Normal,
-                    Some("json") => OutputFormat::Json,
-                    Some("json+") => OutputFormat::JsonPlus,
-                    other => {
-                        return Err(FioError::BadValue {
-                            key: "output-format".into(),
-                            value: other.unwrap_or("").into(),
-                            why: "accepted: normal, json, json+".into(),
-                            origin: Origin::CommandLine,
-                        })
-                    }
-                };
+                let list = v.as_deref().unwrap_or("");
+                cmd.output_format =
+                    OutputFormat::parse(list).map_err(|why| FioError::BadValue {
+                        key: "output-format".into(),
+                        value: list.into(),
+                        why,
+                        origin: Origin::CommandLine,
+                    })?;
                 continue;
             }
             "output" => {

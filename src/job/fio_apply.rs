@@ -49,6 +49,7 @@ pub const SUPPORTED_KEYS: &[&str] = &[
     "stonewall",
     "wait_for_previous",
     "kb_base",
+    "unit_base",
     "description",
     "sqthread_poll",
     "sqthread_poll_cpu",
@@ -382,6 +383,15 @@ pub fn apply(
                 "1024" => 1024,
                 "1000" => 1000,
                 _ => return Err(bad(&key, v, "1024 or 1000", origin)),
+            };
+        }
+        "unit_base" => {
+            let v = need(&key, value, origin)?;
+            // fio 3.33: 0 (auto: bytes), 8 (bytes), 1 (bits); anything else fails
+            job.unit_base_bits = match v.trim() {
+                "0" | "8" => false,
+                "1" => true,
+                _ => return Err(bad(&key, v, "0 or 8 (bytes) or 1 (bits)", origin)),
             };
         }
         "new_group" => job.new_group = parse_bool(&key, value, origin)?,

@@ -206,18 +206,27 @@ pub(crate) fn pct_table(label: &str, l: &Lat, ps: &[f64]) -> String {
 
 /// fio's direction line: `  read: IOPS=251k, BW=981MiB/s (1029MB/s)(4096KiB/4msec)`:
 /// IOPS = ios × 1000 / ms and BW = bytes × 1000 / ms (B/s, integer division as fio),
-/// printed with fio's `num2str` (4 significant figures, report/fio_num.rs).
-fn dir_text(j: &JobStats, name: &str, d: &DirStats, rt_ms: u64, agg: (usize, u64)) -> String {
+/// printed with fio's `num2str` (4 significant figures, report/fio_num.rs); the group's
+/// `units` put the decimal form first (`kb_base=1000`: `BW=1029MB/s (981MiB/s)(4194kB/…)`)
+/// and BW in bits (`unit_base=1`).
+fn dir_text(
+    j: &JobStats,
+    name: &str,
+    d: &DirStats,
+    rt_ms: u64,
+    agg: (usize, u64),
+    units: super::fio_num::TextUnits,
+) -> String {
     use super::fio_num as n;
     if d.ios == 0 {
         return String::new();
     }
     let rt = rt_ms.max(1);
-    let (bw, bw_dec) = n::bw(d.bytes * 1000 / rt);
+    let (bw, bw_alt) = units.bw(d.bytes * 1000 / rt);
     let mut s = format!(
-        "  {name}: IOPS={}, BW={bw} ({bw_dec})({}/{rt}msec)",
+        "  {name}: IOPS={}, BW={bw} ({bw_alt})({}/{rt}msec)",
         n::iops(d.ios * 1000 / rt),
-        n::size(d.bytes),
+        units.size(d.bytes).0,
     );
     match j.zone_resets {
         // fio appends the zbd reset count to the write line
@@ -239,7 +248,7 @@ fn dir_text(j: &JobStats, name: &str, d: &DirStats, rt_ms: u64, agg: (usize, u64
     if j.lat_percentiles {
         s += &pct_table(" lat", &d.lat, pcts(j));
     }
-    s += &super::fio_levels::dir_text(j, agg.0, agg.1);
+    s += &super::fio_levels::dir_text(j, agg.0, agg.1, units.decimal);
     s
 }
 
@@ -261,6 +270,8 @@ pub fn normal_text(jobs: &[JobStats]) -> String {
             j.name, j.groupid, j.threads, j.engine
         );
         let agg = |d| (d, super::fio_levels::group_agg(jobs, j.groupid, d));
+        // fio formats a job's lines with its group's kb_base/unit_base (the last job's)
+        let units = super::fio_num::TextUnits::of_group(jobs, j.groupid);
         if j.errors > 0 {
             s += &format!(
                 "  errors: {} failed request(s) continued past (continue_on_error), not counted as done; first: {}\n",
@@ -268,11 +279,11 @@ pub fn normal_text(jobs: &[JobStats]) -> String {
                 j.first_error.as_deref().unwrap_or("?")
             );
         }
-        s += &dir_text(j, "read", &j.read, rt, agg(0));
+        s += &dir_text(j, "read", &j.read, rt, agg(0), units);
         s += &super::fio_prio::prios_text(j, 0);
-        s += &dir_text(j, "write", &j.write, rt, agg(1));
+        s += &dir_text(j, "write", &j.write, rt, agg(1), units);
         s += &super::fio_prio::prios_text(j, 1);
-        s += &dir_text(j, "trim", &j.trim, rt, agg(2));
+        s += &dir_text(j, "trim", &j.trim, rt, agg(2), units);
         if let Some(c) = &j.coverage {
             s += &format!("  {}\n", c.line());
         }

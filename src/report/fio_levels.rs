@@ -174,18 +174,24 @@ pub fn add_dir_keys(o: &mut Value, j: &JobStats, dir: usize, agg_bps: u64) {
 }
 
 /// fio's text lines of the samples of one direction (none without samples):
-/// `   bw (  KiB/s): min=…, max=…, per=…%, avg=…, stdev=…, samples=…` (in MiB/s when
-/// the mean is over 1024² KiB/s, as fio) and
-/// `   iops        : min=…, max=…, avg=…, stdev=…, samples=…`.
-pub fn dir_text(j: &JobStats, dir: usize, agg_bps: u64) -> String {
+/// `   bw (  KiB/s): min=…, max=…, per=…%, avg=…, stdev=…, samples=…` and
+/// `   iops        : min=…, max=…, avg=…, stdev=…, samples=…`. The samples are KiB/s
+/// whatever `kb_base`; as fio 3.33 (`show_ddir_status`), with `decimal` (`kb_base=1000`)
+/// the label is `kB` and the switch to the `MiB` label comes when the mean is over
+/// 1000² and divides by 1000 (default: over 1024², divides by 1024).
+pub fn dir_text(j: &JobStats, dir: usize, agg_bps: u64, decimal: bool) -> String {
     let mut s = String::new();
     let bw = &j.rates.bw[dir];
     if bw.samples > 0 {
         let (mut mn, mut mx, mut mean, mut dev) =
             (bw.min as f64, bw.max as f64, bw.mean, bw.stddev());
-        let mut unit = "KiB";
-        if mean > 1024.0 * 1024.0 {
-            (mn, mx, mean, dev) = (mn / 1024.0, mx / 1024.0, mean / 1024.0, dev / 1024.0);
+        let (base, mut unit) = if decimal {
+            (1000.0, "kB")
+        } else {
+            (1024.0, "KiB")
+        };
+        if mean > base * base {
+            (mn, mx, mean, dev) = (mn / base, mx / base, mean / base, dev / base);
             unit = "MiB";
         }
         s += &format!(
@@ -289,6 +295,40 @@ pub fn depths_text(j: &JobStats) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The `bw (…/s)` label and scale of fio 3.33 for kb_base 1024 and 1000: samples are
+    /// KiB/s either way; `kB` is only the label, and the `MiB` switch comes above
+    /// base² (fio with kb_base=1000 printed `bw (  MiB/s): … avg=17601.33` for a mean
+    /// of 17.6 million KiB/s).
+    #[test]
+    fn bw_line_label_and_scale_follow_kb_base() {
+        let mut j = JobStats::default();
+        for v in [1000, 3000] {
+            j.rates.bw[0].add(v);
+        }
+        // mean 2000 KiB/s, stdev 1414.21; agg 2000 KiB/s → per=100 %
+        let agg = 2000 * 1024;
+        assert_eq!(
+            dir_text(&j, 0, agg, false),
+            "   bw (  KiB/s): min= 1000, max= 3000, per=100.00%, avg=2000.00, stdev=1414.21, samples=2\n"
+        );
+        assert_eq!(
+            dir_text(&j, 0, agg, true),
+            "   bw (   kB/s): min= 1000, max= 3000, per=100.00%, avg=2000.00, stdev=1414.21, samples=2\n"
+        );
+        // mean 1 020 000 KiB/s: over 1000² but not 1024²
+        let mut j = JobStats::default();
+        for v in [1_010_000, 1_030_000] {
+            j.rates.bw[0].add(v);
+        }
+        let agg = 1_020_000 * 1024;
+        assert!(dir_text(&j, 0, agg, false).starts_with(
+            "   bw (  KiB/s): min=1010000, max=1030000, per=100.00%, avg=1020000.00, stdev=14142.14,"
+        ));
+        assert!(dir_text(&j, 0, agg, true).starts_with(
+            "   bw (  MiB/s): min= 1010, max= 1030, per=100.00%, avg=1020.00, stdev=14.14,"
+        ));
+    }
 
     #[test]
     fn lat_buckets_are_fios() {

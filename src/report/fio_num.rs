@@ -2,7 +2,8 @@
 //! 4 significant figures as fio's default `sig_figs`) and the "Run status group"
 //! block (`show_group_stats` in `stat.c`). Sizes print like fio: 65536 bytes is
 //! `64.0KiB`, 4 MiB is `4096KiB`; bandwidth is scaled to KiB/s, MiB/s, GiB/s with the
-//! decimal form (kB/s, MB/s, GB/s) beside it.
+//! decimal form (kB/s, MB/s, GB/s) beside it. A group's [`TextUnits`] (`kb_base=1000`,
+//! `unit_base=1`) put the decimal form first and bandwidths in bits, as fio 3.33 does.
 
 use super::fio_levels::dir_of;
 use crate::run::fio::JobStats;
@@ -16,6 +17,60 @@ pub enum N2s {
     Byte,
     /// bytes per second: "B/s"
     BytePerSec,
+    /// bits per second: the number (bytes/s) times 8, "bit/s" (fio's `unit_base=1`)
+    BitPerSec,
+}
+
+/// How a reporting group's text figures are written, from its jobs' `kb_base` and
+/// `unit_base` (fio 3.33 takes the group's values from its last job, and uses them for
+/// every job line of the group too). JSON is not affected.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TextUnits {
+    /// `kb_base=1000`: decimal form first (`BW=1049MB/s (1000MiB/s)`, `io=4194kB
+    /// (4096KiB)`), and the `bw (   kB/s)` sample line labelled and scaled by 1000
+    pub decimal: bool,
+    /// `unit_base=1`: bandwidths of the job and group lines in bits per second
+    /// (`BW=400Mibit/s (419Mbit/s)`); sizes, IOPS and the sample lines stay in bytes
+    pub bits: bool,
+}
+
+impl TextUnits {
+    /// The units of reporting group `g`: its last job's (fio's `rs->kb_base`).
+    pub fn of_group(jobs: &[JobStats], g: u32) -> TextUnits {
+        jobs.iter()
+            .rfind(|j| j.groupid == g)
+            .map(|j| j.units)
+            .unwrap_or_default()
+    }
+
+    /// A bandwidth (bytes/s) as (first, in parentheses): `("981MiB/s", "1029MB/s")`
+    /// by default, the decimal form first with `decimal`, `bit/s` with `bits`.
+    pub fn bw(self, bytes_per_s: u64) -> (String, String) {
+        let u = if self.bits {
+            N2s::BitPerSec
+        } else {
+            N2s::BytePerSec
+        };
+        let bin = num2str(bytes_per_s, SIG_FIGS, true, u);
+        let dec = num2str(bytes_per_s, SIG_FIGS, false, u);
+        self.order(bin, dec)
+    }
+
+    /// A size (bytes) as (first, in parentheses): `("4096KiB", "4194kB")`, swapped
+    /// with `decimal`. `bits` does not apply (fio keeps `io=` in bytes).
+    pub fn size(self, bytes: u64) -> (String, String) {
+        let bin = num2str(bytes, SIG_FIGS, true, N2s::Byte);
+        let dec = num2str(bytes, SIG_FIGS, false, N2s::Byte);
+        self.order(bin, dec)
+    }
+
+    fn order(self, bin: String, dec: String) -> (String, String) {
+        if self.decimal {
+            (dec, bin)
+        } else {
+            (bin, dec)
+        }
+    }
 }
 
 /// fio `num2str(num, maxlen, base=1, pow2, units)`: divide by 1024 (`pow2`) or 1000
@@ -24,6 +79,7 @@ pub enum N2s {
 /// step when no decimal fits. A remainder whose rounded decimals reach 1 (x.95–x.99
 /// with one decimal) carries into the integer part, as fio 3.33 does (`16.0MiB` for
 /// 16 744 448 bytes, not `15.0MiB`). Prefixes: k/M/G/T/P, or Ki/Mi/Gi/Ti/Pi with `pow2`.
+/// [`N2s::BitPerSec`] multiplies `num` by 8 first (saturating).
 pub fn num2str(num: u64, maxlen: usize, pow2: bool, units: N2s) -> String {
     const SI: [&str; 6] = ["", "k", "M", "G", "T", "P"];
     const IEC: [&str; 6] = ["", "Ki", "Mi", "Gi", "Ti", "Pi"];
@@ -32,9 +88,14 @@ pub fn num2str(num: u64, maxlen: usize, pow2: bool, units: N2s) -> String {
         N2s::None => "",
         N2s::Byte => "B",
         N2s::BytePerSec => "B/s",
+        N2s::BitPerSec => "bit/s",
     };
     let thousand: u64 = if pow2 { 1024 } else { 1000 };
-    let mut num = num;
+    let mut num = if units == N2s::BitPerSec {
+        num.saturating_mul(8)
+    } else {
+        num
+    };
     let mut post = 0usize;
     let mut modulo: Option<u64> = None;
     let mut carry = false;
@@ -94,7 +155,8 @@ pub fn iops(v: u64) -> String {
 
 /// fio's "Run status group N (all jobs):" block for every group of `jobs`: per
 /// direction with I/O, `READ: bw=AGG (AGGalt), MIN-MAX (MINalt-MAXalt), io=SIZE
-/// (SIZEalt), run=MIN-MAXmsec`. AGG = the group's bytes × 1000 / its longest run
+/// (SIZEalt), run=MIN-MAXmsec` (binary first; the group's [`TextUnits`] can swap the
+/// forms and put bandwidths in bits). AGG = the group's bytes × 1000 / its longest run
 /// (ms); MIN/MAX = the slowest / fastest job's bytes × 1000 / its run (B/s).
 pub fn group_text(jobs: &[JobStats]) -> String {
     let mut groups: Vec<u32> = jobs.iter().map(|j| j.groupid).collect();
@@ -102,6 +164,7 @@ pub fn group_text(jobs: &[JobStats]) -> String {
     groups.dedup();
     let mut s = String::new();
     for g in groups {
+        let units = TextUnits::of_group(jobs, g);
         s += &format!("\nRun status group {g} (all jobs):\n");
         for (dir, label) in [(0, "   READ"), (1, "  WRITE"), (2, "   TRIM")] {
             let mut io = 0u64;
@@ -124,13 +187,12 @@ pub fn group_text(jobs: &[JobStats]) -> String {
                 continue;
             }
             let agg = io * 1000 / max_run;
-            let (a, a2) = bw(agg);
-            let (mn, mn2) = bw(min_bw);
-            let (mx, mx2) = bw(max_bw);
+            let (a, a2) = units.bw(agg);
+            let (mn, mn2) = units.bw(min_bw);
+            let (mx, mx2) = units.bw(max_bw);
+            let (io1, io2) = units.size(io);
             s += &format!(
-                "{label}: bw={a} ({a2}), {mn}-{mx} ({mn2}-{mx2}), io={} ({}), run={min_run}-{max_run}msec\n",
-                size(io),
-                num2str(io, SIG_FIGS, false, N2s::Byte)
+                "{label}: bw={a} ({a2}), {mn}-{mx} ({mn2}-{mx2}), io={io1} ({io2}), run={min_run}-{max_run}msec\n"
             );
         }
     }
@@ -228,5 +290,70 @@ mod tests {
             t,
             "\nRun status group 0 (all jobs):\n   READ: bw=1000MiB/s (1049MB/s), 500MiB/s-1000MiB/s (524MB/s-1049MB/s), io=8192KiB (8389kB), run=4-8msec\n"
         );
+    }
+
+    /// kb_base=1000 and unit_base=1 forms, pinned to fio 3.33's lines for 4 MiB read
+    /// in 1 ms (null engine): `BW=4194MB/s (4000MiB/s)(4194kB/1msec)`,
+    /// `BW=31.2Gibit/s (33.6Gbit/s)`, `BW=33.6Gbit/s (31.2Gibit/s)`.
+    #[test]
+    fn text_units_like_fio() {
+        let dec = TextUnits {
+            decimal: true,
+            bits: false,
+        };
+        let bits = TextUnits {
+            decimal: false,
+            bits: true,
+        };
+        let both = TextUnits {
+            decimal: true,
+            bits: true,
+        };
+        let bps = 4_194_304_000; // 4 MiB × 1000 / 1 ms
+        assert_eq!(
+            TextUnits::default().bw(bps),
+            ("4000MiB/s".into(), "4194MB/s".into())
+        );
+        assert_eq!(dec.bw(bps), ("4194MB/s".into(), "4000MiB/s".into()));
+        assert_eq!(bits.bw(bps), ("31.2Gibit/s".into(), "33.6Gbit/s".into()));
+        assert_eq!(both.bw(bps), ("33.6Gbit/s".into(), "31.2Gibit/s".into()));
+        assert_eq!(dec.size(4 << 20), ("4194kB".into(), "4096KiB".into()));
+        assert_eq!(both.size(4 << 20), ("4194kB".into(), "4096KiB".into()));
+        assert_eq!(bits.size(4 << 20), ("4096KiB".into(), "4194kB".into()));
+        // fio: rate=50m → BW=400Mibit/s (419Mbit/s)
+        assert_eq!(bits.bw(50 << 20), ("400Mibit/s".into(), "419Mbit/s".into()));
+        // the bit count saturates instead of overflowing
+        assert_eq!(
+            num2str(u64::MAX, SIG_FIGS, false, N2s::BitPerSec),
+            num2str(u64::MAX, SIG_FIGS, false, N2s::None) + "bit/s"
+        );
+    }
+
+    /// fio 3.33 formats a whole group with its last job's kb_base: `--name=x --name=y
+    /// --kb_base=1000` printed both job lines and the group line decimal first;
+    /// `--name=x --kb_base=1000 --name=y` printed all of them binary first.
+    #[test]
+    fn group_units_are_the_last_jobs() {
+        let mut a = JobStats::default();
+        a.read.ios = 1024;
+        a.read.bytes = 4 << 20;
+        a.runtime_ns = 1_000_000;
+        let mut b = a.clone();
+        b.units.decimal = true;
+        let t = group_text(&[a.clone(), b.clone()]);
+        assert_eq!(
+            t,
+            "\nRun status group 0 (all jobs):\n   READ: bw=8389MB/s (8000MiB/s), 4194MB/s-4194MB/s (4000MiB/s-4000MiB/s), io=8389kB (8192KiB), run=1-1msec\n"
+        );
+        assert!(group_text(&[b.clone(), a.clone()]).contains("bw=8000MiB/s (8389MB/s)"));
+        // another group keeps its own units
+        let mut c = a.clone();
+        c.groupid = 1;
+        let t = group_text(&[a, b, c]);
+        assert!(
+            t.contains("Run status group 1 (all jobs):\n   READ: bw=4000MiB/s (4194MB/s)"),
+            "{t}"
+        );
+        assert_eq!(TextUnits::of_group(&[], 0), TextUnits::default());
     }
 }

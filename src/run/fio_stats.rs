@@ -71,6 +71,8 @@ pub struct JobStats {
     pub clat_percentiles: bool,
     /// `lat_percentiles` (report total-latency percentiles)
     pub lat_percentiles: bool,
+    /// text-report units from the job's `kb_base` / `unit_base` (JSON is not affected)
+    pub units: crate::report::fio_num::TextUnits,
     /// measured run time, ns (max over merged threads)
     pub runtime_ns: u64,
     /// the job's options, as written

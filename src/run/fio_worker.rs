@@ -177,6 +177,10 @@ impl<'a> Worker<'a> {
             percentiles: m.percentile_list.clone().unwrap_or_default(),
             clat_percentiles: m.clat_percentiles,
             lat_percentiles: m.lat_percentiles,
+            units: crate::report::fio_num::TextUnits {
+                decimal: job.kb_base == 1000,
+                bits: job.unit_base_bits,
+            },
             ..JobStats::default()
         };
         let t0 = self.clock.now();
