@@ -288,3 +288,41 @@ fn options_without_a_value_are_left_out_like_fio() {
     // no global section: fio prints no "global options"
     assert!(j.get("global options").is_none(), "{j}");
 }
+
+/// fio's `sync.lat_ns` has the job's percentile list (`percentile`, ns) when there were
+/// syncs, and `bins` with json+, as fio 3.33 prints them; no sync: no percentile key.
+#[test]
+fn sync_latency_has_percentiles_and_bins_like_fio() {
+    let d = tempfile::tempdir().unwrap();
+    let base = [
+        "--name=s",
+        "--filename=f",
+        "--size=256k",
+        "--bs=4k",
+        "--rw=write",
+        "--fsync=4",
+        "--percentile_list=50:99",
+    ];
+    let v = json(&iomark(d.path(), &[&base[..], &["--output-format=json"]].concat()));
+    let s = &v["jobs"][0]["sync"];
+    assert_eq!(s["total_ios"], 16, "{s}");
+    let p = s["lat_ns"]["percentile"].as_object().expect("sync percentiles");
+    assert_eq!(
+        p.keys().collect::<Vec<_>>(),
+        ["50.000000", "99.000000"],
+        "{s}"
+    );
+    let p50 = f(&p["50.000000"]);
+    let (min, max) = (f(&s["lat_ns"]["min"]), f(&s["lat_ns"]["max"]));
+    assert!(p50 >= min * 0.99 && p50 <= max * 1.01, "{s}");
+    assert!(s["lat_ns"].get("bins").is_none(), "json: no bins");
+    let v = json(&iomark(d.path(), &[&base[..], &["--output-format=json+"]].concat()));
+    let bins = v["jobs"][0]["sync"]["lat_ns"]["bins"].as_object().expect("json+ bins");
+    let n: u64 = bins.values().map(|x| x.as_u64().unwrap()).sum();
+    assert_eq!(n, 16);
+    let v = json(&iomark(
+        d.path(),
+        &["--name=n", "--filename=g", "--size=64k", "--rw=write", "--output-format=json"],
+    ));
+    assert!(v["jobs"][0]["sync"]["lat_ns"].get("percentile").is_none());
+}

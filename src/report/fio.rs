@@ -137,7 +137,7 @@ pub fn json_document(
                 "read": dir_json(j, &j.read, rt, plus, agg(0)),
                 "write": dir_json(j, &j.write, rt, plus, agg(1)),
                 "trim": dir_json(j, &j.trim, rt, plus, agg(2)),
-                "sync": { "total_ios": j.sync.ios, "lat_ns": lat_json(&j.sync.lat, None, false) },
+                "sync": { "total_ios": j.sync.ios, "lat_ns": lat_json(&j.sync.lat, Some(pcts(j)), plus) },
                 "job_runtime": rt,
                 "usr_cpu": cpu_pct(j).0,
                 "sys_cpu": cpu_pct(j).1,
