@@ -113,9 +113,17 @@ pub fn apply(
             };
             job.rw_suffix = match suffix {
                 None | Some("") => 0,
-                Some(n) if job.rw.random() => {
-                    i64::try_from(parse_u64(&key, n, origin)?).unwrap_or(i64::MAX)
-                }
+                Some(n) if job.rw.random() => match n.parse::<u64>() {
+                    Ok(k) => i64::try_from(k).unwrap_or(i64::MAX),
+                    Err(_) => {
+                        return Err(bad(
+                            &key,
+                            v,
+                            "for a random mode the part after ':' is a whole number N (a new random offset every N requests), e.g. randread:8",
+                            origin,
+                        ))
+                    }
+                },
                 Some(n) => match n.strip_prefix('-') {
                     Some(m) => -i64::try_from(size(m)?).unwrap_or(i64::MAX),
                     None => i64::try_from(size(n)?).unwrap_or(i64::MAX),
