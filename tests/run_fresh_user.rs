@@ -66,3 +66,45 @@ fn group_reporting_job_runtime_sums_the_threads() {
         assert_eq!(u(&job["job_runtime"]), rt, "{job}");
     }
 }
+
+/// `read.io_bytes` of a 4 KiB read job in `dir` with `extra` options.
+fn read_bytes(dir: &Path, extra: &[&str]) -> u64 {
+    let mut a = vec!["--name=r", "--rw=read", "--bs=4k", "--output-format=json"];
+    a.extend_from_slice(extra);
+    let j = json_ok(&run_in(dir, &a));
+    u(&j["jobs"][0]["read"]["io_bytes"])
+}
+
+#[test]
+fn io_size_percent_is_a_share_of_size_as_in_fio() {
+    let d = common::scratch();
+    // figures from fio 3.33 with the same options
+    assert_eq!(read_bytes(d.path(), &["--size=1m", "--io_size=50%"]), 524_288);
+    // 33 % of 1 MiB = 346,030 bytes: the last block goes past it (85 blocks)
+    assert_eq!(read_bytes(d.path(), &["--size=1m", "--io_size=33%"]), 348_160);
+    assert_eq!(read_bytes(d.path(), &["--size=1m", "--io_size=1%"]), 12_288);
+    assert_eq!(read_bytes(d.path(), &["--size=1m", "--io_size=100%"]), 1_048_576);
+    // 0 % is unset: one pass of size
+    assert_eq!(read_bytes(d.path(), &["--size=1m", "--io_size=0%"]), 1_048_576);
+    // a share of all the thread's files
+    assert_eq!(
+        read_bytes(d.path(), &["--filesize=1m", "--nrfiles=2", "--io_limit=50%"]),
+        1_048_576
+    );
+    // a later byte count replaces the percentage
+    assert_eq!(
+        read_bytes(d.path(), &["--size=1m", "--io_size=50%", "--io_size=8k"]),
+        8192
+    );
+    for (v, why) in [
+        ("150%", "above 100%"),
+        ("1.5%", "whole percentage"),
+        ("-5%", "whole percentage"),
+    ] {
+        let o = run_in(d.path(), &["--name=r", "--size=1m", &format!("--io_size={v}")]);
+        assert_eq!(o.status.code(), Some(2), "{v}");
+        let e = stderr(&o);
+        assert_eq!(e.lines().count(), 1, "{e}");
+        assert!(e.contains("io_size") && e.contains(why), "{v}: {e}");
+    }
+}

@@ -143,6 +143,9 @@ pub struct JobMore {
     pub startdelay: (Duration, Duration),
     /// `io_size` / `io_limit`: bytes to transfer per thread instead of `size`
     pub io_size: Option<u64>,
+    /// `io_size=N%`: a whole percentage (1..=100) of the thread's size (all its files'
+    /// regions), resolved to [`More::io_size`] when the thread is planned
+    pub io_size_pct: Option<u64>,
     /// `blockalign` / `ba`: random offsets are multiples of this (default: min bs)
     pub blockalign: Option<u64>,
     /// `filename_format` (default `$jobname.$jobnum.$filenum`)
@@ -246,6 +249,7 @@ impl Default for JobMore {
             thinktime_blocks: 1,
             startdelay: (Duration::ZERO, Duration::ZERO),
             io_size: None,
+            io_size_pct: None,
             blockalign: None,
             filename_format: None,
             iodepth_batch: 1,
@@ -638,8 +642,24 @@ pub fn apply_more(
             m.startdelay = (a.min(b), a.max(b));
         }
         // 0 means unset, as in fio (one pass of `size`)
+        // fio 3.33: `N%` of size (0% = unset, above 100% refused); fio misreads a
+        // fraction (1.5% moved one block), so only whole percentages are taken
         "io_size" | "io_limit" => {
-            m.io_size = Some(size(need(key, value, origin)?)?).filter(|&n| n > 0)
+            let v = need(key, value, origin)?;
+            m.io_size = None;
+            m.io_size_pct = None;
+            match v.trim().strip_suffix('%') {
+                Some(p) => {
+                    let pc: u64 = p.trim().parse().map_err(|_| {
+                        bad(key, v, "a whole percentage of size from 0% to 100%", origin)
+                    })?;
+                    if pc > 100 {
+                        return Err(bad(key, v, "percentages above 100% are not accepted", origin));
+                    }
+                    m.io_size_pct = Some(pc).filter(|&n| n > 0);
+                }
+                None => m.io_size = Some(size(v)?).filter(|&n| n > 0),
+            }
         }
         "blockalign" | "ba" => {
             let v = need(key, value, origin)?;
