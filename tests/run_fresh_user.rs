@@ -108,3 +108,26 @@ fn io_size_percent_is_a_share_of_size_as_in_fio() {
         assert!(e.contains("io_size") && e.contains(why), "{v}: {e}");
     }
 }
+
+#[test]
+fn fractional_times_are_refused_naming_the_key() {
+    let d = common::scratch();
+    // fio 3.33 truncates (ramp_time=0.5 is no ramp at all); iomark refuses and says how
+    for (opt, key, hint) in [
+        ("--ramp_time=0.5", "ramp_time", "500ms"),
+        ("--runtime=1.5", "runtime", "1500ms"),
+    ] {
+        let o = run_in(
+            d.path(),
+            &["--name=t", "--ioengine=null", "--size=1m", opt],
+        );
+        assert_eq!(o.status.code(), Some(2), "{opt}");
+        let e = stderr(&o);
+        assert_eq!(e.lines().count(), 1, "{e}");
+        assert!(e.contains(&format!("'{key}'")), "{e}");
+        assert!(
+            e.contains("fractions are not accepted; use a smaller unit such as ") && e.contains(hint),
+            "{e}"
+        );
+    }
+}
