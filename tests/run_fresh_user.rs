@@ -131,3 +131,31 @@ fn fractional_times_are_refused_naming_the_key() {
         );
     }
 }
+
+#[test]
+fn distribution_parameters_outside_fios_ranges_are_refused() {
+    let d = common::scratch();
+    // fio 3.33: "zipf theta must different than 1.0", "pareto input out of range
+    // (0 < input < 1.0)", "normal deviation out of range (0 <= input < 100.0)"
+    for (v, why) in [
+        ("zipf:1", "different from 1.0"),
+        ("pareto:1", "(0, 1)"),
+        ("pareto:0", "(0, 1)"),
+        ("normal:100", "(0, 100)"),
+    ] {
+        let o = run_in(
+            d.path(),
+            &[
+                "--name=z",
+                "--ioengine=null",
+                "--rw=randread",
+                "--size=1m",
+                &format!("--random_distribution={v}"),
+            ],
+        );
+        assert_eq!(o.status.code(), Some(2), "{v}");
+        let e = stderr(&o);
+        assert_eq!(e.lines().count(), 1, "{e}");
+        assert!(e.contains("random_distribution") && e.contains(why), "{v}: {e}");
+    }
+}

@@ -19,11 +19,12 @@ pub enum Distribution {
     /// uniform (fio `random`)
     #[default]
     Random,
-    /// Zipf with exponent θ > 0, θ ≠ 1 allowed (fio `zipf:θ`)
+    /// Zipf with exponent θ in (0, 100], θ ≠ 1 (fio `zipf:θ`; fio 3.33 refuses 1.0)
     Zipf(f64),
     /// Pareto with shape h in (0, 1) (fio `pareto:h`)
     Pareto(f64),
-    /// normal around the middle with σ in percent of the range (fio `normal:σ`)
+    /// normal around the middle with σ in percent of the range, in (0, 100) (fio
+    /// `normal:σ`; fio 3.33 refuses 100 and above)
     Normal(f64),
     /// `(percent of accesses, percent of the range)` zones, in range order (`zoned:`)
     Zoned(Vec<(u32, u32)>),
@@ -380,6 +381,10 @@ pub fn parse_distribution(s: &str, kb_base: u64) -> Result<Distribution, String>
             if t <= 0.0 || t > 100.0 {
                 return Err("zipf theta must be in (0, 100]".into());
             }
+            // fio 3.33: "zipf theta must different than 1.0" (its zeta sums need θ ≠ 1)
+            if t == 1.0 {
+                return Err("zipf theta must be different from 1.0 (e.g. 0.99 or 1.01)".into());
+            }
             Ok(Distribution::Zipf(t))
         }
         "pareto" => {
@@ -391,8 +396,8 @@ pub fn parse_distribution(s: &str, kb_base: u64) -> Result<Distribution, String>
         }
         "normal" | "gauss" => {
             let d = num("sigma in percent")?;
-            if !(d > 0.0 && d <= 100.0) {
-                return Err("normal sigma must be in (0, 100] percent".into());
+            if !(d > 0.0 && d < 100.0) {
+                return Err("normal sigma must be in (0, 100) percent".into());
             }
             Ok(Distribution::Normal(d))
         }
@@ -845,6 +850,23 @@ mod tests {
         assert!(parse_distribution("zoned:50/5:30/15", 1024).is_err());
         assert!(parse_distribution("pareto:1.5", 1024).is_err());
         assert!(parse_distribution("zipf", 1024).is_err());
+        // fio 3.33's ranges: zipf θ ≠ 1, pareto 0 < h < 1, normal σ < 100
+        for bad in ["zipf:1", "zipf:1.0", "pareto:0", "pareto:1", "pareto:-0.5", "normal:100"] {
+            let e = parse_distribution(bad, 1024).unwrap_err();
+            assert!(e.contains("must be"), "{bad}: {e}");
+        }
+        assert_eq!(
+            parse_distribution("zipf:1.00001", 1024),
+            Ok(Distribution::Zipf(1.00001))
+        );
+        assert_eq!(
+            parse_distribution("pareto:0.999", 1024),
+            Ok(Distribution::Pareto(0.999))
+        );
+        assert_eq!(
+            parse_distribution("normal:99.5", 1024),
+            Ok(Distribution::Normal(99.5))
+        );
         assert_eq!(
             parse_distribution("zoned_abs:60/1m:40/3m", 1024),
             Ok(Distribution::ZonedAbs(vec![(60, 1 << 20), (40, 3 << 20)]))
