@@ -1,7 +1,8 @@
 //! `iomark run` command-line forms checked against fio 3.33's behaviour: `--key value`
 //! (getopt style) for keys that take a value, flag keys that never take the next word,
 //! `-` (job file on stdin), `size=0` as unset, the io_uring iodepth limit, and the
-//! `--reap-spin` value forms and messages.
+//! `--reap-spin` value forms and messages, and fio's front-end options a drop-in takes
+//! (`--eta*`, `--version`, `--parse-only`, `--warnings-fatal`; terse output refused).
 
 mod common;
 
@@ -382,4 +383,102 @@ fn a_refused_ring_is_not_called_unavailable() {
         );
         assert!(r.stderr.contains("refused the ring"), "{}", r.stderr);
     }
+}
+
+#[test]
+fn eta_options_are_accepted_and_checked() {
+    for ok in [
+        "--eta=never",
+        "--eta=always",
+        "--eta=auto",
+        "--eta-newline=1",
+        "--eta-newline=500ms",
+        "--eta-interval=250",
+    ] {
+        let c = parse(&[ok, "--name=j", "--size=64k"]);
+        assert!(c.is_ok(), "{ok}: {c:?}");
+    }
+    // `--eta never` (getopt form) takes the next word as fio does
+    let c = parse(&["--eta", "never", "--name=j", "--size=64k"]).unwrap();
+    assert_eq!(c.jobs.len(), 1);
+    let e = parse(&["--eta=sometimes", "--name=j", "--size=64k"])
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("'eta'") && e.contains("never, always, auto"), "{e}");
+    // fio 3.33: "failed parsing eta interval x"
+    let e = parse(&["--eta-interval=x", "--name=j", "--size=64k"])
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("eta-interval") && e.contains("'x'"), "{e}");
+}
+
+#[test]
+fn version_prints_the_program_and_version() {
+    let d = common::scratch();
+    let r = run(d.path(), &["--version"], "");
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(
+        r.stdout,
+        format!("iomark {}\n", env!("CARGO_PKG_VERSION")),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn parse_only_prints_nothing_and_reports_parse_errors() {
+    let d = common::scratch();
+    let r = run(
+        d.path(),
+        &["--parse-only", "--name=j", "--size=1m", "--rw=write"],
+        "",
+    );
+    assert_eq!((r.code, r.stdout.as_str(), r.stderr.as_str()), (0, "", ""));
+    // nothing ran: no data file was laid out
+    assert_eq!(std::fs::read_dir(d.path()).unwrap().count(), 0);
+    let r = run(d.path(), &["--parse-only", "--name=j", "--size=1m", "--bs=zz"], "");
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert_eq!(r.stderr.lines().count(), 1, "{}", r.stderr);
+    assert!(r.stderr.contains("bs"), "{}", r.stderr);
+    let e = parse(&["--parse-only=1", "--name=j", "--size=64k"])
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("--parse_only takes no value") || e.contains("--parse-only takes no value"), "{e}");
+}
+
+#[test]
+fn warnings_fatal_turns_a_parse_notice_into_exit_2() {
+    let d = common::scratch();
+    // `threads=` gives a notice (it is not `thread`)
+    let job = ["--name=j", "--size=64k", "--ioengine=null", "--threads=2", "--parse-only"];
+    let r = run(d.path(), &job, "");
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stderr.contains("notice: threads="), "{}", r.stderr);
+    let mut a = vec!["--warnings-fatal"];
+    a.extend_from_slice(&job);
+    let r = run(d.path(), &a, "");
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("notice: threads="), "{}", r.stderr);
+    assert!(r.stderr.contains("--warnings-fatal"), "{}", r.stderr);
+    // without a notice it changes nothing
+    let r = run(
+        d.path(),
+        &["--warnings-fatal", "--parse-only", "--name=j", "--size=64k"],
+        "",
+    );
+    assert_eq!((r.code, r.stderr.as_str()), (0, ""));
+}
+
+#[test]
+fn terse_output_is_refused_by_name() {
+    for a in ["--minimal", "--output-format=terse", "--output-format=json,terse"] {
+        let e = parse(&[a, "--name=j", "--size=64k"]).unwrap_err();
+        let m = e.to_string();
+        assert!(m.contains("terse") && m.contains("not supported"), "{a}: {m}");
+        assert!(!m.contains('\n'), "{m}");
+    }
+    let d = common::scratch();
+    let r = run(d.path(), &["--minimal", "--name=j", "--size=64k"], "");
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert_eq!(r.stderr.lines().count(), 1, "{}", r.stderr);
 }

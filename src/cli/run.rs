@@ -20,6 +20,8 @@ pub const USAGE: &str =
   --output-format=normal|json|json+ (or a list: normal,json)   --output=FILE   --section=NAME
   --showcmd (print the effective options as one command line, run nothing)
   --json=FILE (iomark RunResult, schema 1)   --plot=DIR (SVG charts: throughput over time, latency curve)
+  --parse-only (check the jobs, run nothing)   --warnings-fatal (a parse warning is exit 2)
+  --version   --eta=never|always|auto, --eta-newline=T, --eta-interval=T (accepted; no ETA line is printed)
   --status-interval=TIME   --engine-strict (exit 3 instead of the psync fallback when io_uring is denied)
   --allow-destructive-write=/dev/X   --reap-spin=TIME (io_uring: watch for completions this long
   before sleeping; default 5us, 0 = sleep at once as fio does)
@@ -33,6 +35,11 @@ pub fn run(args: &[String]) -> i32 {
         crate::out!("{USAGE}");
         return crate::exit::OK;
     }
+    // fio's --version: the program and its version, whatever else is written
+    if args.iter().any(|a| a == "--version") {
+        crate::out!("iomark {}\n", env!("CARGO_PKG_VERSION"));
+        return crate::exit::OK;
+    }
     // --showcmd: print the effective options as one command line, run nothing (C10)
     let showcmd = args.iter().any(|a| a == "--showcmd");
     let kept: Vec<String> = args.iter().filter(|a| *a != "--showcmd").cloned().collect();
@@ -44,8 +51,22 @@ pub fn run(args: &[String]) -> i32 {
             return crate::exit::INVALID;
         }
     };
+    if cmd.warnings_fatal && !cmd.notices.is_empty() {
+        for n in &cmd.notices {
+            eprintln!("{n}");
+        }
+        eprintln!("iomark run: --warnings-fatal: the warning above ends the run");
+        return crate::exit::INVALID;
+    }
     if showcmd {
         crate::out!("{}\n", crate::job::fio_showcmd::showcmd(&cmd));
+        return crate::exit::OK;
+    }
+    if cmd.parse_only {
+        // parse warnings are part of parsing; the report would be the only stdout
+        for n in &cmd.notices {
+            eprintln!("{n}");
+        }
         return crate::exit::OK;
     }
     if let Some(p) = &cmd.json_file {

@@ -461,6 +461,12 @@ pub struct FioCommand {
     /// `--allow-destructive-write`) as `(key, value)`, in command-line order, for
     /// `--showcmd` (value empty for a flag)
     pub own_options: Vec<(String, String)>,
+    /// `--parse-only` (fio's): parse the jobs, print nothing, run nothing
+    pub parse_only: bool,
+    /// `--warnings-fatal` (fio's): a parse notice ([`FioCommand::notices`]) ends the run
+    /// with exit 2 instead of being printed and run past; notices printed while the jobs
+    /// run stay notices
+    pub warnings_fatal: bool,
 }
 
 /// The kernel's io_uring ring size limit (IORING_MAX_ENTRIES, include/uapi/linux/io_uring.h
@@ -693,6 +699,17 @@ pub fn parse_args_with(
             },
         };
         match k.replace('-', "_").as_str() {
+            "output_format"
+                if v.as_deref().is_some_and(|f| f.split(',').any(|x| x == "terse")) =>
+            {
+                return Err(FioError::BadValue {
+                    key: "output-format".into(),
+                    value: v.unwrap_or_default(),
+                    why: "terse output is not supported by iomark; accepted: normal, json, json+"
+                        .into(),
+                    origin: Origin::CommandLine,
+                });
+            }
             "output_format" => {
                 let list = v.as_deref().unwrap_or("");
                 cmd.output_format =
@@ -703,6 +720,49 @@ pub fn parse_args_with(
                         origin: Origin::CommandLine,
                     })?;
                 continue;
+            }
+            // fio's progress line: iomark prints none, so these are checked and ignored
+            "eta" => {
+                let t = v.as_deref().unwrap_or("");
+                if !["never", "always", "auto"].contains(&t) {
+                    return Err(FioError::BadValue {
+                        key: "eta".into(),
+                        value: t.into(),
+                        why: "accepted: never, always, auto (iomark prints no ETA line)".into(),
+                        origin: Origin::CommandLine,
+                    });
+                }
+                continue;
+            }
+            "eta_newline" | "eta_interval" => {
+                let t = v.as_deref().unwrap_or("");
+                // fio: eta-newline's plain number is seconds, eta-interval's milliseconds
+                let unit = if k.contains("newline") { 1_000_000_000 } else { 1_000_000 };
+                parse_time(t, unit).map_err(|e| FioError::BadValue {
+                    key: k.into(),
+                    value: t.into(),
+                    why: e,
+                    origin: Origin::CommandLine,
+                })?;
+                continue;
+            }
+            "parse_only" | "warnings_fatal" | "minimal" if v.is_some() => {
+                return Err(FioError::Usage(format!(
+                    "--{k} takes no value (write --{k})"
+                )));
+            }
+            "parse_only" => {
+                cmd.parse_only = true;
+                continue;
+            }
+            "warnings_fatal" => {
+                cmd.warnings_fatal = true;
+                continue;
+            }
+            "minimal" => {
+                return Err(FioError::Usage(
+                    "--minimal: terse output is not supported by iomark (accepted: --output-format=normal, json, json+)".into(),
+                ));
             }
             "output" => {
                 let Some(f) = v.filter(|f| !f.is_empty()) else {
@@ -925,6 +985,9 @@ const OWN_VALUE_KEYS: &[&str] = &[
     "json",
     "allow_destructive_write",
     "reap_spin",
+    "eta",
+    "eta_newline",
+    "eta_interval",
 ];
 
 /// For `--KEY` written without `=VALUE`, whether the next word `next` is its value, as

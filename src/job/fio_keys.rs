@@ -19,11 +19,12 @@ pub enum Distribution {
     /// uniform (fio `random`)
     #[default]
     Random,
-    /// Zipf with exponent θ > 0, θ ≠ 1 allowed (fio `zipf:θ`)
+    /// Zipf with exponent θ in (0, 100], θ ≠ 1 (fio `zipf:θ`; fio 3.33 refuses 1.0)
     Zipf(f64),
     /// Pareto with shape h in (0, 1) (fio `pareto:h`)
     Pareto(f64),
-    /// normal around the middle with σ in percent of the range (fio `normal:σ`)
+    /// normal around the middle with σ in percent of the range, in (0, 100) (fio
+    /// `normal:σ`; fio 3.33 refuses 100 and above)
     Normal(f64),
     /// `(percent of accesses, percent of the range)` zones, in range order (`zoned:`)
     Zoned(Vec<(u32, u32)>),
@@ -143,6 +144,9 @@ pub struct JobMore {
     pub startdelay: (Duration, Duration),
     /// `io_size` / `io_limit`: bytes to transfer per thread instead of `size`
     pub io_size: Option<u64>,
+    /// `io_size=N%`: a whole percentage (1..=100) of the thread's size (all its files'
+    /// regions), resolved to [`More::io_size`] when the thread is planned
+    pub io_size_pct: Option<u64>,
     /// `blockalign` / `ba`: random offsets are multiples of this (default: min bs)
     pub blockalign: Option<u64>,
     /// `filename_format` (default `$jobname.$jobnum.$filenum`)
@@ -246,6 +250,7 @@ impl Default for JobMore {
             thinktime_blocks: 1,
             startdelay: (Duration::ZERO, Duration::ZERO),
             io_size: None,
+            io_size_pct: None,
             blockalign: None,
             filename_format: None,
             iodepth_batch: 1,
@@ -376,6 +381,10 @@ pub fn parse_distribution(s: &str, kb_base: u64) -> Result<Distribution, String>
             if t <= 0.0 || t > 100.0 {
                 return Err("zipf theta must be in (0, 100]".into());
             }
+            // fio 3.33: "zipf theta must different than 1.0" (its zeta sums need θ ≠ 1)
+            if t == 1.0 {
+                return Err("zipf theta must be different from 1.0 (e.g. 0.99 or 1.01)".into());
+            }
             Ok(Distribution::Zipf(t))
         }
         "pareto" => {
@@ -387,8 +396,8 @@ pub fn parse_distribution(s: &str, kb_base: u64) -> Result<Distribution, String>
         }
         "normal" | "gauss" => {
             let d = num("sigma in percent")?;
-            if !(d > 0.0 && d <= 100.0) {
-                return Err("normal sigma must be in (0, 100] percent".into());
+            if !(d > 0.0 && d < 100.0) {
+                return Err("normal sigma must be in (0, 100) percent".into());
             }
             Ok(Distribution::Normal(d))
         }
@@ -638,8 +647,24 @@ pub fn apply_more(
             m.startdelay = (a.min(b), a.max(b));
         }
         // 0 means unset, as in fio (one pass of `size`)
+        // fio 3.33: `N%` of size (0% = unset, above 100% refused); fio misreads a
+        // fraction (1.5% moved one block), so only whole percentages are taken
         "io_size" | "io_limit" => {
-            m.io_size = Some(size(need(key, value, origin)?)?).filter(|&n| n > 0)
+            let v = need(key, value, origin)?;
+            m.io_size = None;
+            m.io_size_pct = None;
+            match v.trim().strip_suffix('%') {
+                Some(p) => {
+                    let pc: u64 = p.trim().parse().map_err(|_| {
+                        bad(key, v, "a whole percentage of size from 0% to 100%", origin)
+                    })?;
+                    if pc > 100 {
+                        return Err(bad(key, v, "percentages above 100% are not accepted", origin));
+                    }
+                    m.io_size_pct = Some(pc).filter(|&n| n > 0);
+                }
+                None => m.io_size = Some(size(v)?).filter(|&n| n > 0),
+            }
         }
         "blockalign" | "ba" => {
             let v = need(key, value, origin)?;
@@ -825,6 +850,23 @@ mod tests {
         assert!(parse_distribution("zoned:50/5:30/15", 1024).is_err());
         assert!(parse_distribution("pareto:1.5", 1024).is_err());
         assert!(parse_distribution("zipf", 1024).is_err());
+        // fio 3.33's ranges: zipf θ ≠ 1, pareto 0 < h < 1, normal σ < 100
+        for bad in ["zipf:1", "zipf:1.0", "pareto:0", "pareto:1", "pareto:-0.5", "normal:100"] {
+            let e = parse_distribution(bad, 1024).unwrap_err();
+            assert!(e.contains("must be"), "{bad}: {e}");
+        }
+        assert_eq!(
+            parse_distribution("zipf:1.00001", 1024),
+            Ok(Distribution::Zipf(1.00001))
+        );
+        assert_eq!(
+            parse_distribution("pareto:0.999", 1024),
+            Ok(Distribution::Pareto(0.999))
+        );
+        assert_eq!(
+            parse_distribution("normal:99.5", 1024),
+            Ok(Distribution::Normal(99.5))
+        );
         assert_eq!(
             parse_distribution("zoned_abs:60/1m:40/3m", 1024),
             Ok(Distribution::ZonedAbs(vec![(60, 1 << 20), (40, 3 << 20)]))

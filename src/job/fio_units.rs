@@ -96,6 +96,9 @@ pub fn parse_time(s: &str, default_unit_ns: u64) -> Result<Duration, String> {
     let n: u64 = num
         .parse()
         .map_err(|_| format!("'{t}' is not a time (e.g. 10, 10s, 500ms, 1m)"))?;
+    if let Some(frac) = suf.strip_prefix('.') {
+        return Err(fraction_message(n, frac, default_unit_ns));
+    }
     let unit: u64 = match suf.trim().to_ascii_lowercase().as_str() {
         "" => default_unit_ns,
         "ns" | "nsec" => 1,
@@ -114,6 +117,59 @@ pub fn parse_time(s: &str, default_unit_ns: u64) -> Result<Duration, String> {
     n.checked_mul(unit)
         .map(Duration::from_nanos)
         .ok_or_else(|| "too large".to_string())
+}
+
+/// Time units from the largest: (suffix, ns).
+const TIME_UNITS: [(&str, u64); 7] = [
+    ("d", 86_400_000_000_000),
+    ("h", 3_600_000_000_000),
+    ("m", 60_000_000_000),
+    ("s", 1_000_000_000),
+    ("ms", 1_000_000),
+    ("us", 1_000),
+    ("ns", 1),
+];
+
+/// The refusal of a fractional time `whole.frac` (`frac`: what follows the point, unit
+/// suffix included): fio 3.33 drops the fraction silently (`ramp_time=0.5` is 0), so
+/// iomark refuses it and names the same time in the largest smaller unit that makes it
+/// whole (`0.5` s → `500ms`, `1.5ms` → `1500us`); when none does, a generic hint.
+fn fraction_message(whole: u64, frac: &str, default_unit_ns: u64) -> String {
+    let digits_end = frac
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(frac.len());
+    let (digits, suf) = frac.split_at(digits_end);
+    let suf = suf.trim().to_ascii_lowercase();
+    let unit = match suf.as_str() {
+        "" => Some(default_unit_ns),
+        "nsec" => Some(1),
+        "usec" => Some(1_000),
+        "msec" => Some(1_000_000),
+        "sec" => Some(1_000_000_000),
+        "min" => Some(60_000_000_000),
+        x => TIME_UNITS.iter().find(|u| u.0 == x).map(|u| u.1),
+    };
+    let hint = (|| {
+        let unit = u128::from(unit?);
+        if digits.is_empty() || digits.len() > 18 {
+            return None;
+        }
+        let scale = 10u128.pow(digits.len() as u32);
+        let f: u128 = digits.parse().ok()?;
+        let num = u128::from(whole) * scale * unit + f * unit;
+        if num % scale != 0 {
+            return None;
+        }
+        let ns = num / scale;
+        TIME_UNITS
+            .iter()
+            .find(|(_, u)| u128::from(*u) < unit && ns % u128::from(*u) == 0)
+            .map(|(s, u)| format!("{}{s}", ns / u128::from(*u)))
+    })();
+    match hint {
+        Some(h) => format!("fractions are not accepted; use a smaller unit such as {h}"),
+        None => "fractions are not accepted; use a smaller unit (ns, us, ms, s, m, h, d)".into(),
+    }
 }
 
 /// Parse one direction of `bssplit` (`4k/10:64k/50:32k/40`). Entries without a weight
@@ -210,6 +266,26 @@ mod tests {
         assert!(parse_size("4q", 1024).is_err());
         assert!(parse_size("", 1024).is_err());
         assert!(parse_size("99999999999999999999", 1024).is_err());
+    }
+
+    #[test]
+    fn fractional_times_are_refused_with_the_same_time_in_a_smaller_unit() {
+        let s = 1_000_000_000;
+        let hint = |v: &str, unit: u64| parse_time(v, unit).unwrap_err();
+        let with = |h: &str| format!("fractions are not accepted; use a smaller unit such as {h}");
+        assert_eq!(hint("0.5", s), with("500ms"));
+        assert_eq!(hint("1.5", s), with("1500ms"));
+        assert_eq!(hint("0.25s", s), with("250ms"));
+        assert_eq!(hint("1.5ms", s), with("1500us"));
+        assert_eq!(hint("1.5msec", s), with("1500us"));
+        assert_eq!(hint("0.5m", s), with("30s"));
+        assert_eq!(hint("2.5", 1_000_000), with("2500us"));
+        assert_eq!(hint("0.0001", s), with("100us"));
+        // nothing smaller than ns, and too many digits: the generic hint
+        for v in ["1.5ns", "0.1234567891", "1.5x"] {
+            let e = hint(v, s);
+            assert!(e.starts_with("fractions are not accepted; use a smaller unit ("), "{v}: {e}");
+        }
     }
 
     #[test]

@@ -306,7 +306,10 @@ pub fn settle(job: &mut FioJob) -> Result<(), FioError> {
         match key.as_str() {
             "size" => job.size = Some(SizeSpec::Bytes(bytes)),
             "offset" => job.more.offset = Some(SizeSpec::Bytes(bytes)),
-            "io_size" | "io_limit" => job.more.io_size = Some(bytes),
+            "io_size" | "io_limit" => {
+                job.more.io_size = Some(bytes);
+                job.more.io_size_pct = None;
+            }
             "offset_increment" => job.more.offset_increment = bytes,
             _ => job.more.zones.skip = bytes,
         }

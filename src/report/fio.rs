@@ -56,6 +56,13 @@ fn runtime_ms(j: &JobStats) -> u64 {
     j.runtime_ns / 1_000_000
 }
 
+/// fio's `job_runtime`, ms: the threads' run times summed (`group_reporting` adds
+/// them up, fio `stat.c` sums `total_run_time`); never below the job's `runtime`, so a
+/// result built without per-thread sums reports its own run time.
+pub fn job_runtime_ms(j: &JobStats) -> u64 {
+    j.runtime_ms_sum.max(runtime_ms(j))
+}
+
 /// fio's `usr_cpu`/`sys_cpu`, percent: thread CPU time × 100 / thread wall time, both
 /// summed over the merged threads (fio `stat.c`).
 pub fn cpu_pct(j: &JobStats) -> (f64, f64) {
@@ -138,7 +145,7 @@ pub fn json_document(
                 "write": dir_json(j, &j.write, rt, plus, agg(1)),
                 "trim": dir_json(j, &j.trim, rt, plus, agg(2)),
                 "sync": { "total_ios": j.sync.ios, "lat_ns": lat_json(&j.sync.lat, Some(pcts(j)), plus) },
-                "job_runtime": rt,
+                "job_runtime": job_runtime_ms(j),
                 "usr_cpu": cpu_pct(j).0,
                 "sys_cpu": cpu_pct(j).1,
                 "ctx": j.cpu.ctx(),

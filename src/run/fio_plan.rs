@@ -38,6 +38,19 @@ pub fn format_filename(fmt: &str, job: &str, jobnum: u32, filenum: u32) -> Strin
         .replace("$clientuid", "0")
 }
 
+/// `job` with `io_size=N%` turned into bytes: N % of the thread's size, the sum of its
+/// files' region lengths (fio 3.33: `--size=1m --io_size=50%` reads 512 KiB; with
+/// `filesize=1m nrfiles=2`, 1 MiB), rounded down to a byte; 0 bytes means unset.
+pub(crate) fn resolve_io_size(job: &FioJob, regions: &[Region]) -> FioJob {
+    let mut job = job.clone();
+    if let Some(pc) = job.more.io_size_pct.take() {
+        let total: u128 = regions.iter().map(|r| u128::from(r.1)).sum();
+        let bytes = u64::try_from(total * u128::from(pc) / 100).unwrap_or(u64::MAX);
+        job.more.io_size = Some(bytes).filter(|&n| n > 0);
+    }
+    job
+}
+
 /// Files of thread `t` of `job` with their I/O regions (existing sizes looked up
 /// through target/). A file's size is the end of its region.
 /// I/O region of a file: (first byte, length), bytes.
@@ -136,6 +149,7 @@ pub(crate) fn files_for(job: &FioJob, t: u32) -> Result<(Vec<FileSpec>, Vec<Regi
 
 pub(crate) fn plan(job: &FioJob, t: u32, global_index: u64) -> Result<Plan, RunError> {
     let (files, regions) = files_for(job, t)?;
+    let job = &resolve_io_size(job, &regions);
     let max_bs = job.bs_read.max().max(job.bs_write.max());
     let align = job
         .more

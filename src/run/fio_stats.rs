@@ -75,6 +75,10 @@ pub struct JobStats {
     pub units: crate::report::fio_num::TextUnits,
     /// measured run time, ns (max over merged threads)
     pub runtime_ns: u64,
+    /// each thread's measured run time in whole ms (`runtime_ns / 1e6`, rounded down),
+    /// summed over the merged threads: fio's JSON `job_runtime` (its `total_run_time`,
+    /// which `group_reporting` adds up: numjobs=2 runtime=1 time_based gives 2000)
+    pub runtime_ms_sum: u64,
     /// the job's options, as written
     pub options: Vec<(String, String)>,
     /// engine actually used
@@ -126,6 +130,7 @@ impl JobStats {
         self.trim.merge(&o.trim);
         self.verified += o.verified;
         self.runtime_ns = self.runtime_ns.max(o.runtime_ns);
+        self.runtime_ms_sum += o.runtime_ms_sum;
         self.cpu.add(&o.cpu);
         self.run_ns_sum += o.run_ns_sum;
         self.errors += o.errors;

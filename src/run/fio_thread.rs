@@ -58,6 +58,7 @@ pub(crate) fn run_thread(
         st.failure = Some(e.to_string());
     }
     st.cpu = CpuTimes::now(Who::Thread).since(&c0);
+    st.runtime_ms_sum = st.runtime_ns / 1_000_000;
     // the thread's whole life (setup included), as the CPU time covers it too
     st.run_ns_sum = u64::try_from(w0.elapsed().as_nanos()).unwrap_or(u64::MAX);
     Ok(st)
