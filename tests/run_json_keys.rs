@@ -288,3 +288,55 @@ fn options_without_a_value_are_left_out_like_fio() {
     // no global section: fio prints no "global options"
     assert!(j.get("global options").is_none(), "{j}");
 }
+
+fn have_fio() -> bool {
+    Command::new("fio")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+/// `(bw_samples, iops_samples)` of the first job's reads.
+fn read_sample_counts(j: &Value) -> (u64, u64) {
+    let r = &j["jobs"][0]["read"];
+    (
+        r["bw_samples"].as_u64().unwrap(),
+        r["iops_samples"].as_u64().unwrap(),
+    )
+}
+
+#[test]
+fn sample_counts_are_fios() {
+    // fio 3.33 samples only while the job runs, whole intervals, no partial one at the
+    // end: 1250 ms at 500 ms has 2 samples (at 500 and 1000; 250 ms from either
+    // boundary, so timing cannot move the count)
+    let args = [
+        "--name=s",
+        "--ioengine=null",
+        "--rw=randread",
+        "--bs=4k",
+        "--size=1m",
+        "--time_based",
+        "--runtime=1250ms",
+        "--output-format=json",
+    ];
+    let d = tempfile::tempdir().unwrap();
+    let ours = read_sample_counts(&json(&iomark(d.path(), &args)));
+    assert_eq!(ours, (2, 2));
+    if have_fio() {
+        let o = Command::new("fio")
+            .current_dir(d.path())
+            .args(args)
+            .output()
+            .unwrap();
+        assert_eq!(read_sample_counts(&json(&o)), ours);
+    } else {
+        eprintln!("fio not installed: compared with fio 3.33's count (2) only");
+    }
+    // an interval that ends with the job gets no sample (fio: a 2 s job at 500 ms has
+    // 3, not 4): 1 s at 500 ms has 1
+    let mut one = args;
+    one[6] = "--runtime=1s";
+    let ours = read_sample_counts(&json(&iomark(d.path(), &one)));
+    assert_eq!(ours, (1, 1));
+}
