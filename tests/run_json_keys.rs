@@ -340,3 +340,61 @@ fn sample_counts_are_fios() {
     let ours = read_sample_counts(&json(&iomark(d.path(), &one)));
     assert_eq!(ours, (1, 1));
 }
+
+/// The keys of the first `"job options"` (or `"global options"`) object of fio JSON
+/// text, in the order they are written.
+fn option_keys(text: &str, which: &str) -> Vec<String> {
+    let start = text.find(&format!("\"{which}\"")).expect("options object");
+    let body = &text[start..];
+    let body = &body[body.find('{').unwrap() + 1..body.find('}').unwrap()];
+    body.lines()
+        .filter_map(|l| l.trim().strip_prefix('"'))
+        .map(|l| l[..l.find('"').unwrap()].to_string())
+        .collect()
+}
+
+#[test]
+fn job_options_are_listed_as_given_with_the_name() {
+    // fio 3.33: `"global options"` {ioengine, size}, `"job options"` {name, rw, bs}
+    let args = [
+        "--ioengine=null",
+        "--size=1m",
+        "--name=w",
+        "--rw=randread",
+        "--norandommap",
+        "--bs=4k",
+        "--output-format=json",
+    ];
+    let d = tempfile::tempdir().unwrap();
+    let o = iomark(d.path(), &args);
+    json(&o);
+    let text = String::from_utf8(o.stdout).unwrap();
+    assert_eq!(option_keys(&text, "job options"), ["name", "rw", "bs"]);
+    assert_eq!(option_keys(&text, "global options"), ["ioengine", "size"]);
+    if have_fio() {
+        let f = Command::new("fio")
+            .current_dir(d.path())
+            .args(args)
+            .output()
+            .unwrap();
+        let ft = String::from_utf8(f.stdout).unwrap();
+        for which in ["job options", "global options"] {
+            assert_eq!(option_keys(&text, which), option_keys(&ft, which), "{ft}");
+        }
+    }
+    // a job file: the section name is not an option; [global] options are listed once
+    // under "global options", a job lists only its own, in file order
+    std::fs::write(
+        d.path().join("j.fio"),
+        "[global]\nioengine=null\nsize=1m\nbs=4k\n\n[b]\nrw=randread\niodepth=2\nbs=8k\n",
+    )
+    .unwrap();
+    let o = iomark(d.path(), &["j.fio", "--output-format=json"]);
+    json(&o);
+    let text = String::from_utf8(o.stdout).unwrap();
+    assert_eq!(option_keys(&text, "job options"), ["rw", "iodepth", "bs"]);
+    assert_eq!(
+        option_keys(&text, "global options"),
+        ["ioengine", "size", "bs"]
+    );
+}

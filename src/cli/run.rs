@@ -132,7 +132,12 @@ pub fn run(args: &[String]) -> i32 {
             let plus = cmd.output_format == OutputFormat::JsonPlus;
             let doc =
                 crate::report::fio::json_document(&out.jobs, &cmd.global_options, plus, disk_util);
-            match serde_json::to_string_pretty(&doc) {
+            let ordered = crate::report::fio_order::FioDoc {
+                doc: &doc,
+                job_opts: out.jobs.iter().map(|j| j.options.as_slice()).collect(),
+                global: &cmd.global_options,
+            };
+            match crate::report::fio_order::to_text(&ordered) {
                 Ok(s) => s + "\n",
                 Err(e) => {
                     eprintln!("iomark run: cannot encode JSON: {e}");
