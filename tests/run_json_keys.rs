@@ -326,3 +326,113 @@ fn sync_latency_has_percentiles_and_bins_like_fio() {
     ));
     assert!(v["jobs"][0]["sync"]["lat_ns"].get("percentile").is_none());
 }
+
+fn have_fio() -> bool {
+    Command::new("fio")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+/// `(bw_samples, iops_samples)` of the first job's reads.
+fn read_sample_counts(j: &Value) -> (u64, u64) {
+    let r = &j["jobs"][0]["read"];
+    (
+        r["bw_samples"].as_u64().unwrap(),
+        r["iops_samples"].as_u64().unwrap(),
+    )
+}
+
+#[test]
+fn sample_counts_are_fios() {
+    // fio 3.33 samples only while the job runs, whole intervals, no partial one at the
+    // end: 1250 ms at 500 ms has 2 samples (at 500 and 1000; 250 ms from either
+    // boundary, so timing cannot move the count)
+    let args = [
+        "--name=s",
+        "--ioengine=null",
+        "--rw=randread",
+        "--bs=4k",
+        "--size=1m",
+        "--time_based",
+        "--runtime=1250ms",
+        "--output-format=json",
+    ];
+    let d = tempfile::tempdir().unwrap();
+    let ours = read_sample_counts(&json(&iomark(d.path(), &args)));
+    assert_eq!(ours, (2, 2));
+    if have_fio() {
+        let o = Command::new("fio")
+            .current_dir(d.path())
+            .args(args)
+            .output()
+            .unwrap();
+        assert_eq!(read_sample_counts(&json(&o)), ours);
+    } else {
+        eprintln!("fio not installed: compared with fio 3.33's count (2) only");
+    }
+    // an interval that ends with the job gets no sample (fio: a 2 s job at 500 ms has
+    // 3, not 4): 1 s at 500 ms has 1
+    let mut one = args;
+    one[6] = "--runtime=1s";
+    let ours = read_sample_counts(&json(&iomark(d.path(), &one)));
+    assert_eq!(ours, (1, 1));
+}
+
+/// The keys of the first `"job options"` (or `"global options"`) object of fio JSON
+/// text, in the order they are written.
+fn option_keys(text: &str, which: &str) -> Vec<String> {
+    let start = text.find(&format!("\"{which}\"")).expect("options object");
+    let body = &text[start..];
+    let body = &body[body.find('{').unwrap() + 1..body.find('}').unwrap()];
+    body.lines()
+        .filter_map(|l| l.trim().strip_prefix('"'))
+        .map(|l| l[..l.find('"').unwrap()].to_string())
+        .collect()
+}
+
+#[test]
+fn job_options_are_listed_as_given_with_the_name() {
+    // fio 3.33: `"global options"` {ioengine, size}, `"job options"` {name, rw, bs}
+    let args = [
+        "--ioengine=null",
+        "--size=1m",
+        "--name=w",
+        "--rw=randread",
+        "--norandommap",
+        "--bs=4k",
+        "--output-format=json",
+    ];
+    let d = tempfile::tempdir().unwrap();
+    let o = iomark(d.path(), &args);
+    json(&o);
+    let text = String::from_utf8(o.stdout).unwrap();
+    assert_eq!(option_keys(&text, "job options"), ["name", "rw", "bs"]);
+    assert_eq!(option_keys(&text, "global options"), ["ioengine", "size"]);
+    if have_fio() {
+        let f = Command::new("fio")
+            .current_dir(d.path())
+            .args(args)
+            .output()
+            .unwrap();
+        let ft = String::from_utf8(f.stdout).unwrap();
+        for which in ["job options", "global options"] {
+            assert_eq!(option_keys(&text, which), option_keys(&ft, which), "{ft}");
+        }
+    }
+    // a job file: the section name is not an option; [global] options are listed once
+    // under "global options", a job lists only its own, in file order
+    std::fs::write(
+        d.path().join("j.fio"),
+        "[global]\nioengine=null\nsize=1m\nbs=4k\n\n[b]\nrw=randread\niodepth=2\nbs=8k\n",
+    )
+    .unwrap();
+    let o = iomark(d.path(), &["j.fio", "--output-format=json"]);
+    json(&o);
+    let text = String::from_utf8(o.stdout).unwrap();
+    assert_eq!(option_keys(&text, "job options"), ["rw", "iodepth", "bs"]);
+    assert_eq!(
+        option_keys(&text, "global options"),
+        ["ioengine", "size", "bs"]
+    );
+}

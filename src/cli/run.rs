@@ -161,7 +161,12 @@ pub fn run(args: &[String]) -> i32 {
             fmt.json_plus,
             disk_util,
         );
-        match serde_json::to_string_pretty(&doc) {
+        let ordered = crate::report::fio_order::FioDoc {
+            doc: &doc,
+            job_opts: out.jobs.iter().map(|j| j.options.as_slice()).collect(),
+            global: &cmd.global_options,
+        };
+        match crate::report::fio_order::to_text(&ordered) {
             Ok(s) => text = s + "\n",
             Err(e) => {
                 eprintln!("iomark run: cannot encode JSON: {e}");

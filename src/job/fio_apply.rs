@@ -433,9 +433,9 @@ pub fn apply(
             }
         }
     }
-    if key != "name" {
-        job.options
-            .push((key_raw.trim().to_string(), value.unwrap_or("").to_string()));
-    }
+    // `name` too: fio 3.33 lists `"name": "w"` for `--name=w` (and for `name=` in a
+    // job-file section), in the order given
+    job.options
+        .push((key_raw.trim().to_string(), value.unwrap_or("").to_string()));
     Ok(())
 }

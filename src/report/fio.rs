@@ -312,3 +312,31 @@ pub fn normal_text(jobs: &[JobStats]) -> String {
     s += &super::fio_num::group_text(jobs);
     s
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn zero_ns_latency_is_zero_in_percentiles() {
+        // null engine: 3 of 300 completions took 0 ns, 1 took 1 ns, the rest 10 ns;
+        // fio's first buckets are exact, so 0 shows as 0 (was 1)
+        let mut l = Lat::default();
+        for ns in [0, 0, 0, 1] {
+            l.add(ns);
+        }
+        for _ in 0..296 {
+            l.add(10);
+        }
+        let ps = [1.0, 1.25, 50.0];
+        let t = pct_table("clat", &l, &ps);
+        assert!(t.contains(" 1.00th=[    0],"), "{t}");
+        assert!(t.contains(" 1.25th=[    1],"), "{t}");
+        assert!(t.contains(" 50.00th=[   10]"), "{t}");
+        let j = lat_json(&l, Some(&ps), false);
+        assert_eq!(j["percentile"]["1.000000"], 0);
+        assert_eq!(j["percentile"]["1.250000"], 1);
+        assert_eq!(j["percentile"]["50.000000"], 10);
+        assert_eq!((j["min"].as_u64(), j["max"].as_u64()), (Some(0), Some(10)));
+    }
+}

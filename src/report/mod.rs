@@ -11,6 +11,7 @@ pub mod fio_import;
 pub mod fio_lat_text;
 pub mod fio_levels;
 pub mod fio_num;
+pub mod fio_order;
 pub mod fio_prio;
 pub mod fio_result;
 pub mod json;

@@ -265,6 +265,7 @@ impl<'a> Worker<'a> {
         let ios_of = |st: &JobStats| st.read.ios + st.write.ios + st.trim.ios;
         // H2 hook: fio's bw/iops samples (stats/rates.rs)
         let mut samp = crate::stats::rates::RateSampler::new(m.bw_avg_time, m.iops_avg_time);
+        samp.set_end(deadline);
         loop {
             // a synchronous completion's clock read doubles as the loop's "now"
             let now = fresh.take().unwrap_or_else(|| clock.now());
@@ -316,6 +317,7 @@ impl<'a> Worker<'a> {
                     // H2 hook: depth counts and rate samples restart too (fio reset_io_stats)
                     st.depth = Default::default();
                     samp = crate::stats::rates::RateSampler::new(m.bw_avg_time, m.iops_avg_time);
+                    samp.set_end(deadline);
                     measure_start = clock.now();
                 }
                 if act == LtAction::Done {

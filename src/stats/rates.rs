@@ -89,16 +89,13 @@ impl RateSamples {
     }
 }
 
-/// fio's `LOG_MSEC_SLACK`: an interval this close to its end (ms) is sampled now.
-const SLACK_MS: u64 = 1;
-
 /// One of the two sample series (bandwidth or IOPS) of a job thread.
 #[derive(Clone, Debug)]
 struct Series {
     avg_ms: u64,
-    /// tick the current interval started at (advanced by exactly `avg_ms` per sample)
+    /// tick of the previous sample (or of the start): the current interval's start
     base: u64,
-    /// tick at which the current interval is due
+    /// tick at which the current interval is due (`base` + `avg_ms`)
     due: u64,
     last: [u64; 3],
 }
@@ -113,18 +110,19 @@ impl Series {
         }
     }
 
+    /// Start an interval at `now` with the totals `cur`.
     fn start(&mut self, clock: &Clock, now: u64, cur: [u64; 3]) {
         self.base = now;
         self.last = cur;
-        self.due = now
-            + clock.ticks(Duration::from_millis(
-                self.avg_ms - SLACK_MS.min(self.avg_ms - 1),
-            ));
+        self.due = now + clock.ticks(Duration::from_millis(self.avg_ms));
     }
 
-    /// fio `__add_samples`: when the interval is over, one sample per direction that
-    /// moved anything, `delta * 1000 / spent_ms` (÷ 1024 for KiB); directions with no
-    /// I/O in the interval get no sample.
+    /// fio 3.33 `__add_samples`: once a whole `avg_ms` has passed since the previous
+    /// sample (whole ms, fio `mtime_since`; its `LOG_MSEC_SLACK` test lets nothing
+    /// earlier through), one sample per direction that moved anything,
+    /// `delta * 1000 / spent_ms` (÷ 1024 for KiB); directions with no I/O in the
+    /// interval get no sample. The next interval starts at `now` (fio sets the sample
+    /// time to the time of this sample, so a late sample delays the next one).
     fn take(
         &mut self,
         clock: &Clock,
@@ -136,27 +134,23 @@ impl Series {
         if now < self.due {
             return;
         }
-        // whole ms (fio `mtime_since`), rounded: a tick↔ns round trip may lose 1 ns
-        let spent_ms = (clock.ns(self.base, now) + 500_000) / 1_000_000;
+        // whole ms, truncated as fio's; 1 µs of tolerance for the tick↔ns round trip,
+        // so a reading at `due` counts as the full interval
+        let spent_ms = ((clock.ns(self.base, now) + 1_000) / 1_000_000).max(self.avg_ms);
         for d in 0..3 {
             let delta = cur[d] - self.last[d];
             if delta == 0 {
                 continue;
             }
-            let rate = match spent_ms {
-                0 => 0,
-                ms if kib => delta * 1000 / ms / 1024,
-                ms => delta * 1000 / ms,
+            let rate = if kib {
+                delta * 1000 / spent_ms / 1024
+            } else {
+                delta * 1000 / spent_ms
             };
             out[d].add(rate);
             self.last[d] = cur[d];
         }
-        // fio advances the interval start by avg_time, not to "now"
-        self.base += clock.ticks(Duration::from_millis(self.avg_ms));
-        self.due = self.base
-            + clock.ticks(Duration::from_millis(
-                self.avg_ms - SLACK_MS.min(self.avg_ms - 1),
-            ));
+        self.start(clock, now, self.last);
     }
 }
 
@@ -167,6 +161,8 @@ pub struct RateSampler {
     /// the next tick at which [`RateSampler::tick`] has work (`0` before the start)
     pub next: u64,
     started: bool,
+    /// tick at which the job's time ends (`runtime`), if it has one
+    end: Option<u64>,
     bw: Series,
     iops: Series,
     out: RateSamples,
@@ -179,15 +175,24 @@ impl RateSampler {
         RateSampler {
             next: 0,
             started: false,
+            end: None,
             bw: Series::new(or500(bw_ms)),
             iops: Series::new(or500(iops_ms)),
             out: RateSamples::default(),
         }
     }
 
+    /// The tick at which the job's `runtime` ends (`None`: no time limit). fio 3.33
+    /// samples from its helper thread only while the job is running, so an interval
+    /// that ends when the job does gets no sample: a 2 s job at 500 ms has 3 samples,
+    /// not 4, and a job that ends part way through an interval adds no partial one.
+    pub fn set_end(&mut self, end: Option<u64>) {
+        self.end = end;
+    }
+
     /// Called when `now >= self.next`: the first call starts the intervals; later calls
-    /// take the samples that are due. `bytes` and `ios` are the thread's measured
-    /// totals per direction (read, write, trim). Totals that went down (statistics
+    /// take the samples that are due, none at or after the end
+    /// ([`RateSampler::set_end`]). `bytes` and `ios` are the thread's measured totals per direction (read, write, trim). Totals that went down (statistics
     /// reset, e.g. `latency_target`'s final run) restart the intervals.
     pub fn tick(&mut self, clock: &Clock, now: u64, bytes: [u64; 3], ios: [u64; 3]) {
         let reset = (0..3).any(|d| bytes[d] < self.bw.last[d] || ios[d] < self.iops.last[d]);
@@ -198,6 +203,9 @@ impl RateSampler {
             }
             self.bw.start(clock, now, bytes);
             self.iops.start(clock, now, ios);
+        } else if self.end.is_some_and(|e| now >= e) {
+            self.next = u64::MAX;
+            return;
         } else {
             self.bw.take(clock, now, bytes, &mut self.out.bw, true);
             self.iops.take(clock, now, ios, &mut self.out.iops, false);
@@ -377,5 +385,65 @@ mod tests {
         assert_eq!(r.bw[1].samples, 0);
         assert_eq!(r.iops[0].samples, 1);
         assert_eq!(r.iops[0].max, 2560);
+    }
+
+    /// Drive a sampler over a job of `run_ms` (ending at `run_ms` when `timed`) with
+    /// a steady 1 MiB per ms of reads, the loop reading the clock every `step_ms`.
+    fn steady(avg: u64, run_ms: u64, step_ms: u64, timed: bool) -> RateSamples {
+        let clock = Clock::new();
+        let ms = |m: u64| clock.ticks(Duration::from_millis(m));
+        let t0 = 5_000_000;
+        let mut s = RateSampler::new(avg, avg);
+        if timed {
+            s.set_end(Some(t0 + ms(run_ms)));
+        }
+        let mut t = 0;
+        while t <= run_ms {
+            let now = t0 + ms(t);
+            if now >= s.next {
+                s.tick(&clock, now, [t << 20, 0, 0], [t * 256, 0, 0]);
+            }
+            t += step_ms;
+        }
+        s.finish()
+    }
+
+    #[test]
+    fn sampler_counts_are_fios() {
+        // fio 3.33, null engine, time_based, bw_avg_time=500: runtime=2 -> 3 samples,
+        // 1100ms -> 2, 999ms -> 1, 1505ms -> 3 (the one at the end is never taken)
+        for (run, want) in [(2000, 3), (1100, 2), (999, 1), (1505, 3), (1500, 2)] {
+            let r = steady(500, run, 1, true);
+            assert_eq!(r.bw[0].samples, want, "runtime {run} ms");
+            assert_eq!(r.iops[0].samples, want, "runtime {run} ms");
+        }
+        // a size-bound job (no end tick) that stops at 1250 ms: 2 samples, no partial
+        let r = steady(500, 1250, 1, false);
+        assert_eq!(r.bw[0].samples, 2);
+        // 1 MiB/ms = 1,024,000 KiB/s and 256,000 IOPS in every interval
+        assert_eq!((r.bw[0].min, r.bw[0].max), (1_024_000, 1_024_000));
+        assert_eq!((r.iops[0].min, r.iops[0].max), (256_000, 256_000));
+    }
+
+    #[test]
+    fn late_sample_starts_the_next_interval() {
+        // the loop sees the clock every 300 ms: samples at 600 (spent 600) and 1200
+        // (spent 600, measured from the late sample), none at 900 (spent 300)
+        let r = steady(500, 1300, 300, false);
+        assert_eq!(r.bw[0].samples, 2);
+        // 600 MiB over 600 ms
+        assert_eq!(r.bw[0].max, 600 * 1024 * 1000 / 600);
+    }
+
+    #[test]
+    fn nothing_is_sampled_before_a_whole_interval() {
+        // 499 ms after the start is not due (fio: spent < avg_time in whole ms)
+        let clock = Clock::new();
+        let ms = |m: u64| clock.ticks(Duration::from_millis(m));
+        let mut s = RateSampler::new(500, 500);
+        s.tick(&clock, 1000, [0; 3], [0; 3]);
+        s.tick(&clock, 1000 + ms(499), [1 << 20, 0, 0], [1, 0, 0]);
+        assert_eq!(s.finish().bw[0].samples, 0);
+        assert!(s.next > 1000 + ms(499));
     }
 }
