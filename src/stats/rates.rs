@@ -192,8 +192,9 @@ impl RateSampler {
 
     /// Called when `now >= self.next`: the first call starts the intervals; later calls
     /// take the samples that are due, none at or after the end
-    /// ([`RateSampler::set_end`]). `bytes` and `ios` are the thread's measured totals per direction (read, write, trim). Totals that went down (statistics
-    /// reset, e.g. `latency_target`'s final run) restart the intervals.
+    /// ([`RateSampler::set_end`]). `bytes` and `ios` are the thread's measured totals
+    /// per direction (read, write, trim). Totals that went down (statistics reset, e.g.
+    /// `latency_target`'s final run) restart the intervals.
     pub fn tick(&mut self, clock: &Clock, now: u64, bytes: [u64; 3], ios: [u64; 3]) {
         let reset = (0..3).any(|d| bytes[d] < self.bw.last[d] || ios[d] < self.iops.last[d]);
         if !self.started || reset {
