@@ -13,6 +13,7 @@ pub mod exit;
 pub mod job;
 pub mod probe;
 pub mod report;
+pub mod result;
 pub mod run;
 pub mod stats;
-pub mod target;
+pub mod files;

@@ -81,6 +81,6 @@ fn run_fileio(args: &[String]) -> i32 {
     parsed.post.iter().for_each(emit);
     match parsed.outcome {
         Outcome::Exit(code) => code,
-        Outcome::Job(job) => iomark::run::fileio::execute(&job, &console),
+        Outcome::Job(job) => iomark::run::sysbench::execute(&job, &console),
     }
 }

@@ -288,18 +288,18 @@ fn blank_device() {
         "named explicitly",
     );
     // backstop: target/ never opens an unchecked device with write access
-    let spec = iomark::target::fio_files::FileSpec {
+    let spec = iomark::files::dataset::FileSpec {
         path: lo.dev.clone(),
         size: DEV_BYTES,
     };
-    let e = iomark::target::fio_files::open(std::slice::from_ref(&spec), true, false)
+    let e = iomark::files::dataset::open(std::slice::from_ref(&spec), true, false)
         .err()
         .expect("write open of an unchecked device must fail");
     assert!(
         e.to_string().contains("without the device safety check"),
         "{e}"
     );
-    assert!(iomark::target::fio_files::open(&[spec], false, false).is_ok());
+    assert!(iomark::files::dataset::open(&[spec], false, false).is_ok());
     assert_read_works(&lo);
     assert_dir_commands_refuse(&lo);
     // the exact device named: the write happens and the contents change

@@ -3,8 +3,8 @@
 //! lat percentiles. Fixtures in tests/fixtures/fio were written by fio 3.33 on this VM
 //! (the commands are in tests/fixtures/fio/README.md).
 
-use iomark::report::fio_import::import;
-use iomark::report::json::{Phase, RunResult};
+use iomark::result::fio_import::import;
+use iomark::result::{Phase, RunResult};
 use std::path::Path;
 
 fn load(name: &str) -> RunResult {

@@ -7,7 +7,7 @@
 //! 100.0MiB). Skipped with a message when fio is not installed (CI installs it).
 
 use assert_cmd::Command;
-use iomark::report::fio_num::{bw, iops, size};
+use iomark::report::fio::num::{bw, iops, size};
 use std::path::Path;
 
 /// Sizes whose `io=` needs the rounding carry: fio 3.33 prints 16.0MiB, 10.00MiB, 100.0MiB.

@@ -6,7 +6,7 @@
 
 use assert_cmd::Command;
 use iomark::report::fio::normal_text;
-use iomark::report::fio_num::TextUnits;
+use iomark::report::fio::num::TextUnits;
 use iomark::run::fio::JobStats;
 
 const JOB: [&str; 5] = [

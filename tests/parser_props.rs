@@ -8,7 +8,7 @@
 //! canonical spelling exists.
 
 use iomark::cli::fileio::{parse, Outcome};
-use iomark::job::{fio, fio_ini, values};
+use iomark::job::{fio, fio::ini as fio_ini, values};
 use iomark::report::compare as cmp;
 use proptest::prelude::*;
 use std::path::Path;
@@ -249,7 +249,7 @@ fn endless_inputs_are_refused_after_a_bounded_read() {
 }
 
 /// `iomark run /dev/zero` (or a job file that includes it) must be refused after a
-/// bounded read (src/job/fio_ini.rs reads job files with
+/// bounded read (src/job/fio/ini.rs reads job files with
 /// `target::scratch::read_text_bounded`), never exhaust memory.
 #[test]
 fn endless_job_file_is_refused() {

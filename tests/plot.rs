@@ -4,7 +4,7 @@
 //! RunResult, a real `fileio` run and a real `mark` run at QD > 1 (whose per-I/O
 //! completion latency is measured, not estimated). Bad `--plot` values: exit 2 / 3.
 
-use iomark::report::json::{CurvePoint, LatencyCurve, RunResult, Sample, Series};
+use iomark::result::{CurvePoint, LatencyCurve, RunResult, Sample, Series};
 use iomark::report::svg_plot::{stem, write_plots};
 use serde_json::Value;
 use std::path::{Path, PathBuf};

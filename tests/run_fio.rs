@@ -5,7 +5,7 @@ use iomark::job::fio::{
     self, parse_args_with, parse_bssplit_dir, parse_range, parse_size, BlockSizes, BssplitError,
     EngineKind, FioError, RwMode, SizeSpec,
 };
-use iomark::job::fio_zone_keys::ZoneMode;
+use iomark::job::fio::zone_keys::ZoneMode;
 use iomark::run::fio::execute;
 use std::path::Path;
 
@@ -459,7 +459,7 @@ fn fio_examples_run_or_are_rejected_by_name() {
                     let takes_atomic = |d: &Path| {
                         let probe = d.join("atomic-probe");
                         std::fs::write(&probe, [0u8; 4096]).unwrap();
-                        let lim = iomark::run::fio_errors::atomic_limits(&probe);
+                        let lim = iomark::run::fio::errors::atomic_limits(&probe);
                         std::fs::remove_file(&probe).unwrap();
                         lim
                     };
@@ -518,7 +518,7 @@ fn fio_examples_run_or_are_rejected_by_name() {
                     j.more.offset_increment = 0;
                     // numa.fio names nodes 0 and 1; a machine has the nodes it has (this
                     // VM: node0 only), so node lists are mapped onto the nodes present
-                    let present = iomark::run::fio_numa::nodes_present(Path::new("/"));
+                    let present = iomark::run::fio::numa::nodes_present(Path::new("/"));
                     let adapt = |v: &mut Vec<u32>| {
                         for n in v.iter_mut() {
                             *n = present[*n as usize % present.len()];

@@ -5,7 +5,7 @@
 //! to 100, percentiles in (0, 100]). Nothing here runs I/O.
 
 use iomark::job::fio::{parse_args_with, parse_bssplit_dir, parse_range, parse_size, parse_time};
-use iomark::job::fio_keys::{parse_distribution, parse_pattern, parse_percentiles};
+use iomark::job::fio::keys::{parse_distribution, parse_pattern, parse_percentiles};
 use proptest::prelude::*;
 use std::time::{Duration, Instant};
 

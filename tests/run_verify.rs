@@ -350,7 +350,7 @@ fn atomic_is_refused_before_any_io_where_unsupported() {
     let d = tempfile::tempdir().unwrap();
     let f = d.path().join("f");
     std::fs::write(&f, vec![5u8; 64 << 10]).unwrap();
-    let (_, max) = iomark::run::fio_errors::atomic_limits(&f).unwrap();
+    let (_, max) = iomark::run::fio::errors::atomic_limits(&f).unwrap();
     let o = run(
         d.path(),
         &[
@@ -499,7 +499,7 @@ fn atomic_writes_run_and_verify_where_the_filesystem_takes_them() {
     };
     let probe = fs.dir().join("probe");
     std::fs::write(&probe, [0u8; 4096]).unwrap();
-    let (min, max) = iomark::run::fio_errors::atomic_limits(&probe).unwrap();
+    let (min, max) = iomark::run::fio::errors::atomic_limits(&probe).unwrap();
     if max == 0 {
         eprintln!("skipped: this kernel's XFS reports no atomic writes (statx STATX_WRITE_ATOMIC)");
         return;

@@ -110,9 +110,9 @@ pub fn run(args: &[String]) -> i32 {
     let mut a = a;
     let mut unpacked: Option<PathBuf> = None;
     if let Some(f) = &a.fixture {
-        let text = match crate::target::scratch::read_text_bounded(
+        let text = match crate::files::scratch::read_text_bounded(
             f,
-            crate::target::scratch::MAX_INPUT_BYTES,
+            crate::files::scratch::MAX_INPUT_BYTES,
         ) {
             Ok(t) => t,
             Err(e) => {

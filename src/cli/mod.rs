@@ -5,7 +5,7 @@ pub mod compare;
 pub mod copy;
 pub mod diagnose;
 pub mod fileio;
-pub mod fileio_args;
 pub mod mark;
 pub mod run;
 pub mod tree;
+

@@ -6,10 +6,10 @@
 //! fio 3.33); notices always go to stderr.
 
 use crate::job::fio;
-use crate::report::fio_result::run_result;
-use crate::report::json::{self, Status};
+use crate::report::fio::result::run_result;
+use crate::result::{self, Status};
 use crate::run::fio as runner;
-use crate::run::fio_cpu::{CpuTimes, Who};
+use crate::run::fio::cpu::{CpuTimes, Who};
 use crate::run::signals::Signals;
 
 /// Usage text of `iomark run`.
@@ -59,7 +59,7 @@ pub fn run(args: &[String]) -> i32 {
         return crate::exit::INVALID;
     }
     if showcmd {
-        crate::out!("{}\n", crate::job::fio_showcmd::showcmd(&cmd));
+        crate::out!("{}\n", crate::job::fio::showcmd::showcmd(&cmd));
         return crate::exit::OK;
     }
     if cmd.parse_only {
@@ -70,9 +70,9 @@ pub fn run(args: &[String]) -> i32 {
         return crate::exit::OK;
     }
     if let Some(p) = &cmd.json_file {
-        if let Err(e) = json::write_atomic(
+        if let Err(e) = result::write_atomic(
             p,
-            &serde_json::json!({"schema_version": json::SCHEMA_VERSION, "tool": "iomark", "status": "running"}),
+            &serde_json::json!({"schema_version": result::SCHEMA_VERSION, "tool": "iomark", "status": "running"}),
         ) {
             eprintln!("iomark run: cannot write --json={}: {e}", p.display());
             return crate::exit::ENVIRONMENT;
@@ -97,7 +97,7 @@ pub fn run(args: &[String]) -> i32 {
     let note = |m: String| eprintln!("{m}");
     let c0 = CpuTimes::now(Who::Process);
     let t0 = std::time::Instant::now();
-    let disk0 = crate::report::fio_disk::DiskSnapshot::take(&cmd.jobs);
+    let disk0 = crate::report::fio::disk::DiskSnapshot::take(&cmd.jobs);
     let res = runner::execute(&cmd, &signals.stop, &note);
     let disk_util = disk0.finish();
     let cpu = CpuTimes::now(Who::Process).since(&c0);
@@ -125,7 +125,7 @@ pub fn run(args: &[String]) -> i32 {
             t0.elapsed().as_secs_f64(),
         );
         if let Some(p) = &cmd.json_file {
-            if let Err(e) = json::write_atomic(p, &r) {
+            if let Err(e) = result::write_atomic(p, &r) {
                 eprintln!("iomark run: cannot write --json={}: {e}", p.display());
             }
         }
@@ -161,12 +161,12 @@ pub fn run(args: &[String]) -> i32 {
             fmt.json_plus,
             disk_util,
         );
-        let ordered = crate::report::fio_order::FioDoc {
+        let ordered = crate::report::fio::order::FioDoc {
             doc: &doc,
             job_opts: out.jobs.iter().map(|j| j.options.as_slice()).collect(),
             global: &cmd.global_options,
         };
-        match crate::report::fio_order::to_text(&ordered) {
+        match crate::report::fio::order::to_text(&ordered) {
             Ok(s) => text = s + "\n",
             Err(e) => {
                 eprintln!("iomark run: cannot encode JSON: {e}");

@@ -23,7 +23,7 @@ pub struct Before {
 
 /// Capture device and memory facts for `dir` before a run.
 pub fn before(root: &Root, dir: &Path) -> Before {
-    let memory_fs = crate::target::preflight::memory_fs(dir);
+    let memory_fs = crate::files::preflight::memory_fs(dir);
     let dev = dev_of(dir).filter(|(maj, _)| *maj != 0);
     let device = dev.and_then(|(a, b)| root.block_name(a, b));
     let counters = dev.and_then(|(a, b)| root.block_io_bytes(a, b));

@@ -20,7 +20,7 @@
 //! without it only have submission times (sysbench semantics), so for them compare
 //! shows the mean derived as QD × threads / IOPS (Little's law) and no p99.
 
-use crate::report::json::{RunResult, SCHEMA_VERSION};
+use crate::result::{RunResult, SCHEMA_VERSION};
 use crate::run::mark::Slot;
 use serde::Serialize;
 use std::path::Path;
@@ -29,13 +29,13 @@ use std::path::Path;
 pub fn load(path: &Path) -> Result<RunResult, String> {
     let name = path.display();
     let text =
-        crate::target::scratch::read_text_bounded(path, crate::target::scratch::MAX_INPUT_BYTES)
+        crate::files::scratch::read_text_bounded(path, crate::files::scratch::MAX_INPUT_BYTES)
             .map_err(|e| format!("cannot read {name}: {e}"))?;
     // fio's own JSON or text report (public case C25): imported with normalised units
     let label = path
         .file_name()
         .map_or(name.to_string(), |f| f.to_string_lossy().into_owned());
-    if let Some(r) = crate::report::fio_import::import(&text, &label) {
+    if let Some(r) = crate::result::fio_import::import(&text, &label) {
         return r.map_err(|e| format!("{name}: {e}"));
     }
     let v: serde_json::Value =
@@ -292,7 +292,7 @@ fn direction(name: &str) -> Option<&'static str> {
 fn run_tests(r: &RunResult, ram: Option<u64>) -> Vec<Test> {
     let j = &r.job;
     let num = |v: Option<String>| v.and_then(|s| s.parse::<u64>().ok());
-    let lat_figures = |l: Option<&crate::report::json::Latency>| {
+    let lat_figures = |l: Option<&crate::result::Latency>| {
         let l = l.filter(|l| l.count > 0 || l.mean_ns > 0);
         (
             l.map(|l| l.mean_ns as f64 / 1e3),
@@ -304,7 +304,7 @@ fn run_tests(r: &RunResult, ram: Option<u64>) -> Vec<Test> {
                 notes: &[String],
                 mb_s: Option<f64>,
                 iops: f64,
-                lat: Option<&crate::report::json::Latency>| {
+                lat: Option<&crate::result::Latency>| {
         let rw = note_value(notes, "rw").unwrap_or_else(|| j.kind.clone());
         let block = num(note_value(notes, "block_size_bytes"))
             .or(num(note_value(notes, "bs")))
@@ -697,10 +697,10 @@ pub fn compare(results: &[RunResult], labels: &[String], files: &[String]) -> Co
                 .as_ref()
                 .and_then(|d| d.summary.device_model.clone()),
             partial: match r.status {
-                crate::report::json::Status::Ok => None,
-                crate::report::json::Status::Interrupted => Some("interrupted".into()),
-                crate::report::json::Status::Failed => Some("failed".into()),
-                crate::report::json::Status::ForcedShutdown => Some("forced_shutdown".into()),
+                crate::result::Status::Ok => None,
+                crate::result::Status::Interrupted => Some("interrupted".into()),
+                crate::result::Status::Failed => Some("failed".into()),
+                crate::result::Status::ForcedShutdown => Some("forced_shutdown".into()),
             },
         })
         .collect();

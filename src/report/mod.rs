@@ -6,19 +6,11 @@ pub mod compare_render;
 pub mod console;
 pub mod diagnose_text;
 pub mod fio;
-pub mod fio_disk;
-pub mod fio_import;
-pub mod fio_lat_text;
-pub mod fio_levels;
-pub mod fio_num;
-pub mod fio_order;
-pub mod fio_prio;
-pub mod fio_result;
-pub mod json;
 pub mod notes;
 pub mod svg_compare;
 pub mod svg_plot;
 pub mod sysbench;
+
 
 /// `println!` that never panics: when stdout is a closed pipe (`| head`) or a full disk,
 /// the text is lost but the command goes on (and still removes the files it created).

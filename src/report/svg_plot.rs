@@ -8,7 +8,7 @@
 //! else the percentiles of `read`/`write` (`clat` when present). plotters' SVG backend
 //! writes text as `<text>` in a generic `sans-serif` family: no system font is read.
 
-use crate::report::json::{CurvePoint, LatencyCurve, RunResult};
+use crate::result::{CurvePoint, LatencyCurve, RunResult};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use std::path::{Path, PathBuf};

@@ -2,7 +2,7 @@
 //! §11). Numbers use printf-style fixed decimals; rates are per the reporting period;
 //! MiB = 1048576 bytes; latencies are printed in milliseconds.
 
-use crate::job::fileio::{FileioJob, Geometry, TestMode};
+use crate::job::sysbench::{FileioJob, Geometry, TestMode};
 use crate::job::values::human_size;
 use crate::stats::{mean_stddev, percentile_ns, Snapshot};
 

@@ -1,34 +1,14 @@
 //! Execution: request generators, workers, stop conditions, rate limiting, signals.
 
+pub mod control;
 pub mod copy;
-pub mod fileio;
-pub mod fileio_gen;
-pub mod fileio_worker;
 pub mod fio;
-pub mod fio_align;
-pub mod fio_coverage;
-pub mod fio_cpu;
-pub mod fio_dedupe;
-pub mod fio_errors;
-pub mod fio_flow;
-pub mod fio_gen;
-pub mod fio_lat_target;
-pub mod fio_log;
-pub mod fio_numa;
-pub(crate) mod fio_plan;
-pub mod fio_prio;
-pub(crate) mod fio_sprandom;
-pub mod fio_stats;
-pub mod fio_steady;
-pub(crate) mod fio_thread;
-pub mod fio_trim;
-pub mod fio_verify;
-pub mod fio_worker;
-pub(crate) mod fio_zones;
+pub mod gen;
 pub mod mark;
-pub mod mark_presets;
-pub mod rng;
 pub mod sampler;
 pub mod signals;
+pub mod sysbench;
 pub mod tree;
 pub mod verify;
+pub mod worker;
+

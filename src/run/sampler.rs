@@ -5,7 +5,7 @@
 //! nothing to the I/O path beyond live statistics, and it is independent of sysbench's
 //! `--report-interval` lines (which take and reset their own interval counters).
 
-use crate::report::json::Sample;
+use crate::result::Sample;
 use crate::stats::ThreadStats;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};

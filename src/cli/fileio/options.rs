@@ -1,10 +1,10 @@
 //! Option readers of `iomark fileio`: the general options and the fileio options, each in
 //! sysbench's own validation order (spec §1.3 step 3, §2), with its messages and codes.
 
-use super::super::fileio_args::Argv;
+use crate::cli::fileio::args::Argv;
 use super::{bool_opt, int_opt, level, Ctx, Stop, FILEIO_HELP, MAX_THREADS};
 use crate::exit;
-use crate::job::fileio::*;
+use crate::job::sysbench::*;
 use crate::job::values::{parse_int, parse_ratio, parse_size};
 use std::path::PathBuf;
 

@@ -3,7 +3,7 @@
 //! [`RunResult`], the JSON placeholder and directory checks.
 
 use crate::exit;
-use crate::report::json::{self, JobInfo, Phase, RunResult, Status};
+use crate::result::{self, JobInfo, Phase, RunResult, Status};
 use crate::run::signals::Signals;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io;
@@ -98,7 +98,7 @@ pub fn phase_result(
     phases: Vec<Phase>,
 ) -> RunResult {
     RunResult {
-        schema_version: json::SCHEMA_VERSION,
+        schema_version: result::SCHEMA_VERSION,
         tool: "iomark".into(),
         version: env!("CARGO_PKG_VERSION").into(),
         command: command.into(),
@@ -152,9 +152,9 @@ pub fn outcome(
 
 /// Write the `{"status": "running"}` placeholder so a bad `--json` path fails before work.
 pub fn json_placeholder(path: &Path) -> Result<(), RunError> {
-    json::write_atomic(
+    result::write_atomic(
         path,
-        &serde_json::json!({"schema_version": json::SCHEMA_VERSION, "tool": "iomark", "status": "running"}),
+        &serde_json::json!({"schema_version": result::SCHEMA_VERSION, "tool": "iomark", "status": "running"}),
     )
     .map_err(|e| RunError::Env(format!("--json={}: {e}", path.display())))
 }
@@ -192,7 +192,7 @@ pub fn check_dir(what: &str, dir: &Path) -> Result<(), RunError> {
 /// OS error text without the "(os error N)" suffix.
 pub fn short(e: &io::Error) -> String {
     match e.raw_os_error() {
-        Some(n) => crate::target::strerror(n),
+        Some(n) => crate::files::strerror(n),
         None => e.to_string(),
     }
 }

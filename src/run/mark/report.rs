@@ -6,7 +6,7 @@
 
 use super::{MarkJob, Test};
 use crate::probe::diagnosis::Diagnosis;
-use crate::report::json::{self, JobInfo, Latency, Phase, RunResult, Status, Warning};
+use crate::result::{self, JobInfo, Latency, Phase, RunResult, Status, Warning};
 
 /// The numbers of one loop of one test (decimal MB/s, µs).
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -188,7 +188,7 @@ pub fn target_line(d: &Diagnosis) -> String {
 pub fn result(job: &MarkJob, rows: &[Row], diag: &Diagnosis, warnings: Vec<Warning>) -> RunResult {
     let elapsed: f64 = rows.iter().map(|r| r.median.seconds).sum();
     RunResult {
-        schema_version: json::SCHEMA_VERSION,
+        schema_version: result::SCHEMA_VERSION,
         tool: "iomark".into(),
         version: env!("CARGO_PKG_VERSION").into(),
         command: "mark".into(),
@@ -203,8 +203,8 @@ pub fn result(job: &MarkJob, rows: &[Row], diag: &Diagnosis, warnings: Vec<Warni
             total_size_bytes: job.size,
             time_limit_s: job.time_s,
             direct: true,
-            data_pattern: Some(crate::job::fileio::DataPattern::Random),
-            directory: crate::target::fileset::dir_name(&job.path),
+            data_pattern: Some(crate::job::sysbench::DataPattern::Random),
+            directory: crate::files::fileset::dir_name(&job.path),
             fsync_mode: "none".into(),
             ..Default::default()
         },
@@ -219,7 +219,7 @@ pub fn result(job: &MarkJob, rows: &[Row], diag: &Diagnosis, warnings: Vec<Warni
         intervals: vec![],
         page_cache: None,
         warnings,
-        diagnosis: Some(json::TargetDiagnosis {
+        diagnosis: Some(result::TargetDiagnosis {
             summary: diag.summary.clone(),
             ceiling_raw_mb_s: diag.ceiling.as_ref().map(|c| c.raw_mb_s),
             findings: diag.findings.iter().map(|f| f.id.clone()).collect(),

@@ -7,7 +7,7 @@
 //! 512 KiB–4 MiB, log-uniform inside each bucket: median ≈ 1.8 KiB, mean ≈ 15 KiB,
 //! the shape of node_modules and source trees (most files tiny, a long tail of large ones).
 
-use crate::run::rng::{GlibcRandom, Xoroshiro128Plus};
+use crate::run::sysbench::rng::{GlibcRandom, Xoroshiro128Plus};
 use std::path::{Path, PathBuf};
 
 /// Largest file of the distribution, bytes.

@@ -12,7 +12,7 @@
 //! other phases (mkdir, fsync, stat_all, rename, delete, rmdir) move no file data and
 //! are only in `phases`. A run that stopped before a phase leaves its direction at 0.
 
-use crate::report::json::{OpStats, Phase};
+use crate::result::{OpStats, Phase};
 
 /// Name of the phase that reads file data.
 pub const READ_PHASE: &str = "read_all";
@@ -46,7 +46,7 @@ pub fn dir_totals(phases: &[Phase], name: &str) -> OpStats {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::json::Latency;
+    use crate::result::Latency;
 
     fn phase(name: &str, ops: u64, bytes: u64, seconds: f64) -> Phase {
         let mut p = Phase::new(name, ops, bytes, seconds);

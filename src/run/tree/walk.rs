@@ -18,7 +18,7 @@ use super::{fail, Measured};
 use crate::engine::fault::{self, Op};
 use crate::run::copy::RunError;
 use crate::stats::{self, clock::Clock};
-use crate::target::scratch;
+use crate::files::scratch;
 use indicatif::ProgressBar;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};

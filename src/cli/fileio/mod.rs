@@ -1,0 +1,353 @@
+//! `iomark fileio` front end: sysbench 1.0.20 argv → [`FileioJob`], with sysbench's
+//! messages, their order relative to the banner, their stream and exit codes
+//! (spec/sysbench-fileio.md §1.3, §2, §3, §13.1). Pure: it returns the messages to print
+//! instead of printing them, so every rule is unit-testable.
+//!
+//! Where sysbench 1.0.20 has a real bug (spec §14.2) the value is rejected here with an
+//! iomark message and exit code 2 (sysbench's own messages keep exit code 1).
+
+pub mod args;
+
+use crate::cli::fileio::args::{Argv, BOOL_OPTS, KNOWN_OPTS};
+use crate::exit;
+use crate::job::sysbench::*;
+use crate::job::values::{parse_bool, parse_int};
+
+/// Output stream of a message.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stream {
+    /// standard output (sysbench's logger, reports)
+    Out,
+    /// standard error (option-syntax errors)
+    Err,
+}
+
+/// sysbench message priorities (`--verbosity` filters everything above the setting).
+pub mod level {
+    /// `FATAL:` messages.
+    pub const FATAL: u8 = 0;
+    /// `WARNING:` messages.
+    pub const WARNING: u8 = 2;
+    /// The banner, headers and reports.
+    pub const NOTICE: u8 = 3;
+    /// `Done.`, `Time limit exceeded, exiting...`.
+    pub const INFO: u8 = 4;
+    /// `DEBUG:` lines.
+    pub const DEBUG: u8 = 5;
+}
+
+/// One message line (without its trailing newline).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Msg {
+    /// Where it goes.
+    pub stream: Stream,
+    /// Its sysbench priority; stderr messages are always printed.
+    pub level: u8,
+    /// The text.
+    pub text: String,
+}
+
+/// What the front end decided.
+#[derive(Debug)]
+pub enum Outcome {
+    /// Execute this job.
+    Job(Box<FileioJob>),
+    /// Print the messages and exit with this code.
+    Exit(i32),
+}
+
+/// The front end's answer: messages before the banner, whether to print the banner,
+/// messages after it, and the outcome.
+#[derive(Debug)]
+pub struct Parsed {
+    /// Printed before the banner.
+    pub pre: Vec<Msg>,
+    /// Print the banner (`iomark <version> (sysbench 1.0.20 fileio compatible)`).
+    pub banner: bool,
+    /// Printed after the banner.
+    pub post: Vec<Msg>,
+    /// Verbosity in force for printing these messages.
+    pub verbosity: u8,
+    /// What to do next.
+    pub outcome: Outcome,
+}
+
+/// The banner line (sysbench prints `sysbench 1.0.20 (using system LuaJIT ...)`).
+pub fn banner() -> String {
+    format!(
+        "iomark {} (sysbench 1.0.20 fileio compatible)",
+        env!("CARGO_PKG_VERSION")
+    )
+}
+
+/// The `fileio options:` block of `sysbench fileio help` (transcript T1), exact.
+pub const FILEIO_HELP: &str = "fileio options:
+  --file-num=N                  number of files to create [128]
+  --file-block-size=N           block size to use in all IO operations [16384]
+  --file-total-size=SIZE        total size of files to create [2G]
+  --file-test-mode=STRING       test mode {seqwr, seqrewr, seqrd, rndrd, rndwr, rndrw}
+  --file-io-mode=STRING         file operations mode {sync,async,mmap} [sync]
+  --file-async-backlog=N        number of asynchronous operatons to queue per thread [128]
+  --file-extra-flags=[LIST,...] list of additional flags to use to open files {sync,dsync,direct} []
+  --file-fsync-freq=N           do fsync() after this number of requests (0 - don't use fsync()) [100]
+  --file-fsync-all[=on|off]     do fsync() after each write operation [off]
+  --file-fsync-end[=on|off]     do fsync() at the end of test [on]
+  --file-fsync-mode=STRING      which method to use for synchronization {fsync, fdatasync} [fsync]
+  --file-merged-requests=N      merge at most this number of IO requests if possible (0 - don't merge) [0]
+  --file-rw-ratio=N             reads/writes ratio for combined test [1.5]
+";
+
+/// `iomark fileio --help`: the sysbench options plus iomark's extensions.
+pub const GLOBAL_HELP: &str = "Usage: iomark fileio [options...] <prepare|run|cleanup|help>...
+
+A drop-in for `sysbench fileio` (sysbench 1.0.20): same options, same semantics, same
+report. Options take the form --name=value; '-' and '_' are interchangeable in names.
+
+General options:
+  --threads=N                   number of threads to use [1]
+  --events=N                    limit for total number of events [0]
+  --time=N                      limit for total execution time in seconds [10]
+  --forced-shutdown=STRING      seconds after --time to force shutdown, or 'P%' of --time, or 'off' [off]
+  --rate=N                      average event rate (0 for unlimited) [0]
+  --report-interval=N           periodically report intermediate statistics every N seconds [0]
+  --report-checkpoints=[LIST,...] dump full statistics and reset all counters at these seconds []
+  --debug[=on|off]              print more debugging info [off]
+  --validate[=on|off]           write checksummed blocks and check them on read [off]
+  --histogram[=on|off]          print latency histogram in report [off]
+  --percentile=N                percentile to calculate in latency statistics (1-100), 0 to disable [95]
+  --rand-seed=N                 seed for random number generator; 0 = current time [0]
+  --verbosity=N                 verbosity level {5 - debug, 0 - only critical messages} [3]
+
+iomark extensions (none of them changes the compatible report):
+  --file-dir=PATH               directory holding the file set [current directory]
+  --json=FILE                   write the run's RunResult as JSON to FILE
+  --plot=DIR                    write SVG charts of the run (throughput over time, latency percentiles) to DIR
+  --file-data=STRING            content of written blocks {zeros, random} [zeros]
+  --notes[=on|off]              print page-cache notes after the report [on]
+
+Several commands may be given in one call, e.g. `prepare run cleanup`.
+Exit codes: 0 ok, 1 sysbench error or failed run, 2 invalid input sysbench would
+wrongly accept (or --forced-shutdown expiry), 3 environment cannot do it,
+130 interrupted by SIGINT, 143 terminated by SIGTERM.
+";
+
+struct Ctx {
+    pre: Vec<Msg>,
+    post: Vec<Msg>,
+    banner: bool,
+}
+
+impl Ctx {
+    fn msg(&mut self, stream: Stream, level: u8, text: impl Into<String>) {
+        let m = Msg {
+            stream,
+            level,
+            text: text.into(),
+        };
+        if self.banner {
+            self.post.push(m)
+        } else {
+            self.pre.push(m)
+        }
+    }
+    fn out(&mut self, level: u8, text: impl Into<String>) {
+        self.msg(Stream::Out, level, text)
+    }
+    fn err(&mut self, text: impl Into<String>) {
+        self.msg(Stream::Err, level::FATAL, text)
+    }
+    fn fatal(&mut self, text: impl Into<String>) {
+        self.out(level::FATAL, format!("FATAL: {}", text.into()))
+    }
+}
+
+/// Most worker threads iomark starts (each keeps about 1 MiB of latency histograms).
+pub const MAX_THREADS: i64 = 1024;
+
+/// Failure with an exit code (messages already recorded).
+struct Stop(i32);
+
+/// Read an integer option the sysbench way: syntax errors go to stderr with the
+/// underscore name. `None` when absent (callers use the default).
+fn int_opt(c: &mut Ctx, a: &Argv, name: &str) -> Result<Option<i64>, Stop> {
+    match a.value(name) {
+        None => Ok(None),
+        Some(v) => match parse_int(v) {
+            Some(x) => Ok(Some(i64::from(x))),
+            None => {
+                c.err(format!(
+                    "Invalid value for the '{}' option: '{}'",
+                    name.replace('-', "_"),
+                    v
+                ));
+                options::hint(c, name);
+                Err(Stop(exit::FAILED))
+            }
+        },
+    }
+}
+
+fn bool_opt(a: &Argv, name: &str, default: bool) -> bool {
+    match a.last(name) {
+        None => default,
+        Some(o) => parse_bool(o.value.as_deref()).unwrap_or(default),
+    }
+}
+
+/// Parse `iomark fileio` arguments (argv without program name and the `fileio` word).
+pub fn parse(args: &[String]) -> Parsed {
+    let mut c = Ctx {
+        pre: vec![],
+        post: vec![],
+        banner: false,
+    };
+    let mut a = Argv::split(args);
+    if a.positionals.first().map(String::as_str) == Some("fileio") {
+        a.positionals.remove(0);
+    }
+    let verbosity_guess = a
+        .value("verbosity")
+        .and_then(parse_int)
+        .filter(|v| (0..=5).contains(v))
+        .map(|v| v as u8)
+        .unwrap_or(3);
+    let verbosity = if bool_opt(&a, "debug", false) {
+        5
+    } else {
+        verbosity_guess
+    };
+    let mut job: Option<FileioJob> = None;
+    let code = match parse_inner(&mut c, &a, args, &mut job) {
+        Ok(()) => None,
+        Err(Stop(code)) => Some(code),
+    };
+    let outcome = match (code, job) {
+        (None, Some(j)) => Outcome::Job(Box::new(j)),
+        (Some(code), _) => Outcome::Exit(code),
+        (None, None) => Outcome::Exit(exit::OK),
+    };
+    Parsed {
+        pre: c.pre,
+        banner: c.banner,
+        post: c.post,
+        verbosity,
+        outcome,
+    }
+}
+
+fn parse_inner(
+    c: &mut Ctx,
+    a: &Argv,
+    args: &[String],
+    job: &mut Option<FileioJob>,
+) -> Result<(), Stop> {
+    // Step 1: positional words. sysbench takes one command; iomark also accepts a
+    // sequence of prepare/run/cleanup. Anything else after the first word is refused
+    // before the banner, as sysbench does.
+    let cmds: Vec<Option<Command>> = a.positionals.iter().map(|p| Command::parse(p)).collect();
+    if a.positionals.len() > 1 {
+        let bad = if cmds[0].is_none() || cmds[0] == Some(Command::Help) {
+            Some(1)
+        } else {
+            cmds.iter()
+                .position(|c| c.is_none() || *c == Some(Command::Help))
+        };
+        if let Some(i) = bad {
+            c.err(format!(
+                "Unrecognized command line argument: {}",
+                a.positionals[i]
+            ));
+            return Err(Stop(exit::FAILED));
+        }
+    }
+    // Step 2: --help / --version.
+    if a.has("help") && bool_opt(a, "help", false) {
+        for l in GLOBAL_HELP.lines() {
+            c.out(level::FATAL, l);
+        }
+        return Err(Stop(exit::OK));
+    }
+    if a.has("version") && bool_opt(a, "version", false) {
+        c.out(level::FATAL, banner());
+        return Err(Stop(exit::OK));
+    }
+    if a.has("test") {
+        c.err("WARNING: the --test option is deprecated. You can pass a script name or path on the command line without any options.");
+    }
+    // Step 3: general options, before the banner.
+    let general = general_options(c, a)?;
+    // Step 4: banner.
+    c.banner = true;
+    c.out(level::NOTICE, banner());
+    c.out(level::NOTICE, "");
+    // Step 5: command, then option syntax.
+    let Some(first) = a.positionals.first() else {
+        c.err("The 'fileio' test requires a command argument. See 'iomark fileio help'");
+        return Err(Stop(exit::FAILED));
+    };
+    if cmds[0].is_none() {
+        c.err(format!("Unknown command: {first}"));
+        return Err(Stop(exit::FAILED));
+    }
+    for o in &a.opts {
+        let known = KNOWN_OPTS.contains(&o.name.as_str());
+        let bad_bool =
+            BOOL_OPTS.contains(&o.name.as_str()) && parse_bool(o.value.as_deref()).is_none();
+        if bad_bool && o.name == "notes" {
+            // iomark's own switch: its own error (exit 2), not sysbench's
+            c.err(format!(
+                "iomark: invalid value '{}' for --notes: accepted on|off (also true|false, 1|0)",
+                o.value.as_deref().unwrap_or("")
+            ));
+            return Err(Stop(exit::INVALID));
+        }
+        if !known || bad_bool {
+            c.err(format!("invalid option: {}", o.original));
+            c.err(if known {
+                format!(
+                    "iomark: --{} accepts on, off (also true, false, 1, 0) or no value (on)",
+                    o.name
+                )
+            } else {
+                format!(
+                    "iomark: --{} is not a fileio option; `iomark fileio help` lists them",
+                    o.name
+                )
+            });
+            return Err(Stop(exit::FAILED));
+        }
+    }
+    if a.has("config-file") {
+        c.err("iomark: --config-file is not supported; pass options on the command line");
+        return Err(Stop(exit::INVALID));
+    }
+    let commands: Vec<Command> = cmds.into_iter().flatten().collect();
+    if commands == [Command::Help] {
+        for l in FILEIO_HELP.lines() {
+            c.out(level::NOTICE, l);
+        }
+        c.out(level::NOTICE, "");
+        return Err(Stop(exit::OK));
+    }
+    let runs = commands.contains(&Command::Run);
+    let mut j = fileio_options(c, a, runs, general)?;
+    j.commands = commands;
+    j.argv = args.to_vec();
+    if j.commands
+        .iter()
+        .any(|c| matches!(c, Command::Prepare | Command::Run))
+    {
+        if let Err(e) = j.geometry() {
+            c.fatal(e.to_string());
+            return Err(Stop(exit::INVALID));
+        }
+    }
+    *job = Some(j);
+    Ok(())
+}
+
+mod options;
+use options::{fileio_options, general_options};
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,461 @@
+//! Files of `iomark run` (fio jobs): lay out (create and fill) missing or short files
+//! before the run, and open them for the workers. This is the only code of `iomark run`
+//! that creates, writes or opens targets (DESIGN.md "Safety is in target/").
+//!
+//! Layout follows fio's "Laying out IO file": a job that reads gets files filled with
+//! data (incompressible pseudo-random bytes, so reads of holes or zero pages do not
+//! flatter the result); a write-only job gets files extended to size. Block devices are
+//! opened as they are, never laid out; before a job may write to one, [`guard`] runs the
+//! device safety checks of [`crate::files::guard`], and [`open`] refuses write access to
+//! any block device the guard has not approved. Character devices (`/dev/null`,
+//! `/dev/zero`, as in fio's `steadystate.fio`) are opened as they are too: they have no
+//! size (the job's `size=` gives the offsets), and are never laid out, extended,
+//! truncated or preallocated.
+
+use crate::files::guard::{self, GuardError, WritePolicy};
+use std::fs::{File, OpenOptions};
+use std::io::Write;
+use std::os::fd::{AsRawFd, RawFd};
+use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
+use std::path::{Path, PathBuf};
+use thiserror::Error;
+
+/// Chunk written per call while laying out a file, bytes (1 MiB).
+pub const LAYOUT_CHUNK: usize = 1 << 20;
+
+/// Errors preparing or opening targets.
+#[derive(Debug, Error)]
+pub enum FilesError {
+    /// a write the device guard refused (or `readonly`)
+    #[error(transparent)]
+    Guard(#[from] GuardError),
+    /// an OS call failed
+    #[error("{}: cannot {op}: {source}", .path.display())]
+    Io {
+        /// the file
+        path: PathBuf,
+        /// what was attempted ("create", "open", "write", "stat")
+        op: &'static str,
+        /// the OS error
+        source: std::io::Error,
+    },
+    /// O_DIRECT refused by the filesystem
+    #[error("{}: O_DIRECT (direct=1) is not supported here: {source}", .path.display())]
+    DirectUnsupported {
+        /// the file
+        path: PathBuf,
+        /// the OS error
+        source: std::io::Error,
+    },
+    /// hipri=1 on a device whose queue does not poll
+    #[error("{}: hipri=1 needs a device with polled I/O queues, and {device} has none (queue/io_poll=0; NVMe gets them with the nvme module's poll_queues=N); drop hipri", .path.display())]
+    NoPolling {
+        /// the file
+        path: PathBuf,
+        /// the disk it lives on
+        device: String,
+    },
+    /// the size of a file is needed but it does not exist and none was given
+    #[error("{}: file does not exist and no size= or filesize= was given", .0.display())]
+    NoSize(PathBuf),
+    /// a character device as target without `size=`/`filesize=` (it has no size)
+    #[error("{}: a character device has no size: give size= (bytes) or filesize=", .0.display())]
+    CharNoSize(PathBuf),
+    /// laying the files out would not fit (public case C23)
+    #[error("{}: not enough free space to lay out the job's files: {need} bytes needed, {free} bytes free; use a smaller size= or another directory", .dir.display())]
+    NoSpace {
+        /// directory holding the files
+        dir: PathBuf,
+        /// bytes still to write
+        need: u64,
+        /// bytes free for an unprivileged user (statvfs f_bavail)
+        free: u64,
+    },
+    /// a direct=1 block size the filesystem's alignment refuses (public case C08)
+    #[error("{}: bs={bs} is not a multiple of the {align}-byte direct-I/O alignment here (statx STATX_DIOALIGN); use a multiple of {align} or direct=0", .dir.display())]
+    Misaligned {
+        /// directory holding the files
+        dir: PathBuf,
+        /// the offending block size, bytes
+        bs: u64,
+        /// the filesystem's O_DIRECT offset alignment, bytes
+        align: u32,
+    },
+}
+
+impl FilesError {
+    /// Exit code for this error (DESIGN.md policy): 3 for environment problems.
+    pub fn exit_code(&self) -> i32 {
+        match self {
+            FilesError::Guard(g) => g.exit_code(),
+            FilesError::Misaligned { .. } => crate::exit::INVALID,
+            _ => crate::exit::ENVIRONMENT,
+        }
+    }
+}
+
+/// Check before any file is created (public cases C08, C19, C23): per directory, the
+/// bytes still to lay out (`size` minus what exists, each path once) fit in the free
+/// space; with `direct`, the filesystem takes O_DIRECT (probed with a throw-away file)
+/// and every block size in `sizes` is a multiple of its direct-I/O alignment. Block
+/// devices are skipped. `jobs`: (files, direct, block sizes) per job thread.
+pub fn preflight(jobs: &[(&[FileSpec], bool, Vec<u64>)]) -> Result<(), FilesError> {
+    use std::collections::BTreeMap;
+    let mut need: BTreeMap<PathBuf, u64> = BTreeMap::new();
+    let mut seen = std::collections::BTreeSet::new();
+    let mut direct: BTreeMap<PathBuf, Vec<u64>> = BTreeMap::new();
+    for (files, d, sizes) in jobs {
+        for f in files.iter() {
+            if is_block_device(&f.path) || is_char_device(&f.path) {
+                continue;
+            }
+            let dir = match f.path.parent() {
+                Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+                _ => PathBuf::from("."),
+            };
+            if seen.insert(f.path.clone()) {
+                let have = existing_size(&f.path).unwrap_or(0);
+                *need.entry(dir.clone()).or_insert(0) += f.size.saturating_sub(have);
+            }
+            if *d {
+                direct.entry(dir).or_default().extend(sizes.iter().copied());
+            }
+        }
+    }
+    for (dir, n) in &need {
+        if let Some(free) = crate::files::preflight::free_space(dir) {
+            if *n > free {
+                return Err(FilesError::NoSpace {
+                    dir: dir.clone(),
+                    need: *n,
+                    free,
+                });
+            }
+        }
+    }
+    for (dir, sizes) in &direct {
+        match crate::files::preflight::probe_direct_io(dir) {
+            crate::files::preflight::DirectIo::Unsupported => {
+                return Err(FilesError::DirectUnsupported {
+                    path: dir.clone(),
+                    source: std::io::Error::from_raw_os_error(libc::EINVAL),
+                })
+            }
+            crate::files::preflight::DirectIo::Supported { align } if align > 1 => {
+                if let Some(&bs) = sizes.iter().find(|b| **b % u64::from(align) != 0) {
+                    return Err(FilesError::Misaligned {
+                        dir: dir.clone(),
+                        bs,
+                        align,
+                    });
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// Whether `path` is a block device.
+pub fn is_block_device(path: &Path) -> bool {
+    std::fs::metadata(path).is_ok_and(|m| m.file_type().is_block_device())
+}
+
+/// Whether `path` is a character device (`/dev/null`, `/dev/zero`, …).
+pub fn is_char_device(path: &Path) -> bool {
+    std::fs::metadata(path).is_ok_and(|m| m.file_type().is_char_device())
+}
+
+/// Current size of a file or block device, bytes (`None` when it does not exist, and
+/// for a character device, which has none).
+pub fn existing_size(path: &Path) -> Option<u64> {
+    let m = std::fs::metadata(path).ok()?;
+    if m.file_type().is_char_device() {
+        return None;
+    }
+    if m.file_type().is_block_device() {
+        let mut f = File::open(path).ok()?;
+        return std::io::Seek::seek(&mut f, std::io::SeekFrom::End(0)).ok();
+    }
+    Some(m.len())
+}
+
+/// One target file of a job.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FileSpec {
+    /// where
+    pub path: PathBuf,
+    /// bytes the job uses (offsets lie in `[0, size)`)
+    pub size: u64,
+}
+
+/// Check, before anything is created or opened, that a job may write to `files`
+/// (`writes`: it writes, trims or verifies with writes): block devices pass the device
+/// guard or the run is refused; `readonly` refuses any write. Read-only jobs pass.
+pub fn guard(files: &[FileSpec], writes: bool, policy: &WritePolicy) -> Result<(), FilesError> {
+    if !writes {
+        return Ok(());
+    }
+    for f in files {
+        guard::check_write(&f.path, policy)?;
+    }
+    Ok(())
+}
+
+/// Whether the disk holding `path` (a file: its filesystem's device; a block device:
+/// itself) polls completions (`/sys/dev/block/M:m/queue/io_poll`, the parent disk's for a
+/// partition). `Some((disk name, capable))`; `None` when it cannot be told (a file that
+/// does not exist yet, a filesystem without a block device such as tmpfs).
+pub fn poll_capable(path: &Path) -> Option<(String, bool)> {
+    let disk = disk_dir(path)?;
+    let v = std::fs::read_to_string(disk.join("queue/io_poll")).ok()?;
+    let name = disk.file_name()?.to_string_lossy().into_owned();
+    Some((name, v.trim() == "1"))
+}
+
+/// `/sys/dev/block/M:m` of the disk holding `path` (a file: its filesystem's device; a
+/// block device: itself; a partition: its parent disk).
+fn disk_dir(path: &Path) -> Option<PathBuf> {
+    use std::os::unix::fs::MetadataExt;
+    let parent = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let m = std::fs::metadata(path)
+        .or_else(|_| std::fs::metadata(parent))
+        .ok()?;
+    let dev = if m.file_type().is_block_device() {
+        m.rdev()
+    } else {
+        m.dev()
+    };
+    let (ma, mi) = (
+        libc::major(dev as libc::dev_t),
+        libc::minor(dev as libc::dev_t),
+    );
+    let dir = std::fs::canonicalize(format!("/sys/dev/block/{ma}:{mi}")).ok()?;
+    Some(if dir.join("partition").exists() {
+        dir.parent()?.to_path_buf()
+    } else {
+        dir
+    })
+}
+
+/// `hipri=1`: refuse (exit 3) files on a disk that is known not to poll, before the run
+/// fails on its first I/O with EOPNOTSUPP.
+pub fn check_polling(files: &[FileSpec]) -> Result<(), FilesError> {
+    for f in files {
+        if let Some((device, false)) = poll_capable(&f.path) {
+            return Err(FilesError::NoPolling {
+                path: f.path.clone(),
+                device,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Make every file exist with at least `size` bytes. `fill`: write data (jobs that
+/// read); otherwise extend (write-only jobs). `fsync` (fio's `create_fsync`, default 1):
+/// each file laid out is fsynced, so its new pages are clean and a later
+/// `POSIX_FADV_DONTNEED` (`invalidate`) really drops them — without it a job reading a
+/// file it just created reads the page cache (dirty pages stay cached). Block and
+/// character devices are never laid out (the guard decides about device writes).
+/// Returns one message per file laid out. Errors: [`FilesError::Io`] naming the file
+/// and the step (create, seek, write, extend, fsync).
+pub fn layout(files: &[FileSpec], fill: bool, fsync: bool) -> Result<Vec<String>, FilesError> {
+    let mut notes = Vec::new();
+    for f in files {
+        if is_block_device(&f.path) || is_char_device(&f.path) {
+            continue;
+        }
+        let have = existing_size(&f.path).unwrap_or(0);
+        if have >= f.size && f.path.exists() {
+            continue;
+        }
+        let io = |op, source| FilesError::Io {
+            path: f.path.clone(),
+            op,
+            source,
+        };
+        let mut file = OpenOptions::new()
+            .create(true)
+            .write(true)
+            .truncate(false)
+            .open(&f.path)
+            .map_err(|e| io("create", e))?;
+        if fill {
+            let mut buf = vec![0u8; LAYOUT_CHUNK];
+            let mut x: u64 = 0x9E37_79B9_7F4A_7C15 ^ f.size;
+            for c in buf.chunks_mut(8) {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let b = x.to_le_bytes();
+                c.copy_from_slice(&b[..c.len()]);
+            }
+            std::io::Seek::seek(&mut file, std::io::SeekFrom::Start(have))
+                .map_err(|e| io("seek", e))?;
+            let mut left = f.size - have;
+            while left > 0 {
+                let n = left.min(LAYOUT_CHUNK as u64) as usize;
+                // test-only fault injection (IOMARK_FAULT); a no-op otherwise
+                crate::engine::fault::io_hook(crate::engine::fault::Op::Write)
+                    .map_err(|e| io("write", e))?;
+                file.write_all(&buf[..n]).map_err(|e| io("write", e))?;
+                left -= n as u64;
+            }
+        } else {
+            file.set_len(f.size).map_err(|e| io("extend", e))?;
+        }
+        if fsync {
+            file.sync_all().map_err(|e| io("fsync", e))?;
+        }
+        if f.size > 0 {
+            // (an empty file created for fill_device is not "laid out": fio says nothing)
+            notes.push(format!(
+                "Laying out IO file {} ({} bytes)",
+                f.path.display(),
+                f.size
+            ));
+        }
+    }
+    Ok(notes)
+}
+
+/// Files opened for one worker; descriptors stay valid while this lives.
+pub struct OpenFiles {
+    files: Vec<File>,
+}
+
+impl OpenFiles {
+    /// Raw descriptors, in file order.
+    pub fn fds(&self) -> Vec<RawFd> {
+        self.files.iter().map(AsRawFd::as_raw_fd).collect()
+    }
+}
+
+/// Open `files` for a worker: read-only unless `writes`; O_DIRECT when `direct`.
+pub fn open(files: &[FileSpec], writes: bool, direct: bool) -> Result<OpenFiles, FilesError> {
+    let mut out = Vec::with_capacity(files.len());
+    for f in files {
+        if writes {
+            if let Some(rdev) = guard::block_rdev(&f.path) {
+                if !guard::is_approved(rdev) {
+                    return Err(GuardError::Unchecked(f.path.clone()).into());
+                }
+            }
+        }
+        let mut o = OpenOptions::new();
+        o.read(true).write(writes);
+        let flags = if direct { libc::O_DIRECT } else { 0 };
+        // O_NOATIME: a benchmark's reads leave the files' access times alone (and skip
+        // the atime check on every read); only the owner or CAP_FOWNER may ask for it,
+        // so without that right the file is opened as usual
+        o.custom_flags(flags | libc::O_NOATIME);
+        let first = o.open(&f.path);
+        let r = match first {
+            Err(e) if e.raw_os_error() == Some(libc::EPERM) => {
+                o.custom_flags(flags);
+                o.open(&f.path)
+            }
+            r => r,
+        };
+        match r {
+            Ok(file) => out.push(file),
+            Err(e) if direct && e.raw_os_error() == Some(libc::EINVAL) => {
+                return Err(FilesError::DirectUnsupported {
+                    path: f.path.clone(),
+                    source: e,
+                })
+            }
+            Err(e) => {
+                return Err(FilesError::Io {
+                    path: f.path.clone(),
+                    op: "open",
+                    source: e,
+                })
+            }
+        }
+    }
+    Ok(OpenFiles { files: out })
+}
+
+/// [`open`] with O_SYNC added (fio's `sync=1`): the files are first opened and
+/// checked by [`open`], then reopened with the extra flag.
+pub fn open_osync(files: &[FileSpec], writes: bool, direct: bool) -> Result<OpenFiles, FilesError> {
+    let checked = open(files, writes, direct)?;
+    let mut out = Vec::with_capacity(files.len());
+    for f in files {
+        let mut o = OpenOptions::new();
+        o.read(true)
+            .write(writes)
+            .custom_flags(libc::O_SYNC | if direct { libc::O_DIRECT } else { 0 });
+        out.push(o.open(&f.path).map_err(|e| FilesError::Io {
+            path: f.path.clone(),
+            op: "open",
+            source: e,
+        })?);
+    }
+    drop(checked);
+    Ok(OpenFiles { files: out })
+}
+
+/// fsync every file (fio's `end_fsync`).
+pub fn fsync_all(open: &OpenFiles) -> std::io::Result<()> {
+    for f in &open.files {
+        f.sync_all()?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn layout_fills_and_extends_to_exact_size() {
+        let d = std::env::temp_dir().join(format!("iomark-fio-files-{}", std::process::id()));
+        std::fs::create_dir_all(&d).unwrap();
+        let a = FileSpec {
+            path: d.join("a"),
+            size: 3 * LAYOUT_CHUNK as u64 + 5,
+        };
+        let b = FileSpec {
+            path: d.join("b"),
+            size: 8192,
+        };
+        let n = layout(std::slice::from_ref(&a), true, false).unwrap();
+        assert_eq!(n.len(), 1);
+        assert_eq!(existing_size(&a.path), Some(3 * LAYOUT_CHUNK as u64 + 5));
+        assert!(std::fs::read(&a.path).unwrap().iter().any(|&x| x != 0));
+        assert_eq!(
+            layout(std::slice::from_ref(&a), true, false).unwrap().len(),
+            0
+        );
+        layout(std::slice::from_ref(&b), false, true).unwrap();
+        assert_eq!(existing_size(&b.path), Some(8192));
+        std::fs::remove_dir_all(&d).unwrap();
+    }
+
+    #[test]
+    fn character_devices_have_no_size_and_are_never_laid_out() {
+        let null = Path::new("/dev/null");
+        assert!(is_char_device(null));
+        assert!(!is_block_device(null));
+        assert_eq!(existing_size(null), None);
+        let f = FileSpec {
+            path: null.to_path_buf(),
+            size: 1 << 20,
+        };
+        // neither extended nor written (set_len on /dev/null fails with EINVAL)
+        assert!(layout(std::slice::from_ref(&f), false, true)
+            .unwrap()
+            .is_empty());
+        assert!(layout(std::slice::from_ref(&f), true, false)
+            .unwrap()
+            .is_empty());
+        assert!(preflight(&[(std::slice::from_ref(&f), false, vec![4096])]).is_ok());
+        assert!(is_char_device(null));
+    }
+}

@@ -1,0 +1,444 @@
+//! fio keys for I/O priorities (`prio`, `prioclass`, `cmdprio*`, `log_prio`), NUMA
+//! binding (`numa_cpu_nodes`, `numa_mem_policy`) and dedupe-shaped write buffers
+//! (`dedupe_*`), parsed into [`JobExtra`] (pure, no I/O; node existence is checked at
+//! run time by `run::fio_numa`).
+//!
+//! Semantics: `fio --cmdhelp=KEY` and fio's HOWTO (cmdprio_* are options of the
+//! libaio/io_uring engines). An I/O priority value is Linux's `ioprio`:
+//! `class << 13 | hint << 3 | level` (include/uapi/linux/ioprio.h).
+
+use crate::job::fio::{bad, need, parse_bool, parse_size, parse_u64, FioError};
+use crate::job::fio::ini::Origin;
+
+/// Linux ioprio value of `class` (0 none, 1 RT, 2 BE, 3 idle), `level` (0–7, 0 the
+/// highest) and `hint` (0–1023; e.g. a CDL descriptor index): `class<<13|hint<<3|level`.
+pub fn ioprio_value(class: u8, level: u8, hint: u16) -> u16 {
+    (u16::from(class & 7) << 13) | ((hint & 0x3ff) << 3) | u16::from(level & 7)
+}
+
+/// One `cmdprio_bssplit` entry: I/Os of `bs` bytes get `ioprio` this percent of the time.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PrioSplit {
+    /// block size, bytes
+    pub bs: u64,
+    /// percent of the I/Os of that size (0–100)
+    pub pct: u32,
+    /// `(class, level, hint)` of the entry; `None`: `cmdprio_class`/`cmdprio`/`cmdprio_hint`
+    pub prio: Option<(u8, u8, u16)>,
+}
+
+/// `numa_mem_policy` mode (set_mempolicy(2)).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MemMode {
+    /// `default`: MPOL_DEFAULT
+    Default,
+    /// `prefer:N`: MPOL_PREFERRED (one node)
+    Prefer,
+    /// `bind:LIST`: MPOL_BIND
+    Bind,
+    /// `interleave:LIST`: MPOL_INTERLEAVE
+    Interleave,
+    /// `local`: MPOL_LOCAL
+    Local,
+}
+
+/// How duplicate write buffers are made (`dedupe_mode`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum DedupeMode {
+    /// `repeat`: a duplicate repeats the last unique buffer (fio's default)
+    #[default]
+    Repeat,
+    /// `working_set`: a duplicate is one of a fixed set of pages, picked uniformly
+    WorkingSet,
+}
+
+/// The keys of this module for one job, with fio's defaults.
+#[derive(Clone, Debug, PartialEq)]
+pub struct JobExtra {
+    /// `prio`: thread I/O priority level 0–7 (ioprio_set)
+    pub prio: Option<u8>,
+    /// `prioclass`: thread I/O priority class 0–3
+    pub prioclass: Option<u8>,
+    /// `cmdprio_percentage` (reads, writes): percent of I/Os issued with the cmdprio priority
+    pub cmdprio_percentage: Option<[u32; 2]>,
+    /// `cmdprio_class` (default 1, the highest class: RT)
+    pub cmdprio_class: [u8; 2],
+    /// `cmdprio` level (default 0)
+    pub cmdprio: [u8; 2],
+    /// `cmdprio_hint` (default 0: no hint)
+    pub cmdprio_hint: [u16; 2],
+    /// `cmdprio_bssplit` (reads, writes)
+    pub cmdprio_bssplit: Option<[Vec<PrioSplit>; 2]>,
+    /// `log_prio`: latency logs carry the I/O's ioprio value (else 1 for RT class, 0 other)
+    pub log_prio: bool,
+    /// `numa_cpu_nodes`: run the job's threads on these nodes' CPUs
+    pub numa_cpu_nodes: Option<Vec<u32>>,
+    /// `numa_mem_policy`: mode and node list
+    pub numa_mem_policy: Option<(MemMode, Vec<u32>)>,
+    /// `dedupe_percentage`: percent of write buffers that duplicate an earlier one
+    pub dedupe_percentage: u32,
+    /// `dedupe_mode`
+    pub dedupe_mode: DedupeMode,
+    /// `dedupe_working_set_percentage` (default 5): working set in percent of the size
+    pub dedupe_working_set_percentage: u32,
+    /// `dedupe_global`: jobs draw duplicates from one shared working set
+    pub dedupe_global: bool,
+}
+
+impl Default for JobExtra {
+    fn default() -> Self {
+        JobExtra {
+            prio: None,
+            prioclass: None,
+            cmdprio_percentage: None,
+            cmdprio_class: [1, 1],
+            cmdprio: [0, 0],
+            cmdprio_hint: [0, 0],
+            cmdprio_bssplit: None,
+            log_prio: false,
+            numa_cpu_nodes: None,
+            numa_mem_policy: None,
+            dedupe_percentage: 0,
+            dedupe_mode: DedupeMode::Repeat,
+            dedupe_working_set_percentage: 5,
+            dedupe_global: false,
+        }
+    }
+}
+
+impl JobExtra {
+    /// Whether a per-command priority option is set (libaio/io_uring only in fio).
+    pub fn uses_cmdprio(&self) -> Option<&'static str> {
+        if self.cmdprio_bssplit.is_some() {
+            Some("cmdprio_bssplit")
+        } else if self.cmdprio_percentage.is_some() {
+            Some("cmdprio_percentage")
+        } else {
+            None
+        }
+    }
+
+    /// The thread's ioprio value from `prioclass`/`prio`, if either is set (class BE
+    /// when only `prio` is given, level 0 when only `prioclass` is).
+    pub fn thread_ioprio(&self) -> Option<u16> {
+        if self.prio.is_none() && self.prioclass.is_none() {
+            return None;
+        }
+        Some(ioprio_value(
+            self.prioclass.unwrap_or(2),
+            self.prio.unwrap_or(0),
+            0,
+        ))
+    }
+}
+
+/// Keys handled here (canonical `_` spelling).
+pub const EXTRA_KEYS: &[&str] = &[
+    "prio",
+    "prioclass",
+    "cmdprio_percentage",
+    "cmdprio_class",
+    "cmdprio",
+    "cmdprio_hint",
+    "cmdprio_bssplit",
+    "log_prio",
+    "numa_cpu_nodes",
+    "numa_mem_policy",
+    "dedupe_percentage",
+    "dedupe_mode",
+    "dedupe_working_set_percentage",
+    "dedupe_global",
+];
+
+/// Parse a node list like `0`, `0-1`, `0,2-3` (at most 1024 nodes).
+pub fn parse_nodes(s: &str) -> Result<Vec<u32>, String> {
+    let mut out = Vec::new();
+    for part in s.split(',').map(str::trim) {
+        let num = |x: &str| -> Result<u32, String> {
+            x.trim()
+                .parse::<u32>()
+                .ok()
+                .filter(|&n| n < 1024)
+                .ok_or_else(|| format!("'{x}' is not a node number (0-1023)"))
+        };
+        match part.split_once('-') {
+            Some((a, b)) => {
+                let (a, b) = (num(a)?, num(b)?);
+                if a > b {
+                    return Err(format!("'{part}': range goes backwards"));
+                }
+                out.extend(a..=b);
+            }
+            None => out.push(num(part)?),
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+    if out.is_empty() {
+        return Err("empty node list".into());
+    }
+    Ok(out)
+}
+
+/// Parse `numa_mem_policy=MODE[:NODES]` (fio: default, prefer, bind, interleave, local).
+pub fn parse_mem_policy(s: &str) -> Result<(MemMode, Vec<u32>), String> {
+    let (m, nodes) = match s.split_once(':') {
+        Some((m, n)) => (m.trim(), Some(n)),
+        None => (s.trim(), None),
+    };
+    let mode = match m {
+        "default" => MemMode::Default,
+        "prefer" => MemMode::Prefer,
+        "bind" => MemMode::Bind,
+        "interleave" => MemMode::Interleave,
+        "local" => MemMode::Local,
+        _ => {
+            return Err(
+                "accepted: default, prefer:NODE, bind:NODES, interleave:NODES, local".into(),
+            )
+        }
+    };
+    let list = match (mode, nodes) {
+        (MemMode::Default | MemMode::Local, None) => Vec::new(),
+        (MemMode::Default | MemMode::Local, Some(_)) => {
+            return Err(format!("{m} takes no node list"))
+        }
+        (_, None) => return Err(format!("{m} needs a node list ({m}:0 or {m}:0-1)")),
+        (_, Some(n)) => parse_nodes(n)?,
+    };
+    if mode == MemMode::Prefer && list.len() != 1 {
+        return Err("prefer takes exactly one node".into());
+    }
+    Ok((mode, list))
+}
+
+/// Parse one direction of `cmdprio_bssplit`: `BS/PCT[/CLASS/LEVEL[/HINT]]:…`. The
+/// percentages of the entries of one block size add up to at most 100.
+pub fn parse_prio_split(s: &str, kb: u64) -> Result<Vec<PrioSplit>, String> {
+    let mut out: Vec<PrioSplit> = Vec::new();
+    for e in s.split(':').map(str::trim).filter(|e| !e.is_empty()) {
+        let f: Vec<&str> = e.split('/').map(str::trim).collect();
+        if !matches!(f.len(), 2 | 4 | 5) {
+            return Err(format!(
+                "'{e}': entries are BS/PCT, BS/PCT/CLASS/LEVEL or BS/PCT/CLASS/LEVEL/HINT"
+            ));
+        }
+        let bs = parse_size(f[0], kb)?;
+        let int = |x: &str, max: u32, what: &str| -> Result<u32, String> {
+            x.parse::<u32>()
+                .ok()
+                .filter(|&n| n <= max)
+                .ok_or_else(|| format!("'{e}': {what} must be 0-{max}"))
+        };
+        let pct = int(f[1], 100, "percentage")?;
+        let prio = if f.len() >= 4 {
+            let hint = if f.len() == 5 {
+                int(f[4], 1023, "hint")? as u16
+            } else {
+                0
+            };
+            Some((
+                int(f[2], 3, "class")? as u8,
+                int(f[3], 7, "level")? as u8,
+                hint,
+            ))
+        } else {
+            None
+        };
+        out.push(PrioSplit { bs, pct, prio });
+    }
+    let mut sums: Vec<(u64, u32)> = Vec::new();
+    for p in &out {
+        match sums.iter_mut().find(|s| s.0 == p.bs) {
+            Some(s) => s.1 += p.pct,
+            None => sums.push((p.bs, p.pct)),
+        }
+    }
+    if let Some((bs, sum)) = sums.iter().find(|s| s.1 > 100) {
+        return Err(format!(
+            "percentages for block size {bs} sum to {sum}, at most 100"
+        ));
+    }
+    Ok(out)
+}
+
+fn two<T: Copy>(v: &str, f: &dyn Fn(&str) -> Result<T, String>) -> Result<[T; 2], String> {
+    let parts: Vec<&str> = v.split(',').collect();
+    if parts.len() > 3 {
+        return Err("at most read,write[,trim] values".into());
+    }
+    let r = f(parts[0])?;
+    let w = match parts.get(1).filter(|p| !p.trim().is_empty()) {
+        Some(p) => f(p)?,
+        None => r,
+    };
+    Ok([r, w])
+}
+
+fn small(max: u32) -> impl Fn(&str) -> Result<u32, String> {
+    move |x: &str| {
+        x.trim()
+            .parse::<u32>()
+            .ok()
+            .filter(|&n| n <= max)
+            .ok_or_else(|| format!("'{}' is not a whole number 0-{max}", x.trim()))
+    }
+}
+
+/// Apply a key of [`EXTRA_KEYS`]; `Ok(false)` when the key is not one of them.
+pub fn apply_extra(
+    x: &mut JobExtra,
+    key: &str,
+    value: Option<&str>,
+    origin: &Origin,
+    kb: u64,
+) -> Result<bool, FioError> {
+    let pct = |v: &str| -> Result<u32, FioError> {
+        let n = parse_u64(key, v, origin)?;
+        if n > 100 {
+            return Err(bad(key, v, "a percentage 0-100", origin));
+        }
+        Ok(n as u32)
+    };
+    match key {
+        "prio" => {
+            let v = need(key, value, origin)?;
+            x.prio = Some(small(7)(v).map_err(|e| bad(key, v, e, origin))? as u8);
+        }
+        "prioclass" => {
+            let v = need(key, value, origin)?;
+            x.prioclass = Some(small(3)(v).map_err(|e| {
+                bad(
+                    key,
+                    v,
+                    format!("{e} (0 none, 1 realtime, 2 best-effort, 3 idle)"),
+                    origin,
+                )
+            })? as u8)
+        }
+        "cmdprio_percentage" => {
+            let v = need(key, value, origin)?;
+            x.cmdprio_percentage = Some(two(v, &small(100)).map_err(|e| bad(key, v, e, origin))?);
+        }
+        "cmdprio_class" => {
+            let v = need(key, value, origin)?;
+            let c = two(v, &small(3)).map_err(|e| bad(key, v, e, origin))?;
+            x.cmdprio_class = [c[0] as u8, c[1] as u8];
+        }
+        "cmdprio" => {
+            let v = need(key, value, origin)?;
+            let c = two(v, &small(7)).map_err(|e| bad(key, v, e, origin))?;
+            x.cmdprio = [c[0] as u8, c[1] as u8];
+        }
+        "cmdprio_hint" => {
+            let v = need(key, value, origin)?;
+            let c = two(v, &small(1023)).map_err(|e| bad(key, v, e, origin))?;
+            x.cmdprio_hint = [c[0] as u16, c[1] as u16];
+        }
+        "cmdprio_bssplit" => {
+            let v = need(key, value, origin)?;
+            let parts: Vec<&str> = v.split(',').collect();
+            if parts.len() > 3 {
+                return Err(bad(key, v, "at most read,write[,trim] lists", origin));
+            }
+            let r = parse_prio_split(parts[0], kb).map_err(|e| bad(key, v, e, origin))?;
+            // fio: trim entries (a third list) are ignored
+            let w = match parts.get(1) {
+                Some(p) => parse_prio_split(p, kb).map_err(|e| bad(key, v, e, origin))?,
+                None => r.clone(),
+            };
+            x.cmdprio_bssplit = Some([r, w]);
+        }
+        "log_prio" => x.log_prio = parse_bool(key, value, origin)?,
+        "numa_cpu_nodes" => {
+            let v = need(key, value, origin)?;
+            x.numa_cpu_nodes = Some(parse_nodes(v).map_err(|e| bad(key, v, e, origin))?);
+        }
+        "numa_mem_policy" => {
+            let v = need(key, value, origin)?;
+            x.numa_mem_policy = Some(parse_mem_policy(v).map_err(|e| bad(key, v, e, origin))?);
+        }
+        "dedupe_percentage" => x.dedupe_percentage = pct(need(key, value, origin)?)?,
+        "dedupe_mode" => {
+            let v = need(key, value, origin)?;
+            x.dedupe_mode = match v.trim() {
+                "repeat" => DedupeMode::Repeat,
+                "working_set" => DedupeMode::WorkingSet,
+                _ => return Err(bad(key, v, "accepted: repeat, working_set", origin)),
+            };
+        }
+        "dedupe_working_set_percentage" => {
+            x.dedupe_working_set_percentage = pct(need(key, value, origin)?)?
+        }
+        "dedupe_global" => x.dedupe_global = parse_bool(key, value, origin)?,
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+/// Cross-key checks of this module (fio's rules), as a one-line reason.
+pub fn validate(x: &JobExtra, engine_is_uring: bool, engine: &str) -> Result<(), String> {
+    if x.cmdprio_percentage.is_some() && x.cmdprio_bssplit.is_some() {
+        return Err("cmdprio_percentage and cmdprio_bssplit exclude each other".into());
+    }
+    if let Some(k) = x.uses_cmdprio() {
+        if !engine_is_uring {
+            return Err(format!(
+                "{k} is an option of ioengine=io_uring or libaio (per-I/O priorities), not of ioengine={engine}"
+            ));
+        }
+    }
+    if x.dedupe_global && x.dedupe_percentage > 0 && x.dedupe_mode != DedupeMode::WorkingSet {
+        return Err("dedupe_global=1 needs dedupe_mode=working_set".into());
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ioprio_layout_is_linuxs() {
+        assert_eq!(ioprio_value(1, 0, 0), 0x2000);
+        assert_eq!(ioprio_value(3, 0, 0), 0x6000);
+        assert_eq!(ioprio_value(2, 7, 0), 0x4007);
+        assert_eq!(ioprio_value(2, 0, 3), 0x4018);
+    }
+
+    #[test]
+    fn prio_split_formats() {
+        let s = parse_prio_split("64k/25/1/1:64k/75/3/2:1024k/0", 1024).unwrap();
+        assert_eq!(s.len(), 3);
+        assert_eq!(
+            s[1],
+            PrioSplit {
+                bs: 65536,
+                pct: 75,
+                prio: Some((3, 2, 0))
+            }
+        );
+        let s = parse_prio_split("1M/10/2/0/1:2M/90/2/0/0", 1024).unwrap();
+        assert_eq!(s[0].prio, Some((2, 0, 1)));
+        assert_eq!(s[1].bs, 2 << 20);
+        assert!(parse_prio_split("64k/60:64k/50", 1024)
+            .unwrap_err()
+            .contains("sum to 110"));
+        assert!(parse_prio_split("64k/10/1", 1024).is_err());
+        assert!(parse_prio_split("64k/10/4/0", 1024).is_err());
+    }
+
+    #[test]
+    fn nodes_and_policies() {
+        assert_eq!(parse_nodes("0-2,5"), Ok(vec![0, 1, 2, 5]));
+        assert!(parse_nodes("2-1").is_err());
+        assert_eq!(
+            parse_mem_policy("interleave:0-1"),
+            Ok((MemMode::Interleave, vec![0, 1]))
+        );
+        assert_eq!(parse_mem_policy("local"), Ok((MemMode::Local, vec![])));
+        assert!(parse_mem_policy("prefer:0-1").is_err());
+        assert!(parse_mem_policy("bind").is_err());
+        assert!(parse_mem_policy("spread:0").is_err());
+    }
+}

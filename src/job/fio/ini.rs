@@ -1,0 +1,363 @@
+//! fio job files (INI dialect) → sections of `key[=value]` entries with their origin.
+//!
+//! Hand-written because generic INI crates misread fio files (DESIGN.md): fio allows
+//! bare flags (`time_based`), trailing comments after whitespace (`numjobs=4 ; four`),
+//! `include FILE` anywhere (textual inclusion, path relative to the including file) and
+//! `${VAR}` expansion from the environment. This module only reads text; the meaning of
+//! keys is [`crate::job::fio`]'s business. Every entry keeps its file and line so that an
+//! unsupported key can be reported as `file:line`.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+use thiserror::Error;
+
+/// Deepest include nesting accepted (fio has no limit; cycles are detected separately).
+pub const MAX_INCLUDE_DEPTH: usize = 32;
+
+/// Where an option came from: a job file line, or the command line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Origin {
+    /// `file:line` (1-based line)
+    File {
+        /// the job file, as named by the user (or joined with the including file's dir)
+        path: PathBuf,
+        /// 1-based line number
+        line: usize,
+    },
+    /// the command line
+    CommandLine,
+}
+
+impl fmt::Display for Origin {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Origin::File { path, line } => write!(f, "{}:{}", path.display(), line),
+            Origin::CommandLine => f.write_str("command line"),
+        }
+    }
+}
+
+/// One `key` or `key=value` line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Entry {
+    /// option name as written (trimmed)
+    pub key: String,
+    /// value after `=` (trimmed, `${VAR}` expanded); `None` for a bare flag
+    pub value: Option<String>,
+    /// where it was written
+    pub origin: Origin,
+}
+
+/// One `[name]` section and its entries, in file order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Section {
+    /// section name (`global` for the global section)
+    pub name: String,
+    /// the entries
+    pub entries: Vec<Entry>,
+    /// where the `[name]` header was
+    pub origin: Origin,
+}
+
+/// Errors while reading job files.
+#[derive(Debug, Error)]
+pub enum IniError {
+    /// a job file (or an included one) could not be read
+    #[error("{}: cannot read job file {}: {source}", origin_or_cmd(.origin), .path.display())]
+    Read {
+        /// the file
+        path: PathBuf,
+        /// the `include` line that named it, if any
+        origin: Option<Origin>,
+        /// the OS error
+        source: std::io::Error,
+    },
+    /// `${VAR}` names an environment variable that is not set
+    #[error("{origin}: environment variable ${{{var}}} is not set (used in the job file; set it or edit the file)")]
+    UnsetVar {
+        /// the variable name
+        var: String,
+        /// file and line
+        origin: Origin,
+    },
+    /// `${` without a closing `}`
+    #[error("{origin}: unterminated '${{' in '{text}'")]
+    Unterminated {
+        /// the offending text
+        text: String,
+        /// file and line
+        origin: Origin,
+    },
+    /// a file includes itself, directly or through others
+    #[error("{origin}: circular include of {}: {chain}", .path.display())]
+    Circular {
+        /// the file included again
+        path: PathBuf,
+        /// `a.fio -> b.fio -> a.fio`
+        chain: String,
+        /// the include line
+        origin: Origin,
+    },
+    /// includes nested too deep
+    #[error("{origin}: includes nested deeper than {MAX_INCLUDE_DEPTH}")]
+    TooDeep {
+        /// the include line
+        origin: Origin,
+    },
+    /// a line that is neither a section, an option, a comment nor an include
+    #[error("{origin}: cannot parse '{text}': {why}")]
+    Syntax {
+        /// the line
+        text: String,
+        /// what is wrong
+        why: &'static str,
+        /// file and line
+        origin: Origin,
+    },
+}
+
+fn origin_or_cmd(o: &Option<Origin>) -> String {
+    o.as_ref()
+        .map_or_else(|| "command line".to_string(), |o| o.to_string())
+}
+
+/// Parse a job file, reading `${VAR}` from the process environment.
+pub fn parse_file(path: &Path) -> Result<Vec<Section>, IniError> {
+    parse_file_with(path, &|v| std::env::var(v).ok())
+}
+
+/// Parse a job file with an explicit environment lookup (for tests).
+pub fn parse_file_with(
+    path: &Path,
+    env: &dyn Fn(&str) -> Option<String>,
+) -> Result<Vec<Section>, IniError> {
+    let mut st = State {
+        sections: Vec::new(),
+        stack: Vec::new(),
+        env,
+    };
+    st.file(path, None)?;
+    Ok(st.sections)
+}
+
+/// Parse job-file text as if it were the file `path` (includes resolve against its dir).
+pub fn parse_str_with(
+    text: &str,
+    path: &Path,
+    env: &dyn Fn(&str) -> Option<String>,
+) -> Result<Vec<Section>, IniError> {
+    let mut st = State {
+        sections: Vec::new(),
+        stack: vec![canonical(path)],
+        env,
+    };
+    st.text(text, path)?;
+    Ok(st.sections)
+}
+
+struct State<'a> {
+    sections: Vec<Section>,
+    /// canonical paths of the files being read (include chain)
+    stack: Vec<PathBuf>,
+    env: &'a dyn Fn(&str) -> Option<String>,
+}
+
+fn canonical(p: &Path) -> PathBuf {
+    std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf())
+}
+
+impl State<'_> {
+    fn file(&mut self, path: &Path, from: Option<Origin>) -> Result<(), IniError> {
+        let canon = canonical(path);
+        if self.stack.contains(&canon) {
+            let mut chain: Vec<String> =
+                self.stack.iter().map(|p| p.display().to_string()).collect();
+            chain.push(canon.display().to_string());
+            return Err(IniError::Circular {
+                path: path.to_path_buf(),
+                chain: chain.join(" -> "),
+                origin: from.unwrap_or(Origin::CommandLine),
+            });
+        }
+        if self.stack.len() >= MAX_INCLUDE_DEPTH {
+            return Err(IniError::TooDeep {
+                origin: from.unwrap_or(Origin::CommandLine),
+            });
+        }
+        // bounded: `include /dev/zero` or a FIFO must not eat the machine's memory
+        let text = crate::files::scratch::read_text_bounded(
+            path,
+            crate::files::scratch::MAX_INPUT_BYTES,
+        )
+        .map_err(|source| IniError::Read {
+            path: path.to_path_buf(),
+            origin: from,
+            source,
+        })?;
+        self.stack.push(canon);
+        let r = self.text(&text, path);
+        self.stack.pop();
+        r
+    }
+
+    fn text(&mut self, text: &str, path: &Path) -> Result<(), IniError> {
+        for (i, raw) in text.lines().enumerate() {
+            let origin = Origin::File {
+                path: path.to_path_buf(),
+                line: i + 1,
+            };
+            let line = strip_comment(raw).trim();
+            if line.is_empty() {
+                continue;
+            }
+            if let Some(rest) = line.strip_prefix('[') {
+                let Some(name) = rest.strip_suffix(']') else {
+                    return Err(IniError::Syntax {
+                        text: line.to_string(),
+                        why: "section header without closing ']'",
+                        origin,
+                    });
+                };
+                let name = name.trim();
+                if name.is_empty() {
+                    return Err(IniError::Syntax {
+                        text: line.to_string(),
+                        why: "empty section name",
+                        origin,
+                    });
+                }
+                self.sections.push(Section {
+                    name: name.to_string(),
+                    entries: Vec::new(),
+                    origin,
+                });
+                continue;
+            }
+            if let Some(rest) = line.strip_prefix("include") {
+                if rest.starts_with(char::is_whitespace) {
+                    let name = expand(rest.trim(), &origin, self.env)?;
+                    let target = Path::new(&name);
+                    let target = if target.is_absolute() {
+                        target.to_path_buf()
+                    } else {
+                        path.parent().unwrap_or(Path::new("")).join(target)
+                    };
+                    self.file(&target, Some(origin))?;
+                    continue;
+                }
+            }
+            let (key, value) = match line.split_once('=') {
+                Some((k, v)) => (k.trim(), Some(expand(v.trim(), &origin, self.env)?)),
+                None => (line, None),
+            };
+            if key.is_empty() {
+                return Err(IniError::Syntax {
+                    text: line.to_string(),
+                    why: "option without a name",
+                    origin,
+                });
+            }
+            let entry = Entry {
+                key: key.to_string(),
+                value,
+                origin: origin.clone(),
+            };
+            match self.sections.last_mut() {
+                Some(s) => s.entries.push(entry),
+                None => {
+                    return Err(IniError::Syntax {
+                        text: line.to_string(),
+                        why: "option before any [section]",
+                        origin,
+                    })
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Remove a comment: a line starting with `;` or `#`, or ` ;`/` #` after whitespace.
+pub fn strip_comment(line: &str) -> &str {
+    let t = line.trim_start();
+    if t.starts_with(';') || t.starts_with('#') {
+        return "";
+    }
+    let b = line.as_bytes();
+    for i in 1..b.len() {
+        if (b[i] == b';' || b[i] == b'#') && b[i - 1].is_ascii_whitespace() {
+            return &line[..i];
+        }
+    }
+    line
+}
+
+/// Expand every `${VAR}` in `s` from `env`; an unset variable is an error naming it.
+pub fn expand(
+    s: &str,
+    origin: &Origin,
+    env: &dyn Fn(&str) -> Option<String>,
+) -> Result<String, IniError> {
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(i) = rest.find("${") {
+        out.push_str(&rest[..i]);
+        let after = &rest[i + 2..];
+        let Some(j) = after.find('}') else {
+            return Err(IniError::Unterminated {
+                text: s.to_string(),
+                origin: origin.clone(),
+            });
+        };
+        let var = &after[..j];
+        match env(var) {
+            Some(v) => out.push_str(&v),
+            None => {
+                return Err(IniError::UnsetVar {
+                    var: var.to_string(),
+                    origin: origin.clone(),
+                })
+            }
+        }
+        rest = &after[j + 1..];
+    }
+    out.push_str(rest);
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn env(v: &str) -> Option<String> {
+        (v == "BS").then(|| "8k".to_string())
+    }
+
+    #[test]
+    fn sections_flags_comments() {
+        let t = "; head\n[global]\nbs=${BS} ; trailing\ntime_based\n# c\n[a]\nnumjobs=4\t; four\n";
+        let s = parse_str_with(t, Path::new("x.fio"), &env).unwrap();
+        assert_eq!(s.len(), 2);
+        assert_eq!(s[0].name, "global");
+        assert_eq!(s[0].entries[0].key, "bs");
+        assert_eq!(s[0].entries[0].value.as_deref(), Some("8k"));
+        assert_eq!(s[0].entries[1].value, None);
+        assert_eq!(s[1].entries[0].value.as_deref(), Some("4"));
+        assert_eq!(s[1].entries[0].origin.to_string(), "x.fio:7");
+    }
+
+    #[test]
+    fn unset_var_names_it_with_line() {
+        let e = parse_str_with("[a]\nrw=${NOPE}\n", Path::new("j.fio"), &env).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "j.fio:2: environment variable ${NOPE} is not set (used in the job file; set it or edit the file)"
+        );
+    }
+
+    #[test]
+    fn option_before_section_is_error() {
+        let e = parse_str_with("bs=4k\n", Path::new("j.fio"), &env).unwrap_err();
+        assert!(e.to_string().contains("j.fio:1"), "{e}");
+    }
+}

@@ -1,0 +1,889 @@
+//! fio keys beyond the core ones of [`crate::job::fio`]: access distributions, rate and
+//! think time, start delay, I/O amount, alignment, buffer contents, sync flavours,
+//! verify, logs, percentiles and job ordering. Parsed into [`JobMore`] (pure, no I/O).
+//!
+//! Semantics and defaults follow the fio 3.x HOWTO for each key (quoted per field).
+//! Rates are bytes/s per job thread, think times default to microseconds and start
+//! delays to seconds, as in fio.
+
+use crate::job::fio::{bad, need, parse_bool, parse_range, parse_size, parse_time, parse_u64, FioError};
+use crate::job::fio::ini::Origin;
+use std::time::Duration;
+
+/// Smallest block a checksum verify can use, bytes (its header; see run/fio_verify).
+pub const VERIFY_HEADER: u64 = 64;
+
+/// Offset distribution of random I/O (`random_distribution`).
+#[derive(Clone, Debug, PartialEq, Default)]
+pub enum Distribution {
+    /// uniform (fio `random`)
+    #[default]
+    Random,
+    /// Zipf with exponent θ in (0, 100], θ ≠ 1 (fio `zipf:θ`; fio 3.33 refuses 1.0)
+    Zipf(f64),
+    /// Pareto with shape h in (0, 1) (fio `pareto:h`)
+    Pareto(f64),
+    /// normal around the middle with σ in percent of the range, in (0, 100) (fio
+    /// `normal:σ`; fio 3.33 refuses 100 and above)
+    Normal(f64),
+    /// `(percent of accesses, percent of the range)` zones, in range order (`zoned:`)
+    Zoned(Vec<(u32, u32)>),
+    /// `(percent of accesses, bytes)` zones (`zoned_abs:`)
+    ZonedAbs(Vec<(u32, u64)>),
+    /// block indices issued in this order, over and over (`sequence:2,0,1`, fio 3.38);
+    /// `random_sequence_stride` makes later cycles move on by the sequence length
+    Sequence(Vec<u64>),
+}
+
+/// How rate-limited I/Os are spaced (`rate_process`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum RateProcess {
+    /// evenly spaced (fio `linear`)
+    #[default]
+    Linear,
+    /// exponential inter-arrival times (fio `poisson`)
+    Poisson,
+}
+
+/// Which jobs `exitall` ends when a job finishes (`exit_what`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum ExitWhat {
+    /// the jobs of the same reporting group (`group`, the default)
+    #[default]
+    Group,
+    /// every running job; the next stonewall group still runs (`stonewall`)
+    Stonewall,
+    /// every job; later groups do not run (`all`)
+    All,
+}
+
+/// Checksum of `verify=`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VerifyKind {
+    /// CRC-32C (Castagnoli), `crc32c` / `crc32c-intel`
+    Crc32c,
+    /// MD5
+    Md5,
+    /// XXH64 (`xxhash`)
+    Xxhash,
+    /// SHA-256
+    Sha256,
+    /// header only (offset, length, job seed): `meta`
+    Meta,
+    /// the `verify_pattern` bytes, no header
+    Pattern,
+    /// CRC-64 as fio's `crc64` (Jones polynomial 0xad93d23594c935a9, reflected, init 0,
+    /// no final xor: the `crc` crate's CRC_64_REDIS)
+    Crc64,
+}
+
+impl VerifyKind {
+    /// Name as fio spells it.
+    pub fn name(self) -> &'static str {
+        match self {
+            VerifyKind::Crc32c => "crc32c",
+            VerifyKind::Md5 => "md5",
+            VerifyKind::Xxhash => "xxhash",
+            VerifyKind::Sha256 => "sha256",
+            VerifyKind::Meta => "meta",
+            VerifyKind::Pattern => "pattern",
+            VerifyKind::Crc64 => "crc64",
+        }
+    }
+}
+
+/// `fadvise_hint` values (fio 3.33 HOWTO: 0, 1, sequential, random).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FadviseHint {
+    /// `0`: no advice
+    None,
+    /// `1` (default): advice after the workload type (random or sequential)
+    Type,
+    /// `sequential`: POSIX_FADV_SEQUENTIAL
+    Sequential,
+    /// `random`: POSIX_FADV_RANDOM
+    Random,
+}
+
+impl FadviseHint {
+    /// The posix_fadvise(2) advice for a job whose offsets are random or not; `None`
+    /// for `fadvise_hint=0`.
+    pub fn advice(self, random: bool) -> Option<libc::c_int> {
+        match self {
+            FadviseHint::None => None,
+            FadviseHint::Type if random => Some(libc::POSIX_FADV_RANDOM),
+            FadviseHint::Type | FadviseHint::Sequential => Some(libc::POSIX_FADV_SEQUENTIAL),
+            FadviseHint::Random => Some(libc::POSIX_FADV_RANDOM),
+        }
+    }
+}
+
+/// The extra options of one job, with fio's defaults.
+#[derive(Clone, Debug, PartialEq)]
+pub struct JobMore {
+    /// `random_distribution` for reads and writes
+    pub dist: [Distribution; 2],
+    /// `randrepeat` (default 1: same seed every run)
+    pub randrepeat: bool,
+    /// `percentage_random`: percent of random-mode I/Os at random offsets, the rest
+    /// continue sequentially (default 100)
+    pub percentage_random: u32,
+    /// `rate`, bytes/s per thread for reads and writes (0 = unlimited)
+    pub rate_bytes: [u64; 2],
+    /// `rate_iops`, I/Os per second per thread for reads and writes (0 = unlimited)
+    pub rate_iops: [u64; 2],
+    /// `rate_process`
+    pub rate_process: RateProcess,
+    /// `thinktime` (default unit µs): pause after every `thinktime_blocks` I/Os
+    pub thinktime: Duration,
+    /// `thinktime_spin`: part of the pause spent spinning instead of sleeping
+    pub thinktime_spin: Duration,
+    /// `thinktime_blocks` (default 1)
+    pub thinktime_blocks: u64,
+    /// `startdelay` (default unit s), a range picks a value per thread
+    pub startdelay: (Duration, Duration),
+    /// `io_size` / `io_limit`: bytes to transfer per thread instead of `size`
+    pub io_size: Option<u64>,
+    /// `io_size=N%`: a whole percentage (1..=100) of the thread's size (all its files'
+    /// regions), resolved to [`More::io_size`] when the thread is planned
+    pub io_size_pct: Option<u64>,
+    /// `blockalign` / `ba`: random offsets are multiples of this (default: min bs)
+    pub blockalign: Option<u64>,
+    /// `filename_format` (default `$jobname.$jobnum.$filenum`)
+    pub filename_format: Option<String>,
+    /// `iodepth_batch_submit` (0/1 = submit as soon as possible)
+    pub iodepth_batch: u32,
+    /// `iodepth_batch_complete_min` (default 1)
+    pub iodepth_batch_complete_min: u32,
+    /// `iodepth_batch_complete_max`: completions taken per reap (0 = fio's default, the
+    /// same as `iodepth_batch_complete_min`)
+    pub iodepth_batch_complete_max: u32,
+    /// `iodepth_low` (accepted; the queue is refilled whenever a slot frees)
+    pub iodepth_low: u32,
+    /// `sync`: open with O_SYNC
+    pub sync_io: bool,
+    /// `fdatasync`: fdatasync after every N writes
+    pub fdatasync: u64,
+    /// `fsync_on_close`
+    pub fsync_on_close: bool,
+    /// `fadvise_hint` (fio's default 1: POSIX_FADV_RANDOM for random jobs,
+    /// POSIX_FADV_SEQUENTIAL otherwise, on every file or block device the job opens)
+    pub fadvise_hint: FadviseHint,
+    /// `continue_on_error` (none, read, write, io, verify, all): failed requests of
+    /// these kinds are counted as errors and the job goes on; never counted as done
+    pub continue_on_error: crate::engine::fault::ContinueOnError,
+    /// `invalidate` (default 1): drop the files' page cache before the job
+    pub invalidate: bool,
+    /// `create_on_open` (iomark creates files before the run either way)
+    pub create_on_open: bool,
+    /// `fallocate` mode as written (`none`, `native`, `posix`, `keep`, `truncate`, 0, 1)
+    pub fallocate: String,
+    /// `zero_buffers`: write buffers are all zero
+    pub zero_buffers: bool,
+    /// `refill_buffers`: new random data before every write
+    pub refill_buffers: bool,
+    /// `buffer_compress_percentage`: each 512-byte chunk ends with this share of zeros
+    pub buffer_compress_percentage: u32,
+    /// `verify`
+    pub verify: Option<VerifyKind>,
+    /// `verify_pattern` bytes (repeated)
+    pub verify_pattern: Vec<u8>,
+    /// `do_verify` (default 1): read back what a write job wrote
+    pub do_verify: bool,
+    /// `verify_fatal`: stop at the first mismatch
+    pub verify_fatal: bool,
+    /// `write_bw_log` prefix
+    pub bw_log: Option<String>,
+    /// `write_iops_log` prefix
+    pub iops_log: Option<String>,
+    /// `write_lat_log` prefix
+    pub lat_log: Option<String>,
+    /// `log_avg_msec` (0 = one line per I/O)
+    pub log_avg_msec: u64,
+    /// `bw_avg_time`, ms: interval of the bandwidth samples (fio default 500)
+    pub bw_avg_time: u64,
+    /// `iops_avg_time`, ms: interval of the IOPS samples (fio default 500)
+    pub iops_avg_time: u64,
+    /// `log_offset`: logs carry the offset column
+    pub log_offset: bool,
+    /// `percentile_list` (percent values)
+    pub percentile_list: Option<Vec<f64>>,
+    /// `lat_percentiles`: report total-latency percentiles
+    pub lat_percentiles: bool,
+    /// `clat_percentiles` (default 1)
+    pub clat_percentiles: bool,
+    /// `wait_for`: start after the named job finished
+    pub wait_for: Option<String>,
+    /// `offset`: start of the I/O region in each file, bytes or percent
+    pub offset: Option<crate::job::fio::SizeSpec>,
+    /// `offset_increment`: added per thread (`offset + n × increment`)
+    pub offset_increment: u64,
+    /// `exitall`: when this job finishes, end the jobs `exit_what` names
+    pub exitall: bool,
+    /// `exit_what`
+    pub exit_what: ExitWhat,
+    /// `gtod_reduce`: do not record latencies (counts and bandwidth only)
+    pub gtod_reduce: bool,
+    /// `ratemin`: bytes/s per thread below which the job fails (reads, writes)
+    pub ratemin: [u64; 2],
+    /// `rate_iops_min`: I/Os per second below which the job fails (reads, writes)
+    pub rate_iops_min: [u64; 2],
+    /// `ratecycle`: window of the minimum-rate check (default 1000 ms)
+    pub ratecycle: Duration,
+    /// zone keys (`zonemode`, …) and `random_generator` / `random_sequence_stride`
+    pub zones: crate::job::fio::zone_keys::ZoneOpts,
+    /// verify-while-writing, error-list, fill and creation keys (`fio_keys_verify`)
+    pub x: crate::job::fio::keys_verify::JobExtra,
+}
+
+impl Default for JobMore {
+    fn default() -> Self {
+        JobMore {
+            dist: [Distribution::Random, Distribution::Random],
+            randrepeat: true,
+            percentage_random: 100,
+            rate_bytes: [0, 0],
+            rate_iops: [0, 0],
+            rate_process: RateProcess::Linear,
+            thinktime: Duration::ZERO,
+            thinktime_spin: Duration::ZERO,
+            thinktime_blocks: 1,
+            startdelay: (Duration::ZERO, Duration::ZERO),
+            io_size: None,
+            io_size_pct: None,
+            blockalign: None,
+            filename_format: None,
+            iodepth_batch: 1,
+            iodepth_batch_complete_min: 1,
+            iodepth_batch_complete_max: 0,
+            iodepth_low: 0,
+            sync_io: false,
+            fdatasync: 0,
+            fsync_on_close: false,
+            fadvise_hint: FadviseHint::Type,
+            continue_on_error: Default::default(),
+            invalidate: true,
+            create_on_open: false,
+            fallocate: "native".into(),
+            zero_buffers: false,
+            refill_buffers: false,
+            buffer_compress_percentage: 0,
+            verify: None,
+            verify_pattern: Vec::new(),
+            do_verify: true,
+            verify_fatal: false,
+            bw_log: None,
+            iops_log: None,
+            lat_log: None,
+            log_avg_msec: 0,
+            bw_avg_time: 500,
+            iops_avg_time: 500,
+            log_offset: false,
+            percentile_list: None,
+            lat_percentiles: false,
+            clat_percentiles: true,
+            wait_for: None,
+            offset: None,
+            offset_increment: 0,
+            exitall: false,
+            exit_what: ExitWhat::Group,
+            gtod_reduce: false,
+            ratemin: [0, 0],
+            rate_iops_min: [0, 0],
+            ratecycle: Duration::from_millis(1000),
+            zones: Default::default(),
+            x: Default::default(),
+        }
+    }
+}
+
+/// Keys handled here (canonical `_` spelling).
+pub const MORE_KEYS: &[&str] = &[
+    "random_distribution",
+    "randrepeat",
+    "percentage_random",
+    "rate",
+    "rate_iops",
+    "rate_process",
+    "thinktime",
+    "thinktime_spin",
+    "thinktime_blocks",
+    "startdelay",
+    "io_size",
+    "io_limit",
+    "blockalign",
+    "ba",
+    "filename_format",
+    "iodepth_batch",
+    "iodepth_batch_submit",
+    "iodepth_batch_complete",
+    "iodepth_batch_complete_min",
+    "iodepth_batch_complete_max",
+    "iodepth_low",
+    "sync",
+    "fdatasync",
+    "fsync_on_close",
+    "fadvise_hint",
+    "continue_on_error",
+    "invalidate",
+    "create_on_open",
+    "fallocate",
+    "zero_buffers",
+    "refill_buffers",
+    "buffer_compress_percentage",
+    "verify",
+    "verify_pattern",
+    "do_verify",
+    "verify_fatal",
+    "write_bw_log",
+    "write_iops_log",
+    "write_lat_log",
+    "log_avg_msec",
+    "bw_avg_time",
+    "iops_avg_time",
+    "log_offset",
+    "percentile_list",
+    "lat_percentiles",
+    "clat_percentiles",
+    "wait_for",
+    "offset",
+    "offset_increment",
+    "exitall",
+    "exit_what",
+    "gtod_reduce",
+    "ratemin",
+    "rate_min",
+    "rate_iops_min",
+    "ratecycle",
+];
+
+/// Parse `random_distribution` for one direction.
+pub fn parse_distribution(s: &str, kb_base: u64) -> Result<Distribution, String> {
+    let s = s.trim();
+    let (kind, arg) = match s.split_once(':') {
+        Some((k, a)) => (k.trim(), Some(a.trim())),
+        None => (s, None),
+    };
+    let num = |what: &str| -> Result<f64, String> {
+        let a = arg.ok_or_else(|| format!("{kind} needs a parameter ({what})"))?;
+        if a.contains(':') {
+            return Err(format!("{kind}: a center (':') is not supported by iomark"));
+        }
+        a.parse::<f64>()
+            .ok()
+            .filter(|x| x.is_finite())
+            .ok_or_else(|| format!("'{a}' is not a number ({what})"))
+    };
+    match kind {
+        "random" => Ok(Distribution::Random),
+        "zipf" => {
+            let t = num("theta > 0")?;
+            if t <= 0.0 || t > 100.0 {
+                return Err("zipf theta must be in (0, 100]".into());
+            }
+            // fio 3.33: "zipf theta must different than 1.0" (its zeta sums need θ ≠ 1)
+            if t == 1.0 {
+                return Err("zipf theta must be different from 1.0 (e.g. 0.99 or 1.01)".into());
+            }
+            Ok(Distribution::Zipf(t))
+        }
+        "pareto" => {
+            let h = num("h in (0, 1)")?;
+            if !(h > 0.0 && h < 1.0) {
+                return Err("pareto h must be in (0, 1)".into());
+            }
+            Ok(Distribution::Pareto(h))
+        }
+        "normal" | "gauss" => {
+            let d = num("sigma in percent")?;
+            if !(d > 0.0 && d < 100.0) {
+                return Err("normal sigma must be in (0, 100) percent".into());
+            }
+            Ok(Distribution::Normal(d))
+        }
+        "zoned" | "zoned_abs" => {
+            let a = arg.ok_or("zoned needs access/range pairs like 60/10:30/20:10/70")?;
+            let mut acc_sum = 0u32;
+            let mut zones: Vec<(u32, Option<u64>)> = Vec::new();
+            for z in a.split(':').filter(|z| !z.trim().is_empty()) {
+                let (p, r) = z
+                    .split_once('/')
+                    .ok_or_else(|| format!("zone '{z}' is not ACCESS%/RANGE"))?;
+                let p: u32 = p
+                    .trim()
+                    .parse()
+                    .ok()
+                    .filter(|&p| p <= 100)
+                    .ok_or_else(|| format!("zone '{z}': access percent 0-100"))?;
+                acc_sum += p;
+                let r = if r.trim().is_empty() {
+                    None
+                } else if kind == "zoned" {
+                    Some(
+                        r.trim()
+                            .parse::<u64>()
+                            .ok()
+                            .filter(|&r| r <= 100)
+                            .ok_or_else(|| format!("zone '{z}': range percent 0-100"))?,
+                    )
+                } else {
+                    Some(parse_size(r, kb_base)?)
+                };
+                zones.push((p, r));
+            }
+            if zones.is_empty() || acc_sum != 100 {
+                return Err(format!(
+                    "zone access percentages sum to {acc_sum}, must be 100"
+                ));
+            }
+            if kind == "zoned" {
+                let given: u64 = zones.iter().filter_map(|z| z.1).sum();
+                let open = zones.iter().filter(|z| z.1.is_none()).count() as u64;
+                if given > 100 || (open == 0 && given != 100) {
+                    return Err(format!("zone ranges sum to {given}%, must be 100%"));
+                }
+                let mut left = 100 - given;
+                let mut open_left = open;
+                let out = zones
+                    .into_iter()
+                    .map(|(p, r)| {
+                        let r = r.unwrap_or_else(|| {
+                            let share = left / open_left.max(1);
+                            left -= share;
+                            open_left -= 1;
+                            share
+                        });
+                        (p, r as u32)
+                    })
+                    .collect();
+                Ok(Distribution::Zoned(out))
+            } else {
+                if zones.iter().any(|z| z.1.is_none()) {
+                    return Err("zoned_abs needs a size for every zone".into());
+                }
+                Ok(Distribution::ZonedAbs(
+                    zones
+                        .into_iter()
+                        .map(|(p, r)| (p, r.unwrap_or(0)))
+                        .collect(),
+                ))
+            }
+        }
+        "sequence" => {
+            let a = arg.ok_or("sequence needs block indices like sequence:2,0,1")?;
+            let v = a
+                .split([',', ':'])
+                .map(|x| {
+                    x.trim()
+                        .parse::<u64>()
+                        .map_err(|_| format!("sequence: '{}' is not a block index", x.trim()))
+                })
+                .collect::<Result<Vec<u64>, String>>()?;
+            if v.is_empty() || v.len() > 65_536 {
+                return Err("sequence needs 1 to 65536 block indices".into());
+            }
+            Ok(Distribution::Sequence(v))
+        }
+        _ => Err(
+            "accepted: random, zipf:θ, pareto:h, normal:σ, zoned:A/R:…, zoned_abs:A/SIZE:…, sequence:I,J,…".into(),
+        ),
+    }
+}
+
+/// Parse a `percentile_list` (`99:99.9:99.99`), each in (0, 100], at most 64 values.
+pub fn parse_percentiles(s: &str) -> Result<Vec<f64>, String> {
+    let mut out = Vec::new();
+    for p in s.split(':').filter(|p| !p.trim().is_empty()) {
+        let v: f64 = p
+            .trim()
+            .parse()
+            .ok()
+            .filter(|v: &f64| v.is_finite() && *v > 0.0 && *v <= 100.0)
+            .ok_or_else(|| format!("'{p}' is not a percentile in (0, 100]"))?;
+        out.push(v);
+    }
+    if out.is_empty() || out.len() > 64 {
+        return Err("give 1 to 64 percentiles separated by ':'".into());
+    }
+    Ok(out)
+}
+
+/// Parse a `verify_pattern`: `0x…` hex bytes, a `"string"`, or a decimal number (as a
+/// little-endian 32-bit value, fio's integer form).
+pub fn parse_pattern(s: &str) -> Result<Vec<u8>, String> {
+    let t = s.trim();
+    if let Some(h) = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+        if h.is_empty() || h.len() > 1024 || !h.chars().all(|c| c.is_ascii_hexdigit()) {
+            return Err(format!("'{t}' is not a hex pattern"));
+        }
+        let h = if h.len() % 2 == 1 {
+            format!("0{h}")
+        } else {
+            h.to_string()
+        };
+        return Ok((0..h.len())
+            .step_by(2)
+            .filter_map(|i| u8::from_str_radix(&h[i..i + 2], 16).ok())
+            .collect());
+    }
+    if let Some(q) = t.strip_prefix('"').and_then(|q| q.strip_suffix('"')) {
+        if q.is_empty() {
+            return Err("empty pattern".into());
+        }
+        return Ok(q.as_bytes().to_vec());
+    }
+    t.parse::<u32>()
+        .map(|n| n.to_le_bytes().to_vec())
+        .map_err(|_| format!("'{t}' is not a pattern (0xHEX, \"text\" or a number)"))
+}
+
+fn per_dir(v: &str, f: &dyn Fn(&str) -> Result<u64, String>) -> Result<[u64; 2], String> {
+    let parts: Vec<&str> = v.split(',').collect();
+    let r = if parts[0].trim().is_empty() {
+        0
+    } else {
+        f(parts[0])?
+    };
+    let w = match parts.get(1) {
+        Some(p) if p.trim().is_empty() => 0,
+        Some(p) => f(p)?,
+        None => r,
+    };
+    Ok([r, w])
+}
+
+/// Apply a key of this module; `Ok(false)` when the key is not one of [`MORE_KEYS`].
+pub fn apply_more(
+    m: &mut JobMore,
+    key: &str,
+    value: Option<&str>,
+    origin: &Origin,
+    kb: u64,
+) -> Result<bool, FioError> {
+    let size = |v: &str| parse_size(v, kb).map_err(|e| bad(key, v, e, origin));
+    let time = |v: &str, unit: u64| parse_time(v, unit).map_err(|e| bad(key, v, e, origin));
+    match key {
+        "random_distribution" => {
+            let v = need(key, value, origin)?;
+            // `sequence:2,0,1` uses commas between indices: one value for both directions
+            let parts: Vec<&str> = if v.trim_start().starts_with("sequence") {
+                vec![v]
+            } else {
+                v.split(',').collect()
+            };
+            let r = parse_distribution(parts[0], kb).map_err(|e| bad(key, v, e, origin))?;
+            let w = match parts.get(1).filter(|p| !p.trim().is_empty()) {
+                Some(p) => parse_distribution(p, kb).map_err(|e| bad(key, v, e, origin))?,
+                None => r.clone(),
+            };
+            m.dist = [r, w];
+        }
+        "randrepeat" => m.randrepeat = parse_bool(key, value, origin)?,
+        "percentage_random" => {
+            let v = need(key, value, origin)?;
+            let n = parse_u64(key, v.split(',').next().unwrap_or(v), origin)?;
+            if n > 100 {
+                return Err(bad(key, v, "a percentage 0-100", origin));
+            }
+            m.percentage_random = n as u32;
+        }
+        "rate" => {
+            let v = need(key, value, origin)?;
+            m.rate_bytes =
+                per_dir(v, &|p| parse_size(p, kb)).map_err(|e| bad(key, v, e, origin))?;
+        }
+        "ratemin" | "rate_min" => {
+            let v = need(key, value, origin)?;
+            m.ratemin = per_dir(v, &|p| parse_size(p, kb)).map_err(|e| bad(key, v, e, origin))?;
+        }
+        "rate_iops_min" => {
+            let v = need(key, value, origin)?;
+            m.rate_iops_min = per_dir(v, &|p| {
+                p.trim()
+                    .parse::<u64>()
+                    .map_err(|_| format!("'{p}' is not a whole number"))
+            })
+            .map_err(|e| bad(key, v, e, origin))?;
+        }
+        "ratecycle" => {
+            let v = need(key, value, origin)?;
+            let d = time(v, 1_000_000)?;
+            if d.is_zero() {
+                return Err(bad(key, v, "must be > 0 (milliseconds by default)", origin));
+            }
+            m.ratecycle = d;
+        }
+        "rate_iops" => {
+            let v = need(key, value, origin)?;
+            m.rate_iops = per_dir(v, &|p| {
+                p.trim()
+                    .parse::<u64>()
+                    .map_err(|_| format!("'{p}' is not a whole number"))
+            })
+            .map_err(|e| bad(key, v, e, origin))?;
+        }
+        "rate_process" => {
+            let v = need(key, value, origin)?;
+            m.rate_process = match v.trim() {
+                "linear" => RateProcess::Linear,
+                "poisson" => RateProcess::Poisson,
+                _ => return Err(bad(key, v, "accepted: linear, poisson", origin)),
+            };
+        }
+        "thinktime" => m.thinktime = time(need(key, value, origin)?, 1_000)?,
+        "thinktime_spin" => m.thinktime_spin = time(need(key, value, origin)?, 1_000)?,
+        "thinktime_blocks" => {
+            m.thinktime_blocks = parse_u64(key, need(key, value, origin)?, origin)?.max(1)
+        }
+        "startdelay" => {
+            let v = need(key, value, origin)?;
+            let (a, b) = match v.split_once('-') {
+                Some((a, b)) => (time(a, 1_000_000_000)?, time(b, 1_000_000_000)?),
+                None => {
+                    let a = time(v, 1_000_000_000)?;
+                    (a, a)
+                }
+            };
+            m.startdelay = (a.min(b), a.max(b));
+        }
+        // 0 means unset, as in fio (one pass of `size`)
+        // fio 3.33: `N%` of size (0% = unset, above 100% refused); fio misreads a
+        // fraction (1.5% moved one block), so only whole percentages are taken
+        "io_size" | "io_limit" => {
+            let v = need(key, value, origin)?;
+            m.io_size = None;
+            m.io_size_pct = None;
+            match v.trim().strip_suffix('%') {
+                Some(p) => {
+                    let pc: u64 = p.trim().parse().map_err(|_| {
+                        bad(key, v, "a whole percentage of size from 0% to 100%", origin)
+                    })?;
+                    if pc > 100 {
+                        return Err(bad(key, v, "percentages above 100% are not accepted", origin));
+                    }
+                    m.io_size_pct = Some(pc).filter(|&n| n > 0);
+                }
+                None => m.io_size = Some(size(v)?).filter(|&n| n > 0),
+            }
+        }
+        "blockalign" | "ba" => {
+            let v = need(key, value, origin)?;
+            let a = size(v.split(',').next().unwrap_or(v))?;
+            if a == 0 {
+                return Err(bad(key, v, "must be > 0", origin));
+            }
+            m.blockalign = Some(a);
+        }
+        "filename_format" => m.filename_format = Some(need(key, value, origin)?.to_string()),
+        "iodepth_batch" | "iodepth_batch_submit" => {
+            m.iodepth_batch = parse_u64(key, need(key, value, origin)?, origin)?.min(65_536) as u32
+        }
+        "iodepth_batch_complete" | "iodepth_batch_complete_min" => {
+            m.iodepth_batch_complete_min =
+                parse_u64(key, need(key, value, origin)?, origin)?.min(65_536) as u32
+        }
+        "iodepth_batch_complete_max" => {
+            m.iodepth_batch_complete_max =
+                parse_u64(key, need(key, value, origin)?, origin)?.min(65_536) as u32
+        }
+        "iodepth_low" => {
+            m.iodepth_low = parse_u64(key, need(key, value, origin)?, origin)?.min(65_536) as u32
+        }
+        "sync" => {
+            m.sync_io = match value.map(str::trim) {
+                None | Some("1") | Some("sync") => true,
+                Some("0") | Some("none") => false,
+                Some(o) => return Err(bad(key, o, "accepted: 0, 1, none, sync", origin)),
+            }
+        }
+        "fdatasync" => m.fdatasync = parse_u64(key, need(key, value, origin)?, origin)?,
+        "fsync_on_close" => m.fsync_on_close = parse_bool(key, value, origin)?,
+        "fadvise_hint" => {
+            m.fadvise_hint = match value.map(str::trim) {
+                None | Some("1") => FadviseHint::Type,
+                Some("0") => FadviseHint::None,
+                Some("sequential") => FadviseHint::Sequential,
+                Some("random") => FadviseHint::Random,
+                Some(o) => return Err(bad(key, o, "accepted: 0, 1, sequential, random", origin)),
+            }
+        }
+        "continue_on_error" => {
+            let v = need(key, value, origin)?;
+            m.continue_on_error = crate::engine::fault::ContinueOnError::parse(v)
+                .map_err(|e| bad(key, v, e, origin))?;
+        }
+        "invalidate" => m.invalidate = parse_bool(key, value, origin)?,
+        "create_on_open" => m.create_on_open = parse_bool(key, value, origin)?,
+        "fallocate" => {
+            let v = need(key, value, origin)?.trim();
+            if !["none", "native", "posix", "keep", "truncate", "0", "1"].contains(&v) {
+                return Err(bad(
+                    key,
+                    v,
+                    "accepted: none, native, posix, keep, truncate, 0, 1",
+                    origin,
+                ));
+            }
+            m.fallocate = v.to_string();
+        }
+        "zero_buffers" => m.zero_buffers = parse_bool(key, value, origin)?,
+        "refill_buffers" => m.refill_buffers = parse_bool(key, value, origin)?,
+        "buffer_compress_percentage" => {
+            let v = need(key, value, origin)?;
+            let n = parse_u64(key, v, origin)?;
+            if n > 100 {
+                return Err(bad(key, v, "a percentage 0-100", origin));
+            }
+            m.buffer_compress_percentage = n as u32;
+        }
+        "verify" => {
+            let v = need(key, value, origin)?.trim();
+            m.verify =
+                match v {
+                    "0" | "none" => None,
+                    "crc32c" | "crc32c-intel" => Some(VerifyKind::Crc32c),
+                    "md5" => Some(VerifyKind::Md5),
+                    "xxhash" | "xxhash64" => Some(VerifyKind::Xxhash),
+                    "sha256" => Some(VerifyKind::Sha256),
+                    "crc64" => Some(VerifyKind::Crc64),
+                    "meta" => Some(VerifyKind::Meta),
+                    "pattern" => Some(VerifyKind::Pattern),
+                    _ => return Err(bad(
+                        key,
+                        v,
+                        "accepted: crc32c, crc32c-intel, crc64, md5, xxhash, sha256, meta, pattern, none",
+                        origin,
+                    )),
+                };
+        }
+        "verify_pattern" => {
+            let v = need(key, value, origin)?;
+            m.verify_pattern = parse_pattern(v).map_err(|e| bad(key, v, e, origin))?;
+        }
+        "do_verify" => m.do_verify = parse_bool(key, value, origin)?,
+        "verify_fatal" => m.verify_fatal = parse_bool(key, value, origin)?,
+        "write_bw_log" | "write_iops_log" | "write_lat_log" => {
+            let name = value.map(str::trim).filter(|v| !v.is_empty() && *v != "1");
+            let name = name.unwrap_or("").to_string();
+            match key {
+                "write_bw_log" => m.bw_log = Some(name),
+                "write_iops_log" => m.iops_log = Some(name),
+                _ => m.lat_log = Some(name),
+            }
+        }
+        "log_avg_msec" => m.log_avg_msec = parse_u64(key, need(key, value, origin)?, origin)?,
+        "bw_avg_time" | "iops_avg_time" => {
+            let v = parse_u64(key, need(key, value, origin)?, origin)?;
+            if v == 0 {
+                return Err(bad(
+                    key,
+                    "0",
+                    "an interval of at least 1 (ms) is accepted",
+                    origin,
+                ));
+            }
+            if key == "bw_avg_time" {
+                m.bw_avg_time = v;
+            } else {
+                m.iops_avg_time = v;
+            }
+        }
+        "log_offset" => m.log_offset = parse_bool(key, value, origin)?,
+        "percentile_list" => {
+            let v = need(key, value, origin)?;
+            m.percentile_list = Some(parse_percentiles(v).map_err(|e| bad(key, v, e, origin))?);
+        }
+        "lat_percentiles" => m.lat_percentiles = parse_bool(key, value, origin)?,
+        "clat_percentiles" => m.clat_percentiles = parse_bool(key, value, origin)?,
+        "wait_for" => m.wait_for = Some(need(key, value, origin)?.trim().to_string()),
+        "offset" => {
+            let v = need(key, value, origin)?;
+            m.offset = Some(match v.trim().strip_suffix('%') {
+                Some(p) => {
+                    let f: f64 = p
+                        .trim()
+                        .parse()
+                        .ok()
+                        .filter(|f: &f64| (0.0..100.0).contains(f))
+                        .ok_or_else(|| bad(key, v, "a percentage in [0, 100)", origin))?;
+                    crate::job::fio::SizeSpec::Percent(f)
+                }
+                None => crate::job::fio::SizeSpec::Bytes(size(v)?),
+            });
+        }
+        "offset_increment" => m.offset_increment = size(need(key, value, origin)?)?,
+        "exitall" => m.exitall = parse_bool(key, value, origin)?,
+        "exit_what" => {
+            let v = need(key, value, origin)?;
+            m.exit_what = match v.trim() {
+                "group" => ExitWhat::Group,
+                "stonewall" => ExitWhat::Stonewall,
+                "all" => ExitWhat::All,
+                _ => return Err(bad(key, v, "accepted: group, stonewall, all", origin)),
+            };
+        }
+        "gtod_reduce" => m.gtod_reduce = parse_bool(key, value, origin)?,
+        _ => return Ok(false),
+    }
+    let _ = parse_range;
+    Ok(true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn distributions_parse_with_fio_defaults() {
+        assert_eq!(
+            parse_distribution("zipf:1.2", 1024),
+            Ok(Distribution::Zipf(1.2))
+        );
+        assert_eq!(
+            parse_distribution("pareto:0.9", 1024),
+            Ok(Distribution::Pareto(0.9))
+        );
+        assert_eq!(
+            parse_distribution("zoned:50/5:30/15:20/", 1024),
+            Ok(Distribution::Zoned(vec![(50, 5), (30, 15), (20, 80)]))
+        );
+        assert!(parse_distribution("zoned:50/5:30/15", 1024).is_err());
+        assert!(parse_distribution("pareto:1.5", 1024).is_err());
+        assert!(parse_distribution("zipf", 1024).is_err());
+        // fio 3.33's ranges: zipf θ ≠ 1, pareto 0 < h < 1, normal σ < 100
+        for bad in ["zipf:1", "zipf:1.0", "pareto:0", "pareto:1", "pareto:-0.5", "normal:100"] {
+            let e = parse_distribution(bad, 1024).unwrap_err();
+            assert!(e.contains("must be"), "{bad}: {e}");
+        }
+        assert_eq!(
+            parse_distribution("zipf:1.00001", 1024),
+            Ok(Distribution::Zipf(1.00001))
+        );
+        assert_eq!(
+            parse_distribution("pareto:0.999", 1024),
+            Ok(Distribution::Pareto(0.999))
+        );
+        assert_eq!(
+            parse_distribution("normal:99.5", 1024),
+            Ok(Distribution::Normal(99.5))
+        );
+        assert_eq!(
+            parse_distribution("zoned_abs:60/1m:40/3m", 1024),
+            Ok(Distribution::ZonedAbs(vec![(60, 1 << 20), (40, 3 << 20)]))
+        );
+    }
+
+    #[test]
+    fn patterns_and_percentiles() {
+        assert_eq!(
+            parse_pattern("0xaa555aa5"),
+            Ok(vec![0xaa, 0x55, 0x5a, 0xa5])
+        );
+        assert_eq!(parse_pattern("\"ab\""), Ok(b"ab".to_vec()));
+        assert_eq!(parse_pattern("1"), Ok(vec![1, 0, 0, 0]));
+        assert!(parse_pattern("0xzz").is_err());
+        assert_eq!(parse_percentiles("50:99.9"), Ok(vec![50.0, 99.9]));
+        assert!(parse_percentiles("101").is_err());
+        assert!(parse_percentiles("").is_err());
+    }
+}

@@ -1,0 +1,381 @@
+//! fio keys of verification while writing, error handling and file creation:
+//! `verify_backlog[_batch]`, `verify_interval`, `verify_write_sequence`, `verify_dump`,
+//! `verify_async`, `ignore_error`, `error_dump`, `fill_device`, `create_serialize`,
+//! `atomic`, `allow_file_create`. Parsed into [`JobExtra`] (pure, no I/O); the run side
+//! is in `run/verify/fio.rs` and `run/fio/errors.rs`.
+//!
+//! Also names the keys of fio's xnvme / io_uring_cmd engines (NVMe FDP, protection
+//! information) so that a job file using them gets an error saying whose keys they are.
+
+use crate::job::fio::{bad, need, parse_bool, parse_u64, FioError};
+use crate::job::fio::ini::Origin;
+
+/// Options of this module, with fio's defaults.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct JobExtra {
+    /// `verify_backlog`: verify the written blocks after every N blocks written (0: only
+    /// after the job's writes, fio's default)
+    pub verify_backlog: u64,
+    /// `verify_backlog_batch`: blocks verified at each backlog point (default: the
+    /// backlog, `verify_backlog`)
+    pub verify_backlog_batch: Option<u64>,
+    /// `verify_interval`: a verify header every N bytes inside a block (default: one
+    /// header per block). fio: "Store verify buffer header every N bytes"
+    pub verify_interval: Option<u64>,
+    /// `verify_write_sequence` (fio ≥ 3.38): check the write sequence number of the
+    /// header; default on, off with `atomic=1` (fio semantics)
+    pub verify_write_sequence: Option<bool>,
+    /// `verify_dump`: on a mismatch write the received and the expected block to
+    /// `<file>.<offset>.received` / `.expected`
+    pub verify_dump: bool,
+    /// `verify_async`: fio's verifier threads; iomark verifies inline (notice)
+    pub verify_async: u32,
+    /// `ignore_error`: errno lists (read, write, verify) that `continue_on_error` goes on
+    /// after; `None`: fio's default list (EIO, EILSEQ). The verify list has no effect
+    /// (a notice says so): `continue_on_error` and `verify_fatal` decide
+    pub ignore_error: [Option<Vec<i32>>; 3],
+    /// `error_dump`: print each error a job continues past (fio default 0)
+    pub error_dump: bool,
+    /// `fill_device` / `fill_fs`: write until ENOSPC (size ignored), which ends the job
+    /// normally
+    pub fill_device: bool,
+    /// `create_serialize` (default 1)
+    pub create_serialize: bool,
+    /// `create_fsync` (default 1): fsync a file iomark laid out before the job uses it,
+    /// so the new data is on the device and `invalidate` can drop it from the page cache
+    pub create_fsync: bool,
+    /// `atomic`: RWF_ATOMIC writes; implies direct=1 (fio --cmdhelp=atomic)
+    pub atomic: bool,
+    /// `allow_file_create` (default 1): 0 makes a missing file an error
+    pub allow_file_create: bool,
+}
+
+impl Default for JobExtra {
+    fn default() -> Self {
+        JobExtra {
+            verify_backlog: 0,
+            verify_backlog_batch: None,
+            verify_interval: None,
+            verify_write_sequence: None,
+            verify_dump: false,
+            verify_async: 0,
+            ignore_error: [None, None, None],
+            error_dump: false,
+            fill_device: false,
+            create_serialize: true,
+            create_fsync: true,
+            atomic: false,
+            allow_file_create: true,
+        }
+    }
+}
+
+impl JobExtra {
+    /// Whether verify checks the write sequence number (fio: default on, off when
+    /// `atomic=1`).
+    pub fn write_sequence(&self) -> bool {
+        self.verify_write_sequence.unwrap_or(!self.atomic)
+    }
+}
+
+/// Keys handled here (canonical `_` spelling).
+pub const EXTRA_KEYS: &[&str] = &[
+    "verify_backlog",
+    "verify_backlog_batch",
+    "verify_interval",
+    "verify_write_sequence",
+    "verify_dump",
+    "verify_async",
+    "ignore_error",
+    "error_dump",
+    "fill_device",
+    "fill_fs",
+    "create_serialize",
+    "create_fsync",
+    "atomic",
+    "allow_file_create",
+];
+
+/// Keys of fio's xnvme and io_uring_cmd engines (NVMe passthrough): flexible data
+/// placement, protection information, xNVMe backends. Engine options in fio.
+pub const XNVME_KEYS: &[&str] = &[
+    "fdp",
+    "fdp_pli",
+    "fdp_pli_select",
+    "dataplacement",
+    "plids",
+    "plid_select",
+    "md_per_io_size",
+    "pi_act",
+    "pi_chk",
+    "apptag",
+    "apptag_mask",
+    "cmd_type",
+    "xnvme_async",
+    "xnvme_sync",
+    "xnvme_admin",
+    "xnvme_dev_nsid",
+    "xnvme_dev_subnqn",
+    "xnvme_iovec",
+    "xnvme_mem",
+];
+
+/// errno names `ignore_error` accepts (fio takes the symbol or the number).
+const ERRNO_NAMES: &[(&str, i32)] = &[
+    ("EPERM", libc::EPERM),
+    ("ENOENT", libc::ENOENT),
+    ("EINTR", libc::EINTR),
+    ("EIO", libc::EIO),
+    ("ENXIO", libc::ENXIO),
+    ("E2BIG", libc::E2BIG),
+    ("EBADF", libc::EBADF),
+    ("EAGAIN", libc::EAGAIN),
+    ("ENOMEM", libc::ENOMEM),
+    ("EACCES", libc::EACCES),
+    ("EFAULT", libc::EFAULT),
+    ("ENOTBLK", libc::ENOTBLK),
+    ("EBUSY", libc::EBUSY),
+    ("EEXIST", libc::EEXIST),
+    ("EXDEV", libc::EXDEV),
+    ("ENODEV", libc::ENODEV),
+    ("ENOTDIR", libc::ENOTDIR),
+    ("EISDIR", libc::EISDIR),
+    ("EINVAL", libc::EINVAL),
+    ("ENFILE", libc::ENFILE),
+    ("EMFILE", libc::EMFILE),
+    ("ENOTTY", libc::ENOTTY),
+    ("ETXTBSY", libc::ETXTBSY),
+    ("EFBIG", libc::EFBIG),
+    ("ENOSPC", libc::ENOSPC),
+    ("ESPIPE", libc::ESPIPE),
+    ("EROFS", libc::EROFS),
+    ("EMLINK", libc::EMLINK),
+    ("EPIPE", libc::EPIPE),
+    ("EDOM", libc::EDOM),
+    ("ERANGE", libc::ERANGE),
+    ("ENOSYS", libc::ENOSYS),
+    ("ENODATA", libc::ENODATA),
+    ("ETIME", libc::ETIME),
+    ("ENOLINK", libc::ENOLINK),
+    ("EPROTO", libc::EPROTO),
+    ("EBADMSG", libc::EBADMSG),
+    ("EOVERFLOW", libc::EOVERFLOW),
+    ("EILSEQ", libc::EILSEQ),
+    ("EOPNOTSUPP", libc::EOPNOTSUPP),
+    ("ENOTSUP", libc::ENOTSUP),
+    ("ETIMEDOUT", libc::ETIMEDOUT),
+    ("ESTALE", libc::ESTALE),
+    ("EDQUOT", libc::EDQUOT),
+    ("ENOMEDIUM", libc::ENOMEDIUM),
+    ("EMEDIUMTYPE", libc::EMEDIUMTYPE),
+    ("ECANCELED", libc::ECANCELED),
+    ("EREMOTEIO", libc::EREMOTEIO),
+];
+
+/// Parse `ignore_error=READ_LIST,WRITE_LIST,VERIFY_LIST` (fio syntax): lists separated
+/// by `,`, errors inside a list by `:`, each an errno symbol (`ENOSPC`) or a number
+/// (`122`, `0x7a`). An empty list leaves that class at fio's default.
+pub fn parse_ignore_error(v: &str) -> Result<[Option<Vec<i32>>; 3], String> {
+    let parts: Vec<&str> = v.split(',').collect();
+    if parts.len() > 3 {
+        return Err("at most three lists: READ,WRITE,VERIFY".into());
+    }
+    let mut out: [Option<Vec<i32>>; 3] = [None, None, None];
+    for (i, p) in parts.iter().enumerate() {
+        let errs: Vec<&str> = p
+            .split(':')
+            .map(str::trim)
+            .filter(|e| !e.is_empty())
+            .collect();
+        if errs.is_empty() {
+            continue;
+        }
+        let mut list = Vec::new();
+        for e in errs {
+            let num = match e.strip_prefix("0x").or_else(|| e.strip_prefix("0X")) {
+                Some(h) => i32::from_str_radix(h, 16),
+                None => e.parse::<i32>(),
+            };
+            let n = match num {
+                Ok(n) if n > 0 => n,
+                Ok(_) => return Err(format!("'{e}' is not an errno (> 0)")),
+                Err(_) => ERRNO_NAMES
+                    .iter()
+                    .find(|x| x.0.eq_ignore_ascii_case(e))
+                    .map(|x| x.1)
+                    .ok_or_else(|| {
+                        format!("'{e}' is not an errno name (like ENOSPC, EIO) or number")
+                    })?,
+            };
+            list.push(n);
+        }
+        out[i] = Some(list);
+    }
+    Ok(out)
+}
+
+/// Apply a key of this module; `Ok(false)` when the key is not one of [`EXTRA_KEYS`].
+/// One-line remarks (options accepted without effect) go to `notices`.
+pub fn apply_extra(
+    x: &mut JobExtra,
+    key: &str,
+    value: Option<&str>,
+    origin: &Origin,
+    notices: &mut Vec<String>,
+) -> Result<bool, FioError> {
+    let mut notice = |n: String| {
+        if !notices.contains(&n) {
+            notices.push(n);
+        }
+    };
+    match key {
+        "verify_backlog" => x.verify_backlog = parse_u64(key, need(key, value, origin)?, origin)?,
+        "verify_backlog_batch" => {
+            x.verify_backlog_batch = Some(parse_u64(key, need(key, value, origin)?, origin)?)
+        }
+        "verify_interval" => {
+            let v = need(key, value, origin)?;
+            let n = crate::job::fio::parse_size(v, 1024).map_err(|e| bad(key, v, e, origin))?;
+            if n < crate::job::fio::keys::VERIFY_HEADER {
+                return Err(bad(
+                    key,
+                    v,
+                    format!(
+                        "at least {} bytes (the verify header)",
+                        crate::job::fio::keys::VERIFY_HEADER
+                    ),
+                    origin,
+                ));
+            }
+            x.verify_interval = Some(n);
+        }
+        "verify_write_sequence" => x.verify_write_sequence = Some(parse_bool(key, value, origin)?),
+        "verify_dump" => x.verify_dump = parse_bool(key, value, origin)?,
+        "verify_async" => {
+            let v = need(key, value, origin)?;
+            let n = parse_u64(key, v, origin)?;
+            x.verify_async = u32::try_from(n).map_err(|_| bad(key, v, "a thread count", origin))?;
+            if n > 0 {
+                notice(format!(
+                    "notice: verify_async={n}: iomark verifies inline in each job thread (no verifier threads); the option has no effect"
+                ));
+            }
+        }
+        "ignore_error" => {
+            let v = need(key, value, origin)?;
+            x.ignore_error = parse_ignore_error(v).map_err(|e| bad(key, v, e, origin))?;
+            if x.ignore_error[2].is_some() {
+                notice(
+                    "notice: ignore_error: the VERIFY list has no effect in iomark: a read job stops at a verify mismatch unless continue_on_error covers verify; a writing job counts its mismatches and fails (verify_fatal=1 stops it at once)".into(),
+                );
+            }
+        }
+        "error_dump" => x.error_dump = parse_bool(key, value, origin)?,
+        "fill_device" | "fill_fs" => x.fill_device = parse_bool(key, value, origin)?,
+        "create_serialize" => {
+            x.create_serialize = parse_bool(key, value, origin)?;
+            if !x.create_serialize {
+                notice(
+                    "notice: create_serialize=0: iomark always lays out every job's files one after another before any job starts; the option has no effect".into(),
+                );
+            }
+        }
+        "create_fsync" => x.create_fsync = parse_bool(key, value, origin)?,
+        "atomic" => x.atomic = parse_bool(key, value, origin)?,
+        "allow_file_create" => x.allow_file_create = parse_bool(key, value, origin)?,
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+/// The error for a key of fio's xnvme / io_uring_cmd engines, if `key` is one.
+pub fn engine_key_error(key: &str, origin: &Origin) -> Option<FioError> {
+    XNVME_KEYS.contains(&key).then(|| FioError::EngineKey {
+        key: key.to_string(),
+        origin: origin.clone(),
+    })
+}
+
+/// Checks of this module's keys against the rest of the job; `Err` is the reason, for
+/// a `job '…': …` error.
+pub fn validate_extra(job: &crate::job::fio::FioJob) -> Result<(), String> {
+    use crate::job::fio::{BlockSizes, EngineKind};
+    use crate::job::fio::keys::VerifyKind;
+    let x = &job.more.x;
+    if let Some(iv) = x.verify_interval {
+        if job.more.verify == Some(VerifyKind::Pattern) {
+            return Err("verify_interval needs a verify with a header (crc32c, meta, …), not verify=pattern".into());
+        }
+        let sizes: Vec<u64> = [&job.bs_read, &job.bs_write]
+            .iter()
+            .flat_map(|b| match b {
+                BlockSizes::Fixed(v) => vec![*v],
+                BlockSizes::Range(a, z) => vec![*a, *z],
+                BlockSizes::Split(v) => v.iter().map(|e| e.0).collect(),
+            })
+            .collect();
+        if let Some(b) = sizes.iter().find(|&&b| b % iv != 0) {
+            return Err(format!(
+                "verify_interval={iv} must divide every block size evenly (fio semantics); bs {b} is not a multiple"
+            ));
+        }
+    }
+    if x.fill_device && !job.rw.writes() {
+        return Err(format!(
+            "fill_device=1 writes until the device is full: it needs a job that writes (rw={})",
+            job.rw.fio_name()
+        ));
+    }
+    if x.fill_device && job.engine == EngineKind::Mmap {
+        return Err("fill_device=1 writes until ENOSPC, which a mapping cannot do: use ioengine psync or io_uring".into());
+    }
+    if x.atomic && matches!(job.engine, EngineKind::Mmap | EngineKind::Null) {
+        return Err(format!(
+            "atomic=1 issues RWF_ATOMIC writes: it needs ioengine psync or io_uring/libaio (ioengine={})",
+            job.engine.name()
+        ));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ignore_error_lists_follow_fio_syntax() {
+        assert_eq!(
+            parse_ignore_error(",ENOSPC"),
+            Ok([None, Some(vec![libc::ENOSPC]), None])
+        );
+        assert_eq!(
+            parse_ignore_error("EAGAIN,ENOSPC:122"),
+            Ok([
+                Some(vec![libc::EAGAIN]),
+                Some(vec![libc::ENOSPC, 122]),
+                None
+            ])
+        );
+        assert_eq!(
+            parse_ignore_error("eio,,EILSEQ"),
+            Ok([Some(vec![libc::EIO]), None, Some(vec![libc::EILSEQ])])
+        );
+        assert_eq!(
+            parse_ignore_error("0x7a"),
+            Ok([Some(vec![122]), None, None])
+        );
+        assert!(parse_ignore_error("ENOPE").unwrap_err().contains("ENOPE"));
+        assert!(parse_ignore_error("a,b,c,d").is_err());
+        assert!(parse_ignore_error("0").is_err());
+    }
+
+    #[test]
+    fn defaults_and_sequence_rule() {
+        let mut x = JobExtra::default();
+        assert!(x.allow_file_create && x.create_serialize && x.write_sequence());
+        x.atomic = true;
+        assert!(!x.write_sequence(), "atomic=1 turns the sequence check off");
+        x.verify_write_sequence = Some(true);
+        assert!(x.write_sequence());
+    }
+}

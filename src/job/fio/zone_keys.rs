@@ -1,0 +1,376 @@
+//! fio's zone keys (`zonemode`, `zonesize`, `zonerange`, `zoneskip`, `max_open_zones`,
+//! `zone_reset_*`, `read_beyond_wp`, the `z` size suffix) and the offset-generator keys
+//! (`random_generator`, `random_sequence_stride`) of `iomark run`, parsed into
+//! [`ZoneOpts`] (pure, no I/O). Semantics: `fio --cmdhelp=KEY` (fio 3.33) and fio's
+//! HOWTO; the run-time part lives in `run/gen/zones.rs`.
+
+use crate::job::fio::{FioError, FioJob, SizeSpec};
+use crate::job::fio::ini::Origin;
+use crate::job::fio::units::{bad, parse_bool, parse_size, parse_u64};
+
+/// `zonemode`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum ZoneMode {
+    /// no zoning (fio `none`, the default)
+    #[default]
+    None,
+    /// I/O `zonesize` bytes in a zone of `zonerange` bytes, then skip `zoneskip` bytes
+    /// (fio `strided`)
+    Strided,
+    /// zoned-block-device rules emulated on files and non-zoned devices: writes at each
+    /// zone's write pointer, reads below it (fio `zbd`)
+    Zbd,
+}
+
+/// `random_generator` (fio: tausworthe, lfsr, tausworthe64). iomark draws offsets with
+/// its own xorshift64* generator either way; see [`ZoneOpts::random_generator`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum RandGen {
+    /// fio's default `tausworthe`
+    #[default]
+    Tausworthe,
+    /// `tausworthe64`
+    Tausworthe64,
+    /// `lfsr`: every block exactly once per pass without a random map
+    Lfsr,
+}
+
+/// Zone and generator options of one job, with fio's defaults.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ZoneOpts {
+    /// `zonemode`
+    pub mode: ZoneMode,
+    /// `zonesize`, bytes: strided: bytes of I/O per zone visit; zbd: size of a zone
+    pub size: u64,
+    /// `zonerange`, bytes (strided: size of a zone; 0 = `zonesize`; ignored by zbd)
+    pub range: u64,
+    /// `zoneskip`, bytes skipped after a zone (strided)
+    pub skip: u64,
+    /// `max_open_zones` (zbd: zones written at once; 0 = no limit)
+    pub max_open_zones: u32,
+    /// `job_max_open_zones` (zbd: zones one thread writes at once; 0 = no limit)
+    pub job_max_open_zones: u32,
+    /// `zone_reset_threshold` in [0, 1]: share of the I/O range's zone bytes written
+    /// above which writes reset zones every 1/`zone_reset_frequency` writes (zbd)
+    pub reset_threshold: Option<f64>,
+    /// `zone_reset_frequency` in [0, 1] (zbd)
+    pub reset_frequency: Option<f64>,
+    /// `read_beyond_wp` (zbd: reads may go above a zone's write pointer)
+    pub read_beyond_wp: bool,
+    /// `random_generator`: accepted; `Lfsr` keeps the random map even with
+    /// `norandommap=1`, which gives lfsr's "every block once per pass" property
+    pub random_generator: Option<RandGen>,
+    /// `random_sequence_stride` (`random_distribution=sequence`): 0 repeats the block
+    /// indices, otherwise each cycle adds the sequence length to them (fio
+    /// t/sequence.py)
+    pub sequence_stride: u64,
+    /// `sprandom`: SanDisk SPRandom preconditioning (fio 3.40; `run/gen/sprandom.rs`)
+    pub sprandom: bool,
+    /// `spr_op`: over-provisioning share in (0, 1) (fio default 0.15)
+    pub spr_op: f64,
+    /// `spr_num_regions` (fio default 100)
+    pub spr_num_regions: u32,
+    /// values written with the `z` suffix, `(key, zones)`, turned into bytes by
+    /// [`settle`] once `zonesize` is known
+    pub pending_z: Vec<(String, u64)>,
+}
+
+impl Default for ZoneOpts {
+    fn default() -> Self {
+        ZoneOpts {
+            mode: ZoneMode::None,
+            size: 0,
+            range: 0,
+            skip: 0,
+            max_open_zones: 0,
+            job_max_open_zones: 0,
+            reset_threshold: None,
+            reset_frequency: None,
+            read_beyond_wp: false,
+            random_generator: None,
+            sequence_stride: 0,
+            sprandom: false,
+            spr_op: 0.15,
+            spr_num_regions: 100,
+            pending_z: Vec::new(),
+        }
+    }
+}
+
+/// Keys handled here (canonical `_` spelling).
+pub const ZONE_KEYS: &[&str] = &[
+    "zonemode",
+    "zonesize",
+    "zonerange",
+    "zoneskip",
+    "max_open_zones",
+    "job_max_open_zones",
+    "zone_reset_threshold",
+    "zone_reset_frequency",
+    "read_beyond_wp",
+    "random_generator",
+    "random_sequence_stride",
+    "sprandom",
+    "spr_op",
+    "spr_num_regions",
+];
+
+/// Keys whose value may be a count of zones (`8z`), as fio documents (`int[z]`).
+pub const Z_SUFFIX_KEYS: &[&str] = &[
+    "size",
+    "offset",
+    "offset_increment",
+    "io_size",
+    "io_limit",
+    "zoneskip",
+];
+
+/// `N` of a value `Nz` (a whole number of zones), else `None`.
+pub fn zones_of(v: &str) -> Option<u64> {
+    let t = v.trim();
+    let n = t.strip_suffix('z').or_else(|| t.strip_suffix('Z'))?;
+    if n.is_empty() || !n.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    n.parse().ok()
+}
+
+fn fraction(key: &str, v: &str, origin: &Origin) -> Result<f64, FioError> {
+    // fio's type is a ':'-separated float list; the first value is the one used
+    let first = v.split(':').next().unwrap_or(v).trim();
+    first
+        .parse::<f64>()
+        .ok()
+        .filter(|f| (0.0..=1.0).contains(f))
+        .ok_or_else(|| bad(key, v, "a number between 0 and 1", origin))
+}
+
+/// Apply a key of [`ZONE_KEYS`] (or a `z`-suffixed value of [`Z_SUFFIX_KEYS`]);
+/// `Ok(false)` when the key is not handled here. `notices` gets one-line remarks.
+pub fn apply_zone<'v>(
+    job: &mut FioJob,
+    key: &str,
+    value: Option<&'v str>,
+    origin: &Origin,
+    notices: &mut Vec<String>,
+) -> Result<bool, FioError> {
+    let z = &mut job.more.zones;
+    // a later plain value replaces an earlier `Nz` one
+    z.pending_z.retain(|(k, _)| k != key);
+    if Z_SUFFIX_KEYS.contains(&key) {
+        if let Some(n) = value.and_then(zones_of) {
+            z.pending_z.push((key.to_string(), n));
+            return Ok(true);
+        }
+    }
+    let need = |v: Option<&'v str>| v.ok_or_else(|| bad(key, "", "a value is required", origin));
+    let kb = job.kb_base;
+    let size = |v: &str| parse_size(v, kb).map_err(|e| bad(key, v, e, origin));
+    match key {
+        "zonemode" => {
+            let v = need(value)?;
+            z.mode = match v.trim() {
+                "none" => ZoneMode::None,
+                "strided" => ZoneMode::Strided,
+                "zbd" => ZoneMode::Zbd,
+                _ => return Err(bad(key, v, "accepted: none, strided, zbd", origin)),
+            };
+        }
+        "zonesize" => z.size = size(need(value)?)?,
+        "zonerange" => z.range = size(need(value)?)?,
+        "zoneskip" => z.skip = size(need(value)?)?,
+        "max_open_zones" | "job_max_open_zones" => {
+            let v = need(value)?;
+            let n = parse_u64(key, v, origin)?;
+            if n > 4096 {
+                return Err(bad(key, v, "between 0 and 4096 (0 = no limit)", origin));
+            }
+            if key == "max_open_zones" {
+                z.max_open_zones = n as u32;
+            } else {
+                z.job_max_open_zones = n as u32;
+            }
+        }
+        "zone_reset_threshold" => z.reset_threshold = Some(fraction(key, need(value)?, origin)?),
+        "zone_reset_frequency" => z.reset_frequency = Some(fraction(key, need(value)?, origin)?),
+        "read_beyond_wp" => z.read_beyond_wp = parse_bool(key, value, origin)?,
+        "random_generator" => {
+            let v = need(value)?;
+            z.random_generator = Some(match v.trim() {
+                "tausworthe" => RandGen::Tausworthe,
+                "tausworthe64" => RandGen::Tausworthe64,
+                "lfsr" => RandGen::Lfsr,
+                _ => {
+                    return Err(bad(
+                        key,
+                        v,
+                        "accepted: tausworthe, lfsr, tausworthe64",
+                        origin,
+                    ))
+                }
+            });
+            let n = match z.random_generator {
+                Some(RandGen::Lfsr) => "note: random_generator=lfsr: iomark draws offsets with its own generator and a random map, which keeps lfsr's property (every block exactly once per pass, also with norandommap=1); the order of offsets differs from fio's".to_string(),
+                _ => format!(
+                    "note: random_generator={}: iomark draws offsets with its own xorshift64* generator (same distribution, a different order of offsets than fio's)",
+                    v.trim()
+                ),
+            };
+            if !notices.contains(&n) {
+                notices.push(n);
+            }
+        }
+        "random_sequence_stride" => z.sequence_stride = parse_u64(key, need(value)?, origin)?,
+        "sprandom" => z.sprandom = parse_bool(key, value, origin)?,
+        "spr_op" => {
+            let v = need(value)?;
+            let f = v.split(':').next().unwrap_or(v).trim();
+            z.spr_op = f
+                .parse::<f64>()
+                .ok()
+                .filter(|f| *f > 0.0 && *f < 1.0)
+                .ok_or_else(|| {
+                    bad(
+                        key,
+                        v,
+                        "an over-provisioning share in (0, 1), e.g. 0.15",
+                        origin,
+                    )
+                })?;
+        }
+        "spr_num_regions" => {
+            let v = need(value)?;
+            let n = parse_u64(key, v, origin)?;
+            if n == 0 || n > 1_000_000 {
+                return Err(bad(key, v, "between 1 and 1000000", origin));
+            }
+            z.spr_num_regions = n as u32;
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+/// Settle the zone keys of a finished job: `z`-suffixed values become bytes, and the
+/// combinations fio refuses are refused. Errors name the key and what is accepted.
+pub fn settle(job: &mut FioJob) -> Result<(), FioError> {
+    let err = |why: String| FioError::Job {
+        job: job.name.clone(),
+        why,
+    };
+    let z = &job.more.zones;
+    if z.mode == ZoneMode::None && z.size > 0 {
+        // fio 3.33: "--zonemode=none and --zonesize are not compatible"
+        return Err(err(
+            "zonesize= needs zonemode=strided or zonemode=zbd (zonemode=none and zonesize are not compatible, as in fio)".into(),
+        ));
+    }
+    if z.mode == ZoneMode::Zbd && z.skip > 0 && z.size > 0 && !z.skip.is_multiple_of(z.size) {
+        return Err(err(format!(
+            "zonemode=zbd: zoneskip={} must be a multiple of zonesize={}",
+            z.skip, z.size
+        )));
+    }
+    if z.sprandom {
+        // fio's requirements (examples/sprandom.fio, t/sprandom.py)
+        let why = if job.rw != crate::job::fio::RwMode::RandWrite {
+            Some(format!("needs rw=randwrite (got rw={})", job.rw.fio_name()))
+        } else if !job.norandommap {
+            Some("needs norandommap=1".to_string())
+        } else if matches!(z.random_generator, Some(g) if g != RandGen::Lfsr) {
+            Some("needs random_generator=lfsr (the default for it)".to_string())
+        } else if !matches!(job.bs_write, crate::job::fio::BlockSizes::Fixed(b) if b.is_power_of_two()) {
+            Some("needs one write block size that is a power of 2".to_string())
+        } else if job.nrfiles > 1 || job.filename.as_deref().is_some_and(|f| f.contains(':')) {
+            Some("works on a single file".to_string())
+        } else if job.numjobs > 1 {
+            Some("works with numjobs=1".to_string())
+        } else {
+            None
+        };
+        if let Some(why) = why {
+            return Err(err(format!("sprandom=1 {why}")));
+        }
+    }
+    let pending = std::mem::take(&mut job.more.zones.pending_z);
+    for (key, n) in pending {
+        let zs = job.more.zones.size;
+        if zs == 0 {
+            return Err(err(format!(
+                "{key}={n}z counts zones: it needs zonesize= (and zonemode=strided or zbd)"
+            )));
+        }
+        let bytes = n
+            .checked_mul(zs)
+            .ok_or_else(|| err(format!("{key}={n}z: too large")))?;
+        match key.as_str() {
+            "size" => job.size = Some(SizeSpec::Bytes(bytes)),
+            "offset" => job.more.offset = Some(SizeSpec::Bytes(bytes)),
+            "io_size" | "io_limit" => {
+                job.more.io_size = Some(bytes);
+                job.more.io_size_pct = None;
+            }
+            "offset_increment" => job.more.offset_increment = bytes,
+            _ => job.more.zones.skip = bytes,
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn origin() -> Origin {
+        Origin::CommandLine
+    }
+
+    fn job(kv: &[(&str, &str)]) -> Result<FioJob, FioError> {
+        let mut j = FioJob {
+            name: "j".into(),
+            ..FioJob::default()
+        };
+        let mut notes = Vec::new();
+        for (k, v) in kv {
+            if !apply_zone(&mut j, k, Some(v), &origin(), &mut notes)? {
+                panic!("{k} not handled");
+            }
+        }
+        settle(&mut j)?;
+        Ok(j)
+    }
+
+    #[test]
+    fn z_suffix_counts_zones_of_zonesize() {
+        let j = job(&[
+            ("size", "8z"),
+            ("offset", "524z"),
+            ("zonemode", "zbd"),
+            ("zonesize", "256m"),
+        ])
+        .unwrap();
+        assert_eq!(j.size, Some(SizeSpec::Bytes(8 << 28)));
+        assert_eq!(j.more.offset, Some(SizeSpec::Bytes(524 << 28)));
+        let e = job(&[("size", "8z")]).unwrap_err().to_string();
+        assert!(e.contains("size=8z") && e.contains("zonesize"), "{e}");
+        assert_eq!(zones_of("12z"), Some(12));
+        assert_eq!(zones_of("1.5z"), None);
+        assert_eq!(zones_of("z"), None);
+    }
+
+    #[test]
+    fn bad_values_are_named() {
+        let e = job(&[("zonemode", "spiral")]).unwrap_err().to_string();
+        assert!(e.contains("zonemode") && e.contains("strided"), "{e}");
+        let e = job(&[("zone_reset_threshold", "1.5")])
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("zone_reset_threshold"), "{e}");
+        let e = job(&[("zonesize", "1m")]).unwrap_err().to_string();
+        assert!(e.contains("zonemode=none"), "{e}");
+        let e = job(&[("random_generator", "mt")]).unwrap_err().to_string();
+        assert!(e.contains("lfsr"), "{e}");
+        let j = job(&[("zone_reset_frequency", "0.125:0.5")]).unwrap();
+        assert_eq!(j.more.zones.reset_frequency, Some(0.125));
+    }
+}

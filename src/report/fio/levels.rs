@@ -1,0 +1,454 @@
+//! fio's distribution keys and lines of a job: the per-direction bandwidth / IOPS
+//! sample keys (`bw_min` … `iops_samples`, `bw_agg`), `iodepth_level`,
+//! `iodepth_submit`, `iodepth_complete`, and `latency_ns` / `latency_us` /
+//! `latency_ms` (clat buckets, derived from the HDR histograms after the run), plus the
+//! matching text lines (`bw (  KiB/s): …`, `iops        : …`, `lat (usec)   : …`,
+//! `IO depths    : …`, `issued rwts: …`, `latency   : …`). Formulas and key names: fio 3.33 `stat.c`
+//! (`show_ddir_status_json`, `show_thread_status_json`, `stat_calc_lat`,
+//! `io_u_mark_latency`); spec/peers.md §2.
+
+use crate::run::fio::{DirStats, JobStats};
+use crate::stats::rates::{dist_pct, SampleStat};
+use serde_json::{json, Value};
+
+/// Upper bounds of fio's latency buckets within one unit (ns, µs or ms).
+pub const LAT_BOUNDS: [u64; 10] = [2, 4, 10, 20, 50, 100, 250, 500, 750, 1000];
+
+/// fio `io_u_mark_latency`: the (unit, bucket) of a completion latency in ns. Unit 0
+/// is ns (< 1 µs), 1 is µs (< 1 ms), 2 is ms; the bucket is the number of
+/// [`LAT_BOUNDS`] at or below the value in that unit (ms adds 2000: bucket 10 is
+/// 1000–1999 ms, 11 is ≥ 2000 ms).
+pub fn lat_bucket(ns: u64) -> (usize, usize) {
+    let (unit, v) = if ns < 1_000 {
+        (0, ns)
+    } else if ns < 1_000_000 {
+        (1, ns / 1_000)
+    } else {
+        (2, ns / 1_000_000)
+    };
+    let mut idx = LAT_BOUNDS.iter().filter(|&&b| b <= v).count();
+    if unit == 2 && v >= 2000 {
+        idx = 11;
+    }
+    (unit, idx)
+}
+
+/// Counts of clat per fio bucket: `[ns; 10]`, `[µs; 10]`, `[ms; 12]`, over the read,
+/// write and trim clat histograms. A histogram bucket is placed by its lowest value
+/// (exact below 2048 ns; above, HDR's 3 significant digits can move an I/O within
+/// 0.1 % of a bucket bound to the neighbour bucket).
+pub fn lat_counts(j: &JobStats) -> ([u64; 10], [u64; 10], [u64; 12]) {
+    let (mut n, mut u, mut m) = ([0u64; 10], [0u64; 10], [0u64; 12]);
+    for d in [&j.read, &j.write, &j.trim] {
+        let h = &d.clat.hist;
+        for v in h.iter_recorded() {
+            let lo = h.lowest_equivalent(v.value_iterated_to());
+            let c = v.count_at_value();
+            match lat_bucket(lo) {
+                (0, i) => n[i] += c,
+                (1, i) => u[i] += c,
+                (_, i) => m[i] += c,
+            }
+        }
+    }
+    (n, u, m)
+}
+
+/// fio `stat_calc_lat`: counts as percentages of `total` I/Os; a non-empty bucket
+/// under 0.01 % shows as 0.01.
+pub fn lat_pct(c: &[u64], total: u64) -> Vec<f64> {
+    c.iter()
+        .map(|&x| match total {
+            0 => 0.0,
+            t => {
+                let p = x as f64 * 100.0 / t as f64;
+                if p < 0.01 && x > 0 {
+                    0.01
+                } else {
+                    p
+                }
+            }
+        })
+        .collect()
+}
+
+fn total_ios(j: &JobStats) -> u64 {
+    j.read.ios + j.write.ios + j.trim.ios
+}
+
+fn keyed(keys: &[String], vals: &[f64]) -> Value {
+    Value::Object(
+        keys.iter()
+            .cloned()
+            .zip(vals.iter().map(|v| json!(v)))
+            .collect(),
+    )
+}
+
+fn depth_keys() -> Vec<String> {
+    ["1", "2", "4", "8", "16", "32", ">=64"]
+        .map(String::from)
+        .to_vec()
+}
+
+fn map_keys() -> Vec<String> {
+    ["0", "4", "8", "16", "32", "64", ">=64"]
+        .map(String::from)
+        .to_vec()
+}
+
+fn lat_keys(ms: bool) -> Vec<String> {
+    let mut k: Vec<String> = LAT_BOUNDS.iter().map(u64::to_string).collect();
+    if ms {
+        k.push("2000".into());
+        k.push(">=2000".into());
+    }
+    k
+}
+
+/// The job-level keys `iodepth_level`, `iodepth_submit`, `iodepth_complete`,
+/// `latency_ns`, `latency_us`, `latency_ms` (all percentages), added to `v`.
+pub fn add_job_keys(v: &mut Value, j: &JobStats) {
+    let d = &j.depth;
+    let sum = |a: &[u64; 7]| a.iter().sum::<u64>();
+    v["iodepth_level"] = keyed(&depth_keys(), &dist_pct(&d.level, sum(&d.level)));
+    v["iodepth_submit"] = keyed(&map_keys(), &dist_pct(&d.submit, sum(&d.submit)));
+    v["iodepth_complete"] = keyed(&map_keys(), &dist_pct(&d.complete, sum(&d.complete)));
+    let (n, u, m) = lat_counts(j);
+    let t = total_ios(j);
+    v["latency_ns"] = keyed(&lat_keys(false), &lat_pct(&n, t));
+    v["latency_us"] = keyed(&lat_keys(false), &lat_pct(&u, t));
+    v["latency_ms"] = keyed(&lat_keys(true), &lat_pct(&m, t));
+}
+
+/// fio's group aggregate bandwidth of direction `dir` (0 read, 1 write, 2 trim) for
+/// the jobs of `groupid`: total bytes × 1000 / the longest run time in ms, B/s
+/// (`rs->agg`); 0 when no job of the group moved data that way.
+pub fn group_agg(jobs: &[JobStats], groupid: u32, dir: usize) -> u64 {
+    let (mut bytes, mut max_ms) = (0u64, 0u64);
+    for j in jobs.iter().filter(|j| j.groupid == groupid) {
+        let d = dir_of(j, dir);
+        if d.ios > 0 {
+            bytes += d.bytes;
+            max_ms = max_ms.max((j.runtime_ns / 1_000_000).max(1));
+        }
+    }
+    (bytes * 1000).checked_div(max_ms).unwrap_or(0)
+}
+
+/// Direction `dir` of a job (0 read, 1 write, 2 trim).
+pub fn dir_of(j: &JobStats, dir: usize) -> &DirStats {
+    match dir {
+        0 => &j.read,
+        1 => &j.write,
+        _ => &j.trim,
+    }
+}
+
+/// fio `bw_agg`: the mean bandwidth sample (KiB/s) as a percentage of the group's
+/// aggregate (`agg_bps` B/s, integer-divided to KiB/s as fio does), at most 100.
+pub fn bw_agg_pct(bw: &SampleStat, agg_bps: u64) -> f64 {
+    if bw.samples == 0 || agg_bps / 1024 == 0 {
+        return 0.0;
+    }
+    (bw.mean * 100.0 / (agg_bps / 1024) as f64).min(100.0)
+}
+
+/// The per-direction sample keys, added to the direction object `o`: `bw_min`,
+/// `bw_max` (KiB/s, integers), `bw_agg` (%), `bw_mean`, `bw_dev` (KiB/s),
+/// `bw_samples`, `iops_min`, `iops_max` (integers), `iops_mean`, `iops_stddev`,
+/// `iops_samples`. No samples: all 0 (fio).
+pub fn add_dir_keys(o: &mut Value, j: &JobStats, dir: usize, agg_bps: u64) {
+    let (bw, io) = (&j.rates.bw[dir], &j.rates.iops[dir]);
+    o["bw_min"] = json!(bw.min);
+    o["bw_max"] = json!(bw.max);
+    o["bw_agg"] = json!(bw_agg_pct(bw, agg_bps));
+    o["bw_mean"] = json!(bw.mean);
+    o["bw_dev"] = json!(bw.stddev());
+    o["bw_samples"] = json!(bw.samples);
+    o["iops_min"] = json!(io.min);
+    o["iops_max"] = json!(io.max);
+    o["iops_mean"] = json!(io.mean);
+    o["iops_stddev"] = json!(io.stddev());
+    o["iops_samples"] = json!(io.samples);
+}
+
+/// fio's text lines of the samples of one direction (none without samples):
+/// `   bw (  KiB/s): min=…, max=…, per=…%, avg=…, stdev=…, samples=…` and
+/// `   iops        : min=…, max=…, avg=…, stdev=…, samples=…`. The samples are KiB/s
+/// whatever `kb_base`; as fio 3.33 (`show_ddir_status`), with `decimal` (`kb_base=1000`)
+/// the label is `kB` and the switch to the `MiB` label comes when the mean is over
+/// 1000² and divides by 1000 (default: over 1024², divides by 1024).
+pub fn dir_text(j: &JobStats, dir: usize, agg_bps: u64, decimal: bool) -> String {
+    let mut s = String::new();
+    let bw = &j.rates.bw[dir];
+    if bw.samples > 0 {
+        let (mut mn, mut mx, mut mean, mut dev) =
+            (bw.min as f64, bw.max as f64, bw.mean, bw.stddev());
+        let (base, mut unit) = if decimal {
+            (1000.0, "kB")
+        } else {
+            (1024.0, "KiB")
+        };
+        if mean > base * base {
+            (mn, mx, mean, dev) = (mn / base, mx / base, mean / base, dev / base);
+            unit = "MiB";
+        }
+        s += &format!(
+            "   bw ({unit:>5}/s): min={:5}, max={:5}, per={:3.2}%, avg={mean:5.02}, stdev={dev:5.02}, samples={}\n",
+            mn as u64,
+            mx as u64,
+            bw_agg_pct(bw, agg_bps),
+            bw.samples
+        );
+    }
+    let io = &j.rates.iops[dir];
+    if io.samples > 0 {
+        s += &format!(
+            "   iops        : min={:5}, max={:5}, avg={:5.02}, stdev={:5.02}, samples={}\n",
+            io.min,
+            io.max,
+            io.mean,
+            io.stddev(),
+            io.samples
+        );
+    }
+    s
+}
+
+fn pct_cells(keys: &[String], p: &[f64], decimals: usize) -> Vec<String> {
+    keys.iter()
+        .zip(p)
+        .filter(|(_, &x)| x > 0.0)
+        .map(|(k, x)| format!("{k}={x:.decimals$}%"))
+        .collect()
+}
+
+/// fio's job text lines for the latency buckets (`  lat (nsec)   : 500=1.00%, …`,
+/// only non-empty units and buckets).
+pub fn job_text(j: &JobStats) -> String {
+    let mut s = String::new();
+    let (n, u, m) = lat_counts(j);
+    let t = total_ios(j);
+    for (name, c, ms) in [
+        ("nsec", &n[..], false),
+        ("usec", &u[..], false),
+        ("msec", &m[..], true),
+    ] {
+        // layout of fio 3.33 text report (`show_lat`): five entries per line, each line
+        // repeating the `lat (unit)` label
+        let cells = pct_cells(&lat_keys(ms), &lat_pct(c, t), 2);
+        for row in cells.chunks(5) {
+            s += &format!("  lat ({name})   : {}\n", row.join(", "));
+        }
+    }
+    s
+}
+
+/// fio's lines after `cpu`: the depth distributions (`  IO depths    : 1=…%`,
+/// `     submit    : …`, `     complete  : …`; when any was counted), then
+/// `     issued rwts: total=R,W,T,S short=0,0,0,0 dropped=0,0,0,0` — requests done per
+/// direction (reads, writes, trims, fsync calls; iomark counts completed requests, a
+/// failed one under `continue_on_error` is not in them; it fails a short transfer
+/// instead of reissuing the rest and drops none, so short/dropped are 0) — and
+/// `     latency   : target=NS, window=US, percentile=P%, depth=N` (the
+/// `latency_target` search, or target 0 at the job's iodepth; fio `stat.c`).
+pub fn depths_text(j: &JobStats) -> String {
+    let mut s = String::new();
+    let d = &j.depth;
+    let sum = |a: &[u64; 7]| a.iter().sum::<u64>();
+    if sum(&d.level) > 0 {
+        let all = |k: &[String], p: &[f64]| {
+            k.iter()
+                .zip(p)
+                .map(|(k, x)| format!("{k}={x:.1}%"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        s += &format!(
+            "  IO depths    : {}\n",
+            all(&depth_keys(), &dist_pct(&d.level, sum(&d.level)))
+        );
+        s += &format!(
+            "     submit    : {}\n",
+            all(&map_keys(), &dist_pct(&d.submit, sum(&d.submit)))
+        );
+        s += &format!(
+            "     complete  : {}\n",
+            all(&map_keys(), &dist_pct(&d.complete, sum(&d.complete)))
+        );
+    }
+    s += &format!(
+        "     issued rwts: total={},{},{},{} short=0,0,0,0 dropped=0,0,0,0\n",
+        j.read.ios, j.write.ios, j.trim.ios, j.sync.ios
+    );
+    if let Some(l) = &j.lat_target {
+        // fio's line: target in ns, window in µs
+        s += &format!(
+            "     latency   : target={}, window={}, percentile={:.2}%, depth={}\n",
+            l.target_ns, l.window_us, l.percentile, l.depth
+        );
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The `bw (…/s)` label and scale of fio 3.33 for kb_base 1024 and 1000: samples are
+    /// KiB/s either way; `kB` is only the label, and the `MiB` switch comes above
+    /// base² (fio with kb_base=1000 printed `bw (  MiB/s): … avg=17601.33` for a mean
+    /// of 17.6 million KiB/s).
+    #[test]
+    fn bw_line_label_and_scale_follow_kb_base() {
+        let mut j = JobStats::default();
+        for v in [1000, 3000] {
+            j.rates.bw[0].add(v);
+        }
+        // mean 2000 KiB/s, stdev 1414.21; agg 2000 KiB/s → per=100 %
+        let agg = 2000 * 1024;
+        assert_eq!(
+            dir_text(&j, 0, agg, false),
+            "   bw (  KiB/s): min= 1000, max= 3000, per=100.00%, avg=2000.00, stdev=1414.21, samples=2\n"
+        );
+        assert_eq!(
+            dir_text(&j, 0, agg, true),
+            "   bw (   kB/s): min= 1000, max= 3000, per=100.00%, avg=2000.00, stdev=1414.21, samples=2\n"
+        );
+        // mean 1 020 000 KiB/s: over 1000² but not 1024²
+        let mut j = JobStats::default();
+        for v in [1_010_000, 1_030_000] {
+            j.rates.bw[0].add(v);
+        }
+        let agg = 1_020_000 * 1024;
+        assert!(dir_text(&j, 0, agg, false).starts_with(
+            "   bw (  KiB/s): min=1010000, max=1030000, per=100.00%, avg=1020000.00, stdev=14142.14,"
+        ));
+        assert!(dir_text(&j, 0, agg, true).starts_with(
+            "   bw (  MiB/s): min= 1010, max= 1030, per=100.00%, avg=1020.00, stdev=14.14,"
+        ));
+    }
+
+    #[test]
+    fn lat_buckets_are_fios() {
+        assert_eq!(lat_bucket(0), (0, 0));
+        assert_eq!(lat_bucket(1), (0, 0));
+        assert_eq!(lat_bucket(2), (0, 1));
+        assert_eq!(lat_bucket(999), (0, 9));
+        assert_eq!(lat_bucket(1_000), (1, 0));
+        assert_eq!(lat_bucket(250_000), (1, 7));
+        assert_eq!(lat_bucket(499_999), (1, 7));
+        assert_eq!(lat_bucket(1_000_000), (2, 0));
+        assert_eq!(lat_bucket(1_999_999_999), (2, 10));
+        assert_eq!(lat_bucket(2_000_000_000), (2, 11));
+    }
+
+    #[test]
+    fn lat_counts_and_percent() {
+        let mut j = JobStats::default();
+        for ns in [300, 300, 1_500, 600_000] {
+            j.read.clat.hist.record(ns).unwrap();
+        }
+        j.read.ios = 4;
+        let (n, u, m) = lat_counts(&j);
+        assert_eq!(n[7], 2); // 250..499 ns: key "500"
+        assert_eq!(u[0], 1); // 1 µs: key "2"
+        assert_eq!(u[8], 1); // 500..749 µs: key "750"
+        assert_eq!(m.iter().sum::<u64>(), 0);
+        assert_eq!(lat_pct(&n, 4)[7], 50.0);
+        assert_eq!(lat_pct(&[1, 0], 100_000), vec![0.01, 0.0]);
+        let mut v = json!({});
+        add_job_keys(&mut v, &j);
+        assert_eq!(v["latency_ns"]["500"], json!(50.0));
+        assert_eq!(v["latency_us"]["750"], json!(25.0));
+        assert_eq!(v["latency_ms"][">=2000"], json!(0.0));
+        assert_eq!(v["iodepth_level"].as_object().unwrap().len(), 7);
+        assert!(job_text(&j).contains("  lat (nsec)   : 500=50.00%\n"));
+    }
+
+    /// Layout of fio 3.33 text report: five level entries per line, then a new
+    /// `lat (unit)` line (fio 3.33: `  lat (usec)   : 2=83.93%, 4=0.12%, 10=0.08%,
+    /// 20=0.01%, 50=0.04%` / `  lat (usec)   : 100=0.01%, 250=0.01%, 500=0.01%`).
+    #[test]
+    fn five_level_entries_per_line() {
+        let mut j = JobStats::default();
+        // one I/O in each of 8 µs buckets, 5 ms buckets, 1 ns bucket
+        let us = [
+            1_500, 3_000, 5_000, 15_000, 30_000, 60_000, 200_000, 400_000,
+        ];
+        let ms = [1_500_000, 3_000_000, 5_000_000, 15_000_000, 30_000_000];
+        for ns in us.iter().chain(&ms).chain(&[600]) {
+            j.read.clat.hist.record(*ns).unwrap();
+        }
+        j.read.ios = 14;
+        let t = job_text(&j);
+        let lines: Vec<&str> = t.lines().collect();
+        assert_eq!(lines.len(), 4, "{t}");
+        assert_eq!(lines[0], "  lat (nsec)   : 750=7.14%");
+        assert_eq!(
+            lines[1],
+            "  lat (usec)   : 2=7.14%, 4=7.14%, 10=7.14%, 20=7.14%, 50=7.14%"
+        );
+        assert_eq!(lines[2], "  lat (usec)   : 100=7.14%, 250=7.14%, 500=7.14%");
+        assert_eq!(
+            lines[3],
+            "  lat (msec)   : 2=7.14%, 4=7.14%, 10=7.14%, 20=7.14%, 50=7.14%"
+        );
+    }
+
+    #[test]
+    fn issued_and_latency_target_lines() {
+        let mut j = JobStats::default();
+        (j.read.ios, j.write.ios, j.trim.ios, j.sync.ios) = (132, 124, 2, 3);
+        let t = depths_text(&j);
+        assert_eq!(
+            t,
+            "     issued rwts: total=132,124,2,3 short=0,0,0,0 dropped=0,0,0,0\n"
+        );
+        j.lat_target = Some(crate::run::control::lat_target::LatTargetReport {
+            depth: 4,
+            target_ns: 0,
+            window_us: 0,
+            percentile: 100.0,
+        });
+        j.depth.level[2] = 10;
+        j.depth.submit[2] = 10;
+        j.depth.complete[2] = 10;
+        let t = depths_text(&j);
+        let lines: Vec<&str> = t.lines().collect();
+        assert!(
+            lines[0].starts_with("  IO depths    : 1=0.0%, 2=0.0%, 4=100.0%"),
+            "{t}"
+        );
+        assert!(
+            lines[3].starts_with("     issued rwts: total=132,124,2,3 "),
+            "{t}"
+        );
+        // fio 3.33 without latency_target: "target=0, window=0, percentile=100.00%, depth=4"
+        assert_eq!(
+            lines[4],
+            "     latency   : target=0, window=0, percentile=100.00%, depth=4"
+        );
+        assert_eq!(lines.len(), 5);
+    }
+
+    #[test]
+    fn agg_and_bw_agg() {
+        let mut a = JobStats::default();
+        a.read.ios = 1;
+        a.read.bytes = 1 << 20;
+        a.runtime_ns = 1_000_000_000;
+        let mut b = a.clone();
+        b.runtime_ns = 2_000_000_000;
+        let jobs = [a, b];
+        // 2 MiB over the longest run, 2000 ms: 1 MiB/s
+        assert_eq!(group_agg(&jobs, 0, 0), 1 << 20);
+        assert_eq!(group_agg(&jobs, 0, 1), 0);
+        let mut s = SampleStat::default();
+        s.add(256);
+        assert_eq!(bw_agg_pct(&s, 1 << 20), 25.0);
+        s.add(4096);
+        assert_eq!(bw_agg_pct(&s, 1 << 20), 100.0);
+    }
+}

@@ -1,0 +1,533 @@
+//! Reading fio's own output into a [`RunResult`], so `iomark compare` lines up fio runs
+//! with iomark's (public case C25). Two inputs: fio's JSON (`--output-format=json`, keys
+//! of fio 3.x: `bw` KiB/s, `bw_bytes` B/s, `iops` unscaled, `runtime` ms, `*_ns` ns) and
+//! fio's normal text report, whose latency headers scale their unit (`clat (usec)`,
+//! `lat (msec)` …) and whose IOPS/BW are rounded (`IOPS=14.2k`, `BW=889MiB/s`).
+//!
+//! Shape, as `iomark run --json` writes it: one [`Phase`] per job and direction
+//! (`JOB read`, `JOB write`, `JOB trim`), rates over that direction's `runtime`, latency
+//! = fio's `lat` (submit to completion) — never `clat`, so compare never puts clat
+//! percentiles beside lat percentiles; percentiles only when fio printed lat
+//! percentiles (`lat_percentiles=1`). Job facts go into the phase's `key=value` note.
+//! Built as JSON and deserialized, so fields added to the schema later keep defaults.
+
+use crate::result::{RunResult, SCHEMA_VERSION};
+use serde_json::{json, Map, Value};
+
+/// One direction of one fio job, normalised: bytes, I/Os, ns.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct FioDir {
+    /// job name
+    pub job: String,
+    /// `read`, `write` or `trim`
+    pub dir: String,
+    /// bytes transferred
+    pub bytes: u64,
+    /// I/Os completed
+    pub ios: u64,
+    /// runtime of this direction, ms
+    pub runtime_ms: f64,
+    /// `lat` (submit → completion): count, min, max, mean, stdev, ns
+    pub lat: Option<(u64, u64, u64, f64, f64)>,
+    /// `lat` percentiles (name like "99" or "99.9" → ns), when fio printed them
+    pub lat_pct: Vec<(String, u64)>,
+    /// engine, bs (bytes), iodepth, jobs, direct, rw
+    pub opts: FioOpts,
+}
+
+/// The job options a comparison needs.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct FioOpts {
+    /// `ioengine`
+    pub engine: String,
+    /// block size of the direction, bytes
+    pub bs: u64,
+    /// `iodepth`
+    pub iodepth: u64,
+    /// `numjobs` (text: `jobs=` of the group line)
+    pub jobs: u64,
+    /// `direct`; `None` when the output does not say (fio's text report)
+    pub direct: Option<bool>,
+    /// `rw`
+    pub rw: String,
+}
+
+/// What `text` holds, if it is fio output: `Some(Ok(result))`, `Some(Err(one line))` for
+/// fio output that cannot be read, `None` when it is not fio output at all.
+pub fn import(text: &str, label: &str) -> Option<Result<RunResult, String>> {
+    let t = text.trim_start();
+    if t.starts_with('{') {
+        let v: Value = serde_json::from_str(t).ok()?;
+        let version = v.get("fio version")?.as_str()?.to_string();
+        Some(from_json(&v).and_then(|d| build(&d, &version, "JSON", label)))
+    } else if text.lines().any(|l| l.starts_with("fio-")) || text.contains("(groupid=") {
+        let version = text
+            .lines()
+            .find(|l| l.starts_with("fio-"))
+            .map_or("fio", |l| l.trim());
+        Some(from_text(text).and_then(|d| build(&d, version, "text report", label)))
+    } else {
+        None
+    }
+}
+
+/// fio size text as printed (`64k`, `4096B`, `64.0KiB`, `1m`) → bytes (fio: k = 1024).
+fn size_bytes(s: &str) -> Option<u64> {
+    let s = s.trim();
+    let split = s
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(s.len());
+    let (num, unit) = s.split_at(split);
+    let n: f64 = num.parse().ok()?;
+    let mult = match unit
+        .to_ascii_lowercase()
+        .trim_end_matches("ib")
+        .trim_end_matches('b')
+    {
+        "" => 1.0,
+        "k" => 1024.0,
+        "m" => 1048576.0,
+        "g" => 1073741824.0,
+        "t" => 1099511627776.0,
+        _ => return None,
+    };
+    Some((n * mult).round() as u64)
+}
+
+fn truthy(s: &str) -> bool {
+    matches!(s.trim(), "1" | "true" | "yes" | "on")
+}
+
+// ---- JSON ----------------------------------------------------------------------------
+
+fn from_json(v: &Value) -> Result<Vec<FioDir>, String> {
+    let jobs = v
+        .get("jobs")
+        .and_then(Value::as_array)
+        .ok_or("fio JSON without a \"jobs\" array")?;
+    let global = v.get("global options").and_then(Value::as_object);
+    let mut out = Vec::new();
+    for j in jobs {
+        let name = j.get("jobname").and_then(Value::as_str).unwrap_or("job");
+        let opt = |k: &str| -> Option<String> {
+            j.get("job options")
+                .and_then(|o| o.get(k))
+                .or_else(|| global.and_then(|g| g.get(k)))
+                .and_then(Value::as_str)
+                .map(str::to_string)
+        };
+        for (i, dir) in ["read", "write", "trim"].iter().enumerate() {
+            let Some(d) = j.get(*dir) else { continue };
+            let u = |k: &str| d.get(k).and_then(Value::as_u64).unwrap_or(0);
+            let ios = u("total_ios");
+            if ios == 0 {
+                continue;
+            }
+            let bs_opt = opt("bs")
+                .or(opt("blocksize"))
+                .unwrap_or_else(|| "4k".into());
+            // `bs=4k,16k`: read, write, trim sizes in order
+            let parts: Vec<&str> = bs_opt.split(',').collect();
+            let bs_txt = parts.get(i).or(parts.first()).copied().unwrap_or("4k");
+            let lat = d
+                .get("lat_ns")
+                .filter(|l| l.get("N").and_then(Value::as_u64).unwrap_or(0) > 0);
+            let f = |l: &Value, k: &str| l.get(k).and_then(Value::as_f64).unwrap_or(0.0);
+            let lat_pct = lat
+                .and_then(|l| l.get("percentile"))
+                .and_then(Value::as_object)
+                .map(|m| {
+                    m.iter()
+                        .filter_map(|(k, v)| Some((pct_name(k.parse::<f64>().ok()?), v.as_u64()?)))
+                        .collect()
+                })
+                .unwrap_or_default();
+            out.push(FioDir {
+                job: name.to_string(),
+                dir: dir.to_string(),
+                bytes: u("io_bytes"),
+                ios,
+                runtime_ms: u("runtime") as f64,
+                lat: lat.map(|l| {
+                    (
+                        l.get("N").and_then(Value::as_u64).unwrap_or(0),
+                        f(l, "min") as u64,
+                        f(l, "max") as u64,
+                        f(l, "mean"),
+                        f(l, "stddev"),
+                    )
+                }),
+                lat_pct,
+                opts: FioOpts {
+                    engine: opt("ioengine").unwrap_or_else(|| "psync".into()),
+                    bs: size_bytes(bs_txt.split('-').next().unwrap_or(bs_txt)).unwrap_or(4096),
+                    iodepth: opt("iodepth").and_then(|s| s.parse().ok()).unwrap_or(1),
+                    jobs: opt("numjobs").and_then(|s| s.parse().ok()).unwrap_or(1),
+                    direct: Some(opt("direct").is_some_and(|s| truthy(&s))),
+                    rw: opt("rw")
+                        .or(opt("readwrite"))
+                        .unwrap_or_else(|| "read".into()),
+                },
+            });
+        }
+    }
+    if out.is_empty() {
+        return Err("fio output without any completed I/O".into());
+    }
+    Ok(out)
+}
+
+/// "99.000000" → "99", "99.900000" → "99.9" (iomark's percentile key spelling).
+fn pct_name(p: f64) -> String {
+    let s = format!("{p}");
+    s.trim_end_matches(".0").to_string()
+}
+
+// ---- normal text report ----------------------------------------------------------------
+
+/// ns per unit of a text header `(nsec)`, `(usec)`, `(msec)`, `(sec)`.
+fn unit_ns(line: &str) -> Option<f64> {
+    let u = line.split_once('(')?.1.split_once(')')?.0;
+    Some(match u {
+        "nsec" => 1.0,
+        "usec" => 1e3,
+        "msec" => 1e6,
+        "sec" => 1e9,
+        _ => return None,
+    })
+}
+
+/// `min=4, max=3061, avg=57.00, stdev=330.43` (values may carry a `k` suffix) → numbers.
+fn kv_numbers(s: &str) -> Vec<(String, f64)> {
+    s.split(',')
+        .filter_map(|kv| {
+            let (k, v) = kv.split_once('=')?;
+            let v = v.trim();
+            let (num, mult) = match v.strip_suffix('k') {
+                Some(n) => (n, 1e3),
+                None => match v.strip_suffix('M') {
+                    Some(n) => (n, 1e6),
+                    None => (v, 1.0),
+                },
+            };
+            Some((k.trim().to_string(), num.parse::<f64>().ok()? * mult))
+        })
+        .collect()
+}
+
+/// `(8192KiB/9msec)` → (bytes, ms).
+fn io_and_runtime(line: &str) -> Option<(u64, f64)> {
+    let inner = line.rsplit_once(")(")?.1.split_once(')')?.0;
+    let (io, rt) = inner.split_once('/')?;
+    let ms = if let Some(n) = rt.strip_suffix("msec") {
+        n.parse::<f64>().ok()?
+    } else if let Some(n) = rt.strip_suffix("usec") {
+        n.parse::<f64>().ok()? / 1e3
+    } else if let Some(n) = rt.strip_suffix("sec") {
+        n.parse::<f64>().ok()? * 1e3
+    } else {
+        return None;
+    };
+    Some((size_bytes(io)?, ms))
+}
+
+fn from_text(text: &str) -> Result<Vec<FioDir>, String> {
+    // header lines: `NAME: (g=0): rw=read, bs=(R) 64.0KiB-64.0KiB, (W) …, ioengine=psync, iodepth=1`
+    // (name, options, bs per direction, whether that bs is fixed: `4096B-4096B`)
+    let mut headers: Vec<(String, FioOpts, [u64; 3], [bool; 3])> = Vec::new();
+    for l in text.lines() {
+        let Some((name, rest)) = l.split_once(": (g=") else {
+            continue;
+        };
+        let rest = rest.split_once("): ").map_or(rest, |x| x.1);
+        let mut o = FioOpts {
+            jobs: 1,
+            ..FioOpts::default()
+        };
+        let mut bs = [0u64; 3];
+        let mut fixed = [false; 3];
+        for part in rest.split(", ") {
+            if let Some(v) = part.strip_prefix("rw=") {
+                o.rw = v.to_string();
+            } else if let Some(v) = part.strip_prefix("ioengine=") {
+                o.engine = v.to_string();
+            } else if let Some(v) = part.strip_prefix("iodepth=") {
+                o.iodepth = v.trim().parse().unwrap_or(1);
+            }
+            for (i, tag) in ["(R) ", "(W) ", "(T) "].iter().enumerate() {
+                if let Some(p) = part.find(tag) {
+                    let v = &part[p + tag.len()..];
+                    let v = v.split(',').next().unwrap_or(v).trim();
+                    let lo = size_bytes(v.split('-').next().unwrap_or(v)).unwrap_or(0);
+                    let hi = v.split_once('-').and_then(|x| size_bytes(x.1));
+                    bs[i] = lo;
+                    fixed[i] = hi == Some(lo);
+                }
+            }
+        }
+        headers.push((name.trim().to_string(), o, bs, fixed));
+    }
+    let mut out: Vec<FioDir> = Vec::new();
+    let mut job: Option<(String, u64)> = None;
+    let mut cur: Option<FioDir> = None;
+    let mut in_lat_pct: Option<f64> = None;
+    // index in `out` of the current job block's first direction
+    let mut job_first = 0usize;
+    let flush = |cur: &mut Option<FioDir>, out: &mut Vec<FioDir>| {
+        if let Some(d) = cur.take() {
+            if d.ios > 0 {
+                out.push(d);
+            }
+        }
+    };
+    for l in text.lines() {
+        let t = l.trim_start();
+        if let Some((name, rest)) = l.split_once(": (groupid=") {
+            flush(&mut cur, &mut out);
+            let jobs = rest
+                .split_once("jobs=")
+                .and_then(|(_, r)| r.split(|c: char| !c.is_ascii_digit()).next())
+                .and_then(|n| n.parse().ok())
+                .unwrap_or(1);
+            job = Some((name.trim().to_string(), jobs));
+            job_first = out.len();
+            in_lat_pct = None;
+            continue;
+        }
+        let Some((jname, jobs)) = job.clone() else {
+            continue;
+        };
+        if let Some((dir, rest)) = ["read", "write", "trim"]
+            .iter()
+            .find_map(|d| t.strip_prefix(&format!("{d}: IOPS=")).map(|r| (*d, r)))
+        {
+            flush(&mut cur, &mut out);
+            in_lat_pct = None;
+            let (bytes, runtime_ms) = io_and_runtime(rest).ok_or_else(|| {
+                format!("fio text: cannot read the I/O size and runtime of {jname} {dir}")
+            })?;
+            let (mut opts, bs) = headers
+                .iter()
+                .find(|h| h.0 == jname)
+                .map(|h| (h.1.clone(), h.2))
+                .unwrap_or_default();
+            let i = ["read", "write", "trim"]
+                .iter()
+                .position(|x| *x == dir)
+                .unwrap_or(0);
+            opts.bs = if bs[i] > 0 { bs[i] } else { 4096 };
+            opts.jobs = jobs;
+            let iops_txt = rest.split(',').next().unwrap_or("0");
+            let iops = kv_numbers(&format!("i={iops_txt}"))
+                .first()
+                .map_or(0.0, |x| x.1);
+            // exact when the block size is fixed; the rounded IOPS x runtime otherwise
+            let ios = if opts.bs > 0 && bytes % opts.bs == 0 {
+                bytes / opts.bs
+            } else {
+                (iops * runtime_ms / 1e3).round() as u64
+            };
+            cur = Some(FioDir {
+                job: jname.clone(),
+                dir: dir.to_string(),
+                bytes,
+                ios,
+                runtime_ms,
+                opts,
+                ..FioDir::default()
+            });
+            continue;
+        }
+        // `issued rwts: total=R,W,T,S`: the exact request counts (the bytes of the
+        // `read:`/`write:` lines are rounded to 3 significant figures, so bytes / bs
+        // can be off by up to 0.5 %); with a fixed bs the bytes follow exactly
+        if let Some(r) = t.strip_prefix("issued rwts: total=") {
+            flush(&mut cur, &mut out);
+            let n: Vec<u64> = r
+                .split_whitespace()
+                .next()
+                .unwrap_or("")
+                .split(',')
+                .map(|x| x.parse().unwrap_or(0))
+                .collect();
+            let fixed = headers.iter().find(|h| h.0 == jname).map(|h| h.3);
+            for d in out.iter_mut().skip(job_first) {
+                let i = ["read", "write", "trim"].iter().position(|x| *x == d.dir);
+                let Some(&ios) = i.and_then(|i| n.get(i)) else {
+                    continue;
+                };
+                if ios == 0 {
+                    continue;
+                }
+                d.ios = ios;
+                if let Some(l) = &mut d.lat {
+                    l.0 = ios;
+                }
+                if i.zip(fixed).is_some_and(|(i, f)| f[i]) && d.opts.bs > 0 {
+                    d.bytes = ios * d.opts.bs;
+                }
+            }
+            continue;
+        }
+        let Some(d) = cur.as_mut() else { continue };
+        if t.starts_with("lat (") && t.contains("min=") {
+            let Some(u) = unit_ns(t) else { continue };
+            let n = kv_numbers(t.split_once(':').map_or("", |x| x.1));
+            let g = |k: &str| n.iter().find(|x| x.0 == k).map_or(0.0, |x| x.1);
+            d.lat = Some((
+                d.ios,
+                (g("min") * u) as u64,
+                (g("max") * u) as u64,
+                g("avg") * u,
+                g("stdev") * u,
+            ));
+            in_lat_pct = None;
+        } else if t.starts_with("lat percentiles (") {
+            in_lat_pct = unit_ns(t);
+        } else if let (Some(u), Some(body)) = (in_lat_pct, t.strip_prefix('|')) {
+            for cell in body.split("],") {
+                let cell = cell.trim().trim_end_matches(']').trim_end_matches(',');
+                if let Some((p, v)) = cell.split_once("th=[") {
+                    if let (Ok(p), Ok(v)) = (p.trim().parse::<f64>(), v.trim().parse::<f64>()) {
+                        d.lat_pct.push((pct_name(p), (v * u) as u64));
+                    }
+                }
+            }
+        } else if !t.starts_with('|') {
+            in_lat_pct = None;
+        }
+    }
+    flush(&mut cur, &mut out);
+    if out.is_empty() {
+        return Err(
+            "fio text report without a job result (no `read: IOPS=` / `write: IOPS=` line)".into(),
+        );
+    }
+    Ok(out)
+}
+
+// ---- RunResult -------------------------------------------------------------------------
+
+fn rate(bytes: u64, ios: u64, secs: f64) -> Value {
+    let t = if secs > 0.0 { secs } else { f64::MIN_POSITIVE };
+    json!({
+        "iops": ios as f64 / t,
+        "bw_bytes_per_s": bytes as f64 / t,
+        "bw_mib_per_s": bytes as f64 / t / 1048576.0,
+        "bw_mb_per_s": bytes as f64 / t / 1e6,
+    })
+}
+
+fn latency(d: &FioDir) -> Value {
+    let (count, min, max, mean, sd) = d.lat.unwrap_or((0, 0, 0, 0.0, 0.0));
+    let pct: Map<String, Value> = d
+        .lat_pct
+        .iter()
+        .map(|(k, v)| (k.clone(), json!(v)))
+        .collect();
+    json!({
+        "count": count, "min_ns": min, "max_ns": max, "mean_ns": mean.round() as u64,
+        "stdev_ns": sd, "sum_ns": (mean * count as f64).round() as u64, "percentiles_ns": pct,
+    })
+}
+
+fn build(dirs: &[FioDir], version: &str, form: &str, label: &str) -> Result<RunResult, String> {
+    let source = format!("{version} {form}");
+    let mut phases = Vec::new();
+    let (mut rd, mut wr) = ((0u64, 0u64, 0.0f64), (0u64, 0u64, 0.0f64));
+    for d in dirs {
+        let secs = d.runtime_ms / 1e3;
+        let t = if secs > 0.0 { secs } else { f64::MIN_POSITIVE };
+        let o = &d.opts;
+        phases.push(json!({
+            "name": format!("{} {}", d.job, d.dir),
+            "ops": d.ios, "bytes": d.bytes, "seconds": secs,
+            "ops_per_s": d.ios as f64 / t,
+            "mb_per_s": d.bytes as f64 / t / 1e6,
+            "mib_per_s": d.bytes as f64 / t / 1048576.0,
+            "lat": latency(d),
+            "cache": null,
+            "notes": [
+                format!("engine={} bs={} iodepth={} threads={} direct={} rw={}", o.engine, o.bs, o.iodepth, o.jobs, o.direct.map_or("unknown".into(), |d| d.to_string()), o.rw),
+                "latency=lat (submit to completion)".to_string(),
+                format!("source={source}"),
+            ],
+        }));
+        let acc = if d.dir == "read" { &mut rd } else { &mut wr };
+        acc.0 += d.bytes;
+        acc.1 += d.ios;
+        acc.2 = acc.2.max(secs);
+    }
+    let first = &dirs[0].opts;
+    let period = rd.2.max(wr.2);
+    let op = |a: (u64, u64, f64)| {
+        let mut v = rate(a.0, a.1, period);
+        v["ops"] = json!(a.1);
+        v["bytes"] = json!(a.0);
+        v["lat"] = json!({"count":0,"min_ns":0,"max_ns":0,"mean_ns":0,"stdev_ns":0.0,"sum_ns":0,"percentiles_ns":{}});
+        v
+    };
+    let v = json!({
+        "schema_version": SCHEMA_VERSION,
+        "tool": "fio",
+        "version": version,
+        "command": "run",
+        "argv": [format!("imported from {label} ({source})")],
+        "status": "ok",
+        "error": null,
+        "job": {
+            "kind": "run", "test_mode": null, "engine": first.engine, "iodepth": first.iodepth,
+            "threads": first.jobs, "files": 0, "file_size_bytes": 0, "total_size_bytes": 0,
+            "block_size_bytes": first.bs, "request_size_bytes": first.bs, "time_limit_s": 0,
+            "event_limit": 0, "direct": first.direct.unwrap_or(false), "sync": false, "dsync": false,
+            "fsync_freq": 0, "fsync_end": false, "fsync_all": false, "fsync_mode": "fsync",
+            "rw_ratio": null, "rand_seed": 0, "rand_seed_used": 0, "validate": false,
+            "data_pattern": null, "directory": "",
+        },
+        "elapsed_s": period, "period_s": period, "events": rd.1 + wr.1,
+        "read": op(rd), "write": op(wr),
+        "fsync": {"ops": 0, "ops_per_s": 0.0, "lat": {"count":0,"min_ns":0,"max_ns":0,"mean_ns":0,"stdev_ns":0.0,"sum_ns":0,"percentiles_ns":{}}},
+        "lat": {"count":0,"min_ns":0,"max_ns":0,"mean_ns":0,"stdev_ns":0.0,"sum_ns":0,"percentiles_ns":{}},
+        "threads": [], "intervals": [], "page_cache": null,
+        "warnings": [{"id": "imported.fio", "message": format!("imported from fio output ({source}): latency is fio's lat (submit to completion); no diagnosis of the target")}],
+        "phases": phases,
+    });
+    serde_json::from_value(v)
+        .map_err(|e| format!("fio output could not be turned into a result: {e}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_as_fio_prints_them() {
+        assert_eq!(size_bytes("64.0KiB"), Some(65536));
+        assert_eq!(size_bytes("4096B"), Some(4096));
+        assert_eq!(size_bytes("4k"), Some(4096));
+        assert_eq!(size_bytes("1m"), Some(1048576));
+        assert_eq!(size_bytes("8192KiB"), Some(8388608));
+        assert_eq!(size_bytes("x"), None);
+    }
+
+    #[test]
+    fn text_units_scale_to_ns() {
+        assert_eq!(unit_ns("clat (usec): min=4"), Some(1e3));
+        assert_eq!(unit_ns(" lat (nsec): min=4"), Some(1.0));
+        assert_eq!(unit_ns("lat (msec): min=4"), Some(1e6));
+        assert_eq!(
+            io_and_runtime("IOPS=14.2k, BW=889MiB/s (932MB/s)(8192KiB/9msec)"),
+            Some((8388608, 9.0))
+        );
+        assert_eq!(
+            kv_numbers("min=4, max=3330.0k, avg=57.00")[1].1,
+            3_330_000.0
+        );
+    }
+
+    #[test]
+    fn not_fio_is_none() {
+        assert!(import("{\"a\": 1}", "x").is_none());
+        assert!(import("hello", "x").is_none());
+    }
+}

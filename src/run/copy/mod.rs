@@ -1,0 +1,552 @@
+//! Execution of `iomark copy`: create an incompressible source file, copy it with each
+//! method the common tools use, time every copy to the last write and to the end of the
+//! final `fsync`, verify the destination byte for byte, and report.
+//!
+//! Shape: one [`CopyJob`] (validated by `cli::copy`) → [`execute`] → exit code. The
+//! environment checks (directories, same file, permissions, free space) happen here,
+//! before any file is created; every file is created and removed through
+//! [`crate::files::scratch::Scratch`], so only files iomark made are ever removed (also
+//! after SIGINT/SIGTERM, which stop the copy loops between two requests).
+//! The page cache is dropped with `posix_fadvise(POSIX_FADV_DONTNEED)` after `fsync`
+//! before every phase and the residency is checked with `mincore(2)`; the durable time
+//! (including `fsync`) is the honest figure, the other one shows what a tool that does
+//! not sync appears to achieve.
+
+use crate::exit;
+use crate::job::values::iec;
+use crate::result::{self, JobInfo, Phase, Warning};
+use crate::run::signals::Signals;
+use crate::files::preflight;
+use crate::files::scratch::{self, Scratch, ScratchError};
+use std::os::unix::fs::MetadataExt;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+mod methods;
+mod phase;
+use methods::{
+    check_stop, copy_file_range, create_err, drop_cache, io_fail, read_write, write_source, Method,
+};
+pub use methods::{first_difference, Timing};
+pub use phase::{
+    bar, check_dir, json_placeholder, outcome, phase_result, print_partial, short, RunError,
+};
+
+/// Block size of the buffered (cp-like) method, bytes.
+pub const BUFFERED_BLOCK: usize = 128 * 1024;
+/// Block size of the O_DIRECT method, bytes.
+pub const DIRECT_BLOCK: usize = 4 * 1024 * 1024;
+/// Largest `copy_file_range` request, bytes (keeps the progress bar and Ctrl-C responsive).
+pub const CFR_CHUNK: usize = 64 * 1024 * 1024;
+
+/// A validated copy job.
+#[derive(Clone, Debug)]
+pub struct CopyJob {
+    /// directory the source file is created in
+    pub src_dir: PathBuf,
+    /// directory the copies are written to
+    pub dst_dir: PathBuf,
+    /// source file size, bytes (> 0)
+    pub size: u64,
+    /// seed of the data generator
+    pub seed: u32,
+    /// `--json=FILE`
+    pub json: Option<PathBuf>,
+    /// `--keep`: leave the source and every destination file in place (no cleanup after
+    /// a successful run; needs room for four files)
+    pub keep: bool,
+    /// argv after the command word
+    pub argv: Vec<String>,
+}
+
+/// Stage 2 checks of a copy job, before anything is created: SRC and DST must be
+/// existing directories (a file as SRC is named first, with a note when DST is the same
+/// file or a path inside it), writable, with free space for the source and the copies
+/// (statvfs). Errors: [`RunError::Env`] (exit 3) for all of these.
+pub fn resolve(job: &CopyJob) -> Result<(), RunError> {
+    let (s, d) = (&job.src_dir, &job.dst_dir);
+    let sm = std::fs::metadata(s).ok();
+    let dm = std::fs::metadata(d).ok();
+    // A file given as SRC is the error to name first: "same file" or "DST inside SRC"
+    // only follow from it, so they are added as a note.
+    if let Some(a) = sm.as_ref().filter(|m| !m.is_dir()) {
+        let abs = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
+        let note = if dm
+            .as_ref()
+            .is_some_and(|b| a.dev() == b.dev() && a.ino() == b.ino())
+        {
+            "; DST names the same file"
+        } else if abs(d) != abs(s) && abs(d).starts_with(abs(s)) {
+            "; DST is a path inside it"
+        } else {
+            ""
+        };
+        return Err(RunError::Env(format!(
+            "SRC '{}' is not a directory{note} (iomark copy creates its own source file in the directory SRC; it never reads or changes your files)",
+            s.display()
+        )));
+    }
+    check_dir("SRC", s)?;
+    check_dir("DST", d)?;
+    let same_fs = sm.zip(dm).is_some_and(|(a, b)| a.dev() == b.dev());
+    // Without --keep one copy exists at a time; with it, all three stay.
+    let copies = if job.keep { 3 } else { 1 };
+    let need = |n: u64| job.size.saturating_mul(n);
+    let checks: Vec<(&Path, u64, String)> = if same_fs {
+        vec![(
+            s,
+            need(1 + copies),
+            format!(
+                "source {} + {copies} cop{} of {}",
+                iec(job.size),
+                if copies == 1 { "y" } else { "ies" },
+                iec(job.size)
+            ),
+        )]
+    } else {
+        vec![
+            (s, need(1), format!("source {}", iec(job.size))),
+            (
+                d,
+                need(copies),
+                format!(
+                    "{copies} cop{} of {}",
+                    if copies == 1 { "y" } else { "ies" },
+                    iec(job.size)
+                ),
+            ),
+        ]
+    };
+    for (dir, need, what) in checks {
+        if let Some(free) = preflight::free_space(dir) {
+            if need > free {
+                return Err(RunError::Env(format!(
+                    "not enough free space in '{}': need {} ({what}), {} available ({} < {} bytes)",
+                    dir.display(),
+                    iec(need),
+                    iec(free),
+                    free,
+                    need
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn pct(r: Option<f64>) -> String {
+    r.map_or("unknown".into(), |r| format!("{:.1} %", r * 100.0))
+}
+
+/// One printed row.
+struct Row {
+    label: &'static str,
+    timing: Option<Timing>,
+    note: Option<String>,
+}
+
+fn fmt_rate(bytes: u64, s: f64) -> String {
+    let t = if s > 0.0 { s } else { f64::MIN_POSITIVE };
+    format!(
+        "{:>8.3} s {:>9.1} MB/s {:>9.1} MiB/s",
+        s,
+        bytes as f64 / t / 1e6,
+        bytes as f64 / t / 1_048_576.0
+    )
+}
+
+/// The path's ceiling from the diagnosis: (text line, lower of read/write MB/s).
+fn ceiling(src: &Path, dst: &Path) -> (String, Option<f64>) {
+    use crate::probe::diagnosis::{diagnose, Inputs};
+    let root = crate::probe::Root::default();
+    let get = |p: &Path| {
+        diagnose(
+            &root,
+            &Inputs {
+                path: p.display().to_string(),
+                ..Default::default()
+            },
+        )
+    };
+    let (ds, dd) = (get(src), get(dst));
+    let r = ds.ceiling.as_ref().and_then(|c| c.read_mb_s);
+    let w = dd.ceiling.as_ref().and_then(|c| c.write_mb_s);
+    match (r, w) {
+        (Some(r), Some(w)) => (
+            format!(
+                "ceiling: read {} on SRC (set by {}), write {} on DST (set by {}); a copy cannot beat the lower, {:.0} MB/s",
+                crate::probe::ceiling::Ceiling::describe(r),
+                ds.ceiling.as_ref().map_or("", |c| c.set_by.as_str()),
+                crate::probe::ceiling::Ceiling::describe(w),
+                dd.ceiling.as_ref().map_or("", |c| c.set_by.as_str()),
+                r.min(w)
+            ),
+            Some(r.min(w)),
+        ),
+        _ => {
+            let why: Vec<String> = [&ds, &dd]
+                .iter()
+                .filter(|d| d.ceiling.is_none())
+                .filter_map(|d| d.ceiling_unknown.clone())
+                .collect::<std::collections::BTreeSet<_>>()
+                .into_iter()
+                .collect();
+            (
+                format!(
+                    "ceiling: unknown ({})",
+                    if why.is_empty() {
+                        "the diagnosis found no link rate".to_string()
+                    } else {
+                        why.join("; ")
+                    }
+                ),
+                None,
+            )
+        }
+    }
+}
+
+/// Run a copy job; prints the report on stdout and returns the exit code.
+pub fn execute(job: &CopyJob) -> i32 {
+    let signals = Signals::install();
+    let t0 = Instant::now();
+    let mut phases = Vec::new();
+    let mut warnings = Vec::new();
+    let mut scratch = Scratch::new();
+    let mut started = false;
+    let r = run(
+        job,
+        &signals.stop,
+        &mut scratch,
+        &mut phases,
+        &mut warnings,
+        &mut started,
+    );
+    if r.is_err() {
+        // a partial report: the phases that finished before the error or the signal
+        print_partial(&phases);
+    }
+    if job.keep && r.is_ok() {
+        for f in scratch.release() {
+            crate::outln!("kept: {}", f.display());
+        }
+    }
+    for e in scratch.cleanup() {
+        eprintln!("iomark copy: {e}");
+    }
+    let (status, error, code) = outcome(
+        "copy",
+        "the files iomark created were removed",
+        &r,
+        &signals,
+    );
+    // Errors found before the placeholder was written leave no JSON file; after it, the
+    // result (ok, failed or interrupted) always replaces the placeholder.
+    if let (Some(p), true) = (&job.json, started) {
+        let info = JobInfo {
+            kind: "copy".into(),
+            engine: "psync+copy_file_range+direct".into(),
+            iodepth: 1,
+            threads: 1,
+            files: 1,
+            file_size_bytes: job.size,
+            total_size_bytes: job.size,
+            block_size_bytes: BUFFERED_BLOCK as u64,
+            request_size_bytes: DIRECT_BLOCK as u64,
+            fsync_end: true,
+            rand_seed: u64::from(job.seed),
+            rand_seed_used: u64::from(job.seed),
+            data_pattern: Some(crate::job::sysbench::DataPattern::Random),
+            directory: format!("{} -> {}", abs(&job.src_dir), abs(&job.dst_dir)),
+            ..Default::default()
+        };
+        let mut res = phase_result(
+            "copy",
+            &job.argv,
+            info,
+            status,
+            error,
+            t0.elapsed().as_secs_f64(),
+            phases,
+        );
+        res.warnings = warnings;
+        // the destination is where the copy is written: its path decides durability
+        res.diagnosis = Some(result::TargetDiagnosis::of(&job.dst_dir, None, false));
+        if let Err(e) = result::write_atomic(p, &res) {
+            eprintln!("iomark copy: --json={}: {e}", p.display());
+            return if code == exit::OK {
+                exit::ENVIRONMENT
+            } else {
+                code
+            };
+        }
+    }
+    code
+}
+
+fn abs(p: &Path) -> String {
+    std::fs::canonicalize(p)
+        .unwrap_or_else(|_| p.to_path_buf())
+        .display()
+        .to_string()
+}
+
+fn run(
+    job: &CopyJob,
+    stop: &AtomicBool,
+    scratch: &mut Scratch,
+    phases: &mut Vec<Phase>,
+    warnings: &mut Vec<Warning>,
+    started: &mut bool,
+) -> Result<(), RunError> {
+    resolve(job)?;
+    if let Some(p) = &job.json {
+        json_placeholder(p)?;
+    }
+    // From here on the JSON file holds the placeholder: it is always rewritten.
+    *started = true;
+    for (what, d) in [("SRC", &job.src_dir), ("DST", &job.dst_dir)] {
+        if let Some(fs) = preflight::memory_fs(d) {
+            warnings.push(Warning {
+                id: "target.memory_fs".into(),
+                message: format!(
+                    "{what} '{}' is on {fs}: the copy measures memory, not a drive",
+                    d.display()
+                ),
+            });
+        }
+    }
+    for w in warnings.iter() {
+        eprintln!("WARNING: {}", w.message);
+    }
+    let pid = std::process::id();
+    let src = job.src_dir.join(format!("iomark-copy.{pid}.src"));
+    crate::outln!(
+        "iomark copy: {} source file (incompressible), {} -> {}",
+        iec(job.size),
+        abs(&job.src_dir),
+        abs(&job.dst_dir)
+    );
+
+    // The source: written, fsync-ed, then dropped from the page cache.
+    let mut f = scratch.create_file(&src, false).map_err(create_err)?;
+    let pb = bar(job.size, "create source", true);
+    let t = Instant::now();
+    let reqs = write_source(&mut f, &src, job.size, job.seed, stop, &pb)?;
+    let written_s = t.elapsed().as_secs_f64();
+    crate::engine::fault::io_hook(crate::engine::fault::Op::Fsync)
+        .and_then(|_| f.sync_all())
+        .map_err(|e| io_fail("cannot fsync", &src, &e))?;
+    let durable_s = t.elapsed().as_secs_f64();
+    pb.finish_and_clear();
+    drop(f);
+    drop_cache(&src)?;
+    let mut p = Phase::new("create_source_durable", reqs, job.size, durable_s);
+    p.notes.push(format!(
+        "4 MiB buffered writes of xoroshiro128+ data, then fsync; {written_s:.3} s to the last write"
+    ));
+    phases.push(p);
+
+    let methods: [(&str, &'static str, bool); 3] = [
+        ("buffered_128k", "buffered 128 KiB", false),
+        ("copy_file_range", "copy_file_range", false),
+        ("direct_4m", "O_DIRECT 4 MiB", true),
+    ];
+    let mut rows = Vec::new();
+    let mut resident_notes = Vec::new();
+    for (name, label, is_direct) in methods {
+        check_stop(stop)?;
+        let dst = job.dst_dir.join(format!("iomark-copy.{pid}.{name}.dst"));
+        drop_cache(&src)?;
+        let src_res = scratch::resident_fraction(&src);
+        let cache = format!(
+            "source dropped with posix_fadvise(POSIX_FADV_DONTNEED) after fsync; mincore: {} resident at start",
+            pct(src_res)
+        );
+        let mut d = match scratch.create_file(&dst, is_direct) {
+            Ok(d) => d,
+            Err(ScratchError::DirectRefused(_)) => {
+                rows.push(Row {
+                    label,
+                    timing: None,
+                    note: Some("O_DIRECT refused by DST's filesystem (EINVAL): skipped".into()),
+                });
+                continue;
+            }
+            Err(e) => return Err(create_err(e)),
+        };
+        let pb = bar(job.size, label, true);
+        let m = match name {
+            "buffered_128k" => read_write(&src, &dst, &mut d, false, BUFFERED_BLOCK, stop, &pb)?,
+            "copy_file_range" => copy_file_range(&src, &dst, &mut d, stop, &pb)?,
+            _ => read_write(&src, &dst, &mut d, true, DIRECT_BLOCK, stop, &pb)?,
+        };
+        pb.finish_and_clear();
+        drop(d);
+        match m {
+            Method::Skipped(why) => {
+                warnings.push(Warning {
+                    id: format!("copy.{name}_skipped"),
+                    message: why.clone(),
+                });
+                rows.push(Row {
+                    label,
+                    timing: None,
+                    note: Some(why),
+                });
+            }
+            Method::Done(t) => {
+                drop_cache(&dst)?;
+                let dst_res = scratch::resident_fraction(&dst);
+                resident_notes.push(format!(
+                    "{label}: source {} at start, destination {} after",
+                    pct(src_res),
+                    pct(dst_res)
+                ));
+                match first_difference(&src, &dst) {
+                    Ok(None) => {}
+                    Ok(Some(off)) => {
+                        return Err(RunError::Failed(format!(
+                            "verification failed: {} differs from the source at byte {off}",
+                            dst.display()
+                        )))
+                    }
+                    Err(e) => return Err(io_fail("cannot verify", &dst, &e)),
+                }
+                let mut pw =
+                    Phase::new(&format!("{name}_written"), t.requests, t.bytes, t.written_s);
+                pw.cache = Some(cache.clone());
+                pw.notes.push(
+                    "up to the return of the last write; data may still be in the page cache"
+                        .into(),
+                );
+                let mut pd =
+                    Phase::new(&format!("{name}_durable"), t.requests, t.bytes, t.durable_s);
+                pd.cache = Some(cache);
+                pd.notes
+                    .push("includes the final fsync: the honest figure".into());
+                pd.notes
+                    .push("destination verified byte-identical to the source".into());
+                if name == "copy_file_range" {
+                    pd.notes.push("on btrfs/XFS/NFS the kernel may share extents (reflink) or copy server-side instead of moving data".into());
+                }
+                phases.push(pw);
+                phases.push(pd);
+                rows.push(Row {
+                    label,
+                    timing: Some(t),
+                    note: None,
+                });
+            }
+        }
+        if !job.keep {
+            scratch
+                .remove_file(&dst)
+                .map_err(|e| io_fail("cannot remove", &dst, &e))?;
+        }
+        // The verification read the source back in: drop it again.
+        drop_cache(&src)?;
+    }
+
+    crate::outln!(
+        "page cache: dropped with posix_fadvise(POSIX_FADV_DONTNEED) after fsync before every phase (no root needed); mincore check:"
+    );
+    for n in &resident_notes {
+        crate::outln!("  {n}");
+    }
+    crate::outln!();
+    crate::outln!(
+        "{:<18} {:^41}   {:^41}",
+        "method",
+        "to last write",
+        "durable (incl. final fsync)"
+    );
+    for r in &rows {
+        match (&r.timing, &r.note) {
+            (Some(t), _) => crate::outln!(
+                "{:<18} {}   {}",
+                r.label,
+                fmt_rate(t.bytes, t.written_s),
+                fmt_rate(t.bytes, t.durable_s)
+            ),
+            (None, Some(n)) => crate::outln!("{:<18} {n}", r.label),
+            (None, None) => {}
+        }
+    }
+    crate::outln!();
+    crate::outln!("MB = 1000000 bytes, MiB = 1048576 bytes. The durable figure (until fsync returned) is the honest one;");
+    crate::outln!("\"to last write\" is what a copy that does not sync appears to take. Every destination was verified byte-identical.");
+    let (line, ceil) = ceiling(&job.src_dir, &job.dst_dir);
+    crate::outln!("{line}");
+    if let Some(c) = ceil {
+        for r in &rows {
+            if let Some(t) = &r.timing {
+                let mbs = t.bytes as f64 / t.durable_s.max(f64::MIN_POSITIVE) / 1e6;
+                crate::outln!(
+                    "  {:<18} durable {:.0} MB/s = {:.0} % of the ceiling",
+                    r.label,
+                    mbs,
+                    mbs / c * 100.0
+                );
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn difference_offsets() {
+        let d = tempfile::tempdir().unwrap();
+        let (a, b) = (d.path().join("a"), d.path().join("b"));
+        std::fs::write(&a, vec![1u8; 3_000_000]).unwrap();
+        std::fs::write(&b, vec![1u8; 3_000_000]).unwrap();
+        assert_eq!(first_difference(&a, &b).unwrap(), None);
+        let mut v = vec![1u8; 3_000_000];
+        v[2_500_000] = 0;
+        std::fs::write(&b, &v).unwrap();
+        assert_eq!(first_difference(&a, &b).unwrap(), Some(2_500_000));
+        std::fs::write(&b, vec![1u8; 1000]).unwrap();
+        assert_eq!(first_difference(&a, &b).unwrap(), Some(1000));
+    }
+
+    #[test]
+    fn exit_codes() {
+        assert_eq!(RunError::Invalid("x".into()).code(None), 2);
+        assert_eq!(RunError::Env("x".into()).code(None), 3);
+        assert_eq!(RunError::Failed("x".into()).code(None), 1);
+        assert_eq!(RunError::Interrupted.code(Some(143)), 143);
+    }
+
+    #[test]
+    fn a_src_file_is_named_as_not_a_directory() {
+        let d = tempfile::tempdir().unwrap();
+        let f = d.path().join("f");
+        std::fs::write(&f, b"x").unwrap();
+        let job = |s: &Path, t: &Path| CopyJob {
+            src_dir: s.into(),
+            dst_dir: t.into(),
+            size: 1 << 20,
+            seed: 1,
+            json: None,
+            keep: false,
+            argv: vec![],
+        };
+        let src_file = |dst: &Path, note: &str| {
+            matches!(resolve(&job(&f, dst)), Err(RunError::Env(m))
+                if m.starts_with(&format!("SRC '{}' is not a directory{note} (", f.display())))
+        };
+        assert!(src_file(&f, "; DST names the same file"));
+        assert!(src_file(&f.join("sub"), "; DST is a path inside it"));
+        assert!(src_file(d.path(), ""));
+        assert!(
+            matches!(resolve(&job(&d.path().join("nope"), d.path())), Err(RunError::Env(m)) if m.contains("does not exist"))
+        );
+        assert!(resolve(&job(d.path(), d.path())).is_ok());
+        assert_eq!(std::fs::read(&f).unwrap(), b"x");
+    }
+}

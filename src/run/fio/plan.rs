@@ -1,0 +1,216 @@
+//! A job thread's plan (see [`crate::run::fio`]): its files (names from `filename`,
+//! `filename_format`, `nrfiles`, `directory`), their I/O regions, the offset alignment,
+//! byte limit and seed, resolved once from the job before the thread starts.
+
+use crate::run::fio::*;
+use crate::job::fio::{EngineKind, FioJob, SizeSpec};
+use crate::files::dataset::{self, FileSpec, FilesError};
+use std::path::{Path, PathBuf};
+
+/// Everything a worker thread needs, resolved from a job.
+#[derive(Clone, Debug)]
+pub(crate) struct Plan {
+    pub job: FioJob,
+    pub files: Vec<FileSpec>,
+    /// I/O region of each file: (first byte, length), bytes
+    pub regions: Vec<(u64, u64)>,
+    /// offset alignment, bytes
+    pub align: u64,
+    /// bytes to move before stopping (0 = unlimited)
+    pub byte_limit: u64,
+    /// bytes of one pass over the files (each region's whole blocks of `align`): fio
+    /// re-opens the files, and so drops their page cache, at every new pass
+    pub pass_bytes: u64,
+    pub seed: u64,
+    /// thread number within the job, from 0
+    pub thread: u32,
+    /// the run's flows (`flow=`), shared by every thread
+    pub flows: Option<std::sync::Arc<crate::run::control::flow::Flows>>,
+    /// `zonemode=zbd`: the shared zone table of each file (empty otherwise)
+    pub zones: crate::run::gen::zones::Tables,
+}
+
+/// fio's `filename_format` expansion: `$jobname`, `$jobnum`, `$filenum`, `$clientuid`.
+pub fn format_filename(fmt: &str, job: &str, jobnum: u32, filenum: u32) -> String {
+    fmt.replace("$jobname", job)
+        .replace("$jobnum", &jobnum.to_string())
+        .replace("$filenum", &filenum.to_string())
+        .replace("$clientuid", "0")
+}
+
+/// `job` with `io_size=N%` turned into bytes: N % of the thread's size, the sum of its
+/// files' region lengths (fio 3.33: `--size=1m --io_size=50%` reads 512 KiB; with
+/// `filesize=1m nrfiles=2`, 1 MiB), rounded down to a byte; 0 bytes means unset.
+pub(crate) fn resolve_io_size(job: &FioJob, regions: &[Region]) -> FioJob {
+    let mut job = job.clone();
+    if let Some(pc) = job.more.io_size_pct.take() {
+        let total: u128 = regions.iter().map(|r| u128::from(r.1)).sum();
+        let bytes = u64::try_from(total * u128::from(pc) / 100).unwrap_or(u64::MAX);
+        job.more.io_size = Some(bytes).filter(|&n| n > 0);
+    }
+    job
+}
+
+/// Files of thread `t` of `job` with their I/O regions (existing sizes looked up
+/// through target/). A file's size is the end of its region.
+/// I/O region of a file: (first byte, length), bytes.
+type Region = (u64, u64);
+
+pub(crate) fn files_for(job: &FioJob, t: u32) -> Result<(Vec<FileSpec>, Vec<Region>), RunError> {
+    // a character device has no size of its own (fio: the job's size= is used)
+    let no_size = |p: PathBuf| -> RunError {
+        if dataset::is_char_device(&p) {
+            FilesError::CharNoSize(p).into()
+        } else {
+            FilesError::NoSize(p).into()
+        }
+    };
+    let dir = job.directory.clone();
+    let join = |name: &str| -> PathBuf {
+        let p = Path::new(name);
+        match (&dir, p.is_absolute()) {
+            (Some(d), false) => d.join(p),
+            _ => p.to_path_buf(),
+        }
+    };
+    let fmt = job
+        .more
+        .filename_format
+        .clone()
+        .unwrap_or_else(|| "$jobname.$jobnum.$filenum".into());
+    let paths: Vec<PathBuf> = match &job.filename {
+        Some(list) => list
+            .split(':')
+            .filter(|s| !s.is_empty())
+            .map(join)
+            .collect(),
+        None => (0..job.nrfiles)
+            .map(|i| join(&format_filename(&fmt, &job.name, t, i)))
+            .collect(),
+    };
+    if paths.is_empty() {
+        return Err(RunError::Plan {
+            job: job.name.clone(),
+            why: "filename= names no file".into(),
+        });
+    }
+    let n = paths.len() as u64;
+    let mut out = Vec::with_capacity(paths.len());
+    let mut regions = Vec::with_capacity(paths.len());
+    for p in paths {
+        let existing = dataset::existing_size(&p);
+        let size = match (job.filesize, job.size) {
+            (Some((a, _)), _) => a,
+            (None, Some(SizeSpec::Bytes(b))) => b / n,
+            (None, Some(SizeSpec::Percent(pc))) => match existing {
+                Some(e) => (e as f64 * pc / 100.0) as u64,
+                None => return Err(no_size(p)),
+            },
+            (None, None) if job.engine == EngineKind::Null => NULL_DEFAULT_SIZE,
+            (None, None) => match existing {
+                Some(e) => e,
+                // fill_device: the region is the free space (fill_region below), so a
+                // file that does not exist yet needs no size (fio creates it)
+                None if job.more.x.fill_device && !dataset::is_char_device(&p) => 0,
+                None => return Err(no_size(p)),
+            },
+        };
+        let base = match job.more.offset {
+            None => 0,
+            Some(SizeSpec::Bytes(b)) => b,
+            Some(SizeSpec::Percent(pc)) => {
+                // fio aligns a percentage offset down to the smallest block size
+                let raw = (existing.unwrap_or(size) as f64 * pc / 100.0) as u64;
+                let min_bs = job.bs_read.min().min(job.bs_write.min()).max(1);
+                raw / min_bs * min_bs
+            }
+        };
+        let start = base.saturating_add(u64::from(t).saturating_mul(job.more.offset_increment));
+        // with an offset into an existing file (or device) and no explicit size, the
+        // region runs to its end
+        let len = match (existing, job.size, job.filesize) {
+            (Some(e), None, None) if start > 0 => e.saturating_sub(start),
+            _ => size,
+        };
+        // fill_device: size is ignored; the region is the free space (written until
+        // ENOSPC), and nothing is laid out in advance
+        let (len, on_disk) = match crate::run::fio::errors::fill_region(job, &p, existing, start) {
+            Some(r) => r,
+            None => (len, start.saturating_add(len)),
+        };
+        out.push(FileSpec {
+            path: p,
+            size: on_disk,
+        });
+        regions.push((start, len));
+    }
+    Ok((out, regions))
+}
+
+pub(crate) fn plan(job: &FioJob, t: u32, global_index: u64) -> Result<Plan, RunError> {
+    let (files, regions) = files_for(job, t)?;
+    let job = &resolve_io_size(job, &regions);
+    let max_bs = job.bs_read.max().max(job.bs_write.max());
+    let align = job
+        .more
+        .blockalign
+        .unwrap_or_else(|| job.bs_read.min().min(job.bs_write.min()))
+        .max(1);
+    if job.rw.trims() {
+        if let Some(f) = files.iter().find(|f| dataset::is_char_device(&f.path)) {
+            // trims punch holes (fallocate) in files and discard on block devices;
+            // a character device takes neither
+            return Err(RunError::Plan {
+                job: job.name.clone(),
+                why: format!(
+                    "{} is a character device: trim is supported on files and block devices only",
+                    f.path.display()
+                ),
+            });
+        }
+    }
+    if let Some((f, r)) = files.iter().zip(&regions).find(|(_, r)| r.1 < max_bs) {
+        return Err(RunError::Plan {
+            job: job.name.clone(),
+            why: format!(
+                "file {} has an I/O region of {} bytes, less than the largest block size {} bytes",
+                f.path.display(),
+                r.1,
+                max_bs
+            ),
+        });
+    }
+    // a pass moves each region's whole blocks only (fio: a file is done when the next
+    // block no longer fits; bs=3k over 1 MiB is 341 requests, not 342)
+    let pass_bytes: u64 = regions.iter().map(|r| r.1 / align * align).sum();
+    // (fill_device: the region is the free space, so the job ends at ENOSPC, or at the
+    // latest once it has written all of it)
+    let byte_limit = if job.time_based {
+        0
+    } else {
+        job.more
+            .io_size
+            .unwrap_or(pass_bytes)
+            .saturating_mul(job.loops)
+    };
+    let base_seed = match (job.randseed, job.more.randrepeat) {
+        (Some(s), _) => s,
+        (None, true) => 0x8960_9f0a,
+        (None, false) => std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(1, |d| d.as_nanos() as u64),
+    };
+    let seed = base_seed.wrapping_add(global_index.wrapping_mul(0x1_0000_0001));
+    Ok(Plan {
+        job: job.clone(),
+        files,
+        regions,
+        align,
+        byte_limit,
+        pass_bytes,
+        seed,
+        thread: t,
+        flows: None,
+        zones: Vec::new(),
+    })
+}

@@ -1,0 +1,623 @@
+//! Offset generators of `iomark run`: fio's random distributions over the `n` aligned
+//! slots of a file region, the random map (each slot once per pass, fio's default for
+//! uniform random I/O), and the per-thread PRNG. Deterministic for a given seed.
+//!
+//! Formulas: Zipf by rejection-inversion (Hörmann & Derflinger 1996, as in Apache
+//! Commons' `RejectionInversionZipfSampler`) giving rank `k` with P(k) ∝ k^-θ; Pareto
+//! as fio's `pareto_next`: `(n-1) · u^(ln h / ln(1-h))`; both ranks are then scattered
+//! over the region by a bijection (`rank · P mod n`, P coprime with n), so hot blocks are
+//! spread like fio's hashing does but the popularity shape is exact. Normal: centre of
+//! the region, σ = `σ%` of n (Box–Muller), redrawn outside the region. Zoned: a zone
+//! is drawn by its access percentage, then a uniform slot inside it.
+
+pub mod coverage;
+pub(crate) mod sprandom;
+pub(crate) mod zones;
+
+use crate::job::fio::keys::Distribution;
+
+/// xorshift64* generator: small, fast, reproducible from `randseed`.
+#[derive(Clone, Debug)]
+pub struct Rng(u64);
+
+impl Rng {
+    /// Seeded generator (splitmix64 of the seed, never 0).
+    pub fn new(seed: u64) -> Self {
+        let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        Rng((z ^ (z >> 31)) | 1)
+    }
+    /// Next 64 random bits.
+    #[inline]
+    #[allow(clippy::should_implement_trait)]
+    pub fn next(&mut self) -> u64 {
+        let mut x = self.0;
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        self.0 = x;
+        x.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    /// Uniform in `[0, n)` (n > 0), by multiply-shift.
+    #[inline]
+    pub fn below(&mut self, n: u64) -> u64 {
+        ((u128::from(self.next()) * u128::from(n)) >> 64) as u64
+    }
+    /// Uniform in `(0, 1]`.
+    #[inline]
+    pub fn unit(&mut self) -> f64 {
+        ((self.next() >> 11) + 1) as f64 / (1u64 << 53) as f64
+    }
+}
+
+fn gcd(mut a: u64, mut b: u64) -> u64 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
+}
+
+/// A multiplier coprime with `n`, near n·0.618 (so neighbours in rank land far apart).
+fn scatter_mult(n: u64) -> u64 {
+    if n <= 2 {
+        return 1;
+    }
+    let mut p = ((n as f64) * 0.618_033_988_75) as u64 | 1;
+    while gcd(p, n) != 1 {
+        p += 2;
+    }
+    p
+}
+
+#[derive(Clone, Debug)]
+struct Zipf {
+    n: f64,
+    s: f64,
+    h_x1: f64,
+    h_n: f64,
+    s_val: f64,
+}
+
+fn helper1(x: f64) -> f64 {
+    if x.abs() > 1e-8 {
+        x.ln_1p() / x
+    } else {
+        1.0 - x * (0.5 - x * (1.0 / 3.0 - 0.25 * x))
+    }
+}
+
+fn helper2(x: f64) -> f64 {
+    if x.abs() > 1e-8 {
+        x.exp_m1() / x
+    } else {
+        1.0 + x * 0.5 * (1.0 + x / 3.0 * (1.0 + 0.25 * x))
+    }
+}
+
+impl Zipf {
+    fn new(n: u64, s: f64) -> Zipf {
+        let mut z = Zipf {
+            n: n as f64,
+            s,
+            h_x1: 0.0,
+            h_n: 0.0,
+            s_val: 0.0,
+        };
+        z.h_x1 = z.h_integral(1.5) - 1.0;
+        z.h_n = z.h_integral(z.n + 0.5);
+        z.s_val = 2.0 - z.h_integral_inv(z.h_integral(2.5) - z.h(2.0));
+        z
+    }
+    fn h(&self, x: f64) -> f64 {
+        (-self.s * x.ln()).exp()
+    }
+    fn h_integral(&self, x: f64) -> f64 {
+        let lx = x.ln();
+        helper2((1.0 - self.s) * lx) * lx
+    }
+    fn h_integral_inv(&self, x: f64) -> f64 {
+        let t = (x * (1.0 - self.s)).max(-1.0);
+        (helper1(t) * x).exp()
+    }
+    /// Rank in `[1, n]`.
+    fn sample(&self, rng: &mut Rng) -> u64 {
+        for _ in 0..64 {
+            let u = self.h_n + rng.unit() * (self.h_x1 - self.h_n);
+            let x = self.h_integral_inv(u);
+            let k = (x + 0.5).clamp(1.0, self.n);
+            let kf = k.floor();
+            if kf - x <= self.s_val || u >= self.h_integral(kf + 0.5) - self.h(kf) {
+                return kf as u64;
+            }
+        }
+        1
+    }
+}
+
+#[derive(Clone, Debug)]
+enum Kind {
+    Uniform,
+    Zipf(Zipf),
+    Pareto(f64),
+    Normal(f64),
+    /// (cumulative access percent, first slot, slots)
+    Zones(Vec<(u32, u64, u64)>),
+    /// block indices in order; `stride`: later cycles add `cycle × len` to them
+    Sequence {
+        idx: Vec<u64>,
+        stride: bool,
+        pos: u64,
+    },
+}
+
+/// Draws slot indices in `[0, n)` for one file region.
+#[derive(Clone, Debug)]
+pub struct SlotGen {
+    n: u64,
+    kind: Kind,
+    mult: u64,
+}
+
+impl SlotGen {
+    /// Generator over `n ≥ 1` slots of `align` bytes each.
+    pub fn new(dist: &Distribution, n: u64, align: u64) -> SlotGen {
+        let n = n.max(1);
+        let zones = |z: Vec<(u32, u64)>| {
+            // z: (access %, slots); cumulative, the last zone takes the remainder
+            let mut out = Vec::new();
+            let (mut acc, mut first) = (0u32, 0u64);
+            let len = z.len();
+            for (i, (a, s)) in z.into_iter().enumerate() {
+                let s = if i + 1 == len {
+                    n.saturating_sub(first)
+                } else {
+                    s.min(n - first)
+                };
+                acc += a;
+                if s > 0 {
+                    out.push((acc, first, s));
+                }
+                first += s;
+            }
+            if out.is_empty() {
+                out.push((100, 0, n));
+            }
+            Kind::Zones(out)
+        };
+        let kind = match dist {
+            Distribution::Random => Kind::Uniform,
+            Distribution::Zipf(t) => Kind::Zipf(Zipf::new(n, *t)),
+            Distribution::Pareto(h) => Kind::Pareto(h.ln() / (1.0 - h).ln()),
+            Distribution::Normal(sd) => Kind::Normal(sd / 100.0 * n as f64),
+            Distribution::Zoned(z) => zones(
+                z.iter()
+                    .map(|&(a, r)| (a, (u128::from(n) * u128::from(r) / 100) as u64))
+                    .collect(),
+            ),
+            Distribution::ZonedAbs(z) => {
+                zones(z.iter().map(|&(a, b)| (a, b / align.max(1))).collect())
+            }
+            Distribution::Sequence(v) => Kind::Sequence {
+                idx: v.clone(),
+                stride: false,
+                pos: 0,
+            },
+        };
+        SlotGen {
+            n,
+            kind,
+            mult: scatter_mult(n),
+        }
+    }
+
+    /// `random_sequence_stride`: with a non-zero stride each cycle of a `sequence`
+    /// distribution moves on by the sequence length (fio t/sequence.py: block =
+    /// cycle × len + index); other distributions ignore it.
+    pub fn sequence_stride(mut self, stride: u64) -> SlotGen {
+        if let Kind::Sequence { stride: s, .. } = &mut self.kind {
+            *s = stride != 0;
+        }
+        self
+    }
+
+    /// Whether this is the uniform distribution (the random map applies to it).
+    pub fn uniform(&self) -> bool {
+        matches!(self.kind, Kind::Uniform)
+    }
+
+    fn scatter(&self, rank: u64) -> u64 {
+        ((u128::from(rank % self.n) * u128::from(self.mult)) % u128::from(self.n)) as u64
+    }
+
+    /// Next slot.
+    pub fn next(&mut self, rng: &mut Rng) -> u64 {
+        if let Kind::Sequence { idx, stride, pos } = &mut self.kind {
+            let len = idx.len() as u64;
+            let i = idx[(*pos % len) as usize];
+            let base = if *stride { *pos / len * len } else { 0 };
+            *pos += 1;
+            // an index past the region wraps around it
+            return base.wrapping_add(i) % self.n;
+        }
+        match &self.kind {
+            Kind::Uniform => rng.below(self.n),
+            Kind::Zipf(z) => self.scatter(z.sample(rng) - 1),
+            Kind::Pareto(pow) => {
+                let r = ((self.n - 1) as f64 * (1.0 - rng.unit()).max(0.0).powf(*pow)) as u64;
+                self.scatter(r.min(self.n - 1))
+            }
+            Kind::Normal(sd) => {
+                let c = self.n as f64 / 2.0;
+                for _ in 0..32 {
+                    let (u1, u2) = (rng.unit(), rng.unit());
+                    let z = (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos();
+                    let x = c + z * sd;
+                    if x >= 0.0 && x < self.n as f64 {
+                        return x as u64;
+                    }
+                }
+                self.n / 2
+            }
+            Kind::Zones(z) => {
+                let a = rng.below(100) as u32;
+                let zone = z.iter().find(|x| a < x.0).unwrap_or(&z[z.len() - 1]);
+                zone.1 + rng.below(zone.2)
+            }
+            Kind::Sequence { .. } => 0, // handled above
+        }
+    }
+}
+
+/// Next sequential request of a file region `[start, start+len)`: `(offset, length,
+/// next cursor)`. `cursor` is where the previous request ended plus the `rw=…:N` skip
+/// (`skip`, bytes, negative goes backwards; `u64::MAX` = went below the start).
+///
+/// fio's rules (fio 3.33 `get_next_seq_offset`, checked with `--write_iolog`):
+/// a request that would pass the end is shortened to the largest multiple of the
+/// smallest block size `min_bs` that fits (so a pass moves exactly `len` bytes with
+/// `bsrange`/`bssplit`), or starts over at `start` when not even `min_bs` fits;
+/// backwards (`rw=read:-8k`), the first request is at `start` and going below it
+/// wraps to `start + len + skip` (for 4 KiB blocks, `read:-8k` over 64 KiB gives
+/// blocks 0, 14, 13, …, 0: fio never reaches block 15).
+pub fn seq_next(
+    cursor: u64,
+    (start, len): (u64, u64),
+    bs: u64,
+    min_bs: u64,
+    skip: i64,
+) -> (u64, u64, u64) {
+    let end = start + len;
+    let mut o = cursor;
+    let mut bs = bs;
+    if o < start || o >= end {
+        o = if skip < 0 && cursor == u64::MAX {
+            let back = (len as i128 + i128::from(skip)).max(0) as u64;
+            start + back.min(len.saturating_sub(bs))
+        } else {
+            start
+        };
+    }
+    if o + bs > end {
+        let fit = (end - o) / min_bs.max(1) * min_bs.max(1);
+        if fit > 0 {
+            bs = fit.min(bs);
+        } else {
+            o = start;
+        }
+    }
+    let next = o as i128 + bs as i128 + i128::from(skip);
+    let next = if next < start as i128 {
+        u64::MAX
+    } else {
+        next as u64
+    };
+    (o, bs, next)
+}
+
+/// The request size to issue when only `room` bytes are free at the chosen offset:
+/// `want` if it fits, else the largest size of a `bssplit` list that fits (so issued
+/// sizes stay those of the split, public case C13), else `room` (a range or fixed
+/// size: `room` is a multiple of the smallest size, the alignment).
+pub fn fit_size(sizes: &crate::job::fio::BlockSizes, want: u64, room: u64) -> u64 {
+    use crate::job::fio::BlockSizes;
+    if want <= room {
+        return want;
+    }
+    match sizes {
+        BlockSizes::Split(v) => v
+            .iter()
+            .map(|e| e.0)
+            .filter(|&b| b <= room)
+            .max()
+            .unwrap_or(room),
+        _ => room,
+    }
+}
+
+/// fio's random map: every slot once per pass. Two-level bitmap (a summary bit per full
+/// word) so finding the next free slot costs O(n / 4096) words at worst.
+#[derive(Clone, Debug)]
+pub struct RandomMap {
+    n: u64,
+    used: u64,
+    /// a whole pass was taken (every slot at least once)
+    wrapped: bool,
+    words: Vec<u64>,
+    full: Vec<u64>,
+}
+
+impl RandomMap {
+    /// Map of `n` free slots.
+    pub fn new(n: u64) -> RandomMap {
+        let w = n.div_ceil(64) as usize;
+        RandomMap {
+            n,
+            used: 0,
+            wrapped: false,
+            words: vec![0; w],
+            full: vec![0; w.div_ceil(64)],
+        }
+    }
+
+    /// Distinct slots taken so far: all of them once a pass completed.
+    pub fn covered(&self) -> u64 {
+        if self.wrapped {
+            self.n
+        } else {
+            self.used
+        }
+    }
+
+    /// Number of slots.
+    pub fn len(&self) -> u64 {
+        self.n
+    }
+
+    /// Slots taken in this pass.
+    pub fn used(&self) -> u64 {
+        self.used
+    }
+
+    /// Whether the map has no slot.
+    pub fn is_empty(&self) -> bool {
+        self.n == 0
+    }
+
+    fn is_free(&self, slot: u64) -> bool {
+        slot < self.n && self.words[(slot / 64) as usize] & (1 << (slot % 64)) == 0
+    }
+
+    fn mark(&mut self, slot: u64) {
+        let wi = (slot / 64) as usize;
+        self.words[wi] |= 1 << (slot % 64);
+        if self.words[wi] == u64::MAX {
+            self.full[wi / 64] |= 1 << (wi % 64);
+        }
+        self.used += 1;
+    }
+
+    /// Take a run of free slots starting at `want` (or at the next free slot after
+    /// it): `(first slot, slots taken ≥ 1)`. The free run there (stopped by a used
+    /// slot, the map's end or `max`) is `avail` slots; `fit(avail)` (1..=avail) says
+    /// how many to take. So a pass covers each slot exactly once whatever the block
+    /// sizes (fio shortens a request to the free blocks it finds the same way).
+    pub fn take_run(&mut self, want: u64, max: u64, fit: &dyn Fn(u64) -> u64) -> (u64, u64) {
+        let first = self.take(want);
+        if max <= 1 {
+            return (first, 1); // one slot: nothing to fit (the hot path of fixed-bs jobs)
+        }
+        let mut avail = 1;
+        while avail < max.max(1) && self.is_free(first + avail) {
+            avail += 1;
+        }
+        let k = fit(avail).clamp(1, avail);
+        for i in 1..k {
+            self.mark(first + i);
+        }
+        (first, k)
+    }
+
+    /// Take `want` if free, else the next free slot after it (wrapping); starts a new
+    /// pass when every slot was used.
+    #[inline(always)]
+    pub fn take(&mut self, want: u64) -> u64 {
+        if self.used >= self.n {
+            self.wrapped = true;
+            self.words.iter_mut().for_each(|w| *w = 0);
+            self.full.iter_mut().for_each(|w| *w = 0);
+            self.used = 0;
+        }
+        let nw = self.words.len();
+        let mut wi = (want / 64) as usize;
+        let mut bit = want % 64;
+        // the summary word is only read once the search moves past `want`'s own word
+        // (the fast path is then one load)
+        let mut own_word = true;
+        loop {
+            if own_word || self.full[wi / 64] & (1 << (wi % 64)) == 0 {
+                let free = !self.words[wi] & (u64::MAX << bit);
+                if free != 0 {
+                    let b = free.trailing_zeros() as u64;
+                    let slot = wi as u64 * 64 + b;
+                    if slot < self.n {
+                        self.words[wi] |= 1 << b;
+                        if self.words[wi] == u64::MAX {
+                            self.full[wi / 64] |= 1 << (wi % 64);
+                        }
+                        self.used += 1;
+                        return slot;
+                    }
+                }
+            }
+            own_word = false;
+            bit = 0;
+            wi += 1;
+            if wi >= nw {
+                wi = 0;
+            }
+            // skip whole full summary words
+            while self.full[wi / 64] == u64::MAX && wi.is_multiple_of(64) {
+                wi += 64;
+                if wi >= nw {
+                    wi = 0;
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn counts(d: &Distribution, n: u64, draws: usize) -> Vec<u64> {
+        let mut g = SlotGen::new(d, n, 4096);
+        let mut r = Rng::new(7);
+        let mut c = vec![0u64; n as usize];
+        for _ in 0..draws {
+            c[g.next(&mut r) as usize] += 1;
+        }
+        c
+    }
+
+    fn top_share(mut c: Vec<u64>, frac: f64) -> f64 {
+        let total: u64 = c.iter().sum();
+        c.sort_unstable_by(|a, b| b.cmp(a));
+        let k = ((c.len() as f64) * frac).ceil() as usize;
+        c[..k].iter().sum::<u64>() as f64 / total as f64
+    }
+
+    #[test]
+    fn zipf_matches_its_pmf() {
+        // P(rank 1) = 1 / H(n, θ); n = 1000, θ = 1.2
+        let n = 1000u64;
+        let h: f64 = (1..=n).map(|k| (k as f64).powf(-1.2)).sum();
+        let c = counts(&Distribution::Zipf(1.2), n, 200_000);
+        let top = *c.iter().max().unwrap() as f64 / 200_000.0;
+        assert!((top - 1.0 / h).abs() < 0.01, "top {top} vs {}", 1.0 / h);
+        // the second most popular has P(2) = 2^-1.2 / H
+        let mut s = c.clone();
+        s.sort_unstable_by(|a, b| b.cmp(a));
+        let second = s[1] as f64 / 200_000.0;
+        assert!((second - 2f64.powf(-1.2) / h).abs() < 0.01);
+    }
+
+    #[test]
+    fn pareto_and_normal_shapes() {
+        // pareto 0.9 (fio docs: "h=0.9: 90% of accesses to 10% of blocks" — roughly)
+        let p = top_share(counts(&Distribution::Pareto(0.9), 1000, 200_000), 0.1);
+        assert!(p > 0.7, "pareto top 10% share {p}");
+        let u = top_share(counts(&Distribution::Random, 1000, 200_000), 0.1);
+        assert!(u < 0.13, "uniform top 10% share {u}");
+        // normal σ = 10%: about 68% within ±σ of the centre
+        let c = counts(&Distribution::Normal(10.0), 1000, 200_000);
+        let mid: u64 = c[400..600].iter().sum();
+        let share = mid as f64 / 200_000.0;
+        assert!((share - 0.6827).abs() < 0.02, "{share}");
+    }
+
+    #[test]
+    fn zoned_puts_accesses_in_their_zones() {
+        let c = counts(
+            &Distribution::Zoned(vec![(60, 10), (30, 20), (10, 70)]),
+            1000,
+            100_000,
+        );
+        let z1: u64 = c[..100].iter().sum();
+        let z2: u64 = c[100..300].iter().sum();
+        assert!((z1 as f64 / 1e5 - 0.6).abs() < 0.01);
+        assert!((z2 as f64 / 1e5 - 0.3).abs() < 0.01);
+        let c = counts(
+            &Distribution::ZonedAbs(vec![(80, 4096 * 50), (20, 4096 * 950)]),
+            1000,
+            100_000,
+        );
+        assert!((c[..50].iter().sum::<u64>() as f64 / 1e5 - 0.8).abs() < 0.01);
+    }
+
+    #[test]
+    fn same_seed_same_sequence() {
+        let mut g = SlotGen::new(&Distribution::Zipf(0.8), 5000, 4096);
+        let mut h = g.clone();
+        let (mut a, mut b) = (Rng::new(42), Rng::new(42));
+        let x: Vec<u64> = (0..100).map(|_| g.next(&mut a)).collect();
+        let y: Vec<u64> = (0..100).map(|_| h.next(&mut b)).collect();
+        assert_eq!(x, y);
+    }
+
+    #[test]
+    fn random_map_covers_every_slot_once_per_pass() {
+        for n in [1u64, 63, 64, 65, 5000] {
+            let mut m = RandomMap::new(n);
+            let mut r = Rng::new(3);
+            let mut seen = vec![0u32; n as usize];
+            for _ in 0..n {
+                seen[m.take(r.below(n)) as usize] += 1;
+            }
+            assert!(seen.iter().all(|&s| s == 1), "n={n}");
+            // next pass starts over
+            seen.iter_mut().for_each(|s| *s = 0);
+            for _ in 0..n {
+                seen[m.take(r.below(n)) as usize] += 1;
+            }
+            assert!(seen.iter().all(|&s| s == 1), "n={n} pass 2");
+        }
+    }
+
+    #[test]
+    fn sequence_repeats_or_moves_on_by_its_length() {
+        let d = Distribution::Sequence(vec![2, 0, 1]);
+        let mut r = Rng::new(1);
+        let mut g = SlotGen::new(&d, 12, 4096);
+        let v: Vec<u64> = (0..6).map(|_| g.next(&mut r)).collect();
+        assert_eq!(v, [2, 0, 1, 2, 0, 1]);
+        let mut g = SlotGen::new(&d, 8, 4096).sequence_stride(1);
+        let v: Vec<u64> = (0..9).map(|_| g.next(&mut r)).collect();
+        // cycle 2 would be 8, 6, 7: past the 8 slots it wraps
+        assert_eq!(v, [2, 0, 1, 5, 3, 4, 0, 6, 7]);
+        assert!(!g.uniform());
+    }
+
+    #[test]
+    fn seq_next_clips_the_last_request_and_wraps_backwards_like_fio() {
+        // 100k region, 16k request at 96k: shortened to 4k (min bs), then back to start
+        assert_eq!(
+            seq_next(96 << 10, (0, 100 << 10), 16 << 10, 4 << 10, 0),
+            (96 << 10, 4 << 10, 100 << 10)
+        );
+        assert_eq!(
+            seq_next(100 << 10, (0, 100 << 10), 16 << 10, 4 << 10, 0).0,
+            0
+        );
+        // fixed 4k in a 10k region: 2k left is less than a block, start over
+        assert_eq!(seq_next(8 << 10, (0, 10 << 10), 4 << 10, 4 << 10, 0).0, 0);
+        // read:-8k, 4k blocks, region [32k, 64k): 32k, then 56k, 52k, …
+        let (o, _, c) = seq_next(32 << 10, (32 << 10, 32 << 10), 4 << 10, 4 << 10, -(8 << 10));
+        assert_eq!((o, c), (32 << 10, u64::MAX));
+        let (o, _, c) = seq_next(c, (32 << 10, 32 << 10), 4 << 10, 4 << 10, -(8 << 10));
+        assert_eq!((o, c), (56 << 10, 52 << 10));
+    }
+
+    #[test]
+    fn take_run_stops_at_used_slots_and_covers_a_pass_once() {
+        let mut m = RandomMap::new(10);
+        let all = |a: u64| a;
+        assert_eq!(m.take(3), 3);
+        // 0, 1, 2 then 3 is used
+        assert_eq!(m.take_run(0, 4, &all), (0, 3));
+        // the map ends at 10
+        assert_eq!(m.take_run(8, 4, &all), (8, 2));
+        // 8, 9 are used: the next free run, of which `fit` takes 1
+        assert_eq!(m.take_run(8, 4, &|_| 1), (4, 1));
+        assert_eq!(m.take_run(5, 4, &all), (5, 3));
+        // every slot was taken once: a new pass starts
+        assert_eq!(m.take_run(0, 4, &all), (0, 4));
+        // a split keeps its sizes: 64k wanted, 12k free → 4k (the largest that fits)
+        let split = crate::job::fio::BlockSizes::Split(vec![(4096, 50), (65536, 50)]);
+        assert_eq!(fit_size(&split, 65536, 12288), 4096);
+        assert_eq!(fit_size(&split, 65536, 65536), 65536);
+        let range = crate::job::fio::BlockSizes::Range(4096, 16384);
+        assert_eq!(fit_size(&range, 16384, 12288), 12288);
+    }
+}

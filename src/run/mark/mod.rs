@@ -1,0 +1,435 @@
+//! `iomark mark`: CrystalDiskMark/KDiskMark-style one-command drive scores.
+//!
+//! This module owns the running: preflight, the test directory, each test's loops as
+//! fileio jobs, Ctrl-C and the exit code. The presets and their expansion into fileio
+//! arguments are in `mark_presets` (spec/peers.md "KDiskMark preset definitions"); the
+//! figures, the loop median, the table and the RunResult in `mark/report.rs`. It measures
+//! nothing itself: every test is an ordinary `iomark fileio` job (one test file of
+//! `--size` rounded down to whole 1 MiB blocks, the same for every test; O_DIRECT,
+//! incompressible data, time-based) executed by [`crate::run::sysbench::execute`] with
+//! a silent console, whose `RunResult` it reads back.
+//! That keeps the numbers identical to what `iomark fileio` reports for the same job.
+//!
+//! Differences from KDiskMark, on purpose (spec/peers.md §1 and pitfalls 4, 5, 13):
+//! tests are time-based (not size-capped), MB/s is decimal (1 MB = 1,000,000 B) and
+//! MiB/s is shown beside it, and the median of the loops is reported (best and worst are
+//! kept in the result). Latency is measured per I/O, submission to completion: Q1 tests
+//! run with `pread`/`pwrite` (the event latency is the I/O's); for QD > 1 (io_uring)
+//! the fileio event is only the submission (sysbench semantics), so mark reads the
+//! per-I/O completion latency fileio records beside it (`RunResult::clat`).
+//!
+//! Safety: the test file lives in a new directory `PATH/iomark-mark.<pid>` that is
+//! removed afterwards, also after an error or Ctrl-C (a second Ctrl-C exits at once).
+
+use crate::exit;
+use crate::probe::diagnosis::{diagnose, Inputs};
+use crate::probe::Root;
+use crate::report::console::Console;
+use crate::result::{self, RunResult, Status, Warning};
+use crate::report::notes;
+use crate::run::signals::Signals;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+pub use crate::job::presets::*;
+
+mod report;
+pub use report::{measured, median, phase_of, result, table, target_line, Measured, Row};
+
+/// What the user asked for.
+#[derive(Clone, Debug)]
+pub struct MarkJob {
+    /// directory the test directory is created in
+    pub path: PathBuf,
+    /// preset name (one of [`PRESETS`])
+    pub preset: String,
+    /// add 70/30 mixed tests
+    pub mix: bool,
+    /// test file size, bytes, as asked; [`execute`] rounds it down once to a whole
+    /// number of the largest block size ([`test_file_size`]) and every test uses that
+    pub size: u64,
+    /// `--size` as the user wrote it (for messages), e.g. `10MB`
+    pub size_text: String,
+    /// measured seconds per loop
+    pub time_s: u64,
+    /// loops per test (median reported)
+    pub loops: u32,
+    /// unreported warm-up seconds before each test's loops (0 = none)
+    pub warmup_s: u64,
+    /// where to write the RunResult
+    pub json: Option<PathBuf>,
+    /// directory for the per-test charts of the median loops (`--plot`)
+    pub plot: Option<PathBuf>,
+    /// argv after `mark`
+    pub argv: Vec<String>,
+}
+
+fn read_result(p: &Path) -> Result<RunResult, String> {
+    let text =
+        std::fs::read_to_string(p).map_err(|e| format!("cannot read {}: {e}", p.display()))?;
+    serde_json::from_str(&text).map_err(|e| format!("{} is not a RunResult: {e}", p.display()))
+}
+
+/// Removes the test directory (test file, temporary JSON) when dropped: after success,
+/// errors and Ctrl-C alike.
+struct TestDir(PathBuf);
+
+impl Drop for TestDir {
+    fn drop(&mut self) {
+        crate::files::fileset::cleanup(&self.0, 1);
+        let _ = std::fs::remove_file(self.0.join("loop.json"));
+        if let Ok(rd) = std::fs::read_dir(&self.0) {
+            for e in rd.flatten() {
+                // leftovers of write_atomic (".loop.json.iomark-tmp.PID")
+                if e.file_name().to_string_lossy().starts_with(".loop.json") {
+                    let _ = std::fs::remove_file(e.path());
+                }
+            }
+        }
+        let _ = std::fs::remove_dir(&self.0);
+    }
+}
+
+/// Removes the `--json` placeholder when `mark` stops before it has a result to save
+/// (bad PATH, no space), so a failed start leaves nothing behind.
+struct Placeholder(Option<PathBuf>);
+
+impl Drop for Placeholder {
+    fn drop(&mut self) {
+        if let Some(p) = self.0.take() {
+            let _ = std::fs::remove_file(p);
+        }
+    }
+}
+
+/// Run one fileio job silently; returns its RunResult or the exit code.
+fn run_fileio(args: &[String], json_path: &Path, samples: bool) -> Result<RunResult, i32> {
+    let parsed = crate::cli::fileio::parse(args);
+    for m in parsed.pre.iter().chain(parsed.post.iter()) {
+        if m.stream == crate::cli::fileio::Stream::Err
+            || m.level == crate::cli::fileio::level::FATAL
+        {
+            eprintln!("iomark mark: {}", m.text);
+        }
+    }
+    let mut job = match parsed.outcome {
+        crate::cli::fileio::Outcome::Exit(c) => return Err(c),
+        crate::cli::fileio::Outcome::Job(j) => j,
+    };
+    job.samples = samples;
+    // fio's (and so KDiskMark's) reaping: one completion, then refill its slot
+    job.reap_max = 1;
+    let console = Arc::new(Console::without_err(0));
+    let code = crate::run::sysbench::execute(&job, &console);
+    if code != exit::OK {
+        return Err(code);
+    }
+    read_result(json_path).map_err(|e| {
+        eprintln!("iomark mark: {e}");
+        exit::FAILED
+    })
+}
+
+/// What `mark` needs from PATH and the kernel, checked before anything is created and
+/// worded with mark's own options (the fileio checks behind it would name
+/// `--file-extra-flags`/`--file-io-mode`, which mark does not have): O_DIRECT on PATH's
+/// filesystem (every test) and io_uring (tests with a queue depth above 1).
+pub fn preflight(path: &Path, tests: &[Test]) -> Result<(), String> {
+    use crate::files::preflight::{memory_fs, probe_direct_io, DirectIo};
+    if probe_direct_io(path) == DirectIo::Unsupported {
+        return Err(format!(
+            "{} at {} does not support O_DIRECT, which every mark test uses (it scores the drive, not the page cache); give a PATH on a disk filesystem",
+            memory_fs(path).unwrap_or("the filesystem"),
+            path.display()
+        ));
+    }
+    if let Some(t) = tests.iter().find(|t| t.slot.qd > 1) {
+        if let Err(e) = crate::engine::io_uring::probe_os() {
+            return Err(format!(
+                "{}; {} and the other tests with a queue depth above 1 need it: --preset=realworld runs only Q1 tests (pread/pwrite)",
+                crate::engine::io_uring::unavailable_why(&e),
+                t.slot.label()
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Run `mark`; returns the exit code.
+pub fn execute(job: &MarkJob) -> i32 {
+    let signals = Signals::install();
+    let Some(tests) = expand(&job.preset, job.mix) else {
+        eprintln!(
+            "iomark mark: unknown --preset={} (accepted: {})",
+            job.preset,
+            PRESETS.join(", ")
+        );
+        return exit::INVALID;
+    };
+    // Decide the test file size once: every test (and the preparation) uses it.
+    let block = largest_block(&tests);
+    let Some(used) = test_file_size(job.size, block) else {
+        eprintln!(
+            "iomark mark: invalid --size={}: the test file must hold at least one {} block (the largest block size of --preset={}); the minimum is {} ({block} bytes)",
+            job.size_text,
+            block_words(block),
+            job.preset,
+            block_words(block)
+        );
+        return exit::INVALID;
+    };
+    if used != job.size {
+        eprintln!(
+            "iomark mark: --size={}: using {} ({used} bytes, a whole number of {} blocks)",
+            job.size_text,
+            crate::job::values::iec(used),
+            block_words(block)
+        );
+    }
+    let job = &MarkJob {
+        size: used,
+        ..job.clone()
+    };
+    if !job.path.is_dir() {
+        eprintln!(
+            "iomark mark: {} is not an existing directory",
+            job.path.display()
+        );
+        return exit::ENVIRONMENT;
+    }
+    if let Err(m) = preflight(&job.path, &tests) {
+        eprintln!("iomark mark: {m}");
+        return exit::ENVIRONMENT;
+    }
+    if let Some(avail) = crate::files::preflight::free_space(&job.path) {
+        if avail < job.size {
+            eprintln!(
+                "iomark mark: not enough free space in {}: the test file needs {} ({} bytes), {} ({avail} bytes) are available; use a smaller --size or another PATH",
+                job.path.display(),
+                crate::job::values::iec(job.size),
+                job.size,
+                crate::job::values::iec(avail)
+            );
+            return exit::ENVIRONMENT;
+        }
+    }
+    let existed = job.json.as_ref().is_some_and(|p| p.exists());
+    if let Some(p) = &job.json {
+        if let Err(e) = result::write_atomic(
+            p,
+            &serde_json::json!({"schema_version": result::SCHEMA_VERSION, "tool": "iomark", "status": "running"}),
+        ) {
+            eprintln!("iomark mark: cannot write --json={}: {e}", p.display());
+            return exit::ENVIRONMENT;
+        }
+    }
+    // A failed start removes the placeholder it created (a file that existed before is
+    // left as the placeholder: its old content is gone either way).
+    let mut placeholder = Placeholder(job.json.clone().filter(|_| !existed));
+    if let Some(d) = &job.plot {
+        if let Err(e) = crate::report::svg_plot::ensure_dir(d) {
+            eprintln!("iomark mark: {e}");
+            return exit::ENVIRONMENT;
+        }
+    }
+    let dir = job.path.join(format!("iomark-mark.{}", std::process::id()));
+    if let Err(e) = std::fs::create_dir(&dir) {
+        eprintln!("iomark mark: cannot create the test directory {}: {e} (PATH must be a writable directory)", dir.display());
+        return exit::ENVIRONMENT;
+    }
+    let guard = TestDir(dir.clone());
+    let root = Root::default();
+    let diag = diagnose(
+        &root,
+        &Inputs {
+            path: crate::files::fileset::dir_name(&dir),
+            working_set_bytes: Some(job.size),
+            direct_io: true,
+            ..Default::default()
+        },
+    );
+    crate::outln!("{}", target_line(&diag));
+    crate::outln!(
+        "iomark mark: preset {}, {} test file, O_DIRECT, random data, {} s per test after a {} s warm-up, median of {} loop(s)",
+        job.preset,
+        crate::job::values::iec(job.size),
+        job.time_s,
+        job.warmup_s,
+        job.loops
+    );
+    let json_path = dir.join("loop.json");
+    // Prepare the test file once (random, incompressible content).
+    let mut prep = fileio_args(&tests[0], job.size, job.time_s, &dir, &json_path);
+    prep.retain(|a| !a.starts_with("--json=") && a != "run");
+    prep.push("prepare".into());
+    let pb = crate::run::copy::bar(
+        tests.len() as u64 * u64::from(job.loops),
+        "preparing",
+        false,
+    );
+    let parsed = crate::cli::fileio::parse(&prep);
+    let code = match parsed.outcome {
+        crate::cli::fileio::Outcome::Job(j) => {
+            crate::run::sysbench::execute(&j, &Arc::new(Console::without_err(0)))
+        }
+        crate::cli::fileio::Outcome::Exit(c) => c,
+    };
+    if code != exit::OK {
+        pb.finish_and_clear();
+        return interrupted_or(&signals, code, "while preparing the test file");
+    }
+    // From here on, a stop saves the tests done so far (status interrupted/failed).
+    placeholder.0 = None;
+    let partial = |rows: &[Row], warnings: &[Warning], code: i32, what: String| -> i32 {
+        // The table of the tests that finished (the unfinished ones are omitted), then
+        // the line saying where it stopped and what the table holds.
+        let saved = match &job.json {
+            Some(p) => format!("; the finished tests are in {}", p.display()),
+            None => String::new(),
+        };
+        let shown = if rows.is_empty() {
+            format!("no table printed{saved}")
+        } else {
+            crate::out!("{}", table(rows));
+            format!(
+                "table above: the {} finished test{}, the {} unfinished omitted{saved}",
+                rows.len(),
+                if rows.len() == 1 { "" } else { "s" },
+                tests.len() - rows.len()
+            )
+        };
+        let code = interrupted_or(
+            &signals,
+            code,
+            &format!(
+                "{what} after {} of {} tests ({shown})",
+                rows.len(),
+                tests.len()
+            ),
+        );
+        if let Some(p) = &job.json {
+            let mut r = result(job, rows, &diag, warnings.to_vec());
+            r.status = if signals.exit_code().is_some() {
+                Status::Interrupted
+            } else {
+                Status::Failed
+            };
+            r.error = Some(format!(
+                "stopped {what} (exit {code}); {} test(s) completed",
+                rows.len()
+            ));
+            let _ = result::write_atomic(p, &r);
+        }
+        code
+    };
+    let mut rows = vec![];
+    let mut plots: Vec<PathBuf> = vec![];
+    let mut warnings: Vec<Warning> = vec![];
+    for t in &tests {
+        pb.set_message(t.name());
+        if job.warmup_s > 0 {
+            let a = fileio_args(t, job.size, job.warmup_s, &dir, &json_path);
+            if let Err(c) = run_fileio(&a, &json_path, false) {
+                pb.finish_and_clear();
+                return partial(
+                    &rows,
+                    &warnings,
+                    c,
+                    format!("in the warm-up of {}", t.name()),
+                );
+            }
+        }
+        let mut loops = vec![];
+        for _ in 0..job.loops {
+            let a = fileio_args(t, job.size, job.time_s, &dir, &json_path);
+            match run_fileio(&a, &json_path, job.plot.is_some()) {
+                Ok(r) => {
+                    for w in &r.warnings {
+                        if !warnings.iter().any(|x| x.id == w.id) {
+                            warnings.push(w.clone());
+                        }
+                    }
+                    let mut m = measured(t, &r);
+                    if job.plot.is_some() {
+                        m.result = Some(Box::new(r));
+                    }
+                    loops.push(m);
+                }
+                Err(c) => {
+                    pb.finish_and_clear();
+                    return partial(&rows, &warnings, c, format!("in {}", t.name()));
+                }
+            }
+            pb.inc(1);
+        }
+        let Some((mut m, best, worst)) = median(&loops) else {
+            continue;
+        };
+        if let (Some(d), Some(r)) = (&job.plot, m.result.take()) {
+            match crate::report::svg_plot::write_plots(&r, d) {
+                Ok(files) => plots.extend(files),
+                Err(e) => {
+                    pb.finish_and_clear();
+                    eprintln!("iomark mark: --plot={}: {e}", d.display());
+                    return exit::ENVIRONMENT;
+                }
+            }
+        }
+        rows.push(Row {
+            test: *t,
+            loops_mb_s: loops.iter().map(|l| l.mb_s).collect(),
+            median: m,
+            best_mb_s: best,
+            worst_mb_s: worst,
+        });
+    }
+    pb.finish_and_clear();
+    drop(guard);
+    crate::out!("{}", table(&rows));
+    for p in &plots {
+        crate::outln!("iomark mark: wrote {}", p.display());
+    }
+    for r in &rows {
+        let (rd, wr) = match r.test.op {
+            Op::Write => (0.0, r.median.mb_s),
+            _ => (r.median.mb_s, 0.0),
+        };
+        let set_by = diag.ceiling.as_ref().map_or("", |c| c.set_by.as_str());
+        if let Some(m) =
+            notes::exceeds_ceiling(rd, wr, diag.ceiling.as_ref().map(|c| c.raw_mb_s), set_by)
+        {
+            let m = format!("{}: {m}", r.test.name());
+            crate::outln!("iomark: {m}");
+            warnings.push(Warning {
+                id: "RESULT_EXCEEDS_CEILING".into(),
+                message: m,
+            });
+        }
+    }
+    for w in &warnings {
+        if w.id != "RESULT_EXCEEDS_CEILING" {
+            crate::outln!("iomark: {}: {}", w.id, w.message);
+        }
+    }
+    if let Some(p) = &job.json {
+        let r = result(job, &rows, &diag, warnings);
+        if let Err(e) = result::write_atomic(p, &r) {
+            eprintln!("iomark mark: cannot write --json={}: {e}", p.display());
+            return exit::ENVIRONMENT;
+        }
+    }
+    exit::OK
+}
+
+fn interrupted_or(signals: &Signals, code: i32, what: &str) -> i32 {
+    match signals.exit_code() {
+        Some(c) => {
+            eprintln!("iomark mark: interrupted {what}; the test file was removed (exit {c})");
+            c
+        }
+        None => {
+            eprintln!("iomark mark: failed {what} (exit {code}); the test file was removed");
+            code
+        }
+    }
+}

@@ -1,0 +1,607 @@
+//! Execution of `iomark tree`: a small-file workload shaped like a package tree or a
+//! source checkout. A deterministic [`Plan`] (directories, file names and sizes from a
+//! seed) is built first; then the phases run in order, each timed as a whole and per
+//! operation (HDR histogram, ns): mkdir, create+write, fsync (`syncfs`), stat-all,
+//! read-all, rename, delete, rmdir.
+//!
+//! Shape: for the phases that act on known names (create+write, stat-all, rename,
+//! delete) the file list is sorted by directory and cut into `--threads` contiguous
+//! partitions (one walker per partition, `std::thread::scope`), so each walker moves
+//! through whole directories; walking the plan guarantees iomark only ever touches its
+//! own names. read-all instead does what `tar cf -` does, a readdir walk of the tree on
+//! disk (walkdir crate; see the `walk` module) with lstat, open, read and close per file,
+//! and is checked against the plan (same files, same bytes). All files live in one fresh
+//! directory made by [`Scratch`]; its planned names are registered before they exist, so
+//! an error or Ctrl-C removes exactly them (`unlink`/`rmdir`, never recursive).
+//! The plan and its size distribution are in `tree/plan.rs`; the JSON's top-level
+//! `read`/`write` (the read_all and create_write phases) in `tree/totals.rs`.
+
+use crate::engine::fault::{self, Op};
+use crate::exit;
+use crate::job::values::iec;
+use crate::result::{self, JobInfo, Phase, Warning};
+use crate::run::copy::{bar, check_dir, json_placeholder, outcome, phase_result, short, RunError};
+use crate::run::sysbench::rng::{GlibcRandom, Xoroshiro128Plus};
+use crate::run::signals::Signals;
+use crate::stats::{self, clock::Clock};
+use crate::files::preflight;
+use crate::files::scratch::{self, Scratch};
+use hdrhistogram::Histogram;
+use indicatif::ProgressBar;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
+use std::time::Instant;
+
+mod plan;
+mod totals;
+mod walk;
+use plan::median;
+pub use plan::{file_size, plan, renamed, Entry, Plan, BUCKETS, MAX_FILE, MEAN_ESTIMATE};
+
+/// A validated tree job.
+#[derive(Clone, Debug)]
+pub struct TreeJob {
+    /// directory the fresh tree directory is created in
+    pub dir: PathBuf,
+    /// files (> 0)
+    pub files: u64,
+    /// directories below the tree's root (> 0)
+    pub dirs: u64,
+    /// parallel walkers (> 0)
+    pub threads: u32,
+    /// seed of the plan and the data
+    pub seed: u32,
+    /// `--json=FILE`
+    pub json: Option<PathBuf>,
+    /// `--keep`: stop after read-all and leave the tree in place (no rename, delete or
+    /// rmdir phases); still removed after an error or Ctrl-C
+    pub keep: bool,
+    /// argv after the command word
+    pub argv: Vec<String>,
+}
+
+/// Measured figures of one parallel phase.
+struct Measured {
+    hist: Histogram<u64>,
+    sum_ns: u64,
+    bytes: u64,
+    ops: u64,
+    seconds: f64,
+}
+
+/// Run `op` on every file, `threads` walkers over contiguous partitions; per-op latency.
+fn parallel<F>(
+    files: &[Entry],
+    threads: u32,
+    clock: &Clock,
+    stop: &AtomicBool,
+    pb: &ProgressBar,
+    op: F,
+) -> Result<Measured, RunError>
+where
+    F: Fn(&Entry) -> Result<u64, RunError> + Sync,
+{
+    let n = (threads as usize).clamp(1, files.len().max(1));
+    let chunk = files.len().div_ceil(n).max(1);
+    let abort = AtomicBool::new(false);
+    let first_err: Mutex<Option<RunError>> = Mutex::new(None);
+    let t0 = Instant::now();
+    let parts: Vec<(Histogram<u64>, u64, u64, u64)> = std::thread::scope(|s| {
+        let handles: Vec<_> = files
+            .chunks(chunk)
+            .map(|part| {
+                let (abort, first_err, op) = (&abort, &first_err, &op);
+                std::thread::Builder::new()
+                    .spawn_scoped(s, move || {
+                        let mut h = stats::new_hist();
+                        let (mut sum, mut bytes, mut ops) = (0u64, 0u64, 0u64);
+                        for e in part {
+                            if abort.load(Ordering::Relaxed) {
+                                break;
+                            }
+                            if stop.load(Ordering::Relaxed) {
+                                abort.store(true, Ordering::Relaxed);
+                                break;
+                            }
+                            let a = clock.now();
+                            match op(e) {
+                                Ok(b) => {
+                                    let ns = clock.ns(a, clock.now());
+                                    let _ = h.record(ns.clamp(1, stats::MAX_TRACKABLE_NS));
+                                    sum += ns;
+                                    bytes += b;
+                                    ops += 1;
+                                    pb.inc(1);
+                                }
+                                Err(err) => {
+                                    abort.store(true, Ordering::Relaxed);
+                                    let mut g = first_err.lock().unwrap_or_else(|p| p.into_inner());
+                                    if g.is_none() {
+                                        *g = Some(err);
+                                    }
+                                    break;
+                                }
+                            }
+                        }
+                        (h, sum, bytes, ops)
+                    })
+                    .inspect_err(|_| abort.store(true, Ordering::Relaxed))
+            })
+            .collect();
+        handles
+            .into_iter()
+            .filter_map(|h| match h {
+                Ok(h) => Some(h.join().unwrap_or_else(|_| (stats::new_hist(), 0, 0, 0))),
+                Err(e) => {
+                    // The OS refused a thread: stop the others, report it (exit 3).
+                    abort.store(true, Ordering::Relaxed);
+                    let mut g = first_err.lock().unwrap_or_else(|p| p.into_inner());
+                    if g.is_none() {
+                        *g = Some(RunError::Env(format!("cannot start a walker thread: {e}")));
+                    }
+                    None
+                }
+            })
+            .collect()
+    });
+    let seconds = t0.elapsed().as_secs_f64();
+    if let Some(e) = first_err.into_inner().unwrap_or_else(|p| p.into_inner()) {
+        return Err(e);
+    }
+    if stop.load(Ordering::Relaxed) {
+        return Err(RunError::Interrupted);
+    }
+    let mut m = Measured {
+        hist: stats::new_hist(),
+        sum_ns: 0,
+        bytes: 0,
+        ops: 0,
+        seconds,
+    };
+    for (h, s, b, o) in parts {
+        let _ = m.hist.add(&h);
+        m.sum_ns += s;
+        m.bytes += b;
+        m.ops += o;
+    }
+    Ok(m)
+}
+
+/// The `read_all` phase note: what the phase does with `threads` walkers.
+fn read_all_note(threads: u32) -> String {
+    let who = if threads <= 1 {
+        "one walker, depth first in readdir order (walkdir crate; the order tar uses)".to_string()
+    } else {
+        format!("{threads} walkers sharing a work queue of directories")
+    };
+    format!(
+        "what tar cf - does: readdir walk ({who}, symlinks not followed), per entry lstat, per regular file open, read to the end in 128 KiB requests, close; per-file latency covers lstat to close, directory reads count in the phase time only; checked: the walk found every file and every byte written"
+    )
+}
+
+fn fail(what: &str, p: &Path, e: &io::Error) -> RunError {
+    match e.raw_os_error() {
+        Some(libc::ENOSPC) | Some(libc::EDQUOT) | Some(libc::EACCES) | Some(libc::EROFS) => {
+            RunError::Env(format!("{what} {}: {}", p.display(), short(e)))
+        }
+        _ => RunError::Failed(format!("{what} {}: {}", p.display(), short(e))),
+    }
+}
+
+fn phase_of(name: &str, m: &Measured) -> Phase {
+    let mut p = Phase::new(name, m.ops, m.bytes, m.seconds);
+    p.lat = Some(result::latency(
+        stats::summarize(&m.hist, m.sum_ns),
+        &m.hist,
+        0,
+    ));
+    p
+}
+
+/// Try to drop every cache (root only). Returns the `cache` text of the phase.
+fn cold_or_warm(dir: &std::path::Path) -> String {
+    if let Some(fs) = crate::files::preflight::memory_fs(dir) {
+        return format!("warm: the tree is on {fs} (memory), which no cache drop can evict");
+    }
+    match scratch::drop_all_caches() {
+        Ok(()) => "cold: page cache, dentries and inodes dropped (sync; echo 3 > /proc/sys/vm/drop_caches, as root)".into(),
+        Err(e) => format!(
+            "warm: caches not dropped ({}: needs root), metadata and data may come from memory",
+            short(&e)
+        ),
+    }
+}
+
+/// Run a tree job; prints the report on stdout and returns the exit code.
+pub fn execute(job: &TreeJob) -> i32 {
+    let signals = Signals::install();
+    let t0 = Instant::now();
+    let mut phases = Vec::new();
+    let mut warnings = Vec::new();
+    let mut scratch = Scratch::new();
+    let mut started = false;
+    let r = run(
+        job,
+        &signals.stop,
+        &mut scratch,
+        &mut phases,
+        &mut warnings,
+        &mut started,
+    );
+    if r.is_err() && !phases.is_empty() {
+        // a partial report: the phases that finished before the error or the signal
+        print_table(&phases);
+    }
+    let errs = scratch.cleanup();
+    for e in &errs {
+        eprintln!("iomark tree: {e}");
+    }
+    let (status, error, code) = outcome(
+        "tree",
+        "the files and directories iomark created were removed",
+        &r,
+        &signals,
+    );
+    // Errors found before the placeholder was written leave no JSON file; after it, the
+    // result (ok, failed or interrupted) always replaces the placeholder.
+    if let (Some(p), true) = (&job.json, started) {
+        let info = JobInfo {
+            kind: "tree".into(),
+            engine: "psync".into(),
+            iodepth: 1,
+            threads: job.threads,
+            files: u32::try_from(job.files).unwrap_or(u32::MAX),
+            block_size_bytes: 128 * 1024,
+            rand_seed: u64::from(job.seed),
+            rand_seed_used: u64::from(job.seed),
+            data_pattern: Some(crate::job::sysbench::DataPattern::Random),
+            directory: std::fs::canonicalize(&job.dir)
+                .unwrap_or_else(|_| job.dir.clone())
+                .display()
+                .to_string(),
+            ..Default::default()
+        };
+        let mut res = phase_result(
+            "tree",
+            &job.argv,
+            info,
+            status,
+            error,
+            t0.elapsed().as_secs_f64(),
+            phases,
+        );
+        res.read = totals::dir_totals(&res.phases, totals::READ_PHASE);
+        res.write = totals::dir_totals(&res.phases, totals::WRITE_PHASE);
+        res.warnings = warnings;
+        res.diagnosis = Some(result::TargetDiagnosis::of(&job.dir, None, false));
+        res.job.total_size_bytes = res
+            .phases
+            .iter()
+            .find(|p| p.name == "create_write")
+            .map_or(0, |p| p.bytes);
+        if let Err(e) = result::write_atomic(p, &res) {
+            eprintln!("iomark tree: --json={}: {e}", p.display());
+            return if code == exit::OK {
+                exit::ENVIRONMENT
+            } else {
+                code
+            };
+        }
+    }
+    code
+}
+
+fn fmt_us(ns: u64) -> String {
+    if ns >= 10_000_000 {
+        format!("{:.1} ms", ns as f64 / 1e6)
+    } else {
+        format!("{:.1} µs", ns as f64 / 1e3)
+    }
+}
+
+fn run(
+    job: &TreeJob,
+    stop: &AtomicBool,
+    scratch: &mut Scratch,
+    phases: &mut Vec<Phase>,
+    warnings: &mut Vec<Warning>,
+    started: &mut bool,
+) -> Result<(), RunError> {
+    check_dir("DIR", &job.dir)?;
+    // Cheap checks before planning (a plan of 10^8 files takes gigabytes): inodes, and
+    // space for the distribution's mean (≈ 15.2 KiB of data per file).
+    let statv = rustix::fs::statvfs(&job.dir).ok();
+    if let Some(s) = &statv {
+        let inodes = job.files + job.dirs + 1;
+        if s.f_files > 0 && s.f_favail < inodes {
+            return Err(RunError::Env(format!(
+                "not enough free inodes in '{}': need {inodes} ({} files + {} directories + 1), {} available",
+                job.dir.display(),
+                job.files,
+                job.dirs,
+                s.f_favail
+            )));
+        }
+    }
+    if let Some(free) = preflight::free_space(&job.dir) {
+        let est = job.files.saturating_mul(MEAN_ESTIMATE);
+        if est > free {
+            return Err(RunError::Env(format!(
+                "not enough free space in '{}': {} files need about {} (mean {} per file), {} available",
+                job.dir.display(),
+                job.files,
+                iec(est),
+                iec(MEAN_ESTIMATE),
+                iec(free)
+            )));
+        }
+    }
+    let plan = plan(job.files, job.dirs, job.seed);
+    let total = plan.bytes();
+    // Space: data rounded up to 4 KiB blocks plus one block per directory; inodes too.
+    let need: u64 = plan
+        .files
+        .iter()
+        .map(|f| f.size.div_ceil(4096) * 4096)
+        .sum::<u64>()
+        + (job.dirs + 1) * 4096;
+    if let Some(free) = preflight::free_space(&job.dir) {
+        if need > free {
+            return Err(RunError::Env(format!(
+                "not enough free space in '{}': need {} ({} files holding {} in all, each rounded up to 4 KiB blocks, plus {} directories), {} available ({} < {} bytes)",
+                job.dir.display(), iec(need), job.files, iec(total), job.dirs + 1, iec(free), free, need
+            )));
+        }
+    }
+    if let Some(p) = &job.json {
+        json_placeholder(p)?;
+    }
+    // From here on the JSON file holds the placeholder: it is always rewritten.
+    *started = true;
+    if let Some(fs) = preflight::memory_fs(&job.dir) {
+        let w = Warning {
+            id: "target.memory_fs".into(),
+            message: format!(
+                "DIR '{}' is on {fs}: the tree measures memory, not a drive",
+                job.dir.display()
+            ),
+        };
+        eprintln!("WARNING: {}", w.message);
+        warnings.push(w);
+    }
+    let root = job.dir.join(format!("iomark-tree.{}", std::process::id()));
+    scratch.create_dir(&root).map_err(|e| match e.os_error() {
+        Some(libc::EACCES | libc::EPERM | libc::EROFS | libc::ENOSPC) => {
+            RunError::Env(e.to_string())
+        }
+        _ => RunError::Failed(e.to_string()),
+    })?;
+    scratch.register_dirs_in(&root, plan.dirs.iter().map(|d| root.join(d)));
+    scratch.register_files_in(
+        &root,
+        plan.files
+            .iter()
+            .flat_map(|f| [root.join(&f.rel), root.join(renamed(&f.rel))]),
+    );
+    crate::outln!(
+        "iomark tree: {} files ({}, median {}) in {} directories under {}, {} walker thread(s)",
+        plan.files.len(),
+        iec(total),
+        iec(median(&plan)),
+        plan.dirs.len(),
+        root.display(),
+        job.threads
+    );
+    let clock = Clock::new();
+    let files = &plan.files;
+
+    // mkdir: single-threaded, parents before children.
+    let pb = bar(plan.dirs.len() as u64, "mkdir", false);
+    let mut h = stats::new_hist();
+    let (mut sum, t) = (0u64, Instant::now());
+    for d in &plan.dirs {
+        if stop.load(Ordering::Relaxed) {
+            return Err(RunError::Interrupted);
+        }
+        let p = root.join(d);
+        let a = clock.now();
+        std::fs::create_dir(&p).map_err(|e| fail("cannot create directory", &p, &e))?;
+        let ns = clock.ns(a, clock.now());
+        let _ = h.record(ns.clamp(1, stats::MAX_TRACKABLE_NS));
+        sum += ns;
+        pb.inc(1);
+    }
+    pb.finish_and_clear();
+    let m = Measured {
+        hist: h,
+        sum_ns: sum,
+        bytes: 0,
+        ops: plan.dirs.len() as u64,
+        seconds: t.elapsed().as_secs_f64(),
+    };
+    let mut p = phase_of("mkdir", &m);
+    p.notes
+        .push("single-threaded, parents before children".into());
+    phases.push(p);
+
+    // create+write: O_EXCL create, one write of the whole file, close.
+    scratch.verify_dirs().map_err(RunError::Failed)?;
+    let mut data = vec![0u8; MAX_FILE as usize];
+    Xoroshiro128Plus::from_glibc(&mut GlibcRandom::new(job.seed ^ 0x5eed)).fill(&mut data);
+    let pb = bar(files.len() as u64, "create+write", false);
+    let m = parallel(files, job.threads, &clock, stop, &pb, |e| {
+        let p = root.join(&e.rel);
+        let mut f = scratch::create_excl(&p, false).map_err(|er| fail("cannot create", &p, &er))?;
+        let off = (e.rel.as_os_str().len() * 4099) as u64 % (MAX_FILE - e.size + 1);
+        fault::io_hook(Op::Write)
+            .and_then(|_| f.write_all(&data[off as usize..(off + e.size) as usize]))
+            .map_err(|er| fail("cannot write at offset 0 of", &p, &er))?;
+        Ok(e.size)
+    })?;
+    pb.finish_and_clear();
+    let mut p = phase_of("create_write", &m);
+    p.notes.push(
+        "per file: open(O_CREAT|O_EXCL), one write, close; no fsync (see the fsync phase)".into(),
+    );
+    phases.push(p);
+
+    // fsync: one syncfs for the whole filesystem.
+    let t = Instant::now();
+    let a = clock.now();
+    fault::io_hook(Op::Fsync)
+        .and_then(|_| scratch::syncfs(&root))
+        .map_err(|e| fail("syncfs", &root, &e))?;
+    let ns = clock.ns(a, clock.now());
+    let mut h = stats::new_hist();
+    let _ = h.record(ns.clamp(1, stats::MAX_TRACKABLE_NS));
+    let m = Measured {
+        hist: h,
+        sum_ns: ns,
+        bytes: total,
+        ops: 1,
+        seconds: t.elapsed().as_secs_f64(),
+    };
+    let mut p = phase_of("fsync", &m);
+    // Most data was written back during create_write already: a bandwidth over the
+    // syncfs time would be meaningless, so the phase carries no bytes.
+    p.bytes = 0;
+    p.mb_per_s = 0.0;
+    p.mib_per_s = 0.0;
+    p.notes.push("one syncfs(2) on the filesystem: makes the created tree durable (no bandwidth: much of the data was written back during create_write)".into());
+    phases.push(p);
+
+    // stat-all
+    scratch.verify_dirs().map_err(RunError::Failed)?;
+    let cache = cold_or_warm(&root);
+    let pb = bar(files.len() as u64, "stat", false);
+    let m = parallel(files, job.threads, &clock, stop, &pb, |e| {
+        let p = root.join(&e.rel);
+        std::fs::symlink_metadata(&p).map_err(|er| fail("cannot stat", &p, &er))?;
+        Ok(0)
+    })?;
+    pb.finish_and_clear();
+    let mut p = phase_of("stat_all", &m);
+    p.cache = Some(cache);
+    p.notes.push("lstat per file".into());
+    phases.push(p);
+
+    // read-all: the read tar does — readdir walk, lstat, open + read + close per file.
+    scratch.verify_dirs().map_err(RunError::Failed)?;
+    let cache = cold_or_warm(&root);
+    let pb = bar(files.len() as u64, "read", false);
+    let m = walk::read_all(&root, job.threads, &clock, stop, &pb)?;
+    pb.finish_and_clear();
+    if m.ops != files.len() as u64 || m.bytes != total {
+        return Err(RunError::Failed(format!(
+            "{}: the walk found {} files holding {} bytes, {} files holding {total} bytes were written",
+            root.display(),
+            m.ops,
+            m.bytes,
+            files.len()
+        )));
+    }
+    let mut p = phase_of("read_all", &m);
+    p.cache = Some(cache);
+    p.notes.push(read_all_note(job.threads));
+    phases.push(p);
+
+    if job.keep {
+        // --keep: leave the tree for another tool (bench/copy-tree-vs-shell.sh reads it).
+        scratch.release();
+        crate::outln!("kept: {}", root.display());
+    } else {
+        // rename
+        scratch.verify_dirs().map_err(RunError::Failed)?;
+        let pb = bar(files.len() as u64, "rename", false);
+        let m = parallel(files, job.threads, &clock, stop, &pb, |e| {
+            let p = root.join(&e.rel);
+            scratch::rename_noreplace(&p, &renamed(&p))
+                .map_err(|er| fail("cannot rename", &p, &er))?;
+            Ok(0)
+        })?;
+        pb.finish_and_clear();
+        let mut p = phase_of("rename", &m);
+        p.notes
+            .push("renameat2(RENAME_NOREPLACE) within the same directory".into());
+        phases.push(p);
+
+        // delete
+        scratch.verify_dirs().map_err(RunError::Failed)?;
+        let pb = bar(files.len() as u64, "delete", false);
+        let m = parallel(files, job.threads, &clock, stop, &pb, |e| {
+            let p = renamed(&root.join(&e.rel));
+            scratch::unlink(&p).map_err(|er| fail("cannot delete", &p, &er))?;
+            Ok(0)
+        })?;
+        pb.finish_and_clear();
+        let mut p = phase_of("delete", &m);
+        p.notes.push("unlink per file".into());
+        phases.push(p);
+
+        // rmdir: children before parents.
+        scratch.verify_dirs().map_err(RunError::Failed)?;
+        let mut h = stats::new_hist();
+        let (mut sum, t) = (0u64, Instant::now());
+        for d in plan.dirs.iter().rev() {
+            let p = root.join(d);
+            let a = clock.now();
+            std::fs::remove_dir(&p).map_err(|e| fail("cannot remove directory", &p, &e))?;
+            let ns = clock.ns(a, clock.now());
+            let _ = h.record(ns.clamp(1, stats::MAX_TRACKABLE_NS));
+            sum += ns;
+        }
+        let m = Measured {
+            hist: h,
+            sum_ns: sum,
+            bytes: 0,
+            ops: plan.dirs.len() as u64,
+            seconds: t.elapsed().as_secs_f64(),
+        };
+        phases.push(phase_of("rmdir", &m));
+    }
+
+    print_table(phases);
+    Ok(())
+}
+
+/// The per-phase table (also for the phases finished before a failure or a signal).
+fn print_table(phases: &[Phase]) {
+    crate::outln!(
+        "\n{:<13} {:>8} {:>9} {:>11} {:>9} {:>9} {:>10} {:>10} {:>10}",
+        "phase",
+        "ops",
+        "seconds",
+        "ops/s",
+        "MB/s",
+        "MiB/s",
+        "p50",
+        "p99",
+        "p99.9"
+    );
+    for p in phases.iter() {
+        let l = p.lat.as_ref();
+        let q = |k: &str| {
+            l.and_then(|l| l.percentiles_ns.get(k).copied())
+                .map_or("-".into(), fmt_us)
+        };
+        crate::outln!(
+            "{:<13} {:>8} {:>9.3} {:>11.0} {:>9.1} {:>9.1} {:>10} {:>10} {:>10}",
+            p.name,
+            p.ops,
+            p.seconds,
+            p.ops_per_s,
+            p.mb_per_s,
+            p.mib_per_s,
+            q("50"),
+            q("99"),
+            q("99.9")
+        );
+    }
+    crate::outln!("\nops/s are files/s (directories for mkdir/rmdir, one call for fsync); MB = 1000000 bytes, MiB = 1048576 bytes;");
+    crate::outln!("latency percentiles are per operation (HDR histogram, 3 significant digits).");
+    for p in phases.iter().filter(|p| p.cache.is_some()) {
+        crate::outln!("{}: {}", p.name, p.cache.as_deref().unwrap_or(""));
+    }
+}

@@ -1,0 +1,408 @@
+//! Data verification of `iomark run` (fio's `verify=`): every written block carries a
+//! header like fio's (magic, checksum type, length, offset, job seed) and a checksum of
+//! the header and the data after it; reading the block back recomputes and compares.
+//! `verify=pattern` writes `verify_pattern` over the whole block and compares it; `meta`
+//! checks the header only.
+//!
+//! Header layout (64 bytes, little endian): `0..2` magic 0xacca (fio's VERIFY_MAGIC),
+//! `2..4` checksum type, `4..8` block length, `8..16` block offset, `16..24` seed,
+//! `24..32` write sequence number (fio's `numberio`: 1 for the thread's first write),
+//! `32..64` checksum (crc32c: 4 bytes, crc64 and xxh64: 8, md5: 16, sha256: 32),
+//! computed over bytes `0..32` and `64..len`.
+//!
+//! With `verify_interval=N` every N-byte chunk of a block carries its own header (its
+//! offset and length are the chunk's), as fio does. A `verify_pattern` fills the data
+//! after the headers (fio fills its buffers with it); `verify=meta` then checks it.
+//! `verify_dump` writes the received and the expected block next to the file
+//! ([`dump`]).
+
+use crate::job::fio::keys::VerifyKind;
+use md5::Digest as _;
+
+/// Header size, bytes; blocks must be at least this long for checksum kinds.
+pub const HEADER: usize = 64;
+/// fio's verify magic.
+pub const MAGIC: u16 = 0xacca;
+
+fn kind_id(k: VerifyKind) -> u16 {
+    match k {
+        VerifyKind::Crc32c => 1,
+        VerifyKind::Md5 => 2,
+        VerifyKind::Xxhash => 3,
+        VerifyKind::Sha256 => 4,
+        VerifyKind::Meta => 5,
+        VerifyKind::Pattern => 6,
+        VerifyKind::Crc64 => 7,
+    }
+}
+
+fn checksum(k: VerifyKind, head: &[u8], data: &[u8]) -> Vec<u8> {
+    match k {
+        VerifyKind::Crc32c => crc32c::crc32c_append(crc32c::crc32c(head), data)
+            .to_le_bytes()
+            .to_vec(),
+        VerifyKind::Md5 => {
+            let mut h = md5::Md5::new();
+            h.update(head);
+            h.update(data);
+            h.finalize().to_vec()
+        }
+        VerifyKind::Sha256 => {
+            let mut h = sha2::Sha256::new();
+            h.update(head);
+            h.update(data);
+            h.finalize().to_vec()
+        }
+        VerifyKind::Xxhash => {
+            let mut h = xxhash_rust::xxh64::Xxh64::new(0);
+            h.update(head);
+            h.update(data);
+            h.digest().to_le_bytes().to_vec()
+        }
+        VerifyKind::Crc64 => {
+            let c = crc::Crc::<u64>::new(&crc::CRC_64_REDIS);
+            let mut d = c.digest();
+            d.update(head);
+            d.update(data);
+            d.finalize().to_le_bytes().to_vec()
+        }
+        VerifyKind::Meta | VerifyKind::Pattern => Vec::new(),
+    }
+}
+
+/// What a job verifies with: the checksum kind, the `verify_pattern` bytes, the
+/// `verify_interval` (0: one header per block) and whether the write sequence number is
+/// checked (`verify_write_sequence`).
+#[derive(Clone, Copy, Debug)]
+pub struct Spec<'a> {
+    /// `verify=`
+    pub kind: VerifyKind,
+    /// `verify_pattern` (empty: none)
+    pub pattern: &'a [u8],
+    /// `verify_interval`, bytes (0: the whole block)
+    pub interval: usize,
+}
+
+impl<'a> Spec<'a> {
+    /// A spec without interval.
+    pub fn new(kind: VerifyKind, pattern: &'a [u8]) -> Self {
+        Spec {
+            kind,
+            pattern,
+            interval: 0,
+        }
+    }
+    fn chunk(&self, len: usize) -> usize {
+        if self.interval == 0 || self.kind == VerifyKind::Pattern {
+            len.max(1)
+        } else {
+            self.interval
+        }
+    }
+}
+
+/// Fill `buf` with `pattern`, byte `i` of the buffer being `pattern[(base + i) % len]`.
+fn fill_pattern(buf: &mut [u8], pattern: &[u8], base: usize) {
+    if pattern.is_empty() {
+        return;
+    }
+    for (i, b) in buf.iter_mut().enumerate() {
+        *b = pattern[(base + i) % pattern.len()];
+    }
+}
+
+fn check_pattern(buf: &[u8], pattern: &[u8], base: usize) -> Result<(), String> {
+    if pattern.is_empty() {
+        return Ok(());
+    }
+    match buf
+        .iter()
+        .enumerate()
+        .find(|(i, b)| **b != pattern[(base + i) % pattern.len()])
+    {
+        None => Ok(()),
+        Some((i, b)) => Err(format!(
+            "pattern mismatch at byte {} of the block: found 0x{b:02x}, expected 0x{:02x}",
+            base + i,
+            pattern[(base + i) % pattern.len()]
+        )),
+    }
+}
+
+/// Prepare a block for writing at `offset`: stamp the header and checksum (or the
+/// pattern). `buf` holds the block's data (its random bytes are kept after the header).
+pub fn stamp(buf: &mut [u8], offset: u64, seed: u64, k: VerifyKind, pattern: &[u8]) {
+    stamp_with(buf, offset, seed, 0, &Spec::new(k, pattern));
+}
+
+/// [`stamp`] with a write sequence number `seq` and a `verify_interval`.
+pub fn stamp_with(buf: &mut [u8], offset: u64, seed: u64, seq: u64, spec: &Spec) {
+    let k = spec.kind;
+    if k == VerifyKind::Pattern || !spec.pattern.is_empty() {
+        fill_pattern(buf, spec.pattern, 0);
+        if k == VerifyKind::Pattern {
+            return;
+        }
+    }
+    let chunk = spec.chunk(buf.len());
+    let mut at = 0usize;
+    for c in buf.chunks_mut(chunk) {
+        stamp_chunk(c, offset + at as u64, seed, seq, k);
+        at += chunk;
+    }
+}
+
+fn stamp_chunk(buf: &mut [u8], offset: u64, seed: u64, seq: u64, k: VerifyKind) {
+    if buf.len() < HEADER {
+        return;
+    }
+    buf[..HEADER].fill(0);
+    buf[0..2].copy_from_slice(&MAGIC.to_le_bytes());
+    buf[2..4].copy_from_slice(&kind_id(k).to_le_bytes());
+    let len = buf.len() as u32;
+    buf[4..8].copy_from_slice(&len.to_le_bytes());
+    buf[8..16].copy_from_slice(&offset.to_le_bytes());
+    buf[16..24].copy_from_slice(&seed.to_le_bytes());
+    buf[24..32].copy_from_slice(&seq.to_le_bytes());
+    let c = checksum(k, &buf[..32], &buf[HEADER..]);
+    buf[32..32 + c.len()].copy_from_slice(&c);
+}
+
+/// Check a block read from `offset`. `Err` says what does not match.
+pub fn check(buf: &[u8], offset: u64, k: VerifyKind, pattern: &[u8]) -> Result<(), String> {
+    check_with(buf, offset, &Spec::new(k, pattern), None)
+}
+
+/// [`check`] with a `verify_interval`; `want_seq`: the write sequence number the last
+/// write of this block carried, checked when given (`verify_write_sequence`).
+pub fn check_with(
+    buf: &[u8],
+    offset: u64,
+    spec: &Spec,
+    want_seq: Option<u64>,
+) -> Result<(), String> {
+    let k = spec.kind;
+    if k == VerifyKind::Pattern {
+        return check_pattern(buf, spec.pattern, 0);
+    }
+    let chunk = spec.chunk(buf.len());
+    for (i, c) in buf.chunks(chunk).enumerate() {
+        let at = i * chunk;
+        check_chunk(c, offset + at as u64, k, want_seq).map_err(|e| {
+            if chunk < buf.len() {
+                format!("{e} (verify_interval chunk at byte {at} of the block)")
+            } else {
+                e
+            }
+        })?;
+        if k == VerifyKind::Meta && c.len() > HEADER {
+            check_pattern(&c[HEADER..], spec.pattern, at + HEADER)?;
+        }
+    }
+    Ok(())
+}
+
+fn check_chunk(
+    buf: &[u8],
+    offset: u64,
+    k: VerifyKind,
+    want_seq: Option<u64>,
+) -> Result<(), String> {
+    if buf.len() < HEADER {
+        return Ok(());
+    }
+    let magic = u16::from_le_bytes([buf[0], buf[1]]);
+    if magic != MAGIC {
+        return Err(format!("bad header magic 0x{magic:04x} (expected 0x{MAGIC:04x}; block never written by a verify job, or overwritten)"));
+    }
+    let kid = u16::from_le_bytes([buf[2], buf[3]]);
+    if kid != kind_id(k) {
+        return Err(format!(
+            "header says checksum type {kid}, job uses verify={}",
+            k.name()
+        ));
+    }
+    let len = u32::from_le_bytes([buf[4], buf[5], buf[6], buf[7]]) as usize;
+    if len != buf.len() {
+        return Err(format!("header length {len} != block length {}", buf.len()));
+    }
+    let off = u64::from_le_bytes(buf[8..16].try_into().unwrap_or([0; 8]));
+    if off != offset {
+        return Err(format!("header offset {off} != block offset {offset}"));
+    }
+    let c = checksum(k, &buf[..32], &buf[HEADER..]);
+    if buf[32..32 + c.len()] != c[..] {
+        return Err(format!("{} checksum mismatch", k.name()));
+    }
+    if buf[32 + c.len()..HEADER].iter().any(|&b| b != 0) {
+        return Err("verify header padding is not zero (header corrupted)".into());
+    }
+    if let Some(want) = want_seq {
+        let seq = u64::from_le_bytes(buf[24..32].try_into().unwrap_or([0; 8]));
+        if seq != want {
+            return Err(format!(
+                "write sequence number {seq} != {want} of the last write here (verify_write_sequence; set it to 0 when several jobs write the same blocks)"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// fio's `verify_dump`: write the block as read (`<file>.<offset>.received`) and as it
+/// should be (`<file>.<offset>.expected`) next to a regular file, or in the current
+/// directory (base name) for a block device, so nothing is written outside iomark's own
+/// files. The expected block is exact for `verify=pattern` and for `meta` with a
+/// pattern; for checksum kinds the data after each header cannot be regenerated (the
+/// write buffers are random), so it is the received data under the headers the block
+/// should carry. `seed_seq`: the job seed and write sequence number the block must
+/// carry; `None` (a job that only reads) takes them from the received header. Returns
+/// the two paths.
+pub fn dump(
+    file: &std::path::Path,
+    offset: u64,
+    received: &[u8],
+    spec: &Spec,
+    seed_seq: Option<(u64, u64)>,
+) -> std::io::Result<(std::path::PathBuf, std::path::PathBuf)> {
+    let field = |a: usize| {
+        received
+            .get(a..a + 8)
+            .and_then(|b| b.try_into().ok())
+            .map_or(0, u64::from_le_bytes)
+    };
+    let (seed, seq) = seed_seq.unwrap_or_else(|| (field(16), field(24)));
+    use std::os::unix::fs::FileTypeExt;
+    let base = file
+        .file_name()
+        .map_or_else(|| "block".to_string(), |n| n.to_string_lossy().into_owned());
+    let is_dev = std::fs::metadata(file).is_ok_and(|m| m.file_type().is_block_device());
+    let dir = match file.parent() {
+        Some(p) if !is_dev && !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => std::path::PathBuf::from("."),
+    };
+    let rec = dir.join(format!("{base}.{offset}.received"));
+    let exp = dir.join(format!("{base}.{offset}.expected"));
+    let mut want = received.to_vec();
+    if spec.kind == VerifyKind::Meta && !spec.pattern.is_empty() {
+        fill_pattern(&mut want, spec.pattern, 0);
+    }
+    stamp_with(&mut want, offset, seed, seq, spec);
+    std::fs::write(&rec, received)?;
+    std::fs::write(&exp, &want)?;
+    Ok((rec, exp))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stamped_blocks_check_and_any_flip_is_caught() {
+        for k in [
+            VerifyKind::Crc32c,
+            VerifyKind::Md5,
+            VerifyKind::Xxhash,
+            VerifyKind::Sha256,
+            VerifyKind::Crc64,
+        ] {
+            let mut b: Vec<u8> = (0..4096u32).map(|i| (i * 7 + 3) as u8).collect();
+            stamp(&mut b, 8192, 1, k, &[]);
+            assert_eq!(check(&b, 8192, k, &[]), Ok(()));
+            assert!(check(&b, 4096, k, &[]).unwrap_err().contains("offset"));
+            for pos in [10usize, 40, 64, 4095] {
+                let mut c = b.clone();
+                c[pos] ^= 0x01;
+                assert!(check(&c, 8192, k, &[]).is_err(), "{k:?} flip at {pos}");
+            }
+        }
+        // the crc32c is the Castagnoli CRC (RFC 3720 check value of "123456789")
+        assert_eq!(crc32c::crc32c(b"123456789"), 0xe306_9283);
+    }
+
+    #[test]
+    fn pattern_mode() {
+        let p = [0xaa, 0x55, 0x5a, 0xa5];
+        let mut b = vec![0u8; 512];
+        stamp(&mut b, 0, 0, VerifyKind::Pattern, &p);
+        assert_eq!(&b[4..8], &p);
+        assert_eq!(check(&b, 0, VerifyKind::Pattern, &p), Ok(()));
+        b[100] = 0;
+        assert!(check(&b, 0, VerifyKind::Pattern, &p)
+            .unwrap_err()
+            .contains("byte 100"));
+    }
+
+    #[test]
+    fn crc64_is_fios_jones_polynomial() {
+        // check value of CRC-64/REDIS (poly 0xad93d23594c935a9 reflected, init 0); fio's
+        // crc64 table starts 0, 0x7ad870c830358979 for this polynomial
+        let c = crc::Crc::<u64>::new(&crc::CRC_64_REDIS);
+        assert_eq!(c.checksum(b"123456789"), 0xe9c6_d914_c4b8_d9ca);
+        assert_eq!(c.checksum(&[1]), 0x7ad8_70c8_3035_8979);
+    }
+
+    #[test]
+    fn interval_headers_sequence_and_meta_pattern() {
+        let p = [0xaa, 0x55, 0x5a, 0xa5];
+        let spec = Spec {
+            kind: VerifyKind::Meta,
+            pattern: &p,
+            interval: 512,
+        };
+        let mut b = vec![0u8; 4096];
+        stamp_with(&mut b, 65536, 9, 3, &spec);
+        // one header every 512 bytes, each with its own offset
+        for i in 0..8 {
+            let h = &b[i * 512..];
+            assert_eq!(u16::from_le_bytes([h[0], h[1]]), MAGIC);
+            assert_eq!(
+                u64::from_le_bytes(h[8..16].try_into().unwrap()),
+                65536 + i as u64 * 512
+            );
+            assert_eq!(u32::from_le_bytes(h[4..8].try_into().unwrap()), 512);
+        }
+        assert_eq!(b[64], p[0]);
+        assert_eq!(check_with(&b, 65536, &spec, Some(3)), Ok(()));
+        let e = check_with(&b, 65536, &spec, Some(4)).unwrap_err();
+        assert!(e.contains("sequence number 3 != 4"), "{e}");
+        let mut c = b.clone();
+        c[1024 + 100] ^= 1;
+        let e = check_with(&c, 65536, &spec, None).unwrap_err();
+        assert!(e.contains("pattern mismatch at byte 1124"), "{e}");
+        let mut c = b.clone();
+        c[2048 + 9] ^= 1; // offset field of the fifth chunk
+        let e = check_with(&c, 65536, &spec, None).unwrap_err();
+        assert!(e.contains("chunk at byte 2048"), "{e}");
+        // a checksum kind with an interval catches a flip in any chunk
+        let spec = Spec {
+            kind: VerifyKind::Crc64,
+            pattern: &[],
+            interval: 1024,
+        };
+        let mut b: Vec<u8> = (0..4096u32).map(|i| (i * 13) as u8).collect();
+        stamp_with(&mut b, 0, 1, 1, &spec);
+        assert_eq!(check_with(&b, 0, &spec, Some(1)), Ok(()));
+        b[3000] ^= 0x80;
+        assert!(check_with(&b, 0, &spec, None)
+            .unwrap_err()
+            .contains("crc64"));
+    }
+
+    #[test]
+    fn dump_writes_received_and_expected_next_to_the_file() {
+        let d = tempfile::tempdir().unwrap();
+        let f = d.path().join("data");
+        let p = [1u8, 2, 3];
+        let spec = Spec::new(VerifyKind::Pattern, &p);
+        let mut got = vec![0u8; 512];
+        stamp_with(&mut got, 0, 0, 0, &spec);
+        got[7] = 0xee;
+        let (r, e) = dump(&f, 4096, &got, &spec, None).unwrap();
+        assert_eq!(r, d.path().join("data.4096.received"));
+        assert_eq!(e, d.path().join("data.4096.expected"));
+        assert_eq!(std::fs::read(&r).unwrap(), got);
+        let want = std::fs::read(&e).unwrap();
+        assert_eq!(want[7], p[7 % 3]);
+        assert_eq!(check(&want, 4096, VerifyKind::Pattern, &p), Ok(()));
+    }
+}
