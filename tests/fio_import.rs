@@ -3,7 +3,7 @@
 //! lat percentiles. Fixtures in tests/fixtures/fio were written by fio 3.33 on this VM
 //! (the commands are in tests/fixtures/fio/README.md).
 
-use iomark::result::fio_import::import;
+use iomark::result::import::import;
 use iomark::result::{Phase, RunResult};
 use std::path::Path;
 

@@ -35,7 +35,7 @@ pub fn load(path: &Path) -> Result<RunResult, String> {
     let label = path
         .file_name()
         .map_or(name.to_string(), |f| f.to_string_lossy().into_owned());
-    if let Some(r) = crate::result::fio_import::import(&text, &label) {
+    if let Some(r) = crate::result::import::import(&text, &label) {
         return r.map_err(|e| format!("{name}: {e}"));
     }
     let v: serde_json::Value =

@@ -5,7 +5,7 @@
 //! The file is created before the run (so a bad path fails fast) and rewritten
 //! atomically (temp file + rename) at the end, also after an interruption.
 
-pub mod fio_import;
+pub mod import;
 
 use crate::job::sysbench::{DataPattern, FileioJob, Geometry, TestMode};
 use crate::probe::pagecache::PageCacheCheck;
