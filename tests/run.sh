@@ -30,4 +30,5 @@ if ! python3 -c 'import prysk' >/dev/null 2>&1; then
     python3 -m pip install -q --break-system-packages prysk
 fi
 # every test binary runs even when one fails, so a failure shows all that is wrong
-cargo test --release --no-fail-fast
+# profile `ci` (Cargo.toml): release optimisation without LTO, so the tests link fast
+cargo test --profile ci --no-fail-fast
