@@ -5,9 +5,12 @@
 //! message when fio is not installed); the figures are pinned on a constructed job.
 
 use assert_cmd::Command;
-use iomark::report::fio::normal_text;
+use iomark::report::fio::text::FioText;
+use iomark::report::Reporter;
 use iomark::report::fio::num::TextUnits;
-use iomark::run::fio::JobStats;
+use iomark::result::job::{EffectiveJob, JobRecord};
+use iomark::result::{build, Inputs, Recorded, Status};
+use iomark::stats::job::JobStats;
 
 const JOB: [&str; 5] = [
     "--name=a",
@@ -70,17 +73,24 @@ fn shapes(text: &str) -> Vec<String> {
         .collect()
 }
 
-fn job_4mib_in_1ms(units: TextUnits) -> JobStats {
-    let mut j = JobStats {
-        name: "a".into(),
-        threads: 1,
-        units,
-        runtime_ns: 1_000_000,
-        engine: "null",
-        ..JobStats::default()
+fn job_4mib_in_1ms(units: TextUnits) -> JobRecord {
+    let mut j = JobRecord {
+        job: EffectiveJob {
+            name: "a".into(),
+            kb_base: if units.decimal { 1000 } else { 1024 },
+            unit_base: if units.bits { 1 } else { 8 },
+            ..EffectiveJob::default()
+        },
+        stats: JobStats {
+            threads: 1,
+            runtime_ns: 1_000_000,
+            ..JobStats::default()
+        },
+        engine: "null".into(),
+        ..JobRecord::default()
     };
-    j.read.ios = 1024;
-    j.read.bytes = 4 << 20;
+    j.stats.read.ios = 1024;
+    j.stats.read.bytes = 4 << 20;
     j
 }
 
@@ -105,7 +115,9 @@ fn figures_are_fios() {
         ),
     ];
     for (units, job_line, group_line) in cases {
-        let t = normal_text(&[job_4mib_in_1ms(units)]);
+        let mut i = Inputs::new("run", &[], Status::Ok);
+        i.recorded = Recorded::Fio(vec![job_4mib_in_1ms(units)]);
+        let t = String::from_utf8(FioText.render(&build(i)).unwrap()).unwrap();
         let lines: Vec<&str> = t.lines().collect();
         assert!(lines.contains(&job_line), "{units:?}:\n{t}");
         assert!(lines.contains(&group_line), "{units:?}:\n{t}");

@@ -197,10 +197,10 @@ fn null_engine_run_counts_exact_ios() {
     let stop = AtomicBool::new(false);
     let out = execute(&c, &stop, &|_| {}).unwrap();
     assert_eq!(out.jobs.len(), 1);
-    assert_eq!(out.jobs[0].read.ios, 1024);
-    assert_eq!(out.jobs[0].read.bytes, 4 << 20);
-    assert_eq!(out.jobs[0].write.ios, 0);
-    assert_eq!(out.jobs[0].read.clat.hist.len(), 1024);
+    assert_eq!(out.jobs[0].stats.read.ios, 1024);
+    assert_eq!(out.jobs[0].stats.read.bytes, 4 << 20);
+    assert_eq!(out.jobs[0].stats.write.ios, 0);
+    assert_eq!(out.jobs[0].stats.read.clat.hist.len(), 1024);
 }
 
 #[test]
@@ -232,16 +232,16 @@ fn psync_run_on_small_file_moves_exact_bytes() {
     let out = execute(&c, &stop, &|_| {}).unwrap();
     assert_eq!(out.jobs.len(), 2);
     let w = &out.jobs[0];
-    assert_eq!((w.write.ios, w.write.bytes), (64, 262_144));
-    assert_eq!(w.sync.ios, 4 + 1);
+    assert_eq!((w.stats.write.ios, w.stats.write.bytes), (64, 262_144));
+    assert_eq!(w.stats.sync.ios, 4 + 1);
     assert_eq!(
         std::fs::metadata(d.path().join("w.0.0")).unwrap().len(),
         262_144
     );
     let r = &out.jobs[1];
-    assert_eq!(r.threads, 2);
+    assert_eq!(r.stats.threads, 2);
     assert_eq!(r.groupid, 1);
-    assert_eq!((r.read.ios, r.read.bytes), (2 * 64, 2 * 2 * 262_144));
+    assert_eq!((r.stats.read.ios, r.stats.read.bytes), (2 * 64, 2 * 2 * 262_144));
 }
 
 #[test]

@@ -126,7 +126,7 @@ fn json_run_result_is_read_by_compare() {
     ));
     let text = std::fs::read_to_string(d.path().join("r.json")).unwrap();
     let r = iomark::report::compare::load(&d.path().join("r.json")).unwrap();
-    assert_eq!((r.command.as_str(), r.schema_version), ("run", 1));
+    assert_eq!((r.command.as_str(), r.schema_version), ("run", 2));
     assert_eq!(r.read.ops, 128);
     assert_eq!(r.write.ops, 8);
     assert_eq!((r.read.bytes, r.write.bytes), (524_288, 524_288));

@@ -4,7 +4,10 @@
 
 use crate::cli::copy::clap_exit;
 use crate::exit;
-use crate::report::compare::{self, Format};
+use crate::report::compare::{self, Compare, Format};
+use crate::report::svg_compare::CompareChart;
+use crate::report::Reporter;
+use crate::result::write::write_file;
 use clap::Parser;
 use std::path::PathBuf;
 
@@ -57,7 +60,6 @@ pub fn run(args: &[String]) -> i32 {
     }
     let files: Vec<String> = a.files.iter().map(|f| f.display().to_string()).collect();
     let labels = compare::labels(&a.labels, &files, &results);
-    let c = compare::compare(&results, &labels, &files);
     let format = match a.format.as_str() {
         "markdown" => Format::Markdown,
         "csv" => Format::Csv,
@@ -65,14 +67,27 @@ pub fn run(args: &[String]) -> i32 {
         _ => Format::Table,
     };
     if let Some(p) = &a.plot {
-        if let Err(e) = crate::report::svg_compare::write(&c, p) {
+        let chart = CompareChart {
+            labels: labels.clone(),
+            files: files.clone(),
+        };
+        let written = chart
+            .render(&results)
+            .map_err(|e| e.to_string())
+            .and_then(|svg| write_file(p, &svg).map_err(|e| e.to_string()));
+        if let Err(e) = written {
             eprintln!("iomark compare: cannot write --plot={}: {e}", p.display());
             return exit::ENVIRONMENT;
         }
     }
+    let report = Compare {
+        labels,
+        files,
+        format,
+    };
     use std::io::Write;
-    let _ = std::io::stdout()
-        .lock()
-        .write_all(compare::render(&c, format).as_bytes());
+    if let Ok(text) = report.render(&results) {
+        let _ = std::io::stdout().lock().write_all(&text);
+    }
     exit::OK
 }

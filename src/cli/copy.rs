@@ -147,7 +147,15 @@ pub fn run(args: &[String]) -> i32 {
         keep: a.keep,
         argv: args.to_vec(),
     };
-    copy::execute(&job)
+    let signals = crate::run::signals::Signals::install();
+    if let Err(e) = copy::resolve(&job) {
+        eprintln!("iomark copy: {e}");
+        return e.code(None);
+    }
+    let report = Box::new(crate::report::copy_text::CopyText);
+    crate::cli::phases::run("copy", job.json.as_deref(), report, |live| {
+        copy::execute(&job, &signals, live)
+    })
 }
 
 #[cfg(test)]

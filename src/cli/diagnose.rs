@@ -12,6 +12,8 @@ use crate::exit;
 use crate::probe::ceiling::Rated;
 use crate::probe::diagnosis::{self, Inputs};
 use crate::probe::Root;
+use crate::report::diagnose_text::{DiagnoseJson, DiagnoseText};
+use crate::report::Reporter;
 use clap::Parser;
 use std::path::PathBuf;
 
@@ -162,21 +164,21 @@ fn diagnose_with(a: &Args) -> i32 {
         return exit::ENVIRONMENT;
     }
     let d = diagnosis::diagnose(&root, &inputs(a, &root));
-    let text = if a.json {
-        match serde_json::to_string_pretty(&d) {
-            Ok(j) => j + "\n",
-            Err(e) => {
-                eprintln!("iomark diagnose: cannot encode JSON: {e}");
-                return exit::FAILED;
-            }
+    let mut i = crate::result::Inputs::new("diagnose", &[], crate::result::Status::Ok);
+    i.targets = vec![d];
+    let r = crate::result::build(i);
+    let report: &dyn Reporter = if a.json { &DiagnoseJson } else { &DiagnoseText };
+    let text = match report.render(&r) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("iomark diagnose: {e}");
+            return exit::FAILED;
         }
-    } else {
-        crate::report::diagnose_text::render_text(&d)
     };
     // A closed pipe (`| head`) is not an error (ripgrep's rule); never panic on it.
     use std::io::Write;
     let mut out = std::io::stdout().lock();
-    if let Err(e) = out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
+    if let Err(e) = out.write_all(&text).and_then(|_| out.flush()) {
         if e.kind() != std::io::ErrorKind::BrokenPipe {
             eprintln!("iomark diagnose: cannot write the report: {e}");
             return exit::FAILED;

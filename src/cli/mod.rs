@@ -6,6 +6,7 @@ pub mod copy;
 pub mod diagnose;
 pub mod fileio;
 pub mod mark;
+pub mod phases;
 pub mod run;
 pub mod tree;
 

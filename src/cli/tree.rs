@@ -59,7 +59,18 @@ pub fn run(args: &[String]) -> i32 {
         keep: a.keep,
         argv: args.to_vec(),
     };
-    tree::execute(&job)
+    let signals = crate::run::signals::Signals::install();
+    let plan = match tree::prepare(&job) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("iomark tree: {e}");
+            return e.code(None);
+        }
+    };
+    let report = Box::new(crate::report::tree_text::TreeText);
+    crate::cli::phases::run("tree", job.json.as_deref(), report, |live| {
+        tree::execute(&job, &plan, &signals, live)
+    })
 }
 
 #[cfg(test)]

@@ -21,7 +21,7 @@
 //! shows the mean derived as QD × threads / IOPS (Little's law) and no p99.
 
 use crate::result::{RunResult, SCHEMA_VERSION};
-use crate::run::mark::Slot;
+use crate::job::presets::Slot;
 use serde::Serialize;
 use std::path::Path;
 
@@ -718,4 +718,4 @@ pub fn compare(results: &[RunResult], labels: &[String], files: &[String]) -> Co
 /// Reads one metric of a test.
 type Metric = fn(&Test) -> Option<f64>;
 
-pub use super::compare_render::{render, Format};
+pub use super::compare_render::{render, Compare, Format};

@@ -1,8 +1,10 @@
-//! Rendering of a [`Comparison`] as an aligned table, GitHub markdown, CSV or JSON
-//! (split from `compare.rs`, which owns loading and alignment). Numbers: 3 significant
-//! figures or more, ratios with two decimals (four below 0.1), `-` for missing.
+//! `compare`'s reporter ([`Compare`], over many results): the [`Comparison`] as an
+//! aligned table, GitHub markdown, CSV or JSON (`compare.rs` owns loading and
+//! alignment). Numbers: 3 significant figures or more, ratios with two decimals (four below 0.1), `-` for missing.
 
 use super::compare::{letter, Comparison, Row};
+use crate::report::{ReportError, Reporter};
+use crate::result::RunResult;
 /// Output format of `compare`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
@@ -87,6 +89,107 @@ fn csv_field(s: &str) -> String {
     }
 }
 
+/// `compare`'s report: the results side by side in one format (a reporter over many
+/// results, labelled and named by the files they came from).
+pub struct Compare {
+    /// column labels, one per result
+    pub labels: Vec<String>,
+    /// the files, one per result
+    pub files: Vec<String>,
+    /// table, markdown, csv or json
+    pub format: Format,
+}
+
+impl Reporter<[RunResult]> for Compare {
+    fn render(&self, rs: &[RunResult]) -> Result<Vec<u8>, ReportError> {
+        let c = super::compare::compare(rs, &self.labels, &self.files);
+        Ok(render(&c, self.format).into_bytes())
+    }
+}
+
+fn csv(c: &Comparison, mut header: Vec<String>, body: &[Vec<String>]) -> String {
+    let mut out = String::new();
+    let first = c.columns.first().map_or(String::new(), |c| c.label.clone());
+    for (i, col) in c.columns.iter().enumerate() {
+        let at = if i == 0 { 2 } else { 2 * i + 1 };
+        if let Some(h) = header.get_mut(at) {
+            h.clone_from(&col.label);
+        }
+        if let Some(h) = header.get_mut(at + 1).filter(|_| i > 0) {
+            *h = format!("{} / {first}", col.label);
+        }
+    }
+    for line in std::iter::once(&header).chain(body.iter()) {
+        out += &line
+            .iter()
+            .map(|s| csv_field(s))
+            .collect::<Vec<_>>()
+            .join(",");
+        out.push('\n');
+    }
+    out
+}
+
+fn markdown(c: &Comparison, header: &[String], body: &[Vec<String>], foot: &str) -> String {
+    let mut out = legend(c)
+        .lines()
+        .map(|l| format!("- {l}\n"))
+        .collect::<String>()
+        + "\n";
+    out += &format!("| {} |\n", header.join(" | "));
+    let align: Vec<&str> = header
+        .iter()
+        .enumerate()
+        .map(|(i, _)| {
+            if i < 2 || i + 1 == header.len() {
+                "---"
+            } else {
+                "---:"
+            }
+        })
+        .collect();
+    out += &format!("|{}|\n", align.join("|"));
+    for b in body {
+        out += &format!(
+            "| {} |\n",
+            b.iter()
+                .map(|s| s.replace('|', "\\|"))
+                .collect::<Vec<_>>()
+                .join(" | ")
+        );
+    }
+    out + "\n" + foot
+}
+
+fn table(c: &Comparison, header: &[String], body: &[Vec<String>], foot: &str) -> String {
+    let n = header.len();
+    let mut w = vec![0usize; n];
+    for line in std::iter::once(header).chain(body.iter().map(Vec::as_slice)) {
+        for (i, s) in line.iter().enumerate() {
+            w[i] = w[i].max(s.chars().count());
+        }
+    }
+    let fmt = |line: &[String]| {
+        let mut s = String::new();
+        for (i, cell) in line.iter().enumerate() {
+            let pad = w[i].saturating_sub(cell.chars().count());
+            if i + 1 == n {
+                s += cell;
+            } else if i < 2 {
+                s += &format!("{cell}{}  ", " ".repeat(pad));
+            } else {
+                s += &format!("{}{cell}  ", " ".repeat(pad));
+            }
+        }
+        s.trim_end().to_string() + "\n"
+    };
+    let mut out = legend(c) + "\n" + &fmt(header);
+    for b in body {
+        out += &fmt(b);
+    }
+    out + foot
+}
+
 /// Render a comparison.
 pub fn render(c: &Comparison, f: Format) -> String {
     let header = header_cells(c);
@@ -98,86 +201,8 @@ pub fn render(c: &Comparison, f: Format) -> String {
     };
     match f {
         Format::Json => serde_json::to_string_pretty(c).unwrap_or_default() + "\n",
-        Format::Csv => {
-            let mut out = String::new();
-            let mut header = header.clone();
-            let first = c.columns.first().map_or(String::new(), |c| c.label.clone());
-            for (i, col) in c.columns.iter().enumerate() {
-                let at = if i == 0 { 2 } else { 2 * i + 1 };
-                if let Some(h) = header.get_mut(at) {
-                    h.clone_from(&col.label);
-                }
-                if let Some(h) = header.get_mut(at + 1).filter(|_| i > 0) {
-                    *h = format!("{} / {first}", col.label);
-                }
-            }
-            for line in std::iter::once(&header).chain(body.iter()) {
-                out += &line
-                    .iter()
-                    .map(|s| csv_field(s))
-                    .collect::<Vec<_>>()
-                    .join(",");
-                out.push('\n');
-            }
-            out
-        }
-        Format::Markdown => {
-            let mut out = legend(c)
-                .lines()
-                .map(|l| format!("- {l}\n"))
-                .collect::<String>()
-                + "\n";
-            out += &format!("| {} |\n", header.join(" | "));
-            let align: Vec<&str> = header
-                .iter()
-                .enumerate()
-                .map(|(i, _)| {
-                    if i < 2 || i + 1 == header.len() {
-                        "---"
-                    } else {
-                        "---:"
-                    }
-                })
-                .collect();
-            out += &format!("|{}|\n", align.join("|"));
-            for b in &body {
-                out += &format!(
-                    "| {} |\n",
-                    b.iter()
-                        .map(|s| s.replace('|', "\\|"))
-                        .collect::<Vec<_>>()
-                        .join(" | ")
-                );
-            }
-            out + "\n" + foot
-        }
-        Format::Table => {
-            let n = header.len();
-            let mut w = vec![0usize; n];
-            for line in std::iter::once(&header).chain(body.iter()) {
-                for (i, s) in line.iter().enumerate() {
-                    w[i] = w[i].max(s.chars().count());
-                }
-            }
-            let fmt = |line: &Vec<String>| {
-                let mut s = String::new();
-                for (i, cell) in line.iter().enumerate() {
-                    let pad = w[i].saturating_sub(cell.chars().count());
-                    if i + 1 == n {
-                        s += cell;
-                    } else if i < 2 {
-                        s += &format!("{cell}{}  ", " ".repeat(pad));
-                    } else {
-                        s += &format!("{}{cell}  ", " ".repeat(pad));
-                    }
-                }
-                s.trim_end().to_string() + "\n"
-            };
-            let mut out = legend(c) + "\n" + &fmt(&header);
-            for b in &body {
-                out += &fmt(b);
-            }
-            out + foot
-        }
+        Format::Csv => csv(c, header, &body),
+        Format::Markdown => markdown(c, &header, &body, foot),
+        Format::Table => table(c, &header, &body, foot),
     }
 }

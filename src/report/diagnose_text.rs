@@ -1,8 +1,34 @@
-//! Text layout of `iomark diagnose`: four sections (Stack, Ceiling, Findings with their
-//! evidence, Unknowns), one line per layer or finding. Reads only a [`Diagnosis`].
+//! The reports of `iomark diagnose`, over the result's diagnosis (`targets`): the text
+//! layout ([`DiagnoseText`]: four sections, Stack, Ceiling, Findings with their
+//! evidence, Unknowns, one line per layer or finding) and the diagnosis as JSON
+//! ([`DiagnoseJson`], stable finding IDs).
 
 use crate::probe::ceiling::Ceiling;
 use crate::probe::diagnosis::Diagnosis;
+use crate::report::{ReportError, Reporter};
+use crate::result::RunResult;
+
+/// The text report of the result's (first) diagnosis.
+pub struct DiagnoseText;
+
+impl Reporter for DiagnoseText {
+    fn render(&self, r: &RunResult) -> Result<Vec<u8>, ReportError> {
+        let d = r.targets.first().ok_or(ReportError::Empty)?;
+        Ok(render_text(d).into_bytes())
+    }
+}
+
+/// The result's (first) diagnosis as pretty JSON with a final newline.
+pub struct DiagnoseJson;
+
+impl Reporter for DiagnoseJson {
+    fn render(&self, r: &RunResult) -> Result<Vec<u8>, ReportError> {
+        let d = r.targets.first().ok_or(ReportError::Empty)?;
+        serde_json::to_string_pretty(d)
+            .map(|t| (t + "\n").into_bytes())
+            .map_err(|e| ReportError::Failed(format!("cannot encode JSON: {e}")))
+    }
+}
 
 /// Render the text report.
 pub fn render_text(d: &Diagnosis) -> String {

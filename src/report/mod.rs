@@ -1,15 +1,53 @@
-//! Reporters: one file per output format. Every reporter reads only the run's
-//! statistics / [`json::RunResult`]; none of them measures anything.
+//! Reporters: one file per output format, each implementing [`Reporter`] over the
+//! [`RunResult`] (hyperfine's exporter pattern): sysbench's text (`sysbench.rs`), fio's
+//! normal text and JSON/json+ (`fio/text.rs`, `fio/json.rs`), iomark's JSON
+//! (`iomark_json.rs`), the mark table, copy and tree text, the SVG charts, compare's
+//! table/markdown/csv/json/svg (over many results), the notes and the diagnose text.
+//! None of them measures anything or reads anything but its input; live lines printed
+//! while a command runs (interval and status lines, progress bars) are not reporters.
+//! [`output`] creates the outputs before a run and writes them at the end.
 
 pub mod compare;
 pub mod compare_render;
 pub mod console;
+pub mod copy_text;
 pub mod diagnose_text;
 pub mod fio;
+pub mod iomark_json;
+pub mod mark_table;
 pub mod notes;
+pub mod output;
 pub mod svg_compare;
 pub mod svg_plot;
 pub mod sysbench;
+pub mod sysbench_hist;
+pub mod tree_text;
+
+use crate::result::RunResult;
+
+/// Why a reporter produced nothing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ReportError {
+    /// the result holds nothing this reporter shows (a chart without samples)
+    Empty,
+    /// rendering failed, with one line saying why
+    Failed(String),
+}
+
+impl std::fmt::Display for ReportError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ReportError::Empty => f.write_str("nothing to report"),
+            ReportError::Failed(why) => f.write_str(why),
+        }
+    }
+}
+
+/// One output format: renders its input (one result; `compare`'s: many) to bytes.
+pub trait Reporter<In: ?Sized = RunResult> {
+    /// The output for `input`.
+    fn render(&self, input: &In) -> Result<Vec<u8>, ReportError>;
+}
 
 
 /// `println!` that never panics: when stdout is a closed pipe (`| head`) or a full disk,

@@ -1,8 +1,32 @@
 //! iomark's own notes printed after the compatible report (never inside it): the
-//! page-cache honesty check. Sizes use binary units (KiB = 1024), labelled.
+//! page-cache honesty check and the end-of-test sync ([`Notes`], over a fileio result).
+//! Sizes use binary units (KiB = 1024), labelled.
 
 use crate::job::values::iec;
 use crate::probe::pagecache::PageCacheCheck;
+use crate::report::{ReportError, Reporter};
+use crate::result::{RunResult, Status};
+
+/// The notes block after fileio's report: the page-cache lines, and with
+/// `--file-fsync-end` in a writing mode the time of the final sync (not after a signal).
+/// Empty when there is nothing to say.
+pub struct Notes;
+
+impl Reporter for Notes {
+    fn render(&self, r: &RunResult) -> Result<Vec<u8>, ReportError> {
+        let mut lines = r.page_cache.as_ref().map(page_cache_lines).unwrap_or_default();
+        let writes = r.job.test_mode.is_some_and(|m| m.writes());
+        let ran_out = matches!(r.status, Status::Ok | Status::ForcedShutdown);
+        if r.job.fsync_end && writes && ran_out {
+            if lines.is_empty() {
+                lines.push(NOTES_HEADER.into());
+            }
+            let longest = r.threads.iter().map(|t| t.end_fsync_ns).max();
+            lines.push(end_fsync_line(longest.unwrap_or(0)));
+        }
+        Ok(lines.iter().map(|l| format!("{l}\n")).collect::<String>().into_bytes())
+    }
+}
 
 /// First line of iomark's notes block after a sysbench-compatible report.
 pub const NOTES_HEADER: &str = "iomark notes (not part of the sysbench report):";

@@ -1,13 +1,14 @@
 //! `compare --plot FILE.svg`: grouped bars, one group per test, one bar per result
 //! file, in two panels (MB/s, decimal; IOPS). Drawn with plotters' SVG backend only:
 //! text is emitted as SVG `<text>` in a generic `sans-serif` family, so no system font
-//! is read at build or run time. Reads only the [`Comparison`] that the table shows.
+//! is read at build or run time. Draws only the [`Comparison`] that the table shows.
 
 use crate::report::compare::{letter, Comparison};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
-use std::path::Path;
+use crate::report::{ReportError, Reporter};
+use crate::result::RunResult;
 
 /// Bar colours, one per column (colour-blind-friendly Okabe–Ito palette).
 const PALETTE: [RGBColor; 8] = [
@@ -133,9 +134,27 @@ fn panel(
     Ok(())
 }
 
-/// Write the grouped-bar chart of `c` to `path` (SVG, 1200 × 900 px).
-pub fn write(c: &Comparison, path: &Path) -> Result<(), String> {
-    let root = SVGBackend::new(path, (1200, 900)).into_drawing_area();
+/// `compare --plot`: the grouped-bar chart of the results (a reporter over many
+/// results, labelled and named by the files they came from).
+pub struct CompareChart {
+    /// column labels, one per result
+    pub labels: Vec<String>,
+    /// the files, one per result
+    pub files: Vec<String>,
+}
+
+impl Reporter<[RunResult]> for CompareChart {
+    fn render(&self, rs: &[RunResult]) -> Result<Vec<u8>, ReportError> {
+        let c = crate::report::compare::compare(rs, &self.labels, &self.files);
+        let mut svg = String::new();
+        draw(&c, &mut svg).map_err(ReportError::Failed)?;
+        Ok(svg.into_bytes())
+    }
+}
+
+/// Draw the grouped-bar chart of `c` (SVG, 1200 × 900 px).
+fn draw(c: &Comparison, svg: &mut String) -> Result<(), String> {
+    let root = SVGBackend::with_string(svg, (1200, 900)).into_drawing_area();
     root.fill(&WHITE).map_err(|x| x.to_string())?;
     let (upper, lower) = root.split_vertically(450);
     panel(

@@ -8,6 +8,7 @@
 //! else the percentiles of `read`/`write` (`clat` when present). plotters' SVG backend
 //! writes text as `<text>` in a generic `sans-serif` family: no system font is read.
 
+use crate::report::{ReportError, Reporter};
 use crate::result::{CurvePoint, LatencyCurve, RunResult};
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -235,9 +236,36 @@ where
         .map_err(err)
 }
 
-fn write_throughput(r: &RunResult, tp: &Throughput, path: &Path) -> Result<(), String> {
+/// The throughput-over-time chart (bandwidth and IOPS panels) of a result.
+pub struct ThroughputChart;
+
+impl Reporter for ThroughputChart {
+    fn render(&self, r: &RunResult) -> Result<Vec<u8>, ReportError> {
+        let tp = throughput(r).ok_or(ReportError::Empty)?;
+        let mut svg = String::new();
+        draw_throughput(r, &tp, &mut svg).map_err(ReportError::Failed)?;
+        Ok(svg.into_bytes())
+    }
+}
+
+/// The latency percentile chart of a result.
+pub struct LatencyChart;
+
+impl Reporter for LatencyChart {
+    fn render(&self, r: &RunResult) -> Result<Vec<u8>, ReportError> {
+        let c = curves(r);
+        if c.is_empty() {
+            return Err(ReportError::Empty);
+        }
+        let mut svg = String::new();
+        draw_latency(r, &c, &mut svg).map_err(ReportError::Failed)?;
+        Ok(svg.into_bytes())
+    }
+}
+
+fn draw_throughput(r: &RunResult, tp: &Throughput, svg: &mut String) -> Result<(), String> {
     let panels = if tp.read_iops.is_some() { 2 } else { 1 };
-    let root = SVGBackend::new(path, (1100, 380 * panels + 60)).into_drawing_area();
+    let root = SVGBackend::with_string(svg, (1100, 380 * panels + 60)).into_drawing_area();
     root.fill(&WHITE).map_err(err)?;
     let (head, body) = root.split_vertically(60);
     head.draw(&Text::new(
@@ -364,10 +392,12 @@ pub fn log_ticks(lo: f64, hi: f64) -> Vec<f64> {
     v
 }
 
-fn write_latency(r: &RunResult, curves: &[LatencyCurve], path: &Path) -> Result<(), String> {
-    let root = SVGBackend::new(path, (1100, 640)).into_drawing_area();
-    root.fill(&WHITE).map_err(err)?;
-    let (head, body) = root.split_vertically(60);
+/// The title lines of the latency chart.
+fn latency_head(
+    head: &DrawingArea<SVGBackend, Shift>,
+    r: &RunResult,
+    curves: &[LatencyCurve],
+) -> Result<(), String> {
     head.draw(&Text::new(
         format!("Latency percentiles: {}", describe(r)),
         (14, 10),
@@ -384,7 +414,14 @@ fn write_latency(r: &RunResult, curves: &[LatencyCurve], path: &Path) -> Result<
         (14, 36),
         ("sans-serif", 13).into_font().color(&BLACK),
     ))
-    .map_err(err)?;
+    .map_err(err)
+}
+
+fn draw_latency(r: &RunResult, curves: &[LatencyCurve], svg: &mut String) -> Result<(), String> {
+    let root = SVGBackend::with_string(svg, (1100, 640)).into_drawing_area();
+    root.fill(&WHITE).map_err(err)?;
+    let (head, body) = root.split_vertically(60);
+    latency_head(&head, r, curves)?;
     let drawn = |c: &LatencyCurve| -> Vec<(f64, f64)> {
         c.points
             .iter()
@@ -454,24 +491,25 @@ fn write_latency(r: &RunResult, curves: &[LatencyCurve], path: &Path) -> Result<
 
 /// Write the charts of `result` into `dir` (created if missing):
 /// `STEM-throughput.svg` (when the result has samples or intervals) and
-/// `STEM-latency.svg` (when it has latency data), `STEM` from [`stem`].
-/// Returns the files written; an error (a message naming the file) when a file cannot
-/// be written or the result holds nothing to draw.
+/// `STEM-latency.svg` (when it has latency data), `STEM` from [`stem`], each through
+/// the one writer (result/write.rs). Returns the files written; an error (a message
+/// naming the file) when a file cannot be written or the result holds nothing to draw.
 pub fn write_plots(result: &RunResult, dir: &Path) -> Result<Vec<PathBuf>, String> {
     ensure_dir(dir)?;
     let s = stem(result);
     let mut out = vec![];
-    if let Some(tp) = throughput(result) {
-        let p = dir.join(format!("{s}-throughput.svg"));
-        write_throughput(result, &tp, &p)
-            .map_err(|e| format!("cannot write {}: {e}", p.display()))?;
-        out.push(p);
-    }
-    let c = curves(result);
-    if !c.is_empty() {
-        let p = dir.join(format!("{s}-latency.svg"));
-        write_latency(result, &c, &p).map_err(|e| format!("cannot write {}: {e}", p.display()))?;
-        out.push(p);
+    let charts: [(&str, &dyn Reporter); 2] = [("throughput", &ThroughputChart), ("latency", &LatencyChart)];
+    for (name, chart) in charts {
+        let p = dir.join(format!("{s}-{name}.svg"));
+        match chart.render(result) {
+            Ok(svg) => {
+                crate::result::write::write_file(&p, &svg)
+                    .map_err(|e| format!("cannot write {}: {e}", p.display()))?;
+                out.push(p);
+            }
+            Err(ReportError::Empty) => {}
+            Err(ReportError::Failed(e)) => return Err(format!("cannot write {}: {e}", p.display())),
+        }
     }
     if out.is_empty() {
         return Err("the result has no samples, intervals or latency data to draw".into());

@@ -4,7 +4,9 @@
 
 use crate::job::sysbench::{FileioJob, Geometry, TestMode};
 use crate::job::values::human_size;
-use crate::stats::{mean_stddev, percentile_ns, Snapshot};
+use crate::report::{ReportError, Reporter};
+use crate::result::RunResult;
+use crate::stats::{mean_stddev, percentile_ns};
 
 /// First line of prepare: `<N> files, <FS div 1024>Kb each, <(FS×N) div 1048576>Mb total`
 /// (sysbench's truncating format, kept for compatibility).
@@ -126,49 +128,53 @@ fn ms(ns: u64) -> f64 {
     ns as f64 / 1e6
 }
 
-/// The final (or checkpoint) report, §11.1–§11.2, starting with its leading empty line
-/// and ending with the empty line after the fairness block.
-pub fn report(s: &Snapshot, percentile: u32) -> String {
-    let t = if s.period_s > 0.0 {
-        s.period_s
+/// sysbench's final (or checkpoint) report of a fileio result (§11.1–§11.2), starting
+/// with its leading empty line and ending with the empty line after the fairness block.
+pub struct SysbenchReport;
+
+impl Reporter for SysbenchReport {
+    fn render(&self, r: &RunResult) -> Result<Vec<u8>, ReportError> {
+        Ok(report(r).into_bytes())
+    }
+}
+
+/// `--percentile` of a fileio result (0: off).
+fn percentile_of(r: &RunResult) -> u32 {
+    r.jobs
+        .first()
+        .and_then(|j| j.job.percentile_list.first())
+        .map_or(0, |p| *p as u32)
+}
+
+fn report(r: &RunResult) -> String {
+    let t = if r.period_s > 0.0 {
+        r.period_s
     } else {
         f64::MIN_POSITIVE
     };
-    let reads = s.sum(|x| x.reads);
-    let writes = s.sum(|x| x.writes);
-    let fsyncs = s.sum(|x| x.fsyncs);
-    let br = s.sum(|x| x.bytes_read);
-    let bw = s.sum(|x| x.bytes_written);
-    let events = s.sum(|x| x.events);
-    let hist = s.merged_hist();
-    let lat = s.latency();
+    let percentile = percentile_of(r);
+    let lat = &r.lat;
     let mut o = String::new();
     let row =
         |o: &mut String, label: &str, v: String| o.push_str(&format!("    {label:<30}{v:>4}\n"));
     o.push_str("\nFile operations:\n");
-    row(&mut o, "reads/s:", format!("{:.2}", reads as f64 / t));
-    row(&mut o, "writes/s:", format!("{:.2}", writes as f64 / t));
-    row(&mut o, "fsyncs/s:", format!("{:.2}", fsyncs as f64 / t));
+    row(&mut o, "reads/s:", format!("{:.2}", r.read.ops as f64 / t));
+    row(&mut o, "writes/s:", format!("{:.2}", r.write.ops as f64 / t));
+    row(&mut o, "fsyncs/s:", format!("{:.2}", r.fsync.ops as f64 / t));
     o.push_str("\nThroughput:\n");
     row(
         &mut o,
         "read, MiB/s:",
-        format!("{:.2}", br as f64 / 1_048_576.0 / t),
+        format!("{:.2}", r.read.bytes as f64 / 1_048_576.0 / t),
     );
     row(
         &mut o,
         "written, MiB/s:",
-        format!("{:.2}", bw as f64 / 1_048_576.0 / t),
+        format!("{:.2}", r.write.bytes as f64 / 1_048_576.0 / t),
     );
     o.push_str("\nGeneral statistics:\n");
-    o.push_str(&format!(
-        "    {:<37}{:.4}s\n",
-        "total time:", s.total_time_s
-    ));
-    o.push_str(&format!(
-        "    {:<37}{}\n",
-        "total number of events:", events
-    ));
+    o.push_str(&format!("    {:<37}{:.4}s\n", "total time:", r.elapsed_s));
+    o.push_str(&format!("    {:<37}{}\n", "total number of events:", r.events));
     o.push_str("\nLatency (ms):\n");
     o.push_str(&format!("         min: {:>39.2}\n", ms(lat.min_ns)));
     o.push_str(&format!("         avg: {:>39.2}\n", ms(lat.mean_ns)));
@@ -176,21 +182,23 @@ pub fn report(s: &Snapshot, percentile: u32) -> String {
     if percentile > 0 {
         o.push_str(&format!(
             "        {percentile:>3}th percentile: {:>27.2}\n",
-            ms(percentile_ns(&hist, f64::from(percentile)))
+            ms(percentile_ns(lat.hist(), f64::from(percentile)))
         ));
     } else {
         o.push_str("         percentile stats:               disabled\n");
     }
     o.push_str(&format!("         sum: {:>39.2}\n", ms(lat.sum_ns)));
-    let ev: Vec<f64> = s.threads.iter().map(|x| x.events as f64).collect();
-    let ex: Vec<f64> = s
-        .threads
-        .iter()
-        .map(|x| x.lat_sum_ns as f64 / 1e9)
-        .collect();
+    o.push_str(&fairness(r));
+    o
+}
+
+/// The "Threads fairness" block and the empty line after it.
+fn fairness(r: &RunResult) -> String {
+    let ev: Vec<f64> = r.threads.iter().map(|x| x.events as f64).collect();
+    let ex: Vec<f64> = r.threads.iter().map(|x| x.exec_time_s).collect();
     let (ea, es) = mean_stddev(&ev);
     let (xa, xs) = mean_stddev(&ex);
-    o.push_str("\nThreads fairness:\n");
+    let mut o = String::from("\nThreads fairness:\n");
     o.push_str(&format!(
         "    {:<31}{ea:.4}/{es:.2}\n",
         "events (avg/stddev):"
@@ -201,6 +209,25 @@ pub fn report(s: &Snapshot, percentile: u32) -> String {
     ));
     o.push('\n');
     o
+}
+
+/// sysbench's `--histogram` table of all events' latencies (§11.4–§11.5).
+pub struct SysbenchHistogram;
+
+impl Reporter for SysbenchHistogram {
+    fn render(&self, r: &RunResult) -> Result<Vec<u8>, ReportError> {
+        Ok(crate::report::sysbench_hist::render(r.lat.hist()).into_bytes())
+    }
+}
+
+/// sysbench's `--debug` per-thread statistics printed after the report, one line each
+/// (the console adds its `DEBUG:` level).
+pub struct SysbenchThreads;
+
+impl Reporter for SysbenchThreads {
+    fn render(&self, r: &RunResult) -> Result<Vec<u8>, ReportError> {
+        Ok((debug_threads(r).join("\n") + "\n").into_bytes())
+    }
 }
 
 /// One `--report-interval` line (§11.3): read/write bandwidth in MiB/s, fsyncs per
@@ -231,13 +258,13 @@ pub fn interval_line(
 }
 
 /// `--debug` per-thread statistics printed after the report.
-pub fn debug_threads(s: &Snapshot) -> Vec<String> {
+pub fn debug_threads(r: &RunResult) -> Vec<String> {
     let mut v = vec![
         "DEBUG: Verbose per-thread statistics:".to_string(),
         String::new(),
     ];
-    for (i, t) in s.threads.iter().enumerate() {
-        let l = t.all_kinds().summary();
+    for (i, t) in r.threads.iter().enumerate() {
+        let l = t.lat.clone().unwrap_or_default();
         v.push(format!(
             "DEBUG:     thread #{i:3}: min: {:.4}s  avg: {:.4}s  max: {:.4}s  events: {}",
             l.min_ns as f64 / 1e9,
@@ -247,7 +274,7 @@ pub fn debug_threads(s: &Snapshot) -> Vec<String> {
         ));
         v.push(format!(
             "DEBUG:                  total time taken by event execution: {:.4}s",
-            t.lat_sum_ns as f64 / 1e9
+            t.exec_time_s
         ));
     }
     v.push(String::new());
@@ -257,7 +284,25 @@ pub fn debug_threads(s: &Snapshot) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::stats::{EventKind, ThreadStats};
+    use crate::stats::{EventKind, Snapshot, ThreadStats};
+
+    /// The fileio result of a snapshot, `--percentile=p`.
+    fn result_of(s: Snapshot, p: u32) -> RunResult {
+        let mut i = crate::result::Inputs::new("fileio", &[], crate::result::Status::Ok);
+        i.recorded = crate::result::Recorded::Fileio {
+            job: crate::result::job::EffectiveJob {
+                percentile_list: if p > 0 { vec![f64::from(p)] } else { vec![] },
+                ..Default::default()
+            },
+            snapshot: s,
+            percentile: p,
+        };
+        crate::result::build(i)
+    }
+
+    fn report(s: &Snapshot, p: u32) -> String {
+        super::report(&result_of(s.clone(), p))
+    }
 
     #[test]
     fn prepare_lines() {

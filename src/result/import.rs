@@ -11,8 +11,8 @@
 //! percentiles (`lat_percentiles=1`). Job facts go into the phase's `key=value` note.
 //! Built as JSON and deserialized, so fields added to the schema later keep defaults.
 
-use crate::result::{RunResult, SCHEMA_VERSION};
-use serde_json::{json, Map, Value};
+use crate::result::{build as build_result, Inputs, JobInfo, Latency, OpStats, Phase, Recorded, RunResult, Status, Warning};
+use serde_json::Value;
 
 /// One direction of one fio job, normalised: bytes, I/Os, ns.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -408,92 +408,91 @@ fn from_text(text: &str) -> Result<Vec<FioDir>, String> {
 
 // ---- RunResult -------------------------------------------------------------------------
 
-fn rate(bytes: u64, ios: u64, secs: f64) -> Value {
-    let t = if secs > 0.0 { secs } else { f64::MIN_POSITIVE };
-    json!({
-        "iops": ios as f64 / t,
-        "bw_bytes_per_s": bytes as f64 / t,
-        "bw_mib_per_s": bytes as f64 / t / 1048576.0,
-        "bw_mb_per_s": bytes as f64 / t / 1e6,
-    })
+fn latency(d: &FioDir) -> Latency {
+    let (count, min, max, mean, sd) = d.lat.unwrap_or((0, 0, 0, 0.0, 0.0));
+    Latency {
+        count,
+        min_ns: min,
+        max_ns: max,
+        mean_ns: mean.round() as u64,
+        stdev_ns: sd,
+        sum_ns: (mean * count as f64).round() as u64,
+        percentiles_ns: d.lat_pct.iter().cloned().collect(),
+        histogram: None,
+    }
 }
 
-fn latency(d: &FioDir) -> Value {
-    let (count, min, max, mean, sd) = d.lat.unwrap_or((0, 0, 0, 0.0, 0.0));
-    let pct: Map<String, Value> = d
-        .lat_pct
-        .iter()
-        .map(|(k, v)| (k.clone(), json!(v)))
-        .collect();
-    json!({
-        "count": count, "min_ns": min, "max_ns": max, "mean_ns": mean.round() as u64,
-        "stdev_ns": sd, "sum_ns": (mean * count as f64).round() as u64, "percentiles_ns": pct,
-    })
+fn phase(d: &FioDir, source: &str) -> Phase {
+    let o = &d.opts;
+    let mut p = Phase::new(&format!("{} {}", d.job, d.dir), d.ios, d.bytes, d.runtime_ms / 1e3);
+    p.lat = Some(latency(d));
+    p.notes = vec![
+        format!(
+            "engine={} bs={} iodepth={} threads={} direct={} rw={}",
+            o.engine,
+            o.bs,
+            o.iodepth,
+            o.jobs,
+            o.direct.map_or("unknown".into(), |d| d.to_string()),
+            o.rw
+        ),
+        "latency=lat (submit to completion)".to_string(),
+        format!("source={source}"),
+    ];
+    p
+}
+
+/// Reads or writes summed over the directions, with rates over `period` seconds.
+fn totals(bytes: u64, ios: u64, period: f64) -> OpStats {
+    let t = if period > 0.0 { period } else { f64::MIN_POSITIVE };
+    OpStats {
+        ops: ios,
+        bytes,
+        iops: ios as f64 / t,
+        bw_bytes_per_s: bytes as f64 / t,
+        bw_mib_per_s: bytes as f64 / t / 1048576.0,
+        bw_mb_per_s: bytes as f64 / t / 1e6,
+        ..OpStats::default()
+    }
 }
 
 fn build(dirs: &[FioDir], version: &str, form: &str, label: &str) -> Result<RunResult, String> {
     let source = format!("{version} {form}");
-    let mut phases = Vec::new();
     let (mut rd, mut wr) = ((0u64, 0u64, 0.0f64), (0u64, 0u64, 0.0f64));
     for d in dirs {
-        let secs = d.runtime_ms / 1e3;
-        let t = if secs > 0.0 { secs } else { f64::MIN_POSITIVE };
-        let o = &d.opts;
-        phases.push(json!({
-            "name": format!("{} {}", d.job, d.dir),
-            "ops": d.ios, "bytes": d.bytes, "seconds": secs,
-            "ops_per_s": d.ios as f64 / t,
-            "mb_per_s": d.bytes as f64 / t / 1e6,
-            "mib_per_s": d.bytes as f64 / t / 1048576.0,
-            "lat": latency(d),
-            "cache": null,
-            "notes": [
-                format!("engine={} bs={} iodepth={} threads={} direct={} rw={}", o.engine, o.bs, o.iodepth, o.jobs, o.direct.map_or("unknown".into(), |d| d.to_string()), o.rw),
-                "latency=lat (submit to completion)".to_string(),
-                format!("source={source}"),
-            ],
-        }));
         let acc = if d.dir == "read" { &mut rd } else { &mut wr };
         acc.0 += d.bytes;
         acc.1 += d.ios;
-        acc.2 = acc.2.max(secs);
+        acc.2 = acc.2.max(d.runtime_ms / 1e3);
     }
-    let first = &dirs[0].opts;
+    let first = &dirs.first().ok_or("fio output without any job")?.opts;
     let period = rd.2.max(wr.2);
-    let op = |a: (u64, u64, f64)| {
-        let mut v = rate(a.0, a.1, period);
-        v["ops"] = json!(a.1);
-        v["bytes"] = json!(a.0);
-        v["lat"] = json!({"count":0,"min_ns":0,"max_ns":0,"mean_ns":0,"stdev_ns":0.0,"sum_ns":0,"percentiles_ns":{}});
-        v
+    let mut i = Inputs::new("run", &[format!("imported from {label} ({source})")], Status::Ok);
+    i.tool = "fio".into();
+    i.version = version.into();
+    i.elapsed_s = period;
+    i.summary = JobInfo {
+        kind: "run".into(),
+        engine: first.engine.clone(),
+        iodepth: u32::try_from(first.iodepth).unwrap_or(u32::MAX),
+        threads: u32::try_from(first.jobs).unwrap_or(u32::MAX),
+        block_size_bytes: first.bs,
+        request_size_bytes: first.bs,
+        direct: first.direct.unwrap_or(false),
+        fsync_mode: "fsync".into(),
+        ..JobInfo::default()
     };
-    let v = json!({
-        "schema_version": SCHEMA_VERSION,
-        "tool": "fio",
-        "version": version,
-        "command": "run",
-        "argv": [format!("imported from {label} ({source})")],
-        "status": "ok",
-        "error": null,
-        "job": {
-            "kind": "run", "test_mode": null, "engine": first.engine, "iodepth": first.iodepth,
-            "threads": first.jobs, "files": 0, "file_size_bytes": 0, "total_size_bytes": 0,
-            "block_size_bytes": first.bs, "request_size_bytes": first.bs, "time_limit_s": 0,
-            "event_limit": 0, "direct": first.direct.unwrap_or(false), "sync": false, "dsync": false,
-            "fsync_freq": 0, "fsync_end": false, "fsync_all": false, "fsync_mode": "fsync",
-            "rw_ratio": null, "rand_seed": 0, "rand_seed_used": 0, "validate": false,
-            "data_pattern": null, "directory": "",
-        },
-        "elapsed_s": period, "period_s": period, "events": rd.1 + wr.1,
-        "read": op(rd), "write": op(wr),
-        "fsync": {"ops": 0, "ops_per_s": 0.0, "lat": {"count":0,"min_ns":0,"max_ns":0,"mean_ns":0,"stdev_ns":0.0,"sum_ns":0,"percentiles_ns":{}}},
-        "lat": {"count":0,"min_ns":0,"max_ns":0,"mean_ns":0,"stdev_ns":0.0,"sum_ns":0,"percentiles_ns":{}},
-        "threads": [], "intervals": [], "page_cache": null,
-        "warnings": [{"id": "imported.fio", "message": format!("imported from fio output ({source}): latency is fio's lat (submit to completion); no diagnosis of the target")}],
-        "phases": phases,
-    });
-    serde_json::from_value(v)
-        .map_err(|e| format!("fio output could not be turned into a result: {e}"))
+    i.recorded = Recorded::Totals {
+        read: totals(rd.0, rd.1, period),
+        write: totals(wr.0, wr.1, period),
+        period_s: Some(period),
+    };
+    i.phases = dirs.iter().map(|d| phase(d, &source)).collect();
+    i.warnings = vec![Warning {
+        id: "imported.fio".into(),
+        message: format!("imported from fio output ({source}): latency is fio's lat (submit to completion); no diagnosis of the target"),
+    }];
+    Ok(build_result(i))
 }
 
 #[cfg(test)]

@@ -1,30 +1,47 @@
-//! `RunResult`: the one versioned result schema (`schema_version` 1), written by
-//! `--json=FILE`. Units are in the key names: `_bytes`, `_ns`, `_s`, `_per_s`;
-//! bandwidth is given in bytes/s plus MiB/s (1048576) and MB/s (1000000).
+//! `RunResult`: the one versioned result schema (`schema_version` 2), what every
+//! reporter renders and `compare` reads, written by `--json=FILE`. Units are in the key
+//! names: `_bytes`, `_ns`, `_s`, `_per_s`; bandwidth is given in bytes/s plus MiB/s
+//! (1048576) and MB/s (1000000).
 //!
-//! The file is created before the run (so a bad path fails fast) and rewritten
-//! atomically (temp file + rename) at the end, also after an interruption.
+//! Shape (the doc text of docs/result-schema.md is in the branch report): the keys of
+//! schema 1, unchanged in meaning (the run as one job: `job`, the totals `read`,
+//! `write`, `fsync`, `lat`, `clat`, per-thread `threads`, `intervals`, `series`,
+//! `phases`, `warnings`, `diagnosis`, `page_cache`, `cpu`), plus in schema 2 every job
+//! × direction with its histograms (`jobs`, result/job.rs), the full diagnoses of the
+//! targets (`targets`), the device counters (`devices`), fio's global options and the
+//! time the run ended. A schema 1 file is read by the same struct: the keys added in 2
+//! take their empty defaults.
+//!
+//! The result is built in one function ([`build::build`]) and written by one writer
+//! ([`write`]: placeholder first, atomic replace at the end).
 
+pub mod build;
+pub mod hist;
 pub mod import;
+pub mod job;
+pub mod write;
 
-use crate::job::sysbench::{DataPattern, FileioJob, Geometry, TestMode};
+pub use build::{build, Inputs, Recorded};
+pub use hist::Hist;
+pub use job::JobResult;
+
+use crate::job::sysbench::{DataPattern, TestMode};
 use crate::probe::pagecache::PageCacheCheck;
-use crate::stats::{percentile_ns, EventKind, LatencySummary, Snapshot};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-use std::path::Path;
 
 /// Current schema version.
-pub const SCHEMA_VERSION: u32 = 1;
+pub const SCHEMA_VERSION: u32 = 2;
 
 /// Percentiles always recorded, besides `--percentile`.
 pub const STANDARD_PERCENTILES: [f64; 7] = [1.0, 5.0, 50.0, 90.0, 95.0, 99.0, 99.9];
 
 /// How the run ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Status {
     /// limits reached normally
+    #[default]
     Ok,
     /// stopped by SIGINT/SIGTERM; numbers cover the part that ran
     Interrupted,
@@ -51,6 +68,29 @@ pub struct Latency {
     pub sum_ns: u64,
     /// percentiles keyed by their value as text ("95", "99.9"), ns
     pub percentiles_ns: BTreeMap<String, u64>,
+    /// the HDR histogram of the events (result/hist.rs: non-empty buckets as
+    /// `[value, count]` pairs); absent when empty and in schema 1 files
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub histogram: Option<Hist>,
+}
+
+impl Latency {
+    /// The histogram (an empty one when none was kept).
+    pub fn hist(&self) -> &hdrhistogram::Histogram<u64> {
+        static EMPTY: std::sync::OnceLock<hdrhistogram::Histogram<u64>> = std::sync::OnceLock::new();
+        match &self.histogram {
+            Some(h) => &h.0,
+            None => EMPTY.get_or_init(crate::stats::new_hist),
+        }
+    }
+
+    /// Exact mean, ns (`sum / count`; 0 when empty).
+    pub fn mean(&self) -> f64 {
+        match self.count {
+            0 => 0.0,
+            n => self.sum_ns as f64 / n as f64,
+        }
+    }
 }
 
 /// Counters of one operation type.
@@ -88,13 +128,34 @@ pub struct FsyncStats {
     pub lat: Latency,
 }
 
-/// Per-thread fairness figures.
+/// Per-thread figures.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct ThreadResult {
     /// events executed by the thread
     pub events: u64,
     /// sum of its event latencies, seconds
     pub exec_time_s: f64,
+    /// reads completed (schema 2; fileio)
+    #[serde(default)]
+    pub reads: u64,
+    /// writes completed (schema 2; fileio)
+    #[serde(default)]
+    pub writes: u64,
+    /// fsync calls (schema 2; fileio)
+    #[serde(default)]
+    pub fsyncs: u64,
+    /// bytes read (schema 2; fileio)
+    #[serde(default)]
+    pub bytes_read: u64,
+    /// bytes written (schema 2; fileio)
+    #[serde(default)]
+    pub bytes_written: u64,
+    /// ns in the end-of-test syncs (schema 2; fileio `--file-fsync-end`)
+    #[serde(default)]
+    pub end_fsync_ns: u64,
+    /// latency of the thread's events, without histogram (schema 2; fileio)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lat: Option<Latency>,
 }
 
 /// One `--report-interval` sample.
@@ -237,6 +298,58 @@ pub struct RunResult {
     /// CPU used by the whole process during the run (`iomark run`; absent elsewhere)
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cpu: Option<CpuUsage>,
+    /// Unix time the run ended (the result was built), ms (schema 2)
+    #[serde(default)]
+    pub timestamp_ms: u64,
+    /// every reported job with its directions, histograms, CPU and run outputs
+    /// (schema 2; result/job.rs)
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub jobs: Vec<JobResult>,
+    /// fio's global options as written, in order (schema 2; `run`)
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub global_options: Vec<(String, String)>,
+    /// I/O counters of the block devices under the jobs' files, before and after the
+    /// run (schema 2; `run`)
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub devices: Vec<DeviceCounters>,
+    /// the full diagnosis of each target, taken before the run (schema 2; `copy`: SRC
+    /// then DST; `diagnose`: the one asked about); `diagnosis` is the last one's summary
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub targets: Vec<crate::probe::diagnosis::Diagnosis>,
+}
+
+/// Fields of `/sys/block/<dev>/stat` fio reports (Documentation/block/stat.rst).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DevStat {
+    /// completed reads
+    pub read_ios: u64,
+    /// merged reads
+    pub read_merges: u64,
+    /// ms spent reading
+    pub read_ticks: u64,
+    /// completed writes
+    pub write_ios: u64,
+    /// merged writes
+    pub write_merges: u64,
+    /// ms spent writing
+    pub write_ticks: u64,
+    /// ms the device was busy
+    pub io_ticks: u64,
+    /// weighted ms in queue
+    pub in_queue: u64,
+}
+
+/// A block device's counters around a run.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct DeviceCounters {
+    /// device name (`vda`, `nvme0n1`)
+    pub name: String,
+    /// counters when the run started
+    pub before: DevStat,
+    /// counters when it ended
+    pub after: DevStat,
+    /// ms between the two readings
+    pub elapsed_ms: u64,
 }
 
 /// Time series and latency percentile curves of a run, what `--plot` draws.
@@ -296,20 +409,6 @@ pub const CURVE_PERCENTILES: [f64; 16] = [
     100.0,
 ];
 
-/// The latency curve of a histogram (empty when it holds no values).
-pub fn curve(h: &hdrhistogram::Histogram<u64>) -> Vec<CurvePoint> {
-    if h.is_empty() {
-        return vec![];
-    }
-    CURVE_PERCENTILES
-        .iter()
-        .map(|&p| CurvePoint {
-            percentile: p,
-            ns: percentile_ns(h, p),
-        })
-        .collect()
-}
-
 /// CPU used during a run: `getrusage(RUSAGE_SELF)` after minus before.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct CpuUsage {
@@ -335,19 +434,8 @@ pub struct TargetDiagnosis {
 }
 
 impl TargetDiagnosis {
-    /// Diagnose `path` on this machine (`/` root) for a workload touching
-    /// `working_set` bytes, with or without O_DIRECT, and keep the compact form.
-    pub fn of(path: &Path, working_set: Option<u64>, direct_io: bool) -> TargetDiagnosis {
-        let path = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
-        let d = crate::probe::diagnosis::diagnose(
-            &crate::probe::Root::default(),
-            &crate::probe::diagnosis::Inputs {
-                path: path.display().to_string(),
-                working_set_bytes: working_set,
-                direct_io,
-                ..Default::default()
-            },
-        );
+    /// The compact form of a diagnosis.
+    pub fn of(d: &crate::probe::diagnosis::Diagnosis) -> TargetDiagnosis {
         TargetDiagnosis {
             summary: d.summary.clone(),
             ceiling_raw_mb_s: d.ceiling.as_ref().map(|c| c.raw_mb_s),
@@ -355,6 +443,14 @@ impl TargetDiagnosis {
         }
     }
 }
+
+/// The methods of `iomark copy`, in order: phase name stem (`NAME_written`,
+/// `NAME_durable`, warning `copy.NAME_skipped`), label of the report, O_DIRECT.
+pub const COPY_METHODS: [(&str, &str, bool); 3] = [
+    ("buffered_128k", "buffered 128 KiB", false),
+    ("copy_file_range", "copy_file_range", false),
+    ("direct_4m", "O_DIRECT 4 MiB", true),
+];
 
 /// One timed phase of a phase-shaped command (a copy method, a tree pass).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -382,304 +478,35 @@ pub struct Phase {
     /// `run` random jobs: distinct blocks touched and issued block sizes of the job
     /// (the same value on each of its phases; public case C13)
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub coverage: Option<crate::run::gen::coverage::CoverageStats>,
+    pub coverage: Option<crate::result::job::CoverageStats>,
 }
 
 impl Phase {
-    /// A phase of `ops` operations moving `bytes` in `seconds`, with derived rates.
+    /// A phase of `ops` operations moving `bytes` in `seconds`, with derived rates
+    /// (0 when no time passed: a rate must stay a finite number in the JSON).
     pub fn new(name: &str, ops: u64, bytes: u64, seconds: f64) -> Phase {
-        let t = if seconds > 0.0 {
-            seconds
-        } else {
-            f64::MIN_POSITIVE
-        };
+        let rate = |v: u64| if seconds > 0.0 { v as f64 / seconds } else { 0.0 };
         Phase {
             name: name.into(),
             ops,
             bytes,
             seconds,
-            ops_per_s: ops as f64 / t,
-            mb_per_s: bytes as f64 / t / 1e6,
-            mib_per_s: bytes as f64 / t / 1_048_576.0,
+            ops_per_s: rate(ops),
+            mb_per_s: rate(bytes) / 1e6,
+            mib_per_s: rate(bytes) / 1_048_576.0,
             ..Default::default()
         }
     }
 }
 
-fn pct_key(p: f64) -> String {
-    let s = format!("{p}");
-    s.trim_end_matches(".0").to_string()
-}
-
-/// Latency statistics from a summary and its histogram.
-pub fn latency(l: LatencySummary, h: &hdrhistogram::Histogram<u64>, extra: u32) -> Latency {
-    let mut percentiles_ns = BTreeMap::new();
-    if l.count > 0 {
-        for p in STANDARD_PERCENTILES
-            .iter()
-            .copied()
-            .chain((extra > 0).then_some(f64::from(extra)))
-        {
-            percentiles_ns.insert(pct_key(p), percentile_ns(h, p));
-        }
-    }
-    Latency {
-        count: l.count,
-        min_ns: l.min_ns,
-        max_ns: l.max_ns,
-        mean_ns: l.mean_ns,
-        stdev_ns: l.stdev_ns,
-        sum_ns: l.sum_ns,
-        percentiles_ns,
-    }
-}
-
-fn op_latency(s: &Snapshot, kind: EventKind, extra: u32) -> Latency {
-    let k = s.merged(Some(kind));
-    latency(k.summary(), &k.hist, extra)
-}
-
-fn op(ops: u64, bytes: u64, t: f64, lat: Latency) -> OpStats {
-    OpStats {
-        ops,
-        bytes,
-        iops: ops as f64 / t,
-        bw_bytes_per_s: bytes as f64 / t,
-        bw_mib_per_s: bytes as f64 / t / 1_048_576.0,
-        bw_mb_per_s: bytes as f64 / t / 1_000_000.0,
-        lat,
-        clat: None,
-    }
-}
-
-fn clat_of(s: &Snapshot, kind: Option<EventKind>, extra: u32) -> Option<Latency> {
-    s.merged_clat(kind)
-        .filter(|k| k.count > 0)
-        .map(|k| latency(k.summary(), &k.hist, extra))
-}
-
-/// Latency curves of a snapshot: per-I/O completion latency for queued engines, the
-/// event latency (which is the per-I/O latency) for synchronous ones.
-fn curves(s: &Snapshot) -> Vec<LatencyCurve> {
-    let mut v = vec![];
-    for (name, kind) in [("read", EventKind::Read), ("write", EventKind::Write)] {
-        let (measure, k) = match s.merged_clat(Some(kind)) {
-            Some(k) => ("completion", k),
-            None => ("event", s.merged(Some(kind))),
-        };
-        let points = curve(&k.hist);
-        if !points.is_empty() {
-            v.push(LatencyCurve {
-                op: name.into(),
-                measure: measure.into(),
-                points,
-            });
-        }
-    }
-    v
-}
-
-/// Describe a job.
-pub fn job_info(job: &FileioJob, g: Option<&Geometry>, engine: &str, seed_used: u32) -> JobInfo {
-    JobInfo {
-        kind: "fileio".into(),
-        test_mode: job.test_mode,
-        engine: engine.into(),
-        iodepth: if job.io_mode == crate::job::sysbench::IoMode::Async {
-            job.async_backlog
-        } else {
-            1
-        },
-        threads: job.threads,
-        files: job.file_num,
-        file_size_bytes: g.map_or(0, |g| g.file_size),
-        total_size_bytes: g.map_or(0, |g| g.total),
-        block_size_bytes: job.block_size,
-        request_size_bytes: g.map_or(job.block_size, |g| g.request),
-        time_limit_s: job.time_limit,
-        event_limit: job.event_limit,
-        direct: job.extra_flags.direct,
-        sync: job.extra_flags.sync,
-        dsync: job.extra_flags.dsync,
-        fsync_freq: job.fsync_freq,
-        fsync_end: job.fsync_end,
-        fsync_all: job.fsync_all,
-        fsync_mode: format!("{:?}", job.fsync_mode).to_lowercase(),
-        rw_ratio: job.rw_ratio.is_finite().then_some(job.rw_ratio),
-        rand_seed: job.rand_seed,
-        rand_seed_used: u64::from(seed_used),
-        validate: job.validate,
-        data_pattern: Some(job.data),
-        directory: std::fs::canonicalize(&job.dir)
-            .unwrap_or_else(|_| job.dir.clone())
-            .display()
-            .to_string(),
-    }
-}
-
-/// Build the result of a fileio run from its final snapshot.
-pub fn from_snapshot(
-    job: &FileioJob,
-    info: JobInfo,
-    s: &Snapshot,
-    status: Status,
-    error: Option<String>,
-    intervals: Vec<Interval>,
-) -> RunResult {
-    let t = if s.period_s > 0.0 {
-        s.period_s
-    } else {
-        f64::MIN_POSITIVE
-    };
-    let p = job.percentile;
-    let all = s.merged_hist();
-    RunResult {
-        schema_version: SCHEMA_VERSION,
-        tool: "iomark".into(),
-        version: env!("CARGO_PKG_VERSION").into(),
-        command: "fileio".into(),
-        argv: job.argv.clone(),
-        status,
-        error,
-        job: info,
-        elapsed_s: s.total_time_s,
-        period_s: s.period_s,
-        events: s.sum(|x| x.events),
-        read: OpStats {
-            clat: clat_of(s, Some(EventKind::Read), p),
-            ..op(
-                s.sum(|x| x.reads),
-                s.sum(|x| x.bytes_read),
-                t,
-                op_latency(s, EventKind::Read, p),
-            )
-        },
-        write: OpStats {
-            clat: clat_of(s, Some(EventKind::Write), p),
-            ..op(
-                s.sum(|x| x.writes),
-                s.sum(|x| x.bytes_written),
-                t,
-                op_latency(s, EventKind::Write, p),
-            )
-        },
-        fsync: FsyncStats {
-            ops: s.sum(|x| x.fsyncs),
-            ops_per_s: s.sum(|x| x.fsyncs) as f64 / t,
-            lat: op_latency(s, EventKind::Fsync, p),
-        },
-        lat: latency(s.latency(), &all, p),
-        threads: s
-            .threads
-            .iter()
-            .map(|x| ThreadResult {
-                events: x.events,
-                exec_time_s: x.lat_sum_ns as f64 / 1e9,
-            })
-            .collect(),
-        intervals,
-        page_cache: None,
-        warnings: vec![],
-        diagnosis: None,
-        phases: vec![],
-        clat: clat_of(s, None, p),
-        series: Some(Series {
-            period_s: 0.0,
-            samples: vec![],
-            latency_curves: curves(s),
-        }),
-        cpu: None,
-    }
-}
-
-/// Write `value` as pretty JSON to `path` atomically (temp file in the same directory,
-/// then rename), so readers never see a half-written file.
-pub fn write_atomic<T: Serialize>(path: &Path, value: &T) -> std::io::Result<()> {
-    // Never rename over something that is not a plain file: `--json=/dev/null` or a
-    // symlink must not be replaced (the target of a link stays the user's).
-    if let Ok(m) = std::fs::symlink_metadata(path) {
-        if !m.file_type().is_file() {
-            return Err(std::io::Error::new(
-                std::io::ErrorKind::InvalidInput,
-                "exists and is not a regular file (a device, directory, FIFO or symbolic link); give a new or regular file",
-            ));
-        }
-    }
-    let tmp = path.with_file_name(format!(
-        ".{}.iomark-tmp.{}",
-        path.file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_else(|| "result".into()),
-        std::process::id()
-    ));
-    let text = serde_json::to_string_pretty(value).map_err(std::io::Error::other)?;
-    std::fs::write(&tmp, text + "\n")?;
-    std::fs::rename(&tmp, path).inspect_err(|_| {
-        let _ = std::fs::remove_file(&tmp);
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::stats::ThreadStats;
-
-    #[test]
-    fn units_and_formulas() {
-        let mut t = ThreadStats::new(false);
-        for _ in 0..4 {
-            t.event(EventKind::Read, 1_000_000);
-            t.read_done(1 << 20);
-        }
-        t.fsync_done();
-        let s = Snapshot {
-            period_s: 2.0,
-            total_time_s: 2.5,
-            threads: vec![t],
-        };
-        let job = crate::cli::fileio::parse(&["--file-test-mode=rndrd".to_string(), "run".into()]);
-        let crate::cli::fileio::Outcome::Job(job) = job.outcome else {
-            panic!()
-        };
-        let r = from_snapshot(
-            &job,
-            job_info(&job, None, "psync", 1),
-            &s,
-            Status::Ok,
-            None,
-            vec![],
-        );
-        assert_eq!(r.read.ops, 4);
-        assert_eq!(r.read.iops, 2.0);
-        assert_eq!(r.read.bw_bytes_per_s, 2.0 * 1048576.0);
-        assert_eq!(r.read.bw_mib_per_s, 2.0);
-        assert_eq!(r.read.bw_mb_per_s, 2.097152);
-        assert_eq!(r.fsync.ops_per_s, 0.5);
-        assert_eq!(r.elapsed_s, 2.5);
-        assert_eq!(r.lat.count, 4);
-        assert_eq!(r.lat.min_ns, 1_000_000);
-        assert!(r.lat.percentiles_ns.contains_key("99.9"));
-        assert!(r.lat.percentiles_ns.contains_key("95"));
-        let text = serde_json::to_string(&r).unwrap();
-        let back: RunResult = serde_json::from_str(&text).unwrap();
-        assert_eq!(back, r);
-    }
 
     #[test]
     fn phase_rates_use_decimal_and_binary_units() {
         let p = Phase::new("x", 10, 2_000_000, 2.0);
         assert_eq!((p.ops_per_s, p.mb_per_s), (5.0, 1.0));
         assert!((p.mib_per_s - 0.953674).abs() < 1e-6);
-    }
-
-    #[test]
-    fn atomic_write_leaves_only_the_file() {
-        let d = tempfile::tempdir().unwrap();
-        let p = d.path().join("r.json");
-        write_atomic(&p, &serde_json::json!({"a": 1})).unwrap();
-        assert_eq!(std::fs::read_dir(d.path()).unwrap().count(), 1);
-        let v: serde_json::Value =
-            serde_json::from_str(&std::fs::read_to_string(&p).unwrap()).unwrap();
-        assert_eq!(v["a"], 1);
     }
 }

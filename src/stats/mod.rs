@@ -6,9 +6,10 @@
 //! from 1 ns to 1 hour (values above are clamped and counted).
 
 pub mod clock;
+pub mod cpu;
 pub mod exact;
+pub mod job;
 pub mod rates;
-pub mod sysbench_hist;
 
 pub use exact::LatAcc;
 

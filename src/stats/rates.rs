@@ -9,11 +9,12 @@
 //! sample tick, and a few integer operations per submission and per reap.
 
 use crate::stats::clock::Clock;
+use serde::{Deserialize, Serialize};
 use std::time::Duration;
 
 /// Running statistics of one series of samples (fio's `struct io_stat`): min, max,
 /// Welford mean and sum of squared deviations.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct SampleStat {
     /// smallest sample (0 when there is none)
     pub min: u64,
@@ -24,6 +25,7 @@ pub struct SampleStat {
     /// mean of the samples
     pub mean: f64,
     /// sum of squared deviations from the mean (Welford's S)
+    #[serde(rename = "sum_sq_dev")]
     pub s: f64,
 }
 
@@ -222,7 +224,7 @@ impl RateSampler {
 
 /// fio's depth distributions of one job (counts; [`dist_pct`] turns them into fio's
 /// percentages).
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct DepthStats {
     /// submissions by in-flight count at submit (this one included), buckets
     /// 1, 2–3, 4–7, 8–15, 16–31, 32–63, ≥64 (fio `io_u_map`, keys "1" … ">=64")
@@ -233,6 +235,7 @@ pub struct DepthStats {
     /// reap calls by the number of completions they returned (same buckets,
     /// fio `io_u_complete`)
     pub complete: [u64; 7],
+    #[serde(skip)]
     pending: u64,
 }
 

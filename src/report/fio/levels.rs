@@ -7,7 +7,7 @@
 //! (`show_ddir_status_json`, `show_thread_status_json`, `stat_calc_lat`,
 //! `io_u_mark_latency`); spec/peers.md §2.
 
-use crate::run::fio::{DirStats, JobStats};
+use crate::result::job::{DirResult, JobResult};
 use crate::stats::rates::{dist_pct, SampleStat};
 use serde_json::{json, Value};
 
@@ -37,10 +37,10 @@ pub fn lat_bucket(ns: u64) -> (usize, usize) {
 /// write and trim clat histograms. A histogram bucket is placed by its lowest value
 /// (exact below 2048 ns; above, HDR's 3 significant digits can move an I/O within
 /// 0.1 % of a bucket bound to the neighbour bucket).
-pub fn lat_counts(j: &JobStats) -> ([u64; 10], [u64; 10], [u64; 12]) {
+pub fn lat_counts(j: &JobResult) -> ([u64; 10], [u64; 10], [u64; 12]) {
     let (mut n, mut u, mut m) = ([0u64; 10], [0u64; 10], [0u64; 12]);
     for d in [&j.read, &j.write, &j.trim] {
-        let h = &d.clat.hist;
+        let h = d.clat.hist();
         for v in h.iter_recorded() {
             let lo = h.lowest_equivalent(v.value_iterated_to());
             let c = v.count_at_value();
@@ -72,7 +72,7 @@ pub fn lat_pct(c: &[u64], total: u64) -> Vec<f64> {
         .collect()
 }
 
-fn total_ios(j: &JobStats) -> u64 {
+fn total_ios(j: &JobResult) -> u64 {
     j.read.ios + j.write.ios + j.trim.ios
 }
 
@@ -108,7 +108,7 @@ fn lat_keys(ms: bool) -> Vec<String> {
 
 /// The job-level keys `iodepth_level`, `iodepth_submit`, `iodepth_complete`,
 /// `latency_ns`, `latency_us`, `latency_ms` (all percentages), added to `v`.
-pub fn add_job_keys(v: &mut Value, j: &JobStats) {
+pub fn add_job_keys(v: &mut Value, j: &JobResult) {
     let d = &j.depth;
     let sum = |a: &[u64; 7]| a.iter().sum::<u64>();
     v["iodepth_level"] = keyed(&depth_keys(), &dist_pct(&d.level, sum(&d.level)));
@@ -124,25 +124,16 @@ pub fn add_job_keys(v: &mut Value, j: &JobStats) {
 /// fio's group aggregate bandwidth of direction `dir` (0 read, 1 write, 2 trim) for
 /// the jobs of `groupid`: total bytes × 1000 / the longest run time in ms, B/s
 /// (`rs->agg`); 0 when no job of the group moved data that way.
-pub fn group_agg(jobs: &[JobStats], groupid: u32, dir: usize) -> u64 {
+pub fn group_agg(jobs: &[JobResult], groupid: u32, dir: usize) -> u64 {
     let (mut bytes, mut max_ms) = (0u64, 0u64);
     for j in jobs.iter().filter(|j| j.groupid == groupid) {
-        let d = dir_of(j, dir);
+        let d = j.dir(dir);
         if d.ios > 0 {
             bytes += d.bytes;
             max_ms = max_ms.max((j.runtime_ns / 1_000_000).max(1));
         }
     }
     (bytes * 1000).checked_div(max_ms).unwrap_or(0)
-}
-
-/// Direction `dir` of a job (0 read, 1 write, 2 trim).
-pub fn dir_of(j: &JobStats, dir: usize) -> &DirStats {
-    match dir {
-        0 => &j.read,
-        1 => &j.write,
-        _ => &j.trim,
-    }
 }
 
 /// fio `bw_agg`: the mean bandwidth sample (KiB/s) as a percentage of the group's
@@ -158,8 +149,8 @@ pub fn bw_agg_pct(bw: &SampleStat, agg_bps: u64) -> f64 {
 /// `bw_max` (KiB/s, integers), `bw_agg` (%), `bw_mean`, `bw_dev` (KiB/s),
 /// `bw_samples`, `iops_min`, `iops_max` (integers), `iops_mean`, `iops_stddev`,
 /// `iops_samples`. No samples: all 0 (fio).
-pub fn add_dir_keys(o: &mut Value, j: &JobStats, dir: usize, agg_bps: u64) {
-    let (bw, io) = (&j.rates.bw[dir], &j.rates.iops[dir]);
+pub fn add_dir_keys(o: &mut Value, d: &DirResult, agg_bps: u64) {
+    let (bw, io) = (&d.bw_samples, &d.iops_samples);
     o["bw_min"] = json!(bw.min);
     o["bw_max"] = json!(bw.max);
     o["bw_agg"] = json!(bw_agg_pct(bw, agg_bps));
@@ -179,9 +170,9 @@ pub fn add_dir_keys(o: &mut Value, j: &JobStats, dir: usize, agg_bps: u64) {
 /// whatever `kb_base`; as fio 3.33 (`show_ddir_status`), with `decimal` (`kb_base=1000`)
 /// the label is `kB` and the switch to the `MiB` label comes when the mean is over
 /// 1000² and divides by 1000 (default: over 1024², divides by 1024).
-pub fn dir_text(j: &JobStats, dir: usize, agg_bps: u64, decimal: bool) -> String {
+pub fn dir_text(j: &JobResult, dir: usize, agg_bps: u64, decimal: bool) -> String {
     let mut s = String::new();
-    let bw = &j.rates.bw[dir];
+    let bw = &j.dir(dir).bw_samples;
     if bw.samples > 0 {
         let (mut mn, mut mx, mut mean, mut dev) =
             (bw.min as f64, bw.max as f64, bw.mean, bw.stddev());
@@ -202,7 +193,7 @@ pub fn dir_text(j: &JobStats, dir: usize, agg_bps: u64, decimal: bool) -> String
             bw.samples
         );
     }
-    let io = &j.rates.iops[dir];
+    let io = &j.dir(dir).iops_samples;
     if io.samples > 0 {
         s += &format!(
             "   iops        : min={:5}, max={:5}, avg={:5.02}, stdev={:5.02}, samples={}\n",
@@ -226,7 +217,7 @@ fn pct_cells(keys: &[String], p: &[f64], decimals: usize) -> Vec<String> {
 
 /// fio's job text lines for the latency buckets (`  lat (nsec)   : 500=1.00%, …`,
 /// only non-empty units and buckets).
-pub fn job_text(j: &JobStats) -> String {
+pub fn job_text(j: &JobResult) -> String {
     let mut s = String::new();
     let (n, u, m) = lat_counts(j);
     let t = total_ios(j);
@@ -253,7 +244,7 @@ pub fn job_text(j: &JobStats) -> String {
 /// instead of reissuing the rest and drops none, so short/dropped are 0) — and
 /// `     latency   : target=NS, window=US, percentile=P%, depth=N` (the
 /// `latency_target` search, or target 0 at the job's iodepth; fio `stat.c`).
-pub fn depths_text(j: &JobStats) -> String {
+pub fn depths_text(j: &JobResult) -> String {
     let mut s = String::new();
     let d = &j.depth;
     let sum = |a: &[u64; 7]| a.iter().sum::<u64>();
@@ -302,9 +293,9 @@ mod tests {
     /// of 17.6 million KiB/s).
     #[test]
     fn bw_line_label_and_scale_follow_kb_base() {
-        let mut j = JobStats::default();
+        let mut j = JobResult::default();
         for v in [1000, 3000] {
-            j.rates.bw[0].add(v);
+            j.read.bw_samples.add(v);
         }
         // mean 2000 KiB/s, stdev 1414.21; agg 2000 KiB/s → per=100 %
         let agg = 2000 * 1024;
@@ -317,9 +308,9 @@ mod tests {
             "   bw (   kB/s): min= 1000, max= 3000, per=100.00%, avg=2000.00, stdev=1414.21, samples=2\n"
         );
         // mean 1 020 000 KiB/s: over 1000² but not 1024²
-        let mut j = JobStats::default();
+        let mut j = JobResult::default();
         for v in [1_010_000, 1_030_000] {
-            j.rates.bw[0].add(v);
+            j.read.bw_samples.add(v);
         }
         let agg = 1_020_000 * 1024;
         assert!(dir_text(&j, 0, agg, false).starts_with(
@@ -346,10 +337,12 @@ mod tests {
 
     #[test]
     fn lat_counts_and_percent() {
-        let mut j = JobStats::default();
+        let mut j = JobResult::default();
+        let mut h = crate::stats::new_hist();
         for ns in [300, 300, 1_500, 600_000] {
-            j.read.clat.hist.record(ns).unwrap();
+            h.record(ns).unwrap();
         }
+        j.read.clat.histogram = Some(crate::result::Hist(h));
         j.read.ios = 4;
         let (n, u, m) = lat_counts(&j);
         assert_eq!(n[7], 2); // 250..499 ns: key "500"
@@ -372,15 +365,17 @@ mod tests {
     /// 20=0.01%, 50=0.04%` / `  lat (usec)   : 100=0.01%, 250=0.01%, 500=0.01%`).
     #[test]
     fn five_level_entries_per_line() {
-        let mut j = JobStats::default();
+        let mut j = JobResult::default();
         // one I/O in each of 8 µs buckets, 5 ms buckets, 1 ns bucket
         let us = [
             1_500, 3_000, 5_000, 15_000, 30_000, 60_000, 200_000, 400_000,
         ];
         let ms = [1_500_000, 3_000_000, 5_000_000, 15_000_000, 30_000_000];
+        let mut h = crate::stats::new_hist();
         for ns in us.iter().chain(&ms).chain(&[600]) {
-            j.read.clat.hist.record(*ns).unwrap();
+            h.record(*ns).unwrap();
         }
+        j.read.clat.histogram = Some(crate::result::Hist(h));
         j.read.ios = 14;
         let t = job_text(&j);
         let lines: Vec<&str> = t.lines().collect();
@@ -399,14 +394,14 @@ mod tests {
 
     #[test]
     fn issued_and_latency_target_lines() {
-        let mut j = JobStats::default();
+        let mut j = JobResult::default();
         (j.read.ios, j.write.ios, j.trim.ios, j.sync.ios) = (132, 124, 2, 3);
         let t = depths_text(&j);
         assert_eq!(
             t,
             "     issued rwts: total=132,124,2,3 short=0,0,0,0 dropped=0,0,0,0\n"
         );
-        j.lat_target = Some(crate::run::control::lat_target::LatTargetReport {
+        j.lat_target = Some(crate::result::job::LatTargetReport {
             depth: 4,
             target_ns: 0,
             window_us: 0,
@@ -435,7 +430,7 @@ mod tests {
 
     #[test]
     fn agg_and_bw_agg() {
-        let mut a = JobStats::default();
+        let mut a = JobResult::default();
         a.read.ios = 1;
         a.read.bytes = 1 << 20;
         a.runtime_ns = 1_000_000_000;

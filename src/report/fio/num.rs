@@ -5,8 +5,7 @@
 //! decimal form (kB/s, MB/s, GB/s) beside it. A group's [`TextUnits`] (`kb_base=1000`,
 //! `unit_base=1`) put the decimal form first and bandwidths in bits, as fio 3.33 does.
 
-use crate::report::fio::levels::dir_of;
-use crate::run::fio::JobStats;
+use crate::result::job::JobResult;
 
 /// Unit suffix of [`num2str`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -35,11 +34,19 @@ pub struct TextUnits {
 }
 
 impl TextUnits {
+    /// The units of a job, from its `kb_base` and `unit_base`.
+    pub fn of_job(j: &JobResult) -> TextUnits {
+        TextUnits {
+            decimal: j.job.kb_base == 1000,
+            bits: j.job.unit_base == 1,
+        }
+    }
+
     /// The units of reporting group `g`: its last job's (fio's `rs->kb_base`).
-    pub fn of_group(jobs: &[JobStats], g: u32) -> TextUnits {
+    pub fn of_group(jobs: &[JobResult], g: u32) -> TextUnits {
         jobs.iter()
             .rfind(|j| j.groupid == g)
-            .map(|j| j.units)
+            .map(TextUnits::of_job)
             .unwrap_or_default()
     }
 
@@ -158,7 +165,7 @@ pub fn iops(v: u64) -> String {
 /// (SIZEalt), run=MIN-MAXmsec` (binary first; the group's [`TextUnits`] can swap the
 /// forms and put bandwidths in bits). AGG = the group's bytes × 1000 / its longest run
 /// (ms); MIN/MAX = the slowest / fastest job's bytes × 1000 / its run (B/s).
-pub fn group_text(jobs: &[JobStats]) -> String {
+pub fn group_text(jobs: &[JobResult]) -> String {
     let mut groups: Vec<u32> = jobs.iter().map(|j| j.groupid).collect();
     groups.sort_unstable();
     groups.dedup();
@@ -171,7 +178,7 @@ pub fn group_text(jobs: &[JobStats]) -> String {
             let (mut min_bw, mut max_bw) = (u64::MAX, 0u64);
             let (mut min_run, mut max_run) = (u64::MAX, 0u64);
             for j in jobs.iter().filter(|j| j.groupid == g) {
-                let d = dir_of(j, dir);
+                let d = j.dir(dir);
                 if d.ios == 0 {
                     continue;
                 }
@@ -278,7 +285,7 @@ mod tests {
 
     #[test]
     fn group_block() {
-        let mut a = JobStats::default();
+        let mut a = JobResult::default();
         a.read.ios = 1024;
         a.read.bytes = 4 << 20;
         a.runtime_ns = 4_000_000;
@@ -334,12 +341,12 @@ mod tests {
     /// `--name=x --kb_base=1000 --name=y` printed all of them binary first.
     #[test]
     fn group_units_are_the_last_jobs() {
-        let mut a = JobStats::default();
+        let mut a = JobResult::default();
         a.read.ios = 1024;
         a.read.bytes = 4 << 20;
         a.runtime_ns = 1_000_000;
         let mut b = a.clone();
-        b.units.decimal = true;
+        b.job.kb_base = 1000;
         let t = group_text(&[a.clone(), b.clone()]);
         assert_eq!(
             t,

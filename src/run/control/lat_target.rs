@@ -167,19 +167,7 @@ impl LatTarget {
     }
 }
 
-/// What the report says about a job's search (fio JSON `latency_depth`,
-/// `latency_target` (ns), `latency_percentile`, `latency_window` (µs)).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct LatTargetReport {
-    /// the depth found (or in use when the job ended)
-    pub depth: u32,
-    /// target, ns
-    pub target_ns: u64,
-    /// window, µs (fio's unit for this key)
-    pub window_us: u64,
-    /// percentile, %
-    pub percentile: f64,
-}
+use crate::result::job::LatTargetReport;
 
 impl LatTarget {
     /// The report of this search.

@@ -17,7 +17,7 @@
 //! interval instead; the two agree when the check runs on time).
 
 use crate::job::fio::control::{SsCriterion, SsMetric};
-use serde_json::{json, Value};
+use crate::result::job::SteadyReport;
 use std::collections::VecDeque;
 use std::time::Duration;
 
@@ -168,12 +168,17 @@ impl Steady {
             v
         };
         SteadyReport {
-            crit: self.crit,
+            ss: self.crit.fio_string(),
+            metric: self.crit.metric.name().into(),
+            slope: self.crit.slope,
+            pct: self.crit.pct,
             dur_s: self.dur.as_secs(),
-            attained_after: self.attained_at,
+            attained_after_ns: self
+                .attained_at
+                .map(|t| u64::try_from(t.as_nanos()).unwrap_or(u64::MAX)),
             criterion: self.last.0,
             max_deviation: self.last.1,
-            slope: self.last.2,
+            slope_value: self.last.2,
             iops: pad(&self.iops),
             bw: pad(&self.bw),
             lat: pad(&self.lat),
@@ -204,96 +209,6 @@ pub fn detectors(jobs: &[&crate::job::fio::FioJob], gids: &[u32]) -> Vec<(Vec<us
         }
     }
     out.into_iter().map(|(_, m, d)| (m, d)).collect()
-}
-
-/// What a job reports about steady state (fio JSON `"steadystate"`, normal output
-/// `steadystate  : …`).
-#[derive(Clone, Debug, PartialEq)]
-pub struct SteadyReport {
-    /// the criterion
-    pub crit: SsCriterion,
-    /// `ss_dur`, whole seconds (fio's `duration`)
-    pub dur_s: u64,
-    /// when steady state was attained (time since the jobs started); None: not attained
-    pub attained_after: Option<Duration>,
-    /// the last criterion value (percent with a `%` limit)
-    pub criterion: f64,
-    /// the last largest deviation from the window mean (deviation criteria)
-    pub max_deviation: f64,
-    /// the last slope, per interval (slope criteria)
-    pub slope: f64,
-    /// the window's IOPS samples, oldest first, zero-padded to the window length
-    pub iops: Vec<u64>,
-    /// the window's bandwidth samples, bytes/s
-    pub bw: Vec<u64>,
-    /// the window's mean clat samples, ns
-    pub lat: Vec<u64>,
-}
-
-fn mean(v: &[u64]) -> u64 {
-    if v.is_empty() {
-        0
-    } else {
-        v.iter().sum::<u64>() / v.len() as u64
-    }
-}
-
-impl SteadyReport {
-    /// fio 3.33's `"steadystate"` object (plus `lat_mean`/`lat_ns` for the `lat`
-    /// criteria of later fio releases). Means are over the whole window, as fio's.
-    pub fn json(&self) -> Value {
-        let mut data = json!({
-            "bw_mean": mean(&self.bw),
-            "iops_mean": mean(&self.iops),
-            "iops": self.iops,
-            "bw": self.bw,
-        });
-        if self.crit.metric == SsMetric::Lat {
-            data["lat_mean"] = json!(mean(&self.lat));
-            data["lat_ns"] = json!(self.lat);
-        }
-        json!({
-            "ss": self.crit.fio_string(),
-            "duration": self.dur_s,
-            "attained": u8::from(self.attained_after.is_some()),
-            "criterion": format!("{:.6}{}", self.criterion, if self.crit.pct { "%" } else { "" }),
-            "max_deviation": self.max_deviation,
-            "slope": self.slope,
-            "data": data,
-        })
-    }
-
-    /// The human summary line, fio's layout plus when it was attained:
-    /// `  steadystate  : attained=yes (after 12.0 s), bw=… MiB/s (… MB/s), iops=…, iops mean dev=3.210%`.
-    pub fn text(&self) -> String {
-        let bw = mean(&self.bw) as f64;
-        let what = format!(
-            "{}{}",
-            self.crit.metric.name(),
-            if self.crit.slope {
-                " slope"
-            } else {
-                " mean dev"
-            }
-        );
-        let lat = if self.crit.metric == SsMetric::Lat {
-            format!(", lat={}ns", mean(&self.lat))
-        } else {
-            String::new()
-        };
-        format!(
-            "  steadystate  : attained={}, bw={:.1}MiB/s ({:.1}MB/s), iops={}{lat}, {what}={:.3}{}\n",
-            match self.attained_after {
-                Some(t) => format!("yes (steady state attained after {:.1} s)", t.as_secs_f64()),
-                None => "no".into(),
-            },
-            bw / 1_048_576.0,
-            bw / 1e6,
-            mean(&self.iops),
-            self.criterion,
-            if self.crit.pct { "%" } else { "" }
-        )
-    }
 }
 
 #[cfg(test)]
@@ -371,17 +286,13 @@ mod tests {
         assert_eq!(r.iops, vec![1000, 1000, 1000]);
         assert_eq!(r.bw, vec![4_096_000; 3]);
         assert_eq!(r.lat, vec![50_000; 3]);
-        let j = r.json();
-        assert_eq!(j["attained"], 1);
-        assert_eq!(j["ss"], "iops:5.000000%");
-        assert_eq!(j["criterion"], "0.000000%");
-        assert_eq!(j["data"]["iops_mean"], 1000);
-        assert!(j["data"].get("lat_ns").is_none());
-        assert!(
-            r.text().contains("steady state attained after 5.0 s"),
-            "{}",
-            r.text()
-        );
+        // what the JSON and text reports show of it (report/fio/levels.rs renders them)
+        assert_eq!(r.attained_after_ns, Some(5_000_000_000));
+        assert_eq!(r.ss, "iops:5.000000%");
+        assert_eq!(format!("{:.6}", r.criterion), "0.000000");
+        assert!(r.pct);
+        assert_eq!(r.iops.iter().sum::<u64>() / r.iops.len() as u64, 1000);
+        assert_eq!(r.metric, "iops");
     }
 
     /// A window that never fills is reported zero-padded and not attained.
@@ -394,9 +305,9 @@ mod tests {
         assert!(!d.check(2 * s1, [20, 20, 3000, 20]));
         let r = d.report();
         assert_eq!(r.lat, vec![100, 200, 0, 0]);
-        let j = r.json();
-        assert_eq!(j["attained"], 0);
-        assert_eq!(j["data"]["lat_ns"][1], 200);
-        assert_eq!(j["data"]["lat_mean"], 75);
+        assert_eq!(r.attained_after_ns, None);
+        assert_eq!(r.metric, "lat");
+        assert_eq!(r.lat[1], 200);
+        assert_eq!(r.lat.iter().sum::<u64>() / r.lat.len() as u64, 75);
     }
 }

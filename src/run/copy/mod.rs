@@ -1,10 +1,11 @@
 //! Execution of `iomark copy`: create an incompressible source file, copy it with each
 //! method the common tools use, time every copy to the last write and to the end of the
-//! final `fsync`, verify the destination byte for byte, and report.
+//! final `fsync`, verify the destination byte for byte, and return the result.
 //!
-//! Shape: one [`CopyJob`] (validated by `cli::copy`) → [`execute`] → exit code. The
-//! environment checks (directories, same file, permissions, free space) happen here,
-//! before any file is created; every file is created and removed through
+//! Shape: one [`CopyJob`] (validated by `cli::copy`) → [`resolve`] (the environment
+//! checks: directories, same file, permissions, free space, before any file is created)
+//! → [`execute`] → [`PhaseRun`] (the result, the exit code); it prints nothing, the
+//! front end prints the live lines and the report (report/copy_text.rs). Every file is created and removed through
 //! [`crate::files::scratch::Scratch`], so only files iomark made are ever removed (also
 //! after SIGINT/SIGTERM, which stop the copy loops between two requests).
 //! The page cache is dropped with `posix_fadvise(POSIX_FADV_DONTNEED)` after `fsync`
@@ -12,9 +13,8 @@
 //! (including `fsync`) is the honest figure, the other one shows what a tool that does
 //! not sync appears to achieve.
 
-use crate::exit;
 use crate::job::values::iec;
-use crate::result::{self, JobInfo, Phase, Warning};
+use crate::result::{JobInfo, Phase, Warning};
 use crate::run::signals::Signals;
 use crate::files::preflight;
 use crate::files::scratch::{self, Scratch, ScratchError};
@@ -29,9 +29,7 @@ use methods::{
     check_stop, copy_file_range, create_err, drop_cache, io_fail, read_write, write_source, Method,
 };
 pub use methods::{first_difference, Timing};
-pub use phase::{
-    bar, check_dir, json_placeholder, outcome, phase_result, print_partial, short, RunError,
-};
+pub use phase::{bar, check_dir, ended, short, Done, Live, PhaseRun, RunError};
 
 /// Block size of the buffered (cp-like) method, bytes.
 pub const BUFFERED_BLOCK: usize = 128 * 1024;
@@ -139,150 +137,70 @@ fn pct(r: Option<f64>) -> String {
     r.map_or("unknown".into(), |r| format!("{:.1} %", r * 100.0))
 }
 
-/// One printed row.
-struct Row {
-    label: &'static str,
-    timing: Option<Timing>,
-    note: Option<String>,
-}
-
-fn fmt_rate(bytes: u64, s: f64) -> String {
-    let t = if s > 0.0 { s } else { f64::MIN_POSITIVE };
-    format!(
-        "{:>8.3} s {:>9.1} MB/s {:>9.1} MiB/s",
-        s,
-        bytes as f64 / t / 1e6,
-        bytes as f64 / t / 1_048_576.0
+/// The diagnosis of a directory of the copy (its canonical path).
+fn diagnose_dir(p: &Path) -> crate::probe::diagnosis::Diagnosis {
+    crate::probe::diagnosis::diagnose(
+        &crate::probe::Root::default(),
+        &crate::probe::diagnosis::Inputs {
+            path: abs(p),
+            ..Default::default()
+        },
     )
 }
 
-/// The path's ceiling from the diagnosis: (text line, lower of read/write MB/s).
-fn ceiling(src: &Path, dst: &Path) -> (String, Option<f64>) {
-    use crate::probe::diagnosis::{diagnose, Inputs};
-    let root = crate::probe::Root::default();
-    let get = |p: &Path| {
-        diagnose(
-            &root,
-            &Inputs {
-                path: p.display().to_string(),
-                ..Default::default()
-            },
-        )
-    };
-    let (ds, dd) = (get(src), get(dst));
-    let r = ds.ceiling.as_ref().and_then(|c| c.read_mb_s);
-    let w = dd.ceiling.as_ref().and_then(|c| c.write_mb_s);
-    match (r, w) {
-        (Some(r), Some(w)) => (
-            format!(
-                "ceiling: read {} on SRC (set by {}), write {} on DST (set by {}); a copy cannot beat the lower, {:.0} MB/s",
-                crate::probe::ceiling::Ceiling::describe(r),
-                ds.ceiling.as_ref().map_or("", |c| c.set_by.as_str()),
-                crate::probe::ceiling::Ceiling::describe(w),
-                dd.ceiling.as_ref().map_or("", |c| c.set_by.as_str()),
-                r.min(w)
-            ),
-            Some(r.min(w)),
-        ),
-        _ => {
-            let why: Vec<String> = [&ds, &dd]
-                .iter()
-                .filter(|d| d.ceiling.is_none())
-                .filter_map(|d| d.ceiling_unknown.clone())
-                .collect::<std::collections::BTreeSet<_>>()
-                .into_iter()
-                .collect();
-            (
-                format!(
-                    "ceiling: unknown ({})",
-                    if why.is_empty() {
-                        "the diagnosis found no link rate".to_string()
-                    } else {
-                        why.join("; ")
-                    }
-                ),
-                None,
-            )
-        }
+/// The job as the result's summary describes it.
+fn summary(job: &CopyJob) -> JobInfo {
+    JobInfo {
+        kind: "copy".into(),
+        engine: "psync+copy_file_range+direct".into(),
+        iodepth: 1,
+        threads: 1,
+        files: 1,
+        file_size_bytes: job.size,
+        total_size_bytes: job.size,
+        block_size_bytes: BUFFERED_BLOCK as u64,
+        request_size_bytes: DIRECT_BLOCK as u64,
+        fsync_end: true,
+        rand_seed: u64::from(job.seed),
+        rand_seed_used: u64::from(job.seed),
+        data_pattern: Some(crate::job::sysbench::DataPattern::Random),
+        directory: format!("{} -> {}", abs(&job.src_dir), abs(&job.dst_dir)),
+        ..Default::default()
     }
 }
 
-/// Run a copy job; prints the report on stdout and returns the exit code.
-pub fn execute(job: &CopyJob) -> i32 {
-    let signals = Signals::install();
+/// Run a copy job whose directories passed [`resolve`]: `live` gets the warnings and
+/// the start line while it runs; the result holds the phases that finished (all of
+/// them after a success), with the diagnoses of SRC and DST. Prints nothing.
+pub fn execute(job: &CopyJob, signals: &Signals, live: &dyn Fn(Live)) -> PhaseRun {
     let t0 = Instant::now();
     let mut phases = Vec::new();
     let mut warnings = Vec::new();
     let mut scratch = Scratch::new();
-    let mut started = false;
-    let r = run(
-        job,
-        &signals.stop,
-        &mut scratch,
-        &mut phases,
-        &mut warnings,
-        &mut started,
-    );
-    if r.is_err() {
-        // a partial report: the phases that finished before the error or the signal
-        print_partial(&phases);
+    let r = run(job, &signals.stop, &mut scratch, &mut phases, &mut warnings, live);
+    let kept = if job.keep && r.is_ok() {
+        scratch.release()
+    } else {
+        vec![]
+    };
+    let done = Done {
+        cmd: "copy",
+        argv: &job.argv,
+        removed: "the files iomark created were removed",
+        t0,
+        phases,
+        warnings,
+    };
+    let (mut i, closing, code) = ended(done, &r, &mut scratch, signals.exit_code());
+    i.summary = summary(job);
+    // the destination is where the copy is written: its path decides durability
+    i.targets = vec![diagnose_dir(&job.src_dir), diagnose_dir(&job.dst_dir)];
+    PhaseRun {
+        result: crate::result::build(i),
+        code,
+        kept,
+        closing,
     }
-    if job.keep && r.is_ok() {
-        for f in scratch.release() {
-            crate::outln!("kept: {}", f.display());
-        }
-    }
-    for e in scratch.cleanup() {
-        eprintln!("iomark copy: {e}");
-    }
-    let (status, error, code) = outcome(
-        "copy",
-        "the files iomark created were removed",
-        &r,
-        &signals,
-    );
-    // Errors found before the placeholder was written leave no JSON file; after it, the
-    // result (ok, failed or interrupted) always replaces the placeholder.
-    if let (Some(p), true) = (&job.json, started) {
-        let info = JobInfo {
-            kind: "copy".into(),
-            engine: "psync+copy_file_range+direct".into(),
-            iodepth: 1,
-            threads: 1,
-            files: 1,
-            file_size_bytes: job.size,
-            total_size_bytes: job.size,
-            block_size_bytes: BUFFERED_BLOCK as u64,
-            request_size_bytes: DIRECT_BLOCK as u64,
-            fsync_end: true,
-            rand_seed: u64::from(job.seed),
-            rand_seed_used: u64::from(job.seed),
-            data_pattern: Some(crate::job::sysbench::DataPattern::Random),
-            directory: format!("{} -> {}", abs(&job.src_dir), abs(&job.dst_dir)),
-            ..Default::default()
-        };
-        let mut res = phase_result(
-            "copy",
-            &job.argv,
-            info,
-            status,
-            error,
-            t0.elapsed().as_secs_f64(),
-            phases,
-        );
-        res.warnings = warnings;
-        // the destination is where the copy is written: its path decides durability
-        res.diagnosis = Some(result::TargetDiagnosis::of(&job.dst_dir, None, false));
-        if let Err(e) = result::write_atomic(p, &res) {
-            eprintln!("iomark copy: --json={}: {e}", p.display());
-            return if code == exit::OK {
-                exit::ENVIRONMENT
-            } else {
-                code
-            };
-        }
-    }
-    code
 }
 
 fn abs(p: &Path) -> String {
@@ -292,20 +210,133 @@ fn abs(p: &Path) -> String {
         .to_string()
 }
 
+/// The source file: written, fsync-ed, then dropped from the page cache.
+fn create_source(
+    job: &CopyJob,
+    src: &Path,
+    stop: &AtomicBool,
+    scratch: &mut Scratch,
+) -> Result<Phase, RunError> {
+    let mut f = scratch.create_file(src, false).map_err(create_err)?;
+    let pb = bar(job.size, "create source", true);
+    let t = Instant::now();
+    let reqs = write_source(&mut f, src, job.size, job.seed, stop, &pb)?;
+    let written_s = t.elapsed().as_secs_f64();
+    crate::engine::fault::io_hook(crate::engine::fault::Op::Fsync)
+        .and_then(|_| f.sync_all())
+        .map_err(|e| io_fail("cannot fsync", src, &e))?;
+    let durable_s = t.elapsed().as_secs_f64();
+    pb.finish_and_clear();
+    drop(f);
+    drop_cache(src)?;
+    let mut p = Phase::new("create_source_durable", reqs, job.size, durable_s);
+    p.notes.push(format!(
+        "4 MiB buffered writes of xoroshiro128+ data, then fsync; {written_s:.3} s to the last write"
+    ));
+    Ok(p)
+}
+
+/// The two phases of a finished method: to the last write, and durable (with the
+/// page-cache residency the mincore check saw before and after).
+fn method_phases(name: &str, t: &Timing, cache: String, resident: String) -> [Phase; 2] {
+    let mut pw = Phase::new(&format!("{name}_written"), t.requests, t.bytes, t.written_s);
+    pw.cache = Some(cache.clone());
+    pw.notes
+        .push("up to the return of the last write; data may still be in the page cache".into());
+    let mut pd = Phase::new(&format!("{name}_durable"), t.requests, t.bytes, t.durable_s);
+    pd.cache = Some(cache);
+    pd.notes
+        .push("includes the final fsync: the honest figure".into());
+    pd.notes
+        .push("destination verified byte-identical to the source".into());
+    if name == "copy_file_range" {
+        pd.notes.push("on btrfs/XFS/NFS the kernel may share extents (reflink) or copy server-side instead of moving data".into());
+    }
+    pd.notes.push(resident);
+    [pw, pd]
+}
+
+/// Copy the source with one method, verify the destination and record its phases (or
+/// why it was skipped).
+fn copy_with(
+    job: &CopyJob,
+    (name, label, is_direct): (&str, &'static str, bool),
+    src: &Path,
+    stop: &AtomicBool,
+    scratch: &mut Scratch,
+    out: (&mut Vec<Phase>, &mut Vec<Warning>),
+) -> Result<(), RunError> {
+    let (phases, warnings) = out;
+    let dst = job
+        .dst_dir
+        .join(format!("iomark-copy.{}.{name}.dst", std::process::id()));
+    drop_cache(src)?;
+    let src_res = scratch::resident_fraction(src);
+    let cache = format!(
+        "source dropped with posix_fadvise(POSIX_FADV_DONTNEED) after fsync; mincore: {} resident at start",
+        pct(src_res)
+    );
+    let skipped = |why: String| Warning {
+        id: format!("copy.{name}_skipped"),
+        message: why,
+    };
+    let mut d = match scratch.create_file(&dst, is_direct) {
+        Ok(d) => d,
+        Err(ScratchError::DirectRefused(_)) => {
+            warnings.push(skipped(
+                "O_DIRECT refused by DST's filesystem (EINVAL): skipped".into(),
+            ));
+            return Ok(());
+        }
+        Err(e) => return Err(create_err(e)),
+    };
+    let pb = bar(job.size, label, true);
+    let m = match name {
+        "buffered_128k" => read_write(src, &dst, &mut d, false, BUFFERED_BLOCK, stop, &pb)?,
+        "copy_file_range" => copy_file_range(src, &dst, &mut d, stop, &pb)?,
+        _ => read_write(src, &dst, &mut d, true, DIRECT_BLOCK, stop, &pb)?,
+    };
+    pb.finish_and_clear();
+    drop(d);
+    match m {
+        Method::Skipped(why) => warnings.push(skipped(why)),
+        Method::Done(t) => {
+            drop_cache(&dst)?;
+            let resident = format!(
+                "mincore: source {} at start, destination {} after",
+                pct(src_res),
+                pct(scratch::resident_fraction(&dst))
+            );
+            match first_difference(src, &dst) {
+                Ok(None) => {}
+                Ok(Some(off)) => {
+                    return Err(RunError::Failed(format!(
+                        "verification failed: {} differs from the source at byte {off}",
+                        dst.display()
+                    )))
+                }
+                Err(e) => return Err(io_fail("cannot verify", &dst, &e)),
+            }
+            phases.extend(method_phases(name, &t, cache, resident));
+        }
+    }
+    if !job.keep {
+        scratch
+            .remove_file(&dst)
+            .map_err(|e| io_fail("cannot remove", &dst, &e))?;
+    }
+    // The verification read the source back in: drop it again.
+    drop_cache(src)
+}
+
 fn run(
     job: &CopyJob,
     stop: &AtomicBool,
     scratch: &mut Scratch,
     phases: &mut Vec<Phase>,
     warnings: &mut Vec<Warning>,
-    started: &mut bool,
+    live: &dyn Fn(Live),
 ) -> Result<(), RunError> {
-    resolve(job)?;
-    if let Some(p) = &job.json {
-        json_placeholder(p)?;
-    }
-    // From here on the JSON file holds the placeholder: it is always rewritten.
-    *started = true;
     for (what, d) in [("SRC", &job.src_dir), ("DST", &job.dst_dir)] {
         if let Some(fs) = preflight::memory_fs(d) {
             warnings.push(Warning {
@@ -318,179 +349,21 @@ fn run(
         }
     }
     for w in warnings.iter() {
-        eprintln!("WARNING: {}", w.message);
+        live(Live::Err(format!("WARNING: {}", w.message)));
     }
-    let pid = std::process::id();
-    let src = job.src_dir.join(format!("iomark-copy.{pid}.src"));
-    crate::outln!(
+    let src = job
+        .src_dir
+        .join(format!("iomark-copy.{}.src", std::process::id()));
+    live(Live::Out(format!(
         "iomark copy: {} source file (incompressible), {} -> {}",
         iec(job.size),
         abs(&job.src_dir),
         abs(&job.dst_dir)
-    );
-
-    // The source: written, fsync-ed, then dropped from the page cache.
-    let mut f = scratch.create_file(&src, false).map_err(create_err)?;
-    let pb = bar(job.size, "create source", true);
-    let t = Instant::now();
-    let reqs = write_source(&mut f, &src, job.size, job.seed, stop, &pb)?;
-    let written_s = t.elapsed().as_secs_f64();
-    crate::engine::fault::io_hook(crate::engine::fault::Op::Fsync)
-        .and_then(|_| f.sync_all())
-        .map_err(|e| io_fail("cannot fsync", &src, &e))?;
-    let durable_s = t.elapsed().as_secs_f64();
-    pb.finish_and_clear();
-    drop(f);
-    drop_cache(&src)?;
-    let mut p = Phase::new("create_source_durable", reqs, job.size, durable_s);
-    p.notes.push(format!(
-        "4 MiB buffered writes of xoroshiro128+ data, then fsync; {written_s:.3} s to the last write"
-    ));
-    phases.push(p);
-
-    let methods: [(&str, &'static str, bool); 3] = [
-        ("buffered_128k", "buffered 128 KiB", false),
-        ("copy_file_range", "copy_file_range", false),
-        ("direct_4m", "O_DIRECT 4 MiB", true),
-    ];
-    let mut rows = Vec::new();
-    let mut resident_notes = Vec::new();
-    for (name, label, is_direct) in methods {
+    )));
+    phases.push(create_source(job, &src, stop, scratch)?);
+    for m in crate::result::COPY_METHODS {
         check_stop(stop)?;
-        let dst = job.dst_dir.join(format!("iomark-copy.{pid}.{name}.dst"));
-        drop_cache(&src)?;
-        let src_res = scratch::resident_fraction(&src);
-        let cache = format!(
-            "source dropped with posix_fadvise(POSIX_FADV_DONTNEED) after fsync; mincore: {} resident at start",
-            pct(src_res)
-        );
-        let mut d = match scratch.create_file(&dst, is_direct) {
-            Ok(d) => d,
-            Err(ScratchError::DirectRefused(_)) => {
-                rows.push(Row {
-                    label,
-                    timing: None,
-                    note: Some("O_DIRECT refused by DST's filesystem (EINVAL): skipped".into()),
-                });
-                continue;
-            }
-            Err(e) => return Err(create_err(e)),
-        };
-        let pb = bar(job.size, label, true);
-        let m = match name {
-            "buffered_128k" => read_write(&src, &dst, &mut d, false, BUFFERED_BLOCK, stop, &pb)?,
-            "copy_file_range" => copy_file_range(&src, &dst, &mut d, stop, &pb)?,
-            _ => read_write(&src, &dst, &mut d, true, DIRECT_BLOCK, stop, &pb)?,
-        };
-        pb.finish_and_clear();
-        drop(d);
-        match m {
-            Method::Skipped(why) => {
-                warnings.push(Warning {
-                    id: format!("copy.{name}_skipped"),
-                    message: why.clone(),
-                });
-                rows.push(Row {
-                    label,
-                    timing: None,
-                    note: Some(why),
-                });
-            }
-            Method::Done(t) => {
-                drop_cache(&dst)?;
-                let dst_res = scratch::resident_fraction(&dst);
-                resident_notes.push(format!(
-                    "{label}: source {} at start, destination {} after",
-                    pct(src_res),
-                    pct(dst_res)
-                ));
-                match first_difference(&src, &dst) {
-                    Ok(None) => {}
-                    Ok(Some(off)) => {
-                        return Err(RunError::Failed(format!(
-                            "verification failed: {} differs from the source at byte {off}",
-                            dst.display()
-                        )))
-                    }
-                    Err(e) => return Err(io_fail("cannot verify", &dst, &e)),
-                }
-                let mut pw =
-                    Phase::new(&format!("{name}_written"), t.requests, t.bytes, t.written_s);
-                pw.cache = Some(cache.clone());
-                pw.notes.push(
-                    "up to the return of the last write; data may still be in the page cache"
-                        .into(),
-                );
-                let mut pd =
-                    Phase::new(&format!("{name}_durable"), t.requests, t.bytes, t.durable_s);
-                pd.cache = Some(cache);
-                pd.notes
-                    .push("includes the final fsync: the honest figure".into());
-                pd.notes
-                    .push("destination verified byte-identical to the source".into());
-                if name == "copy_file_range" {
-                    pd.notes.push("on btrfs/XFS/NFS the kernel may share extents (reflink) or copy server-side instead of moving data".into());
-                }
-                phases.push(pw);
-                phases.push(pd);
-                rows.push(Row {
-                    label,
-                    timing: Some(t),
-                    note: None,
-                });
-            }
-        }
-        if !job.keep {
-            scratch
-                .remove_file(&dst)
-                .map_err(|e| io_fail("cannot remove", &dst, &e))?;
-        }
-        // The verification read the source back in: drop it again.
-        drop_cache(&src)?;
-    }
-
-    crate::outln!(
-        "page cache: dropped with posix_fadvise(POSIX_FADV_DONTNEED) after fsync before every phase (no root needed); mincore check:"
-    );
-    for n in &resident_notes {
-        crate::outln!("  {n}");
-    }
-    crate::outln!();
-    crate::outln!(
-        "{:<18} {:^41}   {:^41}",
-        "method",
-        "to last write",
-        "durable (incl. final fsync)"
-    );
-    for r in &rows {
-        match (&r.timing, &r.note) {
-            (Some(t), _) => crate::outln!(
-                "{:<18} {}   {}",
-                r.label,
-                fmt_rate(t.bytes, t.written_s),
-                fmt_rate(t.bytes, t.durable_s)
-            ),
-            (None, Some(n)) => crate::outln!("{:<18} {n}", r.label),
-            (None, None) => {}
-        }
-    }
-    crate::outln!();
-    crate::outln!("MB = 1000000 bytes, MiB = 1048576 bytes. The durable figure (until fsync returned) is the honest one;");
-    crate::outln!("\"to last write\" is what a copy that does not sync appears to take. Every destination was verified byte-identical.");
-    let (line, ceil) = ceiling(&job.src_dir, &job.dst_dir);
-    crate::outln!("{line}");
-    if let Some(c) = ceil {
-        for r in &rows {
-            if let Some(t) = &r.timing {
-                let mbs = t.bytes as f64 / t.durable_s.max(f64::MIN_POSITIVE) / 1e6;
-                crate::outln!(
-                    "  {:<18} durable {:.0} MB/s = {:.0} % of the ceiling",
-                    r.label,
-                    mbs,
-                    mbs / c * 100.0
-                );
-            }
-        }
+        copy_with(job, m, &src, stop, scratch, (&mut *phases, &mut *warnings))?;
     }
     Ok(())
 }

@@ -1,41 +1,36 @@
 //! Pieces shared by the phase-shaped commands (`copy`, `tree`, and `mark`'s progress
-//! bar): the error type and its exit codes, the progress bar, the phase-shaped
-//! [`RunResult`], the JSON placeholder and directory checks.
+//! bar): the error type and its exit codes, the progress bar, the live lines a run
+//! hands to its front end ([`Live`]), what a run returns ([`PhaseRun`]), how it ended
+//! ([`outcome`]) and the directory checks. They print nothing: the front end
+//! (cli/copy.rs, cli/tree.rs) prints the live lines, the report (report/copy_text.rs,
+//! report/tree_text.rs) and the closing line.
 
 use crate::exit;
-use crate::result::{self, JobInfo, Phase, RunResult, Status};
-use crate::run::signals::Signals;
+use crate::result::{RunResult, Status};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-/// The partial report of `iomark copy` after an error or a signal: one row per phase
-/// that finished (name, requests, seconds, MB/s = 10^6 bytes/s, MiB/s = 2^20 bytes/s),
-/// the same figures its JSON holds. Prints nothing when no phase finished.
-pub fn print_partial(phases: &[Phase]) {
-    if phases.is_empty() {
-        return;
-    }
-    crate::outln!("\nphases finished before the stop:");
-    crate::outln!(
-        "{:<26} {:>9} {:>9} {:>10} {:>10}",
-        "phase",
-        "requests",
-        "seconds",
-        "MB/s",
-        "MiB/s"
-    );
-    for p in phases {
-        crate::outln!(
-            "{:<26} {:>9} {:>9.3} {:>10.1} {:>10.1}",
-            p.name,
-            p.ops,
-            p.seconds,
-            p.mb_per_s,
-            p.mib_per_s
-        );
-    }
-    crate::outln!("MB = 1000000 bytes, MiB = 1048576 bytes; *_durable includes the final fsync.");
+/// A line a run gives its front end while it runs: the start line (stdout) or a
+/// warning (stderr).
+pub enum Live {
+    /// for stdout
+    Out(String),
+    /// for stderr
+    Err(String),
+}
+
+/// What a phase-shaped run produced.
+pub struct PhaseRun {
+    /// the result (the phases that finished, status, warnings, diagnoses)
+    pub result: RunResult,
+    /// exit code
+    pub code: i32,
+    /// files left in place (`--keep`) after a successful run
+    pub kept: Vec<PathBuf>,
+    /// lines for stderr after the report: files that could not be removed, then how
+    /// the run ended when it did not end well (`iomark CMD: …`)
+    pub closing: Vec<String>,
 }
 
 /// What stopped a copy or tree run; maps to an exit code with [`RunError::code`].
@@ -86,77 +81,70 @@ pub fn bar(len: u64, msg: &str, bytes: bool) -> ProgressBar {
     b
 }
 
-/// A phase-shaped [`RunResult`] (`copy`, `tree`): the fileio sections stay empty,
-/// the numbers are in `phases`.
-pub fn phase_result(
-    command: &str,
-    argv: &[String],
-    job: JobInfo,
-    status: Status,
-    error: Option<String>,
-    elapsed_s: f64,
-    phases: Vec<Phase>,
-) -> RunResult {
-    RunResult {
-        schema_version: result::SCHEMA_VERSION,
-        tool: "iomark".into(),
-        version: env!("CARGO_PKG_VERSION").into(),
-        command: command.into(),
-        argv: argv.to_vec(),
-        status,
-        error,
-        job,
-        elapsed_s,
-        period_s: elapsed_s,
-        events: phases.iter().map(|p| p.ops).sum(),
-        read: Default::default(),
-        write: Default::default(),
-        fsync: Default::default(),
-        lat: Default::default(),
-        threads: vec![],
-        intervals: vec![],
-        page_cache: None,
-        warnings: vec![],
-        diagnosis: None,
-        phases,
-        clat: None,
-        series: None,
-        cpu: None,
-    }
-}
-
-/// How a phase-shaped command ended: report the error (or the interruption) on stderr
-/// as `iomark CMD: …` and give the result status, error text and exit code.
-pub fn outcome(
+/// How a phase-shaped command ended: the result status, error text and exit code,
+/// and the line for stderr (`iomark CMD: …`) when it did not end well; `sig` is the
+/// exit code of the signal received, if any.
+fn outcome(
     cmd: &str,
     removed: &str,
     r: &Result<(), RunError>,
-    signals: &Signals,
-) -> (Status, Option<String>, i32) {
+    sig: Option<i32>,
+) -> (Status, Option<String>, i32, Option<String>) {
     match r {
-        Ok(()) => (Status::Ok, None, exit::OK),
-        Err(RunError::Interrupted) => {
-            eprintln!("iomark {cmd}: interrupted; {removed}");
-            (
-                Status::Interrupted,
-                None,
-                RunError::Interrupted.code(signals.exit_code()),
-            )
-        }
-        Err(e) => {
-            eprintln!("iomark {cmd}: {e}");
-            (Status::Failed, Some(e.to_string()), e.code(None))
-        }
+        Ok(()) => (Status::Ok, None, exit::OK, None),
+        Err(RunError::Interrupted) => (
+            Status::Interrupted,
+            None,
+            RunError::Interrupted.code(sig),
+            Some(format!("iomark {cmd}: interrupted; {removed}")),
+        ),
+        Err(e) => (
+            Status::Failed,
+            Some(e.to_string()),
+            e.code(None),
+            Some(format!("iomark {cmd}: {e}")),
+        ),
     }
 }
 
-/// Write the `{"status": "running"}` placeholder so a bad `--json` path fails before work.
-pub fn json_placeholder(path: &Path) -> Result<(), RunError> {
-    result::write_atomic(
-        path,
-        &serde_json::json!({"schema_version": result::SCHEMA_VERSION, "tool": "iomark", "status": "running"}),
-    )
-    .map_err(|e| RunError::Env(format!("--json={}: {e}", path.display())))
+/// What a phase-shaped run did, for [`ended`].
+pub struct Done<'a> {
+    /// `copy` or `tree`
+    pub cmd: &'a str,
+    /// argv after the command word
+    pub argv: &'a [String],
+    /// what the cleanup removed, for the interrupted line
+    pub removed: &'a str,
+    /// when it started
+    pub t0: std::time::Instant,
+    /// the phases that finished
+    pub phases: Vec<crate::result::Phase>,
+    /// its warnings
+    pub warnings: Vec<crate::result::Warning>,
+}
+
+/// The end of a phase-shaped run `r`: remove what it created (`scratch`), say how it
+/// ended; the builder's inputs (status, error, elapsed time, phases, warnings), the
+/// closing lines for stderr and the exit code.
+pub fn ended(
+    d: Done,
+    r: &Result<(), RunError>,
+    scratch: &mut crate::files::scratch::Scratch,
+    sig: Option<i32>,
+) -> (crate::result::Inputs, Vec<String>, i32) {
+    let mut closing: Vec<String> = scratch
+        .cleanup()
+        .iter()
+        .map(|e| format!("iomark {}: {e}", d.cmd))
+        .collect();
+    let (status, error, code, line) = outcome(d.cmd, d.removed, r, sig);
+    closing.extend(line);
+    let mut i = crate::result::Inputs::new(d.cmd, d.argv, status);
+    i.error = error;
+    i.elapsed_s = d.t0.elapsed().as_secs_f64();
+    i.phases = d.phases;
+    i.warnings = d.warnings;
+    (i, closing, code)
 }
 
 /// Check a directory argument: it must exist, be a directory and be writable.

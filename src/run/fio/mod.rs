@@ -10,8 +10,8 @@
 //! during `ramp_time` is issued but neither recorded nor counted toward `size`.
 
 pub mod align;
-pub mod cpu;
 pub mod dedupe;
+pub mod disk;
 pub mod errors;
 pub mod log;
 pub mod numa;
@@ -35,7 +35,8 @@ use thiserror::Error;
 pub use crate::run::fio::plan::format_filename;
 pub(crate) use crate::run::fio::plan::Plan;
 pub(crate) use crate::run::fio::plan::{files_for, plan};
-pub use crate::run::fio::stats::{DirStats, JobStats, Lat, RunOutcome};
+pub use crate::run::fio::stats::RunOutcome;
+use crate::result::job::JobRecord;
 pub(crate) use crate::run::fio::thread::{block_sizes, io_why, start_thread};
 
 /// Offsets span of a null-engine job without `size`, bytes (nothing is touched).
@@ -401,7 +402,7 @@ pub fn execute(
         let mut steadies = crate::run::control::steady::detectors(&member_jobs, &member_gids);
         let group_t0 = std::time::Instant::now();
         let use_live = cmd.status_interval.is_some() || cmd.plot.is_some() || !steadies.is_empty();
-        let results: Vec<(usize, Result<JobStats, RunError>)> = std::thread::scope(|s| {
+        let results: Vec<(usize, Result<JobRecord, RunError>)> = std::thread::scope(|s| {
             let mut hs = Vec::new();
             for (i, &(ji, p)) in members.iter().enumerate() {
                 let clock = &clock;
@@ -531,7 +532,7 @@ pub fn execute(
                 })
                 .collect()
         });
-        let mut merged: Vec<JobStats> = Vec::new();
+        let mut merged: Vec<JobRecord> = Vec::new();
         for (i, (ji, r)) in results.into_iter().enumerate() {
             let mut st = r?;
             st.groupid = report_gid[ji];

@@ -69,11 +69,11 @@ impl CmdPrio {
 /// Add latency `ns` of a request of direction `d` (0 read, 1 write) that carried
 /// `ioprio` to the per-priority list.
 #[inline]
-pub(crate) fn record(v: &mut Vec<(usize, u16, crate::run::fio::Lat)>, d: usize, ioprio: u16, ns: u64) {
+pub(crate) fn record(v: &mut Vec<(usize, u16, crate::stats::LatAcc)>, d: usize, ioprio: u16, ns: u64) {
     match v.iter_mut().find(|e| e.0 == d && e.1 == ioprio) {
         Some(e) => e.2.add(ns),
         None => {
-            let mut l = crate::run::fio::Lat::default();
+            let mut l = crate::stats::LatAcc::default();
             l.add(ns);
             v.push((d, ioprio, l));
         }

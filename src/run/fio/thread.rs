@@ -11,7 +11,8 @@ use crate::engine::null::Null;
 use crate::engine::psync::Psync;
 use crate::engine::IoErr;
 use crate::job::fio::{EngineKind, FioJob};
-use crate::run::fio::cpu::{CpuTimes, Who};
+use crate::result::job::{EffectiveJob, JobRecord};
+use crate::stats::cpu::{CpuTimes, Who};
 use crate::run::gen::Rng;
 use crate::run::fio::log::{LogSpec, Logs};
 use crate::run::worker::{fill_buf, Live, Worker};
@@ -40,14 +41,15 @@ pub(crate) fn run_thread(
     stop: &AtomicBool,
     warn: &(dyn Fn(String) + Sync),
     live: Option<&Live>,
-) -> Result<JobStats, RunError> {
+) -> Result<JobRecord, RunError> {
     // every descriptor of this thread is opened below and closed with it: a private
     // table makes each pread/pwrite skip the kernel's file reference count (fio's
     // jobs are processes, whose table is never shared)
     crate::engine::private_fd_table();
     let c0 = CpuTimes::now(Who::Thread);
     let w0 = std::time::Instant::now();
-    let (mut st, failed) = run_thread_io(plan, clock, stop, warn, live)?;
+    let (mut rec, failed) = run_thread_io(plan, clock, stop, warn, live)?;
+    let st = &mut rec.stats;
     if let Some(e) = failed {
         // a failed run keeps the report of the I/O done before the failure (as fio,
         // with `err=`); errors of another kind end the run without a report
@@ -61,7 +63,13 @@ pub(crate) fn run_thread(
     st.runtime_ms_sum = st.runtime_ns / 1_000_000;
     // the thread's whole life (setup included), as the CPU time covers it too
     st.run_ns_sum = u64::try_from(w0.elapsed().as_nanos()).unwrap_or(u64::MAX);
-    Ok(st)
+    rec.job = EffectiveJob::of_fio(
+        &plan.job,
+        plan.regions.iter().map(|r| r.1).sum(),
+        u32::try_from(plan.files.len()).unwrap_or(u32::MAX),
+        plan.files.first().map_or(0, |f| f.size),
+    );
+    Ok(rec)
 }
 
 /// Run one thread of a job: open files, build the engine, drive it.
@@ -71,7 +79,7 @@ pub(crate) fn run_thread_io(
     stop: &AtomicBool,
     _warn: &(dyn Fn(String) + Sync),
     live: Option<&Live>,
-) -> Result<(JobStats, Option<RunError>), RunError> {
+) -> Result<(JobRecord, Option<RunError>), RunError> {
     let job = &plan.job;
     let m = &job.more;
     let max_bs = job.bs_read.max().max(job.bs_write.max()) as usize;
@@ -226,7 +234,7 @@ pub(crate) fn start_thread(
     warn: &(dyn Fn(String) + Sync),
     wait: Option<(&AtomicU32, u32)>,
     live: Option<&Live>,
-) -> Result<JobStats, RunError> {
+) -> Result<JobRecord, RunError> {
     if let Some((done, n)) = wait {
         while done.load(Ordering::Acquire) < n && !stop.load(Ordering::Relaxed) {
             std::thread::sleep(std::time::Duration::from_millis(1));

@@ -3,7 +3,8 @@
 //! This module owns the running: preflight, the test directory, each test's loops as
 //! fileio jobs, Ctrl-C and the exit code. The presets and their expansion into fileio
 //! arguments are in `mark_presets` (spec/peers.md "KDiskMark preset definitions"); the
-//! figures, the loop median, the table and the RunResult in `mark/report.rs`. It measures
+//! figures, the loop median and the result's inputs in `mark/report.rs`, the table in
+//! report/mark_table.rs. It measures
 //! nothing itself: every test is an ordinary `iomark fileio` job (one test file of
 //! `--size` rounded down to whole 1 MiB blocks, the same for every test; O_DIRECT,
 //! incompressible data, time-based) executed by [`crate::run::sysbench::execute`] with
@@ -22,11 +23,13 @@
 //! removed afterwards, also after an error or Ctrl-C (a second Ctrl-C exits at once).
 
 use crate::exit;
-use crate::probe::diagnosis::{diagnose, Inputs};
+use crate::probe::diagnosis::{diagnose, Diagnosis, Inputs};
 use crate::probe::Root;
 use crate::report::console::Console;
-use crate::result::{self, RunResult, Status, Warning};
+use crate::report::mark_table::MarkTable;
 use crate::report::notes;
+use crate::report::output::Outputs;
+use crate::result::{self, RunResult, Status, Warning};
 use crate::run::signals::Signals;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -34,7 +37,7 @@ use std::sync::Arc;
 pub use crate::job::presets::*;
 
 mod report;
-pub use report::{measured, median, phase_of, result, table, target_line, Measured, Row};
+pub use report::{inputs, measured, median, phase_of, result, target_line, Measured, Row};
 
 /// What the user asked for.
 #[derive(Clone, Debug)]
@@ -155,18 +158,18 @@ pub fn preflight(path: &Path, tests: &[Test]) -> Result<(), String> {
     Ok(())
 }
 
-/// Run `mark`; returns the exit code.
-pub fn execute(job: &MarkJob) -> i32 {
-    let signals = Signals::install();
+/// The checks before anything is created: the preset, the test file size (decided
+/// once: every test and the preparation use it), PATH, O_DIRECT and io_uring, free
+/// space. The tests and the job with its final size, or the exit code.
+fn checks(job: &MarkJob) -> Result<(Vec<Test>, MarkJob), i32> {
     let Some(tests) = expand(&job.preset, job.mix) else {
         eprintln!(
             "iomark mark: unknown --preset={} (accepted: {})",
             job.preset,
             PRESETS.join(", ")
         );
-        return exit::INVALID;
+        return Err(exit::INVALID);
     };
-    // Decide the test file size once: every test (and the preparation) uses it.
     let block = largest_block(&tests);
     let Some(used) = test_file_size(job.size, block) else {
         eprintln!(
@@ -176,7 +179,7 @@ pub fn execute(job: &MarkJob) -> i32 {
             job.preset,
             block_words(block)
         );
-        return exit::INVALID;
+        return Err(exit::INVALID);
     };
     if used != job.size {
         eprintln!(
@@ -186,7 +189,7 @@ pub fn execute(job: &MarkJob) -> i32 {
             block_words(block)
         );
     }
-    let job = &MarkJob {
+    let job = MarkJob {
         size: used,
         ..job.clone()
     };
@@ -195,11 +198,11 @@ pub fn execute(job: &MarkJob) -> i32 {
             "iomark mark: {} is not an existing directory",
             job.path.display()
         );
-        return exit::ENVIRONMENT;
+        return Err(exit::ENVIRONMENT);
     }
     if let Err(m) = preflight(&job.path, &tests) {
         eprintln!("iomark mark: {m}");
-        return exit::ENVIRONMENT;
+        return Err(exit::ENVIRONMENT);
     }
     if let Some(avail) = crate::files::preflight::free_space(&job.path) {
         if avail < job.size {
@@ -210,37 +213,216 @@ pub fn execute(job: &MarkJob) -> i32 {
                 job.size,
                 crate::job::values::iec(avail)
             );
-            return exit::ENVIRONMENT;
+            return Err(exit::ENVIRONMENT);
         }
     }
+    Ok((tests, job))
+}
+
+/// The outputs: `--json` (its placeholder; a failed start removes the placeholder it
+/// created, a file that existed before is left as the placeholder: its old content is
+/// gone either way) and `--plot`; the table goes to stdout.
+fn outputs(job: &MarkJob) -> Result<(Outputs, Placeholder), i32> {
+    let mut outs = Outputs::new();
     let existed = job.json.as_ref().is_some_and(|p| p.exists());
     if let Some(p) = &job.json {
-        if let Err(e) = result::write_atomic(
-            p,
-            &serde_json::json!({"schema_version": result::SCHEMA_VERSION, "tool": "iomark", "status": "running"}),
-        ) {
+        if let Err(e) = outs.json(p) {
             eprintln!("iomark mark: cannot write --json={}: {e}", p.display());
-            return exit::ENVIRONMENT;
+            return Err(exit::ENVIRONMENT);
         }
     }
-    // A failed start removes the placeholder it created (a file that existed before is
-    // left as the placeholder: its old content is gone either way).
-    let mut placeholder = Placeholder(job.json.clone().filter(|_| !existed));
+    let placeholder = Placeholder(job.json.clone().filter(|_| !existed));
     if let Some(d) = &job.plot {
-        if let Err(e) = crate::report::svg_plot::ensure_dir(d) {
+        if let Err(e) = outs.plots(d) {
             eprintln!("iomark mark: {e}");
-            return exit::ENVIRONMENT;
+            return Err(exit::ENVIRONMENT);
         }
     }
+    outs.stdout(vec![Box::new(MarkTable)], "");
+    Ok((outs, placeholder))
+}
+
+/// Prepare the test file once (random, incompressible content).
+fn prepare_file(tests: &[Test], job: &MarkJob, dir: &Path, json_path: &Path) -> i32 {
+    let mut prep = fileio_args(&tests[0], job.size, job.time_s, dir, json_path);
+    prep.retain(|a| !a.starts_with("--json=") && a != "run");
+    prep.push("prepare".into());
+    let parsed = crate::cli::fileio::parse(&prep);
+    match parsed.outcome {
+        crate::cli::fileio::Outcome::Job(j) => {
+            crate::run::sysbench::execute(&j, &Arc::new(Console::without_err(0)))
+        }
+        crate::cli::fileio::Outcome::Exit(c) => c,
+    }
+}
+
+/// Why the tests stopped: the exit code and where it stopped.
+struct Stopped {
+    code: i32,
+    what: String,
+}
+
+/// Run one test: its warm-up, its loops; the row of its median loop (`None` without
+/// loops), its charts added to `plots`. `Err(None)`: a chart could not be written
+/// (said on stderr; the run ends with exit 3 and saves nothing).
+fn run_test(
+    t: &Test,
+    job: &MarkJob,
+    (dir, json_path): (&Path, &Path),
+    warnings: &mut Vec<Warning>,
+    plots: &mut Vec<PathBuf>,
+    pb: &indicatif::ProgressBar,
+) -> Result<Option<Row>, Option<Stopped>> {
+    if job.warmup_s > 0 {
+        let a = fileio_args(t, job.size, job.warmup_s, dir, json_path);
+        run_fileio(&a, json_path, false).map_err(|code| {
+            Some(Stopped {
+                code,
+                what: format!("in the warm-up of {}", t.name()),
+            })
+        })?;
+    }
+    let mut loops = vec![];
+    for _ in 0..job.loops {
+        let a = fileio_args(t, job.size, job.time_s, dir, json_path);
+        let r = run_fileio(&a, json_path, job.plot.is_some()).map_err(|code| {
+            Some(Stopped {
+                code,
+                what: format!("in {}", t.name()),
+            })
+        })?;
+        for w in &r.warnings {
+            if !warnings.iter().any(|x| x.id == w.id) {
+                warnings.push(w.clone());
+            }
+        }
+        let mut m = measured(t, &r);
+        if job.plot.is_some() {
+            m.result = Some(Box::new(r));
+        }
+        loops.push(m);
+        pb.inc(1);
+    }
+    let Some((mut m, best, worst)) = median(&loops) else {
+        return Ok(None);
+    };
+    if let (Some(d), Some(r)) = (&job.plot, m.result.take()) {
+        match crate::report::svg_plot::write_plots(&r, d) {
+            Ok(files) => plots.extend(files),
+            Err(e) => {
+                eprintln!("iomark mark: --plot={}: {e}", d.display());
+                return Err(None);
+            }
+        }
+    }
+    Ok(Some(Row {
+        test: *t,
+        loops_mb_s: loops.iter().map(|l| l.mb_s).collect(),
+        median: m,
+        best_mb_s: best,
+        worst_mb_s: worst,
+    }))
+}
+
+/// The end of a stopped run: the table of the tests that finished (the unfinished ones
+/// are omitted), the line saying where it stopped and what the table holds, and the
+/// result (status interrupted or failed) in `--json`.
+#[allow(clippy::too_many_arguments)]
+fn partial(
+    job: &MarkJob,
+    (rows, warnings): (&[Row], &[Warning]),
+    tests: usize,
+    diag: &Diagnosis,
+    outs: &Outputs,
+    signals: &Signals,
+    stopped: Stopped,
+) -> i32 {
+    let saved = match &job.json {
+        Some(p) => format!("; the finished tests are in {}", p.display()),
+        None => String::new(),
+    };
+    let status = if signals.exit_code().is_some() {
+        Status::Interrupted
+    } else {
+        Status::Failed
+    };
+    let mut i = inputs(job, rows, diag, warnings.to_vec(), status);
+    let what = stopped.what;
+    let shown = if rows.is_empty() {
+        format!("no table printed{saved}")
+    } else {
+        format!(
+            "table above: the {} finished test{}, the {} unfinished omitted{saved}",
+            rows.len(),
+            if rows.len() == 1 { "" } else { "s" },
+            tests - rows.len()
+        )
+    };
+    let msg = format!("{what} after {} of {tests} tests ({shown})", rows.len());
+    let code = stopped.code;
+    i.error = Some(format!(
+        "stopped {what} (exit {code}); {} test(s) completed",
+        rows.len()
+    ));
+    let r = result::build(i);
+    if !rows.is_empty() {
+        let _ = outs.write_texts(&r);
+    }
+    let code = interrupted_or(signals, code, &msg);
+    let _ = outs.write_json(&r);
+    code
+}
+
+/// The notes after the table: the charts written, the tests above the path's ceiling
+/// (added to the warnings), the other warnings of the loops.
+fn closing_notes(rows: &[Row], plots: &[PathBuf], diag: &Diagnosis, warnings: &mut Vec<Warning>) {
+    for p in plots {
+        crate::outln!("iomark mark: wrote {}", p.display());
+    }
+    for r in rows {
+        let (rd, wr) = match r.test.op {
+            Op::Write => (0.0, r.median.mb_s),
+            _ => (r.median.mb_s, 0.0),
+        };
+        let set_by = diag.ceiling.as_ref().map_or("", |c| c.set_by.as_str());
+        if let Some(m) =
+            notes::exceeds_ceiling(rd, wr, diag.ceiling.as_ref().map(|c| c.raw_mb_s), set_by)
+        {
+            let m = format!("{}: {m}", r.test.name());
+            crate::outln!("iomark: {m}");
+            warnings.push(Warning {
+                id: "RESULT_EXCEEDS_CEILING".into(),
+                message: m,
+            });
+        }
+    }
+    for w in warnings.iter() {
+        if w.id != "RESULT_EXCEEDS_CEILING" {
+            crate::outln!("iomark: {}: {}", w.id, w.message);
+        }
+    }
+}
+
+/// Run `mark`; returns the exit code.
+pub fn execute(job: &MarkJob) -> i32 {
+    let signals = Signals::install();
+    let (tests, job) = match checks(job) {
+        Ok(x) => x,
+        Err(c) => return c,
+    };
+    let job = &job;
+    let (outs, mut placeholder) = match outputs(job) {
+        Ok(x) => x,
+        Err(c) => return c,
+    };
     let dir = job.path.join(format!("iomark-mark.{}", std::process::id()));
     if let Err(e) = std::fs::create_dir(&dir) {
         eprintln!("iomark mark: cannot create the test directory {}: {e} (PATH must be a writable directory)", dir.display());
         return exit::ENVIRONMENT;
     }
     let guard = TestDir(dir.clone());
-    let root = Root::default();
     let diag = diagnose(
-        &root,
+        &Root::default(),
         &Inputs {
             path: crate::files::fileset::dir_name(&dir),
             working_set_bytes: Some(job.size),
@@ -258,165 +440,43 @@ pub fn execute(job: &MarkJob) -> i32 {
         job.loops
     );
     let json_path = dir.join("loop.json");
-    // Prepare the test file once (random, incompressible content).
-    let mut prep = fileio_args(&tests[0], job.size, job.time_s, &dir, &json_path);
-    prep.retain(|a| !a.starts_with("--json=") && a != "run");
-    prep.push("prepare".into());
-    let pb = crate::run::copy::bar(
-        tests.len() as u64 * u64::from(job.loops),
-        "preparing",
-        false,
-    );
-    let parsed = crate::cli::fileio::parse(&prep);
-    let code = match parsed.outcome {
-        crate::cli::fileio::Outcome::Job(j) => {
-            crate::run::sysbench::execute(&j, &Arc::new(Console::without_err(0)))
-        }
-        crate::cli::fileio::Outcome::Exit(c) => c,
-    };
+    let pb = crate::run::copy::bar(tests.len() as u64 * u64::from(job.loops), "preparing", false);
+    let code = prepare_file(&tests, job, &dir, &json_path);
     if code != exit::OK {
         pb.finish_and_clear();
         return interrupted_or(&signals, code, "while preparing the test file");
     }
     // From here on, a stop saves the tests done so far (status interrupted/failed).
     placeholder.0 = None;
-    let partial = |rows: &[Row], warnings: &[Warning], code: i32, what: String| -> i32 {
-        // The table of the tests that finished (the unfinished ones are omitted), then
-        // the line saying where it stopped and what the table holds.
-        let saved = match &job.json {
-            Some(p) => format!("; the finished tests are in {}", p.display()),
-            None => String::new(),
-        };
-        let shown = if rows.is_empty() {
-            format!("no table printed{saved}")
-        } else {
-            crate::out!("{}", table(rows));
-            format!(
-                "table above: the {} finished test{}, the {} unfinished omitted{saved}",
-                rows.len(),
-                if rows.len() == 1 { "" } else { "s" },
-                tests.len() - rows.len()
-            )
-        };
-        let code = interrupted_or(
-            &signals,
-            code,
-            &format!(
-                "{what} after {} of {} tests ({shown})",
-                rows.len(),
-                tests.len()
-            ),
-        );
-        if let Some(p) = &job.json {
-            let mut r = result(job, rows, &diag, warnings.to_vec());
-            r.status = if signals.exit_code().is_some() {
-                Status::Interrupted
-            } else {
-                Status::Failed
-            };
-            r.error = Some(format!(
-                "stopped {what} (exit {code}); {} test(s) completed",
-                rows.len()
-            ));
-            let _ = result::write_atomic(p, &r);
-        }
-        code
-    };
-    let mut rows = vec![];
-    let mut plots: Vec<PathBuf> = vec![];
-    let mut warnings: Vec<Warning> = vec![];
+    let (mut rows, mut plots, mut warnings) = (vec![], vec![], vec![]);
     for t in &tests {
         pb.set_message(t.name());
-        if job.warmup_s > 0 {
-            let a = fileio_args(t, job.size, job.warmup_s, &dir, &json_path);
-            if let Err(c) = run_fileio(&a, &json_path, false) {
+        match run_test(t, job, (&dir, &json_path), &mut warnings, &mut plots, &pb) {
+            Ok(Some(row)) => rows.push(row),
+            Ok(None) => {}
+            Err(None) => {
                 pb.finish_and_clear();
-                return partial(
-                    &rows,
-                    &warnings,
-                    c,
-                    format!("in the warm-up of {}", t.name()),
-                );
+                return exit::ENVIRONMENT;
+            }
+            Err(Some(s)) => {
+                pb.finish_and_clear();
+                let done = (rows.as_slice(), warnings.as_slice());
+                return partial(job, done, tests.len(), &diag, &outs, &signals, s);
             }
         }
-        let mut loops = vec![];
-        for _ in 0..job.loops {
-            let a = fileio_args(t, job.size, job.time_s, &dir, &json_path);
-            match run_fileio(&a, &json_path, job.plot.is_some()) {
-                Ok(r) => {
-                    for w in &r.warnings {
-                        if !warnings.iter().any(|x| x.id == w.id) {
-                            warnings.push(w.clone());
-                        }
-                    }
-                    let mut m = measured(t, &r);
-                    if job.plot.is_some() {
-                        m.result = Some(Box::new(r));
-                    }
-                    loops.push(m);
-                }
-                Err(c) => {
-                    pb.finish_and_clear();
-                    return partial(&rows, &warnings, c, format!("in {}", t.name()));
-                }
-            }
-            pb.inc(1);
-        }
-        let Some((mut m, best, worst)) = median(&loops) else {
-            continue;
-        };
-        if let (Some(d), Some(r)) = (&job.plot, m.result.take()) {
-            match crate::report::svg_plot::write_plots(&r, d) {
-                Ok(files) => plots.extend(files),
-                Err(e) => {
-                    pb.finish_and_clear();
-                    eprintln!("iomark mark: --plot={}: {e}", d.display());
-                    return exit::ENVIRONMENT;
-                }
-            }
-        }
-        rows.push(Row {
-            test: *t,
-            loops_mb_s: loops.iter().map(|l| l.mb_s).collect(),
-            median: m,
-            best_mb_s: best,
-            worst_mb_s: worst,
-        });
     }
     pb.finish_and_clear();
     drop(guard);
-    crate::out!("{}", table(&rows));
-    for p in &plots {
-        crate::outln!("iomark mark: wrote {}", p.display());
-    }
-    for r in &rows {
-        let (rd, wr) = match r.test.op {
-            Op::Write => (0.0, r.median.mb_s),
-            _ => (r.median.mb_s, 0.0),
-        };
-        let set_by = diag.ceiling.as_ref().map_or("", |c| c.set_by.as_str());
-        if let Some(m) =
-            notes::exceeds_ceiling(rd, wr, diag.ceiling.as_ref().map(|c| c.raw_mb_s), set_by)
-        {
-            let m = format!("{}: {m}", r.test.name());
-            crate::outln!("iomark: {m}");
-            warnings.push(Warning {
-                id: "RESULT_EXCEEDS_CEILING".into(),
-                message: m,
-            });
-        }
-    }
-    for w in &warnings {
-        if w.id != "RESULT_EXCEEDS_CEILING" {
-            crate::outln!("iomark: {}: {}", w.id, w.message);
-        }
-    }
-    if let Some(p) = &job.json {
-        let r = result(job, &rows, &diag, warnings);
-        if let Err(e) = result::write_atomic(p, &r) {
-            eprintln!("iomark mark: cannot write --json={}: {e}", p.display());
-            return exit::ENVIRONMENT;
-        }
+    let r = result(job, &rows, &diag, vec![]);
+    let _ = outs.write_texts(&r);
+    closing_notes(&rows, &plots, &diag, &mut warnings);
+    let r = result(job, &rows, &diag, warnings);
+    if let Err(e) = outs.write_json(&r) {
+        eprintln!(
+            "iomark mark: cannot write --json={}: {e}",
+            outs.json_path().map_or(String::new(), |p| p.display().to_string())
+        );
+        return exit::ENVIRONMENT;
     }
     exit::OK
 }

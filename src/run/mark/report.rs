@@ -1,12 +1,13 @@
-//! The figures and the report of `iomark mark`: one loop's numbers from its fileio
-//! `RunResult` ([`measured`]), the median of the loops ([`median`]), the reported rows,
-//! their JSON phases ([`phase_of`], [`result`]), the end-of-run table and the target
-//! line. Pure: nothing here runs a test or touches a file; the running is in
-//! [`super::execute`].
+//! The figures of `iomark mark`: one loop's numbers from its fileio `RunResult`
+//! ([`measured`]), the median of the loops ([`median`]), the reported rows, their
+//! phases ([`phase_of`]), the builder's inputs of the mark result ([`inputs`]) and the
+//! target line. The end-of-run table is a reporter over the result
+//! (report/mark_table.rs). Pure: nothing here runs a test or touches a file; the
+//! running is in [`super::execute`].
 
 use super::{MarkJob, Test};
 use crate::probe::diagnosis::Diagnosis;
-use crate::result::{self, JobInfo, Latency, Phase, RunResult, Status, Warning};
+use crate::result::{self, JobInfo, JobResult, Latency, Phase, RunResult, Status, Warning};
 
 /// The numbers of one loop of one test (decimal MB/s, µs).
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -31,6 +32,9 @@ pub struct Measured {
     pub lat: Option<Latency>,
     /// the loop's fileio result (kept for `--plot`)
     pub result: Option<Box<RunResult>>,
+    /// the loop's job with its histograms, named after the test (the mark result's
+    /// `jobs`)
+    pub job: Option<Box<JobResult>>,
 }
 
 /// Turn a fileio `RunResult` of test `t` into the figures `mark` reports.
@@ -63,6 +67,11 @@ pub fn measured(t: &Test, r: &RunResult) -> Measured {
         p99_us,
         lat: lat.cloned(),
         result: None,
+        job: r.jobs.first().map(|j| {
+            let mut j = j.clone();
+            j.job.name = t.name();
+            Box::new(j)
+        }),
     }
 }
 
@@ -126,33 +135,6 @@ pub fn phase_of(row: &Row) -> Phase {
     p
 }
 
-/// The end-of-run table (plain text, aligned). `mb_s` columns are decimal.
-pub fn table(rows: &[Row]) -> String {
-    let mut out = format!(
-        "{:<22} {:>10} {:>10} {:>11} {:>10} {:>10}\n",
-        "test", "MB/s", "MiB/s", "IOPS", "mean µs", "p99 µs"
-    );
-    for r in rows {
-        let m = &r.median;
-        let mean = if m.lat.is_some() {
-            format!("{:.1}", m.mean_us)
-        } else {
-            "-".into()
-        };
-        out += &format!(
-            "{:<22} {:>10.2} {:>10.2} {:>11.0} {:>10} {:>10}\n",
-            r.test.name(),
-            m.mb_s,
-            m.mib_s,
-            m.iops,
-            mean,
-            m.p99_us.map_or("-".into(), |v| format!("{v:.1}"))
-        );
-    }
-    out += "MB/s = 1,000,000 B/s, MiB/s = 1,048,576 B/s. Latency is measured per I/O, submission to completion (Q1: pread/pwrite; QD > 1: io_uring).\n";
-    out
-}
-
 /// One line describing the target from its diagnosis.
 pub fn target_line(d: &Diagnosis) -> String {
     let s = &d.summary;
@@ -184,49 +166,42 @@ pub fn target_line(d: &Diagnosis) -> String {
     format!("target: {} — {}; {}", d.target, parts.join(", "), ceiling)
 }
 
-/// The `RunResult` of a mark run: command `mark`, one phase per test (median loop).
+/// The builder's inputs of a mark run: command `mark`, one phase and one job per
+/// finished test (the median loop), the diagnosis of the target, how it ended.
+pub fn inputs(
+    job: &MarkJob,
+    rows: &[Row],
+    diag: &Diagnosis,
+    warnings: Vec<Warning>,
+    status: Status,
+) -> result::Inputs {
+    let mut i = result::Inputs::new("mark", &job.argv, status);
+    i.elapsed_s = rows.iter().map(|r| r.median.seconds).sum();
+    i.summary = JobInfo {
+        kind: format!("mark:{}", job.preset),
+        engine: "io_uring (QD>1), psync (Q1)".into(),
+        files: 1,
+        file_size_bytes: job.size,
+        total_size_bytes: job.size,
+        time_limit_s: job.time_s,
+        direct: true,
+        data_pattern: Some(crate::job::sysbench::DataPattern::Random),
+        directory: crate::files::fileset::dir_name(&job.path),
+        fsync_mode: "none".into(),
+        ..Default::default()
+    };
+    i.warnings = warnings;
+    i.targets = vec![diag.clone()];
+    i.phases = rows.iter().map(phase_of).collect();
+    let jobs = rows
+        .iter()
+        .filter_map(|r| r.median.job.as_deref().cloned())
+        .collect();
+    i.recorded = result::Recorded::Jobs(jobs);
+    i
+}
+
+/// The result of a mark run.
 pub fn result(job: &MarkJob, rows: &[Row], diag: &Diagnosis, warnings: Vec<Warning>) -> RunResult {
-    let elapsed: f64 = rows.iter().map(|r| r.median.seconds).sum();
-    RunResult {
-        schema_version: result::SCHEMA_VERSION,
-        tool: "iomark".into(),
-        version: env!("CARGO_PKG_VERSION").into(),
-        command: "mark".into(),
-        argv: job.argv.clone(),
-        status: Status::Ok,
-        error: None,
-        job: JobInfo {
-            kind: format!("mark:{}", job.preset),
-            engine: "io_uring (QD>1), psync (Q1)".into(),
-            files: 1,
-            file_size_bytes: job.size,
-            total_size_bytes: job.size,
-            time_limit_s: job.time_s,
-            direct: true,
-            data_pattern: Some(crate::job::sysbench::DataPattern::Random),
-            directory: crate::files::fileset::dir_name(&job.path),
-            fsync_mode: "none".into(),
-            ..Default::default()
-        },
-        elapsed_s: elapsed,
-        period_s: elapsed,
-        events: rows.iter().map(|r| r.median.ops).sum(),
-        read: Default::default(),
-        write: Default::default(),
-        fsync: Default::default(),
-        lat: Default::default(),
-        threads: vec![],
-        intervals: vec![],
-        page_cache: None,
-        warnings,
-        diagnosis: Some(result::TargetDiagnosis {
-            summary: diag.summary.clone(),
-            ceiling_raw_mb_s: diag.ceiling.as_ref().map(|c| c.raw_mb_s),
-            findings: diag.findings.iter().map(|f| f.id.clone()).collect(),
-        }),
-        phases: rows.iter().map(phase_of).collect(),
-        clat: None,
-        series: None,
-        cpu: None,
-    }
+    result::build(inputs(job, rows, diag, warnings, Status::Ok))
 }

@@ -14,13 +14,14 @@
 //! directory made by [`Scratch`]; its planned names are registered before they exist, so
 //! an error or Ctrl-C removes exactly them (`unlink`/`rmdir`, never recursive).
 //! The plan and its size distribution are in `tree/plan.rs`; the JSON's top-level
-//! `read`/`write` (the read_all and create_write phases) in `tree/totals.rs`.
+//! `read`/`write` (the read_all and create_write phases) in `tree/totals.rs`. It prints
+//! nothing: [`execute`] returns the result, the front end prints the live lines and the
+//! report (report/tree_text.rs).
 
 use crate::engine::fault::{self, Op};
-use crate::exit;
 use crate::job::values::iec;
-use crate::result::{self, JobInfo, Phase, Warning};
-use crate::run::copy::{bar, check_dir, json_placeholder, outcome, phase_result, short, RunError};
+use crate::result::{JobInfo, Phase, Recorded, Warning};
+use crate::run::copy::{bar, check_dir, ended, short, Done, Live, PhaseRun, RunError};
 use crate::run::sysbench::rng::{GlibcRandom, Xoroshiro128Plus};
 use crate::run::signals::Signals;
 use crate::stats::{self, clock::Clock};
@@ -192,9 +193,9 @@ fn fail(what: &str, p: &Path, e: &io::Error) -> RunError {
 
 fn phase_of(name: &str, m: &Measured) -> Phase {
     let mut p = Phase::new(name, m.ops, m.bytes, m.seconds);
-    p.lat = Some(result::latency(
+    p.lat = Some(crate::result::build::latency(
         stats::summarize(&m.hist, m.sum_ns),
-        &m.hist,
+        m.hist.clone(),
         0,
     ));
     p
@@ -214,106 +215,78 @@ fn cold_or_warm(dir: &std::path::Path) -> String {
     }
 }
 
-/// Run a tree job; prints the report on stdout and returns the exit code.
-pub fn execute(job: &TreeJob) -> i32 {
-    let signals = Signals::install();
+/// The job as the result's summary describes it.
+fn summary(job: &TreeJob) -> JobInfo {
+    JobInfo {
+        kind: "tree".into(),
+        engine: "psync".into(),
+        iodepth: 1,
+        threads: job.threads,
+        files: u32::try_from(job.files).unwrap_or(u32::MAX),
+        block_size_bytes: 128 * 1024,
+        rand_seed: u64::from(job.seed),
+        rand_seed_used: u64::from(job.seed),
+        data_pattern: Some(crate::job::sysbench::DataPattern::Random),
+        directory: std::fs::canonicalize(&job.dir)
+            .unwrap_or_else(|_| job.dir.clone())
+            .display()
+            .to_string(),
+        ..Default::default()
+    }
+}
+
+/// Run a tree job whose [`prepare`] gave `plan`: `live` gets the warnings, the start
+/// line and the kept tree while it runs; the result holds the phases that finished.
+/// Prints nothing.
+pub fn execute(job: &TreeJob, plan: &Plan, signals: &Signals, live: &dyn Fn(Live)) -> PhaseRun {
     let t0 = Instant::now();
     let mut phases = Vec::new();
     let mut warnings = Vec::new();
     let mut scratch = Scratch::new();
-    let mut started = false;
-    let r = run(
-        job,
-        &signals.stop,
-        &mut scratch,
-        &mut phases,
-        &mut warnings,
-        &mut started,
-    );
-    if r.is_err() && !phases.is_empty() {
-        // a partial report: the phases that finished before the error or the signal
-        print_table(&phases);
-    }
-    let errs = scratch.cleanup();
-    for e in &errs {
-        eprintln!("iomark tree: {e}");
-    }
-    let (status, error, code) = outcome(
-        "tree",
-        "the files and directories iomark created were removed",
-        &r,
-        &signals,
-    );
-    // Errors found before the placeholder was written leave no JSON file; after it, the
-    // result (ok, failed or interrupted) always replaces the placeholder.
-    if let (Some(p), true) = (&job.json, started) {
-        let info = JobInfo {
-            kind: "tree".into(),
-            engine: "psync".into(),
-            iodepth: 1,
-            threads: job.threads,
-            files: u32::try_from(job.files).unwrap_or(u32::MAX),
-            block_size_bytes: 128 * 1024,
-            rand_seed: u64::from(job.seed),
-            rand_seed_used: u64::from(job.seed),
-            data_pattern: Some(crate::job::sysbench::DataPattern::Random),
-            directory: std::fs::canonicalize(&job.dir)
-                .unwrap_or_else(|_| job.dir.clone())
-                .display()
-                .to_string(),
+    let r = run(job, plan, &signals.stop, &mut scratch, (&mut phases, &mut warnings), live);
+    let recorded = Recorded::Totals {
+        read: totals::dir_totals(&phases, totals::READ_PHASE),
+        write: totals::dir_totals(&phases, totals::WRITE_PHASE),
+        period_s: None,
+    };
+    let mut summary = summary(job);
+    summary.total_size_bytes = phases
+        .iter()
+        .find(|p| p.name == "create_write")
+        .map_or(0, |p| p.bytes);
+    let done = Done {
+        cmd: "tree",
+        argv: &job.argv,
+        removed: "the files and directories iomark created were removed",
+        t0,
+        phases,
+        warnings,
+    };
+    let (mut i, closing, code) = ended(done, &r, &mut scratch, signals.exit_code());
+    (i.summary, i.recorded) = (summary, recorded);
+    let dir = std::fs::canonicalize(&job.dir).unwrap_or_else(|_| job.dir.clone());
+    i.targets = vec![crate::probe::diagnosis::diagnose(
+        &crate::probe::Root::default(),
+        &crate::probe::diagnosis::Inputs {
+            path: dir.display().to_string(),
             ..Default::default()
-        };
-        let mut res = phase_result(
-            "tree",
-            &job.argv,
-            info,
-            status,
-            error,
-            t0.elapsed().as_secs_f64(),
-            phases,
-        );
-        res.read = totals::dir_totals(&res.phases, totals::READ_PHASE);
-        res.write = totals::dir_totals(&res.phases, totals::WRITE_PHASE);
-        res.warnings = warnings;
-        res.diagnosis = Some(result::TargetDiagnosis::of(&job.dir, None, false));
-        res.job.total_size_bytes = res
-            .phases
-            .iter()
-            .find(|p| p.name == "create_write")
-            .map_or(0, |p| p.bytes);
-        if let Err(e) = result::write_atomic(p, &res) {
-            eprintln!("iomark tree: --json={}: {e}", p.display());
-            return if code == exit::OK {
-                exit::ENVIRONMENT
-            } else {
-                code
-            };
-        }
-    }
-    code
-}
-
-fn fmt_us(ns: u64) -> String {
-    if ns >= 10_000_000 {
-        format!("{:.1} ms", ns as f64 / 1e6)
-    } else {
-        format!("{:.1} µs", ns as f64 / 1e3)
+        },
+    )];
+    PhaseRun {
+        result: crate::result::build(i),
+        code,
+        kept: vec![],
+        closing,
     }
 }
 
-fn run(
-    job: &TreeJob,
-    stop: &AtomicBool,
-    scratch: &mut Scratch,
-    phases: &mut Vec<Phase>,
-    warnings: &mut Vec<Warning>,
-    started: &mut bool,
-) -> Result<(), RunError> {
+/// The checks before anything is created (DIR, inodes, space) and the plan: a plan
+/// of 10^8 files takes gigabytes, so the cheap checks come first.
+pub fn prepare(job: &TreeJob) -> Result<Plan, RunError> {
     check_dir("DIR", &job.dir)?;
-    // Cheap checks before planning (a plan of 10^8 files takes gigabytes): inodes, and
-    // space for the distribution's mean (≈ 15.2 KiB of data per file).
-    let statv = rustix::fs::statvfs(&job.dir).ok();
-    if let Some(s) = &statv {
+    // Cheap checks before planning: inodes, and space for the distribution's mean
+    // (≈ 15.2 KiB of data per file).
+    if let Ok(s) = rustix::fs::statvfs(&job.dir) {
         let inodes = job.files + job.dirs + 1;
         if s.f_files > 0 && s.f_favail < inodes {
             return Err(RunError::Env(format!(
@@ -355,83 +328,80 @@ fn run(
             )));
         }
     }
-    if let Some(p) = &job.json {
-        json_placeholder(p)?;
-    }
-    // From here on the JSON file holds the placeholder: it is always rewritten.
-    *started = true;
-    if let Some(fs) = preflight::memory_fs(&job.dir) {
-        let w = Warning {
-            id: "target.memory_fs".into(),
-            message: format!(
-                "DIR '{}' is on {fs}: the tree measures memory, not a drive",
-                job.dir.display()
-            ),
-        };
-        eprintln!("WARNING: {}", w.message);
-        warnings.push(w);
-    }
-    let root = job.dir.join(format!("iomark-tree.{}", std::process::id()));
-    scratch.create_dir(&root).map_err(|e| match e.os_error() {
-        Some(libc::EACCES | libc::EPERM | libc::EROFS | libc::ENOSPC) => {
-            RunError::Env(e.to_string())
-        }
-        _ => RunError::Failed(e.to_string()),
-    })?;
-    scratch.register_dirs_in(&root, plan.dirs.iter().map(|d| root.join(d)));
-    scratch.register_files_in(
-        &root,
-        plan.files
-            .iter()
-            .flat_map(|f| [root.join(&f.rel), root.join(renamed(&f.rel))]),
-    );
-    crate::outln!(
-        "iomark tree: {} files ({}, median {}) in {} directories under {}, {} walker thread(s)",
-        plan.files.len(),
-        iec(total),
-        iec(median(&plan)),
-        plan.dirs.len(),
-        root.display(),
-        job.threads
-    );
-    let clock = Clock::new();
-    let files = &plan.files;
+    Ok(plan)
+}
 
-    // mkdir: single-threaded, parents before children.
-    let pb = bar(plan.dirs.len() as u64, "mkdir", false);
+/// What every phase needs: the job, its plan, the clock and the stop flag.
+type Ctx<'a> = (&'a TreeJob, &'a Plan, &'a Clock, &'a AtomicBool);
+
+/// Time `op` once per directory of the plan, single-threaded (`rev`: children first).
+fn dirs_phase(
+    plan: &Plan,
+    root: &Path,
+    clock: &Clock,
+    rev: bool,
+    mut op: impl FnMut(&Path) -> Result<(), RunError>,
+) -> Result<Measured, RunError> {
     let mut h = stats::new_hist();
     let (mut sum, t) = (0u64, Instant::now());
-    for d in &plan.dirs {
-        if stop.load(Ordering::Relaxed) {
-            return Err(RunError::Interrupted);
-        }
+    let dirs: Vec<&PathBuf> = if rev {
+        plan.dirs.iter().rev().collect()
+    } else {
+        plan.dirs.iter().collect()
+    };
+    for d in dirs {
         let p = root.join(d);
         let a = clock.now();
-        std::fs::create_dir(&p).map_err(|e| fail("cannot create directory", &p, &e))?;
+        op(&p)?;
         let ns = clock.ns(a, clock.now());
         let _ = h.record(ns.clamp(1, stats::MAX_TRACKABLE_NS));
         sum += ns;
-        pb.inc(1);
     }
-    pb.finish_and_clear();
-    let m = Measured {
+    Ok(Measured {
         hist: h,
         sum_ns: sum,
         bytes: 0,
         ops: plan.dirs.len() as u64,
         seconds: t.elapsed().as_secs_f64(),
-    };
+    })
+}
+
+/// mkdir: single-threaded, parents before children.
+fn mkdir_phase((_, plan, clock, stop): Ctx, root: &Path) -> Result<Phase, RunError> {
+    let pb = bar(plan.dirs.len() as u64, "mkdir", false);
+    let m = dirs_phase(plan, root, clock, false, |p| {
+        if stop.load(Ordering::Relaxed) {
+            return Err(RunError::Interrupted);
+        }
+        std::fs::create_dir(p).map_err(|e| fail("cannot create directory", p, &e))?;
+        pb.inc(1);
+        Ok(())
+    })?;
+    pb.finish_and_clear();
     let mut p = phase_of("mkdir", &m);
     p.notes
         .push("single-threaded, parents before children".into());
-    phases.push(p);
+    Ok(p)
+}
 
-    // create+write: O_EXCL create, one write of the whole file, close.
-    scratch.verify_dirs().map_err(RunError::Failed)?;
+/// A phase over every file of the plan with `threads` walkers.
+fn files_phase(
+    (job, plan, clock, stop): Ctx,
+    name: &str,
+    label: &str,
+    op: impl Fn(&Entry) -> Result<u64, RunError> + Sync,
+) -> Result<Phase, RunError> {
+    let pb = bar(plan.files.len() as u64, label, false);
+    let m = parallel(&plan.files, job.threads, clock, stop, &pb, op)?;
+    pb.finish_and_clear();
+    Ok(phase_of(name, &m))
+}
+
+/// create+write: O_EXCL create, one write of the whole file, close.
+fn create_phase(ctx: Ctx, root: &Path) -> Result<Phase, RunError> {
     let mut data = vec![0u8; MAX_FILE as usize];
-    Xoroshiro128Plus::from_glibc(&mut GlibcRandom::new(job.seed ^ 0x5eed)).fill(&mut data);
-    let pb = bar(files.len() as u64, "create+write", false);
-    let m = parallel(files, job.threads, &clock, stop, &pb, |e| {
+    Xoroshiro128Plus::from_glibc(&mut GlibcRandom::new(ctx.0.seed ^ 0x5eed)).fill(&mut data);
+    let mut p = files_phase(ctx, "create_write", "create+write", |e| {
         let p = root.join(&e.rel);
         let mut f = scratch::create_excl(&p, false).map_err(|er| fail("cannot create", &p, &er))?;
         let off = (e.rel.as_os_str().len() * 4099) as u64 % (MAX_FILE - e.size + 1);
@@ -440,19 +410,19 @@ fn run(
             .map_err(|er| fail("cannot write at offset 0 of", &p, &er))?;
         Ok(e.size)
     })?;
-    pb.finish_and_clear();
-    let mut p = phase_of("create_write", &m);
     p.notes.push(
         "per file: open(O_CREAT|O_EXCL), one write, close; no fsync (see the fsync phase)".into(),
     );
-    phases.push(p);
+    Ok(p)
+}
 
-    // fsync: one syncfs for the whole filesystem.
+/// fsync: one syncfs for the whole filesystem.
+fn fsync_phase(root: &Path, clock: &Clock, total: u64) -> Result<Phase, RunError> {
     let t = Instant::now();
     let a = clock.now();
     fault::io_hook(Op::Fsync)
-        .and_then(|_| scratch::syncfs(&root))
-        .map_err(|e| fail("syncfs", &root, &e))?;
+        .and_then(|_| scratch::syncfs(root))
+        .map_err(|e| fail("syncfs", root, &e))?;
     let ns = clock.ns(a, clock.now());
     let mut h = stats::new_hist();
     let _ = h.record(ns.clamp(1, stats::MAX_TRACKABLE_NS));
@@ -470,138 +440,130 @@ fn run(
     p.mb_per_s = 0.0;
     p.mib_per_s = 0.0;
     p.notes.push("one syncfs(2) on the filesystem: makes the created tree durable (no bandwidth: much of the data was written back during create_write)".into());
-    phases.push(p);
+    Ok(p)
+}
 
-    // stat-all
-    scratch.verify_dirs().map_err(RunError::Failed)?;
-    let cache = cold_or_warm(&root);
-    let pb = bar(files.len() as u64, "stat", false);
-    let m = parallel(files, job.threads, &clock, stop, &pb, |e| {
-        let p = root.join(&e.rel);
-        std::fs::symlink_metadata(&p).map_err(|er| fail("cannot stat", &p, &er))?;
-        Ok(0)
-    })?;
+/// read-all: the read tar does — readdir walk, lstat, open + read + close per file.
+fn read_phase((job, plan, clock, stop): Ctx, root: &Path) -> Result<Phase, RunError> {
+    let cache = cold_or_warm(root);
+    let pb = bar(plan.files.len() as u64, "read", false);
+    let m = walk::read_all(root, job.threads, clock, stop, &pb)?;
     pb.finish_and_clear();
-    let mut p = phase_of("stat_all", &m);
-    p.cache = Some(cache);
-    p.notes.push("lstat per file".into());
-    phases.push(p);
-
-    // read-all: the read tar does — readdir walk, lstat, open + read + close per file.
-    scratch.verify_dirs().map_err(RunError::Failed)?;
-    let cache = cold_or_warm(&root);
-    let pb = bar(files.len() as u64, "read", false);
-    let m = walk::read_all(&root, job.threads, &clock, stop, &pb)?;
-    pb.finish_and_clear();
-    if m.ops != files.len() as u64 || m.bytes != total {
+    let total = plan.bytes();
+    if m.ops != plan.files.len() as u64 || m.bytes != total {
         return Err(RunError::Failed(format!(
             "{}: the walk found {} files holding {} bytes, {} files holding {total} bytes were written",
             root.display(),
             m.ops,
             m.bytes,
-            files.len()
+            plan.files.len()
         )));
     }
     let mut p = phase_of("read_all", &m);
     p.cache = Some(cache);
     p.notes.push(read_all_note(job.threads));
+    Ok(p)
+}
+
+/// rename, delete, rmdir: the tree goes away.
+fn teardown(ctx: Ctx, root: &Path, scratch: &Scratch, phases: &mut Vec<Phase>) -> Result<(), RunError> {
+    scratch.verify_dirs().map_err(RunError::Failed)?;
+    let mut p = files_phase(ctx, "rename", "rename", |e| {
+        let p = root.join(&e.rel);
+        scratch::rename_noreplace(&p, &renamed(&p)).map_err(|er| fail("cannot rename", &p, &er))?;
+        Ok(0)
+    })?;
+    p.notes
+        .push("renameat2(RENAME_NOREPLACE) within the same directory".into());
     phases.push(p);
-
-    if job.keep {
-        // --keep: leave the tree for another tool (bench/copy-tree-vs-shell.sh reads it).
-        scratch.release();
-        crate::outln!("kept: {}", root.display());
-    } else {
-        // rename
-        scratch.verify_dirs().map_err(RunError::Failed)?;
-        let pb = bar(files.len() as u64, "rename", false);
-        let m = parallel(files, job.threads, &clock, stop, &pb, |e| {
-            let p = root.join(&e.rel);
-            scratch::rename_noreplace(&p, &renamed(&p))
-                .map_err(|er| fail("cannot rename", &p, &er))?;
-            Ok(0)
-        })?;
-        pb.finish_and_clear();
-        let mut p = phase_of("rename", &m);
-        p.notes
-            .push("renameat2(RENAME_NOREPLACE) within the same directory".into());
-        phases.push(p);
-
-        // delete
-        scratch.verify_dirs().map_err(RunError::Failed)?;
-        let pb = bar(files.len() as u64, "delete", false);
-        let m = parallel(files, job.threads, &clock, stop, &pb, |e| {
-            let p = renamed(&root.join(&e.rel));
-            scratch::unlink(&p).map_err(|er| fail("cannot delete", &p, &er))?;
-            Ok(0)
-        })?;
-        pb.finish_and_clear();
-        let mut p = phase_of("delete", &m);
-        p.notes.push("unlink per file".into());
-        phases.push(p);
-
-        // rmdir: children before parents.
-        scratch.verify_dirs().map_err(RunError::Failed)?;
-        let mut h = stats::new_hist();
-        let (mut sum, t) = (0u64, Instant::now());
-        for d in plan.dirs.iter().rev() {
-            let p = root.join(d);
-            let a = clock.now();
-            std::fs::remove_dir(&p).map_err(|e| fail("cannot remove directory", &p, &e))?;
-            let ns = clock.ns(a, clock.now());
-            let _ = h.record(ns.clamp(1, stats::MAX_TRACKABLE_NS));
-            sum += ns;
-        }
-        let m = Measured {
-            hist: h,
-            sum_ns: sum,
-            bytes: 0,
-            ops: plan.dirs.len() as u64,
-            seconds: t.elapsed().as_secs_f64(),
-        };
-        phases.push(phase_of("rmdir", &m));
-    }
-
-    print_table(phases);
+    scratch.verify_dirs().map_err(RunError::Failed)?;
+    let mut p = files_phase(ctx, "delete", "delete", |e| {
+        let p = renamed(&root.join(&e.rel));
+        scratch::unlink(&p).map_err(|er| fail("cannot delete", &p, &er))?;
+        Ok(0)
+    })?;
+    p.notes.push("unlink per file".into());
+    phases.push(p);
+    scratch.verify_dirs().map_err(RunError::Failed)?;
+    let m = dirs_phase(ctx.1, root, ctx.2, true, |p| {
+        std::fs::remove_dir(p).map_err(|e| fail("cannot remove directory", p, &e))
+    })?;
+    phases.push(phase_of("rmdir", &m));
     Ok(())
 }
 
-/// The per-phase table (also for the phases finished before a failure or a signal).
-fn print_table(phases: &[Phase]) {
-    crate::outln!(
-        "\n{:<13} {:>8} {:>9} {:>11} {:>9} {:>9} {:>10} {:>10} {:>10}",
-        "phase",
-        "ops",
-        "seconds",
-        "ops/s",
-        "MB/s",
-        "MiB/s",
-        "p50",
-        "p99",
-        "p99.9"
+/// The tree directory with every planned name registered (so an error or a signal
+/// removes exactly them), and the start line.
+fn make_root(job: &TreeJob, plan: &Plan, scratch: &mut Scratch, live: &dyn Fn(Live)) -> Result<PathBuf, RunError> {
+    let root = job.dir.join(format!("iomark-tree.{}", std::process::id()));
+    scratch.create_dir(&root).map_err(|e| match e.os_error() {
+        Some(libc::EACCES | libc::EPERM | libc::EROFS | libc::ENOSPC) => {
+            RunError::Env(e.to_string())
+        }
+        _ => RunError::Failed(e.to_string()),
+    })?;
+    scratch.register_dirs_in(&root, plan.dirs.iter().map(|d| root.join(d)));
+    scratch.register_files_in(
+        &root,
+        plan.files
+            .iter()
+            .flat_map(|f| [root.join(&f.rel), root.join(renamed(&f.rel))]),
     );
-    for p in phases.iter() {
-        let l = p.lat.as_ref();
-        let q = |k: &str| {
-            l.and_then(|l| l.percentiles_ns.get(k).copied())
-                .map_or("-".into(), fmt_us)
+    live(Live::Out(format!(
+        "iomark tree: {} files ({}, median {}) in {} directories under {}, {} walker thread(s)",
+        plan.files.len(),
+        iec(plan.bytes()),
+        iec(median(plan)),
+        plan.dirs.len(),
+        root.display(),
+        job.threads
+    )));
+    Ok(root)
+}
+
+fn run(
+    job: &TreeJob,
+    plan: &Plan,
+    stop: &AtomicBool,
+    scratch: &mut Scratch,
+    (phases, warnings): (&mut Vec<Phase>, &mut Vec<Warning>),
+    live: &dyn Fn(Live),
+) -> Result<(), RunError> {
+    if let Some(fs) = preflight::memory_fs(&job.dir) {
+        let w = Warning {
+            id: "target.memory_fs".into(),
+            message: format!(
+                "DIR '{}' is on {fs}: the tree measures memory, not a drive",
+                job.dir.display()
+            ),
         };
-        crate::outln!(
-            "{:<13} {:>8} {:>9.3} {:>11.0} {:>9.1} {:>9.1} {:>10} {:>10} {:>10}",
-            p.name,
-            p.ops,
-            p.seconds,
-            p.ops_per_s,
-            p.mb_per_s,
-            p.mib_per_s,
-            q("50"),
-            q("99"),
-            q("99.9")
-        );
+        live(Live::Err(format!("WARNING: {}", w.message)));
+        warnings.push(w);
     }
-    crate::outln!("\nops/s are files/s (directories for mkdir/rmdir, one call for fsync); MB = 1000000 bytes, MiB = 1048576 bytes;");
-    crate::outln!("latency percentiles are per operation (HDR histogram, 3 significant digits).");
-    for p in phases.iter().filter(|p| p.cache.is_some()) {
-        crate::outln!("{}: {}", p.name, p.cache.as_deref().unwrap_or(""));
+    let root = make_root(job, plan, scratch, live)?;
+    let clock = Clock::new();
+    let ctx = (job, plan, &clock, stop);
+    phases.push(mkdir_phase(ctx, &root)?);
+    scratch.verify_dirs().map_err(RunError::Failed)?;
+    phases.push(create_phase(ctx, &root)?);
+    phases.push(fsync_phase(&root, &clock, plan.bytes())?);
+    scratch.verify_dirs().map_err(RunError::Failed)?;
+    let cache = cold_or_warm(&root);
+    let mut p = files_phase(ctx, "stat_all", "stat", |e| {
+        let p = root.join(&e.rel);
+        std::fs::symlink_metadata(&p).map_err(|er| fail("cannot stat", &p, &er))?;
+        Ok(0)
+    })?;
+    p.cache = Some(cache);
+    p.notes.push("lstat per file".into());
+    phases.push(p);
+    scratch.verify_dirs().map_err(RunError::Failed)?;
+    phases.push(read_phase(ctx, &root)?);
+    if job.keep {
+        // --keep: leave the tree for another tool (bench/copy-tree-vs-shell.sh reads it).
+        scratch.release();
+        live(Live::Out(format!("kept: {}", root.display())));
+        return Ok(());
     }
+    teardown(ctx, &root, scratch, phases)
 }

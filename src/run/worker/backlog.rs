@@ -13,7 +13,8 @@
 use crate::run::worker::{Op, Slot, Worker};
 use crate::engine::buffers::Slab;
 use crate::engine::{Completion, Engine, IoErr};
-use crate::run::fio::{JobStats, RunError};
+use crate::run::fio::RunError;
+use crate::stats::job::JobStats;
 use crate::run::verify;
 
 impl<'a> Worker<'a> {

@@ -11,7 +11,9 @@
 //! `fio_request.rs`, the completion side in `fio_account.rs`, verify backlog in
 //! `fio_backlog.rs` (child modules: they share the Worker's private state).
 
-use crate::run::fio::{io_why, JobStats, Plan, RunError};
+use crate::result::job::{CoverageStats, JobRecord, LatTargetReport};
+use crate::run::fio::{io_why, Plan, RunError};
+use crate::stats::job::JobStats;
 use crate::run::gen::{fit_size, seq_next, RandomMap, Rng, SlotGen};
 use crate::run::fio::log::Logs;
 use crate::run::gen::sprandom::SpRandom;
@@ -148,6 +150,10 @@ pub(crate) struct Worker<'a> {
     seq: u64,
     /// `fill_device`: the device is full (ENOSPC), the job ends normally
     filled: std::cell::Cell<bool>,
+    /// the latency-target report, set when the I/O phase ends
+    lat_report: Option<LatTargetReport>,
+    /// the coverage report, set when the I/O phase ends
+    cov_report: Option<CoverageStats>,
     /// bytes left in the current pass (`Uses::repass`)
     pass_left: u64,
 }
@@ -163,21 +169,9 @@ impl<'a> Worker<'a> {
         eng: &mut E,
         slab: &Slab,
         depth: usize,
-    ) -> (JobStats, Option<RunError>) {
-        let job = &self.plan.job;
-        let m = &job.more;
+    ) -> (JobRecord, Option<RunError>) {
         let mut st = JobStats {
-            name: job.name.clone(),
             threads: 1,
-            options: job.options.clone(),
-            engine: eng.name(),
-            percentiles: m.percentile_list.clone().unwrap_or_default(),
-            clat_percentiles: m.clat_percentiles,
-            lat_percentiles: m.lat_percentiles,
-            units: crate::report::fio::num::TextUnits {
-                decimal: job.kb_base == 1000,
-                bits: job.unit_base_bits,
-            },
             ..JobStats::default()
         };
         let t0 = self.clock.now();
@@ -186,19 +180,26 @@ impl<'a> Worker<'a> {
         for d in [&mut st.read, &mut st.write, &mut st.trim] {
             d.settle();
         }
+        let mut rec = JobRecord {
+            engine: eng.name().into(),
+            stats: st,
+            lat_target: self.lat_report.take(),
+            coverage: self.cov_report.take(),
+            ..JobRecord::default()
+        };
         match r {
-            Ok(()) => (st, None),
+            Ok(()) => (rec, None),
             Err(e) => {
                 let clock = self.clock;
-                if st.runtime_ns == 0 {
+                if rec.stats.runtime_ns == 0 {
                     let measured_from = t0 + clock.ticks(self.plan.job.ramp_time);
-                    st.runtime_ns = clock.ns(measured_from, clock.now().max(measured_from));
+                    rec.stats.runtime_ns = clock.ns(measured_from, clock.now().max(measured_from));
                 }
-                if st.lat_target.is_none() {
+                if rec.lat_target.is_none() {
                     // fio reports the latency_target keys of a failed job too
-                    st.lat_target = Some(match &self.lat_target {
+                    rec.lat_target = Some(match &self.lat_target {
                         Some(l) => l.report(),
-                        None => crate::run::control::lat_target::LatTargetReport {
+                        None => LatTargetReport {
                             depth: self.plan.job.iodepth,
                             target_ns: 0,
                             window_us: 0,
@@ -210,7 +211,7 @@ impl<'a> Worker<'a> {
                     // the logs of the I/O done so far are kept, as fio keeps them
                     let _ = l.finish();
                 }
-                (st, Some(e))
+                (rec, Some(e))
             }
         }
     }
@@ -571,9 +572,9 @@ impl<'a> Worker<'a> {
         }
         // the thread leaves its flow when its I/O phase ends (fio: when the job exits)
         drop(flow);
-        st.lat_target = Some(match &self.lat_target {
+        self.lat_report = Some(match &self.lat_target {
             Some(l) => l.report(),
-            None => crate::run::control::lat_target::LatTargetReport {
+            None => LatTargetReport {
                 depth: job.iodepth,
                 target_ns: 0,
                 window_us: 0,
@@ -600,7 +601,7 @@ impl<'a> Worker<'a> {
         } else {
             0
         };
-        st.coverage = self.cov.as_ref().map(|c| {
+        self.cov_report = self.cov.as_ref().map(|c| {
             let mut s = c.stats();
             if !c.has_bits() {
                 // map slots are coverage blocks (both: the plan's offset alignment)

@@ -161,6 +161,8 @@ impl<'a> Worker<'a> {
             backlog: Vec::new(),
             seq: 0,
             filled: std::cell::Cell::new(false),
+            lat_report: None,
+            cov_report: None,
             pass_left: plan.pass_bytes,
             uses: Uses {
                 random: job.rw.random(),

@@ -1,10 +1,13 @@
-//! CPU accounting for `iomark run`: `getrusage(2)` snapshots and their differences, so
-//! each job thread reports fio's `cpu : usr=…%, sys=…%, ctx=…, majf=…, minf=…` line
-//! (RUSAGE_THREAD, like fio's per-thread accounting) and the RunResult carries the
-//! process's user/system seconds and context switches (RUSAGE_SELF).
+//! CPU accounting: `getrusage(2)` snapshots and their differences, so each job thread
+//! of `iomark run` records what fio's `cpu : usr=…%, sys=…%, ctx=…, majf=…, minf=…` line
+//! reports (RUSAGE_THREAD, like fio's per-thread accounting) and a run records the
+//! process's user/system time and context switches (RUSAGE_SELF). Part of the recorder:
+//! the result carries these counters as they are (`RunResult.jobs[].cpu`).
+
+use serde::{Deserialize, Serialize};
 
 /// Resource usage counters; times in nanoseconds (the kernel gives µs resolution).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CpuTimes {
     /// user CPU time, ns
     pub usr_ns: u64,

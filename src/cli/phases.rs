@@ -1,0 +1,68 @@
+//! The front-end half shared by the phase-shaped commands (`copy`, `tree`): after the
+//! run's own checks passed, the outputs are created (the `--json` placeholder, the
+//! text report for stdout); while it runs its live lines are printed; at the end the
+//! report, the kept files, the closing lines and the result file, in that order.
+
+use crate::exit;
+use crate::report::output::Outputs;
+use crate::report::Reporter;
+use crate::run::copy::{Live, PhaseRun};
+use std::path::Path;
+
+/// Run `iomark CMD` after its own checks passed: create the outputs, `execute` the
+/// run with the live printer, print its end; the exit code.
+pub fn run(
+    cmd: &str,
+    json: Option<&Path>,
+    report: Box<dyn Reporter>,
+    execute: impl FnOnce(&dyn Fn(Live)) -> PhaseRun,
+) -> i32 {
+    let outs = match outputs(cmd, json, report) {
+        Ok(o) => o,
+        Err(code) => return code,
+    };
+    finish(cmd, execute(&live), &outs)
+}
+
+/// The outputs of `iomark CMD`: `--json` (its placeholder now) and `report` on stdout;
+/// `Err` is the exit code after saying why.
+fn outputs(cmd: &str, json: Option<&Path>, report: Box<dyn Reporter>) -> Result<Outputs, i32> {
+    let mut outs = Outputs::new();
+    if let Some(p) = json {
+        if let Err(e) = outs.json(p) {
+            eprintln!("iomark {cmd}: --json={}: {e}", p.display());
+            return Err(exit::ENVIRONMENT);
+        }
+    }
+    outs.stdout(vec![report], "");
+    Ok(outs)
+}
+
+/// Print a live line of the run.
+fn live(l: Live) {
+    match l {
+        Live::Out(s) => crate::outln!("{s}"),
+        Live::Err(s) => eprintln!("{s}"),
+    }
+}
+
+/// Print the end of a run and write its result; the exit code (3 when the result file
+/// cannot be written after a run that went well).
+fn finish(cmd: &str, run: PhaseRun, outs: &Outputs) -> i32 {
+    let _ = outs.write_texts(&run.result);
+    for f in &run.kept {
+        crate::outln!("kept: {}", f.display());
+    }
+    for l in &run.closing {
+        eprintln!("{l}");
+    }
+    if let (Err(e), Some(p)) = (outs.write_json(&run.result), outs.json_path()) {
+        eprintln!("iomark {cmd}: --json={}: {e}", p.display());
+        return if run.code == exit::OK {
+            exit::ENVIRONMENT
+        } else {
+            run.code
+        };
+    }
+    run.code
+}

@@ -1,0 +1,251 @@
+//! fio's `--output-format=json` / `json+` document of a run, with fio's keys and units
+//! (spec/peers.md §2: `bw` KiB/s integer, `bw_bytes` B/s, `iops` per s, `runtime` ms,
+//! latencies in ns with percentiles keyed like "99.900000"; `json+` adds
+//! `clat_ns.bins`, `{"<ns>": count}` for every non-empty histogram bucket). Only keys
+//! iomark measures are written; tools reading fio JSON find them where fio puts them.
+//! CPU: `usr_cpu`/`sys_cpu` in percent of the job threads' time, `ctx` switches.
+//! `job options` / `global options` keep the order they were given (report/fio/order.rs).
+
+use crate::report::fio::{cpu_pct, job_runtime_ms, pcts, runtime_ms};
+use crate::report::{ReportError, Reporter};
+use crate::result::job::{DirResult, JobResult};
+use crate::result::{DeviceCounters, Latency, RunResult};
+use crate::stats::percentile_ns;
+use serde_json::{json, Map, Value};
+
+/// fio's JSON document (`plus`: json+, with histogram bins), followed by a newline.
+pub struct FioJson {
+    /// json+ (clat bins)
+    pub plus: bool,
+}
+
+impl Reporter for FioJson {
+    fn render(&self, r: &RunResult) -> Result<Vec<u8>, ReportError> {
+        let doc = document(r, self.plus);
+        let ordered = crate::report::fio::order::FioDoc {
+            doc: &doc,
+            job_opts: r.jobs.iter().map(|j| j.job.options.as_slice()).collect(),
+            global: &r.global_options,
+        };
+        crate::report::fio::order::to_text(&ordered)
+            .map(|s| (s + "\n").into_bytes())
+            .map_err(|e| ReportError::Failed(format!("cannot encode JSON: {e}")))
+    }
+}
+
+/// fio's latency object (`min`, `max`, `mean`, `stddev`, `N`, the `percentile` map
+/// with `pcts`, the `bins` with `bins`).
+pub(crate) fn lat_json(l: &Latency, pcts: Option<&[f64]>, bins: bool) -> Value {
+    let h = l.hist();
+    // exact, not the histogram's quantized extremes
+    let mut o = json!({
+        "min": l.min_ns,
+        "max": l.max_ns,
+        "mean": l.mean(),
+        "stddev": l.stdev_ns,
+        "N": l.count,
+    });
+    if let Some(ps) = pcts.filter(|_| !h.is_empty()) {
+        let mut pct = Map::new();
+        for &p in ps {
+            pct.insert(format!("{p:.6}"), json!(percentile_ns(h, p)));
+        }
+        o["percentile"] = Value::Object(pct);
+    }
+    if bins && !h.is_empty() {
+        let b: Map<String, Value> = h
+            .iter_recorded()
+            .map(|v| (v.value_iterated_to().to_string(), json!(v.count_at_value())))
+            .collect();
+        o["bins"] = Value::Object(b);
+    }
+    o
+}
+
+fn dir_json(j: &JobResult, d: &DirResult, rt_ms: u64, plus: bool, samples: (usize, u64)) -> Value {
+    let rt = if d.ios > 0 { rt_ms.max(1) } else { 0 };
+    let bw_bytes = d.bytes.saturating_mul(1000).checked_div(rt).unwrap_or(0);
+    let iops = if rt > 0 {
+        d.ios as f64 * 1000.0 / rt as f64
+    } else {
+        0.0
+    };
+    let p = pcts(j);
+    let mut o = json!({
+        "io_bytes": d.bytes,
+        "io_kbytes": d.bytes >> 10,
+        "bw_bytes": bw_bytes,
+        "bw": bw_bytes / 1024,
+        "iops": iops,
+        "runtime": rt,
+        "total_ios": d.ios,
+        "short_ios": 0,
+        "drop_ios": 0,
+        "slat_ns": lat_json(&d.slat, None, false),
+        "clat_ns": lat_json(&d.clat, j.job.clat_percentiles.then_some(p), plus),
+        "lat_ns": lat_json(&d.lat, j.job.lat_percentiles.then_some(p), false),
+    });
+    crate::report::fio::levels::add_dir_keys(&mut o, d, samples.1);
+    o
+}
+
+/// fio 3.33 leaves out options given without a value (`time_based`, `norandommap`).
+fn opts(v: &[(String, String)]) -> Value {
+    Value::Object(
+        v.iter()
+            .filter(|(_, x)| !x.is_empty())
+            .map(|(k, x)| (k.clone(), json!(x)))
+            .collect(),
+    )
+}
+
+/// The keys a job has only sometimes: priorities, zone resets, errors continued past,
+/// the latency target, steady state.
+fn optional_keys(v: &mut Value, j: &JobResult) {
+    for (k, d) in [("read", 0), ("write", 1)] {
+        if let Some(p) = crate::report::fio::prio::prios_json(j, d) {
+            v[k]["prios"] = p;
+        }
+    }
+    if let Some(n) = j.zone_resets {
+        // zonemode=zbd jobs (spec/peers.md 2.2)
+        v["zone_resets"] = json!(n);
+    }
+    if j.errors > 0 {
+        // fio's key when continue_on_error let a job go past errors
+        v["total_err"] = json!(j.errors);
+        v["first_error"] = json!(j.first_errno);
+    }
+    if let Some(l) = &j.lat_target {
+        // fio 3.33 prints these four always: target in ns, window in µs
+        v["latency_depth"] = json!(l.depth);
+        v["latency_target"] = json!(l.target_ns);
+        v["latency_percentile"] = json!(l.percentile);
+        v["latency_window"] = json!(l.window_us);
+    }
+    if let Some(ss) = &j.steady {
+        v["steadystate"] = crate::report::fio::outputs::steady_json(ss);
+    }
+}
+
+/// One entry of `jobs`; `all` are every job of the run (for the group aggregates).
+fn job_json(j: &JobResult, all: &[JobResult], plus: bool) -> Value {
+    let rt = runtime_ms(j);
+    let agg = |d| (d, crate::report::fio::levels::group_agg(all, j.groupid, d));
+    let mut v = json!({
+        "jobname": j.job.name,
+        "groupid": j.groupid,
+        "error": if j.errno != 0 { j.errno } else { j.first_errno },
+        "eta": 0,
+        "elapsed": j.runtime_ns.div_ceil(1_000_000_000),
+        "job options": opts(&j.job.options),
+        "read": dir_json(j, &j.read, rt, plus, agg(0)),
+        "write": dir_json(j, &j.write, rt, plus, agg(1)),
+        "trim": dir_json(j, &j.trim, rt, plus, agg(2)),
+        "sync": { "total_ios": j.sync.ios, "lat_ns": lat_json(&j.sync.lat, Some(pcts(j)), plus) },
+        "job_runtime": job_runtime_ms(j),
+        "usr_cpu": cpu_pct(j).0,
+        "sys_cpu": cpu_pct(j).1,
+        "ctx": j.cpu.ctx(),
+        "majf": j.cpu.majf,
+        "minf": j.cpu.minf,
+    });
+    crate::report::fio::levels::add_job_keys(&mut v, j);
+    optional_keys(&mut v, j);
+    v
+}
+
+/// One `disk_util` entry: the counters' differences over the run, and `util` = busy
+/// time × 100 / elapsed time (%, at most 100; fio 3.33 `diskutil.c`).
+pub fn disk_entry(c: &DeviceCounters) -> Value {
+    let (a, b) = (&c.before, &c.after);
+    let d = |x: u64, y: u64| y.saturating_sub(x);
+    let busy = d(a.io_ticks, b.io_ticks);
+    let util = if c.elapsed_ms == 0 {
+        0.0
+    } else {
+        (busy as f64 * 100.0 / c.elapsed_ms as f64).min(100.0)
+    };
+    json!({
+        "name": c.name,
+        "read_ios": d(a.read_ios, b.read_ios),
+        "write_ios": d(a.write_ios, b.write_ios),
+        "read_merges": d(a.read_merges, b.read_merges),
+        "write_merges": d(a.write_merges, b.write_merges),
+        "read_ticks": d(a.read_ticks, b.read_ticks),
+        "write_ticks": d(a.write_ticks, b.write_ticks),
+        "in_queue": d(a.in_queue, b.in_queue),
+        "util": util,
+    })
+}
+
+/// The fio JSON document of `r` (`plus`: json+ with histogram bins). `global options`
+/// are left out when the global section set nothing, `disk_util` when no job file is
+/// on a block device, as fio does; the time is when the result was built.
+pub fn document(r: &RunResult, plus: bool) -> Value {
+    let (secs, ms) = (r.timestamp_ms / 1000, r.timestamp_ms);
+    let jobs: Vec<Value> = r.jobs.iter().map(|j| job_json(j, &r.jobs, plus)).collect();
+    let mut doc = json!({
+        "fio version": format!("iomark-{}", env!("CARGO_PKG_VERSION")),
+        "timestamp": secs,
+        "timestamp_ms": ms,
+        "time": crate::report::fio::disk::ctime(secs),
+        "jobs": jobs,
+    });
+    let global = opts(&r.global_options);
+    if global.as_object().is_some_and(|g| !g.is_empty()) {
+        // fio prints the key only when the global section set something
+        doc["global options"] = global;
+    }
+    if !r.devices.is_empty() {
+        doc["disk_util"] = Value::Array(r.devices.iter().map(disk_entry).collect());
+    }
+    doc
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::result::DevStat;
+
+    /// The counters of run/fio/disk.rs's `stat_fields` (`10 1 80 5 20 2 160 9 0 100 14`
+    /// before, `15 2 120 7 30 4 240 19 0 350 40` after).
+    #[test]
+    fn disk_entry_differences_and_util() {
+        let a = DevStat {
+            read_ios: 10,
+            read_merges: 1,
+            read_ticks: 5,
+            write_ios: 20,
+            write_merges: 2,
+            write_ticks: 9,
+            io_ticks: 100,
+            in_queue: 14,
+        };
+        let b = DevStat {
+            read_ios: 15,
+            read_merges: 2,
+            read_ticks: 7,
+            write_ios: 30,
+            write_merges: 4,
+            write_ticks: 19,
+            io_ticks: 350,
+            in_queue: 40,
+        };
+        let c = |ms| DeviceCounters {
+            name: "vda".into(),
+            before: a,
+            after: b,
+            elapsed_ms: ms,
+        };
+        let e = disk_entry(&c(500));
+        assert_eq!(e["read_ios"], 5);
+        assert_eq!(e["write_ios"], 10);
+        assert_eq!(e["read_merges"], 1);
+        assert_eq!(e["write_ticks"], 10);
+        assert_eq!(e["in_queue"], 26);
+        // 250 ms busy over 500 ms
+        assert_eq!(e["util"], 50.0);
+        assert_eq!(disk_entry(&c(100))["util"], 100.0);
+    }
+}

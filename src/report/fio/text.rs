@@ -1,0 +1,181 @@
+//! fio's "normal" text report of a run ([`FioText`]): one block per job (fio 3.33's
+//! layout; latency blocks with nsec/usec/msec as fio picks them, report/fio/lat_text.rs;
+//! numbers with fio's `num2str`, report/fio/num.rs), then the "Run status group" lines.
+
+use crate::report::fio::{pcts, runtime_ms};
+use crate::report::{ReportError, Reporter};
+use crate::result::job::{DirResult, JobResult};
+use crate::result::{Latency, RunResult};
+use crate::stats::percentile_ns;
+
+/// fio's normal text report.
+pub struct FioText;
+
+impl Reporter for FioText {
+    fn render(&self, r: &RunResult) -> Result<Vec<u8>, ReportError> {
+        Ok(normal_text(&r.jobs).into_bytes())
+    }
+}
+
+/// fio's CPU line: `  cpu          : usr=1.23%, sys=4.56%, ctx=789, majf=0, minf=12`.
+pub fn cpu_line(j: &JobResult) -> String {
+    let (u, s) = crate::report::fio::cpu_pct(j);
+    format!(
+        "  cpu          : usr={u:.2}%, sys={s:.2}%, ctx={}, majf={}, minf={}\n",
+        j.cpu.ctx(),
+        j.cpu.majf,
+        j.cpu.minf
+    )
+}
+
+/// A `min/max/avg/stdev` line in the layout of fio 3.33 text report (unit chosen as fio
+/// does, report/fio/lat_text.rs).
+pub(crate) fn lat_line(label: &str, l: &Latency) -> String {
+    crate::report::fio::lat_text::lat_line(label, l.min_ns, l.max_ns, l.mean(), l.stdev_ns)
+}
+
+/// A percentile table in the layout of fio 3.33 text report (fio sorts the list).
+pub(crate) fn pct_table(label: &str, l: &Latency, ps: &[f64]) -> String {
+    let mut rows: Vec<(f64, u64)> = ps
+        .iter()
+        .map(|&p| (p, percentile_ns(l.hist(), p)))
+        .collect();
+    rows.sort_by(|a, b| a.0.total_cmp(&b.0));
+    crate::report::fio::lat_text::pct_table(
+        label,
+        &rows,
+        crate::report::fio::lat_text::precision(ps),
+    )
+}
+
+/// fio's direction line: `  read: IOPS=251k, BW=981MiB/s (1029MB/s)(4096KiB/4msec)`:
+/// IOPS = ios × 1000 / ms and BW = bytes × 1000 / ms (B/s, integer division as fio),
+/// printed with fio's `num2str` (4 significant figures, report/fio/num.rs); the group's
+/// `units` put the decimal form first (`kb_base=1000`: `BW=1029MB/s (981MiB/s)(4194kB/…)`)
+/// and BW in bits (`unit_base=1`).
+fn dir_text(
+    j: &JobResult,
+    name: &str,
+    d: &DirResult,
+    rt_ms: u64,
+    agg: (usize, u64),
+    units: crate::report::fio::num::TextUnits,
+) -> String {
+    use crate::report::fio::num as n;
+    if d.ios == 0 {
+        return String::new();
+    }
+    let rt = rt_ms.max(1);
+    let (bw, bw_alt) = units.bw(d.bytes * 1000 / rt);
+    let mut s = format!(
+        "  {name}: IOPS={}, BW={bw} ({bw_alt})({}/{rt}msec)",
+        n::iops(d.ios * 1000 / rt),
+        units.size(d.bytes).0,
+    );
+    match j.zone_resets {
+        // fio appends the zbd reset count to the write line
+        Some(n) if name == "write" => s += &format!("; {n} zone resets\n"),
+        _ => s.push('\n'),
+    }
+    if d.slat.count > 0 {
+        s += &lat_line("slat", &d.slat);
+    }
+    if d.clat.count == 0 {
+        s += "    latencies not recorded (gtod_reduce=1)\n";
+        return s;
+    }
+    s += &lat_line("clat", &d.clat);
+    s += &lat_line(" lat", &d.lat);
+    if j.job.clat_percentiles {
+        s += &pct_table("clat", &d.clat, pcts(j));
+    }
+    if j.job.lat_percentiles {
+        s += &pct_table(" lat", &d.lat, pcts(j));
+    }
+    s += &crate::report::fio::levels::dir_text(j, agg.0, agg.1, units.decimal);
+    s
+}
+
+/// The human summary, one block per job (fio "normal" layout; latency blocks in
+/// the layout of fio 3.33 text report, nsec/usec/msec as fio picks them).
+fn normal_text(jobs: &[JobResult]) -> String {
+    let mut s = String::new();
+    for j in jobs {
+        let rt = runtime_ms(j);
+        // fio: `err=%2d`, and with an error its text in parentheses
+        // a job that went on past errors (continue_on_error) shows its first one
+        let code = if j.errno != 0 { j.errno } else { j.first_errno };
+        let err = match code {
+            0 => " 0".to_string(),
+            n => format!("{n:2} ({})", crate::files::strerror(n)),
+        };
+        s += &format!(
+            "{}: (groupid={}, jobs={}): err={err}: engine={}\n",
+            j.job.name, j.groupid, j.threads, j.engine
+        );
+        let agg = |d| (d, crate::report::fio::levels::group_agg(jobs, j.groupid, d));
+        // fio formats a job's lines with its group's kb_base/unit_base (the last job's)
+        let units = crate::report::fio::num::TextUnits::of_group(jobs, j.groupid);
+        if j.errors > 0 {
+            s += &format!(
+                "  errors: {} failed request(s) continued past (continue_on_error), not counted as done; first: {}\n",
+                j.errors,
+                j.first_error.as_deref().unwrap_or("?")
+            );
+        }
+        s += &dir_text(j, "read", &j.read, rt, agg(0), units);
+        s += &crate::report::fio::prio::prios_text(j, 0);
+        s += &dir_text(j, "write", &j.write, rt, agg(1), units);
+        s += &crate::report::fio::prio::prios_text(j, 1);
+        s += &dir_text(j, "trim", &j.trim, rt, agg(2), units);
+        if let Some(c) = &j.coverage {
+            s += &format!("  {}\n", crate::report::fio::outputs::coverage_line(c));
+        }
+        if j.sync.ios > 0 {
+            s += &format!("  fsync: {} calls\n", j.sync.ios);
+            s += &lat_line("sync", &j.sync.lat);
+        }
+        if j.verified > 0 {
+            s += &format!("  verify: {} blocks read back, all matched\n", j.verified);
+        }
+        // fio's order: latency buckets, cpu, depths, issued rwts, latency target, steady state
+        s += &crate::report::fio::levels::job_text(j);
+        s += &cpu_line(j);
+        s += &crate::report::fio::levels::depths_text(j);
+        if let Some(ss) = &j.steady {
+            s += &crate::report::fio::outputs::steady_text(ss);
+        }
+    }
+    s += &crate::report::fio::num::group_text(jobs);
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::fio::json::lat_json;
+
+    #[test]
+    fn zero_ns_latency_is_zero_in_percentiles() {
+        // null engine: 3 of 300 completions took 0 ns, 1 took 1 ns, the rest 10 ns;
+        // fio's first buckets are exact, so 0 shows as 0 (was 1)
+        let mut a = crate::stats::LatAcc::default();
+        for ns in [0, 0, 0, 1] {
+            a.add(ns);
+        }
+        for _ in 0..296 {
+            a.add(10);
+        }
+        let l: Latency = crate::result::build::acc_latency(a);
+        let ps = [1.0, 1.25, 50.0];
+        let t = pct_table("clat", &l, &ps);
+        assert!(t.contains(" 1.00th=[    0],"), "{t}");
+        assert!(t.contains(" 1.25th=[    1],"), "{t}");
+        assert!(t.contains(" 50.00th=[   10]"), "{t}");
+        let j = lat_json(&l, Some(&ps), false);
+        assert_eq!(j["percentile"]["1.000000"], 0);
+        assert_eq!(j["percentile"]["1.250000"], 1);
+        assert_eq!(j["percentile"]["50.000000"], 10);
+        assert_eq!((j["min"].as_u64(), j["max"].as_u64()), (Some(0), Some(10)));
+    }
+}

@@ -1,0 +1,284 @@
+//! The one builder of a [`RunResult`]: every command hands its inputs — the summary
+//! of the job, what the recorder measured ([`Recorded`]), status and error, phases,
+//! samples, warnings, the targets' diagnoses, page-cache and device facts — to
+//! [`build`], the only place a `RunResult` is put together. The totals of the schema-1
+//! keys are derived here from the recorder output (fileio's snapshot in
+//! build/fileio.rs, fio jobs in build/fio.rs), so every command fills them the same way.
+
+mod fileio;
+mod fio;
+
+use super::job::{EffectiveJob, JobRecord, JobResult};
+use super::*;
+use crate::probe::diagnosis::Diagnosis;
+use crate::stats::cpu::CpuTimes;
+use crate::stats::{percentile_ns, LatencySummary, Snapshot};
+use hdrhistogram::Histogram;
+
+/// What the recorder measured, in the form the command has it.
+#[derive(Debug, Default)]
+pub enum Recorded {
+    /// no I/O statistics (`copy`, `diagnose`, a run that stopped before any job)
+    #[default]
+    Nothing,
+    /// top-level read/write figures computed by the command (`tree`'s data phases, an
+    /// imported fio report), with the seconds its rates are over (`None`: elapsed)
+    Totals {
+        /// reads
+        read: OpStats,
+        /// writes
+        write: OpStats,
+        /// seconds the rates are computed over
+        period_s: Option<f64>,
+    },
+    /// fileio: the final snapshot of its threads, its effective job and `--percentile`
+    Fileio {
+        /// the job
+        job: EffectiveJob,
+        /// per-thread statistics
+        snapshot: Snapshot,
+        /// `--percentile` (0: off), recorded beside the standard ones
+        percentile: u32,
+    },
+    /// `iomark run`: one record per reported job
+    Fio(Vec<JobRecord>),
+    /// job results built before (`mark`: each test's median loop)
+    Jobs(Vec<JobResult>),
+}
+
+/// Everything a result is built from. [`Inputs::new`] sets the producer (iomark and its
+/// version) and leaves the rest empty.
+#[derive(Debug, Default)]
+pub struct Inputs {
+    /// producing tool (`iomark`; `fio` for an imported report)
+    pub tool: String,
+    /// its version
+    pub version: String,
+    /// command (`fileio`, `run`, `mark`, `copy`, `tree`, `diagnose`)
+    pub command: String,
+    /// argv after the command
+    pub argv: Vec<String>,
+    /// how the run ended
+    pub status: Status,
+    /// the error that stopped a failed run
+    pub error: Option<String>,
+    /// wall time of the run, s (fileio: the snapshot's total time is used)
+    pub elapsed_s: f64,
+    /// the run summarised as one job (schema-1 `job`)
+    pub summary: JobInfo,
+    /// what the recorder measured
+    pub recorded: Recorded,
+    /// timed phases (`copy`, `tree`, `mark`; `run` adds one per job × direction)
+    pub phases: Vec<Phase>,
+    /// `--report-interval` / `--status-interval` samples
+    pub intervals: Vec<Interval>,
+    /// `--plot` throughput samples and their nominal period, s
+    pub samples: Vec<Sample>,
+    /// period of `samples`, s
+    pub sample_period_s: f64,
+    /// warnings found by the command (`run` adds its engine fallback)
+    pub warnings: Vec<Warning>,
+    /// diagnoses of the targets, kept whole (`targets`); the last one is summarised as
+    /// `diagnosis`
+    pub targets: Vec<Diagnosis>,
+    /// the page-cache check
+    pub page_cache: Option<PageCacheCheck>,
+    /// CPU of the process over the run (RUSAGE_SELF difference)
+    pub cpu: Option<CpuTimes>,
+    /// block device counters around the run
+    pub devices: Vec<DeviceCounters>,
+    /// fio's global options as written
+    pub global_options: Vec<(String, String)>,
+}
+
+impl Inputs {
+    /// Inputs of `command` run with `argv`, ended with `status`, produced by this iomark.
+    pub fn new(command: &str, argv: &[String], status: Status) -> Inputs {
+        Inputs {
+            tool: "iomark".into(),
+            version: env!("CARGO_PKG_VERSION").into(),
+            command: command.into(),
+            argv: argv.to_vec(),
+            status,
+            ..Inputs::default()
+        }
+    }
+}
+
+/// The parts derived from the recorder output.
+#[derive(Default)]
+struct Parts {
+    /// elapsed time when the recorder knows it better than the command (fileio)
+    elapsed_s: Option<f64>,
+    period_s: Option<f64>,
+    events: Option<u64>,
+    read: OpStats,
+    write: OpStats,
+    fsync: FsyncStats,
+    lat: Latency,
+    clat: Option<Latency>,
+    threads: Vec<ThreadResult>,
+    series: Option<Series>,
+    jobs: Vec<JobResult>,
+    phases: Vec<Phase>,
+    warnings: Vec<Warning>,
+}
+
+/// Build the result of a run from its inputs.
+pub fn build(i: Inputs) -> RunResult {
+    let parts = match i.recorded {
+        Recorded::Nothing => Parts::default(),
+        Recorded::Totals {
+            read,
+            write,
+            period_s,
+        } => Parts {
+            read,
+            write,
+            period_s,
+            ..Parts::default()
+        },
+        Recorded::Fileio {
+            job,
+            snapshot,
+            percentile,
+        } => fileio::parts(job, &snapshot, percentile, &i.samples, i.sample_period_s),
+        Recorded::Fio(records) => fio::parts(records, &i.samples, i.sample_period_s),
+        Recorded::Jobs(jobs) => Parts {
+            jobs,
+            ..Parts::default()
+        },
+    };
+    let elapsed_s = parts.elapsed_s.unwrap_or(i.elapsed_s);
+    let mut phases = i.phases;
+    phases.extend(parts.phases);
+    let mut warnings = i.warnings;
+    warnings.extend(parts.warnings);
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap_or_default();
+    RunResult {
+        schema_version: SCHEMA_VERSION,
+        tool: i.tool,
+        version: i.version,
+        command: i.command,
+        argv: i.argv,
+        status: i.status,
+        error: i.error,
+        job: i.summary,
+        elapsed_s,
+        period_s: parts.period_s.unwrap_or(elapsed_s),
+        events: parts
+            .events
+            .unwrap_or_else(|| phases.iter().map(|p| p.ops).sum()),
+        read: parts.read,
+        write: parts.write,
+        fsync: parts.fsync,
+        lat: parts.lat,
+        threads: parts.threads,
+        intervals: i.intervals,
+        page_cache: i.page_cache,
+        warnings,
+        diagnosis: i.targets.last().map(TargetDiagnosis::of),
+        phases,
+        clat: parts.clat,
+        series: parts.series,
+        cpu: i.cpu.map(|c| CpuUsage {
+            usr_s: c.usr_ns as f64 / 1e9,
+            sys_s: c.sys_ns as f64 / 1e9,
+            ctx_voluntary: c.vol_ctx,
+            ctx_involuntary: c.invol_ctx,
+        }),
+        timestamp_ms: u64::try_from(now.as_millis()).unwrap_or(u64::MAX),
+        jobs: parts.jobs,
+        global_options: i.global_options,
+        devices: i.devices,
+        targets: i.targets,
+    }
+}
+
+/// The latency curve of a histogram (empty when it holds no values).
+pub fn curve(h: &Histogram<u64>) -> Vec<CurvePoint> {
+    if h.is_empty() {
+        return vec![];
+    }
+    CURVE_PERCENTILES
+        .iter()
+        .map(|&p| CurvePoint {
+            percentile: p,
+            ns: percentile_ns(h, p),
+        })
+        .collect()
+}
+
+fn pct_key(p: f64) -> String {
+    let s = format!("{p}");
+    s.trim_end_matches(".0").to_string()
+}
+
+/// Latency statistics from a summary and its histogram: the standard percentiles plus
+/// `extra` (0: none), and the histogram itself when it holds samples.
+pub fn latency(l: LatencySummary, h: Histogram<u64>, extra: u32) -> Latency {
+    let mut percentiles_ns = BTreeMap::new();
+    if l.count > 0 {
+        for p in STANDARD_PERCENTILES
+            .iter()
+            .copied()
+            .chain((extra > 0).then_some(f64::from(extra)))
+        {
+            percentiles_ns.insert(pct_key(p), percentile_ns(&h, p));
+        }
+    }
+    Latency {
+        count: l.count,
+        min_ns: l.min_ns,
+        max_ns: l.max_ns,
+        mean_ns: l.mean_ns,
+        stdev_ns: l.stdev_ns,
+        sum_ns: l.sum_ns,
+        percentiles_ns,
+        histogram: (!h.is_empty()).then_some(Hist(h)),
+    }
+}
+
+/// The latency of an exact accumulator (stats::LatAcc), its histogram kept.
+pub fn acc_latency(l: crate::stats::LatAcc) -> Latency {
+    let s = l.summary();
+    latency(s, l.hist, 0)
+}
+
+/// Counters of one direction with rates over `t` seconds (> 0).
+fn op(ops: u64, bytes: u64, t: f64, lat: Latency) -> OpStats {
+    OpStats {
+        ops,
+        bytes,
+        iops: ops as f64 / t,
+        bw_bytes_per_s: bytes as f64 / t,
+        bw_mib_per_s: bytes as f64 / t / 1_048_576.0,
+        bw_mb_per_s: bytes as f64 / t / 1_000_000.0,
+        lat,
+        clat: None,
+    }
+}
+
+/// `v` per second over `secs` (0 when no time passed).
+fn per_s(v: u64, secs: f64) -> f64 {
+    if secs > 0.0 {
+        v as f64 / secs
+    } else {
+        0.0
+    }
+}
+
+/// `secs`, or the smallest positive number for a zero period (the schema-1 totals'
+/// rule; their counters are 0 then).
+fn positive(secs: f64) -> f64 {
+    if secs > 0.0 {
+        secs
+    } else {
+        f64::MIN_POSITIVE
+    }
+}
+
+#[cfg(test)]
+mod tests;

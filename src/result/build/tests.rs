@@ -1,0 +1,125 @@
+use super::*;
+use crate::stats::{EventKind, ThreadStats};
+
+fn fileio_result(s: Snapshot) -> RunResult {
+    let job = crate::cli::fileio::parse(&["--file-test-mode=rndrd".to_string(), "run".into()]);
+    let crate::cli::fileio::Outcome::Job(job) = job.outcome else {
+        panic!()
+    };
+    let mut i = Inputs::new("fileio", &job.argv, Status::Ok);
+    i.summary = JobInfo::of_fileio(&job, None, 1);
+    i.recorded = Recorded::Fileio {
+        job: EffectiveJob::of_fileio(&job, None),
+        snapshot: s,
+        percentile: job.percentile,
+    };
+    build(i)
+}
+
+#[test]
+fn units_and_formulas() {
+    let mut t = ThreadStats::new(false);
+    for _ in 0..4 {
+        t.event(EventKind::Read, 1_000_000);
+        t.read_done(1 << 20);
+    }
+    t.fsync_done();
+    let r = fileio_result(Snapshot {
+        period_s: 2.0,
+        total_time_s: 2.5,
+        threads: vec![t],
+    });
+    assert_eq!(r.read.ops, 4);
+    assert_eq!(r.read.iops, 2.0);
+    assert_eq!(r.read.bw_bytes_per_s, 2.0 * 1048576.0);
+    assert_eq!(r.read.bw_mib_per_s, 2.0);
+    assert_eq!(r.read.bw_mb_per_s, 2.097152);
+    assert_eq!(r.fsync.ops_per_s, 0.5);
+    assert_eq!(r.elapsed_s, 2.5);
+    assert_eq!(r.lat.count, 4);
+    assert_eq!(r.lat.min_ns, 1_000_000);
+    assert!(r.lat.percentiles_ns.contains_key("99.9"));
+    assert!(r.lat.percentiles_ns.contains_key("95"));
+    let text = serde_json::to_string(&r).unwrap();
+    let back: RunResult = serde_json::from_str(&text).unwrap();
+    assert_eq!(back, r);
+    // schema 2: the one job, its histogram kept exactly
+    assert_eq!(r.schema_version, 2);
+    let j = &r.jobs[0];
+    assert_eq!((j.read.ios, j.read.bytes, j.sync.ios), (4, 4 << 20, 1));
+    assert_eq!(j.read.lat.count, 4);
+    assert_eq!(j.read.lat.histogram, r.read.lat.histogram);
+    assert_eq!(j.job.rw, "randread");
+    assert_eq!(r.threads[0].reads, 4);
+}
+
+#[test]
+fn fio_records_give_totals_phases_and_jobs() {
+    let mut rec = JobRecord {
+        job: EffectiveJob {
+            name: "a".into(),
+            engine: "io_uring".into(),
+            rw: "randread".into(),
+            bs_read: job::BlockSizeSpec::fixed(4096),
+            reap_spin_ns: Some(5000),
+            ..EffectiveJob::default()
+        },
+        engine: "psync".into(),
+        ..JobRecord::default()
+    };
+    rec.stats.threads = 1;
+    rec.stats.runtime_ns = 2_000_000_000;
+    rec.stats.read.ios = 10;
+    rec.stats.read.bytes = 40960;
+    for ns in 1..=10 {
+        rec.stats.read.lat.add(ns * 1000);
+        rec.stats.read.clat.add(ns * 1000);
+    }
+    let mut b = rec.clone();
+    b.groupid = 1;
+    let mut i = Inputs::new("run", &[], Status::Ok);
+    i.recorded = Recorded::Fio(vec![rec, b]);
+    let r = build(i);
+    // two stonewall groups of 2 s each
+    assert_eq!(r.period_s, 4.0);
+    assert_eq!((r.read.ops, r.read.iops, r.events), (20, 5.0, 20));
+    assert_eq!(r.lat.count, 20);
+    assert_eq!(r.phases.len(), 2);
+    assert_eq!(r.phases[0].name, "a read");
+    assert_eq!(
+        r.phases[0].notes[0],
+        "engine=psync bs=4096 iodepth=0 threads=1 direct=false rw=randread"
+    );
+    // the fallback ran psync: no reap-spin note, one warning
+    assert_eq!(r.phases[0].notes.len(), 2);
+    assert_eq!(r.warnings.len(), 1);
+    assert_eq!(r.warnings[0].id, "engine.fallback");
+    assert_eq!(r.jobs.len(), 2);
+    assert_eq!(r.jobs[1].groupid, 1);
+    assert_eq!(r.jobs[0].read.clat.count, 10);
+    assert_eq!(r.jobs[0].read.clat.mean(), 5500.0);
+    let back: RunResult = serde_json::from_str(&serde_json::to_string(&r).unwrap()).unwrap();
+    assert_eq!(back.jobs, r.jobs);
+}
+
+#[test]
+fn phase_commands_count_events_and_keep_totals() {
+    let mut i = Inputs::new("tree", &[], Status::Interrupted);
+    i.phases = vec![
+        Phase::new("create_write", 5, 500, 1.0),
+        Phase::new("rmdir", 2, 0, 1.0),
+    ];
+    i.elapsed_s = 3.0;
+    i.recorded = Recorded::Totals {
+        read: OpStats::default(),
+        write: OpStats {
+            ops: 5,
+            ..OpStats::default()
+        },
+        period_s: None,
+    };
+    let r = build(i);
+    assert_eq!((r.events, r.period_s, r.write.ops), (7, 3.0, 5));
+    assert_eq!(r.status, Status::Interrupted);
+    assert!(r.jobs.is_empty() && r.series.is_none());
+}

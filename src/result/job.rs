@@ -1,0 +1,610 @@
+//! The per-job part of the result: the effective job ([`EffectiveJob`]: what ran, in one
+//! vocabulary for fio jobs and fileio alike, sizes in bytes), the run's own outputs a
+//! job report carries ([`SteadyReport`], [`LatTargetReport`], [`CoverageStats`]) and the
+//! record the runner hands to the builder ([`JobRecord`]: the effective job, the
+//! recorder's statistics and those outputs).
+//!
+//! The cut: the recorder (`stats/job.rs`) holds measurements only; the effective job
+//! holds what was asked, resolved (report options like `kb_base` or `percentile_list`
+//! included, since they belong to the job); decisions of the run (steady state reached,
+//! the depth a latency target settled on, how much of the region random offsets
+//! touched) are neither, so they are here, beside the measurements.
+
+use crate::job::fio::{BlockSizes, FioCommand, FioJob};
+use crate::job::sysbench::{FileioJob, Geometry, IoMode, TestMode};
+use crate::result::JobInfo;
+use serde::{Deserialize, Serialize};
+
+/// Block sizes of one direction, bytes.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BlockSizeSpec {
+    /// smallest request, bytes
+    pub min_bytes: u64,
+    /// largest request, bytes
+    pub max_bytes: u64,
+    /// `bssplit`: `[bytes, percent]` pairs (empty for a fixed size or a range)
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub split: Vec<(u64, u32)>,
+}
+
+impl BlockSizeSpec {
+    /// One fixed size.
+    pub fn fixed(b: u64) -> BlockSizeSpec {
+        BlockSizeSpec {
+            min_bytes: b,
+            max_bytes: b,
+            split: vec![],
+        }
+    }
+
+    fn of(b: &BlockSizes) -> BlockSizeSpec {
+        match b {
+            BlockSizes::Fixed(b) => BlockSizeSpec::fixed(*b),
+            BlockSizes::Range(a, b) => BlockSizeSpec {
+                min_bytes: *a,
+                max_bytes: *b,
+                split: vec![],
+            },
+            BlockSizes::Split(v) => BlockSizeSpec {
+                min_bytes: b.min(),
+                max_bytes: b.max(),
+                split: v.clone(),
+            },
+        }
+    }
+}
+
+/// When the job syncs its files.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FsyncPolicy {
+    /// sync after every N writes (fio `fsync`/`fdatasync`, fileio `--file-fsync-freq`;
+    /// 0 = never)
+    pub every_writes: u64,
+    /// `fdatasync` instead of `fsync`
+    pub fdatasync: bool,
+    /// sync after each write (fileio `--file-fsync-all`)
+    pub after_each_write: bool,
+    /// sync at the end of the job (fio `end_fsync`, fileio `--file-fsync-end`)
+    pub at_end: bool,
+    /// sync when closing each file (fio `fsync_on_close`)
+    pub on_close: bool,
+}
+
+/// Rate limits of the job (0 = unlimited).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RatePolicy {
+    /// bytes per second per thread, `[reads, writes]` (fio `rate`)
+    pub bytes_per_s: [u64; 2],
+    /// I/Os per second per thread, `[reads, writes]` (fio `rate_iops`)
+    pub iops: [u64; 2],
+    /// events per second over all threads (fileio `--rate`)
+    pub events_per_s: u64,
+}
+
+/// The job as it ran: one vocabulary for fio jobs and fileio (sizes in bytes, times
+/// in ns), with the report options that belong to it.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct EffectiveJob {
+    /// job name (fio `name`; `fileio` for a sysbench job)
+    pub name: String,
+    /// fio's `rw` spelling: `read`, `write`, `randread`, `randwrite`, `rw`, `randrw`,
+    /// `trim`, `randtrim`, `trimwrite` (fileio: seqrd = read, seqwr/seqrewr = write,
+    /// rndrd = randread, rndwr = randwrite, rndrw = randrw)
+    pub rw: String,
+    /// fileio's `--file-test-mode` (sysbench name), absent for fio jobs
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub test_mode: Option<TestMode>,
+    /// percent of mixed I/O that are reads (fio `rwmixread`; fileio: from
+    /// `--file-rw-ratio`), absent for jobs that do not mix
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rwmixread: Option<f64>,
+    /// read request sizes
+    pub bs_read: BlockSizeSpec,
+    /// write request sizes
+    pub bs_write: BlockSizeSpec,
+    /// bytes of the I/O region of one thread (all its files)
+    pub size_bytes: u64,
+    /// files per thread
+    pub files: u32,
+    /// bytes per file (the first file of a fio job)
+    pub file_size_bytes: u64,
+    /// where the files are (`directory`, `--file-dir`), or the first `filename`
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    /// requests in flight per thread
+    pub iodepth: u32,
+    /// engine asked for (`psync`, `io_uring`, `mmap`, `null`); the one that ran is
+    /// the job result's `engine`
+    pub engine: String,
+    /// threads of the job (fio `numjobs`, fileio `--threads`)
+    pub numjobs: u32,
+    /// time limit, ns (fio `runtime`, fileio `--time`; absent: none)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub runtime_ns: Option<u64>,
+    /// run for the time limit whatever the size (fio `time_based`)
+    pub time_based: bool,
+    /// I/O done before measuring, ns (fio `ramp_time`)
+    pub ramp_time_ns: u64,
+    /// requests per thread (fio `number_ios`) or events of the run (fileio `--events`);
+    /// absent: no limit
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub number_ios: Option<u64>,
+    /// O_DIRECT
+    pub direct: bool,
+    /// O_SYNC
+    pub sync: bool,
+    /// O_DSYNC
+    pub dsync: bool,
+    /// when the files are synced
+    pub fsync: FsyncPolicy,
+    /// rate limits
+    pub rate: RatePolicy,
+    /// the seed asked for (absent: from the time)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rand_seed: Option<u64>,
+    /// `kb_base`: 1024 (default) or 1000 (the text report's decimal form first)
+    pub kb_base: u32,
+    /// `unit_base`: 8 (bytes, default) or 1 (the text report's bandwidths in bits)
+    pub unit_base: u32,
+    /// percentiles the job's reports list (fio `percentile_list`, fileio
+    /// `--percentile`); empty: the front end's default list
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub percentile_list: Vec<f64>,
+    /// fio `clat_percentiles`: the text and JSON reports list clat percentiles
+    pub clat_percentiles: bool,
+    /// fio `lat_percentiles`: they list total-latency percentiles
+    pub lat_percentiles: bool,
+    /// fio `group_reporting`
+    pub group_reporting: bool,
+    /// fio options of the job as written, in order (JSON `job options`)
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub options: Vec<(String, String)>,
+    /// io_uring without SQPOLL/IOPOLL: how long the reaper spins for completions
+    /// before sleeping, ns (`--reap-spin`, engine/io_uring.rs); absent otherwise
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reap_spin_ns: Option<u64>,
+}
+
+impl EffectiveJob {
+    /// A fio job whose threads each cover `size_bytes` in `files` files, the first of
+    /// `file_size_bytes` (resolved by the runner from the job's plan).
+    pub fn of_fio(j: &FioJob, size_bytes: u64, files: u32, file_size_bytes: u64) -> EffectiveJob {
+        let m = &j.more;
+        let mixed = j.rw.reads() && j.rw.writes();
+        EffectiveJob {
+            name: j.name.clone(),
+            rw: j.rw.fio_name().into(),
+            test_mode: None,
+            rwmixread: mixed.then_some(f64::from(j.rwmixread)),
+            bs_read: BlockSizeSpec::of(&j.bs_read),
+            bs_write: BlockSizeSpec::of(&j.bs_write),
+            size_bytes,
+            files,
+            file_size_bytes,
+            path: j
+                .directory
+                .as_ref()
+                .map(|d| d.display().to_string())
+                .or_else(|| j.filename.clone()),
+            iodepth: j.iodepth,
+            engine: j.engine.name().into(),
+            numjobs: j.numjobs,
+            runtime_ns: j
+                .runtime
+                .map(|r| u64::try_from(r.as_nanos()).unwrap_or(u64::MAX)),
+            time_based: j.time_based,
+            ramp_time_ns: u64::try_from(j.ramp_time.as_nanos()).unwrap_or(u64::MAX),
+            number_ios: (j.number_ios > 0).then_some(j.number_ios),
+            direct: j.direct,
+            sync: m.sync_io,
+            dsync: false,
+            fsync: FsyncPolicy {
+                every_writes: if m.fdatasync > 0 {
+                    m.fdatasync
+                } else {
+                    j.fsync
+                },
+                fdatasync: m.fdatasync > 0,
+                after_each_write: false,
+                at_end: j.end_fsync,
+                on_close: m.fsync_on_close,
+            },
+            rate: RatePolicy {
+                bytes_per_s: m.rate_bytes,
+                iops: m.rate_iops,
+                events_per_s: 0,
+            },
+            rand_seed: j.randseed,
+            kb_base: if j.kb_base == 1000 { 1000 } else { 1024 },
+            unit_base: if j.unit_base_bits { 1 } else { 8 },
+            percentile_list: m.percentile_list.clone().unwrap_or_default(),
+            clat_percentiles: m.clat_percentiles,
+            lat_percentiles: m.lat_percentiles,
+            group_reporting: j.group_reporting,
+            options: j.options.clone(),
+            reap_spin_ns: (j.engine == crate::job::fio::EngineKind::IoUring
+                && !j.sqthread_poll
+                && !j.hipri)
+                .then_some(j.reap_spin_ns),
+        }
+    }
+
+    /// A fileio job over the file set `g` (`None` when the sizes are invalid).
+    pub fn of_fileio(j: &FileioJob, g: Option<&Geometry>) -> EffectiveJob {
+        let rw = j.test_mode.map_or("", |m| match m {
+            TestMode::Seqrd => "read",
+            TestMode::Seqwr | TestMode::Seqrewr => "write",
+            TestMode::Rndrd => "randread",
+            TestMode::Rndwr => "randwrite",
+            TestMode::Rndrw => "randrw",
+        });
+        let request = g.map_or(j.block_size, |g| g.request);
+        let bs = BlockSizeSpec::fixed(request);
+        let ratio = j.rw_ratio;
+        EffectiveJob {
+            name: "fileio".into(),
+            rw: rw.into(),
+            test_mode: j.test_mode,
+            rwmixread: (j.test_mode == Some(TestMode::Rndrw)).then(|| {
+                if ratio.is_finite() {
+                    ratio * 100.0 / (1.0 + ratio)
+                } else {
+                    100.0
+                }
+            }),
+            bs_read: bs.clone(),
+            bs_write: bs,
+            size_bytes: g.map_or(0, |g| g.total),
+            files: j.file_num,
+            file_size_bytes: g.map_or(0, |g| g.file_size),
+            path: Some(j.dir.display().to_string()),
+            iodepth: if j.io_mode == IoMode::Async {
+                j.async_backlog
+            } else {
+                1
+            },
+            engine: match j.io_mode {
+                IoMode::Sync => "psync",
+                IoMode::Async => "io_uring",
+                IoMode::Mmap => "mmap",
+            }
+            .into(),
+            numjobs: j.threads,
+            runtime_ns: (j.time_limit > 0).then(|| j.time_limit.saturating_mul(1_000_000_000)),
+            time_based: false,
+            ramp_time_ns: 0,
+            number_ios: (j.event_limit > 0).then_some(j.event_limit),
+            direct: j.extra_flags.direct,
+            sync: j.extra_flags.sync,
+            dsync: j.extra_flags.dsync,
+            fsync: FsyncPolicy {
+                every_writes: u64::from(j.fsync_freq),
+                fdatasync: j.fsync_mode == crate::job::sysbench::FsyncMode::Fdatasync,
+                after_each_write: j.fsync_all,
+                at_end: j.fsync_end,
+                on_close: false,
+            },
+            rate: RatePolicy {
+                events_per_s: j.rate,
+                ..RatePolicy::default()
+            },
+            rand_seed: (j.rand_seed != 0).then_some(j.rand_seed),
+            kb_base: 1024,
+            unit_base: 8,
+            percentile_list: if j.percentile > 0 {
+                vec![f64::from(j.percentile)]
+            } else {
+                vec![]
+            },
+            clat_percentiles: false,
+            lat_percentiles: j.percentile > 0,
+            group_reporting: true,
+            options: vec![],
+            reap_spin_ns: None,
+        }
+    }
+}
+
+/// What the report says about a job's steady-state detection (`ss_dur`): fio JSON
+/// `"steadystate"`, normal output `steadystate  : …` (report/fio/levels.rs).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct SteadyReport {
+    /// the criterion as fio writes it (`iops_slope:0.010000%`)
+    pub ss: String,
+    /// what is measured: `iops`, `bw` or `lat`
+    pub metric: String,
+    /// a slope criterion (else the largest deviation from the window mean)
+    pub slope: bool,
+    /// the limit is a percentage of the window mean
+    pub pct: bool,
+    /// `ss_dur`, whole seconds (fio's `duration`)
+    pub dur_s: u64,
+    /// when steady state was attained (ns since the jobs started); None: not attained
+    pub attained_after_ns: Option<u64>,
+    /// the last criterion value (percent with a `%` limit)
+    pub criterion: f64,
+    /// the last largest deviation from the window mean (deviation criteria)
+    pub max_deviation: f64,
+    /// the last slope, per interval (slope criteria)
+    pub slope_value: f64,
+    /// the window's IOPS samples, oldest first, zero-padded to the window length
+    pub iops: Vec<u64>,
+    /// the window's bandwidth samples, bytes/s
+    pub bw: Vec<u64>,
+    /// the window's mean clat samples, ns
+    pub lat: Vec<u64>,
+}
+
+/// What the report says about a job's `latency_target` search (fio JSON
+/// `latency_depth`, `latency_target` (ns), `latency_percentile`, `latency_window` (µs)).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct LatTargetReport {
+    /// the depth found (or in use when the job ended)
+    pub depth: u32,
+    /// target, ns
+    pub target_ns: u64,
+    /// window, µs (fio's unit for this key)
+    pub window_us: u64,
+    /// percentile, %
+    pub percentile: f64,
+}
+
+/// Coverage of a random job (public case C13, summed over merged threads).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct CoverageStats {
+    /// block unit, bytes (the job's offset alignment: smallest bs or blockalign)
+    pub block_bytes: u64,
+    /// distinct blocks touched by issued requests (ramp included)
+    pub blocks_touched: u64,
+    /// blocks in the I/O regions
+    pub blocks_total: u64,
+    /// issued requests per block size, bytes → count, ascending
+    pub bs_hist: Vec<(u64, u64)>,
+    /// requests shrunk to fill random-map gaps (run/gen/coverage.rs)
+    pub shrunk: u64,
+}
+
+impl CoverageStats {
+    /// Touched share of the region, percent.
+    pub fn percent(&self) -> f64 {
+        if self.blocks_total == 0 {
+            0.0
+        } else {
+            self.blocks_touched as f64 * 100.0 / self.blocks_total as f64
+        }
+    }
+
+    /// Add another thread's coverage (its own files, or the same ones: an upper bound).
+    pub fn merge(&mut self, o: &CoverageStats) {
+        self.blocks_touched += o.blocks_touched;
+        self.blocks_total += o.blocks_total;
+        self.shrunk += o.shrunk;
+        for &(b, n) in &o.bs_hist {
+            match self.bs_hist.iter_mut().find(|e| e.0 == b) {
+                Some(e) => e.1 += n,
+                None => self.bs_hist.push((b, n)),
+            }
+        }
+        self.bs_hist.sort_unstable();
+    }
+}
+
+/// One reported job as the runner hands it to the builder: the effective job, its
+/// reporting group and engine, the recorder's statistics and the run's outputs.
+#[derive(Clone, Debug, Default)]
+pub struct JobRecord {
+    /// the job as it ran (the first job of a merged reporting group)
+    pub job: EffectiveJob,
+    /// fio's reporting group, from 0
+    pub groupid: u32,
+    /// the engine that ran (io_uring may have fallen back to psync)
+    pub engine: String,
+    /// what the recorder measured
+    pub stats: crate::stats::job::JobStats,
+    /// steady-state detection (`ss_dur`), per job thread or reporting group
+    pub steady: Option<SteadyReport>,
+    /// the `latency_target` search (depth found), or the job's depth without one
+    pub lat_target: Option<LatTargetReport>,
+    /// random jobs: blocks touched and issued block sizes (public case C13)
+    pub coverage: Option<CoverageStats>,
+}
+
+impl JobRecord {
+    /// Add another thread of the same reporting group (`group_reporting`): the
+    /// statistics add up, the first thread's latency-target report is kept, the
+    /// coverage adds up.
+    pub fn merge(&mut self, o: &JobRecord) {
+        self.stats.merge(&o.stats);
+        if self.lat_target.is_none() {
+            self.lat_target = o.lat_target;
+        }
+        match (&mut self.coverage, &o.coverage) {
+            (Some(a), Some(b)) => a.merge(b),
+            (None, Some(b)) => self.coverage = Some(b.clone()),
+            _ => {}
+        }
+    }
+}
+
+/// One direction of a job: counters, rates over the job's run time, latencies with
+/// their histograms, and fio's per-interval bandwidth / IOPS samples.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct DirResult {
+    /// completed I/Os (fsync calls for `sync`)
+    pub ios: u64,
+    /// bytes moved
+    pub bytes: u64,
+    /// I/Os per second over the job's run time
+    pub iops: f64,
+    /// bytes per second over the job's run time
+    pub bw_bytes_per_s: f64,
+    /// submission latency (queued engines; fileio async: its event, the submission)
+    pub slat: crate::result::Latency,
+    /// completion latency (submission return to completion)
+    pub clat: crate::result::Latency,
+    /// total latency (submission start to completion)
+    pub lat: crate::result::Latency,
+    /// bandwidth samples, KiB/s, every `bw_avg_time` (fio's `bw_min` … `bw_samples`;
+    /// `s` is the sum of squared deviations, so samples of several jobs merge)
+    pub bw_samples: crate::stats::rates::SampleStat,
+    /// IOPS samples, every `iops_avg_time`
+    pub iops_samples: crate::stats::rates::SampleStat,
+}
+
+/// The latency of the requests of one direction that carried one I/O priority.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct PrioLatency {
+    /// `read` or `write`
+    pub dir: String,
+    /// the ioprio value (class << 13 | level)
+    pub ioprio: u16,
+    /// clat, or lat with `lat_percentiles`
+    pub lat: crate::result::Latency,
+}
+
+/// One reported job: the effective job, what it measured per direction, and what the
+/// run decided for it (schema 2, `RunResult.jobs`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct JobResult {
+    /// the job as it ran
+    pub job: EffectiveJob,
+    /// fio's reporting group, from 0
+    pub groupid: u32,
+    /// the engine that ran
+    pub engine: String,
+    /// threads merged into this report (fio's `jobs=`)
+    pub threads: u32,
+    /// measured run time, ns (the longest thread's)
+    pub runtime_ns: u64,
+    /// the threads' measured run times in whole ms, summed (fio's `job_runtime`)
+    pub runtime_ms_sum: u64,
+    /// the threads' wall times (setup, I/O, final syncs) summed, ns: the base of the
+    /// CPU percentages
+    pub run_ns_sum: u64,
+    /// reads
+    pub read: DirResult,
+    /// writes
+    pub write: DirResult,
+    /// trims
+    pub trim: DirResult,
+    /// fsync/fdatasync calls
+    pub sync: DirResult,
+    /// blocks read back and checked by the verify phase
+    pub verified: u64,
+    /// CPU of the job's threads (RUSAGE_THREAD, summed)
+    pub cpu: crate::stats::cpu::CpuTimes,
+    /// fio's `iodepth_level` / `iodepth_submit` / `iodepth_complete` counts
+    pub depth: crate::stats::rates::DepthStats,
+    /// failed requests the job went on after (`continue_on_error`)
+    pub errors: u64,
+    /// the first of them: op, file, offset and the system's reason
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first_error: Option<String>,
+    /// its errno (0: none)
+    pub first_errno: i32,
+    /// errno of the failure that ended the job (0: it ran to its end)
+    pub errno: i32,
+    /// that failure, as printed on stderr
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failure: Option<String>,
+    /// zone resets of a `zonemode=zbd` job
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub zone_resets: Option<u64>,
+    /// per-priority latencies (cmdprio_*), by direction and ioprio as recorded
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub prios: Vec<PrioLatency>,
+    /// steady-state detection
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub steady: Option<SteadyReport>,
+    /// the latency-target search
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lat_target: Option<LatTargetReport>,
+    /// coverage of random offsets
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub coverage: Option<CoverageStats>,
+}
+
+impl JobResult {
+    /// Direction `d` (0 read, 1 write, 2 trim).
+    pub fn dir(&self, d: usize) -> &DirResult {
+        match d {
+            0 => &self.read,
+            1 => &self.write,
+            _ => &self.trim,
+        }
+    }
+}
+
+impl JobInfo {
+    /// The schema-1 summary of a fileio job over the file set `g`; `seed_used` is the
+    /// seed the run drew from (the time-derived one when `--rand-seed` is 0).
+    pub fn of_fileio(job: &FileioJob, g: Option<&Geometry>, seed_used: u32) -> JobInfo {
+        JobInfo {
+            kind: "fileio".into(),
+            test_mode: job.test_mode,
+            engine: EffectiveJob::of_fileio(job, g).engine,
+            iodepth: if job.io_mode == IoMode::Async {
+                job.async_backlog
+            } else {
+                1
+            },
+            threads: job.threads,
+            files: job.file_num,
+            file_size_bytes: g.map_or(0, |g| g.file_size),
+            total_size_bytes: g.map_or(0, |g| g.total),
+            block_size_bytes: job.block_size,
+            request_size_bytes: g.map_or(job.block_size, |g| g.request),
+            time_limit_s: job.time_limit,
+            event_limit: job.event_limit,
+            direct: job.extra_flags.direct,
+            sync: job.extra_flags.sync,
+            dsync: job.extra_flags.dsync,
+            fsync_freq: job.fsync_freq,
+            fsync_end: job.fsync_end,
+            fsync_all: job.fsync_all,
+            fsync_mode: format!("{:?}", job.fsync_mode).to_lowercase(),
+            rw_ratio: job.rw_ratio.is_finite().then_some(job.rw_ratio),
+            rand_seed: job.rand_seed,
+            rand_seed_used: u64::from(seed_used),
+            validate: job.validate,
+            data_pattern: Some(job.data),
+            directory: std::fs::canonicalize(&job.dir)
+                .unwrap_or_else(|_| job.dir.clone())
+                .display()
+                .to_string(),
+        }
+    }
+
+    /// The schema-1 summary of `iomark run`: the first job's pattern, sizes and limits
+    /// (what charts and `compare` name a run by), threads and files of every job;
+    /// `ran` is the engine the first reported job ran (io_uring may have fallen back to
+    /// psync), else the asked one is given.
+    pub fn of_fio(cmd: &FioCommand, ran: Option<&str>) -> JobInfo {
+        let first = cmd.jobs.first();
+        JobInfo {
+            // fio's rw of the first job (`randread` …): what charts and compare name it by
+            kind: first.map_or_else(|| "run".into(), |j| j.rw.fio_name().to_string()),
+            engine: ran.map_or_else(
+                || first.map_or(String::new(), |j| j.engine.name().into()),
+                str::to_string,
+            ),
+            iodepth: first.map_or(1, |j| j.iodepth),
+            threads: cmd.jobs.iter().map(|j| j.numjobs).sum(),
+            files: cmd.jobs.iter().map(|j| j.nrfiles * j.numjobs).sum(),
+            block_size_bytes: first.map_or(0, |j| j.bs_read.min()),
+            request_size_bytes: first.map_or(0, |j| j.bs_read.min()),
+            time_limit_s: first.and_then(|j| j.runtime).map_or(0, |r| r.as_secs()),
+            event_limit: first.map_or(0, |j| j.number_ios),
+            direct: first.is_some_and(|j| j.direct),
+            fsync_freq: first.map_or(0, |j| u32::try_from(j.fsync).unwrap_or(u32::MAX)),
+            fsync_end: first.is_some_and(|j| j.end_fsync),
+            fsync_mode: "fsync".into(),
+            rand_seed: first.and_then(|j| j.randseed).unwrap_or(0),
+            directory: first
+                .and_then(|j| j.directory.as_ref())
+                .map(|d| d.display().to_string())
+                .unwrap_or_default(),
+            ..JobInfo::default()
+        }
+    }
+}
