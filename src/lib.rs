@@ -2,10 +2,11 @@
 //!
 //! The crate follows one direction of flow (see DESIGN.md of the project):
 //! front ends in [`cli`] turn argv into a validated job description ([`job`]),
-//! [`target`] prepares and opens the files, [`run`] drives per-thread workers over an
-//! [`engine`], [`stats`] records what happened, and [`report`] renders a
-//! [`report::json::RunResult`] or a compatible text report. [`probe`] reads sysfs/procfs
-//! through an injectable root for the honesty checks.
+//! [`files`] prepares and opens the files, [`run`] drives per-thread workers over an
+//! [`engine`], [`stats`] records what happened, [`result`] builds the one
+//! [`result::RunResult`] from it (the hub), and [`report`] renders that result as
+//! iomark's JSON or a compatible text report. [`probe`] reads sysfs/procfs through an
+//! injectable root for the honesty checks.
 
 pub mod cli;
 pub mod engine;

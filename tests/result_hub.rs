@@ -147,8 +147,11 @@ fn units(mut j: JobRecord, kb_base: u32, unit_base: u32) -> JobRecord {
     j
 }
 
-/// The three constructed runs of the goldens: (name, jobs, global options).
-fn cases() -> Vec<(&'static str, Vec<JobRecord>, Vec<(String, String)>)> {
+/// A constructed run: its golden's name, its jobs, its global options.
+type Case = (&'static str, Vec<JobRecord>, Vec<(String, String)>);
+
+/// The three constructed runs of the goldens.
+fn cases() -> Vec<Case> {
     let b = units(job("b", 3), 1000, 8);
     let global = opts(&[("ioengine", "io_uring"), ("size", "1m")]);
     let c = units(job("c", 4), 1024, 1);

@@ -5,7 +5,7 @@
 //! its non-empty buckets only:
 //!
 //! ```json
-//! {"sigfig": 3, "max_ns": 3600000000000, "buckets": [[1023, 17], [1151, 2], ...]}
+//! {"sigfig": 3, "max_ns": 3600000000000, "buckets": [[1023,17],[1151,2],...]}
 //! ```
 //!
 //! Each pair is `[value, count]`: `value` is the highest value (ns) the bucket holds
@@ -14,7 +14,8 @@
 //! histogram of the same configuration gives the same counts in the same buckets, so
 //! percentiles, stdev and bins read from a loaded result equal the recorded ones, and
 //! the histograms of several results (ranks of a multi-host run, loops of `mark`) merge
-//! exactly by adding their pairs.
+//! exactly by adding their pairs. The pairs are written on one line even in a
+//! pretty-printed result.
 
 use crate::stats::{new_hist, MAX_TRACKABLE_NS};
 use hdrhistogram::Histogram;
@@ -59,19 +60,31 @@ impl PartialEq for Hist {
     }
 }
 
-#[derive(Serialize, Deserialize)]
+#[derive(Deserialize)]
 struct Wire {
     sigfig: u8,
     max_ns: u64,
     buckets: Vec<(u64, u64)>,
 }
 
+#[derive(Serialize)]
+struct WireOut<'a> {
+    sigfig: u8,
+    max_ns: u64,
+    /// the pairs as one JSON array written as is, so a pretty-printed result keeps
+    /// them on one line
+    buckets: &'a serde_json::value::RawValue,
+}
+
 impl Serialize for Hist {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        Wire {
+        use serde::ser::Error as _;
+        let text = serde_json::to_string(&self.buckets()).map_err(S::Error::custom)?;
+        let raw = serde_json::value::RawValue::from_string(text).map_err(S::Error::custom)?;
+        WireOut {
             sigfig: SIGFIG,
             max_ns: MAX_TRACKABLE_NS,
-            buckets: self.buckets(),
+            buckets: &raw,
         }
         .serialize(s)
     }

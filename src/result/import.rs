@@ -468,8 +468,7 @@ fn build(dirs: &[FioDir], version: &str, form: &str, label: &str) -> Result<RunR
     let first = &dirs.first().ok_or("fio output without any job")?.opts;
     let period = rd.2.max(wr.2);
     let mut i = Inputs::new("run", &[format!("imported from {label} ({source})")], Status::Ok);
-    i.tool = "fio".into();
-    i.version = version.into();
+    i.producer = Some(("fio".into(), version.into()));
     i.elapsed_s = period;
     i.summary = JobInfo {
         kind: "run".into(),

@@ -13,7 +13,7 @@
 //! take their empty defaults.
 //!
 //! The result is built in one function ([`build::build`]) and written by one writer
-//! ([`write`]: placeholder first, atomic replace at the end).
+//! ([`write::ResultFile`]: placeholder first, atomic replace at the end).
 
 pub mod build;
 pub mod hist;

@@ -1,4 +1,8 @@
 //! The recorder: per-thread counters and HDR latency histograms, merged at report time.
+//! This module holds fileio's recorder ([`ThreadStats`], [`Snapshot`]); `job.rs` the
+//! fio path's per-job statistics, `exact.rs` the exact latency accumulator, `rates.rs`
+//! the rate and depth samples, `cpu.rs` the CPU counters, `clock.rs` the clock. It
+//! depends on nothing but the histogram crate: the result (result/) is built from it.
 //!
 //! Each worker owns one [`ThreadStats`] behind its own mutex (uncontended except when
 //! the interval reporter or a checkpoint takes a snapshot), so the hot path has no

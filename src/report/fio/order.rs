@@ -64,7 +64,7 @@ impl Serialize for Jobs<'_> {
     }
 }
 
-/// The fio document `doc` (from [`crate::report::fio::json_document`]) with the options of
+/// The fio document `doc` (from [`crate::report::fio::json::document`]) with the options of
 /// `doc["jobs"][i]` taken from `job_opts[i]` and `global options` from `global`, in
 /// their given order.
 pub struct FioDoc<'a> {

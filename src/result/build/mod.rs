@@ -1,7 +1,7 @@
 //! The one builder of a [`RunResult`]: every command hands its inputs — the summary
 //! of the job, what the recorder measured ([`Recorded`]), status and error, phases,
 //! samples, warnings, the targets' diagnoses, page-cache and device facts — to
-//! [`build`], the only place a `RunResult` is put together. The totals of the schema-1
+//! [`build()`], the only place a `RunResult` is put together. The totals of the schema-1
 //! keys are derived here from the recorder output (fileio's snapshot in
 //! build/fileio.rs, fio jobs in build/fio.rs), so every command fills them the same way.
 
@@ -15,8 +15,10 @@ use crate::stats::cpu::CpuTimes;
 use crate::stats::{percentile_ns, LatencySummary, Snapshot};
 use hdrhistogram::Histogram;
 
-/// What the recorder measured, in the form the command has it.
+/// What the recorder measured, in the form the command has it (one per result, moved
+/// into the builder: the variants' sizes do not matter).
 #[derive(Debug, Default)]
+#[allow(clippy::large_enum_variant)]
 pub enum Recorded {
     /// no I/O statistics (`copy`, `diagnose`, a run that stopped before any job)
     #[default]
@@ -46,24 +48,21 @@ pub enum Recorded {
     Jobs(Vec<JobResult>),
 }
 
-/// Everything a result is built from. [`Inputs::new`] sets the producer (iomark and its
-/// version) and leaves the rest empty.
+/// Everything a result is built from. [`Inputs::new`] sets the command and the status
+/// and leaves the rest empty.
 #[derive(Debug, Default)]
 pub struct Inputs {
-    /// producing tool (`iomark`; `fio` for an imported report)
-    pub tool: String,
-    /// its version
-    pub version: String,
-    /// command (`fileio`, `run`, `mark`, `copy`, `tree`, `diagnose`)
-    pub command: String,
-    /// argv after the command
-    pub argv: Vec<String>,
-    /// how the run ended
-    pub status: Status,
-    /// the error that stopped a failed run
-    pub error: Option<String>,
+    /// who made it and its version when not this iomark (`fio`, for an imported report)
+    pub producer: Option<(String, String)>,
+    /// the command word (`fileio`, `run`, `mark`, `copy`, `tree`, `diagnose`) and the
+    /// arguments that followed it
+    pub command: (String, Vec<String>),
     /// wall time of the run, s (fileio: the snapshot's total time is used)
     pub elapsed_s: f64,
+    /// ok, interrupted, failed or forced shutdown
+    pub status: Status,
+    /// for a failed run, what stopped it
+    pub error: Option<String>,
     /// the run summarised as one job (schema-1 `job`)
     pub summary: JobInfo,
     /// what the recorder measured
@@ -95,10 +94,7 @@ impl Inputs {
     /// Inputs of `command` run with `argv`, ended with `status`, produced by this iomark.
     pub fn new(command: &str, argv: &[String], status: Status) -> Inputs {
         Inputs {
-            tool: "iomark".into(),
-            version: env!("CARGO_PKG_VERSION").into(),
-            command: command.into(),
-            argv: argv.to_vec(),
+            command: (command.into(), argv.to_vec()),
             status,
             ..Inputs::default()
         }
@@ -157,12 +153,15 @@ pub fn build(i: Inputs) -> RunResult {
     let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap_or_default();
+    let (tool, version) = i
+        .producer
+        .unwrap_or_else(|| ("iomark".into(), env!("CARGO_PKG_VERSION").into()));
     RunResult {
         schema_version: SCHEMA_VERSION,
-        tool: i.tool,
-        version: i.version,
-        command: i.command,
-        argv: i.argv,
+        tool,
+        version,
+        command: i.command.0,
+        argv: i.command.1,
         status: i.status,
         error: i.error,
         job: i.summary,

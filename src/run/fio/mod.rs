@@ -13,6 +13,7 @@ pub mod align;
 pub mod dedupe;
 pub mod disk;
 pub mod errors;
+mod group;
 pub mod log;
 pub mod numa;
 pub(crate) mod plan;
@@ -22,8 +23,7 @@ pub(crate) mod thread;
 pub mod trim;
 
 use crate::engine::io_uring::{self};
-use crate::job::fio::{EngineKind, FioCommand, FioJob};
-use crate::job::fio::keys::ExitWhat;
+use crate::job::fio::{EngineKind, FioCommand};
 use crate::run::worker::Live;
 use crate::stats::clock::Clock;
 use crate::files::dataset::{self, FileSpec, FilesError};
@@ -36,7 +36,6 @@ pub use crate::run::fio::plan::format_filename;
 pub(crate) use crate::run::fio::plan::Plan;
 pub(crate) use crate::run::fio::plan::{files_for, plan};
 pub use crate::run::fio::stats::RunOutcome;
-use crate::result::job::JobRecord;
 pub(crate) use crate::run::fio::thread::{block_sizes, io_why, start_thread};
 
 /// Offsets span of a null-engine job without `size`, bytes (nothing is touched).
@@ -219,46 +218,37 @@ pub fn status_line(iv: &crate::result::Interval, reads: u64, writes: u64) -> Str
     )
 }
 
-/// Run every job of `cmd`: lay out files, then each stonewall group in turn, its jobs'
-/// threads concurrently. `note` receives progress lines (for stderr), `warn` warnings.
-pub fn execute(
-    cmd: &FioCommand,
-    stop: &AtomicBool,
-    note: &(dyn Fn(String) + Sync),
-) -> Result<RunOutcome, RunError> {
-    let clock = Clock::new();
-    // groups of job indices, split at stonewall
-    let mut groups: Vec<Vec<usize>> = Vec::new();
-    for (i, j) in cmd.jobs.iter().enumerate() {
-        if groups.is_empty() || (j.stonewall && i > 0) {
-            groups.push(Vec::new());
-        }
-        if let Some(g) = groups.last_mut() {
-            g.push(i);
-        }
+/// io_uring permission, checked once before any file is touched (issue 3 item 1):
+/// refused with `--engine-strict`, else a warning that io_uring jobs run on psync.
+fn check_io_uring(cmd: &FioCommand, note: &(dyn Fn(String) + Sync)) -> Result<(), RunError> {
+    let Some(j) = cmd.jobs.iter().find(|j| j.engine == EngineKind::IoUring) else {
+        return Ok(());
+    };
+    let Err(e) = io_uring::probe_os() else {
+        return Ok(());
+    };
+    let why = io_uring::unavailable_why(&e);
+    if cmd.engine_strict {
+        return Err(RunError::Engine {
+            job: j.name.clone(),
+            engine: "io_uring",
+            why: format!("{why} (--engine-strict: no fallback to psync)"),
+        });
     }
-    // io_uring permission, checked once before any file is touched (issue 3 item 1)
-    if let Some(j) = cmd.jobs.iter().find(|j| j.engine == EngineKind::IoUring) {
-        if let Err(e) = io_uring::probe_os() {
-            let why = io_uring::unavailable_why(&e);
-            if cmd.engine_strict {
-                return Err(RunError::Engine {
-                    job: j.name.clone(),
-                    engine: "io_uring",
-                    why: format!("{why} (--engine-strict: no fallback to psync)"),
-                });
-            }
-            note(format!(
-                "warning: {why}; io_uring jobs run on psync instead (--engine-strict makes this an error)"
-            ));
-            if let Some(k) = cmd.jobs.iter().find_map(|j| j.extra.uses_cmdprio()) {
-                note(format!(
-                    "warning: {k} has no effect on psync: requests run with the thread's priority"
-                ));
-            }
-        }
+    note(format!(
+        "warning: {why}; io_uring jobs run on psync instead (--engine-strict makes this an error)"
+    ));
+    if let Some(k) = cmd.jobs.iter().find_map(|j| j.extra.uses_cmdprio()) {
+        note(format!(
+            "warning: {k} has no effect on psync: requests run with the thread's priority"
+        ));
     }
-    // device safety: every job that writes is checked before any file is created
+    Ok(())
+}
+
+/// Device safety: every job that writes is checked before any file is created; the
+/// NUMA nodes named by a job must exist here.
+fn guard_jobs(cmd: &FioCommand) -> Result<(), RunError> {
     for j in &cmd.jobs {
         let policy = crate::files::guard::WritePolicy {
             allow_destructive: cmd.allow_destructive_write.clone(),
@@ -274,13 +264,16 @@ pub fn execute(
                 dataset::check_polling(&files.0)?;
             }
         }
-        // NUMA nodes named by the job must exist here
         crate::run::fio::numa::check(j, Path::new("/")).map_err(|why| RunError::Refused {
             job: j.name.clone(),
             why,
         })?;
     }
-    // plans, then the checks that need no file (space, O_DIRECT, alignment), then layout
+    Ok(())
+}
+
+/// The plans of every thread of every job, with their flows, zones and sprandom state.
+fn make_plans(cmd: &FioCommand, note: &(dyn Fn(String) + Sync)) -> Result<Vec<Vec<Plan>>, RunError> {
     let mut plans: Vec<Vec<Plan>> = Vec::new();
     let mut idx = 0u64;
     for j in &cmd.jobs {
@@ -300,10 +293,15 @@ pub fn execute(
     }
     crate::run::gen::zones::attach(&mut plans, note)?;
     crate::run::gen::sprandom::prepare(&mut plans)?;
+    Ok(plans)
+}
+
+/// The checks that need no file (space, O_DIRECT, alignment, `allow_file_create`).
+fn check_files(cmd: &FioCommand, plans: &[Vec<Plan>], note: &(dyn Fn(String) + Sync)) -> Result<(), RunError> {
     let checks: Vec<(&[FileSpec], bool, Vec<u64>)> = cmd
         .jobs
         .iter()
-        .zip(&plans)
+        .zip(plans)
         .filter(|(j, _)| j.engine != EngineKind::Null)
         .flat_map(|(j, ps)| {
             let mut sizes = block_sizes(&j.bs_read);
@@ -314,7 +312,7 @@ pub fn execute(
         .collect();
     dataset::preflight(&checks)?;
     // direct=1: offsets (and block sizes on block devices) against the logical block size
-    for (j, ps) in cmd.jobs.iter().zip(&plans) {
+    for (j, ps) in cmd.jobs.iter().zip(plans) {
         if j.engine != EngineKind::Null {
             crate::run::fio::align::check(j, ps)?;
             if let Some(w) = crate::run::fio::align::rmw_warning(j, ps) {
@@ -322,7 +320,7 @@ pub fn execute(
             }
         }
     }
-    for (j, ps) in cmd.jobs.iter().zip(&plans) {
+    for (j, ps) in cmd.jobs.iter().zip(plans) {
         if !j.more.x.allow_file_create && j.engine != EngineKind::Null {
             for p in ps {
                 let paths: Vec<&Path> = p.files.iter().map(|f| f.path.as_path()).collect();
@@ -333,7 +331,13 @@ pub fn execute(
             }
         }
     }
-    for (j, ps) in cmd.jobs.iter().zip(&plans) {
+    Ok(())
+}
+
+/// Lay out the files, then check that `atomic=1` files take RWF_ATOMIC writes of the
+/// job's sizes, before any I/O.
+fn lay_out(cmd: &FioCommand, plans: &[Vec<Plan>], note: &(dyn Fn(String) + Sync)) -> Result<(), RunError> {
+    for (j, ps) in cmd.jobs.iter().zip(plans) {
         if j.engine == EngineKind::Null {
             continue;
         }
@@ -343,8 +347,7 @@ pub fn execute(
             }
         }
     }
-    // atomic=1: the files take RWF_ATOMIC writes of the job's sizes, checked before I/O
-    for (j, ps) in cmd.jobs.iter().zip(&plans) {
+    for (j, ps) in cmd.jobs.iter().zip(plans) {
         if j.more.x.atomic {
             for p in ps {
                 let paths: Vec<&Path> = p.files.iter().map(|f| f.path.as_path()).collect();
@@ -357,202 +360,79 @@ pub fn execute(
             }
         }
     }
-    // wait_for targets (validated to name an earlier job) and their finished threads
-    let wait_idx: Vec<Option<usize>> = cmd
-        .jobs
-        .iter()
-        .map(|j| {
-            j.more
-                .wait_for
-                .as_ref()
-                .and_then(|w| cmd.jobs.iter().position(|x| &x.name == w))
-        })
-        .collect();
-    let done: Vec<AtomicU32> = cmd.jobs.iter().map(|_| AtomicU32::new(0)).collect();
-    // reporting groups: a new one at every stonewall or new_group
+    Ok(())
+}
+
+/// Groups of job indices, split at stonewall; and each job's reporting group (a new
+/// one at every stonewall or new_group).
+fn groups(cmd: &FioCommand) -> (Vec<Vec<usize>>, Vec<u32>) {
+    let mut groups: Vec<Vec<usize>> = Vec::new();
     let mut report_gid = Vec::with_capacity(cmd.jobs.len());
     let mut rg = 0u32;
     for (i, j) in cmd.jobs.iter().enumerate() {
+        if groups.is_empty() || (j.stonewall && i > 0) {
+            groups.push(Vec::new());
+        }
+        if let Some(g) = groups.last_mut() {
+            g.push(i);
+        }
         if i > 0 && (j.stonewall || j.new_group) {
             rg += 1;
         }
         report_gid.push(rg);
     }
+    (groups, report_gid)
+}
+
+/// Run every job of `cmd`: lay out files, then each stonewall group in turn, its jobs'
+/// threads concurrently (run/fio/group.rs). `note` receives progress lines and
+/// warnings (for stderr).
+pub fn execute(
+    cmd: &FioCommand,
+    stop: &AtomicBool,
+    note: &(dyn Fn(String) + Sync),
+) -> Result<RunOutcome, RunError> {
+    let clock = Clock::new();
+    let (groups, report_gid) = groups(cmd);
+    check_io_uring(cmd, note)?;
+    guard_jobs(cmd)?;
+    let plans = make_plans(cmd, note)?;
+    check_files(cmd, &plans, note)?;
+    lay_out(cmd, &plans, note)?;
+    let ctx = group::RunCtx {
+        cmd,
+        plans: &plans,
+        clock: &clock,
+        stop,
+        note,
+        // wait_for targets (validated to name an earlier job) and their finished threads
+        wait_idx: cmd
+            .jobs
+            .iter()
+            .map(|j| {
+                let w = j.more.wait_for.as_ref();
+                w.and_then(|w| cmd.jobs.iter().position(|x| &x.name == w))
+            })
+            .collect(),
+        done: cmd.jobs.iter().map(|_| AtomicU32::new(0)).collect(),
+        report_gid,
+        run_t0: std::time::Instant::now(),
+    };
     let mut out = RunOutcome::default();
-    let mut abort_rest = false;
-    let run_t0 = std::time::Instant::now();
-    let mut intervals = Vec::new();
-    let mut samples = Vec::new();
+    let mut sampling = group::Sampling::default();
     for g in &groups {
-        if stop.load(Ordering::Relaxed) || abort_rest {
+        if stop.load(Ordering::Relaxed) {
             break;
         }
-        // one stop flag per thread, so exitall can end some threads and not others;
-        // this thread coordinates: it forwards signals and applies exitall/exit_what
-        let members: Vec<(usize, &Plan)> = g
-            .iter()
-            .flat_map(|&ji| plans[ji].iter().map(move |p| (ji, p)))
-            .collect();
-        let tstops: Vec<AtomicBool> = members.iter().map(|_| AtomicBool::new(false)).collect();
-        let fin: Vec<AtomicBool> = members.iter().map(|_| AtomicBool::new(false)).collect();
-        let lives: Vec<Live> = members.iter().map(|_| Default::default()).collect();
-        // steady-state detectors (run/control/steady.rs) read the live counters too
-        let member_jobs: Vec<&FioJob> = members.iter().map(|&(ji, _)| &cmd.jobs[ji]).collect();
-        let member_gids: Vec<u32> = members.iter().map(|&(ji, _)| report_gid[ji]).collect();
-        let mut steadies = crate::run::control::steady::detectors(&member_jobs, &member_gids);
-        let group_t0 = std::time::Instant::now();
-        let use_live = cmd.status_interval.is_some() || cmd.plot.is_some() || !steadies.is_empty();
-        let results: Vec<(usize, Result<JobRecord, RunError>)> = std::thread::scope(|s| {
-            let mut hs = Vec::new();
-            for (i, &(ji, p)) in members.iter().enumerate() {
-                let clock = &clock;
-                let done = &done;
-                let (tstop, fin) = (&tstops[i], &fin[i]);
-                let live = use_live.then_some(&lives[i]);
-                let wait = wait_idx[ji].map(|t| (&done[t], cmd.jobs[t].numjobs));
-                // flow weights count from the group's start to each thread's end
-                let c = &cmd.jobs[ji].control;
-                let flow = p
-                    .flows
-                    .as_ref()
-                    .filter(|_| c.flow > 0)
-                    .map(|f| (f, c.flow_id, c.flow));
-                if let Some((f, id, w)) = flow {
-                    f.reserve(id, w);
-                }
-                hs.push((
-                    ji,
-                    s.spawn(move || {
-                        let r = start_thread(p, clock, tstop, note, wait, live);
-                        if let Some((f, id, w)) = flow {
-                            f.release(id, w);
-                        }
-                        done[ji].fetch_add(1, Ordering::Release);
-                        fin.store(true, Ordering::Release);
-                        r
-                    }),
-                ));
-            }
-            let mut handled = vec![false; members.len()];
-            let mut last = (std::time::Instant::now(), [0u64; 4]);
-            let mut last_plot = (std::time::Instant::now(), [0u64; 4]);
-            loop {
-                if cmd.plot.is_some() && last_plot.0.elapsed() >= PLOT_PERIOD {
-                    let sum = live_sum(&lives);
-                    samples.push(plot_sample(
-                        &sum,
-                        &last_plot.1,
-                        last_plot.0.elapsed().as_secs_f64(),
-                        run_t0.elapsed().as_secs_f64(),
-                    ));
-                    last_plot = (std::time::Instant::now(), sum);
-                }
-                if let Some(every) = cmd.status_interval {
-                    if last.0.elapsed() >= every {
-                        let mut sum = [0u64; 4];
-                        for l in &lives {
-                            for (k, x) in sum.iter_mut().enumerate() {
-                                *x += l[k].load(Ordering::Relaxed);
-                            }
-                        }
-                        let dur = last.0.elapsed().as_secs_f64();
-                        let iv = status_sample(&sum, &last.1, dur, run_t0.elapsed().as_secs_f64());
-                        note(status_line(&iv, sum[2] - last.1[2], sum[3] - last.1[3]));
-                        intervals.push(iv);
-                        last = (std::time::Instant::now(), sum);
-                    }
-                }
-                let el = group_t0.elapsed();
-                for (watch, d) in steadies.iter_mut().filter(|(_, d)| d.due(el)) {
-                    let mut sum = [0u64; 4];
-                    for &k in watch.iter() {
-                        let l = &lives[k];
-                        let v = |i: usize| l[i].load(Ordering::Relaxed);
-                        sum[0] += v(2) + v(3);
-                        sum[1] += v(0) + v(1);
-                        sum[2] += v(4);
-                        sum[3] += v(5);
-                    }
-                    if d.check(el, sum) {
-                        // steady state attained: the job (or its reporting group) stops
-                        watch
-                            .iter()
-                            .for_each(|&k| tstops[k].store(true, Ordering::Relaxed));
-                    }
-                }
-                let all_done = fin.iter().all(|f| f.load(Ordering::Acquire));
-                if stop.load(Ordering::Relaxed) {
-                    tstops.iter().for_each(|t| t.store(true, Ordering::Relaxed));
-                }
-                for (i, &(ji, _)) in members.iter().enumerate() {
-                    let job = &cmd.jobs[ji];
-                    if handled[i] || !job.more.exitall || !fin[i].load(Ordering::Acquire) {
-                        continue;
-                    }
-                    handled[i] = true;
-                    for (k, &(jk, _)) in members.iter().enumerate() {
-                        let hit = match job.more.exit_what {
-                            ExitWhat::Group => report_gid[jk] == report_gid[ji],
-                            ExitWhat::Stonewall | ExitWhat::All => true,
-                        };
-                        if hit {
-                            tstops[k].store(true, Ordering::Relaxed);
-                        }
-                    }
-                    if job.more.exit_what == ExitWhat::All {
-                        abort_rest = true;
-                    }
-                }
-                if all_done {
-                    if cmd.plot.is_some() {
-                        // the tail since the last sample, so the samples add up to the run
-                        let sum = live_sum(&lives);
-                        if sum != last_plot.1 {
-                            samples.push(plot_sample(
-                                &sum,
-                                &last_plot.1,
-                                last_plot.0.elapsed().as_secs_f64(),
-                                run_t0.elapsed().as_secs_f64(),
-                            ));
-                        }
-                    }
-                    break;
-                }
-                std::thread::sleep(std::time::Duration::from_millis(10));
-            }
-            hs.into_iter()
-                .map(|(ji, h)| {
-                    let r = h.join().unwrap_or_else(|_| {
-                        Err(RunError::Plan {
-                            job: cmd.jobs[ji].name.clone(),
-                            why: "worker thread panicked".into(),
-                        })
-                    });
-                    (ji, r)
-                })
-                .collect()
-        });
-        let mut merged: Vec<JobRecord> = Vec::new();
-        for (i, (ji, r)) in results.into_iter().enumerate() {
-            let mut st = r?;
-            st.groupid = report_gid[ji];
-            if let Some((_, d)) = steadies.iter().find(|(w, _)| w.contains(&i)) {
-                st.steady = Some(d.report());
-            }
-            if cmd.jobs[ji].group_reporting {
-                match merged.iter_mut().find(|m| m.groupid == st.groupid) {
-                    Some(m) => m.merge(&st),
-                    None => merged.push(st),
-                }
-            } else {
-                out.jobs.push(st);
-            }
+        let (jobs, abort_rest) = group::run_group(&ctx, g, &mut sampling)?;
+        out.jobs.extend(jobs);
+        if abort_rest {
+            break;
         }
-        out.jobs.extend(merged);
     }
     out.interrupted = stop.load(Ordering::Relaxed);
-    out.intervals = intervals;
-    out.samples = samples;
+    out.intervals = sampling.intervals;
+    out.samples = sampling.samples;
     Ok(out)
 }
 

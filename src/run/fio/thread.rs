@@ -3,22 +3,22 @@
 //! (io_uring with the job's ring options, psync, mmap, null) and driving the worker;
 //! its CPU time. The coordinator in [`crate::run::fio::execute`] spawns these.
 
-use crate::run::fio::*;
 use crate::engine::buffers::Slab;
 use crate::engine::io_uring::{self, Uring};
 use crate::engine::mmap::Mmap;
 use crate::engine::null::Null;
 use crate::engine::psync::Psync;
 use crate::engine::IoErr;
-use crate::job::fio::{EngineKind, FioJob};
-use crate::result::job::{EffectiveJob, JobRecord};
-use crate::stats::cpu::{CpuTimes, Who};
-use crate::run::gen::Rng;
-use crate::run::fio::log::{LogSpec, Logs};
-use crate::run::worker::{fill_buf, Live, Worker};
-use crate::stats::clock::Clock;
 use crate::files::dataset::{self};
 use crate::files::strerror;
+use crate::job::fio::{EngineKind, FioJob};
+use crate::result::job::{EffectiveJob, JobRecord};
+use crate::run::fio::log::{LogSpec, Logs};
+use crate::run::fio::*;
+use crate::run::gen::Rng;
+use crate::run::worker::{fill_buf, Live, Worker};
+use crate::stats::clock::Clock;
+use crate::stats::cpu::{CpuTimes, Who};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
@@ -72,21 +72,10 @@ pub(crate) fn run_thread(
     Ok(rec)
 }
 
-/// Run one thread of a job: open files, build the engine, drive it.
-pub(crate) fn run_thread_io(
-    plan: &Plan,
-    clock: &Clock,
-    stop: &AtomicBool,
-    _warn: &(dyn Fn(String) + Sync),
-    live: Option<&Live>,
-) -> Result<(JobRecord, Option<RunError>), RunError> {
-    let job = &plan.job;
-    let m = &job.more;
+/// The thread's I/O buffers, filled with the job's buffer content.
+fn slab_for(plan: &Plan, depth: usize) -> Slab {
+    let (job, m) = (&plan.job, &plan.job.more);
     let max_bs = job.bs_read.max().max(job.bs_write.max()) as usize;
-    let depth = match job.engine {
-        EngineKind::IoUring | EngineKind::Null => job.iodepth as usize,
-        _ => 1,
-    };
     let mut slab = Slab::new(depth, max_bs);
     let mut rng = Rng::new(plan.seed ^ 0x5151);
     for b in &mut slab.bufs {
@@ -97,31 +86,147 @@ pub(crate) fn run_thread_io(
             m.buffer_compress_percentage,
         );
     }
-    let logs = if m.bw_log.is_some() || m.iops_log.is_some() || m.lat_log.is_some() {
-        let spec = LogSpec {
-            bw: m.bw_log.clone(),
-            iops: m.iops_log.clone(),
-            lat: m.lat_log.clone(),
-            avg_msec: m.log_avg_msec,
-            offset: m.log_offset,
-            prio: job.extra.log_prio,
-        };
-        Some(
-            Logs::create(&spec, &job.name, plan.thread, Path::new(".")).map_err(|e| {
-                RunError::Plan {
-                    job: job.name.clone(),
-                    why: format!("cannot create log files: {e}"),
-                }
-            })?,
-        )
+    slab
+}
+
+/// The thread's `write_bw_log` / `write_iops_log` / `write_lat_log` files, if asked.
+fn logs_for(plan: &Plan) -> Result<Option<Logs>, RunError> {
+    let (job, m) = (&plan.job, &plan.job.more);
+    if m.bw_log.is_none() && m.iops_log.is_none() && m.lat_log.is_none() {
+        return Ok(None);
+    }
+    let spec = LogSpec {
+        bw: m.bw_log.clone(),
+        iops: m.iops_log.clone(),
+        lat: m.lat_log.clone(),
+        avg_msec: m.log_avg_msec,
+        offset: m.log_offset,
+        prio: job.extra.log_prio,
+    };
+    Logs::create(&spec, &job.name, plan.thread, Path::new("."))
+        .map(Some)
+        .map_err(|e| RunError::Plan {
+            job: job.name.clone(),
+            why: format!("cannot create log files: {e}"),
+        })
+}
+
+/// fadvise_hint (fio default 1): random or sequential read-ahead advice per open file
+/// or block device, as fio gives it at every open; advice only, so a refusal (a
+/// character device) is ignored, as fio goes on after its one-line warning. With
+/// `invalidate` on a buffered job, the files' cached pages are dropped too.
+fn advise(plan: &Plan, fds: &[std::os::fd::RawFd], advice: Option<i32>) {
+    let (job, m) = (&plan.job, &plan.job.more);
+    if let Some(a) = advice {
+        for &fd in fds {
+            // SAFETY: advice on an open descriptor; offset 0, len 0 = the whole file.
+            unsafe { libc::posix_fadvise(fd, 0, 0, a) };
+        }
+    }
+    if m.invalidate && !job.direct {
+        for &fd in fds {
+            // SAFETY: advice on an open descriptor; failure only means the cache stays.
+            unsafe { libc::posix_fadvise(fd, 0, 0, libc::POSIX_FADV_DONTNEED) };
+        }
+    }
+}
+
+type Ran = (JobRecord, Option<RunError>);
+
+/// Drive the worker over io_uring with the job's ring options (psync when io_uring is
+/// denied: `execute` already warned once, or refused with --engine-strict).
+fn run_uring(
+    plan: &Plan,
+    w: &mut Worker,
+    slab: &Slab,
+    fds: Vec<std::os::fd::RawFd>,
+    depth: usize,
+) -> Result<Ran, RunError> {
+    let job = &plan.job;
+    // atomic=1: RWF_ATOMIC on every write (checked by the statx preflight in `execute`)
+    let atomic_flags = if job.more.x.atomic {
+        libc::RWF_ATOMIC
     } else {
-        None
+        0
     };
-    let engine_err = |engine, why: String| RunError::Engine {
-        job: job.name.clone(),
-        engine,
-        why,
+    if io_uring::probe().is_err() {
+        let e = Psync::new(fds).write_flags(atomic_flags);
+        return Ok(crate::maybe_faulty!(e, |e| w.run(e, slab, 1)));
+    }
+    let bufs: Vec<(*mut u8, usize)> = slab.bufs.iter().map(|b| (b.ptr(), b.len())).collect();
+    let setup = io_uring::Setup {
+        sqpoll: job.sqthread_poll,
+        sqpoll_cpu: job.sqthread_poll_cpu,
+        iopoll: job.hipri,
+        spin_ns: job.reap_spin_ns,
     };
+    let e = Uring::with_setup(fds, depth, &bufs, setup)
+        .map_err(|e| RunError::Engine {
+            job: job.name.clone(),
+            engine: "io_uring",
+            why: ring_setup_why(&e, depth),
+        })?
+        // one io_uring_enter per I/O, fio's default (iodepth_batch_submit=1):
+        // on virtio it measured faster than batching (bench/RUN_RESULTS.md);
+        // batch mode is for iodepth_batch_submit > 1
+        .batched(false)
+        // fio takes iodepth_batch_complete_max completions per reap (default:
+        // iodepth_batch_complete_min), then refills those slots at once
+        .reap_max(reap_max(job))
+        .write_flags(atomic_flags)
+        .force_async(job.force_async.unwrap_or(0));
+    // IOMARK_FAULT (test-only) wraps the engine; otherwise it runs as is
+    Ok(crate::maybe_faulty!(e, |e| w.run(e, slab, depth)))
+}
+
+/// Drive the worker over whole-file mappings.
+fn run_mmap(
+    plan: &Plan,
+    w: &mut Worker,
+    slab: &Slab,
+    fds: &[std::os::fd::RawFd],
+    advice: Option<i32>,
+) -> Result<Ran, RunError> {
+    let len = if plan.job.more.zones.mode == crate::job::fio::zone_keys::ZoneMode::Strided {
+        // strided zones run on to the end of the files (run/gen/zones.rs)
+        crate::run::gen::zones::strided_ends(plan).into_iter().min()
+    } else {
+        plan.files.iter().map(|f| f.size).min()
+    };
+    let len = len.unwrap_or(0) as usize;
+    let madv = advice.map(|a| {
+        if a == libc::POSIX_FADV_RANDOM {
+            libc::POSIX_MADV_RANDOM
+        } else {
+            libc::POSIX_MADV_SEQUENTIAL
+        }
+    });
+    let e = Mmap::new(fds, len)
+        .map_err(|e| RunError::Engine {
+            job: plan.job.name.clone(),
+            engine: "mmap",
+            why: io_why(e, false, 0),
+        })?
+        .madvise(madv);
+    Ok(crate::maybe_faulty!(e, |e| w.run(e, slab, 1)))
+}
+
+/// Run one thread of a job: open files, build the engine, drive it.
+pub(crate) fn run_thread_io(
+    plan: &Plan,
+    clock: &Clock,
+    stop: &AtomicBool,
+    _warn: &(dyn Fn(String) + Sync),
+    live: Option<&Live>,
+) -> Result<Ran, RunError> {
+    let job = &plan.job;
+    let m = &job.more;
+    let depth = match job.engine {
+        EngineKind::IoUring | EngineKind::Null => job.iodepth as usize,
+        _ => 1,
+    };
+    let slab = slab_for(plan, depth);
+    let logs = logs_for(plan)?;
     if job.engine == EngineKind::Null {
         let mut w = Worker::new(plan, clock, stop, Vec::new(), logs, live);
         return Ok(crate::maybe_faulty!(Null::new(depth), |e| w.run(e, &slab, 1)));
@@ -134,77 +239,14 @@ pub(crate) fn run_thread_io(
         dataset::open(&plan.files, rw_open, job.direct)?
     };
     let fds = open.fds();
-    // fadvise_hint (fio default 1): random or sequential read-ahead advice per open file
-    // or block device, as fio gives it at every open; advice only, so a refusal (a
-    // character device) is ignored, as fio goes on after its one-line warning
     let advice = m.fadvise_hint.advice(job.rw.random());
-    if let Some(a) = advice {
-        for &fd in &fds {
-            // SAFETY: advice on an open descriptor; offset 0, len 0 = the whole file.
-            unsafe { libc::posix_fadvise(fd, 0, 0, a) };
-        }
-    }
-    if m.invalidate && !job.direct {
-        for &fd in &fds {
-            // SAFETY: advice on an open descriptor; failure only means the cache stays.
-            unsafe { libc::posix_fadvise(fd, 0, 0, libc::POSIX_FADV_DONTNEED) };
-        }
-    }
+    advise(plan, &fds, advice);
     let mut w = Worker::new(plan, clock, stop, fds.clone(), logs, live);
-    // atomic=1: RWF_ATOMIC on every write (checked by the statx preflight in `execute`)
-    let atomic_flags = if m.x.atomic { libc::RWF_ATOMIC } else { 0 };
     let st = match job.engine {
-        EngineKind::IoUring => match io_uring::probe() {
-            Ok(()) => {
-                let bufs: Vec<(*mut u8, usize)> =
-                    slab.bufs.iter().map(|b| (b.ptr(), b.len())).collect();
-                let setup = io_uring::Setup {
-                    sqpoll: job.sqthread_poll,
-                    sqpoll_cpu: job.sqthread_poll_cpu,
-                    iopoll: job.hipri,
-                    spin_ns: job.reap_spin_ns,
-                };
-                let e = Uring::with_setup(fds, depth, &bufs, setup)
-                    .map_err(|e| engine_err("io_uring", ring_setup_why(&e, depth)))?
-                    // one io_uring_enter per I/O, fio's default (iodepth_batch_submit=1):
-                    // on virtio it measured faster than batching (bench/RUN_RESULTS.md);
-                    // batch mode is for iodepth_batch_submit > 1
-                    .batched(false)
-                    // fio takes iodepth_batch_complete_max completions per reap (default:
-                    // iodepth_batch_complete_min), then refills those slots at once
-                    .reap_max(reap_max(job))
-                    .write_flags(atomic_flags)
-                    .force_async(job.force_async.unwrap_or(0));
-                // IOMARK_FAULT (test-only) wraps the engine; otherwise it runs as is
-                crate::maybe_faulty!(e, |e| w.run(e, &slab, depth))
-            }
-            Err(_) => {
-                // denied: `execute` already warned once (or refused with --engine-strict)
-                let e = Psync::new(fds).write_flags(atomic_flags);
-                crate::maybe_faulty!(e, |e| w.run(e, &slab, 1))
-            }
-        },
-        EngineKind::Mmap => {
-            let len = if m.zones.mode == crate::job::fio::zone_keys::ZoneMode::Strided {
-                // strided zones run on to the end of the files (run/gen/zones.rs)
-                crate::run::gen::zones::strided_ends(plan).into_iter().min()
-            } else {
-                plan.files.iter().map(|f| f.size).min()
-            };
-            let len = len.unwrap_or(0) as usize;
-            let madv = advice.map(|a| {
-                if a == libc::POSIX_FADV_RANDOM {
-                    libc::POSIX_MADV_RANDOM
-                } else {
-                    libc::POSIX_MADV_SEQUENTIAL
-                }
-            });
-            let e = Mmap::new(&fds, len)
-                .map_err(|e| engine_err("mmap", io_why(e, false, 0)))?
-                .madvise(madv);
-            crate::maybe_faulty!(e, |e| w.run(e, &slab, 1))
-        }
+        EngineKind::IoUring => run_uring(plan, &mut w, &slab, fds, depth)?,
+        EngineKind::Mmap => run_mmap(plan, &mut w, &slab, &fds, advice)?,
         _ => {
+            let atomic_flags = if m.x.atomic { libc::RWF_ATOMIC } else { 0 };
             let e = Psync::new(fds).write_flags(atomic_flags);
             crate::maybe_faulty!(e, |e| w.run(e, &slab, 1))
         }

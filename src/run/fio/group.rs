@@ -1,0 +1,300 @@
+//! One stonewall group of `iomark run` (see [`crate::run::fio::execute`]): its job
+//! threads run concurrently while this thread coordinates them — it forwards signals,
+//! applies `exitall`/`exit_what`, feeds the steady-state detectors, and takes the
+//! `--status-interval` and `--plot` samples from the threads' live counters — then the
+//! threads' records are merged per reporting group (`group_reporting`).
+
+use crate::job::fio::keys::ExitWhat;
+use crate::job::fio::{FioCommand, FioJob};
+use crate::result::job::JobRecord;
+use crate::result::{Interval, Sample};
+use crate::run::control::steady::Steady;
+use crate::run::fio::{live_sum, plot_sample, start_thread, status_line, status_sample};
+use crate::run::fio::{Plan, RunError, PLOT_PERIOD};
+use crate::run::worker::Live;
+use crate::stats::clock::Clock;
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::time::Instant;
+
+/// What every group of a run shares.
+pub(crate) struct RunCtx<'a> {
+    pub cmd: &'a FioCommand,
+    pub plans: &'a [Vec<Plan>],
+    pub clock: &'a Clock,
+    pub stop: &'a AtomicBool,
+    pub note: &'a (dyn Fn(String) + Sync),
+    /// `wait_for` targets (validated to name an earlier job), by job
+    pub wait_idx: Vec<Option<usize>>,
+    /// finished threads, by job
+    pub done: Vec<AtomicU32>,
+    /// reporting group of each job: a new one at every stonewall or new_group
+    pub report_gid: Vec<u32>,
+    /// when the run started (the samples' time axis)
+    pub run_t0: Instant,
+}
+
+/// The samples taken over the whole run.
+#[derive(Default)]
+pub(crate) struct Sampling {
+    pub intervals: Vec<Interval>,
+    pub samples: Vec<Sample>,
+}
+
+/// The threads of one group: what they share with the coordinator.
+struct Threads<'a> {
+    /// (job index, plan) of each thread
+    members: Vec<(usize, &'a Plan)>,
+    /// one stop flag per thread, so exitall can end some threads and not others
+    tstops: Vec<AtomicBool>,
+    fin: Vec<AtomicBool>,
+    lives: Vec<Live>,
+}
+
+/// The coordinator's state for one group.
+struct Group<'a> {
+    th: &'a Threads<'a>,
+    /// steady-state detectors (run/control/steady.rs) and the threads each watches
+    steadies: Vec<(Vec<usize>, Steady)>,
+    t0: Instant,
+    /// exitall already applied for the thread
+    handled: Vec<bool>,
+    last: (Instant, [u64; 4]),
+    last_plot: (Instant, [u64; 4]),
+}
+
+impl<'a> Threads<'a> {
+    fn new(ctx: &RunCtx<'a>, g: &[usize]) -> Threads<'a> {
+        let members: Vec<(usize, &Plan)> = g
+            .iter()
+            .flat_map(|&ji| ctx.plans[ji].iter().map(move |p| (ji, p)))
+            .collect();
+        let n = members.len();
+        Threads {
+            tstops: (0..n).map(|_| AtomicBool::new(false)).collect(),
+            fin: (0..n).map(|_| AtomicBool::new(false)).collect(),
+            lives: (0..n).map(|_| Default::default()).collect(),
+            members,
+        }
+    }
+}
+
+impl<'a> Group<'a> {
+    fn new(ctx: &RunCtx, th: &'a Threads<'a>) -> Group<'a> {
+        let member_jobs: Vec<&FioJob> = th
+            .members
+            .iter()
+            .map(|&(ji, _)| &ctx.cmd.jobs[ji])
+            .collect();
+        let member_gids: Vec<u32> = th
+            .members
+            .iter()
+            .map(|&(ji, _)| ctx.report_gid[ji])
+            .collect();
+        Group {
+            steadies: crate::run::control::steady::detectors(&member_jobs, &member_gids),
+            t0: Instant::now(),
+            handled: vec![false; th.members.len()],
+            last: (Instant::now(), [0u64; 4]),
+            last_plot: (Instant::now(), [0u64; 4]),
+            th,
+        }
+    }
+
+    /// A `--plot` sample of the I/O since the last one.
+    fn plot_sample(&mut self, ctx: &RunCtx, sampling: &mut Sampling) {
+        let sum = live_sum(&self.th.lives);
+        sampling.samples.push(plot_sample(
+            &sum,
+            &self.last_plot.1,
+            self.last_plot.0.elapsed().as_secs_f64(),
+            ctx.run_t0.elapsed().as_secs_f64(),
+        ));
+        self.last_plot = (Instant::now(), sum);
+    }
+
+    /// A `--status-interval` line and sample, when one is due.
+    fn status(&mut self, ctx: &RunCtx, sampling: &mut Sampling) {
+        let Some(every) = ctx.cmd.status_interval else {
+            return;
+        };
+        if self.last.0.elapsed() < every {
+            return;
+        }
+        let sum = live_sum(&self.th.lives);
+        let dur = self.last.0.elapsed().as_secs_f64();
+        let iv = status_sample(&sum, &self.last.1, dur, ctx.run_t0.elapsed().as_secs_f64());
+        (ctx.note)(status_line(
+            &iv,
+            sum[2] - self.last.1[2],
+            sum[3] - self.last.1[3],
+        ));
+        sampling.intervals.push(iv);
+        self.last = (Instant::now(), sum);
+    }
+
+    /// Feed the steady-state detectors that are due; a job (or its reporting group)
+    /// that attained steady state stops.
+    fn steady(&mut self) {
+        let el = self.t0.elapsed();
+        for (watch, d) in self.steadies.iter_mut().filter(|(_, d)| d.due(el)) {
+            let mut sum = [0u64; 4];
+            for &k in watch.iter() {
+                let l = &self.th.lives[k];
+                let v = |i: usize| l[i].load(Ordering::Relaxed);
+                sum[0] += v(2) + v(3);
+                sum[1] += v(0) + v(1);
+                sum[2] += v(4);
+                sum[3] += v(5);
+            }
+            if d.check(el, sum) {
+                watch
+                    .iter()
+                    .for_each(|&k| self.th.tstops[k].store(true, Ordering::Relaxed));
+            }
+        }
+    }
+
+    /// Apply `exitall` of the threads that finished; true when the rest of the run is
+    /// to be skipped (`exit_what=all`).
+    fn exitall(&mut self, ctx: &RunCtx) -> bool {
+        let mut abort_rest = false;
+        for (i, &(ji, _)) in self.th.members.iter().enumerate() {
+            let job = &ctx.cmd.jobs[ji];
+            if self.handled[i] || !job.more.exitall || !self.th.fin[i].load(Ordering::Acquire) {
+                continue;
+            }
+            self.handled[i] = true;
+            for (k, &(jk, _)) in self.th.members.iter().enumerate() {
+                let hit = match job.more.exit_what {
+                    ExitWhat::Group => ctx.report_gid[jk] == ctx.report_gid[ji],
+                    ExitWhat::Stonewall | ExitWhat::All => true,
+                };
+                if hit {
+                    self.th.tstops[k].store(true, Ordering::Relaxed);
+                }
+            }
+            if job.more.exit_what == ExitWhat::All {
+                abort_rest = true;
+            }
+        }
+        abort_rest
+    }
+
+    /// Coordinate the running threads until all finished; true when the rest of the run
+    /// is to be skipped.
+    fn monitor(&mut self, ctx: &RunCtx, sampling: &mut Sampling) -> bool {
+        let mut abort_rest = false;
+        // the intervals start when the threads do
+        self.last = (Instant::now(), [0u64; 4]);
+        self.last_plot = (Instant::now(), [0u64; 4]);
+        loop {
+            if ctx.cmd.plot.is_some() && self.last_plot.0.elapsed() >= PLOT_PERIOD {
+                self.plot_sample(ctx, sampling);
+            }
+            self.status(ctx, sampling);
+            self.steady();
+            let all_done = self.th.fin.iter().all(|f| f.load(Ordering::Acquire));
+            if ctx.stop.load(Ordering::Relaxed) {
+                self.th
+                    .tstops
+                    .iter()
+                    .for_each(|t| t.store(true, Ordering::Relaxed));
+            }
+            abort_rest |= self.exitall(ctx);
+            if all_done {
+                // the tail since the last sample, so the samples add up to the run
+                if ctx.cmd.plot.is_some() && live_sum(&self.th.lives) != self.last_plot.1 {
+                    self.plot_sample(ctx, sampling);
+                }
+                return abort_rest;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+    }
+}
+
+/// Each thread's job index and record (or the error that ended it without one).
+type Joined = Vec<(usize, Result<JobRecord, RunError>)>;
+
+/// Run the threads of `g`, spawned in a scope, coordinated until they finish; true
+/// with them when the rest of the run is to be skipped.
+fn threads(ctx: &RunCtx, grp: &mut Group, sampling: &mut Sampling) -> (Joined, bool) {
+    let cmd = ctx.cmd;
+    let use_live = cmd.status_interval.is_some() || cmd.plot.is_some() || !grp.steadies.is_empty();
+    let th = grp.th;
+    std::thread::scope(|s| {
+        let mut hs = Vec::new();
+        for (i, &(ji, p)) in th.members.iter().enumerate() {
+            let (clock, done, note) = (ctx.clock, &ctx.done, ctx.note);
+            let (tstop, fin) = (&th.tstops[i], &th.fin[i]);
+            let live = use_live.then_some(&th.lives[i]);
+            let wait = ctx.wait_idx[ji].map(|t| (&done[t], cmd.jobs[t].numjobs));
+            // flow weights count from the group's start to each thread's end
+            let c = &cmd.jobs[ji].control;
+            let flow = p
+                .flows
+                .as_ref()
+                .filter(|_| c.flow > 0)
+                .map(|f| (f, c.flow_id, c.flow));
+            if let Some((f, id, w)) = flow {
+                f.reserve(id, w);
+            }
+            let h = s.spawn(move || {
+                let r = start_thread(p, clock, tstop, note, wait, live);
+                if let Some((f, id, w)) = flow {
+                    f.release(id, w);
+                }
+                done[ji].fetch_add(1, Ordering::Release);
+                fin.store(true, Ordering::Release);
+                r
+            });
+            hs.push((ji, h));
+        }
+        let abort_rest = grp.monitor(ctx, sampling);
+        let results = hs
+            .into_iter()
+            .map(|(ji, h)| {
+                let r = h.join().unwrap_or_else(|_| {
+                    Err(RunError::Plan {
+                        job: cmd.jobs[ji].name.clone(),
+                        why: "worker thread panicked".into(),
+                    })
+                });
+                (ji, r)
+            })
+            .collect();
+        (results, abort_rest)
+    })
+}
+
+/// Run one stonewall group (its job indices `g`); its reported jobs (per thread, or
+/// merged per reporting group with `group_reporting`) and whether the rest of the run
+/// is to be skipped.
+pub(crate) fn run_group(
+    ctx: &RunCtx,
+    g: &[usize],
+    sampling: &mut Sampling,
+) -> Result<(Vec<JobRecord>, bool), RunError> {
+    let th = Threads::new(ctx, g);
+    let mut grp = Group::new(ctx, &th);
+    let (results, abort_rest) = threads(ctx, &mut grp, sampling);
+    let mut out = Vec::new();
+    let mut merged: Vec<JobRecord> = Vec::new();
+    for (i, (ji, r)) in results.into_iter().enumerate() {
+        let mut st = r?;
+        st.groupid = ctx.report_gid[ji];
+        if let Some((_, d)) = grp.steadies.iter().find(|(w, _)| w.contains(&i)) {
+            st.steady = Some(d.report());
+        }
+        if ctx.cmd.jobs[ji].group_reporting {
+            match merged.iter_mut().find(|m| m.groupid == st.groupid) {
+                Some(m) => m.merge(&st),
+                None => merged.push(st),
+            }
+        } else {
+            out.push(st);
+        }
+    }
+    out.extend(merged);
+    Ok((out, abort_rest))
+}
