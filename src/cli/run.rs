@@ -32,7 +32,7 @@ Exit codes: 0 ok, 1 I/O error or verify mismatch, 2 invalid options or job file,
 /// Run `iomark run` with `args` (after the word `run`); returns the exit code.
 pub fn run(args: &[String]) -> i32 {
     if args.iter().any(|a| a == "--help" || a == "-h") {
-        crate::out!("{USAGE}");
+        crate::out!("{}{USAGE}", crate::cli::run_args::TOP);
         return crate::exit::OK;
     }
     // fio's --version: the program and its version, whatever else is written

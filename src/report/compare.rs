@@ -718,4 +718,4 @@ pub fn compare(results: &[RunResult], labels: &[String], files: &[String]) -> Co
 /// Reads one metric of a test.
 type Metric = fn(&Test) -> Option<f64>;
 
-pub use super::compare_render::{render, Format};
+pub use super::compare_render::{render, render_painted, Format};

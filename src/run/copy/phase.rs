@@ -86,6 +86,22 @@ pub fn bar(len: u64, msg: &str, bytes: bool) -> ProgressBar {
     b
 }
 
+/// A progress bar on stderr (hidden when stderr is not a terminal) for a run of `len`
+/// timed steps (mark's test loops): what runs now (`set_message`) and the time elapsed,
+/// not a step rate, which says nothing for steps of fixed length.
+pub fn steps_bar(len: u64, msg: &str) -> ProgressBar {
+    use std::io::IsTerminal;
+    if !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let b = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
+    if let Ok(s) = ProgressStyle::with_template("{msg:>30} [{bar:30}] {elapsed_precise} elapsed") {
+        b.set_style(s.progress_chars("=> "));
+    }
+    b.set_message(msg.to_string());
+    b
+}
+
 /// A phase-shaped [`RunResult`] (`copy`, `tree`): the fileio sections stay empty,
 /// the numbers are in `phases`.
 pub fn phase_result(

@@ -21,7 +21,7 @@ use crate::engine::psync::Psync;
 use crate::exit;
 use crate::job::sysbench::{Command, FileioJob, Geometry, IoMode};
 use crate::probe::{pagecache, Root};
-use crate::report::console::Console;
+use crate::util::console::Console;
 use crate::result::{self, Interval, RunResult, Status};
 use crate::report::{notes, sysbench};
 use crate::stats::{new_hist, percentile_ns, Snapshot, ThreadStats};
