@@ -55,6 +55,7 @@ pub const SUPPORTED_KEYS: &[&str] = &[
     "sqthread_poll_cpu",
     "hipri",
     "force_async",
+    "allow_mounted_write",
 ];
 
 pub(crate) fn need<'a>(

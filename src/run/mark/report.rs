@@ -234,3 +234,59 @@ pub fn result(job: &MarkJob, rows: &[Row], diag: &Diagnosis, warnings: Vec<Warni
         cpu: None,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rows() -> Vec<Row> {
+        crate::job::presets::expand("peak", false)
+            .unwrap()
+            .into_iter()
+            .map(|test| Row {
+                test,
+                median: Measured {
+                    mb_s: 1500.5,
+                    mib_s: 1431.0,
+                    iops: 1431.0,
+                    mean_us: 5562.2,
+                    p99_us: Some(10051.6),
+                    ..Default::default()
+                },
+                best_mb_s: 1500.5,
+                worst_mb_s: 1500.5,
+                loops_mb_s: vec![1500.5],
+            })
+            .collect()
+    }
+
+    /// `s` without ANSI escape sequences (`ESC [ … m`).
+    fn strip(s: &str) -> String {
+        let mut out = String::new();
+        let mut it = s.chars();
+        while let Some(c) = it.next() {
+            if c == '\x1b' {
+                for d in it.by_ref() {
+                    if d == 'm' {
+                        break;
+                    }
+                }
+            } else {
+                out.push(c);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn the_table_is_coloured_only_when_asked_and_keeps_its_columns() {
+        let plain = table(&rows(), &Paint { on: false });
+        let painted = table(&rows(), &Paint { on: true });
+        assert!(!plain.contains('\x1b'), "{plain}");
+        assert_eq!(strip(&painted), plain, "colour changes no character");
+        let lines: Vec<&str> = painted.lines().collect();
+        assert!(lines[0].starts_with("\x1b[1m"), "bold header: {:?}", lines[0]);
+        assert!(lines[1].starts_with("\x1b[36mSEQ1M Q8T1 read"), "{:?}", lines[1]);
+        assert!(plain.lines().nth(1).unwrap().starts_with("SEQ1M Q8T1 read           1500.50"));
+    }
+}
