@@ -11,7 +11,7 @@ pub mod args;
 use crate::cli::fileio::args::{Argv, BOOL_OPTS, KNOWN_OPTS};
 use crate::exit;
 use crate::job::sysbench::*;
-use crate::job::values::{parse_bool, parse_int};
+use crate::job::units::{sysbench_bool, sysbench_int};
 
 /// Output stream of a message.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -172,7 +172,7 @@ struct Stop(i32);
 fn int_opt(c: &mut Ctx, a: &Argv, name: &str) -> Result<Option<i64>, Stop> {
     match a.value(name) {
         None => Ok(None),
-        Some(v) => match parse_int(v) {
+        Some(v) => match sysbench_int(v) {
             Some(x) => Ok(Some(i64::from(x))),
             None => {
                 c.err(format!(
@@ -190,7 +190,7 @@ fn int_opt(c: &mut Ctx, a: &Argv, name: &str) -> Result<Option<i64>, Stop> {
 fn bool_opt(a: &Argv, name: &str, default: bool) -> bool {
     match a.last(name) {
         None => default,
-        Some(o) => parse_bool(o.value.as_deref()).unwrap_or(default),
+        Some(o) => sysbench_bool(o.value.as_deref()).unwrap_or(default),
     }
 }
 
@@ -207,7 +207,7 @@ pub fn parse(args: &[String]) -> Parsed {
     }
     let verbosity_guess = a
         .value("verbosity")
-        .and_then(parse_int)
+        .and_then(sysbench_int)
         .filter(|v| (0..=5).contains(v))
         .map(|v| v as u8)
         .unwrap_or(3);
@@ -292,7 +292,7 @@ fn parse_inner(
     for o in &a.opts {
         let known = KNOWN_OPTS.contains(&o.name.as_str());
         let bad_bool =
-            BOOL_OPTS.contains(&o.name.as_str()) && parse_bool(o.value.as_deref()).is_none();
+            BOOL_OPTS.contains(&o.name.as_str()) && sysbench_bool(o.value.as_deref()).is_none();
         if bad_bool && o.name == "notes" {
             // iomark's own switch: its own error (exit 2), not sysbench's
             c.err(format!(

@@ -5,7 +5,7 @@ use crate::cli::fileio::args::Argv;
 use super::{bool_opt, int_opt, level, Ctx, Stop, FILEIO_HELP, MAX_THREADS};
 use crate::exit;
 use crate::job::sysbench::*;
-use crate::job::values::{parse_int, parse_ratio, parse_size};
+use crate::job::units::{sysbench_int, sysbench_ratio, sysbench_size};
 use std::path::PathBuf;
 
 /// What option `name` (dashes, no `--`) accepts, for the hint line after sysbench's own
@@ -155,11 +155,11 @@ pub(super) fn general_options(c: &mut Ctx, a: &Argv) -> Result<General, Stop> {
             } else if v.is_empty() {
                 Some(Some(time as u64 / 20))
             } else if let Some(p) = v.strip_suffix('%') {
-                parse_int(p)
+                sysbench_int(p)
                     .filter(|x| *x >= 0)
                     .map(|p| Some(time as u64 * p as u64 / 100))
             } else {
-                parse_int(v).filter(|x| *x >= 0).map(|s| Some(s as u64))
+                sysbench_int(v).filter(|x| *x >= 0).map(|s| Some(s as u64))
             };
             match parsed {
                 Some(f) => f,
@@ -207,7 +207,7 @@ pub(super) fn general_options(c: &mut Ctx, a: &Argv) -> Result<General, Stop> {
     let mut checkpoints = vec![];
     if let Some(list) = a.value("report-checkpoints") {
         for item in list.split(',').filter(|s| !s.is_empty()) {
-            match parse_int(item) {
+            match sysbench_int(item) {
                 Some(x) if x > 0 => checkpoints.push(x as u64),
                 _ => {
                     c.fatal(format!("Invalid value for --report-checkpoints: '{item}' (positive whole seconds are expected)"));
@@ -282,7 +282,7 @@ pub(super) fn fileio_options(
         ));
         return Err(Stop(exit::INVALID));
     }
-    let total_size = a.value("file-total-size").map_or(2 << 30, parse_size);
+    let total_size = a.value("file-total-size").map_or(2 << 30, sysbench_size);
     if total_size == 0 {
         fatal_hint(c, "file-total-size", "Invalid value for file-total-size: 0");
         return Err(Stop(exit::FAILED));
@@ -330,7 +330,7 @@ pub(super) fn fileio_options(
     }
     let block_size = a
         .value("file-block-size")
-        .map_or(16384, |v| parse_size(v) as i32);
+        .map_or(16384, |v| sysbench_size(v) as i32);
     if block_size <= 0 {
         fatal_hint(
             c,
@@ -383,7 +383,7 @@ pub(super) fn fileio_options(
     let rw_ratio = match a.value("file-rw-ratio") {
         None => 1.5,
         Some(v) => {
-            match parse_ratio(v) {
+            match sysbench_ratio(v) {
                 Some(r) if r < 0.0 => {
                     fatal_hint(
                         c,
