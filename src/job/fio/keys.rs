@@ -305,16 +305,7 @@ pub fn parse_distribution(s: &str, kb_base: u64) -> Result<Distribution, String>
         Some((k, a)) => (k.trim(), Some(a.trim())),
         None => (s, None),
     };
-    let num = |what: &str| -> Result<f64, String> {
-        let a = arg.ok_or_else(|| format!("{kind} needs a parameter ({what})"))?;
-        if a.contains(':') {
-            return Err(format!("{kind}: a center (':') is not supported by iomark"));
-        }
-        a.parse::<f64>()
-            .ok()
-            .filter(|x| x.is_finite())
-            .ok_or_else(|| format!("'{a}' is not a number ({what})"))
-    };
+    let num = |what: &str| dist_param(kind, arg, what);
     match kind {
         "random" => Ok(Distribution::Random),
         "zipf" => {
@@ -344,91 +335,123 @@ pub fn parse_distribution(s: &str, kb_base: u64) -> Result<Distribution, String>
         }
         "zoned" | "zoned_abs" => {
             let a = arg.ok_or("zoned needs access/range pairs like 60/10:30/20:10/70")?;
-            let mut acc_sum = 0u32;
-            let mut zones: Vec<(u32, Option<u64>)> = Vec::new();
-            for z in a.split(':').filter(|z| !z.trim().is_empty()) {
-                let (p, r) = z
-                    .split_once('/')
-                    .ok_or_else(|| format!("zone '{z}' is not ACCESS%/RANGE"))?;
-                let p: u32 = p
-                    .trim()
-                    .parse()
-                    .ok()
-                    .filter(|&p| p <= 100)
-                    .ok_or_else(|| format!("zone '{z}': access percent 0-100"))?;
-                acc_sum += p;
-                let r = if r.trim().is_empty() {
-                    None
-                } else if kind == "zoned" {
-                    Some(
-                        r.trim()
-                            .parse::<u64>()
-                            .ok()
-                            .filter(|&r| r <= 100)
-                            .ok_or_else(|| format!("zone '{z}': range percent 0-100"))?,
-                    )
-                } else {
-                    Some(fio_size(r, kb_base)?)
-                };
-                zones.push((p, r));
-            }
-            if zones.is_empty() || acc_sum != 100 {
-                return Err(format!(
-                    "zone access percentages sum to {acc_sum}, must be 100"
-                ));
-            }
+            let zones = parse_zones(a, kind == "zoned", kb_base)?;
             if kind == "zoned" {
-                let given: u64 = zones.iter().filter_map(|z| z.1).sum();
-                let open = zones.iter().filter(|z| z.1.is_none()).count() as u64;
-                if given > 100 || (open == 0 && given != 100) {
-                    return Err(format!("zone ranges sum to {given}%, must be 100%"));
-                }
-                let mut left = 100 - given;
-                let mut open_left = open;
-                let out = zones
-                    .into_iter()
-                    .map(|(p, r)| {
-                        let r = r.unwrap_or_else(|| {
-                            let share = left / open_left.max(1);
-                            left -= share;
-                            open_left -= 1;
-                            share
-                        });
-                        (p, r as u32)
-                    })
-                    .collect();
-                Ok(Distribution::Zoned(out))
+                zoned_percent(zones)
             } else {
-                if zones.iter().any(|z| z.1.is_none()) {
-                    return Err("zoned_abs needs a size for every zone".into());
-                }
-                Ok(Distribution::ZonedAbs(
-                    zones
-                        .into_iter()
-                        .map(|(p, r)| (p, r.unwrap_or(0)))
-                        .collect(),
-                ))
+                zoned_abs(zones)
             }
         }
-        "sequence" => {
-            let a = arg.ok_or("sequence needs block indices like sequence:2,0,1")?;
-            let v = a
-                .split([',', ':'])
-                .map(|x| {
-                    x.trim()
-                        .parse::<u64>()
-                        .map_err(|_| format!("sequence: '{}' is not a block index", x.trim()))
-                })
-                .collect::<Result<Vec<u64>, String>>()?;
-            if v.is_empty() || v.len() > 65_536 {
-                return Err("sequence needs 1 to 65536 block indices".into());
-            }
-            Ok(Distribution::Sequence(v))
-        }
+        "sequence" => parse_sequence(arg),
         _ => Err(
             "accepted: random, zipf:θ, pareto:h, normal:σ, zoned:A/R:…, zoned_abs:A/SIZE:…, sequence:I,J,…".into(),
         ),
     }
+}
+
+/// The number after `KIND:` (`what` names it in errors); a center (`:c`) is refused.
+fn dist_param(kind: &str, arg: Option<&str>, what: &str) -> Result<f64, String> {
+    let a = arg.ok_or_else(|| format!("{kind} needs a parameter ({what})"))?;
+    if a.contains(':') {
+        return Err(format!("{kind}: a center (':') is not supported by iomark"));
+    }
+    a.parse::<f64>()
+        .ok()
+        .filter(|x| x.is_finite())
+        .ok_or_else(|| format!("'{a}' is not a number ({what})"))
+}
+
+/// `ACCESS/RANGE:…` zones: access percents summing to 100, each with a range (a percent
+/// when `percent`, else a size) or none (`ACCESS/`: a share of what is left).
+fn parse_zones(a: &str, percent: bool, kb_base: u64) -> Result<Vec<(u32, Option<u64>)>, String> {
+    let mut acc_sum = 0u32;
+    let mut zones: Vec<(u32, Option<u64>)> = Vec::new();
+    for z in a.split(':').filter(|z| !z.trim().is_empty()) {
+        let (p, r) = z
+            .split_once('/')
+            .ok_or_else(|| format!("zone '{z}' is not ACCESS%/RANGE"))?;
+        let p: u32 = p
+            .trim()
+            .parse()
+            .ok()
+            .filter(|&p| p <= 100)
+            .ok_or_else(|| format!("zone '{z}': access percent 0-100"))?;
+        acc_sum += p;
+        let r = if r.trim().is_empty() {
+            None
+        } else if percent {
+            Some(
+                r.trim()
+                    .parse::<u64>()
+                    .ok()
+                    .filter(|&r| r <= 100)
+                    .ok_or_else(|| format!("zone '{z}': range percent 0-100"))?,
+            )
+        } else {
+            Some(fio_size(r, kb_base)?)
+        };
+        zones.push((p, r));
+    }
+    if zones.is_empty() || acc_sum != 100 {
+        return Err(format!(
+            "zone access percentages sum to {acc_sum}, must be 100"
+        ));
+    }
+    Ok(zones)
+}
+
+/// `zoned:`: range percents summing to 100; zones without one share what is left.
+fn zoned_percent(zones: Vec<(u32, Option<u64>)>) -> Result<Distribution, String> {
+    let given: u64 = zones.iter().filter_map(|z| z.1).sum();
+    let open = zones.iter().filter(|z| z.1.is_none()).count() as u64;
+    if given > 100 || (open == 0 && given != 100) {
+        return Err(format!("zone ranges sum to {given}%, must be 100%"));
+    }
+    let mut left = 100 - given;
+    let mut open_left = open;
+    let out = zones
+        .into_iter()
+        .map(|(p, r)| {
+            let r = r.unwrap_or_else(|| {
+                let share = left / open_left.max(1);
+                left -= share;
+                open_left -= 1;
+                share
+            });
+            (p, r as u32)
+        })
+        .collect();
+    Ok(Distribution::Zoned(out))
+}
+
+/// `zoned_abs:`: every zone has a size.
+fn zoned_abs(zones: Vec<(u32, Option<u64>)>) -> Result<Distribution, String> {
+    if zones.iter().any(|z| z.1.is_none()) {
+        return Err("zoned_abs needs a size for every zone".into());
+    }
+    Ok(Distribution::ZonedAbs(
+        zones
+            .into_iter()
+            .map(|(p, r)| (p, r.unwrap_or(0)))
+            .collect(),
+    ))
+}
+
+/// `sequence:I,J,…`: 1 to 65536 block indices.
+fn parse_sequence(arg: Option<&str>) -> Result<Distribution, String> {
+    let a = arg.ok_or("sequence needs block indices like sequence:2,0,1")?;
+    let v = a
+        .split([',', ':'])
+        .map(|x| {
+            x.trim()
+                .parse::<u64>()
+                .map_err(|_| format!("sequence: '{}' is not a block index", x.trim()))
+        })
+        .collect::<Result<Vec<u64>, String>>()?;
+    if v.is_empty() || v.len() > 65_536 {
+        return Err("sequence needs 1 to 65536 block indices".into());
+    }
+    Ok(Distribution::Sequence(v))
 }
 
 /// Parse a `percentile_list` (`99:99.9:99.99`), each in (0, 100], at most 64 values.

@@ -258,11 +258,11 @@ fn cmdhelp_prints_fio_s_layout() {
     assert!(cmdhelp("reap-spin").unwrap().starts_with("           reap-spin: io_uring"));
     assert!(cmdhelp("reap_spin").is_some());
     assert!(cmdhelp("max_open_zone").is_none());
-    let all = cmdhelp_all();
-    assert!(all.starts_with("Description:\nname                    : Name of this job\n"), "{all}");
-    assert_eq!(all.lines().filter(|l| l.contains(": ")).count(), all().count());
+    let list = cmdhelp_all();
+    assert!(list.starts_with("Description:\nname                    : Name of this job\n"), "{list}");
+    assert_eq!(list.lines().filter(|l| l.contains(": ")).count(), all().count());
     // one heading per group
-    let headings: Vec<&str> = all.lines().filter(|l| l.ends_with(':')).collect();
+    let headings: Vec<&str> = list.lines().filter(|l| l.ends_with(':')).collect();
     let mut unique = headings.clone();
     unique.sort();
     unique.dedup();
