@@ -75,9 +75,16 @@ fn cmdhelp_lists_every_key_by_group() {
 
 #[test]
 fn cmdhelp_answers_first_whatever_else_is_written() {
-    let o = iomark(&["--name=j", "--bogus=1", "--cmdhelp=timeout"], Path::new("."));
+    let o = iomark(
+        &["--name=j", "--bogus=1", "--cmdhelp=timeout"],
+        Path::new("."),
+    );
     assert_eq!(o.status.code(), Some(0));
-    assert!(text(&o.stdout).starts_with("             runtime: Stop workload"), "{}", text(&o.stdout));
+    assert!(
+        text(&o.stdout).starts_with("             runtime: Stop workload"),
+        "{}",
+        text(&o.stdout)
+    );
     // `-` and `_` alike, as for the keys themselves
     let o = iomark(&["--cmdhelp=status_interval"], Path::new("."));
     assert!(text(&o.stdout).contains("status-interval: "));
@@ -94,7 +101,11 @@ fn cmdhelp_of_an_unknown_key_is_one_line_with_a_hint() {
     );
     let o = iomark(&["--cmdhelp=cpus_allowed"], Path::new("."));
     assert_eq!(o.status.code(), Some(2));
-    assert!(!text(&o.stderr).contains("did you mean"), "{}", text(&o.stderr));
+    assert!(
+        !text(&o.stderr).contains("did you mean"),
+        "{}",
+        text(&o.stderr)
+    );
 }
 
 #[test]
@@ -108,17 +119,33 @@ fn a_near_miss_of_every_key_gets_a_hint_on_the_command_line() {
             format!("{k}x")
         };
         let o = iomark(
-            &["--name=j", "--ioengine=null", "--size=1m", &format!("--{miss}=1")],
+            &[
+                "--name=j",
+                "--ioengine=null",
+                "--size=1m",
+                &format!("--{miss}=1"),
+            ],
             d.path(),
         );
         assert_eq!(o.status.code(), Some(2), "--{miss}");
         let e = text(&o.stderr);
-        assert!(e.contains(&format!("option '{miss}' is not supported by iomark; did you mean '")), "--{miss}: {e}");
-        let named = e.split("did you mean '").nth(1).and_then(|r| r.split('\'').next()).unwrap();
+        assert!(
+            e.contains(&format!(
+                "option '{miss}' is not supported by iomark; did you mean '"
+            )),
+            "--{miss}: {e}"
+        );
+        let named = e
+            .split("did you mean '")
+            .nth(1)
+            .and_then(|r| r.split('\'').next())
+            .unwrap();
         let o = iomark(&[&format!("--cmdhelp={named}")], d.path());
         let help = text(&o.stdout);
         assert!(
-            help.lines().next().is_some_and(|l| l.trim_start().starts_with(&format!("{k}: ")))
+            help.lines()
+                .next()
+                .is_some_and(|l| l.trim_start().starts_with(&format!("{k}: ")))
                 || help.contains(&format!("alias: {k}\n")),
             "--{miss} → {named}, expected {k}"
         );
@@ -128,7 +155,11 @@ fn a_near_miss_of_every_key_gets_a_hint_on_the_command_line() {
 #[test]
 fn a_typo_in_a_job_file_gets_a_hint_with_its_line() {
     let d = tempfile::tempdir().unwrap();
-    std::fs::write(d.path().join("j.fio"), "[j]\nioengine=null\nsize=1m\nmax_open_zone=4\n").unwrap();
+    std::fs::write(
+        d.path().join("j.fio"),
+        "[j]\nioengine=null\nsize=1m\nmax_open_zone=4\n",
+    )
+    .unwrap();
     let o = iomark(&["j.fio"], d.path());
     assert_eq!(o.status.code(), Some(2));
     assert_eq!(
@@ -148,11 +179,22 @@ fn iomark_s_own_options_are_known_to_the_hint_and_refused_in_job_files() {
         ("--plto=d", "plot"),
         ("--outptu=o.txt", "output"),
     ] {
-        let o = iomark(&["--name=j", "--ioengine=null", "--size=1m", typo], d.path());
+        let o = iomark(
+            &["--name=j", "--ioengine=null", "--size=1m", typo],
+            d.path(),
+        );
         assert_eq!(o.status.code(), Some(2), "{typo}");
-        assert!(text(&o.stderr).ends_with(&format!("did you mean '{want}'?\n")), "{typo}: {}", text(&o.stderr));
+        assert!(
+            text(&o.stderr).ends_with(&format!("did you mean '{want}'?\n")),
+            "{typo}: {}",
+            text(&o.stderr)
+        );
     }
-    std::fs::write(d.path().join("j.fio"), "[j]\nioengine=null\nsize=1m\njson=r.json\n").unwrap();
+    std::fs::write(
+        d.path().join("j.fio"),
+        "[j]\nioengine=null\nsize=1m\njson=r.json\n",
+    )
+    .unwrap();
     let o = iomark(&["j.fio"], d.path());
     assert_eq!(o.status.code(), Some(2));
     assert_eq!(
@@ -169,7 +211,11 @@ fn help_lists_the_groups_and_points_to_cmdhelp() {
     let s = text(&o.stdout);
     assert!(s.contains("--cmdhelp=KEY"), "{s}");
     assert!(s.contains("Options by group"), "{s}");
-    for g in ["  General I/O: rw ioengine iodepth", "  Zone: zonemode", "  Command line: output-format"] {
+    for g in [
+        "  General I/O: rw ioengine iodepth",
+        "  Zone: zonemode",
+        "  Command line: output-format",
+    ] {
         assert!(s.contains(g), "{g}\n{s}");
     }
     assert!(s.lines().all(|l| l.chars().count() <= 110), "{s}");

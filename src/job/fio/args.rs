@@ -159,7 +159,8 @@ impl Scan {
             _ => {}
         }
         if key == "name" {
-            self.sections.push((v.clone().unwrap_or_default(), Vec::new()));
+            self.sections
+                .push((v.clone().unwrap_or_default(), Vec::new()));
         }
         if let Some(last) = self.sections.last_mut() {
             last.1.push(Entry {
@@ -188,8 +189,14 @@ fn apply_entry(job: &mut FioJob, e: &Entry, notices: &mut Vec<String>) -> Result
     options::apply(job, &e.key, e.value.as_deref(), &e.origin, notices)
 }
 
-fn apply_all(job: &mut FioJob, entries: &[Entry], notices: &mut Vec<String>) -> Result<(), FioError> {
-    entries.iter().try_for_each(|e| apply_entry(job, e, notices))
+fn apply_all(
+    job: &mut FioJob,
+    entries: &[Entry],
+    notices: &mut Vec<String>,
+) -> Result<(), FioError> {
+    entries
+        .iter()
+        .try_for_each(|e| apply_entry(job, e, notices))
 }
 
 /// The sections of job file `f` (`-`: standard input, as fio).
@@ -250,9 +257,7 @@ fn separate_value<'a>(key: &str, next: Option<&'a str>) -> Result<Option<&'a str
     let value = next.filter(|n| !n.starts_with("--"));
     match o.arg {
         Arg::Flag => Ok(None),
-        Arg::BoolWord => {
-            Ok(next.filter(|n| BOOL_WORDS.contains(&n.to_ascii_lowercase().as_str())))
-        }
+        Arg::BoolWord => Ok(next.filter(|n| BOOL_WORDS.contains(&n.to_ascii_lowercase().as_str()))),
         Arg::Value | Arg::ValueOwnMessage if value.is_some() => Ok(value),
         Arg::ValueOwnMessage => Ok(None),
         Arg::Value => Err(FioError::Usage(format!(

@@ -233,7 +233,10 @@ fn fio_fractional_times_are_refused_with_the_same_time_in_a_smaller_unit() {
     // nothing smaller than ns, and too many digits: the generic hint
     for v in ["1.5ns", "0.1234567891", "1.5x"] {
         let e = hint(v, s);
-        assert!(e.starts_with("fractions are not accepted; use a smaller unit ("), "{v}: {e}");
+        assert!(
+            e.starts_with("fractions are not accepted; use a smaller unit ("),
+            "{v}: {e}"
+        );
     }
 }
 
@@ -249,7 +252,10 @@ fn fio_bssplit_weights() {
         Ok(vec![(4 * KI, 50), (8 * KI, 25), (16 * KI, 25)])
     );
     assert_eq!(fio_bssplit("4KiB/100", 1024), Ok(vec![(4000, 100)]));
-    assert_eq!(fio_bssplit("4k/60:8k/60", 1024), Err(BssplitError::Sum(120)));
+    assert_eq!(
+        fio_bssplit("4k/60:8k/60", 1024),
+        Err(BssplitError::Sum(120))
+    );
     assert_eq!(fio_bssplit("4k/60", 1024), Err(BssplitError::Sum(60)));
     for bad in ["", ":", "0/100", "4k/x", "4k/-5", "4q/100", "4k/1.5"] {
         assert!(
@@ -362,7 +368,9 @@ fn iomark_positive_sizes_refuse_zero() {
         iomark_positive_size("0M", "the working set"),
         Err("'0M': the working set must be greater than 0".into())
     );
-    assert!(iomark_positive_size("x", "the size").unwrap_err().contains("not a size"));
+    assert!(iomark_positive_size("x", "the size")
+        .unwrap_err()
+        .contains("not a size"));
 }
 
 #[test]
@@ -417,7 +425,10 @@ fn iomark_bandwidths() {
         assert_eq!(iomark_mb_s(s), Ok(want), "{s:?}");
     }
     for bad in ["fast", "-1", "0", "", "3TB/s", "inf", "nan", "3MiB/s"] {
-        assert!(iomark_mb_s(bad).unwrap_err().contains("not a bandwidth"), "{bad:?}");
+        assert!(
+            iomark_mb_s(bad).unwrap_err().contains("not a bandwidth"),
+            "{bad:?}"
+        );
     }
 }
 
@@ -437,8 +448,15 @@ fn iomark_spin_times() {
     ] {
         assert_eq!(iomark_spin_ns(s), Ok(want), "{s:?}");
     }
-    for bad in ["10s", "2ms", "abc", "5q", "1001us", "", "-1us", "1e3ns", "5 m"] {
-        assert!(iomark_spin_ns(bad).unwrap_err().starts_with("a time up to 1ms"), "{bad:?}");
+    for bad in [
+        "10s", "2ms", "abc", "5q", "1001us", "", "-1us", "1e3ns", "5 m",
+    ] {
+        assert!(
+            iomark_spin_ns(bad)
+                .unwrap_err()
+                .starts_with("a time up to 1ms"),
+            "{bad:?}"
+        );
     }
 }
 

@@ -16,29 +16,77 @@ pub(super) static OPTIONS: &[FioOption] = &[
         .default("4096")
         .range(1, -1)
         .example("4k,64k"),
-    FioOption::job("bsrange", Group::Io, Kind::Range, "Set block size range (in more detail than bs)", bsrange)
-        .alias(&["blocksize_range"])
-        .range(1, 0)
-        .example("4k-16k"),
-    FioOption::job("bssplit", Group::Io, Kind::Str, "Set a specific mix of block sizes", bssplit)
-        .example("4k/50:64k/50"),
-    FioOption::job("ba", Group::Io, Kind::Int, "IO block offset alignment", blockalign)
-        .alias(&["blockalign"])
-        .range(1, -1)
-        .example("4k"),
-    FioOption::job("size", Group::Io, Kind::SizeStr, "Total size of device or files", size)
-        .example("50%"),
-    FioOption::job("io_size", Group::Io, Kind::SizeStr, "Total size of I/O to be performed", io_size)
-        .alias(&["io_limit"])
-        .example("64m"),
-    FioOption::job("number_ios", Group::Io, Kind::Str, "Force job completion after this number of IOs", number_ios)
-        .default("0"),
-    FioOption::job("offset", Group::Io, Kind::SizeStr, "Start IO from this offset", offset)
-        .default("0")
-        .example("10%"),
-    FioOption::job("offset_increment", Group::Io, Kind::SizeStr, "What is the increment from one offset to the next", offset_increment)
-        .default("0")
-        .example("1m"),
+    FioOption::job(
+        "bsrange",
+        Group::Io,
+        Kind::Range,
+        "Set block size range (in more detail than bs)",
+        bsrange,
+    )
+    .alias(&["blocksize_range"])
+    .range(1, 0)
+    .example("4k-16k"),
+    FioOption::job(
+        "bssplit",
+        Group::Io,
+        Kind::Str,
+        "Set a specific mix of block sizes",
+        bssplit,
+    )
+    .example("4k/50:64k/50"),
+    FioOption::job(
+        "ba",
+        Group::Io,
+        Kind::Int,
+        "IO block offset alignment",
+        blockalign,
+    )
+    .alias(&["blockalign"])
+    .range(1, -1)
+    .example("4k"),
+    FioOption::job(
+        "size",
+        Group::Io,
+        Kind::SizeStr,
+        "Total size of device or files",
+        size,
+    )
+    .example("50%"),
+    FioOption::job(
+        "io_size",
+        Group::Io,
+        Kind::SizeStr,
+        "Total size of I/O to be performed",
+        io_size,
+    )
+    .alias(&["io_limit"])
+    .example("64m"),
+    FioOption::job(
+        "number_ios",
+        Group::Io,
+        Kind::Str,
+        "Force job completion after this number of IOs",
+        number_ios,
+    )
+    .default("0"),
+    FioOption::job(
+        "offset",
+        Group::Io,
+        Kind::SizeStr,
+        "Start IO from this offset",
+        offset,
+    )
+    .default("0")
+    .example("10%"),
+    FioOption::job(
+        "offset_increment",
+        Group::Io,
+        Kind::SizeStr,
+        "What is the increment from one offset to the next",
+        offset_increment,
+    )
+    .default("0")
+    .example("1m"),
 ];
 
 /// fio's `int[z]`: `Nz` counts zones, turned into bytes by `zone_keys::settle` once

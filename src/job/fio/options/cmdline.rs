@@ -24,49 +24,130 @@ pub struct Parse {
 }
 
 pub(super) static OPTIONS: &[FioOption] = &[
-    FioOption::cmd("output-format", Kind::Str, "Output format (normal, json, json+, or a comma list such as normal,json)", output_format)
-        .default("normal")
-        .values(&[
-            ("normal", "fio's human summary"),
-            ("json", "fio's JSON document"),
-            ("json+", "fio's JSON document with the latency histogram bins"),
-        ])
-        .example("normal,json"),
+    FioOption::cmd(
+        "output-format",
+        Kind::Str,
+        "Output format (normal, json, json+, or a comma list such as normal,json)",
+        output_format,
+    )
+    .default("normal")
+    .values(&[
+        ("normal", "fio's human summary"),
+        ("json", "fio's JSON document"),
+        (
+            "json+",
+            "fio's JSON document with the latency histogram bins",
+        ),
+    ])
+    .example("normal,json"),
     FioOption::cmd("output", Kind::Str, "Write output to file", output)
         .arg(Arg::ValueOwnMessage)
         .example("out.txt"),
-    FioOption::cmd("section", Kind::Str, "Only run specified section in job file, multiple sections can be specified", section)
-        .arg(Arg::ValueOwnMessage)
-        .example("job1"),
-    FioOption::cmd("status-interval", Kind::Time, "Print a progress line (stderr) and record an interval sample this often", status_interval)
-        .example("1s"),
-    FioOption::cmd("eta", Kind::Str, "When ETA estimate should be printed (accepted; iomark prints no ETA line)", eta)
-        .values(&[("always", ""), ("never", ""), ("auto", "")])
-        .example("never"),
-    FioOption::cmd("eta-newline", Kind::Time, "Force a new line for every 't' period passed (accepted; no ETA line)", eta_newline)
-        .example("5"),
-    FioOption::cmd("eta-interval", Kind::Time, "ETA update interval, ms by default (accepted; no ETA line)", eta_interval)
-        .example("500"),
-    FioOption::cmd("parse-only", Kind::Flag, "Parse options only, don't start any IO", parse_only),
-    FioOption::cmd("warnings-fatal", Kind::Flag, "Fio parser warnings are fatal", warnings_fatal),
-    FioOption::cmd("minimal", Kind::Flag, "Minimal (terse) output (refused: terse output is not supported)", minimal),
-    FioOption::front("showcmd", Kind::Flag, "Turn a job file into command line options"),
-    FioOption::front("cmdhelp", Kind::Flag, "Print command help, \"all\" for all of them"),
+    FioOption::cmd(
+        "section",
+        Kind::Str,
+        "Only run specified section in job file, multiple sections can be specified",
+        section,
+    )
+    .arg(Arg::ValueOwnMessage)
+    .example("job1"),
+    FioOption::cmd(
+        "status-interval",
+        Kind::Time,
+        "Print a progress line (stderr) and record an interval sample this often",
+        status_interval,
+    )
+    .example("1s"),
+    FioOption::cmd(
+        "eta",
+        Kind::Str,
+        "When ETA estimate should be printed (accepted; iomark prints no ETA line)",
+        eta,
+    )
+    .values(&[("always", ""), ("never", ""), ("auto", "")])
+    .example("never"),
+    FioOption::cmd(
+        "eta-newline",
+        Kind::Time,
+        "Force a new line for every 't' period passed (accepted; no ETA line)",
+        eta_newline,
+    )
+    .example("5"),
+    FioOption::cmd(
+        "eta-interval",
+        Kind::Time,
+        "ETA update interval, ms by default (accepted; no ETA line)",
+        eta_interval,
+    )
+    .example("500"),
+    FioOption::cmd(
+        "parse-only",
+        Kind::Flag,
+        "Parse options only, don't start any IO",
+        parse_only,
+    ),
+    FioOption::cmd(
+        "warnings-fatal",
+        Kind::Flag,
+        "Fio parser warnings are fatal",
+        warnings_fatal,
+    ),
+    FioOption::cmd(
+        "minimal",
+        Kind::Flag,
+        "Minimal (terse) output (refused: terse output is not supported)",
+        minimal,
+    ),
+    FioOption::front(
+        "showcmd",
+        Kind::Flag,
+        "Turn a job file into command line options",
+    ),
+    FioOption::front(
+        "cmdhelp",
+        Kind::Flag,
+        "Print command help, \"all\" for all of them",
+    ),
     FioOption::front("version", Kind::Flag, "Print version info and exit"),
     FioOption::front("help", Kind::Flag, "Print this page"),
-    FioOption::cmd("json", Kind::Str, "Write iomark's RunResult (JSON) to FILE", json)
-        .arg(Arg::ValueOwnMessage)
-        .example("r.json"),
-    FioOption::cmd("plot", Kind::Str, "Write SVG charts of the run (throughput over time, latency curve) to DIR", plot)
-        .arg(Arg::ValueOwnMessage)
-        .example("plots"),
-    FioOption::cmd("allow-destructive-write", Kind::Str, "Let jobs write to this block device (repeatable)", allow_destructive_write)
-        .arg(Arg::ValueOwnMessage)
-        .example("/dev/sdx"),
-    FioOption::cmd("reap-spin", Kind::Time, "io_uring: watch for completions this long before sleeping (0 = sleep at once, as fio)", reap_spin)
-        .default("5us")
-        .example("800ns"),
-    FioOption::cmd("engine-strict", Kind::Flag, "Exit 3 instead of falling back to psync when io_uring is denied", engine_strict),
+    FioOption::cmd(
+        "json",
+        Kind::Str,
+        "Write iomark's RunResult (JSON) to FILE",
+        json,
+    )
+    .arg(Arg::ValueOwnMessage)
+    .example("r.json"),
+    FioOption::cmd(
+        "plot",
+        Kind::Str,
+        "Write SVG charts of the run (throughput over time, latency curve) to DIR",
+        plot,
+    )
+    .arg(Arg::ValueOwnMessage)
+    .example("plots"),
+    FioOption::cmd(
+        "allow-destructive-write",
+        Kind::Str,
+        "Let jobs write to this block device (repeatable)",
+        allow_destructive_write,
+    )
+    .arg(Arg::ValueOwnMessage)
+    .example("/dev/sdx"),
+    FioOption::cmd(
+        "reap-spin",
+        Kind::Time,
+        "io_uring: watch for completions this long before sleeping (0 = sleep at once, as fio)",
+        reap_spin,
+    )
+    .default("5us")
+    .example("800ns"),
+    FioOption::cmd(
+        "engine-strict",
+        Kind::Flag,
+        "Exit 3 instead of falling back to psync when io_uring is denied",
+        engine_strict,
+    ),
 ];
 
 /// `ORIGIN: invalid value …` of a command-line option.
@@ -113,7 +194,10 @@ fn output(c: &mut CmdCtx<'_>, v: Option<&str>) -> R {
 }
 
 fn section(c: &mut CmdCtx<'_>, v: Option<&str>) -> R {
-    let f = named(v, "--section needs a job-file section name (--section=NAME)")?;
+    let f = named(
+        v,
+        "--section needs a job-file section name (--section=NAME)",
+    )?;
     c.p.cmd.sections.push(f);
     Ok(())
 }
@@ -202,16 +286,17 @@ fn allow_destructive_write(c: &mut CmdCtx<'_>, v: Option<&str>) -> R {
 fn reap_spin(c: &mut CmdCtx<'_>, v: Option<&str>) -> R {
     let t = v.unwrap_or("");
     c.p.reap_spin = Some(units::iomark_spin_ns(t).map_err(|why| bad_arg("reap-spin", t, why))?);
-    c.p.cmd.own_options.push(("reap-spin".into(), t.trim().into()));
+    c.p.cmd
+        .own_options
+        .push(("reap-spin".into(), t.trim().into()));
     Ok(())
 }
 
 fn engine_strict(c: &mut CmdCtx<'_>, v: Option<&str>) -> R {
     let strict = fio_bool("engine-strict", v, &Origin::CommandLine)?;
     c.p.cmd.engine_strict = strict;
-    c.p.cmd.own_options.push((
-        "engine-strict".into(),
-        if strict { "" } else { "0" }.into(),
-    ));
+    c.p.cmd
+        .own_options
+        .push(("engine-strict".into(), if strict { "" } else { "0" }.into()));
     Ok(())
 }

@@ -93,38 +93,27 @@ pub(super) static OPTIONS: &[FioOption] = &[
 
 fn verify(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
     let v = c.need(v)?.trim();
-    c.job.more.verify = match v {
-        "0" | "none" => None,
-        "crc32c" | "crc32c-intel" => Some(VerifyKind::Crc32c),
-        "md5" => Some(VerifyKind::Md5),
-        "xxhash" | "xxhash64" => Some(VerifyKind::Xxhash),
-        "sha256" => Some(VerifyKind::Sha256),
-        "crc64" => Some(VerifyKind::Crc64),
-        "meta" => Some(VerifyKind::Meta),
-        "pattern" => Some(VerifyKind::Pattern),
-        _ => {
-            return Err(c.bad(
+    c.job.more.verify =
+        match v {
+            "0" | "none" => None,
+            "crc32c" | "crc32c-intel" => Some(VerifyKind::Crc32c),
+            "md5" => Some(VerifyKind::Md5),
+            "xxhash" | "xxhash64" => Some(VerifyKind::Xxhash),
+            "sha256" => Some(VerifyKind::Sha256),
+            "crc64" => Some(VerifyKind::Crc64),
+            "meta" => Some(VerifyKind::Meta),
+            "pattern" => Some(VerifyKind::Pattern),
+            _ => return Err(c.bad(
                 v,
                 "accepted: crc32c, crc32c-intel, crc64, md5, xxhash, sha256, meta, pattern, none",
-            ))
-        }
-    };
+            )),
+        };
     Ok(())
 }
 
 fn verify_pattern(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
     let v = c.need(v)?;
     c.job.more.verify_pattern = parse_pattern(v).map_err(|e| c.bad(v, e))?;
-    Ok(())
-}
-
-fn do_verify(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
-    c.job.more.do_verify = c.bool(v)?;
-    Ok(())
-}
-
-fn verify_fatal(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
-    c.job.more.verify_fatal = c.bool(v)?;
     Ok(())
 }
 
@@ -158,11 +147,6 @@ fn verify_write_sequence(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
     Ok(())
 }
 
-fn verify_dump(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
-    c.job.more.x.verify_dump = c.bool(v)?;
-    Ok(())
-}
-
 fn verify_async(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
     let v = c.need(v)?;
     let n = c.u64(v)?;
@@ -172,16 +156,6 @@ fn verify_async(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
             "notice: verify_async={n}: iomark verifies inline in each job thread (no verifier threads); the option has no effect"
         ));
     }
-    Ok(())
-}
-
-fn zero_buffers(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
-    c.job.more.zero_buffers = c.bool(v)?;
-    Ok(())
-}
-
-fn refill_buffers(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
-    c.job.more.refill_buffers = c.bool(v)?;
     Ok(())
 }
 
@@ -211,11 +185,6 @@ fn dedupe_working_set_percentage(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
     Ok(())
 }
 
-fn dedupe_global(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
-    c.job.extra.dedupe_global = c.bool(v)?;
-    Ok(())
-}
-
 fn continue_on_error(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
     let v = c.need(v)?;
     c.job.more.continue_on_error =
@@ -234,7 +203,12 @@ fn ignore_error(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
     Ok(())
 }
 
-fn error_dump(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
-    c.job.more.x.error_dump = c.bool(v)?;
-    Ok(())
+bool_keys! {
+    do_verify => more.do_verify;
+    verify_fatal => more.verify_fatal;
+    verify_dump => more.x.verify_dump;
+    zero_buffers => more.zero_buffers;
+    refill_buffers => more.refill_buffers;
+    dedupe_global => extra.dedupe_global;
+    error_dump => more.x.error_dump;
 }

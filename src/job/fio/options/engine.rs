@@ -10,42 +10,115 @@ use crate::job::fio::FioError;
 type R = Result<(), FioError>;
 
 pub(super) static OPTIONS: &[FioOption] = &[
-    FioOption::job("sqthread_poll", Group::Engine, Kind::Flag, "Offload submission/completion to kernel thread", sqthread_poll),
-    FioOption::job("sqthread_poll_cpu", Group::Engine, Kind::Int, "What CPU to run SQ thread polling on", sqthread_poll_cpu)
-        .example("0"),
-    FioOption::job("hipri", Group::Engine, Kind::Flag, "Use polled IO completions", hipri),
-    FioOption::job("force_async", Group::Engine, Kind::Int, "Set IOSQE_ASYNC every N requests", force_async)
-        .example("4"),
-    FioOption::job("cmdprio_percentage", Group::Engine, Kind::Int, "Send high priority I/O this percentage of the time", cmdprio_percentage)
-        .range(0, 100)
-        .example("10,20"),
-    FioOption::job("cmdprio_class", Group::Engine, Kind::Int, "Set asynchronous IO priority class", cmdprio_class)
-        .range(0, 3)
-        .example("3"),
-    FioOption::job("cmdprio", Group::Engine, Kind::Int, "Set asynchronous IO priority level", cmdprio)
-        .range(0, 7)
-        .example("2,5"),
-    FioOption::job("cmdprio_hint", Group::Engine, Kind::Int, "Set asynchronous IO priority hint", cmdprio_hint)
-        .range(0, 1023)
-        .example("3"),
-    FioOption::job("cmdprio_bssplit", Group::Engine, Kind::Str, "Set priority percentages for different block sizes", cmdprio_bssplit)
-        .example("64k/25/1/1:64k/75/3/2,1m/10"),
-    FioOption::job("prio", Group::Priority, Kind::Int, "Set job IO priority value", prio)
-        .range(0, 7)
-        .example("4"),
-    FioOption::job("prioclass", Group::Priority, Kind::Int, "Set job IO priority class", prioclass)
-        .range(0, 3)
-        .example("2"),
-    FioOption::job("numa_cpu_nodes", Group::General, Kind::Str, "NUMA CPU nodes bind", numa_cpu_nodes)
-        .example("0-1"),
-    FioOption::job("numa_mem_policy", Group::General, Kind::Str, "NUMA memory policy setup", numa_mem_policy)
-        .example("interleave:0-1"),
+    FioOption::job(
+        "sqthread_poll",
+        Group::Engine,
+        Kind::Flag,
+        "Offload submission/completion to kernel thread",
+        sqthread_poll,
+    ),
+    FioOption::job(
+        "sqthread_poll_cpu",
+        Group::Engine,
+        Kind::Int,
+        "What CPU to run SQ thread polling on",
+        sqthread_poll_cpu,
+    )
+    .example("0"),
+    FioOption::job(
+        "hipri",
+        Group::Engine,
+        Kind::Flag,
+        "Use polled IO completions",
+        hipri,
+    ),
+    FioOption::job(
+        "force_async",
+        Group::Engine,
+        Kind::Int,
+        "Set IOSQE_ASYNC every N requests",
+        force_async,
+    )
+    .example("4"),
+    FioOption::job(
+        "cmdprio_percentage",
+        Group::Engine,
+        Kind::Int,
+        "Send high priority I/O this percentage of the time",
+        cmdprio_percentage,
+    )
+    .range(0, 100)
+    .example("10,20"),
+    FioOption::job(
+        "cmdprio_class",
+        Group::Engine,
+        Kind::Int,
+        "Set asynchronous IO priority class",
+        cmdprio_class,
+    )
+    .range(0, 3)
+    .example("3"),
+    FioOption::job(
+        "cmdprio",
+        Group::Engine,
+        Kind::Int,
+        "Set asynchronous IO priority level",
+        cmdprio,
+    )
+    .range(0, 7)
+    .example("2,5"),
+    FioOption::job(
+        "cmdprio_hint",
+        Group::Engine,
+        Kind::Int,
+        "Set asynchronous IO priority hint",
+        cmdprio_hint,
+    )
+    .range(0, 1023)
+    .example("3"),
+    FioOption::job(
+        "cmdprio_bssplit",
+        Group::Engine,
+        Kind::Str,
+        "Set priority percentages for different block sizes",
+        cmdprio_bssplit,
+    )
+    .example("64k/25/1/1:64k/75/3/2,1m/10"),
+    FioOption::job(
+        "prio",
+        Group::Priority,
+        Kind::Int,
+        "Set job IO priority value",
+        prio,
+    )
+    .range(0, 7)
+    .example("4"),
+    FioOption::job(
+        "prioclass",
+        Group::Priority,
+        Kind::Int,
+        "Set job IO priority class",
+        prioclass,
+    )
+    .range(0, 3)
+    .example("2"),
+    FioOption::job(
+        "numa_cpu_nodes",
+        Group::General,
+        Kind::Str,
+        "NUMA CPU nodes bind",
+        numa_cpu_nodes,
+    )
+    .example("0-1"),
+    FioOption::job(
+        "numa_mem_policy",
+        Group::General,
+        Kind::Str,
+        "NUMA memory policy setup",
+        numa_mem_policy,
+    )
+    .example("interleave:0-1"),
 ];
-
-fn sqthread_poll(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
-    c.job.sqthread_poll = c.bool(v)?;
-    Ok(())
-}
 
 fn sqthread_poll_cpu(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
     let v = c.need(v)?;
@@ -54,18 +127,14 @@ fn sqthread_poll_cpu(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
     Ok(())
 }
 
-fn hipri(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
-    c.job.hipri = c.bool(v)?;
-    Ok(())
-}
-
 /// `force_async=N`: every N-th request with IOSQE_ASYNC (0: never).
 fn force_async(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
     let v = c.need(v)?;
     let n = c.u64(v)?;
-    c.job.force_async = Some(u32::try_from(n).map_err(|_| {
-        c.bad(v, "a whole number of requests from 0 (never) to 4294967295")
-    })?);
+    c.job.force_async = Some(
+        u32::try_from(n)
+            .map_err(|_| c.bad(v, "a whole number of requests from 0 (never) to 4294967295"))?,
+    );
     Ok(())
 }
 
@@ -123,8 +192,12 @@ fn prio(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
 
 fn prioclass(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
     let v = c.need(v)?;
-    let n = small(3)(v)
-        .map_err(|e| c.bad(v, format!("{e} (0 none, 1 realtime, 2 best-effort, 3 idle)")))?;
+    let n = small(3)(v).map_err(|e| {
+        c.bad(
+            v,
+            format!("{e} (0 none, 1 realtime, 2 best-effort, 3 idle)"),
+        )
+    })?;
     c.job.extra.prioclass = Some(n as u8);
     Ok(())
 }
@@ -139,4 +212,9 @@ fn numa_mem_policy(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
     let v = c.need(v)?;
     c.job.extra.numa_mem_policy = Some(parse_mem_policy(v).map_err(|e| c.bad(v, e))?);
     Ok(())
+}
+
+bool_keys! {
+    sqthread_poll => sqthread_poll;
+    hipri => hipri;
 }

@@ -36,54 +36,138 @@ pub(super) static OPTIONS: &[FioOption] = &[
         .default("read")
         .values(RW_VALUES)
         .example("randread:8"),
-    FioOption::job("ioengine", Group::GeneralIo, Kind::Str, "IO engine to use", ioengine)
-        .default("psync")
-        .values(ENGINE_VALUES)
-        .example("io_uring"),
-    FioOption::job("iodepth", Group::GeneralIo, Kind::Int, "Number of IO buffers to keep in flight", iodepth)
-        .default("1")
-        .range(1, 65_536)
-        .example("32"),
-    FioOption::job("iodepth_batch", Group::GeneralIo, Kind::Int, "Number of IO buffers to submit in one go", iodepth_batch)
-        .alias(&["iodepth_batch_submit"])
-        .default("1")
-        .range(0, -1),
-    FioOption::job("iodepth_batch_complete_min", Group::GeneralIo, Kind::Int, "Min number of IO buffers to retrieve in one go", iodepth_batch_complete_min)
-        .alias(&["iodepth_batch_complete"])
-        .default("1")
-        .range(0, -1),
-    FioOption::job("iodepth_batch_complete_max", Group::GeneralIo, Kind::Int, "Max number of IO buffers to retrieve in one go", iodepth_batch_complete_max)
-        .range(0, -1),
-    FioOption::job("iodepth_low", Group::GeneralIo, Kind::Int, "Low water mark for queuing depth", iodepth_low)
-        .range(0, -1),
-    FioOption::job("io_submit_mode", Group::GeneralIo, Kind::Str, "How IO submissions and completions are done", io_submit_mode)
-        .default("inline")
-        .values(&[
-            ("inline", "Submit and complete IO inline"),
-            ("offload", "Offload submit and complete to threads"),
-        ])
-        .example("offload"),
-    FioOption::job("rwmixread", Group::RwMix, Kind::Int, "Percentage of mixed workload that is reads", rwmixread)
-        .default("50")
-        .range(0, 100)
-        .example("70"),
-    FioOption::job("rwmixwrite", Group::RwMix, Kind::Int, "Percentage of mixed workload that is writes", rwmixwrite)
-        .default("50")
-        .range(0, 100)
-        .example("30"),
-    FioOption::job("direct", Group::IoType, Kind::Bool, "Use O_DIRECT IO (negates buffered)", direct)
-        .default("0"),
-    FioOption::job("buffered", Group::IoType, Kind::Bool, "Use buffered IO (negates direct)", buffered)
-        .default("1"),
-    FioOption::job("sync", Group::IoType, Kind::Str, "Use synchronous write IO", sync)
-        .arg(Arg::BoolWord)
-        .default("none")
-        .values(&[("none", ""), ("0", ""), ("sync", ""), ("1", "")])
-        .example("sync"),
-    FioOption::job("invalidate", Group::IoType, Kind::Bool, "Invalidate buffer/page cache prior to running job", invalidate)
-        .default("1"),
-    FioOption::job("atomic", Group::IoType, Kind::Bool, "Use Atomic IO with O_DIRECT (implies O_DIRECT)", atomic)
-        .default("0"),
+    FioOption::job(
+        "ioengine",
+        Group::GeneralIo,
+        Kind::Str,
+        "IO engine to use",
+        ioengine,
+    )
+    .default("psync")
+    .values(ENGINE_VALUES)
+    .example("io_uring"),
+    FioOption::job(
+        "iodepth",
+        Group::GeneralIo,
+        Kind::Int,
+        "Number of IO buffers to keep in flight",
+        iodepth,
+    )
+    .default("1")
+    .range(1, 65_536)
+    .example("32"),
+    FioOption::job(
+        "iodepth_batch",
+        Group::GeneralIo,
+        Kind::Int,
+        "Number of IO buffers to submit in one go",
+        iodepth_batch,
+    )
+    .alias(&["iodepth_batch_submit"])
+    .default("1")
+    .range(0, -1),
+    FioOption::job(
+        "iodepth_batch_complete_min",
+        Group::GeneralIo,
+        Kind::Int,
+        "Min number of IO buffers to retrieve in one go",
+        iodepth_batch_complete_min,
+    )
+    .alias(&["iodepth_batch_complete"])
+    .default("1")
+    .range(0, -1),
+    FioOption::job(
+        "iodepth_batch_complete_max",
+        Group::GeneralIo,
+        Kind::Int,
+        "Max number of IO buffers to retrieve in one go",
+        iodepth_batch_complete_max,
+    )
+    .range(0, -1),
+    FioOption::job(
+        "iodepth_low",
+        Group::GeneralIo,
+        Kind::Int,
+        "Low water mark for queuing depth",
+        iodepth_low,
+    )
+    .range(0, -1),
+    FioOption::job(
+        "io_submit_mode",
+        Group::GeneralIo,
+        Kind::Str,
+        "How IO submissions and completions are done",
+        io_submit_mode,
+    )
+    .default("inline")
+    .values(&[
+        ("inline", "Submit and complete IO inline"),
+        ("offload", "Offload submit and complete to threads"),
+    ])
+    .example("offload"),
+    FioOption::job(
+        "rwmixread",
+        Group::RwMix,
+        Kind::Int,
+        "Percentage of mixed workload that is reads",
+        rwmixread,
+    )
+    .default("50")
+    .range(0, 100)
+    .example("70"),
+    FioOption::job(
+        "rwmixwrite",
+        Group::RwMix,
+        Kind::Int,
+        "Percentage of mixed workload that is writes",
+        rwmixwrite,
+    )
+    .default("50")
+    .range(0, 100)
+    .example("30"),
+    FioOption::job(
+        "direct",
+        Group::IoType,
+        Kind::Bool,
+        "Use O_DIRECT IO (negates buffered)",
+        direct,
+    )
+    .default("0"),
+    FioOption::job(
+        "buffered",
+        Group::IoType,
+        Kind::Bool,
+        "Use buffered IO (negates direct)",
+        buffered,
+    )
+    .default("1"),
+    FioOption::job(
+        "sync",
+        Group::IoType,
+        Kind::Str,
+        "Use synchronous write IO",
+        sync,
+    )
+    .arg(Arg::BoolWord)
+    .default("none")
+    .values(&[("none", ""), ("0", ""), ("sync", ""), ("1", "")])
+    .example("sync"),
+    FioOption::job(
+        "invalidate",
+        Group::IoType,
+        Kind::Bool,
+        "Invalidate buffer/page cache prior to running job",
+        invalidate,
+    )
+    .default("1"),
+    FioOption::job(
+        "atomic",
+        Group::IoType,
+        Kind::Bool,
+        "Use Atomic IO with O_DIRECT (implies O_DIRECT)",
+        atomic,
+    )
+    .default("0"),
 ];
 
 /// `rw=MODE[:N]`.
@@ -211,11 +295,6 @@ fn rwmixwrite(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
     Ok(())
 }
 
-fn direct(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
-    c.job.direct = c.bool(v)?;
-    Ok(())
-}
-
 fn buffered(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
     c.job.direct = !c.bool(v)?;
     Ok(())
@@ -230,12 +309,8 @@ fn sync(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
     Ok(())
 }
 
-fn invalidate(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
-    c.job.more.invalidate = c.bool(v)?;
-    Ok(())
-}
-
-fn atomic(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
-    c.job.more.x.atomic = c.bool(v)?;
-    Ok(())
+bool_keys! {
+    direct => direct;
+    invalidate => more.invalidate;
+    atomic => more.x.atomic;
 }

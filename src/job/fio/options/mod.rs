@@ -14,12 +14,23 @@
 //! `fio --cmdhelp=KEY` (fio 3.33) where fio has the key; ranges and valid values say what
 //! iomark accepts.
 
+/// Boolean job keys: `NAME => FIELD;` makes `fn NAME`, the `apply` that sets
+/// `job.FIELD` to the value as a fio boolean (a bare key is true).
+macro_rules! bool_keys {
+    ($($name:ident => $($field:ident).+;)+) => {$(
+        fn $name(c: &mut JobCtx<'_>, v: Option<&str>) -> Result<(), FioError> {
+            c.job.$($field).+ = c.bool(v)?;
+            Ok(())
+        }
+    )+};
+}
+
+mod blocks;
 mod cmdline;
 mod data;
 mod engine;
 mod files;
 mod io;
-mod blocks;
 mod random;
 mod rate;
 mod report;
@@ -229,7 +240,13 @@ pub struct FioOption {
 }
 
 impl FioOption {
-    const fn new(name: &'static str, group: Group, kind: Kind, help: &'static str, apply: Apply) -> Self {
+    const fn new(
+        name: &'static str,
+        group: Group,
+        kind: Kind,
+        help: &'static str,
+        apply: Apply,
+    ) -> Self {
         FioOption {
             name,
             aliases: &[],
@@ -255,7 +272,13 @@ impl FioOption {
         }
     }
     /// A job key.
-    pub(super) const fn job(name: &'static str, group: Group, kind: Kind, help: &'static str, f: JobFn) -> Self {
+    pub(super) const fn job(
+        name: &'static str,
+        group: Group,
+        kind: Kind,
+        help: &'static str,
+        f: JobFn,
+    ) -> Self {
         Self::new(name, group, kind, help, Apply::Job(f))
     }
     /// A command-line option.

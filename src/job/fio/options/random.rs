@@ -95,16 +95,6 @@ fn randseed(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
     Ok(())
 }
 
-fn randrepeat(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
-    c.job.more.randrepeat = c.bool(v)?;
-    Ok(())
-}
-
-fn norandommap(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
-    c.job.norandommap = c.bool(v)?;
-    Ok(())
-}
-
 /// `random_distribution=READ[,WRITE]`; `sequence:2,0,1` uses commas between indices, so
 /// it is one value for both directions.
 fn random_distribution(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
@@ -155,11 +145,6 @@ fn random_generator(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
 
 fn random_sequence_stride(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
     c.job.more.zones.sequence_stride = c.need_u64(v)?;
-    Ok(())
-}
-
-fn sprandom(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
-    c.job.more.zones.sprandom = c.bool(v)?;
     Ok(())
 }
 
@@ -249,7 +234,9 @@ fn zone_reset_frequency(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
     Ok(())
 }
 
-fn read_beyond_wp(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
-    c.job.more.zones.read_beyond_wp = c.bool(v)?;
-    Ok(())
+bool_keys! {
+    randrepeat => more.randrepeat;
+    norandommap => norandommap;
+    sprandom => more.zones.sprandom;
+    read_beyond_wp => more.zones.read_beyond_wp;
 }

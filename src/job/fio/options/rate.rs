@@ -20,57 +20,147 @@ pub(super) static OPTIONS: &[FioOption] = &[
     FioOption::job("rate", Group::Rate, Kind::Int, "Set bandwidth rate", rate)
         .range(0, -1)
         .example("1m,2m"),
-    FioOption::job("rate_iops", Group::Rate, Kind::Int, "Limit IO used to this number of IO operations/sec", rate_iops)
-        .range(0, -1)
-        .example("500"),
-    FioOption::job("rate_process", Group::Rate, Kind::Str, "What process controls how rated IO is managed", rate_process)
-        .default("linear")
-        .values(&[
-            ("linear", "Linear rate of IO"),
-            ("poisson", "Rate follows Poisson process"),
-        ])
-        .example("poisson"),
-    FioOption::job("rate_min", Group::Rate, Kind::Int, "Job must meet this rate or it will be shutdown", rate_min)
-        .alias(&["ratemin"])
-        .range(0, -1)
-        .example("1k"),
-    FioOption::job("rate_iops_min", Group::Rate, Kind::Int, "Job must meet this rate or it will be shut down", rate_iops_min)
-        .range(0, -1)
-        .example("10,20"),
-    FioOption::job("ratecycle", Group::Rate, Kind::Time, "Window average for rate limits (msec)", ratecycle)
-        .default("1000")
-        .example("500"),
-    FioOption::job("thinktime", Group::Thinktime, Kind::Time, "Idle time between IO buffers (usec)", thinktime)
-        .default("0")
-        .example("100"),
-    FioOption::job("thinktime_spin", Group::Thinktime, Kind::Time, "Start think time by spinning this amount (usec)", thinktime_spin)
-        .default("0")
-        .example("10us"),
-    FioOption::job("thinktime_blocks", Group::Thinktime, Kind::Int, "IO buffer period between 'thinktime'", thinktime_blocks)
-        .default("1")
-        .range(0, -1)
-        .example("8"),
-    FioOption::job("flow_id", Group::Flow, Kind::Int, "The flow index ID to use", flow_id)
-        .default("0")
-        .range(0, -1),
-    FioOption::job("flow", Group::Flow, Kind::Int, "Weight for flow control of this job", flow)
-        .default("0")
-        .range(0, 1000)
-        .example("8"),
-    FioOption::job("flow_sleep", Group::Flow, Kind::Int, "How many microseconds to sleep after being held back by the flow control mechanism", flow_sleep)
-        .default("0")
-        .range(0, -1)
-        .example("1000"),
-    FioOption::job("latency_target", Group::LatencyProfiling, Kind::Time, "Ramp to max queue depth supporting this latency", latency_target)
-        .example("500ms"),
-    FioOption::job("latency_window", Group::LatencyProfiling, Kind::Time, "Time to sustain latency_target", latency_window)
-        .example("5s"),
-    FioOption::job("latency_percentile", Group::LatencyProfiling, Kind::FloatList, "Percentile of IOs must be below latency_target", latency_percentile)
-        .default("100")
-        .frange(0.0, 100.0)
-        .example("99.9"),
-    FioOption::job("latency_run", Group::LatencyProfiling, Kind::Bool, "Keep adjusting queue depth to match latency_target", latency_run)
-        .default("0"),
+    FioOption::job(
+        "rate_iops",
+        Group::Rate,
+        Kind::Int,
+        "Limit IO used to this number of IO operations/sec",
+        rate_iops,
+    )
+    .range(0, -1)
+    .example("500"),
+    FioOption::job(
+        "rate_process",
+        Group::Rate,
+        Kind::Str,
+        "What process controls how rated IO is managed",
+        rate_process,
+    )
+    .default("linear")
+    .values(&[
+        ("linear", "Linear rate of IO"),
+        ("poisson", "Rate follows Poisson process"),
+    ])
+    .example("poisson"),
+    FioOption::job(
+        "rate_min",
+        Group::Rate,
+        Kind::Int,
+        "Job must meet this rate or it will be shutdown",
+        rate_min,
+    )
+    .alias(&["ratemin"])
+    .range(0, -1)
+    .example("1k"),
+    FioOption::job(
+        "rate_iops_min",
+        Group::Rate,
+        Kind::Int,
+        "Job must meet this rate or it will be shut down",
+        rate_iops_min,
+    )
+    .range(0, -1)
+    .example("10,20"),
+    FioOption::job(
+        "ratecycle",
+        Group::Rate,
+        Kind::Time,
+        "Window average for rate limits (msec)",
+        ratecycle,
+    )
+    .default("1000")
+    .example("500"),
+    FioOption::job(
+        "thinktime",
+        Group::Thinktime,
+        Kind::Time,
+        "Idle time between IO buffers (usec)",
+        thinktime,
+    )
+    .default("0")
+    .example("100"),
+    FioOption::job(
+        "thinktime_spin",
+        Group::Thinktime,
+        Kind::Time,
+        "Start think time by spinning this amount (usec)",
+        thinktime_spin,
+    )
+    .default("0")
+    .example("10us"),
+    FioOption::job(
+        "thinktime_blocks",
+        Group::Thinktime,
+        Kind::Int,
+        "IO buffer period between 'thinktime'",
+        thinktime_blocks,
+    )
+    .default("1")
+    .range(0, -1)
+    .example("8"),
+    FioOption::job(
+        "flow_id",
+        Group::Flow,
+        Kind::Int,
+        "The flow index ID to use",
+        flow_id,
+    )
+    .default("0")
+    .range(0, -1),
+    FioOption::job(
+        "flow",
+        Group::Flow,
+        Kind::Int,
+        "Weight for flow control of this job",
+        flow,
+    )
+    .default("0")
+    .range(0, 1000)
+    .example("8"),
+    FioOption::job(
+        "flow_sleep",
+        Group::Flow,
+        Kind::Int,
+        "How many microseconds to sleep after being held back by the flow control mechanism",
+        flow_sleep,
+    )
+    .default("0")
+    .range(0, -1)
+    .example("1000"),
+    FioOption::job(
+        "latency_target",
+        Group::LatencyProfiling,
+        Kind::Time,
+        "Ramp to max queue depth supporting this latency",
+        latency_target,
+    )
+    .example("500ms"),
+    FioOption::job(
+        "latency_window",
+        Group::LatencyProfiling,
+        Kind::Time,
+        "Time to sustain latency_target",
+        latency_window,
+    )
+    .example("5s"),
+    FioOption::job(
+        "latency_percentile",
+        Group::LatencyProfiling,
+        Kind::FloatList,
+        "Percentile of IOs must be below latency_target",
+        latency_percentile,
+    )
+    .default("100")
+    .frange(0.0, 100.0)
+    .example("99.9"),
+    FioOption::job(
+        "latency_run",
+        Group::LatencyProfiling,
+        Kind::Bool,
+        "Keep adjusting queue depth to match latency_target",
+        latency_run,
+    )
+    .default("0"),
 ];
 
 /// A whole number of I/Os per second, for one direction.
@@ -195,7 +285,6 @@ fn latency_percentile(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
     Ok(())
 }
 
-fn latency_run(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
-    c.job.control.lat_run = c.bool(v)?;
-    Ok(())
+bool_keys! {
+    latency_run => control.lat_run;
 }
