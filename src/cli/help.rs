@@ -98,7 +98,7 @@ pub fn command() -> Command {
         .about(ABOUT)
         .after_help(AFTER)
         .disable_help_subcommand(true)
-        .override_usage("iomark <COMMAND> [OPTIONS...]")
+        .override_usage("iomark <command> [options...]")
         .max_term_width(100)
         .subcommands(subs)
 }

@@ -1,129 +1,51 @@
 //! The clap definition of `iomark run` ([`command`]): what completions, the man page and
 //! the command list of `iomark --help` show. `iomark run` itself parses with fio's rules
 //! (`job/fio`: `--key=value` and `--key value`, job files, `-` and `_` alike), so this
-//! definition is made from the parser's own key tables plus the command-line options of
-//! [`CMDLINE`], and the tests below hold it to what the parser accepts.
+//! definition is made from the parser's own option table (`job/fio/options/`: every job
+//! key and command-line option, with aliases, help and accepted words), and the tests
+//! below hold it to what the parser accepts.
 
+use crate::job::fio::options::{self, FioOption, Kind};
+use clap::builder::{PossibleValue, PossibleValuesParser};
 use clap::{Arg, ArgAction, Command, ValueHint};
 
-/// A command-line option of `iomark run` that is not a job key.
-struct CmdOpt {
-    name: &'static str,
-    /// value name; `None` for a flag
-    value: Option<&'static str>,
-    help: &'static str,
-    words: &'static [&'static str],
-    hint: ValueHint,
-}
-
-const fn flag(name: &'static str, help: &'static str) -> CmdOpt {
-    CmdOpt {
-        name,
-        value: None,
-        help,
-        words: &[],
-        hint: ValueHint::Unknown,
+/// What kind of path an option names, for completion.
+fn hint(o: &FioOption) -> ValueHint {
+    match o.name {
+        "output" | "json" | "filename" | "allow-destructive-write" => ValueHint::FilePath,
+        "plot" | "directory" => ValueHint::DirPath,
+        _ => ValueHint::Unknown,
     }
 }
 
-const fn value(name: &'static str, v: &'static str, help: &'static str) -> CmdOpt {
-    CmdOpt {
-        name,
-        value: Some(v),
-        help,
-        words: &[],
-        hint: ValueHint::Unknown,
-    }
-}
-
-const fn with_words(mut o: CmdOpt, w: &'static [&'static str]) -> CmdOpt {
-    o.words = w;
-    o
-}
-
-const fn with_hint(mut o: CmdOpt, h: ValueHint) -> CmdOpt {
-    o.hint = h;
-    o
-}
-
-/// `iomark run`'s command-line options (fio's and iomark's), as its usage text lists them.
-const CMDLINE: &[CmdOpt] = &[
-    flag("help", "print the usage of iomark run (also -h)"),
-    flag("version", "print the version"),
-    flag("showcmd", "print the effective options as one command line, run nothing"),
-    flag("parse-only", "check the jobs, run nothing"),
-    flag("warnings-fatal", "a parse warning ends the run with exit 2"),
-    flag("engine-strict", "exit 3 instead of the psync fallback when io_uring is denied"),
-    with_words(
-        value("output-format", "FORMAT", "normal, json, json+ or a list such as normal,json"),
-        &["normal", "json", "json+", "normal,json", "normal,json+"],
-    ),
-    with_hint(
-        value("output", "FILE", "write the report to FILE instead of stdout"),
-        ValueHint::FilePath,
-    ),
-    value("section", "NAME", "run only this section of the job files (may be repeated)"),
-    with_hint(
-        value("json", "FILE", "also write iomark's RunResult (schema 1) to FILE"),
-        ValueHint::FilePath,
-    ),
-    with_hint(
-        value("plot", "DIR", "write SVG charts (throughput over time, latency curve) to DIR"),
-        ValueHint::DirPath,
-    ),
-    value("status-interval", "TIME", "print the report so far every TIME (at least 100ms)"),
-    with_words(
-        value("eta", "WHEN", "accepted as fio's (never, always, auto); no ETA line is printed"),
-        &["never", "always", "auto"],
-    ),
-    value("eta-newline", "TIME", "accepted as fio's; no ETA line is printed"),
-    value("eta-interval", "TIME", "accepted as fio's; no ETA line is printed"),
-    with_hint(
-        value("allow-destructive-write", "/dev/X", "allow the jobs to write to this block device"),
-        ValueHint::FilePath,
-    ),
-    value("reap-spin", "TIME", "io_uring: watch for completions this long before sleeping (default 5us, 0 = sleep at once as fio does)"),
-];
-
-/// Every fio job key the parser implements (canonical `_` spelling), from its tables.
-pub fn job_keys() -> Vec<&'static str> {
-    use crate::job::fio;
-    let mut keys: Vec<&'static str> = fio::SUPPORTED_KEYS
-        .iter()
-        .chain(fio::keys::MORE_KEYS)
-        .chain(fio::control::CONTROL_KEYS)
-        .chain(fio::extra::EXTRA_KEYS)
-        .chain(fio::keys_verify::EXTRA_KEYS)
-        .chain(fio::zone_keys::ZONE_KEYS)
-        .copied()
-        .collect();
-    keys.sort_unstable();
-    keys.dedup();
-    keys
-}
-
-fn cmd_arg(o: &CmdOpt) -> Arg {
-    let mut a = Arg::new(o.name).long(o.name).help(o.help).value_hint(o.hint);
-    a = match o.value {
-        None => a.action(ArgAction::SetTrue),
-        Some(v) => a.value_name(v).num_args(1).action(ArgAction::Append),
+/// The clap argument of one option of the table: `--KEY[=VALUE]`, its aliases, help and
+/// the words it accepts.
+fn arg_of(o: &'static FioOption) -> Arg {
+    let mut a = Arg::new(o.name)
+        .long(o.name)
+        .visible_aliases(o.aliases.iter().copied())
+        .help(o.help)
+        .value_hint(hint(o))
+        .action(ArgAction::Append);
+    a = match o.kind {
+        Kind::Flag => a.num_args(0..=1).value_name("0|1"),
+        _ => a.num_args(1).value_name("VALUE"),
     };
-    if !o.words.is_empty() {
-        a = a.value_parser(o.words.to_vec());
+    if !o.values.is_empty() {
+        let words = o.values.iter().map(|&(w, meaning)| {
+            let v = PossibleValue::new(w);
+            if meaning.is_empty() {
+                v
+            } else {
+                v.help(meaning)
+            }
+        });
+        a = a.value_parser(PossibleValuesParser::new(words));
     }
     if o.name == "help" {
         a = a.short('h');
     }
     a
-}
-
-fn key_arg(k: &'static str) -> Arg {
-    Arg::new(k)
-        .long(k)
-        .help("fio job key (docs/compat/fio.md); --key=value or --key value, before --name: for every job")
-        .value_name("VALUE")
-        .num_args(0..=1)
-        .action(ArgAction::Append)
 }
 
 /// What `iomark run` tells you, one line (also the `about` of [`command`]).
@@ -155,13 +77,13 @@ pub fn command() -> Command {
                 .value_hint(ValueHint::FilePath)
                 .action(ArgAction::Append),
         )
-        .args(CMDLINE.iter().map(cmd_arg))
-        .args(job_keys().into_iter().map(key_arg))
+        .args(options::all().map(arg_of))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::job::fio::options::Apply;
     use crate::job::fio::{parse_args, FioError};
     use std::collections::BTreeSet;
 
@@ -185,18 +107,28 @@ mod tests {
     }
 
     #[test]
-    fn every_option_of_the_definition_is_accepted_by_the_parser() {
-        // help, version and showcmd are read by cli/run.rs before the parser
-        for o in CMDLINE.iter().filter(|o| !["help", "version", "showcmd"].contains(&o.name)) {
-            let v = o.value.map(|_| o.words.first().copied().unwrap_or("1"));
-            assert!(known(o.name, v), "--{}", o.name);
+    fn the_definition_holds_the_table_and_the_parser_accepts_it() {
+        let cmd = command();
+        let mut names: BTreeSet<String> = BTreeSet::new();
+        for a in cmd.get_arguments() {
+            names.extend(a.get_long().map(str::to_string));
+            names.extend(a.get_all_aliases().into_iter().flatten().map(str::to_string));
         }
-        for k in job_keys() {
-            assert!(known(k, Some("1")), "--{k}");
+        let table: BTreeSet<String> = options::all()
+            .flat_map(|o| std::iter::once(o.name).chain(o.aliases.iter().copied()))
+            .map(str::to_string)
+            .collect();
+        assert_eq!(names, table, "the definition names exactly the table's options and aliases");
+        // what the parser reads (all but the options cli/run.rs answers before it) is
+        // accepted with the table's example value, under its name and every alias
+        for o in options::all().filter(|o| !matches!(o.apply, Apply::Front)) {
+            for n in std::iter::once(o.name).chain(o.aliases.iter().copied()) {
+                assert!(known(n, o.example), "--{n}");
+            }
         }
         // and the parser refuses a key outside it
         assert!(!known("iodpeth_typo", Some("1")));
-        assert!(!longs().contains("iodpeth_typo"));
+        assert!(!names.contains("iodpeth_typo"));
     }
 
     #[test]
