@@ -441,6 +441,10 @@ fn dm_member() {
     };
     assert_write_refused(&lo, &[], "held by dm-");
     assert_other_override_refused(&lo, "held by dm-");
+    // a live member is in use: naming it (even with allow_mounted_write) does not help
+    let named = format!("--allow-destructive-write={}", lo.path());
+    assert_write_refused(&lo, &[&named], "held by dm-");
+    assert_write_refused(&lo, &[&named, "--allow_mounted_write=1"], "held by dm-");
     assert_read_works(&lo);
     drop(dm);
 }

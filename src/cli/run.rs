@@ -97,7 +97,8 @@ pub fn run(args: &[String]) -> i32 {
     let note = |m: String| eprintln!("{m}");
     let c0 = CpuTimes::now(Who::Process);
     let t0 = std::time::Instant::now();
-    let disk0 = crate::report::fio::disk::DiskSnapshot::take(&cmd.jobs);
+    let disk0 =
+        crate::report::fio::disk::DiskSnapshot::take(&crate::probe::Root::default(), &cmd.jobs);
     let res = runner::execute(&cmd, &signals.stop, &note);
     let disk_util = disk0.finish();
     let cpu = CpuTimes::now(Who::Process).since(&c0);

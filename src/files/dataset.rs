@@ -13,6 +13,7 @@
 //! truncated or preallocated.
 
 use crate::files::guard::{self, GuardError, WritePolicy};
+use crate::probe::Root;
 use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::os::fd::{AsRawFd, RawFd};
@@ -203,49 +204,20 @@ pub fn guard(files: &[FileSpec], writes: bool, policy: &WritePolicy) -> Result<(
 }
 
 /// Whether the disk holding `path` (a file: its filesystem's device; a block device:
-/// itself) polls completions (`/sys/dev/block/M:m/queue/io_poll`, the parent disk's for a
-/// partition). `Some((disk name, capable))`; `None` when it cannot be told (a file that
-/// does not exist yet, a filesystem without a block device such as tmpfs).
-pub fn poll_capable(path: &Path) -> Option<(String, bool)> {
-    let disk = disk_dir(path)?;
-    let v = std::fs::read_to_string(disk.join("queue/io_poll")).ok()?;
-    let name = disk.file_name()?.to_string_lossy().into_owned();
-    Some((name, v.trim() == "1"))
-}
-
-/// `/sys/dev/block/M:m` of the disk holding `path` (a file: its filesystem's device; a
-/// block device: itself; a partition: its parent disk).
-fn disk_dir(path: &Path) -> Option<PathBuf> {
-    use std::os::unix::fs::MetadataExt;
-    let parent = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    let m = std::fs::metadata(path)
-        .or_else(|_| std::fs::metadata(parent))
-        .ok()?;
-    let dev = if m.file_type().is_block_device() {
-        m.rdev()
-    } else {
-        m.dev()
-    };
-    let (ma, mi) = (
-        libc::major(dev as libc::dev_t),
-        libc::minor(dev as libc::dev_t),
-    );
-    let dir = std::fs::canonicalize(format!("/sys/dev/block/{ma}:{mi}")).ok()?;
-    Some(if dir.join("partition").exists() {
-        dir.parent()?.to_path_buf()
-    } else {
-        dir
-    })
+/// itself) polls completions (`queue/io_poll` of its disk in sysfs, read through `root`;
+/// a partition's parent disk). `Some((disk name, capable))`; `None` when it cannot be
+/// told (a filesystem without a block device such as tmpfs).
+pub fn poll_capable(root: &Root, path: &Path) -> Option<(String, bool)> {
+    let disk = root.disk_dir(crate::probe::device_behind(path)?)?;
+    let v = root.sys().read_trim(&format!("{disk}/queue/io_poll"))?;
+    Some((crate::probe::sysroot::base(&disk).to_string(), v == "1"))
 }
 
 /// `hipri=1`: refuse (exit 3) files on a disk that is known not to poll, before the run
 /// fails on its first I/O with EOPNOTSUPP.
 pub fn check_polling(files: &[FileSpec]) -> Result<(), FilesError> {
     for f in files {
-        if let Some((device, false)) = poll_capable(&f.path) {
+        if let Some((device, false)) = poll_capable(&Root::default(), &f.path) {
             return Err(FilesError::NoPolling {
                 path: f.path.clone(),
                 device,

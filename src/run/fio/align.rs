@@ -14,6 +14,7 @@
 use crate::run::fio::{block_sizes, Plan, RunError};
 use crate::job::fio::{FioJob, SizeSpec};
 use crate::files::dataset;
+use crate::probe::Root;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -110,43 +111,12 @@ pub(crate) fn check(job: &FioJob, plans: &[Plan]) -> Result<(), RunError> {
 
 /// Logical and physical block sizes, bytes, of the block device holding `path` (the
 /// device itself for a block device node; the filesystem's device for a file), from
-/// sysfs `queue/{logical,physical}_block_size` (a partition's are its disk's).
-pub fn device_block_sizes(path: &Path) -> Option<(u64, u64)> {
-    use std::os::unix::fs::{FileTypeExt, MetadataExt};
-    let probe = if path.exists() {
-        path.to_path_buf()
-    } else {
-        path.parent()
-            .filter(|p| !p.as_os_str().is_empty())
-            .map_or_else(|| PathBuf::from("."), Path::to_path_buf)
-    };
-    let m = std::fs::metadata(&probe).ok()?;
-    let dev = if m.file_type().is_block_device() {
-        m.rdev()
-    } else {
-        m.dev()
-    };
-    let base = PathBuf::from(format!(
-        "/sys/dev/block/{}:{}",
-        libc::major(dev),
-        libc::minor(dev)
-    ));
-    let read = |dir: &Path, f: &str| -> Option<u64> {
-        std::fs::read_to_string(dir.join("queue").join(f))
-            .ok()?
-            .trim()
-            .parse()
-            .ok()
-    };
-    for dir in [base.clone(), base.join("..")] {
-        if let (Some(l), Some(p)) = (
-            read(&dir, "logical_block_size"),
-            read(&dir, "physical_block_size"),
-        ) {
-            return Some((l, p));
-        }
-    }
-    None
+/// sysfs `queue/{logical,physical}_block_size` of its disk (a partition's are its
+/// disk's), read through `root`.
+pub fn device_block_sizes(root: &Root, path: &Path) -> Option<(u64, u64)> {
+    let disk = root.disk_dir(crate::probe::device_behind(path)?)?;
+    let read = |f: &str| root.sys().read_u64(&format!("{disk}/queue/{f}"));
+    Some((read("logical_block_size")?, read("physical_block_size")?))
 }
 
 /// Public case C30: a warning (not an error) for a `direct=1` job whose writes are
@@ -164,7 +134,7 @@ pub(crate) fn rmw_warning(job: &FioJob, plans: &[Plan]) -> Option<String> {
             if dataset::is_char_device(&f.path) {
                 continue;
             }
-            let Some((lbs, pbs)) = device_block_sizes(&f.path) else {
+            let Some((lbs, pbs)) = device_block_sizes(&Root::default(), &f.path) else {
                 continue;
             };
             if lbs >= pbs || !seen.insert((lbs, pbs)) {

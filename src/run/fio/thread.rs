@@ -252,7 +252,8 @@ pub(crate) fn start_thread(
         why,
     };
     crate::run::fio::prio::set_thread_prio(&plan.job).map_err(refused)?;
-    if let Some(what) = crate::run::fio::numa::apply(&plan.job, Path::new("/")).map_err(refused)? {
+    let root = crate::probe::Root::default();
+    if let Some(what) = crate::run::fio::numa::apply(&plan.job, &root).map_err(refused)? {
         if plan.thread == 0 {
             warn(format!("note: job '{}': {what}", plan.job.name));
         }

@@ -378,7 +378,7 @@ fn run(job: &FileioJob, console: &Arc<Console>, signals: &Signals) -> i32 {
         running: Mutex::new(threads),
         finished: Condvar::new(),
         pool_extra: 1 << 20,
-        clock: crate::stats::clock::Clock::new(),
+        clock: crate::run::clock(),
         live_stats: live,
     };
     let seed_used = if job.rand_seed != 0 {

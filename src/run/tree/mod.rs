@@ -394,7 +394,7 @@ fn run(
         root.display(),
         job.threads
     );
-    let clock = Clock::new();
+    let clock = crate::run::clock();
     let files = &plan.files;
 
     // mkdir: single-threaded, parents before children.
