@@ -5,6 +5,7 @@
 //! such as `normal,json` the document comes first, then an empty line and the text (as
 //! fio 3.33); notices always go to stderr.
 
+use crate::files::output::Output;
 use crate::job::fio;
 use crate::report::fio::result::run_result;
 use crate::result::{self, Status};
@@ -69,27 +70,10 @@ pub fn run(args: &[String]) -> i32 {
         }
         return crate::exit::OK;
     }
-    if let Some(p) = &cmd.json_file {
-        if let Err(e) = result::write_atomic(
-            p,
-            &serde_json::json!({"schema_version": result::SCHEMA_VERSION, "tool": "iomark", "status": "running"}),
-        ) {
-            eprintln!("iomark run: cannot write --json={}: {e}", p.display());
-            return crate::exit::ENVIRONMENT;
-        }
-    }
-    if let Some(d) = &cmd.plot {
-        if let Err(e) = crate::report::svg_plot::ensure_dir(d) {
-            eprintln!("iomark run: {e}");
-            return crate::exit::ENVIRONMENT;
-        }
-    }
-    if let Some(p) = &cmd.output {
-        if let Err(e) = std::fs::write(p, "") {
-            eprintln!("iomark run: cannot write --output={}: {e}", p.display());
-            return crate::exit::ENVIRONMENT;
-        }
-    }
+    let (json, output) = match check_outputs(&cmd) {
+        Ok(o) => o,
+        Err(code) => return code,
+    };
     for n in &cmd.notices {
         eprintln!("{n}");
     }
@@ -102,6 +86,9 @@ pub fn run(args: &[String]) -> i32 {
     let res = runner::execute(&cmd, &signals.stop, &note);
     let disk_util = disk0.finish();
     let cpu = CpuTimes::now(Who::Process).since(&c0);
+    // an output that could not be written at the end: one line each, and exit 1
+    // unless the run already ends with another code
+    let mut lost_output = false;
     if cmd.json_file.is_some() || cmd.plot.is_some() {
         let (status, error) = match &res {
             Ok(o) if o.interrupted => (Status::Interrupted, None),
@@ -125,9 +112,13 @@ pub fn run(args: &[String]) -> i32 {
             &cpu,
             t0.elapsed().as_secs_f64(),
         );
-        if let Some(p) = &cmd.json_file {
-            if let Err(e) = result::write_atomic(p, &r) {
-                eprintln!("iomark run: cannot write --json={}: {e}", p.display());
+        if let Some(o) = &json {
+            if let Err(e) = o.commit(&result::json_bytes(&r)) {
+                eprintln!(
+                    "iomark run: cannot write --json={}: {e}",
+                    o.path().display()
+                );
+                lost_output = true;
             }
         }
         if let (Some(d), Ok(_)) = (&cmd.plot, &res) {
@@ -139,7 +130,7 @@ pub fn run(args: &[String]) -> i32 {
                 }
                 Err(e) => {
                     eprintln!("iomark run: --plot={}: {e}", d.display());
-                    return crate::exit::ENVIRONMENT;
+                    lost_output = true;
                 }
             }
         }
@@ -181,11 +172,14 @@ pub fn run(args: &[String]) -> i32 {
         }
         text += &crate::report::fio::normal_text(&out.jobs);
     }
-    match &cmd.output {
-        Some(p) => {
-            if let Err(e) = std::fs::write(p, text) {
-                eprintln!("iomark run: cannot write --output={}: {e}", p.display());
-                return crate::exit::ENVIRONMENT;
+    match &output {
+        Some(o) => {
+            if let Err(e) = o.commit(text.as_bytes()) {
+                eprintln!(
+                    "iomark run: cannot write --output={}: {e}",
+                    o.path().display()
+                );
+                lost_output = true;
             }
         }
         None => crate::out!("{text}"),
@@ -218,7 +212,44 @@ pub fn run(args: &[String]) -> i32 {
         );
         return signals.exit_code().unwrap_or(crate::exit::FAILED);
     }
-    signals.exit_code().unwrap_or(crate::exit::OK)
+    let done = if lost_output {
+        crate::exit::FAILED
+    } else {
+        crate::exit::OK
+    };
+    signals.exit_code().unwrap_or(done)
+}
+
+/// Check `--json` and `--output` (absent or a regular file with one link, in a
+/// directory that takes a new file) and create the `--plot` directory, then write the
+/// `--json` placeholder: all before any I/O, so a bad path ends the run with exit 3 and
+/// nothing written. `--output` keeps its old content until the report replaces it.
+fn check_outputs(cmd: &fio::FioCommand) -> Result<(Option<Output>, Option<Output>), i32> {
+    let check = |p: &Option<std::path::PathBuf>, opt: &str| match p.as_deref().map(Output::create) {
+        Some(Err(e)) => {
+            eprintln!("iomark run: cannot write {opt}={}: {e}", e.path.display());
+            Err(e.exit_code())
+        }
+        o => Ok(o.and_then(Result::ok)),
+    };
+    let json = check(&cmd.json_file, "--json")?;
+    let output = check(&cmd.output, "--output")?;
+    if let Some(d) = &cmd.plot {
+        if let Err(e) = crate::files::output::ensure_dir(d, "--plot") {
+            eprintln!("iomark run: {e}");
+            return Err(crate::exit::ENVIRONMENT);
+        }
+    }
+    if let Some(o) = &json {
+        if let Err(e) = o.prefill(&result::placeholder_bytes()) {
+            eprintln!(
+                "iomark run: cannot write --json={}: {e}",
+                o.path().display()
+            );
+            return Err(e.exit_code());
+        }
+    }
+    Ok((json, output))
 }
 
 /// The stderr line of an interrupted run: it points at the report only when one was

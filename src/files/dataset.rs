@@ -72,6 +72,15 @@ pub enum FilesError {
         /// bytes free for an unprivileged user (statvfs f_bavail)
         free: u64,
     },
+    /// an output file of the run (a log, a verify dump) that could not be checked
+    /// (exit 3) or written (exit 1)
+    #[error("{}: cannot write {what}: {source}", .source.path.display())]
+    Output {
+        /// what the file is ("log file", "verify dump")
+        what: &'static str,
+        /// why
+        source: crate::files::output::OutputError,
+    },
     /// a direct=1 block size the filesystem's alignment refuses (public case C08)
     #[error("{}: bs={bs} is not a multiple of the {align}-byte direct-I/O alignment here (statx STATX_DIOALIGN); use a multiple of {align} or direct=0", .dir.display())]
     Misaligned {
@@ -89,6 +98,7 @@ impl FilesError {
     pub fn exit_code(&self) -> i32 {
         match self {
             FilesError::Guard(g) => g.exit_code(),
+            FilesError::Output { source, .. } => source.exit_code(),
             FilesError::Misaligned { .. } => crate::exit::INVALID,
             _ => crate::exit::ENVIRONMENT,
         }
@@ -165,6 +175,19 @@ pub fn is_block_device(path: &Path) -> bool {
 /// Whether `path` is a character device (`/dev/null`, `/dev/zero`, …).
 pub fn is_char_device(path: &Path) -> bool {
     std::fs::metadata(path).is_ok_and(|m| m.file_type().is_char_device())
+}
+
+/// `BLKSSZGET` (linux/fs.h `_IO(0x12, 104)`): the logical block size, bytes, as a C int.
+const BLKSSZGET: libc::c_ulong = 0x1268;
+
+/// Logical block size of a block device, bytes (`None` if it cannot be opened or asked).
+pub fn device_lbs(path: &Path) -> Option<u64> {
+    use std::os::unix::io::AsRawFd;
+    let f = std::fs::File::open(path).ok()?;
+    let mut n: libc::c_int = 0;
+    // SAFETY: BLKSSZGET writes one c_int through the pointer; the descriptor is open.
+    let r = unsafe { libc::ioctl(f.as_raw_fd(), BLKSSZGET as _, &mut n) };
+    (r == 0 && n > 0).then_some(n as u64)
 }
 
 /// Current size of a file or block device, bytes (`None` when it does not exist, and

@@ -417,6 +417,18 @@ pub fn open_for_run(
     Ok(files)
 }
 
+/// Create `--file-dir` for `prepare` (one level: its parent must exist, and an existing
+/// name is an error).
+pub fn create_dir(dir: &Path) -> std::io::Result<()> {
+    std::fs::create_dir(dir)
+}
+
+/// Remove the directory [`create_dir`] made if it is empty (`rmdir`: nothing in it is
+/// ever removed here).
+pub fn remove_dir_if_empty(dir: &Path) {
+    let _ = std::fs::remove_dir(dir);
+}
+
 /// Remove `test_file.0 … test_file.N−1` from the directory, ignoring errors (missing
 /// files are fine). Only these names are touched; a symlink is removed, not followed.
 pub fn cleanup(dir: &Path, files: u32) {

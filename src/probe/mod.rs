@@ -10,7 +10,6 @@ pub mod blockdev;
 pub mod ceiling;
 pub mod diagnosis;
 pub mod findings;
-pub mod fixture;
 pub mod mountinfo;
 pub mod pagecache;
 pub mod pcie;

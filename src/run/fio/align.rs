@@ -18,25 +18,12 @@ use crate::probe::Root;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-/// `BLKSSZGET` (linux/fs.h `_IO(0x12, 104)`): the logical block size, bytes, as a C int.
-const BLKSSZGET: libc::c_ulong = 0x1268;
-
-/// Logical block size of a block device, bytes (`None` if it cannot be opened or asked).
-pub fn device_lbs(path: &Path) -> Option<u64> {
-    use std::os::unix::io::AsRawFd;
-    let f = std::fs::File::open(path).ok()?;
-    let mut n: libc::c_int = 0;
-    // SAFETY: BLKSSZGET writes one c_int through the pointer; the descriptor is open.
-    let r = unsafe { libc::ioctl(f.as_raw_fd(), BLKSSZGET as _, &mut n) };
-    (r == 0 && n > 0).then_some(n as u64)
-}
-
 /// Logical block size that direct I/O on `path` must respect, bytes: the device's for a
 /// block device; for a file, its filesystem's O_DIRECT alignment (probed once per
 /// directory, cached in `dirs`); `None` for a character device or when unknown.
 fn lbs_of(path: &Path, dirs: &mut BTreeMap<PathBuf, Option<u64>>) -> Option<u64> {
     if dataset::is_block_device(path) {
-        return device_lbs(path);
+        return dataset::device_lbs(path);
     }
     if dataset::is_char_device(path) {
         return None;

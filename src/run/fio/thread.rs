@@ -99,10 +99,10 @@ pub(crate) fn run_thread_io(
             prio: job.extra.log_prio,
         };
         Some(
-            Logs::create(&spec, &job.name, plan.thread, Path::new(".")).map_err(|e| {
-                RunError::Plan {
-                    job: job.name.clone(),
-                    why: format!("cannot create log files: {e}"),
+            Logs::create(&spec, &job.name, plan.thread, Path::new(".")).map_err(|source| {
+                FilesError::Output {
+                    what: "log file",
+                    source,
                 }
             })?,
         )
