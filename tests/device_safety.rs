@@ -291,6 +291,7 @@ fn blank_device() {
     let spec = iomark::files::dataset::FileSpec {
         path: lo.dev.clone(),
         size: DEV_BYTES,
+        named: true,
     };
     let e = iomark::files::dataset::open(std::slice::from_ref(&spec), true, false)
         .err()

@@ -62,6 +62,48 @@ pub struct Logs {
     cur_prio: u16,
 }
 
+impl LogSpec {
+    /// The logs `job` asks for (`write_bw_log`, `write_iops_log`, `write_lat_log` and
+    /// their options); `None` when it writes none.
+    pub fn of(job: &crate::job::fio::FioJob) -> Option<LogSpec> {
+        let m = &job.more;
+        (m.bw_log.is_some() || m.iops_log.is_some() || m.lat_log.is_some()).then(|| LogSpec {
+            bw: m.bw_log.clone(),
+            iops: m.iops_log.clone(),
+            lat: m.lat_log.clone(),
+            avg_msec: m.log_avg_msec,
+            offset: m.log_offset,
+            prio: job.extra.log_prio,
+        })
+    }
+
+    /// The files of thread `thread` (0-based) of job `job` in `dir`.
+    fn paths(&self, job: &str, thread: u32, dir: &Path) -> Vec<PathBuf> {
+        let mut v = Vec::new();
+        for (p, kinds) in [
+            (&self.bw, &["bw"][..]),
+            (&self.iops, &["iops"][..]),
+            (&self.lat, &["lat", "clat", "slat"][..]),
+        ] {
+            if let Some(pre) = p {
+                let pre = if pre.is_empty() { job } else { pre.as_str() };
+                v.extend(kinds.iter().map(|k| log_path(dir, pre, k, thread)));
+            }
+        }
+        v
+    }
+
+    /// Check the files of thread `thread` of job `job` in `dir` before any file is laid
+    /// out ([`Output::create`]: absent, or a regular file with one link): a planted
+    /// link fails the run at once (exit 3), not after the layout.
+    pub fn check(&self, job: &str, thread: u32, dir: &Path) -> Result<(), OutputError> {
+        for p in self.paths(job, thread, dir) {
+            Output::create(&p)?;
+        }
+        Ok(())
+    }
+}
+
 /// Path of a log: `DIR/PREFIX_KIND.N.log`.
 pub fn log_path(dir: &Path, prefix: &str, kind: &str, thread: u32) -> PathBuf {
     dir.join(format!("{prefix}_{kind}.{}.log", thread + 1))

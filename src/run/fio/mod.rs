@@ -268,6 +268,17 @@ pub fn execute(
             // mmap maps files read-write, so it opens them with write access too
             let writes = j.rw.writes() || j.rw.trims() || j.engine == EngineKind::Mmap;
             dataset::guard(&files.0, writes, &policy)?;
+            if j.engine != EngineKind::Null {
+                dataset::check_generated(&files.0, writes)?;
+            }
+            if let Some(spec) = crate::run::fio::log::LogSpec::of(j) {
+                spec.check(&j.name, t, Path::new(".")).map_err(|source| {
+                    FilesError::Output {
+                        what: "log file",
+                        source,
+                    }
+                })?;
+            }
             if j.hipri {
                 dataset::check_polling(&files.0)?;
             }

@@ -89,15 +89,7 @@ pub(crate) fn run_thread_io(
             m.buffer_compress_percentage,
         );
     }
-    let logs = if m.bw_log.is_some() || m.iops_log.is_some() || m.lat_log.is_some() {
-        let spec = LogSpec {
-            bw: m.bw_log.clone(),
-            iops: m.iops_log.clone(),
-            lat: m.lat_log.clone(),
-            avg_msec: m.log_avg_msec,
-            offset: m.log_offset,
-            prio: job.extra.log_prio,
-        };
+    let logs = if let Some(spec) = LogSpec::of(job) {
         Some(
             Logs::create(&spec, &job.name, plan.thread, Path::new(".")).map_err(|source| {
                 FilesError::Output {
