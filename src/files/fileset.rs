@@ -287,6 +287,24 @@ fn fsync_or_fail(f: &File) -> Result<(), Failure> {
     })
 }
 
+/// Create or open file `i` for `prepare`, read-write: the existing bytes of its last
+/// partial block are read back ([`keep_existing`]).
+fn open_to_prepare(job: &FileioJob, i: u32) -> Result<File, Failure> {
+    let flags = libc::O_CREAT | libc::O_RDWR | job.extra_flags.oflags();
+    open_raw(&path(&job.dir, i), flags, 0o600).map_err(|e| {
+        let mut lines = vec![format!(
+            "FATAL: Can't open file '{}' errno = {} ({})",
+            display(&job.dir, i),
+            e,
+            strerror(e)
+        )];
+        if e == libc::ELOOP {
+            lines.push(symlink_note(&job.dir, i));
+        }
+        Failure::new(crate::exit::FAILED, lines)
+    })
+}
+
 /// Create or extend every file to FS bytes, printing sysbench's per-file lines through
 /// `out`. Stops between writes when `stop` is set (files stay as written, reusable).
 pub fn prepare(
@@ -304,25 +322,7 @@ pub fn prepare(
     let mut written = 0u64;
     let mut pending: Option<File> = None;
     for i in 0..g.files {
-        let p = path(&job.dir, i);
-        // read-write: the existing bytes of the last partial block are read back
-        let f = open_raw(
-            &p,
-            libc::O_CREAT | libc::O_RDWR | job.extra_flags.oflags(),
-            0o600,
-        )
-        .map_err(|e| {
-            let mut lines = vec![format!(
-                "FATAL: Can't open file '{}' errno = {} ({})",
-                display(&job.dir, i),
-                e,
-                strerror(e)
-            )];
-            if e == libc::ELOOP {
-                lines.push(symlink_note(&job.dir, i));
-            }
-            Failure::new(crate::exit::FAILED, lines)
-        })?;
+        let f = open_to_prepare(job, i)?;
         let cur = f.metadata().map(|m| m.len()).unwrap_or(0);
         let name = display(&job.dir, i);
         if cur == 0 {
@@ -398,7 +398,13 @@ pub fn prepare(
 /// Put the file's own bytes `[pos, pos + keep)` at the start of the chunk about to be
 /// written at `pos` (the chunk was read-aligned: `pos` is a block boundary, `buf` an
 /// aligned buffer), so extending a file never changes a byte it had.
-fn keep_existing(f: &File, buf: &mut [u8], pos: u64, keep: usize, name: &str) -> Result<(), Failure> {
+fn keep_existing(
+    f: &File,
+    buf: &mut [u8],
+    pos: u64,
+    keep: usize,
+    name: &str,
+) -> Result<(), Failure> {
     match pread_full(f, buf, pos) {
         Ok(got) if got >= keep => Ok(()),
         Ok(got) => Err(Failure::new(
@@ -451,11 +457,9 @@ pub fn open_for_run(
         let name = display(&job.dir, i);
         // seqwr replaces the name (the other links keep their file); the other modes
         // open what is there, and the writing ones would write into it
-        if mode != TestMode::Seqwr {
-            let why = unsafe_target(&job.dir, i).filter(|w| mode.writes() || w.1);
-            if let Some((why, _)) = why {
-                return Err(Failure::new(crate::exit::FAILED, vec![why]));
-            }
+        let refused = |w: &(String, bool)| mode != TestMode::Seqwr && (mode.writes() || w.1);
+        if let Some((why, _)) = unsafe_target(&job.dir, i).filter(refused) {
+            return Err(Failure::new(crate::exit::FAILED, vec![why]));
         }
         if mode == TestMode::Seqwr {
             let _ = std::fs::remove_file(&p);

@@ -597,7 +597,11 @@ pub fn from_snapshot(
 /// path fails fast and a killed run leaves valid JSON that says so — never a stale
 /// result that looks like this run's.
 pub fn placeholder_bytes() -> Vec<u8> {
-    json_bytes(&serde_json::json!({"schema_version": SCHEMA_VERSION, "tool": "iomark", "status": "running"}))
+    json_bytes(&serde_json::json!({
+        "schema_version": SCHEMA_VERSION,
+        "tool": "iomark",
+        "status": "running"
+    }))
 }
 
 /// The bytes of a `--json` file: `value` as pretty JSON and a newline (written with
@@ -605,8 +609,8 @@ pub fn placeholder_bytes() -> Vec<u8> {
 pub fn json_bytes<T: Serialize>(value: &T) -> Vec<u8> {
     let mut v = serde_json::to_vec_pretty(value).unwrap_or_else(|e| {
         // every RunResult field serialises (no maps with non-string keys): unreachable
-        serde_json::to_vec(&serde_json::json!({"tool": "iomark", "status": "failed", "error": e.to_string()}))
-            .unwrap_or_default()
+        let failed = serde_json::json!({"tool": "iomark", "status": "failed", "error": e.to_string()});
+        serde_json::to_vec(&failed).unwrap_or_default()
     });
     v.push(b'\n');
     v

@@ -183,38 +183,10 @@ pub fn execute(job: &MarkJob) -> i32 {
             return exit::ENVIRONMENT;
         }
     }
-    // --json is checked now and gets its placeholder once the test directory exists:
-    // a failed start leaves the file as it was
-    let json = match job.json.as_deref().map(Output::create).transpose() {
-        Ok(o) => o,
-        Err(e) => {
-            eprintln!("iomark mark: cannot write --json={}: {e}", e.path.display());
-            return e.exit_code();
-        }
+    let (json, dir, guard) = match start(job) {
+        Ok(s) => s,
+        Err(code) => return code,
     };
-    if let Some(d) = &job.plot {
-        if let Err(e) = crate::files::output::ensure_dir(d, "--plot") {
-            eprintln!("iomark mark: {e}");
-            return exit::ENVIRONMENT;
-        }
-    }
-    let dir = job.path.join(format!("iomark-mark.{}", std::process::id()));
-    // The test directory, its test file and the loops' JSON are registered scratch
-    // paths: removed when `guard` drops, after success, errors and Ctrl-C alike (the
-    // JSON's temporary files are removed by files::output itself).
-    let mut guard = Scratch::new();
-    if let Err(e) = guard.create_dir(&dir) {
-        let why = match &e {
-            ScratchError::Create { source, .. } => source.to_string(),
-            other => other.to_string(),
-        };
-        eprintln!("iomark mark: cannot create the test directory {}: {why} (PATH must be a writable directory)", dir.display());
-        return exit::ENVIRONMENT;
-    }
-    guard.register_files_in(
-        &dir,
-        [crate::files::fileset::path(&dir, 0), dir.join("loop.json")],
-    );
     let root = Root::default();
     let diag = diagnose(
         &root,
@@ -261,18 +233,15 @@ pub fn execute(job: &MarkJob) -> i32 {
     let save_stopped = |rows: &[Row], warnings: &[Warning], code: i32, what: &str| {
         if let Some(o) = &json {
             let mut r = result(job, rows, &diag, warnings.to_vec());
-            r.status = if signals.exit_code().is_some() {
-                Status::Interrupted
-            } else {
-                Status::Failed
+            r.status = match signals.exit_code() {
+                Some(_) => Status::Interrupted,
+                None => Status::Failed,
             };
             r.error = Some(format!(
                 "stopped {what} (exit {code}); {} test(s) completed",
                 rows.len()
             ));
-            if let Err(e) = o.commit(&result::json_bytes(&r)) {
-                eprintln!("iomark mark: cannot write --json={}: {e}", o.path().display());
-            }
+            save_json(o, &r);
         }
     };
     if code != exit::OK {
@@ -402,16 +371,57 @@ pub fn execute(job: &MarkJob) -> i32 {
         }
     }
     if let Some(o) = &json {
-        let r = result(job, &rows, &diag, warnings);
-        if let Err(e) = o.commit(&result::json_bytes(&r)) {
-            eprintln!("iomark mark: cannot write --json={}: {e}", o.path().display());
-            lost_output = true;
-        }
+        lost_output |= !save_json(o, &result(job, &rows, &diag, warnings));
     }
     if lost_output {
         exit::FAILED
     } else {
         exit::OK
+    }
+}
+
+/// Check `--json` (it gets its placeholder once the test directory exists, so a failed
+/// start leaves the file as it was), create the `--plot` directory and the test
+/// directory. The test directory, its test file and the loops' JSON are registered
+/// scratch paths, removed when the returned registry drops — after success, errors and
+/// Ctrl-C alike (the JSON's temporary files are removed by files::output itself).
+fn start(job: &MarkJob) -> Result<(Option<Output>, PathBuf, Scratch), i32> {
+    let json = job.json.as_deref().map(Output::create).transpose().map_err(|e| {
+        eprintln!("iomark mark: cannot write --json={}: {e}", e.path.display());
+        e.exit_code()
+    })?;
+    if let Some(d) = &job.plot {
+        crate::files::output::ensure_dir(d, "--plot").map_err(|e| {
+            eprintln!("iomark mark: {e}");
+            exit::ENVIRONMENT
+        })?;
+    }
+    let dir = job.path.join(format!("iomark-mark.{}", std::process::id()));
+    let mut guard = Scratch::new();
+    if let Err(e) = guard.create_dir(&dir) {
+        let why = match &e {
+            ScratchError::Create { source, .. } => source.to_string(),
+            other => other.to_string(),
+        };
+        eprintln!("iomark mark: cannot create the test directory {}: {why} (PATH must be a writable directory)", dir.display());
+        return Err(exit::ENVIRONMENT);
+    }
+    guard.register_files_in(
+        &dir,
+        [crate::files::fileset::path(&dir, 0), dir.join("loop.json")],
+    );
+    Ok((json, dir, guard))
+}
+
+/// Write `r` into `--json`; a failure is one line naming the file and the reason.
+/// Returns whether it was written.
+fn save_json(o: &Output, r: &RunResult) -> bool {
+    match o.commit(&result::json_bytes(r)) {
+        Ok(()) => true,
+        Err(e) => {
+            eprintln!("iomark mark: cannot write --json={}: {e}", o.path().display());
+            false
+        }
     }
 }
 

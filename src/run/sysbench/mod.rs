@@ -102,9 +102,9 @@ fn check_outputs(job: &FileioJob, console: &Console) -> Result<Option<Output>, i
             console.err("iomark: WARNING: --json writes the result of 'run'; no 'run' command was given, so no JSON file is written");
             None
         }
-        Some(p) => Some(
-            Output::create(p).map_err(|e| fatal(format!("cannot write --json={}: {e}", p.display())))?,
-        ),
+        Some(p) => Some(Output::create(p).map_err(|e| {
+            fatal(format!("cannot write --json={}: {e}", p.display()))
+        })?),
         None => None,
     };
     if let Some(d) = job.plot.as_ref().filter(|_| runs) {
