@@ -232,6 +232,11 @@ fn planted_links_at_outputs_are_refused_before_any_io() {
             "L",
             "iomark copy: --json=L: ",
         ),
+        (
+            vec!["tree", "--files=10", "--json=L"],
+            "L",
+            "iomark tree: --json=L: ",
+        ),
     ];
     for plant in [Plant::Symlink, Plant::HardLink] {
         for (args, name, msg) in &cases {

@@ -81,8 +81,6 @@ pub struct Output {
     path: PathBuf,
     /// the directory the temporary file goes in
     dir: PathBuf,
-    /// whether a file existed at `path` when it was checked
-    existed: bool,
     /// whether [`Output::commit`] was called (successful or not)
     finished: std::cell::Cell<bool>,
 }
@@ -121,10 +119,9 @@ impl Output {
     /// removed). Nothing at `path` changes. Errors are [`Stage::Check`].
     pub fn create(path: &Path) -> Result<Output, OutputError> {
         let check = |e: &std::io::Error| OutputError::os(path, Stage::Check, e);
-        let existed = match refusal(path).map_err(|e| check(&e))? {
-            Some(why) => return Err(OutputError::new(path, Stage::Check, why)),
-            None => std::fs::symlink_metadata(path).is_ok(),
-        };
+        if let Some(why) = refusal(path).map_err(|e| check(&e))? {
+            return Err(OutputError::new(path, Stage::Check, why));
+        }
         let dir = match path.parent() {
             Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
             _ => PathBuf::from("."),
@@ -132,7 +129,6 @@ impl Output {
         let out = Output {
             path: path.to_path_buf(),
             dir,
-            existed,
             finished: std::cell::Cell::new(false),
         };
         drop(out.temp(Stage::Check)?);
@@ -148,11 +144,6 @@ impl Output {
     /// a command that ends while this is false still owes the file its result.
     pub fn is_finished(&self) -> bool {
         self.finished.get()
-    }
-
-    /// Whether a file was at the path when [`Output::create`] checked it.
-    pub fn existed(&self) -> bool {
-        self.existed
     }
 
     /// A new temporary file next to the output (mode 0666 less the umask, as a plain
@@ -316,21 +307,23 @@ mod tests {
         std::fs::write(&p, "old").unwrap();
         std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o640)).unwrap();
         let o = Output::create(&p).unwrap();
-        assert!(o.existed());
+        assert!(!o.is_finished());
         assert_eq!(
             std::fs::read_to_string(&p).unwrap(),
             "old",
             "create writes nothing"
         );
         assert_eq!(names(d.path()), ["r.txt"], "the probe file is gone");
+        o.prefill(b"placeholder").unwrap();
+        assert!(!o.is_finished(), "a prefill is not the final content");
         o.commit(b"new").unwrap();
+        assert!(o.is_finished());
         assert_eq!(std::fs::read_to_string(&p).unwrap(), "new");
         let mode = std::fs::metadata(&p).unwrap().mode() & 0o777;
         assert_eq!(mode, 0o640, "the old file's mode is kept");
         assert_eq!(names(d.path()), ["r.txt"]);
-        let fresh = Output::create(&d.path().join("n.txt")).unwrap();
-        assert!(!fresh.existed());
-        assert!(!d.path().join("n.txt").exists());
+        Output::create(&d.path().join("n.txt")).unwrap();
+        assert!(!d.path().join("n.txt").exists(), "create makes no file");
     }
 
     #[test]
