@@ -12,7 +12,7 @@
 //! (including `fsync`) is the honest figure, the other one shows what a tool that does
 //! not sync appears to achieve.
 
-use crate::job::values::iec;
+use crate::job::units::iec;
 use crate::result::{self, JobInfo, Phase, Warning};
 use crate::run::signals::Signals;
 use crate::files::preflight;

@@ -17,7 +17,7 @@
 //! `read`/`write` (the read_all and create_write phases) in `tree/totals.rs`.
 
 use crate::engine::fault::{self, Op};
-use crate::job::values::iec;
+use crate::job::units::iec;
 use crate::result::{self, JobInfo, Phase, Warning};
 use crate::run::copy::{
     bar, check_dir, json_placeholder, outcome, phase_result, save_json, short, RunError,
