@@ -18,3 +18,4 @@ pub mod result;
 pub mod run;
 pub mod stats;
 pub mod files;
+pub mod util;

@@ -518,7 +518,8 @@ fn fio_examples_run_or_are_rejected_by_name() {
                     j.more.offset_increment = 0;
                     // numa.fio names nodes 0 and 1; a machine has the nodes it has (this
                     // VM: node0 only), so node lists are mapped onto the nodes present
-                    let present = iomark::run::fio::numa::nodes_present(Path::new("/"));
+                    let root = iomark::probe::Root::default();
+                    let present = iomark::run::fio::numa::nodes_present(&root);
                     let adapt = |v: &mut Vec<u32>| {
                         for n in v.iter_mut() {
                             *n = present[*n as usize % present.len()];
@@ -581,7 +582,7 @@ fn fio_examples_run_or_are_rejected_by_name() {
     );
     assert_eq!(n.runs + n.engine + n.option + n.skipped, files.len());
     assert_eq!(exceptions_seen, EXCEPTIONS.len());
-    // the counts README.md reports; an example skipped on this machine (atomic writes,
+    // the counts docs/compat/fio.md reports; an example skipped on this machine (atomic writes,
     // fill_device without root) counts with the ones that run
     assert_eq!((n.runs + n.skipped, n.engine, n.option), (45, 58, 4));
 }

@@ -10,12 +10,12 @@ use crate::report::fio::json::FioJson;
 use crate::report::fio::text::FioText;
 use crate::report::output::Outputs;
 use crate::report::Reporter;
-use crate::result::{self, JobInfo, Recorded, Status};
+use crate::result::{self, JobInfo, Recorded, RunResult, Status};
 use crate::run::fio as runner;
-use crate::stats::cpu::{CpuTimes, Who};
 use crate::run::signals::Signals;
+use crate::stats::cpu::{CpuTimes, Who};
 
-/// Usage text of `iomark run`.
+/// Usage text of `iomark run` (the option groups follow, from the option table).
 pub const USAGE: &str =
     "Usage: iomark run [--global-opt=V ...] [--name=JOB --opt=V ...]... [JOBFILE...]
   fio options (--rw, --bs, --size, --ioengine, --iodepth, --numjobs, --runtime, ...),
@@ -28,76 +28,47 @@ pub const USAGE: &str =
   --status-interval=TIME   --engine-strict (exit 3 instead of the psync fallback when io_uring is denied)
   --allow-destructive-write=/dev/X   --reap-spin=TIME (io_uring: watch for completions this long
   before sleeping; default 5us, 0 = sleep at once as fio does)
+  --cmdhelp (every option with one line of help)   --cmdhelp=KEY (one option: aliases, type, default, values)
 Exit codes: 0 ok, 1 I/O error or verify mismatch, 2 invalid options or job file,
   3 environment cannot do it, 130/143 interrupted (partial results printed and saved).
 ";
 
-/// The job description of `args`, or the exit code when nothing is to run (`--help`,
-/// `--version`, `--showcmd`, `--parse-only`, bad options, `--warnings-fatal`); the
-/// arguments without `--showcmd` come with it.
-fn command(args: &[String]) -> Result<(fio::FioCommand, Vec<String>), i32> {
-    if args.iter().any(|a| a == "--help" || a == "-h") {
-        crate::out!("{USAGE}");
-        return Err(crate::exit::OK);
-    }
-    // fio's --version: the program and its version, whatever else is written
-    if args.iter().any(|a| a == "--version") {
-        crate::out!("iomark {}\n", env!("CARGO_PKG_VERSION"));
-        return Err(crate::exit::OK);
-    }
-    // --showcmd: print the effective options as one command line, run nothing (C10)
-    let showcmd = args.iter().any(|a| a == "--showcmd");
-    let kept: Vec<String> = args.iter().filter(|a| *a != "--showcmd").cloned().collect();
-    let cmd = match fio::parse_args(&kept) {
-        Ok(c) => c,
-        Err(e) => {
-            eprintln!("iomark run: {e}");
-            return Err(crate::exit::INVALID);
-        }
-    };
-    if cmd.warnings_fatal && !cmd.notices.is_empty() {
-        for n in &cmd.notices {
-            eprintln!("{n}");
-        }
-        eprintln!("iomark run: --warnings-fatal: the warning above ends the run");
-        return Err(crate::exit::INVALID);
-    }
-    if showcmd {
-        crate::out!("{}\n", crate::job::fio::showcmd::showcmd(&cmd));
-        return Err(crate::exit::OK);
-    }
-    if cmd.parse_only {
-        // parse warnings are part of parsing; the report would be the only stdout
-        for n in &cmd.notices {
-            eprintln!("{n}");
-        }
-        return Err(crate::exit::OK);
-    }
-    Ok((cmd, kept))
+/// `iomark run --help`: the question it answers with an example
+/// ([`crate::cli::run_args::TOP`]), [`USAGE`] and the option groups with their keys.
+pub fn usage() -> String {
+    format!(
+        "{}{USAGE}Options by group (fio's groups; iomark run --cmdhelp=KEY explains one):\n{}",
+        crate::cli::run_args::TOP,
+        fio::options::groups_help(100)
+    )
 }
 
 /// Run `iomark run` with `args` (after the word `run`); returns the exit code.
 pub fn run(args: &[String]) -> i32 {
-    let (cmd, kept) = match command(args) {
-        Ok(c) => c,
-        Err(code) => return code,
-    };
+    if let Some(code) = front(args) {
+        return code;
+    }
+    // --showcmd: print the effective options as one command line, run nothing (C10)
+    let showcmd = args.iter().any(|a| a == "--showcmd");
+    let kept: Vec<String> = args.iter().filter(|a| *a != "--showcmd").cloned().collect();
     let args = kept.as_slice();
-    let outs = match outputs(&cmd) {
-        Ok(o) => o,
+    let cmd = match fio::parse_args(args) {
+        Ok(c) => c,
         Err(e) => {
             eprintln!("iomark run: {e}");
-            return crate::exit::ENVIRONMENT;
+            return crate::exit::INVALID;
         }
     };
-    for n in &cmd.notices {
-        eprintln!("{n}");
-    }
+    let outs = match before_running(&cmd, showcmd) {
+        Ok(o) => o,
+        Err(code) => return code,
+    };
     let signals = Signals::install();
     let note = |m: String| eprintln!("{m}");
     let c0 = CpuTimes::now(Who::Process);
     let t0 = std::time::Instant::now();
-    let disk0 = runner::disk::DiskSnapshot::take(&cmd.jobs);
+    let root = crate::probe::Root::default();
+    let disk0 = runner::disk::DiskSnapshot::take(&root, &cmd.jobs);
     let res = runner::execute(&cmd, &signals.stop, &note);
     let devices = disk0.finish();
     let cpu = CpuTimes::now(Who::Process).since(&c0);
@@ -111,48 +82,103 @@ pub fn run(args: &[String]) -> i32 {
     i.cpu = Some(cpu);
     i.devices = devices;
     let r = result::build(i);
-    if let (Err(e), Some(p)) = (outs.write_json(&r), outs.json_path()) {
-        eprintln!("iomark run: cannot write --json={}: {e}", p.display());
-    }
-    if failure.is_none() {
-        match outs.write_plots(&r) {
-            Ok(files) => files
-                .iter()
-                .for_each(|f| eprintln!("iomark: wrote {}", f.display())),
-            Err(e) => {
-                eprintln!("iomark run: {e}");
-                return crate::exit::ENVIRONMENT;
-            }
-        }
-    }
+    // an output that could not be written at the end: one line each, and exit 1
+    // unless the run already ends with another code
+    let mut lost = !save_run_result(&outs, &r, failure.is_none());
     if let Some(e) = failure {
         eprintln!("iomark run: {e}");
         return e.exit_code();
     }
-    if let Err(e) = outs.write_texts(&r) {
-        eprintln!("iomark run: {e}");
-        return crate::exit::ENVIRONMENT;
+    if let Err((opt, e)) = outs.write_texts(&r) {
+        eprintln!("iomark run: cannot write {opt}={}: {e}", e.path.display());
+        lost = true;
     }
-    if interrupted {
-        eprintln!(
-            "iomark run: {}",
-            interrupted_line(&r.jobs, cmd.output.as_deref())
-        );
-    }
-    finish(&r, &signals)
+    exit_status(&cmd, &r, interrupted, &signals, lost)
 }
 
-/// The outputs of a run, created before it: `--json`, `--plot`, then the fio report
-/// for stdout or `--output` (fio 3.33's order whatever the list's: the JSON document,
-/// then, after one empty line, which starts fio's normal text, the human summary).
-fn outputs(cmd: &fio::FioCommand) -> Result<Outputs, String> {
+/// The options answered before any parsing, whatever else is written: `--help`/`-h`,
+/// `--version` (fio's: the program and its version) and `--cmdhelp[=KEY]`.
+fn front(args: &[String]) -> Option<i32> {
+    if args.iter().any(|a| a == "--help" || a == "-h") {
+        crate::out!("{}", usage());
+        return Some(crate::exit::OK);
+    }
+    if args.iter().any(|a| a == "--version") {
+        crate::out!("iomark {}\n", env!("CARGO_PKG_VERSION"));
+        return Some(crate::exit::OK);
+    }
+    let key = args.iter().find_map(|a| match a.as_str() {
+        "--cmdhelp" => Some(""),
+        a => a.strip_prefix("--cmdhelp="),
+    })?;
+    Some(cmdhelp(key))
+}
+
+/// `--cmdhelp` / `--cmdhelp=all`: every option; `--cmdhelp=KEY`: that option as fio 3.33
+/// prints it. A key iomark does not have is exit 2 with a "did you mean".
+fn cmdhelp(key: &str) -> i32 {
+    if key.is_empty() || key == "all" {
+        crate::out!("{}", fio::options::cmdhelp_all());
+        return crate::exit::OK;
+    }
+    match fio::options::cmdhelp(key) {
+        Some(text) => {
+            crate::out!("{text}");
+            crate::exit::OK
+        }
+        None => {
+            eprintln!(
+                "iomark run: --cmdhelp={key}: no option of that name (iomark run --cmdhelp lists them){}",
+                fio::options::did_you_mean(key)
+            );
+            crate::exit::INVALID
+        }
+    }
+}
+
+/// After parsing, before any job runs: `--warnings-fatal`, `--showcmd`, `--parse-only`,
+/// the outputs created up front ([`outputs`]) and the parse notices. `Err(code)` ends
+/// the run.
+fn before_running(cmd: &fio::FioCommand, showcmd: bool) -> Result<Outputs, i32> {
+    if cmd.warnings_fatal && !cmd.notices.is_empty() {
+        for n in &cmd.notices {
+            eprintln!("{n}");
+        }
+        eprintln!("iomark run: --warnings-fatal: the warning above ends the run");
+        return Err(crate::exit::INVALID);
+    }
+    if showcmd {
+        crate::out!("{}\n", crate::job::fio::showcmd::showcmd(cmd));
+        return Err(crate::exit::OK);
+    }
+    if cmd.parse_only {
+        // parse warnings are part of parsing; the report would be the only stdout
+        for n in &cmd.notices {
+            eprintln!("{n}");
+        }
+        return Err(crate::exit::OK);
+    }
+    let outs = outputs(cmd)?;
+    for n in &cmd.notices {
+        eprintln!("{n}");
+    }
+    Ok(outs)
+}
+
+/// The outputs of a run, before any I/O: `--json` and `--output` checked (absent or a
+/// regular file with one link, in a directory that takes a new file), the `--plot`
+/// directory made, then the `--json` placeholder written, so a bad path ends the run
+/// with exit 3 and nothing written (`--output` keeps its old content until the report
+/// replaces it). The report is fio 3.33's, in fio's order whatever the list's: the JSON
+/// document, then, after one empty line, which starts fio's normal text, the summary.
+fn outputs(cmd: &fio::FioCommand) -> Result<Outputs, i32> {
+    let fail = |opt: &str, e: crate::files::output::OutputError| {
+        eprintln!("iomark run: cannot write {opt}={}: {e}", e.path.display());
+        e.exit_code()
+    };
     let mut o = Outputs::new();
     if let Some(p) = &cmd.json_file {
-        o.json(p)
-            .map_err(|e| format!("cannot write --json={}: {e}", p.display()))?;
-    }
-    if let Some(d) = &cmd.plot {
-        o.plots(d)?;
+        o.json(p).map_err(|e| fail("--json", e))?;
     }
     let fmt = cmd.output_format;
     let mut reps: Vec<Box<dyn Reporter>> = Vec::new();
@@ -165,10 +191,42 @@ fn outputs(cmd: &fio::FioCommand) -> Result<Outputs, String> {
         reps.push(Box::new(FioText));
     }
     match &cmd.output {
-        Some(p) => o.file("--output", p, reps, "\n")?,
+        Some(p) => o
+            .file("--output", p, reps, "\n")
+            .map_err(|e| fail("--output", e))?,
         None => o.stdout(reps, "\n"),
     }
+    if let Some(d) = &cmd.plot {
+        if let Err(e) = o.plots(d) {
+            eprintln!("iomark run: {e}");
+            return Err(crate::exit::ENVIRONMENT);
+        }
+    }
+    o.placeholder().map_err(|e| fail("--json", e))?;
     Ok(o)
+}
+
+/// The RunResult of the run (`--json`) and, when the run ended with a report, its
+/// charts (`--plot`); `false` when one of them could not be written (its line is on
+/// stderr).
+fn save_run_result(outs: &Outputs, r: &RunResult, charts: bool) -> bool {
+    let mut written = true;
+    if let (Err(e), Some(p)) = (outs.write_json(r), outs.json_path()) {
+        eprintln!("iomark run: cannot write --json={}: {e}", p.display());
+        written = false;
+    }
+    if charts {
+        match outs.write_plots(r) {
+            Ok(files) => files
+                .iter()
+                .for_each(|f| eprintln!("iomark: wrote {}", f.display())),
+            Err(e) => {
+                eprintln!("iomark run: {e}");
+                written = false;
+            }
+        }
+    }
+    written
 }
 
 /// The builder's inputs of a run: its status (interrupted; failed with the first job
@@ -208,10 +266,23 @@ fn inputs(
     i
 }
 
-/// The exit code after the report: jobs that failed (I/O error, verify mismatch,
-/// ratemin, latency_target) have their report above (fio's `err=`), the reason here,
-/// and the run exits 1; so do errors continued past (`continue_on_error`).
-fn finish(r: &result::RunResult, signals: &Signals) -> i32 {
+/// The exit code after the report: an interruption says so; jobs that failed (I/O
+/// error, verify mismatch, ratemin, latency_target) have their report above (fio's
+/// `err=`), the reason here, and exit 1, as do errors continued past and an output
+/// that could not be written (`lost`).
+fn exit_status(
+    cmd: &fio::FioCommand,
+    r: &RunResult,
+    interrupted: bool,
+    signals: &Signals,
+    lost: bool,
+) -> i32 {
+    if interrupted {
+        eprintln!(
+            "iomark run: {}",
+            interrupted_line(&r.jobs, cmd.output.as_deref())
+        );
+    }
     let mut failed = false;
     for f in r.jobs.iter().filter_map(|j| j.failure.as_deref()) {
         eprintln!("iomark run: {f}");
@@ -232,7 +303,12 @@ fn finish(r: &result::RunResult, signals: &Signals) -> i32 {
         );
         return signals.exit_code().unwrap_or(crate::exit::FAILED);
     }
-    signals.exit_code().unwrap_or(crate::exit::OK)
+    let done = if lost {
+        crate::exit::FAILED
+    } else {
+        crate::exit::OK
+    };
+    signals.exit_code().unwrap_or(done)
 }
 
 /// The stderr line of an interrupted run: it points at the report only when one was

@@ -109,11 +109,10 @@ pub(super) fn device_findings(w: &mut Walk, d: &BlockDevice, mount: &Option<Moun
         "dm" => {
             let (name, uuid) = d.dm.clone().unwrap_or_default();
             if uuid.starts_with("CRYPT-") {
-                let aes = w.sys.read("/proc/cpuinfo").map(|t| {
-                    t.lines()
-                        .filter(|l| l.starts_with("flags"))
-                        .any(|l| l.split_whitespace().any(|x| x == "aes"))
-                });
+                let aes = w
+                    .sys
+                    .read("/proc/cpuinfo")
+                    .map(|t| super::system::has_cpu_flag(&t, "aes"));
                 let note = match aes {
                     Some(true) => " (the CPU has AES instructions)",
                     Some(false) => " and the CPU has no AES instructions",
@@ -797,7 +796,7 @@ pub(super) fn cache_findings(w: &mut Walk, m: &Memory, ws: Option<u64>) {
                 format!(
                     "Working set {} fits in RAM ({}): buffered reads after the first pass come from the page cache; use direct I/O or a working set > 2× RAM.",
                     // small sets in binary units (8 KiB, not "0.0 GB")
-                    if ws < 1_000_000_000 { crate::job::values::iec(ws) } else { gbytes(ws) },
+                    if ws < 1_000_000_000 { crate::job::units::iec(ws) } else { gbytes(ws) },
                     gib(total)
                 ),
             )

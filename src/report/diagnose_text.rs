@@ -7,14 +7,18 @@ use crate::probe::ceiling::Ceiling;
 use crate::probe::diagnosis::Diagnosis;
 use crate::report::{ReportError, Reporter};
 use crate::result::RunResult;
+use crate::util::color::{Paint, Role};
 
 /// The text report of the result's (first) diagnosis.
-pub struct DiagnoseText;
+pub struct DiagnoseText {
+    /// whether it is coloured
+    pub paint: Paint,
+}
 
 impl Reporter for DiagnoseText {
     fn render(&self, r: &RunResult) -> Result<Vec<u8>, ReportError> {
         let d = r.targets.first().ok_or(ReportError::Empty)?;
-        Ok(render_text(d).into_bytes())
+        Ok(render_text_painted(d, &self.paint).into_bytes())
     }
 }
 
@@ -30,15 +34,30 @@ impl Reporter for DiagnoseJson {
     }
 }
 
-/// Render the text report.
+/// Render the text report (no colour).
 pub fn render_text(d: &Diagnosis) -> String {
+    render_text_painted(d, &Paint { on: false })
+}
+
+/// The style of a finding's severity label.
+fn severity_role(label: &str) -> Role {
+    match label {
+        "LIMIT" => Role::Limit,
+        "WARN" | "CACHE" => Role::Warn,
+        _ => Role::Dim,
+    }
+}
+
+/// Render the text report; section titles and severities are coloured when `paint` is on.
+pub fn render_text_painted(d: &Diagnosis, paint: &Paint) -> String {
     let mut o = String::new();
     let root = if d.root == "/" {
         String::new()
     } else {
         format!("  (root {})", d.root)
     };
-    o.push_str(&format!("iomark diagnose {}{root}\n\nStack\n", d.target));
+    let title = |t: &str| paint.paint(Role::Header, t) + "\n";
+    o.push_str(&format!("iomark diagnose {}{root}\n\n{}", d.target, title("Stack")));
     for l in &d.stack {
         o.push_str(&format!(
             "  {}{:<11} {}\n",
@@ -47,7 +66,7 @@ pub fn render_text(d: &Diagnosis) -> String {
             l.text
         ));
     }
-    o.push_str("\nCeiling\n");
+    o.push_str(&format!("\n{}", title("Ceiling")));
     match (&d.ceiling, &d.ceiling_unknown) {
         (Some(c), _) => {
             o.push_str(&format!(
@@ -69,14 +88,15 @@ pub fn render_text(d: &Diagnosis) -> String {
         (None, Some(why)) => o.push_str(&format!("  none derived: {why}\n")),
         (None, None) => o.push_str("  none derived\n"),
     }
-    o.push_str("\nFindings\n");
+    o.push_str(&format!("\n{}", title("Findings")));
     if d.findings.is_empty() {
         o.push_str("  none\n");
     }
     for f in &d.findings {
+        let label = f.severity.label();
         o.push_str(&format!(
-            "  {:<5} {}: {}\n",
-            f.severity.label(),
+            "  {} {}: {}\n",
+            paint.paint(severity_role(label), &format!("{label:<5}")),
             f.id,
             f.message
         ));
@@ -84,7 +104,7 @@ pub fn render_text(d: &Diagnosis) -> String {
             o.push_str(&format!("          evidence: {} = {}\n", e.file, e.value));
         }
     }
-    o.push_str("\nUnknowns\n");
+    o.push_str(&format!("\n{}", title("Unknowns")));
     if d.unknowns.is_empty() {
         o.push_str("  none\n");
     }

@@ -9,8 +9,6 @@ pub struct IomarkJson;
 
 impl Reporter for IomarkJson {
     fn render(&self, r: &RunResult) -> Result<Vec<u8>, ReportError> {
-        crate::result::write::json_text(r)
-            .map(String::into_bytes)
-            .map_err(|e| ReportError::Failed(format!("cannot encode JSON: {e}")))
+        Ok(crate::result::json_bytes(r))
     }
 }

@@ -9,7 +9,6 @@
 
 pub mod compare;
 pub mod compare_render;
-pub mod console;
 pub mod copy_text;
 pub mod diagnose_text;
 pub mod fio;
@@ -47,26 +46,4 @@ impl std::fmt::Display for ReportError {
 pub trait Reporter<In: ?Sized = RunResult> {
     /// The output for `input`.
     fn render(&self, input: &In) -> Result<Vec<u8>, ReportError>;
-}
-
-
-/// `println!` that never panics: when stdout is a closed pipe (`| head`) or a full disk,
-/// the text is lost but the command goes on (and still removes the files it created).
-#[macro_export]
-macro_rules! outln {
-    ($($arg:tt)*) => {{
-        use std::io::Write as _;
-        let _ = writeln!(std::io::stdout().lock(), $($arg)*);
-    }};
-}
-
-/// `print!` that never panics (see [`outln!`]).
-#[macro_export]
-macro_rules! out {
-    ($($arg:tt)*) => {{
-        use std::io::Write as _;
-        let mut o = std::io::stdout().lock();
-        let _ = write!(o, $($arg)*);
-        let _ = o.flush();
-    }};
 }

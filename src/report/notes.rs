@@ -2,7 +2,7 @@
 //! page-cache honesty check and the end-of-test sync ([`Notes`], over a fileio result).
 //! Sizes use binary units (KiB = 1024), labelled.
 
-use crate::job::values::iec;
+use crate::job::units::iec;
 use crate::probe::pagecache::PageCacheCheck;
 use crate::report::{ReportError, Reporter};
 use crate::result::{RunResult, Status};

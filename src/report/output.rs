@@ -1,20 +1,21 @@
 //! The output manager: a command declares its outputs before it runs — the `--json`
-//! result file (its placeholder is written now), text reports for stdout or an
-//! `--output=FILE` (created empty now), the `--plot=DIR` charts (the directory is made
-//! now) — so a bad path fails before any work; at the end it renders each output's
-//! reporters over the one [`RunResult`] and writes them, files through the one writer
-//! (result/write.rs). Messages stay the command's: every error here names the option
-//! and the path and says why, and the command decides the exit code.
+//! result file (checked, and its placeholder written now), text reports for stdout or
+//! an `--output=FILE` (checked now, replaced at the end), the `--plot=DIR` charts (the
+//! directory is made now) — so a bad path fails before any work (exit 3); at the end it
+//! renders each output's reporters over the one [`RunResult`] and writes them: files
+//! through files/output.rs (never through a link, old content or the complete new one;
+//! a failed write is exit 1), stdout through util/output.rs. Messages stay the
+//! command's: the errors carry the path and the reason, the command says them.
 
+use crate::files::output::{Output, OutputError};
 use crate::report::{ReportError, Reporter};
-use crate::result::write::{write_file, ResultFile};
 use crate::result::RunResult;
 use std::path::{Path, PathBuf};
 
 /// Where a text output goes.
 enum Sink {
     Stdout,
-    File(String, PathBuf),
+    File(String, Output),
 }
 
 /// One text output: reporters whose outputs are joined with `sep`.
@@ -27,13 +28,13 @@ struct Text {
 /// The outputs of one command run.
 #[derive(Default)]
 pub struct Outputs {
-    json: Option<ResultFile>,
+    json: Option<Output>,
     texts: Vec<Text>,
     plots: Option<PathBuf>,
 }
 
-/// What [`Outputs::write_plots`] wrote.
-pub type Written = Vec<PathBuf>;
+/// A text output that could not be written: the option, the error.
+pub type TextError = (String, OutputError);
 
 impl Outputs {
     /// No outputs yet.
@@ -41,15 +42,30 @@ impl Outputs {
         Outputs::default()
     }
 
-    /// `--json=FILE`: writes the placeholder now.
-    pub fn json(&mut self, path: &Path) -> std::io::Result<()> {
-        self.json = Some(ResultFile::create(path)?);
+    /// `--json=FILE`: checked now (`Stage::Check` errors, exit 3); its placeholder is
+    /// written by [`Outputs::placeholder`], once every output passed its check.
+    pub fn json(&mut self, path: &Path) -> Result<(), OutputError> {
+        self.json = Some(Output::create(path)?);
         Ok(())
+    }
+
+    /// Write the `--json` placeholder (nothing without `--json`): the file says the run
+    /// has not finished until its result replaces it.
+    pub fn placeholder(&self) -> Result<(), OutputError> {
+        match &self.json {
+            Some(o) => o.prefill(&crate::result::placeholder_bytes()),
+            None => Ok(()),
+        }
     }
 
     /// The `--json` file, if one was asked for.
     pub fn json_path(&self) -> Option<&Path> {
-        self.json.as_ref().map(ResultFile::path)
+        self.json.as_ref().map(Output::path)
+    }
+
+    /// Whether the `--json` file still owes its result (created, not yet written).
+    pub fn json_pending(&self) -> bool {
+        self.json.as_ref().is_some_and(|o| !o.is_finished())
     }
 
     /// A text output to stdout.
@@ -61,18 +77,18 @@ impl Outputs {
         });
     }
 
-    /// A text output to the file `path` of option `opt` (`--output`), created empty
-    /// now. The error is `cannot write OPT=FILE: why`.
+    /// A text output to the file `path` of option `opt` (`--output`), checked now; it
+    /// keeps its old content until the report replaces it.
     pub fn file(
         &mut self,
         opt: &str,
         path: &Path,
         reporters: Vec<Box<dyn Reporter>>,
         sep: &'static str,
-    ) -> Result<(), String> {
-        write_file(path, b"").map_err(|e| format!("cannot write {opt}={}: {e}", path.display()))?;
+    ) -> Result<(), OutputError> {
+        let o = Output::create(path)?;
         self.texts.push(Text {
-            sink: Sink::File(opt.into(), path.to_path_buf()),
+            sink: Sink::File(opt.into(), o),
             reporters,
             sep,
         });
@@ -81,23 +97,23 @@ impl Outputs {
 
     /// `--plot=DIR`: makes the directory now (its parent must exist).
     pub fn plots(&mut self, dir: &Path) -> Result<(), String> {
-        crate::report::svg_plot::ensure_dir(dir)?;
+        crate::files::output::ensure_dir(dir, "--plot")?;
         self.plots = Some(dir.to_path_buf());
         Ok(())
     }
 
     /// Replace the `--json` placeholder with `r` (nothing without `--json`).
-    pub fn write_json(&self, r: &RunResult) -> std::io::Result<()> {
-        let Some(f) = &self.json else { return Ok(()) };
+    pub fn write_json(&self, r: &RunResult) -> Result<(), OutputError> {
+        let Some(o) = &self.json else { return Ok(()) };
         let text = crate::report::iomark_json::IomarkJson
             .render(r)
-            .map_err(|e| std::io::Error::other(e.to_string()))?;
-        f.replace(&text)
+            .unwrap_or_else(|_| crate::result::json_bytes(r));
+        o.commit(&text)
     }
 
     /// Write the charts of `r` into the `--plot` directory; the files written (none
     /// without `--plot`). The error is `--plot=DIR: why`.
-    pub fn write_plots(&self, r: &RunResult) -> Result<Written, String> {
+    pub fn write_plots(&self, r: &RunResult) -> Result<Vec<PathBuf>, String> {
         match &self.plots {
             Some(d) => crate::report::svg_plot::write_plots(r, d)
                 .map_err(|e| format!("--plot={}: {e}", d.display())),
@@ -105,9 +121,9 @@ impl Outputs {
         }
     }
 
-    /// Render the text outputs of `r` and write them (stdout never fails: a closed pipe
-    /// loses the text). The error is `cannot write OPT=FILE: why`.
-    pub fn write_texts(&self, r: &RunResult) -> Result<(), String> {
+    /// Render the text outputs of `r` and write them: stdout through util/output.rs
+    /// (a closed pipe loses the text quietly), files through files/output.rs.
+    pub fn write_texts(&self, r: &RunResult) -> Result<(), TextError> {
         for t in &self.texts {
             let mut out = Vec::new();
             for (i, rep) in t.reporters.iter().enumerate() {
@@ -117,19 +133,59 @@ impl Outputs {
                 match rep.render(r) {
                     Ok(b) => out.extend(b),
                     Err(ReportError::Empty) => {}
-                    Err(ReportError::Failed(why)) => return Err(why),
+                    Err(ReportError::Failed(why)) => {
+                        let path = match &t.sink {
+                            Sink::File(_, o) => o.path().to_path_buf(),
+                            Sink::Stdout => PathBuf::from("-"),
+                        };
+                        let stage = crate::files::output::Stage::Write;
+                        let opt = match &t.sink {
+                            Sink::File(opt, _) => opt.clone(),
+                            Sink::Stdout => "stdout".into(),
+                        };
+                        return Err((opt, OutputError { path, stage, reason: why }));
+                    }
                 }
             }
             match &t.sink {
-                Sink::Stdout => {
-                    use std::io::Write;
-                    let mut o = std::io::stdout().lock();
-                    let _ = o.write_all(&out).and_then(|_| o.flush());
-                }
-                Sink::File(opt, p) => write_file(p, &out)
-                    .map_err(|e| format!("cannot write {opt}={}: {e}", p.display()))?,
+                Sink::Stdout => crate::util::output::write(&out),
+                Sink::File(opt, o) => o.commit(&out).map_err(|e| (opt.clone(), e))?,
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn placeholder_then_result() {
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join("r.json");
+        let mut outs = Outputs::new();
+        outs.json(&p).unwrap();
+        assert!(!p.exists(), "checked, not written");
+        outs.placeholder().unwrap();
+        assert!(outs.json_pending());
+        let v: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&p).unwrap()).unwrap();
+        assert_eq!(
+            (v["status"].as_str(), v["schema_version"].as_u64()),
+            (Some("running"), Some(2))
+        );
+        let r = crate::result::build(crate::result::Inputs::new(
+            "copy",
+            &[],
+            crate::result::Status::Ok,
+        ));
+        outs.write_json(&r).unwrap();
+        assert!(!outs.json_pending());
+        let back: RunResult =
+            serde_json::from_str(&std::fs::read_to_string(&p).unwrap()).unwrap();
+        assert_eq!(back.command, "copy");
+        assert_eq!(std::fs::read_dir(d.path()).unwrap().count(), 1);
+        assert!(Outputs::new().json(Path::new("/dev/null")).is_err());
     }
 }

@@ -18,21 +18,6 @@ const READ: RGBColor = RGBColor(0, 114, 178);
 const WRITE: RGBColor = RGBColor(213, 94, 0);
 const OTHER: RGBColor = RGBColor(0, 158, 115);
 
-/// Create `dir` for charts (its parent must exist, as for `--json=FILE`: iomark does
-/// not create directory trees the user did not ask for); an error names `--plot` and
-/// the cause.
-pub fn ensure_dir(dir: &Path) -> Result<(), String> {
-    if dir.is_dir() {
-        return Ok(());
-    }
-    std::fs::create_dir(dir).map_err(|e| {
-        format!(
-            "cannot create the --plot directory {}: {e} (a writable directory whose parent exists is expected)",
-            dir.display()
-        )
-    })
-}
-
 /// File-name stem of a result's charts: command, test mode (or job kind), block size,
 /// queue depth and threads, e.g. `fileio-rndrd-4k-q1t1`.
 pub fn stem(r: &RunResult) -> String {
@@ -78,7 +63,7 @@ pub fn describe(r: &RunResult) -> String {
     let mut s = format!(
         "{} {mode}, {} blocks, QD{} x {} thread(s), {}, {}",
         r.command,
-        crate::job::values::iec(j.block_size_bytes),
+        crate::job::units::iec(j.block_size_bytes),
         j.iodepth,
         j.threads,
         j.engine,
@@ -489,13 +474,21 @@ fn draw_latency(r: &RunResult, curves: &[LatencyCurve], svg: &mut String) -> Res
     root.present().map_err(err)
 }
 
-/// Write the charts of `result` into `dir` (created if missing):
+/// Write `svg` to the chart file `path` through [`crate::files::output`] (never
+/// through a link, old content or the complete chart).
+fn write_chart(path: &Path, svg: &[u8]) -> Result<(), String> {
+    crate::files::output::Output::create(path)
+        .and_then(|o| o.commit(svg))
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+/// Write the charts of `result` into `dir` (created if missing, one level):
 /// `STEM-throughput.svg` (when the result has samples or intervals) and
 /// `STEM-latency.svg` (when it has latency data), `STEM` from [`stem`], each through
-/// the one writer (result/write.rs). Returns the files written; an error (a message
+/// files/output.rs. Returns the files written; an error (a message
 /// naming the file) when a file cannot be written or the result holds nothing to draw.
 pub fn write_plots(result: &RunResult, dir: &Path) -> Result<Vec<PathBuf>, String> {
-    ensure_dir(dir)?;
+    crate::files::output::ensure_dir(dir, "--plot")?;
     let s = stem(result);
     let mut out = vec![];
     let charts: [(&str, &dyn Reporter); 2] = [("throughput", &ThroughputChart), ("latency", &LatencyChart)];
@@ -503,8 +496,7 @@ pub fn write_plots(result: &RunResult, dir: &Path) -> Result<Vec<PathBuf>, Strin
         let p = dir.join(format!("{s}-{name}.svg"));
         match chart.render(result) {
             Ok(svg) => {
-                crate::result::write::write_file(&p, &svg)
-                    .map_err(|e| format!("cannot write {}: {e}", p.display()))?;
+                write_chart(&p, &svg)?;
                 out.push(p);
             }
             Err(ReportError::Empty) => {}

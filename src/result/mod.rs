@@ -12,14 +12,14 @@
 //! time the run ended. A schema 1 file is read by the same struct: the keys added in 2
 //! take their empty defaults.
 //!
-//! The result is built in one function ([`build::build`]) and written by one writer
-//! ([`write::ResultFile`]: placeholder first, atomic replace at the end).
+//! The result is built in one function ([`build::build`]); its file is written by the
+//! output manager (report/output.rs) through files/output.rs: [`placeholder_bytes`]
+//! first, [`json_bytes`] of the result at the end.
 
 pub mod build;
 pub mod hist;
 pub mod import;
 pub mod job;
-pub mod write;
 
 pub use build::{build, Inputs, Recorded};
 pub use hist::Hist;
@@ -499,6 +499,30 @@ impl Phase {
     }
 }
 
+/// The `--json` placeholder: a valid document saying the run has not finished
+/// (`compare` refuses it by name). Written before the run (`Output::prefill`), so a bad
+/// path fails fast and a killed run leaves valid JSON that says so — never a stale
+/// result that looks like this run's.
+pub fn placeholder_bytes() -> Vec<u8> {
+    json_bytes(&serde_json::json!({
+        "schema_version": SCHEMA_VERSION,
+        "tool": "iomark",
+        "status": "running"
+    }))
+}
+
+/// The bytes of a `--json` file: `value` as pretty JSON and a newline (written with
+/// `files::output::Output::commit`).
+pub fn json_bytes<T: Serialize>(value: &T) -> Vec<u8> {
+    let mut v = serde_json::to_vec_pretty(value).unwrap_or_else(|e| {
+        // every RunResult field serialises (no maps with non-string keys): unreachable
+        let failed = serde_json::json!({"tool": "iomark", "status": "failed", "error": e.to_string()});
+        serde_json::to_vec(&failed).unwrap_or_default()
+    });
+    v.push(b'\n');
+    v
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -508,5 +532,19 @@ mod tests {
         let p = Phase::new("x", 10, 2_000_000, 2.0);
         assert_eq!((p.ops_per_s, p.mb_per_s), (5.0, 1.0));
         assert!((p.mib_per_s - 0.953674).abs() < 1e-6);
+    }
+
+    /// The bytes of `--json` files (the atomic replace is files/output.rs's, tested
+    /// there): valid JSON ending in a newline.
+    #[test]
+    fn json_bytes_and_the_placeholder() {
+        let v: serde_json::Value = serde_json::from_slice(&placeholder_bytes()).unwrap();
+        assert_eq!(v["status"], "running");
+        assert_eq!(v["tool"], "iomark");
+        assert_eq!(v["schema_version"], SCHEMA_VERSION);
+        let b = json_bytes(&serde_json::json!({"a": 1}));
+        assert_eq!(b.last(), Some(&b'\n'));
+        let v: serde_json::Value = serde_json::from_slice(&b).unwrap();
+        assert_eq!(v["a"], 1);
     }
 }

@@ -13,7 +13,7 @@
 //! (including `fsync`) is the honest figure, the other one shows what a tool that does
 //! not sync appears to achieve.
 
-use crate::job::values::iec;
+use crate::job::units::iec;
 use crate::result::{JobInfo, Phase, Warning};
 use crate::run::signals::Signals;
 use crate::files::preflight;
@@ -29,7 +29,7 @@ use methods::{
     check_stop, copy_file_range, create_err, drop_cache, io_fail, read_write, write_source, Method,
 };
 pub use methods::{first_difference, Timing};
-pub use phase::{bar, check_dir, ended, short, Done, Live, PhaseRun, RunError};
+pub use phase::{bar, check_dir, ended, short, steps_bar, Done, Live, PhaseRun, RunError};
 
 /// Block size of the buffered (cp-like) method, bytes.
 pub const BUFFERED_BLOCK: usize = 128 * 1024;

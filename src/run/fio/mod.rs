@@ -25,7 +25,6 @@ pub mod trim;
 use crate::engine::io_uring::{self};
 use crate::job::fio::{EngineKind, FioCommand};
 use crate::run::worker::Live;
-use crate::stats::clock::Clock;
 use crate::files::dataset::{self, FileSpec, FilesError};
 use crate::files::strerror;
 use std::path::{Path, PathBuf};
@@ -260,11 +259,24 @@ fn guard_jobs(cmd: &FioCommand) -> Result<(), RunError> {
             // mmap maps files read-write, so it opens them with write access too
             let writes = j.rw.writes() || j.rw.trims() || j.engine == EngineKind::Mmap;
             dataset::guard(&files.0, writes, &policy)?;
+            if j.engine != EngineKind::Null {
+                dataset::check_generated(&files.0, writes)?;
+            }
+            if let Some(spec) = crate::run::fio::log::LogSpec::of(j) {
+                spec.check(&j.name, t, Path::new(".")).map_err(|source| {
+                    FilesError::Output {
+                        what: "log file",
+                        source,
+                    }
+                })?;
+            }
             if j.hipri {
                 dataset::check_polling(&files.0)?;
             }
         }
-        crate::run::fio::numa::check(j, Path::new("/")).map_err(|why| RunError::Refused {
+        // NUMA nodes named by the job must exist here
+        let root = crate::probe::Root::default();
+        crate::run::fio::numa::check(j, &root).map_err(|why| RunError::Refused {
             job: j.name.clone(),
             why,
         })?;
@@ -392,7 +404,7 @@ pub fn execute(
     stop: &AtomicBool,
     note: &(dyn Fn(String) + Sync),
 ) -> Result<RunOutcome, RunError> {
-    let clock = Clock::new();
+    let clock = crate::run::clock();
     let (groups, report_gid) = groups(cmd);
     check_io_uring(cmd, note)?;
     guard_jobs(cmd)?;

@@ -91,24 +91,16 @@ fn slab_for(plan: &Plan, depth: usize) -> Slab {
 
 /// The thread's `write_bw_log` / `write_iops_log` / `write_lat_log` files, if asked.
 fn logs_for(plan: &Plan) -> Result<Option<Logs>, RunError> {
-    let (job, m) = (&plan.job, &plan.job.more);
-    if m.bw_log.is_none() && m.iops_log.is_none() && m.lat_log.is_none() {
+    let job = &plan.job;
+    let Some(spec) = LogSpec::of(job) else {
         return Ok(None);
-    }
-    let spec = LogSpec {
-        bw: m.bw_log.clone(),
-        iops: m.iops_log.clone(),
-        lat: m.lat_log.clone(),
-        avg_msec: m.log_avg_msec,
-        offset: m.log_offset,
-        prio: job.extra.log_prio,
     };
-    Logs::create(&spec, &job.name, plan.thread, Path::new("."))
-        .map(Some)
-        .map_err(|e| RunError::Plan {
-            job: job.name.clone(),
-            why: format!("cannot create log files: {e}"),
-        })
+    let logs = Logs::create(&spec, &job.name, plan.thread, Path::new("."))
+        .map_err(|source| FilesError::Output {
+            what: "log file",
+            source,
+        })?;
+    Ok(Some(logs))
 }
 
 /// fadvise_hint (fio default 1): random or sequential read-ahead advice per open file
@@ -302,7 +294,8 @@ pub(crate) fn start_thread(
         why,
     };
     crate::run::fio::prio::set_thread_prio(&plan.job).map_err(refused)?;
-    if let Some(what) = crate::run::fio::numa::apply(&plan.job, Path::new("/")).map_err(refused)? {
+    let root = crate::probe::Root::default();
+    if let Some(what) = crate::run::fio::numa::apply(&plan.job, &root).map_err(refused)? {
         if plan.thread == 0 {
             warn(format!("note: job '{}': {what}", plan.job.name));
         }

@@ -23,14 +23,15 @@
 //! removed afterwards, also after an error or Ctrl-C (a second Ctrl-C exits at once).
 
 use crate::exit;
+use crate::files::scratch::{Scratch, ScratchError};
 use crate::probe::diagnosis::{diagnose, Diagnosis, Inputs};
 use crate::probe::Root;
-use crate::report::console::Console;
 use crate::report::mark_table::MarkTable;
 use crate::report::notes;
 use crate::report::output::Outputs;
 use crate::result::{self, RunResult, Status, Warning};
 use crate::run::signals::Signals;
+use crate::util::console::Console;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -63,46 +64,16 @@ pub struct MarkJob {
     pub json: Option<PathBuf>,
     /// directory for the per-test charts of the median loops (`--plot`)
     pub plot: Option<PathBuf>,
+    /// colour of the table (`--color`, decided for this stdout)
+    pub paint: crate::util::color::Paint,
     /// argv after `mark`
     pub argv: Vec<String>,
 }
 
 fn read_result(p: &Path) -> Result<RunResult, String> {
-    let text =
-        std::fs::read_to_string(p).map_err(|e| format!("cannot read {}: {e}", p.display()))?;
+    let text = crate::files::input::read_text(p, crate::files::input::MAX_INPUT_BYTES)
+        .map_err(|e| format!("cannot read {}: {e}", p.display()))?;
     serde_json::from_str(&text).map_err(|e| format!("{} is not a RunResult: {e}", p.display()))
-}
-
-/// Removes the test directory (test file, temporary JSON) when dropped: after success,
-/// errors and Ctrl-C alike.
-struct TestDir(PathBuf);
-
-impl Drop for TestDir {
-    fn drop(&mut self) {
-        crate::files::fileset::cleanup(&self.0, 1);
-        let _ = std::fs::remove_file(self.0.join("loop.json"));
-        if let Ok(rd) = std::fs::read_dir(&self.0) {
-            for e in rd.flatten() {
-                // leftovers of write_atomic (".loop.json.iomark-tmp.PID")
-                if e.file_name().to_string_lossy().starts_with(".loop.json") {
-                    let _ = std::fs::remove_file(e.path());
-                }
-            }
-        }
-        let _ = std::fs::remove_dir(&self.0);
-    }
-}
-
-/// Removes the `--json` placeholder when `mark` stops before it has a result to save
-/// (bad PATH, no space), so a failed start leaves nothing behind.
-struct Placeholder(Option<PathBuf>);
-
-impl Drop for Placeholder {
-    fn drop(&mut self) {
-        if let Some(p) = self.0.take() {
-            let _ = std::fs::remove_file(p);
-        }
-    }
 }
 
 /// Run one fileio job silently; returns its RunResult or the exit code.
@@ -185,7 +156,7 @@ fn checks(job: &MarkJob) -> Result<(Vec<Test>, MarkJob), i32> {
         eprintln!(
             "iomark mark: --size={}: using {} ({used} bytes, a whole number of {} blocks)",
             job.size_text,
-            crate::job::values::iec(used),
+            crate::job::units::iec(used),
             block_words(block)
         );
     }
@@ -209,9 +180,9 @@ fn checks(job: &MarkJob) -> Result<(Vec<Test>, MarkJob), i32> {
             eprintln!(
                 "iomark mark: not enough free space in {}: the test file needs {} ({} bytes), {} ({avail} bytes) are available; use a smaller --size or another PATH",
                 job.path.display(),
-                crate::job::values::iec(job.size),
+                crate::job::units::iec(job.size),
                 job.size,
-                crate::job::values::iec(avail)
+                crate::job::units::iec(avail)
             );
             return Err(exit::ENVIRONMENT);
         }
@@ -219,27 +190,53 @@ fn checks(job: &MarkJob) -> Result<(Vec<Test>, MarkJob), i32> {
     Ok((tests, job))
 }
 
-/// The outputs: `--json` (its placeholder; a failed start removes the placeholder it
-/// created, a file that existed before is left as the placeholder: its old content is
-/// gone either way) and `--plot`; the table goes to stdout.
-fn outputs(job: &MarkJob) -> Result<(Outputs, Placeholder), i32> {
+/// The outputs and the test directory: `--json` checked (it gets its placeholder once
+/// the test directory exists, so a failed start leaves the file as it was), the
+/// `--plot` directory made, the table for stdout, then the test directory. The test
+/// directory, its test file and the loops' JSON are registered scratch paths, removed
+/// when the returned registry drops — after success, errors and Ctrl-C alike.
+fn start(job: &MarkJob) -> Result<(Outputs, PathBuf, Scratch), i32> {
     let mut outs = Outputs::new();
-    let existed = job.json.as_ref().is_some_and(|p| p.exists());
     if let Some(p) = &job.json {
         if let Err(e) = outs.json(p) {
             eprintln!("iomark mark: cannot write --json={}: {e}", p.display());
-            return Err(exit::ENVIRONMENT);
+            return Err(e.exit_code());
         }
     }
-    let placeholder = Placeholder(job.json.clone().filter(|_| !existed));
     if let Some(d) = &job.plot {
         if let Err(e) = outs.plots(d) {
             eprintln!("iomark mark: {e}");
             return Err(exit::ENVIRONMENT);
         }
     }
-    outs.stdout(vec![Box::new(MarkTable)], "");
-    Ok((outs, placeholder))
+    outs.stdout(vec![Box::new(MarkTable { paint: job.paint })], "");
+    let dir = job.path.join(format!("iomark-mark.{}", std::process::id()));
+    let mut guard = Scratch::new();
+    if let Err(e) = guard.create_dir(&dir) {
+        let why = match &e {
+            ScratchError::Create { source, .. } => source.to_string(),
+            other => other.to_string(),
+        };
+        eprintln!("iomark mark: cannot create the test directory {}: {why} (PATH must be a writable directory)", dir.display());
+        return Err(exit::ENVIRONMENT);
+    }
+    guard.register_files_in(
+        &dir,
+        [crate::files::fileset::path(&dir, 0), dir.join("loop.json")],
+    );
+    Ok((outs, dir, guard))
+}
+
+/// Write `r` into `--json`; a failure is one line naming the file and the reason.
+/// Returns whether it was written.
+fn save_json(outs: &Outputs, r: &RunResult) -> bool {
+    match (outs.write_json(r), outs.json_path()) {
+        (Err(e), Some(p)) => {
+            eprintln!("iomark mark: cannot write --json={}: {e}", p.display());
+            false
+        }
+        _ => true,
+    }
 }
 
 /// Prepare the test file once (random, incompressible content).
@@ -263,33 +260,31 @@ struct Stopped {
 }
 
 /// Run one test: its warm-up, its loops; the row of its median loop (`None` without
-/// loops), its charts added to `plots`. `Err(None)`: a chart could not be written
-/// (said on stderr; the run ends with exit 3 and saves nothing).
+/// loops), its charts added to `plots` (a chart that cannot be written is said on
+/// stderr and sets `lost`: the tests go on, the run ends with exit 1).
 fn run_test(
     t: &Test,
     job: &MarkJob,
     (dir, json_path): (&Path, &Path),
     warnings: &mut Vec<Warning>,
-    plots: &mut Vec<PathBuf>,
+    (plots, lost): (&mut Vec<PathBuf>, &mut bool),
     pb: &indicatif::ProgressBar,
-) -> Result<Option<Row>, Option<Stopped>> {
+) -> Result<Option<Row>, Stopped> {
+    pb.set_message(format!("{} warm-up", t.name()));
     if job.warmup_s > 0 {
         let a = fileio_args(t, job.size, job.warmup_s, dir, json_path);
-        run_fileio(&a, json_path, false).map_err(|code| {
-            Some(Stopped {
-                code,
-                what: format!("in the warm-up of {}", t.name()),
-            })
+        run_fileio(&a, json_path, false).map_err(|code| Stopped {
+            code,
+            what: format!("in the warm-up of {}", t.name()),
         })?;
     }
     let mut loops = vec![];
-    for _ in 0..job.loops {
+    for i in 0..job.loops {
+        pb.set_message(format!("{} loop {}/{}", t.name(), i + 1, job.loops));
         let a = fileio_args(t, job.size, job.time_s, dir, json_path);
-        let r = run_fileio(&a, json_path, job.plot.is_some()).map_err(|code| {
-            Some(Stopped {
-                code,
-                what: format!("in {}", t.name()),
-            })
+        let r = run_fileio(&a, json_path, job.plot.is_some()).map_err(|code| Stopped {
+            code,
+            what: format!("in {}", t.name()),
         })?;
         for w in &r.warnings {
             if !warnings.iter().any(|x| x.id == w.id) {
@@ -310,8 +305,9 @@ fn run_test(
         match crate::report::svg_plot::write_plots(&r, d) {
             Ok(files) => plots.extend(files),
             Err(e) => {
+                // an output lost: the tests go on, the run ends with exit 1
                 eprintln!("iomark mark: --plot={}: {e}", d.display());
-                return Err(None);
+                *lost = true;
             }
         }
     }
@@ -324,33 +320,50 @@ fn run_test(
     }))
 }
 
-/// The end of a stopped run: the table of the tests that finished (the unfinished ones
-/// are omitted), the line saying where it stopped and what the table holds, and the
-/// result (status interrupted or failed) in `--json`.
-#[allow(clippy::too_many_arguments)]
-fn partial(
+/// The result of a stopped run (status interrupted or failed) with the tests that
+/// finished; its error says where it stopped (`what`) and with which exit code.
+fn stopped_result(
     job: &MarkJob,
     (rows, warnings): (&[Row], &[Warning]),
-    tests: usize,
     diag: &Diagnosis,
-    outs: &Outputs,
     signals: &Signals,
-    stopped: Stopped,
-) -> i32 {
-    let saved = match &job.json {
-        Some(p) => format!("; the finished tests are in {}", p.display()),
-        None => String::new(),
-    };
+) -> RunResult {
     let status = if signals.exit_code().is_some() {
         Status::Interrupted
     } else {
         Status::Failed
     };
-    let mut i = inputs(job, rows, diag, warnings.to_vec(), status);
-    let what = stopped.what;
+    result::build(inputs(job, rows, diag, warnings.to_vec(), status))
+}
+
+/// Save the result of a stopped run in `--json`: `r` with the error saying where it
+/// stopped, and the exit code.
+fn save_stopped(outs: &Outputs, mut r: RunResult, what: &str, code: i32) {
+    let done = r.phases.len();
+    r.error = Some(format!("stopped {what} (exit {code}); {done} test(s) completed"));
+    save_json(outs, &r);
+}
+
+/// The end of a stopped run: the table of the tests that finished (the unfinished ones
+/// are omitted), the line saying where it stopped and what the table holds, and the
+/// result (status interrupted or failed) in `--json`.
+fn partial(
+    job: &MarkJob,
+    done: (&[Row], &[Warning]),
+    tests: usize,
+    (diag, outs, signals): (&Diagnosis, &Outputs, &Signals),
+    stopped: Stopped,
+) -> i32 {
+    let rows = done.0;
+    let saved = match &job.json {
+        Some(p) => format!("; the finished tests are in {}", p.display()),
+        None => String::new(),
+    };
+    let r = stopped_result(job, done, diag, signals);
     let shown = if rows.is_empty() {
         format!("no table printed{saved}")
     } else {
+        let _ = outs.write_texts(&r);
         format!(
             "table above: the {} finished test{}, the {} unfinished omitted{saved}",
             rows.len(),
@@ -358,18 +371,10 @@ fn partial(
             tests - rows.len()
         )
     };
+    let what = stopped.what;
     let msg = format!("{what} after {} of {tests} tests ({shown})", rows.len());
-    let code = stopped.code;
-    i.error = Some(format!(
-        "stopped {what} (exit {code}); {} test(s) completed",
-        rows.len()
-    ));
-    let r = result::build(i);
-    if !rows.is_empty() {
-        let _ = outs.write_texts(&r);
-    }
-    let code = interrupted_or(signals, code, &msg);
-    let _ = outs.write_json(&r);
+    let code = interrupted_or(signals, stopped.code, &msg);
+    save_stopped(outs, r, &what, code);
     code
 }
 
@@ -411,16 +416,10 @@ pub fn execute(job: &MarkJob) -> i32 {
         Err(c) => return c,
     };
     let job = &job;
-    let (outs, mut placeholder) = match outputs(job) {
+    let (outs, dir, guard) = match start(job) {
         Ok(x) => x,
         Err(c) => return c,
     };
-    let dir = job.path.join(format!("iomark-mark.{}", std::process::id()));
-    if let Err(e) = std::fs::create_dir(&dir) {
-        eprintln!("iomark mark: cannot create the test directory {}: {e} (PATH must be a writable directory)", dir.display());
-        return exit::ENVIRONMENT;
-    }
-    let guard = TestDir(dir.clone());
     let diag = diagnose(
         &Root::default(),
         &Inputs {
@@ -430,38 +429,41 @@ pub fn execute(job: &MarkJob) -> i32 {
             ..Default::default()
         },
     );
+    if let Err(e) = outs.placeholder() {
+        let p = outs.json_path().map_or(String::new(), |p| p.display().to_string());
+        eprintln!("iomark mark: cannot write --json={p}: {e}");
+        return e.exit_code();
+    }
     crate::outln!("{}", target_line(&diag));
     crate::outln!(
         "iomark mark: preset {}, {} test file, O_DIRECT, random data, {} s per test after a {} s warm-up, median of {} loop(s)",
         job.preset,
-        crate::job::values::iec(job.size),
+        crate::job::units::iec(job.size),
         job.time_s,
         job.warmup_s,
         job.loops
     );
     let json_path = dir.join("loop.json");
-    let pb = crate::run::copy::bar(tests.len() as u64 * u64::from(job.loops), "preparing", false);
+    let pb = crate::run::copy::steps_bar(tests.len() as u64 * u64::from(job.loops), "preparing");
     let code = prepare_file(&tests, job, &dir, &json_path);
+    // From here on, a stop saves the tests done so far (status interrupted/failed).
     if code != exit::OK {
         pb.finish_and_clear();
-        return interrupted_or(&signals, code, "while preparing the test file");
+        let what = "while preparing the test file";
+        let code = interrupted_or(&signals, code, what);
+        save_stopped(&outs, stopped_result(job, (&[], &[]), &diag, &signals), what, code);
+        return code;
     }
-    // From here on, a stop saves the tests done so far (status interrupted/failed).
-    placeholder.0 = None;
-    let (mut rows, mut plots, mut warnings) = (vec![], vec![], vec![]);
+    let (mut rows, mut plots, mut warnings, mut lost) = (vec![], vec![], vec![], false);
     for t in &tests {
-        pb.set_message(t.name());
-        match run_test(t, job, (&dir, &json_path), &mut warnings, &mut plots, &pb) {
+        let out = (&mut plots, &mut lost);
+        match run_test(t, job, (&dir, &json_path), &mut warnings, out, &pb) {
             Ok(Some(row)) => rows.push(row),
             Ok(None) => {}
-            Err(None) => {
-                pb.finish_and_clear();
-                return exit::ENVIRONMENT;
-            }
-            Err(Some(s)) => {
+            Err(s) => {
                 pb.finish_and_clear();
                 let done = (rows.as_slice(), warnings.as_slice());
-                return partial(job, done, tests.len(), &diag, &outs, &signals, s);
+                return partial(job, done, tests.len(), (&diag, &outs, &signals), s);
             }
         }
     }
@@ -470,15 +472,12 @@ pub fn execute(job: &MarkJob) -> i32 {
     let r = result(job, &rows, &diag, vec![]);
     let _ = outs.write_texts(&r);
     closing_notes(&rows, &plots, &diag, &mut warnings);
-    let r = result(job, &rows, &diag, warnings);
-    if let Err(e) = outs.write_json(&r) {
-        eprintln!(
-            "iomark mark: cannot write --json={}: {e}",
-            outs.json_path().map_or(String::new(), |p| p.display().to_string())
-        );
-        return exit::ENVIRONMENT;
+    lost |= !save_json(&outs, &result(job, &rows, &diag, warnings));
+    if lost {
+        exit::FAILED
+    } else {
+        exit::OK
     }
-    exit::OK
 }
 
 fn interrupted_or(signals: &Signals, code: i32, what: &str) -> i32 {

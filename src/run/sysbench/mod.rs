@@ -13,10 +13,11 @@ pub mod worker;
 use crate::cli::fileio::level;
 use crate::exit;
 use crate::files::fileset;
-use crate::job::sysbench::{Command, FileioJob, Geometry, IoMode};
-use crate::report::console::Console;
+use crate::job::sysbench::{Command, FileioJob, Geometry};
+use crate::util::console::Console;
 use crate::report::output::Outputs;
 use crate::report::sysbench;
+use crate::result::Status;
 use crate::run::signals::Signals;
 use std::sync::Arc;
 
@@ -39,29 +40,13 @@ pub fn execute(job: &FileioJob, console: &Arc<Console>) -> i32 {
             return exit::ENVIRONMENT;
         }
     }
-    let mut outs = Outputs::new();
-    if let Some(p) = &job.json {
-        if !job.commands.contains(&Command::Run) {
-            console.err("iomark: WARNING: --json writes the result of 'run'; no 'run' command was given, so no JSON file is written");
-        } else if let Err(e) = outs.json(p) {
-            let m = format!("FATAL: cannot write --json={}: {e}", p.display());
-            console.line(level::FATAL, &m);
-            return exit::ENVIRONMENT;
-        }
-    }
-    if let Some(d) = job
-        .plot
-        .as_ref()
-        .filter(|_| job.commands.contains(&Command::Run))
-    {
-        if let Err(e) = outs.plots(d) {
-            console.line(level::FATAL, &format!("FATAL: {e}"));
-            return exit::ENVIRONMENT;
-        }
-    }
+    let outs = match check_outputs(job, console) {
+        Ok(o) => o,
+        Err(code) => return code,
+    };
     let mut created_dir = false;
     if job.commands.contains(&Command::Prepare) && !job.dir.exists() {
-        if let Err(e) = std::fs::create_dir(&job.dir) {
+        if let Err(e) = fileset::create_dir(&job.dir) {
             console.line(
                 level::FATAL,
                 &format!(
@@ -74,11 +59,51 @@ pub fn execute(job: &FileioJob, console: &Arc<Console>) -> i32 {
         created_dir = true;
     }
     let code = execute_commands(job, console, &signals, &outs);
+    if outs.json_pending() {
+        // 'run' never came to its result (a failed or interrupted 'prepare', a check of
+        // 'run' itself): the placeholder becomes a complete result saying so
+        let status = match signals.exit_code() {
+            Some(_) => Status::Interrupted,
+            None => Status::Failed,
+        };
+        let why = format!("stopped before 'run' finished (exit {code})");
+        let r = run::stopped_result(job, job.geometry().ok().as_ref(), status, why);
+        run::json_failure(console, &outs, &r);
+    }
     // remove_dir only removes an empty directory: a failed call leaves no directory it created.
     if created_dir && (job.commands.last() == Some(&Command::Cleanup) || code != exit::OK) {
-        let _ = std::fs::remove_dir(&job.dir);
+        fileset::remove_dir_if_empty(&job.dir);
     }
     code
+}
+
+/// Check `--json` (new, or a regular file with one link) and create the `--plot`
+/// directory, then write the `--json` placeholder; both only when `run` is among the
+/// commands. Exit 3 (nothing written) when a check fails.
+fn check_outputs(job: &FileioJob, console: &Console) -> Result<Outputs, i32> {
+    let runs = job.commands.contains(&Command::Run);
+    let fatal = |m: String| {
+        console.line(level::FATAL, &format!("FATAL: {m}"));
+        exit::ENVIRONMENT
+    };
+    let mut outs = Outputs::new();
+    match &job.json {
+        Some(_) if !runs => {
+            console.err("iomark: WARNING: --json writes the result of 'run'; no 'run' command was given, so no JSON file is written");
+        }
+        Some(p) => outs
+            .json(p)
+            .map_err(|e| fatal(format!("cannot write --json={}: {e}", p.display())))?,
+        None => {}
+    }
+    if let Some(d) = job.plot.as_ref().filter(|_| runs) {
+        outs.plots(d).map_err(fatal)?;
+    }
+    outs.placeholder().map_err(|e| {
+        let p = outs.json_path().map_or(String::new(), |p| p.display().to_string());
+        fatal(format!("cannot write --json={p}: {e}"))
+    })?;
+    Ok(outs)
 }
 
 fn execute_commands(
@@ -168,7 +193,7 @@ fn prepare(job: &FileioJob, console: &Console, signals: &Signals) -> i32 {
                 g.raw_file_size,
                 g.files,
                 g.total,
-                crate::job::values::iec(g.total)
+                crate::job::units::iec(g.total)
             ),
         );
     }

@@ -17,7 +17,7 @@ use crate::files::fileset;
 use crate::job::sysbench::{FileioJob, Geometry, IoMode, TestMode};
 use crate::probe::diagnosis::Diagnosis;
 use crate::probe::{pagecache, Root};
-use crate::report::console::Console;
+use crate::util::console::Console;
 use crate::report::output::Outputs;
 use crate::report::sysbench::{SysbenchHistogram, SysbenchReport, SysbenchThreads};
 use crate::report::{notes, sysbench, Reporter};
@@ -58,6 +58,30 @@ fn inputs(
     i
 }
 
+/// The RunResult of a `run` that stopped before its workers started (`g`: its file
+/// set, when the sizes are valid): zero counts, `status` and the error text.
+pub(super) fn stopped_result(
+    job: &FileioJob,
+    g: Option<&Geometry>,
+    status: Status,
+    error: String,
+) -> RunResult {
+    let empty = Snapshot {
+        period_s: 0.0,
+        total_time_s: 0.0,
+        threads: vec![],
+    };
+    let mut i = result::Inputs::new("fileio", &job.argv, status);
+    i.error = Some(error);
+    i.summary = JobInfo::of_fileio(job, g, 0);
+    i.recorded = Recorded::Fileio {
+        job: EffectiveJob::of_fileio(job, g),
+        snapshot: empty,
+        percentile: job.percentile,
+    };
+    result::build(i)
+}
+
 /// Print a failure that happened before the workers started and, with `--json`, leave
 /// a `failed` RunResult (zero counts, the error text) instead of the placeholder.
 fn failed_before_start(
@@ -68,13 +92,7 @@ fn failed_before_start(
     outs: &Outputs,
 ) -> i32 {
     let code = print_failure(console, f);
-    let empty = Snapshot {
-        period_s: 0.0,
-        total_time_s: 0.0,
-        threads: vec![],
-    };
-    let err = Some(f.lines.join("\n"));
-    let r = result::build(inputs(job, g, empty, Status::Failed, err, 0));
+    let r = stopped_result(job, Some(g), Status::Failed, f.lines.join("\n"));
     json_failure(console, outs, &r);
     code
 }
@@ -244,7 +262,7 @@ fn shared(job: &FileioJob, s: &Setup, console: &Arc<Console>, signals: &Signals)
         running: Mutex::new(threads),
         finished: Condvar::new(),
         pool_extra: 1 << 20,
-        clock: crate::stats::clock::Clock::new(),
+        clock: crate::run::clock(),
         live_stats: live,
     }
 }
@@ -568,9 +586,7 @@ pub(super) fn run(
     let Some(mut sc) = sc.filter(|sc| sc.last_snapshot.is_some()) else {
         return exit::FAILED;
     };
-    if let Some(c) = finish(job, &s, &sh, &mut sc, signals, outs, seed_used) {
-        return c;
-    }
+    let lost = finish(job, &s, &sh, &mut sc, signals, outs, seed_used);
     drop(s);
     if sc.forced {
         // Workers may be stuck in I/O: do not wait for them.
@@ -589,7 +605,13 @@ pub(super) fn run(
         signals,
         "the report above covers the part of the run before the signal",
     );
-    signals.exit_code().unwrap_or(code)
+    // an output that could not be written: its FATAL line, and exit 1 unless the run
+    // ends with another code
+    match signals.exit_code() {
+        Some(s) => s,
+        None if lost && code == exit::OK => exit::FAILED,
+        None => code,
+    }
 }
 
 /// How the run ended.
@@ -665,8 +687,8 @@ fn result_of(
 }
 
 /// Print the end of the run (sysbench's report or the partial one after a failure,
-/// the ceiling check, the notes) and write `--json` and `--plot`; `Some(code)` when an
-/// output could not be written.
+/// the ceiling check, the notes) and write `--json` and `--plot`; true when an output
+/// could not be written.
 fn finish(
     job: &FileioJob,
     s: &Setup,
@@ -675,9 +697,11 @@ fn finish(
     signals: &Signals,
     outs: &Outputs,
     seed_used: u32,
-) -> Option<i32> {
+) -> bool {
     let console = &sh.console;
-    let snap = sc.last_snapshot.take()?;
+    let Some(snap) = sc.last_snapshot.take() else {
+        return false;
+    };
     let failure = sh.failure.lock().unwrap_or_else(|e| e.into_inner()).clone();
     let signal = signals.exit_code();
     let status = status_of(sc.forced, failure.is_some(), signal.is_some());
@@ -741,7 +765,7 @@ fn print_report(job: &FileioJob, console: &Console, r: &RunResult, failed: bool,
 }
 
 /// Write `--json`; on failure say so (FATAL) and return true.
-fn json_failure(console: &Console, outs: &Outputs, r: &RunResult) -> bool {
+pub(super) fn json_failure(console: &Console, outs: &Outputs, r: &RunResult) -> bool {
     match (outs.write_json(r), outs.json_path()) {
         (Err(e), Some(p)) => {
             let m = format!("FATAL: cannot write --json={}: {e}", p.display());
@@ -752,21 +776,19 @@ fn json_failure(console: &Console, outs: &Outputs, r: &RunResult) -> bool {
     }
 }
 
-/// Write `--json` and `--plot`; `Some(exit code)` when one could not be written.
-fn write_outputs(console: &Console, outs: &Outputs, r: &RunResult) -> Option<i32> {
-    if json_failure(console, outs, r) {
-        return Some(exit::ENVIRONMENT);
-    }
+/// Write `--json` and `--plot`; true when one could not be written.
+fn write_outputs(console: &Console, outs: &Outputs, r: &RunResult) -> bool {
+    let lost = json_failure(console, outs, r);
     match outs.write_plots(r) {
         Ok(files) => {
             for f in files {
                 console.line(level::NOTICE, &format!("iomark: wrote {}", f.display()));
             }
-            None
+            lost
         }
         Err(e) => {
             console.line(level::FATAL, &format!("FATAL: {e}"));
-            Some(exit::ENVIRONMENT)
+            true
         }
     }
 }

@@ -19,7 +19,7 @@
 //! report (report/tree_text.rs).
 
 use crate::engine::fault::{self, Op};
-use crate::job::values::iec;
+use crate::job::units::iec;
 use crate::result::{JobInfo, Phase, Recorded, Warning};
 use crate::run::copy::{bar, check_dir, ended, short, Done, Live, PhaseRun, RunError};
 use crate::run::sysbench::rng::{GlibcRandom, Xoroshiro128Plus};
@@ -61,6 +61,9 @@ pub struct TreeJob {
     pub keep: bool,
     /// argv after the command word
     pub argv: Vec<String>,
+    /// `--drop-caches=auto` (true): before stat_all and read_all, drop the whole
+    /// system's caches when root; `off` (false): never touch them
+    pub drop_caches: bool,
 }
 
 /// Measured figures of one parallel phase.
@@ -201,10 +204,24 @@ fn phase_of(name: &str, m: &Measured) -> Phase {
     p
 }
 
-/// Try to drop every cache (root only). Returns the `cache` text of the phase.
-fn cold_or_warm(dir: &std::path::Path) -> String {
+/// What `--drop-caches` will do in this run, said before the phases start: with
+/// `drop` (auto) and root, the whole system's caches are dropped twice.
+pub fn cache_plan(drop: bool, root: bool) -> String {
+    match (drop, root) {
+        (true, true) => "caches: --drop-caches=auto as root: before stat_all and read_all the whole system's page cache, dentries and inodes are dropped (sync; echo 3 > /proc/sys/vm/drop_caches); --drop-caches=off keeps them".into(),
+        (true, false) => "caches: --drop-caches=auto without root: caches cannot be dropped, stat_all and read_all may be served from memory".into(),
+        (false, _) => "caches: --drop-caches=off: caches are left alone, stat_all and read_all may be served from memory".into(),
+    }
+}
+
+/// Try to drop every cache (root only) unless `drop` is off. Returns the `cache` text
+/// of the phase.
+fn cold_or_warm(dir: &std::path::Path, drop: bool) -> String {
     if let Some(fs) = crate::files::preflight::memory_fs(dir) {
         return format!("warm: the tree is on {fs} (memory), which no cache drop can evict");
+    }
+    if !drop {
+        return "warm: caches not dropped (--drop-caches=off), metadata and data may come from memory".into();
     }
     match scratch::drop_all_caches() {
         Ok(()) => "cold: page cache, dentries and inodes dropped (sync; echo 3 > /proc/sys/vm/drop_caches, as root)".into(),
@@ -373,7 +390,7 @@ fn mkdir_phase((_, plan, clock, stop): Ctx, root: &Path) -> Result<Phase, RunErr
         if stop.load(Ordering::Relaxed) {
             return Err(RunError::Interrupted);
         }
-        std::fs::create_dir(p).map_err(|e| fail("cannot create directory", p, &e))?;
+        scratch::mkdir(p).map_err(|e| fail("cannot create directory", p, &e))?;
         pb.inc(1);
         Ok(())
     })?;
@@ -445,7 +462,7 @@ fn fsync_phase(root: &Path, clock: &Clock, total: u64) -> Result<Phase, RunError
 
 /// read-all: the read tar does — readdir walk, lstat, open + read + close per file.
 fn read_phase((job, plan, clock, stop): Ctx, root: &Path) -> Result<Phase, RunError> {
-    let cache = cold_or_warm(root);
+    let cache = cold_or_warm(root, job.drop_caches);
     let pb = bar(plan.files.len() as u64, "read", false);
     let m = walk::read_all(root, job.threads, clock, stop, &pb)?;
     pb.finish_and_clear();
@@ -486,7 +503,7 @@ fn teardown(ctx: Ctx, root: &Path, scratch: &Scratch, phases: &mut Vec<Phase>) -
     phases.push(p);
     scratch.verify_dirs().map_err(RunError::Failed)?;
     let m = dirs_phase(ctx.1, root, ctx.2, true, |p| {
-        std::fs::remove_dir(p).map_err(|e| fail("cannot remove directory", p, &e))
+        scratch::rmdir(p).map_err(|e| fail("cannot remove directory", p, &e))
     })?;
     phases.push(phase_of("rmdir", &m));
     Ok(())
@@ -541,14 +558,18 @@ fn run(
         warnings.push(w);
     }
     let root = make_root(job, plan, scratch, live)?;
-    let clock = Clock::new();
+    live(Live::Out(cache_plan(
+        job.drop_caches,
+        rustix::process::geteuid().is_root(),
+    )));
+    let clock = crate::run::clock();
     let ctx = (job, plan, &clock, stop);
     phases.push(mkdir_phase(ctx, &root)?);
     scratch.verify_dirs().map_err(RunError::Failed)?;
     phases.push(create_phase(ctx, &root)?);
     phases.push(fsync_phase(&root, &clock, plan.bytes())?);
     scratch.verify_dirs().map_err(RunError::Failed)?;
-    let cache = cold_or_warm(&root);
+    let cache = cold_or_warm(&root, job.drop_caches);
     let mut p = files_phase(ctx, "stat_all", "stat", |e| {
         let p = root.join(&e.rel);
         std::fs::symlink_metadata(&p).map_err(|er| fail("cannot stat", &p, &er))?;
