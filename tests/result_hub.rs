@@ -11,6 +11,7 @@ use iomark::report::Reporter;
 use iomark::result::job::{CoverageStats, EffectiveJob, JobRecord, LatTargetReport, SteadyReport};
 use iomark::result::{build, Inputs, Recorded, RunResult, Status};
 use iomark::stats::job::JobStats;
+use iomark::stats::{EventKind, Snapshot, ThreadStats};
 use iomark::stats::LatAcc;
 use std::path::Path;
 
@@ -313,3 +314,84 @@ fn run_result_file_renders_the_same_fio_report() {
     assert_eq!(r.jobs[1].write.bytes, 512 << 10);
     assert_eq!(render(&FioText, &r), String::from_utf8(o.stdout).unwrap());
 }
+
+/// sysbench's report of a fileio result built from a snapshot, `--percentile=p`.
+fn sysbench_report(s: Snapshot, p: u32) -> String {
+    let mut i = Inputs::new("fileio", &[], Status::Ok);
+    i.recorded = Recorded::Fileio {
+        job: EffectiveJob {
+            percentile_list: if p > 0 { vec![f64::from(p)] } else { vec![] },
+            ..Default::default()
+        },
+        snapshot: s,
+        percentile: p,
+    };
+    render(&iomark::report::sysbench::SysbenchReport, &build(i))
+}
+
+#[test]
+fn report_layout_and_formulas() {
+    // 3 reads of 16 KiB (1, 2, 3 ms), 2 writes, 1 periodic fsync event, 3 fsync calls,
+    // over 2 seconds.
+    let mut t = ThreadStats::new(false);
+    for ms in [1u64, 2, 3] {
+        t.event(EventKind::Read, ms * 1_000_000);
+        t.read_done(16384);
+    }
+    for _ in 0..2 {
+        t.event(EventKind::Write, 500_000);
+        t.write_done(16384);
+    }
+    t.event(EventKind::Fsync, 4_000_000);
+    for _ in 0..3 {
+        t.fsync_done();
+    }
+    let s = Snapshot {
+        period_s: 2.0,
+        total_time_s: 2.0001,
+        threads: vec![t],
+    };
+    let r = sysbench_report(s, 95);
+    let expect = "
+File operations:
+    reads/s:                      1.50
+    writes/s:                     1.00
+    fsyncs/s:                     1.50
+
+Throughput:
+    read, MiB/s:                  0.02
+    written, MiB/s:               0.02
+
+General statistics:
+    total time:                          2.0001s
+    total number of events:              6
+
+Latency (ms):
+         min:                                    0.50
+         avg:                                    1.83
+         max:                                    4.00
+         95th percentile:                        4.00
+         sum:                                   11.00
+
+Threads fairness:
+    events (avg/stddev):           6.0000/0.00
+    execution time (avg/stddev):   0.0110/0.00
+
+";
+    assert_eq!(r, expect);
+}
+
+#[test]
+fn percentile_disabled_line() {
+    let s = Snapshot {
+        period_s: 1.0,
+        total_time_s: 1.0,
+        threads: vec![ThreadStats::new(false)],
+    };
+    assert!(sysbench_report(s.clone(), 0).contains("\n         percentile stats:               disabled\n"));
+    assert!(
+        sysbench_report(s.clone(), 100).contains("\n        100th percentile:                        0.00\n")
+    );
+    assert!(sysbench_report(s, 5).contains("\n          5th percentile: "));
+}
+

@@ -29,9 +29,9 @@ pub fn run(
 fn outputs(cmd: &str, json: Option<&Path>, report: Box<dyn Reporter>) -> Result<Outputs, i32> {
     let mut outs = Outputs::new();
     if let Some(p) = json {
-        if let Err(e) = outs.json(p) {
+        if let Err(e) = outs.json(p).and_then(|_| outs.placeholder()) {
             eprintln!("iomark {cmd}: --json={}: {e}", p.display());
-            return Err(exit::ENVIRONMENT);
+            return Err(e.exit_code());
         }
     }
     outs.stdout(vec![report], "");
@@ -46,8 +46,9 @@ fn live(l: Live) {
     }
 }
 
-/// Print the end of a run and write its result; the exit code (3 when the result file
-/// cannot be written after a run that went well).
+/// Print the end of a run and write its result (old content or the complete result);
+/// the exit code (1 when the result file cannot be written after a run that went
+/// well).
 fn finish(cmd: &str, run: PhaseRun, outs: &Outputs) -> i32 {
     let _ = outs.write_texts(&run.result);
     for f in &run.kept {
@@ -57,9 +58,9 @@ fn finish(cmd: &str, run: PhaseRun, outs: &Outputs) -> i32 {
         eprintln!("{l}");
     }
     if let (Err(e), Some(p)) = (outs.write_json(&run.result), outs.json_path()) {
-        eprintln!("iomark {cmd}: --json={}: {e}", p.display());
+        eprintln!("iomark {cmd}: cannot write --json={}: {e}", p.display());
         return if run.code == exit::OK {
-            exit::ENVIRONMENT
+            exit::FAILED
         } else {
             run.code
         };

@@ -13,7 +13,6 @@ use crate::report::Reporter;
 use crate::result::{self, JobInfo, Recorded, RunResult, Status};
 use crate::run::fio as runner;
 use crate::run::signals::Signals;
-use crate::stats::cpu::{CpuTimes, Who};
 
 /// Usage text of `iomark run` (the option groups follow, from the option table).
 pub const USAGE: &str =
@@ -65,22 +64,17 @@ pub fn run(args: &[String]) -> i32 {
     };
     let signals = Signals::install();
     let note = |m: String| eprintln!("{m}");
-    let c0 = CpuTimes::now(Who::Process);
-    let t0 = std::time::Instant::now();
     let root = crate::probe::Root::default();
-    let disk0 = runner::disk::DiskSnapshot::take(&root, &cmd.jobs);
-    let res = runner::execute(&cmd, &signals.stop, &note);
-    let devices = disk0.finish();
-    let cpu = CpuTimes::now(Who::Process).since(&c0);
+    let (res, around) = runner::execute_around(&cmd, &signals.stop, &note, &root);
     let (outcome, failure) = match res {
         Ok(o) => (Some(o), None),
         Err(e) => (None, Some(e)),
     };
     let interrupted = outcome.as_ref().is_some_and(|o| o.interrupted);
     let mut i = inputs(&cmd, args, outcome, failure.as_ref());
-    i.elapsed_s = t0.elapsed().as_secs_f64();
-    i.cpu = Some(cpu);
-    i.devices = devices;
+    i.elapsed_s = around.elapsed_s;
+    i.cpu = Some(around.cpu);
+    i.devices = around.devices;
     let r = result::build(i);
     // an output that could not be written at the end: one line each, and exit 1
     // unless the run already ends with another code

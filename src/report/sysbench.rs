@@ -6,7 +6,6 @@ use crate::job::sysbench::{FileioJob, Geometry, TestMode};
 use crate::job::units::sysbench_human_size;
 use crate::report::{ReportError, Reporter};
 use crate::result::RunResult;
-use crate::stats::{mean_stddev, percentile_ns};
 
 /// First line of prepare: `<N> files, <FS div 1024>Kb each, <(FS×N) div 1048576>Mb total`
 /// (sysbench's truncating format, kept for compatibility).
@@ -124,6 +123,17 @@ pub fn header_fileio(job: &FileioJob, g: &Geometry, mode: TestMode) -> Vec<Strin
     v
 }
 
+/// Population mean and standard deviation of `xs` (sysbench's fairness formula).
+pub fn mean_stddev(xs: &[f64]) -> (f64, f64) {
+    if xs.is_empty() {
+        return (0.0, 0.0);
+    }
+    let n = xs.len() as f64;
+    let mean = xs.iter().sum::<f64>() / n;
+    let var = xs.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / n;
+    (mean, var.sqrt())
+}
+
 fn ms(ns: u64) -> f64 {
     ns as f64 / 1e6
 }
@@ -182,7 +192,7 @@ fn report(r: &RunResult) -> String {
     if percentile > 0 {
         o.push_str(&format!(
             "        {percentile:>3}th percentile: {:>27.2}\n",
-            ms(percentile_ns(lat.hist(), f64::from(percentile)))
+            ms(lat.percentile_ns(f64::from(percentile)))
         ));
     } else {
         o.push_str("         percentile stats:               disabled\n");
@@ -284,24 +294,13 @@ pub fn debug_threads(r: &RunResult) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::stats::{EventKind, Snapshot, ThreadStats};
 
-    /// The fileio result of a snapshot, `--percentile=p`.
-    fn result_of(s: Snapshot, p: u32) -> RunResult {
-        let mut i = crate::result::Inputs::new("fileio", &[], crate::result::Status::Ok);
-        i.recorded = crate::result::Recorded::Fileio {
-            job: crate::result::job::EffectiveJob {
-                percentile_list: if p > 0 { vec![f64::from(p)] } else { vec![] },
-                ..Default::default()
-            },
-            snapshot: s,
-            percentile: p,
-        };
-        crate::result::build(i)
-    }
-
-    fn report(s: &Snapshot, p: u32) -> String {
-        super::report(&result_of(s.clone(), p))
+    #[test]
+    fn fairness_is_population_stddev() {
+        // spec §11.2: 2 threads, 15366 and 14725 events → 15045.5 / 320.50
+        let (m, s) = mean_stddev(&[15366.0, 14725.0]);
+        assert_eq!(format!("{m:.4}/{s:.2}"), "15045.5000/320.50");
+        assert_eq!(mean_stddev(&[5.0]), (5.0, 0.0));
     }
 
     #[test]
@@ -320,72 +319,6 @@ mod tests {
             "67108864 bytes written in 0.47 seconds (136.17 MiB/sec)."
         );
         assert_eq!(prepare_done(0, 0.1), "No bytes written.");
-    }
-
-    #[test]
-    fn report_layout_and_formulas() {
-        // 3 reads of 16 KiB (1, 2, 3 ms), 2 writes, 1 periodic fsync event, 3 fsync calls,
-        // over 2 seconds.
-        let mut t = ThreadStats::new(false);
-        for ms in [1u64, 2, 3] {
-            t.event(EventKind::Read, ms * 1_000_000);
-            t.read_done(16384);
-        }
-        for _ in 0..2 {
-            t.event(EventKind::Write, 500_000);
-            t.write_done(16384);
-        }
-        t.event(EventKind::Fsync, 4_000_000);
-        for _ in 0..3 {
-            t.fsync_done();
-        }
-        let s = Snapshot {
-            period_s: 2.0,
-            total_time_s: 2.0001,
-            threads: vec![t],
-        };
-        let r = report(&s, 95);
-        let expect = "
-File operations:
-    reads/s:                      1.50
-    writes/s:                     1.00
-    fsyncs/s:                     1.50
-
-Throughput:
-    read, MiB/s:                  0.02
-    written, MiB/s:               0.02
-
-General statistics:
-    total time:                          2.0001s
-    total number of events:              6
-
-Latency (ms):
-         min:                                    0.50
-         avg:                                    1.83
-         max:                                    4.00
-         95th percentile:                        4.00
-         sum:                                   11.00
-
-Threads fairness:
-    events (avg/stddev):           6.0000/0.00
-    execution time (avg/stddev):   0.0110/0.00
-
-";
-        assert_eq!(r, expect);
-    }
-
-    #[test]
-    fn percentile_disabled_line() {
-        let s = Snapshot {
-            period_s: 1.0,
-            total_time_s: 1.0,
-            threads: vec![ThreadStats::new(false)],
-        };
-        assert!(report(&s, 0).contains("\n         percentile stats:               disabled\n"));
-        assert!(
-            report(&s, 100).contains("\n        100th percentile:                        0.00\n")
-        );
-        assert!(report(&s, 5).contains("\n          5th percentile: "));
     }
 
     #[test]

@@ -73,7 +73,7 @@ mod tests {
 
     #[test]
     fn render_shape() {
-        let mut h = crate::stats::new_hist();
+        let mut h = crate::result::Hist::from_buckets(&[]).0;
         for _ in 0..10 {
             h.record(99_000).unwrap();
         }

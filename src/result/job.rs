@@ -11,6 +11,9 @@
 //! touched) are neither, so they are here, beside the measurements.
 
 use crate::job::fio::{BlockSizes, FioCommand, FioJob};
+/// The recorder's plain counters a job result embeds as they are (CPU times, rate and
+/// depth samples): part of the schema, so reporters name them from here.
+pub use crate::stats::{cpu::CpuTimes, rates::DepthStats, rates::SampleStat};
 use crate::job::sysbench::{FileioJob, Geometry, IoMode, TestMode};
 use crate::result::JobInfo;
 use serde::{Deserialize, Serialize};
@@ -446,9 +449,9 @@ pub struct DirResult {
     pub lat: crate::result::Latency,
     /// bandwidth samples, KiB/s, every `bw_avg_time` (fio's `bw_min` … `bw_samples`;
     /// `s` is the sum of squared deviations, so samples of several jobs merge)
-    pub bw_samples: crate::stats::rates::SampleStat,
+    pub bw_samples: SampleStat,
     /// IOPS samples, every `iops_avg_time`
-    pub iops_samples: crate::stats::rates::SampleStat,
+    pub iops_samples: SampleStat,
 }
 
 /// The latency of the requests of one direction that carried one I/O priority.
@@ -492,9 +495,9 @@ pub struct JobResult {
     /// blocks read back and checked by the verify phase
     pub verified: u64,
     /// CPU of the job's threads (RUSAGE_THREAD, summed)
-    pub cpu: crate::stats::cpu::CpuTimes,
+    pub cpu: CpuTimes,
     /// fio's `iodepth_level` / `iodepth_submit` / `iodepth_complete` counts
-    pub depth: crate::stats::rates::DepthStats,
+    pub depth: DepthStats,
     /// failed requests the job went on after (`continue_on_error`)
     pub errors: u64,
     /// the first of them: op, file, offset and the system's reason

@@ -84,6 +84,11 @@ impl Latency {
         }
     }
 
+    /// Percentile `p` (0–100) of the histogram, ns (0 when empty).
+    pub fn percentile_ns(&self, p: f64) -> u64 {
+        crate::stats::percentile_ns(self.hist(), p)
+    }
+
     /// Exact mean, ns (`sum / count`; 0 when empty).
     pub fn mean(&self) -> f64 {
         match self.count {

@@ -388,28 +388,10 @@ pub fn percentile_ns(h: &Histogram<u64>, p: f64) -> u64 {
     }
 }
 
-/// Population mean and standard deviation of `xs` (sysbench's fairness formula).
-pub fn mean_stddev(xs: &[f64]) -> (f64, f64) {
-    if xs.is_empty() {
-        return (0.0, 0.0);
-    }
-    let n = xs.len() as f64;
-    let mean = xs.iter().sum::<f64>() / n;
-    let var = xs.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / n;
-    (mean, var.sqrt())
-}
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn fairness_is_population_stddev() {
-        // spec §11.2: 2 threads, 15366 and 14725 events → 15045.5 / 320.50
-        let (m, s) = mean_stddev(&[15366.0, 14725.0]);
-        assert_eq!(format!("{m:.4}/{s:.2}"), "15045.5000/320.50");
-        assert_eq!(mean_stddev(&[5.0]), (5.0, 0.0));
-    }
 
     #[test]
     fn summary_uses_exact_sum_and_floor_mean() {

@@ -222,8 +222,8 @@ impl RateSampler {
     }
 }
 
-/// fio's depth distributions of one job (counts; [`dist_pct`] turns them into fio's
-/// percentages).
+/// fio's depth distributions of one job (counts; report/fio/levels.rs turns them into
+/// fio's percentages).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct DepthStats {
     /// submissions by in-flight count at submit (this one included), buckets
@@ -296,23 +296,6 @@ impl DepthStats {
     }
 }
 
-/// fio `stat_calc_dist`: each bucket as a percentage of `total`; a non-empty bucket
-/// under 0.1 % shows as 0.1; all zeros when `total` is 0.
-pub fn dist_pct(map: &[u64], total: u64) -> Vec<f64> {
-    map.iter()
-        .map(|&c| {
-            if total == 0 {
-                return 0.0;
-            }
-            let p = c as f64 * 100.0 / total as f64;
-            if p < 0.1 && c > 0 {
-                0.1
-            } else {
-                p
-            }
-        })
-        .collect()
-}
 
 #[cfg(test)]
 mod tests {
@@ -330,12 +313,6 @@ mod tests {
             .map(|&n| map_idx(n))
             .collect();
         assert_eq!(mp, [0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6]);
-    }
-
-    #[test]
-    fn dist_has_fios_floor() {
-        assert_eq!(dist_pct(&[1, 999, 0], 1000), vec![0.1, 99.9, 0.0]);
-        assert_eq!(dist_pct(&[0, 0], 0), vec![0.0, 0.0]);
     }
 
     #[test]

@@ -10,7 +10,6 @@ use crate::report::fio::{cpu_pct, job_runtime_ms, pcts, runtime_ms};
 use crate::report::{ReportError, Reporter};
 use crate::result::job::{DirResult, JobResult};
 use crate::result::{DeviceCounters, Latency, RunResult};
-use crate::stats::percentile_ns;
 use serde_json::{json, Map, Value};
 
 /// fio's JSON document (`plus`: json+, with histogram bins), followed by a newline.
@@ -48,7 +47,7 @@ pub(crate) fn lat_json(l: &Latency, pcts: Option<&[f64]>, bins: bool) -> Value {
     if let Some(ps) = pcts.filter(|_| !h.is_empty()) {
         let mut pct = Map::new();
         for &p in ps {
-            pct.insert(format!("{p:.6}"), json!(percentile_ns(h, p)));
+            pct.insert(format!("{p:.6}"), json!(l.percentile_ns(p)));
         }
         o["percentile"] = Value::Object(pct);
     }

@@ -8,9 +8,26 @@
 //! `io_u_mark_latency`); spec/peers.md §2.
 
 use crate::result::job::{DirResult, JobResult};
-use crate::stats::rates::{dist_pct, SampleStat};
+use crate::result::job::SampleStat;
 use serde_json::{json, Value};
 
+/// fio `stat_calc_dist`: each bucket as a percentage of `total`; a non-empty bucket
+/// under 0.1 % shows as 0.1; all zeros when `total` is 0.
+pub fn dist_pct(map: &[u64], total: u64) -> Vec<f64> {
+    map.iter()
+        .map(|&c| {
+            if total == 0 {
+                return 0.0;
+            }
+            let p = c as f64 * 100.0 / total as f64;
+            if p < 0.1 && c > 0 {
+                0.1
+            } else {
+                p
+            }
+        })
+        .collect()
+}
 /// Upper bounds of fio's latency buckets within one unit (ns, µs or ms).
 pub const LAT_BOUNDS: [u64; 10] = [2, 4, 10, 20, 50, 100, 250, 500, 750, 1000];
 
@@ -287,6 +304,13 @@ pub fn depths_text(j: &JobResult) -> String {
 mod tests {
     use super::*;
 
+    #[test]
+    fn dist_has_fios_floor() {
+        assert_eq!(dist_pct(&[1, 999, 0], 1000), vec![0.1, 99.9, 0.0]);
+        assert_eq!(dist_pct(&[0, 0], 0), vec![0.0, 0.0]);
+    }
+
+
     /// The `bw (…/s)` label and scale of fio 3.33 for kb_base 1024 and 1000: samples are
     /// KiB/s either way; `kB` is only the label, and the `MiB` switch comes above
     /// base² (fio with kb_base=1000 printed `bw (  MiB/s): … avg=17601.33` for a mean
@@ -338,7 +362,7 @@ mod tests {
     #[test]
     fn lat_counts_and_percent() {
         let mut j = JobResult::default();
-        let mut h = crate::stats::new_hist();
+        let mut h = crate::result::Hist::from_buckets(&[]).0;
         for ns in [300, 300, 1_500, 600_000] {
             h.record(ns).unwrap();
         }
@@ -371,7 +395,7 @@ mod tests {
             1_500, 3_000, 5_000, 15_000, 30_000, 60_000, 200_000, 400_000,
         ];
         let ms = [1_500_000, 3_000_000, 5_000_000, 15_000_000, 30_000_000];
-        let mut h = crate::stats::new_hist();
+        let mut h = crate::result::Hist::from_buckets(&[]).0;
         for ns in us.iter().chain(&ms).chain(&[600]) {
             h.record(*ns).unwrap();
         }

@@ -6,7 +6,6 @@ use crate::report::fio::{pcts, runtime_ms};
 use crate::report::{ReportError, Reporter};
 use crate::result::job::{DirResult, JobResult};
 use crate::result::{Latency, RunResult};
-use crate::stats::percentile_ns;
 
 /// fio's normal text report.
 pub struct FioText;
@@ -38,7 +37,7 @@ pub(crate) fn lat_line(label: &str, l: &Latency) -> String {
 pub(crate) fn pct_table(label: &str, l: &Latency, ps: &[f64]) -> String {
     let mut rows: Vec<(f64, u64)> = ps
         .iter()
-        .map(|&p| (p, percentile_ns(l.hist(), p)))
+        .map(|&p| (p, l.percentile_ns(p)))
         .collect();
     rows.sort_by(|a, b| a.0.total_cmp(&b.0));
     crate::report::fio::lat_text::pct_table(
@@ -159,14 +158,15 @@ mod tests {
     fn zero_ns_latency_is_zero_in_percentiles() {
         // null engine: 3 of 300 completions took 0 ns, 1 took 1 ns, the rest 10 ns;
         // fio's first buckets are exact, so 0 shows as 0 (was 1)
-        let mut a = crate::stats::LatAcc::default();
-        for ns in [0, 0, 0, 1] {
-            a.add(ns);
-        }
-        for _ in 0..296 {
-            a.add(10);
-        }
-        let l: Latency = crate::result::build::acc_latency(a);
+        let h = crate::result::Hist::from_buckets(&[(0, 3), (1, 1), (10, 296)]);
+        let l = Latency {
+            count: 300,
+            min_ns: 0,
+            max_ns: 10,
+            sum_ns: 2961,
+            histogram: Some(h),
+            ..Latency::default()
+        };
         let ps = [1.0, 1.25, 50.0];
         let t = pct_table("clat", &l, &ps);
         assert!(t.contains(" 1.00th=[    0],"), "{t}");

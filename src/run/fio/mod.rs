@@ -396,6 +396,38 @@ fn groups(cmd: &FioCommand) -> (Vec<Vec<usize>>, Vec<u32>) {
     (groups, report_gid)
 }
 
+/// What was measured around a run: the process's CPU (RUSAGE_SELF difference), the
+/// counters of the block devices under the jobs' files, the wall time.
+pub struct Around {
+    /// CPU used by the process during the run
+    pub cpu: crate::stats::cpu::CpuTimes,
+    /// device counters before and after
+    pub devices: Vec<crate::result::DeviceCounters>,
+    /// seconds from the start to the end
+    pub elapsed_s: f64,
+}
+
+/// [`execute`] with the process's CPU, the device counters (read through `root`) and
+/// the wall time measured around it.
+pub fn execute_around(
+    cmd: &FioCommand,
+    stop: &AtomicBool,
+    note: &(dyn Fn(String) + Sync),
+    root: &crate::probe::Root,
+) -> (Result<RunOutcome, RunError>, Around) {
+    use crate::stats::cpu::{CpuTimes, Who};
+    let c0 = CpuTimes::now(Who::Process);
+    let t0 = std::time::Instant::now();
+    let disk0 = disk::DiskSnapshot::take(root, &cmd.jobs);
+    let res = execute(cmd, stop, note);
+    let around = Around {
+        devices: disk0.finish(),
+        cpu: CpuTimes::now(Who::Process).since(&c0),
+        elapsed_s: t0.elapsed().as_secs_f64(),
+    };
+    (res, around)
+}
+
 /// Run every job of `cmd`: lay out files, then each stonewall group in turn, its jobs'
 /// threads concurrently (run/fio/group.rs). `note` receives progress lines and
 /// warnings (for stderr).

@@ -13,7 +13,7 @@ pub mod worker;
 use crate::cli::fileio::level;
 use crate::exit;
 use crate::files::fileset;
-use crate::job::sysbench::{Command, FileioJob, Geometry};
+use crate::job::sysbench::{Command, FileioJob, Geometry, IoMode};
 use crate::util::console::Console;
 use crate::report::output::Outputs;
 use crate::report::sysbench;
