@@ -300,6 +300,17 @@ impl<E: Engine> Faulty<E> {
             inner,
         }
     }
+
+    /// Apply the pending `corrupt` faults of these reaped completions.
+    fn corrupt_reaped(&mut self, reaped: &[Completion]) {
+        for c in reaped {
+            if let Some(p) = self.pending.get_mut(c.slot).and_then(Option::take) {
+                if p.kind == Kind::Corrupt && c.res > 0 {
+                    corrupt(p.buf, c.res as usize);
+                }
+            }
+        }
+    }
 }
 
 /// Invert the byte in the middle of the first `n` bytes at `buf`.
@@ -362,13 +373,16 @@ impl<E: Engine> Engine for Faulty<E> {
     fn reap(&mut self, min: usize, out: &mut Vec<Completion>) -> Result<(), IoErr> {
         let from = out.len();
         self.inner.reap(min, out)?;
-        for c in &out[from..] {
-            if let Some(p) = self.pending.get_mut(c.slot).and_then(Option::take) {
-                if p.kind == Kind::Corrupt && c.res > 0 {
-                    corrupt(p.buf, c.res as usize);
-                }
-            }
-        }
+        self.corrupt_reaped(&out[from..]);
+        Ok(())
+    }
+    fn flush(&mut self) -> Result<bool, IoErr> {
+        self.inner.flush()
+    }
+    fn wait_some(&mut self, timeout_ns: u64, out: &mut Vec<Completion>) -> Result<(), IoErr> {
+        let from = out.len();
+        self.inner.wait_some(timeout_ns, out)?;
+        self.corrupt_reaped(&out[from..]);
         Ok(())
     }
     fn sync(&mut self, file: usize, kind: SyncKind) -> Result<(), IoErr> {

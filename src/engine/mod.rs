@@ -3,15 +3,17 @@
 //! A worker owns one engine instance (`Send`, not shared) and a slab of aligned buffers
 //! ([`buffers::Slab`]) that never move while a request is in flight. `submit` answers
 //! `Some(bytes)` when the engine completed the request at once (psync, mmap) or `None`
-//! when it was queued (io_uring); queued requests come back through `reap` into a
+//! when it was queued (io_uring, libaio, posixaio); queued requests come back through `reap` into a
 //! caller-owned vector. Workers are generic over `E: Engine`, so there is no per-I/O
 //! dynamic dispatch. Adding an engine is one file plus one match arm in the runner.
 
 pub mod buffers;
 pub mod fault;
 pub mod io_uring;
+pub mod libaio;
 pub mod mmap;
 pub mod null;
+pub mod posixaio;
 pub mod psync;
 
 use std::os::fd::RawFd;
@@ -78,7 +80,7 @@ pub enum SyncKind {
 
 /// An I/O engine instance owned by one worker thread.
 pub trait Engine {
-    /// Engine name as recorded in results (`psync`, `io_uring`, `mmap`).
+    /// Engine name as recorded in results (`psync`, `io_uring`, `libaio`, `mmap`…).
     fn name(&self) -> &'static str;
     /// Most requests that may be in flight at once (1 for synchronous engines).
     fn depth(&self) -> usize;

@@ -303,13 +303,8 @@ pub fn apply(
             job.engine = match v {
                 "psync" | "sync" | "pvsync" => EngineKind::Psync,
                 "io_uring" => EngineKind::IoUring,
-                "libaio" | "posixaio" => {
-                    let n = format!("note: ioengine={v} runs on io_uring in iomark");
-                    if !notices.contains(&n) {
-                        notices.push(n);
-                    }
-                    EngineKind::IoUring
-                }
+                "libaio" => EngineKind::Libaio,
+                "posixaio" => EngineKind::Posixaio,
                 "mmap" => EngineKind::Mmap,
                 "null" => EngineKind::Null,
                 _ => {

@@ -160,6 +160,9 @@ pub struct JobMore {
     pub iodepth_batch_complete_max: u32,
     /// `iodepth_low` (accepted; the queue is refilled whenever a slot frees)
     pub iodepth_low: u32,
+    /// `userspace_reap` (libaio): read completions from the kernel's mapped ring when
+    /// `iodepth_batch_complete_min=0`, spinning instead of io_getevents
+    pub userspace_reap: bool,
     /// `sync`: open with O_SYNC
     pub sync_io: bool,
     /// `fdatasync`: fdatasync after every N writes
@@ -257,6 +260,7 @@ impl Default for JobMore {
             iodepth_batch_complete_min: 1,
             iodepth_batch_complete_max: 0,
             iodepth_low: 0,
+            userspace_reap: false,
             sync_io: false,
             fdatasync: 0,
             fsync_on_close: false,
@@ -320,6 +324,7 @@ pub const MORE_KEYS: &[&str] = &[
     "iodepth_batch_complete_min",
     "iodepth_batch_complete_max",
     "iodepth_low",
+    "userspace_reap",
     "sync",
     "fdatasync",
     "fsync_on_close",
@@ -689,6 +694,7 @@ pub fn apply_more(
         "iodepth_low" => {
             m.iodepth_low = parse_u64(key, need(key, value, origin)?, origin)?.min(65_536) as u32
         }
+        "userspace_reap" => m.userspace_reap = parse_bool(key, value, origin)?,
         "sync" => {
             m.sync_io = match value.map(str::trim) {
                 None | Some("1") | Some("sync") => true,

@@ -170,8 +170,12 @@ impl RwMode {
 pub enum EngineKind {
     /// pread/pwrite (`psync`, `sync`, `pvsync`)
     Psync,
-    /// io_uring (`io_uring`, `libaio`, `posixaio`)
+    /// io_uring
     IoUring,
+    /// Linux native AIO (io_submit/io_getevents)
+    Libaio,
+    /// the C library's POSIX AIO (aio_read/aio_write/aio_suspend)
+    Posixaio,
     /// whole-file mappings
     Mmap,
     /// no I/O at all
@@ -184,9 +188,23 @@ impl EngineKind {
         match self {
             EngineKind::Psync => "psync",
             EngineKind::IoUring => "io_uring",
+            EngineKind::Libaio => "libaio",
+            EngineKind::Posixaio => "posixaio",
             EngineKind::Mmap => "mmap",
             EngineKind::Null => "null",
         }
+    }
+    /// Queues requests (io_uring, libaio, posixaio): `iodepth` requests in flight, submit
+    /// and completion timed apart (slat/clat).
+    pub fn queues(self) -> bool {
+        matches!(
+            self,
+            EngineKind::IoUring | EngineKind::Libaio | EngineKind::Posixaio
+        )
+    }
+    /// Carries a priority per request (fio's cmdprio_* options: io_uring and libaio).
+    pub fn per_io_prio(self) -> bool {
+        matches!(self, EngineKind::IoUring | EngineKind::Libaio)
     }
 }
 
@@ -560,13 +578,15 @@ fn validate(job: &FioJob) -> Result<(), FioError> {
                 .into(),
         ));
     }
-    crate::job::fio::control::validate_control(&job.control, job.engine == EngineKind::IoUring)
+    if job.more.userspace_reap && job.engine != EngineKind::Libaio {
+        return Err(err(format!(
+            "userspace_reap is an option of ioengine=libaio, not of ioengine={}",
+            job.engine.name()
+        )));
+    }
+    crate::job::fio::control::validate_control(&job.control, job.engine.queues())
         .map_err(err)?;
-    crate::job::fio::extra::validate(
-        &job.extra,
-        job.engine == EngineKind::IoUring,
-        job.engine.name(),
-    )
+    crate::job::fio::extra::validate(&job.extra, job.engine.per_io_prio(), job.engine.name())
     .map_err(err)?;
     for bs in [&job.bs_read, &job.bs_write] {
         if job.direct && bs.min() % 512 != 0 {

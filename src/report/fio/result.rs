@@ -171,7 +171,6 @@ pub fn run_result(
             .iter()
             .filter_map(|j| {
                 let asked = cmd.jobs.iter().find(|x| x.name == j.name)?.engine.name();
-                // (libaio/posixaio are io_uring by design: `asked` is already io_uring)
                 (asked != j.engine).then(|| Warning {
                     id: "engine.fallback".into(),
                     message: format!(

@@ -36,7 +36,7 @@ pub use crate::run::fio::plan::format_filename;
 pub(crate) use crate::run::fio::plan::Plan;
 pub(crate) use crate::run::fio::plan::{files_for, plan};
 pub use crate::run::fio::stats::{DirStats, JobStats, Lat, RunOutcome};
-pub(crate) use crate::run::fio::thread::{block_sizes, io_why, start_thread};
+pub(crate) use crate::run::fio::thread::{block_sizes, io_why, start_thread, submit_batch};
 
 /// Offsets span of a null-engine job without `size`, bytes (nothing is touched).
 pub const NULL_DEFAULT_SIZE: u64 = 1 << 30;
@@ -256,6 +256,14 @@ pub fn execute(
                 ));
             }
         }
+    }
+    // native AIO likewise (no fallback: a libaio job measures libaio)
+    if let Some(j) = cmd.jobs.iter().find(|j| j.engine == EngineKind::Libaio) {
+        crate::engine::libaio::probe().map_err(|e| RunError::Engine {
+            job: j.name.clone(),
+            engine: "libaio",
+            why: crate::engine::libaio::setup_why(&e, 1),
+        })?;
     }
     // device safety: every job that writes is checked before any file is created
     for j in &cmd.jobs {

@@ -1,13 +1,16 @@
 //! One job thread of `iomark run` (see [`crate::run::fio`]): start delay, priorities and
 //! NUMA binding, a private descriptor table, opening its files, building the engine
-//! (io_uring with the job's ring options, psync, mmap, null) and driving the worker;
+//! (io_uring with the job's ring options, libaio, posixaio, psync, mmap, null) and
+//! driving the worker;
 //! its CPU time. The coordinator in [`crate::run::fio::execute`] spawns these.
 
 use crate::run::fio::*;
 use crate::engine::buffers::Slab;
 use crate::engine::io_uring::{self, Uring};
+use crate::engine::libaio::{self, Aio};
 use crate::engine::mmap::Mmap;
 use crate::engine::null::Null;
+use crate::engine::posixaio::PosixAio;
 use crate::engine::psync::Psync;
 use crate::engine::IoErr;
 use crate::job::fio::{EngineKind, FioJob};
@@ -75,9 +78,10 @@ pub(crate) fn run_thread_io(
     let job = &plan.job;
     let m = &job.more;
     let max_bs = job.bs_read.max().max(job.bs_write.max()) as usize;
-    let depth = match job.engine {
-        EngineKind::IoUring | EngineKind::Null => job.iodepth as usize,
-        _ => 1,
+    let depth = if job.engine.queues() || job.engine == EngineKind::Null {
+        job.iodepth as usize
+    } else {
+        1
     };
     let mut slab = Slab::new(depth, max_bs);
     let mut rng = Rng::new(plan.seed ^ 0x5151);
@@ -176,6 +180,20 @@ pub(crate) fn run_thread_io(
                 crate::maybe_faulty!(e, |e| w.run(e, &slab, 1))
             }
         },
+        EngineKind::Libaio => {
+            // userspace_reap works where fio's does: iodepth_batch_complete_min=0
+            let user_reap = m.userspace_reap && m.iodepth_batch_complete_min == 0;
+            let e = Aio::new(fds, depth)
+                .map_err(|e| engine_err("libaio", libaio::setup_why(&e, depth)))?
+                .batched(submit_batch(job, depth))
+                .reap_max(reap_max(job))
+                .write_flags(atomic_flags)
+                .user_reap(user_reap);
+            crate::maybe_faulty!(e, |e| w.run(e, &slab, depth))
+        }
+        EngineKind::Posixaio => {
+            crate::maybe_faulty!(PosixAio::new(fds, depth), |e| w.run(e, &slab, depth))
+        }
         EngineKind::Mmap => {
             let len = if m.zones.mode == crate::job::fio::zone_keys::ZoneMode::Strided {
                 // strided zones run on to the end of the files (run/gen/zones.rs)
@@ -258,6 +276,13 @@ pub(crate) fn start_thread(
         }
     }
     run_thread(plan, clock, stop, warn, live)
+}
+
+/// Requests handed to the kernel at once, fio's `iodepth_batch_submit` (default 1), at
+/// most the job's depth: the worker waits for that many free slots before it submits,
+/// and a batching engine (libaio) submits them with one call.
+pub(crate) fn submit_batch(job: &FioJob, depth: usize) -> usize {
+    (job.more.iodepth_batch.max(1) as usize).min(depth)
 }
 
 /// Completions one reap may take, fio's `iodepth_batch_complete_max` (0 or unset: the

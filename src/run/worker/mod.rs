@@ -245,7 +245,7 @@ impl<'a> Worker<'a> {
         let mut fresh: Option<u64> = None;
         let mut comps: Vec<Completion> = Vec::with_capacity(depth);
         let track_writes = m.verify.is_some() && m.do_verify && job.rw.writes();
-        let batch = (m.iodepth_batch.max(1) as usize).min(depth);
+        let batch = crate::run::fio::submit_batch(job, depth);
         let reap_min = (m.iodepth_batch_complete_min.max(1) as usize).min(depth);
         let ctl = &job.control;
         // flow: this thread's share among the jobs of its flow_id (run/control/flow.rs)
