@@ -99,7 +99,7 @@ pub fn setup_why(e: &std::io::Error, depth: usize) -> String {
                 .map(|s| s.trim().to_string())
                 .unwrap_or_else(|_| "?".into());
             format!(
-                "io_setup for iodepth={depth}: {e}: the jobs' iodepth (doubled by the kernel) exceeds fs.aio-max-nr={max}; lower iodepth or numjobs, or raise it with sysctl fs.aio-max-nr"
+                "io_setup for iodepth={depth}: {e}: the iodepth of the job threads running at once (and any other AIO user) exceeds fs.aio-max-nr={max} events; lower iodepth or numjobs, or raise it with sysctl fs.aio-max-nr"
             )
         }
         Some(libc::ENOSYS) => format!("native AIO is not available in this kernel (io_setup: {e})"),
