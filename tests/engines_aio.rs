@@ -145,16 +145,29 @@ fn qd32_counts_every_io_and_splits_latency() {
             assert!((s + c - l).abs() <= 1e-6 * l + 1.0, "{engine}: {s} + {c} != {l}");
             assert_eq!(d["slat_ns"]["N"], d["clat_ns"]["N"], "{engine}");
         }
-        // the queue was full: depth 32 is where the I/O was issued (fio's iodepth_level)
-        assert!(num(&j["iodepth_level"][">=64"]) == 0.0, "{j}");
-        assert!(num(&j["iodepth_level"]["32"]) > 50.0, "{engine}: {}", j["iodepth_level"]);
+        // where the I/O was issued (fio's iodepth_level): libaio refills each slot as
+        // its completion is reaped, so the queue stays full; posixaio wakes when one of
+        // the first 8 running requests finishes and takes all that are done, so the
+        // queue swings between about 8 and 32 (fio 3.33 here: 16 for ~60 %, 32 for ~18 %)
+        let lv = &j["iodepth_level"];
+        assert!(num(&lv[">=64"]) == 0.0, "{j}");
+        let deep = if engine == "libaio" {
+            num(&lv["32"])
+        } else {
+            num(&lv["16"]) + num(&lv["32"])
+        };
+        assert!(deep > 50.0, "{engine}: {lv}");
     }
 }
 
 /// The split of a buffered QD1 read on tmpfs, as fio measures it: libaio's io_submit
 /// copies the data before it returns, so most of the time is slat; posixaio's
 /// aio_read only hands the request to a helper thread, so most of it is clat. When fio
-/// is installed, its split of the same job goes the same way.
+/// is installed, its split of the same job goes the same way. libaio's clat is about a
+/// microsecond, so a few preemptions on a loaded machine move its mean: there the
+/// fastest requests are compared (min; load only adds time). posixaio's clat is several
+/// times its slat on average, but its fastest request can finish on the helper thread
+/// before aio_read returns (clat ≈ 0): there the means are compared.
 #[test]
 fn buffered_split_puts_the_copy_where_fio_does() {
     let dir = tempfile::tempdir_in("/dev/shm").unwrap();
@@ -175,14 +188,15 @@ fn buffered_split_puts_the_copy_where_fio_does() {
         let job: Vec<&str> = job.iter().map(String::as_str).collect();
         let v = json(&iomark(dir.path(), &[], &job));
         let r = &v["jobs"][0]["read"];
-        let (s, c) = (num(&r["slat_ns"]["mean"]), num(&r["clat_ns"]["mean"]));
+        let key = if engine == "libaio" { "min" } else { "mean" };
+        let (s, c) = (num(&r["slat_ns"][key]), num(&r["clat_ns"][key]));
         let slat_first = engine == "libaio";
         assert_eq!(s > c, slat_first, "{engine}: slat {s} ns, clat {c} ns");
         if have_fio() {
             let o = Command::new("fio").args(&job).output().unwrap();
             let fv = json(&o);
             let fr = &fv["jobs"][0]["read"];
-            let (fs, fc) = (num(&fr["slat_ns"]["mean"]), num(&fr["clat_ns"]["mean"]));
+            let (fs, fc) = (num(&fr["slat_ns"][key]), num(&fr["clat_ns"][key]));
             assert_eq!(fs > fc, slat_first, "fio {engine}: slat {fs} ns, clat {fc} ns");
         }
     }

@@ -7,7 +7,12 @@
 //! that call, as fio's issue time is taken when its queue hook returns. `reap` looks
 //! at every request in flight with aio_error and takes all that are done (fio's
 //! getevents takes every finished one too, whatever `iodepth_batch_complete_max` says),
-//! then sleeps in aio_suspend on the ones still running until at least `min` are in.
+//! then sleeps in aio_suspend until at least `min` are in, on the first [`SUSPEND_MAX`]
+//! still running in slot order, as fio lists its first 8 in io_u order. Which ones are
+//! listed decides how often the thread wakes: glibc runs one file's requests in order,
+//! so listing all of them, or the oldest, wakes it at every completion (about half
+//! fio's IOPS at QD32 on zram, bench/RUN_RESULTS_AIO.md), while fio's choice often
+//! waits for later ones and then takes several completions per wake.
 //! There is nothing to batch (fio's engine has no commit hook). fsync is synchronous,
 //! after the worker has drained the queue.
 
@@ -15,15 +20,20 @@ use super::{last_errno, sync_fd, Completion, Dir, Engine, IoErr, IoReq, SyncKind
 use std::cell::UnsafeCell;
 use std::os::fd::RawFd;
 
+/// Most requests one aio_suspend waits on (fio's posixaio uses 8 too).
+pub const SUSPEND_MAX: usize = 8;
+
 /// One job thread's requests.
 pub struct PosixAio {
     fds: Vec<RawFd>,
     /// one control block per slot; the C library's helper thread writes the result
     /// into it while the request runs, hence the cell
     cbs: Box<[UnsafeCell<libc::aiocb>]>,
-    /// slots in flight
-    in_flight: Vec<usize>,
-    /// the control blocks of the requests still running (aio_suspend's list)
+    /// which slots are in flight
+    busy: Vec<bool>,
+    /// how many are
+    in_flight: usize,
+    /// the control blocks of the first requests still running (aio_suspend's list)
     running: Vec<*const libc::aiocb>,
 }
 
@@ -44,25 +54,28 @@ impl PosixAio {
         PosixAio {
             fds,
             cbs,
-            in_flight: Vec::with_capacity(depth),
+            busy: vec![false; depth],
+            in_flight: 0,
             running: Vec::with_capacity(depth),
         }
     }
 
-    /// Take every finished request out of the in-flight list into `out`; the ones
-    /// still running are left in `running`. Returns how many were taken.
+    /// Take every finished request into `out`, in slot order; the first
+    /// [`SUSPEND_MAX`] still running are left in `running`. Returns how many were taken.
     fn collect(&mut self, out: &mut Vec<Completion>) -> usize {
         self.running.clear();
         let mut n = 0;
-        let mut i = 0;
-        while i < self.in_flight.len() {
-            let slot = self.in_flight[i];
+        for slot in 0..self.busy.len() {
+            if !self.busy[slot] {
+                continue;
+            }
             let cb = self.cbs[slot].get();
             // SAFETY: `cb` is the control block of a request started by `submit`.
             let err = unsafe { libc::aio_error(cb) };
             if err == libc::EINPROGRESS {
-                self.running.push(cb);
-                i += 1;
+                if self.running.len() < SUSPEND_MAX {
+                    self.running.push(cb);
+                }
                 continue;
             }
             // SAFETY: the request is done; aio_return reads its result once.
@@ -72,7 +85,8 @@ impl PosixAio {
                 e if e < 0 => -i64::from(last_errno()),
                 e => -i64::from(e),
             };
-            self.in_flight.swap_remove(i);
+            self.busy[slot] = false;
+            self.in_flight -= 1;
             out.push(Completion { slot, res });
             n += 1;
         }
@@ -124,11 +138,12 @@ impl Engine for PosixAio {
         if rc != 0 {
             return Err(IoErr::Errno(last_errno()));
         }
-        self.in_flight.push(slot);
+        self.busy[slot] = true;
+        self.in_flight += 1;
         Ok(None)
     }
     fn reap(&mut self, min: usize, out: &mut Vec<Completion>) -> Result<(), IoErr> {
-        let want = min.min(self.in_flight.len());
+        let want = min.min(self.in_flight);
         let mut got = self.collect(out);
         while got < want {
             self.suspend(None);
@@ -161,7 +176,7 @@ impl Drop for PosixAio {
         // The helper threads write into the buffers and control blocks until each
         // request is done: wait for all of them before either is freed.
         let mut sink = Vec::new();
-        while !self.in_flight.is_empty() {
+        while self.in_flight > 0 {
             self.collect(&mut sink);
             self.suspend(None);
             sink.clear();
