@@ -1,0 +1,8 @@
+//! Data safety and refusals: symbolic links, `--json` targets, block devices, O_DIRECT
+//! alignment, invalid invocations.
+
+mod device;
+mod direct_align;
+mod invalid;
+mod json_target;
+mod symlinks;
