@@ -15,56 +15,71 @@ fn ios(job: &Value) -> u64 {
     job["read"]["total_ios"].as_u64().unwrap() + job["write"]["total_ios"].as_u64().unwrap()
 }
 
-/// fio's flow.fio idea on the null engine: weights 1 and 8 in one flow give about 1:8
-/// of the I/Os. Tolerance: the ratio within [5, 16]: the threads do not start and end
-/// at the same instant, and on a loaded 2-CPU machine the tail where one runs alone
-/// at full null-engine speed skewed it to 11.5 (without flow the ratio is about 1).
-#[test]
-fn flow_weights_split_ios_one_to_eight() {
-    let d = scratch();
-    let v = run(
-        d.path(),
-        &[
+/// I/Os each job of a flow pair must have issued before their ratio is judged: with
+/// 100, one I/O more or less moves a 1:8 ratio by at most 1 %. A sample size, not a
+/// speed: [`flow_pair`] runs longer until it is reached.
+const FLOW_MIN_IOS: u64 = 100;
+
+/// Two null jobs in one flow (`jobs`: their names and options), time_based: the I/Os of
+/// each. Both are paced (`thinktime`, 20 µs after each I/O) and end together
+/// (`exitall`), so neither runs alone at full null-engine speed while its partner has
+/// not started or has already ended — on a loaded machine such a tail once gave one job
+/// 15× the other's I/Os under equal weights. The run is 1 s, doubled up to 8 s while
+/// a job has issued fewer than [`FLOW_MIN_IOS`] (a busy machine wakes sleepers late).
+fn flow_pair(dir: &std::path::Path, jobs: &[&str]) -> (u64, u64) {
+    let mut runtime = 1;
+    loop {
+        let rt = format!("--runtime={runtime}");
+        let mut args = vec![
             "--output-format=json",
             "--ioengine=null",
             "--size=1g",
             "--time_based",
-            "--runtime=1",
+            &rt,
+            "--thinktime=20",
+            "--exitall",
+        ];
+        args.extend_from_slice(jobs);
+        let v = run(dir, &args).ok().json();
+        let (a, b) = (ios(&v["jobs"][0]), ios(&v["jobs"][1]));
+        if a.min(b) >= FLOW_MIN_IOS || runtime >= 8 {
+            return (a, b);
+        }
+        runtime *= 2;
+    }
+}
+
+/// fio's flow.fio idea on the null engine: weights 1 and 8 in one flow give about 1:8
+/// of the I/Os. Tolerance: the ratio within [5, 16] (the threads do not start and end
+/// at the same instant); equal weights give about 1:1.
+#[test]
+fn flow_weights_split_ios_one_to_eight() {
+    let d = scratch();
+    let (a, b) = flow_pair(
+        d.path(),
+        &[
             "--name=job2",
             "--flow=1",
             "--name=job1",
             "--rw=randread",
             "--flow=8",
         ],
-    )
-    .ok()
-    .json();
-    let (a, b) = (ios(&v["jobs"][0]), ios(&v["jobs"][1]));
-    assert!(a > 1000 && b > 1000, "both jobs ran: {a} {b}");
+    );
+    assert!(
+        a >= FLOW_MIN_IOS && b >= FLOW_MIN_IOS,
+        "both jobs ran: {a} {b}"
+    );
     let r = b as f64 / a as f64;
     assert!(
         (5.0..=16.0).contains(&r),
         "flow 1:8 gave {a}:{b} (ratio {r:.2})"
     );
-    // the same jobs without flow: no such ratio is imposed (the unweighted null jobs
-    // run as fast as they can; a weight of 2 each keeps them within 25% of each other)
-    let v = run(
+    // the same jobs with equal weights: no such ratio is imposed (a weight of 2 each
+    // keeps them within 25% of each other)
+    let (a, b) = flow_pair(
         d.path(),
-        &[
-            "--output-format=json",
-            "--ioengine=null",
-            "--size=1g",
-            "--time_based",
-            "--runtime=1",
-            "--name=fwd",
-            "--flow=2",
-            "--name=back",
-            "--flow=2",
-        ],
-    )
-    .ok()
-    .json();
-    let (a, b) = (ios(&v["jobs"][0]), ios(&v["jobs"][1]));
+        &["--name=fwd", "--flow=2", "--name=back", "--flow=2"],
+    );
     let r = b as f64 / a as f64;
     assert!((0.75..=1.34).contains(&r), "flow 2:2 gave {a}:{b}");
 }
