@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The test command (README): installs what the tests need when it is missing
-# (sysbench and fio from Debian, prysk from PyPI), then runs every test.
+# The test command (README.md, docs/testing.md): installs what the tests need when it is
+# missing (sysbench and fio from Debian, prysk from PyPI), then runs every test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 missing=()
