@@ -24,6 +24,8 @@ mod interrupts;
 mod mark;
 /// property tests of the parsers (fileio options, fio options and job files, compare)
 mod props;
+/// the house rules on the source tree: dependencies between rooms, function length
+mod architecture;
 /// `iomark run` (fio-style jobs): command line, job files, engines, control, zones, verify
 mod run;
 /// what iomark must never do: follow symlinks, overwrite devices, accept bad invocations
