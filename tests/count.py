@@ -7,8 +7,9 @@ that it moved them without losing any (issue 14: "keep every assertion").
     python3 tests/count.py --per-test # assertions of each #[test] function, by name
     python3 tests/count.py --compare OTHER_CHECKOUT  # tests whose count went down
 
-Counted over test code only: every `.rs` file under tests/, every `tests.rs` under src/,
-and every `#[cfg(test)] mod NAME { ... }` block inside the other src/ files.
+Counted over test code only: every `.rs` file under tests/, every src/ file of a module
+declared `#[cfg(test)] mod NAME;` (and the files of its submodules), and every
+`#[cfg(test)] mod NAME { ... }` block inside the other src/ files.
 - tests: `#[test]` attributes (proptest cases carry one each inside `proptest! { }`)
 - assertions: the macros assert!, assert_eq!, assert_ne!, prop_assert!, prop_assert_eq!,
   prop_assert_ne!, plus assert_cmd's checks `.success()`, `.failure()`, `.code(` in a
@@ -188,13 +189,35 @@ def test_fns(path, whole):
     return out
 
 
+def test_module_files(src):
+    """The files under `src` that hold test-only modules: `#[cfg(test)] mod NAME;`
+    declarations resolved to NAME.rs or NAME/mod.rs, with every file below NAME/."""
+    out = set()
+    for d, _, names in os.walk(src):
+        for name in names:
+            if not name.endswith(".rs"):
+                continue
+            path = os.path.join(d, name)
+            code = blank(open(path, encoding="utf-8").read())
+            here = d if name in ("mod.rs", "lib.rs", "main.rs") else os.path.join(d, name[:-3])
+            for m in re.finditer(r"#\[cfg\(test\)\]\s*(?:pub(?:\([^)]*\))?\s+)?mod\s+(\w+)\s*;", code):
+                sub = os.path.join(here, m.group(1))
+                for f in (sub + ".rs", os.path.join(sub, "mod.rs")):
+                    if os.path.isfile(f):
+                        out.add(os.path.normpath(f))
+                for dd, _, nn in os.walk(sub):
+                    out.update(os.path.normpath(os.path.join(dd, n)) for n in nn if n.endswith(".rs"))
+    return out
+
+
 def files(root=ROOT):
+    tested = test_module_files(os.path.join(root, "src"))
     for base in ("tests", "src"):
         for d, _, names in sorted(os.walk(os.path.join(root, base))):
             for name in sorted(names):
                 if name.endswith(".rs"):
                     p = os.path.join(d, name)
-                    yield p, base == "tests" or name == "tests.rs"
+                    yield p, base == "tests" or os.path.normpath(p) in tested
 
 
 def per_test(root):

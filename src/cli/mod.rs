@@ -9,3 +9,5 @@ pub mod mark;
 pub mod run;
 pub mod tree;
 
+#[cfg(test)]
+mod props;

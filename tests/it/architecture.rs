@@ -10,8 +10,14 @@ use std::path::{Path, PathBuf};
 /// docs/ARCHITECTURE.md "Dependency rule" is the same table in words.
 const RULES: &[(&str, &[&str])] = &[
     ("main", &["cli", "util"]),
-    ("cli", &["job", "files", "run", "report", "result", "probe", "util"]),
-    ("run", &["job", "files", "engine", "stats", "probe", "result", "util"]),
+    (
+        "cli",
+        &["job", "files", "run", "report", "result", "probe", "util"],
+    ),
+    (
+        "run",
+        &["job", "files", "engine", "stats", "probe", "result", "util"],
+    ),
     ("files", &["job", "probe", "util"]),
     ("result", &["stats", "job", "probe", "util"]),
     ("report", &["result", "util"]),
@@ -28,20 +34,48 @@ const RULES: &[(&str, &[&str])] = &[
 const KNOWN: &[(&str, &str, &str)] = &[
     ("cli", "exit", "exit codes move into util::error"),
     ("engine", "run", "fault hook state moves into engine"),
-    ("files", "engine", "the buffers used for layout move to a shared room"),
+    (
+        "files",
+        "engine",
+        "the buffers used for layout move to a shared room",
+    ),
     ("files", "exit", "exit codes move into util::error"),
     ("files", "run", "layout stops using run's generators"),
     ("job", "engine", "engine names move into job"),
     ("job", "files", "job stops calling files"),
     ("probe", "files", "memory-fs test moves into probe"),
     ("probe", "job", "probe stops naming job types"),
-    ("report", "files", "report writes through the output manager only"),
-    ("report", "job", "reporters read the effective job from RunResult"),
-    ("report", "probe", "reporters read probe facts from RunResult"),
-    ("report", "run", "reporters read RunResult, not worker statistics"),
-    ("report", "stats", "reporters read RunResult, not the recorder"),
+    (
+        "report",
+        "files",
+        "report writes through the output manager only",
+    ),
+    (
+        "report",
+        "job",
+        "reporters read the effective job from RunResult",
+    ),
+    (
+        "report",
+        "probe",
+        "reporters read probe facts from RunResult",
+    ),
+    (
+        "report",
+        "run",
+        "reporters read RunResult, not worker statistics",
+    ),
+    (
+        "report",
+        "stats",
+        "reporters read RunResult, not the recorder",
+    ),
     ("result", "cli", "result stops naming cli types"),
-    ("result", "run", "the builder takes recorder output, not run types"),
+    (
+        "result",
+        "run",
+        "the builder takes recorder output, not run types",
+    ),
     ("run", "cli", "run stops naming cli types"),
     ("run", "exit", "exit codes move into util::error"),
     ("run", "report", "live output moves into util::console"),
@@ -302,7 +336,10 @@ fn every_room_has_a_rule() {
         .filter(|r| !RULES.iter().any(|(n, _)| n == r))
         .filter(|r| !KNOWN.iter().any(|(_, to, _)| to == r))
         .collect();
-    assert!(missing.is_empty(), "rooms without a rule in RULES: {missing:?}");
+    assert!(
+        missing.is_empty(),
+        "rooms without a rule in RULES: {missing:?}"
+    );
 }
 
 #[test]
@@ -358,7 +395,9 @@ fn long_functions(max: usize) -> Vec<(String, String, usize)> {
 fn fn_name(line: &str) -> Option<String> {
     let words: Vec<&str> = line.split_whitespace().collect();
     let at = words.iter().position(|w| *w == "fn")?;
-    let qualifiers = ["pub", "const", "unsafe", "async", "extern", "\"C\"", "default"];
+    let qualifiers = [
+        "pub", "const", "unsafe", "async", "extern", "\"C\"", "default",
+    ];
     let head_ok = words[..at]
         .iter()
         .all(|w| qualifiers.contains(w) || w.starts_with("pub("));

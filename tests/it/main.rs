@@ -1,16 +1,24 @@
-//! The one integration-test binary: every test that runs the `iomark` binary, grouped
-//! by what it checks. Shared helpers are in `util` (one definition each); tests of
-//! internals live beside their code in `src/` as unit tests. `bash tests/run.sh` runs
-//! this binary with the unit tests (`cargo test --profile ci`).
+//! The one integration-test binary: every test that runs the `iomark` binary (and the
+//! house rules read from the source tree), grouped by what it checks. Shared helpers are
+//! in `util`, one definition each. Tests of internals are unit tests beside their code
+//! in src/. The few tests here that name `iomark::` items need something only this
+//! binary has (the binary itself, `util`'s loop devices and peer tools): probes (atomic
+//! write limits, device block sizes, poll queues), input for the binary (diagnose
+//! fixture trees, a hand-built result to plot with the SVG reader the real runs use),
+//! reading back what it wrote, fio's figures recomputed with iomark's num2str port, the
+//! device guard's backstop on a loop device, and the walk over fio's example job files.
+//! `bash tests/run.sh` runs this binary with the unit tests (`cargo test --profile ci`).
 
 /// command builder, scratch directories, loop devices, peer tools, JSON and report readers
 mod util;
 
-/// the public cases (../shared/cases/public-cases.md), one or more tests per case
+/// the house rules on the source tree: dependencies between rooms, function length
+mod architecture;
+/// the public cases (../shared/cases/public-cases.md) of fileio and run, by case
 mod cases;
 /// `iomark copy` and `iomark tree`
 mod copy_tree;
-/// `iomark diagnose`: fixture machines, this VM, JSON and text reports
+/// `iomark diagnose` through the binary: exit codes, JSON and text reports, this VM
 mod diagnose;
 /// injected faults and real ENOSPC: the run stops cleanly and reports what was done
 mod faults;
@@ -20,12 +28,8 @@ mod fileio;
 mod fio_compat;
 /// SIGINT / SIGTERM / SIGKILL at known stop points
 mod interrupts;
-/// `iomark mark` and `iomark compare`: presets, tiny real runs, sizes, partial results, plots
+/// `iomark mark` and `iomark compare`: tiny real runs, sizes, partial results, plots
 mod mark;
-/// property tests of the parsers (fileio options, fio options and job files, compare)
-mod props;
-/// the house rules on the source tree: dependencies between rooms, function length
-mod architecture;
 /// `iomark run` (fio-style jobs): command line, job files, engines, control, zones, verify
 mod run;
 /// what iomark must never do: follow symlinks, overwrite devices, accept bad invocations

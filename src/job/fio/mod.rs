@@ -1069,3 +1069,6 @@ fn did_you_mean(key: &str) -> String {
         .max_by(|a, b| a.0.total_cmp(&b.0))
         .map_or_else(String::new, |(_, c)| format!("; did you mean '{c}'?"))
 }
+
+#[cfg(test)]
+mod tests;

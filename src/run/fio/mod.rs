@@ -599,3 +599,6 @@ mod tests {
         assert_eq!(p.errno(), 0);
     }
 }
+
+#[cfg(test)]
+mod execute_tests;

@@ -433,3 +433,6 @@ fn interrupted_or(signals: &Signals, code: i32, what: &str) -> i32 {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -1,5 +1,4 @@
 //! The public cases of ../shared/cases/public-cases.md.
 
-mod diagnose;
 mod fileio;
 mod run;

@@ -119,7 +119,7 @@ fn queued_engine_depth_level_is_the_iodepth() {
             "--output-format=json",
         ],
     );
-    if !(o.code == 0) && o.stderr.contains("io_uring") {
+    if o.code != 0 && o.stderr.contains("io_uring") {
         eprintln!("io_uring unavailable here; skipped");
         return;
     }
@@ -226,7 +226,7 @@ fn text_sizes_bandwidth_and_group_block_are_fios() {
             "--size=64k",
         ],
     );
-    assert!((o.code == 0));
+    assert!(o.code == 0);
     let s = o.stdout;
     // 65536 bytes: fio's "64.0KiB", never "0.1MiB"
     assert!(s.contains("(64.0KiB/"), "{s}");

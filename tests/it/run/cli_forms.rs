@@ -2,19 +2,12 @@
 //! (getopt style) for keys that take a value, flag keys that never take the next word,
 //! `-` (job file on stdin), `size=0` as unset, the io_uring iodepth limit, and the
 //! `--reap-spin` value forms and messages, and fio's front-end options a drop-in takes
-//! (`--eta*`, `--version`, `--parse-only`, `--warnings-fatal`; terse output refused).
+//! (`--eta*`, `--version`, `--parse-only`, `--warnings-fatal`; terse output refused),
+//! through the binary; what the parser makes of the same forms is unit-tested in
+//! src/job/fio/tests.rs.
 
 use crate::util::*;
-use iomark::job::fio::{parse_args_with, FioError, SizeSpec, IORING_MAX_ENTRIES};
 use std::time::Duration;
-
-fn args(v: &[&str]) -> Vec<String> {
-    v.iter().map(|s| s.to_string()).collect()
-}
-
-fn parse(v: &[&str]) -> Result<iomark::job::fio::FioCommand, FioError> {
-    parse_args_with(&args(v), &|_| None)
-}
 
 /// `iomark run ARGS` in `dir`, with `stdin` on standard input.
 fn run_stdin(dir: &std::path::Path, a: &[&str], stdin: &str) -> Out {
@@ -26,109 +19,8 @@ fn run_stdin(dir: &std::path::Path, a: &[&str], stdin: &str) -> Out {
 }
 
 #[test]
-fn value_keys_take_the_next_word_like_fio() {
-    let c = parse(&[
-        "--name",
-        "j",
-        "--bs",
-        "8k",
-        "--filename",
-        "jobish",
-        "--size",
-        "1m",
-        "--iodepth",
-        "4",
-        "--reap-spin",
-        "5us",
-    ])
-    .unwrap();
-    let j = &c.jobs[0];
-    assert_eq!(j.name, "j");
-    assert_eq!(j.filename.as_deref(), Some("jobish"));
-    assert_eq!(j.iodepth, 4);
-    assert_eq!(j.reap_spin_ns, 5_000);
-    assert_eq!(j.size, Some(SizeSpec::Bytes(1 << 20)));
-    assert_eq!(c.jobs.len(), 1, "no word was taken as a job file");
-}
-
-#[test]
-fn flag_keys_do_not_take_the_next_word() {
-    // fio: `--time_based 1` reads job file `1`
-    let e = parse(&[
-        "--name=j",
-        "--size=1m",
-        "--runtime=1",
-        "--time_based",
-        "nosuch.fio",
-    ])
-    .unwrap_err()
-    .to_string();
-    assert!(e.contains("nosuch.fio"), "{e}");
-    let e = parse(&["--name=j", "--size=1m", "--group_reporting", "1"])
-        .unwrap_err()
-        .to_string();
-    assert!(e.contains("'1'") || e.contains(" 1"), "{e}");
-    // a bare flag before another option still works
-    let c = parse(&[
-        "--name=j",
-        "--size=1m",
-        "--engine-strict",
-        "--norandommap",
-        "--rw=randread",
-    ])
-    .unwrap();
-    assert!(c.engine_strict);
-    assert!(c.jobs[0].norandommap);
-}
-
-#[test]
-fn boolean_keys_take_a_boolean_word_only() {
-    // fio: `--direct 1` is direct=1 (FIO_OPT_BOOL takes the next word)
-    let c = parse(&["--name=j", "--size=1m", "--direct", "0"]).unwrap();
-    assert!(!c.jobs[0].direct);
-    let c = parse(&["--name=j", "--size=1m", "--direct", "1"]).unwrap();
-    assert!(c.jobs[0].direct);
-    let e = parse(&["--name=j", "--size=1m", "--direct", "nosuch.fio"])
-        .unwrap_err()
-        .to_string();
-    assert!(e.contains("nosuch.fio"), "{e}");
-}
-
-#[test]
-fn a_missing_value_names_the_key_and_the_form() {
-    for (a, key) in [
-        (&["--name=j", "--size=1m", "--bs"][..], "bs"),
-        (
-            &["--name=j", "--size=1m", "--iodepth", "--rw=read"][..],
-            "iodepth",
-        ),
-        (&["--name=j", "--size=1m", "--reap-spin"][..], "reap-spin"),
-        (&["--name"][..], "name"),
-    ] {
-        let e = parse(a).unwrap_err();
-        assert!(matches!(e, FioError::Usage(_)), "{a:?}: {e:?}");
-        let want = format!("--{key} needs a value (--{key}=VALUE)");
-        assert!(e.to_string().ends_with(&want), "{a:?}: {e}");
-    }
-}
-
-#[test]
-fn own_options_keep_their_specific_missing_value_message() {
-    let e = parse(&["--name=j", "--size=1m", "--output"])
-        .unwrap_err()
-        .to_string();
-    assert!(
-        e.contains("--output needs a file name (--output=FILE)"),
-        "{e}"
-    );
-    let c = parse(&["--name=j", "--size=1m", "--output", "r.txt"]).unwrap();
-    assert_eq!(c.output.as_deref(), Some(std::path::Path::new("r.txt")));
-}
-
-#[test]
 fn size_zero_is_unset_as_in_fio() {
-    let c = parse(&["--name=j", "--filename=f", "--size=0"]).unwrap();
-    assert_eq!(c.jobs[0].size, None);
+    // the parse (`size` None) is a unit test of src/job/fio/tests.rs
     let d = scratch();
     std::fs::write(d.path().join("f"), vec![0u8; 16384]).unwrap();
     let r = run_stdin(
@@ -154,31 +46,7 @@ fn size_zero_is_unset_as_in_fio() {
 
 #[test]
 fn io_uring_iodepth_above_the_ring_limit_is_refused_up_front() {
-    assert_eq!(IORING_MAX_ENTRIES, 32_768);
-    let ok = parse(&[
-        "--name=j",
-        "--size=1m",
-        "--ioengine=io_uring",
-        "--iodepth=32768",
-    ]);
-    assert!(ok.is_ok());
-    let e = parse(&[
-        "--name=j",
-        "--size=1m",
-        "--ioengine=io_uring",
-        "--iodepth=65536",
-    ])
-    .unwrap_err()
-    .to_string();
-    assert!(e.contains("iodepth=65536") && e.contains("32768"), "{e}");
-    // other engines keep fio's range
-    assert!(parse(&[
-        "--name=j",
-        "--size=1m",
-        "--ioengine=psync",
-        "--iodepth=65536"
-    ])
-    .is_ok());
+    // the parser's limits are a unit test of src/job/fio/tests.rs
     let d = scratch();
     let r = run_stdin(
         d.path(),
@@ -196,24 +64,7 @@ fn io_uring_iodepth_above_the_ring_limit_is_refused_up_front() {
 
 #[test]
 fn reap_spin_forms_and_messages() {
-    let ns = |v: &str| parse(&["--name=j", "--size=1m", &format!("--reap-spin={v}")]);
-    assert_eq!(ns("1.5us").unwrap().jobs[0].reap_spin_ns, 1_500);
-    assert_eq!(ns("5ns").unwrap().jobs[0].reap_spin_ns, 5);
-    assert_eq!(
-        ns("7").unwrap().jobs[0].reap_spin_ns,
-        7_000,
-        "a plain number is µs"
-    );
-    assert_eq!(ns("0").unwrap().jobs[0].reap_spin_ns, 0);
-    assert_eq!(ns("1ms").unwrap().jobs[0].reap_spin_ns, 1_000_000);
-    for bad in ["10s", "2ms", "abc", "5q", "1001us", ""] {
-        let e = ns(bad).unwrap_err().to_string();
-        assert!(
-            e.contains("a time up to 1ms: 5us, 800ns") && e.contains("a plain number is µs"),
-            "{bad}: {e}"
-        );
-        assert!(!e.contains("e.g. 10, 10s"), "{bad}: {e}");
-    }
+    // the value forms are a unit test of src/job/fio/tests.rs
     // in a job file it is named as a command-line option
     let d = scratch();
     let r = run_stdin(d.path(), &["-"], "[j]\nsize=1m\nreap_spin=5us\n");
@@ -228,12 +79,6 @@ fn reap_spin_forms_and_messages() {
         "{}",
         r.stderr
     );
-}
-
-#[test]
-fn time_unit_message_lists_ns() {
-    let e = iomark::job::fio::parse_time("5q", 1).unwrap_err();
-    assert!(e.contains("ns, us, ms"), "{e}");
 }
 
 #[test]
@@ -349,36 +194,6 @@ fn a_refused_ring_is_not_called_unavailable() {
 }
 
 #[test]
-fn eta_options_are_accepted_and_checked() {
-    for ok in [
-        "--eta=never",
-        "--eta=always",
-        "--eta=auto",
-        "--eta-newline=1",
-        "--eta-newline=500ms",
-        "--eta-interval=250",
-    ] {
-        let c = parse(&[ok, "--name=j", "--size=64k"]);
-        assert!(c.is_ok(), "{ok}: {c:?}");
-    }
-    // `--eta never` (getopt form) takes the next word as fio does
-    let c = parse(&["--eta", "never", "--name=j", "--size=64k"]).unwrap();
-    assert_eq!(c.jobs.len(), 1);
-    let e = parse(&["--eta=sometimes", "--name=j", "--size=64k"])
-        .unwrap_err()
-        .to_string();
-    assert!(
-        e.contains("'eta'") && e.contains("never, always, auto"),
-        "{e}"
-    );
-    // fio 3.33: "failed parsing eta interval x"
-    let e = parse(&["--eta-interval=x", "--name=j", "--size=64k"])
-        .unwrap_err()
-        .to_string();
-    assert!(e.contains("eta-interval") && e.contains("'x'"), "{e}");
-}
-
-#[test]
 fn version_prints_the_program_and_version() {
     let d = scratch();
     let r = run_stdin(d.path(), &["--version"], "");
@@ -410,13 +225,7 @@ fn parse_only_prints_nothing_and_reports_parse_errors() {
     assert_eq!(r.code, 2, "{}", r.stderr);
     assert_eq!(r.stderr.lines().count(), 1, "{}", r.stderr);
     assert!(r.stderr.contains("bs"), "{}", r.stderr);
-    let e = parse(&["--parse-only=1", "--name=j", "--size=64k"])
-        .unwrap_err()
-        .to_string();
-    assert!(
-        e.contains("--parse_only takes no value") || e.contains("--parse-only takes no value"),
-        "{e}"
-    );
+    // `--parse-only=1` is refused by the parser: a unit test of src/job/fio/tests.rs
 }
 
 #[test]
@@ -450,19 +259,7 @@ fn warnings_fatal_turns_a_parse_notice_into_exit_2() {
 
 #[test]
 fn terse_output_is_refused_by_name() {
-    for a in [
-        "--minimal",
-        "--output-format=terse",
-        "--output-format=json,terse",
-    ] {
-        let e = parse(&[a, "--name=j", "--size=64k"]).unwrap_err();
-        let m = e.to_string();
-        assert!(
-            m.contains("terse") && m.contains("not supported"),
-            "{a}: {m}"
-        );
-        assert!(!m.contains('\n'), "{m}");
-    }
+    // every spelling is refused by the parser: a unit test of src/job/fio/tests.rs
     let d = scratch();
     let r = run_stdin(d.path(), &["--minimal", "--name=j", "--size=64k"], "");
     assert_eq!(r.code, 2, "{}", r.stderr);

@@ -17,9 +17,18 @@ fn iomark(dir: &std::path::Path, env: &[(&str, &str)], args: &[&str]) -> Out {
 
 const DENY: (&str, &str) = ("IOMARK_TEST_DENY_IO_URING", "1");
 
-/// Whether io_uring works here without the injected denial.
+/// Whether io_uring works here without the injected denial: a 4 KiB job that may not
+/// fall back (`--engine-strict`) runs.
 fn io_uring_works() -> bool {
-    iomark::engine::io_uring::probe_os().is_ok()
+    let d = scratch();
+    let args = [
+        "--engine-strict",
+        "--name=p",
+        "--ioengine=io_uring",
+        "--size=4k",
+        "--filename=p",
+    ];
+    iomark(d.path(), &[], &args).code == 0
 }
 
 #[test]

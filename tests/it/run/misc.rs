@@ -509,7 +509,7 @@ fn fill_device_as_root_writes_into_the_reserved_blocks_until_enospc() {
     let (avail, bfree) = fs.free();
     assert!(bfree > avail + (1 << 20), "reserve: {avail} {bfree}");
     let o = run(
-        &fs.dir(),
+        fs.dir(),
         &[
             "--output-format=json",
             "--name=fill",

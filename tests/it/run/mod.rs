@@ -10,6 +10,5 @@ mod misc;
 mod more;
 mod output_format;
 mod passes;
-mod props;
 mod verify;
 mod zones;

@@ -33,8 +33,7 @@ fn verify_catches_a_flipped_byte_and_names_file_and_offset() {
             "--do_verify=0",
         ],
     )
-    .ok()
-    .stdout;
+    .ok();
     // a read-verify job over the untouched file passes
     let out = run(
         d.path(),
@@ -106,8 +105,7 @@ fn write_then_verify_passes_for_every_checksum() {
             "--verify_pattern=0xaa555aa5",
         ],
     )
-    .ok()
-    .stdout;
+    .ok();
     let data = std::fs::read(d.path().join("p.0.0")).unwrap();
     assert!(data.chunks(4).all(|c| c == [0xaa, 0x55, 0x5a, 0xa5]));
 }
@@ -128,8 +126,7 @@ fn json_run_result_is_read_by_compare() {
             "--json=r.json",
         ],
     )
-    .ok()
-    .stdout;
+    .ok();
     let text = std::fs::read_to_string(d.path().join("r.json")).unwrap();
     let r = iomark::report::compare::load(&d.path().join("r.json")).unwrap();
     assert_eq!((r.command.as_str(), r.schema_version), ("run", 1));
@@ -245,9 +242,7 @@ fn random_map_visits_every_block_once_and_norandommap_does_not() {
         "--write_lat_log=m",
         "--log_offset=1",
     ];
-    run(d.path(), &[&["--name=a"][..], &base].concat())
-        .ok()
-        .stdout;
+    run(d.path(), &[&["--name=a"][..], &base].concat()).ok();
     let mut offs = logged_offsets(&d.path().join("m_lat.1.log"));
     assert_eq!(offs.len(), 64);
     offs.sort_unstable();
@@ -256,8 +251,7 @@ fn random_map_visits_every_block_once_and_norandommap_does_not() {
         d.path(),
         &[&["--name=a", "--norandommap"][..], &base].concat(),
     )
-    .ok()
-    .stdout;
+    .ok();
     let mut offs = logged_offsets(&d.path().join("m_lat.1.log"));
     offs.sort_unstable();
     offs.dedup();
@@ -284,8 +278,7 @@ fn zipf_offsets_follow_the_distribution_end_to_end() {
             "--log_offset=1",
         ],
     )
-    .ok()
-    .stdout;
+    .ok();
     let offs = logged_offsets(&d.path().join("z_lat.1.log"));
     assert_eq!(offs.len(), 20_000);
     let mut c: HashMap<u64, u64> = HashMap::new();
@@ -318,8 +311,7 @@ fn offset_and_io_size_bound_the_region() {
             "--log_offset=1",
         ],
     )
-    .ok()
-    .stdout;
+    .ok();
     assert_eq!(
         std::fs::metadata(d.path().join("o.0.0")).unwrap().len(),
         128 << 10
@@ -345,8 +337,7 @@ fn trims_punch_holes_and_buffers_have_the_asked_content() {
             "--buffer_compress_percentage=50",
         ],
     )
-    .ok()
-    .stdout;
+    .ok();
     let data = std::fs::read(d.path().join("c.0.0")).unwrap();
     for chunk in data.chunks(512) {
         assert!(chunk[256..].iter().all(|&b| b == 0));
@@ -362,8 +353,7 @@ fn trims_punch_holes_and_buffers_have_the_asked_content() {
             "--zero_buffers",
         ],
     )
-    .ok()
-    .stdout;
+    .ok();
     assert!(std::fs::read(d.path().join("z.0.0"))
         .unwrap()
         .iter()
@@ -373,8 +363,7 @@ fn trims_punch_holes_and_buffers_have_the_asked_content() {
         d.path(),
         &["--name=t", "--rw=write", "--bs=4k", "--size=64k"],
     )
-    .ok()
-    .stdout;
+    .ok();
     assert!(std::fs::read(d.path().join("t.0.0"))
         .unwrap()
         .iter()
@@ -517,8 +506,7 @@ fn wait_for_orders_jobs_of_one_group() {
             "--wait_for=a",
         ],
     )
-    .ok()
-    .stdout;
+    .ok();
 }
 
 #[test]
@@ -554,8 +542,7 @@ fn pacing_keeps_rates_and_delays() {
             "--thinktime_blocks=2",
         ],
     )
-    .ok()
-    .stdout;
+    .ok();
     assert!(t.elapsed().as_millis() >= 45);
     // startdelay 300 ms
     let t = std::time::Instant::now();
@@ -568,8 +555,7 @@ fn pacing_keeps_rates_and_delays() {
             "--startdelay=300ms",
         ],
     )
-    .ok()
-    .stdout;
+    .ok();
     assert!(t.elapsed().as_millis() >= 300);
 }
 

@@ -1,9 +1,9 @@
 //! `--output-format` lists (`normal,json`, `json+,normal`, `json,json+`) as fio 3.33
 //! prints them: the JSON document first whatever the list's order, then one empty line
 //! and the normal text; `json` with `json+` is one json+ document; `--output=FILE` gets
-//! the same bytes. Bad lists are one stderr line naming the option, exit 2.
+//! the same bytes. Bad lists are one stderr line naming the option, exit 2 (the list
+//! parser: src/job/fio/tests.rs).
 
-use iomark::job::fio::OutputFormat;
 use std::path::Path;
 
 use crate::util::*;
@@ -28,41 +28,6 @@ fn cut_json(out: &str) -> (String, String) {
     assert_eq!(start, 0, "the JSON document comes first: {out}");
     let end = out.find("\n}\n").expect("a closing line '}'") + 3;
     (out[..end].to_string(), out[end..].to_string())
-}
-
-#[test]
-fn lists_parse_as_fio_accepts_them() {
-    let p = |s| OutputFormat::parse(s);
-    assert_eq!(p("normal"), Ok(OutputFormat::NORMAL));
-    assert_eq!(p("json"), Ok(OutputFormat::JSON));
-    assert_eq!(p("json+"), Ok(OutputFormat::JSON_PLUS));
-    let both = OutputFormat {
-        normal: true,
-        json: true,
-        json_plus: false,
-    };
-    assert_eq!(p("normal,json"), Ok(both));
-    assert_eq!(p("json,normal"), Ok(both));
-    assert_eq!(p("normal,normal"), Ok(OutputFormat::NORMAL));
-    assert_eq!(p("json,json+"), Ok(OutputFormat::JSON_PLUS));
-    assert_eq!(p("json+,json"), Ok(OutputFormat::JSON_PLUS));
-    let plus_text = p("json+,normal").unwrap();
-    assert!(plus_text.normal && plus_text.json && plus_text.json_plus);
-    // fio 3.33 refuses these too ("invalid output format")
-    for bad in [
-        "",
-        "normal,",
-        ",json",
-        "normal,,json",
-        "NORMAL",
-        "normal, json",
-        "xml",
-    ] {
-        let e = p(bad).unwrap_err();
-        assert!(e.contains("accepted: normal, json, json+"), "{bad}: {e}");
-    }
-    assert!(p("normal,xml").unwrap_err().contains("'xml'"));
-    assert!(p("terse").unwrap_err().contains("not supported"));
 }
 
 #[test]

@@ -40,7 +40,7 @@ fn verify_backlog_checks_while_writing_and_batch_reverifies() {
     ];
     // without a backlog: the 16 blocks are read back once, after the writes
     let o = run(d.path(), &base);
-    assert!((o.code == 0), "{}", o.stderr);
+    assert!(o.code == 0, "{}", o.stderr);
     assert_eq!(verified(&o), 16);
     // backlog of 4 with a batch of 8: every backlog point verifies 8 blocks (4 twice,
     // fio semantics). The points come before the 5th, 9th and 13th writes; the last 4
@@ -48,13 +48,13 @@ fn verify_backlog_checks_while_writing_and_batch_reverifies() {
     let mut a = base.to_vec();
     a.extend(["--verify_backlog=4", "--verify_backlog_batch=8"]);
     let o = run(d.path(), &a);
-    assert!((o.code == 0), "{}", o.stderr);
+    assert!(o.code == 0, "{}", o.stderr);
     assert_eq!(verified(&o), 28);
     // batch of 1: one block per point (3), the other 13 at the end
     let mut a = base.to_vec();
     a.extend(["--verify_backlog=4", "--verify_backlog_batch=1"]);
     let o = run(d.path(), &a);
-    assert!((o.code == 0), "{}", o.stderr);
+    assert!(o.code == 0, "{}", o.stderr);
     assert_eq!(verified(&o), 16);
 }
 
@@ -101,7 +101,7 @@ fn crc64_round_trip_and_corruption() {
         "--verify=crc64",
     ];
     let o = run(d.path(), &a);
-    assert!((o.code == 0), "{}", o.stderr);
+    assert!(o.code == 0, "{}", o.stderr);
     assert_eq!(verified(&o), 32);
     let o = run_fault(d.path(), "read:corrupt@3", &a);
     assert_eq!(o.code, 1);
@@ -121,7 +121,7 @@ fn crc64_round_trip_and_corruption() {
             "--verify=crc32c-intel",
         ],
     );
-    assert!((o.code == 0), "{}", o.stderr);
+    assert!(o.code == 0, "{}", o.stderr);
     assert_eq!(verified(&o), 4);
 }
 
@@ -139,7 +139,7 @@ fn surface_scan_interval_headers_meta_pattern_and_dump() {
     let mut w = vec!["--name=write-phase", "--rw=write", "--do_verify=0"];
     w.extend(common);
     let o = run(d.path(), &w);
-    assert!((o.code == 0), "{}", o.stderr);
+    assert!(o.code == 0, "{}", o.stderr);
     let data = std::fs::read(d.path().join("data")).unwrap();
     assert_eq!(data.len(), 256 << 10);
     // a header every 512 bytes naming its own offset, the pattern after it
@@ -161,7 +161,7 @@ fn surface_scan_interval_headers_meta_pattern_and_dump() {
     ];
     r.extend(common);
     let o = run(d.path(), &r);
-    assert!((o.code == 0), "{}", o.stderr);
+    assert!(o.code == 0, "{}", o.stderr);
     // corrupt one pattern byte of the chunk at 131072 + 1024: the read of the block at
     // 131072 fails there, and verify_dump writes both blocks next to the file
     let mut bad = data.clone();
@@ -231,7 +231,7 @@ fn write_sequence_is_checked_unless_disabled() {
     let mut a = base.to_vec();
     a.push("--verify_write_sequence=0");
     let o = run(d.path(), &a);
-    assert!((o.code == 0), "{}", o.stderr);
+    assert!(o.code == 0, "{}", o.stderr);
     assert_eq!(verified(&o), 2 * 128);
 }
 
@@ -279,7 +279,7 @@ fn ignore_error_lists_decide_what_continue_on_error_goes_past() {
     let mut a = base.to_vec();
     a.push("--ignore_error=,,EILSEQ");
     let o = run(d.path(), &a);
-    assert!((o.code == 0), "{}", o.stderr);
+    assert!(o.code == 0, "{}", o.stderr);
     assert!(
         o.stderr.contains("VERIFY list has no effect"),
         "{}",
@@ -318,7 +318,7 @@ fn allow_file_create_0_refuses_a_missing_file() {
     assert!(!d.path().join("absent").exists(), "nothing created");
     std::fs::write(d.path().join("absent"), vec![1u8; 64 << 10]).unwrap();
     let o = run(d.path(), &a);
-    assert!((o.code == 0), "{}", o.stderr);
+    assert!(o.code == 0, "{}", o.stderr);
 }
 
 #[test]
@@ -349,7 +349,7 @@ fn atomic_is_refused_before_any_io_where_unsupported() {
         );
         assert_eq!(std::fs::read(&f).unwrap(), vec![5u8; 64 << 10], "no I/O");
     } else {
-        assert!((o.code == 0), "{}", o.stderr);
+        assert!(o.code == 0, "{}", o.stderr);
         assert_eq!(verified(&o), 16);
     }
     // atomic on a mapping makes no sense: a usage error
@@ -393,7 +393,7 @@ fn fill_device_writes_until_enospc_and_ends_normally() {
             "--output-format=json",
         ],
     );
-    assert!((o.code == 0), "{}", o.stderr);
+    assert!(o.code == 0, "{}", o.stderr);
     let j = o.json();
     let written = j["jobs"][0]["write"]["io_bytes"].as_u64().unwrap();
     assert!(
@@ -426,7 +426,7 @@ fn fill_device_writes_until_enospc_and_ends_normally() {
             "--output-format=json",
         ],
     );
-    assert!((o.code == 0), "{}", o.stderr);
+    assert!(o.code == 0, "{}", o.stderr);
     assert!(
         o.stderr.contains("create_serialize=0"),
         "notice: {}",
@@ -458,7 +458,7 @@ fn xnvme_keys_are_named_as_engine_options_and_notices_are_printed() {
             "--verify_async=4",
         ],
     );
-    assert!((o.code == 0), "{}", o.stderr);
+    assert!(o.code == 0, "{}", o.stderr);
     assert!(
         o.stderr.contains("verify_async=4: iomark verifies inline"),
         "{}",
@@ -496,7 +496,7 @@ fn atomic_writes_run_and_verify_where_the_filesystem_takes_them() {
                 "--verify=crc64",
             ],
         );
-        assert!((o.code == 0), "{engine}: {}", o.stderr);
+        assert!(o.code == 0, "{engine}: {}", o.stderr);
         assert_eq!(verified(&o), 256, "{engine}");
     }
     // a block size above the unit maximum is refused with the limits, before any I/O
@@ -535,7 +535,7 @@ fn corrupted_third_block(d: &Path) {
             "--do_verify=0",
         ],
     );
-    assert!((o.code == 0), "{}", o.stderr);
+    assert!(o.code == 0, "{}", o.stderr);
     let p = d.join("f");
     let mut data = std::fs::read(&p).unwrap();
     for b in &mut data[8192 + 100..8192 + 108] {

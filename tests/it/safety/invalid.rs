@@ -317,3 +317,17 @@ fn every_invalid_invocation_fails_cleanly() {
         failures.join("\n")
     );
 }
+
+/// A device given where a fixture file is expected is refused after a bounded read,
+/// exit 2 (the parsers' side, compare and job files: src/cli/props.rs).
+#[test]
+fn endless_inputs_are_refused_after_a_bounded_read() {
+    let d = scratch();
+    let r = Iomark::new()
+        .dir(d.path())
+        .args(["diagnose", "--fixture=/dev/zero"])
+        .run();
+    // an input file that cannot be read is invalid input (2), as for compare and run
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("larger than 64.0 MiB"));
+}

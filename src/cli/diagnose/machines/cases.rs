@@ -1,47 +1,10 @@
 //! Public cases C28, C29 and C30 (../shared/cases/public-cases.md) replayed on fixture
-//! machines: a PCIe link below the drive's capability, an md array resyncing or degraded,
+//! machines (C22 runs the binary: tests/it/diagnose.rs): a PCIe link below the drive's capability, an md array resyncing or degraded,
 //! a partition not aligned to the physical sector. Each edits a fixture of
 //! tests/fixtures/diagnose to the case's exact sysfs/procfs values.
 
-use clap::Parser;
-use iomark::cli::diagnose::{inputs, Args};
-use iomark::probe::diagnosis::{diagnose, Diagnosis};
-use iomark::probe::findings::Finding;
-use iomark::probe::fixture::materialize;
-use iomark::probe::verdicts::mdstat_progress;
-use iomark::probe::Root;
-use iomark::report::diagnose_text::render_text;
-use std::path::Path;
-
-fn tree(name: &str) -> tempfile::TempDir {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/diagnose")
-        .join(format!("{name}.fixture"));
-    let d = tempfile::tempdir().unwrap();
-    materialize(&std::fs::read_to_string(p).unwrap(), d.path()).unwrap();
-    d
-}
-
-fn write(t: &tempfile::TempDir, rel: &str, text: &str) {
-    let p = t.path().join(rel);
-    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-    std::fs::write(p, text).unwrap();
-}
-
-fn diag(t: &tempfile::TempDir, path: &str) -> Diagnosis {
-    let root = Root(t.path().to_path_buf());
-    let a = Args::try_parse_from(["iomark diagnose", path]).unwrap();
-    diagnose(&root, &inputs(&a, &root))
-}
-
-fn ids(d: &Diagnosis) -> Vec<&str> {
-    d.findings.iter().map(|f| f.id.as_str()).collect()
-}
-
-fn finding<'a>(d: &'a Diagnosis, id: &str) -> &'a Finding {
-    d.finding(id)
-        .unwrap_or_else(|| panic!("no {id} in {:?}\n{}", ids(d), render_text(d)))
-}
+use super::*;
+use crate::probe::verdicts::mdstat_progress;
 
 // ---- C28: PCIe link running below its capability ---------------------------------------
 
@@ -58,7 +21,7 @@ fn c28(cur_speed: &str, max_speed: &str, cur_w: &str, max_w: &str) -> Diagnosis 
         write(&t, &format!("{dev}/current_link_width"), cur_w);
         write(&t, &format!("{dev}/max_link_width"), max_w);
     }
-    diag(&t, "/data/big.bin")
+    diag_dir(&t, "/data/big.bin")
 }
 
 #[test]
@@ -197,7 +160,7 @@ fn c29_resync_in_progress_with_its_percentage() {
          \x20     [====>................]  resync = 23.4% (245760/1047552) finish=0.3min speed=40960K/sec\n\n\
          unused devices: <none>\n",
     );
-    let d = diag(&t, "/bench/fio");
+    let d = diag_dir(&t, "/bench/fio");
     let f = finding(&d, "MD_RESYNC");
     assert!(
         f.message
@@ -222,7 +185,7 @@ fn c29_degraded_and_recovering() {
         "proc/mdstat",
         "Personalities : [raid1]\nmd127 : active raid1 nvme1n1[1] nvme0n1[0]\n      1047552 blocks super 1.2 [2/1] [U_]\n      [=>...................]  recovery =  5.0% (52377/1047552) finish=1.2min speed=13094K/sec\n",
     );
-    let d = diag(&t, "/bench/fio");
+    let d = diag_dir(&t, "/bench/fio");
     let deg = finding(&d, "MD_DEGRADED");
     assert_eq!(deg.message, "md127 is degraded (1 of 2 members missing).");
     let r = finding(&d, "MD_RESYNC");
@@ -249,7 +212,7 @@ fn c29_mdstat_parser_takes_the_named_array_and_tolerates_extra_lines() {
 /// mdstat's, truncated like the md driver (245760/1047552 = 23.46 % → "23.4 %").
 #[test]
 fn c29_sysfs_progress_is_truncated_like_mdstat() {
-    use iomark::probe::verdicts::sync_permille;
+    use crate::probe::verdicts::sync_permille;
     assert_eq!(sync_permille(245760, 1047552), 234);
     assert_eq!(sync_permille(1047552, 1047552), 1000);
     assert_eq!(sync_permille(5, 0), 0);
@@ -257,7 +220,7 @@ fn c29_sysfs_progress_is_truncated_like_mdstat() {
     write(&t, &format!("{MD}/sync_action"), "resync");
     write(&t, &format!("{MD}/degraded"), "0");
     write(&t, &format!("{MD}/sync_completed"), "245760 / 1047552");
-    let d = diag(&t, "/bench/fio");
+    let d = diag_dir(&t, "/bench/fio");
     let f = finding(&d, "MD_RESYNC");
     assert!(
         f.message.starts_with("md127: resync 23.4 % in progress"),
@@ -275,7 +238,7 @@ fn c30_partition_at_sector_63_on_a_512e_disk_is_misaligned_by_3584_bytes() {
     let t = tree("c-sata-3gbps");
     write(&t, &format!("{SDA}/queue/physical_block_size"), "4096");
     write(&t, &format!("{SDA}/sda2/start"), "63");
-    let d = diag(&t, "/home/user/data.bin");
+    let d = diag_dir(&t, "/home/user/data.bin");
     let f = finding(&d, "PART_MISALIGNED");
     assert!(
         f.message.starts_with("Partition sda2 starts at sector 63 (32256 bytes), misaligned by 3584 bytes against the 4096-byte physical block"),
@@ -296,24 +259,8 @@ fn c30_partition_at_1_mib_is_aligned() {
     let t = tree("c-sata-3gbps");
     write(&t, &format!("{SDA}/queue/physical_block_size"), "4096");
     write(&t, &format!("{SDA}/sda2/start"), "2048");
-    let d = diag(&t, "/home/user/data.bin");
+    let d = diag_dir(&t, "/home/user/data.bin");
     assert!(d.finding("PART_MISALIGNED").is_none(), "{:?}", ids(&d));
     let text = render_text(&d);
     assert!(text.contains("starts at sector 2048 (1 MiB)"), "{text}");
-}
-
-// ---- C22: the working set against RAM, in readable units --------------------------------
-
-#[test]
-fn c22_small_working_set_fits_in_ram_and_is_named_in_binary_units() {
-    let o = std::process::Command::new(env!("CARGO_BIN_EXE_iomark"))
-        .args(["diagnose", "/", "--working-set=8K"])
-        .output()
-        .unwrap();
-    assert_eq!(o.status.code(), Some(0));
-    let out = String::from_utf8_lossy(&o.stdout);
-    assert!(
-        out.contains("PAGE_CACHE_FITS: Working set 8.0 KiB fits in RAM ("),
-        "{out}"
-    );
 }

@@ -4,8 +4,8 @@
 //! time, and valid results obey their invariants (range min ≤ max, bssplit weights sum
 //! to 100, percentiles in (0, 100]). Nothing here runs I/O.
 
-use iomark::job::fio::keys::{parse_distribution, parse_pattern, parse_percentiles};
-use iomark::job::fio::{parse_args_with, parse_bssplit_dir, parse_range, parse_size, parse_time};
+use crate::job::fio::keys::{parse_distribution, parse_pattern, parse_percentiles};
+use crate::job::fio::{parse_args_with, parse_bssplit_dir, parse_range, parse_size, parse_time};
 use proptest::prelude::*;
 use std::time::{Duration, Instant};
 
