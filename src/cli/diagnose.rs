@@ -50,31 +50,11 @@ pub struct Args {
     pub direct: bool,
 }
 
-/// Parse a bandwidth in decimal MB/s: `3000`, `3000MB/s`, `3.5GB/s`, `450 MB/s`.
-pub fn parse_mb_s(s: &str) -> Result<f64, String> {
-    let t = s.trim().to_ascii_lowercase().replace(' ', "");
-    let t = t.strip_suffix("/s").unwrap_or(&t);
-    let (num, mul) = if let Some(n) = t.strip_suffix("gb") {
-        (n, 1000.0)
-    } else if let Some(n) = t.strip_suffix("mb") {
-        (n, 1.0)
-    } else {
-        (t, 1.0)
-    };
-    match num.parse::<f64>() {
-        Ok(v) if v.is_finite() && v > 0.0 => Ok(v * mul),
-        _ => Err(format!(
-            "'{s}' is not a bandwidth (accepted: 3000, 3000MB/s, 3GB/s)"
-        )),
-    }
-}
+pub use crate::job::units::iomark_mb_s as parse_mb_s;
 
-/// Parse `--working-set` (see [`crate::job::values::parse_human_size`]); must be > 0.
+/// The value parser of `--working-set`: [`crate::job::units::iomark_size`], > 0.
 pub fn parse_size(s: &str) -> Result<u64, String> {
-    match crate::job::values::parse_human_size(s)? {
-        0 => Err(format!("'{s}': the working set must be greater than 0")),
-        v => Ok(v),
-    }
+    crate::job::units::iomark_positive_size(s, "the working set")
 }
 
 /// Build the inputs: command line first, then the fixture's `probe` options.

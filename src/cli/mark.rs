@@ -4,7 +4,8 @@
 //!
 //! Errors are one line on stderr (`iomark mark: …`), exit code 2 for invalid input.
 
-use crate::cli::copy::{clap_exit, parse_bin_size, whole, whole_u32};
+use crate::cli::copy::{clap_exit, parse_bin_size};
+use crate::job::units::{iomark_count, iomark_count_u32};
 use crate::run::mark::{self, MarkJob, PRESETS};
 use clap::Parser;
 use std::path::PathBuf;
@@ -33,13 +34,13 @@ pub struct Args {
     #[arg(long, default_value = "1G", allow_negative_numbers = true, value_parser = parse_size)]
     pub size: SizeArg,
     /// Measured seconds per test loop (time-based, not size-capped).
-    #[arg(long, default_value_t = 5, allow_negative_numbers = true, value_parser = whole(1, 3600, "seconds"))]
+    #[arg(long, default_value_t = 5, allow_negative_numbers = true, value_parser = iomark_count(1, 3600, "seconds"))]
     pub time: u64,
     /// Loops per test; the median (by MB/s) is reported, best and worst are kept in the JSON.
-    #[arg(long, default_value_t = 3, allow_negative_numbers = true, value_parser = whole_u32(1, 100, ""))]
+    #[arg(long, default_value_t = 3, allow_negative_numbers = true, value_parser = iomark_count_u32(1, 100, ""))]
     pub loops: u32,
     /// Unreported warm-up seconds before each test's loops (0 = none).
-    #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = whole(0, 600, "seconds"))]
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = iomark_count(0, 600, "seconds"))]
     pub warmup: u64,
     /// Write the RunResult (command "mark", one phase per test) to FILE.
     #[arg(long, value_name = "FILE")]

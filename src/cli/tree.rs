@@ -5,7 +5,8 @@
 //! Defaults: 150,000 files in files/15 directories (about 15 files per directory, like
 //! a node_modules or source tree), one walker per CPU up to 8.
 
-use crate::cli::copy::{clap_exit, whole, whole_u32};
+use crate::cli::copy::clap_exit;
+use crate::job::units::{iomark_count, iomark_count_u32};
 use crate::run::tree::{self, TreeJob};
 use clap::Parser;
 use std::path::PathBuf;
@@ -21,16 +22,16 @@ pub struct Args {
     #[arg(default_value = ".")]
     pub dir: PathBuf,
     /// Number of files.
-    #[arg(long, default_value_t = 150_000, allow_negative_numbers = true, value_parser = whole(1, 100_000_000, ""))]
+    #[arg(long, default_value_t = 150_000, allow_negative_numbers = true, value_parser = iomark_count(1, 100_000_000, ""))]
     pub files: u64,
     /// Number of directories below the tree root (default: files/15, at least 1).
-    #[arg(long, allow_negative_numbers = true, value_parser = whole(1, 10_000_000, ""))]
+    #[arg(long, allow_negative_numbers = true, value_parser = iomark_count(1, 10_000_000, ""))]
     pub dirs: Option<u64>,
     /// Parallel walkers (default: CPUs, at most 8).
-    #[arg(long, allow_negative_numbers = true, value_parser = whole_u32(1, 1024, ""))]
+    #[arg(long, allow_negative_numbers = true, value_parser = iomark_count_u32(1, 1024, ""))]
     pub threads: Option<u32>,
     /// Seed of the plan (names, sizes) and the data (0 to 4294967295).
-    #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = whole_u32(0, u32::MAX, ""))]
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = iomark_count_u32(0, u32::MAX, ""))]
     pub seed: u32,
     /// Write the RunResult (command "tree", one phase per pass) to FILE.
     #[arg(long, value_name = "FILE")]

@@ -11,7 +11,7 @@ pub mod args;
 use crate::cli::fileio::args::{Argv, BOOL_OPTS, KNOWN_OPTS};
 use crate::exit;
 use crate::job::sysbench::*;
-use crate::job::values::{parse_bool, parse_int};
+use crate::job::units::{sysbench_bool, sysbench_int};
 
 /// Output stream of a message.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -172,7 +172,7 @@ struct Stop(i32);
 fn int_opt(c: &mut Ctx, a: &Argv, name: &str) -> Result<Option<i64>, Stop> {
     match a.value(name) {
         None => Ok(None),
-        Some(v) => match parse_int(v) {
+        Some(v) => match sysbench_int(v) {
             Some(x) => Ok(Some(i64::from(x))),
             None => {
                 c.err(format!(
@@ -190,7 +190,7 @@ fn int_opt(c: &mut Ctx, a: &Argv, name: &str) -> Result<Option<i64>, Stop> {
 fn bool_opt(a: &Argv, name: &str, default: bool) -> bool {
     match a.last(name) {
         None => default,
-        Some(o) => parse_bool(o.value.as_deref()).unwrap_or(default),
+        Some(o) => sysbench_bool(o.value.as_deref()).unwrap_or(default),
     }
 }
 
@@ -207,7 +207,7 @@ pub fn parse(args: &[String]) -> Parsed {
     }
     let verbosity_guess = a
         .value("verbosity")
-        .and_then(parse_int)
+        .and_then(sysbench_int)
         .filter(|v| (0..=5).contains(v))
         .map(|v| v as u8)
         .unwrap_or(3);
@@ -241,39 +241,8 @@ fn parse_inner(
     args: &[String],
     job: &mut Option<FileioJob>,
 ) -> Result<(), Stop> {
-    // Step 1: positional words. sysbench takes one command; iomark also accepts a
-    // sequence of prepare/run/cleanup. Anything else after the first word is refused
-    // before the banner, as sysbench does.
     let cmds: Vec<Option<Command>> = a.positionals.iter().map(|p| Command::parse(p)).collect();
-    if a.positionals.len() > 1 {
-        let bad = if cmds[0].is_none() || cmds[0] == Some(Command::Help) {
-            Some(1)
-        } else {
-            cmds.iter()
-                .position(|c| c.is_none() || *c == Some(Command::Help))
-        };
-        if let Some(i) = bad {
-            c.err(format!(
-                "Unrecognized command line argument: {}",
-                a.positionals[i]
-            ));
-            return Err(Stop(exit::FAILED));
-        }
-    }
-    // Step 2: --help / --version.
-    if a.has("help") && bool_opt(a, "help", false) {
-        for l in GLOBAL_HELP.lines() {
-            c.out(level::FATAL, l);
-        }
-        return Err(Stop(exit::OK));
-    }
-    if a.has("version") && bool_opt(a, "version", false) {
-        c.out(level::FATAL, banner());
-        return Err(Stop(exit::OK));
-    }
-    if a.has("test") {
-        c.err("WARNING: the --test option is deprecated. You can pass a script name or path on the command line without any options.");
-    }
+    before_banner(c, a, &cmds)?;
     // Step 3: general options, before the banner.
     let general = general_options(c, a)?;
     // Step 4: banner.
@@ -289,34 +258,7 @@ fn parse_inner(
         c.err(format!("Unknown command: {first}"));
         return Err(Stop(exit::FAILED));
     }
-    for o in &a.opts {
-        let known = KNOWN_OPTS.contains(&o.name.as_str());
-        let bad_bool =
-            BOOL_OPTS.contains(&o.name.as_str()) && parse_bool(o.value.as_deref()).is_none();
-        if bad_bool && o.name == "notes" {
-            // iomark's own switch: its own error (exit 2), not sysbench's
-            c.err(format!(
-                "iomark: invalid value '{}' for --notes: accepted on|off (also true|false, 1|0)",
-                o.value.as_deref().unwrap_or("")
-            ));
-            return Err(Stop(exit::INVALID));
-        }
-        if !known || bad_bool {
-            c.err(format!("invalid option: {}", o.original));
-            c.err(if known {
-                format!(
-                    "iomark: --{} accepts on, off (also true, false, 1, 0) or no value (on)",
-                    o.name
-                )
-            } else {
-                format!(
-                    "iomark: --{} is not a fileio option; `iomark fileio help` lists them",
-                    o.name
-                )
-            });
-            return Err(Stop(exit::FAILED));
-        }
-    }
+    check_option_names(c, a)?;
     if a.has("config-file") {
         c.err("iomark: --config-file is not supported; pass options on the command line");
         return Err(Stop(exit::INVALID));
@@ -343,6 +285,74 @@ fn parse_inner(
         }
     }
     *job = Some(j);
+    Ok(())
+}
+
+/// Steps 1 and 2 (before the banner): the positional words (sysbench takes one command;
+/// iomark also accepts a sequence of prepare/run/cleanup; anything else after the first
+/// word is refused, as sysbench does), then `--help` / `--version` and `--test`'s warning.
+fn before_banner(c: &mut Ctx, a: &Argv, cmds: &[Option<Command>]) -> Result<(), Stop> {
+    if a.positionals.len() > 1 {
+        let bad = if cmds[0].is_none() || cmds[0] == Some(Command::Help) {
+            Some(1)
+        } else {
+            cmds.iter()
+                .position(|c| c.is_none() || *c == Some(Command::Help))
+        };
+        if let Some(i) = bad {
+            c.err(format!(
+                "Unrecognized command line argument: {}",
+                a.positionals[i]
+            ));
+            return Err(Stop(exit::FAILED));
+        }
+    }
+    if a.has("help") && bool_opt(a, "help", false) {
+        for l in GLOBAL_HELP.lines() {
+            c.out(level::FATAL, l);
+        }
+        return Err(Stop(exit::OK));
+    }
+    if a.has("version") && bool_opt(a, "version", false) {
+        c.out(level::FATAL, banner());
+        return Err(Stop(exit::OK));
+    }
+    if a.has("test") {
+        c.err("WARNING: the --test option is deprecated. You can pass a script name or path on the command line without any options.");
+    }
+    Ok(())
+}
+
+/// Step 5's option syntax: every option is a fileio one, and a boolean has a boolean
+/// word (`--notes`, iomark's own switch, has its own error, exit 2).
+fn check_option_names(c: &mut Ctx, a: &Argv) -> Result<(), Stop> {
+    for o in &a.opts {
+        let known = KNOWN_OPTS.contains(&o.name.as_str());
+        let bad_bool =
+            BOOL_OPTS.contains(&o.name.as_str()) && sysbench_bool(o.value.as_deref()).is_none();
+        if bad_bool && o.name == "notes" {
+            c.err(format!(
+                "iomark: invalid value '{}' for --notes: accepted on|off (also true|false, 1|0)",
+                o.value.as_deref().unwrap_or("")
+            ));
+            return Err(Stop(exit::INVALID));
+        }
+        if !known || bad_bool {
+            c.err(format!("invalid option: {}", o.original));
+            c.err(if known {
+                format!(
+                    "iomark: --{} accepts on, off (also true, false, 1, 0) or no value (on)",
+                    o.name
+                )
+            } else {
+                format!(
+                    "iomark: --{} is not a fileio option; `iomark fileio help` lists them",
+                    o.name
+                )
+            });
+            return Err(Stop(exit::FAILED));
+        }
+    }
     Ok(())
 }
 

@@ -13,7 +13,7 @@
 //! not sync appears to achieve.
 
 use crate::exit;
-use crate::job::values::iec;
+use crate::job::units::iec;
 use crate::result::{self, JobInfo, Phase, Warning};
 use crate::run::signals::Signals;
 use crate::files::preflight;

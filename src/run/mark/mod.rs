@@ -182,7 +182,7 @@ pub fn execute(job: &MarkJob) -> i32 {
         eprintln!(
             "iomark mark: --size={}: using {} ({used} bytes, a whole number of {} blocks)",
             job.size_text,
-            crate::job::values::iec(used),
+            crate::job::units::iec(used),
             block_words(block)
         );
     }
@@ -206,9 +206,9 @@ pub fn execute(job: &MarkJob) -> i32 {
             eprintln!(
                 "iomark mark: not enough free space in {}: the test file needs {} ({} bytes), {} ({avail} bytes) are available; use a smaller --size or another PATH",
                 job.path.display(),
-                crate::job::values::iec(job.size),
+                crate::job::units::iec(job.size),
                 job.size,
-                crate::job::values::iec(avail)
+                crate::job::units::iec(avail)
             );
             return exit::ENVIRONMENT;
         }
@@ -252,7 +252,7 @@ pub fn execute(job: &MarkJob) -> i32 {
     crate::outln!(
         "iomark mark: preset {}, {} test file, O_DIRECT, random data, {} s per test after a {} s warm-up, median of {} loop(s)",
         job.preset,
-        crate::job::values::iec(job.size),
+        crate::job::units::iec(job.size),
         job.time_s,
         job.warmup_s,
         job.loops

@@ -178,7 +178,7 @@ fn prepare(job: &FileioJob, console: &Console, signals: &Signals) -> i32 {
                 g.raw_file_size,
                 g.files,
                 g.total,
-                crate::job::values::iec(g.total)
+                crate::job::units::iec(g.total)
             ),
         );
     }

@@ -18,7 +18,7 @@
 
 use crate::engine::fault::{self, Op};
 use crate::exit;
-use crate::job::values::iec;
+use crate::job::units::iec;
 use crate::result::{self, JobInfo, Phase, Warning};
 use crate::run::copy::{bar, check_dir, json_placeholder, outcome, phase_result, short, RunError};
 use crate::run::sysbench::rng::{GlibcRandom, Xoroshiro128Plus};

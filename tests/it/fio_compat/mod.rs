@@ -4,5 +4,6 @@ mod exact_lat;
 mod import;
 mod json_keys;
 mod kb_base;
+mod options;
 mod text;
 mod units;
