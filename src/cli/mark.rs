@@ -14,7 +14,14 @@ use std::path::PathBuf;
 #[derive(Debug, Parser)]
 #[command(
     name = "iomark mark",
-    about = "One-command drive scores (CrystalDiskMark/KDiskMark presets): O_DIRECT, random data, time-based, median of loops"
+    version,
+    about = "What does this drive score? CrystalDiskMark-style MB/s, IOPS and latency in one command",
+    after_help = "Example (the default preset on the drive that holds /mnt/data, result kept as JSON):
+  iomark mark /mnt/data --json=mark.json
+
+Each test is O_DIRECT with incompressible data, time-based, median of --loops; MB/s = 10^6 B/s,
+MiB/s = 2^20 B/s. A test directory iomark-mark.PID is created under PATH and removed afterwards.
+On a terminal the table is coloured; --color=never or NO_COLOR turns colour off."
 )]
 pub struct Args {
     /// Directory on the drive to test (default: current directory). A directory
@@ -49,6 +56,9 @@ pub struct Args {
     /// percentiles) into DIR (created if missing).
     #[arg(long, value_name = "DIR")]
     pub plot: Option<PathBuf>,
+    /// Colour in the table: auto (on a terminal, unless NO_COLOR is set), always, never.
+    #[arg(long, value_name = "WHEN", default_value = "auto", value_parser = crate::cli::compare::color_when())]
+    pub color: crate::util::color::When,
 }
 
 /// `--size` as parsed: bytes, and the text the user gave (for messages).
@@ -96,6 +106,7 @@ pub fn run(args: &[String]) -> i32 {
         warmup_s: a.warmup,
         json: a.json,
         plot: a.plot,
+        paint: crate::util::color::Paint::new(a.color),
         argv: args.to_vec(),
     })
 }

@@ -231,18 +231,31 @@ fn self_including_job_file_is_an_error_not_a_stack_overflow() {
     assert!(e.contains("a.fio") || e.contains("b.fio"), "{e}");
 }
 
-/// Devices and endless files given where a job, result or fixture file is expected
-/// are errors after a bounded read, never an exhausted memory.
+/// Devices given where a job, result or fixture file is expected are refused at once
+/// (src/files/input.rs), and endless files are errors after a bounded read, never an
+/// exhausted memory.
 #[test]
 fn endless_inputs_are_refused_after_a_bounded_read() {
     let e = timed("compare /dev/zero", || cmp::load(Path::new("/dev/zero"))).unwrap_err();
+    assert!(
+        e.contains("is not a regular file (a character device)"),
+        "{e}"
+    );
+    let d = tempfile::tempdir().unwrap();
+    // a regular file above the bound (sparse: nothing is written)
+    let big = d.path().join("big.json");
+    std::fs::File::create(&big)
+        .unwrap()
+        .set_len((64 << 20) + 1)
+        .unwrap();
+    let e = timed("compare big.json", || cmp::load(&big)).unwrap_err();
     assert!(e.contains("larger than 64.0 MiB"), "{e}");
-    // `iomark diagnose --fixture=/dev/zero`: tests/it/safety/invalid.rs
+    // `iomark diagnose --fixture=` of both: tests/it/safety/invalid.rs
 }
 
 /// `iomark run /dev/zero` (or a job file that includes it) must be refused after a
-/// bounded read (src/job/fio/ini.rs reads job files with
-/// `files::scratch::read_text_bounded`), never exhaust memory.
+/// bounded read or at once (src/job/fio/ini.rs reads job files with
+/// `files::input::read_text`), never exhaust memory.
 #[test]
 fn endless_job_file_is_refused() {
     let d = tempfile::tempdir().unwrap();
@@ -387,7 +400,7 @@ proptest! {
         let outer = tempfile::tempdir().unwrap();
         let fx = outer.path().join("fx");
         let text = lines.join("\n");
-        timed("fixture", || { let _ = crate::probe::fixture::materialize(&text, &fx); });
+        timed("fixture", || { let _ = crate::files::fixture::materialize(&text, &fx); });
         // the only entry beside the fixture directory is still nothing
         let names: Vec<String> = std::fs::read_dir(outer.path())
             .unwrap()

@@ -5,9 +5,9 @@
 //! diagnosed in process: src/cli/diagnose/machines/.
 
 use crate::util::*;
+use iomark::files::fixture::materialize;
 use iomark::probe::diagnosis::Diagnosis;
 use iomark::probe::findings::Severity;
-use iomark::probe::fixture::materialize;
 
 fn manifest(name: &str) -> String {
     let p = fixture(&format!("diagnose/{name}.fixture"));

@@ -36,3 +36,5 @@ mod run;
 mod safety;
 /// `iomark fileio` against the real sysbench 1.0.20: counts, layout, sysbench's cram test
 mod sysbench_compat;
+/// a newcomer's path: help, completions, man pages, colour, stdout write errors
+mod ux;

@@ -7,11 +7,15 @@
 //! iomark message and exit code 2 (sysbench's own messages keep exit code 1).
 
 pub mod args;
+pub mod help;
 
 use crate::cli::fileio::args::{Argv, BOOL_OPTS, KNOWN_OPTS};
 use crate::exit;
 use crate::job::sysbench::*;
 use crate::job::units::{sysbench_bool, sysbench_int};
+use crate::util::console::Console;
+pub use help::{FILEIO_HELP, GLOBAL_HELP};
+use std::sync::Arc;
 
 /// Output stream of a message.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -80,57 +84,6 @@ pub fn banner() -> String {
     )
 }
 
-/// The `fileio options:` block of `sysbench fileio help` (transcript T1), exact.
-pub const FILEIO_HELP: &str = "fileio options:
-  --file-num=N                  number of files to create [128]
-  --file-block-size=N           block size to use in all IO operations [16384]
-  --file-total-size=SIZE        total size of files to create [2G]
-  --file-test-mode=STRING       test mode {seqwr, seqrewr, seqrd, rndrd, rndwr, rndrw}
-  --file-io-mode=STRING         file operations mode {sync,async,mmap} [sync]
-  --file-async-backlog=N        number of asynchronous operatons to queue per thread [128]
-  --file-extra-flags=[LIST,...] list of additional flags to use to open files {sync,dsync,direct} []
-  --file-fsync-freq=N           do fsync() after this number of requests (0 - don't use fsync()) [100]
-  --file-fsync-all[=on|off]     do fsync() after each write operation [off]
-  --file-fsync-end[=on|off]     do fsync() at the end of test [on]
-  --file-fsync-mode=STRING      which method to use for synchronization {fsync, fdatasync} [fsync]
-  --file-merged-requests=N      merge at most this number of IO requests if possible (0 - don't merge) [0]
-  --file-rw-ratio=N             reads/writes ratio for combined test [1.5]
-";
-
-/// `iomark fileio --help`: the sysbench options plus iomark's extensions.
-pub const GLOBAL_HELP: &str = "Usage: iomark fileio [options...] <prepare|run|cleanup|help>...
-
-A drop-in for `sysbench fileio` (sysbench 1.0.20): same options, same semantics, same
-report. Options take the form --name=value; '-' and '_' are interchangeable in names.
-
-General options:
-  --threads=N                   number of threads to use [1]
-  --events=N                    limit for total number of events [0]
-  --time=N                      limit for total execution time in seconds [10]
-  --forced-shutdown=STRING      seconds after --time to force shutdown, or 'P%' of --time, or 'off' [off]
-  --rate=N                      average event rate (0 for unlimited) [0]
-  --report-interval=N           periodically report intermediate statistics every N seconds [0]
-  --report-checkpoints=[LIST,...] dump full statistics and reset all counters at these seconds []
-  --debug[=on|off]              print more debugging info [off]
-  --validate[=on|off]           write checksummed blocks and check them on read [off]
-  --histogram[=on|off]          print latency histogram in report [off]
-  --percentile=N                percentile to calculate in latency statistics (1-100), 0 to disable [95]
-  --rand-seed=N                 seed for random number generator; 0 = current time [0]
-  --verbosity=N                 verbosity level {5 - debug, 0 - only critical messages} [3]
-
-iomark extensions (none of them changes the compatible report):
-  --file-dir=PATH               directory holding the file set [current directory]
-  --json=FILE                   write the run's RunResult as JSON to FILE
-  --plot=DIR                    write SVG charts of the run (throughput over time, latency percentiles) to DIR
-  --file-data=STRING            content of written blocks {zeros, random} [zeros]
-  --notes[=on|off]              print page-cache notes after the report [on]
-
-Several commands may be given in one call, e.g. `prepare run cleanup`.
-Exit codes: 0 ok, 1 sysbench error or failed run, 2 invalid input sysbench would
-wrongly accept (or --forced-shutdown expiry), 3 environment cannot do it,
-130 interrupted by SIGINT, 143 terminated by SIGTERM.
-";
-
 struct Ctx {
     pre: Vec<Msg>,
     post: Vec<Msg>,
@@ -191,6 +144,23 @@ fn bool_opt(a: &Argv, name: &str, default: bool) -> bool {
     match a.last(name) {
         None => default,
         Some(o) => sysbench_bool(o.value.as_deref()).unwrap_or(default),
+    }
+}
+
+/// Run `iomark fileio` with the arguments after the command word (or, sysbench's way,
+/// all of them: `--threads=2 fileio run`); returns the exit code.
+pub fn run(args: &[String]) -> i32 {
+    let parsed = parse(args);
+    let console = Arc::new(Console::new(parsed.verbosity));
+    let emit = |m: &Msg| match m.stream {
+        Stream::Err => console.err(&m.text),
+        Stream::Out => console.line(m.level, &m.text),
+    };
+    parsed.pre.iter().for_each(emit);
+    parsed.post.iter().for_each(emit);
+    match parsed.outcome {
+        Outcome::Exit(code) => code,
+        Outcome::Job(job) => crate::run::sysbench::execute(&job, &console),
     }
 }
 

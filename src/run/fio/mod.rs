@@ -25,7 +25,6 @@ use crate::engine::io_uring::{self};
 use crate::job::fio::{EngineKind, FioCommand, FioJob};
 use crate::job::fio::keys::ExitWhat;
 use crate::run::worker::Live;
-use crate::stats::clock::Clock;
 use crate::files::dataset::{self, FileSpec, FilesError};
 use crate::files::strerror;
 use std::path::{Path, PathBuf};
@@ -225,7 +224,7 @@ pub fn execute(
     stop: &AtomicBool,
     note: &(dyn Fn(String) + Sync),
 ) -> Result<RunOutcome, RunError> {
-    let clock = Clock::new();
+    let clock = crate::run::clock();
     // groups of job indices, split at stonewall
     let mut groups: Vec<Vec<usize>> = Vec::new();
     for (i, j) in cmd.jobs.iter().enumerate() {
@@ -269,12 +268,24 @@ pub fn execute(
             // mmap maps files read-write, so it opens them with write access too
             let writes = j.rw.writes() || j.rw.trims() || j.engine == EngineKind::Mmap;
             dataset::guard(&files.0, writes, &policy)?;
+            if j.engine != EngineKind::Null {
+                dataset::check_generated(&files.0, writes)?;
+            }
+            if let Some(spec) = crate::run::fio::log::LogSpec::of(j) {
+                spec.check(&j.name, t, Path::new(".")).map_err(|source| {
+                    FilesError::Output {
+                        what: "log file",
+                        source,
+                    }
+                })?;
+            }
             if j.hipri {
                 dataset::check_polling(&files.0)?;
             }
         }
         // NUMA nodes named by the job must exist here
-        crate::run::fio::numa::check(j, Path::new("/")).map_err(|why| RunError::Refused {
+        let root = crate::probe::Root::default();
+        crate::run::fio::numa::check(j, &root).map_err(|why| RunError::Refused {
             job: j.name.clone(),
             why,
         })?;

@@ -89,20 +89,12 @@ pub(crate) fn run_thread_io(
             m.buffer_compress_percentage,
         );
     }
-    let logs = if m.bw_log.is_some() || m.iops_log.is_some() || m.lat_log.is_some() {
-        let spec = LogSpec {
-            bw: m.bw_log.clone(),
-            iops: m.iops_log.clone(),
-            lat: m.lat_log.clone(),
-            avg_msec: m.log_avg_msec,
-            offset: m.log_offset,
-            prio: job.extra.log_prio,
-        };
+    let logs = if let Some(spec) = LogSpec::of(job) {
         Some(
-            Logs::create(&spec, &job.name, plan.thread, Path::new(".")).map_err(|e| {
-                RunError::Plan {
-                    job: job.name.clone(),
-                    why: format!("cannot create log files: {e}"),
+            Logs::create(&spec, &job.name, plan.thread, Path::new(".")).map_err(|source| {
+                FilesError::Output {
+                    what: "log file",
+                    source,
                 }
             })?,
         )
@@ -252,7 +244,8 @@ pub(crate) fn start_thread(
         why,
     };
     crate::run::fio::prio::set_thread_prio(&plan.job).map_err(refused)?;
-    if let Some(what) = crate::run::fio::numa::apply(&plan.job, Path::new("/")).map_err(refused)? {
+    let root = crate::probe::Root::default();
+    if let Some(what) = crate::run::fio::numa::apply(&plan.job, &root).map_err(refused)? {
         if plan.thread == 0 {
             warn(format!("note: job '{}': {what}", plan.job.name));
         }

@@ -21,11 +21,12 @@ use crate::engine::psync::Psync;
 use crate::exit;
 use crate::job::sysbench::{Command, FileioJob, Geometry, IoMode};
 use crate::probe::{pagecache, Root};
-use crate::report::console::Console;
+use crate::util::console::Console;
 use crate::result::{self, Interval, RunResult, Status};
 use crate::report::{notes, sysbench};
 use crate::stats::{new_hist, percentile_ns, Snapshot, ThreadStats};
 use crate::files::fileset;
+use crate::files::output::Output;
 use std::os::fd::AsRawFd;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Barrier, Condvar, Mutex, OnceLock};
@@ -50,33 +51,13 @@ pub fn execute(job: &FileioJob, console: &Arc<Console>) -> i32 {
             return exit::ENVIRONMENT;
         }
     }
-    if let Some(p) = &job.json {
-        if !job.commands.contains(&Command::Run) {
-            console.err("iomark: WARNING: --json writes the result of 'run'; no 'run' command was given, so no JSON file is written");
-        } else if let Err(e) = result::write_atomic(
-            p,
-            &serde_json::json!({"schema_version": result::SCHEMA_VERSION, "tool": "iomark", "status": "running"}),
-        ) {
-            console.line(
-                level::FATAL,
-                &format!("FATAL: cannot write --json={}: {e}", p.display()),
-            );
-            return exit::ENVIRONMENT;
-        }
-    }
-    if let Some(d) = job
-        .plot
-        .as_ref()
-        .filter(|_| job.commands.contains(&Command::Run))
-    {
-        if let Err(e) = crate::report::svg_plot::ensure_dir(d) {
-            console.line(level::FATAL, &format!("FATAL: {e}"));
-            return exit::ENVIRONMENT;
-        }
-    }
+    let json = match check_outputs(job, console) {
+        Ok(j) => j,
+        Err(code) => return code,
+    };
     let mut created_dir = false;
     if job.commands.contains(&Command::Prepare) && !job.dir.exists() {
-        if let Err(e) = std::fs::create_dir(&job.dir) {
+        if let Err(e) = fileset::create_dir(&job.dir) {
             console.line(
                 level::FATAL,
                 &format!(
@@ -88,15 +69,75 @@ pub fn execute(job: &FileioJob, console: &Arc<Console>) -> i32 {
         }
         created_dir = true;
     }
-    let code = execute_commands(job, console, &signals);
+    let code = execute_commands(job, console, &signals, json.as_ref());
+    if let Some(o) = json.as_ref().filter(|o| !o.is_finished()) {
+        // 'run' never came to its result (a failed or interrupted 'prepare', a check of
+        // 'run' itself): the placeholder becomes a complete result saying so
+        let status = match signals.exit_code() {
+            Some(_) => Status::Interrupted,
+            None => Status::Failed,
+        };
+        let why = format!("stopped before 'run' finished (exit {code})");
+        let r = stopped_result(job, job.geometry().ok().as_ref(), status, why);
+        write_json(console, o, &r);
+    }
     // remove_dir only removes an empty directory: a failed call leaves no directory it created.
     if created_dir && (job.commands.last() == Some(&Command::Cleanup) || code != exit::OK) {
-        let _ = std::fs::remove_dir(&job.dir);
+        fileset::remove_dir_if_empty(&job.dir);
     }
     code
 }
 
-fn execute_commands(job: &FileioJob, console: &Arc<Console>, signals: &Signals) -> i32 {
+/// Check `--json` (new, or a regular file with one link) and create the `--plot`
+/// directory, then write the `--json` placeholder; both only when `run` is among the
+/// commands. Exit 3 (nothing written) when a check fails.
+fn check_outputs(job: &FileioJob, console: &Console) -> Result<Option<Output>, i32> {
+    let runs = job.commands.contains(&Command::Run);
+    let fatal = |m: String| {
+        console.line(level::FATAL, &format!("FATAL: {m}"));
+        exit::ENVIRONMENT
+    };
+    let json = match &job.json {
+        Some(_) if !runs => {
+            console.err("iomark: WARNING: --json writes the result of 'run'; no 'run' command was given, so no JSON file is written");
+            None
+        }
+        Some(p) => Some(Output::create(p).map_err(|e| {
+            fatal(format!("cannot write --json={}: {e}", p.display()))
+        })?),
+        None => None,
+    };
+    if let Some(d) = job.plot.as_ref().filter(|_| runs) {
+        crate::files::output::ensure_dir(d, "--plot").map_err(fatal)?;
+    }
+    if let Some(o) = &json {
+        o.prefill(&result::placeholder_bytes())
+            .map_err(|e| fatal(format!("cannot write --json={}: {e}", o.path().display())))?;
+    }
+    Ok(json)
+}
+
+/// Write the final result `r` into `--json`; a failure is one FATAL line naming the
+/// file and the reason. Returns whether it was written.
+fn write_json(console: &Console, o: &Output, r: &RunResult) -> bool {
+    match o.commit(&result::json_bytes(r)) {
+        Ok(()) => true,
+        Err(e) => {
+            console.line(
+                level::FATAL,
+                &format!("FATAL: cannot write --json={}: {e}", o.path().display()),
+            );
+            false
+        }
+    }
+}
+
+fn execute_commands(
+    job: &FileioJob,
+    console: &Arc<Console>,
+    signals: &Signals,
+    json: Option<&Output>,
+) -> i32 {
     let mut code = exit::OK;
     for cmd in &job.commands {
         if code != exit::OK {
@@ -109,7 +150,7 @@ fn execute_commands(job: &FileioJob, console: &Arc<Console>, signals: &Signals) 
         let c = match cmd {
             Command::Help => exit::OK,
             Command::Prepare => prepare(job, console, signals),
-            Command::Run => run(job, console, signals),
+            Command::Run => run(job, console, signals, json),
             Command::Cleanup => {
                 console.line(level::NOTICE, "Removing test files...");
                 fileset::cleanup(&job.dir, job.file_num);
@@ -198,6 +239,38 @@ fn prepare(job: &FileioJob, console: &Console, signals: &Signals) -> i32 {
     }
 }
 
+/// The engine name of a fileio job in its RunResult.
+fn engine_name(job: &FileioJob) -> &'static str {
+    match job.io_mode {
+        IoMode::Sync => "psync",
+        IoMode::Async => "io_uring",
+        IoMode::Mmap => "mmap",
+    }
+}
+
+/// The RunResult of a `run` that stopped before its workers started: zero counts,
+/// `status` and the error text.
+fn stopped_result(
+    job: &FileioJob,
+    g: Option<&Geometry>,
+    status: Status,
+    error: String,
+) -> RunResult {
+    let empty = Snapshot {
+        period_s: 0.0,
+        total_time_s: 0.0,
+        threads: vec![],
+    };
+    result::from_snapshot(
+        job,
+        result::job_info(job, g, engine_name(job), 0),
+        &empty,
+        status,
+        Some(error),
+        vec![],
+    )
+}
+
 /// Print a failure that happened before the workers started and, with `--json`, leave
 /// a `failed` RunResult (zero counts, the error text) instead of the placeholder.
 fn failed_before_start(
@@ -205,33 +278,11 @@ fn failed_before_start(
     g: &Geometry,
     console: &Console,
     f: &fileset::Failure,
+    json: Option<&Output>,
 ) -> i32 {
     let code = print_failure(console, f);
-    if let Some(p) = &job.json {
-        let empty = Snapshot {
-            period_s: 0.0,
-            total_time_s: 0.0,
-            threads: vec![],
-        };
-        let engine = match job.io_mode {
-            IoMode::Sync => "psync",
-            IoMode::Async => "io_uring",
-            IoMode::Mmap => "mmap",
-        };
-        let r = result::from_snapshot(
-            job,
-            result::job_info(job, Some(g), engine, 0),
-            &empty,
-            Status::Failed,
-            Some(f.lines.join("\n")),
-            vec![],
-        );
-        if let Err(e) = result::write_atomic(p, &r) {
-            console.line(
-                level::FATAL,
-                &format!("FATAL: cannot write --json={}: {e}", p.display()),
-            );
-        }
+    if let Some(o) = json {
+        write_json(console, o, &stopped_result(job, Some(g), Status::Failed, f.lines.join("\n")));
     }
     code
 }
@@ -278,7 +329,7 @@ fn snapshot(sh: &Shared, start: Instant, seg_start: Instant, reset: bool) -> Sna
     }
 }
 
-fn run(job: &FileioJob, console: &Arc<Console>, signals: &Signals) -> i32 {
+fn run(job: &FileioJob, console: &Arc<Console>, signals: &Signals, json: Option<&Output>) -> i32 {
     let g = match geometry(job, console) {
         Ok(g) => g,
         Err(c) => return c,
@@ -302,7 +353,7 @@ fn run(job: &FileioJob, console: &Arc<Console>, signals: &Signals) -> i32 {
     }
     if job.extra_flags.direct {
         if let Err(f) = fileset::direct_preflight(job, &g) {
-            return failed_before_start(job, &g, console, &f);
+            return failed_before_start(job, &g, console, &f, json);
         }
     }
     for l in sysbench::header_general(job) {
@@ -313,7 +364,7 @@ fn run(job: &FileioJob, console: &Arc<Console>, signals: &Signals) -> i32 {
     }
     let files = match fileset::open_for_run(job, &g, mode, |l| console.line(level::DEBUG, &l)) {
         Ok(f) => f,
-        Err(f) => return failed_before_start(job, &g, console, &f),
+        Err(f) => return failed_before_start(job, &g, console, &f, json),
     };
     let root = Root::default();
     let diag = crate::probe::diagnosis::diagnose(
@@ -378,7 +429,7 @@ fn run(job: &FileioJob, console: &Arc<Console>, signals: &Signals) -> i32 {
         running: Mutex::new(threads),
         finished: Condvar::new(),
         pool_extra: 1 << 20,
-        clock: crate::stats::clock::Clock::new(),
+        clock: crate::run::clock(),
         live_stats: live,
     };
     let seed_used = if job.rand_seed != 0 {
@@ -608,11 +659,7 @@ fn run(job: &FileioJob, console: &Arc<Console>, signals: &Signals) -> i32 {
         return exit::FAILED;
     };
     let failure = sh.failure.lock().unwrap_or_else(|e| e.into_inner()).clone();
-    let engine = match job.io_mode {
-        IoMode::Sync => "psync",
-        IoMode::Async => "io_uring",
-        IoMode::Mmap => "mmap",
-    };
+    let engine = engine_name(job);
     let signal = signals.exit_code();
     let status = if forced {
         Status::ForcedShutdown
@@ -693,7 +740,8 @@ fn run(job: &FileioJob, console: &Arc<Console>, signals: &Signals) -> i32 {
             console.line(level::NOTICE, &l);
         }
     }
-    if job.json.is_some() || job.plot.is_some() {
+    let mut lost_output = false;
+    if json.is_some() || job.plot.is_some() {
         let mut r: RunResult = result::from_snapshot(
             job,
             result::job_info(job, Some(&g), engine, seed_used),
@@ -738,14 +786,10 @@ fn run(job: &FileioJob, console: &Arc<Console>, signals: &Signals) -> i32 {
             series.period_s = smp.period.as_secs_f64();
             series.samples = smp.samples;
         }
-        if let Some(p) = &job.json {
-            if let Err(e) = result::write_atomic(p, &r) {
-                console.line(
-                    level::FATAL,
-                    &format!("FATAL: cannot write --json={}: {e}", p.display()),
-                );
-                return exit::ENVIRONMENT;
-            }
+        // an output that could not be written: its FATAL line, and exit 1 unless the
+        // run ends with another code
+        if let Some(o) = json {
+            lost_output |= !write_json(console, o, &r);
         }
         if let Some(d) = &job.plot {
             match crate::report::svg_plot::write_plots(&r, d) {
@@ -756,7 +800,7 @@ fn run(job: &FileioJob, console: &Arc<Console>, signals: &Signals) -> i32 {
                 }
                 Err(e) => {
                     console.line(level::FATAL, &format!("FATAL: --plot={}: {e}", d.display()));
-                    return exit::ENVIRONMENT;
+                    lost_output = true;
                 }
             }
         }
@@ -774,7 +818,11 @@ fn run(job: &FileioJob, console: &Arc<Console>, signals: &Signals) -> i32 {
         signals,
         "the report above covers the part of the run before the signal",
     );
-    signal.unwrap_or(code)
+    match signal {
+        Some(s) => s,
+        None if lost_output && code == exit::OK => exit::FAILED,
+        None => code,
+    }
 }
 
 /// Printed (stderr) and kept in the JSON warnings when `--file-io-mode=mmap` meets

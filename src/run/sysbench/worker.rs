@@ -12,7 +12,7 @@ use crate::run::verify;
 use crate::engine::buffers::{AlignedBuf, Slab};
 use crate::engine::{Completion, Dir, Engine, IoErr, IoReq, SyncKind};
 use crate::job::sysbench::{DataPattern, FileioJob, FsyncMode, Geometry, TestMode};
-use crate::report::console::Console;
+use crate::util::console::Console;
 use crate::stats::clock::Clock;
 use crate::stats::{EventKind, ThreadStats};
 use crate::files::fileset::display;

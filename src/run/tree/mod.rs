@@ -17,10 +17,11 @@
 //! `read`/`write` (the read_all and create_write phases) in `tree/totals.rs`.
 
 use crate::engine::fault::{self, Op};
-use crate::exit;
 use crate::job::units::iec;
 use crate::result::{self, JobInfo, Phase, Warning};
-use crate::run::copy::{bar, check_dir, json_placeholder, outcome, phase_result, short, RunError};
+use crate::run::copy::{
+    bar, check_dir, json_placeholder, outcome, phase_result, save_json, short, RunError,
+};
 use crate::run::sysbench::rng::{GlibcRandom, Xoroshiro128Plus};
 use crate::run::signals::Signals;
 use crate::stats::{self, clock::Clock};
@@ -58,6 +59,9 @@ pub struct TreeJob {
     /// `--keep`: stop after read-all and leave the tree in place (no rename, delete or
     /// rmdir phases); still removed after an error or Ctrl-C
     pub keep: bool,
+    /// `--drop-caches=auto` (true): before stat_all and read_all, drop the whole
+    /// system's caches when root; `off` (false): never touch them
+    pub drop_caches: bool,
     /// argv after the command word
     pub argv: Vec<String>,
 }
@@ -200,10 +204,24 @@ fn phase_of(name: &str, m: &Measured) -> Phase {
     p
 }
 
-/// Try to drop every cache (root only). Returns the `cache` text of the phase.
-fn cold_or_warm(dir: &std::path::Path) -> String {
+/// What `--drop-caches` will do in this run, said before the phases start: with
+/// `drop` (auto) and root, the whole system's caches are dropped twice.
+pub fn cache_plan(drop: bool, root: bool) -> String {
+    match (drop, root) {
+        (true, true) => "caches: --drop-caches=auto as root: before stat_all and read_all the whole system's page cache, dentries and inodes are dropped (sync; echo 3 > /proc/sys/vm/drop_caches); --drop-caches=off keeps them".into(),
+        (true, false) => "caches: --drop-caches=auto without root: caches cannot be dropped, stat_all and read_all may be served from memory".into(),
+        (false, _) => "caches: --drop-caches=off: caches are left alone, stat_all and read_all may be served from memory".into(),
+    }
+}
+
+/// Try to drop every cache (root only) unless `drop` is off. Returns the `cache` text
+/// of the phase.
+fn cold_or_warm(dir: &std::path::Path, drop: bool) -> String {
     if let Some(fs) = crate::files::preflight::memory_fs(dir) {
         return format!("warm: the tree is on {fs} (memory), which no cache drop can evict");
+    }
+    if !drop {
+        return "warm: caches not dropped (--drop-caches=off), metadata and data may come from memory".into();
     }
     match scratch::drop_all_caches() {
         Ok(()) => "cold: page cache, dentries and inodes dropped (sync; echo 3 > /proc/sys/vm/drop_caches, as root)".into(),
@@ -281,14 +299,7 @@ pub fn execute(job: &TreeJob) -> i32 {
             .iter()
             .find(|p| p.name == "create_write")
             .map_or(0, |p| p.bytes);
-        if let Err(e) = result::write_atomic(p, &res) {
-            eprintln!("iomark tree: --json={}: {e}", p.display());
-            return if code == exit::OK {
-                exit::ENVIRONMENT
-            } else {
-                code
-            };
-        }
+        return save_json("tree", p, &res, code);
     }
     code
 }
@@ -394,7 +405,11 @@ fn run(
         root.display(),
         job.threads
     );
-    let clock = Clock::new();
+    crate::outln!(
+        "{}",
+        cache_plan(job.drop_caches, rustix::process::geteuid().is_root())
+    );
+    let clock = crate::run::clock();
     let files = &plan.files;
 
     // mkdir: single-threaded, parents before children.
@@ -407,7 +422,7 @@ fn run(
         }
         let p = root.join(d);
         let a = clock.now();
-        std::fs::create_dir(&p).map_err(|e| fail("cannot create directory", &p, &e))?;
+        scratch::mkdir(&p).map_err(|e| fail("cannot create directory", &p, &e))?;
         let ns = clock.ns(a, clock.now());
         let _ = h.record(ns.clamp(1, stats::MAX_TRACKABLE_NS));
         sum += ns;
@@ -474,7 +489,7 @@ fn run(
 
     // stat-all
     scratch.verify_dirs().map_err(RunError::Failed)?;
-    let cache = cold_or_warm(&root);
+    let cache = cold_or_warm(&root, job.drop_caches);
     let pb = bar(files.len() as u64, "stat", false);
     let m = parallel(files, job.threads, &clock, stop, &pb, |e| {
         let p = root.join(&e.rel);
@@ -489,7 +504,7 @@ fn run(
 
     // read-all: the read tar does — readdir walk, lstat, open + read + close per file.
     scratch.verify_dirs().map_err(RunError::Failed)?;
-    let cache = cold_or_warm(&root);
+    let cache = cold_or_warm(&root, job.drop_caches);
     let pb = bar(files.len() as u64, "read", false);
     let m = walk::read_all(&root, job.threads, &clock, stop, &pb)?;
     pb.finish_and_clear();
@@ -547,7 +562,7 @@ fn run(
         for d in plan.dirs.iter().rev() {
             let p = root.join(d);
             let a = clock.now();
-            std::fs::remove_dir(&p).map_err(|e| fail("cannot remove directory", &p, &e))?;
+            scratch::rmdir(&p).map_err(|e| fail("cannot remove directory", &p, &e))?;
             let ns = clock.ns(a, clock.now());
             let _ = h.record(ns.clamp(1, stats::MAX_TRACKABLE_NS));
             sum += ns;

@@ -612,10 +612,11 @@ impl<'a> Worker<'a> {
             self.verify_back(slab, &mut st)?;
         }
         if let Some(l) = &mut self.logs {
-            l.finish().map_err(|e| RunError::Plan {
-                job: job.name.clone(),
-                why: format!("cannot write log files: {e}"),
-            })?;
+            l.finish()
+                .map_err(|source| crate::files::dataset::FilesError::Output {
+                    what: "log file",
+                    source,
+                })?;
         }
         if self.mismatches > 0 {
             return Err(RunError::Verify {

@@ -500,7 +500,9 @@ fn interrupt(args: &[&str], after_ms: u64) {
         .spawn();
     std::thread::sleep(std::time::Duration::from_millis(after_ms));
     kill(child.id(), libc::SIGINT);
-    let st = finish(child);
+    // `tree --files=40000` takes a minute or more to stop and clean up on a busy machine
+    // (76 s once): a hang guard far above that
+    let st = finish_within(child, std::time::Duration::from_secs(600));
     assert_eq!(snapshot(d.path()), before);
     if st.code == 0 {
         eprintln!("note: the run finished before the signal; cleanup still checked");

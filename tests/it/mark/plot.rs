@@ -203,6 +203,7 @@ fn fileio_plot_samples_while_running_without_changing_the_report() {
         code: c,
         stdout: out,
         stderr: e,
+        ..
     } = iomark(
         &base,
         &[
@@ -296,6 +297,7 @@ fn mark_at_qd8_measures_per_io_latency_and_plots_each_test() {
         code: c,
         stdout: out,
         stderr: e,
+        ..
     } = iomark(
         &base,
         &[
@@ -372,6 +374,7 @@ fn run_plot_samples_add_up_to_the_result_and_both_charts_are_drawn() {
         code: c,
         stdout: out,
         stderr: e,
+        ..
     } = iomark(
         &base,
         &[

@@ -162,8 +162,9 @@ const CASES: &[(&str, i32, &str)] = &[
     ("compare --bogus a.json", 2, "'--bogus'"),
     ("compare /nonexistent-iomark.json", 2, "/nonexistent-iomark.json"),
     ("compare /proc/version", 2, "/proc/version is not JSON"),
-    ("compare /dev/null", 2, "/dev/null is not JSON"),
-    ("compare /dev/zero", 2, "larger than 64.0 MiB"),
+    // a device is not a file: refused at once (src/files/input.rs), never read
+    ("compare /dev/null", 2, "cannot read /dev/null: is not a regular file (a character device)"),
+    ("compare /dev/zero", 2, "cannot read /dev/zero: is not a regular file (a character device)"),
     ("compare @IN/v99.json", 2, "schema_version 99"),
     ("compare @IN/other.json", 2, "other.json is not an iomark RunResult"),
     ("compare @IN/trunc.json", 2, "trunc.json is not JSON"),
@@ -180,7 +181,7 @@ const CASES: &[(&str, i32, &str)] = &[
     ("diagnose --fixture=/nonexistent-iomark.fixture", 2, "--fixture /nonexistent-iomark.fixture"),
     ("diagnose --fixture=@IN/trunc.json", 2, "--fixture"),
     ("diagnose --fixture=/proc/version", 2, "--fixture /proc/version"),
-    ("diagnose --fixture=/dev/zero", 2, "larger than 64.0 MiB"),
+    ("diagnose --fixture=/dev/zero", 2, "--fixture /dev/zero: is not a regular file (a character device)"),
     ("diagnose --bogus", 2, "'--bogus'"),
     // a misspelt option gets the right name
     ("mark --tim=3", 2, "a similar argument exists: '--time'"),
@@ -318,16 +319,29 @@ fn every_invalid_invocation_fails_cleanly() {
     );
 }
 
-/// A device given where a fixture file is expected is refused after a bounded read,
-/// exit 2 (the parsers' side, compare and job files: src/cli/props.rs).
+/// A device given where a fixture file is expected is refused at once, a regular file
+/// above the bound after a bounded read, exit 2 (the parsers' side, compare and job
+/// files: src/cli/props.rs).
 #[test]
 fn endless_inputs_are_refused_after_a_bounded_read() {
     let d = scratch();
-    let r = Iomark::new()
-        .dir(d.path())
-        .args(["diagnose", "--fixture=/dev/zero"])
-        .run();
-    // an input file that cannot be read is invalid input (2), as for compare and run
-    assert_eq!(r.code, 2);
-    assert!(r.stderr.contains("larger than 64.0 MiB"));
+    // a regular file above the bound (sparse: nothing is written)
+    let big = d.path().join("big.json");
+    std::fs::File::create(&big)
+        .unwrap()
+        .set_len((64 << 20) + 1)
+        .unwrap();
+    for (f, want) in [
+        ("/dev/zero", "is not a regular file (a character device)"),
+        ("big.json", "larger than 64.0 MiB"),
+    ] {
+        let r = Iomark::new()
+            .dir(d.path())
+            .arg("diagnose")
+            .arg(format!("--fixture={f}"))
+            .run();
+        // an input file that cannot be read is invalid input (2), as for compare and run
+        assert_eq!(r.code, 2);
+        assert!(r.stderr.contains(want), "{f}");
+    }
 }

@@ -3,6 +3,7 @@
 
 mod device;
 mod direct_align;
+mod files;
 mod invalid;
 mod json_target;
 mod symlinks;

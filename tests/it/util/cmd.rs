@@ -18,18 +18,21 @@ pub const BIN: &str = env!("CARGO_BIN_EXE_iomark");
 pub const TIMEOUT: Duration = Duration::from_secs(120);
 
 /// Exit code (-1 when killed by a signal: never mistaken for iomark's own 130 / 143),
-/// stdout and stderr of one invocation.
+/// the signal that killed it, stdout and stderr of one invocation.
 #[derive(Debug, Clone)]
 pub struct Out {
     pub code: i32,
+    pub signal: Option<i32>,
     pub stdout: String,
     pub stderr: String,
 }
 
 impl Out {
     pub fn from_output(o: Output) -> Out {
+        use std::os::unix::process::ExitStatusExt;
         Out {
             code: o.status.code().unwrap_or(-1),
+            signal: o.status.signal(),
             stdout: String::from_utf8_lossy(&o.stdout).into_owned(),
             stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
         }
@@ -208,6 +211,12 @@ impl Iomark {
         run_output(self.cmd, self.timeout).assert()
     }
 
+    /// The command itself, for plumbing the builder does not do (stdout on /dev/full, a
+    /// closed pipe or a terminal); it runs without the timeout.
+    pub fn command(self) -> Command {
+        self.cmd
+    }
+
     /// Start it with stdin empty and both streams piped (for signals and stop points).
     pub fn spawn(mut self) -> Child {
         self.cmd
@@ -347,7 +356,13 @@ pub fn kill(pid: u32, sig: i32) -> i32 {
     unsafe { libc::kill(pid as i32, sig) }
 }
 
-/// Collect a spawned child's output (waits for it to end).
+/// Collect a spawned child's output once it ends; panics (and kills it) after
+/// [`TIMEOUT`].
 pub fn finish(child: Child) -> Out {
-    Out::from_output(child.wait_with_output().expect("wait for iomark"))
+    finish_within(child, TIMEOUT)
+}
+
+/// Collect a spawned child's output once it ends; panics (and kills it) after `limit`.
+pub fn finish_within(child: Child, limit: Duration) -> Out {
+    Out::from_output(wait_output(child, limit, "iomark"))
 }

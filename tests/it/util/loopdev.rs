@@ -7,7 +7,7 @@
 //! say why a machine cannot run them, so each test decides whether to skip (and print
 //! why) or fail; once set-up has started, every failure panics.
 
-use super::scratch::scratch;
+use super::scratch::{scratch, sha256};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::Mutex;
@@ -152,11 +152,7 @@ impl LoopDev {
 
     /// sha256 of the whole device.
     pub fn sha(&self) -> String {
-        sh("sha256sum", &[self.path()])
-            .split_whitespace()
-            .next()
-            .unwrap()
-            .to_string()
+        sha256(&self.dev)
     }
 }
 

@@ -1,4 +1,4 @@
-//! Scratch directories and directory listings. Scratch lives under Cargo's
+//! Scratch directories, directory listings and file checksums. Scratch lives under Cargo's
 //! `CARGO_TARGET_TMPDIR` (the build's disk), not /tmp, so a tmpfs /tmp cannot change
 //! O_DIRECT or page-cache behaviour; each is removed when its guard drops.
 
@@ -31,6 +31,16 @@ pub fn size_of(p: &Path) -> u64 {
     std::fs::metadata(p)
         .unwrap_or_else(|e| panic!("stat {}: {e}", p.display()))
         .len()
+}
+
+/// sha256 of a file's (or a device's) whole content, hex.
+pub fn sha256(p: &Path) -> String {
+    use sha2::{Digest, Sha256};
+    let b = std::fs::read(p).unwrap_or_else(|e| panic!("read {}: {e}", p.display()));
+    Sha256::digest(&b)
+        .iter()
+        .map(|x| format!("{x:02x}"))
+        .collect()
 }
 
 /// A fixture under tests/fixtures/.

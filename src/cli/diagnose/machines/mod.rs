@@ -7,7 +7,7 @@
 use super::{inputs, Args};
 use crate::probe::diagnosis::{diagnose, Diagnosis};
 use crate::probe::findings::{Finding, Unknown};
-use crate::probe::fixture::materialize;
+use crate::files::fixture::materialize;
 use crate::probe::Root;
 use crate::report::diagnose_text::render_text;
 use clap::Parser;
