@@ -618,3 +618,6 @@ mod tests {
         assert_eq!(p.errno(), 0);
     }
 }
+
+#[cfg(test)]
+mod execute_tests;
