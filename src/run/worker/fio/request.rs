@@ -1,9 +1,9 @@
-//! Request generation of a job thread (see [`crate::run::worker`]): the Worker's construction (offset
+//! Request generation of a job thread (see [`crate::run::worker::fio`]): the Worker's construction (offset
 //! generators, random maps, zones, pacing state), each request's direction, block size,
 //! file and offset, rate pacing and think time. Kept apart from the I/O loop so the
 //! loop reads as submit → complete; everything here is inlined into it.
 
-use crate::run::worker::*;
+use crate::run::worker::fio::*;
 
 pub(super) fn fixed_of(bs: &BlockSizes) -> Option<u64> {
     match bs {
