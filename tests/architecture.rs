@@ -69,7 +69,6 @@ const LONG_KNOWN: &[(&str, &str)] = &[
     ("src/cli/fileio/options.rs", "general_options"),
     ("src/result/import.rs", "from_text"),
     ("src/probe/verdicts.rs", "pcie_findings"),
-    ("src/run/fio/thread.rs", "run_thread_io"),
     ("src/probe/blockdev.rs", "classify"),
     ("src/report/fio/result.rs", "run_result"),
     ("src/report/compare.rs", "tests_of"),

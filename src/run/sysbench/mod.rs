@@ -7,17 +7,13 @@
 
 pub mod gen;
 pub mod rng;
-pub mod worker;
+pub mod thread;
 
 use crate::run::sysbench::gen::Generator;
-use crate::run::sysbench::worker::{worker, RateQueue, Shared};
+use crate::run::sysbench::thread::{engine_kind, thread, RateQueue, Shared};
 use crate::run::sysbench::rng::{GlibcRandom, Xoroshiro128Plus};
 use crate::run::signals::Signals;
 use crate::cli::fileio::level;
-use crate::engine::fault::{self, Faulty};
-use crate::engine::io_uring::Uring;
-use crate::engine::mmap::Mmap;
-use crate::engine::psync::Psync;
 use crate::exit;
 use crate::job::sysbench::{Command, FileioJob, Geometry, IoMode};
 use crate::probe::{pagecache, Root};
@@ -213,11 +209,7 @@ fn failed_before_start(
             total_time_s: 0.0,
             threads: vec![],
         };
-        let engine = match job.io_mode {
-            IoMode::Sync => "psync",
-            IoMode::Async => "io_uring",
-            IoMode::Mmap => "mmap",
-        };
+        let engine = engine_kind(job.io_mode).name();
         let r = result::from_snapshot(
             job,
             result::job_info(job, Some(g), engine, 0),
@@ -234,21 +226,6 @@ fn failed_before_start(
         }
     }
     code
-}
-
-fn make_mmap(fds: &[std::os::fd::RawFd], file_size: u64) -> Result<Mmap, String> {
-    Mmap::new(fds, file_size as usize).map_err(|e| format!("mmap failed: {e:?}"))
-}
-
-fn make_uring(
-    fds: Vec<std::os::fd::RawFd>,
-    backlog: u32,
-    bufs: &[(*mut u8, usize)],
-    reap_max: usize,
-) -> Result<Uring, String> {
-    Uring::new(fds, backlog as usize, bufs)
-        .map(|u| u.wait_when_full(true).reap_max(reap_max))
-        .map_err(|e| crate::engine::io_uring::unavailable_reason(&e))
 }
 
 fn now_seed() -> u32 {
@@ -403,29 +380,7 @@ fn run(job: &FileioJob, console: &Arc<Console>, signals: &Signals) -> i32 {
             let (sh, barrier, fds) = (&sh, &barriers, fds.clone());
             let spawned = std::thread::Builder::new()
                 .name(format!("iomark-w{tid}"))
-                .spawn_scoped(s, move || {
-                    // IOMARK_FAULT (tests only) wraps the engine; otherwise the plain
-                    // engine runs with no wrapper in the loop.
-                    let faulty = fault::enabled();
-                    match job.io_mode {
-                        IoMode::Sync if faulty => {
-                            worker(sh, tid, rng, barrier, |_| Ok(Faulty::new(Psync::new(fds))))
-                        }
-                        IoMode::Sync => worker(sh, tid, rng, barrier, |_| Ok(Psync::new(fds))),
-                        IoMode::Mmap if faulty => worker(sh, tid, rng, barrier, |_| {
-                            make_mmap(&fds, sh.geom.file_size).map(Faulty::new)
-                        }),
-                        IoMode::Mmap => worker(sh, tid, rng, barrier, |_| {
-                            make_mmap(&fds, sh.geom.file_size)
-                        }),
-                        IoMode::Async if faulty => worker(sh, tid, rng, barrier, |bufs| {
-                            make_uring(fds, job.async_backlog, bufs, job.reap_max).map(Faulty::new)
-                        }),
-                        IoMode::Async => worker(sh, tid, rng, barrier, |bufs| {
-                            make_uring(fds, job.async_backlog, bufs, job.reap_max)
-                        }),
-                    }
-                });
+                .spawn_scoped(s, move || thread(sh, tid, rng, barrier, fds));
             match spawned {
                 Ok(h) => handles.push(h),
                 Err(e) => {
@@ -608,11 +563,7 @@ fn run(job: &FileioJob, console: &Arc<Console>, signals: &Signals) -> i32 {
         return exit::FAILED;
     };
     let failure = sh.failure.lock().unwrap_or_else(|e| e.into_inner()).clone();
-    let engine = match job.io_mode {
-        IoMode::Sync => "psync",
-        IoMode::Async => "io_uring",
-        IoMode::Mmap => "mmap",
-    };
+    let engine = engine_kind(job.io_mode).name();
     let signal = signals.exit_code();
     let status = if forced {
         Status::ForcedShutdown

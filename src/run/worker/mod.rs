@@ -23,8 +23,8 @@
 //! dispatch, and hooks a front end does not use cost nothing.
 
 pub mod fio;
-// pub mod sysbench;
-// pub mod thread;
+pub mod sysbench;
+pub mod thread;
 
 use crate::engine::buffers::Slab;
 use crate::engine::{Completion, Dir, Engine, IoErr, IoReq, SyncKind};

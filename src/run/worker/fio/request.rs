@@ -181,7 +181,7 @@ impl<'a> Worker<'a> {
                 repass: !job.direct
                     && job.more.invalidate
                     && !fds_empty
-                    && job.engine != crate::job::fio::EngineKind::Mmap
+                    && !plan.engine.caps().maps_files
                     && plan.pass_bytes > 0
                     && (job.loops > 1 || job.time_based || job.more.io_size.is_some()),
             },
