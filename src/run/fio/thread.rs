@@ -91,9 +91,9 @@ pub(crate) fn run_thread_io(
     let logs = logs_of(plan)?;
     let bufs = registered(&slab, &[]);
     if caps.no_io {
-        let mut w = Worker::new(plan, clock, stop, Vec::new(), logs, live);
+        let w = Worker::new(plan, clock, stop, Vec::new(), logs, live);
         let spec = Spec::new(plan.engine, Vec::new(), job.iodepth as usize, &bufs);
-        return drive(plan, spec, FioDrive { w: &mut w, slab: &slab, depth });
+        return drive(plan, spec, FioDrive { w, slab: &slab, depth });
     }
     let writes = job.rw.writes() || job.rw.trims();
     let rw_open = writes || caps.maps_files;
@@ -119,9 +119,9 @@ pub(crate) fn run_thread_io(
             unsafe { libc::posix_fadvise(fd, 0, 0, libc::POSIX_FADV_DONTNEED) };
         }
     }
-    let mut w = Worker::new(plan, clock, stop, fds.clone(), logs, live);
+    let w = Worker::new(plan, clock, stop, fds.clone(), logs, live);
     let spec = engine_spec(plan, fds, depth, &bufs, advice);
-    let st = drive(plan, spec, FioDrive { w: &mut w, slab: &slab, depth });
+    let st = drive(plan, spec, FioDrive { w, slab: &slab, depth });
     drop(open);
     st
 }
@@ -222,7 +222,7 @@ fn drive(
 
 /// The worker of one job thread, driven on the engine the registry built.
 struct FioDrive<'w, 'a> {
-    w: &'w mut Worker<'a>,
+    w: Worker<'a>,
     slab: &'w Slab,
     depth: usize,
 }

@@ -174,15 +174,10 @@ impl<'a> Worker<'a> {
     /// a failed job keeps the report of the I/O it completed (fio prints it with
     /// `err=`). After a failure mid-run, `runtime_ns` is the time from the end of
     /// `ramp_time` to the failure.
-    pub fn run<E: Engine>(
-        &mut self,
-        eng: &mut E,
-        slab: &Slab,
-        depth: usize,
-    ) -> (JobStats, Option<RunError>) {
+    pub fn run<E: Engine>(self, eng: &mut E, slab: &Slab, depth: usize) -> (JobStats, Option<RunError>) {
         let job = &self.plan.job;
         let m = &job.more;
-        let mut st = JobStats {
+        let st = JobStats {
             name: job.name.clone(),
             threads: 1,
             options: job.options.clone(),
@@ -196,13 +191,15 @@ impl<'a> Worker<'a> {
             },
             ..JobStats::default()
         };
-        let t0 = self.clock.now();
         let clock = self.clock;
+        let t0 = clock.now();
+        // the rules own the worker and the statistics while the loop runs
+        let mut rules = pass::FioRules::new(self, st, depth);
         let r = {
-            let mut rules = pass::FioRules::new(self, &mut st, depth);
             let mut io = crate::run::worker::Io::new(eng, slab, clock, depth);
             crate::run::worker::run(&mut io, &mut rules)
         };
+        let (mut w, mut st) = rules.into_parts();
         // synchronous completions into clat and lat, also for a failed job's report
         for d in [&mut st.read, &mut st.write, &mut st.trim] {
             d.settle();
@@ -211,14 +208,14 @@ impl<'a> Worker<'a> {
             Ok(()) => (st, None),
             Err(e) => {
                 if st.runtime_ns == 0 {
-                    let measured_from = t0 + clock.ticks(self.plan.job.ramp_time);
+                    let measured_from = t0 + clock.ticks(w.plan.job.ramp_time);
                     st.runtime_ns = clock.ns(measured_from, clock.now().max(measured_from));
                 }
                 if st.lat_target.is_none() {
                     // fio reports the latency_target keys of a failed job too
-                    st.lat_target = Some(self.lat_target_report());
+                    st.lat_target = Some(w.lat_target_report());
                 }
-                if let Some(l) = &mut self.logs {
+                if let Some(l) = &mut w.logs {
                     // the logs of the I/O done so far are kept, as fio keeps them
                     let _ = l.finish();
                 }

@@ -13,9 +13,9 @@ use crate::run::worker::{Io, Next, Pass, Req, Rules, Submitted, Times};
 use crate::stats::rates::RateSampler;
 
 /// One run of the worker loop under fio's rules.
-pub(super) struct FioRules<'w, 'a> {
-    w: &'w mut Worker<'a>,
-    st: &'w mut JobStats,
+pub(super) struct FioRules<'a> {
+    w: Worker<'a>,
+    st: JobStats,
     /// tick the loop started at, and the end of `ramp_time`
     start: u64,
     ramp_end: u64,
@@ -60,8 +60,9 @@ pub(super) struct FioRules<'w, 'a> {
     pass_done: bool,
 }
 
-impl<'w, 'a> FioRules<'w, 'a> {
-    pub(super) fn new(w: &'w mut Worker<'a>, st: &'w mut JobStats, depth: usize) -> Self {
+impl<'a> FioRules<'a> {
+    /// The rules of one run of `w` at `depth`, recording into `st`.
+    pub(super) fn new(mut w: Worker<'a>, st: JobStats, depth: usize) -> Self {
         let plan = w.plan;
         let job = &plan.job;
         let m = &job.more;
@@ -245,18 +246,18 @@ impl<'w, 'a> FioRules<'w, 'a> {
         if fs {
             self.since_sync = 0;
             self.w
-                .sync_file(io.eng, self.st, s.io.file, SyncKind::Fsync, self.measuring)?;
+                .sync_file(io.eng, &mut self.st, s.io.file, SyncKind::Fsync, self.measuring)?;
         }
         if fds {
             self.since_dsync = 0;
             self.w
-                .sync_file(io.eng, self.st, s.io.file, SyncKind::Fdatasync, self.measuring)?;
+                .sync_file(io.eng, &mut self.st, s.io.file, SyncKind::Fdatasync, self.measuring)?;
         }
         Ok(())
     }
 }
 
-impl<'w, 'a> Rules for FioRules<'w, 'a> {
+impl<'a> Rules for FioRules<'a> {
     type Tag = Tag;
     type Error = RunError;
 
@@ -290,12 +291,12 @@ impl<'w, 'a> Rules for FioRules<'w, 'a> {
             .as_ref()
             .map_or(self.depth, |l| l.depth().min(self.depth));
         if self.uses.min_rate && self.measuring {
-            self.w.check_min_rate(self.st, now)?;
+            self.w.check_min_rate(&self.st, now)?;
         }
         let done = self.done(now);
         if self.uses.backlog && !done && self.w.backlog_due() {
             io.drain(self)?;
-            self.w.verify_backlog(io.slab, self.st)?;
+            self.w.verify_backlog(io.slab, &mut self.st)?;
         }
         // iodepth_batch_submit: wait until that many slots are free before submitting
         let submit = !done
@@ -385,9 +386,9 @@ impl<'w, 'a> Rules for FioRules<'w, 'a> {
             Ok(_) => {
                 let (slat, clat, lat) = at.lat(self.w.clock);
                 self.w
-                    .complete(self.st, s, buf, slat, clat, lat, (at.t, self.measure_start))
+                    .complete(&mut self.st, s, buf, slat, clat, lat, (at.t, self.measure_start))
             }
-            Err(e) => self.w.io_fail(self.st, s, e),
+            Err(e) => self.w.io_fail(&mut self.st, s, e),
         }
     }
 
@@ -475,13 +476,13 @@ impl<'w, 'a> Rules for FioRules<'w, 'a> {
         for on in [job.end_fsync, job.more.fsync_on_close] {
             if on && job.rw.writes() {
                 for f in 0..plan.files.len() {
-                    self.w.sync_file(io.eng, self.st, f, SyncKind::Fsync, true)?;
+                    self.w.sync_file(io.eng, &mut self.st, f, SyncKind::Fsync, true)?;
                 }
             }
         }
         self.finish_stats();
         if self.track_writes && !self.w.stop.load(Ordering::Relaxed) {
-            self.w.verify_back(io.slab, self.st)?;
+            self.w.verify_back(io.slab, &mut self.st)?;
         }
         if let Some(l) = &mut self.w.logs {
             l.finish().map_err(|e| RunError::Plan {
@@ -500,7 +501,12 @@ impl<'w, 'a> Rules for FioRules<'w, 'a> {
     }
 }
 
-impl FioRules<'_, '_> {
+impl<'a> FioRules<'a> {
+    /// The worker and the statistics back, once the loop is over.
+    pub(super) fn into_parts(self) -> (Worker<'a>, JobStats) {
+        (self.w, self.st)
+    }
+
     /// Zone resets, rate samples, runtime and coverage of the finished I/O phase.
     fn finish_stats(&mut self) {
         let clock = self.w.clock;
