@@ -3,8 +3,8 @@
 # (odd rounds fio first, even rounds iomark first), ROUNDS rounds (default 3), medians.
 # Prints a table and writes bench/RUN_RESULTS.md. Not a timed test: a benchmark script.
 #
-#   (a) ioengine=null 4 KiB randread, 1 job           target: iomark IOPS >= 3x fio
-#   (b) psync 4 KiB randread, tmpfs file (/dev/shm)   target: >= 1.15x fio
+#   (a) ioengine=null 4 KiB randread, 1 job           target: iomark IOPS >= 3.4x fio
+#   (b) psync 4 KiB randread, tmpfs file (/dev/shm)   target: >= 1.40x fio
 #   (c) io_uring 4 KiB randread QD32 direct, zram0    target: >= 1.15x fio IOPS, and lower
 #       CPU seconds (user+sys, from /usr/bin/time) per million I/Os
 #   (d) peak RSS (/usr/bin/time "%M", KiB) of every case: iomark <= fio
@@ -16,6 +16,10 @@
 #       virtio disk's QD1 runs differ by about +-10 % from one run to the next, so the
 #       medians are only precise to the 5 % band with about 30 rounds: for (e) use
 #       ROUNDS=31 TIME=2 (about 8 minutes), or more rounds for QD1 alone (E_QD=1).
+#   (f) the limit: job (b) against bench/bare-pread.c, a C loop of 4 KiB random preads of
+#       the same tmpfs file with nothing else per read (no clock, no statistics, no random
+#       map): iomark IOPS >= 0.93x the bare loop's while it still records per-I/O latency;
+#       fio's ratio to the loop is shown beside it. Three tools alternate (rotating order).
 #
 # Needs root (zram), fio, jq, /usr/bin/time; installs nothing. Takes itself the shared lock
 # /tmp/iomark-bench.lock so no two benchmarks time the machine at once. Cleans up (files,
@@ -33,7 +37,7 @@ ROUNDS=${ROUNDS:-3}
 TIME=${TIME:-5}
 SKIP=${SKIP:-}
 NICE=${NICE:-$([ "$(id -u)" = 0 ] && echo -10 || echo 0)}
-for t in fio jq /usr/bin/time "$BIN"; do
+for t in fio jq /usr/bin/time cc "$BIN"; do
   command -v "$t" >/dev/null || { echo "run-vs-fio.sh: $t not found" >&2; exit 3; }
 done
 WORK=$(mktemp -d)
@@ -142,7 +146,7 @@ time_based
 runtime=$TIME
 EOF
 )
-  bench "(a) null 4k randread" "$j" 3
+  bench "(a) null 4k randread" "$j" 3.4
 fi
 
 if ! skip b; then
@@ -157,7 +161,7 @@ time_based
 runtime=$TIME
 EOF
 )
-  bench "(b) psync 4k randread tmpfs" "$j" 1.15
+  bench "(b) psync 4k randread tmpfs" "$j" 1.40
   rm -f "$SHM"
 fi
 
@@ -207,6 +211,51 @@ EOF
 )
     bench "(e) disk QD$qd direct" "$j" agree
   done
+fi
+
+# limit_one TOOL JOBFILE -> IOPS of one run of the limit job (bare: the C loop, same file)
+limit_one() {
+  case $1 in
+    bare) nice -n "$NICE" "$WORK/bare-pread" "$SHM" 4096 "$TIME" | awk '{print $2}' ;;
+    fio) nice -n "$NICE" fio --output-format=json "$2" | jq -r '.jobs[0].read.iops' ;;
+    iomark) nice -n "$NICE" "$BIN" run --output-format=json "$2" | jq -r '.jobs[0].read.iops' ;;
+  esac
+}
+
+if ! skip f; then
+  cc -O2 -o "$WORK/bare-pread" "$HERE/bare-pread.c"
+  head -c 256M /dev/urandom >"$SHM"
+  j=$(jobfile psync_limit <<EOF
+ioengine=psync
+rw=randread
+bs=4k
+filename=$SHM
+size=256m
+time_based
+runtime=$TIME
+EOF
+)
+  L_BARE=(); L_IOMARK=(); L_FIO=(); P_I=(); P_F=()
+  tools=(bare iomark fio)
+  for r in $(seq "$ROUNDS"); do
+    declare -A got=()
+    for k in 0 1 2; do
+      tool=${tools[$(( (r + k) % 3 ))]}
+      got[$tool]=$(limit_one "$tool" "$j")
+      printf '  %-28s round %d %-6s IOPS=%.0f\n' "(f) limit" "$r" "$tool" "${got[$tool]}" >&2
+    done
+    L_BARE+=("${got[bare]}"); L_IOMARK+=("${got[iomark]}"); L_FIO+=("${got[fio]}")
+    P_I+=("$(echo "${got[iomark]} / ${got[bare]}" | bc -l)")
+    P_F+=("$(echo "${got[fio]} / ${got[bare]}" | bc -l)")
+    unset got
+  done
+  B=$(med "${L_BARE[@]}"); I=$(med "${L_IOMARK[@]}"); F=$(med "${L_FIO[@]}")
+  ri=$(echo "$I / $B" | bc -l); rf=$(echo "$F / $B" | bc -l)
+  ok=$(echo "$ri >= 0.93" | bc -l)
+  ROWS+=("$(printf '| (f) limit: iomark vs bare pread loop | IOPS | %.0f (bare) | %.0f | %.3f | %.3f | >= 0.93 | %s |' "$B" "$I" "$ri" "$(med "${P_I[@]}")" "$([ "$ok" = 1 ] && echo yes || echo NO)")")
+  ROWS+=("$(printf '| (f) limit: fio vs bare pread loop | IOPS | %.0f (bare) | %.0f (fio) | %.3f | %.3f | (comparison) | |' "$B" "$F" "$rf" "$(med "${P_F[@]}")")")
+  NOTES+=("- (f) limit, per-round ratios to the bare loop over $ROUNDS rounds: iomark $(spread "${P_I[@]}"); fio $(spread "${P_F[@]}")")
+  rm -f "$SHM"
 fi
 
 LOAD_AFTER=$(uptime)

@@ -17,3 +17,4 @@ pub mod result;
 pub mod run;
 pub mod stats;
 pub mod files;
+pub mod util;

@@ -1,28 +1,8 @@
-//! `iomark` binary: parse, dispatch, map errors to exit codes. Nothing else lives here.
+//! `iomark` binary: read the command word, dispatch to its front end in `cli/`, and turn
+//! the outcome into the exit code (after stdout's own verdict, `cli::exit_code`).
+//! Nothing else lives here.
 
-use iomark::cli::fileio::{self, Outcome, Stream};
-use iomark::report::console::Console;
-use std::sync::Arc;
-
-const USAGE: &str = "iomark — storage benchmark and diagnosis
-
-Usage: iomark <command> [options...]
-
-Commands:
-  fileio    a drop-in `sysbench fileio` (sysbench 1.0.20): prepare | run | cleanup | help
-            (see `iomark fileio --help`)
-  diagnose  [PATH] [--root DIR] [--json] [--rated-read=MB/s --rated-write=MB/s]: why is it slow?
-  copy      [SRC] [DST] [--size=1G] [--json=FILE]: time a big-file copy (buffered, copy_file_range, O_DIRECT)
-  tree      [DIR] [--files=150000] [--threads=N] [--json=FILE]: time a small-file tree (create … delete)
-  mark      [PATH] [--preset=default|nvme|peak|realworld] [--mix] [--size=1G] [--time=5] [--loops=3] [--json=FILE]:
-            one-command drive scores (CrystalDiskMark-style presets)
-  run       [--name=JOB --rw=… --bs=… …] [JOBFILE…] [--output-format=normal,json,json+]: fio-style jobs
-  compare   A.json B.json [...] [--label=NAME...] [--format=table|markdown|csv|json]: results side by side
-
-Options:
-  -h, --help       print this help
-  -V, --version    print the version
-";
+use iomark::cli;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -31,6 +11,11 @@ fn main() {
         eprintln!("iomark: {e}");
         std::process::exit(2);
     }
+    let code = dispatch(&args);
+    std::process::exit(cli::exit_code(code));
+}
+
+fn dispatch(args: &[String]) -> i32 {
     // sysbench accepts options before the test name (`--threads=2 fileio run`) and the
     // deprecated `--test=fileio`: both select fileio, with every argument kept.
     let first_word = args
@@ -41,46 +26,22 @@ fn main() {
         .first()
         .is_some_and(|a| a.starts_with("--") && a != "--help" && a != "--version")
         && (first_word == Some("fileio") || args.iter().any(|a| a == "--test=fileio"));
-    let code = match args.first().map(String::as_str) {
-        _ if sysbench_style => run_fileio(&args),
-        Some("fileio") => run_fileio(&args[1..]),
-        Some("diagnose") => iomark::cli::diagnose::run(&args[1..]),
-        Some("copy") => iomark::cli::copy::run(&args[1..]),
-        Some("tree") => iomark::cli::tree::run(&args[1..]),
-        Some("mark") => iomark::cli::mark::run(&args[1..]),
-        Some("run") => iomark::cli::run::run(&args[1..]),
-        Some("compare") => iomark::cli::compare::run(&args[1..]),
-        None | Some("-h") | Some("--help") | Some("help") => {
-            print!("{USAGE}");
-            if args.is_empty() {
-                2
-            } else {
-                0
-            }
-        }
-        Some("-V") | Some("--version") => {
-            println!("iomark {}", env!("CARGO_PKG_VERSION"));
-            0
-        }
-        Some(other) => {
-            eprintln!("iomark: unknown command '{other}' (accepted: fileio, run, mark, compare, diagnose, copy, tree; see iomark --help)");
-            2
-        }
-    };
-    std::process::exit(code);
-}
-
-fn run_fileio(args: &[String]) -> i32 {
-    let parsed = fileio::parse(args);
-    let console = Arc::new(Console::new(parsed.verbosity));
-    let emit = |m: &fileio::Msg| match m.stream {
-        Stream::Err => console.err(&m.text),
-        Stream::Out => console.line(m.level, &m.text),
-    };
-    parsed.pre.iter().for_each(emit);
-    parsed.post.iter().for_each(emit);
-    match parsed.outcome {
-        Outcome::Exit(code) => code,
-        Outcome::Job(job) => iomark::run::sysbench::execute(&job, &console),
+    let rest = args.get(1..).unwrap_or_default();
+    match args.first().map(String::as_str) {
+        _ if sysbench_style => cli::fileio::run(args),
+        Some("fileio") => cli::fileio::run(rest),
+        Some("diagnose") => cli::diagnose::run(rest),
+        Some("copy") => cli::copy::run(rest),
+        Some("tree") => cli::tree::run(rest),
+        Some("mark") => cli::mark::run(rest),
+        Some("run") => cli::run::run(rest),
+        Some("compare") => cli::compare::run(rest),
+        Some("completions") => cli::help::completions(rest),
+        Some("man") => cli::help::man(rest),
+        Some("help") => cli::help::help(rest),
+        None => cli::help::no_command(),
+        Some("-h") | Some("--help") => cli::help::top(),
+        Some("-V") | Some("--version") => cli::help::version(),
+        Some(other) => cli::help::unknown_command(other),
     }
 }

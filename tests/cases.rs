@@ -1,9 +1,9 @@
 //! The `fileio` cases of ../shared/cases/public-cases.md (reproducible cases tied to
 //! public bug reports), one or more tests per case, named after it.
 //!
-//! Exit codes as iomark's README defines them: 0 ok, 1 a sysbench error message (kept
-//! where sysbench already reports the problem well, e.g. C04), 2 input sysbench would
-//! wrongly accept, 3 the environment cannot do it.
+//! Exit codes as docs/commands/fileio.md ("Exit codes") defines them: 0 ok, 1 a sysbench
+//! error message (kept where sysbench already reports the problem well, e.g. C04), 2 input
+//! sysbench would wrongly accept, 3 the environment cannot do it.
 //!
 //! C08, C19 and C23 need root (loop devices, mkfs.ext4, mount). They do not skip: without
 //! root or without losetup/mkfs.ext4/mount/umount they fail with a message saying so.

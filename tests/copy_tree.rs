@@ -381,7 +381,7 @@ fn copy_src_file_with_dst_the_same_or_inside_is_named_not_a_directory() {
 
 /// A fresh user's `iomark copy FILE DIR`: the message names SRC as not a directory
 /// (not "same file" or "inside SRC"); and a file where a directory is expected exits 3
-/// in every command that takes one (README's exit-code table: a target problem).
+/// in every command that takes one (docs/safety.md, "Exit codes": a target problem).
 #[test]
 fn a_file_as_the_directory_is_named_and_exits_3_in_every_command() {
     let d = user_dir();

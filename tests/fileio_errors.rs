@@ -874,7 +874,8 @@ fn b13_negative_limits_are_rejected() {
         assert_eq!(r.lines().len(), 1);
     }
     // --threads=-1: sysbench says "Memory allocation failure"; iomark names the range.
-    // (README says exit 1 for this one, the code exits 2; both are accepted here.)
+    // (docs/compat/sysbench.md, bug B13, says exit 1, which is what the code does; the
+    // assertion accepts 1 or 2.)
     let d = scratch();
     let r = iomark(
         d.path(),

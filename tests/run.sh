@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The test command (README): installs what the tests need when it is missing
-# (sysbench and fio from Debian, prysk from PyPI), then runs every test.
+# The test command (README.md, docs/testing.md): installs what the tests need when it is
+# missing (sysbench and fio from Debian, prysk from PyPI), then runs every test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 missing=()
@@ -12,6 +12,9 @@ command -v mkfs.ext4 >/dev/null 2>&1 || missing+=(e2fsprogs)
 command -v losetup >/dev/null 2>&1 || [ -x /sbin/losetup ] || missing+=(mount)
 # atomic-verify.fio runs on a loop-mounted XFS (tests/run_fio.rs)
 command -v mkfs.xfs >/dev/null 2>&1 || [ -x /sbin/mkfs.xfs ] || missing+=(xfsprogs)
+# `iomark man` is rendered with `man -l` (tests/ux.rs): man-db, and groff for nroff
+command -v man >/dev/null 2>&1 || missing+=(man-db)
+command -v nroff >/dev/null 2>&1 || missing+=(groff-base)
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" != 0 ]; then
     echo "tests/run.sh: please install ${missing[*]} (apt-get install ${missing[*]}) or run as root" >&2

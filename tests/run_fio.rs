@@ -581,7 +581,7 @@ fn fio_examples_run_or_are_rejected_by_name() {
     );
     assert_eq!(n.runs + n.engine + n.option + n.skipped, files.len());
     assert_eq!(exceptions_seen, EXCEPTIONS.len());
-    // the counts README.md reports; an example skipped on this machine (atomic writes,
+    // the counts docs/compat/fio.md reports; an example skipped on this machine (atomic writes,
     // fill_device without root) counts with the ones that run
     assert_eq!((n.runs + n.skipped, n.engine, n.option), (45, 58, 4));
 }

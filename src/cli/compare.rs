@@ -5,6 +5,7 @@
 use crate::cli::copy::clap_exit;
 use crate::exit;
 use crate::report::compare::{self, Format};
+use crate::util::color::When;
 use clap::Parser;
 use std::path::PathBuf;
 
@@ -12,11 +13,20 @@ use std::path::PathBuf;
 #[derive(Debug, Parser)]
 #[command(
     name = "iomark compare",
-    about = "Show RunResult files (fileio, mark, copy, tree) side by side with ratios against the first"
+    version,
+    about = "How do these results differ? iomark's and fio's results side by side, ratios, call-outs where the jobs differ",
+    after_help = "Example (two drives, each measured with `iomark mark DIR --json=FILE`):
+  iomark compare old.json new.json --label=old --label=new
+
+Reads iomark's RunResult files (--json=FILE of fileio, run, mark, copy, tree) and fio's JSON and
+text reports. Ratios are column / first column; the last column says where the jobs differ (block
+size, queue depth, O_DIRECT or buffered, a file set that fits in the page cache). On a terminal
+ratios are coloured (green faster, red slower); --color=never or NO_COLOR turns colour off."
 )]
 pub struct Args {
-    /// Result files written with --json=FILE (two or more; one is accepted and just tabulated).
-    #[arg(required = true, value_name = "RESULT.json")]
+    /// Result files: iomark's --json=FILE, fio's JSON or text reports (two or more; one is
+    /// accepted and just tabulated).
+    #[arg(required = true, value_name = "RESULT.json", value_hint = clap::ValueHint::FilePath)]
     pub files: Vec<PathBuf>,
     /// Column label, once per file in order (default: the device model of the result's
     /// diagnosis, else the file name).
@@ -28,6 +38,17 @@ pub struct Args {
     /// Also write a grouped-bar chart (MB/s and IOPS per test, one bar per file) as SVG.
     #[arg(long, value_name = "FILE.svg")]
     pub plot: Option<PathBuf>,
+    /// Colour in the table: auto (on a terminal, unless NO_COLOR is set), always, never.
+    #[arg(long, value_name = "WHEN", default_value = "auto", value_parser = color_when())]
+    pub color: When,
+}
+
+/// The value parser of `--color` (mark, compare, diagnose): its words, for the help and
+/// completions, mapped to [`When`].
+pub fn color_when() -> impl clap::builder::TypedValueParser<Value = When> {
+    use clap::builder::TypedValueParser;
+    clap::builder::PossibleValuesParser::new(crate::util::color::WHEN_WORDS)
+        .map(|s: String| When::parse(&s).unwrap_or_default())
 }
 
 /// Run `iomark compare` with the arguments after the command word; returns the exit code.
@@ -70,9 +91,7 @@ pub fn run(args: &[String]) -> i32 {
             return exit::ENVIRONMENT;
         }
     }
-    use std::io::Write;
-    let _ = std::io::stdout()
-        .lock()
-        .write_all(compare::render(&c, format).as_bytes());
+    let paint = crate::util::color::Paint::new(a.color);
+    crate::util::output::write(compare::render_painted(&c, format, &paint).as_bytes());
     exit::OK
 }

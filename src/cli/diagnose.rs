@@ -19,19 +19,38 @@ use std::path::PathBuf;
 #[derive(Debug, Parser)]
 #[command(
     name = "iomark diagnose",
-    about = "Name the bottleneck between a path and the silicon: stack, ceiling, findings, unknowns"
+    version,
+    about = "Why is it slower than rated? PCIe/SATA/USB link speed and width, RAID, cache, alignment: the bottleneck between a path and the drive",
+    long_about = "Why is my drive slower than its rating? `diagnose` follows PATH down the storage stack \
+(mount, filesystem, partition, md RAID / LVM / dm-crypt / loop, the disk, NVMe / SATA / USB / virtio, \
+the PCIe links up to the root port) and prints the stack, the bandwidth ceiling of the slowest link \
+and findings: a PCIe link trained below the drive (an NVMe in a PCIe 2.0 x4 slot, a x4 drive on x2 \
+lanes), a SATA link at 1.5 or 3 Gb/s, a USB drive at 480 Mb/s or on usb-storage instead of UAS, a \
+degraded or resyncing RAID, a RAID mode hiding NVMe, the write cache off, a misaligned partition, \
+a working set that fits in the page cache, and more. Nothing is written and nothing needs root.",
+    after_help = "Examples:
+  Is the drive under /mnt/data held back by its link (an NVMe in a PCIe 2.0 x4 slot)?
+    iomark diagnose /mnt/data
+  Can this path reach the drive's rated 3500 MB/s?
+    iomark diagnose /dev/nvme0n1 --rated-read=3500
+  A recorded machine (--fixture): an NVMe rated 3 GB/s in a PCIe 2.0 x4 slot
+    iomark diagnose /data/big.bin --fixture tests/fixtures/diagnose/a-nvme-gen2-slot.fixture
+
+Findings: LIMIT sets the ceiling, WARN costs performance, CACHE results may come from RAM, INFO.
+On a terminal the severities are coloured; --color=never or NO_COLOR turns colour off.
+Exit codes: 0 the diagnosis ran (findings or not), 2 bad options or fixture, 3 PATH or --root missing."
 )]
 pub struct Args {
     /// File, directory or block-device node to diagnose (default: current directory).
-    #[arg(default_value = ".")]
+    #[arg(default_value = ".", value_hint = clap::ValueHint::AnyPath)]
     pub path: String,
     /// Read /sys and /proc below DIR instead of / (a recorded machine).
-    #[arg(long, value_name = "DIR", conflicts_with = "fixture")]
+    #[arg(long, value_name = "DIR", conflicts_with = "fixture", value_hint = clap::ValueHint::DirPath)]
     pub root: Option<PathBuf>,
     /// Replay a recorded machine from a fixture manifest (e.g.
     /// tests/fixtures/diagnose/a-nvme-gen2-slot.fixture): it is unpacked into a temporary
     /// directory used as `--root`, and removed afterwards.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", value_hint = clap::ValueHint::FilePath)]
     pub fixture: Option<PathBuf>,
     /// Print the diagnosis as JSON (stable finding IDs).
     #[arg(long)]
@@ -48,33 +67,17 @@ pub struct Args {
     /// The workload uses O_DIRECT: skip the page-cache findings.
     #[arg(long)]
     pub direct: bool,
+    /// Colour of the severities (text report): auto (on a terminal, unless NO_COLOR is set),
+    /// always, never.
+    #[arg(long, value_name = "WHEN", default_value = "auto", value_parser = crate::cli::compare::color_when())]
+    pub color: crate::util::color::When,
 }
 
-/// Parse a bandwidth in decimal MB/s: `3000`, `3000MB/s`, `3.5GB/s`, `450 MB/s`.
-pub fn parse_mb_s(s: &str) -> Result<f64, String> {
-    let t = s.trim().to_ascii_lowercase().replace(' ', "");
-    let t = t.strip_suffix("/s").unwrap_or(&t);
-    let (num, mul) = if let Some(n) = t.strip_suffix("gb") {
-        (n, 1000.0)
-    } else if let Some(n) = t.strip_suffix("mb") {
-        (n, 1.0)
-    } else {
-        (t, 1.0)
-    };
-    match num.parse::<f64>() {
-        Ok(v) if v.is_finite() && v > 0.0 => Ok(v * mul),
-        _ => Err(format!(
-            "'{s}' is not a bandwidth (accepted: 3000, 3000MB/s, 3GB/s)"
-        )),
-    }
-}
+pub use crate::job::units::iomark_mb_s as parse_mb_s;
 
-/// Parse `--working-set` (see [`crate::job::values::parse_human_size`]); must be > 0.
+/// The value parser of `--working-set`: [`crate::job::units::iomark_size`], > 0.
 pub fn parse_size(s: &str) -> Result<u64, String> {
-    match crate::job::values::parse_human_size(s)? {
-        0 => Err(format!("'{s}': the working set must be greater than 0")),
-        v => Ok(v),
-    }
+    crate::job::units::iomark_positive_size(s, "the working set")
 }
 
 /// Build the inputs: command line first, then the fixture's `probe` options.
@@ -171,17 +174,11 @@ fn diagnose_with(a: &Args) -> i32 {
             }
         }
     } else {
-        crate::report::diagnose_text::render_text(&d)
+        let paint = crate::util::color::Paint::new(a.color);
+        crate::report::diagnose_text::render_text_painted(&d, &paint)
     };
-    // A closed pipe (`| head`) is not an error (ripgrep's rule); never panic on it.
-    use std::io::Write;
-    let mut out = std::io::stdout().lock();
-    if let Err(e) = out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
-        if e.kind() != std::io::ErrorKind::BrokenPipe {
-            eprintln!("iomark diagnose: cannot write the report: {e}");
-            return exit::FAILED;
-        }
-    }
+    // stdout's errors (a closed pipe, a full disk) follow crate::util::output's rule
+    crate::util::output::write(text.as_bytes());
     exit::OK
 }
 

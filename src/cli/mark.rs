@@ -4,7 +4,8 @@
 //!
 //! Errors are one line on stderr (`iomark mark: …`), exit code 2 for invalid input.
 
-use crate::cli::copy::{clap_exit, parse_bin_size, whole, whole_u32};
+use crate::cli::copy::{clap_exit, parse_bin_size};
+use crate::job::units::{iomark_count, iomark_count_u32};
 use crate::run::mark::{self, MarkJob, PRESETS};
 use clap::Parser;
 use std::path::PathBuf;
@@ -13,7 +14,14 @@ use std::path::PathBuf;
 #[derive(Debug, Parser)]
 #[command(
     name = "iomark mark",
-    about = "One-command drive scores (CrystalDiskMark/KDiskMark presets): O_DIRECT, random data, time-based, median of loops"
+    version,
+    about = "What does this drive score? CrystalDiskMark-style MB/s, IOPS and latency in one command",
+    after_help = "Example (the default preset on the drive that holds /mnt/data, result kept as JSON):
+  iomark mark /mnt/data --json=mark.json
+
+Each test is O_DIRECT with incompressible data, time-based, median of --loops; MB/s = 10^6 B/s,
+MiB/s = 2^20 B/s. A test directory iomark-mark.PID is created under PATH and removed afterwards.
+On a terminal the table is coloured; --color=never or NO_COLOR turns colour off."
 )]
 pub struct Args {
     /// Directory on the drive to test (default: current directory). A directory
@@ -33,13 +41,13 @@ pub struct Args {
     #[arg(long, default_value = "1G", allow_negative_numbers = true, value_parser = parse_size)]
     pub size: SizeArg,
     /// Measured seconds per test loop (time-based, not size-capped).
-    #[arg(long, default_value_t = 5, allow_negative_numbers = true, value_parser = whole(1, 3600, "seconds"))]
+    #[arg(long, default_value_t = 5, allow_negative_numbers = true, value_parser = iomark_count(1, 3600, "seconds"))]
     pub time: u64,
     /// Loops per test; the median (by MB/s) is reported, best and worst are kept in the JSON.
-    #[arg(long, default_value_t = 3, allow_negative_numbers = true, value_parser = whole_u32(1, 100, ""))]
+    #[arg(long, default_value_t = 3, allow_negative_numbers = true, value_parser = iomark_count_u32(1, 100, ""))]
     pub loops: u32,
     /// Unreported warm-up seconds before each test's loops (0 = none).
-    #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = whole(0, 600, "seconds"))]
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = iomark_count(0, 600, "seconds"))]
     pub warmup: u64,
     /// Write the RunResult (command "mark", one phase per test) to FILE.
     #[arg(long, value_name = "FILE")]
@@ -48,6 +56,9 @@ pub struct Args {
     /// percentiles) into DIR (created if missing).
     #[arg(long, value_name = "DIR")]
     pub plot: Option<PathBuf>,
+    /// Colour in the table: auto (on a terminal, unless NO_COLOR is set), always, never.
+    #[arg(long, value_name = "WHEN", default_value = "auto", value_parser = crate::cli::compare::color_when())]
+    pub color: crate::util::color::When,
 }
 
 /// `--size` as parsed: bytes, and the text the user gave (for messages).
@@ -95,6 +106,7 @@ pub fn run(args: &[String]) -> i32 {
         warmup_s: a.warmup,
         json: a.json,
         plot: a.plot,
+        paint: crate::util::color::Paint::new(a.color),
         argv: args.to_vec(),
     })
 }

@@ -1,11 +1,60 @@
 //! Front ends: argv (or job files) → validated jobs. Front ends only translate; they
-//! never open files or know an engine's internals.
+//! never open files or know an engine's internals. One file per command; [`help`] holds
+//! the command tree made of their clap definitions (top-level help, `iomark help CMD`,
+//! did-you-mean, `completions`, `man`).
 
 pub mod compare;
 pub mod copy;
 pub mod diagnose;
 pub mod fileio;
+pub mod help;
 pub mod mark;
 pub mod run;
+pub mod run_args;
 pub mod tree;
 
+use crate::exit;
+use crate::util::output::{self, State};
+
+/// The process exit code of a command that returned `code`, once stdout is flushed
+/// (the rule of [`crate::util::output`]): a closed pipe changes nothing; any other
+/// write error prints `iomark: cannot write the report to stdout: <why>` and makes a
+/// successful command exit 1 (a failed one keeps its code).
+pub fn exit_code(code: i32) -> i32 {
+    exit_code_after(&output::flush(), code)
+}
+
+fn exit_code_after(st: &State, code: i32) -> i32 {
+    match st {
+        State::Failed(why) => {
+            use std::io::Write;
+            let _ = writeln!(
+                std::io::stderr().lock(),
+                "iomark: cannot write the report to stdout: {why}"
+            );
+            if code == exit::OK {
+                exit::FAILED
+            } else {
+                code
+            }
+        }
+        State::Open | State::Closed => code,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stdout_errors_and_exit_codes() {
+        assert_eq!(exit_code_after(&State::Open, 0), 0);
+        assert_eq!(exit_code_after(&State::Open, 2), 2);
+        // a closed pipe is not an error: the command's own code
+        assert_eq!(exit_code_after(&State::Closed, 0), 0);
+        assert_eq!(exit_code_after(&State::Closed, 130), 130);
+        // a lost report is: 1, unless the command failed anyway
+        assert_eq!(exit_code_after(&State::Failed("No space left on device".into()), 0), 1);
+        assert_eq!(exit_code_after(&State::Failed("x".into()), 3), 3);
+    }
+}

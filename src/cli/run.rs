@@ -12,7 +12,7 @@ use crate::run::fio as runner;
 use crate::run::fio::cpu::{CpuTimes, Who};
 use crate::run::signals::Signals;
 
-/// Usage text of `iomark run`.
+/// Usage text of `iomark run` (the option groups follow, from the option table).
 pub const USAGE: &str =
     "Usage: iomark run [--global-opt=V ...] [--name=JOB --opt=V ...]... [JOBFILE...]
   fio options (--rw, --bs, --size, --ioengine, --iodepth, --numjobs, --runtime, ...),
@@ -25,20 +25,25 @@ pub const USAGE: &str =
   --status-interval=TIME   --engine-strict (exit 3 instead of the psync fallback when io_uring is denied)
   --allow-destructive-write=/dev/X   --reap-spin=TIME (io_uring: watch for completions this long
   before sleeping; default 5us, 0 = sleep at once as fio does)
+  --cmdhelp (every option with one line of help)   --cmdhelp=KEY (one option: aliases, type, default, values)
 Exit codes: 0 ok, 1 I/O error or verify mismatch, 2 invalid options or job file,
   3 environment cannot do it, 130/143 interrupted (partial results printed and saved).
 ";
 
+/// `iomark run --help`: the question it answers with an example
+/// ([`crate::cli::run_args::TOP`]), [`USAGE`] and the option groups with their keys.
+pub fn usage() -> String {
+    format!(
+        "{}{USAGE}Options by group (fio's groups; iomark run --cmdhelp=KEY explains one):\n{}",
+        crate::cli::run_args::TOP,
+        fio::options::groups_help(100)
+    )
+}
+
 /// Run `iomark run` with `args` (after the word `run`); returns the exit code.
 pub fn run(args: &[String]) -> i32 {
-    if args.iter().any(|a| a == "--help" || a == "-h") {
-        crate::out!("{USAGE}");
-        return crate::exit::OK;
-    }
-    // fio's --version: the program and its version, whatever else is written
-    if args.iter().any(|a| a == "--version") {
-        crate::out!("iomark {}\n", env!("CARGO_PKG_VERSION"));
-        return crate::exit::OK;
+    if let Some(code) = front(args) {
+        return code;
     }
     // --showcmd: print the effective options as one command line, run nothing (C10)
     let showcmd = args.iter().any(|a| a == "--showcmd");
@@ -51,47 +56,8 @@ pub fn run(args: &[String]) -> i32 {
             return crate::exit::INVALID;
         }
     };
-    if cmd.warnings_fatal && !cmd.notices.is_empty() {
-        for n in &cmd.notices {
-            eprintln!("{n}");
-        }
-        eprintln!("iomark run: --warnings-fatal: the warning above ends the run");
-        return crate::exit::INVALID;
-    }
-    if showcmd {
-        crate::out!("{}\n", crate::job::fio::showcmd::showcmd(&cmd));
-        return crate::exit::OK;
-    }
-    if cmd.parse_only {
-        // parse warnings are part of parsing; the report would be the only stdout
-        for n in &cmd.notices {
-            eprintln!("{n}");
-        }
-        return crate::exit::OK;
-    }
-    if let Some(p) = &cmd.json_file {
-        if let Err(e) = result::write_atomic(
-            p,
-            &serde_json::json!({"schema_version": result::SCHEMA_VERSION, "tool": "iomark", "status": "running"}),
-        ) {
-            eprintln!("iomark run: cannot write --json={}: {e}", p.display());
-            return crate::exit::ENVIRONMENT;
-        }
-    }
-    if let Some(d) = &cmd.plot {
-        if let Err(e) = crate::report::svg_plot::ensure_dir(d) {
-            eprintln!("iomark run: {e}");
-            return crate::exit::ENVIRONMENT;
-        }
-    }
-    if let Some(p) = &cmd.output {
-        if let Err(e) = std::fs::write(p, "") {
-            eprintln!("iomark run: cannot write --output={}: {e}", p.display());
-            return crate::exit::ENVIRONMENT;
-        }
-    }
-    for n in &cmd.notices {
-        eprintln!("{n}");
+    if let Some(code) = before_running(&cmd, showcmd) {
+        return code;
     }
     let signals = Signals::install();
     let note = |m: String| eprintln!("{m}");
@@ -102,45 +68,9 @@ pub fn run(args: &[String]) -> i32 {
     let disk_util = disk0.finish();
     let cpu = CpuTimes::now(Who::Process).since(&c0);
     if cmd.json_file.is_some() || cmd.plot.is_some() {
-        let (status, error) = match &res {
-            Ok(o) if o.interrupted => (Status::Interrupted, None),
-            Ok(o) if o.jobs.iter().any(|j| j.failure.is_some()) => (
-                Status::Failed,
-                o.jobs.iter().find_map(|j| j.failure.clone()),
-            ),
-            Ok(o) if o.jobs.iter().any(|j| j.errors > 0) => (
-                Status::Failed,
-                o.jobs.iter().find_map(|j| j.first_error.clone()),
-            ),
-            Ok(_) => (Status::Ok, None),
-            Err(e) => (Status::Failed, Some(e.to_string())),
-        };
-        let r = run_result(
-            &cmd,
-            args,
-            res.as_ref().ok(),
-            status,
-            error,
-            &cpu,
-            t0.elapsed().as_secs_f64(),
-        );
-        if let Some(p) = &cmd.json_file {
-            if let Err(e) = result::write_atomic(p, &r) {
-                eprintln!("iomark run: cannot write --json={}: {e}", p.display());
-            }
-        }
-        if let (Some(d), Ok(_)) = (&cmd.plot, &res) {
-            match crate::report::svg_plot::write_plots(&r, d) {
-                Ok(files) => {
-                    for f in files {
-                        eprintln!("iomark: wrote {}", f.display());
-                    }
-                }
-                Err(e) => {
-                    eprintln!("iomark run: --plot={}: {e}", d.display());
-                    return crate::exit::ENVIRONMENT;
-                }
-            }
+        let elapsed = t0.elapsed().as_secs_f64();
+        if let Err(code) = save_run_result(&cmd, args, &res, &cpu, elapsed) {
+            return code;
         }
     }
     let out = match res {
@@ -150,8 +80,159 @@ pub fn run(args: &[String]) -> i32 {
             return e.exit_code();
         }
     };
-    // fio 3.33's order whatever the list's: the JSON document, then (after one empty
-    // line, which starts fio's normal text) the human summary
+    if let Err(code) = write_report(&cmd, &out, disk_util) {
+        return code;
+    }
+    exit_status(&cmd, &out, &signals)
+}
+
+/// The options answered before any parsing, whatever else is written: `--help`/`-h`,
+/// `--version` (fio's: the program and its version) and `--cmdhelp[=KEY]`.
+fn front(args: &[String]) -> Option<i32> {
+    if args.iter().any(|a| a == "--help" || a == "-h") {
+        crate::out!("{}", usage());
+        return Some(crate::exit::OK);
+    }
+    if args.iter().any(|a| a == "--version") {
+        crate::out!("iomark {}\n", env!("CARGO_PKG_VERSION"));
+        return Some(crate::exit::OK);
+    }
+    let key = args.iter().find_map(|a| match a.as_str() {
+        "--cmdhelp" => Some(""),
+        a => a.strip_prefix("--cmdhelp="),
+    })?;
+    Some(cmdhelp(key))
+}
+
+/// `--cmdhelp` / `--cmdhelp=all`: every option; `--cmdhelp=KEY`: that option as fio 3.33
+/// prints it. A key iomark does not have is exit 2 with a "did you mean".
+fn cmdhelp(key: &str) -> i32 {
+    if key.is_empty() || key == "all" {
+        crate::out!("{}", fio::options::cmdhelp_all());
+        return crate::exit::OK;
+    }
+    match fio::options::cmdhelp(key) {
+        Some(text) => {
+            crate::out!("{text}");
+            crate::exit::OK
+        }
+        None => {
+            eprintln!(
+                "iomark run: --cmdhelp={key}: no option of that name (iomark run --cmdhelp lists them){}",
+                fio::options::did_you_mean(key)
+            );
+            crate::exit::INVALID
+        }
+    }
+}
+
+/// After parsing, before any job runs: `--warnings-fatal`, `--showcmd`, `--parse-only`,
+/// the output files created up front (a placeholder `--json`, the `--plot` directory, an
+/// empty `--output`) and the parse notices. `Some(code)` ends the run.
+fn before_running(cmd: &fio::FioCommand, showcmd: bool) -> Option<i32> {
+    if cmd.warnings_fatal && !cmd.notices.is_empty() {
+        for n in &cmd.notices {
+            eprintln!("{n}");
+        }
+        eprintln!("iomark run: --warnings-fatal: the warning above ends the run");
+        return Some(crate::exit::INVALID);
+    }
+    if showcmd {
+        crate::out!("{}\n", crate::job::fio::showcmd::showcmd(cmd));
+        return Some(crate::exit::OK);
+    }
+    if cmd.parse_only {
+        // parse warnings are part of parsing; the report would be the only stdout
+        for n in &cmd.notices {
+            eprintln!("{n}");
+        }
+        return Some(crate::exit::OK);
+    }
+    if let Err(code) = create_outputs(cmd) {
+        return Some(code);
+    }
+    for n in &cmd.notices {
+        eprintln!("{n}");
+    }
+    None
+}
+
+/// Create the outputs before the run, so a bad path fails before any I/O (exit 3).
+fn create_outputs(cmd: &fio::FioCommand) -> Result<(), i32> {
+    if let Some(p) = &cmd.json_file {
+        if let Err(e) = result::write_atomic(
+            p,
+            &serde_json::json!({"schema_version": result::SCHEMA_VERSION, "tool": "iomark", "status": "running"}),
+        ) {
+            eprintln!("iomark run: cannot write --json={}: {e}", p.display());
+            return Err(crate::exit::ENVIRONMENT);
+        }
+    }
+    if let Some(d) = &cmd.plot {
+        if let Err(e) = crate::report::svg_plot::ensure_dir(d) {
+            eprintln!("iomark run: {e}");
+            return Err(crate::exit::ENVIRONMENT);
+        }
+    }
+    if let Some(p) = &cmd.output {
+        if let Err(e) = std::fs::write(p, "") {
+            eprintln!("iomark run: cannot write --output={}: {e}", p.display());
+            return Err(crate::exit::ENVIRONMENT);
+        }
+    }
+    Ok(())
+}
+
+/// The RunResult of the run (`--json`) and its charts (`--plot`).
+fn save_run_result(
+    cmd: &fio::FioCommand,
+    args: &[String],
+    res: &Result<runner::RunOutcome, runner::RunError>,
+    cpu: &CpuTimes,
+    elapsed_s: f64,
+) -> Result<(), i32> {
+    let (status, error) = match res {
+        Ok(o) if o.interrupted => (Status::Interrupted, None),
+        Ok(o) if o.jobs.iter().any(|j| j.failure.is_some()) => (
+            Status::Failed,
+            o.jobs.iter().find_map(|j| j.failure.clone()),
+        ),
+        Ok(o) if o.jobs.iter().any(|j| j.errors > 0) => (
+            Status::Failed,
+            o.jobs.iter().find_map(|j| j.first_error.clone()),
+        ),
+        Ok(_) => (Status::Ok, None),
+        Err(e) => (Status::Failed, Some(e.to_string())),
+    };
+    let r = run_result(cmd, args, res.as_ref().ok(), status, error, cpu, elapsed_s);
+    if let Some(p) = &cmd.json_file {
+        if let Err(e) = result::write_atomic(p, &r) {
+            eprintln!("iomark run: cannot write --json={}: {e}", p.display());
+        }
+    }
+    if let (Some(d), Ok(_)) = (&cmd.plot, res) {
+        match crate::report::svg_plot::write_plots(&r, d) {
+            Ok(files) => {
+                for f in files {
+                    eprintln!("iomark: wrote {}", f.display());
+                }
+            }
+            Err(e) => {
+                eprintln!("iomark run: --plot={}: {e}", d.display());
+                return Err(crate::exit::ENVIRONMENT);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// fio's report to stdout or `--output`: fio 3.33's order whatever the list's: the JSON
+/// document, then (after one empty line, which starts fio's normal text) the summary.
+fn write_report(
+    cmd: &fio::FioCommand,
+    out: &runner::RunOutcome,
+    disk_util: Option<serde_json::Value>,
+) -> Result<(), i32> {
     let fmt = cmd.output_format;
     let mut text = String::new();
     if fmt.json {
@@ -170,7 +251,7 @@ pub fn run(args: &[String]) -> i32 {
             Ok(s) => text = s + "\n",
             Err(e) => {
                 eprintln!("iomark run: cannot encode JSON: {e}");
-                return crate::exit::FAILED;
+                return Err(crate::exit::FAILED);
             }
         }
     }
@@ -184,19 +265,24 @@ pub fn run(args: &[String]) -> i32 {
         Some(p) => {
             if let Err(e) = std::fs::write(p, text) {
                 eprintln!("iomark run: cannot write --output={}: {e}", p.display());
-                return crate::exit::ENVIRONMENT;
+                return Err(crate::exit::ENVIRONMENT);
             }
         }
         None => crate::out!("{text}"),
     }
+    Ok(())
+}
+
+/// The exit code after the report: an interruption says so; jobs that failed (I/O
+/// error, verify mismatch, ratemin, latency_target) have their report above (fio's
+/// `err=`), the reason here, and exit 1, as do errors continued past.
+fn exit_status(cmd: &fio::FioCommand, out: &runner::RunOutcome, signals: &Signals) -> i32 {
     if out.interrupted {
         eprintln!(
             "iomark run: {}",
             interrupted_line(&out.jobs, cmd.output.as_deref())
         );
     }
-    // jobs that failed (I/O error, verify mismatch, ratemin, latency_target): their
-    // report is above (fio's `err=`), the reason here, and the run exits 1
     let mut failed = false;
     for f in out.jobs.iter().filter_map(|j| j.failure.as_deref()) {
         eprintln!("iomark run: {f}");

@@ -2,7 +2,7 @@
 //! the plain-`std` I/O loops of `copy` and `tree`.
 //!
 //! Enabled only by the environment variable `IOMARK_FAULT` (documented as test-only in
-//! README "What iomark guarantees"), parsed once at startup by [`init`]. The registry
+//! docs/testing.md, "Fault injection"), parsed once at startup by [`init`]. The registry
 //! (engine/registry.rs) wraps every engine it builds while it is set; when it is unset
 //! it hands out the plain monomorphised engines: no wrapper, no per-I/O cost.
 //!
@@ -12,7 +12,7 @@
 //! the whole process (all threads); `+` repeats the fault on every later operation.
 //! Example: `IOMARK_FAULT=write:eio@100,fsync:eio@1,read:short@5`.
 //!
-//! What each fault does (the caller's reaction is documented in README):
+//! What each fault does (the caller's reaction is documented in docs/safety.md, "Faults"):
 //! - `eio`, `enospc`, `eintr`, `eagain`: the operation fails with that errno before any
 //!   data moves, as a failing syscall does;
 //! - `short` (read/write): half the request (rounded down to 512 bytes) is transferred

@@ -10,7 +10,7 @@ use crate::files::preflight;
 use crate::files::strerror;
 use crate::engine::buffers::AlignedBuf;
 use crate::job::sysbench::{DataPattern, FileioJob, Geometry, TestMode};
-use crate::job::values::human_size;
+use crate::job::units::sysbench_human_size;
 use crate::run::sysbench::rng::Xoroshiro128Plus;
 use crate::run::verify;
 use std::fs::File;
@@ -153,9 +153,9 @@ pub fn prepare_preflight(job: &FileioJob, g: &Geometry) -> Result<(), Failure> {
                     "FATAL: not enough free space in {}: prepare needs {} bytes ({}B), {} bytes ({}B) are available; use a smaller --file-total-size or another --file-dir",
                     dir_name(&job.dir),
                     need,
-                    human_size(need as f64),
+                    sysbench_human_size(need as f64),
                     avail,
-                    human_size(avail as f64)
+                    sysbench_human_size(avail as f64)
                 )],
             ));
         }
@@ -406,7 +406,7 @@ pub fn open_for_run(
                 return Err(Failure::new(
                     crate::exit::FAILED,
                     vec![
-                        format!("FATAL: Size of file '{name}' is {}B, but at least {}B is expected.", human_size(size as f64), human_size(g.file_size as f64)),
+                        format!("FATAL: Size of file '{name}' is {}B, but at least {}B is expected.", sysbench_human_size(size as f64), sysbench_human_size(g.file_size as f64)),
                         "WARNING: Did you run 'prepare' with different --file-total-size or --file-num values?".into(),
                     ],
                 ));

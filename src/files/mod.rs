@@ -11,20 +11,4 @@ pub mod preflight;
 pub mod scratch;
 
 
-/// `strerror(errno)` text, e.g. "No such file or directory".
-pub fn strerror(errno: i32) -> String {
-    let s = std::io::Error::from_raw_os_error(errno).to_string();
-    match s.find(" (os error") {
-        Some(i) => s[..i].to_string(),
-        None => s,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn strerror_text() {
-        assert_eq!(super::strerror(2), "No such file or directory");
-        assert_eq!(super::strerror(22), "Invalid argument");
-    }
-}
+pub use crate::util::strerror;

@@ -363,7 +363,7 @@ pub fn read_text_bounded(path: &Path, max: u64) -> std::io::Result<String> {
             std::io::ErrorKind::InvalidData,
             format!(
                 "larger than {} (not a result, job or fixture file)",
-                crate::job::values::iec(max)
+                crate::job::units::iec(max)
             ),
         ));
     }

@@ -797,7 +797,7 @@ pub(super) fn cache_findings(w: &mut Walk, m: &Memory, ws: Option<u64>) {
                 format!(
                     "Working set {} fits in RAM ({}): buffered reads after the first pass come from the page cache; use direct I/O or a working set > 2× RAM.",
                     // small sets in binary units (8 KiB, not "0.0 GB")
-                    if ws < 1_000_000_000 { crate::job::values::iec(ws) } else { gbytes(ws) },
+                    if ws < 1_000_000_000 { crate::job::units::iec(ws) } else { gbytes(ws) },
                     gib(total)
                 ),
             )

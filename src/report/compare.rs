@@ -521,8 +521,8 @@ fn describe_diff(a: &Desc, b: &Desc, la: &str, lb: &str) -> Vec<String> {
         if fits(x) && !fits(other) {
             d.push(format!(
                 "{l}: buffered file set {} fits in RAM {} (page cache)",
-                crate::job::values::iec(x.file_set),
-                x.ram.map_or("unknown".into(), crate::job::values::iec)
+                crate::job::units::iec(x.file_set),
+                x.ram.map_or("unknown".into(), crate::job::units::iec)
             ));
         }
     }
@@ -718,4 +718,4 @@ pub fn compare(results: &[RunResult], labels: &[String], files: &[String]) -> Co
 /// Reads one metric of a test.
 type Metric = fn(&Test) -> Option<f64>;
 
-pub use super::compare_render::{render, Format};
+pub use super::compare_render::{render, render_painted, Format};

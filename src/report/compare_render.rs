@@ -3,6 +3,7 @@
 //! figures or more, ratios with two decimals (four below 0.1), `-` for missing.
 
 use super::compare::{letter, Comparison, Row};
+use crate::util::color::{Paint, Role};
 /// Output format of `compare`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
@@ -87,8 +88,37 @@ fn csv_field(s: &str) -> String {
     }
 }
 
-/// Render a comparison.
+/// A ratio at least this far from 1 is coloured (green better, red worse); closer is
+/// within run-to-run noise.
+const RATIO_COLOUR_BAND: f64 = 0.05;
+
+/// The style of each cell of a table row: the test name, ratios better or worse than
+/// the first column (for latency rows lower is better), and the "jobs differ" call-out.
+fn row_roles(c: &Comparison, r: &Row) -> Vec<Option<Role>> {
+    let lower_is_better = r.metric.contains("µs");
+    let mut v = vec![Some(Role::Name), None];
+    for i in 0..c.columns.len() {
+        v.push(None);
+        if i > 0 {
+            v.push(r.ratios[i].and_then(|x| {
+                let better = if lower_is_better { x < 1.0 } else { x > 1.0 };
+                ((x - 1.0).abs() >= RATIO_COLOUR_BAND)
+                    .then_some(if better { Role::Good } else { Role::Bad })
+            }));
+        }
+    }
+    v.push(Some(Role::Warn));
+    v
+}
+
+/// Render a comparison (no colour).
 pub fn render(c: &Comparison, f: Format) -> String {
+    render_painted(c, f, &Paint { on: false })
+}
+
+/// Render a comparison; the aligned table is coloured when `paint` is on (header, test
+/// names, ratios, call-outs). Markdown, CSV and JSON never are.
+pub fn render_painted(c: &Comparison, f: Format, paint: &Paint) -> String {
     let header = header_cells(c);
     let body: Vec<Vec<String>> = c.rows.iter().map(|r| row_cells(c, r)).collect();
     let foot = if c.little {
@@ -159,23 +189,27 @@ pub fn render(c: &Comparison, f: Format) -> String {
                     w[i] = w[i].max(s.chars().count());
                 }
             }
-            let fmt = |line: &Vec<String>| {
+            let fmt = |line: &Vec<String>, roles: &[Option<Role>]| {
                 let mut s = String::new();
                 for (i, cell) in line.iter().enumerate() {
                     let pad = w[i].saturating_sub(cell.chars().count());
+                    let painted = match roles.get(i).copied().flatten() {
+                        Some(role) => paint.paint(role, cell),
+                        None => cell.clone(),
+                    };
                     if i + 1 == n {
-                        s += cell;
+                        s += &painted;
                     } else if i < 2 {
-                        s += &format!("{cell}{}  ", " ".repeat(pad));
+                        s += &format!("{painted}{}  ", " ".repeat(pad));
                     } else {
-                        s += &format!("{}{cell}  ", " ".repeat(pad));
+                        s += &format!("{}{painted}  ", " ".repeat(pad));
                     }
                 }
                 s.trim_end().to_string() + "\n"
             };
-            let mut out = legend(c) + "\n" + &fmt(&header);
-            for b in &body {
-                out += &fmt(b);
+            let mut out = legend(c) + "\n" + &fmt(&header, &vec![Some(Role::Header); n]);
+            for (b, r) in body.iter().zip(&c.rows) {
+                out += &fmt(b, &row_roles(c, r));
             }
             out + foot
         }

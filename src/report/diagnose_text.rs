@@ -3,16 +3,32 @@
 
 use crate::probe::ceiling::Ceiling;
 use crate::probe::diagnosis::Diagnosis;
+use crate::util::color::{Paint, Role};
 
-/// Render the text report.
+/// Render the text report (no colour).
 pub fn render_text(d: &Diagnosis) -> String {
+    render_text_painted(d, &Paint { on: false })
+}
+
+/// The style of a finding's severity label.
+fn severity_role(label: &str) -> Role {
+    match label {
+        "LIMIT" => Role::Limit,
+        "WARN" | "CACHE" => Role::Warn,
+        _ => Role::Dim,
+    }
+}
+
+/// Render the text report; section titles and severities are coloured when `paint` is on.
+pub fn render_text_painted(d: &Diagnosis, paint: &Paint) -> String {
     let mut o = String::new();
     let root = if d.root == "/" {
         String::new()
     } else {
         format!("  (root {})", d.root)
     };
-    o.push_str(&format!("iomark diagnose {}{root}\n\nStack\n", d.target));
+    let title = |t: &str| paint.paint(Role::Header, t) + "\n";
+    o.push_str(&format!("iomark diagnose {}{root}\n\n{}", d.target, title("Stack")));
     for l in &d.stack {
         o.push_str(&format!(
             "  {}{:<11} {}\n",
@@ -21,7 +37,7 @@ pub fn render_text(d: &Diagnosis) -> String {
             l.text
         ));
     }
-    o.push_str("\nCeiling\n");
+    o.push_str(&format!("\n{}", title("Ceiling")));
     match (&d.ceiling, &d.ceiling_unknown) {
         (Some(c), _) => {
             o.push_str(&format!(
@@ -43,14 +59,15 @@ pub fn render_text(d: &Diagnosis) -> String {
         (None, Some(why)) => o.push_str(&format!("  none derived: {why}\n")),
         (None, None) => o.push_str("  none derived\n"),
     }
-    o.push_str("\nFindings\n");
+    o.push_str(&format!("\n{}", title("Findings")));
     if d.findings.is_empty() {
         o.push_str("  none\n");
     }
     for f in &d.findings {
+        let label = f.severity.label();
         o.push_str(&format!(
-            "  {:<5} {}: {}\n",
-            f.severity.label(),
+            "  {} {}: {}\n",
+            paint.paint(severity_role(label), &format!("{label:<5}")),
             f.id,
             f.message
         ));
@@ -58,7 +75,7 @@ pub fn render_text(d: &Diagnosis) -> String {
             o.push_str(&format!("          evidence: {} = {}\n", e.file, e.value));
         }
     }
-    o.push_str("\nUnknowns\n");
+    o.push_str(&format!("\n{}", title("Unknowns")));
     if d.unknowns.is_empty() {
         o.push_str("  none\n");
     }

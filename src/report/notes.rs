@@ -1,7 +1,7 @@
 //! iomark's own notes printed after the compatible report (never inside it): the
 //! page-cache honesty check. Sizes use binary units (KiB = 1024), labelled.
 
-use crate::job::values::iec;
+use crate::job::units::iec;
 use crate::probe::pagecache::PageCacheCheck;
 
 /// First line of iomark's notes block after a sysbench-compatible report.

@@ -77,7 +77,7 @@ pub fn describe(r: &RunResult) -> String {
     let mut s = format!(
         "{} {mode}, {} blocks, QD{} x {} thread(s), {}, {}",
         r.command,
-        crate::job::values::iec(j.block_size_bytes),
+        crate::job::units::iec(j.block_size_bytes),
         j.iodepth,
         j.threads,
         j.engine,

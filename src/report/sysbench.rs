@@ -3,7 +3,7 @@
 //! MiB = 1048576 bytes; latencies are printed in milliseconds.
 
 use crate::job::sysbench::{FileioJob, Geometry, TestMode};
-use crate::job::values::human_size;
+use crate::job::units::sysbench_human_size;
 use crate::stats::{mean_stddev, percentile_ns, Snapshot};
 
 /// First line of prepare: `<N> files, <FS div 1024>Kb each, <(FS×N) div 1048576>Mb total`
@@ -84,15 +84,15 @@ pub fn header_fileio(job: &FileioJob, g: &Geometry, mode: TestMode) -> Vec<Strin
         format!(
             "{} files, {}B each",
             g.files,
-            human_size(g.file_size as f64)
+            sysbench_human_size(g.file_size as f64)
         ),
-        format!("{}B total file size", human_size(g.total as f64)),
-        format!("Block size {}B", human_size(g.block as f64)),
+        format!("{}B total file size", sysbench_human_size(g.total as f64)),
+        format!("Block size {}B", sysbench_human_size(g.block as f64)),
     ];
     if job.merged_requests > 0 {
         v.push(format!(
             "Merging requests up to {}B for sequential IO.",
-            human_size(g.request as f64)
+            sysbench_human_size(g.request as f64)
         ));
     }
     if !mode.is_sequential() {

@@ -11,6 +11,7 @@
 //! percentiles (`lat_percentiles=1`). Job facts go into the phase's `key=value` note.
 //! Built as JSON and deserialized, so fields added to the schema later keep defaults.
 
+use crate::job::units::fio_report_size;
 use crate::result::{RunResult, SCHEMA_VERSION};
 use serde_json::{json, Map, Value};
 
@@ -69,29 +70,6 @@ pub fn import(text: &str, label: &str) -> Option<Result<RunResult, String>> {
     } else {
         None
     }
-}
-
-/// fio size text as printed (`64k`, `4096B`, `64.0KiB`, `1m`) → bytes (fio: k = 1024).
-fn size_bytes(s: &str) -> Option<u64> {
-    let s = s.trim();
-    let split = s
-        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
-        .unwrap_or(s.len());
-    let (num, unit) = s.split_at(split);
-    let n: f64 = num.parse().ok()?;
-    let mult = match unit
-        .to_ascii_lowercase()
-        .trim_end_matches("ib")
-        .trim_end_matches('b')
-    {
-        "" => 1.0,
-        "k" => 1024.0,
-        "m" => 1048576.0,
-        "g" => 1073741824.0,
-        "t" => 1099511627776.0,
-        _ => return None,
-    };
-    Some((n * mult).round() as u64)
 }
 
 fn truthy(s: &str) -> bool {
@@ -160,7 +138,7 @@ fn from_json(v: &Value) -> Result<Vec<FioDir>, String> {
                 lat_pct,
                 opts: FioOpts {
                     engine: opt("ioengine").unwrap_or_else(|| "psync".into()),
-                    bs: size_bytes(bs_txt.split('-').next().unwrap_or(bs_txt)).unwrap_or(4096),
+                    bs: fio_report_size(bs_txt.split('-').next().unwrap_or(bs_txt)).unwrap_or(4096),
                     iodepth: opt("iodepth").and_then(|s| s.parse().ok()).unwrap_or(1),
                     jobs: opt("numjobs").and_then(|s| s.parse().ok()).unwrap_or(1),
                     direct: Some(opt("direct").is_some_and(|s| truthy(&s))),
@@ -228,7 +206,7 @@ fn io_and_runtime(line: &str) -> Option<(u64, f64)> {
     } else {
         return None;
     };
-    Some((size_bytes(io)?, ms))
+    Some((fio_report_size(io)?, ms))
 }
 
 fn from_text(text: &str) -> Result<Vec<FioDir>, String> {
@@ -258,8 +236,8 @@ fn from_text(text: &str) -> Result<Vec<FioDir>, String> {
                 if let Some(p) = part.find(tag) {
                     let v = &part[p + tag.len()..];
                     let v = v.split(',').next().unwrap_or(v).trim();
-                    let lo = size_bytes(v.split('-').next().unwrap_or(v)).unwrap_or(0);
-                    let hi = v.split_once('-').and_then(|x| size_bytes(x.1));
+                    let lo = fio_report_size(v.split('-').next().unwrap_or(v)).unwrap_or(0);
+                    let hi = v.split_once('-').and_then(|x| fio_report_size(x.1));
                     bs[i] = lo;
                     fixed[i] = hi == Some(lo);
                 }
@@ -499,16 +477,6 @@ fn build(dirs: &[FioDir], version: &str, form: &str, label: &str) -> Result<RunR
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn sizes_as_fio_prints_them() {
-        assert_eq!(size_bytes("64.0KiB"), Some(65536));
-        assert_eq!(size_bytes("4096B"), Some(4096));
-        assert_eq!(size_bytes("4k"), Some(4096));
-        assert_eq!(size_bytes("1m"), Some(1048576));
-        assert_eq!(size_bytes("8192KiB"), Some(8388608));
-        assert_eq!(size_bytes("x"), None);
-    }
 
     #[test]
     fn text_units_scale_to_ns() {

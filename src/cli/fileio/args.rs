@@ -23,10 +23,12 @@ pub struct Argv {
 }
 
 impl Argv {
-    /// Split argv (without the program name and the `fileio` word).
+    /// Split argv (without the program name and the `fileio` word). A lone `-h` is
+    /// `--help` (every option's value follows `=`, so `-h` is never a value).
     pub fn split(args: &[String]) -> Self {
         let mut a = Argv::default();
         for w in args {
+            let w = if w == "-h" { "--help" } else { w.as_str() };
             if let Some(body) = w.strip_prefix("--") {
                 let (n, v) = match body.find('=') {
                     Some(i) => (&body[..i], Some(body[i + 1..].to_string())),
@@ -35,10 +37,10 @@ impl Argv {
                 a.opts.push(OptWord {
                     name: n.replace('_', "-"),
                     value: v,
-                    original: w.clone(),
+                    original: w.to_string(),
                 });
             } else {
-                a.positionals.push(w.clone());
+                a.positionals.push(w.to_string());
             }
         }
         a

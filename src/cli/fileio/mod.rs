@@ -7,11 +7,15 @@
 //! iomark message and exit code 2 (sysbench's own messages keep exit code 1).
 
 pub mod args;
+pub mod help;
 
 use crate::cli::fileio::args::{Argv, BOOL_OPTS, KNOWN_OPTS};
 use crate::exit;
 use crate::job::sysbench::*;
-use crate::job::values::{parse_bool, parse_int};
+use crate::job::units::{sysbench_bool, sysbench_int};
+use crate::util::console::Console;
+pub use help::{FILEIO_HELP, GLOBAL_HELP};
+use std::sync::Arc;
 
 /// Output stream of a message.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -80,57 +84,6 @@ pub fn banner() -> String {
     )
 }
 
-/// The `fileio options:` block of `sysbench fileio help` (transcript T1), exact.
-pub const FILEIO_HELP: &str = "fileio options:
-  --file-num=N                  number of files to create [128]
-  --file-block-size=N           block size to use in all IO operations [16384]
-  --file-total-size=SIZE        total size of files to create [2G]
-  --file-test-mode=STRING       test mode {seqwr, seqrewr, seqrd, rndrd, rndwr, rndrw}
-  --file-io-mode=STRING         file operations mode {sync,async,mmap} [sync]
-  --file-async-backlog=N        number of asynchronous operatons to queue per thread [128]
-  --file-extra-flags=[LIST,...] list of additional flags to use to open files {sync,dsync,direct} []
-  --file-fsync-freq=N           do fsync() after this number of requests (0 - don't use fsync()) [100]
-  --file-fsync-all[=on|off]     do fsync() after each write operation [off]
-  --file-fsync-end[=on|off]     do fsync() at the end of test [on]
-  --file-fsync-mode=STRING      which method to use for synchronization {fsync, fdatasync} [fsync]
-  --file-merged-requests=N      merge at most this number of IO requests if possible (0 - don't merge) [0]
-  --file-rw-ratio=N             reads/writes ratio for combined test [1.5]
-";
-
-/// `iomark fileio --help`: the sysbench options plus iomark's extensions.
-pub const GLOBAL_HELP: &str = "Usage: iomark fileio [options...] <prepare|run|cleanup|help>...
-
-A drop-in for `sysbench fileio` (sysbench 1.0.20): same options, same semantics, same
-report. Options take the form --name=value; '-' and '_' are interchangeable in names.
-
-General options:
-  --threads=N                   number of threads to use [1]
-  --events=N                    limit for total number of events [0]
-  --time=N                      limit for total execution time in seconds [10]
-  --forced-shutdown=STRING      seconds after --time to force shutdown, or 'P%' of --time, or 'off' [off]
-  --rate=N                      average event rate (0 for unlimited) [0]
-  --report-interval=N           periodically report intermediate statistics every N seconds [0]
-  --report-checkpoints=[LIST,...] dump full statistics and reset all counters at these seconds []
-  --debug[=on|off]              print more debugging info [off]
-  --validate[=on|off]           write checksummed blocks and check them on read [off]
-  --histogram[=on|off]          print latency histogram in report [off]
-  --percentile=N                percentile to calculate in latency statistics (1-100), 0 to disable [95]
-  --rand-seed=N                 seed for random number generator; 0 = current time [0]
-  --verbosity=N                 verbosity level {5 - debug, 0 - only critical messages} [3]
-
-iomark extensions (none of them changes the compatible report):
-  --file-dir=PATH               directory holding the file set [current directory]
-  --json=FILE                   write the run's RunResult as JSON to FILE
-  --plot=DIR                    write SVG charts of the run (throughput over time, latency percentiles) to DIR
-  --file-data=STRING            content of written blocks {zeros, random} [zeros]
-  --notes[=on|off]              print page-cache notes after the report [on]
-
-Several commands may be given in one call, e.g. `prepare run cleanup`.
-Exit codes: 0 ok, 1 sysbench error or failed run, 2 invalid input sysbench would
-wrongly accept (or --forced-shutdown expiry), 3 environment cannot do it,
-130 interrupted by SIGINT, 143 terminated by SIGTERM.
-";
-
 struct Ctx {
     pre: Vec<Msg>,
     post: Vec<Msg>,
@@ -172,7 +125,7 @@ struct Stop(i32);
 fn int_opt(c: &mut Ctx, a: &Argv, name: &str) -> Result<Option<i64>, Stop> {
     match a.value(name) {
         None => Ok(None),
-        Some(v) => match parse_int(v) {
+        Some(v) => match sysbench_int(v) {
             Some(x) => Ok(Some(i64::from(x))),
             None => {
                 c.err(format!(
@@ -190,7 +143,24 @@ fn int_opt(c: &mut Ctx, a: &Argv, name: &str) -> Result<Option<i64>, Stop> {
 fn bool_opt(a: &Argv, name: &str, default: bool) -> bool {
     match a.last(name) {
         None => default,
-        Some(o) => parse_bool(o.value.as_deref()).unwrap_or(default),
+        Some(o) => sysbench_bool(o.value.as_deref()).unwrap_or(default),
+    }
+}
+
+/// Run `iomark fileio` with the arguments after the command word (or, sysbench's way,
+/// all of them: `--threads=2 fileio run`); returns the exit code.
+pub fn run(args: &[String]) -> i32 {
+    let parsed = parse(args);
+    let console = Arc::new(Console::new(parsed.verbosity));
+    let emit = |m: &Msg| match m.stream {
+        Stream::Err => console.err(&m.text),
+        Stream::Out => console.line(m.level, &m.text),
+    };
+    parsed.pre.iter().for_each(emit);
+    parsed.post.iter().for_each(emit);
+    match parsed.outcome {
+        Outcome::Exit(code) => code,
+        Outcome::Job(job) => crate::run::sysbench::execute(&job, &console),
     }
 }
 
@@ -207,7 +177,7 @@ pub fn parse(args: &[String]) -> Parsed {
     }
     let verbosity_guess = a
         .value("verbosity")
-        .and_then(parse_int)
+        .and_then(sysbench_int)
         .filter(|v| (0..=5).contains(v))
         .map(|v| v as u8)
         .unwrap_or(3);
@@ -241,39 +211,8 @@ fn parse_inner(
     args: &[String],
     job: &mut Option<FileioJob>,
 ) -> Result<(), Stop> {
-    // Step 1: positional words. sysbench takes one command; iomark also accepts a
-    // sequence of prepare/run/cleanup. Anything else after the first word is refused
-    // before the banner, as sysbench does.
     let cmds: Vec<Option<Command>> = a.positionals.iter().map(|p| Command::parse(p)).collect();
-    if a.positionals.len() > 1 {
-        let bad = if cmds[0].is_none() || cmds[0] == Some(Command::Help) {
-            Some(1)
-        } else {
-            cmds.iter()
-                .position(|c| c.is_none() || *c == Some(Command::Help))
-        };
-        if let Some(i) = bad {
-            c.err(format!(
-                "Unrecognized command line argument: {}",
-                a.positionals[i]
-            ));
-            return Err(Stop(exit::FAILED));
-        }
-    }
-    // Step 2: --help / --version.
-    if a.has("help") && bool_opt(a, "help", false) {
-        for l in GLOBAL_HELP.lines() {
-            c.out(level::FATAL, l);
-        }
-        return Err(Stop(exit::OK));
-    }
-    if a.has("version") && bool_opt(a, "version", false) {
-        c.out(level::FATAL, banner());
-        return Err(Stop(exit::OK));
-    }
-    if a.has("test") {
-        c.err("WARNING: the --test option is deprecated. You can pass a script name or path on the command line without any options.");
-    }
+    before_banner(c, a, &cmds)?;
     // Step 3: general options, before the banner.
     let general = general_options(c, a)?;
     // Step 4: banner.
@@ -289,34 +228,7 @@ fn parse_inner(
         c.err(format!("Unknown command: {first}"));
         return Err(Stop(exit::FAILED));
     }
-    for o in &a.opts {
-        let known = KNOWN_OPTS.contains(&o.name.as_str());
-        let bad_bool =
-            BOOL_OPTS.contains(&o.name.as_str()) && parse_bool(o.value.as_deref()).is_none();
-        if bad_bool && o.name == "notes" {
-            // iomark's own switch: its own error (exit 2), not sysbench's
-            c.err(format!(
-                "iomark: invalid value '{}' for --notes: accepted on|off (also true|false, 1|0)",
-                o.value.as_deref().unwrap_or("")
-            ));
-            return Err(Stop(exit::INVALID));
-        }
-        if !known || bad_bool {
-            c.err(format!("invalid option: {}", o.original));
-            c.err(if known {
-                format!(
-                    "iomark: --{} accepts on, off (also true, false, 1, 0) or no value (on)",
-                    o.name
-                )
-            } else {
-                format!(
-                    "iomark: --{} is not a fileio option; `iomark fileio help` lists them",
-                    o.name
-                )
-            });
-            return Err(Stop(exit::FAILED));
-        }
-    }
+    check_option_names(c, a)?;
     if a.has("config-file") {
         c.err("iomark: --config-file is not supported; pass options on the command line");
         return Err(Stop(exit::INVALID));
@@ -343,6 +255,74 @@ fn parse_inner(
         }
     }
     *job = Some(j);
+    Ok(())
+}
+
+/// Steps 1 and 2 (before the banner): the positional words (sysbench takes one command;
+/// iomark also accepts a sequence of prepare/run/cleanup; anything else after the first
+/// word is refused, as sysbench does), then `--help` / `--version` and `--test`'s warning.
+fn before_banner(c: &mut Ctx, a: &Argv, cmds: &[Option<Command>]) -> Result<(), Stop> {
+    if a.positionals.len() > 1 {
+        let bad = if cmds[0].is_none() || cmds[0] == Some(Command::Help) {
+            Some(1)
+        } else {
+            cmds.iter()
+                .position(|c| c.is_none() || *c == Some(Command::Help))
+        };
+        if let Some(i) = bad {
+            c.err(format!(
+                "Unrecognized command line argument: {}",
+                a.positionals[i]
+            ));
+            return Err(Stop(exit::FAILED));
+        }
+    }
+    if a.has("help") && bool_opt(a, "help", false) {
+        for l in GLOBAL_HELP.lines() {
+            c.out(level::FATAL, l);
+        }
+        return Err(Stop(exit::OK));
+    }
+    if a.has("version") && bool_opt(a, "version", false) {
+        c.out(level::FATAL, banner());
+        return Err(Stop(exit::OK));
+    }
+    if a.has("test") {
+        c.err("WARNING: the --test option is deprecated. You can pass a script name or path on the command line without any options.");
+    }
+    Ok(())
+}
+
+/// Step 5's option syntax: every option is a fileio one, and a boolean has a boolean
+/// word (`--notes`, iomark's own switch, has its own error, exit 2).
+fn check_option_names(c: &mut Ctx, a: &Argv) -> Result<(), Stop> {
+    for o in &a.opts {
+        let known = KNOWN_OPTS.contains(&o.name.as_str());
+        let bad_bool =
+            BOOL_OPTS.contains(&o.name.as_str()) && sysbench_bool(o.value.as_deref()).is_none();
+        if bad_bool && o.name == "notes" {
+            c.err(format!(
+                "iomark: invalid value '{}' for --notes: accepted on|off (also true|false, 1|0)",
+                o.value.as_deref().unwrap_or("")
+            ));
+            return Err(Stop(exit::INVALID));
+        }
+        if !known || bad_bool {
+            c.err(format!("invalid option: {}", o.original));
+            c.err(if known {
+                format!(
+                    "iomark: --{} accepts on, off (also true, false, 1, 0) or no value (on)",
+                    o.name
+                )
+            } else {
+                format!(
+                    "iomark: --{} is not a fileio option; `iomark fileio help` lists them",
+                    o.name
+                )
+            });
+            return Err(Stop(exit::FAILED));
+        }
+    }
     Ok(())
 }
 

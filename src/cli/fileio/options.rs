@@ -5,7 +5,7 @@ use crate::cli::fileio::args::Argv;
 use super::{bool_opt, int_opt, level, Ctx, Stop, FILEIO_HELP, MAX_THREADS};
 use crate::exit;
 use crate::job::sysbench::*;
-use crate::job::values::{parse_int, parse_ratio, parse_size};
+use crate::job::units::{sysbench_int, sysbench_ratio, sysbench_size};
 use std::path::PathBuf;
 
 /// What option `name` (dashes, no `--`) accepts, for the hint line after sysbench's own
@@ -79,6 +79,40 @@ fn negative(c: &mut Ctx, opt: &str, v: i64) -> Stop {
 }
 
 pub(super) fn general_options(c: &mut Ctx, a: &Argv) -> Result<General, Stop> {
+    let (threads, events, time, rate) = limits(c, a)?;
+    check_limits(c, threads, events, time)?;
+    let forced = forced_shutdown(c, a, time)?;
+    let forced = if time > 0 { forced } else { None };
+    let debug = bool_opt(a, "debug", false);
+    let validate = bool_opt(a, "validate", false);
+    check_rand(c, a)?;
+    let seed = int_opt(c, a, "rand-seed")?.unwrap_or(0);
+    if rate < 0 {
+        return Err(negative(c, "rate", rate));
+    }
+    let (report_interval, checkpoints) = report_times(c, a)?;
+    let (verbosity, percentile, histogram) = output_detail(c, a)?;
+    Ok(General {
+        threads: threads as u32,
+        events: events as u64,
+        time: time as u64,
+        forced,
+        rate: rate as u64,
+        report_interval,
+        checkpoints,
+        percentile,
+        histogram,
+        seed: u64::from(seed as i32 as u32),
+        validate,
+        debug,
+        verbosity: if debug { 5 } else { verbosity },
+    })
+}
+
+/// `(threads, events, time, rate)`: each read with its deprecated alias, which wins
+/// with a warning when set (`--num-threads`, `--max-requests`, `--max-time`,
+/// `--tx-rate`).
+fn limits(c: &mut Ctx, a: &Argv) -> Result<(i64, i64, i64, i64), Stop> {
     let num_threads = int_opt(c, a, "num-threads")?.unwrap_or(1);
     let mut threads = int_opt(c, a, "threads")?.unwrap_or(1);
     let max_requests = int_opt(c, a, "max-requests")?.unwrap_or(0);
@@ -115,6 +149,11 @@ pub(super) fn general_options(c: &mut Ctx, a: &Argv) -> Result<General, Stop> {
         );
         rate = tx_rate;
     }
+    Ok((threads, events, time, rate))
+}
+
+/// The thread count's range, and events/time that are not negative (both 0: a warning).
+fn check_limits(c: &mut Ctx, threads: i64, events: i64, time: i64) -> Result<(), Stop> {
     if threads == 0 {
         c.fatal("Invalid value for --threads: 0.");
         c.out(level::FATAL, "");
@@ -147,36 +186,38 @@ pub(super) fn general_options(c: &mut Ctx, a: &Argv) -> Result<General, Stop> {
             "WARNING: Both event and time limits are disabled, running an endless test",
         );
     }
-    let forced = match a.value("forced-shutdown") {
-        None => None,
-        Some(v) => {
-            let parsed = if v.eq_ignore_ascii_case("off") {
-                Some(None)
-            } else if v.is_empty() {
-                Some(Some(time as u64 / 20))
-            } else if let Some(p) = v.strip_suffix('%') {
-                parse_int(p)
-                    .filter(|x| *x >= 0)
-                    .map(|p| Some(time as u64 * p as u64 / 100))
-            } else {
-                parse_int(v).filter(|x| *x >= 0).map(|s| Some(s as u64))
-            };
-            match parsed {
-                Some(f) => f,
-                None => {
-                    fatal_hint(
-                        c,
-                        "forced-shutdown",
-                        format!("Invalid value for --forced-shutdown: '{v}'"),
-                    );
-                    return Err(Stop(exit::FAILED));
-                }
-            }
-        }
+    Ok(())
+}
+
+/// `--forced-shutdown`: `off`, seconds after `--time`, `P%` of it, or empty (5 %).
+fn forced_shutdown(c: &mut Ctx, a: &Argv, time: i64) -> Result<Option<u64>, Stop> {
+    let Some(v) = a.value("forced-shutdown") else {
+        return Ok(None);
     };
-    let forced = if time > 0 { forced } else { None };
-    let debug = bool_opt(a, "debug", false);
-    let validate = bool_opt(a, "validate", false);
+    let parsed = if v.eq_ignore_ascii_case("off") {
+        Some(None)
+    } else if v.is_empty() {
+        Some(Some(time as u64 / 20))
+    } else if let Some(p) = v.strip_suffix('%') {
+        sysbench_int(p)
+            .filter(|x| *x >= 0)
+            .map(|p| Some(time as u64 * p as u64 / 100))
+    } else {
+        sysbench_int(v).filter(|x| *x >= 0).map(|s| Some(s as u64))
+    };
+    parsed.ok_or_else(|| {
+        fatal_hint(
+            c,
+            "forced-shutdown",
+            format!("Invalid value for --forced-shutdown: '{v}'"),
+        );
+        Stop(exit::FAILED)
+    })
+}
+
+/// `--rand-type` is one of sysbench's distributions; the other `--rand-*` and thread
+/// options are checked as numbers (they change nothing in fileio).
+fn check_rand(c: &mut Ctx, a: &Argv) -> Result<(), Stop> {
     if let Some(t) = a.value("rand-type") {
         if !["uniform", "gaussian", "special", "pareto", "zipfian"].contains(&t) {
             fatal_hint(
@@ -196,10 +237,12 @@ pub(super) fn general_options(c: &mut Ctx, a: &Argv) -> Result<General, Stop> {
     ] {
         int_opt(c, a, n)?;
     }
-    let seed = int_opt(c, a, "rand-seed")?.unwrap_or(0);
-    if rate < 0 {
-        return Err(negative(c, "rate", rate));
-    }
+    Ok(())
+}
+
+/// `--report-interval` (seconds, ≥ 0) and `--report-checkpoints` (positive seconds,
+/// sorted, each once).
+fn report_times(c: &mut Ctx, a: &Argv) -> Result<(u64, Vec<u64>), Stop> {
     let report_interval = int_opt(c, a, "report-interval")?.unwrap_or(0);
     if report_interval < 0 {
         return Err(negative(c, "report-interval", report_interval));
@@ -207,7 +250,7 @@ pub(super) fn general_options(c: &mut Ctx, a: &Argv) -> Result<General, Stop> {
     let mut checkpoints = vec![];
     if let Some(list) = a.value("report-checkpoints") {
         for item in list.split(',').filter(|s| !s.is_empty()) {
-            match parse_int(item) {
+            match sysbench_int(item) {
                 Some(x) if x > 0 => checkpoints.push(x as u64),
                 _ => {
                     c.fatal(format!("Invalid value for --report-checkpoints: '{item}' (positive whole seconds are expected)"));
@@ -218,6 +261,12 @@ pub(super) fn general_options(c: &mut Ctx, a: &Argv) -> Result<General, Stop> {
         checkpoints.sort_unstable();
         checkpoints.dedup();
     }
+    Ok((report_interval as u64, checkpoints))
+}
+
+/// `(verbosity, percentile, histogram)`: verbosity 0–5, percentile 0–100, and a
+/// histogram only with a percentile.
+fn output_detail(c: &mut Ctx, a: &Argv) -> Result<(u8, u32, bool), Stop> {
     let verbosity = int_opt(c, a, "verbosity")?.unwrap_or(3);
     if !(0..=5).contains(&verbosity) {
         c.out(
@@ -245,21 +294,7 @@ pub(super) fn general_options(c: &mut Ctx, a: &Argv) -> Result<General, Stop> {
         );
         return Err(Stop(exit::FAILED));
     }
-    Ok(General {
-        threads: threads as u32,
-        events: events as u64,
-        time: time as u64,
-        forced,
-        rate: rate as u64,
-        report_interval: report_interval as u64,
-        checkpoints,
-        percentile: percentile as u32,
-        histogram,
-        seed: u64::from(seed as i32 as u32),
-        validate,
-        debug,
-        verbosity: if debug { 5 } else { verbosity as u8 },
-    })
+    Ok((verbosity as u8, percentile as u32, histogram))
 }
 
 /// fileio options in sysbench's validation order (spec §2, last paragraph).
@@ -269,204 +304,35 @@ pub(super) fn fileio_options(
     runs: bool,
     g: General,
 ) -> Result<FileioJob, Stop> {
-    let file_num = int_opt(c, a, "file-num")?.unwrap_or(128);
-    if file_num == 0 {
-        fatal_hint(c, "file-num", "Invalid value for file-num: 0");
-        return Err(Stop(exit::FAILED));
-    }
-    if file_num < 0 {
-        // sysbench accepts it and wraps to 4294967295 (bug B1).
-        c.fatal(format!(
-            "Invalid value for file-num: {file_num} (must be between 1 and {})",
-            i32::MAX
-        ));
-        return Err(Stop(exit::INVALID));
-    }
-    let total_size = a.value("file-total-size").map_or(2 << 30, parse_size);
-    if total_size == 0 {
-        fatal_hint(c, "file-total-size", "Invalid value for file-total-size: 0");
-        return Err(Stop(exit::FAILED));
-    }
-    let mut test_mode = None;
-    if runs {
-        match a.value("file-test-mode") {
-            None | Some("") => {
-                c.fatal("Missing required argument: --file-test-mode");
-                c.out(level::FATAL, "");
-                for l in FILEIO_HELP.lines() {
-                    c.out(level::FATAL, l);
-                }
-                c.out(level::FATAL, "");
-                return Err(Stop(exit::FAILED));
-            }
-            Some(m) => match TestMode::parse(m) {
-                Some(t) => test_mode = Some(t),
-                None => {
-                    // No hint here: sysbench's own test_fileio.t pins this output
-                    // (stdout and stderr together) line for line.
-                    c.fatal(format!("Invalid IO operations mode: {m}."));
-                    return Err(Stop(exit::FAILED));
-                }
-            },
-        }
-    }
-    let io_mode = match a.value("file-io-mode") {
-        None | Some("") | Some("sync") => IoMode::Sync,
-        Some("async") => IoMode::Async,
-        Some("mmap") => IoMode::Mmap,
-        Some(m) => {
-            fatal_hint(c, "file-io-mode", format!("unknown I/O mode: {m}"));
-            return Err(Stop(exit::FAILED));
-        }
+    let (file_num, total_size) = file_set(c, a)?;
+    let test_mode = if runs { Some(test_mode(c, a)?) } else { None };
+    let io_mode = io_mode(c, a)?;
+    let (merged, block_size) = requests(c, a)?;
+    let extra_flags = extra_flags(c, a)?;
+    let (fsync_freq, fsync_mode) = fsync(c, a)?;
+    let rw_ratio = rw_ratio(c, a)?;
+    let async_backlog = if runs && io_mode == IoMode::Async {
+        async_backlog(c, a)?
+    } else {
+        128
     };
-    let merged = int_opt(c, a, "file-merged-requests")?.unwrap_or(0);
-    if merged < 0 {
-        fatal_hint(
-            c,
-            "file-merged-requests",
-            format!("Invalid value for file-merged-requests: {merged}."),
-        );
-        return Err(Stop(exit::FAILED));
-    }
-    let block_size = a
-        .value("file-block-size")
-        .map_or(16384, |v| parse_size(v) as i32);
-    if block_size <= 0 {
-        fatal_hint(
-            c,
-            "file-block-size",
-            format!("Invalid value for file-block-size: {block_size}."),
-        );
-        return Err(Stop(exit::FAILED));
-    }
-    let mut extra_flags = ExtraFlags::default();
-    if let Some(list) = a.value("file-extra-flags") {
-        for item in list.split(',').filter(|s| !s.is_empty()) {
-            match item {
-                "sync" => extra_flags.sync = true,
-                "dsync" => extra_flags.dsync = true,
-                "direct" => extra_flags.direct = true,
-                bad => {
-                    // sysbench names the first list element instead of the bad one (B8).
-                    fatal_hint(
-                        c,
-                        "file-extra-flags",
-                        format!("Invalid value for file-extra-flags: {bad}"),
-                    );
-                    return Err(Stop(exit::FAILED));
-                }
-            }
-        }
-    }
-    let fsync_freq = int_opt(c, a, "file-fsync-freq")?.unwrap_or(100);
-    if fsync_freq < 0 {
-        fatal_hint(
-            c,
-            "file-fsync-freq",
-            format!("Invalid value for file-fsync-freq: {fsync_freq}."),
-        );
-        return Err(Stop(exit::FAILED));
-    }
-    let fsync_mode = match a.value("file-fsync-mode") {
-        None | Some("fsync") => FsyncMode::Fsync,
-        Some("fdatasync") => FsyncMode::Fdatasync,
-        Some("") => {
-            // sysbench dereferences NULL here (bug B9).
-            c.fatal("Invalid fsync mode: '' (accepted: fsync, fdatasync)");
-            return Err(Stop(exit::INVALID));
-        }
-        Some(m) => {
-            fatal_hint(c, "file-fsync-mode", format!("Invalid fsync mode: {m}."));
-            return Err(Stop(exit::FAILED));
-        }
-    };
-    let rw_ratio = match a.value("file-rw-ratio") {
-        None => 1.5,
-        Some(v) => {
-            match parse_ratio(v) {
-                Some(r) if r < 0.0 => {
-                    fatal_hint(
-                        c,
-                        "file-rw-ratio",
-                        format!("Invalid value for --file-rw-ratio: {r:.6}."),
-                    );
-                    return Err(Stop(exit::FAILED));
-                }
-                Some(r) => r,
-                None => {
-                    // sysbench silently reads garbage as 0 (write-only), bug B10.
-                    c.fatal(format!("Invalid value for --file-rw-ratio: '{v}' (a number >= 0 or inf is expected)"));
-                    return Err(Stop(exit::INVALID));
-                }
-            }
-        }
-    };
-    let mut async_backlog = 128;
-    if runs && io_mode == IoMode::Async {
-        let b = int_opt(c, a, "file-async-backlog")?.unwrap_or(128);
-        if b == 0 {
-            fatal_hint(
-                c,
-                "file-async-backlog",
-                "Invalid value of file-async-backlog: 0",
-            );
-            return Err(Stop(exit::FAILED));
-        }
-        if !(1..=32768).contains(&b) {
-            // sysbench wraps negatives and fails in io_queue_init with a stale errno (B7).
-            c.fatal(format!(
-                "Invalid value of file-async-backlog: {b} (must be between 1 and 32768)"
-            ));
-            return Err(Stop(exit::INVALID));
-        }
-        async_backlog = b as u32;
-    }
     let fsync_all = bool_opt(a, "file-fsync-all", false);
     let fsync_end = bool_opt(a, "file-fsync-end", true) && !fsync_all;
-    let data = match a.value("file-data") {
-        None | Some("zeros") => DataPattern::Zeros,
-        Some("random") => DataPattern::Random,
-        Some(v) => {
-            c.fatal(format!(
-                "Invalid value for --file-data: '{v}' (accepted: zeros, random)"
-            ));
-            return Err(Stop(exit::INVALID));
-        }
-    };
-    let dir = match a.value("file-dir") {
-        None | Some("") => PathBuf::from("."),
-        Some(d) => PathBuf::from(d),
-    };
-    let json = match a.value("json") {
-        None => None,
-        Some("") => {
-            c.fatal("Invalid value for --json: a file name is expected (--json=FILE)");
-            return Err(Stop(exit::INVALID));
-        }
-        Some(p) => Some(PathBuf::from(p)),
-    };
-    let plot = match a.value("plot") {
-        None => None,
-        Some("") => {
-            c.fatal("Invalid value for --plot: a directory is expected (--plot=DIR)");
-            return Err(Stop(exit::INVALID));
-        }
-        Some(p) => Some(PathBuf::from(p)),
-    };
+    let (data, dir, json, plot) = outputs(c, a)?;
     Ok(FileioJob {
         commands: vec![],
-        file_num: file_num as u32,
-        block_size: block_size as u64,
+        file_num,
+        block_size,
         total_size,
         test_mode,
         io_mode,
         async_backlog,
         extra_flags,
-        fsync_freq: if fsync_all { 0 } else { fsync_freq as u32 },
+        fsync_freq: if fsync_all { 0 } else { fsync_freq },
         fsync_all,
         fsync_end,
         fsync_mode,
-        merged_requests: merged as u32,
+        merged_requests: merged,
         rw_ratio,
         threads: g.threads,
         time_limit: g.time,
@@ -490,4 +356,216 @@ pub(super) fn fileio_options(
         notes: bool_opt(a, "notes", true),
         argv: vec![],
     })
+}
+
+/// `(file_num, total_size)`: at least one file, at least one byte.
+fn file_set(c: &mut Ctx, a: &Argv) -> Result<(u32, u64), Stop> {
+    let file_num = int_opt(c, a, "file-num")?.unwrap_or(128);
+    if file_num == 0 {
+        fatal_hint(c, "file-num", "Invalid value for file-num: 0");
+        return Err(Stop(exit::FAILED));
+    }
+    if file_num < 0 {
+        // sysbench accepts it and wraps to 4294967295 (bug B1).
+        c.fatal(format!(
+            "Invalid value for file-num: {file_num} (must be between 1 and {})",
+            i32::MAX
+        ));
+        return Err(Stop(exit::INVALID));
+    }
+    let total_size = a.value("file-total-size").map_or(2 << 30, sysbench_size);
+    if total_size == 0 {
+        fatal_hint(c, "file-total-size", "Invalid value for file-total-size: 0");
+        return Err(Stop(exit::FAILED));
+    }
+    Ok((file_num as u32, total_size))
+}
+
+/// `--file-test-mode`, required by `run`.
+fn test_mode(c: &mut Ctx, a: &Argv) -> Result<TestMode, Stop> {
+    match a.value("file-test-mode") {
+        None | Some("") => {
+            c.fatal("Missing required argument: --file-test-mode");
+            c.out(level::FATAL, "");
+            for l in FILEIO_HELP.lines() {
+                c.out(level::FATAL, l);
+            }
+            c.out(level::FATAL, "");
+            Err(Stop(exit::FAILED))
+        }
+        Some(m) => TestMode::parse(m).ok_or_else(|| {
+            // No hint here: sysbench's own test_fileio.t pins this output
+            // (stdout and stderr together) line for line.
+            c.fatal(format!("Invalid IO operations mode: {m}."));
+            Stop(exit::FAILED)
+        }),
+    }
+}
+
+fn io_mode(c: &mut Ctx, a: &Argv) -> Result<IoMode, Stop> {
+    match a.value("file-io-mode") {
+        None | Some("") | Some("sync") => Ok(IoMode::Sync),
+        Some("async") => Ok(IoMode::Async),
+        Some("mmap") => Ok(IoMode::Mmap),
+        Some(m) => {
+            fatal_hint(c, "file-io-mode", format!("unknown I/O mode: {m}"));
+            Err(Stop(exit::FAILED))
+        }
+    }
+}
+
+/// `(merged_requests, block_size)`: merging ≥ 0, a block of at least one byte.
+fn requests(c: &mut Ctx, a: &Argv) -> Result<(u32, u64), Stop> {
+    let merged = int_opt(c, a, "file-merged-requests")?.unwrap_or(0);
+    if merged < 0 {
+        fatal_hint(
+            c,
+            "file-merged-requests",
+            format!("Invalid value for file-merged-requests: {merged}."),
+        );
+        return Err(Stop(exit::FAILED));
+    }
+    let block_size = a
+        .value("file-block-size")
+        .map_or(16384, |v| sysbench_size(v) as i32);
+    if block_size <= 0 {
+        fatal_hint(
+            c,
+            "file-block-size",
+            format!("Invalid value for file-block-size: {block_size}."),
+        );
+        return Err(Stop(exit::FAILED));
+    }
+    Ok((merged as u32, block_size as u64))
+}
+
+fn extra_flags(c: &mut Ctx, a: &Argv) -> Result<ExtraFlags, Stop> {
+    let mut extra_flags = ExtraFlags::default();
+    let Some(list) = a.value("file-extra-flags") else {
+        return Ok(extra_flags);
+    };
+    for item in list.split(',').filter(|s| !s.is_empty()) {
+        match item {
+            "sync" => extra_flags.sync = true,
+            "dsync" => extra_flags.dsync = true,
+            "direct" => extra_flags.direct = true,
+            bad => {
+                // sysbench names the first list element instead of the bad one (B8).
+                fatal_hint(
+                    c,
+                    "file-extra-flags",
+                    format!("Invalid value for file-extra-flags: {bad}"),
+                );
+                return Err(Stop(exit::FAILED));
+            }
+        }
+    }
+    Ok(extra_flags)
+}
+
+/// `(fsync_freq, fsync_mode)`.
+fn fsync(c: &mut Ctx, a: &Argv) -> Result<(u32, FsyncMode), Stop> {
+    let fsync_freq = int_opt(c, a, "file-fsync-freq")?.unwrap_or(100);
+    if fsync_freq < 0 {
+        fatal_hint(
+            c,
+            "file-fsync-freq",
+            format!("Invalid value for file-fsync-freq: {fsync_freq}."),
+        );
+        return Err(Stop(exit::FAILED));
+    }
+    let fsync_mode = match a.value("file-fsync-mode") {
+        None | Some("fsync") => FsyncMode::Fsync,
+        Some("fdatasync") => FsyncMode::Fdatasync,
+        Some("") => {
+            // sysbench dereferences NULL here (bug B9).
+            c.fatal("Invalid fsync mode: '' (accepted: fsync, fdatasync)");
+            return Err(Stop(exit::INVALID));
+        }
+        Some(m) => {
+            fatal_hint(c, "file-fsync-mode", format!("Invalid fsync mode: {m}."));
+            return Err(Stop(exit::FAILED));
+        }
+    };
+    Ok((fsync_freq as u32, fsync_mode))
+}
+
+fn rw_ratio(c: &mut Ctx, a: &Argv) -> Result<f64, Stop> {
+    let Some(v) = a.value("file-rw-ratio") else {
+        return Ok(1.5);
+    };
+    match sysbench_ratio(v) {
+        Some(r) if r < 0.0 => {
+            fatal_hint(
+                c,
+                "file-rw-ratio",
+                format!("Invalid value for --file-rw-ratio: {r:.6}."),
+            );
+            Err(Stop(exit::FAILED))
+        }
+        Some(r) => Ok(r),
+        None => {
+            // sysbench silently reads garbage as 0 (write-only), bug B10.
+            c.fatal(format!("Invalid value for --file-rw-ratio: '{v}' (a number >= 0 or inf is expected)"));
+            Err(Stop(exit::INVALID))
+        }
+    }
+}
+
+/// `--file-async-backlog` of an async `run`: 1 to 32768.
+fn async_backlog(c: &mut Ctx, a: &Argv) -> Result<u32, Stop> {
+    let b = int_opt(c, a, "file-async-backlog")?.unwrap_or(128);
+    if b == 0 {
+        fatal_hint(
+            c,
+            "file-async-backlog",
+            "Invalid value of file-async-backlog: 0",
+        );
+        return Err(Stop(exit::FAILED));
+    }
+    if !(1..=32768).contains(&b) {
+        // sysbench wraps negatives and fails in io_queue_init with a stale errno (B7).
+        c.fatal(format!(
+            "Invalid value of file-async-backlog: {b} (must be between 1 and 32768)"
+        ));
+        return Err(Stop(exit::INVALID));
+    }
+    Ok(b as u32)
+}
+
+/// iomark's own fileio options: `(--file-data, --file-dir, --json, --plot)`.
+#[allow(clippy::type_complexity)]
+fn outputs(
+    c: &mut Ctx,
+    a: &Argv,
+) -> Result<(DataPattern, PathBuf, Option<PathBuf>, Option<PathBuf>), Stop> {
+    let data = match a.value("file-data") {
+        None | Some("zeros") => DataPattern::Zeros,
+        Some("random") => DataPattern::Random,
+        Some(v) => {
+            c.fatal(format!(
+                "Invalid value for --file-data: '{v}' (accepted: zeros, random)"
+            ));
+            return Err(Stop(exit::INVALID));
+        }
+    };
+    let dir = match a.value("file-dir") {
+        None | Some("") => PathBuf::from("."),
+        Some(d) => PathBuf::from(d),
+    };
+    let json = named_path(c, a, "json", "a file name is expected (--json=FILE)")?;
+    let plot = named_path(c, a, "plot", "a directory is expected (--plot=DIR)")?;
+    Ok((data, dir, json, plot))
+}
+
+/// An optional path option; empty is refused with `what` it expects.
+fn named_path(c: &mut Ctx, a: &Argv, name: &str, what: &str) -> Result<Option<PathBuf>, Stop> {
+    match a.value(name) {
+        None => Ok(None),
+        Some("") => {
+            c.fatal(format!("Invalid value for --{name}: {what}"));
+            Err(Stop(exit::INVALID))
+        }
+        Some(p) => Ok(Some(PathBuf::from(p))),
+    }
 }

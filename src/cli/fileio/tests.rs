@@ -146,121 +146,125 @@ fn deprecated_aliases_warn_in_order() {
     assert_eq!((j.threads, j.event_limit, j.time_limit), (2, 1000, 1));
 }
 
+/// sysbench's messages after the banner: `(arguments, last line, exit code)`.
+const POST_BANNER_ERRORS: &[(&str, &str, i32)] = &[
+    (
+        "--file-test-mode=foo run",
+        "FATAL: Invalid IO operations mode: foo.",
+        1,
+    ),
+    (
+        "--file-test-mode=rndrd --file-io-mode=foo run",
+        "FATAL: unknown I/O mode: foo",
+        1,
+    ),
+    (
+        "--file-test-mode=rndrd --file-block-size=0 run",
+        "FATAL: Invalid value for file-block-size: 0.",
+        1,
+    ),
+    (
+        "--file-test-mode=rndrd --file-block-size=4G run",
+        "FATAL: Invalid value for file-block-size: 0.",
+        1,
+    ),
+    (
+        "--file-test-mode=rndrd --file-num=0 run",
+        "FATAL: Invalid value for file-num: 0",
+        1,
+    ),
+    (
+        "--file-test-mode=rndrd --file-num= run",
+        "FATAL: Invalid value for file-num: 0",
+        1,
+    ),
+    (
+        "--file-test-mode=rndrd --file-total-size=1.5G run",
+        "FATAL: Invalid value for file-total-size: 0",
+        1,
+    ),
+    (
+        "--file-test-mode=rndrd --file-fsync-freq=-1 run",
+        "FATAL: Invalid value for file-fsync-freq: -1.",
+        1,
+    ),
+    (
+        "--file-test-mode=rndrd --file-merged-requests=-1 run",
+        "FATAL: Invalid value for file-merged-requests: -1.",
+        1,
+    ),
+    (
+        "--file-test-mode=rndrd --file-rw-ratio=-1 run",
+        "FATAL: Invalid value for --file-rw-ratio: -1.000000.",
+        1,
+    ),
+    (
+        "--file-test-mode=rndrd --file-fsync-mode=foo run",
+        "FATAL: Invalid fsync mode: foo.",
+        1,
+    ),
+    (
+        "--file-test-mode=rndrd --file-extra-flags=foo run",
+        "FATAL: Invalid value for file-extra-flags: foo",
+        1,
+    ),
+    (
+        "--file-test-mode=rndrd --file-io-mode=async --file-async-backlog=0 run",
+        "FATAL: Invalid value of file-async-backlog: 0",
+        1,
+    ),
+    (
+        "--file-test-mode=rndrd --file-fsync-all=maybe run",
+        "invalid option: --file-fsync-all=maybe",
+        1,
+    ),
+    (
+        "--file-test-mode=rndrd --file-foo=1 run",
+        "invalid option: --file-foo=1",
+        1,
+    ),
+    (
+        "--file-test-mode=rndrd --warmup-time=5 run",
+        "invalid option: --warmup-time=5",
+        1,
+    ),
+    (
+        "--file-test-mode=rndrd --validate=maybe run",
+        "invalid option: --validate=maybe",
+        1,
+    ),
+    ("--file-test-mode=rndrd foo", "Unknown command: foo", 1),
+];
+
+/// sysbench's messages before the banner (exit 1): `(arguments, last line)`.
+const PRE_BANNER_ERRORS: &[(&str, &str)] = &[
+    (
+        "--percentile=101 run",
+        "FATAL: Invalid value for --percentile: 101",
+    ),
+    (
+        "--percentile=0 --histogram run",
+        "FATAL: --histogram cannot be used with --percentile=0",
+    ),
+    (
+        "--rand-type=foo run",
+        "FATAL: Invalid random numbers distribution: foo.",
+    ),
+    (
+        "--forced-shutdown=abc run",
+        "FATAL: Invalid value for --forced-shutdown: 'abc'",
+    ),
+    ("--verbosity=6 run", "Invalid value for verbosity: 6"),
+];
+
 #[test]
 fn sysbench_error_catalogue() {
-    let cases: &[(&str, &str, i32)] = &[
-        (
-            "--file-test-mode=foo run",
-            "FATAL: Invalid IO operations mode: foo.",
-            1,
-        ),
-        (
-            "--file-test-mode=rndrd --file-io-mode=foo run",
-            "FATAL: unknown I/O mode: foo",
-            1,
-        ),
-        (
-            "--file-test-mode=rndrd --file-block-size=0 run",
-            "FATAL: Invalid value for file-block-size: 0.",
-            1,
-        ),
-        (
-            "--file-test-mode=rndrd --file-block-size=4G run",
-            "FATAL: Invalid value for file-block-size: 0.",
-            1,
-        ),
-        (
-            "--file-test-mode=rndrd --file-num=0 run",
-            "FATAL: Invalid value for file-num: 0",
-            1,
-        ),
-        (
-            "--file-test-mode=rndrd --file-num= run",
-            "FATAL: Invalid value for file-num: 0",
-            1,
-        ),
-        (
-            "--file-test-mode=rndrd --file-total-size=1.5G run",
-            "FATAL: Invalid value for file-total-size: 0",
-            1,
-        ),
-        (
-            "--file-test-mode=rndrd --file-fsync-freq=-1 run",
-            "FATAL: Invalid value for file-fsync-freq: -1.",
-            1,
-        ),
-        (
-            "--file-test-mode=rndrd --file-merged-requests=-1 run",
-            "FATAL: Invalid value for file-merged-requests: -1.",
-            1,
-        ),
-        (
-            "--file-test-mode=rndrd --file-rw-ratio=-1 run",
-            "FATAL: Invalid value for --file-rw-ratio: -1.000000.",
-            1,
-        ),
-        (
-            "--file-test-mode=rndrd --file-fsync-mode=foo run",
-            "FATAL: Invalid fsync mode: foo.",
-            1,
-        ),
-        (
-            "--file-test-mode=rndrd --file-extra-flags=foo run",
-            "FATAL: Invalid value for file-extra-flags: foo",
-            1,
-        ),
-        (
-            "--file-test-mode=rndrd --file-io-mode=async --file-async-backlog=0 run",
-            "FATAL: Invalid value of file-async-backlog: 0",
-            1,
-        ),
-        (
-            "--file-test-mode=rndrd --file-fsync-all=maybe run",
-            "invalid option: --file-fsync-all=maybe",
-            1,
-        ),
-        (
-            "--file-test-mode=rndrd --file-foo=1 run",
-            "invalid option: --file-foo=1",
-            1,
-        ),
-        (
-            "--file-test-mode=rndrd --warmup-time=5 run",
-            "invalid option: --warmup-time=5",
-            1,
-        ),
-        (
-            "--file-test-mode=rndrd --validate=maybe run",
-            "invalid option: --validate=maybe",
-            1,
-        ),
-        ("--file-test-mode=rndrd foo", "Unknown command: foo", 1),
-    ];
-    for (args, msg, c) in cases {
+    for (args, msg, c) in POST_BANNER_ERRORS {
         let r = p(args);
         assert_eq!(r.post.last().map(|m| m.text.as_str()), Some(*msg), "{args}");
         assert_eq!(code(&r), *c, "{args}");
     }
-    let pre: &[(&str, &str)] = &[
-        (
-            "--percentile=101 run",
-            "FATAL: Invalid value for --percentile: 101",
-        ),
-        (
-            "--percentile=0 --histogram run",
-            "FATAL: --histogram cannot be used with --percentile=0",
-        ),
-        (
-            "--rand-type=foo run",
-            "FATAL: Invalid random numbers distribution: foo.",
-        ),
-        (
-            "--forced-shutdown=abc run",
-            "FATAL: Invalid value for --forced-shutdown: 'abc'",
-        ),
-        ("--verbosity=6 run", "Invalid value for verbosity: 6"),
-    ];
-    for (args, msg) in pre {
+    for (args, msg) in PRE_BANNER_ERRORS {
         let r = p(args);
         assert!(!r.banner, "{args}");
         assert_eq!(r.pre.last().map(|m| m.text.as_str()), Some(*msg), "{args}");

@@ -1,15 +1,15 @@
-//! fio's job-control keys: `flow` (I/O share between jobs of a `flow_id`), steady-state
-//! termination (`steadystate`, `ss_dur`, `ss_ramp`, `steadystate_check_interval`), the
-//! `latency_target` queue-depth search and `io_submit_mode`. Parsed into [`Control`]
-//! (pure, no I/O); the run side is `run/control/flow.rs`, `run/control/steady.rs` and
-//! `run/control/lat_target.rs`.
+//! Values of fio's job-control keys: `flow` (I/O share between jobs of a `flow_id`),
+//! steady-state termination (`steadystate`, `ss_dur`, `ss_ramp`,
+//! `steadystate_check_interval`), the `latency_target` queue-depth search and
+//! `io_submit_mode`, held in [`Control`] and checked once the job is read (pure, no I/O).
+//! The keys are entries of the option table (`job/fio/options/`); the run side is
+//! `run/control/flow.rs`, `run/control/steady.rs` and `run/control/lat_target.rs`.
 //!
 //! Semantics and defaults: `fio --cmdhelp=KEY` (fio 3.33) and fio's HOWTO; `lat`/
 //! `lat_slope` and `steadystate_check_interval` are from later fio releases (the
 //! example `example_latency_steadystate.fio` uses them).
 
-use crate::job::fio::{bad, parse_bool, parse_size, parse_time, parse_u64, FioError};
-use crate::job::fio::ini::Origin;
+use crate::job::units::{fio_size, fio_time};
 use std::time::Duration;
 
 /// What a steady-state criterion measures (`steadystate=METRIC[_slope]:LIMIT`).
@@ -142,25 +142,6 @@ impl Default for Control {
     }
 }
 
-/// Keys handled here (canonical `_` spelling).
-pub const CONTROL_KEYS: &[&str] = &[
-    "flow",
-    "flow_id",
-    "flow_sleep",
-    "steadystate",
-    "ss",
-    "steadystate_duration",
-    "ss_dur",
-    "steadystate_ramp_time",
-    "ss_ramp",
-    "steadystate_check_interval",
-    "latency_target",
-    "latency_window",
-    "latency_percentile",
-    "latency_run",
-    "io_submit_mode",
-];
-
 /// Parse a `steadystate=` value, e.g. `iops:10%`, `bw_slope:1%`, `bw:20m`, `lat:5%`.
 /// Absolute limits: IOPS as a number, bandwidth as a size (bytes/s, `kb_base` units),
 /// latency as a time (default unit ns).
@@ -197,8 +178,8 @@ pub fn parse_ss(v: &str, kb: u64) -> Result<SsCriterion, String> {
                     .ok()
                     .filter(|x| x.is_finite() && *x >= 0.0)
                     .ok_or_else(|| format!("'{lim}' is not a number of IOPS"))?,
-                SsMetric::Bw => parse_size(lim, kb)? as f64,
-                SsMetric::Lat => parse_time(lim, 1)?.as_nanos() as f64,
+                SsMetric::Bw => fio_size(lim, kb)? as f64,
+                SsMetric::Lat => fio_time(lim, 1)?.as_nanos() as f64,
             },
             false,
         ),
@@ -209,93 +190,6 @@ pub fn parse_ss(v: &str, kb: u64) -> Result<SsCriterion, String> {
         limit,
         pct,
     })
-}
-
-/// Apply a key of this module; `Ok(false)` when the key is not one of [`CONTROL_KEYS`].
-pub fn apply_control(
-    c: &mut Control,
-    key: &str,
-    value: Option<&str>,
-    origin: &Origin,
-    kb: u64,
-) -> Result<bool, FioError> {
-    let secs = |v: &str| parse_time(v, 1_000_000_000).map_err(|e| bad(key, v, e, origin));
-    let usecs = |v: &str| parse_time(v, 1_000).map_err(|e| bad(key, v, e, origin));
-    match key {
-        "flow" => {
-            let v = crate::job::fio::need(key, value, origin)?;
-            let n = parse_u64(key, v, origin)?;
-            if n > 1000 {
-                return Err(bad(key, v, "a weight between 0 and 1000", origin));
-            }
-            c.flow = n as u32;
-        }
-        "flow_id" => {
-            let v = crate::job::fio::need(key, value, origin)?;
-            c.flow_id = u32::try_from(parse_u64(key, v, origin)?)
-                .map_err(|_| bad(key, v, "a number below 2^32", origin))?;
-        }
-        "flow_sleep" => {
-            let v = crate::job::fio::need(key, value, origin)?;
-            c.flow_sleep = Duration::from_micros(parse_u64(key, v, origin)?);
-        }
-        "steadystate" | "ss" => {
-            let v = crate::job::fio::need(key, value, origin)?;
-            c.ss = parse_ss(v, kb).map_err(|e| bad(key, v, e, origin))?;
-            c.ss_given = true;
-        }
-        "steadystate_duration" | "ss_dur" => {
-            c.ss_dur = secs(crate::job::fio::need(key, value, origin)?)?
-        }
-        "steadystate_ramp_time" | "ss_ramp" => {
-            c.ss_ramp = secs(crate::job::fio::need(key, value, origin)?)?
-        }
-        "steadystate_check_interval" => {
-            let v = crate::job::fio::need(key, value, origin)?;
-            let d = secs(v)?;
-            if d < Duration::from_millis(100) {
-                return Err(bad(
-                    key,
-                    v,
-                    "at least 100ms (default unit: seconds)",
-                    origin,
-                ));
-            }
-            c.ss_interval = d;
-        }
-        "latency_target" => {
-            let v = crate::job::fio::need(key, value, origin)?;
-            let d = usecs(v)?;
-            c.lat_target = (!d.is_zero()).then_some(LatTargetSpec {
-                target: d,
-                window: Duration::ZERO,
-                percentile: 100.0,
-                run: false,
-            });
-        }
-        "latency_window" => c.lat_window = usecs(crate::job::fio::need(key, value, origin)?)?,
-        "latency_percentile" => {
-            let v = crate::job::fio::need(key, value, origin)?;
-            // fio takes a ':'-list here and uses the first value
-            let first = v.split(':').next().unwrap_or(v).trim();
-            c.lat_percentile = first
-                .parse::<f64>()
-                .ok()
-                .filter(|p| p.is_finite() && *p > 0.0 && *p <= 100.0)
-                .ok_or_else(|| bad(key, v, "a percentage in (0, 100]", origin))?;
-        }
-        "latency_run" => c.lat_run = parse_bool(key, value, origin)?,
-        "io_submit_mode" => {
-            let v = crate::job::fio::need(key, value, origin)?;
-            c.offload = match v.trim() {
-                "inline" => false,
-                "offload" => true,
-                _ => return Err(bad(key, v, "accepted: inline, offload", origin)),
-            };
-        }
-        _ => return Ok(false),
-    }
-    Ok(true)
 }
 
 /// Settle the keys once the whole job is read: the latency search takes its window,
@@ -377,37 +271,46 @@ mod tests {
         assert_eq!(SsCriterion::default().fio_string(), "iops_slope:0.010000%");
     }
 
+    /// Apply `key=value` of the option table to `j`.
+    fn set(j: &mut crate::job::fio::FioJob, key: &str, value: &str) -> Result<(), crate::job::fio::FioError> {
+        let o = crate::job::fio::ini::Origin::CommandLine;
+        crate::job::fio::options::apply(j, key, Some(value), &o, &mut Vec::new())
+    }
+
     #[test]
     fn control_keys_apply_and_validate() {
-        let o = Origin::CommandLine;
-        let mut c = Control::default();
-        assert!(apply_control(&mut c, "flow", Some("8"), &o, 1024).unwrap());
-        assert!(apply_control(&mut c, "flow_sleep", Some("1000"), &o, 1024).unwrap());
-        assert_eq!((c.flow, c.flow_sleep), (8, Duration::from_millis(1)));
-        assert!(apply_control(&mut c, "flow", Some("1001"), &o, 1024).is_err());
-        assert!(apply_control(&mut c, "latency_target", Some("500000"), &o, 1024).unwrap());
-        assert!(apply_control(&mut c, "latency_window", Some("5000000"), &o, 1024).unwrap());
-        assert!(apply_control(&mut c, "latency_percentile", Some("99.9"), &o, 1024).unwrap());
-        assert!(finish_control(&mut c, "j").is_empty());
+        let mut j = crate::job::fio::FioJob::default();
+        set(&mut j, "flow", "8").unwrap();
+        set(&mut j, "flow_sleep", "1000").unwrap();
+        assert_eq!((j.control.flow, j.control.flow_sleep), (8, Duration::from_millis(1)));
+        assert!(set(&mut j, "flow", "1001").is_err());
+        set(&mut j, "latency_target", "500000").unwrap();
+        set(&mut j, "latency_window", "5000000").unwrap();
+        set(&mut j, "latency_percentile", "99.9").unwrap();
+        let c = &mut j.control;
+        assert!(finish_control(c, "j").is_empty());
         let t = c.lat_target.unwrap();
         assert_eq!(t.target, Duration::from_millis(500));
         assert_eq!(t.window, Duration::from_secs(5));
         assert_eq!(t.percentile, 99.9);
-        assert!(apply_control(&mut c, "io_submit_mode", Some("offload"), &o, 1024).unwrap());
-        assert!(validate_control(&c, true).is_ok());
-        let e = validate_control(&c, false).unwrap_err();
+        set(&mut j, "io_submit_mode", "offload").unwrap();
+        assert!(validate_control(&j.control, true).is_ok());
+        let e = validate_control(&j.control, false).unwrap_err();
         assert!(e.contains("io_submit_mode=offload"), "{e}");
-        assert!(apply_control(&mut c, "io_submit_mode", Some("thread"), &o, 1024).is_err());
-        assert!(!apply_control(&mut c, "rate", Some("1"), &o, 1024).unwrap());
+        assert!(set(&mut j, "io_submit_mode", "thread").is_err());
+        // a key of another group leaves the job control alone
+        let before = j.control.clone();
+        set(&mut j, "rate", "1").unwrap();
+        assert_eq!(j.control, before);
         // a slope over one sample has no meaning
-        let mut c = Control::default();
-        apply_control(&mut c, "ss_dur", Some("1"), &o, 1024).unwrap();
-        assert!(validate_control(&c, false).is_err());
-        apply_control(&mut c, "ss", Some("iops:5%"), &o, 1024).unwrap();
-        assert!(validate_control(&c, false).is_ok());
+        let mut j = crate::job::fio::FioJob::default();
+        set(&mut j, "ss_dur", "1").unwrap();
+        assert!(validate_control(&j.control, false).is_err());
+        set(&mut j, "ss", "iops:5%").unwrap();
+        assert!(validate_control(&j.control, false).is_ok());
         // ss without ss_dur does nothing in fio: said
-        let mut c = Control::default();
-        apply_control(&mut c, "ss", Some("iops:5%"), &o, 1024).unwrap();
-        assert_eq!(finish_control(&mut c, "j").len(), 1);
+        let mut j = crate::job::fio::FioJob::default();
+        set(&mut j, "ss", "iops:5%").unwrap();
+        assert_eq!(finish_control(&mut j.control, "j").len(), 1);
     }
 }

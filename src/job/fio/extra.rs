@@ -1,14 +1,14 @@
-//! fio keys for I/O priorities (`prio`, `prioclass`, `cmdprio*`, `log_prio`), NUMA
-//! binding (`numa_cpu_nodes`, `numa_mem_policy`) and dedupe-shaped write buffers
-//! (`dedupe_*`), parsed into [`JobExtra`] (pure, no I/O; node existence is checked at
-//! run time by `run::fio_numa`).
+//! Values of fio's keys for I/O priorities (`prio`, `prioclass`, `cmdprio*`,
+//! `log_prio`), NUMA binding (`numa_cpu_nodes`, `numa_mem_policy`) and dedupe-shaped
+//! write buffers (`dedupe_*`): [`PrioNumaDedupeOpts`] and the parsers of their values
+//! (pure, no I/O; node existence is checked at run time by `run/fio/numa.rs`). The keys
+//! are entries of the option table (`job/fio/options/`).
 //!
 //! Semantics: `fio --cmdhelp=KEY` and fio's HOWTO (cmdprio_* are options of the
 //! libaio/io_uring engines). An I/O priority value is Linux's `ioprio`:
 //! `class << 13 | hint << 3 | level` (include/uapi/linux/ioprio.h).
 
-use crate::job::fio::{bad, need, parse_bool, parse_size, parse_u64, FioError};
-use crate::job::fio::ini::Origin;
+use crate::job::units::fio_size;
 
 /// Linux ioprio value of `class` (0 none, 1 RT, 2 BE, 3 idle), `level` (0–7, 0 the
 /// highest) and `hint` (0–1023; e.g. a CDL descriptor index): `class<<13|hint<<3|level`.
@@ -54,7 +54,7 @@ pub enum DedupeMode {
 
 /// The keys of this module for one job, with fio's defaults.
 #[derive(Clone, Debug, PartialEq)]
-pub struct JobExtra {
+pub struct PrioNumaDedupeOpts {
     /// `prio`: thread I/O priority level 0–7 (ioprio_set)
     pub prio: Option<u8>,
     /// `prioclass`: thread I/O priority class 0–3
@@ -85,9 +85,9 @@ pub struct JobExtra {
     pub dedupe_global: bool,
 }
 
-impl Default for JobExtra {
+impl Default for PrioNumaDedupeOpts {
     fn default() -> Self {
-        JobExtra {
+        PrioNumaDedupeOpts {
             prio: None,
             prioclass: None,
             cmdprio_percentage: None,
@@ -106,7 +106,7 @@ impl Default for JobExtra {
     }
 }
 
-impl JobExtra {
+impl PrioNumaDedupeOpts {
     /// Whether a per-command priority option is set (libaio/io_uring only in fio).
     pub fn uses_cmdprio(&self) -> Option<&'static str> {
         if self.cmdprio_bssplit.is_some() {
@@ -131,24 +131,6 @@ impl JobExtra {
         ))
     }
 }
-
-/// Keys handled here (canonical `_` spelling).
-pub const EXTRA_KEYS: &[&str] = &[
-    "prio",
-    "prioclass",
-    "cmdprio_percentage",
-    "cmdprio_class",
-    "cmdprio",
-    "cmdprio_hint",
-    "cmdprio_bssplit",
-    "log_prio",
-    "numa_cpu_nodes",
-    "numa_mem_policy",
-    "dedupe_percentage",
-    "dedupe_mode",
-    "dedupe_working_set_percentage",
-    "dedupe_global",
-];
 
 /// Parse a node list like `0`, `0-1`, `0,2-3` (at most 1024 nodes).
 pub fn parse_nodes(s: &str) -> Result<Vec<u32>, String> {
@@ -223,7 +205,7 @@ pub fn parse_prio_split(s: &str, kb: u64) -> Result<Vec<PrioSplit>, String> {
                 "'{e}': entries are BS/PCT, BS/PCT/CLASS/LEVEL or BS/PCT/CLASS/LEVEL/HINT"
             ));
         }
-        let bs = parse_size(f[0], kb)?;
+        let bs = fio_size(f[0], kb)?;
         let int = |x: &str, max: u32, what: &str| -> Result<u32, String> {
             x.parse::<u32>()
                 .ok()
@@ -262,7 +244,8 @@ pub fn parse_prio_split(s: &str, kb: u64) -> Result<Vec<PrioSplit>, String> {
     Ok(out)
 }
 
-fn two<T: Copy>(v: &str, f: &dyn Fn(&str) -> Result<T, String>) -> Result<[T; 2], String> {
+/// `READ[,WRITE[,TRIM]]` through `f`: WRITE defaults to READ, TRIM is ignored.
+pub(crate) fn two<T: Copy>(v: &str, f: &dyn Fn(&str) -> Result<T, String>) -> Result<[T; 2], String> {
     let parts: Vec<&str> = v.split(',').collect();
     if parts.len() > 3 {
         return Err("at most read,write[,trim] values".into());
@@ -275,7 +258,8 @@ fn two<T: Copy>(v: &str, f: &dyn Fn(&str) -> Result<T, String>) -> Result<[T; 2]
     Ok([r, w])
 }
 
-fn small(max: u32) -> impl Fn(&str) -> Result<u32, String> {
+/// A whole number `0..=max`, as a per-direction value parser.
+pub(crate) fn small(max: u32) -> impl Fn(&str) -> Result<u32, String> {
     move |x: &str| {
         x.trim()
             .parse::<u32>()
@@ -285,99 +269,8 @@ fn small(max: u32) -> impl Fn(&str) -> Result<u32, String> {
     }
 }
 
-/// Apply a key of [`EXTRA_KEYS`]; `Ok(false)` when the key is not one of them.
-pub fn apply_extra(
-    x: &mut JobExtra,
-    key: &str,
-    value: Option<&str>,
-    origin: &Origin,
-    kb: u64,
-) -> Result<bool, FioError> {
-    let pct = |v: &str| -> Result<u32, FioError> {
-        let n = parse_u64(key, v, origin)?;
-        if n > 100 {
-            return Err(bad(key, v, "a percentage 0-100", origin));
-        }
-        Ok(n as u32)
-    };
-    match key {
-        "prio" => {
-            let v = need(key, value, origin)?;
-            x.prio = Some(small(7)(v).map_err(|e| bad(key, v, e, origin))? as u8);
-        }
-        "prioclass" => {
-            let v = need(key, value, origin)?;
-            x.prioclass = Some(small(3)(v).map_err(|e| {
-                bad(
-                    key,
-                    v,
-                    format!("{e} (0 none, 1 realtime, 2 best-effort, 3 idle)"),
-                    origin,
-                )
-            })? as u8)
-        }
-        "cmdprio_percentage" => {
-            let v = need(key, value, origin)?;
-            x.cmdprio_percentage = Some(two(v, &small(100)).map_err(|e| bad(key, v, e, origin))?);
-        }
-        "cmdprio_class" => {
-            let v = need(key, value, origin)?;
-            let c = two(v, &small(3)).map_err(|e| bad(key, v, e, origin))?;
-            x.cmdprio_class = [c[0] as u8, c[1] as u8];
-        }
-        "cmdprio" => {
-            let v = need(key, value, origin)?;
-            let c = two(v, &small(7)).map_err(|e| bad(key, v, e, origin))?;
-            x.cmdprio = [c[0] as u8, c[1] as u8];
-        }
-        "cmdprio_hint" => {
-            let v = need(key, value, origin)?;
-            let c = two(v, &small(1023)).map_err(|e| bad(key, v, e, origin))?;
-            x.cmdprio_hint = [c[0] as u16, c[1] as u16];
-        }
-        "cmdprio_bssplit" => {
-            let v = need(key, value, origin)?;
-            let parts: Vec<&str> = v.split(',').collect();
-            if parts.len() > 3 {
-                return Err(bad(key, v, "at most read,write[,trim] lists", origin));
-            }
-            let r = parse_prio_split(parts[0], kb).map_err(|e| bad(key, v, e, origin))?;
-            // fio: trim entries (a third list) are ignored
-            let w = match parts.get(1) {
-                Some(p) => parse_prio_split(p, kb).map_err(|e| bad(key, v, e, origin))?,
-                None => r.clone(),
-            };
-            x.cmdprio_bssplit = Some([r, w]);
-        }
-        "log_prio" => x.log_prio = parse_bool(key, value, origin)?,
-        "numa_cpu_nodes" => {
-            let v = need(key, value, origin)?;
-            x.numa_cpu_nodes = Some(parse_nodes(v).map_err(|e| bad(key, v, e, origin))?);
-        }
-        "numa_mem_policy" => {
-            let v = need(key, value, origin)?;
-            x.numa_mem_policy = Some(parse_mem_policy(v).map_err(|e| bad(key, v, e, origin))?);
-        }
-        "dedupe_percentage" => x.dedupe_percentage = pct(need(key, value, origin)?)?,
-        "dedupe_mode" => {
-            let v = need(key, value, origin)?;
-            x.dedupe_mode = match v.trim() {
-                "repeat" => DedupeMode::Repeat,
-                "working_set" => DedupeMode::WorkingSet,
-                _ => return Err(bad(key, v, "accepted: repeat, working_set", origin)),
-            };
-        }
-        "dedupe_working_set_percentage" => {
-            x.dedupe_working_set_percentage = pct(need(key, value, origin)?)?
-        }
-        "dedupe_global" => x.dedupe_global = parse_bool(key, value, origin)?,
-        _ => return Ok(false),
-    }
-    Ok(true)
-}
-
 /// Cross-key checks of this module (fio's rules), as a one-line reason.
-pub fn validate(x: &JobExtra, engine_is_uring: bool, engine: &str) -> Result<(), String> {
+pub fn validate(x: &PrioNumaDedupeOpts, engine_is_uring: bool, engine: &str) -> Result<(), String> {
     if x.cmdprio_percentage.is_some() && x.cmdprio_bssplit.is_some() {
         return Err("cmdprio_percentage and cmdprio_bssplit exclude each other".into());
     }

@@ -1,13 +1,14 @@
-//! fio keys beyond the core ones of [`crate::job::fio`]: access distributions, rate and
-//! think time, start delay, I/O amount, alignment, buffer contents, sync flavours,
-//! verify, logs, percentiles and job ordering. Parsed into [`JobMore`] (pure, no I/O).
+//! Values of the fio keys beyond the core ones of [`crate::job::fio::FioJob`]: access
+//! distributions, rate and think time, start delay, I/O amount, alignment, buffer
+//! contents, sync flavours, verify, logs, percentiles and job ordering, held in
+//! [`JobMore`], with the parsers of their value syntaxes (pure, no I/O). The keys are
+//! entries of the option table (`job/fio/options/`).
 //!
 //! Semantics and defaults follow the fio 3.x HOWTO for each key (quoted per field).
 //! Rates are bytes/s per job thread, think times default to microseconds and start
 //! delays to seconds, as in fio.
 
-use crate::job::fio::{bad, need, parse_bool, parse_range, parse_size, parse_time, parse_u64, FioError};
-use crate::job::fio::ini::Origin;
+use crate::job::units::fio_size;
 use std::time::Duration;
 
 /// Smallest block a checksum verify can use, bytes (its header; see run/fio_verify).
@@ -233,7 +234,7 @@ pub struct JobMore {
     /// zone keys (`zonemode`, …) and `random_generator` / `random_sequence_stride`
     pub zones: crate::job::fio::zone_keys::ZoneOpts,
     /// verify-while-writing, error-list, fill and creation keys (`fio_keys_verify`)
-    pub x: crate::job::fio::keys_verify::JobExtra,
+    pub x: crate::job::fio::keys_verify::VerifyErrorOpts,
 }
 
 impl Default for JobMore {
@@ -297,66 +298,6 @@ impl Default for JobMore {
     }
 }
 
-/// Keys handled here (canonical `_` spelling).
-pub const MORE_KEYS: &[&str] = &[
-    "random_distribution",
-    "randrepeat",
-    "percentage_random",
-    "rate",
-    "rate_iops",
-    "rate_process",
-    "thinktime",
-    "thinktime_spin",
-    "thinktime_blocks",
-    "startdelay",
-    "io_size",
-    "io_limit",
-    "blockalign",
-    "ba",
-    "filename_format",
-    "iodepth_batch",
-    "iodepth_batch_submit",
-    "iodepth_batch_complete",
-    "iodepth_batch_complete_min",
-    "iodepth_batch_complete_max",
-    "iodepth_low",
-    "sync",
-    "fdatasync",
-    "fsync_on_close",
-    "fadvise_hint",
-    "continue_on_error",
-    "invalidate",
-    "create_on_open",
-    "fallocate",
-    "zero_buffers",
-    "refill_buffers",
-    "buffer_compress_percentage",
-    "verify",
-    "verify_pattern",
-    "do_verify",
-    "verify_fatal",
-    "write_bw_log",
-    "write_iops_log",
-    "write_lat_log",
-    "log_avg_msec",
-    "bw_avg_time",
-    "iops_avg_time",
-    "log_offset",
-    "percentile_list",
-    "lat_percentiles",
-    "clat_percentiles",
-    "wait_for",
-    "offset",
-    "offset_increment",
-    "exitall",
-    "exit_what",
-    "gtod_reduce",
-    "ratemin",
-    "rate_min",
-    "rate_iops_min",
-    "ratecycle",
-];
-
 /// Parse `random_distribution` for one direction.
 pub fn parse_distribution(s: &str, kb_base: u64) -> Result<Distribution, String> {
     let s = s.trim();
@@ -364,16 +305,7 @@ pub fn parse_distribution(s: &str, kb_base: u64) -> Result<Distribution, String>
         Some((k, a)) => (k.trim(), Some(a.trim())),
         None => (s, None),
     };
-    let num = |what: &str| -> Result<f64, String> {
-        let a = arg.ok_or_else(|| format!("{kind} needs a parameter ({what})"))?;
-        if a.contains(':') {
-            return Err(format!("{kind}: a center (':') is not supported by iomark"));
-        }
-        a.parse::<f64>()
-            .ok()
-            .filter(|x| x.is_finite())
-            .ok_or_else(|| format!("'{a}' is not a number ({what})"))
-    };
+    let num = |what: &str| dist_param(kind, arg, what);
     match kind {
         "random" => Ok(Distribution::Random),
         "zipf" => {
@@ -403,91 +335,123 @@ pub fn parse_distribution(s: &str, kb_base: u64) -> Result<Distribution, String>
         }
         "zoned" | "zoned_abs" => {
             let a = arg.ok_or("zoned needs access/range pairs like 60/10:30/20:10/70")?;
-            let mut acc_sum = 0u32;
-            let mut zones: Vec<(u32, Option<u64>)> = Vec::new();
-            for z in a.split(':').filter(|z| !z.trim().is_empty()) {
-                let (p, r) = z
-                    .split_once('/')
-                    .ok_or_else(|| format!("zone '{z}' is not ACCESS%/RANGE"))?;
-                let p: u32 = p
-                    .trim()
-                    .parse()
-                    .ok()
-                    .filter(|&p| p <= 100)
-                    .ok_or_else(|| format!("zone '{z}': access percent 0-100"))?;
-                acc_sum += p;
-                let r = if r.trim().is_empty() {
-                    None
-                } else if kind == "zoned" {
-                    Some(
-                        r.trim()
-                            .parse::<u64>()
-                            .ok()
-                            .filter(|&r| r <= 100)
-                            .ok_or_else(|| format!("zone '{z}': range percent 0-100"))?,
-                    )
-                } else {
-                    Some(parse_size(r, kb_base)?)
-                };
-                zones.push((p, r));
-            }
-            if zones.is_empty() || acc_sum != 100 {
-                return Err(format!(
-                    "zone access percentages sum to {acc_sum}, must be 100"
-                ));
-            }
+            let zones = parse_zones(a, kind == "zoned", kb_base)?;
             if kind == "zoned" {
-                let given: u64 = zones.iter().filter_map(|z| z.1).sum();
-                let open = zones.iter().filter(|z| z.1.is_none()).count() as u64;
-                if given > 100 || (open == 0 && given != 100) {
-                    return Err(format!("zone ranges sum to {given}%, must be 100%"));
-                }
-                let mut left = 100 - given;
-                let mut open_left = open;
-                let out = zones
-                    .into_iter()
-                    .map(|(p, r)| {
-                        let r = r.unwrap_or_else(|| {
-                            let share = left / open_left.max(1);
-                            left -= share;
-                            open_left -= 1;
-                            share
-                        });
-                        (p, r as u32)
-                    })
-                    .collect();
-                Ok(Distribution::Zoned(out))
+                zoned_percent(zones)
             } else {
-                if zones.iter().any(|z| z.1.is_none()) {
-                    return Err("zoned_abs needs a size for every zone".into());
-                }
-                Ok(Distribution::ZonedAbs(
-                    zones
-                        .into_iter()
-                        .map(|(p, r)| (p, r.unwrap_or(0)))
-                        .collect(),
-                ))
+                zoned_abs(zones)
             }
         }
-        "sequence" => {
-            let a = arg.ok_or("sequence needs block indices like sequence:2,0,1")?;
-            let v = a
-                .split([',', ':'])
-                .map(|x| {
-                    x.trim()
-                        .parse::<u64>()
-                        .map_err(|_| format!("sequence: '{}' is not a block index", x.trim()))
-                })
-                .collect::<Result<Vec<u64>, String>>()?;
-            if v.is_empty() || v.len() > 65_536 {
-                return Err("sequence needs 1 to 65536 block indices".into());
-            }
-            Ok(Distribution::Sequence(v))
-        }
+        "sequence" => parse_sequence(arg),
         _ => Err(
             "accepted: random, zipf:θ, pareto:h, normal:σ, zoned:A/R:…, zoned_abs:A/SIZE:…, sequence:I,J,…".into(),
         ),
     }
+}
+
+/// The number after `KIND:` (`what` names it in errors); a center (`:c`) is refused.
+fn dist_param(kind: &str, arg: Option<&str>, what: &str) -> Result<f64, String> {
+    let a = arg.ok_or_else(|| format!("{kind} needs a parameter ({what})"))?;
+    if a.contains(':') {
+        return Err(format!("{kind}: a center (':') is not supported by iomark"));
+    }
+    a.parse::<f64>()
+        .ok()
+        .filter(|x| x.is_finite())
+        .ok_or_else(|| format!("'{a}' is not a number ({what})"))
+}
+
+/// `ACCESS/RANGE:…` zones: access percents summing to 100, each with a range (a percent
+/// when `percent`, else a size) or none (`ACCESS/`: a share of what is left).
+fn parse_zones(a: &str, percent: bool, kb_base: u64) -> Result<Vec<(u32, Option<u64>)>, String> {
+    let mut acc_sum = 0u32;
+    let mut zones: Vec<(u32, Option<u64>)> = Vec::new();
+    for z in a.split(':').filter(|z| !z.trim().is_empty()) {
+        let (p, r) = z
+            .split_once('/')
+            .ok_or_else(|| format!("zone '{z}' is not ACCESS%/RANGE"))?;
+        let p: u32 = p
+            .trim()
+            .parse()
+            .ok()
+            .filter(|&p| p <= 100)
+            .ok_or_else(|| format!("zone '{z}': access percent 0-100"))?;
+        acc_sum += p;
+        let r = if r.trim().is_empty() {
+            None
+        } else if percent {
+            Some(
+                r.trim()
+                    .parse::<u64>()
+                    .ok()
+                    .filter(|&r| r <= 100)
+                    .ok_or_else(|| format!("zone '{z}': range percent 0-100"))?,
+            )
+        } else {
+            Some(fio_size(r, kb_base)?)
+        };
+        zones.push((p, r));
+    }
+    if zones.is_empty() || acc_sum != 100 {
+        return Err(format!(
+            "zone access percentages sum to {acc_sum}, must be 100"
+        ));
+    }
+    Ok(zones)
+}
+
+/// `zoned:`: range percents summing to 100; zones without one share what is left.
+fn zoned_percent(zones: Vec<(u32, Option<u64>)>) -> Result<Distribution, String> {
+    let given: u64 = zones.iter().filter_map(|z| z.1).sum();
+    let open = zones.iter().filter(|z| z.1.is_none()).count() as u64;
+    if given > 100 || (open == 0 && given != 100) {
+        return Err(format!("zone ranges sum to {given}%, must be 100%"));
+    }
+    let mut left = 100 - given;
+    let mut open_left = open;
+    let out = zones
+        .into_iter()
+        .map(|(p, r)| {
+            let r = r.unwrap_or_else(|| {
+                let share = left / open_left.max(1);
+                left -= share;
+                open_left -= 1;
+                share
+            });
+            (p, r as u32)
+        })
+        .collect();
+    Ok(Distribution::Zoned(out))
+}
+
+/// `zoned_abs:`: every zone has a size.
+fn zoned_abs(zones: Vec<(u32, Option<u64>)>) -> Result<Distribution, String> {
+    if zones.iter().any(|z| z.1.is_none()) {
+        return Err("zoned_abs needs a size for every zone".into());
+    }
+    Ok(Distribution::ZonedAbs(
+        zones
+            .into_iter()
+            .map(|(p, r)| (p, r.unwrap_or(0)))
+            .collect(),
+    ))
+}
+
+/// `sequence:I,J,…`: 1 to 65536 block indices.
+fn parse_sequence(arg: Option<&str>) -> Result<Distribution, String> {
+    let a = arg.ok_or("sequence needs block indices like sequence:2,0,1")?;
+    let v = a
+        .split([',', ':'])
+        .map(|x| {
+            x.trim()
+                .parse::<u64>()
+                .map_err(|_| format!("sequence: '{}' is not a block index", x.trim()))
+        })
+        .collect::<Result<Vec<u64>, String>>()?;
+    if v.is_empty() || v.len() > 65_536 {
+        return Err("sequence needs 1 to 65536 block indices".into());
+    }
+    Ok(Distribution::Sequence(v))
 }
 
 /// Parse a `percentile_list` (`99:99.9:99.99`), each in (0, 100], at most 64 values.
@@ -537,7 +501,9 @@ pub fn parse_pattern(s: &str) -> Result<Vec<u8>, String> {
         .map_err(|_| format!("'{t}' is not a pattern (0xHEX, \"text\" or a number)"))
 }
 
-fn per_dir(v: &str, f: &dyn Fn(&str) -> Result<u64, String>) -> Result<[u64; 2], String> {
+/// `READ[,WRITE]` of a per-direction value through `f`; an empty part is 0 (unlimited),
+/// WRITE defaults to READ.
+pub(crate) fn per_dir(v: &str, f: &dyn Fn(&str) -> Result<u64, String>) -> Result<[u64; 2], String> {
     let parts: Vec<&str> = v.split(',').collect();
     let r = if parts[0].trim().is_empty() {
         0
@@ -550,283 +516,6 @@ fn per_dir(v: &str, f: &dyn Fn(&str) -> Result<u64, String>) -> Result<[u64; 2],
         None => r,
     };
     Ok([r, w])
-}
-
-/// Apply a key of this module; `Ok(false)` when the key is not one of [`MORE_KEYS`].
-pub fn apply_more(
-    m: &mut JobMore,
-    key: &str,
-    value: Option<&str>,
-    origin: &Origin,
-    kb: u64,
-) -> Result<bool, FioError> {
-    let size = |v: &str| parse_size(v, kb).map_err(|e| bad(key, v, e, origin));
-    let time = |v: &str, unit: u64| parse_time(v, unit).map_err(|e| bad(key, v, e, origin));
-    match key {
-        "random_distribution" => {
-            let v = need(key, value, origin)?;
-            // `sequence:2,0,1` uses commas between indices: one value for both directions
-            let parts: Vec<&str> = if v.trim_start().starts_with("sequence") {
-                vec![v]
-            } else {
-                v.split(',').collect()
-            };
-            let r = parse_distribution(parts[0], kb).map_err(|e| bad(key, v, e, origin))?;
-            let w = match parts.get(1).filter(|p| !p.trim().is_empty()) {
-                Some(p) => parse_distribution(p, kb).map_err(|e| bad(key, v, e, origin))?,
-                None => r.clone(),
-            };
-            m.dist = [r, w];
-        }
-        "randrepeat" => m.randrepeat = parse_bool(key, value, origin)?,
-        "percentage_random" => {
-            let v = need(key, value, origin)?;
-            let n = parse_u64(key, v.split(',').next().unwrap_or(v), origin)?;
-            if n > 100 {
-                return Err(bad(key, v, "a percentage 0-100", origin));
-            }
-            m.percentage_random = n as u32;
-        }
-        "rate" => {
-            let v = need(key, value, origin)?;
-            m.rate_bytes =
-                per_dir(v, &|p| parse_size(p, kb)).map_err(|e| bad(key, v, e, origin))?;
-        }
-        "ratemin" | "rate_min" => {
-            let v = need(key, value, origin)?;
-            m.ratemin = per_dir(v, &|p| parse_size(p, kb)).map_err(|e| bad(key, v, e, origin))?;
-        }
-        "rate_iops_min" => {
-            let v = need(key, value, origin)?;
-            m.rate_iops_min = per_dir(v, &|p| {
-                p.trim()
-                    .parse::<u64>()
-                    .map_err(|_| format!("'{p}' is not a whole number"))
-            })
-            .map_err(|e| bad(key, v, e, origin))?;
-        }
-        "ratecycle" => {
-            let v = need(key, value, origin)?;
-            let d = time(v, 1_000_000)?;
-            if d.is_zero() {
-                return Err(bad(key, v, "must be > 0 (milliseconds by default)", origin));
-            }
-            m.ratecycle = d;
-        }
-        "rate_iops" => {
-            let v = need(key, value, origin)?;
-            m.rate_iops = per_dir(v, &|p| {
-                p.trim()
-                    .parse::<u64>()
-                    .map_err(|_| format!("'{p}' is not a whole number"))
-            })
-            .map_err(|e| bad(key, v, e, origin))?;
-        }
-        "rate_process" => {
-            let v = need(key, value, origin)?;
-            m.rate_process = match v.trim() {
-                "linear" => RateProcess::Linear,
-                "poisson" => RateProcess::Poisson,
-                _ => return Err(bad(key, v, "accepted: linear, poisson", origin)),
-            };
-        }
-        "thinktime" => m.thinktime = time(need(key, value, origin)?, 1_000)?,
-        "thinktime_spin" => m.thinktime_spin = time(need(key, value, origin)?, 1_000)?,
-        "thinktime_blocks" => {
-            m.thinktime_blocks = parse_u64(key, need(key, value, origin)?, origin)?.max(1)
-        }
-        "startdelay" => {
-            let v = need(key, value, origin)?;
-            let (a, b) = match v.split_once('-') {
-                Some((a, b)) => (time(a, 1_000_000_000)?, time(b, 1_000_000_000)?),
-                None => {
-                    let a = time(v, 1_000_000_000)?;
-                    (a, a)
-                }
-            };
-            m.startdelay = (a.min(b), a.max(b));
-        }
-        // 0 means unset, as in fio (one pass of `size`)
-        // fio 3.33: `N%` of size (0% = unset, above 100% refused); fio misreads a
-        // fraction (1.5% moved one block), so only whole percentages are taken
-        "io_size" | "io_limit" => {
-            let v = need(key, value, origin)?;
-            m.io_size = None;
-            m.io_size_pct = None;
-            match v.trim().strip_suffix('%') {
-                Some(p) => {
-                    let pc: u64 = p.trim().parse().map_err(|_| {
-                        bad(key, v, "a whole percentage of size from 0% to 100%", origin)
-                    })?;
-                    if pc > 100 {
-                        return Err(bad(key, v, "percentages above 100% are not accepted", origin));
-                    }
-                    m.io_size_pct = Some(pc).filter(|&n| n > 0);
-                }
-                None => m.io_size = Some(size(v)?).filter(|&n| n > 0),
-            }
-        }
-        "blockalign" | "ba" => {
-            let v = need(key, value, origin)?;
-            let a = size(v.split(',').next().unwrap_or(v))?;
-            if a == 0 {
-                return Err(bad(key, v, "must be > 0", origin));
-            }
-            m.blockalign = Some(a);
-        }
-        "filename_format" => m.filename_format = Some(need(key, value, origin)?.to_string()),
-        "iodepth_batch" | "iodepth_batch_submit" => {
-            m.iodepth_batch = parse_u64(key, need(key, value, origin)?, origin)?.min(65_536) as u32
-        }
-        "iodepth_batch_complete" | "iodepth_batch_complete_min" => {
-            m.iodepth_batch_complete_min =
-                parse_u64(key, need(key, value, origin)?, origin)?.min(65_536) as u32
-        }
-        "iodepth_batch_complete_max" => {
-            m.iodepth_batch_complete_max =
-                parse_u64(key, need(key, value, origin)?, origin)?.min(65_536) as u32
-        }
-        "iodepth_low" => {
-            m.iodepth_low = parse_u64(key, need(key, value, origin)?, origin)?.min(65_536) as u32
-        }
-        "sync" => {
-            m.sync_io = match value.map(str::trim) {
-                None | Some("1") | Some("sync") => true,
-                Some("0") | Some("none") => false,
-                Some(o) => return Err(bad(key, o, "accepted: 0, 1, none, sync", origin)),
-            }
-        }
-        "fdatasync" => m.fdatasync = parse_u64(key, need(key, value, origin)?, origin)?,
-        "fsync_on_close" => m.fsync_on_close = parse_bool(key, value, origin)?,
-        "fadvise_hint" => {
-            m.fadvise_hint = match value.map(str::trim) {
-                None | Some("1") => FadviseHint::Type,
-                Some("0") => FadviseHint::None,
-                Some("sequential") => FadviseHint::Sequential,
-                Some("random") => FadviseHint::Random,
-                Some(o) => return Err(bad(key, o, "accepted: 0, 1, sequential, random", origin)),
-            }
-        }
-        "continue_on_error" => {
-            let v = need(key, value, origin)?;
-            m.continue_on_error = crate::engine::fault::ContinueOnError::parse(v)
-                .map_err(|e| bad(key, v, e, origin))?;
-        }
-        "invalidate" => m.invalidate = parse_bool(key, value, origin)?,
-        "create_on_open" => m.create_on_open = parse_bool(key, value, origin)?,
-        "fallocate" => {
-            let v = need(key, value, origin)?.trim();
-            if !["none", "native", "posix", "keep", "truncate", "0", "1"].contains(&v) {
-                return Err(bad(
-                    key,
-                    v,
-                    "accepted: none, native, posix, keep, truncate, 0, 1",
-                    origin,
-                ));
-            }
-            m.fallocate = v.to_string();
-        }
-        "zero_buffers" => m.zero_buffers = parse_bool(key, value, origin)?,
-        "refill_buffers" => m.refill_buffers = parse_bool(key, value, origin)?,
-        "buffer_compress_percentage" => {
-            let v = need(key, value, origin)?;
-            let n = parse_u64(key, v, origin)?;
-            if n > 100 {
-                return Err(bad(key, v, "a percentage 0-100", origin));
-            }
-            m.buffer_compress_percentage = n as u32;
-        }
-        "verify" => {
-            let v = need(key, value, origin)?.trim();
-            m.verify =
-                match v {
-                    "0" | "none" => None,
-                    "crc32c" | "crc32c-intel" => Some(VerifyKind::Crc32c),
-                    "md5" => Some(VerifyKind::Md5),
-                    "xxhash" | "xxhash64" => Some(VerifyKind::Xxhash),
-                    "sha256" => Some(VerifyKind::Sha256),
-                    "crc64" => Some(VerifyKind::Crc64),
-                    "meta" => Some(VerifyKind::Meta),
-                    "pattern" => Some(VerifyKind::Pattern),
-                    _ => return Err(bad(
-                        key,
-                        v,
-                        "accepted: crc32c, crc32c-intel, crc64, md5, xxhash, sha256, meta, pattern, none",
-                        origin,
-                    )),
-                };
-        }
-        "verify_pattern" => {
-            let v = need(key, value, origin)?;
-            m.verify_pattern = parse_pattern(v).map_err(|e| bad(key, v, e, origin))?;
-        }
-        "do_verify" => m.do_verify = parse_bool(key, value, origin)?,
-        "verify_fatal" => m.verify_fatal = parse_bool(key, value, origin)?,
-        "write_bw_log" | "write_iops_log" | "write_lat_log" => {
-            let name = value.map(str::trim).filter(|v| !v.is_empty() && *v != "1");
-            let name = name.unwrap_or("").to_string();
-            match key {
-                "write_bw_log" => m.bw_log = Some(name),
-                "write_iops_log" => m.iops_log = Some(name),
-                _ => m.lat_log = Some(name),
-            }
-        }
-        "log_avg_msec" => m.log_avg_msec = parse_u64(key, need(key, value, origin)?, origin)?,
-        "bw_avg_time" | "iops_avg_time" => {
-            let v = parse_u64(key, need(key, value, origin)?, origin)?;
-            if v == 0 {
-                return Err(bad(
-                    key,
-                    "0",
-                    "an interval of at least 1 (ms) is accepted",
-                    origin,
-                ));
-            }
-            if key == "bw_avg_time" {
-                m.bw_avg_time = v;
-            } else {
-                m.iops_avg_time = v;
-            }
-        }
-        "log_offset" => m.log_offset = parse_bool(key, value, origin)?,
-        "percentile_list" => {
-            let v = need(key, value, origin)?;
-            m.percentile_list = Some(parse_percentiles(v).map_err(|e| bad(key, v, e, origin))?);
-        }
-        "lat_percentiles" => m.lat_percentiles = parse_bool(key, value, origin)?,
-        "clat_percentiles" => m.clat_percentiles = parse_bool(key, value, origin)?,
-        "wait_for" => m.wait_for = Some(need(key, value, origin)?.trim().to_string()),
-        "offset" => {
-            let v = need(key, value, origin)?;
-            m.offset = Some(match v.trim().strip_suffix('%') {
-                Some(p) => {
-                    let f: f64 = p
-                        .trim()
-                        .parse()
-                        .ok()
-                        .filter(|f: &f64| (0.0..100.0).contains(f))
-                        .ok_or_else(|| bad(key, v, "a percentage in [0, 100)", origin))?;
-                    crate::job::fio::SizeSpec::Percent(f)
-                }
-                None => crate::job::fio::SizeSpec::Bytes(size(v)?),
-            });
-        }
-        "offset_increment" => m.offset_increment = size(need(key, value, origin)?)?,
-        "exitall" => m.exitall = parse_bool(key, value, origin)?,
-        "exit_what" => {
-            let v = need(key, value, origin)?;
-            m.exit_what = match v.trim() {
-                "group" => ExitWhat::Group,
-                "stonewall" => ExitWhat::Stonewall,
-                "all" => ExitWhat::All,
-                _ => return Err(bad(key, v, "accepted: group, stonewall, all", origin)),
-            };
-        }
-        "gtod_reduce" => m.gtod_reduce = parse_bool(key, value, origin)?,
-        _ => return Ok(false),
-    }
-    let _ = parse_range;
-    Ok(true)
 }
 
 #[cfg(test)]

@@ -1,18 +1,14 @@
-//! fio keys of verification while writing, error handling and file creation:
-//! `verify_backlog[_batch]`, `verify_interval`, `verify_write_sequence`, `verify_dump`,
+//! Values of fio's keys of verification while writing, error handling and file creation
+//! (`verify_backlog[_batch]`, `verify_interval`, `verify_write_sequence`, `verify_dump`,
 //! `verify_async`, `ignore_error`, `error_dump`, `fill_device`, `create_serialize`,
-//! `atomic`, `allow_file_create`. Parsed into [`JobExtra`] (pure, no I/O); the run side
-//! is in `run/verify/fio.rs` and `run/fio/errors.rs`.
-//!
-//! Also names the keys of fio's xnvme / io_uring_cmd engines (NVMe FDP, protection
-//! information) so that a job file using them gets an error saying whose keys they are.
-
-use crate::job::fio::{bad, need, parse_bool, parse_u64, FioError};
-use crate::job::fio::ini::Origin;
+//! `atomic`, `allow_file_create`): [`VerifyErrorOpts`], the `ignore_error` parser and the
+//! checks against the rest of the job (pure, no I/O). The keys themselves are entries of
+//! the option table (`job/fio/options/`); the run side is in `run/verify/fio.rs` and
+//! `run/fio/errors.rs`.
 
 /// Options of this module, with fio's defaults.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct JobExtra {
+pub struct VerifyErrorOpts {
     /// `verify_backlog`: verify the written blocks after every N blocks written (0: only
     /// after the job's writes, fio's default)
     pub verify_backlog: u64,
@@ -50,9 +46,9 @@ pub struct JobExtra {
     pub allow_file_create: bool,
 }
 
-impl Default for JobExtra {
+impl Default for VerifyErrorOpts {
     fn default() -> Self {
-        JobExtra {
+        VerifyErrorOpts {
             verify_backlog: 0,
             verify_backlog_batch: None,
             verify_interval: None,
@@ -70,55 +66,13 @@ impl Default for JobExtra {
     }
 }
 
-impl JobExtra {
+impl VerifyErrorOpts {
     /// Whether verify checks the write sequence number (fio: default on, off when
     /// `atomic=1`).
     pub fn write_sequence(&self) -> bool {
         self.verify_write_sequence.unwrap_or(!self.atomic)
     }
 }
-
-/// Keys handled here (canonical `_` spelling).
-pub const EXTRA_KEYS: &[&str] = &[
-    "verify_backlog",
-    "verify_backlog_batch",
-    "verify_interval",
-    "verify_write_sequence",
-    "verify_dump",
-    "verify_async",
-    "ignore_error",
-    "error_dump",
-    "fill_device",
-    "fill_fs",
-    "create_serialize",
-    "create_fsync",
-    "atomic",
-    "allow_file_create",
-];
-
-/// Keys of fio's xnvme and io_uring_cmd engines (NVMe passthrough): flexible data
-/// placement, protection information, xNVMe backends. Engine options in fio.
-pub const XNVME_KEYS: &[&str] = &[
-    "fdp",
-    "fdp_pli",
-    "fdp_pli_select",
-    "dataplacement",
-    "plids",
-    "plid_select",
-    "md_per_io_size",
-    "pi_act",
-    "pi_chk",
-    "apptag",
-    "apptag_mask",
-    "cmd_type",
-    "xnvme_async",
-    "xnvme_sync",
-    "xnvme_admin",
-    "xnvme_dev_nsid",
-    "xnvme_dev_subnqn",
-    "xnvme_iovec",
-    "xnvme_mem",
-];
 
 /// errno names `ignore_error` accepts (fio takes the symbol or the number).
 const ERRNO_NAMES: &[(&str, i32)] = &[
@@ -214,88 +168,6 @@ pub fn parse_ignore_error(v: &str) -> Result<[Option<Vec<i32>>; 3], String> {
     Ok(out)
 }
 
-/// Apply a key of this module; `Ok(false)` when the key is not one of [`EXTRA_KEYS`].
-/// One-line remarks (options accepted without effect) go to `notices`.
-pub fn apply_extra(
-    x: &mut JobExtra,
-    key: &str,
-    value: Option<&str>,
-    origin: &Origin,
-    notices: &mut Vec<String>,
-) -> Result<bool, FioError> {
-    let mut notice = |n: String| {
-        if !notices.contains(&n) {
-            notices.push(n);
-        }
-    };
-    match key {
-        "verify_backlog" => x.verify_backlog = parse_u64(key, need(key, value, origin)?, origin)?,
-        "verify_backlog_batch" => {
-            x.verify_backlog_batch = Some(parse_u64(key, need(key, value, origin)?, origin)?)
-        }
-        "verify_interval" => {
-            let v = need(key, value, origin)?;
-            let n = crate::job::fio::parse_size(v, 1024).map_err(|e| bad(key, v, e, origin))?;
-            if n < crate::job::fio::keys::VERIFY_HEADER {
-                return Err(bad(
-                    key,
-                    v,
-                    format!(
-                        "at least {} bytes (the verify header)",
-                        crate::job::fio::keys::VERIFY_HEADER
-                    ),
-                    origin,
-                ));
-            }
-            x.verify_interval = Some(n);
-        }
-        "verify_write_sequence" => x.verify_write_sequence = Some(parse_bool(key, value, origin)?),
-        "verify_dump" => x.verify_dump = parse_bool(key, value, origin)?,
-        "verify_async" => {
-            let v = need(key, value, origin)?;
-            let n = parse_u64(key, v, origin)?;
-            x.verify_async = u32::try_from(n).map_err(|_| bad(key, v, "a thread count", origin))?;
-            if n > 0 {
-                notice(format!(
-                    "notice: verify_async={n}: iomark verifies inline in each job thread (no verifier threads); the option has no effect"
-                ));
-            }
-        }
-        "ignore_error" => {
-            let v = need(key, value, origin)?;
-            x.ignore_error = parse_ignore_error(v).map_err(|e| bad(key, v, e, origin))?;
-            if x.ignore_error[2].is_some() {
-                notice(
-                    "notice: ignore_error: the VERIFY list has no effect in iomark: a read job stops at a verify mismatch unless continue_on_error covers verify; a writing job counts its mismatches and fails (verify_fatal=1 stops it at once)".into(),
-                );
-            }
-        }
-        "error_dump" => x.error_dump = parse_bool(key, value, origin)?,
-        "fill_device" | "fill_fs" => x.fill_device = parse_bool(key, value, origin)?,
-        "create_serialize" => {
-            x.create_serialize = parse_bool(key, value, origin)?;
-            if !x.create_serialize {
-                notice(
-                    "notice: create_serialize=0: iomark always lays out every job's files one after another before any job starts; the option has no effect".into(),
-                );
-            }
-        }
-        "create_fsync" => x.create_fsync = parse_bool(key, value, origin)?,
-        "atomic" => x.atomic = parse_bool(key, value, origin)?,
-        "allow_file_create" => x.allow_file_create = parse_bool(key, value, origin)?,
-        _ => return Ok(false),
-    }
-    Ok(true)
-}
-
-/// The error for a key of fio's xnvme / io_uring_cmd engines, if `key` is one.
-pub fn engine_key_error(key: &str, origin: &Origin) -> Option<FioError> {
-    XNVME_KEYS.contains(&key).then(|| FioError::EngineKey {
-        key: key.to_string(),
-        origin: origin.clone(),
-    })
-}
-
 /// Checks of this module's keys against the rest of the job; `Err` is the reason, for
 /// a `job '…': …` error.
 pub fn validate_extra(job: &crate::job::fio::FioJob) -> Result<(), String> {
@@ -371,7 +243,7 @@ mod tests {
 
     #[test]
     fn defaults_and_sequence_rule() {
-        let mut x = JobExtra::default();
+        let mut x = VerifyErrorOpts::default();
         assert!(x.allow_file_create && x.create_serialize && x.write_sequence());
         x.atomic = true;
         assert!(!x.write_sequence(), "atomic=1 turns the sequence check off");

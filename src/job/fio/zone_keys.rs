@@ -1,12 +1,12 @@
-//! fio's zone keys (`zonemode`, `zonesize`, `zonerange`, `zoneskip`, `max_open_zones`,
-//! `zone_reset_*`, `read_beyond_wp`, the `z` size suffix) and the offset-generator keys
-//! (`random_generator`, `random_sequence_stride`) of `iomark run`, parsed into
-//! [`ZoneOpts`] (pure, no I/O). Semantics: `fio --cmdhelp=KEY` (fio 3.33) and fio's
-//! HOWTO; the run-time part lives in `run/gen/zones.rs`.
+//! Values of fio's zone keys (`zonemode`, `zonesize`, `zonerange`, `zoneskip`,
+//! `max_open_zones`, `zone_reset_*`, `read_beyond_wp`, the `z` size suffix) and of the
+//! offset-generator keys (`random_generator`, `random_sequence_stride`, `sprandom`):
+//! [`ZoneOpts`], and [`settle`], which turns `Nz` values into bytes once the job is read
+//! (pure, no I/O). The keys are entries of the option table (`job/fio/options/`);
+//! semantics: `fio --cmdhelp=KEY` (fio 3.33) and fio's HOWTO; the run-time part lives in
+//! `run/gen/zones.rs`.
 
 use crate::job::fio::{FioError, FioJob, SizeSpec};
-use crate::job::fio::ini::Origin;
-use crate::job::fio::units::{bad, parse_bool, parse_size, parse_u64};
 
 /// `zonemode`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -97,34 +97,6 @@ impl Default for ZoneOpts {
     }
 }
 
-/// Keys handled here (canonical `_` spelling).
-pub const ZONE_KEYS: &[&str] = &[
-    "zonemode",
-    "zonesize",
-    "zonerange",
-    "zoneskip",
-    "max_open_zones",
-    "job_max_open_zones",
-    "zone_reset_threshold",
-    "zone_reset_frequency",
-    "read_beyond_wp",
-    "random_generator",
-    "random_sequence_stride",
-    "sprandom",
-    "spr_op",
-    "spr_num_regions",
-];
-
-/// Keys whose value may be a count of zones (`8z`), as fio documents (`int[z]`).
-pub const Z_SUFFIX_KEYS: &[&str] = &[
-    "size",
-    "offset",
-    "offset_increment",
-    "io_size",
-    "io_limit",
-    "zoneskip",
-];
-
 /// `N` of a value `Nz` (a whole number of zones), else `None`.
 pub fn zones_of(v: &str) -> Option<u64> {
     let t = v.trim();
@@ -133,122 +105,6 @@ pub fn zones_of(v: &str) -> Option<u64> {
         return None;
     }
     n.parse().ok()
-}
-
-fn fraction(key: &str, v: &str, origin: &Origin) -> Result<f64, FioError> {
-    // fio's type is a ':'-separated float list; the first value is the one used
-    let first = v.split(':').next().unwrap_or(v).trim();
-    first
-        .parse::<f64>()
-        .ok()
-        .filter(|f| (0.0..=1.0).contains(f))
-        .ok_or_else(|| bad(key, v, "a number between 0 and 1", origin))
-}
-
-/// Apply a key of [`ZONE_KEYS`] (or a `z`-suffixed value of [`Z_SUFFIX_KEYS`]);
-/// `Ok(false)` when the key is not handled here. `notices` gets one-line remarks.
-pub fn apply_zone<'v>(
-    job: &mut FioJob,
-    key: &str,
-    value: Option<&'v str>,
-    origin: &Origin,
-    notices: &mut Vec<String>,
-) -> Result<bool, FioError> {
-    let z = &mut job.more.zones;
-    // a later plain value replaces an earlier `Nz` one
-    z.pending_z.retain(|(k, _)| k != key);
-    if Z_SUFFIX_KEYS.contains(&key) {
-        if let Some(n) = value.and_then(zones_of) {
-            z.pending_z.push((key.to_string(), n));
-            return Ok(true);
-        }
-    }
-    let need = |v: Option<&'v str>| v.ok_or_else(|| bad(key, "", "a value is required", origin));
-    let kb = job.kb_base;
-    let size = |v: &str| parse_size(v, kb).map_err(|e| bad(key, v, e, origin));
-    match key {
-        "zonemode" => {
-            let v = need(value)?;
-            z.mode = match v.trim() {
-                "none" => ZoneMode::None,
-                "strided" => ZoneMode::Strided,
-                "zbd" => ZoneMode::Zbd,
-                _ => return Err(bad(key, v, "accepted: none, strided, zbd", origin)),
-            };
-        }
-        "zonesize" => z.size = size(need(value)?)?,
-        "zonerange" => z.range = size(need(value)?)?,
-        "zoneskip" => z.skip = size(need(value)?)?,
-        "max_open_zones" | "job_max_open_zones" => {
-            let v = need(value)?;
-            let n = parse_u64(key, v, origin)?;
-            if n > 4096 {
-                return Err(bad(key, v, "between 0 and 4096 (0 = no limit)", origin));
-            }
-            if key == "max_open_zones" {
-                z.max_open_zones = n as u32;
-            } else {
-                z.job_max_open_zones = n as u32;
-            }
-        }
-        "zone_reset_threshold" => z.reset_threshold = Some(fraction(key, need(value)?, origin)?),
-        "zone_reset_frequency" => z.reset_frequency = Some(fraction(key, need(value)?, origin)?),
-        "read_beyond_wp" => z.read_beyond_wp = parse_bool(key, value, origin)?,
-        "random_generator" => {
-            let v = need(value)?;
-            z.random_generator = Some(match v.trim() {
-                "tausworthe" => RandGen::Tausworthe,
-                "tausworthe64" => RandGen::Tausworthe64,
-                "lfsr" => RandGen::Lfsr,
-                _ => {
-                    return Err(bad(
-                        key,
-                        v,
-                        "accepted: tausworthe, lfsr, tausworthe64",
-                        origin,
-                    ))
-                }
-            });
-            let n = match z.random_generator {
-                Some(RandGen::Lfsr) => "note: random_generator=lfsr: iomark draws offsets with its own generator and a random map, which keeps lfsr's property (every block exactly once per pass, also with norandommap=1); the order of offsets differs from fio's".to_string(),
-                _ => format!(
-                    "note: random_generator={}: iomark draws offsets with its own xorshift64* generator (same distribution, a different order of offsets than fio's)",
-                    v.trim()
-                ),
-            };
-            if !notices.contains(&n) {
-                notices.push(n);
-            }
-        }
-        "random_sequence_stride" => z.sequence_stride = parse_u64(key, need(value)?, origin)?,
-        "sprandom" => z.sprandom = parse_bool(key, value, origin)?,
-        "spr_op" => {
-            let v = need(value)?;
-            let f = v.split(':').next().unwrap_or(v).trim();
-            z.spr_op = f
-                .parse::<f64>()
-                .ok()
-                .filter(|f| *f > 0.0 && *f < 1.0)
-                .ok_or_else(|| {
-                    bad(
-                        key,
-                        v,
-                        "an over-provisioning share in (0, 1), e.g. 0.15",
-                        origin,
-                    )
-                })?;
-        }
-        "spr_num_regions" => {
-            let v = need(value)?;
-            let n = parse_u64(key, v, origin)?;
-            if n == 0 || n > 1_000_000 {
-                return Err(bad(key, v, "between 1 and 1000000", origin));
-            }
-            z.spr_num_regions = n as u32;
-        }
-        _ => return Ok(false),
-    }
-    Ok(true)
 }
 
 /// Settle the zone keys of a finished job: `z`-suffixed values become bytes, and the
@@ -321,20 +177,15 @@ pub fn settle(job: &mut FioJob) -> Result<(), FioError> {
 mod tests {
     use super::*;
 
-    fn origin() -> Origin {
-        Origin::CommandLine
-    }
-
     fn job(kv: &[(&str, &str)]) -> Result<FioJob, FioError> {
         let mut j = FioJob {
             name: "j".into(),
             ..FioJob::default()
         };
         let mut notes = Vec::new();
+        let o = crate::job::fio::ini::Origin::CommandLine;
         for (k, v) in kv {
-            if !apply_zone(&mut j, k, Some(v), &origin(), &mut notes)? {
-                panic!("{k} not handled");
-            }
+            crate::job::fio::options::apply(&mut j, k, Some(v), &o, &mut notes)?;
         }
         settle(&mut j)?;
         Ok(j)

@@ -12,7 +12,7 @@
 //! stonewall group) and removes it when the job exits. iomark adds the weights of a
 //! stonewall group's threads when the group starts and removes each when its thread
 //! ends, so jobs of one group start in step but a flow partner in a later stonewall
-//! group cannot hold a running job back forever (said in README).
+//! group cannot hold a running job back forever (said in docs/compat/fio.md, "Control").
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;

@@ -13,7 +13,7 @@
 //! not sync appears to achieve.
 
 use crate::exit;
-use crate::job::values::iec;
+use crate::job::units::iec;
 use crate::result::{self, JobInfo, Phase, Warning};
 use crate::run::signals::Signals;
 use crate::files::preflight;
@@ -30,7 +30,8 @@ use methods::{
 };
 pub use methods::{first_difference, Timing};
 pub use phase::{
-    bar, check_dir, json_placeholder, outcome, phase_result, print_partial, short, RunError,
+    bar, check_dir, json_placeholder, outcome, phase_result, print_partial, short, steps_bar,
+    RunError,
 };
 
 /// Block size of the buffered (cp-like) method, bytes.

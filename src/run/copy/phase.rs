@@ -86,6 +86,29 @@ pub fn bar(len: u64, msg: &str, bytes: bool) -> ProgressBar {
     b
 }
 
+/// A progress bar on stderr (hidden when stderr is not a terminal) for a run of `len`
+/// timed steps (mark's test loops): what runs now (`set_message`) and the time elapsed,
+/// not a step rate, which says nothing for steps of fixed length.
+pub fn steps_bar(len: u64, msg: &str) -> ProgressBar {
+    use std::io::IsTerminal;
+    if !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    steps_style(
+        ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr()),
+        msg,
+    )
+}
+
+/// The look of [`steps_bar`]: the message, the bar, the elapsed time.
+fn steps_style(b: ProgressBar, msg: &str) -> ProgressBar {
+    if let Ok(s) = ProgressStyle::with_template("{msg:>30} [{bar:30}] {elapsed_precise} elapsed") {
+        b.set_style(s.progress_chars("=> "));
+    }
+    b.set_message(msg.to_string());
+    b
+}
+
 /// A phase-shaped [`RunResult`] (`copy`, `tree`): the fileio sections stay empty,
 /// the numbers are in `phases`.
 pub fn phase_result(
@@ -194,5 +217,61 @@ pub fn short(e: &io::Error) -> String {
     match e.raw_os_error() {
         Some(n) => crate::files::strerror(n),
         None => e.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::{Arc, Mutex};
+
+    /// A terminal that keeps what is drawn.
+    #[derive(Debug, Clone, Default)]
+    struct Screen(Arc<Mutex<String>>);
+
+    impl indicatif::TermLike for Screen {
+        fn width(&self) -> u16 {
+            120
+        }
+        fn move_cursor_up(&self, _: usize) -> io::Result<()> {
+            Ok(())
+        }
+        fn move_cursor_down(&self, _: usize) -> io::Result<()> {
+            Ok(())
+        }
+        fn move_cursor_right(&self, _: usize) -> io::Result<()> {
+            Ok(())
+        }
+        fn move_cursor_left(&self, _: usize) -> io::Result<()> {
+            Ok(())
+        }
+        fn write_line(&self, s: &str) -> io::Result<()> {
+            self.write_str(&format!("{s}\n"))
+        }
+        fn write_str(&self, s: &str) -> io::Result<()> {
+            self.0.lock().unwrap().push_str(s);
+            Ok(())
+        }
+        fn clear_line(&self) -> io::Result<()> {
+            Ok(())
+        }
+        fn flush(&self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn mark_progress_shows_the_test_and_the_elapsed_time_not_a_rate() {
+        let screen = Screen::default();
+        let target = ProgressDrawTarget::term_like(Box::new(screen.clone()));
+        let b = steps_style(ProgressBar::with_draw_target(Some(4), target), "preparing");
+        b.set_message("SEQ1M Q8T1 read loop 1/3");
+        b.inc(1);
+        b.finish();
+        let drawn = screen.0.lock().unwrap().clone();
+        let last = drawn.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or("");
+        assert!(last.contains("SEQ1M Q8T1 read loop 1/3"), "{drawn:?}");
+        assert!(last.contains("00:00:00 elapsed"), "{drawn:?}");
+        assert!(!last.contains("/s") && !last.contains("1/4"), "no step rate or count: {last:?}");
     }
 }

@@ -8,7 +8,7 @@
 
 use crate::run::gen::Rng;
 use crate::job::fio::FioJob;
-use crate::job::fio::extra::{ioprio_value, JobExtra};
+use crate::job::fio::extra::{ioprio_value, PrioNumaDedupeOpts};
 
 /// Picks the ioprio of each request of one thread.
 #[derive(Clone, Debug)]
@@ -22,7 +22,7 @@ pub(crate) struct CmdPrio {
 
 impl CmdPrio {
     /// The picker of `job`, or `None` when every request has priority 0 (nothing set).
-    pub fn new(x: &JobExtra, seed: u64) -> Option<CmdPrio> {
+    pub fn new(x: &PrioNumaDedupeOpts, seed: u64) -> Option<CmdPrio> {
         let default = x.thread_ioprio().unwrap_or(0);
         let mut table: [Vec<(u64, u32, u16)>; 2] = [Vec::new(), Vec::new()];
         for (d, t) in table.iter_mut().enumerate() {
@@ -108,7 +108,7 @@ pub fn thread_ioprio_now() -> i64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::job::fio::extra::{parse_prio_split, JobExtra};
+    use crate::job::fio::extra::{parse_prio_split, PrioNumaDedupeOpts};
 
     fn share(
         p: &mut CmdPrio,
@@ -127,7 +127,7 @@ mod tests {
     /// within ±1.5 points over 100 000 picks.
     #[test]
     fn percentage_splits_between_cmdprio_and_thread_prio() {
-        let x = JobExtra {
+        let x = PrioNumaDedupeOpts {
             prioclass: Some(3),
             cmdprio_percentage: Some([20, 20]),
             ..Default::default()
@@ -146,7 +146,7 @@ mod tests {
     fn bssplit_entries_per_block_size() {
         let r = parse_prio_split("64k/25/1/1:64k/75/3/2:1024k/0", 1024).unwrap();
         let w = parse_prio_split("1024k/0", 1024).unwrap();
-        let x = JobExtra {
+        let x = PrioNumaDedupeOpts {
             prioclass: Some(2),
             prio: Some(7),
             cmdprio_bssplit: Some([r, w]),
@@ -167,7 +167,7 @@ mod tests {
     #[test]
     fn bssplit_hints_are_in_the_value() {
         let r = parse_prio_split("1M/10/2/0/1:1M/30/2/0/2:1M/60/2/0/0", 1024).unwrap();
-        let x = JobExtra {
+        let x = PrioNumaDedupeOpts {
             cmdprio_bssplit: Some([r.clone(), r]),
             ..Default::default()
         };
@@ -181,6 +181,6 @@ mod tests {
 
     #[test]
     fn nothing_set_means_no_picker() {
-        assert!(CmdPrio::new(&JobExtra::default(), 0).is_none());
+        assert!(CmdPrio::new(&PrioNumaDedupeOpts::default(), 0).is_none());
     }
 }

@@ -24,7 +24,7 @@
 use crate::exit;
 use crate::probe::diagnosis::{diagnose, Inputs};
 use crate::probe::Root;
-use crate::report::console::Console;
+use crate::util::console::Console;
 use crate::result::{self, RunResult, Status, Warning};
 use crate::report::notes;
 use crate::run::signals::Signals;
@@ -60,6 +60,8 @@ pub struct MarkJob {
     pub json: Option<PathBuf>,
     /// directory for the per-test charts of the median loops (`--plot`)
     pub plot: Option<PathBuf>,
+    /// colour of the table (`--color`, decided for this stdout)
+    pub paint: crate::util::color::Paint,
     /// argv after `mark`
     pub argv: Vec<String>,
 }
@@ -182,7 +184,7 @@ pub fn execute(job: &MarkJob) -> i32 {
         eprintln!(
             "iomark mark: --size={}: using {} ({used} bytes, a whole number of {} blocks)",
             job.size_text,
-            crate::job::values::iec(used),
+            crate::job::units::iec(used),
             block_words(block)
         );
     }
@@ -206,9 +208,9 @@ pub fn execute(job: &MarkJob) -> i32 {
             eprintln!(
                 "iomark mark: not enough free space in {}: the test file needs {} ({} bytes), {} ({avail} bytes) are available; use a smaller --size or another PATH",
                 job.path.display(),
-                crate::job::values::iec(job.size),
+                crate::job::units::iec(job.size),
                 job.size,
-                crate::job::values::iec(avail)
+                crate::job::units::iec(avail)
             );
             return exit::ENVIRONMENT;
         }
@@ -252,7 +254,7 @@ pub fn execute(job: &MarkJob) -> i32 {
     crate::outln!(
         "iomark mark: preset {}, {} test file, O_DIRECT, random data, {} s per test after a {} s warm-up, median of {} loop(s)",
         job.preset,
-        crate::job::values::iec(job.size),
+        crate::job::units::iec(job.size),
         job.time_s,
         job.warmup_s,
         job.loops
@@ -262,11 +264,7 @@ pub fn execute(job: &MarkJob) -> i32 {
     let mut prep = fileio_args(&tests[0], job.size, job.time_s, &dir, &json_path);
     prep.retain(|a| !a.starts_with("--json=") && a != "run");
     prep.push("prepare".into());
-    let pb = crate::run::copy::bar(
-        tests.len() as u64 * u64::from(job.loops),
-        "preparing",
-        false,
-    );
+    let pb = crate::run::copy::steps_bar(tests.len() as u64 * u64::from(job.loops), "preparing");
     let parsed = crate::cli::fileio::parse(&prep);
     let code = match parsed.outcome {
         crate::cli::fileio::Outcome::Job(j) => {
@@ -290,7 +288,7 @@ pub fn execute(job: &MarkJob) -> i32 {
         let shown = if rows.is_empty() {
             format!("no table printed{saved}")
         } else {
-            crate::out!("{}", table(rows));
+            crate::out!("{}", table(rows, &job.paint));
             format!(
                 "table above: the {} finished test{}, the {} unfinished omitted{saved}",
                 rows.len(),
@@ -326,7 +324,7 @@ pub fn execute(job: &MarkJob) -> i32 {
     let mut plots: Vec<PathBuf> = vec![];
     let mut warnings: Vec<Warning> = vec![];
     for t in &tests {
-        pb.set_message(t.name());
+        pb.set_message(format!("{} warm-up", t.name()));
         if job.warmup_s > 0 {
             let a = fileio_args(t, job.size, job.warmup_s, &dir, &json_path);
             if let Err(c) = run_fileio(&a, &json_path, false) {
@@ -340,7 +338,8 @@ pub fn execute(job: &MarkJob) -> i32 {
             }
         }
         let mut loops = vec![];
-        for _ in 0..job.loops {
+        for i in 0..job.loops {
+            pb.set_message(format!("{} loop {}/{}", t.name(), i + 1, job.loops));
             let a = fileio_args(t, job.size, job.time_s, &dir, &json_path);
             match run_fileio(&a, &json_path, job.plot.is_some()) {
                 Ok(r) => {
@@ -385,7 +384,7 @@ pub fn execute(job: &MarkJob) -> i32 {
     }
     pb.finish_and_clear();
     drop(guard);
-    crate::out!("{}", table(&rows));
+    crate::out!("{}", table(&rows, &job.paint));
     for p in &plots {
         crate::outln!("iomark mark: wrote {}", p.display());
     }

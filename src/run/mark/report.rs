@@ -7,6 +7,7 @@
 use super::{MarkJob, Test};
 use crate::probe::diagnosis::Diagnosis;
 use crate::result::{self, JobInfo, Latency, Phase, RunResult, Status, Warning};
+use crate::util::color::{Paint, Role};
 
 /// The numbers of one loop of one test (decimal MB/s, µs).
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -126,12 +127,14 @@ pub fn phase_of(row: &Row) -> Phase {
     p
 }
 
-/// The end-of-run table (plain text, aligned). `mb_s` columns are decimal.
-pub fn table(rows: &[Row]) -> String {
-    let mut out = format!(
-        "{:<22} {:>10} {:>10} {:>11} {:>10} {:>10}\n",
+/// The end-of-run table (aligned; coloured when `paint` is on: header, test names,
+/// footnote). `mb_s` columns are decimal.
+pub fn table(rows: &[Row], paint: &Paint) -> String {
+    let header = format!(
+        "{:<22} {:>10} {:>10} {:>11} {:>10} {:>10}",
         "test", "MB/s", "MiB/s", "IOPS", "mean µs", "p99 µs"
     );
+    let mut out = paint.paint(Role::Header, &header) + "\n";
     for r in rows {
         let m = &r.median;
         let mean = if m.lat.is_some() {
@@ -140,8 +143,8 @@ pub fn table(rows: &[Row]) -> String {
             "-".into()
         };
         out += &format!(
-            "{:<22} {:>10.2} {:>10.2} {:>11.0} {:>10} {:>10}\n",
-            r.test.name(),
+            "{} {:>10.2} {:>10.2} {:>11.0} {:>10} {:>10}\n",
+            paint.paint(Role::Name, &format!("{:<22}", r.test.name())),
             m.mb_s,
             m.mib_s,
             m.iops,
@@ -149,7 +152,8 @@ pub fn table(rows: &[Row]) -> String {
             m.p99_us.map_or("-".into(), |v| format!("{v:.1}"))
         );
     }
-    out += "MB/s = 1,000,000 B/s, MiB/s = 1,048,576 B/s. Latency is measured per I/O, submission to completion (Q1: pread/pwrite; QD > 1: io_uring).\n";
+    out += &paint.paint(Role::Dim, "MB/s = 1,000,000 B/s, MiB/s = 1,048,576 B/s. Latency is measured per I/O, submission to completion (Q1: pread/pwrite; QD > 1: io_uring).");
+    out.push('\n');
     out
 }
 
@@ -228,5 +232,61 @@ pub fn result(job: &MarkJob, rows: &[Row], diag: &Diagnosis, warnings: Vec<Warni
         clat: None,
         series: None,
         cpu: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rows() -> Vec<Row> {
+        crate::job::presets::expand("peak", false)
+            .unwrap()
+            .into_iter()
+            .map(|test| Row {
+                test,
+                median: Measured {
+                    mb_s: 1500.5,
+                    mib_s: 1431.0,
+                    iops: 1431.0,
+                    mean_us: 5562.2,
+                    p99_us: Some(10051.6),
+                    ..Default::default()
+                },
+                best_mb_s: 1500.5,
+                worst_mb_s: 1500.5,
+                loops_mb_s: vec![1500.5],
+            })
+            .collect()
+    }
+
+    /// `s` without ANSI escape sequences (`ESC [ … m`).
+    fn strip(s: &str) -> String {
+        let mut out = String::new();
+        let mut it = s.chars();
+        while let Some(c) = it.next() {
+            if c == '\x1b' {
+                for d in it.by_ref() {
+                    if d == 'm' {
+                        break;
+                    }
+                }
+            } else {
+                out.push(c);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn the_table_is_coloured_only_when_asked_and_keeps_its_columns() {
+        let plain = table(&rows(), &Paint { on: false });
+        let painted = table(&rows(), &Paint { on: true });
+        assert!(!plain.contains('\x1b'), "{plain}");
+        assert_eq!(strip(&painted), plain, "colour changes no character");
+        let lines: Vec<&str> = painted.lines().collect();
+        assert!(lines[0].starts_with("\x1b[1m"), "bold header: {:?}", lines[0]);
+        assert!(lines[1].starts_with("\x1b[36mSEQ1M Q8T1 read"), "{:?}", lines[1]);
+        assert!(plain.lines().nth(1).unwrap().starts_with("SEQ1M Q8T1 read           1500.50"));
     }
 }

@@ -14,7 +14,7 @@ use crate::cli::fileio::level;
 use crate::exit;
 use crate::files::fileset;
 use crate::job::sysbench::{Command, FileioJob, Geometry, IoMode};
-use crate::report::console::Console;
+use crate::util::console::Console;
 use crate::report::sysbench;
 use crate::result::{self, Status};
 use crate::run::signals::Signals;
@@ -169,7 +169,7 @@ fn prepare(job: &FileioJob, console: &Console, signals: &Signals) -> i32 {
                 g.raw_file_size,
                 g.files,
                 g.total,
-                crate::job::values::iec(g.total)
+                crate::job::units::iec(g.total)
             ),
         );
     }

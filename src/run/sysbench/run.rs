@@ -10,7 +10,7 @@ use crate::exit;
 use crate::job::sysbench::{FileioJob, Geometry, IoMode, TestMode};
 use crate::probe::diagnosis::Diagnosis;
 use crate::probe::{pagecache, Root};
-use crate::report::console::Console;
+use crate::util::console::Console;
 use crate::report::{notes, sysbench};
 use crate::result::{self, Interval, RunResult, Status};
 use crate::run::sampler::Sampler;

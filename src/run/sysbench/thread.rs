@@ -9,7 +9,7 @@ use crate::engine::registry::{self, Drive, Kind, Refused, Spec};
 use crate::engine::{Engine, IoErr};
 use crate::files::strerror;
 use crate::job::sysbench::{DataPattern, FileioJob, Geometry, IoMode, TestMode};
-use crate::report::console::Console;
+use crate::util::console::Console;
 use crate::run::sysbench::gen::Generator;
 use crate::run::sysbench::rng::Xoroshiro128Plus;
 use crate::run::worker::sysbench::SysbenchRules;

@@ -18,7 +18,7 @@
 
 use crate::engine::fault::{self, Op};
 use crate::exit;
-use crate::job::values::iec;
+use crate::job::units::iec;
 use crate::result::{self, JobInfo, Phase, Warning};
 use crate::run::copy::{bar, check_dir, json_placeholder, outcome, phase_result, short, RunError};
 use crate::run::sysbench::rng::{GlibcRandom, Xoroshiro128Plus};
@@ -58,6 +58,9 @@ pub struct TreeJob {
     /// `--keep`: stop after read-all and leave the tree in place (no rename, delete or
     /// rmdir phases); still removed after an error or Ctrl-C
     pub keep: bool,
+    /// `--drop-caches=auto` (true): before stat_all and read_all, drop the whole
+    /// system's caches when root; `off` (false): never touch them
+    pub drop_caches: bool,
     /// argv after the command word
     pub argv: Vec<String>,
 }
@@ -200,10 +203,24 @@ fn phase_of(name: &str, m: &Measured) -> Phase {
     p
 }
 
-/// Try to drop every cache (root only). Returns the `cache` text of the phase.
-fn cold_or_warm(dir: &std::path::Path) -> String {
+/// What `--drop-caches` will do in this run, said before the phases start: with
+/// `drop` (auto) and root, the whole system's caches are dropped twice.
+pub fn cache_plan(drop: bool, root: bool) -> String {
+    match (drop, root) {
+        (true, true) => "caches: --drop-caches=auto as root: before stat_all and read_all the whole system's page cache, dentries and inodes are dropped (sync; echo 3 > /proc/sys/vm/drop_caches); --drop-caches=off keeps them".into(),
+        (true, false) => "caches: --drop-caches=auto without root: caches cannot be dropped, stat_all and read_all may be served from memory".into(),
+        (false, _) => "caches: --drop-caches=off: caches are left alone, stat_all and read_all may be served from memory".into(),
+    }
+}
+
+/// Try to drop every cache (root only) unless `drop` is off. Returns the `cache` text
+/// of the phase.
+fn cold_or_warm(dir: &std::path::Path, drop: bool) -> String {
     if let Some(fs) = crate::files::preflight::memory_fs(dir) {
         return format!("warm: the tree is on {fs} (memory), which no cache drop can evict");
+    }
+    if !drop {
+        return "warm: caches not dropped (--drop-caches=off), metadata and data may come from memory".into();
     }
     match scratch::drop_all_caches() {
         Ok(()) => "cold: page cache, dentries and inodes dropped (sync; echo 3 > /proc/sys/vm/drop_caches, as root)".into(),
@@ -394,6 +411,10 @@ fn run(
         root.display(),
         job.threads
     );
+    crate::outln!(
+        "{}",
+        cache_plan(job.drop_caches, rustix::process::geteuid().is_root())
+    );
     let clock = Clock::new();
     let files = &plan.files;
 
@@ -474,7 +495,7 @@ fn run(
 
     // stat-all
     scratch.verify_dirs().map_err(RunError::Failed)?;
-    let cache = cold_or_warm(&root);
+    let cache = cold_or_warm(&root, job.drop_caches);
     let pb = bar(files.len() as u64, "stat", false);
     let m = parallel(files, job.threads, &clock, stop, &pb, |e| {
         let p = root.join(&e.rel);
@@ -489,7 +510,7 @@ fn run(
 
     // read-all: the read tar does — readdir walk, lstat, open + read + close per file.
     scratch.verify_dirs().map_err(RunError::Failed)?;
-    let cache = cold_or_warm(&root);
+    let cache = cold_or_warm(&root, job.drop_caches);
     let pb = bar(files.len() as u64, "read", false);
     let m = walk::read_all(&root, job.threads, &clock, stop, &pb)?;
     pb.finish_and_clear();

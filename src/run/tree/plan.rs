@@ -2,7 +2,7 @@
 //! each file is, drawn from a seed so a run is reproducible. Pure: nothing here touches
 //! a file.
 //!
-//! Size distribution (documented in docs/copy_tree.md; see [`file_size`]): 40 % of the
+//! Size distribution (documented in docs/commands/tree.md; see [`file_size`]): 40 % of the
 //! files are 0–1 KiB (uniform), 36 % 1–8 KiB, 20.9 % 8–64 KiB, 3 % 64–512 KiB and 0.1 %
 //! 512 KiB–4 MiB, log-uniform inside each bucket: median ≈ 1.8 KiB, mean ≈ 15 KiB,
 //! the shape of node_modules and source trees (most files tiny, a long tail of large ones).

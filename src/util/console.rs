@@ -1,7 +1,9 @@
 //! sysbench-style console: messages filtered by `--verbosity`, identical consecutive
-//! info messages collapsed into `(last message repeated N times)`, and write errors
-//! (a closed pipe) ignored instead of panicking.
+//! info messages collapsed into `(last message repeated N times)`. Its stdout goes
+//! through [`crate::util::output`] (a closed pipe ends the output quietly, a full disk
+//! is reported once at exit); nothing here panics on a write error.
 
+use crate::util::output;
 use std::io::Write;
 use std::sync::Mutex;
 
@@ -37,9 +39,9 @@ impl Console {
         self.verbosity
     }
 
-    fn flush_repeats(state: &mut (Option<String>, u32), out: &mut impl Write) {
+    fn flush_repeats(state: &mut (Option<String>, u32)) {
         if state.1 > 0 {
-            let _ = writeln!(out, "(last message repeated {} times)", state.1);
+            output::println(format_args!("(last message repeated {} times)", state.1));
         }
         *state = (None, 0);
     }
@@ -55,10 +57,8 @@ impl Console {
     /// Print a line regardless of verbosity (the histogram is printed with plain printf).
     pub fn raw(&self, text: &str) {
         let mut st = self.last.lock().unwrap_or_else(|e| e.into_inner());
-        let mut out = std::io::stdout().lock();
-        Self::flush_repeats(&mut st, &mut out);
-        let _ = writeln!(out, "{text}");
-        let _ = out.flush();
+        Self::flush_repeats(&mut st);
+        output::println(format_args!("{text}"));
     }
 
     /// Print text without adding a newline (multi-line report blocks).
@@ -67,10 +67,8 @@ impl Console {
             return;
         }
         let mut st = self.last.lock().unwrap_or_else(|e| e.into_inner());
-        let mut out = std::io::stdout().lock();
-        Self::flush_repeats(&mut st, &mut out);
-        let _ = write!(out, "{text}");
-        let _ = out.flush();
+        Self::flush_repeats(&mut st);
+        output::write(text.as_bytes());
     }
 
     /// An info message that collapses when repeated (e.g. each thread's
@@ -84,10 +82,8 @@ impl Console {
             st.1 += 1;
             return;
         }
-        let mut out = std::io::stdout().lock();
-        Self::flush_repeats(&mut st, &mut out);
-        let _ = writeln!(out, "{text}");
-        let _ = out.flush();
+        Self::flush_repeats(&mut st);
+        output::println(format_args!("{text}"));
         *st = (Some(text.to_string()), 0);
     }
 

@@ -1,0 +1,267 @@
+//! `iomark run`'s arguments → [`FioCommand`]: `--key=value` / `--key value` options,
+//! job files (`-` is standard input) and iomark's own options, in fio's order: the
+//! command-line options before the first `--name` are global and apply to job-file jobs
+//! too; each `--name` starts a job; command-line jobs come after the job files' jobs.
+//! Which keys exist, which take the next word and what each does is the option table's
+//! business (`job/fio/options/`); this module only walks the words and builds the jobs.
+
+use crate::job::fio::finish::finish_job;
+use crate::job::fio::ini::{self, Entry, Origin, Section};
+use crate::job::fio::options::{self, Apply, Arg, CmdCtx, Parse};
+use crate::job::fio::{FioCommand, FioError, FioJob};
+use std::path::{Path, PathBuf};
+
+/// The name a job file read from standard input (`iomark run -`) has in messages.
+pub const STDIN_NAME: &str = "<stdin>";
+
+/// Parse `iomark run` arguments: `--key=value` or `--key value` options (those before the
+/// first `--name` are global; see [`separate_value`] for which keys take the next word),
+/// `--output-format`, `--json=FILE`, and job files (any non-option word; `-` is standard
+/// input, named `<stdin>` in messages).
+/// Command-line globals apply to jobs from files too, as in fio.
+pub fn parse_args(args: &[String]) -> Result<FioCommand, FioError> {
+    parse_args_with(args, &|v| std::env::var(v).ok())
+}
+
+/// [`parse_args`] with an explicit environment lookup for `${VAR}` in job files.
+pub fn parse_args_with(
+    args: &[String],
+    env: &dyn Fn(&str) -> Option<String>,
+) -> Result<FioCommand, FioError> {
+    let Scan {
+        mut p,
+        mut sections,
+        files,
+    } = scan(args)?;
+    let base = globals(&mut p.cmd, &sections.remove(0).1)?;
+    for f in &files {
+        let pairs: Vec<(String, Vec<Entry>)> = job_file(f, env)?
+            .into_iter()
+            .filter(|s| {
+                p.cmd.sections.is_empty() || s.name == "global" || p.cmd.sections.contains(&s.name)
+            })
+            .map(|s| (s.name, s.entries))
+            .collect();
+        jobs_from_sections(&pairs, &mut p.cmd, &base)?;
+    }
+    for (name, entries) in &sections {
+        let mut job = base.clone();
+        job.name = name.clone();
+        apply_all(&mut job, entries, &mut p.cmd.notices)?;
+        if job.name.is_empty() {
+            return Err(FioError::Usage("--name needs a value".into()));
+        }
+        finish_job(job, &mut p.cmd)?;
+    }
+    check_command(&p.cmd)?;
+    if let Some(ns) = p.reap_spin {
+        for j in &mut p.cmd.jobs {
+            j.reap_spin_ns = ns;
+        }
+    }
+    Ok(p.cmd)
+}
+
+/// Parse one job file into a command (no command-line options).
+pub fn parse_job_file(path: &Path) -> Result<FioCommand, FioError> {
+    parse_args(&[path.display().to_string()])
+}
+
+/// Build jobs from `(section name, entries)` pairs, the section named `global` applying
+/// to every later job (fio semantics: a later `[global]` changes jobs after it only).
+pub fn jobs_from_sections(
+    sections: &[(String, Vec<Entry>)],
+    cmd: &mut FioCommand,
+    base: &FioJob,
+) -> Result<(), FioError> {
+    let mut global = base.clone();
+    for (name, entries) in sections {
+        if name == "global" {
+            for e in entries {
+                apply_entry(&mut global, e, &mut cmd.notices)?;
+                cmd.global_options
+                    .push((e.key.clone(), e.value.clone().unwrap_or_default()));
+            }
+            continue;
+        }
+        let mut job = global.clone();
+        job.options.clear();
+        job.name = name.clone();
+        apply_all(&mut job, entries, &mut cmd.notices)?;
+        finish_job(job, cmd)?;
+    }
+    Ok(())
+}
+
+/// The words of the command line, sorted: the options acted on, the job entries of each
+/// command-line section (the first is `global`), and the job files.
+struct Scan {
+    p: Parse,
+    sections: Vec<(String, Vec<Entry>)>,
+    files: Vec<PathBuf>,
+}
+
+fn scan(args: &[String]) -> Result<Scan, FioError> {
+    let mut s = Scan {
+        p: Parse::default(),
+        sections: vec![("global".into(), Vec::new())],
+        files: Vec::new(),
+    };
+    let mut i = 0;
+    while i < args.len() {
+        let a = &args[i];
+        i += 1;
+        let Some(opt) = a.strip_prefix("--") else {
+            if a.starts_with('-') && a.len() > 1 {
+                return Err(FioError::Usage(format!(
+                    "'{a}': options are written --key=value or --key value"
+                )));
+            }
+            s.files.push(PathBuf::from(a));
+            continue;
+        };
+        let (k, v) = match opt.split_once('=') {
+            Some((k, v)) => (k, Some(v.to_string())),
+            None => match separate_value(opt, args.get(i).map(String::as_str))? {
+                Some(next) => {
+                    i += 1;
+                    (opt, Some(next.to_string()))
+                }
+                None => (opt, None),
+            },
+        };
+        s.option(k, v)?;
+    }
+    Ok(s)
+}
+
+impl Scan {
+    /// One `--k[=v]`: a command-line option acts now; a job key (known or not: an unknown
+    /// one is reported when its job is built) joins the current section; `--name` starts
+    /// a section.
+    fn option(&mut self, k: &str, v: Option<String>) -> Result<(), FioError> {
+        let key = k.replace('-', "_");
+        match options::find(&key).map(|o| o.apply) {
+            Some(Apply::Command(f)) => {
+                return f(
+                    &mut CmdCtx {
+                        p: &mut self.p,
+                        key: k,
+                    },
+                    v.as_deref(),
+                )
+            }
+            Some(Apply::Front) => {
+                return Err(FioError::Usage(format!(
+                    "--{k} is read by `iomark run` itself, before the jobs are parsed"
+                )))
+            }
+            _ => {}
+        }
+        if key == "name" {
+            self.sections
+                .push((v.clone().unwrap_or_default(), Vec::new()));
+        }
+        if let Some(last) = self.sections.last_mut() {
+            last.1.push(Entry {
+                key: k.to_string(),
+                value: v,
+                origin: Origin::CommandLine,
+            });
+        }
+        Ok(())
+    }
+}
+
+/// The job every command-line global applies to, its entries recorded as global options.
+fn globals(cmd: &mut FioCommand, entries: &[Entry]) -> Result<FioJob, FioError> {
+    let mut base = FioJob::default();
+    for e in entries {
+        apply_entry(&mut base, e, &mut cmd.notices)?;
+        cmd.global_options
+            .push((e.key.clone(), e.value.clone().unwrap_or_default()));
+    }
+    base.options.clear();
+    Ok(base)
+}
+
+fn apply_entry(job: &mut FioJob, e: &Entry, notices: &mut Vec<String>) -> Result<(), FioError> {
+    options::apply(job, &e.key, e.value.as_deref(), &e.origin, notices)
+}
+
+fn apply_all(
+    job: &mut FioJob,
+    entries: &[Entry],
+    notices: &mut Vec<String>,
+) -> Result<(), FioError> {
+    entries
+        .iter()
+        .try_for_each(|e| apply_entry(job, e, notices))
+}
+
+/// The sections of job file `f` (`-`: standard input, as fio).
+fn job_file(f: &Path, env: &dyn Fn(&str) -> Option<String>) -> Result<Vec<Section>, FioError> {
+    if f.as_os_str() != "-" {
+        return Ok(ini::parse_file_with(f, env)?);
+    }
+    let mut text = String::new();
+    std::io::Read::read_to_string(&mut std::io::stdin(), &mut text).map_err(|e| {
+        FioError::Usage(format!(
+            "cannot read the job file from standard input (-): {e}"
+        ))
+    })?;
+    Ok(ini::parse_str_with(&text, Path::new(STDIN_NAME), env)?)
+}
+
+/// Checks over all jobs: every `--section` names one, `wait_for` names an earlier job,
+/// and there is a job at all.
+fn check_command(cmd: &FioCommand) -> Result<(), FioError> {
+    for s in &cmd.sections {
+        if !cmd.jobs.iter().any(|j| &j.name == s) {
+            return Err(FioError::Usage(format!(
+                "--section={s}: no job-file section of that name"
+            )));
+        }
+    }
+    for (i, j) in cmd.jobs.iter().enumerate() {
+        if let Some(w) = &j.more.wait_for {
+            if !cmd.jobs[..i].iter().any(|x| &x.name == w) {
+                return Err(FioError::Job {
+                    job: j.name.clone(),
+                    why: format!("wait_for={w} names no job defined before it"),
+                });
+            }
+        }
+    }
+    if cmd.jobs.is_empty() {
+        return Err(FioError::Usage(
+            "no jobs: give --name=NAME with options, or a job file".into(),
+        ));
+    }
+    Ok(())
+}
+
+/// For `--KEY` written without `=VALUE`, whether the next word `next` is its value, as
+/// fio's getopt does (`--bs 8k`): `Some(next)` when it is, by the option's [`Arg`] in the
+/// table. Keys that need a value take the next word, and error `--KEY needs a value
+/// (--KEY=VALUE)` (exit 2) when there is none or it is another `--option` (except those
+/// with their own message, such as `--output needs a file name`); flag keys never take
+/// it; other boolean keys (fio `FIO_OPT_BOOL`, e.g. `--direct 1`) take it only when it
+/// is a boolean word, so `--direct job.fio` still reads `job.fio`. Unknown keys take
+/// nothing (they are reported later with their own message).
+fn separate_value<'a>(key: &str, next: Option<&'a str>) -> Result<Option<&'a str>, FioError> {
+    const BOOL_WORDS: &[&str] = &["0", "1", "true", "false", "yes", "no", "on", "off"];
+    let Some(o) = options::find(&key.trim().replace('-', "_")) else {
+        return Ok(None);
+    };
+    let value = next.filter(|n| !n.starts_with("--"));
+    match o.arg {
+        Arg::Flag => Ok(None),
+        Arg::BoolWord => Ok(next.filter(|n| BOOL_WORDS.contains(&n.to_ascii_lowercase().as_str()))),
+        Arg::Value | Arg::ValueOwnMessage if value.is_some() => Ok(value),
+        Arg::ValueOwnMessage => Ok(None),
+        Arg::Value => Err(FioError::Usage(format!(
+            "--{key} needs a value (--{key}=VALUE)"
+        ))),
+    }
+}

@@ -1,0 +1,132 @@
+//! A fio job once all its keys are read: keys that depend on each other are settled
+//! (`atomic` implies O_DIRECT, `verify_pattern` alone means `verify=pattern`, `Nz`
+//! values become bytes, the latency search takes its companions), then the job is
+//! checked as a whole. Each check is one `Err(why)` naming the keys and what is
+//! accepted, reported as `job 'NAME': why`.
+
+use crate::job::fio::keys::{VerifyKind, VERIFY_HEADER};
+use crate::job::fio::{EngineKind, FioCommand, FioError, FioJob, IORING_MAX_ENTRIES};
+
+/// Settle and check `job`, then add it to `cmd`.
+pub(crate) fn finish_job(mut job: FioJob, cmd: &mut FioCommand) -> Result<(), FioError> {
+    settle(&mut job, &mut cmd.notices);
+    crate::job::fio::zone_keys::settle(&mut job)?;
+    validate(&job).map_err(|why| FioError::Job {
+        job: job.name.clone(),
+        why,
+    })?;
+    cmd.jobs.push(job);
+    Ok(())
+}
+
+/// Settle keys that depend on each other (fio: a `verify_pattern` alone means
+/// `verify=pattern`).
+fn settle(job: &mut FioJob, notices: &mut Vec<String>) {
+    // fio --cmdhelp=atomic: "Use Atomic IO with O_DIRECT (implies O_DIRECT)"
+    if job.more.x.atomic {
+        job.direct = true;
+    }
+    if job.more.verify.is_none() && !job.more.verify_pattern.is_empty() {
+        job.more.verify = Some(VerifyKind::Pattern);
+    }
+    for n in crate::job::fio::control::finish_control(&mut job.control, &job.name) {
+        if !notices.contains(&n) {
+            notices.push(n);
+        }
+    }
+}
+
+/// Every check of a whole job, in order; the first that fails is the reason.
+fn validate(job: &FioJob) -> Result<(), String> {
+    let uring = job.engine == EngineKind::IoUring;
+    check_amount(job)?;
+    check_verify(job)?;
+    crate::job::fio::keys_verify::validate_extra(job)?;
+    if job.readonly && job.rw.writes() {
+        return Err("readonly=1 forbids a job that writes (rw=read or randread only)".into());
+    }
+    check_io_uring_keys(job)?;
+    crate::job::fio::control::validate_control(&job.control, uring)?;
+    crate::job::fio::extra::validate(&job.extra, uring, job.engine.name())?;
+    for bs in [&job.bs_read, &job.bs_write] {
+        if job.direct && bs.min() % 512 != 0 {
+            return Err(format!(
+                "direct=1 needs block sizes that are multiples of the device's logical block size (at least 512); got {} bytes",
+                bs.min()
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The job knows how much to do (a size, a file, an I/O count or a time) and its depth
+/// fits the engine.
+fn check_amount(job: &FioJob) -> Result<(), String> {
+    let sized = job.size.is_some() || job.filesize.is_some();
+    if job.engine != EngineKind::Null && !sized && job.filename.is_none() {
+        return Err(
+            "no size given (set size= or filesize=, or a filename= of an existing file)".into(),
+        );
+    }
+    if job.engine == EngineKind::Null && !sized && !job.time_based && job.number_ios == 0 {
+        return Err("ioengine=null needs size=, number_ios= or time_based with runtime=".into());
+    }
+    if job.engine == EngineKind::IoUring && job.iodepth > IORING_MAX_ENTRIES {
+        return Err(format!(
+            "iodepth={} is above io_uring's limit of {IORING_MAX_ENTRIES} ring entries (IORING_MAX_ENTRIES); use iodepth of at most {IORING_MAX_ENTRIES}",
+            job.iodepth
+        ));
+    }
+    if job.time_based && job.runtime.is_none() {
+        return Err("time_based needs runtime=".into());
+    }
+    Ok(())
+}
+
+/// `verify=` has data to check, a pattern when it needs one, and blocks that hold its
+/// header.
+fn check_verify(job: &FioJob) -> Result<(), String> {
+    let m = &job.more;
+    let Some(k) = m.verify else {
+        return Ok(());
+    };
+    if job.engine == EngineKind::Null {
+        return Err(format!(
+            "verify={} needs an engine that moves data (ioengine=null does none)",
+            k.name()
+        ));
+    }
+    if k == VerifyKind::Pattern && m.verify_pattern.is_empty() {
+        return Err("verify=pattern needs verify_pattern=".into());
+    }
+    let min = job.bs_read.min().min(job.bs_write.min());
+    if k != VerifyKind::Pattern && min < VERIFY_HEADER {
+        return Err(format!(
+            "verify={} needs block sizes of at least {VERIFY_HEADER} bytes (the verify header); got {min}",
+            k.name()
+        ));
+    }
+    Ok(())
+}
+
+/// io_uring's own keys are set on io_uring jobs only; polling needs O_DIRECT.
+fn check_io_uring_keys(job: &FioJob) -> Result<(), String> {
+    if (job.hipri
+        || job.sqthread_poll
+        || job.sqthread_poll_cpu.is_some()
+        || job.force_async.is_some_and(|n| n > 0))
+        && job.engine != EngineKind::IoUring
+    {
+        return Err(format!(
+            "hipri, sqthread_poll, sqthread_poll_cpu and force_async apply to ioengine=io_uring only (ioengine={})",
+            job.engine.name()
+        ));
+    }
+    if job.hipri && !job.direct {
+        return Err(
+            "hipri=1 (completion polling) needs direct=1: polling works on O_DIRECT I/O only"
+                .into(),
+        );
+    }
+    Ok(())
+}

@@ -1,0 +1,303 @@
+//! Options of fio's group "I/O": block sizes (`bs`, `bsrange`, `bssplit`, `ba`), the
+//! amount of I/O (`size`, `io_size`, `number_ios`) and where it starts (`offset`,
+//! `offset_increment`). `size`, `offset`, `offset_increment` and `io_size` also take a
+//! count of zones (`8z`, fio's `int[z]`), settled by `zone_keys::settle`.
+
+use super::{FioOption, Group, JobCtx, Kind};
+use crate::job::fio::zone_keys::zones_of;
+use crate::job::fio::{BlockSizes, FioError, SizeSpec};
+use crate::job::units::{self, BssplitError};
+
+type R = Result<(), FioError>;
+
+pub(super) static OPTIONS: &[FioOption] = &[
+    FioOption::job("bs", Group::Io, Kind::Int, "Block size unit", bs)
+        .alias(&["blocksize"])
+        .default("4096")
+        .range(1, -1)
+        .example("4k,64k"),
+    FioOption::job(
+        "bsrange",
+        Group::Io,
+        Kind::Range,
+        "Set block size range (in more detail than bs)",
+        bsrange,
+    )
+    .alias(&["blocksize_range"])
+    .range(1, 0)
+    .example("4k-16k"),
+    FioOption::job(
+        "bssplit",
+        Group::Io,
+        Kind::Str,
+        "Set a specific mix of block sizes",
+        bssplit,
+    )
+    .example("4k/50:64k/50"),
+    FioOption::job(
+        "ba",
+        Group::Io,
+        Kind::Int,
+        "IO block offset alignment",
+        blockalign,
+    )
+    .alias(&["blockalign"])
+    .range(1, -1)
+    .example("4k"),
+    FioOption::job(
+        "size",
+        Group::Io,
+        Kind::SizeStr,
+        "Total size of device or files",
+        size,
+    )
+    .example("50%"),
+    FioOption::job(
+        "io_size",
+        Group::Io,
+        Kind::SizeStr,
+        "Total size of I/O to be performed",
+        io_size,
+    )
+    .alias(&["io_limit"])
+    .example("64m"),
+    FioOption::job(
+        "number_ios",
+        Group::Io,
+        Kind::Str,
+        "Force job completion after this number of IOs",
+        number_ios,
+    )
+    .default("0"),
+    FioOption::job(
+        "offset",
+        Group::Io,
+        Kind::SizeStr,
+        "Start IO from this offset",
+        offset,
+    )
+    .default("0")
+    .example("10%"),
+    FioOption::job(
+        "offset_increment",
+        Group::Io,
+        Kind::SizeStr,
+        "What is the increment from one offset to the next",
+        offset_increment,
+    )
+    .default("0")
+    .example("1m"),
+];
+
+/// fio's `int[z]`: `Nz` counts zones, turned into bytes by `zone_keys::settle` once
+/// `zonesize` is known; a later plain value replaces an earlier `Nz` of the same key.
+/// True when `v` is such a count (it is then recorded).
+pub(super) fn zone_count(c: &mut JobCtx<'_>, v: Option<&str>) -> bool {
+    let key = c.key;
+    let z = &mut c.job.more.zones;
+    z.pending_z.retain(|(k, _)| k != key);
+    match v.and_then(zones_of) {
+        Some(n) => {
+            z.pending_z.push((key.to_string(), n));
+            true
+        }
+        None => false,
+    }
+}
+
+/// `READ[,WRITE[,TRIM]]` of a per-direction key: each part through `one` (an empty part
+/// is `None`: that direction keeps its value); WRITE defaults to READ, TRIM is ignored.
+fn read_write<T: Clone>(
+    v: &str,
+    mut one: impl FnMut(&str) -> Result<Option<T>, FioError>,
+) -> Result<(Option<T>, Option<T>), FioError> {
+    let parts: Vec<&str> = v.split(',').collect();
+    let r = one(parts[0])?;
+    let w = match parts.get(1) {
+        Some(p) => one(p)?,
+        None => r.clone(),
+    };
+    Ok((r, w))
+}
+
+fn set_sizes(c: &mut JobCtx<'_>, (r, w): (Option<BlockSizes>, Option<BlockSizes>)) {
+    if let Some(r) = r {
+        c.job.bs_read = r;
+    }
+    if let Some(w) = w {
+        c.job.bs_write = w;
+    }
+}
+
+fn bs(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
+    let v = c.need(v)?;
+    if v.split(',').count() > 3 {
+        return Err(c.bad(v, "at most read,write,trim sizes"));
+    }
+    let sizes = read_write(v, |p| {
+        if p.trim().is_empty() {
+            return Ok(None);
+        }
+        if p.contains('-') {
+            // public case C12: `bs=4k-16k` is not a range in fio's bs= (it would
+            // silently mean "read 4k, write 16k" in some versions)
+            return Err(c.bad(
+                v,
+                "a range is not a block size: use bsrange=A-B for a range; bs=A,B sets read and write sizes",
+            ));
+        }
+        match c.size(p)? {
+            0 => Err(c.bad(v, "block size must be > 0")),
+            b => Ok(Some(BlockSizes::Fixed(b))),
+        }
+    })?;
+    set_sizes(c, sizes);
+    Ok(())
+}
+
+/// One direction of `bsrange`: sizes are multiples of the minimum (fio's promise; public
+/// case C12); a maximum that is not one is rounded down, and said.
+fn bsrange_one(c: &mut JobCtx<'_>, v: &str, p: &str) -> Result<Option<BlockSizes>, FioError> {
+    if p.trim().is_empty() {
+        return Ok(None);
+    }
+    let (a, b) = units::fio_range(p, c.job.kb_base).map_err(|e| c.bad(v, e))?;
+    if a == 0 {
+        return Err(c.bad(v, "block size must be > 0"));
+    }
+    if b % a != 0 {
+        c.notice(format!(
+            "notice: {}={}: {b} is not a multiple of {a}; issued sizes are multiples of {a} up to {}",
+            c.key,
+            p.trim(),
+            b / a * a
+        ));
+    }
+    let b = b / a * a;
+    Ok(Some(if a == b {
+        BlockSizes::Fixed(a)
+    } else {
+        BlockSizes::Range(a, b)
+    }))
+}
+
+fn bsrange(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
+    let v = c.need(v)?;
+    let sizes = read_write(v, |p| bsrange_one(c, v, p))?;
+    set_sizes(c, sizes);
+    Ok(())
+}
+
+fn bssplit(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
+    let v = c.need(v)?;
+    let sizes = read_write(v, |p| {
+        if p.trim().is_empty() {
+            return Ok(None);
+        }
+        match units::fio_bssplit(p, c.job.kb_base) {
+            Ok(s) => Ok(Some(BlockSizes::Split(s))),
+            Err(BssplitError::Sum(sum)) => Err(FioError::BssplitSum {
+                value: v.to_string(),
+                sum,
+                origin: c.origin.clone(),
+            }),
+            Err(BssplitError::Syntax(e)) => Err(c.bad(v, e)),
+        }
+    })?;
+    set_sizes(c, sizes);
+    Ok(())
+}
+
+fn blockalign(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
+    let v = c.need(v)?;
+    let a = c.size(v.split(',').next().unwrap_or(v))?;
+    if a == 0 {
+        return Err(c.bad(v, "must be > 0"));
+    }
+    c.job.more.blockalign = Some(a);
+    Ok(())
+}
+
+fn size(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
+    if zone_count(c, v) {
+        return Ok(());
+    }
+    let v = c.need(v)?;
+    c.job.size = match v.trim().strip_suffix('%') {
+        Some(p) => {
+            let f: f64 = p
+                .trim()
+                .parse()
+                .map_err(|_| c.bad(v, "a percentage like 50%"))?;
+            if !(f > 0.0 && f <= 100.0) {
+                return Err(c.bad(v, "percentage must be in (0, 100]"));
+            }
+            Some(SizeSpec::Percent(f))
+        }
+        // fio: size=0 is unset (the file's own size is used)
+        None => match c.size(v)? {
+            0 => None,
+            n => Some(SizeSpec::Bytes(n)),
+        },
+    };
+    Ok(())
+}
+
+/// `io_size=BYTES` or `N%` of the thread's size. 0 (or 0%) means unset, as in fio (one
+/// pass of `size`); fio 3.33 refuses above 100% and misreads a fraction (1.5% moved one
+/// block), so only whole percentages are taken.
+fn io_size(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
+    if zone_count(c, v) {
+        return Ok(());
+    }
+    let v = c.need(v)?;
+    c.job.more.io_size = None;
+    c.job.more.io_size_pct = None;
+    match v.trim().strip_suffix('%') {
+        Some(p) => {
+            let pc: u64 = p
+                .trim()
+                .parse()
+                .map_err(|_| c.bad(v, "a whole percentage of size from 0% to 100%"))?;
+            if pc > 100 {
+                return Err(c.bad(v, "percentages above 100% are not accepted"));
+            }
+            c.job.more.io_size_pct = Some(pc).filter(|&n| n > 0);
+        }
+        None => c.job.more.io_size = Some(c.size(v)?).filter(|&n| n > 0),
+    }
+    Ok(())
+}
+
+fn number_ios(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
+    c.job.number_ios = c.need_u64(v)?;
+    Ok(())
+}
+
+fn offset(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
+    if zone_count(c, v) {
+        return Ok(());
+    }
+    let v = c.need(v)?;
+    c.job.more.offset = Some(match v.trim().strip_suffix('%') {
+        Some(p) => {
+            let f: f64 = p
+                .trim()
+                .parse()
+                .ok()
+                .filter(|f: &f64| (0.0..100.0).contains(f))
+                .ok_or_else(|| c.bad(v, "a percentage in [0, 100)"))?;
+            SizeSpec::Percent(f)
+        }
+        None => SizeSpec::Bytes(c.size(v)?),
+    });
+    Ok(())
+}
+
+fn offset_increment(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
+    if zone_count(c, v) {
+        return Ok(());
+    }
+    c.job.more.offset_increment = c.size(c.need(v)?)?;
+    Ok(())
+}

@@ -1,0 +1,302 @@
+//! The command-line options of `iomark run`: fio's own (`--output-format`, `--output`,
+//! `--section`, `--parse-only`, …) and iomark's (`--json`, `--plot`, `--reap-spin`,
+//! `--engine-strict`, `--allow-destructive-write`). They act on the command being parsed
+//! ([`Parse`]), never on a job: in a job file they are an error naming them. `--help`,
+//! `--version`, `--cmdhelp` and `--showcmd` are read by `cli/run.rs` before parsing.
+
+use super::{bad, fio_bool, Arg, CmdCtx, FioOption, Kind};
+use crate::job::fio::ini::Origin;
+use crate::job::fio::{FioCommand, FioError, OutputFormat};
+use crate::job::units;
+use std::path::PathBuf;
+use std::time::Duration;
+
+type R = Result<(), FioError>;
+
+/// The command line read so far: the command, and `--reap-spin`, which is given to every
+/// job once all are built.
+#[derive(Debug, Default)]
+pub struct Parse {
+    /// the command being built
+    pub cmd: FioCommand,
+    /// `--reap-spin`, ns
+    pub reap_spin: Option<u64>,
+}
+
+pub(super) static OPTIONS: &[FioOption] = &[
+    FioOption::cmd(
+        "output-format",
+        Kind::Str,
+        "Output format (normal, json, json+, or a comma list such as normal,json)",
+        output_format,
+    )
+    .default("normal")
+    .values(&[
+        ("normal", "fio's human summary"),
+        ("json", "fio's JSON document"),
+        (
+            "json+",
+            "fio's JSON document with the latency histogram bins",
+        ),
+    ])
+    .example("normal,json"),
+    FioOption::cmd("output", Kind::Str, "Write output to file", output)
+        .arg(Arg::ValueOwnMessage)
+        .example("out.txt"),
+    FioOption::cmd(
+        "section",
+        Kind::Str,
+        "Only run specified section in job file, multiple sections can be specified",
+        section,
+    )
+    .arg(Arg::ValueOwnMessage)
+    .example("job1"),
+    FioOption::cmd(
+        "status-interval",
+        Kind::Time,
+        "Print a progress line (stderr) and record an interval sample this often",
+        status_interval,
+    )
+    .example("1s"),
+    FioOption::cmd(
+        "eta",
+        Kind::Str,
+        "When ETA estimate should be printed (accepted; iomark prints no ETA line)",
+        eta,
+    )
+    .values(&[("always", ""), ("never", ""), ("auto", "")])
+    .example("never"),
+    FioOption::cmd(
+        "eta-newline",
+        Kind::Time,
+        "Force a new line for every 't' period passed (accepted; no ETA line)",
+        eta_newline,
+    )
+    .example("5"),
+    FioOption::cmd(
+        "eta-interval",
+        Kind::Time,
+        "ETA update interval, ms by default (accepted; no ETA line)",
+        eta_interval,
+    )
+    .example("500"),
+    FioOption::cmd(
+        "parse-only",
+        Kind::Flag,
+        "Parse options only, don't start any IO",
+        parse_only,
+    ),
+    FioOption::cmd(
+        "warnings-fatal",
+        Kind::Flag,
+        "Fio parser warnings are fatal",
+        warnings_fatal,
+    ),
+    FioOption::cmd(
+        "minimal",
+        Kind::Flag,
+        "Minimal (terse) output (refused: terse output is not supported)",
+        minimal,
+    ),
+    FioOption::front(
+        "showcmd",
+        Kind::Flag,
+        "Turn a job file into command line options",
+    ),
+    FioOption::front(
+        "cmdhelp",
+        Kind::Flag,
+        "Print command help, \"all\" for all of them",
+    ),
+    FioOption::front("version", Kind::Flag, "Print version info and exit"),
+    FioOption::front("help", Kind::Flag, "Print this page"),
+    FioOption::cmd(
+        "json",
+        Kind::Str,
+        "Write iomark's RunResult (JSON) to FILE",
+        json,
+    )
+    .arg(Arg::ValueOwnMessage)
+    .example("r.json"),
+    FioOption::cmd(
+        "plot",
+        Kind::Str,
+        "Write SVG charts of the run (throughput over time, latency curve) to DIR",
+        plot,
+    )
+    .arg(Arg::ValueOwnMessage)
+    .example("plots"),
+    FioOption::cmd(
+        "allow-destructive-write",
+        Kind::Str,
+        "Let jobs write to this block device (repeatable)",
+        allow_destructive_write,
+    )
+    .arg(Arg::ValueOwnMessage)
+    .example("/dev/sdx"),
+    FioOption::cmd(
+        "reap-spin",
+        Kind::Time,
+        "io_uring: watch for completions this long before sleeping (0 = sleep at once, as fio)",
+        reap_spin,
+    )
+    .default("5us")
+    .example("800ns"),
+    FioOption::cmd(
+        "engine-strict",
+        Kind::Flag,
+        "Exit 3 instead of falling back to psync when io_uring is denied",
+        engine_strict,
+    ),
+];
+
+/// `ORIGIN: invalid value …` of a command-line option.
+fn bad_arg(key: &str, value: &str, why: impl Into<String>) -> FioError {
+    bad(key, value, why, &Origin::CommandLine)
+}
+
+/// The file or directory an option names; none (or empty): `--KEY needs FORM`.
+fn named(v: Option<&str>, needs: &str) -> Result<String, FioError> {
+    v.filter(|f| !f.is_empty())
+        .map(str::to_string)
+        .ok_or_else(|| FioError::Usage(needs.into()))
+}
+
+/// A flag written with a value: `--KEY takes no value`.
+fn no_value(c: &CmdCtx<'_>, v: Option<&str>) -> R {
+    match v {
+        Some(_) => Err(FioError::Usage(format!(
+            "--{k} takes no value (write --{k})",
+            k = c.key
+        ))),
+        None => Ok(()),
+    }
+}
+
+fn output_format(c: &mut CmdCtx<'_>, v: Option<&str>) -> R {
+    if v.is_some_and(|f| f.split(',').any(|x| x == "terse")) {
+        return Err(bad_arg(
+            "output-format",
+            v.unwrap_or_default(),
+            "terse output is not supported by iomark; accepted: normal, json, json+",
+        ));
+    }
+    let list = v.unwrap_or("");
+    c.p.cmd.output_format =
+        OutputFormat::parse(list).map_err(|why| bad_arg("output-format", list, why))?;
+    Ok(())
+}
+
+fn output(c: &mut CmdCtx<'_>, v: Option<&str>) -> R {
+    let f = named(v, "--output needs a file name (--output=FILE)")?;
+    c.p.cmd.output = Some(PathBuf::from(f));
+    Ok(())
+}
+
+fn section(c: &mut CmdCtx<'_>, v: Option<&str>) -> R {
+    let f = named(
+        v,
+        "--section needs a job-file section name (--section=NAME)",
+    )?;
+    c.p.cmd.sections.push(f);
+    Ok(())
+}
+
+fn status_interval(c: &mut CmdCtx<'_>, v: Option<&str>) -> R {
+    let t = v.unwrap_or("");
+    let d = units::fio_time(t, 1_000_000_000).map_err(|e| bad_arg("status-interval", t, e))?;
+    if d < Duration::from_millis(100) {
+        return Err(bad_arg("status-interval", t, "at least 100ms"));
+    }
+    c.p.cmd.status_interval = Some(d);
+    Ok(())
+}
+
+/// fio's progress line: iomark prints none, so `--eta*` are checked and ignored.
+fn eta(_: &mut CmdCtx<'_>, v: Option<&str>) -> R {
+    let t = v.unwrap_or("");
+    if !["never", "always", "auto"].contains(&t) {
+        return Err(bad_arg(
+            "eta",
+            t,
+            "accepted: never, always, auto (iomark prints no ETA line)",
+        ));
+    }
+    Ok(())
+}
+
+/// fio: eta-newline's plain number is seconds, eta-interval's milliseconds.
+fn eta_time(c: &CmdCtx<'_>, v: Option<&str>, unit_ns: u64) -> R {
+    let t = v.unwrap_or("");
+    units::fio_time(t, unit_ns).map_err(|e| bad_arg(c.key, t, e))?;
+    Ok(())
+}
+
+fn eta_newline(c: &mut CmdCtx<'_>, v: Option<&str>) -> R {
+    eta_time(c, v, 1_000_000_000)
+}
+
+fn eta_interval(c: &mut CmdCtx<'_>, v: Option<&str>) -> R {
+    eta_time(c, v, 1_000_000)
+}
+
+fn parse_only(c: &mut CmdCtx<'_>, v: Option<&str>) -> R {
+    no_value(c, v)?;
+    c.p.cmd.parse_only = true;
+    Ok(())
+}
+
+fn warnings_fatal(c: &mut CmdCtx<'_>, v: Option<&str>) -> R {
+    no_value(c, v)?;
+    c.p.cmd.warnings_fatal = true;
+    Ok(())
+}
+
+fn minimal(c: &mut CmdCtx<'_>, v: Option<&str>) -> R {
+    no_value(c, v)?;
+    Err(FioError::Usage(
+        "--minimal: terse output is not supported by iomark (accepted: --output-format=normal, json, json+)".into(),
+    ))
+}
+
+fn json(c: &mut CmdCtx<'_>, v: Option<&str>) -> R {
+    let f = named(v, "--json needs a file name (--json=FILE)")?;
+    c.p.cmd.json_file = Some(PathBuf::from(f));
+    Ok(())
+}
+
+fn plot(c: &mut CmdCtx<'_>, v: Option<&str>) -> R {
+    let f = named(v, "--plot needs a directory (--plot=DIR)")?;
+    c.p.cmd.plot = Some(PathBuf::from(f));
+    Ok(())
+}
+
+fn allow_destructive_write(c: &mut CmdCtx<'_>, v: Option<&str>) -> R {
+    let f = named(
+        v,
+        "--allow-destructive-write needs the device it allows (--allow-destructive-write=/dev/sdX)",
+    )?;
+    c.p.cmd
+        .own_options
+        .push(("allow-destructive-write".into(), f.clone()));
+    c.p.cmd.allow_destructive_write.push(PathBuf::from(f));
+    Ok(())
+}
+
+fn reap_spin(c: &mut CmdCtx<'_>, v: Option<&str>) -> R {
+    let t = v.unwrap_or("");
+    c.p.reap_spin = Some(units::iomark_spin_ns(t).map_err(|why| bad_arg("reap-spin", t, why))?);
+    c.p.cmd
+        .own_options
+        .push(("reap-spin".into(), t.trim().into()));
+    Ok(())
+}
+
+fn engine_strict(c: &mut CmdCtx<'_>, v: Option<&str>) -> R {
+    let strict = fio_bool("engine-strict", v, &Origin::CommandLine)?;
+    c.p.cmd.engine_strict = strict;
+    c.p.cmd
+        .own_options
+        .push(("engine-strict".into(), if strict { "" } else { "0" }.into()));
+    Ok(())
+}

@@ -1,0 +1,214 @@
+//! Options of fio's groups "Verify" (checksums, patterns, verify while writing), "I/O
+//! buffers" (contents of the write buffers: zeros, refills, compressibility, dedupe) and
+//! "Error handling" (`continue_on_error`, `ignore_error`). The run side is
+//! `run/verify/fio.rs`, `run/fio/dedupe.rs` and `run/fio/errors.rs`.
+
+use super::{FioOption, Group, JobCtx, Kind};
+use crate::job::fio::extra::DedupeMode;
+use crate::job::fio::keys::{parse_pattern, VerifyKind, VERIFY_HEADER};
+use crate::job::fio::keys_verify::parse_ignore_error;
+use crate::job::fio::FioError;
+use crate::job::units;
+
+type R = Result<(), FioError>;
+
+pub(super) static OPTIONS: &[FioOption] = &[
+    FioOption::job("verify", Group::Verify, Kind::Str, "Verify data written", verify)
+        .default("0")
+        .values(&[
+            ("0", "Don't do IO verification"),
+            ("none", "Alias for '0'"),
+            ("md5", "Use md5 checksums for verification"),
+            ("crc64", "Use crc64 checksums for verification"),
+            ("crc32c-intel", "Use crc32c checksums for verification (hw assisted, if available)"),
+            ("crc32c", "Use crc32c checksums for verification (hw assisted, if available)"),
+            ("sha256", "Use sha256 checksums for verification"),
+            ("xxhash", "Use xxhash checksums for verification"),
+            ("xxhash64", "Alias for 'xxhash'"),
+            ("meta", "Use io information for verification"),
+            ("pattern", "Verify strict pattern"),
+        ])
+        .example("crc32c"),
+    FioOption::job("verify_pattern", Group::Verify, Kind::Str, "Fill pattern for IO buffers", verify_pattern)
+        .example("0xdeadbeef"),
+    FioOption::job("do_verify", Group::Verify, Kind::Bool, "Run verification stage after write", do_verify)
+        .default("1"),
+    FioOption::job("verify_fatal", Group::Verify, Kind::Bool, "Exit on a single verify failure, don't continue", verify_fatal)
+        .default("0"),
+    FioOption::job("verify_backlog", Group::Verify, Kind::Str, "Verify after this number of blocks are written", verify_backlog)
+        .example("16"),
+    FioOption::job("verify_backlog_batch", Group::Verify, Kind::Int, "Verify this number of IO blocks", verify_backlog_batch)
+        .range(0, -1)
+        .example("8"),
+    FioOption::job("verify_interval", Group::Verify, Kind::Int, "Store verify buffer header every N bytes", verify_interval)
+        .range(64, -1)
+        .example("512"),
+    FioOption::job("verify_write_sequence", Group::Verify, Kind::Bool, "Verify header write sequence number", verify_write_sequence)
+        .default("1"),
+    FioOption::job("verify_dump", Group::Verify, Kind::Bool, "Dump contents of good and bad blocks on failure", verify_dump)
+        .default("0"),
+    FioOption::job("verify_async", Group::Verify, Kind::Int, "Number of async verifier threads to use", verify_async)
+        .default("0")
+        .range(0, -1)
+        .example("0"),
+    FioOption::job("zero_buffers", Group::Buffers, Kind::Flag, "Init IO buffers to all zeroes", zero_buffers),
+    FioOption::job("refill_buffers", Group::Buffers, Kind::Flag, "Refill IO buffers on every IO submit", refill_buffers),
+    FioOption::job("buffer_compress_percentage", Group::Buffers, Kind::Int, "How compressible the buffer is (approximately)", buffer_compress_percentage)
+        .range(0, 100)
+        .example("50"),
+    FioOption::job("dedupe_percentage", Group::Buffers, Kind::Int, "Percentage of buffers that are dedupable", dedupe_percentage)
+        .range(0, 100)
+        .example("25"),
+    FioOption::job("dedupe_mode", Group::Buffers, Kind::Str, "Mode for the deduplication buffer generation", dedupe_mode)
+        .default("repeat")
+        .values(&[
+            ("repeat", "repeat previous page"),
+            ("working_set", "choose a page randomly from limited working set defined in dedupe_working_set_percentage"),
+        ])
+        .example("working_set"),
+    FioOption::job("dedupe_working_set_percentage", Group::Buffers, Kind::Int, "Dedupe working set size in percentages from file or device size used to generate dedupe patterns from", dedupe_working_set_percentage)
+        .default("5")
+        .range(0, 100)
+        .example("10"),
+    FioOption::job("dedupe_global", Group::Buffers, Kind::Bool, "Share deduplication buffers across jobs", dedupe_global)
+        .default("0"),
+    FioOption::job("continue_on_error", Group::Errors, Kind::Str, "Continue on non-fatal errors during IO", continue_on_error)
+        .default("none")
+        .values(&[
+            ("none", "Exit when an error is encountered"),
+            ("read", "Continue on read errors only"),
+            ("write", "Continue on write errors only"),
+            ("io", "Continue on any IO errors"),
+            ("verify", "Continue on verify errors only"),
+            ("all", "Continue on all io and verify errors"),
+            ("0", "Alias for 'none'"),
+            ("1", "Alias for 'all'"),
+        ])
+        .example("io"),
+    FioOption::job("ignore_error", Group::Errors, Kind::Str, "Set a specific list of errors to ignore", ignore_error)
+        .example("EIO,ENOSPC:122"),
+    FioOption::job("error_dump", Group::Errors, Kind::Bool, "Dump info on each error", error_dump)
+        .default("0"),
+];
+
+fn verify(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
+    let v = c.need(v)?.trim();
+    c.job.more.verify =
+        match v {
+            "0" | "none" => None,
+            "crc32c" | "crc32c-intel" => Some(VerifyKind::Crc32c),
+            "md5" => Some(VerifyKind::Md5),
+            "xxhash" | "xxhash64" => Some(VerifyKind::Xxhash),
+            "sha256" => Some(VerifyKind::Sha256),
+            "crc64" => Some(VerifyKind::Crc64),
+            "meta" => Some(VerifyKind::Meta),
+            "pattern" => Some(VerifyKind::Pattern),
+            _ => return Err(c.bad(
+                v,
+                "accepted: crc32c, crc32c-intel, crc64, md5, xxhash, sha256, meta, pattern, none",
+            )),
+        };
+    Ok(())
+}
+
+fn verify_pattern(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
+    let v = c.need(v)?;
+    c.job.more.verify_pattern = parse_pattern(v).map_err(|e| c.bad(v, e))?;
+    Ok(())
+}
+
+fn verify_backlog(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
+    c.job.more.x.verify_backlog = c.need_u64(v)?;
+    Ok(())
+}
+
+fn verify_backlog_batch(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
+    c.job.more.x.verify_backlog_batch = Some(c.need_u64(v)?);
+    Ok(())
+}
+
+/// `verify_interval=N`: N bytes (`kb_base` 1024 whatever the job's), at least the
+/// verify header.
+fn verify_interval(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
+    let v = c.need(v)?;
+    let n = units::fio_size(v, 1024).map_err(|e| c.bad(v, e))?;
+    if n < VERIFY_HEADER {
+        return Err(c.bad(
+            v,
+            format!("at least {VERIFY_HEADER} bytes (the verify header)"),
+        ));
+    }
+    c.job.more.x.verify_interval = Some(n);
+    Ok(())
+}
+
+fn verify_write_sequence(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
+    c.job.more.x.verify_write_sequence = Some(c.bool(v)?);
+    Ok(())
+}
+
+fn verify_async(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
+    let v = c.need(v)?;
+    let n = c.u64(v)?;
+    c.job.more.x.verify_async = u32::try_from(n).map_err(|_| c.bad(v, "a thread count"))?;
+    if n > 0 {
+        c.notice(format!(
+            "notice: verify_async={n}: iomark verifies inline in each job thread (no verifier threads); the option has no effect"
+        ));
+    }
+    Ok(())
+}
+
+fn buffer_compress_percentage(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
+    c.job.more.buffer_compress_percentage = c.need_at_most(v, 100, "a percentage 0-100")? as u32;
+    Ok(())
+}
+
+fn dedupe_percentage(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
+    c.job.extra.dedupe_percentage = c.need_at_most(v, 100, "a percentage 0-100")? as u32;
+    Ok(())
+}
+
+fn dedupe_mode(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
+    let v = c.need(v)?;
+    c.job.extra.dedupe_mode = match v.trim() {
+        "repeat" => DedupeMode::Repeat,
+        "working_set" => DedupeMode::WorkingSet,
+        _ => return Err(c.bad(v, "accepted: repeat, working_set")),
+    };
+    Ok(())
+}
+
+fn dedupe_working_set_percentage(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
+    c.job.extra.dedupe_working_set_percentage =
+        c.need_at_most(v, 100, "a percentage 0-100")? as u32;
+    Ok(())
+}
+
+fn continue_on_error(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
+    let v = c.need(v)?;
+    c.job.more.continue_on_error =
+        crate::engine::fault::ContinueOnError::parse(v).map_err(|e| c.bad(v, e))?;
+    Ok(())
+}
+
+fn ignore_error(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
+    let v = c.need(v)?;
+    c.job.more.x.ignore_error = parse_ignore_error(v).map_err(|e| c.bad(v, e))?;
+    if c.job.more.x.ignore_error[2].is_some() {
+        c.notice(
+            "notice: ignore_error: the VERIFY list has no effect in iomark: a read job stops at a verify mismatch unless continue_on_error covers verify; a writing job counts its mismatches and fails (verify_fatal=1 stops it at once)".into(),
+        );
+    }
+    Ok(())
+}
+
+bool_keys! {
+    do_verify => more.do_verify;
+    verify_fatal => more.verify_fatal;
+    verify_dump => more.x.verify_dump;
+    zero_buffers => more.zero_buffers;
+    refill_buffers => more.refill_buffers;
+    dedupe_global => extra.dedupe_global;
+    error_dump => more.x.error_dump;
+}

@@ -1,0 +1,269 @@
+//! Options of fio's groups "Filename" (which files, created or not, mounted or not) and
+//! "File" (their sizes and count, syncs, fadvise and how they are laid out).
+
+use super::{Arg, FioOption, Group, JobCtx, Kind};
+use crate::job::fio::keys::FadviseHint;
+use crate::job::fio::FioError;
+use crate::job::units;
+use std::path::PathBuf;
+
+type R = Result<(), FioError>;
+
+pub(super) static OPTIONS: &[FioOption] = &[
+    FioOption::job(
+        "filename",
+        Group::Filename,
+        Kind::Str,
+        "File(s) to use for the workload",
+        filename,
+    )
+    .example("/tmp/a:/tmp/b"),
+    FioOption::job(
+        "directory",
+        Group::Filename,
+        Kind::Str,
+        "Directory to store files in",
+        directory,
+    )
+    .example("/tmp"),
+    FioOption::job(
+        "filename_format",
+        Group::Filename,
+        Kind::Str,
+        "Override default $jobname.$jobnum.$filenum naming",
+        filename_format,
+    )
+    .default("$jobname.$jobnum.$filenum")
+    .example("f.$filenum"),
+    FioOption::job(
+        "allow_file_create",
+        Group::Filename,
+        Kind::Bool,
+        "Permit fio to create files, if they don't exist",
+        allow_file_create,
+    )
+    .default("1"),
+    FioOption::job(
+        "allow_mounted_write",
+        Group::Filename,
+        Kind::Bool,
+        "Allow writes to a mounted partition",
+        allow_mounted_write,
+    )
+    .default("0"),
+    FioOption::job(
+        "readonly",
+        Group::Filename,
+        Kind::Bool,
+        "Refuse any job that writes (fio: --readonly)",
+        readonly,
+    )
+    .alias(&["read_only"])
+    .default("0"),
+    FioOption::job(
+        "nrfiles",
+        Group::File,
+        Kind::Int,
+        "Split job workload between this number of files",
+        nrfiles,
+    )
+    .alias(&["nr_files"])
+    .default("1")
+    .range(1, 1_000_000)
+    .example("4"),
+    FioOption::job(
+        "filesize",
+        Group::File,
+        Kind::Range,
+        "Size of individual files",
+        filesize,
+    )
+    .range(1, 0)
+    .example("1m-4m"),
+    FioOption::job(
+        "fsync",
+        Group::File,
+        Kind::Int,
+        "Issue fsync for writes every given number of blocks",
+        fsync,
+    )
+    .default("0")
+    .range(0, -1),
+    FioOption::job(
+        "fdatasync",
+        Group::File,
+        Kind::Int,
+        "Issue fdatasync for writes every given number of blocks",
+        fdatasync,
+    )
+    .default("0")
+    .range(0, -1),
+    FioOption::job(
+        "end_fsync",
+        Group::File,
+        Kind::Bool,
+        "Include fsync at the end of job",
+        end_fsync,
+    )
+    .default("0"),
+    FioOption::job(
+        "fsync_on_close",
+        Group::File,
+        Kind::Bool,
+        "fsync files on close",
+        fsync_on_close,
+    )
+    .default("0"),
+    FioOption::job(
+        "fadvise_hint",
+        Group::File,
+        Kind::Str,
+        "Use fadvise() to advise the kernel on IO pattern",
+        fadvise_hint,
+    )
+    .arg(Arg::BoolWord)
+    .default("1")
+    .values(&[
+        ("0", "Don't issue fadvise/madvise"),
+        ("1", "Advise using fio IO pattern"),
+        ("random", "Advise using FADV_RANDOM"),
+        ("sequential", "Advise using FADV_SEQUENTIAL"),
+    ])
+    .example("random"),
+    FioOption::job(
+        "create_on_open",
+        Group::File,
+        Kind::Bool,
+        "Create files when they are opened for IO",
+        create_on_open,
+    )
+    .default("0"),
+    FioOption::job(
+        "create_serialize",
+        Group::File,
+        Kind::Bool,
+        "Serialize creation of job files",
+        create_serialize,
+    )
+    .default("1"),
+    FioOption::job(
+        "create_fsync",
+        Group::File,
+        Kind::Bool,
+        "fsync file after creation",
+        create_fsync,
+    )
+    .default("1"),
+    FioOption::job(
+        "fallocate",
+        Group::File,
+        Kind::Str,
+        "Whether pre-allocation is performed when laying out files",
+        fallocate,
+    )
+    .default("native")
+    .values(&[
+        ("none", "Do not pre-allocate space"),
+        ("native", "Use native pre-allocation if possible"),
+        ("posix", "Use posix_fallocate()"),
+        ("keep", "Use fallocate(..., FALLOC_FL_KEEP_SIZE, ...)"),
+        (
+            "truncate",
+            "Truncate file to final size instead of allocating",
+        ),
+        ("0", "Alias for 'none'"),
+        ("1", "Alias for 'posix'"),
+    ])
+    .example("posix"),
+    FioOption::job(
+        "fill_device",
+        Group::File,
+        Kind::Bool,
+        "Write until an ENOSPC error occurs",
+        fill_device,
+    )
+    .alias(&["fill_fs"])
+    .default("0"),
+];
+
+fn filename(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
+    c.job.filename = Some(c.need(v)?.to_string());
+    Ok(())
+}
+
+fn directory(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
+    c.job.directory = Some(PathBuf::from(c.need(v)?));
+    Ok(())
+}
+
+fn filename_format(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
+    c.job.more.filename_format = Some(c.need(v)?.to_string());
+    Ok(())
+}
+
+fn nrfiles(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
+    let v = c.need(v)?;
+    let n = c.u64(v)?;
+    if n == 0 || n > 1_000_000 {
+        return Err(c.bad(v, "between 1 and 1000000"));
+    }
+    c.job.nrfiles = n as u32;
+    Ok(())
+}
+
+fn filesize(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
+    let v = c.need(v)?;
+    c.job.filesize = Some(units::fio_range(v, c.job.kb_base).map_err(|e| c.bad(v, e))?);
+    Ok(())
+}
+
+fn fsync(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
+    c.job.fsync = c.need_u64(v)?;
+    Ok(())
+}
+
+fn fdatasync(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
+    c.job.more.fdatasync = c.need_u64(v)?;
+    Ok(())
+}
+
+fn fadvise_hint(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
+    c.job.more.fadvise_hint = match v.map(str::trim) {
+        None | Some("1") => FadviseHint::Type,
+        Some("0") => FadviseHint::None,
+        Some("sequential") => FadviseHint::Sequential,
+        Some("random") => FadviseHint::Random,
+        Some(o) => return Err(c.bad(o, "accepted: 0, 1, sequential, random")),
+    };
+    Ok(())
+}
+
+fn create_serialize(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
+    c.job.more.x.create_serialize = c.bool(v)?;
+    if !c.job.more.x.create_serialize {
+        c.notice(
+            "notice: create_serialize=0: iomark always lays out every job's files one after another before any job starts; the option has no effect".into(),
+        );
+    }
+    Ok(())
+}
+
+fn fallocate(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
+    let v = c.need(v)?.trim();
+    if !["none", "native", "posix", "keep", "truncate", "0", "1"].contains(&v) {
+        return Err(c.bad(v, "accepted: none, native, posix, keep, truncate, 0, 1"));
+    }
+    c.job.more.fallocate = v.to_string();
+    Ok(())
+}
+
+bool_keys! {
+    allow_file_create => more.x.allow_file_create;
+    allow_mounted_write => allow_mounted_write;
+    readonly => readonly;
+    end_fsync => end_fsync;
+    fsync_on_close => more.fsync_on_close;
+    create_on_open => more.create_on_open;
+    create_fsync => more.x.create_fsync;
+    fill_device => more.x.fill_device;
+}

@@ -1,0 +1,316 @@
+//! Options of fio's groups "General I/O" (direction, engine, queue depth and batching),
+//! "Read/write mix" and "I/O Type" (O_DIRECT, O_SYNC, page cache, atomic writes).
+
+use super::{Arg, FioOption, Group, JobCtx, Kind};
+use crate::job::fio::{EngineKind, FioError, RwMode};
+
+type R = Result<(), FioError>;
+
+const RW_VALUES: &[(&str, &str)] = &[
+    ("read", "Sequential read"),
+    ("write", "Sequential write"),
+    ("trim", "Sequential trim"),
+    ("randread", "Random read"),
+    ("randwrite", "Random write"),
+    ("randtrim", "Random trim"),
+    ("rw", "Sequential read and write mix"),
+    ("readwrite", "Sequential read and write mix"),
+    ("randrw", "Random read and write mix"),
+    ("trimwrite", "Trim and write mix, trims preceding writes"),
+];
+
+const ENGINE_VALUES: &[(&str, &str)] = &[
+    ("sync", "Use read/write"),
+    ("psync", "Use pread/pwrite"),
+    ("pvsync", "Use preadv/pwritev"),
+    ("libaio", "Linux native asynchronous IO (runs on io_uring)"),
+    ("io_uring", "Fast Linux native aio"),
+    ("posixaio", "POSIX asynchronous IO (runs on io_uring)"),
+    ("mmap", "Memory mapped IO"),
+    ("null", "Testing engine (no data transfer)"),
+];
+
+pub(super) static OPTIONS: &[FioOption] = &[
+    FioOption::job("rw", Group::GeneralIo, Kind::Str, "IO direction", rw)
+        .alias(&["readwrite"])
+        .default("read")
+        .values(RW_VALUES)
+        .example("randread:8"),
+    FioOption::job(
+        "ioengine",
+        Group::GeneralIo,
+        Kind::Str,
+        "IO engine to use",
+        ioengine,
+    )
+    .default("psync")
+    .values(ENGINE_VALUES)
+    .example("io_uring"),
+    FioOption::job(
+        "iodepth",
+        Group::GeneralIo,
+        Kind::Int,
+        "Number of IO buffers to keep in flight",
+        iodepth,
+    )
+    .default("1")
+    .range(1, 65_536)
+    .example("32"),
+    FioOption::job(
+        "iodepth_batch",
+        Group::GeneralIo,
+        Kind::Int,
+        "Number of IO buffers to submit in one go",
+        iodepth_batch,
+    )
+    .alias(&["iodepth_batch_submit"])
+    .default("1")
+    .range(0, -1),
+    FioOption::job(
+        "iodepth_batch_complete_min",
+        Group::GeneralIo,
+        Kind::Int,
+        "Min number of IO buffers to retrieve in one go",
+        iodepth_batch_complete_min,
+    )
+    .alias(&["iodepth_batch_complete"])
+    .default("1")
+    .range(0, -1),
+    FioOption::job(
+        "iodepth_batch_complete_max",
+        Group::GeneralIo,
+        Kind::Int,
+        "Max number of IO buffers to retrieve in one go",
+        iodepth_batch_complete_max,
+    )
+    .range(0, -1),
+    FioOption::job(
+        "iodepth_low",
+        Group::GeneralIo,
+        Kind::Int,
+        "Low water mark for queuing depth",
+        iodepth_low,
+    )
+    .range(0, -1),
+    FioOption::job(
+        "io_submit_mode",
+        Group::GeneralIo,
+        Kind::Str,
+        "How IO submissions and completions are done",
+        io_submit_mode,
+    )
+    .default("inline")
+    .values(&[
+        ("inline", "Submit and complete IO inline"),
+        ("offload", "Offload submit and complete to threads"),
+    ])
+    .example("offload"),
+    FioOption::job(
+        "rwmixread",
+        Group::RwMix,
+        Kind::Int,
+        "Percentage of mixed workload that is reads",
+        rwmixread,
+    )
+    .default("50")
+    .range(0, 100)
+    .example("70"),
+    FioOption::job(
+        "rwmixwrite",
+        Group::RwMix,
+        Kind::Int,
+        "Percentage of mixed workload that is writes",
+        rwmixwrite,
+    )
+    .default("50")
+    .range(0, 100)
+    .example("30"),
+    FioOption::job(
+        "direct",
+        Group::IoType,
+        Kind::Bool,
+        "Use O_DIRECT IO (negates buffered)",
+        direct,
+    )
+    .default("0"),
+    FioOption::job(
+        "buffered",
+        Group::IoType,
+        Kind::Bool,
+        "Use buffered IO (negates direct)",
+        buffered,
+    )
+    .default("1"),
+    FioOption::job(
+        "sync",
+        Group::IoType,
+        Kind::Str,
+        "Use synchronous write IO",
+        sync,
+    )
+    .arg(Arg::BoolWord)
+    .default("none")
+    .values(&[("none", ""), ("0", ""), ("sync", ""), ("1", "")])
+    .example("sync"),
+    FioOption::job(
+        "invalidate",
+        Group::IoType,
+        Kind::Bool,
+        "Invalidate buffer/page cache prior to running job",
+        invalidate,
+    )
+    .default("1"),
+    FioOption::job(
+        "atomic",
+        Group::IoType,
+        Kind::Bool,
+        "Use Atomic IO with O_DIRECT (implies O_DIRECT)",
+        atomic,
+    )
+    .default("0"),
+];
+
+/// `rw=MODE[:N]`.
+fn rw(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
+    let v = c.need(v)?;
+    let (mode, suffix) = match v.split_once(':') {
+        Some((m, n)) => (m.trim(), Some(n.trim())),
+        None => (v.trim(), None),
+    };
+    c.job.rw = match mode {
+        "read" => RwMode::Read,
+        "write" => RwMode::Write,
+        "randread" => RwMode::RandRead,
+        "randwrite" => RwMode::RandWrite,
+        "rw" | "readwrite" => RwMode::ReadWrite,
+        "randrw" => RwMode::RandRw,
+        "trim" => RwMode::Trim,
+        "randtrim" => RwMode::RandTrim,
+        "trimwrite" => RwMode::TrimWrite,
+        _ => {
+            return Err(c.bad(
+                v,
+                "accepted: read, write, randread, randwrite, rw, readwrite, randrw, trim, randtrim, trimwrite (optionally :N)",
+            ))
+        }
+    };
+    c.job.rw_suffix = rw_suffix(c, v, suffix)?;
+    Ok(())
+}
+
+/// The `:N` of `rw=`: random modes issue N sequential I/Os per random offset; sequential
+/// ones skip N bytes after each I/O (a size; negative goes backwards).
+fn rw_suffix(c: &JobCtx<'_>, v: &str, suffix: Option<&str>) -> Result<i64, FioError> {
+    Ok(match suffix {
+        None | Some("") => 0,
+        Some(n) if c.job.rw.random() => match n.parse::<u64>() {
+            Ok(k) => i64::try_from(k).unwrap_or(i64::MAX),
+            Err(_) => {
+                return Err(c.bad(
+                    v,
+                    "for a random mode the part after ':' is a whole number N (a new random offset every N requests), e.g. randread:8",
+                ))
+            }
+        },
+        Some(n) => match n.strip_prefix('-') {
+            Some(m) => -i64::try_from(c.size(m)?).unwrap_or(i64::MAX),
+            None => i64::try_from(c.size(n)?).unwrap_or(i64::MAX),
+        },
+    })
+}
+
+fn ioengine(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
+    let v = c.need(v)?.trim();
+    c.job.engine = match v {
+        "psync" | "sync" | "pvsync" => EngineKind::Psync,
+        "io_uring" => EngineKind::IoUring,
+        "libaio" | "posixaio" => {
+            c.notice(format!("note: ioengine={v} runs on io_uring in iomark"));
+            EngineKind::IoUring
+        }
+        "mmap" => EngineKind::Mmap,
+        "null" => EngineKind::Null,
+        _ => {
+            return Err(FioError::UnsupportedEngine {
+                engine: v.to_string(),
+                origin: c.origin.clone(),
+            })
+        }
+    };
+    Ok(())
+}
+
+fn iodepth(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
+    let v = c.need(v)?;
+    let n = c.u64(v)?;
+    if n == 0 || n > 65_536 {
+        return Err(c.bad(v, "between 1 and 65536"));
+    }
+    c.job.iodepth = n as u32;
+    Ok(())
+}
+
+/// A batch count, capped at 65536 as the queue depth.
+fn batch(c: &JobCtx<'_>, v: Option<&str>) -> Result<u32, FioError> {
+    Ok(c.need_u64(v)?.min(65_536) as u32)
+}
+
+fn iodepth_batch(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
+    c.job.more.iodepth_batch = batch(c, v)?;
+    Ok(())
+}
+
+fn iodepth_batch_complete_min(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
+    c.job.more.iodepth_batch_complete_min = batch(c, v)?;
+    Ok(())
+}
+
+fn iodepth_batch_complete_max(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
+    c.job.more.iodepth_batch_complete_max = batch(c, v)?;
+    Ok(())
+}
+
+fn iodepth_low(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
+    c.job.more.iodepth_low = batch(c, v)?;
+    Ok(())
+}
+
+fn io_submit_mode(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
+    let v = c.need(v)?;
+    c.job.control.offload = match v.trim() {
+        "inline" => false,
+        "offload" => true,
+        _ => return Err(c.bad(v, "accepted: inline, offload")),
+    };
+    Ok(())
+}
+
+fn rwmixread(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
+    c.job.rwmixread = c.need_at_most(v, 100, "a percentage 0-100")? as u32;
+    Ok(())
+}
+
+fn rwmixwrite(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
+    c.job.rwmixread = 100 - c.need_at_most(v, 100, "a percentage 0-100")? as u32;
+    Ok(())
+}
+
+fn buffered(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
+    c.job.direct = !c.bool(v)?;
+    Ok(())
+}
+
+fn sync(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
+    c.job.more.sync_io = match v.map(str::trim) {
+        None | Some("1") | Some("sync") => true,
+        Some("0") | Some("none") => false,
+        Some(o) => return Err(c.bad(o, "accepted: 0, 1, none, sync")),
+    };
+    Ok(())
+}
+
+bool_keys! {
+    direct => direct;
+    invalidate => more.invalidate;
+    atomic => more.x.atomic;
+}

@@ -1,0 +1,630 @@
+//! The one table of `iomark run`'s options: every fio job key iomark implements and every
+//! command-line option of `iomark run` (fio's own and iomark's), one [`FioOption`] each
+//! with its name, aliases, group, one-line help, value type and the `apply` that writes
+//! the value. It drives command-line and job-file parsing ([`apply`],
+//! `job/fio/args.rs`), "did you mean" over every key ([`did_you_mean`]), `--cmdhelp`
+//! ([`cmdhelp`], [`cmdhelp_all`]) and the group list of `iomark run --help`
+//! ([`groups_help`]).
+//!
+//! The entries are split by fio's option groups (fio's `optgroup.c` names) into the files
+//! of this folder, one slice each, chained by [`all`] in the order `--cmdhelp` lists them.
+//! The values still land in today's `FioJob` structs (`job/fio/mod.rs`, `keys.rs`,
+//! `control.rs`, `extra.rs`, `keys_verify.rs`, `zone_keys.rs`), whose modules keep the
+//! value types and their parsers. Help texts, types and defaults are those of
+//! `fio --cmdhelp=KEY` (fio 3.33) where fio has the key; ranges and valid values say what
+//! iomark accepts.
+
+/// Boolean job keys: `NAME => FIELD;` makes `fn NAME`, the `apply` that sets
+/// `job.FIELD` to the value as a fio boolean (a bare key is true).
+macro_rules! bool_keys {
+    ($($name:ident => $($field:ident).+;)+) => {$(
+        fn $name(c: &mut JobCtx<'_>, v: Option<&str>) -> Result<(), FioError> {
+            c.job.$($field).+ = c.bool(v)?;
+            Ok(())
+        }
+    )+};
+}
+
+mod blocks;
+mod cmdline;
+mod data;
+mod engine;
+mod files;
+mod io;
+mod random;
+mod rate;
+mod report;
+mod run;
+#[cfg(test)]
+mod tests;
+
+pub use cmdline::Parse;
+
+use crate::job::fio::ini::Origin;
+use crate::job::fio::{FioError, FioJob};
+use crate::job::units;
+use std::time::Duration;
+
+/// fio's option groups (`optgroup.c`), for `iomark run --help` and `--cmdhelp`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Group {
+    /// job names and descriptions
+    Description,
+    /// "General I/O": direction, engine, queue depth
+    GeneralIo,
+    /// "I/O": block sizes, amounts and offsets
+    Io,
+    /// "Read/write mix"
+    RwMix,
+    /// "I/O Type": O_DIRECT, O_SYNC, page cache
+    IoType,
+    /// "Filename"
+    Filename,
+    /// "File": sizes, syncs and creation of the files
+    File,
+    /// "Runtime"
+    Runtime,
+    /// "Process": threads, ordering and exits
+    Process,
+    /// "Rate"
+    Rate,
+    /// "I/O Thinktime"
+    Thinktime,
+    /// "I/O Flow"
+    Flow,
+    /// "Latency profiling"
+    LatencyProfiling,
+    /// "Randomizations"
+    Random,
+    /// "Zone"
+    Zone,
+    /// "Verify"
+    Verify,
+    /// "I/O buffers": contents of the write buffers
+    Buffers,
+    /// "Error handling"
+    Errors,
+    /// "Statistics"
+    Statistics,
+    /// "Logging"
+    Logging,
+    /// "General": units and NUMA
+    General,
+    /// "Job credentials / priority"
+    Priority,
+    /// "I/O engines": io_uring's own options
+    Engine,
+    /// "Tiobench profile"
+    Tiobench,
+    /// the options of the command line (fio's and iomark's), not of jobs
+    CommandLine,
+}
+
+impl Group {
+    /// fio's name of the group (`optgroup.c`); iomark's for the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Group::Description => "Description",
+            Group::GeneralIo => "General I/O",
+            Group::Io => "I/O",
+            Group::RwMix => "Read/write mix",
+            Group::IoType => "I/O Type",
+            Group::Filename => "Filename",
+            Group::File => "File",
+            Group::Runtime => "Runtime",
+            Group::Process => "Process",
+            Group::Rate => "Rate",
+            Group::Thinktime => "I/O Thinktime",
+            Group::Flow => "I/O Flow",
+            Group::LatencyProfiling => "Latency profiling",
+            Group::Random => "Randomizations",
+            Group::Zone => "Zone",
+            Group::Verify => "Verify",
+            Group::Buffers => "I/O buffers",
+            Group::Errors => "Error handling",
+            Group::Statistics => "Statistics",
+            Group::Logging => "Logging",
+            Group::General => "General",
+            Group::Priority => "Job credentials / priority",
+            Group::Engine => "I/O engines",
+            Group::Tiobench => "Tiobench profile",
+            Group::CommandLine => "Command line",
+        }
+    }
+}
+
+/// The value type of an option, as `fio --cmdhelp` names it (fio's `parse.c` types).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// FIO_OPT_STR / FIO_OPT_STR_STORE
+    Str,
+    /// FIO_OPT_STR_VAL: a number with k/m/g units
+    SizeStr,
+    /// FIO_OPT_STR_VAL_TIME
+    Time,
+    /// FIO_OPT_RANGE
+    Range,
+    /// FIO_OPT_INT / FIO_OPT_ULL
+    Int,
+    /// FIO_OPT_BOOL
+    Bool,
+    /// FIO_OPT_FLOAT_LIST
+    FloatList,
+    /// FIO_OPT_STR_SET: a bare key sets it
+    Flag,
+}
+
+impl Kind {
+    /// The "type:" text of `fio --cmdhelp=KEY`.
+    pub fn fio_type(self) -> &'static str {
+        match self {
+            Kind::Str => "string (opt=bla)",
+            Kind::SizeStr => "string with possible k/m/g postfix (opt=4k)",
+            Kind::Time => "string with time postfix (opt=10s)",
+            Kind::Range => "one to three ranges (opt=1k-4k[,4k-8k[,1k-8k]])",
+            Kind::Int => "integer value (opt=100)",
+            Kind::Bool => "boolean value (opt=1)",
+            Kind::FloatList => "list of floating point values separated by ':' (opt=5.9:7.8)",
+            Kind::Flag => "empty or boolean value ([0|1])",
+        }
+    }
+}
+
+/// Whether `--KEY` written without `=VALUE` takes the next command-line word as its value
+/// (fio's getopt: `--bs 8k`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Arg {
+    /// takes the next word; none, or another `--option`: `--KEY needs a value (--KEY=VALUE)`
+    Value,
+    /// takes the next word; with none, `apply` gets no value and says what it needs
+    ValueOwnMessage,
+    /// takes the next word only when it is a boolean word (`--direct 1`), so
+    /// `--direct job.fio` still reads `job.fio`
+    BoolWord,
+    /// never takes it (fio's FIO_OPT_STR_SET: `fio --time_based 1` reads job file `1`)
+    Flag,
+}
+
+/// The range line of `--cmdhelp=KEY`, what iomark accepts.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Range {
+    /// no range line
+    None,
+    /// `range: min=MIN[, max=MAX]` (fio prints max=-1 for "no limit"; max=0 is left out)
+    Int(i64, i64),
+    /// `range: min=%f, max=%f`
+    Float(f64, f64),
+}
+
+/// Writes one job key's value into the job.
+pub type JobFn = fn(&mut JobCtx<'_>, Option<&str>) -> Result<(), FioError>;
+/// Acts on one command-line option.
+pub type CmdFn = fn(&mut CmdCtx<'_>, Option<&str>) -> Result<(), FioError>;
+
+/// What an option's value does.
+#[derive(Clone, Copy)]
+pub enum Apply {
+    /// a job key (job files, and the command line before/after `--name`)
+    Job(JobFn),
+    /// a command-line option of `iomark run` (not a job key)
+    Command(CmdFn),
+    /// read by `iomark run` itself before parsing (`--help`, `--cmdhelp`, …)
+    Front,
+}
+
+/// One option of `iomark run`.
+#[derive(Clone, Copy)]
+pub struct FioOption {
+    /// canonical name (`_` spelling for job keys, `-` for command-line options)
+    pub name: &'static str,
+    /// other names that mean the same option
+    pub aliases: &'static [&'static str],
+    /// fio's option group
+    pub group: Group,
+    /// one-line help
+    pub help: &'static str,
+    /// value type (the `type:` line of `--cmdhelp`)
+    pub kind: Kind,
+    /// how the command line finds its value
+    pub arg: Arg,
+    /// default as fio prints it (`None`: "no default")
+    pub default: Option<&'static str>,
+    /// what iomark accepts, for `--cmdhelp`
+    pub range: Range,
+    /// accepted words and what each means, for `--cmdhelp`
+    pub values: &'static [(&'static str, &'static str)],
+    /// a value that parses (the table's own tests apply it); `None` for a bare key
+    pub example: Option<&'static str>,
+    /// what the value does
+    pub apply: Apply,
+}
+
+impl FioOption {
+    const fn new(
+        name: &'static str,
+        group: Group,
+        kind: Kind,
+        help: &'static str,
+        apply: Apply,
+    ) -> Self {
+        FioOption {
+            name,
+            aliases: &[],
+            group,
+            help,
+            kind,
+            arg: match kind {
+                Kind::Flag => Arg::Flag,
+                Kind::Bool => Arg::BoolWord,
+                _ => Arg::Value,
+            },
+            default: None,
+            range: match kind {
+                Kind::Bool => Range::Int(0, 1),
+                _ => Range::None,
+            },
+            values: &[],
+            example: match kind {
+                Kind::Flag | Kind::Bool => None,
+                _ => Some("1"),
+            },
+            apply,
+        }
+    }
+    /// A job key.
+    pub(super) const fn job(
+        name: &'static str,
+        group: Group,
+        kind: Kind,
+        help: &'static str,
+        f: JobFn,
+    ) -> Self {
+        Self::new(name, group, kind, help, Apply::Job(f))
+    }
+    /// A command-line option.
+    pub(super) const fn cmd(name: &'static str, kind: Kind, help: &'static str, f: CmdFn) -> Self {
+        Self::new(name, Group::CommandLine, kind, help, Apply::Command(f))
+    }
+    /// A command-line option `iomark run` reads before parsing.
+    pub(super) const fn front(name: &'static str, kind: Kind, help: &'static str) -> Self {
+        Self::new(name, Group::CommandLine, kind, help, Apply::Front)
+    }
+    pub(super) const fn alias(mut self, a: &'static [&'static str]) -> Self {
+        self.aliases = a;
+        self
+    }
+    pub(super) const fn default(mut self, d: &'static str) -> Self {
+        self.default = Some(d);
+        self
+    }
+    pub(super) const fn range(mut self, min: i64, max: i64) -> Self {
+        self.range = Range::Int(min, max);
+        self
+    }
+    pub(super) const fn frange(mut self, min: f64, max: f64) -> Self {
+        self.range = Range::Float(min, max);
+        self
+    }
+    pub(super) const fn values(mut self, v: &'static [(&'static str, &'static str)]) -> Self {
+        self.values = v;
+        self
+    }
+    pub(super) const fn example(mut self, e: &'static str) -> Self {
+        self.example = Some(e);
+        self
+    }
+    pub(super) const fn arg(mut self, a: Arg) -> Self {
+        self.arg = a;
+        self
+    }
+
+    /// Whether `key` (`-` and `_` alike) names this option.
+    pub fn is(&self, key: &str) -> bool {
+        same(self.name, key) || self.aliases.iter().any(|a| same(a, key))
+    }
+}
+
+/// Names equal with `-` and `_` interchangeable.
+fn same(a: &str, b: &str) -> bool {
+    a.len() == b.len()
+        && a.bytes()
+            .zip(b.bytes())
+            .all(|(x, y)| x == y || (matches!(x, b'-' | b'_') && matches!(y, b'-' | b'_')))
+}
+
+/// The slices of the table, in `--cmdhelp` order.
+static PARTS: &[&[FioOption]] = &[
+    report::DESCRIPTION,
+    io::OPTIONS,
+    blocks::OPTIONS,
+    files::OPTIONS,
+    run::OPTIONS,
+    rate::OPTIONS,
+    random::OPTIONS,
+    data::OPTIONS,
+    report::OPTIONS,
+    engine::OPTIONS,
+    cmdline::OPTIONS,
+];
+
+/// Every option of `iomark run`.
+pub fn all() -> impl Iterator<Item = &'static FioOption> {
+    PARTS.iter().flat_map(|p| p.iter())
+}
+
+/// The option `key` names (its name or an alias; `-` and `_` alike, case matters).
+pub fn find(key: &str) -> Option<&'static FioOption> {
+    all().find(|o| o.is(key))
+}
+
+/// Keys of fio's xnvme and io_uring_cmd engines (NVMe passthrough): flexible data
+/// placement, protection information, xNVMe backends. Not options of iomark: a job that
+/// uses one gets an error saying whose keys they are.
+pub const ENGINE_ONLY_KEYS: &[&str] = &[
+    "fdp",
+    "fdp_pli",
+    "fdp_pli_select",
+    "dataplacement",
+    "plids",
+    "plid_select",
+    "md_per_io_size",
+    "pi_act",
+    "pi_chk",
+    "apptag",
+    "apptag_mask",
+    "cmd_type",
+    "xnvme_async",
+    "xnvme_sync",
+    "xnvme_admin",
+    "xnvme_dev_nsid",
+    "xnvme_dev_subnqn",
+    "xnvme_iovec",
+    "xnvme_mem",
+];
+
+/// Apply one job key `key_raw[=value]` to `job` (`-` and `_` alike). `notices` collects
+/// one-line remarks. A key iomark does not implement is [`FioError::UnsupportedKey`]
+/// naming the key (and `file:line`), with a "did you mean" when one is close.
+pub fn apply(
+    job: &mut FioJob,
+    key_raw: &str,
+    value: Option<&str>,
+    origin: &Origin,
+    notices: &mut Vec<String>,
+) -> Result<(), FioError> {
+    let key = key_raw.trim().replace('-', "_");
+    match find(&key).map(|o| o.apply) {
+        Some(Apply::Job(f)) => f(
+            &mut JobCtx {
+                job: &mut *job,
+                key: &key,
+                origin,
+                notices,
+            },
+            value,
+        )?,
+        Some(Apply::Command(_) | Apply::Front) => {
+            return Err(FioError::CommandLineKey {
+                key: key_raw.trim().to_string(),
+                origin: origin.clone(),
+            })
+        }
+        None if ENGINE_ONLY_KEYS.contains(&key.as_str()) => {
+            return Err(FioError::EngineKey {
+                key,
+                origin: origin.clone(),
+            })
+        }
+        None => {
+            return Err(FioError::UnsupportedKey {
+                key: key_raw.trim().to_string(),
+                origin: origin.clone(),
+            })
+        }
+    }
+    // `name` too: fio 3.33 lists `"name": "w"` for `--name=w` (and for `name=` in a
+    // job-file section), in the order given
+    job.options
+        .push((key_raw.trim().to_string(), value.unwrap_or("").to_string()));
+    Ok(())
+}
+
+/// What a job key's `apply` works on: the job, the key as written (`_` spelling, for
+/// messages) and where it was written.
+pub struct JobCtx<'a> {
+    /// the job being built
+    pub job: &'a mut FioJob,
+    /// the key as written, `-` turned into `_`
+    pub key: &'a str,
+    /// where it was written
+    pub origin: &'a Origin,
+    /// one-line remarks (each kept once)
+    pub notices: &'a mut Vec<String>,
+}
+
+impl JobCtx<'_> {
+    /// `invalid value 'VALUE' for option 'KEY': WHY` at this key's origin.
+    pub fn bad(&self, value: &str, why: impl Into<String>) -> FioError {
+        bad(self.key, value, why, self.origin)
+    }
+    /// The value, which must be there and not blank (fio: "option bs requires an
+    /// argument"; `--bs=` is no value either).
+    pub fn need<'v>(&self, v: Option<&'v str>) -> Result<&'v str, FioError> {
+        v.filter(|s| !s.trim().is_empty())
+            .ok_or_else(|| self.bad("", "a value is required"))
+    }
+    /// A fio size in the job's `kb_base` ([`units::fio_size`]).
+    pub fn size(&self, v: &str) -> Result<u64, FioError> {
+        units::fio_size(v, self.job.kb_base).map_err(|e| self.bad(v, e))
+    }
+    /// A fio time whose plain number is `unit_ns` ([`units::fio_time`]).
+    pub fn time(&self, v: &str, unit_ns: u64) -> Result<Duration, FioError> {
+        units::fio_time(v, unit_ns).map_err(|e| self.bad(v, e))
+    }
+    /// A fio boolean ([`units::fio_bool`]; a bare key is true).
+    pub fn bool(&self, v: Option<&str>) -> Result<bool, FioError> {
+        fio_bool(self.key, v, self.origin)
+    }
+    /// A whole number (blanks around it ignored).
+    pub fn u64(&self, v: &str) -> Result<u64, FioError> {
+        v.trim()
+            .parse()
+            .map_err(|_| self.bad(v, "expected a whole number"))
+    }
+    /// The required value as a whole number.
+    pub fn need_u64(&self, v: Option<&str>) -> Result<u64, FioError> {
+        self.u64(self.need(v)?)
+    }
+    /// A whole number in `0..=max` (`why` says what is accepted).
+    pub fn need_at_most(&self, v: Option<&str>, max: u64, why: &str) -> Result<u64, FioError> {
+        let v = self.need(v)?;
+        let n = self.u64(v)?;
+        if n > max {
+            return Err(self.bad(v, why));
+        }
+        Ok(n)
+    }
+    /// Add a one-line remark once.
+    pub fn notice(&mut self, n: String) {
+        if !self.notices.contains(&n) {
+            self.notices.push(n);
+        }
+    }
+}
+
+/// [`FioError::BadValue`]: `ORIGIN: invalid value 'VALUE' for option 'KEY': WHY`.
+pub(crate) fn bad(key: &str, value: &str, why: impl Into<String>, origin: &Origin) -> FioError {
+    FioError::BadValue {
+        key: key.to_string(),
+        value: value.to_string(),
+        why: why.into(),
+        origin: origin.clone(),
+    }
+}
+
+/// A fio boolean of option `key` ([`units::fio_bool`]), or the error naming the words.
+pub(crate) fn fio_bool(key: &str, v: Option<&str>, origin: &Origin) -> Result<bool, FioError> {
+    units::fio_bool(v).ok_or_else(|| {
+        bad(
+            key,
+            v.unwrap_or("").trim(),
+            "a boolean: 1, 0, true, false, yes, no, on or off",
+            origin,
+        )
+    })
+}
+
+/// What a command-line option's `apply` works on.
+pub struct CmdCtx<'a> {
+    /// the parse so far
+    pub p: &'a mut Parse,
+    /// the option as written after `--` (dashes kept), for messages
+    pub key: &'a str,
+}
+
+/// "; did you mean 'KEY'?" when an option's name or alias is spelled almost like `key`,
+/// else nothing: a typo such as `iodpeth` gets the right name, an option iomark lacks
+/// gets no misleading guess. Close means one edit (insert, delete, substitute or swap
+/// two neighbours) for a key of at least 3 characters, or a normalised
+/// Damerau–Levenshtein similarity of at least 0.8 (strsim) for longer ones; over every
+/// option of the table, command-line options included. The closest wins, the first in
+/// table order among equals.
+pub fn did_you_mean(key: &str) -> String {
+    let k = key.trim().replace('-', "_").to_ascii_lowercase();
+    if k.len() < 3 {
+        return String::new();
+    }
+    let mut best: Option<(f64, &str)> = None;
+    for name in all().flat_map(|o| std::iter::once(o.name).chain(o.aliases.iter().copied())) {
+        let c = name.replace('-', "_");
+        let close = strsim::damerau_levenshtein(&k, &c) <= 1
+            || strsim::normalized_damerau_levenshtein(&k, &c) >= 0.8;
+        let score = strsim::normalized_damerau_levenshtein(&k, &c);
+        if close && best.is_none_or(|(s, _)| score > s) {
+            best = Some((score, name));
+        }
+    }
+    best.map_or_else(String::new, |(_, c)| format!("; did you mean '{c}'?"))
+}
+
+/// `--cmdhelp=KEY` as fio 3.33 prints it (`parse.c: show_option_help`): the name and
+/// help, then `alias`, `type`, `default`, `range` and `valid values` lines, names right
+/// aligned in 20 columns, and an empty line. `None` when no option has that name.
+pub fn cmdhelp(key: &str) -> Option<String> {
+    let o = find(&key.trim().replace('-', "_"))?;
+    let mut s = format!("{:>20}: {}\n", o.name, o.help);
+    for a in o.aliases {
+        s += &format!("{:>20}: {a}\n", "alias");
+    }
+    s += &format!("{:>20}: {}\n", "type", o.kind.fio_type());
+    s += &format!("{:>20}: {}\n", "default", o.default.unwrap_or("no default"));
+    if o.values.is_empty() {
+        match o.range {
+            Range::None => {}
+            Range::Int(min, max) if max == 0 => s += &format!("{:>20}: min={min}\n", "range"),
+            Range::Int(min, max) => s += &format!("{:>20}: min={min}, max={max}\n", "range"),
+            Range::Float(min, max) => {
+                s += &format!("{:>20}: min={min:.6}, max={max:.6}\n", "range")
+            }
+        }
+    }
+    for (i, (v, help)) in o.values.iter().enumerate() {
+        let label = if i == 0 { "valid values" } else { "" };
+        s += &format!("{label:>20}: {v:<10}");
+        if !help.is_empty() {
+            s += &format!(" {help}");
+        }
+        s += "\n";
+    }
+    s.push('\n');
+    Some(s)
+}
+
+/// The options by group, groups in the order they first appear in the table.
+fn grouped() -> Vec<(Group, Vec<&'static FioOption>)> {
+    let mut groups: Vec<(Group, Vec<&FioOption>)> = Vec::new();
+    for o in all() {
+        match groups.iter_mut().find(|g| g.0 == o.group) {
+            Some(g) => g.1.push(o),
+            None => groups.push((o.group, vec![o])),
+        }
+    }
+    groups
+}
+
+/// `--cmdhelp` (or `--cmdhelp=all`): every option with its one-line help, as fio's
+/// `NAME: help` list (`%-24s: %s`), under a line naming each group.
+pub fn cmdhelp_all() -> String {
+    let mut s = String::new();
+    for (i, (g, opts)) in grouped().into_iter().enumerate() {
+        if i > 0 {
+            s.push('\n');
+        }
+        s += &format!("{}:\n", g.name());
+        for o in opts {
+            s += &format!("{:<24}: {}\n", o.name, o.help);
+        }
+    }
+    s
+}
+
+/// The groups of options with their keys, wrapped to lines of at most `width`
+/// characters, for `iomark run --help`.
+pub fn groups_help(width: usize) -> String {
+    let mut s = String::new();
+    for (g, opts) in grouped() {
+        let mut line = format!("  {}:", g.name());
+        for o in opts {
+            if line.len() + 1 + o.name.len() > width {
+                s += &line;
+                s.push('\n');
+                line = "     ".to_string();
+            }
+            line += " ";
+            line += o.name;
+        }
+        s += &line;
+        s.push('\n');
+    }
+    s
+}

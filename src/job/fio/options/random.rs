@@ -1,0 +1,242 @@
+//! Options of fio's groups "Randomizations" (seeds, offset distributions, generators,
+//! SPRandom preconditioning) and "Zone" (`zonemode` and its sizes, zbd limits). The run
+//! side is `run/gen/` (`zones.rs`, `sprandom.rs`).
+
+use super::blocks::zone_count;
+use super::{FioOption, Group, JobCtx, Kind};
+use crate::job::fio::keys::parse_distribution;
+use crate::job::fio::zone_keys::{RandGen, ZoneMode};
+use crate::job::fio::FioError;
+
+type R = Result<(), FioError>;
+
+pub(super) static OPTIONS: &[FioOption] = &[
+    FioOption::job("randseed", Group::Random, Kind::Str, "Set the random generator seed value", randseed)
+        .default("0x89")
+        .example("42"),
+    FioOption::job("randrepeat", Group::Random, Kind::Bool, "Use repeatable random IO pattern", randrepeat)
+        .default("1"),
+    FioOption::job("norandommap", Group::Random, Kind::Flag, "Accept potential duplicate random blocks", norandommap),
+    FioOption::job("random_distribution", Group::Random, Kind::Str, "Random offset distribution generator", random_distribution)
+        .default("random")
+        .values(&[
+            ("random", "Completely random"),
+            ("zipf", "Zipf distribution"),
+            ("pareto", "Pareto distribution"),
+            ("normal", "Normal (Gaussian) distribution"),
+            ("gauss", "Alias for 'normal'"),
+            ("zoned", "Zoned random distribution"),
+            ("zoned_abs", "Zoned absolute random distribution"),
+            ("sequence", "Block indices in the given order (sequence:2,0,1)"),
+        ])
+        .example("zipf:1.2,pareto:0.5"),
+    FioOption::job("percentage_random", Group::Random, Kind::Int, "Percentage of seq/random mix that should be random", percentage_random)
+        .default("100,100,100")
+        .range(0, 100)
+        .example("50"),
+    FioOption::job("random_generator", Group::Random, Kind::Str, "Type of random number generator to use", random_generator)
+        .default("tausworthe")
+        .values(&[
+            ("tausworthe", "Strong Tausworthe generator"),
+            ("lfsr", "Variable length LFSR"),
+            ("tausworthe64", "64-bit Tausworthe variant"),
+        ])
+        .example("lfsr"),
+    FioOption::job("random_sequence_stride", Group::Random, Kind::Int, "Stride sequence of blocks for random distribution", random_sequence_stride)
+        .default("0")
+        .range(0, -1),
+    FioOption::job("sprandom", Group::Random, Kind::Bool, "Set up Sandisk Pseudo Random Preconditioning", sprandom)
+        .default("0"),
+    FioOption::job("spr_op", Group::Random, Kind::FloatList, "Over provisioning ratio for SPRandom", spr_op)
+        .default("0.15")
+        .frange(0.0, 1.0)
+        .example("0.2"),
+    FioOption::job("spr_num_regions", Group::Random, Kind::Int, "Number of regions for sprandom", spr_num_regions)
+        .default("100")
+        .range(1, 1_000_000)
+        .example("50"),
+    FioOption::job("zonemode", Group::Zone, Kind::Str, "Mode for the zonesize, zonerange and zoneskip parameters", zonemode)
+        .default("none")
+        .values(&[
+            ("none", "no zoning"),
+            ("strided", "strided mode - random I/O is restricted to a single zone"),
+            ("zbd", "zoned block device mode - random I/O selects one of multiple zones randomly"),
+        ])
+        .example("zbd"),
+    FioOption::job("zonesize", Group::Zone, Kind::SizeStr, "Amount of data to read per zone", zonesize)
+        .default("0")
+        .example("256m"),
+    FioOption::job("zonerange", Group::Zone, Kind::SizeStr, "Give size of an IO zone", zonerange)
+        .default("0")
+        .example("1g"),
+    FioOption::job("zoneskip", Group::Zone, Kind::SizeStr, "Space between IO zones", zoneskip)
+        .default("0")
+        .example("2z"),
+    FioOption::job("max_open_zones", Group::Zone, Kind::Int, "Limit on the number of simultaneously opened sequential write zones with zonemode=zbd", max_open_zones)
+        .default("0")
+        .range(0, 4096)
+        .example("4"),
+    FioOption::job("job_max_open_zones", Group::Zone, Kind::Int, "Limit on the number of simultaneously opened sequential write zones with zonemode=zbd by one thread/process", job_max_open_zones)
+        .default("0")
+        .range(0, 4096)
+        .example("2"),
+    FioOption::job("zone_reset_threshold", Group::Zone, Kind::FloatList, "Zoned block device reset threshold", zone_reset_threshold)
+        .frange(0.0, 1.0)
+        .example("0.5"),
+    FioOption::job("zone_reset_frequency", Group::Zone, Kind::FloatList, "Zoned block device zone reset frequency in HZ", zone_reset_frequency)
+        .frange(0.0, 1.0)
+        .example("0.125:0.5"),
+    FioOption::job("read_beyond_wp", Group::Zone, Kind::Bool, "Allow reads beyond the zone write pointer", read_beyond_wp)
+        .default("0"),
+];
+
+fn randseed(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
+    c.job.randseed = Some(c.need_u64(v)?);
+    Ok(())
+}
+
+/// `random_distribution=READ[,WRITE]`; `sequence:2,0,1` uses commas between indices, so
+/// it is one value for both directions.
+fn random_distribution(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
+    let v = c.need(v)?;
+    let kb = c.job.kb_base;
+    let parts: Vec<&str> = if v.trim_start().starts_with("sequence") {
+        vec![v]
+    } else {
+        v.split(',').collect()
+    };
+    let r = parse_distribution(parts[0], kb).map_err(|e| c.bad(v, e))?;
+    let w = match parts.get(1).filter(|p| !p.trim().is_empty()) {
+        Some(p) => parse_distribution(p, kb).map_err(|e| c.bad(v, e))?,
+        None => r.clone(),
+    };
+    c.job.more.dist = [r, w];
+    Ok(())
+}
+
+fn percentage_random(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
+    let v = c.need(v)?;
+    let n = c.u64(v.split(',').next().unwrap_or(v))?;
+    if n > 100 {
+        return Err(c.bad(v, "a percentage 0-100"));
+    }
+    c.job.more.percentage_random = n as u32;
+    Ok(())
+}
+
+fn random_generator(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
+    let v = c.need(v)?;
+    let g = match v.trim() {
+        "tausworthe" => RandGen::Tausworthe,
+        "tausworthe64" => RandGen::Tausworthe64,
+        "lfsr" => RandGen::Lfsr,
+        _ => return Err(c.bad(v, "accepted: tausworthe, lfsr, tausworthe64")),
+    };
+    c.job.more.zones.random_generator = Some(g);
+    c.notice(match g {
+        RandGen::Lfsr => "note: random_generator=lfsr: iomark draws offsets with its own generator and a random map, which keeps lfsr's property (every block exactly once per pass, also with norandommap=1); the order of offsets differs from fio's".to_string(),
+        _ => format!(
+            "note: random_generator={}: iomark draws offsets with its own xorshift64* generator (same distribution, a different order of offsets than fio's)",
+            v.trim()
+        ),
+    });
+    Ok(())
+}
+
+fn random_sequence_stride(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
+    c.job.more.zones.sequence_stride = c.need_u64(v)?;
+    Ok(())
+}
+
+fn spr_op(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
+    let v = c.need(v)?;
+    let f = v.split(':').next().unwrap_or(v).trim();
+    c.job.more.zones.spr_op = f
+        .parse::<f64>()
+        .ok()
+        .filter(|f| *f > 0.0 && *f < 1.0)
+        .ok_or_else(|| c.bad(v, "an over-provisioning share in (0, 1), e.g. 0.15"))?;
+    Ok(())
+}
+
+fn spr_num_regions(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
+    let v = c.need(v)?;
+    let n = c.u64(v)?;
+    if n == 0 || n > 1_000_000 {
+        return Err(c.bad(v, "between 1 and 1000000"));
+    }
+    c.job.more.zones.spr_num_regions = n as u32;
+    Ok(())
+}
+
+fn zonemode(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
+    let v = c.need(v)?;
+    c.job.more.zones.mode = match v.trim() {
+        "none" => ZoneMode::None,
+        "strided" => ZoneMode::Strided,
+        "zbd" => ZoneMode::Zbd,
+        _ => return Err(c.bad(v, "accepted: none, strided, zbd")),
+    };
+    Ok(())
+}
+
+fn zonesize(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
+    c.job.more.zones.size = c.size(c.need(v)?)?;
+    Ok(())
+}
+
+fn zonerange(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
+    c.job.more.zones.range = c.size(c.need(v)?)?;
+    Ok(())
+}
+
+fn zoneskip(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
+    if zone_count(c, v) {
+        return Ok(());
+    }
+    c.job.more.zones.skip = c.size(c.need(v)?)?;
+    Ok(())
+}
+
+/// A zone count limit: 0 (no limit) to 4096.
+fn open_zones(c: &JobCtx<'_>, v: Option<&str>) -> Result<u32, FioError> {
+    Ok(c.need_at_most(v, 4096, "between 0 and 4096 (0 = no limit)")? as u32)
+}
+
+fn max_open_zones(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
+    c.job.more.zones.max_open_zones = open_zones(c, v)?;
+    Ok(())
+}
+
+fn job_max_open_zones(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
+    c.job.more.zones.job_max_open_zones = open_zones(c, v)?;
+    Ok(())
+}
+
+/// A share in [0, 1]; fio's type is a ':'-separated float list, the first value is used.
+fn fraction(c: &JobCtx<'_>, v: Option<&str>) -> Result<f64, FioError> {
+    let v = c.need(v)?;
+    let first = v.split(':').next().unwrap_or(v).trim();
+    first
+        .parse::<f64>()
+        .ok()
+        .filter(|f| (0.0..=1.0).contains(f))
+        .ok_or_else(|| c.bad(v, "a number between 0 and 1"))
+}
+
+fn zone_reset_threshold(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
+    c.job.more.zones.reset_threshold = Some(fraction(c, v)?);
+    Ok(())
+}
+
+fn zone_reset_frequency(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
+    c.job.more.zones.reset_frequency = Some(fraction(c, v)?);
+    Ok(())
+}
+
+bool_keys! {
+    randrepeat => more.randrepeat;
+    norandommap => norandommap;
+    sprandom => more.zones.sprandom;
+    read_beyond_wp => more.zones.read_beyond_wp;
+}

@@ -1,0 +1,290 @@
+//! Options of fio's groups "Rate" (rate limits and minimum rates), "I/O Thinktime",
+//! "I/O Flow" (shares between the jobs of a `flow_id`) and "Latency profiling"
+//! (`latency_target`'s queue-depth search). Rates are per job thread, bytes/s or IOPS,
+//! `READ[,WRITE]`.
+
+use super::{FioOption, Group, JobCtx, Kind};
+use crate::job::fio::control::LatTargetSpec;
+use crate::job::fio::keys::{per_dir, RateProcess};
+use crate::job::fio::FioError;
+use crate::job::units;
+use std::time::Duration;
+
+type R = Result<(), FioError>;
+
+/// One microsecond and one millisecond in ns: plain-number units of these times.
+const US: u64 = 1_000;
+const MS: u64 = 1_000_000;
+
+pub(super) static OPTIONS: &[FioOption] = &[
+    FioOption::job("rate", Group::Rate, Kind::Int, "Set bandwidth rate", rate)
+        .range(0, -1)
+        .example("1m,2m"),
+    FioOption::job(
+        "rate_iops",
+        Group::Rate,
+        Kind::Int,
+        "Limit IO used to this number of IO operations/sec",
+        rate_iops,
+    )
+    .range(0, -1)
+    .example("500"),
+    FioOption::job(
+        "rate_process",
+        Group::Rate,
+        Kind::Str,
+        "What process controls how rated IO is managed",
+        rate_process,
+    )
+    .default("linear")
+    .values(&[
+        ("linear", "Linear rate of IO"),
+        ("poisson", "Rate follows Poisson process"),
+    ])
+    .example("poisson"),
+    FioOption::job(
+        "rate_min",
+        Group::Rate,
+        Kind::Int,
+        "Job must meet this rate or it will be shutdown",
+        rate_min,
+    )
+    .alias(&["ratemin"])
+    .range(0, -1)
+    .example("1k"),
+    FioOption::job(
+        "rate_iops_min",
+        Group::Rate,
+        Kind::Int,
+        "Job must meet this rate or it will be shut down",
+        rate_iops_min,
+    )
+    .range(0, -1)
+    .example("10,20"),
+    FioOption::job(
+        "ratecycle",
+        Group::Rate,
+        Kind::Time,
+        "Window average for rate limits (msec)",
+        ratecycle,
+    )
+    .default("1000")
+    .example("500"),
+    FioOption::job(
+        "thinktime",
+        Group::Thinktime,
+        Kind::Time,
+        "Idle time between IO buffers (usec)",
+        thinktime,
+    )
+    .default("0")
+    .example("100"),
+    FioOption::job(
+        "thinktime_spin",
+        Group::Thinktime,
+        Kind::Time,
+        "Start think time by spinning this amount (usec)",
+        thinktime_spin,
+    )
+    .default("0")
+    .example("10us"),
+    FioOption::job(
+        "thinktime_blocks",
+        Group::Thinktime,
+        Kind::Int,
+        "IO buffer period between 'thinktime'",
+        thinktime_blocks,
+    )
+    .default("1")
+    .range(0, -1)
+    .example("8"),
+    FioOption::job(
+        "flow_id",
+        Group::Flow,
+        Kind::Int,
+        "The flow index ID to use",
+        flow_id,
+    )
+    .default("0")
+    .range(0, -1),
+    FioOption::job(
+        "flow",
+        Group::Flow,
+        Kind::Int,
+        "Weight for flow control of this job",
+        flow,
+    )
+    .default("0")
+    .range(0, 1000)
+    .example("8"),
+    FioOption::job(
+        "flow_sleep",
+        Group::Flow,
+        Kind::Int,
+        "How many microseconds to sleep after being held back by the flow control mechanism",
+        flow_sleep,
+    )
+    .default("0")
+    .range(0, -1)
+    .example("1000"),
+    FioOption::job(
+        "latency_target",
+        Group::LatencyProfiling,
+        Kind::Time,
+        "Ramp to max queue depth supporting this latency",
+        latency_target,
+    )
+    .example("500ms"),
+    FioOption::job(
+        "latency_window",
+        Group::LatencyProfiling,
+        Kind::Time,
+        "Time to sustain latency_target",
+        latency_window,
+    )
+    .example("5s"),
+    FioOption::job(
+        "latency_percentile",
+        Group::LatencyProfiling,
+        Kind::FloatList,
+        "Percentile of IOs must be below latency_target",
+        latency_percentile,
+    )
+    .default("100")
+    .frange(0.0, 100.0)
+    .example("99.9"),
+    FioOption::job(
+        "latency_run",
+        Group::LatencyProfiling,
+        Kind::Bool,
+        "Keep adjusting queue depth to match latency_target",
+        latency_run,
+    )
+    .default("0"),
+];
+
+/// A whole number of I/Os per second, for one direction.
+fn iops(p: &str) -> Result<u64, String> {
+    p.trim()
+        .parse::<u64>()
+        .map_err(|_| format!("'{p}' is not a whole number"))
+}
+
+/// `READ[,WRITE]` bytes/s.
+fn bytes_per_s(c: &JobCtx<'_>, v: Option<&str>) -> Result<[u64; 2], FioError> {
+    let v = c.need(v)?;
+    let kb = c.job.kb_base;
+    per_dir(v, &|p| units::fio_size(p, kb)).map_err(|e| c.bad(v, e))
+}
+
+/// `READ[,WRITE]` IOPS.
+fn iops_per_s(c: &JobCtx<'_>, v: Option<&str>) -> Result<[u64; 2], FioError> {
+    let v = c.need(v)?;
+    per_dir(v, &iops).map_err(|e| c.bad(v, e))
+}
+
+fn rate(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
+    c.job.more.rate_bytes = bytes_per_s(c, v)?;
+    Ok(())
+}
+
+fn rate_iops(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
+    c.job.more.rate_iops = iops_per_s(c, v)?;
+    Ok(())
+}
+
+fn rate_min(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
+    c.job.more.ratemin = bytes_per_s(c, v)?;
+    Ok(())
+}
+
+fn rate_iops_min(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
+    c.job.more.rate_iops_min = iops_per_s(c, v)?;
+    Ok(())
+}
+
+fn rate_process(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
+    let v = c.need(v)?;
+    c.job.more.rate_process = match v.trim() {
+        "linear" => RateProcess::Linear,
+        "poisson" => RateProcess::Poisson,
+        _ => return Err(c.bad(v, "accepted: linear, poisson")),
+    };
+    Ok(())
+}
+
+fn ratecycle(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
+    let v = c.need(v)?;
+    let d = c.time(v, MS)?;
+    if d.is_zero() {
+        return Err(c.bad(v, "must be > 0 (milliseconds by default)"));
+    }
+    c.job.more.ratecycle = d;
+    Ok(())
+}
+
+fn thinktime(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
+    c.job.more.thinktime = c.time(c.need(v)?, US)?;
+    Ok(())
+}
+
+fn thinktime_spin(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
+    c.job.more.thinktime_spin = c.time(c.need(v)?, US)?;
+    Ok(())
+}
+
+fn thinktime_blocks(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
+    c.job.more.thinktime_blocks = c.need_u64(v)?.max(1);
+    Ok(())
+}
+
+fn flow_id(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
+    let v = c.need(v)?;
+    c.job.control.flow_id =
+        u32::try_from(c.u64(v)?).map_err(|_| c.bad(v, "a number below 2^32"))?;
+    Ok(())
+}
+
+fn flow(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
+    c.job.control.flow = c.need_at_most(v, 1000, "a weight between 0 and 1000")? as u32;
+    Ok(())
+}
+
+fn flow_sleep(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
+    c.job.control.flow_sleep = Duration::from_micros(c.need_u64(v)?);
+    Ok(())
+}
+
+/// `latency_target` (µs by default; 0: no search). Its window, percentile and run flag
+/// are taken once the job is read (`control::finish_control`).
+fn latency_target(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
+    let d = c.time(c.need(v)?, US)?;
+    c.job.control.lat_target = (!d.is_zero()).then_some(LatTargetSpec {
+        target: d,
+        window: Duration::ZERO,
+        percentile: 100.0,
+        run: false,
+    });
+    Ok(())
+}
+
+fn latency_window(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
+    c.job.control.lat_window = c.time(c.need(v)?, US)?;
+    Ok(())
+}
+
+fn latency_percentile(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
+    let v = c.need(v)?;
+    // fio takes a ':'-list here and uses the first value
+    let first = v.split(':').next().unwrap_or(v).trim();
+    c.job.control.lat_percentile = first
+        .parse::<f64>()
+        .ok()
+        .filter(|p| p.is_finite() && *p > 0.0 && *p <= 100.0)
+        .ok_or_else(|| c.bad(v, "a percentage in (0, 100]"))?;
+    Ok(())
+}
+
+bool_keys! {
+    latency_run => control.lat_run;
+}

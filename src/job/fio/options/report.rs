@@ -1,0 +1,277 @@
+//! Options of fio's groups "Description" (names, descriptions, `wait_for`), "General"
+//! (`kb_base`, `unit_base`), "Statistics" (reporting groups, percentiles) and "Logging"
+//! (the bandwidth/IOPS/latency logs and their averaging).
+
+use super::{Arg, FioOption, Group, JobCtx, Kind};
+use crate::job::fio::keys::parse_percentiles;
+use crate::job::fio::FioError;
+
+type R = Result<(), FioError>;
+
+pub(super) static DESCRIPTION: &[FioOption] = &[
+    FioOption::job(
+        "name",
+        Group::Description,
+        Kind::Str,
+        "Name of this job",
+        name,
+    )
+    .example("job1"),
+    FioOption::job(
+        "description",
+        Group::Description,
+        Kind::Str,
+        "Text job description",
+        description,
+    )
+    .arg(Arg::BoolWord)
+    .example("a test"),
+    FioOption::job(
+        "wait_for",
+        Group::Description,
+        Kind::Str,
+        "Name of the job this one wants to wait for before starting",
+        wait_for,
+    )
+    .example("job1"),
+];
+
+pub(super) static OPTIONS: &[FioOption] = &[
+    FioOption::job(
+        "kb_base",
+        Group::General,
+        Kind::Str,
+        "Unit prefix interpretation for quantities of data (IEC and SI)",
+        kb_base,
+    )
+    .default("1024")
+    .values(&[
+        (
+            "1024",
+            "Inputs invert IEC and SI prefixes (for compatibility); outputs prefer binary",
+        ),
+        ("1000", "Inputs use IEC and SI prefixes; outputs prefer SI"),
+    ])
+    .example("1000"),
+    FioOption::job(
+        "unit_base",
+        Group::General,
+        Kind::Str,
+        "Bit multiple of result summary data (8 for byte, 1 for bit)",
+        unit_base,
+    )
+    .values(&[
+        ("0", "Auto-detect"),
+        ("8", "Normal (byte based)"),
+        ("1", "Bit based"),
+    ]),
+    FioOption::job(
+        "group_reporting",
+        Group::Statistics,
+        Kind::Flag,
+        "Do reporting on a per-group basis",
+        group_reporting,
+    ),
+    FioOption::job(
+        "percentile_list",
+        Group::Statistics,
+        Kind::FloatList,
+        "Specify a custom list of percentiles to report for completion latency and block errors",
+        percentile_list,
+    )
+    .default("1:5:10:20:30:40:50:60:70:80:90:95:99:99.5:99.9:99.95:99.99")
+    .frange(0.0, 100.0)
+    .example("50:99:99.9"),
+    FioOption::job(
+        "lat_percentiles",
+        Group::Statistics,
+        Kind::Bool,
+        "Enable the reporting of IO latency percentiles",
+        lat_percentiles,
+    )
+    .default("0"),
+    FioOption::job(
+        "clat_percentiles",
+        Group::Statistics,
+        Kind::Bool,
+        "Enable the reporting of completion latency percentiles",
+        clat_percentiles,
+    )
+    .default("1"),
+    FioOption::job(
+        "gtod_reduce",
+        Group::Statistics,
+        Kind::Bool,
+        "Greatly reduce number of gettimeofday() calls",
+        gtod_reduce,
+    )
+    .default("0"),
+    FioOption::job(
+        "write_bw_log",
+        Group::Logging,
+        Kind::Str,
+        "Write log of bandwidth during run",
+        write_bw_log,
+    )
+    .arg(Arg::BoolWord)
+    .example("bw"),
+    FioOption::job(
+        "write_iops_log",
+        Group::Logging,
+        Kind::Str,
+        "Write log of IOPS during run",
+        write_iops_log,
+    )
+    .arg(Arg::BoolWord)
+    .example("iops"),
+    FioOption::job(
+        "write_lat_log",
+        Group::Logging,
+        Kind::Str,
+        "Write log of latency during run",
+        write_lat_log,
+    )
+    .arg(Arg::BoolWord)
+    .example("lat"),
+    FioOption::job(
+        "log_avg_msec",
+        Group::Logging,
+        Kind::Int,
+        "Average bw/iops/lat logs over this period of time",
+        log_avg_msec,
+    )
+    .default("0")
+    .range(0, -1)
+    .example("100"),
+    FioOption::job(
+        "bw_avg_time",
+        Group::Logging,
+        Kind::Int,
+        "Time window over which to calculate bandwidth (msec)",
+        bw_avg_time,
+    )
+    .default("500")
+    .range(1, -1)
+    .example("250"),
+    FioOption::job(
+        "iops_avg_time",
+        Group::Logging,
+        Kind::Int,
+        "Time window over which to calculate IOPS (msec)",
+        iops_avg_time,
+    )
+    .default("500")
+    .range(1, -1)
+    .example("250"),
+    FioOption::job(
+        "log_offset",
+        Group::Logging,
+        Kind::Bool,
+        "Include offset of IO for each log entry",
+        log_offset,
+    )
+    .default("0"),
+    FioOption::job(
+        "log_prio",
+        Group::Logging,
+        Kind::Bool,
+        "Include priority value of IO for each log entry",
+        log_prio,
+    )
+    .default("0"),
+];
+
+fn name(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
+    c.job.name = c.need(v)?.to_string();
+    Ok(())
+}
+
+/// Any text, or none; it changes nothing.
+fn description(_: &mut JobCtx<'_>, _: Option<&str>) -> R {
+    Ok(())
+}
+
+fn wait_for(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
+    c.job.more.wait_for = Some(c.need(v)?.trim().to_string());
+    Ok(())
+}
+
+fn kb_base(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
+    let v = c.need(v)?;
+    c.job.kb_base = match v.trim() {
+        "1024" => 1024,
+        "1000" => 1000,
+        _ => return Err(c.bad(v, "1024 or 1000")),
+    };
+    Ok(())
+}
+
+/// fio 3.33: 0 (auto: bytes), 8 (bytes), 1 (bits); anything else fails.
+fn unit_base(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
+    let v = c.need(v)?;
+    c.job.unit_base_bits = match v.trim() {
+        "0" | "8" => false,
+        "1" => true,
+        _ => return Err(c.bad(v, "0 or 8 (bytes) or 1 (bits)")),
+    };
+    Ok(())
+}
+
+fn percentile_list(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
+    let v = c.need(v)?;
+    c.job.more.percentile_list = Some(parse_percentiles(v).map_err(|e| c.bad(v, e))?);
+    Ok(())
+}
+
+/// A log's file-name prefix: none (a bare key) or `1` means the job's default name.
+fn log_prefix(v: Option<&str>) -> Option<String> {
+    let name = v.map(str::trim).filter(|v| !v.is_empty() && *v != "1");
+    Some(name.unwrap_or("").to_string())
+}
+
+fn write_bw_log(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
+    c.job.more.bw_log = log_prefix(v);
+    Ok(())
+}
+
+fn write_iops_log(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
+    c.job.more.iops_log = log_prefix(v);
+    Ok(())
+}
+
+fn write_lat_log(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
+    c.job.more.lat_log = log_prefix(v);
+    Ok(())
+}
+
+fn log_avg_msec(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
+    c.job.more.log_avg_msec = c.need_u64(v)?;
+    Ok(())
+}
+
+/// A sampling interval in ms, at least 1.
+fn avg_time(c: &JobCtx<'_>, v: Option<&str>) -> Result<u64, FioError> {
+    match c.need_u64(v)? {
+        0 => Err(c.bad("0", "an interval of at least 1 (ms) is accepted")),
+        n => Ok(n),
+    }
+}
+
+fn bw_avg_time(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
+    c.job.more.bw_avg_time = avg_time(c, v)?;
+    Ok(())
+}
+
+fn iops_avg_time(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
+    c.job.more.iops_avg_time = avg_time(c, v)?;
+    Ok(())
+}
+
+bool_keys! {
+    group_reporting => group_reporting;
+    lat_percentiles => more.lat_percentiles;
+    clat_percentiles => more.clat_percentiles;
+    gtod_reduce => more.gtod_reduce;
+    log_offset => more.log_offset;
+    log_prio => extra.log_prio;
+}

@@ -1,0 +1,508 @@
+//! Table-driven tests of the option table: every entry parses its example, every alias
+//! resolves to its entry, every name gets a "did you mean" from a near miss, the key set
+//! and the command-line forms are those iomark had before the table.
+
+use super::*;
+use crate::job::fio::FioJob;
+
+fn job_apply(key: &str, v: Option<&str>) -> Result<FioJob, FioError> {
+    let mut j = FioJob::default();
+    apply(&mut j, key, v, &Origin::CommandLine, &mut Vec::new())?;
+    Ok(j)
+}
+
+fn cmd_apply(o: &FioOption, key: &str, v: Option<&str>) -> Result<Parse, FioError> {
+    let Apply::Command(f) = o.apply else {
+        panic!("{} is not a command-line option", o.name)
+    };
+    let mut p = Parse::default();
+    f(&mut CmdCtx { p: &mut p, key }, v)?;
+    Ok(p)
+}
+
+/// Every name and alias, with its entry.
+fn names() -> Vec<(&'static str, &'static FioOption)> {
+    all()
+        .flat_map(|o| {
+            std::iter::once(o.name)
+                .chain(o.aliases.iter().copied())
+                .map(move |n| (n, o))
+        })
+        .collect()
+}
+
+#[test]
+fn every_entry_parses_its_example() {
+    for o in all() {
+        match o.apply {
+            Apply::Job(_) => {
+                let j = job_apply(o.name, o.example)
+                    .unwrap_or_else(|e| panic!("{}={:?}: {e}", o.name, o.example));
+                assert_eq!(
+                    j.options,
+                    vec![(o.name.to_string(), o.example.unwrap_or("").to_string())],
+                    "{} is recorded as written",
+                    o.name
+                );
+            }
+            // refused by design: terse output
+            Apply::Command(_) if o.name == "minimal" => {
+                let e = cmd_apply(o, o.name, o.example).unwrap_err().to_string();
+                assert!(e.contains("terse output is not supported"), "{e}");
+            }
+            Apply::Command(_) => {
+                cmd_apply(o, o.name, o.example)
+                    .unwrap_or_else(|e| panic!("--{}={:?}: {e}", o.name, o.example));
+            }
+            // read by cli/run.rs before parsing; the parser names them so
+            Apply::Front => {
+                let a = vec![
+                    format!("--{}", o.name),
+                    "--name=j".into(),
+                    "--size=1m".into(),
+                ];
+                let e = crate::job::fio::parse_args_with(&a, &|_| None).unwrap_err();
+                assert!(e.to_string().contains("read by `iomark run` itself"), "{e}");
+            }
+        }
+    }
+}
+
+#[test]
+fn every_flag_and_boolean_accepts_0_and_a_bare_key() {
+    for o in all().filter(|o| matches!(o.kind, Kind::Flag | Kind::Bool)) {
+        if let Apply::Job(_) = o.apply {
+            job_apply(o.name, Some("0")).unwrap_or_else(|e| panic!("{}=0: {e}", o.name));
+            job_apply(o.name, None).unwrap_or_else(|e| panic!("{}: {e}", o.name));
+            let e = job_apply(o.name, Some("maybe")).unwrap_err().to_string();
+            assert!(e.contains("a boolean: 1, 0, true"), "{}: {e}", o.name);
+        }
+    }
+}
+
+#[test]
+fn every_alias_resolves_to_its_entry_and_applies_the_same() {
+    for o in all() {
+        for a in o.aliases {
+            assert!(std::ptr::eq(find(a).unwrap(), o), "{a} → {}", o.name);
+            let dashed = a.replace('_', "-");
+            assert!(
+                std::ptr::eq(find(&dashed.replace('-', "_")).unwrap(), o),
+                "{dashed}"
+            );
+            if let Apply::Job(_) = o.apply {
+                let mut by_name = job_apply(o.name, o.example).unwrap();
+                let mut by_alias = job_apply(a, o.example).unwrap();
+                by_name.options.clear();
+                by_alias.options.clear();
+                assert_eq!(by_name, by_alias, "{a} is {}", o.name);
+            }
+        }
+    }
+}
+
+#[test]
+fn names_are_unique_and_in_their_spelling() {
+    let all_names = names();
+    for (i, (n, _)) in all_names.iter().enumerate() {
+        for (m, _) in &all_names[i + 1..] {
+            assert!(!same(n, m), "{n} and {m} are the same key");
+        }
+        assert!(
+            !n.is_empty()
+                && n.bytes().all(|b| b.is_ascii_lowercase()
+                    || b.is_ascii_digit()
+                    || b == b'_'
+                    || b == b'-'),
+            "{n}"
+        );
+    }
+    for o in all() {
+        assert!(
+            !o.help.is_empty() && !o.help.contains('\n'),
+            "{}: one-line help",
+            o.name
+        );
+        let job_key = matches!(o.apply, Apply::Job(_));
+        assert_eq!(job_key, o.group != Group::CommandLine, "{}: group", o.name);
+        if job_key {
+            assert!(
+                !o.name.contains('-'),
+                "{}: job keys are spelt with _",
+                o.name
+            );
+        }
+    }
+}
+
+#[test]
+fn a_near_miss_of_every_key_gets_its_name() {
+    for (n, o) in names() {
+        // drop the last character; a key too short for that, or one that is another
+        // key without its last character (`threads`), gets one more character
+        let dropped = &n[..n.len() - 1];
+        let miss = if n.len() >= 4 && find(&dropped.replace('-', "_")).is_none() {
+            dropped.to_string()
+        } else {
+            format!("{n}x")
+        };
+        let hint = did_you_mean(&miss);
+        let named = hint
+            .strip_prefix("; did you mean '")
+            .and_then(|h| h.strip_suffix("'?"))
+            .unwrap_or_else(|| panic!("{miss}: no hint ({hint:?})"));
+        assert!(
+            o.is(&named.replace('-', "_")),
+            "{miss} → {named}, expected {n}"
+        );
+    }
+    // the typo of issue 14, and one of iomark's own options
+    assert_eq!(
+        did_you_mean("max_open_zone"),
+        "; did you mean 'max_open_zones'?"
+    );
+    assert_eq!(did_you_mean("reap_spn"), "; did you mean 'reap-spin'?");
+    assert_eq!(did_you_mean("iodpeth"), "; did you mean 'iodepth'?");
+    // no guess for a far key, or for one too short to tell
+    for far in [
+        "cpus_allowed",
+        "lockmem",
+        "uid",
+        "gid",
+        "nice",
+        "zz",
+        "thinktime_iotime",
+    ] {
+        assert_eq!(did_you_mean(far), "", "{far}");
+    }
+}
+
+/// The six lists and the hidden keys of apply.rs, keys.rs, control.rs, extra.rs,
+/// keys_verify.rs and zone_keys.rs (1df8125), and the command-line options of mod.rs
+const BEFORE: &[&str] = &[
+    "name",
+    "rw",
+    "readwrite",
+    "rwmixread",
+    "rwmixwrite",
+    "bs",
+    "blocksize",
+    "bsrange",
+    "blocksize_range",
+    "bssplit",
+    "size",
+    "filesize",
+    "nrfiles",
+    "nr_files",
+    "filename",
+    "directory",
+    "numjobs",
+    "ioengine",
+    "iodepth",
+    "direct",
+    "buffered",
+    "fsync",
+    "end_fsync",
+    "runtime",
+    "timeout",
+    "time_based",
+    "ramp_time",
+    "loops",
+    "number_ios",
+    "randseed",
+    "norandommap",
+    "group_reporting",
+    "thread",
+    "threads",
+    "new_group",
+    "stonewall",
+    "wait_for_previous",
+    "kb_base",
+    "unit_base",
+    "description",
+    "sqthread_poll",
+    "sqthread_poll_cpu",
+    "hipri",
+    "force_async",
+    "random_distribution",
+    "randrepeat",
+    "percentage_random",
+    "rate",
+    "rate_iops",
+    "rate_process",
+    "thinktime",
+    "thinktime_spin",
+    "thinktime_blocks",
+    "startdelay",
+    "io_size",
+    "io_limit",
+    "blockalign",
+    "ba",
+    "filename_format",
+    "iodepth_batch",
+    "iodepth_batch_submit",
+    "iodepth_batch_complete",
+    "iodepth_batch_complete_min",
+    "iodepth_batch_complete_max",
+    "iodepth_low",
+    "sync",
+    "fdatasync",
+    "fsync_on_close",
+    "fadvise_hint",
+    "continue_on_error",
+    "invalidate",
+    "create_on_open",
+    "fallocate",
+    "zero_buffers",
+    "refill_buffers",
+    "buffer_compress_percentage",
+    "verify",
+    "verify_pattern",
+    "do_verify",
+    "verify_fatal",
+    "write_bw_log",
+    "write_iops_log",
+    "write_lat_log",
+    "log_avg_msec",
+    "bw_avg_time",
+    "iops_avg_time",
+    "log_offset",
+    "percentile_list",
+    "lat_percentiles",
+    "clat_percentiles",
+    "wait_for",
+    "offset",
+    "offset_increment",
+    "exitall",
+    "exit_what",
+    "gtod_reduce",
+    "ratemin",
+    "rate_min",
+    "rate_iops_min",
+    "ratecycle",
+    "flow",
+    "flow_id",
+    "flow_sleep",
+    "steadystate",
+    "ss",
+    "steadystate_duration",
+    "ss_dur",
+    "steadystate_ramp_time",
+    "ss_ramp",
+    "steadystate_check_interval",
+    "latency_target",
+    "latency_window",
+    "latency_percentile",
+    "latency_run",
+    "io_submit_mode",
+    "prio",
+    "prioclass",
+    "cmdprio_percentage",
+    "cmdprio_class",
+    "cmdprio",
+    "cmdprio_hint",
+    "cmdprio_bssplit",
+    "log_prio",
+    "numa_cpu_nodes",
+    "numa_mem_policy",
+    "dedupe_percentage",
+    "dedupe_mode",
+    "dedupe_working_set_percentage",
+    "dedupe_global",
+    "verify_backlog",
+    "verify_backlog_batch",
+    "verify_interval",
+    "verify_write_sequence",
+    "verify_dump",
+    "verify_async",
+    "ignore_error",
+    "error_dump",
+    "fill_device",
+    "fill_fs",
+    "create_serialize",
+    "create_fsync",
+    "atomic",
+    "allow_file_create",
+    "zonemode",
+    "zonesize",
+    "zonerange",
+    "zoneskip",
+    "max_open_zones",
+    "job_max_open_zones",
+    "zone_reset_threshold",
+    "zone_reset_frequency",
+    "read_beyond_wp",
+    "random_generator",
+    "random_sequence_stride",
+    "sprandom",
+    "spr_op",
+    "spr_num_regions",
+    "allow_mounted_write",
+    "readonly",
+    "read_only",
+    // command line
+    "output_format",
+    "output",
+    "status_interval",
+    "section",
+    "plot",
+    "json",
+    "allow_destructive_write",
+    "reap_spin",
+    "eta",
+    "eta_newline",
+    "eta_interval",
+    "parse_only",
+    "warnings_fatal",
+    "minimal",
+    "engine_strict",
+    "showcmd",
+    // read by cli/run.rs before parsing (`--cmdhelp` is new)
+    "help",
+    "version",
+    "cmdhelp",
+];
+
+#[test]
+fn the_key_set_is_the_one_before_the_table() {
+    let mut now: Vec<String> = names().iter().map(|(n, _)| n.replace('-', "_")).collect();
+    let mut before: Vec<String> = BEFORE.iter().map(|s| s.to_string()).collect();
+    now.sort();
+    before.sort();
+    assert_eq!(now, before);
+}
+
+#[test]
+fn command_line_forms_are_the_ones_before_the_table() {
+    // FLAG_KEYS of mod.rs (1df8125) that are keys: never take the next word
+    const FLAGS: &[&str] = &[
+        "time_based",
+        "group_reporting",
+        "thread",
+        "threads",
+        "norandommap",
+        "zero_buffers",
+        "refill_buffers",
+        "stonewall",
+        "wait_for_previous",
+        "new_group",
+        "exitall",
+        "sqthread_poll",
+        "hipri",
+        "engine_strict",
+        "showcmd",
+        // command-line options that took nothing (not a key of `apply`)
+        "parse_only",
+        "warnings_fatal",
+        "minimal",
+        "help",
+        "version",
+        "cmdhelp",
+    ];
+    // options with their own "needs a file name" message
+    const OWN: &[&str] = &[
+        "output",
+        "section",
+        "plot",
+        "json",
+        "allow_destructive_write",
+    ];
+    for (n, o) in names() {
+        let n = n.replace('-', "_");
+        let want = if FLAGS.contains(&n.as_str()) {
+            Arg::Flag
+        } else if OWN.contains(&n.as_str()) {
+            Arg::ValueOwnMessage
+        } else if let Apply::Job(_) = o.apply {
+            // before the table: a key whose apply took no value read only a boolean word
+            match job_apply(&n, None) {
+                Ok(_) => Arg::BoolWord,
+                Err(_) => Arg::Value,
+            }
+        } else {
+            Arg::Value
+        };
+        assert_eq!(o.arg, want, "{n}");
+    }
+}
+
+#[test]
+fn command_line_keys_in_a_job_file_are_named_as_such() {
+    let o = Origin::File {
+        path: "j.fio".into(),
+        line: 3,
+    };
+    let mut j = FioJob::default();
+    let e = apply(&mut j, "reap_spin", Some("5us"), &o, &mut Vec::new()).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "j.fio:3: option 'reap_spin' is a command-line option of iomark run, not a job key (give it on the command line as --reap_spin)"
+    );
+    let e = apply(&mut j, "output-format", Some("json"), &o, &mut Vec::new()).unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("'output-format' is a command-line option"),
+        "{e}"
+    );
+    let e = apply(&mut j, "fdp", Some("1"), &o, &mut Vec::new()).unwrap_err();
+    assert!(e.to_string().contains("xnvme"), "{e}");
+    let e = apply(&mut j, "max_open_zone", Some("4"), &o, &mut Vec::new()).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "j.fio:3: option 'max_open_zone' is not supported by iomark; did you mean 'max_open_zones'?"
+    );
+}
+
+#[test]
+fn cmdhelp_prints_fio_s_layout() {
+    assert_eq!(
+        cmdhelp("blocksize").unwrap(),
+        "                  bs: Block size unit\n               alias: blocksize\n                type: integer value (opt=100)\n             default: 4096\n               range: min=1, max=-1\n\n"
+    );
+    // values: padded to 10 columns, help after one space, none when empty
+    let s = cmdhelp("sync").unwrap();
+    assert!(
+        s.contains("        valid values: none      \n                    : 0         \n"),
+        "{s}"
+    );
+    // a float range and a range without maximum
+    assert!(cmdhelp("spr_op")
+        .unwrap()
+        .contains("range: min=0.000000, max=1.000000\n"));
+    assert!(cmdhelp("bsrange").unwrap().contains("range: min=1\n"));
+    // iomark's own options have help too; unknown keys none
+    assert!(cmdhelp("reap-spin")
+        .unwrap()
+        .starts_with("           reap-spin: io_uring"));
+    assert!(cmdhelp("reap_spin").is_some());
+    assert!(cmdhelp("max_open_zone").is_none());
+    let list = cmdhelp_all();
+    assert!(
+        list.starts_with("Description:\nname                    : Name of this job\n"),
+        "{list}"
+    );
+    assert_eq!(
+        list.lines().filter(|l| l.contains(": ")).count(),
+        all().count()
+    );
+    // one heading per group
+    let headings: Vec<&str> = list.lines().filter(|l| l.ends_with(':')).collect();
+    let mut unique = headings.clone();
+    unique.sort();
+    unique.dedup();
+    assert_eq!(headings.len(), unique.len(), "{headings:?}");
+}
+
+#[test]
+fn groups_help_lists_every_group_and_key_within_the_width() {
+    let s = groups_help(100);
+    for o in all() {
+        assert!(
+            s.contains(&format!(" {}", o.group.name())),
+            "{}",
+            o.group.name()
+        );
+        assert!(s.split_whitespace().any(|w| w == o.name), "{}", o.name);
+    }
+    assert!(s.lines().all(|l| l.len() <= 100), "{s}");
+}

@@ -1,0 +1,471 @@
+//! Edge cases of every dialect of [`crate::job::units`]: suffix case, `i`, `b`,
+//! overflow, fractions, empty and negative values, one table per dialect.
+
+use super::*;
+
+const KI: u64 = 1 << 10;
+const MI: u64 = 1 << 20;
+const GI: u64 = 1 << 30;
+
+// ---- sysbench ----------------------------------------------------------------------
+
+#[test]
+fn sysbench_int_follows_strtol_with_full_match() {
+    for (s, want) in [
+        ("128", Some(128)),
+        (" +7", Some(7)),
+        ("-1", Some(-1)),
+        ("", Some(0)),
+        ("abc", None),
+        ("12x", None),
+        ("2147483647", Some(i32::MAX)),
+        ("2147483648", None),
+        ("-2147483648", Some(i32::MIN)),
+        ("-2147483649", None),
+        ("99999999999999999999", None),
+        ("+", None),
+        (" ", None),
+        ("1.5", None),
+        ("4k", None),
+        ("7 ", None),
+    ] {
+        assert_eq!(sysbench_int(s), want, "{s:?}");
+    }
+}
+
+#[test]
+fn sysbench_size_matches_sysbench_table() {
+    for (s, want) in [
+        ("2G", 2 * GI),
+        ("2g", 2 * GI),
+        ("64MB", 64 * MI),
+        ("64Mfoo", 64 * MI),
+        ("64MiB", 64 * MI),
+        ("4Ki", 4 * KI),
+        ("16k", 16 * KI),
+        ("1t", 1 << 40),
+        ("1000", 1000),
+        ("99999999999999999999999T", u64::MAX),
+        ("18446744073709551615", u64::MAX),
+        ("99999999999999999999", u64::MAX),
+    ] {
+        assert_eq!(sysbench_size(s), want, "{s:?}");
+    }
+    // everything sysbench reads as 0: fractions, a sign, blanks, bytes suffix, P, hex
+    for zero in [
+        "1.5G", "0x10", "64 M", "1P", "-1", "+64M", "abc", "", "4b", "4B", " 4k",
+    ] {
+        assert_eq!(sysbench_size(zero), 0, "{zero:?}");
+    }
+}
+
+#[test]
+fn sysbench_ratio_rejects_garbage_and_nan() {
+    for (s, want) in [
+        ("1.5", Some(1.5)),
+        (" 2 ", Some(2.0)),
+        ("inf", Some(f64::INFINITY)),
+        ("-1", Some(-1.0)),
+        ("1e3", Some(1000.0)),
+        ("abc", None),
+        ("2x", None),
+        ("nan", None),
+        ("", None),
+    ] {
+        assert_eq!(sysbench_ratio(s), want, "{s:?}");
+    }
+}
+
+#[test]
+fn sysbench_bool_words_are_exact() {
+    for (v, want) in [
+        (None, Some(true)),
+        (Some("on"), Some(true)),
+        (Some("true"), Some(true)),
+        (Some("1"), Some(true)),
+        (Some("off"), Some(false)),
+        (Some("false"), Some(false)),
+        (Some("0"), Some(false)),
+        (Some("ON"), None),
+        (Some("yes"), None),
+        (Some(" on"), None),
+        (Some(""), None),
+    ] {
+        assert_eq!(sysbench_bool(v), want, "{v:?}");
+    }
+}
+
+#[test]
+fn g_format_matches_c() {
+    assert_eq!(fmt_g(512.0, 5), "512");
+    assert_eq!(fmt_g(3.333333333, 5), "3.3333");
+    assert_eq!(fmt_g(78.125, 5), "78.125");
+    assert_eq!(fmt_g(4.8828125, 5), "4.8828");
+    assert_eq!(fmt_g(1000.0, 5), "1000");
+    assert_eq!(fmt_g(123456.0, 5), "1.2346e+05");
+    assert_eq!(fmt_g(0.0001, 5), "0.0001");
+    assert_eq!(fmt_g(0.00001, 5), "1e-05");
+    assert_eq!(fmt_g(-2.5, 5), "-2.5");
+}
+
+#[test]
+fn sysbench_human_sizes_match_sysbench_transcripts() {
+    assert_eq!(sysbench_human_size(524288.0), "512Ki");
+    assert_eq!(sysbench_human_size(16384.0), "16Ki");
+    assert_eq!(sysbench_human_size(67108864.0), "64Mi");
+    assert_eq!(sysbench_human_size(10485760.0 / 3.0), "3.3333Mi");
+    assert_eq!(sysbench_human_size(1000.0), "1000");
+    assert_eq!(sysbench_human_size(0.0), "0");
+    assert_eq!(sysbench_human_size(5e12 / 1.024), "4.4409Ti");
+    assert_eq!(sysbench_human_size((1u64 << 50) as f64), "1Pi");
+}
+
+// ---- fio ----------------------------------------------------------------------------
+
+#[test]
+fn fio_sizes_follow_kb_base() {
+    for (s, kb, want) in [
+        ("4k", 1024, 4 * KI),
+        ("4K", 1024, 4 * KI),
+        ("4kb", 1024, 4 * KI),
+        ("4KB", 1024, 4 * KI),
+        ("4KiB", 1024, 4000),
+        ("4ki", 1024, 4000),
+        ("4KiB", 1000, 4 * KI),
+        ("4k", 1000, 4000),
+        ("4kb", 1000, 4000),
+        ("1m", 1024, MI),
+        ("1g", 1024, GI),
+        ("1t", 1024, 1 << 40),
+        ("1p", 1024, 1 << 50),
+        ("1PiB", 1024, 1_000_000_000_000_000),
+        ("512", 1024, 512),
+        ("512b", 1024, 512),
+        ("512B", 1024, 512),
+        (" 8k ", 1024, 8 * KI),
+        ("8 k", 1024, 8 * KI),
+        ("0x1000", 1024, 4096),
+        ("0X10", 1024, 16),
+        ("1.5k", 1024, 1536),
+        ("0.5m", 1000, 500_000),
+        ("0", 1024, 0),
+        ("16383p", 1024, 16383 << 50),
+    ] {
+        assert_eq!(fio_size(s, kb), Ok(want), "{s:?} kb_base={kb}");
+    }
+    for (s, why) in [
+        ("", "empty size"),
+        ("  ", "empty size"),
+        ("-1", "does not start with a number"),
+        ("k", "does not start with a number"),
+        ("4q", "unknown unit 'q'"),
+        ("4e", "unknown unit"),
+        ("4kk", "unknown unit"),
+        ("0xzz", "is not a hex number"),
+        ("99999999999999999999", "is too large"),
+        ("16384p", "too large"),
+        ("1.2.3", "is not a number"),
+        ("99999999999999999999.5p", "too large"),
+    ] {
+        let e = fio_size(s, 1024).unwrap_err();
+        assert!(e.contains(why), "{s:?}: {e}");
+    }
+}
+
+#[test]
+fn fio_ranges_order_their_ends() {
+    assert_eq!(fio_range("4k-16k", 1024), Ok((4 * KI, 16 * KI)));
+    assert_eq!(fio_range("16k:4k", 1024), Ok((4 * KI, 16 * KI)));
+    assert_eq!(fio_range("8k", 1024), Ok((8 * KI, 8 * KI)));
+    assert!(fio_range("4k-", 1024).is_err());
+    assert!(fio_range("-4k", 1024).is_err());
+    assert!(fio_range("", 1024).is_err());
+}
+
+#[test]
+fn fio_times() {
+    let s = 1_000_000_000;
+    for (v, unit, want) in [
+        ("10", s, Duration::from_secs(10)),
+        ("10s", s, Duration::from_secs(10)),
+        ("10S", s, Duration::from_secs(10)),
+        ("500ms", s, Duration::from_millis(500)),
+        ("500MSEC", s, Duration::from_millis(500)),
+        ("1m", s, Duration::from_secs(60)),
+        ("1min", s, Duration::from_secs(60)),
+        ("2h", s, Duration::from_secs(7200)),
+        ("1d", s, Duration::from_secs(86_400)),
+        ("7us", s, Duration::from_micros(7)),
+        ("7", 1_000, Duration::from_micros(7)),
+        ("9ns", 1, Duration::from_nanos(9)),
+        ("0", s, Duration::ZERO),
+        (" 3 ", s, Duration::from_secs(3)),
+    ] {
+        assert_eq!(fio_time(v, unit), Ok(want), "{v:?}");
+    }
+    for (v, why) in [
+        ("1y", "unknown time unit 'y'"),
+        ("5q", "ns, us, ms"),
+        ("", "is not a time"),
+        ("-1", "is not a time"),
+        ("s", "is not a time"),
+        ("99999999999999999999", "is not a time"),
+        ("999999999999d", "too large"),
+    ] {
+        let e = fio_time(v, s).unwrap_err();
+        assert!(e.contains(why), "{v:?}: {e}");
+    }
+}
+
+#[test]
+fn fio_fractional_times_are_refused_with_the_same_time_in_a_smaller_unit() {
+    let s = 1_000_000_000;
+    let hint = |v: &str, unit: u64| fio_time(v, unit).unwrap_err();
+    let with = |h: &str| format!("fractions are not accepted; use a smaller unit such as {h}");
+    assert_eq!(hint("0.5", s), with("500ms"));
+    assert_eq!(hint("1.5", s), with("1500ms"));
+    assert_eq!(hint("0.25s", s), with("250ms"));
+    assert_eq!(hint("1.5ms", s), with("1500us"));
+    assert_eq!(hint("1.5msec", s), with("1500us"));
+    assert_eq!(hint("0.5m", s), with("30s"));
+    assert_eq!(hint("2.5", 1_000_000), with("2500us"));
+    assert_eq!(hint("0.0001", s), with("100us"));
+    // nothing smaller than ns, and too many digits: the generic hint
+    for v in ["1.5ns", "0.1234567891", "1.5x"] {
+        let e = hint(v, s);
+        assert!(
+            e.starts_with("fractions are not accepted; use a smaller unit ("),
+            "{v}: {e}"
+        );
+    }
+}
+
+#[test]
+fn fio_bssplit_weights() {
+    assert_eq!(
+        fio_bssplit("4k/10:64k/50:32k/40", 1024),
+        Ok(vec![(4 * KI, 10), (64 * KI, 50), (32 * KI, 40)])
+    );
+    // open weights share what is left
+    assert_eq!(
+        fio_bssplit("4k/50:8k/:16k", 1024),
+        Ok(vec![(4 * KI, 50), (8 * KI, 25), (16 * KI, 25)])
+    );
+    assert_eq!(fio_bssplit("4KiB/100", 1024), Ok(vec![(4000, 100)]));
+    assert_eq!(
+        fio_bssplit("4k/60:8k/60", 1024),
+        Err(BssplitError::Sum(120))
+    );
+    assert_eq!(fio_bssplit("4k/60", 1024), Err(BssplitError::Sum(60)));
+    for bad in ["", ":", "0/100", "4k/x", "4k/-5", "4q/100", "4k/1.5"] {
+        assert!(
+            matches!(fio_bssplit(bad, 1024), Err(BssplitError::Syntax(_))),
+            "{bad:?}"
+        );
+    }
+}
+
+#[test]
+fn fio_bool_words() {
+    for (v, want) in [
+        (None, Some(true)),
+        (Some("1"), Some(true)),
+        (Some(" yes "), Some(true)),
+        (Some("on"), Some(true)),
+        (Some("true"), Some(true)),
+        (Some("0"), Some(false)),
+        (Some("no"), Some(false)),
+        (Some("off"), Some(false)),
+        (Some("false"), Some(false)),
+        (Some("ON"), None),
+        (Some("2"), None),
+        (Some(""), None),
+        (Some("-1"), None),
+    ] {
+        assert_eq!(fio_bool(v), want, "{v:?}");
+    }
+}
+
+#[test]
+fn fio_report_sizes_are_all_binary() {
+    for (s, want) in [
+        ("64.0KiB", Some(64 * KI)),
+        ("4096B", Some(4096)),
+        ("4k", Some(4 * KI)),
+        ("4K", Some(4 * KI)),
+        ("4kB", Some(4 * KI)),
+        ("1m", Some(MI)),
+        ("8192KiB", Some(8 * MI)),
+        ("1.5g", Some(3 * GI / 2)),
+        ("2t", Some(2 << 40)),
+        ("512", Some(512)),
+        ("x", None),
+        ("", None),
+        ("-1k", None),
+        ("4p", None),
+        ("1e30", None),
+    ] {
+        assert_eq!(fio_report_size(s), want, "{s:?}");
+    }
+    assert_eq!(fio_report_size("1e30k"), None);
+    assert_eq!(fio_report_size("99999999999999999999999t"), Some(u64::MAX));
+}
+
+// ---- iomark's own --------------------------------------------------------------------
+
+#[test]
+fn iomark_sizes_binary_and_decimal() {
+    for (s, want) in [
+        ("64M", 64 * MI),
+        ("64m", 64 * MI),
+        ("64MiB", 64 * MI),
+        ("64mib", 64 * MI),
+        ("64MB", 64_000_000),
+        ("64mb", 64_000_000),
+        ("1.5G", 3 << 29),
+        ("150GB", 150_000_000_000),
+        ("4096", 4096),
+        ("4096b", 4096),
+        ("4096B", 4096),
+        (" 4K ", 4 * KI),
+        ("4 K", 4 * KI),
+        ("2.0", 2),
+        ("1.5K", 1536),
+        ("0.5KB", 500),
+        ("0", 0),
+        ("1T", 1 << 40),
+        ("1TB", 1_000_000_000_000),
+    ] {
+        assert_eq!(iomark_size(s), Ok(want), "{s:?}");
+    }
+    for (s, why) in [
+        ("4X", "unknown size unit"),
+        ("4Ki", "unknown size unit"),
+        ("4P", "unknown size unit"),
+        ("abc", "not a size"),
+        ("", "not a size"),
+        ("-5", "not a size"),
+        ("1e30", "unknown size unit"),
+        ("1.5", "not a whole number of bytes"),
+        ("99999999999T", "too large"),
+        ("18446744073709551616", "too large"),
+        ("99999999.5T", "too large"),
+        ("1.2.3K", "not a size"),
+    ] {
+        let e = iomark_size(s).unwrap_err();
+        assert!(e.contains(why), "{s:?}: {e}");
+    }
+}
+
+#[test]
+fn iomark_positive_sizes_refuse_zero() {
+    assert_eq!(iomark_positive_size("16k", "the size"), Ok(16 * KI));
+    assert_eq!(
+        iomark_positive_size("0", "the size"),
+        Err("'0': the size must be greater than 0".into())
+    );
+    assert_eq!(
+        iomark_positive_size("0M", "the working set"),
+        Err("'0M': the working set must be greater than 0".into())
+    );
+    assert!(iomark_positive_size("x", "the size")
+        .unwrap_err()
+        .contains("not a size"));
+}
+
+#[test]
+fn iomark_counts() {
+    let p = iomark_count(1, 100, "");
+    assert_eq!(p("1"), Ok(1));
+    assert_eq!(p("+100"), Ok(100));
+    assert_eq!(p("007"), Ok(7));
+    for bad in [
+        "-5",
+        "abc",
+        "",
+        "+",
+        "1.5",
+        "0",
+        "101",
+        "1e3",
+        " 5",
+        "5 ",
+        "4k",
+        "99999999999999999999999",
+    ] {
+        assert_eq!(
+            p(bad).unwrap_err(),
+            "expected a whole number from 1 to 100",
+            "{bad:?}"
+        );
+    }
+    assert_eq!(
+        iomark_count(0, u64::MAX, "seconds")("x").unwrap_err(),
+        "expected a whole number of seconds ≥ 0"
+    );
+    let q = iomark_count_u32(0, u32::MAX, "");
+    assert_eq!(q("4294967295"), Ok(u32::MAX));
+    assert!(q("4294967296")
+        .unwrap_err()
+        .contains("from 0 to 4294967295"));
+}
+
+#[test]
+fn iomark_bandwidths() {
+    for (s, want) in [
+        ("3000", 3000.0),
+        ("3000MB/s", 3000.0),
+        ("3000mb/s", 3000.0),
+        ("3000MB", 3000.0),
+        ("450 MB/s", 450.0),
+        ("3GB/s", 3000.0),
+        ("3.5gb/s", 3500.0),
+        ("0.5", 0.5),
+    ] {
+        assert_eq!(iomark_mb_s(s), Ok(want), "{s:?}");
+    }
+    for bad in ["fast", "-1", "0", "", "3TB/s", "inf", "nan", "3MiB/s"] {
+        assert!(
+            iomark_mb_s(bad).unwrap_err().contains("not a bandwidth"),
+            "{bad:?}"
+        );
+    }
+}
+
+#[test]
+fn iomark_spin_times() {
+    for (s, want) in [
+        ("5us", 5_000),
+        ("5US", 5_000),
+        ("800ns", 800),
+        ("1.5us", 1_500),
+        ("1.0004us", 1_000),
+        ("7", 7_000),
+        ("0", 0),
+        ("1ms", 1_000_000),
+        ("0.001s", 1_000_000),
+        (" 2usec ", 2_000),
+    ] {
+        assert_eq!(iomark_spin_ns(s), Ok(want), "{s:?}");
+    }
+    for bad in [
+        "10s", "2ms", "abc", "5q", "1001us", "", "-1us", "1e3ns", "5 m",
+    ] {
+        assert!(
+            iomark_spin_ns(bad)
+                .unwrap_err()
+                .starts_with("a time up to 1ms"),
+            "{bad:?}"
+        );
+    }
+}
+
+#[test]
+fn iec_units_are_binary() {
+    assert_eq!(iec(0), "0 B");
+    assert_eq!(iec(512), "512 B");
+    assert_eq!(iec(1023), "1023 B");
+    assert_eq!(iec(1536), "1.5 KiB");
+    assert_eq!(iec(64 << 20), "64.0 MiB");
+    assert_eq!(iec(u64::MAX), "16.0 EiB");
+}

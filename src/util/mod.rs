@@ -1,0 +1,26 @@
+//! What every room may use (docs/ARCHITECTURE.md): standard output with its one rule for
+//! write errors ([`output`], and the `out!`/`outln!` macros), sysbench's console
+//! ([`console`]), the colour decision and styles of tables ([`color`]), and `strerror`.
+//! Nothing here names another room.
+
+pub mod color;
+pub mod console;
+pub mod output;
+
+/// `strerror(errno)` text, e.g. "No such file or directory".
+pub fn strerror(errno: i32) -> String {
+    let s = std::io::Error::from_raw_os_error(errno).to_string();
+    match s.find(" (os error") {
+        Some(i) => s[..i].to_string(),
+        None => s,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn strerror_text() {
+        assert_eq!(super::strerror(2), "No such file or directory");
+        assert_eq!(super::strerror(22), "Invalid argument");
+    }
+}

@@ -1,0 +1,128 @@
+//! Standard output of every command, with one rule for write errors (issue 18, the
+//! stdout item; docs/safety.md "Exit codes"):
+//!
+//! - a closed pipe (`iomark … | head`, EPIPE) ends the output quietly: later writes are
+//!   skipped, the command goes on (it still removes what it created) and exits with its
+//!   own code, as ripgrep does;
+//! - any other write error (ENOSPC on `/dev/full`, EIO) is remembered; at the end the binary prints
+//!   one line on stderr, `iomark: cannot write the report to stdout: <strerror>`, and
+//!   exit code 0 becomes 1 (a command that failed anyway keeps its own code); the
+//!   binary applies this with `crate::cli::exit_code` after [`flush`].
+//!
+//! Every stdout write goes through [`write`]: the `out!`/`outln!` macros, the
+//! [`crate::util::console::Console`], help, completions and man pages. Each write is
+//! flushed at once, so an error is seen by the write that caused it, never lost in a
+//! buffer at exit.
+
+use std::fmt;
+use std::io::{self, Write};
+use std::sync::Mutex;
+
+/// What happened to stdout so far.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum State {
+    /// every write so far succeeded
+    Open,
+    /// the reader went away (EPIPE): nothing more is written, nothing is said
+    Closed,
+    /// a write failed otherwise; the error text (strerror, e.g. "No space left on device")
+    Failed(String),
+}
+
+static STATE: Mutex<State> = Mutex::new(State::Open);
+
+fn state() -> std::sync::MutexGuard<'static, State> {
+    STATE.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// The state a write error leaves stdout in.
+pub fn classify(e: &io::Error) -> State {
+    if e.kind() == io::ErrorKind::BrokenPipe {
+        State::Closed
+    } else {
+        State::Failed(match e.raw_os_error() {
+            Some(n) => crate::util::strerror(n),
+            None => e.to_string(),
+        })
+    }
+}
+
+/// Write `bytes` to stdout and flush. After the first error nothing more is written.
+pub fn write(bytes: &[u8]) {
+    let mut st = state();
+    if *st != State::Open {
+        return;
+    }
+    let mut o = io::stdout().lock();
+    if let Err(e) = o.write_all(bytes).and_then(|()| o.flush()) {
+        *st = classify(&e);
+    }
+}
+
+/// [`write`] formatted text (the `out!` macro).
+pub fn print(args: fmt::Arguments<'_>) {
+    match args.as_str() {
+        Some(s) => write(s.as_bytes()),
+        None => write(args.to_string().as_bytes()),
+    }
+}
+
+/// [`write`] formatted text and a newline (the `outln!` macro).
+pub fn println(args: fmt::Arguments<'_>) {
+    let mut s = args.to_string();
+    s.push('\n');
+    write(s.as_bytes());
+}
+
+/// The state of stdout so far.
+pub fn current() -> State {
+    state().clone()
+}
+
+/// Flush stdout and return its state: what the command's exit code must reflect
+/// (`crate::cli::exit_code` applies the rule of the module header).
+pub fn flush() -> State {
+    let mut st = state();
+    if *st == State::Open {
+        if let Err(e) = io::stdout().lock().flush() {
+            *st = classify(&e);
+        }
+    }
+    st.clone()
+}
+
+/// `println!` through [`write`]: never panics; see the module header for what happens
+/// when stdout is a closed pipe or a full disk.
+#[macro_export]
+macro_rules! outln {
+    () => {
+        $crate::util::output::write(b"\n")
+    };
+    ($($arg:tt)*) => {
+        $crate::util::output::println(format_args!($($arg)*))
+    };
+}
+
+/// `print!` through [`write`] (see [`outln!`]).
+#[macro_export]
+macro_rules! out {
+    ($($arg:tt)*) => {
+        $crate::util::output::print(format_args!($($arg)*))
+    };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_closed_pipe_is_quiet_and_other_errors_are_named() {
+        let epipe = io::Error::from_raw_os_error(libc::EPIPE);
+        assert_eq!(classify(&epipe), State::Closed);
+        let enospc = io::Error::from_raw_os_error(libc::ENOSPC);
+        assert_eq!(
+            classify(&enospc),
+            State::Failed("No space left on device".into())
+        );
+    }
+}
