@@ -87,6 +87,25 @@ pub fn execute(job: &FileioJob, console: &Arc<Console>) -> i32 {
     code
 }
 
+/// Run `job` (its `run` command only) and hand back its RunResult in memory, as
+/// `mark` does for each of its tests: the same checks as [`execute`] before the run
+/// (io_uring probed first), no `--json` file. `Err`: the exit code (the messages went
+/// to `console`).
+pub fn run_for_result(job: &FileioJob, console: &Arc<Console>) -> Result<result::RunResult, i32> {
+    let signals = Signals::install();
+    if job.io_mode == IoMode::Async {
+        if let Err(msg) = crate::engine::io_uring::probe() {
+            console.line(level::FATAL, &format!("FATAL: {msg}"));
+            return Err(exit::ENVIRONMENT);
+        }
+    }
+    match run::run(job, console, &signals, true) {
+        (exit::OK, Some(r)) => Ok(r),
+        (exit::OK, None) => Err(exit::FAILED),
+        (code, _) => Err(code),
+    }
+}
+
 fn execute_commands(job: &FileioJob, console: &Arc<Console>, signals: &Signals) -> i32 {
     let mut code = exit::OK;
     for cmd in &job.commands {
@@ -100,7 +119,7 @@ fn execute_commands(job: &FileioJob, console: &Arc<Console>, signals: &Signals) 
         let c = match cmd {
             Command::Help => exit::OK,
             Command::Prepare => prepare(job, console, signals),
-            Command::Run => run::run(job, console, signals),
+            Command::Run => run::run(job, console, signals, false).0,
             Command::Cleanup => {
                 console.line(level::NOTICE, "Removing test files...");
                 fileset::cleanup(&job.dir, job.file_num);

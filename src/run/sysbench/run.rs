@@ -61,11 +61,17 @@ struct Ran {
     sampler: Option<Sampler>,
 }
 
-/// `run`: the exit code.
-pub(super) fn run(job: &FileioJob, console: &Arc<Console>, signals: &Signals) -> i32 {
+/// `run`: the exit code, and the run's RunResult when `--json` or `--plot` asked for
+/// it or `keep` does (`mark`, which reads it in memory).
+pub(super) fn run(
+    job: &FileioJob,
+    console: &Arc<Console>,
+    signals: &Signals,
+    keep: bool,
+) -> (i32, Option<RunResult>) {
     let r = match ready(job, console) {
         Ok(r) => r,
-        Err(code) => return code,
+        Err(code) => return (code, None),
     };
     let fds: Vec<i32> = r.files.iter().map(|f| f.as_raw_fd()).collect();
     console.line(level::NOTICE, "Initializing worker threads...");
@@ -79,7 +85,7 @@ pub(super) fn run(job: &FileioJob, console: &Arc<Console>, signals: &Signals) ->
     let mut ran = Ran::default();
     let code = workers(job, &sh, &fds, seed_used, console, &mut ran);
     let Some(snap) = ran.snap.take() else {
-        return exit::FAILED;
+        return (exit::FAILED, None);
     };
     let end = End {
         failure: sh.failure.lock().unwrap_or_else(|e| e.into_inner()).clone(),
@@ -88,9 +94,11 @@ pub(super) fn run(job: &FileioJob, console: &Arc<Console>, signals: &Signals) ->
     };
     print_report(job, console, &snap, end.failure.is_some(), &ran);
     let notes = notes_after(job, &r, &snap, console, &end);
-    if job.json.is_some() || job.plot.is_some() {
-        if let Err(code) = outputs(job, &r, snap, &end, notes, &mut ran, console) {
-            return code;
+    let mut kept = None;
+    if keep || job.json.is_some() || job.plot.is_some() {
+        match outputs(job, &r, snap, &end, notes, &mut ran, console) {
+            Ok(rr) => kept = Some(rr),
+            Err(code) => return (code, None),
         }
     }
     drop(r.files);
@@ -99,14 +107,14 @@ pub(super) fn run(job: &FileioJob, console: &Arc<Console>, signals: &Signals) ->
         std::process::exit(exit::INVALID);
     }
     if end.failure.is_some() {
-        return sh.fail_code.load(Ordering::SeqCst);
+        return (sh.fail_code.load(Ordering::SeqCst), kept);
     }
     say_interrupted(
         console,
         signals,
         "the report above covers the part of the run before the signal",
     );
-    end.signal.unwrap_or(code)
+    (end.signal.unwrap_or(code), kept)
 }
 
 /// Check the job, print sysbench's headers, open the file set and look at the target
@@ -596,7 +604,7 @@ fn outputs(
     notes: Notes,
     ran: &mut Ran,
     console: &Console,
-) -> Result<(), i32> {
+) -> Result<RunResult, i32> {
     let status = if ran.forced {
         Status::ForcedShutdown
     } else if end.failure.is_some() {
@@ -645,7 +653,8 @@ fn outputs(
         series.period_s = smp.period.as_secs_f64();
         series.samples = smp.samples;
     }
-    write_outputs(job, &rr, console)
+    write_outputs(job, &rr, console)?;
+    Ok(rr)
 }
 
 /// Write `--json` and `--plot`.
