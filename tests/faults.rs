@@ -16,16 +16,6 @@ use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
 
-/// `iomark <args>` in `dir` with `IOMARK_FAULT=fault` (or unset when empty).
-fn iomark_fault(dir: &Path, fault: &str, args: &[&str]) -> Run {
-    let mut cmd = Command::new(BIN);
-    cmd.current_dir(dir).args(args).env_remove("IOMARK_FAULT");
-    if !fault.is_empty() {
-        cmd.env("IOMARK_FAULT", fault);
-    }
-    run_cmd(cmd, Duration::from_secs(120))
-}
-
 fn prepare(dir: &Path, extra: &[&str]) {
     let mut a = vec!["fileio", "--file-num=2", "--file-total-size=4M"];
     a.extend_from_slice(extra);

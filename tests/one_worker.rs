@@ -8,23 +8,12 @@ mod common;
 
 use common::*;
 use std::path::Path;
-use std::process::Command;
-use std::time::Duration;
 
-fn with_fault(dir: &Path, fault: &str, args: &[&str]) -> Run {
-    let mut cmd = Command::new(BIN);
-    cmd.current_dir(dir).args(args).env_remove("IOMARK_FAULT");
-    if !fault.is_empty() {
-        cmd.env("IOMARK_FAULT", fault);
-    }
-    run_cmd(cmd, Duration::from_secs(120))
-}
-
+/// io_uring is refused here (`fileio --file-io-mode=async` exits 3).
 fn io_uring_denied(dir: &Path) -> bool {
     let r = iomark(
         dir,
         &[
-            "fileio",
             "--file-num=2",
             "--file-total-size=4M",
             "--file-test-mode=rndrd",
@@ -42,7 +31,7 @@ fn io_uring_denied(dir: &Path) -> bool {
 #[test]
 fn the_rules_choose_the_requests_whatever_the_engine() {
     let d = scratch();
-    let base = ["fileio", "--file-num=4", "--file-total-size=1M"];
+    let base = ["--file-num=4", "--file-total-size=1M"];
     let mut prep = base.to_vec();
     prep.push("prepare");
     assert_eq!(iomark(d.path(), &prep).code, 0);
@@ -82,20 +71,21 @@ fn the_rules_choose_the_requests_whatever_the_engine() {
 #[test]
 fn the_retry_policy_is_the_rules() {
     let d = scratch();
-    let set = ["fileio", "--file-num=2", "--file-total-size=4M"];
+    let set = ["--file-num=2", "--file-total-size=4M"];
     let mut prep = set.to_vec();
     prep.push("prepare");
     assert_eq!(iomark(d.path(), &prep).code, 0);
-    let mut a = set.to_vec();
+    let mut a = vec!["fileio"];
+    a.extend(set);
     a.extend(["--file-test-mode=rndrd", "--events=50", "--time=0", "run"]);
-    let r = with_fault(d.path(), "read:eintr@3", &a);
+    let r = iomark_fault(d.path(), "read:eintr@3", &a);
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
     let rep = parse_report(&r.stdout);
     assert_eq!(rep.events, 50);
 
     let f = d.path().join("test_file.0");
     let fname = format!("--filename={}", f.display());
-    let r = with_fault(
+    let r = iomark_fault(
         d.path(),
         "read:eintr@3",
         &[
@@ -127,7 +117,7 @@ fn faults_reach_every_engine_of_run() {
     for engine in ["psync", "mmap", "io_uring"] {
         let _ = std::fs::remove_file(&f);
         let e = format!("--ioengine={engine}");
-        let r = with_fault(
+        let r = iomark_fault(
             d.path(),
             "write:eio@3",
             &[

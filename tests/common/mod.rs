@@ -101,6 +101,16 @@ pub fn iomark(dir: &Path, args: &[&str]) -> Run {
     run_with_timeout(cmd, Duration::from_secs(60))
 }
 
+/// `iomark <args>` (any command) in `dir` with `IOMARK_FAULT=fault` (unset when empty).
+pub fn iomark_fault(dir: &Path, fault: &str, args: &[&str]) -> Run {
+    let mut cmd = Command::new(BIN);
+    cmd.current_dir(dir).args(args).env_remove("IOMARK_FAULT");
+    if !fault.is_empty() {
+        cmd.env("IOMARK_FAULT", fault);
+    }
+    run_cmd(cmd, Duration::from_secs(120))
+}
+
 /// `iomark fileio <args>` in `dir` with a custom timeout (proptest).
 pub fn iomark_timeout(dir: &Path, args: &[String], timeout: Duration) -> Run {
     let mut cmd = Command::new(BIN);
