@@ -291,6 +291,7 @@ fn blank_device() {
     let spec = iomark::files::dataset::FileSpec {
         path: lo.dev.clone(),
         size: DEV_BYTES,
+        named: true,
     };
     let e = iomark::files::dataset::open(std::slice::from_ref(&spec), true, false)
         .err()
@@ -441,6 +442,10 @@ fn dm_member() {
     };
     assert_write_refused(&lo, &[], "held by dm-");
     assert_other_override_refused(&lo, "held by dm-");
+    // a live member is in use: naming it (even with allow_mounted_write) does not help
+    let named = format!("--allow-destructive-write={}", lo.path());
+    assert_write_refused(&lo, &[&named], "held by dm-");
+    assert_write_refused(&lo, &[&named, "--allow_mounted_write=1"], "held by dm-");
     assert_read_works(&lo);
     drop(dm);
 }

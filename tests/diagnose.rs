@@ -5,9 +5,9 @@
 
 use clap::Parser;
 use iomark::cli::diagnose::{inputs, Args};
+use iomark::files::fixture::materialize;
 use iomark::probe::diagnosis::{diagnose, Diagnosis};
 use iomark::probe::findings::Severity;
-use iomark::probe::fixture::materialize;
 use iomark::probe::Root;
 use iomark::report::diagnose_text::render_text;
 use std::path::{Path, PathBuf};

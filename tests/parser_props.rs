@@ -231,26 +231,44 @@ fn self_including_job_file_is_an_error_not_a_stack_overflow() {
     assert!(e.contains("a.fio") || e.contains("b.fio"), "{e}");
 }
 
-/// Devices and endless files given where a job, result or fixture file is expected
-/// are errors after a bounded read, never an exhausted memory.
+/// Devices given where a job, result or fixture file is expected are refused at once
+/// (src/files/input.rs), and endless files are errors after a bounded read, never an
+/// exhausted memory.
 #[test]
 fn endless_inputs_are_refused_after_a_bounded_read() {
     let e = timed("compare /dev/zero", || cmp::load(Path::new("/dev/zero"))).unwrap_err();
-    assert!(e.contains("larger than 64.0 MiB"), "{e}");
+    assert!(
+        e.contains("is not a regular file (a character device)"),
+        "{e}"
+    );
     let d = tempfile::tempdir().unwrap();
-    let r = std::process::Command::new(env!("CARGO_BIN_EXE_iomark"))
-        .current_dir(d.path())
-        .args(["diagnose", "--fixture=/dev/zero"])
-        .output()
+    // a regular file above the bound (sparse: nothing is written)
+    let big = d.path().join("big.json");
+    std::fs::File::create(&big)
+        .unwrap()
+        .set_len((64 << 20) + 1)
         .unwrap();
-    // an input file that cannot be read is invalid input (2), as for compare and run
-    assert_eq!(r.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&r.stderr).contains("larger than 64.0 MiB"));
+    let e = timed("compare big.json", || cmp::load(&big)).unwrap_err();
+    assert!(e.contains("larger than 64.0 MiB"), "{e}");
+    for (f, want) in [
+        ("/dev/zero", "is not a regular file (a character device)"),
+        ("big.json", "larger than 64.0 MiB"),
+    ] {
+        let r = std::process::Command::new(env!("CARGO_BIN_EXE_iomark"))
+            .current_dir(d.path())
+            .arg("diagnose")
+            .arg(format!("--fixture={f}"))
+            .output()
+            .unwrap();
+        // an input file that cannot be read is invalid input (2), as for compare and run
+        assert_eq!(r.status.code(), Some(2));
+        assert!(String::from_utf8_lossy(&r.stderr).contains(want), "{f}");
+    }
 }
 
 /// `iomark run /dev/zero` (or a job file that includes it) must be refused after a
-/// bounded read (src/job/fio/ini.rs reads job files with
-/// `target::scratch::read_text_bounded`), never exhaust memory.
+/// bounded read or at once (src/job/fio/ini.rs reads job files with
+/// `files::input::read_text`), never exhaust memory.
 #[test]
 fn endless_job_file_is_refused() {
     let d = tempfile::tempdir().unwrap();
@@ -395,7 +413,7 @@ proptest! {
         let outer = tempfile::tempdir().unwrap();
         let fx = outer.path().join("fx");
         let text = lines.join("\n");
-        timed("fixture", || { let _ = iomark::probe::fixture::materialize(&text, &fx); });
+        timed("fixture", || { let _ = iomark::files::fixture::materialize(&text, &fx); });
         // the only entry beside the fixture directory is still nothing
         let names: Vec<String> = std::fs::read_dir(outer.path())
             .unwrap()

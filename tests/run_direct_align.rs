@@ -155,7 +155,9 @@ fn direct_writes_below_the_physical_block_of_a_512e_disk_are_warned_about() {
     let d = tempfile::tempdir_in(env!("CARGO_MANIFEST_DIR")).unwrap();
     let f = d.path().join("f");
     std::fs::write(&f, vec![0u8; 1 << 20]).unwrap();
-    let Some((lbs, pbs)) = iomark::run::fio::align::device_block_sizes(&f) else {
+    let Some((lbs, pbs)) =
+        iomark::run::fio::align::device_block_sizes(&iomark::probe::Root::default(), &f)
+    else {
         eprintln!("SKIPPED: no sysfs block sizes for the test directory's device");
         return;
     };

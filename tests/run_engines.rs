@@ -177,7 +177,9 @@ fn hipri_and_sqpoll_rules() {
 #[test]
 fn hipri_on_a_disk_without_poll_queues_is_refused_before_io() {
     let d = common::scratch();
-    let Some((disk, false)) = iomark::files::dataset::poll_capable(d.path()) else {
+    let Some((disk, false)) =
+        iomark::files::dataset::poll_capable(&iomark::probe::Root::default(), d.path())
+    else {
         eprintln!("SKIPPED: the scratch disk polls, or cannot be told");
         return;
     };

@@ -518,7 +518,8 @@ fn fio_examples_run_or_are_rejected_by_name() {
                     j.more.offset_increment = 0;
                     // numa.fio names nodes 0 and 1; a machine has the nodes it has (this
                     // VM: node0 only), so node lists are mapped onto the nodes present
-                    let present = iomark::run::fio::numa::nodes_present(Path::new("/"));
+                    let root = iomark::probe::Root::default();
+                    let present = iomark::run::fio::numa::nodes_present(&root);
                     let adapt = |v: &mut Vec<u32>| {
                         for n in v.iter_mut() {
                             *n = present[*n as usize % present.len()];

@@ -86,9 +86,21 @@ pub fn run(args: &[String]) -> i32 {
         _ => Format::Table,
     };
     if let Some(p) = &a.plot {
-        if let Err(e) = crate::report::svg_compare::write(&c, p) {
+        // checked (exit 3), drawn, written (exit 1): old content or the complete chart
+        let fail = |e: &dyn std::fmt::Display, code: i32| {
             eprintln!("iomark compare: cannot write --plot={}: {e}", p.display());
-            return exit::ENVIRONMENT;
+            code
+        };
+        let out = match crate::files::output::Output::create(p) {
+            Ok(o) => o,
+            Err(e) => return fail(&e, e.exit_code()),
+        };
+        let svg = match crate::report::svg_compare::render(&c) {
+            Ok(s) => s,
+            Err(e) => return fail(&e, exit::FAILED),
+        };
+        if let Err(e) = out.commit(svg.as_bytes()) {
+            return fail(&e, e.exit_code());
         }
     }
     let paint = crate::util::color::Paint::new(a.color);

@@ -111,12 +111,9 @@ pub fn run(args: &[String]) -> i32 {
         }
     };
     let mut a = a;
-    let mut unpacked: Option<PathBuf> = None;
+    let mut unpacked: Option<tempfile::TempDir> = None;
     if let Some(f) = &a.fixture {
-        let text = match crate::files::scratch::read_text_bounded(
-            f,
-            crate::files::scratch::MAX_INPUT_BYTES,
-        ) {
+        let text = match crate::files::input::read_text(f, crate::files::input::MAX_INPUT_BYTES) {
             Ok(t) => t,
             Err(e) => {
                 // an unreadable input file is invalid input, as for compare and run
@@ -124,19 +121,19 @@ pub fn run(args: &[String]) -> i32 {
                 return exit::INVALID;
             }
         };
-        let dir = std::env::temp_dir().join(format!("iomark-fixture.{}", std::process::id()));
-        if let Err(e) = crate::probe::fixture::materialize(&text, &dir) {
-            let _ = std::fs::remove_dir_all(&dir);
-            eprintln!("iomark diagnose: --fixture {}: {e}", f.display());
-            return exit::INVALID;
-        }
-        a.root = Some(dir.clone());
+        // a fresh private directory (mkdtemp), removed with everything in it on drop
+        let dir = match crate::files::fixture::unpack(&text) {
+            Ok(d) => d,
+            Err(e) => {
+                eprintln!("iomark diagnose: --fixture {}: {e}", f.display());
+                return exit::INVALID;
+            }
+        };
+        a.root = Some(dir.path().to_path_buf());
         unpacked = Some(dir);
     }
     let code = diagnose_with(&a);
-    if let Some(d) = unpacked {
-        let _ = std::fs::remove_dir_all(d);
-    }
+    drop(unpacked);
     code
 }
 

@@ -5,6 +5,7 @@
 //! such as `normal,json` the document comes first, then an empty line and the text (as
 //! fio 3.33); notices always go to stderr.
 
+use crate::files::output::Output;
 use crate::job::fio;
 use crate::report::fio::result::run_result;
 use crate::result::{self, Status};
@@ -56,22 +57,25 @@ pub fn run(args: &[String]) -> i32 {
             return crate::exit::INVALID;
         }
     };
-    if let Some(code) = before_running(&cmd, showcmd) {
-        return code;
-    }
+    let outputs = match before_running(&cmd, showcmd) {
+        Ok(o) => o,
+        Err(code) => return code,
+    };
     let signals = Signals::install();
     let note = |m: String| eprintln!("{m}");
     let c0 = CpuTimes::now(Who::Process);
     let t0 = std::time::Instant::now();
-    let disk0 = crate::report::fio::disk::DiskSnapshot::take(&cmd.jobs);
+    let root = crate::probe::Root::default();
+    let disk0 = crate::report::fio::disk::DiskSnapshot::take(&root, &cmd.jobs);
     let res = runner::execute(&cmd, &signals.stop, &note);
     let disk_util = disk0.finish();
     let cpu = CpuTimes::now(Who::Process).since(&c0);
+    // an output that could not be written at the end: one line each, and exit 1
+    // unless the run already ends with another code
+    let mut lost = false;
     if cmd.json_file.is_some() || cmd.plot.is_some() {
         let elapsed = t0.elapsed().as_secs_f64();
-        if let Err(code) = save_run_result(&cmd, args, &res, &cpu, elapsed) {
-            return code;
-        }
+        lost |= !save_run_result(&cmd, args, &res, &cpu, elapsed, outputs.json.as_ref());
     }
     let out = match res {
         Ok(o) => o,
@@ -80,10 +84,19 @@ pub fn run(args: &[String]) -> i32 {
             return e.exit_code();
         }
     };
-    if let Err(code) = write_report(&cmd, &out, disk_util) {
-        return code;
+    match write_report(&cmd, &out, disk_util, outputs.output.as_ref()) {
+        Ok(written) => lost |= !written,
+        Err(code) => return code,
     }
-    exit_status(&cmd, &out, &signals)
+    exit_status(&cmd, &out, &signals, lost)
+}
+
+/// The output files of a run, checked before it ([`crate::files::output`]).
+struct Outputs {
+    /// `--json`, holding its placeholder
+    json: Option<Output>,
+    /// `--output`, untouched until the report replaces its content
+    output: Option<Output>,
 }
 
 /// The options answered before any parsing, whatever else is written: `--help`/`-h`,
@@ -127,70 +140,75 @@ fn cmdhelp(key: &str) -> i32 {
 }
 
 /// After parsing, before any job runs: `--warnings-fatal`, `--showcmd`, `--parse-only`,
-/// the output files created up front (a placeholder `--json`, the `--plot` directory, an
-/// empty `--output`) and the parse notices. `Some(code)` ends the run.
-fn before_running(cmd: &fio::FioCommand, showcmd: bool) -> Option<i32> {
+/// the output files checked up front ([`check_outputs`]) and the parse notices.
+/// `Err(code)` ends the run.
+fn before_running(cmd: &fio::FioCommand, showcmd: bool) -> Result<Outputs, i32> {
     if cmd.warnings_fatal && !cmd.notices.is_empty() {
         for n in &cmd.notices {
             eprintln!("{n}");
         }
         eprintln!("iomark run: --warnings-fatal: the warning above ends the run");
-        return Some(crate::exit::INVALID);
+        return Err(crate::exit::INVALID);
     }
     if showcmd {
         crate::out!("{}\n", crate::job::fio::showcmd::showcmd(cmd));
-        return Some(crate::exit::OK);
+        return Err(crate::exit::OK);
     }
     if cmd.parse_only {
         // parse warnings are part of parsing; the report would be the only stdout
         for n in &cmd.notices {
             eprintln!("{n}");
         }
-        return Some(crate::exit::OK);
+        return Err(crate::exit::OK);
     }
-    if let Err(code) = create_outputs(cmd) {
-        return Some(code);
-    }
+    let outputs = check_outputs(cmd)?;
     for n in &cmd.notices {
         eprintln!("{n}");
     }
-    None
+    Ok(outputs)
 }
 
-/// Create the outputs before the run, so a bad path fails before any I/O (exit 3).
-fn create_outputs(cmd: &fio::FioCommand) -> Result<(), i32> {
-    if let Some(p) = &cmd.json_file {
-        if let Err(e) = result::write_atomic(
-            p,
-            &serde_json::json!({"schema_version": result::SCHEMA_VERSION, "tool": "iomark", "status": "running"}),
-        ) {
-            eprintln!("iomark run: cannot write --json={}: {e}", p.display());
-            return Err(crate::exit::ENVIRONMENT);
-        }
-    }
+/// Check `--json` and `--output` (absent or a regular file with one link, in a
+/// directory that takes a new file) and create the `--plot` directory, then write the
+/// `--json` placeholder: all before any I/O, so a bad path ends the run with exit 3 and
+/// nothing written. `--output` keeps its old content until the report replaces it.
+fn check_outputs(cmd: &fio::FioCommand) -> Result<Outputs, i32> {
+    let check = |p: &Option<std::path::PathBuf>, opt: &str| {
+        p.as_deref().map(Output::create).transpose().map_err(|e| {
+            eprintln!("iomark run: cannot write {opt}={}: {e}", e.path.display());
+            e.exit_code()
+        })
+    };
+    let json = check(&cmd.json_file, "--json")?;
+    let output = check(&cmd.output, "--output")?;
     if let Some(d) = &cmd.plot {
-        if let Err(e) = crate::report::svg_plot::ensure_dir(d) {
+        if let Err(e) = crate::files::output::ensure_dir(d, "--plot") {
             eprintln!("iomark run: {e}");
             return Err(crate::exit::ENVIRONMENT);
         }
     }
-    if let Some(p) = &cmd.output {
-        if let Err(e) = std::fs::write(p, "") {
-            eprintln!("iomark run: cannot write --output={}: {e}", p.display());
-            return Err(crate::exit::ENVIRONMENT);
+    if let Some(o) = &json {
+        if let Err(e) = o.prefill(&result::placeholder_bytes()) {
+            eprintln!(
+                "iomark run: cannot write --json={}: {e}",
+                o.path().display()
+            );
+            return Err(e.exit_code());
         }
     }
-    Ok(())
+    Ok(Outputs { json, output })
 }
 
-/// The RunResult of the run (`--json`) and its charts (`--plot`).
+/// The RunResult of the run (`--json`) and its charts (`--plot`); `false` when one of
+/// them could not be written (its line is on stderr).
 fn save_run_result(
     cmd: &fio::FioCommand,
     args: &[String],
     res: &Result<runner::RunOutcome, runner::RunError>,
     cpu: &CpuTimes,
     elapsed_s: f64,
-) -> Result<(), i32> {
+    json: Option<&Output>,
+) -> bool {
     let (status, error) = match res {
         Ok(o) if o.interrupted => (Status::Interrupted, None),
         Ok(o) if o.jobs.iter().any(|j| j.failure.is_some()) => (
@@ -205,9 +223,14 @@ fn save_run_result(
         Err(e) => (Status::Failed, Some(e.to_string())),
     };
     let r = run_result(cmd, args, res.as_ref().ok(), status, error, cpu, elapsed_s);
-    if let Some(p) = &cmd.json_file {
-        if let Err(e) = result::write_atomic(p, &r) {
-            eprintln!("iomark run: cannot write --json={}: {e}", p.display());
+    let mut written = true;
+    if let Some(o) = json {
+        if let Err(e) = o.commit(&result::json_bytes(&r)) {
+            eprintln!(
+                "iomark run: cannot write --json={}: {e}",
+                o.path().display()
+            );
+            written = false;
         }
     }
     if let (Some(d), Ok(_)) = (&cmd.plot, res) {
@@ -219,20 +242,22 @@ fn save_run_result(
             }
             Err(e) => {
                 eprintln!("iomark run: --plot={}: {e}", d.display());
-                return Err(crate::exit::ENVIRONMENT);
+                written = false;
             }
         }
     }
-    Ok(())
+    written
 }
 
 /// fio's report to stdout or `--output`: fio 3.33's order whatever the list's: the JSON
 /// document, then (after one empty line, which starts fio's normal text) the summary.
+/// `Ok(false)`: `--output` could not be written (its line is on stderr).
 fn write_report(
     cmd: &fio::FioCommand,
     out: &runner::RunOutcome,
     disk_util: Option<serde_json::Value>,
-) -> Result<(), i32> {
+    output: Option<&Output>,
+) -> Result<bool, i32> {
     let fmt = cmd.output_format;
     let mut text = String::new();
     if fmt.json {
@@ -261,22 +286,31 @@ fn write_report(
         }
         text += &crate::report::fio::normal_text(&out.jobs);
     }
-    match &cmd.output {
-        Some(p) => {
-            if let Err(e) = std::fs::write(p, text) {
-                eprintln!("iomark run: cannot write --output={}: {e}", p.display());
-                return Err(crate::exit::ENVIRONMENT);
+    match output {
+        Some(o) => {
+            if let Err(e) = o.commit(text.as_bytes()) {
+                eprintln!(
+                    "iomark run: cannot write --output={}: {e}",
+                    o.path().display()
+                );
+                return Ok(false);
             }
         }
         None => crate::out!("{text}"),
     }
-    Ok(())
+    Ok(true)
 }
 
 /// The exit code after the report: an interruption says so; jobs that failed (I/O
 /// error, verify mismatch, ratemin, latency_target) have their report above (fio's
-/// `err=`), the reason here, and exit 1, as do errors continued past.
-fn exit_status(cmd: &fio::FioCommand, out: &runner::RunOutcome, signals: &Signals) -> i32 {
+/// `err=`), the reason here, and exit 1, as do errors continued past and an output
+/// that could not be written (`lost`).
+fn exit_status(
+    cmd: &fio::FioCommand,
+    out: &runner::RunOutcome,
+    signals: &Signals,
+    lost: bool,
+) -> i32 {
     if out.interrupted {
         eprintln!(
             "iomark run: {}",
@@ -303,7 +337,12 @@ fn exit_status(cmd: &fio::FioCommand, out: &runner::RunOutcome, signals: &Signal
         );
         return signals.exit_code().unwrap_or(crate::exit::FAILED);
     }
-    signals.exit_code().unwrap_or(crate::exit::OK)
+    let done = if lost {
+        crate::exit::FAILED
+    } else {
+        crate::exit::OK
+    };
+    signals.exit_code().unwrap_or(done)
 }
 
 /// The stderr line of an interrupted run: it points at the report only when one was

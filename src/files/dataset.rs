@@ -13,6 +13,7 @@
 //! truncated or preallocated.
 
 use crate::files::guard::{self, GuardError, WritePolicy};
+use crate::probe::Root;
 use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::os::fd::{AsRawFd, RawFd};
@@ -71,6 +72,23 @@ pub enum FilesError {
         /// bytes free for an unprivileged user (statvfs f_bavail)
         free: u64,
     },
+    /// a data file iomark named is a link, not a regular file, or hard-linked
+    #[error("{}: refusing to write: it {why}", .path.display())]
+    Linked {
+        /// the file
+        path: PathBuf,
+        /// what it is
+        why: String,
+    },
+    /// an output file of the run (a log, a verify dump) that could not be checked
+    /// (exit 3) or written (exit 1)
+    #[error("{}: cannot write {what}: {source}", .source.path.display())]
+    Output {
+        /// what the file is ("log file", "verify dump")
+        what: &'static str,
+        /// why
+        source: crate::files::output::OutputError,
+    },
     /// a direct=1 block size the filesystem's alignment refuses (public case C08)
     #[error("{}: bs={bs} is not a multiple of the {align}-byte direct-I/O alignment here (statx STATX_DIOALIGN); use a multiple of {align} or direct=0", .dir.display())]
     Misaligned {
@@ -88,6 +106,7 @@ impl FilesError {
     pub fn exit_code(&self) -> i32 {
         match self {
             FilesError::Guard(g) => g.exit_code(),
+            FilesError::Output { source, .. } => source.exit_code(),
             FilesError::Misaligned { .. } => crate::exit::INVALID,
             _ => crate::exit::ENVIRONMENT,
         }
@@ -166,6 +185,19 @@ pub fn is_char_device(path: &Path) -> bool {
     std::fs::metadata(path).is_ok_and(|m| m.file_type().is_char_device())
 }
 
+/// `BLKSSZGET` (linux/fs.h `_IO(0x12, 104)`): the logical block size, bytes, as a C int.
+const BLKSSZGET: libc::c_ulong = 0x1268;
+
+/// Logical block size of a block device, bytes (`None` if it cannot be opened or asked).
+pub fn device_lbs(path: &Path) -> Option<u64> {
+    use std::os::unix::io::AsRawFd;
+    let f = std::fs::File::open(path).ok()?;
+    let mut n: libc::c_int = 0;
+    // SAFETY: BLKSSZGET writes one c_int through the pointer; the descriptor is open.
+    let r = unsafe { libc::ioctl(f.as_raw_fd(), BLKSSZGET as _, &mut n) };
+    (r == 0 && n > 0).then_some(n as u64)
+}
+
 /// Current size of a file or block device, bytes (`None` when it does not exist, and
 /// for a character device, which has none).
 pub fn existing_size(path: &Path) -> Option<u64> {
@@ -187,6 +219,53 @@ pub struct FileSpec {
     pub path: PathBuf,
     /// bytes the job uses (offsets lie in `[0, size)`)
     pub size: u64,
+    /// named by the user (`filename=`): opened as given, as fio opens it (a link is
+    /// followed, a device is the target). A name iomark made (`JOB.N.M`,
+    /// `filename_format`) is never written through a link or into a file with another
+    /// hard link.
+    pub named: bool,
+}
+
+/// Why iomark may not write the file `f`, whose name it made: it is a symbolic link,
+/// not a regular file, or a file another hard link shares. `None` for a file the user
+/// named, a name that does not exist yet, or a regular file with one link.
+pub fn unsafe_generated(f: &FileSpec) -> Option<String> {
+    use std::os::unix::fs::MetadataExt;
+    if f.named {
+        return None;
+    }
+    let m = std::fs::symlink_metadata(&f.path).ok()?;
+    let t = m.file_type();
+    if !t.is_file() {
+        return Some(format!(
+            "is {}: iomark never writes through a name it made up (give filename= to use it as the target)",
+            crate::files::kind_name(t)
+        ));
+    }
+    (m.nlink() > 1).then(|| {
+        format!(
+            "has another hard link ({} names share it): iomark never writes into a file other names share (give filename= to use it as the target)",
+            m.nlink()
+        )
+    })
+}
+
+/// Refuse, before any file is created, jobs that would write a data file iomark named
+/// ([`unsafe_generated`]): jobs that write (`writes`) and jobs whose file is still to be
+/// laid out (missing or shorter than its size). `files`: one job thread's.
+pub fn check_generated(files: &[FileSpec], writes: bool) -> Result<(), FilesError> {
+    for f in files {
+        let laid_out = existing_size(&f.path).is_some_and(|s| s >= f.size);
+        if writes || !laid_out {
+            if let Some(why) = unsafe_generated(f) {
+                return Err(FilesError::Linked {
+                    path: f.path.clone(),
+                    why,
+                });
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Check, before anything is created or opened, that a job may write to `files`
@@ -203,49 +282,20 @@ pub fn guard(files: &[FileSpec], writes: bool, policy: &WritePolicy) -> Result<(
 }
 
 /// Whether the disk holding `path` (a file: its filesystem's device; a block device:
-/// itself) polls completions (`/sys/dev/block/M:m/queue/io_poll`, the parent disk's for a
-/// partition). `Some((disk name, capable))`; `None` when it cannot be told (a file that
-/// does not exist yet, a filesystem without a block device such as tmpfs).
-pub fn poll_capable(path: &Path) -> Option<(String, bool)> {
-    let disk = disk_dir(path)?;
-    let v = std::fs::read_to_string(disk.join("queue/io_poll")).ok()?;
-    let name = disk.file_name()?.to_string_lossy().into_owned();
-    Some((name, v.trim() == "1"))
-}
-
-/// `/sys/dev/block/M:m` of the disk holding `path` (a file: its filesystem's device; a
-/// block device: itself; a partition: its parent disk).
-fn disk_dir(path: &Path) -> Option<PathBuf> {
-    use std::os::unix::fs::MetadataExt;
-    let parent = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    let m = std::fs::metadata(path)
-        .or_else(|_| std::fs::metadata(parent))
-        .ok()?;
-    let dev = if m.file_type().is_block_device() {
-        m.rdev()
-    } else {
-        m.dev()
-    };
-    let (ma, mi) = (
-        libc::major(dev as libc::dev_t),
-        libc::minor(dev as libc::dev_t),
-    );
-    let dir = std::fs::canonicalize(format!("/sys/dev/block/{ma}:{mi}")).ok()?;
-    Some(if dir.join("partition").exists() {
-        dir.parent()?.to_path_buf()
-    } else {
-        dir
-    })
+/// itself) polls completions (`queue/io_poll` of its disk in sysfs, read through `root`;
+/// a partition's parent disk). `Some((disk name, capable))`; `None` when it cannot be
+/// told (a filesystem without a block device such as tmpfs).
+pub fn poll_capable(root: &Root, path: &Path) -> Option<(String, bool)> {
+    let disk = root.disk_dir(crate::probe::device_behind(path)?)?;
+    let v = root.sys().read_trim(&format!("{disk}/queue/io_poll"))?;
+    Some((crate::probe::sysroot::base(&disk).to_string(), v == "1"))
 }
 
 /// `hipri=1`: refuse (exit 3) files on a disk that is known not to poll, before the run
 /// fails on its first I/O with EOPNOTSUPP.
 pub fn check_polling(files: &[FileSpec]) -> Result<(), FilesError> {
     for f in files {
-        if let Some((device, false)) = poll_capable(&f.path) {
+        if let Some((device, false)) = poll_capable(&Root::default(), &f.path) {
             return Err(FilesError::NoPolling {
                 path: f.path.clone(),
                 device,
@@ -278,12 +328,7 @@ pub fn layout(files: &[FileSpec], fill: bool, fsync: bool) -> Result<Vec<String>
             op,
             source,
         };
-        let mut file = OpenOptions::new()
-            .create(true)
-            .write(true)
-            .truncate(false)
-            .open(&f.path)
-            .map_err(|e| io("create", e))?;
+        let mut file = open_for_layout(f).map_err(|e| io("create", e))?;
         if fill {
             let mut buf = vec![0u8; LAYOUT_CHUNK];
             let mut x: u64 = 0x9E37_79B9_7F4A_7C15 ^ f.size;
@@ -323,6 +368,37 @@ pub fn layout(files: &[FileSpec], fill: bool, fsync: bool) -> Result<Vec<String>
     Ok(notes)
 }
 
+/// Create or open `f` for layout: a name iomark made is opened with `O_NOFOLLOW` and
+/// must be a regular file with one link (checked on the open descriptor, so a link
+/// planted after [`check_generated`] is refused too).
+fn open_for_layout(f: &FileSpec) -> std::io::Result<File> {
+    let mut o = OpenOptions::new();
+    o.create(true).write(true).truncate(false);
+    if !f.named {
+        o.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
+    }
+    let file = o.open(&f.path)?;
+    refuse_shared(f, &file)?;
+    Ok(file)
+}
+
+/// For a name iomark made: the open file must be a regular file with one link.
+fn refuse_shared(f: &FileSpec, file: &File) -> std::io::Result<()> {
+    use std::os::unix::fs::MetadataExt;
+    if f.named {
+        return Ok(());
+    }
+    let m = file.metadata()?;
+    if !m.file_type().is_file() || m.nlink() > 1 {
+        return Err(std::io::Error::other(format!(
+            "it is {} with {} link(s): iomark writes only a regular file with one link under a name it made (give filename= to use it as the target)",
+            crate::files::kind_name(m.file_type()),
+            m.nlink()
+        )));
+    }
+    Ok(())
+}
+
 /// Files opened for one worker; descriptors stay valid while this lives.
 pub struct OpenFiles {
     files: Vec<File>,
@@ -348,7 +424,11 @@ pub fn open(files: &[FileSpec], writes: bool, direct: bool) -> Result<OpenFiles,
         }
         let mut o = OpenOptions::new();
         o.read(true).write(writes);
-        let flags = if direct { libc::O_DIRECT } else { 0 };
+        let mut flags = if direct { libc::O_DIRECT } else { 0 };
+        if writes && !f.named {
+            // a name iomark made: never written through a link (ELOOP)
+            flags |= libc::O_NOFOLLOW;
+        }
         // O_NOATIME: a benchmark's reads leave the files' access times alone (and skip
         // the atime check on every read); only the owner or CAP_FOWNER may ask for it,
         // so without that right the file is opened as usual
@@ -362,7 +442,16 @@ pub fn open(files: &[FileSpec], writes: bool, direct: bool) -> Result<OpenFiles,
             r => r,
         };
         match r {
-            Ok(file) => out.push(file),
+            Ok(file) => {
+                if writes {
+                    refuse_shared(f, &file).map_err(|source| FilesError::Io {
+                        path: f.path.clone(),
+                        op: "open",
+                        source,
+                    })?;
+                }
+                out.push(file)
+            }
             Err(e) if direct && e.raw_os_error() == Some(libc::EINVAL) => {
                 return Err(FilesError::DirectUnsupported {
                     path: f.path.clone(),
@@ -388,9 +477,14 @@ pub fn open_osync(files: &[FileSpec], writes: bool, direct: bool) -> Result<Open
     let mut out = Vec::with_capacity(files.len());
     for f in files {
         let mut o = OpenOptions::new();
+        let nofollow = if writes && !f.named {
+            libc::O_NOFOLLOW
+        } else {
+            0
+        };
         o.read(true)
             .write(writes)
-            .custom_flags(libc::O_SYNC | if direct { libc::O_DIRECT } else { 0 });
+            .custom_flags(libc::O_SYNC | nofollow | if direct { libc::O_DIRECT } else { 0 });
         out.push(o.open(&f.path).map_err(|e| FilesError::Io {
             path: f.path.clone(),
             op: "open",
@@ -420,10 +514,12 @@ mod tests {
         let a = FileSpec {
             path: d.join("a"),
             size: 3 * LAYOUT_CHUNK as u64 + 5,
+            named: false,
         };
         let b = FileSpec {
             path: d.join("b"),
             size: 8192,
+            named: false,
         };
         let n = layout(std::slice::from_ref(&a), true, false).unwrap();
         assert_eq!(n.len(), 1);
@@ -447,6 +543,7 @@ mod tests {
         let f = FileSpec {
             path: null.to_path_buf(),
             size: 1 << 20,
+            named: true,
         };
         // neither extended nor written (set_len on /dev/null fails with EINVAL)
         assert!(layout(std::slice::from_ref(&f), false, true)

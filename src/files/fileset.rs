@@ -2,9 +2,17 @@
 //!
 //! `prepare` creates or extends each file to the per-file size (spec §5) with iomark's
 //! fixes: free space is checked before anything is written, and extension starts at the
-//! last whole block so files end exactly at FS (bug B11). Writes are whole blocks of a
-//! cache-sized buffer (the content is what sysbench's would be). `open_for_run`
+//! last whole block so files end exactly at FS (bug B11) — the existing bytes of that
+//! block are read back and written unchanged, so a file's existing content is kept as
+//! sysbench keeps it (sysbench appends whole blocks after it). Writes are whole blocks
+//! of a cache-sized buffer (the content is what sysbench's would be). `open_for_run`
 //! performs the run's checks (§7.1) and `cleanup` removes only those names (§6).
+//!
+//! Safety (docs/safety.md): a `test_file.N` that is a symbolic link is never followed
+//! (`O_NOFOLLOW`); one that is not a regular file (a FIFO would block the open, a device
+//! would be written) or that has another hard link (writing it would change the other
+//! name's file) is refused before anything is written — by `prepare`, and by `run` in
+//! the modes that write into the files.
 
 use crate::files::preflight;
 use crate::files::strerror;
@@ -94,6 +102,63 @@ fn symlink_note(dir: &Path, i: u32) -> String {
     )
 }
 
+/// Why an existing `test_file.N` may not be used: `(message, also_for_reading)`. Not
+/// a regular file (a FIFO would block even a read's open: refused for every use), or a
+/// file another hard link shares (refused where iomark writes). Symbolic links are left
+/// to the `O_NOFOLLOW` open, which names them.
+fn unsafe_target(dir: &Path, i: u32) -> Option<(String, bool)> {
+    use std::os::unix::fs::MetadataExt;
+    let m = std::fs::symlink_metadata(path(dir, i)).ok()?;
+    let t = m.file_type();
+    if t.is_symlink() {
+        return None;
+    }
+    if !t.is_file() {
+        let why = format!(
+            "FATAL: {} is not a regular file ({}): iomark writes only regular files it can own (remove it)",
+            display(dir, i),
+            crate::files::kind_name(t)
+        );
+        return Some((why, true));
+    }
+    (m.nlink() > 1).then(|| {
+        let why = format!(
+            "FATAL: {} has another hard link ({} names share it): iomark never writes into a file other names share (remove it; 'cleanup' removes this name only)",
+            display(dir, i),
+            m.nlink()
+        );
+        (why, false)
+    })
+}
+
+/// Read up to `buf.len()` bytes at `off` (fewer at the end of the file).
+fn pread_full(f: &File, buf: &mut [u8], off: u64) -> Result<usize, i32> {
+    let mut done = 0;
+    while done < buf.len() {
+        // SAFETY: reading into a valid slice.
+        let n = unsafe {
+            libc::pread(
+                f.as_raw_fd(),
+                buf[done..].as_mut_ptr().cast(),
+                buf.len() - done,
+                (off + done as u64) as libc::off_t,
+            )
+        };
+        if n < 0 {
+            let e = crate::engine::last_errno();
+            if e == libc::EINTR {
+                continue;
+            }
+            return Err(e);
+        }
+        if n == 0 {
+            break;
+        }
+        done += n as usize;
+    }
+    Ok(done)
+}
+
 fn pwrite_all(f: &File, buf: &[u8], off: u64) -> Result<(), i32> {
     let mut done = 0;
     while done < buf.len() {
@@ -135,6 +200,9 @@ pub fn prepare_preflight(job: &FileioJob, g: &Geometry) -> Result<(), Failure> {
     }
     if job.extra_flags.direct {
         direct_preflight(job, g)?;
+    }
+    if let Some((why, _)) = (0..g.files).find_map(|i| unsafe_target(&job.dir, i)) {
+        return Err(Failure::new(crate::exit::FAILED, vec![why]));
     }
     let mut need = 0u64;
     for i in 0..g.files {
@@ -219,6 +287,24 @@ fn fsync_or_fail(f: &File) -> Result<(), Failure> {
     })
 }
 
+/// Create or open file `i` for `prepare`, read-write: the existing bytes of its last
+/// partial block are read back ([`keep_existing`]).
+fn open_to_prepare(job: &FileioJob, i: u32) -> Result<File, Failure> {
+    let flags = libc::O_CREAT | libc::O_RDWR | job.extra_flags.oflags();
+    open_raw(&path(&job.dir, i), flags, 0o600).map_err(|e| {
+        let mut lines = vec![format!(
+            "FATAL: Can't open file '{}' errno = {} ({})",
+            display(&job.dir, i),
+            e,
+            strerror(e)
+        )];
+        if e == libc::ELOOP {
+            lines.push(symlink_note(&job.dir, i));
+        }
+        Failure::new(crate::exit::FAILED, lines)
+    })
+}
+
 /// Create or extend every file to FS bytes, printing sysbench's per-file lines through
 /// `out`. Stops between writes when `stop` is set (files stay as written, reusable).
 pub fn prepare(
@@ -236,24 +322,7 @@ pub fn prepare(
     let mut written = 0u64;
     let mut pending: Option<File> = None;
     for i in 0..g.files {
-        let p = path(&job.dir, i);
-        let f = open_raw(
-            &p,
-            libc::O_CREAT | libc::O_WRONLY | job.extra_flags.oflags(),
-            0o600,
-        )
-        .map_err(|e| {
-            let mut lines = vec![format!(
-                "FATAL: Can't open file '{}' errno = {} ({})",
-                display(&job.dir, i),
-                e,
-                strerror(e)
-            )];
-            if e == libc::ELOOP {
-                lines.push(symlink_note(&job.dir, i));
-            }
-            Failure::new(crate::exit::FAILED, lines)
-        })?;
+        let f = open_to_prepare(job, i)?;
         let cur = f.metadata().map(|m| m.len()).unwrap_or(0);
         let name = display(&job.dir, i);
         if cur == 0 {
@@ -265,6 +334,8 @@ pub fn prepare(
             continue;
         }
         let mut pos = cur - cur % g.block;
+        // bytes of the file in the first chunk, written back as they are
+        let keep = (cur - pos) as usize;
         while pos < g.file_size {
             if stop.load(Ordering::Relaxed) {
                 return Ok(Prepared {
@@ -283,6 +354,9 @@ pub fn prepare(
             } else if job.data == DataPattern::Random {
                 // fresh bytes for every chunk, so no two blocks are alike (dedup, C07)
                 rng.fill(&mut buf.as_mut_slice()[..n]);
+            }
+            if pos < cur {
+                keep_existing(&f, &mut buf.as_mut_slice()[..n], pos, keep, &name)?;
             }
             crate::engine::fault::io_hook(crate::engine::fault::Op::Write)
                 .map_err(|e| e.raw_os_error().unwrap_or(libc::EIO))
@@ -321,6 +395,33 @@ pub fn prepare(
     })
 }
 
+/// Put the file's own bytes `[pos, pos + keep)` at the start of the chunk about to be
+/// written at `pos` (the chunk was read-aligned: `pos` is a block boundary, `buf` an
+/// aligned buffer), so extending a file never changes a byte it had.
+fn keep_existing(
+    f: &File,
+    buf: &mut [u8],
+    pos: u64,
+    keep: usize,
+    name: &str,
+) -> Result<(), Failure> {
+    match pread_full(f, buf, pos) {
+        Ok(got) if got >= keep => Ok(()),
+        Ok(got) => Err(Failure::new(
+            crate::exit::FAILED,
+            vec![format!("FATAL: {name} shrank while being extended: {got} of its {keep} last bytes could be read back at offset {pos}")],
+        )),
+        Err(e) => Err(Failure::new(
+            crate::exit::FAILED,
+            vec![format!(
+                "FATAL: Failed to read file! errno = {} ({}) (reading back the last {keep} bytes of {name} at offset {pos} to keep them)",
+                e,
+                strerror(e)
+            )],
+        )),
+    }
+}
+
 /// Open the file set for a run (spec §7.1 step 4): seqwr recreates empty files; every
 /// file is opened read-write with the extra flags; all but seqwr must be at least FS
 /// bytes. Returns the open files in index order.
@@ -354,6 +455,12 @@ pub fn open_for_run(
     for i in 0..g.files {
         let p = path(&job.dir, i);
         let name = display(&job.dir, i);
+        // seqwr replaces the name (the other links keep their file); the other modes
+        // open what is there, and the writing ones would write into it
+        let refused = |w: &(String, bool)| mode != TestMode::Seqwr && (mode.writes() || w.1);
+        if let Some((why, _)) = unsafe_target(&job.dir, i).filter(refused) {
+            return Err(Failure::new(crate::exit::FAILED, vec![why]));
+        }
         if mode == TestMode::Seqwr {
             let _ = std::fs::remove_file(&p);
             match open_raw(&p, libc::O_CREAT | libc::O_EXCL | libc::O_WRONLY, 0o600) {
@@ -415,6 +522,18 @@ pub fn open_for_run(
         files.push(f);
     }
     Ok(files)
+}
+
+/// Create `--file-dir` for `prepare` (one level: its parent must exist, and an existing
+/// name is an error).
+pub fn create_dir(dir: &Path) -> std::io::Result<()> {
+    std::fs::create_dir(dir)
+}
+
+/// Remove the directory [`create_dir`] made if it is empty (`rmdir`: nothing in it is
+/// ever removed here).
+pub fn remove_dir_if_empty(dir: &Path) {
+    let _ = std::fs::remove_dir(dir);
 }
 
 /// Remove `test_file.0 … test_file.N−1` from the directory, ignoring errors (missing

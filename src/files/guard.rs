@@ -8,15 +8,24 @@
 //! is on the device: a partition table, a filesystem/RAID/LVM signature, md/dm/LVM
 //! holders (`/sys/dev/block/M:m/holders`). A device that is *in use* — it or one of its
 //! partitions mounted, active swap, or claimed exclusively by the kernel (an `O_EXCL`
-//! open answers EBUSY) — stays refused even with the override unless fio's
+//! open answers EBUSY; a live md/dm member is claimed by its holder) — stays refused
+//! even with the override unless fio's
 //! `allow_mounted_write=1` is set too (fio refuses mounted writes by default; the
 //! override alone must not let a typo scribble under a live filesystem). `readonly`
 //! refuses every write.
 //!
 //! Signature offsets are those of util-linux libblkid's probers (superblock magic and
 //! where it lives); see [`scan_signatures`].
+//!
+//! Shape: what the kernel says (mount table, swaps, partitions, holders) is read through
+//! a [`Root`]; what only the device can say (an exclusive open, its first and last
+//! bytes) comes through the small `Device` trait. The decision ([`check_write`]'s
+//! `decide`) is therefore tested on recorded machines with fake devices, besides the
+//! loop-device tests of `tests/device_safety.rs`.
 
 use crate::probe::mountinfo;
+use crate::probe::sysroot::{base, Sys};
+use crate::probe::Root;
 use std::os::fd::AsRawFd;
 use std::os::unix::fs::{FileTypeExt, MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
@@ -106,7 +115,8 @@ fn approve(rdev: u64) {
 
 /// Check that `path` may be written under `policy`. Regular files (and paths that do not
 /// exist yet) pass unless `readonly`; a block device passes only when nothing in use or
-/// holding data is found on it, or when the policy names that exact device.
+/// holding data is found on it, or when the policy names that exact device. sysfs and
+/// procfs are read through [`Root::default`] (the live machine).
 pub fn check_write(path: &Path, policy: &WritePolicy) -> Result<(), GuardError> {
     if policy.readonly {
         return Err(GuardError::ReadOnly(path.to_path_buf()));
@@ -129,25 +139,76 @@ pub fn check_write(path: &Path, policy: &WritePolicy) -> Result<(), GuardError> 
     let Some(rdev) = block_rdev(path) else {
         return Ok(());
     };
-    let named = overrides.contains(&rdev);
-    let f = inspect(path, rdev);
+    decide(
+        &Root::default(),
+        path,
+        &Node { path, rdev },
+        &overrides,
+        policy,
+    )
+}
+
+/// What the guard learns from the device itself rather than from sysfs/procfs (a
+/// trait so the decisions can be tested on recorded machines without a device).
+trait Device {
+    /// its `st_rdev`
+    fn rdev(&self) -> u64;
+    /// whether an exclusive open (`O_EXCL`) answers EBUSY: mounted or claimed
+    fn busy(&self) -> bool;
+    /// first [`HEAD_BYTES`], last [`TAIL_BYTES`] (clipped to the size) and the size
+    fn head_tail(&self) -> std::io::Result<(Vec<u8>, Vec<u8>, u64)>;
+}
+
+/// A block device node on this machine.
+struct Node<'a> {
+    path: &'a Path,
+    rdev: u64,
+}
+
+impl Device for Node<'_> {
+    fn rdev(&self) -> u64 {
+        self.rdev
+    }
+    fn busy(&self) -> bool {
+        std::fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_EXCL)
+            .open(self.path)
+            .is_err_and(|e| e.raw_os_error() == Some(libc::EBUSY))
+    }
+    fn head_tail(&self) -> std::io::Result<(Vec<u8>, Vec<u8>, u64)> {
+        read_head_tail(self.path)
+    }
+}
+
+/// The decision for device `dev` (named `path` by the job) on the machine `root`
+/// records: `overrides` are the `st_rdev`s of `--allow-destructive-write`.
+fn decide(
+    root: &Root,
+    path: &Path,
+    dev: &dyn Device,
+    overrides: &[u64],
+    policy: &WritePolicy,
+) -> Result<(), GuardError> {
+    let named = overrides.contains(&dev.rdev());
+    let f = inspect(root, dev);
     // in use blocks the write unless the only use is a mount and allow_mounted_write is set
     let lifted = f.mounted_only && policy.allow_mounted_write;
     let in_use_blocks = !f.in_use.is_empty() && !lifted;
     if named && !in_use_blocks {
-        approve(rdev);
+        approve(dev.rdev());
         return Ok(());
     }
-    let dev = path.display();
+    let shown = path.display();
     let mut why: Vec<String> = f.in_use.clone();
     why.extend(f.contents.iter().cloned());
     if why.is_empty() {
         why.push("no partition table or filesystem signature was found, but iomark writes only to a device named explicitly".into());
     }
     let hint = if !in_use_blocks {
-        format!("if its contents may be destroyed, name it with --allow-destructive-write={dev}")
+        format!("if its contents may be destroyed, name it with --allow-destructive-write={shown}")
     } else if f.mounted_only {
-        format!("unmount it first (writing under a mounted filesystem corrupts it); fio's allow_mounted_write=1 together with --allow-destructive-write={dev} overrides this")
+        format!("unmount it first (writing under a mounted filesystem corrupts it); fio's allow_mounted_write=1 together with --allow-destructive-write={shown} overrides this")
     } else {
         "stop what is using it first (swap, md/dm, another exclusive user)".to_string()
     };
@@ -171,55 +232,43 @@ struct Findings {
 
 /// `MAJ:MIN` of a `dev_t`.
 fn majmin(rdev: u64) -> (u64, u64) {
-    (
-        u64::from(libc::major(rdev as libc::dev_t)),
-        u64::from(libc::minor(rdev as libc::dev_t)),
-    )
+    crate::probe::split_dev(rdev)
 }
 
-/// The device and its partitions, as `(name, dev_t)`, from `/sys/dev/block/M:m`.
-fn device_and_partitions(rdev: u64) -> Vec<(String, u64)> {
+/// The device and its partitions, as `(name, dev_t)`, from `/sys/dev/block/M:m` (its
+/// sub-directories holding a `partition` file).
+fn device_and_partitions(root: &Root, rdev: u64) -> Vec<(String, u64)> {
     let (ma, mi) = majmin(rdev);
-    let dir = PathBuf::from(format!("/sys/dev/block/{ma}:{mi}"));
-    let name = std::fs::canonicalize(&dir)
-        .ok()
-        .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
-        .unwrap_or_else(|| format!("{ma}:{mi}"));
-    let mut out = vec![(name, rdev)];
-    if let Ok(rd) = std::fs::read_dir(&dir) {
-        for e in rd.flatten() {
-            let p = e.path();
-            if !p.join("partition").exists() {
-                continue;
-            }
-            let Some((a, b)) = std::fs::read_to_string(p.join("dev"))
-                .ok()
-                .and_then(|s| mountinfo::parse_majmin(&s))
-            else {
-                continue;
-            };
-            let d = libc::makedev(a as u32, b as u32);
-            out.push((e.file_name().to_string_lossy().into_owned(), d));
+    let Some(dir) = root.block_dir((ma, mi)) else {
+        return vec![(format!("{ma}:{mi}"), rdev)];
+    };
+    let sys = root.sys();
+    let mut out = vec![(base(&dir).to_string(), rdev)];
+    for e in sys.list(&dir).unwrap_or_default() {
+        let sub = format!("{dir}/{e}");
+        if !sys.exists(&format!("{sub}/partition")) {
+            continue;
         }
+        let Some((a, b)) = sys
+            .read(&format!("{sub}/dev"))
+            .and_then(|s| mountinfo::parse_majmin(&s))
+        else {
+            continue;
+        };
+        out.push((e, libc::makedev(a as u32, b as u32)));
     }
     out
 }
 
-/// Names of the holders (`holders/` entries) of each device in `devs`, under `sys`
-/// (normally `/sys`): `"loop0 is held by dm-0,md127 (…)"` per held device.
-pub fn holders_reasons(sys: &Path, devs: &[(String, u64)]) -> Vec<String> {
+/// Names of the holders (`/sys/dev/block/M:m/holders` entries, read through `sys`) of
+/// each device in `devs`: `"loop0 is held by dm-0,md127 (…)"` per held device.
+pub fn holders_reasons(sys: &Sys, devs: &[(String, u64)]) -> Vec<String> {
     let mut why = Vec::new();
     for (n, d) in devs {
         let (a, b) = majmin(*d);
-        let mut holders: Vec<String> =
-            std::fs::read_dir(sys.join(format!("dev/block/{a}:{b}/holders")))
-                .map(|rd| {
-                    rd.flatten()
-                        .map(|e| e.file_name().to_string_lossy().into_owned())
-                        .collect()
-                })
-                .unwrap_or_default();
-        holders.sort();
+        let holders = sys
+            .list(&format!("/sys/dev/block/{a}:{b}/holders"))
+            .unwrap_or_default();
         if !holders.is_empty() {
             why.push(format!(
                 "{n} is held by {} (a member of an md/dm/LVM device)",
@@ -230,65 +279,73 @@ pub fn holders_reasons(sys: &Path, devs: &[(String, u64)]) -> Vec<String> {
     why
 }
 
-/// Everything found on `path` (device `rdev`) that argues against writing to it.
-fn inspect(path: &Path, rdev: u64) -> Findings {
-    let devs = device_and_partitions(rdev);
+/// The block device a machine path such as a mount source or a swap entry names
+/// (`st_rdev`, symlinks such as `/dev/mapper/x` followed), if it names one.
+fn named_device(sys: &Sys, abs: &str) -> Option<u64> {
+    abs.starts_with('/')
+        .then(|| sys.host_path(abs))
+        .flatten()
+        .and_then(|p| block_rdev(&p))
+}
+
+/// What the mount table and the swap list of `root` say about `devs`: one line per use
+/// found, and whether a mount was among them.
+fn uses(root: &Root, devs: &[(String, u64)]) -> (Vec<String>, bool) {
+    let sys = root.sys();
     let is_ours = |d: u64| devs.iter().find(|x| x.1 == d).map(|x| x.0.clone());
-    let mut f = Findings::default();
-    let why = &mut f.in_use;
+    let mut why = Vec::new();
     // mounted: the superblock's dev_t, or the mount source resolving to our device
     // (btrfs reports an anonymous dev_t in mountinfo)
     let mut mounted = false;
-    if let Ok(text) = std::fs::read_to_string("/proc/self/mountinfo") {
-        for m in mountinfo::parse(&text) {
-            let d = libc::makedev(m.major as u32, m.minor as u32);
-            let hit = is_ours(d).or_else(|| {
-                m.source
-                    .starts_with('/')
-                    .then(|| block_rdev(Path::new(&m.source)))
-                    .flatten()
-                    .and_then(is_ours)
-            });
-            if let Some(n) = hit {
-                mounted = true;
-                why.push(format!(
-                    "{n} is mounted at {} ({})",
-                    m.mount_point, m.fs_type
-                ));
-                break;
-            }
+    for m in mountinfo::parse(&sys.read("/proc/self/mountinfo").unwrap_or_default()) {
+        let d = libc::makedev(m.major as u32, m.minor as u32);
+        let hit = is_ours(d).or_else(|| named_device(&sys, &m.source).and_then(is_ours));
+        if let Some(n) = hit {
+            mounted = true;
+            why.push(format!(
+                "{n} is mounted at {} ({})",
+                m.mount_point, m.fs_type
+            ));
+            break;
         }
     }
-    if let Ok(text) = std::fs::read_to_string("/proc/swaps") {
-        for l in text.lines().skip(1) {
-            if let Some(n) = l
-                .split_whitespace()
-                .next()
-                .and_then(|p| block_rdev(Path::new(&mountinfo::unescape(p))))
-                .and_then(is_ours)
-            {
-                why.push(format!("{n} is active swap"));
-            }
-        }
-    }
-    f.mounted_only = mounted && why.len() == 1;
-    let held = holders_reasons(Path::new("/sys"), &devs);
-    // The kernel's own view: an exclusive open fails with EBUSY while the device is
-    // mounted or claimed (md, dm, btrfs, swap, bcache …); only reported when nothing
-    // above explains it.
-    if why.is_empty() && held.is_empty() {
-        if let Err(e) = std::fs::OpenOptions::new()
-            .read(true)
-            .custom_flags(libc::O_EXCL)
-            .open(path)
+    let swaps = sys.read("/proc/swaps").unwrap_or_default();
+    for l in swaps.lines().skip(1) {
+        if let Some(n) = l
+            .split_whitespace()
+            .next()
+            .and_then(|p| named_device(&sys, &mountinfo::unescape(p)))
+            .and_then(is_ours)
         {
-            if e.raw_os_error() == Some(libc::EBUSY) {
-                why.push("the kernel reports it busy (exclusive open: EBUSY)".into());
-            }
+            why.push(format!("{n} is active swap"));
         }
     }
-    f.contents = held;
-    match read_head_tail(path) {
+    (why, mounted)
+}
+
+/// Everything found on device `dev` (on the machine `root` records) that argues
+/// against writing to it.
+fn inspect(root: &Root, dev: &dyn Device) -> Findings {
+    let devs = device_and_partitions(root, dev.rdev());
+    let (mut in_use, mounted) = uses(root, &devs);
+    let mut held = holders_reasons(&root.sys(), &devs);
+    // The kernel's own view: an exclusive open fails with EBUSY while the device is
+    // mounted or claimed (md, dm, btrfs, swap, bcache …). A claim by a holder is the
+    // holder's line, now a use the override cannot lift; a claim nothing explains gets
+    // its own line.
+    if in_use.is_empty() && dev.busy() {
+        if held.is_empty() {
+            in_use.push("the kernel reports it busy (exclusive open: EBUSY)".into());
+        } else {
+            in_use.append(&mut held);
+        }
+    }
+    let mut f = Findings {
+        mounted_only: mounted && in_use.len() == 1,
+        in_use,
+        contents: held,
+    };
+    match dev.head_tail() {
         Ok((head, tail, size)) => f.contents.extend(scan_signatures(&head, &tail, size)),
         Err(e) => f
             .contents
@@ -543,12 +600,13 @@ mod tests {
         std::fs::create_dir_all(sys.join("dev/block/7:0/holders/dm-0")).unwrap();
         std::fs::create_dir_all(sys.join("dev/block/7:0/holders/md127")).unwrap();
         std::fs::create_dir_all(sys.join("dev/block/7:1/holders")).unwrap();
+        let root = Root(d.path().to_path_buf());
         let devs = vec![
             ("loop0".to_string(), libc::makedev(7, 0)),
             ("loop1".to_string(), libc::makedev(7, 1)),
         ];
         assert_eq!(
-            holders_reasons(&sys, &devs),
+            holders_reasons(&root.sys(), &devs),
             vec!["loop0 is held by dm-0,md127 (a member of an md/dm/LVM device)".to_string()]
         );
         let ro = WritePolicy {
@@ -556,5 +614,196 @@ mod tests {
             ..WritePolicy::default()
         };
         assert_eq!(check_write(&f, &ro), Err(GuardError::ReadOnly(f.clone())));
+    }
+
+    /// A recorded machine for the guard: disk `loop0` (7:0) with partitions `loop0p1`
+    /// (259:0) and `loop0p2` (259:1), relative sysfs links as the kernel makes them, an
+    /// empty mount table and swap list; `mount`/`hold` add a mount of a partition and a
+    /// holder of the disk.
+    struct Machine {
+        dir: tempfile::TempDir,
+    }
+
+    impl Machine {
+        fn new() -> Machine {
+            let dir = tempfile::tempdir().unwrap();
+            let m = Machine { dir };
+            let disk = "sys/devices/virtual/block/loop0";
+            m.put(&format!("{disk}/dev"), "7:0\n");
+            std::fs::create_dir_all(m.at(&format!("{disk}/holders"))).unwrap();
+            for (p, dev) in [("loop0p1", "259:0"), ("loop0p2", "259:1")] {
+                m.put(&format!("{disk}/{p}/partition"), "1\n");
+                m.put(&format!("{disk}/{p}/dev"), &format!("{dev}\n"));
+                m.link(
+                    &format!("../../devices/virtual/block/loop0/{p}"),
+                    &format!("sys/dev/block/{dev}"),
+                );
+            }
+            m.link("../../devices/virtual/block/loop0", "sys/dev/block/7:0");
+            m.put(
+                "proc/self/mountinfo",
+                "22 1 0:21 / /proc rw - proc proc rw\n",
+            );
+            m.put("proc/swaps", "Filename\tType\tSize\tUsed\tPriority\n");
+            m
+        }
+        fn at(&self, rel: &str) -> PathBuf {
+            self.dir.path().join(rel)
+        }
+        fn put(&self, rel: &str, text: &str) {
+            let p = self.at(rel);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(p, text).unwrap();
+        }
+        fn link(&self, target: &str, rel: &str) {
+            let p = self.at(rel);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::os::unix::fs::symlink(target, p).unwrap();
+        }
+        fn mount(&self) {
+            self.put(
+                "proc/self/mountinfo",
+                "22 1 0:21 / /proc rw - proc proc rw\n40 1 259:0 / /mnt/data rw,relatime - ext4 /dev/loop0p1 rw\n",
+            );
+        }
+        fn hold(&self) {
+            std::fs::create_dir_all(self.at("sys/devices/virtual/block/loop0/holders/dm-3"))
+                .unwrap();
+        }
+        fn root(&self) -> Root {
+            Root(self.dir.path().to_path_buf())
+        }
+    }
+
+    /// A device with given first bytes that answers (or not) EBUSY to O_EXCL.
+    struct Fake {
+        head: Vec<u8>,
+        busy: bool,
+    }
+
+    impl Device for Fake {
+        fn rdev(&self) -> u64 {
+            libc::makedev(7, 0)
+        }
+        fn busy(&self) -> bool {
+            self.busy
+        }
+        fn head_tail(&self) -> std::io::Result<(Vec<u8>, Vec<u8>, u64)> {
+            Ok((self.head.clone(), vec![0; TAIL_BYTES], 1 << 30))
+        }
+    }
+
+    fn blank_fake() -> Fake {
+        Fake {
+            head: blank(),
+            busy: false,
+        }
+    }
+
+    /// The decision for `/dev/loop0` on machine `m`: named or not, with or without
+    /// allow_mounted_write; the refusal as (why, hint).
+    fn verdict(
+        m: &Machine,
+        dev: &Fake,
+        named: bool,
+        mounted_ok: bool,
+    ) -> Result<(), (String, String)> {
+        let policy = WritePolicy {
+            allow_mounted_write: mounted_ok,
+            ..WritePolicy::default()
+        };
+        let overrides = if named { vec![dev.rdev()] } else { vec![] };
+        match decide(&m.root(), Path::new("/dev/loop0"), dev, &overrides, &policy) {
+            Ok(()) => Ok(()),
+            Err(GuardError::Refused { device, why, hint }) => {
+                assert_eq!(device, Path::new("/dev/loop0"));
+                Err((why, hint))
+            }
+            Err(e) => panic!("unexpected {e}"),
+        }
+    }
+
+    #[test]
+    fn blank_device_is_written_only_when_named() {
+        let m = Machine::new();
+        let (why, hint) = verdict(&m, &blank_fake(), false, false).unwrap_err();
+        assert!(
+            why.contains("no partition table or filesystem signature was found"),
+            "{why}"
+        );
+        assert_eq!(
+            hint,
+            "if its contents may be destroyed, name it with --allow-destructive-write=/dev/loop0"
+        );
+        assert_eq!(verdict(&m, &blank_fake(), true, false), Ok(()));
+    }
+
+    #[test]
+    fn a_mounted_partition_blocks_even_the_named_device() {
+        let m = Machine::new();
+        m.mount();
+        for named in [false, true] {
+            let (why, hint) = verdict(&m, &blank_fake(), named, false).unwrap_err();
+            assert_eq!(why, "loop0p1 is mounted at /mnt/data (ext4)");
+            assert!(hint.starts_with("unmount it first"), "{hint}");
+        }
+        // allow_mounted_write alone is not enough; with the device named it is
+        assert!(verdict(&m, &blank_fake(), false, true).is_err());
+        assert_eq!(verdict(&m, &blank_fake(), true, true), Ok(()));
+    }
+
+    #[test]
+    fn holders_are_named_and_a_live_member_stays_refused() {
+        let m = Machine::new();
+        m.hold();
+        let (why, hint) = verdict(&m, &blank_fake(), false, false).unwrap_err();
+        assert_eq!(
+            why,
+            "loop0 is held by dm-3 (a member of an md/dm/LVM device)"
+        );
+        assert!(
+            hint.contains("--allow-destructive-write=/dev/loop0"),
+            "{hint}"
+        );
+        // a holder that no longer claims the device: the override lifts it
+        assert_eq!(verdict(&m, &blank_fake(), true, false), Ok(()));
+        // a live member (the kernel says busy): in use, the override does not help
+        let live = Fake {
+            head: blank(),
+            busy: true,
+        };
+        let (why, hint) = verdict(&m, &live, true, true).unwrap_err();
+        assert_eq!(
+            why,
+            "loop0 is held by dm-3 (a member of an md/dm/LVM device)"
+        );
+        assert!(hint.starts_with("stop what is using it first"), "{hint}");
+    }
+
+    #[test]
+    fn busy_without_a_reason_and_signatures_are_reported() {
+        let m = Machine::new();
+        let busy = Fake {
+            head: blank(),
+            busy: true,
+        };
+        let (why, _) = verdict(&m, &busy, true, false).unwrap_err();
+        assert_eq!(why, "the kernel reports it busy (exclusive open: EBUSY)");
+        let mut head = blank();
+        head[512..520].copy_from_slice(b"EFI PART");
+        let gpt = Fake { head, busy: false };
+        let (why, hint) = verdict(&m, &gpt, false, false).unwrap_err();
+        assert_eq!(why, "it carries a GPT partition table");
+        assert!(
+            hint.contains("--allow-destructive-write=/dev/loop0"),
+            "{hint}"
+        );
+        assert_eq!(verdict(&m, &gpt, true, false), Ok(()));
+        // both partitions are found through the recorded links
+        let names: Vec<String> = device_and_partitions(&m.root(), libc::makedev(7, 0))
+            .into_iter()
+            .map(|d| d.0)
+            .collect();
+        assert_eq!(names, ["loop0", "loop0p1", "loop0p2"]);
     }
 }

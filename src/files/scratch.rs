@@ -114,6 +114,16 @@ pub fn unlink(path: &Path) -> io::Result<()> {
     std::fs::remove_file(path)
 }
 
+/// `mkdir(path)` inside a directory the registry created (fails if the name exists).
+pub fn mkdir(path: &Path) -> io::Result<()> {
+    std::fs::create_dir(path)
+}
+
+/// `rmdir(path)`: removes an empty directory only.
+pub fn rmdir(path: &Path) -> io::Result<()> {
+    std::fs::remove_dir(path)
+}
+
 impl Scratch {
     /// An empty registry.
     pub fn new() -> Scratch {
@@ -343,31 +353,6 @@ pub fn drop_all_caches() -> io::Result<()> {
     // SAFETY: sync(2) has no preconditions.
     unsafe { libc::sync() };
     std::fs::write("/proc/sys/vm/drop_caches", "3\n")
-}
-
-/// Most bytes [`read_text_bounded`] reads from a result, job or fixture file (64 MiB):
-/// far above any real one, small enough that `/dev/zero` or a huge file given by
-/// mistake is an error instead of exhausting memory.
-pub const MAX_INPUT_BYTES: u64 = 64 << 20;
-
-/// Read a UTF-8 text file of at most `max` bytes. Longer input (a device such as
-/// `/dev/zero`, a FIFO that never ends, a huge file) fails with `InvalidData` naming the
-/// limit, after reading at most `max + 1` bytes.
-pub fn read_text_bounded(path: &Path, max: u64) -> std::io::Result<String> {
-    use std::io::Read;
-    let f = File::open(path)?;
-    let mut text = String::new();
-    f.take(max + 1).read_to_string(&mut text)?;
-    if text.len() as u64 > max {
-        return Err(std::io::Error::new(
-            std::io::ErrorKind::InvalidData,
-            format!(
-                "larger than {} (not a result, job or fixture file)",
-                crate::job::units::iec(max)
-            ),
-        ));
-    }
-    Ok(text)
 }
 
 #[cfg(test)]

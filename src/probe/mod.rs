@@ -1,12 +1,15 @@
 //! Reads of sysfs/procfs, always through a [`Root`] so tests can reproduce machines
-//! this one lacks. Only what the honesty checks need lives here so far: MemTotal, the
-//! block device behind a path, and its I/O counters.
+//! this one lacks: no other room opens a path under `/sys` or `/proc` (the device
+//! guard, direct-I/O alignment, zones, polling, fio's disk counters, NUMA nodes and the
+//! clock source all ask a `Root`). [`Root::read`] and [`sysroot::Sys`] resolve symlinks
+//! inside the root; on the live machine they open the path directly (as cheap as a bare
+//! read). Here: MemTotal, the sysfs directory of the block device behind a path, and its
+//! I/O counters; the diagnosis modules below read the rest.
 
 pub mod blockdev;
 pub mod ceiling;
 pub mod diagnosis;
 pub mod findings;
-pub mod fixture;
 pub mod mountinfo;
 pub mod pagecache;
 pub mod pcie;
@@ -32,9 +35,39 @@ impl Default for Root {
 }
 
 impl Root {
+    /// Whether this is the machine iomark runs on (`/`), not a recorded fixture.
+    pub fn is_live(&self) -> bool {
+        self.0 == Path::new("/")
+    }
+
+    /// The symlink-confined reader of this root.
+    pub fn sys(&self) -> sysroot::Sys<'_> {
+        sysroot::Sys::new(self)
+    }
+
     /// Read a file given by its absolute path on the probed machine, as text.
     pub fn read(&self, abs: &str) -> Option<String> {
-        std::fs::read_to_string(self.0.join(abs.trim_start_matches('/'))).ok()
+        self.sys().read(abs)
+    }
+
+    /// Machine path of `/sys/dev/block/MAJ:MIN` with its link resolved (e.g.
+    /// `/sys/devices/…/block/sda/sda1`); `None` when the kernel has no such block device
+    /// (tmpfs, overlay and other filesystems without one).
+    pub fn block_dir(&self, (major, minor): (u64, u64)) -> Option<String> {
+        let link = format!("/sys/dev/block/{major}:{minor}");
+        let sys = self.sys();
+        sys.exists(&link).then(|| sys.real_path(&link)).flatten()
+    }
+
+    /// [`Root::block_dir`] of the whole disk: a partition's parent directory (partitions
+    /// have no `queue/`), the device's own otherwise.
+    pub fn disk_dir(&self, dev: (u64, u64)) -> Option<String> {
+        let d = self.block_dir(dev)?;
+        Some(if self.sys().exists(&format!("{d}/partition")) {
+            sysroot::parent(&d)
+        } else {
+            d
+        })
     }
 
     /// MemTotal from /proc/meminfo, bytes.
@@ -69,13 +102,41 @@ impl Root {
     }
 }
 
-/// `(major, minor)` of the device holding `path` (glibc's `gnu_dev_major/minor` split).
-pub fn dev_of(path: &Path) -> Option<(u64, u64)> {
-    use std::os::unix::fs::MetadataExt;
-    let d = std::fs::metadata(path).ok()?.dev();
+/// `(major, minor)` of a `dev_t` (glibc's `gnu_dev_major/minor` split).
+pub fn split_dev(d: u64) -> (u64, u64) {
     let major = ((d >> 8) & 0xfff) | ((d >> 32) & !0xfff);
     let minor = (d & 0xff) | ((d >> 12) & !0xff);
-    Some((major, minor))
+    (major, minor)
+}
+
+/// `(major, minor)` of the device holding `path`.
+pub fn dev_of(path: &Path) -> Option<(u64, u64)> {
+    use std::os::unix::fs::MetadataExt;
+    Some(split_dev(std::fs::metadata(path).ok()?.dev()))
+}
+
+/// `(major, minor)` of the block device behind `path`: a block device node's own
+/// (`st_rdev`), otherwise the filesystem's (`st_dev`) of `path` or, for a path that
+/// does not exist yet, of its nearest existing ancestor (the current directory for a
+/// bare name). This stats the user's path on this machine; what the device is comes
+/// from [`Root::block_dir`].
+pub fn device_behind(path: &Path) -> Option<(u64, u64)> {
+    use std::os::unix::fs::{FileTypeExt, MetadataExt};
+    let mut p = path;
+    let m = loop {
+        match std::fs::metadata(p) {
+            Ok(m) => break m,
+            Err(_) => match p.parent() {
+                Some(q) if !q.as_os_str().is_empty() => p = q,
+                _ => break std::fs::metadata(".").ok()?,
+            },
+        }
+    };
+    Some(split_dev(if m.file_type().is_block_device() {
+        m.rdev()
+    } else {
+        m.dev()
+    }))
 }
 
 #[cfg(test)]
@@ -113,5 +174,56 @@ mod tests {
         assert_eq!(r.block_name(253, 0).as_deref(), Some("vda"));
         assert_eq!(r.block_io_bytes(253, 0), Some((2048 * 512, 4096 * 512)));
         assert_eq!(r.block_io_bytes(8, 0), None);
+    }
+
+    #[test]
+    fn block_and_disk_dirs_resolve_inside_the_root() {
+        let (d, r) = fake();
+        let disk = d.path().join("sys/devices/pci0/block/sda");
+        std::fs::create_dir_all(disk.join("sda1")).unwrap();
+        std::fs::create_dir_all(disk.join("queue")).unwrap();
+        std::fs::write(disk.join("sda1/partition"), "1\n").unwrap();
+        let links = d.path().join("sys/dev/block");
+        std::os::unix::fs::symlink("../../devices/pci0/block/sda", links.join("8:0")).unwrap();
+        // an absolute link target restarts at the fixture root, not the host's /sys
+        std::os::unix::fs::symlink("/sys/devices/pci0/block/sda/sda1", links.join("8:1")).unwrap();
+        assert_eq!(
+            r.block_dir((8, 0)).as_deref(),
+            Some("/sys/devices/pci0/block/sda")
+        );
+        assert_eq!(
+            r.block_dir((8, 1)).as_deref(),
+            Some("/sys/devices/pci0/block/sda/sda1")
+        );
+        assert_eq!(
+            r.disk_dir((8, 1)).as_deref(),
+            Some("/sys/devices/pci0/block/sda")
+        );
+        assert_eq!(
+            r.disk_dir((8, 0)).as_deref(),
+            Some("/sys/devices/pci0/block/sda")
+        );
+        assert_eq!(r.block_dir((8, 2)), None);
+        assert!(!r.is_live());
+        assert!(Root::default().is_live());
+    }
+
+    #[test]
+    fn device_behind_a_missing_path_is_its_nearest_ancestors() {
+        let d = tempfile::tempdir().unwrap();
+        let here = device_behind(d.path()).unwrap();
+        assert_eq!(device_behind(&d.path().join("no/such/file")), Some(here));
+        assert_eq!(dev_of(d.path()), Some(here));
+        assert_eq!(split_dev(libc::makedev(259, 3)), (259, 3));
+        // a block device node stands for itself (st_rdev), if this machine has one
+        if let Some(e) = std::fs::read_dir("/dev").ok().and_then(|rd| {
+            use std::os::unix::fs::FileTypeExt;
+            rd.flatten()
+                .find(|e| e.file_type().is_ok_and(|t| t.is_block_device()))
+        }) {
+            use std::os::unix::fs::MetadataExt;
+            let rdev = std::fs::metadata(e.path()).unwrap().rdev();
+            assert_eq!(device_behind(&e.path()), Some(split_dev(rdev)));
+        }
     }
 }

@@ -8,9 +8,14 @@
 //! targets join the link's directory, absolute targets restart at the root, `..` never
 //! climbs above the root, and more than 40 hops is a loop. Every read returns `Option`:
 //! a missing or unreadable file is "unknown", never an error.
+//!
+//! On the live machine (root `/`) the kernel's own resolution is the same (absolute
+//! targets restart at `/`, `..` stops there, 40 hops), so reads open the path directly:
+//! one `open`+`read`, as cheap as a bare `std::fs::read` (disk counters are read around
+//! timed runs, the clock source at every calibration).
 
 use super::Root;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Most symlinks followed while resolving one path (the kernel's own limit).
 const MAX_HOPS: usize = 40;
@@ -54,6 +59,16 @@ impl<'a> Sys<'a> {
         self.root.0.join(resolved.trim_start_matches('/'))
     }
 
+    /// Host path to open for machine path `abs`: the path itself on the live machine
+    /// (the kernel resolves it exactly as [`Sys::real_path`] would), else the resolved
+    /// path below the root. `None` only for a symlink loop inside a fixture.
+    fn open_path(&self, abs: &str) -> Option<PathBuf> {
+        if self.root.is_live() {
+            return Some(Path::new("/").join(abs.trim_start_matches('/')));
+        }
+        Some(self.host(&self.real_path(abs)?))
+    }
+
     /// Resolve every symlink in `abs` inside the root and return the machine path
     /// (e.g. `/sys/devices/…/nvme0n1`). The final component need not exist. `None` only
     /// for a symlink loop (more than 40 hops).
@@ -94,8 +109,7 @@ impl<'a> Sys<'a> {
 
     /// Text of the file at machine path `abs`, `None` when missing or unreadable.
     pub fn read(&self, abs: &str) -> Option<String> {
-        let p = self.real_path(abs)?;
-        let bytes = std::fs::read(self.host(&p)).ok()?;
+        let bytes = std::fs::read(self.open_path(abs)?).ok()?;
         Some(String::from_utf8_lossy(&bytes).into_owned())
     }
 
@@ -120,8 +134,7 @@ impl<'a> Sys<'a> {
 
     /// Raw bytes (binary attributes such as `bos_descriptors`).
     pub fn read_bytes(&self, abs: &str) -> Option<Vec<u8>> {
-        let p = self.real_path(abs)?;
-        std::fs::read(self.host(&p)).ok()
+        std::fs::read(self.open_path(abs)?).ok()
     }
 
     /// Target of the symlink at `abs` as stored (parents resolved first).
@@ -146,8 +159,7 @@ impl<'a> Sys<'a> {
 
     /// Sorted entry names of the directory at `abs`; `None` when it is not a directory.
     pub fn list(&self, abs: &str) -> Option<Vec<String>> {
-        let p = self.real_path(abs)?;
-        let rd = std::fs::read_dir(self.host(&p)).ok()?;
+        let rd = std::fs::read_dir(self.open_path(abs)?).ok()?;
         let mut v: Vec<String> = rd
             .filter_map(|e| e.ok())
             .map(|e| e.file_name().to_string_lossy().into_owned())
@@ -158,15 +170,22 @@ impl<'a> Sys<'a> {
 
     /// Whether anything exists at `abs` (after resolution).
     pub fn exists(&self, abs: &str) -> bool {
-        self.real_path(abs)
-            .is_some_and(|p| std::fs::metadata(self.host(&p)).is_ok())
+        self.open_path(abs)
+            .is_some_and(|p| std::fs::metadata(p).is_ok())
     }
 
     /// Whether `abs` is a directory (after resolution).
     pub fn is_dir(&self, abs: &str) -> bool {
-        self.real_path(abs)
-            .and_then(|p| std::fs::metadata(self.host(&p)).ok())
+        self.open_path(abs)
+            .and_then(|p| std::fs::metadata(p).ok())
             .is_some_and(|m| m.is_dir())
+    }
+
+    /// Host path of the file a machine path such as `/dev/sda1` (a mount source, a swap
+    /// device) names, for `stat`: the path itself on the live machine, the resolved
+    /// path below the root in a fixture.
+    pub fn host_path(&self, abs: &str) -> Option<PathBuf> {
+        self.open_path(abs)
     }
 }
 

@@ -1,6 +1,7 @@
 //! Machine-wide facts that decide whether results come from RAM or are CPU-bound:
 //! memory and dirty-page limits (`/proc/meminfo`, `/proc/sys/vm/*`), CPU count and
-//! frequency governors (diagnose.md §4). All through the root; all optional.
+//! frequency governors (diagnose.md §4), and whether the TSC may time latencies. All
+//! through the root; all optional.
 
 use super::sysroot::Sys;
 use serde::{Deserialize, Serialize};
@@ -109,11 +110,7 @@ pub fn cpu(sys: &Sys) -> Cpu {
             .as_ref()
             .and_then(|p| sys.read_trim(&format!("{p}/{f}")))
     };
-    let aes = sys.read("/proc/cpuinfo").map(|t| {
-        t.lines()
-            .filter(|l| l.starts_with("flags"))
-            .any(|l| l.split_whitespace().any(|w| w == "aes"))
-    });
+    let aes = sys.read("/proc/cpuinfo").map(|t| has_cpu_flag(&t, "aes"));
     Cpu {
         count: sys
             .read(&format!("{CPU}/online"))
@@ -126,6 +123,27 @@ pub fn cpu(sys: &Sys) -> Cpu {
         cpu_dir_missing: !sys.is_dir(CPU),
         aes,
     }
+}
+
+/// Whether a `flags` line of `/proc/cpuinfo` text lists `flag` (a whole word).
+pub fn has_cpu_flag(cpuinfo: &str, flag: &str) -> bool {
+    cpuinfo
+        .lines()
+        .filter(|l| l.starts_with("flags"))
+        .any(|l| l.split_whitespace().any(|w| w == flag))
+}
+
+/// The kernel's current clock source.
+pub const CLOCKSOURCE: &str = "/sys/devices/system/clocksource/clocksource0/current_clocksource";
+
+/// Whether latencies may be timed with the TSC: the kernel's clock source is `tsc` and
+/// the CPU's TSC is constant and non-stop (`constant_tsc`, `nonstop_tsc` in
+/// `/proc/cpuinfo`), so it runs at one rate on every core (see `stats/clock.rs`).
+pub fn tsc_clocksource(sys: &Sys) -> bool {
+    sys.read_trim(CLOCKSOURCE).as_deref() == Some("tsc")
+        && sys
+            .read("/proc/cpuinfo")
+            .is_some_and(|t| has_cpu_flag(&t, "constant_tsc") && has_cpu_flag(&t, "nonstop_tsc"))
 }
 
 #[cfg(test)]
@@ -141,5 +159,28 @@ mod tests {
         assert_eq!(count_cpulist("0-3,5,7-8"), Some(7));
         assert_eq!(count_cpulist("3-1"), None);
         assert_eq!(count_cpulist(""), None);
+    }
+
+    #[test]
+    fn tsc_needs_the_clocksource_and_both_cpu_flags() {
+        let d = tempfile::tempdir().unwrap();
+        let root = crate::probe::Root(d.path().to_path_buf());
+        let put = |p: &str, t: &str| {
+            let f = d.path().join(p.trim_start_matches('/'));
+            std::fs::create_dir_all(f.parent().unwrap()).unwrap();
+            std::fs::write(f, t).unwrap();
+        };
+        let both = "processor : 0\nflags\t\t: fpu tsc constant_tsc nonstop_tsc aes\n";
+        assert!(!tsc_clocksource(&root.sys()), "nothing recorded");
+        put(CLOCKSOURCE, "tsc\n");
+        put("/proc/cpuinfo", both);
+        assert!(tsc_clocksource(&root.sys()));
+        put("/proc/cpuinfo", "flags\t\t: fpu tsc constant_tsc\n");
+        assert!(!tsc_clocksource(&root.sys()), "not non-stop");
+        put("/proc/cpuinfo", both);
+        put(CLOCKSOURCE, "kvm-clock\n");
+        assert!(!tsc_clocksource(&root.sys()), "another clock source");
+        assert!(has_cpu_flag(both, "aes"));
+        assert!(!has_cpu_flag(both, "ae"));
     }
 }

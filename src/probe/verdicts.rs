@@ -109,11 +109,10 @@ pub(super) fn device_findings(w: &mut Walk, d: &BlockDevice, mount: &Option<Moun
         "dm" => {
             let (name, uuid) = d.dm.clone().unwrap_or_default();
             if uuid.starts_with("CRYPT-") {
-                let aes = w.sys.read("/proc/cpuinfo").map(|t| {
-                    t.lines()
-                        .filter(|l| l.starts_with("flags"))
-                        .any(|l| l.split_whitespace().any(|x| x == "aes"))
-                });
+                let aes = w
+                    .sys
+                    .read("/proc/cpuinfo")
+                    .map(|t| super::system::has_cpu_flag(&t, "aes"));
                 let note = match aes {
                     Some(true) => " (the CPU has AES instructions)",
                     Some(false) => " and the CPU has no AES instructions",

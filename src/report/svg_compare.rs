@@ -7,7 +7,6 @@ use crate::report::compare::{letter, Comparison};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
-use std::path::Path;
 
 /// Bar colours, one per column (colour-blind-friendly Okabe–Ito palette).
 const PALETTE: [RGBColor; 8] = [
@@ -133,9 +132,16 @@ fn panel(
     Ok(())
 }
 
-/// Write the grouped-bar chart of `c` to `path` (SVG, 1200 × 900 px).
-pub fn write(c: &Comparison, path: &Path) -> Result<(), String> {
-    let root = SVGBackend::new(path, (1200, 900)).into_drawing_area();
+/// The grouped-bar chart of `c` (SVG, 1200 × 900 px); the caller writes it to a file
+/// (`cli/compare.rs`, through [`crate::files::output`]).
+pub fn render(c: &Comparison) -> Result<String, String> {
+    let mut svg = String::new();
+    draw(c, &mut svg)?;
+    Ok(svg)
+}
+
+fn draw(c: &Comparison, svg: &mut String) -> Result<(), String> {
+    let root = SVGBackend::with_string(svg, (1200, 900)).into_drawing_area();
     root.fill(&WHITE).map_err(|x| x.to_string())?;
     let (upper, lower) = root.split_vertically(450);
     panel(

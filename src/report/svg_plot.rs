@@ -17,21 +17,6 @@ const READ: RGBColor = RGBColor(0, 114, 178);
 const WRITE: RGBColor = RGBColor(213, 94, 0);
 const OTHER: RGBColor = RGBColor(0, 158, 115);
 
-/// Create `dir` for charts (its parent must exist, as for `--json=FILE`: iomark does
-/// not create directory trees the user did not ask for); an error names `--plot` and
-/// the cause.
-pub fn ensure_dir(dir: &Path) -> Result<(), String> {
-    if dir.is_dir() {
-        return Ok(());
-    }
-    std::fs::create_dir(dir).map_err(|e| {
-        format!(
-            "cannot create the --plot directory {}: {e} (a writable directory whose parent exists is expected)",
-            dir.display()
-        )
-    })
-}
-
 /// File-name stem of a result's charts: command, test mode (or job kind), block size,
 /// queue depth and threads, e.g. `fileio-rndrd-4k-q1t1`.
 pub fn stem(r: &RunResult) -> String {
@@ -235,9 +220,9 @@ where
         .map_err(err)
 }
 
-fn write_throughput(r: &RunResult, tp: &Throughput, path: &Path) -> Result<(), String> {
+fn draw_throughput(r: &RunResult, tp: &Throughput, svg: &mut String) -> Result<(), String> {
     let panels = if tp.read_iops.is_some() { 2 } else { 1 };
-    let root = SVGBackend::new(path, (1100, 380 * panels + 60)).into_drawing_area();
+    let root = SVGBackend::with_string(svg, (1100, 380 * panels + 60)).into_drawing_area();
     root.fill(&WHITE).map_err(err)?;
     let (head, body) = root.split_vertically(60);
     head.draw(&Text::new(
@@ -364,8 +349,8 @@ pub fn log_ticks(lo: f64, hi: f64) -> Vec<f64> {
     v
 }
 
-fn write_latency(r: &RunResult, curves: &[LatencyCurve], path: &Path) -> Result<(), String> {
-    let root = SVGBackend::new(path, (1100, 640)).into_drawing_area();
+fn draw_latency(r: &RunResult, curves: &[LatencyCurve], svg: &mut String) -> Result<(), String> {
+    let root = SVGBackend::with_string(svg, (1100, 640)).into_drawing_area();
     root.fill(&WHITE).map_err(err)?;
     let (head, body) = root.split_vertically(60);
     head.draw(&Text::new(
@@ -452,25 +437,38 @@ fn write_latency(r: &RunResult, curves: &[LatencyCurve], path: &Path) -> Result<
     root.present().map_err(err)
 }
 
-/// Write the charts of `result` into `dir` (created if missing):
+/// Write `svg` to the chart file `path` through [`crate::files::output`] (never
+/// through a link, old content or the complete chart).
+fn write_chart(path: &Path, svg: &str) -> Result<(), String> {
+    crate::files::output::Output::create(path)
+        .and_then(|o| o.commit(svg.as_bytes()))
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+/// Write the charts of `result` into `dir` (created if missing, one level):
 /// `STEM-throughput.svg` (when the result has samples or intervals) and
 /// `STEM-latency.svg` (when it has latency data), `STEM` from [`stem`].
 /// Returns the files written; an error (a message naming the file) when a file cannot
 /// be written or the result holds nothing to draw.
 pub fn write_plots(result: &RunResult, dir: &Path) -> Result<Vec<PathBuf>, String> {
-    ensure_dir(dir)?;
+    crate::files::output::ensure_dir(dir, "--plot")?;
     let s = stem(result);
     let mut out = vec![];
     if let Some(tp) = throughput(result) {
         let p = dir.join(format!("{s}-throughput.svg"));
-        write_throughput(result, &tp, &p)
+        let mut svg = String::new();
+        draw_throughput(result, &tp, &mut svg)
             .map_err(|e| format!("cannot write {}: {e}", p.display()))?;
+        write_chart(&p, &svg)?;
         out.push(p);
     }
     let c = curves(result);
     if !c.is_empty() {
         let p = dir.join(format!("{s}-latency.svg"));
-        write_latency(result, &c, &p).map_err(|e| format!("cannot write {}: {e}", p.display()))?;
+        let mut svg = String::new();
+        draw_latency(result, &c, &mut svg)
+            .map_err(|e| format!("cannot write {}: {e}", p.display()))?;
+        write_chart(&p, &svg)?;
         out.push(p);
     }
     if out.is_empty() {

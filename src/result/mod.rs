@@ -592,31 +592,28 @@ pub fn from_snapshot(
     }
 }
 
-/// Write `value` as pretty JSON to `path` atomically (temp file in the same directory,
-/// then rename), so readers never see a half-written file.
-pub fn write_atomic<T: Serialize>(path: &Path, value: &T) -> std::io::Result<()> {
-    // Never rename over something that is not a plain file: `--json=/dev/null` or a
-    // symlink must not be replaced (the target of a link stays the user's).
-    if let Ok(m) = std::fs::symlink_metadata(path) {
-        if !m.file_type().is_file() {
-            return Err(std::io::Error::new(
-                std::io::ErrorKind::InvalidInput,
-                "exists and is not a regular file (a device, directory, FIFO or symbolic link); give a new or regular file",
-            ));
-        }
-    }
-    let tmp = path.with_file_name(format!(
-        ".{}.iomark-tmp.{}",
-        path.file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_else(|| "result".into()),
-        std::process::id()
-    ));
-    let text = serde_json::to_string_pretty(value).map_err(std::io::Error::other)?;
-    std::fs::write(&tmp, text + "\n")?;
-    std::fs::rename(&tmp, path).inspect_err(|_| {
-        let _ = std::fs::remove_file(&tmp);
-    })
+/// The `--json` placeholder: a valid document saying the run has not finished
+/// (`compare` refuses it by name). Written before the run (`Output::prefill`), so a bad
+/// path fails fast and a killed run leaves valid JSON that says so — never a stale
+/// result that looks like this run's.
+pub fn placeholder_bytes() -> Vec<u8> {
+    json_bytes(&serde_json::json!({
+        "schema_version": SCHEMA_VERSION,
+        "tool": "iomark",
+        "status": "running"
+    }))
+}
+
+/// The bytes of a `--json` file: `value` as pretty JSON and a newline (written with
+/// `files::output::Output::commit`).
+pub fn json_bytes<T: Serialize>(value: &T) -> Vec<u8> {
+    let mut v = serde_json::to_vec_pretty(value).unwrap_or_else(|e| {
+        // every RunResult field serialises (no maps with non-string keys): unreachable
+        let failed = serde_json::json!({"tool": "iomark", "status": "failed", "error": e.to_string()});
+        serde_json::to_vec(&failed).unwrap_or_default()
+    });
+    v.push(b'\n');
+    v
 }
 
 #[cfg(test)]
@@ -672,14 +669,17 @@ mod tests {
         assert!((p.mib_per_s - 0.953674).abs() < 1e-6);
     }
 
+    /// The bytes of `--json` files (the atomic replace is files/output.rs's, tested
+    /// there): valid JSON ending in a newline.
     #[test]
-    fn atomic_write_leaves_only_the_file() {
-        let d = tempfile::tempdir().unwrap();
-        let p = d.path().join("r.json");
-        write_atomic(&p, &serde_json::json!({"a": 1})).unwrap();
-        assert_eq!(std::fs::read_dir(d.path()).unwrap().count(), 1);
-        let v: serde_json::Value =
-            serde_json::from_str(&std::fs::read_to_string(&p).unwrap()).unwrap();
+    fn json_bytes_and_the_placeholder() {
+        let v: serde_json::Value = serde_json::from_slice(&placeholder_bytes()).unwrap();
+        assert_eq!(v["status"], "running");
+        assert_eq!(v["tool"], "iomark");
+        assert_eq!(v["schema_version"], SCHEMA_VERSION);
+        let b = json_bytes(&serde_json::json!({"a": 1}));
+        assert_eq!(b.last(), Some(&b'\n'));
+        let v: serde_json::Value = serde_json::from_slice(&b).unwrap();
         assert_eq!(v["a"], 1);
     }
 }

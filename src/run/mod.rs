@@ -12,3 +12,20 @@ pub mod tree;
 pub mod verify;
 pub mod worker;
 
+/// The latency clock of a run on this machine: the TSC when the kernel's clock source
+/// allows it (read through [`crate::probe::Root`]), else `Instant`.
+pub fn clock() -> crate::stats::clock::Clock {
+    let root = crate::probe::Root::default();
+    crate::stats::clock::Clock::calibrated(crate::probe::system::tsc_clocksource(&root.sys()))
+}
+
+#[cfg(test)]
+mod tests {
+    /// The clock chosen for this machine (the TSC here when its clock source allows)
+    /// times as well as the fallback.
+    #[test]
+    fn machine_clock_measures_a_sleep_and_round_trips() {
+        crate::stats::clock::tests::measures_a_sleep(super::clock());
+        crate::stats::clock::tests::ticks_round_trip_on(super::clock());
+    }
+}

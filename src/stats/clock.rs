@@ -2,7 +2,9 @@
 //! and non-stop, so synchronised across cores), latencies are read with `rdtsc` and
 //! converted with a factor calibrated against CLOCK_MONOTONIC: about 3× cheaper than a
 //! vDSO `clock_gettime`, which matters at a million events per second. Elsewhere it
-//! falls back to `Instant` (CLOCK_MONOTONIC).
+//! falls back to `Instant` (CLOCK_MONOTONIC). Whether the TSC qualifies is a fact of the
+//! machine, read through `probe::Root` by the caller (`probe::system::tsc_clocksource`,
+//! wrapped by `run::clock`): this module reads no file.
 
 use std::time::{Duration, Instant};
 
@@ -13,22 +15,6 @@ pub struct Clock {
     origin: Instant,
     /// nanoseconds per tick × 2^32 (fixed point)
     ns_per_tick_q32: u64,
-}
-
-fn tsc_is_clocksource() -> bool {
-    cfg!(target_arch = "x86_64")
-        && std::fs::read_to_string(
-            "/sys/devices/system/clocksource/clocksource0/current_clocksource",
-        )
-        .map(|s| s.trim() == "tsc")
-        .unwrap_or(false)
-        && std::fs::read_to_string("/proc/cpuinfo")
-            .map(|s| {
-                s.lines()
-                    .find(|l| l.starts_with("flags"))
-                    .is_some_and(|l| l.contains(" constant_tsc") && l.contains(" nonstop_tsc"))
-            })
-            .unwrap_or(false)
 }
 
 #[inline(always)]
@@ -45,10 +31,11 @@ fn rdtsc() -> u64 {
 }
 
 impl Clock {
-    /// Calibrate (takes about 10 ms when the TSC is used).
-    pub fn new() -> Clock {
+    /// Calibrate (takes about 10 ms when the TSC is used). `tsc_clocksource`: the
+    /// machine's clock source is a constant, non-stop TSC (ignored off x86-64).
+    pub fn calibrated(tsc_clocksource: bool) -> Clock {
         let origin = Instant::now();
-        if tsc_is_clocksource() {
+        if tsc_clocksource && cfg!(target_arch = "x86_64") {
             let (t0, c0) = (Instant::now(), rdtsc());
             std::thread::sleep(Duration::from_millis(10));
             let (t1, c1) = (Instant::now(), rdtsc());
@@ -108,19 +95,18 @@ impl Clock {
     }
 }
 
-impl Default for Clock {
-    fn default() -> Self {
-        Clock::new()
-    }
-}
-
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     #[test]
     fn measures_a_sleep_within_two_percent() {
-        let c = Clock::new();
+        // the clock this machine's clock source chooses: run/mod.rs tests `run::clock`
+        measures_a_sleep(Clock::calibrated(false));
+    }
+
+    /// `c` times a 50 ms sleep within 2 % of CLOCK_MONOTONIC.
+    pub(crate) fn measures_a_sleep(c: Clock) {
         let a = c.now();
         let t = Instant::now();
         std::thread::sleep(Duration::from_millis(50));
@@ -136,7 +122,11 @@ mod tests {
 
     #[test]
     fn ticks_round_trip() {
-        let c = Clock::new();
+        ticks_round_trip_on(Clock::calibrated(false));
+    }
+
+    /// 10 ms in `c`'s ticks converts back to 10 ms (within 10 µs).
+    pub(crate) fn ticks_round_trip_on(c: Clock) {
         let t = c.ticks(Duration::from_millis(10));
         let ns = c.ns(0, t);
         assert!((ns as i64 - 10_000_000).abs() < 10_000, "{ns}");

@@ -369,7 +369,7 @@ mod tests {
 
     #[test]
     fn sampler_rates_per_interval() {
-        let clock = Clock::new();
+        let clock = Clock::calibrated(false);
         let ms = |m: u64| clock.ticks(Duration::from_millis(m));
         let t0 = 1_000_000;
         let mut s = RateSampler::new(100, 50);
@@ -391,7 +391,7 @@ mod tests {
     /// Drive a sampler over a job of `run_ms` (ending at `run_ms` when `timed`) with
     /// a steady 1 MiB per ms of reads, the loop reading the clock every `step_ms`.
     fn steady(avg: u64, run_ms: u64, step_ms: u64, timed: bool) -> RateSamples {
-        let clock = Clock::new();
+        let clock = Clock::calibrated(false);
         let ms = |m: u64| clock.ticks(Duration::from_millis(m));
         let t0 = 5_000_000;
         let mut s = RateSampler::new(avg, avg);
@@ -439,7 +439,7 @@ mod tests {
     #[test]
     fn nothing_is_sampled_before_a_whole_interval() {
         // 499 ms after the start is not due (fio: spent < avg_time in whole ms)
-        let clock = Clock::new();
+        let clock = Clock::calibrated(false);
         let ms = |m: u64| clock.ticks(Duration::from_millis(m));
         let mut s = RateSampler::new(500, 500);
         s.tick(&clock, 1000, [0; 3], [0; 3]);

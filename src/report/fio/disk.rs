@@ -4,12 +4,12 @@
 //! elapsed time, at most 100) and `stat.c` (`time` = `ctime()` of the report time,
 //! local time, without the newline). Files on file systems with no block device
 //! (tmpfs, /dev/shm) give no entry; with no entry at all the key is left out, as fio
-//! does.
+//! does. sysfs is read through a [`Root`] (tests give a recorded machine).
 
 use crate::job::fio::FioJob;
+use crate::probe::Root;
 use serde_json::{json, Value};
-use std::os::unix::fs::{FileTypeExt, MetadataExt};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Instant;
 
 /// Fields of `/sys/block/<dev>/stat` fio reports (Documentation/block/stat.rst):
@@ -76,31 +76,6 @@ pub fn entry(name: &str, a: &DevStat, b: &DevStat, elapsed_ms: u64) -> Value {
     })
 }
 
-/// The sysfs directory of the block device holding `path` (the device itself for a
-/// block device node; for a file not created yet, its nearest existing parent).
-fn dev_dir(path: &Path) -> Option<PathBuf> {
-    let mut p = path.to_path_buf();
-    let md = loop {
-        match std::fs::metadata(&p) {
-            Ok(m) => break m,
-            Err(_) => {
-                if !p.pop() || p.as_os_str().is_empty() {
-                    p = PathBuf::from(".");
-                    break std::fs::metadata(&p).ok()?;
-                }
-            }
-        }
-    };
-    let dev = if md.file_type().is_block_device() {
-        md.rdev()
-    } else {
-        md.dev()
-    };
-    let (maj, min) = (libc::major(dev), libc::minor(dev));
-    let dir = std::fs::canonicalize(format!("/sys/dev/block/{maj}:{min}")).ok()?;
-    dir.join("stat").exists().then_some(dir)
-}
-
 /// The paths a job's files are under: each `filename` (`:`-separated, under
 /// `directory` when given), or the `directory`, or the current directory.
 fn job_paths(j: &FioJob) -> Vec<PathBuf> {
@@ -124,30 +99,37 @@ fn job_paths(j: &FioJob) -> Vec<PathBuf> {
 /// The devices' counters at the start of a run.
 #[derive(Debug)]
 pub struct DiskSnapshot {
+    root: Root,
     t0: Instant,
-    devs: Vec<(String, PathBuf, DevStat)>,
+    /// (kernel name, resolved sysfs directory, counters at the start)
+    devs: Vec<(String, String, DevStat)>,
 }
 
-fn read_stat(dir: &Path) -> Option<DevStat> {
-    parse_stat(&std::fs::read_to_string(dir.join("stat")).ok()?)
+/// The `stat` counters of the block device at sysfs directory `dir` (already resolved:
+/// on the live machine one read of one file).
+fn read_stat(root: &Root, dir: &str) -> Option<DevStat> {
+    parse_stat(&root.read(&format!("{dir}/stat"))?)
 }
 
 impl DiskSnapshot {
-    /// Read the counters of every block device under the jobs' files (each device
-    /// once).
-    pub fn take(jobs: &[FioJob]) -> DiskSnapshot {
-        let mut devs: Vec<(String, PathBuf, DevStat)> = Vec::new();
+    /// Read, through `root`, the counters of every block device under the jobs' files
+    /// (the device itself for a block device node; for a file not created yet, its
+    /// nearest existing parent's), each device once.
+    pub fn take(root: &Root, jobs: &[FioJob]) -> DiskSnapshot {
+        let mut devs: Vec<(String, String, DevStat)> = Vec::new();
         for p in jobs.iter().flat_map(job_paths) {
-            let Some(dir) = dev_dir(&p) else { continue };
+            let Some(dir) = crate::probe::device_behind(&p).and_then(|d| root.block_dir(d)) else {
+                continue;
+            };
             if devs.iter().any(|d| d.1 == dir) {
                 continue;
             }
-            let name = dir.file_name().map(|n| n.to_string_lossy().into_owned());
-            if let (Some(name), Some(st)) = (name, read_stat(&dir)) {
-                devs.push((name, dir, st));
+            if let Some(st) = read_stat(root, &dir) {
+                devs.push((crate::probe::sysroot::base(&dir).to_string(), dir, st));
             }
         }
         DiskSnapshot {
+            root: root.clone(),
             t0: Instant::now(),
             devs,
         }
@@ -160,7 +142,7 @@ impl DiskSnapshot {
         let v: Vec<Value> = self
             .devs
             .iter()
-            .filter_map(|(name, dir, a)| Some(entry(name, a, &read_stat(dir)?, ms)))
+            .filter_map(|(name, dir, a)| Some(entry(name, a, &read_stat(&self.root, dir)?, ms)))
             .collect();
         (!v.is_empty()).then_some(Value::Array(v))
     }
@@ -203,6 +185,45 @@ mod tests {
         assert_eq!(e["util"], 50.0);
         assert_eq!(entry("vda", &a, &b, 100)["util"], 100.0);
         assert!(parse_stat("1 2 3").is_none());
+    }
+
+    /// The counters come from the machine the root records: a fixture whose
+    /// `/sys/dev/block/M:m` (M:m of the test's own directory) links to a disk `vdz`.
+    #[test]
+    fn snapshot_reads_the_counters_through_the_root() {
+        let work = tempfile::tempdir().unwrap();
+        let file = work.path().join("data");
+        let (ma, mi) = crate::probe::device_behind(&file).unwrap();
+        let fx = tempfile::tempdir().unwrap();
+        let disk = fx.path().join("sys/devices/virtual/block/vdz");
+        std::fs::create_dir_all(&disk).unwrap();
+        std::fs::write(disk.join("stat"), "10 1 80 5 20 2 160 9 0 100 14\n").unwrap();
+        std::fs::create_dir_all(fx.path().join("sys/dev/block")).unwrap();
+        std::os::unix::fs::symlink(
+            "../../devices/virtual/block/vdz",
+            fx.path().join(format!("sys/dev/block/{ma}:{mi}")),
+        )
+        .unwrap();
+        let root = Root(fx.path().to_path_buf());
+        let args: Vec<String> = ["--name=j", "--size=1m"]
+            .iter()
+            .map(|s| s.to_string())
+            .chain([format!("--filename={}", file.display())])
+            .collect();
+        let jobs = crate::job::fio::parse_args_with(&args, &|_| None)
+            .unwrap()
+            .jobs;
+        let snap = DiskSnapshot::take(&root, &jobs);
+        std::fs::write(disk.join("stat"), "15 2 120 7 30 4 240 19 0 350 40\n").unwrap();
+        let v = snap.finish().unwrap();
+        assert_eq!(v[0]["name"], "vdz");
+        assert_eq!(v[0]["read_ios"], 5);
+        assert_eq!(v[0]["write_ios"], 10);
+        // a machine without that device: no entry, so fio's key is left out
+        let empty = tempfile::tempdir().unwrap();
+        assert!(DiskSnapshot::take(&Root(empty.path().to_path_buf()), &jobs)
+            .finish()
+            .is_none());
     }
 
     #[test]

@@ -253,8 +253,8 @@ fn durable(
 /// First offset where the files `a` and `b` differ (`Some(len)` of the shorter when
 /// one is a prefix of the other); `None` when they are byte-identical.
 pub fn first_difference(a: &Path, b: &Path) -> io::Result<Option<u64>> {
-    let mut fa = File::open(a)?;
-    let mut fb = File::open(b)?;
+    let mut fa = crate::files::scratch::open_read(a, false)?;
+    let mut fb = crate::files::scratch::open_read(b, false)?;
     let mut ba = vec![0u8; 1 << 20];
     let mut bb = vec![0u8; 1 << 20];
     let mut off = 0u64;

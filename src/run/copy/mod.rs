@@ -12,7 +12,6 @@
 //! (including `fsync`) is the honest figure, the other one shows what a tool that does
 //! not sync appears to achieve.
 
-use crate::exit;
 use crate::job::units::iec;
 use crate::result::{self, JobInfo, Phase, Warning};
 use crate::run::signals::Signals;
@@ -30,7 +29,7 @@ use methods::{
 };
 pub use methods::{first_difference, Timing};
 pub use phase::{
-    bar, check_dir, json_placeholder, outcome, phase_result, print_partial, short, steps_bar,
+    bar, check_dir, json_placeholder, outcome, phase_result, print_partial, save_json, short, steps_bar,
     RunError,
 };
 
@@ -274,14 +273,7 @@ pub fn execute(job: &CopyJob) -> i32 {
         res.warnings = warnings;
         // the destination is where the copy is written: its path decides durability
         res.diagnosis = Some(result::TargetDiagnosis::of(&job.dst_dir, None, false));
-        if let Err(e) = result::write_atomic(p, &res) {
-            eprintln!("iomark copy: --json={}: {e}", p.display());
-            return if code == exit::OK {
-                exit::ENVIRONMENT
-            } else {
-                code
-            };
-        }
+        return save_json("copy", p, &res, code);
     }
     code
 }

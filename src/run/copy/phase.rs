@@ -3,6 +3,7 @@
 //! [`RunResult`], the JSON placeholder and directory checks.
 
 use crate::exit;
+use crate::files::output::Output;
 use crate::result::{self, JobInfo, Phase, RunResult, Status};
 use crate::run::signals::Signals;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -175,11 +176,26 @@ pub fn outcome(
 
 /// Write the `{"status": "running"}` placeholder so a bad `--json` path fails before work.
 pub fn json_placeholder(path: &Path) -> Result<(), RunError> {
-    result::write_atomic(
-        path,
-        &serde_json::json!({"schema_version": result::SCHEMA_VERSION, "tool": "iomark", "status": "running"}),
-    )
-    .map_err(|e| RunError::Env(format!("--json={}: {e}", path.display())))
+    Output::create(path)
+        .and_then(|o| o.prefill(&result::placeholder_bytes()))
+        .map_err(|e| RunError::Env(format!("--json={}: {e}", path.display())))
+}
+
+/// Write the final result `res` of `iomark {cmd}` into `--json=path` (old content or
+/// the complete result). Returns the exit code: `code`, or 1 when the file could not
+/// be written and the run would have succeeded (the reason is one line on stderr).
+pub fn save_json(cmd: &str, path: &Path, res: &RunResult, code: i32) -> i32 {
+    match Output::create(path).and_then(|o| o.commit(&result::json_bytes(res))) {
+        Ok(()) => code,
+        Err(e) => {
+            eprintln!("iomark {cmd}: cannot write --json={}: {e}", path.display());
+            if code == exit::OK {
+                exit::FAILED
+            } else {
+                code
+            }
+        }
+    }
 }
 
 /// Check a directory argument: it must exist, be a directory and be writable.

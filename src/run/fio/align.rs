@@ -14,28 +14,16 @@
 use crate::run::fio::{block_sizes, Plan, RunError};
 use crate::job::fio::{FioJob, SizeSpec};
 use crate::files::dataset;
+use crate::probe::Root;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-
-/// `BLKSSZGET` (linux/fs.h `_IO(0x12, 104)`): the logical block size, bytes, as a C int.
-const BLKSSZGET: libc::c_ulong = 0x1268;
-
-/// Logical block size of a block device, bytes (`None` if it cannot be opened or asked).
-pub fn device_lbs(path: &Path) -> Option<u64> {
-    use std::os::unix::io::AsRawFd;
-    let f = std::fs::File::open(path).ok()?;
-    let mut n: libc::c_int = 0;
-    // SAFETY: BLKSSZGET writes one c_int through the pointer; the descriptor is open.
-    let r = unsafe { libc::ioctl(f.as_raw_fd(), BLKSSZGET as _, &mut n) };
-    (r == 0 && n > 0).then_some(n as u64)
-}
 
 /// Logical block size that direct I/O on `path` must respect, bytes: the device's for a
 /// block device; for a file, its filesystem's O_DIRECT alignment (probed once per
 /// directory, cached in `dirs`); `None` for a character device or when unknown.
 fn lbs_of(path: &Path, dirs: &mut BTreeMap<PathBuf, Option<u64>>) -> Option<u64> {
     if dataset::is_block_device(path) {
-        return device_lbs(path);
+        return dataset::device_lbs(path);
     }
     if dataset::is_char_device(path) {
         return None;
@@ -110,43 +98,12 @@ pub(crate) fn check(job: &FioJob, plans: &[Plan]) -> Result<(), RunError> {
 
 /// Logical and physical block sizes, bytes, of the block device holding `path` (the
 /// device itself for a block device node; the filesystem's device for a file), from
-/// sysfs `queue/{logical,physical}_block_size` (a partition's are its disk's).
-pub fn device_block_sizes(path: &Path) -> Option<(u64, u64)> {
-    use std::os::unix::fs::{FileTypeExt, MetadataExt};
-    let probe = if path.exists() {
-        path.to_path_buf()
-    } else {
-        path.parent()
-            .filter(|p| !p.as_os_str().is_empty())
-            .map_or_else(|| PathBuf::from("."), Path::to_path_buf)
-    };
-    let m = std::fs::metadata(&probe).ok()?;
-    let dev = if m.file_type().is_block_device() {
-        m.rdev()
-    } else {
-        m.dev()
-    };
-    let base = PathBuf::from(format!(
-        "/sys/dev/block/{}:{}",
-        libc::major(dev),
-        libc::minor(dev)
-    ));
-    let read = |dir: &Path, f: &str| -> Option<u64> {
-        std::fs::read_to_string(dir.join("queue").join(f))
-            .ok()?
-            .trim()
-            .parse()
-            .ok()
-    };
-    for dir in [base.clone(), base.join("..")] {
-        if let (Some(l), Some(p)) = (
-            read(&dir, "logical_block_size"),
-            read(&dir, "physical_block_size"),
-        ) {
-            return Some((l, p));
-        }
-    }
-    None
+/// sysfs `queue/{logical,physical}_block_size` of its disk (a partition's are its
+/// disk's), read through `root`.
+pub fn device_block_sizes(root: &Root, path: &Path) -> Option<(u64, u64)> {
+    let disk = root.disk_dir(crate::probe::device_behind(path)?)?;
+    let read = |f: &str| root.sys().read_u64(&format!("{disk}/queue/{f}"));
+    Some((read("logical_block_size")?, read("physical_block_size")?))
 }
 
 /// Public case C30: a warning (not an error) for a `direct=1` job whose writes are
@@ -164,7 +121,7 @@ pub(crate) fn rmw_warning(job: &FioJob, plans: &[Plan]) -> Option<String> {
             if dataset::is_char_device(&f.path) {
                 continue;
             }
-            let Some((lbs, pbs)) = device_block_sizes(&f.path) else {
+            let Some((lbs, pbs)) = device_block_sizes(&Root::default(), &f.path) else {
                 continue;
             };
             if lbs >= pbs || !seen.insert((lbs, pbs)) {

@@ -11,9 +11,14 @@
 //! `log_avg_msec` every I/O is one line (its bandwidth is its bytes over its latency;
 //! its IOPS entry is 1). With `log_avg_msec=W` each W-ms window gives one line per
 //! direction with I/O in it: mean latency, bytes/W, I/Os/W; bs and offset are 0.
+//!
+//! The files are output files of [`crate::files::output`]: checked when the thread
+//! starts (a planted link or a hard-linked name is refused, exit 3), written to a
+//! temporary file while the job runs and renamed into place by [`Logs::finish`] — a
+//! log holds its old content or the complete new one.
 
-use std::fs::File;
-use std::io::{BufWriter, Write};
+use crate::files::output::{Output, OutputError, Staged};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// Which logs a job writes, and how.
@@ -46,17 +51,57 @@ struct Win {
 /// Open log files of one thread.
 pub struct Logs {
     spec: LogSpec,
-    bw: Option<BufWriter<File>>,
-    iops: Option<BufWriter<File>>,
-    lat: Option<BufWriter<File>>,
-    clat: Option<BufWriter<File>>,
-    slat: Option<BufWriter<File>>,
+    bw: Option<Staged>,
+    iops: Option<Staged>,
+    lat: Option<Staged>,
+    clat: Option<Staged>,
+    slat: Option<Staged>,
     win_start_ms: u64,
     win: [Win; 2],
     /// ioprio of the next per-I/O line ([`Logs::set_prio`])
     cur_prio: u16,
-    /// first write error, reported at the end
-    pub error: Option<String>,
+}
+
+impl LogSpec {
+    /// The logs `job` asks for (`write_bw_log`, `write_iops_log`, `write_lat_log` and
+    /// their options); `None` when it writes none.
+    pub fn of(job: &crate::job::fio::FioJob) -> Option<LogSpec> {
+        let m = &job.more;
+        (m.bw_log.is_some() || m.iops_log.is_some() || m.lat_log.is_some()).then(|| LogSpec {
+            bw: m.bw_log.clone(),
+            iops: m.iops_log.clone(),
+            lat: m.lat_log.clone(),
+            avg_msec: m.log_avg_msec,
+            offset: m.log_offset,
+            prio: job.extra.log_prio,
+        })
+    }
+
+    /// The files of thread `thread` (0-based) of job `job` in `dir`.
+    fn paths(&self, job: &str, thread: u32, dir: &Path) -> Vec<PathBuf> {
+        let mut v = Vec::new();
+        for (p, kinds) in [
+            (&self.bw, &["bw"][..]),
+            (&self.iops, &["iops"][..]),
+            (&self.lat, &["lat", "clat", "slat"][..]),
+        ] {
+            if let Some(pre) = p {
+                let pre = if pre.is_empty() { job } else { pre.as_str() };
+                v.extend(kinds.iter().map(|k| log_path(dir, pre, k, thread)));
+            }
+        }
+        v
+    }
+
+    /// Check the files of thread `thread` of job `job` in `dir` before any file is laid
+    /// out ([`Output::create`]: absent, or a regular file with one link): a planted
+    /// link fails the run at once (exit 3), not after the layout.
+    pub fn check(&self, job: &str, thread: u32, dir: &Path) -> Result<(), OutputError> {
+        for p in self.paths(job, thread, dir) {
+            Output::create(&p)?;
+        }
+        Ok(())
+    }
 }
 
 /// Path of a log: `DIR/PREFIX_KIND.N.log`.
@@ -65,16 +110,17 @@ pub fn log_path(dir: &Path, prefix: &str, kind: &str, thread: u32) -> PathBuf {
 }
 
 impl Logs {
-    /// Create the files of thread `thread` (0-based) of job `job` in `dir`.
-    pub fn create(spec: &LogSpec, job: &str, thread: u32, dir: &Path) -> std::io::Result<Logs> {
-        let open = |p: &Option<String>, kind: &str| -> std::io::Result<Option<BufWriter<File>>> {
+    /// Check the files of thread `thread` (0-based) of job `job` in `dir` and start
+    /// their temporary files.
+    pub fn create(spec: &LogSpec, job: &str, thread: u32, dir: &Path) -> Result<Logs, OutputError> {
+        let open = |p: &Option<String>, kind: &str| -> Result<Option<Staged>, OutputError> {
             match p {
                 None => Ok(None),
                 Some(pre) => {
                     let pre = if pre.is_empty() { job } else { pre.as_str() };
-                    Ok(Some(BufWriter::new(File::create(log_path(
-                        dir, pre, kind, thread,
-                    ))?)))
+                    Ok(Some(
+                        Output::create(&log_path(dir, pre, kind, thread))?.stage()?,
+                    ))
                 }
             }
         };
@@ -88,14 +134,13 @@ impl Logs {
             win_start_ms: 0,
             win: [Win::default(); 2],
             cur_prio: 0,
-            error: None,
         })
     }
 
+    /// One line; a write error is kept by the file and reported by [`Logs::finish`].
     #[allow(clippy::too_many_arguments)]
     fn line(
-        f: &mut Option<BufWriter<File>>,
-        err: &mut Option<String>,
+        f: &mut Option<Staged>,
         with_off: bool,
         prio: &str,
         t: u64,
@@ -111,7 +156,7 @@ impl Logs {
                 writeln!(w, "{t}, {v}, {d}, {bs}, {prio}")
             };
             if let Err(e) = r {
-                err.get_or_insert_with(|| e.to_string());
+                w.keep_error(e);
             }
         }
     }
@@ -143,14 +188,13 @@ impl Logs {
                 u8::from(self.cur_prio >> 13 == 1).to_string()
             };
             let p = pt.as_str();
-            let e = &mut self.error;
             let bw = (bytes as u128 * 1_000_000_000 / 1024 / u128::from(lat.max(1))) as u64;
-            Self::line(&mut self.bw, e, o, p, t_ms, bw, d, bytes, off);
-            Self::line(&mut self.iops, e, o, p, t_ms, 1, d, bytes, off);
-            Self::line(&mut self.lat, e, o, p, t_ms, lat, d, bytes, off);
-            Self::line(&mut self.clat, e, o, p, t_ms, clat, d, bytes, off);
+            Self::line(&mut self.bw, o, p, t_ms, bw, d, bytes, off);
+            Self::line(&mut self.iops, o, p, t_ms, 1, d, bytes, off);
+            Self::line(&mut self.lat, o, p, t_ms, lat, d, bytes, off);
+            Self::line(&mut self.clat, o, p, t_ms, clat, d, bytes, off);
             if let Some(s) = slat {
-                Self::line(&mut self.slat, e, o, p, t_ms, s, d, bytes, off);
+                Self::line(&mut self.slat, o, p, t_ms, s, d, bytes, off);
             }
             return;
         }
@@ -178,18 +222,16 @@ impl Logs {
             if w.ios == 0 {
                 continue;
             }
-            let e = &mut self.error;
             let bw = (w.bytes as u128 * 1000 / 1024 / u128::from(win)) as u64;
             let iops = (w.ios as u128 * 1000 / u128::from(win)) as u64;
-            Self::line(&mut self.bw, e, o, p, t, bw, d, 0, 0);
-            Self::line(&mut self.iops, e, o, p, t, iops, d, 0, 0);
+            Self::line(&mut self.bw, o, p, t, bw, d, 0, 0);
+            Self::line(&mut self.iops, o, p, t, iops, d, 0, 0);
             let n = u128::from(w.ios);
-            Self::line(&mut self.lat, e, o, p, t, (w.lat / n) as u64, d, 0, 0);
-            Self::line(&mut self.clat, e, o, p, t, (w.clat / n) as u64, d, 0, 0);
+            Self::line(&mut self.lat, o, p, t, (w.lat / n) as u64, d, 0, 0);
+            Self::line(&mut self.clat, o, p, t, (w.clat / n) as u64, d, 0, 0);
             if w.slat_n > 0 {
                 Self::line(
                     &mut self.slat,
-                    e,
                     o,
                     p,
                     t,
@@ -204,29 +246,30 @@ impl Logs {
         self.win_start_ms = t;
     }
 
-    /// Write the last (partial) window and flush the files. Returns the first error.
-    pub fn finish(&mut self) -> Result<(), String> {
+    /// Write the last (partial) window and put every file in place (the logs of the
+    /// I/O done so far, also after a failed job, as fio keeps them). Returns the first
+    /// error (a line that could not be written, or the file itself); each file is
+    /// committed at most once, so a second call does nothing.
+    pub fn finish(&mut self) -> Result<(), OutputError> {
         if self.spec.avg_msec > 0 && (self.win[0].ios > 0 || self.win[1].ios > 0) {
             self.flush_window();
         }
+        let mut first = Ok(());
         for f in [
             &mut self.bw,
             &mut self.iops,
             &mut self.lat,
             &mut self.clat,
             &mut self.slat,
-        ]
-        .into_iter()
-        .flatten()
-        {
-            if let Err(e) = f.flush() {
-                self.error.get_or_insert_with(|| e.to_string());
+        ] {
+            if let Some(s) = f.take() {
+                let r = s.commit();
+                if first.is_ok() {
+                    first = r;
+                }
             }
         }
-        match self.error.take() {
-            Some(e) => Err(e),
-            None => Ok(()),
-        }
+        first
     }
 }
 

@@ -26,7 +26,6 @@ use crate::engine::registry::Kind;
 use crate::job::fio::{FioCommand, FioJob};
 use crate::job::fio::keys::ExitWhat;
 use crate::run::worker::Live;
-use crate::stats::clock::Clock;
 use crate::files::dataset::{self, FileSpec, FilesError};
 use crate::files::strerror;
 use std::path::{Path, PathBuf};
@@ -226,7 +225,7 @@ pub fn execute(
     stop: &AtomicBool,
     note: &(dyn Fn(String) + Sync),
 ) -> Result<RunOutcome, RunError> {
-    let clock = Clock::new();
+    let clock = crate::run::clock();
     // groups of job indices, split at stonewall
     let mut groups: Vec<Vec<usize>> = Vec::new();
     for (i, j) in cmd.jobs.iter().enumerate() {
@@ -277,12 +276,24 @@ pub fn execute(
             // mmap maps files read-write, so it opens them with write access too
             let writes = j.rw.writes() || j.rw.trims() || k.caps().maps_files;
             dataset::guard(&files.0, writes, &policy)?;
+            if !k.caps().no_io {
+                dataset::check_generated(&files.0, writes)?;
+            }
+            if let Some(spec) = crate::run::fio::log::LogSpec::of(j) {
+                spec.check(&j.name, t, Path::new(".")).map_err(|source| {
+                    FilesError::Output {
+                        what: "log file",
+                        source,
+                    }
+                })?;
+            }
             if j.hipri {
                 dataset::check_polling(&files.0)?;
             }
         }
         // NUMA nodes named by the job must exist here
-        crate::run::fio::numa::check(j, Path::new("/")).map_err(|why| RunError::Refused {
+        let root = crate::probe::Root::default();
+        crate::run::fio::numa::check(j, &root).map_err(|why| RunError::Refused {
             job: j.name.clone(),
             why,
         })?;

@@ -2,31 +2,25 @@
 //! thread's CPU set becomes the CPUs of the named nodes (sched_setaffinity(2), from
 //! `/sys/devices/system/node/nodeN/cpulist`) and its memory policy is set with
 //! set_mempolicy(2) before its buffers are allocated. Node lists are checked against
-//! the nodes that exist before any file is touched.
+//! the nodes that exist before any file is touched. sysfs is read through
+//! [`crate::probe::Root`], so tests give machines with other nodes.
 
-use crate::job::fio::FioJob;
 use crate::job::fio::extra::MemMode;
-use std::path::Path;
+use crate::job::fio::FioJob;
+use crate::probe::Root;
 
-/// Directory of the node entries under a root (`/` on a real system).
-fn node_dir(root: &Path) -> std::path::PathBuf {
-    root.join("sys/devices/system/node")
-}
+/// Directory of the node entries.
+const NODES: &str = "/sys/devices/system/node";
 
 /// Node numbers present under `root` (sorted); `[0]` when the kernel has no NUMA
 /// directory (a non-NUMA kernel runs everything on node 0).
-pub fn nodes_present(root: &Path) -> Vec<u32> {
-    let Ok(rd) = std::fs::read_dir(node_dir(root)) else {
+pub fn nodes_present(root: &Root) -> Vec<u32> {
+    let Some(names) = root.sys().list(NODES) else {
         return vec![0];
     };
-    let mut v: Vec<u32> = rd
-        .flatten()
-        .filter_map(|e| {
-            e.file_name()
-                .to_str()
-                .and_then(|n| n.strip_prefix("node"))
-                .and_then(|n| n.parse().ok())
-        })
+    let mut v: Vec<u32> = names
+        .iter()
+        .filter_map(|n| n.strip_prefix("node").and_then(|n| n.parse().ok()))
         .collect();
     v.sort_unstable();
     if v.is_empty() {
@@ -74,7 +68,7 @@ pub fn fmt_list<T: Copy + Into<u64>>(v: &[T]) -> String {
 
 /// Check that every node `job` names exists under `root`. Error: one line naming the
 /// option, the missing node and the nodes that exist.
-pub fn check(job: &FioJob, root: &Path) -> Result<(), String> {
+pub fn check(job: &FioJob, root: &Root) -> Result<(), String> {
     let x = &job.extra;
     let present = nodes_present(root);
     let lists = [
@@ -98,12 +92,13 @@ pub fn check(job: &FioJob, root: &Path) -> Result<(), String> {
 }
 
 /// CPUs of `nodes` under `root`, sorted.
-pub fn node_cpus(root: &Path, nodes: &[u32]) -> Result<Vec<usize>, String> {
+pub fn node_cpus(root: &Root, nodes: &[u32]) -> Result<Vec<usize>, String> {
     let mut cpus = Vec::new();
     for n in nodes {
-        let p = node_dir(root).join(format!("node{n}/cpulist"));
-        let s = std::fs::read_to_string(&p)
-            .map_err(|e| format!("numa_cpu_nodes: cannot read {}: {e}", p.display()))?;
+        let p = format!("{NODES}/node{n}/cpulist");
+        let s = root
+            .read(&p)
+            .ok_or_else(|| format!("numa_cpu_nodes: cannot read {p}"))?;
         cpus.extend(parse_cpulist(&s));
     }
     cpus.sort_unstable();
@@ -119,7 +114,7 @@ pub fn node_cpus(root: &Path, nodes: &[u32]) -> Result<Vec<usize>, String> {
 
 /// Bind the calling thread as `job` asks; returns a one-line description of what was
 /// applied (`None` when the job sets no NUMA option).
-pub fn apply(job: &FioJob, root: &Path) -> Result<Option<String>, String> {
+pub fn apply(job: &FioJob, root: &Root) -> Result<Option<String>, String> {
     let x = &job.extra;
     if x.numa_cpu_nodes.is_none() && x.numa_mem_policy.is_none() {
         return Ok(None);
@@ -212,29 +207,30 @@ mod tests {
     }
 
     /// A machine with two nodes: node0 = CPU 0, node1 = CPU 1 (fake sysfs root).
-    fn two_nodes() -> tempfile::TempDir {
+    fn two_nodes() -> (tempfile::TempDir, Root) {
         let d = tempfile::tempdir().unwrap();
         for (n, c) in [(0, "0\n"), (1, "1\n")] {
             let p = d.path().join(format!("sys/devices/system/node/node{n}"));
             std::fs::create_dir_all(&p).unwrap();
             std::fs::write(p.join("cpulist"), c).unwrap();
         }
-        d
+        let r = Root(d.path().to_path_buf());
+        (d, r)
     }
 
     #[test]
     fn lists_and_missing_nodes() {
         assert_eq!(parse_cpulist("0-3,8,10-11\n"), vec![0, 1, 2, 3, 8, 10, 11]);
         assert_eq!(fmt_list(&[0u32, 1, 2, 5]), "0-2,5");
-        let r = two_nodes();
-        assert_eq!(nodes_present(r.path()), vec![0, 1]);
-        assert!(check(&job(&["--numa_cpu_nodes=0-1"]), r.path()).is_ok());
-        let e = check(&job(&["--numa_mem_policy=bind:0,3"]), r.path()).unwrap_err();
+        let (_d, r) = two_nodes();
+        assert_eq!(nodes_present(&r), vec![0, 1]);
+        assert!(check(&job(&["--numa_cpu_nodes=0-1"]), &r).is_ok());
+        let e = check(&job(&["--numa_mem_policy=bind:0,3"]), &r).unwrap_err();
         assert_eq!(
             e,
             "numa_mem_policy=0,3: node 3 does not exist (nodes here: 0-1)"
         );
-        let e = check(&job(&["--numa_cpu_nodes=2"]), r.path()).unwrap_err();
+        let e = check(&job(&["--numa_cpu_nodes=2"]), &r).unwrap_err();
         assert!(
             e.starts_with("numa_cpu_nodes=2: node 2 does not exist"),
             "{e}"
@@ -249,9 +245,8 @@ mod tests {
             eprintln!("SKIPPED: needs CPUs 0 and 1");
             return;
         }
-        let r = two_nodes();
+        let (_d, root) = two_nodes();
         let j = job(&["--numa_cpu_nodes=1", "--numa_mem_policy=bind:0"]);
-        let root = r.path().to_path_buf();
         let (what, cpus, status) = std::thread::spawn(move || {
             let what = apply(&j, &root).unwrap();
             let status = std::fs::read_to_string("/proc/thread-self/status").unwrap();

@@ -81,6 +81,7 @@ pub(crate) fn files_for(job: &FioJob, t: u32) -> Result<(Vec<FileSpec>, Vec<Regi
         .filename_format
         .clone()
         .unwrap_or_else(|| "$jobname.$jobnum.$filenum".into());
+    let named = job.filename.is_some();
     let paths: Vec<PathBuf> = match &job.filename {
         Some(list) => list
             .split(':')
@@ -144,6 +145,7 @@ pub(crate) fn files_for(job: &FioJob, t: u32) -> Result<(Vec<FileSpec>, Vec<Regi
         out.push(FileSpec {
             path: p,
             size: on_disk,
+            named,
         });
         regions.push((start, len));
     }

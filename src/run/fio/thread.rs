@@ -129,23 +129,17 @@ pub(crate) fn run_thread_io(
 /// The job's log files (`write_bw_log`, `write_iops_log`, `write_lat_log`), if any.
 fn logs_of(plan: &Plan) -> Result<Option<Logs>, RunError> {
     let job = &plan.job;
-    let m = &job.more;
-    if m.bw_log.is_none() && m.iops_log.is_none() && m.lat_log.is_none() {
+    let Some(spec) = LogSpec::of(job) else {
         return Ok(None);
-    }
-    let spec = LogSpec {
-        bw: m.bw_log.clone(),
-        iops: m.iops_log.clone(),
-        lat: m.lat_log.clone(),
-        avg_msec: m.log_avg_msec,
-        offset: m.log_offset,
-        prio: job.extra.log_prio,
     };
     Logs::create(&spec, &job.name, plan.thread, Path::new("."))
         .map(Some)
-        .map_err(|e| RunError::Plan {
-            job: job.name.clone(),
-            why: format!("cannot create log files: {e}"),
+        .map_err(|source| {
+            FilesError::Output {
+                what: "log file",
+                source,
+            }
+            .into()
         })
 }
 
@@ -281,7 +275,8 @@ pub(crate) fn start_thread(
         why,
     };
     crate::run::fio::prio::set_thread_prio(&plan.job).map_err(refused)?;
-    if let Some(what) = crate::run::fio::numa::apply(&plan.job, Path::new("/")).map_err(refused)? {
+    let root = crate::probe::Root::default();
+    if let Some(what) = crate::run::fio::numa::apply(&plan.job, &root).map_err(refused)? {
         if plan.thread == 0 {
             warn(format!("note: job '{}': {what}", plan.job.name));
         }

@@ -27,6 +27,7 @@ use crate::run::fio::{Plan, RunError};
 use crate::run::gen::{RandomMap, Rng};
 use crate::run::worker::Op;
 use crate::job::fio::zone_keys::{ZoneMode, ZoneOpts};
+use crate::probe::Root;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -82,7 +83,7 @@ pub(crate) fn attach(plans: &mut [Vec<Plan>], note: &dyn Fn(String)) -> Result<(
             )));
         }
         for f in &p.files {
-            if let Some(model) = zoned_model(&f.path) {
+            if let Some(model) = zoned_model(&Root::default(), &f.path) {
                 return Err(RunError::Refused {
                     job: job.clone(),
                     why: format!(
@@ -125,24 +126,14 @@ pub(crate) fn attach(plans: &mut [Vec<Plan>], note: &dyn Fn(String)) -> Result<(
 }
 
 /// The zoned model of a block device (`host-managed`, `host-aware`), `None` for a
-/// regular file or a non-zoned device (`/sys/class/block/NAME/queue/zoned`, the
-/// parent's for a partition).
-fn zoned_model(path: &Path) -> Option<String> {
+/// regular file or a non-zoned device (`queue/zoned` of its disk in sysfs, read through
+/// `root`; a partition's parent disk).
+fn zoned_model(root: &Root, path: &Path) -> Option<String> {
     if !crate::files::dataset::is_block_device(path) {
         return None;
     }
-    let real = std::fs::canonicalize(path).ok()?;
-    let name = real.file_name()?.to_str()?.to_string();
-    let sys = Path::new("/sys/class/block").join(&name);
-    let read = |p: PathBuf| {
-        std::fs::read_to_string(p)
-            .ok()
-            .map(|s| s.trim().to_string())
-    };
-    let model = read(sys.join("queue/zoned")).or_else(|| {
-        let parent = std::fs::canonicalize(&sys).ok()?.parent()?.to_path_buf();
-        read(parent.join("queue/zoned"))
-    })?;
+    let disk = root.disk_dir(crate::probe::device_behind(path)?)?;
+    let model = root.sys().read_trim(&format!("{disk}/queue/zoned"))?;
     (model != "none" && !model.is_empty()).then_some(model)
 }
 

@@ -25,6 +25,8 @@
 
 use crate::exit;
 use crate::job::sysbench::FileioJob;
+use crate::files::output::Output;
+use crate::files::scratch::{Scratch, ScratchError};
 use crate::probe::diagnosis::{diagnose, Inputs};
 use crate::probe::Root;
 use crate::util::console::Console;
@@ -67,29 +69,6 @@ pub struct MarkJob {
     pub paint: crate::util::color::Paint,
     /// argv after `mark`
     pub argv: Vec<String>,
-}
-
-/// Removes the test directory (the test file) when dropped: after success, errors and
-/// Ctrl-C alike.
-struct TestDir(PathBuf);
-
-impl Drop for TestDir {
-    fn drop(&mut self) {
-        crate::files::fileset::cleanup(&self.0, 1);
-        let _ = std::fs::remove_dir(&self.0);
-    }
-}
-
-/// Removes the `--json` placeholder when `mark` stops before it has a result to save
-/// (bad PATH, no space), so a failed start leaves nothing behind.
-struct Placeholder(Option<PathBuf>);
-
-impl Drop for Placeholder {
-    fn drop(&mut self) {
-        if let Some(p) = self.0.take() {
-            let _ = std::fs::remove_file(p);
-        }
-    }
 }
 
 /// Run one test's fileio job silently, through the same execution path as `iomark
@@ -183,31 +162,10 @@ pub fn execute(job: &MarkJob) -> i32 {
             return exit::ENVIRONMENT;
         }
     }
-    let existed = job.json.as_ref().is_some_and(|p| p.exists());
-    if let Some(p) = &job.json {
-        if let Err(e) = result::write_atomic(
-            p,
-            &serde_json::json!({"schema_version": result::SCHEMA_VERSION, "tool": "iomark", "status": "running"}),
-        ) {
-            eprintln!("iomark mark: cannot write --json={}: {e}", p.display());
-            return exit::ENVIRONMENT;
-        }
-    }
-    // A failed start removes the placeholder it created (a file that existed before is
-    // left as the placeholder: its old content is gone either way).
-    let mut placeholder = Placeholder(job.json.clone().filter(|_| !existed));
-    if let Some(d) = &job.plot {
-        if let Err(e) = crate::report::svg_plot::ensure_dir(d) {
-            eprintln!("iomark mark: {e}");
-            return exit::ENVIRONMENT;
-        }
-    }
-    let dir = job.path.join(format!("iomark-mark.{}", std::process::id()));
-    if let Err(e) = std::fs::create_dir(&dir) {
-        eprintln!("iomark mark: cannot create the test directory {}: {e} (PATH must be a writable directory)", dir.display());
-        return exit::ENVIRONMENT;
-    }
-    let guard = TestDir(dir.clone());
+    let (json, dir, guard) = match start(job) {
+        Ok(s) => s,
+        Err(code) => return code,
+    };
     let root = Root::default();
     let diag = diagnose(
         &root,
@@ -218,6 +176,12 @@ pub fn execute(job: &MarkJob) -> i32 {
             ..Default::default()
         },
     );
+    if let Some(o) = &json {
+        if let Err(e) = o.prefill(&result::placeholder_bytes()) {
+            eprintln!("iomark mark: cannot write --json={}: {e}", o.path().display());
+            return e.exit_code();
+        }
+    }
     crate::outln!("{}", target_line(&diag));
     crate::outln!(
         "iomark mark: preset {}, {} test file, O_DIRECT, random data, {} s per test after a {} s warm-up, median of {} loop(s)",
@@ -232,12 +196,27 @@ pub fn execute(job: &MarkJob) -> i32 {
     prep.commands = vec![crate::job::sysbench::Command::Prepare];
     let pb = crate::run::copy::steps_bar(tests.len() as u64 * u64::from(job.loops), "preparing");
     let code = crate::run::sysbench::execute(&prep, &Arc::new(Console::without_err(0)));
+    // From here on, a stop saves the tests done so far (status interrupted/failed).
+    let save_stopped = |rows: &[Row], warnings: &[Warning], code: i32, what: &str| {
+        if let Some(o) = &json {
+            let mut r = result(job, rows, &diag, warnings.to_vec());
+            r.status = match signals.exit_code() {
+                Some(_) => Status::Interrupted,
+                None => Status::Failed,
+            };
+            r.error = Some(format!(
+                "stopped {what} (exit {code}); {} test(s) completed",
+                rows.len()
+            ));
+            save_json(o, &r);
+        }
+    };
     if code != exit::OK {
         pb.finish_and_clear();
-        return interrupted_or(&signals, code, "while preparing the test file");
+        let code = interrupted_or(&signals, code, "while preparing the test file");
+        save_stopped(&[], &[], code, "while preparing the test file");
+        return code;
     }
-    // From here on, a stop saves the tests done so far (status interrupted/failed).
-    placeholder.0 = None;
     let partial = |rows: &[Row], warnings: &[Warning], code: i32, what: String| -> i32 {
         // The table of the tests that finished (the unfinished ones are omitted), then
         // the line saying where it stopped and what the table holds.
@@ -265,22 +244,11 @@ pub fn execute(job: &MarkJob) -> i32 {
                 tests.len()
             ),
         );
-        if let Some(p) = &job.json {
-            let mut r = result(job, rows, &diag, warnings.to_vec());
-            r.status = if signals.exit_code().is_some() {
-                Status::Interrupted
-            } else {
-                Status::Failed
-            };
-            r.error = Some(format!(
-                "stopped {what} (exit {code}); {} test(s) completed",
-                rows.len()
-            ));
-            let _ = result::write_atomic(p, &r);
-        }
+        save_stopped(rows, warnings, code, &what);
         code
     };
     let mut rows = vec![];
+    let mut lost_output = false;
     let mut plots: Vec<PathBuf> = vec![];
     let mut warnings: Vec<Warning> = vec![];
     for t in &tests {
@@ -328,9 +296,9 @@ pub fn execute(job: &MarkJob) -> i32 {
             match crate::report::svg_plot::write_plots(&r, d) {
                 Ok(files) => plots.extend(files),
                 Err(e) => {
-                    pb.finish_and_clear();
+                    // an output lost: the tests go on, the run ends with exit 1
                     eprintln!("iomark mark: --plot={}: {e}", d.display());
-                    return exit::ENVIRONMENT;
+                    lost_output = true;
                 }
             }
         }
@@ -370,14 +338,56 @@ pub fn execute(job: &MarkJob) -> i32 {
             crate::outln!("iomark: {}: {}", w.id, w.message);
         }
     }
-    if let Some(p) = &job.json {
-        let r = result(job, &rows, &diag, warnings);
-        if let Err(e) = result::write_atomic(p, &r) {
-            eprintln!("iomark mark: cannot write --json={}: {e}", p.display());
-            return exit::ENVIRONMENT;
+    if let Some(o) = &json {
+        lost_output |= !save_json(o, &result(job, &rows, &diag, warnings));
+    }
+    if lost_output {
+        exit::FAILED
+    } else {
+        exit::OK
+    }
+}
+
+/// Check `--json` (it gets its placeholder once the test directory exists, so a failed
+/// start leaves the file as it was), create the `--plot` directory and the test
+/// directory. The test directory and its test file are registered scratch paths,
+/// removed when the returned registry drops — after success, errors and Ctrl-C alike
+/// (the `--json` file's temporary files are removed by files::output itself).
+fn start(job: &MarkJob) -> Result<(Option<Output>, PathBuf, Scratch), i32> {
+    let json = job.json.as_deref().map(Output::create).transpose().map_err(|e| {
+        eprintln!("iomark mark: cannot write --json={}: {e}", e.path.display());
+        e.exit_code()
+    })?;
+    if let Some(d) = &job.plot {
+        crate::files::output::ensure_dir(d, "--plot").map_err(|e| {
+            eprintln!("iomark mark: {e}");
+            exit::ENVIRONMENT
+        })?;
+    }
+    let dir = job.path.join(format!("iomark-mark.{}", std::process::id()));
+    let mut guard = Scratch::new();
+    if let Err(e) = guard.create_dir(&dir) {
+        let why = match &e {
+            ScratchError::Create { source, .. } => source.to_string(),
+            other => other.to_string(),
+        };
+        eprintln!("iomark mark: cannot create the test directory {}: {why} (PATH must be a writable directory)", dir.display());
+        return Err(exit::ENVIRONMENT);
+    }
+    guard.register_files_in(&dir, [crate::files::fileset::path(&dir, 0)]);
+    Ok((json, dir, guard))
+}
+
+/// Write `r` into `--json`; a failure is one line naming the file and the reason.
+/// Returns whether it was written.
+fn save_json(o: &Output, r: &RunResult) -> bool {
+    match o.commit(&result::json_bytes(r)) {
+        Ok(()) => true,
+        Err(e) => {
+            eprintln!("iomark mark: cannot write --json={}: {e}", o.path().display());
+            false
         }
     }
-    exit::OK
 }
 
 fn interrupted_or(signals: &Signals, code: i32, what: &str) -> i32 {

@@ -13,13 +13,14 @@ pub mod thread;
 use crate::cli::fileio::level;
 use crate::exit;
 use crate::files::fileset;
+use crate::files::output::Output;
 use crate::job::sysbench::{Command, FileioJob, Geometry, IoMode};
-use crate::util::console::Console;
 use crate::report::sysbench;
-use crate::result::{self, Status};
+use crate::result::{self, RunResult, Status};
 use crate::run::signals::Signals;
 use crate::run::sysbench::thread::engine_kind;
 use crate::stats::Snapshot;
+use crate::util::console::Console;
 use std::sync::Arc;
 
 /// Execute every command of `job`; returns the exit code.
@@ -41,33 +42,13 @@ pub fn execute(job: &FileioJob, console: &Arc<Console>) -> i32 {
             return exit::ENVIRONMENT;
         }
     }
-    if let Some(p) = &job.json {
-        if !job.commands.contains(&Command::Run) {
-            console.err("iomark: WARNING: --json writes the result of 'run'; no 'run' command was given, so no JSON file is written");
-        } else if let Err(e) = result::write_atomic(
-            p,
-            &serde_json::json!({"schema_version": result::SCHEMA_VERSION, "tool": "iomark", "status": "running"}),
-        ) {
-            console.line(
-                level::FATAL,
-                &format!("FATAL: cannot write --json={}: {e}", p.display()),
-            );
-            return exit::ENVIRONMENT;
-        }
-    }
-    if let Some(d) = job
-        .plot
-        .as_ref()
-        .filter(|_| job.commands.contains(&Command::Run))
-    {
-        if let Err(e) = crate::report::svg_plot::ensure_dir(d) {
-            console.line(level::FATAL, &format!("FATAL: {e}"));
-            return exit::ENVIRONMENT;
-        }
-    }
+    let json = match check_outputs(job, console) {
+        Ok(j) => j,
+        Err(code) => return code,
+    };
     let mut created_dir = false;
     if job.commands.contains(&Command::Prepare) && !job.dir.exists() {
-        if let Err(e) = std::fs::create_dir(&job.dir) {
+        if let Err(e) = fileset::create_dir(&job.dir) {
             console.line(
                 level::FATAL,
                 &format!(
@@ -79,19 +60,74 @@ pub fn execute(job: &FileioJob, console: &Arc<Console>) -> i32 {
         }
         created_dir = true;
     }
-    let code = execute_commands(job, console, &signals);
+    let code = execute_commands(job, console, &signals, json.as_ref());
+    if let Some(o) = json.as_ref().filter(|o| !o.is_finished()) {
+        // 'run' never came to its result (a failed or interrupted 'prepare', a check of
+        // 'run' itself): the placeholder becomes a complete result saying so
+        let status = match signals.exit_code() {
+            Some(_) => Status::Interrupted,
+            None => Status::Failed,
+        };
+        let why = format!("stopped before 'run' finished (exit {code})");
+        let r = stopped_result(job, job.geometry().ok().as_ref(), status, why);
+        write_json(console, o, &r);
+    }
     // remove_dir only removes an empty directory: a failed call leaves no directory it created.
     if created_dir && (job.commands.last() == Some(&Command::Cleanup) || code != exit::OK) {
-        let _ = std::fs::remove_dir(&job.dir);
+        fileset::remove_dir_if_empty(&job.dir);
     }
     code
+}
+
+/// Check `--json` (new, or a regular file with one link) and create the `--plot`
+/// directory, then write the `--json` placeholder; both only when `run` is among the
+/// commands. Exit 3 (nothing written) when a check fails.
+fn check_outputs(job: &FileioJob, console: &Console) -> Result<Option<Output>, i32> {
+    let runs = job.commands.contains(&Command::Run);
+    let fatal = |m: String| {
+        console.line(level::FATAL, &format!("FATAL: {m}"));
+        exit::ENVIRONMENT
+    };
+    let json = match &job.json {
+        Some(_) if !runs => {
+            console.err("iomark: WARNING: --json writes the result of 'run'; no 'run' command was given, so no JSON file is written");
+            None
+        }
+        Some(p) => Some(Output::create(p).map_err(|e| {
+            fatal(format!("cannot write --json={}: {e}", p.display()))
+        })?),
+        None => None,
+    };
+    if let Some(d) = job.plot.as_ref().filter(|_| runs) {
+        crate::files::output::ensure_dir(d, "--plot").map_err(fatal)?;
+    }
+    if let Some(o) = &json {
+        o.prefill(&result::placeholder_bytes())
+            .map_err(|e| fatal(format!("cannot write --json={}: {e}", o.path().display())))?;
+    }
+    Ok(json)
+}
+
+/// Write the final result `r` into `--json`; a failure is one FATAL line naming the
+/// file and the reason. Returns whether it was written.
+fn write_json(console: &Console, o: &Output, r: &RunResult) -> bool {
+    match o.commit(&result::json_bytes(r)) {
+        Ok(()) => true,
+        Err(e) => {
+            console.line(
+                level::FATAL,
+                &format!("FATAL: cannot write --json={}: {e}", o.path().display()),
+            );
+            false
+        }
+    }
 }
 
 /// Run `job` (its `run` command only) and hand back its RunResult in memory, as
 /// `mark` does for each of its tests: the same checks as [`execute`] before the run
 /// (io_uring probed first), no `--json` file. `Err`: the exit code (the messages went
 /// to `console`).
-pub fn run_for_result(job: &FileioJob, console: &Arc<Console>) -> Result<result::RunResult, i32> {
+pub fn run_for_result(job: &FileioJob, console: &Arc<Console>) -> Result<RunResult, i32> {
     let signals = Signals::install();
     if job.io_mode == IoMode::Async {
         if let Err(msg) = crate::engine::io_uring::probe() {
@@ -99,14 +135,19 @@ pub fn run_for_result(job: &FileioJob, console: &Arc<Console>) -> Result<result:
             return Err(exit::ENVIRONMENT);
         }
     }
-    match run::run(job, console, &signals, true) {
+    match run::run(job, console, &signals, None, true) {
         (exit::OK, Some(r)) => Ok(r),
         (exit::OK, None) => Err(exit::FAILED),
         (code, _) => Err(code),
     }
 }
 
-fn execute_commands(job: &FileioJob, console: &Arc<Console>, signals: &Signals) -> i32 {
+fn execute_commands(
+    job: &FileioJob,
+    console: &Arc<Console>,
+    signals: &Signals,
+    json: Option<&Output>,
+) -> i32 {
     let mut code = exit::OK;
     for cmd in &job.commands {
         if code != exit::OK {
@@ -119,7 +160,7 @@ fn execute_commands(job: &FileioJob, console: &Arc<Console>, signals: &Signals) 
         let c = match cmd {
             Command::Help => exit::OK,
             Command::Prepare => prepare(job, console, signals),
-            Command::Run => run::run(job, console, signals, false).0,
+            Command::Run => run::run(job, console, signals, json, false).0,
             Command::Cleanup => {
                 console.line(level::NOTICE, "Removing test files...");
                 fileset::cleanup(&job.dir, job.file_num);
@@ -208,6 +249,29 @@ fn prepare(job: &FileioJob, console: &Console, signals: &Signals) -> i32 {
     }
 }
 
+/// The RunResult of a `run` that stopped before its workers started: zero counts,
+/// `status` and the error text.
+fn stopped_result(
+    job: &FileioJob,
+    g: Option<&Geometry>,
+    status: Status,
+    error: String,
+) -> RunResult {
+    let empty = Snapshot {
+        period_s: 0.0,
+        total_time_s: 0.0,
+        threads: vec![],
+    };
+    result::from_snapshot(
+        job,
+        result::job_info(job, g, engine_kind(job.io_mode).name(), 0),
+        &empty,
+        status,
+        Some(error),
+        vec![],
+    )
+}
+
 /// Print a failure that happened before the workers started and, with `--json`, leave
 /// a `failed` RunResult (zero counts, the error text) instead of the placeholder.
 fn failed_before_start(
@@ -215,29 +279,11 @@ fn failed_before_start(
     g: &Geometry,
     console: &Console,
     f: &fileset::Failure,
+    json: Option<&Output>,
 ) -> i32 {
     let code = print_failure(console, f);
-    if let Some(p) = &job.json {
-        let empty = Snapshot {
-            period_s: 0.0,
-            total_time_s: 0.0,
-            threads: vec![],
-        };
-        let engine = engine_kind(job.io_mode).name();
-        let r = result::from_snapshot(
-            job,
-            result::job_info(job, Some(g), engine, 0),
-            &empty,
-            Status::Failed,
-            Some(f.lines.join("\n")),
-            vec![],
-        );
-        if let Err(e) = result::write_atomic(p, &r) {
-            console.line(
-                level::FATAL,
-                &format!("FATAL: cannot write --json={}: {e}", p.display()),
-            );
-        }
+    if let Some(o) = json {
+        write_json(console, o, &stopped_result(job, Some(g), Status::Failed, f.lines.join("\n")));
     }
     code
 }

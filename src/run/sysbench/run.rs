@@ -18,7 +18,8 @@ use crate::run::signals::Signals;
 use crate::run::sysbench::gen::Generator;
 use crate::run::sysbench::rng::{GlibcRandom, Xoroshiro128Plus};
 use crate::run::sysbench::thread::{engine_kind, thread, RateQueue, Shared};
-use crate::run::sysbench::{failed_before_start, geometry, say_interrupted};
+use crate::files::output::Output;
+use crate::run::sysbench::{failed_before_start, geometry, say_interrupted, write_json};
 use crate::stats::{new_hist, percentile_ns, Snapshot, ThreadStats};
 use crate::files::fileset;
 use std::os::fd::AsRawFd;
@@ -61,15 +62,18 @@ struct Ran {
     sampler: Option<Sampler>,
 }
 
-/// `run`: the exit code, and the run's RunResult when `--json` or `--plot` asked for
-/// it or `keep` does (`mark`, which reads it in memory).
+/// `run`: the exit code, and the run's RunResult when `--json` (`json`, checked and
+/// holding its placeholder) or `--plot` asked for it or `keep` does (`mark`, which
+/// reads it in memory). An output that cannot be written is its FATAL line and exit 1
+/// unless the run ends with another code.
 pub(super) fn run(
     job: &FileioJob,
     console: &Arc<Console>,
     signals: &Signals,
+    json: Option<&Output>,
     keep: bool,
 ) -> (i32, Option<RunResult>) {
-    let r = match ready(job, console) {
+    let r = match ready(job, console, json) {
         Ok(r) => r,
         Err(code) => return (code, None),
     };
@@ -95,11 +99,11 @@ pub(super) fn run(
     print_report(job, console, &snap, end.failure.is_some(), &ran);
     let notes = notes_after(job, &r, &snap, console, &end);
     let mut kept = None;
-    if keep || job.json.is_some() || job.plot.is_some() {
-        match outputs(job, &r, snap, &end, notes, &mut ran, console) {
-            Ok(rr) => kept = Some(rr),
-            Err(code) => return (code, None),
-        }
+    let mut lost_output = false;
+    if keep || json.is_some() || job.plot.is_some() {
+        let rr = outputs(job, &r, snap, &end, notes, &mut ran);
+        lost_output = !write_outputs(job, json, &rr, console);
+        kept = Some(rr);
     }
     drop(r.files);
     if ran.forced {
@@ -114,12 +118,17 @@ pub(super) fn run(
         signals,
         "the report above covers the part of the run before the signal",
     );
-    (end.signal.unwrap_or(code), kept)
+    let code = match end.signal {
+        Some(s) => s,
+        None if lost_output && code == exit::OK => exit::FAILED,
+        None => code,
+    };
+    (code, kept)
 }
 
 /// Check the job, print sysbench's headers, open the file set and look at the target
 /// (diagnosis, page cache); a failure before the start is reported (`--json` too).
-fn ready(job: &FileioJob, console: &Console) -> Result<Ready, i32> {
+fn ready(job: &FileioJob, console: &Console, json: Option<&Output>) -> Result<Ready, i32> {
     let g = geometry(job, console)?;
     let Some(mode) = job.test_mode else {
         console.line(
@@ -140,7 +149,7 @@ fn ready(job: &FileioJob, console: &Console) -> Result<Ready, i32> {
     }
     if job.extra_flags.direct {
         if let Err(f) = fileset::direct_preflight(job, &g) {
-            return Err(failed_before_start(job, &g, console, &f));
+            return Err(failed_before_start(job, &g, console, &f, json));
         }
     }
     for l in sysbench::header_general(job) {
@@ -150,7 +159,7 @@ fn ready(job: &FileioJob, console: &Console) -> Result<Ready, i32> {
         console.line(level::NOTICE, &l);
     }
     let files = fileset::open_for_run(job, &g, mode, |l| console.line(level::DEBUG, &l))
-        .map_err(|f| failed_before_start(job, &g, console, &f))?;
+        .map_err(|f| failed_before_start(job, &g, console, &f, json))?;
     let root = Root::default();
     let diag = crate::probe::diagnosis::diagnose(
         &root,
@@ -231,7 +240,7 @@ fn shared(
         running: Mutex::new(threads),
         finished: Condvar::new(),
         pool_extra: 1 << 20,
-        clock: crate::stats::clock::Clock::new(),
+        clock: crate::run::clock(),
         live_stats: live,
     }
 }
@@ -595,7 +604,7 @@ fn notes_after(job: &FileioJob, r: &Ready, snap: &Snapshot, console: &Console, e
     Notes { check, exceeded }
 }
 
-/// The RunResult of the run, written to `--json` and drawn for `--plot`.
+/// The RunResult of the run (written to `--json`, drawn for `--plot`).
 fn outputs(
     job: &FileioJob,
     r: &Ready,
@@ -603,8 +612,7 @@ fn outputs(
     end: &End,
     notes: Notes,
     ran: &mut Ran,
-    console: &Console,
-) -> Result<RunResult, i32> {
+) -> RunResult {
     let status = if ran.forced {
         Status::ForcedShutdown
     } else if end.failure.is_some() {
@@ -653,21 +661,13 @@ fn outputs(
         series.period_s = smp.period.as_secs_f64();
         series.samples = smp.samples;
     }
-    write_outputs(job, &rr, console)?;
-    Ok(rr)
+    rr
 }
 
-/// Write `--json` and `--plot`.
-fn write_outputs(job: &FileioJob, rr: &RunResult, console: &Console) -> Result<(), i32> {
-    if let Some(p) = &job.json {
-        if let Err(e) = result::write_atomic(p, rr) {
-            console.line(
-                level::FATAL,
-                &format!("FATAL: cannot write --json={}: {e}", p.display()),
-            );
-            return Err(exit::ENVIRONMENT);
-        }
-    }
+/// Write `--json` and `--plot`; false when one of them could not be written (its
+/// FATAL line printed).
+fn write_outputs(job: &FileioJob, json: Option<&Output>, rr: &RunResult, console: &Console) -> bool {
+    let mut ok = json.is_none_or(|o| write_json(console, o, rr));
     if let Some(d) = &job.plot {
         match crate::report::svg_plot::write_plots(rr, d) {
             Ok(files) => {
@@ -677,9 +677,9 @@ fn write_outputs(job: &FileioJob, rr: &RunResult, console: &Console) -> Result<(
             }
             Err(e) => {
                 console.line(level::FATAL, &format!("FATAL: --plot={}: {e}", d.display()));
-                return Err(exit::ENVIRONMENT);
+                ok = false;
             }
         }
     }
-    Ok(())
+    ok
 }

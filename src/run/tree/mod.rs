@@ -17,10 +17,11 @@
 //! `read`/`write` (the read_all and create_write phases) in `tree/totals.rs`.
 
 use crate::engine::fault::{self, Op};
-use crate::exit;
 use crate::job::units::iec;
 use crate::result::{self, JobInfo, Phase, Warning};
-use crate::run::copy::{bar, check_dir, json_placeholder, outcome, phase_result, short, RunError};
+use crate::run::copy::{
+    bar, check_dir, json_placeholder, outcome, phase_result, save_json, short, RunError,
+};
 use crate::run::sysbench::rng::{GlibcRandom, Xoroshiro128Plus};
 use crate::run::signals::Signals;
 use crate::stats::{self, clock::Clock};
@@ -298,14 +299,7 @@ pub fn execute(job: &TreeJob) -> i32 {
             .iter()
             .find(|p| p.name == "create_write")
             .map_or(0, |p| p.bytes);
-        if let Err(e) = result::write_atomic(p, &res) {
-            eprintln!("iomark tree: --json={}: {e}", p.display());
-            return if code == exit::OK {
-                exit::ENVIRONMENT
-            } else {
-                code
-            };
-        }
+        return save_json("tree", p, &res, code);
     }
     code
 }
@@ -415,7 +409,7 @@ fn run(
         "{}",
         cache_plan(job.drop_caches, rustix::process::geteuid().is_root())
     );
-    let clock = Clock::new();
+    let clock = crate::run::clock();
     let files = &plan.files;
 
     // mkdir: single-threaded, parents before children.
@@ -428,7 +422,7 @@ fn run(
         }
         let p = root.join(d);
         let a = clock.now();
-        std::fs::create_dir(&p).map_err(|e| fail("cannot create directory", &p, &e))?;
+        scratch::mkdir(&p).map_err(|e| fail("cannot create directory", &p, &e))?;
         let ns = clock.ns(a, clock.now());
         let _ = h.record(ns.clamp(1, stats::MAX_TRACKABLE_NS));
         sum += ns;
@@ -568,7 +562,7 @@ fn run(
         for d in plan.dirs.iter().rev() {
             let p = root.join(d);
             let a = clock.now();
-            std::fs::remove_dir(&p).map_err(|e| fail("cannot remove directory", &p, &e))?;
+            scratch::rmdir(&p).map_err(|e| fail("cannot remove directory", &p, &e))?;
             let ns = clock.ns(a, clock.now());
             let _ = h.record(ns.clamp(1, stats::MAX_TRACKABLE_NS));
             sum += ns;

@@ -285,7 +285,7 @@ mod tests {
             }
         }
         std::os::unix::fs::symlink(r.join("a"), r.join("d/link")).unwrap();
-        let clock = Clock::new();
+        let clock = Clock::calibrated(false);
         let stop = AtomicBool::new(false);
         let pb = ProgressBar::hidden();
         for threads in [1, 3] {

@@ -287,8 +287,14 @@ pub fn dump(
         fill_pattern(&mut want, spec.pattern, 0);
     }
     stamp_with(&mut want, offset, seed, seq, spec);
-    std::fs::write(&rec, received)?;
-    std::fs::write(&exp, &want)?;
+    // output files (files/output.rs): never through a link, old content or complete
+    let write = |p: &std::path::Path, bytes: &[u8]| {
+        crate::files::output::Output::create(p)
+            .and_then(|o| o.commit(bytes))
+            .map_err(|e| std::io::Error::other(format!("{}: {e}", p.display())))
+    };
+    write(&rec, received)?;
+    write(&exp, &want)?;
     Ok((rec, exp))
 }
 

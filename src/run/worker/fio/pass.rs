@@ -485,10 +485,11 @@ impl<'a> Rules for FioRules<'a> {
             self.w.verify_back(io.slab, &mut self.st)?;
         }
         if let Some(l) = &mut self.w.logs {
-            l.finish().map_err(|e| RunError::Plan {
-                job: job.name.clone(),
-                why: format!("cannot write log files: {e}"),
-            })?;
+            l.finish()
+                .map_err(|source| crate::files::dataset::FilesError::Output {
+                    what: "log file",
+                    source,
+                })?;
         }
         if self.w.mismatches > 0 {
             return Err(RunError::Verify {

@@ -1,5 +1,6 @@
 //! Fixture manifests (diagnose.md §5.2): one reviewable text file per recorded machine,
-//! turned into a directory tree that a [`super::Root`] can read.
+//! turned into a directory tree that a [`crate::probe::Root`] can read. It lives in
+//! `files/` because it creates files; what the tree means is `probe`'s.
 //!
 //! Names like `0000:00:1c.4` and symlinks are awkward in some checkouts, hence a text
 //! format instead of a committed tree. Line kinds: `D` directory, `F` file + newline,
@@ -167,9 +168,34 @@ pub fn materialize(manifest: &str, dir: &Path) -> Result<(), FixtureError> {
     Ok(())
 }
 
+/// Unpack `manifest` into a new private directory (`mkdtemp` in the temporary
+/// directory, mode 0700: no planted name can be in it), removed with its content when
+/// the returned guard is dropped.
+pub fn unpack(manifest: &str) -> Result<tempfile::TempDir, FixtureError> {
+    let dir = tempfile::Builder::new()
+        .prefix("iomark-fixture.")
+        .tempdir()
+        .map_err(|source| FixtureError::Io {
+            path: std::env::temp_dir().display().to_string(),
+            source,
+        })?;
+    materialize(manifest, dir.path())?;
+    Ok(dir)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn unpacked_trees_are_removed_with_their_guard() {
+        let d = unpack("F proc/self/mountinfo = x\n").unwrap();
+        let p = d.path().to_path_buf();
+        assert!(p.join("proc/self/mountinfo").is_file());
+        drop(d);
+        assert!(!p.exists());
+        assert!(unpack("Q bad").is_err());
+    }
 
     #[test]
     fn all_line_kinds() {

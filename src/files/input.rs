@@ -1,0 +1,86 @@
+//! Input files — job files, `compare` results, `diagnose --fixture` manifests, the
+//! results `mark` reads back: the one bounded reader.
+//!
+//! The file is opened with `O_NONBLOCK` (so a FIFO with no writer cannot block the
+//! open) and refused at once unless it is a regular file: a FIFO, socket, device or
+//! directory given as input is one clear error, never a hang (`compare F`, `run F`,
+//! `diagnose --fixture F` with F a named pipe used to wait forever). A regular file is
+//! read up to a bound, so a huge file given by mistake is an error instead of
+//! exhausting memory. Standard input (`-` for job files) is read by its caller.
+
+use std::io::Read;
+use std::os::unix::fs::OpenOptionsExt;
+use std::path::Path;
+
+/// Most bytes [`read_text`] reads from a result, job or fixture file (64 MiB): far
+/// above any real one.
+pub const MAX_INPUT_BYTES: u64 = 64 << 20;
+
+/// Read the UTF-8 text file `path` of at most `max` bytes. Refused at once, with
+/// `InvalidInput` naming what it is, when `path` is not a regular file (symbolic links
+/// to regular files are followed: an input is only read); longer input fails with
+/// `InvalidData` naming the limit, after reading at most `max + 1` bytes.
+pub fn read_text(path: &Path, max: u64) -> std::io::Result<String> {
+    let f = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)?;
+    let t = f.metadata()?.file_type();
+    if !t.is_file() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            format!(
+                "is not a regular file ({}); give a file",
+                crate::files::kind_name(t)
+            ),
+        ));
+    }
+    let mut text = String::new();
+    f.take(max + 1).read_to_string(&mut text)?;
+    if text.len() as u64 > max {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!(
+                "larger than {} (not a result, job or fixture file)",
+                crate::job::units::iec(max)
+            ),
+        ));
+    }
+    Ok(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fifo_device_and_directory_are_refused_at_once() {
+        let d = tempfile::tempdir().unwrap();
+        let fifo = d.path().join("f");
+        let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+        // SAFETY: mkfifo with a valid NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        let t = std::time::Instant::now();
+        let e = read_text(&fifo, MAX_INPUT_BYTES).unwrap_err();
+        assert_eq!(e.to_string(), "is not a regular file (a FIFO); give a file");
+        assert!(t.elapsed() < std::time::Duration::from_secs(1));
+        let e = read_text(Path::new("/dev/zero"), MAX_INPUT_BYTES).unwrap_err();
+        assert!(e.to_string().contains("a character device"), "{e}");
+        let e = read_text(d.path(), MAX_INPUT_BYTES).unwrap_err();
+        assert!(e.to_string().contains("a directory"), "{e}");
+    }
+
+    #[test]
+    fn regular_files_are_read_up_to_the_bound() {
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join("job.fio");
+        std::fs::write(&p, "[j]\nrw=read\n").unwrap();
+        assert_eq!(read_text(&p, 100).unwrap(), "[j]\nrw=read\n");
+        let e = read_text(&p, 4).unwrap_err();
+        assert_eq!(e.kind(), std::io::ErrorKind::InvalidData);
+        assert!(e.to_string().starts_with("larger than 4 B"), "{e}");
+        let l = d.path().join("link");
+        std::os::unix::fs::symlink(&p, &l).unwrap();
+        assert!(read_text(&l, 100).is_ok(), "a link to a file is read");
+    }
+}

@@ -1,0 +1,390 @@
+//! Output files — `--json`, `--output`, `--plot` charts, fio's log files, verify dumps:
+//! the one way iomark writes a file for the user to read afterwards.
+//!
+//! Rules (docs/safety.md): the final path always holds its old content or the complete
+//! new one; iomark never writes through a symbolic link, into a file that has another
+//! hard link, or over anything that is not a regular file. Shape: [`Output::create`]
+//! checks the path up front (before any I/O, so a bad path fails fast with exit 3) and
+//! proves the directory takes a new file by creating and removing a temporary one; it
+//! neither creates nor truncates the final file. [`Output::commit`] (or a [`Staged`]
+//! writer for files written while a job runs) writes a temporary file in the same
+//! directory, fsyncs it, checks the path again and renames the temporary file over it;
+//! on any failure the temporary file is removed and the error (exit 1) names the file
+//! and the reason. The temporary file is `.NAME.XXXXXX.iomark-tmp` (tempfile's
+//! `O_EXCL` create): only a SIGKILL during a commit, or while a [`Staged`] log is
+//! open, can leave one behind, never a partial final file.
+
+use std::io::Write;
+use std::os::unix::fs::{MetadataExt, PermissionsExt};
+use std::path::{Path, PathBuf};
+
+/// When an output failed: at the check before the run (exit 3, the environment cannot
+/// take the file) or when it was written (exit 1, the result is lost).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stage {
+    /// [`Output::create`]
+    Check,
+    /// [`Output::commit`], [`Staged::commit`]
+    Write,
+}
+
+/// Why an output file could not be written; `Display` is the reason alone (callers
+/// print `cannot write --json=FILE: {reason}`).
+#[derive(Debug, thiserror::Error)]
+#[error("{reason}")]
+pub struct OutputError {
+    /// the output file
+    pub path: PathBuf,
+    /// when it failed
+    pub stage: Stage,
+    /// what went wrong, one line
+    pub reason: String,
+}
+
+impl OutputError {
+    /// 3 (environment) when the check before the run failed, 1 when writing failed.
+    pub fn exit_code(&self) -> i32 {
+        match self.stage {
+            Stage::Check => crate::exit::ENVIRONMENT,
+            Stage::Write => crate::exit::FAILED,
+        }
+    }
+
+    fn new(path: &Path, stage: Stage, reason: String) -> OutputError {
+        OutputError {
+            path: path.to_path_buf(),
+            stage,
+            reason,
+        }
+    }
+
+    /// The system's text of the errno behind `e` ("No space left on device"), also
+    /// when tempfile wrapped it with the temporary file's name (its message is the OS
+    /// error's, "… (os error N) at path …", and it keeps no source to ask).
+    fn os(path: &Path, stage: Stage, e: &std::io::Error) -> OutputError {
+        let wrapped = || {
+            let s = e.to_string();
+            let n = s.split("(os error ").nth(1)?.split(')').next()?;
+            n.parse::<i32>().ok()
+        };
+        let reason = match e.raw_os_error().or_else(wrapped) {
+            Some(n) => crate::files::strerror(n),
+            None => e.to_string(),
+        };
+        OutputError::new(path, stage, reason)
+    }
+}
+
+/// An output file checked up front and written at [`Output::commit`].
+#[derive(Debug)]
+pub struct Output {
+    path: PathBuf,
+    /// the directory the temporary file goes in
+    dir: PathBuf,
+    /// whether [`Output::commit`] was called (successful or not)
+    finished: std::cell::Cell<bool>,
+}
+
+/// Why `path` may not be replaced, if it exists and is not a regular file with one link.
+fn refusal(path: &Path) -> Result<Option<String>, std::io::Error> {
+    let m = match std::fs::symlink_metadata(path) {
+        Ok(m) => m,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(e),
+    };
+    let t = m.file_type();
+    if t.is_symlink() {
+        return Ok(Some(
+            "is not a regular file (a symbolic link): iomark never writes through one; give a new or regular file".into(),
+        ));
+    }
+    if !t.is_file() {
+        return Ok(Some(format!(
+            "is not a regular file ({}); give a new or regular file",
+            crate::files::kind_name(t)
+        )));
+    }
+    if m.nlink() > 1 {
+        return Ok(Some(format!(
+            "has another hard link ({} names share it): iomark never writes into a file other names share; give a new file or one with a single link",
+            m.nlink()
+        )));
+    }
+    Ok(None)
+}
+
+impl Output {
+    /// Check that `path` can become an output file: it is absent or a regular file
+    /// with a single link, and its directory takes a new file (one is created and
+    /// removed). Nothing at `path` changes. Errors are [`Stage::Check`].
+    pub fn create(path: &Path) -> Result<Output, OutputError> {
+        let check = |e: &std::io::Error| OutputError::os(path, Stage::Check, e);
+        if let Some(why) = refusal(path).map_err(|e| check(&e))? {
+            return Err(OutputError::new(path, Stage::Check, why));
+        }
+        let dir = match path.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        let out = Output {
+            path: path.to_path_buf(),
+            dir,
+            finished: std::cell::Cell::new(false),
+        };
+        drop(out.temp(Stage::Check)?);
+        Ok(out)
+    }
+
+    /// The output file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Whether the final content was committed, or its commit failed (and reported):
+    /// a command that ends while this is false still owes the file its result.
+    pub fn is_finished(&self) -> bool {
+        self.finished.get()
+    }
+
+    /// A new temporary file next to the output (mode 0666 less the umask, as a plain
+    /// create would give).
+    fn temp(&self, stage: Stage) -> Result<tempfile::NamedTempFile, OutputError> {
+        let name = self
+            .path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "output".into());
+        tempfile::Builder::new()
+            .prefix(&format!(".{name}."))
+            .suffix(".iomark-tmp")
+            .permissions(std::fs::Permissions::from_mode(0o666))
+            .tempfile_in(&self.dir)
+            .map_err(|e| OutputError::os(&self.path, stage, &e))
+    }
+
+    /// A writer whose bytes become the file's content at [`Staged::commit`] (for files
+    /// written while a job runs, such as fio's logs). Errors are [`Stage::Check`]: the
+    /// temporary file is created before the run.
+    pub fn stage(&self) -> Result<Staged, OutputError> {
+        Ok(Staged {
+            path: self.path.clone(),
+            file: std::io::BufWriter::new(self.temp(Stage::Check)?),
+            error: None,
+        })
+    }
+
+    /// Write the content the file holds while the run goes on (the `--json`
+    /// placeholder of `result::placeholder_bytes`), as [`Output::commit`] does. Part of
+    /// the checks before the run: errors are [`Stage::Check`] (exit 3).
+    pub fn prefill(&self, bytes: &[u8]) -> Result<(), OutputError> {
+        self.write(bytes).map_err(|e| OutputError {
+            stage: Stage::Check,
+            ..e
+        })
+    }
+
+    /// Replace the file's content by `bytes` (temporary file, fsync, rename). Errors
+    /// are [`Stage::Write`]; the file then keeps its old content.
+    pub fn commit(&self, bytes: &[u8]) -> Result<(), OutputError> {
+        self.finished.set(true);
+        self.write(bytes)
+    }
+
+    fn write(&self, bytes: &[u8]) -> Result<(), OutputError> {
+        let mut s = Staged {
+            path: self.path.clone(),
+            file: std::io::BufWriter::new(self.temp(Stage::Write)?),
+            error: None,
+        };
+        s.write_all(bytes)
+            .map_err(|e| OutputError::os(&self.path, Stage::Write, &e))?;
+        s.commit()
+    }
+}
+
+/// The temporary file of an output being written; removed when dropped uncommitted.
+#[derive(Debug)]
+pub struct Staged {
+    path: PathBuf,
+    file: std::io::BufWriter<tempfile::NamedTempFile>,
+    /// first write error (lines are written on the I/O path: they never fail there,
+    /// the error is reported by [`Staged::commit`])
+    error: Option<std::io::Error>,
+}
+
+impl Staged {
+    /// Write `bytes`, keeping the first error for [`Staged::commit`].
+    pub fn put(&mut self, bytes: &[u8]) {
+        if self.error.is_none() {
+            if let Err(e) = self.file.write_all(bytes) {
+                self.error = Some(e);
+            }
+        }
+    }
+
+    /// Keep `e`, an error of a write made through [`Write`], for [`Staged::commit`]
+    /// (the first one is reported).
+    pub fn keep_error(&mut self, e: std::io::Error) {
+        self.error.get_or_insert(e);
+    }
+
+    /// Make the bytes written so far the file's content: flush, fsync, check that the
+    /// path is still absent or a regular file with one link, rename over it, fsync the
+    /// directory. Errors are [`Stage::Write`]; the temporary file is then removed.
+    pub fn commit(self) -> Result<(), OutputError> {
+        let path = self.path;
+        let err = |e: &std::io::Error| OutputError::os(&path, Stage::Write, e);
+        if let Some(e) = self.error {
+            return Err(err(&e));
+        }
+        let tmp = self.file.into_inner().map_err(|e| err(e.error()))?;
+        tmp.as_file().sync_all().map_err(|e| err(&e))?;
+        // the old file's permissions and owner carry over to its replacement
+        if let Ok(old) = std::fs::symlink_metadata(&path) {
+            if old.file_type().is_file() {
+                let f = tmp.as_file();
+                let _ = f.set_permissions(std::fs::Permissions::from_mode(old.mode() & 0o7777));
+                let _ = std::os::unix::fs::fchown(f, Some(old.uid()), Some(old.gid()));
+            }
+        }
+        match refusal(&path) {
+            Ok(Some(why)) => return Err(OutputError::new(&path, Stage::Write, why)),
+            Ok(None) => {}
+            Err(e) => return Err(err(&e)),
+        }
+        tmp.persist(&path).map_err(|e| err(&e.error))?;
+        if let Some(dir) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+            let _ = std::fs::File::open(dir).and_then(|d| d.sync_all());
+        } else {
+            let _ = std::fs::File::open(".").and_then(|d| d.sync_all());
+        }
+        Ok(())
+    }
+}
+
+impl Write for Staged {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.file.write(buf)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.file.flush()
+    }
+}
+
+/// Create `dir` for output files (`--plot DIR`) unless it is a directory already; its
+/// parent must exist (iomark creates no directory tree the user did not ask for).
+/// `what` names the option in the error, e.g. `--plot`.
+pub fn ensure_dir(dir: &Path, what: &str) -> Result<(), String> {
+    if dir.is_dir() {
+        return Ok(());
+    }
+    std::fs::create_dir(dir).map_err(|e| {
+        format!(
+            "cannot create the {what} directory {}: {e} (a writable directory whose parent exists is expected)",
+            dir.display()
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::symlink;
+
+    fn names(d: &Path) -> Vec<String> {
+        let mut v: Vec<String> = std::fs::read_dir(d)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        v.sort();
+        v
+    }
+
+    #[test]
+    fn create_checks_without_touching_and_commit_replaces() {
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join("r.txt");
+        std::fs::write(&p, "old").unwrap();
+        std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o640)).unwrap();
+        let o = Output::create(&p).unwrap();
+        assert!(!o.is_finished());
+        assert_eq!(
+            std::fs::read_to_string(&p).unwrap(),
+            "old",
+            "create writes nothing"
+        );
+        assert_eq!(names(d.path()), ["r.txt"], "the probe file is gone");
+        o.prefill(b"placeholder").unwrap();
+        assert!(!o.is_finished(), "a prefill is not the final content");
+        o.commit(b"new").unwrap();
+        assert!(o.is_finished());
+        assert_eq!(std::fs::read_to_string(&p).unwrap(), "new");
+        let mode = std::fs::metadata(&p).unwrap().mode() & 0o777;
+        assert_eq!(mode, 0o640, "the old file's mode is kept");
+        assert_eq!(names(d.path()), ["r.txt"]);
+        Output::create(&d.path().join("n.txt")).unwrap();
+        assert!(!d.path().join("n.txt").exists(), "create makes no file");
+    }
+
+    #[test]
+    fn links_and_non_files_are_refused_up_front() {
+        let d = tempfile::tempdir().unwrap();
+        let target = d.path().join("precious");
+        std::fs::write(&target, "mine").unwrap();
+        symlink(&target, d.path().join("lnk")).unwrap();
+        std::fs::hard_link(&target, d.path().join("hard")).unwrap();
+        std::fs::create_dir(d.path().join("dir")).unwrap();
+        for (name, want) in [
+            ("lnk", "is not a regular file (a symbolic link)"),
+            ("hard", "has another hard link (2 names share it)"),
+            ("dir", "is not a regular file (a directory)"),
+        ] {
+            let e = Output::create(&d.path().join(name)).unwrap_err();
+            assert!(e.reason.starts_with(want), "{name}: {e}");
+            assert_eq!(e.exit_code(), crate::exit::ENVIRONMENT);
+        }
+        let e = Output::create(Path::new("/dev/null")).unwrap_err();
+        assert!(e.reason.contains("a character device"), "{e}");
+        let e = Output::create(&d.path().join("no/such/dir/r.json")).unwrap_err();
+        assert_eq!(e.reason, "No such file or directory");
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), "mine");
+    }
+
+    #[test]
+    fn a_link_planted_after_the_check_is_refused_at_commit() {
+        let d = tempfile::tempdir().unwrap();
+        let target = d.path().join("precious");
+        std::fs::write(&target, "mine").unwrap();
+        let p = d.path().join("out");
+        let o = Output::create(&p).unwrap();
+        let mut s = o.stage().unwrap();
+        s.put(b"log line\n");
+        symlink(&target, &p).unwrap();
+        let e = s.commit().unwrap_err();
+        assert_eq!(e.stage, Stage::Write);
+        assert_eq!(e.exit_code(), crate::exit::FAILED);
+        assert!(e.reason.contains("symbolic link"), "{e}");
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), "mine");
+        assert_eq!(
+            names(d.path()),
+            ["out", "precious"],
+            "no temporary file left"
+        );
+        // an uncommitted staged file leaves nothing behind either
+        std::fs::remove_file(&p).unwrap();
+        let o = Output::create(&p).unwrap();
+        drop(o.stage().unwrap());
+        assert_eq!(names(d.path()), ["precious"]);
+    }
+
+    #[test]
+    fn plot_directory_is_created_one_level_only() {
+        let d = tempfile::tempdir().unwrap();
+        ensure_dir(&d.path().join("charts"), "--plot").unwrap();
+        assert!(d.path().join("charts").is_dir());
+        ensure_dir(&d.path().join("charts"), "--plot").unwrap();
+        let e = ensure_dir(&d.path().join("a/b"), "--plot").unwrap_err();
+        assert!(e.starts_with("cannot create the --plot directory "), "{e}");
+        assert!(!d.path().join("a").exists());
+    }
+}
