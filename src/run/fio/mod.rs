@@ -619,3 +619,6 @@ mod tests {
         assert_eq!(p.errno(), 0);
     }
 }
+
+#[cfg(test)]
+mod execute_tests;

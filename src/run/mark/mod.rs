@@ -402,3 +402,6 @@ fn interrupted_or(signals: &Signals, code: i32, what: &str) -> i32 {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;
