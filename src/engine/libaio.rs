@@ -327,9 +327,13 @@ impl Aio {
 }
 
 impl Engine for Aio {
-    fn name(&self) -> &'static str {
-        "libaio"
-    }
+    const NAME: &'static str = "libaio";
+    const CAPS: super::Caps = super::Caps {
+        queued: true,
+        no_io: false,
+        maps_files: false,
+        registers_buffers: false,
+    };
     fn depth(&self) -> usize {
         self.depth
     }

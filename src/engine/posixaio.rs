@@ -107,9 +107,13 @@ impl PosixAio {
 }
 
 impl Engine for PosixAio {
-    fn name(&self) -> &'static str {
-        "posixaio"
-    }
+    const NAME: &'static str = "posixaio";
+    const CAPS: super::Caps = super::Caps {
+        queued: true,
+        no_io: false,
+        maps_files: false,
+        registers_buffers: false,
+    };
     fn depth(&self) -> usize {
         self.cbs.len()
     }

@@ -1,9 +1,9 @@
-//! Request generation of a job thread (see [`crate::run::worker`]): the Worker's construction (offset
+//! Request generation of a job thread (see [`crate::run::worker::fio`]): the Worker's construction (offset
 //! generators, random maps, zones, pacing state), each request's direction, block size,
 //! file and offset, rate pacing and think time. Kept apart from the I/O loop so the
 //! loop reads as submit → complete; everything here is inlined into it.
 
-use crate::run::worker::*;
+use crate::run::worker::fio::*;
 
 pub(super) fn fixed_of(bs: &BlockSizes) -> Option<u64> {
     match bs {
@@ -181,7 +181,7 @@ impl<'a> Worker<'a> {
                 repass: !job.direct
                     && job.more.invalidate
                     && !fds_empty
-                    && job.engine != crate::job::fio::EngineKind::Mmap
+                    && !plan.engine.caps().maps_files
                     && plan.pass_bytes > 0
                     && (job.loops > 1 || job.time_based || job.more.io_size.is_some()),
             },

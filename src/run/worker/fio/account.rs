@@ -1,54 +1,11 @@
-//! Completion side of a job thread (see [`crate::run::worker`]): reaping, accounting each completed
+//! Completion side of a job thread (see [`crate::run::worker::fio`]): accounting each completed
 //! request into the job's statistics (latencies, logs, live counters, verify of reads),
 //! failed requests (`continue_on_error`, `fill_device`), trims, syncs and the minimum
 //! rate check.
 
-use crate::run::worker::*;
+use crate::run::worker::fio::*;
 
 impl<'a> Worker<'a> {
-    /// Reap and account completions: with `until`, as they arrive until that tick
-    /// (`io_submit_mode=offload`: the submitter waits for its due time while
-    /// completions are handled); without, until nothing is in flight (fio's
-    /// `io_u_quiesce`).
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn reap_until<E: Engine>(
-        &mut self,
-        eng: &mut E,
-        st: &mut JobStats,
-        slots: &[Slot],
-        slab: &Slab,
-        (free, in_flight): (&mut Vec<usize>, &mut usize),
-        comps: &mut Vec<Completion>,
-        until: Option<u64>,
-        measure_start: u64,
-    ) -> Result<(), RunError> {
-        let clock = self.clock;
-        while *in_flight > 0 {
-            comps.clear();
-            let r = match until {
-                None => eng.reap(*in_flight, comps),
-                Some(due) => {
-                    let now = clock.now();
-                    if now >= due || self.stop.load(Ordering::Relaxed) {
-                        return Ok(());
-                    }
-                    eng.wait_some(clock.ns(now, due), comps)
-                }
-            };
-            r.map_err(|e| self.io_err(&Slot::default(), e))?;
-            let t = clock.now();
-            self.account(
-                st,
-                comps,
-                slots,
-                slab,
-                (free, in_flight),
-                (t, measure_start),
-            )?;
-        }
-        Ok(())
-    }
-
     /// fio's `ratemin`/`rate_iops_min` check: once per `ratecycle`, the rate since the
     /// last check must reach the minimum.
     pub(super) fn check_min_rate(&mut self, st: &JobStats, now: u64) -> Result<(), RunError> {
@@ -146,41 +103,6 @@ impl<'a> Worker<'a> {
         }
     }
 
-    /// Account reaped completions (one clock read `t` for the batch, as fio): each slot
-    /// is freed; a short or failed completion goes to [`Self::io_fail`], a full one is
-    /// recorded with slat (submit), clat (submit end → `t`) and lat (start → `t`).
-    #[inline(always)]
-    pub(super) fn account(
-        &mut self,
-        st: &mut JobStats,
-        comps: &[Completion],
-        slots: &[Slot],
-        slab: &Slab,
-        (free, in_flight): (&mut Vec<usize>, &mut usize),
-        (t, measure_start): (u64, u64),
-    ) -> Result<(), RunError> {
-        let clock = self.clock;
-        for c in comps {
-            let cs = slots[c.slot];
-            *in_flight -= 1;
-            free.push(c.slot);
-            if c.res != cs.len as i64 {
-                self.io_fail(st, &cs, completion_err(c.res))?;
-                continue;
-            }
-            self.complete(
-                st,
-                &cs,
-                slab.bufs[c.slot].ptr(),
-                Some(clock.ns(cs.t0, cs.t1)),
-                clock.ns(cs.t1, t),
-                clock.ns(cs.t0, t),
-                (t, measure_start),
-            )?;
-        }
-        Ok(())
-    }
-
     /// A failed request: with `continue_on_error` covering its kind it is counted as an
     /// error (never as done) and the job goes on; otherwise the job stops with it.
     #[cold]
@@ -191,14 +113,14 @@ impl<'a> Worker<'a> {
         e: IoErr,
     ) -> Result<(), RunError> {
         use crate::engine::fault::ErrorClass;
-        let class = if s.op == Op::Read {
+        let class = if s.tag.op == Op::Read {
             ErrorClass::Read
         } else {
             ErrorClass::Write
         };
-        if s.op == Op::Write {
+        if s.tag.op == Op::Write {
             // its block holds unknown data now: not verified
-            self.forget_write(s.file, s.offset);
+            self.forget_write(s.io.file, s.io.offset);
             if self.plan.job.more.x.fill_device && crate::run::fio::errors::is_full(e) {
                 // fill_device: ENOSPC ends the job normally; the write is not done
                 self.filled.set(true);
@@ -227,10 +149,10 @@ impl<'a> Worker<'a> {
     pub(super) fn io_err(&self, s: &Slot, e: IoErr) -> RunError {
         RunError::Io {
             job: self.plan.job.name.clone(),
-            op: s.op.name(),
-            file: self.plan.files[s.file].path.clone(),
-            offset: s.offset,
-            len: s.len,
+            op: s.tag.op.name(),
+            file: self.plan.files[s.io.file].path.clone(),
+            offset: s.io.offset,
+            len: s.io.len,
             why: io_why(e, self.plan.job.direct, self.plan.align),
         }
     }
@@ -256,33 +178,33 @@ impl<'a> Worker<'a> {
         if let (true, Some(k)) = (self.uses.verify, m.verify) {
             // fio verifies plain reads of jobs that only read; a job that writes checks
             // what it wrote (backlog and read-back phase)
-            if s.op == Op::Read && !self.fds.is_empty() && !self.plan.job.rw.writes() {
+            if s.tag.op == Op::Read && !self.fds.is_empty() && !self.plan.job.rw.writes() {
                 // SAFETY: the slot's buffer holds `len` bytes and is ours again.
-                let data = unsafe { std::slice::from_raw_parts(buf, s.len) };
+                let data = unsafe { std::slice::from_raw_parts(buf, s.io.len) };
                 let spec = self
                     .vspec()
                     .unwrap_or(crate::run::verify::fio::Spec::new(k, &m.verify_pattern));
-                if let Err(why) = crate::run::verify::fio::check_with(data, s.offset, &spec, None) {
-                    bad = Some(self.dumped(s.file, s.offset, data, None, why));
+                if let Err(why) = crate::run::verify::fio::check_with(data, s.io.offset, &spec, None) {
+                    bad = Some(self.dumped(s.io.file, s.io.offset, data, None, why));
                 }
             }
         }
-        if !s.measured {
+        if !s.tag.measured {
             return match bad {
                 Some(why) => self.read_mismatch(st, s, why),
                 None => Ok(()),
             };
         }
-        let d = match s.op {
+        let d = match s.tag.op {
             Op::Read => &mut st.read,
             Op::Write => &mut st.write,
             Op::Trim => &mut st.trim,
         };
         d.ios += 1;
-        d.bytes += s.len as u64;
-        if self.uses.live && s.op != Op::Trim {
+        d.bytes += s.io.len as u64;
+        if self.uses.live && s.tag.op != Op::Trim {
             if let Some(l) = self.live {
-                let i = s.op.idx();
+                let i = s.tag.op.idx();
                 l[i].store(d.bytes, Ordering::Relaxed);
                 l[2 + i].store(d.ios, Ordering::Relaxed);
             }
@@ -297,7 +219,7 @@ impl<'a> Worker<'a> {
                 // synchronous: clat = lat, one histogram record (DirStats::settle)
                 None => d.sync.add(clat),
             }
-            if self.uses.live && s.op != Op::Trim {
+            if self.uses.live && s.tag.op != Op::Trim {
                 if let Some(l) = self.live {
                     let (r, w) = (&st.read, &st.write);
                     let sum = r.clat.sum_ns + r.sync.sum_ns + w.clat.sum_ns + w.sync.sum_ns;
@@ -309,32 +231,32 @@ impl<'a> Worker<'a> {
                     l[5].store(n, Ordering::Relaxed);
                 }
             }
-            if self.prio.is_some() && s.op != Op::Trim {
+            if self.prio.is_some() && s.tag.op != Op::Trim {
                 let v = if m.lat_percentiles { lat } else { clat };
-                crate::run::fio::prio::record(&mut st.prio_lat, s.op.idx(), s.ioprio, v);
+                crate::run::fio::prio::record(&mut st.prio_lat, s.tag.op.idx(), s.io.ioprio, v);
             }
         }
         if let Some(lt) = &mut self.lat_target {
-            if s.op != Op::Trim && lt.on_latency(lat).is_err() {
+            if s.tag.op != Op::Trim && lt.on_latency(lat).is_err() {
                 let why = format!(
                     "latency of {lat} ns exceeds latency_target={} ns at queue depth 1 (latency_percentile=100)",
                     lt.report().target_ns
                 );
                 return Err(RunError::Io {
                     job: self.plan.job.name.clone(),
-                    op: s.op.name(),
-                    file: self.plan.files[s.file].path.clone(),
-                    offset: s.offset,
-                    len: s.len,
+                    op: s.tag.op.name(),
+                    file: self.plan.files[s.io.file].path.clone(),
+                    offset: s.io.offset,
+                    len: s.io.len,
                     why,
                 });
             }
         }
-        if self.uses.logs && s.op != Op::Trim {
+        if self.uses.logs && s.tag.op != Op::Trim {
             let t_ms = self.clock.ns(t_base, t) / 1_000_000;
             if let Some(l) = &mut self.logs {
-                l.set_prio(s.ioprio);
-                l.io(t_ms, s.op.idx(), s.len as u64, s.offset, slat, clat, lat);
+                l.set_prio(s.io.ioprio);
+                l.io(t_ms, s.tag.op.idx(), s.io.len as u64, s.io.offset, slat, clat, lat);
             }
         }
         match bad {
@@ -355,8 +277,8 @@ impl<'a> Worker<'a> {
         use crate::engine::fault::ErrorClass;
         let msg = format!(
             "verify failed in {} at offset {}: {why}",
-            self.plan.files[s.file].path.display(),
-            s.offset
+            self.plan.files[s.io.file].path.display(),
+            s.io.offset
         );
         if self
             .plan
@@ -409,13 +331,5 @@ impl<'a> Worker<'a> {
             st.sync.lat.add(self.clock.ns(a, self.clock.now()));
         }
         Ok(())
-    }
-}
-
-fn completion_err(res: i64) -> IoErr {
-    if res < 0 {
-        IoErr::Errno(i32::try_from(-res).unwrap_or(libc::EIO))
-    } else {
-        IoErr::Short { done: res as usize }
     }
 }

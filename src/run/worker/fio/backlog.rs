@@ -10,9 +10,9 @@
 //! The write sequence number is checked as fio does: only for jobs that write with one
 //! block size and are not time based, unless `verify_write_sequence=0`.
 
-use crate::run::worker::{Op, Slot, Worker};
+use crate::run::worker::fio::{Slot, Worker};
 use crate::engine::buffers::Slab;
-use crate::engine::{Completion, Engine, IoErr};
+use crate::engine::IoErr;
 use crate::run::fio::{JobStats, RunError};
 use crate::run::verify;
 
@@ -56,35 +56,6 @@ impl<'a> Worker<'a> {
     pub(super) fn backlog_due(&self) -> bool {
         let n = self.plan.job.more.x.verify_backlog;
         n > 0 && self.backlog.len() as u64 >= n
-    }
-
-    /// Reap every request in flight (before a backlog verify reads with buffer 0).
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn drain<E: Engine>(
-        &mut self,
-        eng: &mut E,
-        st: &mut JobStats,
-        comps: &mut Vec<Completion>,
-        slots: &[Slot],
-        slab: &Slab,
-        (free, in_flight): (&mut Vec<usize>, &mut usize),
-        t_base: u64,
-    ) -> Result<(), RunError> {
-        while *in_flight > 0 {
-            comps.clear();
-            eng.reap(*in_flight, comps)
-                .map_err(|e| self.io_err(&Slot::default(), e))?;
-            let t = self.clock.now();
-            self.account(
-                st,
-                comps,
-                slots,
-                slab,
-                (&mut *free, &mut *in_flight),
-                (t, t_base),
-            )?;
-        }
-        Ok(())
     }
 
     /// Verify `verify_backlog_batch` blocks of the backlog (nothing may be in flight).
@@ -163,27 +134,13 @@ impl<'a> Worker<'a> {
                 } else {
                     IoErr::Errno(crate::engine::last_errno())
                 };
-                let s = Slot {
-                    op: Op::Read,
-                    file,
-                    offset,
-                    len,
-                    ..Slot::default()
-                };
-                return Err(self.io_err(&s, e));
+                return Err(self.io_err(&Slot::read_at(file, offset, len), e));
             }
             done += r as usize;
         }
         // IOMARK_FAULT (test-only) reaches these reads too
         if let Err(e) = crate::engine::fault::read_hook(b) {
-            let s = Slot {
-                op: Op::Read,
-                file,
-                offset,
-                len,
-                ..Slot::default()
-            };
-            return Err(self.io_err(&s, e));
+            return Err(self.io_err(&Slot::read_at(file, offset, len), e));
         }
         st.verified += 1;
         let want = self.seq_checked().then_some(seq);
