@@ -38,7 +38,6 @@ fn settle(job: &mut FioJob, notices: &mut Vec<String>) {
 
 /// Every check of a whole job, in order; the first that fails is the reason.
 fn validate(job: &FioJob) -> Result<(), String> {
-    let uring = job.engine == EngineKind::IoUring;
     check_amount(job)?;
     check_verify(job)?;
     crate::job::fio::keys_verify::validate_extra(job)?;
@@ -46,8 +45,14 @@ fn validate(job: &FioJob) -> Result<(), String> {
         return Err("readonly=1 forbids a job that writes (rw=read or randread only)".into());
     }
     check_io_uring_keys(job)?;
-    crate::job::fio::control::validate_control(&job.control, uring)?;
-    crate::job::fio::extra::validate(&job.extra, uring, job.engine.name())?;
+    if job.more.userspace_reap && job.engine != EngineKind::Libaio {
+        return Err(format!(
+            "userspace_reap is an option of ioengine=libaio, not of ioengine={}",
+            job.engine.name()
+        ));
+    }
+    crate::job::fio::control::validate_control(&job.control, job.engine.queues())?;
+    crate::job::fio::extra::validate(&job.extra, job.engine.per_io_prio(), job.engine.name())?;
     for bs in [&job.bs_read, &job.bs_write] {
         if job.direct && bs.min() % 512 != 0 {
             return Err(format!(

@@ -161,6 +161,9 @@ pub struct JobMore {
     pub iodepth_batch_complete_max: u32,
     /// `iodepth_low` (accepted; the queue is refilled whenever a slot frees)
     pub iodepth_low: u32,
+    /// `userspace_reap` (libaio): read completions from the kernel's mapped ring when
+    /// `iodepth_batch_complete_min=0`, spinning instead of io_getevents
+    pub userspace_reap: bool,
     /// `sync`: open with O_SYNC
     pub sync_io: bool,
     /// `fdatasync`: fdatasync after every N writes
@@ -258,6 +261,7 @@ impl Default for JobMore {
             iodepth_batch_complete_min: 1,
             iodepth_batch_complete_max: 0,
             iodepth_low: 0,
+            userspace_reap: false,
             sync_io: false,
             fdatasync: 0,
             fsync_on_close: false,

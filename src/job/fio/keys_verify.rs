@@ -201,9 +201,9 @@ pub fn validate_extra(job: &crate::job::fio::FioJob) -> Result<(), String> {
     if x.fill_device && job.engine == EngineKind::Mmap {
         return Err("fill_device=1 writes until ENOSPC, which a mapping cannot do: use ioengine psync or io_uring".into());
     }
-    if x.atomic && matches!(job.engine, EngineKind::Mmap | EngineKind::Null) {
+    if x.atomic && matches!(job.engine, EngineKind::Mmap | EngineKind::Null | EngineKind::Posixaio) {
         return Err(format!(
-            "atomic=1 issues RWF_ATOMIC writes: it needs ioengine psync or io_uring/libaio (ioengine={})",
+            "atomic=1 issues RWF_ATOMIC writes: it needs ioengine psync, io_uring or libaio (ioengine={})",
             job.engine.name()
         ));
     }

@@ -357,6 +357,8 @@ const BEFORE: &[&str] = &[
     "minimal",
     "engine_strict",
     "showcmd",
+    // libaio's option, new with the libaio engine
+    "userspace_reap",
     // read by cli/run.rs before parsing (`--cmdhelp` is new)
     "help",
     "version",
@@ -389,6 +391,8 @@ fn command_line_forms_are_the_ones_before_the_table() {
         "exitall",
         "sqthread_poll",
         "hipri",
+        // new with the libaio engine, a set-flag in fio (FIO_OPT_STR_SET) like time_based
+        "userspace_reap",
         "engine_strict",
         "showcmd",
         // command-line options that took nothing (not a key of `apply`)
