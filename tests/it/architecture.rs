@@ -60,22 +60,7 @@ const KNOWN: &[(&str, &str, &str)] = &[
         "probe",
         "reporters read probe facts from RunResult",
     ),
-    (
-        "report",
-        "run",
-        "reporters read RunResult, not worker statistics",
-    ),
-    (
-        "report",
-        "stats",
-        "reporters read RunResult, not the recorder",
-    ),
     ("result", "cli", "result stops naming cli types"),
-    (
-        "result",
-        "run",
-        "the builder takes recorder output, not run types",
-    ),
     ("run", "cli", "run stops naming cli types"),
     ("run", "exit", "exit codes move into util::error"),
     ("run", "report", "live output moves into util::console"),
