@@ -354,6 +354,9 @@ const BEFORE: &[&str] = &[
     "eta_interval",
     "parse_only",
     "warnings_fatal",
+    "max_jobs",
+    "bandwidth_log",
+    "notes",
     "minimal",
     "engine_strict",
     "showcmd",
@@ -394,6 +397,8 @@ fn command_line_forms_are_the_ones_before_the_table() {
         // command-line options that took nothing (not a key of `apply`)
         "parse_only",
         "warnings_fatal",
+        "bandwidth_log",
+        "notes",
         "minimal",
         "help",
         "version",
