@@ -312,6 +312,8 @@ const BEFORE: &[&str] = &[
     "verify_backlog",
     "verify_backlog_batch",
     "verify_interval",
+    "experimental_verify",
+    "per_job_logs",
     "verify_write_sequence",
     "verify_dump",
     "verify_async",
