@@ -58,3 +58,6 @@ mod tests {
         assert_eq!(exit_code_after(&State::Failed("x".into()), 3), 3);
     }
 }
+
+#[cfg(test)]
+mod props;

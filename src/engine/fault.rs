@@ -2,8 +2,9 @@
 //! the plain-`std` I/O loops of `copy` and `tree`.
 //!
 //! Enabled only by the environment variable `IOMARK_FAULT` (documented as test-only in
-//! docs/testing.md, "Fault injection"), parsed once at startup by [`init`]. When it is unset
-//! the runners keep their plain monomorphised engines: no wrapper, no per-I/O cost.
+//! docs/testing.md, "Fault injection"), parsed once at startup by [`init`]. The registry
+//! (engine/registry.rs) wraps every engine it builds while it is set; when it is unset
+//! it hands out the plain monomorphised engines: no wrapper, no per-I/O cost.
 //!
 //! Grammar: comma-separated rules `OP:KIND@N` or `OP:KIND@N+`, where `OP` is `read`,
 //! `write` or `fsync`; `KIND` is `eio`, `enospc`, `eintr`, `eagain`, `short`,
@@ -315,9 +316,8 @@ fn corrupt(buf: *mut u8, n: usize) {
 unsafe impl<E: Send> Send for Faulty<E> {}
 
 impl<E: Engine> Engine for Faulty<E> {
-    fn name(&self) -> &'static str {
-        self.inner.name()
-    }
+    const NAME: &'static str = E::NAME;
+    const CAPS: super::Caps = E::CAPS;
     fn depth(&self) -> usize {
         self.inner.depth()
     }
@@ -377,24 +377,6 @@ impl<E: Engine> Engine for Faulty<E> {
             None => self.inner.sync(file, kind),
         }
     }
-}
-
-/// Run `$body` with `$engine` bound to `$e` as `&mut` engine: wrapped in [`Faulty`] when
-/// `IOMARK_FAULT` is set, the plain engine otherwise (two monomorphised copies, no per-I/O
-/// branch). Example: `maybe_faulty!(Psync::new(fds), |e| w.run(e, &slab, 1))`.
-#[macro_export]
-macro_rules! maybe_faulty {
-    ($engine:expr, |$e:ident| $body:expr) => {{
-        if $crate::engine::fault::enabled() {
-            let mut engine = $crate::engine::fault::Faulty::new($engine);
-            let $e = &mut engine;
-            $body
-        } else {
-            let mut engine = $engine;
-            let $e = &mut engine;
-            $body
-        }
-    }};
 }
 
 /// fio's `continue_on_error` (none, read, write, io, verify, all; `0` = none, `1` = all):
@@ -510,9 +492,8 @@ mod tests {
         seen: Vec<usize>,
     }
     impl Engine for Probe {
-        fn name(&self) -> &'static str {
-            "probe"
-        }
+        const NAME: &'static str = "probe";
+        const CAPS: crate::engine::Caps = crate::engine::psync::Psync::CAPS;
         fn depth(&self) -> usize {
             1
         }
@@ -574,13 +555,5 @@ mod tests {
             .unwrap_err()
             .contains("accepted: none"));
         assert_eq!(C::default(), C::None);
-    }
-
-    #[test]
-    fn maybe_faulty_runs_the_body_with_an_engine() {
-        let n = crate::maybe_faulty!(Probe { seen: vec![] }, |e| {
-            e.sync(0, SyncKind::Fsync).map(|_| e.depth())
-        });
-        assert_eq!(n, Ok(1));
     }
 }

@@ -504,3 +504,6 @@ pub struct FioCommand {
 /// The kernel's io_uring ring size limit (IORING_MAX_ENTRIES, include/uapi/linux/io_uring.h
 /// and io_uring/io_uring.c): a larger `iodepth` cannot be set up.
 pub const IORING_MAX_ENTRIES: u32 = 32_768;
+
+#[cfg(test)]
+mod tests;

@@ -348,3 +348,6 @@ mod tests {
         assert_eq!((j["min"].as_u64(), j["max"].as_u64()), (Some(0), Some(10)));
     }
 }
+
+#[cfg(test)]
+mod kb_base_tests;

@@ -22,7 +22,8 @@ pub(crate) mod thread;
 pub mod trim;
 
 use crate::engine::io_uring::{self};
-use crate::job::fio::{EngineKind, FioCommand, FioJob};
+use crate::engine::registry::Kind;
+use crate::job::fio::{FioCommand, FioJob};
 use crate::job::fio::keys::ExitWhat;
 use crate::run::worker::Live;
 use crate::files::dataset::{self, FileSpec, FilesError};
@@ -33,7 +34,7 @@ use thiserror::Error;
 
 pub use crate::run::fio::plan::format_filename;
 pub(crate) use crate::run::fio::plan::Plan;
-pub(crate) use crate::run::fio::plan::{files_for, plan};
+pub(crate) use crate::run::fio::plan::{engine_of, files_for, plan};
 pub use crate::run::fio::stats::{DirStats, JobStats, Lat, RunOutcome};
 pub(crate) use crate::run::fio::thread::{block_sizes, io_why, start_thread};
 
@@ -235,14 +236,21 @@ pub fn execute(
             g.push(i);
         }
     }
-    // io_uring permission, checked once before any file is touched (issue 3 item 1)
-    if let Some(j) = cmd.jobs.iter().find(|j| j.engine == EngineKind::IoUring) {
-        if let Err(e) = io_uring::probe_os() {
+    // each engine's availability (io_uring permission), checked once before any file
+    // is touched (issue 3 item 1)
+    let kinds = cmd.jobs.iter().map(engine_of).collect::<Result<Vec<Kind>, _>>()?;
+    let mut seen: Vec<Kind> = Vec::new();
+    for (j, &k) in cmd.jobs.iter().zip(&kinds) {
+        if seen.contains(&k) {
+            continue;
+        }
+        seen.push(k);
+        if let Err(e) = k.available() {
             let why = io_uring::unavailable_why(&e);
             if cmd.engine_strict {
                 return Err(RunError::Engine {
                     job: j.name.clone(),
-                    engine: "io_uring",
+                    engine: k.name(),
                     why: format!("{why} (--engine-strict: no fallback to psync)"),
                 });
             }
@@ -257,7 +265,7 @@ pub fn execute(
         }
     }
     // device safety: every job that writes is checked before any file is created
-    for j in &cmd.jobs {
+    for (j, k) in cmd.jobs.iter().zip(&kinds) {
         let policy = crate::files::guard::WritePolicy {
             allow_destructive: cmd.allow_destructive_write.clone(),
             allow_mounted_write: j.allow_mounted_write,
@@ -266,9 +274,9 @@ pub fn execute(
         for t in 0..j.numjobs {
             let files = files_for(j, t)?;
             // mmap maps files read-write, so it opens them with write access too
-            let writes = j.rw.writes() || j.rw.trims() || j.engine == EngineKind::Mmap;
+            let writes = j.rw.writes() || j.rw.trims() || k.caps().maps_files;
             dataset::guard(&files.0, writes, &policy)?;
-            if j.engine != EngineKind::Null {
+            if !k.caps().no_io {
                 dataset::check_generated(&files.0, writes)?;
             }
             if let Some(spec) = crate::run::fio::log::LogSpec::of(j) {
@@ -314,8 +322,9 @@ pub fn execute(
         .jobs
         .iter()
         .zip(&plans)
-        .filter(|(j, _)| j.engine != EngineKind::Null)
-        .flat_map(|(j, ps)| {
+        .zip(&kinds)
+        .filter(|(_, k)| !k.caps().no_io)
+        .flat_map(|((j, ps), _)| {
             let mut sizes = block_sizes(&j.bs_read);
             sizes.extend(block_sizes(&j.bs_write));
             ps.iter()
@@ -324,16 +333,16 @@ pub fn execute(
         .collect();
     dataset::preflight(&checks)?;
     // direct=1: offsets (and block sizes on block devices) against the logical block size
-    for (j, ps) in cmd.jobs.iter().zip(&plans) {
-        if j.engine != EngineKind::Null {
+    for ((j, ps), k) in cmd.jobs.iter().zip(&plans).zip(&kinds) {
+        if !k.caps().no_io {
             crate::run::fio::align::check(j, ps)?;
             if let Some(w) = crate::run::fio::align::rmw_warning(j, ps) {
                 note(w);
             }
         }
     }
-    for (j, ps) in cmd.jobs.iter().zip(&plans) {
-        if !j.more.x.allow_file_create && j.engine != EngineKind::Null {
+    for ((j, ps), k) in cmd.jobs.iter().zip(&plans).zip(&kinds) {
+        if !j.more.x.allow_file_create && !k.caps().no_io {
             for p in ps {
                 let paths: Vec<&Path> = p.files.iter().map(|f| f.path.as_path()).collect();
                 crate::run::fio::errors::check_allow_create(&paths).map_err(|why| RunError::Refused {
@@ -343,8 +352,8 @@ pub fn execute(
             }
         }
     }
-    for (j, ps) in cmd.jobs.iter().zip(&plans) {
-        if j.engine == EngineKind::Null {
+    for ((j, ps), k) in cmd.jobs.iter().zip(&plans).zip(&kinds) {
+        if k.caps().no_io {
             continue;
         }
         for p in ps {
@@ -610,3 +619,6 @@ mod tests {
         assert_eq!(p.errno(), 0);
     }
 }
+
+#[cfg(test)]
+mod execute_tests;

@@ -1,19 +1,18 @@
 //! One job thread of `iomark run` (see [`crate::run::fio`]): start delay, priorities and
-//! NUMA binding, a private descriptor table, opening its files, building the engine
-//! (io_uring with the job's ring options, psync, mmap, null) and driving the worker;
-//! its CPU time. The coordinator in [`crate::run::fio::execute`] spawns these.
+//! NUMA binding, a private descriptor table, opening its files, asking the registry
+//! for the engine (io_uring with the job's ring options, psync, mmap, null) and
+//! driving the worker; its CPU time. The coordinator in [`crate::run::fio::execute`] spawns these.
 
 use crate::run::fio::*;
 use crate::engine::buffers::Slab;
-use crate::engine::io_uring::{self, Uring};
-use crate::engine::mmap::Mmap;
-use crate::engine::null::Null;
-use crate::engine::psync::Psync;
-use crate::engine::IoErr;
-use crate::job::fio::{EngineKind, FioJob};
+use crate::engine::io_uring;
+use crate::engine::registry::{self, Drive, Refused, Ring, Spec};
+use crate::engine::{Engine, IoErr};
+use crate::job::fio::FioJob;
 use crate::run::fio::cpu::{CpuTimes, Who};
 use crate::run::gen::Rng;
 use crate::run::fio::log::{LogSpec, Logs};
+use crate::run::worker::thread::{depth_on, registered};
 use crate::run::worker::{fill_buf, Live, Worker};
 use crate::stats::clock::Clock;
 use crate::files::dataset::{self};
@@ -41,10 +40,8 @@ pub(crate) fn run_thread(
     warn: &(dyn Fn(String) + Sync),
     live: Option<&Live>,
 ) -> Result<JobStats, RunError> {
-    // every descriptor of this thread is opened below and closed with it: a private
-    // table makes each pread/pwrite skip the kernel's file reference count (fio's
-    // jobs are processes, whose table is never shared)
-    crate::engine::private_fd_table();
+    // every descriptor of this thread is opened below and closed with it
+    crate::run::worker::thread::enter();
     let c0 = CpuTimes::now(Who::Thread);
     let w0 = std::time::Instant::now();
     let (mut st, failed) = run_thread_io(plan, clock, stop, warn, live)?;
@@ -64,7 +61,7 @@ pub(crate) fn run_thread(
     Ok(st)
 }
 
-/// Run one thread of a job: open files, build the engine, drive it.
+/// Run one thread of a job: open files, build the engine (engine/registry.rs), drive it.
 pub(crate) fn run_thread_io(
     plan: &Plan,
     clock: &Clock,
@@ -74,10 +71,12 @@ pub(crate) fn run_thread_io(
 ) -> Result<(JobStats, Option<RunError>), RunError> {
     let job = &plan.job;
     let m = &job.more;
+    let caps = plan.engine.caps();
     let max_bs = job.bs_read.max().max(job.bs_write.max()) as usize;
-    let depth = match job.engine {
-        EngineKind::IoUring | EngineKind::Null => job.iodepth as usize,
-        _ => 1,
+    let depth = if caps.queued {
+        job.iodepth as usize
+    } else {
+        1
     };
     let mut slab = Slab::new(depth, max_bs);
     let mut rng = Rng::new(plan.seed ^ 0x5151);
@@ -89,29 +88,15 @@ pub(crate) fn run_thread_io(
             m.buffer_compress_percentage,
         );
     }
-    let logs = if let Some(spec) = LogSpec::of(job) {
-        Some(
-            Logs::create(&spec, &job.name, plan.thread, Path::new(".")).map_err(|source| {
-                FilesError::Output {
-                    what: "log file",
-                    source,
-                }
-            })?,
-        )
-    } else {
-        None
-    };
-    let engine_err = |engine, why: String| RunError::Engine {
-        job: job.name.clone(),
-        engine,
-        why,
-    };
-    if job.engine == EngineKind::Null {
-        let mut w = Worker::new(plan, clock, stop, Vec::new(), logs, live);
-        return Ok(crate::maybe_faulty!(Null::new(depth), |e| w.run(e, &slab, 1)));
+    let logs = logs_of(plan)?;
+    let bufs = registered(&slab, &[]);
+    if caps.no_io {
+        let w = Worker::new(plan, clock, stop, Vec::new(), logs, live);
+        let spec = Spec::new(plan.engine, Vec::new(), job.iodepth as usize, &bufs);
+        return drive(plan, spec, FioDrive { w, slab: &slab, depth });
     }
     let writes = job.rw.writes() || job.rw.trims();
-    let rw_open = writes || job.engine == EngineKind::Mmap;
+    let rw_open = writes || caps.maps_files;
     let open = if m.sync_io {
         dataset::open_osync(&plan.files, rw_open, job.direct)?
     } else {
@@ -134,67 +119,113 @@ pub(crate) fn run_thread_io(
             unsafe { libc::posix_fadvise(fd, 0, 0, libc::POSIX_FADV_DONTNEED) };
         }
     }
-    let mut w = Worker::new(plan, clock, stop, fds.clone(), logs, live);
-    // atomic=1: RWF_ATOMIC on every write (checked by the statx preflight in `execute`)
-    let atomic_flags = if m.x.atomic { libc::RWF_ATOMIC } else { 0 };
-    let st = match job.engine {
-        EngineKind::IoUring => match io_uring::probe() {
-            Ok(()) => {
-                let bufs: Vec<(*mut u8, usize)> =
-                    slab.bufs.iter().map(|b| (b.ptr(), b.len())).collect();
-                let setup = io_uring::Setup {
-                    sqpoll: job.sqthread_poll,
-                    sqpoll_cpu: job.sqthread_poll_cpu,
-                    iopoll: job.hipri,
-                    spin_ns: job.reap_spin_ns,
-                };
-                let e = Uring::with_setup(fds, depth, &bufs, setup)
-                    .map_err(|e| engine_err("io_uring", ring_setup_why(&e, depth)))?
-                    // one io_uring_enter per I/O, fio's default (iodepth_batch_submit=1):
-                    // on virtio it measured faster than batching (bench/RUN_RESULTS.md);
-                    // batch mode is for iodepth_batch_submit > 1
-                    .batched(false)
-                    // fio takes iodepth_batch_complete_max completions per reap (default:
-                    // iodepth_batch_complete_min), then refills those slots at once
-                    .reap_max(reap_max(job))
-                    .write_flags(atomic_flags)
-                    .force_async(job.force_async.unwrap_or(0));
-                // IOMARK_FAULT (test-only) wraps the engine; otherwise it runs as is
-                crate::maybe_faulty!(e, |e| w.run(e, &slab, depth))
-            }
-            Err(_) => {
-                // denied: `execute` already warned once (or refused with --engine-strict)
-                let e = Psync::new(fds).write_flags(atomic_flags);
-                crate::maybe_faulty!(e, |e| w.run(e, &slab, 1))
-            }
-        },
-        EngineKind::Mmap => {
-            let len = if m.zones.mode == crate::job::fio::zone_keys::ZoneMode::Strided {
-                // strided zones run on to the end of the files (run/gen/zones.rs)
-                crate::run::gen::zones::strided_ends(plan).into_iter().min()
-            } else {
-                plan.files.iter().map(|f| f.size).min()
-            };
-            let len = len.unwrap_or(0) as usize;
-            let madv = advice.map(|a| {
-                if a == libc::POSIX_FADV_RANDOM {
-                    libc::POSIX_MADV_RANDOM
-                } else {
-                    libc::POSIX_MADV_SEQUENTIAL
-                }
-            });
-            let e = Mmap::new(&fds, len)
-                .map_err(|e| engine_err("mmap", io_why(e, false, 0)))?
-                .madvise(madv);
-            crate::maybe_faulty!(e, |e| w.run(e, &slab, 1))
-        }
-        _ => {
-            let e = Psync::new(fds).write_flags(atomic_flags);
-            crate::maybe_faulty!(e, |e| w.run(e, &slab, 1))
-        }
-    };
+    let w = Worker::new(plan, clock, stop, fds.clone(), logs, live);
+    let spec = engine_spec(plan, fds, depth, &bufs, advice);
+    let st = drive(plan, spec, FioDrive { w, slab: &slab, depth });
     drop(open);
-    Ok(st)
+    st
+}
+
+/// The job's log files (`write_bw_log`, `write_iops_log`, `write_lat_log`), if any.
+fn logs_of(plan: &Plan) -> Result<Option<Logs>, RunError> {
+    let job = &plan.job;
+    let Some(spec) = LogSpec::of(job) else {
+        return Ok(None);
+    };
+    Logs::create(&spec, &job.name, plan.thread, Path::new("."))
+        .map(Some)
+        .map_err(|source| {
+            FilesError::Output {
+                what: "log file",
+                source,
+            }
+            .into()
+        })
+}
+
+/// The engine a job thread asks the registry for: the ring's options (fio's io_uring
+/// engine options), `atomic=1`'s RWF_ATOMIC, the mapped length and read-ahead advice
+/// (mmap), psync when io_uring is denied here.
+fn engine_spec<'b>(
+    plan: &Plan,
+    fds: Vec<std::os::fd::RawFd>,
+    depth: usize,
+    bufs: &'b [(*mut u8, usize)],
+    advice: Option<libc::c_int>,
+) -> Spec<'b> {
+    let job = &plan.job;
+    let mut spec = Spec::new(plan.engine, fds, depth, bufs);
+    spec.ring = Ring {
+        setup: io_uring::Setup {
+            sqpoll: job.sqthread_poll,
+            sqpoll_cpu: job.sqthread_poll_cpu,
+            iopoll: job.hipri,
+            spin_ns: job.reap_spin_ns,
+        },
+        // one io_uring_enter per I/O, fio's default (iodepth_batch_submit=1): on
+        // virtio it measured faster than batching (bench/RUN_RESULTS.md)
+        batched: false,
+        // fio takes iodepth_batch_complete_max completions per reap (default:
+        // iodepth_batch_complete_min), then refills those slots at once
+        reap_max: reap_max(job),
+        wait_when_full: false,
+        force_async: job.force_async.unwrap_or(0),
+    };
+    // atomic=1: RWF_ATOMIC on every write (checked by the statx preflight in `execute`)
+    spec.write_flags = if job.more.x.atomic { libc::RWF_ATOMIC } else { 0 };
+    if plan.engine.caps().maps_files {
+        let len = if job.more.zones.mode == crate::job::fio::zone_keys::ZoneMode::Strided {
+            // strided zones run on to the end of the files (run/gen/zones.rs)
+            crate::run::gen::zones::strided_ends(plan).into_iter().min()
+        } else {
+            plan.files.iter().map(|f| f.size).min()
+        };
+        spec.map_len = len.unwrap_or(0) as usize;
+        spec.madvise = advice.map(|a| {
+            if a == libc::POSIX_FADV_RANDOM {
+                libc::POSIX_MADV_RANDOM
+            } else {
+                libc::POSIX_MADV_SEQUENTIAL
+            }
+        });
+    }
+    // denied: `execute` already warned once (or refused with --engine-strict)
+    spec.fallback = plan.engine.available().is_err();
+    spec
+}
+
+/// Build the engine and run the worker on it; a refused engine is the job's error.
+fn drive(
+    plan: &Plan,
+    spec: Spec<'_>,
+    d: FioDrive<'_, '_>,
+) -> Result<(JobStats, Option<RunError>), RunError> {
+    let depth = spec.depth;
+    registry::build(spec, d).map_err(|r| {
+        let (engine, why) = match r {
+            Refused::Ring(e) => (plan.engine.name(), ring_setup_why(&e, depth)),
+            Refused::Map(e) => (plan.engine.name(), io_why(e, false, 0)),
+        };
+        RunError::Engine {
+            job: plan.job.name.clone(),
+            engine,
+            why,
+        }
+    })
+}
+
+/// The worker of one job thread, driven on the engine the registry built.
+struct FioDrive<'w, 'a> {
+    w: Worker<'a>,
+    slab: &'w Slab,
+    depth: usize,
+}
+
+impl Drive for FioDrive<'_, '_> {
+    type Out = (JobStats, Option<RunError>);
+    fn drive<E: Engine>(self, eng: &mut E) -> Self::Out {
+        self.w.run(eng, self.slab, depth_on::<E>(self.depth))
+    }
 }
 
 /// One `--status-interval` sample from the live counters now (`sum`) and at the last

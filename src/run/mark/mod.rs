@@ -1,14 +1,16 @@
 //! `iomark mark`: CrystalDiskMark/KDiskMark-style one-command drive scores.
 //!
 //! This module owns the running: preflight, the test directory, each test's loops as
-//! fileio jobs, Ctrl-C and the exit code. The presets and their expansion into fileio
-//! arguments are in `mark_presets` (spec/peers.md "KDiskMark preset definitions"); the
-//! figures, the loop median, the table and the RunResult in `mark/report.rs`. It measures
-//! nothing itself: every test is an ordinary `iomark fileio` job (one test file of
-//! `--size` rounded down to whole 1 MiB blocks, the same for every test; O_DIRECT,
-//! incompressible data, time-based) executed by [`crate::run::sysbench::execute`] with
-//! a silent console, whose `RunResult` it reads back.
-//! That keeps the numbers identical to what `iomark fileio` reports for the same job.
+//! fileio jobs, Ctrl-C and the exit code. The presets, their expansion into tests and
+//! each test's fileio job are in job/presets.rs (spec/peers.md "KDiskMark preset
+//! definitions"); the figures, the loop median, the table and the RunResult in
+//! `mark/report.rs`. It measures nothing itself: every test is an ordinary fileio job
+//! (one test file of `--size` rounded down to whole 1 MiB blocks, the same for every
+//! test; O_DIRECT, incompressible data, time-based), built in memory and run by
+//! [`crate::run::sysbench::run_for_result`] — the path `iomark fileio` takes — with a
+//! silent console, which hands its `RunResult` back in memory (no file, no command
+//! line). That keeps the numbers identical to what `iomark fileio` reports for the
+//! same job.
 //!
 //! Differences from KDiskMark, on purpose (spec/peers.md §1 and pitfalls 4, 5, 13):
 //! tests are time-based (not size-capped), MB/s is decimal (1 MB = 1,000,000 B) and
@@ -22,6 +24,7 @@
 //! removed afterwards, also after an error or Ctrl-C (a second Ctrl-C exits at once).
 
 use crate::exit;
+use crate::job::sysbench::FileioJob;
 use crate::files::output::Output;
 use crate::files::scratch::{Scratch, ScratchError};
 use crate::probe::diagnosis::{diagnose, Inputs};
@@ -68,38 +71,12 @@ pub struct MarkJob {
     pub argv: Vec<String>,
 }
 
-fn read_result(p: &Path) -> Result<RunResult, String> {
-    let text = crate::files::input::read_text(p, crate::files::input::MAX_INPUT_BYTES)
-        .map_err(|e| format!("cannot read {}: {e}", p.display()))?;
-    serde_json::from_str(&text).map_err(|e| format!("{} is not a RunResult: {e}", p.display()))
-}
-
-/// Run one fileio job silently; returns its RunResult or the exit code.
-fn run_fileio(args: &[String], json_path: &Path, samples: bool) -> Result<RunResult, i32> {
-    let parsed = crate::cli::fileio::parse(args);
-    for m in parsed.pre.iter().chain(parsed.post.iter()) {
-        if m.stream == crate::cli::fileio::Stream::Err
-            || m.level == crate::cli::fileio::level::FATAL
-        {
-            eprintln!("iomark mark: {}", m.text);
-        }
-    }
-    let mut job = match parsed.outcome {
-        crate::cli::fileio::Outcome::Exit(c) => return Err(c),
-        crate::cli::fileio::Outcome::Job(j) => j,
-    };
+/// Run one test's fileio job silently, through the same execution path as `iomark
+/// fileio`; returns its RunResult (in memory) or the exit code.
+fn run_fileio(mut job: FileioJob, samples: bool) -> Result<RunResult, i32> {
     job.samples = samples;
-    // fio's (and so KDiskMark's) reaping: one completion, then refill its slot
-    job.reap_max = 1;
     let console = Arc::new(Console::without_err(0));
-    let code = crate::run::sysbench::execute(&job, &console);
-    if code != exit::OK {
-        return Err(code);
-    }
-    read_result(json_path).map_err(|e| {
-        eprintln!("iomark mark: {e}");
-        exit::FAILED
-    })
+    crate::run::sysbench::run_for_result(&job, &console)
 }
 
 /// What `mark` needs from PATH and the kernel, checked before anything is created and
@@ -214,19 +191,11 @@ pub fn execute(job: &MarkJob) -> i32 {
         job.warmup_s,
         job.loops
     );
-    let json_path = dir.join("loop.json");
     // Prepare the test file once (random, incompressible content).
-    let mut prep = fileio_args(&tests[0], job.size, job.time_s, &dir, &json_path);
-    prep.retain(|a| !a.starts_with("--json=") && a != "run");
-    prep.push("prepare".into());
+    let mut prep = fileio_job(&tests[0], job.size, job.time_s, &dir);
+    prep.commands = vec![crate::job::sysbench::Command::Prepare];
     let pb = crate::run::copy::steps_bar(tests.len() as u64 * u64::from(job.loops), "preparing");
-    let parsed = crate::cli::fileio::parse(&prep);
-    let code = match parsed.outcome {
-        crate::cli::fileio::Outcome::Job(j) => {
-            crate::run::sysbench::execute(&j, &Arc::new(Console::without_err(0)))
-        }
-        crate::cli::fileio::Outcome::Exit(c) => c,
-    };
+    let code = crate::run::sysbench::execute(&prep, &Arc::new(Console::without_err(0)));
     // From here on, a stop saves the tests done so far (status interrupted/failed).
     let save_stopped = |rows: &[Row], warnings: &[Warning], code: i32, what: &str| {
         if let Some(o) = &json {
@@ -285,8 +254,8 @@ pub fn execute(job: &MarkJob) -> i32 {
     for t in &tests {
         pb.set_message(format!("{} warm-up", t.name()));
         if job.warmup_s > 0 {
-            let a = fileio_args(t, job.size, job.warmup_s, &dir, &json_path);
-            if let Err(c) = run_fileio(&a, &json_path, false) {
+            let warm = fileio_job(t, job.size, job.warmup_s, &dir);
+            if let Err(c) = run_fileio(warm, false) {
                 pb.finish_and_clear();
                 return partial(
                     &rows,
@@ -299,8 +268,8 @@ pub fn execute(job: &MarkJob) -> i32 {
         let mut loops = vec![];
         for i in 0..job.loops {
             pb.set_message(format!("{} loop {}/{}", t.name(), i + 1, job.loops));
-            let a = fileio_args(t, job.size, job.time_s, &dir, &json_path);
-            match run_fileio(&a, &json_path, job.plot.is_some()) {
+            let test = fileio_job(t, job.size, job.time_s, &dir);
+            match run_fileio(test, job.plot.is_some()) {
                 Ok(r) => {
                     for w in &r.warnings {
                         if !warnings.iter().any(|x| x.id == w.id) {
@@ -381,9 +350,9 @@ pub fn execute(job: &MarkJob) -> i32 {
 
 /// Check `--json` (it gets its placeholder once the test directory exists, so a failed
 /// start leaves the file as it was), create the `--plot` directory and the test
-/// directory. The test directory, its test file and the loops' JSON are registered
-/// scratch paths, removed when the returned registry drops — after success, errors and
-/// Ctrl-C alike (the JSON's temporary files are removed by files::output itself).
+/// directory. The test directory and its test file are registered scratch paths,
+/// removed when the returned registry drops — after success, errors and Ctrl-C alike
+/// (the `--json` file's temporary files are removed by files::output itself).
 fn start(job: &MarkJob) -> Result<(Option<Output>, PathBuf, Scratch), i32> {
     let json = job.json.as_deref().map(Output::create).transpose().map_err(|e| {
         eprintln!("iomark mark: cannot write --json={}: {e}", e.path.display());
@@ -405,10 +374,7 @@ fn start(job: &MarkJob) -> Result<(Option<Output>, PathBuf, Scratch), i32> {
         eprintln!("iomark mark: cannot create the test directory {}: {why} (PATH must be a writable directory)", dir.display());
         return Err(exit::ENVIRONMENT);
     }
-    guard.register_files_in(
-        &dir,
-        [crate::files::fileset::path(&dir, 0), dir.join("loop.json")],
-    );
+    guard.register_files_in(&dir, [crate::files::fileset::path(&dir, 0)]);
     Ok((json, dir, guard))
 }
 
@@ -436,3 +402,6 @@ fn interrupted_or(signals: &Signals, code: i32, what: &str) -> i32 {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,685 @@
+//! The `run` command of `fileio`: checks and opens the file set, starts the worker
+//! threads (run/sysbench/thread.rs) and, on the main thread, keeps the schedule — it
+//! releases the workers through a barrier, then sleeps on a condition variable until
+//! all workers finish or the next interval line, checkpoint, sample or forced-shutdown
+//! deadline is due (no polling on the timed path) — then prints sysbench's report and
+//! iomark's notes and writes `--json`/`--plot`.
+
+use crate::cli::fileio::level;
+use crate::exit;
+use crate::job::sysbench::{FileioJob, Geometry, IoMode, TestMode};
+use crate::probe::diagnosis::Diagnosis;
+use crate::probe::{pagecache, Root};
+use crate::util::console::Console;
+use crate::report::{notes, sysbench};
+use crate::result::{self, Interval, RunResult, Status};
+use crate::run::sampler::Sampler;
+use crate::run::signals::Signals;
+use crate::run::sysbench::gen::Generator;
+use crate::run::sysbench::rng::{GlibcRandom, Xoroshiro128Plus};
+use crate::run::sysbench::thread::{engine_kind, thread, RateQueue, Shared};
+use crate::files::output::Output;
+use crate::run::sysbench::{failed_before_start, geometry, say_interrupted, write_json};
+use crate::stats::{new_hist, percentile_ns, Snapshot, ThreadStats};
+use crate::files::fileset;
+use std::os::fd::AsRawFd;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Barrier, Condvar, Mutex, OnceLock};
+use std::time::{Duration, Instant};
+
+/// Printed (stderr) and kept in the JSON warnings when `--file-io-mode=mmap` meets
+/// `--file-extra-flags=direct`: the mapping is served by the page cache regardless.
+const MMAP_DIRECT_WARNING: &str = "iomark: WARNING: --file-io-mode=mmap reads and writes through the page cache: --file-extra-flags=direct does not bypass it (O_DIRECT only affects read/write calls); results may come from RAM";
+
+/// The file set opened for a run, and what was known of the target before it.
+struct Ready {
+    g: Geometry,
+    mode: TestMode,
+    files: Vec<std::fs::File>,
+    root: Root,
+    diag: Diagnosis,
+    before: pagecache::Before,
+    /// mmap with O_DIRECT asked: still served by the page cache
+    mmap_direct: bool,
+    /// the run goes through the page cache
+    buffered: bool,
+}
+
+/// How the run ended: the first failure's lines, the signal's exit code, the seed.
+struct End {
+    failure: Option<Vec<String>>,
+    signal: Option<i32>,
+    seed: u32,
+}
+
+/// What the main thread kept while the workers ran.
+#[derive(Default)]
+struct Ran {
+    snap: Option<Snapshot>,
+    intervals: Vec<Interval>,
+    forced: bool,
+    unfinished: usize,
+    sampler: Option<Sampler>,
+}
+
+/// `run`: the exit code, and the run's RunResult when `--json` (`json`, checked and
+/// holding its placeholder) or `--plot` asked for it or `keep` does (`mark`, which
+/// reads it in memory). An output that cannot be written is its FATAL line and exit 1
+/// unless the run ends with another code.
+pub(super) fn run(
+    job: &FileioJob,
+    console: &Arc<Console>,
+    signals: &Signals,
+    json: Option<&Output>,
+    keep: bool,
+) -> (i32, Option<RunResult>) {
+    let r = match ready(job, console, json) {
+        Ok(r) => r,
+        Err(code) => return (code, None),
+    };
+    let fds: Vec<i32> = r.files.iter().map(|f| f.as_raw_fd()).collect();
+    console.line(level::NOTICE, "Initializing worker threads...");
+    console.line(level::NOTICE, "");
+    let sh = shared(job, r.g, r.mode, console, signals);
+    let seed_used = if job.rand_seed != 0 {
+        job.rand_seed as u32
+    } else {
+        now_seed()
+    };
+    let mut ran = Ran::default();
+    let code = workers(job, &sh, &fds, seed_used, console, &mut ran);
+    let Some(snap) = ran.snap.take() else {
+        return (exit::FAILED, None);
+    };
+    let end = End {
+        failure: sh.failure.lock().unwrap_or_else(|e| e.into_inner()).clone(),
+        signal: signals.exit_code(),
+        seed: seed_used,
+    };
+    print_report(job, console, &snap, end.failure.is_some(), &ran);
+    let notes = notes_after(job, &r, &snap, console, &end);
+    let mut kept = None;
+    let mut lost_output = false;
+    if keep || json.is_some() || job.plot.is_some() {
+        let rr = outputs(job, &r, snap, &end, notes, &mut ran);
+        lost_output = !write_outputs(job, json, &rr, console);
+        kept = Some(rr);
+    }
+    drop(r.files);
+    if ran.forced {
+        // Workers may be stuck in I/O: do not wait for them.
+        std::process::exit(exit::INVALID);
+    }
+    if end.failure.is_some() {
+        return (sh.fail_code.load(Ordering::SeqCst), kept);
+    }
+    say_interrupted(
+        console,
+        signals,
+        "the report above covers the part of the run before the signal",
+    );
+    let code = match end.signal {
+        Some(s) => s,
+        None if lost_output && code == exit::OK => exit::FAILED,
+        None => code,
+    };
+    (code, kept)
+}
+
+/// Check the job, print sysbench's headers, open the file set and look at the target
+/// (diagnosis, page cache); a failure before the start is reported (`--json` too).
+fn ready(job: &FileioJob, console: &Console, json: Option<&Output>) -> Result<Ready, i32> {
+    let g = geometry(job, console)?;
+    let Some(mode) = job.test_mode else {
+        console.line(
+            level::FATAL,
+            "FATAL: Missing required argument: --file-test-mode",
+        );
+        return Err(exit::FAILED);
+    };
+    if !job.dir.is_dir() {
+        console.line(
+            level::FATAL,
+            &format!(
+                "FATAL: --file-dir={} is not an existing directory",
+                job.dir.display()
+            ),
+        );
+        return Err(exit::ENVIRONMENT);
+    }
+    if job.extra_flags.direct {
+        if let Err(f) = fileset::direct_preflight(job, &g) {
+            return Err(failed_before_start(job, &g, console, &f, json));
+        }
+    }
+    for l in sysbench::header_general(job) {
+        console.line(level::NOTICE, &l);
+    }
+    for l in sysbench::header_fileio(job, &g, mode) {
+        console.line(level::NOTICE, &l);
+    }
+    let files = fileset::open_for_run(job, &g, mode, |l| console.line(level::DEBUG, &l))
+        .map_err(|f| failed_before_start(job, &g, console, &f, json))?;
+    let root = Root::default();
+    let diag = crate::probe::diagnosis::diagnose(
+        &root,
+        &crate::probe::diagnosis::Inputs {
+            path: fileset::dir_name(&job.dir),
+            working_set_bytes: Some(g.total),
+            direct_io: job.extra_flags.direct,
+            ..Default::default()
+        },
+    );
+    let before = pagecache::before(&root, &job.dir);
+    // mmap copies through the page cache whatever the open flags say (O_DIRECT only
+    // affects read/write calls), so an mmap run is a buffered run for the notes
+    let mmap_direct = job.io_mode == IoMode::Mmap && job.extra_flags.direct;
+    let buffered = !job.extra_flags.direct || job.io_mode == IoMode::Mmap;
+    if job.notes && mmap_direct {
+        console.err(MMAP_DIRECT_WARNING);
+    }
+    if job.notes
+        && buffered
+        && before.memory_fs.is_none()
+        && pagecache::fits_in_ram(g.total, before.mem_total)
+    {
+        console.err(&notes::fits_in_ram_warning(
+            g.total,
+            before.mem_total.unwrap_or(0),
+        ));
+    }
+    Ok(Ready {
+        g,
+        mode,
+        files,
+        root,
+        diag,
+        before,
+        mmap_direct,
+        buffered,
+    })
+}
+
+/// The state the workers and the main thread share.
+fn shared(
+    job: &FileioJob,
+    g: Geometry,
+    mode: TestMode,
+    console: &Arc<Console>,
+    signals: &Signals,
+) -> Shared {
+    let threads = job.threads as usize;
+    let live = job.report_interval > 0
+        || job.samples
+        || !job.report_checkpoints.is_empty()
+        || job.forced_shutdown.is_some();
+    Shared {
+        job: job.clone(),
+        geom: g,
+        mode,
+        gen: Mutex::new(Generator::new(mode, g, job.fsync_freq, job.rw_ratio)),
+        reads_done: AtomicU64::new(0),
+        writes_done: AtomicU64::new(0),
+        events_started: AtomicU64::new(0),
+        stop: Arc::clone(&signals.stop),
+        start: OnceLock::new(),
+        stats: (0..threads)
+            .map(|_| {
+                Mutex::new(if live {
+                    ThreadStats::new(job.report_interval > 0)
+                } else {
+                    ThreadStats::placeholder()
+                })
+            })
+            .collect(),
+        in_event: (0..threads).map(|_| AtomicBool::new(false)).collect(),
+        failure: Mutex::new(None),
+        fail_code: std::sync::atomic::AtomicI32::new(exit::FAILED),
+        console: Arc::clone(console),
+        rate: (job.rate > 0).then(RateQueue::default),
+        running: Mutex::new(threads),
+        finished: Condvar::new(),
+        pool_extra: 1 << 20,
+        clock: crate::run::clock(),
+        live_stats: live,
+    }
+}
+
+fn now_seed() -> u32 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(1, |d| d.as_secs() as u32)
+}
+
+/// Start the worker threads (one RNG each from sysbench's seeder, then the `--rate`
+/// arrivals' own), release them together, keep the schedule until they finish; the
+/// exit code of the schedule (exit 2 at a forced shutdown).
+fn workers(
+    job: &FileioJob,
+    sh: &Shared,
+    fds: &[i32],
+    seed: u32,
+    console: &Console,
+    ran: &mut Ran,
+) -> i32 {
+    let threads = job.threads as usize;
+    let mut seeder = GlibcRandom::new(seed);
+    let rngs: Vec<Xoroshiro128Plus> = (0..threads)
+        .map(|_| Xoroshiro128Plus::from_glibc(&mut seeder))
+        .collect();
+    let rate_rng = Xoroshiro128Plus::from_glibc(&mut seeder);
+    let barriers = [Barrier::new(threads + 1), Barrier::new(threads + 1)];
+    std::thread::scope(|s| {
+        let mut handles = vec![];
+        for (tid, rng) in rngs.into_iter().enumerate() {
+            let (barrier, fds) = (&barriers, fds.to_vec());
+            let spawned = std::thread::Builder::new()
+                .name(format!("iomark-w{tid}"))
+                .spawn_scoped(s, move || thread(sh, tid, rng, barrier, fds));
+            match spawned {
+                Ok(h) => handles.push(h),
+                Err(e) => {
+                    console.line(
+                        level::FATAL,
+                        &format!("FATAL: cannot start worker thread: {e}"),
+                    );
+                    std::process::exit(exit::ENVIRONMENT);
+                }
+            }
+        }
+        barriers[0].wait();
+        if sh
+            .failure
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .is_none()
+        {
+            console.line(level::NOTICE, "Threads started!");
+            console.line(level::NOTICE, "");
+        }
+        let start = Instant::now();
+        let _ = sh.start.set(start);
+        barriers[1].wait();
+        if let Some(q) = &sh.rate {
+            s.spawn(move || arrivals(sh, q, start, rate_rng));
+        }
+        let code = schedule(job, sh, start, console, ran);
+        if code != exit::OK {
+            return code;
+        }
+        for h in handles {
+            let _ = h.join();
+        }
+        exit::OK
+    })
+}
+
+/// The `--rate` arrivals: exponential gaps of mean `1/rate` s from the start, each
+/// queued at its due time; a full queue fails the run (the workers cannot keep up).
+fn arrivals(sh: &Shared, q: &RateQueue, start: Instant, mut rng: Xoroshiro128Plus) {
+    let rate = sh.job.rate as f64;
+    let mut next = start;
+    let deadline = sh.deadline();
+    loop {
+        let u = rng.next_f64();
+        next += Duration::from_secs_f64(-(1.0 - u).ln() / rate);
+        if deadline.is_some_and(|d| next >= d) || sh.stop.load(Ordering::Relaxed) {
+            break;
+        }
+        // Sleep until the arrival time, re-checking stop every 50 ms at most.
+        while Instant::now() < next && !sh.stop.load(Ordering::Relaxed) {
+            std::thread::sleep((next - Instant::now()).min(Duration::from_millis(50)));
+        }
+        if *sh.running.lock().unwrap_or_else(|e| e.into_inner()) == 0 {
+            break;
+        }
+        if !q.push(next) {
+            sh.fail(vec!["FATAL: The event queue is full. This means the worker threads are unable to keep up with the specified event generation rate".into()]);
+            break;
+        }
+    }
+    q.wake_all();
+}
+
+/// When the main thread has something to do next.
+struct Due {
+    interval: Option<Instant>,
+    last_interval: Instant,
+    checkpoints: std::iter::Peekable<std::vec::IntoIter<Instant>>,
+    forced_at: Option<Instant>,
+    /// start of the current checkpoint segment
+    seg_start: Instant,
+}
+
+impl Due {
+    fn new(job: &FileioJob, start: Instant) -> Due {
+        let secs = Duration::from_secs;
+        Due {
+            interval: (job.report_interval > 0).then(|| start + secs(job.report_interval)),
+            last_interval: start,
+            checkpoints: job
+                .report_checkpoints
+                .iter()
+                .map(|c| start + secs(*c))
+                .collect::<Vec<_>>()
+                .into_iter()
+                .peekable(),
+            forced_at: job
+                .forced_shutdown
+                .map(|f| start + secs(job.time_limit + f)),
+            seg_start: start,
+        }
+    }
+
+    /// The earliest of the next interval, checkpoint, forced shutdown and sample.
+    fn next(&mut self, sample: Option<Instant>) -> Instant {
+        let mut wake = Instant::now() + Duration::from_secs(3600);
+        let times = [
+            self.interval,
+            self.checkpoints.peek().copied(),
+            self.forced_at,
+            sample,
+        ];
+        for t in times.into_iter().flatten() {
+            wake = wake.min(t);
+        }
+        wake
+    }
+}
+
+/// The main schedule: interval lines, checkpoints, samples, forced shutdown, until
+/// every worker has finished; then the final snapshot.
+fn schedule(job: &FileioJob, sh: &Shared, start: Instant, console: &Console, ran: &mut Ran) -> i32 {
+    let mut due = Due::new(job, start);
+    if job.samples {
+        ran.sampler = Some(Sampler::new(
+            start,
+            crate::run::sampler::period_for(job.time_limit),
+        ));
+    }
+    let mut running = sh.running.lock().unwrap_or_else(|e| e.into_inner());
+    while *running > 0 {
+        let wake = due.next(ran.sampler.as_ref().map(Sampler::due));
+        let now = Instant::now();
+        if wake > now {
+            running = sh
+                .finished
+                .wait_timeout(running, wake - now)
+                .unwrap_or_else(|e| e.into_inner())
+                .0;
+            continue;
+        }
+        drop(running);
+        let now = Instant::now();
+        if due.forced_at.is_some_and(|f| now >= f) {
+            ran.forced = true;
+            ran.unfinished = sh
+                .in_event
+                .iter()
+                .filter(|b| b.load(Ordering::Relaxed))
+                .count();
+            ran.snap = Some(snapshot(sh, start, due.seg_start, false));
+            sh.stop.store(true, Ordering::SeqCst);
+            return exit::INVALID;
+        }
+        if let Some(smp) = ran.sampler.as_mut().filter(|s| now >= s.due()) {
+            smp.take(&sh.stats, now);
+        }
+        if due.interval.is_some_and(|t| now >= t) {
+            interval_line(job, sh, start, now, &mut due, console, ran);
+        }
+        if due.checkpoints.peek().is_some_and(|t| now >= *t) {
+            due.checkpoints.next();
+            let snap = snapshot(sh, start, due.seg_start, true);
+            if let Some(smp) = ran.sampler.as_mut() {
+                smp.counters_reset();
+            }
+            due.seg_start = now;
+            console.line(
+                level::NOTICE,
+                &format!(
+                    "[ {}s ] Checkpoint report:",
+                    (now - start).as_secs_f64().round() as u64
+                ),
+            );
+            console.block(level::NOTICE, &sysbench::report(&snap, job.percentile));
+        }
+        running = sh.running.lock().unwrap_or_else(|e| e.into_inner());
+    }
+    drop(running);
+    if let Some(smp) = ran.sampler.as_mut() {
+        smp.finish(&sh.stats, Instant::now());
+    }
+    ran.snap = Some(snapshot(sh, start, due.seg_start, false));
+    exit::OK
+}
+
+/// One `--report-interval` line (and its RunResult interval) over every thread.
+fn interval_line(
+    job: &FileioJob,
+    sh: &Shared,
+    start: Instant,
+    now: Instant,
+    due: &mut Due,
+    console: &Console,
+    ran: &mut Ran,
+) {
+    let mut bytes = (0u64, 0u64, 0u64);
+    let mut h = new_hist();
+    for m in &sh.stats {
+        if let Some(i) = m.lock().unwrap_or_else(|e| e.into_inner()).take_interval() {
+            bytes.0 += i.bytes_read;
+            bytes.1 += i.bytes_written;
+            bytes.2 += i.fsyncs;
+            let _ = h.add(&i.hist);
+        }
+    }
+    let dur = (now - due.last_interval).as_secs_f64();
+    due.last_interval = now;
+    let p = percentile_ns(&h, f64::from(job.percentile.max(1)));
+    let elapsed = (now - start).as_secs_f64();
+    console.line(
+        level::NOTICE,
+        &sysbench::interval_line(elapsed, dur, bytes.0, bytes.1, bytes.2, p, job.percentile),
+    );
+    ran.intervals.push(Interval {
+        t_s: elapsed,
+        dur_s: dur,
+        read_bytes: bytes.0,
+        written_bytes: bytes.1,
+        fsyncs: bytes.2,
+        percentile: job.percentile,
+        lat_pct_ns: p,
+    });
+    due.interval = due
+        .interval
+        .map(|t| t + Duration::from_secs(job.report_interval));
+}
+
+/// Every thread's statistics now, for the period since `seg_start` (`reset`: and
+/// start them again from zero, at a checkpoint).
+fn snapshot(sh: &Shared, start: Instant, seg_start: Instant, reset: bool) -> Snapshot {
+    let now = Instant::now();
+    let threads: Vec<ThreadStats> = sh
+        .stats
+        .iter()
+        .map(|m| {
+            let mut t = m.lock().unwrap_or_else(|e| e.into_inner());
+            if reset {
+                t.take()
+            } else {
+                t.clone()
+            }
+        })
+        .collect();
+    Snapshot {
+        period_s: (now - seg_start).as_secs_f64(),
+        total_time_s: (now - start).as_secs_f64(),
+        threads,
+    }
+}
+
+/// sysbench's report (with the partial report after a failure, which sysbench omits).
+fn print_report(job: &FileioJob, console: &Console, snap: &Snapshot, failed: bool, ran: &Ran) {
+    if ran.forced {
+        console.line(
+            level::FATAL,
+            "FATAL: The --max-time limit has expired, forcing shutdown...",
+        );
+    }
+    if failed {
+        // sysbench prints no report after a FATAL; iomark adds the partial one, after the
+        // error, so the work done before the failure is not lost (failed I/O not counted).
+        console.line(level::NOTICE, "");
+        console.line(
+            level::NOTICE,
+            "iomark: the run failed; the report below counts only the I/O completed before the failure:",
+        );
+        console.block(level::NOTICE, &sysbench::report(snap, job.percentile));
+        return;
+    }
+    if !ran.forced {
+        console.line(level::INFO, "Done.");
+        console.line(level::INFO, "");
+    }
+    if job.histogram {
+        console.block(
+            level::FATAL,
+            &crate::stats::sysbench_hist::render(&snap.merged_hist()),
+        );
+    }
+    console.block(level::NOTICE, &sysbench::report(snap, job.percentile));
+    if ran.forced && ran.unfinished > 0 {
+        console.line(
+            level::NOTICE,
+            &format!(
+                "Number of unfinished transactions on forced shutdown: {}",
+                ran.unfinished
+            ),
+        );
+    }
+    if job.debug {
+        for l in sysbench::debug_threads(snap) {
+            console.line(level::DEBUG, &l);
+        }
+    }
+}
+
+/// What iomark says after the report: the page-cache check, a result above the
+/// device's ceiling, the end-of-test fsync's duration.
+struct Notes {
+    check: pagecache::PageCacheCheck,
+    exceeded: Option<String>,
+}
+
+/// iomark's notes after the report (none after a failure).
+fn notes_after(job: &FileioJob, r: &Ready, snap: &Snapshot, console: &Console, end: &End) -> Notes {
+    let (read, written) = (snap.sum(|t| t.bytes_read), snap.sum(|t| t.bytes_written));
+    let check = pagecache::after(&r.root, &r.before, r.g.total, r.buffered, read, written);
+    let t = snap.period_s.max(f64::MIN_POSITIVE);
+    let ceiling = r.diag.ceiling.as_ref();
+    let exceeded = notes::exceeds_ceiling(
+        read as f64 / t / 1e6,
+        written as f64 / t / 1e6,
+        ceiling.map(|c| c.raw_mb_s),
+        ceiling.map_or("", |c| c.set_by.as_str()),
+    );
+    let failed = end.failure.is_some();
+    if let (Some(m), false) = (&exceeded, failed) {
+        console.line(level::NOTICE, &format!("iomark: {m}"));
+    }
+    if job.notes && !failed {
+        let mut lines = notes::page_cache_lines(&check);
+        if job.fsync_end && r.mode.writes() && end.signal.is_none() {
+            if lines.is_empty() {
+                lines.push(notes::NOTES_HEADER.into());
+            }
+            let longest = snap.threads.iter().map(|t| t.end_fsync_ns).max();
+            lines.push(notes::end_fsync_line(longest.unwrap_or(0)));
+        }
+        for l in lines {
+            console.line(level::NOTICE, &l);
+        }
+    }
+    Notes { check, exceeded }
+}
+
+/// The RunResult of the run (written to `--json`, drawn for `--plot`).
+fn outputs(
+    job: &FileioJob,
+    r: &Ready,
+    snap: Snapshot,
+    end: &End,
+    notes: Notes,
+    ran: &mut Ran,
+) -> RunResult {
+    let status = if ran.forced {
+        Status::ForcedShutdown
+    } else if end.failure.is_some() {
+        Status::Failed
+    } else if end.signal.is_some() {
+        Status::Interrupted
+    } else {
+        Status::Ok
+    };
+    let engine = engine_kind(job.io_mode).name();
+    let mut rr: RunResult = result::from_snapshot(
+        job,
+        result::job_info(job, Some(&r.g), engine, end.seed),
+        &snap,
+        status,
+        end.failure.as_ref().map(|l| l.join("\n")),
+        std::mem::take(&mut ran.intervals),
+    );
+    let check = notes.check;
+    let warn = |id: &str, message: String| result::Warning {
+        id: id.into(),
+        message,
+    };
+    if r.mmap_direct {
+        let m = MMAP_DIRECT_WARNING.trim_start_matches("iomark: WARNING: ");
+        rr.warnings.push(warn("page_cache.mmap_ignores_direct", m.into()));
+    }
+    if check.fits_in_ram {
+        let m = notes::fits_in_ram_text(r.g.total, check.mem_total_bytes.unwrap_or(0));
+        rr.warnings.push(warn("page_cache.fits_in_ram", m));
+    }
+    if let Some(fs) = &check.memory_fs {
+        let m = format!("the file set is on {fs} (memory)");
+        rr.warnings.push(warn("target.memory_fs", m));
+    }
+    if let Some(m) = notes.exceeded {
+        rr.warnings.push(warn("RESULT_EXCEEDS_CEILING", m));
+    }
+    rr.diagnosis = Some(result::TargetDiagnosis {
+        summary: r.diag.summary.clone(),
+        ceiling_raw_mb_s: r.diag.ceiling.as_ref().map(|c| c.raw_mb_s),
+        findings: r.diag.findings.iter().map(|f| f.id.clone()).collect(),
+    });
+    rr.page_cache = Some(check);
+    if let (Some(series), Some(smp)) = (rr.series.as_mut(), ran.sampler.take()) {
+        series.period_s = smp.period.as_secs_f64();
+        series.samples = smp.samples;
+    }
+    rr
+}
+
+/// Write `--json` and `--plot`; false when one of them could not be written (its
+/// FATAL line printed).
+fn write_outputs(job: &FileioJob, json: Option<&Output>, rr: &RunResult, console: &Console) -> bool {
+    let mut ok = json.is_none_or(|o| write_json(console, o, rr));
+    if let Some(d) = &job.plot {
+        match crate::report::svg_plot::write_plots(rr, d) {
+            Ok(files) => {
+                for f in files {
+                    console.line(level::NOTICE, &format!("iomark: wrote {}", f.display()));
+                }
+            }
+            Err(e) => {
+                console.line(level::FATAL, &format!("FATAL: --plot={}: {e}", d.display()));
+                ok = false;
+            }
+        }
+    }
+    ok
+}
