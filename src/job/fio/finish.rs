@@ -62,7 +62,8 @@ fn validate(job: &FioJob) -> Result<(), String> {
         return Err("readonly=1 forbids a job that writes (rw=read or randread only)".into());
     }
     check_io_uring_keys(job)?;
-    let logs = job.more.bw_log.is_some() || job.more.iops_log.is_some() || job.more.lat_log.is_some();
+    let logs =
+        job.more.bw_log.is_some() || job.more.iops_log.is_some() || job.more.lat_log.is_some();
     if logs && !job.more.per_job_logs && job.numjobs > 1 {
         return Err(format!(
             "per_job_logs=0 with numjobs={}: the threads would share one log file, which iomark does not merge; use per_job_logs=1 (PREFIX_bw.N.log)",

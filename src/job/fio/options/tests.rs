@@ -524,17 +524,51 @@ fn issue15_fio_test_options() {
     let base = ["--name=a", "--filename=f", "--size=1m", "--numjobs=2"];
     let ok = parse(&[&["--max-jobs=2"], &base[..]].concat()).unwrap();
     assert_eq!(ok.max_jobs, Some(2));
-    let e = parse(&[&["--max-jobs=1"], &base[..]].concat()).unwrap_err().to_string();
+    let e = parse(&[&["--max-jobs=1"], &base[..]].concat())
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("--max-jobs=1") && e.contains("2"), "{e}");
     assert!(parse(&[&["--max-jobs=0"], &base[..]].concat()).is_err());
     // verify_interval larger than the write block is that block (fio's init.c)
-    let c = parse(&["--name=a", "--filename=f", "--size=1m", "--rw=write", "--bs=512", "--verify=md5", "--verify_interval=1M"]).unwrap();
+    let c = parse(&[
+        "--name=a",
+        "--filename=f",
+        "--size=1m",
+        "--rw=write",
+        "--bs=512",
+        "--verify=md5",
+        "--verify_interval=1M",
+    ])
+    .unwrap();
     assert_eq!(c.jobs[0].more.x.verify_interval, Some(512));
     // per_job_logs=0: one shared name, so one thread only
-    let c = parse(&["--name=a", "--filename=f", "--size=1m", "--write_bw_log=x", "--per_job_logs=0"]).unwrap();
+    let c = parse(&[
+        "--name=a",
+        "--filename=f",
+        "--size=1m",
+        "--write_bw_log=x",
+        "--per_job_logs=0",
+    ])
+    .unwrap();
     assert!(!c.jobs[0].more.per_job_logs);
-    let e = parse(&["--name=a", "--filename=f", "--size=1m", "--write_bw_log=x", "--per_job_logs=0", "--numjobs=2"]).unwrap_err().to_string();
+    let e = parse(&[
+        "--name=a",
+        "--filename=f",
+        "--size=1m",
+        "--write_bw_log=x",
+        "--per_job_logs=0",
+        "--numjobs=2",
+    ])
+    .unwrap_err()
+    .to_string();
     assert!(e.contains("per_job_logs=0"), "{e}");
-    let c = parse(&["--name=a", "--filename=f", "--size=1m", "--verify=md5", "--experimental_verify=1"]).unwrap();
+    let c = parse(&[
+        "--name=a",
+        "--filename=f",
+        "--size=1m",
+        "--verify=md5",
+        "--experimental_verify=1",
+    ])
+    .unwrap();
     assert!(c.jobs[0].more.x.experimental_verify);
 }
