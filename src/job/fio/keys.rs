@@ -210,6 +210,9 @@ pub struct JobMore {
     pub iops_avg_time: u64,
     /// `log_offset`: logs carry the offset column
     pub log_offset: bool,
+    /// `per_job_logs` (default on): log names carry the thread number
+    /// (`PREFIX_bw.N.log`); off, `PREFIX_bw.log`
+    pub per_job_logs: bool,
     /// `percentile_list` (percent values)
     pub percentile_list: Option<Vec<f64>>,
     /// `lat_percentiles`: report total-latency percentiles
@@ -284,6 +287,7 @@ impl Default for JobMore {
             bw_avg_time: 500,
             iops_avg_time: 500,
             log_offset: false,
+            per_job_logs: true,
             percentile_list: None,
             lat_percentiles: false,
             clat_percentiles: true,

@@ -26,6 +26,10 @@ pub struct VerifyErrorOpts {
     pub verify_dump: bool,
     /// `verify_async`: fio's verifier threads; iomark verifies inline (notice)
     pub verify_async: u32,
+    /// `experimental_verify`: fio re-creates the offsets to verify instead of logging
+    /// them; iomark verifies from its record of the blocks written either way, so the
+    /// blocks verified are the same
+    pub experimental_verify: bool,
     /// `ignore_error`: errno lists (read, write, verify) that `continue_on_error` goes on
     /// after; `None`: fio's default list (EIO, EILSEQ). The verify list has no effect
     /// (a notice says so): `continue_on_error` and `verify_fatal` decide
@@ -55,6 +59,7 @@ impl Default for VerifyErrorOpts {
             verify_write_sequence: None,
             verify_dump: false,
             verify_async: 0,
+            experimental_verify: false,
             ignore_error: [None, None, None],
             error_dump: false,
             fill_device: false,

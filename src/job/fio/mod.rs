@@ -512,6 +512,11 @@ pub struct FioCommand {
     /// with exit 2 instead of being printed and run past; notices printed while the jobs
     /// run stay notices
     pub warnings_fatal: bool,
+    /// `--max-jobs=N` (fio's): more jobs than N (numjobs counted) is an error
+    pub max_jobs: Option<u32>,
+    /// `--notes`: print the notices on stderr even when invoked as `fio` (None: the
+    /// front end's default, on for `iomark run`, off for the fio persona)
+    pub notes: Option<bool>,
 }
 
 /// The kernel's io_uring ring size limit (IORING_MAX_ENTRIES, include/uapi/linux/io_uring.h
