@@ -262,4 +262,4 @@ mod tests {
 }
 
 #[cfg(test)]
-mod fio_options;
+mod option_coverage;

@@ -502,4 +502,4 @@ mod tests {
 }
 
 #[cfg(test)]
-mod fio_reports;
+mod fixtures;
