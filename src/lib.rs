@@ -10,7 +10,6 @@
 
 pub mod cli;
 pub mod engine;
-pub mod exit;
 pub mod job;
 pub mod probe;
 pub mod report;

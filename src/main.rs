@@ -8,9 +8,9 @@ use iomark::cli;
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     // Test-only fault injection (IOMARK_FAULT): parsed once, refused when malformed.
-    if let Err(e) = iomark::engine::fault::init() {
+    if let Err(e) = cli::init() {
         eprintln!("iomark: {e}");
-        std::process::exit(2);
+        std::process::exit(e.code());
     }
     // invoked as `fio` (a symlink or copy of the binary named fio): fio's command line
     let as_fio = std::env::args_os()

@@ -14,8 +14,13 @@ pub mod run;
 pub mod run_args;
 pub mod tree;
 
-use crate::exit;
+use crate::util::error::exit;
 use crate::util::output::{self, State};
+
+/// Set up once at process start, before any command (run/mod.rs [`crate::run::init`]).
+pub fn init() -> Result<(), crate::util::error::Error> {
+    crate::run::init()
+}
 
 /// The process exit code of a command that returned `code`, once stdout is flushed
 /// (the rule of [`crate::util::output`]): a closed pipe changes nothing; any other

@@ -82,7 +82,7 @@ fn run_as(args: &[String], persona: Persona) -> i32 {
         Ok(c) => c,
         Err(e) => {
             eprintln!("iomark run: {e}");
-            return crate::exit::INVALID;
+            return crate::util::error::exit::INVALID;
         }
     };
     let loud = cmd.notes.unwrap_or(persona == Persona::Iomark);
@@ -127,14 +127,14 @@ fn run_as(args: &[String], persona: Persona) -> i32 {
 fn front(args: &[String], persona: Persona) -> Option<i32> {
     if args.iter().any(|a| a == "--help" || a == "-h") {
         crate::out!("{}", usage());
-        return Some(crate::exit::OK);
+        return Some(crate::util::error::exit::OK);
     }
     if args.iter().any(|a| a == "--version") {
         match persona {
             Persona::Iomark => crate::out!("iomark {}\n", env!("CARGO_PKG_VERSION")),
             Persona::Fio => crate::out!("{}", fio_version_line()),
         }
-        return Some(crate::exit::OK);
+        return Some(crate::util::error::exit::OK);
     }
     let key = args.iter().find_map(|a| match a.as_str() {
         "--cmdhelp" => Some(""),
@@ -148,19 +148,19 @@ fn front(args: &[String], persona: Persona) -> Option<i32> {
 fn cmdhelp(key: &str) -> i32 {
     if key.is_empty() || key == "all" {
         crate::out!("{}", fio::options::cmdhelp_all());
-        return crate::exit::OK;
+        return crate::util::error::exit::OK;
     }
     match fio::options::cmdhelp(key) {
         Some(text) => {
             crate::out!("{text}");
-            crate::exit::OK
+            crate::util::error::exit::OK
         }
         None => {
             eprintln!(
                 "iomark run: --cmdhelp={key}: no option of that name (iomark run --cmdhelp lists them){}",
                 fio::options::did_you_mean(key)
             );
-            crate::exit::INVALID
+            crate::util::error::exit::INVALID
         }
     }
 }
@@ -174,11 +174,11 @@ fn before_running(cmd: &fio::FioCommand, showcmd: bool, loud: bool) -> Result<Ou
             eprintln!("{n}");
         }
         eprintln!("iomark run: --warnings-fatal: the warning above ends the run");
-        return Err(crate::exit::INVALID);
+        return Err(crate::util::error::exit::INVALID);
     }
     if showcmd {
         crate::out!("{}\n", crate::job::fio::showcmd::showcmd(cmd));
-        return Err(crate::exit::OK);
+        return Err(crate::util::error::exit::OK);
     }
     let print_notices = || {
         for n in cmd.notices.iter().filter(|_| loud) {
@@ -188,7 +188,7 @@ fn before_running(cmd: &fio::FioCommand, showcmd: bool, loud: bool) -> Result<Ou
     if cmd.parse_only {
         // parse warnings are part of parsing; the report would be the only stdout
         print_notices();
-        return Err(crate::exit::OK);
+        return Err(crate::util::error::exit::OK);
     }
     let outs = outputs(cmd)?;
     print_notices();
@@ -229,7 +229,7 @@ fn outputs(cmd: &fio::FioCommand) -> Result<Outputs, i32> {
     if let Some(d) = &cmd.plot {
         if let Err(e) = o.plots(d) {
             eprintln!("iomark run: {e}");
-            return Err(crate::exit::ENVIRONMENT);
+            return Err(crate::util::error::exit::ENVIRONMENT);
         }
     }
     o.placeholder().map_err(|e| fail("--json", e))?;
@@ -319,7 +319,7 @@ fn exit_status(
         failed = true;
     }
     if failed {
-        return signals.exit_code().unwrap_or(crate::exit::FAILED);
+        return signals.exit_code().unwrap_or(crate::util::error::exit::FAILED);
     }
     let errors: u64 = r.jobs.iter().map(|j| j.errors).sum();
     if errors > 0 {
@@ -331,12 +331,12 @@ fn exit_status(
         eprintln!(
             "iomark run: {errors} I/O error(s) continued past (continue_on_error); first: {first}"
         );
-        return signals.exit_code().unwrap_or(crate::exit::FAILED);
+        return signals.exit_code().unwrap_or(crate::util::error::exit::FAILED);
     }
     let done = if lost {
-        crate::exit::FAILED
+        crate::util::error::exit::FAILED
     } else {
-        crate::exit::OK
+        crate::util::error::exit::OK
     };
     signals.exit_code().unwrap_or(done)
 }

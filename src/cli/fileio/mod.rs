@@ -9,8 +9,9 @@
 pub mod args;
 pub mod help;
 
+use crate::util::console::level;
 use crate::cli::fileio::args::{Argv, BOOL_OPTS, KNOWN_OPTS};
-use crate::exit;
+use crate::util::error::exit;
 use crate::job::sysbench::*;
 use crate::job::units::{sysbench_bool, sysbench_int};
 use crate::util::console::Console;
@@ -24,20 +25,6 @@ pub enum Stream {
     Out,
     /// standard error (option-syntax errors)
     Err,
-}
-
-/// sysbench message priorities (`--verbosity` filters everything above the setting).
-pub mod level {
-    /// `FATAL:` messages.
-    pub const FATAL: u8 = 0;
-    /// `WARNING:` messages.
-    pub const WARNING: u8 = 2;
-    /// The banner, headers and reports.
-    pub const NOTICE: u8 = 3;
-    /// `Done.`, `Time limit exceeded, exiting...`.
-    pub const INFO: u8 = 4;
-    /// `DEBUG:` lines.
-    pub const DEBUG: u8 = 5;
 }
 
 /// One message line (without its trailing newline).

@@ -10,8 +10,8 @@ pub mod rng;
 mod run;
 pub mod thread;
 
-use crate::cli::fileio::level;
-use crate::exit;
+use crate::util::console::level;
+use crate::util::error::{exit, Error};
 use crate::files::fileset;
 use crate::files::output::Output;
 use crate::job::sysbench::{Command, FileioJob, Geometry, IoMode};
@@ -197,7 +197,7 @@ fn geometry(job: &FileioJob, console: &Console) -> Result<Geometry, i32> {
     })
 }
 
-fn print_failure(console: &Console, f: &fileset::Failure) -> i32 {
+fn print_failure(console: &Console, f: &Error) -> i32 {
     for l in &f.lines {
         let lvl = if l.starts_with("WARNING") {
             level::WARNING
@@ -270,7 +270,7 @@ fn failed_before_start(
     job: &FileioJob,
     g: &Geometry,
     console: &Console,
-    f: &fileset::Failure,
+    f: &Error,
     json: Option<&Output>,
 ) -> i32 {
     let code = print_failure(console, f);
