@@ -13,6 +13,7 @@ pub mod engine;
 pub mod exit;
 pub mod job;
 pub mod probe;
+pub mod ranks;
 pub mod report;
 pub mod result;
 pub mod run;

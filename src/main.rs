@@ -11,7 +11,7 @@ fn main() {
         eprintln!("iomark: {e}");
         std::process::exit(2);
     }
-    let code = dispatch(&args);
+    let code = iomark::ranks::close(dispatch(&args));
     std::process::exit(cli::exit_code(code));
 }
 
@@ -27,6 +27,16 @@ fn dispatch(args: &[String]) -> i32 {
         .is_some_and(|a| a.starts_with("--") && a != "--help" && a != "--version")
         && (first_word == Some("fileio") || args.iter().any(|a| a == "--test=fileio"));
     let rest = args.get(1..).unwrap_or_default();
+    // a benchmark without a many-hosts mode, started as several MPI processes (src/ranks/)
+    if let Some(line) = args.first().and_then(|c| {
+        ["mark", "copy", "tree"]
+            .contains(&c.as_str())
+            .then(|| iomark::ranks::refuse_unsupported(c))
+            .flatten()
+    }) {
+        eprintln!("{line}");
+        return iomark::exit::ENVIRONMENT;
+    }
     match args.first().map(String::as_str) {
         _ if sysbench_style => cli::fileio::run(args),
         Some("fileio") => cli::fileio::run(rest),

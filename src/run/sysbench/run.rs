@@ -545,6 +545,8 @@ fn drive(sh: &Shared, console: &Console, fds: &[i32], seed_used: u32) -> (i32, O
             console.line(level::NOTICE, "Threads started!");
             console.line(level::NOTICE, "");
         }
+        // many hosts (src/ranks/): every rank's workers are ready; the I/O starts together
+        crate::ranks::start_line();
         let start = Instant::now();
         let _ = sh.start.set(start);
         barriers[1].wait();
@@ -712,6 +714,8 @@ fn finish(
         );
     }
     let r = result_of(job, s, snap, status, failure.as_ref(), sc, seed_used);
+    // many hosts (src/ranks/): rank 0 reports the aggregate of every rank
+    let r = crate::ranks::conclude(r);
     print_report(job, console, &r, failure.is_some(), sc);
     if failure.is_none() {
         if let Some(w) = r.warnings.iter().find(|w| w.id == "RESULT_EXCEEDS_CEILING") {
