@@ -426,6 +426,9 @@ pub fn close(code: i32) -> i32 {
         let _ = s.conclude(&crate::result::build(i), false);
     }
     let failure = lock(&s.verdict).clone().flatten();
+    // every rank leaves after rank 0 has printed all: a launcher that ends the job at
+    // the first non-zero exit cannot cut rank 0's report short
+    s.net.barrier();
     s.net.finalize();
     match failure {
         Some(f) if code == crate::exit::OK => {

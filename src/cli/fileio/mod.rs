@@ -159,6 +159,11 @@ pub fn run(args: &[String]) -> i32 {
     };
     let parsed = parse(&args);
     let console = Arc::new(Console::new(parsed.verbosity));
+    // under MPI (src/ranks/) the session starts before the first line: rank 0 alone prints
+    let session = match &parsed.outcome {
+        Outcome::Job(_) => crate::ranks::begin("fileio", many),
+        Outcome::Exit(_) => Ok(None),
+    };
     let emit = |m: &Msg| match m.stream {
         Stream::Err => console.err(&m.text),
         Stream::Out => console.line(m.level, &m.text),
@@ -167,7 +172,7 @@ pub fn run(args: &[String]) -> i32 {
     parsed.post.iter().for_each(emit);
     match parsed.outcome {
         Outcome::Exit(code) => code,
-        Outcome::Job(mut job) => match place_ranks(&mut job, many) {
+        Outcome::Job(mut job) => match session.and_then(|s| place_ranks(&mut job, s)) {
             Ok(()) => crate::run::sysbench::execute(&job, &console),
             Err(line) => {
                 console.err(&line);
@@ -177,10 +182,13 @@ pub fn run(args: &[String]) -> i32 {
     }
 }
 
-/// Under an MPI launch (src/ranks/): start the session, move `--file-dir` to the rank's
-/// `DIR/rank.N/` and keep `--json`/`--plot` to rank 0. `Err`: the exit-3 line.
-fn place_ranks(job: &mut FileioJob, many: crate::ranks::Options) -> Result<(), String> {
-    let Some(s) = crate::ranks::begin("fileio", many)? else {
+/// Under an MPI launch (src/ranks/): move `--file-dir` to the rank's `DIR/rank.N/` and
+/// keep `--json`/`--plot` to rank 0. `Err`: the exit-3 line.
+fn place_ranks(
+    job: &mut FileioJob,
+    session: Option<&crate::ranks::Session>,
+) -> Result<(), String> {
+    let Some(s) = session else {
         return Ok(());
     };
     job.dir = s.dir(&job.dir).map_err(|e| format!("iomark fileio: --file-dir: {e}"))?;
