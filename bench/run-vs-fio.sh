@@ -16,6 +16,9 @@
 #       virtio disk's QD1 runs differ by about +-10 % from one run to the next, so the
 #       medians are only precise to the 5 % band with about 30 rounds: for (e) use
 #       ROUNDS=31 TIME=2 (about 8 minutes), or more rounds for QD1 alone (E_QD=1).
+#   (g) libaio and posixaio 4 KiB randread at QD1 and QD32 (G_QD), each against fio's same
+#       engine: buffered on a tmpfs file (/dev/shm) and direct on zram0   target: >= 1.0x
+#       (G_ENGINES, default "libaio posixaio"; G_ON, default "tmpfs zram")
 #   (f) the limit: job (b) against bench/bare-pread.c, a C loop of 4 KiB random preads of
 #       the same tmpfs file with nothing else per read (no clock, no statistics, no random
 #       map): iomark IOPS >= 0.93x the bare loop's while it still records per-I/O latency;
@@ -25,7 +28,7 @@
 # /tmp/iomark-bench.lock so no two benchmarks time the machine at once. Cleans up (files,
 # zram reset) on any exit. Env: ROUNDS, TIME (seconds per run, default 5), BIN, OUT (table file,
 # default bench/RUN_RESULTS.md), SKIP (e.g.
-# "c e" to skip cases), E_QD (queue depths of case (e), default "1 32"), NICE (niceness of both tools, default -10 as root: the same for fio and
+# "c e" to skip cases), E_QD (queue depths of case (e), default "1 32"), G_QD, G_ENGINES, G_ON (case (g)), NICE (niceness of both tools, default -10 as root: the same for fio and
 # iomark, it only shields the measurement from unrelated work such as compilers).
 set -euo pipefail
 if [ -z "${IOMARK_BENCH_LOCKED:-}" ]; then
@@ -134,6 +137,21 @@ jobfile() { # NAME then key=value lines on stdin
   echo "$f"
 }
 skip() { [[ " $SKIP " == *" $1 "* ]]; }
+# zram_up: a 1 GiB /dev/zram0 of incompressible data (reads copy real pages); fails when
+# zram0 is missing or in use. zram_down: reset it (retried while a reader lets go).
+zram_up() {
+  if [ "$(cat $ZRAM/disksize 2>/dev/null || echo x)" != 0 ]; then
+    echo "run-vs-fio.sh: /dev/zram0 is missing or in use (disksize != 0); skipping $1" >&2
+    return 1
+  fi
+  ZRAM_SET=1
+  echo 1G >"$ZRAM/disksize"
+  dd if=/dev/urandom of=/dev/zram0 bs=1M count=1024 oflag=direct status=none
+}
+zram_down() {
+  for _ in $(seq 50); do echo 1 >"$ZRAM/reset" 2>/dev/null && break; sleep 0.2; done
+  ZRAM_SET=0
+}
 LOAD_BEFORE=$(uptime)
 
 if ! skip a; then
@@ -166,13 +184,7 @@ EOF
 fi
 
 if ! skip c; then
-  if [ "$(cat $ZRAM/disksize 2>/dev/null || echo x)" != 0 ]; then
-    echo "run-vs-fio.sh: /dev/zram0 is missing or in use (disksize != 0); skipping (c)" >&2
-  else
-    ZRAM_SET=1
-    echo 1G >"$ZRAM/disksize"
-    # incompressible data, so reads copy real pages
-    dd if=/dev/urandom of=/dev/zram0 bs=1M count=1024 oflag=direct status=none
+  if zram_up "(c)"; then
     j=$(jobfile uring_zram <<EOF
 ioengine=io_uring
 iodepth=32
@@ -186,8 +198,41 @@ runtime=$TIME
 EOF
 )
     bench "(c) io_uring QD32 zram" "$j" 1.15
-    for _ in $(seq 50); do echo 1 >"$ZRAM/reset" 2>/dev/null && break; sleep 0.2; done
-    ZRAM_SET=0
+    zram_down
+  fi
+fi
+
+# aio_cases ON TARGET_FILE EXTRA_KEY: case (g) rows of every engine and depth on one target
+aio_cases() {
+  local on=$1 file=$2 extra=$3 e qd j
+  for e in ${G_ENGINES:-libaio posixaio}; do
+    for qd in ${G_QD:-1 32}; do
+      j=$(jobfile "${e}_${on}_qd$qd" <<EOF
+ioengine=$e
+iodepth=$qd
+$extra
+rw=randread
+bs=4k
+filename=$file
+size=256m
+time_based
+runtime=$TIME
+EOF
+)
+      bench "(g) $e QD$qd $on" "$j" 1.0
+    done
+  done
+}
+
+if ! skip g; then
+  if [[ " ${G_ON:-tmpfs zram} " == *" tmpfs "* ]]; then
+    head -c 256M /dev/urandom >"$SHM"
+    aio_cases tmpfs "$SHM" "direct=0"
+    rm -f "$SHM"
+  fi
+  if [[ " ${G_ON:-tmpfs zram} " == *" zram "* ]] && zram_up "(g) on zram"; then
+    aio_cases zram /dev/zram0 "direct=1"
+    zram_down
   fi
 fi
 

@@ -1,5 +1,6 @@
 //! `iomark` binary: read the command word, dispatch to its front end in `cli/`, and turn
-//! the outcome into the exit code (after stdout's own verdict, `cli::exit_code`).
+//! the outcome into the exit code (after stdout's own verdict, `cli::exit_code`). Named
+//! `fio` (a symlink or copy), it is `iomark run` speaking as fio ([`cli::run::Persona`]).
 //! Nothing else lives here.
 
 use iomark::cli;
@@ -11,7 +12,17 @@ fn main() {
         eprintln!("iomark: {e}");
         std::process::exit(2);
     }
-    let code = iomark::ranks::close(dispatch(&args));
+    // invoked as `fio` (a symlink or copy of the binary named fio): fio's command line
+    let as_fio = std::env::args_os()
+        .next()
+        .map(std::path::PathBuf::from)
+        .and_then(|p| p.file_name().map(|n| n == "fio"))
+        .unwrap_or(false);
+    let code = if as_fio {
+        cli::run::fio(&args)
+    } else {
+        dispatch(&args)
+    };
     std::process::exit(cli::exit_code(code));
 }
 
@@ -27,15 +38,8 @@ fn dispatch(args: &[String]) -> i32 {
         .is_some_and(|a| a.starts_with("--") && a != "--help" && a != "--version")
         && (first_word == Some("fileio") || args.iter().any(|a| a == "--test=fileio"));
     let rest = args.get(1..).unwrap_or_default();
-    // a benchmark without a many-hosts mode, started as several MPI processes (src/ranks/)
-    if let Some(line) = args.first().and_then(|c| {
-        ["mark", "copy", "tree"]
-            .contains(&c.as_str())
-            .then(|| iomark::ranks::refuse_unsupported(c))
-            .flatten()
-    }) {
-        eprintln!("{line}");
-        return iomark::exit::ENVIRONMENT;
+    if let Some(code) = cli::refuse_many_hosts(args) {
+        return code;
     }
     match args.first().map(String::as_str) {
         _ if sysbench_style => cli::fileio::run(args),

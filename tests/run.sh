@@ -6,11 +6,11 @@ cd "$(dirname "$0")/.."
 missing=()
 command -v sysbench >/dev/null 2>&1 || missing+=(sysbench)
 command -v fio >/dev/null 2>&1 || missing+=(fio)
-# loop-device safety tests (tests/device_safety.rs) make ext4 filesystems
+# loop-device safety tests (tests/it/safety/device.rs) make ext4 filesystems
 command -v mkfs.ext4 >/dev/null 2>&1 || missing+=(e2fsprogs)
-# loop-device tests (tests/cases.rs, tests/faults.rs): losetup, mount, mkfs.ext4
+# loop-device tests (tests/it/cases/, tests/it/faults/): losetup, mount, mkfs.ext4
 command -v losetup >/dev/null 2>&1 || [ -x /sbin/losetup ] || missing+=(mount)
-# atomic-verify.fio runs on a loop-mounted XFS (tests/run_fio.rs)
+# atomic-verify.fio runs on a loop-mounted XFS (tests/it/run/fio_examples.rs)
 command -v mkfs.xfs >/dev/null 2>&1 || [ -x /sbin/mkfs.xfs ] || missing+=(xfsprogs)
 # `iomark man` is rendered with `man -l` (tests/ux.rs): man-db, and groff for nroff
 command -v man >/dev/null 2>&1 || missing+=(man-db)
@@ -37,12 +37,12 @@ if ! python3 -c 'import prysk' >/dev/null 2>&1; then
   python3 -m pip install -q prysk 2>/dev/null ||
     python3 -m pip install -q --break-system-packages prysk
 fi
-# every test binary runs even when one fails, so a failure shows all that is wrong
-# profile `ci` (Cargo.toml): release optimisation without LTO, so the tests link fast
+# every test binary (the unit tests, tests/it) runs even when one fails, so a failure
+# shows all that is wrong; profile `ci` (Cargo.toml): release optimisation without LTO
 status=0
 cargo test --profile ci --no-fail-fast || status=$?
-# the MPI tests: the crate again with the `mpi` feature (lib, binary and this one test
-# binary; about 3 minutes on 2 cores), four ranks per test under mpirun as root
+# the MPI tests (tests/it/mpi.rs): the crate again with the `mpi` feature (lib, binary
+# and tests/it), four ranks per test under mpirun, as root
 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
-  cargo test --profile ci --no-fail-fast --features mpi --test mpi || status=$?
+  cargo test --profile ci --no-fail-fast --features mpi --test it mpi:: || status=$?
 exit $status

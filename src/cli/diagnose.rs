@@ -200,3 +200,6 @@ mod tests {
         assert!(parse_size("0").unwrap_err().contains("greater than 0"));
     }
 }
+
+#[cfg(test)]
+mod machines;

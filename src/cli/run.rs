@@ -42,9 +42,36 @@ pub fn usage() -> String {
     )
 }
 
+/// Who was called: `iomark run`, or iomark invoked as `fio` (a symlink or copy named
+/// `fio`, so that fio's clients run it unchanged). As `fio`, `--version` is fio's line
+/// ([`FIO_VERSION_LINE`]) and stderr stays silent on a successful run: iomark's notes
+/// are printed only with `--notes`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Persona {
+    /// `iomark run`: notes on stderr, `--version` is iomark's
+    Iomark,
+    /// invoked as `fio`
+    Fio,
+}
+
+/// `fio --version` under the fio persona: fio's form, which clients check for (bench-fio
+/// looks for `fio-3`, KDiskMark for a leading `fio-`), then iomark's name and version.
+pub fn fio_version_line() -> String {
+    format!("fio-3.33 (iomark {})\n", env!("CARGO_PKG_VERSION"))
+}
+
 /// Run `iomark run` with `args` (after the word `run`); returns the exit code.
 pub fn run(args: &[String]) -> i32 {
-    if let Some(code) = front(args) {
+    run_as(args, Persona::Iomark)
+}
+
+/// Run iomark invoked as `fio` with `args` (everything after the program name).
+pub fn fio(args: &[String]) -> i32 {
+    run_as(args, Persona::Fio)
+}
+
+fn run_as(args: &[String], persona: Persona) -> i32 {
+    if let Some(code) = front(args, persona) {
         return code;
     }
     // --showcmd: print the effective options as one command line, run nothing (C10)
@@ -69,13 +96,18 @@ pub fn run(args: &[String]) -> i32 {
         Ok(s) => s,
         Err(code) => return code,
     };
-    let outs = match before_running(&cmd, showcmd) {
+    let loud = cmd.notes.unwrap_or(persona == Persona::Iomark);
+    let outs = match before_running(&cmd, showcmd, loud) {
         Ok(o) => o,
         Err(code) => return code,
     };
     let signals = Signals::install();
     crate::ranks::arm(&signals.stop);
-    let note = |m: String| eprintln!("{m}");
+    let note = |m: String| {
+        if loud {
+            eprintln!("{m}")
+        }
+    };
     let root = crate::probe::Root::default();
     let (res, around) = runner::execute_around(&cmd, &signals.stop, &note, &root);
     let (mut outcome, failure) = match res {
@@ -143,13 +175,16 @@ fn place_ranks(
 
 /// The options answered before any parsing, whatever else is written: `--help`/`-h`,
 /// `--version` (fio's: the program and its version) and `--cmdhelp[=KEY]`.
-fn front(args: &[String]) -> Option<i32> {
+fn front(args: &[String], persona: Persona) -> Option<i32> {
     if args.iter().any(|a| a == "--help" || a == "-h") {
         crate::out!("{}", usage());
         return Some(crate::exit::OK);
     }
     if args.iter().any(|a| a == "--version") {
-        crate::out!("iomark {}\n", env!("CARGO_PKG_VERSION"));
+        match persona {
+            Persona::Iomark => crate::out!("iomark {}\n", env!("CARGO_PKG_VERSION")),
+            Persona::Fio => crate::out!("{}", fio_version_line()),
+        }
         return Some(crate::exit::OK);
     }
     let key = args.iter().find_map(|a| match a.as_str() {
@@ -182,9 +217,9 @@ fn cmdhelp(key: &str) -> i32 {
 }
 
 /// After parsing, before any job runs: `--warnings-fatal`, `--showcmd`, `--parse-only`,
-/// the outputs created up front ([`outputs`]) and the parse notices. `Err(code)` ends
-/// the run.
-fn before_running(cmd: &fio::FioCommand, showcmd: bool) -> Result<Outputs, i32> {
+/// the outputs created up front ([`outputs`]) and the parse notices (on stderr when
+/// `loud`, see [`Persona`]). `Err(code)` ends the run.
+fn before_running(cmd: &fio::FioCommand, showcmd: bool, loud: bool) -> Result<Outputs, i32> {
     if cmd.warnings_fatal && !cmd.notices.is_empty() {
         for n in &cmd.notices {
             eprintln!("{n}");
@@ -196,17 +231,18 @@ fn before_running(cmd: &fio::FioCommand, showcmd: bool) -> Result<Outputs, i32> 
         crate::out!("{}\n", crate::job::fio::showcmd::showcmd(cmd));
         return Err(crate::exit::OK);
     }
-    if cmd.parse_only {
-        // parse warnings are part of parsing; the report would be the only stdout
-        for n in &cmd.notices {
+    let print_notices = || {
+        for n in cmd.notices.iter().filter(|_| loud) {
             eprintln!("{n}");
         }
+    };
+    if cmd.parse_only {
+        // parse warnings are part of parsing; the report would be the only stdout
+        print_notices();
         return Err(crate::exit::OK);
     }
     let outs = outputs(cmd)?;
-    for n in &cmd.notices {
-        eprintln!("{n}");
-    }
+    print_notices();
     Ok(outs)
 }
 

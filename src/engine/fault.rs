@@ -2,8 +2,9 @@
 //! the plain-`std` I/O loops of `copy` and `tree`.
 //!
 //! Enabled only by the environment variable `IOMARK_FAULT` (documented as test-only in
-//! docs/testing.md, "Fault injection"), parsed once at startup by [`init`]. When it is unset
-//! the runners keep their plain monomorphised engines: no wrapper, no per-I/O cost.
+//! docs/testing.md, "Fault injection"), parsed once at startup by [`init`]. The registry
+//! (engine/registry.rs) wraps every engine it builds while it is set; when it is unset
+//! it hands out the plain monomorphised engines: no wrapper, no per-I/O cost.
 //!
 //! Grammar: comma-separated rules `OP:KIND@N` or `OP:KIND@N+`, where `OP` is `read`,
 //! `write` or `fsync`; `KIND` is `eio`, `enospc`, `eintr`, `eagain`, `short`,
@@ -300,6 +301,17 @@ impl<E: Engine> Faulty<E> {
             inner,
         }
     }
+
+    /// Apply the pending `corrupt` faults of these reaped completions.
+    fn corrupt_reaped(&mut self, reaped: &[Completion]) {
+        for c in reaped {
+            if let Some(p) = self.pending.get_mut(c.slot).and_then(Option::take) {
+                if p.kind == Kind::Corrupt && c.res > 0 {
+                    corrupt(p.buf, c.res as usize);
+                }
+            }
+        }
+    }
 }
 
 /// Invert the byte in the middle of the first `n` bytes at `buf`.
@@ -315,9 +327,8 @@ fn corrupt(buf: *mut u8, n: usize) {
 unsafe impl<E: Send> Send for Faulty<E> {}
 
 impl<E: Engine> Engine for Faulty<E> {
-    fn name(&self) -> &'static str {
-        self.inner.name()
-    }
+    const NAME: &'static str = E::NAME;
+    const CAPS: super::Caps = E::CAPS;
     fn depth(&self) -> usize {
         self.inner.depth()
     }
@@ -362,13 +373,16 @@ impl<E: Engine> Engine for Faulty<E> {
     fn reap(&mut self, min: usize, out: &mut Vec<Completion>) -> Result<(), IoErr> {
         let from = out.len();
         self.inner.reap(min, out)?;
-        for c in &out[from..] {
-            if let Some(p) = self.pending.get_mut(c.slot).and_then(Option::take) {
-                if p.kind == Kind::Corrupt && c.res > 0 {
-                    corrupt(p.buf, c.res as usize);
-                }
-            }
-        }
+        self.corrupt_reaped(&out[from..]);
+        Ok(())
+    }
+    fn flush(&mut self) -> Result<bool, IoErr> {
+        self.inner.flush()
+    }
+    fn wait_some(&mut self, timeout_ns: u64, out: &mut Vec<Completion>) -> Result<(), IoErr> {
+        let from = out.len();
+        self.inner.wait_some(timeout_ns, out)?;
+        self.corrupt_reaped(&out[from..]);
         Ok(())
     }
     fn sync(&mut self, file: usize, kind: SyncKind) -> Result<(), IoErr> {
@@ -377,24 +391,6 @@ impl<E: Engine> Engine for Faulty<E> {
             None => self.inner.sync(file, kind),
         }
     }
-}
-
-/// Run `$body` with `$engine` bound to `$e` as `&mut` engine: wrapped in [`Faulty`] when
-/// `IOMARK_FAULT` is set, the plain engine otherwise (two monomorphised copies, no per-I/O
-/// branch). Example: `maybe_faulty!(Psync::new(fds), |e| w.run(e, &slab, 1))`.
-#[macro_export]
-macro_rules! maybe_faulty {
-    ($engine:expr, |$e:ident| $body:expr) => {{
-        if $crate::engine::fault::enabled() {
-            let mut engine = $crate::engine::fault::Faulty::new($engine);
-            let $e = &mut engine;
-            $body
-        } else {
-            let mut engine = $engine;
-            let $e = &mut engine;
-            $body
-        }
-    }};
 }
 
 /// fio's `continue_on_error` (none, read, write, io, verify, all; `0` = none, `1` = all):
@@ -510,9 +506,8 @@ mod tests {
         seen: Vec<usize>,
     }
     impl Engine for Probe {
-        fn name(&self) -> &'static str {
-            "probe"
-        }
+        const NAME: &'static str = "probe";
+        const CAPS: crate::engine::Caps = crate::engine::psync::Psync::CAPS;
         fn depth(&self) -> usize {
             1
         }
@@ -574,13 +569,5 @@ mod tests {
             .unwrap_err()
             .contains("accepted: none"));
         assert_eq!(C::default(), C::None);
-    }
-
-    #[test]
-    fn maybe_faulty_runs_the_body_with_an_engine() {
-        let n = crate::maybe_faulty!(Probe { seen: vec![] }, |e| {
-            e.sync(0, SyncKind::Fsync).map(|_| e.depth())
-        });
-        assert_eq!(n, Ok(1));
     }
 }

@@ -366,9 +366,13 @@ impl Uring {
 }
 
 impl Engine for Uring {
-    fn name(&self) -> &'static str {
-        "io_uring"
-    }
+    const NAME: &'static str = "io_uring";
+    const CAPS: super::Caps = super::Caps {
+        queued: true,
+        no_io: false,
+        maps_files: false,
+        registers_buffers: true,
+    };
     fn depth(&self) -> usize {
         self.depth
     }

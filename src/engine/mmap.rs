@@ -64,9 +64,13 @@ impl Mmap {
 }
 
 impl Engine for Mmap {
-    fn name(&self) -> &'static str {
-        "mmap"
-    }
+    const NAME: &'static str = "mmap";
+    const CAPS: super::Caps = super::Caps {
+        queued: false,
+        no_io: false,
+        maps_files: true,
+        registers_buffers: false,
+    };
     fn depth(&self) -> usize {
         1
     }

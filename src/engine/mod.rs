@@ -3,16 +3,23 @@
 //! A worker owns one engine instance (`Send`, not shared) and a slab of aligned buffers
 //! ([`buffers::Slab`]) that never move while a request is in flight. `submit` answers
 //! `Some(bytes)` when the engine completed the request at once (psync, mmap) or `None`
-//! when it was queued (io_uring); queued requests come back through `reap` into a
-//! caller-owned vector. Workers are generic over `E: Engine`, so there is no per-I/O
-//! dynamic dispatch. Adding an engine is one file plus one match arm in the runner.
+//! when it was queued (io_uring, libaio, posixaio); queued requests come back through `reap` into a
+//! caller-owned vector. Each engine says what it can do ([`Engine::CAPS`]); the
+//! registry ([`registry`]) builds the one a job names and hands it to a generic
+//! caller, so there is no per-I/O dynamic dispatch. Adding an engine is one file plus
+//! its entry in the registry.
 
 pub mod buffers;
 pub mod fault;
 pub mod io_uring;
+pub mod libaio;
 pub mod mmap;
 pub mod null;
+pub mod posixaio;
 pub mod psync;
+pub mod registry;
+
+pub use registry::Caps;
 
 use std::os::fd::RawFd;
 
@@ -78,8 +85,14 @@ pub enum SyncKind {
 
 /// An I/O engine instance owned by one worker thread.
 pub trait Engine {
-    /// Engine name as recorded in results (`psync`, `io_uring`, `mmap`).
-    fn name(&self) -> &'static str;
+    /// Engine name as recorded in results (`psync`, `io_uring`, `libaio`, `posixaio`, `mmap`, `null`).
+    const NAME: &'static str;
+    /// What the engine can do.
+    const CAPS: Caps;
+    /// [`Engine::NAME`] of this engine.
+    fn name(&self) -> &'static str {
+        Self::NAME
+    }
     /// Most requests that may be in flight at once (1 for synchronous engines).
     fn depth(&self) -> usize;
     /// Start a request. `Ok(Some(n))`: completed now with `n` bytes; `Ok(None)`: queued,

@@ -19,9 +19,13 @@ impl Null {
 }
 
 impl Engine for Null {
-    fn name(&self) -> &'static str {
-        "null"
-    }
+    const NAME: &'static str = "null";
+    const CAPS: super::Caps = super::Caps {
+        queued: false,
+        no_io: true,
+        maps_files: false,
+        registers_buffers: false,
+    };
     fn depth(&self) -> usize {
         self.depth
     }

@@ -28,9 +28,13 @@ impl Psync {
 }
 
 impl Engine for Psync {
-    fn name(&self) -> &'static str {
-        "psync"
-    }
+    const NAME: &'static str = "psync";
+    const CAPS: super::Caps = super::Caps {
+        queued: false,
+        no_io: false,
+        maps_files: false,
+        registers_buffers: false,
+    };
     fn depth(&self) -> usize {
         1
     }

@@ -1,7 +1,11 @@
 //! `mark` presets: the CrystalDiskMark 8 / KDiskMark slots (spec/peers.md "KDiskMark
 //! preset definitions"), their expansion into tests (read, write, optional 70/30 mix) and
-//! each test's exact `iomark fileio` arguments. Pure: nothing here touches a file.
+//! each test's fileio job, built directly (no command line). Pure: nothing here
+//! touches a file.
 
+use crate::job::sysbench::{
+    Command, DataPattern, ExtraFlags, FileioJob, FsyncMode, IoMode, TestMode,
+};
 use std::path::Path;
 
 /// Access pattern of a test.
@@ -167,50 +171,70 @@ pub fn expand(preset_name: &str, mix: bool) -> Option<Vec<Test>> {
     Some(v)
 }
 
-/// Reads per write of the mix: 70 % reads (KDiskMark's default `rwmixread`).
-pub const MIX_RW_RATIO: &str = "2.3333333333";
+/// Reads per write of the mix: 70 % reads (KDiskMark's default `rwmixread`), as
+/// `--file-rw-ratio=2.3333333333` gives it.
+pub const MIX_RW_RATIO: f64 = 2.3333333333;
 
-/// The `iomark fileio` arguments (without the command word) of one test run:
-/// one file of `size` bytes in `dir`, O_DIRECT, random data, no fsync, `time_s` seconds.
-/// Q1 uses `--file-io-mode=sync` (pread/pwrite, per-I/O latency), deeper queues use
-/// io_uring with `--file-async-backlog=QD`.
-pub fn fileio_args(t: &Test, size: u64, time_s: u64, dir: &Path, json_path: &Path) -> Vec<String> {
+/// The fileio job of one test run, built directly (it is the job `iomark fileio`
+/// makes of the command line in tests/mark_compare.rs): one file of `size` bytes in
+/// `dir`, O_DIRECT, random data, no fsync, `time_s` seconds, the `--percentile=99`
+/// latency, no notes, silent. Q1 uses pread/pwrite (per-I/O latency), deeper queues
+/// io_uring with a backlog of the queue depth. It runs `run` (the caller sets
+/// `commands` for `prepare`).
+pub fn fileio_job(t: &Test, size: u64, time_s: u64, dir: &Path) -> FileioJob {
     let mode = match (t.slot.pattern, t.op) {
-        (Pattern::Seq, Op::Read) => "seqrd",
-        (Pattern::Seq, Op::Write) => "seqrewr",
-        (Pattern::Rnd, Op::Read) => "rndrd",
-        (Pattern::Rnd, Op::Write) => "rndwr",
-        (_, Op::Mix) => "rndrw",
+        (Pattern::Seq, Op::Read) => TestMode::Seqrd,
+        (Pattern::Seq, Op::Write) => TestMode::Seqrewr,
+        (Pattern::Rnd, Op::Read) => TestMode::Rndrd,
+        (Pattern::Rnd, Op::Write) => TestMode::Rndwr,
+        (_, Op::Mix) => TestMode::Rndrw,
     };
-    let mut a = vec![
-        "--file-num=1".to_string(),
-        format!("--file-total-size={size}"),
-        format!("--file-block-size={}", t.slot.block),
-        format!("--file-test-mode={mode}"),
-    ];
-    if t.slot.qd > 1 {
-        a.push("--file-io-mode=async".into());
-        a.push(format!("--file-async-backlog={}", t.slot.qd));
+    let (io_mode, async_backlog) = if t.slot.qd > 1 {
+        (IoMode::Async, t.slot.qd)
     } else {
-        a.push("--file-io-mode=sync".into());
+        (IoMode::Sync, 128)
+    };
+    FileioJob {
+        commands: vec![Command::Run],
+        file_num: 1,
+        block_size: t.slot.block,
+        total_size: size,
+        test_mode: Some(mode),
+        io_mode,
+        async_backlog,
+        extra_flags: ExtraFlags {
+            direct: true,
+            ..ExtraFlags::default()
+        },
+        fsync_freq: 0,
+        fsync_all: false,
+        fsync_end: false,
+        fsync_mode: FsyncMode::Fsync,
+        merged_requests: 0,
+        rw_ratio: MIX_RW_RATIO,
+        threads: t.slot.threads,
+        time_limit: time_s,
+        event_limit: 0,
+        rate: 0,
+        report_interval: 0,
+        report_checkpoints: vec![],
+        percentile: 99,
+        histogram: false,
+        rand_seed: 0,
+        validate: false,
+        forced_shutdown: None,
+        debug: false,
+        verbosity: 0,
+        dir: dir.to_path_buf(),
+        json: None,
+        plot: None,
+        samples: false,
+        // fio's (and so KDiskMark's) reaping: one completion, then refill its slot
+        reap_max: 1,
+        data: DataPattern::Random,
+        notes: false,
+        argv: vec![],
     }
-    a.extend([
-        "--file-extra-flags=direct".to_string(),
-        "--file-fsync-freq=0".into(),
-        "--file-fsync-end=off".into(),
-        format!("--file-rw-ratio={MIX_RW_RATIO}"),
-        format!("--threads={}", t.slot.threads),
-        format!("--time={time_s}"),
-        "--events=0".into(),
-        format!("--file-dir={}", dir.display()),
-        "--file-data=random".into(),
-        "--percentile=99".into(),
-        "--notes=off".into(),
-        "--verbosity=0".into(),
-        format!("--json={}", json_path.display()),
-        "run".into(),
-    ]);
-    a
 }
 
 /// The largest block (request) size of `tests`, bytes (0 for no tests).

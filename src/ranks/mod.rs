@@ -414,14 +414,14 @@ pub fn start_line() {
 
 /// The end of the process with exit code `code`: a rank that never concluded (it
 /// stopped before its result) concludes with a failed one, so rank 0 never waits for it;
-/// rank 0 turns a successful code into 1 when another rank failed, saying which; MPI is
-/// finalized. Without a session: `code`.
-pub fn close(code: i32) -> i32 {
-    let Some(s) = current() else {
-        return code;
-    };
+/// every rank waits for rank 0 to have printed all; MPI is finalized. Returns, on rank
+/// 0 whose own `code` is 0, the failure of another rank (the caller says it and exits
+/// 1); otherwise, and without a session, `None`.
+pub fn close(code: i32) -> Option<String> {
+    let s = current()?;
     if !s.concluded.load(Ordering::SeqCst) {
-        let mut i = crate::result::Inputs::new("", &[], if code == 0 { Status::Ok } else { Status::Failed });
+        let status = if code == 0 { Status::Ok } else { Status::Failed };
+        let mut i = crate::result::Inputs::new("", &[], status);
         i.error = (code != 0).then(|| format!("ended with exit code {code} before its result"));
         let _ = s.conclude(&crate::result::build(i), false);
     }
@@ -430,11 +430,5 @@ pub fn close(code: i32) -> i32 {
     // the first non-zero exit cannot cut rank 0's report short
     s.net.barrier();
     s.net.finalize();
-    match failure {
-        Some(f) if code == crate::exit::OK => {
-            eprintln!("iomark: {f}");
-            crate::exit::FAILED
-        }
-        _ => code,
-    }
+    failure.filter(|_| code == 0)
 }

@@ -500,3 +500,6 @@ mod tests {
         assert!(import("hello", "x").is_none());
     }
 }
+
+#[cfg(test)]
+mod fio_reports;

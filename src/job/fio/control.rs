@@ -214,8 +214,7 @@ pub fn finish_control(c: &mut Control, job: &str) -> Vec<String> {
 }
 
 /// Checks that need the whole job: `Err(why)` names the option and what is accepted.
-/// `queued`: the job's engine queues requests (io_uring, and libaio/posixaio that run
-/// on it).
+/// `queued`: the job's engine queues requests (io_uring, libaio, posixaio).
 pub fn validate_control(c: &Control, queued: bool) -> Result<(), String> {
     if !c.ss_dur.is_zero() {
         let n = c.ss_dur.as_nanos() / c.ss_interval.as_nanos().max(1);

@@ -270,12 +270,12 @@ pub(crate) fn small(max: u32) -> impl Fn(&str) -> Result<u32, String> {
 }
 
 /// Cross-key checks of this module (fio's rules), as a one-line reason.
-pub fn validate(x: &PrioNumaDedupeOpts, engine_is_uring: bool, engine: &str) -> Result<(), String> {
+pub fn validate(x: &PrioNumaDedupeOpts, per_io_prio: bool, engine: &str) -> Result<(), String> {
     if x.cmdprio_percentage.is_some() && x.cmdprio_bssplit.is_some() {
         return Err("cmdprio_percentage and cmdprio_bssplit exclude each other".into());
     }
     if let Some(k) = x.uses_cmdprio() {
-        if !engine_is_uring {
+        if !per_io_prio {
             return Err(format!(
                 "{k} is an option of ioengine=io_uring or libaio (per-I/O priorities), not of ioengine={engine}"
             ));

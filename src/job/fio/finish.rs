@@ -29,6 +29,7 @@ fn settle(job: &mut FioJob, notices: &mut Vec<String>) {
     if job.more.verify.is_none() && !job.more.verify_pattern.is_empty() {
         job.more.verify = Some(VerifyKind::Pattern);
     }
+    clamp_verify_interval(job);
     for n in crate::job::fio::control::finish_control(&mut job.control, &job.name) {
         if !notices.contains(&n) {
             notices.push(n);
@@ -36,9 +37,23 @@ fn settle(job: &mut FioJob, notices: &mut Vec<String>) {
     }
 }
 
+/// fio's fixup (init.c): a `verify_interval` larger than the smallest write block is
+/// that block size ("must be smaller or equal to the write size"), else larger than the
+/// smallest read block of a job that reads, that read block size.
+fn clamp_verify_interval(job: &mut FioJob) {
+    let Some(iv) = job.more.x.verify_interval else {
+        return;
+    };
+    let (w, r) = (job.bs_write.min(), job.bs_read.min());
+    if iv > w {
+        job.more.x.verify_interval = Some(w);
+    } else if job.rw.reads() && iv > r {
+        job.more.x.verify_interval = Some(r);
+    }
+}
+
 /// Every check of a whole job, in order; the first that fails is the reason.
 fn validate(job: &FioJob) -> Result<(), String> {
-    let uring = job.engine == EngineKind::IoUring;
     check_amount(job)?;
     check_verify(job)?;
     crate::job::fio::keys_verify::validate_extra(job)?;
@@ -46,8 +61,22 @@ fn validate(job: &FioJob) -> Result<(), String> {
         return Err("readonly=1 forbids a job that writes (rw=read or randread only)".into());
     }
     check_io_uring_keys(job)?;
-    crate::job::fio::control::validate_control(&job.control, uring)?;
-    crate::job::fio::extra::validate(&job.extra, uring, job.engine.name())?;
+    if job.more.userspace_reap && job.engine != EngineKind::Libaio {
+        return Err(format!(
+            "userspace_reap is an option of ioengine=libaio, not of ioengine={}",
+            job.engine.name()
+        ));
+    }
+    let logs =
+        job.more.bw_log.is_some() || job.more.iops_log.is_some() || job.more.lat_log.is_some();
+    if logs && !job.more.per_job_logs && job.numjobs > 1 {
+        return Err(format!(
+            "per_job_logs=0 with numjobs={}: the threads would share one log file, which iomark does not merge; use per_job_logs=1 (PREFIX_bw.N.log)",
+            job.numjobs
+        ));
+    }
+    crate::job::fio::control::validate_control(&job.control, job.engine.queues())?;
+    crate::job::fio::extra::validate(&job.extra, job.engine.per_io_prio(), job.engine.name())?;
     for bs in [&job.bs_read, &job.bs_write] {
         if job.direct && bs.min() % 512 != 0 {
             return Err(format!(

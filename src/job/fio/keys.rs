@@ -161,6 +161,9 @@ pub struct JobMore {
     pub iodepth_batch_complete_max: u32,
     /// `iodepth_low` (accepted; the queue is refilled whenever a slot frees)
     pub iodepth_low: u32,
+    /// `userspace_reap` (libaio): read completions from the kernel's mapped ring when
+    /// `iodepth_batch_complete_min=0`, spinning instead of io_getevents
+    pub userspace_reap: bool,
     /// `sync`: open with O_SYNC
     pub sync_io: bool,
     /// `fdatasync`: fdatasync after every N writes
@@ -207,6 +210,9 @@ pub struct JobMore {
     pub iops_avg_time: u64,
     /// `log_offset`: logs carry the offset column
     pub log_offset: bool,
+    /// `per_job_logs` (default on): log names carry the thread number
+    /// (`PREFIX_bw.N.log`); off, `PREFIX_bw.log`
+    pub per_job_logs: bool,
     /// `percentile_list` (percent values)
     pub percentile_list: Option<Vec<f64>>,
     /// `lat_percentiles`: report total-latency percentiles
@@ -258,6 +264,7 @@ impl Default for JobMore {
             iodepth_batch_complete_min: 1,
             iodepth_batch_complete_max: 0,
             iodepth_low: 0,
+            userspace_reap: false,
             sync_io: false,
             fdatasync: 0,
             fsync_on_close: false,
@@ -280,6 +287,7 @@ impl Default for JobMore {
             bw_avg_time: 500,
             iops_avg_time: 500,
             log_offset: false,
+            per_job_logs: true,
             percentile_list: None,
             lat_percentiles: false,
             clat_percentiles: true,

@@ -26,6 +26,10 @@ pub struct VerifyErrorOpts {
     pub verify_dump: bool,
     /// `verify_async`: fio's verifier threads; iomark verifies inline (notice)
     pub verify_async: u32,
+    /// `experimental_verify`: fio re-creates the offsets to verify instead of logging
+    /// them; iomark verifies from its record of the blocks written either way, so the
+    /// blocks verified are the same
+    pub experimental_verify: bool,
     /// `ignore_error`: errno lists (read, write, verify) that `continue_on_error` goes on
     /// after; `None`: fio's default list (EIO, EILSEQ). The verify list has no effect
     /// (a notice says so): `continue_on_error` and `verify_fatal` decide
@@ -55,6 +59,7 @@ impl Default for VerifyErrorOpts {
             verify_write_sequence: None,
             verify_dump: false,
             verify_async: 0,
+            experimental_verify: false,
             ignore_error: [None, None, None],
             error_dump: false,
             fill_device: false,
@@ -201,9 +206,9 @@ pub fn validate_extra(job: &crate::job::fio::FioJob) -> Result<(), String> {
     if x.fill_device && job.engine == EngineKind::Mmap {
         return Err("fill_device=1 writes until ENOSPC, which a mapping cannot do: use ioengine psync or io_uring".into());
     }
-    if x.atomic && matches!(job.engine, EngineKind::Mmap | EngineKind::Null) {
+    if x.atomic && matches!(job.engine, EngineKind::Mmap | EngineKind::Null | EngineKind::Posixaio) {
         return Err(format!(
-            "atomic=1 issues RWF_ATOMIC writes: it needs ioengine psync or io_uring/libaio (ioengine={})",
+            "atomic=1 issues RWF_ATOMIC writes: it needs ioengine psync, io_uring or libaio (ioengine={})",
             job.engine.name()
         ));
     }

@@ -187,8 +187,12 @@ impl RwMode {
 pub enum EngineKind {
     /// pread/pwrite (`psync`, `sync`, `pvsync`)
     Psync,
-    /// io_uring (`io_uring`, `libaio`, `posixaio`)
+    /// io_uring
     IoUring,
+    /// Linux native AIO (io_submit/io_getevents)
+    Libaio,
+    /// the C library's POSIX AIO (aio_read/aio_write/aio_suspend)
+    Posixaio,
     /// whole-file mappings
     Mmap,
     /// no I/O at all
@@ -201,9 +205,23 @@ impl EngineKind {
         match self {
             EngineKind::Psync => "psync",
             EngineKind::IoUring => "io_uring",
+            EngineKind::Libaio => "libaio",
+            EngineKind::Posixaio => "posixaio",
             EngineKind::Mmap => "mmap",
             EngineKind::Null => "null",
         }
+    }
+    /// Queues requests (io_uring, libaio, posixaio): `iodepth` requests in flight, submit
+    /// and completion timed apart (slat/clat).
+    pub fn queues(self) -> bool {
+        matches!(
+            self,
+            EngineKind::IoUring | EngineKind::Libaio | EngineKind::Posixaio
+        )
+    }
+    /// Carries a priority per request (fio's cmdprio_* options: io_uring and libaio).
+    pub fn per_io_prio(self) -> bool {
+        matches!(self, EngineKind::IoUring | EngineKind::Libaio)
     }
 }
 
@@ -494,8 +512,16 @@ pub struct FioCommand {
     /// with exit 2 instead of being printed and run past; notices printed while the jobs
     /// run stay notices
     pub warnings_fatal: bool,
+    /// `--max-jobs=N` (fio's): more jobs than N (numjobs counted) is an error
+    pub max_jobs: Option<u32>,
+    /// `--notes`: print the notices on stderr even when invoked as `fio` (None: the
+    /// front end's default, on for `iomark run`, off for the fio persona)
+    pub notes: Option<bool>,
 }
 
 /// The kernel's io_uring ring size limit (IORING_MAX_ENTRIES, include/uapi/linux/io_uring.h
 /// and io_uring/io_uring.c): a larger `iodepth` cannot be set up.
 pub const IORING_MAX_ENTRIES: u32 = 32_768;
+
+#[cfg(test)]
+mod tests;

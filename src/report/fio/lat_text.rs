@@ -1,6 +1,6 @@
 //! Latency blocks of the text report in the layout of fio 3.33 text report
 //! (`display_lat`, `show_clat_percentiles` and `nsec_to_usec` / `nsec_to_msec` of fio's
-//! `stat.c` / `stat.h`; checked against fio 3.33's output, see tests/fio_text.rs):
+//! `stat.c` / `stat.h`; checked against fio 3.33's output, see tests/it/fio_compat/text.rs):
 //!
 //! - `slat`/`clat`/` lat` lines: usec when min > 2000 ns, max > 99 999 ns and stdev >
 //!   1000 ns; msec when min > 2 000 000, max > 99 999 999 and stdev > 1 000 000 (ns);

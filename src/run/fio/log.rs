@@ -1,7 +1,7 @@
 //! fio's per-job log files (`write_bw_log`, `write_iops_log`, `write_lat_log`), one set
 //! per job thread, named like fio: `PREFIX_bw.N.log`, `PREFIX_iops.N.log`,
 //! `PREFIX_lat.N.log`, `PREFIX_clat.N.log`, `PREFIX_slat.N.log` (N = thread number
-//! from 1; PREFIX defaults to the job name). Lines are fio 3.x's:
+//! from 1, none with `per_job_logs=0`; PREFIX defaults to the job name). Lines are fio 3.x's:
 //! `time_ms, value, ddir, bs, prio` — with `log_offset=1` the offset comes before prio
 //! (`time_ms, value, ddir, bs, offset, prio`); ddir 0 = read, 1 = write; prio is 1 for
 //! an I/O of the realtime class, else 0, or with `log_prio=1` the I/O's ioprio value as
@@ -36,6 +36,8 @@ pub struct LogSpec {
     pub offset: bool,
     /// `log_prio`: the prio column is the I/O's ioprio in hex
     pub prio: bool,
+    /// `per_job_logs=0`: the thread number is not part of the name ([`LogSpec::path`])
+    pub shared: bool,
 }
 
 #[derive(Default, Clone, Copy)]
@@ -74,7 +76,17 @@ impl LogSpec {
             avg_msec: m.log_avg_msec,
             offset: m.log_offset,
             prio: job.extra.log_prio,
+            shared: !m.per_job_logs,
         })
+    }
+
+    /// One log's file: [`log_path`], or `DIR/PREFIX_KIND.log` with `per_job_logs=0`.
+    fn path(&self, dir: &Path, prefix: &str, kind: &str, thread: u32) -> PathBuf {
+        if self.shared {
+            dir.join(format!("{prefix}_{kind}.log"))
+        } else {
+            log_path(dir, prefix, kind, thread)
+        }
     }
 
     /// The files of thread `thread` (0-based) of job `job` in `dir`.
@@ -87,7 +99,7 @@ impl LogSpec {
         ] {
             if let Some(pre) = p {
                 let pre = if pre.is_empty() { job } else { pre.as_str() };
-                v.extend(kinds.iter().map(|k| log_path(dir, pre, k, thread)));
+                v.extend(kinds.iter().map(|k| self.path(dir, pre, k, thread)));
             }
         }
         v
@@ -119,7 +131,7 @@ impl Logs {
                 Some(pre) => {
                     let pre = if pre.is_empty() { job } else { pre.as_str() };
                     Ok(Some(
-                        Output::create(&log_path(dir, pre, kind, thread))?.stage()?,
+                        Output::create(&spec.path(dir, pre, kind, thread))?.stage()?,
                     ))
                 }
             }
@@ -287,6 +299,7 @@ mod tests {
             avg_msec: 100,
             offset: false,
             prio: false,
+            shared: false,
         };
         let mut l = Logs::create(&spec, "job", 0, d.path()).unwrap();
         // window [0,100): two 4 KiB reads of 1000 and 3000 ns; window [100,200): one write
@@ -319,6 +332,21 @@ mod tests {
         assert_eq!(s, "3, 1000, 1, 4096, 12288, 0\n");
         let s = std::fs::read_to_string(d.path().join("p_slat.2.log")).unwrap();
         assert_eq!(s, "3, 100, 1, 4096, 12288, 0\n");
+    }
+
+    #[test]
+    fn shared_logs_have_no_thread_number() {
+        let d = tempfile::tempdir().unwrap();
+        let spec = LogSpec {
+            bw: Some("s".into()),
+            shared: true,
+            ..Default::default()
+        };
+        let mut l = Logs::create(&spec, "job", 0, d.path()).unwrap();
+        l.io(3, 0, 4096, 0, None, 900, 1000);
+        l.finish().unwrap();
+        assert!(d.path().join("s_bw.log").exists());
+        assert!(!d.path().join("s_bw.1.log").exists());
     }
 
     #[test]

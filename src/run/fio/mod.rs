@@ -23,7 +23,8 @@ pub(crate) mod thread;
 pub mod trim;
 
 use crate::engine::io_uring::{self};
-use crate::job::fio::{EngineKind, FioCommand};
+use crate::engine::registry::Kind;
+use crate::job::fio::FioCommand;
 use crate::run::worker::Live;
 use crate::files::dataset::{self, FileSpec, FilesError};
 use crate::files::strerror;
@@ -33,9 +34,9 @@ use thiserror::Error;
 
 pub use crate::run::fio::plan::format_filename;
 pub(crate) use crate::run::fio::plan::Plan;
-pub(crate) use crate::run::fio::plan::{files_for, plan};
+pub(crate) use crate::run::fio::plan::{engine_of, files_for, plan};
 pub use crate::run::fio::stats::RunOutcome;
-pub(crate) use crate::run::fio::thread::{block_sizes, io_why, start_thread};
+pub(crate) use crate::run::fio::thread::{block_sizes, io_why, start_thread, submit_batch};
 
 /// Offsets span of a null-engine job without `size`, bytes (nothing is touched).
 pub const NULL_DEFAULT_SIZE: u64 = 1 << 30;
@@ -217,38 +218,54 @@ pub fn status_line(iv: &crate::result::Interval, reads: u64, writes: u64) -> Str
     )
 }
 
-/// io_uring permission, checked once before any file is touched (issue 3 item 1):
-/// refused with `--engine-strict`, else a warning that io_uring jobs run on psync.
-fn check_io_uring(cmd: &FioCommand, note: &(dyn Fn(String) + Sync)) -> Result<(), RunError> {
-    let Some(j) = cmd.jobs.iter().find(|j| j.engine == EngineKind::IoUring) else {
-        return Ok(());
-    };
-    let Err(e) = io_uring::probe_os() else {
-        return Ok(());
-    };
-    let why = io_uring::unavailable_why(&e);
-    if cmd.engine_strict {
-        return Err(RunError::Engine {
-            job: j.name.clone(),
-            engine: "io_uring",
-            why: format!("{why} (--engine-strict: no fallback to psync)"),
-        });
-    }
-    note(format!(
-        "warning: {why}; io_uring jobs run on psync instead (--engine-strict makes this an error)"
-    ));
-    if let Some(k) = cmd.jobs.iter().find_map(|j| j.extra.uses_cmdprio()) {
+/// Each engine's availability, checked once before any file is touched (issue 3 item
+/// 1): libaio refused (no fallback: a libaio job measures libaio); io_uring refused with
+/// `--engine-strict`, else a warning that io_uring jobs run on psync.
+fn check_engines(
+    cmd: &FioCommand,
+    kinds: &[Kind],
+    note: &(dyn Fn(String) + Sync),
+) -> Result<(), RunError> {
+    let mut seen: Vec<Kind> = Vec::new();
+    for (j, &k) in cmd.jobs.iter().zip(kinds) {
+        if seen.contains(&k) {
+            continue;
+        }
+        seen.push(k);
+        let Err(e) = k.available() else {
+            continue;
+        };
+        if k == Kind::Libaio {
+            return Err(RunError::Engine {
+                job: j.name.clone(),
+                engine: k.name(),
+                why: crate::engine::libaio::setup_why(&e, 1),
+            });
+        }
+        let why = io_uring::unavailable_why(&e);
+        if cmd.engine_strict {
+            return Err(RunError::Engine {
+                job: j.name.clone(),
+                engine: k.name(),
+                why: format!("{why} (--engine-strict: no fallback to psync)"),
+            });
+        }
         note(format!(
-            "warning: {k} has no effect on psync: requests run with the thread's priority"
+            "warning: {why}; io_uring jobs run on psync instead (--engine-strict makes this an error)"
         ));
+        if let Some(k) = cmd.jobs.iter().find_map(|j| j.extra.uses_cmdprio()) {
+            note(format!(
+                "warning: {k} has no effect on psync: requests run with the thread's priority"
+            ));
+        }
     }
     Ok(())
 }
 
 /// Device safety: every job that writes is checked before any file is created; the
 /// NUMA nodes named by a job must exist here.
-fn guard_jobs(cmd: &FioCommand) -> Result<(), RunError> {
-    for j in &cmd.jobs {
+fn guard_jobs(cmd: &FioCommand, kinds: &[Kind]) -> Result<(), RunError> {
+    for (j, k) in cmd.jobs.iter().zip(kinds) {
         let policy = crate::files::guard::WritePolicy {
             allow_destructive: cmd.allow_destructive_write.clone(),
             allow_mounted_write: j.allow_mounted_write,
@@ -257,9 +274,9 @@ fn guard_jobs(cmd: &FioCommand) -> Result<(), RunError> {
         for t in 0..j.numjobs {
             let files = files_for(j, t)?;
             // mmap maps files read-write, so it opens them with write access too
-            let writes = j.rw.writes() || j.rw.trims() || j.engine == EngineKind::Mmap;
+            let writes = j.rw.writes() || j.rw.trims() || k.caps().maps_files;
             dataset::guard(&files.0, writes, &policy)?;
-            if j.engine != EngineKind::Null {
+            if !k.caps().no_io {
                 dataset::check_generated(&files.0, writes)?;
             }
             if let Some(spec) = crate::run::fio::log::LogSpec::of(j) {
@@ -309,13 +326,19 @@ fn make_plans(cmd: &FioCommand, note: &(dyn Fn(String) + Sync)) -> Result<Vec<Ve
 }
 
 /// The checks that need no file (space, O_DIRECT, alignment, `allow_file_create`).
-fn check_files(cmd: &FioCommand, plans: &[Vec<Plan>], note: &(dyn Fn(String) + Sync)) -> Result<(), RunError> {
+fn check_files(
+    cmd: &FioCommand,
+    plans: &[Vec<Plan>],
+    kinds: &[Kind],
+    note: &(dyn Fn(String) + Sync),
+) -> Result<(), RunError> {
     let checks: Vec<(&[FileSpec], bool, Vec<u64>)> = cmd
         .jobs
         .iter()
         .zip(plans)
-        .filter(|(j, _)| j.engine != EngineKind::Null)
-        .flat_map(|(j, ps)| {
+        .zip(kinds)
+        .filter(|(_, k)| !k.caps().no_io)
+        .flat_map(|((j, ps), _)| {
             let mut sizes = block_sizes(&j.bs_read);
             sizes.extend(block_sizes(&j.bs_write));
             ps.iter()
@@ -324,16 +347,16 @@ fn check_files(cmd: &FioCommand, plans: &[Vec<Plan>], note: &(dyn Fn(String) + S
         .collect();
     dataset::preflight(&checks)?;
     // direct=1: offsets (and block sizes on block devices) against the logical block size
-    for (j, ps) in cmd.jobs.iter().zip(plans) {
-        if j.engine != EngineKind::Null {
+    for ((j, ps), k) in cmd.jobs.iter().zip(plans).zip(kinds) {
+        if !k.caps().no_io {
             crate::run::fio::align::check(j, ps)?;
             if let Some(w) = crate::run::fio::align::rmw_warning(j, ps) {
                 note(w);
             }
         }
     }
-    for (j, ps) in cmd.jobs.iter().zip(plans) {
-        if !j.more.x.allow_file_create && j.engine != EngineKind::Null {
+    for ((j, ps), k) in cmd.jobs.iter().zip(plans).zip(kinds) {
+        if !j.more.x.allow_file_create && !k.caps().no_io {
             for p in ps {
                 let paths: Vec<&Path> = p.files.iter().map(|f| f.path.as_path()).collect();
                 crate::run::fio::errors::check_allow_create(&paths).map_err(|why| RunError::Refused {
@@ -348,9 +371,14 @@ fn check_files(cmd: &FioCommand, plans: &[Vec<Plan>], note: &(dyn Fn(String) + S
 
 /// Lay out the files, then check that `atomic=1` files take RWF_ATOMIC writes of the
 /// job's sizes, before any I/O.
-fn lay_out(cmd: &FioCommand, plans: &[Vec<Plan>], note: &(dyn Fn(String) + Sync)) -> Result<(), RunError> {
-    for (j, ps) in cmd.jobs.iter().zip(plans) {
-        if j.engine == EngineKind::Null {
+fn lay_out(
+    cmd: &FioCommand,
+    plans: &[Vec<Plan>],
+    kinds: &[Kind],
+    note: &(dyn Fn(String) + Sync),
+) -> Result<(), RunError> {
+    for ((j, ps), k) in cmd.jobs.iter().zip(plans).zip(kinds) {
+        if k.caps().no_io {
             continue;
         }
         for p in ps {
@@ -438,11 +466,12 @@ pub fn execute(
 ) -> Result<RunOutcome, RunError> {
     let clock = crate::run::clock();
     let (groups, report_gid) = groups(cmd);
-    check_io_uring(cmd, note)?;
-    guard_jobs(cmd)?;
+    let kinds = cmd.jobs.iter().map(engine_of).collect::<Result<Vec<Kind>, _>>()?;
+    check_engines(cmd, &kinds, note)?;
+    guard_jobs(cmd, &kinds)?;
     let plans = make_plans(cmd, note)?;
-    check_files(cmd, &plans, note)?;
-    lay_out(cmd, &plans, note)?;
+    check_files(cmd, &plans, &kinds, note)?;
+    lay_out(cmd, &plans, &kinds, note)?;
     // many hosts (src/ranks/): every rank has laid out its files; the I/O starts together
     crate::ranks::start_line();
     let ctx = group::RunCtx {
@@ -526,3 +555,6 @@ mod tests {
         assert_eq!(p.errno(), 0);
     }
 }
+
+#[cfg(test)]
+mod execute_tests;

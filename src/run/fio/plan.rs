@@ -3,7 +3,8 @@
 //! byte limit and seed, resolved once from the job before the thread starts.
 
 use crate::run::fio::*;
-use crate::job::fio::{EngineKind, FioJob, SizeSpec};
+use crate::engine::registry::Kind;
+use crate::job::fio::{FioJob, SizeSpec};
 use crate::files::dataset::{self, FileSpec, FilesError};
 use std::path::{Path, PathBuf};
 
@@ -11,6 +12,8 @@ use std::path::{Path, PathBuf};
 #[derive(Clone, Debug)]
 pub(crate) struct Plan {
     pub job: FioJob,
+    /// the engine it runs on
+    pub engine: Kind,
     pub files: Vec<FileSpec>,
     /// I/O region of each file: (first byte, length), bytes
     pub regions: Vec<(u64, u64)>,
@@ -107,7 +110,7 @@ pub(crate) fn files_for(job: &FioJob, t: u32) -> Result<(Vec<FileSpec>, Vec<Regi
                 Some(e) => (e as f64 * pc / 100.0) as u64,
                 None => return Err(no_size(p)),
             },
-            (None, None) if job.engine == EngineKind::Null => NULL_DEFAULT_SIZE,
+            (None, None) if engine_of(job)?.caps().no_io => NULL_DEFAULT_SIZE,
             (None, None) => match existing {
                 Some(e) => e,
                 // fill_device: the region is the free space (fill_region below), so a
@@ -147,6 +150,16 @@ pub(crate) fn files_for(job: &FioJob, t: u32) -> Result<(Vec<FileSpec>, Vec<Regi
         regions.push((start, len));
     }
     Ok((out, regions))
+}
+
+/// The engine `job` runs on: the registry's engine of the job's engine name.
+pub(crate) fn engine_of(job: &FioJob) -> Result<Kind, RunError> {
+    let name = job.engine.name();
+    Kind::named(name).ok_or_else(|| RunError::Engine {
+        job: job.name.clone(),
+        engine: name,
+        why: "no such engine in this build".into(),
+    })
 }
 
 pub(crate) fn plan(job: &FioJob, t: u32, global_index: u64) -> Result<Plan, RunError> {
@@ -205,6 +218,7 @@ pub(crate) fn plan(job: &FioJob, t: u32, global_index: u64) -> Result<Plan, RunE
     let seed = base_seed.wrapping_add(global_index.wrapping_mul(0x1_0000_0001));
     Ok(Plan {
         job: job.clone(),
+        engine: engine_of(job)?,
         files,
         regions,
         align,

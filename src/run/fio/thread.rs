@@ -1,24 +1,23 @@
 //! One job thread of `iomark run` (see [`crate::run::fio`]): start delay, priorities and
-//! NUMA binding, a private descriptor table, opening its files, building the engine
-//! (io_uring with the job's ring options, psync, mmap, null) and driving the worker;
-//! its CPU time. The coordinator in [`crate::run::fio::execute`] spawns these.
+//! NUMA binding, a private descriptor table, opening its files, asking the registry
+//! for the engine (io_uring with the job's ring options, libaio, posixaio, psync, mmap, null) and
+//! driving the worker; its CPU time. The coordinator in [`crate::run::fio::execute`] spawns these.
 
-use crate::engine::buffers::Slab;
-use crate::engine::io_uring::{self, Uring};
-use crate::engine::mmap::Mmap;
-use crate::engine::null::Null;
-use crate::engine::psync::Psync;
-use crate::engine::IoErr;
-use crate::files::dataset::{self};
-use crate::files::strerror;
-use crate::job::fio::{EngineKind, FioJob};
-use crate::result::job::{EffectiveJob, JobRecord};
-use crate::run::fio::log::{LogSpec, Logs};
 use crate::run::fio::*;
+use crate::engine::buffers::Slab;
+use crate::engine::io_uring;
+use crate::engine::registry::{self, Drive, NativeAio, Refused, Ring, Spec};
+use crate::engine::{Engine, IoErr};
+use crate::job::fio::FioJob;
+use crate::result::job::{EffectiveJob, JobRecord};
+use crate::stats::cpu::{CpuTimes, Who};
 use crate::run::gen::Rng;
+use crate::run::fio::log::{LogSpec, Logs};
+use crate::run::worker::thread::{depth_on, registered};
 use crate::run::worker::{fill_buf, Live, Worker};
 use crate::stats::clock::Clock;
-use crate::stats::cpu::{CpuTimes, Who};
+use crate::files::dataset::{self};
+use crate::files::strerror;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
@@ -42,10 +41,8 @@ pub(crate) fn run_thread(
     warn: &(dyn Fn(String) + Sync),
     live: Option<&Live>,
 ) -> Result<JobRecord, RunError> {
-    // every descriptor of this thread is opened below and closed with it: a private
-    // table makes each pread/pwrite skip the kernel's file reference count (fio's
-    // jobs are processes, whose table is never shared)
-    crate::engine::private_fd_table();
+    // every descriptor of this thread is opened below and closed with it
+    crate::run::worker::thread::enter();
     let c0 = CpuTimes::now(Who::Thread);
     let w0 = std::time::Instant::now();
     let (mut rec, failed) = run_thread_io(plan, clock, stop, warn, live)?;
@@ -72,10 +69,23 @@ pub(crate) fn run_thread(
     Ok(rec)
 }
 
-/// The thread's I/O buffers, filled with the job's buffer content.
-fn slab_for(plan: &Plan, depth: usize) -> Slab {
-    let (job, m) = (&plan.job, &plan.job.more);
+/// Run one thread of a job: open files, build the engine (engine/registry.rs), drive it.
+pub(crate) fn run_thread_io(
+    plan: &Plan,
+    clock: &Clock,
+    stop: &AtomicBool,
+    _warn: &(dyn Fn(String) + Sync),
+    live: Option<&Live>,
+) -> Result<(JobRecord, Option<RunError>), RunError> {
+    let job = &plan.job;
+    let m = &job.more;
+    let caps = plan.engine.caps();
     let max_bs = job.bs_read.max().max(job.bs_write.max()) as usize;
+    let depth = if caps.queued {
+        job.iodepth as usize
+    } else {
+        1
+    };
     let mut slab = Slab::new(depth, max_bs);
     let mut rng = Rng::new(plan.seed ^ 0x5151);
     for b in &mut slab.bufs {
@@ -86,165 +96,151 @@ fn slab_for(plan: &Plan, depth: usize) -> Slab {
             m.buffer_compress_percentage,
         );
     }
-    slab
-}
-
-/// The thread's `write_bw_log` / `write_iops_log` / `write_lat_log` files, if asked.
-fn logs_for(plan: &Plan) -> Result<Option<Logs>, RunError> {
-    let job = &plan.job;
-    let Some(spec) = LogSpec::of(job) else {
-        return Ok(None);
-    };
-    let logs = Logs::create(&spec, &job.name, plan.thread, Path::new("."))
-        .map_err(|source| FilesError::Output {
-            what: "log file",
-            source,
-        })?;
-    Ok(Some(logs))
-}
-
-/// fadvise_hint (fio default 1): random or sequential read-ahead advice per open file
-/// or block device, as fio gives it at every open; advice only, so a refusal (a
-/// character device) is ignored, as fio goes on after its one-line warning. With
-/// `invalidate` on a buffered job, the files' cached pages are dropped too.
-fn advise(plan: &Plan, fds: &[std::os::fd::RawFd], advice: Option<i32>) {
-    let (job, m) = (&plan.job, &plan.job.more);
-    if let Some(a) = advice {
-        for &fd in fds {
-            // SAFETY: advice on an open descriptor; offset 0, len 0 = the whole file.
-            unsafe { libc::posix_fadvise(fd, 0, 0, a) };
-        }
-    }
-    if m.invalidate && !job.direct {
-        for &fd in fds {
-            // SAFETY: advice on an open descriptor; failure only means the cache stays.
-            unsafe { libc::posix_fadvise(fd, 0, 0, libc::POSIX_FADV_DONTNEED) };
-        }
-    }
-}
-
-type Ran = (JobRecord, Option<RunError>);
-
-/// Drive the worker over io_uring with the job's ring options (psync when io_uring is
-/// denied: `execute` already warned once, or refused with --engine-strict).
-fn run_uring(
-    plan: &Plan,
-    w: &mut Worker,
-    slab: &Slab,
-    fds: Vec<std::os::fd::RawFd>,
-    depth: usize,
-) -> Result<Ran, RunError> {
-    let job = &plan.job;
-    // atomic=1: RWF_ATOMIC on every write (checked by the statx preflight in `execute`)
-    let atomic_flags = if job.more.x.atomic {
-        libc::RWF_ATOMIC
-    } else {
-        0
-    };
-    if io_uring::probe().is_err() {
-        let e = Psync::new(fds).write_flags(atomic_flags);
-        return Ok(crate::maybe_faulty!(e, |e| w.run(e, slab, 1)));
-    }
-    let bufs: Vec<(*mut u8, usize)> = slab.bufs.iter().map(|b| (b.ptr(), b.len())).collect();
-    let setup = io_uring::Setup {
-        sqpoll: job.sqthread_poll,
-        sqpoll_cpu: job.sqthread_poll_cpu,
-        iopoll: job.hipri,
-        spin_ns: job.reap_spin_ns,
-    };
-    let e = Uring::with_setup(fds, depth, &bufs, setup)
-        .map_err(|e| RunError::Engine {
-            job: job.name.clone(),
-            engine: "io_uring",
-            why: ring_setup_why(&e, depth),
-        })?
-        // one io_uring_enter per I/O, fio's default (iodepth_batch_submit=1):
-        // on virtio it measured faster than batching (bench/RUN_RESULTS.md);
-        // batch mode is for iodepth_batch_submit > 1
-        .batched(false)
-        // fio takes iodepth_batch_complete_max completions per reap (default:
-        // iodepth_batch_complete_min), then refills those slots at once
-        .reap_max(reap_max(job))
-        .write_flags(atomic_flags)
-        .force_async(job.force_async.unwrap_or(0));
-    // IOMARK_FAULT (test-only) wraps the engine; otherwise it runs as is
-    Ok(crate::maybe_faulty!(e, |e| w.run(e, slab, depth)))
-}
-
-/// Drive the worker over whole-file mappings.
-fn run_mmap(
-    plan: &Plan,
-    w: &mut Worker,
-    slab: &Slab,
-    fds: &[std::os::fd::RawFd],
-    advice: Option<i32>,
-) -> Result<Ran, RunError> {
-    let len = if plan.job.more.zones.mode == crate::job::fio::zone_keys::ZoneMode::Strided {
-        // strided zones run on to the end of the files (run/gen/zones.rs)
-        crate::run::gen::zones::strided_ends(plan).into_iter().min()
-    } else {
-        plan.files.iter().map(|f| f.size).min()
-    };
-    let len = len.unwrap_or(0) as usize;
-    let madv = advice.map(|a| {
-        if a == libc::POSIX_FADV_RANDOM {
-            libc::POSIX_MADV_RANDOM
-        } else {
-            libc::POSIX_MADV_SEQUENTIAL
-        }
-    });
-    let e = Mmap::new(fds, len)
-        .map_err(|e| RunError::Engine {
-            job: plan.job.name.clone(),
-            engine: "mmap",
-            why: io_why(e, false, 0),
-        })?
-        .madvise(madv);
-    Ok(crate::maybe_faulty!(e, |e| w.run(e, slab, 1)))
-}
-
-/// Run one thread of a job: open files, build the engine, drive it.
-pub(crate) fn run_thread_io(
-    plan: &Plan,
-    clock: &Clock,
-    stop: &AtomicBool,
-    _warn: &(dyn Fn(String) + Sync),
-    live: Option<&Live>,
-) -> Result<Ran, RunError> {
-    let job = &plan.job;
-    let m = &job.more;
-    let depth = match job.engine {
-        EngineKind::IoUring | EngineKind::Null => job.iodepth as usize,
-        _ => 1,
-    };
-    let slab = slab_for(plan, depth);
-    let logs = logs_for(plan)?;
-    if job.engine == EngineKind::Null {
-        let mut w = Worker::new(plan, clock, stop, Vec::new(), logs, live);
-        return Ok(crate::maybe_faulty!(Null::new(depth), |e| w.run(e, &slab, 1)));
+    let logs = logs_of(plan)?;
+    let bufs = registered(&slab, &[]);
+    if caps.no_io {
+        let w = Worker::new(plan, clock, stop, Vec::new(), logs, live);
+        let spec = Spec::new(plan.engine, Vec::new(), job.iodepth as usize, &bufs);
+        return drive(plan, spec, FioDrive { w, slab: &slab, depth });
     }
     let writes = job.rw.writes() || job.rw.trims();
-    let rw_open = writes || job.engine == EngineKind::Mmap;
+    let rw_open = writes || caps.maps_files;
     let open = if m.sync_io {
         dataset::open_osync(&plan.files, rw_open, job.direct)?
     } else {
         dataset::open(&plan.files, rw_open, job.direct)?
     };
     let fds = open.fds();
+    // fadvise_hint (fio default 1): random or sequential read-ahead advice per open file
+    // or block device, as fio gives it at every open; advice only, so a refusal (a
+    // character device) is ignored, as fio goes on after its one-line warning
     let advice = m.fadvise_hint.advice(job.rw.random());
-    advise(plan, &fds, advice);
-    let mut w = Worker::new(plan, clock, stop, fds.clone(), logs, live);
-    let st = match job.engine {
-        EngineKind::IoUring => run_uring(plan, &mut w, &slab, fds, depth)?,
-        EngineKind::Mmap => run_mmap(plan, &mut w, &slab, &fds, advice)?,
-        _ => {
-            let atomic_flags = if m.x.atomic { libc::RWF_ATOMIC } else { 0 };
-            let e = Psync::new(fds).write_flags(atomic_flags);
-            crate::maybe_faulty!(e, |e| w.run(e, &slab, 1))
+    if let Some(a) = advice {
+        for &fd in &fds {
+            // SAFETY: advice on an open descriptor; offset 0, len 0 = the whole file.
+            unsafe { libc::posix_fadvise(fd, 0, 0, a) };
         }
-    };
+    }
+    if m.invalidate && !job.direct {
+        for &fd in &fds {
+            // SAFETY: advice on an open descriptor; failure only means the cache stays.
+            unsafe { libc::posix_fadvise(fd, 0, 0, libc::POSIX_FADV_DONTNEED) };
+        }
+    }
+    let w = Worker::new(plan, clock, stop, fds.clone(), logs, live);
+    let spec = engine_spec(plan, fds, depth, &bufs, advice);
+    let st = drive(plan, spec, FioDrive { w, slab: &slab, depth });
     drop(open);
-    Ok(st)
+    st
+}
+
+/// The job's log files (`write_bw_log`, `write_iops_log`, `write_lat_log`), if any.
+fn logs_of(plan: &Plan) -> Result<Option<Logs>, RunError> {
+    let job = &plan.job;
+    let Some(spec) = LogSpec::of(job) else {
+        return Ok(None);
+    };
+    Logs::create(&spec, &job.name, plan.thread, Path::new("."))
+        .map(Some)
+        .map_err(|source| {
+            FilesError::Output {
+                what: "log file",
+                source,
+            }
+            .into()
+        })
+}
+
+/// The engine a job thread asks the registry for: the ring's options (fio's io_uring
+/// engine options), `atomic=1`'s RWF_ATOMIC, the mapped length and read-ahead advice
+/// (mmap), psync when io_uring is denied here.
+fn engine_spec<'b>(
+    plan: &Plan,
+    fds: Vec<std::os::fd::RawFd>,
+    depth: usize,
+    bufs: &'b [(*mut u8, usize)],
+    advice: Option<libc::c_int>,
+) -> Spec<'b> {
+    let job = &plan.job;
+    let mut spec = Spec::new(plan.engine, fds, depth, bufs);
+    spec.ring = Ring {
+        setup: io_uring::Setup {
+            sqpoll: job.sqthread_poll,
+            sqpoll_cpu: job.sqthread_poll_cpu,
+            iopoll: job.hipri,
+            spin_ns: job.reap_spin_ns,
+        },
+        // one io_uring_enter per I/O, fio's default (iodepth_batch_submit=1): on
+        // virtio it measured faster than batching (bench/RUN_RESULTS.md)
+        batched: false,
+        // fio takes iodepth_batch_complete_max completions per reap (default:
+        // iodepth_batch_complete_min), then refills those slots at once
+        reap_max: reap_max(job),
+        wait_when_full: false,
+        force_async: job.force_async.unwrap_or(0),
+    };
+    spec.aio = NativeAio {
+        batch: submit_batch(job, depth),
+        reap_max: reap_max(job),
+        // userspace_reap works where fio's does: iodepth_batch_complete_min=0
+        user_reap: job.more.userspace_reap && job.more.iodepth_batch_complete_min == 0,
+    };
+    // atomic=1: RWF_ATOMIC on every write (checked by the statx preflight in `execute`)
+    spec.write_flags = if job.more.x.atomic { libc::RWF_ATOMIC } else { 0 };
+    if plan.engine.caps().maps_files {
+        let len = if job.more.zones.mode == crate::job::fio::zone_keys::ZoneMode::Strided {
+            // strided zones run on to the end of the files (run/gen/zones.rs)
+            crate::run::gen::zones::strided_ends(plan).into_iter().min()
+        } else {
+            plan.files.iter().map(|f| f.size).min()
+        };
+        spec.map_len = len.unwrap_or(0) as usize;
+        spec.madvise = advice.map(|a| {
+            if a == libc::POSIX_FADV_RANDOM {
+                libc::POSIX_MADV_RANDOM
+            } else {
+                libc::POSIX_MADV_SEQUENTIAL
+            }
+        });
+    }
+    // denied: `execute` already warned once (or refused with --engine-strict)
+    spec.fallback = plan.engine.available().is_err();
+    spec
+}
+
+/// Build the engine and run the worker on it; a refused engine is the job's error.
+fn drive(
+    plan: &Plan,
+    spec: Spec<'_>,
+    d: FioDrive<'_, '_>,
+) -> Result<(JobRecord, Option<RunError>), RunError> {
+    let depth = spec.depth;
+    registry::build(spec, d).map_err(|r| {
+        let (engine, why) = match r {
+            Refused::Ring(e) => (plan.engine.name(), ring_setup_why(&e, depth)),
+            Refused::Map(e) => (plan.engine.name(), io_why(e, false, 0)),
+            Refused::Aio(e) => (plan.engine.name(), crate::engine::libaio::setup_why(&e, depth)),
+        };
+        RunError::Engine {
+            job: plan.job.name.clone(),
+            engine,
+            why,
+        }
+    })
+}
+
+/// The worker of one job thread, driven on the engine the registry built.
+struct FioDrive<'w, 'a> {
+    w: Worker<'a>,
+    slab: &'w Slab,
+    depth: usize,
+}
+
+impl Drive for FioDrive<'_, '_> {
+    type Out = (JobRecord, Option<RunError>);
+    fn drive<E: Engine>(self, eng: &mut E) -> Self::Out {
+        self.w.run(eng, self.slab, depth_on::<E>(self.depth))
+    }
 }
 
 /// One `--status-interval` sample from the live counters now (`sum`) and at the last
@@ -301,6 +297,13 @@ pub(crate) fn start_thread(
         }
     }
     run_thread(plan, clock, stop, warn, live)
+}
+
+/// Requests handed to the kernel at once, fio's `iodepth_batch_submit` (default 1), at
+/// most the job's depth: the worker waits for that many free slots before it submits,
+/// and a batching engine (libaio) submits them with one call.
+pub(crate) fn submit_batch(job: &FioJob, depth: usize) -> usize {
+    (job.more.iodepth_batch.max(1) as usize).min(depth)
 }
 
 /// Completions one reap may take, fio's `iodepth_batch_complete_max` (0 or unset: the

@@ -182,7 +182,8 @@ pub(crate) fn strided_ends(plan: &Plan) -> Vec<u64> {
                 .map_or(region_end, |e| e.max(region_end))
         })
         .collect();
-    if plan.job.engine == crate::job::fio::EngineKind::Mmap {
+    // a mapping is as long as the shortest file (engine/mmap.rs)
+    if plan.engine.caps().maps_files {
         let min = ends.iter().copied().min().unwrap_or(0);
         ends.iter_mut().for_each(|e| *e = min);
     }

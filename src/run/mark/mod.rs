@@ -1,15 +1,16 @@
 //! `iomark mark`: CrystalDiskMark/KDiskMark-style one-command drive scores.
 //!
 //! This module owns the running: preflight, the test directory, each test's loops as
-//! fileio jobs, Ctrl-C and the exit code. The presets and their expansion into fileio
-//! arguments are in `mark_presets` (spec/peers.md "KDiskMark preset definitions"); the
-//! figures, the loop median and the result's inputs in `mark/report.rs`, the table in
-//! report/mark_table.rs. It measures
-//! nothing itself: every test is an ordinary `iomark fileio` job (one test file of
-//! `--size` rounded down to whole 1 MiB blocks, the same for every test; O_DIRECT,
-//! incompressible data, time-based) executed by [`crate::run::sysbench::execute`] with
-//! a silent console, whose `RunResult` it reads back.
-//! That keeps the numbers identical to what `iomark fileio` reports for the same job.
+//! fileio jobs, Ctrl-C and the exit code. The presets, their expansion into tests and
+//! each test's fileio job are in job/presets.rs (spec/peers.md "KDiskMark preset
+//! definitions"); the figures, the loop median and the result's inputs in
+//! `mark/report.rs`, the table in report/mark_table.rs. It measures nothing itself:
+//! every test is an ordinary fileio job (one test file of `--size` rounded down to
+//! whole 1 MiB blocks, the same for every test; O_DIRECT, incompressible data,
+//! time-based), built in memory and run by [`crate::run::sysbench::run_for_result`] —
+//! the path `iomark fileio` takes — with a silent console, which hands its `RunResult`
+//! back in memory (no file, no command line). That keeps the numbers identical to what
+//! `iomark fileio` reports for the same job.
 //!
 //! Differences from KDiskMark, on purpose (spec/peers.md §1 and pitfalls 4, 5, 13):
 //! tests are time-based (not size-capped), MB/s is decimal (1 MB = 1,000,000 B) and
@@ -23,6 +24,7 @@
 //! removed afterwards, also after an error or Ctrl-C (a second Ctrl-C exits at once).
 
 use crate::exit;
+use crate::job::sysbench::FileioJob;
 use crate::files::scratch::{Scratch, ScratchError};
 use crate::probe::diagnosis::{diagnose, Diagnosis, Inputs};
 use crate::probe::Root;
@@ -70,38 +72,12 @@ pub struct MarkJob {
     pub argv: Vec<String>,
 }
 
-fn read_result(p: &Path) -> Result<RunResult, String> {
-    let text = crate::files::input::read_text(p, crate::files::input::MAX_INPUT_BYTES)
-        .map_err(|e| format!("cannot read {}: {e}", p.display()))?;
-    serde_json::from_str(&text).map_err(|e| format!("{} is not a RunResult: {e}", p.display()))
-}
-
-/// Run one fileio job silently; returns its RunResult or the exit code.
-fn run_fileio(args: &[String], json_path: &Path, samples: bool) -> Result<RunResult, i32> {
-    let parsed = crate::cli::fileio::parse(args);
-    for m in parsed.pre.iter().chain(parsed.post.iter()) {
-        if m.stream == crate::cli::fileio::Stream::Err
-            || m.level == crate::cli::fileio::level::FATAL
-        {
-            eprintln!("iomark mark: {}", m.text);
-        }
-    }
-    let mut job = match parsed.outcome {
-        crate::cli::fileio::Outcome::Exit(c) => return Err(c),
-        crate::cli::fileio::Outcome::Job(j) => j,
-    };
+/// Run one test's fileio job silently, through the same execution path as `iomark
+/// fileio`; returns its RunResult (in memory) or the exit code.
+fn run_fileio(mut job: FileioJob, samples: bool) -> Result<RunResult, i32> {
     job.samples = samples;
-    // fio's (and so KDiskMark's) reaping: one completion, then refill its slot
-    job.reap_max = 1;
     let console = Arc::new(Console::without_err(0));
-    let code = crate::run::sysbench::execute(&job, &console);
-    if code != exit::OK {
-        return Err(code);
-    }
-    read_result(json_path).map_err(|e| {
-        eprintln!("iomark mark: {e}");
-        exit::FAILED
-    })
+    crate::run::sysbench::run_for_result(&job, &console)
 }
 
 /// What `mark` needs from PATH and the kernel, checked before anything is created and
@@ -220,10 +196,7 @@ fn start(job: &MarkJob) -> Result<(Outputs, PathBuf, Scratch), i32> {
         eprintln!("iomark mark: cannot create the test directory {}: {why} (PATH must be a writable directory)", dir.display());
         return Err(exit::ENVIRONMENT);
     }
-    guard.register_files_in(
-        &dir,
-        [crate::files::fileset::path(&dir, 0), dir.join("loop.json")],
-    );
+    guard.register_files_in(&dir, [crate::files::fileset::path(&dir, 0)]);
     Ok((outs, dir, guard))
 }
 
@@ -240,17 +213,10 @@ fn save_json(outs: &Outputs, r: &RunResult) -> bool {
 }
 
 /// Prepare the test file once (random, incompressible content).
-fn prepare_file(tests: &[Test], job: &MarkJob, dir: &Path, json_path: &Path) -> i32 {
-    let mut prep = fileio_args(&tests[0], job.size, job.time_s, dir, json_path);
-    prep.retain(|a| !a.starts_with("--json=") && a != "run");
-    prep.push("prepare".into());
-    let parsed = crate::cli::fileio::parse(&prep);
-    match parsed.outcome {
-        crate::cli::fileio::Outcome::Job(j) => {
-            crate::run::sysbench::execute(&j, &Arc::new(Console::without_err(0)))
-        }
-        crate::cli::fileio::Outcome::Exit(c) => c,
-    }
+fn prepare_file(tests: &[Test], job: &MarkJob, dir: &Path) -> i32 {
+    let mut prep = fileio_job(&tests[0], job.size, job.time_s, dir);
+    prep.commands = vec![crate::job::sysbench::Command::Prepare];
+    crate::run::sysbench::execute(&prep, &Arc::new(Console::without_err(0)))
 }
 
 /// Why the tests stopped: the exit code and where it stopped.
@@ -265,15 +231,15 @@ struct Stopped {
 fn run_test(
     t: &Test,
     job: &MarkJob,
-    (dir, json_path): (&Path, &Path),
+    dir: &Path,
     warnings: &mut Vec<Warning>,
     (plots, lost): (&mut Vec<PathBuf>, &mut bool),
     pb: &indicatif::ProgressBar,
 ) -> Result<Option<Row>, Stopped> {
     pb.set_message(format!("{} warm-up", t.name()));
     if job.warmup_s > 0 {
-        let a = fileio_args(t, job.size, job.warmup_s, dir, json_path);
-        run_fileio(&a, json_path, false).map_err(|code| Stopped {
+        let warm = fileio_job(t, job.size, job.warmup_s, dir);
+        run_fileio(warm, false).map_err(|code| Stopped {
             code,
             what: format!("in the warm-up of {}", t.name()),
         })?;
@@ -281,8 +247,8 @@ fn run_test(
     let mut loops = vec![];
     for i in 0..job.loops {
         pb.set_message(format!("{} loop {}/{}", t.name(), i + 1, job.loops));
-        let a = fileio_args(t, job.size, job.time_s, dir, json_path);
-        let r = run_fileio(&a, json_path, job.plot.is_some()).map_err(|code| Stopped {
+        let test = fileio_job(t, job.size, job.time_s, dir);
+        let r = run_fileio(test, job.plot.is_some()).map_err(|code| Stopped {
             code,
             what: format!("in {}", t.name()),
         })?;
@@ -443,9 +409,8 @@ pub fn execute(job: &MarkJob) -> i32 {
         job.warmup_s,
         job.loops
     );
-    let json_path = dir.join("loop.json");
     let pb = crate::run::copy::steps_bar(tests.len() as u64 * u64::from(job.loops), "preparing");
-    let code = prepare_file(&tests, job, &dir, &json_path);
+    let code = prepare_file(&tests, job, &dir);
     // From here on, a stop saves the tests done so far (status interrupted/failed).
     if code != exit::OK {
         pb.finish_and_clear();
@@ -457,7 +422,7 @@ pub fn execute(job: &MarkJob) -> i32 {
     let (mut rows, mut plots, mut warnings, mut lost) = (vec![], vec![], vec![], false);
     for t in &tests {
         let out = (&mut plots, &mut lost);
-        match run_test(t, job, (&dir, &json_path), &mut warnings, out, &pb) {
+        match run_test(t, job, &dir, &mut warnings, out, &pb) {
             Ok(Some(row)) => rows.push(row),
             Ok(None) => {}
             Err(s) => {
@@ -492,3 +457,6 @@ fn interrupted_or(signals: &Signals, code: i32, what: &str) -> i32 {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -11,9 +11,10 @@ use crate::run::sysbench::rng::Xoroshiro128Plus;
 use crate::job::sysbench::{Geometry, TestMode};
 
 /// Kind of one fileio request.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum ReqKind {
     /// read `len` bytes at (`file`, `offset`)
+    #[default]
     Read,
     /// write `len` bytes at (`file`, `offset`)
     Write,

@@ -1,24 +1,25 @@
 //! Executes a validated fileio job: `prepare`, `run`, `cleanup` in the order given,
 //! printing sysbench's output through the console. Returns the process exit code.
 //!
-//! `run` owns the main thread's schedule: it releases the workers through a barrier,
-//! then sleeps on a condition variable until all workers finish or the next interval
-//! line, checkpoint or forced-shutdown deadline is due. No polling sits on the timed path.
+//! `run` (run.rs) owns the main thread's schedule; its worker threads (thread.rs) run
+//! the one worker loop under sysbench's rules (run/worker/sysbench.rs), fed by the
+//! shared generator (gen.rs) and sysbench's RNGs (rng.rs).
 
 pub mod gen;
 pub mod rng;
 mod run;
-pub mod worker;
+pub mod thread;
 
 use crate::cli::fileio::level;
 use crate::exit;
 use crate::files::fileset;
+use crate::files::output::Output;
 use crate::job::sysbench::{Command, FileioJob, Geometry, IoMode};
-use crate::util::console::Console;
-use crate::report::output::Outputs;
 use crate::report::sysbench;
-use crate::result::Status;
+use crate::result::{self, RunResult, Status};
 use crate::run::signals::Signals;
+use crate::stats::Snapshot;
+use crate::util::console::Console;
 use std::sync::Arc;
 
 /// Execute every command of `job`; returns the exit code.
@@ -41,8 +42,8 @@ pub fn execute(job: &FileioJob, console: &Arc<Console>) -> i32 {
             return exit::ENVIRONMENT;
         }
     }
-    let outs = match check_outputs(job, console) {
-        Ok(o) => o,
+    let json = match check_outputs(job, console) {
+        Ok(j) => j,
         Err(code) => return code,
     };
     let mut created_dir = false;
@@ -59,8 +60,8 @@ pub fn execute(job: &FileioJob, console: &Arc<Console>) -> i32 {
         }
         created_dir = true;
     }
-    let code = execute_commands(job, console, &signals, &outs);
-    if outs.json_pending() {
+    let code = execute_commands(job, console, &signals, json.as_ref());
+    if let Some(o) = json.as_ref().filter(|o| !o.is_finished()) {
         // 'run' never came to its result (a failed or interrupted 'prepare', a check of
         // 'run' itself): the placeholder becomes a complete result saying so
         let status = match signals.exit_code() {
@@ -68,8 +69,8 @@ pub fn execute(job: &FileioJob, console: &Arc<Console>) -> i32 {
             None => Status::Failed,
         };
         let why = format!("stopped before 'run' finished (exit {code})");
-        let r = run::stopped_result(job, job.geometry().ok().as_ref(), status, why);
-        run::json_failure(console, &outs, &r);
+        let r = stopped_result(job, job.geometry().ok().as_ref(), status, why);
+        write_json(console, o, &r);
     }
     // remove_dir only removes an empty directory: a failed call leaves no directory it created.
     if created_dir && (job.commands.last() == Some(&Command::Cleanup) || code != exit::OK) {
@@ -81,37 +82,71 @@ pub fn execute(job: &FileioJob, console: &Arc<Console>) -> i32 {
 /// Check `--json` (new, or a regular file with one link) and create the `--plot`
 /// directory, then write the `--json` placeholder; both only when `run` is among the
 /// commands. Exit 3 (nothing written) when a check fails.
-fn check_outputs(job: &FileioJob, console: &Console) -> Result<Outputs, i32> {
+fn check_outputs(job: &FileioJob, console: &Console) -> Result<Option<Output>, i32> {
     let runs = job.commands.contains(&Command::Run);
     let fatal = |m: String| {
         console.line(level::FATAL, &format!("FATAL: {m}"));
         exit::ENVIRONMENT
     };
-    let mut outs = Outputs::new();
-    match &job.json {
+    let json = match &job.json {
         Some(_) if !runs => {
             console.err("iomark: WARNING: --json writes the result of 'run'; no 'run' command was given, so no JSON file is written");
+            None
         }
-        Some(p) => outs
-            .json(p)
-            .map_err(|e| fatal(format!("cannot write --json={}: {e}", p.display())))?,
-        None => {}
-    }
+        Some(p) => Some(Output::create(p).map_err(|e| {
+            fatal(format!("cannot write --json={}: {e}", p.display()))
+        })?),
+        None => None,
+    };
     if let Some(d) = job.plot.as_ref().filter(|_| runs) {
-        outs.plots(d).map_err(fatal)?;
+        crate::files::output::ensure_dir(d, "--plot").map_err(fatal)?;
     }
-    outs.placeholder().map_err(|e| {
-        let p = outs.json_path().map_or(String::new(), |p| p.display().to_string());
-        fatal(format!("cannot write --json={p}: {e}"))
-    })?;
-    Ok(outs)
+    if let Some(o) = &json {
+        o.prefill(&result::placeholder_bytes())
+            .map_err(|e| fatal(format!("cannot write --json={}: {e}", o.path().display())))?;
+    }
+    Ok(json)
+}
+
+/// Write the final result `r` into `--json`; a failure is one FATAL line naming the
+/// file and the reason. Returns whether it was written.
+fn write_json(console: &Console, o: &Output, r: &RunResult) -> bool {
+    match o.commit(&result::json_bytes(r)) {
+        Ok(()) => true,
+        Err(e) => {
+            console.line(
+                level::FATAL,
+                &format!("FATAL: cannot write --json={}: {e}", o.path().display()),
+            );
+            false
+        }
+    }
+}
+
+/// Run `job` (its `run` command only) and hand back its RunResult in memory, as
+/// `mark` does for each of its tests: the same checks as [`execute`] before the run
+/// (io_uring probed first), no `--json` file. `Err`: the exit code (the messages went
+/// to `console`).
+pub fn run_for_result(job: &FileioJob, console: &Arc<Console>) -> Result<RunResult, i32> {
+    let signals = Signals::install();
+    if job.io_mode == IoMode::Async {
+        if let Err(msg) = crate::engine::io_uring::probe() {
+            console.line(level::FATAL, &format!("FATAL: {msg}"));
+            return Err(exit::ENVIRONMENT);
+        }
+    }
+    match run::run(job, console, &signals, None, true) {
+        (exit::OK, Some(r)) => Ok(r),
+        (exit::OK, None) => Err(exit::FAILED),
+        (code, _) => Err(code),
+    }
 }
 
 fn execute_commands(
     job: &FileioJob,
     console: &Arc<Console>,
     signals: &Signals,
-    outs: &Outputs,
+    json: Option<&Output>,
 ) -> i32 {
     let mut code = exit::OK;
     for cmd in &job.commands {
@@ -125,7 +160,7 @@ fn execute_commands(
         let c = match cmd {
             Command::Help => exit::OK,
             Command::Prepare => prepare(job, console, signals),
-            Command::Run => run::run(job, console, signals, outs),
+            Command::Run => run::run(job, console, signals, json, false).0,
             Command::Cleanup => {
                 console.line(level::NOTICE, "Removing test files...");
                 fileset::cleanup(&job.dir, job.file_num);
@@ -214,3 +249,34 @@ fn prepare(job: &FileioJob, console: &Console, signals: &Signals) -> i32 {
     }
 }
 
+/// The RunResult of a `run` that stopped before its workers started: zero counts,
+/// `status` and the error text.
+fn stopped_result(
+    job: &FileioJob,
+    g: Option<&Geometry>,
+    status: Status,
+    error: String,
+) -> RunResult {
+    let empty = Snapshot {
+        period_s: 0.0,
+        total_time_s: 0.0,
+        threads: vec![],
+    };
+    result::build(run::inputs(job, g, empty, status, Some(error), 0))
+}
+
+/// Print a failure that happened before the workers started and, with `--json`, leave
+/// a `failed` RunResult (zero counts, the error text) instead of the placeholder.
+fn failed_before_start(
+    job: &FileioJob,
+    g: &Geometry,
+    console: &Console,
+    f: &fileset::Failure,
+    json: Option<&Output>,
+) -> i32 {
+    let code = print_failure(console, f);
+    if let Some(o) = json {
+        write_json(console, o, &stopped_result(job, Some(g), Status::Failed, f.lines.join("\n")));
+    }
+    code
+}

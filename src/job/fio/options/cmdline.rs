@@ -93,6 +93,25 @@ pub(super) static OPTIONS: &[FioOption] = &[
         warnings_fatal,
     ),
     FioOption::cmd(
+        "max-jobs",
+        Kind::Int,
+        "Maximum number of threads/processes to support",
+        max_jobs,
+    )
+    .example("16"),
+    FioOption::cmd(
+        "bandwidth-log",
+        Kind::Flag,
+        "Generate aggregate bandwidth logs (accepted; iomark does not write agg-*_bw.log yet)",
+        bandwidth_log,
+    ),
+    FioOption::cmd(
+        "notes",
+        Kind::Flag,
+        "Print iomark's notes on stderr (the default of iomark run; off when invoked as fio)",
+        notes,
+    ),
+    FioOption::cmd(
         "minimal",
         Kind::Flag,
         "Minimal (terse) output (refused: terse output is not supported)",
@@ -249,6 +268,37 @@ fn parse_only(c: &mut CmdCtx<'_>, v: Option<&str>) -> R {
 fn warnings_fatal(c: &mut CmdCtx<'_>, v: Option<&str>) -> R {
     no_value(c, v)?;
     c.p.cmd.warnings_fatal = true;
+    Ok(())
+}
+
+/// fio's `--max-jobs`: the most jobs (numjobs counted) the command may define, 1..=4096
+/// (fio's REAL_MAX_JOBS); checked once every job is built ([`super::super::args`]).
+fn max_jobs(c: &mut CmdCtx<'_>, v: Option<&str>) -> R {
+    let t = v.unwrap_or("");
+    let n: u32 = t
+        .trim()
+        .parse()
+        .ok()
+        .filter(|n| (1..=MAX_JOBS).contains(n))
+        .ok_or_else(|| bad_arg("max-jobs", t, format!("a whole number, 1 to {MAX_JOBS}")))?;
+    c.p.cmd.max_jobs = Some(n);
+    Ok(())
+}
+
+/// fio's REAL_MAX_JOBS: the largest `--max-jobs`.
+pub const MAX_JOBS: u32 = 4096;
+
+fn bandwidth_log(c: &mut CmdCtx<'_>, v: Option<&str>) -> R {
+    no_value(c, v)?;
+    c.p.cmd.notices.push(
+        "note: --bandwidth-log: iomark does not write fio's aggregate logs (agg-read_bw.log, agg-write_bw.log) yet; per-job logs: write_bw_log=PREFIX".into(),
+    );
+    Ok(())
+}
+
+fn notes(c: &mut CmdCtx<'_>, v: Option<&str>) -> R {
+    no_value(c, v)?;
+    c.p.cmd.notes = Some(true);
     Ok(())
 }
 

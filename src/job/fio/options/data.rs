@@ -51,6 +51,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
         .default("0")
         .range(0, -1)
         .example("0"),
+    FioOption::job("experimental_verify", Group::Verify, Kind::Bool, "Enable experimental verification (same blocks verified as without it in iomark)", experimental_verify)
+        .default("0"),
     FioOption::job("zero_buffers", Group::Buffers, Kind::Flag, "Init IO buffers to all zeroes", zero_buffers),
     FioOption::job("refill_buffers", Group::Buffers, Kind::Flag, "Refill IO buffers on every IO submit", refill_buffers),
     FioOption::job("buffer_compress_percentage", Group::Buffers, Kind::Int, "How compressible the buffer is (approximately)", buffer_compress_percentage)
@@ -207,6 +209,7 @@ bool_keys! {
     do_verify => more.do_verify;
     verify_fatal => more.verify_fatal;
     verify_dump => more.x.verify_dump;
+    experimental_verify => more.x.experimental_verify;
     zero_buffers => more.zero_buffers;
     refill_buffers => more.refill_buffers;
     dedupe_global => extra.dedupe_global;

@@ -1,5 +1,5 @@
-//! Options of the io_uring engine (fio's "I/O engines" group: polling, SQ thread,
-//! IOSQE_ASYNC, per-command priorities), of "Job credentials / priority" (`prio`,
+//! Options of the io_uring and libaio engines (fio's "I/O engines" group: polling, SQ
+//! thread, IOSQE_ASYNC, libaio's user-space reaping, per-command priorities), of "Job credentials / priority" (`prio`,
 //! `prioclass`) and fio's NUMA binding (group "General"). The run side is
 //! `run/fio/prio.rs` and `run/fio/numa.rs`.
 
@@ -40,6 +40,13 @@ pub(super) static OPTIONS: &[FioOption] = &[
         force_async,
     )
     .example("4"),
+    FioOption::job(
+        "userspace_reap",
+        Group::Engine,
+        Kind::Flag,
+        "Use alternative user-space reap implementation",
+        userspace_reap,
+    ),
     FioOption::job(
         "cmdprio_percentage",
         Group::Engine,
@@ -217,4 +224,5 @@ fn numa_mem_policy(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
 bool_keys! {
     sqthread_poll => sqthread_poll;
     hipri => hipri;
+    userspace_reap => more.userspace_reap;
 }

@@ -23,9 +23,9 @@ const ENGINE_VALUES: &[(&str, &str)] = &[
     ("sync", "Use read/write"),
     ("psync", "Use pread/pwrite"),
     ("pvsync", "Use preadv/pwritev"),
-    ("libaio", "Linux native asynchronous IO (runs on io_uring)"),
+    ("libaio", "Linux native asynchronous IO"),
     ("io_uring", "Fast Linux native aio"),
-    ("posixaio", "POSIX asynchronous IO (runs on io_uring)"),
+    ("posixaio", "POSIX asynchronous IO"),
     ("mmap", "Memory mapped IO"),
     ("null", "Testing engine (no data transfer)"),
 ];
@@ -224,10 +224,8 @@ fn ioengine(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
     c.job.engine = match v {
         "psync" | "sync" | "pvsync" => EngineKind::Psync,
         "io_uring" => EngineKind::IoUring,
-        "libaio" | "posixaio" => {
-            c.notice(format!("note: ioengine={v} runs on io_uring in iomark"));
-            EngineKind::IoUring
-        }
+        "libaio" => EngineKind::Libaio,
+        "posixaio" => EngineKind::Posixaio,
         "mmap" => EngineKind::Mmap,
         "null" => EngineKind::Null,
         _ => {

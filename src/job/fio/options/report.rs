@@ -164,6 +164,14 @@ pub(super) static OPTIONS: &[FioOption] = &[
     .range(1, -1)
     .example("250"),
     FioOption::job(
+        "per_job_logs",
+        Group::Logging,
+        Kind::Bool,
+        "Include job number in generated log files or not",
+        per_job_logs,
+    )
+    .default("1"),
+    FioOption::job(
         "log_offset",
         Group::Logging,
         Kind::Bool,
@@ -273,5 +281,6 @@ bool_keys! {
     clat_percentiles => more.clat_percentiles;
     gtod_reduce => more.gtod_reduce;
     log_offset => more.log_offset;
+    per_job_logs => more.per_job_logs;
     log_prio => extra.log_prio;
 }

@@ -312,6 +312,8 @@ const BEFORE: &[&str] = &[
     "verify_backlog",
     "verify_backlog_batch",
     "verify_interval",
+    "experimental_verify",
+    "per_job_logs",
     "verify_write_sequence",
     "verify_dump",
     "verify_async",
@@ -354,9 +356,14 @@ const BEFORE: &[&str] = &[
     "eta_interval",
     "parse_only",
     "warnings_fatal",
+    "max_jobs",
+    "bandwidth_log",
+    "notes",
     "minimal",
     "engine_strict",
     "showcmd",
+    // libaio's option, new with the libaio engine
+    "userspace_reap",
     // read by cli/run.rs before parsing (`--cmdhelp` is new)
     "help",
     "version",
@@ -389,11 +396,15 @@ fn command_line_forms_are_the_ones_before_the_table() {
         "exitall",
         "sqthread_poll",
         "hipri",
+        // new with the libaio engine, a set-flag in fio (FIO_OPT_STR_SET) like time_based
+        "userspace_reap",
         "engine_strict",
         "showcmd",
         // command-line options that took nothing (not a key of `apply`)
         "parse_only",
         "warnings_fatal",
+        "bandwidth_log",
+        "notes",
         "minimal",
         "help",
         "version",
@@ -505,4 +516,63 @@ fn groups_help_lists_every_group_and_key_within_the_width() {
         assert!(s.split_whitespace().any(|w| w == o.name), "{}", o.name);
     }
     assert!(s.lines().all(|l| l.len() <= 100), "{s}");
+}
+
+#[test]
+fn issue15_fio_test_options() {
+    let parse = |a: &[&str]| {
+        let a: Vec<String> = a.iter().map(|s| s.to_string()).collect();
+        crate::job::fio::parse_args_with(&a, &|_| None)
+    };
+    // --max-jobs counts numjobs over all jobs (fio-tests passes --max-jobs=16)
+    let base = ["--name=a", "--filename=f", "--size=1m", "--numjobs=2"];
+    let ok = parse(&[&["--max-jobs=2"], &base[..]].concat()).unwrap();
+    assert_eq!(ok.max_jobs, Some(2));
+    let e = parse(&[&["--max-jobs=1"], &base[..]].concat())
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("--max-jobs=1") && e.contains("2"), "{e}");
+    assert!(parse(&[&["--max-jobs=0"], &base[..]].concat()).is_err());
+    // verify_interval larger than the write block is that block (fio's init.c)
+    let c = parse(&[
+        "--name=a",
+        "--filename=f",
+        "--size=1m",
+        "--rw=write",
+        "--bs=512",
+        "--verify=md5",
+        "--verify_interval=1M",
+    ])
+    .unwrap();
+    assert_eq!(c.jobs[0].more.x.verify_interval, Some(512));
+    // per_job_logs=0: one shared name, so one thread only
+    let c = parse(&[
+        "--name=a",
+        "--filename=f",
+        "--size=1m",
+        "--write_bw_log=x",
+        "--per_job_logs=0",
+    ])
+    .unwrap();
+    assert!(!c.jobs[0].more.per_job_logs);
+    let e = parse(&[
+        "--name=a",
+        "--filename=f",
+        "--size=1m",
+        "--write_bw_log=x",
+        "--per_job_logs=0",
+        "--numjobs=2",
+    ])
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("per_job_logs=0"), "{e}");
+    let c = parse(&[
+        "--name=a",
+        "--filename=f",
+        "--size=1m",
+        "--verify=md5",
+        "--experimental_verify=1",
+    ])
+    .unwrap();
+    assert!(c.jobs[0].more.x.experimental_verify);
 }

@@ -1,0 +1,281 @@
+//! The engine registry: which engines exist ([`Kind`], looked up by the names jobs
+//! use), what each can do ([`Caps`], each engine's [`Engine::CAPS`]), and the ONE
+//! function that builds the engine a job asks for ([`build`]) — with the test-only
+//! fault wrapper ([`super::fault::Faulty`]) around it when `IOMARK_FAULT` is set — and
+//! hands it to the caller's [`Drive`]. Runners ask the capabilities, never the kind:
+//! adding an engine is its file, its [`Kind`] and one arm in [`build`].
+//!
+//! The engine comes back through a generic [`Drive::drive`] rather than a trait object,
+//! so every (engine, caller) pair compiles into its own loop: no per-I/O dynamic
+//! dispatch.
+
+use super::fault::{self, Faulty};
+use super::io_uring::{self, Setup, Uring};
+use super::libaio::{self, Aio};
+use super::mmap::Mmap;
+use super::null::Null;
+use super::posixaio::PosixAio;
+use super::psync::Psync;
+use super::{Engine, IoErr};
+use std::os::fd::RawFd;
+
+/// What an engine can do, for the runners' decisions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Caps {
+    /// requests may stay queued after `submit` (completed through `reap`); otherwise
+    /// every request completes inside `submit` (a synchronous engine, depth 1)
+    pub queued: bool,
+    /// touches no file and no memory: a job on it opens, lays out and checks nothing
+    pub no_io: bool,
+    /// maps the files (read-write: the files are opened for writing; whole passes
+    /// stay mapped, so no re-open between passes)
+    pub maps_files: bool,
+    /// registers the buffers with the kernel ([`Spec::bufs`] are used)
+    pub registers_buffers: bool,
+}
+
+/// The engines there are.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// pread/pwrite ([`Psync`])
+    Psync,
+    /// io_uring ([`Uring`])
+    IoUring,
+    /// Linux native AIO ([`Aio`])
+    Libaio,
+    /// POSIX AIO, glibc's aio_* ([`PosixAio`])
+    Posixaio,
+    /// whole-file mappings ([`Mmap`])
+    Mmap,
+    /// no I/O at all ([`Null`])
+    Null,
+}
+
+/// Every engine, in the order listed to users.
+pub const KINDS: [Kind; 6] = [
+    Kind::Psync,
+    Kind::IoUring,
+    Kind::Libaio,
+    Kind::Posixaio,
+    Kind::Mmap,
+    Kind::Null,
+];
+
+impl Kind {
+    /// The engine called `name` (as recorded in results: `psync`, `io_uring`, `libaio`,
+    /// `posixaio`, `mmap`, `null`).
+    pub fn named(name: &str) -> Option<Kind> {
+        KINDS.into_iter().find(|k| k.name() == name)
+    }
+
+    /// Its name, as recorded in results.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Psync => Psync::NAME,
+            Kind::IoUring => Uring::NAME,
+            Kind::Libaio => Aio::NAME,
+            Kind::Posixaio => PosixAio::NAME,
+            Kind::Mmap => Mmap::NAME,
+            Kind::Null => Null::NAME,
+        }
+    }
+
+    /// Its capabilities.
+    pub fn caps(self) -> Caps {
+        match self {
+            Kind::Psync => Psync::CAPS,
+            Kind::IoUring => Uring::CAPS,
+            Kind::Libaio => Aio::CAPS,
+            Kind::Posixaio => PosixAio::CAPS,
+            Kind::Mmap => Mmap::CAPS,
+            Kind::Null => Null::CAPS,
+        }
+    }
+
+    /// Whether it can run here (io_uring: a ring can be created; libaio: an AIO
+    /// context can; the others always).
+    pub fn available(self) -> std::io::Result<()> {
+        match self {
+            Kind::IoUring => io_uring::probe_os(),
+            Kind::Libaio => libaio::probe(),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// io_uring's options (ignored by the other engines).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Ring {
+    /// setup flags (SQPOLL, IOPOLL, reap spin)
+    pub setup: Setup,
+    /// submit in batches at `flush` ([`Uring::batched`])
+    pub batched: bool,
+    /// completions taken per reap, 0 = all ready ([`Uring::reap_max`])
+    pub reap_max: usize,
+    /// the submission that fills the queue waits for a completion ([`Uring::wait_when_full`])
+    pub wait_when_full: bool,
+    /// every N-th request with IOSQE_ASYNC, 0 = none ([`Uring::force_async`])
+    pub force_async: u32,
+}
+
+/// libaio's options (ignored by the other engines).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NativeAio {
+    /// requests submitted with one io_submit (fio's iodepth_batch_submit), 0/1 = each
+    pub batch: usize,
+    /// completions taken per reap, 0 = all ready
+    pub reap_max: usize,
+    /// read completions from the ring in user space (fio's userspace_reap)
+    pub user_reap: bool,
+}
+
+/// The engine a job thread asks for.
+#[derive(Debug)]
+pub struct Spec<'a> {
+    /// which engine
+    pub kind: Kind,
+    /// the file table (descriptors open for the engine's lifetime)
+    pub fds: Vec<RawFd>,
+    /// requests in flight at most (queued engines)
+    pub depth: usize,
+    /// `(ptr, len)` of the buffers requests use, registered when the engine can
+    pub bufs: &'a [(*mut u8, usize)],
+    /// io_uring's options
+    pub ring: Ring,
+    /// libaio's options
+    pub aio: NativeAio,
+    /// `pwritev2`/SQE flags of writes (RWF_ATOMIC), 0 = none
+    pub write_flags: i32,
+    /// bytes mapped of each file (mmap)
+    pub map_len: usize,
+    /// posix_madvise advice for the mappings (mmap)
+    pub madvise: Option<libc::c_int>,
+    /// io_uring denied here: run psync instead (the caller warned once)
+    pub fallback: bool,
+}
+
+impl<'a> Spec<'a> {
+    /// A spec of `kind` over `fds` with every option at its default.
+    pub fn new(kind: Kind, fds: Vec<RawFd>, depth: usize, bufs: &'a [(*mut u8, usize)]) -> Self {
+        Spec {
+            kind,
+            fds,
+            depth,
+            bufs,
+            ring: Ring::default(),
+            aio: NativeAio::default(),
+            write_flags: 0,
+            map_len: 0,
+            madvise: None,
+            fallback: false,
+        }
+    }
+}
+
+/// Why the engine could not be built.
+#[derive(Debug)]
+pub enum Refused {
+    /// the kernel refused the ring (io_uring)
+    Ring(std::io::Error),
+    /// a mapping failed (mmap)
+    Map(IoErr),
+    /// the kernel refused the AIO context (libaio)
+    Aio(std::io::Error),
+}
+
+/// What the caller does with the engine once it is built.
+pub trait Drive {
+    /// What driving it gives back.
+    type Out;
+    /// Run with `eng` (its capabilities are `E::CAPS`).
+    fn drive<E: Engine>(self, eng: &mut E) -> Self::Out;
+}
+
+/// Build the engine `spec` asks for, wrapped in [`Faulty`] when `IOMARK_FAULT` is
+/// set (two monomorphised copies, no per-I/O branch), and drive it. The engine is
+/// dropped (a ring reaps what is still in flight) before this returns.
+pub fn build<D: Drive>(spec: Spec<'_>, d: D) -> Result<D::Out, Refused> {
+    let kind = if spec.fallback && spec.kind == Kind::IoUring {
+        Kind::Psync
+    } else {
+        spec.kind
+    };
+    Ok(match kind {
+        Kind::Psync => go(Psync::new(spec.fds).write_flags(spec.write_flags), d),
+        Kind::IoUring => {
+            let r = spec.ring;
+            let e = Uring::with_setup(spec.fds, spec.depth, spec.bufs, r.setup)
+                .map_err(Refused::Ring)?
+                .batched(r.batched)
+                .reap_max(r.reap_max)
+                .wait_when_full(r.wait_when_full)
+                .write_flags(spec.write_flags)
+                .force_async(r.force_async);
+            go(e, d)
+        }
+        Kind::Libaio => {
+            let a = spec.aio;
+            let e = Aio::new(spec.fds, spec.depth)
+                .map_err(Refused::Aio)?
+                .batched(a.batch)
+                .reap_max(a.reap_max)
+                .write_flags(spec.write_flags)
+                .user_reap(a.user_reap);
+            go(e, d)
+        }
+        Kind::Posixaio => go(PosixAio::new(spec.fds, spec.depth), d),
+        Kind::Mmap => {
+            let e = Mmap::new(&spec.fds, spec.map_len)
+                .map_err(Refused::Map)?
+                .madvise(spec.madvise);
+            go(e, d)
+        }
+        Kind::Null => go(Null::new(spec.depth), d),
+    })
+}
+
+/// Drive `e`, wrapped when fault injection is on.
+fn go<E: Engine, D: Drive>(e: E, d: D) -> D::Out {
+    if fault::enabled() {
+        d.drive(&mut Faulty::new(e))
+    } else {
+        let mut e = e;
+        d.drive(&mut e)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_engine_is_found_by_its_name_and_says_what_it_can() {
+        for k in KINDS {
+            assert_eq!(Kind::named(k.name()), Some(k));
+        }
+        assert_eq!(Kind::named("libaio"), Some(Kind::Libaio));
+        assert_eq!(Kind::named("aio"), None);
+        assert!(Kind::Libaio.caps().queued && Kind::Posixaio.caps().queued);
+        assert!(Kind::IoUring.caps().queued && Kind::IoUring.caps().registers_buffers);
+        assert!(!Kind::Psync.caps().queued && !Kind::Mmap.caps().queued);
+        assert!(Kind::Null.caps().no_io && !Kind::Psync.caps().no_io);
+        assert!(Kind::Mmap.caps().maps_files && !Kind::Psync.caps().maps_files);
+    }
+
+    struct Depth;
+    impl Drive for Depth {
+        type Out = (&'static str, bool);
+        fn drive<E: Engine>(self, eng: &mut E) -> Self::Out {
+            (eng.name(), E::CAPS.queued)
+        }
+    }
+
+    #[test]
+    fn build_hands_over_the_engine_asked_for_or_psync_as_fallback() {
+        let spec = Spec::new(Kind::Null, vec![], 8, &[]);
+        assert_eq!(build(spec, Depth).unwrap(), ("null", false));
+        let mut spec = Spec::new(Kind::IoUring, vec![], 8, &[]);
+        spec.fallback = true;
+        assert_eq!(build(spec, Depth).unwrap(), ("psync", false));
+    }
+}

@@ -1,0 +1,443 @@
+//! Unit tests of the fio front end: the command-line and job-file parser (value and
+//! flag forms as fio 3.33 takes them, `include` and `${VAR}`, missing values, fio's
+//! front-end options, refused output formats) and the value parsers with their
+//! messages; `props` throws random input at them. tests/it/run/ runs the same forms
+//! through the binary.
+
+use super::*;
+use std::time::Duration;
+
+mod props;
+
+fn args(v: &[&str]) -> Vec<String> {
+    v.iter().map(|s| s.to_string()).collect()
+}
+
+fn no_env(_: &str) -> Option<String> {
+    None
+}
+
+fn parse(v: &[&str]) -> Result<FioCommand, FioError> {
+    parse_args_with(&args(v), &no_env)
+}
+
+#[test]
+fn sizes_and_ranges_use_fio_units() {
+    assert_eq!(parse_size("4k", 1024), Ok(4096));
+    assert_eq!(parse_size("1MiB", 1000), Ok(1_048_576));
+    assert_eq!(parse_size("1MiB", 1024), Ok(1_000_000));
+    assert_eq!(parse_size("2g", 1024), Ok(2 << 30));
+    assert_eq!(parse_range("4k-16k", 1024), Ok((4096, 16384)));
+    assert_eq!(parse_range("16k:4k", 1024), Ok((4096, 16384)));
+    assert!(parse_size("4x", 1024).unwrap_err().contains("unknown unit"));
+}
+
+#[test]
+fn bssplit_weights_must_sum_to_100() {
+    assert_eq!(
+        parse_bssplit_dir("4k/10:64k/50:32k/40", 1024),
+        Ok(vec![(4096, 10), (65536, 50), (32768, 40)])
+    );
+    assert_eq!(
+        parse_bssplit_dir("4k/10:64k/50", 1024),
+        Err(BssplitError::Sum(60))
+    );
+    assert_eq!(
+        parse_bssplit_dir("4k/50:8k/:16k/", 1024),
+        Ok(vec![(4096, 50), (8192, 25), (16384, 25)])
+    );
+    let e = parse_args_with(
+        &args(&["--name=a", "--size=1m", "--bssplit=4k/30:8k/30"]),
+        &no_env,
+    )
+    .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "command line: bssplit '4k/30:8k/30': weights sum to 60, must be 100"
+    );
+}
+
+/// `--reap-spin` (iomark's own): default 5 µs on every job, a plain number is µs,
+/// `0` turns it off, and it applies to every job wherever it stands.
+#[test]
+fn reap_spin_defaults_to_5us_and_applies_to_every_job() {
+    let spin = |a: &[&str]| -> Vec<u64> {
+        parse_args_with(&args(a), &no_env)
+            .unwrap()
+            .jobs
+            .iter()
+            .map(|j| j.reap_spin_ns)
+            .collect()
+    };
+    assert_eq!(
+        spin(&["--size=1m", "--name=a", "--name=b"]),
+        vec![5_000, 5_000]
+    );
+    assert_eq!(
+        spin(&["--size=1m", "--name=a", "--name=b", "--reap-spin=12"]),
+        vec![12_000, 12_000]
+    );
+    assert_eq!(spin(&["--reap-spin=0", "--name=a", "--size=1m"]), vec![0]);
+    assert_eq!(
+        spin(&["--reap-spin=800ns", "--name=a", "--size=1m"]),
+        vec![800]
+    );
+}
+
+#[test]
+fn command_line_globals_and_jobs() {
+    let c = parse_args_with(
+        &args(&[
+            "--bs=8k",
+            "--size=1m",
+            "--name=a",
+            "--rw=randread",
+            "--name=b",
+            "--rw=randrw:4",
+            "--rwmixwrite=30",
+            "--bs=4k,16k",
+            "--ioengine=libaio",
+            "--runtime=500ms",
+            "--time_based",
+            "--output-format=json",
+        ]),
+        &no_env,
+    )
+    .unwrap();
+    assert_eq!(c.jobs.len(), 2);
+    assert_eq!(c.jobs[0].name, "a");
+    assert_eq!(c.jobs[0].bs_read, BlockSizes::Fixed(8192));
+    assert_eq!(c.jobs[0].rw, RwMode::RandRead);
+    assert_eq!(c.jobs[1].rw, RwMode::RandRw);
+    assert_eq!(c.jobs[1].rw_suffix, 4);
+    assert_eq!(c.jobs[1].rwmixread, 70);
+    assert_eq!(c.jobs[1].bs_read, BlockSizes::Fixed(4096));
+    assert_eq!(c.jobs[1].bs_write, BlockSizes::Fixed(16384));
+    assert_eq!(c.jobs[1].engine, EngineKind::Libaio);
+    assert_eq!(c.jobs[1].runtime, Some(Duration::from_millis(500)));
+    assert_eq!(c.jobs[1].size, Some(SizeSpec::Bytes(1 << 20)));
+    assert_eq!(c.output_format, OutputFormat::JSON);
+    // libaio is libaio: no substitution note
+    assert!(c.notices.is_empty(), "{:?}", c.notices);
+}
+
+#[test]
+fn job_file_include_env_and_errors() {
+    let d = tempfile::tempdir().unwrap();
+    std::fs::create_dir(d.path().join("inc")).unwrap();
+    std::fs::write(
+        d.path().join("inc/common.fio"),
+        "[global]\nbs=${MYBS} ; from env\n",
+    )
+    .unwrap();
+    std::fs::write(
+        d.path().join("job.fio"),
+        "# top\ninclude inc/common.fio\n[j1]\nrw=write\nsize=64k\nnumjobs=2\t; two\n",
+    )
+    .unwrap();
+    let env = |v: &str| (v == "MYBS").then(|| "16k".to_string());
+    let f = d.path().join("job.fio").display().to_string();
+    let c = parse_args_with(std::slice::from_ref(&f), &env).unwrap();
+    assert_eq!(c.jobs.len(), 1);
+    assert_eq!(c.jobs[0].bs_write, BlockSizes::Fixed(16384));
+    assert_eq!(c.jobs[0].numjobs, 2);
+    // unset variable: names the variable, file and line
+    let e = parse_args_with(std::slice::from_ref(&f), &no_env)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("${MYBS} is not set"), "{e}");
+    assert!(e.contains("common.fio:2"), "{e}");
+    // unknown key: names it with file:line
+    std::fs::write(d.path().join("bad.fio"), "[a]\nsize=1m\nverify_fancy=1\n").unwrap();
+    let e =
+        parse_args_with(&[d.path().join("bad.fio").display().to_string()], &no_env).unwrap_err();
+    assert!(matches!(e, FioError::UnsupportedKey { .. }));
+    assert!(
+        e.to_string()
+            .ends_with("bad.fio:3: option 'verify_fancy' is not supported by iomark"),
+        "{e}"
+    );
+    // unknown engine
+    let e = parse_args_with(
+        &args(&["--name=a", "--size=1m", "--ioengine=rdma"]),
+        &no_env,
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        e.contains("ioengine 'rdma' is not supported by iomark"),
+        "{e}"
+    );
+    // circular include
+    std::fs::write(d.path().join("c1.fio"), "include c2.fio\n").unwrap();
+    std::fs::write(d.path().join("c2.fio"), "include c1.fio\n").unwrap();
+    let e = parse_args_with(&[d.path().join("c1.fio").display().to_string()], &no_env)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("circular include"), "{e}");
+}
+
+#[test]
+fn value_keys_take_the_next_word_like_fio() {
+    let c = parse(&[
+        "--name",
+        "j",
+        "--bs",
+        "8k",
+        "--filename",
+        "jobish",
+        "--size",
+        "1m",
+        "--iodepth",
+        "4",
+        "--reap-spin",
+        "5us",
+    ])
+    .unwrap();
+    let j = &c.jobs[0];
+    assert_eq!(j.name, "j");
+    assert_eq!(j.filename.as_deref(), Some("jobish"));
+    assert_eq!(j.iodepth, 4);
+    assert_eq!(j.reap_spin_ns, 5_000);
+    assert_eq!(j.size, Some(SizeSpec::Bytes(1 << 20)));
+    assert_eq!(c.jobs.len(), 1, "no word was taken as a job file");
+}
+
+#[test]
+fn flag_keys_do_not_take_the_next_word() {
+    // fio: `--time_based 1` reads job file `1`
+    let e = parse(&[
+        "--name=j",
+        "--size=1m",
+        "--runtime=1",
+        "--time_based",
+        "nosuch.fio",
+    ])
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("nosuch.fio"), "{e}");
+    let e = parse(&["--name=j", "--size=1m", "--group_reporting", "1"])
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("'1'") || e.contains(" 1"), "{e}");
+    // a bare flag before another option still works
+    let c = parse(&[
+        "--name=j",
+        "--size=1m",
+        "--engine-strict",
+        "--norandommap",
+        "--rw=randread",
+    ])
+    .unwrap();
+    assert!(c.engine_strict);
+    assert!(c.jobs[0].norandommap);
+}
+
+#[test]
+fn boolean_keys_take_a_boolean_word_only() {
+    // fio: `--direct 1` is direct=1 (FIO_OPT_BOOL takes the next word)
+    let c = parse(&["--name=j", "--size=1m", "--direct", "0"]).unwrap();
+    assert!(!c.jobs[0].direct);
+    let c = parse(&["--name=j", "--size=1m", "--direct", "1"]).unwrap();
+    assert!(c.jobs[0].direct);
+    let e = parse(&["--name=j", "--size=1m", "--direct", "nosuch.fio"])
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("nosuch.fio"), "{e}");
+}
+
+#[test]
+fn a_missing_value_names_the_key_and_the_form() {
+    for (a, key) in [
+        (&["--name=j", "--size=1m", "--bs"][..], "bs"),
+        (
+            &["--name=j", "--size=1m", "--iodepth", "--rw=read"][..],
+            "iodepth",
+        ),
+        (&["--name=j", "--size=1m", "--reap-spin"][..], "reap-spin"),
+        (&["--name"][..], "name"),
+    ] {
+        let e = parse(a).unwrap_err();
+        assert!(matches!(e, FioError::Usage(_)), "{a:?}: {e:?}");
+        let want = format!("--{key} needs a value (--{key}=VALUE)");
+        assert!(e.to_string().ends_with(&want), "{a:?}: {e}");
+    }
+}
+
+#[test]
+fn own_options_keep_their_specific_missing_value_message() {
+    let e = parse(&["--name=j", "--size=1m", "--output"])
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("--output needs a file name (--output=FILE)"),
+        "{e}"
+    );
+    let c = parse(&["--name=j", "--size=1m", "--output", "r.txt"]).unwrap();
+    assert_eq!(c.output.as_deref(), Some(std::path::Path::new("r.txt")));
+}
+
+#[test]
+fn time_unit_message_lists_ns() {
+    let e = parse_time("5q", 1).unwrap_err();
+    assert!(e.contains("ns, us, ms"), "{e}");
+}
+
+#[test]
+fn eta_options_are_accepted_and_checked() {
+    for ok in [
+        "--eta=never",
+        "--eta=always",
+        "--eta=auto",
+        "--eta-newline=1",
+        "--eta-newline=500ms",
+        "--eta-interval=250",
+    ] {
+        let c = parse(&[ok, "--name=j", "--size=64k"]);
+        assert!(c.is_ok(), "{ok}: {c:?}");
+    }
+    // `--eta never` (getopt form) takes the next word as fio does
+    let c = parse(&["--eta", "never", "--name=j", "--size=64k"]).unwrap();
+    assert_eq!(c.jobs.len(), 1);
+    let e = parse(&["--eta=sometimes", "--name=j", "--size=64k"])
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("'eta'") && e.contains("never, always, auto"),
+        "{e}"
+    );
+    // fio 3.33: "failed parsing eta interval x"
+    let e = parse(&["--eta-interval=x", "--name=j", "--size=64k"])
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("eta-interval") && e.contains("'x'"), "{e}");
+}
+
+/// `size=0` is unset, as in fio (tests/it/run/cli_forms.rs runs it: the file's own size).
+#[test]
+fn size_zero_is_unset_as_in_fio() {
+    let c = parse(&["--name=j", "--filename=f", "--size=0"]).unwrap();
+    assert_eq!(c.jobs[0].size, None);
+}
+
+/// io_uring's ring limit is checked when the job is parsed (tests/it/run/cli_forms.rs:
+/// the binary refuses it, exit 2, before any ring is set up).
+#[test]
+fn io_uring_iodepth_above_the_ring_limit_is_refused_up_front() {
+    assert_eq!(IORING_MAX_ENTRIES, 32_768);
+    let ok = parse(&[
+        "--name=j",
+        "--size=1m",
+        "--ioengine=io_uring",
+        "--iodepth=32768",
+    ]);
+    assert!(ok.is_ok());
+    let e = parse(&[
+        "--name=j",
+        "--size=1m",
+        "--ioengine=io_uring",
+        "--iodepth=65536",
+    ])
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("iodepth=65536") && e.contains("32768"), "{e}");
+    // other engines keep fio's range
+    assert!(parse(&[
+        "--name=j",
+        "--size=1m",
+        "--ioengine=psync",
+        "--iodepth=65536"
+    ])
+    .is_ok());
+}
+
+/// `--reap-spin` value forms and their message (tests/it/run/cli_forms.rs: in a job file
+/// it is named as a command-line option).
+#[test]
+fn reap_spin_forms_and_messages() {
+    let ns = |v: &str| parse(&["--name=j", "--size=1m", &format!("--reap-spin={v}")]);
+    assert_eq!(ns("1.5us").unwrap().jobs[0].reap_spin_ns, 1_500);
+    assert_eq!(ns("5ns").unwrap().jobs[0].reap_spin_ns, 5);
+    assert_eq!(
+        ns("7").unwrap().jobs[0].reap_spin_ns,
+        7_000,
+        "a plain number is µs"
+    );
+    assert_eq!(ns("0").unwrap().jobs[0].reap_spin_ns, 0);
+    assert_eq!(ns("1ms").unwrap().jobs[0].reap_spin_ns, 1_000_000);
+    for bad in ["10s", "2ms", "abc", "5q", "1001us", ""] {
+        let e = ns(bad).unwrap_err().to_string();
+        assert!(
+            e.contains("a time up to 1ms: 5us, 800ns") && e.contains("a plain number is µs"),
+            "{bad}: {e}"
+        );
+        assert!(!e.contains("e.g. 10, 10s"), "{bad}: {e}");
+    }
+}
+
+/// `--parse-only` takes no value (tests/it/run/cli_forms.rs runs it: nothing printed,
+/// parse errors reported).
+#[test]
+fn parse_only_prints_nothing_and_reports_parse_errors() {
+    let e = parse(&["--parse-only=1", "--name=j", "--size=64k"])
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("--parse_only takes no value") || e.contains("--parse-only takes no value"),
+        "{e}"
+    );
+}
+
+/// Terse output is refused by name, in one line, for each spelling
+/// (tests/it/run/cli_forms.rs: the binary exits 2).
+#[test]
+fn terse_output_is_refused_by_name() {
+    for a in [
+        "--minimal",
+        "--output-format=terse",
+        "--output-format=json,terse",
+    ] {
+        let e = parse(&[a, "--name=j", "--size=64k"]).unwrap_err();
+        let m = e.to_string();
+        assert!(
+            m.contains("terse") && m.contains("not supported"),
+            "{a}: {m}"
+        );
+        assert!(!m.contains('\n'), "{m}");
+    }
+}
+
+#[test]
+fn lists_parse_as_fio_accepts_them() {
+    let p = |s| OutputFormat::parse(s);
+    assert_eq!(p("normal"), Ok(OutputFormat::NORMAL));
+    assert_eq!(p("json"), Ok(OutputFormat::JSON));
+    assert_eq!(p("json+"), Ok(OutputFormat::JSON_PLUS));
+    let both = OutputFormat {
+        normal: true,
+        json: true,
+        json_plus: false,
+    };
+    assert_eq!(p("normal,json"), Ok(both));
+    assert_eq!(p("json,normal"), Ok(both));
+    assert_eq!(p("normal,normal"), Ok(OutputFormat::NORMAL));
+    assert_eq!(p("json,json+"), Ok(OutputFormat::JSON_PLUS));
+    assert_eq!(p("json+,json"), Ok(OutputFormat::JSON_PLUS));
+    let plus_text = p("json+,normal").unwrap();
+    assert!(plus_text.normal && plus_text.json && plus_text.json_plus);
+    // fio 3.33 refuses these too ("invalid output format")
+    for bad in [
+        "",
+        "normal,",
+        ",json",
+        "normal,,json",
+        "NORMAL",
+        "normal, json",
+        "xml",
+    ] {
+        let e = p(bad).unwrap_err();
+        assert!(e.contains("accepted: normal, json, json+"), "{bad}: {e}");
+    }
+    assert!(p("normal,xml").unwrap_err().contains("'xml'"));
+    assert!(p("terse").unwrap_err().contains("not supported"));
+}

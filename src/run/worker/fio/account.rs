@@ -1,0 +1,335 @@
+//! Completion side of a job thread (see [`crate::run::worker::fio`]): accounting each completed
+//! request into the job's statistics (latencies, logs, live counters, verify of reads),
+//! failed requests (`continue_on_error`, `fill_device`), trims, syncs and the minimum
+//! rate check.
+
+use crate::run::worker::fio::*;
+
+impl<'a> Worker<'a> {
+    /// fio's `ratemin`/`rate_iops_min` check: once per `ratecycle`, the rate since the
+    /// last check must reach the minimum.
+    pub(super) fn check_min_rate(&mut self, st: &JobStats, now: u64) -> Result<(), RunError> {
+        let m = &self.plan.job.more;
+        if m.ratemin == [0, 0] && m.rate_iops_min == [0, 0] {
+            return Ok(());
+        }
+        if self.min_win.0 == 0 {
+            self.min_win = (
+                now,
+                [st.read.bytes, st.write.bytes],
+                [st.read.ios, st.write.ios],
+            );
+            return Ok(());
+        }
+        let ns = self.clock.ns(self.min_win.0, now);
+        if ns < m.ratecycle.as_nanos() as u64 {
+            return Ok(());
+        }
+        let secs = ns as f64 / 1e9;
+        let bytes = [st.read.bytes, st.write.bytes];
+        let ios = [st.read.ios, st.write.ios];
+        let does = [self.plan.job.rw.reads(), self.plan.job.rw.writes()];
+        for d in (0..2).filter(|&d| does[d]) {
+            let dir = if d == 0 { "reads" } else { "writes" };
+            let b = (bytes[d] - self.min_win.1[d]) as f64 / secs;
+            let i = (ios[d] - self.min_win.2[d]) as f64 / secs;
+            let fail = |what: String, got: String| RunError::MinRate {
+                job: self.plan.job.name.clone(),
+                what,
+                got,
+                window_ms: ns / 1_000_000,
+            };
+            if m.ratemin[d] > 0 && b < m.ratemin[d] as f64 {
+                return Err(fail(
+                    format!("ratemin={} B/s ({dir})", m.ratemin[d]),
+                    format!("{b:.0} B/s"),
+                ));
+            }
+            if m.rate_iops_min[d] > 0 && i < m.rate_iops_min[d] as f64 {
+                return Err(fail(
+                    format!("rate_iops_min={} ({dir})", m.rate_iops_min[d]),
+                    format!("{i:.1} IOPS"),
+                ));
+            }
+        }
+        self.min_win = (now, bytes, ios);
+        Ok(())
+    }
+
+    pub(super) fn mismatch(
+        &mut self,
+        file: usize,
+        offset: u64,
+        why: String,
+    ) -> Result<(), RunError> {
+        self.mismatches += 1;
+        let msg = format!(
+            "verify failed in {} at offset {offset}: {why}",
+            self.plan.files[file].path.display()
+        );
+        if self.first_mismatch.is_none() {
+            self.first_mismatch = Some(msg.clone());
+        }
+        if self.plan.job.more.verify_fatal {
+            return Err(RunError::Verify {
+                job: self.plan.job.name.clone(),
+                count: self.mismatches,
+                first: msg,
+            });
+        }
+        Ok(())
+    }
+
+    pub(super) fn trim(&self, file: usize, offset: u64, len: u64) -> Result<(), IoErr> {
+        let Some(&fd) = self.fds.get(file) else {
+            return Ok(()); // null engine: nothing to trim
+        };
+        if self.blkdev.get(file).copied().unwrap_or(false) {
+            return crate::run::fio::trim::discard(fd, offset, len);
+        }
+        // SAFETY: fallocate on a descriptor owned by the open file set.
+        let r = unsafe {
+            libc::fallocate(
+                fd,
+                libc::FALLOC_FL_PUNCH_HOLE | libc::FALLOC_FL_KEEP_SIZE,
+                offset as libc::off_t,
+                len as libc::off_t,
+            )
+        };
+        if r == 0 {
+            Ok(())
+        } else {
+            Err(IoErr::Errno(crate::engine::last_errno()))
+        }
+    }
+
+    /// A failed request: with `continue_on_error` covering its kind it is counted as an
+    /// error (never as done) and the job goes on; otherwise the job stops with it.
+    #[cold]
+    pub(super) fn io_fail(
+        &mut self,
+        st: &mut JobStats,
+        s: &Slot,
+        e: IoErr,
+    ) -> Result<(), RunError> {
+        use crate::engine::fault::ErrorClass;
+        let class = if s.tag.op == Op::Read {
+            ErrorClass::Read
+        } else {
+            ErrorClass::Write
+        };
+        if s.tag.op == Op::Write {
+            // its block holds unknown data now: not verified
+            self.forget_write(s.io.file, s.io.offset);
+            if self.plan.job.more.x.fill_device && crate::run::fio::errors::is_full(e) {
+                // fill_device: ENOSPC ends the job normally; the write is not done
+                self.filled.set(true);
+                return Ok(());
+            }
+        }
+        let err = self.io_err(s, e);
+        if crate::run::fio::errors::non_fatal(&self.plan.job.more, class, e) {
+            if self.plan.job.more.x.error_dump {
+                eprintln!("iomark: error_dump: {err} (non-fatal, job goes on)");
+            }
+            st.errors += 1;
+            if st.first_error.is_none() {
+                st.first_error = Some(err.to_string());
+                // H2 hook: fio's job `error` = errno of the first error
+                st.first_errno = match e {
+                    IoErr::Errno(n) => n,
+                    IoErr::Short { .. } => libc::EIO,
+                };
+            }
+            return Ok(());
+        }
+        Err(err)
+    }
+
+    pub(super) fn io_err(&self, s: &Slot, e: IoErr) -> RunError {
+        RunError::Io {
+            job: self.plan.job.name.clone(),
+            op: s.tag.op.name(),
+            file: self.plan.files[s.io.file].path.clone(),
+            offset: s.io.offset,
+            len: s.io.len,
+            why: io_why(e, self.plan.job.direct, self.plan.align),
+        }
+    }
+
+    /// Account one completed request (and verify a read's data). `t`: completion tick,
+    /// `t_base`: the tick log times count from.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    pub(super) fn complete(
+        &mut self,
+        st: &mut JobStats,
+        s: &Slot,
+        buf: *const u8,
+        slat: Option<u64>,
+        clat: u64,
+        lat: u64,
+        (t, t_base): (u64, u64),
+    ) -> Result<(), RunError> {
+        let m = &self.plan.job.more;
+        // a read that fails its verify is still a done request (fio counts it in the
+        // job's io bytes) and then ends the job: see `read_mismatch`
+        let mut bad: Option<String> = None;
+        if let (true, Some(k)) = (self.uses.verify, m.verify) {
+            // fio verifies plain reads of jobs that only read; a job that writes checks
+            // what it wrote (backlog and read-back phase)
+            if s.tag.op == Op::Read && !self.fds.is_empty() && !self.plan.job.rw.writes() {
+                // SAFETY: the slot's buffer holds `len` bytes and is ours again.
+                let data = unsafe { std::slice::from_raw_parts(buf, s.io.len) };
+                let spec = self
+                    .vspec()
+                    .unwrap_or(crate::run::verify::fio::Spec::new(k, &m.verify_pattern));
+                if let Err(why) = crate::run::verify::fio::check_with(data, s.io.offset, &spec, None) {
+                    bad = Some(self.dumped(s.io.file, s.io.offset, data, None, why));
+                }
+            }
+        }
+        if !s.tag.measured {
+            return match bad {
+                Some(why) => self.read_mismatch(st, s, why),
+                None => Ok(()),
+            };
+        }
+        let d = match s.tag.op {
+            Op::Read => &mut st.read,
+            Op::Write => &mut st.write,
+            Op::Trim => &mut st.trim,
+        };
+        d.ios += 1;
+        d.bytes += s.io.len as u64;
+        if self.uses.live && s.tag.op != Op::Trim {
+            if let Some(l) = self.live {
+                let i = s.tag.op.idx();
+                l[i].store(d.bytes, Ordering::Relaxed);
+                l[2 + i].store(d.ios, Ordering::Relaxed);
+            }
+        }
+        if !self.uses.gtod_reduce {
+            match slat {
+                Some(x) => {
+                    d.slat.add(x);
+                    d.clat.add(clat);
+                    d.lat.add(lat);
+                }
+                // synchronous: clat = lat, one histogram record (DirStats::settle)
+                None => d.sync.add(clat),
+            }
+            if self.uses.live && s.tag.op != Op::Trim {
+                if let Some(l) = self.live {
+                    let (r, w) = (&st.read, &st.write);
+                    let sum = r.clat.sum_ns + r.sync.sum_ns + w.clat.sum_ns + w.sync.sum_ns;
+                    l[4].store(u64::try_from(sum).unwrap_or(u64::MAX), Ordering::Relaxed);
+                    let n = r.clat.hist.len()
+                        + r.sync.hist.len()
+                        + w.clat.hist.len()
+                        + w.sync.hist.len();
+                    l[5].store(n, Ordering::Relaxed);
+                }
+            }
+            if self.prio.is_some() && s.tag.op != Op::Trim {
+                let v = if m.lat_percentiles { lat } else { clat };
+                crate::run::fio::prio::record(&mut st.prio_lat, s.tag.op.idx(), s.io.ioprio, v);
+            }
+        }
+        if let Some(lt) = &mut self.lat_target {
+            if s.tag.op != Op::Trim && lt.on_latency(lat).is_err() {
+                let why = format!(
+                    "latency of {lat} ns exceeds latency_target={} ns at queue depth 1 (latency_percentile=100)",
+                    lt.report().target_ns
+                );
+                return Err(RunError::Io {
+                    job: self.plan.job.name.clone(),
+                    op: s.tag.op.name(),
+                    file: self.plan.files[s.io.file].path.clone(),
+                    offset: s.io.offset,
+                    len: s.io.len,
+                    why,
+                });
+            }
+        }
+        if self.uses.logs && s.tag.op != Op::Trim {
+            let t_ms = self.clock.ns(t_base, t) / 1_000_000;
+            if let Some(l) = &mut self.logs {
+                l.set_prio(s.io.ioprio);
+                l.io(t_ms, s.tag.op.idx(), s.io.len as u64, s.io.offset, slat, clat, lat);
+            }
+        }
+        match bad {
+            Some(why) => self.read_mismatch(st, s, why),
+            None => Ok(()),
+        }
+    }
+
+    /// A read of a read-only verify job whose data did not match (fio 3.33: the
+    /// verify error is the request's error, EILSEQ): with `continue_on_error` covering
+    /// verify errors (`verify`, `all`; the `ignore_error` verify list is not consulted,
+    /// see its notice) it is counted as an error (errno EILSEQ) and the job goes on;
+    /// otherwise the job stops here,
+    /// whatever `verify_fatal` says, the failing read counted as done (already
+    /// accounted by the caller).
+    #[cold]
+    fn read_mismatch(&mut self, st: &mut JobStats, s: &Slot, why: String) -> Result<(), RunError> {
+        use crate::engine::fault::ErrorClass;
+        let msg = format!(
+            "verify failed in {} at offset {}: {why}",
+            self.plan.files[s.io.file].path.display(),
+            s.io.offset
+        );
+        if self
+            .plan
+            .job
+            .more
+            .continue_on_error
+            .continues(ErrorClass::Verify)
+        {
+            if self.plan.job.more.x.error_dump {
+                eprintln!("iomark: error_dump: {msg} (non-fatal, job goes on)");
+            }
+            st.errors += 1;
+            if st.first_error.is_none() {
+                st.first_error = Some(msg);
+                st.first_errno = libc::EILSEQ;
+            }
+            return Ok(());
+        }
+        self.mismatches += 1;
+        Err(RunError::Verify {
+            job: self.plan.job.name.clone(),
+            count: self.mismatches,
+            first: self.first_mismatch.clone().unwrap_or(msg),
+        })
+    }
+
+    pub(super) fn sync_file<E: Engine>(
+        &self,
+        eng: &mut E,
+        st: &mut JobStats,
+        file: usize,
+        kind: SyncKind,
+        measured: bool,
+    ) -> Result<(), RunError> {
+        let a = self.clock.now();
+        eng.sync(file, kind).map_err(|e| RunError::Io {
+            job: self.plan.job.name.clone(),
+            op: if kind == SyncKind::Fsync {
+                "fsync"
+            } else {
+                "fdatasync"
+            },
+            file: self.plan.files[file].path.clone(),
+            offset: 0,
+            len: 0,
+            why: io_why(e, false, 0),
+        })?;
+        if measured {
+            st.sync.ios += 1;
+            st.sync.lat.add(self.clock.ns(a, self.clock.now()));
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,182 @@
+//! Verification of what a job thread wrote (a child module of the worker, so it shares
+//! the worker's state): fio's `verify_backlog` (read back and check the written blocks
+//! every N blocks while the job writes), the read-back phase after the writes, and
+//! `verify_dump`. Each block read back counts in `verified` (fio JSON and text report).
+//!
+//! fio semantics (HOWTO `verify_backlog`, `verify_backlog_batch`): after every
+//! `verify_backlog` blocks written, `verify_backlog_batch` blocks are verified (default:
+//! the whole backlog); a smaller batch leaves blocks unverified there, a larger one
+//! verifies some twice. Blocks verified in a backlog are not read again at the end.
+//! The write sequence number is checked as fio does: only for jobs that write with one
+//! block size and are not time based, unless `verify_write_sequence=0`.
+
+use crate::run::worker::fio::{Slot, Worker};
+use crate::engine::buffers::Slab;
+use crate::engine::IoErr;
+use crate::run::fio::RunError;
+use crate::stats::job::JobStats;
+use crate::run::verify;
+
+impl<'a> Worker<'a> {
+    /// The job's verify settings.
+    pub(super) fn vspec(&self) -> Option<verify::fio::Spec<'a>> {
+        let plan: &'a crate::run::fio::Plan = self.plan;
+        let m = &plan.job.more;
+        m.verify.map(|kind| verify::fio::Spec {
+            kind,
+            pattern: &m.verify_pattern,
+            interval: m.x.verify_interval.unwrap_or(0) as usize,
+        })
+    }
+
+    /// Whether read-back checks the write sequence number (fio's rule).
+    fn seq_checked(&self) -> bool {
+        let job = &self.plan.job;
+        job.more.x.write_sequence()
+            && job.rw.writes()
+            && job.bs_write.min() == job.bs_write.max()
+            && !job.time_based
+    }
+
+    /// A write was issued: remember it for the read-back (and the backlog).
+    pub(super) fn note_write(&mut self, file: usize, offset: u64, len: usize, seq: u64) {
+        self.written.insert((file, offset), (len, seq));
+        if self.plan.job.more.x.verify_backlog > 0 {
+            self.backlog.push((file, offset));
+        }
+    }
+
+    /// A write failed and the job goes on: its block's content is unknown, so it is not
+    /// verified.
+    pub(super) fn forget_write(&mut self, file: usize, offset: u64) {
+        self.written.remove(&(file, offset));
+    }
+
+    /// Enough blocks written since the last backlog verify.
+    #[inline]
+    pub(super) fn backlog_due(&self) -> bool {
+        let n = self.plan.job.more.x.verify_backlog;
+        n > 0 && self.backlog.len() as u64 >= n
+    }
+
+    /// Verify `verify_backlog_batch` blocks of the backlog (nothing may be in flight).
+    pub(super) fn verify_backlog(
+        &mut self,
+        slab: &Slab,
+        st: &mut JobStats,
+    ) -> Result<(), RunError> {
+        let x = &self.plan.job.more.x;
+        let batch = x.verify_backlog_batch.unwrap_or(x.verify_backlog);
+        let list = std::mem::take(&mut self.backlog);
+        if list.is_empty() || self.fds.is_empty() {
+            return Ok(());
+        }
+        for i in 0..batch as usize {
+            let (file, offset) = list[i % list.len()];
+            // the last write to the block decides what it must hold now
+            let Some(&(len, seq)) = self.written.get(&(file, offset)) else {
+                continue;
+            };
+            self.verify_block(slab, st, file, offset, len, seq)?;
+        }
+        // verified blocks are not read again at the end (fio drops them from its history)
+        for &(file, offset) in list.iter().take(batch as usize) {
+            self.written.remove(&(file, offset));
+        }
+        Ok(())
+    }
+
+    /// Read back every block the job wrote and has not verified yet (last write per
+    /// offset) and check it.
+    pub(super) fn verify_back(&mut self, slab: &Slab, st: &mut JobStats) -> Result<(), RunError> {
+        if self.vspec().is_none() || self.fds.is_empty() {
+            return Ok(());
+        }
+        let written = std::mem::take(&mut self.written);
+        for (&(file, offset), &(len, seq)) in &written {
+            self.verify_block(slab, st, file, offset, len, seq)?;
+        }
+        Ok(())
+    }
+
+    /// Read one block with buffer 0 (nothing in flight) and check it.
+    fn verify_block(
+        &mut self,
+        slab: &Slab,
+        st: &mut JobStats,
+        file: usize,
+        offset: u64,
+        len: usize,
+        seq: u64,
+    ) -> Result<(), RunError> {
+        let Some(spec) = self.vspec() else {
+            return Ok(());
+        };
+        let buf = slab.bufs[0].ptr();
+        // SAFETY: buffer 0 is at least max bs long and nothing is in flight.
+        let b = unsafe { std::slice::from_raw_parts_mut(buf, len) };
+        let mut done = 0usize;
+        while done < len {
+            // SAFETY: pread into our buffer on an open descriptor.
+            let r = unsafe {
+                libc::pread(
+                    self.fds[file],
+                    b[done..].as_mut_ptr().cast(),
+                    len - done,
+                    (offset + done as u64) as libc::off_t,
+                )
+            };
+            if r < 0 && crate::engine::last_errno() == libc::EINTR {
+                continue;
+            }
+            if r <= 0 {
+                let e = if r == 0 {
+                    IoErr::Short { done }
+                } else {
+                    IoErr::Errno(crate::engine::last_errno())
+                };
+                return Err(self.io_err(&Slot::read_at(file, offset, len), e));
+            }
+            done += r as usize;
+        }
+        // IOMARK_FAULT (test-only) reaches these reads too
+        if let Err(e) = crate::engine::fault::read_hook(b) {
+            return Err(self.io_err(&Slot::read_at(file, offset, len), e));
+        }
+        st.verified += 1;
+        let want = self.seq_checked().then_some(seq);
+        if let Err(why) = verify::fio::check_with(b, offset, &spec, want) {
+            let why = self.dumped(file, offset, b, Some(seq), why);
+            self.mismatch(file, offset, why)?;
+        }
+        Ok(())
+    }
+
+    /// With `verify_dump=1`, write the received and expected block and say where.
+    /// `seq`: the write sequence number the block must carry (`None`: a job that only
+    /// reads, which takes it from the block).
+    pub(super) fn dumped(
+        &self,
+        file: usize,
+        offset: u64,
+        data: &[u8],
+        seq: Option<u64>,
+        why: String,
+    ) -> String {
+        let Some(spec) = self.vspec() else {
+            return why;
+        };
+        if !self.plan.job.more.x.verify_dump {
+            return why;
+        }
+        let path = &self.plan.files[file].path;
+        match verify::fio::dump(path, offset, data, &spec, seq.map(|q| (self.plan.seed, q))) {
+            Ok((r, e)) => format!(
+                "{why} (verify_dump: received block in {}, expected in {})",
+                r.display(),
+                e.display()
+            ),
+            Err(e) => format!("{why} (verify_dump failed: {e})"),
+        }
+    }
+}

@@ -1,0 +1,240 @@
+//! fio's rules for the worker loop ([`crate::run::worker`]), one job thread of
+//! `iomark run`: picks each request (direction, block size, offset from the job's
+//! distribution and random map), paces it (rate, think time), checks or stamps verify
+//! headers, records latencies and logs, drives the control hooks (ramp_time,
+//! latency_target, flow, verify_backlog, minimum rate) and, once the loop has drained,
+//! runs the end-of-job syncs and the verify read-back.
+//!
+//! Latency semantics are fio's (see [`crate::run::fio`]). Trims (`rw=trim|randtrim|
+//! trimwrite`) are punched holes (`fallocate(PUNCH_HOLE|KEEP_SIZE)`) on files and
+//! BLKDISCARD on block devices, issued synchronously outside the engine.
+//!
+//! This file holds the Worker's state and its entry point; the loop's hooks are in
+//! `pass.rs`, request generation in `request.rs`, the completion side in `account.rs`,
+//! verify backlog and read-back in `backlog.rs` (child modules: they share the Worker's
+//! private state).
+
+use crate::result::job::{CoverageStats, JobRecord, LatTargetReport};
+use crate::run::fio::{io_why, Plan, RunError};
+use crate::stats::job::JobStats;
+use crate::run::gen::{fit_size, seq_next, RandomMap, Rng, SlotGen};
+use crate::run::fio::log::Logs;
+use crate::run::gen::sprandom::SpRandom;
+use crate::run::verify;
+use crate::run::gen::zones::Zones;
+use crate::engine::buffers::Slab;
+use crate::engine::{Engine, IoErr, SyncKind};
+use crate::job::fio::{BlockSizes, RwMode};
+use crate::job::fio::keys::RateProcess;
+use crate::stats::clock::Clock;
+use std::collections::BTreeMap;
+use std::os::fd::RawFd;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+mod account;
+mod backlog;
+mod pass;
+mod request;
+pub(crate) use request::fill_buf;
+use request::sleep_until;
+
+/// Operation of one request.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub(crate) enum Op {
+    #[default]
+    Read,
+    Write,
+    Trim,
+}
+
+impl Op {
+    fn name(self) -> &'static str {
+        match self {
+            Op::Read => "read",
+            Op::Write => "write",
+            Op::Trim => "trim",
+        }
+    }
+    fn idx(self) -> usize {
+        match self {
+            Op::Read => 0,
+            Op::Write => 1,
+            Op::Trim => 2,
+        }
+    }
+}
+
+/// What a request carries to its completion besides the engine request (the loop
+/// keeps that and the clock points).
+#[derive(Clone, Copy, Default)]
+pub(crate) struct Tag {
+    op: Op,
+    /// issued after ramp_time: recorded
+    measured: bool,
+}
+
+/// A request as the accounting sees it: the loop's request with fio's tag.
+pub(crate) type Slot = crate::run::worker::Req<Tag>;
+
+impl Slot {
+    /// A read of `len` bytes at `offset` of `file` done outside the loop (verify
+    /// read-back), for its error message.
+    fn read_at(file: usize, offset: u64, len: usize) -> Slot {
+        let mut s = Slot::blank();
+        s.io.file = file;
+        s.io.offset = offset;
+        s.io.len = len;
+        s
+    }
+}
+
+/// Live counters of one thread for `--status-interval`, `--plot` and steady state:
+/// bytes read, bytes written, reads, writes, then the sum (ns) and count of their
+/// completion latencies (measured I/O only; relaxed stores by the worker, loads by the
+/// coordinating thread).
+pub type Live = [std::sync::atomic::AtomicU64; 6];
+
+/// What a job uses, decided once so the per-I/O path skips what it does not.
+#[derive(Clone, Copy, Debug, Default)]
+struct Uses {
+    random: bool,
+    pct_random: bool,
+    rate: bool,
+    think: bool,
+    min_rate: bool,
+    verify: bool,
+    logs: bool,
+    gtod_reduce: bool,
+    one_file: bool,
+    trimwrite: bool,
+    live: bool,
+    /// `verify_backlog` > 0
+    backlog: bool,
+    /// buffered job with `invalidate` and more than one pass (`loops`, `time_based`):
+    /// the page cache is dropped at every new pass, as fio's re-open does
+    repass: bool,
+    /// fixed read / write block size
+    fixed_bs: [Option<u64>; 2],
+}
+
+/// The request generator and pacing state of one thread.
+pub(crate) struct Worker<'a> {
+    pub plan: &'a Plan,
+    pub clock: &'a Clock,
+    pub stop: &'a AtomicBool,
+    pub rng: Rng,
+    cursors: Vec<u64>,
+    rr: usize,
+    seq_left: u64,
+    last: (usize, u64),
+    gens: Vec<[SlotGen; 2]>,
+    maps: Vec<Option<RandomMap>>,
+    rate_next: [u64; 2],
+    think_count: u64,
+    /// blocks written and not yet verified: (file, offset) → (length, write sequence)
+    written: BTreeMap<(usize, u64), (usize, u64)>,
+    mismatches: u64,
+    first_mismatch: Option<String>,
+    logs: Option<Logs>,
+    fds: Vec<RawFd>,
+    buf_rng: Rng,
+    trimmed: Option<(usize, u64, u64)>,
+    /// minimum-rate check: window start tick and (bytes, ios) per direction at it
+    min_win: (u64, [u64; 2], [u64; 2]),
+    uses: Uses,
+    live: Option<&'a Live>,
+    /// `latency_target` search (set when the I/O loop starts)
+    lat_target: Option<crate::run::control::lat_target::LatTarget>,
+    /// per-request ioprio picker (cmdprio_*, prioclass/prio)
+    prio: Option<crate::run::fio::prio::CmdPrio>,
+    /// dedupe-shaped write buffers (dedupe_percentage)
+    dedupe: Option<crate::run::fio::dedupe::Dedupe>,
+    /// coverage and issued sizes of random jobs (public case C13)
+    cov: Option<crate::run::gen::coverage::Coverage>,
+    /// which files are block devices (trims are BLKDISCARD there)
+    blkdev: Vec<bool>,
+    /// `zonemode` state (None without zones)
+    zones: Option<Zones>,
+    /// zbd: nothing left to read or trim, sprandom: stream done (fio ends the job)
+    zone_eof: bool,
+    /// `sprandom=1` write stream
+    spr: Option<SpRandom>,
+    /// `verify_backlog`: blocks written since the last backlog verify
+    backlog: Vec<(usize, u64)>,
+    /// write sequence number of the last write (fio's numberio)
+    seq: u64,
+    /// `fill_device`: the device is full (ENOSPC), the job ends normally
+    filled: std::cell::Cell<bool>,
+    /// bytes left in the current pass (`Uses::repass`)
+    pass_left: u64,
+    /// the latency-target report, set when the I/O phase ends
+    lat_report: Option<LatTargetReport>,
+    /// the coverage report, set when the I/O phase ends
+    cov_report: Option<CoverageStats>,
+}
+
+impl<'a> Worker<'a> {
+    /// Drive `eng` until the job's limits; then verify read-back and final syncs.
+    /// Returns the job's statistics together with the error that ended it, if any:
+    /// a failed job keeps the report of the I/O it completed (fio prints it with
+    /// `err=`). After a failure mid-run, `runtime_ns` is the time from the end of
+    /// `ramp_time` to the failure.
+    pub fn run<E: Engine>(self, eng: &mut E, slab: &Slab, depth: usize) -> (JobRecord, Option<RunError>) {
+        let st = JobStats {
+            threads: 1,
+            ..JobStats::default()
+        };
+        let clock = self.clock;
+        let t0 = clock.now();
+        // the rules own the worker and the statistics while the loop runs
+        let mut rules = pass::FioRules::new(self, st, depth);
+        let r = {
+            let mut io = crate::run::worker::Io::new(eng, slab, clock, depth);
+            crate::run::worker::run(&mut io, &mut rules)
+        };
+        let (mut w, mut st) = rules.into_parts();
+        // synchronous completions into clat and lat, also for a failed job's report
+        for d in [&mut st.read, &mut st.write, &mut st.trim] {
+            d.settle();
+        }
+        let mut rec = JobRecord {
+            engine: eng.name().into(),
+            stats: st,
+            lat_target: w.lat_report.take(),
+            coverage: w.cov_report.take(),
+            ..JobRecord::default()
+        };
+        match r {
+            Ok(()) => (rec, None),
+            Err(e) => {
+                if rec.stats.runtime_ns == 0 {
+                    let measured_from = t0 + clock.ticks(w.plan.job.ramp_time);
+                    rec.stats.runtime_ns = clock.ns(measured_from, clock.now().max(measured_from));
+                }
+                if rec.lat_target.is_none() {
+                    // fio reports the latency_target keys of a failed job too
+                    rec.lat_target = Some(w.lat_target_report());
+                }
+                if let Some(l) = &mut w.logs {
+                    // the logs of the I/O done so far are kept, as fio keeps them
+                    let _ = l.finish();
+                }
+                (rec, Some(e))
+            }
+        }
+    }
+
+    /// The `latency_target` search's report, or the job's depth without one.
+    fn lat_target_report(&self) -> LatTargetReport {
+        match &self.lat_target {
+            Some(l) => l.report(),
+            None => LatTargetReport {
+                depth: self.plan.job.iodepth,
+                target_ns: 0,
+                window_us: 0,
+                percentile: 100.0,
+            },
+        }
+    }
+}

@@ -1,0 +1,531 @@
+//! fio's hooks in the worker loop (see [`crate::run::worker`]): the job's limits,
+//! ramp_time, bw/iops samples and latency_target at the top of each pass; flow, zones,
+//! rate pacing and buffer contents for each request; sync-every-N, think time and the
+//! new-pass cache drop after it; the end-of-job syncs, verify read-back and logs when
+//! the loop has drained. The state here lives for one run of the loop; what the
+//! request generator keeps is in [`Worker`].
+
+use crate::run::control::flow::FlowMember;
+use crate::run::control::lat_target::{LatTarget, LtAction};
+use crate::run::worker::fio::*;
+use crate::engine::{Dir, IoReq};
+use crate::run::worker::{Io, Next, Pass, Req, Rules, Submitted, Times};
+use crate::stats::rates::RateSampler;
+
+/// One run of the worker loop under fio's rules.
+pub(super) struct FioRules<'a> {
+    w: Worker<'a>,
+    st: JobStats,
+    /// tick the loop started at, and the end of `ramp_time`
+    start: u64,
+    ramp_end: u64,
+    /// past `ramp_time`: I/O is recorded and counted toward the limits
+    measuring: bool,
+    /// tick the measured run started at (log times count from it)
+    measure_start: u64,
+    /// tick `runtime` ends at
+    deadline: Option<u64>,
+    issued_bytes: u64,
+    issued_ios: u64,
+    /// the measured bytes / requests the job issues at most (`u64::MAX`: no limit)
+    byte_limit: u64,
+    ios_limit: u64,
+    /// one of them is reached (they only grow while measuring, so this is set where
+    /// they grow)
+    issued_all: bool,
+    /// what the job uses (a copy of the worker's, next to the loop's state)
+    uses: Uses,
+    stop: &'a AtomicBool,
+    /// writes since the last fsync / fdatasync
+    since_sync: u64,
+    since_dsync: u64,
+    /// written blocks are remembered for the read-back
+    track_writes: bool,
+    /// `iodepth_batch_submit`, `iodepth_batch_complete_min`, the depth
+    batch: usize,
+    reap_min: usize,
+    depth: usize,
+    /// requests allowed in flight now (the latency_target search lowers it)
+    cap: usize,
+    /// this thread's share among the jobs of its flow_id (run/control/flow.rs)
+    flow: Option<FlowMember>,
+    flow_held: bool,
+    /// a paced wait reaped completions: the pass ends after this request
+    paced_reap: bool,
+    /// the latency_target search is over
+    lt_done: bool,
+    /// fio's bw/iops samples (stats/rates.rs)
+    samp: RateSampler,
+    /// the request just issued ended a pass over the files
+    pass_done: bool,
+}
+
+impl<'a> FioRules<'a> {
+    /// The rules of one run of `w` at `depth`, recording into `st`.
+    pub(super) fn new(mut w: Worker<'a>, st: JobStats, depth: usize) -> Self {
+        let plan = w.plan;
+        let job = &plan.job;
+        let m = &job.more;
+        let clock = w.clock;
+        let start = clock.now();
+        let ramp_end = start + clock.ticks(job.ramp_time);
+        let deadline = job.runtime.map(|r| ramp_end + clock.ticks(r));
+        let ctl = &job.control;
+        let flow = (ctl.flow > 0)
+            .then(|| plan.flows.as_ref().map(|f| f.join(ctl.flow_id, ctl.flow)))
+            .flatten();
+        // latency_target: the depth search runs over the measured I/O (after ramp_time)
+        w.lat_target = ctl
+            .lat_target
+            .map(|t| LatTarget::new(t, depth as u32, 0, 0));
+        let mut samp = RateSampler::new(m.bw_avg_time, m.iops_avg_time);
+        samp.set_end(deadline);
+        FioRules {
+            start,
+            ramp_end,
+            measuring: job.ramp_time.is_zero(),
+            measure_start: start,
+            deadline,
+            issued_bytes: 0,
+            issued_ios: 0,
+            byte_limit: Some(plan.byte_limit).filter(|&b| b > 0).unwrap_or(u64::MAX),
+            ios_limit: Some(job.number_ios).filter(|&n| n > 0).unwrap_or(u64::MAX),
+            issued_all: false,
+            uses: w.uses,
+            stop: w.stop,
+            since_sync: 0,
+            since_dsync: 0,
+            track_writes: m.verify.is_some() && m.do_verify && job.rw.writes(),
+            batch: crate::run::fio::submit_batch(job, depth),
+            reap_min: (m.iodepth_batch_complete_min.max(1) as usize).min(depth),
+            depth,
+            cap: depth,
+            flow,
+            flow_held: false,
+            paced_reap: false,
+            lt_done: false,
+            samp,
+            pass_done: false,
+            w,
+            st,
+        }
+    }
+
+    fn ios(&self) -> u64 {
+        self.st.read.ios + self.st.write.ios + self.st.trim.ios
+    }
+
+    /// The latency_target hook: quiesce for a new window or the final run at the depth
+    /// found; statistics restart for that run (fio's reset_all_stats).
+    fn lat_target_step<E: Engine>(
+        &mut self,
+        io: &mut Io<'_, E, Tag>,
+        now: u64,
+    ) -> Result<(), RunError> {
+        let clock = self.w.clock;
+        let t_ns = clock.ns(self.start, now);
+        let ios = self.ios();
+        let (pending, act) = match &mut self.w.lat_target {
+            Some(l) => (l.take_pending(), l.check(t_ns, ios)),
+            None => (false, LtAction::None),
+        };
+        if pending || act == LtAction::Quiesce || act == LtAction::FinalRun {
+            io.drain(self)?;
+        }
+        if act == LtAction::FinalRun {
+            // depth found: statistics restart for one window at it, so the report is
+            // that depth's
+            self.st.read = Default::default();
+            self.st.write = Default::default();
+            self.st.trim = Default::default();
+            self.st.sync = Default::default();
+            // depth counts and rate samples restart too (fio reset_io_stats)
+            self.st.depth = Default::default();
+            let m = &self.w.plan.job.more;
+            self.samp = RateSampler::new(m.bw_avg_time, m.iops_avg_time);
+            self.samp.set_end(self.deadline);
+            self.measure_start = clock.now();
+        }
+        if act == LtAction::Done {
+            self.lt_done = true;
+        }
+        if pending || act != LtAction::None {
+            let t = clock.now();
+            let ios = self.ios();
+            if let Some(l) = &mut self.w.lat_target {
+                l.new_cycle(clock.ns(self.start, t), ios);
+            }
+        }
+        Ok(())
+    }
+
+    /// The job's I/O limits are reached (or it was told to stop).
+    #[inline(always)]
+    fn done(&self, now: u64) -> bool {
+        self.stop.load(Ordering::Relaxed)
+            || self.lt_done
+            || self.w.zone_eof
+            || self.deadline.is_some_and(|d| now >= d)
+            || self.issued_all
+            || self.w.filled.get()
+    }
+
+    /// Rate pacing of the next request: wait for its due time (reaping meanwhile).
+    /// False when the wait ran into the end of the runtime: issue nothing more (fio:
+    /// rate_iops=1 for 1 s is one request, not two).
+    fn pace<E: Engine>(
+        &mut self,
+        io: &mut Io<'_, E, Tag>,
+        op: Op,
+        bs: u64,
+    ) -> Result<bool, RunError> {
+        let Some(due) = self.w.pace_due(op, bs, self.start) else {
+            return Ok(true);
+        };
+        let clock = self.w.clock;
+        let stop = self.w.stop;
+        if io.in_flight() > 0 && clock.now() < due {
+            // offload: completions are reaped as they arrive while the submitter
+            // waits; inline: fio quiesces before a rate sleep
+            if self.w.plan.job.control.offload {
+                io.reap_until(self, due, stop)?;
+            } else {
+                io.drain(self)?;
+            }
+            // slots came back: after this request, the loop's top checks the limits
+            self.paced_reap = true;
+        }
+        sleep_until(clock, due, stop);
+        Ok(self.deadline.is_none_or(|d| clock.now() < d))
+    }
+
+    /// Write buffer contents: dedupe shape, refill, verify header, read-back record.
+    #[inline(always)]
+    fn fill_write(&mut self, buf: *mut u8, file: usize, offset: u64, bs: u64) {
+        let plan = self.w.plan;
+        let m = &plan.job.more;
+        // SAFETY: the slot's buffer is not in flight; we own it.
+        let b = unsafe { std::slice::from_raw_parts_mut(buf, bs as usize) };
+        if let Some(dd) = &mut self.w.dedupe {
+            dd.fill(b);
+        } else if m.refill_buffers {
+            fill_buf(
+                b,
+                &mut self.w.buf_rng,
+                m.zero_buffers,
+                m.buffer_compress_percentage,
+            );
+        }
+        if let Some(spec) = self.w.vspec() {
+            self.w.seq += 1;
+            verify::fio::stamp_with(b, offset, plan.seed, self.w.seq, &spec);
+        }
+        if self.track_writes {
+            self.w.note_write(file, offset, bs as usize, self.w.seq);
+        }
+    }
+
+    /// fsync / fdatasync every N writes: drain, then sync the file (fio orders the
+    /// sync after the writes).
+    fn sync_every<E: Engine>(&mut self, io: &mut Io<'_, E, Tag>, s: &Slot) -> Result<(), RunError> {
+        let job = &self.w.plan.job;
+        self.since_sync += 1;
+        self.since_dsync += 1;
+        let fs = job.fsync > 0 && self.since_sync >= job.fsync;
+        let fds = job.more.fdatasync > 0 && self.since_dsync >= job.more.fdatasync;
+        if !(fs || fds) {
+            return Ok(());
+        }
+        io.stale();
+        while io.in_flight() > 0 {
+            io.reap_raw(io.in_flight())
+                .map_err(|e| self.w.io_err(s, e))?;
+            let t = self.w.clock.now();
+            io.account(self, t)?;
+        }
+        if fs {
+            self.since_sync = 0;
+            self.w
+                .sync_file(io.eng, &mut self.st, s.io.file, SyncKind::Fsync, self.measuring)?;
+        }
+        if fds {
+            self.since_dsync = 0;
+            self.w
+                .sync_file(io.eng, &mut self.st, s.io.file, SyncKind::Fdatasync, self.measuring)?;
+        }
+        Ok(())
+    }
+}
+
+impl<'a> Rules for FioRules<'a> {
+    type Tag = Tag;
+    type Error = RunError;
+
+    #[inline(always)]
+    fn top<E: Engine>(&mut self, io: &mut Io<'_, E, Tag>, now: u64) -> Result<Pass, RunError> {
+        let clock = self.w.clock;
+        if !self.measuring && now >= self.ramp_end {
+            self.measuring = true;
+            self.measure_start = now;
+            let ios = self.ios();
+            if let Some(l) = &mut self.w.lat_target {
+                l.new_cycle(clock.ns(self.start, now), ios);
+            }
+        }
+        // one compare per pass; a sample every bw/iops_avg_time
+        if self.measuring && now >= self.samp.next {
+            let (r, w, t) = (&self.st.read, &self.st.write, &self.st.trim);
+            self.samp.tick(
+                clock,
+                now,
+                [r.bytes, w.bytes, t.bytes],
+                [r.ios, w.ios, t.ios],
+            );
+        }
+        if self.measuring && self.w.lat_target.is_some() {
+            self.lat_target_step(io, now)?;
+        }
+        self.cap = self
+            .w
+            .lat_target
+            .as_ref()
+            .map_or(self.depth, |l| l.depth().min(self.depth));
+        if self.uses.min_rate && self.measuring {
+            self.w.check_min_rate(&self.st, now)?;
+        }
+        let done = self.done(now);
+        if self.uses.backlog && !done && self.w.backlog_due() {
+            io.drain(self)?;
+            self.w.verify_backlog(io.slab, &mut self.st)?;
+        }
+        // iodepth_batch_submit: wait until that many slots are free before submitting
+        let submit = !done
+            && (io.free() >= self.batch || io.in_flight() == 0)
+            && io.in_flight() < self.cap;
+        Ok(Pass { done, submit })
+    }
+
+    #[inline(always)]
+    fn next<E: Engine>(
+        &mut self,
+        io: &mut Io<'_, E, Tag>,
+        slot: usize,
+        req: &mut Req<Tag>,
+    ) -> Result<Next, RunError> {
+        if self.flow.as_mut().is_some_and(|f| f.held()) {
+            self.flow_held = true;
+            return Ok(Next::Break);
+        }
+        let (op, file, offset, bs) = self.w.next_req();
+        if self.w.zone_eof {
+            return Ok(Next::Break);
+        }
+        let plan = self.w.plan;
+        if let Some(c) = &mut self.w.cov {
+            c.touch(file, offset - plan.regions[file].0, bs);
+        }
+        let ioprio = match &mut self.w.prio {
+            Some(p) => p.pick(op == Op::Write, bs),
+            None => 0,
+        };
+        if self.uses.rate && !self.pace(io, op, bs)? {
+            return Ok(Next::Break);
+        }
+        if self.measuring {
+            // the measured bytes or requests reached the job's limit (`size`,
+            // `io_size`, `number_ios`)
+            self.issued_bytes += bs;
+            self.issued_ios += 1;
+            self.issued_all =
+                self.issued_bytes >= self.byte_limit || self.issued_ios >= self.ios_limit;
+        }
+        self.pass_done = self.uses.repass && self.w.pass_step(bs);
+        let buf = io.buf(slot);
+        if op == Op::Write && !self.w.fds.is_empty() {
+            self.fill_write(buf, file, offset, bs);
+        }
+        // fio's iodepth_level (in flight at submit, this one included)
+        self.st.depth.mark_level(io.in_flight() + 1);
+        *req = Req {
+            io: IoReq {
+                dir: if op == Op::Write { Dir::Write } else { Dir::Read },
+                file,
+                offset,
+                len: bs as usize,
+                buf,
+                buf_index: slot as u16,
+                ioprio,
+            },
+            by_rules: op == Op::Trim,
+            tag: Tag {
+                op,
+                measured: self.measuring,
+            },
+        };
+        Ok(Next::Io)
+    }
+
+    #[inline(always)]
+    fn issue(&mut self, req: &Req<Tag>) -> Result<Option<usize>, IoErr> {
+        let r = &req.io;
+        self.w
+            .trim(r.file, r.offset, r.len as u64)
+            .map(|()| Some(r.len))
+    }
+
+    #[inline(always)]
+    fn complete<E: Engine>(
+        &mut self,
+        _eng: &mut E,
+        req: &Req<Tag>,
+        res: Result<usize, IoErr>,
+        at: Times,
+    ) -> Result<(), RunError> {
+        let (s, buf) = (req, req.io.buf);
+        match res {
+            Ok(_) => {
+                let (slat, clat, lat) = at.lat(self.w.clock);
+                self.w
+                    .complete(&mut self.st, s, buf, slat, clat, lat, (at.t, self.measure_start))
+            }
+            Err(e) => self.w.io_fail(&mut self.st, s, e),
+        }
+    }
+
+    #[inline(always)]
+    fn after<E: Engine>(
+        &mut self,
+        io: &mut Io<'_, E, Tag>,
+        req: &Req<Tag>,
+        _how: Submitted,
+        _t1: u64,
+    ) -> Result<bool, RunError> {
+        let s = req;
+        if std::mem::take(&mut self.pass_done) {
+            // a new pass: its first request finds the files out of the page cache (fio
+            // closes, re-opens and invalidates them between passes)
+            io.drain(self)?;
+            self.w.drop_cache();
+            io.stale();
+        }
+        if self.uses.think {
+            self.w.think();
+            io.stale();
+        }
+        if s.tag.op == Op::Write {
+            self.sync_every(io, s)?;
+        }
+        Ok(self.stop.load(Ordering::Relaxed)
+            || self.issued_all
+            || io.free() == 0
+            || io.in_flight() == 0
+            || io.in_flight() >= self.cap
+            || std::mem::take(&mut self.paced_reap)
+            || self.w.filled.get()
+            || (self.uses.backlog && self.w.backlog_due()))
+    }
+
+    #[inline(always)]
+    fn pass_end(&mut self, in_flight: usize) {
+        // fio's iodepth_submit (requests per submit pass)
+        self.st.depth.end_submit(in_flight == 0);
+    }
+
+    #[inline(always)]
+    fn idle<E: Engine>(&mut self, io: &mut Io<'_, E, Tag>) -> Result<(), RunError> {
+        if !std::mem::take(&mut self.flow_held) {
+            return Ok(());
+        }
+        // held back by the flow: fio lets in-flight I/O complete and sleeps flow_sleep
+        // µs, or retries at once when flow_sleep=0
+        io.stale();
+        let sleep = self.w.plan.job.control.flow_sleep;
+        if !sleep.is_zero() {
+            io.drain(self)?;
+            let clock = self.w.clock;
+            sleep_until(clock, clock.now() + clock.ticks(sleep), self.w.stop);
+        } else if io.in_flight() == 0 {
+            std::thread::yield_now();
+        }
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn reap_min(&self) -> usize {
+        self.reap_min
+    }
+
+    #[inline(always)]
+    fn reaping(&mut self, n: usize) {
+        // fio's iodepth_complete (completions per reap call)
+        self.st.depth.mark_complete(n);
+    }
+
+    fn reap_error(&self, e: IoErr) -> RunError {
+        self.w.io_err(&Slot::blank(), e)
+    }
+
+    fn finish<E: Engine>(&mut self, io: &mut Io<'_, E, Tag>) -> Result<(), RunError> {
+        // the thread leaves its flow when its I/O phase ends (fio: when the job exits)
+        self.flow = None;
+        self.w.lat_report = Some(self.w.lat_target_report());
+        let plan = self.w.plan;
+        let job = &plan.job;
+        // The final syncs belong to the measured time (public case C15, fio PR #837):
+        // `end_fsync` and `fsync_on_close` on one file give the same bandwidth.
+        for on in [job.end_fsync, job.more.fsync_on_close] {
+            if on && job.rw.writes() {
+                for f in 0..plan.files.len() {
+                    self.w.sync_file(io.eng, &mut self.st, f, SyncKind::Fsync, true)?;
+                }
+            }
+        }
+        self.finish_stats();
+        if self.track_writes && !self.w.stop.load(Ordering::Relaxed) {
+            self.w.verify_back(io.slab, &mut self.st)?;
+        }
+        if let Some(l) = &mut self.w.logs {
+            l.finish()
+                .map_err(|source| crate::files::dataset::FilesError::Output {
+                    what: "log file",
+                    source,
+                })?;
+        }
+        if self.w.mismatches > 0 {
+            return Err(RunError::Verify {
+                job: job.name.clone(),
+                count: self.w.mismatches,
+                first: self.w.first_mismatch.clone().unwrap_or_default(),
+            });
+        }
+        Ok(())
+    }
+}
+
+impl<'a> FioRules<'a> {
+    /// The worker and the statistics back, once the loop is over.
+    pub(super) fn into_parts(self) -> (Worker<'a>, JobStats) {
+        (self.w, self.st)
+    }
+
+    /// Zone resets, rate samples, runtime and coverage of the finished I/O phase.
+    fn finish_stats(&mut self) {
+        let clock = self.w.clock;
+        self.st.zone_resets = self.w.zones.as_ref().and_then(|z| z.zbd_resets());
+        self.st.rates = self.samp.finish();
+        self.st.runtime_ns = if self.measuring {
+            clock.ns(self.measure_start, clock.now())
+        } else {
+            0
+        };
+        let maps = &self.w.maps;
+        self.w.cov_report = self.w.cov.as_ref().map(|c| {
+            let mut s = c.stats();
+            if !c.has_bits() {
+                // map slots are coverage blocks (both: the plan's offset alignment)
+                s.blocks_touched = maps.iter().flatten().map(RandomMap::covered).sum();
+            }
+            s
+        });
+    }
+}

@@ -1,0 +1,455 @@
+//! Request generation of a job thread (see [`crate::run::worker::fio`]): the Worker's construction (offset
+//! generators, random maps, zones, pacing state), each request's direction, block size,
+//! file and offset, rate pacing and think time. Kept apart from the I/O loop so the
+//! loop reads as submit → complete; everything here is inlined into it.
+
+use crate::run::worker::fio::*;
+
+pub(super) fn fixed_of(bs: &BlockSizes) -> Option<u64> {
+    match bs {
+        BlockSizes::Fixed(b) => Some(*b),
+        _ => None,
+    }
+}
+
+pub(super) fn pick_bs(bs: &BlockSizes, rng: &mut Rng) -> u64 {
+    match bs {
+        BlockSizes::Fixed(b) => *b,
+        BlockSizes::Range(a, b) => {
+            let steps = (b / a).max(1);
+            (a * (1 + rng.below(steps))).min(*b)
+        }
+        BlockSizes::Split(v) => {
+            let mut x = rng.below(100) as u32;
+            for &(b, w) in v {
+                if x < w {
+                    return b;
+                }
+                x -= w;
+            }
+            v.last().map_or(4096, |e| e.0)
+        }
+    }
+}
+
+/// Fill a write buffer: zeros (`zero_buffers`), or per 512-byte chunk `100-pct`%
+/// random bytes then zeros (`buffer_compress_percentage`, fio's layout), else random.
+pub(crate) fn fill_buf(buf: &mut [u8], rng: &mut Rng, zero: bool, compress_pct: u32) {
+    if zero {
+        buf.fill(0);
+        return;
+    }
+    let chunk = if compress_pct > 0 {
+        512
+    } else {
+        buf.len().max(1)
+    };
+    for c in buf.chunks_mut(chunk) {
+        let rnd = c.len() * (100 - compress_pct.min(100)) as usize / 100;
+        let (r, z) = c.split_at_mut(rnd);
+        for w in r.chunks_mut(8) {
+            let v = rng.next().to_le_bytes();
+            w.copy_from_slice(&v[..w.len()]);
+        }
+        z.fill(0);
+    }
+}
+
+/// Sleep until clock tick `t` (in ≤ 20 ms steps, so a stop request is seen quickly).
+pub(super) fn sleep_until(clock: &Clock, t: u64, stop: &AtomicBool) {
+    loop {
+        let now = clock.now();
+        if now >= t || stop.load(Ordering::Relaxed) {
+            return;
+        }
+        let ns = clock.ns(now, t).min(20_000_000);
+        std::thread::sleep(Duration::from_nanos(ns));
+    }
+}
+
+pub(super) fn spin_for(clock: &Clock, d: Duration) {
+    let end = clock.now() + clock.ticks(d);
+    while clock.now() < end {
+        std::hint::spin_loop();
+    }
+}
+
+impl<'a> Worker<'a> {
+    pub fn new(
+        plan: &'a Plan,
+        clock: &'a Clock,
+        stop: &'a AtomicBool,
+        fds: Vec<RawFd>,
+        logs: Option<Logs>,
+        live: Option<&'a Live>,
+    ) -> Self {
+        let fds_empty = fds.is_empty();
+        let job = &plan.job;
+        let align = plan.align;
+        let gens = plan
+            .regions
+            .iter()
+            .map(|&(_, len)| {
+                let n = |bs: &BlockSizes| len.saturating_sub(bs.max()) / align + 1;
+                let stride = job.more.zones.sequence_stride;
+                [
+                    SlotGen::new(&job.more.dist[0], n(&job.bs_read), align).sequence_stride(stride),
+                    SlotGen::new(&job.more.dist[1], n(&job.bs_write), align)
+                        .sequence_stride(stride),
+                ]
+            })
+            .collect::<Vec<_>>();
+        // the random map works in blocks of `align` bytes and shortens a request to the
+        // free blocks it finds (fio), so any block sizes cover a pass exactly once;
+        // random_generator=lfsr keeps it even with norandommap=1 (lfsr's property)
+        let lfsr =
+            job.more.zones.random_generator == Some(crate::job::fio::zone_keys::RandGen::Lfsr);
+        let zones = Zones::new(plan);
+        let strided = zones.as_ref().is_some_and(|z| z.strided());
+        let maps = plan
+            .regions
+            .iter()
+            .zip(&gens)
+            .map(|(&(_, len), g)| {
+                (job.rw.random()
+                    && (!job.norandommap || lfsr)
+                    && !strided
+                    && g[0].uniform()
+                    && g[1].uniform())
+                .then(|| RandomMap::new((len / align).max(1)))
+            })
+            .collect();
+        let has_logs = logs.is_some();
+        let mut w = Worker {
+            plan,
+            clock,
+            stop,
+            rng: Rng::new(plan.seed),
+            cursors: plan.regions.iter().map(|r| r.0).collect(),
+            rr: 0,
+            seq_left: 0,
+            last: (0, 0),
+            gens,
+            maps,
+            rate_next: [0; 2],
+            think_count: 0,
+            written: BTreeMap::new(),
+            mismatches: 0,
+            first_mismatch: None,
+            logs,
+            fds,
+            buf_rng: Rng::new(plan.seed ^ 0xb0ff),
+            trimmed: None,
+            min_win: (0, [0; 2], [0; 2]),
+            live,
+            lat_target: None,
+            prio: crate::run::fio::prio::CmdPrio::new(&job.extra, plan.seed),
+            dedupe: crate::run::fio::dedupe::Dedupe::new(
+                job,
+                plan.seed,
+                plan.regions.iter().map(|r| r.1).sum(),
+            ),
+            blkdev: crate::run::fio::trim::block_devices(plan),
+            cov: crate::run::gen::coverage::Coverage::for_plan(plan),
+            zones,
+            zone_eof: false,
+            spr: job.more.zones.sprandom.then(|| {
+                let bs = job.bs_write.max();
+                let z = &job.more.zones;
+                SpRandom::new(plan.regions[0].1 / bs, bs, z.spr_num_regions, z.spr_op)
+            }),
+            backlog: Vec::new(),
+            seq: 0,
+            filled: std::cell::Cell::new(false),
+            lat_report: None,
+            cov_report: None,
+            pass_left: plan.pass_bytes,
+            uses: Uses {
+                random: job.rw.random(),
+                pct_random: job.rw.random() && job.more.percentage_random < 100,
+                rate: job.more.rate_bytes != [0, 0] || job.more.rate_iops != [0, 0],
+                think: !job.more.thinktime.is_zero(),
+                min_rate: job.more.ratemin != [0, 0] || job.more.rate_iops_min != [0, 0],
+                verify: job.more.verify.is_some(),
+                logs: has_logs,
+                gtod_reduce: job.more.gtod_reduce,
+                one_file: plan.files.len() == 1,
+                trimwrite: job.rw == RwMode::TrimWrite,
+                live: live.is_some(),
+                backlog: job.more.x.verify_backlog > 0
+                    && job.more.verify.is_some()
+                    && job.rw.writes(),
+                fixed_bs: [fixed_of(&job.bs_read), fixed_of(&job.bs_write)],
+                repass: !job.direct
+                    && job.more.invalidate
+                    && !fds_empty
+                    && !plan.engine.caps().maps_files
+                    && plan.pass_bytes > 0
+                    && (job.loops > 1 || job.time_based || job.more.io_size.is_some()),
+            },
+        };
+        // With the random map on every request (no percentage_random, zones or sprandom),
+        // the map itself knows the distinct slots taken: no coverage bitmap per request.
+        if w.maps.iter().all(Option::is_some)
+            && !w.uses.pct_random
+            && w.zones.is_none()
+            && w.spr.is_none()
+        {
+            if let Some(c) = &mut w.cov {
+                c.drop_bits();
+            }
+        }
+        w
+    }
+
+    pub(super) fn pick_op(&mut self) -> Op {
+        let job = &self.plan.job;
+        match job.rw {
+            RwMode::Read | RwMode::RandRead => Op::Read,
+            RwMode::Write | RwMode::RandWrite => Op::Write,
+            RwMode::Trim | RwMode::RandTrim => Op::Trim,
+            // fio's trimwrite: trim a block, then write the same block
+            RwMode::TrimWrite if self.trimmed.is_some() => Op::Write,
+            RwMode::TrimWrite => Op::Trim,
+            RwMode::ReadWrite | RwMode::RandRw => {
+                let op = if (self.rng.below(100) as u32) < job.rwmixread {
+                    Op::Read
+                } else {
+                    Op::Write
+                };
+                if self.uses.rate {
+                    self.rate_dir(op)
+                } else {
+                    op
+                }
+            }
+        }
+    }
+
+    /// fio's `rate_ddir` (io_u.c) for mixed jobs under a per-direction rate: keep the
+    /// mix's pick when that direction is behind its rate (or unlimited); when it is
+    /// ahead, switch to the other direction if that one is behind and the mix gives it
+    /// a share; when both are ahead, take the one due first. So `rate_iops=300,100`
+    /// on randrw gives 300 reads and 100 writes a second, as fio, instead of the
+    /// write limit holding the reads to the 50/50 mix.
+    fn rate_dir(&self, op: Op) -> Op {
+        let job = &self.plan.job;
+        let m = &job.more;
+        let limited = |x: usize| m.rate_bytes[x] > 0 || m.rate_iops[x] > 0;
+        let (d, o) = (op.idx(), 1 - op.idx());
+        let other = if op == Op::Read { Op::Write } else { Op::Read };
+        let now = self.clock.now();
+        // a direction not started yet (rate_next 0) counts as behind, as in fio
+        let behind = |x: usize| !limited(x) || self.rate_next[x] <= now;
+        if behind(d) {
+            return op;
+        }
+        let other_share = if o == 0 {
+            job.rwmixread
+        } else {
+            100 - job.rwmixread.min(100)
+        };
+        if other_share == 0 {
+            return op;
+        }
+        if behind(o) || self.rate_next[o] < self.rate_next[d] {
+            other
+        } else {
+            op
+        }
+    }
+
+    #[inline]
+    pub(super) fn next_req(&mut self) -> (Op, usize, u64, u64) {
+        let job = &self.plan.job;
+        let u = self.uses;
+        let op = self.pick_op();
+        let d = usize::from(op == Op::Write);
+        let mut bs = match (u.fixed_bs[d], op) {
+            (Some(b), _) => b,
+            (None, Op::Write) => pick_bs(&job.bs_write, &mut self.rng),
+            (None, _) => pick_bs(&job.bs_read, &mut self.rng),
+        };
+        if u.trimwrite && op == Op::Write {
+            if let Some((file, offset, bs)) = self.trimmed.take() {
+                // trimwrite: the write goes where the trim just went
+                return (op, file, offset, bs);
+            }
+        }
+        let file = if u.one_file {
+            0
+        } else {
+            let f = self.rr;
+            self.rr += 1;
+            if self.rr == self.plan.files.len() {
+                self.rr = 0;
+            }
+            f
+        };
+        let (start, len) = self.plan.regions[file];
+        let end = start + len;
+        let align = self.plan.align;
+        let random_now = u.random
+            && (!u.pct_random || (self.rng.below(100) as u32) < job.more.percentage_random);
+        let strided = self.zones.as_ref().is_some_and(|z| z.strided());
+        let mut offset = if strided {
+            start // the zones pick it
+        } else if u.random && !random_now {
+            // percentage_random: the rest continue sequentially from the file's last I/O
+            let o = self.cursors[file];
+            if o + bs <= end {
+                o
+            } else {
+                start
+            }
+        } else if job.rw.random() {
+            if self.seq_left > 0 && self.last.0 == file {
+                self.seq_left -= 1;
+                let o = self.last.1;
+                if o + bs <= end {
+                    o
+                } else {
+                    start
+                }
+            } else {
+                if job.rw_suffix > 1 {
+                    self.seq_left = job.rw_suffix as u64 - 1;
+                }
+                let slot = if let Some(s) = &mut self.spr {
+                    // sprandom: blocks of bs from the region start
+                    let b = s.next(&mut self.rng).unwrap_or_else(|| {
+                        self.zone_eof = true;
+                        0
+                    });
+                    b * bs / align
+                } else if let Some(m) = &mut self.maps[file] {
+                    if u.fixed_bs[d] == Some(align) {
+                        // one slot per request (bs = the alignment): nothing to fit
+                        m.take(self.rng.below(m.len()))
+                    } else {
+                        let sizes = if op == Op::Write {
+                            &job.bs_write
+                        } else {
+                            &job.bs_read
+                        };
+                        let want = bs;
+                        let fit = |avail: u64| fit_size(sizes, want, avail * align).div_ceil(align);
+                        let (s, k) = m.take_run(self.rng.below(m.len()), bs.div_ceil(align), &fit);
+                        bs = fit_size(sizes, want, k * align);
+                        if bs < want {
+                            if let Some(c) = &mut self.cov {
+                                c.shrunk += 1;
+                            }
+                        }
+                        s
+                    }
+                } else {
+                    self.gens[file][d].next(&mut self.rng)
+                };
+                let o = start + slot * align;
+                if o + bs > end {
+                    start + (len.saturating_sub(bs) / align) * align
+                } else {
+                    o
+                }
+            }
+        } else {
+            let min_bs = if op == Op::Write {
+                job.bs_write.min()
+            } else {
+                job.bs_read.min()
+            };
+            let (o, b, next) =
+                seq_next(self.cursors[file], (start, len), bs, min_bs, job.rw_suffix);
+            self.cursors[file] = next;
+            bs = b;
+            o
+        };
+        if let Some(z) = &mut self.zones {
+            match z.place(op, file, offset, bs, random_now, &mut self.rng) {
+                Some((o, b)) => {
+                    if o != offset && !u.random {
+                        // sequential jobs go on from where the zones put them (fio)
+                        self.cursors[file] = o + b;
+                    }
+                    (offset, bs) = (o, b);
+                }
+                None => self.zone_eof = true,
+            }
+        }
+        self.last = (file, offset + bs);
+        if u.random {
+            self.cursors[file] = offset + bs;
+        }
+        if u.trimwrite && op == Op::Trim {
+            self.trimmed = Some((file, offset, bs));
+        }
+        (op, file, offset, bs)
+    }
+
+    /// Due tick of the next `op` under the rate limit (linear or Poisson spacing);
+    /// the caller waits for it. None: not rate limited.
+    pub(super) fn pace_due(&mut self, op: Op, bytes: u64, start: u64) -> Option<u64> {
+        let m = &self.plan.job.more;
+        if op == Op::Trim {
+            return None;
+        }
+        let d = op.idx();
+        let ns = if m.rate_bytes[d] > 0 {
+            bytes as f64 * 1e9 / m.rate_bytes[d] as f64
+        } else if m.rate_iops[d] > 0 {
+            1e9 / m.rate_iops[d] as f64
+        } else {
+            return None;
+        };
+        let ns = match m.rate_process {
+            RateProcess::Linear => ns,
+            RateProcess::Poisson => -self.rng.unit().ln() * ns,
+        };
+        if self.rate_next[d] == 0 {
+            self.rate_next[d] = start;
+        }
+        let due = self.rate_next[d];
+        self.rate_next[d] = due + self.clock.ticks(Duration::from_nanos(ns as u64));
+        Some(due)
+    }
+
+    pub(super) fn think(&mut self) {
+        let m = &self.plan.job.more;
+        if m.thinktime.is_zero() {
+            return;
+        }
+        self.think_count += 1;
+        if !self.think_count.is_multiple_of(m.thinktime_blocks.max(1)) {
+            return;
+        }
+        let spin = m.thinktime_spin.min(m.thinktime);
+        spin_for(self.clock, spin);
+        let rest = m.thinktime - spin;
+        if !rest.is_zero() {
+            let t = self.clock.now() + self.clock.ticks(rest);
+            sleep_until(self.clock, t, self.stop);
+        }
+    }
+
+    /// Count `bs` issued bytes against the pass; true when this request ended it.
+    #[inline]
+    pub(super) fn pass_step(&mut self, bs: u64) -> bool {
+        self.pass_left = self.pass_left.saturating_sub(bs);
+        if self.pass_left > 0 {
+            return false;
+        }
+        self.pass_left = self.plan.pass_bytes;
+        true
+    }
+
+    /// Drop the files' cached pages (POSIX_FADV_DONTNEED), fio's `invalidate` at the
+    /// start of every pass. Failure only means the cache stays (as at the job's start).
+    #[cold]
+    pub(super) fn drop_cache(&self) {
+        for &fd in &self.fds {
+            // SAFETY: advice on a descriptor the file set keeps open for the run.
+            unsafe { libc::posix_fadvise(fd, 0, 0, libc::POSIX_FADV_DONTNEED) };
+        }
+    }
+}

@@ -1,0 +1,454 @@
+//! The house rules of docs/ARCHITECTURE.md, checked on the source tree: which room
+//! (top-level module of src/) may name which other room in a `crate::` path, and how long
+//! a function may be. Edges are read from the code with comments and string literals
+//! removed, so a rule can only be broken by code.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+/// Rooms each room may use (besides itself). `main.rs` (the binary) is room `main`.
+/// docs/ARCHITECTURE.md "Dependency rule" is the same table in words.
+const RULES: &[(&str, &[&str])] = &[
+    ("main", &["cli", "util"]),
+    (
+        "cli",
+        &["job", "files", "run", "report", "result", "probe", "ranks", "util"],
+    ),
+    (
+        "run",
+        &["job", "files", "engine", "stats", "probe", "result", "ranks", "util"],
+    ),
+    ("ranks", &["result", "util"]),
+    ("files", &["job", "probe", "util"]),
+    ("result", &["stats", "job", "probe", "util"]),
+    ("report", &["result", "util"]),
+    ("job", &["util"]),
+    ("engine", &["util"]),
+    ("stats", &["util"]),
+    ("probe", &["util"]),
+    ("util", &[]),
+];
+
+/// Edges that break the rule today, each with the step that removes it. The list may
+/// only shrink: an edge that is listed but no longer in the code fails the test too, so
+/// a fixed edge is struck off here.
+const KNOWN: &[(&str, &str, &str)] = &[
+    ("cli", "exit", "exit codes move into util::error"),
+    ("engine", "run", "fault hook state moves into engine"),
+    (
+        "files",
+        "engine",
+        "the buffers used for layout move to a shared room",
+    ),
+    ("files", "exit", "exit codes move into util::error"),
+    ("files", "run", "layout stops using run's generators"),
+    ("job", "engine", "engine names move into job"),
+    ("job", "files", "job stops calling files"),
+    ("probe", "files", "memory-fs test moves into probe"),
+    ("probe", "job", "probe stops naming job types"),
+    (
+        "report",
+        "files",
+        "report writes through the output manager only",
+    ),
+    (
+        "report",
+        "job",
+        "reporters read the effective job from RunResult",
+    ),
+    (
+        "report",
+        "probe",
+        "reporters read probe facts from RunResult",
+    ),
+    ("result", "cli", "result stops naming cli types"),
+    ("run", "cli", "run stops naming cli types"),
+    ("run", "exit", "exit codes move into util::error"),
+    ("run", "report", "live output moves into util::console"),
+    ("main", "engine", "main calls cli only"),
+];
+
+/// Longest function allowed, in lines (the house aims at 80).
+const MAX_FN_LINES: usize = 120;
+
+/// Functions allowed above [`MAX_FN_LINES`] today: (file, function). May only shrink.
+const LONG_KNOWN: &[(&str, &str)] = &[
+    ("src/probe/diagnosis.rs", "diagnose"),
+    ("src/result/import.rs", "from_text"),
+    ("src/probe/verdicts.rs", "pcie_findings"),
+    ("src/probe/blockdev.rs", "classify"),
+    ("src/report/compare.rs", "tests_of"),
+    ("src/run/worker/fio/request.rs", "next_req"),
+    ("src/run/worker/fio/request.rs", "new"),
+];
+
+fn src_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
+}
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let mut entries: Vec<_> = std::fs::read_dir(dir)
+        .expect("src/ is readable")
+        .map(|e| e.expect("directory entry").path())
+        .collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            rust_files(&p, out);
+        } else if p.extension().is_some_and(|e| e == "rs") {
+            out.push(p);
+        }
+    }
+}
+
+/// The room of a source file: its first path component under src/ (`main`, `lib` for
+/// the two crate roots).
+fn room_of(rel: &Path) -> String {
+    let first = rel.components().next().expect("non-empty path");
+    let s = first.as_os_str().to_string_lossy();
+    s.strip_suffix(".rs").unwrap_or(&s).to_string()
+}
+
+/// Source text with comments, string and char literals blanked (newlines kept, so line
+/// numbers stay), leaving only code.
+fn code_only(src: &str) -> String {
+    let b = src.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    let blank = |out: &mut Vec<u8>, c: u8| out.push(if c == b'\n' { b'\n' } else { b' ' });
+    while i < b.len() {
+        let c = b[i];
+        let next = b.get(i + 1).copied().unwrap_or(0);
+        if c == b'/' && next == b'/' {
+            while i < b.len() && b[i] != b'\n' {
+                out.push(b' ');
+                i += 1;
+            }
+        } else if c == b'/' && next == b'*' {
+            let mut depth = 0;
+            while i < b.len() {
+                if b[i] == b'/' && b.get(i + 1) == Some(&b'*') {
+                    depth += 1;
+                    out.extend_from_slice(b"  ");
+                    i += 2;
+                } else if b[i] == b'*' && b.get(i + 1) == Some(&b'/') {
+                    depth -= 1;
+                    out.extend_from_slice(b"  ");
+                    i += 2;
+                    if depth == 0 {
+                        break;
+                    }
+                } else {
+                    blank(&mut out, b[i]);
+                    i += 1;
+                }
+            }
+        } else if c == b'r' && (next == b'"' || next == b'#') && !ident_before(b, i) {
+            // raw string r"…" / r#"…"#
+            let mut j = i + 1;
+            let mut hashes = 0;
+            while b.get(j) == Some(&b'#') {
+                hashes += 1;
+                j += 1;
+            }
+            if b.get(j) != Some(&b'"') {
+                out.push(c);
+                i += 1;
+                continue;
+            }
+            let close: Vec<u8> = std::iter::once(b'"')
+                .chain(std::iter::repeat_n(b'#', hashes))
+                .collect();
+            let mut k = j + 1;
+            while k < b.len() && !b[k..].starts_with(&close) {
+                k += 1;
+            }
+            let end = (k + close.len()).min(b.len());
+            for &x in &b[i..end] {
+                blank(&mut out, x);
+            }
+            i = end;
+        } else if c == b'"' {
+            out.push(b' ');
+            i += 1;
+            while i < b.len() && b[i] != b'"' {
+                if b[i] == b'\\' {
+                    blank(&mut out, b[i]);
+                    i += 1;
+                }
+                if i < b.len() {
+                    blank(&mut out, b[i]);
+                    i += 1;
+                }
+            }
+            out.push(b' ');
+            i += 1;
+        } else if c == b'\'' && is_char_literal(b, i) {
+            let end = char_literal_end(b, i);
+            for &x in &b[i..end] {
+                blank(&mut out, x);
+            }
+            i = end;
+        } else {
+            out.push(c);
+            i += 1;
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+fn ident_before(b: &[u8], i: usize) -> bool {
+    i > 0 && (b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'_')
+}
+
+/// `'x'`, `'\n'`, `'\u{..}'` rather than a lifetime `'a`.
+fn is_char_literal(b: &[u8], i: usize) -> bool {
+    match b.get(i + 1) {
+        Some(b'\\') => true,
+        Some(_) => {
+            // one UTF-8 character then a closing quote
+            let mut j = i + 2;
+            while j < b.len() && (b[j] & 0xC0) == 0x80 {
+                j += 1;
+            }
+            b.get(j) == Some(&b'\'')
+        }
+        None => false,
+    }
+}
+
+fn char_literal_end(b: &[u8], i: usize) -> usize {
+    let mut j = i + 1;
+    if b.get(j) == Some(&b'\\') {
+        j += 2;
+    } else {
+        j += 1;
+    }
+    while j < b.len() && b[j] != b'\'' {
+        j += 1;
+    }
+    (j + 1).min(b.len())
+}
+
+/// Rooms a file names through `crate::ROOM` (and `iomark::ROOM` in the binary).
+fn rooms_named(code: &str, root: &str) -> BTreeSet<String> {
+    let mut found = BTreeSet::new();
+    let pat = format!("{root}::");
+    let mut rest = code;
+    while let Some(at) = rest.find(&pat) {
+        let before = rest[..at].chars().next_back();
+        let after = &rest[at + pat.len()..];
+        rest = after;
+        if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '$') {
+            continue;
+        }
+        let name: String = after
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect();
+        if !name.is_empty() {
+            found.insert(name);
+        }
+    }
+    found
+}
+
+fn top_rooms(src: &Path) -> BTreeSet<String> {
+    let mut rooms = BTreeSet::new();
+    for e in std::fs::read_dir(src).expect("src/ is readable") {
+        let p = e.expect("directory entry").path();
+        let name = p.file_name().unwrap().to_string_lossy().to_string();
+        rooms.insert(name.strip_suffix(".rs").unwrap_or(&name).to_string());
+    }
+    rooms.remove("lib");
+    rooms
+}
+
+/// Every `room → room` edge in src/, with one file that makes it.
+fn edges() -> BTreeMap<(String, String), String> {
+    let src = src_dir();
+    let rooms = top_rooms(&src);
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let mut edges = BTreeMap::new();
+    for f in files {
+        let rel = f.strip_prefix(&src).unwrap().to_path_buf();
+        let room = room_of(&rel);
+        if room == "lib" {
+            continue;
+        }
+        let code = code_only(&std::fs::read_to_string(&f).unwrap());
+        let root = if room == "main" { "iomark" } else { "crate" };
+        for to in rooms_named(&code, root) {
+            if to != room && rooms.contains(&to) {
+                edges
+                    .entry((room.clone(), to))
+                    .or_insert_with(|| format!("src/{}", rel.display()));
+            }
+        }
+    }
+    edges
+}
+
+fn allowed(from: &str, to: &str) -> bool {
+    RULES
+        .iter()
+        .find(|(r, _)| *r == from)
+        .is_some_and(|(_, ok)| ok.contains(&to))
+}
+
+#[test]
+fn every_room_has_a_rule() {
+    let rooms = top_rooms(&src_dir());
+    let missing: Vec<_> = rooms
+        .iter()
+        .filter(|r| !RULES.iter().any(|(n, _)| n == r))
+        .filter(|r| !KNOWN.iter().any(|(_, to, _)| to == r))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "rooms without a rule in RULES: {missing:?}"
+    );
+}
+
+#[test]
+fn dependency_rule_holds() {
+    let edges = edges();
+    let mut broken = Vec::new();
+    for ((from, to), file) in &edges {
+        let known = KNOWN.iter().any(|(f, t, _)| f == from && t == to);
+        if !allowed(from, to) && !known {
+            broken.push(format!("{from} → {to} (e.g. {file})"));
+        }
+    }
+    assert!(
+        broken.is_empty(),
+        "edges that break the dependency rule of docs/ARCHITECTURE.md:\n  {}",
+        broken.join("\n  ")
+    );
+    let stale: Vec<_> = KNOWN
+        .iter()
+        .filter(|(f, t, _)| !edges.contains_key(&(f.to_string(), t.to_string())))
+        .map(|(f, t, why)| format!("{f} → {t} ({why})"))
+        .collect();
+    assert!(
+        stale.is_empty(),
+        "edges listed in KNOWN are gone from the code: strike them off:\n  {}",
+        stale.join("\n  ")
+    );
+}
+
+/// `(file, function, lines)` of every function longer than `max` lines.
+fn long_functions(max: usize) -> Vec<(String, String, usize)> {
+    let src = src_dir();
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let mut out = Vec::new();
+    for f in files {
+        let rel = format!("src/{}", f.strip_prefix(&src).unwrap().display());
+        let code = code_only(&std::fs::read_to_string(&f).unwrap());
+        let lines: Vec<&str> = code.lines().collect();
+        for (i, l) in lines.iter().enumerate() {
+            let Some(name) = fn_name(l) else { continue };
+            if let Some(n) = body_lines(&lines, i) {
+                if n > max {
+                    out.push((rel.clone(), name, n));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The name of the function a line declares, if it does.
+fn fn_name(line: &str) -> Option<String> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let at = words.iter().position(|w| *w == "fn")?;
+    let qualifiers = [
+        "pub", "const", "unsafe", "async", "extern", "\"C\"", "default",
+    ];
+    let head_ok = words[..at]
+        .iter()
+        .all(|w| qualifiers.contains(w) || w.starts_with("pub("));
+    if !head_ok {
+        return None;
+    }
+    let name: String = words
+        .get(at + 1)?
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+        .collect();
+    (!name.is_empty()).then_some(name)
+}
+
+/// Lines from the declaration to the closing brace of the body; `None` for a
+/// declaration without a body.
+fn body_lines(lines: &[&str], start: usize) -> Option<usize> {
+    let mut depth = 0i32;
+    let mut opened = false;
+    for (j, l) in lines.iter().enumerate().skip(start) {
+        for c in l.chars() {
+            match c {
+                '{' => {
+                    depth += 1;
+                    opened = true;
+                }
+                '}' => depth -= 1,
+                ';' if !opened && depth == 0 => return None,
+                _ => {}
+            }
+        }
+        if opened && depth <= 0 {
+            return Some(j - start + 1);
+        }
+    }
+    None
+}
+
+#[test]
+fn no_function_is_too_long() {
+    let long = long_functions(MAX_FN_LINES);
+    let new: Vec<_> = long
+        .iter()
+        .filter(|(f, n, _)| !LONG_KNOWN.contains(&(f.as_str(), n.as_str())))
+        .map(|(f, n, l)| format!("{f}: {n} ({l} lines)"))
+        .collect();
+    assert!(
+        new.is_empty(),
+        "functions over {MAX_FN_LINES} lines (split them):\n  {}",
+        new.join("\n  ")
+    );
+    let stale: Vec<_> = LONG_KNOWN
+        .iter()
+        .filter(|(f, n)| !long.iter().any(|(lf, ln, _)| lf == f && ln == n))
+        .map(|(f, n)| format!("{f}: {n}"))
+        .collect();
+    assert!(
+        stale.is_empty(),
+        "functions listed in LONG_KNOWN are now short enough: strike them off:\n  {}",
+        stale.join("\n  ")
+    );
+}
+
+#[test]
+fn the_checker_sees_what_it_checks() {
+    // the lexer keeps code and drops comments and strings
+    let code = code_only("use crate::a; // crate::b\nlet s = \"crate::c\"; /* crate::d */ let r = r#\"crate::e\"#; let c = '\"'; fn f<'a>() { crate::g::h(); }");
+    assert_eq!(
+        rooms_named(&code, "crate"),
+        ["a", "g"].iter().map(|s| s.to_string()).collect()
+    );
+    // the function measure counts declaration to closing brace
+    let src = "fn a() {\n  x;\n}\nfn b();\npub(crate) fn c() { }\n";
+    let lines: Vec<&str> = src.lines().collect();
+    assert_eq!(fn_name(lines[0]).as_deref(), Some("a"));
+    assert_eq!(body_lines(&lines, 0), Some(3));
+    assert_eq!(body_lines(&lines, 3), None);
+    assert_eq!(fn_name(lines[4]).as_deref(), Some("c"));
+    assert_eq!(body_lines(&lines, 4), Some(1));
+    assert_eq!(fn_name("let fn_x = 1;"), None);
+    // and the rule table answers as written
+    assert!(allowed("run", "engine"));
+    assert!(!allowed("report", "run"));
+    assert!(!allowed("engine", "stats"));
+}

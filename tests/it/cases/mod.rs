@@ -1,0 +1,4 @@
+//! The public cases of ../shared/cases/public-cases.md.
+
+mod fileio;
+mod run;

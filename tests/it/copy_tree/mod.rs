@@ -1,0 +1,4 @@
+//! `iomark copy` and `iomark tree`.
+
+mod runs;
+mod totals;

@@ -1,0 +1,163 @@
+//! `iomark run` when a job fails (an I/O error without `continue_on_error`, a verify
+//! mismatch): as fio, the report of the I/O completed before the failure is still printed
+//! — text with `err=N (reason)` in the job line, fio JSON with `"error": errno`, the
+//! RunResult (`--json`) with status `failed` and the job's phases — the reason goes to
+//! stderr once, and the run exits 1. The other jobs of the run are unaffected. Faults
+//! come from the test-only injector (`IOMARK_FAULT`).
+
+use crate::util::*;
+use serde_json::Value;
+
+#[test]
+fn write_error_keeps_the_fio_json_and_run_result_of_the_io_before_it() {
+    let d = scratch();
+    let o = run_fault(
+        d.path(),
+        "write:eio@10",
+        &[
+            "--name=w",
+            "--filename=f",
+            "--size=1m",
+            "--bs=4k",
+            "--rw=write",
+            "--output-format=json",
+            "--json=r.json",
+        ],
+    );
+    assert_eq!(o.code, 1, "{}", o.stderr);
+    let doc = o.json();
+    let w = job(&doc, "w");
+    // the 10th write failed with EIO: 9 writes of 4 KiB completed before it
+    assert_eq!(w["error"], libc::EIO, "{w}");
+    assert_eq!(w["write"]["total_ios"], 9, "{w}");
+    assert_eq!(w["write"]["io_bytes"], 9 * 4096, "{w}");
+    assert!(w["job_runtime"].as_u64().is_some(), "{w}");
+    // the keys fio prints for every job are there for a failed one too
+    assert_eq!(w["latency_depth"], 1, "{w}");
+    // the reason once on stderr, with op, offset and errno text
+    let e = o.stderr;
+    assert_eq!(e.matches("offset 36864").count(), 1, "{e}");
+    assert!(e.contains("Input/output error"), "{e}");
+    // the RunResult: failed, the reason, and the writes done
+    let r: Value =
+        serde_json::from_str(&std::fs::read_to_string(d.path().join("r.json")).unwrap()).unwrap();
+    assert_eq!(r["status"], "failed", "{r}");
+    assert!(r["error"].as_str().unwrap().contains("36864"), "{r}");
+    assert!(r.to_string().contains("\"write\""), "{r}");
+}
+
+#[test]
+fn text_report_names_the_error_in_the_job_line() {
+    let d = scratch();
+    let o = run_fault(
+        d.path(),
+        "write:eio@5",
+        &[
+            "--name=w",
+            "--filename=f",
+            "--size=256k",
+            "--bs=4k",
+            "--rw=write",
+        ],
+    );
+    assert_eq!(o.code, 1, "{}", o.stderr);
+    let s = o.stdout;
+    assert!(
+        s.contains("w: (groupid=0, jobs=1): err= 5 (Input/output error): engine="),
+        "{s}"
+    );
+    // 4 writes of 4 KiB done: the write line is there
+    assert!(s.contains("  write: IOPS="), "{s}");
+}
+
+#[test]
+fn verify_mismatch_reports_eilseq_with_the_writes_and_reads_done() {
+    let d = scratch();
+    let o = run_fault(
+        d.path(),
+        "read:corrupt@3",
+        &[
+            "--name=v",
+            "--filename=f",
+            "--size=128k",
+            "--bs=4k",
+            "--rw=write",
+            "--verify=crc32c",
+            "--output-format=json",
+        ],
+    );
+    assert_eq!(o.code, 1, "{}", o.stderr);
+    let doc = o.json();
+    let v = job(&doc, "v");
+    // fio's verify failures are EILSEQ
+    assert_eq!(v["error"], libc::EILSEQ, "{v}");
+    assert_eq!(v["write"]["total_ios"], 32, "{v}");
+    assert!(o.stderr.contains("checksum mismatch"), "{}", o.stderr);
+}
+
+#[test]
+fn other_jobs_run_on_and_report_no_error() {
+    let d = scratch();
+    std::fs::write(d.path().join("rf"), vec![7u8; 256 * 1024]).unwrap();
+    let o = run_fault(
+        d.path(),
+        "write:eio@3",
+        &[
+            "--output-format=json",
+            "--bs=4k",
+            "--name=bad",
+            "--filename=wf",
+            "--size=1m",
+            "--rw=write",
+            "--name=good",
+            "--filename=rf",
+            "--rw=read",
+            "--name=later",
+            "--stonewall",
+            "--filename=rf",
+            "--rw=read",
+        ],
+    );
+    assert_eq!(o.code, 1, "{}", o.stderr);
+    let doc = o.json();
+    assert_eq!(job(&doc, "bad")["error"], libc::EIO);
+    assert_eq!(job(&doc, "bad")["write"]["total_ios"], 2);
+    for name in ["good", "later"] {
+        let j = job(&doc, name);
+        assert_eq!(j["error"], 0, "{j}");
+        assert_eq!(j["read"]["total_ios"], 64, "{j}");
+    }
+}
+
+#[test]
+fn ratemin_not_met_reports_eio_with_the_reads_of_the_first_window() {
+    let d = scratch();
+    std::fs::write(d.path().join("f"), vec![1u8; 1 << 20]).unwrap();
+    // 200 IOPS asked, 100000 required per 200 ms window: the first check fails
+    let o = run_fault(
+        d.path(),
+        "",
+        &[
+            "--name=r",
+            "--filename=f",
+            "--rw=read",
+            "--bs=4k",
+            "--time_based",
+            "--runtime=5s",
+            "--rate_iops=200",
+            "--rate_iops_min=100000",
+            "--ratecycle=200ms",
+            "--output-format=json",
+        ],
+    );
+    assert_eq!(o.code, 1, "{}", o.stderr);
+    let r = job(&o.json(), "r").clone();
+    // fio's check_min_rate failure is EIO
+    assert_eq!(r["error"], libc::EIO, "{r}");
+    // about 200 ms at 200 IOPS: some tens of reads, far from 5 s worth (1000)
+    let n = r["read"]["total_ios"].as_u64().unwrap();
+    assert!((10..500).contains(&n), "{r}");
+    let ms = r["job_runtime"].as_u64().unwrap();
+    assert!((150..2000).contains(&ms), "{r}");
+    assert!(o.stderr.contains("rate_iops_min=100000"), "{}", o.stderr);
+}

@@ -1,0 +1,5 @@
+//! Failures under the test-only fault injector (`IOMARK_FAULT`) and real ENOSPC.
+
+mod failed;
+mod fileio;
+mod run;

@@ -1,0 +1,9 @@
+//! `iomark run` output next to fio 3.33's, and fio's output read back by iomark.
+
+mod exact_lat;
+mod import;
+mod json_keys;
+mod kb_base;
+mod options;
+mod text;
+mod units;

@@ -1,0 +1,205 @@
+//! `iomark run`'s option table seen from the command line: `--cmdhelp[=KEY]` against
+//! fio 3.33's own output (tests/fixtures/fio/cmdhelp/), "did you mean" for a near miss
+//! of every key, and `--help` listing the option groups.
+
+use crate::util::*;
+use std::path::Path;
+
+/// The keys `--cmdhelp` lists (`NAME    : help` lines).
+fn listed_keys() -> Vec<String> {
+    let o = run(Path::new("."), &["--cmdhelp"]);
+    assert_eq!(o.code, 0);
+    o.stdout
+        .lines()
+        .filter_map(|l| l.split_once(": ").map(|(k, _)| k.trim().to_string()))
+        .filter(|k| !k.is_empty())
+        .collect()
+}
+
+#[test]
+fn cmdhelp_of_a_key_is_fio_3_33_s() {
+    let dir = fixture("fio/cmdhelp");
+    let mut n = 0;
+    for f in std::fs::read_dir(&dir).unwrap() {
+        let f = f.unwrap().path();
+        let key = f.file_stem().unwrap().to_str().unwrap().to_string();
+        let want = std::fs::read_to_string(&f).unwrap();
+        let o = run(Path::new("."), &[&format!("--cmdhelp={key}")]);
+        assert_eq!(o.code, 0, "{key}");
+        assert_eq!(o.stdout, want, "--cmdhelp={key}");
+        assert!(o.stderr.is_empty(), "{key}: {}", o.stderr);
+        n += 1;
+    }
+    assert!(n >= 20, "{n} fixtures");
+}
+
+#[test]
+fn cmdhelp_lists_every_key_by_group() {
+    let all = run(Path::new("."), &["--cmdhelp"]);
+    let all_word = run(Path::new("."), &["--cmdhelp=all"]);
+    assert_eq!(all.stdout, all_word.stdout);
+    let s = all.stdout.clone();
+    // fio's `%-24s: %s` lines
+    for line in [
+        "bs                      : Block size unit",
+        "max_open_zones          : Limit on the number of simultaneously opened sequential write zones with zonemode=zbd",
+        "reap-spin               : io_uring: watch for completions this long before sleeping (0 = sleep at once, as fio)",
+    ] {
+        assert!(s.lines().any(|l| l == line), "{line}\n{s}");
+    }
+    for group in ["General I/O:", "Zone:", "Verify:", "Command line:"] {
+        assert!(s.lines().any(|l| l == group), "{group}");
+    }
+    let keys = listed_keys();
+    assert!(keys.len() >= 160, "{}", keys.len());
+    // every listed key has its own help
+    for k in &keys {
+        let o = run(Path::new("."), &[&format!("--cmdhelp={k}")]);
+        assert_eq!(o.code, 0, "{k}");
+        assert!(o.stdout.contains(&format!("{k}: ")), "{k}");
+    }
+}
+
+#[test]
+fn cmdhelp_answers_first_whatever_else_is_written() {
+    let o = run(
+        Path::new("."),
+        &["--name=j", "--bogus=1", "--cmdhelp=timeout"],
+    );
+    assert_eq!(o.code, 0);
+    assert!(
+        o.stdout.starts_with("             runtime: Stop workload"),
+        "{}",
+        o.stdout
+    );
+    // `-` and `_` alike, as for the keys themselves
+    let o = run(Path::new("."), &["--cmdhelp=status_interval"]);
+    assert!(o.stdout.contains("status-interval: "));
+}
+
+#[test]
+fn cmdhelp_of_an_unknown_key_is_one_line_with_a_hint() {
+    let o = run(Path::new("."), &["--cmdhelp=max_open_zone"]);
+    assert_eq!(o.code, 2);
+    assert!(o.stdout.is_empty());
+    assert_eq!(
+        o.stderr,
+        "iomark run: --cmdhelp=max_open_zone: no option of that name (iomark run --cmdhelp lists them); did you mean 'max_open_zones'?\n"
+    );
+    let o = run(Path::new("."), &["--cmdhelp=cpus_allowed"]);
+    assert_eq!(o.code, 2);
+    assert!(!o.stderr.contains("did you mean"), "{}", o.stderr);
+}
+
+#[test]
+fn a_near_miss_of_every_key_gets_a_hint_on_the_command_line() {
+    let d = scratch();
+    let keys = listed_keys();
+    for k in &keys {
+        let miss = if k.len() >= 4 && !keys.contains(&k[..k.len() - 1].to_string()) {
+            k[..k.len() - 1].to_string()
+        } else {
+            format!("{k}x")
+        };
+        let o = run(
+            d.path(),
+            &[
+                "--name=j",
+                "--ioengine=null",
+                "--size=1m",
+                &format!("--{miss}=1"),
+            ],
+        );
+        assert_eq!(o.code, 2, "--{miss}");
+        let e = o.stderr;
+        assert!(
+            e.contains(&format!(
+                "option '{miss}' is not supported by iomark; did you mean '"
+            )),
+            "--{miss}: {e}"
+        );
+        let named = e
+            .split("did you mean '")
+            .nth(1)
+            .and_then(|r| r.split('\'').next())
+            .unwrap();
+        let o = run(d.path(), &[&format!("--cmdhelp={named}")]);
+        let help = o.stdout;
+        assert!(
+            help.lines()
+                .next()
+                .is_some_and(|l| l.trim_start().starts_with(&format!("{k}: ")))
+                || help.contains(&format!("alias: {k}\n")),
+            "--{miss} → {named}, expected {k}"
+        );
+    }
+}
+
+#[test]
+fn a_typo_in_a_job_file_gets_a_hint_with_its_line() {
+    let d = scratch();
+    std::fs::write(
+        d.path().join("j.fio"),
+        "[j]\nioengine=null\nsize=1m\nmax_open_zone=4\n",
+    )
+    .unwrap();
+    let o = run(d.path(), &["j.fio"]);
+    assert_eq!(o.code, 2);
+    assert_eq!(
+        o.stderr,
+        "iomark run: j.fio:4: option 'max_open_zone' is not supported by iomark; did you mean 'max_open_zones'?\n"
+    );
+}
+
+#[test]
+fn iomark_s_own_options_are_known_to_the_hint_and_refused_in_job_files() {
+    let d = scratch();
+    for (typo, want) in [
+        ("--reap-spn=5us", "reap-spin"),
+        ("--engine-strct", "engine-strict"),
+        ("--allow-destructive-writ=/dev/x", "allow-destructive-write"),
+        ("--jsno=r.json", "json"),
+        ("--plto=d", "plot"),
+        ("--outptu=o.txt", "output"),
+    ] {
+        let o = run(
+            d.path(),
+            &["--name=j", "--ioengine=null", "--size=1m", typo],
+        );
+        assert_eq!(o.code, 2, "{typo}");
+        assert!(
+            o.stderr.ends_with(&format!("did you mean '{want}'?\n")),
+            "{typo}: {}",
+            o.stderr
+        );
+    }
+    std::fs::write(
+        d.path().join("j.fio"),
+        "[j]\nioengine=null\nsize=1m\njson=r.json\n",
+    )
+    .unwrap();
+    let o = run(d.path(), &["j.fio"]);
+    assert_eq!(o.code, 2);
+    assert_eq!(
+        o.stderr,
+        "iomark run: j.fio:4: option 'json' is a command-line option of iomark run, not a job key (give it on the command line as --json)\n"
+    );
+    assert!(!d.path().join("r.json").exists());
+}
+
+#[test]
+fn help_lists_the_groups_and_points_to_cmdhelp() {
+    let o = run(Path::new("."), &["--help"]);
+    assert_eq!(o.code, 0);
+    let s = o.stdout;
+    assert!(s.contains("--cmdhelp=KEY"), "{s}");
+    assert!(s.contains("Options by group"), "{s}");
+    for g in [
+        "  General I/O: rw ioengine iodepth",
+        "  Zone: zonemode",
+        "  Command line: output-format",
+    ] {
+        assert!(s.contains(g), "{g}\n{s}");
+    }
+    assert!(s.lines().all(|l| l.chars().count() <= 110), "{s}");
+}

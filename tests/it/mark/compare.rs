@@ -1,0 +1,358 @@
+//! `iomark compare` on fixture RunResult files: golden table, markdown and csv output,
+//! mismatched-jobs call-outs, units, measured latency of deep queues, partial results,
+//! pairing by QD, `--plot`, and bad input (one line, exit 2).
+
+use crate::util::*;
+use serde_json::Value;
+use std::path::PathBuf;
+
+fn fixtures() -> PathBuf {
+    fixture("compare")
+}
+
+fn compare(args: &[&str]) -> (i32, String, String) {
+    let o = Iomark::new()
+        .dir(fixtures())
+        .arg("compare")
+        .args(args)
+        .run();
+    (o.code, o.stdout, o.stderr)
+}
+
+const ABC: [&str; 3] = [
+    "a-vm-mark.json",
+    "b-980pro-mark.json",
+    "c-vm-fileio-rndrd-16k-buffered.json",
+];
+
+#[test]
+fn compare_golden_table_markdown_csv() {
+    let golden = |f: &str| std::fs::read_to_string(fixtures().join(f)).unwrap();
+    assert_eq!(compare(&ABC).1, golden("abc.table.golden"));
+    let mut md = ABC.to_vec();
+    md.extend([
+        "--format=markdown",
+        "--label=VM",
+        "--label=980 PRO",
+        "--label=VM-buffered",
+    ]);
+    assert_eq!(compare(&md).1, golden("abc.markdown.golden"));
+    assert_eq!(
+        compare(&[ABC[0], ABC[2], "--format=csv"]).1,
+        golden("ac.csv.golden")
+    );
+}
+
+#[test]
+fn compare_ratios_units_and_callouts() {
+    let (code, out, _) = compare(&[ABC[0], ABC[1], ABC[2], "--format=json"]);
+    assert_eq!(code, 0);
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["columns"][1]["device"], "Samsung SSD 980 PRO 1TB");
+    assert_eq!(v["columns"][1]["label"], "Samsung SSD 980 PRO 1TB");
+    let rows = v["rows"].as_array().unwrap();
+    let row = |t: &str, m: &str| {
+        rows.iter()
+            .find(|r| r["test"] == t && r["metric"] == m)
+            .unwrap()
+            .clone()
+    };
+    // the fixture B is A with SEQ1M Q8T1 scaled ×3 and RND4K Q32T1 ×4
+    let r = row("SEQ1M Q8T1 read", "MB/s");
+    assert!((r["ratios"][1].as_f64().unwrap() - 3.0).abs() < 1e-3);
+    assert!(r["ratios"][0].is_null());
+    assert!(r["values"][2].is_null());
+    assert_eq!(r["differences"][0], "C: no such test");
+    let r = row("RND4K Q32T1 read", "MB/s");
+    assert!((r["ratios"][1].as_f64().unwrap() - 4.0).abs() < 1e-3);
+    assert!(r["values"][2].is_null());
+    // the fileio rndrd (16 KiB, QD1, buffered) lines up with the closest RND read (QD 1,
+    // one thread), and the rest of the difference is called out
+    let r = row("RND4K Q1T1 read", "MB/s");
+    let d: Vec<&str> = r["differences"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_str().unwrap())
+        .collect();
+    assert_eq!(
+        d,
+        [
+            "C: block 16K (A: 4K)",
+            "C: buffered (A: O_DIRECT)",
+            "C: buffered file set 64.0 MiB fits in RAM 23.5 GiB (page cache)"
+        ]
+    );
+    // MB/s is decimal: the fileio column equals bytes / period / 10^6 of its file
+    let c: Value =
+        serde_json::from_str(&std::fs::read_to_string(fixtures().join(ABC[2])).unwrap()).unwrap();
+    let mb = c["read"]["bytes"].as_f64().unwrap() / c["period_s"].as_f64().unwrap() / 1e6;
+    assert!((r["values"][2].as_f64().unwrap() - mb).abs() < 1e-6);
+    assert!((c["read"]["bw_mb_per_s"].as_f64().unwrap() - mb).abs() < 1e-6);
+    // QD>1 latency: mean = QD × threads / IOPS, no p99
+    let a: Value =
+        serde_json::from_str(&std::fs::read_to_string(fixtures().join(ABC[0])).unwrap()).unwrap();
+    let iops = a["phases"][2]["ops_per_s"].as_f64().unwrap();
+    let mean = row("RND4K Q32T1 read", "mean µs")["values"][0]
+        .as_f64()
+        .unwrap();
+    assert!(
+        (mean - 32.0 / iops * 1e6).abs() < 1.0,
+        "{mean} vs {}",
+        32.0 / iops * 1e6
+    );
+    // (old mark file: mean derived by Little's law, no p99 in any column: no p99 row)
+    assert!(!rows
+        .iter()
+        .any(|r| r["test"] == "RND4K Q32T1 read" && r["metric"] == "p99 µs"));
+    // identical jobs: no call-out
+    assert!(row("SEQ1M Q1T1 read", "MB/s")["differences"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|d| d.as_str().unwrap().starts_with("C:")));
+}
+
+#[test]
+fn compare_reads_run_results_golden_and_callouts() {
+    // D is a hand-written `iomark run` RunResult: three fio jobs as phases
+    // (rand-read 4k QD32, seq-read 1M QD8, rand-write 4k QD1 buffered 64 MiB)
+    let adc = ["a-vm-mark.json", "d-vm-run-fio.json", ABC[2]];
+    let (code, out, err) = compare(&adc);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        out,
+        std::fs::read_to_string(fixtures().join("adc.table.golden")).unwrap()
+    );
+    assert!(out.contains("B = serial overlayblk (d-vm-run-fio) (d-vm-run-fio.json, iomark run)"));
+    let (_, out, _) = compare(&[adc[0], adc[1], "--format=json"]);
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["columns"][1]["command"], "run");
+    let rows = v["rows"].as_array().unwrap();
+    let row = |t: &str, m: &str| {
+        rows.iter()
+            .find(|r| r["test"] == t && r["metric"] == m)
+            .unwrap_or_else(|| panic!("{t} {m}"))
+            .clone()
+    };
+    // the run's jobs join the mark rows whose block/QD/threads match exactly
+    let r = row("SEQ1M Q8T1 read", "MB/s");
+    let d: Value =
+        serde_json::from_str(&std::fs::read_to_string(fixtures().join(adc[1])).unwrap()).unwrap();
+    assert_eq!(r["values"][1].as_f64(), d["phases"][1]["mb_per_s"].as_f64());
+    assert!(r["differences"].as_array().unwrap().is_empty());
+    assert_eq!(
+        row("SEQ1M Q8T1 read", "p99 µs")["values"][1].as_f64(),
+        Some(21000.0)
+    );
+    assert_eq!(
+        row("RND4K Q32T1 read", "mean µs")["values"][1].as_f64(),
+        Some(1275.0)
+    );
+    // the QD1 buffered 64 MiB write lines up with RND4K Q1T1 write, called out
+    let r = row("RND4K Q1T1 write", "MB/s");
+    let diffs: Vec<&str> = r["differences"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_str().unwrap())
+        .collect();
+    assert_eq!(
+        diffs,
+        [
+            "B: buffered (A: O_DIRECT)",
+            "B: buffered file set 64.0 MiB fits in RAM 23.5 GiB (page cache)"
+        ]
+    );
+    assert!((r["ratios"][1].as_f64().unwrap() - 212.992 / 57.2).abs() < 0.05);
+    // the run alone: its own names, in its own order
+    let (_, out, _) = compare(&[adc[1]]);
+    let tests: Vec<&str> = out
+        .lines()
+        .filter(|l| l.contains(" MB/s "))
+        .map(|l| l.split("  ").next().unwrap().trim())
+        .collect();
+    assert_eq!(
+        tests,
+        ["RND4K Q32T1 read", "SEQ1M Q8T1 read", "RND4K Q1T1 write"]
+    );
+}
+
+#[test]
+fn compare_uses_measured_completion_latency_of_qd_gt_1_fileio() {
+    let base: Value =
+        serde_json::from_str(&std::fs::read_to_string(fixtures().join(ABC[2])).unwrap()).unwrap();
+    let dir = scratch();
+    let mut deep = base.clone();
+    deep["job"]["iodepth"] = 32.into();
+    deep["job"]["engine"] = "io_uring".into();
+    let old = dir.path().join("old.json");
+    std::fs::write(&old, deep.to_string()).unwrap();
+    deep["read"]["clat"] = serde_json::json!({"count": 10, "min_ns": 1, "max_ns": 9, "mean_ns": 250000,
+        "stdev_ns": 0.0, "sum_ns": 2500000, "percentiles_ns": {"50": 200000, "99": 900000}});
+    let new = dir.path().join("new.json");
+    std::fs::write(&new, deep.to_string()).unwrap();
+    let o = Iomark::new()
+        .args([
+            "compare",
+            new.to_str().unwrap(),
+            old.to_str().unwrap(),
+            "--format=json",
+        ])
+        .run();
+    let v: Value = serde_json::from_str(&o.stdout).unwrap();
+    let rows = v["rows"].as_array().unwrap();
+    let get = |m: &str| rows.iter().find(|r| r["metric"] == m).unwrap()["values"].clone();
+    // measured (clat) in A, Little's law in B (QD × threads / IOPS), p99 only where measured
+    assert_eq!(get("mean µs")[0].as_f64(), Some(250.0));
+    assert_eq!(get("p99 µs")[0].as_f64(), Some(900.0));
+    assert!(get("p99 µs")[1].is_null());
+    let iops = base["read"]["ops"].as_f64().unwrap() / base["period_s"].as_f64().unwrap();
+    assert!((get("mean µs")[1].as_f64().unwrap() - 32.0 / iops * 1e6).abs() < 1e-6);
+    let t = Iomark::new()
+        .args(["compare", new.to_str().unwrap(), old.to_str().unwrap()])
+        .run();
+    assert!(t.stdout.contains("mean = QD x threads / IOPS"));
+    let t = Iomark::new().args(["compare", new.to_str().unwrap()]).run();
+    assert!(!t.stdout.contains("mean = QD x threads / IOPS"));
+}
+
+#[test]
+fn compare_bad_input_is_one_line_exit_2() {
+    for (file, msg) in [
+        ("bad-not-json.json", "iomark compare: bad-not-json.json is not JSON: expected value at line 1 column 1\n"),
+        ("bad-foreign-fio.json", "iomark compare: bad-foreign-fio.json: fio output without any completed I/O\n"),
+        ("bad-newer-schema.json", "iomark compare: bad-newer-schema.json has schema_version 3; this iomark 0.1.0 reads up to 2 (use a newer iomark)\n"),
+        ("bad-running.json", "iomark compare: bad-running.json is the placeholder of a run that never finished (status \"running\")\n"),
+        ("missing.json", "iomark compare: cannot read missing.json: No such file or directory (os error 2)\n"),
+    ] {
+        let (code, out, err) = compare(&[ABC[0], file]);
+        assert_eq!((code, out.as_str(), err.as_str()), (2, "", msg), "{file}");
+    }
+    let (code, _, err) = compare(&[ABC[0], "--label=a", "--label=b"]);
+    assert_eq!(
+        (code, err.as_str()),
+        (
+            2,
+            "iomark compare: 2 --label values for 1 files (give at most one per file)\n"
+        )
+    );
+    let (code, _, err) = compare(&[ABC[0], "--format=xml"]);
+    assert_eq!(code, 2);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    let (code, _, _) = compare(&[]);
+    assert_eq!(code, 2);
+}
+
+#[test]
+fn compare_plot_writes_a_wellformed_svg_with_every_series() {
+    let scratch = scratch();
+    let out = scratch.path().join("compare-plot.svg");
+    let plot = format!("--plot={}", out.display());
+    let (code, _, err) = compare(&[
+        ABC[0],
+        ABC[1],
+        ABC[2],
+        "--label=VM",
+        "--label=980 PRO",
+        "--label=VM buffered",
+        &plot,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let svg = std::fs::read_to_string(&out).unwrap();
+    assert!(svg.trim_start().starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
+    let doc = roxmltree::Document::parse(&svg).expect("well-formed SVG");
+    // 8 tests × (A, B) + 1 test × C bars, in two panels (MB/s, IOPS), plus legend swatches
+    let rects = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("rect") && n.attribute("fill") == Some("#0072B2"))
+        .count();
+    assert_eq!(rects, 2 * (8 + 1), "A's bars and legend swatches");
+    // balanced elements: every <text> closed
+    assert_eq!(svg.matches("<text").count(), svg.matches("</text>").count());
+    for needle in [
+        "Bandwidth per test (higher is better)",
+        "IOPS per test (higher is better)",
+        "MB/s (1 MB = 1,000,000 B)",
+        "A = VM",
+        "B = 980 PRO",
+        "C = VM buffered",
+        "SEQ1M Q8T1",
+        "RND4K Q1T1",
+        "read *", // the call-out on the test whose jobs differ
+        "2288",   // B's SEQ1M Q8T1 read bar label
+    ] {
+        assert!(svg.contains(needle), "missing {needle}");
+    }
+    // bars: 2 panels × (8 tests × A and B + 1 test × C)
+    let fills: Vec<usize> = ["#0072B2", "#E69F00", "#009E73"]
+        .iter()
+        .map(|c| svg.matches(&format!("fill=\"{c}\"")).count())
+        .collect();
+    assert_eq!(
+        fills,
+        [2 * 8 + 2, 2 * 8 + 2, 2 + 2],
+        "bars + legend swatches per colour"
+    );
+    let _ = std::fs::remove_file(&out);
+    let (code, _, err) = compare(&[ABC[0], "--plot=/nonexistent-dir/x.svg"]);
+    assert_eq!(code, 3);
+    assert!(
+        err.starts_with("iomark compare: cannot write --plot=/nonexistent-dir/x.svg"),
+        "{err}"
+    );
+}
+
+/// A result whose run was interrupted is still compared, but its column says it is
+/// partial (the figures cover only the part that ran).
+#[test]
+fn compare_marks_partial_results() {
+    let dir = fixtures();
+    let t = scratch();
+    let mut v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("a-vm-mark.json")).unwrap())
+            .unwrap();
+    v["status"] = "interrupted".into();
+    std::fs::write(t.path().join("cut.json"), v.to_string()).unwrap();
+    std::fs::copy(dir.join("a-vm-mark.json"), t.path().join("whole.json")).unwrap();
+    let o = Iomark::new()
+        .dir(t.path())
+        .args(["compare", "whole.json", "cut.json"])
+        .run();
+    assert_eq!(o.code, 0);
+    let out = o.stdout;
+    let legend: Vec<&str> = out.lines().take(2).collect();
+    assert!(!legend[0].contains("PARTIAL"), "{out}");
+    assert!(
+        legend[1]
+            .contains("PARTIAL: the run interrupted; its figures cover only the part that ran"),
+        "{out}"
+    );
+}
+
+/// A QD 1 fileio result against a mark: mark's RND4K Q1T1 read joins the fileio row
+/// (same QD first), not RND4K Q32T1, which comes earlier in the preset.
+#[test]
+fn compare_pairs_the_same_qd_first() {
+    let dir = fixtures();
+    let o = Iomark::new()
+        .dir(&dir)
+        .args([
+            "compare",
+            "c-vm-fileio-rndrd-16k-buffered.json",
+            "a-vm-mark.json",
+        ])
+        .run();
+    assert_eq!(o.code, 0);
+    let out = o.stdout;
+    let row = out
+        .lines()
+        .find(|l| l.starts_with("RND16K Q1T1 read   MB/s"))
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(row.contains("B: block 4K (A: 16K)"), "{row}");
+    assert!(!row.contains("QD"), "the rows' QDs must match: {row}");
+    assert!(
+        out.contains("RND4K Q32T1 read   MB/s"),
+        "Q32 keeps its own row: {out}"
+    );
+}

@@ -1,0 +1,259 @@
+//! `iomark mark`: a tiny real run on the project disk (8 MiB, 1 s, 1 loop: table, JSON
+//! phases, test directory removed, read back by compare), bad input (one line, exit
+//! 2/3), a full or read-only path, SIGINT. Preset expansion: src/run/mark/tests.rs.
+
+use crate::util::*;
+use serde_json::Value;
+
+#[test]
+fn tiny_mark_run_on_the_project_disk() {
+    let scratch = scratch();
+    let base = scratch.path().to_path_buf();
+    let json = base.join("r.json");
+    let out = Iomark::new()
+        .args([
+            "mark",
+            base.to_str().unwrap(),
+            "--preset=realworld",
+            "--mix",
+            "--size=8M",
+            "--time=1",
+            "--loops=1",
+            "--warmup=0",
+        ])
+        .arg(format!("--json={}", json.display()))
+        .run();
+    let stdout = out.stdout;
+    assert_eq!(out.code, 0, "{stdout}\n{}", out.stderr);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert!(lines[0].starts_with("target: "), "{stdout}");
+    assert!(lines[1]
+        .contains("preset realworld, 8.0 MiB test file, O_DIRECT, random data, 1 s per test"));
+    let header = lines.iter().position(|l| l.starts_with("test ")).unwrap();
+    for (i, name) in [
+        "SEQ1M Q1T1 read",
+        "RND4K Q1T1 read",
+        "SEQ1M Q1T1 write",
+        "RND4K Q1T1 write",
+        "RND4K Q1T1 mix",
+    ]
+    .iter()
+    .enumerate()
+    {
+        let row = lines[header + 1 + i];
+        assert!(row.starts_with(name), "{row}");
+        let cols: Vec<f64> = row[name.len()..]
+            .split_whitespace()
+            .map(|c| c.trim_end_matches('*').parse().unwrap())
+            .collect();
+        assert_eq!(cols.len(), 5, "{row}");
+        // MiB/s = MB/s × 10^6 / 2^20, rounded to 2 decimals
+        assert!(
+            (cols[1] - cols[0] * 1e6 / 1_048_576.0).abs() < 0.02,
+            "{row}"
+        );
+        assert!(
+            cols[2] > 0.0 && cols[3] > 0.0 && cols[4] >= cols[3] * 0.5,
+            "{row}"
+        );
+    }
+    assert!(stdout.contains("MB/s = 1,000,000 B/s, MiB/s = 1,048,576 B/s"));
+    // the test directory is gone; only the JSON is left
+    let left: Vec<_> = std::fs::read_dir(&base)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(left, vec![std::ffi::OsString::from("r.json")]);
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(v["command"], "mark");
+    assert_eq!(v["job"]["direct"], true);
+    assert_eq!(v["job"]["total_size_bytes"], 8 << 20);
+    let phases = v["phases"].as_array().unwrap();
+    assert_eq!(phases.len(), 5);
+    assert_eq!(phases[0]["name"], "SEQ1M Q1T1 read");
+    let p = &phases[1];
+    let (bytes, ops, secs) = (
+        p["bytes"].as_f64().unwrap(),
+        p["ops"].as_f64().unwrap(),
+        p["seconds"].as_f64().unwrap(),
+    );
+    assert_eq!(bytes, ops * 4096.0);
+    assert!((p["mb_per_s"].as_f64().unwrap() - bytes / secs / 1e6).abs() < 1e-6);
+    assert!(p["notes"][1]
+        .as_str()
+        .unwrap()
+        .starts_with("median_of=1 best_mb_per_s="));
+    assert!(p["lat"]["percentiles_ns"]["99"].as_u64().unwrap() > 0);
+    // and compare reads it back
+    let c = Iomark::new()
+        .args(["compare", json.to_str().unwrap(), "--format=json"])
+        .run();
+    assert_eq!(c.code, 0);
+    let cj: Value = serde_json::from_str(&c.stdout).unwrap();
+    assert_eq!(cj["rows"][0]["test"], "SEQ1M Q1T1 read");
+}
+
+#[test]
+fn mark_bad_input() {
+    let o = Iomark::new()
+        .args(["mark", "/nonexistent-iomark-dir"])
+        .run();
+    assert_eq!(o.code, 3);
+    assert_eq!(
+        o.stderr,
+        "iomark mark: /nonexistent-iomark-dir is not an existing directory\n"
+    );
+    let o = Iomark::new().args(["mark", "--preset=fast"]).run();
+    assert_eq!(o.code, 2);
+    assert!(o
+        .stderr
+        .contains("unknown preset 'fast' (accepted: default, nvme, peak, realworld)"));
+    let o = Iomark::new().args(["mark", "--size=0"]).run();
+    assert_eq!(o.code, 2);
+    // numeric options: one line naming the option, the value and what is accepted; exit
+    // 2 before anything is created (run inside an empty directory, which stays empty)
+    let empty = scratch();
+    for (args, want) in [
+        (
+            vec!["--time=abc"],
+            "iomark mark: invalid value 'abc' for '--time <TIME>': expected a whole number of seconds from 1 to 3600\n",
+        ),
+        (
+            vec!["--loops", "-3"],
+            "iomark mark: invalid value '-3' for '--loops <LOOPS>': expected a whole number from 1 to 100\n",
+        ),
+        (
+            vec!["--warmup=601"],
+            "iomark mark: invalid value '601' for '--warmup <WARMUP>': expected a whole number of seconds from 0 to 600\n",
+        ),
+        (
+            vec!["--size=xyz"],
+            "iomark mark: invalid value 'xyz' for '--size <SIZE>': 'xyz' is not a size (e.g. 4096, 64M, 1.5G, 150GB)\n",
+        ),
+    ] {
+        let o = Iomark::new()
+            .arg("mark")
+            .arg(empty.path())
+            .args(&args)
+            .run();
+        assert_eq!(o.code, 2, "{args:?}");
+        assert_eq!(o.stderr, want, "{args:?}");
+        assert!(o.stdout.is_empty(), "{args:?}");
+    }
+    assert_eq!(std::fs::read_dir(empty.path()).unwrap().count(), 0);
+    // no space for the test file: exit 3 with the numbers, nothing left behind
+    let scratch = scratch();
+    let base = scratch.path().to_path_buf();
+    let o = Iomark::new()
+        .args([
+            "mark",
+            base.to_str().unwrap(),
+            "--size=1000T",
+            "--time=1",
+            "--loops=1",
+        ])
+        .run();
+    assert_eq!(o.code, 3);
+    assert!(o.stderr.contains("not enough free space"));
+    assert_eq!(std::fs::read_dir(&base).unwrap().count(), 0);
+}
+
+/// A small tmpfs mounted for one test (`opts`: `size=1M`); `None`, with the reason
+/// printed, when mounting is not possible here.
+fn tmpfs(opts: &str) -> Option<Mount> {
+    Mount::try_new(&["-t", "tmpfs", "-o", opts, "tmpfs"])
+        .map_err(|why| eprintln!("skipping: cannot mount a tmpfs: {why}"))
+        .ok()
+}
+
+#[test]
+fn mark_on_a_full_or_read_only_path_fails_cleanly() {
+    let scratch = scratch();
+    let json = scratch.path().join("mark-small.json");
+    // 1 MiB tmpfs, 8 MiB test file: exit 3 before anything is written
+    let Some(small) = tmpfs("size=1M") else {
+        return;
+    };
+    let o = Iomark::new()
+        .arg("mark")
+        .arg(small.dir())
+        .args(["--size=8M", "--time=1", "--loops=1", "--warmup=0"])
+        .arg(format!("--json={}", json.display()))
+        .run();
+    let err = o.stderr;
+    assert_eq!(o.code, 3, "{err}");
+    assert_eq!(
+        err,
+        format!(
+            "iomark mark: not enough free space in {}: the test file needs 8.0 MiB (8388608 bytes), 1.0 MiB (1048576 bytes) are available; use a smaller --size or another PATH\n",
+            small.dir().display()
+        )
+    );
+    assert_eq!(std::fs::read_dir(small.dir()).unwrap().count(), 0);
+    assert!(!json.exists());
+    drop(small);
+    // read-only file system: exit 3 naming the cause, the placeholder JSON removed
+    let Some(ro) = tmpfs("size=64M,ro") else {
+        return;
+    };
+    let o = Iomark::new()
+        .arg("mark")
+        .arg(ro.dir())
+        .args(["--size=8M", "--time=1", "--loops=1", "--warmup=0"])
+        .arg(format!("--json={}", json.display()))
+        .run();
+    let err = o.stderr;
+    assert_eq!(o.code, 3, "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.starts_with("iomark mark: cannot create the test directory "),
+        "{err}"
+    );
+    assert!(
+        err.contains("Read-only file system (os error 30) (PATH must be a writable directory)"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read_dir(ro.dir()).unwrap().count(), 0);
+    assert!(!json.exists(), "the --json placeholder is removed");
+}
+
+#[test]
+fn mark_interrupted_saves_the_partial_result_and_removes_the_test_file() {
+    let scratch = scratch();
+    let base = scratch.path().to_path_buf();
+    let json = base.join("r.json");
+    let child = Iomark::new()
+        .arg("mark")
+        .arg(&base)
+        .args([
+            "--preset=peak",
+            "--size=8M",
+            "--time=4",
+            "--loops=1",
+            "--warmup=0",
+        ])
+        .arg(format!("--json={}", json.display()))
+        .spawn();
+    // the 8 MiB file is prepared in milliseconds; 1.5 s is inside the first 4 s test
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    assert_eq!(kill(child.id(), libc::SIGINT), 0);
+    let o = finish(child);
+    let err = &o.stderr;
+    assert_eq!(o.code, 130, "{err}");
+    assert!(
+        err.contains("iomark mark: interrupted in SEQ1M Q8T1 read after 0 of 4 tests (no table printed; the finished tests are in ")
+            && err.contains("; the test file was removed (exit 130)")
+            && !err.contains("report above"),
+        "{err}"
+    );
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(v["command"], "mark");
+    assert_eq!(v["status"], "interrupted");
+    assert_eq!(v["phases"].as_array().unwrap().len(), 0);
+    assert!(v["error"].as_str().unwrap().contains("0 test(s) completed"));
+    let left: Vec<_> = std::fs::read_dir(&base)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(left, vec![std::ffi::OsString::from("r.json")]);
+}

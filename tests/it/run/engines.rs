@@ -1,0 +1,245 @@
+//! `iomark run` engine options (issue 3 item 1): the io_uring → psync fallback when the
+//! kernel denies io_uring (injected with the test-only `IOMARK_TEST_DENY_IO_URING=1`),
+//! `--engine-strict`, `sqthread_poll`/`sqthread_poll_cpu`, and `hipri`'s rules.
+
+use crate::util::*;
+
+/// `iomark run ARGS` in `dir` with `env` (and without an inherited io_uring denial).
+fn iomark(dir: &std::path::Path, env: &[(&str, &str)], args: &[&str]) -> Out {
+    Iomark::new()
+        .dir(dir)
+        .env_remove("IOMARK_TEST_DENY_IO_URING")
+        .envs(env)
+        .arg("run")
+        .args(args)
+        .run()
+}
+
+const DENY: (&str, &str) = ("IOMARK_TEST_DENY_IO_URING", "1");
+
+/// Whether io_uring works here without the injected denial: a 4 KiB job that may not
+/// fall back (`--engine-strict`) runs.
+fn io_uring_works() -> bool {
+    let d = scratch();
+    let args = [
+        "--engine-strict",
+        "--name=p",
+        "--ioengine=io_uring",
+        "--size=4k",
+        "--filename=p",
+    ];
+    iomark(d.path(), &[], &args).code == 0
+}
+
+#[test]
+fn denied_io_uring_falls_back_to_psync_with_one_warning() {
+    let d = scratch();
+    let args = [
+        "--name=a",
+        "--ioengine=io_uring",
+        "--iodepth=8",
+        "--rw=randread",
+        "--bs=4k",
+        "--size=256k",
+        "--numjobs=2",
+        "--filename=f",
+    ];
+    let r = iomark(d.path(), &[DENY], &args);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let warnings: Vec<&str> = r
+        .stderr
+        .lines()
+        .filter(|l| l.starts_with("warning:"))
+        .collect();
+    assert_eq!(
+        warnings.len(),
+        1,
+        "one warning for two threads: {}",
+        r.stderr
+    );
+    assert!(warnings[0].contains("io_uring is unavailable: not permitted"));
+    assert!(warnings[0].contains("run on psync"));
+    // both threads really ran on psync and did every I/O: 2 × 256 KiB / 4 KiB
+    assert_eq!(r.stdout.matches("engine=psync").count(), 2, "{}", r.stdout);
+    assert!(!r.stdout.contains("engine=io_uring"));
+    let json = iomark(
+        d.path(),
+        &[DENY],
+        &[&args[..], &["--output-format=json"]].concat(),
+    );
+    assert_eq!(json.code, 0);
+    let v: serde_json::Value = serde_json::from_str(&json.stdout).expect("stdout is pure JSON");
+    let ios: u64 = v["jobs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|j| j["read"]["total_ios"].as_u64().unwrap())
+        .sum();
+    assert_eq!(ios, 2 * 64);
+}
+
+#[test]
+fn engine_strict_refuses_instead_of_falling_back() {
+    let d = scratch();
+    let r = iomark(
+        d.path(),
+        &[DENY],
+        &[
+            "--engine-strict",
+            "--name=a",
+            "--ioengine=io_uring",
+            "--rw=randread",
+            "--size=64k",
+            "--filename=f",
+        ],
+    );
+    assert_eq!(r.code, 3, "{}", r.stderr);
+    assert_eq!(r.stderr.lines().count(), 1, "{}", r.stderr);
+    assert!(r.stderr.contains("--engine-strict"), "{}", r.stderr);
+    assert!(r.stdout.is_empty());
+    assert!(
+        !d.path().join("f").exists(),
+        "refused before any file is laid out"
+    );
+    // --engine-strict does not affect engines that are not io_uring
+    let r = iomark(
+        d.path(),
+        &[DENY],
+        &[
+            "--engine-strict",
+            "--name=a",
+            "--rw=read",
+            "--size=64k",
+            "--filename=f",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+}
+
+#[test]
+fn sqthread_poll_runs_every_io_on_io_uring() {
+    if !io_uring_works() {
+        eprintln!("SKIPPED: io_uring is not available here");
+        return;
+    }
+    let d = scratch();
+    let r = iomark(
+        d.path(),
+        &[],
+        &[
+            "--name=a",
+            "--ioengine=io_uring",
+            "--sqthread_poll=1",
+            "--sqthread_poll_cpu=0",
+            "--iodepth=16",
+            "--rw=randread",
+            "--bs=4k",
+            "--size=1m",
+            "--filename=f",
+            "--output-format=json",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(v["jobs"][0]["read"]["total_ios"], 256);
+    assert_eq!(v["jobs"][0]["read"]["io_bytes"], 1 << 20);
+}
+
+#[test]
+fn hipri_and_sqpoll_rules() {
+    let d = scratch();
+    let base = ["--name=a", "--rw=randread", "--size=64k", "--filename=f"];
+    for (extra, want) in [
+        (vec!["--ioengine=io_uring", "--hipri=1"], "needs direct=1"),
+        (
+            vec!["--ioengine=psync", "--hipri=1", "--direct=1"],
+            "io_uring only",
+        ),
+        (vec!["--sqthread_poll=1"], "io_uring only"),
+        (
+            vec!["--ioengine=io_uring", "--sqthread_poll_cpu=x"],
+            "sqthread_poll_cpu",
+        ),
+        (vec!["--allow-destructive-write"], "needs the device"),
+    ] {
+        let r = iomark(d.path(), &[], &[&base[..], &extra[..]].concat());
+        assert_eq!(r.code, 2, "{extra:?}: {}", r.stderr);
+        assert_eq!(r.stderr.lines().count(), 1, "{}", r.stderr);
+        assert!(r.stderr.contains(want), "{extra:?}: {}", r.stderr);
+        assert!(!d.path().join("f").exists());
+    }
+}
+
+#[test]
+fn hipri_on_a_disk_without_poll_queues_is_refused_before_io() {
+    let d = scratch();
+    let Some((disk, false)) =
+        iomark::files::dataset::poll_capable(&iomark::probe::Root::default(), d.path())
+    else {
+        eprintln!("SKIPPED: the scratch disk polls, or cannot be told");
+        return;
+    };
+    let r = iomark(
+        d.path(),
+        &[],
+        &[
+            "--name=a",
+            "--ioengine=io_uring",
+            "--hipri=1",
+            "--direct=1",
+            "--rw=randread",
+            "--size=64k",
+            "--filename=f",
+        ],
+    );
+    assert_eq!(r.code, 3, "{}", r.stderr);
+    assert!(
+        r.stderr.contains(&format!("{disk} has none")),
+        "{}",
+        r.stderr
+    );
+    assert!(!d.path().join("f").exists());
+}
+
+#[test]
+fn io_uring_qd32_counts_every_io_and_splits_latency() {
+    if !io_uring_works() {
+        eprintln!("SKIPPED: io_uring is not available here");
+        return;
+    }
+    let d = scratch();
+    // 2 MiB in 4 KiB requests at QD32, sizes mixed so lengths are checked per request
+    let r = iomark(
+        d.path(),
+        &[],
+        &[
+            "--name=a",
+            "--ioengine=io_uring",
+            "--iodepth=32",
+            "--rw=randrw",
+            "--bs=4k",
+            "--size=2m",
+            "--filename=f",
+            "--output-format=json",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    let j = &v["jobs"][0];
+    let (rd, wr) = (&j["read"], &j["write"]);
+    let ios = rd["total_ios"].as_u64().unwrap() + wr["total_ios"].as_u64().unwrap();
+    assert_eq!(ios, 512, "every issued I/O completed and counted once");
+    let bytes = rd["io_bytes"].as_u64().unwrap() + wr["io_bytes"].as_u64().unwrap();
+    assert_eq!(bytes, 2 << 20);
+    for d in [rd, wr] {
+        // lat = slat + clat for every I/O (t0 → flush → reap), so the means add up
+        let (s, c, l) = (
+            d["slat_ns"]["mean"].as_f64().unwrap(),
+            d["clat_ns"]["mean"].as_f64().unwrap(),
+            d["lat_ns"]["mean"].as_f64().unwrap(),
+        );
+        assert!(s > 0.0 && c > 0.0, "slat {s} clat {c}");
+        assert!((s + c - l).abs() <= 1e-6 * l + 1.0, "{s} + {c} != {l}");
+        assert_eq!(d["slat_ns"]["N"], d["clat_ns"]["N"]);
+    }
+}

@@ -1,0 +1,16 @@
+//! `iomark run`: fio-style jobs from the command line and job files.
+
+mod cli_forms;
+mod control;
+mod engine_paths;
+mod engines;
+mod engines_aio;
+mod fio_examples;
+mod fresh_user;
+mod misc;
+mod one_worker;
+mod more;
+mod output_format;
+mod passes;
+mod verify;
+mod zones;

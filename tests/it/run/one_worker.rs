@@ -1,0 +1,144 @@
+//! One worker loop for every front end (src/run/worker/mod.rs): `fileio` and `run`
+//! drive the same loop with their own rules, on engines the one registry builds
+//! (src/engine/registry.rs). What these tests pin is what that shape promises: the
+//! rules, not the engine, choose the requests; the retry policy is the rules'; the
+//! fault wrapper reaches every engine of both front ends.
+
+use crate::util::*;
+use std::path::Path;
+
+/// io_uring is refused here (`fileio --file-io-mode=async` exits 3).
+fn io_uring_denied(dir: &Path) -> bool {
+    let r = fileio(
+        dir,
+        &[
+            "--file-num=2",
+            "--file-total-size=4M",
+            "--file-test-mode=rndrd",
+            "--file-io-mode=async",
+            "--events=1",
+            "run",
+        ],
+    );
+    r.code == 3
+}
+
+/// With one thread and a seed, sysbench's generator alone decides the requests: the
+/// `--debug` request lines of a random-read run are the same on psync, mmap and
+/// io_uring (an async event is a submission, the generator sees the same draws).
+#[test]
+fn the_rules_choose_the_requests_whatever_the_engine() {
+    let d = scratch();
+    let base = ["--file-num=4", "--file-total-size=1M"];
+    let mut prep = base.to_vec();
+    prep.push("prepare");
+    assert_eq!(fileio(d.path(), &prep).code, 0);
+    let lines = |mode: &str| {
+        let m = format!("--file-io-mode={mode}");
+        let mut a = base.to_vec();
+        a.extend([
+            "--file-test-mode=rndrd",
+            "--events=40",
+            "--time=0",
+            "--rand-seed=3",
+            "--debug=on",
+            m.as_str(),
+            "run",
+        ]);
+        let r = fileio(d.path(), &a);
+        (r.code, debug_lines(&r.stdout))
+    };
+    let (code, sync) = lines("sync");
+    assert_eq!(code, 0);
+    assert_eq!(sync.len(), 40, "{sync:?}");
+    let (code, mmap) = lines("mmap");
+    assert_eq!(code, 0);
+    assert_eq!(mmap, sync);
+    if io_uring_denied(d.path()) {
+        eprintln!("io_uring not permitted here: async half skipped");
+        return;
+    }
+    let (code, uring) = lines("async");
+    assert_eq!(code, 0);
+    assert_eq!(uring, sync);
+}
+
+/// EINTR is retried under sysbench's rules (the run completes) and is the request's
+/// error under fio's (the job fails naming it): the loop owns the retry, the rules
+/// say how many.
+#[test]
+fn the_retry_policy_is_the_rules() {
+    let d = scratch();
+    let set = ["--file-num=2", "--file-total-size=4M"];
+    let mut prep = set.to_vec();
+    prep.push("prepare");
+    assert_eq!(fileio(d.path(), &prep).code, 0);
+    let mut a = vec!["fileio"];
+    a.extend(set);
+    a.extend(["--file-test-mode=rndrd", "--events=50", "--time=0", "run"]);
+    let r = iomark_fault(d.path(), "read:eintr@3", &a);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    let rep = parse_report(&r.stdout);
+    assert_eq!(rep.events, 50);
+
+    let f = d.path().join("test_file.0");
+    let fname = format!("--filename={}", f.display());
+    let r = iomark_fault(
+        d.path(),
+        "read:eintr@3",
+        &[
+            "run",
+            "--name=j",
+            &fname,
+            "--rw=randread",
+            "--bs=4k",
+            "--size=1m",
+            "--ioengine=psync",
+        ],
+    );
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stderr.contains("Interrupted system call"),
+        "{}",
+        r.stderr
+    );
+}
+
+/// The registry wraps every engine it builds while IOMARK_FAULT is set: a write error
+/// injected at the 3rd write ends a `run` job on psync, mmap and io_uring alike
+/// (io_uring denied here: it runs on psync, which must fail the same way).
+#[test]
+fn faults_reach_every_engine_of_run() {
+    let d = scratch();
+    let f = d.path().join("f");
+    let fname = format!("--filename={}", f.display());
+    for engine in ["psync", "mmap", "io_uring"] {
+        let _ = std::fs::remove_file(&f);
+        let e = format!("--ioengine={engine}");
+        let r = iomark_fault(
+            d.path(),
+            "write:eio@3",
+            &[
+                "run",
+                "--name=j",
+                &fname,
+                "--rw=write",
+                "--bs=4k",
+                "--size=1m",
+                &e,
+                "--output-format=json",
+            ],
+        );
+        assert_eq!(r.code, 1, "{engine}: {}{}", r.stdout, r.stderr);
+        assert!(
+            r.stderr.contains("Input/output error"),
+            "{engine}: {}",
+            r.stderr
+        );
+        let j: serde_json::Value = serde_json::from_str(&r.stdout)
+            .unwrap_or_else(|e| panic!("{engine}: not JSON ({e}): {}", r.stdout));
+        // the two writes before the failure completed (iodepth=1: each is reaped
+        // before the next is submitted); the failed one is not counted
+        assert_eq!(j["jobs"][0]["write"]["total_ios"], 2, "{engine}");
+    }
+}

@@ -1,0 +1,626 @@
+//! Data and output safety (docs/safety.md, issue 18 "Data safety"), one hazard per test:
+//! a planted symbolic link or hard link at every kind of output file and at the data
+//! files iomark names, a short existing `test_file.0`, a FIFO as input, a full
+//! filesystem at the final write, SIGKILL and setup failures during a run, a failing
+//! `prepare` under `--json`. Every case checks the exit code and that the files outside
+//! (the "user's") keep their checksums. Root-only cases (tmpfs) print why they skip.
+
+use crate::util::*;
+use std::os::unix::fs::{symlink, MetadataExt};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// The user's directory outside the work directory: one file of known content.
+struct Outside {
+    dir: tempfile::TempDir,
+    sum: String,
+}
+
+impl Outside {
+    fn new() -> Outside {
+        let dir = scratch();
+        std::fs::write(
+            dir.path().join("precious.txt"),
+            b"user data, do not touch\n",
+        )
+        .unwrap();
+        let sum = sha256(&dir.path().join("precious.txt"));
+        Outside { dir, sum }
+    }
+    fn file(&self) -> PathBuf {
+        self.dir.path().join("precious.txt")
+    }
+    /// Checksum unchanged, nothing added next to it (hard links share the inode, so the
+    /// directory listing is the only name check).
+    fn assert_intact(&self, what: &str) {
+        assert_eq!(
+            sha256(&self.file()),
+            self.sum,
+            "{what}: the outside file changed"
+        );
+        assert_eq!(entries(self.dir.path()), ["precious.txt"], "{what}");
+    }
+}
+
+/// How a name is planted: a symbolic link to, or a hard link of, the outside file.
+#[derive(Clone, Copy, Debug)]
+enum Plant {
+    Symlink,
+    HardLink,
+}
+
+impl Plant {
+    fn at(self, outside: &Outside, p: &Path) {
+        match self {
+            Plant::Symlink => symlink(outside.file(), p).unwrap(),
+            Plant::HardLink => std::fs::hard_link(outside.file(), p).unwrap(),
+        }
+    }
+    /// What the refusal says.
+    fn said(self) -> &'static str {
+        match self {
+            Plant::Symlink => "is not a regular file (a symbolic link)",
+            Plant::HardLink => "has another hard link (",
+        }
+    }
+    /// The planted name is still what was planted.
+    fn assert_kept(self, p: &Path) {
+        let m = std::fs::symlink_metadata(p).unwrap();
+        match self {
+            Plant::Symlink => assert!(m.file_type().is_symlink(), "{}", p.display()),
+            Plant::HardLink => assert!(m.nlink() >= 2, "{}", p.display()),
+        }
+    }
+}
+
+fn compare_fixture() -> String {
+    fixture("compare/a-vm-mark.json").display().to_string()
+}
+
+/// Output files checked before the run: a planted name is refused with exit 3 naming
+/// the option, before any data file is laid out; the link and its target stay.
+#[test]
+fn planted_links_at_outputs_are_refused_before_any_io() {
+    let cmp = compare_fixture();
+    let run = [
+        "run",
+        "--name=t",
+        "--filename=data",
+        "--size=64k",
+        "--rw=write",
+    ];
+    let cases: Vec<(Vec<&str>, &str, &str)> = vec![
+        (
+            [&run[..], &["--output=L"]].concat(),
+            "L",
+            "cannot write --output=L: ",
+        ),
+        (
+            [&run[..], &["--json=L"]].concat(),
+            "L",
+            "cannot write --json=L: ",
+        ),
+        (
+            [&run[..], &["--write_bw_log=t"]].concat(),
+            "t_bw.1.log",
+            "t_bw.1.log: cannot write log file: ",
+        ),
+        (
+            [&run[..], &["--write_lat_log=t", "--numjobs=2"]].concat(),
+            "t_clat.2.log",
+            "t_clat.2.log: cannot write log file: ",
+        ),
+        (
+            vec!["compare", &cmp, "--plot=L.svg"],
+            "L.svg",
+            "iomark compare: cannot write --plot=L.svg: ",
+        ),
+        (
+            vec![
+                "fileio",
+                "--file-num=1",
+                "--file-total-size=64K",
+                "--file-test-mode=rndwr",
+                "--time=1",
+                "--json=L",
+                "prepare",
+                "run",
+            ],
+            "L",
+            "FATAL: cannot write --json=L: ",
+        ),
+        (
+            vec![
+                "mark",
+                ".",
+                "--size=8M",
+                "--time=1",
+                "--loops=1",
+                "--json=L",
+            ],
+            "L",
+            "iomark mark: cannot write --json=L: ",
+        ),
+        (
+            vec!["copy", "--size=1M", "--json=L"],
+            "L",
+            "iomark copy: --json=L: ",
+        ),
+        (
+            vec!["tree", "--files=10", "--json=L"],
+            "L",
+            "iomark tree: --json=L: ",
+        ),
+    ];
+    for plant in [Plant::Symlink, Plant::HardLink] {
+        for (args, name, msg) in &cases {
+            let what = format!("{plant:?} at {name}: {args:?}");
+            let d = scratch();
+            let outside = Outside::new();
+            plant.at(&outside, &d.path().join(name));
+            let r = iomark(d.path(), args);
+            assert_eq!(r.code, 3, "{what}: {r:?}");
+            let said = format!("{msg}{}", plant.said());
+            assert!(
+                r.all().contains(&said),
+                "{what}: want {said:?} in {}",
+                r.all()
+            );
+            assert!(!r.all().contains("panicked"), "{what}");
+            plant.assert_kept(&d.path().join(name));
+            outside.assert_intact(&what);
+            // nothing was laid out, prepared or created before the refusal
+            assert_eq!(entries(d.path()), [*name], "{what}");
+        }
+    }
+}
+
+/// Charts are named by iomark and written at the end: a planted name there loses that
+/// chart only (one line naming it, exit 1), never the outside file.
+#[test]
+fn planted_links_at_chart_names_lose_the_chart_not_the_user_file() {
+    let run: &[&str] = &[
+        "run",
+        "--name=t",
+        "--filename=f",
+        "--size=1m",
+        "--rw=read",
+        "--plot=charts",
+    ];
+    let fileio_prep: &[&str] = &["fileio", "--file-num=1", "--file-total-size=1M", "prepare"];
+    let fileio: &[&str] = &[
+        "fileio",
+        "--file-num=1",
+        "--file-total-size=1M",
+        "--file-test-mode=rndrd",
+        "--time=1",
+        "--plot=charts",
+        "run",
+    ];
+    for plant in [Plant::Symlink, Plant::HardLink] {
+        for (prep, args) in [(None, run), (Some(fileio_prep), fileio)] {
+            let d = scratch();
+            if let Some(p) = prep {
+                assert_eq!(iomark(d.path(), p).code, 0);
+            }
+            // a first run tells the chart names
+            assert_eq!(iomark(d.path(), args).code, 0, "{args:?}");
+            let charts = d.path().join("charts");
+            let made = entries(&charts);
+            assert_eq!(made.len(), 2, "{made:?}");
+            let outside = Outside::new();
+            for n in &made {
+                std::fs::remove_file(charts.join(n)).unwrap();
+                plant.at(&outside, &charts.join(n));
+            }
+            let r = iomark(d.path(), args);
+            let what = format!("{plant:?}: {args:?}");
+            assert_eq!(r.code, 1, "{what}: {r:?}");
+            assert!(r.all().contains(plant.said()), "{what}: {}", r.all());
+            assert!(
+                made.iter()
+                    .any(|n| r.all().contains(&format!("cannot write charts/{n}: "))),
+                "{what}: names the chart: {}",
+                r.all()
+            );
+            for n in &made {
+                plant.assert_kept(&charts.join(n));
+            }
+            outside.assert_intact(&what);
+            assert_eq!(entries(&charts), made, "{what}: no temporary file left");
+        }
+    }
+}
+
+/// The data files iomark names (`JOB.N.M`) are never written through a link or into a
+/// hard-linked file (exit 3 before any I/O); a file the user names with `filename=` is
+/// opened as given, as fio opens it (the documented exception).
+#[test]
+fn data_files_iomark_names_are_never_written_through_links() {
+    for plant in [Plant::Symlink, Plant::HardLink] {
+        for (args, name) in [
+            (vec!["run", "--name=x", "--rw=write", "--size=64k"], "x.0.0"),
+            // a read job lays out a short file: that is a write too
+            (vec!["run", "--name=x", "--rw=read", "--size=64k"], "x.0.0"),
+            (
+                vec![
+                    "run",
+                    "--name=x",
+                    "--rw=randwrite",
+                    "--size=64k",
+                    "--directory=sub",
+                    "--nrfiles=2",
+                ],
+                "sub/x.0.1",
+            ),
+        ] {
+            let d = scratch();
+            std::fs::create_dir(d.path().join("sub")).unwrap();
+            let outside = Outside::new();
+            plant.at(&outside, &d.path().join(name));
+            let r = iomark(d.path(), &args);
+            let what = format!("{plant:?} at {name}: {args:?}");
+            assert_eq!(r.code, 3, "{what}: {r:?}");
+            assert!(
+                r.stderr
+                    .contains(&format!("{name}: refusing to write: it ")),
+                "{what}: {}",
+                r.stderr
+            );
+            plant.assert_kept(&d.path().join(name));
+            outside.assert_intact(&what);
+        }
+    }
+    // filename= names the target: a link is followed, as in fio
+    let d = scratch();
+    let mine = d.path().join("target.bin");
+    std::fs::write(&mine, b"old").unwrap();
+    symlink(&mine, d.path().join("L")).unwrap();
+    let r = iomark(
+        d.path(),
+        &[
+            "run",
+            "--name=x",
+            "--rw=write",
+            "--size=64k",
+            "--filename=L",
+        ],
+    );
+    assert_eq!(r.code, 0, "{r:?}");
+    assert_eq!(std::fs::metadata(&mine).unwrap().len(), 64 << 10);
+}
+
+/// `fileio prepare` extends a short file after its own bytes (sysbench keeps them too),
+/// refuses a hard-linked or FIFO `test_file.N` before writing anything, and a writing
+/// `run` refuses a hard-linked one (a reading run may read it).
+#[test]
+fn fileio_keeps_existing_bytes_and_refuses_shared_files() {
+    let set = ["--file-num=1", "--file-total-size=1M"];
+    let fileio = |d: &Path, extra: &[&str]| {
+        let mut a = vec!["fileio"];
+        a.extend(set);
+        a.extend(extra);
+        iomark(d, &a)
+    };
+    let text = b"a note of forty-one bytes, not test data\n";
+    assert_eq!(text.len(), 41);
+    for direct in [false, true] {
+        let d = scratch();
+        std::fs::write(d.path().join("test_file.0"), text).unwrap();
+        let flags: &[&str] = if direct {
+            &["--file-extra-flags=direct", "prepare"]
+        } else {
+            &["prepare"]
+        };
+        let r = fileio(d.path(), flags);
+        assert_eq!(r.code, 0, "{r:?}");
+        assert!(
+            r.stdout.contains("Extending existing file test_file.0"),
+            "{}",
+            r.stdout
+        );
+        let got = std::fs::read(d.path().join("test_file.0")).unwrap();
+        assert_eq!(got.len(), 1 << 20);
+        assert_eq!(
+            &got[..41],
+            text,
+            "direct={direct}: the first bytes are the file's own"
+        );
+    }
+    // a hard link to the user's file: refused before anything is written
+    let d = scratch();
+    let outside = Outside::new();
+    Plant::HardLink.at(&outside, &d.path().join("test_file.0"));
+    let r = fileio(d.path(), &["prepare"]);
+    assert_eq!(r.code, 1, "{r:?}");
+    assert!(
+        r.stdout
+            .contains("FATAL: test_file.0 has another hard link (2 names share it)"),
+        "{}",
+        r.stdout
+    );
+    outside.assert_intact("prepare over a hard link");
+    // run: the writing modes refuse it, a reading one reads it
+    let d = scratch();
+    assert_eq!(fileio(d.path(), &["prepare"]).code, 0);
+    let keep = scratch();
+    std::fs::hard_link(d.path().join("test_file.0"), keep.path().join("mine")).unwrap();
+    let before = sha256(&keep.path().join("mine"));
+    for mode in ["rndwr", "rndrw", "seqrewr"] {
+        let m = format!("--file-test-mode={mode}");
+        let r = fileio(d.path(), &[&m, "--time=1", "run"]);
+        assert_eq!(r.code, 1, "{mode}: {r:?}");
+        assert!(
+            r.stdout.contains("has another hard link"),
+            "{mode}: {}",
+            r.stdout
+        );
+        assert_eq!(sha256(&keep.path().join("mine")), before, "{mode}");
+    }
+    let r = fileio(d.path(), &["--file-test-mode=rndrd", "--time=1", "run"]);
+    assert_eq!(r.code, 0, "{r:?}");
+    // a FIFO as test_file.0 would block the open: refused at once
+    let d = scratch();
+    mkfifo(&d.path().join("test_file.0"));
+    let r = fileio(d.path(), &["prepare"]);
+    assert_eq!(r.code, 1, "{r:?}");
+    assert!(
+        r.stdout
+            .contains("FATAL: test_file.0 is not a regular file (a FIFO)"),
+        "{}",
+        r.stdout
+    );
+}
+
+fn mkfifo(p: &Path) {
+    let c = std::ffi::CString::new(p.to_str().unwrap()).unwrap();
+    // SAFETY: mkfifo with a valid NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+}
+
+/// A named pipe given as an input file is refused at once (exit 2), never waited on.
+#[test]
+fn fifo_inputs_are_refused_at_once() {
+    let d = scratch();
+    mkfifo(&d.path().join("F"));
+    std::fs::write(
+        d.path().join("inc.fio"),
+        "[global]\ninclude F\n[j]\nrw=read\nsize=64k\n",
+    )
+    .unwrap();
+    for (args, said) in [
+        (
+            vec!["compare", "F"],
+            "iomark compare: cannot read F: is not a regular file (a FIFO)",
+        ),
+        (vec!["compare", "F", "F"], "is not a regular file (a FIFO)"),
+        (
+            vec!["run", "F"],
+            "cannot read job file F: is not a regular file (a FIFO)",
+        ),
+        (vec!["run", "inc.fio"], "is not a regular file (a FIFO)"),
+        (
+            vec!["diagnose", "--fixture", "F"],
+            "iomark diagnose: --fixture F: is not a regular file (a FIFO)",
+        ),
+    ] {
+        let t = Instant::now();
+        let r = iomark(d.path(), &args);
+        assert_eq!(r.code, 2, "{args:?}: {r:?}");
+        assert!(r.stderr.contains(said), "{args:?}: {}", r.stderr);
+        assert!(
+            t.elapsed() < Duration::from_secs(10),
+            "{args:?} took {:?}",
+            t.elapsed()
+        );
+    }
+}
+
+/// A tmpfs of `size` mounted on a scratch directory (unmounted on drop); `None`, with
+/// the reason printed, when this machine cannot mount one.
+fn tmpfs(size: &str) -> Option<Mount> {
+    Mount::try_new(&["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"])
+        .map_err(|why| eprintln!("skipped: {why}"))
+        .ok()
+}
+
+/// Take every free byte of `dir`'s filesystem with a user file.
+fn fill_all(dir: &Path) {
+    use std::io::Write;
+    let mut f = std::fs::File::create(dir.join("user-filler")).unwrap();
+    let block = vec![7u8; 4096];
+    while f.write_all(&block).is_ok() {}
+    let _ = f.sync_all();
+}
+
+/// Start iomark in `dir` stopped by its own `IOMARK_FAULT` stop point; returns the child
+/// once it is stopped (state T).
+fn start_stopped(dir: &Path, args: &[&str], fault: &str) -> std::process::Child {
+    let mut child = Iomark::new().dir(dir).args(args).fault(fault).spawn();
+    assert!(
+        wait_stopped(&mut child, Duration::from_secs(20)),
+        "{args:?} never stopped"
+    );
+    child
+}
+
+fn no_temp_files(d: &Path) {
+    let left: Vec<String> = entries(d)
+        .into_iter()
+        .filter(|n| n.ends_with(".iomark-tmp"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+}
+
+/// The filesystem of `--json` and `--output` fills during the run: the final writes
+/// fail with one line each naming the file and the reason, exit 1; `--output` keeps its
+/// old content and `--json` its valid placeholder; no temporary file is left.
+#[test]
+fn a_full_filesystem_at_the_final_write_is_exit_1_with_old_or_complete_files() {
+    let Some(small) = tmpfs("256k") else {
+        return;
+    };
+    let work = scratch();
+    let out = small.dir().join("out.txt");
+    let json = small.dir().join("r.json");
+    std::fs::write(&out, "the previous report\n").unwrap();
+    let before = sha256(&out);
+    let (o, j) = (
+        format!("--output={}", out.display()),
+        format!("--json={}", json.display()),
+    );
+    let args = [
+        "run",
+        "--name=w",
+        "--filename=data",
+        "--size=64k",
+        "--rw=write",
+        &o,
+        &j,
+    ];
+    let child = start_stopped(work.path(), &args, "write:stop@1");
+    fill_all(small.dir());
+    kill(child.id(), libc::SIGCONT);
+    let r = finish_within(child, Duration::from_secs(60));
+    assert_eq!(r.code, 1, "{r:?}");
+    for (opt, p) in [("--json", &json), ("--output", &out)] {
+        let line = format!(
+            "cannot write {opt}={}: No space left on device",
+            p.display()
+        );
+        assert_eq!(r.stderr.matches(&line).count(), 1, "{line}: {}", r.stderr);
+    }
+    assert_eq!(sha256(&out), before, "--output keeps its old content");
+    let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    assert_eq!(v["status"], "running", "the placeholder, valid JSON");
+    no_temp_files(small.dir());
+    // fileio: the same final --json write, after prepare, stopped during 'run'
+    std::fs::remove_file(small.dir().join("user-filler")).unwrap();
+    std::fs::remove_file(&json).unwrap();
+    let args = [
+        "fileio",
+        "--file-num=1",
+        "--file-total-size=256K",
+        "--file-test-mode=rndwr",
+        "--time=0",
+        "--events=50",
+        &j,
+        "prepare",
+        "run",
+    ];
+    // prepare issues 16 writes of 16 KiB; the 20th write is in 'run'
+    let child = start_stopped(work.path(), &args, "write:stop@20");
+    fill_all(small.dir());
+    kill(child.id(), libc::SIGCONT);
+    let r = finish_within(child, Duration::from_secs(60));
+    assert_eq!(r.code, 1, "{r:?}");
+    let line = format!(
+        "FATAL: cannot write --json={}: No space left on device",
+        json.display()
+    );
+    assert_eq!(r.all().matches(&line).count(), 1, "{}", r.all());
+    let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    assert_eq!(v["status"], "running");
+    no_temp_files(small.dir());
+}
+
+/// SIGKILL in the middle of a run, or a setup failure (exit 3): `--output` still holds
+/// its previous content, `--json` valid JSON (the placeholder, or a complete failed
+/// result), and no temporary file is left.
+#[test]
+fn sigkill_and_setup_failures_keep_the_old_output() {
+    let d = scratch();
+    let outside = Outside::new();
+    let out = d.path().join("out.txt");
+    std::fs::write(&out, "the previous report\n").unwrap();
+    let before = sha256(&out);
+    let args = [
+        "run",
+        "--name=w",
+        "--filename=data",
+        "--size=1m",
+        "--rw=randwrite",
+        "--output=out.txt",
+        "--json=r.json",
+    ];
+    let child = start_stopped(d.path(), &args, "write:stop@3");
+    kill(child.id(), libc::SIGKILL);
+    let r = finish_within(child, Duration::from_secs(20));
+    assert_eq!(r.signal, Some(libc::SIGKILL), "{r:?}");
+    assert_eq!(
+        sha256(&out),
+        before,
+        "SIGKILL: --output keeps its old content"
+    );
+    let v: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(d.path().join("r.json")).unwrap()).unwrap();
+    assert_eq!(v["status"], "running");
+    no_temp_files(d.path());
+    // a setup failure (exit 3: a NUMA node this machine lacks)
+    let r = iomark(
+        d.path(),
+        &[
+            "run",
+            "--name=w",
+            "--filename=data",
+            "--size=64k",
+            "--rw=read",
+            "--numa_cpu_nodes=99",
+            "--output=out.txt",
+            "--json=r.json",
+        ],
+    );
+    assert_eq!(r.code, 3, "{r:?}");
+    assert_eq!(
+        sha256(&out),
+        before,
+        "exit 3: --output keeps its old content"
+    );
+    let v: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(d.path().join("r.json")).unwrap()).unwrap();
+    assert_eq!(v["status"], "failed");
+    no_temp_files(d.path());
+    outside.assert_intact("sigkill");
+}
+
+/// A `prepare` that fails before `run` (fileio `prepare run --json`, mark) leaves a
+/// complete result saying so, not the `running` placeholder, and the old content of
+/// the file is replaced only by that complete result.
+#[test]
+fn a_failing_prepare_leaves_a_complete_failed_result() {
+    let cases: [&[&str]; 2] = [
+        &[
+            "fileio",
+            "--file-num=1",
+            "--file-total-size=1M",
+            "--file-test-mode=rndrd",
+            "--time=1",
+            "--json=r.json",
+            "prepare",
+            "run",
+        ],
+        &[
+            "mark",
+            ".",
+            "--size=8M",
+            "--time=1",
+            "--loops=1",
+            "--warmup=0",
+            "--json=r.json",
+        ],
+    ];
+    for args in cases {
+        let d = scratch();
+        std::fs::write(d.path().join("r.json"), "{\"old\": true}\n").unwrap();
+        let r = iomark_fault(d.path(), "write:eio@1", args);
+        assert_eq!(r.code, 1, "{args:?}: {r:?}");
+        let v: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(d.path().join("r.json")).unwrap()).unwrap();
+        assert_eq!(v["status"], "failed", "{args:?}: {v}");
+        assert!(
+            v["error"].as_str().is_some_and(|e| !e.is_empty()),
+            "{args:?}: {v}"
+        );
+        no_temp_files(d.path());
+    }
+}

@@ -1,0 +1,83 @@
+//! Reading JSON the tests check: a file (`--json`, fio's `--output`), typed values that
+//! fail with the document in the message, and the lookups by name that RunResult
+//! (`phases`) and fio JSON (`jobs`) need.
+
+use serde_json::Value;
+use std::path::Path;
+
+/// Read and parse a JSON file (a RunResult or fio's JSON).
+#[track_caller]
+pub fn read_json(path: &Path) -> Value {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    serde_json::from_str(&text)
+        .unwrap_or_else(|e| panic!("invalid JSON in {}: {e}\n{text}", path.display()))
+}
+
+#[track_caller]
+pub fn as_u64(v: &Value) -> u64 {
+    v.as_u64().unwrap_or_else(|| panic!("not an integer: {v}"))
+}
+
+#[track_caller]
+pub fn as_f64(v: &Value) -> f64 {
+    v.as_f64().unwrap_or_else(|| panic!("not a number: {v}"))
+}
+
+/// The unsigned integer at JSON pointer `ptr` (`/read/ops`).
+#[track_caller]
+pub fn at_u64(v: &Value, ptr: &str) -> u64 {
+    v.pointer(ptr)
+        .and_then(Value::as_u64)
+        .unwrap_or_else(|| panic!("{ptr} is not an unsigned integer in {v:#}"))
+}
+
+/// The number at JSON pointer `ptr`.
+#[track_caller]
+pub fn at_f64(v: &Value, ptr: &str) -> f64 {
+    v.pointer(ptr)
+        .and_then(Value::as_f64)
+        .unwrap_or_else(|| panic!("{ptr} is not a number in {v:#}"))
+}
+
+/// The string at JSON pointer `ptr`.
+#[track_caller]
+pub fn at_str<'a>(v: &'a Value, ptr: &str) -> &'a str {
+    v.pointer(ptr)
+        .and_then(Value::as_str)
+        .unwrap_or_else(|| panic!("{ptr} is not a string in {v:#}"))
+}
+
+/// The RunResult phase called `name`, if there is one.
+pub fn phase<'a>(v: &'a Value, name: &str) -> Option<&'a Value> {
+    v["phases"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no phases in {v}"))
+        .iter()
+        .find(|p| p["name"] == name)
+}
+
+/// The names of a RunResult's phases, in order.
+pub fn phase_names(v: &Value) -> Vec<String> {
+    v["phases"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no phases in {v}"))
+        .iter()
+        .map(|p| p["name"].as_str().expect("a phase name").to_string())
+        .collect()
+}
+
+/// The fio JSON job called `name`.
+#[track_caller]
+pub fn job<'a>(doc: &'a Value, name: &str) -> &'a Value {
+    doc["jobs"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no jobs in {doc}"))
+        .iter()
+        .find(|j| j["jobname"] == name)
+        .unwrap_or_else(|| panic!("no job {name} in {doc}"))
+}
+
+/// Equal up to rounding (relative 1e-9), for rates recomputed from ops, bytes, seconds.
+pub fn close(a: f64, b: f64) -> bool {
+    (a - b).abs() <= 1e-9 * a.abs().max(b.abs()).max(1.0)
+}

@@ -1,0 +1,51 @@
+//! Scratch directories, directory listings and file checksums. Scratch lives under Cargo's
+//! `CARGO_TARGET_TMPDIR` (the build's disk), not /tmp, so a tmpfs /tmp cannot change
+//! O_DIRECT or page-cache behaviour; each is removed when its guard drops.
+
+use std::path::{Path, PathBuf};
+use tempfile::TempDir;
+
+/// A fresh scratch directory on the build's filesystem.
+pub fn scratch() -> TempDir {
+    let base = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+    std::fs::create_dir_all(&base).unwrap();
+    tempfile::Builder::new()
+        .prefix("iomark-it-")
+        .tempdir_in(base)
+        .expect("scratch dir")
+}
+
+/// Names in `dir`, sorted, without ext4's `lost+found` (nobody made it).
+pub fn entries(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("read_dir {}: {e}", dir.display()))
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n != "lost+found")
+        .collect();
+    v.sort();
+    v
+}
+
+/// Size of a file, bytes.
+pub fn size_of(p: &Path) -> u64 {
+    std::fs::metadata(p)
+        .unwrap_or_else(|e| panic!("stat {}: {e}", p.display()))
+        .len()
+}
+
+/// sha256 of a file's (or a device's) whole content, hex.
+pub fn sha256(p: &Path) -> String {
+    use sha2::{Digest, Sha256};
+    let b = std::fs::read(p).unwrap_or_else(|e| panic!("read {}: {e}", p.display()));
+    Sha256::digest(&b)
+        .iter()
+        .map(|x| format!("{x:02x}"))
+        .collect()
+}
+
+/// A fixture under tests/fixtures/.
+pub fn fixture(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(rel)
+}

@@ -1,0 +1,542 @@
+//! A newcomer's path through the binary (issue 17) and stdout's error rule (issue 18):
+//! help that answers the question (`--help`, `help CMD`, `-h` everywhere, did you mean),
+//! shell completions and man pages made from the same definitions, `tree --drop-caches`,
+//! colour on a terminal only, and every command's exit code when stdout is `/dev/full` or
+//! a closed pipe. (The `run` definition against fio's option list:
+//! src/cli/help/fio_options.rs.)
+
+use crate::util::*;
+use std::io::Read;
+use std::os::fd::{FromRawFd, OwnedFd};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+/// Exit code, stdout, stderr of `iomark ARGS` in `dir` with `env` set (and without
+/// an inherited NO_COLOR).
+fn run_in(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> (i32, String, String) {
+    let o = Iomark::new()
+        .args(args)
+        .dir(dir)
+        .env_remove("NO_COLOR")
+        .envs(env)
+        .run();
+    (o.code, o.stdout, o.stderr)
+}
+
+fn run(args: &[&str]) -> (i32, String, String) {
+    run_in(Path::new(env!("CARGO_MANIFEST_DIR")), args, &[])
+}
+
+const COMMANDS: [&str; 7] = [
+    "diagnose", "mark", "fileio", "run", "compare", "copy", "tree",
+];
+
+#[test]
+fn top_level_help_leads_the_pcie_question_to_diagnose() {
+    let (c, out, _) = run(&["--help"]);
+    assert_eq!(c, 0);
+    let lines: Vec<&str> = out.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| l.contains("PCIe 2.0 x4"))
+        .expect("the question of a PCIe 2.0 x4 slot");
+    assert!(
+        lines[at..at + 3]
+            .iter()
+            .any(|l| l.trim() == "iomark diagnose /mnt/data"),
+        "{out}"
+    );
+    for c in COMMANDS {
+        assert!(
+            out.contains(&format!("\n  {c} ")),
+            "{c} is not listed:\n{out}"
+        );
+        assert!(
+            out.contains(&format!("    iomark {c} ")),
+            "no example of {c}:\n{out}"
+        );
+    }
+    // bare `iomark`: the same help, exit 2
+    let (c, bare, _) = run(&[]);
+    assert_eq!((c, bare.as_str()), (2, out.as_str()));
+    assert_eq!(run(&["-h"]).1, out);
+    assert_eq!(run(&["help"]).1, out);
+}
+
+#[test]
+fn help_cmd_equals_cmd_help_and_dash_h_works_everywhere() {
+    for c in COMMANDS {
+        let (code, help, err) = run(&["help", c]);
+        assert_eq!(code, 0, "iomark help {c}: {err}");
+        let (code2, own, _) = run(&[c, "--help"]);
+        assert_eq!(code2, 0);
+        assert_eq!(help, own, "iomark help {c} vs iomark {c} --help");
+        assert!(
+            help.contains("Example"),
+            "{c} --help has no example:\n{help}"
+        );
+        let (code3, short, err3) = run(&[c, "-h"]);
+        assert_eq!(code3, 0, "{c} -h: {err3}");
+        assert!(!short.is_empty() && err3.is_empty(), "{c} -h");
+        assert!(!short.contains("Unknown command"), "{short}");
+    }
+    for c in ["completions", "man"] {
+        let (code, out, _) = run(&["help", c]);
+        assert_eq!(code, 0);
+        assert!(out.contains(&format!("Usage: iomark {c}")), "{out}");
+    }
+    let (code, _, err) = run(&["help", "fileo"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("did you mean 'fileio'?"), "{err}");
+}
+
+#[test]
+fn diagnose_help_names_links_raid_cache_alignment_and_fixtures() {
+    let (c, out, _) = run(&["diagnose", "--help"]);
+    assert_eq!(c, 0);
+    for w in [
+        "PCIe",
+        "SATA",
+        "USB",
+        "link",
+        "width",
+        "RAID",
+        "cache",
+        "misaligned",
+        "--fixture",
+        "PCIe 2.0 x4",
+    ] {
+        assert!(out.contains(w), "diagnose --help does not name {w}:\n{out}");
+    }
+    let (_, short, _) = run(&["diagnose", "-h"]);
+    for w in [
+        "PCIe",
+        "SATA",
+        "USB",
+        "RAID",
+        "cache",
+        "alignment",
+        "--fixture",
+    ] {
+        assert!(short.contains(w), "diagnose -h does not name {w}:\n{short}");
+    }
+}
+
+#[test]
+fn fileio_help_lists_every_option_and_fileio_help_stays_sysbench() {
+    let (c, out, _) = run(&["fileio", "--help"]);
+    assert_eq!(c, 0);
+    for o in iomark::cli::fileio::args::KNOWN_OPTS {
+        assert!(
+            out.contains(&format!("  --{o}=")) || out.contains(&format!("  --{o}[=on|off]")),
+            "--{o} missing from fileio --help"
+        );
+    }
+    assert_eq!(run(&["fileio", "-h"]).1, out);
+    // `fileio help` is sysbench's text, byte for byte after the banner line
+    let (c, help, _) = run(&["fileio", "help"]);
+    assert_eq!(c, 0);
+    let ours = help.split_once('\n').map(|x| x.1).unwrap_or("");
+    assert!(
+        ours.starts_with("\nfileio options:\n  --file-num=N"),
+        "{help}"
+    );
+    if have_sysbench() {
+        let o = sysbench(Path::new(env!("CARGO_MANIFEST_DIR")), &["help"]);
+        let theirs = o.stdout.split_once('\n').map(|x| x.1).unwrap_or("");
+        assert_eq!(ours, theirs, "fileio help differs from sysbench 1.0.20's");
+    }
+}
+
+#[test]
+fn version_everywhere_and_did_you_mean() {
+    let want = format!("iomark {}\n", env!("CARGO_PKG_VERSION"));
+    for args in [
+        &["--version"][..],
+        &["-V"],
+        &["run", "--version"],
+        &["mark", "--version"],
+        &["diagnose", "--version"],
+        &["compare", "-V"],
+        &["copy", "--version"],
+        &["tree", "--version"],
+    ] {
+        let (c, out, err) = run(args);
+        assert_eq!((c, out.as_str()), (0, want.as_str()), "{args:?}: {err}");
+    }
+    let (c, out, err) = run(&["fileo"]);
+    assert_eq!(c, 2);
+    assert!(out.is_empty());
+    assert!(
+        err.starts_with("iomark: unknown command 'fileo'; did you mean 'fileio'?"),
+        "{err}"
+    );
+    let (_, _, err) = run(&["zzzz"]);
+    assert!(!err.contains("did you mean"), "{err}");
+}
+
+#[test]
+fn completions_parse_and_name_every_command() {
+    let (c, bash, _) = run(&["completions", "bash"]);
+    assert_eq!(c, 0);
+    let mut child = Command::new("bash")
+        .arg("-n")
+        .stdin(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(bash.as_bytes())
+        .unwrap();
+    let o = child.wait_with_output().unwrap();
+    assert!(
+        o.status.success(),
+        "bash -n: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    for shell in ["bash", "zsh", "fish"] {
+        let (c, script, err) = run(&["completions", shell]);
+        assert_eq!(c, 0, "{shell}: {err}");
+        assert!(script.len() > 1000, "{shell}");
+        for cmd in COMMANDS {
+            assert!(script.contains(cmd), "{shell} completion lacks {cmd}");
+        }
+        // options of the hand-parsed commands are there too
+        for o in [
+            "file-test-mode",
+            "iodepth",
+            "output-format",
+            "drop-caches",
+            "color",
+        ] {
+            assert!(script.contains(o), "{shell} completion lacks --{o}");
+        }
+    }
+    assert_eq!(run(&["completions", "tcsh"]).0, 2);
+    assert_eq!(run(&["completions"]).0, 2);
+}
+
+#[test]
+fn man_pages_render() {
+    for cmd in [
+        None,
+        Some("fileio"),
+        Some("run"),
+        Some("diagnose"),
+        Some("mark"),
+        Some("tree"),
+    ] {
+        let mut args = vec!["man"];
+        args.extend(cmd);
+        let (c, roff, err) = run(&args);
+        assert_eq!(c, 0, "{args:?}: {err}");
+        let d = scratch();
+        let page = d.path().join("iomark.1");
+        std::fs::write(&page, &roff).unwrap();
+        let o = Command::new("man")
+            .arg("-l")
+            .arg(&page)
+            .env("MANWIDTH", "80")
+            .output()
+            .expect("man (man-db) is installed: tests/run.sh installs it");
+        assert!(
+            o.status.success(),
+            "man -l: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let text = String::from_utf8_lossy(&o.stdout);
+        let title = match cmd {
+            None => "iomark".to_string(),
+            Some(c) => format!("iomark-{c}"),
+        };
+        assert!(text.contains("NAME") && text.contains(&title), "{text}");
+        assert!(
+            o.stderr.is_empty(),
+            "man -l warns: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+    }
+    let (_, top, _) = run(&["man"]);
+    for c in COMMANDS {
+        assert!(top.contains(&format!("iomark\\-{c}")), "the page lists {c}");
+    }
+    assert_eq!(run(&["man", "nope"]).0, 2);
+}
+
+/// What a command's stdout is connected to.
+#[derive(Clone, Copy, Debug)]
+enum Sink {
+    DevFull,
+    ClosedPipe,
+}
+
+fn run_to(dir: &Path, args: &[String], sink: Sink) -> (i32, String) {
+    let stdout = match sink {
+        Sink::DevFull => Stdio::from(
+            std::fs::OpenOptions::new()
+                .write(true)
+                .open("/dev/full")
+                .unwrap(),
+        ),
+        Sink::ClosedPipe => {
+            let (reader, writer) = std::io::pipe().unwrap();
+            drop(reader);
+            Stdio::from(writer)
+        }
+    };
+    let o = Iomark::new()
+        .args(args)
+        .dir(dir)
+        .command()
+        .stdin(Stdio::null())
+        .stdout(stdout)
+        .stderr(Stdio::piped())
+        .output()
+        .unwrap();
+    (
+        o.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+fn results_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/results")
+}
+
+#[test]
+fn stdout_full_or_closed_never_panics_and_exits_as_documented() {
+    let r = results_dir();
+    let a = r.join("vm-mark.json").display().to_string();
+    let b = r.join("loop-mark.json").display().to_string();
+    let cases: Vec<(Vec<String>, i32)> = [
+        (vec![], 2),
+        (vec!["--help"], 0),
+        (vec!["--version"], 0),
+        (vec!["help", "diagnose"], 0),
+        (vec!["fileio", "--help"], 0),
+        (vec!["fileio", "help"], 0),
+        (vec!["run", "--help"], 0),
+        (vec!["mark", "--version"], 0),
+        (vec!["completions", "bash"], 0),
+        (vec!["man"], 0),
+        (vec!["diagnose", "."], 0),
+        (vec!["compare", &a, &b], 0),
+        (
+            vec![
+                "fileio",
+                "--file-num=1",
+                "--file-total-size=1M",
+                "--file-test-mode=rndrd",
+                "--time=1",
+                "prepare",
+                "run",
+                "cleanup",
+            ],
+            0,
+        ),
+        (
+            vec![
+                "run",
+                "--name=x",
+                "--filename=x.dat",
+                "--size=1m",
+                "--rw=read",
+                "--bs=64k",
+            ],
+            0,
+        ),
+        (
+            vec![
+                "mark",
+                ".",
+                "--preset=peak",
+                "--size=4M",
+                "--time=1",
+                "--loops=1",
+                "--warmup=0",
+            ],
+            0,
+        ),
+        (vec!["copy", ".", "--size=1M"], 0),
+        (vec!["tree", ".", "--files=20", "--drop-caches=off"], 0),
+    ]
+    .into_iter()
+    .map(|(v, c)| (v.into_iter().map(String::from).collect(), c))
+    .collect();
+    for (args, code) in &cases {
+        for sink in [Sink::DevFull, Sink::ClosedPipe] {
+            let d = scratch();
+            let (c, err) = run_to(d.path(), args, sink);
+            assert!(!err.contains("panicked"), "{args:?} {sink:?}: {err}");
+            let lost = err
+                .lines()
+                .filter(|l| {
+                    *l == "iomark: cannot write the report to stdout: No space left on device"
+                })
+                .count();
+            match sink {
+                Sink::DevFull => {
+                    let want = if *code == 0 { 1 } else { *code };
+                    assert_eq!(c, want, "{args:?} to /dev/full: {err}");
+                    assert_eq!(lost, 1, "{args:?} to /dev/full: one line says so: {err}");
+                }
+                Sink::ClosedPipe => {
+                    assert_eq!(c, *code, "{args:?} to a closed pipe: {err}");
+                    assert!(
+                        !err.contains("cannot write"),
+                        "{args:?}: quiet on EPIPE: {err}"
+                    );
+                }
+            }
+            // what a benchmark created is still removed (fio's data file stays, as in fio)
+            let left: Vec<String> = std::fs::read_dir(d.path())
+                .unwrap()
+                .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .filter(|n| n != "x.dat")
+                .collect();
+            assert!(left.is_empty(), "{args:?} {sink:?} left {left:?}");
+        }
+    }
+}
+
+#[test]
+fn tree_drop_caches_off_and_auto_say_what_they_do() {
+    let d = scratch();
+    let json = d.path().join("t.json");
+    let j = format!("--json={}", json.display());
+    let (c, out, err) = run_in(
+        d.path(),
+        &["tree", ".", "--files=30", "--drop-caches=off", &j],
+        &[],
+    );
+    assert_eq!(c, 0, "{err}");
+    assert!(
+        out.contains("caches: --drop-caches=off: caches are left alone"),
+        "{out}"
+    );
+    for phase in ["stat_all", "read_all"] {
+        assert!(
+            out.contains(&format!(
+                "{phase}: warm: caches not dropped (--drop-caches=off)"
+            )),
+            "{out}"
+        );
+    }
+    let r: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let caches: Vec<&str> = r["phases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|p| p["cache"].as_str())
+        .collect();
+    assert_eq!(caches.len(), 2, "{caches:?}");
+    assert!(
+        caches.iter().all(|c| c.contains("--drop-caches=off")),
+        "{caches:?}"
+    );
+    // auto (the default) says before the phases what it will do, and does it as root
+    let (c, out, err) = run_in(d.path(), &["tree", ".", "--files=30"], &[]);
+    assert_eq!(c, 0, "{err}");
+    let root = unsafe { libc::geteuid() } == 0;
+    if root {
+        assert!(out.contains("caches: --drop-caches=auto as root: before stat_all and read_all the whole system's page cache"), "{out}");
+        assert!(out.contains("stat_all: cold: "), "{out}");
+    } else {
+        assert!(
+            out.contains("caches: --drop-caches=auto without root"),
+            "{out}"
+        );
+    }
+    let (c, _, err) = run_in(d.path(), &["tree", ".", "--drop-caches=sometimes"], &[]);
+    assert_eq!(c, 2);
+    assert!(err.contains("--drop-caches"), "{err}");
+}
+
+/// Run `iomark ARGS` with stdout on a pseudo-terminal; what it printed.
+fn on_a_tty(args: &[&str], env: &[(&str, &str)]) -> String {
+    let (mut master, mut slave) = (-1, -1);
+    // SAFETY: openpty fills two descriptors we then own.
+    let rc = unsafe {
+        libc::openpty(
+            &mut master,
+            &mut slave,
+            std::ptr::null_mut(),
+            std::ptr::null(),
+            std::ptr::null(),
+        )
+    };
+    assert_eq!(rc, 0, "openpty");
+    // SAFETY: both descriptors were just opened and are owned here only.
+    let (master, slave) = unsafe { (OwnedFd::from_raw_fd(master), OwnedFd::from_raw_fd(slave)) };
+    let mut child = Iomark::new()
+        .args(args)
+        .dir(results_dir())
+        .command()
+        .env_remove("NO_COLOR")
+        .env("TERM", "xterm")
+        .envs(env.iter().copied())
+        .stdin(Stdio::null())
+        .stdout(Stdio::from(slave))
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut f = std::fs::File::from(master);
+    let mut out = Vec::new();
+    let mut buf = [0u8; 4096];
+    // the master reads EIO once the child (the only holder of the slave) has exited
+    while let Ok(n) = f.read(&mut buf) {
+        if n == 0 {
+            break;
+        }
+        out.extend_from_slice(&buf[..n]);
+    }
+    assert!(child.wait().unwrap().success());
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+#[test]
+fn colour_on_a_terminal_only_unless_told() {
+    let cmp = ["compare", "vm-mark.json", "loop-mark.json"];
+    let esc = |s: &str| s.contains("\x1b[");
+    // not a terminal: never, unless --color=always
+    let (_, piped, _) = run_in(&results_dir(), &cmp, &[]);
+    assert!(!esc(&piped), "{piped}");
+    let mut always = cmp.to_vec();
+    always.push("--color=always");
+    let (_, forced, _) = run_in(&results_dir(), &always, &[("NO_COLOR", "1")]);
+    assert!(esc(&forced), "--color=always wins over NO_COLOR");
+    // a terminal: colour, unless NO_COLOR or --color=never
+    assert!(esc(&on_a_tty(&cmp, &[])), "a terminal gets colour");
+    assert!(!esc(&on_a_tty(&cmp, &[("NO_COLOR", "1")])), "NO_COLOR");
+    let mut never = cmp.to_vec();
+    never.push("--color=never");
+    assert!(!esc(&on_a_tty(&never, &[])), "--color=never");
+    assert!(!esc(&on_a_tty(&cmp, &[("TERM", "dumb")])), "TERM=dumb");
+    // diagnose: the severities; the text is the same once the escapes are gone
+    let fixture = fixture("diagnose/a-nvme-gen2-slot.fixture")
+        .display()
+        .to_string();
+    let diag = ["diagnose", "/data/big.bin", "--fixture", &fixture];
+    let tty = on_a_tty(&diag, &[]);
+    let limit = tty.find("LIMIT").expect("a LIMIT finding");
+    assert!(
+        tty[..limit].ends_with('m'),
+        "LIMIT is styled: {:?}",
+        &tty[limit.saturating_sub(12)..limit + 5]
+    );
+    let (_, plain, _) = run_in(&results_dir(), &diag, &[]);
+    assert!(!esc(&plain));
+    assert!(
+        plain.contains("  LIMIT PCIE_LINK_BELOW_DEVICE: "),
+        "{plain}"
+    );
+    assert_eq!(
+        run_in(&results_dir(), &["diagnose", "--color=sometimes"], &[]).0,
+        2
+    );
+}
