@@ -15,7 +15,7 @@ command -v mkfs.xfs >/dev/null 2>&1 || [ -x /sbin/mkfs.xfs ] || missing+=(xfspro
 # `iomark man` is rendered with `man -l` (tests/ux.rs): man-db, and groff for nroff
 command -v man >/dev/null 2>&1 || missing+=(man-db)
 command -v nroff >/dev/null 2>&1 || missing+=(groff-base)
-# many hosts under MPI (tests/mpi.rs, `--features mpi`): mpirun, mpicc and MPI's headers
+# many hosts under MPI (tests/it/mpi.rs, `--features mpi`): mpirun, mpicc and MPI's headers
 # (the mpi crate finds them with `mpicc -show`), libclang for its bindgen step
 command -v mpirun >/dev/null 2>&1 || missing+=(openmpi-bin)
 command -v mpicc >/dev/null 2>&1 || missing+=(libopenmpi-dev)

@@ -110,6 +110,9 @@ fn run_as(args: &[String], persona: Persona) -> i32 {
     };
     let root = crate::probe::Root::default();
     let (res, around) = runner::execute_around(&cmd, &signals.stop, &note, &root);
+    crate::ranks::ended(res.as_ref().map_or(true, |o| {
+        o.jobs.iter().any(|j| j.stats.failure.is_some() || j.stats.errors > 0)
+    }));
     let (mut outcome, failure) = match res {
         Ok(o) => (Some(o), None),
         Err(e) => (None, Some(e)),

@@ -404,6 +404,14 @@ pub fn conclude(r: RunResult) -> RunResult {
     }
 }
 
+/// The runner returned (`failed`: it ended with an error): under MPI the end time is
+/// taken and the other ranks hear of it now, before the result is built.
+pub fn ended(failed: bool) {
+    if let Some(s) = current() {
+        s.finished(failed);
+    }
+}
+
 /// Runners: every file is laid out, the I/O starts now. Under MPI this is the start
 /// barrier of all ranks (the first call only); otherwise nothing.
 pub fn start_line() {

@@ -117,6 +117,8 @@ pub(super) fn run(
     };
     let mut ran = Ran::default();
     let code = workers(job, &sh, &fds, seed_used, console, &mut ran);
+    // many hosts (src/ranks/): this rank's I/O ended; the others hear of it now
+    crate::ranks::ended(sh.failure.lock().unwrap_or_else(|e| e.into_inner()).is_some());
     let Some(snap) = ran.snap.take() else {
         return (exit::FAILED, None);
     };
