@@ -16,7 +16,7 @@ trap 'rm -rf "$W"' EXIT
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 job=(--name=r --rw=randread --bs=4k --size=64m --ioengine=psync --time_based --runtime="$TIME")
 # the same files for both: the ranks' rank.N/r.0.0, the single process's r.N.0 (laid out once)
-mpirun --oversubscribe -np 4 "$BIN" run "${job[@]}" --runtime=1 --directory="$W" >/dev/null 2>&1
+mpirun --oversubscribe -np 4 "$BIN" run "${job[@]}" --runtime=1 --directory="$W" >/dev/null  # says why when BIN lacks --features mpi
 mkdir -p "$W/one"
 ranks() {
   mpirun --oversubscribe -np 4 "$BIN" run "${job[@]}" --directory="$W" --json="$W/m.json" >/dev/null 2>&1
