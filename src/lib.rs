@@ -12,6 +12,7 @@ pub mod cli;
 pub mod engine;
 pub mod job;
 pub mod probe;
+pub mod ranks;
 pub mod report;
 pub mod result;
 pub mod run;

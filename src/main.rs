@@ -38,6 +38,9 @@ fn dispatch(args: &[String]) -> i32 {
         .is_some_and(|a| a.starts_with("--") && a != "--help" && a != "--version")
         && (first_word == Some("fileio") || args.iter().any(|a| a == "--test=fileio"));
     let rest = args.get(1..).unwrap_or_default();
+    if let Some(code) = cli::refuse_many_hosts(args) {
+        return code;
+    }
     match args.first().map(String::as_str) {
         _ if sysbench_style => cli::fileio::run(args),
         Some("fileio") => cli::fileio::run(rest),

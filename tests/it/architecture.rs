@@ -12,12 +12,13 @@ const RULES: &[(&str, &[&str])] = &[
     ("main", &["cli", "util"]),
     (
         "cli",
-        &["job", "files", "run", "report", "result", "probe", "util"],
+        &["job", "files", "run", "report", "result", "probe", "ranks", "util"],
     ),
     (
         "run",
-        &["job", "files", "engine", "stats", "probe", "result", "util"],
+        &["job", "files", "engine", "stats", "probe", "result", "ranks", "util"],
     ),
+    ("ranks", &["result", "util"]),
     ("files", &["job", "probe", "util"]),
     ("result", &["stats", "job", "probe", "util"]),
     ("report", &["result", "util"]),

@@ -472,6 +472,8 @@ pub fn execute(
     let plans = make_plans(cmd, note)?;
     check_files(cmd, &plans, &kinds, note)?;
     lay_out(cmd, &plans, &kinds, note)?;
+    // many hosts (src/ranks/): every rank has laid out its files; the I/O starts together
+    crate::ranks::start_line();
     let ctx = group::RunCtx {
         cmd,
         plans: &plans,

@@ -33,6 +33,7 @@ use std::sync::Arc;
 /// code stays the failure's).
 pub fn execute(job: &FileioJob, console: &Arc<Console>) -> i32 {
     let signals = Signals::install();
+    crate::ranks::arm(&signals.stop);
     // io_uring is checked before anything is written (no `prepare`, no --json placeholder,
     // no --file-dir): a denied ring would otherwise only be found after `prepare`.
     if job.io_mode == IoMode::Async && job.commands.contains(&Command::Run) {

@@ -117,6 +117,8 @@ pub(super) fn run(
     };
     let mut ran = Ran::default();
     let code = workers(job, &sh, &fds, seed_used, console, &mut ran);
+    // many hosts (src/ranks/): this rank's I/O ended; the others hear of it now
+    crate::ranks::ended(sh.failure.lock().unwrap_or_else(|e| e.into_inner()).is_some());
     let Some(snap) = ran.snap.take() else {
         // no final snapshot: the workers could not start (exit 3) or nothing ran
         let code = if code == exit::OK { exit::FAILED } else { code };
@@ -127,7 +129,8 @@ pub(super) fn run(
         signal: signals.exit_code(),
         seed: seed_used,
     };
-    let rr = outputs(job, &r, snap, &end, &mut ran);
+    // many hosts (src/ranks/): rank 0 reports the aggregate of every rank
+    let rr = crate::ranks::conclude(outputs(job, &r, snap, &end, &mut ran));
     print_report(job, console, &rr, end.failure.is_some(), &ran);
     notes_after(job, &rr, console, &end);
     let wanted = keep || json.is_some() || job.plot.is_some();
@@ -333,6 +336,8 @@ fn workers(
             console.line(level::NOTICE, "Threads started!");
             console.line(level::NOTICE, "");
         }
+        // many hosts (src/ranks/): every rank's workers are ready; the I/O starts together
+        crate::ranks::start_line();
         let start = Instant::now();
         let _ = sh.start.set(start);
         barriers[1].wait();
