@@ -107,7 +107,13 @@ fn run_as(args: &[String], persona: Persona) -> i32 {
     i.elapsed_s = around.elapsed_s;
     i.cpu = Some(around.cpu);
     i.devices = around.devices;
+    i.page_cache = Some(around.page_cache);
     let r = result::build(i);
+    if loud {
+        for l in result::truth::text_lines(&r) {
+            eprintln!("{l}");
+        }
+    }
     // an output that could not be written at the end: one line each, and exit 1
     // unless the run already ends with another code
     let mut lost = !save_run_result(&outs, &r, failure.is_none());

@@ -20,6 +20,7 @@ pub mod build;
 pub mod hist;
 pub mod import;
 pub mod job;
+pub mod truth;
 
 pub use build::{build, Inputs, Recorded};
 pub use hist::Hist;
