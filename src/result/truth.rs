@@ -104,3 +104,58 @@ pub fn text_lines(r: &RunResult) -> Vec<String> {
         .map(|w| format!("iomark: WARNING [{}]: {}", w.id, w.message))
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::result::build::{build, Inputs};
+    use crate::result::Status;
+
+    /// A built result with page-cache check `pc` and the job `fsync_freq`.
+    fn result(pc: PageCacheCheck, fsync_freq: u32) -> RunResult {
+        let mut i = Inputs::new("fileio", &[], Status::Ok);
+        i.summary.fsync_freq = fsync_freq;
+        i.page_cache = Some(pc);
+        build(i)
+    }
+
+    fn ids(r: &RunResult) -> Vec<&str> {
+        r.warnings.iter().map(|w| w.id.as_str()).collect()
+    }
+
+    #[test]
+    fn each_fact_gives_its_id_once_and_only_when_it_holds() {
+        let base = PageCacheCheck {
+            file_set_bytes: 1 << 30,
+            buffered: true,
+            device_read_bytes: Some(0),
+            device_written_bytes: Some(0),
+            ..Default::default()
+        };
+        // nothing read or written, on a device: nothing to say
+        assert!(ids(&result(base.clone(), 0)).is_empty());
+        // 100 MiB read, 10 MiB from the device: 90 % from memory
+        let mut pc = PageCacheCheck { app_read_bytes: 100 << 20, device_read_bytes: Some(10 << 20), ..base.clone() };
+        crate::probe::pagecache::account(&mut pc, 100 << 20, 0);
+        assert_eq!(ids(&result(pc.clone(), 0)), [READS_FROM_MEMORY]);
+        // 60 % from the device: below the threshold
+        pc.device_read_bytes = Some(60 << 20);
+        crate::probe::pagecache::account(&mut pc, 100 << 20, 0);
+        assert!(ids(&result(pc, 0)).is_empty());
+        // writes never synced and not on the device; with fsync_freq they are synced
+        let w = PageCacheCheck { app_written_bytes: 8 << 20, ..base.clone() };
+        assert_eq!(ids(&result(w.clone(), 0)), [WRITES_IN_MEMORY]);
+        assert!(ids(&result(w.clone(), 100)).is_empty());
+        // the device wrote most of them: said nothing
+        let w2 = PageCacheCheck { device_written_bytes: Some(6 << 20), ..w };
+        assert!(ids(&result(w2, 0)).is_empty());
+        // memory targets, holes, RAM fit
+        let m = PageCacheCheck {
+            memory_device: Some("zram1".into()),
+            unwritten_bytes: Some(4096),
+            fits_in_ram: true,
+            ..base
+        };
+        assert_eq!(ids(&result(m, 0)), [MEMORY_DEVICE, FITS_IN_RAM, UNWRITTEN]);
+    }
+}
