@@ -109,7 +109,9 @@ fn run_as(args: &[String], persona: Persona) -> i32 {
     i.devices = around.devices;
     i.page_cache = Some(around.page_cache);
     let r = result::build(i);
-    if loud {
+    // the truth warnings of a run that did its I/O (a refused or failed setup has one
+    // line, its reason)
+    if loud && failure.is_none() {
         for l in result::truth::text_lines(&r) {
             eprintln!("{l}");
         }

@@ -30,7 +30,10 @@ pub struct Before {
 /// Capture device and memory facts for `dir` before a run (`dir` may also be a data
 /// file or a block device node: the device behind it is the one counted).
 pub fn before(root: &Root, dir: &Path) -> Before {
-    let memory_fs = crate::files::preflight::memory_fs(dir);
+    use std::os::unix::fs::FileTypeExt;
+    // a device node lives on devtmpfs: the device, not /dev, is the target
+    let node = std::fs::metadata(dir).is_ok_and(|m| m.file_type().is_block_device());
+    let memory_fs = crate::files::preflight::memory_fs(dir).filter(|_| !node);
     let dev = super::device_behind(dir)
         .or_else(|| dev_of(dir))
         .filter(|(maj, _)| *maj != 0);

@@ -67,20 +67,37 @@ pub fn warnings(r: &RunResult) -> Vec<Warning> {
         v.push(w(MEMORY_DEVICE, format!("the files are on {dev}, a block device that keeps its data in RAM: these numbers measure memory, not a storage device")));
     }
     if pc.fits_in_ram {
-        v.push(w(FITS_IN_RAM, fits_in_ram_text(pc.file_set_bytes, pc.mem_total_bytes.unwrap_or(0))));
+        v.push(w(
+            FITS_IN_RAM,
+            fits_in_ram_text(pc.file_set_bytes, pc.mem_total_bytes.unwrap_or(0)),
+        ));
     }
     if let Some(u) = pc.unwritten_bytes.filter(|&u| u > 0) {
         v.push(w(UNWRITTEN, format!("{} of the files read ({} in all) were holes or unwritten extents (a sparse or fallocated file): reads there return zeros without reading the device; write the files first", iec(u), iec(pc.file_set_bytes))));
     }
     let in_ram = pc.memory_fs.is_some() || pc.memory_device.is_some();
-    if let (false, true, Some(pct), Some(dr)) = (in_ram, pc.buffered, pc.read_served_from_memory_pct, pc.device_read_bytes) {
+    if let (false, true, Some(pct), Some(dr)) = (
+        in_ram,
+        pc.buffered,
+        pc.read_served_from_memory_pct,
+        pc.device_read_bytes,
+    ) {
         if pct >= READS_FROM_MEMORY_PCT && pc.app_read_bytes > dr {
             v.push(w(READS_FROM_MEMORY, format!("the test read {}, the device {}: at least {pct:.1}% of the reads came from the page cache, not the device", iec(pc.app_read_bytes), iec(dr))));
         }
     }
     let unsynced = pc.buffered && pc.app_written_bytes > 0 && !synced(r, pc);
-    if unsynced && !in_ram && pc.device_written_bytes.is_none_or(|d| d.saturating_mul(2) < pc.app_written_bytes) {
-        let dev = pc.device_written_bytes.map_or("no device counters".into(), |d| format!("the device wrote {}", iec(d)));
+    if unsynced
+        && !in_ram
+        && pc
+            .device_written_bytes
+            .is_none_or(|d| d.saturating_mul(2) < pc.app_written_bytes)
+    {
+        let dev = pc
+            .device_written_bytes
+            .map_or("no device counters".into(), |d| {
+                format!("the device wrote {}", iec(d))
+            });
         v.push(w(WRITES_IN_MEMORY, format!("the test wrote {} buffered and never synced, {dev} during the run: the writes ended in the page cache, this measured memory; add fsync (--file-fsync-freq, fsync=, end_fsync=1) or O_DIRECT", iec(pc.app_written_bytes))));
     }
     v
@@ -97,7 +114,14 @@ pub fn add(r: &mut RunResult) {
 
 /// The text line of each truth warning of `r`, for the text reports.
 pub fn text_lines(r: &RunResult) -> Vec<String> {
-    let ids = [MEMORY_FS, MEMORY_DEVICE, FITS_IN_RAM, READS_FROM_MEMORY, WRITES_IN_MEMORY, UNWRITTEN];
+    let ids = [
+        MEMORY_FS,
+        MEMORY_DEVICE,
+        FITS_IN_RAM,
+        READS_FROM_MEMORY,
+        WRITES_IN_MEMORY,
+        UNWRITTEN,
+    ];
     r.warnings
         .iter()
         .filter(|w| ids.contains(&w.id.as_str()))
@@ -135,7 +159,11 @@ mod tests {
         // nothing read or written, on a device: nothing to say
         assert!(ids(&result(base.clone(), 0)).is_empty());
         // 100 MiB read, 10 MiB from the device: 90 % from memory
-        let mut pc = PageCacheCheck { app_read_bytes: 100 << 20, device_read_bytes: Some(10 << 20), ..base.clone() };
+        let mut pc = PageCacheCheck {
+            app_read_bytes: 100 << 20,
+            device_read_bytes: Some(10 << 20),
+            ..base.clone()
+        };
         crate::probe::pagecache::account(&mut pc, 100 << 20, 0);
         assert_eq!(ids(&result(pc.clone(), 0)), [READS_FROM_MEMORY]);
         // 60 % from the device: below the threshold
@@ -143,11 +171,17 @@ mod tests {
         crate::probe::pagecache::account(&mut pc, 100 << 20, 0);
         assert!(ids(&result(pc, 0)).is_empty());
         // writes never synced and not on the device; with fsync_freq they are synced
-        let w = PageCacheCheck { app_written_bytes: 8 << 20, ..base.clone() };
+        let w = PageCacheCheck {
+            app_written_bytes: 8 << 20,
+            ..base.clone()
+        };
         assert_eq!(ids(&result(w.clone(), 0)), [WRITES_IN_MEMORY]);
         assert!(ids(&result(w.clone(), 100)).is_empty());
         // the device wrote most of them: said nothing
-        let w2 = PageCacheCheck { device_written_bytes: Some(6 << 20), ..w };
+        let w2 = PageCacheCheck {
+            device_written_bytes: Some(6 << 20),
+            ..w
+        };
         assert!(ids(&result(w2, 0)).is_empty());
         // memory targets, holes, RAM fit
         let m = PageCacheCheck {

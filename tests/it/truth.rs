@@ -56,11 +56,21 @@ fn mark_json(path: &Path, json: &Path) -> Option<(Out, Value)> {
     let o = Iomark::new()
         .arg("mark")
         .arg(path)
-        .args(["--preset=realworld", "--size=8M", "--time=1", "--loops=1", "--warmup=0"])
+        .args([
+            "--preset=realworld",
+            "--size=8M",
+            "--time=1",
+            "--loops=1",
+            "--warmup=0",
+        ])
         .arg(format!("--json={}", json.display()))
         .run();
     if o.code == 3 && o.stderr.contains("O_DIRECT") {
-        eprintln!("mark on {}: not applicable: {}", path.display(), o.stderr.trim());
+        eprintln!(
+            "mark on {}: not applicable: {}",
+            path.display(),
+            o.stderr.trim()
+        );
         return None;
     }
     o.expect_code(0);
@@ -70,13 +80,25 @@ fn mark_json(path: &Path, json: &Path) -> Option<(Out, Value)> {
 /// Assert `id` is in the result and its `[id]` line in the text.
 #[track_caller]
 fn said(what: &str, id: &str, o: &Out, j: &Value) {
-    assert!(ids(j).iter().any(|x| x == id), "{what}: {id} not in {:?}", ids(j));
-    assert!(o.all().contains(&format!("iomark: WARNING [{id}]")), "{what}: no [{id}] line\n{}", o.dump());
+    assert!(
+        ids(j).iter().any(|x| x == id),
+        "{what}: {id} not in {:?}",
+        ids(j)
+    );
+    assert!(
+        o.all().contains(&format!("iomark: WARNING [{id}]")),
+        "{what}: no [{id}] line\n{}",
+        o.dump()
+    );
 }
 
 #[track_caller]
 fn unsaid(what: &str, id: &str, j: &Value) {
-    assert!(!ids(j).iter().any(|x| x == id), "{what}: {id} unexpected in {:?}", ids(j));
+    assert!(
+        !ids(j).iter().any(|x| x == id),
+        "{what}: {id} unexpected in {:?}",
+        ids(j)
+    );
 }
 
 /// A 1 MiB `test_file.0` in `dir`: a hole (`truncate`), fallocated, or written.
@@ -97,8 +119,19 @@ fn one_file(dir: &Path, how: &str) {
 
 #[test]
 fn sparse_and_fallocated_files_read_are_called_out_by_fileio_and_run() {
-    let fileio_args = ["--file-num=1", "--file-total-size=1M", "--file-test-mode=rndrd", "--time=0", "--events=64"];
-    let run_args = ["--filename=test_file.0", "--rw=randread", "--size=1m", "--number_ios=64"];
+    let fileio_args = [
+        "--file-num=1",
+        "--file-total-size=1M",
+        "--file-test-mode=rndrd",
+        "--time=0",
+        "--events=64",
+    ];
+    let run_args = [
+        "--filename=test_file.0",
+        "--rw=randread",
+        "--size=1m",
+        "--number_ios=64",
+    ];
     for how in ["sparse", "fallocated"] {
         let d = scratch();
         one_file(d.path(), how);
@@ -125,11 +158,21 @@ fn sparse_and_fallocated_files_read_are_called_out_by_fileio_and_run() {
 fn memory_target(dir: &Path, id: &str, out: &Path) -> Vec<std::path::PathBuf> {
     let set = ["--file-num=1", "--file-total-size=2M"];
     fileio(dir, &[&set[..], &["prepare"]].concat()).ok();
-    let (o, j) = fileio_json(dir, &[&set[..], &["--file-test-mode=seqrd", "--time=0", "--events=64"]].concat());
+    let (o, j) = fileio_json(
+        dir,
+        &[
+            &set[..],
+            &["--file-test-mode=seqrd", "--time=0", "--events=64"],
+        ]
+        .concat(),
+    );
     said("fileio", id, &o, &j);
     let mut files = vec![];
     for direct in ["--direct=0", "--direct=1"] {
-        let (o, j) = run_json(dir, &["--rw=randread", "--size=1m", "--number_ios=64", direct]);
+        let (o, j) = run_json(
+            dir,
+            &["--rw=randread", "--size=1m", "--number_ios=64", direct],
+        );
         said(&format!("run {direct}"), id, &o, &j);
         let f = out.join(format!("run{}-{}.json", &direct[9..], files.len()));
         std::fs::write(&f, j.to_string()).unwrap();
@@ -167,8 +210,21 @@ fn tmpfs_and_zram_targets_are_called_out_by_every_command_and_compare() {
         return;
     };
     one_file(fs.dir(), "written");
-    let (_, disk) = run_json(fs.dir(), &["--filename=test_file.0", "--rw=randread", "--size=1m", "--number_ios=64", "--direct=1"]);
-    assert!(ids(&disk).iter().all(|i| !i.starts_with("target.")), "{:?}", ids(&disk));
+    let (_, disk) = run_json(
+        fs.dir(),
+        &[
+            "--filename=test_file.0",
+            "--rw=randread",
+            "--size=1m",
+            "--number_ios=64",
+            "--direct=1",
+        ],
+    );
+    assert!(
+        ids(&disk).iter().all(|i| !i.starts_with("target.")),
+        "{:?}",
+        ids(&disk)
+    );
     let dj = out.path().join("disk.json");
     std::fs::write(&dj, disk.to_string()).unwrap();
     let mut args: Vec<String> = vec!["compare".into(), dj.display().to_string()];
@@ -180,14 +236,25 @@ fn tmpfs_and_zram_targets_are_called_out_by_every_command_and_compare() {
         .collect();
     assert!(!want.is_empty(), "{all_ids:?}");
     for format in ["table", "markdown", "csv"] {
-        let o = Iomark::new().args(&args).arg(format!("--format={format}")).run();
+        let o = Iomark::new()
+            .args(&args)
+            .arg(format!("--format={format}"))
+            .run();
         o.expect_code(0);
         for id in &want {
-            assert!(o.stdout.contains(id), "compare --format={format} lacks {id}\n{}", o.stdout);
+            assert!(
+                o.stdout.contains(id),
+                "compare --format={format} lacks {id}\n{}",
+                o.stdout
+            );
         }
     }
     let svg = out.path().join("c.svg");
-    Iomark::new().args(&args).arg(format!("--plot={}", svg.display())).run().expect_code(0);
+    Iomark::new()
+        .args(&args)
+        .arg(format!("--plot={}", svg.display()))
+        .run()
+        .expect_code(0);
     let s = std::fs::read_to_string(&svg).unwrap();
     assert!(s.contains("⚠"), "no warning marker on the chart");
     for id in &want {
@@ -204,13 +271,31 @@ fn unsynced_buffered_writes_are_called_out_and_synced_ones_are_not() {
     let set = ["--file-num=1", "--file-total-size=4M"];
     fileio(d, &[&set[..], &["prepare"]].concat()).ok();
     let write = ["--file-test-mode=rndwr", "--time=0", "--events=256"];
-    let (o, j) = fileio_json(d, &[&set[..], &write[..], &["--file-fsync-freq=0", "--file-fsync-end=off"]].concat());
-    said("fileio without fsync", "page_cache.writes_in_memory", &o, &j);
+    let (o, j) = fileio_json(
+        d,
+        &[
+            &set[..],
+            &write[..],
+            &["--file-fsync-freq=0", "--file-fsync-end=off"],
+        ]
+        .concat(),
+    );
+    said(
+        "fileio without fsync",
+        "page_cache.writes_in_memory",
+        &o,
+        &j,
+    );
     let (_, j) = fileio_json(d, &[&set[..], &write[..]].concat());
     unsaid("fileio with fsync", "page_cache.writes_in_memory", &j);
     // run: over a file written and synced before (no layout in the run)
     one_file(d, "written");
-    let w = ["--filename=test_file.0", "--rw=randwrite", "--size=1m", "--number_ios=256"];
+    let w = [
+        "--filename=test_file.0",
+        "--rw=randwrite",
+        "--size=1m",
+        "--number_ios=256",
+    ];
     let (o, j) = run_json(d, &w);
     said("run without fsync", "page_cache.writes_in_memory", &o, &j);
     let (_, j) = run_json(d, &[&w[..], &["--end_fsync=1"]].concat());
@@ -229,9 +314,21 @@ fn a_set_that_fits_in_ram_read_right_after_prepare_is_called_out() {
     // the 26G story at test size: prepare, then read the set at once, buffered
     let set = ["--file-num=2", "--file-total-size=8M"];
     fileio(d, &[&set[..], &["prepare"]].concat()).ok();
-    let (o, j) = fileio_json(d, &[&set[..], &["--file-test-mode=seqrd", "--time=0", "--events=1024"]].concat());
+    let (o, j) = fileio_json(
+        d,
+        &[
+            &set[..],
+            &["--file-test-mode=seqrd", "--time=0", "--events=1024"],
+        ]
+        .concat(),
+    );
     said("fileio after prepare", "page_cache.fits_in_ram", &o, &j);
-    said("fileio after prepare", "page_cache.reads_from_memory", &o, &j);
+    said(
+        "fileio after prepare",
+        "page_cache.reads_from_memory",
+        &o,
+        &j,
+    );
     // run: the layout writes the file, a read without invalidate reads the cache
     let (o, j) = run_json(d, &["--rw=read", "--size=4m", "--invalidate=0"]);
     said("run after layout", "page_cache.fits_in_ram", &o, &j);

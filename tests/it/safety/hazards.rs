@@ -75,10 +75,34 @@ fn args(cmd: Cmd) -> Vec<String> {
     let cmp = compare_fixture();
     let v: Vec<&str> = match cmd {
         Cmd::Prepare => [&SET[..], &["prepare"]].concat(),
-        Cmd::FileioRun => [&SET[..], &["--file-test-mode=rndrd", "--time=0", "--events=64", "--json=out.json", "run"]].concat(),
+        Cmd::FileioRun => [
+            &SET[..],
+            &[
+                "--file-test-mode=rndrd",
+                "--time=0",
+                "--events=64",
+                "--json=out.json",
+                "run",
+            ],
+        ]
+        .concat(),
         Cmd::Cleanup => [&SET[..], &["cleanup"]].concat(),
-        Cmd::Run => vec!["--name=t", "--size=64k", "--rw=write", "--bs=4k", "--json=out.json"],
-        Cmd::Mark => vec![".", "--preset=realworld", "--size=1M", "--time=1", "--loops=1", "--warmup=0", "--json=out.json"],
+        Cmd::Run => vec![
+            "--name=t",
+            "--size=64k",
+            "--rw=write",
+            "--bs=4k",
+            "--json=out.json",
+        ],
+        Cmd::Mark => vec![
+            ".",
+            "--preset=realworld",
+            "--size=1M",
+            "--time=1",
+            "--loops=1",
+            "--warmup=0",
+            "--json=out.json",
+        ],
         Cmd::Diagnose => vec!["."],
         Cmd::Compare => vec![cmp.as_str(), cmp.as_str(), "--plot=out.svg"],
         Cmd::Copy => vec![".", "--size=256K", "--json=out.json"],
@@ -141,11 +165,21 @@ fn old_or_complete(p: &Path) -> Result<(), String> {
     }
     let s = String::from_utf8_lossy(&b);
     if p.extension().is_some_and(|e| e == "svg") {
-        return if s.trim_end().ends_with("</svg>") { Ok(()) } else { Err(format!("{} is a partial SVG", p.display())) };
+        return if s.trim_end().ends_with("</svg>") {
+            Ok(())
+        } else {
+            Err(format!("{} is a partial SVG", p.display()))
+        };
     }
     serde_json::from_slice::<serde_json::Value>(&b)
         .map(|_| ())
-        .map_err(|e| format!("{} is neither old nor valid JSON ({e}): {:.80}", p.display(), s))
+        .map_err(|e| {
+            format!(
+                "{} is neither old nor valid JSON ({e}): {:.80}",
+                p.display(),
+                s
+            )
+        })
 }
 
 /// The common checks of every cell after its invocation.
@@ -154,15 +188,27 @@ fn checks(cmd: Cmd, dir: &Path, outside: &Outside, o: &Out, code: i32) -> Result
         return Err(format!("panic: {}", o.dump()));
     }
     if o.code != code {
-        return Err(format!("exit {} (want {code}): {}", o.code, o.stderr.trim()));
+        return Err(format!(
+            "exit {} (want {code}): {}",
+            o.code,
+            o.stderr.trim()
+        ));
     }
-    if std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| outside.assert_intact(&format!("{cmd:?}")))).is_err() {
-        return Err(format!("the outside file {} changed", outside.file().display()));
+    if std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        outside.assert_intact(&format!("{cmd:?}"))
+    }))
+    .is_err()
+    {
+        return Err(format!(
+            "the outside file {} changed",
+            outside.file().display()
+        ));
     }
     // a planted name at the output is the outside file (checked above and by the cell)
     let planted = |p: &Path| {
         use std::os::unix::fs::MetadataExt;
-        p.symlink_metadata().is_ok_and(|m| m.file_type().is_symlink() || m.nlink() > 1)
+        p.symlink_metadata()
+            .is_ok_and(|m| m.file_type().is_symlink() || m.nlink() > 1)
     };
     if let Some(out) = output(cmd).map(|o| dir.join(o)).filter(|p| !planted(p)) {
         old_or_complete(&out)?;
@@ -193,14 +239,22 @@ fn cell(cmd: Cmd, hz: Hazard) -> Verdict {
     };
     match hz {
         Hazard::Symlink | Hazard::HardLink => {
-            let plant = if hz == Hazard::Symlink { Plant::Symlink } else { Plant::HardLink };
+            let plant = if hz == Hazard::Symlink {
+                Plant::Symlink
+            } else {
+                Plant::HardLink
+            };
             planted(cmd, plant, &outside, d, &a, verdict)
         }
         Hazard::ShortFile => short_file(cmd, d, &a, verdict),
         Hazard::FifoInput => fifo(cmd, d, verdict),
         Hazard::DevFull | Hazard::ClosedPipe => {
             setup(cmd, d);
-            let sink = if hz == Hazard::DevFull { Sink::DevFull } else { Sink::ClosedPipe };
+            let sink = if hz == Hazard::DevFull {
+                Sink::DevFull
+            } else {
+                Sink::ClosedPipe
+            };
             let o = to_sink(d, &a, sink);
             let code = if hz == Hazard::DevFull { 1 } else { 0 };
             if hz == Hazard::DevFull && !o.stderr.contains("cannot write the report to stdout") {
@@ -215,7 +269,14 @@ fn cell(cmd: Cmd, hz: Hazard) -> Verdict {
 }
 
 /// A symbolic or hard link to the outside file at the output (or the data file).
-fn planted(cmd: Cmd, plant: Plant, outside: &Outside, d: &Path, a: &[String], verdict: impl Fn(&Out, i32, &Path) -> Verdict) -> Verdict {
+fn planted(
+    cmd: Cmd,
+    plant: Plant,
+    outside: &Outside,
+    d: &Path,
+    a: &[String],
+    verdict: impl Fn(&Out, i32, &Path) -> Verdict,
+) -> Verdict {
     if cmd == Cmd::Diagnose {
         return Verdict::NotApplicable("diagnose writes no file");
     }
@@ -245,7 +306,12 @@ fn planted(cmd: Cmd, plant: Plant, outside: &Outside, d: &Path, a: &[String], ve
 
 /// A short existing file of the user's at the data path (fileio, run), or at the
 /// output (the others: replaced by a complete document).
-fn short_file(cmd: Cmd, d: &Path, a: &[String], verdict: impl Fn(&Out, i32, &Path) -> Verdict) -> Verdict {
+fn short_file(
+    cmd: Cmd,
+    d: &Path,
+    a: &[String],
+    verdict: impl Fn(&Out, i32, &Path) -> Verdict,
+) -> Verdict {
     if cmd == Cmd::Diagnose {
         return Verdict::NotApplicable("diagnose writes no file");
     }
@@ -254,7 +320,16 @@ fn short_file(cmd: Cmd, d: &Path, a: &[String], verdict: impl Fn(&Out, i32, &Pat
     let run_read: Vec<String>;
     let a = if cmd == Cmd::Run {
         // a reading job over the user's short file: the layout extends it after its bytes
-        run_read = a.iter().map(|s| if s == "--rw=write" { "--rw=read".into() } else { s.clone() }).collect();
+        run_read = a
+            .iter()
+            .map(|s| {
+                if s == "--rw=write" {
+                    "--rw=read".into()
+                } else {
+                    s.clone()
+                }
+            })
+            .collect();
         &run_read[..]
     } else {
         a
@@ -275,13 +350,18 @@ fn short_file(cmd: Cmd, d: &Path, a: &[String], verdict: impl Fn(&Out, i32, &Pat
             _ => got.starts_with(text),
         };
         if !kept {
-            return Verdict::Fail(format!("{f}: the user's bytes were not kept ({} bytes now)", got.len()));
+            return Verdict::Fail(format!(
+                "{f}: the user's bytes were not kept ({} bytes now)",
+                got.len()
+            ));
         }
     }
     if let (Verdict::Pass(_), Some(out)) = (&v, output(cmd)) {
         let s = std::fs::read_to_string(d.join(out)).unwrap_or_default();
         if !s.is_empty() && s.as_bytes() == &text[..12] && code == 0 {
-            return Verdict::Fail(format!("{out}: the run succeeded but the old content stayed"));
+            return Verdict::Fail(format!(
+                "{out}: the run succeeded but the old content stayed"
+            ));
         }
     }
     v
@@ -307,7 +387,11 @@ fn fifo(cmd: Cmd, d: &Path, verdict: impl Fn(&Out, i32, &Path) -> Verdict) -> Ve
             (a, 3)
         }
     };
-    let o = Iomark::new().dir(d).args(&a).timeout(Duration::from_secs(20)).run();
+    let o = Iomark::new()
+        .dir(d)
+        .args(&a)
+        .timeout(Duration::from_secs(20))
+        .run();
     verdict(&o, code, d)
 }
 
@@ -329,10 +413,16 @@ fn read_only(cmd: Cmd, a: &[String], verdict: impl Fn(&Out, i32, &Path) -> Verdi
         _ => 3,
     };
     let mut v = verdict(&o, code, d);
-    if cmd == Cmd::Cleanup && !o.stderr.contains("test_file.0 was not removed: Read-only file system") {
+    if cmd == Cmd::Cleanup
+        && !o
+            .stderr
+            .contains("test_file.0 was not removed: Read-only file system")
+    {
         v = Verdict::Fail(format!("cleanup did not say what stayed: {}", o.stderr));
     }
-    let _ = std::process::Command::new("mount").args(["-o", "remount,rw", d.to_str().unwrap()]).status();
+    let _ = std::process::Command::new("mount")
+        .args(["-o", "remount,rw", d.to_str().unwrap()])
+        .status();
     v
 }
 
@@ -357,11 +447,20 @@ fn full_fs(cmd: Cmd, a: &[String], verdict: impl Fn(&Out, i32, &Path) -> Verdict
 }
 
 /// SIGKILL at a write (or read) stop point of the fault injector.
-fn sigkill(cmd: Cmd, d: &Path, a: &[String], verdict: impl Fn(&Out, i32, &Path) -> Verdict) -> Verdict {
+fn sigkill(
+    cmd: Cmd,
+    d: &Path,
+    a: &[String],
+    verdict: impl Fn(&Out, i32, &Path) -> Verdict,
+) -> Verdict {
     let fault = match cmd {
         Cmd::Cleanup => return Verdict::NotApplicable("cleanup only unlinks its names"),
         Cmd::Diagnose => return Verdict::NotApplicable("diagnose writes nothing"),
-        Cmd::Compare => return Verdict::NotApplicable("compare's one write is the atomic rename of files::output"),
+        Cmd::Compare => {
+            return Verdict::NotApplicable(
+                "compare's one write is the atomic rename of files::output",
+            )
+        }
         Cmd::FileioRun => "read:stop@10",
         _ => "write:stop@2",
     };
@@ -410,5 +509,10 @@ fn hazard_table_every_command_against_every_hazard() {
         table.push('\n');
     }
     eprintln!("{table}\n({:.1} s)", t.elapsed().as_secs_f64());
-    assert!(failures.is_empty(), "{} failing cells:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} failing cells:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }

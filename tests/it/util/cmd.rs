@@ -404,4 +404,3 @@ pub fn run_to(dir: &Path, args: &[String], sink: Sink) -> (i32, String) {
         String::from_utf8_lossy(&o.stderr).into_owned(),
     )
 }
-
