@@ -27,13 +27,23 @@ pub struct Before {
     pub counters: Option<(u64, u64)>,
 }
 
+/// Name of a memory-backed filesystem type (`tmpfs`, `ramfs`) holding `dir`, if it is one.
+pub fn memory_fs(dir: &Path) -> Option<&'static str> {
+    let s = rustix::fs::statfs(dir).ok()?;
+    match s.f_type as i64 {
+        0x0102_1994 => Some("tmpfs"),
+        0x8584_58f6 => Some("ramfs"),
+        _ => None,
+    }
+}
+
 /// Capture device and memory facts for `dir` before a run (`dir` may also be a data
 /// file or a block device node: the device behind it is the one counted).
 pub fn before(root: &Root, dir: &Path) -> Before {
     use std::os::unix::fs::FileTypeExt;
     // a device node lives on devtmpfs: the device, not /dev, is the target
     let node = std::fs::metadata(dir).is_ok_and(|m| m.file_type().is_block_device());
-    let memory_fs = crate::files::preflight::memory_fs(dir).filter(|_| !node);
+    let memory_fs = memory_fs(dir).filter(|_| !node);
     let dev = super::device_behind(dir)
         .or_else(|| dev_of(dir))
         .filter(|(maj, _)| *maj != 0);
@@ -61,7 +71,7 @@ pub fn memory_device(root: &Root, name: &str) -> Option<String> {
         let disk = format!("loop{n}");
         let bf = root.read(&format!("/sys/block/{disk}/loop/backing_file"))?;
         let bf = Path::new(bf.trim());
-        let fs = crate::files::preflight::memory_fs(bf.parent().unwrap_or(bf))?;
+        let fs = memory_fs(bf.parent().unwrap_or(bf))?;
         return Some(format!("{name} over {fs}"));
     }
     None
@@ -167,6 +177,13 @@ pub fn account(c: &mut PageCacheCheck, app_read: u64, app_written: u64) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn shm_is_memory() {
+        if Path::new("/dev/shm").is_dir() {
+            assert_eq!(memory_fs(Path::new("/dev/shm")), Some("tmpfs"));
+        }
+    }
 
     #[test]
     fn served_percentage_is_app_minus_device_over_app() {

@@ -193,6 +193,7 @@ pub fn build(i: Inputs) -> RunResult {
         global_options: i.global_options,
         devices: i.devices,
         targets: i.targets,
+        ranks: None,
     };
     // the truth layer (result/truth.rs): the same facts and warnings for every command
     let (rd, wr) = (r.read.bytes, r.write.bytes);
