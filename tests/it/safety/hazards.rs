@@ -516,3 +516,52 @@ fn hazard_table_every_command_against_every_hazard() {
         failures.join("\n")
     );
 }
+
+/// A job set the machine cannot start (a thread limit: RLIMIT_NPROC of an unprivileged
+/// user, which root would bypass) is exit 3 with one line naming the limit, never the
+/// panic "failed to spawn thread" (exit 101), and the threads started are stopped.
+#[test]
+fn a_thread_the_machine_cannot_start_is_exit_3_naming_the_limit() {
+    let (Some(setpriv), Some(prlimit)) = (tool("setpriv"), tool("prlimit")) else {
+        eprintln!("skipped: setpriv or prlimit missing (util-linux)");
+        return;
+    };
+    if !is_root() {
+        eprintln!("skipped: needs root to drop to an unprivileged user");
+        return;
+    }
+    // a copy of the binary and the job file where the unprivileged user can reach them
+    let d = tempfile::Builder::new()
+        .prefix("iomark-nproc-")
+        .tempdir_in("/tmp")
+        .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(d.path(), std::fs::Permissions::from_mode(0o777)).unwrap();
+    let bin = d.path().join("iomark");
+    std::fs::copy(BIN, &bin).unwrap();
+    let mut job = String::from(
+        "[global]\nioengine=null\nrw=read\nbs=4k\nsize=64m\ntime_based=1\nruntime=10\n",
+    );
+    (0..200).for_each(|i| job += &format!("[j{i}]\n"));
+    std::fs::write(d.path().join("200.fio"), job).unwrap();
+    let t = std::time::Instant::now();
+    let o = Iomark::program(setpriv)
+        .dir(d.path())
+        .args(["--reuid=65534", "--regid=65534", "--clear-groups"])
+        .arg(prlimit)
+        .arg("--nproc=50")
+        .arg(&bin)
+        .args(["run", "200.fio", "--output-format=json"])
+        .run();
+    assert_eq!(o.code, 3, "{}", o.dump());
+    o.one_line_error(&[
+        "cannot start thread",
+        "of the 200 this group runs at once",
+        "--max-jobs",
+    ]);
+    assert!(
+        t.elapsed() < Duration::from_secs(5),
+        "the started threads ran on: {:?}",
+        t.elapsed()
+    );
+}
