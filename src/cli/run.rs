@@ -126,7 +126,15 @@ fn run_as(args: &[String], persona: Persona) -> i32 {
     i.elapsed_s = around.elapsed_s;
     i.cpu = Some(around.cpu);
     i.devices = around.devices;
+    i.page_cache = Some(around.page_cache);
     let r = crate::ranks::conclude(result::build(i));
+    // the truth warnings of a run that did its I/O (a refused or failed setup has one
+    // line, its reason)
+    if loud && failure.is_none() {
+        for l in result::truth::text_lines(&r) {
+            eprintln!("{l}");
+        }
+    }
     // an output that could not be written at the end: one line each, and exit 1
     // unless the run already ends with another code
     let mut lost = !save_run_result(&outs, &r, failure.is_none());

@@ -522,12 +522,19 @@ pub fn remove_dir_if_empty(dir: &Path) {
     let _ = std::fs::remove_dir(dir);
 }
 
-/// Remove `test_file.0 … test_file.N−1` from the directory, ignoring errors (missing
-/// files are fine). Only these names are touched; a symlink is removed, not followed.
-pub fn cleanup(dir: &Path, files: u32) {
+/// Remove `test_file.0 … test_file.N−1` from the directory. Errors do not stop it
+/// (sysbench ignores them and exits 0; missing files are fine): the names that stay
+/// for another reason (a read-only filesystem, EPERM) are returned with the error, for
+/// the caller to say. Only these names are touched; a symlink is removed, not followed.
+pub fn cleanup(dir: &Path, files: u32) -> Vec<(String, std::io::Error)> {
+    let mut kept = vec![];
     for i in 0..files {
-        let _ = std::fs::remove_file(path(dir, i));
+        match std::fs::remove_file(path(dir, i)) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => kept.push((display(dir, i), e)),
+            _ => {}
+        }
     }
+    kept
 }
 
 #[cfg(test)]

@@ -28,6 +28,39 @@ pub fn free_space_all(dir: &Path) -> Option<u64> {
     Some(s.f_bfree.saturating_mul(s.f_frsize))
 }
 
+/// Bytes of the regular file `path` that are holes or unwritten extents (a sparse or
+/// fallocated file: reads there return zeros without reading the device), found with
+/// SEEK_DATA/SEEK_HOLE (ext4 and XFS report unwritten extents as holes). `None` when
+/// `path` is not a regular file or cannot be opened (a device, a FIFO: never opened).
+pub fn unwritten_bytes(path: &Path) -> Option<u64> {
+    use std::os::unix::fs::OpenOptionsExt;
+    use std::os::unix::io::AsRawFd;
+    let m = std::fs::metadata(path).ok()?;
+    if !m.is_file() {
+        return None;
+    }
+    let f = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)
+        .ok()?;
+    let (fd, size) = (f.as_raw_fd(), m.len() as i64);
+    let (mut pos, mut data) = (0i64, 0u64);
+    while pos < size {
+        // SAFETY: lseek on a descriptor we own.
+        let start = unsafe { libc::lseek(fd, pos, libc::SEEK_DATA) };
+        if start < 0 {
+            break; // ENXIO: no data after pos
+        }
+        // SAFETY: as above.
+        let end = unsafe { libc::lseek(fd, start, libc::SEEK_HOLE) };
+        let end = if end < 0 { size } else { end.min(size) };
+        data += (end - start).max(0) as u64;
+        pos = end.max(start + 1);
+    }
+    Some((size as u64).saturating_sub(data))
+}
+
 /// Make sure `need` descriptors can be open at once, raising the soft limit up to the
 /// hard limit if needed. `Err((soft, hard))` when even the hard limit is too low.
 pub fn ensure_nofile(need: u64) -> Result<(), (u64, u64)> {

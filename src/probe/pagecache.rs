@@ -1,7 +1,11 @@
 //! Page-cache honesty check for buffered runs: does the file set fit in RAM, and how
 //! many of the bytes the test read were actually read from the device? Device bytes
 //! come from `/sys/dev/block/M:m/stat` deltas around the run; other processes' I/O on
-//! the same device is included, so "served from memory" is a lower bound.
+//! the same device is included, so "served from memory" is a lower bound. The facts the
+//! truth warnings are derived from (result/truth.rs) are recorded here too: a memory-backed
+//! block device under the files (zram, brd, a loop device over tmpfs) and the bytes of
+//! the files read that were holes or unwritten extents (set by the command after its
+//! scan, files::preflight::unwritten_bytes).
 
 use super::{dev_of, Root};
 use std::path::Path;
@@ -15,6 +19,8 @@ pub struct Before {
     pub device: Option<String>,
     /// memory filesystem name (`tmpfs`, `ramfs`) when the file set is in RAM
     pub memory_fs: Option<&'static str>,
+    /// memory-backed block device under the files (`zram0`, `ram0`, `loop3 over tmpfs`)
+    pub memory_device: Option<String>,
     /// MemTotal, bytes
     pub mem_total: Option<u64>,
     /// device counters at start (bytes read, bytes written)
@@ -31,19 +37,44 @@ pub fn memory_fs(dir: &Path) -> Option<&'static str> {
     }
 }
 
-/// Capture device and memory facts for `dir` before a run.
+/// Capture device and memory facts for `dir` before a run (`dir` may also be a data
+/// file or a block device node: the device behind it is the one counted).
 pub fn before(root: &Root, dir: &Path) -> Before {
-    let memory_fs = memory_fs(dir);
-    let dev = dev_of(dir).filter(|(maj, _)| *maj != 0);
+    use std::os::unix::fs::FileTypeExt;
+    // a device node lives on devtmpfs: the device, not /dev, is the target
+    let node = std::fs::metadata(dir).is_ok_and(|m| m.file_type().is_block_device());
+    let memory_fs = memory_fs(dir).filter(|_| !node);
+    let dev = super::device_behind(dir)
+        .or_else(|| dev_of(dir))
+        .filter(|(maj, _)| *maj != 0);
     let device = dev.and_then(|(a, b)| root.block_name(a, b));
     let counters = dev.and_then(|(a, b)| root.block_io_bytes(a, b));
     Before {
+        memory_device: device.as_deref().and_then(|d| memory_device(root, d)),
         dev,
         device,
         memory_fs,
         mem_total: root.mem_total(),
         counters,
     }
+}
+
+/// `name` when the block device of that kernel name keeps its data in RAM: zram and brd
+/// (`ram0`), or a loop device whose backing file is on tmpfs/ramfs (`loop3 over tmpfs`).
+pub fn memory_device(root: &Root, name: &str) -> Option<String> {
+    let base = name.trim_end_matches(|c: char| c.is_ascii_digit());
+    if base == "zram" || base == "ram" {
+        return Some(name.to_string());
+    }
+    if let Some(rest) = name.strip_prefix("loop") {
+        let n: String = rest.chars().take_while(char::is_ascii_digit).collect();
+        let disk = format!("loop{n}");
+        let bf = root.read(&format!("/sys/block/{disk}/loop/backing_file"))?;
+        let bf = Path::new(bf.trim());
+        let fs = memory_fs(bf.parent().unwrap_or(bf))?;
+        return Some(format!("{name} over {fs}"));
+    }
+    None
 }
 
 /// The finished check, as recorded in `RunResult.page_cache`.
@@ -59,6 +90,16 @@ pub struct PageCacheCheck {
     pub fits_in_ram: bool,
     /// `tmpfs`/`ramfs` when the file set lives in memory
     pub memory_fs: Option<String>,
+    /// memory-backed block device under the files (`zram0`, `loop3 over tmpfs`)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub memory_device: Option<String>,
+    /// bytes of the files the run reads that were holes or unwritten extents (sparse,
+    /// fallocated) when scanned (SEEK_DATA/SEEK_HOLE); `None`: not scanned
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unwritten_bytes: Option<u64>,
+    /// whether the job issued fsync/fdatasync or wrote with O_SYNC/O_DSYNC (None: unknown)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub synced: Option<bool>,
     /// block device holding the file set
     pub device: Option<String>,
     /// bytes the test read (completed reads)
@@ -94,30 +135,43 @@ pub fn after(
         }
         _ => (None, None),
     };
-    let served = if b.memory_fs.is_some() && app_read > 0 {
-        Some(100.0)
-    } else {
-        match dr {
-            Some(d) if app_read > 0 => {
-                Some(100.0 * app_read.saturating_sub(d) as f64 / app_read as f64)
-            }
-            _ => None,
-        }
-    };
-    PageCacheCheck {
+    let mut c = PageCacheCheck {
         file_set_bytes,
         buffered,
         mem_total_bytes: b.mem_total,
         // On tmpfs/ramfs the file set *is* memory: reported as `memory_fs` instead.
         fits_in_ram: buffered && b.memory_fs.is_none() && fits_in_ram(file_set_bytes, b.mem_total),
         memory_fs: b.memory_fs.map(str::to_string),
+        memory_device: b.memory_device.clone(),
+        unwritten_bytes: None,
+        synced: None,
         device: b.device.clone(),
-        app_read_bytes: app_read,
-        app_written_bytes: app_written,
+        app_read_bytes: 0,
+        app_written_bytes: 0,
         device_read_bytes: dr,
         device_written_bytes: dw,
-        read_served_from_memory_pct: served,
-    }
+        read_served_from_memory_pct: None,
+    };
+    account(&mut c, app_read, app_written);
+    c
+}
+
+/// Record the bytes the test read and wrote and derive the share of the reads served
+/// from memory (the result builder calls it with the result's totals, so every command
+/// fills these the same way).
+pub fn account(c: &mut PageCacheCheck, app_read: u64, app_written: u64) {
+    c.app_read_bytes = app_read;
+    c.app_written_bytes = app_written;
+    c.read_served_from_memory_pct = if c.memory_fs.is_some() && app_read > 0 {
+        Some(100.0)
+    } else {
+        match c.device_read_bytes {
+            Some(d) if app_read > 0 => {
+                Some(100.0 * app_read.saturating_sub(d) as f64 / app_read as f64)
+            }
+            _ => None,
+        }
+    };
 }
 
 #[cfg(test)]
@@ -142,6 +196,7 @@ mod tests {
             dev: Some((8, 0)),
             device: Some("sda".into()),
             memory_fs: None,
+            memory_device: None,
             mem_total: Some(1 << 30),
             counters: Some((100 * 512, 0)),
         };

@@ -400,6 +400,9 @@ pub struct Column {
     /// why the result is partial (`interrupted`, `failed`, `forced_shutdown`), if it is
     #[serde(skip_serializing_if = "Option::is_none")]
     pub partial: Option<String>,
+    /// ids of the result's warnings (result/truth.rs and the command's own), each once:
+    /// every format shows them (legend, csv row, a marker on the chart's bars)
+    pub warnings: Vec<String>,
 }
 
 /// One output row: a metric of a test across all columns.
@@ -701,6 +704,7 @@ pub fn compare(results: &[RunResult], labels: &[String], files: &[String]) -> Co
                 crate::result::Status::Failed => Some("failed".into()),
                 crate::result::Status::ForcedShutdown => Some("forced_shutdown".into()),
             },
+            warnings: warning_ids(r),
         })
         .collect();
     let little = per
@@ -712,6 +716,17 @@ pub fn compare(results: &[RunResult], labels: &[String], files: &[String]) -> Co
         rows,
         little,
     }
+}
+
+/// The ids of `r`'s warnings in order, each once.
+fn warning_ids(r: &RunResult) -> Vec<String> {
+    let mut v: Vec<String> = vec![];
+    for w in &r.warnings {
+        if !v.contains(&w.id) {
+            v.push(w.id.clone());
+        }
+    }
+    v
 }
 
 /// Reads one metric of a test.

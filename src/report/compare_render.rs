@@ -72,8 +72,13 @@ fn legend(c: &Comparison) -> String {
             let partial = col.partial.as_ref().map_or(String::new(), |why| {
                 format!(" — PARTIAL: the run {why}; its figures cover only the part that ran")
             });
+            let warned = if col.warnings.is_empty() {
+                String::new()
+            } else {
+                format!(" — WARNINGS: {}", col.warnings.join(", "))
+            };
             format!(
-                "{} = {} ({}, {producer}){partial}\n",
+                "{} = {} ({}, {producer}){partial}{warned}\n",
                 letter(i),
                 col.label,
                 col.file
@@ -122,7 +127,18 @@ fn csv(c: &Comparison, mut header: Vec<String>, body: &[Vec<String>]) -> String 
             *h = format!("{} / {first}", col.label);
         }
     }
-    for line in std::iter::once(&header).chain(body.iter()) {
+    // one `warnings` row: each column's warning ids under its value column
+    let mut warned = vec![String::new(); header.len()];
+    warned[0] = "warnings".into();
+    for (i, col) in c.columns.iter().enumerate() {
+        let at = if i == 0 { 2 } else { 2 * i + 1 };
+        if let Some(cell) = warned.get_mut(at) {
+            *cell = col.warnings.join(" ");
+        }
+    }
+    let any = c.columns.iter().any(|c| !c.warnings.is_empty());
+    let extra: Vec<Vec<String>> = if any { vec![warned] } else { vec![] };
+    for line in std::iter::once(&header).chain(body.iter()).chain(extra.iter()) {
         out += &line
             .iter()
             .map(|s| csv_field(s))

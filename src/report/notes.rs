@@ -15,6 +15,11 @@ pub struct Notes;
 impl Reporter for Notes {
     fn render(&self, r: &RunResult) -> Result<Vec<u8>, ReportError> {
         let mut lines = r.page_cache.as_ref().map(page_cache_lines).unwrap_or_default();
+        let truth = crate::result::truth::text_lines(r);
+        if lines.is_empty() && !truth.is_empty() {
+            lines.push(NOTES_HEADER.into());
+        }
+        lines.extend(truth.iter().map(|l| format!("  {l}")));
         let writes = r.job.test_mode.is_some_and(|m| m.writes());
         let ran_out = matches!(r.status, Status::Ok | Status::ForcedShutdown);
         if r.job.fsync_end && writes && ran_out {
@@ -43,11 +48,7 @@ pub fn end_fsync_line(longest_ns: u64) -> String {
 
 /// The fits-in-RAM finding as plain text (JSON warning message).
 pub fn fits_in_ram_text(file_set: u64, mem_total: u64) -> String {
-    format!(
-        "the buffered file set ({}) fits in RAM ({}): reads may be served by the page cache, not the device; use --file-extra-flags=direct or a file set larger than RAM",
-        iec(file_set),
-        iec(mem_total)
-    )
+    crate::result::truth::fits_in_ram_text(file_set, mem_total)
 }
 
 /// The warning printed (to stderr) before a buffered run whose file set fits in RAM.

@@ -70,18 +70,24 @@ fn panel(
         chart
             .draw_series(bars)
             .map_err(|x| e(&x))?
-            .label(format!("{} = {}", letter(ci), col.label))
+            .label(if col.warnings.is_empty() {
+                format!("{} = {}", letter(ci), col.label)
+            } else {
+                format!("{} = {} ⚠ {}", letter(ci), col.label, col.warnings.join(", "))
+            })
             .legend(move |(x, y)| Rectangle::new([(x, y - 6), (x + 14, y + 6)], color.filled()));
     }
     // value labels above the bars
-    for (ci, _) in c.columns.iter().enumerate() {
-        let texts = rows.iter().enumerate().filter_map(|(gi, r)| {
+    for (ci, col) in c.columns.iter().enumerate() {
+        // a warned column's bars carry a marker before their value
+        let mark = if col.warnings.is_empty() { "" } else { "⚠ " };
+        let texts = rows.iter().enumerate().filter_map(move |(gi, r)| {
             let v = r.values.get(ci).copied().flatten()?;
             let x = gi as f64 + 0.1 + (ci as f64 + 0.46) * width;
             let s = if v >= 100.0 {
-                format!("{v:.0}")
+                format!("{mark}{v:.0}")
             } else {
-                format!("{v:.1}")
+                format!("{mark}{v:.1}")
             };
             Some(Text::new(
                 s,

@@ -41,7 +41,7 @@ impl LatAcc {
     /// fio's exact first buckets do.
     #[inline]
     pub fn add(&mut self, ns: u64) {
-        self.hist.saturating_record(ns.min(MAX_TRACKABLE_NS));
+        let _ = self.hist.record(ns.min(MAX_TRACKABLE_NS));
         self.sum_ns += u128::from(ns);
         self.min_ns = self.min_ns.min(ns);
         self.max_ns = self.max_ns.max(ns);

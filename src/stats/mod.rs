@@ -22,9 +22,18 @@ use hdrhistogram::Histogram;
 /// Highest latency a histogram tracks exactly, ns (1 hour).
 pub const MAX_TRACKABLE_NS: u64 = 3_600_000_000_000;
 
-/// A fresh latency histogram (ns, 3 significant digits).
+/// A fresh latency histogram (ns, 3 significant digits). It starts at its smallest
+/// (16 KiB: one bucket of 2048 sub-buckets) and grows to the largest value recorded
+/// (auto-resize; callers clamp to [`MAX_TRACKABLE_NS`] and use `record`, which grows,
+/// not `saturating_record`, which would clamp to the current size), so a job keeps
+/// only what its latencies need (90 KiB up to 1 ms, 170 KiB up to 1 s) instead of
+/// 256 KiB sized to 1 h up front (the memory per job is measured in docs/safety.md).
+/// The buckets of a value do not depend on the size, so percentiles, bins and the
+/// result's bucket pairs (result/hist.rs) are the same as with a fixed 1 h range.
 pub fn new_hist() -> Histogram<u64> {
-    Histogram::new_with_bounds(1, MAX_TRACKABLE_NS, 3).expect("static histogram bounds are valid")
+    let mut h = Histogram::new_with_bounds(1, 2, 3).expect("static histogram bounds are valid");
+    h.auto(true);
+    h
 }
 
 /// Kind of an event, for per-operation latency.

@@ -39,6 +39,8 @@ mod run;
 mod result_hub;
 /// what iomark must never do: follow symlinks, overwrite devices, accept bad invocations
 mod safety;
+/// the truth warnings: sparse/fallocated files, memory targets, unsynced writes, RAM fit
+mod truth;
 /// `iomark fileio` against the real sysbench 1.0.20: counts, layout, sysbench's cram test
 mod sysbench_compat;
 /// a newcomer's path: help, completions, man pages, colour, stdout write errors

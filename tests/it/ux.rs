@@ -267,42 +267,6 @@ fn man_pages_render() {
     assert_eq!(run(&["man", "nope"]).0, 2);
 }
 
-/// What a command's stdout is connected to.
-#[derive(Clone, Copy, Debug)]
-enum Sink {
-    DevFull,
-    ClosedPipe,
-}
-
-fn run_to(dir: &Path, args: &[String], sink: Sink) -> (i32, String) {
-    let stdout = match sink {
-        Sink::DevFull => Stdio::from(
-            std::fs::OpenOptions::new()
-                .write(true)
-                .open("/dev/full")
-                .unwrap(),
-        ),
-        Sink::ClosedPipe => {
-            let (reader, writer) = std::io::pipe().unwrap();
-            drop(reader);
-            Stdio::from(writer)
-        }
-    };
-    let o = Iomark::new()
-        .args(args)
-        .dir(dir)
-        .command()
-        .stdin(Stdio::null())
-        .stdout(stdout)
-        .stderr(Stdio::piped())
-        .output()
-        .unwrap();
-    (
-        o.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&o.stderr).into_owned(),
-    )
-}
-
 fn results_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/results")
 }

@@ -156,7 +156,7 @@ pub fn build(i: Inputs) -> RunResult {
     let (tool, version) = i
         .producer
         .unwrap_or_else(|| ("iomark".into(), env!("CARGO_PKG_VERSION").into()));
-    RunResult {
+    let mut r = RunResult {
         schema_version: SCHEMA_VERSION,
         tool,
         version,
@@ -194,7 +194,14 @@ pub fn build(i: Inputs) -> RunResult {
         devices: i.devices,
         targets: i.targets,
         ranks: None,
+    };
+    // the truth layer (result/truth.rs): the same facts and warnings for every command
+    let (rd, wr) = (r.read.bytes, r.write.bytes);
+    if let Some(pc) = r.page_cache.as_mut().filter(|_| rd + wr > 0) {
+        crate::probe::pagecache::account(pc, rd, wr);
     }
+    super::truth::add(&mut r);
+    r
 }
 
 /// The latency curve of a histogram (empty when it holds no values).

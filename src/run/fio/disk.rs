@@ -2,7 +2,9 @@
 //! a run (fio 3.33 `diskutil.c`: `/sys/block/<dev>/stat`); the result carries them as
 //! `devices` and the fio JSON report turns them into `disk_util` (report/fio/json.rs).
 //! Files on file systems with no block device (tmpfs, /dev/shm) give no entry. sysfs is
-//! read through a [`Root`] (tests give a recorded machine).
+//! read through a [`Root`] (tests give a recorded machine). Also the page-cache facts
+//! of the jobs' files for the truth warnings (result/truth.rs): [`cache_before`] and
+//! [`cache_after`], the holes scan after the run (a lower bound when jobs also wrote).
 
 use crate::job::fio::FioJob;
 use crate::probe::Root;
@@ -172,4 +174,52 @@ mod tests {
             .is_empty());
     }
 
+}
+
+/// The page-cache facts before a run, taken at the first job's first path.
+pub fn cache_before(root: &Root, jobs: &[FioJob]) -> crate::probe::pagecache::Before {
+    let p = jobs.iter().flat_map(job_paths).next().unwrap_or_else(|| PathBuf::from("."));
+    let mut at = p.as_path();
+    while !at.exists() {
+        match at.parent() {
+            Some(q) if !q.as_os_str().is_empty() => at = q,
+            _ => {
+                at = std::path::Path::new(".");
+                break;
+            }
+        }
+    }
+    crate::probe::pagecache::before(root, at)
+}
+
+/// The page-cache facts after a run: the jobs' file set (each file once), buffered
+/// when a job ran without O_DIRECT, the bytes of the read jobs' files that are holes or
+/// unwritten extents. The result builder adds the bytes the jobs moved.
+pub fn cache_after(
+    root: &Root,
+    b: &crate::probe::pagecache::Before,
+    jobs: &[FioJob],
+) -> crate::probe::pagecache::PageCacheCheck {
+    let mut seen = std::collections::HashSet::<PathBuf>::new();
+    let (mut set, mut unwritten) = (0u64, 0u64);
+    for j in jobs {
+        for t in 0..j.numjobs.max(1) {
+            let Ok((files, _)) = super::plan::files_for(j, t) else {
+                continue;
+            };
+            for f in files {
+                if !seen.insert(f.path.clone()) {
+                    continue;
+                }
+                set += f.size;
+                if j.rw.reads() {
+                    unwritten += crate::files::preflight::unwritten_bytes(&f.path).unwrap_or(0);
+                }
+            }
+        }
+    }
+    let buffered = jobs.iter().any(|j| !j.direct);
+    let mut c = crate::probe::pagecache::after(root, b, set, buffered, 0, 0);
+    c.unwritten_bytes = jobs.iter().any(|j| j.rw.reads()).then_some(unwritten);
+    c
 }

@@ -222,7 +222,8 @@ fn threads(ctx: &RunCtx, grp: &mut Group, sampling: &mut Sampling) -> (Joined, b
     let cmd = ctx.cmd;
     let use_live = cmd.status_interval.is_some() || cmd.plot.is_some() || !grp.steadies.is_empty();
     let th = grp.th;
-    std::thread::scope(|s| {
+    let mut refused = None;
+    let (mut results, abort_rest): (Joined, bool) = std::thread::scope(|s| {
         let mut hs = Vec::new();
         for (i, &(ji, p)) in th.members.iter().enumerate() {
             let (clock, done, note) = (ctx.clock, &ctx.done, ctx.note);
@@ -239,7 +240,7 @@ fn threads(ctx: &RunCtx, grp: &mut Group, sampling: &mut Sampling) -> (Joined, b
             if let Some((f, id, w)) = flow {
                 f.reserve(id, w);
             }
-            let h = s.spawn(move || {
+            let body = move || {
                 let r = start_thread(p, clock, tstop, note, wait, live);
                 if let Some((f, id, w)) = flow {
                     f.release(id, w);
@@ -247,8 +248,28 @@ fn threads(ctx: &RunCtx, grp: &mut Group, sampling: &mut Sampling) -> (Joined, b
                 done[ji].fetch_add(1, Ordering::Release);
                 fin.store(true, Ordering::Release);
                 r
-            });
-            hs.push((ji, h));
+            };
+            match std::thread::Builder::new().spawn_scoped(s, body) {
+                Ok(h) => hs.push((ji, h)),
+                Err(e) => {
+                    // the machine cannot start another thread: stop the ones started,
+                    // mark the rest finished, and end the run with the limit named
+                    if let Some((f, id, w)) = flow {
+                        f.release(id, w);
+                    }
+                    th.tstops
+                        .iter()
+                        .for_each(|t| t.store(true, Ordering::Relaxed));
+                    th.fin[i..]
+                        .iter()
+                        .for_each(|f| f.store(true, Ordering::Release));
+                    refused = Some((
+                        ji,
+                        spawn_refusal(&cmd.jobs[ji].name, i, th.members.len(), &e),
+                    ));
+                    break;
+                }
+            }
         }
         let abort_rest = grp.monitor(ctx, sampling);
         let results = hs
@@ -264,7 +285,24 @@ fn threads(ctx: &RunCtx, grp: &mut Group, sampling: &mut Sampling) -> (Joined, b
             })
             .collect();
         (results, abort_rest)
-    })
+    });
+    if let Some(r) = refused {
+        results.push((r.0, Err(r.1)));
+        results.rotate_right(1); // the refusal first: run_group stops at it
+    }
+    (results, abort_rest)
+}
+
+/// The error of a thread the machine could not start (`std::thread::Builder::spawn`:
+/// EAGAIN under a thread or memory limit): exit 3, naming the limit and the way out.
+fn spawn_refusal(job: &str, i: usize, n: usize, e: &std::io::Error) -> RunError {
+    RunError::Refused {
+        job: job.to_string(),
+        why: format!(
+            "cannot start thread {} of the {n} this group runs at once: {e} (the process's thread or memory limit); run fewer jobs at once (numjobs, stonewall) or give --max-jobs=N to refuse larger job sets before any I/O",
+            i + 1
+        ),
+    }
 }
 
 /// Run one stonewall group (its job indices `g`); its reported jobs (per thread, or

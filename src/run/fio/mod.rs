@@ -433,6 +433,8 @@ pub struct Around {
     pub devices: Vec<crate::result::DeviceCounters>,
     /// seconds from the start to the end
     pub elapsed_s: f64,
+    /// the page-cache and truth facts of the jobs' files (result/truth.rs reads them)
+    pub page_cache: crate::probe::pagecache::PageCacheCheck,
 }
 
 /// [`execute`] with the process's CPU, the device counters (read through `root`) and
@@ -447,8 +449,10 @@ pub fn execute_around(
     let c0 = CpuTimes::now(Who::Process);
     let t0 = std::time::Instant::now();
     let disk0 = disk::DiskSnapshot::take(root, &cmd.jobs);
+    let cache0 = disk::cache_before(root, &cmd.jobs);
     let res = execute(cmd, stop, note);
     let around = Around {
+        page_cache: disk::cache_after(root, &cache0, &cmd.jobs),
         devices: disk0.finish(),
         cpu: CpuTimes::now(Who::Process).since(&c0),
         elapsed_s: t0.elapsed().as_secs_f64(),

@@ -438,7 +438,11 @@ pub fn execute(job: &MarkJob) -> i32 {
     let r = result(job, &rows, &diag, vec![]);
     let _ = outs.write_texts(&r);
     closing_notes(&rows, &plots, &diag, &mut warnings);
-    lost |= !save_json(&outs, &result(job, &rows, &diag, warnings));
+    let r = result(job, &rows, &diag, warnings);
+    for l in crate::result::truth::text_lines(&r) {
+        crate::outln!("{l}");
+    }
+    lost |= !save_json(&outs, &r);
     if lost {
         exit::FAILED
     } else {

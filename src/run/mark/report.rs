@@ -191,6 +191,7 @@ pub fn inputs(
         ..Default::default()
     };
     i.warnings = warnings;
+    i.page_cache = Some(page_cache(job));
     i.targets = vec![diag.clone()];
     i.phases = rows.iter().map(phase_of).collect();
     let jobs = rows
@@ -199,6 +200,20 @@ pub fn inputs(
         .collect();
     i.recorded = result::Recorded::Jobs(jobs);
     i
+}
+
+/// mark's page-cache facts for the truth warnings (result/truth.rs): its test file is
+/// O_DIRECT and written by mark, so what counts is whether the target is in memory
+/// (tmpfs, zram, a loop device over tmpfs); no device counters are kept.
+fn page_cache(job: &MarkJob) -> crate::probe::pagecache::PageCacheCheck {
+    use crate::probe::pagecache;
+    let root = crate::probe::Root::default();
+    let b = pagecache::before(&root, &job.path);
+    pagecache::PageCacheCheck {
+        device_read_bytes: None,
+        device_written_bytes: None,
+        ..pagecache::after(&root, &b, job.size, false, 0, 0)
+    }
 }
 
 /// The result of a mark run.

@@ -72,6 +72,8 @@ struct Ready {
     mmap_direct: bool,
     /// the run goes through the page cache
     buffered: bool,
+    /// bytes of the set that are holes or unwritten extents, in a mode that reads
+    unwritten: Option<u64>,
 }
 
 /// How the run ended: the first failure's lines, the signal's exit code, the seed.
@@ -219,6 +221,12 @@ fn ready(job: &FileioJob, console: &Console, json: Option<&Output>) -> Result<Re
             before.mem_total.unwrap_or(0),
         ));
     }
+    let reads = matches!(mode, TestMode::Seqrd | TestMode::Rndrd | TestMode::Rndrw);
+    let unwritten = reads.then(|| {
+        (0..g.files)
+            .filter_map(|i| crate::files::preflight::unwritten_bytes(&fileset::path(&job.dir, i)))
+            .sum()
+    });
     Ok(Ready {
         g,
         mode,
@@ -228,6 +236,7 @@ fn ready(job: &FileioJob, console: &Console, json: Option<&Output>) -> Result<Re
         before,
         mmap_direct,
         buffered,
+        unwritten,
     })
 }
 
@@ -689,19 +698,15 @@ fn outputs(job: &FileioJob, r: &Ready, snap: Snapshot, end: &End, ran: &mut Ran)
         let m = MMAP_DIRECT_WARNING.trim_start_matches("iomark: WARNING: ");
         i.warnings.push(w("page_cache.mmap_ignores_direct", m.into()));
     }
-    if check.fits_in_ram {
-        let m = notes::fits_in_ram_text(r.g.total, check.mem_total_bytes.unwrap_or(0));
-        i.warnings.push(w("page_cache.fits_in_ram", m));
-    }
-    if let Some(fs) = &check.memory_fs {
-        let m = format!("the file set is on {fs} (memory)");
-        i.warnings.push(w("target.memory_fs", m));
-    }
+    // fits_in_ram, memory targets, holes, unsynced writes: result/truth.rs
     if let Some(m) = exceeded {
         i.warnings.push(w("RESULT_EXCEEDS_CEILING", m));
     }
     i.targets = vec![r.diag.clone()];
-    i.page_cache = Some(check);
+    i.page_cache = Some(pagecache::PageCacheCheck {
+        unwritten_bytes: r.unwritten,
+        ..check
+    });
     result::build(i)
 }
 

@@ -11,13 +11,13 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 /// The user's directory outside the work directory: one file of known content.
-struct Outside {
-    dir: tempfile::TempDir,
+pub(super) struct Outside {
+    pub(super) dir: tempfile::TempDir,
     sum: String,
 }
 
 impl Outside {
-    fn new() -> Outside {
+    pub(super) fn new() -> Outside {
         let dir = scratch();
         std::fs::write(
             dir.path().join("precious.txt"),
@@ -27,12 +27,12 @@ impl Outside {
         let sum = sha256(&dir.path().join("precious.txt"));
         Outside { dir, sum }
     }
-    fn file(&self) -> PathBuf {
+    pub(super) fn file(&self) -> PathBuf {
         self.dir.path().join("precious.txt")
     }
     /// Checksum unchanged, nothing added next to it (hard links share the inode, so the
     /// directory listing is the only name check).
-    fn assert_intact(&self, what: &str) {
+    pub(super) fn assert_intact(&self, what: &str) {
         assert_eq!(
             sha256(&self.file()),
             self.sum,
@@ -44,27 +44,27 @@ impl Outside {
 
 /// How a name is planted: a symbolic link to, or a hard link of, the outside file.
 #[derive(Clone, Copy, Debug)]
-enum Plant {
+pub(super) enum Plant {
     Symlink,
     HardLink,
 }
 
 impl Plant {
-    fn at(self, outside: &Outside, p: &Path) {
+    pub(super) fn at(self, outside: &Outside, p: &Path) {
         match self {
             Plant::Symlink => symlink(outside.file(), p).unwrap(),
             Plant::HardLink => std::fs::hard_link(outside.file(), p).unwrap(),
         }
     }
     /// What the refusal says.
-    fn said(self) -> &'static str {
+    pub(super) fn said(self) -> &'static str {
         match self {
             Plant::Symlink => "is not a regular file (a symbolic link)",
             Plant::HardLink => "has another hard link (",
         }
     }
     /// The planted name is still what was planted.
-    fn assert_kept(self, p: &Path) {
+    pub(super) fn assert_kept(self, p: &Path) {
         let m = std::fs::symlink_metadata(p).unwrap();
         match self {
             Plant::Symlink => assert!(m.file_type().is_symlink(), "{}", p.display()),
@@ -73,7 +73,7 @@ impl Plant {
     }
 }
 
-fn compare_fixture() -> String {
+pub(super) fn compare_fixture() -> String {
     fixture("compare/a-vm-mark.json").display().to_string()
 }
 
@@ -372,7 +372,7 @@ fn fileio_keeps_existing_bytes_and_refuses_shared_files() {
     );
 }
 
-fn mkfifo(p: &Path) {
+pub(super) fn mkfifo(p: &Path) {
     let c = std::ffi::CString::new(p.to_str().unwrap()).unwrap();
     // SAFETY: mkfifo with a valid NUL-terminated path.
     assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
@@ -418,14 +418,14 @@ fn fifo_inputs_are_refused_at_once() {
 
 /// A tmpfs of `size` mounted on a scratch directory (unmounted on drop); `None`, with
 /// the reason printed, when this machine cannot mount one.
-fn tmpfs(size: &str) -> Option<Mount> {
+pub(super) fn tmpfs(size: &str) -> Option<Mount> {
     Mount::try_new(&["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"])
         .map_err(|why| eprintln!("skipped: {why}"))
         .ok()
 }
 
 /// Take every free byte of `dir`'s filesystem with a user file.
-fn fill_all(dir: &Path) {
+pub(super) fn fill_all(dir: &Path) {
     use std::io::Write;
     let mut f = std::fs::File::create(dir.join("user-filler")).unwrap();
     let block = vec![7u8; 4096];
@@ -435,7 +435,7 @@ fn fill_all(dir: &Path) {
 
 /// Start iomark in `dir` stopped by its own `IOMARK_FAULT` stop point; returns the child
 /// once it is stopped (state T).
-fn start_stopped(dir: &Path, args: &[&str], fault: &str) -> std::process::Child {
+pub(super) fn start_stopped(dir: &Path, args: &[&str], fault: &str) -> std::process::Child {
     let mut child = Iomark::new().dir(dir).args(args).fault(fault).spawn();
     assert!(
         wait_stopped(&mut child, Duration::from_secs(20)),
@@ -444,7 +444,7 @@ fn start_stopped(dir: &Path, args: &[&str], fault: &str) -> std::process::Child 
     child
 }
 
-fn no_temp_files(d: &Path) {
+pub(super) fn no_temp_files(d: &Path) {
     let left: Vec<String> = entries(d)
         .into_iter()
         .filter(|n| n.ends_with(".iomark-tmp"))

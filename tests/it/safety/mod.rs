@@ -1,9 +1,10 @@
 //! Data safety and refusals: symbolic links, `--json` targets, block devices, O_DIRECT
-//! alignment, invalid invocations.
+//! alignment, invalid invocations; the hazard table (every command × every hazard).
 
 mod device;
 mod direct_align;
 mod files;
+mod hazards;
 mod invalid;
 mod json_target;
 mod symlinks;

@@ -3,7 +3,8 @@
 //! suite), drains both pipes on threads (a chatty child never blocks) and starts without
 //! `IOMARK_FAULT` unless the test asks for a fault. Also the stop-point machinery of the
 //! fault injector: spawn a child that stops itself (`IOMARK_FAULT=OP:stop@N`), wait
-//! until it is stopped, signal it, collect its output.
+//! until it is stopped, signal it, collect its output. And stdout on `/dev/full` or a
+//! closed pipe ([`Sink`], [`run_to`]).
 
 use serde_json::Value;
 use std::ffi::OsStr;
@@ -365,4 +366,41 @@ pub fn finish(child: Child) -> Out {
 /// Collect a spawned child's output once it ends; panics (and kills it) after `limit`.
 pub fn finish_within(child: Child, limit: Duration) -> Out {
     Out::from_output(wait_output(child, limit, "iomark"))
+}
+
+/// What a command's stdout is connected to.
+#[derive(Clone, Copy, Debug)]
+pub enum Sink {
+    DevFull,
+    ClosedPipe,
+}
+
+/// Run `iomark ARGS` in `dir` with stdout on `sink`: exit code and stderr.
+pub fn run_to(dir: &Path, args: &[String], sink: Sink) -> (i32, String) {
+    let stdout = match sink {
+        Sink::DevFull => Stdio::from(
+            std::fs::OpenOptions::new()
+                .write(true)
+                .open("/dev/full")
+                .unwrap(),
+        ),
+        Sink::ClosedPipe => {
+            let (reader, writer) = std::io::pipe().unwrap();
+            drop(reader);
+            Stdio::from(writer)
+        }
+    };
+    let o = Iomark::new()
+        .args(args)
+        .dir(dir)
+        .command()
+        .stdin(Stdio::null())
+        .stdout(stdout)
+        .stderr(Stdio::piped())
+        .output()
+        .unwrap();
+    (
+        o.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
 }

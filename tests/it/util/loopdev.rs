@@ -319,3 +319,53 @@ impl LoopFs {
         );
     }
 }
+
+/// A zram device (a compressed RAM disk) of a fixed size, hot-added for the test: on drop
+/// (also when the test panics) its filesystem is unmounted, the device reset (`reset`,
+/// which frees its memory) and removed (`hot_remove`).
+pub struct Zram {
+    /// the device number (`/dev/zramN`)
+    pub n: u32,
+    mount: Option<Mount>,
+}
+
+impl Zram {
+    /// A fresh zram device of `bytes` bytes, or why this machine cannot make one.
+    pub fn new(bytes: u64) -> Result<Zram, String> {
+        if !is_root() {
+            return Err("zram needs root; CI runs as root".into());
+        }
+        let n: u32 = std::fs::read_to_string("/sys/class/zram-control/hot_add")
+            .map_err(|e| format!("no zram (/sys/class/zram-control/hot_add: {e})"))?
+            .trim()
+            .parse()
+            .map_err(|e| format!("hot_add: {e}"))?;
+        let z = Zram { n, mount: None };
+        // from here on, Drop resets and removes the device even when disksize fails
+        std::fs::write(format!("/sys/block/zram{n}/disksize"), bytes.to_string())
+            .map_err(|e| format!("zram{n} disksize: {e}"))?;
+        Ok(z)
+    }
+
+    /// The device node.
+    pub fn dev(&self) -> String {
+        format!("/dev/zram{}", self.n)
+    }
+
+    /// An ext4 filesystem on the device, mounted; its mount point.
+    pub fn mount_ext4(&mut self) -> PathBuf {
+        sh("mkfs.ext4", &["-q", "-F", "-m", "0", &self.dev()]);
+        let m = Mount::new(&[self.dev().as_str()]);
+        let dir = m.dir().to_path_buf();
+        self.mount = Some(m);
+        dir
+    }
+}
+
+impl Drop for Zram {
+    fn drop(&mut self) {
+        drop(self.mount.take());
+        let _ = std::fs::write(format!("/sys/block/zram{}/reset", self.n), "1");
+        let _ = std::fs::write("/sys/class/zram-control/hot_remove", self.n.to_string());
+    }
+}

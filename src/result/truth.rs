@@ -1,0 +1,195 @@
+//! The truth layer: from the facts a result records — its page-cache check (memory-backed
+//! target, holes read, RAM fit, device counters), its jobs' fsync policy and direct I/O —
+//! the warnings that say whether the numbers measured the device. [`add`] is called by
+//! the builder (result/build/mod.rs) for every result, so `fileio`, `run` and `mark` get
+//! the same warnings with the same stable ids (listed in docs/result-schema.md); text
+//! reporters print them as `iomark: WARNING [id]: message` ([`text_lines`]).
+
+use super::{RunResult, Warning};
+use crate::job::units::iec;
+use crate::probe::pagecache::PageCacheCheck;
+
+/// A memory filesystem holds the files (tmpfs, ramfs).
+pub const MEMORY_FS: &str = "target.memory_fs";
+/// A block device in RAM holds the files (zram, brd, a loop device over tmpfs).
+pub const MEMORY_DEVICE: &str = "target.memory_device";
+/// A buffered file set no larger than RAM.
+pub const FITS_IN_RAM: &str = "page_cache.fits_in_ram";
+/// The device counters show most read bytes never came from the device.
+pub const READS_FROM_MEMORY: &str = "page_cache.reads_from_memory";
+/// Buffered writes without any sync that the device did not write during the run.
+pub const WRITES_IN_MEMORY: &str = "page_cache.writes_in_memory";
+/// Files read had holes or unwritten extents (sparse, fallocated).
+pub const UNWRITTEN: &str = "data.unwritten";
+
+/// Reads served from memory at or above this share (%) are called out.
+pub const READS_FROM_MEMORY_PCT: f64 = 50.0;
+
+/// The fits-in-RAM finding as plain text (JSON warning message).
+pub fn fits_in_ram_text(file_set: u64, mem_total: u64) -> String {
+    format!(
+        "the buffered file set ({}) fits in RAM ({}): reads may be served by the page cache, not the device; use --file-extra-flags=direct or a file set larger than RAM",
+        iec(file_set),
+        iec(mem_total)
+    )
+}
+
+/// Whether the result's writing jobs sync (fsync/fdatasync at some point, O_SYNC/O_DSYNC).
+fn synced(r: &RunResult, pc: &PageCacheCheck) -> bool {
+    if let Some(s) = pc.synced {
+        return s;
+    }
+    let writers: Vec<_> = r.jobs.iter().filter(|j| j.write.ios > 0).collect();
+    if writers.is_empty() {
+        let j = &r.job;
+        return j.fsync_freq > 0 || j.fsync_end || j.fsync_all || j.sync || j.dsync;
+    }
+    writers.iter().all(|j| {
+        let (e, f) = (&j.job, &j.job.fsync);
+        e.sync || e.dsync || f.every_writes > 0 || f.after_each_write || f.at_end || f.on_close
+    })
+}
+
+/// The truth warnings of `r` (empty without a page-cache check).
+pub fn warnings(r: &RunResult) -> Vec<Warning> {
+    let Some(pc) = &r.page_cache else {
+        return vec![];
+    };
+    let w = |id: &str, message: String| Warning {
+        id: id.into(),
+        message,
+    };
+    let mut v = vec![];
+    if let Some(fs) = &pc.memory_fs {
+        v.push(w(MEMORY_FS, format!("the file set is on {fs} (memory)")));
+    }
+    if let Some(dev) = &pc.memory_device {
+        v.push(w(MEMORY_DEVICE, format!("the files are on {dev}, a block device that keeps its data in RAM: these numbers measure memory, not a storage device")));
+    }
+    if pc.fits_in_ram {
+        v.push(w(
+            FITS_IN_RAM,
+            fits_in_ram_text(pc.file_set_bytes, pc.mem_total_bytes.unwrap_or(0)),
+        ));
+    }
+    if let Some(u) = pc.unwritten_bytes.filter(|&u| u > 0) {
+        v.push(w(UNWRITTEN, format!("{} of the files read ({} in all) were holes or unwritten extents (a sparse or fallocated file): reads there return zeros without reading the device; write the files first", iec(u), iec(pc.file_set_bytes))));
+    }
+    let in_ram = pc.memory_fs.is_some() || pc.memory_device.is_some();
+    if let (false, true, Some(pct), Some(dr)) = (
+        in_ram,
+        pc.buffered,
+        pc.read_served_from_memory_pct,
+        pc.device_read_bytes,
+    ) {
+        if pct >= READS_FROM_MEMORY_PCT && pc.app_read_bytes > dr {
+            v.push(w(READS_FROM_MEMORY, format!("the test read {}, the device {}: at least {pct:.1}% of the reads came from the page cache, not the device", iec(pc.app_read_bytes), iec(dr))));
+        }
+    }
+    let unsynced = pc.buffered && pc.app_written_bytes > 0 && !synced(r, pc);
+    if unsynced
+        && !in_ram
+        && pc
+            .device_written_bytes
+            .is_none_or(|d| d.saturating_mul(2) < pc.app_written_bytes)
+    {
+        let dev = pc
+            .device_written_bytes
+            .map_or("no device counters".into(), |d| {
+                format!("the device wrote {}", iec(d))
+            });
+        v.push(w(WRITES_IN_MEMORY, format!("the test wrote {} buffered and never synced, {dev} during the run: the writes ended in the page cache, this measured memory; add fsync (--file-fsync-freq, fsync=, end_fsync=1) or O_DIRECT", iec(pc.app_written_bytes))));
+    }
+    v
+}
+
+/// Add the truth warnings to `r`, after the command's own, each id once.
+pub fn add(r: &mut RunResult) {
+    for w in warnings(r) {
+        if !r.warnings.iter().any(|x| x.id == w.id) {
+            r.warnings.push(w);
+        }
+    }
+}
+
+/// The text line of each truth warning of `r`, for the text reports.
+pub fn text_lines(r: &RunResult) -> Vec<String> {
+    let ids = [
+        MEMORY_FS,
+        MEMORY_DEVICE,
+        FITS_IN_RAM,
+        READS_FROM_MEMORY,
+        WRITES_IN_MEMORY,
+        UNWRITTEN,
+    ];
+    r.warnings
+        .iter()
+        .filter(|w| ids.contains(&w.id.as_str()))
+        .map(|w| format!("iomark: WARNING [{}]: {}", w.id, w.message))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::result::build::{build, Inputs};
+    use crate::result::Status;
+
+    /// A built result with page-cache check `pc` and the job `fsync_freq`.
+    fn result(pc: PageCacheCheck, fsync_freq: u32) -> RunResult {
+        let mut i = Inputs::new("fileio", &[], Status::Ok);
+        i.summary.fsync_freq = fsync_freq;
+        i.page_cache = Some(pc);
+        build(i)
+    }
+
+    fn ids(r: &RunResult) -> Vec<&str> {
+        r.warnings.iter().map(|w| w.id.as_str()).collect()
+    }
+
+    #[test]
+    fn each_fact_gives_its_id_once_and_only_when_it_holds() {
+        let base = PageCacheCheck {
+            file_set_bytes: 1 << 30,
+            buffered: true,
+            device_read_bytes: Some(0),
+            device_written_bytes: Some(0),
+            ..Default::default()
+        };
+        // nothing read or written, on a device: nothing to say
+        assert!(ids(&result(base.clone(), 0)).is_empty());
+        // 100 MiB read, 10 MiB from the device: 90 % from memory
+        let mut pc = PageCacheCheck {
+            app_read_bytes: 100 << 20,
+            device_read_bytes: Some(10 << 20),
+            ..base.clone()
+        };
+        crate::probe::pagecache::account(&mut pc, 100 << 20, 0);
+        assert_eq!(ids(&result(pc.clone(), 0)), [READS_FROM_MEMORY]);
+        // 60 % from the device: below the threshold
+        pc.device_read_bytes = Some(60 << 20);
+        crate::probe::pagecache::account(&mut pc, 100 << 20, 0);
+        assert!(ids(&result(pc, 0)).is_empty());
+        // writes never synced and not on the device; with fsync_freq they are synced
+        let w = PageCacheCheck {
+            app_written_bytes: 8 << 20,
+            ..base.clone()
+        };
+        assert_eq!(ids(&result(w.clone(), 0)), [WRITES_IN_MEMORY]);
+        assert!(ids(&result(w.clone(), 100)).is_empty());
+        // the device wrote most of them: said nothing
+        let w2 = PageCacheCheck {
+            device_written_bytes: Some(6 << 20),
+            ..w
+        };
+        assert!(ids(&result(w2, 0)).is_empty());
+        // memory targets, holes, RAM fit
+        let m = PageCacheCheck {
+            memory_device: Some("zram1".into()),
+            unwritten_bytes: Some(4096),
+            fits_in_ram: true,
+            ..base
+        };
+        assert_eq!(ids(&result(m, 0)), [MEMORY_DEVICE, FITS_IN_RAM, UNWRITTEN]);
+    }
+}

@@ -1,0 +1,341 @@
+//! The truth warnings (src/result/truth.rs) through the binary: each fact that decides
+//! whether a result measured the device — a sparse or fallocated file read, a target in
+//! memory (tmpfs, zram), buffered writes never synced, a set that fits in RAM, reads
+//! served by the page cache right after `prepare` — gives its warning id in the JSON
+//! (`warnings[].id`) and an `iomark: WARNING [id]` line in the text of `fileio`, `run`
+//! and `mark`, and `compare` shows it in every format. Device counters are read on loop
+//! devices (and zram), so other processes' I/O on the build disk cannot change them.
+//! Where a fact cannot arise for a command, the test says why (mark is O_DIRECT and
+//! writes its own test file).
+
+use crate::util::*;
+use serde_json::Value;
+use std::path::Path;
+
+/// The warning ids of a result.
+fn ids(j: &Value) -> Vec<String> {
+    j["warnings"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no warnings array: {j}"))
+        .iter()
+        .map(|w| w["id"].as_str().unwrap_or_default().to_string())
+        .collect()
+}
+
+/// `fileio ARGS --json=J` in `dir`: the output (exit 0 asserted) and the result.
+fn fileio_json(dir: &Path, args: &[&str]) -> (Out, Value) {
+    let j = dir.join("fileio.json");
+    let o = Iomark::new()
+        .dir(dir)
+        .arg("fileio")
+        .args(args)
+        .arg(format!("--json={}", j.display()))
+        .arg("run")
+        .run();
+    o.expect_code(0);
+    (o, read_json(&j))
+}
+
+/// `run ARGS --json=J` in `dir`: the output (exit 0 asserted) and the result.
+fn run_json(dir: &Path, args: &[&str]) -> (Out, Value) {
+    let j = dir.join("run.json");
+    let o = Iomark::new()
+        .dir(dir)
+        .arg("run")
+        .args(["--name=t", "--ioengine=psync", "--bs=4k"])
+        .args(args)
+        .arg(format!("--json={}", j.display()))
+        .run();
+    o.expect_code(0);
+    (o, read_json(&j))
+}
+
+/// `mark PATH` at its smallest (realworld preset, 8 MiB, 1 s per test): the output and
+/// the result, or `None` when PATH cannot take O_DIRECT (exit 3, said on stderr).
+fn mark_json(path: &Path, json: &Path) -> Option<(Out, Value)> {
+    let o = Iomark::new()
+        .arg("mark")
+        .arg(path)
+        .args([
+            "--preset=realworld",
+            "--size=8M",
+            "--time=1",
+            "--loops=1",
+            "--warmup=0",
+        ])
+        .arg(format!("--json={}", json.display()))
+        .run();
+    if o.code == 3 && o.stderr.contains("O_DIRECT") {
+        eprintln!(
+            "mark on {}: not applicable: {}",
+            path.display(),
+            o.stderr.trim()
+        );
+        return None;
+    }
+    o.expect_code(0);
+    Some((o, read_json(json)))
+}
+
+/// Assert `id` is in the result and its `[id]` line in the text.
+#[track_caller]
+fn said(what: &str, id: &str, o: &Out, j: &Value) {
+    assert!(
+        ids(j).iter().any(|x| x == id),
+        "{what}: {id} not in {:?}",
+        ids(j)
+    );
+    assert!(
+        o.all().contains(&format!("iomark: WARNING [{id}]")),
+        "{what}: no [{id}] line\n{}",
+        o.dump()
+    );
+}
+
+#[track_caller]
+fn unsaid(what: &str, id: &str, j: &Value) {
+    assert!(
+        !ids(j).iter().any(|x| x == id),
+        "{what}: {id} unexpected in {:?}",
+        ids(j)
+    );
+}
+
+/// A 1 MiB `test_file.0` in `dir`: a hole (`truncate`), fallocated, or written.
+fn one_file(dir: &Path, how: &str) {
+    use std::os::unix::io::AsRawFd;
+    let p = dir.join("test_file.0");
+    let f = std::fs::File::create(&p).unwrap();
+    match how {
+        "sparse" => f.set_len(1 << 20).unwrap(),
+        // SAFETY: fallocate on a descriptor we own
+        "fallocated" => assert_eq!(unsafe { libc::fallocate(f.as_raw_fd(), 0, 0, 1 << 20) }, 0),
+        _ => {
+            std::fs::write(&p, vec![7u8; 1 << 20]).unwrap();
+        }
+    }
+    f.sync_all().unwrap();
+}
+
+#[test]
+fn sparse_and_fallocated_files_read_are_called_out_by_fileio_and_run() {
+    let fileio_args = [
+        "--file-num=1",
+        "--file-total-size=1M",
+        "--file-test-mode=rndrd",
+        "--time=0",
+        "--events=64",
+    ];
+    let run_args = [
+        "--filename=test_file.0",
+        "--rw=randread",
+        "--size=1m",
+        "--number_ios=64",
+    ];
+    for how in ["sparse", "fallocated"] {
+        let d = scratch();
+        one_file(d.path(), how);
+        let (o, j) = fileio_json(d.path(), &fileio_args);
+        said(&format!("fileio, {how}"), "data.unwritten", &o, &j);
+        assert_eq!(at_u64(&j, "/page_cache/unwritten_bytes"), 1 << 20, "{how}");
+        let (o, j) = run_json(d.path(), &run_args);
+        said(&format!("run, {how}"), "data.unwritten", &o, &j);
+    }
+    // the same file written: no warning
+    let d = scratch();
+    one_file(d.path(), "written");
+    let (_, j) = fileio_json(d.path(), &fileio_args);
+    unsaid("fileio, written", "data.unwritten", &j);
+    assert_eq!(at_u64(&j, "/page_cache/unwritten_bytes"), 0);
+    let (_, j) = run_json(d.path(), &run_args);
+    unsaid("run, written", "data.unwritten", &j);
+    // mark: not applicable — it writes its whole test file before any read (the zram
+    // test below checks its result carries no data.unwritten)
+}
+
+/// fileio prepare + seqrd, run (buffered, then O_DIRECT) and mark in `dir`: each must
+/// say `id`. Returns the JSON files written, for compare.
+fn memory_target(dir: &Path, id: &str, out: &Path) -> Vec<std::path::PathBuf> {
+    let set = ["--file-num=1", "--file-total-size=2M"];
+    fileio(dir, &[&set[..], &["prepare"]].concat()).ok();
+    let (o, j) = fileio_json(
+        dir,
+        &[
+            &set[..],
+            &["--file-test-mode=seqrd", "--time=0", "--events=64"],
+        ]
+        .concat(),
+    );
+    said("fileio", id, &o, &j);
+    let mut files = vec![];
+    for direct in ["--direct=0", "--direct=1"] {
+        let (o, j) = run_json(
+            dir,
+            &["--rw=randread", "--size=1m", "--number_ios=64", direct],
+        );
+        said(&format!("run {direct}"), id, &o, &j);
+        let f = out.join(format!("run{}-{}.json", &direct[9..], files.len()));
+        std::fs::write(&f, j.to_string()).unwrap();
+        files.push(f);
+    }
+    let mj = out.join(format!("mark-{}.json", files.len()));
+    if let Some((o, j)) = mark_json(dir, &mj) {
+        said("mark", id, &o, &j);
+        unsaid("mark", "data.unwritten", &j);
+    }
+    fileio(dir, &[&set[..], &["cleanup"]].concat()).ok();
+    files
+}
+
+#[test]
+fn tmpfs_and_zram_targets_are_called_out_by_every_command_and_compare() {
+    let out = scratch();
+    let mut warned = vec![];
+    match Mount::try_new(&["-t", "tmpfs", "-o", "size=64m", "tmpfs"]) {
+        Ok(m) => warned.extend(memory_target(m.dir(), "target.memory_fs", out.path())),
+        Err(why) => eprintln!("tmpfs part skipped: {why}"),
+    }
+    match Zram::new(64 << 20) {
+        Ok(mut z) => {
+            let dir = z.mount_ext4();
+            warned.extend(memory_target(&dir, "target.memory_device", out.path()));
+        }
+        Err(why) => eprintln!("zram part skipped: {why}"),
+    }
+    if warned.is_empty() {
+        return;
+    }
+    // compare: a column on disk (loop device, O_DIRECT: no truth warning) beside them
+    let Some(fs) = LoopFs::small(32, "ext4") else {
+        return;
+    };
+    one_file(fs.dir(), "written");
+    let (_, disk) = run_json(
+        fs.dir(),
+        &[
+            "--filename=test_file.0",
+            "--rw=randread",
+            "--size=1m",
+            "--number_ios=64",
+            "--direct=1",
+        ],
+    );
+    assert!(
+        ids(&disk).iter().all(|i| !i.starts_with("target.")),
+        "{:?}",
+        ids(&disk)
+    );
+    let dj = out.path().join("disk.json");
+    std::fs::write(&dj, disk.to_string()).unwrap();
+    let mut args: Vec<String> = vec!["compare".into(), dj.display().to_string()];
+    args.extend(warned.iter().map(|p| p.display().to_string()));
+    let all_ids: Vec<String> = warned.iter().flat_map(|p| ids(&read_json(p))).collect();
+    let want: Vec<&str> = ["target.memory_fs", "target.memory_device"]
+        .into_iter()
+        .filter(|id| all_ids.iter().any(|x| x == id))
+        .collect();
+    assert!(!want.is_empty(), "{all_ids:?}");
+    for format in ["table", "markdown", "csv"] {
+        let o = Iomark::new()
+            .args(&args)
+            .arg(format!("--format={format}"))
+            .run();
+        o.expect_code(0);
+        for id in &want {
+            assert!(
+                o.stdout.contains(id),
+                "compare --format={format} lacks {id}\n{}",
+                o.stdout
+            );
+        }
+    }
+    let svg = out.path().join("c.svg");
+    Iomark::new()
+        .args(&args)
+        .arg(format!("--plot={}", svg.display()))
+        .run()
+        .expect_code(0);
+    let s = std::fs::read_to_string(&svg).unwrap();
+    assert!(s.contains("⚠"), "no warning marker on the chart");
+    for id in &want {
+        assert!(s.contains(id), "the chart's legend lacks {id}");
+    }
+}
+
+#[test]
+fn unsynced_buffered_writes_are_called_out_and_synced_ones_are_not() {
+    let Some(fs) = LoopFs::small(64, "ext4") else {
+        return;
+    };
+    let d = fs.dir();
+    let set = ["--file-num=1", "--file-total-size=4M"];
+    fileio(d, &[&set[..], &["prepare"]].concat()).ok();
+    let write = ["--file-test-mode=rndwr", "--time=0", "--events=256"];
+    let (o, j) = fileio_json(
+        d,
+        &[
+            &set[..],
+            &write[..],
+            &["--file-fsync-freq=0", "--file-fsync-end=off"],
+        ]
+        .concat(),
+    );
+    said(
+        "fileio without fsync",
+        "page_cache.writes_in_memory",
+        &o,
+        &j,
+    );
+    let (_, j) = fileio_json(d, &[&set[..], &write[..]].concat());
+    unsaid("fileio with fsync", "page_cache.writes_in_memory", &j);
+    // run: over a file written and synced before (no layout in the run)
+    one_file(d, "written");
+    let w = [
+        "--filename=test_file.0",
+        "--rw=randwrite",
+        "--size=1m",
+        "--number_ios=256",
+    ];
+    let (o, j) = run_json(d, &w);
+    said("run without fsync", "page_cache.writes_in_memory", &o, &j);
+    let (_, j) = run_json(d, &[&w[..], &["--end_fsync=1"]].concat());
+    unsaid("run end_fsync=1", "page_cache.writes_in_memory", &j);
+    let (_, j) = run_json(d, &[&w[..], &["--direct=1"]].concat());
+    unsaid("run direct=1", "page_cache.writes_in_memory", &j);
+    // mark: not applicable (O_DIRECT writes)
+}
+
+#[test]
+fn a_set_that_fits_in_ram_read_right_after_prepare_is_called_out() {
+    let Some(fs) = LoopFs::small(64, "ext4") else {
+        return;
+    };
+    let d = fs.dir();
+    // the 26G story at test size: prepare, then read the set at once, buffered
+    let set = ["--file-num=2", "--file-total-size=8M"];
+    fileio(d, &[&set[..], &["prepare"]].concat()).ok();
+    let (o, j) = fileio_json(
+        d,
+        &[
+            &set[..],
+            &["--file-test-mode=seqrd", "--time=0", "--events=1024"],
+        ]
+        .concat(),
+    );
+    said("fileio after prepare", "page_cache.fits_in_ram", &o, &j);
+    said(
+        "fileio after prepare",
+        "page_cache.reads_from_memory",
+        &o,
+        &j,
+    );
+    // run: the layout writes the file, a read without invalidate reads the cache
+    let (o, j) = run_json(d, &["--rw=read", "--size=4m", "--invalidate=0"]);
+    said("run after layout", "page_cache.fits_in_ram", &o, &j);
+    said("run after layout", "page_cache.reads_from_memory", &o, &j);
+    // O_DIRECT: neither
+    let (_, j) = run_json(d, &["--rw=read", "--size=4m", "--direct=1"]);
+    unsaid("run direct=1", "page_cache.fits_in_ram", &j);
+    unsaid("run direct=1", "page_cache.reads_from_memory", &j);
+    // mark: not applicable (O_DIRECT reads)
+}
