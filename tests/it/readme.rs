@@ -107,8 +107,12 @@ fn mask(s: &str) -> String {
             while j < c.len() && c[j] == ' ' {
                 j += 1;
             }
-            let rest: String = c[j..c.len().min(j + 3)].iter().collect();
-            if let Some(u) = UNITS.iter().find(|u| rest.starts_with(**u)) {
+            let rest: String = c[j..c.len().min(j + 4)].iter().collect();
+            // a unit is a whole word: `ms` of `3003msec` is not one
+            if let Some(u) = UNITS.iter().find(|u| {
+                rest.starts_with(**u)
+                    && !c.get(j + u.chars().count()).is_some_and(|x| x.is_alphabetic())
+            }) {
                 i = j + u.chars().count();
             }
             out.push('#');

@@ -650,3 +650,32 @@ fn units_sizes_are_binary_and_decimal_only_beside_binary() {
     }
     assert!(seen > 0, "no capacity was printed by any fixture");
 }
+
+/// A failed open names its errno, strerror and symbol, in every command's error line
+/// (issue 17: `run` said "file does not exist" for an open that failed with EPERM).
+/// As root the errors a test can cause are ENOTDIR (a path through a regular file) and
+/// ELOOP (a symlink loop); sysbench's own `FATAL: … errno = N (strerror)` line of
+/// fileio stays sysbench's.
+#[test]
+fn failed_open_names_the_errno() {
+    let t = scratch();
+    let d = t.path();
+    std::os::unix::fs::symlink(d.join("loop"), d.join("loop")).unwrap();
+    let loop_ = d.join("loop").display().to_string();
+    let through = d.join("f");
+    std::fs::write(&through, b"x").unwrap();
+    let notdir = through.join("x").display().to_string();
+    let (fn_notdir, fn_loop) = (format!("--filename={notdir}"), format!("--filename={loop_}"));
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (vec!["run", "--name=x", "--rw=read", &fn_notdir], "Not a directory (ENOTDIR)"),
+        (vec!["run", "--name=x", "--rw=read", &fn_loop], "Too many levels of symbolic links (ELOOP)"),
+        (vec!["copy", &loop_, "--size=1M"], "(ELOOP)"),
+        (vec!["mark", &notdir, "--size=1M", "--time=1", "--loops=1"], "(ENOTDIR)"),
+        (vec!["tree", &notdir, "--files=10"], "(ENOTDIR)"),
+    ];
+    for (args, says) in cases {
+        let (c, _, err) = run_in(d, &args, &[]);
+        assert_ne!(c, 0, "{args:?}");
+        assert!(err.contains(says), "{args:?} does not name the errno {says}:\n{err}");
+    }
+}
