@@ -112,7 +112,7 @@ pub fn capacity(bytes: u64) -> String {
         1_000_000_000.. => format!("{:.1} GB", b / 1e9),
         1_000_000.. => format!("{:.1} MB", b / 1e6),
         1_000.. => format!("{:.1} kB", b / 1e3),
-        _ => return format!("{bytes} B"),
+        _ => return format!("{bytes} bytes"),
     };
     format!("{dec} = {}", gib(bytes))
 }
@@ -152,7 +152,6 @@ mod tests {
         assert_eq!(capacity(500_107_862_016), "500.1 GB = 465.8 GiB");
         assert_eq!(capacity(8 << 20), "8.4 MB = 8.0 MiB");
         assert_eq!(capacity(32_256), "32.3 kB = 31.5 KiB");
-        assert_eq!(capacity(512), "512 B");
         assert_eq!(capacity(512), "512 bytes");
         // partition starts: sector 63 (512-byte sectors) on a 4 KiB-sector disk
         assert_eq!(
