@@ -4,7 +4,8 @@
 
 use crate::cli::copy::clap_exit;
 use crate::util::error::exit;
-use crate::report::compare::{self, Compare, Format};
+use crate::report::compare::{self, Compare, Format, Group};
+use crate::result::RunResult;
 use crate::report::svg_compare::CompareChart;
 use crate::report::Reporter;
 use crate::util::color::When;
@@ -19,6 +20,8 @@ use std::path::PathBuf;
     about = "How do these results differ? iomark's and fio's results side by side, ratios, call-outs where the jobs differ",
     after_help = "Example (two drives, each measured with `iomark mark DIR --json=FILE`):
   iomark compare old.json new.json --label=old --label=new
+Example (three runs per drive, one column per drive, ratios against drive B):
+  iomark compare --group=sata=s1.json,s2.json,s3.json --group=nvme=n1.json,n2.json,n3.json --baseline=nvme
 
 Reads iomark's RunResult files (--json=FILE of fileio, run, mark, copy, tree) and fio's JSON and
 text reports. Ratios are column / first column; the last column says where the jobs differ (block
@@ -28,9 +31,17 @@ ratios are coloured (green faster, red slower); --color=never or NO_COLOR turns 
 pub struct Args {
     /// Result files: iomark's --json=FILE, fio's JSON or text reports (two or more; one is
     /// accepted and just tabulated).
-    #[arg(required = true, value_name = "RESULT.json", value_hint = clap::ValueHint::FilePath)]
+    #[arg(required_unless_present = "groups", value_name = "RESULT.json", value_hint = clap::ValueHint::FilePath)]
     pub files: Vec<PathBuf>,
-    /// Column label, once per file in order (default: the device model of the result's
+    /// One column of repeated runs of a drive or target: LABEL=FILE,FILE,… (repeatable);
+    /// the column shows the median of the runs and their spread. Result files given
+    /// besides follow as columns of their own.
+    #[arg(long = "group", value_name = "LABEL=FILE,FILE…", value_parser = parse_group)]
+    pub groups: Vec<(String, Vec<PathBuf>)>,
+    /// The column the ratios are against: its label or letter (default: the first, A).
+    #[arg(long, value_name = "LABEL|LETTER")]
+    pub baseline: Option<String>,
+    /// Column label, once per result file given outside --group, in order (default: the device model of the result's
     /// diagnosis, else the file name).
     #[arg(long = "label", value_name = "NAME")]
     pub labels: Vec<String>,
@@ -43,6 +54,58 @@ pub struct Args {
     /// Colour in the table: auto (on a terminal, unless NO_COLOR is set), always, never.
     #[arg(long, value_name = "WHEN", default_value = "auto", value_parser = color_when())]
     pub color: When,
+}
+
+/// `--group LABEL=FILE,FILE…` → the label and the files.
+fn parse_group(s: &str) -> Result<(String, Vec<PathBuf>), String> {
+    let Some((label, files)) = s.split_once('=') else {
+        return Err("expected LABEL=FILE,FILE… (a column label, '=', the result files of that drive)".into());
+    };
+    let files: Vec<PathBuf> = files.split(',').filter(|f| !f.is_empty()).map(PathBuf::from).collect();
+    if label.is_empty() || files.is_empty() {
+        return Err("expected LABEL=FILE,FILE… with a non-empty label and at least one file".into());
+    }
+    Ok((label.to_string(), files))
+}
+
+/// The columns of a grouped comparison: each `--group` in order, then each result file
+/// given besides as a column of its own (labelled as without `--group`); the results'
+/// files in load order.
+fn columns(a: &Args, results: &[RunResult], singles: &[String]) -> Vec<Group> {
+    let mut groups = vec![];
+    let mut at = 0;
+    for (label, files) in &a.groups {
+        groups.push(Group {
+            label: label.clone(),
+            members: (at..at + files.len()).collect(),
+        });
+        at += files.len();
+    }
+    let labels = compare::labels(&a.labels, singles, &results[at..]);
+    for (i, l) in labels.into_iter().enumerate() {
+        groups.push(Group {
+            label: l,
+            members: vec![at + i],
+        });
+    }
+    groups
+}
+
+/// `--baseline`: a column's label, else its letter (A, B, …).
+fn baseline(given: Option<&str>, groups: &[Group]) -> Result<usize, String> {
+    let Some(b) = given else { return Ok(0) };
+    groups
+        .iter()
+        .position(|g| g.label == b)
+        .or_else(|| (0..groups.len()).find(|&i| compare::letter(i).eq_ignore_ascii_case(b)))
+        .ok_or_else(|| {
+            let names: Vec<String> = groups
+                .iter()
+                .enumerate()
+                .map(|(i, g)| format!("{} ({})", compare::letter(i), g.label))
+                .collect();
+            format!("--baseline={b}: no such column; the columns are {}", names.join(", "))
+        })
 }
 
 /// The value parser of `--color` (mark, compare, diagnose): its words, for the help and
@@ -69,7 +132,8 @@ pub fn run(args: &[String]) -> i32 {
         return exit::INVALID;
     }
     let mut results = vec![];
-    for f in &a.files {
+    let all: Vec<&PathBuf> = a.groups.iter().flat_map(|(_, f)| f).chain(&a.files).collect();
+    for f in all.iter().copied() {
         match compare::load(f) {
             Ok(r) => results.push(r),
             Err(e) => {
@@ -78,8 +142,27 @@ pub fn run(args: &[String]) -> i32 {
             }
         }
     }
-    let files: Vec<String> = a.files.iter().map(|f| f.display().to_string()).collect();
-    let labels = compare::labels(&a.labels, &files, &results);
+    let files: Vec<String> = all.iter().map(|f| f.display().to_string()).collect();
+    let singles: Vec<String> = a.files.iter().map(|f| f.display().to_string()).collect();
+    let groups = columns(&a, &results, &singles);
+    // one label per result file (the chart's bars): a group's runs are `LABEL #n`
+    let mut labels = vec![String::new(); results.len()];
+    for g in &groups {
+        for (n, &m) in g.members.iter().enumerate() {
+            labels[m] = if g.members.len() > 1 {
+                format!("{} #{}", g.label, n + 1)
+            } else {
+                g.label.clone()
+            };
+        }
+    }
+    let baseline = match baseline(a.baseline.as_deref(), &groups) {
+        Ok(b) => b,
+        Err(e) => {
+            eprintln!("iomark compare: {e}");
+            return exit::INVALID;
+        }
+    };
     let format = match a.format.as_str() {
         "markdown" => Format::Markdown,
         "csv" => Format::Csv,
@@ -87,30 +170,15 @@ pub fn run(args: &[String]) -> i32 {
         _ => Format::Table,
     };
     if let Some(p) = &a.plot {
-        // checked (exit 3), drawn, written (exit 1): old content or the complete chart
-        let fail = |e: &dyn std::fmt::Display, code: i32| {
-            eprintln!("iomark compare: cannot write --plot={}: {e}", p.display());
-            code
-        };
-        let out = match crate::files::output::Output::create(p) {
-            Ok(o) => o,
-            Err(e) => return fail(&e, e.exit_code()),
-        };
-        let chart = CompareChart {
-            labels: labels.clone(),
-            files: files.clone(),
-        };
-        let svg = match chart.render(&results) {
-            Ok(s) => s,
-            Err(e) => return fail(&e, exit::FAILED),
-        };
-        if let Err(e) = out.commit(&svg) {
-            return fail(&e, e.exit_code());
+        if let Err(code) = write_plot(p, &labels, &files, &results) {
+            return code;
         }
     }
     let report = Compare {
         labels,
         files,
+        groups,
+        baseline,
         format,
         paint: crate::util::color::Paint::new(a.color),
     };
@@ -118,4 +186,30 @@ pub fn run(args: &[String]) -> i32 {
         crate::util::output::write(&text);
     }
     exit::OK
+}
+
+/// `--plot=FILE.svg`: checked (exit 3), drawn, written (exit 1): old content or the
+/// complete chart, one bar per result file.
+fn write_plot(p: &std::path::Path, labels: &[String], files: &[String], results: &[RunResult]) -> Result<(), i32> {
+    // checked (exit 3), drawn, written (exit 1): old content or the complete chart
+    let fail = |e: &dyn std::fmt::Display, code: i32| {
+        eprintln!("iomark compare: cannot write --plot={}: {e}", p.display());
+        code
+    };
+    let out = match crate::files::output::Output::create(p) {
+        Ok(o) => o,
+        Err(e) => return Err(fail(&e, e.exit_code())),
+    };
+    let chart = CompareChart {
+        labels: labels.to_vec(),
+        files: files.to_vec(),
+    };
+    let svg = match chart.render(results) {
+        Ok(s) => s,
+        Err(e) => return Err(fail(&e, exit::FAILED)),
+    };
+    if let Err(e) = out.commit(&svg) {
+        return Err(fail(&e, e.exit_code()));
+    }
+    Ok(())
 }

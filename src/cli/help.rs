@@ -23,6 +23,8 @@ const AFTER: &str = "Examples, one per command:
   Is my NVMe in a PCIe 2.0 x4 slot? Is the SATA link at 3 Gb/s, the USB port at 480 Mb/s?
   Is a RAID, the write cache or a misaligned partition in the way?
     iomark diagnose /mnt/data
+    (each link's negotiated speed and width against the drive's maximum; a recorded Gen2 slot:
+    iomark diagnose /data/big.bin --fixture tests/fixtures/diagnose/a-nvme-gen2-slot.fixture)
   What does this drive score (MB/s, IOPS, latency), CrystalDiskMark-style?
     iomark mark /mnt/data
   What would sysbench fileio say, and did the page cache serve the reads?

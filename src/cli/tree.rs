@@ -17,7 +17,7 @@ use std::path::PathBuf;
     name = "iomark tree",
     version,
     about = "How fast are many small files? A package-tree-like set timed per phase: mkdir, create+write, fsync, stat, read, rename, delete",
-    after_help = "Example (30,000 files, about 460 MB, under /mnt/data, result kept as JSON):
+    after_help = "Example (30,000 files, about 445 MiB, under /mnt/data, result kept as JSON):
   iomark tree /mnt/data --files=30000 --json=tree.json
 
 With --drop-caches=auto (the default) and root, the stat and read phases start cold: before each,

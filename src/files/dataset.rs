@@ -31,7 +31,7 @@ pub enum FilesError {
     #[error(transparent)]
     Guard(#[from] GuardError),
     /// an OS call failed
-    #[error("{}: cannot {op}: {source}", .path.display())]
+    #[error("{}: cannot {op}: {}", .path.display(), crate::util::errno::describe(.source))]
     Io {
         /// the file
         path: PathBuf,
@@ -210,6 +210,25 @@ pub fn existing_size(path: &Path) -> Option<u64> {
         return std::io::Seek::seek(&mut f, std::io::SeekFrom::End(0)).ok();
     }
     Some(m.len())
+}
+
+/// Why a file's size could not be read ([`existing_size`] gave `None`): it does not
+/// exist ([`FilesError::NoSize`]), or `stat`/`open` failed with an errno other than
+/// `ENOENT` (`EACCES`, `EPERM`, `ENOTDIR` …), which is then the error, named.
+pub fn why_no_size(path: &Path) -> FilesError {
+    let io = |op, source| FilesError::Io {
+        path: path.to_path_buf(),
+        op,
+        source,
+    };
+    match std::fs::metadata(path) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => io("stat", e),
+        Ok(m) if m.file_type().is_block_device() => match File::open(path) {
+            Err(e) => io("open", e),
+            Ok(_) => FilesError::NoSize(path.to_path_buf()),
+        },
+        _ => FilesError::NoSize(path.to_path_buf()),
+    }
 }
 
 /// One target file of a job.

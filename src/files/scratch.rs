@@ -24,7 +24,7 @@ use std::path::{Path, PathBuf};
 #[derive(Debug, thiserror::Error)]
 pub enum ScratchError {
     /// Creating a file or directory failed (`EEXIST`, `EACCES`, `ENOSPC` …).
-    #[error("cannot create {path}: {source}")]
+    #[error("cannot create {}: {}", .path.display(), crate::util::errno::describe(.source))]
     Create {
         /// the path
         path: PathBuf,

@@ -103,16 +103,18 @@ pub fn gib(bytes: u64) -> String {
     format!("{:.1} GiB", bytes as f64 / 1073741824.0)
 }
 
-/// Format bytes as decimal GB with one decimal; below 1 GB in decimal MB or kB (one
-/// decimal) or bytes, never `0.0 GB`.
-pub fn gbytes(bytes: u64) -> String {
+/// A drive's capacity: decimal GB as on its label (one decimal; below 1 GB in MB or
+/// kB, never `0.0 GB`) with the binary value beside it, so no line shows GB without
+/// GiB (the unit rule, docs/result-schema.md): `500.1 GB = 465.8 GiB`.
+pub fn capacity(bytes: u64) -> String {
     let b = bytes as f64;
-    match bytes {
+    let dec = match bytes {
         1_000_000_000.. => format!("{:.1} GB", b / 1e9),
         1_000_000.. => format!("{:.1} MB", b / 1e6),
         1_000.. => format!("{:.1} kB", b / 1e3),
-        _ => format!("{bytes} bytes"),
-    }
+        _ => return format!("{bytes} bytes"),
+    };
+    format!("{dec} = {}", gib(bytes))
 }
 
 /// Bytes in the largest binary unit that keeps the value ≥ 1, one decimal, a trailing
@@ -147,10 +149,10 @@ mod tests {
         // small values keep a unit that shows them (no "0.0 GiB" / "0.0 GB")
         assert_eq!(gib(512 << 20), "512.0 MiB");
         assert_eq!(gib(63 * 512), "31.5 KiB");
-        assert_eq!(gbytes(500_107_862_016), "500.1 GB");
-        assert_eq!(gbytes(8 << 20), "8.4 MB");
-        assert_eq!(gbytes(32_256), "32.3 kB");
-        assert_eq!(gbytes(512), "512 bytes");
+        assert_eq!(capacity(500_107_862_016), "500.1 GB = 465.8 GiB");
+        assert_eq!(capacity(8 << 20), "8.4 MB = 8.0 MiB");
+        assert_eq!(capacity(32_256), "32.3 kB = 31.5 KiB");
+        assert_eq!(capacity(512), "512 bytes");
         // partition starts: sector 63 (512-byte sectors) on a 4 KiB-sector disk
         assert_eq!(
             offset_iec(63 * 512, Some(4096)),

@@ -6,7 +6,7 @@
 use super::blockdev::{BlockDevice, Transport};
 use super::ceiling::{Ceiling, Rated};
 use super::diagnosis::Walk;
-use super::findings::{gb, gbytes, gib, mb, Finding, Severity};
+use super::findings::{gb, gib, mb, Finding, Severity};
 use super::mountinfo::Mount;
 use super::pcie::{self, Link, PciFunction, PciPath};
 use super::system::{self, Cpu, Memory};
@@ -812,7 +812,7 @@ pub(super) fn cache_findings(w: &mut Walk, m: &Memory, ws: Option<u64>) {
         return;
     };
     let ev_mi = format!(
-        "MemTotal {} kB, MemAvailable {} kB",
+        "MemTotal {} KiB, MemAvailable {} KiB",
         total / 1024,
         avail / 1024
     );
@@ -823,8 +823,7 @@ pub(super) fn cache_findings(w: &mut Walk, m: &Memory, ws: Option<u64>) {
                 Severity::Cache,
                 format!(
                     "Working set {} fits in RAM ({}): buffered reads after the first pass come from the page cache; use direct I/O or a working set > 2× RAM.",
-                    // small sets in binary units (8 KiB, not "0.0 GB")
-                    if ws < 1_000_000_000 { crate::job::units::iec(ws) } else { gbytes(ws) },
+                    gib(ws),
                     gib(total)
                 ),
             )
@@ -857,7 +856,7 @@ pub(super) fn cache_findings(w: &mut Walk, m: &Memory, ws: Option<u64>) {
                     Severity::Cache,
                     format!(
                         "Up to ≈ {} of writes can sit in RAM ({how}): short buffered write tests measure memory; include fsync or use direct I/O.",
-                        gbytes(limit)
+                        gib(limit)
                     ),
                 )
                 .with("/proc/sys/vm/dirty_ratio", opt_u(m.dirty_ratio))

@@ -4,7 +4,7 @@
 
 use super::blockdev::{BlockDevice, Transport};
 use super::diagnosis::*;
-use super::findings::{gb, gbytes, iec_short, offset_iec};
+use super::findings::{gb, capacity, iec_short, offset_iec};
 use super::pcie::{self, PciPath};
 use super::sata;
 use super::walk_mounts::*;
@@ -21,7 +21,7 @@ pub(super) fn stack_of(w: &mut Walk, d: &BlockDevice, depth: u32) {
     );
     let size = d
         .size_bytes
-        .map(|b| format!(", {}", gbytes(b)))
+        .map(|b| format!(", {}", capacity(b)))
         .unwrap_or_default();
     match d.role.as_str() {
         "partition" => {

@@ -1,6 +1,8 @@
 //! `iomark compare`: many `RunResult` files side by side. This module owns loading
 //! (with one-line errors for unreadable, foreign or newer files), turning each result
-//! into comparable tests, aligning them into rows, the ratios against the first column,
+//! into comparable tests, aligning them into rows, the ratios against the first (or the
+//! `--baseline`) column, folding repeated runs of one drive into one column (`--group`:
+//! the median, with the runs' min–max),
 //! the "jobs differ" call-outs; rendering (table, markdown, csv, json) is in compare_render.rs.
 //!
 //! Alignment: a test joins a row of its pattern and direction (`RND read`, `SEQ write`,
@@ -130,134 +132,136 @@ fn note_value(notes: &[String], key: &str) -> Option<String> {
 /// The comparable tests of a result, in its own order.
 pub fn tests_of(r: &RunResult) -> Vec<Test> {
     let ram = r.diagnosis.as_ref().and_then(|d| d.summary.ram_bytes);
+    let tests: Vec<Test> = match r.command.as_str() {
+        "fileio" => fileio_test(r, ram).into_iter().collect(),
+        "run" => run_tests(r, ram),
+        _ => r.phases.iter().map(|p| phase_test(r, p, ram)).collect(),
+    };
     let mut out: Vec<Test> = vec![];
-    let mut push = |mut t: Test| {
+    for mut t in tests {
         let rank = out
             .iter()
             .filter(|o| o.key.starts_with(&format!("{}#", t.key)))
             .count();
         t.key = format!("{}#{rank}", t.key);
         out.push(t);
-    };
-    if r.command == "fileio" {
-        let Some(mode) = r.job.test_mode else {
-            return out;
-        };
-        let j = &r.job;
-        let pattern = if mode.is_sequential() { "SEQ" } else { "RND" };
-        let op = match mode.name() {
-            "seqrd" | "rndrd" => "read",
-            "rndrw" => "mix",
-            _ => "write",
-        };
-        let ops = r.read.ops + r.write.ops;
-        let secs = if r.period_s > 0.0 {
-            r.period_s
-        } else {
-            f64::MIN_POSITIVE
-        };
-        let iops = ops as f64 / secs;
-        let lat = if op == "write" {
-            &r.write.lat
-        } else if op == "read" {
-            &r.read.lat
-        } else {
-            &r.lat
-        };
-        let clat = match op {
-            "write" => r.write.clat.as_ref(),
-            "read" => r.read.clat.as_ref(),
-            _ => r.clat.as_ref(),
-        };
-        let (mean_us, p99_us) = if let Some(c) = clat.filter(|c| c.count > 0) {
-            (
-                Some(c.mean_ns as f64 / 1e3),
-                c.percentiles_ns.get("99").map(|v| *v as f64 / 1e3),
-            )
-        } else if j.iodepth > 1 {
-            let d = f64::from(j.iodepth) * f64::from(j.threads.max(1));
-            ((iops > 0.0).then(|| d / iops * 1e6), None)
-        } else {
-            (
-                (lat.count > 0).then(|| lat.mean_ns as f64 / 1e3),
-                lat.percentiles_ns.get("99").map(|v| *v as f64 / 1e3),
-            )
-        };
-        push(Test {
-            key: format!("{pattern} {op}"),
-            name: format!(
-                "{pattern}{} Q{}T{} {op}",
-                size_label(j.block_size_bytes),
-                j.iodepth.max(1),
-                j.threads
-            ),
-            desc: Some(Desc {
-                block: j.block_size_bytes,
-                qd: j.iodepth.max(1),
-                threads: j.threads,
-                direct: Some(j.direct),
-                file_set: j.total_size_bytes,
-                ram,
-            }),
-            mb_s: Some((r.read.bytes + r.write.bytes) as f64 / secs / 1e6),
-            iops: Some(iops),
-            mean_us,
-            p99_us,
-            little: clat.is_none_or(|c| c.count == 0) && j.iodepth > 1,
-        });
-        return out;
-    }
-    if r.command == "run" {
-        for t in run_tests(r, ram) {
-            push(t);
-        }
-        return out;
-    }
-    for p in &r.phases {
-        let (label, op) = p.name.rsplit_once(' ').unwrap_or((p.name.as_str(), ""));
-        let slot = if r.command == "mark" {
-            Slot::parse_label(label)
-        } else {
-            None
-        };
-        let lat = p.lat.as_ref();
-        match slot {
-            Some(s) => push(Test {
-                key: format!("{} {op}", pattern_of(label)),
-                name: p.name.clone(),
-                desc: Some(Desc {
-                    block: s.block,
-                    qd: s.qd,
-                    threads: s.threads,
-                    direct: note_direct(&p.notes, r.job.direct),
-                    file_set: r.job.total_size_bytes,
-                    ram,
-                }),
-                mb_s: Some(p.mb_per_s),
-                iops: Some(p.ops_per_s),
-                mean_us: lat
-                    .filter(|l| l.mean_ns > 0)
-                    .map(|l| l.mean_ns as f64 / 1e3),
-                p99_us: lat
-                    .and_then(|l| l.percentiles_ns.get("99"))
-                    .map(|v| *v as f64 / 1e3),
-                little: p.notes.iter().any(|n| n.contains("Little's law")),
-            }),
-            None => push(Test {
-                key: format!("phase:{}", p.name),
-                name: format!("{} {}", r.command, p.name),
-                desc: None,
-                mb_s: (p.bytes > 0).then_some(p.mb_per_s),
-                iops: Some(p.ops_per_s),
-                mean_us: lat.filter(|l| l.count > 0).map(|l| l.mean_ns as f64 / 1e3),
-                p99_us: lat
-                    .and_then(|l| l.percentiles_ns.get("99"))
-                    .map(|v| *v as f64 / 1e3),
-                little: false,
-            }),
-        }
     }
     out
+}
+
+/// Mean and p99 latency (µs) of a fileio result's direction (`read`, `write`, `mix`):
+/// completion times when recorded, else Little's law at QD > 1 (no p99), else the
+/// submission-to-completion times of sysbench's semantics.
+fn fileio_latency(r: &RunResult, op: &str, iops: f64) -> (Option<f64>, Option<f64>, bool) {
+    let j = &r.job;
+    let (lat, clat) = match op {
+        "write" => (&r.write.lat, r.write.clat.as_ref()),
+        "read" => (&r.read.lat, r.read.clat.as_ref()),
+        _ => (&r.lat, r.clat.as_ref()),
+    };
+    let little = clat.is_none_or(|c| c.count == 0) && j.iodepth > 1;
+    let (mean_us, p99_us) = if let Some(c) = clat.filter(|c| c.count > 0) {
+        (
+            Some(c.mean_ns as f64 / 1e3),
+            c.percentiles_ns.get("99").map(|v| *v as f64 / 1e3),
+        )
+    } else if j.iodepth > 1 {
+        let d = f64::from(j.iodepth) * f64::from(j.threads.max(1));
+        ((iops > 0.0).then(|| d / iops * 1e6), None)
+    } else {
+        (
+            (lat.count > 0).then(|| lat.mean_ns as f64 / 1e3),
+            lat.percentiles_ns.get("99").map(|v| *v as f64 / 1e3),
+        )
+    };
+    (mean_us, p99_us, little)
+}
+
+/// The one test of a fileio result (None without a test mode).
+fn fileio_test(r: &RunResult, ram: Option<u64>) -> Option<Test> {
+    let mode = r.job.test_mode?;
+    let j = &r.job;
+    let pattern = if mode.is_sequential() { "SEQ" } else { "RND" };
+    let op = match mode.name() {
+        "seqrd" | "rndrd" => "read",
+        "rndrw" => "mix",
+        _ => "write",
+    };
+    let ops = r.read.ops + r.write.ops;
+    let secs = if r.period_s > 0.0 {
+        r.period_s
+    } else {
+        f64::MIN_POSITIVE
+    };
+    let iops = ops as f64 / secs;
+    let (mean_us, p99_us, little) = fileio_latency(r, op, iops);
+    Some(Test {
+        key: format!("{pattern} {op}"),
+        name: format!(
+            "{pattern}{} Q{}T{} {op}",
+            size_label(j.block_size_bytes),
+            j.iodepth.max(1),
+            j.threads
+        ),
+        desc: Some(Desc {
+            block: j.block_size_bytes,
+            qd: j.iodepth.max(1),
+            threads: j.threads,
+            direct: Some(j.direct),
+            file_set: j.total_size_bytes,
+            ram,
+        }),
+        mb_s: Some((r.read.bytes + r.write.bytes) as f64 / secs / 1e6),
+        iops: Some(iops),
+        mean_us,
+        p99_us,
+        little,
+    })
+}
+
+/// The test of one phase of a mark (a CrystalDiskMark slot), copy or tree result.
+fn phase_test(r: &RunResult, p: &crate::result::Phase, ram: Option<u64>) -> Test {
+    let (label, op) = p.name.rsplit_once(' ').unwrap_or((p.name.as_str(), ""));
+    let slot = if r.command == "mark" {
+        Slot::parse_label(label)
+    } else {
+        None
+    };
+    let lat = p.lat.as_ref();
+    let p99_us = lat
+        .and_then(|l| l.percentiles_ns.get("99"))
+        .map(|v| *v as f64 / 1e3);
+    match slot {
+        Some(s) => Test {
+            key: format!("{} {op}", pattern_of(label)),
+            name: p.name.clone(),
+            desc: Some(Desc {
+                block: s.block,
+                qd: s.qd,
+                threads: s.threads,
+                direct: note_direct(&p.notes, r.job.direct),
+                file_set: r.job.total_size_bytes,
+                ram,
+            }),
+            mb_s: Some(p.mb_per_s),
+            iops: Some(p.ops_per_s),
+            mean_us: lat
+                .filter(|l| l.mean_ns > 0)
+                .map(|l| l.mean_ns as f64 / 1e3),
+            p99_us,
+            little: p.notes.iter().any(|n| n.contains("Little's law")),
+        },
+        None => Test {
+            key: format!("phase:{}", p.name),
+            name: format!("{} {}", r.command, p.name),
+            desc: None,
+            mb_s: (p.bytes > 0).then_some(p.mb_per_s),
+            iops: Some(p.ops_per_s),
+            mean_us: lat.filter(|l| l.count > 0).map(|l| l.mean_ns as f64 / 1e3),
+            p99_us,
+            little: false,
+        },
+    }
 }
 
 /// `SEQ`/`RND` of a fio `rw=` value (`randread`, `randrw`, `read`, `rw` …).
@@ -403,6 +407,17 @@ pub struct Column {
     /// ids of the result's warnings (result/truth.rs and the command's own), each once:
     /// every format shows them (legend, csv row, a marker on the chart's bars)
     pub warnings: Vec<String>,
+    /// how many results (repeated runs, `--group`) the column summarises
+    #[serde(skip_serializing_if = "is_one")]
+    pub runs: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
+fn is_one(n: &usize) -> bool {
+    *n == 1
 }
 
 /// One output row: a metric of a test across all columns.
@@ -412,9 +427,14 @@ pub struct Row {
     pub test: String,
     /// `MB/s`, `IOPS`, `mean µs`, `p99 µs`
     pub metric: String,
-    /// one value per column (None: not measured / not present)
+    /// one value per column (None: not measured / not present); the median of a
+    /// column's runs when it has several (`--group`)
     pub values: Vec<Option<f64>>,
-    /// value ÷ first column's value, per column (None for the first and missing values)
+    /// (min, max) of each column's runs, per column (None for a single run); empty when
+    /// no column has more than one
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub spread: Vec<Option<(f64, f64)>>,
+    /// value ÷ the baseline column's value, per column (None for the baseline and missing values)
     pub ratios: Vec<Option<f64>>,
     /// how the columns' jobs differ from the first column's, e.g. `B: QD 1 (A: 32)`
     pub differences: Vec<String>,
@@ -427,6 +447,9 @@ pub struct Comparison {
     pub columns: Vec<Column>,
     /// rows in first-appearance order
     pub rows: Vec<Row>,
+    /// the column the ratios are against (0 unless `--baseline` chose another)
+    #[serde(skip_serializing_if = "is_zero")]
+    pub baseline: usize,
     /// some mean latency is derived with Little's law (older results, see module doc)
     #[serde(skip)]
     pub little: bool,
@@ -618,36 +641,100 @@ fn align(per: &mut [Vec<Test>]) -> Vec<String> {
     keys.into_iter().map(|(k, _)| k).collect()
 }
 
-/// Build the comparison of `results` labelled `labels` (same length).
+/// A column of a grouped comparison: a label and the results (indices) that are
+/// repeated runs of one drive or target.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Group {
+    /// column header text
+    pub label: String,
+    /// indices into the results, in the order given
+    pub members: Vec<usize>,
+}
+
+/// Build the comparison of `results` labelled `labels` (same length): one column per
+/// result, ratios against the first.
 pub fn compare(results: &[RunResult], labels: &[String], files: &[String]) -> Comparison {
+    let groups: Vec<Group> = labels
+        .iter()
+        .enumerate()
+        .map(|(i, l)| Group {
+            label: l.clone(),
+            members: vec![i],
+        })
+        .collect();
+    compare_groups(results, &groups, files, 0)
+}
+
+/// The median of some values (the mean of the middle two for an even count).
+fn median(v: &mut [f64]) -> Option<f64> {
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    match n {
+        0 => None,
+        _ if n % 2 == 1 => Some(v[n / 2]),
+        _ => Some((v[n / 2 - 1] + v[n / 2]) / 2.0),
+    }
+}
+
+/// One column's figure of a metric: the median of its runs, and (min, max) when more
+/// than one run has it.
+fn group_value(
+    cells: &[Option<&Test>],
+    g: &Group,
+    get: Metric,
+) -> (Option<f64>, Option<(f64, f64)>) {
+    let mut v: Vec<f64> = g.members.iter().filter_map(|&m| cells[m].and_then(get)).collect();
+    let med = median(&mut v);
+    let spread = (v.len() > 1).then(|| (v[0], v[v.len() - 1]));
+    (med, spread)
+}
+
+/// The call-outs of one row: columns without the test, and how each column's job
+/// (its first run that has the test) differs from the reference column's.
+fn row_differences(cells: &[Option<&Test>], groups: &[Group], ref_g: usize) -> Vec<String> {
+    let letters: Vec<String> = (0..groups.len()).map(letter).collect();
+    let first = |g: &Group| g.members.iter().find_map(|&m| cells[m]);
+    let reference = first(&groups[ref_g]).and_then(|t| t.desc.as_ref());
+    let mut differences = vec![];
+    for (i, g) in groups.iter().enumerate() {
+        match first(g) {
+            None => differences.push(format!("{}: no such test", letters[i])),
+            Some(c) if i != ref_g => {
+                if let (Some(a), Some(b)) = (reference, &c.desc) {
+                    differences.extend(describe_diff(a, b, &letters[ref_g], &letters[i]));
+                }
+            }
+            _ => {}
+        }
+    }
+    differences
+}
+
+/// Build the comparison with one column per group (median of its runs, with their
+/// spread), ratios against the column `baseline`.
+pub fn compare_groups(
+    results: &[RunResult],
+    groups: &[Group],
+    files: &[String],
+    baseline: usize,
+) -> Comparison {
     let mut per: Vec<Vec<Test>> = results.iter().map(tests_of).collect();
     let keys = align(&mut per);
-    let letters: Vec<String> = (0..results.len()).map(letter).collect();
     let mut rows = vec![];
     for k in &keys {
         let cells: Vec<Option<&Test>> = per
             .iter()
             .map(|ts| ts.iter().find(|t| &t.key == k))
             .collect();
-        let Some((ref_i, reference)) = cells
+        let present = |g: &Group| g.members.iter().find_map(|&m| cells[m]);
+        let Some((ref_g, reference)) = groups
             .iter()
             .enumerate()
-            .find_map(|(i, c)| c.map(|c| (i, c)))
+            .find_map(|(i, g)| present(g).map(|t| (i, t)))
         else {
             continue;
         };
-        let mut differences = vec![];
-        for (i, c) in cells.iter().enumerate() {
-            match c {
-                None => differences.push(format!("{}: no such test", letters[i])),
-                Some(c) if i != ref_i => {
-                    if let (Some(a), Some(b)) = (&reference.desc, &c.desc) {
-                        differences.extend(describe_diff(a, b, &letters[ref_i], &letters[i]));
-                    }
-                }
-                _ => {}
-            }
-        }
+        let differences = row_differences(&cells, groups, ref_g);
         let metrics: [(&str, Metric); 4] = [
             ("MB/s", |t| t.mb_s),
             ("IOPS", |t| t.iops),
@@ -656,17 +743,17 @@ pub fn compare(results: &[RunResult], labels: &[String], files: &[String]) -> Co
         ];
         let mut said = false;
         for (metric, get) in &metrics {
-            let values: Vec<Option<f64>> = cells.iter().map(|c| c.and_then(get)).collect();
+            let (values, spread): (Vec<Option<f64>>, Vec<Option<(f64, f64)>>) =
+                groups.iter().map(|g| group_value(&cells, g, *get)).unzip();
             if values.iter().all(Option::is_none) {
                 continue;
             }
-            let first = values.first().copied().flatten();
+            let base = values.get(baseline).copied().flatten();
             let ratios = values
                 .iter()
                 .enumerate()
-                .map(|(i, v)| match (i, first, v) {
-                    (0, _, _) => None,
-                    (_, Some(f), Some(v)) if f > 0.0 => Some(v / f),
+                .map(|(i, v)| match (base, v) {
+                    (Some(b), Some(v)) if i != baseline && b > 0.0 => Some(v / b),
                     _ => None,
                 })
                 .collect();
@@ -676,37 +763,17 @@ pub fn compare(results: &[RunResult], labels: &[String], files: &[String]) -> Co
                 test: reference.name.clone(),
                 metric: (*metric).to_string(),
                 values,
+                spread: if spread.iter().any(Option::is_some) {
+                    spread
+                } else {
+                    vec![]
+                },
                 ratios,
                 differences: diffs,
             });
         }
     }
-    let columns = results
-        .iter()
-        .zip(labels)
-        .zip(files)
-        .map(|((r, l), f)| Column {
-            label: l.clone(),
-            file: f.clone(),
-            // imported fio reports: `fio-3.33:run` (the legend says "fio-3.33 report")
-            command: if r.tool == "iomark" {
-                r.command.clone()
-            } else {
-                format!("{}:{}", r.version, r.command)
-            },
-            device: r
-                .diagnosis
-                .as_ref()
-                .and_then(|d| d.summary.device_model.clone()),
-            partial: match r.status {
-                crate::result::Status::Ok => None,
-                crate::result::Status::Interrupted => Some("interrupted".into()),
-                crate::result::Status::Failed => Some("failed".into()),
-                crate::result::Status::ForcedShutdown => Some("forced_shutdown".into()),
-            },
-            warnings: warning_ids(r),
-        })
-        .collect();
+    let columns = groups.iter().map(|g| column(results, g, files)).collect();
     let little = per
         .iter()
         .flatten()
@@ -714,6 +781,7 @@ pub fn compare(results: &[RunResult], labels: &[String], files: &[String]) -> Co
     Comparison {
         columns,
         rows,
+        baseline,
         little,
     }
 }
@@ -727,6 +795,46 @@ fn warning_ids(r: &RunResult) -> Vec<String> {
         }
     }
     v
+}
+
+/// The column of a group: its label, files, producer, device and whether a run is partial.
+fn column(results: &[RunResult], g: &Group, files: &[String]) -> Column {
+    let r = &results[g.members[0]];
+    let partial = g.members.iter().find_map(|&m| match results[m].status {
+        crate::result::Status::Ok => None,
+        crate::result::Status::Interrupted => Some("interrupted".to_string()),
+        crate::result::Status::Failed => Some("failed".into()),
+        crate::result::Status::ForcedShutdown => Some("forced_shutdown".into()),
+    });
+    Column {
+        label: g.label.clone(),
+        file: g
+            .members
+            .iter()
+            .map(|&m| files[m].clone())
+            .collect::<Vec<_>>()
+            .join(", "),
+        // imported fio reports: `fio-3.33:run` (the legend says "fio-3.33 report")
+        command: if r.tool == "iomark" {
+            r.command.clone()
+        } else {
+            format!("{}:{}", r.version, r.command)
+        },
+        device: r
+            .diagnosis
+            .as_ref()
+            .and_then(|d| d.summary.device_model.clone()),
+        partial,
+        warnings: g.members.iter().fold(vec![], |mut v: Vec<String>, &m| {
+            for id in warning_ids(&results[m]) {
+                if !v.contains(&id) {
+                    v.push(id);
+                }
+            }
+            v
+        }),
+        runs: g.members.len(),
+    }
 }
 
 /// Reads one metric of a test.

@@ -2,7 +2,7 @@
 //! aligned table, GitHub markdown, CSV or JSON (`compare.rs` owns loading and
 //! alignment). Numbers: 3 significant figures or more, ratios with two decimals (four below 0.1), `-` for missing.
 
-use super::compare::{letter, Comparison, Row};
+use super::compare::{letter, Comparison, Group, Row};
 use crate::report::{ReportError, Reporter};
 use crate::result::RunResult;
 use crate::util::color::{Paint, Role};
@@ -36,12 +36,29 @@ fn ratio(v: Option<f64>) -> String {
     }
 }
 
+/// Whether the columns carry a spread cell (some column folds several runs).
+fn grouped(c: &Comparison) -> bool {
+    c.columns.iter().any(|col| col.runs > 1)
+}
+
+/// The spread of a column's runs as ± half their range, in % of the median.
+fn spread(median: Option<f64>, s: Option<(f64, f64)>) -> String {
+    match (median, s) {
+        (Some(m), Some((lo, hi))) if m > 0.0 => format!("±{:.0}%", (hi - lo) / 2.0 / m * 100.0),
+        _ => "-".into(),
+    }
+}
+
 fn header_cells(c: &Comparison) -> Vec<String> {
     let mut h = vec!["test".to_string(), "metric".into()];
+    let base = letter(c.baseline);
     for i in 0..c.columns.len() {
         h.push(letter(i));
-        if i > 0 {
-            h.push(format!("{}/A", letter(i)));
+        if grouped(c) {
+            h.push(format!("{} ±", letter(i)));
+        }
+        if i != c.baseline {
+            h.push(format!("{}/{base}", letter(i)));
         }
     }
     h.push("jobs differ".into());
@@ -52,7 +69,10 @@ fn row_cells(c: &Comparison, r: &Row) -> Vec<String> {
     let mut v = vec![r.test.clone(), r.metric.clone()];
     for i in 0..c.columns.len() {
         v.push(num(r.values[i]));
-        if i > 0 {
+        if grouped(c) {
+            v.push(spread(r.values[i], r.spread.get(i).copied().flatten()));
+        }
+        if i != c.baseline {
             v.push(ratio(r.ratios[i]));
         }
     }
@@ -77,8 +97,14 @@ fn legend(c: &Comparison) -> String {
             } else {
                 format!(" — WARNINGS: {}", col.warnings.join(", "))
             };
+            let runs = if col.runs > 1 {
+                format!("median of {} runs: ", col.runs)
+            } else {
+                String::new()
+            };
+            let base = if i == c.baseline && c.baseline != 0 { " — the baseline of the ratios" } else { "" };
             format!(
-                "{} = {} ({}, {producer}){partial}{warned}\n",
+                "{} = {} ({runs}{}, {producer}){partial}{base}{warned}\n",
                 letter(i),
                 col.label,
                 col.file
@@ -102,6 +128,10 @@ pub struct Compare {
     pub labels: Vec<String>,
     /// the files, one per result
     pub files: Vec<String>,
+    /// the columns when results are grouped (`--group`); empty: one column per result
+    pub groups: Vec<Group>,
+    /// the column the ratios are against
+    pub baseline: usize,
     /// table, markdown, csv or json
     pub format: Format,
     /// whether the aligned table is coloured
@@ -110,28 +140,44 @@ pub struct Compare {
 
 impl Reporter<[RunResult]> for Compare {
     fn render(&self, rs: &[RunResult]) -> Result<Vec<u8>, ReportError> {
-        let c = super::compare::compare(rs, &self.labels, &self.files);
+        let c = if self.groups.is_empty() {
+            super::compare::compare(rs, &self.labels, &self.files)
+        } else {
+            super::compare::compare_groups(rs, &self.groups, &self.files, self.baseline)
+        };
         Ok(render_painted(&c, self.format, &self.paint).into_bytes())
     }
 }
 
 fn csv(c: &Comparison, mut header: Vec<String>, body: &[Vec<String>]) -> String {
     let mut out = String::new();
-    let first = c.columns.first().map_or(String::new(), |c| c.label.clone());
+    let base = c.columns.get(c.baseline).map_or(String::new(), |c| c.label.clone());
+    let mut at = 2;
+    // where each column's value stands (its warnings go under it)
+    let mut value_at = Vec::with_capacity(c.columns.len());
     for (i, col) in c.columns.iter().enumerate() {
-        let at = if i == 0 { 2 } else { 2 * i + 1 };
         if let Some(h) = header.get_mut(at) {
             h.clone_from(&col.label);
         }
-        if let Some(h) = header.get_mut(at + 1).filter(|_| i > 0) {
-            *h = format!("{} / {first}", col.label);
+        value_at.push(at);
+        at += 1;
+        if grouped(c) {
+            if let Some(h) = header.get_mut(at) {
+                *h = format!("{} spread", col.label);
+            }
+            at += 1;
+        }
+        if i != c.baseline {
+            if let Some(h) = header.get_mut(at) {
+                *h = format!("{} / {base}", col.label);
+            }
+            at += 1;
         }
     }
     // one `warnings` row: each column's warning ids under its value column
     let mut warned = vec![String::new(); header.len()];
     warned[0] = "warnings".into();
-    for (i, col) in c.columns.iter().enumerate() {
-        let at = if i == 0 { 2 } else { 2 * i + 1 };
+    for (col, &at) in c.columns.iter().zip(&value_at) {
         if let Some(cell) = warned.get_mut(at) {
             *cell = col.warnings.join(" ");
         }
@@ -224,7 +270,10 @@ fn row_roles(c: &Comparison, r: &Row) -> Vec<Option<Role>> {
     let mut v = vec![Some(Role::Name), None];
     for i in 0..c.columns.len() {
         v.push(None);
-        if i > 0 {
+        if grouped(c) {
+            v.push(Some(Role::Dim));
+        }
+        if i != c.baseline {
             v.push(r.ratios[i].and_then(|x| {
                 let better = if lower_is_better { x < 1.0 } else { x > 1.0 };
                 ((x - 1.0).abs() >= RATIO_COLOUR_BAND)
@@ -246,11 +295,24 @@ pub fn render(c: &Comparison, f: Format) -> String {
 pub fn render_painted(c: &Comparison, f: Format, paint: &Paint) -> String {
     let header = header_cells(c);
     let body: Vec<Vec<String>> = c.rows.iter().map(|r| row_cells(c, r)).collect();
-    let foot = if c.little {
-        "MB/s = 1,000,000 B/s; latency in µs per I/O, submission to completion (results without per-I/O completion times at QD > 1: mean = QD x threads / IOPS, no p99); ratios = column / first column.\n"
+    let little = if c.little {
+        " (results without per-I/O completion times at QD > 1: mean = QD x threads / IOPS, no p99)"
     } else {
-        "MB/s = 1,000,000 B/s; latency in µs per I/O, submission to completion; ratios = column / first column.\n"
+        ""
     };
+    let against = if c.baseline == 0 {
+        "first column".to_string()
+    } else {
+        format!("column {}", letter(c.baseline))
+    };
+    let runs = if grouped(c) {
+        " A column of several runs shows their median; ± is half their range, in % of the median."
+    } else {
+        ""
+    };
+    let foot = &format!(
+        "MB/s = 1,000,000 B/s; latency in µs per I/O, submission to completion{little}; ratios = column / {against}.{runs}\n"
+    );
     match f {
         Format::Json => serde_json::to_string_pretty(c).unwrap_or_default() + "\n",
         Format::Csv => csv(c, header, &body),

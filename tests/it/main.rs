@@ -34,6 +34,8 @@ mod mark;
 mod mpi;
 /// `iomark run` (fio-style jobs): command line, job files, engines, control, zones, verify
 mod run;
+/// README.md's examples run and print what the README shows (numbers masked)
+mod readme;
 /// the result hub: fio's and sysbench's reports rendered from a built RunResult, byte
 /// for byte; schema 1 files still read
 mod result_hub;

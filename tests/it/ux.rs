@@ -31,6 +31,31 @@ const COMMANDS: [&str; 7] = [
     "diagnose", "mark", "fileio", "run", "compare", "copy", "tree",
 ];
 
+/// The PCIe story of issue 17: an NVMe reads far below its rating, the user suspects a
+/// PCIe 2.0 x4 slot. From `iomark --help` (command 1) the line under the question is a
+/// command that answers it (command 2): the negotiated link against the drive's maximum.
+#[test]
+fn pcie_question_is_answered_two_commands_from_help() {
+    let (_, help, _) = run(&["--help"]);
+    let lines: Vec<&str> = help.lines().collect();
+    let at = lines.iter().position(|l| l.contains("PCIe 2.0 x4")).unwrap();
+    let cmd = lines[at..at + 6]
+        .iter()
+        .map(|l| l.trim().trim_end_matches(')'))
+        .find(|l| l.starts_with("iomark diagnose ") && l.contains("--fixture"))
+        .unwrap_or_else(|| panic!("no runnable diagnose example under the PCIe question:\n{help}"));
+    let args: Vec<&str> = cmd.split_whitespace().skip(1).collect();
+    let (c, out, err) = run(&args);
+    assert_eq!(c, 0, "{cmd}: {err}");
+    for says in [
+        "PCIE_LINK_BELOW_DEVICE: PCIe link runs at Gen2 x4 (5.0 GT/s)",
+        "the drive supports Gen3 x4",
+        "set by the PCIe link at 0000:00:1c.4 (Gen2 x4, 5.0 GT/s)",
+    ] {
+        assert!(out.contains(says), "{cmd} does not say {says:?}:\n{out}");
+    }
+}
+
 #[test]
 fn top_level_help_leads_the_pcie_question_to_diagnose() {
     let (c, out, _) = run(&["--help"]);
@@ -229,6 +254,8 @@ fn man_pages_render() {
         Some("diagnose"),
         Some("mark"),
         Some("tree"),
+        Some("copy"),
+        Some("compare"),
     ] {
         let mut args = vec!["man"];
         args.extend(cmd);
@@ -503,4 +530,116 @@ fn colour_on_a_terminal_only_unless_told() {
         run_in(&results_dir(), &["diagnose", "--color=sometimes"], &[]).0,
         2
     );
+}
+
+/// The MB/s and MiB/s figures of one table row, by command (mark: 5th and 4th from the
+/// end; tree: 5th and 6th; copy: each `X MB/s Y MiB/s` pair).
+fn rate_pairs(cmd: &str, line: &str) -> Vec<(f64, f64)> {
+    let t: Vec<&str> = line.split_whitespace().collect();
+    let f = |s: &str| s.parse::<f64>().ok();
+    let pair = |a: usize, b: usize| Some((f(t.get(a)?)?, f(t.get(b)?)?));
+    match cmd {
+        "mark" if t.len() > 5 => pair(t.len() - 5, t.len() - 4).into_iter().collect(),
+        "tree" => pair(4, 5).into_iter().collect(),
+        _ => (1..t.len())
+            .filter(|&i| t[i] == "MB/s" && t.get(i + 2) == Some(&"MiB/s"))
+            .filter_map(|i| pair(i - 1, i + 1))
+            .collect(),
+    }
+}
+
+/// The unit rule (docs/commands/units.md): in every table with a bandwidth, MB/s is
+/// bytes/s ÷ 10^6 and MiB/s bytes/s ÷ 2^20 (so MB/s ÷ MiB/s = 1.048576 on every row,
+/// within the printed rounding), and the table says so in its last lines.
+#[test]
+fn units_mb_s_and_mib_s_pinned_in_every_table() {
+    let t = scratch();
+    let d = t.path().to_str().unwrap();
+    let runs: [(&str, Vec<&str>, &str); 3] = [
+        ("mark", vec!["mark", d, "--preset=peak", "--size=8M", "--time=1", "--loops=1"], "MB/s = 1,000,000 B/s, MiB/s = 1,048,576 B/s."),
+        ("copy", vec!["copy", "--size=16M", d], "MB = 1000000 bytes, MiB = 1048576 bytes"),
+        ("tree", vec!["tree", d, "--files=200", "--threads=1", "--drop-caches=off"], "MB = 1000000 bytes, MiB = 1048576 bytes"),
+    ];
+    for (cmd, args, rule) in runs {
+        let (c, out, err) = run(&args);
+        assert_eq!(c, 0, "{cmd}: {err}");
+        assert!(out.contains(rule), "{cmd} does not state its units:\n{out}");
+        let pairs: Vec<(f64, f64)> = out.lines().flat_map(|l| rate_pairs(cmd, l)).collect();
+        assert!(pairs.len() >= 3, "{cmd}: no MB/s, MiB/s rows:\n{out}");
+        for (mb, mib) in pairs.into_iter().filter(|p| p.1 >= 1.0) {
+            let slack = 0.06 / mib + 0.06 / mb;
+            assert!(
+                (mb / mib / 1.048576 - 1.0).abs() <= slack,
+                "{cmd}: {mb} MB/s vs {mib} MiB/s is not 1,000,000 vs 1,048,576 B/s:\n{out}"
+            );
+        }
+    }
+}
+
+/// Every size iomark prints in its own words is binary (KiB … TiB); a decimal GB/MB/kB
+/// is a drive's capacity and stands with its binary value (`1000.2 GB = 931.5 GiB`);
+/// /proc/meminfo's "kB" (KiB) is printed as KiB. Checked over diagnose's text of every
+/// recorded machine, and the capacity and working-set lines by their formula.
+#[test]
+fn units_sizes_are_binary_and_decimal_only_beside_binary() {
+    let dir = fixture("diagnose");
+    let mut seen = 0;
+    for e in std::fs::read_dir(&dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.extension().is_none_or(|x| x != "fixture") {
+            continue;
+        }
+        let (_, out, err) = run(&["diagnose", "/", "--fixture", p.to_str().unwrap(), "--working-set=150G"]);
+        assert!(!out.is_empty(), "{}: {err}", p.display());
+        for l in out.lines() {
+            let w: Vec<&str> = l.split_whitespace().collect();
+            for (i, u) in w.iter().enumerate().skip(1) {
+                let u = u.trim_end_matches([',', ';', ':', ')', '.']);
+                if !["GB", "MB", "kB", "TB"].contains(&u) || w[i - 1].parse::<f64>().is_err() {
+                    continue;
+                }
+                seen += 1;
+                assert!(
+                    w.get(i + 1) == Some(&"=") && w.get(i + 3).is_some_and(|b| b.contains("iB")),
+                    "{}: a decimal size without its binary value: {l}",
+                    p.display()
+                );
+            }
+            assert!(!l.contains(" kB,") && !l.contains(" kB\n"), "{l}");
+        }
+        if out.contains("Working set") {
+            // 150G = 150 GiB: the working set is printed as such, not as 161.1 GB
+            assert!(out.contains("Working set 150.0 GiB"), "{out}");
+        }
+    }
+    assert!(seen > 0, "no capacity was printed by any fixture");
+}
+
+/// A failed open names its errno, strerror and symbol, in every command's error line
+/// (issue 17: `run` said "file does not exist" for an open that failed with EPERM).
+/// As root the errors a test can cause are ENOTDIR (a path through a regular file) and
+/// ELOOP (a symlink loop); sysbench's own `FATAL: … errno = N (strerror)` line of
+/// fileio stays sysbench's.
+#[test]
+fn failed_open_names_the_errno() {
+    let t = scratch();
+    let d = t.path();
+    std::os::unix::fs::symlink(d.join("loop"), d.join("loop")).unwrap();
+    let loop_ = d.join("loop").display().to_string();
+    let through = d.join("f");
+    std::fs::write(&through, b"x").unwrap();
+    let notdir = through.join("x").display().to_string();
+    let (fn_notdir, fn_loop) = (format!("--filename={notdir}"), format!("--filename={loop_}"));
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (vec!["run", "--name=x", "--rw=read", &fn_notdir], "Not a directory (ENOTDIR)"),
+        (vec!["run", "--name=x", "--rw=read", &fn_loop], "Too many levels of symbolic links (ELOOP)"),
+        (vec!["copy", &loop_, "--size=1M"], "(ELOOP)"),
+        (vec!["mark", &notdir, "--size=1M", "--time=1", "--loops=1"], "(ENOTDIR)"),
+        (vec!["tree", &notdir, "--files=10"], "(ENOTDIR)"),
+    ];
+    for (args, says) in cases {
+        let (c, _, err) = run_in(d, &args, &[]);
+        assert_ne!(c, 0, "{args:?}");
+        assert!(err.contains(says), "{args:?} does not name the errno {says}:\n{err}");
+    }
 }

@@ -79,57 +79,8 @@ impl VerifyErrorOpts {
     }
 }
 
-/// errno names `ignore_error` accepts (fio takes the symbol or the number).
-const ERRNO_NAMES: &[(&str, i32)] = &[
-    ("EPERM", libc::EPERM),
-    ("ENOENT", libc::ENOENT),
-    ("EINTR", libc::EINTR),
-    ("EIO", libc::EIO),
-    ("ENXIO", libc::ENXIO),
-    ("E2BIG", libc::E2BIG),
-    ("EBADF", libc::EBADF),
-    ("EAGAIN", libc::EAGAIN),
-    ("ENOMEM", libc::ENOMEM),
-    ("EACCES", libc::EACCES),
-    ("EFAULT", libc::EFAULT),
-    ("ENOTBLK", libc::ENOTBLK),
-    ("EBUSY", libc::EBUSY),
-    ("EEXIST", libc::EEXIST),
-    ("EXDEV", libc::EXDEV),
-    ("ENODEV", libc::ENODEV),
-    ("ENOTDIR", libc::ENOTDIR),
-    ("EISDIR", libc::EISDIR),
-    ("EINVAL", libc::EINVAL),
-    ("ENFILE", libc::ENFILE),
-    ("EMFILE", libc::EMFILE),
-    ("ENOTTY", libc::ENOTTY),
-    ("ETXTBSY", libc::ETXTBSY),
-    ("EFBIG", libc::EFBIG),
-    ("ENOSPC", libc::ENOSPC),
-    ("ESPIPE", libc::ESPIPE),
-    ("EROFS", libc::EROFS),
-    ("EMLINK", libc::EMLINK),
-    ("EPIPE", libc::EPIPE),
-    ("EDOM", libc::EDOM),
-    ("ERANGE", libc::ERANGE),
-    ("ENOSYS", libc::ENOSYS),
-    ("ENODATA", libc::ENODATA),
-    ("ETIME", libc::ETIME),
-    ("ENOLINK", libc::ENOLINK),
-    ("EPROTO", libc::EPROTO),
-    ("EBADMSG", libc::EBADMSG),
-    ("EOVERFLOW", libc::EOVERFLOW),
-    ("EILSEQ", libc::EILSEQ),
-    ("EOPNOTSUPP", libc::EOPNOTSUPP),
-    ("ENOTSUP", libc::ENOTSUP),
-    ("ETIMEDOUT", libc::ETIMEDOUT),
-    ("ESTALE", libc::ESTALE),
-    ("EDQUOT", libc::EDQUOT),
-    ("ENOMEDIUM", libc::ENOMEDIUM),
-    ("EMEDIUMTYPE", libc::EMEDIUMTYPE),
-    ("ECANCELED", libc::ECANCELED),
-    ("EREMOTEIO", libc::EREMOTEIO),
-];
+// errno names `ignore_error` accepts (fio takes the symbol or the number)
+use crate::util::errno::ERRNO_NAMES;
 
 /// Parse `ignore_error=READ_LIST,WRITE_LIST,VERIFY_LIST` (fio syntax): lists separated
 /// by `,`, errors inside a list by `:`, each an errno symbol (`ENOSPC`) or a number

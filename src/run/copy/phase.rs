@@ -202,10 +202,7 @@ pub fn check_dir(what: &str, dir: &Path) -> Result<(), RunError> {
 
 /// OS error text without the "(os error N)" suffix.
 pub fn short(e: &io::Error) -> String {
-    match e.raw_os_error() {
-        Some(n) => crate::files::strerror(n),
-        None => e.to_string(),
-    }
+    crate::util::errno::describe(e)
 }
 
 #[cfg(test)]

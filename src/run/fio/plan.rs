@@ -65,7 +65,7 @@ pub(crate) fn files_for(job: &FioJob, t: u32) -> Result<(Vec<FileSpec>, Vec<Regi
         if dataset::is_char_device(&p) {
             FilesError::CharNoSize(p).into()
         } else {
-            FilesError::NoSize(p).into()
+            dataset::why_no_size(&p).into()
         }
     };
     let dir = job.directory.clone();

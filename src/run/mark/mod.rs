@@ -142,8 +142,15 @@ fn checks(job: &MarkJob) -> Result<(Vec<Test>, MarkJob), i32> {
         ..job.clone()
     };
     if !job.path.is_dir() {
+        // the errno when stat failed otherwise than ENOENT (ENOTDIR, ELOOP, EACCES …)
+        let why = match std::fs::metadata(&job.path) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                format!(": {}", crate::util::errno::describe(&e))
+            }
+            _ => String::new(),
+        };
         eprintln!(
-            "iomark mark: {} is not an existing directory",
+            "iomark mark: {} is not an existing directory{why}",
             job.path.display()
         );
         return Err(exit::ENVIRONMENT);

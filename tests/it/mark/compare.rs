@@ -356,3 +356,91 @@ fn compare_pairs_the_same_qd_first() {
         "Q32 keeps its own row: {out}"
     );
 }
+
+/// Writes `src` (a fixture) into `dir` as `name` with every phase's bandwidth and IOPS
+/// scaled by `k`: a repeated run of the same drive.
+fn scaled_run(src: &str, dir: &std::path::Path, name: &str, k: f64) -> String {
+    let text = std::fs::read_to_string(fixtures().join(src)).unwrap();
+    let mut v: Value = serde_json::from_str(&text).unwrap();
+    for p in v["phases"].as_array_mut().unwrap() {
+        for f in ["mb_per_s", "mib_per_s", "ops_per_s"] {
+            let x = p[f].as_f64().unwrap();
+            p[f] = serde_json::json!(x * k);
+        }
+    }
+    let path = dir.join(name);
+    std::fs::write(&path, serde_json::to_string(&v).unwrap()).unwrap();
+    path.display().to_string()
+}
+
+/// Three runs of drive A (×0.9, ×1, ×1.1) and two of drive B (the fixture B, i.e. A's
+/// SEQ1M Q8T1 ×3, at ×1 and ×1.2): `--group` makes one column per drive.
+fn two_drives(dir: &std::path::Path) -> [String; 2] {
+    let a: Vec<String> = [("a1.json", 0.9), ("a2.json", 1.0), ("a3.json", 1.1)]
+        .iter()
+        .map(|(n, k)| scaled_run(ABC[0], dir, n, *k))
+        .collect();
+    let b: Vec<String> = [("b1.json", 1.0), ("b2.json", 1.2)]
+        .iter()
+        .map(|(n, k)| scaled_run(ABC[1], dir, n, *k))
+        .collect();
+    [format!("--group=vm={}", a.join(",")), format!("--group=pro={}", b.join(","))]
+}
+
+#[test]
+fn compare_group_puts_repeated_runs_of_a_drive_in_one_column() {
+    let t = scratch();
+    let [ga, gb] = two_drives(t.path());
+    let (code, out, err) = compare(&[&ga, &gb]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("A = vm (median of 3 runs: "), "{out}");
+    assert!(out.contains("\nB = pro (median of 2 runs: "), "{out}");
+    let header = out.lines().find(|l| l.starts_with("test ")).unwrap();
+    let words: Vec<&str> = header.split_whitespace().collect();
+    assert_eq!(words[..8], ["test", "metric", "A", "A", "±", "B", "B", "±"], "{header}");
+    let row = out.lines().find(|l| l.starts_with("SEQ1M Q8T1 read    MB/s")).unwrap();
+    let cells: Vec<&str> = row.split_whitespace().collect();
+    // A: median 763 of 686/763/839, ±10%; B: median of 2288 and 2746 = 2517 (±9%), 3.30x
+    assert_eq!(cells[4..], ["763", "±10%", "2517", "±9%", "3.30x"], "{row}");
+    assert!(out.contains("ratios = column / first column. A column of several runs shows their median; ± is half their range, in % of the median.\n"), "{out}");
+    // no "no such test" between two drives that ran the same tests
+    assert!(!out.contains("no such test"), "{out}");
+}
+
+#[test]
+fn compare_group_baseline_markdown_csv_json() {
+    let t = scratch();
+    let [ga, gb] = two_drives(t.path());
+    let (code, md, err) = compare(&[&ga, &gb, "--baseline=pro", "--format=markdown"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(md.contains("| test | metric | A | A ± | A/B | B | B ± | jobs differ |"), "{md}");
+    assert!(md.contains("| SEQ1M Q8T1 read | MB/s | 763 | ±10% | 0.30x | 2517 | ±9% |  |"), "{md}");
+    assert!(md.contains("- B = pro (median of 2 runs: "), "{md}");
+    assert!(md.contains("the baseline of the ratios"), "{md}");
+    assert!(md.contains("ratios = column / column B."), "{md}");
+    let (_, csv, _) = compare(&[&ga, &gb, "--baseline=B", "--format=csv"]);
+    let mut lines = csv.lines();
+    assert_eq!(lines.next().unwrap(), "test,metric,vm,vm spread,vm / pro,pro,pro spread,jobs differ");
+    assert_eq!(lines.next().unwrap(), "SEQ1M Q8T1 read,MB/s,763,±10%,0.30x,2517,±9%,");
+    let (_, json, _) = compare(&[&ga, &gb, "--format=json"]);
+    let v: Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["columns"][0]["runs"], 3);
+    let row = &v["rows"][0];
+    let spread = row["spread"][0].as_array().unwrap();
+    assert!((spread[0].as_f64().unwrap() - 686.43).abs() < 0.01, "{row}");
+    assert!((row["ratios"][1].as_f64().unwrap() - 3.30).abs() < 0.01, "{row}");
+    // a file given besides the groups is a column of its own
+    let (_, mixed, _) = compare(&[&ga, ABC[2]]);
+    assert!(mixed.contains("\nB = serial overlayblk (c-vm-fileio-rndrd-16k-buffered.json, iomark fileio)"), "{mixed}");
+    // bad --group / --baseline: one line naming the option, exit 2
+    for (args, says) in [
+        (vec!["--group=vm"], "LABEL=FILE,FILE"),
+        (vec!["--group==a.json"], "non-empty label"),
+        (vec![ga.as_str(), "--baseline=zz"], "--baseline=zz: no such column; the columns are A (vm)"),
+    ] {
+        let (code, _, err) = compare(&args);
+        assert_eq!(code, 2, "{args:?}");
+        assert!(err.contains(says), "{args:?}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    }
+}

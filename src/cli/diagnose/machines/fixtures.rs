@@ -178,13 +178,13 @@ fn fixture_b_md_raid0_xfs_with_256g_ram() {
     assert_eq!(p.severity, Severity::Cache);
     assert!(
         p.message
-            .starts_with("Working set 150.0 GB fits in RAM (251.5 GiB)"),
+            .starts_with("Working set 139.7 GiB fits in RAM (251.5 GiB)"),
         "{}",
         p.message
     );
     assert!(finding(&d, "DIRTY_BUFFER_LARGE")
         .message
-        .starts_with("Up to ≈ 52.0 GB of writes can sit in RAM (vm.dirty_ratio=20)"));
+        .starts_with("Up to ≈ 48.5 GiB of writes can sit in RAM (vm.dirty_ratio=20)"));
     for none in [
         "WRITE_CACHE_OFF",
         "PCIE_WIDTH_REDUCED",
@@ -259,7 +259,7 @@ fn fixture_d_usb3_ssd_at_usb2_speed() {
 fn fixture_e_this_vms_virtio_disk() {
     let d = diag("e-virtio-vm", "/");
     assert!(layer(&d, "mount")[0].starts_with("/ (mount 27, ext4 from /dev/root"));
-    assert!(layer(&d, "disk")[0].starts_with("vda (254:0), 274.9 GB: scheduler mq-deadline, rotational 1, write cache write back, read-ahead 8192 KiB"));
+    assert!(layer(&d, "disk")[0].starts_with("vda (254:0), 274.9 GB = 256.0 GiB: scheduler mq-deadline, rotational 1, write cache write back, read-ahead 8192 KiB"));
     assert!(layer(&d, "virtio")[0].contains("virtio1: virtio-blk (serial overlayblk), 1 hardware queue(s) (128 tags), multiqueue feature off"));
     assert!(d.ceiling.is_none());
     assert!(d
