@@ -30,11 +30,26 @@ fn settle(job: &mut FioJob, notices: &mut Vec<String>) {
         job.more.verify = Some(VerifyKind::Pattern);
     }
     clamp_verify_interval(job);
+    cpuio_think(job);
     for n in crate::job::fio::control::finish_control(&mut job.control, &job.name) {
         if !notices.contains(&n) {
             notices.push(n);
         }
     }
+}
+
+/// cpuio's pause (fio's engine init, engines/cpu.c): after every request a think time
+/// of `cpuchunks * (100 - cpuload) / cpuload` µs, all of it slept, and one file.
+fn cpuio_think(job: &mut FioJob) {
+    let n = job.more.nodata;
+    if job.engine != EngineKind::Cpuio || n.cpuload == 0 {
+        return;
+    }
+    let us = n.cpuchunks_us * u64::from(100 - n.cpuload) / u64::from(n.cpuload);
+    job.more.thinktime = std::time::Duration::from_micros(us);
+    job.more.thinktime_spin = std::time::Duration::ZERO;
+    job.more.thinktime_blocks = 1;
+    job.nrfiles = 1;
 }
 
 /// fio's fixup (init.c): a `verify_interval` larger than the smallest write block is
@@ -92,13 +107,20 @@ fn validate(job: &FioJob) -> Result<(), String> {
 /// fits the engine.
 fn check_amount(job: &FioJob) -> Result<(), String> {
     let sized = job.size.is_some() || job.filesize.is_some();
-    if job.engine != EngineKind::Null && !sized && job.filename.is_none() {
+    if job.engine == EngineKind::Cpuio && job.more.nodata.cpuload == 0 {
+        return Err("ioengine=cpuio needs cpuload= (a percentage of one CPU, 1-100)".into());
+    }
+    let no_size = matches!(job.engine, EngineKind::Null | EngineKind::Cpuio);
+    if !no_size && !sized && job.filename.is_none() {
         return Err(
             "no size given (set size= or filesize=, or a filename= of an existing file)".into(),
         );
     }
-    if job.engine == EngineKind::Null && !sized && !job.time_based && job.number_ios == 0 {
-        return Err("ioengine=null needs size=, number_ios= or time_based with runtime=".into());
+    if no_size && !sized && !job.time_based && job.number_ios == 0 {
+        return Err(format!(
+            "ioengine={} needs size=, number_ios= or time_based with runtime=",
+            job.engine.name()
+        ));
     }
     if job.engine == EngineKind::IoUring && job.iodepth > IORING_MAX_ENTRIES {
         return Err(format!(
@@ -119,10 +141,11 @@ fn check_verify(job: &FioJob) -> Result<(), String> {
     let Some(k) = m.verify else {
         return Ok(());
     };
-    if job.engine == EngineKind::Null {
+    if job.engine.moves_no_data() {
         return Err(format!(
-            "verify={} needs an engine that moves data (ioengine=null does none)",
-            k.name()
+            "verify={} needs an engine that moves data (ioengine={} does none)",
+            k.name(),
+            job.engine.name()
         ));
     }
     if k == VerifyKind::Pattern && m.verify_pattern.is_empty() {

@@ -276,7 +276,7 @@ fn guard_jobs(cmd: &FioCommand, kinds: &[Kind]) -> Result<(), RunError> {
             // mmap maps files read-write, so it opens them with write access too
             let writes = j.rw.writes() || j.rw.trims() || k.caps().maps_files;
             dataset::guard(&files.0, writes, &policy)?;
-            if !k.caps().no_io {
+            if !owns_no_files(*k) {
                 dataset::check_generated(&files.0, writes)?;
             }
             if let Some(spec) = crate::run::fio::log::LogSpec::of(j) {
@@ -325,6 +325,12 @@ fn make_plans(cmd: &FioCommand, note: &(dyn Fn(String) + Sync)) -> Result<Vec<Ve
     Ok(plans)
 }
 
+/// The engine touches no file of the job's (null, cpuio) or makes its files itself
+/// (filecreate, the directory engines): nothing is checked or laid out for it.
+fn owns_no_files(k: Kind) -> bool {
+    k.caps().no_io || k.caps().own_files
+}
+
 /// The checks that need no file (space, O_DIRECT, alignment, `allow_file_create`).
 fn check_files(
     cmd: &FioCommand,
@@ -337,7 +343,7 @@ fn check_files(
         .iter()
         .zip(plans)
         .zip(kinds)
-        .filter(|(_, k)| !k.caps().no_io)
+        .filter(|(_, k)| !owns_no_files(**k))
         .flat_map(|((j, ps), _)| {
             let mut sizes = block_sizes(&j.bs_read);
             sizes.extend(block_sizes(&j.bs_write));
@@ -348,7 +354,7 @@ fn check_files(
     dataset::preflight(&checks)?;
     // direct=1: offsets (and block sizes on block devices) against the logical block size
     for ((j, ps), k) in cmd.jobs.iter().zip(plans).zip(kinds) {
-        if !k.caps().no_io {
+        if !owns_no_files(*k) {
             crate::run::fio::align::check(j, ps)?;
             if let Some(w) = crate::run::fio::align::rmw_warning(j, ps) {
                 note(w);
@@ -356,7 +362,7 @@ fn check_files(
         }
     }
     for ((j, ps), k) in cmd.jobs.iter().zip(plans).zip(kinds) {
-        if !j.more.x.allow_file_create && !k.caps().no_io {
+        if !j.more.x.allow_file_create && !owns_no_files(*k) {
             for p in ps {
                 let paths: Vec<&Path> = p.files.iter().map(|f| f.path.as_path()).collect();
                 crate::run::fio::errors::check_allow_create(&paths).map_err(|why| RunError::Refused {
@@ -378,7 +384,7 @@ fn lay_out(
     note: &(dyn Fn(String) + Sync),
 ) -> Result<(), RunError> {
     for ((j, ps), k) in cmd.jobs.iter().zip(plans).zip(kinds) {
-        if k.caps().no_io {
+        if owns_no_files(*k) {
             continue;
         }
         for p in ps {

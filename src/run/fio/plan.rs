@@ -119,6 +119,13 @@ pub(crate) fn files_for(job: &FioJob, t: u32) -> Result<(Vec<FileSpec>, Vec<Regi
                 None => return Err(no_size(p)),
             },
         };
+        // an engine that makes its files sizes each at one block (fio's get_file_size
+        // of filecreate, dircreate, dirdelete: the minimum block size)
+        let size = if engine_of(job)?.caps().own_files {
+            job.bs_read.min().min(job.bs_write.min())
+        } else {
+            size
+        };
         let base = match job.more.offset {
             None => 0,
             Some(SizeSpec::Bytes(b)) => b,
