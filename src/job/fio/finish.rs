@@ -76,6 +76,7 @@ fn validate(job: &FioJob) -> Result<(), String> {
         return Err("readonly=1 forbids a job that writes (rw=read or randread only)".into());
     }
     check_io_uring_keys(job)?;
+    check_openfiles(job)?;
     if job.more.userspace_reap && job.engine != EngineKind::Libaio {
         return Err(format!(
             "userspace_reap is an option of ioengine=libaio, not of ioengine={}",
@@ -101,6 +102,30 @@ fn validate(job: &FioJob) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// `openfiles` below `nrfiles`: iomark keeps every file of a job open, so a smaller
+/// limit is taken only by the engines that hold no descriptor (the file and directory
+/// operations, cpuio, null), where it changes nothing.
+fn check_openfiles(job: &FioJob) -> Result<(), String> {
+    let holds_none = !matches!(
+        job.engine,
+        EngineKind::Psync
+            | EngineKind::IoUring
+            | EngineKind::Libaio
+            | EngineKind::Posixaio
+            | EngineKind::Mmap
+            | EngineKind::Falloc
+            | EngineKind::Ftruncate
+    );
+    match job.more.nodata.openfiles {
+        Some(n) if n < job.nrfiles && !holds_none => Err(format!(
+            "openfiles={n} below nrfiles={}: iomark keeps all of a job's files open with ioengine={} (accepted: openfiles >= nrfiles, or a file/directory operation engine)",
+            job.nrfiles,
+            job.engine.name()
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// The job knows how much to do (a size, a file, an I/O count or a time) and its depth

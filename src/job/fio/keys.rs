@@ -130,6 +130,8 @@ pub struct NoDataOpts {
     pub cpumode: crate::engine::cpuio::CpuMode,
     /// `cpuchunks`, µs per burn cycle (cpuio, fio's default 50000)
     pub cpuchunks_us: u64,
+    /// `openfiles`: files open at once (None: all of them)
+    pub openfiles: Option<u32>,
 }
 
 impl Default for NoDataOpts {
@@ -139,6 +141,7 @@ impl Default for NoDataOpts {
             cpuload: 0,
             cpumode: Default::default(),
             cpuchunks_us: 50_000,
+            openfiles: None,
         }
     }
 }

@@ -349,5 +349,5 @@ fn fio_examples_run_or_are_rejected_by_name() {
     assert_eq!(exceptions_seen, EXCEPTIONS.len());
     // the counts docs/compat/fio.md reports; an example skipped on this machine (atomic writes,
     // fill_device without root) counts with the ones that run
-    assert_eq!((n.runs + n.skipped, n.engine, n.option), (45, 58, 4));
+    assert_eq!((n.runs + n.skipped, n.engine, n.option), (54, 49, 4));
 }
