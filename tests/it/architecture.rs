@@ -77,8 +77,6 @@ const LONG_KNOWN: &[(&str, &str)] = &[
     ("src/probe/verdicts.rs", "pcie_findings"),
     ("src/probe/blockdev.rs", "classify"),
     ("src/report/compare.rs", "tests_of"),
-    ("src/run/worker/fio/request.rs", "next_req"),
-    ("src/run/worker/fio/request.rs", "new"),
 ];
 
 fn src_dir() -> PathBuf {

@@ -265,6 +265,8 @@ fn check_engines(
 /// Device safety: every job that writes is checked before any file is created; the
 /// NUMA nodes named by a job must exist here.
 fn guard_jobs(cmd: &FioCommand, kinds: &[Kind]) -> Result<(), RunError> {
+    // logs are numbered over all threads of all jobs (fio's thread_number)
+    let mut global = 0u32;
     for (j, k) in cmd.jobs.iter().zip(kinds) {
         let policy = crate::files::guard::WritePolicy {
             allow_destructive: cmd.allow_destructive_write.clone(),
@@ -280,7 +282,7 @@ fn guard_jobs(cmd: &FioCommand, kinds: &[Kind]) -> Result<(), RunError> {
                 dataset::check_generated(&files.0, writes)?;
             }
             if let Some(spec) = crate::run::fio::log::LogSpec::of(j) {
-                spec.check(&j.name, t, Path::new(".")).map_err(|source| {
+                spec.check(&j.name, global + t, Path::new(".")).map_err(|source| {
                     FilesError::Output {
                         what: "log file",
                         source,
@@ -291,6 +293,7 @@ fn guard_jobs(cmd: &FioCommand, kinds: &[Kind]) -> Result<(), RunError> {
                 dataset::check_polling(&files.0)?;
             }
         }
+        global += j.numjobs;
         // NUMA nodes named by the job must exist here
         let root = crate::probe::Root::default();
         crate::run::fio::numa::check(j, &root).map_err(|why| RunError::Refused {

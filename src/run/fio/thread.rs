@@ -151,7 +151,7 @@ fn logs_of(plan: &Plan) -> Result<Option<Logs>, RunError> {
     let Some(spec) = LogSpec::of(job) else {
         return Ok(None);
     };
-    Logs::create(&spec, &job.name, plan.thread, Path::new("."))
+    Logs::create(&spec, &job.name, plan.global, Path::new("."))
         .map(Some)
         .map_err(|source| {
             FilesError::Output {
