@@ -80,6 +80,19 @@ pub(crate) fn run_thread_io(
 ) -> Result<(JobRecord, Option<RunError>), RunError> {
     let job = &plan.job;
     let m = &job.more;
+    if m.x.create_only {
+        // create_only: `execute` laid the files out; no I/O runs, and the job is
+        // reported with zeros (as fio reports it)
+        let rec = JobRecord {
+            engine: plan.engine.name().into(),
+            stats: crate::stats::job::JobStats {
+                threads: 1,
+                ..Default::default()
+            },
+            ..JobRecord::default()
+        };
+        return Ok((rec, None));
+    }
     let caps = plan.engine.caps();
     let max_bs = job.bs_read.max().max(job.bs_write.max()) as usize;
     let depth = if caps.queued {

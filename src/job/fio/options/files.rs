@@ -164,6 +164,14 @@ pub(super) static OPTIONS: &[FioOption] = &[
     )
     .default("1"),
     FioOption::job(
+        "create_only",
+        Group::File,
+        Kind::Bool,
+        "Only perform file creation phase",
+        create_only,
+    )
+    .default("0"),
+    FioOption::job(
         "create_fsync",
         Group::File,
         Kind::Bool,
@@ -303,5 +311,6 @@ bool_keys! {
     fsync_on_close => more.fsync_on_close;
     create_on_open => more.create_on_open;
     create_fsync => more.x.create_fsync;
+    create_only => more.x.create_only;
     fill_device => more.x.fill_device;
 }
