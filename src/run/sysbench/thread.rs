@@ -227,7 +227,7 @@ pub fn thread(
             Refused::Path(e) => format!("path setup failed: {e:?}"),
         };
         sh.fail_code
-            .store(crate::exit::ENVIRONMENT, Ordering::SeqCst);
+            .store(crate::util::error::exit::ENVIRONMENT, Ordering::SeqCst);
         sh.fail(vec![format!("FATAL: {msg}")]);
         barriers[0].wait();
         barriers[1].wait();
