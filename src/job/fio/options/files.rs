@@ -74,11 +74,13 @@ pub(super) static OPTIONS: &[FioOption] = &[
     FioOption::job(
         "unlink",
         Group::File,
-        Kind::Flag,
+        Kind::Int,
         "Unlink created files after job has completed",
         unlink,
     )
-    .default("0"),
+    .range(0, 0)
+    .default("0")
+    .example("0"),
     FioOption::job(
         "openfiles",
         Group::File,

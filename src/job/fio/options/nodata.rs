@@ -47,10 +47,12 @@ pub(super) static OPTIONS: &[FioOption] = &[
     FioOption::job(
         "exit_on_io_done",
         Group::Engine,
-        Kind::Flag,
+        Kind::Int,
         "Exit when IO threads finish",
         exit_on_io_done,
-    ),
+    )
+    .range(0, 0)
+    .example("0"),
 ];
 
 fn stat_type(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
