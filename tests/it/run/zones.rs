@@ -302,13 +302,14 @@ fn zbd_reads_stay_below_the_write_pointer_and_trims_reset_zones() {
         (0..8).collect::<Vec<_>>()
     );
     // a sequential read reads the 8 written blocks, then has nothing left (fio: eof)
+    // (logs are numbered by fio's thread number over all jobs: w 1, r 2, rr 3)
     assert_eq!(
-        blocks(&ios(d.path(), "r"), 4 * K),
+        blocks(&ios_of(d.path(), "r", 2), 4 * K),
         (0..8).collect::<Vec<_>>()
     );
     // random reads: 64 of them, all below the write pointer (fio 3.33 draws them in
     // [zone start, wp - bs], so blocks 3 and 7 are never read)
-    let rr = blocks(&ios(d.path(), "rr"), 4 * K);
+    let rr = blocks(&ios_of(d.path(), "rr", 3), 4 * K);
     assert_eq!(rr.len(), 64);
     assert!(rr.iter().all(|&b| b < 8 && b != 3 && b != 7), "{rr:?}");
     // trims reset the two written zones, then find nothing else to trim
