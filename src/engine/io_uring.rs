@@ -372,6 +372,8 @@ impl Engine for Uring {
         no_io: false,
         maps_files: false,
         registers_buffers: true,
+        paths: false,
+        own_files: false,
     };
     fn depth(&self) -> usize {
         self.depth

@@ -333,6 +333,8 @@ impl Engine for Aio {
         no_io: false,
         maps_files: false,
         registers_buffers: false,
+        paths: false,
+        own_files: false,
     };
     fn depth(&self) -> usize {
         self.depth

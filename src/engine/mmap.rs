@@ -70,6 +70,8 @@ impl Engine for Mmap {
         no_io: false,
         maps_files: true,
         registers_buffers: false,
+        paths: false,
+        own_files: false,
     };
     fn depth(&self) -> usize {
         1

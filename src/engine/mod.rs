@@ -3,13 +3,17 @@
 //! A worker owns one engine instance (`Send`, not shared) and a slab of aligned buffers
 //! ([`buffers::Slab`]) that never move while a request is in flight. `submit` answers
 //! `Some(bytes)` when the engine completed the request at once (psync, mmap) or `None`
-//! when it was queued (io_uring, libaio, posixaio); queued requests come back through `reap` into a
+//! when it was queued (io_uring, libaio, posixaio); the engines that move no data (falloc,
+//! ftruncate, cpuio, the file and directory operations of `fileops`) complete in `submit`; queued requests come back through `reap` into a
 //! caller-owned vector. Each engine says what it can do ([`Engine::CAPS`]); the
 //! registry ([`registry`]) builds the one a job names and hands it to a generic
 //! caller, so there is no per-I/O dynamic dispatch. Adding an engine is one file plus
 //! its entry in the registry.
 
 pub mod buffers;
+pub mod cpuio;
+pub mod falloc;
+pub mod fileops;
 pub mod fault;
 pub mod io_uring;
 pub mod libaio;

@@ -25,6 +25,8 @@ impl Engine for Null {
         no_io: true,
         maps_files: false,
         registers_buffers: false,
+        paths: false,
+        own_files: false,
     };
     fn depth(&self) -> usize {
         self.depth

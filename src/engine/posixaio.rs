@@ -113,6 +113,8 @@ impl Engine for PosixAio {
         no_io: false,
         maps_files: false,
         registers_buffers: false,
+        paths: false,
+        own_files: false,
     };
     fn depth(&self) -> usize {
         self.cbs.len()

@@ -34,6 +34,8 @@ impl Engine for Psync {
         no_io: false,
         maps_files: false,
         registers_buffers: false,
+        paths: false,
+        own_files: false,
     };
     fn depth(&self) -> usize {
         1

@@ -13,6 +13,9 @@ use super::fault::{self, Faulty};
 use super::io_uring::{self, Setup, Uring};
 use super::libaio::{self, Aio};
 use super::mmap::Mmap;
+use super::cpuio::{CpuMode, Cpuio};
+use super::falloc::{Falloc, Ftruncate};
+use super::fileops::{FileOps, DirCreate, DirDelete, DirStat, FileCreate, FileDelete, FileStat, StatType};
 use super::null::Null;
 use super::posixaio::PosixAio;
 use super::psync::Psync;
@@ -32,6 +35,12 @@ pub struct Caps {
     pub maps_files: bool,
     /// registers the buffers with the kernel ([`Spec::bufs`] are used)
     pub registers_buffers: bool,
+    /// works on the files' paths ([`Spec::paths`]): the runner opens no descriptor
+    /// (the file and directory operation engines)
+    pub paths: bool,
+    /// the engine makes (or removes) its files itself: the runner lays out nothing and
+    /// each file is one block (fio's `get_file_size` = the minimum block size)
+    pub own_files: bool,
 }
 
 /// The engines there are.
@@ -49,17 +58,67 @@ pub enum Kind {
     Mmap,
     /// no I/O at all ([`Null`])
     Null,
+    /// fallocate per request ([`Falloc`])
+    Falloc,
+    /// ftruncate per write ([`Ftruncate`])
+    Ftruncate,
+    /// burns CPU, no I/O ([`Cpuio`])
+    Cpuio,
+    /// creates each file ([`FileCreate`])
+    FileCreate,
+    /// stats each file ([`FileStat`])
+    FileStat,
+    /// unlinks each file ([`FileDelete`])
+    FileDelete,
+    /// makes each directory ([`DirCreate`])
+    DirCreate,
+    /// stats each directory ([`DirStat`])
+    DirStat,
+    /// removes each directory ([`DirDelete`])
+    DirDelete,
 }
 
 /// Every engine, in the order listed to users.
-pub const KINDS: [Kind; 6] = [
+pub const KINDS: [Kind; 15] = [
     Kind::Psync,
     Kind::IoUring,
     Kind::Libaio,
     Kind::Posixaio,
     Kind::Mmap,
     Kind::Null,
+    Kind::Falloc,
+    Kind::Ftruncate,
+    Kind::Cpuio,
+    Kind::FileCreate,
+    Kind::FileStat,
+    Kind::FileDelete,
+    Kind::DirCreate,
+    Kind::DirStat,
+    Kind::DirDelete,
 ];
+
+/// `$e` with `$t` bound to each kind's engine type: the one list behind name and caps.
+macro_rules! each_kind {
+    ($k:expr, $t:ident => $e:expr) => {
+        match $k {
+            Kind::Psync => { type $t = Psync; $e }
+            Kind::IoUring => { type $t = Uring; $e }
+            Kind::Libaio => { type $t = Aio; $e }
+            Kind::Posixaio => { type $t = PosixAio; $e }
+            Kind::Mmap => { type $t = Mmap; $e }
+            Kind::Null => { type $t = Null; $e }
+            Kind::Falloc => { type $t = Falloc; $e }
+            Kind::Ftruncate => { type $t = Ftruncate; $e }
+            Kind::Cpuio => { type $t = Cpuio; $e }
+            Kind::FileCreate => { type $t = FileCreate; $e }
+            Kind::FileStat => { type $t = FileStat; $e }
+            Kind::FileDelete => { type $t = FileDelete; $e }
+            Kind::DirCreate => { type $t = DirCreate; $e }
+            Kind::DirStat => { type $t = DirStat; $e }
+            Kind::DirDelete => { type $t = DirDelete; $e }
+        }
+    };
+}
 
 impl Kind {
     /// The engine called `name` (as recorded in results: `psync`, `io_uring`, `libaio`,
@@ -70,26 +129,12 @@ impl Kind {
 
     /// Its name, as recorded in results.
     pub fn name(self) -> &'static str {
-        match self {
-            Kind::Psync => Psync::NAME,
-            Kind::IoUring => Uring::NAME,
-            Kind::Libaio => Aio::NAME,
-            Kind::Posixaio => PosixAio::NAME,
-            Kind::Mmap => Mmap::NAME,
-            Kind::Null => Null::NAME,
-        }
+        each_kind!(self, E => E::NAME)
     }
 
     /// Its capabilities.
     pub fn caps(self) -> Caps {
-        match self {
-            Kind::Psync => Psync::CAPS,
-            Kind::IoUring => Uring::CAPS,
-            Kind::Libaio => Aio::CAPS,
-            Kind::Posixaio => PosixAio::CAPS,
-            Kind::Mmap => Mmap::CAPS,
-            Kind::Null => Null::CAPS,
-        }
+        each_kind!(self, E => E::CAPS)
     }
 
     /// Whether it can run here (io_uring: a ring can be created; libaio: an AIO
@@ -129,9 +174,24 @@ pub struct NativeAio {
     pub user_reap: bool,
 }
 
+/// The options of the engines that move no data (ignored by the others).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NoData {
+    /// `stat_type` of filestat/dirstat
+    pub stat: StatType,
+    /// `cpumode` of cpuio
+    pub cpumode: CpuMode,
+    /// `cpuchunks` of cpuio: one burn cycle
+    pub cpu_cycle: std::time::Duration,
+}
+
 /// The engine a job thread asks for.
 #[derive(Debug)]
 pub struct Spec<'a> {
+    /// the files' paths, for the engines that work on paths ([`Caps::paths`])
+    pub paths: Vec<std::path::PathBuf>,
+    /// the no-data engines' options
+    pub nodata: NoData,
     /// which engine
     pub kind: Kind,
     /// the file table (descriptors open for the engine's lifetime)
@@ -158,6 +218,8 @@ impl<'a> Spec<'a> {
     /// A spec of `kind` over `fds` with every option at its default.
     pub fn new(kind: Kind, fds: Vec<RawFd>, depth: usize, bufs: &'a [(*mut u8, usize)]) -> Self {
         Spec {
+            paths: Vec::new(),
+            nodata: NoData::default(),
             kind,
             fds,
             depth,
@@ -181,6 +243,8 @@ pub enum Refused {
     Map(IoErr),
     /// the kernel refused the AIO context (libaio)
     Aio(std::io::Error),
+    /// a path could not be prepared (dirstat/dirdelete's directories)
+    Path(IoErr),
 }
 
 /// What the caller does with the engine once it is built.
@@ -231,7 +295,21 @@ pub fn build<D: Drive>(spec: Spec<'_>, d: D) -> Result<D::Out, Refused> {
             go(e, d)
         }
         Kind::Null => go(Null::new(spec.depth), d),
+        Kind::Falloc => go(Falloc::new(spec.fds), d),
+        Kind::Ftruncate => go(Ftruncate::new(spec.fds), d),
+        Kind::Cpuio => go(Cpuio::new(spec.nodata.cpumode, spec.nodata.cpu_cycle), d),
+        Kind::FileCreate => go::<FileCreate, D>(fileops(&spec)?, d),
+        Kind::FileStat => go::<FileStat, D>(fileops(&spec)?, d),
+        Kind::FileDelete => go::<FileDelete, D>(fileops(&spec)?, d),
+        Kind::DirCreate => go::<DirCreate, D>(fileops(&spec)?, d),
+        Kind::DirStat => go::<DirStat, D>(fileops(&spec)?, d),
+        Kind::DirDelete => go::<DirDelete, D>(fileops(&spec)?, d),
     })
+}
+
+/// A file or directory operation engine over the spec's paths.
+fn fileops<const OP: u8, const DIR: bool>(spec: &Spec<'_>) -> Result<FileOps<OP, DIR>, Refused> {
+    FileOps::new(&spec.paths, spec.nodata.stat).map_err(Refused::Path)
 }
 
 /// Drive `e`, wrapped when fault injection is on.
@@ -260,6 +338,10 @@ mod tests {
         assert!(!Kind::Psync.caps().queued && !Kind::Mmap.caps().queued);
         assert!(Kind::Null.caps().no_io && !Kind::Psync.caps().no_io);
         assert!(Kind::Mmap.caps().maps_files && !Kind::Psync.caps().maps_files);
+        assert_eq!(Kind::named("dirdelete"), Some(Kind::DirDelete));
+        assert!(Kind::FileStat.caps().paths && !Kind::FileStat.caps().own_files);
+        assert!(Kind::FileCreate.caps().own_files && Kind::Cpuio.caps().no_io);
+        assert!(!Kind::Falloc.caps().paths && !Kind::Ftruncate.caps().no_io);
     }
 
     struct Depth;

@@ -30,11 +30,26 @@ fn settle(job: &mut FioJob, notices: &mut Vec<String>) {
         job.more.verify = Some(VerifyKind::Pattern);
     }
     clamp_verify_interval(job);
+    cpuio_think(job);
     for n in crate::job::fio::control::finish_control(&mut job.control, &job.name) {
         if !notices.contains(&n) {
             notices.push(n);
         }
     }
+}
+
+/// cpuio's pause (fio's engine init, engines/cpu.c): after every request a think time
+/// of `cpuchunks * (100 - cpuload) / cpuload` µs, all of it slept, and one file.
+fn cpuio_think(job: &mut FioJob) {
+    let n = job.more.nodata;
+    if job.engine != EngineKind::Cpuio || n.cpuload == 0 {
+        return;
+    }
+    let us = n.cpuchunks_us * u64::from(100 - n.cpuload) / u64::from(n.cpuload);
+    job.more.thinktime = std::time::Duration::from_micros(us);
+    job.more.thinktime_spin = std::time::Duration::ZERO;
+    job.more.thinktime_blocks = 1;
+    job.nrfiles = 1;
 }
 
 /// fio's fixup (init.c): a `verify_interval` larger than the smallest write block is
@@ -61,6 +76,7 @@ fn validate(job: &FioJob) -> Result<(), String> {
         return Err("readonly=1 forbids a job that writes (rw=read or randread only)".into());
     }
     check_io_uring_keys(job)?;
+    check_openfiles(job)?;
     if job.more.userspace_reap && job.engine != EngineKind::Libaio {
         return Err(format!(
             "userspace_reap is an option of ioengine=libaio, not of ioengine={}",
@@ -88,17 +104,48 @@ fn validate(job: &FioJob) -> Result<(), String> {
     Ok(())
 }
 
+/// `openfiles` below `nrfiles`: iomark keeps every file of a job open, so a smaller
+/// limit is taken only by the engines that hold no descriptor (the file and directory
+/// operations, cpuio, null), where it changes nothing.
+fn check_openfiles(job: &FioJob) -> Result<(), String> {
+    let holds_none = !matches!(
+        job.engine,
+        EngineKind::Psync
+            | EngineKind::IoUring
+            | EngineKind::Libaio
+            | EngineKind::Posixaio
+            | EngineKind::Mmap
+            | EngineKind::Falloc
+            | EngineKind::Ftruncate
+    );
+    match job.more.nodata.openfiles {
+        Some(n) if n < job.nrfiles && !holds_none => Err(format!(
+            "openfiles={n} below nrfiles={}: iomark keeps all of a job's files open with ioengine={} (accepted: openfiles >= nrfiles, or a file/directory operation engine)",
+            job.nrfiles,
+            job.engine.name()
+        )),
+        _ => Ok(()),
+    }
+}
+
 /// The job knows how much to do (a size, a file, an I/O count or a time) and its depth
 /// fits the engine.
 fn check_amount(job: &FioJob) -> Result<(), String> {
     let sized = job.size.is_some() || job.filesize.is_some();
-    if job.engine != EngineKind::Null && !sized && job.filename.is_none() {
+    if job.engine == EngineKind::Cpuio && job.more.nodata.cpuload == 0 {
+        return Err("ioengine=cpuio needs cpuload= (a percentage of one CPU, 1-100)".into());
+    }
+    let no_size = matches!(job.engine, EngineKind::Null | EngineKind::Cpuio);
+    if !no_size && !sized && job.filename.is_none() {
         return Err(
             "no size given (set size= or filesize=, or a filename= of an existing file)".into(),
         );
     }
-    if job.engine == EngineKind::Null && !sized && !job.time_based && job.number_ios == 0 {
-        return Err("ioengine=null needs size=, number_ios= or time_based with runtime=".into());
+    if no_size && !sized && !job.time_based && job.number_ios == 0 {
+        return Err(format!(
+            "ioengine={} needs size=, number_ios= or time_based with runtime=",
+            job.engine.name()
+        ));
     }
     if job.engine == EngineKind::IoUring && job.iodepth > IORING_MAX_ENTRIES {
         return Err(format!(
@@ -119,10 +166,11 @@ fn check_verify(job: &FioJob) -> Result<(), String> {
     let Some(k) = m.verify else {
         return Ok(());
     };
-    if job.engine == EngineKind::Null {
+    if job.engine.moves_no_data() {
         return Err(format!(
-            "verify={} needs an engine that moves data (ioengine=null does none)",
-            k.name()
+            "verify={} needs an engine that moves data (ioengine={} does none)",
+            k.name(),
+            job.engine.name()
         ));
     }
     if k == VerifyKind::Pattern && m.verify_pattern.is_empty() {

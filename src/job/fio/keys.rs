@@ -119,6 +119,33 @@ impl FadviseHint {
     }
 }
 
+/// Options of the engines that move no data, with fio's defaults.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NoDataOpts {
+    /// `stat_type` (filestat, dirstat)
+    pub stat: crate::engine::fileops::StatType,
+    /// `cpuload`, percent of one CPU (cpuio; 0 = not given)
+    pub cpuload: u32,
+    /// `cpumode` (cpuio)
+    pub cpumode: crate::engine::cpuio::CpuMode,
+    /// `cpuchunks`, µs per burn cycle (cpuio, fio's default 50000)
+    pub cpuchunks_us: u64,
+    /// `openfiles`: files open at once (None: all of them)
+    pub openfiles: Option<u32>,
+}
+
+impl Default for NoDataOpts {
+    fn default() -> Self {
+        NoDataOpts {
+            stat: Default::default(),
+            cpuload: 0,
+            cpumode: Default::default(),
+            cpuchunks_us: 50_000,
+            openfiles: None,
+        }
+    }
+}
+
 /// The extra options of one job, with fio's defaults.
 #[derive(Clone, Debug, PartialEq)]
 pub struct JobMore {
@@ -161,6 +188,8 @@ pub struct JobMore {
     pub iodepth_batch_complete_max: u32,
     /// `iodepth_low` (accepted; the queue is refilled whenever a slot frees)
     pub iodepth_low: u32,
+    /// options of the engines that move no data (`stat_type`, cpuio's)
+    pub nodata: NoDataOpts,
     /// `userspace_reap` (libaio): read completions from the kernel's mapped ring when
     /// `iodepth_batch_complete_min=0`, spinning instead of io_getevents
     pub userspace_reap: bool,
@@ -264,6 +293,7 @@ impl Default for JobMore {
             iodepth_batch_complete_min: 1,
             iodepth_batch_complete_max: 0,
             iodepth_low: 0,
+            nodata: NoDataOpts::default(),
             userspace_reap: false,
             sync_io: false,
             fdatasync: 0,

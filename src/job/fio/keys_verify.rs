@@ -48,6 +48,8 @@ pub struct VerifyErrorOpts {
     pub atomic: bool,
     /// `allow_file_create` (default 1): 0 makes a missing file an error
     pub allow_file_create: bool,
+    /// `create_only`: lay out the files, run no I/O (the job is reported with zeros)
+    pub create_only: bool,
 }
 
 impl Default for VerifyErrorOpts {
@@ -67,6 +69,7 @@ impl Default for VerifyErrorOpts {
             create_fsync: true,
             atomic: false,
             allow_file_create: true,
+            create_only: false,
         }
     }
 }

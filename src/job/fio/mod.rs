@@ -197,6 +197,24 @@ pub enum EngineKind {
     Mmap,
     /// no I/O at all
     Null,
+    /// fallocate(2) per request
+    Falloc,
+    /// ftruncate(2) per write
+    Ftruncate,
+    /// burns CPU, no I/O
+    Cpuio,
+    /// creates each file
+    FileCreate,
+    /// stats each file
+    FileStat,
+    /// unlinks each file
+    FileDelete,
+    /// makes each directory
+    DirCreate,
+    /// stats each directory
+    DirStat,
+    /// removes each directory
+    DirDelete,
 }
 
 impl EngineKind {
@@ -209,6 +227,15 @@ impl EngineKind {
             EngineKind::Posixaio => "posixaio",
             EngineKind::Mmap => "mmap",
             EngineKind::Null => "null",
+            EngineKind::Falloc => "falloc",
+            EngineKind::Ftruncate => "ftruncate",
+            EngineKind::Cpuio => "cpuio",
+            EngineKind::FileCreate => "filecreate",
+            EngineKind::FileStat => "filestat",
+            EngineKind::FileDelete => "filedelete",
+            EngineKind::DirCreate => "dircreate",
+            EngineKind::DirStat => "dirstat",
+            EngineKind::DirDelete => "dirdelete",
         }
     }
     /// Queues requests (io_uring, libaio, posixaio): `iodepth` requests in flight, submit
@@ -222,6 +249,18 @@ impl EngineKind {
     /// Carries a priority per request (fio's cmdprio_* options: io_uring and libaio).
     pub fn per_io_prio(self) -> bool {
         matches!(self, EngineKind::IoUring | EngineKind::Libaio)
+    }
+    /// Moves no data (null, cpuio, falloc, ftruncate, the file and directory
+    /// operations): nothing to verify.
+    pub fn moves_no_data(self) -> bool {
+        !matches!(
+            self,
+            EngineKind::Psync
+                | EngineKind::IoUring
+                | EngineKind::Libaio
+                | EngineKind::Posixaio
+                | EngineKind::Mmap
+        )
     }
 }
 

@@ -1,7 +1,7 @@
 //! fio's per-job log files (`write_bw_log`, `write_iops_log`, `write_lat_log`), one set
 //! per job thread, named like fio: `PREFIX_bw.N.log`, `PREFIX_iops.N.log`,
-//! `PREFIX_lat.N.log`, `PREFIX_clat.N.log`, `PREFIX_slat.N.log` (N = thread number
-//! from 1, none with `per_job_logs=0`; PREFIX defaults to the job name). Lines are fio 3.x's:
+//! `PREFIX_lat.N.log`, `PREFIX_clat.N.log`, `PREFIX_slat.N.log` (N = the thread's number among all jobs' threads
+//! from 1, fio's thread_number, none with `per_job_logs=0`; PREFIX defaults to the job name). Lines are fio 3.x's:
 //! `time_ms, value, ddir, bs, prio` — with `log_offset=1` the offset comes before prio
 //! (`time_ms, value, ddir, bs, offset, prio`); ddir 0 = read, 1 = write; prio is 1 for
 //! an I/O of the realtime class, else 0, or with `log_prio=1` the I/O's ioprio value as

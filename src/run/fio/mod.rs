@@ -265,6 +265,8 @@ fn check_engines(
 /// Device safety: every job that writes is checked before any file is created; the
 /// NUMA nodes named by a job must exist here.
 fn guard_jobs(cmd: &FioCommand, kinds: &[Kind]) -> Result<(), RunError> {
+    // logs are numbered over all threads of all jobs (fio's thread_number)
+    let mut global = 0u32;
     for (j, k) in cmd.jobs.iter().zip(kinds) {
         let policy = crate::files::guard::WritePolicy {
             allow_destructive: cmd.allow_destructive_write.clone(),
@@ -276,11 +278,11 @@ fn guard_jobs(cmd: &FioCommand, kinds: &[Kind]) -> Result<(), RunError> {
             // mmap maps files read-write, so it opens them with write access too
             let writes = j.rw.writes() || j.rw.trims() || k.caps().maps_files;
             dataset::guard(&files.0, writes, &policy)?;
-            if !k.caps().no_io {
+            if !owns_no_files(*k) {
                 dataset::check_generated(&files.0, writes)?;
             }
             if let Some(spec) = crate::run::fio::log::LogSpec::of(j) {
-                spec.check(&j.name, t, Path::new(".")).map_err(|source| {
+                spec.check(&j.name, global + t, Path::new(".")).map_err(|source| {
                     FilesError::Output {
                         what: "log file",
                         source,
@@ -291,6 +293,7 @@ fn guard_jobs(cmd: &FioCommand, kinds: &[Kind]) -> Result<(), RunError> {
                 dataset::check_polling(&files.0)?;
             }
         }
+        global += j.numjobs;
         // NUMA nodes named by the job must exist here
         let root = crate::probe::Root::default();
         crate::run::fio::numa::check(j, &root).map_err(|why| RunError::Refused {
@@ -325,6 +328,12 @@ fn make_plans(cmd: &FioCommand, note: &(dyn Fn(String) + Sync)) -> Result<Vec<Ve
     Ok(plans)
 }
 
+/// The engine touches no file of the job's (null, cpuio) or makes its files itself
+/// (filecreate, the directory engines): nothing is checked or laid out for it.
+fn owns_no_files(k: Kind) -> bool {
+    k.caps().no_io || k.caps().own_files
+}
+
 /// The checks that need no file (space, O_DIRECT, alignment, `allow_file_create`).
 fn check_files(
     cmd: &FioCommand,
@@ -337,7 +346,7 @@ fn check_files(
         .iter()
         .zip(plans)
         .zip(kinds)
-        .filter(|(_, k)| !k.caps().no_io)
+        .filter(|(_, k)| !owns_no_files(**k))
         .flat_map(|((j, ps), _)| {
             let mut sizes = block_sizes(&j.bs_read);
             sizes.extend(block_sizes(&j.bs_write));
@@ -348,7 +357,7 @@ fn check_files(
     dataset::preflight(&checks)?;
     // direct=1: offsets (and block sizes on block devices) against the logical block size
     for ((j, ps), k) in cmd.jobs.iter().zip(plans).zip(kinds) {
-        if !k.caps().no_io {
+        if !owns_no_files(*k) {
             crate::run::fio::align::check(j, ps)?;
             if let Some(w) = crate::run::fio::align::rmw_warning(j, ps) {
                 note(w);
@@ -356,7 +365,7 @@ fn check_files(
         }
     }
     for ((j, ps), k) in cmd.jobs.iter().zip(plans).zip(kinds) {
-        if !j.more.x.allow_file_create && !k.caps().no_io {
+        if !j.more.x.allow_file_create && !owns_no_files(*k) {
             for p in ps {
                 let paths: Vec<&Path> = p.files.iter().map(|f| f.path.as_path()).collect();
                 crate::run::fio::errors::check_allow_create(&paths).map_err(|why| RunError::Refused {
@@ -378,7 +387,7 @@ fn lay_out(
     note: &(dyn Fn(String) + Sync),
 ) -> Result<(), RunError> {
     for ((j, ps), k) in cmd.jobs.iter().zip(plans).zip(kinds) {
-        if k.caps().no_io {
+        if owns_no_files(*k) {
             continue;
         }
         for p in ps {

@@ -27,6 +27,9 @@ pub(crate) struct Plan {
     pub seed: u64,
     /// thread number within the job, from 0
     pub thread: u32,
+    /// thread number among all threads of all jobs, from 0 (fio's `thread_number` - 1:
+    /// the N of its log file names)
+    pub global: u32,
     /// the run's flows (`flow=`), shared by every thread
     pub flows: Option<std::sync::Arc<crate::run::control::flow::Flows>>,
     /// `zonemode=zbd`: the shared zone table of each file (empty otherwise)
@@ -118,6 +121,13 @@ pub(crate) fn files_for(job: &FioJob, t: u32) -> Result<(Vec<FileSpec>, Vec<Regi
                 None if job.more.x.fill_device && !dataset::is_char_device(&p) => 0,
                 None => return Err(no_size(p)),
             },
+        };
+        // an engine that makes its files sizes each at one block (fio's get_file_size
+        // of filecreate, dircreate, dirdelete: the minimum block size)
+        let size = if engine_of(job)?.caps().own_files {
+            job.bs_read.min().min(job.bs_write.min())
+        } else {
+            size
         };
         let base = match job.more.offset {
             None => 0,
@@ -226,6 +236,7 @@ pub(crate) fn plan(job: &FioJob, t: u32, global_index: u64) -> Result<Plan, RunE
         pass_bytes,
         seed,
         thread: t,
+        global: u32::try_from(global_index).unwrap_or(u32::MAX),
         flows: None,
         zones: Vec::new(),
     })

@@ -1,12 +1,13 @@
 //! One job thread of `iomark run` (see [`crate::run::fio`]): start delay, priorities and
 //! NUMA binding, a private descriptor table, opening its files, asking the registry
-//! for the engine (io_uring with the job's ring options, libaio, posixaio, psync, mmap, null) and
+//! for the engine (io_uring with the job's ring options, libaio, posixaio, psync, mmap, null,
+//! the no-data engines: the path engines get the paths, no descriptors) and
 //! driving the worker; its CPU time. The coordinator in [`crate::run::fio::execute`] spawns these.
 
 use crate::run::fio::*;
 use crate::engine::buffers::Slab;
 use crate::engine::io_uring;
-use crate::engine::registry::{self, Drive, NativeAio, Refused, Ring, Spec};
+use crate::engine::registry::{self, Drive, NativeAio, NoData, Refused, Ring, Spec};
 use crate::engine::{Engine, IoErr};
 use crate::job::fio::FioJob;
 use crate::result::job::{EffectiveJob, JobRecord};
@@ -79,6 +80,19 @@ pub(crate) fn run_thread_io(
 ) -> Result<(JobRecord, Option<RunError>), RunError> {
     let job = &plan.job;
     let m = &job.more;
+    if m.x.create_only {
+        // create_only: `execute` laid the files out; no I/O runs, and the job is
+        // reported with zeros (as fio reports it)
+        let rec = JobRecord {
+            engine: plan.engine.name().into(),
+            stats: crate::stats::job::JobStats {
+                threads: 1,
+                ..Default::default()
+            },
+            ..JobRecord::default()
+        };
+        return Ok((rec, None));
+    }
     let caps = plan.engine.caps();
     let max_bs = job.bs_read.max().max(job.bs_write.max()) as usize;
     let depth = if caps.queued {
@@ -98,9 +112,19 @@ pub(crate) fn run_thread_io(
     }
     let logs = logs_of(plan)?;
     let bufs = registered(&slab, &[]);
-    if caps.no_io {
+    if caps.no_io || caps.paths {
+        // no descriptor: the engine touches nothing, or works on the paths itself
         let w = Worker::new(plan, clock, stop, Vec::new(), logs, live);
-        let spec = Spec::new(plan.engine, Vec::new(), job.iodepth as usize, &bufs);
+        let mut spec = Spec::new(plan.engine, Vec::new(), job.iodepth as usize, &bufs);
+        if caps.paths {
+            spec.paths = plan.files.iter().map(|f| f.path.clone()).collect();
+        }
+        let n = m.nodata;
+        spec.nodata = NoData {
+            stat: n.stat,
+            cpumode: n.cpumode,
+            cpu_cycle: std::time::Duration::from_micros(n.cpuchunks_us),
+        };
         return drive(plan, spec, FioDrive { w, slab: &slab, depth });
     }
     let writes = job.rw.writes() || job.rw.trims();
@@ -140,7 +164,7 @@ fn logs_of(plan: &Plan) -> Result<Option<Logs>, RunError> {
     let Some(spec) = LogSpec::of(job) else {
         return Ok(None);
     };
-    Logs::create(&spec, &job.name, plan.thread, Path::new("."))
+    Logs::create(&spec, &job.name, plan.global, Path::new("."))
         .map(Some)
         .map_err(|source| {
             FilesError::Output {
@@ -220,6 +244,7 @@ fn drive(
             Refused::Ring(e) => (plan.engine.name(), ring_setup_why(&e, depth)),
             Refused::Map(e) => (plan.engine.name(), io_why(e, false, 0)),
             Refused::Aio(e) => (plan.engine.name(), crate::engine::libaio::setup_why(&e, depth)),
+            Refused::Path(e) => (plan.engine.name(), io_why(e, false, 0)),
         };
         RunError::Engine {
             job: plan.job.name.clone(),

@@ -224,6 +224,7 @@ pub fn thread(
             Refused::Ring(e) => crate::engine::io_uring::unavailable_reason(&e),
             Refused::Map(e) => format!("mmap failed: {e:?}"),
             Refused::Aio(e) => crate::engine::libaio::setup_why(&e, depth),
+            Refused::Path(e) => format!("path setup failed: {e:?}"),
         };
         sh.fail_code
             .store(crate::util::error::exit::ENVIRONMENT, Ordering::SeqCst);

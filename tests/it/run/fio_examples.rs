@@ -114,7 +114,9 @@ fn fio_examples_run_or_are_rejected_by_name() {
     let env = |v: &str| Some(if v == "FIO_BS" { "4096" } else { "1" }.to_string());
     let mut n = Counts::default();
     let supported = [
-        "psync", "sync", "pvsync", "libaio", "io_uring", "mmap", "null", "posixaio",
+        "psync", "sync", "pvsync", "libaio", "io_uring", "mmap", "null", "posixaio", "falloc",
+        "ftruncate", "cpuio", "filecreate", "filestat", "filedelete", "dircreate", "dirstat",
+        "dirdelete",
     ];
     let mut exceptions_seen = 0;
     for f in &files {
@@ -347,5 +349,5 @@ fn fio_examples_run_or_are_rejected_by_name() {
     assert_eq!(exceptions_seen, EXCEPTIONS.len());
     // the counts docs/compat/fio.md reports; an example skipped on this machine (atomic writes,
     // fill_device without root) counts with the ones that run
-    assert_eq!((n.runs + n.skipped, n.engine, n.option), (45, 58, 4));
+    assert_eq!((n.runs + n.skipped, n.engine, n.option), (54, 49, 4));
 }

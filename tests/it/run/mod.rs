@@ -8,6 +8,7 @@ mod engines_aio;
 mod fio_examples;
 mod fresh_user;
 mod misc;
+mod nodata;
 mod one_worker;
 mod more;
 mod output_format;

@@ -18,7 +18,12 @@ type Io = (u8, u64, u64);
 
 /// Per-I/O log of thread 1 of a job whose log prefix is `prefix`.
 fn ios(dir: &Path, prefix: &str) -> Vec<Io> {
-    std::fs::read_to_string(dir.join(format!("{prefix}_iops.1.log")))
+    ios_of(dir, prefix, 1)
+}
+
+/// Per-I/O log `PREFIX_iops.N.log` (N: fio's thread number over all jobs, from 1).
+fn ios_of(dir: &Path, prefix: &str, n: u32) -> Vec<Io> {
+    std::fs::read_to_string(dir.join(format!("{prefix}_iops.{n}.log")))
         .unwrap()
         .lines()
         .map(|l| {
@@ -297,13 +302,14 @@ fn zbd_reads_stay_below_the_write_pointer_and_trims_reset_zones() {
         (0..8).collect::<Vec<_>>()
     );
     // a sequential read reads the 8 written blocks, then has nothing left (fio: eof)
+    // (logs are numbered by fio's thread number over all jobs: w 1, r 2, rr 3)
     assert_eq!(
-        blocks(&ios(d.path(), "r"), 4 * K),
+        blocks(&ios_of(d.path(), "r", 2), 4 * K),
         (0..8).collect::<Vec<_>>()
     );
     // random reads: 64 of them, all below the write pointer (fio 3.33 draws them in
     // [zone start, wp - bs], so blocks 3 and 7 are never read)
-    let rr = blocks(&ios(d.path(), "rr"), 4 * K);
+    let rr = blocks(&ios_of(d.path(), "rr", 3), 4 * K);
     assert_eq!(rr.len(), 64);
     assert!(rr.iter().all(|&b| b < 8 && b != 3 && b != 7), "{rr:?}");
     // trims reset the two written zones, then find nothing else to trim
@@ -457,7 +463,8 @@ fn sequence_distribution_repeats_or_progresses() {
     run(d.path(), &["s.fio"]).ok();
     // the example's comments: 2, 0, 1, 2, 0, 1 and 2, 0, 1, 5, 3, 4
     assert_eq!(blocks(&ios(d.path(), "a"), 4 * K), vec![2, 0, 1, 2, 0, 1]);
-    assert_eq!(blocks(&ios(d.path(), "b"), 4 * K), vec![2, 0, 1, 5, 3, 4]);
+    // the second job is fio's thread 2, so its log is b_iops.2.log
+    assert_eq!(blocks(&ios_of(d.path(), "b", 2), 4 * K), vec![2, 0, 1, 5, 3, 4]);
     let o = run(
         d.path(),
         &[

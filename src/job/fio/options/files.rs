@@ -72,6 +72,25 @@ pub(super) static OPTIONS: &[FioOption] = &[
     .range(1, 1_000_000)
     .example("4"),
     FioOption::job(
+        "unlink",
+        Group::File,
+        Kind::Int,
+        "Unlink created files after job has completed",
+        unlink,
+    )
+    .range(0, 0)
+    .default("0")
+    .example("0"),
+    FioOption::job(
+        "openfiles",
+        Group::File,
+        Kind::Int,
+        "Number of files to keep open at the same time",
+        openfiles,
+    )
+    .range(1, 1_000_000)
+    .example("1"),
+    FioOption::job(
         "filesize",
         Group::File,
         Kind::Range,
@@ -147,6 +166,14 @@ pub(super) static OPTIONS: &[FioOption] = &[
     )
     .default("1"),
     FioOption::job(
+        "create_only",
+        Group::File,
+        Kind::Bool,
+        "Only perform file creation phase",
+        create_only,
+    )
+    .default("0"),
+    FioOption::job(
         "create_fsync",
         Group::File,
         Kind::Bool,
@@ -198,6 +225,27 @@ fn directory(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
 
 fn filename_format(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
     c.job.more.filename_format = Some(c.need(v)?.to_string());
+    Ok(())
+}
+
+/// `unlink`: fio's default 0 (files stay) is what iomark does; removing them after the
+/// job is not implemented.
+fn unlink(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
+    if c.bool(v)? {
+        return Err(c.bad(v.unwrap_or("1"), "only 0: iomark keeps the job's files (remove them afterwards yourself)"));
+    }
+    Ok(())
+}
+
+/// `openfiles`: at most this many of the job's files open at once (checked against
+/// the engine in src/job/fio/finish.rs).
+fn openfiles(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
+    let v = c.need(v)?;
+    let n = c.u64(v)?;
+    if n == 0 || n > 1_000_000 {
+        return Err(c.bad(v, "between 1 and 1000000"));
+    }
+    c.job.more.nodata.openfiles = Some(n as u32);
     Ok(())
 }
 
@@ -265,5 +313,6 @@ bool_keys! {
     fsync_on_close => more.fsync_on_close;
     create_on_open => more.create_on_open;
     create_fsync => more.x.create_fsync;
+    create_only => more.x.create_only;
     fill_device => more.x.fill_device;
 }

@@ -228,6 +228,15 @@ fn ioengine(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
         "posixaio" => EngineKind::Posixaio,
         "mmap" => EngineKind::Mmap,
         "null" => EngineKind::Null,
+        "falloc" => EngineKind::Falloc,
+        "ftruncate" => EngineKind::Ftruncate,
+        "cpuio" => EngineKind::Cpuio,
+        "filecreate" => EngineKind::FileCreate,
+        "filestat" => EngineKind::FileStat,
+        "filedelete" => EngineKind::FileDelete,
+        "dircreate" => EngineKind::DirCreate,
+        "dirstat" => EngineKind::DirStat,
+        "dirdelete" => EngineKind::DirDelete,
         _ => {
             return Err(FioError::UnsupportedEngine {
                 engine: v.to_string(),

@@ -31,6 +31,7 @@ mod data;
 mod engine;
 mod files;
 mod io;
+mod nodata;
 mod random;
 mod rate;
 mod report;
@@ -344,6 +345,7 @@ static PARTS: &[&[FioOption]] = &[
     data::OPTIONS,
     report::OPTIONS,
     engine::OPTIONS,
+    nodata::OPTIONS,
     cmdline::OPTIONS,
 ];
 

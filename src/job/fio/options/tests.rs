@@ -364,6 +364,15 @@ const BEFORE: &[&str] = &[
     "showcmd",
     // libaio's option, new with the libaio engine
     "userspace_reap",
+    // the no-data engines' options, openfiles, unlink=0, create_only
+    "stat_type",
+    "cpuload",
+    "cpumode",
+    "cpuchunks",
+    "exit_on_io_done",
+    "openfiles",
+    "unlink",
+    "create_only",
     // read by cli/run.rs before parsing (`--cmdhelp` is new)
     "help",
     "version",

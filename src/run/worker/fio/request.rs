@@ -74,6 +74,72 @@ pub(super) fn spin_for(clock: &Clock, d: Duration) {
     }
 }
 
+/// Each file's slot generators (reads, writes) over its region in `align` blocks.
+fn slot_gens(plan: &Plan) -> Vec<[SlotGen; 2]> {
+    let job = &plan.job;
+    let align = plan.align;
+    plan.regions
+        .iter()
+        .map(|&(_, len)| {
+            let n = |bs: &BlockSizes| len.saturating_sub(bs.max()) / align + 1;
+            let stride = job.more.zones.sequence_stride;
+            [
+                SlotGen::new(&job.more.dist[0], n(&job.bs_read), align).sequence_stride(stride),
+                SlotGen::new(&job.more.dist[1], n(&job.bs_write), align).sequence_stride(stride),
+            ]
+        })
+        .collect()
+}
+
+/// Each file's random map, where the job keeps one. The map works in blocks of
+/// `align` bytes and shortens a request to the free blocks it finds (fio), so any block
+/// sizes cover a pass exactly once; random_generator=lfsr keeps it even with
+/// norandommap=1 (lfsr's property).
+fn random_maps(plan: &Plan, gens: &[[SlotGen; 2]], strided: bool) -> Vec<Option<RandomMap>> {
+    let job = &plan.job;
+    let lfsr = job.more.zones.random_generator == Some(crate::job::fio::zone_keys::RandGen::Lfsr);
+    plan.regions
+        .iter()
+        .zip(gens)
+        .map(|(&(_, len), g)| {
+            (job.rw.random()
+                && (!job.norandommap || lfsr)
+                && !strided
+                && g[0].uniform()
+                && g[1].uniform())
+            .then(|| RandomMap::new((len / plan.align).max(1)))
+        })
+        .collect()
+}
+
+/// What the job uses, decided once ([`Uses`]).
+fn uses_of(plan: &Plan, logs: bool, live: bool, fds_empty: bool) -> Uses {
+    let job = &plan.job;
+    Uses {
+        random: job.rw.random(),
+        pct_random: job.rw.random() && job.more.percentage_random < 100,
+        rate: job.more.rate_bytes != [0, 0] || job.more.rate_iops != [0, 0],
+        think: !job.more.thinktime.is_zero(),
+        min_rate: job.more.ratemin != [0, 0] || job.more.rate_iops_min != [0, 0],
+        verify: job.more.verify.is_some(),
+        logs,
+        gtod_reduce: job.more.gtod_reduce,
+        one_file: plan.files.len() == 1,
+        trimwrite: job.rw == RwMode::TrimWrite,
+        live,
+        backlog: job.more.x.verify_backlog > 0
+            && job.more.verify.is_some()
+            && job.rw.writes(),
+        fixed_bs: [fixed_of(&job.bs_read), fixed_of(&job.bs_write)],
+        repass: !job.direct
+            && job.more.invalidate
+            && !fds_empty
+            && !plan.engine.caps().maps_files
+            && plan.pass_bytes > 0
+            && (job.loops > 1 || job.time_based || job.more.io_size.is_some()),
+    }
+}
+
 impl<'a> Worker<'a> {
     pub fn new(
         plan: &'a Plan,
@@ -85,40 +151,10 @@ impl<'a> Worker<'a> {
     ) -> Self {
         let fds_empty = fds.is_empty();
         let job = &plan.job;
-        let align = plan.align;
-        let gens = plan
-            .regions
-            .iter()
-            .map(|&(_, len)| {
-                let n = |bs: &BlockSizes| len.saturating_sub(bs.max()) / align + 1;
-                let stride = job.more.zones.sequence_stride;
-                [
-                    SlotGen::new(&job.more.dist[0], n(&job.bs_read), align).sequence_stride(stride),
-                    SlotGen::new(&job.more.dist[1], n(&job.bs_write), align)
-                        .sequence_stride(stride),
-                ]
-            })
-            .collect::<Vec<_>>();
-        // the random map works in blocks of `align` bytes and shortens a request to the
-        // free blocks it finds (fio), so any block sizes cover a pass exactly once;
-        // random_generator=lfsr keeps it even with norandommap=1 (lfsr's property)
-        let lfsr =
-            job.more.zones.random_generator == Some(crate::job::fio::zone_keys::RandGen::Lfsr);
+        let gens = slot_gens(plan);
         let zones = Zones::new(plan);
         let strided = zones.as_ref().is_some_and(|z| z.strided());
-        let maps = plan
-            .regions
-            .iter()
-            .zip(&gens)
-            .map(|(&(_, len), g)| {
-                (job.rw.random()
-                    && (!job.norandommap || lfsr)
-                    && !strided
-                    && g[0].uniform()
-                    && g[1].uniform())
-                .then(|| RandomMap::new((len / align).max(1)))
-            })
-            .collect();
+        let maps = random_maps(plan, &gens, strided);
         let has_logs = logs.is_some();
         let mut w = Worker {
             plan,
@@ -164,29 +200,7 @@ impl<'a> Worker<'a> {
             lat_report: None,
             cov_report: None,
             pass_left: plan.pass_bytes,
-            uses: Uses {
-                random: job.rw.random(),
-                pct_random: job.rw.random() && job.more.percentage_random < 100,
-                rate: job.more.rate_bytes != [0, 0] || job.more.rate_iops != [0, 0],
-                think: !job.more.thinktime.is_zero(),
-                min_rate: job.more.ratemin != [0, 0] || job.more.rate_iops_min != [0, 0],
-                verify: job.more.verify.is_some(),
-                logs: has_logs,
-                gtod_reduce: job.more.gtod_reduce,
-                one_file: plan.files.len() == 1,
-                trimwrite: job.rw == RwMode::TrimWrite,
-                live: live.is_some(),
-                backlog: job.more.x.verify_backlog > 0
-                    && job.more.verify.is_some()
-                    && job.rw.writes(),
-                fixed_bs: [fixed_of(&job.bs_read), fixed_of(&job.bs_write)],
-                repass: !job.direct
-                    && job.more.invalidate
-                    && !fds_empty
-                    && !plan.engine.caps().maps_files
-                    && plan.pass_bytes > 0
-                    && (job.loops > 1 || job.time_based || job.more.io_size.is_some()),
-            },
+            uses: uses_of(plan, has_logs, live.is_some(), fds_empty),
         };
         // With the random map on every request (no percentage_random, zones or sprandom),
         // the map itself knows the distinct slots taken: no coverage bitmap per request.
@@ -276,19 +290,9 @@ impl<'a> Worker<'a> {
                 return (op, file, offset, bs);
             }
         }
-        let file = if u.one_file {
-            0
-        } else {
-            let f = self.rr;
-            self.rr += 1;
-            if self.rr == self.plan.files.len() {
-                self.rr = 0;
-            }
-            f
-        };
+        let file = if u.one_file { 0 } else { self.next_file() };
         let (start, len) = self.plan.regions[file];
         let end = start + len;
-        let align = self.plan.align;
         let random_now = u.random
             && (!u.pct_random || (self.rng.below(100) as u32) < job.more.percentage_random);
         let strided = self.zones.as_ref().is_some_and(|z| z.strided());
@@ -303,6 +307,58 @@ impl<'a> Worker<'a> {
                 start
             }
         } else if job.rw.random() {
+            let (o, b) = self.random_offset(op, file, bs);
+            bs = b;
+            o
+        } else {
+            let (o, b) = self.seq_offset(op, file, bs);
+            bs = b;
+            o
+        };
+        if let Some(z) = &mut self.zones {
+            match z.place(op, file, offset, bs, random_now, &mut self.rng) {
+                Some((o, b)) => {
+                    if o != offset && !u.random {
+                        // sequential jobs go on from where the zones put them (fio)
+                        self.cursors[file] = o + b;
+                    }
+                    (offset, bs) = (o, b);
+                }
+                None => self.zone_eof = true,
+            }
+        }
+        self.last = (file, offset + bs);
+        if u.random {
+            self.cursors[file] = offset + bs;
+        }
+        if u.trimwrite && op == Op::Trim {
+            self.trimmed = Some((file, offset, bs));
+        }
+        (op, file, offset, bs)
+    }
+
+    /// The next file in round-robin order.
+    #[inline]
+    fn next_file(&mut self) -> usize {
+        let f = self.rr;
+        self.rr += 1;
+        if self.rr == self.plan.files.len() {
+            self.rr = 0;
+        }
+        f
+    }
+
+    /// A random-mode offset in `file` (the `:N` runs, sprandom, the random map or the
+    /// distribution's generator); the map may shorten `bs` to the free blocks it found.
+    #[inline]
+    fn random_offset(&mut self, op: Op, file: usize, mut bs: u64) -> (u64, u64) {
+        let job = &self.plan.job;
+        let u = self.uses;
+        let d = usize::from(op == Op::Write);
+        let (start, len) = self.plan.regions[file];
+        let end = start + len;
+        let align = self.plan.align;
+        let o = {
             if self.seq_left > 0 && self.last.0 == file {
                 self.seq_left -= 1;
                 let o = self.last.1;
@@ -353,38 +409,24 @@ impl<'a> Worker<'a> {
                     o
                 }
             }
-        } else {
-            let min_bs = if op == Op::Write {
-                job.bs_write.min()
-            } else {
-                job.bs_read.min()
-            };
-            let (o, b, next) =
-                seq_next(self.cursors[file], (start, len), bs, min_bs, job.rw_suffix);
-            self.cursors[file] = next;
-            bs = b;
-            o
         };
-        if let Some(z) = &mut self.zones {
-            match z.place(op, file, offset, bs, random_now, &mut self.rng) {
-                Some((o, b)) => {
-                    if o != offset && !u.random {
-                        // sequential jobs go on from where the zones put them (fio)
-                        self.cursors[file] = o + b;
-                    }
-                    (offset, bs) = (o, b);
-                }
-                None => self.zone_eof = true,
-            }
-        }
-        self.last = (file, offset + bs);
-        if u.random {
-            self.cursors[file] = offset + bs;
-        }
-        if u.trimwrite && op == Op::Trim {
-            self.trimmed = Some((file, offset, bs));
-        }
-        (op, file, offset, bs)
+        (o, bs)
+    }
+
+    /// The next sequential offset in `file`; `bs` may be cut at the region's end.
+    #[inline]
+    fn seq_offset(&mut self, op: Op, file: usize, bs: u64) -> (u64, u64) {
+        let job = &self.plan.job;
+        let (start, len) = self.plan.regions[file];
+        let min_bs = if op == Op::Write {
+            job.bs_write.min()
+        } else {
+            job.bs_read.min()
+        };
+        let (o, b, next) =
+            seq_next(self.cursors[file], (start, len), bs, min_bs, job.rw_suffix);
+        self.cursors[file] = next;
+        (o, b)
     }
 
     /// Due tick of the next `op` under the rate limit (linear or Poisson spacing);
