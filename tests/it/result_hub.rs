@@ -230,7 +230,13 @@ fn check_against_goldens(r: &RunResult, name: &str) {
             continue;
         };
         // the old writer's document had no final newline; the reporter adds fio's
-        let got = render(&FioJson { plus }, r);
+        let got = render(
+            &FioJson {
+                plus,
+                version: FioJson::iomark_version(),
+            },
+            r,
+        );
         assert_eq!(mask_time(&got), mask_time(&want), "{file}");
         assert!(got.ends_with("}\n"), "{file}");
     }

@@ -10,6 +10,7 @@ pub mod lat_text;
 pub mod levels;
 pub mod num;
 pub mod order;
+pub mod plat;
 pub mod outputs;
 pub mod prio;
 pub mod text;
