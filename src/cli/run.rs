@@ -220,19 +220,30 @@ fn outputs(cmd: &fio::FioCommand, persona: Persona) -> Result<Outputs, i32> {
         o.json(p).map_err(|e| fail("--json", e))?;
     }
     let fmt = cmd.output_format;
+    // fio's clients compare the version; iomark's own stays in the RunResult
+    let version = match persona {
+        Persona::Fio => FIO_VERSION.to_string(),
+        Persona::Iomark => FioJson::iomark_version(),
+    };
     let mut reps: Vec<Box<dyn Reporter>> = Vec::new();
     if fmt.json {
         reps.push(Box::new(FioJson {
             plus: fmt.json_plus,
-            // fio's clients compare the version; iomark's stays in the RunResult
-            version: match persona {
-                Persona::Fio => FIO_VERSION.to_string(),
-                Persona::Iomark => FioJson::iomark_version(),
-            },
+            version: version.clone(),
         }));
     }
     if fmt.normal {
         reps.push(Box::new(FioText));
+        // fio's header lines come first, before the JSON document too
+        let body = reps.remove(0);
+        reps.insert(
+            0,
+            Box::new(crate::report::fio::header::Headed {
+                body,
+                version: version.clone(),
+                blank: !fmt.json,
+            }),
+        );
     }
     match &cmd.output {
         Some(p) => o
