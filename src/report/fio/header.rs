@@ -60,7 +60,12 @@ fn section_line(j: &JobResult, global: &[(String, String)]) -> String {
     let sz = |b: u64| num2str(b, SIG_FIGS, pow2, N2s::Byte);
     let (r, w) = (&j.job.bs_read, &j.job.bs_write);
     // the engine as named (`sync`, `libaio`), else the one that ran
-    let named = |o: &[(String, String)]| o.iter().rev().find(|(k, _)| k == "ioengine").map(|(_, v)| v.clone());
+    let named = |o: &[(String, String)]| {
+        o.iter()
+            .rev()
+            .find(|(k, _)| k == "ioengine")
+            .map(|(_, v)| v.clone())
+    };
     let engine = named(&j.job.options)
         .or_else(|| named(global))
         .unwrap_or_else(|| j.job.engine.clone());

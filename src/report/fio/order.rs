@@ -44,6 +44,7 @@ impl Obj {
     /// fio 3.33's order of the keys (stat.c `show_run_stats`, `show_thread_status_json`,
     /// `add_ddir_status_json`, `add_ddir_lat_json`, `json_array_add_disk_util`); keys
     /// iomark adds that fio does not have come after them.
+    #[rustfmt::skip]
     fn keys(self) -> &'static [&'static str] {
         match self {
             Obj::Root => &["fio version", "timestamp", "timestamp_ms", "time", "global options", "jobs", "disk_util"],
@@ -99,7 +100,10 @@ impl Obj {
 /// A key named by a number (`99.900000`, `64`, `>=64`): its value, `>=N` just after `N`.
 fn numeric_key(k: &str) -> Option<(f64, bool)> {
     let (n, ge) = k.strip_prefix(">=").map_or((k, false), |n| (n, true));
-    n.parse::<f64>().ok().filter(|x| x.is_finite()).map(|x| (x, ge))
+    n.parse::<f64>()
+        .ok()
+        .filter(|x| x.is_finite())
+        .map(|x| (x, ge))
 }
 
 /// The pairs of `m` in fio's order for an object of kind `o`.
@@ -170,7 +174,8 @@ impl Writer<'_> {
         match it {
             Item::Opts(o) => {
                 let kept = o.iter().filter(|(_, v)| !v.is_empty());
-                let pairs: Vec<(&str, &str)> = kept.map(|(k, v)| (k.as_str(), v.as_str())).collect();
+                let pairs: Vec<(&str, &str)> =
+                    kept.map(|(k, v)| (k.as_str(), v.as_str())).collect();
                 self.object(pairs.into_iter().map(|(k, v)| (k, Item::Str(v))), level);
             }
             Item::Str(s) => self.string(s),
@@ -210,7 +215,9 @@ impl Writer<'_> {
                 let pairs = ordered(m, o).into_iter().map(|(k, x)| {
                     let it = match (o, k.as_str()) {
                         (Obj::Root, "global options") => Item::Opts(d.global),
-                        (Obj::Job, "job options") if job < d.job_opts.len() => Item::Opts(d.job_opts[job]),
+                        (Obj::Job, "job options") if job < d.job_opts.len() => {
+                            Item::Opts(d.job_opts[job])
+                        }
                         (_, _) if x.is_array() => Item::Value(x, o.element(k), 0),
                         _ => Item::Value(x, o.child(k), job),
                     };
@@ -231,7 +238,10 @@ enum Item<'a> {
 
 /// The text of [`FioDoc`] as fio 3.33 writes it (no final newline).
 pub fn to_text(d: &FioDoc) -> String {
-    let mut w = Writer { out: String::new(), d };
+    let mut w = Writer {
+        out: String::new(),
+        d,
+    };
     w.value(d.doc, Obj::Root, 0, 0);
     w.out
 }
