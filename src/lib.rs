@@ -10,9 +10,9 @@
 
 pub mod cli;
 pub mod engine;
-pub mod exit;
 pub mod job;
 pub mod probe;
+pub mod ranks;
 pub mod report;
 pub mod result;
 pub mod run;

@@ -8,9 +8,9 @@ use iomark::cli;
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     // Test-only fault injection (IOMARK_FAULT): parsed once, refused when malformed.
-    if let Err(e) = iomark::engine::fault::init() {
+    if let Err(e) = cli::init() {
         eprintln!("iomark: {e}");
-        std::process::exit(2);
+        std::process::exit(e.code());
     }
     // invoked as `fio` (a symlink or copy of the binary named fio): fio's command line
     let as_fio = std::env::args_os()
@@ -38,6 +38,9 @@ fn dispatch(args: &[String]) -> i32 {
         .is_some_and(|a| a.starts_with("--") && a != "--help" && a != "--version")
         && (first_word == Some("fileio") || args.iter().any(|a| a == "--test=fileio"));
     let rest = args.get(1..).unwrap_or_default();
+    if let Some(code) = cli::refuse_many_hosts(args) {
+        return code;
+    }
     match args.first().map(String::as_str) {
         _ if sysbench_style => cli::fileio::run(args),
         Some("fileio") => cli::fileio::run(rest),

@@ -18,6 +18,11 @@ command -v man >/dev/null 2>&1 || missing+=(man-db)
 command -v nroff >/dev/null 2>&1 || missing+=(groff-base)
 # the fio client checks (tests/it/fio_compat/peers.rs) put their Python clients in a venv
 python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || missing+=(python3-venv)
+# many hosts under MPI (tests/it/mpi.rs, `--features mpi`): mpirun, mpicc and MPI's headers
+# (the mpi crate finds them with `mpicc -show`), libclang for its bindgen step
+command -v mpirun >/dev/null 2>&1 || missing+=(openmpi-bin)
+command -v mpicc >/dev/null 2>&1 || missing+=(libopenmpi-dev)
+ls /usr/lib/llvm-*/lib/libclang.so >/dev/null 2>&1 || missing+=(libclang-dev)
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" != 0 ]; then
     echo "tests/run.sh: please install ${missing[*]} (apt-get install ${missing[*]}) or run as root" >&2
@@ -42,4 +47,10 @@ fi
     peer_install_clients )
 # every test binary (the unit tests, tests/it) runs even when one fails, so a failure
 # shows all that is wrong; profile `ci` (Cargo.toml): release optimisation without LTO
-cargo test --profile ci --no-fail-fast
+status=0
+cargo test --profile ci --no-fail-fast || status=$?
+# the MPI tests (tests/it/mpi.rs): the crate again with the `mpi` feature (lib, binary
+# and tests/it), four ranks per test under mpirun, as root
+OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
+  cargo test --profile ci --no-fail-fast --features mpi --test it mpi:: || status=$?
+exit $status

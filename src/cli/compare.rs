@@ -3,7 +3,7 @@
 //! RunResult, a newer `schema_version`) is one line on stderr and exit code 2.
 
 use crate::cli::copy::clap_exit;
-use crate::exit;
+use crate::util::error::exit;
 use crate::report::compare::{self, Compare, Format};
 use crate::report::svg_compare::CompareChart;
 use crate::report::Reporter;

@@ -8,7 +8,7 @@
 //! checked against the real filesystem; options missing on the command line are taken
 //! from the fixture's `probe` file (`opt rated_read=…`, `opt working_set=…`).
 
-use crate::exit;
+use crate::util::error::exit;
 use crate::probe::ceiling::Rated;
 use crate::probe::diagnosis::{self, Inputs};
 use crate::probe::Root;

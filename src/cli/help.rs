@@ -8,7 +8,7 @@
 //! gathers them, so the help, the completions and the man page say the same thing.
 //! Everything is printed through [`crate::util::output`].
 
-use crate::exit;
+use crate::util::error::exit;
 use crate::util::output;
 use clap::{Arg, Command, CommandFactory};
 
@@ -262,4 +262,4 @@ mod tests {
 }
 
 #[cfg(test)]
-mod fio_options;
+mod option_coverage;

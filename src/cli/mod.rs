@@ -14,15 +14,37 @@ pub mod run;
 pub mod run_args;
 pub mod tree;
 
-use crate::exit;
+use crate::util::error::exit;
 use crate::util::output::{self, State};
+
+/// Set up once at process start, before any command (run/mod.rs [`crate::run::init`]).
+pub fn init() -> Result<(), crate::util::error::Error> {
+    crate::run::init()
+}
 
 /// The process exit code of a command that returned `code`, once stdout is flushed
 /// (the rule of [`crate::util::output`]): a closed pipe changes nothing; any other
 /// write error prints `iomark: cannot write the report to stdout: <why>` and makes a
 /// successful command exit 1 (a failed one keeps its code).
 pub fn exit_code(code: i32) -> i32 {
+    // many hosts (src/ranks/): rank 0 fails a run another rank failed, naming it
+    let code = match crate::ranks::close(code) {
+        Some(failure) => {
+            eprintln!("iomark: {failure}");
+            exit::FAILED
+        }
+        None => code,
+    };
     exit_code_after(&output::flush(), code)
+}
+
+/// `mark`, `copy` and `tree` started by an MPI launcher as several processes: they have
+/// no many-hosts mode (src/ranks/), so one line and exit 3 instead of N unrelated runs.
+pub fn refuse_many_hosts(args: &[String]) -> Option<i32> {
+    let cmd = args.first().filter(|c| ["mark", "copy", "tree"].contains(&c.as_str()))?;
+    let line = crate::ranks::refuse_unsupported(cmd)?;
+    eprintln!("{line}");
+    Some(exit::ENVIRONMENT)
 }
 
 fn exit_code_after(st: &State, code: i32) -> i32 {

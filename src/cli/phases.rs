@@ -3,7 +3,7 @@
 //! text report for stdout); while it runs its live lines are printed; at the end the
 //! report, the kept files, the closing lines and the result file, in that order.
 
-use crate::exit;
+use crate::util::error::exit;
 use crate::report::output::Outputs;
 use crate::report::Reporter;
 use crate::run::copy::{Live, PhaseRun};

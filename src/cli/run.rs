@@ -80,14 +80,25 @@ fn run_as(args: &[String], persona: Persona) -> i32 {
     }
     // --showcmd: print the effective options as one command line, run nothing (C10)
     let showcmd = args.iter().any(|a| a == "--showcmd");
-    let kept: Vec<String> = args.iter().filter(|a| *a != "--showcmd").cloned().collect();
-    let args = kept.as_slice();
-    let cmd = match fio::parse_args(args) {
-        Ok(c) => c,
+    let (many, kept) = match crate::ranks::split_options(args) {
+        Ok(x) => x,
         Err(e) => {
             eprintln!("iomark run: {e}");
             return crate::exit::INVALID;
         }
+    };
+    let kept: Vec<String> = kept.into_iter().filter(|a| *a != "--showcmd").collect();
+    let args = kept.as_slice();
+    let mut cmd = match fio::parse_args(args) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("iomark run: {e}");
+            return crate::util::error::exit::INVALID;
+        }
+    };
+    let session = match place_ranks(&mut cmd, many) {
+        Ok(s) => s,
+        Err(code) => return code,
     };
     let loud = cmd.notes.unwrap_or(persona == Persona::Iomark);
     let outs = match before_running(&cmd, showcmd, loud, persona) {
@@ -95,6 +106,7 @@ fn run_as(args: &[String], persona: Persona) -> i32 {
         Err(code) => return code,
     };
     let signals = Signals::install();
+    crate::ranks::arm(&signals.stop);
     let note = |m: String| {
         if loud {
             eprintln!("{m}")
@@ -102,16 +114,23 @@ fn run_as(args: &[String], persona: Persona) -> i32 {
     };
     let root = crate::probe::Root::default();
     let (res, around) = runner::execute_around(&cmd, &signals.stop, &note, &root);
-    let (outcome, failure) = match res {
+    crate::ranks::ended(res.as_ref().map_or(true, |o| {
+        o.jobs.iter().any(|j| j.stats.failure.is_some() || j.stats.errors > 0)
+    }));
+    let (mut outcome, failure) = match res {
         Ok(o) => (Some(o), None),
         Err(e) => (None, Some(e)),
     };
+    if let Some(o) = outcome.as_mut() {
+        // a stop from another rank (--mpi-stonewall, a failed rank) is no interruption
+        o.interrupted &= !session.is_some_and(|s| s.stopped_by_peer()) || signals.exit_code().is_some();
+    }
     let interrupted = outcome.as_ref().is_some_and(|o| o.interrupted);
     let mut i = inputs(&cmd, args, outcome, failure.as_ref());
     i.elapsed_s = around.elapsed_s;
     i.cpu = Some(around.cpu);
     i.devices = around.devices;
-    let r = result::build(i);
+    let r = crate::ranks::conclude(result::build(i));
     // an output that could not be written at the end: one line each, and exit 1
     // unless the run already ends with another code
     let mut lost = !save_run_result(&outs, &r, failure.is_none());
@@ -126,19 +145,54 @@ fn run_as(args: &[String], persona: Persona) -> i32 {
     exit_status(&cmd, &r, interrupted, &signals, lost)
 }
 
+/// Under an MPI launch (src/ranks/): start the session, give every job its rank's
+/// directory (`DIR/rank.N/`; a job with an absolute `filename=` is refused, it would be
+/// shared by every rank), and keep the outputs to rank 0. `Err(code)`: exit with it.
+fn place_ranks(
+    cmd: &mut fio::FioCommand,
+    many: crate::ranks::Options,
+) -> Result<Option<&'static crate::ranks::Session>, i32> {
+    let s = match crate::ranks::begin("run", many) {
+        Ok(Some(s)) => s,
+        Ok(None) => return Ok(None),
+        Err(line) => {
+            eprintln!("{line}");
+            return Err(crate::exit::ENVIRONMENT);
+        }
+    };
+    for j in &mut cmd.jobs {
+        if let Some(f) = j.filename.as_ref().filter(|f| f.starts_with('/')) {
+            eprintln!("iomark run: job {}: filename={f} would be shared by every rank; under MPI use directory= (each rank works in DIR/rank.N/)", j.name);
+            return Err(crate::exit::INVALID);
+        }
+        let base = j.directory.clone().unwrap_or_else(|| ".".into());
+        match s.dir(&base) {
+            Ok(d) => j.directory = Some(d),
+            Err(e) => {
+                eprintln!("iomark run: job {}: {e}", j.name);
+                return Err(crate::exit::ENVIRONMENT);
+            }
+        }
+    }
+    if s.rank != 0 {
+        (cmd.json_file, cmd.output, cmd.plot) = (None, None, None);
+    }
+    Ok(Some(s))
+}
+
 /// The options answered before any parsing, whatever else is written: `--help`/`-h`,
 /// `--version` (fio's: the program and its version) and `--cmdhelp[=KEY]`.
 fn front(args: &[String], persona: Persona) -> Option<i32> {
     if args.iter().any(|a| a == "--help" || a == "-h") {
         crate::out!("{}", usage());
-        return Some(crate::exit::OK);
+        return Some(crate::util::error::exit::OK);
     }
     if args.iter().any(|a| a == "--version") {
         match persona {
             Persona::Iomark => crate::out!("iomark {}\n", env!("CARGO_PKG_VERSION")),
             Persona::Fio => crate::out!("{}", fio_version_line()),
         }
-        return Some(crate::exit::OK);
+        return Some(crate::util::error::exit::OK);
     }
     let key = args.iter().find_map(|a| match a.as_str() {
         "--cmdhelp" => Some(""),
@@ -152,19 +206,19 @@ fn front(args: &[String], persona: Persona) -> Option<i32> {
 fn cmdhelp(key: &str) -> i32 {
     if key.is_empty() || key == "all" {
         crate::out!("{}", fio::options::cmdhelp_all());
-        return crate::exit::OK;
+        return crate::util::error::exit::OK;
     }
     match fio::options::cmdhelp(key) {
         Some(text) => {
             crate::out!("{text}");
-            crate::exit::OK
+            crate::util::error::exit::OK
         }
         None => {
             eprintln!(
                 "iomark run: --cmdhelp={key}: no option of that name (iomark run --cmdhelp lists them){}",
                 fio::options::did_you_mean(key)
             );
-            crate::exit::INVALID
+            crate::util::error::exit::INVALID
         }
     }
 }
@@ -183,11 +237,11 @@ fn before_running(
             eprintln!("{n}");
         }
         eprintln!("iomark run: --warnings-fatal: the warning above ends the run");
-        return Err(crate::exit::INVALID);
+        return Err(crate::util::error::exit::INVALID);
     }
     if showcmd {
         crate::out!("{}\n", crate::job::fio::showcmd::showcmd(cmd));
-        return Err(crate::exit::OK);
+        return Err(crate::util::error::exit::OK);
     }
     let print_notices = || {
         for n in cmd.notices.iter().filter(|_| loud) {
@@ -197,7 +251,7 @@ fn before_running(
     if cmd.parse_only {
         // parse warnings are part of parsing; the report would be the only stdout
         print_notices();
-        return Err(crate::exit::OK);
+        return Err(crate::util::error::exit::OK);
     }
     let outs = outputs(cmd, persona)?;
     print_notices();
@@ -254,7 +308,7 @@ fn outputs(cmd: &fio::FioCommand, persona: Persona) -> Result<Outputs, i32> {
     if let Some(d) = &cmd.plot {
         if let Err(e) = o.plots(d) {
             eprintln!("iomark run: {e}");
-            return Err(crate::exit::ENVIRONMENT);
+            return Err(crate::util::error::exit::ENVIRONMENT);
         }
     }
     o.placeholder().map_err(|e| fail("--json", e))?;
@@ -344,7 +398,7 @@ fn exit_status(
         failed = true;
     }
     if failed {
-        return signals.exit_code().unwrap_or(crate::exit::FAILED);
+        return signals.exit_code().unwrap_or(crate::util::error::exit::FAILED);
     }
     let errors: u64 = r.jobs.iter().map(|j| j.errors).sum();
     if errors > 0 {
@@ -356,12 +410,12 @@ fn exit_status(
         eprintln!(
             "iomark run: {errors} I/O error(s) continued past (continue_on_error); first: {first}"
         );
-        return signals.exit_code().unwrap_or(crate::exit::FAILED);
+        return signals.exit_code().unwrap_or(crate::util::error::exit::FAILED);
     }
     let done = if lost {
-        crate::exit::FAILED
+        crate::util::error::exit::FAILED
     } else {
-        crate::exit::OK
+        crate::util::error::exit::OK
     };
     signals.exit_code().unwrap_or(done)
 }

@@ -107,8 +107,8 @@ impl FilesError {
         match self {
             FilesError::Guard(g) => g.exit_code(),
             FilesError::Output { source, .. } => source.exit_code(),
-            FilesError::Misaligned { .. } => crate::exit::INVALID,
-            _ => crate::exit::ENVIRONMENT,
+            FilesError::Misaligned { .. } => crate::util::error::exit::INVALID,
+            _ => crate::util::error::exit::ENVIRONMENT,
         }
     }
 }

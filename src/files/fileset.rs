@@ -16,6 +16,7 @@
 
 use crate::files::preflight;
 use crate::files::strerror;
+use crate::util::error::Error;
 use crate::engine::buffers::AlignedBuf;
 use crate::job::sysbench::{DataPattern, FileioJob, Geometry, TestMode};
 use crate::job::units::sysbench_human_size;
@@ -54,21 +55,6 @@ pub fn dir_name(dir: &Path) -> String {
         .unwrap_or_else(|_| dir.to_path_buf())
         .display()
         .to_string()
-}
-
-/// A failure with the message lines to print and the exit code.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Failure {
-    /// lines, each printed as is (already prefixed `FATAL:`/`WARNING:`)
-    pub lines: Vec<String>,
-    /// exit code
-    pub code: i32,
-}
-
-impl Failure {
-    fn new(code: i32, lines: Vec<String>) -> Self {
-        Failure { lines, code }
-    }
 }
 
 /// What prepare did.
@@ -188,10 +174,10 @@ fn pwrite_all(f: &File, buf: &[u8], off: u64) -> Result<(), i32> {
 
 /// Checks made before prepare writes anything: O_DIRECT support and alignment, and
 /// free space for the bytes still missing. Exit codes 2/3 as DESIGN.md.
-pub fn prepare_preflight(job: &FileioJob, g: &Geometry) -> Result<(), Failure> {
+pub fn prepare_preflight(job: &FileioJob, g: &Geometry) -> Result<(), Error> {
     if !job.dir.is_dir() {
-        return Err(Failure::new(
-            crate::exit::ENVIRONMENT,
+        return Err(Error::lines(
+            crate::util::error::exit::ENVIRONMENT,
             vec![format!(
                 "FATAL: --file-dir={} is not an existing directory",
                 job.dir.display()
@@ -202,7 +188,7 @@ pub fn prepare_preflight(job: &FileioJob, g: &Geometry) -> Result<(), Failure> {
         direct_preflight(job, g)?;
     }
     if let Some((why, _)) = (0..g.files).find_map(|i| unsafe_target(&job.dir, i)) {
-        return Err(Failure::new(crate::exit::FAILED, vec![why]));
+        return Err(Error::lines(crate::util::error::exit::FAILED, vec![why]));
     }
     let mut need = 0u64;
     for i in 0..g.files {
@@ -215,8 +201,8 @@ pub fn prepare_preflight(job: &FileioJob, g: &Geometry) -> Result<(), Failure> {
     }
     if let Some(avail) = preflight::free_space(&job.dir) {
         if need > avail {
-            return Err(Failure::new(
-                crate::exit::ENVIRONMENT,
+            return Err(Error::lines(
+                crate::util::error::exit::ENVIRONMENT,
                 vec![format!(
                     "FATAL: not enough free space in {}: prepare needs {} bytes ({}B), {} bytes ({}B) are available; use a smaller --file-total-size or another --file-dir",
                     dir_name(&job.dir),
@@ -232,12 +218,12 @@ pub fn prepare_preflight(job: &FileioJob, g: &Geometry) -> Result<(), Failure> {
 }
 
 /// O_DIRECT checks shared by prepare and run (public cases C08, C19).
-pub fn direct_preflight(job: &FileioJob, g: &Geometry) -> Result<(), Failure> {
+pub fn direct_preflight(job: &FileioJob, g: &Geometry) -> Result<(), Error> {
     match preflight::probe_direct_io(&job.dir) {
         preflight::DirectIo::Unsupported => {
-            let fs = preflight::memory_fs(&job.dir).unwrap_or("this filesystem");
-            Err(Failure::new(
-                crate::exit::ENVIRONMENT,
+            let fs = crate::probe::pagecache::memory_fs(&job.dir).unwrap_or("this filesystem");
+            Err(Error::lines(
+                crate::util::error::exit::ENVIRONMENT,
                 vec![format!(
                     "FATAL: {fs} at {} does not support O_DIRECT (--file-extra-flags=direct); use buffered I/O or another --file-dir",
                     dir_name(&job.dir)
@@ -252,8 +238,8 @@ pub fn direct_preflight(job: &FileioJob, g: &Geometry) -> Result<(), Failure> {
                 g.block
             };
             if !g.block.is_multiple_of(a) || req % a != 0 || !g.file_size.is_multiple_of(a) {
-                Err(Failure::new(
-                    crate::exit::INVALID,
+                Err(Error::lines(
+                    crate::util::error::exit::INVALID,
                     vec![format!(
                         "FATAL: --file-block-size={} is not a multiple of the {}-byte direct-I/O alignment of {}; use a multiple of {}",
                         g.block,
@@ -270,14 +256,14 @@ pub fn direct_preflight(job: &FileioJob, g: &Geometry) -> Result<(), Failure> {
     }
 }
 
-fn fsync_or_fail(f: &File) -> Result<(), Failure> {
+fn fsync_or_fail(f: &File) -> Result<(), Error> {
     crate::engine::sync_fd(f.as_raw_fd(), crate::engine::SyncKind::Fsync).map_err(|e| {
         let e = match e {
             crate::engine::IoErr::Errno(e) => e,
             crate::engine::IoErr::Short { .. } => libc::EIO,
         };
-        Failure::new(
-            crate::exit::FAILED,
+        Error::lines(
+            crate::util::error::exit::FAILED,
             vec![format!(
                 "FATAL: Failed to fsync file! errno = {} ({})",
                 e,
@@ -289,7 +275,7 @@ fn fsync_or_fail(f: &File) -> Result<(), Failure> {
 
 /// Create or open file `i` for `prepare`, read-write: the existing bytes of its last
 /// partial block are read back ([`keep_existing`]).
-fn open_to_prepare(job: &FileioJob, i: u32) -> Result<File, Failure> {
+fn open_to_prepare(job: &FileioJob, i: u32) -> Result<File, Error> {
     let flags = libc::O_CREAT | libc::O_RDWR | job.extra_flags.oflags();
     open_raw(&path(&job.dir, i), flags, 0o600).map_err(|e| {
         let mut lines = vec![format!(
@@ -301,7 +287,7 @@ fn open_to_prepare(job: &FileioJob, i: u32) -> Result<File, Failure> {
         if e == libc::ELOOP {
             lines.push(symlink_note(&job.dir, i));
         }
-        Failure::new(crate::exit::FAILED, lines)
+        Error::lines(crate::util::error::exit::FAILED, lines)
     })
 }
 
@@ -312,7 +298,7 @@ pub fn prepare(
     g: &Geometry,
     out: &mut dyn FnMut(String),
     stop: &AtomicBool,
-) -> Result<Prepared, Failure> {
+) -> Result<Prepared, Error> {
     let chunk = (PREPARE_CHUNK / g.block).max(1) * g.block;
     let mut buf = AlignedBuf::new(chunk as usize);
     let mut rng = Xoroshiro128Plus::from_glibc(&mut crate::run::sysbench::rng::GlibcRandom::new(
@@ -366,12 +352,12 @@ pub fn prepare(
                     format!("FATAL: Failed to write file! errno = {} ({})", e, strerror(e)),
                     format!("FATAL: the write was {n} bytes at offset {pos} of {name}; the files written so far are kept"),
                 ];
-                let mut code = crate::exit::FAILED;
+                let mut code = crate::util::error::exit::FAILED;
                 if e == libc::ENOSPC {
                     lines.push(format!("FATAL: {} is full; the files written so far are kept: run 'cleanup' to remove them", dir_name(&job.dir)));
-                    code = crate::exit::ENVIRONMENT;
+                    code = crate::util::error::exit::ENVIRONMENT;
                 }
-                Failure::new(code, lines)
+                Error::lines(code, lines)
             })?;
             pos += n as u64;
             written += n as u64;
@@ -404,15 +390,15 @@ fn keep_existing(
     pos: u64,
     keep: usize,
     name: &str,
-) -> Result<(), Failure> {
+) -> Result<(), Error> {
     match pread_full(f, buf, pos) {
         Ok(got) if got >= keep => Ok(()),
-        Ok(got) => Err(Failure::new(
-            crate::exit::FAILED,
+        Ok(got) => Err(Error::lines(
+            crate::util::error::exit::FAILED,
             vec![format!("FATAL: {name} shrank while being extended: {got} of its {keep} last bytes could be read back at offset {pos}")],
         )),
-        Err(e) => Err(Failure::new(
-            crate::exit::FAILED,
+        Err(e) => Err(Error::lines(
+            crate::util::error::exit::FAILED,
             vec![format!(
                 "FATAL: Failed to read file! errno = {} ({}) (reading back the last {keep} bytes of {name} at offset {pos} to keep them)",
                 e,
@@ -430,7 +416,7 @@ pub fn open_for_run(
     g: &Geometry,
     mode: TestMode,
     mut debug: impl FnMut(String),
-) -> Result<Vec<File>, Failure> {
+) -> Result<Vec<File>, Error> {
     // The files, stdin/stdout/stderr, one ring per thread in async mode, and two spare
     // descriptors for the reads of sysfs and the JSON file while the files are open.
     let rings = if job.io_mode == crate::job::sysbench::IoMode::Async {
@@ -440,8 +426,8 @@ pub fn open_for_run(
     };
     let need = u64::from(g.files) + 5 + rings;
     if let Err((soft, hard)) = preflight::ensure_nofile(need) {
-        return Err(Failure::new(
-            crate::exit::ENVIRONMENT,
+        return Err(Error::lines(
+            crate::util::error::exit::ENVIRONMENT,
             vec![format!(
                 "FATAL: need {} open files for --file-num={}, but the limit is {} (hard limit {}; ulimit -n)",
                 need,
@@ -459,15 +445,15 @@ pub fn open_for_run(
         // open what is there, and the writing ones would write into it
         let refused = |w: &(String, bool)| mode != TestMode::Seqwr && (mode.writes() || w.1);
         if let Some((why, _)) = unsafe_target(&job.dir, i).filter(refused) {
-            return Err(Failure::new(crate::exit::FAILED, vec![why]));
+            return Err(Error::lines(crate::util::error::exit::FAILED, vec![why]));
         }
         if mode == TestMode::Seqwr {
             let _ = std::fs::remove_file(&p);
             match open_raw(&p, libc::O_CREAT | libc::O_EXCL | libc::O_WRONLY, 0o600) {
                 Ok(f) => drop(f),
                 Err(e) => {
-                    return Err(Failure::new(
-                        crate::exit::FAILED,
+                    return Err(Error::lines(
+                        crate::util::error::exit::FAILED,
                         vec![format!(
                             "FATAL: Cannot create file '{name}' errno = {e} ({})",
                             strerror(e)
@@ -487,20 +473,20 @@ pub fn open_for_run(
                 let code = match e {
                     libc::ELOOP => {
                         lines.push(symlink_note(&job.dir, i));
-                        crate::exit::FAILED
+                        crate::util::error::exit::FAILED
                     }
                     libc::ENOENT => {
                         lines.push("WARNING: Did you forget to run the prepare step?".into());
-                        crate::exit::FAILED
+                        crate::util::error::exit::FAILED
                     }
                     libc::EINVAL if job.extra_flags.direct => {
                         lines.push(format!("FATAL: the filesystem at {} does not support O_DIRECT (--file-extra-flags=direct)", dir_name(&job.dir)));
-                        crate::exit::ENVIRONMENT
+                        crate::util::error::exit::ENVIRONMENT
                     }
-                    libc::EMFILE | libc::ENFILE => crate::exit::ENVIRONMENT,
-                    _ => crate::exit::FAILED,
+                    libc::EMFILE | libc::ENFILE => crate::util::error::exit::ENVIRONMENT,
+                    _ => crate::util::error::exit::FAILED,
                 };
-                return Err(Failure::new(code, lines));
+                return Err(Error::lines(code, lines));
             }
         };
         if mode == TestMode::Seqwr {
@@ -510,8 +496,8 @@ pub fn open_for_run(
         } else {
             let size = f.metadata().map(|m| m.len()).unwrap_or(0);
             if size < g.file_size {
-                return Err(Failure::new(
-                    crate::exit::FAILED,
+                return Err(Error::lines(
+                    crate::util::error::exit::FAILED,
                     vec![
                         format!("FATAL: Size of file '{name}' is {}B, but at least {}B is expected.", sysbench_human_size(size as f64), sysbench_human_size(g.file_size as f64)),
                         "WARNING: Did you run 'prepare' with different --file-total-size or --file-num values?".into(),

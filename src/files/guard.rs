@@ -84,8 +84,8 @@ impl GuardError {
     /// conflict (the user's own options contradict each other).
     pub fn exit_code(&self) -> i32 {
         match self {
-            GuardError::Refused { .. } | GuardError::Unchecked(_) => crate::exit::ENVIRONMENT,
-            GuardError::ReadOnly(_) | GuardError::BadOverride { .. } => crate::exit::INVALID,
+            GuardError::Refused { .. } | GuardError::Unchecked(_) => crate::util::error::exit::ENVIRONMENT,
+            GuardError::ReadOnly(_) | GuardError::BadOverride { .. } => crate::util::error::exit::INVALID,
         }
     }
 }
@@ -593,7 +593,7 @@ mod tests {
             ..WritePolicy::default()
         };
         let e = check_write(&f, &p).unwrap_err();
-        assert_eq!(e.exit_code(), crate::exit::INVALID);
+        assert_eq!(e.exit_code(), crate::util::error::exit::INVALID);
         assert!(e.to_string().contains("not a block device"), "{e}");
         // holders from a sysfs-like tree
         let sys = d.path().join("sys");

@@ -45,8 +45,8 @@ impl OutputError {
     /// 3 (environment) when the check before the run failed, 1 when writing failed.
     pub fn exit_code(&self) -> i32 {
         match self.stage {
-            Stage::Check => crate::exit::ENVIRONMENT,
-            Stage::Write => crate::exit::FAILED,
+            Stage::Check => crate::util::error::exit::ENVIRONMENT,
+            Stage::Write => crate::util::error::exit::FAILED,
         }
     }
 
@@ -341,7 +341,7 @@ mod tests {
         ] {
             let e = Output::create(&d.path().join(name)).unwrap_err();
             assert!(e.reason.starts_with(want), "{name}: {e}");
-            assert_eq!(e.exit_code(), crate::exit::ENVIRONMENT);
+            assert_eq!(e.exit_code(), crate::util::error::exit::ENVIRONMENT);
         }
         let e = Output::create(Path::new("/dev/null")).unwrap_err();
         assert!(e.reason.contains("a character device"), "{e}");
@@ -362,7 +362,7 @@ mod tests {
         symlink(&target, &p).unwrap();
         let e = s.commit().unwrap_err();
         assert_eq!(e.stage, Stage::Write);
-        assert_eq!(e.exit_code(), crate::exit::FAILED);
+        assert_eq!(e.exit_code(), crate::util::error::exit::FAILED);
         assert!(e.reason.contains("symbolic link"), "{e}");
         assert_eq!(std::fs::read_to_string(&target).unwrap(), "mine");
         assert_eq!(

@@ -1,6 +1,7 @@
 //! Environment checks made before a file is created or a run starts: free space
 //! (statvfs), the open-file limit (RLIMIT_NOFILE), O_DIRECT support and alignment
-//! (a throw-away probe file and statx STATX_DIOALIGN), and memory-backed filesystems.
+//! (a throw-away probe file and statx STATX_DIOALIGN). Memory-backed filesystems are a
+//! probe fact (probe/pagecache.rs `memory_fs`).
 
 use std::ffi::CString;
 use std::os::unix::ffi::OsStrExt;
@@ -25,16 +26,6 @@ pub fn free_space_all(dir: &Path) -> Option<u64> {
         return None;
     }
     Some(s.f_bfree.saturating_mul(s.f_frsize))
-}
-
-/// Name of a memory-backed filesystem type (`tmpfs`, `ramfs`) holding `dir`, if it is one.
-pub fn memory_fs(dir: &Path) -> Option<&'static str> {
-    let s = rustix::fs::statfs(dir).ok()?;
-    match s.f_type as i64 {
-        0x0102_1994 => Some("tmpfs"),
-        0x8584_58f6 => Some("ramfs"),
-        _ => None,
-    }
 }
 
 /// Make sure `need` descriptors can be open at once, raising the soft limit up to the
@@ -138,13 +129,6 @@ mod tests {
         let d = tempfile::tempdir().unwrap();
         let _ = probe_direct_io(d.path());
         assert_eq!(std::fs::read_dir(d.path()).unwrap().count(), 0);
-    }
-
-    #[test]
-    fn shm_is_memory() {
-        if Path::new("/dev/shm").is_dir() {
-            assert_eq!(memory_fs(Path::new("/dev/shm")), Some("tmpfs"));
-        }
     }
 
     #[test]

@@ -414,7 +414,7 @@ mod tests {
         drop_file_cache(&f).unwrap();
         let r = resident_fraction(&p).unwrap();
         // tmpfs keeps pages (they are the storage); a disk filesystem drops them.
-        if crate::files::preflight::memory_fs(d.path()).is_none() {
+        if crate::probe::pagecache::memory_fs(d.path()).is_none() {
             assert!(r < 0.5, "resident {r}");
         }
     }

@@ -365,63 +365,8 @@ fn classify(sys: &Sys, d: &mut BlockDevice) {
         return;
     }
     let mut hw_path = dir.clone();
-    let nvme_ctrl = if dir.contains("/nvme-subsystem/") {
-        // native multipath head: use the first controller listed in the subsystem
-        let subsys = parent(&dir);
-        sys.list(&subsys)
-            .unwrap_or_default()
-            .into_iter()
-            .find(|e| numbered(e, "nvme"))
-            .and_then(|c| sys.real_path(&format!("{subsys}/{c}")))
-    } else {
-        find_component(&dir, |c| c == "nvme").and_then(|(_, p)| {
-            let rest = dir.strip_prefix(&format!("{p}/"))?;
-            let ctrl = rest.split('/').next()?;
-            Some(format!("{p}/{ctrl}"))
-        })
-    };
-    if let Some(ctrl) = nvme_ctrl {
-        hw_path = ctrl.clone();
-        let c = |f: &str| sys.read_trim(&format!("{ctrl}/{f}"));
-        let pci_fn = sys.real_path(&format!("{ctrl}/device"));
-        let hwmon = sys
-            .list(&ctrl)
-            .unwrap_or_default()
-            .into_iter()
-            .filter(|e| e.starts_with("hwmon"))
-            .map(|e| format!("{ctrl}/{e}"))
-            .chain(pci_fn.iter().flat_map(|p| {
-                sys.list(&format!("{p}/hwmon"))
-                    .unwrap_or_default()
-                    .into_iter()
-                    .map(move |e| format!("{p}/hwmon/{e}"))
-            }))
-            .find(|h| sys.read_trim(&format!("{h}/name")).as_deref() == Some("nvme"));
-        let h = |f: &str| {
-            hwmon
-                .as_ref()
-                .and_then(|h| sys.read_i64(&format!("{h}/{f}")))
-        };
-        d.model = c("model");
-        d.transport = Transport::Nvme {
-            controller: base(&ctrl).to_string(),
-            controller_sysfs: ctrl.clone(),
-            fabric: c("transport"),
-            firmware: c("firmware_rev"),
-            io_queues: sys
-                .read_u64(&format!("{ctrl}/queue_count"))
-                .and_then(|q| q.checked_sub(1)),
-            queue_depth: sys
-                .read_u64(&format!("{ctrl}/sqsize"))
-                .map(|q| q.saturating_add(1)),
-            temp_c: millideg(h("temp1_input")),
-            temp_max_c: millideg(h("temp1_max")),
-            temp_alarm: h("temp1_alarm").map(|a| a == 1),
-            hwmon,
-        };
-        if let Some(p) = pci_fn {
-            hw_path = p;
-        }
+    if let Some(ctrl) = nvme_controller(sys, &dir) {
+        hw_path = nvme(sys, d, &ctrl).unwrap_or(ctrl);
     } else if let Some((_, ata)) = find_component(&dir, |c| numbered(c, "ata")) {
         d.model = scsi_model();
         d.transport = Transport::Sata {
@@ -442,23 +387,7 @@ fn classify(sys: &Sys, d: &mut BlockDevice) {
             link: super::usb::read(sys, &usbdev, iface.as_deref()),
         };
     } else if let Some((name, vdev)) = find_component(&dir, |c| numbered(c, "virtio")) {
-        let features_file = format!("{vdev}/features");
-        let mq = sys
-            .read_trim(&features_file)
-            .and_then(|f| f.chars().nth(12))
-            .map(|c| c == '1');
-        let hw_queues = sys
-            .list(&format!("{dir}/mq"))
-            .map(|v| v.len() as u64)
-            .filter(|n| *n > 0);
-        d.model = r_serial(sys, &dir).map(|s| format!("serial {s}"));
-        d.transport = Transport::Virtio {
-            device: name,
-            multiqueue: mq,
-            hw_queues,
-            tags: sys.read_u64(&format!("{dir}/mq/0/nr_tags")),
-            features_file,
-        };
+        virtio(sys, d, &dir, name, &vdev);
     } else if let Some((_, mmc)) = find_component(&dir, |c| numbered(c, "mmc")) {
         let card = dev_link.clone().unwrap_or_else(|| mmc.clone());
         d.model = sys.read_trim(&format!("{card}/name"));
@@ -476,6 +405,90 @@ fn classify(sys: &Sys, d: &mut BlockDevice) {
     if !pci.functions.is_empty() {
         d.pci = Some(pci);
     }
+}
+
+/// The NVMe controller of a disk's sysfs path: the first controller of the subsystem
+/// for a native multipath head, else the `nvmeN` component of the path.
+fn nvme_controller(sys: &Sys, dir: &str) -> Option<String> {
+    if dir.contains("/nvme-subsystem/") {
+        // native multipath head: use the first controller listed in the subsystem
+        let subsys = parent(dir);
+        sys.list(&subsys)
+            .unwrap_or_default()
+            .into_iter()
+            .find(|e| numbered(e, "nvme"))
+            .and_then(|c| sys.real_path(&format!("{subsys}/{c}")))
+    } else {
+        find_component(dir, |c| c == "nvme").and_then(|(_, p)| {
+            let rest = dir.strip_prefix(&format!("{p}/"))?;
+            let ctrl = rest.split('/').next()?;
+            Some(format!("{p}/{ctrl}"))
+        })
+    }
+}
+
+/// Model and transport of an NVMe namespace from its controller `ctrl`; the
+/// controller's PCI function, when it has one.
+fn nvme(sys: &Sys, d: &mut BlockDevice, ctrl: &str) -> Option<String> {
+    let c = |f: &str| sys.read_trim(&format!("{ctrl}/{f}"));
+    let pci_fn = sys.real_path(&format!("{ctrl}/device"));
+    let hwmon = sys
+        .list(ctrl)
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|e| e.starts_with("hwmon"))
+        .map(|e| format!("{ctrl}/{e}"))
+        .chain(pci_fn.iter().flat_map(|p| {
+            sys.list(&format!("{p}/hwmon"))
+                .unwrap_or_default()
+                .into_iter()
+                .map(move |e| format!("{p}/hwmon/{e}"))
+        }))
+        .find(|h| sys.read_trim(&format!("{h}/name")).as_deref() == Some("nvme"));
+    let h = |f: &str| {
+        hwmon
+            .as_ref()
+            .and_then(|h| sys.read_i64(&format!("{h}/{f}")))
+    };
+    d.model = c("model");
+    d.transport = Transport::Nvme {
+        controller: base(ctrl).to_string(),
+        controller_sysfs: ctrl.to_string(),
+        fabric: c("transport"),
+        firmware: c("firmware_rev"),
+        io_queues: sys
+            .read_u64(&format!("{ctrl}/queue_count"))
+            .and_then(|q| q.checked_sub(1)),
+        queue_depth: sys
+            .read_u64(&format!("{ctrl}/sqsize"))
+            .map(|q| q.saturating_add(1)),
+        temp_c: millideg(h("temp1_input")),
+        temp_max_c: millideg(h("temp1_max")),
+        temp_alarm: h("temp1_alarm").map(|a| a == 1),
+        hwmon,
+    };
+    pci_fn
+}
+
+/// Model and transport of a virtio disk (`name`, its device directory `vdev`).
+fn virtio(sys: &Sys, d: &mut BlockDevice, dir: &str, name: String, vdev: &str) {
+    let features_file = format!("{vdev}/features");
+    let mq = sys
+        .read_trim(&features_file)
+        .and_then(|f| f.chars().nth(12))
+        .map(|c| c == '1');
+    let hw_queues = sys
+        .list(&format!("{dir}/mq"))
+        .map(|v| v.len() as u64)
+        .filter(|n| *n > 0);
+    d.model = r_serial(sys, &dir).map(|s| format!("serial {s}"));
+    d.transport = Transport::Virtio {
+        device: name,
+        multiqueue: mq,
+        hw_queues,
+        tags: sys.read_u64(&format!("{dir}/mq/0/nr_tags")),
+        features_file,
+    };
 }
 
 fn r_serial(sys: &Sys, dir: &str) -> Option<String> {

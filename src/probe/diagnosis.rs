@@ -276,28 +276,13 @@ impl Walk<'_> {
     }
 }
 
-/// Diagnose `inputs.path` on the machine under `root`.
+/// Diagnose `inputs.path` on the machine under `root`: the path, its mount, filesystem
+/// and block devices, the bandwidth ceiling, then memory and CPU, each a layer of the
+/// stack with its findings.
 pub fn diagnose(root: &Root, inputs: &Inputs) -> Diagnosis {
     let sys = Sys::new(root);
     let live = root.0 == std::path::Path::new("/");
-    let mut target = inputs.path.clone();
-    if !target.starts_with('/') {
-        target = if live {
-            std::env::current_dir()
-                .map(|d| d.join(&target).to_string_lossy().into_owned())
-                .unwrap_or_else(|_| format!("/{target}"))
-        } else {
-            format!("/{target}")
-        };
-    }
-    // Live: resolve symlinks so the mount lookup sees the real location.
-    let lookup = if live {
-        std::fs::canonicalize(&target)
-            .map(|p| p.to_string_lossy().into_owned())
-            .unwrap_or_else(|_| mountinfo::normalize(&target))
-    } else {
-        mountinfo::normalize(&target)
-    };
+    let lookup = lookup_path(&inputs.path, live);
     let mut w = Walk {
         sys,
         stack: Vec::new(),
@@ -305,139 +290,18 @@ pub fn diagnose(root: &Root, inputs: &Inputs) -> Diagnosis {
         unknowns: Vec::new(),
         mounts: Vec::new(),
     };
-    let stat = if live {
-        live_stat(&lookup)
-    } else {
-        probe_stat(&sys, &lookup)
-    };
-    if stat.is_none() {
-        let why = if live {
-            "stat failed".to_string()
-        } else {
-            "no `stat` line for it in the fixture's probe file; using the mount table only".into()
-        };
-        w.unknown(format!("stat of {lookup}"), why);
-    }
-    w.layer(
-        0,
-        "path",
-        match &stat {
-            Some(s) => format!("{lookup} ({})", s.kind),
-            None => lookup.clone(),
-        },
-    );
-
-    // Mount.
-    match sys.read("/proc/self/mountinfo") {
-        Some(t) => w.mounts = mountinfo::parse(&t),
-        None => w.unknown(
-            "/proc/self/mountinfo",
-            "missing or unreadable: mount unknown",
-        ),
-    }
+    let stat = path_layer(&mut w, &lookup, live);
     let is_node = stat.as_ref().is_some_and(|s| s.kind == "blk");
     let node_dev = stat.as_ref().and_then(|s| s.rdev).filter(|_| is_node);
-    let mount = if let Some((a, b)) = node_dev {
-        mountinfo::find_by_dev(&w.mounts, a, b).cloned()
-    } else {
-        let by_id = stat
-            .as_ref()
-            .and_then(|s| s.mnt_id)
-            .and_then(|id| w.mounts.iter().rev().find(|m| m.id == id).cloned());
-        by_id.or_else(|| mountinfo::find(&w.mounts, &lookup).cloned())
-    };
-    if let Some(m) = &mount {
-        w.layer(
-            0,
-            "mount",
-            format!(
-                "{} (mount {}, {} from {}; options {} | {})",
-                m.mount_point, m.id, m.fs_type, m.source, m.mount_options, m.super_options
-            ),
-        );
-    } else if !w.mounts.is_empty() && node_dev.is_none() {
-        w.unknown(
-            "mount",
-            format!("no mount point in mountinfo is a prefix of {lookup}"),
-        );
-    }
-
-    // Filesystem.
+    let mount = mount_layer(&mut w, stat.as_ref(), node_dev, &lookup);
     let fs_type = mount.as_ref().map(|m| m.fs_type.clone());
     // For a device node, statfs describes devtmpfs, not the device's filesystem.
     let magic = stat.as_ref().filter(|_| !is_node).and_then(|s| s.fs_magic);
-    if fs_type.is_some() || magic.is_some() {
-        let mut t = fs_type.clone().unwrap_or_else(|| "?".into());
-        if let Some(mg) = magic {
-            t.push_str(&format!(
-                " (statfs magic {mg:#x}{})",
-                fs_name(mg).map(|n| format!(" = {n}")).unwrap_or_default()
-            ));
-        }
-        if let Some(m) = &mount {
-            if m.fs_root != "/" {
-                t.push_str(&format!(", bind/subvolume root {}", m.fs_root));
-            }
-        }
-        w.layer(0, "filesystem", t);
-    }
-    if let Some(m) = &mount {
-        verdicts::fs_findings(&mut w, m);
-    }
-
-    // Block devices.
+    filesystem_layer(&mut w, fs_type.as_deref(), magic, mount.as_ref());
     let devnum = node_dev.or_else(|| mount.as_ref().map(|m| (m.major, m.minor)));
-    let mut device = None;
-    match devnum {
-        Some((0, _)) => {
-            if let Some(m) = mount.clone() {
-                device = no_block_device(&mut w, &m, 0);
-            }
-        }
-        Some((a, b)) => device = open_device(&mut w, a, b, 0),
-        None => {}
-    }
-    if let Some(d) = &device {
-        stack_of(&mut w, d, 0);
-        verdicts::device_findings(&mut w, d, &mount);
-    }
-    verdicts::platform_findings(&mut w, device.as_ref());
-
-    // Ceiling.
-    let (ceiling, ceiling_unknown) = match &device {
-        Some(d) => match ceiling::of(d, inputs.rated) {
-            Ok(c) => (Some(c), None),
-            Err(e) => (None, Some(e)),
-        },
-        None => (None, Some("no block device behind this path".to_string())),
-    };
-    if let Some(why) = &ceiling_unknown {
-        w.unknown("bandwidth ceiling", why.clone());
-    }
-    verdicts::rated_findings(&mut w, device.as_ref(), ceiling.as_ref(), inputs.rated);
-
-    // Memory, dirty limits, CPU.
-    let memory = system::memory(&sys);
-    match &memory {
-        Some(m) => {
-            w.layer(
-                0,
-                "memory",
-                format!(
-                    "RAM {} total, {} available, page cache {}; vm.dirty_ratio {}, vm.dirty_bytes {}",
-                    m.total_bytes.map(gib).unwrap_or_else(|| "?".into()),
-                    m.available_bytes.map(gib).unwrap_or_else(|| "?".into()),
-                    m.cached_bytes.map(gib).unwrap_or_else(|| "?".into()),
-                    m.dirty_ratio.map(|v| v.to_string()).unwrap_or_else(|| "?".into()),
-                    m.dirty_bytes_setting.map(|v| v.to_string()).unwrap_or_else(|| "?".into()),
-                ),
-            );
-            if !inputs.direct_io {
-                verdicts::cache_findings(&mut w, m, inputs.working_set_bytes);
-            }
-        }
-        None => w.unknown("memory", "/proc/meminfo missing or unreadable"),
-    }
+    let device = device_layers(&mut w, devnum, &mount);
+    let (ceiling, ceiling_unknown) = ceiling_of(&mut w, device.as_ref(), inputs.rated);
+    let memory = memory_layer(&mut w, inputs);
     let cpu = system::cpu(&sys);
     verdicts::cpu_findings(&mut w, &cpu);
 
@@ -466,6 +330,190 @@ pub fn diagnose(root: &Root, inputs: &Inputs) -> Diagnosis {
         unknowns: w.unknowns,
         summary,
     }
+}
+
+/// The absolute path the mount lookup uses: relative paths against the working
+/// directory (live) or `/` (a fixture); live, with symlinks resolved so the lookup sees
+/// the real location.
+fn lookup_path(path: &str, live: bool) -> String {
+    let mut target = path.to_string();
+    if !target.starts_with('/') {
+        target = if live {
+            std::env::current_dir()
+                .map(|d| d.join(&target).to_string_lossy().into_owned())
+                .unwrap_or_else(|_| format!("/{target}"))
+        } else {
+            format!("/{target}")
+        };
+    }
+    if live {
+        std::fs::canonicalize(&target)
+            .map(|p| p.to_string_lossy().into_owned())
+            .unwrap_or_else(|_| mountinfo::normalize(&target))
+    } else {
+        mountinfo::normalize(&target)
+    }
+}
+
+/// The path's stat (live, or the fixture's probe file) and its layer.
+fn path_layer(w: &mut Walk, lookup: &str, live: bool) -> Option<PathStat> {
+    let stat = if live {
+        live_stat(lookup)
+    } else {
+        probe_stat(&w.sys, lookup)
+    };
+    if stat.is_none() {
+        let why = if live {
+            "stat failed".to_string()
+        } else {
+            "no `stat` line for it in the fixture's probe file; using the mount table only".into()
+        };
+        w.unknown(format!("stat of {lookup}"), why);
+    }
+    w.layer(
+        0,
+        "path",
+        match &stat {
+            Some(s) => format!("{lookup} ({})", s.kind),
+            None => lookup.to_string(),
+        },
+    );
+    stat
+}
+
+/// The mount holding the path (by device number for a device node, else by mount id,
+/// else the longest prefix in mountinfo) and its layer; `w.mounts` keeps the table.
+fn mount_layer(
+    w: &mut Walk,
+    stat: Option<&PathStat>,
+    node_dev: Option<(u64, u64)>,
+    lookup: &str,
+) -> Option<Mount> {
+    match w.sys.read("/proc/self/mountinfo") {
+        Some(t) => w.mounts = mountinfo::parse(&t),
+        None => w.unknown(
+            "/proc/self/mountinfo",
+            "missing or unreadable: mount unknown",
+        ),
+    }
+    let mount = if let Some((a, b)) = node_dev {
+        mountinfo::find_by_dev(&w.mounts, a, b).cloned()
+    } else {
+        let by_id = stat
+            .and_then(|s| s.mnt_id)
+            .and_then(|id| w.mounts.iter().rev().find(|m| m.id == id).cloned());
+        by_id.or_else(|| mountinfo::find(&w.mounts, lookup).cloned())
+    };
+    if let Some(m) = &mount {
+        w.layer(
+            0,
+            "mount",
+            format!(
+                "{} (mount {}, {} from {}; options {} | {})",
+                m.mount_point, m.id, m.fs_type, m.source, m.mount_options, m.super_options
+            ),
+        );
+    } else if !w.mounts.is_empty() && node_dev.is_none() {
+        w.unknown(
+            "mount",
+            format!("no mount point in mountinfo is a prefix of {lookup}"),
+        );
+    }
+    mount
+}
+
+/// The filesystem layer (mount's type, statfs magic, bind root) and its findings.
+fn filesystem_layer(w: &mut Walk, fs_type: Option<&str>, magic: Option<u64>, mount: Option<&Mount>) {
+    if fs_type.is_some() || magic.is_some() {
+        let mut t = fs_type.unwrap_or("?").to_string();
+        if let Some(mg) = magic {
+            t.push_str(&format!(
+                " (statfs magic {mg:#x}{})",
+                fs_name(mg).map(|n| format!(" = {n}")).unwrap_or_default()
+            ));
+        }
+        if let Some(m) = mount {
+            if m.fs_root != "/" {
+                t.push_str(&format!(", bind/subvolume root {}", m.fs_root));
+            }
+        }
+        w.layer(0, "filesystem", t);
+    }
+    if let Some(m) = mount {
+        verdicts::fs_findings(w, m);
+    }
+}
+
+/// The block device behind `devnum` (none for major 0: a filesystem without one), its
+/// stack of layers and the device and platform findings.
+fn device_layers(
+    w: &mut Walk,
+    devnum: Option<(u64, u64)>,
+    mount: &Option<Mount>,
+) -> Option<BlockDevice> {
+    let mut device = None;
+    match devnum {
+        Some((0, _)) => {
+            if let Some(m) = mount.clone() {
+                device = no_block_device(w, &m, 0);
+            }
+        }
+        Some((a, b)) => device = open_device(w, a, b, 0),
+        None => {}
+    }
+    if let Some(d) = &device {
+        stack_of(w, d, 0);
+        verdicts::device_findings(w, d, mount);
+    }
+    verdicts::platform_findings(w, device.as_ref());
+    device
+}
+
+/// The bandwidth ceiling of the device, or why it is unknown; the rated findings.
+fn ceiling_of(
+    w: &mut Walk,
+    device: Option<&BlockDevice>,
+    rated: Rated,
+) -> (Option<Ceiling>, Option<String>) {
+    let (ceiling, ceiling_unknown) = match device {
+        Some(d) => match ceiling::of(d, rated) {
+            Ok(c) => (Some(c), None),
+            Err(e) => (None, Some(e)),
+        },
+        None => (None, Some("no block device behind this path".to_string())),
+    };
+    if let Some(why) = &ceiling_unknown {
+        w.unknown("bandwidth ceiling", why.clone());
+    }
+    verdicts::rated_findings(w, device, ceiling.as_ref(), rated);
+    (ceiling, ceiling_unknown)
+}
+
+/// The memory layer (RAM, page cache, dirty limits) and, for buffered I/O, the cache
+/// findings.
+fn memory_layer(w: &mut Walk, inputs: &Inputs) -> Option<Memory> {
+    let memory = system::memory(&w.sys);
+    match &memory {
+        Some(m) => {
+            w.layer(
+                0,
+                "memory",
+                format!(
+                    "RAM {} total, {} available, page cache {}; vm.dirty_ratio {}, vm.dirty_bytes {}",
+                    m.total_bytes.map(gib).unwrap_or_else(|| "?".into()),
+                    m.available_bytes.map(gib).unwrap_or_else(|| "?".into()),
+                    m.cached_bytes.map(gib).unwrap_or_else(|| "?".into()),
+                    m.dirty_ratio.map(|v| v.to_string()).unwrap_or_else(|| "?".into()),
+                    m.dirty_bytes_setting.map(|v| v.to_string()).unwrap_or_else(|| "?".into()),
+                ),
+            );
+            if !inputs.direct_io {
+                verdicts::cache_findings(w, m, inputs.working_set_bytes);
+            }
+        }
+        None => w.unknown("memory", "/proc/meminfo missing or unreadable"),
+    }
+    memory
 }
 
 /// `/sys/dev/block/MAJ:MIN` → device tree; loop devices continue on their backing file.

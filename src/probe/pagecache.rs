@@ -21,9 +21,19 @@ pub struct Before {
     pub counters: Option<(u64, u64)>,
 }
 
+/// Name of a memory-backed filesystem type (`tmpfs`, `ramfs`) holding `dir`, if it is one.
+pub fn memory_fs(dir: &Path) -> Option<&'static str> {
+    let s = rustix::fs::statfs(dir).ok()?;
+    match s.f_type as i64 {
+        0x0102_1994 => Some("tmpfs"),
+        0x8584_58f6 => Some("ramfs"),
+        _ => None,
+    }
+}
+
 /// Capture device and memory facts for `dir` before a run.
 pub fn before(root: &Root, dir: &Path) -> Before {
-    let memory_fs = crate::files::preflight::memory_fs(dir);
+    let memory_fs = memory_fs(dir);
     let dev = dev_of(dir).filter(|(maj, _)| *maj != 0);
     let device = dev.and_then(|(a, b)| root.block_name(a, b));
     let counters = dev.and_then(|(a, b)| root.block_io_bytes(a, b));
@@ -113,6 +123,13 @@ pub fn after(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn shm_is_memory() {
+        if Path::new("/dev/shm").is_dir() {
+            assert_eq!(memory_fs(Path::new("/dev/shm")), Some("tmpfs"));
+        }
+    }
 
     #[test]
     fn served_percentage_is_app_minus_device_over_app() {

@@ -8,7 +8,7 @@ use super::ceiling::{Ceiling, Rated};
 use super::diagnosis::Walk;
 use super::findings::{gb, gbytes, gib, mb, Finding, Severity};
 use super::mountinfo::Mount;
-use super::pcie::{self, PciPath};
+use super::pcie::{self, Link, PciFunction, PciPath};
 use super::system::{self, Cpu, Memory};
 use super::walk_mounts::opt_u;
 use super::{sata, usb};
@@ -447,6 +447,15 @@ fn write_cache_finding(w: &mut Walk, d: &BlockDevice, cache_type: Option<&str>) 
 
 fn pcie_findings(w: &mut Walk, p: &PciPath) {
     let Some(ep) = p.endpoint() else { return };
+    pcie_device_findings(w, p, ep);
+    let Some(l) = p.endpoint_link() else { return };
+    pcie_link_findings(w, p, ep, l);
+    pcie_upstream_finding(w, p, l);
+}
+
+/// Findings of the drive's PCIe function itself: link state unreadable, L1 substates,
+/// a chipset root port.
+fn pcie_device_findings(w: &mut Walk, p: &PciPath, ep: &PciFunction) {
     let epf = |f: &str| format!("{}/{f}", ep.sysfs);
     if ep.has_link_files() && (ep.current_gen.is_none() || ep.current_width.is_none()) {
         w.find(
@@ -468,47 +477,41 @@ fn pcie_findings(w: &mut Walk, p: &PciPath) {
             );
         }
     }
-    let Some(l) = p.endpoint_link() else { return };
+}
+
+/// The evidence of a link finding: both ends' link speed and width files.
+fn link_evidence(f: Finding, p: &PciPath, ep: &PciFunction, l: &Link) -> Finding {
+    let epf = |f: &str| format!("{}/{f}", ep.sysfs);
     let port = p.functions.iter().find(|f| f.address == l.upstream);
     let portf = |f: &str| port.map(|p| format!("{}/{f}", p.sysfs)).unwrap_or_default();
-    let ev = |f: Finding| {
-        f.with(
-            epf("current_link_speed"),
-            ep.current_speed_raw.clone().unwrap_or_default(),
-        )
-        .with(epf("current_link_width"), l.width.to_string())
-        .with(
-            epf("max_link_speed"),
-            ep.max_speed_raw.clone().unwrap_or_default(),
-        )
-        .with(epf("max_link_width"), opt_u(ep.max_width.map(u64::from)))
-        .with(
-            portf("max_link_speed"),
-            port.and_then(|p| p.max_speed_raw.clone())
-                .unwrap_or_default(),
-        )
-    };
-    let dev_cap = match (ep.max_gen, ep.max_width) {
-        (Some(g), Some(wd)) => Some((g, wd)),
-        _ => None,
-    };
-    let cap_txt = dev_cap
-        .map(|(g, wd)| {
-            format!(
-                "{} (≈ {} raw)",
-                pcie::label(g, wd),
-                gb(pcie::raw_mb_s(g, wd))
-            )
-        })
-        .unwrap_or_else(|| "more".into());
-    // Shares of the drive's own link capability (public case C28: Gen3 x2 of a Gen4 x4
-    // drive). Each link finding names its own factor (the speed finding the per-lane
-    // rate, the width finding the lanes); the whole share is said once, in the width
-    // finding when both are reduced, else in the one finding there is.
-    // both speed findings below need the port's maximum too; either fires when the
-    // link is slower than the drive
+    f.with(
+        epf("current_link_speed"),
+        ep.current_speed_raw.clone().unwrap_or_default(),
+    )
+    .with(epf("current_link_width"), l.width.to_string())
+    .with(
+        epf("max_link_speed"),
+        ep.max_speed_raw.clone().unwrap_or_default(),
+    )
+    .with(epf("max_link_width"), opt_u(ep.max_width.map(u64::from)))
+    .with(
+        portf("max_link_speed"),
+        port.and_then(|p| p.max_speed_raw.clone())
+            .unwrap_or_default(),
+    )
+}
+
+/// The sentences that say which share of the drive's link capability is left: for the
+/// speed finding, and for the width finding when the width is reduced (`width_dev`).
+///
+/// Shares of the drive's own link capability (public case C28: Gen3 x2 of a Gen4 x4
+/// drive). Each link finding names its own factor (the speed finding the per-lane
+/// rate, the width finding the lanes); the whole share is said once, in the width
+/// finding when both are reduced, else in the one finding there is.
+fn link_shares(l: &Link, dev_cap: Option<(pcie::Gen, u32)>, width_dev: Option<u32>) -> (String, Option<String>) {
+    // both speed findings need the port's maximum too; either fires when the link is
+    // slower than the drive
     let speed_low = l.port_max_gen.is_some() && l.device_max_gen.is_some_and(|d| l.gen < d);
-    let width_dev = l.device_max_width.filter(|dw| l.width < *dw);
     let total = dev_cap
         .map(|(g, wd)| l.raw_mb_s / pcie::raw_mb_s(g, wd) * 100.0)
         .filter(|p| p.is_finite() && *p < 99.5);
@@ -528,7 +531,7 @@ fn pcie_findings(w: &mut Walk, p: &PciPath) {
         }
         _ => total_txt("Running at "),
     };
-    let width_share = |dw: u32| {
+    let width_share = width_dev.map(|dw| {
         let lanes = format!(
             " The width alone gives {:.0} % of the drive's lanes (x{} of x{dw})",
             f64::from(l.width) / f64::from(dw) * 100.0,
@@ -542,7 +545,29 @@ fn pcie_findings(w: &mut Walk, p: &PciPath) {
         } else {
             format!("{lanes}.{}", total_txt("Running at "))
         }
+    });
+    (speed_share, width_share)
+}
+
+/// The drive's own link: trained below the drive (slot limit or low training) and
+/// reduced width.
+fn pcie_link_findings(w: &mut Walk, p: &PciPath, ep: &PciFunction, l: &Link) {
+    let ev = |f: Finding| link_evidence(f, p, ep, l);
+    let dev_cap = match (ep.max_gen, ep.max_width) {
+        (Some(g), Some(wd)) => Some((g, wd)),
+        _ => None,
     };
+    let cap_txt = dev_cap
+        .map(|(g, wd)| {
+            format!(
+                "{} (≈ {} raw)",
+                pcie::label(g, wd),
+                gb(pcie::raw_mb_s(g, wd))
+            )
+        })
+        .unwrap_or_else(|| "more".into());
+    let width_dev = l.device_max_width.filter(|dw| l.width < *dw);
+    let (speed_share, width_share) = link_shares(l, dev_cap, width_dev);
     let link_txt = format!(
         "{} ({} GT/s): ceiling ≈ {} raw, ≈ {} real",
         pcie::label(l.gen, l.width),
@@ -577,19 +602,22 @@ fn pcie_findings(w: &mut Walk, p: &PciPath) {
             )));
         }
     }
-    if let Some(dw) = width_dev {
+    if let (Some(dw), Some(share)) = (width_dev, width_share) {
         w.find(ev(Finding::new(
             "PCIE_WIDTH_REDUCED",
             Severity::Limit,
             format!(
-                "PCIe link is x{} but the drive supports x{dw}: ceiling ≈ {} raw ({}); the slot is wired narrower or shares lanes — use a full x{dw} slot or free the shared lanes.{}",
+                "PCIe link is x{} but the drive supports x{dw}: ceiling ≈ {} raw ({}); the slot is wired narrower or shares lanes — use a full x{dw} slot or free the shared lanes.{share}",
                 l.width,
                 gb(l.raw_mb_s),
                 pcie::label(l.gen, l.width),
-                width_share(dw)
             ),
         )));
     }
+}
+
+/// A bridge uplink slower than the drive's own link.
+fn pcie_upstream_finding(w: &mut Walk, p: &PciPath, l: &Link) {
     if let Some(lim) = p.limiting().filter(|m| m.raw_mb_s < l.raw_mb_s) {
         w.find(
             Finding::new(

@@ -13,7 +13,7 @@
 
 use crate::job::units::fio_report_size;
 use crate::result::{
-    build as build_result, Inputs, JobInfo, Latency, OpStats, Phase, Recorded, RunResult, Status,
+    build, Inputs, JobInfo, Latency, OpStats, Phase, Recorded, RunResult, Status,
     Warning,
 };
 use serde_json::Value;
@@ -63,13 +63,13 @@ pub fn import(text: &str, label: &str) -> Option<Result<RunResult, String>> {
     if t.starts_with('{') {
         let v: Value = serde_json::from_str(t).ok()?;
         let version = v.get("fio version")?.as_str()?.to_string();
-        Some(from_json(&v).and_then(|d| build(&d, &version, "JSON", label)))
+        Some(from_json(&v).and_then(|d| inputs(&d, &version, "JSON", label)).map(build))
     } else if text.lines().any(|l| l.starts_with("fio-")) || text.contains("(groupid=") {
         let version = text
             .lines()
             .find(|l| l.starts_with("fio-"))
             .map_or("fio", |l| l.trim());
-        Some(from_text(text).and_then(|d| build(&d, version, "text report", label)))
+        Some(from_text(text).and_then(|d| inputs(&d, version, "text report", label)).map(build))
     } else {
         None
     }
@@ -212,10 +212,14 @@ fn io_and_runtime(line: &str) -> Option<(u64, f64)> {
     Some((fio_report_size(io)?, ms))
 }
 
-fn from_text(text: &str) -> Result<Vec<FioDir>, String> {
-    // header lines: `NAME: (g=0): rw=read, bs=(R) 64.0KiB-64.0KiB, (W) …, ioengine=psync, iodepth=1`
-    // (name, options, bs per direction, whether that bs is fixed: `4096B-4096B`)
-    let mut headers: Vec<(String, FioOpts, [u64; 3], [bool; 3])> = Vec::new();
+/// A job's header line: `NAME: (g=0): rw=read, bs=(R) 64.0KiB-64.0KiB, (W) …,
+/// ioengine=psync, iodepth=1` — name, options, bs per direction and whether that bs is
+/// fixed (`4096B-4096B`).
+type Header = (String, FioOpts, [u64; 3], [bool; 3]);
+
+/// Every job header line of a text report.
+fn headers(text: &str) -> Vec<Header> {
+    let mut headers = Vec::new();
     for l in text.lines() {
         let Some((name, rest)) = l.split_once(": (g=") else {
             continue;
@@ -248,111 +252,140 @@ fn from_text(text: &str) -> Result<Vec<FioDir>, String> {
         }
         headers.push((name.trim().to_string(), o, bs, fixed));
     }
-    let mut out: Vec<FioDir> = Vec::new();
-    let mut job: Option<(String, u64)> = None;
-    let mut cur: Option<FioDir> = None;
-    let mut in_lat_pct: Option<f64> = None;
-    // index in `out` of the current job block's first direction
-    let mut job_first = 0usize;
-    let flush = |cur: &mut Option<FioDir>, out: &mut Vec<FioDir>| {
-        if let Some(d) = cur.take() {
+    headers
+}
+
+/// The reader of a text report's result blocks, line by line.
+struct TextReader {
+    headers: Vec<Header>,
+    out: Vec<FioDir>,
+    /// the current job block: name and `jobs=`
+    job: Option<(String, u64)>,
+    /// the direction being read
+    cur: Option<FioDir>,
+    /// unit (ns) of the `lat percentiles` table being read
+    in_lat_pct: Option<f64>,
+    /// index in `out` of the current job block's first direction
+    job_first: usize,
+}
+
+impl TextReader {
+    fn flush(&mut self) {
+        if let Some(d) = self.cur.take() {
             if d.ios > 0 {
-                out.push(d);
+                self.out.push(d);
             }
         }
-    };
-    for l in text.lines() {
+    }
+
+    fn line(&mut self, l: &str) -> Result<(), String> {
         let t = l.trim_start();
         if let Some((name, rest)) = l.split_once(": (groupid=") {
-            flush(&mut cur, &mut out);
+            self.flush();
             let jobs = rest
                 .split_once("jobs=")
                 .and_then(|(_, r)| r.split(|c: char| !c.is_ascii_digit()).next())
                 .and_then(|n| n.parse().ok())
                 .unwrap_or(1);
-            job = Some((name.trim().to_string(), jobs));
-            job_first = out.len();
-            in_lat_pct = None;
-            continue;
+            self.job = Some((name.trim().to_string(), jobs));
+            self.job_first = self.out.len();
+            self.in_lat_pct = None;
+            return Ok(());
         }
-        let Some((jname, jobs)) = job.clone() else {
-            continue;
+        let Some((jname, jobs)) = self.job.clone() else {
+            return Ok(());
         };
         if let Some((dir, rest)) = ["read", "write", "trim"]
             .iter()
             .find_map(|d| t.strip_prefix(&format!("{d}: IOPS=")).map(|r| (*d, r)))
         {
-            flush(&mut cur, &mut out);
-            in_lat_pct = None;
-            let (bytes, runtime_ms) = io_and_runtime(rest).ok_or_else(|| {
-                format!("fio text: cannot read the I/O size and runtime of {jname} {dir}")
-            })?;
-            let (mut opts, bs) = headers
-                .iter()
-                .find(|h| h.0 == jname)
-                .map(|h| (h.1.clone(), h.2))
-                .unwrap_or_default();
-            let i = ["read", "write", "trim"]
-                .iter()
-                .position(|x| *x == dir)
-                .unwrap_or(0);
-            opts.bs = if bs[i] > 0 { bs[i] } else { 4096 };
-            opts.jobs = jobs;
-            let iops_txt = rest.split(',').next().unwrap_or("0");
-            let iops = kv_numbers(&format!("i={iops_txt}"))
-                .first()
-                .map_or(0.0, |x| x.1);
-            // exact when the block size is fixed; the rounded IOPS x runtime otherwise
-            let ios = if opts.bs > 0 && bytes % opts.bs == 0 {
-                bytes / opts.bs
-            } else {
-                (iops * runtime_ms / 1e3).round() as u64
-            };
-            cur = Some(FioDir {
-                job: jname.clone(),
-                dir: dir.to_string(),
-                bytes,
-                ios,
-                runtime_ms,
-                opts,
-                ..FioDir::default()
-            });
-            continue;
+            return self.direction(&jname, jobs, dir, rest);
         }
-        // `issued rwts: total=R,W,T,S`: the exact request counts (the bytes of the
-        // `read:`/`write:` lines are rounded to 3 significant figures, so bytes / bs
-        // can be off by up to 0.5 %); with a fixed bs the bytes follow exactly
         if let Some(r) = t.strip_prefix("issued rwts: total=") {
-            flush(&mut cur, &mut out);
-            let n: Vec<u64> = r
-                .split_whitespace()
-                .next()
-                .unwrap_or("")
-                .split(',')
-                .map(|x| x.parse().unwrap_or(0))
-                .collect();
-            let fixed = headers.iter().find(|h| h.0 == jname).map(|h| h.3);
-            for d in out.iter_mut().skip(job_first) {
-                let i = ["read", "write", "trim"].iter().position(|x| *x == d.dir);
-                let Some(&ios) = i.and_then(|i| n.get(i)) else {
-                    continue;
-                };
-                if ios == 0 {
-                    continue;
-                }
-                d.ios = ios;
-                if let Some(l) = &mut d.lat {
-                    l.0 = ios;
-                }
-                if i.zip(fixed).is_some_and(|(i, f)| f[i]) && d.opts.bs > 0 {
-                    d.bytes = ios * d.opts.bs;
-                }
-            }
-            continue;
+            self.issued(&jname, r);
+        } else {
+            self.latency_line(t);
         }
-        let Some(d) = cur.as_mut() else { continue };
+        Ok(())
+    }
+
+    /// `read: IOPS=14.2k, BW=… (8192KiB/9msec)`: a new direction of the job.
+    fn direction(&mut self, jname: &str, jobs: u64, dir: &str, rest: &str) -> Result<(), String> {
+        self.flush();
+        self.in_lat_pct = None;
+        let (bytes, runtime_ms) = io_and_runtime(rest).ok_or_else(|| {
+            format!("fio text: cannot read the I/O size and runtime of {jname} {dir}")
+        })?;
+        let (mut opts, bs) = self
+            .headers
+            .iter()
+            .find(|h| h.0 == jname)
+            .map(|h| (h.1.clone(), h.2))
+            .unwrap_or_default();
+        let i = ["read", "write", "trim"]
+            .iter()
+            .position(|x| *x == dir)
+            .unwrap_or(0);
+        opts.bs = if bs[i] > 0 { bs[i] } else { 4096 };
+        opts.jobs = jobs;
+        let iops_txt = rest.split(',').next().unwrap_or("0");
+        let iops = kv_numbers(&format!("i={iops_txt}"))
+            .first()
+            .map_or(0.0, |x| x.1);
+        // exact when the block size is fixed; the rounded IOPS x runtime otherwise
+        let ios = if opts.bs > 0 && bytes % opts.bs == 0 {
+            bytes / opts.bs
+        } else {
+            (iops * runtime_ms / 1e3).round() as u64
+        };
+        self.cur = Some(FioDir {
+            job: jname.to_string(),
+            dir: dir.to_string(),
+            bytes,
+            ios,
+            runtime_ms,
+            opts,
+            ..FioDir::default()
+        });
+        Ok(())
+    }
+
+    /// `issued rwts: total=R,W,T,S`: the exact request counts (the bytes of the
+    /// `read:`/`write:` lines are rounded to 3 significant figures, so bytes / bs
+    /// can be off by up to 0.5 %); with a fixed bs the bytes follow exactly.
+    fn issued(&mut self, jname: &str, r: &str) {
+        self.flush();
+        let n: Vec<u64> = r
+            .split_whitespace()
+            .next()
+            .unwrap_or("")
+            .split(',')
+            .map(|x| x.parse().unwrap_or(0))
+            .collect();
+        let fixed = self.headers.iter().find(|h| h.0 == jname).map(|h| h.3);
+        for d in self.out.iter_mut().skip(self.job_first) {
+            let i = ["read", "write", "trim"].iter().position(|x| *x == d.dir);
+            let Some(&ios) = i.and_then(|i| n.get(i)) else {
+                continue;
+            };
+            if ios == 0 {
+                continue;
+            }
+            d.ios = ios;
+            if let Some(l) = &mut d.lat {
+                l.0 = ios;
+            }
+            if i.zip(fixed).is_some_and(|(i, f)| f[i]) && d.opts.bs > 0 {
+                d.bytes = ios * d.opts.bs;
+            }
+        }
+    }
+
+    /// Inside a direction: its `lat (unit):` line and `lat percentiles` table.
+    fn latency_line(&mut self, t: &str) {
+        let Some(d) = self.cur.as_mut() else { return };
         if t.starts_with("lat (") && t.contains("min=") {
-            let Some(u) = unit_ns(t) else { continue };
+            let Some(u) = unit_ns(t) else { return };
             let n = kv_numbers(t.split_once(':').map_or("", |x| x.1));
             let g = |k: &str| n.iter().find(|x| x.0 == k).map_or(0.0, |x| x.1);
             d.lat = Some((
@@ -362,10 +395,10 @@ fn from_text(text: &str) -> Result<Vec<FioDir>, String> {
                 g("avg") * u,
                 g("stdev") * u,
             ));
-            in_lat_pct = None;
+            self.in_lat_pct = None;
         } else if t.starts_with("lat percentiles (") {
-            in_lat_pct = unit_ns(t);
-        } else if let (Some(u), Some(body)) = (in_lat_pct, t.strip_prefix('|')) {
+            self.in_lat_pct = unit_ns(t);
+        } else if let (Some(u), Some(body)) = (self.in_lat_pct, t.strip_prefix('|')) {
             for cell in body.split("],") {
                 let cell = cell.trim().trim_end_matches(']').trim_end_matches(',');
                 if let Some((p, v)) = cell.split_once("th=[") {
@@ -375,16 +408,30 @@ fn from_text(text: &str) -> Result<Vec<FioDir>, String> {
                 }
             }
         } else if !t.starts_with('|') {
-            in_lat_pct = None;
+            self.in_lat_pct = None;
         }
     }
-    flush(&mut cur, &mut out);
-    if out.is_empty() {
+}
+
+fn from_text(text: &str) -> Result<Vec<FioDir>, String> {
+    let mut r = TextReader {
+        headers: headers(text),
+        out: Vec::new(),
+        job: None,
+        cur: None,
+        in_lat_pct: None,
+        job_first: 0,
+    };
+    for l in text.lines() {
+        r.line(l)?;
+    }
+    r.flush();
+    if r.out.is_empty() {
         return Err(
             "fio text report without a job result (no `read: IOPS=` / `write: IOPS=` line)".into(),
         );
     }
-    Ok(out)
+    Ok(r.out)
 }
 
 // ---- RunResult -------------------------------------------------------------------------
@@ -437,7 +484,10 @@ fn totals(bytes: u64, ios: u64, period: f64) -> OpStats {
     }
 }
 
-fn build(dirs: &[FioDir], version: &str, form: &str, label: &str) -> Result<RunResult, String> {
+/// The builder's inputs of an imported fio report (result/build/mod.rs puts the
+/// RunResult together, as for every command): the directions as phases, their sums
+/// as the top-level totals, the first job's options as the summary.
+fn inputs(dirs: &[FioDir], version: &str, form: &str, label: &str) -> Result<Inputs, String> {
     let source = format!("{version} {form}");
     let (mut rd, mut wr) = ((0u64, 0u64, 0.0f64), (0u64, 0u64, 0.0f64));
     for d in dirs {
@@ -472,7 +522,7 @@ fn build(dirs: &[FioDir], version: &str, form: &str, label: &str) -> Result<RunR
         id: "imported.fio".into(),
         message: format!("imported from fio output ({source}): latency is fio's lat (submit to completion); no diagnosis of the target"),
     }];
-    Ok(build_result(i))
+    Ok(i)
 }
 
 #[cfg(test)]
@@ -502,4 +552,4 @@ mod tests {
 }
 
 #[cfg(test)]
-mod fio_reports;
+mod fixtures;

@@ -20,6 +20,7 @@ pub mod build;
 pub mod hist;
 pub mod import;
 pub mod job;
+pub mod ranks;
 
 pub use build::{build, Inputs, Recorded};
 pub use hist::Hist;
@@ -321,6 +322,10 @@ pub struct RunResult {
     /// then DST; `diagnose`: the one asked about); `diagnosis` is the last one's summary
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub targets: Vec<crate::probe::diagnosis::Diagnosis>,
+    /// a many-hosts run (src/ranks/): every rank's own result, host and timing; the
+    /// fields above are their aggregate (result/ranks.rs) (schema 2, optional)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ranks: Option<Box<ranks::RanksSummary>>,
 }
 
 /// Fields of `/sys/block/<dev>/stat` fio reports (Documentation/block/stat.rst).

@@ -19,6 +19,13 @@ pub fn clock() -> crate::stats::clock::Clock {
     crate::stats::clock::Clock::calibrated(crate::probe::system::tsc_clocksource(&root.sys()))
 }
 
+/// What every run needs set up once at process start: the test-only fault plan
+/// (`IOMARK_FAULT`, engine/fault.rs); a malformed plan is refused with exit 2.
+pub fn init() -> Result<(), crate::util::error::Error> {
+    crate::engine::fault::init()
+        .map_err(|e| crate::util::error::Error::new(crate::util::error::exit::INVALID, e))
+}
+
 #[cfg(test)]
 mod tests {
     /// The clock chosen for this machine (the TSC here when its clock source allows)

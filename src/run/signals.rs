@@ -49,8 +49,8 @@ impl Signals {
         let seen = Arc::new(AtomicBool::new(false));
         let at = Arc::new(AtomicU64::new(0));
         for (sig, flag, code) in [
-            (SIGINT, &s.int, crate::exit::SIGINT),
-            (SIGTERM, &s.term, crate::exit::SIGTERM),
+            (SIGINT, &s.int, crate::util::error::exit::SIGINT),
+            (SIGTERM, &s.term, crate::util::error::exit::SIGTERM),
         ] {
             let (seen, at) = (Arc::clone(&seen), Arc::clone(&at));
             // SAFETY: the handler only uses atomics, clock_gettime(2), write(2) and
@@ -83,9 +83,9 @@ impl Signals {
     /// Exit code for the signal received, if any (130 for SIGINT, 143 for SIGTERM).
     pub fn exit_code(&self) -> Option<i32> {
         if self.int.load(Ordering::Relaxed) {
-            Some(crate::exit::SIGINT)
+            Some(crate::util::error::exit::SIGINT)
         } else if self.term.load(Ordering::Relaxed) {
-            Some(crate::exit::SIGTERM)
+            Some(crate::util::error::exit::SIGTERM)
         } else {
             None
         }

@@ -1,11 +1,25 @@
-//! sysbench-style console: messages filtered by `--verbosity`, identical consecutive
-//! info messages collapsed into `(last message repeated N times)`. Its stdout goes
-//! through [`crate::util::output`] (a closed pipe ends the output quietly, a full disk
+//! sysbench-style console: messages filtered by `--verbosity` (priorities in
+//! [`level`]), identical consecutive info messages collapsed into `(last message
+//! repeated N times)`. Its stdout goes through [`crate::util::output`] (a closed pipe ends the output quietly, a full disk
 //! is reported once at exit); nothing here panics on a write error.
 
 use crate::util::output;
 use std::io::Write;
 use std::sync::Mutex;
+
+/// sysbench message priorities (`--verbosity` filters everything above the setting).
+pub mod level {
+    /// `FATAL:` messages.
+    pub const FATAL: u8 = 0;
+    /// `WARNING:` messages.
+    pub const WARNING: u8 = 2;
+    /// The banner, headers and reports.
+    pub const NOTICE: u8 = 3;
+    /// `Done.`, `Time limit exceeded, exiting...`.
+    pub const INFO: u8 = 4;
+    /// `DEBUG:` lines.
+    pub const DEBUG: u8 = 5;
+}
 
 /// Shared console for the main thread and the workers.
 pub struct Console {

@@ -1,10 +1,12 @@
-//! What every room may use (docs/ARCHITECTURE.md): standard output with its one rule for
+//! What every room may use (docs/ARCHITECTURE.md): the one [`error::Error`] and the exit
+//! codes ([`error`]), standard output with its one rule for
 //! write errors ([`output`], and the `out!`/`outln!` macros), sysbench's console
 //! ([`console`]), the colour decision and styles of tables ([`color`]), and `strerror`.
 //! Nothing here names another room.
 
 pub mod color;
 pub mod console;
+pub mod error;
 pub mod output;
 
 /// `strerror(errno)` text, e.g. "No such file or directory".

@@ -91,6 +91,14 @@ pub fn flush() -> State {
     st.clone()
 }
 
+/// Unless `keep`, write nothing more to stdout, quietly (as after a closed pipe): the
+/// ranks other than 0 of a many-hosts run (src/ranks/), whose report rank 0 prints.
+pub fn silence_unless(keep: bool) {
+    if !keep {
+        *state() = State::Closed;
+    }
+}
+
 /// `println!` through [`write`]: never panics; see the module header for what happens
 /// when stdout is a closed pipe or a full disk.
 #[macro_export]

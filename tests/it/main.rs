@@ -30,6 +30,8 @@ mod fio_compat;
 mod interrupts;
 /// `iomark mark` and `iomark compare`: tiny real runs, sizes, partial results, plots
 mod mark;
+/// many hosts under MPI: four ranks of run and fileio (`--features mpi`), the refusals
+mod mpi;
 /// `iomark run` (fio-style jobs): command line, job files, engines, control, zones, verify
 mod run;
 /// the result hub: fio's and sysbench's reports rendered from a built RunResult, byte

@@ -3,7 +3,7 @@
 //! shell completions and man pages made from the same definitions, `tree --drop-caches`,
 //! colour on a terminal only, and every command's exit code when stdout is `/dev/full` or
 //! a closed pipe. (The `run` definition against fio's option list:
-//! src/cli/help/fio_options.rs.)
+//! src/cli/help/option_coverage.rs.)
 
 use crate::util::*;
 use std::io::Read;

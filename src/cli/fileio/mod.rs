@@ -9,8 +9,9 @@
 pub mod args;
 pub mod help;
 
+use crate::util::console::level;
 use crate::cli::fileio::args::{Argv, BOOL_OPTS, KNOWN_OPTS};
-use crate::exit;
+use crate::util::error::exit;
 use crate::job::sysbench::*;
 use crate::job::units::{sysbench_bool, sysbench_int};
 use crate::util::console::Console;
@@ -24,20 +25,6 @@ pub enum Stream {
     Out,
     /// standard error (option-syntax errors)
     Err,
-}
-
-/// sysbench message priorities (`--verbosity` filters everything above the setting).
-pub mod level {
-    /// `FATAL:` messages.
-    pub const FATAL: u8 = 0;
-    /// `WARNING:` messages.
-    pub const WARNING: u8 = 2;
-    /// The banner, headers and reports.
-    pub const NOTICE: u8 = 3;
-    /// `Done.`, `Time limit exceeded, exiting...`.
-    pub const INFO: u8 = 4;
-    /// `DEBUG:` lines.
-    pub const DEBUG: u8 = 5;
 }
 
 /// One message line (without its trailing newline).
@@ -150,8 +137,20 @@ fn bool_opt(a: &Argv, name: &str, default: bool) -> bool {
 /// Run `iomark fileio` with the arguments after the command word (or, sysbench's way,
 /// all of them: `--threads=2 fileio run`); returns the exit code.
 pub fn run(args: &[String]) -> i32 {
-    let parsed = parse(args);
+    let (many, args) = match crate::ranks::split_options(args) {
+        Ok(x) => x,
+        Err(e) => {
+            eprintln!("iomark fileio: {e}");
+            return exit::INVALID;
+        }
+    };
+    let parsed = parse(&args);
     let console = Arc::new(Console::new(parsed.verbosity));
+    // under MPI (src/ranks/) the session starts before the first line: rank 0 alone prints
+    let session = match &parsed.outcome {
+        Outcome::Job(_) => crate::ranks::begin("fileio", many),
+        Outcome::Exit(_) => Ok(None),
+    };
     let emit = |m: &Msg| match m.stream {
         Stream::Err => console.err(&m.text),
         Stream::Out => console.line(m.level, &m.text),
@@ -160,8 +159,30 @@ pub fn run(args: &[String]) -> i32 {
     parsed.post.iter().for_each(emit);
     match parsed.outcome {
         Outcome::Exit(code) => code,
-        Outcome::Job(job) => crate::run::sysbench::execute(&job, &console),
+        Outcome::Job(mut job) => match session.and_then(|s| place_ranks(&mut job, s)) {
+            Ok(()) => crate::run::sysbench::execute(&job, &console),
+            Err(line) => {
+                console.err(&line);
+                exit::ENVIRONMENT
+            }
+        },
     }
+}
+
+/// Under an MPI launch (src/ranks/): move `--file-dir` to the rank's `DIR/rank.N/` and
+/// keep `--json`/`--plot` to rank 0. `Err`: the exit-3 line.
+fn place_ranks(
+    job: &mut FileioJob,
+    session: Option<&crate::ranks::Session>,
+) -> Result<(), String> {
+    let Some(s) = session else {
+        return Ok(());
+    };
+    job.dir = s.dir(&job.dir).map_err(|e| format!("iomark fileio: --file-dir: {e}"))?;
+    if s.rank != 0 {
+        (job.json, job.plot) = (None, None);
+    }
+    Ok(())
 }
 
 /// Parse `iomark fileio` arguments (argv without program name and the `fileio` word).

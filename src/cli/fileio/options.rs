@@ -3,7 +3,7 @@
 
 use crate::cli::fileio::args::Argv;
 use super::{bool_opt, int_opt, level, Ctx, Stop, FILEIO_HELP, MAX_THREADS};
-use crate::exit;
+use crate::util::error::exit;
 use crate::job::sysbench::*;
 use crate::job::units::{sysbench_int, sysbench_ratio, sysbench_size};
 use std::path::PathBuf;

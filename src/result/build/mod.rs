@@ -193,6 +193,7 @@ pub fn build(i: Inputs) -> RunResult {
         global_options: i.global_options,
         devices: i.devices,
         targets: i.targets,
+        ranks: None,
     }
 }
 

@@ -338,7 +338,7 @@ fn run(
     live: &dyn Fn(Live),
 ) -> Result<(), RunError> {
     for (what, d) in [("SRC", &job.src_dir), ("DST", &job.dst_dir)] {
-        if let Some(fs) = preflight::memory_fs(d) {
+        if let Some(fs) = crate::probe::pagecache::memory_fs(d) {
             warnings.push(Warning {
                 id: "target.memory_fs".into(),
                 message: format!(

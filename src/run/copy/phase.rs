@@ -5,7 +5,7 @@
 //! (cli/copy.rs, cli/tree.rs) prints the live lines, the report (report/copy_text.rs,
 //! report/tree_text.rs) and the closing line.
 
-use crate::exit;
+use crate::util::error::exit;
 use crate::result::{RunResult, Status};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io;

@@ -118,12 +118,12 @@ impl RunError {
     pub fn exit_code(&self) -> i32 {
         match self {
             RunError::Files(e) => e.exit_code(),
-            RunError::Plan { .. } => crate::exit::INVALID,
-            RunError::Engine { .. } => crate::exit::ENVIRONMENT,
+            RunError::Plan { .. } => crate::util::error::exit::INVALID,
+            RunError::Engine { .. } => crate::util::error::exit::ENVIRONMENT,
             RunError::Io { .. } | RunError::Verify { .. } | RunError::MinRate { .. } => {
-                crate::exit::FAILED
+                crate::util::error::exit::FAILED
             }
-            RunError::Refused { .. } => crate::exit::ENVIRONMENT,
+            RunError::Refused { .. } => crate::util::error::exit::ENVIRONMENT,
         }
     }
 
@@ -472,6 +472,8 @@ pub fn execute(
     let plans = make_plans(cmd, note)?;
     check_files(cmd, &plans, &kinds, note)?;
     lay_out(cmd, &plans, &kinds, note)?;
+    // many hosts (src/ranks/): every rank has laid out its files; the I/O starts together
+    crate::ranks::start_line();
     let ctx = group::RunCtx {
         cmd,
         plans: &plans,

@@ -50,7 +50,7 @@ pub(crate) fn run_thread(
     if let Some(e) = failed {
         // a failed run keeps the report of the I/O done before the failure (as fio,
         // with `err=`); errors of another kind end the run without a report
-        if e.exit_code() != crate::exit::FAILED {
+        if e.exit_code() != crate::util::error::exit::FAILED {
             return Err(e);
         }
         st.error = e.errno();

@@ -23,7 +23,7 @@
 //! Safety: the test file lives in a new directory `PATH/iomark-mark.<pid>` that is
 //! removed afterwards, also after an error or Ctrl-C (a second Ctrl-C exits at once).
 
-use crate::exit;
+use crate::util::error::exit;
 use crate::job::sysbench::FileioJob;
 use crate::files::scratch::{Scratch, ScratchError};
 use crate::probe::diagnosis::{diagnose, Diagnosis, Inputs};
@@ -85,7 +85,8 @@ fn run_fileio(mut job: FileioJob, samples: bool) -> Result<RunResult, i32> {
 /// `--file-extra-flags`/`--file-io-mode`, which mark does not have): O_DIRECT on PATH's
 /// filesystem (every test) and io_uring (tests with a queue depth above 1).
 pub fn preflight(path: &Path, tests: &[Test]) -> Result<(), String> {
-    use crate::files::preflight::{memory_fs, probe_direct_io, DirectIo};
+    use crate::files::preflight::{probe_direct_io, DirectIo};
+    use crate::probe::pagecache::memory_fs;
     if probe_direct_io(path) == DirectIo::Unsupported {
         return Err(format!(
             "{} at {} does not support O_DIRECT, which every mark test uses (it scores the drive, not the page cache); give a PATH on a disk filesystem",

@@ -10,8 +10,8 @@ pub mod rng;
 mod run;
 pub mod thread;
 
-use crate::cli::fileio::level;
-use crate::exit;
+use crate::util::console::level;
+use crate::util::error::{exit, Error};
 use crate::files::fileset;
 use crate::files::output::Output;
 use crate::job::sysbench::{Command, FileioJob, Geometry, IoMode};
@@ -33,6 +33,7 @@ use std::sync::Arc;
 /// code stays the failure's).
 pub fn execute(job: &FileioJob, console: &Arc<Console>) -> i32 {
     let signals = Signals::install();
+    crate::ranks::arm(&signals.stop);
     // io_uring is checked before anything is written (no `prepare`, no --json placeholder,
     // no --file-dir): a denied ring would otherwise only be found after `prepare`.
     if job.io_mode == IoMode::Async && job.commands.contains(&Command::Run) {
@@ -197,7 +198,7 @@ fn geometry(job: &FileioJob, console: &Console) -> Result<Geometry, i32> {
     })
 }
 
-fn print_failure(console: &Console, f: &fileset::Failure) -> i32 {
+fn print_failure(console: &Console, f: &Error) -> i32 {
     for l in &f.lines {
         let lvl = if l.starts_with("WARNING") {
             level::WARNING
@@ -270,7 +271,7 @@ fn failed_before_start(
     job: &FileioJob,
     g: &Geometry,
     console: &Console,
-    f: &fileset::Failure,
+    f: &Error,
     json: Option<&Output>,
 ) -> i32 {
     let code = print_failure(console, f);

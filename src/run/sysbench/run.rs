@@ -5,8 +5,8 @@
 //! deadline is due (no polling on the timed path) — then prints sysbench's report and
 //! iomark's notes and writes `--json`/`--plot`.
 
-use crate::cli::fileio::level;
-use crate::exit;
+use crate::util::console::level;
+use crate::util::error::exit;
 use crate::job::sysbench::{FileioJob, Geometry, IoMode, TestMode};
 use crate::probe::diagnosis::Diagnosis;
 use crate::probe::{pagecache, Root};
@@ -117,15 +117,20 @@ pub(super) fn run(
     };
     let mut ran = Ran::default();
     let code = workers(job, &sh, &fds, seed_used, console, &mut ran);
+    // many hosts (src/ranks/): this rank's I/O ended; the others hear of it now
+    crate::ranks::ended(sh.failure.lock().unwrap_or_else(|e| e.into_inner()).is_some());
     let Some(snap) = ran.snap.take() else {
-        return (exit::FAILED, None);
+        // no final snapshot: the workers could not start (exit 3) or nothing ran
+        let code = if code == exit::OK { exit::FAILED } else { code };
+        return (code, None);
     };
     let end = End {
         failure: sh.failure.lock().unwrap_or_else(|e| e.into_inner()).clone(),
         signal: signals.exit_code(),
         seed: seed_used,
     };
-    let rr = outputs(job, &r, snap, &end, &mut ran);
+    // many hosts (src/ranks/): rank 0 reports the aggregate of every rank
+    let rr = crate::ranks::conclude(outputs(job, &r, snap, &end, &mut ran));
     print_report(job, console, &rr, end.failure.is_some(), &ran);
     notes_after(job, &rr, console, &end);
     let wanted = keep || json.is_some() || job.plot.is_some();
@@ -133,8 +138,8 @@ pub(super) fn run(
     let kept = wanted.then_some(rr);
     drop(r.files);
     if ran.forced {
-        // Workers may be stuck in I/O: do not wait for them.
-        std::process::exit(exit::INVALID);
+        // sysbench's code of a forced shutdown, nothing more printed
+        return (exit::INVALID, kept);
     }
     if end.failure.is_some() {
         return (sh.fail_code.load(Ordering::SeqCst), kept);
@@ -295,13 +300,18 @@ fn workers(
         .collect();
     let rate_rng = Xoroshiro128Plus::from_glibc(&mut seeder);
     let barriers = [Barrier::new(threads + 1), Barrier::new(threads + 1)];
+    let gate = Gate::default();
     std::thread::scope(|s| {
         let mut handles = vec![];
         for (tid, rng) in rngs.into_iter().enumerate() {
-            let (barrier, fds) = (&barriers, fds.to_vec());
+            let (barrier, fds, gate) = (&barriers, fds.to_vec(), &gate);
             let spawned = std::thread::Builder::new()
                 .name(format!("iomark-w{tid}"))
-                .spawn_scoped(s, move || thread(sh, tid, rng, barrier, fds));
+                .spawn_scoped(s, move || {
+                    if gate.wait() {
+                        thread(sh, tid, rng, barrier, fds)
+                    }
+                });
             match spawned {
                 Ok(h) => handles.push(h),
                 Err(e) => {
@@ -309,10 +319,13 @@ fn workers(
                         level::FATAL,
                         &format!("FATAL: cannot start worker thread: {e}"),
                     );
-                    std::process::exit(exit::ENVIRONMENT);
+                    // the workers spawned so far return at once: the scope can end
+                    gate.release(false);
+                    return exit::ENVIRONMENT;
                 }
             }
         }
+        gate.release(true);
         barriers[0].wait();
         if sh
             .failure
@@ -323,6 +336,8 @@ fn workers(
             console.line(level::NOTICE, "Threads started!");
             console.line(level::NOTICE, "");
         }
+        // many hosts (src/ranks/): every rank's workers are ready; the I/O starts together
+        crate::ranks::start_line();
         let start = Instant::now();
         let _ = sh.start.set(start);
         barriers[1].wait();
@@ -338,6 +353,33 @@ fn workers(
         }
         exit::OK
     })
+}
+
+/// Holds each spawned worker until all are spawned: released to run, or to return at
+/// once when a spawn failed (the start barriers wait for every worker, so a worker
+/// must not reach them unless all exist).
+#[derive(Default)]
+struct Gate {
+    go: Mutex<Option<bool>>,
+    cv: Condvar,
+}
+
+impl Gate {
+    /// Wait for [`Gate::release`]; whether to run.
+    fn wait(&self) -> bool {
+        let mut go = self.go.lock().unwrap_or_else(|e| e.into_inner());
+        loop {
+            if let Some(g) = *go {
+                return g;
+            }
+            go = self.cv.wait(go).unwrap_or_else(|e| e.into_inner());
+        }
+    }
+
+    fn release(&self, run: bool) {
+        *self.go.lock().unwrap_or_else(|e| e.into_inner()) = Some(run);
+        self.cv.notify_all();
+    }
 }
 
 /// The `--rate` arrivals: exponential gaps of mean `1/rate` s from the start, each

@@ -226,7 +226,7 @@ pub fn thread(
             Refused::Aio(e) => crate::engine::libaio::setup_why(&e, depth),
         };
         sh.fail_code
-            .store(crate::exit::ENVIRONMENT, Ordering::SeqCst);
+            .store(crate::util::error::exit::ENVIRONMENT, Ordering::SeqCst);
         sh.fail(vec![format!("FATAL: {msg}")]);
         barriers[0].wait();
         barriers[1].wait();

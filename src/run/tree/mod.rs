@@ -217,7 +217,7 @@ pub fn cache_plan(drop: bool, root: bool) -> String {
 /// Try to drop every cache (root only) unless `drop` is off. Returns the `cache` text
 /// of the phase.
 fn cold_or_warm(dir: &std::path::Path, drop: bool) -> String {
-    if let Some(fs) = crate::files::preflight::memory_fs(dir) {
+    if let Some(fs) = crate::probe::pagecache::memory_fs(dir) {
         return format!("warm: the tree is on {fs} (memory), which no cache drop can evict");
     }
     if !drop {
@@ -546,7 +546,7 @@ fn run(
     (phases, warnings): (&mut Vec<Phase>, &mut Vec<Warning>),
     live: &dyn Fn(Live),
 ) -> Result<(), RunError> {
-    if let Some(fs) = preflight::memory_fs(&job.dir) {
+    if let Some(fs) = crate::probe::pagecache::memory_fs(&job.dir) {
         let w = Warning {
             id: "target.memory_fs".into(),
             message: format!(

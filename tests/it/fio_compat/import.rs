@@ -1,6 +1,6 @@
 //! Public case C25 through the binary: `iomark compare` lines up a fio JSON report and
 //! a fio text report of the same run and labels the producer. The importer itself
-//! (units, percentiles, foreign input): src/result/import/fio_reports.rs.
+//! (units, percentiles, foreign input): src/result/import/fixtures.rs.
 
 use crate::util::*;
 

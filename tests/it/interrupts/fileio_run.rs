@@ -66,3 +66,42 @@ fn sigint_prints_partial_report_and_exits_130() {
 fn sigterm_prints_partial_report_and_exits_143() {
     interrupted(libc::SIGTERM, 143);
 }
+
+/// `--forced-shutdown=0` at a 1 s run whose reads each take 300 ms (fault `slow`): the
+/// schedule stops the run while the worker is inside its fourth read (0.9–1.2 s), the
+/// report counts it as unfinished, the JSON says `forced_shutdown`, and the process
+/// exits 2 (sysbench's code) as soon as that read returns: main ends the process, no
+/// command calls `exit` itself (src/util/error.rs).
+#[test]
+fn forced_shutdown_reports_the_unfinished_event_and_exits_2_at_once() {
+    let d = scratch();
+    let dir = d.path();
+    fileio(dir, &["--file-total-size=4M", "--file-num=1", "prepare"]).ok();
+    let json = dir.join("f.json");
+    let start = Instant::now();
+    let out = Iomark::new()
+        .dir(dir)
+        .fault("read:slow@1+")
+        .args([
+            "fileio",
+            "--file-total-size=4M",
+            "--file-num=1",
+            "--file-test-mode=rndrd",
+            "--time=1",
+            "--forced-shutdown=0",
+            "--notes=off",
+        ])
+        .arg(format!("--json={}", json.display()))
+        .arg("run")
+        .run();
+    let took = start.elapsed();
+    assert_eq!(out.code, 2, "{}", out.dump());
+    assert!(
+        out.stdout
+            .contains("Number of unfinished transactions on forced shutdown: 1"),
+        "{}",
+        out.dump()
+    );
+    assert!(took < Duration::from_secs(5), "exited after {took:?}");
+    assert_eq!(read_json(&json)["status"], "forced_shutdown");
+}

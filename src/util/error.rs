@@ -1,0 +1,88 @@
+//! The error that ends a command, and the exit codes, in one place (docs/safety.md
+//! "Exit codes"; docs/ARCHITECTURE.md "Errors and exit codes").
+//!
+//! Every room returns an [`Error`] (or a code from [`exit`]) up to its front end; only
+//! `main` (src/main.rs) turns the outcome into a process exit. `fileio` keeps sysbench
+//! 1.0.20's own codes where sysbench defines them (1 for nearly every error, 2 for a
+//! forced shutdown); errors that sysbench does not have use the project-wide codes.
+
+/// The process exit codes.
+pub mod exit {
+    /// Success.
+    pub const OK: i32 = 0;
+    /// A run that failed (I/O error, validation mismatch); also sysbench's code for
+    /// every `FATAL:` validation message, which `fileio` keeps.
+    pub const FAILED: i32 = 1;
+    /// Invalid options or input that sysbench itself would not reject (iomark's fixes
+    /// of sysbench bugs), and `--forced-shutdown` expiry (sysbench's own code 2).
+    pub const INVALID: i32 = 2;
+    /// The environment cannot do what was asked: not enough space, O_DIRECT
+    /// unsupported, open-file limit too low, io_uring not permitted.
+    pub const ENVIRONMENT: i32 = 3;
+    /// Interrupted by SIGINT (partial results still printed and saved).
+    pub const SIGINT: i32 = 130;
+    /// Terminated by SIGTERM (partial results still printed and saved).
+    pub const SIGTERM: i32 = 143;
+}
+
+/// Why a command stops: its exit code (one of [`exit`]) and the lines to print, each
+/// as is (one line naming the option and what is accepted for bad input; sysbench's
+/// `FATAL:`/`WARNING:` lines for `fileio`, which may be several).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Error {
+    /// the lines, printed as they are
+    pub lines: Vec<String>,
+    /// the exit code
+    pub code: i32,
+}
+
+impl Error {
+    /// An error of one line.
+    pub fn new(code: i32, line: impl Into<String>) -> Error {
+        Error {
+            lines: vec![line.into()],
+            code,
+        }
+    }
+
+    /// An error of several lines (sysbench prints a `FATAL:` line and its reasons).
+    pub fn lines(code: i32, lines: Vec<String>) -> Error {
+        Error { lines, code }
+    }
+
+    /// The exit code.
+    pub fn code(&self) -> i32 {
+        self.code
+    }
+}
+
+impl std::fmt::Display for Error {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.lines.join("\n"))
+    }
+}
+
+impl std::error::Error for Error {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_error_carries_its_code_and_lines() {
+        let e = Error::new(exit::INVALID, "--bs: 'x' is not a size");
+        assert_eq!(e.code(), 2);
+        assert_eq!(e.to_string(), "--bs: 'x' is not a size");
+        let e = Error::lines(exit::FAILED, vec!["FATAL: a".into(), "WARNING: b".into()]);
+        assert_eq!(e.code(), 1);
+        assert_eq!(e.to_string(), "FATAL: a\nWARNING: b");
+    }
+
+    #[test]
+    fn the_codes_are_the_documented_ones() {
+        assert_eq!(
+            [exit::OK, exit::FAILED, exit::INVALID, exit::ENVIRONMENT, exit::SIGINT, exit::SIGTERM],
+            [0, 1, 2, 3, 130, 143]
+        );
+    }
+}
