@@ -84,7 +84,7 @@ fn run_as(args: &[String], persona: Persona) -> i32 {
         Ok(x) => x,
         Err(e) => {
             eprintln!("iomark run: {e}");
-            return crate::exit::INVALID;
+            return crate::util::error::exit::INVALID;
         }
     };
     let kept: Vec<String> = kept.into_iter().filter(|a| *a != "--showcmd").collect();
@@ -157,20 +157,20 @@ fn place_ranks(
         Ok(None) => return Ok(None),
         Err(line) => {
             eprintln!("{line}");
-            return Err(crate::exit::ENVIRONMENT);
+            return Err(crate::util::error::exit::ENVIRONMENT);
         }
     };
     for j in &mut cmd.jobs {
         if let Some(f) = j.filename.as_ref().filter(|f| f.starts_with('/')) {
             eprintln!("iomark run: job {}: filename={f} would be shared by every rank; under MPI use directory= (each rank works in DIR/rank.N/)", j.name);
-            return Err(crate::exit::INVALID);
+            return Err(crate::util::error::exit::INVALID);
         }
         let base = j.directory.clone().unwrap_or_else(|| ".".into());
         match s.dir(&base) {
             Ok(d) => j.directory = Some(d),
             Err(e) => {
                 eprintln!("iomark run: job {}: {e}", j.name);
-                return Err(crate::exit::ENVIRONMENT);
+                return Err(crate::util::error::exit::ENVIRONMENT);
             }
         }
     }
