@@ -66,9 +66,12 @@ fn section_line(j: &JobResult, global: &[(String, String)]) -> String {
             .find(|(k, _)| k == "ioengine")
             .map(|(_, v)| v.clone())
     };
-    let engine = named(&j.job.options)
-        .or_else(|| named(global))
-        .unwrap_or_else(|| j.job.engine.clone());
+    // a fallback (io_uring not permitted: psync) names the engine that ran
+    let engine = match named(&j.job.options).or_else(|| named(global)) {
+        _ if !j.engine.is_empty() && j.engine != j.job.engine => j.engine.clone(),
+        Some(e) => e,
+        None => j.job.engine.clone(),
+    };
     format!(
         "{}: (g={}): rw={}, bs=(R) {}-{}, (W) {}-{}, (T) {}-{}, ioengine={engine}, iodepth={}\n",
         j.job.name,
