@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The test command (README.md, docs/testing.md): installs what the tests need when it is
-# missing (sysbench and fio from Debian, prysk from PyPI), then runs every test.
+# missing (sysbench and fio from Debian, prysk and fio's Python clients from PyPI), then
+# runs every test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 missing=()
@@ -15,6 +16,8 @@ command -v mkfs.xfs >/dev/null 2>&1 || [ -x /sbin/mkfs.xfs ] || missing+=(xfspro
 # `iomark man` is rendered with `man -l` (tests/ux.rs): man-db, and groff for nroff
 command -v man >/dev/null 2>&1 || missing+=(man-db)
 command -v nroff >/dev/null 2>&1 || missing+=(groff-base)
+# the fio client checks (tests/it/fio_compat/peers.rs) put their Python clients in a venv
+python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || missing+=(python3-venv)
 # many hosts under MPI (tests/it/mpi.rs, `--features mpi`): mpirun, mpicc and MPI's headers
 # (the mpi crate finds them with `mpicc -show`), libclang for its bindgen step
 command -v mpirun >/dev/null 2>&1 || missing+=(openmpi-bin)
@@ -37,6 +40,11 @@ if ! python3 -c 'import prysk' >/dev/null 2>&1; then
   python3 -m pip install -q prysk 2>/dev/null ||
     python3 -m pip install -q --break-system-packages prysk
 fi
+# fio's Python clients (bench-fio/fio-plot, statsmodels and scipy for fio's own tests, six
+# for its tools) in the venv tests/peer/ uses (PEER_VENV, tests/peer/common.sh)
+( . tests/peer/common.sh
+  "$PEER_VENV/bin/python" -c 'import statsmodels, scipy, six, bench_fio, fio_plot' >/dev/null 2>&1 ||
+    peer_install_clients )
 # every test binary (the unit tests, tests/it) runs even when one fails, so a failure
 # shows all that is wrong; profile `ci` (Cargo.toml): release optimisation without LTO
 status=0

@@ -44,7 +44,7 @@ pub fn usage() -> String {
 
 /// Who was called: `iomark run`, or iomark invoked as `fio` (a symlink or copy named
 /// `fio`, so that fio's clients run it unchanged). As `fio`, `--version` is fio's line
-/// ([`FIO_VERSION_LINE`]) and stderr stays silent on a successful run: iomark's notes
+/// ([`fio_version_line`]) and stderr stays silent on a successful run: iomark's notes
 /// are printed only with `--notes`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Persona {
@@ -57,8 +57,12 @@ pub enum Persona {
 /// `fio --version` under the fio persona: fio's form, which clients check for (bench-fio
 /// looks for `fio-3`, KDiskMark for a leading `fio-`), then iomark's name and version.
 pub fn fio_version_line() -> String {
-    format!("fio-3.33 (iomark {})\n", env!("CARGO_PKG_VERSION"))
+    format!("{FIO_VERSION} (iomark {})\n", env!("CARGO_PKG_VERSION"))
 }
+
+/// The fio release iomark answers as under the fio persona (`--version`, JSON
+/// `"fio version"`).
+pub const FIO_VERSION: &str = "fio-3.33";
 
 /// Run `iomark run` with `args` (after the word `run`); returns the exit code.
 pub fn run(args: &[String]) -> i32 {
@@ -97,7 +101,7 @@ fn run_as(args: &[String], persona: Persona) -> i32 {
         Err(code) => return code,
     };
     let loud = cmd.notes.unwrap_or(persona == Persona::Iomark);
-    let outs = match before_running(&cmd, showcmd, loud) {
+    let outs = match before_running(&cmd, showcmd, loud, persona) {
         Ok(o) => o,
         Err(code) => return code,
     };
@@ -230,7 +234,12 @@ fn cmdhelp(key: &str) -> i32 {
 /// After parsing, before any job runs: `--warnings-fatal`, `--showcmd`, `--parse-only`,
 /// the outputs created up front ([`outputs`]) and the parse notices (on stderr when
 /// `loud`, see [`Persona`]). `Err(code)` ends the run.
-fn before_running(cmd: &fio::FioCommand, showcmd: bool, loud: bool) -> Result<Outputs, i32> {
+fn before_running(
+    cmd: &fio::FioCommand,
+    showcmd: bool,
+    loud: bool,
+    persona: Persona,
+) -> Result<Outputs, i32> {
     if cmd.warnings_fatal && !cmd.notices.is_empty() {
         for n in &cmd.notices {
             eprintln!("{n}");
@@ -252,7 +261,7 @@ fn before_running(cmd: &fio::FioCommand, showcmd: bool, loud: bool) -> Result<Ou
         print_notices();
         return Err(crate::util::error::exit::OK);
     }
-    let outs = outputs(cmd)?;
+    let outs = outputs(cmd, persona)?;
     print_notices();
     Ok(outs)
 }
@@ -263,7 +272,7 @@ fn before_running(cmd: &fio::FioCommand, showcmd: bool, loud: bool) -> Result<Ou
 /// with exit 3 and nothing written (`--output` keeps its old content until the report
 /// replaces it). The report is fio 3.33's, in fio's order whatever the list's: the JSON
 /// document, then, after one empty line, which starts fio's normal text, the summary.
-fn outputs(cmd: &fio::FioCommand) -> Result<Outputs, i32> {
+fn outputs(cmd: &fio::FioCommand, persona: Persona) -> Result<Outputs, i32> {
     let fail = |opt: &str, e: crate::files::output::OutputError| {
         eprintln!("iomark run: cannot write {opt}={}: {e}", e.path.display());
         e.exit_code()
@@ -273,14 +282,30 @@ fn outputs(cmd: &fio::FioCommand) -> Result<Outputs, i32> {
         o.json(p).map_err(|e| fail("--json", e))?;
     }
     let fmt = cmd.output_format;
+    // fio's clients compare the version; iomark's own stays in the RunResult
+    let version = match persona {
+        Persona::Fio => FIO_VERSION.to_string(),
+        Persona::Iomark => FioJson::iomark_version(),
+    };
     let mut reps: Vec<Box<dyn Reporter>> = Vec::new();
     if fmt.json {
         reps.push(Box::new(FioJson {
             plus: fmt.json_plus,
+            version: version.clone(),
         }));
     }
     if fmt.normal {
         reps.push(Box::new(FioText));
+        // fio's header lines come first, before the JSON document too
+        let body = reps.remove(0);
+        reps.insert(
+            0,
+            Box::new(crate::report::fio::header::Headed {
+                body,
+                version: version.clone(),
+                blank: !fmt.json,
+            }),
+        );
     }
     match &cmd.output {
         Some(p) => o

@@ -159,6 +159,10 @@ pub struct EffectiveJob {
     pub lat_percentiles: bool,
     /// fio `group_reporting`
     pub group_reporting: bool,
+    /// fio `thread`: the job's workers are threads, not processes (the text report's
+    /// `Starting N threads`)
+    #[serde(default)]
+    pub thread: bool,
     /// fio options of the job as written, in order (JSON `job options`)
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub options: Vec<(String, String)>,
@@ -224,6 +228,7 @@ impl EffectiveJob {
             clat_percentiles: m.clat_percentiles,
             lat_percentiles: m.lat_percentiles,
             group_reporting: j.group_reporting,
+            thread: j.thread,
             options: j.options.clone(),
             reap_spin_ns: (j.engine == crate::job::fio::EngineKind::IoUring
                 && !j.sqthread_poll
@@ -302,6 +307,7 @@ impl EffectiveJob {
             clat_percentiles: false,
             lat_percentiles: j.percentile > 0,
             group_reporting: true,
+            thread: true,
             options: vec![],
             reap_spin_ns: None,
         }

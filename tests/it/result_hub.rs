@@ -230,7 +230,13 @@ fn check_against_goldens(r: &RunResult, name: &str) {
             continue;
         };
         // the old writer's document had no final newline; the reporter adds fio's
-        let got = render(&FioJson { plus }, r);
+        let got = render(
+            &FioJson {
+                plus,
+                version: FioJson::iomark_version(),
+            },
+            r,
+        );
         assert_eq!(mask_time(&got), mask_time(&want), "{file}");
         assert!(got.ends_with("}\n"), "{file}");
     }
@@ -312,7 +318,13 @@ fn run_result_file_renders_the_same_fio_report() {
     assert_eq!(a.read.clat.count, a.read.ios);
     assert!(a.read.clat.histogram.is_some());
     assert_eq!(r.jobs[1].write.bytes, 512 << 10);
-    assert_eq!(render(&FioText, &r), String::from_utf8(o.stdout).unwrap());
+    // fio's header lines, an empty line, the report
+    let head = iomark::report::fio::header::header(&r.jobs, &r.global_options, "iomark-0.1.0");
+    assert!(head.starts_with("a: (g=0): rw=randrw, bs=(R) 4096B-4096B,"), "{head}");
+    assert_eq!(
+        format!("{head}\n{}", render(&FioText, &r)),
+        String::from_utf8(o.stdout).unwrap()
+    );
 }
 
 /// sysbench's report of a fileio result built from a snapshot, `--percentile=p`.

@@ -71,11 +71,17 @@ peer_python() {
         if [ "${PEER_NO_INSTALL:-0}" = 1 ]; then
             echo "peer: $py lacks $* (PEER_NO_INSTALL=1)" >&2; exit 2
         fi
-        python3 -m venv "$PEER_VENV" >/dev/null &&
-            "$PEER_VENV/bin/pip" install -q statsmodels scipy six fio-plot >/dev/null ||
-            { echo "peer: cannot install the Python clients into $PEER_VENV" >&2; exit 2; }
+        peer_install_clients || exit 2
     fi
     PEER_PY=$py
+}
+
+# peer_install_clients: create PEER_VENV with the Python clients (pip, from PyPI); also
+# run by tests/run.sh before the tests, which set PEER_NO_INSTALL=1.
+peer_install_clients() {
+    python3 -m venv "$PEER_VENV" >/dev/null &&
+        "$PEER_VENV/bin/pip" install -q statsmodels scipy six fio-plot >/dev/null ||
+        { echo "peer: cannot install the Python clients into $PEER_VENV" >&2; return 1; }
 }
 
 # peer_shared PATH: a file of the peer-test material, or exit 2 saying it is missing.

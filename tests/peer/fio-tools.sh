@@ -18,7 +18,7 @@ TOOLS=$(peer_shared fio-tools)
 peer_python scipy six
 # NOTES-issue15.md, "fio's tools": json+ bins are not on fio's 1856-bucket grid;
 # write_hist_log/log_hist_msec are refused; a log sample past the runtime
-peer_known clat2csv_grid fiologparser_hist_runs fiologparser_hist_rows fiologparser_rows fio2gnuplot_rows
+peer_known fiologparser_hist_runs fiologparser_hist_rows fiologparser_rows fio2gnuplot_rows
 
 run_job() { # DIR FIO
     mkdir -p "$1" && cd "$1" || exit 2

@@ -1,7 +1,8 @@
 //! fio's `--output-format=json` / `json+` document of a run, with fio's keys and units
 //! (spec/peers.md §2: `bw` KiB/s integer, `bw_bytes` B/s, `iops` per s, `runtime` ms,
 //! latencies in ns with percentiles keyed like "99.900000"; `json+` adds
-//! `clat_ns.bins`, `{"<ns>": count}` for every non-empty histogram bucket). Only keys
+//! `clat_ns.bins`, `{"<ns>": count}` for every non-empty bucket of fio's grid,
+//! report/fio/plat.rs). Only keys
 //! iomark measures are written; tools reading fio JSON find them where fio puts them.
 //! CPU: `usr_cpu`/`sys_cpu` in percent of the job threads' time, `ctx` switches.
 //! `job options` / `global options` keep the order they were given (report/fio/order.rs).
@@ -16,19 +17,28 @@ use serde_json::{json, Map, Value};
 pub struct FioJson {
     /// json+ (clat bins)
     pub plus: bool,
+    /// `"fio version"`: `fio-3.33` when iomark runs as fio (its clients compare it),
+    /// `iomark-X` for `iomark run`
+    pub version: String,
+}
+
+impl FioJson {
+    /// The `"fio version"` of `iomark run`.
+    pub fn iomark_version() -> String {
+        format!("iomark-{}", env!("CARGO_PKG_VERSION"))
+    }
 }
 
 impl Reporter for FioJson {
     fn render(&self, r: &RunResult) -> Result<Vec<u8>, ReportError> {
-        let doc = document(r, self.plus);
+        let mut doc = document(r, self.plus);
+        doc["fio version"] = json!(self.version);
         let ordered = crate::report::fio::order::FioDoc {
             doc: &doc,
             job_opts: r.jobs.iter().map(|j| j.job.options.as_slice()).collect(),
             global: &r.global_options,
         };
-        crate::report::fio::order::to_text(&ordered)
-            .map(|s| (s + "\n").into_bytes())
-            .map_err(|e| ReportError::Failed(format!("cannot encode JSON: {e}")))
+        Ok((crate::report::fio::order::to_text(&ordered) + "\n").into_bytes())
     }
 }
 
@@ -52,9 +62,10 @@ pub(crate) fn lat_json(l: &Latency, pcts: Option<&[f64]>, bins: bool) -> Value {
         o["percentile"] = Value::Object(pct);
     }
     if bins && !h.is_empty() {
-        let b: Map<String, Value> = h
-            .iter_recorded()
-            .map(|v| (v.value_iterated_to().to_string(), json!(v.count_at_value())))
+        // on fio's bucket grid, so fio's tools read them as fio's (report/fio/plat.rs)
+        let b: Map<String, Value> = crate::report::fio::plat::bins(h)
+            .into_iter()
+            .map(|(ns, n)| (ns.to_string(), json!(n)))
             .collect();
         o["bins"] = Value::Object(b);
     }
@@ -185,7 +196,7 @@ pub fn document(r: &RunResult, plus: bool) -> Value {
     let (secs, ms) = (r.timestamp_ms / 1000, r.timestamp_ms);
     let jobs: Vec<Value> = r.jobs.iter().map(|j| job_json(j, &r.jobs, plus)).collect();
     let mut doc = json!({
-        "fio version": format!("iomark-{}", env!("CARGO_PKG_VERSION")),
+        "fio version": FioJson::iomark_version(),
         "timestamp": secs,
         "timestamp_ms": ms,
         "time": crate::report::fio::disk::ctime(secs),

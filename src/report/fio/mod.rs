@@ -5,11 +5,13 @@
 //! layouts are in the files beside it.
 
 pub mod disk;
+pub mod header;
 pub mod json;
 pub mod lat_text;
 pub mod levels;
 pub mod num;
 pub mod order;
+pub mod plat;
 pub mod outputs;
 pub mod prio;
 pub mod text;

@@ -1,68 +1,17 @@
-//! Writes the fio JSON document of `iomark run` with `job options` and `global options`
-//! in the order the options were given, as fio 3.33 prints them (`--name=w` first for a
-//! command-line job, a repeated option once per occurrence). The document is built as
-//! a [`serde_json::Value`], whose objects keep their keys sorted; only these two objects
-//! need another order, so they are written from the option lists by a thin wrapper
-//! instead of switching every JSON object of the program to insertion order.
+//! Writes the fio JSON document of `iomark run` as fio 3.33's json.c writes it: every
+//! object's keys in fio's order (fio adds them in stat.c's order; serde_json's `Map`
+//! keeps them sorted), `"key" : value`, two spaces of indent per level, an empty object
+//! as `{`, an empty line and `}`, floats with six decimals (C's `%f`), integers bare,
+//! strings with `\` and `"` escaped (control characters as `\u00XX`, which fio leaves
+//! raw, so the document stays JSON). Keys named by numbers (percentiles, json+ bins,
+//! the `iodepth_*` and `latency_*` levels) come in numeric order, `>=N` after `N`.
+//! `job options` / `global options` are written from the option lists, in the order the
+//! options were given (`--name=w` first for a command-line job, a repeated option once
+//! per occurrence). The document itself is built as a [`serde_json::Value`]
+//! (report/fio/json.rs); only its text form lives here.
 
-use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
-use serde_json::Value;
-
-/// Options as written (`key`, `value`); those without a value are left out, as fio
-/// 3.33 leaves out `time_based` or `norandommap`.
-struct Opts<'a>(&'a [(String, String)]);
-
-impl Serialize for Opts<'_> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let kept = || self.0.iter().filter(|(_, v)| !v.is_empty());
-        let mut m = s.serialize_map(Some(kept().count()))?;
-        for (k, v) in kept() {
-            m.serialize_entry(k, v)?;
-        }
-        m.end()
-    }
-}
-
-/// One entry of `jobs`: the built object with its `job options` from `opts`.
-struct Job<'a> {
-    v: &'a Value,
-    opts: Option<&'a [(String, String)]>,
-}
-
-impl Serialize for Job<'_> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let (Some(obj), Some(opts)) = (self.v.as_object(), self.opts) else {
-            return self.v.serialize(s);
-        };
-        let mut m = s.serialize_map(Some(obj.len()))?;
-        for (k, v) in obj {
-            if k == "job options" {
-                m.serialize_entry(k, &Opts(opts))?;
-            } else {
-                m.serialize_entry(k, v)?;
-            }
-        }
-        m.end()
-    }
-}
-
-struct Jobs<'a> {
-    v: &'a [Value],
-    opts: &'a [&'a [(String, String)]],
-}
-
-impl Serialize for Jobs<'_> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut q = s.serialize_seq(Some(self.v.len()))?;
-        for (i, v) in self.v.iter().enumerate() {
-            q.serialize_element(&Job {
-                v,
-                opts: self.opts.get(i).copied(),
-            })?;
-        }
-        q.end()
-    }
-}
+use serde_json::{Map, Value};
+use std::fmt::Write;
 
 /// The fio document `doc` (from [`crate::report::fio::json::document`]) with the options of
 /// `doc["jobs"][i]` taken from `job_opts[i]` and `global options` from `global`, in
@@ -76,32 +25,225 @@ pub struct FioDoc<'a> {
     pub global: &'a [(String, String)],
 }
 
-impl Serialize for FioDoc<'_> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let Some(obj) = self.doc.as_object() else {
-            return self.doc.serialize(s);
-        };
-        let mut m = s.serialize_map(Some(obj.len()))?;
-        for (k, v) in obj {
-            match (k.as_str(), v.as_array()) {
-                ("jobs", Some(a)) => m.serialize_entry(
-                    k,
-                    &Jobs {
-                        v: a,
-                        opts: &self.job_opts,
-                    },
-                )?,
-                ("global options", _) => m.serialize_entry(k, &Opts(self.global))?,
-                _ => m.serialize_entry(k, v)?,
-            }
+/// Which of fio's objects is being written: it fixes the key order.
+#[derive(Clone, Copy, PartialEq)]
+enum Obj {
+    Root,
+    Job,
+    Dir,
+    Lat,
+    Prio,
+    Disk,
+    Steady,
+    SteadyData,
+    /// anything else: numeric keys in numeric order, other keys as built
+    Other,
+}
+
+impl Obj {
+    /// fio 3.33's order of the keys (stat.c `show_run_stats`, `show_thread_status_json`,
+    /// `add_ddir_status_json`, `add_ddir_lat_json`, `json_array_add_disk_util`); keys
+    /// iomark adds that fio does not have come after them.
+    #[rustfmt::skip]
+    fn keys(self) -> &'static [&'static str] {
+        match self {
+            Obj::Root => &["fio version", "timestamp", "timestamp_ms", "time", "global options", "jobs", "disk_util"],
+            Obj::Job => &[
+                "jobname", "groupid", "error", "eta", "elapsed", "job options", "read", "write", "trim",
+                "sync", "mixed", "job_runtime", "usr_cpu", "sys_cpu", "ctx", "majf", "minf",
+                "iodepth_level", "iodepth_submit", "iodepth_complete", "latency_ns", "latency_us",
+                "latency_ms", "total_err", "first_error", "latency_depth", "latency_target",
+                "latency_percentile", "latency_window", "desc", "block", "steadystate",
+            ],
+            Obj::Dir => &[
+                "io_bytes", "io_kbytes", "bw_bytes", "bw", "iops", "runtime", "total_ios", "short_ios",
+                "drop_ios", "slat_ns", "clat_ns", "lat_ns", "prios", "bw_min", "bw_max", "bw_agg",
+                "bw_mean", "bw_dev", "bw_samples", "iops_min", "iops_max", "iops_mean", "iops_stddev",
+                "iops_samples", "cachehit",
+            ],
+            Obj::Lat => &["min", "max", "mean", "stddev", "N", "percentile", "bins"],
+            Obj::Prio => &["prioclass", "prio", "clat_ns", "lat_ns"],
+            Obj::Disk => &[
+                "name", "read_ios", "write_ios", "read_merges", "write_merges", "read_ticks",
+                "write_ticks", "in_queue", "util", "aggr_read_ios", "aggr_write_ios",
+                "aggr_read_merges", "aggr_write_merge", "aggr_read_ticks", "aggr_write_ticks",
+                "aggr_in_queue", "aggr_util",
+            ],
+            Obj::Steady => &["ss", "duration", "attained", "criterion", "max_deviation", "slope", "data"],
+            Obj::SteadyData => &["bw_mean", "iops_mean", "iops", "bw"],
+            Obj::Other => &[],
         }
-        m.end()
+    }
+
+    /// The object under `key` of this one.
+    fn child(self, key: &str) -> Obj {
+        match (self, key) {
+            (Obj::Job, "read" | "write" | "trim" | "sync" | "mixed") => Obj::Dir,
+            (Obj::Dir | Obj::Prio, "slat_ns" | "clat_ns" | "lat_ns") => Obj::Lat,
+            (Obj::Job, "steadystate") => Obj::Steady,
+            (Obj::Steady, "data") => Obj::SteadyData,
+            _ => Obj::Other,
+        }
+    }
+
+    /// The objects in the array under `key` of this one.
+    fn element(self, key: &str) -> Obj {
+        match (self, key) {
+            (Obj::Root, "jobs") => Obj::Job,
+            (Obj::Root, "disk_util") => Obj::Disk,
+            (Obj::Dir, "prios") => Obj::Prio,
+            _ => Obj::Other,
+        }
     }
 }
 
-/// Pretty-printed text of [`FioDoc`] (2-space indent, as `to_string_pretty`).
-pub fn to_text(d: &FioDoc) -> serde_json::Result<String> {
-    serde_json::to_string_pretty(d)
+/// A key named by a number (`99.900000`, `64`, `>=64`): its value, `>=N` just after `N`.
+fn numeric_key(k: &str) -> Option<(f64, bool)> {
+    let (n, ge) = k.strip_prefix(">=").map_or((k, false), |n| (n, true));
+    n.parse::<f64>()
+        .ok()
+        .filter(|x| x.is_finite())
+        .map(|x| (x, ge))
+}
+
+/// The pairs of `m` in fio's order for an object of kind `o`.
+fn ordered(m: &Map<String, Value>, o: Obj) -> Vec<(&String, &Value)> {
+    let mut v: Vec<(&String, &Value)> = m.iter().collect();
+    let keys = o.keys();
+    if !keys.is_empty() {
+        // a stable sort: keys fio does not have keep their (sorted) order, at the end
+        v.sort_by_key(|(k, _)| keys.iter().position(|x| x == k).unwrap_or(keys.len()));
+    } else if let Some(mut n) = v
+        .iter()
+        .map(|(k, x)| numeric_key(k).map(|n| (n, *k, *x)))
+        .collect::<Option<Vec<_>>>()
+    {
+        n.sort_by(|a, b| a.0 .0.total_cmp(&b.0 .0).then(a.0 .1.cmp(&b.0 .1)));
+        v = n.into_iter().map(|(_, k, x)| (k, x)).collect();
+    }
+    v
+}
+
+struct Writer<'a> {
+    out: String,
+    d: &'a FioDoc<'a>,
+}
+
+impl Writer<'_> {
+    fn indent(&mut self, level: usize) {
+        for _ in 0..level {
+            self.out.push_str("  ");
+        }
+    }
+
+    fn string(&mut self, s: &str) {
+        self.out.push('"');
+        for c in s.chars() {
+            match c {
+                '"' | '\\' => {
+                    self.out.push('\\');
+                    self.out.push(c);
+                }
+                c if (c as u32) < 0x20 => {
+                    let _ = write!(self.out, "\\u{:04x}", c as u32);
+                }
+                c => self.out.push(c),
+            }
+        }
+        self.out.push('"');
+    }
+
+    /// `{`, the pairs one a line at `level + 1`, `}` at `level` (json.c `json_print_object`).
+    fn object<'p>(&mut self, pairs: impl Iterator<Item = (&'p str, Item<'p>)>, level: usize) {
+        self.out.push_str("{\n");
+        for (i, (k, v)) in pairs.enumerate() {
+            if i > 0 {
+                self.out.push_str(",\n");
+            }
+            self.indent(level + 1);
+            self.string(k);
+            self.out.push_str(" : ");
+            self.item(v, level + 1);
+        }
+        self.out.push('\n');
+        self.indent(level);
+        self.out.push('}');
+    }
+
+    fn item(&mut self, it: Item, level: usize) {
+        match it {
+            Item::Opts(o) => {
+                let kept = o.iter().filter(|(_, v)| !v.is_empty());
+                let pairs: Vec<(&str, &str)> =
+                    kept.map(|(k, v)| (k.as_str(), v.as_str())).collect();
+                self.object(pairs.into_iter().map(|(k, v)| (k, Item::Str(v))), level);
+            }
+            Item::Str(s) => self.string(s),
+            Item::Value(v, o, job) => self.value(v, o, job, level),
+        }
+    }
+
+    /// `v`, an object of kind `o` when it is one; `job` is its index in `jobs`.
+    fn value(&mut self, v: &Value, o: Obj, job: usize, level: usize) {
+        match v {
+            Value::Null => self.out.push_str("null"),
+            Value::Bool(b) => self.out.push_str(if *b { "true" } else { "false" }),
+            Value::Number(n) => match n.as_f64().filter(|_| n.is_f64()) {
+                Some(f) => {
+                    let _ = write!(self.out, "{f:.6}");
+                }
+                None => {
+                    let _ = write!(self.out, "{n}");
+                }
+            },
+            Value::String(s) => self.string(s),
+            Value::Array(a) => {
+                self.out.push_str("[\n");
+                for (i, x) in a.iter().enumerate() {
+                    if i > 0 {
+                        self.out.push_str(",\n");
+                    }
+                    self.indent(level + 1);
+                    self.value(x, o, i, level + 1);
+                }
+                self.out.push('\n');
+                self.indent(level);
+                self.out.push(']');
+            }
+            Value::Object(m) => {
+                let d = self.d;
+                let pairs = ordered(m, o).into_iter().map(|(k, x)| {
+                    let it = match (o, k.as_str()) {
+                        (Obj::Root, "global options") => Item::Opts(d.global),
+                        (Obj::Job, "job options") if job < d.job_opts.len() => {
+                            Item::Opts(d.job_opts[job])
+                        }
+                        (_, _) if x.is_array() => Item::Value(x, o.element(k), 0),
+                        _ => Item::Value(x, o.child(k), job),
+                    };
+                    (k.as_str(), it)
+                });
+                self.object(pairs, level);
+            }
+        }
+    }
+}
+
+/// What a pair holds: an option list, a string, or a part of the document.
+enum Item<'a> {
+    Opts(&'a [(String, String)]),
+    Str(&'a str),
+    Value(&'a Value, Obj, usize),
+}
+
+/// The text of [`FioDoc`] as fio 3.33 writes it (no final newline).
+pub fn to_text(d: &FioDoc) -> String {
+    let mut w = Writer {
+        out: String::new(),
+        d,
+    };
+    w.value(d.doc, Obj::Root, 0, 0);
+    w.out
 }
 
 #[cfg(test)]
@@ -136,8 +278,7 @@ mod tests {
             doc: &doc,
             job_opts: vec![&w],
             global: &g,
-        })
-        .unwrap();
+        });
         let opts = &t[t.find("\"job options\"").unwrap()..];
         let opts = &opts[..opts.find('}').unwrap()];
         let keys: Vec<&str> = opts
@@ -150,10 +291,10 @@ mod tests {
         assert_eq!(
             keys,
             [
-                "\"name\": \"w\",",
-                "\"rw\": \"read\",",
-                "\"bs\": \"4k\",",
-                "\"bs\": \"8k\""
+                "\"name\" : \"w\",",
+                "\"rw\" : \"read\",",
+                "\"bs\" : \"4k\",",
+                "\"bs\" : \"8k\""
             ]
         );
         let glob = &t[t.find("\"global options\"").unwrap()..];

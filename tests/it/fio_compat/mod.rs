@@ -5,5 +5,6 @@ mod import;
 mod json_keys;
 mod kb_base;
 mod options;
+mod peers;
 mod text;
 mod units;

@@ -1,0 +1,157 @@
+//! The lines fio 3.33 prints before its normal report (the text output only, not
+//! `json`): per job section `NAME: (g=G): rw=RW, bs=(R) MIN-MAX, (W) MIN-MAX, (T)
+//! MIN-MAX, ioengine=E, iodepth=D` and `...` when the section has more than one job
+//! (numjobs), the version line, then `Starting N processes` (or `threads`, or `N threads
+//! and M processes`). They come first in the output, before the JSON document when both
+//! are asked for, and the normal report then follows after an empty line ([`Headed`]).
+//! Sections are taken from the reported jobs: jobs merged by `group_reporting` from
+//! several sections show as the first one.
+
+use crate::report::fio::num::{num2str, N2s, SIG_FIGS};
+use crate::report::{ReportError, Reporter};
+use crate::result::job::JobResult;
+use crate::result::RunResult;
+
+/// The header of a run's reported `jobs` with its `global` options, `version` being
+/// the version line (`fio-3.33`).
+pub fn header(jobs: &[JobResult], global: &[(String, String)], version: &str) -> String {
+    let mut s = String::new();
+    let (mut threads, mut procs) = (0u32, 0u32);
+    let mut i = 0;
+    while let Some(j) = jobs.get(i) {
+        s += &section_line(j, global);
+        let n = j.job.numjobs.max(1);
+        if n > 1 {
+            s += "...\n";
+        }
+        if j.job.thread {
+            threads += n;
+        } else {
+            procs += n;
+        }
+        // without group_reporting each of the section's jobs is reported on its own
+        i += if j.threads >= n { 1 } else { n as usize };
+    }
+    s += version;
+    s += "\n";
+    s += &starting(threads, procs);
+    s
+}
+
+/// `Starting 2 threads and 1 process` (fio backend.c's wording).
+fn starting(threads: u32, procs: u32) -> String {
+    let plural = |n: u32, one: &str, many: &str| format!("{n} {}", if n > 1 { many } else { one });
+    let mut s = String::from("Starting ");
+    if threads > 0 {
+        s += &plural(threads, "thread", "threads");
+    }
+    if procs > 0 {
+        if threads > 0 {
+            s += " and ";
+        }
+        s += &plural(procs, "process", "processes");
+    }
+    s + "\n"
+}
+
+/// One section's line: sizes in fio's form (`4096B`, `64.0KiB`; decimal with kb_base=1000).
+fn section_line(j: &JobResult, global: &[(String, String)]) -> String {
+    let pow2 = j.job.kb_base != 1000;
+    let sz = |b: u64| num2str(b, SIG_FIGS, pow2, N2s::Byte);
+    let (r, w) = (&j.job.bs_read, &j.job.bs_write);
+    // the engine as named (`sync`, `libaio`), else the one that ran
+    let named = |o: &[(String, String)]| {
+        o.iter()
+            .rev()
+            .find(|(k, _)| k == "ioengine")
+            .map(|(_, v)| v.clone())
+    };
+    // a fallback (io_uring not permitted: psync) names the engine that ran
+    let engine = match named(&j.job.options).or_else(|| named(global)) {
+        _ if !j.engine.is_empty() && j.engine != j.job.engine => j.engine.clone(),
+        Some(e) => e,
+        None => j.job.engine.clone(),
+    };
+    format!(
+        "{}: (g={}): rw={}, bs=(R) {}-{}, (W) {}-{}, (T) {}-{}, ioengine={engine}, iodepth={}\n",
+        j.job.name,
+        j.groupid,
+        j.job.rw,
+        sz(r.min_bytes),
+        sz(r.max_bytes),
+        sz(w.min_bytes),
+        sz(w.max_bytes),
+        // trim sizes are not recorded apart: fio's `bs=R,W` gives trims W's
+        sz(w.min_bytes),
+        sz(w.max_bytes),
+        j.job.iodepth,
+    )
+}
+
+/// A reporter with fio's header before it: `body` is the first report of a text output;
+/// when it is the normal report (`blank`), an empty line separates them, as in fio.
+pub struct Headed {
+    /// the first report of the output
+    pub body: Box<dyn Reporter>,
+    /// the version line
+    pub version: String,
+    /// an empty line after the header (the body is the normal report)
+    pub blank: bool,
+}
+
+impl Reporter for Headed {
+    fn render(&self, r: &RunResult) -> Result<Vec<u8>, ReportError> {
+        let mut out = header(&r.jobs, &r.global_options, &self.version).into_bytes();
+        if self.blank {
+            out.push(b'\n');
+        }
+        out.extend(self.body.render(r)?);
+        Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::result::job::BlockSizeSpec;
+
+    fn job(name: &str, numjobs: u32, threads: u32, thread: bool) -> JobResult {
+        let mut j = JobResult::default();
+        j.job.name = name.into();
+        j.job.rw = "randrw".into();
+        j.job.bs_read = BlockSizeSpec::fixed(4096);
+        j.job.bs_write = BlockSizeSpec {
+            min_bytes: 4096,
+            max_bytes: 16384,
+            split: vec![],
+        };
+        j.job.iodepth = 4;
+        j.job.engine = "io_uring".into();
+        j.job.numjobs = numjobs;
+        j.job.thread = thread;
+        j.threads = threads;
+        j
+    }
+
+    /// fio 3.33: `--name=a --rw=randrw --bs=4k,4k-16k --ioengine=io_uring --iodepth=4
+    /// --numjobs=2 --name=b --thread --ioengine=sync`
+    #[test]
+    fn header_as_fio_prints_it() {
+        let mut b = job("b", 1, 1, true);
+        b.job.options = vec![("ioengine".into(), "sync".into())];
+        let jobs = vec![job("a", 2, 1, false), job("a", 2, 1, false), b];
+        assert_eq!(
+            header(&jobs, &[], "fio-3.33"),
+            "a: (g=0): rw=randrw, bs=(R) 4096B-4096B, (W) 4096B-16.0KiB, (T) 4096B-16.0KiB, ioengine=io_uring, iodepth=4\n\
+             ...\n\
+             b: (g=0): rw=randrw, bs=(R) 4096B-4096B, (W) 4096B-16.0KiB, (T) 4096B-16.0KiB, ioengine=sync, iodepth=4\n\
+             fio-3.33\n\
+             Starting 1 thread and 2 processes\n"
+        );
+        // group_reporting: one result for the section's three jobs
+        let h = header(&[job("a", 3, 3, false)], &[], "v");
+        assert!(h.ends_with("...\nv\nStarting 3 processes\n"), "{h}");
+        let h = header(&[job("t", 1, 1, true)], &[], "v");
+        assert!(h.ends_with("\nStarting 1 thread\n"), "{h}");
+    }
+}
