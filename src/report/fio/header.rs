@@ -16,6 +16,10 @@ use crate::result::RunResult;
 /// the version line (`fio-3.33`).
 pub fn header(jobs: &[JobResult], global: &[(String, String)], version: &str) -> String {
     let mut s = String::new();
+    if jobs.is_empty() {
+        // nothing ran (a stop during layout): fio prints no header either
+        return s;
+    }
     let (mut threads, mut procs) = (0u32, 0u32);
     let mut i = 0;
     while let Some(j) = jobs.get(i) {
@@ -102,7 +106,7 @@ pub struct Headed {
 impl Reporter for Headed {
     fn render(&self, r: &RunResult) -> Result<Vec<u8>, ReportError> {
         let mut out = header(&r.jobs, &r.global_options, &self.version).into_bytes();
-        if self.blank {
+        if self.blank && !out.is_empty() {
             out.push(b'\n');
         }
         out.extend(self.body.render(r)?);

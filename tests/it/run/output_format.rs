@@ -32,7 +32,7 @@ fn cut_json(out: &str) -> (String, String) {
         "fio's header, then the JSON document: {out}"
     );
     let end = out.find("\n}\n").expect("a closing line '}'") + 3;
-    (out[..end].to_string(), out[end..].to_string())
+    (out[start..end].to_string(), out[end..].to_string())
 }
 
 #[test]
