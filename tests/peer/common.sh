@@ -2,7 +2,7 @@
 # Each check script takes BIN (any executable that speaks fio's command line, e.g.
 # target/ci/iomark or /usr/bin/fio), runs one real client of fio against it and prints a
 # table of named checks: PASS, FAIL, or KNOWN (a failure listed in the script's KNOWN
-# set, documented in NOTES-issue15.md). A FAIL (a check that is not known to fail) makes
+# set, documented in docs/compat/fio-clients.md). A FAIL (a check that is not known to fail) makes
 # the script exit 1; a known failure that now passes is printed as FIXED, to be removed
 # from KNOWN. Scratch files go under ${PEER_TMP:-/var/tmp} and are removed on exit.
 #
@@ -21,7 +21,7 @@ PEER_FAILS=0
 PEER_FIXED=0
 declare -A PEER_KNOWN=()
 
-# peer_known NAME...: checks expected to fail today (each one is in NOTES-issue15.md).
+# peer_known NAME...: checks expected to fail today (each one is in docs/compat/fio-clients.md).
 peer_known() { for k in "$@"; do PEER_KNOWN[$k]=1; done; }
 
 # peer_check NAME OK DETAIL: one row of the table; OK is 0 (pass) or anything else.

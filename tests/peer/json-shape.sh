@@ -21,7 +21,7 @@ JOBS=(
     "verify|--name=a --rw=write --ioengine=psync --bs=4k --size=1m --verify=crc32c"
     "jsonplus|--name=a --rw=randread --ioengine=psync --bs=4k --size=2m --output-format=json+"
 )
-# verify: the verify phase's reads are not counted as reads yet (NOTES-issue15.md, fio-tests 5)
+# verify: the verify phase's reads are not counted as reads yet (docs/compat/fio-clients.md, fio-tests 5)
 peer_known verify
 NORM=$PEER_WORK/norm.py
 cat >"$NORM" <<'PY'

@@ -12,7 +12,7 @@
 peer_work kdiskmark
 peer_bin "${1:?usage: $0 BIN}"
 FIO=$PEER_FIO_DIR/fio
-# prepare: --create_only is refused by iomark today (NOTES-issue15.md, "KDiskMark")
+# prepare: --create_only is refused by iomark today (docs/compat/fio-clients.md, "KDiskMark")
 peer_known prepare
 F=$PEER_WORK/kdiskmark-XXXXXX.tmp
 

@@ -2,7 +2,7 @@
 //! check scripts of tests/peer/ (json-shape.sh, fio-tools.sh, kdiskmark.sh,
 //! bench-fio.sh, and the fast part of fio-tests.sh), each of which prints a table of
 //! named checks and exits 1 when a check that passed before fails (its KNOWN list names
-//! what does not pass yet, NOTES-issue15.md has why) and 2 when a client or the peer
+//! what does not pass yet, docs/compat/fio-clients.md has why) and 2 when a client or the peer
 //! material is missing. Both are failures here: `bash tests/run.sh` installs the Python
 //! clients into the venv the scripts use (PEER_VENV), and fio 3.33 itself, so nothing
 //! is skipped; the scripts are told not to install anything themselves.
