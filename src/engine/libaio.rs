@@ -328,14 +328,7 @@ impl Aio {
 
 impl Engine for Aio {
     const NAME: &'static str = "libaio";
-    const CAPS: super::Caps = super::Caps {
-        queued: true,
-        no_io: false,
-        maps_files: false,
-        registers_buffers: false,
-        paths: false,
-        own_files: false,
-    };
+    const CAPS: super::Caps = super::Caps::QUEUED;
     fn depth(&self) -> usize {
         self.depth
     }

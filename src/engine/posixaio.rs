@@ -108,14 +108,7 @@ impl PosixAio {
 
 impl Engine for PosixAio {
     const NAME: &'static str = "posixaio";
-    const CAPS: super::Caps = super::Caps {
-        queued: true,
-        no_io: false,
-        maps_files: false,
-        registers_buffers: false,
-        paths: false,
-        own_files: false,
-    };
+    const CAPS: super::Caps = super::Caps::QUEUED;
     fn depth(&self) -> usize {
         self.cbs.len()
     }

@@ -29,14 +29,7 @@ impl Psync {
 
 impl Engine for Psync {
     const NAME: &'static str = "psync";
-    const CAPS: super::Caps = super::Caps {
-        queued: false,
-        no_io: false,
-        maps_files: false,
-        registers_buffers: false,
-        paths: false,
-        own_files: false,
-    };
+    const CAPS: super::Caps = super::Caps::SYNC;
     fn depth(&self) -> usize {
         1
     }

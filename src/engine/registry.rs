@@ -43,6 +43,24 @@ pub struct Caps {
     pub own_files: bool,
 }
 
+impl Caps {
+    /// A synchronous engine on open descriptors (psync): every request completes
+    /// inside `submit`.
+    pub const SYNC: Caps = Caps {
+        queued: false,
+        no_io: false,
+        maps_files: false,
+        registers_buffers: false,
+        paths: false,
+        own_files: false,
+    };
+    /// An engine that queues requests on open descriptors (libaio, posixaio).
+    pub const QUEUED: Caps = Caps {
+        queued: true,
+        ..Caps::SYNC
+    };
+}
+
 /// The engines there are.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
