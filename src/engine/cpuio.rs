@@ -69,6 +69,7 @@ impl Engine for Cpuio {
         registers_buffers: false,
         paths: false,
         own_files: false,
+        needs_data: false,
     };
     fn depth(&self) -> usize {
         1

@@ -152,6 +152,7 @@ impl<const OP: u8, const DIR: bool> Engine for FileOps<OP, DIR> {
         paths: true,
         // the create engines and the directory engines own their files
         own_files: DIR || OP == 0,
+        needs_data: false,
     };
     fn depth(&self) -> usize {
         1

@@ -374,6 +374,7 @@ impl Engine for Uring {
         registers_buffers: true,
         paths: false,
         own_files: false,
+        needs_data: false,
     };
     fn depth(&self) -> usize {
         self.depth

@@ -72,6 +72,7 @@ impl Engine for Mmap {
         registers_buffers: false,
         paths: false,
         own_files: false,
+        needs_data: false,
     };
     fn depth(&self) -> usize {
         1

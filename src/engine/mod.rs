@@ -12,6 +12,7 @@
 
 pub mod buffers;
 pub mod cpuio;
+pub mod e4defrag;
 pub mod falloc;
 pub mod fileops;
 pub mod fault;

@@ -27,6 +27,7 @@ impl Engine for Null {
         registers_buffers: false,
         paths: false,
         own_files: false,
+        needs_data: false,
     };
     fn depth(&self) -> usize {
         self.depth

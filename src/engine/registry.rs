@@ -14,6 +14,7 @@ use super::io_uring::{self, Setup, Uring};
 use super::libaio::{self, Aio};
 use super::mmap::Mmap;
 use super::cpuio::{CpuMode, Cpuio};
+use super::e4defrag::{Donor, E4Defrag};
 use super::falloc::{Falloc, Ftruncate};
 use super::fileops::{FileOps, DirCreate, DirDelete, DirStat, FileCreate, FileDelete, FileStat, StatType};
 use super::null::Null;
@@ -41,6 +42,9 @@ pub struct Caps {
     /// the engine makes (or removes) its files itself: the runner lays out nothing and
     /// each file is one block (fio's `get_file_size` = the minimum block size)
     pub own_files: bool,
+    /// works on the files' existing blocks (e4defrag moves them): the runner fills the
+    /// files with data at layout even for a job that only writes (a hole moves nothing)
+    pub needs_data: bool,
 }
 
 impl Caps {
@@ -53,6 +57,7 @@ impl Caps {
         registers_buffers: false,
         paths: false,
         own_files: false,
+        needs_data: false,
     };
     /// An engine that queues requests on open descriptors (libaio, posixaio).
     pub const QUEUED: Caps = Caps {
@@ -94,10 +99,12 @@ pub enum Kind {
     DirStat,
     /// removes each directory ([`DirDelete`])
     DirDelete,
+    /// EXT4_IOC_MOVE_EXT per write ([`E4Defrag`])
+    E4Defrag,
 }
 
 /// Every engine, in the order listed to users.
-pub const KINDS: [Kind; 15] = [
+pub const KINDS: [Kind; 16] = [
     Kind::Psync,
     Kind::IoUring,
     Kind::Libaio,
@@ -113,6 +120,7 @@ pub const KINDS: [Kind; 15] = [
     Kind::DirCreate,
     Kind::DirStat,
     Kind::DirDelete,
+    Kind::E4Defrag,
 ];
 
 /// `$e` with `$t` bound to each kind's engine type: the one list behind name and caps.
@@ -134,6 +142,7 @@ macro_rules! each_kind {
             Kind::DirCreate => { type $t = DirCreate; $e }
             Kind::DirStat => { type $t = DirStat; $e }
             Kind::DirDelete => { type $t = DirDelete; $e }
+            Kind::E4Defrag => { type $t = E4Defrag; $e }
         }
     };
 }
@@ -259,6 +268,8 @@ pub struct Spec<'a> {
     pub madvise: Option<libc::c_int>,
     /// io_uring denied here: run psync instead (the caller warned once)
     pub fallback: bool,
+    /// e4defrag's donor file
+    pub donor: Donor,
 }
 
 impl<'a> Spec<'a> {
@@ -277,6 +288,7 @@ impl<'a> Spec<'a> {
             map_len: 0,
             madvise: None,
             fallback: false,
+            donor: Donor::default(),
         }
     }
 }
@@ -292,6 +304,8 @@ pub enum Refused {
     Aio(std::io::Error),
     /// a path could not be prepared (dirstat/dirdelete's directories)
     Path(IoErr),
+    /// the donor file could not be opened or allocated (e4defrag)
+    Donor(IoErr),
 }
 
 /// What the caller does with the engine once it is built.
@@ -351,6 +365,7 @@ pub fn build<D: Drive>(spec: Spec<'_>, d: D) -> Result<D::Out, Refused> {
         Kind::DirCreate => go::<DirCreate, D>(fileops(&spec)?, d),
         Kind::DirStat => go::<DirStat, D>(fileops(&spec)?, d),
         Kind::DirDelete => go::<DirDelete, D>(fileops(&spec)?, d),
+        Kind::E4Defrag => go(E4Defrag::new(spec.fds, &spec.donor).map_err(Refused::Donor)?, d),
     })
 }
 
@@ -389,6 +404,7 @@ mod tests {
         assert!(Kind::FileStat.caps().paths && !Kind::FileStat.caps().own_files);
         assert!(Kind::FileCreate.caps().own_files && Kind::Cpuio.caps().no_io);
         assert!(!Kind::Falloc.caps().paths && !Kind::Ftruncate.caps().no_io);
+        assert!(Kind::E4Defrag.moves_no_data() && !Kind::E4Defrag.caps().queued);
     }
 
     struct Depth;

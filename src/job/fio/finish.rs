@@ -117,6 +117,7 @@ fn check_openfiles(job: &FioJob) -> Result<(), String> {
             | EngineKind::Mmap
             | EngineKind::Falloc
             | EngineKind::Ftruncate
+            | EngineKind::E4Defrag
     );
     match job.more.nodata.openfiles {
         Some(n) if n < job.nrfiles && !holds_none => Err(format!(
@@ -135,8 +136,13 @@ fn check_amount(job: &FioJob) -> Result<(), String> {
     if job.engine == EngineKind::Cpuio && job.more.nodata.cpuload == 0 {
         return Err("ioengine=cpuio needs cpuload= (a percentage of one CPU, 1-100)".into());
     }
+    if job.engine == EngineKind::E4Defrag && job.more.donorname.is_none() {
+        return Err("ioengine=e4defrag needs donorname= (the donor file the blocks are moved to)".into());
+    }
     let no_size = matches!(job.engine, EngineKind::Null | EngineKind::Cpuio);
-    if !no_size && !sized && job.filename.is_none() {
+    // a replayed log (read_iolog) names and sizes the files itself
+    let replay = job.more.replay.file.is_some();
+    if !no_size && !sized && job.filename.is_none() && !replay {
         return Err(
             "no size given (set size= or filesize=, or a filename= of an existing file)".into(),
         );

@@ -235,6 +235,12 @@ pub struct JobMore {
     pub lat_log: Option<String>,
     /// `write_iolog`: the file the job's issued I/Os are written to (fio's iolog v2)
     pub write_iolog: Option<String>,
+    /// `read_iolog` and the `replay_*` keys: replay an I/O log (run/fio/replay.rs)
+    pub replay: ReplayKeys,
+    /// `donorname` (e4defrag): the donor file, under `directory`
+    pub donorname: Option<String>,
+    /// `inplace` (e4defrag): allocate and free the donor's range at each request
+    pub inplace: bool,
     /// `log_avg_msec` (0 = one line per I/O)
     pub log_avg_msec: u64,
     /// `bw_avg_time`, ms: interval of the bandwidth samples (fio default 500)
@@ -274,6 +280,49 @@ pub struct JobMore {
     pub zones: crate::job::fio::zone_keys::ZoneOpts,
     /// verify-while-writing, error-list, fill and creation keys (`fio_keys_verify`)
     pub x: crate::job::fio::keys_verify::VerifyErrorOpts,
+}
+
+/// `read_iolog=FILE` and fio's `replay_*` keys: the I/Os of a job come from an I/O log
+/// (fio's iolog v2/v3) instead of its generators.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ReplayKeys {
+    /// `read_iolog`: the log to replay
+    pub file: Option<String>,
+    /// `replay_no_stall`: issue as fast as possible, ignoring the log's times
+    pub no_stall: bool,
+    /// `replay_redirect`: every I/O goes to this file instead of the log's
+    pub redirect: Option<String>,
+    /// `replay_scale` (default 1): offsets are divided by it
+    pub scale: u64,
+    /// `replay_align` (a power of 2, 0 = none): offsets are aligned down to it
+    pub align: u64,
+    /// `replay_time_scale` (percent, default 100): the log's delays × 100 / it
+    pub time_scale: u64,
+    /// `replay_skip`: the kinds not replayed (read, write, trim, sync)
+    pub skip: ReplaySkip,
+}
+
+/// `replay_skip`: which kinds of a log's entries are left out.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ReplaySkip {
+    pub read: bool,
+    pub write: bool,
+    pub trim: bool,
+    pub sync: bool,
+}
+
+impl Default for ReplayKeys {
+    fn default() -> Self {
+        ReplayKeys {
+            file: None,
+            no_stall: false,
+            redirect: None,
+            scale: 1,
+            align: 0,
+            time_scale: 100,
+            skip: ReplaySkip::default(),
+        }
+    }
 }
 
 impl Default for JobMore {
@@ -319,6 +368,9 @@ impl Default for JobMore {
             iops_log: None,
             lat_log: None,
             write_iolog: None,
+            replay: ReplayKeys::default(),
+            donorname: None,
+            inplace: false,
             log_avg_msec: 0,
             bw_avg_time: 500,
             iops_avg_time: 500,

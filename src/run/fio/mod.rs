@@ -18,6 +18,7 @@ pub mod log;
 pub mod numa;
 pub(crate) mod plan;
 pub mod prio;
+pub mod replay;
 pub mod stats;
 pub(crate) mod thread;
 pub mod trim;
@@ -276,7 +277,11 @@ fn guard_jobs(cmd: &FioCommand, kinds: &[Kind]) -> Result<(), RunError> {
         for t in 0..j.numjobs {
             let files = files_for(j, t)?;
             // mmap maps files read-write, so it opens them with write access too
-            let writes = j.rw.writes() || j.rw.trims() || k.caps().maps_files;
+            // (a replayed log may write whatever the job's rw says)
+            let writes = j.rw.writes()
+                || j.rw.trims()
+                || k.caps().maps_files
+                || j.more.replay.file.is_some();
             dataset::guard(&files.0, writes, &policy)?;
             if !owns_no_files(*k) {
                 dataset::check_generated(&files.0, writes)?;
@@ -322,6 +327,10 @@ fn make_plans(cmd: &FioCommand, note: &(dyn Fn(String) + Sync)) -> Result<Vec<Ve
             .iter_mut()
             .flatten()
             .for_each(|p| p.flows = Some(flows.clone()));
+    }
+    // read_iolog: what the logs' parsing has to say (ignored entries)
+    for r in plans.iter().flatten().filter_map(|p| p.replay.as_deref()) {
+        r.notes.iter().for_each(|n| note(n.clone()));
     }
     crate::run::gen::zones::attach(&mut plans, note)?;
     crate::run::gen::sprandom::prepare(&mut plans)?;
@@ -391,7 +400,10 @@ fn lay_out(
             continue;
         }
         for p in ps {
-            for m in dataset::layout(&p.files, j.rw.reads(), j.more.x.create_fsync)? {
+            // filled when the job reads (a replay: when its log does) or the engine works
+            // on the files' blocks
+            let fill = p.job.rw.reads() || k.caps().needs_data;
+            for m in dataset::layout(&p.files, fill, j.more.x.create_fsync)? {
                 note(format!("{}: {m}", j.name));
             }
         }

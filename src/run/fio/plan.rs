@@ -3,8 +3,9 @@
 //! byte limit and seed, resolved once from the job before the thread starts.
 
 use crate::run::fio::*;
+use crate::run::fio::replay;
 use crate::engine::registry::Kind;
-use crate::job::fio::{FioJob, SizeSpec};
+use crate::job::fio::{BlockSizes, FioJob, RwMode, SizeSpec};
 use crate::files::dataset::{self, FileSpec, FilesError};
 use std::path::{Path, PathBuf};
 
@@ -34,6 +35,8 @@ pub(crate) struct Plan {
     pub flows: Option<std::sync::Arc<crate::run::control::flow::Flows>>,
     /// `zonemode=zbd`: the shared zone table of each file (empty otherwise)
     pub zones: crate::run::gen::zones::Tables,
+    /// `read_iolog`: the log this thread replays (its I/Os instead of the generators')
+    pub replay: Option<std::sync::Arc<replay::Replay>>,
 }
 
 /// fio's `filename_format` expansion: `$jobname`, `$jobnum`, `$filenum`, `$clientuid`.
@@ -63,6 +66,9 @@ pub(crate) fn resolve_io_size(job: &FioJob, regions: &[Region]) -> FioJob {
 type Region = (u64, u64);
 
 pub(crate) fn files_for(job: &FioJob, t: u32) -> Result<(Vec<FileSpec>, Vec<Region>), RunError> {
+    if job.more.replay.file.is_some() {
+        return Ok(replay_files(job, &load_replay(job, t)?));
+    }
     // a character device has no size of its own (fio: the job's size= is used)
     let no_size = |p: PathBuf| -> RunError {
         if dataset::is_char_device(&p) {
@@ -162,8 +168,79 @@ pub(crate) fn files_for(job: &FioJob, t: u32) -> Result<(Vec<FileSpec>, Vec<Regi
     Ok((out, regions))
 }
 
+/// The log thread `t` of `job` replays (`read_iolog`).
+fn load_replay(job: &FioJob, t: u32) -> Result<replay::Replay, RunError> {
+    replay::load(&job.more.replay, t).map_err(|why| RunError::Plan {
+        job: job.name.clone(),
+        why,
+    })
+}
+
+/// The files of a replayed log: those it adds (relative names under `directory`, as
+/// fio's add_file), each at least as large as its furthest I/O, its region the whole
+/// file.
+fn replay_files(job: &FioJob, r: &replay::Replay) -> (Vec<FileSpec>, Vec<Region>) {
+    let mut out = Vec::with_capacity(r.files.len());
+    let mut regions = Vec::with_capacity(r.files.len());
+    for (name, &end) in r.files.iter().zip(&r.file_end) {
+        let p = match (&job.directory, Path::new(name).is_absolute()) {
+            (Some(d), false) => d.join(name),
+            _ => PathBuf::from(name),
+        };
+        let size = dataset::existing_size(&p).unwrap_or(0).max(end);
+        out.push(FileSpec {
+            path: p,
+            size,
+            named: true,
+        });
+        regions.push((0, size));
+    }
+    (out, regions)
+}
+
+/// A replaying job as its thread runs it: the direction and the largest read and write
+/// sizes are the log's (fio's read_iolog sets td_ddir and raises max_bs); no byte limit, no
+/// `time_based` (the job ends with the log, or at `runtime`), no `write_iolog` (fio
+/// writes no log while it replays one).
+fn replay_job(job: &FioJob, r: &replay::Replay) -> FioJob {
+    let mut j = job.clone();
+    j.rw = match (r.reads(), r.writes(), r.trims()) {
+        (_, true, true) => RwMode::TrimWrite,
+        (true, true, false) => RwMode::ReadWrite,
+        (false, true, false) => RwMode::Write,
+        (false, false, true) => RwMode::Trim,
+        _ => RwMode::Read,
+    };
+    // trims move no data: their lengths size no buffer (fio's test t0038: 2 GiB trims
+    // with 4 KiB writes at iodepth 128)
+    let [rd, wr, _] = r.max_len;
+    if rd > 0 {
+        j.bs_read = BlockSizes::Fixed(rd);
+    }
+    if wr > 0 {
+        j.bs_write = BlockSizes::Fixed(wr);
+    }
+    j.rw_suffix = 0;
+    j.time_based = false;
+    j.more.io_size = None;
+    j.more.io_size_pct = None;
+    j.more.write_iolog = None;
+    j
+}
+
 pub(crate) fn plan(job: &FioJob, t: u32, global_index: u64) -> Result<Plan, RunError> {
-    let (files, regions) = files_for(job, t)?;
+    let replay = match job.more.replay.file {
+        Some(_) => Some(std::sync::Arc::new(load_replay(job, t)?)),
+        None => None,
+    };
+    let replayed;
+    let (job, (files, regions)) = match &replay {
+        Some(r) => {
+            replayed = replay_job(job, r);
+            (&replayed, replay_files(job, r))
+        }
+        None => (job, files_for(job, t)?),
+    };
     let job = &resolve_io_size(job, &regions);
     let max_bs = job.bs_read.max().max(job.bs_write.max());
     let align = job
@@ -171,7 +248,8 @@ pub(crate) fn plan(job: &FioJob, t: u32, global_index: u64) -> Result<Plan, RunE
         .blockalign
         .unwrap_or_else(|| job.bs_read.min().min(job.bs_write.min()))
         .max(1);
-    if job.rw.trims() {
+    // (an engine that touches nothing, null, trims nothing either)
+    if job.rw.trims() && !job.engine.caps().no_io {
         if let Some(f) = files.iter().find(|f| dataset::is_char_device(&f.path)) {
             // trims punch holes (fallocate) in files and discard on block devices;
             // a character device takes neither
@@ -197,10 +275,14 @@ pub(crate) fn plan(job: &FioJob, t: u32, global_index: u64) -> Result<Plan, RunE
     }
     // a pass moves each region's whole blocks only (fio: a file is done when the next
     // block no longer fits; bs=3k over 1 MiB is 341 requests, not 342)
-    let pass_bytes: u64 = regions.iter().map(|r| r.1 / align * align).sum();
+    // (a replay makes no passes: its I/Os are the log's)
+    let pass_bytes: u64 = match replay {
+        Some(_) => 0,
+        None => regions.iter().map(|r| r.1 / align * align).sum(),
+    };
     // (fill_device: the region is the free space, so the job ends at ENOSPC, or at the
     // latest once it has written all of it)
-    let byte_limit = if job.time_based {
+    let byte_limit = if job.time_based || replay.is_some() {
         0
     } else {
         job.more
@@ -229,5 +311,6 @@ pub(crate) fn plan(job: &FioJob, t: u32, global_index: u64) -> Result<Plan, RunE
         global: u32::try_from(global_index).unwrap_or(u32::MAX),
         flows: None,
         zones: Vec::new(),
+        replay,
     })
 }

@@ -232,9 +232,28 @@ fn engine_spec<'b>(
             }
         });
     }
+    spec.donor = spec_donor(plan);
     // denied: `execute` already warned once (or refused with --engine-strict)
     spec.fallback = plan.engine.available().is_err();
     spec
+}
+
+/// e4defrag's donor: `directory/donorname` (fio joins them with a '/' as written),
+/// allocated over the job's range of its largest file.
+fn spec_donor(plan: &Plan) -> crate::engine::e4defrag::Donor {
+    let job = &plan.job;
+    let name = job.more.donorname.clone().unwrap_or_default();
+    let path = match &job.directory {
+        Some(d) => format!("{}/{name}", d.display()),
+        None => name,
+    };
+    let start = plan.regions.first().map_or(0, |r| r.0);
+    let end = plan.files.iter().map(|f| f.size).max().unwrap_or(0);
+    crate::engine::e4defrag::Donor {
+        path: path.into(),
+        inplace: job.more.inplace,
+        range: (start, end.saturating_sub(start)),
+    }
 }
 
 /// Build the engine and run the worker on it; a refused engine is the job's error.
@@ -250,6 +269,10 @@ fn drive(
             Refused::Map(e) => (plan.engine.name(), io_why(e, false, 0)),
             Refused::Aio(e) => (plan.engine.name(), crate::engine::libaio::setup_why(&e, depth)),
             Refused::Path(e) => (plan.engine.name(), io_why(e, false, 0)),
+            Refused::Donor(e) => (
+                plan.engine.name(),
+                format!("donor file {}: {}", spec_donor(plan).path.display(), io_why(e, false, 0)),
+            ),
         };
         RunError::Engine {
             job: plan.job.name.clone(),

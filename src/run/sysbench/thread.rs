@@ -225,6 +225,7 @@ pub fn thread(
             Refused::Map(e) => format!("mmap failed: {e:?}"),
             Refused::Aio(e) => crate::engine::libaio::setup_why(&e, depth),
             Refused::Path(e) => format!("path setup failed: {e:?}"),
+            Refused::Donor(e) => format!("donor file setup failed: {e:?}"),
         };
         sh.fail_code
             .store(crate::util::error::exit::ENVIRONMENT, Ordering::SeqCst);

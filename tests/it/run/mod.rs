@@ -13,5 +13,6 @@ mod one_worker;
 mod more;
 mod output_format;
 mod passes;
+mod replay;
 mod verify;
 mod zones;

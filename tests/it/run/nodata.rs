@@ -1,6 +1,7 @@
-//! `iomark run` with the engines that move no data (filecreate, dirstat, cpuio), fio's
-//! `create_only`, and log files numbered over all jobs' threads as fio numbers them.
-//! The engines' own units are in src/engine/fileops.rs, falloc.rs and cpuio.rs.
+//! `iomark run` with the engines that move no data (filecreate, dirstat, cpuio,
+//! e4defrag), fio's `create_only`, and log files numbered over all jobs' threads as fio
+//! numbers them. The engines' own units are in src/engine/fileops.rs, falloc.rs,
+//! cpuio.rs and e4defrag.rs.
 
 use crate::util::*;
 
@@ -103,4 +104,47 @@ fn logs_are_numbered_over_all_jobs_threads() {
         let p = d.path().join(format!("t_iops.{n}.log"));
         assert!(p.is_file(), "{} missing", p.display());
     }
+}
+
+/// The scratch directory is on ext4 (this machine's target/ is): EXT4_SUPER_MAGIC.
+fn on_ext4(p: &std::path::Path) -> bool {
+    let c = std::ffi::CString::new(p.as_os_str().as_encoded_bytes()).unwrap();
+    // SAFETY: statfs into a zeroed struct on a path that exists.
+    let mut s: libc::statfs = unsafe { std::mem::zeroed() };
+    unsafe { libc::statfs(c.as_ptr(), &mut s) == 0 && s.f_type == 0xEF53 }
+}
+
+#[test]
+fn e4defrag_moves_every_block_and_keeps_the_data() {
+    let d = scratch();
+    assert!(on_ext4(d.path()), "{} must be on ext4 for e4defrag", d.path().display());
+    let data: Vec<u8> = (0..(1u32 << 20)).map(|i| (i % 253) as u8).collect();
+    std::fs::write(d.path().join("f"), &data).unwrap();
+    for extra in [&["--bs=32k", "--rw=write"][..], &["--bs=4k", "--rw=randwrite", "--inplace=1"]] {
+        let mut a = vec![
+            "--output-format=json",
+            "--name=defrag",
+            "--ioengine=e4defrag",
+            "--donorname=f.def",
+            "--filename=f",
+            "--filesize=1m",
+        ];
+        a.extend_from_slice(extra);
+        let v = run(d.path(), &a).ok().json();
+        let w = &v["jobs"][0]["write"];
+        // every request moved its whole range (a short or failed move is not counted)
+        assert_eq!(w["io_bytes"].as_u64(), Some(1 << 20), "{extra:?}: {w}");
+        assert_eq!(v["jobs"][0]["error"].as_u64(), Some(0));
+        assert_eq!(std::fs::read(d.path().join("f")).unwrap(), data, "{extra:?}: data kept");
+        let donor = std::fs::metadata(d.path().join("f.def")).unwrap().len();
+        // inplace=0: allocated over the file once; inplace=1: truncated after each move
+        let want = if extra.contains(&"--inplace=1") { 0 } else { 1 << 20 };
+        assert_eq!(donor, want, "{extra:?}");
+    }
+    // reads are refused as fio's engine refuses them (EINVAL), and donorname is required
+    let o = run(d.path(), &["--name=r", "--ioengine=e4defrag", "--donorname=f.def", "--filename=f", "--rw=read"]);
+    assert!(o.stdout.contains("err=22") || o.stderr.contains("Invalid argument"), "{}{}", o.stdout, o.stderr);
+    let o = run(d.path(), &["--name=r", "--ioengine=e4defrag", "--filename=f"]);
+    assert_eq!(o.code, 2);
+    assert!(o.stderr.contains("donorname"), "{}", o.stderr);
 }

@@ -1,5 +1,6 @@
 //! Options of the engines that move no data (fio's "I/O engines" group): `stat_type` of
-//! filestat/dirstat, and cpuio's `cpuload`, `cpumode`, `cpuchunks`, `exit_on_io_done`.
+//! filestat/dirstat, cpuio's `cpuload`, `cpumode`, `cpuchunks`, `exit_on_io_done`, and
+//! e4defrag's `donorname`, `inplace` (src/engine/e4defrag.rs).
 //! The engines are src/engine/fileops.rs and src/engine/cpuio.rs; cpuio's think time
 //! is derived from these in src/job/fio/finish.rs.
 
@@ -53,7 +54,35 @@ pub(super) static OPTIONS: &[FioOption] = &[
     )
     .range(0, 0)
     .example("0"),
+    FioOption::job(
+        "donorname",
+        Group::Engine,
+        Kind::Str,
+        "File used as a block donor",
+        donorname,
+    )
+    .example("file.def"),
+    FioOption::job(
+        "inplace",
+        Group::Engine,
+        Kind::Int,
+        "Alloc and free space inside defrag event",
+        inplace,
+    )
+    .range(0, 1)
+    .example("0"),
 ];
+
+fn donorname(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
+    let v = c.need(v)?;
+    c.job.more.donorname = Some(v.trim().to_string());
+    Ok(())
+}
+
+fn inplace(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
+    c.job.more.inplace = c.need_at_most(v, 1, "0 or 1")? == 1;
+    Ok(())
+}
 
 fn stat_type(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
     let v = c.need(v)?;

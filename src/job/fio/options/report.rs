@@ -1,6 +1,7 @@
 //! Options of fio's groups "Description" (names, descriptions, `wait_for`), "General"
 //! (`kb_base`, `unit_base`), "Statistics" (reporting groups, percentiles) and "Logging"
-//! (the bandwidth/IOPS/latency logs and their averaging).
+//! (the bandwidth/IOPS/latency logs and their averaging, the I/O log: `write_iolog`,
+//! `read_iolog` and its `replay_*` keys).
 
 use super::{Arg, FioOption, Group, JobCtx, Kind};
 use crate::job::fio::keys::parse_percentiles;
@@ -114,6 +115,62 @@ pub(super) static OPTIONS: &[FioOption] = &[
         write_iolog,
     )
     .example("iolog"),
+    FioOption::job(
+        "read_iolog",
+        Group::Logging,
+        Kind::Str,
+        "Playback IO pattern from file",
+        read_iolog,
+    )
+    .example("iolog"),
+    FioOption::job(
+        "replay_no_stall",
+        Group::Logging,
+        Kind::Bool,
+        "Playback IO pattern file as fast as possible without stalls",
+        replay_no_stall,
+    )
+    .default("0"),
+    FioOption::job(
+        "replay_redirect",
+        Group::Logging,
+        Kind::Str,
+        "Replay all I/O onto this device, regardless of trace device",
+        replay_redirect,
+    ),
+    FioOption::job(
+        "replay_scale",
+        Group::Logging,
+        Kind::Int,
+        "Align offsets to this blocksize",
+        replay_scale,
+    )
+    .default("1")
+    .range(1, -1),
+    FioOption::job(
+        "replay_align",
+        Group::Logging,
+        Kind::Int,
+        "Scale offset down by this factor",
+        replay_align,
+    ),
+    FioOption::job(
+        "replay_time_scale",
+        Group::Logging,
+        Kind::Int,
+        "Scale time for replay events",
+        replay_time_scale,
+    )
+    .default("100")
+    .range(1, -1),
+    FioOption::job(
+        "replay_skip",
+        Group::Logging,
+        Kind::Str,
+        "Skip certain IO types (read,write,trim,flush)",
+        replay_skip,
+    )
+    .example("write,trim"),
     FioOption::job(
         "write_bw_log",
         Group::Logging,
@@ -248,6 +305,68 @@ fn log_prefix(v: Option<&str>) -> Option<String> {
 fn write_iolog(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
     let v = c.need(v)?;
     c.job.more.write_iolog = Some(v.to_string());
+    Ok(())
+}
+
+fn read_iolog(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
+    let v = c.need(v)?;
+    c.job.more.replay.file = Some(v.to_string());
+    Ok(())
+}
+
+bool_keys! {
+    replay_no_stall => more.replay.no_stall;
+}
+
+fn replay_redirect(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
+    let v = c.need(v)?;
+    c.job.more.replay.redirect = Some(v.to_string());
+    Ok(())
+}
+
+fn replay_scale(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
+    let n = c.need_u64(v)?;
+    if n == 0 {
+        return Err(c.bad("0", "a whole number of at least 1"));
+    }
+    c.job.more.replay.scale = n;
+    Ok(())
+}
+
+fn replay_align(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
+    let s = c.need(v)?;
+    let n = c.size(s)?;
+    if n != 0 && !n.is_power_of_two() {
+        return Err(c.bad(s, "a power of 2 (0 = no alignment)"));
+    }
+    c.job.more.replay.align = n;
+    Ok(())
+}
+
+fn replay_time_scale(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
+    let n = c.need_u64(v)?;
+    if n == 0 {
+        return Err(c.bad("0", "a percentage of at least 1"));
+    }
+    c.job.more.replay.time_scale = n;
+    Ok(())
+}
+
+/// `replay_skip=read,write,trim,sync`: fio's names (`flush` is not one of them: fio
+/// 3.33 accepts read, write, trim and sync).
+fn replay_skip(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
+    let v = c.need(v)?;
+    let mut skip = crate::job::fio::keys::ReplaySkip::default();
+    for w in v.split(',').map(str::trim).filter(|w| !w.is_empty()) {
+        match w {
+            "read" => skip.read = true,
+            "write" => skip.write = true,
+            "trim" => skip.trim = true,
+            "sync" => skip.sync = true,
+            _ => return Err(c.bad(w, "a list of read, write, trim, sync")),
+        }
+    }
+    c.job.more.replay.skip = skip;
     Ok(())
 }
 

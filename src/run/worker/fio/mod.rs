@@ -35,6 +35,7 @@ use std::time::Duration;
 mod account;
 mod backlog;
 mod pass;
+mod replay;
 mod request;
 pub(crate) use request::fill_buf;
 use request::sleep_until;
@@ -156,8 +157,11 @@ pub(crate) struct Worker<'a> {
     blkdev: Vec<bool>,
     /// `zonemode` state (None without zones)
     zones: Option<Zones>,
-    /// zbd: nothing left to read or trim, sprandom: stream done (fio ends the job)
+    /// zbd: nothing left to read or trim, sprandom: stream done, replay: the log is
+    /// done (fio ends the job)
     zone_eof: bool,
+    /// `read_iolog`: the position in the log
+    replay: Option<replay::ReplayPos>,
     /// `sprandom=1` write stream
     spr: Option<SpRandom>,
     /// `verify_backlog`: blocks written since the last backlog verify

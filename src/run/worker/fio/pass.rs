@@ -258,6 +258,74 @@ impl<'a> FioRules<'a> {
     }
 }
 
+impl FioRules<'_> {
+    /// Wait for a log entry's tick, reaping completions meanwhile. The last
+    /// millisecond is spun with non-blocking reaps, as fio's iolog_delay polls through
+    /// the whole delay: a sleep overshoots a delay of microseconds many times over.
+    fn replay_wait<E: Engine>(&mut self, io: &mut Io<'_, E, Tag>, due: u64) -> Result<(), RunError> {
+        let clock = self.w.clock;
+        let spin = clock.ticks(Duration::from_millis(1));
+        if clock.now() + spin < due {
+            io.reap_until(self, due - spin, self.stop)?;
+            sleep_until(clock, due - spin, self.stop);
+        }
+        while clock.now() < due && !self.stop.load(Ordering::Relaxed) {
+            if io.in_flight() > 0 {
+                io.reap(self, 0)?;
+            } else {
+                std::hint::spin_loop();
+            }
+        }
+        Ok(())
+    }
+
+    /// `read_iolog`: the next I/O of the log, after waiting for its time (completions
+    /// are reaped meanwhile, as fio's iolog_delay does) and doing the syncs before it;
+    /// None when the log is done or the run must stop.
+    fn replay_next<E: Engine>(
+        &mut self,
+        io: &mut Io<'_, E, Tag>,
+    ) -> Result<Option<(Op, usize, u64, u64)>, RunError> {
+        use crate::run::fio::replay::Act;
+        let clock = self.w.clock;
+        while let Some((e, due)) = self.w.replay_entry(self.start) {
+            let began = due.map(|_| clock.now());
+            if let Some(due) = due {
+                self.replay_wait(io, due)?;
+            }
+            if self.stop.load(Ordering::Relaxed) || self.deadline.is_some_and(|d| clock.now() >= d) {
+                return Ok(None);
+            }
+            let op = match e.act {
+                Act::Read => Op::Read,
+                Act::Write => Op::Write,
+                Act::Trim => Op::Trim,
+                Act::Fsync | Act::Fdatasync => {
+                    // a sync follows the writes before it (fio's engines quiesce first)
+                    io.stale();
+                    io.drain(self)?;
+                    let kind = if e.act == Act::Fsync {
+                        SyncKind::Fsync
+                    } else {
+                        SyncKind::Fdatasync
+                    };
+                    self.w
+                        .sync_file(io.eng, &mut self.st, e.file, kind, self.measuring)?;
+                    self.w.replay_done(&e, began);
+                    continue;
+                }
+                Act::WaitMs(_) | Act::File => {
+                    self.w.replay_done(&e, began);
+                    continue;
+                }
+            };
+            self.w.replay_done(&e, began);
+            return Ok(Some((op, e.file, e.offset, e.len)));
+        }
+        Ok(None)
+    }
+}
+
 impl<'a> Rules for FioRules<'a> {
     type Tag = Tag;
     type Error = RunError;
@@ -317,7 +385,13 @@ impl<'a> Rules for FioRules<'a> {
             self.flow_held = true;
             return Ok(Next::Break);
         }
-        let (op, file, offset, bs) = self.w.next_req();
+        let (op, file, offset, bs) = match self.w.plan.replay {
+            Some(_) => self.replay_next(io)?.unwrap_or_else(|| {
+                self.w.zone_eof = true;
+                (Op::Read, 0, 0, 0)
+            }),
+            None => self.w.next_req(),
+        };
         if self.w.zone_eof {
             return Ok(Next::Break);
         }

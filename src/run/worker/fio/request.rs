@@ -197,6 +197,7 @@ impl<'a> Worker<'a> {
             cov: crate::run::gen::coverage::Coverage::for_plan(plan),
             zones,
             zone_eof: false,
+            replay: plan.replay.as_ref().map(|_| super::replay::ReplayPos::new(clock.now())),
             spr: job.more.zones.sprandom.then(|| {
                 let bs = job.bs_write.max();
                 let z = &job.more.zones;
