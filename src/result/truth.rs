@@ -241,42 +241,6 @@ mod tests {
         r.warnings.iter().map(|w| w.id.as_str()).collect()
     }
 
-    /// Issue 18: a `run` result above its target's ceiling (fixture a: an NVMe drive in
-    /// a PCIe Gen2 x4 slot, 2000 MB/s raw) gets RESULT_EXCEEDS_CEILING; at or below
-    /// 1.05 × the ceiling, or without a ceiling, nothing.
-    #[test]
-    fn a_result_above_its_targets_ceiling_is_called_out() {
-        let manifest = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("tests/fixtures/diagnose/a-nvme-gen2-slot.fixture");
-        let d = tempfile::tempdir().unwrap();
-        crate::files::fixture::materialize(&std::fs::read_to_string(manifest).unwrap(), d.path())
-            .unwrap();
-        let root = crate::probe::Root(d.path().to_path_buf());
-        let inputs = crate::probe::diagnosis::Inputs {
-            path: "/data/big.bin".into(),
-            ..Default::default()
-        };
-        let diag = crate::probe::diagnosis::diagnose(&root, &inputs);
-        assert!(diag.ceiling.is_some(), "fixture a has a ceiling");
-        let mut r = build(Inputs::new("run", &[], Status::Ok));
-        r.targets = vec![diag];
-        r.read.bw_mb_per_s = 2099.0;
-        assert_eq!(above_ceiling(&r), None, "within 5 %");
-        r.read.bw_mb_per_s = 6589.0;
-        let w = above_ceiling(&r).expect("above the ceiling");
-        assert_eq!(w.id, ABOVE_CEILING);
-        assert!(
-            w.message.starts_with("RESULT_EXCEEDS_CEILING: read bandwidth 6589.0 MB/s is above the path's ceiling of 2000.0 MB/s (the PCIe link at 0000:00:1c.4"),
-            "{}",
-            w.message
-        );
-        r.read.bw_mb_per_s = 10.0;
-        r.write.bw_mb_per_s = 3615.0;
-        assert!(above_ceiling(&r).unwrap().message.contains("write bandwidth 3615.0 MB/s"));
-        r.targets.clear();
-        assert_eq!(above_ceiling(&r), None, "no target, no ceiling");
-    }
-
     /// The fsync policy in words, per writing job, each once (compare calls it out).
     #[test]
     fn fsync_policy_names_each_writing_jobs_policy_once() {
