@@ -115,6 +115,77 @@ pub fn run(args: &[String]) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cli::fileio::Outcome;
+    use crate::job::presets::{expand, fileio_job, Op, Pattern, Test};
+    use crate::job::sysbench::Command as FileioCommand;
+    use std::path::Path;
+
+    /// The `iomark fileio` command line of one mark test: what a user types to run the
+    /// very job mark builds in memory (job/presets.rs `fileio_job`).
+    fn command_line(t: &Test, size: u64, time_s: u64, dir: &Path) -> Vec<String> {
+        let mode = match (t.slot.pattern, t.op) {
+            (Pattern::Seq, Op::Read) => "seqrd",
+            (Pattern::Seq, Op::Write) => "seqrewr",
+            (Pattern::Rnd, Op::Read) => "rndrd",
+            (Pattern::Rnd, Op::Write) => "rndwr",
+            (_, Op::Mix) => "rndrw",
+        };
+        let mut a = vec![
+            "--file-num=1".to_string(),
+            format!("--file-total-size={size}"),
+            format!("--file-block-size={}", t.slot.block),
+            format!("--file-test-mode={mode}"),
+        ];
+        if t.slot.qd > 1 {
+            a.push("--file-io-mode=async".into());
+            a.push(format!("--file-async-backlog={}", t.slot.qd));
+        } else {
+            a.push("--file-io-mode=sync".into());
+        }
+        a.extend([
+            "--file-extra-flags=direct".to_string(),
+            "--file-fsync-freq=0".into(),
+            "--file-fsync-end=off".into(),
+            "--file-rw-ratio=2.3333333333".into(),
+            format!("--threads={}", t.slot.threads),
+            format!("--time={time_s}"),
+            "--events=0".into(),
+            format!("--file-dir={}", dir.display()),
+            "--file-data=random".into(),
+            "--percentile=99".into(),
+            "--notes=off".into(),
+            "--verbosity=0".into(),
+            "run".into(),
+        ]);
+        a
+    }
+
+    #[test]
+    fn each_mark_test_is_the_job_fileio_parses_of_its_command_line() {
+        let d = Path::new("/d");
+        // every test of every preset is the job fileio makes of its command line (mark
+        // adds only fio's reaping: one completion, then refill its slot)
+        for p in ["default", "nvme", "peak", "realworld"] {
+            for t in expand(p, true).unwrap() {
+                let args = command_line(&t, 1 << 30, 5, d);
+                let parsed = match crate::cli::fileio::parse(&args).outcome {
+                    Outcome::Job(j) => j,
+                    Outcome::Exit(c) => panic!("{}: exit {c}", args.join(" ")),
+                };
+                let mut want = *parsed;
+                want.argv.clear();
+                want.commands = vec![FileioCommand::Run];
+                want.reap_max = 1;
+                let got = fileio_job(&t, 1 << 30, 5, d);
+                assert_eq!(
+                    format!("{got:?}"),
+                    format!("{want:?}"),
+                    "{}",
+                    args.join(" ")
+                );
+            }
+        }
+    }
 
     #[test]
     fn defaults_match_kdiskmark_except_loops() {

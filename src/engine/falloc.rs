@@ -45,14 +45,7 @@ fn complete(len: usize, mut call: impl FnMut() -> libc::c_int) -> Result<Option<
     }
 }
 
-const SYNC_CAPS: super::Caps = super::Caps {
-    queued: false,
-    no_io: false,
-    maps_files: false,
-    registers_buffers: false,
-    paths: false,
-    own_files: false,
-};
+const SYNC_CAPS: super::Caps = super::Caps::SYNC;
 
 impl Engine for Falloc {
     const NAME: &'static str = "falloc";

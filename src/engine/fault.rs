@@ -155,6 +155,12 @@ pub fn parse(s: &str) -> Result<Plan, String> {
 }
 
 static PLAN: OnceLock<Option<Plan>> = OnceLock::new();
+
+/// SIGINT/SIGTERM deliveries whose actions have all run (the stop flags are set by
+/// then), counted by src/run/signals.rs. Read by the test-only `stop` fault so that a
+/// signal sent while the process was stopped is handled before the next operation
+/// starts ([`stop_here`]).
+pub static HANDLED: AtomicU64 = AtomicU64::new(0);
 static COUNTS: [AtomicU64; 3] = [AtomicU64::new(0), AtomicU64::new(0), AtomicU64::new(0)];
 
 /// Read and parse `IOMARK_FAULT` once (call at startup). `Err` carries a one-line
@@ -205,7 +211,6 @@ pub fn hit(op: Op) -> Option<Kind> {
 /// operation before the stop flag is set, and a test's "nothing after the signal
 /// started" would depend on scheduling.
 fn stop_here() {
-    use crate::run::signals::HANDLED;
     let before = HANDLED.load(Ordering::SeqCst);
     // SAFETY: raise(2) on our own process; execution resumes after SIGCONT.
     unsafe { libc::raise(libc::SIGSTOP) };

@@ -155,6 +155,35 @@ impl Kind {
         each_kind!(self, E => E::CAPS)
     }
 
+    /// The engine a job file calls `name`: its [`Kind::name`] or one of fio's aliases
+    /// of it (`sync`, `pvsync` run as psync).
+    pub fn parse(name: &str) -> Option<Kind> {
+        match name {
+            "sync" | "pvsync" => Some(Kind::Psync),
+            _ => Kind::named(name),
+        }
+    }
+
+    /// Queues requests (io_uring, libaio, posixaio): `iodepth` requests in flight,
+    /// submit and completion timed apart (slat/clat).
+    pub fn queues(self) -> bool {
+        self.caps().queued
+    }
+
+    /// Carries a priority per request (fio's cmdprio_* options: io_uring and libaio).
+    pub fn per_io_prio(self) -> bool {
+        matches!(self, Kind::IoUring | Kind::Libaio)
+    }
+
+    /// Moves no data (null, cpuio, falloc, ftruncate, the file and directory
+    /// operations): nothing to verify.
+    pub fn moves_no_data(self) -> bool {
+        !matches!(
+            self,
+            Kind::Psync | Kind::IoUring | Kind::Libaio | Kind::Posixaio | Kind::Mmap
+        )
+    }
+
     /// Whether it can run here (io_uring: a ring can be created; libaio: an AIO
     /// context can; the others always).
     pub fn available(self) -> std::io::Result<()> {

@@ -8,10 +8,9 @@ use signal_hook::consts::{SIGINT, SIGTERM};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 
-/// SIGINT/SIGTERM deliveries whose actions have all run (the stop flags are set by
-/// then). Read by the test-only `stop` fault so that a signal sent while the process
-/// was stopped is handled before the next operation starts (see `engine::fault`).
-pub static HANDLED: AtomicU64 = AtomicU64::new(0);
+// SIGINT/SIGTERM deliveries whose actions have all run, counted where the `stop`
+// fault reads them (src/engine/fault.rs).
+use crate::engine::fault::HANDLED;
 
 /// A second signal this long (1 s) after the first exits at once; earlier ones are the
 /// same request (`timeout`'s SIGTERM to the child and to its group).

@@ -182,87 +182,9 @@ impl RwMode {
     }
 }
 
-/// Engine chosen by `ioengine=` (aliases resolved).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum EngineKind {
-    /// pread/pwrite (`psync`, `sync`, `pvsync`)
-    Psync,
-    /// io_uring
-    IoUring,
-    /// Linux native AIO (io_submit/io_getevents)
-    Libaio,
-    /// the C library's POSIX AIO (aio_read/aio_write/aio_suspend)
-    Posixaio,
-    /// whole-file mappings
-    Mmap,
-    /// no I/O at all
-    Null,
-    /// fallocate(2) per request
-    Falloc,
-    /// ftruncate(2) per write
-    Ftruncate,
-    /// burns CPU, no I/O
-    Cpuio,
-    /// creates each file
-    FileCreate,
-    /// stats each file
-    FileStat,
-    /// unlinks each file
-    FileDelete,
-    /// makes each directory
-    DirCreate,
-    /// stats each directory
-    DirStat,
-    /// removes each directory
-    DirDelete,
-}
-
-impl EngineKind {
-    /// Name as recorded in results.
-    pub fn name(self) -> &'static str {
-        match self {
-            EngineKind::Psync => "psync",
-            EngineKind::IoUring => "io_uring",
-            EngineKind::Libaio => "libaio",
-            EngineKind::Posixaio => "posixaio",
-            EngineKind::Mmap => "mmap",
-            EngineKind::Null => "null",
-            EngineKind::Falloc => "falloc",
-            EngineKind::Ftruncate => "ftruncate",
-            EngineKind::Cpuio => "cpuio",
-            EngineKind::FileCreate => "filecreate",
-            EngineKind::FileStat => "filestat",
-            EngineKind::FileDelete => "filedelete",
-            EngineKind::DirCreate => "dircreate",
-            EngineKind::DirStat => "dirstat",
-            EngineKind::DirDelete => "dirdelete",
-        }
-    }
-    /// Queues requests (io_uring, libaio, posixaio): `iodepth` requests in flight, submit
-    /// and completion timed apart (slat/clat).
-    pub fn queues(self) -> bool {
-        matches!(
-            self,
-            EngineKind::IoUring | EngineKind::Libaio | EngineKind::Posixaio
-        )
-    }
-    /// Carries a priority per request (fio's cmdprio_* options: io_uring and libaio).
-    pub fn per_io_prio(self) -> bool {
-        matches!(self, EngineKind::IoUring | EngineKind::Libaio)
-    }
-    /// Moves no data (null, cpuio, falloc, ftruncate, the file and directory
-    /// operations): nothing to verify.
-    pub fn moves_no_data(self) -> bool {
-        !matches!(
-            self,
-            EngineKind::Psync
-                | EngineKind::IoUring
-                | EngineKind::Libaio
-                | EngineKind::Posixaio
-                | EngineKind::Mmap
-        )
-    }
-}
+/// Engine chosen by `ioengine=` (aliases resolved): the registry's one list of engines
+/// (src/engine/registry.rs), so adding an engine is one edit there.
+pub use crate::engine::registry::Kind as EngineKind;
 
 /// Block sizes of one direction, bytes.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -2,10 +2,18 @@ use super::*;
 use crate::stats::{EventKind, ThreadStats};
 
 fn fileio_result(s: Snapshot) -> RunResult {
-    let job = crate::cli::fileio::parse(&["--file-test-mode=rndrd".to_string(), "run".into()]);
-    let crate::cli::fileio::Outcome::Job(job) = job.outcome else {
-        panic!()
+    // a random-read fileio job (built as mark builds its jobs, job/presets.rs), with
+    // sysbench's default --percentile=95
+    use crate::job::presets::{fileio_job, Op, Pattern, Slot, Test};
+    let slot = Slot {
+        pattern: Pattern::Rnd,
+        block: 16 << 10,
+        qd: 1,
+        threads: 1,
     };
+    let mut job = fileio_job(&Test { slot, op: Op::Read }, 2 << 30, 10, ".".as_ref());
+    job.percentile = 95;
+    job.argv = vec!["--file-test-mode=rndrd".into(), "run".into()];
     let mut i = Inputs::new("fileio", &job.argv, Status::Ok);
     i.summary = JobInfo::of_fileio(&job, None, 1);
     i.recorded = Recorded::Fileio {

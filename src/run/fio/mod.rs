@@ -34,7 +34,7 @@ use thiserror::Error;
 
 pub use crate::run::fio::plan::format_filename;
 pub(crate) use crate::run::fio::plan::Plan;
-pub(crate) use crate::run::fio::plan::{engine_of, files_for, plan};
+pub(crate) use crate::run::fio::plan::{files_for, plan};
 pub use crate::run::fio::stats::RunOutcome;
 pub(crate) use crate::run::fio::thread::{block_sizes, io_why, start_thread, submit_batch};
 
@@ -483,7 +483,7 @@ pub fn execute(
 ) -> Result<RunOutcome, RunError> {
     let clock = crate::run::clock();
     let (groups, report_gid) = groups(cmd);
-    let kinds = cmd.jobs.iter().map(engine_of).collect::<Result<Vec<Kind>, _>>()?;
+    let kinds: Vec<Kind> = cmd.jobs.iter().map(|j| j.engine).collect();
     check_engines(cmd, &kinds, note)?;
     guard_jobs(cmd, &kinds)?;
     let plans = make_plans(cmd, note)?;

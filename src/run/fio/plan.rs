@@ -113,7 +113,7 @@ pub(crate) fn files_for(job: &FioJob, t: u32) -> Result<(Vec<FileSpec>, Vec<Regi
                 Some(e) => (e as f64 * pc / 100.0) as u64,
                 None => return Err(no_size(p)),
             },
-            (None, None) if engine_of(job)?.caps().no_io => NULL_DEFAULT_SIZE,
+            (None, None) if job.engine.caps().no_io => NULL_DEFAULT_SIZE,
             (None, None) => match existing {
                 Some(e) => e,
                 // fill_device: the region is the free space (fill_region below), so a
@@ -124,7 +124,7 @@ pub(crate) fn files_for(job: &FioJob, t: u32) -> Result<(Vec<FileSpec>, Vec<Regi
         };
         // an engine that makes its files sizes each at one block (fio's get_file_size
         // of filecreate, dircreate, dirdelete: the minimum block size)
-        let size = if engine_of(job)?.caps().own_files {
+        let size = if job.engine.caps().own_files {
             job.bs_read.min().min(job.bs_write.min())
         } else {
             size
@@ -160,16 +160,6 @@ pub(crate) fn files_for(job: &FioJob, t: u32) -> Result<(Vec<FileSpec>, Vec<Regi
         regions.push((start, len));
     }
     Ok((out, regions))
-}
-
-/// The engine `job` runs on: the registry's engine of the job's engine name.
-pub(crate) fn engine_of(job: &FioJob) -> Result<Kind, RunError> {
-    let name = job.engine.name();
-    Kind::named(name).ok_or_else(|| RunError::Engine {
-        job: job.name.clone(),
-        engine: name,
-        why: "no such engine in this build".into(),
-    })
 }
 
 pub(crate) fn plan(job: &FioJob, t: u32, global_index: u64) -> Result<Plan, RunError> {
@@ -228,7 +218,7 @@ pub(crate) fn plan(job: &FioJob, t: u32, global_index: u64) -> Result<Plan, RunE
     let seed = base_seed.wrapping_add(global_index.wrapping_mul(0x1_0000_0001));
     Ok(Plan {
         job: job.clone(),
-        engine: engine_of(job)?,
+        engine: job.engine,
         files,
         regions,
         align,

@@ -3,8 +3,7 @@
 //! `fileio` job it runs. tests/it/mark/ runs mark through the binary.
 
 use super::{expand, fileio_job, preset, Op, Pattern, Slot, Test};
-use crate::cli::fileio::Outcome;
-use crate::job::sysbench::{Command as FileioCommand, DataPattern, IoMode, TestMode};
+use crate::job::sysbench::{DataPattern, IoMode, TestMode};
 use std::path::Path;
 
 fn names(p: &str, mix: bool) -> Vec<String> {
@@ -83,67 +82,12 @@ fn slot_labels_round_trip() {
     assert_eq!(Slot::parse_label("RNDxK Q1T1"), None);
 }
 
-/// The `iomark fileio` command line of one mark test: what a user types to run the
-/// very job mark builds in memory (job/presets.rs `fileio_job`).
-fn command_line(t: &Test, size: u64, time_s: u64, dir: &Path) -> Vec<String> {
-    let mode = match (t.slot.pattern, t.op) {
-        (Pattern::Seq, Op::Read) => "seqrd",
-        (Pattern::Seq, Op::Write) => "seqrewr",
-        (Pattern::Rnd, Op::Read) => "rndrd",
-        (Pattern::Rnd, Op::Write) => "rndwr",
-        (_, Op::Mix) => "rndrw",
-    };
-    let mut a = vec![
-        "--file-num=1".to_string(),
-        format!("--file-total-size={size}"),
-        format!("--file-block-size={}", t.slot.block),
-        format!("--file-test-mode={mode}"),
-    ];
-    if t.slot.qd > 1 {
-        a.push("--file-io-mode=async".into());
-        a.push(format!("--file-async-backlog={}", t.slot.qd));
-    } else {
-        a.push("--file-io-mode=sync".into());
-    }
-    a.extend([
-        "--file-extra-flags=direct".to_string(),
-        "--file-fsync-freq=0".into(),
-        "--file-fsync-end=off".into(),
-        "--file-rw-ratio=2.3333333333".into(),
-        format!("--threads={}", t.slot.threads),
-        format!("--time={time_s}"),
-        "--events=0".into(),
-        format!("--file-dir={}", dir.display()),
-        "--file-data=random".into(),
-        "--percentile=99".into(),
-        "--notes=off".into(),
-        "--verbosity=0".into(),
-        "run".into(),
-    ]);
-    a
-}
-
 #[test]
 fn each_test_is_the_exact_fileio_job() {
     let d = Path::new("/d");
     let job = |slot: Slot, op| fileio_job(&Test { slot, op }, 1 << 30, 5, d);
-    // every test of every preset is the job fileio makes of its command line (mark
-    // adds only fio's reaping: one completion, then refill its slot)
-    for p in ["default", "nvme", "peak", "realworld"] {
-        for t in expand(p, true).unwrap() {
-            let args = command_line(&t, 1 << 30, 5, d);
-            let parsed = match crate::cli::fileio::parse(&args).outcome {
-                Outcome::Job(j) => j,
-                Outcome::Exit(c) => panic!("{}: exit {c}", args.join(" ")),
-            };
-            let mut want = *parsed;
-            want.argv.clear();
-            want.commands = vec![FileioCommand::Run];
-            want.reap_max = 1;
-            let got = fileio_job(&t, 1 << 30, 5, d);
-            assert_eq!(format!("{got:?}"), format!("{want:?}"), "{}", args.join(" "));
-        }
-    }
+    // that each is also the job fileio parses of its command line is checked in
+    // src/cli/mark.rs (the parser lives in cli)
     let seq8 = preset("default").unwrap()[0];
     let rnd1 = preset("default").unwrap()[3];
     let rnd_t16 = preset("nvme").unwrap()[2];

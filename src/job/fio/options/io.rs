@@ -221,29 +221,10 @@ fn rw_suffix(c: &JobCtx<'_>, v: &str, suffix: Option<&str>) -> Result<i64, FioEr
 
 fn ioengine(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
     let v = c.need(v)?.trim();
-    c.job.engine = match v {
-        "psync" | "sync" | "pvsync" => EngineKind::Psync,
-        "io_uring" => EngineKind::IoUring,
-        "libaio" => EngineKind::Libaio,
-        "posixaio" => EngineKind::Posixaio,
-        "mmap" => EngineKind::Mmap,
-        "null" => EngineKind::Null,
-        "falloc" => EngineKind::Falloc,
-        "ftruncate" => EngineKind::Ftruncate,
-        "cpuio" => EngineKind::Cpuio,
-        "filecreate" => EngineKind::FileCreate,
-        "filestat" => EngineKind::FileStat,
-        "filedelete" => EngineKind::FileDelete,
-        "dircreate" => EngineKind::DirCreate,
-        "dirstat" => EngineKind::DirStat,
-        "dirdelete" => EngineKind::DirDelete,
-        _ => {
-            return Err(FioError::UnsupportedEngine {
-                engine: v.to_string(),
-                origin: c.origin.clone(),
-            })
-        }
-    };
+    c.job.engine = EngineKind::parse(v).ok_or_else(|| FioError::UnsupportedEngine {
+        engine: v.to_string(),
+        origin: c.origin.clone(),
+    })?;
     Ok(())
 }
 
