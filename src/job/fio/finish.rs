@@ -147,7 +147,7 @@ fn check_amount(job: &FioJob) -> Result<(), String> {
             "no size given (set size= or filesize=, or a filename= of an existing file)".into(),
         );
     }
-    if no_size && !sized && !job.time_based && job.number_ios == 0 {
+    if no_size && !sized && !job.time_based && job.number_ios == 0 && !replay {
         return Err(format!(
             "ioengine={} needs size=, number_ios= or time_based with runtime=",
             job.engine.name()

@@ -168,3 +168,26 @@ fn bad_logs_are_refused_naming_the_option() {
     assert_eq!(o.code, 2, "{}", o.stderr);
     assert!(o.stderr.contains("replay_skip"), "{}", o.stderr);
 }
+
+#[test]
+fn trims_size_no_buffer_and_null_needs_no_size() {
+    // fio's test t0038: 2 GiB trims between 4 KiB writes at iodepth 128 on the null
+    // engine; buffers sized by the trims would need 256 GiB
+    let d = scratch();
+    let mut log = String::from("fio version 3 iolog\n30 /dev/null add\n40 /dev/null open\n");
+    for i in 0..10u64 {
+        log += &format!("{} /dev/null trim {} 2147483648\n", 50 + 2 * i, i * 4096);
+        log += &format!("{} /dev/null write {} 4096\n", 51 + 2 * i, i * 4096);
+    }
+    log += "90 /dev/null close\n";
+    std::fs::write(d.path().join("t.log"), log).unwrap();
+    let v = run(
+        d.path(),
+        &["--output-format=json", "--name=t", "--read_iolog=t.log", "--ioengine=null", "--iodepth=128"],
+    )
+    .ok()
+    .json();
+    let j = &v["jobs"][0];
+    assert_eq!(j["write"]["io_bytes"].as_u64(), Some(40960), "{j}");
+    assert_eq!(j["trim"]["total_ios"].as_u64(), Some(10));
+}

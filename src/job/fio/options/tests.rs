@@ -375,6 +375,16 @@ const BEFORE: &[&str] = &[
     "openfiles",
     "unlink",
     "create_only",
+    // I/O log replay (run/fio/replay.rs) and e4defrag's options, new on fio15d
+    "read_iolog",
+    "replay_no_stall",
+    "replay_redirect",
+    "replay_scale",
+    "replay_align",
+    "replay_time_scale",
+    "replay_skip",
+    "donorname",
+    "inplace",
     // read by cli/run.rs before parsing (`--cmdhelp` is new)
     "help",
     "version",
