@@ -407,6 +407,30 @@ fn compare_group_puts_repeated_runs_of_a_drive_in_one_column() {
     assert!(!out.contains("no such test"), "{out}");
 }
 
+/// A group of one drive's different tests (a fileio rndrd run and a run job, no test in
+/// common) has one run per test: the legend says so, not "median of 2 runs".
+#[test]
+fn compare_group_of_different_tests_says_one_run_per_test() {
+    let f = |n: &str| fixtures().join(n).display().to_string();
+    let g = format!("--group=vm={},{}", f(ABC[2]), f("d-vm-run-fio.json"));
+    let (code, out, err) = compare(&[&g]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("A = vm (2 runs, one per test: "), "{out}");
+    assert!(!out.contains("median of"), "{out}");
+    // the same file twice is two runs of each test: the median legend stays
+    let t = scratch();
+    let twice: Vec<String> = ["c1.json", "c2.json"]
+        .iter()
+        .map(|n| {
+            let p = t.path().join(n);
+            std::fs::copy(fixtures().join(ABC[2]), &p).unwrap();
+            p.display().to_string()
+        })
+        .collect();
+    let (_, out2, _) = compare(&[&format!("--group=vm={}", twice.join(","))]);
+    assert!(out2.starts_with("A = vm (median of 2 runs: "), "{out2}");
+}
+
 #[test]
 fn compare_group_baseline_markdown_csv_json() {
     let t = scratch();
