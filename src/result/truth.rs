@@ -190,7 +190,9 @@ pub fn warnings(r: &RunResult) -> Vec<Warning> {
         v.push(w(MEMORY_DEVICE, format!("the files are on {dev}, a block device that keeps its data in RAM: these numbers measure memory, not a storage device")));
     }
     let used = CacheUse {
-        reads: pc.app_read_bytes > 0,
+        // no bytes recorded either way (a check made before any I/O): the reads
+        // wording, as for a read test
+        reads: pc.app_read_bytes > 0 || pc.app_written_bytes == 0,
         unsynced_writes: pc.app_written_bytes > 0 && !synced(r, pc),
         hint: direct_hint(&r.command),
     };
