@@ -8,12 +8,12 @@
 //! checked against the real filesystem; options missing on the command line are taken
 //! from the fixture's `probe` file (`opt rated_read=…`, `opt working_set=…`).
 
-use crate::util::error::{exit, Error, Exit};
 use crate::probe::ceiling::Rated;
 use crate::probe::diagnosis::{self, Inputs};
 use crate::probe::Root;
 use crate::report::diagnose_text::{DiagnoseJson, DiagnoseText};
 use crate::report::Reporter;
+use crate::util::error::{exit, Error, Exit};
 use clap::Parser;
 use std::path::PathBuf;
 
@@ -35,8 +35,8 @@ a working set that fits in the page cache, and more. Nothing is written and noth
     iomark diagnose /mnt/data
   Can this path reach the drive's rated 3500 MB/s?
     iomark diagnose /dev/nvme0n1 --rated-read=3500
-  A recorded machine (--fixture): an NVMe rated 3 GB/s in a PCIe 2.0 x4 slot
-    iomark diagnose /data/big.bin --fixture tests/fixtures/diagnose/a-nvme-gen2-slot.fixture
+  A recorded machine (--fixture, built in): an NVMe rated 3 GB/s in a PCIe 2.0 x4 slot
+    iomark diagnose /data/big.bin --fixture a-nvme-gen2-slot
 
 Findings: LIMIT sets the ceiling, WARN costs performance, CACHE results may come from RAM, INFO.
 On a terminal the severities are coloured; --color=never or NO_COLOR turns colour off.
@@ -49,9 +49,10 @@ pub struct Args {
     /// Read /sys and /proc below DIR instead of / (a recorded machine).
     #[arg(long, value_name = "DIR", conflicts_with = "fixture", value_hint = clap::ValueHint::DirPath)]
     pub root: Option<PathBuf>,
-    /// Replay a recorded machine from a fixture manifest (e.g.
-    /// tests/fixtures/diagnose/a-nvme-gen2-slot.fixture): it is unpacked into a temporary
-    /// directory used as `--root`, and removed afterwards.
+    /// Replay a recorded machine from a fixture manifest FILE, or one built in by name
+    /// (a-nvme-gen2-slot, c-sata-3gbps, d-usb3-at-480, b-md-raid0-xfs, … the stems of
+    /// tests/fixtures/diagnose): it is unpacked into a temporary directory used as
+    /// `--root`, and removed afterwards.
     #[arg(long, value_name = "FILE", value_hint = clap::ValueHint::FilePath)]
     pub fixture: Option<PathBuf>,
     /// Print the diagnosis as JSON (stable finding IDs).
@@ -119,8 +120,7 @@ pub fn run(args: &[String]) -> Exit {
         let bad = |e: &dyn std::fmt::Display| {
             Error::new(exit::INVALID, format!("iomark diagnose: --fixture {}: {e}", f.display()))
         };
-        let text = crate::files::input::read_text(f, crate::files::input::MAX_INPUT_BYTES)
-            .map_err(|e| bad(&e))?;
+        let text = fixture_text(f).map_err(|e| bad(&e))?;
         // a fresh private directory (mkdtemp), removed with everything in it on drop
         let dir = crate::files::fixture::unpack(&text).map_err(|e| bad(&e))?;
         a.root = Some(dir.path().to_path_buf());
@@ -129,6 +129,17 @@ pub fn run(args: &[String]) -> Exit {
     let code = diagnose_with(&a);
     drop(unpacked);
     code
+}
+
+/// A `--fixture` manifest: the file, or when no file of that name exists, the built-in
+/// recorded machine of that name (files::fixture::BUILT_IN).
+fn fixture_text(f: &std::path::Path) -> std::io::Result<String> {
+    if !f.exists() {
+        if let Some(m) = f.to_str().and_then(crate::files::fixture::built_in) {
+            return Ok(m.to_string());
+        }
+    }
+    crate::files::input::read_text(f, crate::files::input::MAX_INPUT_BYTES)
 }
 
 fn diagnose_with(a: &Args) -> Exit {

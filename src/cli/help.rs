@@ -24,7 +24,7 @@ const AFTER: &str = "Examples, one per command:
   Is a RAID, the write cache or a misaligned partition in the way?
     iomark diagnose /mnt/data
     (each link's negotiated speed and width against the drive's maximum; a recorded Gen2 slot:
-    iomark diagnose /data/big.bin --fixture tests/fixtures/diagnose/a-nvme-gen2-slot.fixture)
+    iomark diagnose /data/big.bin --fixture a-nvme-gen2-slot)
   What does this drive score (MB/s, IOPS, latency), CrystalDiskMark-style?
     iomark mark /mnt/data
   What would sysbench fileio say, and did the page cache serve the reads?

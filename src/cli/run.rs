@@ -65,6 +65,37 @@ pub fn fio_version_line() -> String {
 /// `"fio version"`).
 pub const FIO_VERSION: &str = "fio-3.33";
 
+/// The word error lines start with: `iomark run`, or `fio` under the fio persona (fio's
+/// own lines start `fio: `), set once by [`run_as`].
+static TAG: std::sync::OnceLock<&'static str> = std::sync::OnceLock::new();
+
+impl Persona {
+    /// The word this persona's error lines start with.
+    pub fn tag(self) -> &'static str {
+        match self {
+            Persona::Iomark => "iomark run",
+            Persona::Fio => "fio",
+        }
+    }
+}
+
+/// The word of this run's error lines ([`TAG`]).
+fn tag() -> &'static str {
+    TAG.get().copied().unwrap_or(Persona::Iomark.tag())
+}
+
+/// One error line on stderr, `TAG: message` ([`TAG`]), for the lines after a report.
+macro_rules! error_line {
+    ($($a:tt)*) => {
+        eprintln!("{}: {}", tag(), format_args!($($a)*))
+    };
+}
+
+/// The error that stops the run: one line `TAG: why` ([`TAG`]) and its exit code.
+fn stop(code: i32, why: impl std::fmt::Display) -> Error {
+    Error::new(code, format!("{}: {why}", tag()))
+}
+
 /// Run `iomark run` with `args` (after the word `run`).
 pub fn run(args: &[String]) -> Exit {
     run_as(args, Persona::Iomark)
@@ -75,12 +106,8 @@ pub fn fio(args: &[String]) -> Exit {
     run_as(args, Persona::Fio)
 }
 
-/// The one line of a stop in `iomark run`: `iomark run: <why>`.
-fn stop(code: i32, why: impl std::fmt::Display) -> Error {
-    Error::new(code, format!("iomark run: {why}"))
-}
-
 fn run_as(args: &[String], persona: Persona) -> Exit {
+    let _ = TAG.set(persona.tag());
     if let Some(done) = front(args, persona) {
         return done;
     }
@@ -136,7 +163,7 @@ fn run_as(args: &[String], persona: Persona) -> Exit {
         return Err(stop(e.exit_code(), e));
     }
     if let Err((opt, e)) = outs.write_texts(&r) {
-        eprintln!("iomark run: cannot write {opt}={}: {e}", e.path.display());
+        error_line!("cannot write {opt}={}: {e}", e.path.display());
         lost = true;
     }
     Ok(exit_status(&cmd, &r, interrupted, &signals, lost))
@@ -223,8 +250,8 @@ fn before_running(
     persona: Persona,
 ) -> Result<Option<Outputs>, Error> {
     if cmd.warnings_fatal && !cmd.notices.is_empty() {
-        let mut lines: Vec<String> = cmd.notices.iter().map(|n| n.to_string()).collect();
-        lines.push("iomark run: --warnings-fatal: the warning above ends the run".into());
+        let stop = stop(exit::INVALID, "--warnings-fatal: the warning above ends the run");
+        let lines = cmd.notices.iter().cloned().chain(stop.lines).collect();
         return Err(Error::lines(exit::INVALID, lines));
     }
     if showcmd {
@@ -305,7 +332,7 @@ fn outputs(cmd: &fio::FioCommand, persona: Persona) -> Result<Outputs, Error> {
 fn save_run_result(outs: &Outputs, r: &RunResult, charts: bool) -> bool {
     let mut written = true;
     if let (Err(e), Some(p)) = (outs.write_json(r), outs.json_path()) {
-        eprintln!("iomark run: cannot write --json={}: {e}", p.display());
+        error_line!("cannot write --json={}: {e}", p.display());
         written = false;
     }
     if charts {
@@ -314,7 +341,7 @@ fn save_run_result(outs: &Outputs, r: &RunResult, charts: bool) -> bool {
                 .iter()
                 .for_each(|f| eprintln!("iomark: wrote {}", f.display())),
             Err(e) => {
-                eprintln!("iomark run: {e}");
+                error_line!("{e}");
                 written = false;
             }
         }
@@ -371,14 +398,14 @@ fn exit_status(
     lost: bool,
 ) -> i32 {
     if interrupted {
-        eprintln!(
-            "iomark run: {}",
+        error_line!(
+            "{}",
             interrupted_line(&r.jobs, cmd.output.as_deref())
         );
     }
     let mut failed = false;
     for f in r.jobs.iter().filter_map(|j| j.failure.as_deref()) {
-        eprintln!("iomark run: {f}");
+        error_line!("{f}");
         failed = true;
     }
     if failed {
@@ -391,8 +418,8 @@ fn exit_status(
             .iter()
             .find_map(|j| j.first_error.clone())
             .unwrap_or_default();
-        eprintln!(
-            "iomark run: {errors} I/O error(s) continued past (continue_on_error); first: {first}"
+        error_line!(
+            "{errors} I/O error(s) continued past (continue_on_error); first: {first}"
         );
         return signals.exit_code().unwrap_or(exit::FAILED);
     }

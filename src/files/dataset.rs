@@ -54,6 +54,15 @@ pub enum FilesError {
         /// the disk it lives on
         device: String,
     },
+    /// a FIFO or socket as target: its open would block (a FIFO with no peer) and it
+    /// has no offsets to read or write
+    #[error("{}: is {kind}: iomark run reads and writes regular files and devices; give a file or a device", .path.display())]
+    NotAFile {
+        /// the file
+        path: PathBuf,
+        /// `a FIFO`, `a socket` (files::kind_name)
+        kind: &'static str,
+    },
     /// the size of a file is needed but it does not exist and none was given
     #[error("{}: file does not exist and no size= or filesize= was given", .0.display())]
     NoSize(PathBuf),
@@ -123,6 +132,7 @@ pub fn preflight(jobs: &[(&[FileSpec], bool, Vec<u64>)]) -> Result<(), FilesErro
     let mut direct: BTreeMap<PathBuf, Vec<u64>> = BTreeMap::new();
     for (files, d, sizes) in jobs {
         for f in files.iter() {
+            refuse_special(&f.path)?;
             if is_block_device(&f.path) || is_char_device(&f.path) {
                 continue;
             }
@@ -168,6 +178,22 @@ pub fn preflight(jobs: &[(&[FileSpec], bool, Vec<u64>)]) -> Result<(), FilesErro
             }
             _ => {}
         }
+    }
+    Ok(())
+}
+
+/// A FIFO or socket at `path` is refused before anything opens it (an open of a FIFO
+/// with no writer blocks where no signal can end it; fio would treat it as a pipe).
+fn refuse_special(path: &Path) -> Result<(), FilesError> {
+    let Ok(m) = std::fs::metadata(path) else {
+        return Ok(());
+    };
+    let t = m.file_type();
+    if t.is_fifo() || t.is_socket() {
+        return Err(FilesError::NotAFile {
+            path: path.to_path_buf(),
+            kind: crate::files::kind_name(t),
+        });
     }
     Ok(())
 }

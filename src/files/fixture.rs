@@ -6,9 +6,80 @@
 //! format instead of a committed tree. Line kinds: `D` directory, `F` file + newline,
 //! `R` file without newline, `X` hex bytes, `M` multi-line block ended by `.`,
 //! `L` symlink (target stored verbatim), `P` probe line (copied into `<dir>/probe`).
-//! Used by the tests and available to anyone replaying a machine by hand.
+//! Used by the tests and available to anyone replaying a machine by hand; the recorded
+//! machines of tests/fixtures/diagnose are built in ([`BUILT_IN`]).
 
 use std::path::Path;
+
+/// The recorded machines of tests/fixtures/diagnose, built into the binary so that
+/// `diagnose --fixture NAME` works outside the source tree (name = file stem).
+pub const BUILT_IN: &[(&str, &str)] = &[
+    (
+        "a-nvme-gen2-slot",
+        include_str!("../../tests/fixtures/diagnose/a-nvme-gen2-slot.fixture"),
+    ),
+    (
+        "a1-old-kernel-strings",
+        include_str!("../../tests/fixtures/diagnose/a1-old-kernel-strings.fixture"),
+    ),
+    (
+        "a2-width-x1",
+        include_str!("../../tests/fixtures/diagnose/a2-width-x1.fixture"),
+    ),
+    (
+        "a3-unknown-link",
+        include_str!("../../tests/fixtures/diagnose/a3-unknown-link.fixture"),
+    ),
+    (
+        "b-md-raid0-xfs",
+        include_str!("../../tests/fixtures/diagnose/b-md-raid0-xfs.fixture"),
+    ),
+    (
+        "c-sata-3gbps",
+        include_str!("../../tests/fixtures/diagnose/c-sata-3gbps.fixture"),
+    ),
+    (
+        "c1-ncq-off",
+        include_str!("../../tests/fixtures/diagnose/c1-ncq-off.fixture"),
+    ),
+    (
+        "d-usb3-at-480",
+        include_str!("../../tests/fixtures/diagnose/d-usb3-at-480.fixture"),
+    ),
+    (
+        "d1-no-bos",
+        include_str!("../../tests/fixtures/diagnose/d1-no-bos.fixture"),
+    ),
+    (
+        "d2-usb2-stick",
+        include_str!("../../tests/fixtures/diagnose/d2-usb2-stick.fixture"),
+    ),
+    (
+        "e-virtio-vm",
+        include_str!("../../tests/fixtures/diagnose/e-virtio-vm.fixture"),
+    ),
+    (
+        "f-no-single-block-device",
+        include_str!("../../tests/fixtures/diagnose/f-no-single-block-device.fixture"),
+    ),
+    (
+        "g-platform-nvme",
+        include_str!("../../tests/fixtures/diagnose/g-platform-nvme.fixture"),
+    ),
+    (
+        "h-rst-raid-mode",
+        include_str!("../../tests/fixtures/diagnose/h-rst-raid-mode.fixture"),
+    ),
+    (
+        "i-sd-card-high-speed",
+        include_str!("../../tests/fixtures/diagnose/i-sd-card-high-speed.fixture"),
+    ),
+];
+
+/// The built-in manifest called `name` (a file stem of tests/fixtures/diagnose).
+pub fn built_in(name: &str) -> Option<&'static str> {
+    BUILT_IN.iter().find(|(n, _)| *n == name).map(|(_, m)| *m)
+}
 
 /// Errors while materialising a manifest.
 #[derive(Debug, thiserror::Error)]
@@ -186,6 +257,31 @@ pub fn unpack(manifest: &str) -> Result<tempfile::TempDir, FixtureError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_recorded_machine_is_built_in_and_unpacks() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/diagnose");
+        let mut stems: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .filter_map(|e| {
+                let n = e.unwrap().file_name().into_string().unwrap();
+                n.strip_suffix(".fixture").map(str::to_string)
+            })
+            .collect();
+        stems.sort();
+        let built: Vec<&str> = BUILT_IN.iter().map(|(n, _)| *n).collect();
+        assert_eq!(
+            built, stems,
+            "BUILT_IN lists tests/fixtures/diagnose, sorted"
+        );
+        for (n, m) in BUILT_IN {
+            let file = std::fs::read_to_string(dir.join(format!("{n}.fixture"))).unwrap();
+            assert_eq!(*m, file, "{n}");
+            assert!(unpack(m).is_ok(), "{n} unpacks");
+        }
+        assert!(built_in("a-nvme-gen2-slot").is_some());
+        assert!(built_in("no-such-machine").is_none());
+    }
 
     #[test]
     fn unpacked_trees_are_removed_with_their_guard() {

@@ -274,9 +274,19 @@ impl Write for Staged {
 /// Create `dir` for output files (`--plot DIR`) unless it is a directory already; its
 /// parent must exist (iomark creates no directory tree the user did not ask for).
 /// `what` names the option in the error, e.g. `--plot`.
+/// An existing directory is checked at once for planted charts: an `.svg` entry that is a
+/// symbolic link or has more than one link is refused now, before any I/O, rather than
+/// when the chart is written after the run.
 pub fn ensure_dir(dir: &Path, what: &str) -> Result<(), String> {
     if dir.is_dir() {
-        return Ok(());
+        return refuse_planted_charts(dir, what);
+    }
+    if let Ok(m) = std::fs::symlink_metadata(dir) {
+        return Err(format!(
+            "{what}={}: is {}: a directory is expected",
+            dir.display(),
+            crate::files::kind_name(m.file_type())
+        ));
     }
     std::fs::create_dir(dir).map_err(|e| {
         format!(
@@ -284,6 +294,33 @@ pub fn ensure_dir(dir: &Path, what: &str) -> Result<(), String> {
             dir.display()
         )
     })
+}
+
+/// The `.svg` entries of `dir` that are links (see [`ensure_dir`]): the first one found
+/// is the error.
+fn refuse_planted_charts(dir: &Path, what: &str) -> Result<(), String> {
+    use std::os::unix::fs::MetadataExt;
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return Ok(()); // unreadable: the chart's own create says why
+    };
+    for e in rd.flatten() {
+        let name = e.file_name();
+        if !name.to_string_lossy().ends_with(".svg") {
+            continue;
+        }
+        let Ok(m) = std::fs::symlink_metadata(e.path()) else {
+            continue;
+        };
+        if m.file_type().is_symlink() || (m.is_file() && m.nlink() > 1) {
+            return Err(format!(
+                "{what}={}: {} is {}: iomark never writes a chart through a link; remove it or choose another directory",
+                dir.display(),
+                name.to_string_lossy(),
+                if m.file_type().is_symlink() { "a symbolic link" } else { "a hard-linked file" }
+            ));
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -375,6 +412,35 @@ mod tests {
         let o = Output::create(&p).unwrap();
         drop(o.stage().unwrap());
         assert_eq!(names(d.path()), ["precious"]);
+    }
+
+    #[test]
+    fn planted_charts_and_a_file_as_plot_directory_are_refused_at_once() {
+        let d = tempfile::tempdir().unwrap();
+        let charts = d.path().join("charts");
+        std::fs::create_dir(&charts).unwrap();
+        std::fs::write(d.path().join("victim"), b"keep").unwrap();
+        std::fs::write(charts.join("notes.txt"), b"x").unwrap();
+        assert_eq!(ensure_dir(&charts, "--plot"), Ok(()), "no chart-named link");
+        symlink(d.path().join("victim"), charts.join("a-throughput.svg")).unwrap();
+        let e = ensure_dir(&charts, "--plot").unwrap_err();
+        assert!(e.contains("a-throughput.svg is a symbolic link"), "{e}");
+        std::fs::remove_file(charts.join("a-throughput.svg")).unwrap();
+        std::fs::hard_link(d.path().join("victim"), charts.join("b-latency.svg")).unwrap();
+        let e = ensure_dir(&charts, "--plot").unwrap_err();
+        assert!(e.contains("b-latency.svg is a hard-linked file"), "{e}");
+        let e = ensure_dir(&d.path().join("victim"), "--plot").unwrap_err();
+        assert!(
+            e.ends_with("victim: is a regular file: a directory is expected"),
+            "{e}"
+        );
+        symlink(d.path().join("victim"), d.path().join("ln")).unwrap();
+        let e = ensure_dir(&d.path().join("ln"), "--plot").unwrap_err();
+        assert!(
+            e.ends_with("ln: is a symbolic link: a directory is expected"),
+            "{e}"
+        );
+        assert_eq!(std::fs::read(d.path().join("victim")).unwrap(), b"keep");
     }
 
     #[test]

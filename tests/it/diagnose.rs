@@ -160,6 +160,15 @@ fn fixture_option_replays_a_recorded_machine_and_cleans_up() {
         !root.is_empty() && !std::path::Path::new(root).exists(),
         "{root}"
     );
+    // the same machine by its built-in name, from a directory outside the source tree
+    let away = scratch();
+    let named = Iomark::new()
+        .dir(away.path())
+        .args(["diagnose", "/data/big.bin", "--fixture", "a-nvme-gen2-slot"])
+        .run();
+    assert_eq!(named.code, 0, "{}", named.stderr);
+    let body = |t: &str| t.lines().skip(1).collect::<Vec<_>>().join("\n");
+    assert_eq!(body(&named.stdout), body(&text), "built-in = the file");
     let bad = Iomark::new()
         .args(["diagnose", "--fixture", "/nonexistent.fixture"])
         .run();

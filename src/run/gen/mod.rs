@@ -428,40 +428,50 @@ impl RandomMap {
             self.full.iter_mut().for_each(|w| *w = 0);
             self.used = 0;
         }
-        let nw = self.words.len();
         let mut wi = (want / 64) as usize;
         let mut bit = want % 64;
-        // the summary word is only read once the search moves past `want`'s own word
-        // (the fast path is then one load)
-        let mut own_word = true;
+        // `want`'s own word first (the fast path is one load), then the next words that
+        // are not full, found through the summary
         loop {
-            if own_word || self.full[wi / 64] & (1 << (wi % 64)) == 0 {
-                let free = !self.words[wi] & (u64::MAX << bit);
-                if free != 0 {
-                    let b = free.trailing_zeros() as u64;
-                    let slot = wi as u64 * 64 + b;
-                    if slot < self.n {
-                        self.words[wi] |= 1 << b;
-                        if self.words[wi] == u64::MAX {
-                            self.full[wi / 64] |= 1 << (wi % 64);
-                        }
-                        self.used += 1;
-                        return slot;
+            let free = !self.words[wi] & (u64::MAX << bit);
+            if free != 0 {
+                let b = free.trailing_zeros() as u64;
+                let slot = wi as u64 * 64 + b;
+                if slot < self.n {
+                    self.words[wi] |= 1 << b;
+                    if self.words[wi] == u64::MAX {
+                        self.full[wi / 64] |= 1 << (wi % 64);
                     }
+                    self.used += 1;
+                    return slot;
                 }
             }
-            own_word = false;
+            wi = self.next_open_word(wi + 1);
             bit = 0;
-            wi += 1;
+        }
+    }
+
+    /// The first word at or after `from` (wrapping) whose summary bit says it is not
+    /// full: one summary word covers 64 words, so a run of full words costs one step per
+    /// 64 of them instead of one per word (clusters of taken slots grow as a pass fills,
+    /// since a taken `want` moves on to the next free slot). A free slot must exist.
+    #[inline]
+    fn next_open_word(&self, from: usize) -> usize {
+        let nw = self.words.len();
+        let mut wi = if from >= nw { 0 } else { from };
+        loop {
+            let si = wi / 64;
+            let open = !self.full[si] & (u64::MAX << (wi % 64));
+            if open != 0 {
+                let w = si * 64 + open.trailing_zeros() as usize;
+                if w < nw {
+                    return w;
+                }
+            }
+            // past the last word: wrap
+            wi = (si + 1) * 64;
             if wi >= nw {
                 wi = 0;
-            }
-            // skip whole full summary words
-            while self.full[wi / 64] == u64::MAX && wi.is_multiple_of(64) {
-                wi += 64;
-                if wi >= nw {
-                    wi = 0;
-                }
             }
         }
     }
@@ -562,6 +572,29 @@ mod tests {
                 seen[m.take(r.below(n)) as usize] += 1;
             }
             assert!(seen.iter().all(|&s| s == 1), "n={n} pass 2");
+        }
+    }
+
+    #[test]
+    fn random_map_takes_the_first_free_slot_at_or_after_want() {
+        // against a plain scan, over sizes that end inside a word and inside a summary
+        // word (64 × 64 slots), through two passes
+        for n in [1u64, 64, 65, 4096, 4161, 10_000] {
+            let mut m = RandomMap::new(n);
+            let mut taken = vec![false; n as usize];
+            let mut r = Rng::new(11);
+            for i in 0..2 * n {
+                if i == n {
+                    taken.iter_mut().for_each(|t| *t = false);
+                }
+                let want = r.below(n);
+                let expect = (0..n)
+                    .map(|k| (want + k) % n)
+                    .find(|&s| !taken[s as usize])
+                    .unwrap();
+                taken[expect as usize] = true;
+                assert_eq!(m.take(want), expect, "n={n} take {i} want {want}");
+            }
         }
     }
 

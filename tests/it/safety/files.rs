@@ -175,10 +175,11 @@ fn planted_links_at_outputs_are_refused_before_any_io() {
     }
 }
 
-/// Charts are named by iomark and written at the end: a planted name there loses that
-/// chart only (one line naming it, exit 1), never the outside file.
+/// Charts are named by iomark and written at the end; a link planted at a chart name in
+/// the `--plot` directory is refused before any I/O (exit 3, one line naming it), and
+/// the outside file is never touched.
 #[test]
-fn planted_links_at_chart_names_lose_the_chart_not_the_user_file() {
+fn planted_links_at_chart_names_are_refused_before_any_io() {
     let run: &[&str] = &[
         "run",
         "--name=t",
@@ -215,13 +216,24 @@ fn planted_links_at_chart_names_lose_the_chart_not_the_user_file() {
             }
             let r = iomark(d.path(), args);
             let what = format!("{plant:?}: {args:?}");
-            assert_eq!(r.code, 1, "{what}: {r:?}");
-            assert!(r.all().contains(plant.said()), "{what}: {}", r.all());
+            assert_eq!(r.code, 3, "{what}: {r:?}");
+            let said = match plant {
+                Plant::Symlink => "is a symbolic link: iomark never writes a chart through a link",
+                Plant::HardLink => {
+                    "is a hard-linked file: iomark never writes a chart through a link"
+                }
+            };
             assert!(
                 made.iter()
-                    .any(|n| r.all().contains(&format!("cannot write charts/{n}: "))),
+                    .any(|n| r.all().contains(&format!("--plot=charts: {n} {said}"))),
                 "{what}: names the chart: {}",
                 r.all()
+            );
+            // refused before the run: no report, no I/O summary
+            assert!(
+                !r.stdout.contains("Run status") && !r.stdout.contains("Throughput:"),
+                "{what}: nothing ran: {}",
+                r.stdout
             );
             for n in &made {
                 plant.assert_kept(&charts.join(n));
@@ -412,6 +424,40 @@ fn fifo_inputs_are_refused_at_once() {
             t.elapsed() < Duration::from_secs(10),
             "{args:?} took {:?}",
             t.elapsed()
+        );
+    }
+}
+
+/// A named pipe (or socket) as `run`'s `filename=` is refused before any open (an open
+/// of a FIFO with no writer would block where no signal ends it), exit 3, for a reading
+/// and a writing job alike.
+#[test]
+fn fifo_as_run_target_is_refused_before_any_open() {
+    let d = scratch();
+    mkfifo(&d.path().join("F"));
+    for rw in ["--rw=read", "--rw=write"] {
+        let t = Instant::now();
+        let r = Iomark::new()
+            .dir(d.path())
+            .args(&["run", "--name=x", "--filename=F", "--size=4m", rw])
+            .timeout(Duration::from_secs(20))
+            .run();
+        assert_eq!(r.code, 3, "{rw}: {r:?}");
+        assert!(
+            r.stderr
+                .contains("F: is a FIFO: iomark run reads and writes regular files and devices"),
+            "{rw}: {}",
+            r.stderr
+        );
+        assert!(
+            t.elapsed() < Duration::from_secs(10),
+            "{rw}: took {:?}",
+            t.elapsed()
+        );
+        let m = std::fs::symlink_metadata(d.path().join("F")).unwrap();
+        assert!(
+            std::os::unix::fs::FileTypeExt::is_fifo(&m.file_type()),
+            "{rw}: the FIFO is left as it was"
         );
     }
 }
