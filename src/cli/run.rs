@@ -148,12 +148,20 @@ fn run_as(args: &[String], persona: Persona) -> Exit {
     i.cpu = Some(around.cpu);
     i.devices = around.devices;
     i.page_cache = Some(around.page_cache);
-    let r = crate::ranks::conclude(result::build(i));
+    i.targets = vec![around.target];
+    let mut r = crate::ranks::conclude(result::build(i));
+    // above the target's ceiling: only for a run that did its I/O
+    if let Some(w) = result::truth::above_ceiling(&r).filter(|_| failure.is_none()) {
+        r.warnings.push(w);
+    }
     // the truth warnings of a run that did its I/O (a refused or failed setup has one
     // line, its reason)
     if loud && failure.is_none() {
         for l in result::truth::text_lines(&r) {
             eprintln!("{l}");
+        }
+        if let Some(w) = r.warnings.iter().find(|w| w.id == result::truth::ABOVE_CEILING) {
+            eprintln!("iomark: {}", w.message);
         }
     }
     // an output that could not be written at the end: one line each, and exit 1
