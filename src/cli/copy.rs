@@ -29,7 +29,8 @@ pub struct Args {
     pub src: PathBuf,
     /// Directory the copies are written to (default: SRC). Another device is the main use.
     pub dst: Option<PathBuf>,
-    /// Source file size: 4096, 64K, 64M, 1G, 1GiB (K/M/G/T = 1024^n) or 64MB (10^6).
+    /// Source file size: 4096, 64K, 64M, 1G, 1GiB (K/M/G/T = 1024^n) or 64MB (10^6); a
+    /// lower-case b (bits, as in 1.5Gb) is refused.
     #[arg(long, default_value = "1G", allow_negative_numbers = true, value_parser = parse_bin_size)]
     pub size: u64,
     /// Seed of the incompressible data generator (0 to 4294967295).

@@ -36,7 +36,8 @@ pub struct Args {
     /// Also run each random slot as a 70 % read / 30 % write mix.
     #[arg(long)]
     pub mix: bool,
-    /// Test file size, binary units (K/M/G/T = 1024^n; KB/MB/GB/TB = 1000^n). Rounded
+    /// Test file size, binary units (K/M/G/T = 1024^n; KB/MB/GB/TB = 1000^n; a lower-case
+    /// b, bits, is refused). Rounded
     /// down to a whole number of the preset's largest block (1 MiB); smaller is refused.
     #[arg(long, default_value = "1G", allow_negative_numbers = true, value_parser = parse_size)]
     pub size: SizeArg,

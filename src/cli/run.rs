@@ -64,6 +64,27 @@ pub fn fio_version_line() -> String {
 /// `"fio version"`).
 pub const FIO_VERSION: &str = "fio-3.33";
 
+/// The word error lines start with: `iomark run`, or `fio` under the fio persona (fio's
+/// own lines start `fio: `), set once by [`run_as`].
+static TAG: std::sync::OnceLock<&'static str> = std::sync::OnceLock::new();
+
+impl Persona {
+    /// The word this persona's error lines start with.
+    pub fn tag(self) -> &'static str {
+        match self {
+            Persona::Iomark => "iomark run",
+            Persona::Fio => "fio",
+        }
+    }
+}
+
+/// One error line on stderr, `TAG: message` ([`TAG`]).
+macro_rules! error_line {
+    ($($a:tt)*) => {
+        eprintln!("{}: {}", TAG.get().copied().unwrap_or(Persona::Iomark.tag()), format_args!($($a)*))
+    };
+}
+
 /// Run `iomark run` with `args` (after the word `run`); returns the exit code.
 pub fn run(args: &[String]) -> i32 {
     run_as(args, Persona::Iomark)
@@ -75,6 +96,7 @@ pub fn fio(args: &[String]) -> i32 {
 }
 
 fn run_as(args: &[String], persona: Persona) -> i32 {
+    let _ = TAG.set(persona.tag());
     if let Some(code) = front(args, persona) {
         return code;
     }
@@ -83,7 +105,7 @@ fn run_as(args: &[String], persona: Persona) -> i32 {
     let (many, kept) = match crate::ranks::split_options(args) {
         Ok(x) => x,
         Err(e) => {
-            eprintln!("iomark run: {e}");
+            error_line!("{e}");
             return crate::util::error::exit::INVALID;
         }
     };
@@ -92,7 +114,7 @@ fn run_as(args: &[String], persona: Persona) -> i32 {
     let mut cmd = match fio::parse_args(args) {
         Ok(c) => c,
         Err(e) => {
-            eprintln!("iomark run: {e}");
+            error_line!("{e}");
             return crate::util::error::exit::INVALID;
         }
     };
@@ -131,23 +153,31 @@ fn run_as(args: &[String], persona: Persona) -> i32 {
     i.cpu = Some(around.cpu);
     i.devices = around.devices;
     i.page_cache = Some(around.page_cache);
-    let r = crate::ranks::conclude(result::build(i));
+    i.targets = vec![around.target];
+    let mut r = crate::ranks::conclude(result::build(i));
+    // above the target's ceiling: only for a run that did its I/O
+    if let Some(w) = result::truth::above_ceiling(&r).filter(|_| failure.is_none()) {
+        r.warnings.push(w);
+    }
     // the truth warnings of a run that did its I/O (a refused or failed setup has one
     // line, its reason)
     if loud && failure.is_none() {
         for l in result::truth::text_lines(&r) {
             eprintln!("{l}");
         }
+        if let Some(w) = r.warnings.iter().find(|w| w.id == result::truth::ABOVE_CEILING) {
+            eprintln!("iomark: {}", w.message);
+        }
     }
     // an output that could not be written at the end: one line each, and exit 1
     // unless the run already ends with another code
     let mut lost = !save_run_result(&outs, &r, failure.is_none());
     if let Some(e) = failure {
-        eprintln!("iomark run: {e}");
+        error_line!("{e}");
         return e.exit_code();
     }
     if let Err((opt, e)) = outs.write_texts(&r) {
-        eprintln!("iomark run: cannot write {opt}={}: {e}", e.path.display());
+        error_line!("cannot write {opt}={}: {e}", e.path.display());
         lost = true;
     }
     exit_status(&cmd, &r, interrupted, &signals, lost)
@@ -170,14 +200,14 @@ fn place_ranks(
     };
     for j in &mut cmd.jobs {
         if let Some(f) = j.filename.as_ref().filter(|f| f.starts_with('/')) {
-            eprintln!("iomark run: job {}: filename={f} would be shared by every rank; under MPI use directory= (each rank works in DIR/rank.N/)", j.name);
+            error_line!("job {}: filename={f} would be shared by every rank; under MPI use directory= (each rank works in DIR/rank.N/)", j.name);
             return Err(crate::util::error::exit::INVALID);
         }
         let base = j.directory.clone().unwrap_or_else(|| ".".into());
         match s.dir(&base) {
             Ok(d) => j.directory = Some(d),
             Err(e) => {
-                eprintln!("iomark run: job {}: {e}", j.name);
+                error_line!("job {}: {e}", j.name);
                 return Err(crate::util::error::exit::ENVIRONMENT);
             }
         }
@@ -222,8 +252,8 @@ fn cmdhelp(key: &str) -> i32 {
             crate::util::error::exit::OK
         }
         None => {
-            eprintln!(
-                "iomark run: --cmdhelp={key}: no option of that name (iomark run --cmdhelp lists them){}",
+            error_line!(
+                "--cmdhelp={key}: no option of that name (iomark run --cmdhelp lists them){}",
                 fio::options::did_you_mean(key)
             );
             crate::util::error::exit::INVALID
@@ -244,7 +274,7 @@ fn before_running(
         for n in &cmd.notices {
             eprintln!("{n}");
         }
-        eprintln!("iomark run: --warnings-fatal: the warning above ends the run");
+        error_line!("--warnings-fatal: the warning above ends the run");
         return Err(crate::util::error::exit::INVALID);
     }
     if showcmd {
@@ -274,7 +304,7 @@ fn before_running(
 /// document, then, after one empty line, which starts fio's normal text, the summary.
 fn outputs(cmd: &fio::FioCommand, persona: Persona) -> Result<Outputs, i32> {
     let fail = |opt: &str, e: crate::files::output::OutputError| {
-        eprintln!("iomark run: cannot write {opt}={}: {e}", e.path.display());
+        error_line!("cannot write {opt}={}: {e}", e.path.display());
         e.exit_code()
     };
     let mut o = Outputs::new();
@@ -315,7 +345,7 @@ fn outputs(cmd: &fio::FioCommand, persona: Persona) -> Result<Outputs, i32> {
     }
     if let Some(d) = &cmd.plot {
         if let Err(e) = o.plots(d) {
-            eprintln!("iomark run: {e}");
+            error_line!("{e}");
             return Err(crate::util::error::exit::ENVIRONMENT);
         }
     }
@@ -329,7 +359,7 @@ fn outputs(cmd: &fio::FioCommand, persona: Persona) -> Result<Outputs, i32> {
 fn save_run_result(outs: &Outputs, r: &RunResult, charts: bool) -> bool {
     let mut written = true;
     if let (Err(e), Some(p)) = (outs.write_json(r), outs.json_path()) {
-        eprintln!("iomark run: cannot write --json={}: {e}", p.display());
+        error_line!("cannot write --json={}: {e}", p.display());
         written = false;
     }
     if charts {
@@ -338,7 +368,7 @@ fn save_run_result(outs: &Outputs, r: &RunResult, charts: bool) -> bool {
                 .iter()
                 .for_each(|f| eprintln!("iomark: wrote {}", f.display())),
             Err(e) => {
-                eprintln!("iomark run: {e}");
+                error_line!("{e}");
                 written = false;
             }
         }
@@ -395,14 +425,14 @@ fn exit_status(
     lost: bool,
 ) -> i32 {
     if interrupted {
-        eprintln!(
-            "iomark run: {}",
+        error_line!(
+            "{}",
             interrupted_line(&r.jobs, cmd.output.as_deref())
         );
     }
     let mut failed = false;
     for f in r.jobs.iter().filter_map(|j| j.failure.as_deref()) {
-        eprintln!("iomark run: {f}");
+        error_line!("{f}");
         failed = true;
     }
     if failed {
@@ -415,8 +445,8 @@ fn exit_status(
             .iter()
             .find_map(|j| j.first_error.clone())
             .unwrap_or_default();
-        eprintln!(
-            "iomark run: {errors} I/O error(s) continued past (continue_on_error); first: {first}"
+        error_line!(
+            "{errors} I/O error(s) continued past (continue_on_error); first: {first}"
         );
         return signals.exit_code().unwrap_or(crate::util::error::exit::FAILED);
     }

@@ -414,10 +414,12 @@ pub fn fio_report_size(s: &str) -> Option<u64> {
 /// Parse a size given to iomark's own commands (`copy --size`, `mark --size`,
 /// `diagnose --working-set`): a byte count, or a number with `K M G T` / `KiB MiB GiB
 /// TiB` (powers of 1024) or `KB MB GB TB` (powers of 1000, as drive vendors write them);
-/// case-insensitive, fractions allowed with a unit (`1.5G`). Errors name the text and the
-/// accepted forms.
+/// fractions allowed with a unit (`1.5G`). The prefix letter and the `i` are
+/// case-insensitive; the byte suffix must be an upper-case `B`: a lower-case `b` (`1.5Gb`,
+/// `10mb`, `4096b`) reads as bits and is refused as ambiguous (docs/commands/units.md).
+/// Errors name the text and the accepted forms.
 pub fn iomark_size(s: &str) -> Result<u64, String> {
-    let t = s.trim().to_ascii_lowercase();
+    let t = s.trim();
     let split = t
         .find(|c: char| !(c.is_ascii_digit() || c == '.'))
         .unwrap_or(t.len());
@@ -425,7 +427,14 @@ pub fn iomark_size(s: &str) -> Result<u64, String> {
     if num.is_empty() {
         return Err(format!("'{s}' is not a size (e.g. 4096, 64M, 1.5G, 150GB)"));
     }
-    let mul: f64 = match unit.trim() {
+    let unit = unit.trim();
+    if unit.ends_with('b') {
+        return Err(format!(
+            "'{s}': a lower-case 'b' means bits and is ambiguous; write B for bytes \
+             (KB…TB = powers of 1000, K…T or KiB…TiB = powers of 1024)"
+        ));
+    }
+    let mul: f64 = match unit.to_ascii_lowercase().as_str() {
         "" | "b" => 1.0,
         "k" | "kib" => 1024.0,
         "m" | "mib" => 1048576.0,

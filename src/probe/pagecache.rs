@@ -70,11 +70,28 @@ pub fn memory_device(root: &Root, name: &str) -> Option<String> {
         let n: String = rest.chars().take_while(char::is_ascii_digit).collect();
         let disk = format!("loop{n}");
         let bf = root.read(&format!("/sys/block/{disk}/loop/backing_file"))?;
-        let bf = Path::new(bf.trim());
-        let fs = memory_fs(bf.parent().unwrap_or(bf))?;
+        let fs = memory_fs_of_file(root, bf.trim())?;
         return Some(format!("{name} over {fs}"));
     }
     None
+}
+
+/// The memory filesystem (`tmpfs`, `ramfs`) holding the file at absolute path `file` on
+/// the probed machine: statfs of its directory on the live machine; on a recorded fixture
+/// its mount in the root's `/proc/self/mountinfo` (the path only exists there). A
+/// backing file removed after `losetup` is listed as `PATH (deleted)`.
+fn memory_fs_of_file(root: &Root, file: &str) -> Option<&'static str> {
+    let file = file.strip_suffix(" (deleted)").unwrap_or(file);
+    let dir = Path::new(file).parent().unwrap_or(Path::new("/"));
+    if root.is_live() {
+        return memory_fs(dir);
+    }
+    let mounts = super::mountinfo::parse(&root.read("/proc/self/mountinfo")?);
+    match super::mountinfo::find(&mounts, file)?.fs_type.as_str() {
+        "tmpfs" => Some("tmpfs"),
+        "ramfs" => Some("ramfs"),
+        _ => None,
+    }
 }
 
 /// The finished check, as recorded in `RunResult.page_cache`.
@@ -207,6 +224,41 @@ mod tests {
         assert_eq!(c.device_written_bytes, Some(4096));
         assert_eq!(c.read_served_from_memory_pct, Some(75.0));
         assert!(c.fits_in_ram);
+    }
+
+    /// Issue 18: a loop device whose backing file is on tmpfs (or ramfs) is memory-backed,
+    /// read from a recorded root (sysfs and mountinfo), so no real loop device is needed.
+    #[test]
+    fn loop_over_tmpfs_in_a_fixture_is_memory_backed() {
+        let d = tempfile::tempdir().unwrap();
+        let root = Root(d.path().to_path_buf());
+        let put = |rel: &str, text: &str| {
+            let p = d.path().join(rel);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(p, text).unwrap();
+        };
+        put(
+            "proc/self/mountinfo",
+            "22 1 8:1 / / rw - ext4 /dev/sda1 rw\n\
+             30 22 0:25 / /dev/shm rw - tmpfs tmpfs rw\n\
+             31 22 0:26 / /mnt/r rw - ramfs ramfs rw\n",
+        );
+        put("sys/block/loop3/loop/backing_file", "/dev/shm/disk.img\n");
+        put("sys/block/loop4/loop/backing_file", "/var/tmp/disk.img\n");
+        put("sys/block/loop5/loop/backing_file", "/dev/shm/gone.img (deleted)\n");
+        put("sys/block/loop6/loop/backing_file", "/mnt/r/x.img\n");
+        assert_eq!(memory_device(&root, "loop3"), Some("loop3 over tmpfs".into()));
+        // a partition of the loop device is named as itself, its disk's backing file read
+        assert_eq!(memory_device(&root, "loop3p1"), Some("loop3p1 over tmpfs".into()));
+        assert_eq!(memory_device(&root, "loop4"), None);
+        assert_eq!(memory_device(&root, "loop5"), Some("loop5 over tmpfs".into()));
+        assert_eq!(memory_device(&root, "loop6"), Some("loop6 over ramfs".into()));
+        // no such loop device, no mountinfo: nothing claimed
+        assert_eq!(memory_device(&root, "loop9"), None);
+        assert_eq!(memory_device(&root, "zram0"), Some("zram0".into()));
+        assert_eq!(memory_device(&root, "sda1"), None);
+        std::fs::remove_file(d.path().join("proc/self/mountinfo")).unwrap();
+        assert_eq!(memory_device(&root, "loop3"), None);
     }
 
     #[test]

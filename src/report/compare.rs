@@ -77,6 +77,18 @@ pub struct Desc {
     pub file_set: u64,
     /// RAM of the machine, bytes (from the diagnosis)
     pub ram: Option<u64>,
+    /// the result's fsync policy in words (result/truth.rs `fsync_policy`; None: unknown)
+    pub fsync: Option<String>,
+    /// where the files kept their data when that was memory (`tmpfs`, `zram0`,
+    /// `loop3 over tmpfs`: result/truth.rs `memory_target`)
+    pub memory: Option<String>,
+}
+
+/// The facts of a whole result that every test's [`Desc`] carries.
+struct RunFacts {
+    ram: Option<u64>,
+    fsync: Option<String>,
+    memory: Option<String>,
 }
 
 /// One test of one result with its figures (None = not measured).
@@ -131,11 +143,15 @@ fn note_value(notes: &[String], key: &str) -> Option<String> {
 
 /// The comparable tests of a result, in its own order.
 pub fn tests_of(r: &RunResult) -> Vec<Test> {
-    let ram = r.diagnosis.as_ref().and_then(|d| d.summary.ram_bytes);
+    let f = RunFacts {
+        ram: r.diagnosis.as_ref().and_then(|d| d.summary.ram_bytes),
+        fsync: crate::result::truth::fsync_policy(r),
+        memory: crate::result::truth::memory_target(r),
+    };
     let tests: Vec<Test> = match r.command.as_str() {
-        "fileio" => fileio_test(r, ram).into_iter().collect(),
-        "run" => run_tests(r, ram),
-        _ => r.phases.iter().map(|p| phase_test(r, p, ram)).collect(),
+        "fileio" => fileio_test(r, &f).into_iter().collect(),
+        "run" => run_tests(r, &f),
+        _ => r.phases.iter().map(|p| phase_test(r, p, &f)).collect(),
     };
     let mut out: Vec<Test> = vec![];
     for mut t in tests {
@@ -178,7 +194,7 @@ fn fileio_latency(r: &RunResult, op: &str, iops: f64) -> (Option<f64>, Option<f6
 }
 
 /// The one test of a fileio result (None without a test mode).
-fn fileio_test(r: &RunResult, ram: Option<u64>) -> Option<Test> {
+fn fileio_test(r: &RunResult, f: &RunFacts) -> Option<Test> {
     let mode = r.job.test_mode?;
     let j = &r.job;
     let pattern = if mode.is_sequential() { "SEQ" } else { "RND" };
@@ -209,7 +225,9 @@ fn fileio_test(r: &RunResult, ram: Option<u64>) -> Option<Test> {
             threads: j.threads,
             direct: Some(j.direct),
             file_set: j.total_size_bytes,
-            ram,
+            ram: f.ram,
+            fsync: f.fsync.clone(),
+            memory: f.memory.clone(),
         }),
         mb_s: Some((r.read.bytes + r.write.bytes) as f64 / secs / 1e6),
         iops: Some(iops),
@@ -220,7 +238,7 @@ fn fileio_test(r: &RunResult, ram: Option<u64>) -> Option<Test> {
 }
 
 /// The test of one phase of a mark (a CrystalDiskMark slot), copy or tree result.
-fn phase_test(r: &RunResult, p: &crate::result::Phase, ram: Option<u64>) -> Test {
+fn phase_test(r: &RunResult, p: &crate::result::Phase, f: &RunFacts) -> Test {
     let (label, op) = p.name.rsplit_once(' ').unwrap_or((p.name.as_str(), ""));
     let slot = if r.command == "mark" {
         Slot::parse_label(label)
@@ -241,7 +259,9 @@ fn phase_test(r: &RunResult, p: &crate::result::Phase, ram: Option<u64>) -> Test
                 threads: s.threads,
                 direct: note_direct(&p.notes, r.job.direct),
                 file_set: r.job.total_size_bytes,
-                ram,
+                ram: f.ram,
+                fsync: f.fsync.clone(),
+                memory: f.memory.clone(),
             }),
             mb_s: Some(p.mb_per_s),
             iops: Some(p.ops_per_s),
@@ -292,7 +312,7 @@ fn direction(name: &str) -> Option<&'static str> {
 
 /// Tests of a `run` (fio job) result: one per phase (job × direction); a result
 /// without phases gives one test per direction from its totals.
-fn run_tests(r: &RunResult, ram: Option<u64>) -> Vec<Test> {
+fn run_tests(r: &RunResult, f: &RunFacts) -> Vec<Test> {
     let j = &r.job;
     let num = |v: Option<String>| v.and_then(|s| s.parse::<u64>().ok());
     let lat_figures = |l: Option<&crate::result::Latency>| {
@@ -350,7 +370,9 @@ fn run_tests(r: &RunResult, ram: Option<u64>) -> Vec<Test> {
                 threads,
                 direct,
                 file_set,
-                ram,
+                ram: f.ram,
+                fsync: f.fsync.clone(),
+                memory: f.memory.clone(),
             }),
             mb_s,
             iops: Some(iops),
@@ -518,7 +540,10 @@ fn note_direct(notes: &[String], job_direct: bool) -> Option<bool> {
     }
 }
 
-fn describe_diff(a: &Desc, b: &Desc, la: &str, lb: &str) -> Vec<String> {
+/// How `b` (column `lb`) differs from `a` (column `la`): block, QD, threads, O_DIRECT,
+/// the fsync policy (on rows that write), a memory target and a file set that fits in
+/// RAM (said of the column it holds for).
+fn describe_diff(a: &Desc, b: &Desc, la: &str, lb: &str, writes: bool) -> Vec<String> {
     let mut d = vec![];
     if a.block != b.block {
         d.push(format!(
@@ -540,6 +565,16 @@ fn describe_diff(a: &Desc, b: &Desc, la: &str, lb: &str) -> Vec<String> {
             None => "O_DIRECT unknown (fio text output does not say)",
         };
         d.push(format!("{lb}: {} ({la}: {})", w(b.direct), w(a.direct)));
+    }
+    if let (true, Some(fa), Some(fb)) = (writes, &a.fsync, &b.fsync) {
+        if fa != fb {
+            d.push(format!("{lb}: {fb} ({la}: {fa})"));
+        }
+    }
+    for (l, x, other) in [(la, a, b), (lb, b, a)] {
+        if let Some(m) = x.memory.as_ref().filter(|&m| other.memory.as_ref() != Some(m)) {
+            d.push(format!("{l}: files in memory ({m}), not on a storage device"));
+        }
     }
     let fits = |x: &Desc| x.direct == Some(false) && x.ram.is_some_and(|r| x.file_set <= r);
     for (l, x, other) in [(la, a, b), (lb, b, a)] {
@@ -690,18 +725,30 @@ fn group_value(
 }
 
 /// The call-outs of one row: columns without the test, and how each column's job
-/// (its first run that has the test) differs from the reference column's.
+/// (its first run that has the test) differs from the reference column's; each
+/// call-out once (a fact of the reference column is found against every other column).
 fn row_differences(cells: &[Option<&Test>], groups: &[Group], ref_g: usize) -> Vec<String> {
     let letters: Vec<String> = (0..groups.len()).map(letter).collect();
     let first = |g: &Group| g.members.iter().find_map(|&m| cells[m]);
-    let reference = first(&groups[ref_g]).and_then(|t| t.desc.as_ref());
-    let mut differences = vec![];
+    let reference = first(&groups[ref_g]);
+    let writes = |t: &Test| {
+        let k = base_key(&t.key);
+        k.ends_with(" write") || k.ends_with(" mix")
+    };
+    let mut differences: Vec<String> = vec![];
     for (i, g) in groups.iter().enumerate() {
         match first(g) {
             None => differences.push(format!("{}: no such test", letters[i])),
             Some(c) if i != ref_g => {
-                if let (Some(a), Some(b)) = (reference, &c.desc) {
-                    differences.extend(describe_diff(a, b, &letters[ref_g], &letters[i]));
+                if let (Some(r), Some(b)) = (reference, &c.desc) {
+                    if let Some(a) = &r.desc {
+                        let w = writes(r) || writes(c);
+                        for d in describe_diff(a, b, &letters[ref_g], &letters[i], w) {
+                            if !differences.contains(&d) {
+                                differences.push(d);
+                            }
+                        }
+                    }
                 }
             }
             _ => {}

@@ -56,24 +56,9 @@ pub fn fits_in_ram_warning(file_set: u64, mem_total: u64) -> String {
     format!("iomark: WARNING: {}", fits_in_ram_text(file_set, mem_total))
 }
 
-/// `RESULT_EXCEEDS_CEILING` (diagnose.md §6): a measured bandwidth above the path's raw
-/// ceiling × 1.05 cannot have come from the device. Bandwidths in MB/s (decimal).
-pub fn exceeds_ceiling(
-    read_mb_s: f64,
-    write_mb_s: f64,
-    raw_ceiling_mb_s: Option<f64>,
-    set_by: &str,
-) -> Option<String> {
-    let c = raw_ceiling_mb_s?;
-    let (what, v) = if read_mb_s >= write_mb_s {
-        ("read", read_mb_s)
-    } else {
-        ("write", write_mb_s)
-    };
-    (v > c * 1.05).then(|| {
-        format!("RESULT_EXCEEDS_CEILING: {what} bandwidth {v:.1} MB/s is above the path's ceiling of {c:.1} MB/s ({set_by}): the page cache, not the device, served it")
-    })
-}
+/// `RESULT_EXCEEDS_CEILING` (diagnose.md §6): defined in the truth layer
+/// ([`crate::result::truth::exceeds_ceiling`]).
+pub use crate::result::truth::exceeds_ceiling;
 
 /// Lines of the notes block after the report (empty when there is nothing to say).
 pub fn page_cache_lines(c: &PageCacheCheck) -> Vec<String> {
@@ -81,13 +66,7 @@ pub fn page_cache_lines(c: &PageCacheCheck) -> Vec<String> {
     if let Some(fs) = &c.memory_fs {
         v.push(format!("  page cache: the file set is on {fs} (memory): these numbers measure RAM, not a storage device."));
     } else if c.buffered {
-        if c.fits_in_ram {
-            v.push(format!(
-                "  page cache: the buffered file set ({}) fits in RAM ({}).",
-                iec(c.file_set_bytes),
-                iec(c.mem_total_bytes.unwrap_or(0))
-            ));
-        }
+        // fits in RAM is said once, by its truth warning (result/truth.rs, FITS_IN_RAM)
         let dev = c.device.clone().unwrap_or_else(|| "the device".into());
         match (c.device_read_bytes, c.read_served_from_memory_pct) {
             (Some(dr), Some(_)) if dr >= c.app_read_bytes => v.push(format!(
@@ -149,11 +128,33 @@ mod tests {
         };
         let l = page_cache_lines(&c);
         assert_eq!(l[0], "iomark notes (not part of the sysbench report):");
-        assert_eq!(
-            l[1],
-            "  page cache: the buffered file set (64.0 MiB) fits in RAM (24.0 GiB)."
+        // the RAM fit is the truth warning's line, not a second one here
+        assert!(l.iter().all(|x| !x.contains("fits in RAM")), "{l:?}");
+        assert_eq!(l[1], "  page cache: the test read 4.0 GiB, vda read 0 B: at least 100.0% of the reads were served from memory (device-wide counters).");
+    }
+
+    /// Issue 18: the notes of one run say "fits in RAM" once (the truth warning's line).
+    #[test]
+    fn notes_say_fits_in_ram_once() {
+        let mut i = crate::result::build::Inputs::new("fileio", &[], Status::Ok);
+        i.page_cache = Some(PageCacheCheck {
+            file_set_bytes: 64 << 20,
+            buffered: true,
+            mem_total_bytes: Some(24 << 30),
+            fits_in_ram: true,
+            device: Some("vda".into()),
+            app_read_bytes: 4 << 30,
+            device_read_bytes: Some(0),
+            read_served_from_memory_pct: Some(100.0),
+            ..Default::default()
+        });
+        let r = crate::result::build::build(i);
+        let text = String::from_utf8(Notes.render(&r).unwrap()).unwrap();
+        assert_eq!(text.matches("fits in RAM").count(), 1, "{text}");
+        assert!(
+            text.contains("iomark: WARNING [page_cache.fits_in_ram]: the buffered file set (64.0 MiB) fits in RAM (24.0 GiB)"),
+            "{text}"
         );
-        assert_eq!(l[2], "  page cache: the test read 4.0 GiB, vda read 0 B: at least 100.0% of the reads were served from memory (device-wide counters).");
     }
 
     #[test]

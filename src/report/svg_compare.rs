@@ -183,7 +183,7 @@ fn draw(c: &Comparison, svg: &mut String) -> Result<(), String> {
         .any(|d| !d.ends_with("no such test"))
     {
         root.draw(&Text::new(
-            "* the results' jobs differ for this test (block size, QD, threads, O_DIRECT or page cache): see the \"jobs differ\" column of iomark compare",
+            "* the results' jobs differ for this test (block size, QD, threads, O_DIRECT, fsync policy, memory target or page cache): see the \"jobs differ\" column of iomark compare",
             (20, 880),
             ("sans-serif", 13).into_font().color(&BLACK),
         ))

@@ -50,6 +50,100 @@ fn synced(r: &RunResult, pc: &PageCacheCheck) -> bool {
     })
 }
 
+/// The id of the above-ceiling warning (diagnose.md §6): a bandwidth above the path's
+/// raw ceiling × 1.05 cannot have come from the device.
+pub const ABOVE_CEILING: &str = "RESULT_EXCEEDS_CEILING";
+
+/// `RESULT_EXCEEDS_CEILING: …` when the larger of the read and write bandwidth (MB/s,
+/// decimal) is above `raw_ceiling_mb_s` × 1.05 (`set_by` names the link that sets it).
+pub fn exceeds_ceiling(
+    read_mb_s: f64,
+    write_mb_s: f64,
+    raw_ceiling_mb_s: Option<f64>,
+    set_by: &str,
+) -> Option<String> {
+    let c = raw_ceiling_mb_s?;
+    let (what, v) = if read_mb_s >= write_mb_s {
+        ("read", read_mb_s)
+    } else {
+        ("write", write_mb_s)
+    };
+    (v > c * 1.05).then(|| {
+        format!("{ABOVE_CEILING}: {what} bandwidth {v:.1} MB/s is above the path's ceiling of {c:.1} MB/s ({set_by}): the page cache, not the device, served it")
+    })
+}
+
+/// The above-ceiling warning of a whole result: its aggregate read and write bandwidth
+/// against the ceiling of its (last) target's diagnosis. `run` adds it (cli/run.rs);
+/// `fileio` and `mark` check their own figures with [`exceeds_ceiling`].
+pub fn above_ceiling(r: &RunResult) -> Option<Warning> {
+    let c = r.targets.last()?.ceiling.as_ref()?;
+    let m = exceeds_ceiling(
+        r.read.bw_mb_per_s,
+        r.write.bw_mb_per_s,
+        Some(c.raw_mb_s),
+        &c.set_by,
+    )?;
+    Some(Warning {
+        id: ABOVE_CEILING.into(),
+        message: m,
+    })
+}
+
+/// The fsync policy of one job in words: `no fsync`, `fsync every 100 writes`,
+/// `fdatasync every write`, `fsync at end`, `O_SYNC` … (joined with `+`).
+fn policy_words(e: &crate::result::job::EffectiveJob) -> String {
+    let f = &e.fsync;
+    let call = if f.fdatasync { "fdatasync" } else { "fsync" };
+    let mut v: Vec<String> = vec![];
+    if e.sync {
+        v.push("O_SYNC".into());
+    }
+    if e.dsync {
+        v.push("O_DSYNC".into());
+    }
+    if f.after_each_write || f.every_writes == 1 {
+        v.push(format!("{call} every write"));
+    } else if f.every_writes > 1 {
+        v.push(format!("{call} every {} writes", f.every_writes));
+    }
+    if f.at_end {
+        v.push(format!("{call} at end"));
+    }
+    if f.on_close {
+        v.push(format!("{call} on close"));
+    }
+    if v.is_empty() {
+        "no fsync".into()
+    } else {
+        v.join(" + ")
+    }
+}
+
+/// The fsync policy of `r`'s writing jobs in words (every job when none wrote), the
+/// distinct policies joined with ` / `; `None` for a result without jobs (old files,
+/// imported fio reports). `compare` calls out columns whose policies differ.
+pub fn fsync_policy(r: &RunResult) -> Option<String> {
+    let writers: Vec<_> = r.jobs.iter().filter(|j| j.write.ios > 0).collect();
+    let jobs: Vec<_> = if writers.is_empty() { r.jobs.iter().collect() } else { writers };
+    let mut v: Vec<String> = vec![];
+    for j in jobs {
+        let w = policy_words(&j.job);
+        if !v.contains(&w) {
+            v.push(w);
+        }
+    }
+    (!v.is_empty()).then(|| v.join(" / "))
+}
+
+/// Where `r`'s files kept their data when that was memory: `tmpfs`, `ramfs` (a memory
+/// filesystem) or `zram0`, `loop3 over tmpfs` (a block device in RAM); `None` on a
+/// storage device or when not checked.
+pub fn memory_target(r: &RunResult) -> Option<String> {
+    let pc = r.page_cache.as_ref()?;
+    pc.memory_fs.clone().or_else(|| pc.memory_device.clone())
+}
+
 /// The truth warnings of `r` (empty without a page-cache check).
 pub fn warnings(r: &RunResult) -> Vec<Warning> {
     let Some(pc) = &r.page_cache else {
@@ -145,6 +239,37 @@ mod tests {
 
     fn ids(r: &RunResult) -> Vec<&str> {
         r.warnings.iter().map(|w| w.id.as_str()).collect()
+    }
+
+    /// The fsync policy in words, per writing job, each once (compare calls it out).
+    #[test]
+    fn fsync_policy_names_each_writing_jobs_policy_once() {
+        use crate::result::job::{EffectiveJob, FsyncPolicy, JobResult};
+        let job = |fsync: FsyncPolicy, sync: bool, writes: u64| {
+            let mut j = JobResult {
+                job: EffectiveJob { fsync, sync, ..Default::default() },
+                ..Default::default()
+            };
+            j.write.ios = writes;
+            j
+        };
+        let mut r = build(Inputs::new("run", &[], Status::Ok));
+        r.jobs.clear();
+        assert_eq!(fsync_policy(&r), None);
+        r.jobs = vec![job(FsyncPolicy::default(), false, 5)];
+        assert_eq!(fsync_policy(&r).as_deref(), Some("no fsync"));
+        let every = |n| FsyncPolicy { every_writes: n, ..Default::default() };
+        r.jobs = vec![job(every(1), false, 5), job(every(1), false, 5)];
+        assert_eq!(fsync_policy(&r).as_deref(), Some("fsync every write"));
+        let dend = FsyncPolicy { every_writes: 100, fdatasync: true, at_end: true, ..Default::default() };
+        r.jobs = vec![job(dend, false, 5), job(FsyncPolicy::default(), true, 5)];
+        assert_eq!(
+            fsync_policy(&r).as_deref(),
+            Some("fdatasync every 100 writes + fdatasync at end / O_SYNC")
+        );
+        // a reader beside a writer: the writer's policy only
+        r.jobs = vec![job(FsyncPolicy::default(), false, 0), job(every(8), false, 5)];
+        assert_eq!(fsync_policy(&r).as_deref(), Some("fsync every 8 writes"));
     }
 
     #[test]

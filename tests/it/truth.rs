@@ -187,6 +187,30 @@ fn memory_target(dir: &Path, id: &str, out: &Path) -> Vec<std::path::PathBuf> {
     files
 }
 
+/// Issue 18: a loop device over a file in /dev/shm (tmpfs) is a block device in RAM:
+/// fileio, run and mark say target.memory_device, naming "loopN over tmpfs". The guard
+/// unmounts, detaches and removes the image also when an assertion fails.
+#[test]
+fn loop_device_over_tmpfs_is_memory_backed() {
+    let fs = match LoopFs::ext4_over_shm(16) {
+        Ok(fs) => fs,
+        Err(why) => return eprintln!("skipped: {why}"),
+    };
+    let out = scratch();
+    let files = memory_target(fs.dir(), "target.memory_device", out.path());
+    let want = format!("{} over tmpfs", fs.dev().name());
+    for f in &files {
+        let j = read_json(f);
+        let w = j["warnings"].as_array().unwrap();
+        assert!(
+            w.iter().any(|w| w["id"] == "target.memory_device"
+                && w["message"].as_str().unwrap_or_default().contains(&want)),
+            "{}: {w:?}",
+            f.display()
+        );
+    }
+}
+
 #[test]
 fn tmpfs_and_zram_targets_are_called_out_by_every_command_and_compare() {
     let out = scratch();
@@ -338,4 +362,73 @@ fn a_set_that_fits_in_ram_read_right_after_prepare_is_called_out() {
     unsaid("run direct=1", "page_cache.fits_in_ram", &j);
     unsaid("run direct=1", "page_cache.reads_from_memory", &j);
     // mark: not applicable (O_DIRECT reads)
+}
+
+/// Issue 18: `compare` calls out what the single results know, each once: a different
+/// fsync policy on a write row (rndwr with fsync after every write vs none), a column
+/// whose files were in memory (tmpfs) beside columns on a device, and a truth warning
+/// only one column has (`page_cache.writes_in_memory` in its legend / warnings row).
+#[test]
+fn compare_calls_out_fsync_memory_and_one_columns_warning_once() {
+    let Some(fs) = LoopFs::small(64, "ext4") else {
+        return;
+    };
+    let shm = match tempfile::Builder::new().prefix("iomark-it-").tempdir_in("/dev/shm") {
+        Ok(d) => d,
+        Err(e) => return eprintln!("skipped: no /dev/shm: {e}"),
+    };
+    let out = scratch();
+    let set = ["--file-num=1", "--file-total-size=4M"];
+    let write = ["--file-test-mode=rndwr", "--time=0", "--events=256"];
+    let mut files = vec![];
+    for (name, dir, fsync) in [
+        ("synced", fs.dir(), &["--file-fsync-freq=1", "--file-fsync-end=off"][..]),
+        ("unsynced", fs.dir(), &["--file-fsync-freq=0", "--file-fsync-end=off"][..]),
+        ("tmpfs", shm.path(), &["--file-fsync-freq=1", "--file-fsync-end=off"][..]),
+    ] {
+        fileio(dir, &[&set[..], &["prepare"]].concat()).ok();
+        let (_, j) = fileio_json(dir, &[&set[..], &write[..], fsync].concat());
+        let f = out.path().join(format!("{name}.json"));
+        std::fs::write(&f, j.to_string()).unwrap();
+        files.push(f.display().to_string());
+    }
+    let unsynced = read_json(Path::new(&files[1]));
+    assert!(ids(&unsynced).iter().any(|i| i == "page_cache.writes_in_memory"), "{:?}", ids(&unsynced));
+    for f in [&files[0], &files[2]] {
+        assert!(!ids(&read_json(Path::new(f))).iter().any(|i| i == "page_cache.writes_in_memory"), "{f}");
+    }
+    let fsync_diff = "B: no fsync (A: fsync every write)";
+    let memory_diff = "C: files in memory (tmpfs), not on a storage device";
+    let compare = |extra: &[&str]| {
+        let o = Iomark::new().arg("compare").args(&files).args(extra).run();
+        o.expect_code(0);
+        o.stdout
+    };
+    let j: Value = serde_json::from_str(&compare(&["--format=json"])).unwrap();
+    let row = j["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["metric"] == "MB/s")
+        .unwrap_or_else(|| panic!("no MB/s row: {j}"));
+    let d: Vec<&str> = row["differences"].as_array().unwrap().iter().map(|x| x.as_str().unwrap()).collect();
+    assert_eq!(d.iter().filter(|x| **x == fsync_diff).count(), 1, "{d:?}");
+    assert_eq!(d.iter().filter(|x| **x == memory_diff).count(), 1, "{d:?}");
+    // no call-out twice in one cell, and C's fsync policy equals A's: not called out
+    for (i, x) in d.iter().enumerate() {
+        assert!(!d[i + 1..].contains(x), "said twice: {x} in {d:?}");
+    }
+    assert!(!d.iter().any(|x| x.starts_with("C: fsync") || x.starts_with("C: no fsync")), "{d:?}");
+    for format in ["table", "markdown", "csv"] {
+        let s = compare(&[&format!("--format={format}")]);
+        for want in [fsync_diff, memory_diff, "page_cache.writes_in_memory"] {
+            assert_eq!(s.matches(want).count(), 1, "--format={format}: {want}\n{s}");
+        }
+    }
+    let svg = out.path().join("c.svg");
+    compare(&[&format!("--plot={}", svg.display())]);
+    let s = std::fs::read_to_string(&svg).unwrap();
+    assert!(s.contains("fsync policy, memory target"), "the chart's footnote");
+    assert!(s.contains("page_cache.writes_in_memory"), "the chart's legend");
+    fileio(fs.dir(), &[&set[..], &["cleanup"]].concat()).ok();
 }

@@ -10,8 +10,6 @@
 peer_work bench-fio
 peer_bin "${1:?usage: $0 BIN}"
 peer_python bench_fio fio_plot
-# docs/compat/fio-clients.md, "bench-fio": a trailing log sample at runtime + log interval
-peer_known logs_within_runtime
 V=$(dirname "$PEER_PY")
 D=$PEER_WORK/out/file/4k
 truncate -s 64M "$PEER_WORK/file"

@@ -4,7 +4,7 @@
 # measurement or a path (timestamps, "time", "fio version", file names, job options'
 # values) becomes S, json+ bins collapse to one line, and the rest is diffed line by
 # line: key order, spacing (`"key" : v`), missing or extra keys, nesting. Asserts per
-# job that the normalised texts are identical (KNOWN: verify, see below).
+# job that the normalised texts are identical.
 # Usage: tests/peer/json-shape.sh BIN     (PEER_SHOW=1 prints each diff)
 . "$(dirname "$0")/common.sh"
 peer_work json-shape
@@ -21,8 +21,6 @@ JOBS=(
     "verify|--name=a --rw=write --ioengine=psync --bs=4k --size=1m --verify=crc32c"
     "jsonplus|--name=a --rw=randread --ioengine=psync --bs=4k --size=2m --output-format=json+"
 )
-# verify: the verify phase's reads are not counted as reads yet (docs/compat/fio-clients.md, fio-tests 5)
-peer_known verify
 NORM=$PEER_WORK/norm.py
 cat >"$NORM" <<'PY'
 import re, sys

@@ -213,6 +213,8 @@ pub struct JobMore {
     pub fallocate: String,
     /// `zero_buffers`: write buffers are all zero
     pub zero_buffers: bool,
+    /// `buffer_pattern` bytes, repeated over each write buffer (empty: none)
+    pub buffer_pattern: Vec<u8>,
     /// `refill_buffers`: new random data before every write
     pub refill_buffers: bool,
     /// `buffer_compress_percentage`: each 512-byte chunk ends with this share of zeros
@@ -231,6 +233,8 @@ pub struct JobMore {
     pub iops_log: Option<String>,
     /// `write_lat_log` prefix
     pub lat_log: Option<String>,
+    /// `write_iolog`: the file the job's issued I/Os are written to (fio's iolog v2)
+    pub write_iolog: Option<String>,
     /// `log_avg_msec` (0 = one line per I/O)
     pub log_avg_msec: u64,
     /// `bw_avg_time`, ms: interval of the bandwidth samples (fio default 500)
@@ -304,6 +308,7 @@ impl Default for JobMore {
             create_on_open: false,
             fallocate: "native".into(),
             zero_buffers: false,
+            buffer_pattern: Vec::new(),
             refill_buffers: false,
             buffer_compress_percentage: 0,
             verify: None,
@@ -313,6 +318,7 @@ impl Default for JobMore {
             bw_log: None,
             iops_log: None,
             lat_log: None,
+            write_iolog: None,
             log_avg_msec: 0,
             bw_avg_time: 500,
             iops_avg_time: 500,
@@ -510,33 +516,85 @@ pub fn parse_percentiles(s: &str) -> Result<Vec<f64>, String> {
     Ok(out)
 }
 
-/// Parse a `verify_pattern`: `0x…` hex bytes, a `"string"`, or a decimal number (as a
-/// little-endian 32-bit value, fio's integer form).
+/// Parse a `verify_pattern`: fio's pattern syntax ([`parse_fill_pattern`]); a lone
+/// decimal number is a little-endian 32-bit value (iomark's integer form; fio's parser
+/// stores only its significant bytes).
 pub fn parse_pattern(s: &str) -> Result<Vec<u8>, String> {
     let t = s.trim();
-    if let Some(h) = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
-        if h.is_empty() || h.len() > 1024 || !h.chars().all(|c| c.is_ascii_hexdigit()) {
-            return Err(format!("'{t}' is not a hex pattern"));
-        }
-        let h = if h.len() % 2 == 1 {
-            format!("0{h}")
+    if let Ok(n) = t.parse::<u32>() {
+        return Ok(n.to_le_bytes().to_vec());
+    }
+    parse_fill_pattern(t)
+}
+
+/// The longest pattern fio takes (its MAX_PATTERN_SIZE).
+const MAX_PATTERN: usize = 512;
+
+/// Parse fio's pattern syntax (`buffer_pattern`, `verify_pattern`): a sequence of
+/// `"text"` (the bytes between the quotes), `0x…` hex (each two digits one byte, a
+/// leading odd digit its own byte; a following `0x` starts the next number) and decimal
+/// numbers in the 32-bit int range (their bytes little-endian, as many as the value
+/// needs: `300` is 2c 01, `-12` is f4 ff ff ff, `0` one zero byte), written together:
+/// `"abcd"-120xdeadface` is 61 62 63 64 f4 ff ff ff de ad fa ce. At most 512 bytes.
+pub fn parse_fill_pattern(s: &str) -> Result<Vec<u8>, String> {
+    let bad = |why: &str| format!("'{s}' is not a pattern ({why}; give \"text\", 0xHEX or decimal numbers)");
+    let mut out = Vec::new();
+    let mut rest = s.trim();
+    if rest.is_empty() {
+        return Err(bad("empty"));
+    }
+    while !rest.is_empty() {
+        if let Some(q) = rest.strip_prefix('"') {
+            let end = q.find('"').ok_or_else(|| bad("a quote is not closed"))?;
+            out.extend_from_slice(&q.as_bytes()[..end]);
+            rest = &q[end + 1..];
+        } else if let Some(h) = rest.strip_prefix("0x").or_else(|| rest.strip_prefix("0X")) {
+            let mut n = h.bytes().take_while(u8::is_ascii_hexdigit).count();
+            // `0xff0x14`: the 0 before the next x belongs to the next number
+            if n > 0 && h[n..].starts_with(['x', 'X']) {
+                n -= 1;
+            }
+            if n == 0 {
+                return Err(bad("0x without hex digits"));
+            }
+            let digits = &h[..n];
+            let (head, tail) = digits.split_at(n % 2);
+            out.extend(u8::from_str_radix(head, 16).ok());
+            for i in (0..tail.len()).step_by(2) {
+                out.push(u8::from_str_radix(&tail[i..i + 2], 16).map_err(|_| bad("bad hex"))?);
+            }
+            rest = &h[n..];
         } else {
-            h.to_string()
-        };
-        return Ok((0..h.len())
-            .step_by(2)
-            .filter_map(|i| u8::from_str_radix(&h[i..i + 2], 16).ok())
-            .collect());
-    }
-    if let Some(q) = t.strip_prefix('"').and_then(|q| q.strip_suffix('"')) {
-        if q.is_empty() {
-            return Err("empty pattern".into());
+            let b = rest.as_bytes();
+            let sign = usize::from(b[0] == b'-' || b[0] == b'+');
+            let mut n = sign + b[sign..].iter().take_while(|c| c.is_ascii_digit()).count();
+            // a decimal ends where a hex number starts: `-120xab` is -12, then 0xab
+            if let Some(x) = rest.to_ascii_lowercase().find("0x").filter(|&x| x < n) {
+                n = x;
+            }
+            if n <= sign {
+                return Err(bad("not a string, hex or decimal number"));
+            }
+            let v: i64 = rest[..n].parse().map_err(|_| bad("not a decimal number"))?;
+            let v = i32::try_from(v).map_err(|_| bad("a decimal outside the 32-bit int range"))?;
+            let mut u = v as u32;
+            if u == 0 {
+                out.push(0);
+            }
+            while u != 0 {
+                out.push((u & 0xff) as u8);
+                u >>= 8;
+            }
+            rest = &rest[n..];
         }
-        return Ok(q.as_bytes().to_vec());
+        if out.len() > MAX_PATTERN {
+            return Err(bad("longer than 512 bytes"));
+        }
     }
-    t.parse::<u32>()
-        .map(|n| n.to_le_bytes().to_vec())
-        .map_err(|_| format!("'{t}' is not a pattern (0xHEX, \"text\" or a number)"))
+    if out.is_empty() {
+        return Err(bad("empty"));
+    }
+    Ok(out)
 }
 
 /// `READ[,WRITE]` of a per-direction value through `f`; an empty part is 0 (unlimited),
@@ -609,6 +667,19 @@ mod tests {
         assert_eq!(parse_pattern("\"ab\""), Ok(b"ab".to_vec()));
         assert_eq!(parse_pattern("1"), Ok(vec![1, 0, 0, 0]));
         assert!(parse_pattern("0xzz").is_err());
+        // fio's compound patterns, bytes as fio 3.33 writes them (`buffer_pattern`, xxd)
+        assert_eq!(
+            parse_fill_pattern("\"abcd\"-120xdeadface"),
+            Ok(vec![0x61, 0x62, 0x63, 0x64, 0xf4, 0xff, 0xff, 0xff, 0xde, 0xad, 0xfa, 0xce])
+        );
+        assert_eq!(parse_fill_pattern("300"), Ok(vec![0x2c, 0x01]));
+        assert_eq!(parse_fill_pattern("0x12345"), Ok(vec![0x01, 0x23, 0x45]));
+        assert_eq!(parse_fill_pattern("0xFF0X1"), Ok(vec![0xff, 0x01]));
+        assert_eq!(parse_fill_pattern("\"123\"0xFFeeCC"), Ok(vec![0x31, 0x32, 0x33, 0xff, 0xee, 0xcc]));
+        assert_eq!(parse_fill_pattern("-1024"), Ok(vec![0x00, 0xfc, 0xff, 0xff]));
+        assert!(parse_fill_pattern("\"ab").is_err());
+        assert!(parse_fill_pattern("\"ab\" 0x01").is_err());
+        assert!(parse_fill_pattern("3000000000").is_err());
         assert_eq!(parse_percentiles("50:99.9"), Ok(vec![50.0, 99.9]));
         assert!(parse_percentiles("101").is_err());
         assert!(parse_percentiles("").is_err());

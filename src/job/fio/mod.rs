@@ -134,6 +134,8 @@ pub enum RwMode {
     RandTrim,
     /// sequential trim then write of the same block (`trimwrite`)
     TrimWrite,
+    /// random trim then write of the same block (`randtrimwrite`)
+    RandTrimWrite,
 }
 
 impl RwMode {
@@ -141,7 +143,11 @@ impl RwMode {
     pub fn random(self) -> bool {
         matches!(
             self,
-            RwMode::RandRead | RwMode::RandWrite | RwMode::RandRw | RwMode::RandTrim
+            RwMode::RandRead
+                | RwMode::RandWrite
+                | RwMode::RandRw
+                | RwMode::RandTrim
+                | RwMode::RandTrimWrite
         )
     }
     /// Issues reads?
@@ -160,6 +166,7 @@ impl RwMode {
                 | RwMode::ReadWrite
                 | RwMode::RandRw
                 | RwMode::TrimWrite
+                | RwMode::RandTrimWrite
         )
     }
     /// fio's spelling (`randread`, `rw`, `trimwrite` …).
@@ -174,11 +181,15 @@ impl RwMode {
             RwMode::Trim => "trim",
             RwMode::RandTrim => "randtrim",
             RwMode::TrimWrite => "trimwrite",
+            RwMode::RandTrimWrite => "randtrimwrite",
         }
     }
     /// Issues trims?
     pub fn trims(self) -> bool {
-        matches!(self, RwMode::Trim | RwMode::RandTrim | RwMode::TrimWrite)
+        matches!(
+            self,
+            RwMode::Trim | RwMode::RandTrim | RwMode::TrimWrite | RwMode::RandTrimWrite
+        )
     }
 }
 

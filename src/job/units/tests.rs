@@ -319,13 +319,12 @@ fn iomark_sizes_binary_and_decimal() {
         ("64M", 64 * MI),
         ("64m", 64 * MI),
         ("64MiB", 64 * MI),
-        ("64mib", 64 * MI),
+        ("64miB", 64 * MI),
         ("64MB", 64_000_000),
-        ("64mb", 64_000_000),
+        ("64mB", 64_000_000),
         ("1.5G", 3 << 29),
         ("150GB", 150_000_000_000),
         ("4096", 4096),
-        ("4096b", 4096),
         ("4096B", 4096),
         (" 4K ", 4 * KI),
         ("4 K", 4 * KI),
@@ -351,6 +350,12 @@ fn iomark_sizes_binary_and_decimal() {
         ("18446744073709551616", "too large"),
         ("99999999.5T", "too large"),
         ("1.2.3K", "not a size"),
+        // issue 17: a lower-case b reads as bits — refused, never silently bytes
+        ("1.5Gb", "lower-case 'b' means bits"),
+        ("10mb", "lower-case 'b' means bits"),
+        ("64mib", "lower-case 'b' means bits"),
+        ("4096b", "lower-case 'b' means bits"),
+        ("1 kb", "lower-case 'b' means bits"),
     ] {
         let e = iomark_size(s).unwrap_err();
         assert!(e.contains(why), "{s:?}: {e}");

@@ -77,7 +77,7 @@ impl Dedupe {
                 (s, false)
             }
         };
-        fill_buf(buf, &mut Rng::new(seed), self.zero, self.compress);
+        fill_buf(buf, &mut Rng::new(seed), self.zero, self.compress, &[]);
         is_dup
     }
 }

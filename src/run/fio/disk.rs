@@ -178,20 +178,37 @@ mod tests {
 
 }
 
-/// The page-cache facts before a run, taken at the first job's first path.
-pub fn cache_before(root: &Root, jobs: &[FioJob]) -> crate::probe::pagecache::Before {
+/// Where the jobs' data lives: the first job's first path, or its nearest existing
+/// parent (a file the layout has not made yet), else `.`.
+fn first_existing_path(jobs: &[FioJob]) -> PathBuf {
     let p = jobs.iter().flat_map(job_paths).next().unwrap_or_else(|| PathBuf::from("."));
     let mut at = p.as_path();
     while !at.exists() {
         match at.parent() {
             Some(q) if !q.as_os_str().is_empty() => at = q,
-            _ => {
-                at = std::path::Path::new(".");
-                break;
-            }
+            _ => return PathBuf::from("."),
         }
     }
-    crate::probe::pagecache::before(root, at)
+    at.to_path_buf()
+}
+
+/// The page-cache facts before a run, taken at the first job's first path.
+pub fn cache_before(root: &Root, jobs: &[FioJob]) -> crate::probe::pagecache::Before {
+    crate::probe::pagecache::before(root, &first_existing_path(jobs))
+}
+
+/// The diagnosis of the jobs' target (the first job's first path), as `fileio` takes
+/// its directory's: the result's `targets` and the bandwidth ceiling the truth layer
+/// checks the run against (result/truth.rs `above_ceiling`).
+pub fn diagnose_target(root: &Root, jobs: &[FioJob]) -> crate::probe::diagnosis::Diagnosis {
+    crate::probe::diagnosis::diagnose(
+        root,
+        &crate::probe::diagnosis::Inputs {
+            path: first_existing_path(jobs).display().to_string(),
+            direct_io: jobs.iter().all(|j| j.direct),
+            ..Default::default()
+        },
+    )
 }
 
 /// The page-cache facts after a run: the jobs' file set (each file once), buffered

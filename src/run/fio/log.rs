@@ -3,14 +3,26 @@
 //! `PREFIX_lat.N.log`, `PREFIX_clat.N.log`, `PREFIX_slat.N.log` (N = the thread's number among all jobs' threads
 //! from 1, fio's thread_number, none with `per_job_logs=0`; PREFIX defaults to the job name). Lines are fio 3.x's:
 //! `time_ms, value, ddir, bs, prio` — with `log_offset=1` the offset comes before prio
-//! (`time_ms, value, ddir, bs, offset, prio`); ddir 0 = read, 1 = write; prio is 1 for
+//! (`time_ms, value, ddir, bs, offset, prio`); ddir 0 = read, 1 = write, 2 = trim; prio is 1 for
 //! an I/O of the realtime class, else 0, or with `log_prio=1` the I/O's ioprio value as
 //! `0x%04x` (fio's iolog.c); windowed lines carry 0.
 //!
 //! Values: latency in ns; bandwidth in KiB/s (1024 bytes); IOPS per second. Without
 //! `log_avg_msec` every I/O is one line (its bandwidth is its bytes over its latency;
-//! its IOPS entry is 1). With `log_avg_msec=W` each W-ms window gives one line per
-//! direction with I/O in it: mean latency, bytes/W, I/Os/W; bs and offset are 0.
+//! its IOPS entry is 1). With `log_avg_msec=W` each W-ms window `(start, start + W]`
+//! gives one line per direction with I/O in it: mean latency, bytes/W, I/Os/W; bs and
+//! offset are 0. The last window, cut short by the job's end, is written at the time of
+//! its last I/O with bytes and I/Os over its own length, as fio writes its final sample
+//! at the job's elapsed time: no line lies past the runtime (a line at runtime + W with
+//! a few I/Os over a whole window was a near-zero sample that fio does not have).
+//!
+//! `write_iolog=FILE` is fio's I/O log, version 3 (what fio 3.33 writes): `fio version 3
+//! iolog`, then `T NAME add` and `T NAME open` for each of the job's files, `T NAME
+//! read|write|trim OFFSET LENGTH` for each request as it is issued, and `T NAME close`
+//! at the end, T being µs since the log was opened — written by the thread that issues
+//! them. fio also logs its syncs
+//! and appends to an existing file; iomark logs no syncs and replaces the file, as it
+//! does the other logs.
 //!
 //! The files are output files of [`crate::files::output`]: checked when the thread
 //! starts (a planted link or a hard-linked name is refused, exit 3), written to a
@@ -38,6 +50,8 @@ pub struct LogSpec {
     pub prio: bool,
     /// `per_job_logs=0`: the thread number is not part of the name ([`LogSpec::path`])
     pub shared: bool,
+    /// `write_iolog`: the I/O log's path
+    pub iolog: Option<String>,
 }
 
 #[derive(Default, Clone, Copy)]
@@ -58,8 +72,12 @@ pub struct Logs {
     lat: Option<Staged>,
     clat: Option<Staged>,
     slat: Option<Staged>,
+    /// the I/O log, the names of the job's files in it and when it was opened
+    iolog: Option<(Staged, Vec<String>, std::time::Instant)>,
     win_start_ms: u64,
-    win: [Win; 2],
+    win: [Win; 3],
+    /// time of the latest I/O, ms: the end of a window cut short by the job's end
+    last_ms: u64,
     /// ioprio of the next per-I/O line ([`Logs::set_prio`])
     cur_prio: u16,
 }
@@ -69,7 +87,8 @@ impl LogSpec {
     /// their options); `None` when it writes none.
     pub fn of(job: &crate::job::fio::FioJob) -> Option<LogSpec> {
         let m = &job.more;
-        (m.bw_log.is_some() || m.iops_log.is_some() || m.lat_log.is_some()).then(|| LogSpec {
+        let any = m.bw_log.is_some() || m.iops_log.is_some() || m.lat_log.is_some();
+        (any || m.write_iolog.is_some()).then(|| LogSpec {
             bw: m.bw_log.clone(),
             iops: m.iops_log.clone(),
             lat: m.lat_log.clone(),
@@ -77,6 +96,7 @@ impl LogSpec {
             offset: m.log_offset,
             prio: job.extra.log_prio,
             shared: !m.per_job_logs,
+            iolog: m.write_iolog.clone(),
         })
     }
 
@@ -102,6 +122,7 @@ impl LogSpec {
                 v.extend(kinds.iter().map(|k| self.path(dir, pre, k, thread)));
             }
         }
+        v.extend(self.iolog.iter().map(|p| dir.join(p)));
         v
     }
 
@@ -142,9 +163,18 @@ impl Logs {
             lat: open(&spec.lat, "lat")?,
             clat: open(&spec.lat, "clat")?,
             slat: open(&spec.lat, "slat")?,
+            iolog: match &spec.iolog {
+                Some(p) => Some((
+                    Output::create(&dir.join(p))?.stage()?,
+                    Vec::new(),
+                    std::time::Instant::now(),
+                )),
+                None => None,
+            },
             spec: spec.clone(),
             win_start_ms: 0,
-            win: [Win::default(); 2],
+            win: [Win::default(); 3],
+            last_ms: 0,
             cur_prio: 0,
         })
     }
@@ -173,13 +203,43 @@ impl Logs {
         }
     }
 
+    /// The I/O log's header and its `add`/`open` lines for the job's `files` (their
+    /// names as the job gives them); nothing without `write_iolog`.
+    pub fn iolog_files(&mut self, files: &[&Path]) {
+        if let Some((w, names, t0)) = &mut self.iolog {
+            *names = files.iter().map(|p| p.display().to_string()).collect();
+            let mut r = writeln!(w, "fio version 3 iolog");
+            for act in ["add", "open"] {
+                for n in names.iter() {
+                    let t = t0.elapsed().as_micros();
+                    r = r.and_then(|()| writeln!(w, "{t} {n} {act}"));
+                }
+            }
+            if let Err(e) = r {
+                w.keep_error(e);
+            }
+        }
+    }
+
+    /// One issued request in the I/O log: `act` is fio's name of the operation
+    /// (`read`, `write`, `trim`).
+    pub fn iolog(&mut self, file: usize, act: &str, offset: u64, len: u64) {
+        if let Some((w, names, t0)) = &mut self.iolog {
+            let n = names.get(file).map_or("?", String::as_str);
+            let t = t0.elapsed().as_micros();
+            if let Err(e) = writeln!(w, "{t} {n} {act} {offset} {len}") {
+                w.keep_error(e);
+            }
+        }
+    }
+
     /// Set the ioprio (`class << 13 | hint << 3 | level`) the next [`Logs::io`] lines
     /// report in their prio column.
     pub fn set_prio(&mut self, ioprio: u16) {
         self.cur_prio = ioprio;
     }
 
-    /// One completed I/O at `t_ms` since the job start: direction (0 read, 1 write),
+    /// One completed I/O at `t_ms` since the job start: direction (0 read, 1 write, 2 trim),
     /// bytes, offset, latencies in ns (`slat` None for engines without submission time).
     #[allow(clippy::too_many_arguments)]
     pub fn io(
@@ -210,10 +270,11 @@ impl Logs {
             }
             return;
         }
-        while t_ms >= self.win_start_ms + self.spec.avg_msec {
-            self.flush_window();
+        while t_ms > self.win_start_ms + self.spec.avg_msec {
+            self.flush_window(self.spec.avg_msec);
         }
-        let w = &mut self.win[d.min(1)];
+        self.last_ms = self.last_ms.max(t_ms);
+        let w = &mut self.win[d.min(2)];
         w.ios += 1;
         w.bytes += bytes;
         w.lat += u128::from(lat);
@@ -224,12 +285,13 @@ impl Logs {
         }
     }
 
-    fn flush_window(&mut self) {
-        let win = self.spec.avg_msec.max(1);
-        let t = self.win_start_ms + win;
+    /// The lines of the current window, `len` ms long, at its end.
+    fn flush_window(&mut self, len: u64) {
+        let win = len.max(1);
+        let t = self.win_start_ms + len;
         let o = self.spec.offset;
         let p = "0";
-        for d in 0..2 {
+        for d in 0..3 {
             let w = self.win[d];
             if w.ios == 0 {
                 continue;
@@ -254,7 +316,7 @@ impl Logs {
                 );
             }
         }
-        self.win = [Win::default(); 2];
+        self.win = [Win::default(); 3];
         self.win_start_ms = t;
     }
 
@@ -263,10 +325,22 @@ impl Logs {
     /// error (a line that could not be written, or the file itself); each file is
     /// committed at most once, so a second call does nothing.
     pub fn finish(&mut self) -> Result<(), OutputError> {
-        if self.spec.avg_msec > 0 && (self.win[0].ios > 0 || self.win[1].ios > 0) {
-            self.flush_window();
+        if self.spec.avg_msec > 0 && self.win.iter().any(|w| w.ios > 0) {
+            let len = self.last_ms.saturating_sub(self.win_start_ms);
+            self.flush_window(len.min(self.spec.avg_msec));
+        }
+        if let Some((w, names, t0)) = &mut self.iolog {
+            for n in names.iter() {
+                let t = t0.elapsed().as_micros();
+                if let Err(e) = writeln!(w, "{t} {n} close") {
+                    w.keep_error(e);
+                }
+            }
         }
         let mut first = Ok(());
+        if let Some((s, _, _)) = self.iolog.take() {
+            first = s.commit();
+        }
         for f in [
             &mut self.bw,
             &mut self.iops,
@@ -300,6 +374,7 @@ mod tests {
             offset: false,
             prio: false,
             shared: false,
+            iolog: None,
         };
         let mut l = Logs::create(&spec, "job", 0, d.path()).unwrap();
         // window [0,100): two 4 KiB reads of 1000 and 3000 ns; window [100,200): one write
@@ -308,13 +383,33 @@ mod tests {
         l.io(150, 1, 8192, 0, None, 500, 500);
         l.finish().unwrap();
         let bw = std::fs::read_to_string(log_path(d.path(), "job", "bw", 0)).unwrap();
-        // 8192 bytes in 100 ms = 80 KiB/s; 8192 in the second window too
-        assert_eq!(bw, "100, 80, 0, 0, 0\n200, 80, 1, 0, 0\n");
+        // 8192 bytes in 100 ms = 80 KiB/s; the second window ends with the job at its
+        // last I/O (150 ms): 8192 bytes in 50 ms = 160 KiB/s, written at 150, not 200
+        assert_eq!(bw, "100, 80, 0, 0, 0\n150, 160, 1, 0, 0\n");
         let iops = std::fs::read_to_string(log_path(d.path(), "x", "iops", 0)).unwrap();
-        assert_eq!(iops, "100, 20, 0, 0, 0\n200, 10, 1, 0, 0\n");
+        assert_eq!(iops, "100, 20, 0, 0, 0\n150, 20, 1, 0, 0\n");
         let lat = std::fs::read_to_string(log_path(d.path(), "job", "lat", 0)).unwrap();
-        assert_eq!(lat, "100, 2000, 0, 0, 0\n200, 500, 1, 0, 0\n");
+        assert_eq!(lat, "100, 2000, 0, 0, 0\n150, 500, 1, 0, 0\n");
         assert!(log_path(d.path(), "job", "slat", 0).exists());
+    }
+
+    #[test]
+    fn no_window_line_past_the_last_io() {
+        let d = tempfile::tempdir().unwrap();
+        let spec = LogSpec {
+            bw: Some(String::new()),
+            avg_msec: 500,
+            ..Default::default()
+        };
+        let mut l = Logs::create(&spec, "job", 0, d.path()).unwrap();
+        // a 2 s job: I/O every 100 ms up to 2000 ms, the one at 2000 in (1500, 2000]
+        for t in (100..=2000).step_by(100) {
+            l.io(t, 0, 4096, 0, None, 1000, 1000);
+        }
+        l.finish().unwrap();
+        let bw = std::fs::read_to_string(log_path(d.path(), "job", "bw", 0)).unwrap();
+        // 5 x 4 KiB per 500 ms = 40 KiB/s in every window, none after 2000 ms
+        assert_eq!(bw, "500, 40, 0, 0, 0\n1000, 40, 0, 0, 0\n1500, 40, 0, 0, 0\n2000, 40, 0, 0, 0\n");
     }
 
     #[test]

@@ -444,6 +444,8 @@ pub struct Around {
     pub elapsed_s: f64,
     /// the page-cache and truth facts of the jobs' files (result/truth.rs reads them)
     pub page_cache: crate::probe::pagecache::PageCacheCheck,
+    /// the diagnosis of the jobs' target, taken before the run
+    pub target: crate::probe::diagnosis::Diagnosis,
 }
 
 /// [`execute`] with the process's CPU, the device counters (read through `root`) and
@@ -459,8 +461,10 @@ pub fn execute_around(
     let t0 = std::time::Instant::now();
     let disk0 = disk::DiskSnapshot::take(root, &cmd.jobs);
     let cache0 = disk::cache_before(root, &cmd.jobs);
+    let target = disk::diagnose_target(root, &cmd.jobs);
     let res = execute(cmd, stop, note);
     let around = Around {
+        target,
         page_cache: disk::cache_after(root, &cache0, &cmd.jobs),
         devices: disk0.finish(),
         cpu: CpuTimes::now(Who::Process).since(&c0),

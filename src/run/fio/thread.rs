@@ -108,6 +108,7 @@ pub(crate) fn run_thread_io(
             &mut rng,
             m.zero_buffers,
             m.buffer_compress_percentage,
+            &m.buffer_pattern,
         );
     }
     let logs = logs_of(plan)?;
@@ -165,7 +166,11 @@ fn logs_of(plan: &Plan) -> Result<Option<Logs>, RunError> {
         return Ok(None);
     };
     Logs::create(&spec, &job.name, plan.global, Path::new("."))
-        .map(Some)
+        .map(|mut l| {
+            let files: Vec<&Path> = plan.files.iter().map(|f| f.path.as_path()).collect();
+            l.iolog_files(&files);
+            Some(l)
+        })
         .map_err(|source| {
             FilesError::Output {
                 what: "log file",

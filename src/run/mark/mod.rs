@@ -370,13 +370,13 @@ fn closing_notes(rows: &[Row], plots: &[PathBuf], diag: &Diagnosis, warnings: &m
             let m = format!("{}: {m}", r.test.name());
             crate::outln!("iomark: {m}");
             warnings.push(Warning {
-                id: "RESULT_EXCEEDS_CEILING".into(),
+                id: crate::result::truth::ABOVE_CEILING.into(),
                 message: m,
             });
         }
     }
     for w in warnings.iter() {
-        if w.id != "RESULT_EXCEEDS_CEILING" {
+        if w.id != crate::result::truth::ABOVE_CEILING {
             crate::outln!("iomark: {}: {}", w.id, w.message);
         }
     }

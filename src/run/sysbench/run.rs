@@ -646,7 +646,7 @@ fn notes_after(job: &FileioJob, rr: &RunResult, console: &Console, end: &End) {
     if end.failure.is_some() {
         return;
     }
-    if let Some(w) = rr.warnings.iter().find(|w| w.id == "RESULT_EXCEEDS_CEILING") {
+    if let Some(w) = rr.warnings.iter().find(|w| w.id == crate::result::truth::ABOVE_CEILING) {
         console.line(level::NOTICE, &format!("iomark: {}", w.message));
     }
     if job.notes {
@@ -700,7 +700,7 @@ fn outputs(job: &FileioJob, r: &Ready, snap: Snapshot, end: &End, ran: &mut Ran)
     }
     // fits_in_ram, memory targets, holes, unsynced writes: result/truth.rs
     if let Some(m) = exceeded {
-        i.warnings.push(w("RESULT_EXCEEDS_CEILING", m));
+        i.warnings.push(w(crate::result::truth::ABOVE_CEILING, m));
     }
     i.targets = vec![r.diag.clone()];
     i.page_cache = Some(pagecache::PageCacheCheck {

@@ -792,6 +792,9 @@ fn c22_page_cache_fits_in_ram() {
         "notes must follow the report"
     );
     assert!(o.stdout[notes..].contains("page cache:"));
+    // issue 18: said once in the notes (and once before the run on stderr)
+    assert_eq!(o.stdout.matches("fits in RAM").count(), 1, "{}", o.dump());
+    assert_eq!(o.stderr.matches("fits in RAM").count(), 1, "{}", o.dump());
     let j = read_json(&js);
     assert_eq!(at_str(&j, "/status"), "ok");
     assert_eq!(j["page_cache"]["fits_in_ram"], true);

@@ -203,3 +203,24 @@ fn help_lists_the_groups_and_points_to_cmdhelp() {
     }
     assert!(s.lines().all(|l| l.chars().count() <= 110), "{s}");
 }
+
+/// Invoked as `fio`, error lines start `fio: ` as fio's own do (clients grep for it);
+/// as `iomark run` they start `iomark run: `.
+#[test]
+fn error_lines_start_with_fio_under_the_fio_persona() {
+    let d = scratch();
+    let fio = d.path().join("fio");
+    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_iomark"), &fio).unwrap();
+    let o = std::process::Command::new(&fio)
+        .current_dir(d.path())
+        .args(["--name=a", "--rw=bogus"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.starts_with("fio: ") && err.contains("'rw'"), "{err}");
+    assert!(!err.contains("iomark run:"), "{err}");
+    let o = run(d.path(), &["--name=a", "--rw=bogus"]);
+    assert_eq!(o.code, 2);
+    assert!(o.stderr.starts_with("iomark run: "), "{}", o.stderr);
+}

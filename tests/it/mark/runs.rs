@@ -130,6 +130,10 @@ fn mark_bad_input() {
             vec!["--size=xyz"],
             "iomark mark: invalid value 'xyz' for '--size <SIZE>': 'xyz' is not a size (e.g. 4096, 64M, 1.5G, 150GB)\n",
         ),
+        (
+            vec!["--size=10mb"],
+            "iomark mark: invalid value '10mb' for '--size <SIZE>': '10mb': a lower-case 'b' means bits and is ambiguous; write B for bytes (KB…TB = powers of 1000, K…T or KiB…TiB = powers of 1024)\n",
+        ),
     ] {
         let o = Iomark::new()
             .arg("mark")

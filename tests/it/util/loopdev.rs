@@ -82,7 +82,11 @@ impl LoopDev {
     /// Attach a fresh (sparse) image, with `sector` bytes per logical block when given
     /// (checked in sysfs: the kernel must really expose it).
     pub fn new(bytes: u64, sector: Option<u32>) -> LoopDev {
-        let dir = scratch();
+        LoopDev::in_dir(scratch(), bytes, sector)
+    }
+
+    /// [`LoopDev::new`] with the image in `dir` (removed on drop, after the detach).
+    pub fn in_dir(dir: TempDir, bytes: u64, sector: Option<u32>) -> LoopDev {
         let img = dir.path().join("disk.img");
         std::fs::File::create(&img).unwrap().set_len(bytes).unwrap();
         let mut args = vec!["--find".to_string(), "--show".to_string()];
@@ -250,12 +254,33 @@ impl LoopFs {
                 return Err(format!("{t} is not installed"));
             }
         }
-        let dev = LoopDev::new(bytes, sector);
+        Ok(LoopFs::with_dev(LoopDev::new(bytes, sector), fs, mkfs_args))
+    }
+
+    /// An ext4 of `mib` MiB on a loop device whose image is a file in /dev/shm (tmpfs):
+    /// a block device that keeps its data in RAM. `Err` says why this machine cannot.
+    pub fn ext4_over_shm(mib: u64) -> Result<LoopFs, String> {
+        if let Some(why) = loop_skip_reason() {
+            return Err(why);
+        }
+        if tool("mkfs.ext4").is_none() {
+            return Err("mkfs.ext4 is not installed".into());
+        }
+        let dir = tempfile::Builder::new()
+            .prefix("iomark-it-")
+            .tempdir_in("/dev/shm")
+            .map_err(|e| format!("no /dev/shm: {e}"))?;
+        let dev = LoopDev::in_dir(dir, mib << 20, None);
+        Ok(LoopFs::with_dev(dev, "ext4", &["-q", "-F", "-m", "0"]))
+    }
+
+    /// mkfs.FS on `dev`, mounted (panics on failure: set-up has started).
+    fn with_dev(dev: LoopDev, fs: &str, mkfs_args: &[&str]) -> LoopFs {
         let mut a = mkfs_args.to_vec();
         a.push(dev.path());
         sh(&format!("mkfs.{fs}"), &a);
         let mount = Mount::new(&[dev.path()]);
-        Ok(LoopFs { mount, dev })
+        LoopFs { mount, dev }
     }
 
     /// A small filesystem for tests that fill a disk or need XFS: ext4 without reserved

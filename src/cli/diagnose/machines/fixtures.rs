@@ -376,3 +376,32 @@ fn fixture_f_targets_without_a_single_block_device() {
     assert_eq!(finding(&lp, "FS_SYNC").severity, Severity::Warn);
     assert!(has(&lp, "VIRTIO_PARAVIRT"));
 }
+
+/// Issue 18: a `run` result above its target's ceiling (fixture a: an NVMe drive in a
+/// PCIe Gen2 x4 slot, 2000 MB/s raw) gets RESULT_EXCEEDS_CEILING from the truth layer
+/// (result/truth.rs `above_ceiling`); within 1.05 × the ceiling, or without a target,
+/// nothing.
+#[test]
+fn fixture_a_a_run_above_the_ceiling_is_called_out() {
+    use crate::result::truth::{above_ceiling, ABOVE_CEILING};
+    let d = diag("a-nvme-gen2-slot", "/data/big.bin");
+    assert!(d.ceiling.is_some(), "fixture a has a ceiling");
+    let i = crate::result::build::Inputs::new("run", &[], crate::result::Status::Ok);
+    let mut r = crate::result::build::build(i);
+    r.targets = vec![d];
+    r.read.bw_mb_per_s = 2099.0;
+    assert_eq!(above_ceiling(&r), None, "within 5 %");
+    r.read.bw_mb_per_s = 6589.0;
+    let w = above_ceiling(&r).expect("above the ceiling");
+    assert_eq!(w.id, ABOVE_CEILING);
+    assert!(
+        w.message.starts_with("RESULT_EXCEEDS_CEILING: read bandwidth 6589.0 MB/s is above the path's ceiling of 2000.0 MB/s (the PCIe link at 0000:00:1c.4"),
+        "{}",
+        w.message
+    );
+    r.read.bw_mb_per_s = 10.0;
+    r.write.bw_mb_per_s = 3615.0;
+    assert!(above_ceiling(&r).unwrap().message.contains("write bandwidth 3615.0 MB/s"));
+    r.targets.clear();
+    assert_eq!(above_ceiling(&r), None, "no target, no ceiling");
+}

@@ -5,7 +5,7 @@
 
 use super::{FioOption, Group, JobCtx, Kind};
 use crate::job::fio::extra::DedupeMode;
-use crate::job::fio::keys::{parse_pattern, VerifyKind, VERIFY_HEADER};
+use crate::job::fio::keys::{parse_fill_pattern, parse_pattern, VerifyKind, VERIFY_HEADER};
 use crate::job::fio::keys_verify::parse_ignore_error;
 use crate::job::fio::FioError;
 use crate::job::units;
@@ -53,6 +53,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
         .example("0"),
     FioOption::job("experimental_verify", Group::Verify, Kind::Bool, "Enable experimental verification (same blocks verified as without it in iomark)", experimental_verify)
         .default("0"),
+    FioOption::job("buffer_pattern", Group::Buffers, Kind::Str, "Fill pattern for IO buffers", buffer_pattern)
+        .example("\"abcd\"-120xdeadface"),
     FioOption::job("zero_buffers", Group::Buffers, Kind::Flag, "Init IO buffers to all zeroes", zero_buffers),
     FioOption::job("refill_buffers", Group::Buffers, Kind::Flag, "Refill IO buffers on every IO submit", refill_buffers),
     FioOption::job("buffer_compress_percentage", Group::Buffers, Kind::Int, "How compressible the buffer is (approximately)", buffer_compress_percentage)
@@ -116,6 +118,12 @@ fn verify(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
 fn verify_pattern(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
     let v = c.need(v)?;
     c.job.more.verify_pattern = parse_pattern(v).map_err(|e| c.bad(v, e))?;
+    Ok(())
+}
+
+fn buffer_pattern(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
+    let v = c.need(v)?;
+    c.job.more.buffer_pattern = parse_fill_pattern(v).map_err(|e| c.bad(v, e))?;
     Ok(())
 }
 

@@ -17,6 +17,7 @@ const RW_VALUES: &[(&str, &str)] = &[
     ("readwrite", "Sequential read and write mix"),
     ("randrw", "Random read and write mix"),
     ("trimwrite", "Trim and write mix, trims preceding writes"),
+    ("randtrimwrite", "Randomly trim and write mix, trims preceding writes"),
 ];
 
 const ENGINE_VALUES: &[(&str, &str)] = &[
@@ -187,10 +188,11 @@ fn rw(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
         "trim" => RwMode::Trim,
         "randtrim" => RwMode::RandTrim,
         "trimwrite" => RwMode::TrimWrite,
+        "randtrimwrite" => RwMode::RandTrimWrite,
         _ => {
             return Err(c.bad(
                 v,
-                "accepted: read, write, randread, randwrite, rw, readwrite, randrw, trim, randtrim, trimwrite (optionally :N)",
+                "accepted: read, write, randread, randwrite, rw, readwrite, randrw, trim, randtrim, trimwrite, randtrimwrite (optionally :N)",
             ))
         }
     };

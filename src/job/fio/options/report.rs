@@ -107,6 +107,14 @@ pub(super) static OPTIONS: &[FioOption] = &[
     )
     .default("0"),
     FioOption::job(
+        "write_iolog",
+        Group::Logging,
+        Kind::Str,
+        "Store IO pattern to file",
+        write_iolog,
+    )
+    .example("iolog"),
+    FioOption::job(
         "write_bw_log",
         Group::Logging,
         Kind::Str,
@@ -235,6 +243,12 @@ fn percentile_list(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
 fn log_prefix(v: Option<&str>) -> Option<String> {
     let name = v.map(str::trim).filter(|v| !v.is_empty() && *v != "1");
     Some(name.unwrap_or("").to_string())
+}
+
+fn write_iolog(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
+    let v = c.need(v)?;
+    c.job.more.write_iolog = Some(v.to_string());
+    Ok(())
 }
 
 fn write_bw_log(c: &mut JobCtx<'_>, v: Option<&str>) -> R {

@@ -249,7 +249,8 @@ impl<'a> Worker<'a> {
                 });
             }
         }
-        if self.uses.logs && s.tag.op != Op::Trim {
+        // trims are logged too (ddir 2), as fio logs every data direction
+        if self.uses.logs {
             let t_ms = self.clock.ns(t_base, t) / 1_000_000;
             if let Some(l) = &mut self.logs {
                 l.set_prio(s.io.ioprio);

@@ -115,6 +115,7 @@ impl<'a> Worker<'a> {
         let buf = slab.bufs[0].ptr();
         // SAFETY: buffer 0 is at least max bs long and nothing is in flight.
         let b = unsafe { std::slice::from_raw_parts_mut(buf, len) };
+        let t0 = self.clock.now();
         let mut done = 0usize;
         while done < len {
             // SAFETY: pread into our buffer on an open descriptor.
@@ -144,12 +145,25 @@ impl<'a> Worker<'a> {
             return Err(self.io_err(&Slot::read_at(file, offset, len), e));
         }
         st.verified += 1;
+        self.count_verify_read(st, len, t0);
         let want = self.seq_checked().then_some(seq);
         if let Err(why) = verify::fio::check_with(b, offset, &spec, want) {
             let why = self.dumped(file, offset, b, Some(seq), why);
             self.mismatch(file, offset, why)?;
         }
         Ok(())
+    }
+
+    /// A block read back counts as a read, as in fio (its verify reads are read
+    /// io_units: `read.io_kbytes`, `total_ios`, the clat of the pread).
+    fn count_verify_read(&mut self, st: &mut JobStats, len: usize, t0: u64) {
+        let d = &mut st.read;
+        d.ios += 1;
+        d.bytes += len as u64;
+        if !self.uses.gtod_reduce {
+            // synchronous: clat = lat, one histogram record (DirStats::settle)
+            d.sync.add(self.clock.ns(t0, self.clock.now()));
+        }
     }
 
     /// With `verify_dump=1`, write the received and expected block and say where.

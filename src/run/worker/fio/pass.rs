@@ -214,6 +214,7 @@ impl<'a> FioRules<'a> {
                 &mut self.w.buf_rng,
                 m.zero_buffers,
                 m.buffer_compress_percentage,
+                &m.buffer_pattern,
             );
         }
         if let Some(spec) = self.w.vspec() {
@@ -330,15 +331,31 @@ impl<'a> Rules for FioRules<'a> {
         if self.uses.rate && !self.pace(io, op, bs)? {
             return Ok(Next::Break);
         }
+        if let Some(l) = &mut self.w.logs {
+            // write_iolog: the request as it is issued
+            l.iolog(file, op.name(), offset, bs);
+        }
+        // (rand)trimwrite: a trim and the write to the same block after it are one step
+        // of the job's size, counted at the write (the pair ends together), so a pass
+        // trims and writes every block (fio, its test t0024)
+        let sized = if self.w.uses.trimwrite && op == Op::Trim { 0 } else { bs };
+        // `rw=read:N`: the bytes skipped count too, and the job ends where its next
+        // request would no longer fit (fio stops at the end of the file: rw=read:512k
+        // bs=1m size=128m reads 85 blocks, fio's test t0007)
+        let skip = match plan.job.rw_suffix {
+            n if n > 0 && !plan.job.rw.random() => n as u64,
+            _ => 0,
+        };
         if self.measuring {
             // the measured bytes or requests reached the job's limit (`size`,
             // `io_size`, `number_ios`)
-            self.issued_bytes += bs;
+            self.issued_bytes += sized + skip;
             self.issued_ios += 1;
-            self.issued_all =
-                self.issued_bytes >= self.byte_limit || self.issued_ios >= self.ios_limit;
+            self.issued_all = self.issued_bytes >= self.byte_limit
+                || self.issued_ios >= self.ios_limit
+                || (skip > 0 && self.issued_bytes + bs > self.byte_limit);
         }
-        self.pass_done = self.uses.repass && self.w.pass_step(bs);
+        self.pass_done = self.uses.repass && sized > 0 && self.w.pass_step(sized);
         let buf = io.buf(slot);
         if op == Op::Write && !self.w.fds.is_empty() {
             self.fill_write(buf, file, offset, bs);

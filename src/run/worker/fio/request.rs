@@ -32,9 +32,17 @@ pub(super) fn pick_bs(bs: &BlockSizes, rng: &mut Rng) -> u64 {
     }
 }
 
-/// Fill a write buffer: zeros (`zero_buffers`), or per 512-byte chunk `100-pct`%
-/// random bytes then zeros (`buffer_compress_percentage`, fio's layout), else random.
-pub(crate) fn fill_buf(buf: &mut [u8], rng: &mut Rng, zero: bool, compress_pct: u32) {
+/// Fill a write buffer: per 512-byte chunk `100-pct`% random bytes then zeros
+/// (`buffer_compress_percentage`, fio's layout), else `pattern` repeated from the
+/// buffer's start (`buffer_pattern`), else zeros (`zero_buffers`), else random — the
+/// order of fio's fill_io_buffer.
+pub(crate) fn fill_buf(buf: &mut [u8], rng: &mut Rng, zero: bool, compress_pct: u32, pattern: &[u8]) {
+    if compress_pct == 0 && !pattern.is_empty() {
+        for c in buf.chunks_mut(pattern.len()) {
+            c.copy_from_slice(&pattern[..c.len()]);
+        }
+        return;
+    }
     if zero {
         buf.fill(0);
         return;
@@ -125,7 +133,7 @@ fn uses_of(plan: &Plan, logs: bool, live: bool, fds_empty: bool) -> Uses {
         logs,
         gtod_reduce: job.more.gtod_reduce,
         one_file: plan.files.len() == 1,
-        trimwrite: job.rw == RwMode::TrimWrite,
+        trimwrite: matches!(job.rw, RwMode::TrimWrite | RwMode::RandTrimWrite),
         live,
         backlog: job.more.x.verify_backlog > 0
             && job.more.verify.is_some()
@@ -233,8 +241,8 @@ impl<'a> Worker<'a> {
             RwMode::Write | RwMode::RandWrite => Op::Write,
             RwMode::Trim | RwMode::RandTrim => Op::Trim,
             // fio's trimwrite: trim a block, then write the same block
-            RwMode::TrimWrite if self.trimmed.is_some() => Op::Write,
-            RwMode::TrimWrite => Op::Trim,
+            RwMode::TrimWrite | RwMode::RandTrimWrite if self.trimmed.is_some() => Op::Write,
+            RwMode::TrimWrite | RwMode::RandTrimWrite => Op::Trim,
             RwMode::ReadWrite | RwMode::RandRw => {
                 let op = if (self.rng.below(100) as u32) < job.rwmixread {
                     Op::Read
