@@ -1,9 +1,12 @@
 //! `iomark` binary: read the command word, dispatch to its front end in `cli/`, and turn
-//! the outcome into the exit code (after stdout's own verdict, `cli::exit_code`). Named
+//! the outcome into the exit code: the one place that prints the [`Error`] a command
+//! ended with (its lines, on stderr), after which stdout has its own verdict
+//! (`cli::exit_code`). Named
 //! `fio` (a symlink or copy), it is `iomark run` speaking as fio ([`cli::run::Persona`]).
 //! Nothing else lives here.
 
 use iomark::cli;
+use iomark::util::error::{Error, Exit};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -18,15 +21,22 @@ fn main() {
         .map(std::path::PathBuf::from)
         .and_then(|p| p.file_name().map(|n| n == "fio"))
         .unwrap_or(false);
-    let code = if as_fio {
+    let ended = if as_fio {
         cli::run::fio(&args)
     } else {
         dispatch(&args)
     };
+    let code = match ended {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("{e}");
+            e.code()
+        }
+    };
     std::process::exit(cli::exit_code(code));
 }
 
-fn dispatch(args: &[String]) -> i32 {
+fn dispatch(args: &[String]) -> Exit {
     // sysbench accepts options before the test name (`--threads=2 fileio run`) and the
     // deprecated `--test=fileio`: both select fileio, with every argument kept.
     let first_word = args
@@ -38,12 +48,13 @@ fn dispatch(args: &[String]) -> i32 {
         .is_some_and(|a| a.starts_with("--") && a != "--help" && a != "--version")
         && (first_word == Some("fileio") || args.iter().any(|a| a == "--test=fileio"));
     let rest = args.get(1..).unwrap_or_default();
-    if let Some(code) = cli::refuse_many_hosts(args) {
-        return code;
+    if let Some(e) = cli::refuse_many_hosts(args) {
+        return Err::<i32, Error>(e);
     }
     match args.first().map(String::as_str) {
-        _ if sysbench_style => cli::fileio::run(args),
-        Some("fileio") => cli::fileio::run(rest),
+        // fileio prints sysbench's own lines (stdout and stderr, in its order) itself
+        _ if sysbench_style => Ok(cli::fileio::run(args)),
+        Some("fileio") => Ok(cli::fileio::run(rest)),
         Some("diagnose") => cli::diagnose::run(rest),
         Some("copy") => cli::copy::run(rest),
         Some("tree") => cli::tree::run(rest),

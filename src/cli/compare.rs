@@ -3,7 +3,7 @@
 //! RunResult, a newer `schema_version`) is one line on stderr and exit code 2.
 
 use crate::cli::copy::clap_exit;
-use crate::util::error::exit;
+use crate::util::error::{exit, Error, Exit};
 use crate::report::compare::{self, Compare, Format, Group};
 use crate::result::RunResult;
 use crate::report::svg_compare::CompareChart;
@@ -116,31 +116,26 @@ pub fn color_when() -> impl clap::builder::TypedValueParser<Value = When> {
         .map(|s: String| When::parse(&s).unwrap_or_default())
 }
 
-/// Run `iomark compare` with the arguments after the command word; returns the exit code.
-pub fn run(args: &[String]) -> i32 {
+/// Run `iomark compare` with the arguments after the command word.
+pub fn run(args: &[String]) -> Exit {
     let argv = std::iter::once("iomark compare".to_string()).chain(args.iter().cloned());
     let a = match Args::try_parse_from(argv) {
         Ok(a) => a,
         Err(e) => return clap_exit("compare", e),
     };
     if a.labels.len() > a.files.len() {
-        eprintln!(
+        let line = format!(
             "iomark compare: {} --label values for {} files (give at most one per file)",
             a.labels.len(),
             a.files.len()
         );
-        return exit::INVALID;
+        return Err(Error::new(exit::INVALID, line));
     }
     let mut results = vec![];
     let all: Vec<&PathBuf> = a.groups.iter().flat_map(|(_, f)| f).chain(&a.files).collect();
     for f in all.iter().copied() {
-        match compare::load(f) {
-            Ok(r) => results.push(r),
-            Err(e) => {
-                eprintln!("iomark compare: {e}");
-                return exit::INVALID;
-            }
-        }
+        let r = compare::load(f).map_err(|e| Error::new(exit::INVALID, format!("iomark compare: {e}")))?;
+        results.push(r);
     }
     let files: Vec<String> = all.iter().map(|f| f.display().to_string()).collect();
     let singles: Vec<String> = a.files.iter().map(|f| f.display().to_string()).collect();
@@ -156,13 +151,8 @@ pub fn run(args: &[String]) -> i32 {
             };
         }
     }
-    let baseline = match baseline(a.baseline.as_deref(), &groups) {
-        Ok(b) => b,
-        Err(e) => {
-            eprintln!("iomark compare: {e}");
-            return exit::INVALID;
-        }
-    };
+    let baseline = baseline(a.baseline.as_deref(), &groups)
+        .map_err(|e| Error::new(exit::INVALID, format!("iomark compare: {e}")))?;
     let format = match a.format.as_str() {
         "markdown" => Format::Markdown,
         "csv" => Format::Csv,
@@ -170,9 +160,7 @@ pub fn run(args: &[String]) -> i32 {
         _ => Format::Table,
     };
     if let Some(p) = &a.plot {
-        if let Err(code) = write_plot(p, &labels, &files, &results) {
-            return code;
-        }
+        write_plot(p, &labels, &files, &results)?;
     }
     let report = Compare {
         labels,
@@ -185,16 +173,15 @@ pub fn run(args: &[String]) -> i32 {
     if let Ok(text) = report.render(&results) {
         crate::util::output::write(&text);
     }
-    exit::OK
+    Ok(exit::OK)
 }
 
 /// `--plot=FILE.svg`: checked (exit 3), drawn, written (exit 1): old content or the
 /// complete chart, one bar per result file.
-fn write_plot(p: &std::path::Path, labels: &[String], files: &[String], results: &[RunResult]) -> Result<(), i32> {
+fn write_plot(p: &std::path::Path, labels: &[String], files: &[String], results: &[RunResult]) -> Result<(), Error> {
     // checked (exit 3), drawn, written (exit 1): old content or the complete chart
     let fail = |e: &dyn std::fmt::Display, code: i32| {
-        eprintln!("iomark compare: cannot write --plot={}: {e}", p.display());
-        code
+        Error::new(code, format!("iomark compare: cannot write --plot={}: {e}", p.display()))
     };
     let out = match crate::files::output::Output::create(p) {
         Ok(o) => o,

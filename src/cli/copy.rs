@@ -5,7 +5,7 @@
 //! Errors are one line on stderr (`iomark copy: …`) with exit code 2 for invalid input;
 //! clap's multi-line usage errors are shortened to their first line for that reason.
 
-use crate::util::error::exit;
+use crate::util::error::{exit, Error, Exit};
 use crate::job::units::iomark_count_u32;
 use crate::run::copy::{self, CopyJob};
 use clap::Parser;
@@ -52,19 +52,21 @@ pub fn parse_bin_size(s: &str) -> Result<u64, String> {
     crate::job::units::iomark_positive_size(s, "the size")
 }
 
-/// Print a clap error as one line (`iomark CMD: …`) and return its exit code; `--help`
-/// and `--version` print on stdout (through [`crate::util::output`]) and return 0.
-pub fn clap_exit(cmd: &str, e: clap::Error) -> i32 {
+/// A clap error as one line (`iomark CMD: …`, exit 2); `--help` and `--version` print
+/// on stdout (through [`crate::util::output`]) and end with 0.
+pub fn clap_exit(cmd: &str, e: clap::Error) -> Exit {
     if e.kind() == clap::error::ErrorKind::DisplayVersion {
         crate::util::output::write(crate::cli::help::version_line().as_bytes());
-        return exit::OK;
+        return Ok(exit::OK);
     }
     if !e.use_stderr() {
         crate::util::output::write(e.render().to_string().as_bytes());
-        return exit::OK;
+        return Ok(exit::OK);
     }
-    eprintln!("iomark {cmd}: {}", clap_line(&e.to_string()));
-    exit::INVALID
+    Err(Error::new(
+        exit::INVALID,
+        format!("iomark {cmd}: {}", clap_line(&e.to_string())),
+    ))
 }
 
 /// clap's error text as one line: the first line, plus what clap puts on the next ones
@@ -97,8 +99,8 @@ pub fn clap_line(text: &str) -> String {
     out
 }
 
-/// Run `iomark copy` with the arguments after the command word; returns the exit code.
-pub fn run(args: &[String]) -> i32 {
+/// Run `iomark copy` with the arguments after the command word.
+pub fn run(args: &[String]) -> Exit {
     let argv = std::iter::once("iomark copy".to_string()).chain(args.iter().cloned());
     let a = match Args::try_parse_from(argv) {
         Ok(a) => a,
@@ -115,8 +117,7 @@ pub fn run(args: &[String]) -> i32 {
     };
     let signals = crate::run::signals::Signals::install();
     if let Err(e) = copy::resolve(&job) {
-        eprintln!("iomark copy: {e}");
-        return e.code(None);
+        return Err(Error::new(e.code(None), format!("iomark copy: {e}")));
     }
     let report = Box::new(crate::report::copy_text::CopyText);
     crate::cli::phases::run("copy", job.json.as_deref(), report, |live| {

@@ -13,7 +13,7 @@ use crate::probe::diagnosis::{self, Inputs};
 use crate::probe::Root;
 use crate::report::diagnose_text::{DiagnoseJson, DiagnoseText};
 use crate::report::Reporter;
-use crate::util::error::exit;
+use crate::util::error::{exit, Error, Exit};
 use clap::Parser;
 use std::path::PathBuf;
 
@@ -104,8 +104,8 @@ pub fn inputs(a: &Args, root: &Root) -> Inputs {
     }
 }
 
-/// Run `iomark diagnose` with the arguments after the command word; returns the exit code.
-pub fn run(args: &[String]) -> i32 {
+/// Run `iomark diagnose` with the arguments after the command word.
+pub fn run(args: &[String]) -> Exit {
     let argv = std::iter::once("iomark diagnose".to_string()).chain(args.iter().cloned());
     let a = match Args::try_parse_from(argv) {
         Ok(a) => a,
@@ -116,22 +116,13 @@ pub fn run(args: &[String]) -> i32 {
     let mut a = a;
     let mut unpacked: Option<tempfile::TempDir> = None;
     if let Some(f) = &a.fixture {
-        let text = match fixture_text(f) {
-            Ok(t) => t,
-            Err(e) => {
-                // an unreadable input file is invalid input, as for compare and run
-                eprintln!("iomark diagnose: --fixture {}: {e}", f.display());
-                return exit::INVALID;
-            }
+        // an unreadable input file is invalid input, as for compare and run
+        let bad = |e: &dyn std::fmt::Display| {
+            Error::new(exit::INVALID, format!("iomark diagnose: --fixture {}: {e}", f.display()))
         };
+        let text = fixture_text(f).map_err(|e| bad(&e))?;
         // a fresh private directory (mkdtemp), removed with everything in it on drop
-        let dir = match crate::files::fixture::unpack(&text) {
-            Ok(d) => d,
-            Err(e) => {
-                eprintln!("iomark diagnose: --fixture {}: {e}", f.display());
-                return exit::INVALID;
-            }
-        };
+        let dir = crate::files::fixture::unpack(&text).map_err(|e| bad(&e))?;
         a.root = Some(dir.path().to_path_buf());
         unpacked = Some(dir);
     }
@@ -151,29 +142,22 @@ fn fixture_text(f: &std::path::Path) -> std::io::Result<String> {
     crate::files::input::read_text(f, crate::files::input::MAX_INPUT_BYTES)
 }
 
-fn diagnose_with(a: &Args) -> i32 {
+fn diagnose_with(a: &Args) -> Exit {
+    let env = |what: String| Err(Error::new(exit::ENVIRONMENT, format!("iomark diagnose: {what}")));
     let root = match &a.root {
-        Some(r) if !r.exists() => {
-            eprintln!("iomark diagnose: --root {}: does not exist", r.display());
-            return exit::ENVIRONMENT;
-        }
-        Some(r) if !r.is_dir() => {
-            eprintln!("iomark diagnose: --root {}: not a directory", r.display());
-            return exit::ENVIRONMENT;
-        }
+        Some(r) if !r.exists() => return env(format!("--root {}: does not exist", r.display())),
+        Some(r) if !r.is_dir() => return env(format!("--root {}: not a directory", r.display())),
         Some(r) if !r.join("proc/self/mountinfo").is_file() => {
-            eprintln!(
-                "iomark diagnose: --root {}: no proc/self/mountinfo below it (a recorded machine needs at least its mount table)",
+            return env(format!(
+                "--root {}: no proc/self/mountinfo below it (a recorded machine needs at least its mount table)",
                 r.display()
-            );
-            return exit::ENVIRONMENT;
+            ));
         }
         Some(r) => Root(r.clone()),
         None => Root::default(),
     };
     if a.root.is_none() && std::fs::metadata(&a.path).is_err() {
-        eprintln!("iomark diagnose: {}: no such file or directory", a.path);
-        return exit::ENVIRONMENT;
+        return env(format!("{}: no such file or directory", a.path));
     }
     let d = diagnosis::diagnose(&root, &inputs(a, &root));
     let mut i = crate::result::Inputs::new("diagnose", &[], crate::result::Status::Ok);
@@ -183,16 +167,12 @@ fn diagnose_with(a: &Args) -> i32 {
         paint: crate::util::color::Paint::new(a.color),
     };
     let report: &dyn Reporter = if a.json { &DiagnoseJson } else { &text_report };
-    let text = match report.render(&r) {
-        Ok(t) => t,
-        Err(e) => {
-            eprintln!("iomark diagnose: {e}");
-            return exit::FAILED;
-        }
-    };
+    let text = report
+        .render(&r)
+        .map_err(|e| Error::new(exit::FAILED, format!("iomark diagnose: {e}")))?;
     // stdout's errors (a closed pipe, a full disk) follow crate::util::output's rule
     crate::util::output::write(&text);
-    exit::OK
+    Ok(exit::OK)
 }
 
 #[cfg(test)]

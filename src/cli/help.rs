@@ -8,7 +8,7 @@
 //! gathers them, so the help, the completions and the man page say the same thing.
 //! Everything is printed through [`crate::util::output`].
 
-use crate::util::error::exit;
+use crate::util::error::{exit, Error, Exit};
 use crate::util::output;
 use clap::{Arg, Command, CommandFactory};
 
@@ -111,29 +111,29 @@ pub fn top_text() -> String {
 }
 
 /// `iomark --help`: the top-level help on stdout, exit 0.
-pub fn top() -> i32 {
+pub fn top() -> Exit {
     output::write(top_text().as_bytes());
-    exit::OK
+    Ok(exit::OK)
 }
 
 /// Bare `iomark`: the top-level help on stdout, exit 2 (a command is missing).
-pub fn no_command() -> i32 {
-    top();
-    exit::INVALID
+pub fn no_command() -> Exit {
+    output::write(top_text().as_bytes());
+    Ok(exit::INVALID)
 }
 
 /// `iomark --version`.
-pub fn version() -> i32 {
+pub fn version() -> Exit {
     output::write(version_line().as_bytes());
-    exit::OK
+    Ok(exit::OK)
 }
 
 /// `iomark help [CMD]`: the command's own `--help` (same text, same code).
-pub fn help(args: &[String]) -> i32 {
+pub fn help(args: &[String]) -> Exit {
     let help = vec!["--help".to_string()];
     match args.first().map(String::as_str) {
         None | Some("help") => top(),
-        Some("fileio") => crate::cli::fileio::run(&help),
+        Some("fileio") => Ok(crate::cli::fileio::run(&help)),
         Some("run") => crate::cli::run::run(&help),
         Some("diagnose") => crate::cli::diagnose::run(&help),
         Some("mark") => crate::cli::mark::run(&help),
@@ -146,7 +146,7 @@ pub fn help(args: &[String]) -> i32 {
                 .map(|s| s.render_help().to_string())
                 .unwrap_or_default();
             output::write(text.as_bytes());
-            exit::OK
+            Ok(exit::OK)
         }
         Some(other) => unknown_command(other),
     }
@@ -167,18 +167,20 @@ pub fn did_you_mean(word: &str) -> Option<&'static str> {
         .map(|(_, c)| c)
 }
 
-/// An unknown command word: one line on stderr, exit 2.
-pub fn unknown_command(word: &str) -> i32 {
+/// An unknown command word: one line (stderr), exit 2.
+pub fn unknown_command(word: &str) -> Exit {
     let hint = did_you_mean(word).map_or(String::new(), |c| format!("; did you mean '{c}'?"));
-    eprintln!(
-        "iomark: unknown command '{word}'{hint} (accepted: {}; see iomark --help)",
-        COMMANDS[..7].join(", ")
-    );
-    exit::INVALID
+    Err(Error::new(
+        exit::INVALID,
+        format!(
+            "iomark: unknown command '{word}'{hint} (accepted: {}; see iomark --help)",
+            COMMANDS[..7].join(", ")
+        ),
+    ))
 }
 
 /// `iomark completions SHELL`: the completion script of every command on stdout.
-pub fn completions(args: &[String]) -> i32 {
+pub fn completions(args: &[String]) -> Exit {
     use clap_complete::Shell;
     let shell = match args {
         [s] if s == "-h" || s == "--help" => return help(&["completions".into()]),
@@ -193,12 +195,12 @@ pub fn completions(args: &[String]) -> i32 {
     let mut buf = Vec::new();
     clap_complete::generate(shell, &mut command(), "iomark", &mut buf);
     output::write(&buf);
-    exit::OK
+    Ok(exit::OK)
 }
 
 /// `iomark man [CMD]`: the man page of iomark (section 1, the commands listed), or of one
 /// command (`iomark-CMD(1)`, its options), in roff on stdout.
-pub fn man(args: &[String]) -> i32 {
+pub fn man(args: &[String]) -> Exit {
     let cmd = match args {
         [] => command(),
         [s] if s == "-h" || s == "--help" => return help(&["man".into()]),
@@ -212,16 +214,17 @@ pub fn man(args: &[String]) -> i32 {
     };
     let mut buf = Vec::new();
     if let Err(e) = clap_mangen::Man::new(cmd).render(&mut buf) {
-        eprintln!("iomark man: cannot render the page: {e}");
-        return exit::FAILED;
+        return Err(Error::new(exit::FAILED, format!("iomark man: cannot render the page: {e}")));
     }
     output::write(&buf);
-    exit::OK
+    Ok(exit::OK)
 }
 
-fn usage_error(cmd: &str, what: &str, accepted: &[&str]) -> i32 {
-    eprintln!("iomark {cmd}: {what} (accepted: {})", accepted.join(", "));
-    exit::INVALID
+fn usage_error(cmd: &str, what: &str, accepted: &[&str]) -> Exit {
+    Err(Error::new(
+        exit::INVALID,
+        format!("iomark {cmd}: {what} (accepted: {})", accepted.join(", ")),
+    ))
 }
 
 #[cfg(test)]

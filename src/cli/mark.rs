@@ -89,14 +89,15 @@ fn parse_preset(s: &str) -> Result<String, String> {
     }
 }
 
-/// Run `iomark mark` with the arguments after the command word; returns the exit code.
-pub fn run(args: &[String]) -> i32 {
+/// Run `iomark mark` with the arguments after the command word (mark prints its own
+/// lines while it runs, src/run/mark/).
+pub fn run(args: &[String]) -> crate::util::error::Exit {
     let argv = std::iter::once("iomark mark".to_string()).chain(args.iter().cloned());
     let a = match Args::try_parse_from(argv) {
         Ok(a) => a,
         Err(e) => return clap_exit("mark", e),
     };
-    mark::execute(&MarkJob {
+    Ok(mark::execute(&MarkJob {
         path: a.path,
         preset: a.preset,
         mix: a.mix,
@@ -109,7 +110,7 @@ pub fn run(args: &[String]) -> i32 {
         plot: a.plot,
         paint: crate::util::color::Paint::new(a.color),
         argv: args.to_vec(),
-    })
+    }))
 }
 
 #[cfg(test)]

@@ -40,11 +40,10 @@ pub fn exit_code(code: i32) -> i32 {
 
 /// `mark`, `copy` and `tree` started by an MPI launcher as several processes: they have
 /// no many-hosts mode (src/ranks/), so one line and exit 3 instead of N unrelated runs.
-pub fn refuse_many_hosts(args: &[String]) -> Option<i32> {
+pub fn refuse_many_hosts(args: &[String]) -> Option<crate::util::error::Error> {
     let cmd = args.first().filter(|c| ["mark", "copy", "tree"].contains(&c.as_str()))?;
     let line = crate::ranks::refuse_unsupported(cmd)?;
-    eprintln!("{line}");
-    Some(exit::ENVIRONMENT)
+    Some(crate::util::error::Error::new(exit::ENVIRONMENT, line))
 }
 
 fn exit_code_after(st: &State, code: i32) -> i32 {

@@ -3,35 +3,31 @@
 //! text report for stdout); while it runs its live lines are printed; at the end the
 //! report, the kept files, the closing lines and the result file, in that order.
 
-use crate::util::error::exit;
+use crate::util::error::{exit, Error, Exit};
 use crate::report::output::Outputs;
 use crate::report::Reporter;
 use crate::run::copy::{Live, PhaseRun};
 use std::path::Path;
 
 /// Run `iomark CMD` after its own checks passed: create the outputs, `execute` the
-/// run with the live printer, print its end; the exit code.
+/// run with the live printer, print its end.
 pub fn run(
     cmd: &str,
     json: Option<&Path>,
     report: Box<dyn Reporter>,
     execute: impl FnOnce(&dyn Fn(Live)) -> PhaseRun,
-) -> i32 {
-    let outs = match outputs(cmd, json, report) {
-        Ok(o) => o,
-        Err(code) => return code,
-    };
+) -> Exit {
+    let outs = outputs(cmd, json, report)?;
     finish(cmd, execute(&live), &outs)
 }
 
-/// The outputs of `iomark CMD`: `--json` (its placeholder now) and `report` on stdout;
-/// `Err` is the exit code after saying why.
-fn outputs(cmd: &str, json: Option<&Path>, report: Box<dyn Reporter>) -> Result<Outputs, i32> {
+/// The outputs of `iomark CMD`: `--json` (its placeholder now) and `report` on stdout.
+fn outputs(cmd: &str, json: Option<&Path>, report: Box<dyn Reporter>) -> Result<Outputs, Error> {
     let mut outs = Outputs::new();
     if let Some(p) = json {
         if let Err(e) = outs.json(p).and_then(|_| outs.placeholder()) {
-            eprintln!("iomark {cmd}: --json={}: {e}", p.display());
-            return Err(e.exit_code());
+            let line = format!("iomark {cmd}: --json={}: {e}", p.display());
+            return Err(Error::new(e.exit_code(), line));
         }
     }
     outs.stdout(vec![report], "");
@@ -47,9 +43,9 @@ fn live(l: Live) {
 }
 
 /// Print the end of a run and write its result (old content or the complete result);
-/// the exit code (1 when the result file cannot be written after a run that went
-/// well).
-fn finish(cmd: &str, run: PhaseRun, outs: &Outputs) -> i32 {
+/// the run's exit code, or an error (exit 1 after a run that went well) when the result
+/// file cannot be written.
+fn finish(cmd: &str, run: PhaseRun, outs: &Outputs) -> Exit {
     let _ = outs.write_texts(&run.result);
     for f in &run.kept {
         crate::outln!("kept: {}", f.display());
@@ -58,12 +54,13 @@ fn finish(cmd: &str, run: PhaseRun, outs: &Outputs) -> i32 {
         eprintln!("{l}");
     }
     if let (Err(e), Some(p)) = (outs.write_json(&run.result), outs.json_path()) {
-        eprintln!("iomark {cmd}: cannot write --json={}: {e}", p.display());
-        return if run.code == exit::OK {
+        let code = if run.code == exit::OK {
             exit::FAILED
         } else {
             run.code
         };
+        let line = format!("iomark {cmd}: cannot write --json={}: {e}", p.display());
+        return Err(Error::new(code, line));
     }
-    run.code
+    Ok(run.code)
 }

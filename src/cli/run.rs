@@ -13,6 +13,7 @@ use crate::report::Reporter;
 use crate::result::{self, JobInfo, Recorded, RunResult, Status};
 use crate::run::fio as runner;
 use crate::run::signals::Signals;
+use crate::util::error::{exit, Error, Exit};
 
 /// Usage text of `iomark run` (the option groups follow, from the option table).
 pub const USAGE: &str =
@@ -78,54 +79,48 @@ impl Persona {
     }
 }
 
-/// One error line on stderr, `TAG: message` ([`TAG`]).
+/// The word of this run's error lines ([`TAG`]).
+fn tag() -> &'static str {
+    TAG.get().copied().unwrap_or(Persona::Iomark.tag())
+}
+
+/// One error line on stderr, `TAG: message` ([`TAG`]), for the lines after a report.
 macro_rules! error_line {
     ($($a:tt)*) => {
-        eprintln!("{}: {}", TAG.get().copied().unwrap_or(Persona::Iomark.tag()), format_args!($($a)*))
+        eprintln!("{}: {}", tag(), format_args!($($a)*))
     };
 }
 
-/// Run `iomark run` with `args` (after the word `run`); returns the exit code.
-pub fn run(args: &[String]) -> i32 {
+/// The error that stops the run: one line `TAG: why` ([`TAG`]) and its exit code.
+fn stop(code: i32, why: impl std::fmt::Display) -> Error {
+    Error::new(code, format!("{}: {why}", tag()))
+}
+
+/// Run `iomark run` with `args` (after the word `run`).
+pub fn run(args: &[String]) -> Exit {
     run_as(args, Persona::Iomark)
 }
 
 /// Run iomark invoked as `fio` with `args` (everything after the program name).
-pub fn fio(args: &[String]) -> i32 {
+pub fn fio(args: &[String]) -> Exit {
     run_as(args, Persona::Fio)
 }
 
-fn run_as(args: &[String], persona: Persona) -> i32 {
+fn run_as(args: &[String], persona: Persona) -> Exit {
     let _ = TAG.set(persona.tag());
-    if let Some(code) = front(args, persona) {
-        return code;
+    if let Some(done) = front(args, persona) {
+        return done;
     }
     // --showcmd: print the effective options as one command line, run nothing (C10)
     let showcmd = args.iter().any(|a| a == "--showcmd");
-    let (many, kept) = match crate::ranks::split_options(args) {
-        Ok(x) => x,
-        Err(e) => {
-            error_line!("{e}");
-            return crate::util::error::exit::INVALID;
-        }
-    };
+    let (many, kept) = crate::ranks::split_options(args).map_err(|e| stop(exit::INVALID, e))?;
     let kept: Vec<String> = kept.into_iter().filter(|a| *a != "--showcmd").collect();
     let args = kept.as_slice();
-    let mut cmd = match fio::parse_args(args) {
-        Ok(c) => c,
-        Err(e) => {
-            error_line!("{e}");
-            return crate::util::error::exit::INVALID;
-        }
-    };
-    let session = match place_ranks(&mut cmd, many) {
-        Ok(s) => s,
-        Err(code) => return code,
-    };
+    let mut cmd = fio::parse_args(args).map_err(|e| stop(exit::INVALID, e))?;
+    let session = place_ranks(&mut cmd, many)?;
     let loud = cmd.notes.unwrap_or(persona == Persona::Iomark);
-    let outs = match before_running(&cmd, showcmd, loud, persona) {
-        Ok(o) => o,
-        Err(code) => return code,
+    let Some(outs) = before_running(&cmd, showcmd, loud, persona)? else {
+        return Ok(exit::OK);
     };
     let signals = Signals::install();
     crate::ranks::arm(&signals.stop);
@@ -173,44 +168,36 @@ fn run_as(args: &[String], persona: Persona) -> i32 {
     // unless the run already ends with another code
     let mut lost = !save_run_result(&outs, &r, failure.is_none());
     if let Some(e) = failure {
-        error_line!("{e}");
-        return e.exit_code();
+        return Err(stop(e.exit_code(), e));
     }
     if let Err((opt, e)) = outs.write_texts(&r) {
         error_line!("cannot write {opt}={}: {e}", e.path.display());
         lost = true;
     }
-    exit_status(&cmd, &r, interrupted, &signals, lost)
+    Ok(exit_status(&cmd, &r, interrupted, &signals, lost))
 }
 
 /// Under an MPI launch (src/ranks/): start the session, give every job its rank's
 /// directory (`DIR/rank.N/`; a job with an absolute `filename=` is refused, it would be
-/// shared by every rank), and keep the outputs to rank 0. `Err(code)`: exit with it.
+/// shared by every rank), and keep the outputs to rank 0.
 fn place_ranks(
     cmd: &mut fio::FioCommand,
     many: crate::ranks::Options,
-) -> Result<Option<&'static crate::ranks::Session>, i32> {
+) -> Result<Option<&'static crate::ranks::Session>, Error> {
     let s = match crate::ranks::begin("run", many) {
         Ok(Some(s)) => s,
         Ok(None) => return Ok(None),
-        Err(line) => {
-            eprintln!("{line}");
-            return Err(crate::util::error::exit::ENVIRONMENT);
-        }
+        Err(line) => return Err(Error::new(exit::ENVIRONMENT, line)),
     };
     for j in &mut cmd.jobs {
         if let Some(f) = j.filename.as_ref().filter(|f| f.starts_with('/')) {
-            error_line!("job {}: filename={f} would be shared by every rank; under MPI use directory= (each rank works in DIR/rank.N/)", j.name);
-            return Err(crate::util::error::exit::INVALID);
+            return Err(stop(exit::INVALID, format!("job {}: filename={f} would be shared by every rank; under MPI use directory= (each rank works in DIR/rank.N/)", j.name)));
         }
         let base = j.directory.clone().unwrap_or_else(|| ".".into());
-        match s.dir(&base) {
-            Ok(d) => j.directory = Some(d),
-            Err(e) => {
-                error_line!("job {}: {e}", j.name);
-                return Err(crate::util::error::exit::ENVIRONMENT);
-            }
-        }
+        let d = s
+            .dir(&base)
+            .map_err(|e| stop(exit::ENVIRONMENT, format!("job {}: {e}", j.name)))?;
+        j.directory = Some(d);
     }
     if s.rank != 0 {
         (cmd.json_file, cmd.output, cmd.plot) = (None, None, None);
@@ -220,17 +207,17 @@ fn place_ranks(
 
 /// The options answered before any parsing, whatever else is written: `--help`/`-h`,
 /// `--version` (fio's: the program and its version) and `--cmdhelp[=KEY]`.
-fn front(args: &[String], persona: Persona) -> Option<i32> {
+fn front(args: &[String], persona: Persona) -> Option<Exit> {
     if args.iter().any(|a| a == "--help" || a == "-h") {
         crate::out!("{}", usage());
-        return Some(crate::util::error::exit::OK);
+        return Some(Ok(exit::OK));
     }
     if args.iter().any(|a| a == "--version") {
         match persona {
             Persona::Iomark => crate::out!("iomark {}\n", env!("CARGO_PKG_VERSION")),
             Persona::Fio => crate::out!("{}", fio_version_line()),
         }
-        return Some(crate::util::error::exit::OK);
+        return Some(Ok(exit::OK));
     }
     let key = args.iter().find_map(|a| match a.as_str() {
         "--cmdhelp" => Some(""),
@@ -241,45 +228,43 @@ fn front(args: &[String], persona: Persona) -> Option<i32> {
 
 /// `--cmdhelp` / `--cmdhelp=all`: every option; `--cmdhelp=KEY`: that option as fio 3.33
 /// prints it. A key iomark does not have is exit 2 with a "did you mean".
-fn cmdhelp(key: &str) -> i32 {
+fn cmdhelp(key: &str) -> Exit {
     if key.is_empty() || key == "all" {
         crate::out!("{}", fio::options::cmdhelp_all());
-        return crate::util::error::exit::OK;
+        return Ok(exit::OK);
     }
     match fio::options::cmdhelp(key) {
         Some(text) => {
             crate::out!("{text}");
-            crate::util::error::exit::OK
+            Ok(exit::OK)
         }
-        None => {
-            error_line!(
+        None => Err(stop(
+            exit::INVALID,
+            format!(
                 "--cmdhelp={key}: no option of that name (iomark run --cmdhelp lists them){}",
                 fio::options::did_you_mean(key)
-            );
-            crate::util::error::exit::INVALID
-        }
+            ),
+        )),
     }
 }
 
 /// After parsing, before any job runs: `--warnings-fatal`, `--showcmd`, `--parse-only`,
 /// the outputs created up front ([`outputs`]) and the parse notices (on stderr when
-/// `loud`, see [`Persona`]). `Err(code)` ends the run.
+/// `loud`, see [`Persona`]). `None`: the command is done (exit 0) without running.
 fn before_running(
     cmd: &fio::FioCommand,
     showcmd: bool,
     loud: bool,
     persona: Persona,
-) -> Result<Outputs, i32> {
+) -> Result<Option<Outputs>, Error> {
     if cmd.warnings_fatal && !cmd.notices.is_empty() {
-        for n in &cmd.notices {
-            eprintln!("{n}");
-        }
-        error_line!("--warnings-fatal: the warning above ends the run");
-        return Err(crate::util::error::exit::INVALID);
+        let stop = stop(exit::INVALID, "--warnings-fatal: the warning above ends the run");
+        let lines = cmd.notices.iter().cloned().chain(stop.lines).collect();
+        return Err(Error::lines(exit::INVALID, lines));
     }
     if showcmd {
         crate::out!("{}\n", crate::job::fio::showcmd::showcmd(cmd));
-        return Err(crate::util::error::exit::OK);
+        return Ok(None);
     }
     let print_notices = || {
         for n in cmd.notices.iter().filter(|_| loud) {
@@ -289,11 +274,11 @@ fn before_running(
     if cmd.parse_only {
         // parse warnings are part of parsing; the report would be the only stdout
         print_notices();
-        return Err(crate::util::error::exit::OK);
+        return Ok(None);
     }
     let outs = outputs(cmd, persona)?;
     print_notices();
-    Ok(outs)
+    Ok(Some(outs))
 }
 
 /// The outputs of a run, before any I/O: `--json` and `--output` checked (absent or a
@@ -302,10 +287,9 @@ fn before_running(
 /// with exit 3 and nothing written (`--output` keeps its old content until the report
 /// replaces it). The report is fio 3.33's, in fio's order whatever the list's: the JSON
 /// document, then, after one empty line, which starts fio's normal text, the summary.
-fn outputs(cmd: &fio::FioCommand, persona: Persona) -> Result<Outputs, i32> {
+fn outputs(cmd: &fio::FioCommand, persona: Persona) -> Result<Outputs, Error> {
     let fail = |opt: &str, e: crate::files::output::OutputError| {
-        error_line!("cannot write {opt}={}: {e}", e.path.display());
-        e.exit_code()
+        stop(e.exit_code(), format!("cannot write {opt}={}: {e}", e.path.display()))
     };
     let mut o = Outputs::new();
     if let Some(p) = &cmd.json_file {
@@ -344,10 +328,7 @@ fn outputs(cmd: &fio::FioCommand, persona: Persona) -> Result<Outputs, i32> {
         None => o.stdout(reps, "\n"),
     }
     if let Some(d) = &cmd.plot {
-        if let Err(e) = o.plots(d) {
-            error_line!("{e}");
-            return Err(crate::util::error::exit::ENVIRONMENT);
-        }
+        o.plots(d).map_err(|e| stop(exit::ENVIRONMENT, e))?;
     }
     o.placeholder().map_err(|e| fail("--json", e))?;
     Ok(o)
@@ -436,7 +417,7 @@ fn exit_status(
         failed = true;
     }
     if failed {
-        return signals.exit_code().unwrap_or(crate::util::error::exit::FAILED);
+        return signals.exit_code().unwrap_or(exit::FAILED);
     }
     let errors: u64 = r.jobs.iter().map(|j| j.errors).sum();
     if errors > 0 {
@@ -448,12 +429,12 @@ fn exit_status(
         error_line!(
             "{errors} I/O error(s) continued past (continue_on_error); first: {first}"
         );
-        return signals.exit_code().unwrap_or(crate::util::error::exit::FAILED);
+        return signals.exit_code().unwrap_or(exit::FAILED);
     }
     let done = if lost {
-        crate::util::error::exit::FAILED
+        exit::FAILED
     } else {
-        crate::util::error::exit::OK
+        exit::OK
     };
     signals.exit_code().unwrap_or(done)
 }

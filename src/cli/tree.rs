@@ -54,8 +54,8 @@ pub struct Args {
     pub drop_caches: String,
 }
 
-/// Run `iomark tree` with the arguments after the command word; returns the exit code.
-pub fn run(args: &[String]) -> i32 {
+/// Run `iomark tree` with the arguments after the command word.
+pub fn run(args: &[String]) -> crate::util::error::Exit {
     let argv = std::iter::once("iomark tree".to_string()).chain(args.iter().cloned());
     let a = match Args::try_parse_from(argv) {
         Ok(a) => a,
@@ -77,8 +77,8 @@ pub fn run(args: &[String]) -> i32 {
     let plan = match tree::prepare(&job) {
         Ok(p) => p,
         Err(e) => {
-            eprintln!("iomark tree: {e}");
-            return e.code(None);
+            let line = format!("iomark tree: {e}");
+            return Err(crate::util::error::Error::new(e.code(None), line));
         }
     };
     let report = Box::new(crate::report::tree_text::TreeText);

@@ -40,13 +40,11 @@ pub enum FilesError {
         /// the OS error
         source: std::io::Error,
     },
-    /// O_DIRECT refused by the filesystem
-    #[error("{}: O_DIRECT (direct=1) is not supported here: {source}", .path.display())]
+    /// O_DIRECT refused by the filesystem (EINVAL)
+    #[error("{refused} (direct=1); use direct=0 or a directory on another filesystem")]
     DirectUnsupported {
-        /// the file
-        path: PathBuf,
-        /// the OS error
-        source: std::io::Error,
+        /// the filesystem type and directory ([`crate::files::preflight::direct_refused`])
+        refused: String,
     },
     /// hipri=1 on a device whose queue does not poll
     #[error("{}: hipri=1 needs a device with polled I/O queues, and {device} has none (queue/io_poll=0; NVMe gets them with the nvme module's poll_queues=N); drop hipri", .path.display())]
@@ -166,8 +164,7 @@ pub fn preflight(jobs: &[(&[FileSpec], bool, Vec<u64>)]) -> Result<(), FilesErro
         match crate::files::preflight::probe_direct_io(dir) {
             crate::files::preflight::DirectIo::Unsupported => {
                 return Err(FilesError::DirectUnsupported {
-                    path: dir.clone(),
-                    source: std::io::Error::from_raw_os_error(libc::EINVAL),
+                    refused: crate::files::preflight::direct_refused(dir),
                 })
             }
             crate::files::preflight::DirectIo::Supported { align } if align > 1 => {
@@ -499,8 +496,7 @@ pub fn open(files: &[FileSpec], writes: bool, direct: bool) -> Result<OpenFiles,
             }
             Err(e) if direct && e.raw_os_error() == Some(libc::EINVAL) => {
                 return Err(FilesError::DirectUnsupported {
-                    path: f.path.clone(),
-                    source: e,
+                    refused: crate::files::preflight::direct_refused(&f.path),
                 })
             }
             Err(e) => {

@@ -221,12 +221,11 @@ pub fn prepare_preflight(job: &FileioJob, g: &Geometry) -> Result<(), Error> {
 pub fn direct_preflight(job: &FileioJob, g: &Geometry) -> Result<(), Error> {
     match preflight::probe_direct_io(&job.dir) {
         preflight::DirectIo::Unsupported => {
-            let fs = crate::probe::pagecache::memory_fs(&job.dir).unwrap_or("this filesystem");
             Err(Error::lines(
                 crate::util::error::exit::ENVIRONMENT,
                 vec![format!(
-                    "FATAL: {fs} at {} does not support O_DIRECT (--file-extra-flags=direct); use buffered I/O or another --file-dir",
-                    dir_name(&job.dir)
+                    "FATAL: {} (--file-extra-flags=direct); use buffered I/O or another --file-dir",
+                    preflight::direct_refused(&job.dir)
                 )],
             ))
         }
@@ -480,7 +479,7 @@ pub fn open_for_run(
                         crate::util::error::exit::FAILED
                     }
                     libc::EINVAL if job.extra_flags.direct => {
-                        lines.push(format!("FATAL: the filesystem at {} does not support O_DIRECT (--file-extra-flags=direct)", dir_name(&job.dir)));
+                        lines.push(format!("FATAL: {} (--file-extra-flags=direct)", preflight::direct_refused(&job.dir)));
                         crate::util::error::exit::ENVIRONMENT
                     }
                     libc::EMFILE | libc::ENFILE => crate::util::error::exit::ENVIRONMENT,

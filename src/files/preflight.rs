@@ -89,6 +89,26 @@ pub fn ensure_nofile(need: u64) -> Result<(), (u64, u64)> {
     Ok(())
 }
 
+/// The one wording of an O_DIRECT refusal, for every command (fileio, run, mark): the
+/// filesystem type (its statfs magic, probe/diagnosis.rs `fs_name`) and the directory,
+/// absolute: `ramfs at /mnt/r does not support O_DIRECT`. `at` is the directory or a
+/// file in it (then its directory is named).
+pub fn direct_refused(at: &Path) -> String {
+    let dir = match at.parent() {
+        _ if at.is_dir() => at,
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let fs = rustix::fs::statfs(dir)
+        .ok()
+        .and_then(|s| crate::probe::diagnosis::fs_name(s.f_type as u64))
+        .unwrap_or("the filesystem");
+    format!(
+        "{fs} at {} does not support O_DIRECT",
+        crate::files::fileset::dir_name(dir)
+    )
+}
+
 /// What the O_DIRECT probe found.
 #[derive(Debug, PartialEq, Eq)]
 pub enum DirectIo {
@@ -156,6 +176,18 @@ pub fn probe_direct_io(dir: &Path) -> DirectIo {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn direct_refused_names_the_filesystem_and_the_directory_of_a_file() {
+        let d = tempfile::tempdir().unwrap();
+        let abs = std::fs::canonicalize(d.path()).unwrap();
+        let fs = rustix::fs::statfs(d.path()).unwrap();
+        let name = crate::probe::diagnosis::fs_name(fs.f_type as u64).unwrap_or("the filesystem");
+        let line = format!("{name} at {} does not support O_DIRECT", abs.display());
+        assert_eq!(direct_refused(d.path()), line);
+        // a file (existing or not) names its directory
+        assert_eq!(direct_refused(&d.path().join("f")), line);
+    }
 
     #[test]
     fn probe_leaves_no_file_behind() {

@@ -182,6 +182,16 @@ impl Command {
             _ => return None,
         })
     }
+
+    /// The command's word on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Help => "help",
+            Self::Prepare => "prepare",
+            Self::Run => "run",
+            Self::Cleanup => "cleanup",
+        }
+    }
 }
 
 /// `--forced-shutdown`: seconds after the time limit at which the run is abandoned.

@@ -432,6 +432,10 @@ pub struct Column {
     /// how many results (repeated runs, `--group`) the column summarises
     #[serde(skip_serializing_if = "is_one")]
     pub runs: usize,
+    /// the most runs any one test of the column has (a group of one drive's different
+    /// tests has one run per test: its legend says so instead of "median of N runs")
+    #[serde(skip)]
+    pub runs_per_test: usize,
 }
 
 fn is_zero(n: &usize) -> bool {
@@ -820,7 +824,18 @@ pub fn compare_groups(
             });
         }
     }
-    let columns = groups.iter().map(|g| column(results, g, files)).collect();
+    let columns = groups
+        .iter()
+        .map(|g| {
+            let mut c = column(results, g, files);
+            c.runs_per_test = keys
+                .iter()
+                .map(|k| g.members.iter().filter(|&&m| per[m].iter().any(|t| &t.key == k)).count())
+                .max()
+                .unwrap_or(0);
+            c
+        })
+        .collect();
     let little = per
         .iter()
         .flatten()
@@ -881,6 +896,7 @@ fn column(results: &[RunResult], g: &Group, files: &[String]) -> Column {
             v
         }),
         runs: g.members.len(),
+        runs_per_test: g.members.len(),
     }
 }
 

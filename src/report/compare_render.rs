@@ -97,10 +97,11 @@ fn legend(c: &Comparison) -> String {
             } else {
                 format!(" — WARNINGS: {}", col.warnings.join(", "))
             };
-            let runs = if col.runs > 1 {
-                format!("median of {} runs: ", col.runs)
-            } else {
-                String::new()
+            let runs = match (col.runs, col.runs_per_test) {
+                (0 | 1, _) => String::new(),
+                (n, 0 | 1) => format!("{n} runs, one per test: "),
+                (n, k) if k == n => format!("median of {n} runs: "),
+                (n, k) => format!("{n} runs, median of up to {k} per test: "),
             };
             let base = if i == c.baseline && c.baseline != 0 { " — the baseline of the ratios" } else { "" };
             format!(

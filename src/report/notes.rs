@@ -46,14 +46,19 @@ pub fn end_fsync_line(longest_ns: u64) -> String {
     )
 }
 
-/// The fits-in-RAM finding as plain text (JSON warning message).
-pub fn fits_in_ram_text(file_set: u64, mem_total: u64) -> String {
-    crate::result::truth::fits_in_ram_text(file_set, mem_total)
-}
-
-/// The warning printed (to stderr) before a buffered run whose file set fits in RAM.
-pub fn fits_in_ram_warning(file_set: u64, mem_total: u64) -> String {
-    format!("iomark: WARNING: {}", fits_in_ram_text(file_set, mem_total))
+/// The warning printed (to stderr) before a buffered run whose file set fits in RAM,
+/// with its stable id as in the notes (`None` when the cache serves nothing the test
+/// measures, see [`crate::result::truth::fits_in_ram_text`]).
+pub fn fits_in_ram_warning(
+    file_set: u64,
+    mem_total: u64,
+    used: crate::result::truth::CacheUse,
+) -> Option<String> {
+    let m = crate::result::truth::fits_in_ram_text(file_set, mem_total, used)?;
+    Some(format!(
+        "iomark: WARNING [{}]: {m}",
+        crate::result::truth::FITS_IN_RAM
+    ))
 }
 
 /// `RESULT_EXCEEDS_CEILING` (diagnose.md §6): defined in the truth layer
@@ -113,9 +118,9 @@ mod tests {
         assert_eq!(end_fsync_line(0), "  end fsync: 0.000 ms (inside the total time above)");
     }
 
-    #[test]
-    fn cached_reads_are_reported_with_units() {
-        let c = PageCacheCheck {
+    /// A buffered 64 MiB set read 4 GiB, all from memory (vda read nothing).
+    fn cached_64m() -> PageCacheCheck {
+        PageCacheCheck {
             file_set_bytes: 64 << 20,
             buffered: true,
             mem_total_bytes: Some(24 << 30),
@@ -125,7 +130,12 @@ mod tests {
             device_read_bytes: Some(0),
             read_served_from_memory_pct: Some(100.0),
             ..Default::default()
-        };
+        }
+    }
+
+    #[test]
+    fn cached_reads_are_reported_with_units() {
+        let c = cached_64m();
         let l = page_cache_lines(&c);
         assert_eq!(l[0], "iomark notes (not part of the sysbench report):");
         // the RAM fit is the truth warning's line, not a second one here
@@ -137,17 +147,7 @@ mod tests {
     #[test]
     fn notes_say_fits_in_ram_once() {
         let mut i = crate::result::build::Inputs::new("fileio", &[], Status::Ok);
-        i.page_cache = Some(PageCacheCheck {
-            file_set_bytes: 64 << 20,
-            buffered: true,
-            mem_total_bytes: Some(24 << 30),
-            fits_in_ram: true,
-            device: Some("vda".into()),
-            app_read_bytes: 4 << 30,
-            device_read_bytes: Some(0),
-            read_served_from_memory_pct: Some(100.0),
-            ..Default::default()
-        });
+        i.page_cache = Some(cached_64m());
         let r = crate::result::build::build(i);
         let text = String::from_utf8(Notes.render(&r).unwrap()).unwrap();
         assert_eq!(text.matches("fits in RAM").count(), 1, "{text}");

@@ -25,13 +25,42 @@ pub const UNWRITTEN: &str = "data.unwritten";
 /// Reads served from memory at or above this share (%) are called out.
 pub const READS_FROM_MEMORY_PCT: f64 = 50.0;
 
-/// The fits-in-RAM finding as plain text (JSON warning message).
-pub fn fits_in_ram_text(file_set: u64, mem_total: u64) -> String {
-    format!(
-        "the buffered file set ({}) fits in RAM ({}): reads may be served by the page cache, not the device; use --file-extra-flags=direct or a file set larger than RAM",
+/// What a test did with the page cache, for the fits-in-RAM finding's words.
+#[derive(Clone, Copy, Debug)]
+pub struct CacheUse {
+    /// the test reads
+    pub reads: bool,
+    /// the test writes buffered and never syncs
+    pub unsynced_writes: bool,
+    /// how to bypass the cache in the command's own dialect (`direct=1`, `--file-extra-flags=direct`)
+    pub hint: &'static str,
+}
+
+/// The bypass hint of a command: fio's `direct=1` for `run`, sysbench's flag otherwise.
+pub fn direct_hint(command: &str) -> &'static str {
+    if command == "run" {
+        "direct=1"
+    } else {
+        "--file-extra-flags=direct"
+    }
+}
+
+/// The fits-in-RAM finding as plain text (JSON warning message), naming what the cache
+/// can serve: reads, unsynced writes or both; `None` when neither (a write test that
+/// syncs: its numbers include the device).
+pub fn fits_in_ram_text(file_set: u64, mem_total: u64, u: CacheUse) -> Option<String> {
+    let what = match (u.reads, u.unsynced_writes) {
+        (true, false) => "reads may be served by the page cache, not the device",
+        (false, true) => "buffered writes may end in the page cache, not on the device",
+        (true, true) => "reads may be served by the page cache and buffered writes may end there, not on the device",
+        (false, false) => return None,
+    };
+    Some(format!(
+        "the buffered file set ({}) fits in RAM ({}): {what}; use {} or a file set larger than RAM",
         iec(file_set),
-        iec(mem_total)
-    )
+        iec(mem_total),
+        u.hint
+    ))
 }
 
 /// Whether the result's writing jobs sync (fsync/fdatasync at some point, O_SYNC/O_DSYNC).
@@ -160,11 +189,19 @@ pub fn warnings(r: &RunResult) -> Vec<Warning> {
     if let Some(dev) = &pc.memory_device {
         v.push(w(MEMORY_DEVICE, format!("the files are on {dev}, a block device that keeps its data in RAM: these numbers measure memory, not a storage device")));
     }
-    if pc.fits_in_ram {
-        v.push(w(
-            FITS_IN_RAM,
-            fits_in_ram_text(pc.file_set_bytes, pc.mem_total_bytes.unwrap_or(0)),
-        ));
+    let used = CacheUse {
+        // no bytes recorded either way (a check made before any I/O): the reads
+        // wording, as for a read test
+        reads: pc.app_read_bytes > 0 || pc.app_written_bytes == 0,
+        unsynced_writes: pc.app_written_bytes > 0 && !synced(r, pc),
+        hint: direct_hint(&r.command),
+    };
+    if let Some(m) = pc
+        .fits_in_ram
+        .then(|| fits_in_ram_text(pc.file_set_bytes, pc.mem_total_bytes.unwrap_or(0), used))
+        .flatten()
+    {
+        v.push(w(FITS_IN_RAM, m));
     }
     if let Some(u) = pc.unwritten_bytes.filter(|&u| u > 0) {
         v.push(w(UNWRITTEN, format!("{} of the files read ({} in all) were holes or unwritten extents (a sparse or fallocated file): reads there return zeros without reading the device; write the files first", iec(u), iec(pc.file_set_bytes))));
@@ -239,6 +276,56 @@ mod tests {
 
     fn ids(r: &RunResult) -> Vec<&str> {
         r.warnings.iter().map(|w| w.id.as_str()).collect()
+    }
+
+    /// The fits-in-RAM words name what the cache can serve, and the bypass in the
+    /// command's own dialect; a write test that syncs gets none.
+    #[test]
+    fn fits_in_ram_names_reads_or_unsynced_writes_and_the_dialects_hint() {
+        let u = |reads, unsynced_writes, cmd| CacheUse {
+            reads,
+            unsynced_writes,
+            hint: direct_hint(cmd),
+        };
+        let t = |c| fits_in_ram_text(64 << 20, 1 << 30, c);
+        assert_eq!(
+            t(u(true, false, "fileio")).unwrap(),
+            "the buffered file set (64.0 MiB) fits in RAM (1.0 GiB): reads may be served by the page cache, not the device; use --file-extra-flags=direct or a file set larger than RAM"
+        );
+        let w = t(u(false, true, "fileio")).unwrap();
+        assert!(w.contains(": buffered writes may end in the page cache, not on the device;"), "{w}");
+        assert!(!w.contains("reads"), "a write test is not told about reads: {w}");
+        let both = t(u(true, true, "run")).unwrap();
+        assert!(both.contains("reads may be served by the page cache and buffered writes may end there"), "{both}");
+        assert!(both.contains("; use direct=1 or a file set larger than RAM"), "run's hint is fio's: {both}");
+        assert_eq!(t(u(false, false, "fileio")), None, "synced writes reach the device");
+    }
+
+    /// In a built result the words follow the bytes the test read and wrote.
+    #[test]
+    fn fits_in_ram_warning_of_a_write_test_speaks_of_writes() {
+        let pc = |read: u64, written: u64| PageCacheCheck {
+            buffered: true,
+            fits_in_ram: true,
+            file_set_bytes: 64 << 20,
+            mem_total_bytes: Some(1 << 30),
+            app_read_bytes: read,
+            app_written_bytes: written,
+            ..Default::default()
+        };
+        let msg = |r: &RunResult| {
+            r.warnings
+                .iter()
+                .find(|w| w.id == FITS_IN_RAM)
+                .map(|w| w.message.clone())
+        };
+        let rd = result(pc(1 << 20, 0), 0);
+        assert!(msg(&rd).unwrap().contains("reads may be served"), "{:?}", msg(&rd));
+        let wr = result(pc(0, 1 << 20), 0);
+        let m = msg(&wr).unwrap();
+        assert!(m.contains("buffered writes may end in the page cache") && !m.contains("reads"), "{m}");
+        let synced = result(pc(0, 1 << 20), 100);
+        assert_eq!(msg(&synced), None, "fsync every 100 writes: the writes reached the device");
     }
 
     /// The fsync policy in words, per writing job, each once (compare calls it out).

@@ -1,20 +1,23 @@
 //! [`LatAcc`]: a latency accumulator that keeps the exact count, sum, min and max beside
-//! its HDR histogram, as fio does (`io_stat`'s `min_val`/`max_val`/`samples`/`mean`).
+//! its histogram, as fio does (`io_stat`'s `min_val`/`max_val`/`samples`/`mean`).
 //!
 //! The histogram quantizes (3 significant digits: a 2.176 ms fsync lands in a bucket
 //! 2047 ns wide), so min, max and mean taken from it disagree even for a single sample.
 //! Reports take min, max and mean from here and only percentiles and stdev from the
-//! histogram. Cost per [`LatAcc::add`] over the histogram record: one add and two
-//! branch-free compares (`min`/`max` compile to `cmov`).
+//! histogram. The histogram is kept as flat counts ([`HdrCounts`], counts.rs) and
+//! built when a report asks, so [`LatAcc::add`] is an index computation, one increment
+//! and the exact sums.
 
-use super::{new_hist, LatencySummary, MAX_TRACKABLE_NS};
+use super::{HdrCounts, LatencySummary, MAX_TRACKABLE_NS};
 use hdrhistogram::Histogram;
 
-/// Latencies in ns: HDR histogram plus exact count, sum, min and max.
+/// Latencies in ns: histogram counts plus exact count, sum, min and max.
 #[derive(Clone, Debug)]
 pub struct LatAcc {
-    /// HDR histogram, ns (3 significant digits; percentiles and stdev only)
-    pub hist: Histogram<u64>,
+    /// the histogram's counts (percentiles and stdev only)
+    counts: HdrCounts,
+    /// samples recorded
+    n: u64,
     /// exact sum, ns
     pub sum_ns: u128,
     /// exact smallest latency, ns (`u64::MAX` while empty; see [`LatAcc::min`])
@@ -26,7 +29,8 @@ pub struct LatAcc {
 impl Default for LatAcc {
     fn default() -> Self {
         LatAcc {
-            hist: new_hist(),
+            counts: HdrCounts::default(),
+            n: 0,
             sum_ns: 0,
             min_ns: u64::MAX,
             max_ns: 0,
@@ -41,21 +45,27 @@ impl LatAcc {
     /// fio's exact first buckets do.
     #[inline]
     pub fn add(&mut self, ns: u64) {
-        let _ = self.hist.record(ns.min(MAX_TRACKABLE_NS));
+        self.counts.record(ns.min(MAX_TRACKABLE_NS));
+        self.n += 1;
         self.sum_ns += u128::from(ns);
         self.min_ns = self.min_ns.min(ns);
         self.max_ns = self.max_ns.max(ns);
     }
     /// Add another accumulator (histogram, sum, min, max).
     pub fn merge(&mut self, o: &LatAcc) {
-        let _ = self.hist.add(&o.hist);
+        self.counts.merge(&o.counts);
+        self.n += o.n;
         self.sum_ns += o.sum_ns;
         self.min_ns = self.min_ns.min(o.min_ns);
         self.max_ns = self.max_ns.max(o.max_ns);
     }
+    /// The HDR histogram of the samples (ns; percentiles, stdev and bins).
+    pub fn hist(&self) -> Histogram<u64> {
+        self.counts.hist()
+    }
     /// Samples recorded.
     pub fn count(&self) -> u64 {
-        self.hist.len()
+        self.n
     }
     /// Exact smallest latency, ns (0 when empty).
     pub fn min(&self) -> u64 {
@@ -90,7 +100,7 @@ impl LatAcc {
             max_ns: self.max_ns,
             mean_ns: u64::try_from(self.sum_ns / u128::from(count)).unwrap_or(u64::MAX),
             sum_ns,
-            stdev_ns: self.hist.stdev(),
+            stdev_ns: self.hist().stdev(),
         }
     }
 }
@@ -104,7 +114,7 @@ mod tests {
         // a 2.176 ms fsync: the histogram's bucket is 2174976..=2177023 ns
         let mut l = LatAcc::default();
         l.add(2_176_826);
-        assert_ne!(l.hist.min(), l.hist.max(), "the histogram quantizes");
+        assert_ne!(l.hist().min(), l.hist().max(), "the histogram quantizes");
         assert_eq!((l.min(), l.max()), (2_176_826, 2_176_826));
         assert_eq!(l.mean(), 2_176_826.0);
         let s = l.summary();

@@ -45,7 +45,7 @@ impl DirStats {
     /// Fold the synchronous completions into `clat` and `lat` (each of them is both);
     /// called once when a job thread ends, before anything reads the latencies.
     pub fn settle(&mut self) {
-        if !self.sync.hist.is_empty() {
+        if self.sync.count() > 0 {
             self.clat.merge(&self.sync);
             self.lat.merge(&self.sync);
             self.sync = LatAcc::default();

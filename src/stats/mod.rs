@@ -10,11 +10,13 @@
 //! from 1 ns to 1 hour (values above are clamped and counted).
 
 pub mod clock;
+pub mod counts;
 pub mod cpu;
 pub mod exact;
 pub mod job;
 pub mod rates;
 
+pub use counts::HdrCounts;
 pub use exact::LatAcc;
 
 use hdrhistogram::Histogram;
@@ -82,19 +84,23 @@ pub struct KindStats {
     pub min_ns: u64,
     /// largest latency, ns
     pub max_ns: u64,
-    /// latency histogram, ns
-    pub hist: Histogram<u64>,
+    /// latency histogram, ns ([`KindStats::hist`])
+    counts: HdrCounts,
 }
 
 impl KindStats {
-    fn new(hist: Histogram<u64>) -> Self {
+    fn new() -> Self {
         KindStats {
             count: 0,
             sum_ns: 0,
             min_ns: u64::MAX,
             max_ns: 0,
-            hist,
+            counts: HdrCounts::default(),
         }
+    }
+    /// The latency histogram, ns.
+    pub fn hist(&self) -> Histogram<u64> {
+        self.counts.hist()
     }
     #[inline]
     fn record(&mut self, lat_ns: u64) {
@@ -102,15 +108,14 @@ impl KindStats {
         self.sum_ns += lat_ns;
         self.min_ns = self.min_ns.min(lat_ns);
         self.max_ns = self.max_ns.max(lat_ns);
-        // Cannot fail: the value is clamped into the histogram's bounds.
-        let _ = self.hist.record(lat_ns.clamp(1, MAX_TRACKABLE_NS));
+        self.counts.record(lat_ns.clamp(1, MAX_TRACKABLE_NS));
     }
     fn merge(&mut self, o: &KindStats) {
         self.count += o.count;
         self.sum_ns += o.sum_ns;
         self.min_ns = self.min_ns.min(o.min_ns);
         self.max_ns = self.max_ns.max(o.max_ns);
-        let _ = self.hist.add(&o.hist);
+        self.counts.merge(&o.counts);
     }
     /// Summary with exact count, sum, min, max and floor mean; stdev from the histogram.
     pub fn summary(&self) -> LatencySummary {
@@ -123,7 +128,7 @@ impl KindStats {
             max_ns: self.max_ns,
             mean_ns: self.sum_ns / self.count,
             sum_ns: self.sum_ns,
-            stdev_ns: self.hist.stdev(),
+            stdev_ns: self.hist().stdev(),
         }
     }
 }
@@ -165,18 +170,6 @@ pub struct ThreadStats {
 impl ThreadStats {
     /// Empty statistics; `intervals` enables the interval counters.
     pub fn new(intervals: bool) -> Self {
-        Self::with_hist(intervals, new_hist)
-    }
-
-    /// Empty statistics with tiny histograms: a placeholder that holds no events (it
-    /// merges into full-size histograms) and costs a few hundred bytes per thread.
-    pub fn placeholder() -> Self {
-        Self::with_hist(false, || {
-            Histogram::new_with_bounds(1, 2, 1).expect("static histogram bounds are valid")
-        })
-    }
-
-    fn with_hist(intervals: bool, h: impl Fn() -> Histogram<u64>) -> Self {
         ThreadStats {
             events: 0,
             lat_sum_ns: 0,
@@ -186,21 +179,24 @@ impl ThreadStats {
             end_fsync_ns: 0,
             bytes_read: 0,
             bytes_written: 0,
-            lat_read: KindStats::new(h()),
-            lat_write: KindStats::new(h()),
-            lat_fsync: KindStats::new(h()),
+            lat_read: KindStats::new(),
+            lat_write: KindStats::new(),
+            lat_fsync: KindStats::new(),
             interval: intervals.then(IntervalStats::new),
             clat: None,
         }
     }
 
+    /// Empty statistics without interval counters: a placeholder that holds no events
+    /// (its histogram counts are empty, a few hundred bytes per thread).
+    pub fn placeholder() -> Self {
+        Self::new(false)
+    }
+
     /// Start recording per-I/O completion latency ([`ThreadStats::clat_done`]).
     pub fn enable_clat(&mut self) {
         if self.clat.is_none() {
-            self.clat = Some(Box::new([
-                KindStats::new(new_hist()),
-                KindStats::new(new_hist()),
-            ]));
+            self.clat = Some(Box::new([KindStats::new(), KindStats::new()]));
         }
     }
 
@@ -279,7 +275,7 @@ impl ThreadStats {
 
     /// All event kinds of this thread merged.
     pub fn all_kinds(&self) -> KindStats {
-        let mut k = KindStats::new(new_hist());
+        let mut k = KindStats::new();
         for x in [&self.lat_read, &self.lat_write, &self.lat_fsync] {
             k.merge(x);
         }
@@ -305,7 +301,7 @@ impl Snapshot {
     }
     /// All events' latencies merged, ns.
     pub fn merged_hist(&self) -> Histogram<u64> {
-        self.merged(None).hist
+        self.merged(None).hist()
     }
     /// Latency summary of all events: exact count, sum, min and max; stdev from the
     /// histogram.
@@ -314,7 +310,7 @@ impl Snapshot {
     }
     /// Merged latencies of one event kind, or of all kinds (`None`).
     pub fn merged(&self, kind: Option<EventKind>) -> KindStats {
-        let mut k = KindStats::new(new_hist());
+        let mut k = KindStats::new();
         for t in &self.threads {
             match kind {
                 None => {
@@ -338,7 +334,7 @@ impl Snapshot {
     pub fn merged_clat(&self, kind: Option<EventKind>) -> Option<KindStats> {
         let mut k: Option<KindStats> = None;
         for c in self.threads.iter().filter_map(|t| t.clat.as_ref()) {
-            let acc = k.get_or_insert_with(|| KindStats::new(new_hist()));
+            let acc = k.get_or_insert_with(KindStats::new);
             match kind {
                 Some(EventKind::Read) => acc.merge(&c[0]),
                 Some(EventKind::Write) => acc.merge(&c[1]),
@@ -396,7 +392,6 @@ pub fn percentile_ns(h: &Histogram<u64>, p: f64) -> u64 {
         h.value_at_quantile(p / 100.0)
     }
 }
-
 
 #[cfg(test)]
 mod tests {

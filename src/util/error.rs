@@ -25,6 +25,11 @@ pub mod exit {
     pub const SIGTERM: i32 = 143;
 }
 
+/// What a command ends with: `Ok` carries its exit code when it ran to its end (0, or
+/// the code of an interruption or of a failure its report already shows); `Err` is the
+/// [`Error`] that stopped it, printed by `main` alone (src/main.rs), then its code.
+pub type Exit = Result<i32, Error>;
+
 /// Why a command stops: its exit code (one of [`exit`]) and the lines to print, each
 /// as is (one line naming the option and what is accepted for bad input; sysbench's
 /// `FATAL:`/`WARNING:` lines for `fileio`, which may be several).

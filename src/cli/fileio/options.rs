@@ -394,9 +394,9 @@ fn test_mode(c: &mut Ctx, a: &Argv) -> Result<TestMode, Stop> {
             Err(Stop(exit::FAILED))
         }
         Some(m) => TestMode::parse(m).ok_or_else(|| {
-            // No hint here: sysbench's own test_fileio.t pins this output
-            // (stdout and stderr together) line for line.
-            c.fatal(format!("Invalid IO operations mode: {m}."));
+            // sysbench's own test_fileio.t pins this output (stdout and stderr
+            // together): its shim (tests/cram/shim/sysbench) drops iomark's hint lines.
+            fatal_hint(c, "file-test-mode", format!("Invalid IO operations mode: {m}."));
             Stop(exit::FAILED)
         }),
     }

@@ -15,7 +15,7 @@ use crate::stats::{EventKind, KindStats, Snapshot};
 
 fn kind_latency(k: KindStats, extra: u32) -> Latency {
     let s = k.summary();
-    latency(s, k.hist, extra)
+    latency(s, k.hist(), extra)
 }
 
 fn clat_of(s: &Snapshot, kind: Option<EventKind>, extra: u32) -> Option<Latency> {
@@ -33,7 +33,7 @@ fn curves(s: &Snapshot) -> Vec<LatencyCurve> {
             Some(k) => ("completion", k),
             None => ("event", s.merged(Some(kind))),
         };
-        let points = curve(&k.hist);
+        let points = curve(&k.hist());
         if !points.is_empty() {
             v.push(LatencyCurve {
                 op: name.into(),

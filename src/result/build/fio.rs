@@ -163,7 +163,7 @@ pub(super) fn parts(jobs: Vec<JobRecord>, samples: &[Sample], sample_period_s: f
             .map(|(op, l)| LatencyCurve {
                 op: op.into(),
                 measure: "completion".into(),
-                points: curve(&l.hist),
+                points: curve(&l.hist()),
             })
             .filter(|c| !c.points.is_empty())
             .collect(),

@@ -251,7 +251,7 @@ pub fn latency(l: LatencySummary, h: Histogram<u64>, extra: u32) -> Latency {
 /// The latency of an exact accumulator (stats::LatAcc), its histogram kept.
 pub fn acc_latency(l: crate::stats::LatAcc) -> Latency {
     let s = l.summary();
-    latency(s, l.hist, 0)
+    latency(s, l.hist(), 0)
 }
 
 /// Counters of one direction with rates over `t` seconds (> 0).

@@ -28,7 +28,7 @@ fn null_engine_run_counts_exact_ios() {
     assert_eq!(out.jobs[0].stats.read.ios, 1024);
     assert_eq!(out.jobs[0].stats.read.bytes, 4 << 20);
     assert_eq!(out.jobs[0].stats.write.ios, 0);
-    assert_eq!(out.jobs[0].stats.read.clat.hist.len(), 1024);
+    assert_eq!(out.jobs[0].stats.read.clat.count(), 1024);
 }
 
 #[test]

@@ -85,13 +85,11 @@ fn run_fileio(mut job: FileioJob, samples: bool) -> Result<RunResult, i32> {
 /// `--file-extra-flags`/`--file-io-mode`, which mark does not have): O_DIRECT on PATH's
 /// filesystem (every test) and io_uring (tests with a queue depth above 1).
 pub fn preflight(path: &Path, tests: &[Test]) -> Result<(), String> {
-    use crate::files::preflight::{probe_direct_io, DirectIo};
-    use crate::probe::pagecache::memory_fs;
+    use crate::files::preflight::{direct_refused, probe_direct_io, DirectIo};
     if probe_direct_io(path) == DirectIo::Unsupported {
         return Err(format!(
-            "{} at {} does not support O_DIRECT, which every mark test uses (it scores the drive, not the page cache); give a PATH on a disk filesystem",
-            memory_fs(path).unwrap_or("the filesystem"),
-            path.display()
+            "{}, which every mark test uses (it scores the drive, not the page cache); give a PATH on a disk filesystem",
+            direct_refused(path)
         ));
     }
     if let Some(t) = tests.iter().find(|t| t.slot.qd > 1) {

@@ -28,9 +28,10 @@ use std::sync::Arc;
 /// is created (one level: its parent must exist); it is removed again, when empty,
 /// after a `cleanup` in the same call or a failure. A `--json` file is checked before
 /// any command runs, and with `--file-io-mode=async` io_uring is probed before anything is
-/// written (exit 3 when denied). When a signal interrupts `prepare` or `run`, or either
+/// written (exit 3 when denied). When a signal interrupts `run`, or `prepare` or `run`
 /// fails (exit 1 or 3), a `cleanup` asked for later in the same call still runs (the exit
-/// code stays the failure's).
+/// code stays the failure's). A signal during `prepare` ends the call there: the files
+/// written so far are kept for the next `prepare` to extend, as its notice says.
 pub fn execute(job: &FileioJob, console: &Arc<Console>) -> i32 {
     let signals = Signals::install();
     crate::ranks::arm(&signals.stop);
@@ -60,15 +61,16 @@ pub fn execute(job: &FileioJob, console: &Arc<Console>) -> i32 {
         }
         created_dir = true;
     }
-    let code = execute_commands(job, console, &signals, json.as_ref());
+    let (code, by) = execute_commands(job, console, &signals, json.as_ref());
     if let Some(o) = json.as_ref().filter(|o| !o.is_finished()) {
         // 'run' never came to its result (a failed or interrupted 'prepare', a check of
         // 'run' itself): the placeholder becomes a complete result saying so
-        let status = match signals.exit_code() {
-            Some(_) => Status::Interrupted,
-            None => Status::Failed,
+        let interrupted = signals.exit_code().is_some();
+        let status = match interrupted {
+            true => Status::Interrupted,
+            false => Status::Failed,
         };
-        let why = format!("stopped before 'run' finished (exit {code})");
+        let why = not_run_why(by, interrupted, code);
         let r = stopped_result(job, job.geometry().ok().as_ref(), status, why);
         write_json(console, o, &r);
     }
@@ -142,18 +144,35 @@ pub fn run_for_result(job: &FileioJob, console: &Arc<Console>) -> Result<RunResu
     }
 }
 
+/// The JSON error of a call whose `run` never came to its result: the command that
+/// stopped the call (`by`), whether a signal did, and the exit code.
+fn not_run_why(by: Option<Command>, interrupted: bool, code: i32) -> String {
+    match by {
+        Some(Command::Prepare) if interrupted => {
+            format!("interrupted during 'prepare' (exit {code}); 'run' did not start")
+        }
+        Some(Command::Prepare) => format!("'prepare' failed (exit {code}); 'run' did not start"),
+        _ => format!("stopped before 'run' finished (exit {code})"),
+    }
+}
+
+/// Run the commands in order; the exit code and the command that set it (`None` when
+/// every command went well).
 fn execute_commands(
     job: &FileioJob,
     console: &Arc<Console>,
     signals: &Signals,
     json: Option<&Output>,
-) -> i32 {
+) -> (i32, Option<Command>) {
     let mut code = exit::OK;
+    let mut by = None;
     for cmd in &job.commands {
         if code != exit::OK {
-            // Interrupted or failed: only a cleanup the user asked for still runs
-            // (not after invalid input: nothing was written then).
-            if *cmd != Command::Cleanup || code == exit::INVALID {
+            // Interrupted or failed: only a cleanup the user asked for still runs; not
+            // after invalid input (nothing was written then) nor after an interrupted
+            // 'prepare' (its files are kept for the next 'prepare', as it said).
+            let prepare_interrupted = by == Some(Command::Prepare) && signals.exit_code().is_some();
+            if *cmd != Command::Cleanup || code == exit::INVALID || prepare_interrupted {
                 continue;
             }
         }
@@ -177,9 +196,12 @@ fn execute_commands(
                     code = sig;
                 }
             }
+            if code != exit::OK {
+                by = Some(*cmd);
+            }
         }
     }
-    code
+    (code, by)
 }
 
 /// Tell the user on stderr that a signal cut `what` short.
@@ -245,10 +267,28 @@ fn prepare(job: &FileioJob, console: &Console, signals: &Signals) -> i32 {
     match fileset::prepare(job, &g, &mut out, &signals.stop) {
         Ok(p) => {
             console.line(level::NOTICE, &sysbench::prepare_done(p.bytes, p.seconds));
-            say_interrupted(console, signals, "prepare stopped early; the files written so far are kept and the next 'prepare' extends them");
+            let skipped = skipped_after(&job.commands, Command::Prepare);
+            say_interrupted(console, signals, &format!("prepare stopped early; the files written so far are kept and the next 'prepare' extends them{skipped}"));
             signals.exit_code().unwrap_or(exit::OK)
         }
         Err(f) => print_failure(console, &f),
+    }
+}
+
+/// The commands after the first `stopped` in `commands`, as the end of a notice
+/// ("; 'run' and 'cleanup' are skipped"); empty when none follow.
+fn skipped_after(commands: &[Command], stopped: Command) -> String {
+    let Some(i) = commands.iter().position(|c| *c == stopped) else {
+        return String::new();
+    };
+    let names: Vec<String> = commands[i + 1..]
+        .iter()
+        .map(|c| format!("'{}'", c.name()))
+        .collect();
+    match names.as_slice() {
+        [] => String::new(),
+        [one] => format!("; {one} is skipped"),
+        [init @ .., last] => format!("; {} and {last} are skipped", init.join(", ")),
     }
 }
 
@@ -282,4 +322,41 @@ fn failed_before_start(
         write_json(console, o, &stopped_result(job, Some(g), Status::Failed, f.lines.join("\n")));
     }
     code
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_interrupted_prepare_names_what_it_skips() {
+        use Command::*;
+        assert_eq!(
+            skipped_after(&[Prepare, Run, Cleanup], Prepare),
+            "; 'run' and 'cleanup' are skipped"
+        );
+        assert_eq!(skipped_after(&[Prepare, Cleanup], Prepare), "; 'cleanup' is skipped");
+        assert_eq!(
+            skipped_after(&[Prepare, Run, Run, Cleanup], Prepare),
+            "; 'run', 'run' and 'cleanup' are skipped"
+        );
+        assert_eq!(skipped_after(&[Prepare], Prepare), "");
+        assert_eq!(skipped_after(&[Run], Prepare), "");
+    }
+
+    #[test]
+    fn the_json_error_names_the_command_that_stopped_the_call() {
+        assert_eq!(
+            not_run_why(Some(Command::Prepare), true, 130),
+            "interrupted during 'prepare' (exit 130); 'run' did not start"
+        );
+        assert_eq!(
+            not_run_why(Some(Command::Prepare), false, 3),
+            "'prepare' failed (exit 3); 'run' did not start"
+        );
+        assert_eq!(
+            not_run_why(Some(Command::Run), false, 3),
+            "stopped before 'run' finished (exit 3)"
+        );
+    }
 }

@@ -211,17 +211,26 @@ fn ready(job: &FileioJob, console: &Console, json: Option<&Output>) -> Result<Re
     if job.notes && mmap_direct {
         console.err(MMAP_DIRECT_WARNING);
     }
+    let reads = matches!(mode, TestMode::Seqrd | TestMode::Rndrd | TestMode::Rndrw);
+    let synced = job.fsync_freq > 0
+        || job.fsync_end
+        || job.fsync_all
+        || job.extra_flags.sync
+        || job.extra_flags.dsync;
+    let used = crate::result::truth::CacheUse {
+        reads,
+        unsynced_writes: mode != TestMode::Seqrd && mode != TestMode::Rndrd && !synced,
+        hint: crate::result::truth::direct_hint("fileio"),
+    };
     if job.notes
         && buffered
         && before.memory_fs.is_none()
         && pagecache::fits_in_ram(g.total, before.mem_total)
     {
-        console.err(&notes::fits_in_ram_warning(
-            g.total,
-            before.mem_total.unwrap_or(0),
-        ));
+        if let Some(line) = notes::fits_in_ram_warning(g.total, before.mem_total.unwrap_or(0), used) {
+            console.err(&line);
+        }
     }
-    let reads = matches!(mode, TestMode::Seqrd | TestMode::Rndrd | TestMode::Rndrw);
     let unwritten = reads.then(|| {
         (0..g.files)
             .filter_map(|i| crate::files::preflight::unwritten_bytes(&fileset::path(&job.dir, i)))

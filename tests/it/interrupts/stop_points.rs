@@ -163,6 +163,40 @@ fn kill_9_during_prepare_then_run_refuses_and_prepare_extends() {
     );
 }
 
+/// `prepare run cleanup` interrupted in `prepare`: the call ends there (neither `run`
+/// nor `cleanup` runs), the files written so far stay, the notice says so, and the
+/// `--json` result is `interrupted` naming `prepare`.
+#[test]
+fn sigint_during_prepare_run_cleanup_keeps_the_files_and_skips_the_rest() {
+    let d = scratch();
+    let a: Vec<&str> = SET
+        .iter()
+        .copied()
+        .chain(["--file-test-mode=rndrd", "--json=r.json", "prepare", "run", "cleanup"])
+        .collect();
+    let r = interrupt_at(d.path(), "write:stop@100", &a, libc::SIGINT);
+    assert_eq!(r.code, 130, "{r:?}");
+    no_panic(&r);
+    assert!(
+        r.stderr.contains("interrupted by SIGINT: prepare stopped early; the files written so far are kept and the next 'prepare' extends them; 'run' and 'cleanup' are skipped (exit 130)"),
+        "{}",
+        r.stderr
+    );
+    assert!(!r.stdout.contains("Removing test files"), "{}", r.stdout);
+    assert!(!r.stdout.contains("Threads started"), "{}", r.stdout);
+    assert_eq!(sizes(d.path()), vec![1_638_400, 0]);
+    let j: Value = read_json(&d.path().join("r.json"));
+    assert_eq!(j["status"], "interrupted");
+    assert_eq!(
+        j["error"], "interrupted during 'prepare' (exit 130); 'run' did not start",
+        "{j}"
+    );
+    // the next prepare extends what was kept
+    let r = on_set(d.path(), &["prepare", "cleanup"]);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert!(r.stdout.contains("Extending existing file test_file.0"), "{}", r.stdout);
+}
+
 fn run_interrupted(sig: i32, code: i32) {
     let d = scratch();
     assert_eq!(on_set(d.path(), &["prepare"]).code, 0);

@@ -407,6 +407,31 @@ fn compare_group_puts_repeated_runs_of_a_drive_in_one_column() {
     assert!(!out.contains("no such test"), "{out}");
 }
 
+/// A group of one drive's different tests (its rndrd and a seqrd run: no test in
+/// common) has one run per test: the legend says so, not "median of 2 runs".
+#[test]
+fn compare_group_of_different_tests_says_one_run_per_test() {
+    let t = scratch();
+    let copy = |name: &str, mode: &str| {
+        let text = std::fs::read_to_string(fixtures().join(ABC[2])).unwrap();
+        let mut v: Value = serde_json::from_str(&text).unwrap();
+        v["job"]["test_mode"] = serde_json::json!(mode);
+        let p = t.path().join(name);
+        std::fs::write(&p, serde_json::to_string(&v).unwrap()).unwrap();
+        p.display().to_string()
+    };
+    let (rnd, seq) = (copy("rnd.json", "rndrd"), copy("seq.json", "seqrd"));
+    let (code, out, err) = compare(&[&format!("--group=vm={rnd},{seq}")]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("A = vm (2 runs, one per test: "), "{out}");
+    assert!(!out.contains("median of"), "{out}");
+    assert!(out.contains("\nRND16K Q1T1 read") && out.contains("\nSEQ16K Q1T1 read"), "{out}");
+    // two runs of the same test: the median legend stays
+    let again = copy("rnd2.json", "rndrd");
+    let (_, out2, _) = compare(&[&format!("--group=vm={rnd},{again}")]);
+    assert!(out2.starts_with("A = vm (median of 2 runs: "), "{out2}");
+}
+
 #[test]
 fn compare_group_baseline_markdown_csv_json() {
     let t = scratch();

@@ -235,7 +235,8 @@ fn direct_io_on_a_loop_mounted_ext4() {
 }
 
 /// ramfs takes no O_DIRECT: every engine refuses the job before any I/O with the same
-/// one line naming direct=1 (exit 3).
+/// one line naming direct=1, the filesystem type and the directory, as fileio does
+/// (exit 3).
 #[test]
 fn direct_io_where_the_filesystem_has_none_is_one_clear_line() {
     let m = match Mount::try_new(&["-t", "ramfs", "ramfs"]) {
@@ -262,7 +263,15 @@ fn direct_io_where_the_filesystem_has_none_is_one_clear_line() {
         assert_eq!(o.status.code(), Some(3), "{engine}: {}", stderr(&o));
         let e = error_lines(&o);
         assert_eq!(e.len(), 1, "{engine}: {}", stderr(&o));
-        assert!(e[0].contains("O_DIRECT (direct=1) is not supported here"), "{e:?}");
+        let at = std::fs::canonicalize(m.dir()).unwrap();
+        assert_eq!(
+            e[0],
+            format!(
+                "iomark run: ramfs at {} does not support O_DIRECT (direct=1); use direct=0 or a directory on another filesystem",
+                at.display()
+            ),
+            "{engine}"
+        );
         lines.push(e[0].clone());
     }
     assert!(lines.iter().all(|l| *l == lines[0]), "{lines:?}");

@@ -224,10 +224,7 @@ impl<'a> Worker<'a> {
                     let (r, w) = (&st.read, &st.write);
                     let sum = r.clat.sum_ns + r.sync.sum_ns + w.clat.sum_ns + w.sync.sum_ns;
                     l[4].store(u64::try_from(sum).unwrap_or(u64::MAX), Ordering::Relaxed);
-                    let n = r.clat.hist.len()
-                        + r.sync.hist.len()
-                        + w.clat.hist.len()
-                        + w.sync.hist.len();
+                    let n = r.clat.count() + r.sync.count() + w.clat.count() + w.sync.count();
                     l[5].store(n, Ordering::Relaxed);
                 }
             }

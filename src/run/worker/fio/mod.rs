@@ -172,6 +172,9 @@ pub(crate) struct Worker<'a> {
     filled: std::cell::Cell<bool>,
     /// bytes left in the current pass (`Uses::repass`)
     pass_left: u64,
+    /// per direction (read/trim, write): a request is one slot of the one file's random
+    /// map or generator, nothing else applies ([`Worker::plain_random_req`])
+    plain_random: [bool; 2],
     /// the latency-target report, set when the I/O phase ends
     lat_report: Option<LatTargetReport>,
     /// the coverage report, set when the I/O phase ends

@@ -354,11 +354,10 @@ impl<'a> Rules for FioRules<'a> {
         if self.measuring && self.w.lat_target.is_some() {
             self.lat_target_step(io, now)?;
         }
-        self.cap = self
-            .w
-            .lat_target
-            .as_ref()
-            .map_or(self.depth, |l| l.depth().min(self.depth));
+        // without latency_target the cap stays the depth it starts at
+        if let Some(l) = &self.w.lat_target {
+            self.cap = l.depth().min(self.depth);
+        }
         if self.uses.min_rate && self.measuring {
             self.w.check_min_rate(&self.st, now)?;
         }

@@ -210,7 +210,17 @@ impl<'a> Worker<'a> {
             cov_report: None,
             pass_left: plan.pass_bytes,
             uses: uses_of(plan, has_logs, live.is_some(), fds_empty),
+            plain_random: [false; 2],
         };
+        let u = &w.uses;
+        let plain = u.random
+            && !u.pct_random
+            && u.one_file
+            && !u.trimwrite
+            && job.rw_suffix <= 1
+            && w.zones.is_none()
+            && w.spr.is_none();
+        w.plain_random = [0, 1].map(|d| plain && u.fixed_bs[d] == Some(plan.align));
         // With the random map on every request (no percentage_random, zones or sprandom),
         // the map itself knows the distinct slots taken: no coverage bitmap per request.
         if w.maps.iter().all(Option::is_some)
@@ -284,10 +294,13 @@ impl<'a> Worker<'a> {
 
     #[inline]
     pub(super) fn next_req(&mut self) -> (Op, usize, u64, u64) {
-        let job = &self.plan.job;
-        let u = self.uses;
         let op = self.pick_op();
         let d = usize::from(op == Op::Write);
+        if self.plain_random[d] {
+            return self.plain_random_req(op, d);
+        }
+        let job = &self.plan.job;
+        let u = self.uses;
         let mut bs = match (u.fixed_bs[d], op) {
             (Some(b), _) => b,
             (None, Op::Write) => pick_bs(&job.bs_write, &mut self.rng),
@@ -344,6 +357,28 @@ impl<'a> Worker<'a> {
             self.trimmed = Some((file, offset, bs));
         }
         (op, file, offset, bs)
+    }
+
+    /// [`Worker::next_req`] where only the random slot varies (`plain_random`: one
+    /// file, bs = the alignment, no zones, sprandom, `:N` runs or percentage_random):
+    /// what the general path computes for that case, without its branches.
+    #[inline(always)]
+    fn plain_random_req(&mut self, op: Op, d: usize) -> (Op, usize, u64, u64) {
+        let (start, len) = self.plan.regions[0];
+        let bs = self.plan.align;
+        let slot = match &mut self.maps[0] {
+            Some(m) => m.take(self.rng.below(m.len())),
+            None => self.gens[0][d].next(&mut self.rng),
+        };
+        let o = start + slot * bs;
+        let offset = if o + bs > start + len {
+            start + (len.saturating_sub(bs) / bs) * bs
+        } else {
+            o
+        };
+        self.last = (0, offset + bs);
+        self.cursors[0] = offset + bs;
+        (op, 0, offset, bs)
     }
 
     /// The next file in round-robin order.
