@@ -54,8 +54,9 @@ impl SampleStat {
 
     /// Merge the samples of another thread of the same job or reporting group the way
     /// fio does for bandwidth and IOPS (`sum_stat` with `pure_sum`): the means and S add
-    /// up (the group's rate is the sum of its threads' rates), min/max are the extremes,
-    /// sample counts add up.
+    /// up (the group's rate is the sum of its threads' rates), and so do min, max and the
+    /// sample counts (fio 3.33 prints `iops : min=` of a 4-job group as the sum of the
+    /// jobs' minima).
     pub fn merge_sum(&mut self, o: &SampleStat) {
         if o.samples == 0 {
             return;
@@ -64,8 +65,8 @@ impl SampleStat {
             *self = *o;
             return;
         }
-        self.min = self.min.min(o.min);
-        self.max = self.max.max(o.max);
+        self.min += o.min;
+        self.max += o.max;
         self.samples += o.samples;
         self.mean += o.mean;
         self.s += o.s;
@@ -327,7 +328,9 @@ mod tests {
         assert!((s.stddev() - (32.0f64 / 7.0).sqrt()).abs() < 1e-12);
         let mut g = s;
         g.merge_sum(&s);
-        assert_eq!((g.min, g.max, g.samples), (2, 9, 16));
+        // fio's pure sum: min and max add up like the means (a group's slowest sample
+        // is taken as the sum of its threads' slowest)
+        assert_eq!((g.min, g.max, g.samples), (4, 18, 16));
         assert!((g.mean - 10.0).abs() < 1e-12);
     }
 
