@@ -164,15 +164,7 @@ mod tests {
     }
 
     fn req(dir: Dir, offset: u64, len: usize) -> IoReq {
-        IoReq {
-            dir,
-            file: 0,
-            offset,
-            len,
-            buf: std::ptr::null_mut(),
-            buf_index: 0,
-            ioprio: 0,
-        }
+        IoReq::bufferless(dir, offset, len)
     }
 
     /// The directory is on ext4 (statfs magic EXT4_SUPER_MAGIC).

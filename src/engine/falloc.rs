@@ -95,15 +95,7 @@ mod tests {
     use std::os::unix::fs::MetadataExt;
 
     fn req(dir: Dir, offset: u64, len: usize) -> IoReq {
-        IoReq {
-            dir,
-            file: 0,
-            offset,
-            len,
-            buf: std::ptr::null_mut(),
-            buf_index: 0,
-            ioprio: 0,
-        }
+        IoReq::bufferless(dir, offset, len)
     }
 
     #[test]

@@ -58,6 +58,23 @@ pub struct IoReq {
     pub ioprio: u16,
 }
 
+impl IoReq {
+    /// A request without a buffer on file 0 (the engines' tests of calls that move no
+    /// data: fallocate, the extent move).
+    #[cfg(test)]
+    pub fn bufferless(dir: Dir, offset: u64, len: usize) -> IoReq {
+        IoReq {
+            dir,
+            file: 0,
+            offset,
+            len,
+            buf: std::ptr::null_mut(),
+            buf_index: 0,
+            ioprio: 0,
+        }
+    }
+}
+
 /// A completion from `reap`: the slot given to `submit`, and bytes or `-errno`.
 #[derive(Clone, Copy, Debug)]
 pub struct Completion {
