@@ -204,11 +204,7 @@ fn fileio_test(r: &RunResult, f: &RunFacts) -> Option<Test> {
         _ => "write",
     };
     let ops = r.read.ops + r.write.ops;
-    let secs = if r.period_s > 0.0 {
-        r.period_s
-    } else {
-        f64::MIN_POSITIVE
-    };
+    let secs = crate::result::positive_secs(r.period_s);
     let iops = ops as f64 / secs;
     let (mean_us, p99_us, little) = fileio_latency(r, op, iops);
     Some(Test {

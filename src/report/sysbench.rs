@@ -157,11 +157,7 @@ fn percentile_of(r: &RunResult) -> u32 {
 }
 
 fn report(r: &RunResult) -> String {
-    let t = if r.period_s > 0.0 {
-        r.period_s
-    } else {
-        f64::MIN_POSITIVE
-    };
+    let t = crate::result::positive_secs(r.period_s);
     let percentile = percentile_of(r);
     let lat = &r.lat;
     let mut o = String::new();
@@ -251,11 +247,7 @@ pub fn interval_line(
     pct_ns: u64,
     percentile: u32,
 ) -> String {
-    let t = if period_s > 0.0 {
-        period_s
-    } else {
-        f64::MIN_POSITIVE
-    };
+    let t = crate::result::positive_secs(period_s);
     format!(
         "[ {}s ] reads: {:.2} MiB/s writes: {:.2} MiB/s fsyncs: {:.2}/s latency (ms,{}%): {:.3}",
         elapsed_s.round() as u64,

@@ -248,6 +248,17 @@ pub struct Warning {
     pub message: String,
 }
 
+/// `secs`, or the smallest positive number for a zero (or negative) period, so that a
+/// rate over an empty run is 0 and never NaN: the one divisor of every per-second figure
+/// taken from a result's `period_s`.
+pub fn positive_secs(secs: f64) -> f64 {
+    if secs > 0.0 {
+        secs
+    } else {
+        f64::MIN_POSITIVE
+    }
+}
+
 /// Result of one run: what every reporter and `compare` read.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RunResult {

@@ -20,7 +20,6 @@
 
 use super::job::{DirResult, JobResult};
 use super::{Latency, OpStats, RunResult, Status, Warning};
-use crate::stats::cpu::CpuTimes;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -143,15 +142,6 @@ fn merge_dir(parts: &[&DirResult], secs: f64) -> DirResult {
     d
 }
 
-fn add_cpu(a: &mut CpuTimes, b: &CpuTimes) {
-    a.usr_ns += b.usr_ns;
-    a.sys_ns += b.sys_ns;
-    a.vol_ctx += b.vol_ctx;
-    a.invol_ctx += b.invol_ctx;
-    a.majf += b.majf;
-    a.minf += b.minf;
-}
-
 /// `rank N (host): text`: how the aggregate names what one rank said.
 pub fn rank_label(r: &RankRun, text: &str) -> String {
     format!("rank {} ({}): {text}", r.rank, r.hostname)
@@ -191,7 +181,7 @@ fn merge_job(ranks: &[RankRun], i: usize) -> Option<JobResult> {
         out.runtime_ms_sum += j.runtime_ms_sum;
         out.run_ns_sum += j.run_ns_sum;
         out.verified += j.verified;
-        add_cpu(&mut out.cpu, &j.cpu);
+        out.cpu.add(&j.cpu);
         out.depth.merge(&j.depth);
         out.errors += j.errors;
         if out.first_error.is_none() && j.first_error.is_some() {

@@ -280,11 +280,7 @@ fn per_s(v: u64, secs: f64) -> f64 {
 /// `secs`, or the smallest positive number for a zero period (the schema-1 totals'
 /// rule; their counters are 0 then).
 fn positive(secs: f64) -> f64 {
-    if secs > 0.0 {
-        secs
-    } else {
-        f64::MIN_POSITIVE
-    }
+    crate::result::positive_secs(secs)
 }
 
 #[cfg(test)]

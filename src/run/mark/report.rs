@@ -41,11 +41,7 @@ pub struct Measured {
 pub fn measured(t: &Test, r: &RunResult) -> Measured {
     let ops = r.read.ops + r.write.ops;
     let bytes = r.read.bytes + r.write.bytes;
-    let secs = if r.period_s > 0.0 {
-        r.period_s
-    } else {
-        f64::MIN_POSITIVE
-    };
+    let secs = crate::result::positive_secs(r.period_s);
     let iops = ops as f64 / secs;
     // Q1 (pread/pwrite): the event is the I/O. QD > 1: per-I/O completion latency.
     let lat = if t.slot.qd <= 1 {
