@@ -132,9 +132,18 @@ pub fn preflight(jobs: &[(&[FileSpec], bool, Vec<u64>)]) -> Result<(), FilesErro
     let mut direct: BTreeMap<PathBuf, Vec<u64>> = BTreeMap::new();
     for (files, d, sizes) in jobs {
         for f in files.iter() {
-            refuse_special(&f.path)?;
-            if is_block_device(&f.path) || is_char_device(&f.path) {
-                continue;
+            // one stat: a FIFO or socket is refused, a device has nothing to lay out
+            if let Ok(m) = std::fs::metadata(&f.path) {
+                let t = m.file_type();
+                if t.is_fifo() || t.is_socket() {
+                    return Err(FilesError::NotAFile {
+                        path: f.path.clone(),
+                        kind: crate::files::kind_name(t),
+                    });
+                }
+                if t.is_block_device() || t.is_char_device() {
+                    continue;
+                }
             }
             let dir = match f.path.parent() {
                 Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
@@ -178,22 +187,6 @@ pub fn preflight(jobs: &[(&[FileSpec], bool, Vec<u64>)]) -> Result<(), FilesErro
             }
             _ => {}
         }
-    }
-    Ok(())
-}
-
-/// A FIFO or socket at `path` is refused before anything opens it (an open of a FIFO
-/// with no writer blocks where no signal can end it; fio would treat it as a pipe).
-fn refuse_special(path: &Path) -> Result<(), FilesError> {
-    let Ok(m) = std::fs::metadata(path) else {
-        return Ok(());
-    };
-    let t = m.file_type();
-    if t.is_fifo() || t.is_socket() {
-        return Err(FilesError::NotAFile {
-            path: path.to_path_buf(),
-            kind: crate::files::kind_name(t),
-        });
     }
     Ok(())
 }
