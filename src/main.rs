@@ -29,7 +29,7 @@ fn main() {
     let code = match ended {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("{e}");
+            eprint!("{}", format!("{e}\n")); // one write, as cli/run.rs error_line
             e.code()
         }
     };

@@ -87,7 +87,9 @@ fn tag() -> &'static str {
 /// One error line on stderr, `TAG: message` ([`TAG`]), for the lines after a report.
 macro_rules! error_line {
     ($($a:tt)*) => {
-        eprintln!("{}: {}", tag(), format_args!($($a)*))
+        // formatted first, then written in one call: stderr is unbuffered, and under
+        // mpirun other ranks' lines would land between the pieces
+        eprint!("{}", format!("{}: {}\n", tag(), format_args!($($a)*)))
     };
 }
 
