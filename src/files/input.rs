@@ -21,6 +21,37 @@ pub const MAX_INPUT_BYTES: u64 = 64 << 20;
 /// to regular files are followed: an input is only read); longer input fails with
 /// `InvalidData` naming the limit, after reading at most `max + 1` bytes.
 pub fn read_text(path: &Path, max: u64) -> std::io::Result<String> {
+    let f = open_regular(path)?;
+    let mut text = String::new();
+    f.take(max + 1).read_to_string(&mut text)?;
+    if text.len() as u64 > max {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!(
+                "larger than {} (not a result, job or fixture file)",
+                crate::job::units::iec(max)
+            ),
+        ));
+    }
+    Ok(text)
+}
+
+/// Read the binary file `path` (fio's verify state) of at most `max` bytes, with the
+/// refusals of [`read_text`].
+pub fn read_bytes(path: &Path, max: u64) -> std::io::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    open_regular(path)?.take(max + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > max {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!("larger than {}", crate::job::units::iec(max)),
+        ));
+    }
+    Ok(bytes)
+}
+
+/// Open `path` for reading without blocking, refusing anything but a regular file.
+fn open_regular(path: &Path) -> std::io::Result<std::fs::File> {
     let f = std::fs::OpenOptions::new()
         .read(true)
         .custom_flags(libc::O_NONBLOCK)
@@ -35,18 +66,7 @@ pub fn read_text(path: &Path, max: u64) -> std::io::Result<String> {
             ),
         ));
     }
-    let mut text = String::new();
-    f.take(max + 1).read_to_string(&mut text)?;
-    if text.len() as u64 > max {
-        return Err(std::io::Error::new(
-            std::io::ErrorKind::InvalidData,
-            format!(
-                "larger than {} (not a result, job or fixture file)",
-                crate::job::units::iec(max)
-            ),
-        ));
-    }
-    Ok(text)
+    Ok(f)
 }
 
 #[cfg(test)]

@@ -50,6 +50,13 @@ pub struct VerifyErrorOpts {
     pub allow_file_create: bool,
     /// `create_only`: lay out the files, run no I/O (the job is reported with zeros)
     pub create_only: bool,
+    /// `verify_state_save` (fio default 1): a job that writes with `verify=` saves the
+    /// writes it completed to `local-NAME-INDEX-verify.state` when it ends
+    /// (run/verify/state.rs)
+    pub verify_state_save: bool,
+    /// `verify_state_load`: a verifying read job loads that state and verifies only
+    /// what the write job had completed
+    pub verify_state_load: bool,
 }
 
 impl Default for VerifyErrorOpts {
@@ -70,6 +77,8 @@ impl Default for VerifyErrorOpts {
             atomic: false,
             allow_file_create: true,
             create_only: false,
+            verify_state_save: true,
+            verify_state_load: false,
         }
     }
 }

@@ -486,6 +486,9 @@ pub struct FioCommand {
     pub warnings_fatal: bool,
     /// `--max-jobs=N` (fio's): more jobs than N (numjobs counted) is an error
     pub max_jobs: Option<u32>,
+    /// `--aux-path=DIR` (fio's): the verify state files are in DIR, not the current
+    /// directory
+    pub aux_path: Option<PathBuf>,
     /// `--notes`: print the notices on stderr even when invoked as `fio` (None: the
     /// front end's default, on for `iomark run`, off for the fio persona)
     pub notes: Option<bool>,

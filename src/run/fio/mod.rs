@@ -334,7 +334,31 @@ fn make_plans(cmd: &FioCommand, note: &(dyn Fn(String) + Sync)) -> Result<Vec<Ve
     }
     crate::run::gen::zones::attach(&mut plans, note)?;
     crate::run::gen::sprandom::prepare(&mut plans)?;
+    attach_vstate(cmd, &mut plans)?;
     Ok(plans)
+}
+
+/// fio's verify state of each thread: where a job that writes with `verify=` and
+/// `verify_state_save` (default 1) saves it, and the state a `verify_state_load` job
+/// reads before anything runs (a missing or foreign file ends the run, as in fio).
+fn attach_vstate(cmd: &FioCommand, plans: &mut [Vec<Plan>]) -> Result<(), RunError> {
+    use crate::run::verify::state;
+    let aux = cmd.aux_path.as_deref();
+    for p in plans.iter_mut().flatten() {
+        let x = &p.job.more.x;
+        let path = state::path(aux, &p.job.name, p.global);
+        if x.verify_state_save && p.job.more.verify.is_some() && p.job.rw.writes() {
+            p.vstate_save = Some(path.clone());
+        }
+        if x.verify_state_load {
+            let s = state::load(&path, &p.job.name, p.global).map_err(|why| RunError::Refused {
+                job: p.job.name.clone(),
+                why,
+            })?;
+            p.vstate = Some(std::sync::Arc::new(s));
+        }
+    }
+    Ok(())
 }
 
 /// The engine touches no file of the job's (null, cpuio) or makes its files itself

@@ -37,6 +37,11 @@ pub(crate) struct Plan {
     pub zones: crate::run::gen::zones::Tables,
     /// `read_iolog`: the log this thread replays (its I/Os instead of the generators')
     pub replay: Option<std::sync::Arc<replay::Replay>>,
+    /// `verify_state_save`: where this thread saves its verify state when it ends
+    /// (a job that writes with `verify=`; run/verify/state.rs)
+    pub vstate_save: Option<PathBuf>,
+    /// `verify_state_load`: the state loaded for this thread before the run
+    pub vstate: Option<std::sync::Arc<crate::run::verify::state::State>>,
 }
 
 /// fio's `filename_format` expansion: `$jobname`, `$jobnum`, `$filenum`, `$clientuid`.
@@ -312,5 +317,7 @@ pub(crate) fn plan(job: &FioJob, t: u32, global_index: u64) -> Result<Plan, RunE
         flows: None,
         zones: Vec::new(),
         replay,
+        vstate_save: None,
+        vstate: None,
     })
 }

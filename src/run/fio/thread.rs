@@ -75,7 +75,7 @@ pub(crate) fn run_thread_io(
     plan: &Plan,
     clock: &Clock,
     stop: &AtomicBool,
-    _warn: &(dyn Fn(String) + Sync),
+    warn: &(dyn Fn(String) + Sync),
     live: Option<&Live>,
 ) -> Result<(JobRecord, Option<RunError>), RunError> {
     let job = &plan.job;
@@ -126,7 +126,7 @@ pub(crate) fn run_thread_io(
             cpumode: n.cpumode,
             cpu_cycle: std::time::Duration::from_micros(n.cpuchunks_us),
         };
-        return drive(plan, spec, FioDrive { w, slab: &slab, depth });
+        return drive(plan, spec, FioDrive { w, slab: &slab, depth, warn });
     }
     let writes = job.rw.writes() || job.rw.trims();
     let rw_open = writes || caps.maps_files;
@@ -154,7 +154,7 @@ pub(crate) fn run_thread_io(
     }
     let w = Worker::new(plan, clock, stop, fds.clone(), logs, live);
     let spec = engine_spec(plan, fds, depth, &bufs, advice);
-    let st = drive(plan, spec, FioDrive { w, slab: &slab, depth });
+    let st = drive(plan, spec, FioDrive { w, slab: &slab, depth, warn });
     drop(open);
     st
 }
@@ -287,12 +287,14 @@ struct FioDrive<'w, 'a> {
     w: Worker<'a>,
     slab: &'w Slab,
     depth: usize,
+    /// warnings of the thread (a verify state that could not be saved)
+    warn: &'w (dyn Fn(String) + Sync),
 }
 
 impl Drive for FioDrive<'_, '_> {
     type Out = (JobRecord, Option<RunError>);
     fn drive<E: Engine>(self, eng: &mut E) -> Self::Out {
-        self.w.run(eng, self.slab, depth_on::<E>(self.depth))
+        self.w.run(eng, self.slab, depth_on::<E>(self.depth), self.warn)
     }
 }
 

@@ -100,6 +100,14 @@ pub(super) static OPTIONS: &[FioOption] = &[
     )
     .example("16"),
     FioOption::cmd(
+        "aux-path",
+        Kind::Str,
+        "Use this directory for generated state files (verify_state_save/load)",
+        aux_path,
+    )
+    .arg(Arg::ValueOwnMessage)
+    .example("/tmp"),
+    FioOption::cmd(
         "bandwidth-log",
         Kind::Flag,
         "Generate aggregate bandwidth logs (accepted; iomark does not write agg-*_bw.log yet)",
@@ -209,6 +217,13 @@ fn output_format(c: &mut CmdCtx<'_>, v: Option<&str>) -> R {
 fn output(c: &mut CmdCtx<'_>, v: Option<&str>) -> R {
     let f = named(v, "--output needs a file name (--output=FILE)")?;
     c.p.cmd.output = Some(PathBuf::from(f));
+    Ok(())
+}
+
+/// fio's `--aux-path=DIR`: where the verify state files are (run/verify/state.rs).
+fn aux_path(c: &mut CmdCtx<'_>, v: Option<&str>) -> R {
+    let d = named(v, "--aux-path needs a directory (--aux-path=DIR)")?;
+    c.p.cmd.aux_path = Some(PathBuf::from(d));
     Ok(())
 }
 

@@ -53,6 +53,9 @@ pub(super) static OPTIONS: &[FioOption] = &[
         .example("0"),
     FioOption::job("experimental_verify", Group::Verify, Kind::Bool, "Enable experimental verification (same blocks verified as without it in iomark)", experimental_verify)
         .default("0"),
+    FioOption::job("verify_state_save", Group::Verify, Kind::Bool, "Save verify state on termination", verify_state_save)
+        .default("1"),
+    FioOption::job("verify_state_load", Group::Verify, Kind::Bool, "Load verify termination state", verify_state_load),
     FioOption::job("buffer_pattern", Group::Buffers, Kind::Str, "Fill pattern for IO buffers", buffer_pattern)
         .example("\"abcd\"-120xdeadface"),
     FioOption::job("zero_buffers", Group::Buffers, Kind::Flag, "Init IO buffers to all zeroes", zero_buffers),
@@ -218,6 +221,8 @@ bool_keys! {
     verify_fatal => more.verify_fatal;
     verify_dump => more.x.verify_dump;
     experimental_verify => more.x.experimental_verify;
+    verify_state_save => more.x.verify_state_save;
+    verify_state_load => more.x.verify_state_load;
     zero_buffers => more.zero_buffers;
     refill_buffers => more.refill_buffers;
     dedupe_global => extra.dedupe_global;

@@ -172,13 +172,22 @@ impl<'a> Worker<'a> {
         (t, t_base): (u64, u64),
     ) -> Result<(), RunError> {
         let m = &self.plan.job.more;
+        match s.tag.op {
+            Op::Write => {
+                if let Some(r) = &mut self.vrec {
+                    r.completed(s.io.file, s.io.offset);
+                }
+            }
+            Op::Read => self.vreads += 1,
+            Op::Trim => {}
+        }
         // a read that fails its verify is still a done request (fio counts it in the
         // job's io bytes) and then ends the job: see `read_mismatch`
         let mut bad: Option<String> = None;
         if let (true, Some(k)) = (self.uses.verify, m.verify) {
             // fio verifies plain reads of jobs that only read; a job that writes checks
             // what it wrote (backlog and read-back phase)
-            if s.tag.op == Op::Read && !self.fds.is_empty() && !self.plan.job.rw.writes() {
+            if s.tag.op == Op::Read && self.verifies_reads() {
                 // SAFETY: the slot's buffer holds `len` bytes and is ours again.
                 let data = unsafe { std::slice::from_raw_parts(buf, s.io.len) };
                 let spec = self

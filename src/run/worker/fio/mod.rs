@@ -158,7 +158,7 @@ pub(crate) struct Worker<'a> {
     /// `zonemode` state (None without zones)
     zones: Option<Zones>,
     /// zbd: nothing left to read or trim, sprandom: stream done, replay: the log is
-    /// done (fio ends the job)
+    /// done, verify_state_load: past the saved completions (fio ends the job)
     zone_eof: bool,
     /// `read_iolog`: the position in the log
     replay: Option<replay::ReplayPos>,
@@ -179,6 +179,10 @@ pub(crate) struct Worker<'a> {
     lat_report: Option<LatTargetReport>,
     /// the coverage report, set when the I/O phase ends
     cov_report: Option<CoverageStats>,
+    /// `verify_state_save`: the job's last completed writes (run/verify/state.rs)
+    vrec: Option<verify::state::Recorder>,
+    /// `verify_state_load`: reads completed, for [`verify::state::State::should_stop`]
+    vreads: u64,
 }
 
 impl<'a> Worker<'a> {
@@ -187,7 +191,15 @@ impl<'a> Worker<'a> {
     /// a failed job keeps the report of the I/O it completed (fio prints it with
     /// `err=`). After a failure mid-run, `runtime_ns` is the time from the end of
     /// `ramp_time` to the failure.
-    pub fn run<E: Engine>(self, eng: &mut E, slab: &Slab, depth: usize) -> (JobRecord, Option<RunError>) {
+    /// A job that writes with `verify=` saves its verify state here, whatever ended
+    /// it (fio saves it at the end of its thread); a failed save is a `warn` line.
+    pub fn run<E: Engine>(
+        self,
+        eng: &mut E,
+        slab: &Slab,
+        depth: usize,
+        warn: &(dyn Fn(String) + Sync),
+    ) -> (JobRecord, Option<RunError>) {
         let st = JobStats {
             threads: 1,
             ..JobStats::default()
@@ -201,6 +213,9 @@ impl<'a> Worker<'a> {
             crate::run::worker::run(&mut io, &mut rules)
         };
         let (mut w, mut st) = rules.into_parts();
+        if let Err(why) = w.save_vstate() {
+            warn(format!("warning: job '{}': {why}", w.plan.job.name));
+        }
         // synchronous completions into clat and lat, also for a failed job's report
         for d in [&mut st.read, &mut st.write, &mut st.trim] {
             d.settle();
@@ -230,6 +245,33 @@ impl<'a> Worker<'a> {
                 (rec, Some(e))
             }
         }
+    }
+
+    /// Write the verify state of a job with `verify_state_save` (nothing otherwise).
+    fn save_vstate(&mut self) -> Result<(), String> {
+        match (&self.plan.vstate_save, self.vrec.take()) {
+            (Some(p), Some(r)) => {
+                verify::state::save(p, &r.encode(&self.plan.job.name, self.plan.global, self.seq))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// `verify_state_load`: a verifying read at `offset` of `file` would go past what
+    /// the saved write job had completed; the job ends instead (as fio's does).
+    #[inline(always)]
+    fn vstate_stops(&self, op: Op, file: usize, offset: u64) -> bool {
+        match &self.plan.vstate {
+            Some(s) if op == Op::Read && self.verifies_reads() => s.should_stop(self.vreads, file, offset),
+            _ => false,
+        }
+    }
+
+    /// Plain reads are verified: a read-only job with `verify=` on files (fio verifies
+    /// what a job that writes wrote, in its backlog and read-back phase).
+    #[inline(always)]
+    fn verifies_reads(&self) -> bool {
+        self.uses.verify && !self.fds.is_empty() && !self.plan.job.rw.writes()
     }
 
     /// The `latency_target` search's report, or the job's depth without one.

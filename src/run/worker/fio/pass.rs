@@ -391,6 +391,10 @@ impl<'a> Rules for FioRules<'a> {
             }),
             None => self.w.next_req(),
         };
+        if !self.w.zone_eof && self.w.vstate_stops(op, file, offset) {
+            // verify_state_load: past the saved write job's completions (fio ends here)
+            self.w.zone_eof = true;
+        }
         if self.w.zone_eof {
             return Ok(Next::Break);
         }

@@ -211,6 +211,11 @@ impl<'a> Worker<'a> {
             pass_left: plan.pass_bytes,
             uses: uses_of(plan, has_logs, live.is_some(), fds_empty),
             plain_random: [false; 2],
+            vrec: plan
+                .vstate_save
+                .as_ref()
+                .map(|_| crate::run::verify::state::Recorder::new(plan.files.len(), job.iodepth)),
+            vreads: 0,
         };
         let u = &w.uses;
         let plain = u.random
