@@ -11,8 +11,7 @@ peer_bin "${1:?usage: $0 BIN}"
 T=$(peer_shared fio-tests/t/run-fio-tests.py)
 peer_python statsmodels scipy
 TESTS=${PEER_FIO_TESTS:-1 2 3 4 5 6 7 8 11 12 14 15 16 17 18 19 20 21 22 23 24 25 26 28 30 31 36 37}
-# failing with iomark today (docs/compat/fio-clients.md has the cause of each)
-peer_known 36 37
+# failing with iomark today (docs/compat/fio-clients.md has the cause of each): none
 "$PEER_PY" "$T" -r "$PEER_SHARED/fio-tests" -f "$PEER_FIO_DIR/fio" -a "$PEER_WORK/art" -k \
     -o $TESTS >"$PEER_WORK/log" 2>&1
 for n in $TESTS; do

@@ -12,8 +12,9 @@ use std::process::Command;
 
 /// The fio-tests that pass with iomark and run in seconds (2 and 3 lay out GiBs, 6 a
 /// 4 GiB verify job, 12 and 14 run 12 s each; 11, `flow` weights over 10 s, misses its
-/// 1:8 ratio when the machine is loaded, as the flow test of tests/it does).
-const FAST_FIO_TESTS: &str = "1 4 5 7 8 15 16 17 18 19 20 21 22 23 24 25 26 28 30 31";
+/// 1:8 ratio when the machine is loaded, as the flow test of tests/it does; 36 and 37
+/// are verify_state_save then verify_state_load on 512 KiB).
+const FAST_FIO_TESTS: &str = "1 4 5 7 8 15 16 17 18 19 20 21 22 23 24 25 26 28 30 31 36 37";
 
 /// Run tests/peer/SCRIPT with the built iomark; panics with its table unless it exits 0.
 fn peer(script: &str, env: &[(&str, &str)]) {

@@ -15,4 +15,5 @@ mod output_format;
 mod passes;
 mod replay;
 mod verify;
+mod verify_state;
 mod zones;
