@@ -254,6 +254,9 @@ fn fio_examples_run_or_are_rejected_by_name() {
                 // (surface-scan: a write phase, then a verify phase of the same file):
                 // their plain relative file names are kept, inside the scratch directory
                 let keep_names = cmd.jobs.iter().any(|j| j.more.verify.is_some());
+                // the verify state of writing verify jobs (verify_state_save, on by
+                // default as in fio) goes to the scratch directory too
+                cmd.aux_path = Some(dir.clone());
                 for j in &mut cmd.jobs {
                     let keep = (keep_names
                         && j.filename

@@ -389,6 +389,10 @@ const BEFORE: &[&str] = &[
     "help",
     "version",
     "cmdhelp",
+    // fio's verify state (run/verify/state.rs), new on vstate15
+    "verify_state_save",
+    "verify_state_load",
+    "aux_path",
 ];
 
 #[test]
@@ -433,6 +437,7 @@ fn command_line_forms_are_the_ones_before_the_table() {
     ];
     // options with their own "needs a file name" message
     const OWN: &[&str] = &[
+        "aux_path",
         "output",
         "section",
         "plot",
