@@ -10,6 +10,7 @@ use crate::job::fio::{EngineKind, FioCommand, FioError, FioJob, IORING_MAX_ENTRI
 /// Settle and check `job`, then add it to `cmd`.
 pub(crate) fn finish_job(mut job: FioJob, cmd: &mut FioCommand) -> Result<(), FioError> {
     settle(&mut job, &mut cmd.notices);
+    drop_time_based_without_runtime(&mut job, &mut cmd.fio_stderr);
     crate::job::fio::zone_keys::settle(&mut job)?;
     validate(&job).map_err(|why| FioError::Job {
         job: job.name.clone(),
@@ -37,6 +38,19 @@ fn settle(job: &mut FioJob, notices: &mut Vec<String>) {
         }
     }
 }
+
+/// fio's fixup (init.c, `fixup_options`): `time_based` without a `runtime` is not an
+/// error, it is dropped with one line on stderr (log_err, under either persona), once per
+/// job section; the job then ends at its size.
+fn drop_time_based_without_runtime(job: &mut FioJob, fio_stderr: &mut Vec<String>) {
+    if job.time_based && job.runtime.is_none() {
+        job.time_based = false;
+        fio_stderr.push(TIME_BASED_WITHOUT_RUNTIME.into());
+    }
+}
+
+/// fio 3.33's line for `time_based` without `runtime` (init.c).
+pub const TIME_BASED_WITHOUT_RUNTIME: &str = "fio: time_based requires a runtime/timeout setting";
 
 /// cpuio's pause (fio's engine init, engines/cpu.c): after every request a think time
 /// of `cpuchunks * (100 - cpuload) / cpuload` µs, all of it slept, and one file.
@@ -158,9 +172,6 @@ fn check_amount(job: &FioJob) -> Result<(), String> {
             "iodepth={} is above io_uring's limit of {IORING_MAX_ENTRIES} ring entries (IORING_MAX_ENTRIES); use iodepth of at most {IORING_MAX_ENTRIES}",
             job.iodepth
         ));
-    }
-    if job.time_based && job.runtime.is_none() {
-        return Err("time_based needs runtime=".into());
     }
     Ok(())
 }
