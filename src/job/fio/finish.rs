@@ -32,6 +32,7 @@ fn settle(job: &mut FioJob, notices: &mut Vec<String>) {
     }
     clamp_verify_interval(job);
     cpuio_think(job);
+    exec_think(job);
     for n in crate::job::fio::control::finish_control(&mut job.control, &job.name) {
         if !notices.contains(&n) {
             notices.push(n);
@@ -61,6 +62,19 @@ fn cpuio_think(job: &mut FioJob) {
     }
     let us = n.cpuchunks_us * u64::from(100 - n.cpuload) / u64::from(n.cpuload);
     job.more.thinktime = std::time::Duration::from_micros(us);
+    job.more.thinktime_spin = std::time::Duration::ZERO;
+    job.more.thinktime_blocks = 1;
+    job.nrfiles = 1;
+}
+
+/// exec's pause (fio's engine init, engines/exec.c): a think time of 50 ms after every
+/// request, slept, and one file; the engine's own 50 ms wait per request is
+/// src/engine/exec.rs's.
+fn exec_think(job: &mut FioJob) {
+    if job.engine != EngineKind::Exec {
+        return;
+    }
+    job.more.thinktime = crate::engine::exec::POLL;
     job.more.thinktime_spin = std::time::Duration::ZERO;
     job.more.thinktime_blocks = 1;
     job.nrfiles = 1;
@@ -153,7 +167,17 @@ fn check_amount(job: &FioJob) -> Result<(), String> {
     if job.engine == EngineKind::E4Defrag && job.more.donorname.is_none() {
         return Err("ioengine=e4defrag needs donorname= (the donor file the blocks are moved to)".into());
     }
-    let no_size = matches!(job.engine, EngineKind::Null | EngineKind::Cpuio);
+    if job.engine == EngineKind::Exec && job.more.exec.program.is_none() {
+        return Err("ioengine=exec needs program= (the program to run; fio: \"no program is defined, it is mandatory to define one\")".into());
+    }
+    // fio's page_fault init: one mapping of `size` from offset 0
+    if job.engine == EngineKind::PageFault && (job.nrfiles > 1 || job.more.offset.is_some()) {
+        return Err(format!(
+            "ioengine=page_fault maps one region of size= from offset 0: nrfiles={} and offset= are not accepted (fio: \"does not support multiple files\" / \"start_offset\")",
+            job.nrfiles
+        ));
+    }
+    let no_size = matches!(job.engine, EngineKind::Null | EngineKind::Cpuio | EngineKind::Exec);
     // a replayed log (read_iolog) names and sizes the files itself
     let replay = job.more.replay.file.is_some();
     if !no_size && !sized && job.filename.is_none() && !replay {
@@ -183,6 +207,12 @@ fn check_verify(job: &FioJob) -> Result<(), String> {
     let Some(k) = m.verify else {
         return Ok(());
     };
+    if job.engine == EngineKind::PageFault {
+        return Err(format!(
+            "verify={} with ioengine=page_fault is not implemented by iomark (its anonymous memory is not read back by the verifier)",
+            k.name()
+        ));
+    }
     if job.engine.moves_no_data() {
         return Err(format!(
             "verify={} needs an engine that moves data (ioengine={} does none)",
