@@ -13,6 +13,7 @@
 pub mod buffers;
 pub mod cpuio;
 pub mod e4defrag;
+pub mod exec;
 pub mod falloc;
 pub mod fileops;
 pub mod fault;
@@ -20,6 +21,7 @@ pub mod io_uring;
 pub mod libaio;
 pub mod mmap;
 pub mod null;
+pub mod page_fault;
 pub mod posixaio;
 pub mod psync;
 pub mod registry;

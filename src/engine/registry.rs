@@ -15,6 +15,8 @@ use super::libaio::{self, Aio};
 use super::mmap::Mmap;
 use super::cpuio::{CpuMode, Cpuio};
 use super::e4defrag::{Donor, E4Defrag};
+use super::exec::{Exec, Program};
+use super::page_fault::PageFault;
 use super::falloc::{Falloc, Ftruncate};
 use super::fileops::{FileOps, DirCreate, DirDelete, DirStat, FileCreate, FileDelete, FileStat, StatType};
 use super::null::Null;
@@ -101,10 +103,14 @@ pub enum Kind {
     DirDelete,
     /// EXT4_IOC_MOVE_EXT per write ([`E4Defrag`])
     E4Defrag,
+    /// anonymous memory, a page fault per first touch ([`PageFault`])
+    PageFault,
+    /// runs a program for the job's runtime ([`Exec`])
+    Exec,
 }
 
 /// Every engine, in the order listed to users.
-pub const KINDS: [Kind; 16] = [
+pub const KINDS: [Kind; 18] = [
     Kind::Psync,
     Kind::IoUring,
     Kind::Libaio,
@@ -121,6 +127,8 @@ pub const KINDS: [Kind; 16] = [
     Kind::DirStat,
     Kind::DirDelete,
     Kind::E4Defrag,
+    Kind::PageFault,
+    Kind::Exec,
 ];
 
 /// `$e` with `$t` bound to each kind's engine type: the one list behind name and caps.
@@ -143,6 +151,8 @@ macro_rules! each_kind {
             Kind::DirStat => { type $t = DirStat; $e }
             Kind::DirDelete => { type $t = DirDelete; $e }
             Kind::E4Defrag => { type $t = E4Defrag; $e }
+            Kind::PageFault => { type $t = PageFault; $e }
+            Kind::Exec => { type $t = Exec; $e }
         }
     };
 }
@@ -270,6 +280,8 @@ pub struct Spec<'a> {
     pub fallback: bool,
     /// e4defrag's donor file
     pub donor: Donor,
+    /// exec's program
+    pub program: Program,
 }
 
 impl<'a> Spec<'a> {
@@ -289,6 +301,7 @@ impl<'a> Spec<'a> {
             madvise: None,
             fallback: false,
             donor: Donor::default(),
+            program: Program::default(),
         }
     }
 }
@@ -306,6 +319,8 @@ pub enum Refused {
     Path(IoErr),
     /// the donor file could not be opened or allocated (e4defrag)
     Donor(IoErr),
+    /// the program could not be started (exec)
+    Program(std::io::Error),
 }
 
 /// What the caller does with the engine once it is built.
@@ -366,6 +381,8 @@ pub fn build<D: Drive>(spec: Spec<'_>, d: D) -> Result<D::Out, Refused> {
         Kind::DirStat => go::<DirStat, D>(fileops(&spec)?, d),
         Kind::DirDelete => go::<DirDelete, D>(fileops(&spec)?, d),
         Kind::E4Defrag => go(E4Defrag::new(spec.fds, &spec.donor).map_err(Refused::Donor)?, d),
+        Kind::PageFault => go(PageFault::new(spec.map_len).map_err(Refused::Map)?, d),
+        Kind::Exec => go(Exec::new(&spec.program).map_err(Refused::Program)?, d),
     })
 }
 
@@ -405,6 +422,9 @@ mod tests {
         assert!(Kind::FileCreate.caps().own_files && Kind::Cpuio.caps().no_io);
         assert!(!Kind::Falloc.caps().paths && !Kind::Ftruncate.caps().no_io);
         assert!(Kind::E4Defrag.moves_no_data() && !Kind::E4Defrag.caps().queued);
+        assert!(Kind::PageFault.caps().no_io && Kind::Exec.caps().no_io);
+        assert_eq!(Kind::parse("page_fault"), Some(Kind::PageFault));
+        assert_eq!(Kind::parse("exec"), Some(Kind::Exec));
     }
 
     struct Depth;

@@ -385,6 +385,10 @@ const BEFORE: &[&str] = &[
     "replay_skip",
     "donorname",
     "inplace",
+    "program",
+    "arguments",
+    "grace_time",
+    "std_redirect",
     // read by cli/run.rs before parsing (`--cmdhelp` is new)
     "help",
     "version",
