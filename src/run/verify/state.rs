@@ -220,6 +220,19 @@ pub fn load(p: &Path, name: &str, index: u32) -> Result<State, String> {
 /// Write `bytes` to `p` (old or complete new content, never through a symbolic link);
 /// the error is one line naming the file.
 pub fn save(p: &Path, bytes: &[u8]) -> Result<(), String> {
+    // the name is chosen for the user (fio's, in the current directory): a file there
+    // that is not a verify state is someone's, and stays as it is
+    // (a link or a non-file there is refused by files::output, naming what it is)
+    if std::fs::symlink_metadata(p).is_ok_and(|m| m.file_type().is_file()) {
+        let ours = crate::files::input::read_bytes(p, crate::files::input::MAX_INPUT_BYTES)
+            .is_ok_and(|b| State::decode(&b).is_ok());
+        if !ours {
+            return Err(format!(
+                "{} exists and is not a verify state: left as it is, no state saved",
+                p.display()
+            ));
+        }
+    }
     crate::files::output::Output::create(p)
         .and_then(|o| o.commit(bytes))
         .map_err(|e| format!("cannot write the verify state {}: {e}", p.display()))
@@ -228,6 +241,28 @@ pub fn save(p: &Path, bytes: &[u8]) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_file_that_is_not_a_state_is_never_replaced() {
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join("local-job-0-verify.state");
+        std::fs::write(&p, b"someone's notes\n").unwrap();
+        let e = save(&p, b"new").unwrap_err();
+        assert!(e.contains("is not a verify state: left as it is"), "{e}");
+        assert_eq!(std::fs::read(&p).unwrap(), b"someone's notes\n");
+        // an earlier state is replaced
+        std::fs::remove_file(&p).unwrap();
+        let mut r = Recorder::new(1, 1);
+        r.completed(0, 0);
+        save(&p, &r.encode("job", 0, 1)).unwrap();
+        r.completed(0, 4096);
+        save(&p, &r.encode("job", 0, 2)).unwrap();
+        assert_eq!(State::decode(&std::fs::read(&p).unwrap()).unwrap().numberio, 2);
+        std::fs::remove_file(&p).unwrap();
+        std::fs::create_dir(&p).unwrap();
+        assert!(save(&p, b"new").is_err());
+        assert!(p.is_dir());
+    }
 
     #[test]
     fn name_is_fios() {
