@@ -19,6 +19,7 @@ pub mod fault;
 pub mod io_uring;
 pub mod libaio;
 pub mod mmap;
+pub mod net;
 pub mod null;
 pub mod posixaio;
 pub mod psync;

@@ -17,6 +17,7 @@ use super::cpuio::{CpuMode, Cpuio};
 use super::e4defrag::{Donor, E4Defrag};
 use super::falloc::{Falloc, Ftruncate};
 use super::fileops::{FileOps, DirCreate, DirDelete, DirStat, FileCreate, FileDelete, FileStat, StatType};
+use super::net::{self, Net, NetFail};
 use super::null::Null;
 use super::posixaio::PosixAio;
 use super::psync::Psync;
@@ -29,7 +30,8 @@ pub struct Caps {
     /// requests may stay queued after `submit` (completed through `reap`); otherwise
     /// every request completes inside `submit` (a synchronous engine, depth 1)
     pub queued: bool,
-    /// touches no file and no memory: a job on it opens, lays out and checks nothing
+    /// touches no file: a job on it opens, lays out and checks nothing (null, cpuio:
+    /// no memory either; net: its socket)
     pub no_io: bool,
     /// maps the files (read-write: the files are opened for writing; whole passes
     /// stay mapped, so no re-open between passes)
@@ -45,6 +47,9 @@ pub struct Caps {
     /// works on the files' existing blocks (e4defrag moves them): the runner fills the
     /// files with data at layout even for a job that only writes (a hole moves nothing)
     pub needs_data: bool,
+    /// moves a stream of data with a peer (net): a transfer of nothing ([`net::END`])
+    /// is the peer's end of the data, which ends the job normally
+    pub stream: bool,
 }
 
 impl Caps {
@@ -58,6 +63,7 @@ impl Caps {
         paths: false,
         own_files: false,
         needs_data: false,
+        stream: false,
     };
     /// An engine that queues requests on open descriptors (libaio, posixaio).
     pub const QUEUED: Caps = Caps {
@@ -101,10 +107,12 @@ pub enum Kind {
     DirDelete,
     /// EXT4_IOC_MOVE_EXT per write ([`E4Defrag`])
     E4Defrag,
+    /// sends and receives on a socket ([`Net`])
+    Net,
 }
 
 /// Every engine, in the order listed to users.
-pub const KINDS: [Kind; 16] = [
+pub const KINDS: [Kind; 17] = [
     Kind::Psync,
     Kind::IoUring,
     Kind::Libaio,
@@ -121,6 +129,7 @@ pub const KINDS: [Kind; 16] = [
     Kind::DirStat,
     Kind::DirDelete,
     Kind::E4Defrag,
+    Kind::Net,
 ];
 
 /// `$e` with `$t` bound to each kind's engine type: the one list behind name and caps.
@@ -143,6 +152,7 @@ macro_rules! each_kind {
             Kind::DirStat => { type $t = DirStat; $e }
             Kind::DirDelete => { type $t = DirDelete; $e }
             Kind::E4Defrag => { type $t = E4Defrag; $e }
+            Kind::Net => { type $t = Net; $e }
         }
     };
 }
@@ -270,6 +280,8 @@ pub struct Spec<'a> {
     pub fallback: bool,
     /// e4defrag's donor file
     pub donor: Donor,
+    /// the net engine's socket setup
+    pub net: net::Setup,
 }
 
 impl<'a> Spec<'a> {
@@ -289,6 +301,7 @@ impl<'a> Spec<'a> {
             madvise: None,
             fallback: false,
             donor: Donor::default(),
+            net: net::Setup::default(),
         }
     }
 }
@@ -306,6 +319,8 @@ pub enum Refused {
     Path(IoErr),
     /// the donor file could not be opened or allocated (e4defrag)
     Donor(IoErr),
+    /// the socket could not be set up (net)
+    Net(NetFail),
 }
 
 /// What the caller does with the engine once it is built.
@@ -366,6 +381,7 @@ pub fn build<D: Drive>(spec: Spec<'_>, d: D) -> Result<D::Out, Refused> {
         Kind::DirStat => go::<DirStat, D>(fileops(&spec)?, d),
         Kind::DirDelete => go::<DirDelete, D>(fileops(&spec)?, d),
         Kind::E4Defrag => go(E4Defrag::new(spec.fds, &spec.donor).map_err(Refused::Donor)?, d),
+        Kind::Net => go(Net::open(&spec.net).map_err(Refused::Net)?, d),
     })
 }
 

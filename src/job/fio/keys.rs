@@ -241,6 +241,8 @@ pub struct JobMore {
     pub donorname: Option<String>,
     /// `inplace` (e4defrag): allocate and free the donor's range at each request
     pub inplace: bool,
+    /// the net engine's options (`hostname`, `port`, `protocol`, …)
+    pub net: crate::engine::net::NetOpts,
     /// `log_avg_msec` (0 = one line per I/O)
     pub log_avg_msec: u64,
     /// `bw_avg_time`, ms: interval of the bandwidth samples (fio default 500)
@@ -370,6 +372,7 @@ impl Default for JobMore {
             write_iolog: None,
             replay: ReplayKeys::default(),
             donorname: None,
+            net: Default::default(),
             inplace: false,
             log_avg_msec: 0,
             bw_avg_time: 500,
