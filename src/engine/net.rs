@@ -321,11 +321,16 @@ impl Net {
         let port = u16::try_from(u32::from(o.port) + s.subjob)
             .map_err(|_| invalid(format!("port={} + thread {}: above 65535", o.port, s.subjob)))?;
         let listens = o.listens(s.reads);
+        // waits for the peer (its connection, its open marker) end with the runtime
+        let until = s.runtime.map(|r| Instant::now() + r);
         let (sock, peer) = if listens {
             let l = bind_listen(o, port)?;
             if o.proto.udp() {
                 (l, None)
             } else {
+                if !readable(l.as_raw_fd(), until).map_err(|e| errno_fail("wait for the connection", e))? {
+                    return Err(timed_out(format!("no connection on port={port} within the job's runtime")));
+                }
                 (accept(o, &l, port)?, None)
             }
         } else {
@@ -338,7 +343,7 @@ impl Net {
             listens,
             pingpong: o.pingpong,
             send_seq: 0,
-            until: None,
+            until,
         };
         if o.proto.udp() {
             if s.writes {
@@ -347,6 +352,7 @@ impl Net {
                 n.udp_open()?;
             }
         }
+        // the job's clock starts now: blocked receives give up with its runtime
         n.until = s.runtime.map(|r| Instant::now() + r);
         Ok(n)
     }
@@ -358,6 +364,9 @@ impl Net {
     /// A UDP receiver waits for the sender's open marker (its address becomes the peer).
     fn udp_open(&mut self) -> Result<(), NetFail> {
         let mut m = [0u8; 8];
+        if !readable(self.fd(), self.until).map_err(|e| errno_fail("wait for the UDP open marker", e))? {
+            return Err(timed_out("no UDP sender (its open marker) within the job's runtime"));
+        }
         let n = self.recv_raw(&mut m).map_err(|e| errno_fail("receive the UDP open marker", e))?;
         if n != 8 || m != marker(LINK_OPEN) {
             return Err(invalid(format!("bad UDP open marker from the sender ({n} bytes: {m:02x?})")));
@@ -365,35 +374,9 @@ impl Net {
         Ok(())
     }
 
-    /// Wait until the socket is readable, at most until the job's end: false when the
-    /// time ran out.
-    fn wait_readable(&self) -> Result<bool, IoErr> {
-        loop {
-            let ms = match self.until {
-                None => -1,
-                Some(u) => {
-                    let left = u.saturating_duration_since(Instant::now());
-                    if left.is_zero() {
-                        return Ok(false);
-                    }
-                    i32::try_from(left.as_millis().max(1)).unwrap_or(i32::MAX)
-                }
-            };
-            let mut p = libc::pollfd { fd: self.fd(), events: libc::POLLIN, revents: 0 };
-            // SAFETY: one pollfd on an open socket.
-            let r = unsafe { libc::poll(&mut p, 1, ms) };
-            if r > 0 {
-                return Ok(true);
-            }
-            if r < 0 && super::last_errno() != libc::EINTR {
-                return Err(IoErr::Errno(super::last_errno()));
-            }
-        }
-    }
-
     /// One receive into `buf` (a stream waits for all of it): the bytes, 0 at the end.
     fn recv_raw(&mut self, buf: &mut [u8]) -> Result<usize, IoErr> {
-        if !self.wait_readable()? {
+        if !readable(self.fd(), self.until)? {
             return Ok(0);
         }
         loop {
@@ -483,6 +466,38 @@ impl Net {
             Dir::Read => self.recv(buf),
             Dir::Write => self.send(buf),
         }
+    }
+}
+
+/// Wait until `fd` is readable, at most until `until`: false when the time ran out.
+fn readable(fd: RawFd, until: Option<Instant>) -> Result<bool, IoErr> {
+    loop {
+        let ms = match until {
+            None => -1,
+            Some(u) => {
+                let left = u.saturating_duration_since(Instant::now());
+                if left.is_zero() {
+                    return Ok(false);
+                }
+                i32::try_from(left.as_millis().max(1)).unwrap_or(i32::MAX)
+            }
+        };
+        let mut p = libc::pollfd { fd, events: libc::POLLIN, revents: 0 };
+        // SAFETY: one pollfd on an open socket.
+        let r = unsafe { libc::poll(&mut p, 1, ms) };
+        if r > 0 {
+            return Ok(true);
+        }
+        if r < 0 && super::last_errno() != libc::EINTR {
+            return Err(IoErr::Errno(super::last_errno()));
+        }
+    }
+}
+
+fn timed_out(what: impl Into<String>) -> NetFail {
+    NetFail {
+        what: what.into(),
+        errno: libc::ETIMEDOUT,
     }
 }
 

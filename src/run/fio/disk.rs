@@ -221,7 +221,9 @@ pub fn cache_after(
 ) -> crate::probe::pagecache::PageCacheCheck {
     let mut seen = std::collections::HashSet::<PathBuf>::new();
     let (mut set, mut unwritten) = (0u64, 0u64);
-    for j in jobs {
+    // a net job's socket is no file: no page cache on its way
+    let jobs: Vec<&FioJob> = jobs.iter().filter(|j| !j.engine.caps().stream).collect();
+    for j in jobs.iter().copied() {
         for t in 0..j.numjobs.max(1) {
             let Ok((files, _)) = super::plan::files_for(j, t) else {
                 continue;
