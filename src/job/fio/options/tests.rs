@@ -389,6 +389,7 @@ const BEFORE: &[&str] = &[
     "hostname",
     "port",
     "protocol",
+    "proto",
     "listen",
     "pingpong",
     "interface",
