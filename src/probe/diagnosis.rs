@@ -560,5 +560,23 @@ fn summarize(
         None => t.to_string(),
     });
     s.scheduler = lv.first().and_then(|l| l.queue.scheduler.clone());
+    // a loop device is a file on the devices below it: named as itself, so a result on
+    // it is not labelled as (and compared as) the disk that holds its backing file
+    if let Some(l) = loop_of(d) {
+        s.device_model = Some(match s.device_model.take() {
+            Some(below) => format!("{} on {below}", l.name),
+            None => l.name.clone(),
+        });
+        s.transport = s.transport.take().map(|t| format!("loop over {t}"));
+    }
     s
+}
+
+/// The loop device of a chain: the device itself or the disk of its partition.
+fn loop_of(d: &BlockDevice) -> Option<&BlockDevice> {
+    match (d.role.as_str(), d.members.as_slice()) {
+        ("loop", _) => Some(d),
+        ("partition", [disk]) => loop_of(disk),
+        _ => None,
+    }
 }

@@ -165,15 +165,32 @@ pub fn tests_of(r: &RunResult) -> Vec<Test> {
     out
 }
 
-/// Mean and p99 latency (µs) of a fileio result's direction (`read`, `write`, `mix`):
-/// completion times when recorded, else Little's law at QD > 1 (no p99), else the
-/// submission-to-completion times of sysbench's semantics.
+/// Latency of a mix's reads and writes together, fsync excluded as on the read and
+/// write rows (the result's `lat` counts sysbench events, periodic fsyncs included).
+/// Percentiles only when every part kept its histogram (schema 1 files did not).
+fn mix_latency(r: &RunResult) -> crate::result::Latency {
+    let parts = [&r.read.lat, &r.write.lat];
+    let mut l = crate::result::ranks::merge_latency(&parts);
+    if parts.iter().any(|p| p.count > 0 && p.histogram.is_none()) {
+        l.percentiles_ns.clear();
+    }
+    l
+}
+
+/// Mean and p99 latency (µs) of a fileio result's direction (`read`, `write`, `mix`),
+/// per read or write (fsync excluded): completion times when recorded, else Little's
+/// law at QD > 1 (no p99), else the submission-to-completion times of sysbench's
+/// semantics.
 fn fileio_latency(r: &RunResult, op: &str, iops: f64) -> (Option<f64>, Option<f64>, bool) {
     let j = &r.job;
+    let mix;
     let (lat, clat) = match op {
         "write" => (&r.write.lat, r.write.clat.as_ref()),
         "read" => (&r.read.lat, r.read.clat.as_ref()),
-        _ => (&r.lat, r.clat.as_ref()),
+        _ => {
+            mix = mix_latency(r);
+            (&mix, r.clat.as_ref())
+        }
     };
     let little = clat.is_none_or(|c| c.count == 0) && j.iodepth > 1;
     let (mean_us, p99_us) = if let Some(c) = clat.filter(|c| c.count > 0) {

@@ -312,7 +312,7 @@ pub fn render_painted(c: &Comparison, f: Format, paint: &Paint) -> String {
         ""
     };
     let foot = &format!(
-        "MB/s = 1,000,000 B/s; latency in µs per I/O, submission to completion{little}; ratios = column / {against}.{runs}\n"
+        "MB/s = 1,000,000 B/s; latency in µs per read or write (fsyncs excluded), submission to completion{little}; ratios = column / {against}.{runs}\n"
     );
     match f {
         Format::Json => serde_json::to_string_pretty(c).unwrap_or_default() + "\n",

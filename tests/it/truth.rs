@@ -201,6 +201,13 @@ fn loop_device_over_tmpfs_is_memory_backed() {
     let want = format!("{} over tmpfs", fs.dev().name());
     for f in &files {
         let j = read_json(f);
+        // the device is the loop device (its backing file is on tmpfs: no disk below)
+        assert_eq!(
+            j["diagnosis"]["summary"]["device_model"].as_str(),
+            Some(fs.dev().name().as_str()),
+            "{}",
+            f.display()
+        );
         let w = j["warnings"].as_array().unwrap();
         assert!(
             w.iter().any(|w| w["id"] == "target.memory_device"
@@ -248,6 +255,12 @@ fn tmpfs_and_zram_targets_are_called_out_by_every_command_and_compare() {
         ids(&disk).iter().all(|i| !i.starts_with("target.")),
         "{:?}",
         ids(&disk)
+    );
+    // a loop device is labelled as itself, not as the disk holding its backing file
+    let model = disk["diagnosis"]["summary"]["device_model"].as_str().unwrap_or_default();
+    assert!(
+        model.starts_with(&format!("{} on ", fs.dev().name())) || model == fs.dev().name(),
+        "{model}"
     );
     let dj = out.path().join("disk.json");
     std::fs::write(&dj, disk.to_string()).unwrap();

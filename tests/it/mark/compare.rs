@@ -469,3 +469,52 @@ fn compare_group_baseline_markdown_csv_json() {
         assert_eq!(err.trim_end().lines().count(), 1, "{err}");
     }
 }
+
+/// A fileio mix (rndrw) row's latency is its reads and writes together — fsync
+/// excluded, as on the read and write rows — not the result's sysbench events (whose
+/// mean a slow periodic fsync dominates); p99 needs every part's histogram.
+#[test]
+fn compare_mix_rows_exclude_fsync_like_read_and_write_rows() {
+    let base: Value =
+        serde_json::from_str(&std::fs::read_to_string(fixtures().join(ABC[2])).unwrap()).unwrap();
+    let dir = scratch();
+    let mut mix = base.clone();
+    mix["job"]["test_mode"] = "rndrw".into();
+    let hist = |v: u64| serde_json::json!({"sigfig": 3, "max_ns": 3_600_000_000_000u64, "buckets": [[v, 10]]});
+    let lat = |v: u64| serde_json::json!({"count": 10, "min_ns": v, "max_ns": v, "mean_ns": v,
+        "stdev_ns": 0.0, "sum_ns": v * 10, "percentiles_ns": {"50": v, "99": v}, "histogram": hist(v)});
+    mix["read"]["ops"] = 10.into();
+    mix["read"]["lat"] = lat(10_000);
+    mix["write"]["ops"] = 10.into();
+    mix["write"]["lat"] = lat(30_000);
+    // the 21 sysbench events: 20 I/Os and one 100 ms fsync
+    mix["lat"] = serde_json::json!({"count": 21, "min_ns": 10_000, "max_ns": 100_000_000,
+        "mean_ns": 4_780_952, "stdev_ns": 0.0, "sum_ns": 100_400_000u64, "percentiles_ns": {"99": 100_000_000}});
+    let with = dir.path().join("with-hist.json");
+    std::fs::write(&with, mix.to_string()).unwrap();
+    for side in ["read", "write"] {
+        mix[side]["lat"].as_object_mut().unwrap().remove("histogram");
+    }
+    let without = dir.path().join("schema1.json");
+    std::fs::write(&without, mix.to_string()).unwrap();
+    let o = Iomark::new()
+        .args(["compare", with.to_str().unwrap(), without.to_str().unwrap(), "--format=json"])
+        .run();
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let v: Value = serde_json::from_str(&o.stdout).unwrap();
+    let rows = v["rows"].as_array().unwrap();
+    let get = |m: &str| {
+        rows.iter()
+            .find(|r| r["test"].as_str().is_some_and(|t| t.ends_with(" mix")) && r["metric"] == m)
+            .unwrap_or_else(|| panic!("no mix row for {m}: {}", o.stdout))["values"]
+            .clone()
+    };
+    // (10 × 10 µs + 10 × 30 µs) / 20, not the events' 4,781 µs
+    assert_eq!(get("mean µs")[0].as_f64(), Some(20.0));
+    assert_eq!(get("mean µs")[1].as_f64(), Some(20.0));
+    let p99 = get("p99 µs")[0].as_f64().unwrap();
+    assert!((p99 - 30.0).abs() <= 0.03, "p99 {p99} µs: the merged histogram's, not the fsync's 100 ms");
+    assert!(get("p99 µs")[1].is_null(), "no histograms, no merged p99");
+    let t = Iomark::new().args(["compare", with.to_str().unwrap()]).run();
+    assert!(t.stdout.contains("per read or write (fsyncs excluded)"), "{}", t.stdout);
+}
