@@ -91,17 +91,6 @@ fn engines_of(text: &str) -> Vec<String> {
         .collect()
 }
 
-/// A port free for TCP and UDP now (the kernel's pick, released): the net examples'
-/// fixed ports (8888, 10000) may be taken on a shared machine.
-fn free_port() -> u16 {
-    loop {
-        let p = std::net::TcpListener::bind("0.0.0.0:0").unwrap().local_addr().unwrap().port();
-        if std::net::UdpSocket::bind(("0.0.0.0", p)).is_ok() {
-            return p;
-        }
-    }
-}
-
 /// A net example's job on this machine: the free `port`; the senders keep a short
 /// `startdelay` (the receivers bind first, as the example's startdelay=1 intends) and
 /// the test's runtime; a receiver reads until the sender's end of data (a generous

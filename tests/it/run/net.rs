@@ -4,16 +4,6 @@
 
 use crate::util::*;
 
-/// A port free for TCP and UDP now (the kernel's pick, released).
-fn free_port() -> u16 {
-    loop {
-        let p = std::net::TcpListener::bind("0.0.0.0:0").unwrap().local_addr().unwrap().port();
-        if std::net::UdpSocket::bind(("0.0.0.0", p)).is_ok() {
-            return p;
-        }
-    }
-}
-
 /// Run a job file, JSON out: (exit code, the jobs by name, stderr).
 fn run_jobs(job: &str) -> (i32, serde_json::Value, String) {
     let d = scratch();
