@@ -11,15 +11,18 @@
 //! [`END`], a zero-byte transfer the fio worker takes as the normal end of the job
 //! (engine [`Caps::stream`]). UDP senders start with fio's open marker and put fio's
 //! sequence trailer in each datagram; `pingpong` answers every request with one in the
-//! other direction. A receive blocked past the job's runtime gives up at its end.
+//! other direction. A wait for the peer gives up at the end of the job's runtime, and
+//! when the run is told to stop (SIGINT/SIGTERM).
 //!
 //! Option meanings, markers and checks follow fio 3.33's `engines/net.c`; the options
 //! are parsed in src/job/fio/options/net.rs.
 
+use super::fault::HANDLED;
 use super::registry::Caps;
 use super::{Dir, Engine, IoErr, IoReq, SyncKind};
 use std::net::{IpAddr, Ipv4Addr, SocketAddr, ToSocketAddrs};
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
+use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 /// The zero-byte transfer that ends a net job normally (the peer ended the data).
@@ -31,6 +34,8 @@ const LINK_OPEN: u32 = 0x98;
 const LINK_CLOSE: u32 = 0x89;
 /// fio's UDP sequence trailer: magic, then the sequence number and the block size.
 const UDP_SEQ_MAGIC: u64 = 0x6573_7571_6e55_6563;
+/// How often a blocked wait looks whether the run was told to stop.
+const STOP_CHECK: Duration = Duration::from_millis(100);
 /// VMADDR_CID_ANY of `linux/vm_sockets.h`
 const VSOCK_CID_ANY: u32 = u32::MAX;
 
@@ -312,6 +317,8 @@ pub struct Net {
     send_seq: u64,
     /// receives blocked past this end give up ([`Setup::runtime`])
     until: Option<Instant>,
+    /// [`HANDLED`] when the engine was built: a signal since stops a blocked wait
+    signals: u64,
 }
 
 impl Net {
@@ -323,13 +330,14 @@ impl Net {
         let listens = o.listens(s.reads);
         // waits for the peer (its connection, its open marker) end with the runtime
         let until = s.runtime.map(|r| Instant::now() + r);
+        let signals = HANDLED.load(Ordering::SeqCst);
         let (sock, peer) = if listens {
             let l = bind_listen(o, port)?;
             if o.proto.udp() {
                 (l, None)
             } else {
-                if !readable(l.as_raw_fd(), until).map_err(|e| errno_fail("wait for the connection", e))? {
-                    return Err(timed_out(format!("no connection on port={port} within the job's runtime")));
+                if !readable(l.as_raw_fd(), until, signals).map_err(|e| errno_fail("wait for the connection", e))? {
+                    return Err(timed_out(format!("no connection on port={port} within the job's runtime (or the run was stopped)")));
                 }
                 (accept(o, &l, port)?, None)
             }
@@ -344,6 +352,7 @@ impl Net {
             pingpong: o.pingpong,
             send_seq: 0,
             until,
+            signals,
         };
         if o.proto.udp() {
             if s.writes {
@@ -364,8 +373,8 @@ impl Net {
     /// A UDP receiver waits for the sender's open marker (its address becomes the peer).
     fn udp_open(&mut self) -> Result<(), NetFail> {
         let mut m = [0u8; 8];
-        if !readable(self.fd(), self.until).map_err(|e| errno_fail("wait for the UDP open marker", e))? {
-            return Err(timed_out("no UDP sender (its open marker) within the job's runtime"));
+        if !readable(self.fd(), self.until, self.signals).map_err(|e| errno_fail("wait for the UDP open marker", e))? {
+            return Err(timed_out("no UDP sender (its open marker) within the job's runtime (or the run was stopped)"));
         }
         let n = self.recv_raw(&mut m).map_err(|e| errno_fail("receive the UDP open marker", e))?;
         if n != 8 || m != marker(LINK_OPEN) {
@@ -376,7 +385,7 @@ impl Net {
 
     /// One receive into `buf` (a stream waits for all of it): the bytes, 0 at the end.
     fn recv_raw(&mut self, buf: &mut [u8]) -> Result<usize, IoErr> {
-        if !readable(self.fd(), self.until)? {
+        if !readable(self.fd(), self.until, self.signals)? {
             return Ok(0);
         }
         loop {
@@ -469,17 +478,24 @@ impl Net {
     }
 }
 
-/// Wait until `fd` is readable, at most until `until`: false when the time ran out.
-fn readable(fd: RawFd, until: Option<Instant>) -> Result<bool, IoErr> {
+/// Wait until `fd` is readable, at most until `until` and until the run is told to
+/// stop (SIGINT/SIGTERM handled since `HANDLED` was `signals`): false when the wait
+/// ended without data.
+fn readable(fd: RawFd, until: Option<Instant>, signals: u64) -> Result<bool, IoErr> {
     loop {
+        if HANDLED.load(Ordering::SeqCst) != signals {
+            return Ok(false);
+        }
+        // in slices, so that a stop is seen within STOP_CHECK
+        let slice = STOP_CHECK.as_millis() as i32;
         let ms = match until {
-            None => -1,
+            None => slice,
             Some(u) => {
                 let left = u.saturating_duration_since(Instant::now());
                 if left.is_zero() {
                     return Ok(false);
                 }
-                i32::try_from(left.as_millis().max(1)).unwrap_or(i32::MAX)
+                i32::try_from(left.as_millis().max(1)).unwrap_or(i32::MAX).min(slice)
             }
         };
         let mut p = libc::pollfd { fd, events: libc::POLLIN, revents: 0 };
@@ -877,7 +893,7 @@ mod tests {
             // bound before the open marker can arrive: `open` waits for it
             let l = bind_listen(&s.opts, port).unwrap();
             ready_tx.send(()).unwrap();
-            let mut n = Net { sock: l, proto: Proto::Udp, peer: None, listens: true, pingpong: true, send_seq: 0, until: None };
+            let mut n = Net { sock: l, proto: Proto::Udp, peer: None, listens: true, pingpong: true, send_seq: 0, until: None, signals: HANDLED.load(Ordering::SeqCst) };
             n.udp_open().unwrap();
             drain(&mut n, 64).len()
         });

@@ -1,7 +1,7 @@
 //! `iomark run` (fio jobs): fio JSON keys through the binary, and the walk over fio's own
 //! example job files. The walk parses each example and runs it in process
 //! (`run::fio::execute`) after adapting it to this machine — tiny sizes, scratch files,
-//! the NUMA nodes present — and gives fill_device and atomic examples a small
+//! the NUMA nodes present, a free port for the net examples — and gives fill_device and atomic examples a small
 //! loop-mounted ext4 or XFS ([`LoopFs`]); it stays here for that guard. The parser and
 //! exact-count units are in src/job/fio/tests.rs and src/run/fio/execute_tests.rs.
 
