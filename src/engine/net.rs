@@ -191,19 +191,14 @@ pub struct Setup {
     pub runtime: Option<Duration>,
 }
 
-/// Why the socket could not be set up: what was tried (naming the options) and errno.
+/// Why the socket could not be set up: what was tried (naming the options) and errno
+/// (the runner words it with the system's text of the errno).
 #[derive(Debug)]
 pub struct NetFail {
     /// what failed, e.g. `connect to 127.0.0.1:8888 (hostname=localhost, port=8888)`
     pub what: String,
     /// the errno (EINVAL for a bad value)
     pub errno: i32,
-}
-
-impl std::fmt::Display for NetFail {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}: {}", self.what, crate::files::strerror(self.errno))
-    }
 }
 
 fn fail(what: impl Into<String>) -> NetFail {
@@ -918,16 +913,16 @@ mod tests {
         let port = free_port();
         let e = Net::open(&setup(Proto::Tcp, port, false, false, Some("127.0.0.1"))).err().unwrap();
         assert_eq!(e.errno, libc::ECONNREFUSED);
-        let msg = e.to_string();
+        let msg = &e.what;
         assert!(msg.contains("connect to 127.0.0.1:") && msg.contains(&format!("port={port}")), "{msg}");
         assert!(!msg.contains('\n'));
         let held = std::net::TcpListener::bind(("0.0.0.0", port)).unwrap();
         let e = Net::open(&setup(Proto::Tcp, port, true, true, None)).err().unwrap();
-        assert_eq!(e.errno, libc::EADDRINUSE, "{e}");
-        assert!(e.to_string().contains(&format!("bind to port={port}")), "{e}");
+        assert_eq!(e.errno, libc::EADDRINUSE, "{e:?}");
+        assert!(e.what.contains(&format!("bind to port={port}")), "{e:?}");
         drop(held);
         let e = Net::open(&setup(Proto::Tcp, port, false, false, Some("no.such.host.invalid"))).err().unwrap();
-        assert!(e.to_string().starts_with("hostname=no.such.host.invalid: cannot be resolved"), "{e}");
+        assert!(e.what.starts_with("hostname=no.such.host.invalid: cannot be resolved"), "{e:?}");
     }
 
     #[test]

@@ -284,7 +284,7 @@ fn drive(
             // with the errno): returned as the job's failure below
             Refused::Net(f) => return RunError::Net {
                 job: plan.job.name.clone(),
-                why: f.to_string(),
+                why: format!("{}: {}", f.what, io_why(IoErr::Errno(f.errno), false, 0)),
                 errno: f.errno,
             },
         };
