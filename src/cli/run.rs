@@ -252,13 +252,17 @@ fn cmdhelp(key: &str) -> Exit {
 
 /// After parsing, before any job runs: `--warnings-fatal`, `--showcmd`, `--parse-only`,
 /// the outputs created up front ([`outputs`]) and the parse notices (on stderr when
-/// `loud`, see [`Persona`]). `None`: the command is done (exit 0) without running.
+/// `loud`, see [`Persona`]; fio's own stderr lines always). `None`: the command is done (exit 0) without running.
 fn before_running(
     cmd: &fio::FioCommand,
     showcmd: bool,
     loud: bool,
     persona: Persona,
 ) -> Result<Option<Outputs>, Error> {
+    // what fio itself prints on stderr while reading the jobs, under either persona
+    for l in &cmd.fio_stderr {
+        eprintln!("{l}");
+    }
     if cmd.warnings_fatal && !cmd.notices.is_empty() {
         let stop = stop(exit::INVALID, "--warnings-fatal: the warning above ends the run");
         let lines = cmd.notices.iter().cloned().chain(stop.lines).collect();

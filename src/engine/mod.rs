@@ -13,6 +13,7 @@
 pub mod buffers;
 pub mod cpuio;
 pub mod e4defrag;
+pub mod exec;
 pub mod falloc;
 pub mod fileops;
 pub mod fault;
@@ -21,6 +22,7 @@ pub mod libaio;
 pub mod mmap;
 pub mod net;
 pub mod null;
+pub mod page_fault;
 pub mod posixaio;
 pub mod psync;
 pub mod registry;

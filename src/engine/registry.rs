@@ -15,6 +15,8 @@ use super::libaio::{self, Aio};
 use super::mmap::Mmap;
 use super::cpuio::{CpuMode, Cpuio};
 use super::e4defrag::{Donor, E4Defrag};
+use super::exec::{Exec, Program};
+use super::page_fault::PageFault;
 use super::falloc::{Falloc, Ftruncate};
 use super::fileops::{FileOps, DirCreate, DirDelete, DirStat, FileCreate, FileDelete, FileStat, StatType};
 use super::net::{self, Net, NetFail};
@@ -107,12 +109,16 @@ pub enum Kind {
     DirDelete,
     /// EXT4_IOC_MOVE_EXT per write ([`E4Defrag`])
     E4Defrag,
+    /// anonymous memory, a page fault per first touch ([`PageFault`])
+    PageFault,
+    /// runs a program for the job's runtime ([`Exec`])
+    Exec,
     /// sends and receives on a socket ([`Net`])
     Net,
 }
 
 /// Every engine, in the order listed to users.
-pub const KINDS: [Kind; 17] = [
+pub const KINDS: [Kind; 19] = [
     Kind::Psync,
     Kind::IoUring,
     Kind::Libaio,
@@ -129,6 +135,8 @@ pub const KINDS: [Kind; 17] = [
     Kind::DirStat,
     Kind::DirDelete,
     Kind::E4Defrag,
+    Kind::PageFault,
+    Kind::Exec,
     Kind::Net,
 ];
 
@@ -152,6 +160,8 @@ macro_rules! each_kind {
             Kind::DirStat => { type $t = DirStat; $e }
             Kind::DirDelete => { type $t = DirDelete; $e }
             Kind::E4Defrag => { type $t = E4Defrag; $e }
+            Kind::PageFault => { type $t = PageFault; $e }
+            Kind::Exec => { type $t = Exec; $e }
             Kind::Net => { type $t = Net; $e }
         }
     };
@@ -280,6 +290,8 @@ pub struct Spec<'a> {
     pub fallback: bool,
     /// e4defrag's donor file
     pub donor: Donor,
+    /// exec's program
+    pub program: Program,
     /// the net engine's socket setup
     pub net: net::Setup,
 }
@@ -301,6 +313,7 @@ impl<'a> Spec<'a> {
             madvise: None,
             fallback: false,
             donor: Donor::default(),
+            program: Program::default(),
             net: net::Setup::default(),
         }
     }
@@ -319,6 +332,8 @@ pub enum Refused {
     Path(IoErr),
     /// the donor file could not be opened or allocated (e4defrag)
     Donor(IoErr),
+    /// the program could not be started (exec)
+    Program(std::io::Error),
     /// the socket could not be set up (net)
     Net(NetFail),
 }
@@ -381,6 +396,8 @@ pub fn build<D: Drive>(spec: Spec<'_>, d: D) -> Result<D::Out, Refused> {
         Kind::DirStat => go::<DirStat, D>(fileops(&spec)?, d),
         Kind::DirDelete => go::<DirDelete, D>(fileops(&spec)?, d),
         Kind::E4Defrag => go(E4Defrag::new(spec.fds, &spec.donor).map_err(Refused::Donor)?, d),
+        Kind::PageFault => go(PageFault::new(spec.map_len).map_err(Refused::Map)?, d),
+        Kind::Exec => go(Exec::new(&spec.program).map_err(Refused::Program)?, d),
         Kind::Net => go(Net::open(&spec.net).map_err(Refused::Net)?, d),
     })
 }
@@ -421,6 +438,9 @@ mod tests {
         assert!(Kind::FileCreate.caps().own_files && Kind::Cpuio.caps().no_io);
         assert!(!Kind::Falloc.caps().paths && !Kind::Ftruncate.caps().no_io);
         assert!(Kind::E4Defrag.moves_no_data() && !Kind::E4Defrag.caps().queued);
+        assert!(Kind::PageFault.caps().no_io && Kind::Exec.caps().no_io);
+        assert_eq!(Kind::parse("page_fault"), Some(Kind::PageFault));
+        assert_eq!(Kind::parse("exec"), Some(Kind::Exec));
     }
 
     struct Depth;

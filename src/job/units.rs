@@ -186,6 +186,9 @@ pub fn fio_size(s: &str, kb_base: u64) -> Result<u64, String> {
     if t.is_empty() {
         return Err("empty size".into());
     }
+    if expr::is_expression(t) {
+        return fio_whole_expr(t);
+    }
     if let Some(hex) = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
         return u64::from_str_radix(hex, 16).map_err(|_| format!("'{t}' is not a hex number"));
     }
@@ -230,6 +233,9 @@ pub fn fio_range(s: &str, kb_base: u64) -> Result<(u64, u64), String> {
 /// `min`), any case. Fractions are refused with the same time in a smaller unit.
 pub fn fio_time(s: &str, default_unit_ns: u64) -> Result<Duration, String> {
     let t = s.trim();
+    if expr::is_expression(t) {
+        return fio_time_expr(t, default_unit_ns);
+    }
     let end = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
     let (num, suf) = t.split_at(end);
     let n: u64 = num
@@ -256,6 +262,31 @@ pub fn fio_time(s: &str, default_unit_ns: u64) -> Result<Duration, String> {
     n.checked_mul(unit)
         .map(Duration::from_nanos)
         .ok_or_else(|| "too large".to_string())
+}
+
+/// A fio expression (`(...)`, [`expr`]) that must be a whole number of at least 0: a
+/// size or a count.
+pub fn fio_whole_expr(t: &str) -> Result<u64, String> {
+    let v = expr::eval(t, false)?;
+    u64::try_from(v.int).map_err(|_| format!("'{t}' is {}, below 0", v.int))
+}
+
+/// A fio time expression: its units are µs (`(1s+500ms)`), a plain number is in
+/// `default_unit_ns`. fio keeps whole seconds of an option counted in seconds (parse.c
+/// `str_to_decimal`): a fraction is refused, as in [`fio_time`].
+fn fio_time_expr(t: &str, default_unit_ns: u64) -> Result<Duration, String> {
+    let v = expr::eval(t, true)?;
+    let ns = if v.has_units { v.float * 1e3 } else { v.float * default_unit_ns as f64 };
+    if !(0.0..1.8e19).contains(&ns) {
+        return Err(format!("'{t}' is {ns} ns: out of range (0 up to about 584 years)"));
+    }
+    let ns = ns.round() as u64;
+    if default_unit_ns == 1_000_000_000 && ns % 1_000_000_000 != 0 {
+        return Err(format!(
+            "'{t}' is {ns} ns; fio keeps whole seconds of an expression here: write a whole number of seconds"
+        ));
+    }
+    Ok(Duration::from_nanos(ns))
 }
 
 /// Time units from the largest: (suffix, ns).
@@ -575,6 +606,8 @@ pub fn iec(bytes: u64) -> String {
         format!("{v:.1} {}", UNITS[i])
     }
 }
+
+pub mod expr;
 
 #[cfg(test)]
 mod tests;

@@ -10,6 +10,7 @@ use crate::job::fio::{EngineKind, FioCommand, FioError, FioJob, IORING_MAX_ENTRI
 /// Settle and check `job`, then add it to `cmd`.
 pub(crate) fn finish_job(mut job: FioJob, cmd: &mut FioCommand) -> Result<(), FioError> {
     settle(&mut job, &mut cmd.notices);
+    drop_time_based_without_runtime(&mut job, &mut cmd.fio_stderr);
     crate::job::fio::zone_keys::settle(&mut job)?;
     validate(&job).map_err(|why| FioError::Job {
         job: job.name.clone(),
@@ -31,12 +32,26 @@ fn settle(job: &mut FioJob, notices: &mut Vec<String>) {
     }
     clamp_verify_interval(job);
     cpuio_think(job);
+    exec_think(job);
     for n in crate::job::fio::control::finish_control(&mut job.control, &job.name) {
         if !notices.contains(&n) {
             notices.push(n);
         }
     }
 }
+
+/// fio's fixup (init.c, `fixup_options`): `time_based` without a `runtime` is not an
+/// error, it is dropped with one line on stderr (log_err, under either persona), once per
+/// job section; the job then ends at its size.
+fn drop_time_based_without_runtime(job: &mut FioJob, fio_stderr: &mut Vec<String>) {
+    if job.time_based && job.runtime.is_none() {
+        job.time_based = false;
+        fio_stderr.push(TIME_BASED_WITHOUT_RUNTIME.into());
+    }
+}
+
+/// fio 3.33's line for `time_based` without `runtime` (init.c).
+pub const TIME_BASED_WITHOUT_RUNTIME: &str = "fio: time_based requires a runtime/timeout setting";
 
 /// cpuio's pause (fio's engine init, engines/cpu.c): after every request a think time
 /// of `cpuchunks * (100 - cpuload) / cpuload` µs, all of it slept, and one file.
@@ -47,6 +62,19 @@ fn cpuio_think(job: &mut FioJob) {
     }
     let us = n.cpuchunks_us * u64::from(100 - n.cpuload) / u64::from(n.cpuload);
     job.more.thinktime = std::time::Duration::from_micros(us);
+    job.more.thinktime_spin = std::time::Duration::ZERO;
+    job.more.thinktime_blocks = 1;
+    job.nrfiles = 1;
+}
+
+/// exec's pause (fio's engine init, engines/exec.c): a think time of 50 ms after every
+/// request, slept, and one file; the engine's own 50 ms wait per request is
+/// src/engine/exec.rs's.
+fn exec_think(job: &mut FioJob) {
+    if job.engine != EngineKind::Exec {
+        return;
+    }
+    job.more.thinktime = crate::engine::exec::POLL;
     job.more.thinktime_spin = std::time::Duration::ZERO;
     job.more.thinktime_blocks = 1;
     job.nrfiles = 1;
@@ -152,7 +180,17 @@ fn check_amount(job: &FioJob) -> Result<(), String> {
     if job.engine == EngineKind::E4Defrag && job.more.donorname.is_none() {
         return Err("ioengine=e4defrag needs donorname= (the donor file the blocks are moved to)".into());
     }
-    let no_size = matches!(job.engine, EngineKind::Null | EngineKind::Cpuio);
+    if job.engine == EngineKind::Exec && job.more.exec.program.is_none() {
+        return Err("ioengine=exec needs program= (the program to run; fio: \"no program is defined, it is mandatory to define one\")".into());
+    }
+    // fio's page_fault init: one mapping of `size` from offset 0
+    if job.engine == EngineKind::PageFault && (job.nrfiles > 1 || job.more.offset.is_some()) {
+        return Err(format!(
+            "ioengine=page_fault maps one region of size= from offset 0: nrfiles={} and offset= are not accepted (fio: \"does not support multiple files\" / \"start_offset\")",
+            job.nrfiles
+        ));
+    }
+    let no_size = matches!(job.engine, EngineKind::Null | EngineKind::Cpuio | EngineKind::Exec);
     // a replayed log (read_iolog) names and sizes the files itself
     let replay = job.more.replay.file.is_some();
     if !no_size && !sized && job.filename.is_none() && !replay {
@@ -172,9 +210,6 @@ fn check_amount(job: &FioJob) -> Result<(), String> {
             job.iodepth
         ));
     }
-    if job.time_based && job.runtime.is_none() {
-        return Err("time_based needs runtime=".into());
-    }
     Ok(())
 }
 
@@ -185,6 +220,12 @@ fn check_verify(job: &FioJob) -> Result<(), String> {
     let Some(k) = m.verify else {
         return Ok(());
     };
+    if job.engine == EngineKind::PageFault {
+        return Err(format!(
+            "verify={} with ioengine=page_fault is not implemented by iomark (its anonymous memory is not read back by the verifier)",
+            k.name()
+        ));
+    }
     if job.engine.moves_no_data() {
         return Err(format!(
             "verify={} needs an engine that moves data (ioengine={} does none)",

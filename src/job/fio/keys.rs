@@ -146,6 +146,30 @@ impl Default for NoDataOpts {
     }
 }
 
+/// Options of the exec engine (src/engine/exec.rs), with fio's defaults.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExecKeys {
+    /// `program` (required by ioengine=exec)
+    pub program: Option<String>,
+    /// `arguments` (`%r`, `%n` replaced when it starts)
+    pub arguments: Option<String>,
+    /// `grace_time`: seconds between SIGTERM and SIGKILL (fio's default 1)
+    pub grace_time: std::time::Duration,
+    /// `std_redirect`: the program's stdout/stderr to JOBNAME.stdout/.stderr (default on)
+    pub std_redirect: bool,
+}
+
+impl Default for ExecKeys {
+    fn default() -> Self {
+        ExecKeys {
+            program: None,
+            arguments: None,
+            grace_time: std::time::Duration::from_secs(1),
+            std_redirect: true,
+        }
+    }
+}
+
 /// The extra options of one job, with fio's defaults.
 #[derive(Clone, Debug, PartialEq)]
 pub struct JobMore {
@@ -241,6 +265,8 @@ pub struct JobMore {
     pub donorname: Option<String>,
     /// `inplace` (e4defrag): allocate and free the donor's range at each request
     pub inplace: bool,
+    /// exec's `program`, `arguments`, `grace_time`, `std_redirect`
+    pub exec: ExecKeys,
     /// the net engine's options (`hostname`, `port`, `protocol`, …)
     pub net: crate::engine::net::NetOpts,
     /// `log_avg_msec` (0 = one line per I/O)
@@ -374,6 +400,7 @@ impl Default for JobMore {
             donorname: None,
             net: Default::default(),
             inplace: false,
+            exec: ExecKeys::default(),
             log_avg_msec: 0,
             bw_avg_time: 500,
             iops_avg_time: 500,

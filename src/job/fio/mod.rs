@@ -459,6 +459,9 @@ pub struct FioCommand {
     pub global_options: Vec<(String, String)>,
     /// one-line notices for stderr (engine aliases, unit remarks)
     pub notices: Vec<String>,
+    /// lines fio itself prints on stderr while it reads the jobs (its log_err during
+    /// option fixup): printed under either persona, before any job runs
+    pub fio_stderr: Vec<String>,
     /// `--output=FILE`: the report goes to this file instead of stdout
     pub output: Option<PathBuf>,
     /// `--section=NAME` (repeatable): run only these job-file sections

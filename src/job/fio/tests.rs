@@ -122,6 +122,18 @@ fn command_line_globals_and_jobs() {
 }
 
 #[test]
+fn time_based_without_runtime_is_dropped_with_fios_line_per_job() {
+    let c = parse(&["--size=64k", "--time_based", "--name=a", "--name=b", "--runtime=1"]).unwrap();
+    assert!(!c.jobs[0].time_based && c.jobs[1].time_based);
+    assert_eq!(c.fio_stderr, [finish::TIME_BASED_WITHOUT_RUNTIME]);
+    let c = parse(&["--size=64k", "--time_based", "--name=a", "--name=b"]).unwrap();
+    assert_eq!(c.fio_stderr.len(), 2, "one line per job, as fio's fixup of each job");
+    // dropped before the amount check: null with neither size nor runtime is refused
+    let e = parse(&["--name=a", "--ioengine=null", "--time_based"]).unwrap_err();
+    assert!(e.to_string().contains("ioengine=null needs size="), "{e}");
+}
+
+#[test]
 fn job_file_include_env_and_errors() {
     let d = tempfile::tempdir().unwrap();
     std::fs::create_dir(d.path().join("inc")).unwrap();
@@ -175,6 +187,46 @@ fn job_file_include_env_and_errors() {
         .unwrap_err()
         .to_string();
     assert!(e.contains("circular include"), "{e}");
+}
+
+#[test]
+fn arithmetic_and_fios_keywords_in_values() {
+    let d = tempfile::tempdir().unwrap();
+    let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) } as u64;
+    let mb = (unsafe { libc::sysconf(libc::_SC_PHYS_PAGES) } as u64 * page) >> 20;
+    let cpus = unsafe { libc::sysconf(libc::_SC_NPROCESSORS_CONF) } as u32;
+    let job = |name: &str, body: &str| {
+        let p = d.path().join(name);
+        std::fs::write(&p, body).unwrap();
+        parse_args_with(&[p.display().to_string()], &no_env)
+    };
+    let c = job(
+        "k.fio",
+        "[global]\nsize=5*1024*1024*$mb_memory/8 # 5/8 of the memory\nbs=$pagesize\n[a]\nnumjobs=$ncpus\n[b]\nsize=8*1024*$pagesize\n[c]\nsize=(2*(3+1)k)\nruntime=(1m+30s)\nnumjobs=(1+1)\n",
+    )
+    .unwrap();
+    let j = &c.jobs;
+    assert_eq!(j[0].size, Some(SizeSpec::Bytes(5 * 1024 * 1024 * mb / 8)));
+    assert_eq!(j[0].bs_read, BlockSizes::Fixed(page));
+    assert_eq!(j[0].numjobs, cpus);
+    assert_eq!(j[1].size, Some(SizeSpec::Bytes(8 * 1024 * page)));
+    assert_eq!(j[2].size, Some(SizeSpec::Bytes(8192)));
+    assert_eq!(j[2].runtime, Some(Duration::from_secs(90)));
+    assert_eq!(j[2].numjobs, 2);
+    // JSON's job options show the computed value, as fio's (its dump list)
+    assert!(j[1].options.contains(&("size".into(), (8 * 1024 * page).to_string())));
+    // division by zero: one line naming the option
+    for body in ["[a]\nsize=(4k/0)\n", "[a]\nsize=$pagesize/0\n"] {
+        let e = job("z.fio", body).unwrap_err().to_string();
+        assert!(e.contains("'size'") && e.contains("division by zero"), "{e}");
+        assert!(!e.contains('\n'), "{e}");
+    }
+    // fractions of a second are refused as elsewhere
+    let e = job("t.fio", "[a]\nsize=1m\nruntime=(1500ms)\n").unwrap_err().to_string();
+    assert!(e.contains("'runtime'") && e.contains("whole number of seconds"), "{e}");
+    // keywords are job-file words (fio replaces them there only); '(' works everywhere
+    let c = parse(&["--name=a", "--size=(64*1k)"]).unwrap();
+    assert_eq!(c.jobs[0].size, Some(SizeSpec::Bytes(65536)));
 }
 
 #[test]

@@ -120,6 +120,9 @@ pub(crate) fn run_thread_io(
         if caps.paths {
             spec.paths = plan.files.iter().map(|f| f.path.clone()).collect();
         }
+        // page_fault maps the job's size; exec runs its program
+        spec.map_len = usize::try_from(plan.files.iter().map(|f| f.size).sum::<u64>()).unwrap_or(usize::MAX);
+        spec.program = program_of(job);
         let n = m.nodata;
         spec.nodata = NoData {
             stat: n.stat,
@@ -164,6 +167,21 @@ pub(crate) fn run_thread_io(
     let st = drive(plan, spec, FioDrive { w, slab: &slab, depth });
     drop(open);
     st
+}
+
+/// exec's program from the job's options (fio writes the redirected output to the
+/// current directory).
+fn program_of(job: &crate::job::fio::FioJob) -> crate::engine::exec::Program {
+    let x = &job.more.exec;
+    crate::engine::exec::Program {
+        program: x.program.clone().unwrap_or_default(),
+        arguments: x.arguments.clone(),
+        grace: x.grace_time,
+        redirect: x.std_redirect,
+        job: job.name.clone(),
+        runtime: job.runtime.unwrap_or_default(),
+        dir: std::path::PathBuf::from("."),
+    }
 }
 
 /// The job's log files (`write_bw_log`, `write_iops_log`, `write_lat_log`), if any.
@@ -280,6 +298,7 @@ fn drive(
                 plan.engine.name(),
                 format!("donor file {}: {}", spec_donor(plan).path.display(), io_why(e, false, 0)),
             ),
+            Refused::Program(e) => (plan.engine.name(), e.to_string()),
             // a socket that cannot be set up fails the job, as in fio (its report kept,
             // with the errno): returned as the job's failure below
             Refused::Net(f) => return RunError::Net {

@@ -224,3 +224,28 @@ fn error_lines_start_with_fio_under_the_fio_persona() {
     assert_eq!(o.code, 2);
     assert!(o.stderr.starts_with("iomark run: "), "{}", o.stderr);
 }
+
+/// `time_based` without `runtime`: fio 3.33 drops time_based and prints its one line on
+/// stderr (init.c), so the job ends at its size — under the fio persona stderr is
+/// exactly that line, as `iomark run` the same line is printed too.
+#[test]
+fn time_based_without_runtime_is_dropped_with_fios_line() {
+    let d = scratch();
+    let fio = d.path().join("fio");
+    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_iomark"), &fio).unwrap();
+    let args = ["--name=a", "--ioengine=psync", "--size=64k", "--time_based", "--output-format=json"];
+    let o = std::process::Command::new(&fio)
+        .current_dir(d.path())
+        .args(args)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert_eq!(err, "fio: time_based requires a runtime/timeout setting\n");
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON on stdout");
+    // the job ended at its size: one pass of 64 KiB read
+    assert_eq!(v["jobs"][0]["read"]["io_bytes"], 65536);
+    let o = run(d.path(), &args);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert!(o.stderr.contains("fio: time_based requires a runtime/timeout setting\n"), "{}", o.stderr);
+}

@@ -1,7 +1,7 @@
 //! `iomark run` with the engines that move no data (filecreate, dirstat, cpuio,
-//! e4defrag), fio's `create_only`, and log files numbered over all jobs' threads as fio
-//! numbers them. The engines' own units are in src/engine/fileops.rs, falloc.rs,
-//! cpuio.rs and e4defrag.rs.
+//! e4defrag, exec) and page_fault's memory, fio's `create_only`, and log files numbered
+//! over all jobs' threads as fio numbers them. The engines' own units are in
+//! src/engine/fileops.rs, falloc.rs, cpuio.rs, e4defrag.rs, exec.rs and page_fault.rs.
 
 use crate::util::*;
 
@@ -150,4 +150,111 @@ fn e4defrag_moves_every_block_and_keeps_the_data() {
     let o = run(d.path(), &["--name=r", "--ioengine=e4defrag", "--filename=f"]);
     assert_eq!(o.code, 2);
     assert!(o.stderr.contains("donorname"), "{}", o.stderr);
+}
+
+/// A program for exec that writes its pid to `pid` in the current directory, prints its
+/// arguments and runs until it is killed; with `stubborn` it ignores SIGTERM and SIGINT.
+fn exec_program(dir: &std::path::Path, stubborn: bool) -> String {
+    let p = dir.join(if stubborn { "stubborn.sh" } else { "prog.sh" });
+    let trap = if stubborn { "trap '' TERM INT\n" } else { "" };
+    std::fs::write(&p, format!("#!/bin/sh\n{trap}echo $$ > pid\necho \"$1 $2\"\nwhile :; do sleep 0.05; done\n")).unwrap();
+    std::fs::set_permissions(&p, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    p.display().to_string()
+}
+
+/// The program's pid, once it has written it.
+fn program_pid(dir: &std::path::Path) -> u32 {
+    let t = std::time::Instant::now();
+    while t.elapsed() < std::time::Duration::from_secs(20) {
+        if let Some(n) = std::fs::read_to_string(dir.join("pid")).ok().and_then(|s| s.trim().parse().ok()) {
+            return n;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    panic!("the program never started");
+}
+
+/// Not running and not a zombie: /proc has no such process.
+fn gone(pid: u32) -> bool {
+    !std::path::Path::new(&format!("/proc/{pid}")).exists()
+}
+
+#[test]
+fn exec_runs_its_program_for_the_runtime_then_stops_and_reaps_it() {
+    let d = scratch();
+    let prog = exec_program(d.path(), false);
+    let o = run(
+        d.path(),
+        &[
+            "--output-format=json",
+            "--name=mon",
+            "--ioengine=exec",
+            &format!("--program={prog}"),
+            "--arguments=%r %n",
+            "--time_based",
+            "--runtime=1",
+        ],
+    );
+    let v = o.ok().json();
+    let pid = program_pid(d.path());
+    assert!(gone(pid), "program {pid} left behind");
+    // std_redirect (default on): its output in JOBNAME.stdout, %r = 1 s, %n = the job
+    assert_eq!(std::fs::read_to_string(d.path().join("mon.stdout")).unwrap(), "1 mon\n");
+    assert_eq!(std::fs::read_to_string(d.path().join("mon.stderr")).unwrap(), "");
+    // fio's pseudo I/O: one request each ~100 ms (the engine's 50 ms and the think time)
+    let r = &v["jobs"][0]["read"];
+    let n = r["total_ios"].as_u64().unwrap();
+    assert!((4..=11).contains(&n), "{n} requests in 1 s: {r}");
+    assert!(v["jobs"][0]["job_runtime"].as_u64().unwrap() >= 1000);
+    // no program: one line naming it
+    run(d.path(), &["--name=x", "--ioengine=exec", "--time_based", "--runtime=1"])
+        .expect_code(2)
+        .one_line_error(&["program="]);
+}
+
+#[test]
+fn exec_program_is_killed_and_reaped_on_ctrl_c_even_when_it_ignores_sigterm() {
+    let d = scratch();
+    let prog = exec_program(d.path(), true);
+    let child = Iomark::new()
+        .dir(d.path())
+        .args([
+            "run",
+            "--name=mon",
+            "--ioengine=exec",
+            &format!("--program={prog}"),
+            "--grace_time=1",
+            "--std_redirect=0",
+            "--time_based",
+            "--runtime=60",
+        ])
+        .spawn();
+    let pid = program_pid(d.path());
+    assert!(!gone(pid));
+    let t = std::time::Instant::now();
+    assert_eq!(kill(child.id(), libc::SIGINT), 0);
+    let o = finish_within(child, std::time::Duration::from_secs(20));
+    assert_eq!(o.code, 130, "{}", o.stderr);
+    // SIGTERM was ignored: SIGKILL after grace_time, then reaped
+    assert!(t.elapsed() >= std::time::Duration::from_millis(950), "{:?}", t.elapsed());
+    assert!(gone(pid), "program {pid} left behind");
+}
+
+#[test]
+fn page_fault_touches_anonymous_memory_and_no_file() {
+    let d = scratch();
+    let o = run(
+        d.path(),
+        &["--output-format=json", "--name=pf", "--ioengine=page_fault", "--rw=randrw", "--bs=4k", "--size=1m"],
+    );
+    let v = o.ok().json();
+    let j = &v["jobs"][0];
+    let bytes = j["read"]["io_bytes"].as_u64().unwrap() + j["write"]["io_bytes"].as_u64().unwrap();
+    assert_eq!(bytes, 1 << 20);
+    // each I/O faults its page in: minor faults at least one per written page
+    assert!(j["minf"].as_u64().unwrap() >= j["write"]["total_ios"].as_u64().unwrap() / 2, "{j}");
+    assert_eq!(std::fs::read_dir(d.path()).unwrap().count(), 0, "no file is laid out");
+    run(d.path(), &["--name=pf", "--ioengine=page_fault", "--size=1m", "--nrfiles=2"])
+        .expect_code(2)
+        .one_line_error(&["page_fault", "nrfiles=2"]);
 }

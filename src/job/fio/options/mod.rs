@@ -397,6 +397,11 @@ pub fn apply(
     notices: &mut Vec<String>,
 ) -> Result<(), FioError> {
     let key = key_raw.trim().replace('-', "_");
+    let substituted = match origin {
+        Origin::File { .. } => value.map(|v| keywords(v, &key, origin)).transpose()?.flatten(),
+        Origin::CommandLine => None,
+    };
+    let value = substituted.as_deref().or(value);
     match find(&key).map(|o| o.apply) {
         Some(Apply::Job(f)) => f(
             &mut JobCtx {
@@ -431,6 +436,44 @@ pub fn apply(
     job.options
         .push((key_raw.trim().to_string(), value.unwrap_or("").to_string()));
     Ok(())
+}
+
+/// fio's reserved words in job-file values (options.c `fio_keywords`): each is replaced
+/// by this machine's figure, wherever it stands.
+const KEYWORDS: [&str; 3] = ["$pagesize", "$mb_memory", "$ncpus"];
+
+/// This machine's figure for a [`KEYWORDS`] word: the page size, MiB of physical
+/// memory, CPUs configured (sysconf, as fio's os-linux.h).
+fn keyword_value(word: &str) -> i64 {
+    // SAFETY: sysconf only reads system configuration
+    let conf = |n| unsafe { libc::sysconf(n) }.max(0) as i64;
+    match word {
+        "$pagesize" => conf(libc::_SC_PAGESIZE),
+        "$mb_memory" => conf(libc::_SC_PHYS_PAGES).saturating_mul(conf(libc::_SC_PAGESIZE)) >> 20,
+        _ => conf(libc::_SC_NPROCESSORS_CONF),
+    }
+}
+
+/// A job-file value with fio's [`KEYWORDS`] replaced (`None`: it holds none) and, when
+/// one was and the value has `+ - * /` (and no `'`), computed as a whole number — fio
+/// hands that to bc(1) (options.c `bc_calc`); iomark evaluates it with
+/// [`units::expr`], whose precedence matches bc's for these four operators.
+fn keywords(v: &str, key: &str, origin: &Origin) -> Result<Option<String>, FioError> {
+    if !KEYWORDS.iter().any(|w| v.contains(w)) {
+        return Ok(None);
+    }
+    let mut out = v.to_string();
+    for w in KEYWORDS {
+        if out.contains(w) {
+            out = out.replace(w, &keyword_value(w).to_string());
+        }
+    }
+    if !out.contains(['+', '-', '*', '/']) || out.contains('\'') {
+        return Ok(Some(out));
+    }
+    let n = units::expr::eval(&format!("({out})"), false)
+        .map_err(|e| bad(key, v, format!("{out}: {e}"), origin))?;
+    Ok(Some(n.int.to_string()))
 }
 
 /// What a job key's `apply` works on: the job, the key as written (`_` spelling, for
@@ -469,8 +512,11 @@ impl JobCtx<'_> {
     pub fn bool(&self, v: Option<&str>) -> Result<bool, FioError> {
         fio_bool(self.key, v, self.origin)
     }
-    /// A whole number (blanks around it ignored).
+    /// A whole number (blanks around it ignored), or fio's `(...)` expression of one.
     pub fn u64(&self, v: &str) -> Result<u64, FioError> {
+        if units::expr::is_expression(v) {
+            return units::fio_whole_expr(v.trim()).map_err(|e| self.bad(v, e));
+        }
         v.trim()
             .parse()
             .map_err(|_| self.bad(v, "expected a whole number"))

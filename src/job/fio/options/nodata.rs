@@ -1,6 +1,7 @@
 //! Options of the engines that move no data (fio's "I/O engines" group): `stat_type` of
 //! filestat/dirstat, cpuio's `cpuload`, `cpumode`, `cpuchunks`, `exit_on_io_done`, and
-//! e4defrag's `donorname`, `inplace` (src/engine/e4defrag.rs).
+//! e4defrag's `donorname`, `inplace` (src/engine/e4defrag.rs), exec's `program`,
+//! `arguments`, `grace_time`, `std_redirect` (src/engine/exec.rs).
 //! The engines are src/engine/fileops.rs and src/engine/cpuio.rs; cpuio's think time
 //! is derived from these in src/job/fio/finish.rs.
 
@@ -71,7 +72,64 @@ pub(super) static OPTIONS: &[FioOption] = &[
     )
     .range(0, 1)
     .example("0"),
+    FioOption::job(
+        "program",
+        Group::Engine,
+        Kind::Str,
+        "Program to execute",
+        program,
+    )
+    .example("/bin/sleep"),
+    FioOption::job(
+        "arguments",
+        Group::Engine,
+        Kind::Str,
+        "Arguments to pass",
+        arguments,
+    )
+    .example("%r"),
+    FioOption::job(
+        "grace_time",
+        Group::Engine,
+        Kind::Int,
+        "Grace time before sending a SIGKILL",
+        grace_time,
+    )
+    .default("1")
+    .example("0"),
+    FioOption::job(
+        "std_redirect",
+        Group::Engine,
+        Kind::Bool,
+        "Redirect stdout & stderr to files",
+        std_redirect,
+    )
+    .default("1"),
 ];
+
+fn program(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
+    let v = c.need(v)?;
+    c.job.more.exec.program = Some(v.trim().to_string());
+    Ok(())
+}
+
+fn arguments(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
+    let v = c.need(v)?;
+    c.job.more.exec.arguments = Some(v.trim().to_string());
+    Ok(())
+}
+
+/// fio: whole seconds (FIO_OPT_INT, minval 0) slept between SIGTERM and SIGKILL.
+fn grace_time(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
+    let n = c.need_at_most(v, u64::from(u32::MAX), "whole seconds, 0 or more")?;
+    c.job.more.exec.grace_time = std::time::Duration::from_secs(n);
+    Ok(())
+}
+
+fn std_redirect(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
+    c.job.more.exec.std_redirect = c.bool(v)?;
+    Ok(())
+}
 
 fn donorname(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
     let v = c.need(v)?;

@@ -385,6 +385,10 @@ const BEFORE: &[&str] = &[
     "replay_skip",
     "donorname",
     "inplace",
+    "program",
+    "arguments",
+    "grace_time",
+    "std_redirect",
     // the net engine's options (src/engine/net.rs)
     "hostname",
     "port",
