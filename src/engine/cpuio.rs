@@ -70,6 +70,7 @@ impl Engine for Cpuio {
         paths: false,
         own_files: false,
         needs_data: false,
+        stream: false,
     };
     fn depth(&self) -> usize {
         1

@@ -138,6 +138,7 @@ impl Engine for Exec {
         paths: false,
         own_files: false,
         needs_data: false,
+        stream: false,
     };
     fn depth(&self) -> usize {
         1

@@ -153,6 +153,7 @@ impl<const OP: u8, const DIR: bool> Engine for FileOps<OP, DIR> {
         // the create engines and the directory engines own their files
         own_files: DIR || OP == 0,
         needs_data: false,
+        stream: false,
     };
     fn depth(&self) -> usize {
         1

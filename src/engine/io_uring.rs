@@ -375,6 +375,7 @@ impl Engine for Uring {
         paths: false,
         own_files: false,
         needs_data: false,
+        stream: false,
     };
     fn depth(&self) -> usize {
         self.depth

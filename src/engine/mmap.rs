@@ -73,6 +73,7 @@ impl Engine for Mmap {
         paths: false,
         own_files: false,
         needs_data: false,
+        stream: false,
     };
     fn depth(&self) -> usize {
         1

@@ -20,6 +20,7 @@ pub mod fault;
 pub mod io_uring;
 pub mod libaio;
 pub mod mmap;
+pub mod net;
 pub mod null;
 pub mod page_fault;
 pub mod posixaio;

@@ -28,6 +28,7 @@ impl Engine for Null {
         paths: false,
         own_files: false,
         needs_data: false,
+        stream: false,
     };
     fn depth(&self) -> usize {
         self.depth

@@ -53,6 +53,7 @@ impl Engine for PageFault {
         paths: false,
         own_files: false,
         needs_data: false,
+        stream: false,
     };
     fn depth(&self) -> usize {
         1

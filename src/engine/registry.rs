@@ -19,6 +19,7 @@ use super::exec::{Exec, Program};
 use super::page_fault::PageFault;
 use super::falloc::{Falloc, Ftruncate};
 use super::fileops::{FileOps, DirCreate, DirDelete, DirStat, FileCreate, FileDelete, FileStat, StatType};
+use super::net::{self, Net, NetFail};
 use super::null::Null;
 use super::posixaio::PosixAio;
 use super::psync::Psync;
@@ -31,7 +32,8 @@ pub struct Caps {
     /// requests may stay queued after `submit` (completed through `reap`); otherwise
     /// every request completes inside `submit` (a synchronous engine, depth 1)
     pub queued: bool,
-    /// touches no file and no memory: a job on it opens, lays out and checks nothing
+    /// touches no file: a job on it opens, lays out and checks nothing (null, cpuio:
+    /// no memory either; net: its socket)
     pub no_io: bool,
     /// maps the files (read-write: the files are opened for writing; whole passes
     /// stay mapped, so no re-open between passes)
@@ -47,6 +49,9 @@ pub struct Caps {
     /// works on the files' existing blocks (e4defrag moves them): the runner fills the
     /// files with data at layout even for a job that only writes (a hole moves nothing)
     pub needs_data: bool,
+    /// moves a stream of data with a peer (net): a transfer of nothing ([`net::END`])
+    /// is the peer's end of the data, which ends the job normally
+    pub stream: bool,
 }
 
 impl Caps {
@@ -60,6 +65,7 @@ impl Caps {
         paths: false,
         own_files: false,
         needs_data: false,
+        stream: false,
     };
     /// An engine that queues requests on open descriptors (libaio, posixaio).
     pub const QUEUED: Caps = Caps {
@@ -107,10 +113,12 @@ pub enum Kind {
     PageFault,
     /// runs a program for the job's runtime ([`Exec`])
     Exec,
+    /// sends and receives on a socket ([`Net`])
+    Net,
 }
 
 /// Every engine, in the order listed to users.
-pub const KINDS: [Kind; 18] = [
+pub const KINDS: [Kind; 19] = [
     Kind::Psync,
     Kind::IoUring,
     Kind::Libaio,
@@ -129,6 +137,7 @@ pub const KINDS: [Kind; 18] = [
     Kind::E4Defrag,
     Kind::PageFault,
     Kind::Exec,
+    Kind::Net,
 ];
 
 /// `$e` with `$t` bound to each kind's engine type: the one list behind name and caps.
@@ -153,6 +162,7 @@ macro_rules! each_kind {
             Kind::E4Defrag => { type $t = E4Defrag; $e }
             Kind::PageFault => { type $t = PageFault; $e }
             Kind::Exec => { type $t = Exec; $e }
+            Kind::Net => { type $t = Net; $e }
         }
     };
 }
@@ -282,6 +292,8 @@ pub struct Spec<'a> {
     pub donor: Donor,
     /// exec's program
     pub program: Program,
+    /// the net engine's socket setup
+    pub net: net::Setup,
 }
 
 impl<'a> Spec<'a> {
@@ -302,6 +314,7 @@ impl<'a> Spec<'a> {
             fallback: false,
             donor: Donor::default(),
             program: Program::default(),
+            net: net::Setup::default(),
         }
     }
 }
@@ -321,6 +334,8 @@ pub enum Refused {
     Donor(IoErr),
     /// the program could not be started (exec)
     Program(std::io::Error),
+    /// the socket could not be set up (net)
+    Net(NetFail),
 }
 
 /// What the caller does with the engine once it is built.
@@ -383,6 +398,7 @@ pub fn build<D: Drive>(spec: Spec<'_>, d: D) -> Result<D::Out, Refused> {
         Kind::E4Defrag => go(E4Defrag::new(spec.fds, &spec.donor).map_err(Refused::Donor)?, d),
         Kind::PageFault => go(PageFault::new(spec.map_len).map_err(Refused::Map)?, d),
         Kind::Exec => go(Exec::new(&spec.program).map_err(Refused::Program)?, d),
+        Kind::Net => go(Net::open(&spec.net).map_err(Refused::Net)?, d),
     })
 }
 

@@ -105,6 +105,7 @@ fn validate(job: &FioJob) -> Result<(), String> {
     }
     check_io_uring_keys(job)?;
     check_openfiles(job)?;
+    check_net(job)?;
     if job.more.userspace_reap && job.engine != EngineKind::Libaio {
         return Err(format!(
             "userspace_reap is an option of ioengine=libaio, not of ioengine={}",
@@ -155,6 +156,18 @@ fn check_openfiles(job: &FioJob) -> Result<(), String> {
         )),
         _ => Ok(()),
     }
+}
+
+/// fio's checks of a net job (src/engine/net.rs `NetOpts::check`); verify is not
+/// carried over a socket here.
+fn check_net(job: &FioJob) -> Result<(), String> {
+    if job.engine != EngineKind::Net {
+        return Ok(());
+    }
+    if job.more.verify.is_some() {
+        return Err("verify= with ioengine=net is not implemented (accepted: verify=0)".into());
+    }
+    job.more.net.check(job.rw.reads(), job.rw.writes(), job.rw.random())
 }
 
 /// The job knows how much to do (a size, a file, an I/O count or a time) and its depth

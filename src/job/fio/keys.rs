@@ -267,6 +267,8 @@ pub struct JobMore {
     pub inplace: bool,
     /// exec's `program`, `arguments`, `grace_time`, `std_redirect`
     pub exec: ExecKeys,
+    /// the net engine's options (`hostname`, `port`, `protocol`, …)
+    pub net: crate::engine::net::NetOpts,
     /// `log_avg_msec` (0 = one line per I/O)
     pub log_avg_msec: u64,
     /// `bw_avg_time`, ms: interval of the bandwidth samples (fio default 500)
@@ -396,6 +398,7 @@ impl Default for JobMore {
             write_iolog: None,
             replay: ReplayKeys::default(),
             donorname: None,
+            net: Default::default(),
             inplace: false,
             exec: ExecKeys::default(),
             log_avg_msec: 0,

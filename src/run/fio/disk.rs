@@ -71,8 +71,8 @@ impl DiskSnapshot {
     /// nearest existing parent's), each device once.
     pub fn take(root: &Root, jobs: &[FioJob]) -> DiskSnapshot {
         let mut devs: Vec<(String, String, DevStat)> = Vec::new();
-        // as fio, no disk_util for a diskless engine (fio's FIO_DISKLESSIO: null)
-        let disk = |j: &&FioJob| j.engine != crate::job::fio::EngineKind::Null;
+        // as fio, no disk_util for a diskless engine (fio's FIO_DISKLESSIO: null, net)
+        let disk = |j: &&FioJob| j.engine != crate::job::fio::EngineKind::Null && !j.engine.caps().stream;
         for p in jobs.iter().filter(disk).flat_map(job_paths) {
             let Some(dir) = crate::probe::device_behind(&p).and_then(|d| root.block_dir(d)) else {
                 continue;
@@ -221,7 +221,9 @@ pub fn cache_after(
 ) -> crate::probe::pagecache::PageCacheCheck {
     let mut seen = std::collections::HashSet::<PathBuf>::new();
     let (mut set, mut unwritten) = (0u64, 0u64);
-    for j in jobs {
+    // a net job's socket is no file: no page cache on its way
+    let jobs: Vec<&FioJob> = jobs.iter().filter(|j| !j.engine.caps().stream).collect();
+    for j in jobs.iter().copied() {
         for t in 0..j.numjobs.max(1) {
             let Ok((files, _)) = super::plan::files_for(j, t) else {
                 continue;

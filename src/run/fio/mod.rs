@@ -104,6 +104,16 @@ pub enum RunError {
         /// window, ms
         window_ms: u64,
     },
+    /// a net job's socket could not be set up (connect, bind, accept)
+    #[error("job '{job}': ioengine=net: {why}")]
+    Net {
+        /// job
+        job: String,
+        /// what failed, naming the options, and the system's text of the errno
+        why: String,
+        /// the errno
+        errno: i32,
+    },
     /// the environment cannot do what the job asks
     #[error("job '{job}': {why}")]
     Refused {
@@ -121,7 +131,10 @@ impl RunError {
             RunError::Files(e) => e.exit_code(),
             RunError::Plan { .. } => crate::util::error::exit::INVALID,
             RunError::Engine { .. } => crate::util::error::exit::ENVIRONMENT,
-            RunError::Io { .. } | RunError::Verify { .. } | RunError::MinRate { .. } => {
+            RunError::Io { .. }
+            | RunError::Verify { .. }
+            | RunError::MinRate { .. }
+            | RunError::Net { .. } => {
                 crate::util::error::exit::FAILED
             }
             RunError::Refused { .. } => crate::util::error::exit::ENVIRONMENT,
@@ -148,6 +161,7 @@ impl RunError {
             }
             RunError::Verify { .. } => libc::EILSEQ,
             RunError::MinRate { .. } => libc::EIO,
+            RunError::Net { errno, .. } => *errno,
             _ => 0,
         }
     }

@@ -97,6 +97,10 @@ pub(crate) fn files_for(job: &FioJob, t: u32) -> Result<(Vec<FileSpec>, Vec<Regi
         .unwrap_or_else(|| "$jobname.$jobnum.$filenum".into());
     let named = job.filename.is_some();
     let paths: Vec<PathBuf> = match &job.filename {
+        // a net job's one "file" is its socket, named as fio names it (no directory)
+        _ if job.engine == crate::engine::registry::Kind::Net => {
+            vec![PathBuf::from(job.more.net.file_name())]
+        }
         Some(list) => list
             .split(':')
             .filter(|s| !s.is_empty())

@@ -129,6 +129,13 @@ pub(crate) fn run_thread_io(
             cpumode: n.cpumode,
             cpu_cycle: std::time::Duration::from_micros(n.cpuchunks_us),
         };
+        spec.net = crate::engine::net::Setup {
+            opts: m.net.clone(),
+            reads: job.rw.reads(),
+            writes: job.rw.writes(),
+            subjob: plan.thread,
+            runtime: job.runtime.map(|r| r + job.ramp_time),
+        };
         return drive(plan, spec, FioDrive { w, slab: &slab, depth, warn });
     }
     let writes = job.rw.writes() || job.rw.trims();
@@ -281,7 +288,7 @@ fn drive(
     d: FioDrive<'_, '_>,
 ) -> Result<(JobRecord, Option<RunError>), RunError> {
     let depth = spec.depth;
-    registry::build(spec, d).map_err(|r| {
+    let built = registry::build(spec, d).map_err(|r| {
         let (engine, why) = match r {
             Refused::Ring(e) => (plan.engine.name(), ring_setup_why(&e, depth)),
             Refused::Map(e) => (plan.engine.name(), io_why(e, false, 0)),
@@ -292,13 +299,34 @@ fn drive(
                 format!("donor file {}: {}", spec_donor(plan).path.display(), io_why(e, false, 0)),
             ),
             Refused::Program(e) => (plan.engine.name(), e.to_string()),
+            // a socket that cannot be set up fails the job, as in fio (its report kept,
+            // with the errno): returned as the job's failure below
+            Refused::Net(f) => return RunError::Net {
+                job: plan.job.name.clone(),
+                why: format!("{}: {}", f.what, io_why(IoErr::Errno(f.errno), false, 0)),
+                errno: f.errno,
+            },
         };
         RunError::Engine {
             job: plan.job.name.clone(),
             engine,
             why,
         }
-    })
+    });
+    match built {
+        Err(e @ RunError::Net { .. }) => {
+            let rec = JobRecord {
+                engine: plan.engine.name().into(),
+                stats: crate::stats::job::JobStats {
+                    threads: 1,
+                    ..Default::default()
+                },
+                ..JobRecord::default()
+            };
+            Ok((rec, Some(e)))
+        }
+        r => r,
+    }
 }
 
 /// The worker of one job thread, driven on the engine the registry built.

@@ -227,6 +227,7 @@ pub fn thread(
             Refused::Path(e) => format!("path setup failed: {e:?}"),
             Refused::Donor(e) => format!("donor file setup failed: {e:?}"),
             Refused::Program(e) => format!("program could not be started: {e}"),
+            Refused::Net(f) => format!("net setup failed: {}: {}", f.what, crate::files::strerror(f.errno)),
         };
         sh.fail_code
             .store(crate::util::error::exit::ENVIRONMENT, Ordering::SeqCst);

@@ -11,6 +11,7 @@ mod misc;
 mod nodata;
 mod one_worker;
 mod more;
+mod net;
 mod output_format;
 mod passes;
 mod replay;

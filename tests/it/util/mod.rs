@@ -1,8 +1,9 @@
 //! What every test module shares, defined once: the iomark binary as a command builder
-//! and the output of one invocation (`cmd`), scratch directories and directory listings
-//! (`scratch`), loop devices, filesystems and mounts that clean up on drop (`loopdev`),
-//! the peer tools sysbench and fio (`peers`), JSON readers (`json`), and the parser of
-//! sysbench's report with the spec's request-generator simulation (`sysbench`).
+//! and the output of one invocation (`cmd`), scratch directories, directory listings and
+//! a free network port (`scratch`), loop devices, filesystems and mounts that clean up on
+//! drop (`loopdev`), the peer tools sysbench and fio (`peers`), JSON readers (`json`),
+//! and the parser of sysbench's report with the spec's request-generator simulation
+//! (`sysbench`).
 //! Test modules `use crate::util::*;`.
 
 mod cmd;

@@ -1,6 +1,7 @@
-//! Scratch directories, directory listings and file checksums. Scratch lives under Cargo's
-//! `CARGO_TARGET_TMPDIR` (the build's disk), not /tmp, so a tmpfs /tmp cannot change
-//! O_DIRECT or page-cache behaviour; each is removed when its guard drops.
+//! Scratch directories, directory listings, file checksums and a free network port.
+//! Scratch lives under Cargo's `CARGO_TARGET_TMPDIR` (the build's disk), not /tmp, so a
+//! tmpfs /tmp cannot change O_DIRECT or page-cache behaviour; each is removed when its
+//! guard drops.
 
 use std::path::{Path, PathBuf};
 use tempfile::TempDir;
@@ -48,4 +49,15 @@ pub fn fixture(rel: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fixtures")
         .join(rel)
+}
+
+/// A port free for both TCP and UDP now (the kernel's pick, released): net jobs use it
+/// instead of fio's fixed example ports, which a shared machine may have taken.
+pub fn free_port() -> u16 {
+    loop {
+        let p = std::net::TcpListener::bind("0.0.0.0:0").unwrap().local_addr().unwrap().port();
+        if std::net::UdpSocket::bind(("0.0.0.0", p)).is_ok() {
+            return p;
+        }
+    }
 }

@@ -31,6 +31,7 @@ mod data;
 mod engine;
 mod files;
 mod io;
+mod net;
 mod nodata;
 mod random;
 mod rate;
@@ -346,6 +347,7 @@ static PARTS: &[&[FioOption]] = &[
     report::OPTIONS,
     engine::OPTIONS,
     nodata::OPTIONS,
+    net::OPTIONS,
     cmdline::OPTIONS,
 ];
 

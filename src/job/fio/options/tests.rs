@@ -389,6 +389,18 @@ const BEFORE: &[&str] = &[
     "arguments",
     "grace_time",
     "std_redirect",
+    // the net engine's options (src/engine/net.rs)
+    "hostname",
+    "port",
+    "protocol",
+    "proto",
+    "listen",
+    "pingpong",
+    "interface",
+    "ttl",
+    "nodelay",
+    "window_size",
+    "mss",
     // read by cli/run.rs before parsing (`--cmdhelp` is new)
     "help",
     "version",
@@ -429,6 +441,9 @@ fn command_line_forms_are_the_ones_before_the_table() {
         "userspace_reap",
         "engine_strict",
         "showcmd",
+        // the net engine's set-flags (FIO_OPT_STR_SET)
+        "listen",
+        "pingpong",
         // command-line options that took nothing (not a key of `apply`)
         "parse_only",
         "warnings_fatal",

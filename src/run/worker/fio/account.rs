@@ -118,6 +118,11 @@ impl<'a> Worker<'a> {
         } else {
             ErrorClass::Write
         };
+        if e == crate::engine::net::END && self.plan.engine.caps().stream {
+            // the peer ended the data (EOF, close marker): the job ends normally
+            self.filled.set(true);
+            return Ok(());
+        }
         if s.tag.op == Op::Write {
             // its block holds unknown data now: not verified
             self.forget_write(s.io.file, s.io.offset);

@@ -168,7 +168,8 @@ pub(crate) struct Worker<'a> {
     backlog: Vec<(usize, u64)>,
     /// write sequence number of the last write (fio's numberio)
     seq: u64,
-    /// `fill_device`: the device is full (ENOSPC), the job ends normally
+    /// `fill_device`: the device is full (ENOSPC), or a net job's peer ended the data
+    /// ([`crate::engine::Caps::stream`]): the job ends normally
     filled: std::cell::Cell<bool>,
     /// bytes left in the current pass (`Uses::repass`)
     pass_left: u64,
