@@ -3,7 +3,9 @@
 //! built, with `arguments` after `%r` (the job's runtime in whole seconds) and `%n`
 //! (the job's name) are replaced, split on blanks as fio splits them; with
 //! `std_redirect` (the default) its stdout and stderr go to `JOBNAME.stdout` and
-//! `JOBNAME.stderr` in the current directory. Each request waits 50 ms (fio's engine
+//! `JOBNAME.stderr` in the current directory — files the runner opens the one safe way
+//! (src/run/fio/thread.rs: never through a link, old or complete new content) and hands
+//! over in [`Program::output`]. Each request waits 50 ms (fio's engine
 //! polls its program so; the job's think time adds fio's other 50 ms, set in
 //! src/job/fio/finish.rs) and completes; the first request after the runtime sends
 //! SIGTERM and waits up to `grace_time` for the program to end.
@@ -39,6 +41,27 @@ pub struct Program {
     pub runtime: Duration,
     /// where the redirect files go (fio: the current directory)
     pub dir: PathBuf,
+    /// with `redirect`: the program's stdout and stderr, opened by the runner
+    pub output: Option<ChildOutput>,
+}
+
+/// The files a program's stdout and stderr go to (equal when they are the same files).
+#[derive(Clone, Debug)]
+pub struct ChildOutput(pub std::sync::Arc<[std::fs::File; 2]>);
+
+impl PartialEq for ChildOutput {
+    fn eq(&self, o: &ChildOutput) -> bool {
+        std::sync::Arc::ptr_eq(&self.0, &o.0)
+    }
+}
+
+impl Eq for ChildOutput {}
+
+impl Program {
+    /// The redirect files' paths: `DIR/JOB.stdout`, `DIR/JOB.stderr`.
+    pub fn output_paths(&self) -> [PathBuf; 2] {
+        ["stdout", "stderr"].map(|ext| self.dir.join(format!("{}.{ext}", self.job)))
+    }
 }
 
 impl Program {
@@ -77,13 +100,13 @@ impl Exec {
         let mut cmd = Command::new(prog);
         cmd.args(args).stdin(Stdio::null());
         if p.redirect {
-            let file = |ext: &str| {
-                let path = p.dir.join(format!("{}.{ext}", p.job));
-                std::fs::File::create(&path).map_err(|e| {
-                    std::io::Error::new(e.kind(), format!("cannot create {}: {e}", path.display()))
-                })
+            let Some(ChildOutput(files)) = &p.output else {
+                return Err(std::io::Error::new(
+                    std::io::ErrorKind::InvalidInput,
+                    "std_redirect=1: the output files were not opened",
+                ));
             };
-            cmd.stdout(file("stdout")?).stderr(file("stderr")?);
+            cmd.stdout(files[0].try_clone()?).stderr(files[1].try_clone()?);
         }
         // SAFETY: prctl only sets this (forked, not yet exec'd) child's death signal;
         // async-signal-safe, no allocation.
@@ -183,6 +206,7 @@ mod tests {
             job: "mon".into(),
             runtime: Duration::from_secs(30),
             dir: PathBuf::from("."),
+            output: None,
         }
     }
 
@@ -254,6 +278,10 @@ mod tests {
         p.runtime = Duration::from_secs(7);
         p.redirect = true;
         p.dir = d.path().to_path_buf();
+        let none = Exec::new(&p).err().expect("no files given");
+        assert!(none.to_string().contains("not opened"), "{none}");
+        let [o, e] = p.output_paths().map(|f| std::fs::File::create(f).unwrap());
+        p.output = Some(ChildOutput(std::sync::Arc::new([o, e])));
         let mut e = Exec::new(&p).unwrap();
         let _ = e.child.wait();
         drop(e);

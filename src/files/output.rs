@@ -222,6 +222,13 @@ impl Staged {
         }
     }
 
+    /// A descriptor of the temporary file for another writer (a child process's
+    /// stdout): what it writes becomes the content at [`Staged::commit`], as ours does.
+    pub fn share(&mut self) -> std::io::Result<std::fs::File> {
+        self.file.flush()?;
+        self.file.get_ref().as_file().try_clone()
+    }
+
     /// Keep `e`, an error of a write made through [`Write`], for [`Staged::commit`]
     /// (the first one is reported).
     pub fn keep_error(&mut self, e: std::io::Error) {

@@ -122,7 +122,8 @@ pub(crate) fn run_thread_io(
         }
         // page_fault maps the job's size; exec runs its program
         spec.map_len = usize::try_from(plan.files.iter().map(|f| f.size).sum::<u64>()).unwrap_or(usize::MAX);
-        spec.program = program_of(job);
+        let mut redirect = redirect_of(plan)?;
+        spec.program = program_of(job, redirect.as_mut())?;
         let n = m.nodata;
         spec.nodata = NoData {
             stat: n.stat,
@@ -136,7 +137,14 @@ pub(crate) fn run_thread_io(
             subjob: plan.thread,
             runtime: job.runtime.map(|r| r + job.ramp_time),
         };
-        return drive(plan, spec, FioDrive { w, slab: &slab, depth, warn });
+        let r = drive(plan, spec, FioDrive { w, slab: &slab, depth, warn });
+        // the program is reaped (the engine is gone): its output becomes the files'
+        if let (Ok(_), Some(files)) = (&r, redirect) {
+            for f in files {
+                f.commit().map_err(|source| output_error("exec std_redirect file", source))?;
+            }
+        }
+        return r;
     }
     let writes = job.rw.writes() || job.rw.trims();
     let rw_open = writes || caps.maps_files;
@@ -171,9 +179,26 @@ pub(crate) fn run_thread_io(
 
 /// exec's program from the job's options (fio writes the redirected output to the
 /// current directory).
-fn program_of(job: &crate::job::fio::FioJob) -> crate::engine::exec::Program {
+fn program_of(
+    job: &crate::job::fio::FioJob,
+    redirect: Option<&mut [crate::files::output::Staged; 2]>,
+) -> Result<crate::engine::exec::Program, RunError> {
     let x = &job.more.exec;
-    crate::engine::exec::Program {
+    let output = match redirect {
+        Some([o, e]) => {
+            let share = |s: &mut crate::files::output::Staged| {
+                s.share().map_err(|er| RunError::Engine {
+                    job: job.name.clone(),
+                    engine: "exec",
+                    why: format!("std_redirect file: {er}"),
+                })
+            };
+            let files = [share(o)?, share(e)?];
+            Some(crate::engine::exec::ChildOutput(std::sync::Arc::new(files)))
+        }
+        None => None,
+    };
+    Ok(crate::engine::exec::Program {
         program: x.program.clone().unwrap_or_default(),
         arguments: x.arguments.clone(),
         grace: x.grace_time,
@@ -181,7 +206,29 @@ fn program_of(job: &crate::job::fio::FioJob) -> crate::engine::exec::Program {
         job: job.name.clone(),
         runtime: job.runtime.unwrap_or_default(),
         dir: std::path::PathBuf::from("."),
+        output,
+    })
+}
+
+/// An exec job's `std_redirect` files, `JOB.stdout`/`JOB.stderr`, staged the one safe
+/// way (src/files/output.rs: refused if a link or not a regular file; the old content
+/// stays until the program has ended and its output replaces it).
+fn redirect_of(plan: &Plan) -> Result<Option<[crate::files::output::Staged; 2]>, RunError> {
+    let job = &plan.job;
+    if plan.engine != crate::engine::registry::Kind::Exec || !job.more.exec.std_redirect {
+        return Ok(None);
     }
+    let stage = |ext: &str| {
+        let path = std::path::PathBuf::from(format!("{}.{ext}", job.name));
+        crate::files::output::Output::create(&path)
+            .and_then(|o| o.stage())
+            .map_err(|source| output_error("exec std_redirect file", source))
+    };
+    Ok(Some([stage("stdout")?, stage("stderr")?]))
+}
+
+fn output_error(what: &'static str, source: crate::files::output::OutputError) -> RunError {
+    FilesError::Output { what, source }.into()
 }
 
 /// The job's log files (`write_bw_log`, `write_iops_log`, `write_lat_log`), if any.
@@ -196,13 +243,7 @@ fn logs_of(plan: &Plan) -> Result<Option<Logs>, RunError> {
             l.iolog_files(&files);
             Some(l)
         })
-        .map_err(|source| {
-            FilesError::Output {
-                what: "log file",
-                source,
-            }
-            .into()
-        })
+        .map_err(|source| output_error("log file", source))
 }
 
 /// The engine a job thread asks the registry for: the ring's options (fio's io_uring

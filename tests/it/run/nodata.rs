@@ -212,6 +212,44 @@ fn exec_runs_its_program_for_the_runtime_then_stops_and_reaps_it() {
         .one_line_error(&["program="]);
 }
 
+/// std_redirect's JOB.stdout/JOB.stderr are outputs like any other: a link planted at
+/// either is refused before the program starts (exit 3) and its target keeps its bytes;
+/// an earlier file of that name is replaced whole once the program has ended.
+#[test]
+fn exec_redirect_files_are_never_written_through_a_link() {
+    let d = scratch();
+    let prog = exec_program(d.path(), false);
+    let args = [
+        "--name=mon",
+        "--ioengine=exec",
+        &format!("--program={prog}"),
+        "--arguments=%r %n",
+        "--time_based",
+        "--runtime=1",
+    ];
+    let precious = d.path().join("precious");
+    std::fs::write(&precious, "keep me\n").unwrap();
+    let out = d.path().join("mon.stdout");
+    std::os::unix::fs::symlink(&precious, &out).unwrap();
+    run(d.path(), &args).expect_code(3).one_line_error(&["mon.stdout", "link"]);
+    std::fs::remove_file(&out).unwrap();
+    std::fs::hard_link(&precious, d.path().join("mon.stderr")).unwrap();
+    run(d.path(), &args).expect_code(3).one_line_error(&["mon.stderr"]);
+    assert_eq!(std::fs::read_to_string(&precious).unwrap(), "keep me\n");
+    assert!(!out.exists(), "nothing created when the job was refused");
+    std::fs::remove_file(d.path().join("mon.stderr")).unwrap();
+    std::fs::write(&out, "an earlier run's output, longer than the new one\n").unwrap();
+    run(d.path(), &args).ok();
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), "1 mon\n");
+    let left: Vec<_> = std::fs::read_dir(d.path())
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".iomark-tmp"))
+        .collect();
+    assert!(left.is_empty(), "temporary files left: {left:?}");
+}
+
 #[test]
 fn exec_program_is_killed_and_reaped_on_ctrl_c_even_when_it_ignores_sigterm() {
     let d = scratch();
