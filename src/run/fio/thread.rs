@@ -114,37 +114,8 @@ pub(crate) fn run_thread_io(
     let logs = logs_of(plan)?;
     let bufs = registered(&slab, &[]);
     if caps.no_io || caps.paths {
-        // no descriptor: the engine touches nothing, or works on the paths itself
         let w = Worker::new(plan, clock, stop, Vec::new(), logs, live);
-        let mut spec = Spec::new(plan.engine, Vec::new(), job.iodepth as usize, &bufs);
-        if caps.paths {
-            spec.paths = plan.files.iter().map(|f| f.path.clone()).collect();
-        }
-        // page_fault maps the job's size; exec runs its program
-        spec.map_len = usize::try_from(plan.files.iter().map(|f| f.size).sum::<u64>()).unwrap_or(usize::MAX);
-        let mut redirect = redirect_of(plan)?;
-        spec.program = program_of(job, redirect.as_mut())?;
-        let n = m.nodata;
-        spec.nodata = NoData {
-            stat: n.stat,
-            cpumode: n.cpumode,
-            cpu_cycle: std::time::Duration::from_micros(n.cpuchunks_us),
-        };
-        spec.net = crate::engine::net::Setup {
-            opts: m.net.clone(),
-            reads: job.rw.reads(),
-            writes: job.rw.writes(),
-            subjob: plan.thread,
-            runtime: job.runtime.map(|r| r + job.ramp_time),
-        };
-        let r = drive(plan, spec, FioDrive { w, slab: &slab, depth, warn });
-        // the program is reaped (the engine is gone): its output becomes the files'
-        if let (Ok(_), Some(files)) = (&r, redirect) {
-            for f in files {
-                f.commit().map_err(|source| output_error("exec std_redirect file", source))?;
-            }
-        }
-        return r;
+        return drive_no_descriptor(plan, w, (&slab, depth), &bufs, warn);
     }
     let writes = job.rw.writes() || job.rw.trims();
     let rw_open = writes || caps.maps_files;
@@ -175,6 +146,49 @@ pub(crate) fn run_thread_io(
     let st = drive(plan, spec, FioDrive { w, slab: &slab, depth, warn });
     drop(open);
     st
+}
+
+/// A job whose engine gets no descriptor: it touches nothing (null, cpuio, page_fault,
+/// exec, net) or works on the paths itself (the file/directory operations).
+fn drive_no_descriptor(
+    plan: &Plan,
+    w: Worker<'_>,
+    (slab, depth): (&Slab, usize),
+    bufs: &[(*mut u8, usize)],
+    warn: &(dyn Fn(String) + Sync),
+) -> Result<(JobRecord, Option<RunError>), RunError> {
+    let job = &plan.job;
+    let m = &job.more;
+    let caps = plan.engine.caps();
+    let mut spec = Spec::new(plan.engine, Vec::new(), job.iodepth as usize, bufs);
+    if caps.paths {
+        spec.paths = plan.files.iter().map(|f| f.path.clone()).collect();
+    }
+    // page_fault maps the job's size; exec runs its program
+    spec.map_len = usize::try_from(plan.files.iter().map(|f| f.size).sum::<u64>()).unwrap_or(usize::MAX);
+    let mut redirect = redirect_of(plan)?;
+    spec.program = program_of(job, redirect.as_mut())?;
+    let n = m.nodata;
+    spec.nodata = NoData {
+        stat: n.stat,
+        cpumode: n.cpumode,
+        cpu_cycle: std::time::Duration::from_micros(n.cpuchunks_us),
+    };
+    spec.net = crate::engine::net::Setup {
+        opts: m.net.clone(),
+        reads: job.rw.reads(),
+        writes: job.rw.writes(),
+        subjob: plan.thread,
+        runtime: job.runtime.map(|r| r + job.ramp_time),
+    };
+    let r = drive(plan, spec, FioDrive { w, slab, depth, warn });
+    // the program is reaped (the engine is gone): its output becomes the files'
+    if let (Ok(_), Some(files)) = (&r, redirect) {
+        for f in files {
+            f.commit().map_err(|source| output_error("exec std_redirect file", source))?;
+        }
+    }
+    r
 }
 
 /// exec's program from the job's options (fio writes the redirected output to the
