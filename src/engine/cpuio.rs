@@ -62,16 +62,7 @@ impl Cpuio {
 
 impl Engine for Cpuio {
     const NAME: &'static str = "cpuio";
-    const CAPS: super::Caps = super::Caps {
-        queued: false,
-        no_io: true,
-        maps_files: false,
-        registers_buffers: false,
-        paths: false,
-        own_files: false,
-        needs_data: false,
-        stream: false,
-    };
+    const CAPS: super::Caps = super::Caps::NO_IO;
     fn depth(&self) -> usize {
         1
     }

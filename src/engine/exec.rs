@@ -153,16 +153,7 @@ impl Exec {
 
 impl Engine for Exec {
     const NAME: &'static str = "exec";
-    const CAPS: super::Caps = super::Caps {
-        queued: false,
-        no_io: true,
-        maps_files: false,
-        registers_buffers: false,
-        paths: false,
-        own_files: false,
-        needs_data: false,
-        stream: false,
-    };
+    const CAPS: super::Caps = super::Caps::NO_IO;
     fn depth(&self) -> usize {
         1
     }

@@ -145,15 +145,10 @@ impl<const OP: u8, const DIR: bool> FileOps<OP, DIR> {
 impl<const OP: u8, const DIR: bool> Engine for FileOps<OP, DIR> {
     const NAME: &'static str = NAMES[DIR as usize][OP as usize];
     const CAPS: super::Caps = super::Caps {
-        queued: false,
-        no_io: false,
-        maps_files: false,
-        registers_buffers: false,
         paths: true,
         // the create engines and the directory engines own their files
         own_files: DIR || OP == 0,
-        needs_data: false,
-        stream: false,
+        ..super::Caps::SYNC
     };
     fn depth(&self) -> usize {
         1

@@ -66,14 +66,8 @@ impl Mmap {
 impl Engine for Mmap {
     const NAME: &'static str = "mmap";
     const CAPS: super::Caps = super::Caps {
-        queued: false,
-        no_io: false,
         maps_files: true,
-        registers_buffers: false,
-        paths: false,
-        own_files: false,
-        needs_data: false,
-        stream: false,
+        ..super::Caps::SYNC
     };
     fn depth(&self) -> usize {
         1

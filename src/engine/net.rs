@@ -742,9 +742,8 @@ impl Drop for Net {
 impl Engine for Net {
     const NAME: &'static str = "net";
     const CAPS: Caps = Caps {
-        no_io: true,
         stream: true,
-        ..Caps::SYNC
+        ..Caps::NO_IO
     };
 
     fn depth(&self) -> usize {

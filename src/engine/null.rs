@@ -20,16 +20,7 @@ impl Null {
 
 impl Engine for Null {
     const NAME: &'static str = "null";
-    const CAPS: super::Caps = super::Caps {
-        queued: false,
-        no_io: true,
-        maps_files: false,
-        registers_buffers: false,
-        paths: false,
-        own_files: false,
-        needs_data: false,
-        stream: false,
-    };
+    const CAPS: super::Caps = super::Caps::NO_IO;
     fn depth(&self) -> usize {
         self.depth
     }

@@ -45,16 +45,7 @@ impl PageFault {
 
 impl Engine for PageFault {
     const NAME: &'static str = "page_fault";
-    const CAPS: super::Caps = super::Caps {
-        queued: false,
-        no_io: true,
-        maps_files: false,
-        registers_buffers: false,
-        paths: false,
-        own_files: false,
-        needs_data: false,
-        stream: false,
-    };
+    const CAPS: super::Caps = super::Caps::NO_IO;
     fn depth(&self) -> usize {
         1
     }

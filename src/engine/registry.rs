@@ -67,6 +67,12 @@ impl Caps {
         needs_data: false,
         stream: false,
     };
+    /// An engine that is given no descriptor and touches no file (null, cpuio,
+    /// page_fault, exec, net).
+    pub const NO_IO: Caps = Caps {
+        no_io: true,
+        ..Caps::SYNC
+    };
     /// An engine that queues requests on open descriptors (libaio, posixaio).
     pub const QUEUED: Caps = Caps {
         queued: true,

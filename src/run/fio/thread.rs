@@ -83,14 +83,7 @@ pub(crate) fn run_thread_io(
     if m.x.create_only {
         // create_only: `execute` laid the files out; no I/O runs, and the job is
         // reported with zeros (as fio reports it)
-        let rec = JobRecord {
-            engine: plan.engine.name().into(),
-            stats: crate::stats::job::JobStats {
-                threads: 1,
-                ..Default::default()
-            },
-            ..JobRecord::default()
-        };
+        let rec = empty_record(plan);
         return Ok((rec, None));
     }
     let caps = plan.engine.caps();
@@ -146,6 +139,19 @@ pub(crate) fn run_thread_io(
     let st = drive(plan, spec, FioDrive { w, slab: &slab, depth, warn });
     drop(open);
     st
+}
+
+/// The record of a job thread that ran no I/O (create_only; a net job whose connection
+/// failed): one thread, every count zero.
+fn empty_record(plan: &Plan) -> JobRecord {
+    JobRecord {
+        engine: plan.engine.name().into(),
+        stats: crate::stats::job::JobStats {
+            threads: 1,
+            ..Default::default()
+        },
+        ..JobRecord::default()
+    }
 }
 
 /// A job whose engine gets no descriptor: it touches nothing (null, cpuio, page_fault,
@@ -370,14 +376,7 @@ fn drive(
     });
     match built {
         Err(e @ RunError::Net { .. }) => {
-            let rec = JobRecord {
-                engine: plan.engine.name().into(),
-                stats: crate::stats::job::JobStats {
-                    threads: 1,
-                    ..Default::default()
-                },
-                ..JobRecord::default()
-            };
+            let rec = empty_record(plan);
             Ok((rec, Some(e)))
         }
         r => r,
