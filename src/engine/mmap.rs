@@ -75,18 +75,8 @@ impl Engine for Mmap {
     #[inline]
     fn submit(&mut self, _slot: usize, r: &IoReq) -> Result<Option<usize>, IoErr> {
         let m = &self.maps[r.file];
-        let off = r.offset as usize;
-        if off.checked_add(r.len).is_none_or(|end| end > m.len) {
-            return Err(IoErr::Errno(libc::EINVAL));
-        }
-        // SAFETY: [off, off+len) lies inside the mapping; r.buf is valid for len bytes.
-        unsafe {
-            match r.dir {
-                Dir::Read => std::ptr::copy_nonoverlapping(m.ptr.add(off), r.buf, r.len),
-                Dir::Write => std::ptr::copy_nonoverlapping(r.buf, m.ptr.add(off), r.len),
-            }
-        }
-        Ok(Some(r.len))
+        // SAFETY: the mapping is `m.len` bytes at `m.ptr` while the engine lives
+        unsafe { copy_in_mapping(m.ptr, m.len, r) }
     }
     fn sync(&mut self, file: usize, _kind: SyncKind) -> Result<(), IoErr> {
         let m = &self.maps[file];
@@ -107,4 +97,26 @@ impl Drop for Mmap {
             unsafe { libc::munmap(m.ptr.cast(), m.len) };
         }
     }
+}
+
+/// A request served by a copy between its buffer and a mapping of `len` bytes at
+/// `base` (mmap's file mappings, page_fault's anonymous one); EINVAL outside it.
+///
+/// # Safety
+/// `base` must be valid for `len` bytes, and `r.buf` for `r.len` bytes outside it.
+#[inline]
+pub(super) unsafe fn copy_in_mapping(base: *mut u8, len: usize, r: &IoReq) -> Result<Option<usize>, IoErr> {
+    let off = usize::try_from(r.offset).map_err(|_| IoErr::Errno(libc::EINVAL))?;
+    if off.checked_add(r.len).is_none_or(|end| end > len) || r.buf.is_null() {
+        return Err(IoErr::Errno(libc::EINVAL));
+    }
+    // SAFETY: [off, off+len) lies inside the mapping (checked), r.buf is valid for
+    // r.len bytes (the caller's contract)
+    unsafe {
+        match r.dir {
+            Dir::Read => std::ptr::copy_nonoverlapping(base.add(off), r.buf, r.len),
+            Dir::Write => std::ptr::copy_nonoverlapping(r.buf, base.add(off), r.len),
+        }
+    }
+    Ok(Some(r.len))
 }

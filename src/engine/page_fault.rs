@@ -7,7 +7,7 @@
 //! ([`super::Caps::no_io`]); syncs do nothing; a request beyond the mapping is EINVAL,
 //! as fio's.
 
-use super::{Dir, Engine, IoErr, IoReq, SyncKind};
+use super::{Engine, IoErr, IoReq, SyncKind};
 
 /// The page-fault engine: its anonymous mapping.
 pub struct PageFault {
@@ -51,19 +51,9 @@ impl Engine for PageFault {
     }
     #[inline]
     fn submit(&mut self, _slot: usize, r: &IoReq) -> Result<Option<usize>, IoErr> {
-        let off = usize::try_from(r.offset).map_err(|_| IoErr::Errno(libc::EINVAL))?;
-        if off.checked_add(r.len).is_none_or(|end| end > self.len) || r.buf.is_null() {
-            return Err(IoErr::Errno(libc::EINVAL));
-        }
-        // SAFETY: [off, off+len) lies inside the mapping; r.buf is valid for len bytes
-        // and is not part of the mapping.
-        unsafe {
-            match r.dir {
-                Dir::Read => std::ptr::copy_nonoverlapping(self.ptr.add(off), r.buf, r.len),
-                Dir::Write => std::ptr::copy_nonoverlapping(r.buf, self.ptr.add(off), r.len),
-            }
-        }
-        Ok(Some(r.len))
+        // SAFETY: the mapping is `self.len` bytes at `self.ptr` while the engine lives;
+        // the worker's buffers are not part of it
+        unsafe { super::mmap::copy_in_mapping(self.ptr, self.len, r) }
     }
     fn sync(&mut self, _file: usize, _kind: SyncKind) -> Result<(), IoErr> {
         Ok(())
@@ -80,6 +70,7 @@ impl Drop for PageFault {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::Dir;
 
     fn req(dir: Dir, offset: u64, buf: &mut [u8]) -> IoReq {
         IoReq {
