@@ -52,7 +52,8 @@ fn exit_code_after(st: &State, code: i32) -> i32 {
             use std::io::Write;
             let _ = writeln!(
                 std::io::stderr().lock(),
-                "iomark: cannot write the report to stdout: {why}"
+                "{}: cannot write the report to stdout: {why}",
+                run::program_tag()
             );
             if code == exit::OK {
                 exit::FAILED

@@ -79,6 +79,15 @@ impl Persona {
     }
 }
 
+/// The program's name in lines outside a command's own (`fio` under the fio persona,
+/// else `iomark`): the stdout write error of src/cli/mod.rs.
+pub(crate) fn program_tag() -> &'static str {
+    match TAG.get() {
+        Some(&t) if t == Persona::Fio.tag() => "fio",
+        _ => "iomark",
+    }
+}
+
 /// The word of this run's error lines ([`TAG`]).
 fn tag() -> &'static str {
     TAG.get().copied().unwrap_or(Persona::Iomark.tag())

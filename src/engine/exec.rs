@@ -113,6 +113,9 @@ impl Exec {
         unsafe {
             cmd.pre_exec(|| {
                 libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+                // its own process group: the signals at the end reach the program's
+                // children too (a script's `sleep`)
+                libc::setpgid(0, 0);
                 Ok(())
             });
         }
@@ -145,8 +148,14 @@ impl Exec {
 
     fn signal(&self, sig: libc::c_int) {
         if let Ok(pid) = libc::pid_t::try_from(self.child.id()) {
-            // SAFETY: a signal to our own child, not yet reaped (Child keeps it so)
-            unsafe { libc::kill(pid, sig) };
+            // SAFETY: a signal to our own child's process group (the child leads it,
+            // setpgid in pre_exec) and, should that fail, to the child, not yet reaped
+            // (Child keeps it so)
+            unsafe {
+                if libc::kill(-pid, sig) != 0 {
+                    libc::kill(pid, sig);
+                }
+            }
         }
     }
 }
@@ -158,7 +167,8 @@ impl Engine for Exec {
         1
     }
     fn submit(&mut self, _slot: usize, r: &IoReq) -> Result<Option<usize>, IoErr> {
-        if self.started.elapsed() > self.runtime {
+        // a job without a runtime (size-based) keeps its program until its last request
+        if !self.runtime.is_zero() && self.started.elapsed() > self.runtime {
             self.terminate();
         } else {
             std::thread::sleep(POLL);
@@ -175,7 +185,7 @@ impl Drop for Exec {
         if matches!(self.child.try_wait(), Ok(None)) {
             self.terminate();
             if matches!(self.child.try_wait(), Ok(None)) {
-                let _ = self.child.kill();
+                self.signal(libc::SIGKILL);
             }
         }
         // reaped whatever happened: no zombie

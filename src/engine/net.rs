@@ -331,8 +331,12 @@ impl Net {
             if o.proto.udp() {
                 (l, None)
             } else {
+                let where_ = match (o.proto, &o.hostname) {
+                    (Proto::Unix, Some(path)) => format!("hostname={path}"),
+                    _ => format!("port={port}"),
+                };
                 if !readable(l.as_raw_fd(), until, signals).map_err(|e| errno_fail("wait for the connection", e))? {
-                    return Err(timed_out(format!("no connection on port={port} within the job's runtime (or the run was stopped)")));
+                    return Err(timed_out(format!("no connection on {where_} within the job's runtime (or the run was stopped)")));
                 }
                 (accept(o, &l, port)?, None)
             }

@@ -226,6 +226,12 @@ fn check_verify(job: &FioJob) -> Result<(), String> {
             k.name()
         ));
     }
+    if job.engine == EngineKind::Net {
+        return Err(format!(
+            "verify={} over the network (ioengine=net) is not implemented in iomark",
+            k.name()
+        ));
+    }
     if job.engine.moves_no_data() {
         return Err(format!(
             "verify={} needs an engine that moves data (ioengine={} does none)",

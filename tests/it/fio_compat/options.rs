@@ -220,6 +220,17 @@ fn error_lines_start_with_fio_under_the_fio_persona() {
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert!(err.starts_with("fio: ") && err.contains("'rw'"), "{err}");
     assert!(!err.contains("iomark run:"), "{err}");
+    // the report lost to a full stdout is said as fio, too
+    let full = std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
+    let o = std::process::Command::new(&fio)
+        .current_dir(d.path())
+        .args(["--name=a", "--ioengine=null", "--size=64k"])
+        .stdout(full)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert_eq!(err, "fio: cannot write the report to stdout: No space left on device\n");
     let o = run(d.path(), &["--name=a", "--rw=bogus"]);
     assert_eq!(o.code, 2);
     assert!(o.stderr.starts_with("iomark run: "), "{}", o.stderr);

@@ -86,6 +86,13 @@ fn a_net_job_without_its_options_is_refused_by_name() {
         .run();
     assert_eq!(out.code, 2, "{}", out.stderr);
     assert!(out.stderr.contains("random"), "{}", out.stderr);
+    // verify over the network is said to be missing, not that net moves no data
+    let out = Iomark::new()
+        .dir(d.path())
+        .args(["run", "--name=s", "--ioengine=net", "--rw=read", "--size=1m", "--port=9", "--listen", "--verify=md5"])
+        .run();
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(out.stderr.contains("over the network (ioengine=net) is not implemented"), "{}", out.stderr);
     // no file was created for the net job
     assert_eq!(std::fs::read_dir(d.path()).unwrap().count(), 0);
 }

@@ -296,3 +296,40 @@ fn page_fault_touches_anonymous_memory_and_no_file() {
         .expect_code(2)
         .one_line_error(&["page_fault", "nrfiles=2"]);
 }
+
+/// A size-based exec job (no runtime) keeps its program until its last request, and
+/// the signals at the end reach the program's own children (its process group).
+#[test]
+fn exec_size_based_job_keeps_its_program_and_stops_its_children() {
+    let d = scratch();
+    let p = d.path().join("family.sh");
+    std::fs::write(&p, "#!/bin/sh\nsleep 60 &\necho $! > grandchild\nsleep 0.1\necho up\nwait\n").unwrap();
+    std::fs::set_permissions(&p, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let o = run(
+        d.path(),
+        &[
+            "--output-format=json",
+            "--name=fam",
+            "--ioengine=exec",
+            &format!("--program={}", p.display()),
+            "--grace_time=1",
+            "--size=24k",
+            "--bs=4k",
+        ],
+    );
+    let v = o.ok().json();
+    assert_eq!(v["jobs"][0]["read"]["total_ios"].as_u64(), Some(6), "{}", v["jobs"][0]["read"]);
+    // it ran past its first 100 ms (6 requests of 50 ms): not stopped at the first request
+    assert_eq!(std::fs::read_to_string(d.path().join("fam.stdout")).unwrap(), "up\n");
+    let gc: u32 = std::fs::read_to_string(d.path().join("grandchild")).unwrap().trim().parse().unwrap();
+    // the grandchild got the signal too: gone, or a zombie left to its new parent
+    let t = std::time::Instant::now();
+    let dead = || {
+        std::fs::read_to_string(format!("/proc/{gc}/stat"))
+            .map_or(true, |s| s.rsplit(')').next().is_some_and(|r| r.trim_start().starts_with('Z')))
+    };
+    while !dead() && t.elapsed() < std::time::Duration::from_secs(5) {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert!(dead(), "the program's child {gc} is still running");
+}
