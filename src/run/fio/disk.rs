@@ -71,8 +71,9 @@ impl DiskSnapshot {
     /// nearest existing parent's), each device once.
     pub fn take(root: &Root, jobs: &[FioJob]) -> DiskSnapshot {
         let mut devs: Vec<(String, String, DevStat)> = Vec::new();
-        // as fio, no disk_util for a diskless engine (fio's FIO_DISKLESSIO: null, net)
-        let disk = |j: &&FioJob| j.engine != crate::job::fio::EngineKind::Null && !j.engine.caps().stream;
+        // as fio, no disk_util for a diskless engine (fio's FIO_DISKLESSIO: null, cpuio,
+        // exec, net; page_fault's anonymous memory): the engines given no descriptor
+        let disk = |j: &&FioJob| !j.engine.caps().no_io;
         for p in jobs.iter().filter(disk).flat_map(job_paths) {
             let Some(dir) = crate::probe::device_behind(&p).and_then(|d| root.block_dir(d)) else {
                 continue;

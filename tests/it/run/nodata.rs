@@ -206,6 +206,8 @@ fn exec_runs_its_program_for_the_runtime_then_stops_and_reaps_it() {
     let n = r["total_ios"].as_u64().unwrap();
     assert!((4..=11).contains(&n), "{n} requests in 1 s: {r}");
     assert!(v["jobs"][0]["job_runtime"].as_u64().unwrap() >= 1000);
+    // diskless, as fio's exec: no disk_util
+    assert!(v.get("disk_util").is_none(), "{}", v["disk_util"]);
     // no program: one line naming it
     run(d.path(), &["--name=x", "--ioengine=exec", "--time_based", "--runtime=1"])
         .expect_code(2)
