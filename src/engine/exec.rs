@@ -25,7 +25,7 @@ use std::time::{Duration, Instant};
 pub const POLL: Duration = Duration::from_millis(50);
 
 /// What an exec job runs, from its options.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Debug, Default)]
 pub struct Program {
     /// `program`
     pub program: String,
@@ -42,20 +42,8 @@ pub struct Program {
     /// where the redirect files go (fio: the current directory)
     pub dir: PathBuf,
     /// with `redirect`: the program's stdout and stderr, opened by the runner
-    pub output: Option<ChildOutput>,
+    pub output: Option<[std::fs::File; 2]>,
 }
-
-/// The files a program's stdout and stderr go to (equal when they are the same files).
-#[derive(Clone, Debug)]
-pub struct ChildOutput(pub std::sync::Arc<[std::fs::File; 2]>);
-
-impl PartialEq for ChildOutput {
-    fn eq(&self, o: &ChildOutput) -> bool {
-        std::sync::Arc::ptr_eq(&self.0, &o.0)
-    }
-}
-
-impl Eq for ChildOutput {}
 
 impl Program {
     /// The redirect files' paths: `DIR/JOB.stdout`, `DIR/JOB.stderr`.
@@ -100,7 +88,7 @@ impl Exec {
         let mut cmd = Command::new(prog);
         cmd.args(args).stdin(Stdio::null());
         if p.redirect {
-            let Some(ChildOutput(files)) = &p.output else {
+            let Some(files) = &p.output else {
                 return Err(std::io::Error::new(
                     std::io::ErrorKind::InvalidInput,
                     "std_redirect=1: the output files were not opened",
@@ -282,7 +270,7 @@ mod tests {
         let none = Exec::new(&p).err().expect("no files given");
         assert!(none.to_string().contains("not opened"), "{none}");
         let [o, e] = p.output_paths().map(|f| std::fs::File::create(f).unwrap());
-        p.output = Some(ChildOutput(std::sync::Arc::new([o, e])));
+        p.output = Some([o, e]);
         let mut e = Exec::new(&p).unwrap();
         let _ = e.child.wait();
         drop(e);

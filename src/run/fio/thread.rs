@@ -172,8 +172,8 @@ fn drive_no_descriptor(
     }
     // page_fault maps the job's size; exec runs its program
     spec.map_len = usize::try_from(plan.files.iter().map(|f| f.size).sum::<u64>()).unwrap_or(usize::MAX);
-    let mut redirect = redirect_of(plan)?;
-    spec.program = program_of(job, redirect.as_mut())?;
+    spec.program = program_of(job);
+    let redirect = redirect_of(plan, &mut spec.program)?;
     let n = m.nodata;
     spec.nodata = NoData {
         stat: n.stat,
@@ -199,26 +199,9 @@ fn drive_no_descriptor(
 
 /// exec's program from the job's options (fio writes the redirected output to the
 /// current directory).
-fn program_of(
-    job: &crate::job::fio::FioJob,
-    redirect: Option<&mut [crate::files::output::Staged; 2]>,
-) -> Result<crate::engine::exec::Program, RunError> {
+fn program_of(job: &crate::job::fio::FioJob) -> crate::engine::exec::Program {
     let x = &job.more.exec;
-    let output = match redirect {
-        Some([o, e]) => {
-            let share = |s: &mut crate::files::output::Staged| {
-                s.share().map_err(|er| RunError::Engine {
-                    job: job.name.clone(),
-                    engine: "exec",
-                    why: format!("std_redirect file: {er}"),
-                })
-            };
-            let files = [share(o)?, share(e)?];
-            Some(crate::engine::exec::ChildOutput(std::sync::Arc::new(files)))
-        }
-        None => None,
-    };
-    Ok(crate::engine::exec::Program {
+    crate::engine::exec::Program {
         program: x.program.clone().unwrap_or_default(),
         arguments: x.arguments.clone(),
         grace: x.grace_time,
@@ -226,25 +209,36 @@ fn program_of(
         job: job.name.clone(),
         runtime: job.runtime.unwrap_or_default(),
         dir: std::path::PathBuf::from("."),
-        output,
-    })
+        output: None,
+    }
 }
 
-/// An exec job's `std_redirect` files, `JOB.stdout`/`JOB.stderr`, staged the one safe
-/// way (src/files/output.rs: refused if a link or not a regular file; the old content
-/// stays until the program has ended and its output replaces it).
-fn redirect_of(plan: &Plan) -> Result<Option<[crate::files::output::Staged; 2]>, RunError> {
-    let job = &plan.job;
-    if plan.engine != crate::engine::registry::Kind::Exec || !job.more.exec.std_redirect {
+/// An exec job's `std_redirect` files (`p.output_paths()`), staged the one safe way
+/// (src/files/output.rs: refused if a link or not a regular file; the old content stays
+/// until the program has ended and its output replaces it), and given to `p`.
+fn redirect_of(
+    plan: &Plan,
+    p: &mut crate::engine::exec::Program,
+) -> Result<Option<[crate::files::output::Staged; 2]>, RunError> {
+    if plan.engine != crate::engine::registry::Kind::Exec || !p.redirect {
         return Ok(None);
     }
-    let stage = |ext: &str| {
-        let path = std::path::PathBuf::from(format!("{}.{ext}", job.name));
-        crate::files::output::Output::create(&path)
+    let [out, err] = p.output_paths();
+    let stage = |path: &Path| {
+        crate::files::output::Output::create(path)
             .and_then(|o| o.stage())
             .map_err(|source| output_error("exec std_redirect file", source))
     };
-    Ok(Some([stage("stdout")?, stage("stderr")?]))
+    let mut staged = [stage(&out)?, stage(&err)?];
+    let mut share = |i: usize| {
+        staged[i].share().map_err(|e| RunError::Engine {
+            job: plan.job.name.clone(),
+            engine: "exec",
+            why: format!("std_redirect file: {e}"),
+        })
+    };
+    p.output = Some([share(0)?, share(1)?]);
+    Ok(Some(staged))
 }
 
 fn output_error(what: &'static str, source: crate::files::output::OutputError) -> RunError {
