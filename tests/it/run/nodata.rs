@@ -162,6 +162,13 @@ fn exec_program(dir: &std::path::Path, stubborn: bool) -> String {
     p.display().to_string()
 }
 
+/// The exec job `mon` running `prog` with `%r %n` for 1 s.
+fn mon_job(prog: &str) -> Vec<String> {
+    ["--name=mon", "--ioengine=exec", &format!("--program={prog}"), "--arguments=%r %n", "--time_based", "--runtime=1"]
+        .map(String::from)
+        .to_vec()
+}
+
 /// The program's pid, once it has written it.
 fn program_pid(dir: &std::path::Path) -> u32 {
     let t = std::time::Instant::now();
@@ -182,19 +189,9 @@ fn gone(pid: u32) -> bool {
 #[test]
 fn exec_runs_its_program_for_the_runtime_then_stops_and_reaps_it() {
     let d = scratch();
-    let prog = exec_program(d.path(), false);
-    let o = run(
-        d.path(),
-        &[
-            "--output-format=json",
-            "--name=mon",
-            "--ioengine=exec",
-            &format!("--program={prog}"),
-            "--arguments=%r %n",
-            "--time_based",
-            "--runtime=1",
-        ],
-    );
+    let mut args = mon_job(&exec_program(d.path(), false));
+    args.insert(0, "--output-format=json".into());
+    let o = run(d.path(), &args.iter().map(String::as_str).collect::<Vec<_>>());
     let v = o.ok().json();
     let pid = program_pid(d.path());
     assert!(gone(pid), "program {pid} left behind");
@@ -220,15 +217,8 @@ fn exec_runs_its_program_for_the_runtime_then_stops_and_reaps_it() {
 #[test]
 fn exec_redirect_files_are_never_written_through_a_link() {
     let d = scratch();
-    let prog = exec_program(d.path(), false);
-    let args = [
-        "--name=mon",
-        "--ioengine=exec",
-        &format!("--program={prog}"),
-        "--arguments=%r %n",
-        "--time_based",
-        "--runtime=1",
-    ];
+    let args = mon_job(&exec_program(d.path(), false));
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let precious = d.path().join("precious");
     std::fs::write(&precious, "keep me\n").unwrap();
     let out = d.path().join("mon.stdout");
