@@ -18,6 +18,7 @@
 //! are parsed in src/job/fio/options/net.rs.
 
 use super::fault::HANDLED;
+use std::os::unix::fs::FileTypeExt;
 use super::registry::Caps;
 use super::{Dir, Engine, IoErr, IoReq, SyncKind};
 use std::net::{IpAddr, Ipv4Addr, SocketAddr, ToSocketAddrs};
@@ -624,7 +625,11 @@ fn bind_listen(o: &NetOpts, port: u16) -> Result<OwnedFd, NetFail> {
         Proto::Unix => {
             let path = o.hostname.clone().unwrap_or_default();
             let a = Addr::unix(&path)?;
-            let _ = std::fs::remove_file(&path);
+            // a stale socket there (an earlier run's) is replaced; anything else is
+            // someone's file and stays: bind then fails with EADDRINUSE, naming the path
+            if std::fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_socket()) {
+                let _ = std::fs::remove_file(&path);
+            }
             bind(fd, &a, format!("bind to hostname={path} (protocol=unix)"))?;
             path
         }
@@ -926,6 +931,28 @@ mod tests {
         drop(held);
         let e = Net::open(&setup(Proto::Tcp, port, false, false, Some("no.such.host.invalid"))).err().unwrap();
         assert!(e.what.starts_with("hostname=no.such.host.invalid: cannot be resolved"), "{e:?}");
+    }
+
+    /// A unix receiver replaces a stale socket at its path but never removes a file
+    /// that is not one.
+    #[test]
+    fn a_unix_receiver_never_removes_a_file_at_its_path() {
+        let d = tempfile::tempdir().unwrap();
+        let path = d.path().join("sock");
+        std::fs::write(&path, b"someone's file").unwrap();
+        let host = path.display().to_string();
+        let e = Net::open(&setup(Proto::Unix, 0, true, true, Some(&host))).err().expect("refused");
+        assert_eq!(e.errno, libc::EADDRINUSE, "{e:?}");
+        assert!(e.what.contains(&format!("hostname={host}")), "{e:?}");
+        assert_eq!(std::fs::read(&path).unwrap(), b"someone's file");
+        std::fs::remove_file(&path).unwrap();
+        drop(std::os::unix::net::UnixListener::bind(&path).unwrap());
+        assert!(std::fs::symlink_metadata(&path).unwrap().file_type().is_socket(), "a stale socket");
+        let mut s = setup(Proto::Unix, 0, true, true, Some(&host));
+        s.runtime = Some(std::time::Duration::from_millis(50));
+        // replaced and bound: the wait for a sender then ends with the runtime
+        let e = Net::open(&s).err().expect("no sender");
+        assert_eq!(e.errno, libc::ETIMEDOUT, "{e:?}");
     }
 
     #[test]
