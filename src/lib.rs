@@ -10,6 +10,7 @@
 
 pub mod cli;
 pub mod engine;
+pub mod files;
 pub mod job;
 pub mod probe;
 pub mod ranks;
@@ -17,5 +18,4 @@ pub mod report;
 pub mod result;
 pub mod run;
 pub mod stats;
-pub mod files;
 pub mod util;

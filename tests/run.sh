@@ -48,6 +48,10 @@ fi
 # every test binary (the unit tests, tests/it) runs even when one fails, so a failure
 # shows all that is wrong; profile `ci` (Cargo.toml): release optimisation without LTO
 status=0
+# formatting is part of the contract (docs/testing.md): rustfmt over every file, the
+# feature-gated src/ranks/ too (cargo fmt skips modules behind a cfg)
+cargo fmt --check || status=$?
+rustfmt --check --edition 2021 src/ranks/*.rs || status=$?
 cargo test --profile ci --no-fail-fast || status=$?
 # the MPI tests (tests/it/mpi.rs): the crate again with the `mpi` feature (lib, binary
 # and tests/it), four ranks per test under mpirun, as root

@@ -3,12 +3,12 @@
 //! RunResult, a newer `schema_version`) is one line on stderr and exit code 2.
 
 use crate::cli::copy::clap_exit;
-use crate::util::error::{exit, Error, Exit};
 use crate::report::compare::{self, Compare, Format, Group};
-use crate::result::RunResult;
 use crate::report::svg_compare::CompareChart;
 use crate::report::Reporter;
+use crate::result::RunResult;
 use crate::util::color::When;
+use crate::util::error::{exit, Error, Exit};
 use clap::Parser;
 use std::path::PathBuf;
 
@@ -59,11 +59,20 @@ pub struct Args {
 /// `--group LABEL=FILE,FILE…` → the label and the files.
 fn parse_group(s: &str) -> Result<(String, Vec<PathBuf>), String> {
     let Some((label, files)) = s.split_once('=') else {
-        return Err("expected LABEL=FILE,FILE… (a column label, '=', the result files of that drive)".into());
+        return Err(
+            "expected LABEL=FILE,FILE… (a column label, '=', the result files of that drive)"
+                .into(),
+        );
     };
-    let files: Vec<PathBuf> = files.split(',').filter(|f| !f.is_empty()).map(PathBuf::from).collect();
+    let files: Vec<PathBuf> = files
+        .split(',')
+        .filter(|f| !f.is_empty())
+        .map(PathBuf::from)
+        .collect();
     if label.is_empty() || files.is_empty() {
-        return Err("expected LABEL=FILE,FILE… with a non-empty label and at least one file".into());
+        return Err(
+            "expected LABEL=FILE,FILE… with a non-empty label and at least one file".into(),
+        );
     }
     Ok((label.to_string(), files))
 }
@@ -104,7 +113,10 @@ fn baseline(given: Option<&str>, groups: &[Group]) -> Result<usize, String> {
                 .enumerate()
                 .map(|(i, g)| format!("{} ({})", compare::letter(i), g.label))
                 .collect();
-            format!("--baseline={b}: no such column; the columns are {}", names.join(", "))
+            format!(
+                "--baseline={b}: no such column; the columns are {}",
+                names.join(", ")
+            )
         })
 }
 
@@ -132,9 +144,15 @@ pub fn run(args: &[String]) -> Exit {
         return Err(Error::new(exit::INVALID, line));
     }
     let mut results = vec![];
-    let all: Vec<&PathBuf> = a.groups.iter().flat_map(|(_, f)| f).chain(&a.files).collect();
+    let all: Vec<&PathBuf> = a
+        .groups
+        .iter()
+        .flat_map(|(_, f)| f)
+        .chain(&a.files)
+        .collect();
     for f in all.iter().copied() {
-        let r = compare::load(f).map_err(|e| Error::new(exit::INVALID, format!("iomark compare: {e}")))?;
+        let r = compare::load(f)
+            .map_err(|e| Error::new(exit::INVALID, format!("iomark compare: {e}")))?;
         results.push(r);
     }
     let files: Vec<String> = all.iter().map(|f| f.display().to_string()).collect();
@@ -178,10 +196,18 @@ pub fn run(args: &[String]) -> Exit {
 
 /// `--plot=FILE.svg`: checked (exit 3), drawn, written (exit 1): old content or the
 /// complete chart, one bar per result file.
-fn write_plot(p: &std::path::Path, labels: &[String], files: &[String], results: &[RunResult]) -> Result<(), Error> {
+fn write_plot(
+    p: &std::path::Path,
+    labels: &[String],
+    files: &[String],
+    results: &[RunResult],
+) -> Result<(), Error> {
     // checked (exit 3), drawn, written (exit 1): old content or the complete chart
     let fail = |e: &dyn std::fmt::Display, code: i32| {
-        Error::new(code, format!("iomark compare: cannot write --plot={}: {e}", p.display()))
+        Error::new(
+            code,
+            format!("iomark compare: cannot write --plot={}: {e}", p.display()),
+        )
     };
     let out = match crate::files::output::Output::create(p) {
         Ok(o) => o,

@@ -5,9 +5,9 @@
 //! Errors are one line on stderr (`iomark copy: …`) with exit code 2 for invalid input;
 //! clap's multi-line usage errors are shortened to their first line for that reason.
 
-use crate::util::error::{exit, Error, Exit};
 use crate::job::units::iomark_count_u32;
 use crate::run::copy::{self, CopyJob};
+use crate::util::error::{exit, Error, Exit};
 use clap::Parser;
 use std::path::PathBuf;
 

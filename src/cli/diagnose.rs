@@ -118,7 +118,10 @@ pub fn run(args: &[String]) -> Exit {
     if let Some(f) = &a.fixture {
         // an unreadable input file is invalid input, as for compare and run
         let bad = |e: &dyn std::fmt::Display| {
-            Error::new(exit::INVALID, format!("iomark diagnose: --fixture {}: {e}", f.display()))
+            Error::new(
+                exit::INVALID,
+                format!("iomark diagnose: --fixture {}: {e}", f.display()),
+            )
         };
         let text = fixture_text(f).map_err(|e| bad(&e))?;
         // a fresh private directory (mkdtemp), removed with everything in it on drop
@@ -143,7 +146,12 @@ fn fixture_text(f: &std::path::Path) -> std::io::Result<String> {
 }
 
 fn diagnose_with(a: &Args) -> Exit {
-    let env = |what: String| Err(Error::new(exit::ENVIRONMENT, format!("iomark diagnose: {what}")));
+    let env = |what: String| {
+        Err(Error::new(
+            exit::ENVIRONMENT,
+            format!("iomark diagnose: {what}"),
+        ))
+    };
     let root = match &a.root {
         Some(r) if !r.exists() => return env(format!("--root {}: does not exist", r.display())),
         Some(r) if !r.is_dir() => return env(format!("--root {}: not a directory", r.display())),

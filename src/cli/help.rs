@@ -17,7 +17,8 @@ pub fn version_line() -> String {
     format!("iomark {}\n", env!("CARGO_PKG_VERSION"))
 }
 
-const ABOUT: &str = "Storage benchmark and diagnosis: how fast is this storage, and why not faster?";
+const ABOUT: &str =
+    "Storage benchmark and diagnosis: how fast is this storage, and why not faster?";
 
 const AFTER: &str = "Examples, one per command:
   Is my NVMe in a PCIe 2.0 x4 slot? Is the SATA link at 3 Gb/s, the USB port at 480 Mb/s?
@@ -89,7 +90,11 @@ pub fn command() -> Command {
         Command::new("man")
             .bin_name("iomark man")
             .about("Print the man page (roff) of iomark, or of one command: iomark man | man -l -")
-            .arg(word_arg("command", "the command (default: iomark itself)", &commands)),
+            .arg(word_arg(
+                "command",
+                "the command (default: iomark itself)",
+                &commands,
+            )),
         Command::new("help")
             .bin_name("iomark help")
             .about("Print this help, or one command's: iomark help diagnose")
@@ -160,7 +165,14 @@ pub fn did_you_mean(word: &str) -> Option<&'static str> {
         .iter()
         .map(|c| {
             let s = strsim::normalized_damerau_levenshtein(&w, c);
-            (if w.len() >= 2 && c.starts_with(&w) { s.max(0.9) } else { s }, *c)
+            (
+                if w.len() >= 2 && c.starts_with(&w) {
+                    s.max(0.9)
+                } else {
+                    s
+                },
+                *c,
+            )
         })
         .filter(|(s, _)| *s >= 0.5)
         .max_by(|a, b| a.0.total_cmp(&b.0))
@@ -205,16 +217,17 @@ pub fn man(args: &[String]) -> Exit {
         [] => command(),
         [s] if s == "-h" || s == "--help" => return help(&["man".into()]),
         [c] => match command().find_subcommand(c) {
-            Some(s) => {
-                s.clone().name(format!("iomark-{c}"))
-            }
+            Some(s) => s.clone().name(format!("iomark-{c}")),
             None => return usage_error("man", &format!("unknown command '{c}'"), COMMANDS),
         },
         _ => return usage_error("man", "at most one command is expected", COMMANDS),
     };
     let mut buf = Vec::new();
     if let Err(e) = clap_mangen::Man::new(cmd).render(&mut buf) {
-        return Err(Error::new(exit::FAILED, format!("iomark man: cannot render the page: {e}")));
+        return Err(Error::new(
+            exit::FAILED,
+            format!("iomark man: cannot render the page: {e}"),
+        ));
     }
     output::write(&buf);
     Ok(exit::OK)

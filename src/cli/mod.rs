@@ -41,7 +41,9 @@ pub fn exit_code(code: i32) -> i32 {
 /// `mark`, `copy` and `tree` started by an MPI launcher as several processes: they have
 /// no many-hosts mode (src/ranks/), so one line and exit 3 instead of N unrelated runs.
 pub fn refuse_many_hosts(args: &[String]) -> Option<crate::util::error::Error> {
-    let cmd = args.first().filter(|c| ["mark", "copy", "tree"].contains(&c.as_str()))?;
+    let cmd = args
+        .first()
+        .filter(|c| ["mark", "copy", "tree"].contains(&c.as_str()))?;
     let line = crate::ranks::refuse_unsupported(cmd)?;
     Some(crate::util::error::Error::new(exit::ENVIRONMENT, line))
 }
@@ -77,7 +79,10 @@ mod tests {
         assert_eq!(exit_code_after(&State::Closed, 0), 0);
         assert_eq!(exit_code_after(&State::Closed, 130), 130);
         // a lost report is: 1, unless the command failed anyway
-        assert_eq!(exit_code_after(&State::Failed("No space left on device".into()), 0), 1);
+        assert_eq!(
+            exit_code_after(&State::Failed("No space left on device".into()), 0),
+            1
+        );
         assert_eq!(exit_code_after(&State::Failed("x".into()), 3), 3);
     }
 }

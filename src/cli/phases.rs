@@ -3,10 +3,10 @@
 //! text report for stdout); while it runs its live lines are printed; at the end the
 //! report, the kept files, the closing lines and the result file, in that order.
 
-use crate::util::error::{exit, Error, Exit};
 use crate::report::output::Outputs;
 use crate::report::Reporter;
 use crate::run::copy::{Live, PhaseRun};
+use crate::util::error::{exit, Error, Exit};
 use std::path::Path;
 
 /// Run `iomark CMD` after its own checks passed: create the outputs, `execute` the

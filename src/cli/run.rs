@@ -143,7 +143,9 @@ fn run_as(args: &[String], persona: Persona) -> Exit {
     let root = crate::probe::Root::default();
     let (res, around) = runner::execute_around(&cmd, &signals.stop, &note, &root);
     crate::ranks::ended(res.as_ref().map_or(true, |o| {
-        o.jobs.iter().any(|j| j.stats.failure.is_some() || j.stats.errors > 0)
+        o.jobs
+            .iter()
+            .any(|j| j.stats.failure.is_some() || j.stats.errors > 0)
     }));
     let (mut outcome, failure) = match res {
         Ok(o) => (Some(o), None),
@@ -151,7 +153,8 @@ fn run_as(args: &[String], persona: Persona) -> Exit {
     };
     if let Some(o) = outcome.as_mut() {
         // a stop from another rank (--mpi-stonewall, a failed rank) is no interruption
-        o.interrupted &= !session.is_some_and(|s| s.stopped_by_peer()) || signals.exit_code().is_some();
+        o.interrupted &=
+            !session.is_some_and(|s| s.stopped_by_peer()) || signals.exit_code().is_some();
     }
     let interrupted = outcome.as_ref().is_some_and(|o| o.interrupted);
     let mut i = inputs(&cmd, args, outcome, failure.as_ref());
@@ -171,7 +174,11 @@ fn run_as(args: &[String], persona: Persona) -> Exit {
         for l in result::truth::text_lines(&r) {
             eprintln!("{l}");
         }
-        if let Some(w) = r.warnings.iter().find(|w| w.id == result::truth::ABOVE_CEILING) {
+        if let Some(w) = r
+            .warnings
+            .iter()
+            .find(|w| w.id == result::truth::ABOVE_CEILING)
+        {
             eprintln!("iomark: {}", w.message);
         }
     }
@@ -273,7 +280,10 @@ fn before_running(
         eprintln!("{l}");
     }
     if cmd.warnings_fatal && !cmd.notices.is_empty() {
-        let stop = stop(exit::INVALID, "--warnings-fatal: the warning above ends the run");
+        let stop = stop(
+            exit::INVALID,
+            "--warnings-fatal: the warning above ends the run",
+        );
         let lines = cmd.notices.iter().cloned().chain(stop.lines).collect();
         return Err(Error::lines(exit::INVALID, lines));
     }
@@ -304,7 +314,10 @@ fn before_running(
 /// document, then, after one empty line, which starts fio's normal text, the summary.
 fn outputs(cmd: &fio::FioCommand, persona: Persona) -> Result<Outputs, Error> {
     let fail = |opt: &str, e: crate::files::output::OutputError| {
-        stop(e.exit_code(), format!("cannot write {opt}={}: {e}", e.path.display()))
+        stop(
+            e.exit_code(),
+            format!("cannot write {opt}={}: {e}", e.path.display()),
+        )
     };
     let mut o = Outputs::new();
     if let Some(p) = &cmd.json_file {
@@ -421,10 +434,7 @@ fn exit_status(
     lost: bool,
 ) -> i32 {
     if interrupted {
-        error_line!(
-            "{}",
-            interrupted_line(&r.jobs, cmd.output.as_deref())
-        );
+        error_line!("{}", interrupted_line(&r.jobs, cmd.output.as_deref()));
     }
     let mut failed = false;
     for f in r.jobs.iter().filter_map(|j| j.failure.as_deref()) {
@@ -441,26 +451,17 @@ fn exit_status(
             .iter()
             .find_map(|j| j.first_error.clone())
             .unwrap_or_default();
-        error_line!(
-            "{errors} I/O error(s) continued past (continue_on_error); first: {first}"
-        );
+        error_line!("{errors} I/O error(s) continued past (continue_on_error); first: {first}");
         return signals.exit_code().unwrap_or(exit::FAILED);
     }
-    let done = if lost {
-        exit::FAILED
-    } else {
-        exit::OK
-    };
+    let done = if lost { exit::FAILED } else { exit::OK };
     signals.exit_code().unwrap_or(done)
 }
 
 /// The stderr line of an interrupted run: it points at the report only when one was
 /// written (no job report exists when the signal came before any job ran, e.g. during
 /// file layout).
-fn interrupted_line(
-    jobs: &[crate::result::JobResult],
-    output: Option<&std::path::Path>,
-) -> String {
+fn interrupted_line(jobs: &[crate::result::JobResult], output: Option<&std::path::Path>) -> String {
     match output {
         _ if jobs.is_empty() => {
             "interrupted before any job ran (during file layout or setup); no job report".into()

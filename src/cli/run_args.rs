@@ -53,7 +53,8 @@ pub const ABOUT: &str =
     "What would fio measure for this job? fio's options and job files, fio's text and JSON reports";
 
 /// The first lines of `iomark run --help`: the question it answers and one example.
-pub const TOP: &str = "iomark run — what would fio measure for this job? fio's command line and job files,
+pub const TOP: &str =
+    "iomark run — what would fio measure for this job? fio's command line and job files,
 fio's text and JSON reports (fio 3.33), plus iomark's RunResult.
 
 Example (4 KiB random reads at queue depth 32 with O_DIRECT for 30 s on a 1 GiB file):
@@ -112,13 +113,21 @@ mod tests {
         let mut names: BTreeSet<String> = BTreeSet::new();
         for a in cmd.get_arguments() {
             names.extend(a.get_long().map(str::to_string));
-            names.extend(a.get_all_aliases().into_iter().flatten().map(str::to_string));
+            names.extend(
+                a.get_all_aliases()
+                    .into_iter()
+                    .flatten()
+                    .map(str::to_string),
+            );
         }
         let table: BTreeSet<String> = options::all()
             .flat_map(|o| std::iter::once(o.name).chain(o.aliases.iter().copied()))
             .map(str::to_string)
             .collect();
-        assert_eq!(names, table, "the definition names exactly the table's options and aliases");
+        assert_eq!(
+            names, table,
+            "the definition names exactly the table's options and aliases"
+        );
         // what the parser reads (all but the options cli/run.rs answers before it) is
         // accepted with the table's example value, under its name and every alias
         for o in options::all().filter(|o| !matches!(o.apply, Apply::Front)) {
@@ -136,7 +145,9 @@ mod tests {
         let l = longs();
         let usage = crate::cli::run::USAGE;
         for w in usage.split(|c: char| c.is_whitespace() || c == '(' || c == ',') {
-            let Some(name) = w.strip_prefix("--") else { continue };
+            let Some(name) = w.strip_prefix("--") else {
+                continue;
+            };
             let name: String = name
                 .chars()
                 .take_while(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
@@ -144,9 +155,14 @@ mod tests {
             if name.is_empty() || ["global-opt", "name", "opt", "key"].contains(&name.as_str()) {
                 continue;
             }
-            assert!(l.contains(&name), "--{name} of `iomark run --help` is not in the clap definition");
+            assert!(
+                l.contains(&name),
+                "--{name} of `iomark run --help` is not in the clap definition"
+            );
         }
-        for k in ["rw", "bs", "size", "ioengine", "iodepth", "numjobs", "runtime", "name"] {
+        for k in [
+            "rw", "bs", "size", "ioengine", "iodepth", "numjobs", "runtime", "name",
+        ] {
             assert!(l.contains(k), "--{k}");
         }
     }

@@ -130,7 +130,9 @@ impl Engine for E4Defrag {
         let len = r.len as u64;
         if self.inplace {
             // SAFETY: fallocate on the donor this engine owns.
-            if unsafe { libc::fallocate(donor, 0, r.offset as libc::off_t, len as libc::off_t) } != 0 {
+            if unsafe { libc::fallocate(donor, 0, r.offset as libc::off_t, len as libc::off_t) }
+                != 0
+            {
                 return Err(errno());
             }
         }
@@ -202,7 +204,10 @@ mod tests {
                 range: (0, data.len() as u64),
             };
             let mut e = E4Defrag::new(vec![f.as_raw_fd()], &donor).unwrap();
-            assert_eq!(e.submit(0, &req(Dir::Read, 0, 4096)), Err(IoErr::Errno(libc::EINVAL)));
+            assert_eq!(
+                e.submit(0, &req(Dir::Read, 0, 4096)),
+                Err(IoErr::Errno(libc::EINVAL))
+            );
             let r = e.submit(0, &req(Dir::Write, 65536, 32768));
             if !on_ext4(d.path()) {
                 // elsewhere the ioctl is not there

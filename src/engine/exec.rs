@@ -64,7 +64,10 @@ impl Program {
             Some(a) => format!("{} {a}", self.program),
             None => self.program.clone(),
         };
-        line.split(' ').filter(|w| !w.is_empty()).map(str::to_string).collect()
+        line.split(' ')
+            .filter(|w| !w.is_empty())
+            .map(str::to_string)
+            .collect()
     }
 }
 
@@ -83,7 +86,10 @@ impl Exec {
     pub fn new(p: &Program) -> std::io::Result<Exec> {
         let argv = p.argv();
         let Some((prog, args)) = argv.split_first() else {
-            return Err(std::io::Error::new(std::io::ErrorKind::InvalidInput, "program= is empty"));
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                "program= is empty",
+            ));
         };
         let mut cmd = Command::new(prog);
         cmd.args(args).stdin(Stdio::null());
@@ -94,7 +100,8 @@ impl Exec {
                     "std_redirect=1: the output files were not opened",
                 ));
             };
-            cmd.stdout(files[0].try_clone()?).stderr(files[1].try_clone()?);
+            cmd.stdout(files[0].try_clone()?)
+                .stderr(files[1].try_clone()?);
         }
         // SAFETY: prctl only sets this (forked, not yet exec'd) child's death signal;
         // async-signal-safe, no allocation.
@@ -107,7 +114,9 @@ impl Exec {
                 Ok(())
             });
         }
-        let child = cmd.spawn().map_err(|e| std::io::Error::new(e.kind(), format!("cannot run {prog}: {e}")))?;
+        let child = cmd
+            .spawn()
+            .map_err(|e| std::io::Error::new(e.kind(), format!("cannot run {prog}: {e}")))?;
         Ok(Exec {
             child,
             started: Instant::now(),
@@ -202,7 +211,9 @@ mod tests {
     /// Gone entirely: neither running nor a zombie (kill(pid, 0) answers ESRCH).
     fn gone(pid: u32) -> bool {
         // SAFETY: signal 0 only checks that the process exists
-        unsafe { libc::kill(pid as libc::pid_t, 0) != 0 && super::super::last_errno() == libc::ESRCH }
+        unsafe {
+            libc::kill(pid as libc::pid_t, 0) != 0 && super::super::last_errno() == libc::ESRCH
+        }
     }
 
     #[test]
@@ -213,7 +224,10 @@ mod tests {
         assert_eq!(p.argv(), ["/bin/sleep"]);
         p.program = "  ".into();
         assert!(p.argv().is_empty());
-        assert!(Exec::new(&p).is_err(), "an empty program is refused, no panic");
+        assert!(
+            Exec::new(&p).is_err(),
+            "an empty program is refused, no panic"
+        );
     }
 
     #[test]
@@ -224,15 +238,24 @@ mod tests {
         let t = Instant::now();
         drop(e);
         assert!(gone(pid), "no zombie, no orphan");
-        assert!(t.elapsed() < Duration::from_millis(900), "SIGTERM ended it: {:?}", t.elapsed());
+        assert!(
+            t.elapsed() < Duration::from_millis(900),
+            "SIGTERM ended it: {:?}",
+            t.elapsed()
+        );
     }
 
     #[test]
     fn a_program_ignoring_sigterm_gets_sigkill_after_grace_time() {
         let d = tempfile::tempdir().unwrap();
         let script = d.path().join("stubborn.sh");
-        std::fs::write(&script, "#!/bin/sh\ntrap '' TERM\nwhile :; do sleep 0.05; done\n").unwrap();
-        std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+        std::fs::write(
+            &script,
+            "#!/bin/sh\ntrap '' TERM\nwhile :; do sleep 0.05; done\n",
+        )
+        .unwrap();
+        std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755))
+            .unwrap();
         let e = Exec::new(&program(&script.display().to_string(), "", 300)).unwrap();
         let pid = e.pid();
         std::thread::sleep(Duration::from_millis(100)); // the trap is set
@@ -240,7 +263,10 @@ mod tests {
         drop(e);
         let took = t.elapsed();
         assert!(gone(pid), "killed and reaped");
-        assert!(took >= Duration::from_millis(290), "waited grace_time first: {took:?}");
+        assert!(
+            took >= Duration::from_millis(290),
+            "waited grace_time first: {took:?}"
+        );
     }
 
     #[test]
@@ -254,7 +280,10 @@ mod tests {
         assert!(t.elapsed() >= POLL);
         std::thread::sleep(Duration::from_millis(60));
         assert_eq!(e.submit(0, &r), Ok(Some(4096)));
-        assert!(e.termed && matches!(e.child.try_wait(), Ok(Some(_))), "SIGTERM after the runtime");
+        assert!(
+            e.termed && matches!(e.child.try_wait(), Ok(Some(_))),
+            "SIGTERM after the runtime"
+        );
     }
 
     #[test]
@@ -262,7 +291,8 @@ mod tests {
         let d = tempfile::tempdir().unwrap();
         let script = d.path().join("both.sh");
         std::fs::write(&script, "#!/bin/sh\necho out $1\necho err $2 >&2\n").unwrap();
-        std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+        std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755))
+            .unwrap();
         let mut p = program(&script.display().to_string(), "%r %n", 0);
         p.runtime = Duration::from_secs(7);
         p.redirect = true;
@@ -274,10 +304,19 @@ mod tests {
         let mut e = Exec::new(&p).unwrap();
         let _ = e.child.wait();
         drop(e);
-        assert_eq!(std::fs::read_to_string(d.path().join("mon.stdout")).unwrap(), "out 7\n");
-        assert_eq!(std::fs::read_to_string(d.path().join("mon.stderr")).unwrap(), "err mon\n");
+        assert_eq!(
+            std::fs::read_to_string(d.path().join("mon.stdout")).unwrap(),
+            "out 7\n"
+        );
+        assert_eq!(
+            std::fs::read_to_string(d.path().join("mon.stderr")).unwrap(),
+            "err mon\n"
+        );
         let p = program("/nonexistent/prog", "", 0);
         let e = Exec::new(&p).err().expect("refused");
-        assert!(e.to_string().contains("cannot run /nonexistent/prog"), "{e}");
+        assert!(
+            e.to_string().contains("cannot run /nonexistent/prog"),
+            "{e}"
+        );
     }
 }

@@ -81,7 +81,9 @@ impl Engine for Ftruncate {
         }
         let fd = self.fds[r.file];
         // SAFETY: ftruncate on a descriptor the file set keeps open for the run.
-        complete(r.len, || unsafe { libc::ftruncate(fd, r.offset as libc::off_t) })
+        complete(r.len, || unsafe {
+            libc::ftruncate(fd, r.offset as libc::off_t)
+        })
     }
     fn sync(&mut self, file: usize, kind: SyncKind) -> Result<(), IoErr> {
         sync_fd(self.fds[file], kind)
@@ -106,7 +108,11 @@ mod tests {
         assert_eq!(e.submit(0, &req(Dir::Read, 0, 65536)), Ok(Some(65536)));
         let m = f.metadata().unwrap();
         assert_eq!(m.len(), 0, "KEEP_SIZE");
-        assert!(m.blocks() * 512 >= 65536, "allocated: {} blocks", m.blocks());
+        assert!(
+            m.blocks() * 512 >= 65536,
+            "allocated: {} blocks",
+            m.blocks()
+        );
         assert_eq!(e.submit(0, &req(Dir::Write, 65536, 4096)), Ok(Some(4096)));
         assert_eq!(f.metadata().unwrap().len(), 69632);
     }
@@ -118,7 +124,10 @@ mod tests {
         let mut e = Ftruncate::new(vec![f.as_raw_fd()]);
         assert_eq!(e.submit(0, &req(Dir::Write, 12288, 4096)), Ok(Some(4096)));
         assert_eq!(f.metadata().unwrap().len(), 12288);
-        assert_eq!(e.submit(0, &req(Dir::Read, 0, 4096)), Err(IoErr::Errno(libc::EINVAL)));
+        assert_eq!(
+            e.submit(0, &req(Dir::Read, 0, 4096)),
+            Err(IoErr::Errno(libc::EINVAL))
+        );
         assert_eq!(e.sync(0, SyncKind::Fsync), Ok(()));
     }
 }

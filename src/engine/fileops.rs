@@ -86,7 +86,9 @@ impl<const OP: u8, const DIR: bool> FileOps<OP, DIR> {
         if DIR && Self::OP != Op::Create {
             for p in &paths {
                 // SAFETY: p is a NUL-terminated path.
-                if unsafe { libc::mkdir(p.as_ptr(), 0o700) } != 0 && super::last_errno() != libc::EEXIST {
+                if unsafe { libc::mkdir(p.as_ptr(), 0o700) } != 0
+                    && super::last_errno() != libc::EEXIST
+                {
                     return Err(IoErr::Errno(super::last_errno()));
                 }
             }
@@ -104,7 +106,11 @@ impl<const OP: u8, const DIR: bool> FileOps<OP, DIR> {
         let r = unsafe {
             match (Self::OP, DIR) {
                 (Op::Create, false) => {
-                    let fd = libc::open(p.as_ptr(), libc::O_CREAT | libc::O_RDWR | libc::O_CLOEXEC, 0o600);
+                    let fd = libc::open(
+                        p.as_ptr(),
+                        libc::O_CREAT | libc::O_RDWR | libc::O_CLOEXEC,
+                        0o600,
+                    );
                     if fd >= 0 {
                         libc::close(fd);
                     }
@@ -210,7 +216,10 @@ mod tests {
         let d = tempfile::tempdir().unwrap();
         let paths = vec![d.path().join("d0")];
         let mut c = DirCreate::new(&paths, StatType::Stat).unwrap();
-        assert!(!paths[0].exists(), "dircreate makes nothing before its request");
+        assert!(
+            !paths[0].exists(),
+            "dircreate makes nothing before its request"
+        );
         c.submit(0, &req(0)).unwrap();
         assert!(paths[0].is_dir());
         std::fs::remove_dir(&paths[0]).unwrap();
@@ -221,7 +230,9 @@ mod tests {
         let mut del = DirDelete::new(&paths, StatType::Stat).unwrap();
         assert_eq!(del.submit(0, &req(0)), Ok(Some(4096)));
         assert!(!paths[0].exists());
-        assert!(DirDelete::CAPS.own_files && !FileStat::CAPS.own_files && FileCreate::CAPS.own_files);
+        assert!(
+            DirDelete::CAPS.own_files && !FileStat::CAPS.own_files && FileCreate::CAPS.own_files
+        );
         assert_eq!(DirStat::NAME, "dirstat");
     }
 }

@@ -339,8 +339,16 @@ impl Engine for Aio {
         let prio = r.ioprio != 0;
         self.iocbs[slot] = Iocb {
             data: slot as u64,
-            rw_flags: if r.dir == Dir::Write { self.write_flags } else { 0 },
-            opcode: if r.dir == Dir::Write { CMD_PWRITE } else { CMD_PREAD },
+            rw_flags: if r.dir == Dir::Write {
+                self.write_flags
+            } else {
+                0
+            },
+            opcode: if r.dir == Dir::Write {
+                CMD_PWRITE
+            } else {
+                CMD_PREAD
+            },
             reqprio: if prio { r.ioprio as i16 } else { 0 },
             fildes: fd as u32,
             buf: r.buf as u64,
@@ -361,7 +369,12 @@ impl Engine for Aio {
         loop {
             // SAFETY: the iocb names a buffer valid until its completion is reaped.
             let r = unsafe {
-                libc::syscall(libc::SYS_io_submit, self.ctx, 1 as libc::c_long, one.as_mut_ptr())
+                libc::syscall(
+                    libc::SYS_io_submit,
+                    self.ctx,
+                    1 as libc::c_long,
+                    one.as_mut_ptr(),
+                )
             };
             match ret(r) {
                 Ok(1) => {

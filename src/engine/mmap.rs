@@ -105,7 +105,11 @@ impl Drop for Mmap {
 /// # Safety
 /// `base` must be valid for `len` bytes, and `r.buf` for `r.len` bytes outside it.
 #[inline]
-pub(super) unsafe fn copy_in_mapping(base: *mut u8, len: usize, r: &IoReq) -> Result<Option<usize>, IoErr> {
+pub(super) unsafe fn copy_in_mapping(
+    base: *mut u8,
+    len: usize,
+    r: &IoReq,
+) -> Result<Option<usize>, IoErr> {
     let off = usize::try_from(r.offset).map_err(|_| IoErr::Errno(libc::EINVAL))?;
     if off.checked_add(r.len).is_none_or(|end| end > len) || r.buf.is_null() {
         return Err(IoErr::Errno(libc::EINVAL));

@@ -18,11 +18,11 @@
 //! are parsed in src/job/fio/options/net.rs.
 
 use super::fault::HANDLED;
-use std::os::unix::fs::FileTypeExt;
 use super::registry::Caps;
 use super::{Dir, Engine, IoErr, IoReq, SyncKind};
 use std::net::{IpAddr, Ipv4Addr, SocketAddr, ToSocketAddrs};
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
+use std::os::unix::fs::FileTypeExt;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
@@ -142,30 +142,44 @@ impl NetOpts {
     pub fn check(&self, reads: bool, writes: bool, random: bool) -> Result<(), String> {
         let p = self.proto;
         if random {
-            return Err("rw=: ioengine=net cannot do random I/O (accepted: read, write, rw)".into());
+            return Err(
+                "rw=: ioengine=net cannot do random I/O (accepted: read, write, rw)".into(),
+            );
         }
         if p == Proto::Unix && self.port != 0 {
-            return Err("port= is not valid with protocol=unix (the socket is hostname=PATH)".into());
+            return Err(
+                "port= is not valid with protocol=unix (the socket is hostname=PATH)".into(),
+            );
         }
         if p != Proto::Unix && self.port == 0 {
-            return Err("ioengine=net needs port= (1-65535) with protocol=tcp, udp or vsock".into());
+            return Err(
+                "ioengine=net needs port= (1-65535) with protocol=tcp, udp or vsock".into(),
+            );
         }
         if !p.chooses_listen() {
             if self.listen {
                 return Err("listen is only valid with protocol=tcp, tcpv6 or vsock (a UDP or UNIX reader listens by itself)".into());
             }
             if reads && writes {
-                return Err("rw=: datagram and UNIX net jobs either read or write (accepted: read, write)".into());
+                return Err(
+                    "rw=: datagram and UNIX net jobs either read or write (accepted: read, write)"
+                        .into(),
+                );
             }
         }
         if p == Proto::Unix && self.hostname.is_none() {
             return Err("protocol=unix needs hostname= (the socket's path)".into());
         }
         if !self.listens(reads) && self.hostname.is_none() {
-            let hint = if reads { " (a receiver sets listen)" } else { "" };
+            let hint = if reads {
+                " (a receiver sets listen)"
+            } else {
+                ""
+            };
             return Err(format!("ioengine=net needs hostname= to connect to{hint}"));
         }
-        if self.listens(reads) && p.chooses_listen() && p != Proto::Vsock && self.hostname.is_some() {
+        if self.listens(reads) && p.chooses_listen() && p != Proto::Vsock && self.hostname.is_some()
+        {
             return Err("hostname= is not valid on a listening tcp job (only a UDP receiver takes one: its multicast group)".into());
         }
         Ok(())
@@ -251,7 +265,10 @@ impl Addr {
         let mut s: libc::sockaddr_un = unsafe { std::mem::zeroed() };
         s.sun_family = libc::AF_UNIX as libc::sa_family_t;
         if path.len() >= s.sun_path.len() {
-            return Err(invalid(format!("hostname={path}: a UNIX socket path is at most {} bytes", s.sun_path.len() - 1)));
+            return Err(invalid(format!(
+                "hostname={path}: a UNIX socket path is at most {} bytes",
+                s.sun_path.len() - 1
+            )));
         }
         for (d, b) in s.sun_path.iter_mut().zip(path.bytes()) {
             *d = b as libc::c_char;
@@ -268,10 +285,22 @@ impl Addr {
     }
     fn raw(&self) -> (*const libc::sockaddr, libc::socklen_t) {
         let (p, n) = match self {
-            Addr::V4(s) => (s as *const _ as *const libc::sockaddr, std::mem::size_of_val(s)),
-            Addr::V6(s) => (s as *const _ as *const libc::sockaddr, std::mem::size_of_val(s)),
-            Addr::Unix(s) => (s as *const _ as *const libc::sockaddr, std::mem::size_of_val(s)),
-            Addr::Vsock(s) => (s as *const _ as *const libc::sockaddr, std::mem::size_of_val(s)),
+            Addr::V4(s) => (
+                s as *const _ as *const libc::sockaddr,
+                std::mem::size_of_val(s),
+            ),
+            Addr::V6(s) => (
+                s as *const _ as *const libc::sockaddr,
+                std::mem::size_of_val(s),
+            ),
+            Addr::Unix(s) => (
+                s as *const _ as *const libc::sockaddr,
+                std::mem::size_of_val(s),
+            ),
+            Addr::Vsock(s) => (
+                s as *const _ as *const libc::sockaddr,
+                std::mem::size_of_val(s),
+            ),
         };
         (p, n as libc::socklen_t)
     }
@@ -294,7 +323,13 @@ fn marker(cmd: u32) -> [u8; 8] {
 fn setopt<T>(fd: RawFd, level: i32, name: i32, v: T, what: &str) -> Result<(), NetFail> {
     // SAFETY: setsockopt reads size_of::<T>() bytes of `v` on an open socket.
     let r = unsafe {
-        libc::setsockopt(fd, level, name, &v as *const T as *const libc::c_void, std::mem::size_of::<T>() as libc::socklen_t)
+        libc::setsockopt(
+            fd,
+            level,
+            name,
+            &v as *const T as *const libc::c_void,
+            std::mem::size_of::<T>() as libc::socklen_t,
+        )
     };
     if r < 0 {
         return Err(fail(what));
@@ -321,8 +356,12 @@ impl Net {
     /// Set the socket up as `s` says: bind and accept, or connect (module header).
     pub fn open(s: &Setup) -> Result<Net, NetFail> {
         let o = &s.opts;
-        let port = u16::try_from(u32::from(o.port) + s.subjob)
-            .map_err(|_| invalid(format!("port={} + thread {}: above 65535", o.port, s.subjob)))?;
+        let port = u16::try_from(u32::from(o.port) + s.subjob).map_err(|_| {
+            invalid(format!(
+                "port={} + thread {}: above 65535",
+                o.port, s.subjob
+            ))
+        })?;
         let listens = o.listens(s.reads);
         // waits for the peer (its connection, its open marker) end with the runtime
         let until = s.runtime.map(|r| Instant::now() + r);
@@ -336,7 +375,9 @@ impl Net {
                     (Proto::Unix, Some(path)) => format!("hostname={path}"),
                     _ => format!("port={port}"),
                 };
-                if !readable(l.as_raw_fd(), until, signals).map_err(|e| errno_fail("wait for the connection", e))? {
+                if !readable(l.as_raw_fd(), until, signals)
+                    .map_err(|e| errno_fail("wait for the connection", e))?
+                {
                     return Err(timed_out(format!("no connection on {where_} within the job's runtime (or the run was stopped)")));
                 }
                 (accept(o, &l, port)?, None)
@@ -356,7 +397,8 @@ impl Net {
         };
         if o.proto.udp() {
             if s.writes {
-                n.sendto(&marker(LINK_OPEN), 0).map_err(|e| errno_fail("send the UDP open marker", e))?;
+                n.sendto(&marker(LINK_OPEN), 0)
+                    .map_err(|e| errno_fail("send the UDP open marker", e))?;
             } else {
                 n.udp_open()?;
             }
@@ -373,12 +415,20 @@ impl Net {
     /// A UDP receiver waits for the sender's open marker (its address becomes the peer).
     fn udp_open(&mut self) -> Result<(), NetFail> {
         let mut m = [0u8; 8];
-        if !readable(self.fd(), self.until, self.signals).map_err(|e| errno_fail("wait for the UDP open marker", e))? {
-            return Err(timed_out("no UDP sender (its open marker) within the job's runtime (or the run was stopped)"));
+        if !readable(self.fd(), self.until, self.signals)
+            .map_err(|e| errno_fail("wait for the UDP open marker", e))?
+        {
+            return Err(timed_out(
+                "no UDP sender (its open marker) within the job's runtime (or the run was stopped)",
+            ));
         }
-        let n = self.recv_raw(&mut m).map_err(|e| errno_fail("receive the UDP open marker", e))?;
+        let n = self
+            .recv_raw(&mut m)
+            .map_err(|e| errno_fail("receive the UDP open marker", e))?;
         if n != 8 || m != marker(LINK_OPEN) {
-            return Err(invalid(format!("bad UDP open marker from the sender ({n} bytes: {m:02x?})")));
+            return Err(invalid(format!(
+                "bad UDP open marker from the sender ({n} bytes: {m:02x?})"
+            )));
         }
         Ok(())
     }
@@ -395,7 +445,14 @@ impl Net {
                 let mut len = std::mem::size_of_val(&from) as libc::socklen_t;
                 // SAFETY: recvfrom into our buffer and address storage.
                 let r = unsafe {
-                    libc::recvfrom(self.fd(), buf.as_mut_ptr().cast(), buf.len(), 0, &mut from as *mut _ as *mut libc::sockaddr, &mut len)
+                    libc::recvfrom(
+                        self.fd(),
+                        buf.as_mut_ptr().cast(),
+                        buf.len(),
+                        0,
+                        &mut from as *mut _ as *mut libc::sockaddr,
+                        &mut len,
+                    )
                 };
                 if r >= 0 && self.listens {
                     self.peer = from_storage(&from);
@@ -403,7 +460,14 @@ impl Net {
                 r
             } else {
                 // SAFETY: recv into our buffer on an open socket.
-                unsafe { libc::recv(self.fd(), buf.as_mut_ptr().cast(), buf.len(), libc::MSG_WAITALL) }
+                unsafe {
+                    libc::recv(
+                        self.fd(),
+                        buf.as_mut_ptr().cast(),
+                        buf.len(),
+                        libc::MSG_WAITALL,
+                    )
+                }
             };
             if r >= 0 {
                 return Ok(r as usize);
@@ -434,7 +498,9 @@ impl Net {
                 }
                 (true, None) => return Err(IoErr::Errno(libc::EDESTADDRREQ)),
                 // SAFETY: send from our buffer on a connected socket.
-                (false, _) => unsafe { libc::send(self.fd(), buf.as_ptr().cast(), buf.len(), flags) },
+                (false, _) => unsafe {
+                    libc::send(self.fd(), buf.as_ptr().cast(), buf.len(), flags)
+                },
             };
             if r >= 0 {
                 return Ok(r as usize);
@@ -495,10 +561,16 @@ fn readable(fd: RawFd, until: Option<Instant>, signals: u64) -> Result<bool, IoE
                 if left.is_zero() {
                     return Ok(false);
                 }
-                i32::try_from(left.as_millis().max(1)).unwrap_or(i32::MAX).min(slice)
+                i32::try_from(left.as_millis().max(1))
+                    .unwrap_or(i32::MAX)
+                    .min(slice)
             }
         };
-        let mut p = libc::pollfd { fd, events: libc::POLLIN, revents: 0 };
+        let mut p = libc::pollfd {
+            fd,
+            events: libc::POLLIN,
+            revents: 0,
+        };
         // SAFETY: one pollfd on an open socket.
         let r = unsafe { libc::poll(&mut p, 1, ms) };
         if r > 0 {
@@ -530,9 +602,13 @@ fn errno_fail(what: &str, e: IoErr) -> NetFail {
 fn from_storage(s: &libc::sockaddr_storage) -> Option<Addr> {
     match i32::from(s.ss_family) {
         // SAFETY: the family says which address the storage holds.
-        libc::AF_INET => Some(Addr::V4(unsafe { *(s as *const _ as *const libc::sockaddr_in) })),
+        libc::AF_INET => Some(Addr::V4(unsafe {
+            *(s as *const _ as *const libc::sockaddr_in)
+        })),
         // SAFETY: as above.
-        libc::AF_INET6 => Some(Addr::V6(unsafe { *(s as *const _ as *const libc::sockaddr_in6) })),
+        libc::AF_INET6 => Some(Addr::V6(unsafe {
+            *(s as *const _ as *const libc::sockaddr_in6)
+        })),
         _ => None,
     }
 }
@@ -573,21 +649,45 @@ fn tune(o: &NetOpts, fd: RawFd, listens: bool) -> Result<(), NetFail> {
     if o.window_size > 0 {
         let w = o.window_size as libc::c_int;
         if listens || o.pingpong {
-            setopt(fd, libc::SOL_SOCKET, libc::SO_RCVBUF, w, &format!("window_size={}: SO_RCVBUF", o.window_size))?;
+            setopt(
+                fd,
+                libc::SOL_SOCKET,
+                libc::SO_RCVBUF,
+                w,
+                &format!("window_size={}: SO_RCVBUF", o.window_size),
+            )?;
         }
         if !listens || o.pingpong {
-            setopt(fd, libc::SOL_SOCKET, libc::SO_SNDBUF, w, &format!("window_size={}: SO_SNDBUF", o.window_size))?;
+            setopt(
+                fd,
+                libc::SOL_SOCKET,
+                libc::SO_SNDBUF,
+                w,
+                &format!("window_size={}: SO_SNDBUF", o.window_size),
+            )?;
         }
     }
     if o.mss > 0 && matches!(o.proto, Proto::Tcp | Proto::Tcpv6) {
-        setopt(fd, libc::IPPROTO_TCP, libc::TCP_MAXSEG, o.mss as libc::c_int, &format!("mss={}: TCP_MAXSEG", o.mss))?;
+        setopt(
+            fd,
+            libc::IPPROTO_TCP,
+            libc::TCP_MAXSEG,
+            o.mss as libc::c_int,
+            &format!("mss={}: TCP_MAXSEG", o.mss),
+        )?;
     }
     Ok(())
 }
 
 fn nodelay(o: &NetOpts, fd: RawFd) -> Result<(), NetFail> {
     if o.nodelay && matches!(o.proto, Proto::Tcp | Proto::Tcpv6) {
-        setopt(fd, libc::IPPROTO_TCP, libc::TCP_NODELAY, 1 as libc::c_int, "nodelay: TCP_NODELAY")?;
+        setopt(
+            fd,
+            libc::IPPROTO_TCP,
+            libc::TCP_NODELAY,
+            1 as libc::c_int,
+            "nodelay: TCP_NODELAY",
+        )?;
     }
     Ok(())
 }
@@ -600,10 +700,11 @@ fn multicast(host: &str) -> Option<Ipv4Addr> {
 fn interface(o: &NetOpts) -> Result<Option<Ipv4Addr>, NetFail> {
     match &o.interface {
         None => Ok(None),
-        Some(i) => i
-            .parse::<Ipv4Addr>()
-            .map(Some)
-            .map_err(|_| invalid(format!("interface={i}: not an IPv4 address of an interface"))),
+        Some(i) => i.parse::<Ipv4Addr>().map(Some).map_err(|_| {
+            invalid(format!(
+                "interface={i}: not an IPv4 address of an interface"
+            ))
+        }),
     }
 }
 
@@ -634,28 +735,68 @@ fn bind_listen(o: &NetOpts, port: u16) -> Result<OwnedFd, NetFail> {
             path
         }
         Proto::Vsock => {
-            setopt(fd, libc::SOL_SOCKET, libc::SO_REUSEADDR, 1 as libc::c_int, "SO_REUSEADDR")?;
-            bind(fd, &Addr::vsock(VSOCK_CID_ANY, port), format!("bind to port={port} (protocol=vsock)"))?;
+            setopt(
+                fd,
+                libc::SOL_SOCKET,
+                libc::SO_REUSEADDR,
+                1 as libc::c_int,
+                "SO_REUSEADDR",
+            )?;
+            bind(
+                fd,
+                &Addr::vsock(VSOCK_CID_ANY, port),
+                format!("bind to port={port} (protocol=vsock)"),
+            )?;
             format!("vsock port {port}")
         }
         p => {
-            setopt(fd, libc::SOL_SOCKET, libc::SO_REUSEADDR, 1 as libc::c_int, "SO_REUSEADDR")?;
-            setopt(fd, libc::SOL_SOCKET, libc::SO_REUSEPORT, 1 as libc::c_int, "SO_REUSEPORT")?;
+            setopt(
+                fd,
+                libc::SOL_SOCKET,
+                libc::SO_REUSEADDR,
+                1 as libc::c_int,
+                "SO_REUSEADDR",
+            )?;
+            setopt(
+                fd,
+                libc::SOL_SOCKET,
+                libc::SO_REUSEPORT,
+                1 as libc::c_int,
+                "SO_REUSEPORT",
+            )?;
             tune(o, fd, true)?;
-            let mut ip: IpAddr = if p.v6() { IpAddr::from([0u16; 8]) } else { IpAddr::from([0u8; 4]) };
+            let mut ip: IpAddr = if p.v6() {
+                IpAddr::from([0u16; 8])
+            } else {
+                IpAddr::from([0u8; 4])
+            };
             if let Some(h) = &o.hostname {
                 let Some(group) = multicast(h).filter(|_| p == Proto::Udp) else {
                     return Err(invalid(format!("hostname={h}: a receiver takes only an IPv4 multicast group (protocol=udp)")));
                 };
                 let m = libc::ip_mreq {
-                    imr_multiaddr: libc::in_addr { s_addr: u32::from(group).to_be() },
-                    imr_interface: libc::in_addr { s_addr: u32::from(interface(o)?.unwrap_or(Ipv4Addr::UNSPECIFIED)).to_be() },
+                    imr_multiaddr: libc::in_addr {
+                        s_addr: u32::from(group).to_be(),
+                    },
+                    imr_interface: libc::in_addr {
+                        s_addr: u32::from(interface(o)?.unwrap_or(Ipv4Addr::UNSPECIFIED)).to_be(),
+                    },
                 };
-                setopt(fd, libc::IPPROTO_IP, libc::IP_ADD_MEMBERSHIP, m, &format!("hostname={h}: join the multicast group"))?;
+                setopt(
+                    fd,
+                    libc::IPPROTO_IP,
+                    libc::IP_ADD_MEMBERSHIP,
+                    m,
+                    &format!("hostname={h}: join the multicast group"),
+                )?;
                 ip = IpAddr::V4(group);
             }
             let a = SocketAddr::new(ip, port);
-            bind(fd, &Addr::inet(a), format!("bind to port={port} (protocol={})", proto_name(p)))?;
+            bind(
+                fd,
+                &Addr::inet(a),
+                format!("bind to port={port} (protocol={})", proto_name(p)),
+            )?;
             a.to_string()
         }
     };
@@ -672,7 +813,14 @@ fn bind_listen(o: &NetOpts, port: u16) -> Result<OwnedFd, NetFail> {
 fn accept(o: &NetOpts, l: &OwnedFd, port: u16) -> Result<OwnedFd, NetFail> {
     loop {
         // SAFETY: accept(2) on a listening socket; the peer's address is not kept.
-        let fd = unsafe { libc::accept4(l.as_raw_fd(), std::ptr::null_mut(), std::ptr::null_mut(), libc::SOCK_CLOEXEC) };
+        let fd = unsafe {
+            libc::accept4(
+                l.as_raw_fd(),
+                std::ptr::null_mut(),
+                std::ptr::null_mut(),
+                libc::SOCK_CLOEXEC,
+            )
+        };
         if fd >= 0 {
             // SAFETY: a descriptor accept just gave us.
             let s = unsafe { OwnedFd::from_raw_fd(fd) };
@@ -690,13 +838,20 @@ fn accept(o: &NetOpts, l: &OwnedFd, port: u16) -> Result<OwnedFd, NetFail> {
 fn connect(o: &NetOpts, port: u16) -> Result<(OwnedFd, Option<Addr>), NetFail> {
     let host = o.hostname.clone().unwrap_or_default();
     let (peer, name) = match o.proto {
-        Proto::Unix => (Addr::unix(&host)?, format!("hostname={host} (protocol=unix)")),
+        Proto::Unix => (
+            Addr::unix(&host)?,
+            format!("hostname={host} (protocol=unix)"),
+        ),
         Proto::Vsock => {
-            let cid = host
-                .trim()
-                .parse::<u32>()
-                .map_err(|_| invalid(format!("hostname={host}: a vsock CID (a number) is needed with protocol=vsock")))?;
-            (Addr::vsock(cid, port), format!("CID {cid} port {port} (hostname={host}, port={port}, protocol=vsock)"))
+            let cid = host.trim().parse::<u32>().map_err(|_| {
+                invalid(format!(
+                    "hostname={host}: a vsock CID (a number) is needed with protocol=vsock"
+                ))
+            })?;
+            (
+                Addr::vsock(cid, port),
+                format!("CID {cid} port {port} (hostname={host}, port={port}, protocol=vsock)"),
+            )
         }
         p => {
             let a = resolve(&host, port, p.v6())?;
@@ -710,10 +865,24 @@ fn connect(o: &NetOpts, port: u16) -> Result<(OwnedFd, Option<Addr>), NetFail> {
     if o.proto.udp() {
         if let Some(_group) = multicast(&host) {
             if let Some(i) = interface(o)? {
-                let a = libc::in_addr { s_addr: u32::from(i).to_be() };
-                setopt(fd, libc::IPPROTO_IP, libc::IP_MULTICAST_IF, a, &format!("interface={i}: IP_MULTICAST_IF"))?;
+                let a = libc::in_addr {
+                    s_addr: u32::from(i).to_be(),
+                };
+                setopt(
+                    fd,
+                    libc::IPPROTO_IP,
+                    libc::IP_MULTICAST_IF,
+                    a,
+                    &format!("interface={i}: IP_MULTICAST_IF"),
+                )?;
             }
-            setopt(fd, libc::IPPROTO_IP, libc::IP_MULTICAST_TTL, o.ttl as libc::c_int, &format!("ttl={}: IP_MULTICAST_TTL", o.ttl))?;
+            setopt(
+                fd,
+                libc::IPPROTO_IP,
+                libc::IP_MULTICAST_TTL,
+                o.ttl as libc::c_int,
+                &format!("ttl={}: IP_MULTICAST_TTL", o.ttl),
+            )?;
         }
         return Ok((s, Some(peer)));
     }
@@ -736,7 +905,10 @@ fn resolve(host: &str, port: u16, v6: bool) -> Result<SocketAddr, NetFail> {
         .map_err(|e| invalid(format!("hostname={host}: cannot be resolved ({e})")))?;
     let mut all = all.filter(|a| a.is_ipv6() == v6);
     all.next().ok_or_else(|| {
-        invalid(format!("hostname={host}: no {} address", if v6 { "IPv6" } else { "IPv4" }))
+        invalid(format!(
+            "hostname={host}: no {} address",
+            if v6 { "IPv6" } else { "IPv4" }
+        ))
     })
 }
 
@@ -780,14 +952,17 @@ impl Engine for Net {
     }
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     /// A port nothing listens on now (the kernel's pick, released).
     fn free_port() -> u16 {
-        std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+        std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port()
     }
 
     fn setup(proto: Proto, port: u16, listen: bool, reads: bool, host: Option<&str>) -> Setup {
@@ -896,7 +1071,16 @@ mod tests {
             // bound before the open marker can arrive: `open` waits for it
             let l = bind_listen(&s.opts, port).unwrap();
             ready_tx.send(()).unwrap();
-            let mut n = Net { sock: l, proto: Proto::Udp, peer: None, listens: true, pingpong: true, send_seq: 0, until: None, signals: HANDLED.load(Ordering::SeqCst) };
+            let mut n = Net {
+                sock: l,
+                proto: Proto::Udp,
+                peer: None,
+                listens: true,
+                pingpong: true,
+                send_seq: 0,
+                until: None,
+                signals: HANDLED.load(Ordering::SeqCst),
+            };
             n.udp_open().unwrap();
             drain(&mut n, 64).len()
         });
@@ -919,18 +1103,37 @@ mod tests {
     #[test]
     fn a_refused_connection_and_a_busy_port_are_one_line_naming_the_options() {
         let port = free_port();
-        let e = Net::open(&setup(Proto::Tcp, port, false, false, Some("127.0.0.1"))).err().unwrap();
+        let e = Net::open(&setup(Proto::Tcp, port, false, false, Some("127.0.0.1")))
+            .err()
+            .unwrap();
         assert_eq!(e.errno, libc::ECONNREFUSED);
         let msg = &e.what;
-        assert!(msg.contains("connect to 127.0.0.1:") && msg.contains(&format!("port={port}")), "{msg}");
+        assert!(
+            msg.contains("connect to 127.0.0.1:") && msg.contains(&format!("port={port}")),
+            "{msg}"
+        );
         assert!(!msg.contains('\n'));
         let held = std::net::TcpListener::bind(("0.0.0.0", port)).unwrap();
-        let e = Net::open(&setup(Proto::Tcp, port, true, true, None)).err().unwrap();
+        let e = Net::open(&setup(Proto::Tcp, port, true, true, None))
+            .err()
+            .unwrap();
         assert_eq!(e.errno, libc::EADDRINUSE, "{e:?}");
         assert!(e.what.contains(&format!("bind to port={port}")), "{e:?}");
         drop(held);
-        let e = Net::open(&setup(Proto::Tcp, port, false, false, Some("no.such.host.invalid"))).err().unwrap();
-        assert!(e.what.starts_with("hostname=no.such.host.invalid: cannot be resolved"), "{e:?}");
+        let e = Net::open(&setup(
+            Proto::Tcp,
+            port,
+            false,
+            false,
+            Some("no.such.host.invalid"),
+        ))
+        .err()
+        .unwrap();
+        assert!(
+            e.what
+                .starts_with("hostname=no.such.host.invalid: cannot be resolved"),
+            "{e:?}"
+        );
     }
 
     /// A unix receiver replaces a stale socket at its path but never removes a file
@@ -941,13 +1144,21 @@ mod tests {
         let path = d.path().join("sock");
         std::fs::write(&path, b"someone's file").unwrap();
         let host = path.display().to_string();
-        let e = Net::open(&setup(Proto::Unix, 0, true, true, Some(&host))).err().expect("refused");
+        let e = Net::open(&setup(Proto::Unix, 0, true, true, Some(&host)))
+            .err()
+            .expect("refused");
         assert_eq!(e.errno, libc::EADDRINUSE, "{e:?}");
         assert!(e.what.contains(&format!("hostname={host}")), "{e:?}");
         assert_eq!(std::fs::read(&path).unwrap(), b"someone's file");
         std::fs::remove_file(&path).unwrap();
         drop(std::os::unix::net::UnixListener::bind(&path).unwrap());
-        assert!(std::fs::symlink_metadata(&path).unwrap().file_type().is_socket(), "a stale socket");
+        assert!(
+            std::fs::symlink_metadata(&path)
+                .unwrap()
+                .file_type()
+                .is_socket(),
+            "a stale socket"
+        );
         let mut s = setup(Proto::Unix, 0, true, true, Some(&host));
         s.runtime = Some(std::time::Duration::from_millis(50));
         // replaced and bound: the wait for a sender then ends with the runtime
@@ -973,8 +1184,13 @@ mod tests {
         let mut b = vec![1u8; 4096];
         tx.submit(0, &req(Dir::Write, &mut b)).unwrap();
         rx.join().unwrap();
-        let e = (0..1000).find_map(|_| tx.submit(0, &req(Dir::Write, &mut b)).err()).expect("the send fails");
-        assert!(matches!(e, IoErr::Errno(libc::EPIPE | libc::ECONNRESET)), "{e:?}");
+        let e = (0..1000)
+            .find_map(|_| tx.submit(0, &req(Dir::Write, &mut b)).err())
+            .expect("the send fails");
+        assert!(
+            matches!(e, IoErr::Errno(libc::EPIPE | libc::ECONNRESET)),
+            "{e:?}"
+        );
     }
 
     #[test]
@@ -986,17 +1202,44 @@ mod tests {
             listen,
             ..NetOpts::default()
         };
-        assert!(o(Proto::Tcp, 8888, true, None).check(true, false, false).is_ok());
-        assert!(o(Proto::Tcp, 8888, false, Some("h")).check(false, true, false).is_ok());
-        assert!(o(Proto::Udp, 10000, false, Some("239.0.0.0")).check(true, false, false).is_ok());
-        assert!(o(Proto::Tcp, 8888, true, None).check(true, false, true).unwrap_err().starts_with("rw="));
-        assert!(o(Proto::Tcp, 0, true, None).check(true, false, false).unwrap_err().contains("port="));
-        assert!(o(Proto::Unix, 1, false, Some("/s")).check(true, false, false).unwrap_err().starts_with("port="));
-        assert!(o(Proto::Udp, 1, true, None).check(true, false, false).unwrap_err().starts_with("listen"));
-        assert!(o(Proto::Udp, 1, false, None).check(true, true, false).unwrap_err().starts_with("rw="));
-        assert!(o(Proto::Tcp, 1, false, None).check(true, false, false).unwrap_err().contains("hostname="));
+        assert!(o(Proto::Tcp, 8888, true, None)
+            .check(true, false, false)
+            .is_ok());
+        assert!(o(Proto::Tcp, 8888, false, Some("h"))
+            .check(false, true, false)
+            .is_ok());
+        assert!(o(Proto::Udp, 10000, false, Some("239.0.0.0"))
+            .check(true, false, false)
+            .is_ok());
+        assert!(o(Proto::Tcp, 8888, true, None)
+            .check(true, false, true)
+            .unwrap_err()
+            .starts_with("rw="));
+        assert!(o(Proto::Tcp, 0, true, None)
+            .check(true, false, false)
+            .unwrap_err()
+            .contains("port="));
+        assert!(o(Proto::Unix, 1, false, Some("/s"))
+            .check(true, false, false)
+            .unwrap_err()
+            .starts_with("port="));
+        assert!(o(Proto::Udp, 1, true, None)
+            .check(true, false, false)
+            .unwrap_err()
+            .starts_with("listen"));
+        assert!(o(Proto::Udp, 1, false, None)
+            .check(true, true, false)
+            .unwrap_err()
+            .starts_with("rw="));
+        assert!(o(Proto::Tcp, 1, false, None)
+            .check(true, false, false)
+            .unwrap_err()
+            .contains("hostname="));
         assert_eq!(o(Proto::Tcp, 1, false, None).file_name(), "net");
-        assert_eq!(o(Proto::Tcp, 1, false, Some("localhost")).file_name(), "localhost");
+        assert_eq!(
+            o(Proto::Tcp, 1, false, Some("localhost")).file_name(),
+            "localhost"
+        );
     }
 
     #[test]

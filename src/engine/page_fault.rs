@@ -113,10 +113,14 @@ mod tests {
         let mut w = vec![1u8; 4096];
         let before = minor_faults();
         for i in 0..pages {
-            e.submit(0, &req(Dir::Write, (i * 4096) as u64, &mut w)).unwrap();
+            e.submit(0, &req(Dir::Write, (i * 4096) as u64, &mut w))
+                .unwrap();
         }
         let faults = minor_faults() - before;
-        assert!(faults >= pages as i64 / 2, "{faults} faults for {pages} new pages");
+        assert!(
+            faults >= pages as i64 / 2,
+            "{faults} faults for {pages} new pages"
+        );
     }
 
     #[test]
@@ -124,7 +128,11 @@ mod tests {
         let mut e = PageFault::new(8192).unwrap();
         let mut b = vec![0u8; 4096];
         for off in [4097, 8192, u64::MAX, u64::MAX - 10] {
-            assert_eq!(e.submit(0, &req(Dir::Write, off, &mut b)), Err(IoErr::Errno(libc::EINVAL)), "{off}");
+            assert_eq!(
+                e.submit(0, &req(Dir::Write, off, &mut b)),
+                Err(IoErr::Errno(libc::EINVAL)),
+                "{off}"
+            );
         }
         let mut null = IoReq::bufferless(Dir::Read, 0, 16);
         null.buf = std::ptr::null_mut();

@@ -218,7 +218,10 @@ mod tests {
         let mut slab = Slab::new(8, 4096);
         let mut e = PosixAio::new(vec![f.as_raw_fd(), -1], 8);
         for i in 0..8 {
-            assert_eq!(e.submit(i, &req(Dir::Read, &slab, i, 7 - i as u64)), Ok(None));
+            assert_eq!(
+                e.submit(i, &req(Dir::Read, &slab, i, 7 - i as u64)),
+                Ok(None)
+            );
         }
         let mut out = Vec::new();
         while out.len() < 8 {
@@ -226,7 +229,9 @@ mod tests {
         }
         assert!(out.iter().all(|c| c.res == 4096), "{out:?}");
         for i in 0..8 {
-            assert!(slab.bufs[i].as_slice()[..4096].iter().all(|&b| b == 7 - i as u8));
+            assert!(slab.bufs[i].as_slice()[..4096]
+                .iter()
+                .all(|&b| b == 7 - i as u8));
         }
         slab.bufs[0].as_mut_slice()[..4096].fill(0xcd);
         assert_eq!(e.submit(0, &req(Dir::Write, &slab, 0, 3)), Ok(None));

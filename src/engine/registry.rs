@@ -9,18 +9,20 @@
 //! so every (engine, caller) pair compiles into its own loop: no per-I/O dynamic
 //! dispatch.
 
-use super::fault::{self, Faulty};
-use super::io_uring::{self, Setup, Uring};
-use super::libaio::{self, Aio};
-use super::mmap::Mmap;
 use super::cpuio::{CpuMode, Cpuio};
 use super::e4defrag::{Donor, E4Defrag};
 use super::exec::{Exec, Program};
-use super::page_fault::PageFault;
 use super::falloc::{Falloc, Ftruncate};
-use super::fileops::{FileOps, DirCreate, DirDelete, DirStat, FileCreate, FileDelete, FileStat, StatType};
+use super::fault::{self, Faulty};
+use super::fileops::{
+    DirCreate, DirDelete, DirStat, FileCreate, FileDelete, FileOps, FileStat, StatType,
+};
+use super::io_uring::{self, Setup, Uring};
+use super::libaio::{self, Aio};
+use super::mmap::Mmap;
 use super::net::{self, Net, NetFail};
 use super::null::Null;
+use super::page_fault::PageFault;
 use super::posixaio::PosixAio;
 use super::psync::Psync;
 use super::{Engine, IoErr};
@@ -150,25 +152,82 @@ pub const KINDS: [Kind; 19] = [
 macro_rules! each_kind {
     ($k:expr, $t:ident => $e:expr) => {
         match $k {
-            Kind::Psync => { type $t = Psync; $e }
-            Kind::IoUring => { type $t = Uring; $e }
-            Kind::Libaio => { type $t = Aio; $e }
-            Kind::Posixaio => { type $t = PosixAio; $e }
-            Kind::Mmap => { type $t = Mmap; $e }
-            Kind::Null => { type $t = Null; $e }
-            Kind::Falloc => { type $t = Falloc; $e }
-            Kind::Ftruncate => { type $t = Ftruncate; $e }
-            Kind::Cpuio => { type $t = Cpuio; $e }
-            Kind::FileCreate => { type $t = FileCreate; $e }
-            Kind::FileStat => { type $t = FileStat; $e }
-            Kind::FileDelete => { type $t = FileDelete; $e }
-            Kind::DirCreate => { type $t = DirCreate; $e }
-            Kind::DirStat => { type $t = DirStat; $e }
-            Kind::DirDelete => { type $t = DirDelete; $e }
-            Kind::E4Defrag => { type $t = E4Defrag; $e }
-            Kind::PageFault => { type $t = PageFault; $e }
-            Kind::Exec => { type $t = Exec; $e }
-            Kind::Net => { type $t = Net; $e }
+            Kind::Psync => {
+                type $t = Psync;
+                $e
+            }
+            Kind::IoUring => {
+                type $t = Uring;
+                $e
+            }
+            Kind::Libaio => {
+                type $t = Aio;
+                $e
+            }
+            Kind::Posixaio => {
+                type $t = PosixAio;
+                $e
+            }
+            Kind::Mmap => {
+                type $t = Mmap;
+                $e
+            }
+            Kind::Null => {
+                type $t = Null;
+                $e
+            }
+            Kind::Falloc => {
+                type $t = Falloc;
+                $e
+            }
+            Kind::Ftruncate => {
+                type $t = Ftruncate;
+                $e
+            }
+            Kind::Cpuio => {
+                type $t = Cpuio;
+                $e
+            }
+            Kind::FileCreate => {
+                type $t = FileCreate;
+                $e
+            }
+            Kind::FileStat => {
+                type $t = FileStat;
+                $e
+            }
+            Kind::FileDelete => {
+                type $t = FileDelete;
+                $e
+            }
+            Kind::DirCreate => {
+                type $t = DirCreate;
+                $e
+            }
+            Kind::DirStat => {
+                type $t = DirStat;
+                $e
+            }
+            Kind::DirDelete => {
+                type $t = DirDelete;
+                $e
+            }
+            Kind::E4Defrag => {
+                type $t = E4Defrag;
+                $e
+            }
+            Kind::PageFault => {
+                type $t = PageFault;
+                $e
+            }
+            Kind::Exec => {
+                type $t = Exec;
+                $e
+            }
+            Kind::Net => {
+                type $t = Net;
+                $e
+            }
         }
     };
 }
@@ -401,7 +460,10 @@ pub fn build<D: Drive>(spec: Spec<'_>, d: D) -> Result<D::Out, Refused> {
         Kind::DirCreate => go::<DirCreate, D>(fileops(&spec)?, d),
         Kind::DirStat => go::<DirStat, D>(fileops(&spec)?, d),
         Kind::DirDelete => go::<DirDelete, D>(fileops(&spec)?, d),
-        Kind::E4Defrag => go(E4Defrag::new(spec.fds, &spec.donor).map_err(Refused::Donor)?, d),
+        Kind::E4Defrag => go(
+            E4Defrag::new(spec.fds, &spec.donor).map_err(Refused::Donor)?,
+            d,
+        ),
         Kind::PageFault => go(PageFault::new(spec.map_len).map_err(Refused::Map)?, d),
         Kind::Exec => go(Exec::new(&spec.program).map_err(Refused::Program)?, d),
         Kind::Net => go(Net::open(&spec.net).map_err(Refused::Net)?, d),

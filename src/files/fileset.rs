@@ -14,14 +14,14 @@
 //! name's file) is refused before anything is written — by `prepare`, and by `run` in
 //! the modes that write into the files.
 
+use crate::engine::buffers::AlignedBuf;
 use crate::files::preflight;
 use crate::files::strerror;
-use crate::util::error::Error;
-use crate::engine::buffers::AlignedBuf;
 use crate::job::sysbench::{DataPattern, FileioJob, Geometry, TestMode};
 use crate::job::units::sysbench_human_size;
 use crate::run::sysbench::rng::Xoroshiro128Plus;
 use crate::run::verify;
+use crate::util::error::Error;
 use std::fs::File;
 use std::os::fd::{AsRawFd, FromRawFd};
 use std::os::unix::ffi::OsStrExt;
@@ -220,15 +220,13 @@ pub fn prepare_preflight(job: &FileioJob, g: &Geometry) -> Result<(), Error> {
 /// O_DIRECT checks shared by prepare and run (public cases C08, C19).
 pub fn direct_preflight(job: &FileioJob, g: &Geometry) -> Result<(), Error> {
     match preflight::probe_direct_io(&job.dir) {
-        preflight::DirectIo::Unsupported => {
-            Err(Error::lines(
-                crate::util::error::exit::ENVIRONMENT,
-                vec![format!(
-                    "FATAL: {} (--file-extra-flags=direct); use buffered I/O or another --file-dir",
-                    preflight::direct_refused(&job.dir)
-                )],
-            ))
-        }
+        preflight::DirectIo::Unsupported => Err(Error::lines(
+            crate::util::error::exit::ENVIRONMENT,
+            vec![format!(
+                "FATAL: {} (--file-extra-flags=direct); use buffered I/O or another --file-dir",
+                preflight::direct_refused(&job.dir)
+            )],
+        )),
         preflight::DirectIo::Supported { align } if align > 0 => {
             let a = u64::from(align);
             let req = if job.test_mode.is_some_and(TestMode::is_sequential) {
@@ -383,13 +381,7 @@ pub fn prepare(
 /// Put the file's own bytes `[pos, pos + keep)` at the start of the chunk about to be
 /// written at `pos` (the chunk was read-aligned: `pos` is a block boundary, `buf` an
 /// aligned buffer), so extending a file never changes a byte it had.
-fn keep_existing(
-    f: &File,
-    buf: &mut [u8],
-    pos: u64,
-    keep: usize,
-    name: &str,
-) -> Result<(), Error> {
+fn keep_existing(f: &File, buf: &mut [u8], pos: u64, keep: usize, name: &str) -> Result<(), Error> {
     match pread_full(f, buf, pos) {
         Ok(got) if got >= keep => Ok(()),
         Ok(got) => Err(Error::lines(
@@ -479,7 +471,10 @@ pub fn open_for_run(
                         crate::util::error::exit::FAILED
                     }
                     libc::EINVAL if job.extra_flags.direct => {
-                        lines.push(format!("FATAL: {} (--file-extra-flags=direct)", preflight::direct_refused(&job.dir)));
+                        lines.push(format!(
+                            "FATAL: {} (--file-extra-flags=direct)",
+                            preflight::direct_refused(&job.dir)
+                        ));
                         crate::util::error::exit::ENVIRONMENT
                     }
                     libc::EMFILE | libc::ENFILE => crate::util::error::exit::ENVIRONMENT,

@@ -84,8 +84,12 @@ impl GuardError {
     /// conflict (the user's own options contradict each other).
     pub fn exit_code(&self) -> i32 {
         match self {
-            GuardError::Refused { .. } | GuardError::Unchecked(_) => crate::util::error::exit::ENVIRONMENT,
-            GuardError::ReadOnly(_) | GuardError::BadOverride { .. } => crate::util::error::exit::INVALID,
+            GuardError::Refused { .. } | GuardError::Unchecked(_) => {
+                crate::util::error::exit::ENVIRONMENT
+            }
+            GuardError::ReadOnly(_) | GuardError::BadOverride { .. } => {
+                crate::util::error::exit::INVALID
+            }
         }
     }
 }

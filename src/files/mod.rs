@@ -40,5 +40,4 @@ pub fn kind_name(t: std::fs::FileType) -> &'static str {
     }
 }
 
-
 pub use crate::util::strerror;

@@ -7,4 +7,3 @@ pub mod presets;
 pub mod sysbench;
 pub mod units;
 pub mod values;
-

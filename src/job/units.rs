@@ -276,9 +276,15 @@ pub fn fio_whole_expr(t: &str) -> Result<u64, String> {
 /// `str_to_decimal`): a fraction is refused, as in [`fio_time`].
 fn fio_time_expr(t: &str, default_unit_ns: u64) -> Result<Duration, String> {
     let v = expr::eval(t, true)?;
-    let ns = if v.has_units { v.float * 1e3 } else { v.float * default_unit_ns as f64 };
+    let ns = if v.has_units {
+        v.float * 1e3
+    } else {
+        v.float * default_unit_ns as f64
+    };
     if !(0.0..1.8e19).contains(&ns) {
-        return Err(format!("'{t}' is {ns} ns: out of range (0 up to about 584 years)"));
+        return Err(format!(
+            "'{t}' is {ns} ns: out of range (0 up to about 584 years)"
+        ));
     }
     let ns = ns.round() as u64;
     if default_unit_ns == 1_000_000_000 && ns % 1_000_000_000 != 0 {

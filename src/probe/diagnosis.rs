@@ -423,7 +423,12 @@ fn mount_layer(
 }
 
 /// The filesystem layer (mount's type, statfs magic, bind root) and its findings.
-fn filesystem_layer(w: &mut Walk, fs_type: Option<&str>, magic: Option<u64>, mount: Option<&Mount>) {
+fn filesystem_layer(
+    w: &mut Walk,
+    fs_type: Option<&str>,
+    magic: Option<u64>,
+    mount: Option<&Mount>,
+) {
     if fs_type.is_some() || magic.is_some() {
         let mut t = fs_type.unwrap_or("?").to_string();
         if let Some(mg) = magic {

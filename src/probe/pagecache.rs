@@ -245,14 +245,29 @@ mod tests {
         );
         put("sys/block/loop3/loop/backing_file", "/dev/shm/disk.img\n");
         put("sys/block/loop4/loop/backing_file", "/var/tmp/disk.img\n");
-        put("sys/block/loop5/loop/backing_file", "/dev/shm/gone.img (deleted)\n");
+        put(
+            "sys/block/loop5/loop/backing_file",
+            "/dev/shm/gone.img (deleted)\n",
+        );
         put("sys/block/loop6/loop/backing_file", "/mnt/r/x.img\n");
-        assert_eq!(memory_device(&root, "loop3"), Some("loop3 over tmpfs".into()));
+        assert_eq!(
+            memory_device(&root, "loop3"),
+            Some("loop3 over tmpfs".into())
+        );
         // a partition of the loop device is named as itself, its disk's backing file read
-        assert_eq!(memory_device(&root, "loop3p1"), Some("loop3p1 over tmpfs".into()));
+        assert_eq!(
+            memory_device(&root, "loop3p1"),
+            Some("loop3p1 over tmpfs".into())
+        );
         assert_eq!(memory_device(&root, "loop4"), None);
-        assert_eq!(memory_device(&root, "loop5"), Some("loop5 over tmpfs".into()));
-        assert_eq!(memory_device(&root, "loop6"), Some("loop6 over ramfs".into()));
+        assert_eq!(
+            memory_device(&root, "loop5"),
+            Some("loop5 over tmpfs".into())
+        );
+        assert_eq!(
+            memory_device(&root, "loop6"),
+            Some("loop6 over ramfs".into())
+        );
         // no such loop device, no mountinfo: nothing claimed
         assert_eq!(memory_device(&root, "loop9"), None);
         assert_eq!(memory_device(&root, "zram0"), Some("zram0".into()));

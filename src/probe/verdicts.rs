@@ -508,7 +508,11 @@ fn link_evidence(f: Finding, p: &PciPath, ep: &PciFunction, l: &Link) -> Finding
 /// drive). Each link finding names its own factor (the speed finding the per-lane
 /// rate, the width finding the lanes); the whole share is said once, in the width
 /// finding when both are reduced, else in the one finding there is.
-fn link_shares(l: &Link, dev_cap: Option<(pcie::Gen, u32)>, width_dev: Option<u32>) -> (String, Option<String>) {
+fn link_shares(
+    l: &Link,
+    dev_cap: Option<(pcie::Gen, u32)>,
+    width_dev: Option<u32>,
+) -> (String, Option<String>) {
     // both speed findings need the port's maximum too; either fires when the link is
     // slower than the drive
     let speed_low = l.port_max_gen.is_some() && l.device_max_gen.is_some_and(|d| l.gen < d);

@@ -4,7 +4,7 @@
 
 use super::blockdev::{BlockDevice, Transport};
 use super::diagnosis::*;
-use super::findings::{gb, capacity, iec_short, offset_iec};
+use super::findings::{capacity, gb, iec_short, offset_iec};
 use super::pcie::{self, PciPath};
 use super::sata;
 use super::walk_mounts::*;

@@ -69,7 +69,9 @@ pub fn split_options(args: &[String]) -> Result<(Options, Vec<String>), String> 
             _ => match a.strip_prefix("--mpi-rotate=") {
                 Some(v) => {
                     o.rotate = v.parse().map_err(|_| {
-                        format!("--mpi-rotate={v}: accepted: a whole number of ranks (0 = own files)")
+                        format!(
+                            "--mpi-rotate={v}: accepted: a whole number of ranks (0 = own files)"
+                        )
                     })?
                 }
                 None => rest.push(a.clone()),
@@ -230,7 +232,10 @@ impl Session {
         match std::fs::create_dir(&d) {
             Ok(()) => Ok(d),
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(d),
-            Err(e) => Err(format!("cannot create the rank directory {}: {e}", d.display())),
+            Err(e) => Err(format!(
+                "cannot create the rank directory {}: {e}",
+                d.display()
+            )),
         }
     }
 
@@ -309,14 +314,17 @@ impl Session {
             stopped_by_peer: self.stopped_by_peer(),
             result: r.clone(),
         };
-        let all = self.net.gather(&serde_json::to_vec(&wire).unwrap_or_default())?;
+        let all = self
+            .net
+            .gather(&serde_json::to_vec(&wire).unwrap_or_default())?;
         let agg = aggregate(runs(all), self.opts.stonewall, self.opts.rotate);
         for l in table(&agg).iter().filter(|_| table_lines) {
             eprintln!("{l}");
         }
-        *lock(&self.verdict) = Some((agg.status == Status::Failed).then(|| {
-            agg.error.clone().unwrap_or_else(|| failed_job(&agg))
-        }));
+        *lock(&self.verdict) = Some(
+            (agg.status == Status::Failed)
+                .then(|| agg.error.clone().unwrap_or_else(|| failed_job(&agg))),
+        );
         Some(agg)
     }
 }
@@ -326,7 +334,10 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 }
 
 fn failed_job(r: &RunResult) -> String {
-    let f = r.jobs.iter().find_map(|j| j.failure.clone().or(j.first_error.clone()));
+    let f = r
+        .jobs
+        .iter()
+        .find_map(|j| j.failure.clone().or(j.first_error.clone()));
     f.unwrap_or_else(|| "a rank failed".into())
 }
 
@@ -338,13 +349,26 @@ fn runs(all: Vec<Vec<u8>>) -> Vec<RankRun> {
         .enumerate()
         .map(|(i, b)| {
             serde_json::from_slice(b).unwrap_or_else(|e| {
-                let mut r = crate::result::build(crate::result::Inputs::new("", &[], Status::Failed));
+                let mut r =
+                    crate::result::build(crate::result::Inputs::new("", &[], Status::Failed));
                 r.error = Some(format!("its result could not be read: {e}"));
-                Wire { rank: i as u32, hostname: "unknown".into(), start_ns: 0, end_ns: 0, stopped_by_peer: false, result: r }
+                Wire {
+                    rank: i as u32,
+                    hostname: "unknown".into(),
+                    start_ns: 0,
+                    end_ns: 0,
+                    stopped_by_peer: false,
+                    result: r,
+                }
             })
         })
         .collect();
-    let t0 = wires.iter().map(|w| w.start_ns).filter(|&t| t > 0).min().unwrap_or(0);
+    let t0 = wires
+        .iter()
+        .map(|w| w.start_ns)
+        .filter(|&t| t > 0)
+        .min()
+        .unwrap_or(0);
     wires
         .into_iter()
         .map(|w| RankRun {
@@ -369,7 +393,11 @@ fn table(agg: &RunResult) -> Vec<String> {
         s.start_skew_ns as f64 / 1e3,
         s.first_done_ns as f64 / 1e9,
         s.last_done_ns as f64 / 1e9,
-        if s.stonewall { " (--mpi-stonewall)" } else { "" }
+        if s.stonewall {
+            " (--mpi-stonewall)"
+        } else {
+            ""
+        }
     )];
     for r in &s.per_rank {
         let x = &r.result;
@@ -381,7 +409,11 @@ fn table(agg: &RunResult) -> Vec<String> {
             x.write.ops,
             r.start_offset_ns as f64 / 1e3,
             r.end_offset_ns as f64 / 1e9,
-            if r.stopped_by_peer { " (stopped by another rank)" } else { "" },
+            if r.stopped_by_peer {
+                " (stopped by another rank)"
+            } else {
+                ""
+            },
             x.status
         ));
     }
@@ -428,7 +460,11 @@ pub fn start_line() {
 pub fn close(code: i32) -> Option<String> {
     let s = current()?;
     if !s.concluded.load(Ordering::SeqCst) {
-        let status = if code == 0 { Status::Ok } else { Status::Failed };
+        let status = if code == 0 {
+            Status::Ok
+        } else {
+            Status::Failed
+        };
         let mut i = crate::result::Inputs::new("", &[], status);
         i.error = (code != 0).then(|| format!("ended with exit code {code} before its result"));
         let _ = s.conclude(&crate::result::build(i), false);

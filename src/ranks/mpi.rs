@@ -62,10 +62,14 @@ impl Transport for World {
         world().barrier();
     }
     fn send_done(&self, to: u32, word: u64) {
-        world().process_at_rank(to as i32).send_with_tag(&word, DONE_TAG);
+        world()
+            .process_at_rank(to as i32)
+            .send_with_tag(&word, DONE_TAG);
     }
     fn poll_done(&self) -> Option<u64> {
-        let (msg, _) = world().any_process().immediate_matched_probe_with_tag(DONE_TAG)?;
+        let (msg, _) = world()
+            .any_process()
+            .immediate_matched_probe_with_tag(DONE_TAG)?;
         let (word, _) = msg.matched_receive::<u64>();
         Some(word)
     }
@@ -102,7 +106,11 @@ impl Transport for World {
         )
     }
     fn finalize(&self) {
-        let u = self.universe.lock().unwrap_or_else(|e| e.into_inner()).take();
+        let u = self
+            .universe
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take();
         drop(u);
     }
 }

@@ -22,8 +22,8 @@
 //! without it only have submission times (sysbench semantics), so for them compare
 //! shows the mean derived as QD × threads / IOPS (Little's law) and no p99.
 
-use crate::result::{RunResult, SCHEMA_VERSION};
 use crate::job::presets::Slot;
+use crate::result::{RunResult, SCHEMA_VERSION};
 use serde::Serialize;
 use std::path::Path;
 
@@ -589,8 +589,14 @@ fn describe_diff(a: &Desc, b: &Desc, la: &str, lb: &str, writes: bool) -> Vec<St
         }
     }
     for (l, x, other) in [(la, a, b), (lb, b, a)] {
-        if let Some(m) = x.memory.as_ref().filter(|&m| other.memory.as_ref() != Some(m)) {
-            d.push(format!("{l}: files in memory ({m}), not on a storage device"));
+        if let Some(m) = x
+            .memory
+            .as_ref()
+            .filter(|&m| other.memory.as_ref() != Some(m))
+        {
+            d.push(format!(
+                "{l}: files in memory ({m}), not on a storage device"
+            ));
         }
     }
     let fits = |x: &Desc| x.direct == Some(false) && x.ram.is_some_and(|r| x.file_set <= r);
@@ -735,7 +741,11 @@ fn group_value(
     g: &Group,
     get: Metric,
 ) -> (Option<f64>, Option<(f64, f64)>) {
-    let mut v: Vec<f64> = g.members.iter().filter_map(|&m| cells[m].and_then(get)).collect();
+    let mut v: Vec<f64> = g
+        .members
+        .iter()
+        .filter_map(|&m| cells[m].and_then(get))
+        .collect();
     let med = median(&mut v);
     let spread = (v.len() > 1).then(|| (v[0], v[v.len() - 1]));
     (med, spread)
@@ -843,7 +853,12 @@ pub fn compare_groups(
             let mut c = column(results, g, files);
             c.runs_per_test = keys
                 .iter()
-                .map(|k| g.members.iter().filter(|&&m| per[m].iter().any(|t| &t.key == k)).count())
+                .map(|k| {
+                    g.members
+                        .iter()
+                        .filter(|&&m| per[m].iter().any(|t| &t.key == k))
+                        .count()
+                })
                 .max()
                 .unwrap_or(0);
             c

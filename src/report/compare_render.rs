@@ -103,7 +103,11 @@ fn legend(c: &Comparison) -> String {
                 (n, k) if k == n => format!("median of {n} runs: "),
                 (n, k) => format!("{n} runs, median of up to {k} per test: "),
             };
-            let base = if i == c.baseline && c.baseline != 0 { " — the baseline of the ratios" } else { "" };
+            let base = if i == c.baseline && c.baseline != 0 {
+                " — the baseline of the ratios"
+            } else {
+                ""
+            };
             format!(
                 "{} = {} ({runs}{}, {producer}){partial}{base}{warned}\n",
                 letter(i),
@@ -152,7 +156,10 @@ impl Reporter<[RunResult]> for Compare {
 
 fn csv(c: &Comparison, mut header: Vec<String>, body: &[Vec<String>]) -> String {
     let mut out = String::new();
-    let base = c.columns.get(c.baseline).map_or(String::new(), |c| c.label.clone());
+    let base = c
+        .columns
+        .get(c.baseline)
+        .map_or(String::new(), |c| c.label.clone());
     let mut at = 2;
     // where each column's value stands (its warnings go under it)
     let mut value_at = Vec::with_capacity(c.columns.len());
@@ -185,7 +192,10 @@ fn csv(c: &Comparison, mut header: Vec<String>, body: &[Vec<String>]) -> String 
     }
     let any = c.columns.iter().any(|c| !c.warnings.is_empty());
     let extra: Vec<Vec<String>> = if any { vec![warned] } else { vec![] };
-    for line in std::iter::once(&header).chain(body.iter()).chain(extra.iter()) {
+    for line in std::iter::once(&header)
+        .chain(body.iter())
+        .chain(extra.iter())
+    {
         out += &line
             .iter()
             .map(|s| csv_field(s))
@@ -227,7 +237,13 @@ fn markdown(c: &Comparison, header: &[String], body: &[Vec<String>], foot: &str)
     out + "\n" + foot
 }
 
-fn table(c: &Comparison, header: &[String], body: &[Vec<String>], foot: &str, paint: &Paint) -> String {
+fn table(
+    c: &Comparison,
+    header: &[String],
+    body: &[Vec<String>],
+    foot: &str,
+    paint: &Paint,
+) -> String {
     let n = header.len();
     let mut w = vec![0usize; n];
     for line in std::iter::once(header).chain(body.iter().map(Vec::as_slice)) {
@@ -277,8 +293,11 @@ fn row_roles(c: &Comparison, r: &Row) -> Vec<Option<Role>> {
         if i != c.baseline {
             v.push(r.ratios[i].and_then(|x| {
                 let better = if lower_is_better { x < 1.0 } else { x > 1.0 };
-                ((x - 1.0).abs() >= RATIO_COLOUR_BAND)
-                    .then_some(if better { Role::Good } else { Role::Bad })
+                ((x - 1.0).abs() >= RATIO_COLOUR_BAND).then_some(if better {
+                    Role::Good
+                } else {
+                    Role::Bad
+                })
             }));
         }
     }

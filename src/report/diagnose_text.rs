@@ -57,7 +57,11 @@ pub fn render_text_painted(d: &Diagnosis, paint: &Paint) -> String {
         format!("  (root {})", d.root)
     };
     let title = |t: &str| paint.paint(Role::Header, t) + "\n";
-    o.push_str(&format!("iomark diagnose {}{root}\n\n{}", d.target, title("Stack")));
+    o.push_str(&format!(
+        "iomark diagnose {}{root}\n\n{}",
+        d.target,
+        title("Stack")
+    ));
     for l in &d.stack {
         o.push_str(&format!(
             "  {}{:<11} {}\n",

@@ -108,8 +108,20 @@ mod tests {
         assert!(!plain.contains('\x1b'), "{plain}");
         assert_eq!(strip(&painted), plain, "colour changes no character");
         let lines: Vec<&str> = painted.lines().collect();
-        assert!(lines[0].starts_with("\x1b[1m"), "bold header: {:?}", lines[0]);
-        assert!(lines[1].starts_with("\x1b[36mSEQ1M Q8T1 read"), "{:?}", lines[1]);
-        assert!(plain.lines().nth(1).unwrap().starts_with("SEQ1M Q8T1 read           1500.50"));
+        assert!(
+            lines[0].starts_with("\x1b[1m"),
+            "bold header: {:?}",
+            lines[0]
+        );
+        assert!(
+            lines[1].starts_with("\x1b[36mSEQ1M Q8T1 read"),
+            "{:?}",
+            lines[1]
+        );
+        assert!(plain
+            .lines()
+            .nth(1)
+            .unwrap()
+            .starts_with("SEQ1M Q8T1 read           1500.50"));
     }
 }

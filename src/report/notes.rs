@@ -14,7 +14,11 @@ pub struct Notes;
 
 impl Reporter for Notes {
     fn render(&self, r: &RunResult) -> Result<Vec<u8>, ReportError> {
-        let mut lines = r.page_cache.as_ref().map(page_cache_lines).unwrap_or_default();
+        let mut lines = r
+            .page_cache
+            .as_ref()
+            .map(page_cache_lines)
+            .unwrap_or_default();
         let truth = crate::result::truth::text_lines(r);
         if lines.is_empty() && !truth.is_empty() {
             lines.push(NOTES_HEADER.into());
@@ -29,7 +33,11 @@ impl Reporter for Notes {
             let longest = r.threads.iter().map(|t| t.end_fsync_ns).max();
             lines.push(end_fsync_line(longest.unwrap_or(0)));
         }
-        Ok(lines.iter().map(|l| format!("{l}\n")).collect::<String>().into_bytes())
+        Ok(lines
+            .iter()
+            .map(|l| format!("{l}\n"))
+            .collect::<String>()
+            .into_bytes())
     }
 }
 
@@ -115,7 +123,10 @@ mod tests {
             end_fsync_line(314_750_123),
             "  end fsync: 314.750 ms (inside the total time above)"
         );
-        assert_eq!(end_fsync_line(0), "  end fsync: 0.000 ms (inside the total time above)");
+        assert_eq!(
+            end_fsync_line(0),
+            "  end fsync: 0.000 ms (inside the total time above)"
+        );
     }
 
     /// A buffered 64 MiB set read 4 GiB, all from memory (vda read nothing).

@@ -143,7 +143,14 @@ impl Outputs {
                             Sink::File(opt, _) => opt.clone(),
                             Sink::Stdout => "stdout".into(),
                         };
-                        return Err((opt, OutputError { path, stage, reason: why }));
+                        return Err((
+                            opt,
+                            OutputError {
+                                path,
+                                stage,
+                                reason: why,
+                            },
+                        ));
                     }
                 }
             }
@@ -182,8 +189,7 @@ mod tests {
         ));
         outs.write_json(&r).unwrap();
         assert!(!outs.json_pending());
-        let back: RunResult =
-            serde_json::from_str(&std::fs::read_to_string(&p).unwrap()).unwrap();
+        let back: RunResult = serde_json::from_str(&std::fs::read_to_string(&p).unwrap()).unwrap();
         assert_eq!(back.command, "copy");
         assert_eq!(std::fs::read_dir(d.path()).unwrap().count(), 1);
         assert!(Outputs::new().json(Path::new("/dev/null")).is_err());

@@ -4,11 +4,11 @@
 //! is read at build or run time. Draws only the [`Comparison`] that the table shows.
 
 use crate::report::compare::{letter, Comparison};
+use crate::report::{ReportError, Reporter};
+use crate::result::RunResult;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
-use crate::report::{ReportError, Reporter};
-use crate::result::RunResult;
 
 /// Bar colours, one per column (colour-blind-friendly Okabe–Ito palette).
 const PALETTE: [RGBColor; 8] = [
@@ -73,7 +73,12 @@ fn panel(
             .label(if col.warnings.is_empty() {
                 format!("{} = {}", letter(ci), col.label)
             } else {
-                format!("{} = {} ⚠ {}", letter(ci), col.label, col.warnings.join(", "))
+                format!(
+                    "{} = {} ⚠ {}",
+                    letter(ci),
+                    col.label,
+                    col.warnings.join(", ")
+                )
             })
             .legend(move |(x, y)| Rectangle::new([(x, y - 6), (x + 14, y + 6)], color.filled()));
     }

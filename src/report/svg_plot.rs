@@ -491,7 +491,8 @@ pub fn write_plots(result: &RunResult, dir: &Path) -> Result<Vec<PathBuf>, Strin
     crate::files::output::ensure_dir(dir, "--plot")?;
     let s = stem(result);
     let mut out = vec![];
-    let charts: [(&str, &dyn Reporter); 2] = [("throughput", &ThroughputChart), ("latency", &LatencyChart)];
+    let charts: [(&str, &dyn Reporter); 2] =
+        [("throughput", &ThroughputChart), ("latency", &LatencyChart)];
     for (name, chart) in charts {
         let p = dir.join(format!("{s}-{name}.svg"));
         match chart.render(result) {
@@ -500,7 +501,9 @@ pub fn write_plots(result: &RunResult, dir: &Path) -> Result<Vec<PathBuf>, Strin
                 out.push(p);
             }
             Err(ReportError::Empty) => {}
-            Err(ReportError::Failed(e)) => return Err(format!("cannot write {}: {e}", p.display())),
+            Err(ReportError::Failed(e)) => {
+                return Err(format!("cannot write {}: {e}", p.display()))
+            }
         }
     }
     if out.is_empty() {

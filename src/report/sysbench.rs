@@ -165,8 +165,16 @@ fn report(r: &RunResult) -> String {
         |o: &mut String, label: &str, v: String| o.push_str(&format!("    {label:<30}{v:>4}\n"));
     o.push_str("\nFile operations:\n");
     row(&mut o, "reads/s:", format!("{:.2}", r.read.ops as f64 / t));
-    row(&mut o, "writes/s:", format!("{:.2}", r.write.ops as f64 / t));
-    row(&mut o, "fsyncs/s:", format!("{:.2}", r.fsync.ops as f64 / t));
+    row(
+        &mut o,
+        "writes/s:",
+        format!("{:.2}", r.write.ops as f64 / t),
+    );
+    row(
+        &mut o,
+        "fsyncs/s:",
+        format!("{:.2}", r.fsync.ops as f64 / t),
+    );
     o.push_str("\nThroughput:\n");
     row(
         &mut o,
@@ -180,7 +188,10 @@ fn report(r: &RunResult) -> String {
     );
     o.push_str("\nGeneral statistics:\n");
     o.push_str(&format!("    {:<37}{:.4}s\n", "total time:", r.elapsed_s));
-    o.push_str(&format!("    {:<37}{}\n", "total number of events:", r.events));
+    o.push_str(&format!(
+        "    {:<37}{}\n",
+        "total number of events:", r.events
+    ));
     o.push_str("\nLatency (ms):\n");
     o.push_str(&format!("         min: {:>39.2}\n", ms(lat.min_ns)));
     o.push_str(&format!("         avg: {:>39.2}\n", ms(lat.mean_ns)));

@@ -13,8 +13,7 @@
 
 use crate::job::units::fio_report_size;
 use crate::result::{
-    build, Inputs, JobInfo, Latency, OpStats, Phase, Recorded, RunResult, Status,
-    Warning,
+    build, Inputs, JobInfo, Latency, OpStats, Phase, Recorded, RunResult, Status, Warning,
 };
 use serde_json::Value;
 
@@ -63,13 +62,21 @@ pub fn import(text: &str, label: &str) -> Option<Result<RunResult, String>> {
     if t.starts_with('{') {
         let v: Value = serde_json::from_str(t).ok()?;
         let version = v.get("fio version")?.as_str()?.to_string();
-        Some(from_json(&v).and_then(|d| inputs(&d, &version, "JSON", label)).map(build))
+        Some(
+            from_json(&v)
+                .and_then(|d| inputs(&d, &version, "JSON", label))
+                .map(build),
+        )
     } else if text.lines().any(|l| l.starts_with("fio-")) || text.contains("(groupid=") {
         let version = text
             .lines()
             .find(|l| l.starts_with("fio-"))
             .map_or("fio", |l| l.trim());
-        Some(from_text(text).and_then(|d| inputs(&d, version, "text report", label)).map(build))
+        Some(
+            from_text(text)
+                .and_then(|d| inputs(&d, version, "text report", label))
+                .map(build),
+        )
     } else {
         None
     }
@@ -452,7 +459,12 @@ fn latency(d: &FioDir) -> Latency {
 
 fn phase(d: &FioDir, source: &str) -> Phase {
     let o = &d.opts;
-    let mut p = Phase::new(&format!("{} {}", d.job, d.dir), d.ios, d.bytes, d.runtime_ms / 1e3);
+    let mut p = Phase::new(
+        &format!("{} {}", d.job, d.dir),
+        d.ios,
+        d.bytes,
+        d.runtime_ms / 1e3,
+    );
     p.lat = Some(latency(d));
     p.notes = vec![
         format!(
@@ -472,7 +484,11 @@ fn phase(d: &FioDir, source: &str) -> Phase {
 
 /// Reads or writes summed over the directions, with rates over `period` seconds.
 fn totals(bytes: u64, ios: u64, period: f64) -> OpStats {
-    let t = if period > 0.0 { period } else { f64::MIN_POSITIVE };
+    let t = if period > 0.0 {
+        period
+    } else {
+        f64::MIN_POSITIVE
+    };
     OpStats {
         ops: ios,
         bytes,
@@ -498,7 +514,11 @@ fn inputs(dirs: &[FioDir], version: &str, form: &str, label: &str) -> Result<Inp
     }
     let first = &dirs.first().ok_or("fio output without any job")?.opts;
     let period = rd.2.max(wr.2);
-    let mut i = Inputs::new("run", &[format!("imported from {label} ({source})")], Status::Ok);
+    let mut i = Inputs::new(
+        "run",
+        &[format!("imported from {label} ({source})")],
+        Status::Ok,
+    );
     i.producer = Some(("fio".into(), version.into()));
     i.elapsed_s = period;
     i.summary = JobInfo {

@@ -11,11 +11,11 @@
 //! touched) are neither, so they are here, beside the measurements.
 
 use crate::job::fio::{BlockSizes, FioCommand, FioJob};
+use crate::job::sysbench::{FileioJob, Geometry, IoMode, TestMode};
+use crate::result::JobInfo;
 /// The recorder's plain counters a job result embeds as they are (CPU times, rate and
 /// depth samples): part of the schema, so reporters name them from here.
 pub use crate::stats::{cpu::CpuTimes, rates::DepthStats, rates::SampleStat};
-use crate::job::sysbench::{FileioJob, Geometry, IoMode, TestMode};
-use crate::result::JobInfo;
 use serde::{Deserialize, Serialize};
 
 /// Block sizes of one direction, bytes.

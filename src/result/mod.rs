@@ -79,7 +79,8 @@ pub struct Latency {
 impl Latency {
     /// The histogram (an empty one when none was kept).
     pub fn hist(&self) -> &hdrhistogram::Histogram<u64> {
-        static EMPTY: std::sync::OnceLock<hdrhistogram::Histogram<u64>> = std::sync::OnceLock::new();
+        static EMPTY: std::sync::OnceLock<hdrhistogram::Histogram<u64>> =
+            std::sync::OnceLock::new();
         match &self.histogram {
             Some(h) => &h.0,
             None => EMPTY.get_or_init(crate::stats::new_hist),
@@ -507,7 +508,13 @@ impl Phase {
     /// A phase of `ops` operations moving `bytes` in `seconds`, with derived rates
     /// (0 when no time passed: a rate must stay a finite number in the JSON).
     pub fn new(name: &str, ops: u64, bytes: u64, seconds: f64) -> Phase {
-        let rate = |v: u64| if seconds > 0.0 { v as f64 / seconds } else { 0.0 };
+        let rate = |v: u64| {
+            if seconds > 0.0 {
+                v as f64 / seconds
+            } else {
+                0.0
+            }
+        };
         Phase {
             name: name.into(),
             ops,
@@ -538,7 +545,8 @@ pub fn placeholder_bytes() -> Vec<u8> {
 pub fn json_bytes<T: Serialize>(value: &T) -> Vec<u8> {
     let mut v = serde_json::to_vec_pretty(value).unwrap_or_else(|e| {
         // every RunResult field serialises (no maps with non-string keys): unreachable
-        let failed = serde_json::json!({"tool": "iomark", "status": "failed", "error": e.to_string()});
+        let failed =
+            serde_json::json!({"tool": "iomark", "status": "failed", "error": e.to_string()});
         serde_json::to_vec(&failed).unwrap_or_default()
     });
     v.push(b'\n');

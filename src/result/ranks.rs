@@ -262,8 +262,14 @@ pub fn aggregate(ranks: Vec<RankRun>, stonewall: bool, rotate: u32) -> RunResult
     out.period_s = span(|r| r.period_s);
     out.elapsed_s = ranks.iter().map(|r| r.result.elapsed_s).fold(0.0, f64::max);
     let all: Vec<&RunResult> = ranks.iter().map(|r| &r.result).collect();
-    out.read = merge_op(&all.iter().map(|r| &r.read).collect::<Vec<_>>(), out.period_s);
-    out.write = merge_op(&all.iter().map(|r| &r.write).collect::<Vec<_>>(), out.period_s);
+    out.read = merge_op(
+        &all.iter().map(|r| &r.read).collect::<Vec<_>>(),
+        out.period_s,
+    );
+    out.write = merge_op(
+        &all.iter().map(|r| &r.write).collect::<Vec<_>>(),
+        out.period_s,
+    );
     out.fsync.ops = all.iter().map(|r| r.fsync.ops).sum();
     out.fsync.ops_per_s = rate(out.fsync.ops, out.period_s);
     out.fsync.lat = merge_latency(&all.iter().map(|r| &r.fsync.lat).collect::<Vec<_>>());
@@ -310,7 +316,13 @@ fn merge_phases(ranks: &[RankRun]) -> Vec<super::Phase> {
         .map(|p0| {
             let same: Vec<(&RankRun, &super::Phase)> = ranks
                 .iter()
-                .filter_map(|r| r.result.phases.iter().find(|p| p.name == p0.name).map(|p| (r, p)))
+                .filter_map(|r| {
+                    r.result
+                        .phases
+                        .iter()
+                        .find(|p| p.name == p0.name)
+                        .map(|p| (r, p))
+                })
                 .collect();
             let secs = same
                 .iter()
@@ -320,7 +332,8 @@ fn merge_phases(ranks: &[RankRun]) -> Vec<super::Phase> {
             let bytes = same.iter().map(|(_, p)| p.bytes).sum();
             let mut p = super::Phase::new(&p0.name, ops, bytes, secs);
             p.lat = merge_opt_latency(same.iter().map(|(_, p)| p.lat.as_ref()).collect());
-            (p.cache, p.notes, p.coverage) = (p0.cache.clone(), p0.notes.clone(), p0.coverage.clone());
+            (p.cache, p.notes, p.coverage) =
+                (p0.cache.clone(), p0.notes.clone(), p0.coverage.clone());
             p
         })
         .collect()

@@ -154,7 +154,11 @@ fn policy_words(e: &crate::result::job::EffectiveJob) -> String {
 /// imported fio reports). `compare` calls out columns whose policies differ.
 pub fn fsync_policy(r: &RunResult) -> Option<String> {
     let writers: Vec<_> = r.jobs.iter().filter(|j| j.write.ios > 0).collect();
-    let jobs: Vec<_> = if writers.is_empty() { r.jobs.iter().collect() } else { writers };
+    let jobs: Vec<_> = if writers.is_empty() {
+        r.jobs.iter().collect()
+    } else {
+        writers
+    };
     let mut v: Vec<String> = vec![];
     for j in jobs {
         let w = policy_words(&j.job);
@@ -293,12 +297,30 @@ mod tests {
             "the buffered file set (64.0 MiB) fits in RAM (1.0 GiB): reads may be served by the page cache, not the device; use --file-extra-flags=direct or a file set larger than RAM"
         );
         let w = t(u(false, true, "fileio")).unwrap();
-        assert!(w.contains(": buffered writes may end in the page cache, not on the device;"), "{w}");
-        assert!(!w.contains("reads"), "a write test is not told about reads: {w}");
+        assert!(
+            w.contains(": buffered writes may end in the page cache, not on the device;"),
+            "{w}"
+        );
+        assert!(
+            !w.contains("reads"),
+            "a write test is not told about reads: {w}"
+        );
         let both = t(u(true, true, "run")).unwrap();
-        assert!(both.contains("reads may be served by the page cache and buffered writes may end there"), "{both}");
-        assert!(both.contains("; use direct=1 or a file set larger than RAM"), "run's hint is fio's: {both}");
-        assert_eq!(t(u(false, false, "fileio")), None, "synced writes reach the device");
+        assert!(
+            both.contains(
+                "reads may be served by the page cache and buffered writes may end there"
+            ),
+            "{both}"
+        );
+        assert!(
+            both.contains("; use direct=1 or a file set larger than RAM"),
+            "run's hint is fio's: {both}"
+        );
+        assert_eq!(
+            t(u(false, false, "fileio")),
+            None,
+            "synced writes reach the device"
+        );
     }
 
     /// In a built result the words follow the bytes the test read and wrote.
@@ -320,12 +342,23 @@ mod tests {
                 .map(|w| w.message.clone())
         };
         let rd = result(pc(1 << 20, 0), 0);
-        assert!(msg(&rd).unwrap().contains("reads may be served"), "{:?}", msg(&rd));
+        assert!(
+            msg(&rd).unwrap().contains("reads may be served"),
+            "{:?}",
+            msg(&rd)
+        );
         let wr = result(pc(0, 1 << 20), 0);
         let m = msg(&wr).unwrap();
-        assert!(m.contains("buffered writes may end in the page cache") && !m.contains("reads"), "{m}");
+        assert!(
+            m.contains("buffered writes may end in the page cache") && !m.contains("reads"),
+            "{m}"
+        );
         let synced = result(pc(0, 1 << 20), 100);
-        assert_eq!(msg(&synced), None, "fsync every 100 writes: the writes reached the device");
+        assert_eq!(
+            msg(&synced),
+            None,
+            "fsync every 100 writes: the writes reached the device"
+        );
     }
 
     /// The fsync policy in words, per writing job, each once (compare calls it out).
@@ -334,7 +367,11 @@ mod tests {
         use crate::result::job::{EffectiveJob, FsyncPolicy, JobResult};
         let job = |fsync: FsyncPolicy, sync: bool, writes: u64| {
             let mut j = JobResult {
-                job: EffectiveJob { fsync, sync, ..Default::default() },
+                job: EffectiveJob {
+                    fsync,
+                    sync,
+                    ..Default::default()
+                },
                 ..Default::default()
             };
             j.write.ios = writes;
@@ -345,17 +382,28 @@ mod tests {
         assert_eq!(fsync_policy(&r), None);
         r.jobs = vec![job(FsyncPolicy::default(), false, 5)];
         assert_eq!(fsync_policy(&r).as_deref(), Some("no fsync"));
-        let every = |n| FsyncPolicy { every_writes: n, ..Default::default() };
+        let every = |n| FsyncPolicy {
+            every_writes: n,
+            ..Default::default()
+        };
         r.jobs = vec![job(every(1), false, 5), job(every(1), false, 5)];
         assert_eq!(fsync_policy(&r).as_deref(), Some("fsync every write"));
-        let dend = FsyncPolicy { every_writes: 100, fdatasync: true, at_end: true, ..Default::default() };
+        let dend = FsyncPolicy {
+            every_writes: 100,
+            fdatasync: true,
+            at_end: true,
+            ..Default::default()
+        };
         r.jobs = vec![job(dend, false, 5), job(FsyncPolicy::default(), true, 5)];
         assert_eq!(
             fsync_policy(&r).as_deref(),
             Some("fdatasync every 100 writes + fdatasync at end / O_SYNC")
         );
         // a reader beside a writer: the writer's policy only
-        r.jobs = vec![job(FsyncPolicy::default(), false, 0), job(every(8), false, 5)];
+        r.jobs = vec![
+            job(FsyncPolicy::default(), false, 0),
+            job(every(8), false, 5),
+        ];
         assert_eq!(fsync_policy(&r).as_deref(), Some("fsync every 8 writes"));
     }
 

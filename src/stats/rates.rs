@@ -297,7 +297,6 @@ impl DepthStats {
     }
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -46,9 +46,7 @@ pub fn decide(when: When, no_color: Option<&str>, term: Option<&str>, stdout_tty
     match when {
         When::Always => true,
         When::Never => false,
-        When::Auto => {
-            stdout_tty && no_color.is_none_or(str::is_empty) && term != Some("dumb")
-        }
+        When::Auto => stdout_tty && no_color.is_none_or(str::is_empty) && term != Some("dumb"),
     }
 }
 
@@ -130,8 +128,14 @@ mod tests {
         assert!(decide(When::Auto, None, Some("xterm-256color"), true));
         assert!(decide(When::Auto, None, None, true));
         assert!(!decide(When::Auto, None, Some("xterm"), false), "not a TTY");
-        assert!(!decide(When::Auto, Some("1"), Some("xterm"), true), "NO_COLOR set");
-        assert!(decide(When::Auto, Some(""), Some("xterm"), true), "empty NO_COLOR is unset");
+        assert!(
+            !decide(When::Auto, Some("1"), Some("xterm"), true),
+            "NO_COLOR set"
+        );
+        assert!(
+            decide(When::Auto, Some(""), Some("xterm"), true),
+            "empty NO_COLOR is unset"
+        );
         assert!(!decide(When::Auto, None, Some("dumb"), true), "TERM=dumb");
     }
 
@@ -140,7 +144,10 @@ mod tests {
         assert_eq!(When::parse("never"), Ok(When::Never));
         assert_eq!(When::parse("always"), Ok(When::Always));
         assert_eq!(When::parse("auto"), Ok(When::Auto));
-        assert_eq!(When::parse("yes").unwrap_err(), "accepted: auto, always, never");
+        assert_eq!(
+            When::parse("yes").unwrap_err(),
+            "accepted: auto, always, never"
+        );
         let off = Paint { on: false };
         assert_eq!(off.paint(Role::Bad, "0.42x"), "0.42x");
         let on = Paint { on: true };

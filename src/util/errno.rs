@@ -58,7 +58,10 @@ pub const ERRNO_NAMES: &[(&str, i32)] = &[
 
 /// The symbol of an errno (`2` → `ENOENT`); None for one not in [`ERRNO_NAMES`].
 pub fn name(errno: i32) -> Option<&'static str> {
-    ERRNO_NAMES.iter().find(|(_, n)| *n == errno).map(|(s, _)| *s)
+    ERRNO_NAMES
+        .iter()
+        .find(|(_, n)| *n == errno)
+        .map(|(s, _)| *s)
 }
 
 /// An OS error as iomark prints it: `strerror` and the errno symbol,
@@ -83,7 +86,10 @@ mod tests {
         let e = std::io::Error::from_raw_os_error(libc::EPERM);
         assert_eq!(super::describe(&e), "Operation not permitted (EPERM)");
         let e = std::io::Error::from_raw_os_error(libc::ELOOP);
-        assert_eq!(super::describe(&e), "Too many levels of symbolic links (ELOOP)");
+        assert_eq!(
+            super::describe(&e),
+            "Too many levels of symbolic links (ELOOP)"
+        );
         let e = std::io::Error::other("short read");
         assert_eq!(super::describe(&e), "short read");
     }

@@ -86,7 +86,14 @@ mod tests {
     #[test]
     fn the_codes_are_the_documented_ones() {
         assert_eq!(
-            [exit::OK, exit::FAILED, exit::INVALID, exit::ENVIRONMENT, exit::SIGINT, exit::SIGTERM],
+            [
+                exit::OK,
+                exit::FAILED,
+                exit::INVALID,
+                exit::ENVIRONMENT,
+                exit::SIGINT,
+                exit::SIGTERM
+            ],
             [0, 1, 2, 3, 130, 143]
         );
     }

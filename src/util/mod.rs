@@ -5,8 +5,8 @@
 //! Nothing here names another room.
 
 pub mod color;
-pub mod errno;
 pub mod console;
+pub mod errno;
 pub mod error;
 pub mod output;
 

@@ -32,18 +32,18 @@ mod interrupts;
 mod mark;
 /// many hosts under MPI: four ranks of run and fileio (`--features mpi`), the refusals
 mod mpi;
-/// `iomark run` (fio-style jobs): command line, job files, engines, control, zones, verify
-mod run;
 /// README.md's examples run and print what the README shows (numbers masked)
 mod readme;
 /// the result hub: fio's and sysbench's reports rendered from a built RunResult, byte
 /// for byte; schema 1 files still read
 mod result_hub;
+/// `iomark run` (fio-style jobs): command line, job files, engines, control, zones, verify
+mod run;
 /// what iomark must never do: follow symlinks, overwrite devices, accept bad invocations
 mod safety;
-/// the truth warnings: sparse/fallocated files, memory targets, unsynced writes, RAM fit
-mod truth;
 /// `iomark fileio` against the real sysbench 1.0.20: counts, layout, sysbench's cram test
 mod sysbench_compat;
+/// the truth warnings: sparse/fallocated files, memory targets, unsynced writes, RAM fit
+mod truth;
 /// a newcomer's path: help, completions, man pages, colour, stdout write errors
 mod ux;

@@ -100,7 +100,11 @@ fn mask(s: &str) -> String {
     let mut i = 0;
     while i < c.len() {
         if c[i].is_ascii_digit() {
-            while i < c.len() && (c[i].is_ascii_digit() || ((c[i] == '.' || c[i] == ',') && c.get(i + 1).is_some_and(char::is_ascii_digit))) {
+            while i < c.len()
+                && (c[i].is_ascii_digit()
+                    || ((c[i] == '.' || c[i] == ',')
+                        && c.get(i + 1).is_some_and(char::is_ascii_digit)))
+            {
                 i += 1;
             }
             let mut j = i;
@@ -111,7 +115,9 @@ fn mask(s: &str) -> String {
             // a unit is a whole word: `ms` of `3003msec` is not one
             if let Some(u) = UNITS.iter().find(|u| {
                 rest.starts_with(**u)
-                    && !c.get(j + u.chars().count()).is_some_and(|x| x.is_alphabetic())
+                    && !c
+                        .get(j + u.chars().count())
+                        .is_some_and(|x| x.is_alphabetic())
             }) {
                 i = j + u.chars().count();
             }
@@ -165,7 +171,10 @@ fn check(e: &Example) {
     for shown in &e.shown {
         let want = match MACHINE_LINES.iter().find(|p| shown.starts_with(**p)) {
             Some(p) => {
-                assert!(got.iter().any(|g| g.starts_with(p)), "iomark {args:?} prints no {p:?} line");
+                assert!(
+                    got.iter().any(|g| g.starts_with(p)),
+                    "iomark {args:?} prints no {p:?} line"
+                );
                 continue;
             }
             None => mask(shown),
@@ -181,9 +190,18 @@ fn check(e: &Example) {
 
 #[test]
 fn readme_masking_keeps_the_words_and_drops_the_figures() {
-    assert_eq!(mask("read: IOPS=47.8k, BW=187MiB/s (196MB/s)(561MiB/3003msec)"), "read: IOPS=#, BW=#/s (#/s)(#/#msec)");
-    assert_eq!(mask("create_write   300   0.074    60.3 µs    12.2 ms"), "create_write # # # #");
-    assert_eq!(words(r#"compare a.json --label="loop on tmpfs" --x=1"#), ["compare", "a.json", "--label=loop on tmpfs", "--x=1"]);
+    assert_eq!(
+        mask("read: IOPS=47.8k, BW=187MiB/s (196MB/s)(561MiB/3003msec)"),
+        "read: IOPS=#, BW=#/s (#/s)(#/#msec)"
+    );
+    assert_eq!(
+        mask("create_write   300   0.074    60.3 µs    12.2 ms"),
+        "create_write # # # #"
+    );
+    assert_eq!(
+        words(r#"compare a.json --label="loop on tmpfs" --x=1"#),
+        ["compare", "a.json", "--label=loop on tmpfs", "--x=1"]
+    );
 }
 
 /// Every `$ iomark` example of README.md (one per command) runs and prints what the
@@ -193,7 +211,11 @@ fn readme_examples_print_what_the_readme_shows() {
     let readme = std::fs::read_to_string(repo().join("README.md")).unwrap();
     let ex = examples(&readme);
     let commands: Vec<&str> = ex.iter().map(|e| e.args[0].as_str()).collect();
-    assert_eq!(commands, ["fileio", "run", "mark", "diagnose", "compare", "copy", "tree"], "{ex:#?}");
+    assert_eq!(
+        commands,
+        ["fileio", "run", "mark", "diagnose", "compare", "copy", "tree"],
+        "{ex:#?}"
+    );
     for e in &ex {
         assert!(!e.shown.is_empty(), "{e:?} shows no output");
         check(e);

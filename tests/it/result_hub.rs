@@ -11,8 +11,8 @@ use iomark::report::Reporter;
 use iomark::result::job::{CoverageStats, EffectiveJob, JobRecord, LatTargetReport, SteadyReport};
 use iomark::result::{build, Inputs, Recorded, RunResult, Status};
 use iomark::stats::job::JobStats;
-use iomark::stats::{EventKind, Snapshot, ThreadStats};
 use iomark::stats::LatAcc;
+use iomark::stats::{EventKind, Snapshot, ThreadStats};
 use std::path::Path;
 
 struct Lcg(u64);
@@ -320,7 +320,10 @@ fn run_result_file_renders_the_same_fio_report() {
     assert_eq!(r.jobs[1].write.bytes, 512 << 10);
     // fio's header lines, an empty line, the report
     let head = iomark::report::fio::header::header(&r.jobs, &r.global_options, "iomark-0.1.0");
-    assert!(head.starts_with("a: (g=0): rw=randrw, bs=(R) 4096B-4096B,"), "{head}");
+    assert!(
+        head.starts_with("a: (g=0): rw=randrw, bs=(R) 4096B-4096B,"),
+        "{head}"
+    );
     assert_eq!(
         format!("{head}\n{}", render(&FioText, &r)),
         String::from_utf8(o.stdout).unwrap()
@@ -400,10 +403,9 @@ fn percentile_disabled_line() {
         total_time_s: 1.0,
         threads: vec![ThreadStats::new(false)],
     };
-    assert!(sysbench_report(s.clone(), 0).contains("\n         percentile stats:               disabled\n"));
-    assert!(
-        sysbench_report(s.clone(), 100).contains("\n        100th percentile:                        0.00\n")
-    );
+    assert!(sysbench_report(s.clone(), 0)
+        .contains("\n         percentile stats:               disabled\n"));
+    assert!(sysbench_report(s.clone(), 100)
+        .contains("\n        100th percentile:                        0.00\n"));
     assert!(sysbench_report(s, 5).contains("\n          5th percentile: "));
 }
-

@@ -257,7 +257,9 @@ fn tmpfs_and_zram_targets_are_called_out_by_every_command_and_compare() {
         ids(&disk)
     );
     // a loop device is labelled as itself, not as the disk holding its backing file
-    let model = disk["diagnosis"]["summary"]["device_model"].as_str().unwrap_or_default();
+    let model = disk["diagnosis"]["summary"]["device_model"]
+        .as_str()
+        .unwrap_or_default();
     assert!(
         model.starts_with(&format!("{} on ", fs.dev().name())) || model == fs.dev().name(),
         "{model}"
@@ -386,7 +388,10 @@ fn compare_calls_out_fsync_memory_and_one_columns_warning_once() {
     let Some(fs) = LoopFs::small(64, "ext4") else {
         return;
     };
-    let shm = match tempfile::Builder::new().prefix("iomark-it-").tempdir_in("/dev/shm") {
+    let shm = match tempfile::Builder::new()
+        .prefix("iomark-it-")
+        .tempdir_in("/dev/shm")
+    {
         Ok(d) => d,
         Err(e) => return eprintln!("skipped: no /dev/shm: {e}"),
     };
@@ -395,9 +400,21 @@ fn compare_calls_out_fsync_memory_and_one_columns_warning_once() {
     let write = ["--file-test-mode=rndwr", "--time=0", "--events=256"];
     let mut files = vec![];
     for (name, dir, fsync) in [
-        ("synced", fs.dir(), &["--file-fsync-freq=1", "--file-fsync-end=off"][..]),
-        ("unsynced", fs.dir(), &["--file-fsync-freq=0", "--file-fsync-end=off"][..]),
-        ("tmpfs", shm.path(), &["--file-fsync-freq=1", "--file-fsync-end=off"][..]),
+        (
+            "synced",
+            fs.dir(),
+            &["--file-fsync-freq=1", "--file-fsync-end=off"][..],
+        ),
+        (
+            "unsynced",
+            fs.dir(),
+            &["--file-fsync-freq=0", "--file-fsync-end=off"][..],
+        ),
+        (
+            "tmpfs",
+            shm.path(),
+            &["--file-fsync-freq=1", "--file-fsync-end=off"][..],
+        ),
     ] {
         fileio(dir, &[&set[..], &["prepare"]].concat()).ok();
         let (_, j) = fileio_json(dir, &[&set[..], &write[..], fsync].concat());
@@ -406,9 +423,20 @@ fn compare_calls_out_fsync_memory_and_one_columns_warning_once() {
         files.push(f.display().to_string());
     }
     let unsynced = read_json(Path::new(&files[1]));
-    assert!(ids(&unsynced).iter().any(|i| i == "page_cache.writes_in_memory"), "{:?}", ids(&unsynced));
+    assert!(
+        ids(&unsynced)
+            .iter()
+            .any(|i| i == "page_cache.writes_in_memory"),
+        "{:?}",
+        ids(&unsynced)
+    );
     for f in [&files[0], &files[2]] {
-        assert!(!ids(&read_json(Path::new(f))).iter().any(|i| i == "page_cache.writes_in_memory"), "{f}");
+        assert!(
+            !ids(&read_json(Path::new(f)))
+                .iter()
+                .any(|i| i == "page_cache.writes_in_memory"),
+            "{f}"
+        );
     }
     let fsync_diff = "B: no fsync (A: fsync every write)";
     let memory_diff = "C: files in memory (tmpfs), not on a storage device";
@@ -424,14 +452,23 @@ fn compare_calls_out_fsync_memory_and_one_columns_warning_once() {
         .iter()
         .find(|r| r["metric"] == "MB/s")
         .unwrap_or_else(|| panic!("no MB/s row: {j}"));
-    let d: Vec<&str> = row["differences"].as_array().unwrap().iter().map(|x| x.as_str().unwrap()).collect();
+    let d: Vec<&str> = row["differences"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_str().unwrap())
+        .collect();
     assert_eq!(d.iter().filter(|x| **x == fsync_diff).count(), 1, "{d:?}");
     assert_eq!(d.iter().filter(|x| **x == memory_diff).count(), 1, "{d:?}");
     // no call-out twice in one cell, and C's fsync policy equals A's: not called out
     for (i, x) in d.iter().enumerate() {
         assert!(!d[i + 1..].contains(x), "said twice: {x} in {d:?}");
     }
-    assert!(!d.iter().any(|x| x.starts_with("C: fsync") || x.starts_with("C: no fsync")), "{d:?}");
+    assert!(
+        !d.iter()
+            .any(|x| x.starts_with("C: fsync") || x.starts_with("C: no fsync")),
+        "{d:?}"
+    );
     for format in ["table", "markdown", "csv"] {
         let s = compare(&[&format!("--format={format}")]);
         for want in [fsync_diff, memory_diff, "page_cache.writes_in_memory"] {
@@ -441,7 +478,13 @@ fn compare_calls_out_fsync_memory_and_one_columns_warning_once() {
     let svg = out.path().join("c.svg");
     compare(&[&format!("--plot={}", svg.display())]);
     let s = std::fs::read_to_string(&svg).unwrap();
-    assert!(s.contains("fsync policy, memory target"), "the chart's footnote");
-    assert!(s.contains("page_cache.writes_in_memory"), "the chart's legend");
+    assert!(
+        s.contains("fsync policy, memory target"),
+        "the chart's footnote"
+    );
+    assert!(
+        s.contains("page_cache.writes_in_memory"),
+        "the chart's legend"
+    );
     fileio(fs.dir(), &[&set[..], &["cleanup"]].concat()).ok();
 }

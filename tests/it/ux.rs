@@ -38,7 +38,10 @@ const COMMANDS: [&str; 7] = [
 fn pcie_question_is_answered_two_commands_from_help() {
     let (_, help, _) = run(&["--help"]);
     let lines: Vec<&str> = help.lines().collect();
-    let at = lines.iter().position(|l| l.contains("PCIe 2.0 x4")).unwrap();
+    let at = lines
+        .iter()
+        .position(|l| l.contains("PCIe 2.0 x4"))
+        .unwrap();
     let cmd = lines[at..at + 6]
         .iter()
         .map(|l| l.trim().trim_end_matches(')'))
@@ -556,9 +559,28 @@ fn units_mb_s_and_mib_s_pinned_in_every_table() {
     let t = scratch();
     let d = t.path().to_str().unwrap();
     let runs: [(&str, Vec<&str>, &str); 3] = [
-        ("mark", vec!["mark", d, "--preset=peak", "--size=8M", "--time=1", "--loops=1"], "MB/s = 1,000,000 B/s, MiB/s = 1,048,576 B/s."),
-        ("copy", vec!["copy", "--size=16M", d], "MB = 1000000 bytes, MiB = 1048576 bytes"),
-        ("tree", vec!["tree", d, "--files=200", "--threads=1", "--drop-caches=off"], "MB = 1000000 bytes, MiB = 1048576 bytes"),
+        (
+            "mark",
+            vec![
+                "mark",
+                d,
+                "--preset=peak",
+                "--size=8M",
+                "--time=1",
+                "--loops=1",
+            ],
+            "MB/s = 1,000,000 B/s, MiB/s = 1,048,576 B/s.",
+        ),
+        (
+            "copy",
+            vec!["copy", "--size=16M", d],
+            "MB = 1000000 bytes, MiB = 1048576 bytes",
+        ),
+        (
+            "tree",
+            vec!["tree", d, "--files=200", "--threads=1", "--drop-caches=off"],
+            "MB = 1000000 bytes, MiB = 1048576 bytes",
+        ),
     ];
     for (cmd, args, rule) in runs {
         let (c, out, err) = run(&args);
@@ -589,7 +611,13 @@ fn units_sizes_are_binary_and_decimal_only_beside_binary() {
         if p.extension().is_none_or(|x| x != "fixture") {
             continue;
         }
-        let (_, out, err) = run(&["diagnose", "/", "--fixture", p.to_str().unwrap(), "--working-set=150G"]);
+        let (_, out, err) = run(&[
+            "diagnose",
+            "/",
+            "--fixture",
+            p.to_str().unwrap(),
+            "--working-set=150G",
+        ]);
         assert!(!out.is_empty(), "{}: {err}", p.display());
         for l in out.lines() {
             let w: Vec<&str> = l.split_whitespace().collect();
@@ -629,17 +657,32 @@ fn failed_open_names_the_errno() {
     let through = d.join("f");
     std::fs::write(&through, b"x").unwrap();
     let notdir = through.join("x").display().to_string();
-    let (fn_notdir, fn_loop) = (format!("--filename={notdir}"), format!("--filename={loop_}"));
+    let (fn_notdir, fn_loop) = (
+        format!("--filename={notdir}"),
+        format!("--filename={loop_}"),
+    );
     let cases: Vec<(Vec<&str>, &str)> = vec![
-        (vec!["run", "--name=x", "--rw=read", &fn_notdir], "Not a directory (ENOTDIR)"),
-        (vec!["run", "--name=x", "--rw=read", &fn_loop], "Too many levels of symbolic links (ELOOP)"),
+        (
+            vec!["run", "--name=x", "--rw=read", &fn_notdir],
+            "Not a directory (ENOTDIR)",
+        ),
+        (
+            vec!["run", "--name=x", "--rw=read", &fn_loop],
+            "Too many levels of symbolic links (ELOOP)",
+        ),
         (vec!["copy", &loop_, "--size=1M"], "(ELOOP)"),
-        (vec!["mark", &notdir, "--size=1M", "--time=1", "--loops=1"], "(ENOTDIR)"),
+        (
+            vec!["mark", &notdir, "--size=1M", "--time=1", "--loops=1"],
+            "(ENOTDIR)",
+        ),
         (vec!["tree", &notdir, "--files=10"], "(ENOTDIR)"),
     ];
     for (args, says) in cases {
         let (c, _, err) = run_in(d, &args, &[]);
         assert_ne!(c, 0, "{args:?}");
-        assert!(err.contains(says), "{args:?} does not name the errno {says}:\n{err}");
+        assert!(
+            err.contains(says),
+            "{args:?} does not name the errno {says}:\n{err}"
+        );
     }
 }

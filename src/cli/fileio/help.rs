@@ -89,82 +89,287 @@ use Group::{Deprecated, Fileio, General, Iomark, Random};
 /// Every option of `iomark fileio`, in the order the help lists them.
 pub const OPTIONS: &[Opt] = &[
     opt("file-num", "N", "number of files to create [128]", Fileio),
-    opt("file-block-size", "N", "block size to use in all IO operations [16384]", Fileio),
-    opt("file-total-size", "SIZE", "total size of files to create [2G]", Fileio),
+    opt(
+        "file-block-size",
+        "N",
+        "block size to use in all IO operations [16384]",
+        Fileio,
+    ),
+    opt(
+        "file-total-size",
+        "SIZE",
+        "total size of files to create [2G]",
+        Fileio,
+    ),
     words(
-        opt("file-test-mode", "STRING", "test mode {seqwr, seqrewr, seqrd, rndrd, rndwr, rndrw}", Fileio),
+        opt(
+            "file-test-mode",
+            "STRING",
+            "test mode {seqwr, seqrewr, seqrd, rndrd, rndwr, rndrw}",
+            Fileio,
+        ),
         &["seqwr", "seqrewr", "seqrd", "rndrd", "rndwr", "rndrw"],
     ),
     words(
-        opt("file-io-mode", "STRING", "file operations mode {sync,async,mmap} [sync]", Fileio),
+        opt(
+            "file-io-mode",
+            "STRING",
+            "file operations mode {sync,async,mmap} [sync]",
+            Fileio,
+        ),
         &["sync", "async", "mmap"],
     ),
-    opt("file-async-backlog", "N", "number of asynchronous operatons to queue per thread [128]", Fileio),
+    opt(
+        "file-async-backlog",
+        "N",
+        "number of asynchronous operatons to queue per thread [128]",
+        Fileio,
+    ),
     words(
-        opt("file-extra-flags", "[LIST,...]", "list of additional flags to use to open files {sync,dsync,direct} []", Fileio),
+        opt(
+            "file-extra-flags",
+            "[LIST,...]",
+            "list of additional flags to use to open files {sync,dsync,direct} []",
+            Fileio,
+        ),
         &["sync", "dsync", "direct"],
     ),
-    opt("file-fsync-freq", "N", "do fsync() after this number of requests (0 - don't use fsync()) [100]", Fileio),
-    switch("file-fsync-all", "do fsync() after each write operation [off]", Fileio),
-    switch("file-fsync-end", "do fsync() at the end of test [on]", Fileio),
+    opt(
+        "file-fsync-freq",
+        "N",
+        "do fsync() after this number of requests (0 - don't use fsync()) [100]",
+        Fileio,
+    ),
+    switch(
+        "file-fsync-all",
+        "do fsync() after each write operation [off]",
+        Fileio,
+    ),
+    switch(
+        "file-fsync-end",
+        "do fsync() at the end of test [on]",
+        Fileio,
+    ),
     words(
-        opt("file-fsync-mode", "STRING", "which method to use for synchronization {fsync, fdatasync} [fsync]", Fileio),
+        opt(
+            "file-fsync-mode",
+            "STRING",
+            "which method to use for synchronization {fsync, fdatasync} [fsync]",
+            Fileio,
+        ),
         &["fsync", "fdatasync"],
     ),
-    opt("file-merged-requests", "N", "merge at most this number of IO requests if possible (0 - don't merge) [0]", Fileio),
-    opt("file-rw-ratio", "N", "reads/writes ratio for combined test [1.5]", Fileio),
+    opt(
+        "file-merged-requests",
+        "N",
+        "merge at most this number of IO requests if possible (0 - don't merge) [0]",
+        Fileio,
+    ),
+    opt(
+        "file-rw-ratio",
+        "N",
+        "reads/writes ratio for combined test [1.5]",
+        Fileio,
+    ),
     opt("threads", "N", "number of threads to use [1]", General),
-    opt("events", "N", "limit for total number of events [0]", General),
-    opt("time", "N", "limit for total execution time in seconds [10]", General),
-    opt("forced-shutdown", "STRING", "seconds after --time to force shutdown, or 'P%' of --time, or 'off' [off]", General),
-    opt("thread-stack-size", "SIZE", "size of stack per thread (checked, no effect in iomark) [64K]", General),
-    opt("thread-init-timeout", "N", "seconds to wait for worker threads to start (checked, no effect in iomark) [30]", General),
-    opt("rate", "N", "average event rate (0 for unlimited) [0]", General),
-    opt("report-interval", "N", "periodically report intermediate statistics every N seconds [0]", General),
-    opt("report-checkpoints", "[LIST,...]", "dump full statistics and reset all counters at these seconds []", General),
+    opt(
+        "events",
+        "N",
+        "limit for total number of events [0]",
+        General,
+    ),
+    opt(
+        "time",
+        "N",
+        "limit for total execution time in seconds [10]",
+        General,
+    ),
+    opt(
+        "forced-shutdown",
+        "STRING",
+        "seconds after --time to force shutdown, or 'P%' of --time, or 'off' [off]",
+        General,
+    ),
+    opt(
+        "thread-stack-size",
+        "SIZE",
+        "size of stack per thread (checked, no effect in iomark) [64K]",
+        General,
+    ),
+    opt(
+        "thread-init-timeout",
+        "N",
+        "seconds to wait for worker threads to start (checked, no effect in iomark) [30]",
+        General,
+    ),
+    opt(
+        "rate",
+        "N",
+        "average event rate (0 for unlimited) [0]",
+        General,
+    ),
+    opt(
+        "report-interval",
+        "N",
+        "periodically report intermediate statistics every N seconds [0]",
+        General,
+    ),
+    opt(
+        "report-checkpoints",
+        "[LIST,...]",
+        "dump full statistics and reset all counters at these seconds []",
+        General,
+    ),
     switch("debug", "print more debugging info [off]", General),
-    switch("validate", "write checksummed blocks and check them on read [off]", General),
-    switch("histogram", "print latency histogram in report [off]", General),
-    opt("percentile", "N", "percentile to calculate in latency statistics (1-100), 0 to disable [95]", General),
-    opt("verbosity", "N", "verbosity level {5 - debug, 0 - only critical messages} [3]", General),
+    switch(
+        "validate",
+        "write checksummed blocks and check them on read [off]",
+        General,
+    ),
+    switch(
+        "histogram",
+        "print latency histogram in report [off]",
+        General,
+    ),
+    opt(
+        "percentile",
+        "N",
+        "percentile to calculate in latency statistics (1-100), 0 to disable [95]",
+        General,
+    ),
+    opt(
+        "verbosity",
+        "N",
+        "verbosity level {5 - debug, 0 - only critical messages} [3]",
+        General,
+    ),
     switch("help", "print this help and exit (also -h) [off]", General),
     switch("version", "print the version and exit [off]", General),
-    opt("luajit-cmd", "STRING", "sysbench's LuaJIT control command (accepted, no effect in iomark)", General),
-    opt("rand-seed", "N", "seed for random number generator; 0 = current time [0]", Random),
+    opt(
+        "luajit-cmd",
+        "STRING",
+        "sysbench's LuaJIT control command (accepted, no effect in iomark)",
+        General,
+    ),
+    opt(
+        "rand-seed",
+        "N",
+        "seed for random number generator; 0 = current time [0]",
+        Random,
+    ),
     words(
-        opt("rand-type", "STRING", "random numbers distribution {uniform,gaussian,special,pareto,zipfian} [special]", Random),
+        opt(
+            "rand-type",
+            "STRING",
+            "random numbers distribution {uniform,gaussian,special,pareto,zipfian} [special]",
+            Random,
+        ),
         &["uniform", "gaussian", "special", "pareto", "zipfian"],
     ),
-    opt("rand-spec-iter", "N", "number of iterations for the special distribution [12]", Random),
-    opt("rand-spec-pct", "N", "percentage of values treated as 'special' [1]", Random),
-    opt("rand-spec-res", "N", "percentage of 'special' values to use [75]", Random),
-    opt("rand-pareto-h", "N", "parameter h of the pareto distribution [0.2]", Random),
-    opt("rand-zipfian-exp", "N", "exponent (theta) of the zipfian distribution [0.8]", Random),
-    opt("tx-rate", "N", "deprecated alias for --rate [0]", Deprecated),
-    opt("max-requests", "N", "deprecated alias for --events [0]", Deprecated),
-    opt("max-time", "N", "deprecated alias for --time [0]", Deprecated),
-    opt("num-threads", "N", "deprecated alias for --threads [1]", Deprecated),
+    opt(
+        "rand-spec-iter",
+        "N",
+        "number of iterations for the special distribution [12]",
+        Random,
+    ),
+    opt(
+        "rand-spec-pct",
+        "N",
+        "percentage of values treated as 'special' [1]",
+        Random,
+    ),
+    opt(
+        "rand-spec-res",
+        "N",
+        "percentage of 'special' values to use [75]",
+        Random,
+    ),
+    opt(
+        "rand-pareto-h",
+        "N",
+        "parameter h of the pareto distribution [0.2]",
+        Random,
+    ),
+    opt(
+        "rand-zipfian-exp",
+        "N",
+        "exponent (theta) of the zipfian distribution [0.8]",
+        Random,
+    ),
+    opt(
+        "tx-rate",
+        "N",
+        "deprecated alias for --rate [0]",
+        Deprecated,
+    ),
+    opt(
+        "max-requests",
+        "N",
+        "deprecated alias for --events [0]",
+        Deprecated,
+    ),
+    opt(
+        "max-time",
+        "N",
+        "deprecated alias for --time [0]",
+        Deprecated,
+    ),
+    opt(
+        "num-threads",
+        "N",
+        "deprecated alias for --threads [1]",
+        Deprecated,
+    ),
     words(
-        opt("test", "STRING", "deprecated: the test name (--test=fileio; write `iomark fileio` instead)", Deprecated),
+        opt(
+            "test",
+            "STRING",
+            "deprecated: the test name (--test=fileio; write `iomark fileio` instead)",
+            Deprecated,
+        ),
         &["fileio"],
     ),
     path(
-        opt("file-dir", "PATH", "directory holding the file set [current directory]", Iomark),
+        opt(
+            "file-dir",
+            "PATH",
+            "directory holding the file set [current directory]",
+            Iomark,
+        ),
         ValueHint::DirPath,
     ),
     path(
-        opt("json", "FILE", "write the run's RunResult as JSON to FILE", Iomark),
+        opt(
+            "json",
+            "FILE",
+            "write the run's RunResult as JSON to FILE",
+            Iomark,
+        ),
         ValueHint::FilePath,
     ),
     path(
-        opt("plot", "DIR", "write SVG charts of the run (throughput over time, latency percentiles) to DIR", Iomark),
+        opt(
+            "plot",
+            "DIR",
+            "write SVG charts of the run (throughput over time, latency percentiles) to DIR",
+            Iomark,
+        ),
         ValueHint::DirPath,
     ),
     words(
-        opt("file-data", "STRING", "content of written blocks {zeros, random} [zeros]", Iomark),
+        opt(
+            "file-data",
+            "STRING",
+            "content of written blocks {zeros, random} [zeros]",
+            Iomark,
+        ),
         &["zeros", "random"],
     ),
-    switch("notes", "print page-cache notes after the report [on]", Iomark),
+    switch(
+        "notes",
+        "print page-cache notes after the report [on]",
+        Iomark,
+    ),
 ];
 
 /// One help line: `  --name=VALUE` padded to sysbench's column, then the text.
@@ -337,23 +542,26 @@ mod tests {
                 (Value::Is(_), None) => format!("--{}=1", o.name),
             };
             let p = crate::cli::fileio::parse(&[word.clone(), "cleanup".into()]);
-            let refused = p
-                .pre
-                .iter()
-                .chain(&p.post)
-                .find(|m| m.text.starts_with("invalid option") || m.text.contains("not a fileio option"));
+            let refused = p.pre.iter().chain(&p.post).find(|m| {
+                m.text.starts_with("invalid option") || m.text.contains("not a fileio option")
+            });
             assert!(refused.is_none(), "{word}: {refused:?}");
         }
         // and a name outside the table is refused by the parser
         let p = crate::cli::fileio::parse(&["--file-nmu=1".into(), "cleanup".into()]);
-        assert!(p.post.iter().any(|m| m.text == "invalid option: --file-nmu=1"));
+        assert!(p
+            .post
+            .iter()
+            .any(|m| m.text == "invalid option: --file-nmu=1"));
     }
 
     #[test]
     fn global_help_lists_every_option_once() {
         for o in OPTIONS {
             let n = GLOBAL_HELP.matches(&format!("  --{}=", o.name)).count()
-                + GLOBAL_HELP.matches(&format!("  --{}[=on|off]", o.name)).count();
+                + GLOBAL_HELP
+                    .matches(&format!("  --{}[=on|off]", o.name))
+                    .count();
             assert_eq!(n, 1, "--{}", o.name);
         }
         assert!(GLOBAL_HELP.starts_with("Usage: iomark fileio"));

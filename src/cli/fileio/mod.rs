@@ -9,12 +9,12 @@
 pub mod args;
 pub mod help;
 
-use crate::util::console::level;
 use crate::cli::fileio::args::{Argv, BOOL_OPTS, KNOWN_OPTS};
-use crate::util::error::exit;
 use crate::job::sysbench::*;
 use crate::job::units::{sysbench_bool, sysbench_int};
+use crate::util::console::level;
 use crate::util::console::Console;
+use crate::util::error::exit;
 pub use help::{FILEIO_HELP, GLOBAL_HELP};
 use std::sync::Arc;
 
@@ -171,14 +171,13 @@ pub fn run(args: &[String]) -> i32 {
 
 /// Under an MPI launch (src/ranks/): move `--file-dir` to the rank's `DIR/rank.N/` and
 /// keep `--json`/`--plot` to rank 0. `Err`: the exit-3 line.
-fn place_ranks(
-    job: &mut FileioJob,
-    session: Option<&crate::ranks::Session>,
-) -> Result<(), String> {
+fn place_ranks(job: &mut FileioJob, session: Option<&crate::ranks::Session>) -> Result<(), String> {
     let Some(s) = session else {
         return Ok(());
     };
-    job.dir = s.dir(&job.dir).map_err(|e| format!("iomark fileio: --file-dir: {e}"))?;
+    job.dir = s
+        .dir(&job.dir)
+        .map_err(|e| format!("iomark fileio: --file-dir: {e}"))?;
     if s.rank != 0 {
         (job.json, job.plot) = (None, None);
     }

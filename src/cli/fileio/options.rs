@@ -1,11 +1,11 @@
 //! Option readers of `iomark fileio`: the general options and the fileio options, each in
 //! sysbench's own validation order (spec §1.3 step 3, §2), with its messages and codes.
 
-use crate::cli::fileio::args::Argv;
 use super::{bool_opt, int_opt, level, Ctx, Stop, FILEIO_HELP, MAX_THREADS};
-use crate::util::error::exit;
+use crate::cli::fileio::args::Argv;
 use crate::job::sysbench::*;
 use crate::job::units::{sysbench_int, sysbench_ratio, sysbench_size};
+use crate::util::error::exit;
 use std::path::PathBuf;
 
 /// What option `name` (dashes, no `--`) accepts, for the hint line after sysbench's own
@@ -396,7 +396,11 @@ fn test_mode(c: &mut Ctx, a: &Argv) -> Result<TestMode, Stop> {
         Some(m) => TestMode::parse(m).ok_or_else(|| {
             // sysbench's own test_fileio.t pins this output (stdout and stderr
             // together): its shim (tests/cram/shim/sysbench) drops iomark's hint lines.
-            fatal_hint(c, "file-test-mode", format!("Invalid IO operations mode: {m}."));
+            fatal_hint(
+                c,
+                "file-test-mode",
+                format!("Invalid IO operations mode: {m}."),
+            );
             Stop(exit::FAILED)
         }),
     }
@@ -506,7 +510,9 @@ fn rw_ratio(c: &mut Ctx, a: &Argv) -> Result<f64, Stop> {
         Some(r) => Ok(r),
         None => {
             // sysbench silently reads garbage as 0 (write-only), bug B10.
-            c.fatal(format!("Invalid value for --file-rw-ratio: '{v}' (a number >= 0 or inf is expected)"));
+            c.fatal(format!(
+                "Invalid value for --file-rw-ratio: '{v}' (a number >= 0 or inf is expected)"
+            ));
             Err(Stop(exit::INVALID))
         }
     }

@@ -271,7 +271,11 @@ mod tests {
     }
 
     /// Apply `key=value` of the option table to `j`.
-    fn set(j: &mut crate::job::fio::FioJob, key: &str, value: &str) -> Result<(), crate::job::fio::FioError> {
+    fn set(
+        j: &mut crate::job::fio::FioJob,
+        key: &str,
+        value: &str,
+    ) -> Result<(), crate::job::fio::FioError> {
         let o = crate::job::fio::ini::Origin::CommandLine;
         crate::job::fio::options::apply(j, key, Some(value), &o, &mut Vec::new())
     }
@@ -281,7 +285,10 @@ mod tests {
         let mut j = crate::job::fio::FioJob::default();
         set(&mut j, "flow", "8").unwrap();
         set(&mut j, "flow_sleep", "1000").unwrap();
-        assert_eq!((j.control.flow, j.control.flow_sleep), (8, Duration::from_millis(1)));
+        assert_eq!(
+            (j.control.flow, j.control.flow_sleep),
+            (8, Duration::from_millis(1))
+        );
         assert!(set(&mut j, "flow", "1001").is_err());
         set(&mut j, "latency_target", "500000").unwrap();
         set(&mut j, "latency_window", "5000000").unwrap();

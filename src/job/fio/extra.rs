@@ -245,7 +245,10 @@ pub fn parse_prio_split(s: &str, kb: u64) -> Result<Vec<PrioSplit>, String> {
 }
 
 /// `READ[,WRITE[,TRIM]]` through `f`: WRITE defaults to READ, TRIM is ignored.
-pub(crate) fn two<T: Copy>(v: &str, f: &dyn Fn(&str) -> Result<T, String>) -> Result<[T; 2], String> {
+pub(crate) fn two<T: Copy>(
+    v: &str,
+    f: &dyn Fn(&str) -> Result<T, String>,
+) -> Result<[T; 2], String> {
     let parts: Vec<&str> = v.split(',').collect();
     if parts.len() > 3 {
         return Err("at most read,write[,trim] values".into());

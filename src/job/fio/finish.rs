@@ -167,7 +167,9 @@ fn check_net(job: &FioJob) -> Result<(), String> {
     if job.more.verify.is_some() {
         return Err("verify= with ioengine=net is not implemented (accepted: verify=0)".into());
     }
-    job.more.net.check(job.rw.reads(), job.rw.writes(), job.rw.random())
+    job.more
+        .net
+        .check(job.rw.reads(), job.rw.writes(), job.rw.random())
 }
 
 /// The job knows how much to do (a size, a file, an I/O count or a time) and its depth
@@ -178,7 +180,9 @@ fn check_amount(job: &FioJob) -> Result<(), String> {
         return Err("ioengine=cpuio needs cpuload= (a percentage of one CPU, 1-100)".into());
     }
     if job.engine == EngineKind::E4Defrag && job.more.donorname.is_none() {
-        return Err("ioengine=e4defrag needs donorname= (the donor file the blocks are moved to)".into());
+        return Err(
+            "ioengine=e4defrag needs donorname= (the donor file the blocks are moved to)".into(),
+        );
     }
     if job.engine == EngineKind::Exec && job.more.exec.program.is_none() {
         return Err("ioengine=exec needs program= (the program to run; fio: \"no program is defined, it is mandatory to define one\")".into());
@@ -190,7 +194,10 @@ fn check_amount(job: &FioJob) -> Result<(), String> {
             job.nrfiles
         ));
     }
-    let no_size = matches!(job.engine, EngineKind::Null | EngineKind::Cpuio | EngineKind::Exec);
+    let no_size = matches!(
+        job.engine,
+        EngineKind::Null | EngineKind::Cpuio | EngineKind::Exec
+    );
     // a replayed log (read_iolog) names and sizes the files itself
     let replay = job.more.replay.file.is_some();
     if !no_size && !sized && job.filename.is_none() && !replay {

@@ -186,11 +186,11 @@ impl State<'_> {
         }
         // bounded: `include /dev/zero` or a FIFO must not eat the machine's memory
         let text = crate::files::input::read_text(path, crate::files::input::MAX_INPUT_BYTES)
-        .map_err(|source| IniError::Read {
-            path: path.to_path_buf(),
-            origin: from,
-            source,
-        })?;
+            .map_err(|source| IniError::Read {
+                path: path.to_path_buf(),
+                origin: from,
+                source,
+            })?;
         self.stack.push(canon);
         let r = self.text(&text, path);
         self.stack.pop();

@@ -619,7 +619,9 @@ const MAX_PATTERN: usize = 512;
 /// needs: `300` is 2c 01, `-12` is f4 ff ff ff, `0` one zero byte), written together:
 /// `"abcd"-120xdeadface` is 61 62 63 64 f4 ff ff ff de ad fa ce. At most 512 bytes.
 pub fn parse_fill_pattern(s: &str) -> Result<Vec<u8>, String> {
-    let bad = |why: &str| format!("'{s}' is not a pattern ({why}; give \"text\", 0xHEX or decimal numbers)");
+    let bad = |why: &str| {
+        format!("'{s}' is not a pattern ({why}; give \"text\", 0xHEX or decimal numbers)")
+    };
     let mut out = Vec::new();
     let mut rest = s.trim();
     if rest.is_empty() {
@@ -681,7 +683,10 @@ pub fn parse_fill_pattern(s: &str) -> Result<Vec<u8>, String> {
 
 /// `READ[,WRITE]` of a per-direction value through `f`; an empty part is 0 (unlimited),
 /// WRITE defaults to READ.
-pub(crate) fn per_dir(v: &str, f: &dyn Fn(&str) -> Result<u64, String>) -> Result<[u64; 2], String> {
+pub(crate) fn per_dir(
+    v: &str,
+    f: &dyn Fn(&str) -> Result<u64, String>,
+) -> Result<[u64; 2], String> {
     let parts: Vec<&str> = v.split(',').collect();
     let r = if parts[0].trim().is_empty() {
         0
@@ -718,7 +723,14 @@ mod tests {
         assert!(parse_distribution("pareto:1.5", 1024).is_err());
         assert!(parse_distribution("zipf", 1024).is_err());
         // fio 3.33's ranges: zipf θ ≠ 1, pareto 0 < h < 1, normal σ < 100
-        for bad in ["zipf:1", "zipf:1.0", "pareto:0", "pareto:1", "pareto:-0.5", "normal:100"] {
+        for bad in [
+            "zipf:1",
+            "zipf:1.0",
+            "pareto:0",
+            "pareto:1",
+            "pareto:-0.5",
+            "normal:100",
+        ] {
             let e = parse_distribution(bad, 1024).unwrap_err();
             assert!(e.contains("must be"), "{bad}: {e}");
         }
@@ -752,13 +764,21 @@ mod tests {
         // fio's compound patterns, bytes as fio 3.33 writes them (`buffer_pattern`, xxd)
         assert_eq!(
             parse_fill_pattern("\"abcd\"-120xdeadface"),
-            Ok(vec![0x61, 0x62, 0x63, 0x64, 0xf4, 0xff, 0xff, 0xff, 0xde, 0xad, 0xfa, 0xce])
+            Ok(vec![
+                0x61, 0x62, 0x63, 0x64, 0xf4, 0xff, 0xff, 0xff, 0xde, 0xad, 0xfa, 0xce
+            ])
         );
         assert_eq!(parse_fill_pattern("300"), Ok(vec![0x2c, 0x01]));
         assert_eq!(parse_fill_pattern("0x12345"), Ok(vec![0x01, 0x23, 0x45]));
         assert_eq!(parse_fill_pattern("0xFF0X1"), Ok(vec![0xff, 0x01]));
-        assert_eq!(parse_fill_pattern("\"123\"0xFFeeCC"), Ok(vec![0x31, 0x32, 0x33, 0xff, 0xee, 0xcc]));
-        assert_eq!(parse_fill_pattern("-1024"), Ok(vec![0x00, 0xfc, 0xff, 0xff]));
+        assert_eq!(
+            parse_fill_pattern("\"123\"0xFFeeCC"),
+            Ok(vec![0x31, 0x32, 0x33, 0xff, 0xee, 0xcc])
+        );
+        assert_eq!(
+            parse_fill_pattern("-1024"),
+            Ok(vec![0x00, 0xfc, 0xff, 0xff])
+        );
         assert!(parse_fill_pattern("\"ab").is_err());
         assert!(parse_fill_pattern("\"ab\" 0x01").is_err());
         assert!(parse_fill_pattern("3000000000").is_err());

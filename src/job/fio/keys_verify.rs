@@ -139,8 +139,8 @@ pub fn parse_ignore_error(v: &str) -> Result<[Option<Vec<i32>>; 3], String> {
 /// Checks of this module's keys against the rest of the job; `Err` is the reason, for
 /// a `job '…': …` error.
 pub fn validate_extra(job: &crate::job::fio::FioJob) -> Result<(), String> {
-    use crate::job::fio::{BlockSizes, EngineKind};
     use crate::job::fio::keys::VerifyKind;
+    use crate::job::fio::{BlockSizes, EngineKind};
     let x = &job.more.x;
     if let Some(iv) = x.verify_interval {
         if job.more.verify == Some(VerifyKind::Pattern) {
@@ -169,7 +169,12 @@ pub fn validate_extra(job: &crate::job::fio::FioJob) -> Result<(), String> {
     if x.fill_device && job.engine == EngineKind::Mmap {
         return Err("fill_device=1 writes until ENOSPC, which a mapping cannot do: use ioengine psync or io_uring".into());
     }
-    if x.atomic && matches!(job.engine, EngineKind::Mmap | EngineKind::Null | EngineKind::Posixaio) {
+    if x.atomic
+        && matches!(
+            job.engine,
+            EngineKind::Mmap | EngineKind::Null | EngineKind::Posixaio
+        )
+    {
         return Err(format!(
             "atomic=1 issues RWF_ATOMIC writes: it needs ioengine psync, io_uring or libaio (ioengine={})",
             job.engine.name()

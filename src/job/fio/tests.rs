@@ -123,11 +123,22 @@ fn command_line_globals_and_jobs() {
 
 #[test]
 fn time_based_without_runtime_is_dropped_with_fios_line_per_job() {
-    let c = parse(&["--size=64k", "--time_based", "--name=a", "--name=b", "--runtime=1"]).unwrap();
+    let c = parse(&[
+        "--size=64k",
+        "--time_based",
+        "--name=a",
+        "--name=b",
+        "--runtime=1",
+    ])
+    .unwrap();
     assert!(!c.jobs[0].time_based && c.jobs[1].time_based);
     assert_eq!(c.fio_stderr, [finish::TIME_BASED_WITHOUT_RUNTIME]);
     let c = parse(&["--size=64k", "--time_based", "--name=a", "--name=b"]).unwrap();
-    assert_eq!(c.fio_stderr.len(), 2, "one line per job, as fio's fixup of each job");
+    assert_eq!(
+        c.fio_stderr.len(),
+        2,
+        "one line per job, as fio's fixup of each job"
+    );
     // dropped before the amount check: null with neither size nor runtime is refused
     let e = parse(&["--name=a", "--ioengine=null", "--time_based"]).unwrap_err();
     assert!(e.to_string().contains("ioengine=null needs size="), "{e}");
@@ -214,16 +225,26 @@ fn arithmetic_and_fios_keywords_in_values() {
     assert_eq!(j[2].runtime, Some(Duration::from_secs(90)));
     assert_eq!(j[2].numjobs, 2);
     // JSON's job options show the computed value, as fio's (its dump list)
-    assert!(j[1].options.contains(&("size".into(), (8 * 1024 * page).to_string())));
+    assert!(j[1]
+        .options
+        .contains(&("size".into(), (8 * 1024 * page).to_string())));
     // division by zero: one line naming the option
     for body in ["[a]\nsize=(4k/0)\n", "[a]\nsize=$pagesize/0\n"] {
         let e = job("z.fio", body).unwrap_err().to_string();
-        assert!(e.contains("'size'") && e.contains("division by zero"), "{e}");
+        assert!(
+            e.contains("'size'") && e.contains("division by zero"),
+            "{e}"
+        );
         assert!(!e.contains('\n'), "{e}");
     }
     // fractions of a second are refused as elsewhere
-    let e = job("t.fio", "[a]\nsize=1m\nruntime=(1500ms)\n").unwrap_err().to_string();
-    assert!(e.contains("'runtime'") && e.contains("whole number of seconds"), "{e}");
+    let e = job("t.fio", "[a]\nsize=1m\nruntime=(1500ms)\n")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("'runtime'") && e.contains("whole number of seconds"),
+        "{e}"
+    );
     // keywords are job-file words (fio replaces them there only); '(' works everywhere
     let c = parse(&["--name=a", "--size=(64*1k)"]).unwrap();
     assert_eq!(c.jobs[0].size, Some(SizeSpec::Bytes(65536)));

@@ -135,7 +135,8 @@ pub fn settle(job: &mut FioJob) -> Result<(), FioError> {
             Some("needs norandommap=1".to_string())
         } else if matches!(z.random_generator, Some(g) if g != RandGen::Lfsr) {
             Some("needs random_generator=lfsr (the default for it)".to_string())
-        } else if !matches!(job.bs_write, crate::job::fio::BlockSizes::Fixed(b) if b.is_power_of_two()) {
+        } else if !matches!(job.bs_write, crate::job::fio::BlockSizes::Fixed(b) if b.is_power_of_two())
+        {
             Some("needs one write block size that is a power of 2".to_string())
         } else if job.nrfiles > 1 || job.filename.as_deref().is_some_and(|f| f.contains(':')) {
             Some("works on a single file".to_string())

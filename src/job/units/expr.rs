@@ -24,10 +24,18 @@ struct Val {
 
 impl Val {
     fn int(i: i64) -> Val {
-        Val { int: i, float: i as f64, is_float: false }
+        Val {
+            int: i,
+            float: i as f64,
+            is_float: false,
+        }
     }
     fn float(f: f64) -> Val {
-        Val { int: f as i64, float: f, is_float: true }
+        Val {
+            int: f as i64,
+            float: f,
+            is_float: true,
+        }
     }
 }
 
@@ -51,12 +59,24 @@ pub fn is_expression(s: &str) -> bool {
 /// says why in a few words.
 pub fn eval(s: &str, time: bool) -> Result<Outcome, String> {
     let toks = lex(s, time)?;
-    let mut p = Parser { toks: &toks, at: 0, has_units: false };
+    let mut p = Parser {
+        toks: &toks,
+        at: 0,
+        has_units: false,
+    };
     let v = p.expr(0)?;
     if p.at != toks.len() {
-        return Err(format!("unexpected {} in '{}'", toks[p.at].describe(), s.trim()));
+        return Err(format!(
+            "unexpected {} in '{}'",
+            toks[p.at].describe(),
+            s.trim()
+        ));
     }
-    Ok(Outcome { int: v.int, float: v.float, has_units: p.has_units })
+    Ok(Outcome {
+        int: v.int,
+        float: v.float,
+        has_units: p.has_units,
+    })
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -127,7 +147,13 @@ fn lex(s: &str, time: bool) -> Result<Vec<Tok>, String> {
                 out.push(Tok::Unit(v));
                 i += n;
             }
-            _ => return Err(format!("unexpected '{}' in '{}'", &s[i..].chars().next().unwrap_or(' '), s.trim())),
+            _ => {
+                return Err(format!(
+                    "unexpected '{}' in '{}'",
+                    &s[i..].chars().next().unwrap_or(' '),
+                    s.trim()
+                ))
+            }
         }
     }
     Ok(out)
@@ -151,21 +177,30 @@ fn number(s: &str) -> Result<(Val, usize), String> {
     let b = s.as_bytes();
     if let Some(hex) = s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
         let n = hex.bytes().take_while(u8::is_ascii_hexdigit).count();
-        let v = i64::from_str_radix(&hex[..n], 16).map_err(|_| format!("'{s}' is not a hex number"))?;
+        let v =
+            i64::from_str_radix(&hex[..n], 16).map_err(|_| format!("'{s}' is not a hex number"))?;
         return Ok((Val::int(v), 2 + n));
     }
-    let mut n = b.iter().take_while(|c| c.is_ascii_digit() || **c == b'.').count();
+    let mut n = b
+        .iter()
+        .take_while(|c| c.is_ascii_digit() || **c == b'.')
+        .count();
     // an exponent: e, an optional sign, digits
     if matches!(b.get(n), Some(b'e' | b'E')) {
         let sign = usize::from(matches!(b.get(n + 1), Some(b'+' | b'-')));
-        let digits = b[(n + 1 + sign).min(b.len())..].iter().take_while(|c| c.is_ascii_digit()).count();
+        let digits = b[(n + 1 + sign).min(b.len())..]
+            .iter()
+            .take_while(|c| c.is_ascii_digit())
+            .count();
         if digits > 0 {
             n += 1 + sign + digits;
         }
     }
     let text = &s[..n];
     if text.contains(['.', 'e', 'E']) {
-        let f: f64 = text.parse().map_err(|_| format!("'{text}' is not a number"))?;
+        let f: f64 = text
+            .parse()
+            .map_err(|_| format!("'{text}' is not a number"))?;
         return Ok((Val::float(f), n));
     }
     let v: i64 = text.parse().map_err(|_| format!("'{text}' is too large"))?;
@@ -226,13 +261,20 @@ impl Parser<'_> {
             Some(Tok::Num(v)) => Ok(v),
             Some(Tok::Op(b'-')) => {
                 let v = self.expr(NEG)?;
-                Ok(Val { int: v.int.checked_neg().ok_or("too large")?, float: -v.float, is_float: v.is_float })
+                Ok(Val {
+                    int: v.int.checked_neg().ok_or("too large")?,
+                    float: -v.float,
+                    is_float: v.is_float,
+                })
             }
             Some(Tok::Op(b'(')) => {
                 let v = self.expr(0)?;
                 match self.next() {
                     Some(Tok::Op(b')')) => Ok(v),
-                    Some(t) => Err(format!("unexpected {} (an operator is missing)", t.describe())),
+                    Some(t) => Err(format!(
+                        "unexpected {} (an operator is missing)",
+                        t.describe()
+                    )),
                     None => Err("a '(' without its ')'".into()),
                 }
             }
@@ -247,7 +289,13 @@ impl Parser<'_> {
 fn arith(op: u8, a: Val, b: Val) -> Result<Val, String> {
     let float = a.is_float || b.is_float;
     let big = || "too large".to_string();
-    if matches!(op, b'/' | b'%') && (if float { b.float.abs() < 1e-20 } else { b.int == 0 }) {
+    if matches!(op, b'/' | b'%')
+        && (if float {
+            b.float.abs() < 1e-20
+        } else {
+            b.int == 0
+        })
+    {
         return Err("division by zero".into());
     }
     if float {
@@ -295,7 +343,11 @@ mod tests {
         assert_eq!(int("(10-2-3)"), 5, "left-associative");
         assert_eq!(int("(64/4/2)"), 8);
         assert_eq!(int("(2^3^2)"), 512, "right-associative");
-        assert_eq!(int("(7*5%3)"), 14, "% binds tighter than * in fio's grammar");
+        assert_eq!(
+            int("(7*5%3)"),
+            14,
+            "% binds tighter than * in fio's grammar"
+        );
         assert_eq!(int("(-2^2)"), 4, "unary minus binds tightest");
         assert_eq!(int("(2*-3)"), -6);
         assert_eq!(int("(7/2)"), 3, "whole numbers stay whole");
@@ -309,8 +361,16 @@ mod tests {
         assert_eq!(int("(1+4k)"), 4097, "a unit binds tighter than +");
         assert_eq!(int("(8/2k)"), 4096, "and looser than /: (8/2)k");
         assert_eq!(int("(1m)"), 1 << 20);
-        assert_eq!(int("(1KiB + 1kb)"), 2024, "kib is 1000 in fio's expressions");
-        assert_eq!(eval("(1m)", true).unwrap().int, 60_000_000, "minutes in a time");
+        assert_eq!(
+            int("(1KiB + 1kb)"),
+            2024,
+            "kib is 1000 in fio's expressions"
+        );
+        assert_eq!(
+            eval("(1m)", true).unwrap().int,
+            60_000_000,
+            "minutes in a time"
+        );
         assert_eq!(eval("(1s+500ms)", true).unwrap().int, 1_500_000);
         assert!(eval("(1s)", true).unwrap().has_units);
         assert!(!eval("(1+1)", false).unwrap().has_units);
@@ -346,7 +406,10 @@ mod tests {
 
     #[test]
     fn no_panic_on_any_input() {
-        let alphabet = ["(", ")", "1", "0", ".", "e", "-", "+", "*", "/", "%", "^", "k", "m", "0x", "é", " ", "#"];
+        let alphabet = [
+            "(", ")", "1", "0", ".", "e", "-", "+", "*", "/", "%", "^", "k", "m", "0x", "é", " ",
+            "#",
+        ];
         let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
         for _ in 0..20_000 {
             let mut s = String::new();

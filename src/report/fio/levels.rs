@@ -7,8 +7,8 @@
 //! (`show_ddir_status_json`, `show_thread_status_json`, `stat_calc_lat`,
 //! `io_u_mark_latency`); spec/peers.md §2.
 
-use crate::result::job::{DirResult, JobResult};
 use crate::result::job::SampleStat;
+use crate::result::job::{DirResult, JobResult};
 use serde_json::{json, Value};
 
 /// fio `stat_calc_dist`: each bucket as a percentage of `total`; a non-empty bucket
@@ -309,7 +309,6 @@ mod tests {
         assert_eq!(dist_pct(&[1, 999, 0], 1000), vec![0.1, 99.9, 0.0]);
         assert_eq!(dist_pct(&[0, 0], 0), vec![0.0, 0.0]);
     }
-
 
     /// The `bw (…/s)` label and scale of fio 3.33 for kb_base 1024 and 1000: samples are
     /// KiB/s either way; `kB` is only the label, and the `MiB` switch comes above

@@ -11,8 +11,8 @@ pub mod lat_text;
 pub mod levels;
 pub mod num;
 pub mod order;
-pub mod plat;
 pub mod outputs;
+pub mod plat;
 pub mod prio;
 pub mod text;
 
@@ -48,4 +48,3 @@ pub fn job_runtime_ms(j: &JobResult) -> u64 {
 pub fn cpu_pct(j: &JobResult) -> (f64, f64) {
     j.cpu.percent(j.run_ns_sum)
 }
-

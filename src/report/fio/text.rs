@@ -35,10 +35,7 @@ pub(crate) fn lat_line(label: &str, l: &Latency) -> String {
 
 /// A percentile table in the layout of fio 3.33 text report (fio sorts the list).
 pub(crate) fn pct_table(label: &str, l: &Latency, ps: &[f64]) -> String {
-    let mut rows: Vec<(f64, u64)> = ps
-        .iter()
-        .map(|&p| (p, l.percentile_ns(p)))
-        .collect();
+    let mut rows: Vec<(f64, u64)> = ps.iter().map(|&p| (p, l.percentile_ns(p))).collect();
     rows.sort_by(|a, b| a.0.total_cmp(&b.0));
     crate::report::fio::lat_text::pct_table(
         label,

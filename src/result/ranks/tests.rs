@@ -48,16 +48,25 @@ fn counts_add_up_and_percentiles_come_from_one_merged_histogram() {
         assert_eq!(*v, crate::stats::percentile_ns(&both.0, p), "p{k}");
     }
     // not an average of the ranks' p50 (about 6 µs and 60 µs): the merged one
-    assert_eq!(w.clat.percentiles_ns["50"], crate::stats::percentile_ns(&both.0, 50.0));
+    assert_eq!(
+        w.clat.percentiles_ns["50"],
+        crate::stats::percentile_ns(&both.0, 50.0)
+    );
     assert_eq!((w.clat.min_ns, w.clat.max_ns), (1_000, 50_000 + 2999 * 7));
-    assert_eq!(w.clat.sum_ns, a.result.write.lat.sum_ns + b.result.write.lat.sum_ns);
+    assert_eq!(
+        w.clat.sum_ns,
+        a.result.write.lat.sum_ns + b.result.write.lat.sum_ns
+    );
     assert_eq!(w.clat.stdev_ns, both.0.stdev());
     // IOPS over the span: rank 1 started 2 ms later and ran 1.5 s
     assert_eq!(agg.jobs[0].runtime_ns, 1_502_000_000);
     assert!((w.iops - 4000.0 / 1.502).abs() < 1e-9);
     assert!((agg.write.iops - 4000.0 / 1.502).abs() < 1e-9);
     let s = agg.ranks.as_ref().unwrap();
-    assert_eq!((s.size, s.start_skew_ns, s.first_done_ns, s.last_done_ns), (2, 2_000_000, 1_000_000_000, 1_502_000_000));
+    assert_eq!(
+        (s.size, s.start_skew_ns, s.first_done_ns, s.last_done_ns),
+        (2, 2_000_000, 1_000_000_000, 1_502_000_000)
+    );
     assert_eq!(s.per_rank[1].hostname, "h1");
 }
 
@@ -74,8 +83,14 @@ fn a_failed_rank_is_named_and_makes_the_aggregate_fail() {
     }];
     let agg = aggregate(vec![a, b], false, 0);
     assert_eq!(agg.status, Status::Failed);
-    assert_eq!(agg.error.as_deref(), Some("rank 1 (h1): write failed: Input/output error"));
-    assert_eq!(agg.jobs[0].failure.as_deref(), Some("rank 1 (h1): job 'w': EIO"));
+    assert_eq!(
+        agg.error.as_deref(),
+        Some("rank 1 (h1): write failed: Input/output error")
+    );
+    assert_eq!(
+        agg.jobs[0].failure.as_deref(),
+        Some("rank 1 (h1): job 'w': EIO")
+    );
     assert_eq!(agg.warnings[0].message, "rank 1 (h1): on tmpfs");
 }
 
@@ -84,7 +99,10 @@ fn the_aggregate_survives_its_json() {
     let agg = aggregate(vec![rank(0, 100, 1_000, 3, 0, 1_000_000)], true, 1);
     let back: RunResult = serde_json::from_slice(&crate::result::json_bytes(&agg)).unwrap();
     assert_eq!(back, agg);
-    assert_eq!(back.ranks.as_ref().map(|s| (s.stonewall, s.rotate)), Some((true, 1)));
+    assert_eq!(
+        back.ranks.as_ref().map(|s| (s.stonewall, s.rotate)),
+        Some((true, 1))
+    );
     let empty = merge_latency(&[]);
     assert_eq!((empty.count, empty.histogram.is_none()), (0, true));
 }

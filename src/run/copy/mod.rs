@@ -13,11 +13,11 @@
 //! (including `fsync`) is the honest figure, the other one shows what a tool that does
 //! not sync appears to achieve.
 
+use crate::files::preflight;
+use crate::files::scratch::{self, Scratch, ScratchError};
 use crate::job::units::iec;
 use crate::result::{JobInfo, Phase, Warning};
 use crate::run::signals::Signals;
-use crate::files::preflight;
-use crate::files::scratch::{self, Scratch, ScratchError};
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
@@ -177,7 +177,14 @@ pub fn execute(job: &CopyJob, signals: &Signals, live: &dyn Fn(Live)) -> PhaseRu
     let mut phases = Vec::new();
     let mut warnings = Vec::new();
     let mut scratch = Scratch::new();
-    let r = run(job, &signals.stop, &mut scratch, &mut phases, &mut warnings, live);
+    let r = run(
+        job,
+        &signals.stop,
+        &mut scratch,
+        &mut phases,
+        &mut warnings,
+        live,
+    );
     let kept = if job.keep && r.is_ok() {
         scratch.release()
     } else {

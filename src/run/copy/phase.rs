@@ -5,8 +5,8 @@
 //! (cli/copy.rs, cli/tree.rs) prints the live lines, the report (report/copy_text.rs,
 //! report/tree_text.rs) and the closing line.
 
-use crate::util::error::exit;
 use crate::result::{RunResult, Status};
+use crate::util::error::exit;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io;
 use std::path::{Path, PathBuf};
@@ -254,9 +254,16 @@ mod tests {
         b.inc(1);
         b.finish();
         let drawn = screen.0.lock().unwrap().clone();
-        let last = drawn.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or("");
+        let last = drawn
+            .lines()
+            .rev()
+            .find(|l| !l.trim().is_empty())
+            .unwrap_or("");
         assert!(last.contains("SEQ1M Q8T1 read loop 1/3"), "{drawn:?}");
         assert!(last.contains("00:00:00 elapsed"), "{drawn:?}");
-        assert!(!last.contains("/s") && !last.contains("1/4"), "no step rate or count: {last:?}");
+        assert!(
+            !last.contains("/s") && !last.contains("1/4"),
+            "no step rate or count: {last:?}"
+        );
     }
 }

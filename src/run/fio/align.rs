@@ -11,10 +11,10 @@
 //! filesystem's O_DIRECT offset alignment (statx `STATX_DIOALIGN`, probed in the file's
 //! directory) for a file; where neither can be told nothing is checked here.
 
-use crate::run::fio::{block_sizes, Plan, RunError};
-use crate::job::fio::{FioJob, SizeSpec};
 use crate::files::dataset;
+use crate::job::fio::{FioJob, SizeSpec};
 use crate::probe::Root;
+use crate::run::fio::{block_sizes, Plan, RunError};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 

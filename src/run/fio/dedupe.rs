@@ -9,10 +9,10 @@
 //! With `dedupe_global=1` the working-set seeds do not depend on the job, so every job
 //! draws duplicates from the same pages.
 
+use crate::job::fio::extra::DedupeMode;
+use crate::job::fio::FioJob;
 use crate::run::gen::Rng;
 use crate::run::worker::fill_buf;
-use crate::job::fio::FioJob;
-use crate::job::fio::extra::DedupeMode;
 
 /// Seed of the shared working set (`dedupe_global=1`).
 const GLOBAL_SEED: u64 = 0xdede_9e37_79b9;

@@ -176,13 +176,16 @@ mod tests {
             .finish()
             .is_empty());
     }
-
 }
 
 /// Where the jobs' data lives: the first job's first path, or its nearest existing
 /// parent (a file the layout has not made yet), else `.`.
 fn first_existing_path(jobs: &[FioJob]) -> PathBuf {
-    let p = jobs.iter().flat_map(job_paths).next().unwrap_or_else(|| PathBuf::from("."));
+    let p = jobs
+        .iter()
+        .flat_map(job_paths)
+        .next()
+        .unwrap_or_else(|| PathBuf::from("."));
     let mut at = p.as_path();
     while !at.exists() {
         match at.parent() {

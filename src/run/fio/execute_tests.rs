@@ -70,5 +70,8 @@ fn psync_run_on_small_file_moves_exact_bytes() {
     let r = &out.jobs[1];
     assert_eq!(r.stats.threads, 2);
     assert_eq!(r.groupid, 1);
-    assert_eq!((r.stats.read.ios, r.stats.read.bytes), (2 * 64, 2 * 2 * 262_144));
+    assert_eq!(
+        (r.stats.read.ios, r.stats.read.bytes),
+        (2 * 64, 2 * 2 * 262_144)
+    );
 }

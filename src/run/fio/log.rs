@@ -409,7 +409,10 @@ mod tests {
         l.finish().unwrap();
         let bw = std::fs::read_to_string(log_path(d.path(), "job", "bw", 0)).unwrap();
         // 5 x 4 KiB per 500 ms = 40 KiB/s in every window, none after 2000 ms
-        assert_eq!(bw, "500, 40, 0, 0, 0\n1000, 40, 0, 0, 0\n1500, 40, 0, 0, 0\n2000, 40, 0, 0, 0\n");
+        assert_eq!(
+            bw,
+            "500, 40, 0, 0, 0\n1000, 40, 0, 0, 0\n1500, 40, 0, 0, 0\n2000, 40, 0, 0, 0\n"
+        );
     }
 
     #[test]

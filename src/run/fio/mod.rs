@@ -25,10 +25,10 @@ pub mod trim;
 
 use crate::engine::io_uring::{self};
 use crate::engine::registry::Kind;
-use crate::job::fio::FioCommand;
-use crate::run::worker::Live;
 use crate::files::dataset::{self, FileSpec, FilesError};
 use crate::files::strerror;
+use crate::job::fio::FioCommand;
+use crate::run::worker::Live;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use thiserror::Error;
@@ -134,9 +134,7 @@ impl RunError {
             RunError::Io { .. }
             | RunError::Verify { .. }
             | RunError::MinRate { .. }
-            | RunError::Net { .. } => {
-                crate::util::error::exit::FAILED
-            }
+            | RunError::Net { .. } => crate::util::error::exit::FAILED,
             RunError::Refused { .. } => crate::util::error::exit::ENVIRONMENT,
         }
     }
@@ -183,12 +181,7 @@ fn live_sum(lives: &[Live]) -> [u64; 4] {
 
 /// A `--plot` sample: I/O completed since `prev` (live counter sums), over `dur_s`
 /// seconds ending `t_s` seconds after the run started.
-pub fn plot_sample(
-    sum: &[u64; 4],
-    prev: &[u64; 4],
-    dur_s: f64,
-    t_s: f64,
-) -> crate::result::Sample {
+pub fn plot_sample(sum: &[u64; 4], prev: &[u64; 4], dur_s: f64, t_s: f64) -> crate::result::Sample {
     crate::result::Sample {
         t_s,
         dur_s,
@@ -301,12 +294,11 @@ fn guard_jobs(cmd: &FioCommand, kinds: &[Kind]) -> Result<(), RunError> {
                 dataset::check_generated(&files.0, writes)?;
             }
             if let Some(spec) = crate::run::fio::log::LogSpec::of(j) {
-                spec.check(&j.name, global + t, Path::new(".")).map_err(|source| {
-                    FilesError::Output {
+                spec.check(&j.name, global + t, Path::new("."))
+                    .map_err(|source| FilesError::Output {
                         what: "log file",
                         source,
-                    }
-                })?;
+                    })?;
             }
             if j.hipri {
                 dataset::check_polling(&files.0)?;
@@ -324,7 +316,10 @@ fn guard_jobs(cmd: &FioCommand, kinds: &[Kind]) -> Result<(), RunError> {
 }
 
 /// The plans of every thread of every job, with their flows, zones and sprandom state.
-fn make_plans(cmd: &FioCommand, note: &(dyn Fn(String) + Sync)) -> Result<Vec<Vec<Plan>>, RunError> {
+fn make_plans(
+    cmd: &FioCommand,
+    note: &(dyn Fn(String) + Sync),
+) -> Result<Vec<Vec<Plan>>, RunError> {
     let mut plans: Vec<Vec<Plan>> = Vec::new();
     let mut idx = 0u64;
     for j in &cmd.jobs {
@@ -415,9 +410,11 @@ fn check_files(
         if !j.more.x.allow_file_create && !owns_no_files(*k) {
             for p in ps {
                 let paths: Vec<&Path> = p.files.iter().map(|f| f.path.as_path()).collect();
-                crate::run::fio::errors::check_allow_create(&paths).map_err(|why| RunError::Refused {
-                    job: j.name.clone(),
-                    why,
+                crate::run::fio::errors::check_allow_create(&paths).map_err(|why| {
+                    RunError::Refused {
+                        job: j.name.clone(),
+                        why,
+                    }
                 })?;
             }
         }

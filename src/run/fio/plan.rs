@@ -2,11 +2,11 @@
 //! `filename_format`, `nrfiles`, `directory`), their I/O regions, the offset alignment,
 //! byte limit and seed, resolved once from the job before the thread starts.
 
-use crate::run::fio::*;
-use crate::run::fio::replay;
 use crate::engine::registry::Kind;
-use crate::job::fio::{BlockSizes, FioJob, RwMode, SizeSpec};
 use crate::files::dataset::{self, FileSpec, FilesError};
+use crate::job::fio::{BlockSizes, FioJob, RwMode, SizeSpec};
+use crate::run::fio::replay;
+use crate::run::fio::*;
 use std::path::{Path, PathBuf};
 
 /// Everything a worker thread needs, resolved from a job.

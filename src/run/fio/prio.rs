@@ -6,9 +6,9 @@
 //! `cmdprio_bssplit` entries) selects gets the cmdprio value; any other request gets
 //! the thread's priority (0 when none is set).
 
-use crate::run::gen::Rng;
-use crate::job::fio::FioJob;
 use crate::job::fio::extra::{ioprio_value, PrioNumaDedupeOpts};
+use crate::job::fio::FioJob;
+use crate::run::gen::Rng;
 
 /// Picks the ioprio of each request of one thread.
 #[derive(Clone, Debug)]
@@ -69,7 +69,12 @@ impl CmdPrio {
 /// Add latency `ns` of a request of direction `d` (0 read, 1 write) that carried
 /// `ioprio` to the per-priority list.
 #[inline]
-pub(crate) fn record(v: &mut Vec<(usize, u16, crate::stats::LatAcc)>, d: usize, ioprio: u16, ns: u64) {
+pub(crate) fn record(
+    v: &mut Vec<(usize, u16, crate::stats::LatAcc)>,
+    d: usize,
+    ioprio: u16,
+    ns: u64,
+) {
     match v.iter_mut().find(|e| e.0 == d && e.1 == ioprio) {
         Some(e) => e.2.add(ns),
         None => {

@@ -86,7 +86,9 @@ pub fn load(keys: &ReplayKeys, t: u32) -> Result<Replay, String> {
     }
     let name = names[t as usize % names.len()];
     if name == "-" {
-        return Err("read_iolog=-: reading the I/O log from stdin is not supported by iomark".into());
+        return Err(
+            "read_iolog=-: reading the I/O log from stdin is not supported by iomark".into(),
+        );
     }
     let text = std::fs::read_to_string(Path::new(name))
         .map_err(|e| format!("read_iolog={name}: cannot read it: {e}"))?;
@@ -164,7 +166,9 @@ impl Parser<'_> {
         let mut delay = 0;
         if self.ver == 3 {
             let t = tok.next().unwrap_or("");
-            let time: u64 = t.parse().map_err(|_| format!("'{t}' is not a time in µs"))?;
+            let time: u64 = t
+                .parse()
+                .map_err(|_| format!("'{t}' is not a time in µs"))?;
             delay = self.delay(time);
             self.last_time = time;
         }
@@ -195,7 +199,11 @@ impl Parser<'_> {
                 }
             },
             "open" | "close" => self.file_of(name)?,
-            _ => return Err(format!("unknown file action '{act}' (accepted: add, open, close)")),
+            _ => {
+                return Err(format!(
+                    "unknown file action '{act}' (accepted: add, open, close)"
+                ))
+            }
         };
         self.file = file;
         self.out.entries.push(Entry {
@@ -208,7 +216,14 @@ impl Parser<'_> {
         Ok(())
     }
 
-    fn io_action(&mut self, name: &str, act: &str, delay: u64, offset: u64, len: u64) -> Result<(), String> {
+    fn io_action(
+        &mut self,
+        name: &str,
+        act: &str,
+        delay: u64,
+        offset: u64,
+        len: u64,
+    ) -> Result<(), String> {
         let skip = &self.keys.skip;
         let act = match act {
             "wait" if self.ver == 3 => {
@@ -235,7 +250,13 @@ impl Parser<'_> {
             }
         };
         if let Act::WaitMs(_) = act {
-            self.out.entries.push(Entry { act, file: self.file, delay_us: 0, offset: 0, len: 0 });
+            self.out.entries.push(Entry {
+                act,
+                file: self.file,
+                delay_us: 0,
+                offset: 0,
+                len: 0,
+            });
             return Ok(());
         }
         let file = self.file_of(name)?;
@@ -254,7 +275,13 @@ impl Parser<'_> {
             let end = offset.saturating_add(len);
             self.out.file_end[file] = self.out.file_end[file].max(end);
         }
-        self.out.entries.push(Entry { act, file, delay_us: delay, offset, len });
+        self.out.entries.push(Entry {
+            act,
+            file,
+            delay_us: delay,
+            offset,
+            len,
+        });
         Ok(())
     }
 }
@@ -337,7 +364,9 @@ mod tests {
     #[test]
     fn bad_logs_are_refused_with_the_line() {
         let k = keys();
-        assert!(parse("fio version 1 iolog\n", &k).unwrap_err().contains("version 1"));
+        assert!(parse("fio version 1 iolog\n", &k)
+            .unwrap_err()
+            .contains("version 1"));
         assert!(parse("", &k).is_err());
         let e = parse("fio version 3 iolog\n0 f add\n1 g read 0 4096\n", &k).unwrap_err();
         assert!(e.starts_with("line 3:") && e.contains("'g'"), "{e}");
@@ -350,7 +379,11 @@ mod tests {
         let e = parse("fio version 3 iolog\n0 f add\n1 f open\n", &k).unwrap_err();
         assert!(e.contains("no I/O"), "{e}");
         // a v3 wait is ignored, with a note
-        let r = parse("fio version 3 iolog\n0 f add\n1 f wait 5 0\n2 f read 0 512\n", &k).unwrap();
+        let r = parse(
+            "fio version 3 iolog\n0 f add\n1 f wait 5 0\n2 f read 0 512\n",
+            &k,
+        )
+        .unwrap();
         assert_eq!(r.entries.len(), 2);
         assert_eq!(r.notes.len(), 1);
     }

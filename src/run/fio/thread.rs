@@ -4,21 +4,21 @@
 //! the no-data engines: the path engines get the paths, no descriptors) and
 //! driving the worker; its CPU time. The coordinator in [`crate::run::fio::execute`] spawns these.
 
-use crate::run::fio::*;
 use crate::engine::buffers::Slab;
 use crate::engine::io_uring;
 use crate::engine::registry::{self, Drive, NativeAio, NoData, Refused, Ring, Spec};
 use crate::engine::{Engine, IoErr};
+use crate::files::dataset::{self};
+use crate::files::strerror;
 use crate::job::fio::FioJob;
 use crate::result::job::{EffectiveJob, JobRecord};
-use crate::stats::cpu::{CpuTimes, Who};
-use crate::run::gen::Rng;
 use crate::run::fio::log::{LogSpec, Logs};
+use crate::run::fio::*;
+use crate::run::gen::Rng;
 use crate::run::worker::thread::{depth_on, registered};
 use crate::run::worker::{fill_buf, Live, Worker};
 use crate::stats::clock::Clock;
-use crate::files::dataset::{self};
-use crate::files::strerror;
+use crate::stats::cpu::{CpuTimes, Who};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
@@ -88,11 +88,7 @@ pub(crate) fn run_thread_io(
     }
     let caps = plan.engine.caps();
     let max_bs = job.bs_read.max().max(job.bs_write.max()) as usize;
-    let depth = if caps.queued {
-        job.iodepth as usize
-    } else {
-        1
-    };
+    let depth = if caps.queued { job.iodepth as usize } else { 1 };
     let mut slab = Slab::new(depth, max_bs);
     let mut rng = Rng::new(plan.seed ^ 0x5151);
     for b in &mut slab.bufs {
@@ -136,7 +132,16 @@ pub(crate) fn run_thread_io(
     }
     let w = Worker::new(plan, clock, stop, fds.clone(), logs, live);
     let spec = engine_spec(plan, fds, depth, &bufs, advice);
-    let st = drive(plan, spec, FioDrive { w, slab: &slab, depth, warn });
+    let st = drive(
+        plan,
+        spec,
+        FioDrive {
+            w,
+            slab: &slab,
+            depth,
+            warn,
+        },
+    );
     drop(open);
     st
 }
@@ -171,7 +176,8 @@ fn drive_no_descriptor(
         spec.paths = plan.files.iter().map(|f| f.path.clone()).collect();
     }
     // page_fault maps the job's size; exec runs its program
-    spec.map_len = usize::try_from(plan.files.iter().map(|f| f.size).sum::<u64>()).unwrap_or(usize::MAX);
+    spec.map_len =
+        usize::try_from(plan.files.iter().map(|f| f.size).sum::<u64>()).unwrap_or(usize::MAX);
     spec.program = program_of(job);
     let redirect = redirect_of(plan, &mut spec.program)?;
     let n = m.nodata;
@@ -187,11 +193,21 @@ fn drive_no_descriptor(
         subjob: plan.thread,
         runtime: job.runtime.map(|r| r + job.ramp_time),
     };
-    let r = drive(plan, spec, FioDrive { w, slab, depth, warn });
+    let r = drive(
+        plan,
+        spec,
+        FioDrive {
+            w,
+            slab,
+            depth,
+            warn,
+        },
+    );
     // the program is reaped (the engine is gone): its output becomes the files'
     if let (Ok(_), Some(files)) = (&r, redirect) {
         for f in files {
-            f.commit().map_err(|source| output_error("exec std_redirect file", source))?;
+            f.commit()
+                .map_err(|source| output_error("exec std_redirect file", source))?;
         }
     }
     r
@@ -295,7 +311,11 @@ fn engine_spec<'b>(
         user_reap: job.more.userspace_reap && job.more.iodepth_batch_complete_min == 0,
     };
     // atomic=1: RWF_ATOMIC on every write (checked by the statx preflight in `execute`)
-    spec.write_flags = if job.more.x.atomic { libc::RWF_ATOMIC } else { 0 };
+    spec.write_flags = if job.more.x.atomic {
+        libc::RWF_ATOMIC
+    } else {
+        0
+    };
     if plan.engine.caps().maps_files {
         let len = if job.more.zones.mode == crate::job::fio::zone_keys::ZoneMode::Strided {
             // strided zones run on to the end of the files (run/gen/zones.rs)
@@ -347,20 +367,29 @@ fn drive(
         let (engine, why) = match r {
             Refused::Ring(e) => (plan.engine.name(), ring_setup_why(&e, depth)),
             Refused::Map(e) => (plan.engine.name(), io_why(e, false, 0)),
-            Refused::Aio(e) => (plan.engine.name(), crate::engine::libaio::setup_why(&e, depth)),
+            Refused::Aio(e) => (
+                plan.engine.name(),
+                crate::engine::libaio::setup_why(&e, depth),
+            ),
             Refused::Path(e) => (plan.engine.name(), io_why(e, false, 0)),
             Refused::Donor(e) => (
                 plan.engine.name(),
-                format!("donor file {}: {}", spec_donor(plan).path.display(), io_why(e, false, 0)),
+                format!(
+                    "donor file {}: {}",
+                    spec_donor(plan).path.display(),
+                    io_why(e, false, 0)
+                ),
             ),
             Refused::Program(e) => (plan.engine.name(), e.to_string()),
             // a socket that cannot be set up fails the job, as in fio (its report kept,
             // with the errno): returned as the job's failure below
-            Refused::Net(f) => return RunError::Net {
-                job: plan.job.name.clone(),
-                why: format!("{}: {}", f.what, io_why(IoErr::Errno(f.errno), false, 0)),
-                errno: f.errno,
-            },
+            Refused::Net(f) => {
+                return RunError::Net {
+                    job: plan.job.name.clone(),
+                    why: format!("{}: {}", f.what, io_why(IoErr::Errno(f.errno), false, 0)),
+                    errno: f.errno,
+                }
+            }
         };
         RunError::Engine {
             job: plan.job.name.clone(),
@@ -389,7 +418,8 @@ struct FioDrive<'w, 'a> {
 impl Drive for FioDrive<'_, '_> {
     type Out = (JobRecord, Option<RunError>);
     fn drive<E: Engine>(self, eng: &mut E) -> Self::Out {
-        self.w.run(eng, self.slab, depth_on::<E>(self.depth), self.warn)
+        self.w
+            .run(eng, self.slab, depth_on::<E>(self.depth), self.warn)
     }
 }
 

@@ -23,11 +23,11 @@
 //! Semantics checked against fio 3.33 with `--write_iolog` on small files; the zbd
 //! rules follow fio's `zbd.c` `zbd_adjust_block` as documented in its HOWTO.
 
+use crate::job::fio::zone_keys::{ZoneMode, ZoneOpts};
+use crate::probe::Root;
 use crate::run::fio::{Plan, RunError};
 use crate::run::gen::{RandomMap, Rng};
 use crate::run::worker::Op;
-use crate::job::fio::zone_keys::{ZoneMode, ZoneOpts};
-use crate::probe::Root;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -178,8 +178,7 @@ pub(crate) fn strided_ends(plan: &Plan) -> Vec<u64> {
         .zip(&plan.files)
         .map(|(&(start, len), f)| {
             let region_end = start.saturating_add(len);
-            crate::files::dataset::existing_size(&f.path)
-                .map_or(region_end, |e| e.max(region_end))
+            crate::files::dataset::existing_size(&f.path).map_or(region_end, |e| e.max(region_end))
         })
         .collect();
     // a mapping is as long as the shortest file (engine/mmap.rs)

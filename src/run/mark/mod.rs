@@ -23,9 +23,8 @@
 //! Safety: the test file lives in a new directory `PATH/iomark-mark.<pid>` that is
 //! removed afterwards, also after an error or Ctrl-C (a second Ctrl-C exits at once).
 
-use crate::util::error::exit;
-use crate::job::sysbench::FileioJob;
 use crate::files::scratch::{Scratch, ScratchError};
+use crate::job::sysbench::FileioJob;
 use crate::probe::diagnosis::{diagnose, Diagnosis, Inputs};
 use crate::probe::Root;
 use crate::report::mark_table::MarkTable;
@@ -34,6 +33,7 @@ use crate::report::output::Outputs;
 use crate::result::{self, RunResult, Status, Warning};
 use crate::run::signals::Signals;
 use crate::util::console::Console;
+use crate::util::error::exit;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -312,7 +312,9 @@ fn stopped_result(
 /// stopped, and the exit code.
 fn save_stopped(outs: &Outputs, mut r: RunResult, what: &str, code: i32) {
     let done = r.phases.len();
-    r.error = Some(format!("stopped {what} (exit {code}); {done} test(s) completed"));
+    r.error = Some(format!(
+        "stopped {what} (exit {code}); {done} test(s) completed"
+    ));
     save_json(outs, &r);
 }
 
@@ -402,7 +404,9 @@ pub fn execute(job: &MarkJob) -> i32 {
         },
     );
     if let Err(e) = outs.placeholder() {
-        let p = outs.json_path().map_or(String::new(), |p| p.display().to_string());
+        let p = outs
+            .json_path()
+            .map_or(String::new(), |p| p.display().to_string());
         eprintln!("iomark mark: cannot write --json={p}: {e}");
         return e.exit_code();
     }
@@ -422,7 +426,12 @@ pub fn execute(job: &MarkJob) -> i32 {
         pb.finish_and_clear();
         let what = "while preparing the test file";
         let code = interrupted_or(&signals, code, what);
-        save_stopped(&outs, stopped_result(job, (&[], &[]), &diag, &signals), what, code);
+        save_stopped(
+            &outs,
+            stopped_result(job, (&[], &[]), &diag, &signals),
+            what,
+            code,
+        );
         return code;
     }
     let (mut rows, mut plots, mut warnings, mut lost) = (vec![], vec![], vec![], false);

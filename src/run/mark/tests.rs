@@ -98,11 +98,20 @@ fn each_test_is_the_exact_fileio_job() {
     );
     assert_eq!((j.io_mode, j.async_backlog), (IoMode::Async, 8));
     assert!(j.extra_flags.direct && !j.extra_flags.sync && !j.extra_flags.dsync);
-    assert_eq!((j.fsync_freq, j.fsync_end, j.rw_ratio), (0, false, 2.3333333333));
+    assert_eq!(
+        (j.fsync_freq, j.fsync_end, j.rw_ratio),
+        (0, false, 2.3333333333)
+    );
     assert_eq!((j.threads, j.time_limit, j.event_limit), (1, 5, 0));
     assert_eq!(j.dir, d);
-    assert_eq!((j.data, j.percentile, j.notes, j.verbosity), (DataPattern::Random, 99, false, 0));
-    assert!(j.json.is_none(), "mark reads the result in memory: no --json file");
+    assert_eq!(
+        (j.data, j.percentile, j.notes, j.verbosity),
+        (DataPattern::Random, 99, false, 0)
+    );
+    assert!(
+        j.json.is_none(),
+        "mark reads the result in memory: no --json file"
+    );
     // sequential writes overwrite the prepared file (seqrewr), never truncate it (seqwr)
     assert_eq!(job(seq8, Op::Write).test_mode, Some(TestMode::Seqrewr));
     // Q1 runs pread/pwrite so latency is per I/O; the backlog stays fileio's default

@@ -7,8 +7,8 @@
 //! Offsets are drawn over the effective file set `FS × N` with FS a whole number of
 //! blocks, which removes bugs B2 (file index N) and B6 (misaligned offsets).
 
-use crate::run::sysbench::rng::Xoroshiro128Plus;
 use crate::job::sysbench::{Geometry, TestMode};
+use crate::run::sysbench::rng::Xoroshiro128Plus;
 
 /// Kind of one fileio request.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]

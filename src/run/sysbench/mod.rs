@@ -10,8 +10,6 @@ pub mod rng;
 mod run;
 pub mod thread;
 
-use crate::util::console::level;
-use crate::util::error::{exit, Error};
 use crate::files::fileset;
 use crate::files::output::Output;
 use crate::job::sysbench::{Command, FileioJob, Geometry, IoMode};
@@ -19,7 +17,9 @@ use crate::report::sysbench;
 use crate::result::{self, RunResult, Status};
 use crate::run::signals::Signals;
 use crate::stats::Snapshot;
+use crate::util::console::level;
 use crate::util::console::Console;
+use crate::util::error::{exit, Error};
 use std::sync::Arc;
 
 /// Execute every command of `job`; returns the exit code.
@@ -95,9 +95,10 @@ fn check_outputs(job: &FileioJob, console: &Console) -> Result<Option<Output>, i
             console.err("iomark: WARNING: --json writes the result of 'run'; no 'run' command was given, so no JSON file is written");
             None
         }
-        Some(p) => Some(Output::create(p).map_err(|e| {
-            fatal(format!("cannot write --json={}: {e}", p.display()))
-        })?),
+        Some(p) => Some(
+            Output::create(p)
+                .map_err(|e| fatal(format!("cannot write --json={}: {e}", p.display())))?,
+        ),
         None => None,
     };
     if let Some(d) = job.plot.as_ref().filter(|_| runs) {
@@ -319,7 +320,11 @@ fn failed_before_start(
 ) -> i32 {
     let code = print_failure(console, f);
     if let Some(o) = json {
-        write_json(console, o, &stopped_result(job, Some(g), Status::Failed, f.lines.join("\n")));
+        write_json(
+            console,
+            o,
+            &stopped_result(job, Some(g), Status::Failed, f.lines.join("\n")),
+        );
     }
     code
 }
@@ -335,7 +340,10 @@ mod tests {
             skipped_after(&[Prepare, Run, Cleanup], Prepare),
             "; 'run' and 'cleanup' are skipped"
         );
-        assert_eq!(skipped_after(&[Prepare, Cleanup], Prepare), "; 'cleanup' is skipped");
+        assert_eq!(
+            skipped_after(&[Prepare, Cleanup], Prepare),
+            "; 'cleanup' is skipped"
+        );
         assert_eq!(
             skipped_after(&[Prepare, Run, Run, Cleanup], Prepare),
             "; 'run', 'run' and 'cleanup' are skipped"

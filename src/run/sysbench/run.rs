@@ -5,12 +5,11 @@
 //! deadline is due (no polling on the timed path) — then prints sysbench's report and
 //! iomark's notes and writes `--json`/`--plot`.
 
-use crate::util::console::level;
-use crate::util::error::exit;
+use crate::files::fileset;
+use crate::files::output::Output;
 use crate::job::sysbench::{FileioJob, Geometry, IoMode, TestMode};
 use crate::probe::diagnosis::Diagnosis;
 use crate::probe::{pagecache, Root};
-use crate::util::console::Console;
 use crate::report::sysbench::{SysbenchHistogram, SysbenchReport, SysbenchThreads};
 use crate::report::{notes, sysbench, Reporter};
 use crate::result::job::EffectiveJob;
@@ -20,10 +19,11 @@ use crate::run::signals::Signals;
 use crate::run::sysbench::gen::Generator;
 use crate::run::sysbench::rng::{GlibcRandom, Xoroshiro128Plus};
 use crate::run::sysbench::thread::{thread, RateQueue, Shared};
-use crate::files::output::Output;
 use crate::run::sysbench::{failed_before_start, geometry, say_interrupted, write_json};
 use crate::stats::{new_hist, percentile_ns, Snapshot, ThreadStats};
-use crate::files::fileset;
+use crate::util::console::level;
+use crate::util::console::Console;
+use crate::util::error::exit;
 use std::os::fd::AsRawFd;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Barrier, Condvar, Mutex, OnceLock};
@@ -120,7 +120,12 @@ pub(super) fn run(
     let mut ran = Ran::default();
     let code = workers(job, &sh, &fds, seed_used, console, &mut ran);
     // many hosts (src/ranks/): this rank's I/O ended; the others hear of it now
-    crate::ranks::ended(sh.failure.lock().unwrap_or_else(|e| e.into_inner()).is_some());
+    crate::ranks::ended(
+        sh.failure
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .is_some(),
+    );
     let Some(snap) = ran.snap.take() else {
         // no final snapshot: the workers could not start (exit 3) or nothing ran
         let code = if code == exit::OK { exit::FAILED } else { code };
@@ -227,7 +232,8 @@ fn ready(job: &FileioJob, console: &Console, json: Option<&Output>) -> Result<Re
         && before.memory_fs.is_none()
         && pagecache::fits_in_ram(g.total, before.mem_total)
     {
-        if let Some(line) = notes::fits_in_ram_warning(g.total, before.mem_total.unwrap_or(0), used) {
+        if let Some(line) = notes::fits_in_ram_warning(g.total, before.mem_total.unwrap_or(0), used)
+        {
             console.err(&line);
         }
     }
@@ -655,7 +661,11 @@ fn notes_after(job: &FileioJob, rr: &RunResult, console: &Console, end: &End) {
     if end.failure.is_some() {
         return;
     }
-    if let Some(w) = rr.warnings.iter().find(|w| w.id == crate::result::truth::ABOVE_CEILING) {
+    if let Some(w) = rr
+        .warnings
+        .iter()
+        .find(|w| w.id == crate::result::truth::ABOVE_CEILING)
+    {
         console.line(level::NOTICE, &format!("iomark: {}", w.message));
     }
     if job.notes {
@@ -705,7 +715,8 @@ fn outputs(job: &FileioJob, r: &Ready, snap: Snapshot, end: &End, ran: &mut Ran)
     };
     if r.mmap_direct {
         let m = MMAP_DIRECT_WARNING.trim_start_matches("iomark: WARNING: ");
-        i.warnings.push(w("page_cache.mmap_ignores_direct", m.into()));
+        i.warnings
+            .push(w("page_cache.mmap_ignores_direct", m.into()));
     }
     // fits_in_ram, memory targets, holes, unsynced writes: result/truth.rs
     if let Some(m) = exceeded {
@@ -721,7 +732,12 @@ fn outputs(job: &FileioJob, r: &Ready, snap: Snapshot, end: &End, ran: &mut Ran)
 
 /// Write `--json` and `--plot`; false when one of them could not be written (its
 /// FATAL line printed).
-fn write_outputs(job: &FileioJob, json: Option<&Output>, rr: &RunResult, console: &Console) -> bool {
+fn write_outputs(
+    job: &FileioJob,
+    json: Option<&Output>,
+    rr: &RunResult,
+    console: &Console,
+) -> bool {
     let mut ok = json.is_none_or(|o| write_json(console, o, rr));
     if let Some(d) = &job.plot {
         match crate::report::svg_plot::write_plots(rr, d) {

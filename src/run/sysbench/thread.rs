@@ -9,13 +9,13 @@ use crate::engine::registry::{self, Drive, Kind, Refused, Spec};
 use crate::engine::{Engine, IoErr};
 use crate::files::strerror;
 use crate::job::sysbench::{DataPattern, FileioJob, Geometry, IoMode, TestMode};
-use crate::util::console::Console;
 use crate::run::sysbench::gen::Generator;
 use crate::run::sysbench::rng::Xoroshiro128Plus;
 use crate::run::worker::sysbench::SysbenchRules;
 use crate::run::worker::thread::{depth_on, registered};
 use crate::stats::clock::Clock;
 use crate::stats::ThreadStats;
+use crate::util::console::Console;
 use std::collections::VecDeque;
 use std::os::fd::RawFd;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -227,7 +227,11 @@ pub fn thread(
             Refused::Path(e) => format!("path setup failed: {e:?}"),
             Refused::Donor(e) => format!("donor file setup failed: {e:?}"),
             Refused::Program(e) => format!("program could not be started: {e}"),
-            Refused::Net(f) => format!("net setup failed: {}: {}", f.what, crate::files::strerror(f.errno)),
+            Refused::Net(f) => format!(
+                "net setup failed: {}: {}",
+                f.what,
+                crate::files::strerror(f.errno)
+            ),
         };
         sh.fail_code
             .store(crate::util::error::exit::ENVIRONMENT, Ordering::SeqCst);
@@ -255,12 +259,15 @@ impl Drive for ThreadDrive<'_> {
     type Out = ();
     fn drive<E: Engine>(self, eng: &mut E) {
         let sh = self.sh;
-        sh.console
-            .line(5, &format!("DEBUG: Worker thread (#{}) initialized", self.tid));
+        sh.console.line(
+            5,
+            &format!("DEBUG: Worker thread (#{}) initialized", self.tid),
+        );
         self.barriers[0].wait();
         self.barriers[1].wait();
         let depth = depth_on::<E>(self.depth);
-        let mut rules = SysbenchRules::new(sh, self.tid, self.rng, (self.pool, self.pool_len), depth);
+        let mut rules =
+            SysbenchRules::new(sh, self.tid, self.rng, (self.pool, self.pool_len), depth);
         let mut io = crate::run::worker::Io::new(eng, self.slab, &sh.clock, depth);
         // a failure is recorded in `sh` (its lines and exit code)
         let _ = crate::run::worker::run(&mut io, &mut rules);

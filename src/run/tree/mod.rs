@@ -19,14 +19,14 @@
 //! report (report/tree_text.rs).
 
 use crate::engine::fault::{self, Op};
+use crate::files::preflight;
+use crate::files::scratch::{self, Scratch};
 use crate::job::units::iec;
 use crate::result::{JobInfo, Phase, Recorded, Warning};
 use crate::run::copy::{bar, check_dir, ended, short, Done, Live, PhaseRun, RunError};
-use crate::run::sysbench::rng::{GlibcRandom, Xoroshiro128Plus};
 use crate::run::signals::Signals;
+use crate::run::sysbench::rng::{GlibcRandom, Xoroshiro128Plus};
 use crate::stats::{self, clock::Clock};
-use crate::files::preflight;
-use crate::files::scratch::{self, Scratch};
 use hdrhistogram::Histogram;
 use indicatif::ProgressBar;
 use std::io::{self, Write};
@@ -260,7 +260,14 @@ pub fn execute(job: &TreeJob, plan: &Plan, signals: &Signals, live: &dyn Fn(Live
     let mut phases = Vec::new();
     let mut warnings = Vec::new();
     let mut scratch = Scratch::new();
-    let r = run(job, plan, &signals.stop, &mut scratch, (&mut phases, &mut warnings), live);
+    let r = run(
+        job,
+        plan,
+        &signals.stop,
+        &mut scratch,
+        (&mut phases, &mut warnings),
+        live,
+    );
     let recorded = Recorded::Totals {
         read: totals::dir_totals(&phases, totals::READ_PHASE),
         write: totals::dir_totals(&phases, totals::WRITE_PHASE),
@@ -483,7 +490,12 @@ fn read_phase((job, plan, clock, stop): Ctx, root: &Path) -> Result<Phase, RunEr
 }
 
 /// rename, delete, rmdir: the tree goes away.
-fn teardown(ctx: Ctx, root: &Path, scratch: &Scratch, phases: &mut Vec<Phase>) -> Result<(), RunError> {
+fn teardown(
+    ctx: Ctx,
+    root: &Path,
+    scratch: &Scratch,
+    phases: &mut Vec<Phase>,
+) -> Result<(), RunError> {
     scratch.verify_dirs().map_err(RunError::Failed)?;
     let mut p = files_phase(ctx, "rename", "rename", |e| {
         let p = root.join(&e.rel);
@@ -511,7 +523,12 @@ fn teardown(ctx: Ctx, root: &Path, scratch: &Scratch, phases: &mut Vec<Phase>) -
 
 /// The tree directory with every planned name registered (so an error or a signal
 /// removes exactly them), and the start line.
-fn make_root(job: &TreeJob, plan: &Plan, scratch: &mut Scratch, live: &dyn Fn(Live)) -> Result<PathBuf, RunError> {
+fn make_root(
+    job: &TreeJob,
+    plan: &Plan,
+    scratch: &mut Scratch,
+    live: &dyn Fn(Live),
+) -> Result<PathBuf, RunError> {
     let root = job.dir.join(format!("iomark-tree.{}", std::process::id()));
     scratch.create_dir(&root).map_err(|e| match e.os_error() {
         Some(libc::EACCES | libc::EPERM | libc::EROFS | libc::ENOSPC) => {

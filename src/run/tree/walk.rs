@@ -16,9 +16,9 @@
 
 use super::{fail, Measured};
 use crate::engine::fault::{self, Op};
+use crate::files::scratch;
 use crate::run::copy::RunError;
 use crate::stats::{self, clock::Clock};
-use crate::files::scratch;
 use indicatif::ProgressBar;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};

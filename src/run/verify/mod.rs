@@ -4,5 +4,5 @@
 //! (`verify_state_save`/`verify_state_load`): which writes a job had completed.
 
 pub mod fio;
-pub mod sysbench;
 pub mod state;
+pub mod sysbench;

@@ -190,7 +190,10 @@ impl State {
         if (reads_done < d || n.wrapping_sub(reads_done) > d) && n > d {
             return false;
         }
-        !self.comps.iter().any(|&(f, o)| f == file as u64 && o == offset)
+        !self
+            .comps
+            .iter()
+            .any(|&(f, o)| f == file as u64 && o == offset)
     }
 }
 
@@ -205,7 +208,8 @@ pub fn load(p: &Path, name: &str, index: u32) -> Result<State, String> {
                 crate::util::errno::describe(&e)
             )
         })?;
-    let s = State::decode(&bytes).map_err(|e| format!("verify_state_load: {}: {e}", p.display()))?;
+    let s =
+        State::decode(&bytes).map_err(|e| format!("verify_state_load: {}: {e}", p.display()))?;
     if s.name != name || s.index != u64::from(index) {
         return Err(format!(
             "verify_state_load: {} was saved by job '{}' (thread {}), not by '{name}' (thread {index})",
@@ -257,7 +261,10 @@ mod tests {
         save(&p, &r.encode("job", 0, 1)).unwrap();
         r.completed(0, 4096);
         save(&p, &r.encode("job", 0, 2)).unwrap();
-        assert_eq!(State::decode(&std::fs::read(&p).unwrap()).unwrap().numberio, 2);
+        assert_eq!(
+            State::decode(&std::fs::read(&p).unwrap()).unwrap().numberio,
+            2
+        );
         std::fs::remove_file(&p).unwrap();
         std::fs::create_dir(&p).unwrap();
         assert!(save(&p, b"new").is_err());
@@ -266,7 +273,10 @@ mod tests {
 
     #[test]
     fn name_is_fios() {
-        assert_eq!(path(None, "job", 0), PathBuf::from("local-job-0-verify.state"));
+        assert_eq!(
+            path(None, "job", 0),
+            PathBuf::from("local-job-0-verify.state")
+        );
         assert_eq!(
             path(Some(Path::new("/tmp/a")), "a/b", 3),
             PathBuf::from("/tmp/a/local-a.b-3-verify.state")
@@ -283,9 +293,18 @@ mod tests {
         }
         let b = r.encode("job", 0, 128);
         assert_eq!(b.len(), 192);
-        assert_eq!(&b[0..24], &[3, 0, 0, 0, 0, 0, 0, 0, 0xa8, 0, 0, 0, 0, 0, 0, 0, 0x52, 0xca, 0xd9, 0x93, 0, 0, 0, 0][..]);
+        assert_eq!(
+            &b[0..24],
+            &[
+                3, 0, 0, 0, 0, 0, 0, 0, 0xa8, 0, 0, 0, 0, 0, 0, 0, 0x52, 0xca, 0xd9, 0x93, 0, 0, 0,
+                0
+            ][..]
+        );
         let s = State::decode(&b).unwrap();
-        assert_eq!((s.name.as_str(), s.index, s.depth, s.numberio), ("job", 0, 1, 128));
+        assert_eq!(
+            (s.name.as_str(), s.index, s.depth, s.numberio),
+            ("job", 0, 1, 128)
+        );
         assert_eq!(s.comps, vec![(0, 127 * 4096)]);
     }
 
@@ -310,14 +329,18 @@ mod tests {
         let mut r = Recorder::new(1, 1);
         (0..23u64).for_each(|i| r.completed(0, i * 4096));
         let s = State::decode(&r.encode("j", 0, 23)).unwrap();
-        let go = (0..30u64).take_while(|&i| !s.should_stop(i, 0, i * 4096)).count();
+        let go = (0..30u64)
+            .take_while(|&i| !s.should_stop(i, 0, i * 4096))
+            .count();
         assert_eq!(go, 23);
         // depth 4, 10 issued, 8 completed (2 in flight when killed): the window holds
         // offsets 4..=7; reads 0..=7 go and the read of block 8 stops
         let mut r = Recorder::new(1, 4);
         (0..8u64).for_each(|i| r.completed(0, i * 4096));
         let s = State::decode(&r.encode("j", 0, 10)).unwrap();
-        let go = (0..30u64).take_while(|&i| !s.should_stop(i, 0, i * 4096)).count();
+        let go = (0..30u64)
+            .take_while(|&i| !s.should_stop(i, 0, i * 4096))
+            .count();
         assert_eq!(go, 8);
     }
 
@@ -326,14 +349,18 @@ mod tests {
         let mut r = Recorder::new(1, 1);
         r.completed(0, 0);
         let good = r.encode("j", 0, 1);
-        assert!(State::decode(&good[..10]).unwrap_err().contains("too short"));
+        assert!(State::decode(&good[..10])
+            .unwrap_err()
+            .contains("too short"));
         let mut v = good.clone();
         v[0] = 7;
         assert!(State::decode(&v).unwrap_err().contains("version 7"));
         let mut c = good.clone();
         c[HDR + LIST + 9] ^= 1;
         assert!(State::decode(&c).unwrap_err().contains("corrupt"));
-        assert!(State::decode(&good[..good.len() - 1]).unwrap_err().contains("truncated"));
+        assert!(State::decode(&good[..good.len() - 1])
+            .unwrap_err()
+            .contains("truncated"));
     }
 
     #[test]
@@ -344,10 +371,15 @@ mod tests {
         r.completed(0, 0);
         save(&p, &r.encode("w", 0, 1)).unwrap();
         assert_eq!(load(&p, "w", 0).unwrap().numberio, 1);
-        assert!(load(&p, "other", 0).unwrap_err().contains("saved by job 'w'"));
+        assert!(load(&p, "other", 0)
+            .unwrap_err()
+            .contains("saved by job 'w'"));
         assert!(load(&p, "w", 1).unwrap_err().contains("(thread 0)"));
         let missing = load(&d.path().join("nope"), "w", 0).unwrap_err();
-        assert!(missing.contains("cannot read") && missing.contains("No such file"), "{missing}");
+        assert!(
+            missing.contains("cannot read") && missing.contains("No such file"),
+            "{missing}"
+        );
         let target = d.path().join("target");
         std::fs::write(&target, b"keep").unwrap();
         let l = d.path().join("link");

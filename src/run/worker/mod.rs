@@ -137,8 +137,11 @@ pub trait Rules {
     const RETRIES: u32 = 0;
 
     /// Top of a pass; `now` is the tick of the last completion when one just happened.
-    fn top<E: Engine>(&mut self, io: &mut Io<'_, E, Self::Tag>, now: u64)
-        -> Result<Pass, Self::Error>;
+    fn top<E: Engine>(
+        &mut self,
+        io: &mut Io<'_, E, Self::Tag>,
+        now: u64,
+    ) -> Result<Pass, Self::Error>;
     /// The request for free `slot` (its buffer is `io.buf(slot)`), written into `req`
     /// (in place: the request is not copied on the per-I/O path).
     fn next<E: Engine>(
@@ -312,7 +315,11 @@ impl<'a, E: Engine, T: Copy + Default> Io<'a, E, T> {
 
     /// Reap at least `min` and account them ([`Rules::reap_error`] on failure).
     #[inline(always)]
-    pub fn reap<R: Rules<Tag = T>>(&mut self, rules: &mut R, min: usize) -> Result<usize, R::Error> {
+    pub fn reap<R: Rules<Tag = T>>(
+        &mut self,
+        rules: &mut R,
+        min: usize,
+    ) -> Result<usize, R::Error> {
         let n = self.reap_raw(min).map_err(|e| rules.reap_error(e))?;
         let t = self.clock.now();
         self.account(rules, t)?;

@@ -164,7 +164,8 @@ impl<'s> SysbenchRules<'s> {
         }
         let limit = sh.job.event_limit;
         if limit > 0 && sh.events_started.fetch_add(1, Ordering::Relaxed) >= limit {
-            sh.console.collapsible(4, "Event limit exceeded, exiting...");
+            sh.console
+                .collapsible(4, "Event limit exceeded, exiting...");
             return None;
         }
         match &sh.rate {
@@ -209,7 +210,13 @@ impl<'s> SysbenchRules<'s> {
     /// The buffer a write of `len` bytes at `offset` sends (filled for it) and its
     /// registered-buffer index; a read's is the slot's own.
     #[inline(always)]
-    fn write_buf(&mut self, slot_buf: *mut u8, offset: u64, len: usize, slot: usize) -> (*mut u8, u16) {
+    fn write_buf(
+        &mut self,
+        slot_buf: *mut u8,
+        offset: u64,
+        len: usize,
+        slot: usize,
+    ) -> (*mut u8, u16) {
         let job = &self.sh.job;
         if job.validate {
             // SAFETY: the slot's buffer holds a whole request and is not in flight.
@@ -238,11 +245,20 @@ impl<'s> SysbenchRules<'s> {
 
     /// A completed read or write: check its length, validate a read, count it, and
     /// fsync after a write with `--file-fsync-all`.
-    fn completed<E: Engine>(&mut self, eng: &mut E, req: &Req<ReqKind>, res: Result<usize, IoErr>) -> bool {
+    fn completed<E: Engine>(
+        &mut self,
+        eng: &mut E,
+        req: &Req<ReqKind>,
+        res: Result<usize, IoErr>,
+    ) -> bool {
         let sh = self.sh;
         let job = &sh.job;
         let (file, offset, len) = (req.io.file as u32, req.io.offset, req.io.len);
-        let what = if req.tag == ReqKind::Read { "read" } else { "write" };
+        let what = if req.tag == ReqKind::Read {
+            "read"
+        } else {
+            "write"
+        };
         if let Err(e) = res {
             self.fail(vec![format!(
                 "FATAL: Failed to {what} file! file: {file} ({}) pos: {offset} {}",
@@ -286,9 +302,15 @@ impl<'s> SysbenchRules<'s> {
             return true;
         };
         let mut lines = match m {
-            verify::sysbench::Mismatch::Checksum { offset: o, calculated, stored } => vec![
+            verify::sysbench::Mismatch::Checksum {
+                offset: o,
+                calculated,
+                stored,
+            } => vec![
                 format!("FATAL: Checksum mismatch in block with offset: {o}"),
-                format!("FATAL:     Calculated value: 0x{calculated:x}    Stored value: 0x{stored:x}"),
+                format!(
+                    "FATAL:     Calculated value: 0x{calculated:x}    Stored value: 0x{stored:x}"
+                ),
             ],
             verify::sysbench::Mismatch::Offset { actual, stored } => vec![
                 "FATAL: Offset mismatch in block:".into(),
@@ -386,7 +408,10 @@ impl Rules for SysbenchRules<'_> {
         let (dir, (buf, buf_index)) = if r.kind == ReqKind::Read {
             (Dir::Read, (io.buf(slot), slot as u16))
         } else {
-            (Dir::Write, self.write_buf(io.buf(slot), r.offset, len, slot))
+            (
+                Dir::Write,
+                self.write_buf(io.buf(slot), r.offset, len, slot),
+            )
         };
         *req = Req {
             io: IoReq {
@@ -487,7 +512,10 @@ impl Rules for SysbenchRules<'_> {
 
     #[cold]
     fn reap_error(&self, e: IoErr) -> Failed {
-        self.sh.fail(vec![format!("FATAL: io_uring wait failed: {}", errno_text(e))]);
+        self.sh.fail(vec![format!(
+            "FATAL: io_uring wait failed: {}",
+            errno_text(e)
+        )]);
         Failed
     }
 

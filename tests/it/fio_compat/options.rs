@@ -221,7 +221,10 @@ fn error_lines_start_with_fio_under_the_fio_persona() {
     assert!(err.starts_with("fio: ") && err.contains("'rw'"), "{err}");
     assert!(!err.contains("iomark run:"), "{err}");
     // the report lost to a full stdout is said as fio, too
-    let full = std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
     let o = std::process::Command::new(&fio)
         .current_dir(d.path())
         .args(["--name=a", "--ioengine=null", "--size=64k"])
@@ -230,7 +233,10 @@ fn error_lines_start_with_fio_under_the_fio_persona() {
         .unwrap();
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(1), "{err}");
-    assert_eq!(err, "fio: cannot write the report to stdout: No space left on device\n");
+    assert_eq!(
+        err,
+        "fio: cannot write the report to stdout: No space left on device\n"
+    );
     let o = run(d.path(), &["--name=a", "--rw=bogus"]);
     assert_eq!(o.code, 2);
     assert!(o.stderr.starts_with("iomark run: "), "{}", o.stderr);
@@ -244,7 +250,13 @@ fn time_based_without_runtime_is_dropped_with_fios_line() {
     let d = scratch();
     let fio = d.path().join("fio");
     std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_iomark"), &fio).unwrap();
-    let args = ["--name=a", "--ioengine=psync", "--size=64k", "--time_based", "--output-format=json"];
+    let args = [
+        "--name=a",
+        "--ioengine=psync",
+        "--size=64k",
+        "--time_based",
+        "--output-format=json",
+    ];
     let o = std::process::Command::new(&fio)
         .current_dir(d.path())
         .args(args)
@@ -258,5 +270,10 @@ fn time_based_without_runtime_is_dropped_with_fios_line() {
     assert_eq!(v["jobs"][0]["read"]["io_bytes"], 65536);
     let o = run(d.path(), &args);
     assert_eq!(o.code, 0, "{}", o.stderr);
-    assert!(o.stderr.contains("fio: time_based requires a runtime/timeout setting\n"), "{}", o.stderr);
+    assert!(
+        o.stderr
+            .contains("fio: time_based requires a runtime/timeout setting\n"),
+        "{}",
+        o.stderr
+    );
 }

@@ -172,7 +172,13 @@ fn sigint_during_prepare_run_cleanup_keeps_the_files_and_skips_the_rest() {
     let a: Vec<&str> = SET
         .iter()
         .copied()
-        .chain(["--file-test-mode=rndrd", "--json=r.json", "prepare", "run", "cleanup"])
+        .chain([
+            "--file-test-mode=rndrd",
+            "--json=r.json",
+            "prepare",
+            "run",
+            "cleanup",
+        ])
         .collect();
     let r = interrupt_at(d.path(), "write:stop@100", &a, libc::SIGINT);
     assert_eq!(r.code, 130, "{r:?}");
@@ -194,7 +200,11 @@ fn sigint_during_prepare_run_cleanup_keeps_the_files_and_skips_the_rest() {
     // the next prepare extends what was kept
     let r = on_set(d.path(), &["prepare", "cleanup"]);
     assert_eq!(r.code, 0, "{r:?}");
-    assert!(r.stdout.contains("Extending existing file test_file.0"), "{}", r.stdout);
+    assert!(
+        r.stdout.contains("Extending existing file test_file.0"),
+        "{}",
+        r.stdout
+    );
 }
 
 fn run_interrupted(sig: i32, code: i32) {

@@ -384,7 +384,10 @@ fn two_drives(dir: &std::path::Path) -> [String; 2] {
         .iter()
         .map(|(n, k)| scaled_run(ABC[1], dir, n, *k))
         .collect();
-    [format!("--group=vm={}", a.join(",")), format!("--group=pro={}", b.join(","))]
+    [
+        format!("--group=vm={}", a.join(",")),
+        format!("--group=pro={}", b.join(",")),
+    ]
 }
 
 #[test]
@@ -397,8 +400,15 @@ fn compare_group_puts_repeated_runs_of_a_drive_in_one_column() {
     assert!(out.contains("\nB = pro (median of 2 runs: "), "{out}");
     let header = out.lines().find(|l| l.starts_with("test ")).unwrap();
     let words: Vec<&str> = header.split_whitespace().collect();
-    assert_eq!(words[..8], ["test", "metric", "A", "A", "±", "B", "B", "±"], "{header}");
-    let row = out.lines().find(|l| l.starts_with("SEQ1M Q8T1 read    MB/s")).unwrap();
+    assert_eq!(
+        words[..8],
+        ["test", "metric", "A", "A", "±", "B", "B", "±"],
+        "{header}"
+    );
+    let row = out
+        .lines()
+        .find(|l| l.starts_with("SEQ1M Q8T1 read    MB/s"))
+        .unwrap();
     let cells: Vec<&str> = row.split_whitespace().collect();
     // A: median 763 of 686/763/839, ±10%; B: median of 2288 and 2746 = 2517 (±9%), 3.30x
     assert_eq!(cells[4..], ["763", "±10%", "2517", "±9%", "3.30x"], "{row}");
@@ -425,7 +435,10 @@ fn compare_group_of_different_tests_says_one_run_per_test() {
     assert_eq!(code, 0, "{err}");
     assert!(out.starts_with("A = vm (2 runs, one per test: "), "{out}");
     assert!(!out.contains("median of"), "{out}");
-    assert!(out.contains("\nRND16K Q1T1 read") && out.contains("\nSEQ16K Q1T1 read"), "{out}");
+    assert!(
+        out.contains("\nRND16K Q1T1 read") && out.contains("\nSEQ16K Q1T1 read"),
+        "{out}"
+    );
     // two runs of the same test: the median legend stays
     let again = copy("rnd2.json", "rndrd");
     let (_, out2, _) = compare(&[&format!("--group=vm={rnd},{again}")]);
@@ -438,30 +451,53 @@ fn compare_group_baseline_markdown_csv_json() {
     let [ga, gb] = two_drives(t.path());
     let (code, md, err) = compare(&[&ga, &gb, "--baseline=pro", "--format=markdown"]);
     assert_eq!(code, 0, "{err}");
-    assert!(md.contains("| test | metric | A | A ± | A/B | B | B ± | jobs differ |"), "{md}");
-    assert!(md.contains("| SEQ1M Q8T1 read | MB/s | 763 | ±10% | 0.30x | 2517 | ±9% |  |"), "{md}");
+    assert!(
+        md.contains("| test | metric | A | A ± | A/B | B | B ± | jobs differ |"),
+        "{md}"
+    );
+    assert!(
+        md.contains("| SEQ1M Q8T1 read | MB/s | 763 | ±10% | 0.30x | 2517 | ±9% |  |"),
+        "{md}"
+    );
     assert!(md.contains("- B = pro (median of 2 runs: "), "{md}");
     assert!(md.contains("the baseline of the ratios"), "{md}");
     assert!(md.contains("ratios = column / column B."), "{md}");
     let (_, csv, _) = compare(&[&ga, &gb, "--baseline=B", "--format=csv"]);
     let mut lines = csv.lines();
-    assert_eq!(lines.next().unwrap(), "test,metric,vm,vm spread,vm / pro,pro,pro spread,jobs differ");
-    assert_eq!(lines.next().unwrap(), "SEQ1M Q8T1 read,MB/s,763,±10%,0.30x,2517,±9%,");
+    assert_eq!(
+        lines.next().unwrap(),
+        "test,metric,vm,vm spread,vm / pro,pro,pro spread,jobs differ"
+    );
+    assert_eq!(
+        lines.next().unwrap(),
+        "SEQ1M Q8T1 read,MB/s,763,±10%,0.30x,2517,±9%,"
+    );
     let (_, json, _) = compare(&[&ga, &gb, "--format=json"]);
     let v: Value = serde_json::from_str(&json).unwrap();
     assert_eq!(v["columns"][0]["runs"], 3);
     let row = &v["rows"][0];
     let spread = row["spread"][0].as_array().unwrap();
     assert!((spread[0].as_f64().unwrap() - 686.43).abs() < 0.01, "{row}");
-    assert!((row["ratios"][1].as_f64().unwrap() - 3.30).abs() < 0.01, "{row}");
+    assert!(
+        (row["ratios"][1].as_f64().unwrap() - 3.30).abs() < 0.01,
+        "{row}"
+    );
     // a file given besides the groups is a column of its own
     let (_, mixed, _) = compare(&[&ga, ABC[2]]);
-    assert!(mixed.contains("\nB = serial overlayblk (c-vm-fileio-rndrd-16k-buffered.json, iomark fileio)"), "{mixed}");
+    assert!(
+        mixed.contains(
+            "\nB = serial overlayblk (c-vm-fileio-rndrd-16k-buffered.json, iomark fileio)"
+        ),
+        "{mixed}"
+    );
     // bad --group / --baseline: one line naming the option, exit 2
     for (args, says) in [
         (vec!["--group=vm"], "LABEL=FILE,FILE"),
         (vec!["--group==a.json"], "non-empty label"),
-        (vec![ga.as_str(), "--baseline=zz"], "--baseline=zz: no such column; the columns are A (vm)"),
+        (
+            vec![ga.as_str(), "--baseline=zz"],
+            "--baseline=zz: no such column; the columns are A (vm)",
+        ),
     ] {
         let (code, _, err) = compare(&args);
         assert_eq!(code, 2, "{args:?}");
@@ -481,8 +517,10 @@ fn compare_mix_rows_exclude_fsync_like_read_and_write_rows() {
     let mut mix = base.clone();
     mix["job"]["test_mode"] = "rndrw".into();
     let hist = |v: u64| serde_json::json!({"sigfig": 3, "max_ns": 3_600_000_000_000u64, "buckets": [[v, 10]]});
-    let lat = |v: u64| serde_json::json!({"count": 10, "min_ns": v, "max_ns": v, "mean_ns": v,
-        "stdev_ns": 0.0, "sum_ns": v * 10, "percentiles_ns": {"50": v, "99": v}, "histogram": hist(v)});
+    let lat = |v: u64| {
+        serde_json::json!({"count": 10, "min_ns": v, "max_ns": v, "mean_ns": v,
+        "stdev_ns": 0.0, "sum_ns": v * 10, "percentiles_ns": {"50": v, "99": v}, "histogram": hist(v)})
+    };
     mix["read"]["ops"] = 10.into();
     mix["read"]["lat"] = lat(10_000);
     mix["write"]["ops"] = 10.into();
@@ -493,12 +531,20 @@ fn compare_mix_rows_exclude_fsync_like_read_and_write_rows() {
     let with = dir.path().join("with-hist.json");
     std::fs::write(&with, mix.to_string()).unwrap();
     for side in ["read", "write"] {
-        mix[side]["lat"].as_object_mut().unwrap().remove("histogram");
+        mix[side]["lat"]
+            .as_object_mut()
+            .unwrap()
+            .remove("histogram");
     }
     let without = dir.path().join("schema1.json");
     std::fs::write(&without, mix.to_string()).unwrap();
     let o = Iomark::new()
-        .args(["compare", with.to_str().unwrap(), without.to_str().unwrap(), "--format=json"])
+        .args([
+            "compare",
+            with.to_str().unwrap(),
+            without.to_str().unwrap(),
+            "--format=json",
+        ])
         .run();
     assert_eq!(o.code, 0, "{}", o.stderr);
     let v: Value = serde_json::from_str(&o.stdout).unwrap();
@@ -513,8 +559,17 @@ fn compare_mix_rows_exclude_fsync_like_read_and_write_rows() {
     assert_eq!(get("mean µs")[0].as_f64(), Some(20.0));
     assert_eq!(get("mean µs")[1].as_f64(), Some(20.0));
     let p99 = get("p99 µs")[0].as_f64().unwrap();
-    assert!((p99 - 30.0).abs() <= 0.03, "p99 {p99} µs: the merged histogram's, not the fsync's 100 ms");
+    assert!(
+        (p99 - 30.0).abs() <= 0.03,
+        "p99 {p99} µs: the merged histogram's, not the fsync's 100 ms"
+    );
     assert!(get("p99 µs")[1].is_null(), "no histograms, no merged p99");
-    let t = Iomark::new().args(["compare", with.to_str().unwrap()]).run();
-    assert!(t.stdout.contains("per read or write (fsyncs excluded)"), "{}", t.stdout);
+    let t = Iomark::new()
+        .args(["compare", with.to_str().unwrap()])
+        .run();
+    assert!(
+        t.stdout.contains("per read or write (fsyncs excluded)"),
+        "{}",
+        t.stdout
+    );
 }

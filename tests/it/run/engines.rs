@@ -61,9 +61,16 @@ fn denied_io_uring_falls_back_to_psync_with_one_warning() {
     assert!(warnings[0].contains("run on psync"));
     // both threads really ran on psync and did every I/O: 2 × 256 KiB / 4 KiB
     // the report's job lines (fio's header above them names the engine asked for)
-    let job_lines: Vec<&str> = r.stdout.lines().filter(|l| l.contains("(groupid=")).collect();
+    let job_lines: Vec<&str> = r
+        .stdout
+        .lines()
+        .filter(|l| l.contains("(groupid="))
+        .collect();
     assert_eq!(
-        job_lines.iter().filter(|l| l.contains("engine=psync")).count(),
+        job_lines
+            .iter()
+            .filter(|l| l.contains("engine=psync"))
+            .count(),
         2,
         "{}",
         r.stdout

@@ -94,7 +94,12 @@ fn write_then_verified_read_round_trips_on_both_engines() {
                 &[("IOMARK_FAULT", "read:corrupt@3")],
                 &[&a[..], &["--rw=read"]].concat(),
             );
-            assert_eq!(bad.status.code(), Some(1), "{engine} QD{qd}: {}", stderr(&bad));
+            assert_eq!(
+                bad.status.code(),
+                Some(1),
+                "{engine} QD{qd}: {}",
+                stderr(&bad)
+            );
             assert!(
                 stderr(&bad).contains("verify failed in f at offset 8192"),
                 "{engine} QD{qd}: {}",
@@ -128,7 +133,10 @@ fn qd32_counts_every_io_and_splits_latency() {
         let j = &v["jobs"][0];
         let (rd, wr) = (&j["read"], &j["write"]);
         let ios = rd["total_ios"].as_u64().unwrap() + wr["total_ios"].as_u64().unwrap();
-        assert_eq!(ios, 512, "{engine}: every issued I/O completed and counted once");
+        assert_eq!(
+            ios, 512,
+            "{engine}: every issued I/O completed and counted once"
+        );
         let bytes = rd["io_bytes"].as_u64().unwrap() + wr["io_bytes"].as_u64().unwrap();
         assert_eq!(bytes, 2 << 20, "{engine}");
         for d in [rd, wr] {
@@ -138,7 +146,10 @@ fn qd32_counts_every_io_and_splits_latency() {
                 num(&d["lat_ns"]["mean"]),
             );
             assert!(s > 0.0 && c > 0.0, "{engine}: slat {s} clat {c}");
-            assert!((s + c - l).abs() <= 1e-6 * l + 1.0, "{engine}: {s} + {c} != {l}");
+            assert!(
+                (s + c - l).abs() <= 1e-6 * l + 1.0,
+                "{engine}: {s} + {c} != {l}"
+            );
             assert_eq!(d["slat_ns"]["N"], d["clat_ns"]["N"], "{engine}");
         }
         // where the I/O was issued (fio's iodepth_level): libaio refills each slot as
@@ -193,7 +204,11 @@ fn buffered_split_puts_the_copy_where_fio_does() {
             let fv = json(&o);
             let fr = &fv["jobs"][0]["read"];
             let (fs, fc) = (num(&fr["slat_ns"][key]), num(&fr["clat_ns"][key]));
-            assert_eq!(fs > fc, slat_first, "fio {engine}: slat {fs} ns, clat {fc} ns");
+            assert_eq!(
+                fs > fc,
+                slat_first,
+                "fio {engine}: slat {fs} ns, clat {fc} ns"
+            );
         }
     }
 }
@@ -287,7 +302,11 @@ fn faults_read_the_same_on_every_engine() {
         ("read:short@3", "short transfer (2048 bytes)"),
         ("write:enospc@5", "No space left on device"),
     ] {
-        let rw = if fault.starts_with("read") { "read" } else { "write" };
+        let rw = if fault.starts_with("read") {
+            "read"
+        } else {
+            "write"
+        };
         let mut lines = Vec::new();
         for engine in ["psync", "io_uring", "libaio", "posixaio"] {
             let o = iomark(
@@ -370,7 +389,8 @@ fn a_read_past_the_end_is_a_short_transfer_on_every_engine() {
         let e = error_lines(&o);
         assert_eq!(e.len(), 1, "{engine}: {}", stderr(&o));
         assert!(
-            e[0].contains("read of 4096 bytes at offset 16384") && e[0].contains("short transfer (0 bytes)"),
+            e[0].contains("read of 4096 bytes at offset 16384")
+                && e[0].contains("short transfer (0 bytes)"),
             "{engine}: {e:?}"
         );
         lines.push(e[0].clone());
@@ -487,7 +507,10 @@ fn libaio_options_and_what_posixaio_refuses() {
         assert_eq!(v["jobs"][0]["read"]["total_ios"], 256, "{extra:?}");
     }
     for (extra, names) in [
-        (&["--ioengine=posixaio", "--userspace_reap"][..], "userspace_reap"),
+        (
+            &["--ioengine=posixaio", "--userspace_reap"][..],
+            "userspace_reap",
+        ),
         (&["--ioengine=posixaio", "--atomic=1"][..], "atomic=1"),
     ] {
         let o = iomark(d.path(), &[], &[&base[..], extra].concat());

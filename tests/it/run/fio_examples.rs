@@ -128,9 +128,27 @@ fn fio_examples_run_or_are_rejected_by_name() {
     let env = |v: &str| Some(if v == "FIO_BS" { "4096" } else { "1" }.to_string());
     let mut n = Counts::default();
     let supported = [
-        "psync", "sync", "pvsync", "libaio", "io_uring", "mmap", "null", "posixaio", "falloc",
-        "ftruncate", "cpuio", "filecreate", "filestat", "filedelete", "dircreate", "dirstat",
-        "dirdelete", "e4defrag", "page_fault", "exec", "net",
+        "psync",
+        "sync",
+        "pvsync",
+        "libaio",
+        "io_uring",
+        "mmap",
+        "null",
+        "posixaio",
+        "falloc",
+        "ftruncate",
+        "cpuio",
+        "filecreate",
+        "filestat",
+        "filedelete",
+        "dircreate",
+        "dirstat",
+        "dirdelete",
+        "e4defrag",
+        "page_fault",
+        "exec",
+        "net",
     ];
     // e4defrag2.fio's `e4defrag-fuzzer-4k-bis` sets time_based without a runtime: fio
     // drops time_based with a line on stderr, and so does iomark
@@ -268,7 +286,10 @@ fn fio_examples_run_or_are_rejected_by_name() {
                 // (VMADDR_CID_LOCAL), which needs the vsock loopback transport (absent
                 // here: the connect fails); the receiver-only and sender-only files (CID
                 // 3) need another VM
-                if cmd.jobs.iter().any(|j| j.engine == iomark::job::fio::EngineKind::Net && j.more.net.proto == Proto::Vsock) {
+                if cmd.jobs.iter().any(|j| {
+                    j.engine == iomark::job::fio::EngineKind::Net
+                        && j.more.net.proto == Proto::Vsock
+                }) {
                     println!("{fname}: skipped: protocol=vsock needs a vsock peer (CID 1 needs the vsock loopback transport, not loaded here; CID 3 is another VM)");
                     n.skipped += 1;
                     continue;

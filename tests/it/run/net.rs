@@ -8,14 +8,22 @@ use crate::util::*;
 fn run_jobs(job: &str) -> (i32, serde_json::Value, String) {
     let d = scratch();
     std::fs::write(d.path().join("net.fio"), job).unwrap();
-    let out = Iomark::new().dir(d.path()).args(["run", "net.fio", "--output-format=json"]).run();
+    let out = Iomark::new()
+        .dir(d.path())
+        .args(["run", "net.fio", "--output-format=json"])
+        .run();
     let v: serde_json::Value = serde_json::from_str(&out.stdout)
         .unwrap_or_else(|e| panic!("stdout is not JSON ({e}): {}\n{}", out.stdout, out.stderr));
     (out.code, v, out.stderr)
 }
 
 fn job<'a>(v: &'a serde_json::Value, name: &str) -> &'a serde_json::Value {
-    v["jobs"].as_array().unwrap().iter().find(|j| j["jobname"] == name).unwrap()
+    v["jobs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|j| j["jobname"] == name)
+        .unwrap()
 }
 
 fn bytes(j: &serde_json::Value, dir: &str) -> u64 {
@@ -37,7 +45,10 @@ fn tcp_receiver_counts_the_bytes_the_sender_sent() {
     assert_eq!(bytes(r, "read"), bytes(s, "write"));
     assert_eq!((bytes(r, "write"), bytes(s, "read")), (0, 0));
     assert_eq!(r["read"]["total_ios"], 256);
-    assert_eq!((r["error"].as_i64(), s["error"].as_i64()), (Some(0), Some(0)));
+    assert_eq!(
+        (r["error"].as_i64(), s["error"].as_i64()),
+        (Some(0), Some(0))
+    );
 }
 
 #[test]
@@ -76,23 +87,52 @@ fn a_net_job_without_its_options_is_refused_by_name() {
     let d = scratch();
     let out = Iomark::new()
         .dir(d.path())
-        .args(["run", "--name=s", "--ioengine=net", "--rw=write", "--size=1m", "--port=9"])
+        .args([
+            "run",
+            "--name=s",
+            "--ioengine=net",
+            "--rw=write",
+            "--size=1m",
+            "--port=9",
+        ])
         .run();
     assert_eq!(out.code, 2, "{}", out.stderr);
     assert!(out.stderr.contains("hostname="), "{}", out.stderr);
     let out = Iomark::new()
         .dir(d.path())
-        .args(["run", "--name=s", "--ioengine=net", "--rw=randread", "--size=1m", "--port=9", "--listen"])
+        .args([
+            "run",
+            "--name=s",
+            "--ioengine=net",
+            "--rw=randread",
+            "--size=1m",
+            "--port=9",
+            "--listen",
+        ])
         .run();
     assert_eq!(out.code, 2, "{}", out.stderr);
     assert!(out.stderr.contains("random"), "{}", out.stderr);
     // verify over the network is said to be missing, not that net moves no data
     let out = Iomark::new()
         .dir(d.path())
-        .args(["run", "--name=s", "--ioengine=net", "--rw=read", "--size=1m", "--port=9", "--listen", "--verify=md5"])
+        .args([
+            "run",
+            "--name=s",
+            "--ioengine=net",
+            "--rw=read",
+            "--size=1m",
+            "--port=9",
+            "--listen",
+            "--verify=md5",
+        ])
         .run();
     assert_eq!(out.code, 2, "{}", out.stderr);
-    assert!(out.stderr.contains("over the network (ioengine=net) is not implemented"), "{}", out.stderr);
+    assert!(
+        out.stderr
+            .contains("over the network (ioengine=net) is not implemented"),
+        "{}",
+        out.stderr
+    );
     // no file was created for the net job
     assert_eq!(std::fs::read_dir(d.path()).unwrap().count(), 0);
 }

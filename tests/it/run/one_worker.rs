@@ -97,11 +97,7 @@ fn the_retry_policy_is_the_rules() {
         ],
     );
     assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
-    assert!(
-        r.stderr.contains("Interrupted system call"),
-        "{}",
-        r.stderr
-    );
+    assert!(r.stderr.contains("Interrupted system call"), "{}", r.stderr);
 }
 
 /// The registry wraps every engine it builds while IOMARK_FAULT is set: a write error

@@ -47,10 +47,18 @@ fn a_v3_log_is_replayed_in_order_at_its_offsets() {
     assert_eq!(j["sync"]["total_ios"].as_u64(), Some(1), "{}", j["sync"]);
     assert_eq!(
         logged(&d.path().join("l_clat.1.log")),
-        vec![(8192, 4096, 0), (0, 512, 1), (61440, 1024, 0), (4096, 4096, 1)]
+        vec![
+            (8192, 4096, 0),
+            (0, 512, 1),
+            (61440, 1024, 0),
+            (4096, 4096, 1)
+        ]
     );
     // the file keeps its size: the log's I/O lies inside it
-    assert_eq!(std::fs::metadata(d.path().join("data")).unwrap().len(), 64 << 10);
+    assert_eq!(
+        std::fs::metadata(d.path().join("data")).unwrap().len(),
+        64 << 10
+    );
 }
 
 #[test]
@@ -63,7 +71,12 @@ fn the_log_paces_the_replay_unless_no_stall() {
     )
     .unwrap();
     let rt = |extra: &[&str]| {
-        let mut a = vec!["--output-format=json", "--name=p", "--read_iolog=slow.log", "--filesize=16k"];
+        let mut a = vec![
+            "--output-format=json",
+            "--name=p",
+            "--read_iolog=slow.log",
+            "--filesize=16k",
+        ];
         a.extend_from_slice(extra);
         let v = run(d.path(), &a).ok().json();
         let j = &v["jobs"][0];
@@ -84,7 +97,14 @@ fn what_write_iolog_writes_read_iolog_replays() {
     let d = scratch();
     let w = run(
         d.path(),
-        &["--name=w", "--rw=randwrite", "--bs=4k", "--size=64k", "--filename=f", "--write_iolog=w.log"],
+        &[
+            "--name=w",
+            "--rw=randwrite",
+            "--bs=4k",
+            "--size=64k",
+            "--filename=f",
+            "--write_iolog=w.log",
+        ],
     );
     w.ok();
     let v = run(
@@ -142,7 +162,10 @@ fn a_v2_log_with_a_redirect_and_skips() {
     let j = &v["jobs"][0];
     assert_eq!(j["read"]["io_bytes"].as_u64(), Some(12288), "{j}");
     assert_eq!(j["write"]["total_ios"].as_u64(), Some(0));
-    assert_eq!(logged(&d.path().join("l_clat.1.log")), vec![(4096, 4096, 0), (16384, 8192, 0)]);
+    assert_eq!(
+        logged(&d.path().join("l_clat.1.log")),
+        vec![(4096, 4096, 0), (16384, 8192, 0)]
+    );
     assert!(!d.path().join("dev").exists());
 }
 
@@ -150,7 +173,11 @@ fn a_v2_log_with_a_redirect_and_skips() {
 fn bad_logs_are_refused_naming_the_option() {
     let d = scratch();
     std::fs::write(d.path().join("v1.log"), "0 f read 0 4096\n").unwrap();
-    std::fs::write(d.path().join("bad.log"), "fio version 3 iolog\n0 f add\n1 f read 0 x\n").unwrap();
+    std::fs::write(
+        d.path().join("bad.log"),
+        "fio version 3 iolog\n0 f add\n1 f read 0 x\n",
+    )
+    .unwrap();
     for (log, what) in [
         ("v1.log", "version 1 is no longer supported"),
         ("bad.log", "line 3: 'x' is not a length"),
@@ -164,7 +191,10 @@ fn bad_logs_are_refused_naming_the_option() {
             o.stderr
         );
     }
-    let o = run(d.path(), &["--name=b", "--read_iolog=v1.log", "--replay_skip=flush"]);
+    let o = run(
+        d.path(),
+        &["--name=b", "--read_iolog=v1.log", "--replay_skip=flush"],
+    );
     assert_eq!(o.code, 2, "{}", o.stderr);
     assert!(o.stderr.contains("replay_skip"), "{}", o.stderr);
 }
@@ -183,7 +213,13 @@ fn trims_size_no_buffer_and_null_needs_no_size() {
     std::fs::write(d.path().join("t.log"), log).unwrap();
     let v = run(
         d.path(),
-        &["--output-format=json", "--name=t", "--read_iolog=t.log", "--ioengine=null", "--iodepth=128"],
+        &[
+            "--output-format=json",
+            "--name=t",
+            "--read_iolog=t.log",
+            "--ioengine=null",
+            "--iodepth=128",
+        ],
     )
     .ok()
     .json();

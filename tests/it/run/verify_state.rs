@@ -50,14 +50,20 @@ fn write_killed(d: &Path, sig: i32, code: i32) -> u64 {
         .spawn();
     let t = Instant::now();
     while wchar(child.id()) < 10 * BS {
-        assert!(t.elapsed() < Duration::from_secs(60), "the write job never wrote 10 blocks");
+        assert!(
+            t.elapsed() < Duration::from_secs(60),
+            "the write job never wrote 10 blocks"
+        );
         std::thread::sleep(Duration::from_millis(10));
     }
     assert_eq!(kill(child.id(), sig), 0);
     let o = finish(child);
     assert_eq!(o.code, code, "{}", o.dump());
     let written = o.json()["jobs"][0]["write"]["io_bytes"].as_u64().unwrap();
-    assert!(written >= 10 * BS && written < SIZE, "killed partway: {written}");
+    assert!(
+        written >= 10 * BS && written < SIZE,
+        "killed partway: {written}"
+    );
     written
 }
 
@@ -81,15 +87,27 @@ fn a_killed_write_job_leaves_the_state_its_read_job_verifies_exactly() {
         let written = write_killed(d.path(), sig, code);
         let (issued, last) = state_of(&d.path().join("local-w-0-verify.state"));
         assert_eq!(issued, written / BS, "writes issued = written at depth 1");
-        assert_eq!(last, (0, written - BS), "the last completion is the last block written");
+        assert_eq!(
+            last,
+            (0, written - BS),
+            "the last completion is the last block written"
+        );
         let o = run(d.path(), &job("--rw=read", &["--verify_state_load=1"]));
         assert_eq!(o.code, 0, "{}", o.dump());
-        assert_eq!(read_bytes(&o), written, "verifies exactly the blocks written");
+        assert_eq!(
+            read_bytes(&o),
+            written,
+            "verifies exactly the blocks written"
+        );
         // the same read job without the state reads on into the unwritten blocks
         let o = run(d.path(), &job("--rw=read", &[]));
         assert_eq!(o.code, 1, "{}", o.dump());
         assert_eq!(o.json()["jobs"][0]["error"], 84);
-        assert!(o.stderr.contains(&format!("offset {written}:")), "{}", o.stderr);
+        assert!(
+            o.stderr.contains(&format!("offset {written}:")),
+            "{}",
+            o.stderr
+        );
     }
 }
 
@@ -106,7 +124,11 @@ fn a_corrupted_block_the_state_says_was_written_fails_the_verify() {
     let o = run(d.path(), &job("--rw=read", &["--verify_state_load=1"]));
     assert_eq!(o.code, 1, "{}", o.dump());
     assert_eq!(o.json()["jobs"][0]["error"], 84);
-    assert!(o.stderr.contains("verify failed") && o.stderr.contains("offset 8192"), "{}", o.stderr);
+    assert!(
+        o.stderr.contains("verify failed") && o.stderr.contains("offset 8192"),
+        "{}",
+        o.stderr
+    );
     assert!(read_bytes(&o).as_u64().unwrap() < written);
 }
 
@@ -122,7 +144,12 @@ fn a_missing_or_foreign_state_ends_the_run_with_one_line() {
     a[0] = "--name=r";
     let o = run(d.path(), &a);
     assert_eq!(o.code, 3, "{}", o.dump());
-    o.one_line_error(&["job 'r'", "verify_state_load", "local-r-0-verify.state", "No such file"]);
+    o.one_line_error(&[
+        "job 'r'",
+        "verify_state_load",
+        "local-r-0-verify.state",
+        "No such file",
+    ]);
     // the write job's file under the read job's name: refused by what it holds
     std::fs::copy(&saved, d.path().join("local-r-0-verify.state")).unwrap();
     let o = run(d.path(), &a);
@@ -140,18 +167,30 @@ fn save_off_without_verify_and_aux_path() {
     let state = d.path().join("local-w-0-verify.state");
     run(d.path(), &job("--rw=write", &["--verify_state_save=0"])).ok();
     assert!(!state.exists(), "verify_state_save=0 saves nothing");
-    run(d.path(), &["--name=w", "--filename=f", "--rw=write", "--size=64k"]).ok();
+    run(
+        d.path(),
+        &["--name=w", "--filename=f", "--rw=write", "--size=64k"],
+    )
+    .ok();
     assert!(!state.exists(), "a job without verify= saves nothing");
     run(d.path(), &job("--rw=read", &[])).expect_code(1);
     assert!(!state.exists(), "a job that only reads saves nothing");
     std::fs::create_dir(d.path().join("aux")).unwrap();
     run(d.path(), &job("--rw=write", &["--aux-path=aux"])).ok();
     assert!(!state.exists() && d.path().join("aux/local-w-0-verify.state").is_file());
-    let o = run(d.path(), &job("--rw=read", &["--aux-path=aux", "--verify_state_load=1"])).ok();
+    let o = run(
+        d.path(),
+        &job("--rw=read", &["--aux-path=aux", "--verify_state_load=1"]),
+    )
+    .ok();
     assert_eq!(read_bytes(&o), SIZE);
     // never through a symbolic link: the job's report stands, a warning names the file
     std::os::unix::fs::symlink("elsewhere", &state).unwrap();
     let o = run(d.path(), &job("--rw=write", &[])).ok();
-    assert!(o.stderr.contains("cannot write the verify state") && o.stderr.contains("symbolic link"), "{}", o.stderr);
+    assert!(
+        o.stderr.contains("cannot write the verify state") && o.stderr.contains("symbolic link"),
+        "{}",
+        o.stderr
+    );
     assert!(!d.path().join("elsewhere").exists());
 }

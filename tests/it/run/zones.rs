@@ -464,7 +464,10 @@ fn sequence_distribution_repeats_or_progresses() {
     // the example's comments: 2, 0, 1, 2, 0, 1 and 2, 0, 1, 5, 3, 4
     assert_eq!(blocks(&ios(d.path(), "a"), 4 * K), vec![2, 0, 1, 2, 0, 1]);
     // the second job is fio's thread 2, so its log is b_iops.2.log
-    assert_eq!(blocks(&ios_of(d.path(), "b", 2), 4 * K), vec![2, 0, 1, 5, 3, 4]);
+    assert_eq!(
+        blocks(&ios_of(d.path(), "b", 2), 4 * K),
+        vec![2, 0, 1, 5, 3, 4]
+    );
     let o = run(
         d.path(),
         &[

@@ -55,7 +55,11 @@ pub fn fixture(rel: &str) -> PathBuf {
 /// instead of fio's fixed example ports, which a shared machine may have taken.
 pub fn free_port() -> u16 {
     loop {
-        let p = std::net::TcpListener::bind("0.0.0.0:0").unwrap().local_addr().unwrap().port();
+        let p = std::net::TcpListener::bind("0.0.0.0:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
         if std::net::UdpSocket::bind(("0.0.0.0", p)).is_ok() {
             return p;
         }

@@ -401,7 +401,10 @@ fn fixture_a_a_run_above_the_ceiling_is_called_out() {
     );
     r.read.bw_mb_per_s = 10.0;
     r.write.bw_mb_per_s = 3615.0;
-    assert!(above_ceiling(&r).unwrap().message.contains("write bandwidth 3615.0 MB/s"));
+    assert!(above_ceiling(&r)
+        .unwrap()
+        .message
+        .contains("write bandwidth 3615.0 MB/s"));
     r.targets.clear();
     assert_eq!(above_ceiling(&r), None, "no target, no ceiling");
 }

@@ -5,9 +5,9 @@
 //! tests/it/diagnose.rs runs the binary (exit codes, JSON, text, the live VM).
 
 use super::{inputs, Args};
+use crate::files::fixture::materialize;
 use crate::probe::diagnosis::{diagnose, Diagnosis};
 use crate::probe::findings::{Finding, Unknown};
-use crate::files::fixture::materialize;
 use crate::probe::Root;
 use crate::report::diagnose_text::render_text;
 use clap::Parser;

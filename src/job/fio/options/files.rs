@@ -232,7 +232,10 @@ fn filename_format(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
 /// job is not implemented.
 fn unlink(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
     if c.bool(v)? {
-        return Err(c.bad(v.unwrap_or("1"), "only 0: iomark keeps the job's files (remove them afterwards yourself)"));
+        return Err(c.bad(
+            v.unwrap_or("1"),
+            "only 0: iomark keeps the job's files (remove them afterwards yourself)",
+        ));
     }
     Ok(())
 }

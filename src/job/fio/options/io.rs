@@ -17,7 +17,10 @@ const RW_VALUES: &[(&str, &str)] = &[
     ("readwrite", "Sequential read and write mix"),
     ("randrw", "Random read and write mix"),
     ("trimwrite", "Trim and write mix, trims preceding writes"),
-    ("randtrimwrite", "Randomly trim and write mix, trims preceding writes"),
+    (
+        "randtrimwrite",
+        "Randomly trim and write mix, trims preceding writes",
+    ),
 ];
 
 const ENGINE_VALUES: &[(&str, &str)] = &[

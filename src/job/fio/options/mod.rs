@@ -398,7 +398,10 @@ pub fn apply(
 ) -> Result<(), FioError> {
     let key = key_raw.trim().replace('-', "_");
     let substituted = match origin {
-        Origin::File { .. } => value.map(|v| keywords(v, &key, origin)).transpose()?.flatten(),
+        Origin::File { .. } => value
+            .map(|v| keywords(v, &key, origin))
+            .transpose()?
+            .flatten(),
         Origin::CommandLine => None,
     };
     let value = substituted.as_deref().or(value);

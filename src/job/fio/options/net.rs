@@ -10,35 +10,95 @@ use crate::job::fio::FioError;
 type R = Result<(), FioError>;
 
 pub(super) static OPTIONS: &[FioOption] = &[
-    FioOption::job("hostname", Group::Engine, Kind::Str, "Hostname for net IO engine", hostname)
-        .example("localhost"),
-    FioOption::job("port", Group::Engine, Kind::Int, "Port to use for TCP or UDP net connections", port)
-        .range(1, 65535)
-        .example("8888"),
-    FioOption::job("protocol", Group::Engine, Kind::Str, "Network protocol to use", protocol)
-        .alias(&["proto"])
-        .default("tcp")
-        .values(&[
-            ("tcp", "Transmission Control Protocol"),
-            ("tcpv6", "Transmission Control Protocol V6"),
-            ("udp", "User Datagram Protocol"),
-            ("udpv6", "User Datagram Protocol V6"),
-            ("unix", "UNIX domain socket"),
-            ("vsock", "Virtual socket"),
-        ])
-        .example("udp"),
-    FioOption::job("listen", Group::Engine, Kind::Flag, "Listen for incoming TCP connections", listen),
-    FioOption::job("pingpong", Group::Engine, Kind::Flag, "Ping-pong IO requests", pingpong),
-    FioOption::job("interface", Group::Engine, Kind::Str, "Network interface to use", interface)
-        .example("10.8.16.22"),
-    FioOption::job("ttl", Group::Engine, Kind::Int, "Time-to-live value for outgoing UDP multicast packets", ttl)
-        .default("1")
-        .range(0, 255),
-    FioOption::job("nodelay", Group::Engine, Kind::Bool, "Use TCP_NODELAY on TCP connections", nodelay),
-    FioOption::job("window_size", Group::Engine, Kind::Int, "Set socket buffer window size", window_size)
-        .example("65536"),
-    FioOption::job("mss", Group::Engine, Kind::Int, "Set TCP maximum segment size", mss)
-        .example("1400"),
+    FioOption::job(
+        "hostname",
+        Group::Engine,
+        Kind::Str,
+        "Hostname for net IO engine",
+        hostname,
+    )
+    .example("localhost"),
+    FioOption::job(
+        "port",
+        Group::Engine,
+        Kind::Int,
+        "Port to use for TCP or UDP net connections",
+        port,
+    )
+    .range(1, 65535)
+    .example("8888"),
+    FioOption::job(
+        "protocol",
+        Group::Engine,
+        Kind::Str,
+        "Network protocol to use",
+        protocol,
+    )
+    .alias(&["proto"])
+    .default("tcp")
+    .values(&[
+        ("tcp", "Transmission Control Protocol"),
+        ("tcpv6", "Transmission Control Protocol V6"),
+        ("udp", "User Datagram Protocol"),
+        ("udpv6", "User Datagram Protocol V6"),
+        ("unix", "UNIX domain socket"),
+        ("vsock", "Virtual socket"),
+    ])
+    .example("udp"),
+    FioOption::job(
+        "listen",
+        Group::Engine,
+        Kind::Flag,
+        "Listen for incoming TCP connections",
+        listen,
+    ),
+    FioOption::job(
+        "pingpong",
+        Group::Engine,
+        Kind::Flag,
+        "Ping-pong IO requests",
+        pingpong,
+    ),
+    FioOption::job(
+        "interface",
+        Group::Engine,
+        Kind::Str,
+        "Network interface to use",
+        interface,
+    )
+    .example("10.8.16.22"),
+    FioOption::job(
+        "ttl",
+        Group::Engine,
+        Kind::Int,
+        "Time-to-live value for outgoing UDP multicast packets",
+        ttl,
+    )
+    .default("1")
+    .range(0, 255),
+    FioOption::job(
+        "nodelay",
+        Group::Engine,
+        Kind::Bool,
+        "Use TCP_NODELAY on TCP connections",
+        nodelay,
+    ),
+    FioOption::job(
+        "window_size",
+        Group::Engine,
+        Kind::Int,
+        "Set socket buffer window size",
+        window_size,
+    )
+    .example("65536"),
+    FioOption::job(
+        "mss",
+        Group::Engine,
+        Kind::Int,
+        "Set TCP maximum segment size",
+        mss,
+    )
+    .example("1400"),
 ];
 
 fn hostname(c: &mut JobCtx<'_>, v: Option<&str>) -> R {

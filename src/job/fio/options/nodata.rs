@@ -30,14 +30,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
     )
     .range(1, 100)
     .example("50"),
-    FioOption::job(
-        "cpumode",
-        Group::Engine,
-        Kind::Str,
-        "Stress mode",
-        cpumode,
-    )
-    .example("qsort"),
+    FioOption::job("cpumode", Group::Engine, Kind::Str, "Stress mode", cpumode).example("qsort"),
     FioOption::job(
         "cpuchunks",
         Group::Engine,

@@ -198,7 +198,9 @@ impl<'a> Worker<'a> {
                 let spec = self
                     .vspec()
                     .unwrap_or(crate::run::verify::fio::Spec::new(k, &m.verify_pattern));
-                if let Err(why) = crate::run::verify::fio::check_with(data, s.io.offset, &spec, None) {
+                if let Err(why) =
+                    crate::run::verify::fio::check_with(data, s.io.offset, &spec, None)
+                {
                     bad = Some(self.dumped(s.io.file, s.io.offset, data, None, why));
                 }
             }
@@ -268,7 +270,15 @@ impl<'a> Worker<'a> {
             let t_ms = self.clock.ns(t_base, t) / 1_000_000;
             if let Some(l) = &mut self.logs {
                 l.set_prio(s.io.ioprio);
-                l.io(t_ms, s.tag.op.idx(), s.io.len as u64, s.io.offset, slat, clat, lat);
+                l.io(
+                    t_ms,
+                    s.tag.op.idx(),
+                    s.io.len as u64,
+                    s.io.offset,
+                    slat,
+                    clat,
+                    lat,
+                );
             }
         }
         match bad {

@@ -10,12 +10,12 @@
 //! The write sequence number is checked as fio does: only for jobs that write with one
 //! block size and are not time based, unless `verify_write_sequence=0`.
 
-use crate::run::worker::fio::{Slot, Worker};
 use crate::engine::buffers::Slab;
 use crate::engine::IoErr;
 use crate::run::fio::RunError;
-use crate::stats::job::JobStats;
 use crate::run::verify;
+use crate::run::worker::fio::{Slot, Worker};
+use crate::stats::job::JobStats;
 
 impl<'a> Worker<'a> {
     /// The job's verify settings.

@@ -14,19 +14,19 @@
 //! verify backlog and read-back in `backlog.rs` (child modules: they share the Worker's
 //! private state).
 
-use crate::result::job::{CoverageStats, JobRecord, LatTargetReport};
-use crate::run::fio::{io_why, Plan, RunError};
-use crate::stats::job::JobStats;
-use crate::run::gen::{fit_size, seq_next, RandomMap, Rng, SlotGen};
-use crate::run::fio::log::Logs;
-use crate::run::gen::sprandom::SpRandom;
-use crate::run::verify;
-use crate::run::gen::zones::Zones;
 use crate::engine::buffers::Slab;
 use crate::engine::{Engine, IoErr, SyncKind};
-use crate::job::fio::{BlockSizes, RwMode};
 use crate::job::fio::keys::RateProcess;
+use crate::job::fio::{BlockSizes, RwMode};
+use crate::result::job::{CoverageStats, JobRecord, LatTargetReport};
+use crate::run::fio::log::Logs;
+use crate::run::fio::{io_why, Plan, RunError};
+use crate::run::gen::sprandom::SpRandom;
+use crate::run::gen::zones::Zones;
+use crate::run::gen::{fit_size, seq_next, RandomMap, Rng, SlotGen};
+use crate::run::verify;
 use crate::stats::clock::Clock;
+use crate::stats::job::JobStats;
 use std::collections::BTreeMap;
 use std::os::fd::RawFd;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -251,9 +251,10 @@ impl<'a> Worker<'a> {
     /// Write the verify state of a job with `verify_state_save` (nothing otherwise).
     fn save_vstate(&mut self) -> Result<(), String> {
         match (&self.plan.vstate_save, self.vrec.take()) {
-            (Some(p), Some(r)) => {
-                verify::state::save(p, &r.encode(&self.plan.job.name, self.plan.global, self.seq))
-            }
+            (Some(p), Some(r)) => verify::state::save(
+                p,
+                &r.encode(&self.plan.job.name, self.plan.global, self.seq),
+            ),
             _ => Ok(()),
         }
     }
@@ -263,7 +264,9 @@ impl<'a> Worker<'a> {
     #[inline(always)]
     fn vstate_stops(&self, op: Op, file: usize, offset: u64) -> bool {
         match &self.plan.vstate {
-            Some(s) if op == Op::Read && self.verifies_reads() => s.should_stop(self.vreads, file, offset),
+            Some(s) if op == Op::Read && self.verifies_reads() => {
+                s.should_stop(self.vreads, file, offset)
+            }
             _ => false,
         }
     }

@@ -5,10 +5,10 @@
 //! the loop has drained. The state here lives for one run of the loop; what the
 //! request generator keeps is in [`Worker`].
 
+use crate::engine::{Dir, IoReq};
 use crate::run::control::flow::FlowMember;
 use crate::run::control::lat_target::{LatTarget, LtAction};
 use crate::run::worker::fio::*;
-use crate::engine::{Dir, IoReq};
 use crate::run::worker::{Io, Next, Pass, Req, Rules, Submitted, Times};
 use crate::stats::rates::RateSampler;
 
@@ -246,13 +246,23 @@ impl<'a> FioRules<'a> {
         }
         if fs {
             self.since_sync = 0;
-            self.w
-                .sync_file(io.eng, &mut self.st, s.io.file, SyncKind::Fsync, self.measuring)?;
+            self.w.sync_file(
+                io.eng,
+                &mut self.st,
+                s.io.file,
+                SyncKind::Fsync,
+                self.measuring,
+            )?;
         }
         if fds {
             self.since_dsync = 0;
-            self.w
-                .sync_file(io.eng, &mut self.st, s.io.file, SyncKind::Fdatasync, self.measuring)?;
+            self.w.sync_file(
+                io.eng,
+                &mut self.st,
+                s.io.file,
+                SyncKind::Fdatasync,
+                self.measuring,
+            )?;
         }
         Ok(())
     }
@@ -262,7 +272,11 @@ impl FioRules<'_> {
     /// Wait for a log entry's tick, reaping completions meanwhile. The last
     /// millisecond is spun with non-blocking reaps, as fio's iolog_delay polls through
     /// the whole delay: a sleep overshoots a delay of microseconds many times over.
-    fn replay_wait<E: Engine>(&mut self, io: &mut Io<'_, E, Tag>, due: u64) -> Result<(), RunError> {
+    fn replay_wait<E: Engine>(
+        &mut self,
+        io: &mut Io<'_, E, Tag>,
+        due: u64,
+    ) -> Result<(), RunError> {
         let clock = self.w.clock;
         let spin = clock.ticks(Duration::from_millis(1));
         if clock.now() + spin < due {
@@ -293,7 +307,8 @@ impl FioRules<'_> {
             if let Some(due) = due {
                 self.replay_wait(io, due)?;
             }
-            if self.stop.load(Ordering::Relaxed) || self.deadline.is_some_and(|d| clock.now() >= d) {
+            if self.stop.load(Ordering::Relaxed) || self.deadline.is_some_and(|d| clock.now() >= d)
+            {
                 return Ok(None);
             }
             let op = match e.act {
@@ -367,9 +382,8 @@ impl<'a> Rules for FioRules<'a> {
             self.w.verify_backlog(io.slab, &mut self.st)?;
         }
         // iodepth_batch_submit: wait until that many slots are free before submitting
-        let submit = !done
-            && (io.free() >= self.batch || io.in_flight() == 0)
-            && io.in_flight() < self.cap;
+        let submit =
+            !done && (io.free() >= self.batch || io.in_flight() == 0) && io.in_flight() < self.cap;
         Ok(Pass { done, submit })
     }
 
@@ -416,7 +430,11 @@ impl<'a> Rules for FioRules<'a> {
         // (rand)trimwrite: a trim and the write to the same block after it are one step
         // of the job's size, counted at the write (the pair ends together), so a pass
         // trims and writes every block (fio, its test t0024)
-        let sized = if self.w.uses.trimwrite && op == Op::Trim { 0 } else { bs };
+        let sized = if self.w.uses.trimwrite && op == Op::Trim {
+            0
+        } else {
+            bs
+        };
         // `rw=read:N`: the bytes skipped count too, and the job ends where its next
         // request would no longer fit (fio stops at the end of the file: rw=read:512k
         // bs=1m size=128m reads 85 blocks, fio's test t0007)
@@ -442,7 +460,11 @@ impl<'a> Rules for FioRules<'a> {
         self.st.depth.mark_level(io.in_flight() + 1);
         *req = Req {
             io: IoReq {
-                dir: if op == Op::Write { Dir::Write } else { Dir::Read },
+                dir: if op == Op::Write {
+                    Dir::Write
+                } else {
+                    Dir::Read
+                },
                 file,
                 offset,
                 len: bs as usize,
@@ -479,8 +501,15 @@ impl<'a> Rules for FioRules<'a> {
         match res {
             Ok(_) => {
                 let (slat, clat, lat) = at.lat(self.w.clock);
-                self.w
-                    .complete(&mut self.st, s, buf, slat, clat, lat, (at.t, self.measure_start))
+                self.w.complete(
+                    &mut self.st,
+                    s,
+                    buf,
+                    slat,
+                    clat,
+                    lat,
+                    (at.t, self.measure_start),
+                )
             }
             Err(e) => self.w.io_fail(&mut self.st, s, e),
         }
@@ -570,7 +599,8 @@ impl<'a> Rules for FioRules<'a> {
         for on in [job.end_fsync, job.more.fsync_on_close] {
             if on && job.rw.writes() {
                 for f in 0..plan.files.len() {
-                    self.w.sync_file(io.eng, &mut self.st, f, SyncKind::Fsync, true)?;
+                    self.w
+                        .sync_file(io.eng, &mut self.st, f, SyncKind::Fsync, true)?;
                 }
             }
         }

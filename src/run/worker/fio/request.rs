@@ -36,7 +36,13 @@ pub(super) fn pick_bs(bs: &BlockSizes, rng: &mut Rng) -> u64 {
 /// (`buffer_compress_percentage`, fio's layout), else `pattern` repeated from the
 /// buffer's start (`buffer_pattern`), else zeros (`zero_buffers`), else random — the
 /// order of fio's fill_io_buffer.
-pub(crate) fn fill_buf(buf: &mut [u8], rng: &mut Rng, zero: bool, compress_pct: u32, pattern: &[u8]) {
+pub(crate) fn fill_buf(
+    buf: &mut [u8],
+    rng: &mut Rng,
+    zero: bool,
+    compress_pct: u32,
+    pattern: &[u8],
+) {
     if compress_pct == 0 && !pattern.is_empty() {
         for c in buf.chunks_mut(pattern.len()) {
             c.copy_from_slice(&pattern[..c.len()]);
@@ -135,9 +141,7 @@ fn uses_of(plan: &Plan, logs: bool, live: bool, fds_empty: bool) -> Uses {
         one_file: plan.files.len() == 1,
         trimwrite: matches!(job.rw, RwMode::TrimWrite | RwMode::RandTrimWrite),
         live,
-        backlog: job.more.x.verify_backlog > 0
-            && job.more.verify.is_some()
-            && job.rw.writes(),
+        backlog: job.more.x.verify_backlog > 0 && job.more.verify.is_some() && job.rw.writes(),
         fixed_bs: [fixed_of(&job.bs_read), fixed_of(&job.bs_write)],
         repass: !job.direct
             && job.more.invalidate
@@ -197,7 +201,10 @@ impl<'a> Worker<'a> {
             cov: crate::run::gen::coverage::Coverage::for_plan(plan),
             zones,
             zone_eof: false,
-            replay: plan.replay.as_ref().map(|_| super::replay::ReplayPos::new(clock.now())),
+            replay: plan
+                .replay
+                .as_ref()
+                .map(|_| super::replay::ReplayPos::new(clock.now())),
             spr: job.more.zones.sprandom.then(|| {
                 let bs = job.bs_write.max();
                 let z = &job.more.zones;
@@ -472,8 +479,7 @@ impl<'a> Worker<'a> {
         } else {
             job.bs_read.min()
         };
-        let (o, b, next) =
-            seq_next(self.cursors[file], (start, len), bs, min_bs, job.rw_suffix);
+        let (o, b, next) = seq_next(self.cursors[file], (start, len), bs, min_bs, job.rw_suffix);
         self.cursors[file] = next;
         (o, b)
     }
