@@ -164,6 +164,14 @@ order() { if (( $1 % 2 )); then echo "sysbench iomark"; else echo "iomark sysben
 declare -A SAMPLES   # SAMPLES[row,tool,metric] = "v1 v2 ..."
 add() { SAMPLES[$1,$2,$3]="${SAMPLES[$1,$2,$3]:-} $4"; }
 med() { echo "${SAMPLES[$1,$2,$3]:-}" | median; }
+# pmed ROW METRIC: the median of the per-repetition ratios iomark/sysbench (the two tools
+# ran back to back in each repetition), the paired estimate the verdict uses
+pmed() {
+    paste <(echo "${SAMPLES[$1,iomark,$2]:-}" | xargs -n1) <(echo "${SAMPLES[$1,sysbench,$2]:-}" | xargs -n1) |
+        awk '$2 > 0 && $1 != "nan" && $2 != "nan" { printf "%.6f\n", $1 / $2 }' | sort -g |
+        awk '{ a[NR] = $1 } END { if (NR == 0) { print "nan"; exit }
+              if (NR % 2) printf "%.4f", a[(NR + 1) / 2]; else printf "%.4f", (a[NR / 2] + a[NR / 2 + 1]) / 2 }'
+}
 
 # measure_run ROW DIR REPS COLD ARGS...  — time-limited run, events/s (+ r/w/fsync rates)
 measure_run() {
@@ -320,13 +328,16 @@ so every disk run starts with a cold page cache. Prepare MiB/s = bytes written /
 \`prepare\` + \`sync\`, measured by the script; each prepare writes into a new empty directory.
 iomark runs with \`--notes=off\`.
 
-| row | parameters | metric | sysbench | iomark | iomark/sysbench | target | target met | winner |
-|---|---|---|---:|---:|---:|---|---|---|
+| row | parameters | metric | sysbench | iomark | iomark/sysbench (medians) | per-repetition ratio (median) | target | target met | winner |
+|---|---|---|---:|---:|---:|---:|---|---|---|
 EOF
 row() {  # row ID PARAMS METRIC_LABEL METRIC LO HI TARGET_TEXT
-    local s m r
+    local s m r p
     s=$(med "$1" sysbench "$4"); m=$(med "$1" iomark "$4"); r=$(ratio "$m" "$s")
-    echo "| $1 | $2 | $3 | $s | $m | $r | $7 | $(check "$r" "$5" "$6") | $(winner "$r") |"
+    p=$(pmed "$1" "$4"); [ -n "$p" ] || p=nan
+    p=$(awk -v p="$p" 'BEGIN { if (p == "nan") print "nan"; else printf "%.3f", p }')
+    # the verdict and the winner follow the paired per-repetition median
+    echo "| $1 | $2 | $3 | $s | $m | $r | $p | $7 | $(check "$p" "$5" "$6") | $(winner "$p") |"
 }
 row a "rndrd, 4 KiB blocks, 1 thread, sync, $SHM_SIZE in $SHM_FILES files on tmpfs, --time=$RUN_TIME" "events/s" eps 1.10 "" "≥ 1.10×"
 row b "rndrw defaults (16 KiB, rw-ratio 1.5, fsync every 100, 128 files), $DISK_SIZE on disk, 1 thread, --time=$RUN_TIME, cold cache" "events/s" eps 0.95 1.10 "0.95–1.10×"

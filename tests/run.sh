@@ -48,6 +48,10 @@ fi
 # every test binary (the unit tests, tests/it) runs even when one fails, so a failure
 # shows all that is wrong; profile `ci` (Cargo.toml): release optimisation without LTO
 status=0
+# every test that cannot run here says so through tests/it/util/skip.rs, which appends a
+# line to this log (and fails under CI=true when an install or root would have let it run)
+export IOMARK_SKIP_LOG="$PWD/target/skipped-tests.log"
+mkdir -p target && : >"$IOMARK_SKIP_LOG"
 # formatting is part of the contract (docs/testing.md): rustfmt over every file, the
 # feature-gated src/ranks/ too (cargo fmt skips modules behind a cfg)
 cargo fmt --check || status=$?
@@ -57,4 +61,7 @@ cargo test --profile ci --no-fail-fast || status=$?
 # and tests/it), four ranks per test under mpirun, as root
 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
   cargo test --profile ci --no-fail-fast --features mpi --test it mpi:: || status=$?
+skips=$(wc -l <"$IOMARK_SKIP_LOG")
+echo "tests/run.sh: $skips test part(s) skipped${CI:+ (CI=$CI: a skip for want of a tool or root fails its test)}"
+[ "$skips" = 0 ] || sed 's/^/  /' "$IOMARK_SKIP_LOG"
 exit $status

@@ -3,9 +3,10 @@
 //! text is emitted as SVG `<text>` in a generic `sans-serif` family, so no system font
 //! is read at build or run time. Draws only the [`Comparison`] that the table shows.
 
-use crate::report::compare::{letter, Comparison};
+use crate::report::compare::{letter, Comparison, Row};
 use crate::report::{ReportError, Reporter};
 use crate::result::RunResult;
+use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -113,7 +114,18 @@ fn panel(
         .label_font(("sans-serif", 14))
         .draw()
         .map_err(|x| e(&x))?;
-    // test names under each group, in backend coordinates (the mesh has no x labels)
+    group_labels(area, &chart, c, &rows)
+}
+
+/// The test names under each group of bars, in backend coordinates (the mesh has no x
+/// labels); a test whose columns differ in their jobs gets a `*`.
+fn group_labels(
+    area: &DrawingArea<SVGBackend, Shift>,
+    chart: &ChartContext<SVGBackend, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
+    c: &Comparison,
+    rows: &[&Row],
+) -> Result<(), String> {
+    let e = |x: &dyn std::fmt::Display| x.to_string();
     let base = area.get_base_pixel();
     for (gi, r) in rows.iter().enumerate() {
         let (px, py) = chart.backend_coord(&(gi as f64 + 0.5, 0.0));

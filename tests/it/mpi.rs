@@ -81,7 +81,7 @@ mod ranks {
         let found = std::env::var_os("PATH")
             .is_some_and(|p| std::env::split_paths(&p).any(|d| d.join("mpirun").is_file()));
         if !found {
-            eprintln!("SKIPPED: mpirun not found (apt-get install openmpi-bin libopenmpi-dev)");
+            crate::util::skip("mpirun not found (apt-get install openmpi-bin libopenmpi-dev)");
             return None;
         }
         let mut c = Command::new("mpirun");

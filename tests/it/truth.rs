@@ -194,7 +194,7 @@ fn memory_target(dir: &Path, id: &str, out: &Path) -> Vec<std::path::PathBuf> {
 fn loop_device_over_tmpfs_is_memory_backed() {
     let fs = match LoopFs::ext4_over_shm(16) {
         Ok(fs) => fs,
-        Err(why) => return eprintln!("skipped: {why}"),
+        Err(why) => return skip(why),
     };
     let out = scratch();
     let files = memory_target(fs.dir(), "target.memory_device", out.path());
@@ -224,14 +224,14 @@ fn tmpfs_and_zram_targets_are_called_out_by_every_command_and_compare() {
     let mut warned = vec![];
     match Mount::try_new(&["-t", "tmpfs", "-o", "size=64m", "tmpfs"]) {
         Ok(m) => warned.extend(memory_target(m.dir(), "target.memory_fs", out.path())),
-        Err(why) => eprintln!("tmpfs part skipped: {why}"),
+        Err(why) => skip(format_args!("tmpfs part: {why}")),
     }
     match Zram::new(64 << 20) {
         Ok(mut z) => {
             let dir = z.mount_ext4();
             warned.extend(memory_target(&dir, "target.memory_device", out.path()));
         }
-        Err(why) => eprintln!("zram part skipped: {why}"),
+        Err(why) => skip(format_args!("zram part: {why}")),
     }
     if warned.is_empty() {
         return;
@@ -393,7 +393,7 @@ fn compare_calls_out_fsync_memory_and_one_columns_warning_once() {
         .tempdir_in("/dev/shm")
     {
         Ok(d) => d,
-        Err(e) => return eprintln!("skipped: no /dev/shm: {e}"),
+        Err(e) => return skip(format_args!("no /dev/shm: {e}")),
     };
     let out = scratch();
     let set = ["--file-num=1", "--file-total-size=4M"];

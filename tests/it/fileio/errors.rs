@@ -671,10 +671,10 @@ fn b3_direct_with_sync_is_accepted() {
         ],
     );
     if r.code == 3 && r.stdout.contains("O_DIRECT") {
-        eprintln!(
-            "skipped: the scratch file system does not support O_DIRECT: {}",
+        skip(format_args!(
+            "the scratch file system does not support O_DIRECT: {}",
             r.stdout
-        );
+        ));
         return;
     }
     let r = r.ok();

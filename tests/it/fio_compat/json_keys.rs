@@ -120,7 +120,7 @@ fn queued_engine_depth_level_is_the_iodepth() {
         ],
     );
     if o.code != 0 && o.stderr.contains("io_uring") {
-        eprintln!("io_uring unavailable here; skipped");
+        skip("io_uring unavailable here");
         return;
     }
     let j = o.ok().json();

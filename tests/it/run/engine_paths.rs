@@ -159,7 +159,9 @@ fn reap_spin_is_recorded_in_the_run_result() {
             Some(w) if notes.iter().any(|n| n.contains("engine=io_uring")) => {
                 assert_eq!(spin, vec![&w], "{extra:?}: {notes:?}")
             }
-            Some(_) => eprintln!("SKIPPED {extra:?}: io_uring unavailable here ({notes:?})"),
+            Some(_) => skip(format_args!(
+                "{extra:?}: io_uring unavailable here ({notes:?})"
+            )),
             None => assert!(spin.is_empty(), "{extra:?}: {notes:?}"),
         }
     }

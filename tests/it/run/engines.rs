@@ -133,7 +133,7 @@ fn engine_strict_refuses_instead_of_falling_back() {
 #[test]
 fn sqthread_poll_runs_every_io_on_io_uring() {
     if !io_uring_works() {
-        eprintln!("SKIPPED: io_uring is not available here");
+        skip("io_uring is not available here");
         return;
     }
     let d = scratch();
@@ -190,7 +190,7 @@ fn hipri_on_a_disk_without_poll_queues_is_refused_before_io() {
     let Some((disk, false)) =
         iomark::files::dataset::poll_capable(&iomark::probe::Root::default(), d.path())
     else {
-        eprintln!("SKIPPED: the scratch disk polls, or cannot be told");
+        absent_here("the scratch disk polls, or cannot be told");
         return;
     };
     let r = iomark(
@@ -218,7 +218,7 @@ fn hipri_on_a_disk_without_poll_queues_is_refused_before_io() {
 #[test]
 fn io_uring_qd32_counts_every_io_and_splits_latency() {
     if !io_uring_works() {
-        eprintln!("SKIPPED: io_uring is not available here");
+        skip("io_uring is not available here");
         return;
     }
     let d = scratch();

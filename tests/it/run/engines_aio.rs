@@ -6,7 +6,7 @@
 //! options (`userspace_reap`, `iodepth_batch_submit`, cmdprio, atomic), and the JSON /
 //! text reports against fio's own for the same job (skipped without fio).
 
-use crate::util::{scratch, LoopFs, Mount, BIN};
+use crate::util::{absent_here, scratch, skip, LoopFs, Mount, BIN};
 use serde_json::Value;
 use std::path::Path;
 use std::process::{Command, Output};
@@ -256,7 +256,7 @@ fn direct_io_on_a_loop_mounted_ext4() {
 fn direct_io_where_the_filesystem_has_none_is_one_clear_line() {
     let m = match Mount::try_new(&["-t", "ramfs", "ramfs"]) {
         Ok(m) => m,
-        Err(why) => return eprintln!("skipped: {why}"),
+        Err(why) => return skip(why),
     };
     let file = format!("--filename={}", m.dir().join("f").display());
     let mut lines = Vec::new();
@@ -470,7 +470,7 @@ fn reports_have_fios_shape() {
             assert_eq!(n, want, "{engine}: {line:?} in\n{text}");
         }
         if !have_fio() {
-            eprintln!("SKIP the JSON comparison: fio is not installed");
+            skip("the JSON comparison: fio is not installed");
             continue;
         }
         let json_job = [&job[..], &["--output-format=json"]].concat();
@@ -558,7 +558,9 @@ fn iodepth_beyond_aio_max_nr_is_one_clear_line() {
         .and_then(|s| s.trim().parse().ok())
         .unwrap_or(65536);
     if max > 65536 {
-        return eprintln!("skipped: fs.aio-max-nr={max} is above what one job can ask");
+        return absent_here(format_args!(
+            "fs.aio-max-nr={max} is above what one job can ask"
+        ));
     }
     let d = scratch();
     let depth = format!("--iodepth={}", max / 2 + 1);

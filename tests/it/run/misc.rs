@@ -243,7 +243,7 @@ fn numa_nodes_are_checked_and_applied() {
     assert!(!t.path().join("f").exists());
     let cpus = std::fs::read_to_string("/sys/devices/system/node/node0/cpulist");
     let Ok(cpus) = cpus else {
-        eprintln!("SKIPPED (second half): no /sys/devices/system/node/node0");
+        absent_here("second half: no /sys/devices/system/node/node0");
         return;
     };
     let o = run(
@@ -272,7 +272,7 @@ fn numa_nodes_are_checked_and_applied() {
 #[test]
 fn trim_on_a_block_device_discards_the_range() {
     if let Some(why) = loop_skip_reason() {
-        eprintln!("SKIPPED: {why}");
+        skip(why);
         return;
     }
     let lo = LoopDev::new(16 << 20, None);
@@ -497,7 +497,7 @@ fn fill_device_creates_a_missing_file_without_size_and_writes_until_full() {
 /// `None` (with the reason printed) when this machine cannot.
 fn reserved_ext4() -> Option<LoopFs> {
     LoopFs::new(16 << 20, None, "ext4", &["-q", "-F", "-m", "10"])
-        .map_err(|why| eprintln!("skipped: {why}"))
+        .map_err(skip)
         .ok()
 }
 

@@ -55,7 +55,7 @@ fn the_rules_choose_the_requests_whatever_the_engine() {
     assert_eq!(code, 0);
     assert_eq!(mmap, sync);
     if io_uring_denied(d.path()) {
-        eprintln!("io_uring not permitted here: async half skipped");
+        skip("io_uring not permitted here: async half");
         return;
     }
     let (code, uring) = lines("async");

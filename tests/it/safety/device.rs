@@ -17,7 +17,7 @@ const DEV_BYTES: u64 = 16 << 20;
 macro_rules! need_root {
     () => {
         if let Some(why) = loop_skip_reason() {
-            eprintln!("SKIPPED: {why}");
+            skip(why);
             return;
         }
     };
@@ -241,7 +241,7 @@ fn mkfs_ext4(lo: &LoopDev) {
 fn ext4_signature_unmounted() {
     need_root!();
     if tool("mkfs.ext4").is_none() {
-        eprintln!("SKIPPED: mkfs.ext4 not installed");
+        skip("mkfs.ext4 not installed");
         return;
     }
     let lo = loop_dev();
@@ -268,7 +268,7 @@ fn ext4_signature_unmounted() {
 fn ext4_mounted() {
     need_root!();
     if tool("mkfs.ext4").is_none() || tool("mount").is_none() {
-        eprintln!("SKIPPED: mkfs.ext4 or mount not installed");
+        skip("mkfs.ext4 or mount not installed");
         return;
     }
     let lo = loop_dev();
@@ -326,7 +326,7 @@ fn dm_member() {
     let dm = match DmLinear::new(&lo) {
         Ok(d) => d,
         Err(why) => {
-            eprintln!("SKIPPED: device-mapper not usable here: {why}");
+            absent_here(format_args!("device-mapper not usable here: {why}"));
             return;
         }
     };

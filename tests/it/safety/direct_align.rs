@@ -23,7 +23,7 @@ fn read_job(dev: &str, extra: &[&str]) -> Out {
 #[test]
 fn direct_io_offsets_and_sizes_are_checked_against_the_logical_block_size() {
     if let Some(why) = loop_skip_reason() {
-        eprintln!("skipped: {why}");
+        skip(why);
         return;
     }
     let lo = LoopDev::new(8 << 20, Some(4096));
@@ -73,13 +73,13 @@ fn direct_io_offsets_and_sizes_are_checked_against_the_logical_block_size() {
 #[test]
 fn direct_io_offset_on_a_file_of_a_4k_filesystem_is_refused_before_the_file_exists() {
     if let Some(why) = loop_skip_reason() {
-        eprintln!("skipped: {why}");
+        skip(why);
         return;
     }
     let m = match LoopFs::new(8 << 20, Some(4096), "ext4", &["-q"]) {
         Ok(m) => m,
         Err(why) => {
-            eprintln!("skipped: {why}");
+            skip(why);
             return;
         }
     };
@@ -126,7 +126,7 @@ fn direct_writes_below_the_physical_block_of_a_512e_disk_are_warned_about() {
     let Some((lbs, pbs)) =
         iomark::run::fio::align::device_block_sizes(&iomark::probe::Root::default(), &f)
     else {
-        eprintln!("SKIPPED: no sysfs block sizes for the test directory's device");
+        absent_here("no sysfs block sizes for the test directory's device");
         return;
     };
     let run = |bs: &str| -> String {
@@ -149,7 +149,9 @@ fn direct_writes_below_the_physical_block_of_a_512e_disk_are_warned_about() {
     let whole = run(&pbs.to_string());
     assert!(!whole.contains("read-modify-write"), "{whole}");
     if lbs >= pbs {
-        eprintln!("SKIPPED: the test directory's disk is not 512e (logical {lbs}, physical {pbs})");
+        absent_here(format_args!(
+            "the test directory's disk is not 512e (logical {lbs}, physical {pbs})"
+        ));
         return;
     }
     let small = run(&lbs.to_string());

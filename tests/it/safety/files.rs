@@ -466,7 +466,7 @@ fn fifo_as_run_target_is_refused_before_any_open() {
 /// the reason printed, when this machine cannot mount one.
 pub(super) fn tmpfs(size: &str) -> Option<Mount> {
     Mount::try_new(&["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"])
-        .map_err(|why| eprintln!("skipped: {why}"))
+        .map_err(skip)
         .ok()
 }
 

@@ -523,11 +523,11 @@ fn hazard_table_every_command_against_every_hazard() {
 #[test]
 fn a_thread_the_machine_cannot_start_is_exit_3_naming_the_limit() {
     let (Some(setpriv), Some(prlimit)) = (tool("setpriv"), tool("prlimit")) else {
-        eprintln!("skipped: setpriv or prlimit missing (util-linux)");
+        skip("setpriv or prlimit missing (util-linux)");
         return;
     };
     if !is_root() {
-        eprintln!("skipped: needs root to drop to an unprivileged user");
+        skip("needs root to drop to an unprivileged user");
         return;
     }
     // a copy of the binary and the job file where the unprivileged user can reach them

@@ -296,7 +296,7 @@ impl LoopFs {
         match LoopFs::new(mib << 20, None, fs, args) {
             Ok(f) => Some(f),
             Err(why) => {
-                eprintln!("skipped: {why}");
+                super::skip(&why);
                 None
             }
         }

@@ -1,6 +1,6 @@
 //! What every test module shares, defined once: the iomark binary as a command builder
 //! and the output of one invocation (`cmd`), scratch directories, directory listings and
-//! a free network port (`scratch`), loop devices, filesystems and mounts that clean up on
+//! a free network port (`scratch`), how a test that cannot run here says so (`skip`), loop devices, filesystems and mounts that clean up on
 //! drop (`loopdev`), the peer tools sysbench and fio (`peers`), JSON readers (`json`),
 //! and the parser of sysbench's report with the spec's request-generator simulation
 //! (`sysbench`).
@@ -11,6 +11,7 @@ mod json;
 mod loopdev;
 mod peers;
 mod scratch;
+mod skip;
 mod sysbench;
 
 pub use cmd::*;
@@ -18,4 +19,5 @@ pub use json::*;
 pub use loopdev::*;
 pub use peers::*;
 pub use scratch::*;
+pub use skip::*;
 pub use sysbench::*;

@@ -26,7 +26,7 @@ pub fn have_fio() -> bool {
 pub fn need_fio(test: &str) -> bool {
     let have = have_fio();
     if !have {
-        eprintln!("SKIP {test}: fio is not installed");
+        super::skip(format_args!("{test}: fio is not installed"));
     }
     have
 }
