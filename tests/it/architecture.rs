@@ -1,7 +1,8 @@
 //! The house rules of docs/ARCHITECTURE.md, checked on the source tree: which room
-//! (top-level module of src/) may name which other room in a `crate::` path, and how long
-//! a function may be. Edges are read from the code with comments and string literals
-//! removed, so a rule can only be broken by code.
+//! (top-level module of src/) may name which other room in a `crate::` path, how long a
+//! function may be, and that no two files name each other in a cycle. Edges are read from
+//! the code with comments and string literals removed, so a rule can only be broken by
+//! code.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -443,4 +444,295 @@ fn the_checker_sees_what_it_checks() {
     assert!(allowed("run", "engine"));
     assert!(!allowed("report", "run"));
     assert!(!allowed("engine", "stats"));
+}
+
+// ---- import cycles between files ---------------------------------------------------------
+
+/// Cycles of files that name each other (through `crate::`, `super::` or `self::` paths),
+/// each as its sorted list of files joined by ` ↔ `, with the step that breaks it. A
+/// module and its own submodules may name each other (a parent re-exports its children);
+/// any other cycle is a defect. The list may only shrink: a cycle that is listed but gone
+/// (or changed) fails the test too.
+const CYCLES_KNOWN: &[(&str, &str)] = &[
+    (
+        "src/cli/compare.rs ↔ src/cli/copy.rs ↔ src/cli/diagnose.rs ↔ src/cli/help.rs ↔ src/cli/mark.rs ↔ src/cli/tree.rs",
+        "cli/help.rs gathers the commands' clap definitions while they call its helpers: the shared helpers move to their own file",
+    ),
+    (
+        "src/cli/run.rs ↔ src/cli/run_args.rs",
+        "run_args.rs stops calling back into run.rs",
+    ),
+    (
+        "src/engine/net.rs ↔ src/engine/registry.rs",
+        "Caps moves beside the Engine trait, out of the registry",
+    ),
+    (
+        "src/files/fileset.rs ↔ src/files/preflight.rs",
+        "the checks fileset.rs and preflight.rs share move into preflight.rs",
+    ),
+    (
+        "src/job/fio/keys.rs ↔ src/job/fio/keys_verify.rs",
+        "keys_verify.rs gets its own helpers",
+    ),
+    (
+        "src/probe/diagnosis.rs ↔ src/probe/platform.rs ↔ src/probe/verdicts.rs ↔ src/probe/walk_links.rs ↔ src/probe/walk_mounts.rs",
+        "the facts type the walks fill moves out of diagnosis.rs",
+    ),
+    (
+        "src/report/compare.rs ↔ src/report/compare_render.rs",
+        "the comparison model and its rendering split one way",
+    ),
+    (
+        "src/report/fio/json.rs ↔ src/report/fio/prio.rs ↔ src/report/fio/text.rs",
+        "the per-priority figures get one home both reporters read",
+    ),
+    (
+        "src/result/build/mod.rs ↔ src/result/truth.rs",
+        "truth.rs receives plain inputs instead of naming the builder's types",
+    ),
+    (
+        "src/run/fio/mod.rs ↔ src/run/gen/sprandom.rs ↔ src/run/gen/zones.rs",
+        "the generators take their parameters as plain types, not run/fio's",
+    ),
+    (
+        "src/run/sysbench/thread.rs ↔ src/run/worker/sysbench.rs",
+        "one job-thread shell for both rules",
+    ),
+];
+
+/// The module path of a source file under src/ (`probe/diagnosis.rs` → `[probe,
+/// diagnosis]`, `probe/mod.rs` → `[probe]`, `lib.rs` → `[]`); `None` for the binary root.
+fn module_of(rel: &Path) -> Option<Vec<String>> {
+    let mut parts: Vec<String> = rel
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().to_string())
+        .collect();
+    let last = parts.pop()?;
+    let stem = last.strip_suffix(".rs")?;
+    if parts.is_empty() && stem == "main" {
+        return None;
+    }
+    if stem != "mod" && !(parts.is_empty() && stem == "lib") {
+        parts.push(stem.to_string());
+    }
+    Some(parts)
+}
+
+/// Every path a piece of code names from `crate::`, `super::` or `self::`, made absolute
+/// against `here` (the file's module path), with `{a, b::c}` groups expanded.
+fn paths_named(code: &str, here: &[String]) -> Vec<Vec<String>> {
+    let b = code.as_bytes();
+    let mut out = Vec::new();
+    for start in ["crate::", "super::", "self::"] {
+        let mut from = 0;
+        while let Some(at) = code[from..].find(start).map(|i| i + from) {
+            from = at + start.len();
+            if ident_before(b, at) || (at > 0 && b[at - 1] == b':') {
+                continue;
+            }
+            let mut base: Vec<String> = match start {
+                "crate::" => vec![],
+                _ => here.to_vec(),
+            };
+            let mut i = at;
+            // leading super:: segments climb one module each
+            while code[i..].starts_with("super::") {
+                base.pop();
+                i += "super::".len();
+            }
+            if code[i..].starts_with("self::") {
+                i += "self::".len();
+            } else if start == "crate::" {
+                i = at + start.len();
+            }
+            path_tree(code, i, base, &mut out);
+        }
+    }
+    out
+}
+
+/// Reads `a::b::{c, d::e}` at `i`, appending each full path to `out`.
+fn path_tree(code: &str, mut i: usize, mut path: Vec<String>, out: &mut Vec<Vec<String>>) -> usize {
+    let b = code.as_bytes();
+    loop {
+        while i < b.len() && b[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        if b.get(i) == Some(&b'{') {
+            i += 1;
+            loop {
+                i = path_tree(code, i, path.clone(), out);
+                while i < b.len() && b[i].is_ascii_whitespace() {
+                    i += 1;
+                }
+                match b.get(i) {
+                    Some(b',') => i += 1,
+                    Some(b'}') => return i + 1,
+                    _ => return i,
+                }
+            }
+        }
+        let s = i;
+        while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
+            i += 1;
+        }
+        if i > s {
+            path.push(code[s..i].to_string());
+        }
+        if code[i..].starts_with("::") {
+            i += 2;
+            continue;
+        }
+        out.push(path);
+        return i;
+    }
+}
+
+/// The file graph: for each file, the files whose modules its paths reach (the longest
+/// module prefix of each path), leaving out its own ancestors and descendants.
+fn file_graph() -> BTreeMap<String, BTreeSet<String>> {
+    let src = src_dir();
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let mut modules: BTreeMap<Vec<String>, String> = BTreeMap::new();
+    let mut code_of = Vec::new();
+    for f in &files {
+        let rel = f.strip_prefix(&src).unwrap().to_path_buf();
+        if let Some(m) = module_of(&rel) {
+            let name = format!("src/{}", rel.display());
+            modules.insert(m.clone(), name.clone());
+            code_of.push((name, m, code_only(&std::fs::read_to_string(f).unwrap())));
+        }
+    }
+    let mut graph = BTreeMap::new();
+    for (name, here, code) in code_of {
+        let mut to = BTreeSet::new();
+        for p in paths_named(&code, &here) {
+            let hit = (1..=p.len())
+                .rev()
+                .find_map(|n| modules.get(&p[..n]).map(|f| (n, f)));
+            let Some((n, file)) = hit else { continue };
+            let target = &p[..n];
+            let related = target.starts_with(&here) || here.starts_with(target);
+            if !related {
+                to.insert(file.clone());
+            }
+        }
+        graph.insert(name, to);
+    }
+    graph
+}
+
+/// Strongly connected components of more than one file (Tarjan's algorithm), each
+/// sorted, as `a ↔ b ↔ c`.
+fn file_cycles(graph: &BTreeMap<String, BTreeSet<String>>) -> BTreeSet<String> {
+    struct T<'a> {
+        g: &'a BTreeMap<String, BTreeSet<String>>,
+        index: BTreeMap<&'a str, usize>,
+        low: BTreeMap<&'a str, usize>,
+        stack: Vec<&'a str>,
+        on: BTreeSet<&'a str>,
+        out: BTreeSet<String>,
+    }
+    fn visit<'a>(t: &mut T<'a>, v: &'a str) {
+        let n = t.index.len();
+        t.index.insert(v, n);
+        t.low.insert(v, n);
+        t.stack.push(v);
+        t.on.insert(v);
+        for w in t.g.get(v).into_iter().flatten() {
+            let w = w.as_str();
+            if !t.index.contains_key(w) {
+                visit(t, w);
+                let lw = t.low[w];
+                let lv = t.low.get_mut(v).unwrap();
+                *lv = (*lv).min(lw);
+            } else if t.on.contains(w) {
+                let iw = t.index[w];
+                let lv = t.low.get_mut(v).unwrap();
+                *lv = (*lv).min(iw);
+            }
+        }
+        if t.low[v] == t.index[v] {
+            let mut comp = Vec::new();
+            while let Some(w) = t.stack.pop() {
+                t.on.remove(w);
+                comp.push(w.to_string());
+                if w == v {
+                    break;
+                }
+            }
+            if comp.len() > 1 {
+                comp.sort();
+                t.out.insert(comp.join(" ↔ "));
+            }
+        }
+    }
+    let mut t = T {
+        g: graph,
+        index: BTreeMap::new(),
+        low: BTreeMap::new(),
+        stack: Vec::new(),
+        on: BTreeSet::new(),
+        out: BTreeSet::new(),
+    };
+    for v in graph.keys() {
+        if !t.index.contains_key(v.as_str()) {
+            visit(&mut t, v);
+        }
+    }
+    t.out
+}
+
+#[test]
+fn no_import_cycle_between_files() {
+    let cycles = file_cycles(&file_graph());
+    let new: Vec<_> = cycles
+        .iter()
+        .filter(|c| !CYCLES_KNOWN.iter().any(|(k, _)| k == c))
+        .collect();
+    assert!(
+        new.is_empty(),
+        "files that name each other in a cycle (move what both need to one of them, or to a third file):\n  {}",
+        new.iter().map(|s| s.as_str()).collect::<Vec<_>>().join("\n  ")
+    );
+    let stale: Vec<_> = CYCLES_KNOWN
+        .iter()
+        .filter(|(k, _)| !cycles.contains(*k))
+        .map(|(k, _)| *k)
+        .collect();
+    assert!(
+        stale.is_empty(),
+        "cycles listed in CYCLES_KNOWN are gone or changed: strike them off:\n  {}",
+        stale.join("\n  ")
+    );
+}
+
+#[test]
+fn the_cycle_checker_sees_cycles() {
+    let here = |s: &str| s.split('/').map(String::from).collect::<Vec<_>>();
+    // paths resolve through super::, self:: and groups
+    let p = paths_named(
+        "use super::{a, b::{c, d}}; crate::x::y(); self::z::w;",
+        &here("m/n"),
+    );
+    assert_eq!(
+        p,
+        vec![
+            here("x/y"),
+            here("m/a"),
+            here("m/b/c"),
+            here("m/b/d"),
+            here("m/n/z/w")
+        ]
+    );
+    assert_eq!(module_of(Path::new("probe/mod.rs")), Some(here("probe")));
+    assert_eq!(module_of(Path::new("main.rs")), None);
+    // a cycle of two and a chain without one
+    let g: BTreeMap<String, BTreeSet<String>> =
+        [("a", vec!["b"]), ("b", vec!["a", "c"]), ("c", vec![])]
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v.into_iter().map(String::from).collect()))
+            .collect();
+    assert_eq!(file_cycles(&g), ["a ↔ b".to_string()].into_iter().collect());
 }
