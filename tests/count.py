@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Count the tests and assertions of the repository, so a refactor of the tests can show
-that it moved them without losing any (issue 14: "keep every assertion").
+that it moved them without losing any (every assertion kept).
 
     python3 tests/count.py            # totals
     python3 tests/count.py --files    # one line per file

@@ -1,12 +1,12 @@
 //! sysbench's file set: `test_file.0 … test_file.N−1` in one directory.
 //!
-//! `prepare` creates or extends each file to the per-file size (spec §5) with iomark's
+//! `prepare` creates or extends each file to the per-file size with iomark's
 //! fixes: free space is checked before anything is written, and extension starts at the
 //! last whole block so files end exactly at FS (bug B11) — the existing bytes of that
 //! block are read back and written unchanged, so a file's existing content is kept as
 //! sysbench keeps it (sysbench appends whole blocks after it). Writes are whole blocks
 //! of a cache-sized buffer (the content is what sysbench's would be). `open_for_run`
-//! performs the run's checks (§7.1) and `cleanup` removes only those names (§6).
+//! performs the run's checks and `cleanup` removes only those names.
 //!
 //! Safety (docs/safety.md): a `test_file.N` that is a symbolic link is never followed
 //! (`O_NOFOLLOW`); one that is not a regular file (a FIFO would block the open, a device
@@ -399,7 +399,7 @@ fn keep_existing(f: &File, buf: &mut [u8], pos: u64, keep: usize, name: &str) ->
     }
 }
 
-/// Open the file set for a run (spec §7.1 step 4): seqwr recreates empty files; every
+/// Open the file set for a run: seqwr recreates empty files; every
 /// file is opened read-write with the extra flags; all but seqwr must be at least FS
 /// bytes. Returns the open files in index order.
 pub fn open_for_run(

@@ -1,4 +1,4 @@
-//! Fixture manifests (diagnose.md §5.2): one reviewable text file per recorded machine,
+//! Fixture manifests: one reviewable text file per recorded machine,
 //! turned into a directory tree that a [`crate::probe::Root`] can read. It lives in
 //! `files/` because it creates files; what the tree means is `probe`'s.
 //!

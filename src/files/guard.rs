@@ -3,8 +3,8 @@
 //!
 //! fio writes over a drive that carries a filesystem as long as it is not mounted. iomark
 //! writes to a block device only when the user names that exact device (same `dev_t`; a
-//! symlink to it counts) with `--allow-destructive-write=DEV` (issue 7: "refused unless
-//! the exact-device override is given", blank devices included). The refusal says what
+//! symlink to it counts) with `--allow-destructive-write=DEV` (refused unless the exact-device
+//! override is given, blank devices included). The refusal says what
 //! is on the device: a partition table, a filesystem/RAID/LVM signature, md/dm/LVM
 //! holders (`/sys/dev/block/M:m/holders`). A device that is *in use* — it or one of its
 //! partitions mounted, active swap, or claimed exclusively by the kernel (an `O_EXCL`

@@ -1,5 +1,4 @@
-//! `mark` presets: the CrystalDiskMark 8 / KDiskMark slots (spec/peers.md "KDiskMark
-//! preset definitions"), their expansion into tests (read, write, optional 70/30 mix) and
+//! `mark` presets: the CrystalDiskMark 8 / KDiskMark slots (docs/commands/mark.md), their expansion into tests (read, write, optional 70/30 mix) and
 //! each test's fileio job, built directly (no command line). Pure: nothing here
 //! touches a file.
 
@@ -107,8 +106,7 @@ impl Slot {
 /// Preset names accepted by `--preset`.
 pub const PRESETS: [&str; 4] = ["default", "nvme", "peak", "realworld"];
 
-/// The slots of a preset (spec/peers.md, CrystalDiskMark 8 / KDiskMark "Standard" and
-/// "NVMe SSD"); `None` for an unknown name.
+/// The slots of a preset (CrystalDiskMark 8 / KDiskMark "Standard" and "NVMe SSD"); `None` for an unknown name.
 pub fn preset(name: &str) -> Option<Vec<Slot>> {
     use Pattern::{Rnd, Seq};
     const M: u64 = 1 << 20;

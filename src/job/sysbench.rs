@@ -1,8 +1,8 @@
 //! `FileioJob`: a validated sysbench-style fileio job, and the geometry derived from it.
 //!
 //! Built by `cli::fileio` from argv, consumed by `target::fileset` and `run::fileio`.
-//! Sizes are bytes, times seconds. Geometry follows spec/sysbench-fileio.md §4 with
-//! iomark's fixes of bugs B2/B4/B6/B11 (per-file size rounded down to whole blocks).
+//! Sizes are bytes, times seconds. Geometry follows sysbench 1.0.20 with iomark's
+//! fixes of its bugs (per-file size rounded down to whole blocks; docs/compat/sysbench.md).
 
 use std::path::PathBuf;
 

@@ -14,13 +14,13 @@
 //!
 //! Printing: [`sysbench_human_size`] (sysbench's `%.5g` + `Ki/Mi/…`, report headers) and
 //! [`iec`] (iomark's notes). The iomark rule is inconsistent with fio's on purpose for
-//! now (issue 17 decides iomark's own rule); this module only keeps today's behaviour.
+//! now; this module only keeps today's behaviour.
 //! Pure functions, no I/O.
 
 use std::time::Duration;
 use thiserror::Error;
 
-// ---- sysbench 1.0.20 (spec/sysbench-fileio.md §1.2 and §4.1) -----------------------
+// ---- sysbench 1.0.20 -----------------------
 
 /// Parse like C `strtol(s, &end, 10)` followed by sysbench's checks: leading blanks and a
 /// sign are accepted, the whole string must be consumed and the value must fit in an
@@ -135,7 +135,7 @@ fn strip_zeros(s: &str) -> &str {
     }
 }
 
-/// Human size as sysbench prints it in `run` headers and size errors (§4.1), without the
+/// Human size as sysbench prints it in `run` headers and size errors, without the
 /// trailing `B` the caller appends: divide by 1024 while ≥ 1024, `%.5g`, then
 /// `Ki|Mi|Gi|Ti` (iomark continues with `Pi|Ei`, fixing bug B16).
 /// Example: 524288 → `512Ki`, 3495253.33 → `3.3333Mi`, 1000 → `1000`.

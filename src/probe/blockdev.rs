@@ -1,6 +1,6 @@
 //! Block devices: from `/sys/dev/block/MAJ:MIN` to a tree of devices down to hardware.
 //!
-//! Owns the walk of diagnose.md §1.5–§2.7: partition → parent disk (the partition's
+//! Owns the walk: partition → parent disk (the partition's
 //! directory sits inside the disk's), stacked devices through `slaves/` (md, dm,
 //! loop's backing file is followed by the caller), and the transport classified from
 //! the components of the disk's resolved sysfs path (`nvme/nvmeX`, `ataN`, a USB

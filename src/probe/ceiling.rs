@@ -1,5 +1,5 @@
 //! The bandwidth ceiling of a device tree: the slowest link on each physical path,
-//! combined through RAID levels (diagnose.md §3.4 and the ceiling rules after §6).
+//! combined through RAID levels.
 //!
 //! Per path: min of the PCIe, SATA and USB realistic rates (and the user's rating for
 //! read/write). md raid0 sums its members; raid1 reads sum and writes as one member;

@@ -2,10 +2,10 @@
 //! with their evidence, and what could not be read.
 //!
 //! This module owns the order of the walk (path → mount → filesystem → block devices →
-//! transport → links) and the evaluation of the §6 verdict table; the facts come from
+//! transport → links) and the evaluation of the verdict table; the facts come from
 //! the small modules next to it. Every read goes through one [`Sys`] rooted at `/` or
 //! at `--root`: with a fixture root the path is never looked at on the real machine
-//! (its stat facts come from the fixture's optional `probe` file, diagnose.md §5.2).
+//! (its stat facts come from the fixture's optional `probe` file.2).
 //! Nothing here fails: whatever cannot be read becomes an [`Unknown`].
 
 use super::blockdev::{BlockDevice, Transport};
@@ -124,7 +124,7 @@ impl Diagnosis {
     }
 }
 
-/// Filesystem name of a `statfs` magic (diagnose.md §1.3).
+/// Filesystem name of a `statfs` magic.
 pub fn fs_name(magic: u64) -> Option<&'static str> {
     Some(match magic {
         0xEF53 => "ext2/3/4",

@@ -1,6 +1,6 @@
 //! Findings and unknowns: the vocabulary of a diagnosis.
 //!
-//! Finding IDs are the stable identifiers of diagnose.md §6 — scripts and `compare`
+//! Finding IDs are the stable identifiers — scripts and `compare`
 //! match on them, so they never change once published. Every finding carries its
 //! evidence (the file read and the value found) so a user can check it by hand.
 
@@ -41,7 +41,7 @@ pub struct Evidence {
     pub value: String,
 }
 
-/// One condition of diagnose.md §6 that holds for this path.
+/// One condition that holds for this path.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Finding {
     /// Stable ID (`PCIE_LINK_BELOW_DEVICE`).

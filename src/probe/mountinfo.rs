@@ -1,7 +1,7 @@
 //! `/proc/self/mountinfo`: which mount holds a path, and with which options.
 //!
 //! Parsing takes text, never a path, so it is tested without files. The lookup is the
-//! spec's fallback rule (diagnose.md §1.2): the longest mount point that is a path
+//! spec's fallback rule: the longest mount point that is a path
 //! prefix of the (absolute, normalised) path, the **last** line winning among equal
 //! mount points because later lines over-mount earlier ones. It never touches the real
 //! filesystem, which is what makes `--root` fixtures work for paths that only exist on

@@ -1,8 +1,8 @@
 //! PCIe links between a storage function and its root port.
 //!
 //! Owns the link-speed string formats of both kernel generations, the per-lane
-//! bandwidth table and the realistic-efficiency rule (diagnose.md §3.1–3.4), and the
-//! walk up the PCI path (§3.2): every function below the first one on the path has its
+//! bandwidth table and the realistic-efficiency rule, and the
+//! walk up the PCI path: every function below the first one on the path has its
 //! own `current_link_*` describing the link to its parent, whose capability is the
 //! minimum of both ends' `max_link_*`. Unknown strings (`Unknown`, `Unknown speed`,
 //! width 0, absent files) stay unknown and are never treated as a downgrade.
@@ -29,7 +29,7 @@ impl Gen {
     }
 
     /// Usable bandwidth per lane and direction after line coding, MB/s (decimal):
-    /// 8b/10b for Gen1–2, 128b/130b for Gen3–5, 242/256 FLIT for Gen6 (§3.3).
+    /// 8b/10b for Gen1–2, 128b/130b for Gen3–5, 242/256 FLIT for Gen6.
     pub fn lane_mb_s(self) -> f64 {
         match self.0 {
             1 => 250.0,
@@ -42,7 +42,7 @@ impl Gen {
         }
     }
 
-    /// Realistic fraction of the usable bandwidth a good drive reaches (§3.4): 0.80 for
+    /// Realistic fraction of the usable bandwidth a good drive reaches: 0.80 for
     /// Gen1–2 (old chipsets, MPS 128), 0.88 for Gen3–5, 0.90 (provisional) for Gen6+.
     pub fn eta(self) -> f64 {
         match self.0 {

@@ -1,5 +1,4 @@
-//! Findings about the machine around the storage path rather than its links (diagnose.md
-//! §2.1, §2.2, §2.6, §3.2, §4): cgroup I/O limits, Intel RAID mode hiding NVMe, NVMe
+//! Findings about the machine around the storage path rather than its links: cgroup I/O limits, Intel RAID mode hiding NVMe, NVMe
 //! APST, NUMA placement, PCIe AER counters, SD bus timing and the NVMe LBA format.
 //!
 //! All of it is static — `diagnose` has no run — so counters are "since boot" and the

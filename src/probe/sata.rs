@@ -1,5 +1,5 @@
 //! SATA links through libata: negotiated speed, configured limits and what the drive
-//! itself supports (IDENTIFY word 76), diagnose.md §2.3.
+//! itself supports (IDENTIFY word 76).
 //!
 //! The port's own capability is not in sysfs, so "the link is slower than the drive"
 //! is the strongest statement possible; `sata_spd_limit`/`hw_sata_spd_limit` print

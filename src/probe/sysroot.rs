@@ -4,7 +4,7 @@
 //! ../../devices/pci0000:00/…`). Fixture trees replay those links verbatim, so the
 //! operating system must never resolve them on its own: an absolute target, or one
 //! `..` too many, would escape the fixture and read the test machine instead. This
-//! module resolves every path component by component (spec diagnose.md §5.3): relative
+//! module resolves every path component by component: relative
 //! targets join the link's directory, absolute targets restart at the root, `..` never
 //! climbs above the root, and more than 40 hops is a loop. Every read returns `Option`:
 //! a missing or unreadable file is "unknown", never an error.

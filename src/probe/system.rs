@@ -1,6 +1,6 @@
 //! Machine-wide facts that decide whether results come from RAM or are CPU-bound:
 //! memory and dirty-page limits (`/proc/meminfo`, `/proc/sys/vm/*`), CPU count and
-//! frequency governors (diagnose.md §4), and whether the TSC may time latencies. All
+//! frequency governors, and whether the TSC may time latencies. All
 //! through the root; all optional.
 
 use super::sysroot::Sys;

@@ -1,5 +1,5 @@
 //! USB mass storage: link speed, UAS vs Bulk-Only, and whether a SuperSpeed-capable
-//! drive ended up on the USB 2 half of its connector (diagnose.md §2.5).
+//! drive ended up on the USB 2 half of its connector.
 //!
 //! Proof of SuperSpeed capability is the BOS descriptor set (`bos_descriptors`, newer
 //! kernels); without it, bcdUSB ` 2.10` at 480 Mb/s plus an unattached SuperSpeed peer
@@ -19,7 +19,7 @@ pub fn raw_mb_s(speed_mbit: f64) -> f64 {
     }
 }
 
-/// Realistic MB/s (§2.5): 480 → 40, 5 Gb/s → 450, 10 Gb/s → ≈ 1050, 20 Gb/s → ≈ 2000.
+/// Realistic MB/s: 480 → 40, 5 Gb/s → 450, 10 Gb/s → ≈ 1050, 20 Gb/s → ≈ 2000.
 pub fn realistic_mb_s(speed_mbit: f64) -> f64 {
     if speed_mbit >= 5000.0 {
         raw_mb_s(speed_mbit) * if speed_mbit >= 10000.0 { 0.866 } else { 0.9 }

@@ -1,4 +1,4 @@
-//! The verdicts of diagnose.md §6: given the facts the walk in [`super::diagnosis`]
+//! The verdicts: given the facts the walk in [`super::diagnosis`]
 //! collected (mount, block devices, transport links, memory, CPU), decide which
 //! findings apply, with their numbers and evidence. Kept apart from the walk so the
 //! rules can be read, and changed, as one table.
@@ -17,7 +17,7 @@ use super::{sata, usb};
 // file next to this one; declared here so the module list in probe/mod.rs stays as is.
 pub(super) use super::platform::platform_findings;
 
-/// Mount-option findings (§1.7).
+/// Mount-option findings.
 pub(super) fn fs_findings(w: &mut Walk, m: &Mount) {
     let ev = |o: &str| {
         (

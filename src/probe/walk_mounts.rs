@@ -56,7 +56,7 @@ pub(super) fn attach_loop_backing(w: &mut Walk, d: &mut BlockDevice, depth: u32)
     }
 }
 
-/// Filesystems without one block device (§1.4): findings, and btrfs members.
+/// Filesystems without one block device: findings, and btrfs members.
 pub(super) fn no_block_device(w: &mut Walk, m: &Mount, depth: u32) -> Option<BlockDevice> {
     let t = m.fs_type.as_str();
     let ev = (

@@ -1,4 +1,4 @@
-//! Many hosts under MPI (issue 16): `mpirun -np N iomark run|fileio …` runs one
+//! Many hosts under MPI: `mpirun -np N iomark run|fileio …` runs one
 //! coordinated benchmark. This room owns everything about ranks, so the runners stay
 //! single-host: the launch check ([`begin`]), rank, size and hostname, each rank's own
 //! directory (`DIR/rank.N/`, rotated with `--mpi-rotate=K`), the start barrier after

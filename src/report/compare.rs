@@ -8,8 +8,8 @@
 //! Alignment: a test joins a row of its pattern and direction (`RND read`, `SEQ write`,
 //! `RND mix`): the one whose job matches exactly, else the closest free one (QD, threads,
 //! block size), so a fileio `rndrd` QD 1 lines up with a mark's `RND4K Q1T1 read` even if
-//! the block size differs — and the difference is then written on the row (pitfall 13 of
-//! spec/peers.md: results are never silently compared as equal). Phases of `copy`/`tree`
+//! the block size differs — and the difference is then written on the row (results are never
+//! silently compared as equal). Phases of `copy`/`tree`
 //! line up by phase name.
 //!
 //! `run` results (fio jobs) give one test per phase (job and direction); the job is

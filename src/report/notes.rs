@@ -69,7 +69,7 @@ pub fn fits_in_ram_warning(
     ))
 }
 
-/// `RESULT_EXCEEDS_CEILING` (diagnose.md §6): defined in the truth layer
+/// `RESULT_EXCEEDS_CEILING`: defined in the truth layer
 /// ([`crate::result::truth::exceeds_ceiling`]).
 pub use crate::result::truth::exceeds_ceiling;
 

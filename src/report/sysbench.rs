@@ -1,5 +1,5 @@
-//! Text layout of sysbench 1.0.20 fileio, line by line (spec/sysbench-fileio.md §5, §7.2,
-//! §11). Numbers use printf-style fixed decimals; rates are per the reporting period;
+//! Text layout of sysbench 1.0.20 fileio, line by line (pinned by the transcripts in
+//! tests/it/sysbench_compat/). Numbers use printf-style fixed decimals; rates are per the reporting period;
 //! MiB = 1048576 bytes; latencies are printed in milliseconds.
 
 use crate::job::sysbench::{FileioJob, Geometry, TestMode};
@@ -32,7 +32,7 @@ pub fn prepare_done(bytes: u64, seconds: f64) -> String {
     format!("{bytes} bytes written in {seconds:.2} seconds ({rate:.2} MiB/sec).")
 }
 
-/// The general part of the `run` header (§7.2), up to and including its empty lines.
+/// The general part of the `run` header, up to and including its empty lines.
 pub fn header_general(job: &FileioJob) -> Vec<String> {
     let mut v = vec![
         "Running the test with following options:".to_string(),
@@ -78,7 +78,7 @@ pub fn header_general(job: &FileioJob) -> Vec<String> {
     v
 }
 
-/// The fileio part of the `run` header (§7.2).
+/// The fileio part of the `run` header.
 pub fn header_fileio(job: &FileioJob, g: &Geometry, mode: TestMode) -> Vec<String> {
     let mut v = vec![
         format!("Extra file open flags: {}", job.extra_flags.describe()),
@@ -138,7 +138,7 @@ fn ms(ns: u64) -> f64 {
     ns as f64 / 1e6
 }
 
-/// sysbench's final (or checkpoint) report of a fileio result (§11.1–§11.2), starting
+/// sysbench's final (or checkpoint) report of a fileio result, starting
 /// with its leading empty line and ending with the empty line after the fairness block.
 pub struct SysbenchReport;
 
@@ -228,7 +228,7 @@ fn fairness(r: &RunResult) -> String {
     o
 }
 
-/// sysbench's `--histogram` table of all events' latencies (§11.4–§11.5).
+/// sysbench's `--histogram` table of all events' latencies.
 pub struct SysbenchHistogram;
 
 impl Reporter for SysbenchHistogram {
@@ -247,7 +247,7 @@ impl Reporter for SysbenchThreads {
     }
 }
 
-/// One `--report-interval` line (§11.3): read/write bandwidth in MiB/s, fsyncs per
+/// One `--report-interval` line: read/write bandwidth in MiB/s, fsyncs per
 /// second, and the interval's P-th percentile latency in ms with 3 decimals.
 pub fn interval_line(
     elapsed_s: f64,
@@ -300,7 +300,7 @@ mod tests {
 
     #[test]
     fn fairness_is_population_stddev() {
-        // spec §11.2: 2 threads, 15366 and 14725 events → 15045.5 / 320.50
+        // 2 threads, 15366 and 14725 events → 15045.5 / 320.50
         let (m, s) = mean_stddev(&[15366.0, 14725.0]);
         assert_eq!(format!("{m:.4}/{s:.2}"), "15045.5000/320.50");
         assert_eq!(mean_stddev(&[5.0]), (5.0, 0.0));

@@ -1,5 +1,5 @@
 //! sysbench's 1024-bucket logarithmic latency histogram geometry, used to print
-//! `--histogram` in the same table shape (spec/sysbench-fileio.md §11.4–§11.5).
+//! `--histogram` in the same table shape.
 //! Counts come from the HDR histogram; each HDR value range is assigned to the sysbench
 //! bucket of its representative value.
 

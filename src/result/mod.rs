@@ -452,7 +452,7 @@ pub struct TargetDiagnosis {
     pub summary: crate::probe::diagnosis::Summary,
     /// raw usable bandwidth of the path, MB/s (1 MB = 1000000 bytes), when known
     pub ceiling_raw_mb_s: Option<f64>,
-    /// IDs of the findings (diagnose.md §6), most severe first
+    /// IDs of the findings, most severe first
     pub findings: Vec<String>,
 }
 

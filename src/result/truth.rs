@@ -79,7 +79,7 @@ fn synced(r: &RunResult, pc: &PageCacheCheck) -> bool {
     })
 }
 
-/// The id of the above-ceiling warning (diagnose.md §6): a bandwidth above the path's
+/// The id of the above-ceiling warning: a bandwidth above the path's
 /// raw ceiling × 1.05 cannot have come from the device.
 pub const ABOVE_CEILING: &str = "RESULT_EXCEEDS_CEILING";
 

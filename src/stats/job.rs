@@ -89,7 +89,7 @@ pub struct JobStats {
     pub prio_lat: Vec<(usize, u16, LatAcc)>,
     /// zone resets of a `zonemode=zbd` job (a full zone written again, `zone_reset_*`,
     /// trims); `None` for other jobs. fio prints them after the write line
-    /// ("; N zone resets") and as the job's `zone_resets` JSON key (spec/peers.md 2.2)
+    /// ("; N zone resets") and as the job's `zone_resets` JSON key
     pub zone_resets: Option<u64>,
     /// fio's `error`: the errno of the failure that ended the job (`RunError::errno` of
     /// run/fio/mod.rs), 0 when it ran to its end; a group keeps its first thread's

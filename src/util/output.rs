@@ -1,4 +1,4 @@
-//! Standard output of every command, with one rule for write errors (issue 18, the
+//! Standard output of every command, with one rule for write errors (the
 //! stdout item; docs/safety.md "Exit codes"):
 //!
 //! - a closed pipe (`iomark … | head`, EPIPE) ends the output quietly: later writes are

@@ -1,4 +1,4 @@
-//! Many hosts under MPI (src/ranks/, issue 16), on this machine: `mpirun --oversubscribe
+//! Many hosts under MPI (src/ranks/), on this machine: `mpirun --oversubscribe
 //! -np 4` starts four ranks of `iomark run` / `iomark fileio`. Compiled with
 //! `--features mpi` (tests/run.sh runs them); each test prints why it is skipped when
 //! `mpirun` is absent. Without the feature only the refusals of a launch are tested.

@@ -1,4 +1,4 @@
-//! The result hub (issue 14): fio's text and JSON/json+ reports are rendered from the
+//! The result hub: fio's text and JSON/json+ reports are rendered from the
 //! RunResult alone, byte for byte as the reporters rendered them from the worker's
 //! statistics before the hub existed (tests/fixtures/result_hub/*: written by that
 //! code from the same constructed statistics; the report time is masked), also after a

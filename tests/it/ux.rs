@@ -1,4 +1,4 @@
-//! A newcomer's path through the binary (issue 17) and stdout's error rule (issue 18):
+//! A newcomer's path through the binary and stdout's error rule:
 //! help that answers the question (`--help`, `help CMD`, `-h` everywhere, did you mean),
 //! shell completions and man pages made from the same definitions, `tree --drop-caches`,
 //! colour on a terminal only, and every command's exit code when stdout is `/dev/full` or
@@ -31,7 +31,7 @@ const COMMANDS: [&str; 7] = [
     "diagnose", "mark", "fileio", "run", "compare", "copy", "tree",
 ];
 
-/// The PCIe story of issue 17: an NVMe reads far below its rating, the user suspects a
+/// The PCIe story: an NVMe reads far below its rating, the user suspects a
 /// PCIe 2.0 x4 slot. From `iomark --help` (command 1) the line under the question is a
 /// command that answers it (command 2): the negotiated link against the drive's maximum.
 #[test]
@@ -644,7 +644,7 @@ fn units_sizes_are_binary_and_decimal_only_beside_binary() {
 }
 
 /// A failed open names its errno, strerror and symbol, in every command's error line
-/// (issue 17: `run` said "file does not exist" for an open that failed with EPERM).
+/// (`run` once said "file does not exist" for an open that failed with EPERM).
 /// As root the errors a test can cause are ENOTDIR (a path through a regular file) and
 /// ELOOP (a symlink loop); sysbench's own `FATAL: … errno = N (strerror)` line of
 /// fileio stays sysbench's.

@@ -1,6 +1,6 @@
 //! sysbench 1.0.20 argv model for `iomark fileio`: `--name=value` only, `-`/`_`
 //! equivalence in names, last occurrence wins, bare `--name` = boolean on / empty value,
-//! positional words are the command(s). See spec/sysbench-fileio.md §1.1–§1.3.
+//! positional words are the command(s).
 
 /// One `--name[=value]` word.
 #[derive(Clone, Debug)]

@@ -1,9 +1,8 @@
 //! `iomark fileio` front end: sysbench 1.0.20 argv → [`FileioJob`], with sysbench's
-//! messages, their order relative to the banner, their stream and exit codes
-//! (spec/sysbench-fileio.md §1.3, §2, §3, §13.1). Pure: it returns the messages to print
-//! instead of printing them, so every rule is unit-testable.
+//! messages, their order relative to the banner, their stream and exit codes. Pure: it
+//! returns the messages to print instead of printing them, so every rule is unit-testable.
 //!
-//! Where sysbench 1.0.20 has a real bug (spec §14.2) the value is rejected here with an
+//! Where sysbench 1.0.20 has a real bug the value is rejected here with an
 //! iomark message and exit code 2 (sysbench's own messages keep exit code 1).
 
 pub mod args;

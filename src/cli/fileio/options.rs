@@ -1,5 +1,5 @@
 //! Option readers of `iomark fileio`: the general options and the fileio options, each in
-//! sysbench's own validation order (spec §1.3 step 3, §2), with its messages and codes.
+//! sysbench's own validation order, with its messages and codes.
 
 use super::{bool_opt, int_opt, level, Ctx, Stop, FILEIO_HELP, MAX_THREADS};
 use crate::cli::fileio::args::Argv;
@@ -56,7 +56,7 @@ fn fatal_hint(c: &mut Ctx, name: &str, text: impl Into<String>) {
     hint(c, name);
 }
 
-/// General options in sysbench's initialisation order (spec §1.3 step 3).
+/// General options in sysbench's initialisation order.
 pub(super) struct General {
     threads: u32,
     events: u64,
@@ -297,7 +297,7 @@ fn output_detail(c: &mut Ctx, a: &Argv) -> Result<(u8, u32, bool), Stop> {
     Ok((verbosity as u8, percentile as u32, histogram))
 }
 
-/// fileio options in sysbench's validation order (spec §2, last paragraph).
+/// fileio options in sysbench's validation order.
 pub(super) fn fileio_options(
     c: &mut Ctx,
     a: &Argv,

@@ -350,7 +350,7 @@ fn iomark_sizes_binary_and_decimal() {
         ("18446744073709551616", "too large"),
         ("99999999.5T", "too large"),
         ("1.2.3K", "not a size"),
-        // issue 17: a lower-case b reads as bits — refused, never silently bytes
+        // a lower-case b reads as bits — refused, never silently bytes
         ("1.5Gb", "lower-case 'b' means bits"),
         ("10mb", "lower-case 'b' means bits"),
         ("64mib", "lower-case 'b' means bits"),

@@ -1,5 +1,5 @@
 //! fio's `--output-format=json` / `json+` document of a run, with fio's keys and units
-//! (spec/peers.md §2: `bw` KiB/s integer, `bw_bytes` B/s, `iops` per s, `runtime` ms,
+//! (`bw` KiB/s integer, `bw_bytes` B/s, `iops` per s, `runtime` ms,
 //! latencies in ns with percentiles keyed like "99.900000"; `json+` adds
 //! `clat_ns.bins`, `{"<ns>": count}` for every non-empty bucket of fio's grid,
 //! report/fio/plat.rs). Only keys
@@ -118,7 +118,7 @@ fn optional_keys(v: &mut Value, j: &JobResult) {
         }
     }
     if let Some(n) = j.zone_resets {
-        // zonemode=zbd jobs (spec/peers.md 2.2)
+        // zonemode=zbd jobs
         v["zone_resets"] = json!(n);
     }
     if j.errors > 0 {

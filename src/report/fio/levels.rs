@@ -5,7 +5,7 @@
 //! matching text lines (`bw (  KiB/s): …`, `iops        : …`, `lat (usec)   : …`,
 //! `IO depths    : …`, `issued rwts: …`, `latency   : …`). Formulas and key names: fio 3.33 `stat.c`
 //! (`show_ddir_status_json`, `show_thread_status_json`, `stat_calc_lat`,
-//! `io_u_mark_latency`); spec/peers.md §2.
+//! `io_u_mark_latency`).
 
 use crate::result::job::SampleStat;
 use crate::result::job::{DirResult, JobResult};

@@ -1,7 +1,7 @@
 //! The `iomark run` runner: fio jobs → per-thread workers over an engine → per-thread
 //! latency histograms, merged per job (or per group with `group_reporting`).
 //!
-//! Semantics follow fio (spec/peers.md "latency internals"): for each I/O, `slat` is
+//! Semantics follow fio: for each I/O, `slat` is
 //! submit start → submit return (only for engines that queue: io_uring), `clat` is
 //! submit return → completion (for engines that complete inside submit, the whole call,
 //! slat then being absent as in fio's sync engines) and `lat` is start → completion.
@@ -226,8 +226,7 @@ pub fn status_line(iv: &crate::result::Interval, reads: u64, writes: u64) -> Str
     )
 }
 
-/// Each engine's availability, checked once before any file is touched (issue 3 item
-/// 1): libaio refused (no fallback: a libaio job measures libaio); io_uring refused with
+/// Each engine's availability, checked once before any file is touched: libaio refused (no fallback: a libaio job measures libaio); io_uring refused with
 /// `--engine-strict`, else a warning that io_uring jobs run on psync.
 fn check_engines(
     cmd: &FioCommand,

@@ -2,8 +2,7 @@
 //!
 //! This module owns the running: preflight, the test directory, each test's loops as
 //! fileio jobs, Ctrl-C and the exit code. The presets, their expansion into tests and
-//! each test's fileio job are in job/presets.rs (spec/peers.md "KDiskMark preset
-//! definitions"); the figures, the loop median and the result's inputs in
+//! each test's fileio job are in job/presets.rs; the figures, the loop median and the result's inputs in
 //! `mark/report.rs`, the table in report/mark_table.rs. It measures nothing itself:
 //! every test is an ordinary fileio job (one test file of `--size` rounded down to
 //! whole 1 MiB blocks, the same for every test; O_DIRECT, incompressible data,
@@ -12,7 +11,7 @@
 //! back in memory (no file, no command line). That keeps the numbers identical to what
 //! `iomark fileio` reports for the same job.
 //!
-//! Differences from KDiskMark, on purpose (spec/peers.md §1 and pitfalls 4, 5, 13):
+//! Differences from KDiskMark, on purpose:
 //! tests are time-based (not size-capped), MB/s is decimal (1 MB = 1,000,000 B) and
 //! MiB/s is shown beside it, and the median of the loops is reported (best and worst are
 //! kept in the result). Latency is measured per I/O, submission to completion: Q1 tests

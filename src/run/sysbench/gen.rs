@@ -1,4 +1,4 @@
-//! sysbench's global fileio request generator (spec/sysbench-fileio.md §8.2–§8.4).
+//! sysbench's global fileio request generator.
 //!
 //! One generator is shared by all worker threads behind one mutex, exactly like
 //! sysbench: sequential modes share one wrapping cursor, and the periodic fsync schedule
@@ -195,7 +195,7 @@ mod tests {
 
     #[test]
     fn rndrw_1000_events_matches_sysbench_strace_counts() {
-        // spec §8.4: reads 293 + writes 195, 512 periodic fsync events (4 × 128).
+        // reads 293 + writes 195, 512 periodic fsync events (4 × 128).
         let (r, w, f) = simulate(TestMode::Rndrw, geom(128, 512 << 10, 16384), 100, 1.5, 1000);
         assert_eq!((r, w, f), (293, 195, 512));
     }

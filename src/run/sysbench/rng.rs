@@ -1,6 +1,5 @@
 //! sysbench 1.0.20's random number generators, reproduced so that `--rand-seed=S` with
-//! one worker thread yields the same request sequence as sysbench
-//! (spec/sysbench-fileio.md §8.6).
+//! one worker thread yields the same request sequence as sysbench.
 //!
 //! The process-wide seed source is glibc's `srandom`/`random` (TYPE_3 additive feedback,
 //! degree 31); each thread seeds a xoroshiro128+ (55/14/36 parameter set) from four

@@ -1,4 +1,4 @@
-//! Block content for `--validate` (sysbench 1.0.20 format, spec §8.7): each block is
+//! Block content for `--validate` (sysbench 1.0.20 format): each block is
 //! `len − 12` random bytes, the CRC-32 (zlib polynomial) of those bytes as 4 bytes
 //! little-endian, then the block's in-file offset as 8 bytes little-endian.
 

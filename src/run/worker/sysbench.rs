@@ -1,5 +1,5 @@
 //! sysbench's rules for the worker loop ([`crate::run::worker`]), one thread of
-//! `iomark fileio`. Semantics follow spec/sysbench-fileio.md §8–§9: every request comes
+//! `iomark fileio`. Semantics follow sysbench 1.0.20: every request comes
 //! from the generator all threads share behind one mutex (its RNG draws are sysbench
 //! 1.0.20's, so `--rand-seed` with one thread reproduces its request sequence; with
 //! `--percentile` one extra draw follows each event, as sysbench's histogram makes);

@@ -792,7 +792,7 @@ fn c22_page_cache_fits_in_ram() {
         "notes must follow the report"
     );
     assert!(o.stdout[notes..].contains("page cache:"));
-    // issue 18: said once in the notes (and once before the run on stderr)
+    // said once in the notes (and once before the run on stderr)
     assert_eq!(o.stdout.matches("fits in RAM").count(), 1, "{}", o.dump());
     assert_eq!(o.stderr.matches("fits in RAM").count(), 1, "{}", o.dump());
     let j = read_json(&js);

@@ -329,7 +329,7 @@ fn numeric_options_name_what_is_accepted() {
             "iomark copy: invalid value 'xyz' for '--size <SIZE>': 'xyz' is not a size (e.g. 4096, 64M, 1.5G, 150GB)",
         ),
         (
-            // issue 17: a lower-case b is bits, refused (never silently 1.5×10⁹ bytes)
+            // a lower-case b is bits, refused (never silently 1.5×10⁹ bytes)
             vec!["copy", dir, "--size=1.5Gb"],
             "iomark copy: invalid value '1.5Gb' for '--size <SIZE>': '1.5Gb': a lower-case 'b' means bits and is ambiguous; write B for bytes (KB…TB = powers of 1000, K…T or KiB…TiB = powers of 1024)",
         ),

@@ -1,6 +1,6 @@
-//! Error handling of `iomark fileio`: the spec's §13.1 catalogue through the binary (exact
+//! Error handling of `iomark fileio`: sysbench's error catalogue through the binary (exact
 //! text, stream, exit code, position relative to the banner), compared with sysbench 1.0.20
-//! where iomark keeps its behaviour, and iomark's fixes of sysbench bugs (spec §14.2), one
+//! where iomark keeps its behaviour, and iomark's fixes of sysbench bugs, one
 //! test per bug. No invalid invocation may create files.
 
 use crate::util::*;
@@ -419,7 +419,7 @@ fn error_catalogue_equals_sysbench() {
 
 #[test]
 fn fileio_option_errors_also_stop_prepare_and_cleanup_without_creating_files() {
-    // spec §1.3 step 6: prepare and cleanup run the fileio validation too
+    // prepare and cleanup run the fileio validation too
     for opt in [
         "--file-num=0",
         "--file-block-size=0",
@@ -587,7 +587,7 @@ fn too_small_files_are_reported_with_both_sizes() {
 }
 
 // ---------------------------------------------------------------------------------------
-// iomark's fixes of sysbench bugs (spec §14.2)
+// iomark's fixes of sysbench bugs
 
 fn rejected(args: &[&str], code: i32, banner: bool, msg_prefix: &str) -> Out {
     let d = scratch();

@@ -1,5 +1,5 @@
 //! `iomark fileio` end to end on its own: every test mode × io mode with the text
-//! report, the JSON counts and the spec's generator rules agreeing, and a time-limited
+//! report, the JSON counts and sysbench's generator rules (simulated in tests/it/util/sysbench.rs) agreeing, and a time-limited
 //! run with cleanup.
 
 use crate::util::*;
@@ -83,7 +83,7 @@ fn mode_matrix(io: &str) {
         if io != "--file-io-mode=async" {
             // sync and mmap follow the single-threaded generator exactly
             let e = simulate(mode, 300, 4, 100, 1.5, false, true, 1);
-            assert_eq!(c, e, "{what}: counts differ from the spec's rules");
+            assert_eq!(c, e, "{what}: counts differ from sysbench's generator rules");
         }
     }
     // seqwr recreated the files; every file still exists

@@ -136,7 +136,7 @@ fn json_records_the_seed_used_the_interval_percentile_and_exact_kind_latency() {
         "time-derived seed recorded"
     );
     assert!(std::path::Path::new(j["job"]["directory"].as_str().unwrap()).is_absolute());
-    // the target's diagnosis travels with the result (issue 4, item 4)
+    // the target's diagnosis travels with the result
     assert!(
         j["diagnosis"]["summary"]["filesystem"].is_string(),
         "{}",

@@ -1,4 +1,4 @@
-//! `iomark run` engine options (issue 3 item 1): the io_uring → psync fallback when the
+//! `iomark run` engine options: the io_uring → psync fallback when the
 //! kernel denies io_uring (injected with the test-only `IOMARK_TEST_DENY_IO_URING=1`),
 //! `--engine-strict`, `sqthread_poll`/`sqthread_poll_cpu`, and `hipri`'s rules.
 

@@ -1,4 +1,4 @@
-//! Data-safety matrix on loop devices (issue 3 item 4, issue 7 item 4): blank, ext4
+//! Data-safety matrix on loop devices: blank, ext4
 //! signature unmounted, ext4 mounted, MBR, GPT and a dm member (when device-mapper
 //! works). For each: a write without the exact-device override is refused (exit 3, one
 //! line naming the device) and the device's sha256 is unchanged; a read works; an

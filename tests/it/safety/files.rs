@@ -1,4 +1,4 @@
-//! Data and output safety (docs/safety.md, issue 18 "Data safety"), one hazard per test:
+//! Data and output safety (docs/safety.md "Data safety"), one hazard per test:
 //! a planted symbolic link or hard link at every kind of output file and at the data
 //! files iomark names, a short existing `test_file.0`, a FIFO as input, a full
 //! filesystem at the final write, SIGKILL and setup failures during a run, a failing

@@ -1,4 +1,4 @@
-//! The hazard table (issue 18 "Show it"): every command × every hazard in one test.
+//! The hazard table: every command × every hazard in one test.
 //! Each cell runs one invocation in its own directory beside an outside directory of
 //! the user's (helpers in safety/files.rs) and asserts: the outside file's sha256 is
 //! unchanged, every output is its old content or a complete document (JSON parses, the

@@ -1,5 +1,5 @@
 //! `iomark fileio` against the real sysbench 1.0.20, by the numbers: the exact fsync
-//! arithmetic (spec §8.4 and sysbench's `--debug` request lines) and the request
+//! arithmetic and the request
 //! sequences of a given `--rand-seed`.
 
 use crate::util::*;
@@ -7,7 +7,7 @@ use std::path::Path;
 
 struct Case {
     args: Vec<&'static str>,
-    /// expected counts (spec §8.4), None when only the sysbench comparison applies
+    /// expected counts, None when only the sysbench comparison applies
     expected: Option<Expected>,
 }
 
@@ -72,7 +72,7 @@ fn check_cases(cases: &[Case], prepare: &[&str]) {
         {
             // With several threads sysbench's debug stream (our source of its per-op
             // counts) can lose or merge a line even after retries; iomark's own counts
-            // were pinned exactly against the spec's rules above, so allow ±1 here.
+            // were pinned exactly against sysbench's generator rules above, so allow ±1 here.
             let near = |a: u64, b: u64| a.abs_diff(b) <= 1;
             assert!(
                 ours.events == theirs.events
@@ -91,7 +91,7 @@ fn check_cases(cases: &[Case], prepare: &[&str]) {
 
 #[test]
 fn fsync_arithmetic_spec_example_rndrw_64m_128_files() {
-    // spec §8.4: 293 reads, 195 writes, 512 periodic fsync events, 640 fsync calls
+    // 293 reads, 195 writes, 512 periodic fsync events, 640 fsync calls
     let args = [
         "--file-total-size=64M",
         "--file-test-mode=rndrw",

@@ -1,6 +1,7 @@
 //! `iomark fileio` report layout against the real sysbench 1.0.20, line by line after
 //! masking numbers (value columns included): every mode and io mode, header options,
-//! the spec's transcripts (T7, T10, T11, T15, T18), help and missing-mode output.
+//! sysbench 1.0.20's own transcripts (T7, T10, T11, T15, T18: captured from it and kept
+//! in this file), help and missing-mode output.
 
 use crate::util::*;
 
@@ -78,7 +79,7 @@ fn layout_io_modes_and_header_options_match_sysbench() {
     }
 }
 
-/// Transcript T7 (spec §13), as captured from sysbench 1.0.20.
+/// Transcript T7, as captured from sysbench 1.0.20.
 const T7: &str = "sysbench 1.0.20 (using system LuaJIT 2.1.0-beta3)
 
 Running the test with following options:

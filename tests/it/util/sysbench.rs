@@ -1,6 +1,6 @@
 //! sysbench's `fileio` report as numbers (the last final report of an output), the
 //! `--debug` request lines, number masking and value columns for layout comparisons
-//! with the real sysbench, and a simulation of the spec's request generator (§8.2-8.4)
+//! with the real sysbench, and a simulation of the spec's request generator
 //! giving the exact expected counts.
 
 use super::json::as_u64;
@@ -213,7 +213,7 @@ pub fn assert_same_layout(iomark_out: &str, sysbench_out: &str, what: &str) {
     }
 }
 
-/// Expected counts of a single-threaded run per the spec's generator rules (§8.2-8.4).
+/// Expected counts of a single-threaded run per the spec's generator rules.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Expected {
     pub reads: u64,

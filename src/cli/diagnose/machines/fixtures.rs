@@ -1,4 +1,4 @@
-//! The five machines of the spec's diagnose chapter (§5) and their variants: old-kernel
+//! The five recorded machines (a)–(e) of tests/fixtures/diagnose/ and their variants: old-kernel
 //! and unknown link strings, a x1 link; a target without a single block device; and
 //! deleting fixture files only ever moves facts to "unknown".
 

@@ -1,6 +1,6 @@
 //! `iomark diagnose` on recorded machines: fixture manifests of tests/fixtures/diagnose
 //! materialised into a directory that stands for `/` (`--root`), diagnosed in process.
-//! `fixtures`: the five machines of the spec and their variants; `platform`: cgroup,
+//! `fixtures`: the five recorded machines and their variants; `platform`: cgroup,
 //! AER, NUMA, APST, LBA format, RAID mode, SD cards; `cases`: public cases C22, C28–C30.
 //! tests/it/diagnose.rs runs the binary (exit codes, JSON, text, the live VM).
 

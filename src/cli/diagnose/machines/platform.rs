@@ -60,7 +60,7 @@ fn platform_cgroup_without_an_entry_for_the_device_is_silent() {
         .unwrap()
         .why
         .contains("v1"));
-    // the spec's fixtures have no /proc/self/cgroup: unknown, never a finding
+    // the recorded machines (a)–(e) have no /proc/self/cgroup: unknown, never a finding
     let a = diag("a-nvme-gen2-slot", G_PATH);
     assert!(!has(&a, "CGROUP_IO_LIMIT"));
     assert!(unknown(&a, "cgroup I/O limits").is_some());

@@ -156,7 +156,7 @@ fn a_near_miss_of_every_key_gets_its_name() {
             "{miss} → {named}, expected {n}"
         );
     }
-    // the typo of issue 14, and one of iomark's own options
+    // the typo, and one of iomark's own options
     assert_eq!(
         did_you_mean("max_open_zone"),
         "; did you mean 'max_open_zones'?"
