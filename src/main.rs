@@ -29,7 +29,8 @@ fn main() {
     let code = match ended {
         Ok(code) => code,
         Err(e) => {
-            eprint!("{}", format!("{e}\n")); // one write, as cli/run.rs error_line
+            let line = format!("{e}\n");
+            eprint!("{line}"); // one write, as cli/run.rs error_line
             e.code()
         }
     };

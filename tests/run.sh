@@ -56,6 +56,8 @@ mkdir -p target && : >"$IOMARK_SKIP_LOG"
 # feature-gated src/ranks/ too (cargo fmt skips modules behind a cfg)
 cargo fmt --check || status=$?
 rustfmt --check --edition 2021 src/ranks/*.rs || status=$?
+# clippy over every target, warnings are errors (the mpi feature's code included)
+cargo clippy --profile ci --all-targets --features mpi -- -D warnings || status=$?
 cargo test --profile ci --no-fail-fast || status=$?
 # the MPI tests (tests/it/mpi.rs): the crate again with the `mpi` feature (lib, binary
 # and tests/it), four ranks per test under mpirun, as root

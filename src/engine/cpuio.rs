@@ -49,14 +49,14 @@ impl Cpuio {
 
     fn qsort_round(&mut self) {
         let d = &mut self.data;
-        d.sort_unstable_by(|a, b| (*a as i32).cmp(&(*b as i32)));
-        d.sort_unstable_by(|a, b| (*b as i32).cmp(&(*a as i32)));
+        d.sort_unstable_by_key(|a| *a as i32);
+        d.sort_unstable_by_key(|a| std::cmp::Reverse(*a as i32));
         let mut bytes: Vec<u8> = d.iter().flat_map(|x| x.to_ne_bytes()).collect();
         bytes.sort_unstable();
         for (x, c) in d.iter_mut().zip(bytes.chunks_exact(4)) {
             *x = u32::from_ne_bytes([c[0], c[1], c[2], c[3]]);
         }
-        d.sort_unstable_by(|a, b| (*b as i32).cmp(&(*a as i32)));
+        d.sort_unstable_by_key(|a| std::cmp::Reverse(*a as i32));
     }
 }
 

@@ -230,7 +230,7 @@ mod tests {
         let mut del = DirDelete::new(&paths, StatType::Stat).unwrap();
         assert_eq!(del.submit(0, &req(0)), Ok(Some(4096)));
         assert!(!paths[0].exists());
-        assert!(
+        const _: () = assert!(
             DirDelete::CAPS.own_files && !FileStat::CAPS.own_files && FileCreate::CAPS.own_files
         );
         assert_eq!(DirStat::NAME, "dirstat");

@@ -287,7 +287,7 @@ fn fio_time_expr(t: &str, default_unit_ns: u64) -> Result<Duration, String> {
         ));
     }
     let ns = ns.round() as u64;
-    if default_unit_ns == 1_000_000_000 && ns % 1_000_000_000 != 0 {
+    if default_unit_ns == 1_000_000_000 && !ns.is_multiple_of(1_000_000_000) {
         return Err(format!(
             "'{t}' is {ns} ns; fio keeps whole seconds of an expression here: write a whole number of seconds"
         ));
@@ -341,13 +341,13 @@ fn whole_in_smaller_unit(whole: u64, digits: &str, unit: u64) -> Option<String> 
     let scale = 10u128.pow(digits.len() as u32);
     let f: u128 = digits.parse().ok()?;
     let num = u128::from(whole) * scale * unit + f * unit;
-    if num % scale != 0 {
+    if !num.is_multiple_of(scale) {
         return None;
     }
     let ns = num / scale;
     TIME_UNITS
         .iter()
-        .find(|(_, u)| u128::from(*u) < unit && ns % u128::from(*u) == 0)
+        .find(|(_, u)| u128::from(*u) < unit && ns.is_multiple_of(u128::from(*u)))
         .map(|(s, u)| format!("{}{s}", ns / u128::from(*u)))
 }
 

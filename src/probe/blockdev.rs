@@ -481,7 +481,7 @@ fn virtio(sys: &Sys, d: &mut BlockDevice, dir: &str, name: String, vdev: &str) {
         .list(&format!("{dir}/mq"))
         .map(|v| v.len() as u64)
         .filter(|n| *n > 0);
-    d.model = r_serial(sys, &dir).map(|s| format!("serial {s}"));
+    d.model = r_serial(sys, dir).map(|s| format!("serial {s}"));
     d.transport = Transport::Virtio {
         device: name,
         multiqueue: mq,

@@ -817,7 +817,7 @@ pub fn compare_groups(
         ];
         let mut said = false;
         for (metric, get) in &metrics {
-            let (values, spread): (Vec<Option<f64>>, Vec<Option<(f64, f64)>>) =
+            let (values, spread): (Vec<_>, Vec<_>) =
                 groups.iter().map(|g| group_value(&cells, g, *get)).unzip();
             if values.iter().all(Option::is_none) {
                 continue;

@@ -253,13 +253,11 @@ pub fn aggregate(ranks: Vec<RankRun>, stonewall: bool, rotate: u32) -> RunResult
         return super::build(super::Inputs::new("", &[], Status::Failed));
     };
     let mut out = first.result.clone();
-    let span = |f: fn(&RunResult) -> f64| {
-        ranks
-            .iter()
-            .map(|r| r.start_offset_ns as f64 / 1e9 + f(&r.result))
-            .fold(0.0, f64::max)
-    };
-    out.period_s = span(|r| r.period_s);
+    // the span from the first start to the last rank's end
+    out.period_s = ranks
+        .iter()
+        .map(|r| r.start_offset_ns as f64 / 1e9 + r.result.period_s)
+        .fold(0.0, f64::max);
     out.elapsed_s = ranks.iter().map(|r| r.result.elapsed_s).fold(0.0, f64::max);
     let all: Vec<&RunResult> = ranks.iter().map(|r| &r.result).collect();
     out.read = merge_op(

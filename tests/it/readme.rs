@@ -180,7 +180,7 @@ fn check(e: &Example) {
             None => mask(shown),
         };
         assert!(
-            got.iter().any(|g| *g == want),
+            got.contains(&want),
             "README.md shows for iomark {}:\n  {shown}\nbut iomark prints (masked):\n  {}",
             e.args.join(" "),
             got.join("\n  ")

@@ -419,7 +419,7 @@ mod tests {
                 x ^= x << 17;
                 s.push_str(alphabet[(x % alphabet.len() as u64) as usize]);
             }
-            let _ = eval(&s, x % 2 == 0);
+            let _ = eval(&s, x.is_multiple_of(2));
         }
         assert!(is_expression(" (1)") && !is_expression("1+1"));
     }

@@ -110,74 +110,6 @@ impl DiskSnapshot {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn stat_fields() {
-        let a = parse_stat("10 1 80 5 20 2 160 9 0 100 14 0 0 0 0").unwrap();
-        let b = parse_stat("15 2 120 7 30 4 240 19 0 350 40 0 0 0 0").unwrap();
-        assert_eq!(
-            (a.read_ios, a.write_merges, a.io_ticks, a.in_queue),
-            (10, 2, 100, 14)
-        );
-        // their disk_util entry is pinned in report/fio/json.rs
-        assert_eq!(
-            (
-                b.read_ios,
-                b.write_ios,
-                b.read_merges,
-                b.write_ticks,
-                b.in_queue,
-                b.io_ticks
-            ),
-            (15, 30, 2, 19, 40, 350)
-        );
-        assert_eq!((a.write_ios, a.read_merges, a.write_ticks), (20, 1, 9));
-        assert!(parse_stat("1 2 3").is_none());
-    }
-
-    /// The counters come from the machine the root records: a fixture whose
-    /// `/sys/dev/block/M:m` (M:m of the test's own directory) links to a disk `vdz`.
-    #[test]
-    fn snapshot_reads_the_counters_through_the_root() {
-        let work = tempfile::tempdir().unwrap();
-        let file = work.path().join("data");
-        let (ma, mi) = crate::probe::device_behind(&file).unwrap();
-        let fx = tempfile::tempdir().unwrap();
-        let disk = fx.path().join("sys/devices/virtual/block/vdz");
-        std::fs::create_dir_all(&disk).unwrap();
-        std::fs::write(disk.join("stat"), "10 1 80 5 20 2 160 9 0 100 14\n").unwrap();
-        std::fs::create_dir_all(fx.path().join("sys/dev/block")).unwrap();
-        std::os::unix::fs::symlink(
-            "../../devices/virtual/block/vdz",
-            fx.path().join(format!("sys/dev/block/{ma}:{mi}")),
-        )
-        .unwrap();
-        let root = Root(fx.path().to_path_buf());
-        let args: Vec<String> = ["--name=j", "--size=1m"]
-            .iter()
-            .map(|s| s.to_string())
-            .chain([format!("--filename={}", file.display())])
-            .collect();
-        let jobs = crate::job::fio::parse_args_with(&args, &|_| None)
-            .unwrap()
-            .jobs;
-        let snap = DiskSnapshot::take(&root, &jobs);
-        std::fs::write(disk.join("stat"), "15 2 120 7 30 4 240 19 0 350 40\n").unwrap();
-        let v = snap.finish();
-        assert_eq!(v[0].name, "vdz");
-        assert_eq!(v[0].after.read_ios - v[0].before.read_ios, 5);
-        assert_eq!(v[0].after.write_ios - v[0].before.write_ios, 10);
-        // a machine without that device: no entry, so fio's key is left out
-        let empty = tempfile::tempdir().unwrap();
-        assert!(DiskSnapshot::take(&Root(empty.path().to_path_buf()), &jobs)
-            .finish()
-            .is_empty());
-    }
-}
-
 /// Where the jobs' data lives: the first job's first path, or its nearest existing
 /// parent (a file the layout has not made yet), else `.`.
 fn first_existing_path(jobs: &[FioJob]) -> PathBuf {
@@ -247,4 +179,72 @@ pub fn cache_after(
     let mut c = crate::probe::pagecache::after(root, b, set, buffered, 0, 0);
     c.unwritten_bytes = jobs.iter().any(|j| j.rw.reads()).then_some(unwritten);
     c
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stat_fields() {
+        let a = parse_stat("10 1 80 5 20 2 160 9 0 100 14 0 0 0 0").unwrap();
+        let b = parse_stat("15 2 120 7 30 4 240 19 0 350 40 0 0 0 0").unwrap();
+        assert_eq!(
+            (a.read_ios, a.write_merges, a.io_ticks, a.in_queue),
+            (10, 2, 100, 14)
+        );
+        // their disk_util entry is pinned in report/fio/json.rs
+        assert_eq!(
+            (
+                b.read_ios,
+                b.write_ios,
+                b.read_merges,
+                b.write_ticks,
+                b.in_queue,
+                b.io_ticks
+            ),
+            (15, 30, 2, 19, 40, 350)
+        );
+        assert_eq!((a.write_ios, a.read_merges, a.write_ticks), (20, 1, 9));
+        assert!(parse_stat("1 2 3").is_none());
+    }
+
+    /// The counters come from the machine the root records: a fixture whose
+    /// `/sys/dev/block/M:m` (M:m of the test's own directory) links to a disk `vdz`.
+    #[test]
+    fn snapshot_reads_the_counters_through_the_root() {
+        let work = tempfile::tempdir().unwrap();
+        let file = work.path().join("data");
+        let (ma, mi) = crate::probe::device_behind(&file).unwrap();
+        let fx = tempfile::tempdir().unwrap();
+        let disk = fx.path().join("sys/devices/virtual/block/vdz");
+        std::fs::create_dir_all(&disk).unwrap();
+        std::fs::write(disk.join("stat"), "10 1 80 5 20 2 160 9 0 100 14\n").unwrap();
+        std::fs::create_dir_all(fx.path().join("sys/dev/block")).unwrap();
+        std::os::unix::fs::symlink(
+            "../../devices/virtual/block/vdz",
+            fx.path().join(format!("sys/dev/block/{ma}:{mi}")),
+        )
+        .unwrap();
+        let root = Root(fx.path().to_path_buf());
+        let args: Vec<String> = ["--name=j", "--size=1m"]
+            .iter()
+            .map(|s| s.to_string())
+            .chain([format!("--filename={}", file.display())])
+            .collect();
+        let jobs = crate::job::fio::parse_args_with(&args, &|_| None)
+            .unwrap()
+            .jobs;
+        let snap = DiskSnapshot::take(&root, &jobs);
+        std::fs::write(disk.join("stat"), "15 2 120 7 30 4 240 19 0 350 40\n").unwrap();
+        let v = snap.finish();
+        assert_eq!(v[0].name, "vdz");
+        assert_eq!(v[0].after.read_ios - v[0].before.read_ios, 5);
+        assert_eq!(v[0].after.write_ios - v[0].before.write_ios, 10);
+        // a machine without that device: no entry, so fio's key is left out
+        let empty = tempfile::tempdir().unwrap();
+        assert!(DiskSnapshot::take(&Root(empty.path().to_path_buf()), &jobs)
+            .finish()
+            .is_empty());
+    }
 }

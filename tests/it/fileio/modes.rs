@@ -83,7 +83,10 @@ fn mode_matrix(io: &str) {
         if io != "--file-io-mode=async" {
             // sync and mmap follow the single-threaded generator exactly
             let e = simulate(mode, 300, 4, 100, 1.5, false, true, 1);
-            assert_eq!(c, e, "{what}: counts differ from sysbench's generator rules");
+            assert_eq!(
+                c, e,
+                "{what}: counts differ from sysbench's generator rules"
+            );
         }
     }
     // seqwr recreated the files; every file still exists

@@ -157,6 +157,49 @@ fn sqthread_poll_runs_every_io_on_io_uring() {
     let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
     assert_eq!(v["jobs"][0]["read"]["total_ios"], 256);
     assert_eq!(v["jobs"][0]["read"]["io_bytes"], 1 << 20);
+    // and the ring really polls: the kernel's submission thread (`iou-sqp-PID`) joins the
+    // process while a sqthread_poll job runs, and not for the same job without it
+    assert!(
+        sq_thread_seen(d.path(), true),
+        "sqthread_poll=1: no iou-sqp thread"
+    );
+    assert!(
+        !sq_thread_seen(d.path(), false),
+        "an iou-sqp thread without sqthread_poll"
+    );
+}
+
+/// Runs a 2 s io_uring job (with or without `sqthread_poll`) and watches its threads
+/// until an `iou-sqp-*` thread appears or the job ends; whether one was seen.
+fn sq_thread_seen(dir: &std::path::Path, poll: bool) -> bool {
+    let mut c = std::process::Command::new(BIN);
+    c.current_dir(dir)
+        .env_remove("IOMARK_TEST_DENY_IO_URING")
+        .args(["run", "--name=a", "--ioengine=io_uring", "--iodepth=4"])
+        .args(["--rw=randread", "--bs=4k", "--size=1m", "--filename=f"])
+        .args(["--time_based", "--runtime=2", "--output-format=json"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null());
+    if poll {
+        c.arg("--sqthread_poll=1");
+    }
+    let mut child = c.spawn().unwrap();
+    let tasks = format!("/proc/{}/task", child.id());
+    let mut seen = false;
+    while !seen && child.try_wait().unwrap().is_none() {
+        seen = std::fs::read_dir(&tasks)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .any(|t| {
+                std::fs::read_to_string(t.path().join("comm"))
+                    .is_ok_and(|c| c.starts_with("iou-sqp"))
+            });
+        std::thread::yield_now();
+    }
+    let status = child.wait().unwrap();
+    assert!(status.success(), "the 2 s io_uring job failed: {status}");
+    seen
 }
 
 #[test]

@@ -1,6 +1,6 @@
 //! `iomark run` with `ioengine=libaio` and `ioengine=posixaio` (src/engine/libaio.rs,
 //! src/engine/posixaio.rs): data round trips checked by verify headers at iodepth 1 and
-//! > 1, every I/O counted once at QD32, the slat/clat split of each engine, O_DIRECT on
+//! above, every I/O counted once at QD32, the slat/clat split of each engine, O_DIRECT on
 //! a loop-mounted ext4 and on a filesystem without it, EOF and injected faults
 //! (`IOMARK_FAULT`) reported with the same lines as psync and io_uring, the engine
 //! options (`userspace_reap`, `iodepth_batch_submit`, cmdprio, atomic), and the JSON /

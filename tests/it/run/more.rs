@@ -488,25 +488,44 @@ fn bad_values_name_the_option_and_exit_2() {
 #[test]
 fn wait_for_orders_jobs_of_one_group() {
     // `b` reads and verifies what `a` writes; both are in one group (no stonewall), so
-    // only wait_for keeps `b` from reading the file before `a` has stamped it
-    let d = scratch();
-    run(
-        d.path(),
-        &[
+    // only wait_for keeps `b` from reading the file before `a` has stamped it. `a` is
+    // paced (64 writes at 1000/s), so without wait_for `b` reads unstamped blocks: the
+    // control run must fail verification (as fio 3.33's does), or this test proves nothing
+    let job = |wait: bool| {
+        let mut a = vec![
             "--filename=f",
             "--bs=4k",
             "--size=256k",
             "--verify=crc32c",
+            "--output-format=json",
             "--name=a",
             "--rw=write",
             "--do_verify=0",
             "--rate_iops=1000",
             "--name=b",
             "--rw=read",
-            "--wait_for=a",
-        ],
-    )
-    .ok();
+        ];
+        if wait {
+            a.push("--wait_for=a");
+        }
+        a
+    };
+    let control = scratch();
+    let o = run(control.path(), &job(false));
+    assert_eq!(
+        o.code, 1,
+        "without wait_for b must read unstamped blocks: {}",
+        o.stderr
+    );
+    assert!(o.stderr.contains("verify"), "{}", o.stderr);
+    let d = scratch();
+    let j = run(d.path(), &job(true)).ok().json();
+    let jobs = j["jobs"].as_array().unwrap();
+    let by = |n: &str| jobs.iter().find(|x| x["jobname"] == n).unwrap();
+    assert_eq!(by("a")["write"]["io_bytes"], 256 << 10);
+    // b read (and so verified) every block a wrote, with no error
+    assert_eq!(by("b")["read"]["io_bytes"], 256 << 10);
+    assert_eq!(by("b")["error"], 0);
 }
 
 #[test]

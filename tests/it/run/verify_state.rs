@@ -61,7 +61,7 @@ fn write_killed(d: &Path, sig: i32, code: i32) -> u64 {
     assert_eq!(o.code, code, "{}", o.dump());
     let written = o.json()["jobs"][0]["write"]["io_bytes"].as_u64().unwrap();
     assert!(
-        written >= 10 * BS && written < SIZE,
+        (10 * BS..SIZE).contains(&written),
         "killed partway: {written}"
     );
     written

@@ -439,7 +439,7 @@ fn fifo_as_run_target_is_refused_before_any_open() {
         let t = Instant::now();
         let r = Iomark::new()
             .dir(d.path())
-            .args(&["run", "--name=x", "--filename=F", "--size=4m", rw])
+            .args(["run", "--name=x", "--filename=F", "--size=4m", rw])
             .timeout(Duration::from_secs(20))
             .run();
         assert_eq!(r.code, 3, "{rw}: {r:?}");

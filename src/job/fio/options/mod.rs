@@ -614,7 +614,7 @@ pub fn cmdhelp(key: &str) -> Option<String> {
     if o.values.is_empty() {
         match o.range {
             Range::None => {}
-            Range::Int(min, max) if max == 0 => s += &format!("{:>20}: min={min}\n", "range"),
+            Range::Int(min, 0) => s += &format!("{:>20}: min={min}\n", "range"),
             Range::Int(min, max) => s += &format!("{:>20}: min={min}, max={max}\n", "range"),
             Range::Float(min, max) => {
                 s += &format!("{:>20}: min={min:.6}, max={max:.6}\n", "range")
