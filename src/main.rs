@@ -2,7 +2,8 @@
 //! the outcome into the exit code: the one place that prints the [`Error`] a command
 //! ended with (its lines, on stderr), after which stdout has its own verdict
 //! (`cli::exit_code`). Named
-//! `fio` (a symlink or copy), it is `iomark run` speaking as fio ([`cli::run::Persona`]).
+//! `fio` (a symlink or copy), it is `iomark run` speaking as fio ([`cli::run::Persona`]);
+//! named `sysbench`, it is `iomark fileio` speaking as sysbench ([`cli::fileio::sysbench`]).
 //! Nothing else lives here.
 
 use iomark::cli;
@@ -15,16 +16,16 @@ fn main() {
         eprintln!("iomark: {e}");
         std::process::exit(e.code());
     }
-    // invoked as `fio` (a symlink or copy of the binary named fio): fio's command line
-    let as_fio = std::env::args_os()
+    // invoked as `fio` or `sysbench` (a symlink or copy of the binary under that name):
+    // that tool's command line
+    let name = std::env::args_os()
         .next()
         .map(std::path::PathBuf::from)
-        .and_then(|p| p.file_name().map(|n| n == "fio"))
-        .unwrap_or(false);
-    let ended = if as_fio {
-        cli::run::fio(&args)
-    } else {
-        dispatch(&args)
+        .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()));
+    let ended = match name.as_deref() {
+        Some("fio") => cli::run::fio(&args),
+        Some("sysbench") => Ok(cli::fileio::sysbench(&args)),
+        _ => dispatch(&args),
     };
     let code = match ended {
         Ok(code) => code,

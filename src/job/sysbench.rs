@@ -271,6 +271,9 @@ pub struct FileioJob {
     pub data: DataPattern,
     /// `--notes` (iomark extension): print page-cache notes after the report.
     pub notes: bool,
+    /// The notes go to stderr (under the `sysbench` persona stdout is sysbench's report
+    /// only), else to stdout after the report.
+    pub notes_to_stderr: bool,
     /// The argv this job came from, recorded in results.
     pub argv: Vec<String>,
 }
@@ -395,6 +398,7 @@ mod tests {
             reap_max: 0,
             data: DataPattern::Zeros,
             notes: true,
+            notes_to_stderr: false,
             argv: vec![],
         }
     }

@@ -389,6 +389,21 @@ fn block(g: Group) -> String {
 pub static FILEIO_HELP: LazyLock<String> =
     LazyLock::new(|| format!("fileio options:\n{}", block(Fileio)));
 
+/// `sysbench --help` under the sysbench persona: sysbench's usage and option blocks
+/// (the options iomark accepts), and fileio as the one compiled-in test.
+pub static SYSBENCH_HELP: LazyLock<String> = LazyLock::new(|| {
+    format!(
+        "Usage:\n  sysbench [options]... [testname] [command]\n\n\
+         Commands implemented by most tests: prepare run cleanup help\n\n\
+         General options:\n{}\n\
+         Pseudo-Random Numbers Generator options:\n{}\n\
+         Compiled-in tests:\n  fileio - File I/O test\n\n\
+         See 'sysbench <testname> help' for a list of options for each test.\n",
+        block(General),
+        block(Random),
+    )
+});
+
 /// What `iomark fileio` tells you, one line (also the `about` of [`command`]).
 pub const ABOUT: &str =
     "What would `sysbench fileio` say, and did the page cache serve it? (a drop-in for sysbench 1.0.20)";

@@ -15,7 +15,51 @@ use crate::util::console::level;
 use crate::util::console::Console;
 use crate::util::error::exit;
 pub use help::{FILEIO_HELP, GLOBAL_HELP};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
+
+/// Set once when the binary was invoked under the name `sysbench` ([`sysbench`]): the
+/// banner, `--version` and `--help` are sysbench's, and iomark's notes go to stderr so
+/// that stdout is sysbench's report only.
+static AS_SYSBENCH: OnceLock<()> = OnceLock::new();
+
+/// Whether this process answers as `sysbench`.
+pub fn as_sysbench() -> bool {
+    AS_SYSBENCH.get().is_some()
+}
+
+/// The tests sysbench 1.0.20 has built in besides fileio, which iomark does not answer for.
+const OTHER_TESTS: [&str; 4] = ["cpu", "memory", "threads", "mutex"];
+
+/// `sysbench ARGS` (the binary named `sysbench`): the fileio test as `iomark fileio`,
+/// with sysbench's `--version` (`sysbench 1.0.20`) and `--help`; any other test is
+/// sysbench's "Cannot find benchmark" line, exit 1.
+pub fn sysbench(args: &[String]) -> i32 {
+    let _ = AS_SYSBENCH.set(());
+    let a = Argv::split(args);
+    let test = a
+        .value("test")
+        .or(a.positionals.first().map(String::as_str));
+    let asks = |o: &str| a.has(o) && bool_opt(&a, o, false);
+    match test {
+        Some("fileio") => run(args),
+        None if asks("help") || asks("version") => run(args),
+        other => {
+            let what = other.unwrap_or("");
+            let why = if OTHER_TESTS.contains(&what) {
+                "iomark answers as sysbench for the fileio test only"
+            } else if what.is_empty() {
+                "no test named (iomark answers as sysbench for the fileio test: sysbench fileio …)"
+            } else {
+                "no such built-in test, file or module"
+            };
+            println!(
+                "{}\n\nFATAL: Cannot find benchmark '{what}': {why}",
+                banner()
+            );
+            exit::FAILED
+        }
+    }
+}
 
 /// Output stream of a message.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -62,8 +106,15 @@ pub struct Parsed {
     pub outcome: Outcome,
 }
 
-/// The banner line (sysbench prints `sysbench 1.0.20 (using system LuaJIT ...)`).
+/// The banner line (sysbench prints `sysbench 1.0.20 (using system LuaJIT ...)`; under
+/// the sysbench persona the first two words are sysbench's, for scripts that read them).
 pub fn banner() -> String {
+    if as_sysbench() {
+        return format!(
+            "sysbench 1.0.20 (iomark {}, the fileio test)",
+            env!("CARGO_PKG_VERSION")
+        );
+    }
     format!(
         "iomark {} (sysbench 1.0.20 fileio compatible)",
         env!("CARGO_PKG_VERSION")
@@ -159,6 +210,10 @@ pub fn run(args: &[String]) -> i32 {
     match parsed.outcome {
         Outcome::Exit(code) => code,
         Outcome::Job(mut job) => match session.and_then(|s| place_ranks(&mut job, s)) {
+            Ok(()) if as_sysbench() => {
+                job.notes_to_stderr = true;
+                crate::run::sysbench::execute(&job, &console)
+            }
             Ok(()) => crate::run::sysbench::execute(&job, &console),
             Err(line) => {
                 console.err(&line);
@@ -297,13 +352,24 @@ fn before_banner(c: &mut Ctx, a: &Argv, cmds: &[Option<Command>]) -> Result<(), 
         }
     }
     if a.has("help") && bool_opt(a, "help", false) {
-        for l in GLOBAL_HELP.lines() {
+        let text: &str = if as_sysbench() {
+            &help::SYSBENCH_HELP
+        } else {
+            &GLOBAL_HELP
+        };
+        for l in text.lines() {
             c.out(level::FATAL, l);
         }
         return Err(Stop(exit::OK));
     }
     if a.has("version") && bool_opt(a, "version", false) {
-        c.out(level::FATAL, banner());
+        // sysbench's own `--version` line is exactly `sysbench 1.0.20`
+        let line = if as_sysbench() {
+            "sysbench 1.0.20".to_string()
+        } else {
+            banner()
+        };
+        c.out(level::FATAL, line);
         return Err(Stop(exit::OK));
     }
     if a.has("test") {

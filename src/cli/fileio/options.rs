@@ -354,6 +354,7 @@ pub(super) fn fileio_options(
         plot,
         data,
         notes: bool_opt(a, "notes", true),
+        notes_to_stderr: false,
         argv: vec![],
     })
 }

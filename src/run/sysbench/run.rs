@@ -666,12 +666,23 @@ fn notes_after(job: &FileioJob, rr: &RunResult, console: &Console, end: &End) {
         .iter()
         .find(|w| w.id == crate::result::truth::ABOVE_CEILING)
     {
-        console.line(level::NOTICE, &format!("iomark: {}", w.message));
+        let line = format!("iomark: {}", w.message);
+        note_line(job, console, &line);
     }
     if job.notes {
         for l in text(&notes::Notes, rr).lines() {
-            console.line(level::NOTICE, l);
+            note_line(job, console, l);
         }
+    }
+}
+
+/// One line of iomark's notes: on stdout after the report, or on stderr under the
+/// `sysbench` persona.
+fn note_line(job: &FileioJob, console: &Console, line: &str) {
+    if job.notes_to_stderr {
+        console.err(line);
+    } else {
+        console.line(level::NOTICE, line);
     }
 }
 

@@ -3,3 +3,4 @@
 mod counts;
 mod cram;
 mod layout;
+mod persona;

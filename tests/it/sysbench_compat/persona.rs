@@ -1,0 +1,126 @@
+//! The binary named `sysbench` (a symlink, as a drop-in is installed): every line a
+//! script reads is the real sysbench 1.0.20's — `--version`, the head of `--help`, the
+//! "Cannot find benchmark" line of another test — and stdout of a fileio run is
+//! sysbench's report only: iomark's notes go to stderr (their header contains
+//! "sysbench ", which a script's `egrep 'sysbench '` would pick up). `iomark fileio`
+//! keeps its notes on stdout.
+
+use crate::util::*;
+use std::path::{Path, PathBuf};
+
+/// A `sysbench` symlink to the iomark binary in its own directory.
+fn persona(dir: &Path) -> PathBuf {
+    let bin = dir.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let link = bin.join("sysbench");
+    std::os::unix::fs::symlink(BIN, &link).unwrap();
+    link
+}
+
+fn both(args: &[&str]) -> (Out, Out) {
+    let d = scratch();
+    let ours = Iomark::program(persona(d.path()))
+        .dir(d.path())
+        .args(args)
+        .run();
+    let theirs = sysbench_cmd().dir(d.path()).args(args).run();
+    (ours, theirs)
+}
+
+fn sysbench_cmd() -> Iomark {
+    assert!(
+        have_sysbench(),
+        "sysbench 1.0.20 is required (bash tests/run.sh installs it)"
+    );
+    Iomark::program("sysbench")
+}
+
+#[test]
+fn version_help_and_unknown_tests_read_as_sysbench() {
+    let (ours, theirs) = both(&["--version"]);
+    assert_eq!((ours.code, &ours.stdout), (theirs.code, &theirs.stdout));
+    assert_eq!(ours.stdout, "sysbench 1.0.20\n");
+    // --help: sysbench's usage lines, then the option blocks iomark accepts
+    let (ours, theirs) = both(&["--help"]);
+    assert_eq!(ours.code, theirs.code);
+    let head = |s: &str| s.lines().take(4).collect::<Vec<_>>().join("\n");
+    assert_eq!(head(&ours.stdout), head(&theirs.stdout));
+    assert!(ours
+        .stdout
+        .contains("Compiled-in tests:\n  fileio - File I/O test\n"));
+    // a test that is not built in: the same FATAL line and code
+    let (ours, theirs) = both(&["nosuchtest", "run"]);
+    assert_eq!(ours.code, theirs.code, "{}", ours.stdout);
+    let last = |s: &str| s.lines().last().unwrap_or_default().to_string();
+    assert_eq!(last(&ours.stdout), last(&theirs.stdout));
+    // a test sysbench has and iomark does not answer for: said, exit 1
+    let (ours, _) = both(&["cpu", "run"]);
+    assert_eq!(ours.code, 1);
+    assert!(
+        last(&ours.stdout).starts_with("FATAL: Cannot find benchmark 'cpu': iomark answers"),
+        "{}",
+        ours.stdout
+    );
+}
+
+#[test]
+fn fileio_stdout_is_the_report_only_and_notes_go_to_stderr() {
+    let d = scratch();
+    let link = persona(d.path());
+    let opts = [
+        "--file-num=1",
+        "--file-total-size=1M",
+        "--file-test-mode=rndrd",
+        "--time=1",
+    ];
+    // sysbench takes one command per call: prepare, run, cleanup, each in its own
+    // directory for each tool
+    let call = |prog: Iomark, dir: &Path, cmd: &str| {
+        let o = prog.dir(dir).arg("fileio").args(opts).arg(cmd).run();
+        assert_eq!(o.code, 0, "{cmd}: {}{}", o.stdout, o.stderr);
+        o
+    };
+    let (mine, real) = (d.path().join("mine"), d.path().join("real"));
+    std::fs::create_dir_all(&mine).unwrap();
+    std::fs::create_dir_all(&real).unwrap();
+    call(Iomark::program(&link), &mine, "prepare");
+    call(sysbench_cmd(), &real, "prepare");
+    let ours = call(Iomark::program(&link), &mine, "run");
+    let theirs = call(sysbench_cmd(), &real, "run");
+    // what `egrep 'sysbench '` finds: the banner line alone, in both
+    let grep = |s: &str| s.lines().filter(|l| l.contains("sysbench ")).count();
+    assert_eq!(grep(&ours.stdout), grep(&theirs.stdout), "{}", ours.stdout);
+    // past the banner, nothing of iomark's on stdout
+    assert!(
+        !ours.stdout.lines().skip(1).any(|l| l.contains("iomark")),
+        "{}",
+        ours.stdout
+    );
+    assert!(
+        ours.stderr
+            .contains("iomark notes (not part of the sysbench report):"),
+        "{}",
+        ours.stderr
+    );
+    // the report has sysbench's lines (numbers differ): the same count of lines
+    assert_eq!(
+        ours.stdout.lines().count(),
+        theirs.stdout.lines().count(),
+        "ours:\n{}\ntheirs:\n{}",
+        ours.stdout,
+        theirs.stdout
+    );
+    call(Iomark::program(&link), &mine, "cleanup");
+    call(sysbench_cmd(), &real, "cleanup");
+    // and `iomark fileio` keeps its notes on stdout
+    let native = Iomark::new()
+        .dir(&mine)
+        .arg("fileio")
+        .args(opts)
+        .args(["prepare", "run", "cleanup"])
+        .run();
+    assert_eq!(native.code, 0, "{}", native.stderr);
+    assert!(native
+        .stdout
+        .contains("iomark notes (not part of the sysbench report):"));
+}
