@@ -172,7 +172,7 @@ fn run_as(args: &[String], persona: Persona) -> Exit {
     // the truth warnings of a run that did its I/O (a refused or failed setup has one
     // line, its reason)
     if loud && failure.is_none() {
-        // where the time went and what the device did (issue 26), on stderr as the
+        // where the time went and what the device did, on stderr as the
         // truth lines: fio's report on stdout stays fio's
         let why = crate::report::why::lines(&r);
         if !why.is_empty() {

@@ -1,4 +1,4 @@
-//! The device view of a run (issue 26): the `stat` counters of the block device under
+//! The device view of a run: the `stat` counters of the block device under
 //! the files and, through loop/md/dm stacks, of each physical member
 //! (Documentation/block/stat.rst: 11 fields, 15 with discards since Linux 4.18, 17 with
 //! flushes since 5.5), read before and after the run, with this process's own

@@ -110,11 +110,11 @@ pub struct Test {
     pub p99_us: Option<f64>,
     /// the mean latency is derived with Little's law (QD × threads / IOPS), not measured
     pub little: bool,
-    /// the fsync figures and a mix's read and write apart (issue 26)
+    /// the fsync figures and a mix's read and write apart
     pub why: Why,
 }
 
-/// The rows that say why a number is what it is (issue 26): the fsync latency and the
+/// The rows that say why a number is what it is: the fsync latency and the
 /// share of the time spent in fsync whenever the test fsyncs, and a mix's read and
 /// write latency apart (its `mean µs` merges them).
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -860,7 +860,7 @@ pub fn compare_groups(
             ("IOPS", |t| t.iops),
             ("mean µs", |t| t.mean_us),
             ("p99 µs", |t| t.p99_us),
-            // issue 26: a mix's parts apart, and the fsync rows when a column fsyncs
+            // a mix's parts apart, and the fsync rows when a column fsyncs
             ("read mean µs", |t| t.why.read_mean_us),
             ("write mean µs", |t| t.why.write_mean_us),
             ("fsync mean µs", |t| t.why.fsync_mean_us),

@@ -20,7 +20,7 @@ impl Reporter for Notes {
             .as_ref()
             .map(page_cache_lines)
             .unwrap_or_default();
-        // where the time went, the fsync row, the device view (issue 26)
+        // where the time went, the fsync row, the device view
         let why = crate::report::why::lines(r);
         if lines.is_empty() && !why.is_empty() {
             lines.push(NOTES_HEADER.into());

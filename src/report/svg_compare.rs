@@ -178,7 +178,7 @@ impl Reporter<[RunResult]> for CompareChart {
 
 /// Draw the grouped-bar chart of `c` (SVG, 1200 × 900 px).
 fn draw(c: &Comparison, svg: &mut String) -> Result<(), String> {
-    // a third panel, the share of the time in fsync, when a column fsyncs (issue 26)
+    // a third panel, the share of the time in fsync, when a column fsyncs
     let fsyncs = c
         .rows
         .iter()

@@ -1,4 +1,4 @@
-//! "Why this number" lines of iomark's notes (issue 26), over a result's `time` and
+//! "Why this number" lines of iomark's notes, over a result's `time` and
 //! `device_view`: where the time went (shares of the wall time), the fsync latency
 //! row, what each disk under the files did and this process's own I/O counters.
 //! `fileio` prints them in its notes block under sysbench's report, `run` on stderr

@@ -1,4 +1,4 @@
-//! Flush cost, explained (issue 26): when a run spent a large share of its time in
+//! Flush cost, explained: when a run spent a large share of its time in
 //! fsync on a disk with a volatile write cache (`write back`), the number measures how
 //! fast that cache is written out on every flush more than how fast the disk writes —
 //! drives with power-loss protection (and Optane) acknowledge a flush at once. This

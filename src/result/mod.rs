@@ -336,7 +336,7 @@ pub struct RunResult {
     /// then DST; `diagnose`: the one asked about); `diagnosis` is the last one's summary
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub targets: Vec<crate::probe::diagnosis::Diagnosis>,
-    /// where the time went (issue 26): the whole run (`who` = `all`, the threads' or
+    /// where the time went: the whole run (`who` = `all`, the threads' or
     /// jobs' times added up) first, then each fileio thread or `run` job (schema 2,
     /// optional)
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -354,7 +354,7 @@ pub struct RunResult {
 /// Fields of `/sys/block/<dev>/stat` (the probe's, probe/devstat.rs).
 pub use crate::probe::devstat::{DevStat, DeviceActivity, DeviceView, ProcIo};
 
-/// Where the wall time of a thread, a job or the whole run went (issue 26): time inside
+/// Where the wall time of a thread, a job or the whole run went: time inside
 /// reads, writes and syncs (fsync/fdatasync/sync_file_range/msync), waits when the
 /// recorder times them, and the rest (request generation, bookkeeping, the time
 /// between requests). Each is the sum of the calls' own latencies, so with more than

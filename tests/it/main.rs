@@ -47,6 +47,6 @@ mod sysbench_compat;
 mod truth;
 /// a newcomer's path: help, completions, man pages, colour, stdout write errors
 mod ux;
-/// issue 26, why this number: time breakdown, device view, the flush finding, fio's
+/// why this number: time breakdown, device view, the flush finding, fio's
 /// sync block
 mod why;

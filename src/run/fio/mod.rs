@@ -492,7 +492,7 @@ pub struct Around {
     pub page_cache: crate::probe::pagecache::PageCacheCheck,
     /// the diagnosis of the jobs' target, taken before the run
     pub target: crate::probe::diagnosis::Diagnosis,
-    /// what the disk under the first job's files and its stack did (issue 26)
+    /// what the disk under the first job's files and its stack did
     pub device_view: crate::probe::devstat::DeviceView,
 }
 
