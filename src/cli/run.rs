@@ -161,6 +161,7 @@ fn run_as(args: &[String], persona: Persona) -> Exit {
     i.elapsed_s = around.elapsed_s;
     i.cpu = Some(around.cpu);
     i.devices = around.devices;
+    i.device_view = Some(around.device_view);
     i.page_cache = Some(around.page_cache);
     i.targets = vec![around.target];
     let mut r = crate::ranks::conclude(result::build(i));
@@ -171,6 +172,15 @@ fn run_as(args: &[String], persona: Persona) -> Exit {
     // the truth warnings of a run that did its I/O (a refused or failed setup has one
     // line, its reason)
     if loud && failure.is_none() {
+        // where the time went and what the device did, on stderr as the
+        // truth lines: fio's report on stdout stays fio's
+        let why = crate::report::why::lines(&r);
+        if !why.is_empty() {
+            eprintln!("iomark notes (not part of the fio report):");
+        }
+        for l in why {
+            eprintln!("{l}");
+        }
         for l in result::truth::text_lines(&r) {
             eprintln!("{l}");
         }

@@ -8,6 +8,7 @@
 
 pub mod blockdev;
 pub mod ceiling;
+pub mod devstat;
 pub mod diagnosis;
 pub mod findings;
 pub mod mountinfo;

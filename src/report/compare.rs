@@ -110,6 +110,47 @@ pub struct Test {
     pub p99_us: Option<f64>,
     /// the mean latency is derived with Little's law (QD × threads / IOPS), not measured
     pub little: bool,
+    /// the fsync figures and a mix's read and write apart
+    pub why: Why,
+}
+
+/// The rows that say why a number is what it is: the fsync latency and the
+/// share of the time spent in fsync whenever the test fsyncs, and a mix's read and
+/// write latency apart (its `mean µs` merges them).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Why {
+    /// mean fsync latency, µs
+    pub fsync_mean_us: Option<f64>,
+    /// 99th percentile fsync latency, µs
+    pub fsync_p99_us: Option<f64>,
+    /// share of the wall time inside fsync, %
+    pub fsync_pct: Option<f64>,
+    /// a mix's mean read latency, µs
+    pub read_mean_us: Option<f64>,
+    /// a mix's mean write latency, µs
+    pub write_mean_us: Option<f64>,
+}
+
+/// The [`Why`] of test `t` of result `r`: the result's fsync figures (all its jobs),
+/// and for a mix its read and write means.
+fn why_of(r: &RunResult, t: &Test) -> Why {
+    let sync = &r.fsync.lat;
+    let share = r.time.first().map(|x| x.sync_pct);
+    let us = |ns: u64| ns as f64 / 1e3;
+    let synced = sync.count > 0;
+    let mix = base_key(&t.key).ends_with(" mix");
+    let mean = |l: &crate::result::Latency| (mix && l.count > 0).then(|| l.mean() / 1e3);
+    Why {
+        fsync_mean_us: synced.then(|| sync.mean() / 1e3),
+        fsync_p99_us: sync
+            .percentiles_ns
+            .get("99")
+            .filter(|_| synced)
+            .map(|v| us(*v)),
+        fsync_pct: share.filter(|_| synced),
+        read_mean_us: mean(&r.read.lat),
+        write_mean_us: mean(&r.write.lat),
+    }
 }
 
 fn pattern_of(name: &str) -> &'static str {
@@ -155,6 +196,7 @@ pub fn tests_of(r: &RunResult) -> Vec<Test> {
     };
     let mut out: Vec<Test> = vec![];
     for mut t in tests {
+        t.why = why_of(r, &t);
         let rank = out
             .iter()
             .filter(|o| o.key.starts_with(&format!("{}#", t.key)))
@@ -247,6 +289,7 @@ fn fileio_test(r: &RunResult, f: &RunFacts) -> Option<Test> {
         mean_us,
         p99_us,
         little,
+        why: Why::default(),
     })
 }
 
@@ -283,6 +326,7 @@ fn phase_test(r: &RunResult, p: &crate::result::Phase, f: &RunFacts) -> Test {
                 .map(|l| l.mean_ns as f64 / 1e3),
             p99_us,
             little: p.notes.iter().any(|n| n.contains("Little's law")),
+            why: Why::default(),
         },
         None => Test {
             key: format!("phase:{}", p.name),
@@ -293,6 +337,7 @@ fn phase_test(r: &RunResult, p: &crate::result::Phase, f: &RunFacts) -> Test {
             mean_us: lat.filter(|l| l.count > 0).map(|l| l.mean_ns as f64 / 1e3),
             p99_us,
             little: false,
+            why: Why::default(),
         },
     }
 }
@@ -392,6 +437,7 @@ fn run_tests(r: &RunResult, f: &RunFacts) -> Vec<Test> {
             mean_us,
             p99_us,
             little: false,
+            why: Why::default(),
         }
     };
     if !r.phases.is_empty() {
@@ -809,11 +855,17 @@ pub fn compare_groups(
             continue;
         };
         let differences = row_differences(&cells, groups, ref_g);
-        let metrics: [(&str, Metric); 4] = [
+        let metrics: [(&str, Metric); 9] = [
             ("MB/s", |t| t.mb_s),
             ("IOPS", |t| t.iops),
             ("mean µs", |t| t.mean_us),
             ("p99 µs", |t| t.p99_us),
+            // a mix's parts apart, and the fsync rows when a column fsyncs
+            ("read mean µs", |t| t.why.read_mean_us),
+            ("write mean µs", |t| t.why.write_mean_us),
+            ("fsync mean µs", |t| t.why.fsync_mean_us),
+            ("fsync p99 µs", |t| t.why.fsync_p99_us),
+            (TIME_IN_FSYNC, |t| t.why.fsync_pct),
         ];
         let mut said = false;
         for (metric, get) in &metrics {
@@ -927,6 +979,9 @@ fn column(results: &[RunResult], g: &Group, files: &[String]) -> Column {
         runs_per_test: g.members.len(),
     }
 }
+
+/// The metric of the "time in fsync" row (share of the wall time, %).
+pub const TIME_IN_FSYNC: &str = "time in fsync %";
 
 /// Reads one metric of a test.
 type Metric = fn(&Test) -> Option<f64>;

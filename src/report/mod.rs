@@ -21,6 +21,7 @@ pub mod svg_plot;
 pub mod sysbench;
 pub mod sysbench_hist;
 pub mod tree_text;
+pub mod why;
 
 use crate::result::RunResult;
 

@@ -1,5 +1,6 @@
 //! iomark's own notes printed after the compatible report (never inside it): the
-//! page-cache honesty check and the end-of-test sync ([`Notes`], over a fileio result).
+//! page-cache honesty check, where the time went and what the device did
+//! (report/why.rs), the truth warnings and the end-of-test sync ([`Notes`], over a fileio result).
 //! Sizes use binary units (KiB = 1024), labelled.
 
 use crate::job::units::iec;
@@ -19,6 +20,12 @@ impl Reporter for Notes {
             .as_ref()
             .map(page_cache_lines)
             .unwrap_or_default();
+        // where the time went, the fsync row, the device view
+        let why = crate::report::why::lines(r);
+        if lines.is_empty() && !why.is_empty() {
+            lines.push(NOTES_HEADER.into());
+        }
+        lines.extend(why);
         let truth = crate::result::truth::text_lines(r);
         if lines.is_empty() && !truth.is_empty() {
             lines.push(NOTES_HEADER.into());

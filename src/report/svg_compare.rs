@@ -1,5 +1,6 @@
 //! `compare --plot FILE.svg`: grouped bars, one group per test, one bar per result
-//! file, in two panels (MB/s, decimal; IOPS). Drawn with plotters' SVG backend only:
+//! file, in two panels (MB/s, decimal; IOPS), and a third (time in fsync, %) when a
+//! column fsyncs. Drawn with plotters' SVG backend only:
 //! text is emitted as SVG `<text>` in a generic `sans-serif` family, so no system font
 //! is read at build or run time. Draws only the [`Comparison`] that the table shows.
 
@@ -177,9 +178,25 @@ impl Reporter<[RunResult]> for CompareChart {
 
 /// Draw the grouped-bar chart of `c` (SVG, 1200 × 900 px).
 fn draw(c: &Comparison, svg: &mut String) -> Result<(), String> {
-    let root = SVGBackend::with_string(svg, (1200, 900)).into_drawing_area();
+    // a third panel, the share of the time in fsync, when a column fsyncs
+    let fsyncs = c
+        .rows
+        .iter()
+        .any(|r| r.metric == crate::report::compare::TIME_IN_FSYNC);
+    let height = if fsyncs { 1350 } else { 900 };
+    let root = SVGBackend::with_string(svg, (1200, height)).into_drawing_area();
     root.fill(&WHITE).map_err(|x| x.to_string())?;
-    let (upper, lower) = root.split_vertically(450);
+    let (upper, rest) = root.split_vertically(450);
+    let (lower, third) = rest.split_vertically(450);
+    if fsyncs {
+        panel(
+            &third,
+            c,
+            crate::report::compare::TIME_IN_FSYNC,
+            "Time in fsync per test (share of the wall time)",
+            "% of the time inside fsync",
+        )?;
+    }
     panel(
         &upper,
         c,
@@ -201,7 +218,7 @@ fn draw(c: &Comparison, svg: &mut String) -> Result<(), String> {
     {
         root.draw(&Text::new(
             "* the results' jobs differ for this test (block size, QD, threads, O_DIRECT, fsync policy, memory target or page cache): see the \"jobs differ\" column of iomark compare",
-            (20, 880),
+            (20, height as i32 - 20),
             ("sans-serif", 13).into_font().color(&BLACK),
         ))
         .map_err(|x| x.to_string())?;

@@ -17,6 +17,7 @@
 //! first, [`json_bytes`] of the result at the end.
 
 pub mod build;
+pub mod flush;
 pub mod hist;
 pub mod import;
 pub mod job;
@@ -335,31 +336,98 @@ pub struct RunResult {
     /// then DST; `diagnose`: the one asked about); `diagnosis` is the last one's summary
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub targets: Vec<crate::probe::diagnosis::Diagnosis>,
+    /// where the time went: the whole run (`who` = `all`, the threads' or
+    /// jobs' times added up) first, then each fileio thread or `run` job (schema 2,
+    /// optional)
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub time: Vec<TimeShare>,
+    /// what the disk under the files and its stack's members did during the run, with
+    /// this process's own I/O counters (schema 2, optional; probe/devstat.rs)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub device_view: Option<DeviceView>,
     /// a many-hosts run (src/ranks/): every rank's own result, host and timing; the
     /// fields above are their aggregate (result/ranks.rs) (schema 2, optional)
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ranks: Option<Box<ranks::RanksSummary>>,
 }
 
-/// Fields of `/sys/block/<dev>/stat` fio reports (Documentation/block/stat.rst).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct DevStat {
-    /// completed reads
-    pub read_ios: u64,
-    /// merged reads
-    pub read_merges: u64,
-    /// ms spent reading
-    pub read_ticks: u64,
-    /// completed writes
-    pub write_ios: u64,
-    /// merged writes
-    pub write_merges: u64,
-    /// ms spent writing
-    pub write_ticks: u64,
-    /// ms the device was busy
-    pub io_ticks: u64,
-    /// weighted ms in queue
-    pub in_queue: u64,
+/// Fields of `/sys/block/<dev>/stat` (the probe's, probe/devstat.rs).
+pub use crate::probe::devstat::{DevStat, DeviceActivity, DeviceView, ProcIo};
+
+/// Where the wall time of a thread, a job or the whole run went: time inside
+/// reads, writes and syncs (fsync/fdatasync/sync_file_range/msync), waits when the
+/// recorder times them, and the rest (request generation, bookkeeping, the time
+/// between requests). Each is the sum of the calls' own latencies, so with more than
+/// one request in flight (iodepth > 1) reads and writes overlap and their shares may
+/// add up to more than 100 %.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct TimeShare {
+    /// `all`, `thread N` (fileio) or the job's name (`run`)
+    pub who: String,
+    /// wall time, ns (summed over the threads)
+    pub wall_ns: u64,
+    /// ns inside reads
+    pub read_ns: u64,
+    /// ns inside writes
+    pub write_ns: u64,
+    /// ns inside fsync/fdatasync/sync_file_range/msync
+    pub sync_ns: u64,
+    /// ns waiting (rate limits, thinktime, barriers); `None`: not timed, inside `other`
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wait_ns: Option<u64>,
+    /// the rest of the wall time, ns (0 when the parts overlap past it)
+    pub other_ns: u64,
+    /// shares of `wall_ns`, %
+    pub read_pct: f64,
+    /// write share, %
+    pub write_pct: f64,
+    /// sync share, %
+    pub sync_pct: f64,
+    /// wait share, %
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wait_pct: Option<f64>,
+    /// the rest, %
+    pub other_pct: f64,
+}
+
+impl TimeShare {
+    /// The shares of `wall_ns` taken by the parts.
+    pub fn new(who: &str, wall_ns: u64, read_ns: u64, write_ns: u64, sync_ns: u64) -> TimeShare {
+        let pct = |v: u64| {
+            if wall_ns > 0 {
+                v as f64 * 100.0 / wall_ns as f64
+            } else {
+                0.0
+            }
+        };
+        let other_ns = wall_ns.saturating_sub(read_ns + write_ns + sync_ns);
+        TimeShare {
+            who: who.into(),
+            wall_ns,
+            read_ns,
+            write_ns,
+            sync_ns,
+            wait_ns: None,
+            other_ns,
+            read_pct: pct(read_ns),
+            write_pct: pct(write_ns),
+            sync_pct: pct(sync_ns),
+            wait_pct: None,
+            other_pct: pct(other_ns),
+        }
+    }
+
+    /// The sum of several threads' or jobs' shares, named `who`.
+    pub fn total(who: &str, parts: &[TimeShare]) -> TimeShare {
+        let s = |f: fn(&TimeShare) -> u64| parts.iter().map(f).sum::<u64>();
+        TimeShare::new(
+            who,
+            s(|t| t.wall_ns),
+            s(|t| t.read_ns),
+            s(|t| t.write_ns),
+            s(|t| t.sync_ns),
+        )
+    }
 }
 
 /// A block device's counters around a run.

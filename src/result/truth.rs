@@ -240,7 +240,8 @@ pub fn warnings(r: &RunResult) -> Vec<Warning> {
 
 /// Add the truth warnings to `r`, after the command's own, each id once.
 pub fn add(r: &mut RunResult) {
-    for w in warnings(r) {
+    let flush = super::flush::flush_bound(r);
+    for w in warnings(r).into_iter().chain(flush) {
         if !r.warnings.iter().any(|x| x.id == w.id) {
             r.warnings.push(w);
         }
@@ -256,6 +257,7 @@ pub fn text_lines(r: &RunResult) -> Vec<String> {
         READS_FROM_MEMORY,
         WRITES_IN_MEMORY,
         UNWRITTEN,
+        super::flush::FLUSH_BOUND,
     ];
     r.warnings
         .iter()

@@ -47,3 +47,6 @@ mod sysbench_compat;
 mod truth;
 /// a newcomer's path: help, completions, man pages, colour, stdout write errors
 mod ux;
+/// why this number: time breakdown, device view, the flush finding, fio's
+/// sync block
+mod why;

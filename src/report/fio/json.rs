@@ -152,7 +152,8 @@ fn job_json(j: &JobResult, all: &[JobResult], plus: bool) -> Value {
         "read": dir_json(j, &j.read, rt, plus, agg(0)),
         "write": dir_json(j, &j.write, rt, plus, agg(1)),
         "trim": dir_json(j, &j.trim, rt, plus, agg(2)),
-        "sync": { "total_ios": j.sync.ios, "lat_ns": lat_json(&j.sync.lat, Some(pcts(j)), plus) },
+        // fio: the sync percentiles when clat or lat percentiles are on
+        "sync": { "total_ios": j.sync.ios, "lat_ns": lat_json(&j.sync.lat, (j.job.clat_percentiles || j.job.lat_percentiles).then(|| pcts(j)), plus) },
         "job_runtime": job_runtime_ms(j),
         "usr_cpu": cpu_pct(j).0,
         "sys_cpu": cpu_pct(j).1,
@@ -231,6 +232,7 @@ mod tests {
             write_ticks: 9,
             io_ticks: 100,
             in_queue: 14,
+            ..DevStat::default()
         };
         let b = DevStat {
             read_ios: 15,
@@ -241,6 +243,7 @@ mod tests {
             write_ticks: 19,
             io_ticks: 350,
             in_queue: 40,
+            ..DevStat::default()
         };
         let c = |ms| DeviceCounters {
             name: "vda".into(),

@@ -92,6 +92,21 @@ fn dir_text(
     s
 }
 
+/// fio 3.33's sync block (`show_ddir_status` of DDIR_SYNC, after the latency
+/// buckets): the `fsync/fdatasync/sync_file_range:` header, the `sync` min/max/avg/stdev
+/// line and the `sync percentiles` table over the job's percentile list (printed
+/// whatever `clat_percentiles` says, as fio does); nothing when no sync was timed.
+fn sync_text(j: &JobResult) -> String {
+    let l = &j.sync.lat;
+    if l.count == 0 {
+        return String::new();
+    }
+    let mut s = String::from("  fsync/fdatasync/sync_file_range:\n");
+    s += &lat_line("sync", l);
+    s += &pct_table("sync", l, pcts(j));
+    s
+}
+
 /// The human summary, one block per job (fio "normal" layout; latency blocks in
 /// the layout of fio 3.33 text report, nsec/usec/msec as fio picks them).
 fn normal_text(jobs: &[JobResult]) -> String {
@@ -127,15 +142,12 @@ fn normal_text(jobs: &[JobResult]) -> String {
         if let Some(c) = &j.coverage {
             s += &format!("  {}\n", crate::report::fio::outputs::coverage_line(c));
         }
-        if j.sync.ios > 0 {
-            s += &format!("  fsync: {} calls\n", j.sync.ios);
-            s += &lat_line("sync", &j.sync.lat);
-        }
         if j.verified > 0 {
             s += &format!("  verify: {} blocks read back, all matched\n", j.verified);
         }
         // fio's order: latency buckets, cpu, depths, issued rwts, latency target, steady state
         s += &crate::report::fio::levels::job_text(j);
+        s += &sync_text(j);
         s += &cpu_line(j);
         s += &crate::report::fio::levels::depths_text(j);
         if let Some(ss) = &j.steady {

@@ -45,6 +45,30 @@ fn curves(s: &Snapshot) -> Vec<LatencyCurve> {
     v
 }
 
+/// Where each thread's time went, the run's total first: reads, writes (with
+/// `--file-fsync-all`, its fsyncs too: they are inside the write event), the periodic
+/// fsync events and the end-of-test syncs, over the period each thread ran.
+fn time_shares(s: &Snapshot) -> Vec<TimeShare> {
+    let wall = (s.period_s * 1e9) as u64;
+    let per: Vec<TimeShare> = s
+        .threads
+        .iter()
+        .enumerate()
+        .map(|(i, x)| {
+            TimeShare::new(
+                &format!("thread {i}"),
+                wall,
+                x.lat_read.sum_ns,
+                x.lat_write.sum_ns,
+                x.lat_fsync.sum_ns + x.end_fsync_ns,
+            )
+        })
+        .collect();
+    let mut v = vec![TimeShare::total("all", &per)];
+    v.extend(per);
+    v
+}
+
 fn thread(x: &crate::stats::ThreadStats) -> ThreadResult {
     let all = x.all_kinds();
     let mut lat = kind_latency(all, 0);
@@ -157,6 +181,7 @@ pub(super) fn parts(
             latency_curves: curves(s),
         }),
         jobs: vec![job_result(job, s, p)],
+        time: time_shares(s),
         ..Parts::default()
     }
 }

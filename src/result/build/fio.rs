@@ -121,6 +121,38 @@ fn job_result(j: JobRecord) -> JobResult {
     }
 }
 
+/// The ns inside one direction's requests (submission to completion; the synchronous
+/// completions before `settle` folds them in).
+fn dir_ns(d: &DirStats) -> u64 {
+    u64::try_from(d.lat.sum_ns + d.sync.sum_ns).unwrap_or(u64::MAX)
+}
+
+/// Where each job's time went, the run's total first: inside reads, writes and trims
+/// (the write share), syncs, over the wall time of the job's threads (setup, I/O and
+/// end_fsync, `run_ns_sum`). Jobs without a file to time (no wall time) are left out.
+fn time_shares(jobs: &[JobRecord]) -> Vec<TimeShare> {
+    let per: Vec<TimeShare> = jobs
+        .iter()
+        .filter(|j| j.stats.run_ns_sum > 0)
+        .map(|j| {
+            let s = &j.stats;
+            TimeShare::new(
+                &j.job.name,
+                s.run_ns_sum,
+                dir_ns(&s.read),
+                dir_ns(&s.write) + dir_ns(&s.trim),
+                dir_ns(&s.sync),
+            )
+        })
+        .collect();
+    if per.is_empty() {
+        return vec![];
+    }
+    let mut v = vec![TimeShare::total("all", &per)];
+    v.extend(per);
+    v
+}
+
 /// The parts of a `run` result; `samples` are the `--plot` samples.
 pub(super) fn parts(jobs: Vec<JobRecord>, samples: &[Sample], sample_period_s: f64) -> Parts {
     let (mut read, mut write, mut sync) = Default::default();
@@ -183,6 +215,7 @@ pub(super) fn parts(jobs: Vec<JobRecord>, samples: &[Sample], sample_period_s: f
         series,
         phases,
         warnings: engine_fallback(&jobs),
+        time: time_shares(&jobs),
         jobs: jobs.into_iter().map(job_result).collect(),
         ..Parts::default()
     }

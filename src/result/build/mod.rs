@@ -86,6 +86,8 @@ pub struct Inputs {
     pub cpu: Option<CpuTimes>,
     /// block device counters around the run
     pub devices: Vec<DeviceCounters>,
+    /// the device view (probe/devstat.rs `Watch::finish`)
+    pub device_view: Option<DeviceView>,
     /// fio's global options as written
     pub global_options: Vec<(String, String)>,
 }
@@ -118,6 +120,7 @@ struct Parts {
     jobs: Vec<JobResult>,
     phases: Vec<Phase>,
     warnings: Vec<Warning>,
+    time: Vec<TimeShare>,
 }
 
 /// Build the result of a run from its inputs.
@@ -194,6 +197,8 @@ pub fn build(i: Inputs) -> RunResult {
         devices: i.devices,
         targets: i.targets,
         ranks: None,
+        time: parts.time,
+        device_view: i.device_view,
     };
     // the truth layer (result/truth.rs): the same facts and warnings for every command
     let (rd, wr) = (r.read.bytes, r.write.bytes);

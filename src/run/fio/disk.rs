@@ -12,23 +12,8 @@ use crate::result::{DevStat, DeviceCounters};
 use std::path::PathBuf;
 use std::time::Instant;
 
-/// Parse one `stat` line; `None` when it has fewer than 11 fields.
-pub fn parse_stat(s: &str) -> Option<DevStat> {
-    let f: Vec<u64> = s
-        .split_whitespace()
-        .map(|x| x.parse().unwrap_or(0))
-        .collect();
-    (f.len() >= 11).then(|| DevStat {
-        read_ios: f[0],
-        read_merges: f[1],
-        read_ticks: f[3],
-        write_ios: f[4],
-        write_merges: f[5],
-        write_ticks: f[7],
-        io_ticks: f[9],
-        in_queue: f[10],
-    })
-}
+/// Parse one `stat` line (the probe's reader, probe/devstat.rs).
+pub use crate::probe::devstat::parse_stat;
 
 /// The paths a job's files are under: each `filename` (`:`-separated, under
 /// `directory` when given), or the `directory`, or the current directory.

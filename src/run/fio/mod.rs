@@ -492,6 +492,8 @@ pub struct Around {
     pub page_cache: crate::probe::pagecache::PageCacheCheck,
     /// the diagnosis of the jobs' target, taken before the run
     pub target: crate::probe::diagnosis::Diagnosis,
+    /// what the disk under the first job's files and its stack did
+    pub device_view: crate::probe::devstat::DeviceView,
 }
 
 /// [`execute`] with the process's CPU, the device counters (read through `root`) and
@@ -508,8 +510,10 @@ pub fn execute_around(
     let disk0 = disk::DiskSnapshot::take(root, &cmd.jobs);
     let cache0 = disk::cache_before(root, &cmd.jobs);
     let target = disk::diagnose_target(root, &cmd.jobs);
+    let watch = crate::probe::devstat::Watch::start(root, cache0.device.as_deref());
     let res = execute(cmd, stop, note);
     let around = Around {
+        device_view: watch.finish(),
         target,
         page_cache: disk::cache_after(root, &cache0, &cmd.jobs),
         devices: disk0.finish(),

@@ -74,6 +74,8 @@ struct Ready {
     buffered: bool,
     /// bytes of the set that are holes or unwritten extents, in a mode that reads
     unwritten: Option<u64>,
+    /// the device view's readings at the start (probe/devstat.rs)
+    watch: crate::probe::devstat::Watch,
 }
 
 /// How the run ended: the first failure's lines, the signal's exit code, the seed.
@@ -242,7 +244,9 @@ fn ready(job: &FileioJob, console: &Console, json: Option<&Output>) -> Result<Re
             .filter_map(|i| crate::files::preflight::unwritten_bytes(&fileset::path(&job.dir, i)))
             .sum()
     });
+    let watch = crate::probe::devstat::Watch::start(&root, before.device.as_deref());
     Ok(Ready {
+        watch,
         g,
         mode,
         files,
@@ -734,6 +738,7 @@ fn outputs(job: &FileioJob, r: &Ready, snap: Snapshot, end: &End, ran: &mut Ran)
         i.warnings.push(w(crate::result::truth::ABOVE_CEILING, m));
     }
     i.targets = vec![r.diag.clone()];
+    i.device_view = Some(r.watch.finish());
     i.page_cache = Some(pagecache::PageCacheCheck {
         unwritten_bytes: r.unwritten,
         ..check

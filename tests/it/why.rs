@@ -1,0 +1,259 @@
+//! "Why this number" through the binary: the seed's test shape (fileio rndrw,
+//! 16 KiB, fsync every 100 requests) on an ext4 on a loop device, once with the loop
+//! device's `queue/write_cache` = `write back`, once `write through`. The notes show the
+//! fsync share and the fsync p99 in both; the device view has flushes (write back) and
+//! equals the loop device's `/sys/block/DEV/stat` read by the test around the run; the
+//! process counters equal the kernel's own accounting of the process (getrusage of the
+//! child: `ru_inblock`/`ru_oublock` are /proc/PID/io's read_bytes and write_bytes in
+//! 512-byte units); the flush finding is given for write back only; compare
+//! of the two shows the fsync rows and the finding in every format. `run` prints fio
+//! 3.33's sync block: its structure is compared with /usr/bin/fio's own output.
+
+use crate::util::*;
+use serde_json::Value;
+use std::path::Path;
+
+/// The loop device's `stat` fields as numbers.
+fn stat(name: &str) -> Vec<u64> {
+    std::fs::read_to_string(format!("/sys/block/{name}/stat"))
+        .unwrap()
+        .split_whitespace()
+        .map(|x| x.parse().unwrap())
+        .collect()
+}
+
+/// `a` within 1 % of `b` (or 2 requests, for small counts).
+fn near(a: u64, b: u64) -> bool {
+    a.abs_diff(b) as f64 <= (b as f64 * 0.01).max(2.0)
+}
+
+/// The seed's shape on `dir`, `--json=J`, run under `wait4` so the kernel's I/O
+/// accounting of the whole child is known: (stdout, result, (inblock, oublock) bytes).
+fn seed_run(dir: &Path, json: &Path) -> (String, Value, (u64, u64)) {
+    use std::os::unix::process::ExitStatusExt;
+    // stdout and the json go elsewhere: nothing but the run may touch the loop device
+    let out = json.with_extension("txt");
+    let f = std::fs::File::create(&out).unwrap();
+    let mut cmd = Iomark::new()
+        .dir(dir)
+        .args(["fileio", "--file-total-size=32M", "--file-num=8"])
+        .args(["--file-test-mode=rndrw", "--file-block-size=16384"])
+        .args(["--file-fsync-freq=100", "--time=0", "--events=3000"])
+        .arg(format!("--json={}", json.display()))
+        .arg("run")
+        .command();
+    cmd.stdout(f).stderr(std::process::Stdio::null());
+    let child = cmd.spawn().unwrap();
+    let mut status = 0i32;
+    // SAFETY: an all-zero rusage is a valid value for wait4 to fill.
+    let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: the child is ours and not waited for elsewhere (std never reaps it).
+    let pid = unsafe { libc::wait4(child.id() as i32, &mut status, 0, &mut ru) };
+    assert_eq!(pid, child.id() as i32);
+    let st = std::process::ExitStatus::from_raw(status);
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert_eq!(st.code(), Some(0), "{text}");
+    let acct = (ru.ru_inblock as u64 * 512, ru.ru_oublock as u64 * 512);
+    (text, read_json(json), acct)
+}
+
+/// The notes lines of a fileio stdout (after sysbench's report).
+fn notes(stdout: &str) -> &str {
+    let at = stdout
+        .find("iomark notes (not part of the sysbench report):")
+        .unwrap_or_else(|| panic!("no notes block:\n{stdout}"));
+    &stdout[at..]
+}
+
+fn ids(j: &Value) -> Vec<&str> {
+    j["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w["id"].as_str().unwrap())
+        .collect()
+}
+
+#[test]
+fn flush_cost_write_back_vs_write_through_on_a_loop_device() {
+    let Some(fs) = LoopFs::small(128, "ext4") else {
+        return;
+    };
+    let name = fs.dev().name();
+    let set = ["--file-total-size=32M", "--file-num=8"];
+    fileio(fs.dir(), &[&set[..], &["prepare"]].concat()).ok();
+    let wc = format!("/sys/block/{name}/queue/write_cache");
+    let mut files = vec![];
+    let outs = scratch();
+    for mode in ["write back", "write through"] {
+        std::fs::write(&wc, mode).unwrap();
+        assert_eq!(fs.dev().sysfs("queue/write_cache"), mode);
+        let json = outs.path().join(format!("{}.json", mode.replace(' ', "_")));
+        // nothing left to write back from before (prepare, the last run): only the run
+        // writes to the loop device between the two readings
+        sh("sync", &["-f", fs.dir().to_str().unwrap()]);
+        let before = stat(&name);
+        let (text, j, (inb, oub)) = seed_run(fs.dir(), &json);
+        let after = stat(&name);
+        let n = notes(&text);
+        // the fsync share and the fsync p99, in both runs
+        assert!(
+            n.lines()
+                .any(|l| l.starts_with("  time: ") && l.contains(" % fsync")),
+            "{n}"
+        );
+        assert!(
+            n.contains("  fsync latency: ") && n.contains(", p99 "),
+            "{n}"
+        );
+        let share = j["time"][0]["sync_pct"].as_f64().unwrap();
+        assert!(share > 0.0 && share <= 100.0, "{share}");
+        // the device view of the loop device equals its stat file around the run
+        let top = &j["device_view"]["devices"][0];
+        assert_eq!(top["name"], name.as_str());
+        assert_eq!(top["write_cache"], mode);
+        let d = |i: usize| after[i] - before[i];
+        for (key, field) in [("writes", 4), ("reads", 0), ("flushes", 15)] {
+            let v = top[key].as_u64().unwrap();
+            assert!(near(v, d(field)), "{mode}: {key} {v} vs stat {}", d(field));
+        }
+        let wb = top["write_bytes"].as_u64().unwrap();
+        assert!(near(wb / 512, d(6)), "{mode}: write_bytes {wb}");
+        // the process counters equal the kernel's accounting of the child (the json file
+        // is written after the view's last reading: its size is allowed on top)
+        let p = &j["device_view"]["process"];
+        let pw = p["write_bytes"].as_u64().unwrap();
+        let len = |f: &Path| std::fs::metadata(f).unwrap().len();
+        let slack = 2 * len(&json) + len(&json.with_extension("txt")) + (64 << 10);
+        assert!(
+            oub >= pw && oub - pw <= (pw / 100).max(slack),
+            "{mode}: process wrote {pw}, rusage {oub}"
+        );
+        assert!(p["read_bytes"].as_u64().unwrap() <= inb, "{mode}");
+        let finding = ids(&j).contains(&"fsync.flush_bound");
+        if mode == "write back" {
+            assert!(top["flushes"].as_u64().unwrap() > 0, "{top}");
+            assert!(finding, "{:?}\n{n}", ids(&j));
+            assert!(n.contains("iomark: WARNING [fsync.flush_bound]: "), "{n}");
+        } else {
+            assert_eq!(top["flushes"], 0, "{top}");
+            assert!(!finding, "{:?}", ids(&j));
+            assert!(!n.contains("fsync.flush_bound"), "{n}");
+        }
+        files.push(json);
+    }
+    // compare: the fsync rows and the finding in every format
+    let compare = |extra: &[&str]| {
+        let o = Iomark::new().arg("compare").args(&files).args(extra).run();
+        o.expect_code(0);
+        o.stdout
+    };
+    for format in ["table", "markdown", "csv", "json"] {
+        let s = compare(&[&format!("--format={format}")]);
+        for want in [
+            "fsync mean µs",
+            "fsync p99 µs",
+            "time in fsync %",
+            "read mean µs",
+            "fsync.flush_bound",
+        ] {
+            assert!(s.contains(want), "--format={format} lacks {want}\n{s}");
+        }
+    }
+    let svg = outs.path().join("c.svg");
+    compare(&[&format!("--plot={}", svg.display())]);
+    let s = std::fs::read_to_string(&svg).unwrap();
+    assert!(
+        s.contains("Time in fsync per test"),
+        "the chart's fsync panel"
+    );
+    assert!(s.contains("fsync.flush_bound"), "the chart's legend");
+}
+
+/// The lines of fio's sync block in a text report, numbers masked: from the
+/// `fsync/fdatasync/sync_file_range:` header to the end of the percentile table, with
+/// the line before it (the last latency bucket line) and after it (cpu).
+fn sync_block(text: &str) -> Vec<String> {
+    let lines: Vec<&str> = text.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| *l == "  fsync/fdatasync/sync_file_range:")
+        .unwrap_or_else(|| panic!("no sync header:\n{text}"));
+    let mask = |l: &str| {
+        l.chars()
+            .map(|c| if c.is_ascii_digit() { '9' } else { c })
+            .collect::<String>()
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let end = (at + 1..lines.len())
+        .find(|&i| !lines[i].starts_with("    sync") && !lines[i].starts_with("     |"))
+        .unwrap();
+    let mut v: Vec<String> = lines[at..end].iter().map(|l| mask(l)).collect();
+    // fio picks the unit from the values: compare the words, not the unit
+    for l in &mut v {
+        for u in ["(nsec)", "(usec)", "(msec)"] {
+            *l = l.replace(u, "(unit)");
+        }
+    }
+    v.insert(
+        0,
+        lines[at - 1].split(':').next().unwrap().trim().to_string(),
+    );
+    v.push(lines[end].split(':').next().unwrap().trim().to_string());
+    v
+}
+
+#[test]
+fn run_prints_fios_sync_block_and_json_sync() {
+    if !need_fio("run_prints_fios_sync_block_and_json_sync") {
+        return;
+    }
+    let d = scratch();
+    let job = [
+        "--name=s",
+        "--rw=write",
+        "--bs=4k",
+        "--size=4m",
+        "--fsync=4",
+        "--filename=f",
+    ];
+    let theirs = fio_cmd().dir(d.path()).args(job).run();
+    let ours = run(d.path(), &job);
+    ours.expect_code(0);
+    let (a, b) = (sync_block(&ours.stdout), sync_block(&theirs.stdout));
+    // the same lines: header, min/max/avg/stdev, the table's rows of 17 percentiles
+    let shape = |v: &[String]| {
+        v.iter()
+            .map(|l| l.split('=').next().unwrap_or("").to_string())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(shape(&a), shape(&b), "ours {a:#?}\nfio's {b:#?}");
+    assert!(
+        a[1].starts_with("fsync/fdatasync/sync_file_range:"),
+        "{a:?}"
+    );
+    // the JSON `sync` object: the same keys, the same percentile keys
+    let json = |o: &Out| -> Value { serde_json::from_str(&o.stdout).unwrap() };
+    let mut jf: Vec<&str> = job.to_vec();
+    jf.push("--output-format=json");
+    let tj = fio_cmd().dir(d.path()).args(&jf).run();
+    let oj = run(d.path(), &jf);
+    let (x, y) = (json(&oj), json(&tj));
+    let keys = |v: &Value| {
+        let s = &v["jobs"][0]["sync"];
+        let mut k: Vec<String> = s["lat_ns"].as_object().unwrap().keys().cloned().collect();
+        k.extend(
+            s["lat_ns"]["percentile"]
+                .as_object()
+                .unwrap()
+                .keys()
+                .cloned(),
+        );
+        k.extend(s.as_object().unwrap().keys().cloned());
+        k
+    };
+    assert_eq!(keys(&x), keys(&y));
+    assert!(x["jobs"][0]["sync"]["total_ios"].as_u64().unwrap() > 0);
+}
