@@ -9,12 +9,14 @@
 pub mod blockdev;
 pub mod ceiling;
 pub mod diagnosis;
+pub mod diskstats;
 pub mod findings;
 pub mod mountinfo;
 pub mod pagecache;
 pub mod pcie;
 pub mod platform;
 pub mod sata;
+pub mod sensors;
 pub mod sysroot;
 pub mod system;
 pub mod usb;
