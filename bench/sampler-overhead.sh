@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# sampler-overhead.sh — IOPS of `iomark run` with the over-time sampler on (iomark's own
-# `run`: live counters in the workers, the sampler reading them, the device stat, hwmon
-# and cpufreq every period) and off (the same binary under the fio persona, which does
-# not sample), in one run: the null engine and psync 4 KiB random reads on a tmpfs file.
+# sampler-overhead.sh — IOPS of the same binary and persona (fio's, whose report is the
+# JSON read here) with the over-time sampler on (`--plot`: live counters in the workers,
+# the sampler reading them, the device stat, hwmon and cpufreq every period; iomark's own
+# `run` always samples) and off (no `--plot`: the fio persona does not sample), in one
+# run: the null engine and psync 4 KiB random reads on a tmpfs file.
 # Rounds alternate the order; each round is printed and recorded, then the medians and
 # the per-round ratios. Target (issue 26): on/off >= 0.99.
 # Takes /tmp/iomark-bench.lock itself. Needs jq.
@@ -23,15 +24,15 @@ iops() { # PROGRAM JOB-ARGS… → read IOPS
 }
 null=(--name=n --ioengine=null --rw=randread --bs=4k --size=1g)
 psync=(--name=p --ioengine=psync --rw=randread --bs=4k --size=256m --filename="$W/f")
-"$BIN" run "${psync[@]}" --runtime=1 --time_based --output-format=json >/dev/null
+"$W/fio" "${psync[@]}" --runtime=1 --time_based --output-format=json >/dev/null
 declare -A v
 for r in $(seq "$ROUNDS"); do
   for job in null psync; do
     eval "args=(\"\${${job}[@]}\")"
     if (( r % 2 )); then
-      on=$(iops "$BIN" run "${args[@]}"); off=$(iops "$W/fio" "${args[@]}")
+      on=$(iops "$W/fio" "${args[@]}" --plot="$W/charts"); off=$(iops "$W/fio" "${args[@]}")
     else
-      off=$(iops "$W/fio" "${args[@]}"); on=$(iops "$BIN" run "${args[@]}")
+      off=$(iops "$W/fio" "${args[@]}"); on=$(iops "$W/fio" "${args[@]}" --plot="$W/charts")
     fi
     v[$job.on]+="$on "; v[$job.off]+="$off "
     printf 'round %s %-5s: on %.0f IOPS, off %.0f IOPS, on/off %.4f\n' "$r" "$job" "$on" "$off" \
