@@ -31,6 +31,9 @@ pub struct Args {
     /// Preset: default (SEQ1M Q8T1, SEQ1M Q1T1, RND4K Q32T1, RND4K Q1T1), nvme (SEQ1M Q8T1,
     /// SEQ128K Q32T1, RND4K Q32T16, RND4K Q1T1), peak (SEQ1M Q8T1, RND4K Q32T1),
     /// realworld (SEQ1M Q1T1, RND4K Q1T1). Each slot is run as read and as write.
+    /// sustained: one O_DIRECT sequential 1 MiB QD8 write until --size (default: 90 % of
+    /// the free space) or --time (default 600 s), reported over time with its write cliff
+    /// and the steady rate after it (`iomark run`'s report; docs/commands/mark.md).
     #[arg(long, default_value = "default", value_parser = parse_preset)]
     pub preset: String,
     /// Also run each random slot as a 70 % read / 30 % write mix.
@@ -39,11 +42,13 @@ pub struct Args {
     /// Test file size, binary units (K/M/G/T = 1024^n; KB/MB/GB/TB = 1000^n; a lower-case
     /// b, bits, is refused). Rounded
     /// down to a whole number of the preset's largest block (1 MiB); smaller is refused.
-    #[arg(long, default_value = "1G", allow_negative_numbers = true, value_parser = parse_size)]
-    pub size: SizeArg,
-    /// Measured seconds per test loop (time-based, not size-capped).
-    #[arg(long, default_value_t = 5, allow_negative_numbers = true, value_parser = iomark_count(1, 3600, "seconds"))]
-    pub time: u64,
+    /// [default: 1G; sustained: 90 % of the free space]
+    #[arg(long, allow_negative_numbers = true, value_parser = parse_size)]
+    pub size: Option<SizeArg>,
+    /// Measured seconds per test loop (time-based, not size-capped) [default: 5;
+    /// sustained: 600, the longest write]
+    #[arg(long, allow_negative_numbers = true, value_parser = iomark_count(1, 3600, "seconds"))]
+    pub time: Option<u64>,
     /// Loops per test; the median (by MB/s) is reported, best and worst are kept in the JSON.
     #[arg(long, default_value_t = 3, allow_negative_numbers = true, value_parser = iomark_count_u32(1, 100, ""))]
     pub loops: u32,
@@ -78,15 +83,111 @@ fn parse_size(s: &str) -> Result<SizeArg, String> {
     })
 }
 
+/// The preset of sustained writes (not a suite of slots: [`sustained`] runs it).
+pub const SUSTAINED: &str = "sustained";
+
 fn parse_preset(s: &str) -> Result<String, String> {
-    if PRESETS.contains(&s) {
+    if PRESETS.contains(&s) || s == SUSTAINED {
         Ok(s.to_string())
     } else {
         Err(format!(
-            "unknown preset '{s}' (accepted: {})",
+            "unknown preset '{s}' (accepted: {}, {SUSTAINED})",
             PRESETS.join(", ")
         ))
     }
+}
+
+/// Seconds of a sustained write when `--time` is not given.
+pub const SUSTAINED_TIME_S: u64 = 600;
+
+/// The `iomark run` arguments of a sustained write of `size` bytes for at most `secs`
+/// seconds into `file` (the job docs/jobs/sustained-writes.fio holds): O_DIRECT,
+/// sequential 1 MiB writes, 8 in flight.
+pub fn sustained_args(file: &std::path::Path, size: u64, secs: u64) -> Vec<String> {
+    vec![
+        "--name=sustained".into(),
+        format!("--filename={}", file.display()),
+        "--rw=write".into(),
+        "--bs=1M".into(),
+        "--iodepth=8".into(),
+        "--ioengine=io_uring".into(),
+        "--direct=1".into(),
+        format!("--size={size}"),
+        format!("--runtime={secs}"),
+    ]
+}
+
+/// The size of a sustained write: `--size` rounded down to whole MiB, else 90 % of the
+/// free space of `dir`; refused (one line, exit 3) when it does not fit in 90 % of the
+/// free space or the free space is unknown without `--size`.
+fn sustained_size(
+    dir: &std::path::Path,
+    size: Option<&SizeArg>,
+) -> Result<u64, crate::util::error::Error> {
+    use crate::job::units::iec;
+    use crate::util::error::{exit, Error};
+    let cap = crate::files::preflight::free_space(dir).map(|f| f / 10 * 9 >> 20 << 20);
+    let refuse = |why: String| Error::new(exit::ENVIRONMENT, format!("iomark mark: {why}"));
+    match (size, cap) {
+        (Some(s), _) if s.bytes < 1 << 20 => Err(Error::new(
+            exit::INVALID,
+            format!(
+                "iomark mark: invalid --size={}: the sustained write needs at least 1 MiB",
+                s.text
+            ),
+        )),
+        (Some(s), Some(c)) if s.bytes > c => Err(refuse(format!(
+            "--size={} does not fit in 90 % of the free space of {} ({}); use a smaller --size",
+            s.text,
+            dir.display(),
+            iec(c)
+        ))),
+        (Some(s), _) => Ok(s.bytes >> 20 << 20),
+        (None, Some(c)) if c >= 1 << 20 => Ok(c),
+        (None, Some(_)) => Err(refuse(format!(
+            "not enough free space in {} for a sustained write",
+            dir.display()
+        ))),
+        (None, None) => Err(refuse(format!(
+            "the free space of {} is unknown: give --size",
+            dir.display()
+        ))),
+    }
+}
+
+/// `mark --preset=sustained` (issue 26 item 5): check PATH and the space, create
+/// `PATH/iomark-mark.PID/` for iomark's own file, run the sustained write through
+/// `iomark run` (its report, the series, the write cliff and the steady rate after it in
+/// the notes; `--json`, `--plot` as `run` has them), then remove the file and the
+/// directory — also after an error or Ctrl-C.
+fn sustained(a: &Args) -> crate::util::error::Exit {
+    use crate::util::error::{exit, Error};
+    if !a.path.is_dir() {
+        return Err(Error::new(
+            exit::ENVIRONMENT,
+            format!(
+                "iomark mark: {} is not an existing directory",
+                a.path.display()
+            ),
+        ));
+    }
+    let size = sustained_size(&a.path, a.size.as_ref())?;
+    let dir = a.path.join(format!("iomark-mark.{}", std::process::id()));
+    let mut guard = crate::files::scratch::Scratch::new();
+    guard.create_dir(&dir).map_err(|e| {
+        Error::new(
+            exit::ENVIRONMENT,
+            format!("iomark mark: cannot create the test directory: {e}"),
+        )
+    })?;
+    let file = dir.join("sustained.0");
+    guard.register_files_in(&dir, [file.clone()]);
+    let mut args = sustained_args(&file, size, a.time.unwrap_or(SUSTAINED_TIME_S));
+    args.extend(a.json.iter().map(|p| format!("--json={}", p.display())));
+    args.extend(a.plot.iter().map(|p| format!("--plot={}", p.display())));
+    let code = crate::cli::run::run(&args);
+    drop(guard);
+    code
 }
 
 /// Run `iomark mark` with the arguments after the command word (mark prints its own
@@ -97,13 +198,20 @@ pub fn run(args: &[String]) -> crate::util::error::Exit {
         Ok(a) => a,
         Err(e) => return clap_exit("mark", e),
     };
+    if a.preset == SUSTAINED {
+        return sustained(&a);
+    }
+    let size = a.size.unwrap_or_else(|| SizeArg {
+        bytes: 1 << 30,
+        text: "1G".into(),
+    });
     Ok(mark::execute(&MarkJob {
         path: a.path,
         preset: a.preset,
         mix: a.mix,
-        size: a.size.bytes,
-        size_text: a.size.text,
-        time_s: a.time,
+        size: size.bytes,
+        size_text: size.text,
+        time_s: a.time.unwrap_or(5),
         loops: a.loops,
         warmup_s: a.warmup,
         json: a.json,
@@ -190,15 +298,14 @@ mod tests {
 
     #[test]
     fn defaults_match_kdiskmark_except_loops() {
+        // --size and --time default in `run` (1G and 5 s; sustained: free space, 600 s)
         let a = Args::try_parse_from(["iomark mark"]).unwrap();
-        assert_eq!(
-            (a.size.bytes, a.time, a.loops, a.warmup),
-            (1 << 30, 5, 3, 1)
-        );
+        assert_eq!((a.size, a.time, a.loops, a.warmup), (None, None, 3, 1));
         assert_eq!(a.preset, "default");
-        assert_eq!(a.size.text, "1G");
         let a = Args::try_parse_from(["iomark mark", "--size", "10MB"]).unwrap();
-        assert_eq!((a.size.bytes, a.size.text.as_str()), (10_000_000, "10MB"));
+        let s = a.size.unwrap();
+        assert_eq!((s.bytes, s.text.as_str()), (10_000_000, "10MB"));
+        assert!(Args::try_parse_from(["iomark mark", "--preset=sustained"]).is_ok());
         assert!(Args::try_parse_from(["iomark mark", "--preset=fast"]).is_err());
         assert!(Args::try_parse_from(["iomark mark", "--loops=0"]).is_err());
     }

@@ -130,6 +130,7 @@ fn run_as(args: &[String], persona: Persona) -> Exit {
     let mut cmd = fio::parse_args(args).map_err(|e| stop(exit::INVALID, e))?;
     let session = place_ranks(&mut cmd, many)?;
     let loud = cmd.notes.unwrap_or(persona == Persona::Iomark);
+    cmd.sample = persona == Persona::Iomark;
     let Some(outs) = before_running(&cmd, showcmd, loud, persona)? else {
         return Ok(exit::OK);
     };
@@ -422,11 +423,12 @@ fn inputs(
     i.error = error;
     i.summary = JobInfo::of_fio(cmd, jobs.first().map(|j| j.engine.as_str()));
     i.global_options = cmd.global_options.clone();
-    i.sample_period_s = runner::PLOT_PERIOD.as_secs_f64();
     i.recorded = Recorded::Fio(vec![]);
     if let Some(o) = outcome {
         i.intervals = o.intervals;
         i.samples = o.samples;
+        i.sample_period_s = o.sample_period_s;
+        i.sample_sources = o.sample_sources;
         i.recorded = Recorded::Fio(o.jobs);
     }
     i

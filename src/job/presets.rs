@@ -226,7 +226,7 @@ pub fn fileio_job(t: &Test, size: u64, time_s: u64, dir: &Path) -> FileioJob {
         dir: dir.to_path_buf(),
         json: None,
         plot: None,
-        samples: false,
+        samples: true,
         // fio's (and so KDiskMark's) reaping: one completion, then refill its slot
         reap_max: 1,
         data: DataPattern::Random,

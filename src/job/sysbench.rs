@@ -260,8 +260,9 @@ pub struct FileioJob {
     pub json: Option<PathBuf>,
     /// `--plot` (iomark extension): directory the run's SVG charts are written to.
     pub plot: Option<PathBuf>,
-    /// Sample throughput while running (for charts); on with `--plot`, or set by
-    /// callers such as `mark` that draw the charts themselves.
+    /// Sample the run over time (run/sampler.rs: the series, its charts and the findings
+    /// over time); on for `iomark fileio`, set by callers such as `mark` (its loops sample
+    /// with `--plot`).
     pub samples: bool,
     /// Completions taken per reap in async mode (0: every one that is ready, as
     /// sysbench's `io_getevents(ctx, 1, backlog, …)`; `mark` sets 1, fio's default
@@ -394,7 +395,7 @@ mod tests {
             dir: ".".into(),
             json: None,
             plot: None,
-            samples: false,
+            samples: true,
             reap_max: 0,
             data: DataPattern::Zeros,
             notes: true,

@@ -1,6 +1,8 @@
 //! `--plot DIR` charts of one run, drawn from its [`RunResult`] alone (so `fileio`,
 //! `mark` and `run` share them): throughput over time (bandwidth in MB/s, decimal, and
-//! IOPS, one panel each) and the latency percentile curve (log latency axis over a
+//! IOPS, one panel each), the device over time (the run's and the device's MB/s, the
+//! drive's temperature, the CPUs' clock, the findings over time) and the latency
+//! percentile curve (log latency axis over a
 //! "nines" percentile axis, as fio's and HdrHistogram's plots draw it).
 //!
 //! Sources, best first: `series.samples` (sampled while running with `--plot`), else
@@ -248,6 +250,131 @@ impl Reporter for LatencyChart {
     }
 }
 
+/// The device-over-time chart of a result: the run's and the device's MB/s per
+/// direction, the drive's temperature (with its threshold) and the job CPUs' clock, one
+/// panel each for what the samples hold; the findings over time in its header.
+pub struct DeviceChart;
+
+impl Reporter for DeviceChart {
+    fn render(&self, r: &RunResult) -> Result<Vec<u8>, ReportError> {
+        let s = r.series.as_ref().ok_or(ReportError::Empty)?;
+        let has = |f: &dyn Fn(&crate::result::Sample) -> bool| s.samples.iter().any(f);
+        if !has(&|x| x.device.is_some() || x.temp_c.is_some() || x.cpu_mhz.is_some()) {
+            return Err(ReportError::Empty);
+        }
+        let mut svg = String::new();
+        draw_device(r, s, &mut svg).map_err(ReportError::Failed)?;
+        Ok(svg.into_bytes())
+    }
+}
+
+/// The panels of the device chart: (title, y axis, lines) for what the samples hold.
+type Panel = (
+    &'static str,
+    &'static str,
+    Vec<(String, RGBColor, Vec<f64>)>,
+);
+
+fn device_panels(s: &crate::result::Series) -> Vec<Panel> {
+    let x = &s.samples;
+    let rate = |v: u64, d: f64| if d > 0.0 { v as f64 / d / 1e6 } else { 0.0 };
+    let dev = |f: fn(&crate::result::DeviceSample) -> u64| -> Vec<f64> {
+        x.iter()
+            .map(|p| p.device.map_or(0.0, |d| rate(f(&d), p.dur_s)))
+            .collect()
+    };
+    let mut out: Vec<Panel> = vec![];
+    if x.iter().any(|p| p.device.is_some()) {
+        let name = s
+            .sources
+            .as_ref()
+            .and_then(|c| c.device.clone())
+            .unwrap_or_default();
+        let lines = vec![
+            (
+                "run write".to_string(),
+                WRITE,
+                x.iter().map(|p| rate(p.written_bytes, p.dur_s)).collect(),
+            ),
+            (format!("{name} write"), OTHER, dev(|d| d.written_bytes)),
+            (
+                "run read".to_string(),
+                READ,
+                x.iter().map(|p| rate(p.read_bytes, p.dur_s)).collect(),
+            ),
+            (format!("{name} read"), BLACK, dev(|d| d.read_bytes)),
+        ];
+        let lines = lines
+            .into_iter()
+            .filter(|l| l.2.iter().any(|v| *v > 0.0))
+            .collect();
+        out.push(("The run and the device", "MB/s (1 MB = 1,000,000 B)", lines));
+    }
+    let some = |f: fn(&crate::result::Sample) -> Option<f64>| -> Option<Vec<f64>> {
+        x.iter()
+            .any(|p| f(p).is_some())
+            .then(|| x.iter().map(|p| f(p).unwrap_or(0.0)).collect())
+    };
+    if let Some(t) = some(|p| p.temp_c) {
+        let mut lines = vec![("drive".to_string(), WRITE, t)];
+        if let Some(m) = s
+            .sources
+            .as_ref()
+            .and_then(|c| c.temp_max_c.or(c.temp_crit_c))
+        {
+            lines.push(("threshold".to_string(), BLACK, vec![m; x.len()]));
+        }
+        out.push(("Drive temperature", "°C", lines));
+    }
+    if let Some(c) = some(|p| p.cpu_mhz) {
+        out.push((
+            "Job CPUs' clock",
+            "MHz (mean of the CPUs)",
+            vec![("clock".to_string(), READ, c)],
+        ));
+    }
+    out
+}
+
+fn draw_device(r: &RunResult, s: &crate::result::Series, svg: &mut String) -> Result<(), String> {
+    let panels = device_panels(s);
+    let n = panels.len().max(1) as u32;
+    let root = SVGBackend::with_string(svg, (1100, 340 * n + 60)).into_drawing_area();
+    root.fill(&WHITE).map_err(err)?;
+    let (head, body) = root.split_vertically(60);
+    head.draw(&Text::new(
+        format!("Over time: {}", describe(r)),
+        (14, 10),
+        ("sans-serif", 18).into_font().color(&BLACK),
+    ))
+    .map_err(err)?;
+    let found: Vec<String> = s
+        .findings
+        .iter()
+        .map(|f| format!("{} at {:.1} s", f.id, f.at_s))
+        .collect();
+    let line = if found.is_empty() {
+        "no change found over time".to_string()
+    } else {
+        found.join("; ")
+    };
+    head.draw(&Text::new(
+        line,
+        (14, 36),
+        ("sans-serif", 13).into_font().color(&BLACK),
+    ))
+    .map_err(err)?;
+    let t: Vec<f64> = s.samples.iter().map(|p| p.t_s).collect();
+    for (area, (title, y, lines)) in body.split_evenly((n as usize, 1)).iter().zip(&panels) {
+        let refs: Vec<_> = lines
+            .iter()
+            .map(|(l, c, v)| (l.as_str(), *c, v.as_slice()))
+            .collect();
+        time_panel(area, title, y, &t, &refs)?;
+    }
+    root.present().map_err(err)
+}
+
 fn draw_throughput(r: &RunResult, tp: &Throughput, svg: &mut String) -> Result<(), String> {
     let panels = if tp.read_iops.is_some() { 2 } else { 1 };
     let root = SVGBackend::with_string(svg, (1100, 380 * panels + 60)).into_drawing_area();
@@ -483,16 +610,20 @@ fn write_chart(path: &Path, svg: &[u8]) -> Result<(), String> {
 }
 
 /// Write the charts of `result` into `dir` (created if missing, one level):
-/// `STEM-throughput.svg` (when the result has samples or intervals) and
-/// `STEM-latency.svg` (when it has latency data), `STEM` from [`stem`], each through
+/// `STEM-throughput.svg` (when the result has samples or intervals),
+/// `STEM-latency.svg` (when it has latency data) and `STEM-device.svg` (when its samples
+/// hold the device's counters, the drive's temperature or the CPUs' clock), `STEM` from [`stem`], each through
 /// files/output.rs. Returns the files written; an error (a message
 /// naming the file) when a file cannot be written or the result holds nothing to draw.
 pub fn write_plots(result: &RunResult, dir: &Path) -> Result<Vec<PathBuf>, String> {
     crate::files::output::ensure_dir(dir, "--plot")?;
     let s = stem(result);
     let mut out = vec![];
-    let charts: [(&str, &dyn Reporter); 2] =
-        [("throughput", &ThroughputChart), ("latency", &LatencyChart)];
+    let charts: [(&str, &dyn Reporter); 3] = [
+        ("throughput", &ThroughputChart),
+        ("latency", &LatencyChart),
+        ("device", &DeviceChart),
+    ];
     for (name, chart) in charts {
         let p = dir.join(format!("{s}-{name}.svg"));
         match chart.render(result) {

@@ -22,6 +22,7 @@ pub mod hist;
 pub mod import;
 pub mod job;
 pub mod ranks;
+pub mod timeline;
 pub mod truth;
 
 pub use build::{build, Inputs, Recorded};
@@ -454,6 +455,57 @@ pub struct Series {
     /// latency percentile curves, one per operation type that ran
     #[serde(default)]
     pub latency_curves: Vec<LatencyCurve>,
+    /// where the samples' `device`, `temp_c` and `cpu_mhz` come from (schema 2, absent
+    /// when the sampler read only the app counters)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sources: Option<SeriesSources>,
+    /// what the series shows changed during the run, with the moment (result/timeline.rs;
+    /// each is also a warning with the same id)
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub findings: Vec<TimeFinding>,
+}
+
+/// Where a series' device, temperature and CPU-clock values were read.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct SeriesSources {
+    /// the block device under the files (`nvme0n1`, `loop3`) whose `/sys/block/DEV/stat`
+    /// differences are `samples[].device`
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub device: Option<String>,
+    /// the drive's hwmon sensor (`nvme`, `drivetemp`) read for `samples[].temp_c`
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sensor: Option<String>,
+    /// the sensor's `temp*_max` (the drive's warning threshold), °C
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub temp_max_c: Option<f64>,
+    /// the sensor's `temp*_crit`, °C
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub temp_crit_c: Option<f64>,
+    /// the CPUs the jobs may run on, whose mean cpufreq clock is `samples[].cpu_mhz`
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cpus: Vec<usize>,
+}
+
+/// A change over time found in a series (result/timeline.rs), with its moment.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct TimeFinding {
+    /// stable id, the same as the warning's (`over_time.write_cliff`, …)
+    pub id: String,
+    /// seconds since the start of the run when it happened
+    pub at_s: f64,
+    /// bytes the run had written by then
+    pub written_bytes: u64,
+    /// the rate before, bytes/s (writes for the cliff, all I/O for throttling; the
+    /// app's writes for write-back bursts; 0 for other I/O)
+    pub before_bytes_s: f64,
+    /// the rate after (the device's peak for write-back bursts, the other I/O's mean for
+    /// other I/O), bytes/s
+    pub after_bytes_s: f64,
+    /// seconds it lasted (to the end of the run for a cliff)
+    pub for_s: f64,
+    /// the drive's temperature then, °C (throttling)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub temp_c: Option<f64>,
 }
 
 /// Completed I/O in one sampling period.
@@ -471,6 +523,31 @@ pub struct Sample {
     pub read_bytes: u64,
     /// bytes written in the sample
     pub written_bytes: u64,
+    /// what the device under the files did in the sample (schema 2; absent without one)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub device: Option<DeviceSample>,
+    /// the drive's temperature at the end of the sample, °C (schema 2)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub temp_c: Option<f64>,
+    /// mean clock of the job CPUs at the end of the sample, MHz (schema 2)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cpu_mhz: Option<f64>,
+}
+
+/// A block device's own I/O in one sample (`/sys/block/DEV/stat` differences): every
+/// process's, the page cache's write-back included.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct DeviceSample {
+    /// reads completed
+    pub reads: u64,
+    /// writes completed
+    pub writes: u64,
+    /// bytes read
+    pub read_bytes: u64,
+    /// bytes written
+    pub written_bytes: u64,
+    /// ms the device had I/O in flight
+    pub busy_ms: u64,
 }
 
 /// A latency percentile curve: latency (ns) at increasing percentiles.

@@ -248,7 +248,8 @@ pub fn add(r: &mut RunResult) {
     }
 }
 
-/// The text line of each truth warning of `r`, for the text reports.
+/// The text line of each truth warning of `r` and of each finding over time
+/// (result/timeline.rs), for the text reports.
 pub fn text_lines(r: &RunResult) -> Vec<String> {
     let ids = [
         MEMORY_FS,
@@ -261,7 +262,7 @@ pub fn text_lines(r: &RunResult) -> Vec<String> {
     ];
     r.warnings
         .iter()
-        .filter(|w| ids.contains(&w.id.as_str()))
+        .filter(|w| ids.contains(&w.id.as_str()) || super::timeline::IDS.contains(&w.id.as_str()))
         .map(|w| format!("iomark: WARNING [{}]: {}", w.id, w.message))
         .collect()
 }

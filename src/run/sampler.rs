@@ -1,12 +1,20 @@
-//! Throughput sampler for charts (`--plot`): the main thread reads the workers'
-//! cumulative counters every period and keeps the differences as [`Sample`]s.
+//! The one sampler of a run: every period the main thread reads the workers'
+//! cumulative counters (reads, writes, bytes — counters the workers keep anyway) and,
+//! through [`Probes`], the device under the files (`/sys/block/DEV/stat`), the drive's
+//! temperature (hwmon) and the job CPUs' clock (cpufreq), and keeps the differences as
+//! [`Sample`]s: the series `--plot` draws and the over-time findings
+//! (result/timeline.rs) are read from.
 //!
-//! It only reads counters the workers keep anyway (reads, writes, bytes), so it adds
-//! nothing to the I/O path beyond live statistics, and it is independent of sysbench's
-//! `--report-interval` lines (which take and reset their own interval counters).
+//! It adds nothing to the I/O path beyond the live counters, and it is independent of
+//! sysbench's `--report-interval` lines (which take and reset their own interval
+//! counters). The probes read sysfs only through `probe/` and a [`Root`].
 
-use crate::result::Sample;
+use crate::probe::diskstats::{self, DiskStats};
+use crate::probe::sensors::{self, DriveSensor};
+use crate::probe::Root;
+use crate::result::{DeviceSample, Sample, SeriesSources};
 use crate::stats::ThreadStats;
+use std::path::PathBuf;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -22,7 +30,7 @@ pub fn period_for(time_limit_s: u64) -> Duration {
 }
 
 /// Cumulative (reads, writes, bytes read, bytes written) over all threads.
-fn totals(stats: &[Mutex<ThreadStats>]) -> [u64; 4] {
+pub fn totals(stats: &[Mutex<ThreadStats>]) -> [u64; 4] {
     let mut c = [0u64; 4];
     for m in stats {
         let t = m.lock().unwrap_or_else(|e| e.into_inner());
@@ -32,6 +40,93 @@ fn totals(stats: &[Mutex<ThreadStats>]) -> [u64; 4] {
         c[3] += t.bytes_written;
     }
     c
+}
+
+/// What the sampler reads besides the app counters: the block device under the run's
+/// files, its temperature sensor, and the clock of the CPUs the jobs may run on.
+#[derive(Debug, Default)]
+pub struct Probes {
+    root: Root,
+    /// (kernel name, sysfs directory) of the device, and its counters at the last sample
+    disk: Option<(String, String, DiskStats)>,
+    sensor: Option<DriveSensor>,
+    cpus: Vec<usize>,
+}
+
+/// The CPUs this process may run on (its affinity mask; the jobs' threads inherit it
+/// unless they set their own).
+fn allowed_cpus() -> Vec<usize> {
+    // SAFETY: a zeroed cpu_set_t is a valid empty set; sched_getaffinity fills it
+    let mut set: libc::cpu_set_t = unsafe { std::mem::zeroed() };
+    let n = std::mem::size_of::<libc::cpu_set_t>();
+    // SAFETY: `set` is a valid cpu_set_t of `n` bytes
+    if unsafe { libc::sched_getaffinity(0, n, &mut set) } != 0 {
+        return vec![];
+    }
+    // SAFETY: `set` was filled by the kernel; CPU_ISSET reads within it
+    (0..n * 8)
+        .filter(|&c| unsafe { libc::CPU_ISSET(c, &set) })
+        .collect()
+}
+
+impl Probes {
+    /// The probes of a run over `paths` (files or block devices): the first one with a
+    /// block device gives the device (a partition's own counters) and the whole disk's
+    /// sensor; read through `root`.
+    pub fn new(root: &Root, paths: &[PathBuf]) -> Probes {
+        let dev = paths
+            .iter()
+            .find_map(|p| crate::probe::device_behind(p).filter(|&d| root.block_dir(d).is_some()));
+        Probes::of_device(root, dev)
+    }
+
+    /// The probes of block device `dev` (`major:minor`; `None`: the CPU clock only).
+    pub fn of_device(root: &Root, dev: Option<(u64, u64)>) -> Probes {
+        let dev = dev.and_then(|d| Some((root.block_dir(d)?, root.disk_dir(d)?)));
+        let disk = dev.as_ref().and_then(|(dir, _)| {
+            let name = crate::probe::sysroot::base(dir).to_string();
+            Some((name, dir.clone(), diskstats::read(root, dir)?))
+        });
+        Probes {
+            root: root.clone(),
+            sensor: dev.and_then(|(_, whole)| sensors::drive_sensor(root, &whole)),
+            disk,
+            cpus: allowed_cpus(),
+        }
+    }
+
+    /// Where the samples' device, temperature and clock values come from.
+    pub fn sources(&self) -> SeriesSources {
+        SeriesSources {
+            device: self.disk.as_ref().map(|d| d.0.clone()),
+            sensor: self.sensor.as_ref().map(|s| s.name.clone()),
+            temp_max_c: self.sensor.as_ref().and_then(|s| s.max_c),
+            temp_crit_c: self.sensor.as_ref().and_then(|s| s.crit_c),
+            cpus: self.cpus.clone(),
+        }
+    }
+
+    /// Read the probes into `s`: the device's counters since the last reading, the
+    /// temperature and the clock now.
+    fn read(&mut self, s: &mut Sample) {
+        if let Some((_, dir, last)) = self.disk.as_mut() {
+            if let Some(now) = diskstats::read(&self.root, dir) {
+                s.device = Some(DeviceSample {
+                    reads: now.read_ios.saturating_sub(last.read_ios),
+                    writes: now.write_ios.saturating_sub(last.write_ios),
+                    read_bytes: now.read_sectors.saturating_sub(last.read_sectors) * 512,
+                    written_bytes: now.write_sectors.saturating_sub(last.write_sectors) * 512,
+                    busy_ms: now.io_ticks.saturating_sub(last.io_ticks),
+                });
+                *last = now;
+            }
+        }
+        s.temp_c = self
+            .sensor
+            .as_ref()
+            .and_then(|x| sensors::temp_c(&self.root, x));
+        s.cpu_mhz = sensors::cpu_mhz(&self.root, &self.cpus);
+    }
 }
 
 /// The sampler state of one run.
@@ -45,6 +140,7 @@ pub struct Sampler {
     last: [u64; 4],
     /// samples taken so far
     pub samples: Vec<Sample>,
+    probes: Option<Probes>,
 }
 
 impl Sampler {
@@ -57,7 +153,20 @@ impl Sampler {
             last_t: start,
             last: [0; 4],
             samples: vec![],
+            probes: None,
         }
+    }
+
+    /// The same sampler also reading `probes` at every sample.
+    pub fn with_probes(mut self, probes: Probes) -> Sampler {
+        self.probes = Some(probes);
+        self
+    }
+
+    /// Where the samples' device, temperature and clock values come from (`None`
+    /// without probes).
+    pub fn sources(&self) -> Option<SeriesSources> {
+        self.probes.as_ref().map(Probes::sources)
     }
 
     /// When the next sample is due.
@@ -65,28 +174,34 @@ impl Sampler {
         self.next
     }
 
-    /// Counters were reset (a checkpoint): differences restart from zero.
+    /// Counters were reset (a checkpoint, a new group of jobs): differences restart
+    /// from zero.
     pub fn counters_reset(&mut self) {
         self.last = [0; 4];
     }
 
-    /// Take a sample at `now` from the threads' counters (a counter that went down was
-    /// reset by a checkpoint: its new value is the difference).
-    pub fn take(&mut self, stats: &[Mutex<ThreadStats>], now: Instant) {
-        let c = totals(stats);
+    /// Take a sample at `now` from the threads' cumulative counters `c` (reads, writes,
+    /// bytes read, bytes written; a counter that went down was reset by a checkpoint:
+    /// its new value is the difference).
+    pub fn take(&mut self, c: [u64; 4], now: Instant) {
         let d: Vec<u64> = c
             .iter()
             .zip(self.last)
             .map(|(&n, o)| if n >= o { n - o } else { n })
             .collect();
-        self.samples.push(Sample {
+        let mut s = Sample {
             t_s: (now - self.start).as_secs_f64(),
             dur_s: (now - self.last_t).as_secs_f64(),
             reads: d[0],
             writes: d[1],
             read_bytes: d[2],
             written_bytes: d[3],
-        });
+            ..Sample::default()
+        };
+        if let Some(p) = self.probes.as_mut() {
+            p.read(&mut s);
+        }
+        self.samples.push(s);
         self.last = c;
         self.last_t = now;
         while self.next <= now {
@@ -94,24 +209,37 @@ impl Sampler {
         }
     }
 
-    /// The last, partial sample at the end of the run. A tail shorter than a tenth of a
-    /// period (which would show a meaningless spike) is merged into the previous sample,
-    /// so the samples always add up to the run's totals.
-    pub fn finish(&mut self, stats: &[Mutex<ThreadStats>], now: Instant) {
+    /// The last, partial sample at the end of the run (or of a group of jobs). A tail
+    /// shorter than a tenth of a period (which would show a meaningless spike) is merged
+    /// into the previous sample, so the samples always add up to the run's totals.
+    pub fn finish(&mut self, c: [u64; 4], now: Instant) {
         let short = now.saturating_duration_since(self.last_t) < self.period / 10;
         let n = self.samples.len();
-        self.take(stats, now);
+        self.take(c, now);
         if short && n > 0 {
             let tail = self.samples.pop().expect("take pushed a sample");
-            let last = &mut self.samples[n - 1];
-            last.t_s = tail.t_s;
-            last.dur_s += tail.dur_s;
-            last.reads += tail.reads;
-            last.writes += tail.writes;
-            last.read_bytes += tail.read_bytes;
-            last.written_bytes += tail.written_bytes;
+            merge(&mut self.samples[n - 1], &tail);
         }
     }
+}
+
+/// Add the tail sample `t` to `last` (the end, temperature and clock are the tail's).
+fn merge(last: &mut Sample, t: &Sample) {
+    last.t_s = t.t_s;
+    last.dur_s += t.dur_s;
+    last.reads += t.reads;
+    last.writes += t.writes;
+    last.read_bytes += t.read_bytes;
+    last.written_bytes += t.written_bytes;
+    if let (Some(a), Some(b)) = (last.device.as_mut(), t.device) {
+        a.reads += b.reads;
+        a.writes += b.writes;
+        a.read_bytes += b.read_bytes;
+        a.written_bytes += b.written_bytes;
+        a.busy_ms += b.busy_ms;
+    }
+    last.temp_c = t.temp_c.or(last.temp_c);
+    last.cpu_mhz = t.cpu_mhz.or(last.cpu_mhz);
 }
 
 #[cfg(test)]
@@ -137,9 +265,9 @@ mod tests {
         let mut s = Sampler::new(t0, Duration::from_secs(1));
         stats[0].lock().unwrap().read_done(4096);
         stats[1].lock().unwrap().read_done(4096);
-        s.take(&stats, t0 + Duration::from_secs(1));
+        s.take(totals(&stats), t0 + Duration::from_secs(1));
         stats[0].lock().unwrap().write_done(512);
-        s.take(&stats, t0 + Duration::from_millis(2500));
+        s.take(totals(&stats), t0 + Duration::from_millis(2500));
         assert_eq!(s.samples.len(), 2);
         assert_eq!((s.samples[0].reads, s.samples[0].read_bytes), (2, 8192));
         assert_eq!((s.samples[1].reads, s.samples[1].writes), (0, 1));
@@ -152,18 +280,87 @@ mod tests {
         *stats[1].lock().unwrap() = ThreadStats::new(false);
         stats[1].lock().unwrap().read_done(100);
         s.counters_reset();
-        s.take(&stats, t0 + Duration::from_secs(3));
+        s.take(totals(&stats), t0 + Duration::from_secs(3));
         assert_eq!((s.samples[2].reads, s.samples[2].read_bytes), (1, 100));
         // a tiny tail is merged into the last sample, a real one kept
         stats[1].lock().unwrap().read_done(7);
-        s.finish(&stats, t0 + Duration::from_millis(3050));
+        s.finish(totals(&stats), t0 + Duration::from_millis(3050));
         assert_eq!(s.samples.len(), 3);
         assert_eq!((s.samples[2].reads, s.samples[2].read_bytes), (2, 107));
         assert!((s.samples[2].dur_s - 0.55).abs() < 1e-9);
         assert!((s.samples[2].t_s - 3.05).abs() < 1e-9);
         stats[1].lock().unwrap().read_done(1);
-        s.finish(&stats, t0 + Duration::from_millis(3500));
+        s.finish(totals(&stats), t0 + Duration::from_millis(3500));
         assert_eq!(s.samples.len(), 4);
         assert_eq!(s.samples[3].read_bytes, 1);
+    }
+
+    /// A run on a recorded NVMe drive (probe/sensors.rs fixture) at 2 GB/s whose
+    /// temperature the test raises past the drive's threshold at 15 s, when the rate
+    /// falls to 0.8 GB/s: the throttling finding with its time; the same run at a
+    /// constant temperature has none. The device counters are the fixture's `stat`.
+    #[test]
+    fn a_recorded_drive_that_heats_up_throttles_at_its_moment() {
+        for heats in [true, false] {
+            let d = tempfile::tempdir().unwrap();
+            let (ns, temp) = crate::probe::sensors::tests::nvme_machine(d.path(), 60_000);
+            let link = d.path().join("sys/dev/block");
+            std::fs::create_dir_all(&link).unwrap();
+            std::os::unix::fs::symlink(format!("../../..{ns}"), link.join("259:0")).unwrap();
+            let root = Root(d.path().to_path_buf());
+            let stat = d.path().join(ns.trim_start_matches('/')).join("stat");
+            let t0 = Instant::now();
+            let mut s = Sampler::new(t0, Duration::from_secs(1))
+                .with_probes(Probes::of_device(&root, Some((259, 0))));
+            let src = s.sources().unwrap();
+            assert_eq!(src.device.as_deref(), Some("nvme0n1"));
+            assert_eq!((src.temp_max_c, src.temp_crit_c), (Some(70.0), Some(80.0)));
+            let mut c = [0u64; 4];
+            for i in 1..=30u64 {
+                let rate = if heats && i > 15 {
+                    800_000_000
+                } else {
+                    2_000_000_000
+                };
+                c[1] += rate >> 20;
+                c[3] += rate;
+                if heats && i == 15 {
+                    std::fs::write(&temp, "71000\n").unwrap();
+                }
+                let sectors = c[3] / 512;
+                std::fs::write(
+                    &stat,
+                    format!("0 0 0 0 {} 0 {sectors} 0 0 {} 0\n", c[1], i * 1000),
+                )
+                .unwrap();
+                s.take(c, t0 + Duration::from_secs(i));
+            }
+            assert_eq!(
+                s.samples[3].device.unwrap().written_bytes,
+                2_000_000_000 / 512 * 512
+            );
+            assert_eq!(s.samples[3].device.unwrap().busy_ms, 1000);
+            let series = crate::result::Series {
+                samples: s.samples.clone(),
+                sources: s.sources(),
+                ..Default::default()
+            };
+            let found = crate::result::timeline::detect(&series);
+            let hot = found
+                .iter()
+                .find(|(f, _)| f.id == crate::result::timeline::THERMAL_THROTTLING);
+            if heats {
+                let (f, m) = hot.expect("throttling found");
+                assert!((f.at_s - 14.0).abs() <= 1.0, "{f:?}");
+                assert_eq!(f.temp_c, Some(71.0));
+                assert!(
+                    m.contains("at 14.0 s the drive nvme0n1 reached 71 °C"),
+                    "{m}"
+                );
+            } else {
+                assert!(hot.is_none(), "{found:?}");
+                assert_eq!(s.samples[20].temp_c, Some(60.0));
+            }
+        }
     }
 }

@@ -349,7 +349,7 @@ pub(super) fn fileio_options(
         verbosity: g.verbosity,
         dir,
         json,
-        samples: plot.is_some(),
+        samples: true,
         reap_max: 0,
         plot,
         data,

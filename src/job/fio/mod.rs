@@ -449,6 +449,9 @@ impl Default for FioJob {
 /// Everything `iomark run` was asked to do.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct FioCommand {
+    /// sample the run over time (run/sampler.rs: the series and its findings): iomark's
+    /// own `run`; under the fio persona only with `--plot`
+    pub sample: bool,
     /// jobs in order
     pub jobs: Vec<FioJob>,
     /// `--output-format`

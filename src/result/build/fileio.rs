@@ -179,6 +179,7 @@ pub(super) fn parts(
             period_s: sample_period_s,
             samples: samples.to_vec(),
             latency_curves: curves(s),
+            ..Series::default()
         }),
         jobs: vec![job_result(job, s, p)],
         time: time_shares(s),

@@ -199,6 +199,7 @@ pub(super) fn parts(jobs: Vec<JobRecord>, samples: &[Sample], sample_period_s: f
             })
             .filter(|c| !c.points.is_empty())
             .collect(),
+        ..Series::default()
     });
     Parts {
         period_s: Some(period),

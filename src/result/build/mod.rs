@@ -75,6 +75,8 @@ pub struct Inputs {
     pub samples: Vec<Sample>,
     /// period of `samples`, s
     pub sample_period_s: f64,
+    /// where the samples' device, temperature and clock values come from
+    pub sample_sources: Option<SeriesSources>,
     /// warnings found by the command (`run` adds its engine fallback)
     pub warnings: Vec<Warning>,
     /// diagnoses of the targets, kept whole (`targets`); the last one is summarised as
@@ -153,6 +155,11 @@ pub fn build(i: Inputs) -> RunResult {
     phases.extend(parts.phases);
     let mut warnings = i.warnings;
     warnings.extend(parts.warnings);
+    let mut series = parts.series;
+    if let Some(s) = series.as_mut() {
+        s.sources = i.sample_sources;
+        super::timeline::add(s, &mut warnings);
+    }
     let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap_or_default();
@@ -184,7 +191,7 @@ pub fn build(i: Inputs) -> RunResult {
         diagnosis: i.targets.last().map(TargetDiagnosis::of),
         phases,
         clat: parts.clat,
-        series: parts.series,
+        series,
         cpu: i.cpu.map(|c| CpuUsage {
             usr_s: c.usr_ns as f64 / 1e9,
             sys_s: c.sys_ns as f64 / 1e9,

@@ -17,7 +17,7 @@ pub use crate::probe::devstat::parse_stat;
 
 /// The paths a job's files are under: each `filename` (`:`-separated, under
 /// `directory` when given), or the `directory`, or the current directory.
-fn job_paths(j: &FioJob) -> Vec<PathBuf> {
+pub(crate) fn job_paths(j: &FioJob) -> Vec<PathBuf> {
     let base = j.directory.clone().unwrap_or_else(|| PathBuf::from("."));
     match &j.filename {
         Some(f) => f

@@ -7,10 +7,11 @@
 use crate::job::fio::keys::ExitWhat;
 use crate::job::fio::{FioCommand, FioJob};
 use crate::result::job::JobRecord;
-use crate::result::{Interval, Sample};
+use crate::result::Interval;
 use crate::run::control::steady::Steady;
-use crate::run::fio::{live_sum, plot_sample, start_thread, status_line, status_sample};
-use crate::run::fio::{Plan, RunError, PLOT_PERIOD};
+use crate::run::fio::{live_sum, start_thread, status_line, status_sample};
+use crate::run::fio::{Plan, RunError};
+use crate::run::sampler::Sampler;
 use crate::run::worker::Live;
 use crate::stats::clock::Clock;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
@@ -37,7 +38,15 @@ pub(crate) struct RunCtx<'a> {
 #[derive(Default)]
 pub(crate) struct Sampling {
     pub intervals: Vec<Interval>,
-    pub samples: Vec<Sample>,
+    /// the run's one sampler (run/sampler.rs), when it is sampled
+    pub sampler: Option<Sampler>,
+}
+
+/// The live counters of `lives` in the sampler's order: reads, writes, bytes read,
+/// bytes written.
+fn counts(lives: &[Live]) -> [u64; 4] {
+    let s = live_sum(lives);
+    [s[2], s[3], s[0], s[1]]
 }
 
 /// The threads of one group: what they share with the coordinator.
@@ -59,7 +68,6 @@ struct Group<'a> {
     /// exitall already applied for the thread
     handled: Vec<bool>,
     last: (Instant, [u64; 4]),
-    last_plot: (Instant, [u64; 4]),
 }
 
 impl<'a> Threads<'a> {
@@ -95,21 +103,16 @@ impl<'a> Group<'a> {
             t0: Instant::now(),
             handled: vec![false; th.members.len()],
             last: (Instant::now(), [0u64; 4]),
-            last_plot: (Instant::now(), [0u64; 4]),
             th,
         }
     }
 
-    /// A `--plot` sample of the I/O since the last one.
-    fn plot_sample(&mut self, ctx: &RunCtx, sampling: &mut Sampling) {
-        let sum = live_sum(&self.th.lives);
-        sampling.samples.push(plot_sample(
-            &sum,
-            &self.last_plot.1,
-            self.last_plot.0.elapsed().as_secs_f64(),
-            ctx.run_t0.elapsed().as_secs_f64(),
-        ));
-        self.last_plot = (Instant::now(), sum);
+    /// A sample of the I/O since the last one, when one is due.
+    fn sample(&mut self, sampling: &mut Sampling) {
+        let now = Instant::now();
+        if let Some(s) = sampling.sampler.as_mut().filter(|s| now >= s.due()) {
+            s.take(counts(&self.th.lives), now);
+        }
     }
 
     /// A `--status-interval` line and sample, when one is due.
@@ -186,11 +189,12 @@ impl<'a> Group<'a> {
         let mut abort_rest = false;
         // the intervals start when the threads do
         self.last = (Instant::now(), [0u64; 4]);
-        self.last_plot = (Instant::now(), [0u64; 4]);
+        // this group's threads count from zero
+        if let Some(s) = sampling.sampler.as_mut() {
+            s.counters_reset();
+        }
         loop {
-            if ctx.cmd.plot.is_some() && self.last_plot.0.elapsed() >= PLOT_PERIOD {
-                self.plot_sample(ctx, sampling);
-            }
+            self.sample(sampling);
             self.status(ctx, sampling);
             self.steady();
             let all_done = self.th.fin.iter().all(|f| f.load(Ordering::Acquire));
@@ -203,8 +207,8 @@ impl<'a> Group<'a> {
             abort_rest |= self.exitall(ctx);
             if all_done {
                 // the tail since the last sample, so the samples add up to the run
-                if ctx.cmd.plot.is_some() && live_sum(&self.th.lives) != self.last_plot.1 {
-                    self.plot_sample(ctx, sampling);
+                if let Some(s) = sampling.sampler.as_mut() {
+                    s.finish(counts(&self.th.lives), Instant::now());
                 }
                 return abort_rest;
             }
@@ -220,7 +224,8 @@ type Joined = Vec<(usize, Result<JobRecord, RunError>)>;
 /// with them when the rest of the run is to be skipped.
 fn threads(ctx: &RunCtx, grp: &mut Group, sampling: &mut Sampling) -> (Joined, bool) {
     let cmd = ctx.cmd;
-    let use_live = cmd.status_interval.is_some() || cmd.plot.is_some() || !grp.steadies.is_empty();
+    let use_live =
+        cmd.status_interval.is_some() || sampling.sampler.is_some() || !grp.steadies.is_empty();
     let th = grp.th;
     let mut refused = None;
     let (mut results, abort_rest): (Joined, bool) = std::thread::scope(|s| {

@@ -165,9 +165,6 @@ impl RunError {
     }
 }
 
-/// Sampling period of `--plot` throughput series.
-pub const PLOT_PERIOD: std::time::Duration = std::time::Duration::from_millis(250);
-
 /// Sum of the live counters of every thread: [read bytes, written bytes, reads, writes].
 fn live_sum(lives: &[Live]) -> [u64; 4] {
     let mut sum = [0u64; 4];
@@ -179,17 +176,28 @@ fn live_sum(lives: &[Live]) -> [u64; 4] {
     sum
 }
 
-/// A `--plot` sample: I/O completed since `prev` (live counter sums), over `dur_s`
-/// seconds ending `t_s` seconds after the run started.
-pub fn plot_sample(sum: &[u64; 4], prev: &[u64; 4], dur_s: f64, t_s: f64) -> crate::result::Sample {
-    crate::result::Sample {
-        t_s,
-        dur_s,
-        read_bytes: sum[0].saturating_sub(prev[0]),
-        written_bytes: sum[1].saturating_sub(prev[1]),
-        reads: sum[2].saturating_sub(prev[2]),
-        writes: sum[3].saturating_sub(prev[3]),
+/// The run's sampler (run/sampler.rs), when the run is sampled (`--plot`, or iomark's
+/// own `run`): a period of 1 s, or 1/20 of a run whose longest job is time-limited
+/// under 20 s; the probes of the jobs' files.
+fn sampler(cmd: &FioCommand, t0: std::time::Instant) -> Option<crate::run::sampler::Sampler> {
+    use crate::run::sampler::{period_for, Probes, Sampler};
+    if !(cmd.sample || cmd.plot.is_some()) {
+        return None;
     }
+    let secs =
+        |j: &crate::job::fio::FioJob| j.runtime.map_or(0, |r| r.as_millis().div_ceil(1000) as u64);
+    let limit = match cmd.jobs.iter().all(|j| secs(j) > 0) {
+        true => cmd.jobs.iter().map(secs).max().unwrap_or(0),
+        false => 0,
+    };
+    let paths: Vec<std::path::PathBuf> = cmd
+        .jobs
+        .iter()
+        .filter(|j| !j.engine.caps().no_io)
+        .flat_map(disk::job_paths)
+        .collect();
+    let probes = Probes::new(&crate::probe::Root::default(), &paths);
+    Some(Sampler::new(t0, period_for(limit)).with_probes(probes))
 }
 
 pub fn status_sample(
@@ -561,7 +569,10 @@ pub fn execute(
         run_t0: std::time::Instant::now(),
     };
     let mut out = RunOutcome::default();
-    let mut sampling = group::Sampling::default();
+    let mut sampling = group::Sampling {
+        sampler: sampler(cmd, ctx.run_t0),
+        ..group::Sampling::default()
+    };
     for g in &groups {
         if stop.load(Ordering::Relaxed) {
             break;
@@ -574,7 +585,11 @@ pub fn execute(
     }
     out.interrupted = stop.load(Ordering::Relaxed);
     out.intervals = sampling.intervals;
-    out.samples = sampling.samples;
+    if let Some(smp) = sampling.sampler {
+        out.sample_period_s = smp.period.as_secs_f64();
+        out.sample_sources = smp.sources();
+        out.samples = smp.samples;
+    }
     Ok(out)
 }
 

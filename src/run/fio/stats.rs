@@ -13,6 +13,10 @@ pub struct RunOutcome {
     pub interrupted: bool,
     /// `--status-interval` samples over all jobs (empty without it)
     pub intervals: Vec<crate::result::Interval>,
-    /// `--plot` throughput samples over all jobs (empty without it), and their period
+    /// the sampler's samples over all jobs (run/sampler.rs; empty when it was off)
     pub samples: Vec<crate::result::Sample>,
+    /// their nominal period, s
+    pub sample_period_s: f64,
+    /// where their device, temperature and clock values come from
+    pub sample_sources: Option<crate::result::SeriesSources>,
 }

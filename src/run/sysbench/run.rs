@@ -488,10 +488,11 @@ impl Due {
 fn schedule(job: &FileioJob, sh: &Shared, start: Instant, console: &Console, ran: &mut Ran) -> i32 {
     let mut due = Due::new(job, start);
     if job.samples {
-        ran.sampler = Some(Sampler::new(
-            start,
-            crate::run::sampler::period_for(job.time_limit),
-        ));
+        let probes = crate::run::sampler::Probes::new(&Root::default(), &[job.dir.clone()]);
+        ran.sampler = Some(
+            Sampler::new(start, crate::run::sampler::period_for(job.time_limit))
+                .with_probes(probes),
+        );
     }
     let mut running = sh.running.lock().unwrap_or_else(|e| e.into_inner());
     while *running > 0 {
@@ -519,7 +520,7 @@ fn schedule(job: &FileioJob, sh: &Shared, start: Instant, console: &Console, ran
             return exit::INVALID;
         }
         if let Some(smp) = ran.sampler.as_mut().filter(|s| now >= s.due()) {
-            smp.take(&sh.stats, now);
+            smp.take(crate::run::sampler::totals(&sh.stats), now);
         }
         if due.interval.is_some_and(|t| now >= t) {
             interval_line(job, sh, start, now, &mut due, console, ran);
@@ -545,7 +546,7 @@ fn schedule(job: &FileioJob, sh: &Shared, start: Instant, console: &Console, ran
     }
     drop(running);
     if let Some(smp) = ran.sampler.as_mut() {
-        smp.finish(&sh.stats, Instant::now());
+        smp.finish(crate::run::sampler::totals(&sh.stats), Instant::now());
     }
     ran.snap = Some(snapshot(sh, start, due.seg_start, false));
     exit::OK
@@ -722,6 +723,7 @@ fn outputs(job: &FileioJob, r: &Ready, snap: Snapshot, end: &End, ran: &mut Ran)
     i.intervals = std::mem::take(&mut ran.intervals);
     if let Some(smp) = ran.sampler.take() {
         i.sample_period_s = smp.period.as_secs_f64();
+        i.sample_sources = smp.sources();
         i.samples = smp.samples;
     }
     let w = |id: &str, message: String| Warning {

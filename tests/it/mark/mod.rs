@@ -5,3 +5,4 @@ mod partial;
 mod plot;
 mod runs;
 mod sizes;
+mod sustained;

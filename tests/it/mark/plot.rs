@@ -80,6 +80,7 @@ fn hand_built_result_gives_both_charts_with_every_point() {
             writes: if i % 2 == 0 { 10 } else { 0 },
             read_bytes: 4096 * 1000 * i,
             written_bytes: if i % 2 == 0 { 40960 } else { 0 },
+            ..Sample::default()
         })
         .collect();
     let curve = |op: &str, base: u64| LatencyCurve {
@@ -98,6 +99,7 @@ fn hand_built_result_gives_both_charts_with_every_point() {
         period_s: 0.5,
         samples,
         latency_curves: vec![curve("read", 20_000), curve("write", 50_000)],
+        ..Series::default()
     });
     let d = scratch();
     // the directory is created, but not missing parents (as --json)
@@ -394,7 +396,8 @@ fn run_plot_samples_add_up_to_the_result_and_both_charts_are_drawn() {
     let v: Value =
         serde_json::from_str(&std::fs::read_to_string(base.join("r.json")).unwrap()).unwrap();
     let samples = v["series"]["samples"].as_array().unwrap();
-    assert_eq!(v["series"]["period_s"].as_f64(), Some(0.25));
+    // 1/20 of the 1 s run, at least 100 ms (run/sampler.rs period_for)
+    assert_eq!(v["series"]["period_s"].as_f64(), Some(0.1));
     assert!(samples.len() >= 3, "{}", samples.len());
     let sum = |k: &str| samples.iter().map(|s| s[k].as_u64().unwrap()).sum::<u64>();
     assert_eq!(sum("reads"), v["read"]["ops"].as_u64().unwrap());

@@ -13,6 +13,7 @@ mod net;
 mod nodata;
 mod one_worker;
 mod output_format;
+mod over_time;
 mod passes;
 mod replay;
 mod verify;

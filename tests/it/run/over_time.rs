@@ -1,0 +1,220 @@
+//! Over time (issue 26 item 4): the run's series and the findings read from it, on a
+//! loop device whose block-throttle write limit (cgroup v1
+//! `blkio.throttle.write_bps_device` at the root cgroup, which applies to O_DIRECT on
+//! the loop device itself) the test lowers after a known number of bytes: the write
+//! cliff names that moment (within 1 s) and those bytes (within 10 %). A constant limit
+//! and short unthrottled runs give no cliff. The limit and the loop device are removed
+//! by guards, also when a test fails.
+
+use crate::util::*;
+use serde_json::Value;
+use std::time::{Duration, Instant};
+
+const BLKIO: &str = "/sys/fs/cgroup/blkio/blkio.throttle.write_bps_device";
+const CLIFF: &str = "over_time.write_cliff";
+
+/// A write limit on one device at the root blkio cgroup; removed (0) on drop.
+struct WriteLimit(String);
+
+impl WriteLimit {
+    fn set(majmin: &str, bps: u64) -> WriteLimit {
+        let l = WriteLimit(majmin.to_string());
+        l.change(bps);
+        l
+    }
+
+    fn change(&self, bps: u64) {
+        std::fs::write(BLKIO, format!("{} {bps}\n", self.0))
+            .unwrap_or_else(|e| panic!("{BLKIO}: {e}"));
+    }
+}
+
+impl Drop for WriteLimit {
+    fn drop(&mut self) {
+        let _ = std::fs::write(BLKIO, format!("{} 0\n", self.0));
+    }
+}
+
+/// Why this machine cannot run these tests.
+fn skip() -> Option<String> {
+    loop_skip_reason().or_else(|| {
+        (!std::path::Path::new(BLKIO).exists())
+            .then(|| format!("no {BLKIO} (cgroup v1 blkio not mounted)"))
+    })
+}
+
+/// Bytes written to the device so far (its `stat`, sectors × 512).
+fn device_written(lo: &LoopDev) -> u64 {
+    let s = lo.sysfs("stat");
+    s.split_whitespace().nth(6).unwrap().parse::<u64>().unwrap() * 512
+}
+
+/// `iomark run`: sequential O_DIRECT 1 MiB writes to the loop device for `secs` s.
+fn writer(dir: &std::path::Path, lo: &LoopDev, secs: u32) -> Iomark {
+    Iomark::new().dir(dir).args([
+        "run".to_string(),
+        "--name=w".into(),
+        format!("--filename={}", lo.path()),
+        format!("--allow-destructive-write={}", lo.path()),
+        "--rw=write".into(),
+        "--bs=1M".into(),
+        "--direct=1".into(),
+        "--ioengine=psync".into(),
+        "--size=512m".into(),
+        "--time_based".into(),
+        format!("--runtime={secs}"),
+        "--json=r.json".into(),
+    ])
+}
+
+/// The findings with id `id` in a result.
+fn findings<'a>(v: &'a Value, id: &str) -> Vec<&'a Value> {
+    v["series"]["findings"]
+        .as_array()
+        .map(|a| a.iter().filter(|f| f["id"] == id).collect())
+        .unwrap_or_default()
+}
+
+/// The moment the run's own samples had written `bytes` (linear inside the sample).
+fn moment_of(v: &Value, bytes: u64) -> f64 {
+    let mut done = 0u64;
+    for s in v["series"]["samples"].as_array().unwrap() {
+        let w = s["written_bytes"].as_u64().unwrap();
+        if done + w >= bytes {
+            let (t, d) = (s["t_s"].as_f64().unwrap(), s["dur_s"].as_f64().unwrap());
+            return t - d + d * (bytes - done) as f64 / w as f64;
+        }
+        done += w;
+    }
+    panic!("the run wrote fewer than {bytes} bytes");
+}
+
+#[test]
+fn a_lowered_write_limit_is_a_cliff_at_its_moment_and_bytes() {
+    if let Some(why) = skip() {
+        eprintln!("skipped: {why}");
+        return;
+    }
+    let tmp = scratch();
+    let lo = LoopDev::new(512 << 20, None);
+    let limit = WriteLimit::set(&lo.sysfs("dev"), 50_000_000);
+    let base = device_written(&lo);
+    let child = writer(tmp.path(), &lo, 16).spawn();
+    // the event: the device has written N bytes of this run
+    let n: u64 = 150_000_000;
+    let t0 = Instant::now();
+    while device_written(&lo) - base < n {
+        assert!(
+            t0.elapsed() < Duration::from_secs(60),
+            "the run never wrote {n} bytes"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    limit.change(10_000_000);
+    let out = finish_within(child, Duration::from_secs(120));
+    assert_eq!(out.code, 0, "{}", out.dump());
+    let v = read_json(&tmp.path().join("r.json"));
+    assert_eq!(
+        v["series"]["sources"]["device"],
+        lo.name().as_str(),
+        "{}",
+        v["series"]
+    );
+    let f = findings(&v, CLIFF);
+    assert_eq!(f.len(), 1, "{}", v["series"]);
+    let (at, bytes) = (
+        f[0]["at_s"].as_f64().unwrap(),
+        f[0]["written_bytes"].as_u64().unwrap(),
+    );
+    let when = moment_of(&v, n);
+    assert!(
+        (at - when).abs() <= 1.0,
+        "cliff at {at} s, the limit fell at {when} s"
+    );
+    assert!(
+        (bytes as f64 - n as f64).abs() <= 0.1 * n as f64,
+        "cliff after {bytes} bytes, the limit fell after {n}"
+    );
+    // after: the lowered limit binds; before: at most the first limit (the loop device
+    // under a loaded machine may stay below it)
+    let rate = |k: &str| f[0][k].as_f64().unwrap();
+    let (hi, lo_rate) = (rate("before_bytes_s"), rate("after_bytes_s"));
+    assert!((lo_rate / 10e6 - 1.0).abs() < 0.15, "{}", f[0]);
+    assert!(hi <= 55e6 && hi >= lo_rate / 0.7, "{}", f[0]);
+    // the same finding is a warning with its id, printed in the notes
+    assert!(v["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|w| w["id"] == CLIFF));
+    assert!(
+        out.stderr
+            .contains("iomark: WARNING [over_time.write_cliff]: after "),
+        "{}",
+        out.stderr
+    );
+    // the device view of every sample: this O_DIRECT run is all the device wrote
+    let samples = v["series"]["samples"].as_array().unwrap();
+    let dev: u64 = samples
+        .iter()
+        .map(|s| s["device"]["written_bytes"].as_u64().unwrap())
+        .sum();
+    let app: u64 = samples
+        .iter()
+        .map(|s| s["written_bytes"].as_u64().unwrap())
+        .sum();
+    assert!(
+        (dev as f64 - app as f64).abs() <= 0.02 * app as f64,
+        "device {dev}, app {app}"
+    );
+}
+
+#[test]
+fn a_constant_limit_and_short_unthrottled_runs_give_no_cliff() {
+    if let Some(why) = skip() {
+        eprintln!("skipped: {why}");
+        return;
+    }
+    let tmp = scratch();
+    let lo = LoopDev::new(512 << 20, None);
+    {
+        let _limit = WriteLimit::set(&lo.sysfs("dev"), 30_000_000);
+        let out = writer(tmp.path(), &lo, 14)
+            .timeout(Duration::from_secs(120))
+            .run();
+        assert_eq!(out.code, 0, "{}", out.dump());
+        let v = read_json(&tmp.path().join("r.json"));
+        assert!(findings(&v, CLIFF).is_empty(), "{}", v["series"]);
+    }
+    // mark's suite shapes, unthrottled, 20 short runs
+    let shapes = [
+        ("write", "1M", "8"),
+        ("randwrite", "4k", "32"),
+        ("read", "1M", "8"),
+        ("randread", "4k", "1"),
+    ];
+    for i in 0..20 {
+        let (rw, bs, qd) = shapes[i % shapes.len()];
+        let out = Iomark::new()
+            .dir(tmp.path())
+            .args([
+                "run".to_string(),
+                "--name=s".into(),
+                format!("--filename={}", lo.path()),
+                format!("--allow-destructive-write={}", lo.path()),
+                format!("--rw={rw}"),
+                format!("--bs={bs}"),
+                format!("--iodepth={qd}"),
+                "--ioengine=libaio".into(),
+                "--direct=1".into(),
+                "--size=256m".into(),
+                "--time_based".into(),
+                "--runtime=1".into(),
+                "--json=s.json".into(),
+            ])
+            .run();
+        assert_eq!(out.code, 0, "{}", out.dump());
+        let v = read_json(&tmp.path().join("s.json"));
+        assert!(findings(&v, CLIFF).is_empty(), "run {i}: {}", v["series"]);
+    }
+}
