@@ -220,7 +220,7 @@ fn render(rep: &dyn Reporter, r: &RunResult) -> String {
 
 fn check_against_goldens(r: &RunResult, name: &str) {
     assert_eq!(
-        render(&FioText, r),
+        render(&FioText { notes: true }, r),
         golden(&format!("{name}.txt")).unwrap(),
         "{name}.txt"
     );
@@ -325,7 +325,7 @@ fn run_result_file_renders_the_same_fio_report() {
         "{head}"
     );
     assert_eq!(
-        format!("{head}\n{}", render(&FioText, &r)),
+        format!("{head}\n{}", render(&FioText { notes: true }, &r)),
         String::from_utf8(o.stdout).unwrap()
     );
 }
