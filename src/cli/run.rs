@@ -312,7 +312,7 @@ fn before_running(
         print_notices();
         return Ok(None);
     }
-    let outs = outputs(cmd, persona)?;
+    let outs = outputs(cmd, persona, loud)?;
     print_notices();
     Ok(Some(outs))
 }
@@ -323,7 +323,7 @@ fn before_running(
 /// with exit 3 and nothing written (`--output` keeps its old content until the report
 /// replaces it). The report is fio 3.33's, in fio's order whatever the list's: the JSON
 /// document, then, after one empty line, which starts fio's normal text, the summary.
-fn outputs(cmd: &fio::FioCommand, persona: Persona) -> Result<Outputs, Error> {
+fn outputs(cmd: &fio::FioCommand, persona: Persona, loud: bool) -> Result<Outputs, Error> {
     let fail = |opt: &str, e: crate::files::output::OutputError| {
         stop(
             e.exit_code(),
@@ -348,8 +348,11 @@ fn outputs(cmd: &fio::FioCommand, persona: Persona) -> Result<Outputs, Error> {
         }));
     }
     if fmt.normal {
-        reps.push(Box::new(FioText));
-        // fio's header lines come first, before the JSON document too
+        reps.push(Box::new(FioText { notes: loud }));
+    }
+    if !reps.is_empty() {
+        // fio's header lines come first, before the JSON document too; a JSON-only
+        // output starts with the jobs' setup lines alone
         let body = reps.remove(0);
         reps.insert(
             0,
@@ -357,6 +360,7 @@ fn outputs(cmd: &fio::FioCommand, persona: Persona) -> Result<Outputs, Error> {
                 body,
                 version: version.clone(),
                 blank: !fmt.json,
+                full: fmt.normal,
             }),
         );
     }

@@ -376,6 +376,7 @@ impl Engine for Uring {
         own_files: false,
         needs_data: false,
         stream: false,
+        helper_threads: false,
     };
     fn depth(&self) -> usize {
         self.depth

@@ -15,6 +15,13 @@
 //! waits for later ones and then takes several completions per wake.
 //! There is nothing to batch (fio's engine has no commit hook). fsync is synchronous,
 //! after the worker has drained the queue.
+//!
+//! glibc's helper threads are shared by the whole process and each one uses the
+//! descriptor table of the thread that created it, so a job thread on this engine keeps
+//! the process's shared table ([`super::Caps::helper_threads`]): with a private table
+//! per job thread, a helper created by one job read another job's descriptor number in
+//! the first job's table (the wrong file, or `Bad file descriptor` once that job had
+//! closed it).
 
 use super::{last_errno, sync_fd, Completion, Dir, Engine, IoErr, IoReq, SyncKind};
 use std::cell::UnsafeCell;
@@ -108,7 +115,10 @@ impl PosixAio {
 
 impl Engine for PosixAio {
     const NAME: &'static str = "posixaio";
-    const CAPS: super::Caps = super::Caps::QUEUED;
+    const CAPS: super::Caps = super::Caps {
+        helper_threads: true,
+        ..super::Caps::QUEUED
+    };
     fn depth(&self) -> usize {
         self.cbs.len()
     }

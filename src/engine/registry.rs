@@ -54,6 +54,11 @@ pub struct Caps {
     /// moves a stream of data with a peer (net): a transfer of nothing ([`net::END`])
     /// is the peer's end of the data, which ends the job normally
     pub stream: bool,
+    /// runs the requests on helper threads of the C library's process-wide pool
+    /// (glibc's POSIX AIO): a helper resolves a request's descriptor in the table of
+    /// the thread that created it, so the job thread must keep the process's shared
+    /// descriptor table (no [`crate::engine::private_fd_table`])
+    pub helper_threads: bool,
 }
 
 impl Caps {
@@ -68,6 +73,7 @@ impl Caps {
         own_files: false,
         needs_data: false,
         stream: false,
+        helper_threads: false,
     };
     /// An engine that is given no descriptor and touches no file (null, cpuio,
     /// page_fault, exec, net).
@@ -75,7 +81,7 @@ impl Caps {
         no_io: true,
         ..Caps::SYNC
     };
-    /// An engine that queues requests on open descriptors (libaio, posixaio).
+    /// An engine that queues requests on open descriptors (libaio).
     pub const QUEUED: Caps = Caps {
         queued: true,
         ..Caps::SYNC

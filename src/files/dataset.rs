@@ -17,7 +17,7 @@ use crate::probe::Root;
 use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::os::fd::{AsRawFd, RawFd};
-use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
+use std::os::unix::fs::{DirBuilderExt, FileTypeExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 use thiserror::Error;
 
@@ -146,7 +146,7 @@ pub fn preflight(jobs: &[(&[FileSpec], bool, Vec<u64>)]) -> Result<(), FilesErro
                 }
             }
             let dir = match f.path.parent() {
-                Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+                Some(p) if !p.as_os_str().is_empty() => existing_dir(p),
                 _ => PathBuf::from("."),
             };
             if seen.insert(f.path.clone()) {
@@ -407,6 +407,7 @@ pub fn layout(files: &[FileSpec], fill: bool, fsync: bool) -> Result<Vec<String>
 /// must be a regular file with one link (checked on the open descriptor, so a link
 /// planted after [`check_generated`] is refused too).
 fn open_for_layout(f: &FileSpec) -> std::io::Result<File> {
+    make_parents(&f.path)?;
     let mut o = OpenOptions::new();
     o.create(true).write(true).truncate(false);
     if !f.named {
@@ -415,6 +416,28 @@ fn open_for_layout(f: &FileSpec) -> std::io::Result<File> {
     let file = o.open(&f.path)?;
     refuse_shared(f, &file)?;
     Ok(file)
+}
+
+/// Create the missing directories of `path` (`filename_format=d$jobnum/f$filenum`,
+/// `filename=a/b/c`), mode 0755 less the umask, as fio creates a file's directories
+/// before it lays the file out. A directory that exists is left as it is.
+fn make_parents(path: &Path) -> std::io::Result<()> {
+    match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() && !d.is_dir() => std::fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o755)
+            .create(d),
+        _ => Ok(()),
+    }
+}
+
+/// The directory where `dir`'s files will be: `dir` itself, or, when it does not
+/// exist yet (layout creates it, [`make_parents`]), its nearest existing ancestor, on
+/// whose filesystem it will be made.
+fn existing_dir(dir: &Path) -> PathBuf {
+    dir.ancestors()
+        .find(|a| !a.as_os_str().is_empty() && a.is_dir())
+        .map_or_else(|| PathBuf::from("."), Path::to_path_buf)
 }
 
 /// For a name iomark made: the open file must be a regular file with one link.

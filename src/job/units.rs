@@ -153,20 +153,26 @@ pub fn sysbench_human_size(bytes: f64) -> String {
 // ---- fio 3.x (HOWTO "Parameter types", parse.c) --------------------------------------
 
 /// Multiplier of a fio size suffix (lower case, without the number); `None` if unknown.
+/// fio 3.33 reads a suffix by its start (parse.c `__get_mult_bytes`, checked against
+/// /usr/bin/fio in units/tests.rs): `kib`, `mib` … (three letters) are the other base
+/// than `kb_base`; otherwise the first letter `k`, `m`, `g`, `t`, `p` is a power of
+/// `kb_base`, whatever follows (`4Ki`, `4kb` and `16kk` are `k`: 4096, 4096, 16384 with
+/// kb_base=1024); `b` alone or first is bytes. A suffix that starts with another letter
+/// is refused (fio reads `4x` as 4 bytes: docs/compat/fio.md).
 fn fio_size_mult(suffix: &str, kb_base: u64) -> Option<u64> {
-    let (alt, pow) = match suffix {
-        "" | "b" => return Some(1),
-        "k" | "kb" => (false, 1),
-        "m" | "mb" => (false, 2),
-        "g" | "gb" => (false, 3),
-        "t" | "tb" => (false, 4),
-        "p" | "pb" => (false, 5),
-        "ki" | "kib" => (true, 1),
-        "mi" | "mib" => (true, 2),
-        "gi" | "gib" => (true, 3),
-        "ti" | "tib" => (true, 4),
-        "pi" | "pib" => (true, 5),
-        _ => return None,
+    let pow = |c: u8| match c {
+        b'k' => Some(1),
+        b'm' => Some(2),
+        b'g' => Some(3),
+        b't' => Some(4),
+        b'p' => Some(5),
+        _ => None,
+    };
+    let b = suffix.as_bytes();
+    let (alt, pow) = match b {
+        [] | [b'b', ..] => return Some(1),
+        [c, b'i', b'b', ..] => (true, pow(*c)?),
+        [c, ..] => (false, pow(*c)?),
     };
     // fio compatibility mode: with kb_base=1024 the IEC forms are decimal, and vice versa.
     let base = match (kb_base, alt) {
@@ -200,7 +206,9 @@ pub fn fio_size(s: &str, kb_base: u64) -> Result<u64, String> {
         return Err(format!("'{t}' does not start with a number"));
     }
     let mult = fio_size_mult(&suf.trim().to_ascii_lowercase(), kb_base).ok_or_else(|| {
-        format!("unknown unit '{suf}' (accepted: k, m, g, t, p, with optional b/ib, e.g. 4k, 1MiB)")
+        format!(
+            "unknown unit '{suf}' (accepted: k, m, g, t, p, with optional b/i/ib, e.g. 4k, 1MiB)"
+        )
     })?;
     if num.contains('.') {
         let f: f64 = num

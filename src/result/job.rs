@@ -166,6 +166,11 @@ pub struct EffectiveJob {
     /// fio options of the job as written, in order (JSON `job options`)
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub options: Vec<(String, String)>,
+    /// lines fio prints on its standard output while it sets the job up, once per job
+    /// thread (init.c's log_info during fixup: "fio: verification read phase will
+    /// never start …"); the text header and the JSON output print them first
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub setup_lines: Vec<String>,
     /// io_uring without SQPOLL/IOPOLL: how long the reaper spins for completions
     /// before sleeping, ns (`--reap-spin`, engine/io_uring.rs); absent otherwise
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -230,6 +235,7 @@ impl EffectiveJob {
             group_reporting: j.group_reporting,
             thread: j.thread,
             options: j.options.clone(),
+            setup_lines: j.setup_lines.clone(),
             reap_spin_ns: (j.engine == crate::job::fio::EngineKind::IoUring
                 && !j.sqthread_poll
                 && !j.hipri)
@@ -309,6 +315,7 @@ impl EffectiveJob {
             group_reporting: true,
             thread: true,
             options: vec![],
+            setup_lines: vec![],
             reap_spin_ns: None,
         }
     }
@@ -500,6 +507,10 @@ pub struct JobResult {
     pub sync: DirResult,
     /// blocks read back and checked by the verify phase
     pub verified: u64,
+    /// the job thread's id (fio's `pid=` in the text report; a group's first thread);
+    /// 0 when not recorded
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub pid: u32,
     /// CPU of the job's threads (RUSAGE_THREAD, summed)
     pub cpu: CpuTimes,
     /// fio's `iodepth_level` / `iodepth_submit` / `iodepth_complete` counts
@@ -616,4 +627,9 @@ impl JobInfo {
             ..JobInfo::default()
         }
     }
+}
+
+/// serde: leave a zero out.
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }

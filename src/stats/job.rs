@@ -105,6 +105,10 @@ pub struct JobStats {
     /// errno of the first error the job went on after (`continue_on_error`); 0 = none.
     /// fio's job `error` key
     pub first_errno: i32,
+    /// the job thread's id (gettid(2)): fio's `pid=` of the text report (fio's jobs are
+    /// processes; iomark's are threads of one process, each with its own id); a group
+    /// keeps its first thread's
+    pub pid: u32,
 }
 
 impl JobStats {
@@ -135,6 +139,9 @@ impl JobStats {
         }
         if self.first_errno == 0 {
             self.first_errno = o.first_errno;
+        }
+        if self.pid == 0 {
+            self.pid = o.pid;
         }
         self.rates.merge(&o.rates);
         self.depth.merge(&o.depth);

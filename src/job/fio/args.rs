@@ -79,8 +79,10 @@ pub fn jobs_from_sections(
         if name == "global" {
             for e in entries {
                 apply_entry(&mut global, e, &mut cmd.notices)?;
-                cmd.global_options
-                    .push((e.key.clone(), e.value.clone().unwrap_or_default()));
+                cmd.global_options.push((
+                    options::canonical(&e.key),
+                    e.value.clone().unwrap_or_default(),
+                ));
             }
             continue;
         }
@@ -178,8 +180,10 @@ fn globals(cmd: &mut FioCommand, entries: &[Entry]) -> Result<FioJob, FioError> 
     let mut base = FioJob::default();
     for e in entries {
         apply_entry(&mut base, e, &mut cmd.notices)?;
-        cmd.global_options
-            .push((e.key.clone(), e.value.clone().unwrap_or_default()));
+        cmd.global_options.push((
+            options::canonical(&e.key),
+            e.value.clone().unwrap_or_default(),
+        ));
     }
     base.options.clear();
     Ok(base)

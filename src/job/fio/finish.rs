@@ -11,6 +11,7 @@ use crate::job::fio::{EngineKind, FioCommand, FioError, FioJob, IORING_MAX_ENTRI
 pub(crate) fn finish_job(mut job: FioJob, cmd: &mut FioCommand) -> Result<(), FioError> {
     settle(&mut job, &mut cmd.notices);
     drop_time_based_without_runtime(&mut job, &mut cmd.fio_stderr);
+    verify_never_starts(&mut job);
     crate::job::fio::zone_keys::settle(&mut job)?;
     validate(&job).map_err(|why| FioError::Job {
         job: job.name.clone(),
@@ -49,6 +50,25 @@ fn drop_time_based_without_runtime(job: &mut FioJob, fio_stderr: &mut Vec<String
         fio_stderr.push(TIME_BASED_WITHOUT_RUNTIME.into());
     }
 }
+
+/// fio's fixup (init.c): a job that only writes, `time_based` with a `runtime`, with
+/// `verify=` and `do_verify` but no `verify_backlog`, spends all its runtime writing and
+/// never reaches the verify phase. fio says so on its standard output (log_info, once
+/// per job thread, before the job's header line) and the job ends at its runtime with
+/// nothing read back; iomark does the same (the verify phase is dropped).
+fn verify_never_starts(job: &mut FioJob) {
+    let m = &job.more;
+    let only_writes = job.rw.writes() && !job.rw.reads();
+    let timed = job.time_based && job.runtime.is_some_and(|r| !r.is_zero());
+    if only_writes && timed && m.verify.is_some() && m.do_verify && m.x.verify_backlog == 0 {
+        job.more.do_verify = false;
+        job.setup_lines.push(VERIFY_NEVER_STARTS.into());
+    }
+}
+
+/// fio 3.33's line for a time-based writer whose verify phase never starts (init.c).
+pub const VERIFY_NEVER_STARTS: &str =
+    "fio: verification read phase will never start because write phase uses all of runtime";
 
 /// fio 3.33's line for `time_based` without `runtime` (init.c).
 pub const TIME_BASED_WITHOUT_RUNTIME: &str = "fio: time_based requires a runtime/timeout setting";
@@ -200,11 +220,9 @@ fn check_amount(job: &FioJob) -> Result<(), String> {
     );
     // a replayed log (read_iolog) names and sizes the files itself
     let replay = job.more.replay.file.is_some();
-    if !no_size && !sized && job.filename.is_none() && !replay {
-        return Err(
-            "no size given (set size= or filesize=, or a filename= of an existing file)".into(),
-        );
-    }
+    // without size= the files' own sizes are used, whether filename= names them or
+    // iomark makes their names (`$jobname.$jobnum.$filenum`, `filename_format`), as in
+    // fio; a file that does not exist then has no size (run/fio/plan.rs says so)
     if no_size && !sized && !job.time_based && job.number_ios == 0 && !replay {
         return Err(format!(
             "ioengine={} needs size=, number_ios= or time_based with runtime=",

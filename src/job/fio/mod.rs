@@ -370,8 +370,12 @@ pub struct FioJob {
     pub kb_base: u64,
     /// `unit_base=1`: the text report's bandwidths in bits/s (`0`/`8`: bytes, the default)
     pub unit_base_bits: bool,
-    /// options set for this job, as written (for JSON "job options")
+    /// options set for this job, each under fio's canonical name (`rw` for
+    /// `readwrite`), its value as written (for JSON "job options")
     pub options: Vec<(String, String)>,
+    /// lines fio prints on its standard output while it sets this job up, once per job
+    /// thread (finish.rs: the verify phase a time-based writer never reaches)
+    pub setup_lines: Vec<String>,
     /// the other keys (distributions, rate, verify, logs, …)
     pub more: JobMore,
     /// `new_group`: this job starts a new reporting group
@@ -431,6 +435,7 @@ impl Default for FioJob {
             kb_base: 1024,
             unit_base_bits: false,
             options: Vec::new(),
+            setup_lines: Vec::new(),
             more: JobMore::default(),
             new_group: false,
             allow_mounted_write: false,

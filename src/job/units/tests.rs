@@ -122,6 +122,58 @@ fn sysbench_human_sizes_match_sysbench_transcripts() {
 
 // ---- fio ----------------------------------------------------------------------------
 
+/// fio 3.33's reading of every size suffix under both `kb_base` values, as
+/// /usr/bin/fio prints it: `fio --name=a --ioengine=null --kb_base=KB --bs=4SUFFIX
+/// --size=64m --rw=read --filename=nf` shows `bs=(R) 4096B-4096B` in its first line
+/// (tests/it/fio_compat/units.rs runs the same grid against the installed fio). The
+/// rule (parse.c `__get_mult_bytes`): `kib`/`mib`/… are the other base than kb_base;
+/// otherwise the suffix's first letter is a power of kb_base, whatever follows.
+pub(crate) const FIO_SUFFIX_GRID: &[(&str, u64, u64)] = &[
+    // suffix, bytes with kb_base=1024, bytes with kb_base=1000 (of `4SUFFIX`)
+    ("", 4, 4),
+    ("b", 4, 4),
+    ("B", 4, 4),
+    ("k", 4096, 4000),
+    ("K", 4096, 4000),
+    ("ki", 4096, 4000),
+    ("Ki", 4096, 4000),
+    ("KI", 4096, 4000),
+    ("kb", 4096, 4000),
+    ("kB", 4096, 4000),
+    ("Kb", 4096, 4000),
+    ("KB", 4096, 4000),
+    ("kib", 4000, 4096),
+    ("KiB", 4000, 4096),
+    ("KIB", 4000, 4096),
+    ("kk", 4096, 4000),
+    ("KK", 4096, 4000),
+    ("kK", 4096, 4000),
+    ("kik", 4096, 4000),
+    ("kbk", 4096, 4000),
+    ("kibx", 4000, 4096),
+    ("m", 4 << 20, 4_000_000),
+    ("M", 4 << 20, 4_000_000),
+    ("Mi", 4 << 20, 4_000_000),
+    ("MB", 4 << 20, 4_000_000),
+    ("mb", 4 << 20, 4_000_000),
+    ("mm", 4 << 20, 4_000_000),
+    ("mk", 4 << 20, 4_000_000),
+    ("MiB", 4_000_000, 4 << 20),
+    ("bk", 4, 4),
+];
+
+#[test]
+fn fio_suffixes_read_as_fio_3_33_reads_them() {
+    for &(suf, k1024, k1000) in FIO_SUFFIX_GRID {
+        let s = format!("4{suf}");
+        assert_eq!(fio_size(&s, 1024), Ok(k1024), "{s:?} kb_base=1024");
+        assert_eq!(fio_size(&s, 1000), Ok(k1000), "{s:?} kb_base=1000");
+    }
+    // `16kk` (the case) and a doubled suffix on another unit
+    assert_eq!(fio_size("16kk", 1024), Ok(16 * KI));
+    assert_eq!(fio_size("1km", 1024), Ok(KI));
+}
+
 #[test]
 fn fio_sizes_follow_kb_base() {
     for (s, kb, want) in [
@@ -130,7 +182,7 @@ fn fio_sizes_follow_kb_base() {
         ("4kb", 1024, 4 * KI),
         ("4KB", 1024, 4 * KI),
         ("4KiB", 1024, 4000),
-        ("4ki", 1024, 4000),
+        ("4ki", 1024, 4 * KI),
         ("4KiB", 1000, 4 * KI),
         ("4k", 1000, 4000),
         ("4kb", 1000, 4000),
@@ -160,7 +212,8 @@ fn fio_sizes_follow_kb_base() {
         ("k", "does not start with a number"),
         ("4q", "unknown unit 'q'"),
         ("4e", "unknown unit"),
-        ("4kk", "unknown unit"),
+        ("4x", "unknown unit 'x'"),
+        ("4ib", "unknown unit"),
         ("0xzz", "is not a hex number"),
         ("99999999999999999999", "is too large"),
         ("16384p", "too large"),

@@ -23,8 +23,12 @@ pub fn header(jobs: &[JobResult], global: &[(String, String)], version: &str) ->
     let (mut threads, mut procs) = (0u32, 0u32);
     let mut i = 0;
     while let Some(j) = jobs.get(i) {
-        s += &section_line(j, global);
         let n = j.job.numjobs.max(1);
+        // fio sets up each of the section's jobs in turn: its setup lines, then the
+        // section line after the first, `...` after the last of several
+        s += &setup_lines(j, 1);
+        s += &section_line(j, global);
+        s += &setup_lines(j, n - 1);
         if n > 1 {
             s += "...\n";
         }
@@ -39,6 +43,32 @@ pub fn header(jobs: &[JobResult], global: &[(String, String)], version: &str) ->
     s += version;
     s += "\n";
     s += &starting(threads, procs);
+    s
+}
+
+/// The lines fio prints while it sets up `clones` of `j`'s section's jobs (each job's
+/// [`setup_lines`](crate::result::job::EffectiveJob::setup_lines)).
+fn setup_lines(j: &JobResult, clones: u32) -> String {
+    let mut s = String::new();
+    for _ in 0..clones {
+        for l in &j.job.setup_lines {
+            s += l;
+            s.push('\n');
+        }
+    }
+    s
+}
+
+/// The setup lines of every reported job's section, all its jobs (what fio prints
+/// before a JSON document when no normal report is asked for).
+pub fn setup_only(jobs: &[JobResult]) -> String {
+    let mut s = String::new();
+    let mut i = 0;
+    while let Some(j) = jobs.get(i) {
+        let n = j.job.numjobs.max(1);
+        s += &setup_lines(j, n);
+        i += if j.threads >= n { 1 } else { n as usize };
+    }
     s
 }
 
@@ -101,11 +131,18 @@ pub struct Headed {
     pub version: String,
     /// an empty line after the header (the body is the normal report)
     pub blank: bool,
+    /// the whole header; `false`: only the jobs' setup lines (a JSON-only output,
+    /// [`setup_only`])
+    pub full: bool,
 }
 
 impl Reporter for Headed {
     fn render(&self, r: &RunResult) -> Result<Vec<u8>, ReportError> {
-        let mut out = header(&r.jobs, &r.global_options, &self.version).into_bytes();
+        let mut out = if self.full {
+            header(&r.jobs, &r.global_options, &self.version).into_bytes()
+        } else {
+            setup_only(&r.jobs).into_bytes()
+        };
         if self.blank && !out.is_empty() {
             out.push(b'\n');
         }

@@ -1,6 +1,9 @@
 //! fio's "normal" text report of a run ([`FioText`]): one block per job (fio 3.33's
 //! layout; latency blocks with nsec/usec/msec as fio picks them, report/fio/lat_text.rs;
-//! numbers with fio's `num2str`, report/fio/num.rs), then the "Run status group" lines.
+//! numbers with fio's `num2str`, report/fio/num.rs), then the "Run status group" lines
+//! and the "Disk stats" block. iomark's own lines (the random-map `coverage:` line, the
+//! `verify:` count) are added only when the notes are on (`--notes`, the default of
+//! `iomark run`, off under the fio persona: [`FioText::notes`]).
 
 use crate::report::fio::{pcts, runtime_ms};
 use crate::report::{ReportError, Reporter};
@@ -8,12 +11,60 @@ use crate::result::job::{DirResult, JobResult};
 use crate::result::{Latency, RunResult};
 
 /// fio's normal text report.
-pub struct FioText;
+pub struct FioText {
+    /// add iomark's own lines to each job's block (`coverage:`, `verify:`); fio prints
+    /// none of them
+    pub notes: bool,
+}
 
 impl Reporter for FioText {
     fn render(&self, r: &RunResult) -> Result<Vec<u8>, ReportError> {
-        Ok(normal_text(&r.jobs).into_bytes())
+        let mut s = String::new();
+        // fio's job header ends with ctime() of the report time (the RunResult's)
+        let date = crate::report::fio::disk::ctime(r.timestamp_ms / 1000);
+        for j in &r.jobs {
+            s += &job_text(j, &r.jobs, &r.global_options, &date, self.notes);
+        }
+        s += &crate::report::fio::num::group_text(&r.jobs);
+        s += &disk_stats(&r.devices);
+        Ok(s.into_bytes())
     }
+}
+
+/// fio's `Disk stats (read/write):` block (stat.c `show_disk_util`, 3.33's line
+/// without sectors): one line per device under the jobs' files, the counters'
+/// differences over the run and the busy share of the elapsed time; nothing when no
+/// device was read.
+pub fn disk_stats(devices: &[crate::result::DeviceCounters]) -> String {
+    if devices.is_empty() {
+        return String::new();
+    }
+    let mut s = String::from("\nDisk stats (read/write):\n");
+    for c in devices {
+        let v = crate::report::fio::json::disk_entry(c);
+        let n = |k: &str| v[k].as_u64().unwrap_or(0);
+        s += &format!(
+            "  {}: ios={}/{}, merge={}/{}, ticks={}/{}, in_queue={}, util={:.2}%\n",
+            c.name,
+            n("read_ios"),
+            n("write_ios"),
+            n("read_merges"),
+            n("write_merges"),
+            n("read_ticks"),
+            n("write_ticks"),
+            n("in_queue"),
+            v["util"].as_f64().unwrap_or(0.0)
+        );
+    }
+    s
+}
+
+/// The value of option `key` for job `j`: its own, else the global section's.
+fn option<'a>(j: &'a JobResult, global: &'a [(String, String)], key: &str) -> Option<&'a str> {
+    let find = |o: &'a [(String, String)]| o.iter().rev().find(|(k, _)| k == key);
+    find(&j.job.options)
+        .or_else(|| find(global))
+        .map(|(_, v)| v.as_str())
 }
 
 /// fio's CPU line: `  cpu          : usr=1.23%, sys=4.56%, ctx=789, majf=0, minf=12`.
@@ -107,54 +158,62 @@ fn sync_text(j: &JobResult) -> String {
     s
 }
 
-/// The human summary, one block per job (fio "normal" layout; latency blocks in
-/// the layout of fio 3.33 text report, nsec/usec/msec as fio picks them).
-fn normal_text(jobs: &[JobResult]) -> String {
+/// One job's block (fio "normal" layout; latency blocks in the layout of fio 3.33 text
+/// report, nsec/usec/msec as fio picks them): the header `NAME: (groupid=G, jobs=N):
+/// err= 0: pid=P: DATE`, the `Description  : [...]` of a job with `description=`, the
+/// directions, then the job's totals. `notes`: iomark's own lines too.
+fn job_text(
+    j: &JobResult,
+    jobs: &[JobResult],
+    global: &[(String, String)],
+    date: &str,
+    notes: bool,
+) -> String {
     let mut s = String::new();
-    for j in jobs {
-        let rt = runtime_ms(j);
-        // fio: `err=%2d`, and with an error its text in parentheses
-        // a job that went on past errors (continue_on_error) shows its first one
-        let code = if j.errno != 0 { j.errno } else { j.first_errno };
-        let err = match code {
-            0 => " 0".to_string(),
-            n => format!("{n:2} ({})", crate::files::strerror(n)),
-        };
-        s += &format!(
-            "{}: (groupid={}, jobs={}): err={err}: engine={}\n",
-            j.job.name, j.groupid, j.threads, j.engine
-        );
-        let agg = |d| (d, crate::report::fio::levels::group_agg(jobs, j.groupid, d));
-        // fio formats a job's lines with its group's kb_base/unit_base (the last job's)
-        let units = crate::report::fio::num::TextUnits::of_group(jobs, j.groupid);
-        if j.errors > 0 {
-            s += &format!(
-                "  errors: {} failed request(s) continued past (continue_on_error), not counted as done; first: {}\n",
-                j.errors,
-                j.first_error.as_deref().unwrap_or("?")
-            );
-        }
-        s += &dir_text(j, "read", &j.read, rt, agg(0), units);
-        s += &crate::report::fio::prio::prios_text(j, 0);
-        s += &dir_text(j, "write", &j.write, rt, agg(1), units);
-        s += &crate::report::fio::prio::prios_text(j, 1);
-        s += &dir_text(j, "trim", &j.trim, rt, agg(2), units);
-        if let Some(c) = &j.coverage {
-            s += &format!("  {}\n", crate::report::fio::outputs::coverage_line(c));
-        }
-        if j.verified > 0 {
-            s += &format!("  verify: {} blocks read back, all matched\n", j.verified);
-        }
-        // fio's order: latency buckets, cpu, depths, issued rwts, latency target, steady state
-        s += &crate::report::fio::levels::job_text(j);
-        s += &sync_text(j);
-        s += &cpu_line(j);
-        s += &crate::report::fio::levels::depths_text(j);
-        if let Some(ss) = &j.steady {
-            s += &crate::report::fio::outputs::steady_text(ss);
-        }
+    let rt = runtime_ms(j);
+    // fio: `err=%2d`, and with an error its text in parentheses
+    // a job that went on past errors (continue_on_error) shows its first one
+    let code = if j.errno != 0 { j.errno } else { j.first_errno };
+    let err = match code {
+        0 => " 0".to_string(),
+        n => format!("{n:2} ({})", crate::files::strerror(n)),
+    };
+    s += &format!(
+        "{}: (groupid={}, jobs={}): err={err}: pid={}: {date}\n",
+        j.job.name, j.groupid, j.threads, j.pid
+    );
+    if let Some(d) = option(j, global, "description").filter(|d| !d.is_empty()) {
+        s += &format!("  Description  : [{d}]\n");
     }
-    s += &crate::report::fio::num::group_text(jobs);
+    let agg = |d| (d, crate::report::fio::levels::group_agg(jobs, j.groupid, d));
+    // fio formats a job's lines with its group's kb_base/unit_base (the last job's)
+    let units = crate::report::fio::num::TextUnits::of_group(jobs, j.groupid);
+    if j.errors > 0 {
+        s += &format!(
+            "  errors: {} failed request(s) continued past (continue_on_error), not counted as done; first: {}\n",
+            j.errors,
+            j.first_error.as_deref().unwrap_or("?")
+        );
+    }
+    s += &dir_text(j, "read", &j.read, rt, agg(0), units);
+    s += &crate::report::fio::prio::prios_text(j, 0);
+    s += &dir_text(j, "write", &j.write, rt, agg(1), units);
+    s += &crate::report::fio::prio::prios_text(j, 1);
+    s += &dir_text(j, "trim", &j.trim, rt, agg(2), units);
+    if let Some(c) = j.coverage.as_ref().filter(|_| notes) {
+        s += &format!("  {}\n", crate::report::fio::outputs::coverage_line(c));
+    }
+    if j.verified > 0 && notes {
+        s += &format!("  verify: {} blocks read back, all matched\n", j.verified);
+    }
+    // fio's order: latency buckets, cpu, depths, issued rwts, latency target, steady state
+    s += &crate::report::fio::levels::job_text(j);
+    s += &sync_text(j);
+    s += &cpu_line(j);
+    s += &crate::report::fio::levels::depths_text(j);
+    if let Some(ss) = &j.steady {
+        s += &crate::report::fio::outputs::steady_text(ss);
+    }
     s
 }
 

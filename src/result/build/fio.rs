@@ -106,6 +106,7 @@ fn job_result(j: JobRecord) -> JobResult {
         trim: dir_result(s.trim, rt, r.bw[2], r.iops[2]),
         sync: dir_result(s.sync, rt, SampleStat::default(), SampleStat::default()),
         verified: s.verified,
+        pid: s.pid,
         cpu: s.cpu,
         depth: s.depth,
         errors: s.errors,

@@ -43,7 +43,7 @@ pub(crate) fn run_thread(
     live: Option<&Live>,
 ) -> Result<JobRecord, RunError> {
     // every descriptor of this thread is opened below and closed with it
-    crate::run::worker::thread::enter();
+    crate::run::worker::thread::enter(plan.engine.caps());
     let c0 = CpuTimes::now(Who::Thread);
     let w0 = std::time::Instant::now();
     let (mut rec, failed) = run_thread_io(plan, clock, stop, warn, live)?;
@@ -58,6 +58,8 @@ pub(crate) fn run_thread(
         st.failure = Some(e.to_string());
     }
     st.cpu = CpuTimes::now(Who::Thread).since(&c0);
+    // SAFETY: gettid(2) only returns the calling thread's id
+    st.pid = u32::try_from(unsafe { libc::gettid() }).unwrap_or(0);
     st.runtime_ms_sum = st.runtime_ns / 1_000_000;
     // the thread's whole life (setup included), as the CPU time covers it too
     st.run_ns_sum = u64::try_from(w0.elapsed().as_nanos()).unwrap_or(u64::MAX);

@@ -180,9 +180,9 @@ pub fn thread(
     barriers: &[Barrier; 2],
     fds: Vec<RawFd>,
 ) {
-    crate::run::worker::thread::enter();
     let job = &sh.job;
     let kind = engine_kind(job.io_mode);
+    crate::run::worker::thread::enter(kind.caps());
     let depth = if kind.caps().queued {
         job.async_backlog as usize
     } else {

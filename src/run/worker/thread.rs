@@ -4,15 +4,18 @@
 //! ends start their threads the same way.
 
 use crate::engine::buffers::{AlignedBuf, Slab};
-use crate::engine::Engine;
+use crate::engine::{Caps, Engine};
 
 /// First thing in a job thread: give it its own copy of the descriptor table
 /// ([`crate::engine::private_fd_table`]), so each `pread`/`pwrite` skips the kernel's
 /// file reference count (fio's jobs are processes, whose table is never shared).
 /// Descriptors opened before (a file set the main thread opened) stay usable: the copy
-/// holds them too. Returns whether the table is private now.
-pub fn enter() -> bool {
-    crate::engine::private_fd_table()
+/// holds them too. An engine whose requests run on the C library's process-wide
+/// helper threads (posixaio, [`Caps::helper_threads`]) keeps the shared table: those
+/// threads look descriptors up in the table of the thread that created them. Returns
+/// whether the table is private now.
+pub fn enter(caps: Caps) -> bool {
+    !caps.helper_threads && crate::engine::private_fd_table()
 }
 
 /// `(ptr, len)` of the buffers an engine may register: the slots' buffers, in slot

@@ -6,5 +6,6 @@ mod json_keys;
 mod kb_base;
 mod options;
 mod peers;
+mod semantics;
 mod text;
 mod units;

@@ -116,7 +116,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
     FioOption::cmd(
         "notes",
         Kind::Flag,
-        "Print iomark's notes on stderr (the default of iomark run; off when invoked as fio)",
+        "Print iomark's notes on stderr and its coverage/verify lines in the text report (the default of iomark run; off when invoked as fio)",
         notes,
     ),
     FioOption::cmd(

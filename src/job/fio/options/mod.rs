@@ -405,7 +405,8 @@ pub fn apply(
         Origin::CommandLine => None,
     };
     let value = substituted.as_deref().or(value);
-    match find(&key).map(|o| o.apply) {
+    let opt = find(&key);
+    match opt.map(|o| o.apply) {
         Some(Apply::Job(f)) => f(
             &mut JobCtx {
                 job: &mut *job,
@@ -435,10 +436,19 @@ pub fn apply(
         }
     }
     // `name` too: fio 3.33 lists `"name": "w"` for `--name=w` (and for `name=` in a
-    // job-file section), in the order given
+    // job-file section), in the order given; an alias under the option's own name, as
+    // fio lists it (`readwrite=` as `rw`, `blocksize=` as `bs`, `timeout=` as `runtime`)
+    let name = opt.map_or(key.as_str(), |o| o.name);
     job.options
-        .push((key_raw.trim().to_string(), value.unwrap_or("").to_string()));
+        .push((name.to_string(), value.unwrap_or("").to_string()));
     Ok(())
+}
+
+/// fio's own name of the job option `key` (`rw` for `readwrite`, `-` and `_` alike);
+/// `key` itself when no option has that name.
+pub fn canonical(key: &str) -> String {
+    let k = key.trim().replace('-', "_");
+    find(&k).map_or(k, |o| o.name.to_string())
 }
 
 /// fio's reserved words in job-file values (options.c `fio_keywords`): each is replaced

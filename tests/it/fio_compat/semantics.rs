@@ -1,0 +1,407 @@
+//! Issue 24, fio's contract seen by a user who runs iomark as `fio` beside Debian's fio
+//! 3.33: the same job run by both, compared — posixaio jobs after a finished job, a
+//! time-based writer's verify phase, the option names of the JSON `job options`,
+//! `filename_format` directories and existing files, size suffixes under both
+//! `kb_base` values, and the text report's job header, description and disk stats.
+//! Each test skips (with the reason) when fio is not installed, except the posixaio
+//! one, whose point is iomark's own run.
+
+use crate::util::*;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+/// The built binary under the name `fio` (the fio persona), in `dir/bin/`.
+fn as_fio(dir: &Path) -> Iomark {
+    let bin = dir.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let fio = bin.join("fio");
+    if !fio.exists() {
+        std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_iomark"), &fio).unwrap();
+    }
+    Iomark::program(fio)
+}
+
+/// A fresh working directory under `root`.
+fn sub(root: &Path, name: &str) -> PathBuf {
+    let d = root.join(name);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// `(jobname, read io_bytes, write io_bytes)` of every job of a fio JSON document.
+fn io_bytes(doc: &Value) -> Vec<(String, u64, u64)> {
+    doc["jobs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|j| {
+            (
+                j["jobname"].as_str().unwrap().to_string(),
+                j["read"]["io_bytes"].as_u64().unwrap(),
+                j["write"]["io_bytes"].as_u64().unwrap(),
+            )
+        })
+        .collect()
+}
+
+/// The JSON document of an output that may start with fio's setup lines.
+fn doc(stdout: &str) -> Value {
+    let at = stdout
+        .find('{')
+        .unwrap_or_else(|| panic!("no JSON: {stdout}"));
+    serde_json::from_str(&stdout[at..]).unwrap_or_else(|e| panic!("{e}: {stdout}"))
+}
+
+/// `l` with every run of digits (and a decimal point inside one) as one `#`.
+fn mask_numbers(l: &str) -> String {
+    let mut out = String::new();
+    let mut in_num = false;
+    for c in l.chars() {
+        let digit = c.is_ascii_digit() || (in_num && c == '.');
+        if digit && !in_num {
+            out.push('#');
+        } else if !digit {
+            out.push(c);
+        }
+        in_num = digit;
+    }
+    out
+}
+
+/// posixaio: glibc runs the requests on helper threads shared by the whole process,
+/// which look descriptors up in the table of the thread that created them. With a
+/// private descriptor table per job thread, every job after the first finished one
+/// failed with `Bad file descriptor`. The four shapes of the issue, each job moving all
+/// its bytes, as fio does (compared with fio's own counts when it is installed).
+#[test]
+fn posixaio_jobs_after_a_finished_job_keep_their_files() {
+    let d = scratch();
+    let job_file = |name: &str, second: &str, file2: &str| {
+        let p = d.path().join(name);
+        std::fs::write(
+            &p,
+            format!(
+                "[global]\nioengine=posixaio\nbs=1m\nsize=8m\n\n[a]\nrw=read\nfilename=f\n\n[b]\nstonewall\nrw={second}\nfilename={file2}\n"
+            ),
+        )
+        .unwrap();
+        p.display().to_string()
+    };
+    let shapes: Vec<(&str, Vec<String>)> = vec![
+        (
+            "numjobs clones",
+            vec![
+                "--name=a",
+                "--ioengine=posixaio",
+                "--rw=read",
+                "--bs=1m",
+                "--size=8m",
+                "--filename=f",
+                "--numjobs=2",
+            ]
+            .into_iter()
+            .map(String::from)
+            .collect(),
+        ),
+        ("read then write", vec![job_file("rw.fio", "write", "f")]),
+        ("read then read", vec![job_file("rr.fio", "read", "f")]),
+        ("separate files", vec![job_file("sep.fio", "read", "g")]),
+    ];
+    for (shape, args) in shapes {
+        let mut a = args.clone();
+        a.push("--output-format=json".into());
+        let o = as_fio(d.path()).dir(d.path()).args(&a).run();
+        assert_eq!(o.code, 0, "{shape}: {}", o.dump());
+        let got = io_bytes(&doc(&o.stdout));
+        for (name, r, w) in &got {
+            assert_eq!(r + w, 8 << 20, "{shape}: job {name}: {}", o.dump());
+        }
+        if have_fio() {
+            let f = fio_cmd().dir(d.path()).args(&a).run();
+            assert_eq!(f.code, 0, "{shape}: fio: {}", f.dump());
+            assert_eq!(got, io_bytes(&doc(&f.stdout)), "{shape}: as fio counts");
+        }
+    }
+}
+
+/// `time_based` with `do_verify` on a job that only writes: fio prints its warning on
+/// stdout once per job (before the job's header line, and before a JSON document) and
+/// skips the verify phase: nothing is read back. iomark prints the same lines and
+/// reads nothing either.
+#[test]
+fn time_based_writer_skips_verify_with_fios_warning() {
+    if !need_fio("time_based_writer_skips_verify_with_fios_warning") {
+        return;
+    }
+    let d = scratch();
+    let args = |fmt: &str| {
+        vec![
+            "--name=v".to_string(),
+            "--rw=write".into(),
+            "--bs=4k".into(),
+            "--size=256k".into(),
+            "--time_based".into(),
+            "--runtime=300ms".into(),
+            "--verify=crc32c".into(),
+            "--numjobs=2".into(),
+            format!("--output-format={fmt}"),
+        ]
+    };
+    const LINE: &str =
+        "fio: verification read phase will never start because write phase uses all of runtime";
+    // the text header, up to the version line, is fio's line for line
+    let head = |s: &str| -> Vec<String> {
+        s.lines()
+            .take_while(|l| !l.starts_with("fio-"))
+            .map(String::from)
+            .collect()
+    };
+    let f = fio_cmd()
+        .dir(sub(d.path(), "fio"))
+        .args(args("normal"))
+        .run();
+    let i = as_fio(d.path())
+        .dir(sub(d.path(), "io"))
+        .args(args("normal"))
+        .run();
+    assert_eq!(i.code, 0, "{}", i.dump());
+    assert_eq!(head(&i.stdout), head(&f.stdout), "{}", i.dump());
+    assert_eq!(head(&f.stdout)[0], LINE);
+    // JSON: the lines come first, and no job read anything back
+    let f = fio_cmd().dir(sub(d.path(), "fio")).args(args("json")).run();
+    let i = as_fio(d.path())
+        .dir(sub(d.path(), "io"))
+        .args(args("json"))
+        .run();
+    let before = |s: &str| s[..s.find('{').unwrap()].to_string();
+    assert_eq!(before(&i.stdout), before(&f.stdout));
+    assert_eq!(before(&i.stdout), format!("{LINE}\n{LINE}\n"));
+    for (name, r, w) in io_bytes(&doc(&i.stdout)) {
+        assert_eq!(r, 0, "job {name} read back (verify) after its runtime");
+        assert!(w > 0, "job {name} wrote nothing");
+    }
+    // the same job with a size limit verifies as before: no line, the blocks read back
+    let i = as_fio(d.path())
+        .dir(sub(d.path(), "io2"))
+        .args([
+            "--name=v",
+            "--rw=write",
+            "--bs=4k",
+            "--size=256k",
+            "--verify=crc32c",
+            "--output-format=json",
+        ])
+        .run();
+    assert!(i.stdout.starts_with('{'), "{}", i.dump());
+    assert_eq!(io_bytes(&doc(&i.stdout))[0].1, 256 << 10);
+}
+
+/// The JSON `job options` and `global options` list each option under fio's own name,
+/// whatever alias was typed (`readwrite` → `rw`, `blocksize` → `bs`, `timeout` →
+/// `runtime`, `iodepth_batch_submit` → `iodepth_batch`), as fio 3.33 lists them.
+#[test]
+fn json_options_use_fios_names_for_aliases() {
+    if !need_fio("json_options_use_fios_names_for_aliases") {
+        return;
+    }
+    let d = scratch();
+    let args = [
+        "--blocksize=4k",
+        "--name=a",
+        "--readwrite=write",
+        "--size=64k",
+        "--filename=f",
+        "--timeout=10",
+        "--iodepth_batch_submit=1",
+        "--iodepth_batch_complete=1",
+        "--output-format=json",
+    ];
+    let f = fio_cmd().dir(d.path()).args(args).run();
+    let i = as_fio(d.path()).dir(d.path()).args(args).run();
+    assert_eq!(i.code, 0, "{}", i.dump());
+    let (f, i) = (doc(&f.stdout), doc(&i.stdout));
+    assert_eq!(i["jobs"][0]["job options"], f["jobs"][0]["job options"]);
+    assert_eq!(i["global options"], f["global options"]);
+    assert_eq!(
+        f["jobs"][0]["job options"]["rw"], "write",
+        "fio's own listing"
+    );
+}
+
+/// `filename_format` with directories: fio creates them (`d0/f0` … `d1/f1` for two
+/// jobs of two files); and a job without `size=` uses the existing file the format
+/// names for its size.
+#[test]
+fn filename_format_makes_directories_and_sizes_from_existing_files() {
+    if !need_fio("filename_format_makes_directories_and_sizes_from_existing_files") {
+        return;
+    }
+    let d = scratch();
+    let args = [
+        "--name=a",
+        "--rw=write",
+        "--bs=4k",
+        "--size=64k",
+        "--filename_format=d$jobnum/f$filenum",
+        "--nrfiles=2",
+        "--numjobs=2",
+    ];
+    let listing = |dir: &Path| -> Vec<(String, u64)> {
+        let mut v = vec![];
+        for sub in ["d0", "d1"] {
+            for f in ["f0", "f1"] {
+                let p = dir.join(sub).join(f);
+                v.push((
+                    format!("{sub}/{f}"),
+                    std::fs::metadata(&p).map_or(0, |m| m.len()),
+                ));
+            }
+        }
+        v
+    };
+    let (fd, id) = (sub(d.path(), "fio"), sub(d.path(), "io"));
+    let f = fio_cmd().dir(&fd).args(args).run();
+    assert_eq!(f.code, 0, "{}", f.dump());
+    let i = as_fio(d.path()).dir(&id).args(args).run();
+    assert_eq!(i.code, 0, "{}", i.dump());
+    assert_eq!(listing(&id), listing(&fd));
+    assert!(listing(&id).iter().all(|(_, n)| *n == 32 << 10));
+    // no size=: the existing d0/f0 (1 MiB) is the job's file and its size
+    let read = [
+        "--name=a",
+        "--rw=read",
+        "--bs=4k",
+        "--filename_format=d$jobnum/f$filenum",
+        "--output-format=json",
+    ];
+    for dir in [&fd, &id] {
+        std::fs::write(dir.join("d0/f0"), vec![0u8; 1 << 20]).unwrap();
+    }
+    let f = fio_cmd().dir(&fd).args(read).run();
+    let i = as_fio(d.path()).dir(&id).args(read).run();
+    assert_eq!(i.code, 0, "{}", i.dump());
+    assert_eq!(io_bytes(&doc(&i.stdout)), io_bytes(&doc(&f.stdout)));
+    assert_eq!(io_bytes(&doc(&i.stdout))[0].1, 1 << 20);
+}
+
+/// Size suffixes as fio 3.33 reads them, under both `kb_base` values: the block size
+/// fio's header line shows for `bs=4SUFFIX` (the same grid, with fio's values written
+/// out, is the unit test `fio_suffixes_read_as_fio_3_33_reads_them` of
+/// src/job/units/tests.rs).
+#[test]
+fn size_suffixes_read_as_fio_reads_them() {
+    if !need_fio("size_suffixes_read_as_fio_reads_them") {
+        return;
+    }
+    let d = scratch();
+    let bs_of = |cmd: Iomark, kb: &str, bs: &str| -> String {
+        let o = cmd
+            .dir(d.path())
+            .args([
+                "--name=a",
+                "--ioengine=null",
+                "--rw=read",
+                "--size=64m",
+                "--number_ios=1",
+                "--filename=nf",
+                &format!("--kb_base={kb}"),
+                &format!("--bs={bs}"),
+            ])
+            .run();
+        let first = o.stdout.lines().next().unwrap_or("").to_string();
+        first
+            .split_once("bs=(R) ")
+            .and_then(|(_, r)| r.split_once(','))
+            .map_or_else(|| o.dump(), |(v, _)| v.to_string())
+    };
+    for kb in ["1024", "1000"] {
+        for suf in [
+            "k", "K", "Ki", "KI", "kb", "KB", "kB", "KiB", "kib", "kk", "KK", "kbk", "m", "Mi",
+            "MiB", "mk", "b",
+        ] {
+            let bs = format!("16{suf}");
+            let want = bs_of(fio_cmd(), kb, &bs);
+            assert_eq!(
+                bs_of(as_fio(d.path()), kb, &bs),
+                want,
+                "bs={bs} kb_base={kb}"
+            );
+        }
+    }
+}
+
+/// The text report's job block starts as fio's: `NAME: (groupid=G, jobs=N): err= 0:
+/// pid=P: DATE` (ctime), then `  Description  : [...]` for a job with `description=`;
+/// iomark's own `coverage:`/`verify:` lines appear only with `--notes`; after the run
+/// status lines, the `Disk stats (read/write):` block when fio shows one.
+#[test]
+fn text_job_header_description_and_disk_stats_as_fio() {
+    if !need_fio("text_job_header_description_and_disk_stats_as_fio") {
+        return;
+    }
+    let d = scratch();
+    let args = [
+        "--name=rr",
+        "--rw=randwrite",
+        "--bs=4k",
+        "--size=256k",
+        "--filename=t1",
+        "--verify=crc32c",
+        "--description=my desc",
+    ];
+    let f = fio_cmd().dir(d.path()).args(args).run();
+    let i = as_fio(d.path()).dir(d.path()).args(args).run();
+    assert_eq!(i.code, 0, "{}", i.dump());
+    // the header with its numbers masked
+    let shape = |s: &str| -> Vec<String> {
+        let l = s
+            .lines()
+            .find(|l| l.starts_with("rr: (groupid"))
+            .unwrap_or_else(|| panic!("{s}"));
+        let (head, date) = l.rsplit_once(": ").unwrap();
+        let pid = head.rsplit_once("pid=").unwrap().1;
+        assert!(pid.parse::<u32>().is_ok_and(|p| p > 0), "{l}");
+        let f: Vec<&str> = date.split_whitespace().collect();
+        assert_eq!(f.len(), 5, "ctime: {l}");
+        vec![
+            head.rsplit_once("pid=").unwrap().0.to_string(),
+            f.len().to_string(),
+        ]
+    };
+    assert_eq!(shape(&i.stdout), shape(&f.stdout));
+    let line = |s: &str, p: &str| s.lines().find(|l| l.starts_with(p)).map(String::from);
+    assert_eq!(
+        line(&i.stdout, "  Description"),
+        Some("  Description  : [my desc]".into())
+    );
+    assert_eq!(
+        line(&i.stdout, "  Description"),
+        line(&f.stdout, "  Description")
+    );
+    for extra in ["  coverage:", "  verify:"] {
+        assert_eq!(
+            line(&i.stdout, extra),
+            None,
+            "{extra} without --notes: {}",
+            i.stdout
+        );
+    }
+    let n = as_fio(d.path())
+        .dir(d.path())
+        .args(args)
+        .arg("--notes")
+        .run();
+    assert!(line(&n.stdout, "  verify:").is_some(), "{}", n.dump());
+    // the disk stats block: present when fio's is, each device line of fio's shape
+    let disks = |s: &str| -> Vec<String> {
+        s.split_once("\nDisk stats (read/write):\n")
+            .map_or(vec![], |(_, b)| b.lines().map(mask_numbers).collect())
+    };
+    assert_eq!(
+        disks(&i.stdout),
+        disks(&f.stdout),
+        "{}\n---\n{}",
+        i.stdout,
+        f.stdout
+    );
+}
