@@ -1,10 +1,12 @@
 //! `iomark run` output next to fio 3.33's, and fio's output read back by iomark.
 
+mod cli;
 mod exact_lat;
 mod import;
 mod json_keys;
 mod kb_base;
 mod options;
 mod peers;
+mod terse;
 mod text;
 mod units;
