@@ -245,3 +245,55 @@ fn max_jobs_does_not_refuse_jobs() {
     assert_eq!(o.code, 0, "{}", o.stderr);
     assert_eq!(o.stdout.lines().count(), 2, "{}", o.stdout);
 }
+
+/// `--trigger-timeout` stops a time-based job as its end would (report, exit 0), then
+/// `--trigger` runs.
+#[test]
+fn trigger_timeout_stops_the_jobs_and_runs_the_command() {
+    let d = scratch();
+    let o = run(
+        d.path(),
+        &[
+            "--trigger-timeout=1",
+            "--trigger=touch fired",
+            "--minimal",
+            "--name=t",
+            "--size=64k",
+            "--ioengine=null",
+            "--time_based",
+            "--runtime=600",
+        ],
+    );
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert!(d.path().join("fired").exists(), "the trigger command ran");
+    // the read run time (ms), far below the 600 s the job would have run
+    let runtime: u64 = o.stdout.split(';').nth(8).unwrap().parse().unwrap();
+    assert!(runtime < 600_000, "{}", o.stdout);
+}
+
+/// `--idle-prof=percpu`: fio's lines after the report, one figure per CPU, and the
+/// JSON document's `cpu_idleness`.
+#[test]
+fn idle_prof_reports_idleness_as_fio() {
+    let d = scratch();
+    let base = ["--name=i", "--size=64k", "--ioengine=null"];
+    let o = run(d.path(), &[&["--idle-prof=percpu"][..], &base].concat());
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let cpus = std::thread::available_parallelism().unwrap().get();
+    let at = o
+        .stdout
+        .find("\nCPU idleness:\n  system: ")
+        .expect(&o.stdout);
+    let tail = &o.stdout[at..];
+    let percpu = tail.lines().find(|l| l.starts_with("  percpu: ")).unwrap();
+    assert_eq!(percpu.matches('%').count(), cpus, "{percpu}");
+    assert!(tail.contains("  unit work: mean="), "{tail}");
+    let o = run(
+        d.path(),
+        &[&["--idle-prof=system", "--output-format=json"][..], &base].concat(),
+    );
+    let v = o.json();
+    let s = v["cpu_idleness"]["system"].as_f64().unwrap();
+    assert!((0.0..=100.0).contains(&s), "{s}");
+    assert!(v["cpu_idleness"]["unit_mean"].is_number());
+}
