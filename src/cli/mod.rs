@@ -12,6 +12,8 @@ pub mod mark;
 pub mod phases;
 pub mod run;
 pub mod run_args;
+pub mod run_front;
+pub mod run_watch;
 pub mod tree;
 
 use crate::util::error::exit;

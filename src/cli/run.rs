@@ -6,7 +6,9 @@
 //! fio 3.33); notices always go to stderr.
 
 use crate::job::fio;
+use crate::report::fio::idle::{IdleJson, IdleText};
 use crate::report::fio::json::FioJson;
+use crate::report::fio::terse::{FioTerse, Then};
 use crate::report::fio::text::FioText;
 use crate::report::output::Outputs;
 use crate::report::Reporter;
@@ -19,8 +21,10 @@ use crate::util::error::{exit, Error, Exit};
 pub const USAGE: &str =
     "Usage: iomark run [--global-opt=V ...] [--name=JOB --opt=V ...]... [JOBFILE...]
   fio options (--rw, --bs, --size, --ioengine, --iodepth, --numjobs, --runtime, ...),
-  as --key=value or --key value; JOBFILE - reads the job file from standard input;
-  --output-format=normal|json|json+ (or a list: normal,json)   --output=FILE   --section=NAME
+  as --key=value, --key value, -key=value or -key value (fio's getopt); JOBFILE - reads
+  the job file from standard input;
+  --output-format=normal|json|json+|terse (or a list: normal,json)   --output=FILE   --section=NAME
+  --minimal (terse lines)   --terse-version=2..5   --append-terse   --debug=AREA,... (--debug=help)
   --showcmd (print the effective options as one command line, run nothing)
   --json=FILE (iomark RunResult, schema 2)   --plot=DIR (SVG charts: throughput over time, latency curve)
   --parse-only (check the jobs, run nothing)   --warnings-fatal (a parse warning is exit 2)
@@ -119,7 +123,10 @@ pub fn fio(args: &[String]) -> Exit {
 
 fn run_as(args: &[String], persona: Persona) -> Exit {
     let _ = TAG.set(persona.tag());
-    if let Some(done) = front(args, persona) {
+    // fio's getopt: -KEY, --KEY VALUE, abbreviations, short letters → --KEY[=VALUE]
+    let words = fio::getopt::canonical(args).map_err(|e| stop(exit::INVALID, e))?;
+    let args = words.as_slice();
+    if let Some(done) = crate::cli::run_front::front(args, persona) {
         return done;
     }
     // --showcmd: print the effective options as one command line, run nothing (C10)
@@ -128,10 +135,12 @@ fn run_as(args: &[String], persona: Persona) -> Exit {
     let kept: Vec<String> = kept.into_iter().filter(|a| *a != "--showcmd").collect();
     let args = kept.as_slice();
     let mut cmd = fio::parse_args(args).map_err(|e| stop(exit::INVALID, e))?;
+    debug_start(&cmd);
     let session = place_ranks(&mut cmd, many)?;
     let loud = cmd.notes.unwrap_or(persona == Persona::Iomark);
     cmd.sample = persona == Persona::Iomark;
-    let Some(outs) = before_running(&cmd, showcmd, loud, persona)? else {
+    let idle = crate::report::fio::idle::Shared::default();
+    let Some(outs) = before_running(&cmd, showcmd, loud, persona, &idle)? else {
         return Ok(exit::OK);
     };
     let signals = Signals::install();
@@ -142,7 +151,9 @@ fn run_as(args: &[String], persona: Persona) -> Exit {
         }
     };
     let root = crate::probe::Root::default();
+    let beside = crate::cli::run_watch::start(&cmd, &signals.stop, &root);
     let (res, around) = runner::execute_around(&cmd, &signals.stop, &note, &root);
+    let fired = beside.finish(&root, &idle);
     crate::ranks::ended(res.as_ref().map_or(true, |o| {
         o.jobs
             .iter()
@@ -153,9 +164,10 @@ fn run_as(args: &[String], persona: Persona) -> Exit {
         Err(e) => (None, Some(e)),
     };
     if let Some(o) = outcome.as_mut() {
-        // a stop from another rank (--mpi-stonewall, a failed rank) is no interruption
-        o.interrupted &=
-            !session.is_some_and(|s| s.stopped_by_peer()) || signals.exit_code().is_some();
+        // a stop from another rank (--mpi-stonewall, a failed rank) or a trigger is no
+        // interruption
+        let peer = session.is_some_and(|s| s.stopped_by_peer());
+        o.interrupted &= !(peer || fired) || signals.exit_code().is_some();
     }
     let interrupted = outcome.as_ref().is_some_and(|o| o.interrupted);
     let mut i = inputs(&cmd, args, outcome, failure.as_ref());
@@ -206,6 +218,53 @@ fn run_as(args: &[String], persona: Persona) -> Exit {
     Ok(exit_status(&cmd, &r, interrupted, &signals, lost))
 }
 
+/// `--debug=AREA…`: fio's lines for the areas read (on stdout, as fio), the areas turned
+/// on for the run, and the trace of what parsing made (`parse`: every option; `job`:
+/// every job) and of the areas iomark has no events for (one line saying so).
+fn debug_start(cmd: &fio::FioCommand) {
+    use crate::util::debug;
+    let (bits, said) = &cmd.fio_cli.debug;
+    if *bits == 0 {
+        return;
+    }
+    for l in said {
+        crate::out!("{l}\n");
+    }
+    debug::enable(*bits);
+    debug::trace("parse", || {
+        let opts: Vec<String> = cmd
+            .global_options
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect();
+        format!("iomark: global options: {}\n", opts.join(" "))
+    });
+    for (i, j) in cmd.jobs.iter().enumerate() {
+        debug::trace("parse", || {
+            let opts: Vec<String> = j.options.iter().map(|(k, v)| format!("{k}={v}")).collect();
+            format!("iomark: job {} options: {}\n", j.name, opts.join(" "))
+        });
+        debug::trace("job", || {
+            format!(
+                "iomark: job {i} {}: rw={} numjobs={} engine={}\n",
+                j.name,
+                j.rw.fio_name(),
+                j.numjobs,
+                j.engine.name()
+            )
+        });
+    }
+    for area in debug::AREAS.iter().filter(|a| !TRACED.contains(a)) {
+        debug::trace(area, || {
+            "iomark: no trace points in this area (fio's internals it names have no iomark counterpart)\n".into()
+        });
+    }
+}
+
+/// The debug areas with trace points in iomark: parsing, jobs, job processes, files and
+/// random seeds (run/fio/thread.rs).
+const TRACED: [&str; 5] = ["parse", "job", "process", "file", "random"];
+
 /// Under an MPI launch (src/ranks/): start the session, give every job its rank's
 /// directory (`DIR/rank.N/`; a job with an absolute `filename=` is refused, it would be
 /// shared by every rank), and keep the outputs to rank 0.
@@ -234,49 +293,6 @@ fn place_ranks(
     Ok(Some(s))
 }
 
-/// The options answered before any parsing, whatever else is written: `--help`/`-h`,
-/// `--version` (fio's: the program and its version) and `--cmdhelp[=KEY]`.
-fn front(args: &[String], persona: Persona) -> Option<Exit> {
-    if args.iter().any(|a| a == "--help" || a == "-h") {
-        crate::out!("{}", usage());
-        return Some(Ok(exit::OK));
-    }
-    if args.iter().any(|a| a == "--version") {
-        match persona {
-            Persona::Iomark => crate::out!("iomark {}\n", env!("CARGO_PKG_VERSION")),
-            Persona::Fio => crate::out!("{}", fio_version_line()),
-        }
-        return Some(Ok(exit::OK));
-    }
-    let key = args.iter().find_map(|a| match a.as_str() {
-        "--cmdhelp" => Some(""),
-        a => a.strip_prefix("--cmdhelp="),
-    })?;
-    Some(cmdhelp(key))
-}
-
-/// `--cmdhelp` / `--cmdhelp=all`: every option; `--cmdhelp=KEY`: that option as fio 3.33
-/// prints it. A key iomark does not have is exit 2 with a "did you mean".
-fn cmdhelp(key: &str) -> Exit {
-    if key.is_empty() || key == "all" {
-        crate::out!("{}", fio::options::cmdhelp_all());
-        return Ok(exit::OK);
-    }
-    match fio::options::cmdhelp(key) {
-        Some(text) => {
-            crate::out!("{text}");
-            Ok(exit::OK)
-        }
-        None => Err(stop(
-            exit::INVALID,
-            format!(
-                "--cmdhelp={key}: no option of that name (iomark run --cmdhelp lists them){}",
-                fio::options::did_you_mean(key)
-            ),
-        )),
-    }
-}
-
 /// After parsing, before any job runs: `--warnings-fatal`, `--showcmd`, `--parse-only`,
 /// the outputs created up front ([`outputs`]) and the parse notices (on stderr when
 /// `loud`, see [`Persona`]; fio's own stderr lines always). `None`: the command is done (exit 0) without running.
@@ -285,6 +301,7 @@ fn before_running(
     showcmd: bool,
     loud: bool,
     persona: Persona,
+    idle: &crate::report::fio::idle::Shared,
 ) -> Result<Option<Outputs>, Error> {
     // what fio itself prints on stderr while reading the jobs, under either persona
     for l in &cmd.fio_stderr {
@@ -307,12 +324,12 @@ fn before_running(
             eprintln!("{n}");
         }
     };
-    if cmd.parse_only {
+    if cmd.parse_only || cmd.fio_cli.merge_blktrace_only {
         // parse warnings are part of parsing; the report would be the only stdout
         print_notices();
         return Ok(None);
     }
-    let outs = outputs(cmd, persona, loud)?;
+    let outs = outputs(cmd, persona, loud, idle)?;
     print_notices();
     Ok(Some(outs))
 }
@@ -323,7 +340,12 @@ fn before_running(
 /// with exit 3 and nothing written (`--output` keeps its old content until the report
 /// replaces it). The report is fio 3.33's, in fio's order whatever the list's: the JSON
 /// document, then, after one empty line, which starts fio's normal text, the summary.
-fn outputs(cmd: &fio::FioCommand, persona: Persona, loud: bool) -> Result<Outputs, Error> {
+fn outputs(
+    cmd: &fio::FioCommand,
+    persona: Persona,
+    loud: bool,
+    idle: &crate::report::fio::idle::Shared,
+) -> Result<Outputs, Error> {
     let fail = |opt: &str, e: crate::files::output::OutputError| {
         stop(
             e.exit_code(),
@@ -341,25 +363,47 @@ fn outputs(cmd: &fio::FioCommand, persona: Persona, loud: bool) -> Result<Output
         Persona::Iomark => FioJson::iomark_version(),
     };
     let mut reps: Vec<Box<dyn Reporter>> = Vec::new();
+    let profiled = cmd.fio_cli.idle_prof.is_some();
     if fmt.json {
-        reps.push(Box::new(FioJson {
+        let json = Box::new(FioJson {
             plus: fmt.json_plus,
             version: version.clone(),
-        }));
+        });
+        reps.push(match profiled {
+            true => Box::new(IdleJson(json, idle.clone())),
+            false => json,
+        });
+    }
+    if fmt.terse {
+        // fio's terse lines come before the JSON document, with nothing between
+        let terse: Box<dyn Reporter> = Box::new(FioTerse {
+            version: cmd.fio_cli.terse_version,
+            fio_version: version.clone(),
+        });
+        match fmt.json {
+            true => {
+                let json = reps.remove(0);
+                reps.insert(0, Box::new(Then(terse, json)));
+            }
+            false => reps.insert(0, terse),
+        }
     }
     if fmt.normal {
-        reps.push(Box::new(FioText { notes: loud }));
+        reps.push(match profiled {
+            true => Box::new(IdleText(Box::new(FioText { notes: loud }), idle.clone())),
+            false => Box::new(FioText { notes: loud }),
+        });
     }
     if !reps.is_empty() {
-        // fio's header lines come first, before the JSON document too; a JSON-only
-        // output starts with the jobs' setup lines alone
+        // fio's header lines come first, before the terse lines and the JSON document
+        // too; a JSON-only output starts with the jobs' setup lines alone
         let body = reps.remove(0);
         reps.insert(
             0,
             Box::new(crate::report::fio::header::Headed {
                 body,
                 version: version.clone(),
-                blank: !fmt.json,
+                blank: !fmt.json && !fmt.terse,
                 full: fmt.normal,
             }),
         );

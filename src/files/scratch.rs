@@ -109,6 +109,18 @@ pub fn rename_noreplace(from: &Path, to: &Path) -> io::Result<()> {
     .map_err(io::Error::from)
 }
 
+/// fio's `--trigger-file`: whether `path` is there; when it is, it is removed (the name
+/// itself, a link not followed), as fio removes it when it fires.
+pub fn take_trigger_file(path: &Path) -> bool {
+    if std::fs::symlink_metadata(path).is_err() {
+        return false;
+    }
+    if let Err(e) = std::fs::remove_file(path) {
+        eprintln!("fio: failed to unlink {}: {e}", path.display());
+    }
+    true
+}
+
 /// `unlink(path)`.
 pub fn unlink(path: &Path) -> io::Result<()> {
     std::fs::remove_file(path)

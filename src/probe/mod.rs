@@ -82,6 +82,26 @@ impl Root {
             .map(|kb| kb * 1024)
     }
 
+    /// The CPU tick counters of /proc/stat as (idle, total): the whole system first
+    /// (`cpu`), then each CPU (`cpu0`, `cpu1`, …); idle counts idle and iowait.
+    pub fn cpu_ticks(&self) -> Vec<(u64, u64)> {
+        let Some(s) = self.read("/proc/stat") else {
+            return Vec::new();
+        };
+        s.lines()
+            .filter(|l| l.starts_with("cpu"))
+            .map(|l| {
+                let v: Vec<u64> = l
+                    .split_whitespace()
+                    .skip(1)
+                    .filter_map(|x| x.parse().ok())
+                    .collect();
+                let idle = v.get(3).copied().unwrap_or(0) + v.get(4).copied().unwrap_or(0);
+                (idle, v.iter().take(8).sum())
+            })
+            .collect()
+    }
+
     /// Kernel name (e.g. `vda1`) of the block device `major:minor`.
     pub fn block_name(&self, major: u64, minor: u64) -> Option<String> {
         let u = self.read(&format!("/sys/dev/block/{major}:{minor}/uevent"))?;
@@ -168,6 +188,17 @@ mod tests {
         )
         .unwrap();
         (d, r)
+    }
+
+    #[test]
+    fn cpu_ticks_idle_and_total() {
+        let (d, r) = fake();
+        std::fs::write(
+            d.path().join("proc/stat"),
+            "cpu  10 0 10 70 10 0 0 0 0 0\ncpu0 5 0 5 35 5 0 0 0 0 0\nintr 1\n",
+        )
+        .unwrap();
+        assert_eq!(r.cpu_ticks(), [(80, 100), (40, 50)]);
     }
 
     #[test]

@@ -1,11 +1,12 @@
 //! What every room may use (docs/ARCHITECTURE.md): the one [`error::Error`] and the exit
 //! codes ([`error`]), standard output with its one rule for
 //! write errors ([`output`], and the `out!`/`outln!` macros), sysbench's console
-//! ([`console`]), the colour decision and styles of tables ([`color`]), `strerror` and errno names ([`errno`]).
+//! ([`console`]), the colour decision and styles of tables ([`color`]), `strerror` and errno names ([`errno`]), fio's `--debug` trace switch and line ([`debug`]).
 //! Nothing here names another room.
 
 pub mod color;
 pub mod console;
+pub mod debug;
 pub mod errno;
 pub mod error;
 pub mod output;

@@ -242,12 +242,6 @@ fn check_command(cmd: &FioCommand) -> Result<(), FioError> {
             "no jobs: give --name=NAME with options, or a job file".into(),
         ));
     }
-    let total: u64 = cmd.jobs.iter().map(|j| u64::from(j.numjobs)).sum();
-    if let Some(max) = cmd.max_jobs.filter(|&m| total > u64::from(m)) {
-        return Err(FioError::Usage(format!(
-            "--max-jobs={max}: the jobs define {total} (numjobs counted); maximum number of jobs ({max}) reached"
-        )));
-    }
     Ok(())
 }
 

@@ -3,7 +3,8 @@
 //!
 //! Rooms: `options/` is the one table of every key and command-line option (name,
 //! aliases, group, help, type, apply), `args.rs` walks the command line and builds the
-//! jobs, `ini.rs` reads job files, `finish.rs` settles and checks a whole job, and
+//! jobs, `getopt.rs` brings the command line's words to one form
+//! (fio's getopt rules), `ini.rs` reads job files, `finish.rs` settles and checks a whole job, and
 //! `keys.rs`, `control.rs`, `extra.rs`, `keys_verify.rs`, `zone_keys.rs` hold the value
 //! types and parsers of the keys beyond the core fields of [`FioJob`]. Units follow
 //! fio's (`job/units.rs`: `kb_base`-dependent sizes, times defaulting to seconds). Keys
@@ -14,6 +15,7 @@ pub mod args;
 pub mod control;
 pub mod extra;
 pub mod finish;
+pub mod getopt;
 pub mod ini;
 pub mod keys;
 pub mod keys_verify;
@@ -26,6 +28,7 @@ pub use crate::job::fio::args::{
 };
 pub use crate::job::fio::keys::JobMore;
 pub use crate::job::fio::options::apply;
+pub use crate::job::fio::options::{FioCli, IdleProf};
 /// fio's value parsers under their former names here (`tests/run_fio.rs`,
 /// `tests/run_props.rs`, `tests/parser_props.rs` use them); defined in `job/units.rs`.
 pub use crate::job::units::{
@@ -239,8 +242,8 @@ pub enum SizeSpec {
 /// Output formats of the run (`--output-format`): one of `normal`, `json`, `json+`, or a
 /// comma list of them as fio accepts (`normal,json`). Whatever the list's order, fio 3.33
 /// prints the JSON document first and the normal text after it, separated by one empty
-/// line; `json` together with `json+` is one json+ document. fio's `terse` is not
-/// supported (refused with the other unknown names).
+/// line; `json` together with `json+` is one json+ document. `terse` (also `minimal`,
+/// `csv`, as fio) adds fio's terse lines, printed before the JSON document.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct OutputFormat {
     /// print fio's human summary ("normal")
@@ -249,6 +252,8 @@ pub struct OutputFormat {
     pub json: bool,
     /// the JSON document has the histogram bins (`json+`); implies `json`
     pub json_plus: bool,
+    /// fio's terse lines (`terse`, `--minimal`, `--append-terse`)
+    pub terse: bool,
 }
 
 impl Default for OutputFormat {
@@ -263,18 +268,28 @@ impl OutputFormat {
         normal: true,
         json: false,
         json_plus: false,
+        terse: false,
     };
     /// `json`: fio JSON, and nothing else, on stdout
     pub const JSON: Self = Self {
         normal: false,
         json: true,
         json_plus: false,
+        terse: false,
     };
     /// `json+`: fio JSON with the clat histogram bins
     pub const JSON_PLUS: Self = Self {
         normal: false,
         json: true,
         json_plus: true,
+        terse: false,
+    };
+    /// `terse` (`--minimal`): fio's terse lines, and nothing else
+    pub const TERSE: Self = Self {
+        normal: false,
+        json: false,
+        json_plus: false,
+        terse: true,
     };
 
     /// Parse fio's `--output-format` value: names separated by `,`, each `normal`,
@@ -282,7 +297,7 @@ impl OutputFormat {
     /// after "invalid value …:" naming the bad item and the accepted values.
     pub fn parse(list: &str) -> Result<Self, String> {
         const ACCEPTED: &str =
-            "accepted: normal, json, json+, or a comma list of them such as normal,json";
+            "accepted: normal, json, json+, terse (or minimal, csv), or a comma list of them such as normal,json";
         if list.is_empty() {
             return Err(format!("a format is needed; {ACCEPTED}"));
         }
@@ -290,6 +305,7 @@ impl OutputFormat {
             normal: false,
             json: false,
             json_plus: false,
+            terse: false,
         };
         for item in list.split(',') {
             match item {
@@ -300,7 +316,7 @@ impl OutputFormat {
                     f.json_plus = true;
                 }
                 "" => return Err(format!("an empty item in the list; {ACCEPTED}")),
-                "terse" => return Err(format!("'terse' is not supported by iomark; {ACCEPTED}")),
+                "terse" | "minimal" | "csv" => f.terse = true,
                 other => return Err(format!("'{other}' is not a format; {ACCEPTED}")),
             }
         }
@@ -495,8 +511,12 @@ pub struct FioCommand {
     /// with exit 2 instead of being printed and run past; notices printed while the jobs
     /// run stay notices
     pub warnings_fatal: bool,
-    /// `--max-jobs=N` (fio's): more jobs than N (numjobs counted) is an error
+    /// `--max-jobs=N` (fio's): accepted and not acted on, as fio 3.33 ("we don't
+    /// track/need this anymore")
     pub max_jobs: Option<u32>,
+    /// the rest of fio's command-line options (terse version, debug areas, triggers,
+    /// idle profiling, allocator size, aggregate bandwidth logs)
+    pub fio_cli: options::FioCli,
     /// `--aux-path=DIR` (fio's): the verify state files are in DIR, not the current
     /// directory
     pub aux_path: Option<PathBuf>,

@@ -461,22 +461,46 @@ fn parse_only_prints_nothing_and_reports_parse_errors() {
     );
 }
 
-/// Terse output is refused by name, in one line, for each spelling
-/// (tests/it/run/cli_forms.rs: the binary exits 2).
+/// Terse output in fio's spellings: `--minimal` makes it the only format, a list adds
+/// it, `--append-terse` adds it to the others; the last of `--minimal` and
+/// `--output-format` decides, as fio's getopt loop does.
 #[test]
-fn terse_output_is_refused_by_name() {
-    for a in [
-        "--minimal",
-        "--output-format=terse",
-        "--output-format=json,terse",
+fn terse_spellings_as_fio() {
+    let f = |a: &[&str]| {
+        let mut w = a.to_vec();
+        w.extend(["--name=j", "--size=64k"]);
+        parse(&w).unwrap().output_format
+    };
+    assert_eq!(f(&["--minimal"]), OutputFormat::TERSE);
+    assert_eq!(f(&["--output-format=terse"]), OutputFormat::TERSE);
+    let jt = f(&["--output-format=json,terse"]);
+    assert!(jt.json && jt.terse && !jt.normal);
+    assert_eq!(
+        f(&["--minimal", "--output-format=json"]),
+        OutputFormat::JSON
+    );
+    assert_eq!(
+        f(&["--output-format=json", "--minimal"]),
+        OutputFormat::TERSE
+    );
+    let nt = f(&["--append-terse"]);
+    assert!(nt.normal && nt.terse && !nt.json);
+    let v = |a: &str| {
+        parse(&[a, "--name=j", "--size=64k"])
+            .map(|c| c.fio_cli.terse_version)
+            .map_err(|e| e.to_string())
+    };
+    assert_eq!(v("--terse-version=5"), Ok(5));
+    assert_eq!(v("--parse-only"), Ok(3));
+    for bad in [
+        "--terse-version=1",
+        "--terse-version=6",
+        "--terse-version=x",
     ] {
-        let e = parse(&[a, "--name=j", "--size=64k"]).unwrap_err();
-        let m = e.to_string();
         assert!(
-            m.contains("terse") && m.contains("not supported"),
-            "{a}: {m}"
+            v(bad).unwrap_err().contains("bad terse version format"),
+            "{bad}"
         );
-        assert!(!m.contains('\n'), "{m}");
     }
 }
 
@@ -490,6 +514,7 @@ fn lists_parse_as_fio_accepts_them() {
         normal: true,
         json: true,
         json_plus: false,
+        terse: false,
     };
     assert_eq!(p("normal,json"), Ok(both));
     assert_eq!(p("json,normal"), Ok(both));
@@ -512,5 +537,6 @@ fn lists_parse_as_fio_accepts_them() {
         assert!(e.contains("accepted: normal, json, json+"), "{bad}: {e}");
     }
     assert!(p("normal,xml").unwrap_err().contains("'xml'"));
-    assert!(p("terse").unwrap_err().contains("not supported"));
+    assert_eq!(p("terse"), Ok(OutputFormat::TERSE));
+    assert_eq!(p("minimal"), p("csv"));
 }

@@ -1,11 +1,13 @@
 //! fio-compatible reports of `iomark run`, rendered from the result's jobs
 //! (`RunResult.jobs`): the human summary in fio's "normal" layout ([`text::FioText`])
-//! and `--output-format=json`/`json+` ([`json::FioJson`]). This module holds what both
+//! `--output-format=json`/`json+` ([`json::FioJson`]) and fio's terse lines
+//! ([`terse::FioTerse`]). This module holds what both
 //! share (fio's default percentile list, run time and CPU figures); the pieces of the
 //! layouts are in the files beside it.
 
 pub mod disk;
 pub mod header;
+pub mod idle;
 pub mod json;
 pub mod lat_text;
 pub mod levels;
@@ -14,6 +16,7 @@ pub mod order;
 pub mod outputs;
 pub mod plat;
 pub mod prio;
+pub mod terse;
 pub mod text;
 
 use crate::result::job::JobResult;

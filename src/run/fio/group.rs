@@ -304,7 +304,7 @@ fn spawn_refusal(job: &str, i: usize, n: usize, e: &std::io::Error) -> RunError 
     RunError::Refused {
         job: job.to_string(),
         why: format!(
-            "cannot start thread {} of the {n} this group runs at once: {e} (the process's thread or memory limit); run fewer jobs at once (numjobs, stonewall) or give --max-jobs=N to refuse larger job sets before any I/O",
+            "cannot start thread {} of the {n} this group runs at once: {e} (the process's thread or memory limit); run fewer jobs at once (numjobs, stonewall)",
             i + 1
         ),
     }

@@ -21,6 +21,8 @@ pub mod prio;
 pub mod replay;
 pub mod stats;
 pub(crate) mod thread;
+pub mod tools;
+pub mod trigger;
 pub mod trim;
 
 use crate::engine::io_uring::{self};

@@ -34,6 +34,37 @@ pub(crate) fn io_why(e: IoErr, direct: bool, align: u64) -> String {
     }
 }
 
+/// fio's `--debug` areas of a job thread's start: `process` (the thread), `random` (its
+/// seed: offsets, buffers, mixes and sizes draw from generators seeded from it) and
+/// `file` (each file with its size).
+fn trace_start(plan: &Plan) {
+    use crate::util::debug::trace;
+    let j = &plan.job;
+    trace("process", || {
+        format!("iomark: job {} thread {} started\n", j.name, plan.thread)
+    });
+    trace("random", || {
+        format!(
+            "iomark: job {} thread {} seed {} (randseed={}, randrepeat={})\n",
+            j.name,
+            plan.thread,
+            plan.seed,
+            j.randseed.map_or("none".to_string(), |s| s.to_string()),
+            u8::from(j.more.randrepeat)
+        )
+    });
+    for f in &plan.files {
+        trace("file", || {
+            format!(
+                "iomark: job {} file {} size {}\n",
+                j.name,
+                f.path.display(),
+                f.size
+            )
+        });
+    }
+}
+
 /// Run one thread of a job and account its CPU (RUSAGE_THREAD).
 pub(crate) fn run_thread(
     plan: &Plan,
@@ -46,7 +77,14 @@ pub(crate) fn run_thread(
     crate::run::worker::thread::enter(plan.engine.caps());
     let c0 = CpuTimes::now(Who::Thread);
     let w0 = std::time::Instant::now();
+    trace_start(plan);
     let (mut rec, failed) = run_thread_io(plan, clock, stop, warn, live)?;
+    crate::util::debug::trace("process", || {
+        format!(
+            "iomark: job {} thread {} ended\n",
+            plan.job.name, plan.thread
+        )
+    });
     let st = &mut rec.stats;
     if let Some(e) = failed {
         // a failed run keeps the report of the I/O done before the failure (as fio,

@@ -36,6 +36,11 @@ fn kind_id(k: VerifyKind) -> u16 {
     }
 }
 
+/// The checksum `k` of `data` as verify writes it (`--crctest` times these).
+pub fn digest(k: VerifyKind, data: &[u8]) -> Vec<u8> {
+    checksum(k, &[], data)
+}
+
 fn checksum(k: VerifyKind, head: &[u8], data: &[u8]) -> Vec<u8> {
     match k {
         VerifyKind::Crc32c => crc32c::crc32c_append(crc32c::crc32c(head), data)

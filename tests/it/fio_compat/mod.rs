@@ -1,5 +1,6 @@
 //! `iomark run` output next to fio 3.33's, and fio's output read back by iomark.
 
+mod cli;
 mod exact_lat;
 mod import;
 mod json_keys;
@@ -7,5 +8,6 @@ mod kb_base;
 mod options;
 mod peers;
 mod semantics;
+mod terse;
 mod text;
 mod units;

@@ -2,7 +2,7 @@
 //! (getopt style) for keys that take a value, flag keys that never take the next word,
 //! `-` (job file on stdin), `size=0` as unset, the io_uring iodepth limit, and the
 //! `--reap-spin` value forms and messages, and fio's front-end options a drop-in takes
-//! (`--eta*`, `--version`, `--parse-only`, `--warnings-fatal`; terse output refused),
+//! (`--eta*`, `--version`, `--parse-only`, `--warnings-fatal`, terse output),
 //! through the binary; what the parser makes of the same forms is unit-tested in
 //! src/job/fio/tests.rs.
 
@@ -258,10 +258,12 @@ fn warnings_fatal_turns_a_parse_notice_into_exit_2() {
 }
 
 #[test]
-fn terse_output_is_refused_by_name() {
-    // every spelling is refused by the parser: a unit test of src/job/fio/tests.rs
+fn terse_output_is_one_line_per_job() {
+    // the spellings are unit tests of src/job/fio/tests.rs; the layout is
+    // src/report/fio/terse.rs's and tests/it/fio_compat/terse.rs's
     let d = scratch();
     let r = run_stdin(d.path(), &["--minimal", "--name=j", "--size=64k"], "");
-    assert_eq!(r.code, 2, "{}", r.stderr);
-    assert_eq!(r.stderr.lines().count(), 1, "{}", r.stderr);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(r.stdout.lines().count(), 1, "{}", r.stdout);
+    assert!(r.stdout.starts_with("3;iomark-"), "{}", r.stdout);
 }

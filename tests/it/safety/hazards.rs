@@ -557,7 +557,7 @@ fn a_thread_the_machine_cannot_start_is_exit_3_naming_the_limit() {
     o.one_line_error(&[
         "cannot start thread",
         "of the 200 this group runs at once",
-        "--max-jobs",
+        "numjobs, stonewall",
     ]);
     assert!(
         t.elapsed() < Duration::from_secs(5),

@@ -38,6 +38,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
             "json+",
             "fio's JSON document with the latency histogram bins",
         ),
+        ("terse", "fio's terse lines (also minimal, csv)"),
     ])
     .example("normal,json"),
     FioOption::cmd("output", Kind::Str, "Write output to file", output)
@@ -110,7 +111,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
     FioOption::cmd(
         "bandwidth-log",
         Kind::Flag,
-        "Generate aggregate bandwidth logs (accepted; iomark does not write agg-*_bw.log yet)",
+        "Generate aggregate bandwidth logs (agg-read_bw.log, agg-write_bw.log)",
         bandwidth_log,
     ),
     FioOption::cmd(
@@ -119,12 +120,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
         "Print iomark's notes on stderr and its coverage/verify lines in the text report (the default of iomark run; off when invoked as fio)",
         notes,
     ),
-    FioOption::cmd(
-        "minimal",
-        Kind::Flag,
-        "Minimal (terse) output (refused: terse output is not supported)",
-        minimal,
-    ),
+    FioOption::cmd("minimal", Kind::Flag, "Minimal (terse) output", minimal),
     FioOption::front(
         "showcmd",
         Kind::Flag,
@@ -200,14 +196,8 @@ fn no_value(c: &CmdCtx<'_>, v: Option<&str>) -> R {
     }
 }
 
+/// fio: `--output-format` replaces the formats given before it (`--minimal` too).
 fn output_format(c: &mut CmdCtx<'_>, v: Option<&str>) -> R {
-    if v.is_some_and(|f| f.split(',').any(|x| x == "terse")) {
-        return Err(bad_arg(
-            "output-format",
-            v.unwrap_or_default(),
-            "terse output is not supported by iomark; accepted: normal, json, json+",
-        ));
-    }
     let list = v.unwrap_or("");
     c.p.cmd.output_format =
         OutputFormat::parse(list).map_err(|why| bad_arg("output-format", list, why))?;
@@ -286,8 +276,8 @@ fn warnings_fatal(c: &mut CmdCtx<'_>, v: Option<&str>) -> R {
     Ok(())
 }
 
-/// fio's `--max-jobs`: the most jobs (numjobs counted) the command may define, 1..=4096
-/// (fio's REAL_MAX_JOBS); checked once every job is built ([`super::super::args`]).
+/// fio's `--max-jobs`: a whole number, 1..=4096 (fio's REAL_MAX_JOBS), kept and not
+/// acted on: fio 3.33 ignores it ("we don't track/need this anymore"), so every job runs.
 fn max_jobs(c: &mut CmdCtx<'_>, v: Option<&str>) -> R {
     let t = v.unwrap_or("");
     let n: u32 = t
@@ -305,9 +295,7 @@ pub const MAX_JOBS: u32 = 4096;
 
 fn bandwidth_log(c: &mut CmdCtx<'_>, v: Option<&str>) -> R {
     no_value(c, v)?;
-    c.p.cmd.notices.push(
-        "note: --bandwidth-log: iomark does not write fio's aggregate logs (agg-read_bw.log, agg-write_bw.log) yet; per-job logs: write_bw_log=PREFIX".into(),
-    );
+    c.p.cmd.fio_cli.bandwidth_log = true;
     Ok(())
 }
 
@@ -317,11 +305,11 @@ fn notes(c: &mut CmdCtx<'_>, v: Option<&str>) -> R {
     Ok(())
 }
 
+/// fio: `--minimal` makes terse the only format (a later `--output-format` replaces it).
 fn minimal(c: &mut CmdCtx<'_>, v: Option<&str>) -> R {
     no_value(c, v)?;
-    Err(FioError::Usage(
-        "--minimal: terse output is not supported by iomark (accepted: --output-format=normal, json, json+)".into(),
-    ))
+    c.p.cmd.output_format = OutputFormat::TERSE;
+    Ok(())
 }
 
 fn json(c: &mut CmdCtx<'_>, v: Option<&str>) -> R {

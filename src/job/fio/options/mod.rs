@@ -30,6 +30,7 @@ mod cmdline;
 mod data;
 mod engine;
 mod files;
+mod fio_cmdline;
 mod io;
 mod net;
 mod nodata;
@@ -41,6 +42,7 @@ mod run;
 mod tests;
 
 pub use cmdline::Parse;
+pub use fio_cmdline::{engine_help, FioCli, IdleProf};
 
 use crate::job::fio::ini::Origin;
 use crate::job::fio::{FioError, FioJob};
@@ -349,6 +351,7 @@ static PARTS: &[&[FioOption]] = &[
     nodata::OPTIONS,
     net::OPTIONS,
     cmdline::OPTIONS,
+    fio_cmdline::OPTIONS,
 ];
 
 /// Every option of `iomark run`.

@@ -1,0 +1,211 @@
+//! The options `iomark run` (and iomark as `fio`) answers before any job is parsed, as
+//! fio 3.33 does: `--help`, `--version`, `--cmdhelp[=KEY]`, `--enghelp[=ENGINE]`,
+//! `--debug=help`, `--crctest[=LIST]`, `--cpuclock-test`, `--idle-prof=calibrate`,
+//! `--inflate-log=FILE`, and the refusals of fio's client/server mode (`--server`,
+//! `--client`, `--remote-config`, `--daemonize`: iomark's many-hosts engine is MPI,
+//! docs/commands/mpi.md), `--latency-log` (deprecated by fio) and `--profile`. The
+//! words are already in one form (`--KEY[=VALUE]`, job/fio/getopt.rs).
+
+use crate::cli::run::{fio_version_line, usage, Persona};
+use crate::job::fio;
+use crate::util::error::{exit, Error, Exit};
+
+/// The value of `--KEY[=VALUE]` in `args`: `Some(None)` for `--KEY`, `Some(Some(v))` for
+/// `--KEY=v` (the first one given).
+fn given<'a>(args: &'a [String], key: &str) -> Option<Option<&'a str>> {
+    args.iter().find_map(|a| {
+        let body = a.strip_prefix("--")?;
+        match body.split_once('=') {
+            Some((k, v)) if same(k, key) => Some(Some(v)),
+            None if same(body, key) => Some(None),
+            _ => None,
+        }
+    })
+}
+
+fn same(a: &str, b: &str) -> bool {
+    a.replace('_', "-") == b
+}
+
+/// One line `fio: why` (the persona's tag) and exit code `code`.
+fn refuse(code: i32, why: impl std::fmt::Display, persona: Persona) -> Exit {
+    Err(Error::new(code, format!("{}: {why}", persona.tag())))
+}
+
+/// The answer to the options of this module, when one is given (`None`: parse and run).
+pub fn front(args: &[String], persona: Persona) -> Option<Exit> {
+    if given(args, "help").is_some() {
+        crate::out!("{}", usage());
+        return Some(Ok(exit::OK));
+    }
+    if given(args, "version").is_some() {
+        match persona {
+            Persona::Iomark => crate::out!("iomark {}\n", env!("CARGO_PKG_VERSION")),
+            Persona::Fio => crate::out!("{}", fio_version_line()),
+        }
+        return Some(Ok(exit::OK));
+    }
+    if let Some(done) = refusals(args, persona) {
+        return Some(done);
+    }
+    if let Some(k) = given(args, "cmdhelp") {
+        return Some(cmdhelp(k.unwrap_or(""), persona));
+    }
+    if let Some(e) = given(args, "enghelp") {
+        return Some(enghelp(e, persona));
+    }
+    if matches!(given(args, "debug"), Some(Some("help" | "?"))) {
+        crate::out!("{}", crate::util::debug::help_line());
+        return Some(Ok(exit::OK));
+    }
+    if let Some(list) = given(args, "crctest") {
+        return Some(crctest(list, persona));
+    }
+    if given(args, "cpuclock-test").is_some() {
+        let (text, ok) = crate::run::fio::tools::cpuclock_test();
+        crate::out!("{text}");
+        return Some(Ok(if ok { exit::OK } else { exit::FAILED }));
+    }
+    if given(args, "idle-prof") == Some(Some("calibrate")) {
+        crate::out!("{}", crate::run::fio::tools::idle_calibrate());
+        return Some(Ok(exit::OK));
+    }
+    if let Some(f) = given(args, "inflate-log") {
+        return Some(inflate_log(f.unwrap_or(""), persona));
+    }
+    None
+}
+
+/// fio's client/server mode and its other options iomark does not have.
+fn refusals(args: &[String], persona: Persona) -> Option<Exit> {
+    const MPI: &str = "iomark runs many hosts under MPI instead: mpirun -np N --hostfile HOSTS iomark run JOB.fio (docs/commands/mpi.md)";
+    for (key, what) in [
+        ("server", "fio's server (--server)"),
+        ("client", "fio's client (--client)"),
+        (
+            "remote-config",
+            "a job file for fio's servers (--remote-config)",
+        ),
+        ("daemonize", "a backgrounded fio server (--daemonize)"),
+    ] {
+        if given(args, key).is_some() {
+            return Some(refuse(
+                exit::INVALID,
+                format!("--{key}: {what} is not supported; {MPI}"),
+                persona,
+            ));
+        }
+    }
+    if given(args, "latency-log").is_some() {
+        return Some(refuse(
+            exit::INVALID,
+            "--latency-log is deprecated. Use per-job latency log options.",
+            persona,
+        ));
+    }
+    if let Some(p) = given(args, "profile") {
+        return Some(refuse(
+            exit::INVALID,
+            format!(
+                "--profile={}: fio's built-in profiles (act, tiobench) are not supported; write the job out (fio --showcmd prints one)",
+                p.unwrap_or("")
+            ),
+            persona,
+        ));
+    }
+    None
+}
+
+/// `--cmdhelp` / `--cmdhelp=all`: every option; `--cmdhelp=KEY`: that option as fio 3.33
+/// prints it. A key iomark does not have is exit 2 with a "did you mean".
+fn cmdhelp(key: &str, persona: Persona) -> Exit {
+    if key.is_empty() || key == "all" {
+        crate::out!("{}", fio::options::cmdhelp_all());
+        return Ok(exit::OK);
+    }
+    match fio::options::cmdhelp(key) {
+        Some(text) => {
+            crate::out!("{text}");
+            Ok(exit::OK)
+        }
+        None => refuse(
+            exit::INVALID,
+            format!(
+                "--cmdhelp={key}: no option of that name (iomark run --cmdhelp lists them){}",
+                fio::options::did_you_mean(key)
+            ),
+            persona,
+        ),
+    }
+}
+
+/// `--enghelp`: the engines (fio's "Available IO engines:" list); `--enghelp=ENGINE`:
+/// the engine options of the table (group "I/O engines"), or fio's line that it has
+/// none; `--enghelp=ENGINE,KEY`: that option as `--cmdhelp=KEY`.
+fn enghelp(v: Option<&str>, persona: Persona) -> Exit {
+    let Some(v) = v.filter(|v| !v.is_empty()) else {
+        let mut s = String::from("Available IO engines:\n");
+        for name in crate::run::fio::tools::engine_names() {
+            s += &format!("\t{name}\n");
+        }
+        crate::out!("{s}");
+        return Ok(exit::OK);
+    };
+    let (engine, key) = match v.split_once(',') {
+        Some((e, k)) => (e, Some(k)),
+        None => (v, None),
+    };
+    let Some(kind) = crate::job::fio::EngineKind::parse(engine) else {
+        return refuse(
+            exit::INVALID,
+            format!("engine {engine} not loadable"),
+            persona,
+        );
+    };
+    if let Some(k) = key {
+        return cmdhelp(k, persona);
+    }
+    let text = fio::options::engine_help(kind.name());
+    match text.is_empty() {
+        true => crate::out!("IO engine {engine} has no options\n"),
+        false => crate::out!("{text}"),
+    }
+    Ok(exit::OK)
+}
+
+/// `--crctest[=LIST]`: iomark's checksums timed over 256 MiB each, fio's lines.
+fn crctest(list: Option<&str>, persona: Persona) -> Exit {
+    match crate::run::fio::tools::crctest(list) {
+        Ok(text) => {
+            crate::out!("{text}");
+            Ok(exit::OK)
+        }
+        Err(why) => refuse(exit::INVALID, why, persona),
+    }
+}
+
+/// `--inflate-log=FILE`: iomark writes no compressed logs (no `log_compression`), so
+/// a file that is there is answered as fio answers one that is not compressed.
+fn inflate_log(file: &str, persona: Persona) -> Exit {
+    let path = std::path::Path::new(file);
+    match crate::files::input::read_bytes(path, crate::files::input::MAX_INPUT_BYTES) {
+        Err(e) => refuse(
+            exit::INVALID,
+            format!("--inflate-log={file}: fopen: {}", strip_os_error(&e)),
+            persona,
+        ),
+        Ok(_) => refuse(
+            exit::INVALID,
+            format!("failed inflating log: -3 ({file} is not a compressed fio log; iomark writes none: log_compression is not supported)"),
+            persona,
+        ),
+    }
+}
+
+/// An I/O error's text without Rust's " (os error N)".
+fn strip_os_error(e: &std::io::Error) -> String {
+    match e.raw_os_error() {
+        Some(n) => crate::util::strerror(n),
+        None => e.to_string(),
+    }
+}

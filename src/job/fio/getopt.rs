@@ -1,0 +1,249 @@
+//! fio's command-line grammar (fio 3.33 parses its argv with glibc's `getopt_long_only`
+//! over its own options and every job option): [`canonical`] rewrites the words of a
+//! command line into one form, `--KEY=VALUE` or `--KEY`, before anything else reads
+//! them, so `-name=x`, `-iodepth 1`, `--bs 4k`, `--iodep=…` (an abbreviation),
+//! `-m` (a short option) and `--output-format=json` all reach the parser alike.
+//!
+//! The rules, as getopt_long_only applies them to fio's table:
+//! - `--KEY` and `-KEY` are both long options; `-C` alone (one letter) is fio's short
+//!   option `C` when fio has one (`-m` = `--minimal`, `-o FILE` = `--output=FILE`);
+//! - a KEY that is no option's whole name may be the unique beginning of one (`--minim`
+//!   is `--minimal`); the beginning of several is an error listing them;
+//! - an option that needs a value takes `=VALUE` or the next word; a flag (fio's
+//!   optional arguments: `--append-terse`, `--crctest`, `--time_based`) takes only
+//!   `=VALUE`, so the next word stays a job file;
+//! - any other word is a job file (`-` is standard input).
+//!
+//! Keys are matched with `-` and `_` alike (fio: exact); which keys exist and how each
+//! takes its value is the option table's (`options/`).
+
+use crate::job::fio::options::{self, Arg, FioOption};
+use crate::job::fio::FioError;
+
+/// fio's short options (its `cmd_optstr`): the letter and the long option it stands
+/// for. `-C` alone is this option when the letter is here.
+const SHORT: &[(char, &str)] = &[
+    ('o', "output"),
+    ('l', "latency-log"),
+    ('b', "bandwidth-log"),
+    ('m', "minimal"),
+    ('F', "output-format"),
+    ('f', "append-terse"),
+    ('v', "version"),
+    ('h', "help"),
+    ('c', "cmdhelp"),
+    ('i', "enghelp"),
+    ('s', "showcmd"),
+    ('r', "readonly"),
+    ('e', "eta"),
+    ('O', "eta-interval"),
+    ('E', "eta-newline"),
+    ('d', "debug"),
+    ('P', "parse-only"),
+    ('x', "section"),
+    ('X', "inflate-log"),
+    ('a', "alloc-size"),
+    ('p', "profile"),
+    ('w', "warnings-fatal"),
+    ('j', "max-jobs"),
+    ('V', "terse-version"),
+    ('S', "server"),
+    ('D', "daemonize"),
+    ('C', "client"),
+    ('R', "remote-config"),
+    ('T', "cpuclock-test"),
+    ('G', "crctest"),
+    ('M', "memcpytest"),
+    ('I', "idle-prof"),
+    ('L', "status-interval"),
+    ('W', "trigger-file"),
+    ('B', "trigger-timeout"),
+    ('H', "trigger"),
+    ('J', "trigger-remote"),
+    ('K', "aux-path"),
+    ('A', "merge-blktrace-only"),
+];
+
+/// iomark's own words that another front (src/ranks/) reads as written.
+fn kept_as_written(body: &str) -> bool {
+    body == "mpi" || body.starts_with("mpi-")
+}
+
+/// The words of `args` in one form: options as `--KEY=VALUE` or `--KEY` (the key as
+/// written, or the whole name an abbreviation stands for), job files as written.
+/// Errors: an ambiguous abbreviation, a single-dash word that is no option (fio's
+/// "unrecognized option"), an option without its needed value.
+pub fn canonical(args: &[String]) -> Result<Vec<String>, FioError> {
+    let mut out = Vec::with_capacity(args.len());
+    let mut i = 0;
+    while i < args.len() {
+        let a = &args[i];
+        i += 1;
+        let body = match a.strip_prefix("--").or_else(|| a.strip_prefix('-')) {
+            Some(b) if !b.is_empty() && a != "--" => b,
+            _ => {
+                out.push(a.clone());
+                continue;
+            }
+        };
+        if kept_as_written(body) {
+            out.push(a.clone());
+            continue;
+        }
+        let single = !a.starts_with("--");
+        let (key, value) = match body.split_once('=') {
+            Some((k, v)) => (k, Some(v.to_string())),
+            None => (body, None),
+        };
+        let Some((name, o)) = resolve(a, key, single)? else {
+            // no option of that name: the parser reports it with the job it is in
+            out.push(a.clone());
+            continue;
+        };
+        let value = match value {
+            Some(v) => Some(v),
+            None => match takes_next(o, &name, args.get(i).map(String::as_str), single)? {
+                Some(v) => {
+                    i += 1;
+                    Some(v.to_string())
+                }
+                None => None,
+            },
+        };
+        out.push(match value {
+            Some(v) => format!("--{name}={v}"),
+            None => format!("--{name}"),
+        });
+    }
+    Ok(out)
+}
+
+/// The option `key` (from word `word`) names: a short letter (single dash, one letter),
+/// a whole name or alias, or the unique beginning of one. `None`: no option, for a
+/// `--KEY` (the parser names it later); a single-dash word that is none is an error here.
+fn resolve(
+    word: &str,
+    key: &str,
+    single: bool,
+) -> Result<Option<(String, &'static FioOption)>, FioError> {
+    if single && key.chars().count() == 1 {
+        let c = key.chars().next().unwrap_or(' ');
+        if let Some(&(_, long)) = SHORT.iter().find(|s| s.0 == c) {
+            if let Some(o) = options::find(long) {
+                return Ok(Some((long.to_string(), o)));
+            }
+        }
+    }
+    if let Some(o) = options::find(&key.replace('-', "_")) {
+        return Ok(Some((key.to_string(), o)));
+    }
+    let matches = beginning_of(key);
+    match matches.as_slice() {
+        [(name, o)] => Ok(Some((name.to_string(), *o))),
+        [] if single => Err(FioError::Usage(format!(
+            "unrecognized option '{word}'{}",
+            options::did_you_mean(key)
+        ))),
+        [] => Ok(None),
+        many => Err(FioError::Usage(format!(
+            "option '{word}' is ambiguous; possibilities: {}",
+            many.iter()
+                .map(|(n, _)| format!("'--{n}'"))
+                .collect::<Vec<_>>()
+                .join(" ")
+        ))),
+    }
+}
+
+/// Every option `key` is the beginning of (its name or an alias; one entry an option).
+fn beginning_of(key: &str) -> Vec<(&'static str, &'static FioOption)> {
+    let k = key.replace('-', "_");
+    if k.is_empty() {
+        return Vec::new();
+    }
+    let mut found: Vec<(&'static str, &'static FioOption)> = Vec::new();
+    for o in options::all() {
+        let hit = std::iter::once(o.name)
+            .chain(o.aliases.iter().copied())
+            .find(|n| n.replace('-', "_").starts_with(&k));
+        if let Some(n) = hit {
+            if !found.iter().any(|(_, f)| std::ptr::eq(*f, o)) {
+                found.push((n, o));
+            }
+        }
+    }
+    found
+}
+
+/// Whether option `o` (written `--name` without `=`) takes the next word `next` as its
+/// value, by the table's [`Arg`]. A single-dash option that needs a value takes the next
+/// word whatever it is (getopt); a `--` one stops at another `--option`.
+fn takes_next<'a>(
+    o: &FioOption,
+    name: &str,
+    next: Option<&'a str>,
+    single: bool,
+) -> Result<Option<&'a str>, FioError> {
+    const BOOL_WORDS: &[&str] = &["0", "1", "true", "false", "yes", "no", "on", "off"];
+    let value = next.filter(|n| single || !n.starts_with("--"));
+    match o.arg {
+        Arg::Flag => Ok(None),
+        Arg::BoolWord => Ok(next.filter(|n| BOOL_WORDS.contains(&n.to_ascii_lowercase().as_str()))),
+        Arg::Value | Arg::ValueOwnMessage if value.is_some() => Ok(value),
+        Arg::ValueOwnMessage => Ok(None),
+        Arg::Value => Err(FioError::Usage(format!(
+            "--{name} needs a value (--{name}=VALUE)"
+        ))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn c(words: &[&str]) -> Result<Vec<String>, String> {
+        let v: Vec<String> = words.iter().map(|s| s.to_string()).collect();
+        canonical(&v).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn single_dash_and_separate_values_are_one_form() {
+        assert_eq!(
+            c(&["-name=x", "-rw=read", "-iodepth", "1", "--bs", "4k", "job.fio"]).unwrap(),
+            ["--name=x", "--rw=read", "--iodepth=1", "--bs=4k", "job.fio"]
+        );
+        // a flag never takes the next word: it stays a job file (fio: optional_argument)
+        assert_eq!(
+            c(&["--time_based", "1", "-minimal", "-"]).unwrap(),
+            ["--time_based", "1", "--minimal", "-"]
+        );
+        // a single-dash option with a value takes the next word, even a dash word
+        assert_eq!(c(&["-section", "-x"]).unwrap(), ["--section=-x"]);
+    }
+
+    #[test]
+    fn short_letters_and_abbreviations_as_getopt() {
+        assert_eq!(
+            c(&["-m", "-o", "out.txt", "-V", "4"]).unwrap(),
+            ["--minimal", "--output=out.txt", "--terse-version=4"]
+        );
+        assert_eq!(
+            c(&["--minim", "-terse-v=5"]).unwrap(),
+            ["--minimal", "--terse-version=5"]
+        );
+        let e = c(&["--iodepth_b=2"]).unwrap_err();
+        assert!(
+            e.contains("is ambiguous; possibilities: '--iodepth_batch'"),
+            "{e}"
+        );
+        let e = c(&["-nosuchoption=1"]).unwrap_err();
+        assert!(e.contains("unrecognized option '-nosuchoption=1'"), "{e}");
+        // an unknown --KEY is left for the parser, which names it with its job
+        assert_eq!(c(&["--nosuchoption=1"]).unwrap(), ["--nosuchoption=1"]);
+        // iomark's MPI words are read as written by src/ranks/
+        assert_eq!(
+            c(&["--mpi", "--mpi-rotate=1"]).unwrap(),
+            ["--mpi", "--mpi-rotate=1"]
+        );
+    }
+}
