@@ -89,6 +89,13 @@ pub fn read_stat(root: &Root, name: &str) -> Option<DevStat> {
     parse_stat(&root.read(&format!("/sys/class/block/{name}/stat"))?)
 }
 
+/// The counters of the block device whose sysfs directory is `dir` (a machine path as
+/// [`Root::block_dir`] gives it): the sampler's per-sample read, one open of a path
+/// resolved once.
+pub fn read_stat_at(root: &Root, dir: &str) -> Option<DevStat> {
+    parse_stat(&root.read(&format!("{dir}/stat"))?)
+}
+
 /// The whole disk of block device `name` (a partition's parent, else itself).
 pub fn disk_of(root: &Root, name: &str) -> String {
     let sys = root.sys();

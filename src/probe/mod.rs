@@ -10,7 +10,6 @@ pub mod blockdev;
 pub mod ceiling;
 pub mod devstat;
 pub mod diagnosis;
-pub mod diskstats;
 pub mod findings;
 pub mod mountinfo;
 pub mod pagecache;

@@ -9,7 +9,7 @@
 //! sysbench's `--report-interval` lines (which take and reset their own interval
 //! counters). The probes read sysfs only through `probe/` and a [`Root`].
 
-use crate::probe::diskstats::{self, DiskStats};
+use crate::probe::devstat::{self, DevStat};
 use crate::probe::sensors::{self, DriveSensor};
 use crate::probe::Root;
 use crate::result::{DeviceSample, Sample, SeriesSources};
@@ -48,7 +48,7 @@ pub fn totals(stats: &[Mutex<ThreadStats>]) -> [u64; 4] {
 pub struct Probes {
     root: Root,
     /// (kernel name, sysfs directory) of the device, and its counters at the last sample
-    disk: Option<(String, String, DiskStats)>,
+    disk: Option<(String, String, DevStat)>,
     sensor: Option<DriveSensor>,
     cpus: Vec<usize>,
 }
@@ -85,7 +85,7 @@ impl Probes {
         let dev = dev.and_then(|d| Some((root.block_dir(d)?, root.disk_dir(d)?)));
         let disk = dev.as_ref().and_then(|(dir, _)| {
             let name = crate::probe::sysroot::base(dir).to_string();
-            Some((name, dir.clone(), diskstats::read(root, dir)?))
+            Some((name, dir.clone(), devstat::read_stat_at(root, dir)?))
         });
         Probes {
             root: root.clone(),
@@ -110,7 +110,7 @@ impl Probes {
     /// temperature and the clock now.
     fn read(&mut self, s: &mut Sample) {
         if let Some((_, dir, last)) = self.disk.as_mut() {
-            if let Some(now) = diskstats::read(&self.root, dir) {
+            if let Some(now) = devstat::read_stat_at(&self.root, dir) {
                 s.device = Some(DeviceSample {
                     reads: now.read_ios.saturating_sub(last.read_ios),
                     writes: now.write_ios.saturating_sub(last.write_ios),
