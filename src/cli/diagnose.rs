@@ -124,6 +124,10 @@ pub fn run(args: &[String]) -> Exit {
             )
         };
         let text = fixture_text(f).map_err(|e| bad(&e))?;
+        if text.trim().is_empty() {
+            // an empty file, or a FIFO whose writer sent nothing: no recorded machine
+            return Err(bad(&"empty: a fixture manifest lists the recorded files"));
+        }
         // a fresh private directory (mkdtemp), removed with everything in it on drop
         let dir = crate::files::fixture::unpack(&text).map_err(|e| bad(&e))?;
         a.root = Some(dir.path().to_path_buf());

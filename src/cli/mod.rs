@@ -37,6 +37,12 @@ pub fn exit_code(code: i32) -> i32 {
         }
         None => code,
     };
+    // a stop signal that a command without an I/O loop (compare, diagnose, help) let
+    // finish: its code all the same (src/run/signals.rs)
+    let code = match crate::run::signals::received() {
+        Some(sig) if code == exit::OK => sig,
+        _ => code,
+    };
     exit_code_after(&output::flush(), code)
 }
 

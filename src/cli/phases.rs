@@ -1,6 +1,6 @@
 //! The front-end half shared by the phase-shaped commands (`copy`, `tree`): after the
-//! run's own checks passed, the outputs are created (the `--json` placeholder, the
-//! text report for stdout); while it runs its live lines are printed; at the end the
+//! run's own checks passed, the outputs are created (`--json` checked, its write
+//! rehearsed aside; the text report for stdout); while it runs its live lines are printed; at the end the
 //! report, the kept files, the closing lines and the result file, in that order.
 
 use crate::report::output::Outputs;
@@ -21,11 +21,12 @@ pub fn run(
     finish(cmd, execute(&live), &outs)
 }
 
-/// The outputs of `iomark CMD`: `--json` (its placeholder now) and `report` on stdout.
+/// The outputs of `iomark CMD`: `--json` (checked and its write rehearsed now) and
+/// `report` on stdout.
 fn outputs(cmd: &str, json: Option<&Path>, report: Box<dyn Reporter>) -> Result<Outputs, Error> {
     let mut outs = Outputs::new();
     if let Some(p) = json {
-        if let Err(e) = outs.json(p).and_then(|_| outs.placeholder()) {
+        if let Err(e) = outs.json(p).and_then(|_| outs.rehearse()) {
             let line = format!("iomark {cmd}: --json={}: {e}", p.display());
             return Err(Error::new(e.exit_code(), line));
         }

@@ -17,6 +17,20 @@ use std::time::{Duration, Instant};
 /// Each parse must finish well within this (they are all linear in the input).
 const BOUND: Duration = Duration::from_secs(2);
 
+/// The parser fuzzing of issue 28 (sysbench argv, fio's command line, job files,
+/// RunResult and fio JSON/text import): 10,000 cases per property in every test run
+/// from a fixed seed (repeatable), `PROPTEST_CASES` when set — `tests/fuzz.sh` runs
+/// 100,000 with a seed of its own.
+fn fuzz() -> ProptestConfig {
+    let env = |k: &str| std::env::var(k).ok().and_then(|v| v.parse::<u64>().ok());
+    ProptestConfig {
+        cases: env("PROPTEST_CASES").map_or(10_000, |n| n as u32),
+        rng_seed: proptest::test_runner::RngSeed::Fixed(env("IOMARK_FUZZ_SEED").unwrap_or(28)),
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    }
+}
+
 fn timed<T>(what: &str, f: impl FnOnce() -> T) -> T {
     let t = Instant::now();
     let r = f();
@@ -151,7 +165,7 @@ fn argv_word() -> impl Strategy<Value = String> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 3000, ..ProptestConfig::default() })]
+    #![proptest_config(fuzz())]
 
     #[test]
     fn sysbench_argv_parser_never_panics(args in proptest::collection::vec(argv_word(), 0..14)) {
@@ -191,12 +205,15 @@ fn ini_line() -> impl Strategy<Value = String> {
         "(include|include ) ?[a-z./]{0,12}",
         "(include self.fio|include ./self.fio|include ../x.fio|include /proc/version)",
         "[;#].{0,20}",
+        // fio's arithmetic and its built-in variables
+        "[a-z_]{1,10}=\\(?[0-9*+/%^() -]{0,16}\\)?[kKmMgG]?",
+        "[a-z_]{1,10}=\\$(ncpus|mb_memory|pagesize)[*+/-]?[0-9]{0,4}",
         any::<String>(),
     ]
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 800, ..ProptestConfig::default() })]
+    #![proptest_config(fuzz())]
 
     #[test]
     fn fio_job_files_never_panic(lines in proptest::collection::vec(ini_line(), 0..20)) {
@@ -314,8 +331,39 @@ fn mutate(text: &str, at: usize, kind: u8, junk: &str) -> String {
     }
 }
 
+/// fio's own reports (JSON and text, tests/fixtures/fio) for the importer.
+fn fio_reports() -> Vec<String> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/fio");
+    let mut v: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .filter(|e| e.path().is_file())
+        .filter_map(|e| std::fs::read_to_string(e.path()).ok())
+        .collect();
+    v.sort();
+    v
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 600, ..ProptestConfig::default() })]
+    #![proptest_config(fuzz())]
+
+    /// fio's JSON and text reports, cut, spliced and with hostile numbers, through the
+    /// importer (in process): a result or an error, never a panic or a hang.
+    #[test]
+    fn fio_report_import_never_panics(
+        pick in 0usize..64, at in 0usize..200_000, kind in any::<u8>(),
+        junk in "[\\[\\]{}\",:0-9a-zA-Z.eE+=%/ -]{0,16}",
+    ) {
+        let all = fio_reports();
+        prop_assume!(!all.is_empty());
+        let text = mutate(&all[pick % all.len()], at, kind, &junk);
+        let _ = timed("fio import", || crate::result::import::import(&text, "f"));
+        let _ = timed("RunResult", || serde_json::from_str::<crate::result::RunResult>(&text));
+    }
+}
+
+proptest! {
+    #![proptest_config(fuzz())]
 
     #[test]
     fn compare_reader_and_pipeline_never_panic(

@@ -173,13 +173,15 @@ fn run_as(args: &[String], persona: Persona) -> Exit {
     let mut i = inputs(&cmd, args, outcome, failure.as_ref());
     i.elapsed_s = around.elapsed_s;
     i.cpu = Some(around.cpu);
-    i.devices = around.devices;
-    i.device_view = Some(around.device_view);
-    i.page_cache = Some(around.page_cache);
+    // a run on the null engine did no I/O: no page-cache or device figures to judge
+    let storage = runner::touches_storage(&cmd);
+    i.devices = if storage { around.devices } else { vec![] };
+    i.device_view = Some(around.device_view).filter(|_| storage);
+    i.page_cache = Some(around.page_cache).filter(|_| storage);
     i.targets = vec![around.target];
     let mut r = crate::ranks::conclude(result::build(i));
     // above the target's ceiling: only for a run that did its I/O
-    if let Some(w) = result::truth::above_ceiling(&r).filter(|_| failure.is_none()) {
+    if let Some(w) = result::truth::above_ceiling(&r).filter(|_| failure.is_none() && storage) {
         r.warnings.push(w);
     }
     // the truth warnings of a run that did its I/O (a refused or failed setup has one
@@ -336,7 +338,7 @@ fn before_running(
 
 /// The outputs of a run, before any I/O: `--json` and `--output` checked (absent or a
 /// regular file with one link, in a directory that takes a new file), the `--plot`
-/// directory made, then the `--json` placeholder written, so a bad path ends the run
+/// directory made, then the `--json` write rehearsed aside, so a bad path ends the run
 /// with exit 3 and nothing written (`--output` keeps its old content until the report
 /// replaces it). The report is fio 3.33's, in fio's order whatever the list's: the JSON
 /// document, then, after one empty line, which starts fio's normal text, the summary.
@@ -414,11 +416,27 @@ fn outputs(
             .map_err(|e| fail("--output", e))?,
         None => o.stdout(reps, "\n"),
     }
+    let named = output_files(cmd);
+    crate::files::output::refuse_collisions(&named, &[]).map_err(|e| stop(exit::INVALID, e))?;
     if let Some(d) = &cmd.plot {
         o.plots(d).map_err(|e| stop(exit::ENVIRONMENT, e))?;
     }
-    o.placeholder().map_err(|e| fail("--json", e))?;
+    o.rehearse().map_err(|e| fail("--json", e))?;
     Ok(o)
+}
+
+/// The files a run writes for the user, each with its option (`--json`, `--output`):
+/// checked against each other here and against the data files before layout.
+pub fn output_files(cmd: &fio::FioCommand) -> Vec<crate::files::output::Named> {
+    let json = cmd
+        .json_file
+        .iter()
+        .map(|p| ("--json".to_string(), p.clone()));
+    let out = cmd
+        .output
+        .iter()
+        .map(|p| ("--output".to_string(), p.clone()));
+    json.chain(out).collect()
 }
 
 /// The RunResult of the run (`--json`) and, when the run ended with a report, its

@@ -232,7 +232,8 @@ fn stop_here() {
     }
 }
 
-/// True when SIGINT or SIGTERM is pending for this thread or the process.
+/// True when a stop signal (SIGINT, SIGTERM, SIGHUP, SIGQUIT) is pending for this
+/// thread or the process.
 fn stop_signal_pending() -> bool {
     // SAFETY: sigpending fills the set we own; sigismember only reads it.
     unsafe {
@@ -241,7 +242,9 @@ fn stop_signal_pending() -> bool {
         if libc::sigpending(&mut set) != 0 {
             return false;
         }
-        libc::sigismember(&set, libc::SIGINT) == 1 || libc::sigismember(&set, libc::SIGTERM) == 1
+        [libc::SIGINT, libc::SIGTERM, libc::SIGHUP, libc::SIGQUIT]
+            .iter()
+            .any(|&sig| libc::sigismember(&set, sig) == 1)
     }
 }
 

@@ -401,7 +401,9 @@ fn keep_existing(f: &File, buf: &mut [u8], pos: u64, keep: usize, name: &str) ->
 
 /// Open the file set for a run: seqwr recreates empty files; every
 /// file is opened read-write with the extra flags; all but seqwr must be at least FS
-/// bytes. Returns the open files in index order.
+/// bytes. Returns the open files in index order. `debug` receives sysbench's DEBUG
+/// lines and iomark's own notices (those start with `iomark: `, for stderr): that
+/// seqwr emptied prepared files, and why a file may be short.
 pub fn open_for_run(
     job: &FileioJob,
     g: &Geometry,
@@ -429,6 +431,7 @@ pub fn open_for_run(
         ));
     }
     let mut files = Vec::with_capacity(g.files as usize);
+    let mut emptied = 0u32;
     for i in 0..g.files {
         let p = path(&job.dir, i);
         let name = display(&job.dir, i);
@@ -439,6 +442,9 @@ pub fn open_for_run(
             return Err(Error::lines(crate::util::error::exit::FAILED, vec![why]));
         }
         if mode == TestMode::Seqwr {
+            if std::fs::symlink_metadata(&p).is_ok_and(|m| m.is_file() && m.len() > 0) {
+                emptied += 1;
+            }
             let _ = std::fs::remove_file(&p);
             match open_raw(&p, libc::O_CREAT | libc::O_EXCL | libc::O_WRONLY, 0o600) {
                 Ok(f) => drop(f),
@@ -490,6 +496,7 @@ pub fn open_for_run(
         } else {
             let size = f.metadata().map(|m| m.len()).unwrap_or(0);
             if size < g.file_size {
+                debug(format!("iomark: {name} is shorter than the prepared size: a seqwr run re-creates the test files empty and writes only as far as its time or event limit (as sysbench does), and an interrupted prepare stops short; run 'prepare' again with the same --file-total-size and --file-num"));
                 return Err(Error::lines(
                     crate::util::error::exit::FAILED,
                     vec![
@@ -500,6 +507,9 @@ pub fn open_for_run(
             }
         }
         files.push(f);
+    }
+    if emptied > 0 {
+        debug(format!("iomark: seqwr re-created {emptied} existing test file(s) empty, as sysbench does: their prepared contents are gone; run 'prepare' again before a reading mode"));
     }
     Ok(files)
 }
@@ -521,6 +531,7 @@ pub fn remove_dir_if_empty(dir: &Path) {
 /// for another reason (a read-only filesystem, EPERM) are returned with the error, for
 /// the caller to say. Only these names are touched; a symlink is removed, not followed.
 pub fn cleanup(dir: &Path, files: u32) -> Vec<(String, std::io::Error)> {
+    let _cleaning = crate::files::scratch::Cleaning::begin();
     let mut kept = vec![];
     for i in 0..files {
         match std::fs::remove_file(path(dir, i)) {

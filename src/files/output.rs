@@ -2,7 +2,8 @@
 //! the one way iomark writes a file for the user to read afterwards.
 //!
 //! Rules (docs/safety.md): the final path always holds its old content or the complete
-//! new one; iomark never writes through a symbolic link, into a file that has another
+//! new one (nothing is written at the final name before the result: the checks before
+//! the run use a temporary file, [`Output::rehearse`]); iomark never writes through a symbolic link, into a file that has another
 //! hard link, or over anything that is not a regular file. Shape: [`Output::create`]
 //! checks the path up front (before any I/O, so a bad path fails fast with exit 3) and
 //! proves the directory takes a new file by creating and removing a temporary one; it
@@ -173,14 +174,17 @@ impl Output {
         })
     }
 
-    /// Write the content the file holds while the run goes on (the `--json`
-    /// placeholder of `result::placeholder_bytes`), as [`Output::commit`] does. Part of
-    /// the checks before the run: errors are [`Stage::Check`] (exit 3).
-    pub fn prefill(&self, bytes: &[u8]) -> Result<(), OutputError> {
-        self.write(bytes).map_err(|e| OutputError {
-            stage: Stage::Check,
-            ..e
-        })
+    /// Prove before the run that the directory takes `bytes` as a new file: they are
+    /// written to a temporary file next to the output (permissions, space and the
+    /// directory's links checked there), fsynced and removed. The output itself is not
+    /// touched: until [`Output::commit`] it keeps its old content, also after a
+    /// SIGKILL. Part of the checks before the run: errors are [`Stage::Check`] (exit 3).
+    pub fn rehearse(&self, bytes: &[u8]) -> Result<(), OutputError> {
+        let check = |e: &std::io::Error| OutputError::os(&self.path, Stage::Check, e);
+        let mut tmp = self.temp(Stage::Check)?;
+        tmp.write_all(bytes).map_err(|e| check(&e))?;
+        tmp.as_file().sync_all().map_err(|e| check(&e))?;
+        tmp.close().map_err(|e| check(&e))
     }
 
     /// Replace the file's content by `bytes` (temporary file, fsync, rename). Errors
@@ -278,13 +282,79 @@ impl Write for Staged {
     }
 }
 
+/// One file a run writes, as the user named it: the option or role (`--json`, `data
+/// file 1`) and the path.
+pub type Named = (String, PathBuf);
+
+/// What identifies a file: its path with the directory resolved (the file need not
+/// exist), and its device and inode when it exists (links followed, so a symbolic or
+/// hard link to another output is the same file).
+fn identity(p: &Path) -> (PathBuf, Option<(u64, u64)>) {
+    let parent = match p.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let dir = std::fs::canonicalize(parent).unwrap_or_else(|_| parent.to_path_buf());
+    let name = p
+        .file_name()
+        .map_or_else(|| p.as_os_str().into(), |n| n.to_owned());
+    let inode = std::fs::metadata(p).ok().map(|m| (m.dev(), m.ino()));
+    (dir.join(name), inode)
+}
+
+/// Refuse a run whose outputs (`outputs`: `--json`, `--output` …) are the same file as
+/// each other or as one of its data files (`data`), by path or by device and inode
+/// (links included), before anything is written: `Err` is the one line naming both
+/// (exit 2). Data files may share a file among themselves (fio's jobs may).
+pub fn refuse_collisions(outputs: &[Named], data: &[Named]) -> Result<(), String> {
+    use std::collections::HashMap;
+    let mut paths: HashMap<PathBuf, usize> = HashMap::new();
+    let mut inodes: HashMap<(u64, u64), usize> = HashMap::new();
+    let ids: Vec<_> = outputs.iter().map(|(_, p)| identity(p)).collect();
+    let same = |a: &Named, b: &Named| {
+        format!(
+            "{}={} and {}={} are the same file: a run's outputs and data files each need their own; give another name",
+            a.0,
+            a.1.display(),
+            b.0,
+            b.1.display()
+        )
+    };
+    for (i, (path, inode)) in ids.iter().enumerate() {
+        let earlier = paths
+            .insert(path.clone(), i)
+            .or_else(|| inode.and_then(|k| inodes.insert(k, i)));
+        if let Some(j) = earlier {
+            return Err(same(&outputs[j], &outputs[i]));
+        }
+    }
+    for d in data {
+        let (path, inode) = identity(&d.1);
+        let hit = paths
+            .get(&path)
+            .or_else(|| inode.and_then(|k| inodes.get(&k)));
+        if let Some(&i) = hit {
+            return Err(same(&outputs[i], d));
+        }
+    }
+    Ok(())
+}
+
 /// Create `dir` for output files (`--plot DIR`) unless it is a directory already; its
 /// parent must exist (iomark creates no directory tree the user did not ask for).
-/// `what` names the option in the error, e.g. `--plot`.
+/// `what` names the option in the error, e.g. `--plot`. A symbolic link is refused, also
+/// one to a directory.
 /// An existing directory is checked at once for planted charts: an `.svg` entry that is a
 /// symbolic link or has more than one link is refused now, before any I/O, rather than
 /// when the chart is written after the run.
 pub fn ensure_dir(dir: &Path, what: &str) -> Result<(), String> {
+    // a symbolic link to a directory is not followed: charts land where it was named
+    if std::fs::symlink_metadata(dir).is_ok_and(|m| m.file_type().is_symlink()) {
+        return Err(format!(
+            "{what}={}: is a symbolic link: iomark never writes through one; give a directory",
+            dir.display()
+        ));
+    }
     if dir.is_dir() {
         return refuse_planted_charts(dir, what);
     }
@@ -345,6 +415,38 @@ mod tests {
     }
 
     #[test]
+    fn outputs_that_are_one_file_are_refused_by_path_or_inode() {
+        let d = tempfile::tempdir().unwrap();
+        let p = |n: &str| d.path().join(n);
+        let n = |o: &str, f: &str| (o.to_string(), p(f));
+        // by path, also spelled another way and not existing yet
+        let dotted = d.path().join(".").join("r.json");
+        let e = refuse_collisions(&[n("--output", "r.json"), ("--json".into(), dotted)], &[])
+            .unwrap_err();
+        assert!(e.starts_with("--output="), "{e}");
+        assert!(
+            e.contains("--json=") && e.contains("are the same file"),
+            "{e}"
+        );
+        // an output that is one of the data files
+        let data = [
+            n("data file 0", "test_file.0"),
+            n("data file 1", "test_file.1"),
+        ];
+        let e = refuse_collisions(&[n("--json", "test_file.1")], &data).unwrap_err();
+        assert!(e.contains("data file 1="), "{e}");
+        // a hard link and a symbolic link to another output: the same inode
+        std::fs::write(p("a"), b"x").unwrap();
+        std::fs::hard_link(p("a"), p("b")).unwrap();
+        std::os::unix::fs::symlink(p("a"), p("c")).unwrap();
+        assert!(refuse_collisions(&[n("--json", "a"), n("--output", "b")], &[]).is_err());
+        assert!(refuse_collisions(&[n("--json", "c")], &[n("data", "a")]).is_err());
+        // distinct files pass; data files may share one
+        let both = [n("x", "a"), n("y", "a")];
+        assert!(refuse_collisions(&[n("--json", "j"), n("--output", "o")], &both).is_ok());
+    }
+
+    #[test]
     fn create_checks_without_touching_and_commit_replaces() {
         let d = tempfile::tempdir().unwrap();
         let p = d.path().join("r.txt");
@@ -358,8 +460,14 @@ mod tests {
             "create writes nothing"
         );
         assert_eq!(names(d.path()), ["r.txt"], "the probe file is gone");
-        o.prefill(b"placeholder").unwrap();
-        assert!(!o.is_finished(), "a prefill is not the final content");
+        o.rehearse(b"placeholder").unwrap();
+        assert!(!o.is_finished(), "a rehearsal is not the final content");
+        assert_eq!(
+            std::fs::read_to_string(&p).unwrap(),
+            "old",
+            "rehearsed aside"
+        );
+        assert_eq!(names(d.path()), ["r.txt"], "the rehearsal's file is gone");
         o.commit(b"new").unwrap();
         assert!(o.is_finished());
         assert_eq!(std::fs::read_to_string(&p).unwrap(), "new");
@@ -444,7 +552,9 @@ mod tests {
         symlink(d.path().join("victim"), d.path().join("ln")).unwrap();
         let e = ensure_dir(&d.path().join("ln"), "--plot").unwrap_err();
         assert!(
-            e.ends_with("ln: is a symbolic link: a directory is expected"),
+            e.ends_with(
+                "ln: is a symbolic link: iomark never writes through one; give a directory"
+            ),
             "{e}"
         );
         assert_eq!(std::fs::read(d.path().join("victim")).unwrap(), b"keep");

@@ -46,6 +46,27 @@ impl ScratchError {
     }
 }
 
+/// Cleanups under way in this process: a second signal during one lets it finish
+/// instead of exiting at once with a half-removed set (src/run/signals.rs reads it).
+pub static CLEANING: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// One cleanup under way, counted in [`CLEANING`] while it lives.
+pub struct Cleaning(());
+
+impl Cleaning {
+    /// Count a cleanup that starts now (until the value is dropped).
+    pub fn begin() -> Cleaning {
+        CLEANING.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        Cleaning(())
+    }
+}
+
+impl Drop for Cleaning {
+    fn drop(&mut self) {
+        CLEANING.fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
+    }
+}
+
 /// Registry of the files and directories iomark created; removed again by
 /// [`Scratch::cleanup`] or on drop.
 #[derive(Debug, Default)]
@@ -221,6 +242,8 @@ impl Scratch {
     /// `rmdir` only). Returns one message per path that could not be removed
     /// (already-missing paths are not errors).
     pub fn cleanup(&mut self) -> Vec<String> {
+        // a signal meanwhile waits for the removal to end (src/run/signals.rs)
+        let _cleaning = Cleaning::begin();
         let mut errs = Vec::new();
         let files: Vec<PathBuf> = self.files.drain(..).collect();
         for f in files {

@@ -197,6 +197,13 @@ pub fn tests_of(r: &RunResult) -> Vec<Test> {
     let mut out: Vec<Test> = vec![];
     for mut t in tests {
         t.why = why_of(r, &t);
+        // a figure over a zero period (`elapsed_s: 0`, an edited file) is not a
+        // figure: shown as missing, never `inf`
+        for v in [&mut t.mb_s, &mut t.iops, &mut t.mean_us, &mut t.p99_us] {
+            *v = v.filter(|x| x.is_finite());
+        }
+        // a job name with a newline must not break a row of any format
+        t.name = crate::util::text::visible(&t.name);
         let rank = out
             .iter()
             .filter(|o| o.key.starts_with(&format!("{}#", t.key)))
@@ -903,6 +910,9 @@ pub fn compare_groups(
         .iter()
         .map(|g| {
             let mut c = column(results, g, files);
+            // `--label`, file and host names: control characters visible in every format
+            c.label = crate::util::text::visible(&c.label);
+            c.file = crate::util::text::visible(&c.file);
             c.runs_per_test = keys
                 .iter()
                 .map(|k| {

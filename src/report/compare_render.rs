@@ -22,6 +22,7 @@ pub enum Format {
 fn num(v: Option<f64>) -> String {
     match v {
         None => "-".into(),
+        Some(x) if !x.is_finite() => "-".into(),
         Some(x) if x.abs() >= 100.0 => format!("{x:.0}"),
         Some(x) if x.abs() >= 10.0 => format!("{x:.1}"),
         Some(x) => format!("{x:.2}"),
@@ -31,6 +32,7 @@ fn num(v: Option<f64>) -> String {
 fn ratio(v: Option<f64>) -> String {
     match v {
         None => "-".into(),
+        Some(r) if !r.is_finite() => "-".into(),
         Some(r) if r < 0.1 => format!("{r:.4}x"),
         Some(r) => format!("{r:.2}x"),
     }

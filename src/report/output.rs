@@ -1,5 +1,6 @@
 //! The output manager: a command declares its outputs before it runs — the `--json`
-//! result file (checked, and its placeholder written now), text reports for stdout or
+//! result file (checked, its write rehearsed in a temporary file now; the file keeps its
+//! old content until the result replaces it), text reports for stdout or
 //! an `--output=FILE` (checked now, replaced at the end), the `--plot=DIR` charts (the
 //! directory is made now) — so a bad path fails before any work (exit 3); at the end it
 //! renders each output's reporters over the one [`RunResult`] and writes them: files
@@ -42,18 +43,19 @@ impl Outputs {
         Outputs::default()
     }
 
-    /// `--json=FILE`: checked now (`Stage::Check` errors, exit 3); its placeholder is
-    /// written by [`Outputs::placeholder`], once every output passed its check.
+    /// `--json=FILE`: checked now (`Stage::Check` errors, exit 3); a result-sized
+    /// write is rehearsed by [`Outputs::rehearse`], once every output passed its check.
     pub fn json(&mut self, path: &Path) -> Result<(), OutputError> {
         self.json = Some(Output::create(path)?);
         Ok(())
     }
 
-    /// Write the `--json` placeholder (nothing without `--json`): the file says the run
-    /// has not finished until its result replaces it.
-    pub fn placeholder(&self) -> Result<(), OutputError> {
+    /// Rehearse the `--json` write (nothing without `--json`): a temporary file in its
+    /// directory takes a small document and is removed; the file itself keeps its old
+    /// content until the result replaces it (a SIGKILL leaves the previous result).
+    pub fn rehearse(&self) -> Result<(), OutputError> {
         match &self.json {
-            Some(o) => o.prefill(&crate::result::placeholder_bytes()),
+            Some(o) => o.rehearse(&crate::result::placeholder_bytes()),
             None => Ok(()),
         }
     }
@@ -102,7 +104,7 @@ impl Outputs {
         Ok(())
     }
 
-    /// Replace the `--json` placeholder with `r` (nothing without `--json`).
+    /// Replace the `--json` file's content with `r` (nothing without `--json`).
     pub fn write_json(&self, r: &RunResult) -> Result<(), OutputError> {
         let Some(o) = &self.json else { return Ok(()) };
         let text = crate::report::iomark_json::IomarkJson
@@ -168,19 +170,25 @@ mod tests {
     use super::*;
 
     #[test]
-    fn placeholder_then_result() {
+    fn the_old_result_stays_until_the_new_one() {
         let d = tempfile::tempdir().unwrap();
         let p = d.path().join("r.json");
         let mut outs = Outputs::new();
         outs.json(&p).unwrap();
         assert!(!p.exists(), "checked, not written");
-        outs.placeholder().unwrap();
+        outs.rehearse().unwrap();
         assert!(outs.json_pending());
-        let v: serde_json::Value =
-            serde_json::from_str(&std::fs::read_to_string(&p).unwrap()).unwrap();
+        assert!(
+            !p.exists(),
+            "rehearsed in a temporary file, the final name untouched"
+        );
+        std::fs::write(&p, b"last month").unwrap();
+        outs.rehearse().unwrap();
+        assert_eq!(std::fs::read(&p).unwrap(), b"last month");
         assert_eq!(
-            (v["status"].as_str(), v["schema_version"].as_u64()),
-            (Some("running"), Some(2))
+            std::fs::read_dir(d.path()).unwrap().count(),
+            1,
+            "no temporary file"
         );
         let r = crate::result::build(crate::result::Inputs::new(
             "copy",

@@ -674,9 +674,9 @@ impl Phase {
 }
 
 /// The `--json` placeholder: a valid document saying the run has not finished
-/// (`compare` refuses it by name). Written before the run (`Output::prefill`), so a bad
-/// path fails fast and a killed run leaves valid JSON that says so — never a stale
-/// result that looks like this run's.
+/// (`compare` refuses it by name, as older iomark wrote it at the final name). Now only
+/// the bytes of the write rehearsed in a temporary file before the run
+/// (`Output::rehearse`): the final name keeps its old result until the new one.
 pub fn placeholder_bytes() -> Vec<u8> {
     json_bytes(&serde_json::json!({
         "schema_version": SCHEMA_VERSION,

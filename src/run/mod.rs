@@ -22,6 +22,8 @@ pub fn clock() -> crate::stats::clock::Clock {
 /// What every run needs set up once at process start: the test-only fault plan
 /// (`IOMARK_FAULT`, engine/fault.rs); a malformed plan is refused with exit 2.
 pub fn init() -> Result<(), crate::util::error::Error> {
+    // every command handles the stop signals from its start (src/run/signals.rs)
+    signals::Signals::install();
     crate::engine::fault::init()
         .map_err(|e| crate::util::error::Error::new(crate::util::error::exit::INVALID, e))
 }

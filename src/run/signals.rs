@@ -1,20 +1,45 @@
-//! SIGINT/SIGTERM handling: the first signal asks every loop to stop (partial results
-//! are then printed and saved, exit 130/143); a second one at least [`SECOND_AFTER_NS`]
-//! later says so on stderr and exits at once, leaving whatever files exist. Signals that
-//! arrive together count once: GNU `timeout` sends SIGTERM to the child and then to its
-//! process group, and a terminal's Ctrl-C reaches every process of the group.
+//! The signals a terminal or a supervisor sends, one behaviour for every command
+//! (docs/safety.md "Signals"). Handlers are installed once, at start-up
+//! ([`Signals::install`] from `run::init`), so a signal during setup is seen too.
+//!
+//! - SIGINT, SIGTERM, SIGHUP (a closed terminal or SSH session), SIGQUIT: the first one
+//!   asks every loop to stop; the partial result is printed and saved, iomark's own
+//!   files are removed, and the exit code is 128 + the signal (130, 143, 129, 131).
+//!   After SIGHUP a terminal on stdout/stderr is gone: those descriptors are pointed at
+//!   `/dev/null` (a write to a hung-up terminal fails with EIO), files still get the
+//!   result. Commands with no I/O loop (compare, diagnose, help) finish and exit with
+//!   the signal's code.
+//! - A second stop signal at least [`SECOND_AFTER_NS`] after the first says so on
+//!   stderr and exits at once, leaving whatever files exist — except while a cleanup
+//!   runs (`files::scratch::CLEANING`): the removal then finishes first and the line
+//!   says so, so a set is never left half-removed without a word. Signals that arrive
+//!   together count once: GNU `timeout` sends SIGTERM to the child and then to its
+//!   process group, and a terminal's Ctrl-C reaches every process of the group.
+//! - SIGUSR1 (fio's "show the status"): never ends a command; `run` prints a status
+//!   line on stderr at its next tick ([`take_status_request`]).
+//! - SIGPIPE stays ignored (Rust's start-up default): a closed pipe is the EPIPE of a
+//!   write, handled by util/output.rs; a `kill -PIPE` changes nothing.
 
-use signal_hook::consts::{SIGINT, SIGTERM};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Arc;
+use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
 
-// SIGINT/SIGTERM deliveries whose actions have all run, counted where the `stop`
-// fault reads them (src/engine/fault.rs).
+// Stop-signal deliveries whose actions have all run, counted where the `stop` fault
+// reads them (src/engine/fault.rs).
 use crate::engine::fault::HANDLED;
+use crate::files::scratch::CLEANING;
 
 /// A second signal this long (1 s) after the first exits at once; earlier ones are the
 /// same request (`timeout`'s SIGTERM to the child and to its group).
 pub const SECOND_AFTER_NS: u64 = 1_000_000_000;
+
+/// The signals that stop a command, each with its name.
+pub const STOPPING: [(i32, &str); 4] = [
+    (SIGINT, "SIGINT"),
+    (SIGTERM, "SIGTERM"),
+    (SIGHUP, "SIGHUP"),
+    (SIGQUIT, "SIGQUIT"),
+];
 
 /// CLOCK_MONOTONIC in ns (async-signal-safe: clock_gettime).
 fn mono_ns() -> u64 {
@@ -27,46 +52,79 @@ fn mono_ns() -> u64 {
     ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64
 }
 
-/// Flags set by the signal handlers.
+/// Flags set by the signal handlers (one set per process).
 #[derive(Clone)]
 pub struct Signals {
-    /// set by SIGINT or SIGTERM: stop as soon as possible
+    /// set by a stop signal: stop as soon as possible
     pub stop: Arc<AtomicBool>,
-    int: Arc<AtomicBool>,
-    term: Arc<AtomicBool>,
+    /// the first stop signal received (0: none)
+    first: Arc<AtomicI32>,
+}
+
+static INSTALLED: OnceLock<Signals> = OnceLock::new();
+static STATUS: AtomicBool = AtomicBool::new(false);
+
+/// Write `msg` on stderr from a handler (async-signal-safe: write(2)).
+fn say(msg: &[u8]) {
+    // SAFETY: write(2) of a buffer we own.
+    unsafe { libc::write(2, msg.as_ptr().cast(), msg.len()) };
+}
+
+/// After SIGHUP: stdout and stderr that are a terminal point at `/dev/null` (`null`,
+/// opened at install), so the report's writes do not fail with EIO.
+fn detach_terminal(null: i32) {
+    for fd in [1, 2] {
+        // SAFETY: isatty and dup2 are async-signal-safe and act on descriptors only.
+        unsafe {
+            if null >= 0 && libc::isatty(fd) == 1 {
+                libc::dup2(null, fd);
+            }
+        }
+    }
 }
 
 impl Signals {
-    /// Install the handlers (idempotent per process in practice: called once per command).
+    /// The process's handlers, installed on the first call (then the same flags).
     pub fn install() -> Signals {
+        INSTALLED.get_or_init(Signals::register).clone()
+    }
+
+    fn register() -> Signals {
         let s = Signals {
             stop: Arc::new(AtomicBool::new(false)),
-            int: Arc::new(AtomicBool::new(false)),
-            term: Arc::new(AtomicBool::new(false)),
+            first: Arc::new(AtomicI32::new(0)),
         };
-        // one record for both signals: the first one's time
-        let seen = Arc::new(AtomicBool::new(false));
         let at = Arc::new(AtomicU64::new(0));
-        for (sig, flag, code) in [
-            (SIGINT, &s.int, crate::util::error::exit::SIGINT),
-            (SIGTERM, &s.term, crate::util::error::exit::SIGTERM),
-        ] {
-            let (seen, at) = (Arc::clone(&seen), Arc::clone(&at));
-            // SAFETY: the handler only uses atomics, clock_gettime(2), write(2) and
-            // _exit(2), which are async-signal-safe.
+        let null = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/null")
+            .map(std::os::fd::IntoRawFd::into_raw_fd)
+            .unwrap_or(-1);
+        for (sig, _) in STOPPING {
+            let (first, at) = (Arc::clone(&s.first), Arc::clone(&at));
+            // SAFETY: the handler only uses atomics, clock_gettime(2), isatty(3),
+            // dup2(2), write(2) and _exit(2), which are async-signal-safe.
             let _ = unsafe {
                 signal_hook::low_level::register(sig, move || {
+                    if sig == SIGHUP {
+                        detach_terminal(null);
+                    }
                     let now = mono_ns();
-                    if !seen.swap(true, Ordering::SeqCst) {
+                    if first
+                        .compare_exchange(0, sig, Ordering::SeqCst, Ordering::SeqCst)
+                        .is_ok()
+                    {
                         at.store(now, Ordering::SeqCst);
                     } else if now.saturating_sub(at.load(Ordering::SeqCst)) >= SECOND_AFTER_NS {
-                        let msg = b"iomark: second signal: exiting at once; files created so far are left in place\n";
-                        libc::write(2, msg.as_ptr().cast(), msg.len());
-                        libc::_exit(code);
+                        if CLEANING.load(Ordering::SeqCst) > 0 {
+                            say(b"iomark: second signal during cleanup: the removal of iomark's own files finishes first\n");
+                        } else {
+                            say(b"iomark: second signal: exiting at once; files created so far are left in place\n");
+                            libc::_exit(128 + first.load(Ordering::SeqCst));
+                        }
                     }
                 })
             };
-            let _ = signal_hook::flag::register(sig, Arc::clone(flag));
             let _ = signal_hook::flag::register(sig, Arc::clone(&s.stop));
             // registered last: signal-hook runs a signal's actions in registration order
             // SAFETY: only an atomic add, async-signal-safe.
@@ -76,17 +134,36 @@ impl Signals {
                 })
             };
         }
+        // SAFETY: only an atomic store, async-signal-safe.
+        let _ = unsafe {
+            signal_hook::low_level::register(SIGUSR1, || STATUS.store(true, Ordering::SeqCst))
+        };
         s
     }
 
-    /// Exit code for the signal received, if any (130 for SIGINT, 143 for SIGTERM).
+    /// Exit code for the stop signal received, if any: 128 + its number (130 SIGINT,
+    /// 143 SIGTERM, 129 SIGHUP, 131 SIGQUIT).
     pub fn exit_code(&self) -> Option<i32> {
-        if self.int.load(Ordering::Relaxed) {
-            Some(crate::util::error::exit::SIGINT)
-        } else if self.term.load(Ordering::Relaxed) {
-            Some(crate::util::error::exit::SIGTERM)
-        } else {
-            None
+        match self.first.load(Ordering::Relaxed) {
+            0 => None,
+            sig => Some(128 + sig),
         }
     }
+
+    /// The name of the stop signal received, if any (`SIGHUP`).
+    pub fn name(&self) -> Option<&'static str> {
+        let sig = self.first.load(Ordering::Relaxed);
+        STOPPING.iter().find(|(s, _)| *s == sig).map(|(_, n)| *n)
+    }
+}
+
+/// The exit code of the stop signal this process received, if any (handlers not
+/// installed: none).
+pub fn received() -> Option<i32> {
+    INSTALLED.get().and_then(Signals::exit_code)
+}
+
+/// Whether a SIGUSR1 asked for a status line since the last call.
+pub fn take_status_request() -> bool {
+    STATUS.swap(false, Ordering::SeqCst)
 }

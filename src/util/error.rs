@@ -23,6 +23,10 @@ pub mod exit {
     pub const SIGINT: i32 = 130;
     /// Terminated by SIGTERM (partial results still printed and saved).
     pub const SIGTERM: i32 = 143;
+    /// Hung up (SIGHUP: a closed terminal or SSH session), handled as SIGTERM.
+    pub const SIGHUP: i32 = 129;
+    /// Quit (SIGQUIT, Ctrl-backslash), handled as SIGTERM.
+    pub const SIGQUIT: i32 = 131;
 }
 
 /// What a command ends with: `Ok` carries its exit code when it ran to its end (0, or

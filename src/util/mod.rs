@@ -1,7 +1,9 @@
 //! What every room may use (docs/ARCHITECTURE.md): the one [`error::Error`] and the exit
 //! codes ([`error`]), standard output with its one rule for
 //! write errors ([`output`], and the `out!`/`outln!` macros), sysbench's console
-//! ([`console`]), the colour decision and styles of tables ([`color`]), `strerror` and errno names ([`errno`]), fio's `--debug` trace switch and line ([`debug`]).
+//! ([`console`]), the colour decision and styles of tables ([`color`]), `strerror` and errno
+//! names ([`errno`]), fio's `--debug` trace switch and line ([`debug`]), names made visible in
+//! reports ([`text`]).
 //! Nothing here names another room.
 
 pub mod color;
@@ -10,6 +12,7 @@ pub mod debug;
 pub mod errno;
 pub mod error;
 pub mod output;
+pub mod text;
 
 /// `strerror(errno)` text, e.g. "No such file or directory".
 pub fn strerror(errno: i32) -> String {

@@ -27,7 +27,7 @@ pub(super) fn accepted(name: &str) -> &'static str {
         "histogram" => "on only with --percentile from 1 to 100",
         "file-num" => "a whole number from 1 to 2147483647",
         "file-total-size" => {
-            "a size of at least 1 byte: digits with an optional K, M, G or T suffix (binary, e.g. 64M)"
+            "a size from 1 byte to 8 EiB: digits with an optional K, M, G or T suffix (binary, e.g. 64M)"
         }
         "file-test-mode" => "seqwr, seqrewr, seqrd, rndrd, rndwr, rndrw",
         "file-io-mode" => "sync, async, mmap",
@@ -378,6 +378,17 @@ fn file_set(c: &mut Ctx, a: &Argv) -> Result<(u32, u64), Stop> {
     if total_size == 0 {
         fatal_hint(c, "file-total-size", "Invalid value for file-total-size: 0");
         return Err(Stop(exit::FAILED));
+    }
+    if total_size > i64::MAX as u64 {
+        // sysbench wraps it into a file size it cannot write (and fails with ENOSPC);
+        // a file offset ends at 2^63 − 1
+        let given = a.value("file-total-size").unwrap_or_default();
+        fatal_hint(
+            c,
+            "file-total-size",
+            format!("Invalid value for file-total-size: {given} (at most 8 EiB, the largest file offset)"),
+        );
+        return Err(Stop(exit::INVALID));
     }
     Ok((file_num as u32, total_size))
 }

@@ -115,8 +115,30 @@ impl<'a> Group<'a> {
         }
     }
 
+    /// The status line a SIGUSR1 asked for (src/run/signals.rs), on stderr: the I/O
+    /// since the group started when live counters run (`--status-interval`, `--plot`,
+    /// steady state), else the time alone.
+    fn status_on_request(&self, ctx: &RunCtx, live: bool) {
+        if !crate::run::signals::take_status_request() {
+            return;
+        }
+        let t = ctx.run_t0.elapsed().as_secs_f64();
+        if !live {
+            eprintln!("[t={t:.1}s] running (SIGUSR1; --status-interval adds the I/O counts)");
+            return;
+        }
+        let sum = live_sum(&self.th.lives);
+        let dur = self.t0.elapsed().as_secs_f64();
+        let iv = status_sample(&sum, &[0; 4], dur, t);
+        eprintln!("{}", status_line(&iv, sum[2], sum[3]));
+    }
+
     /// A `--status-interval` line and sample, when one is due.
     fn status(&mut self, ctx: &RunCtx, sampling: &mut Sampling) {
+        let live = ctx.cmd.status_interval.is_some()
+            || ctx.cmd.plot.is_some()
+            || !self.steadies.is_empty();
+        self.status_on_request(ctx, live);
         let Some(every) = ctx.cmd.status_interval else {
             return;
         };

@@ -385,6 +385,38 @@ fn owns_no_files(k: Kind) -> bool {
     k.caps().no_io || k.caps().own_files
 }
 
+/// Whether any job of `cmd` does I/O on files or devices of its own (not null, cpuio,
+/// net …): without one, a run makes no page-cache or device claim (it did no I/O there).
+pub fn touches_storage(cmd: &FioCommand) -> bool {
+    cmd.jobs
+        .iter()
+        .any(|j| !owns_no_files(j.engine) && !j.engine.caps().stream)
+}
+
+/// `--json`/`--output` that are one of the jobs' data files (by path, or a link to one):
+/// refused before layout, exit 2, naming both (the result would be benchmarked over).
+fn refuse_output_data_files(cmd: &FioCommand, plans: &[Vec<Plan>]) -> Result<(), RunError> {
+    let outs: Vec<_> = [("--json", &cmd.json_file), ("--output", &cmd.output)]
+        .into_iter()
+        .filter_map(|(o, p)| p.as_ref().map(|p| (o.to_string(), p.clone())))
+        .collect();
+    if outs.is_empty() {
+        return Ok(());
+    }
+    for (j, ps) in cmd.jobs.iter().zip(plans) {
+        let data: Vec<_> = ps
+            .iter()
+            .flat_map(|p| &p.files)
+            .map(|f| ("data file".to_string(), f.path.clone()))
+            .collect();
+        crate::files::output::refuse_collisions(&outs, &data).map_err(|why| RunError::Plan {
+            job: j.name.clone(),
+            why,
+        })?;
+    }
+    Ok(())
+}
+
 /// The checks that need no file (space, O_DIRECT, alignment, `allow_file_create`).
 fn check_files(
     cmd: &FioCommand,
@@ -406,6 +438,7 @@ fn check_files(
         })
         .collect();
     dataset::preflight(&checks)?;
+    refuse_output_data_files(cmd, plans)?;
     // direct=1: offsets (and block sizes on block devices) against the logical block size
     for ((j, ps), k) in cmd.jobs.iter().zip(plans).zip(kinds) {
         if !owns_no_files(*k) {

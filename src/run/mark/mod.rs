@@ -171,8 +171,8 @@ fn checks(job: &MarkJob) -> Result<(Vec<Test>, MarkJob), i32> {
     Ok((tests, job))
 }
 
-/// The outputs and the test directory: `--json` checked (it gets its placeholder once
-/// the test directory exists, so a failed start leaves the file as it was), the
+/// The outputs and the test directory: `--json` checked (its write is rehearsed aside
+/// once the test directory exists; the file keeps its old content until the result), the
 /// `--plot` directory made, the table for stdout, then the test directory. The test
 /// directory, its test file and the loops' JSON are registered scratch paths, removed
 /// when the returned registry drops — after success, errors and Ctrl-C alike.
@@ -402,7 +402,7 @@ pub fn execute(job: &MarkJob) -> i32 {
             ..Default::default()
         },
     );
-    if let Err(e) = outs.placeholder() {
+    if let Err(e) = outs.rehearse() {
         let p = outs
             .json_path()
             .map_or(String::new(), |p| p.display().to_string());

@@ -35,7 +35,7 @@ use std::sync::Arc;
 pub fn execute(job: &FileioJob, console: &Arc<Console>) -> i32 {
     let signals = Signals::install();
     crate::ranks::arm(&signals.stop);
-    // io_uring is checked before anything is written (no `prepare`, no --json placeholder,
+    // io_uring is checked before anything is written (no `prepare`, no --json rehearsal,
     // no --file-dir): a denied ring would otherwise only be found after `prepare`.
     if job.io_mode == IoMode::Async && job.commands.contains(&Command::Run) {
         if let Err(msg) = crate::engine::io_uring::probe() {
@@ -64,7 +64,7 @@ pub fn execute(job: &FileioJob, console: &Arc<Console>) -> i32 {
     let (code, by) = execute_commands(job, console, &signals, json.as_ref());
     if let Some(o) = json.as_ref().filter(|o| !o.is_finished()) {
         // 'run' never came to its result (a failed or interrupted 'prepare', a check of
-        // 'run' itself): the placeholder becomes a complete result saying so
+        // 'run' itself): the --json file gets a complete result saying so
         let interrupted = signals.exit_code().is_some();
         let status = match interrupted {
             true => Status::Interrupted,
@@ -82,7 +82,7 @@ pub fn execute(job: &FileioJob, console: &Arc<Console>) -> i32 {
 }
 
 /// Check `--json` (new, or a regular file with one link) and create the `--plot`
-/// directory, then write the `--json` placeholder; both only when `run` is among the
+/// directory, then rehearse the `--json` write aside; both only when `run` is among the
 /// commands. Exit 3 (nothing written) when a check fails.
 fn check_outputs(job: &FileioJob, console: &Console) -> Result<Option<Output>, i32> {
     let runs = job.commands.contains(&Command::Run);
@@ -101,11 +101,27 @@ fn check_outputs(job: &FileioJob, console: &Console) -> Result<Option<Output>, i
         ),
         None => None,
     };
+    if let Some(o) = &json {
+        // the result must not be one of the test files (`--json=test_file.1`)
+        let data: Vec<_> = (0..job.file_num)
+            .map(|i| {
+                (
+                    format!("test file {i}"),
+                    fileset::display(&job.dir, i).into(),
+                )
+            })
+            .collect();
+        let outs = [("--json".to_string(), o.path().to_path_buf())];
+        if let Err(m) = crate::files::output::refuse_collisions(&outs, &data) {
+            console.line(level::FATAL, &format!("FATAL: {m}"));
+            return Err(exit::INVALID);
+        }
+    }
     if let Some(d) = job.plot.as_ref().filter(|_| runs) {
         crate::files::output::ensure_dir(d, "--plot").map_err(fatal)?;
     }
     if let Some(o) = &json {
-        o.prefill(&result::placeholder_bytes())
+        o.rehearse(&result::placeholder_bytes())
             .map_err(|e| fatal(format!("cannot write --json={}: {e}", o.path().display())))?;
     }
     Ok(json)
@@ -208,11 +224,7 @@ fn execute_commands(
 /// Tell the user on stderr that a signal cut `what` short.
 fn say_interrupted(console: &Console, signals: &Signals, what: &str) {
     if let Some(c) = signals.exit_code() {
-        let name = if c == exit::SIGTERM {
-            "SIGTERM"
-        } else {
-            "SIGINT"
-        };
+        let name = signals.name().unwrap_or("a signal");
         console.err(&format!("iomark: interrupted by {name}: {what} (exit {c})"));
     }
 }
@@ -310,7 +322,7 @@ fn stopped_result(
 }
 
 /// Print a failure that happened before the workers started and, with `--json`, leave
-/// a `failed` RunResult (zero counts, the error text) instead of the placeholder.
+/// a `failed` RunResult (zero counts, the error text).
 fn failed_before_start(
     job: &FileioJob,
     g: &Geometry,

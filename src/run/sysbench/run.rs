@@ -96,7 +96,7 @@ struct Ran {
 }
 
 /// `run`: the exit code, and the run's RunResult when `--json` (`json`, checked and
-/// holding its placeholder) or `--plot` asked for it or `keep` does (`mark`, which
+/// its write rehearsed) or `--plot` asked for it or `keep` does (`mark`, which
 /// reads it in memory). An output that cannot be written is its FATAL line and exit 1
 /// unless the run ends with another code.
 pub(super) fn run(
@@ -198,8 +198,14 @@ fn ready(job: &FileioJob, console: &Console, json: Option<&Output>) -> Result<Re
     for l in sysbench::header_fileio(job, &g, mode) {
         console.line(level::NOTICE, &l);
     }
-    let files = fileset::open_for_run(job, &g, mode, |l| console.line(level::DEBUG, &l))
-        .map_err(|f| failed_before_start(job, &g, console, &f, json))?;
+    let files = fileset::open_for_run(job, &g, mode, |l| {
+        if l.starts_with("iomark: ") {
+            console.err(&l)
+        } else {
+            console.line(level::DEBUG, &l)
+        }
+    })
+    .map_err(|f| failed_before_start(job, &g, console, &f, json))?;
     let root = Root::default();
     let diag = crate::probe::diagnosis::diagnose(
         &root,

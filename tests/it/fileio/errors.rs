@@ -903,7 +903,7 @@ fn bad_values_name_the_option_and_what_it_accepts() {
         ("--file-io-mode=x", "FATAL: unknown I/O mode: x", "iomark: --file-io-mode accepts sync, async, mmap"),
         ("--file-block-size=0", "FATAL: Invalid value for file-block-size: 0.", "iomark: --file-block-size accepts a size from 1 byte to 2147483647 bytes: digits with an optional K, M or G suffix (binary, e.g. 16K)"),
         ("--file-num=0", "FATAL: Invalid value for file-num: 0", "iomark: --file-num accepts a whole number from 1 to 2147483647"),
-        ("--file-total-size=abc", "FATAL: Invalid value for file-total-size: 0", "iomark: --file-total-size accepts a size of at least 1 byte: digits with an optional K, M, G or T suffix (binary, e.g. 64M)"),
+        ("--file-total-size=abc", "FATAL: Invalid value for file-total-size: 0", "iomark: --file-total-size accepts a size from 1 byte to 8 EiB: digits with an optional K, M, G or T suffix (binary, e.g. 64M)"),
         ("--file-fsync-mode=x", "FATAL: Invalid fsync mode: x.", "iomark: --file-fsync-mode accepts fsync, fdatasync"),
         ("--file-rw-ratio=-1", "FATAL: Invalid value for --file-rw-ratio: -1.000000.", "iomark: --file-rw-ratio accepts a number >= 0 (reads per write; inf = reads only)"),
         ("--file-extra-flags=foo", "FATAL: Invalid value for file-extra-flags: foo", "iomark: --file-extra-flags accepts a comma-separated list of sync, dsync, direct"),

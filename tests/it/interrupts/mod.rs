@@ -1,5 +1,6 @@
-//! Signals: exit 130 (SIGINT) / 143 (SIGTERM), partial reports, JSON saying
+//! Signals: exit 130 (SIGINT) / 143 (SIGTERM) / 129 (SIGHUP) / 131 (SIGQUIT), partial reports, JSON saying
 //! `interrupted`, temporary files removed and prepared file sets kept.
 
+mod every_signal;
 mod fileio_run;
 mod stop_points;

@@ -15,12 +15,12 @@ use std::path::Path;
 use std::process::Child;
 use std::time::{Duration, Instant};
 
-fn spawn(dir: &Path, fault: &str, args: &[&str]) -> Child {
+pub(super) fn spawn(dir: &Path, fault: &str, args: &[&str]) -> Child {
     Iomark::new().dir(dir).fault(fault).args(args).spawn()
 }
 
 /// Run `args` until the stop point, deliver `sig`, continue, and collect the output.
-fn interrupt_at(dir: &Path, fault: &str, args: &[&str], sig: i32) -> Out {
+pub(super) fn interrupt_at(dir: &Path, fault: &str, args: &[&str], sig: i32) -> Out {
     let mut child = spawn(dir, fault, args);
     assert!(
         wait_stopped(&mut child, Duration::from_secs(20)),
@@ -34,7 +34,7 @@ fn interrupt_at(dir: &Path, fault: &str, args: &[&str], sig: i32) -> Out {
     out
 }
 
-fn no_panic(r: &Out) {
+pub(super) fn no_panic(r: &Out) {
     assert!(
         !r.stdout.contains("panicked") && !r.stderr.contains("panicked"),
         "{r:?}"
@@ -58,7 +58,7 @@ fn sizes(dir: &Path) -> Vec<u64> {
         .collect()
 }
 
-fn prepare_interrupted(sig: i32, code: i32, name: &str) {
+pub(super) fn prepare_interrupted(sig: i32, code: i32, name: &str) {
     let d = scratch();
     let a: Vec<&str> = SET.iter().copied().chain(["prepare"]).collect();
     // stop before the 100th 16 KiB write: 100 writes are done when the signal is seen
@@ -207,7 +207,7 @@ fn sigint_during_prepare_run_cleanup_keeps_the_files_and_skips_the_rest() {
     );
 }
 
-fn run_interrupted(sig: i32, code: i32) {
+pub(super) fn run_interrupted(sig: i32, code: i32) {
     let d = scratch();
     assert_eq!(on_set(d.path(), &["prepare"]).code, 0);
     let a: Vec<&str> = SET

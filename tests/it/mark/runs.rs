@@ -196,7 +196,7 @@ fn mark_on_a_full_or_read_only_path_fails_cleanly() {
     assert_eq!(std::fs::read_dir(small.dir()).unwrap().count(), 0);
     assert!(!json.exists());
     drop(small);
-    // read-only file system: exit 3 naming the cause, the placeholder JSON removed
+    // read-only file system: exit 3 naming the cause, no --json file made
     let Some(ro) = tmpfs("size=64M,ro") else {
         return;
     };
@@ -218,7 +218,7 @@ fn mark_on_a_full_or_read_only_path_fails_cleanly() {
         "{err}"
     );
     assert_eq!(std::fs::read_dir(ro.dir()).unwrap().count(), 0);
-    assert!(!json.exists(), "the --json placeholder is removed");
+    assert!(!json.exists(), "no --json file is made");
 }
 
 #[test]

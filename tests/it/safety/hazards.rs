@@ -7,6 +7,12 @@
 //! stderr, no exit 101). A cell that cannot arise says why (`n/a`). The table is printed
 //! (`cargo test … hazard_table -- --nocapture`) and every failing cell is listed before
 //! the test fails. Sizes are tiny and runs short (`--time=0 --events=N`, 64 KiB files).
+//!
+//! Issue 28 added the columns of signals (SIGHUP, SIGQUIT, SIGPIPE, SIGUSR1, each at the
+//! first I/O and mid-run: the child stops itself at that operation with the fault
+//! injector's `stop`, the signal lands while it is stopped — never a sleep), an output
+//! named as the data file (collision, exit 2), and a FIFO at the output (exit 3); the
+//! signal cells also assert that no stray file of iomark's is left.
 
 use super::files::{compare_fixture, fill_all, mkfifo, start_stopped, tmpfs, Outside, Plant};
 use crate::util::*;
@@ -37,6 +43,47 @@ enum Hazard {
     ReadOnlyDir,
     FullFs,
     Sigkill,
+    /// an output named as the run's data file
+    Collision,
+    /// a FIFO at the output path
+    FifoOutput,
+    /// a signal at a moment of the run
+    Signal(Sig, Moment),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Sig {
+    Hup,
+    Quit,
+    Pipe,
+    Usr1,
+}
+
+impl Sig {
+    fn number(self) -> i32 {
+        match self {
+            Sig::Hup => libc::SIGHUP,
+            Sig::Quit => libc::SIGQUIT,
+            Sig::Pipe => libc::SIGPIPE,
+            Sig::Usr1 => libc::SIGUSR1,
+        }
+    }
+
+    /// The exit code of a command that does I/O and gets this signal mid-way.
+    fn code(self) -> i32 {
+        match self {
+            Sig::Hup => 129,
+            Sig::Quit => 131,
+            Sig::Pipe | Sig::Usr1 => 0,
+        }
+    }
+}
+
+/// When the signal lands: at the first I/O operation (the end of setup) or mid-run.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Moment {
+    FirstIo,
+    MidRun,
 }
 
 const CMDS: [Cmd; 9] = [
@@ -50,7 +97,7 @@ const CMDS: [Cmd; 9] = [
     Cmd::Copy,
     Cmd::Tree,
 ];
-const HAZARDS: [Hazard; 9] = [
+const HAZARDS: [Hazard; 19] = [
     Hazard::Symlink,
     Hazard::HardLink,
     Hazard::ShortFile,
@@ -60,6 +107,16 @@ const HAZARDS: [Hazard; 9] = [
     Hazard::ReadOnlyDir,
     Hazard::FullFs,
     Hazard::Sigkill,
+    Hazard::Collision,
+    Hazard::FifoOutput,
+    Hazard::Signal(Sig::Hup, Moment::FirstIo),
+    Hazard::Signal(Sig::Hup, Moment::MidRun),
+    Hazard::Signal(Sig::Quit, Moment::FirstIo),
+    Hazard::Signal(Sig::Quit, Moment::MidRun),
+    Hazard::Signal(Sig::Pipe, Moment::FirstIo),
+    Hazard::Signal(Sig::Pipe, Moment::MidRun),
+    Hazard::Signal(Sig::Usr1, Moment::FirstIo),
+    Hazard::Signal(Sig::Usr1, Moment::MidRun),
 ];
 
 /// The content every pre-existing output starts with: after the cell it must still be
@@ -265,7 +322,139 @@ fn cell(cmd: Cmd, hz: Hazard) -> Verdict {
         Hazard::ReadOnlyDir => read_only(cmd, &a, verdict),
         Hazard::FullFs => full_fs(cmd, &a, verdict),
         Hazard::Sigkill => sigkill(cmd, d, &a, verdict),
+        Hazard::Collision => collision(cmd, d, &a, verdict),
+        Hazard::FifoOutput => fifo_output(cmd, d, &a, verdict),
+        Hazard::Signal(sig, at) => signal(cmd, d, &a, (sig, at), verdict),
     }
+}
+
+/// An output named as the command's data file: refused before any write (exit 2).
+fn collision(
+    cmd: Cmd,
+    d: &Path,
+    a: &[String],
+    verdict: impl Fn(&Out, i32, &Path) -> Verdict,
+) -> Verdict {
+    let (Some(data), Some(_)) = (data(cmd), output(cmd)) else {
+        return Verdict::NotApplicable("no output beside a data file iomark names");
+    };
+    setup(cmd, d);
+    let a: Vec<String> = a
+        .iter()
+        .map(|s| match s.as_str() {
+            "--json=out.json" => format!("--json={data}"),
+            _ => s.clone(),
+        })
+        .collect();
+    let before = std::fs::read(d.join(data)).ok();
+    let o = Iomark::new().dir(d).args(&a).run();
+    if !o.all().contains("are the same file") {
+        return Verdict::Fail(format!("no line naming both: {}", o.all()));
+    }
+    if std::fs::read(d.join(data)).ok() != before {
+        return Verdict::Fail(format!("{data} changed"));
+    }
+    verdict(&o, 2, d)
+}
+
+/// A FIFO at the output path: refused before any I/O (exit 3), the FIFO left as it is.
+fn fifo_output(
+    cmd: Cmd,
+    d: &Path,
+    a: &[String],
+    verdict: impl Fn(&Out, i32, &Path) -> Verdict,
+) -> Verdict {
+    let Some(out) = output(cmd) else {
+        return Verdict::NotApplicable("writes no output file");
+    };
+    setup(cmd, d);
+    let _ = std::fs::remove_file(d.join(out));
+    mkfifo(&d.join(out));
+    let o = Iomark::new()
+        .dir(d)
+        .args(a)
+        .timeout(Duration::from_secs(20))
+        .run();
+    let still = d.join(out).symlink_metadata();
+    use std::os::unix::fs::FileTypeExt;
+    if !still.is_ok_and(|m| m.file_type().is_fifo()) {
+        return Verdict::Fail(format!("{out}: the FIFO was replaced"));
+    }
+    // compare's chart is written at the end: its failure is exit 1 (compare.md)
+    let code = if cmd == Cmd::Compare { 1 } else { 3 };
+    verdict(&o, code, d)
+}
+
+/// Names iomark leaves that it should not: its scratch files and temporary files.
+fn strays(d: &Path) -> Vec<String> {
+    let mut v = vec![];
+    for e in entries(d) {
+        let p = d.join(&e);
+        if e.starts_with("iomark-") || e.ends_with(".iomark-tmp") {
+            v.push(e.clone());
+        }
+        if p.is_dir()
+            && !p
+                .symlink_metadata()
+                .is_ok_and(|m| m.file_type().is_symlink())
+        {
+            v.extend(strays(&p).into_iter().map(|s| format!("{e}/{s}")));
+        }
+    }
+    v
+}
+
+/// A signal at a stop point of the fault injector (the first I/O or mid-run): a stop
+/// signal ends the command with its code, a partial result and no stray file; SIGPIPE
+/// and SIGUSR1 change nothing.
+fn signal(
+    cmd: Cmd,
+    d: &Path,
+    a: &[String],
+    (sig, at): (Sig, Moment),
+    verdict: impl Fn(&Out, i32, &Path) -> Verdict,
+) -> Verdict {
+    let op = match cmd {
+        Cmd::Cleanup => {
+            return Verdict::NotApplicable(
+                "cleanup only unlinks (no stop point); a second signal there lets it finish",
+            )
+        }
+        Cmd::Diagnose => return Verdict::NotApplicable(
+            "diagnose does no I/O (no stop point); it finishes and exits with the signal's code",
+        ),
+        Cmd::Compare => {
+            return Verdict::NotApplicable(
+                "compare does no I/O (no stop point); it finishes and exits with the signal's code",
+            )
+        }
+        Cmd::FileioRun => "read",
+        _ => "write",
+    };
+    let n = match (at, cmd) {
+        (Moment::FirstIo, _) => 1,
+        (Moment::MidRun, Cmd::FileioRun) => 10,
+        (Moment::MidRun, Cmd::Prepare) => 2,
+        (Moment::MidRun, _) => 3,
+    };
+    setup(cmd, d);
+    let a: Vec<&str> = a.iter().map(String::as_str).collect();
+    let child = start_stopped(d, &a, &format!("{op}:stop@{n}"));
+    kill(child.id(), sig.number());
+    kill(child.id(), libc::SIGCONT);
+    let o = finish_within(child, Duration::from_secs(30));
+    let v = verdict(&o, sig.code(), d);
+    let left = strays(d);
+    if matches!(v, Verdict::Pass(_)) && !left.is_empty() {
+        return Verdict::Fail(format!("left behind: {left:?}"));
+    }
+    if let (Verdict::Pass(_), Some(out)) = (&v, output(cmd).filter(|_| sig.code() != 0)) {
+        let s = std::fs::read_to_string(d.join(out)).unwrap_or_default();
+        if !s.contains("\"interrupted\"") {
+            return Verdict::Fail(format!("{out} does not say interrupted: {s:.80}"));
+        }
+    }
+    v
 }
 
 /// A symbolic or hard link to the outside file at the output (or the data file).
@@ -476,8 +665,10 @@ fn sigkill(
     let v = verdict(&o, -9, d);
     if let (Verdict::Pass(_), Some(out)) = (&v, output(cmd)) {
         let s = std::fs::read_to_string(d.join(out)).unwrap_or_default();
-        if s != OLD && !s.contains("\"running\"") && !s.contains("\"status\"") {
-            return Verdict::Fail(format!("{out} after SIGKILL: {s:.80}"));
+        if s != OLD {
+            return Verdict::Fail(format!(
+                "{out} after SIGKILL is not its old content: {s:.80}"
+            ));
         }
     }
     v

@@ -6,5 +6,6 @@ mod direct_align;
 mod files;
 mod hazards;
 mod invalid;
+mod issue28;
 mod json_target;
 mod symlinks;

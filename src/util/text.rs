@@ -1,0 +1,42 @@
+//! Names printed inside a report (`--name`, `--label`, job and file names): control
+//! characters made visible, so a newline or an escape sequence in a name cannot break a
+//! table, a markdown or CSV row, or a chart's text line (docs/safety.md).
+
+/// `s` with every control character written out: `\n`, `\r`, `\t`, `\\` for a
+/// backslash that would otherwise read as one of them, and `\xNN` / `\u{N}` for the
+/// others (ESC, DEL, C1 controls). Other characters are kept.
+pub fn visible(s: &str) -> String {
+    if !s.chars().any(char::is_control) {
+        return s.to_string();
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        match c {
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\\' => out.push_str("\\\\"),
+            c if (c as u32) < 0x100 && c.is_control() => {
+                out.push_str(&format!("\\x{:02x}", c as u32))
+            }
+            c if c.is_control() => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::visible;
+
+    #[test]
+    fn control_characters_are_written_out() {
+        assert_eq!(visible("plain name"), "plain name");
+        assert_eq!(visible("a\\b"), "a\\b", "no control: kept as it is");
+        assert_eq!(visible("a\nb|c"), "a\\nb|c");
+        assert_eq!(visible("x\x1b[31m\t\r\\"), "x\\x1b[31m\\t\\r\\\\");
+        assert_eq!(visible("\u{7f}\u{85}é"), "\\x7f\\x85é");
+        assert!(!visible("\u{9b}\u{0}").chars().any(char::is_control));
+    }
+}

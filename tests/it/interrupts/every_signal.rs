@@ -1,0 +1,147 @@
+//! The signals a terminal or a supervisor sends besides SIGINT/SIGTERM (issue 28):
+//! SIGHUP (a closed terminal or SSH session) and SIGQUIT are handled as SIGTERM —
+//! partial result, iomark's own files removed, exit 129 / 131 — in every command that
+//! does I/O; SIGUSR1 prints `run`'s status line and ends nothing; SIGPIPE sent by
+//! `kill` changes nothing. Each signal lands at a known point: the child stops itself
+//! before its N-th operation (`IOMARK_FAULT=OP:stop@N`), the test signals it there.
+
+use super::stop_points::{interrupt_at, no_panic, prepare_interrupted, run_interrupted, spawn};
+use crate::util::*;
+use std::io::BufRead;
+use std::time::Duration;
+
+#[test]
+fn sighup_during_fileio_prepare_and_sigquit_during_run_act_as_sigterm() {
+    prepare_interrupted(libc::SIGHUP, 129, "SIGHUP");
+    run_interrupted(libc::SIGQUIT, 131);
+}
+
+/// The reproduction of issue 28: SIGHUP during copy, tree and mark left a 306 MB
+/// `iomark-copy.PID.src`, 734 tree entries and `iomark-mark.PID/test_file.0`.
+#[test]
+fn sighup_and_sigquit_during_copy_tree_and_mark_remove_their_files() {
+    let d = scratch();
+    for dir in ["s", "t", "m"] {
+        std::fs::create_dir_all(d.path().join(dir)).unwrap();
+    }
+    std::fs::write(d.path().join("t/user.txt"), b"mine").unwrap();
+    let cases: [(&[&str], &str); 3] = [
+        (
+            &["copy", "s", "t", "--size=16M", "--json=r.json"],
+            "write:stop@10",
+        ),
+        (
+            &["tree", "t", "--files=400", "--threads=1", "--json=r.json"],
+            "write:stop@100",
+        ),
+        (
+            &[
+                "mark",
+                "m",
+                "--size=16M",
+                "--time=1",
+                "--loops=1",
+                "--json=r.json",
+            ],
+            "read:stop@30",
+        ),
+    ];
+    for (args, fault) in cases {
+        for (sig, code) in [(libc::SIGHUP, 129), (libc::SIGQUIT, 131)] {
+            let r = interrupt_at(d.path(), fault, args, sig);
+            assert_eq!(r.code, code, "{args:?} signal {sig}: {r:?}");
+            no_panic(&r);
+            assert!(r.stderr.contains("interrupted"), "{args:?}: {}", r.stderr);
+            let j = read_json(&d.path().join("r.json"));
+            assert_eq!(j["status"], "interrupted", "{args:?}");
+            let mut left: Vec<String> = ["s", "t", "m"]
+                .iter()
+                .flat_map(|x| entries(&d.path().join(x)))
+                .collect();
+            left.retain(|n| n != "user.txt");
+            assert!(left.is_empty(), "{args:?} signal {sig}: {left:?}");
+            let strays: Vec<String> = entries(d.path())
+                .into_iter()
+                .filter(|n| n.starts_with("iomark-") || n.ends_with(".iomark-tmp"))
+                .collect();
+            assert!(strays.is_empty(), "{args:?}: {strays:?}");
+            assert_eq!(std::fs::read(d.path().join("t/user.txt")).unwrap(), b"mine");
+        }
+    }
+}
+
+/// `run` (fio's command line): SIGHUP mid-run ends it as SIGTERM does, with fio's JSON
+/// of the I/O done and exit 129.
+#[test]
+fn sighup_during_run_keeps_the_fio_json_and_exits_129() {
+    let d = scratch();
+    let args = [
+        "run",
+        "--name=w",
+        "--filename=data",
+        "--size=4m",
+        "--rw=write",
+        "--output-format=json",
+        "--json=r.json",
+    ];
+    let r = interrupt_at(d.path(), "write:stop@100", &args, libc::SIGHUP);
+    assert_eq!(r.code, 129, "{r:?}");
+    no_panic(&r);
+    let fio: serde_json::Value = serde_json::from_str(&r.stdout).expect("fio JSON");
+    assert!(fio["jobs"][0]["write"]["io_bytes"].as_u64().unwrap() > 0);
+    assert_eq!(read_json(&d.path().join("r.json"))["status"], "interrupted");
+}
+
+/// SIGUSR1 (fio: "show the status") prints a status line and the run goes on; SIGPIPE
+/// from `kill` is ignored. The run ends normally afterwards (here by SIGINT once the
+/// status line was read, then by its size).
+#[test]
+fn sigusr1_prints_a_status_line_and_sigpipe_changes_nothing() {
+    let d = scratch();
+    let args = [
+        "run",
+        "--name=w",
+        "--filename=data",
+        "--size=64m",
+        "--bs=4k",
+        "--rw=write",
+        "--time_based",
+        "--runtime=60",
+    ];
+    let mut child = spawn(d.path(), "write:stop@50", &args);
+    assert!(wait_stopped(&mut child, Duration::from_secs(20)));
+    assert_eq!(kill(child.id(), libc::SIGUSR1), 0);
+    assert_eq!(kill(child.id(), libc::SIGPIPE), 0);
+    assert_eq!(kill(child.id(), libc::SIGCONT), 0);
+    // the event: the status line on stderr (the run would go on for 60 s without it)
+    let mut err = std::io::BufReader::new(child.stderr.take().unwrap());
+    let mut seen = String::new();
+    loop {
+        let mut l = String::new();
+        assert!(err.read_line(&mut l).unwrap() > 0, "stderr ended: {seen}");
+        seen += &l;
+        if l.starts_with("[t=") && l.contains("running") {
+            break;
+        }
+    }
+    assert_eq!(kill(child.id(), libc::SIGINT), 0);
+    let o = finish(child);
+    assert_eq!(o.code, 130, "alive until the SIGINT: {o:?}");
+    assert!(o.stdout.contains("WRITE:"), "{}", o.stdout);
+}
+
+/// A signal at the first write (before any loop ran a request) ends the command with
+/// its code and leaves nothing of iomark's.
+#[test]
+fn a_stop_signal_while_stopped_before_the_first_write_ends_with_its_code() {
+    let d = scratch();
+    std::fs::create_dir_all(d.path().join("t")).unwrap();
+    let r = interrupt_at(
+        d.path(),
+        "write:stop@1",
+        &["tree", "t", "--files=50", "--threads=1"],
+        libc::SIGHUP,
+    );
+    assert_eq!(r.code, 129, "{r:?}");
+    assert!(entries(&d.path().join("t")).is_empty());
+}

@@ -1,0 +1,241 @@
+//! Issue 28 beside the hazard table: outputs that are one file (refused before any
+//! write, exit 2, naming both), the edges of numbers (range-checked, every printed
+//! figure finite, no page-cache claim of a null-engine run), names with control
+//! characters in compare's formats, a `--plot` directory that is a link, and fileio's
+//! seqwr that empties a prepared set.
+
+use crate::util::*;
+use std::path::Path;
+
+fn json_of(dir: &Path, name: &str) -> serde_json::Value {
+    read_json(&dir.join(name))
+}
+
+#[test]
+fn outputs_that_are_one_file_are_refused_before_any_write() {
+    let d = scratch();
+    // fileio: the result named as one of the test files
+    let r = iomark(
+        d.path(),
+        &[
+            "fileio",
+            "--file-num=2",
+            "--file-total-size=1M",
+            "--file-test-mode=rndrd",
+            "--time=1",
+            "--json=test_file.1",
+            "prepare",
+            "run",
+        ],
+    );
+    assert_eq!(r.code, 2, "{r:?}");
+    assert!(
+        r.all()
+            .contains("--json=test_file.1 and test file 1=test_file.1 are the same file"),
+        "{}",
+        r.all()
+    );
+    assert!(entries(d.path()).is_empty(), "{:?}", entries(d.path()));
+    // run: --output and --json the same file, spelled two ways; the old file stays
+    std::fs::write(d.path().join("r.json"), b"old\n").unwrap();
+    let run = [
+        "run",
+        "--name=j",
+        "--ioengine=null",
+        "--size=1m",
+        "--rw=read",
+    ];
+    for extra in [
+        ["--output=r.json", "--json=r.json"],
+        ["--output=r.json", "--json=./r.json"],
+    ] {
+        let r = iomark(d.path(), &[&run[..], &extra[..]].concat());
+        assert_eq!(r.code, 2, "{extra:?}: {r:?}");
+        assert!(r.stderr.contains("are the same file"), "{}", r.stderr);
+        assert!(r.stderr.contains("--output=r.json"), "{}", r.stderr);
+        assert_eq!(std::fs::read(d.path().join("r.json")).unwrap(), b"old\n");
+    }
+    // run: --json names the job's data file
+    let r = iomark(
+        d.path(),
+        &[
+            "run",
+            "--name=j",
+            "--filename=d.dat",
+            "--size=64k",
+            "--rw=write",
+            "--json=d.dat",
+        ],
+    );
+    assert_eq!(r.code, 2, "{r:?}");
+    assert!(
+        r.stderr
+            .contains("--json=d.dat and data file=d.dat are the same file"),
+        "{}",
+        r.stderr
+    );
+    assert!(!d.path().join("d.dat").exists(), "nothing laid out");
+    assert_eq!(std::fs::read(d.path().join("r.json")).unwrap(), b"old\n");
+}
+
+#[test]
+fn number_edges_are_range_checked_and_every_figure_is_finite() {
+    let d = scratch();
+    // a size beyond any file offset: exit 2 naming the option and the range
+    let r = iomark(
+        d.path(),
+        &["fileio", "--file-total-size=99999999999999T", "prepare"],
+    );
+    assert_eq!(r.code, 2, "{r:?}");
+    assert!(r.all().contains("file-total-size"), "{}", r.all());
+    assert!(r.all().contains("8 EiB"), "{}", r.all());
+    assert!(entries(d.path()).is_empty());
+    // the null engine did no I/O: no page-cache or device claim
+    let r = iomark(
+        d.path(),
+        &[
+            "run",
+            "--name=n",
+            "--ioengine=null",
+            "--rw=write",
+            "--size=1g",
+            "--json=n.json",
+        ],
+    );
+    assert_eq!(r.code, 0, "{r:?}");
+    assert!(!r.stderr.contains("page cache"), "{}", r.stderr);
+    let n = json_of(d.path(), "n.json");
+    assert!(n["page_cache"].is_null(), "{}", n["page_cache"]);
+    assert!(
+        n["warnings"].as_array().is_none_or(|w| w.is_empty()),
+        "{}",
+        n["warnings"]
+    );
+    // a result with a zero period: compare prints no inf in any format
+    let r = iomark(
+        d.path(),
+        &[
+            "fileio",
+            "--file-num=1",
+            "--file-total-size=256K",
+            "--file-test-mode=rndrd",
+            "--time=0",
+            "--events=100",
+            "--json=a.json",
+            "prepare",
+            "run",
+            "cleanup",
+        ],
+    );
+    assert_eq!(r.code, 0, "{r:?}");
+    let mut z = json_of(d.path(), "a.json");
+    z["elapsed_s"] = 0.0.into();
+    z["period_s"] = 0.0.into();
+    std::fs::write(d.path().join("z.json"), z.to_string()).unwrap();
+    for f in ["table", "markdown", "csv", "json"] {
+        let r = iomark(
+            d.path(),
+            &["compare", "a.json", "z.json", &format!("--format={f}")],
+        );
+        assert_eq!(r.code, 0, "{f}: {r:?}");
+        assert!(
+            !r.stdout.to_lowercase().contains("inf"),
+            "{f}: {}",
+            r.stdout
+        );
+        assert!(!r.stdout.contains("NaN"), "{f}: {}", r.stdout);
+    }
+}
+
+#[test]
+fn names_with_control_characters_are_visible_in_compare() {
+    let d = scratch();
+    let r = iomark(
+        d.path(),
+        &[
+            "run",
+            "--name=a\nb",
+            "--ioengine=null",
+            "--size=1m",
+            "--rw=read",
+            "--json=r.json",
+        ],
+    );
+    assert_eq!(r.code, 0, "{r:?}");
+    for f in ["table", "markdown", "csv"] {
+        let r = iomark(
+            d.path(),
+            &[
+                "compare",
+                "r.json",
+                "r.json",
+                "--label=x\ny",
+                "--label=\u{1b}[31mred",
+                &format!("--format={f}"),
+            ],
+        );
+        assert_eq!(r.code, 0, "{f}: {r:?}");
+        assert!(r.stdout.contains("x\\ny"), "{f}: {}", r.stdout);
+        assert!(r.stdout.contains("\\x1b[31mred"), "{f}: {}", r.stdout);
+        assert!(!r.stdout.contains('\u{1b}'), "{f}: raw escape");
+        assert!(!r.stdout.contains("x\ny"), "{f}: raw newline");
+    }
+}
+
+#[test]
+fn a_plot_directory_that_is_a_symbolic_link_is_refused() {
+    let d = scratch();
+    let outside = scratch();
+    std::os::unix::fs::symlink(outside.path(), d.path().join("charts")).unwrap();
+    let r = iomark(
+        d.path(),
+        &[
+            "run",
+            "--name=p",
+            "--ioengine=null",
+            "--size=1m",
+            "--rw=read",
+            "--plot=charts",
+        ],
+    );
+    assert_eq!(r.code, 3, "{r:?}");
+    assert!(
+        r.stderr.contains("--plot=charts: is a symbolic link"),
+        "{}",
+        r.stderr
+    );
+    assert!(entries(outside.path()).is_empty());
+}
+
+#[test]
+fn seqwr_says_it_emptied_the_prepared_set_and_a_later_read_names_the_cause() {
+    let d = scratch();
+    let set = ["fileio", "--file-num=2", "--file-total-size=1M"];
+    assert_eq!(iomark(d.path(), &[&set[..], &["prepare"]].concat()).code, 0);
+    let r = iomark(
+        d.path(),
+        &[
+            &set[..],
+            &["--file-test-mode=seqwr", "--events=10", "--time=0", "run"],
+        ]
+        .concat(),
+    );
+    assert_eq!(r.code, 0, "{r:?}");
+    assert!(
+        r.stderr
+            .contains("seqwr re-created 2 existing test file(s) empty"),
+        "{}",
+        r.stderr
+    );
+    let r = iomark(
+        d.path(),
+        &[&set[..], &["--file-test-mode=rndrd", "--time=1", "run"]].concat(),
+    );
+    assert_eq!(r.code, 1, "{r:?}");
+    assert!(r.stdout.contains("FATAL: Size of file"), "{}", r.stdout);
+    assert!(
+        r.stderr.contains("a seqwr run re-creates the test files"),
+        "{}",
+        r.stderr
+    );
+}
