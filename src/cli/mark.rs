@@ -60,6 +60,10 @@ pub struct Args {
     /// Colour in the table: auto (on a terminal, unless NO_COLOR is set), always, never.
     #[arg(long, value_name = "WHEN", default_value = "auto", value_parser = crate::cli::compare::color_when())]
     pub color: crate::util::color::When,
+    /// Keep no copy of the result in the history (iomark history; IOMARK_HISTORY=off:
+    /// never). Completed runs are kept by default.
+    #[arg(long)]
+    pub no_history: bool,
 }
 
 /// `--size` as parsed: bytes, and the text the user gave (for messages).
@@ -110,6 +114,7 @@ pub fn run(args: &[String]) -> crate::util::error::Exit {
         plot: a.plot,
         paint: crate::util::color::Paint::new(a.color),
         argv: args.to_vec(),
+        history: !a.no_history,
     }))
 }
 

@@ -8,6 +8,7 @@ pub mod copy;
 pub mod diagnose;
 pub mod fileio;
 pub mod help;
+pub mod history;
 pub mod mark;
 pub mod phases;
 pub mod run;

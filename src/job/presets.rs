@@ -234,6 +234,8 @@ pub fn fileio_job(t: &Test, size: u64, time_s: u64, dir: &Path) -> FileioJob {
         data: DataPattern::Random,
         notes: false,
         argv: vec![],
+        // mark keeps its own result, not each test's
+        history: false,
     }
 }
 

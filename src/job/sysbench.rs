@@ -273,6 +273,9 @@ pub struct FileioJob {
     pub notes: bool,
     /// The argv this job came from, recorded in results.
     pub argv: Vec<String>,
+    /// Keep the completed result in the results history (iomark extension; off with
+    /// `--history=off` or `--no-history`, and for `mark`'s own tests).
+    pub history: bool,
 }
 
 /// Sizes derived from a job, in bytes.
@@ -396,6 +399,7 @@ mod tests {
             data: DataPattern::Zeros,
             notes: true,
             argv: vec![],
+            history: false,
         }
     }
 

@@ -10,6 +10,7 @@ pub mod blockdev;
 pub mod ceiling;
 pub mod diagnosis;
 pub mod findings;
+pub mod identity;
 pub mod mountinfo;
 pub mod pagecache;
 pub mod pcie;

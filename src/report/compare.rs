@@ -445,6 +445,8 @@ pub struct Column {
     /// how many results (repeated runs, `--group`) the column summarises
     #[serde(skip_serializing_if = "is_one")]
     pub runs: usize,
+    /// where, when and how the column's (first) result was measured
+    pub context: Context,
     /// the most runs any one test of the column has (a group of one drive's different
     /// tests has one run per test: its legend says so instead of "median of N runs")
     #[serde(skip)]
@@ -457,6 +459,93 @@ fn is_zero(n: &usize) -> bool {
 
 fn is_one(n: &usize) -> bool {
     *n == 1
+}
+
+/// Where, when and how a result was measured: what a column needs to be compared
+/// "next month" (host, kernel, date, version, command line).
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Context {
+    /// hostname, when the result names its machine
+    pub host: Option<String>,
+    /// kernel release
+    pub kernel: Option<String>,
+    /// CPU model and count, e.g. `AMD EPYC × 2`
+    pub cpu: Option<String>,
+    /// RAM, e.g. `23.5 GiB`
+    pub ram: Option<String>,
+    /// when the run ended, UTC (`date unknown` for results without a time)
+    pub date: String,
+    /// the producer and its version, e.g. `iomark 0.1.0`, `fio-3.33`
+    pub version: String,
+    /// the command line, e.g. `iomark fileio --file-test-mode=rndrw run`
+    pub command: String,
+}
+
+impl Context {
+    /// `host vm, kernel 6.1.0, AMD EPYC × 2, RAM 23.5 GiB, iomark 0.1.0` (the parts known).
+    pub fn machine_line(&self) -> String {
+        let mut v = vec![];
+        if let Some(h) = &self.host {
+            v.push(format!("host {h}"));
+        }
+        if let Some(k) = &self.kernel {
+            v.push(format!("kernel {k}"));
+        }
+        v.extend(self.cpu.clone());
+        if let Some(m) = &self.ram {
+            v.push(format!("RAM {m}"));
+        }
+        v.push(self.version.clone());
+        v.join(", ")
+    }
+}
+
+/// A word of a command line as a shell reads it back: quoted when it holds anything
+/// but letters, digits and `-_=.,/:+@%`.
+fn shell_word(w: &str) -> String {
+    let plain = !w.is_empty()
+        && w.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_=.,/:+@%".contains(c));
+    if plain {
+        w.to_string()
+    } else {
+        format!("'{}'", w.replace('\'', "'\\''"))
+    }
+}
+
+/// The [`Context`] of a result.
+pub fn context(r: &RunResult) -> Context {
+    let m = r.machine.as_ref();
+    let cpu = m.and_then(|m| match (&m.cpu_model, m.cpu_count) {
+        (Some(model), Some(n)) => Some(format!("{model} × {n}")),
+        (Some(model), None) => Some(model.clone()),
+        (None, Some(n)) => Some(format!("{n} CPUs")),
+        (None, None) => None,
+    });
+    let (version, command) = if r.tool == "iomark" {
+        let words: Vec<String> = r.argv.iter().map(|w| shell_word(w)).collect();
+        (
+            format!("iomark {}", r.version),
+            format!("iomark {} {}", r.command, words.join(" "))
+                .trim_end()
+                .to_string(),
+        )
+    } else {
+        (r.version.clone(), format!("{} report", r.version))
+    };
+    Context {
+        host: m.and_then(|m| m.hostname.clone()),
+        kernel: m.and_then(|m| m.kernel.clone()),
+        cpu,
+        ram: m.and_then(|m| m.ram_bytes).map(crate::job::units::iec),
+        date: if r.timestamp_ms > 0 {
+            crate::result::history::date_time(r.timestamp_ms)
+        } else {
+            "date unknown".into()
+        },
+        version,
+        command,
+    }
 }
 
 /// One output row: a metric of a test across all columns.
@@ -492,6 +581,10 @@ pub struct Comparison {
     /// some mean latency is derived with Little's law (older results, see module doc)
     #[serde(skip)]
     pub little: bool,
+    /// findings against the results history (report/history.rs: the regression
+    /// finding of `--baseline=last`), said under the table
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub history: Vec<crate::result::Warning>,
 }
 
 /// Labels: `--label` values in order, then the device model of the diagnosis, then the
@@ -873,6 +966,7 @@ pub fn compare_groups(
         rows,
         baseline,
         little,
+        history: vec![],
     }
 }
 
@@ -924,6 +1018,7 @@ fn column(results: &[RunResult], g: &Group, files: &[String]) -> Column {
             v
         }),
         runs: g.members.len(),
+        context: context(r),
         runs_per_test: g.members.len(),
     }
 }

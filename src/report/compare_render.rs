@@ -141,15 +141,18 @@ pub struct Compare {
     pub format: Format,
     /// whether the aligned table is coloured
     pub paint: Paint,
+    /// findings against the results history, said under the table
+    pub findings: Vec<crate::result::Warning>,
 }
 
 impl Reporter<[RunResult]> for Compare {
     fn render(&self, rs: &[RunResult]) -> Result<Vec<u8>, ReportError> {
-        let c = if self.groups.is_empty() {
+        let mut c = if self.groups.is_empty() {
             super::compare::compare(rs, &self.labels, &self.files)
         } else {
             super::compare::compare_groups(rs, &self.groups, &self.files, self.baseline)
         };
+        c.history.clone_from(&self.findings);
         Ok(render_painted(&c, self.format, &self.paint).into_bytes())
     }
 }
@@ -305,6 +308,20 @@ fn row_roles(c: &Comparison, r: &Row) -> Vec<Option<Role>> {
     v
 }
 
+/// The findings against the results history, one sentence each, under the table
+/// (markdown: a list).
+fn findings(c: &Comparison, f: Format) -> String {
+    if c.history.is_empty() {
+        return String::new();
+    }
+    let bullet = if f == Format::Markdown { "- " } else { "  " };
+    let mut out = "\nFindings against the earlier kept runs of this device and test:\n".to_string();
+    for w in &c.history {
+        out += &format!("{bullet}{}: {}\n", w.id, w.message);
+    }
+    out
+}
+
 /// Render a comparison (no colour).
 pub fn render(c: &Comparison, f: Format) -> String {
     render_painted(c, f, &Paint { on: false })
@@ -330,9 +347,9 @@ pub fn render_painted(c: &Comparison, f: Format, paint: &Paint) -> String {
     } else {
         ""
     };
-    let foot = &format!(
+    let foot = &(format!(
         "MB/s = 1,000,000 B/s; latency in µs per read or write (fsyncs excluded), submission to completion{little}; ratios = column / {against}.{runs}\n"
-    );
+    ) + &findings(c, f));
     match f {
         Format::Json => serde_json::to_string_pretty(c).unwrap_or_default() + "\n",
         Format::Csv => csv(c, header, &body),

@@ -12,6 +12,7 @@ pub mod compare_render;
 pub mod copy_text;
 pub mod diagnose_text;
 pub mod fio;
+pub mod history;
 pub mod iomark_json;
 pub mod mark_table;
 pub mod notes;

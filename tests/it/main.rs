@@ -26,6 +26,8 @@ mod faults;
 mod fileio;
 /// `iomark run` output against fio 3.33: text lines, units, JSON keys, fio result import
 mod fio_compat;
+/// the results history: kept runs, `iomark history`, `compare --baseline=last`
+mod history;
 /// SIGINT / SIGTERM / SIGKILL at known stop points
 mod interrupts;
 /// `iomark mark` and `iomark compare`: tiny real runs, sizes, partial results, plots

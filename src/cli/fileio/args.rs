@@ -129,6 +129,8 @@ pub const KNOWN_OPTS: &[&str] = &[
     "plot",
     "file-data",
     "notes",
+    "history",
+    "no-history",
 ];
 
 #[cfg(test)]
