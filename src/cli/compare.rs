@@ -207,6 +207,15 @@ pub fn run(args: &[String]) -> Exit {
     Ok(exit::OK)
 }
 
+/// Load one result with its name: a file (its path), or `history:ID`, a kept run (its
+/// history name).
+pub fn load_named(f: &std::path::Path) -> Result<(String, RunResult), String> {
+    match f.to_str().and_then(|s| s.strip_prefix(HISTORY)) {
+        Some(id) => crate::cli::history::resolve(id),
+        None => compare::load(f).map(|r| (f.display().to_string(), r)),
+    }
+}
+
 /// Load one result: a file, or `history:ID`, a kept run.
 fn load(f: &std::path::Path) -> Result<RunResult, String> {
     match f.to_str().and_then(|s| s.strip_prefix(HISTORY)) {

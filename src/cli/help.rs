@@ -56,6 +56,7 @@ pub const COMMANDS: &[&str] = &[
     "run",
     "compare",
     "history",
+    "report",
     "copy",
     "tree",
     "completions",
@@ -88,6 +89,7 @@ pub fn command() -> Command {
         crate::cli::run_args::command(),
         sub::<crate::cli::compare::Args>("compare"),
         sub::<crate::cli::history::Args>("history"),
+        sub::<crate::cli::report::Args>("report"),
         sub::<crate::cli::copy::Args>("copy"),
         sub::<crate::cli::tree::Args>("tree"),
         Command::new("completions")
@@ -151,6 +153,7 @@ pub fn help(args: &[String]) -> Exit {
         Some("mark") => crate::cli::mark::run(&help),
         Some("compare") => crate::cli::compare::run(&help),
         Some("history") => crate::cli::history::run(&help),
+        Some("report") => crate::cli::report::run(&help),
         Some("copy") => crate::cli::copy::run(&help),
         Some("tree") => crate::cli::tree::run(&help),
         Some(c @ ("completions" | "man")) => {

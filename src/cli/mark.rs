@@ -160,6 +160,7 @@ mod tests {
             "--file-data=random".into(),
             "--percentile=99".into(),
             "--notes=off".into(),
+            "--history=off".into(),
             "--verbosity=0".into(),
             "run".into(),
         ]);

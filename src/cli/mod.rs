@@ -11,6 +11,7 @@ pub mod help;
 pub mod history;
 pub mod mark;
 pub mod phases;
+pub mod report;
 pub mod run;
 pub mod run_args;
 pub mod tree;

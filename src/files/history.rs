@@ -85,7 +85,7 @@ pub fn keep(name: &str, bytes: &[u8], on: bool) -> Option<String> {
     };
     Some(match save(&dir, name, bytes) {
         Ok(_) => format!(
-            "iomark: result kept in the history as {name} (`iomark history` lists it; --no-history or {SWITCH_VAR}=off keeps none)"
+            "iomark: result kept in the history as {name} (`iomark history` lists it; {SWITCH_VAR}=off keeps none)"
         ),
         Err(e) => format!("iomark: WARNING: the result was not kept in the history: {e}"),
     })

@@ -274,7 +274,7 @@ pub struct FileioJob {
     /// The argv this job came from, recorded in results.
     pub argv: Vec<String>,
     /// Keep the completed result in the results history (iomark extension; off with
-    /// `--history=off` or `--no-history`, and for `mark`'s own tests).
+    /// `--history=off`, sysbench's switch form, and for `mark`'s own tests).
     pub history: bool,
 }
 

@@ -149,7 +149,7 @@ pub fn tests_of(r: &RunResult) -> Vec<Test> {
         memory: crate::result::truth::memory_target(r),
     };
     let tests: Vec<Test> = match r.command.as_str() {
-        "fileio" => fileio_test(r, &f).into_iter().collect(),
+        "fileio" => fileio_tests(r, &f),
         "run" => run_tests(r, &f),
         _ => r.phases.iter().map(|p| phase_test(r, p, &f)).collect(),
     };
@@ -208,6 +208,36 @@ fn fileio_latency(r: &RunResult, op: &str, iops: f64) -> (Option<f64>, Option<f6
         )
     };
     (mean_us, p99_us, little)
+}
+
+/// The tests of a fileio result: its one test, and for a mix (`rndrw`) also its reads
+/// and its writes on rows of their own (`RND16K Q1T1 mix read`, `… mix write`), so the
+/// split of the mix is kept beside its total.
+fn fileio_tests(r: &RunResult, f: &RunFacts) -> Vec<Test> {
+    let Some(total) = fileio_test(r, f) else {
+        return vec![];
+    };
+    if !total.key.ends_with(" mix") {
+        return vec![total];
+    }
+    let secs = crate::result::positive_secs(r.period_s);
+    let mut v = vec![];
+    for (op, o) in [("read", &r.read), ("write", &r.write)] {
+        let iops = o.ops as f64 / secs;
+        let (mean_us, p99_us, little) = fileio_latency(r, op, iops);
+        v.push(Test {
+            key: format!("{} {op}", total.key),
+            name: format!("{} {op}", total.name),
+            mb_s: Some(o.bytes as f64 / secs / 1e6),
+            iops: Some(iops),
+            mean_us,
+            p99_us,
+            little,
+            ..total.clone()
+        });
+    }
+    v.insert(0, total);
+    v
 }
 
 /// The one test of a fileio result (None without a test mode).
@@ -440,8 +470,12 @@ pub struct Column {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub partial: Option<String>,
     /// ids of the result's warnings (result/truth.rs and the command's own), each once:
-    /// every format shows them (legend, csv row, a marker on the chart's bars)
+    /// every format shows them (the legend under the table, csv row, a marker on the
+    /// chart's bars)
     pub warnings: Vec<String>,
+    /// the sentence of each of `warnings` (the first message of that id), in order
+    #[serde(skip)]
+    pub warning_text: Vec<String>,
     /// how many results (repeated runs, `--group`) the column summarises
     #[serde(skip_serializing_if = "is_one")]
     pub runs: usize,
@@ -1017,6 +1051,20 @@ fn column(results: &[RunResult], g: &Group, files: &[String]) -> Column {
             }
             v
         }),
+        warning_text: g
+            .members
+            .iter()
+            .fold(vec![], |mut v: Vec<(String, String)>, &m| {
+                for w in &results[m].warnings {
+                    if !v.iter().any(|(id, _)| *id == w.id) {
+                        v.push((w.id.clone(), w.message.clone()));
+                    }
+                }
+                v
+            })
+            .into_iter()
+            .map(|(_, m)| m)
+            .collect(),
         runs: g.members.len(),
         context: context(r),
         runs_per_test: g.members.len(),

@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 fn fileio_in(results: &Path, dir: &Path, extra: &[&str]) -> Out {
     let d = format!("--file-dir={}", dir.display());
     Iomark::new()
+        .env_remove("IOMARK_HISTORY")
         .env("IOMARK_RESULTS", results)
         .arg("fileio")
         .args([
@@ -30,6 +31,7 @@ fn fileio_in(results: &Path, dir: &Path, extra: &[&str]) -> Out {
 /// `iomark ARGS` with the history in `results`.
 fn with_history(results: &Path, args: &[&str]) -> Out {
     Iomark::new()
+        .env_remove("IOMARK_HISTORY")
         .env("IOMARK_RESULTS", results)
         .args(args)
         .run()
@@ -209,6 +211,7 @@ fn two_concurrent_runs_both_land() {
     let spawn = |dir: &Path| {
         let d = format!("--file-dir={}", dir.display());
         Iomark::new()
+            .env_remove("IOMARK_HISTORY")
             .env("IOMARK_RESULTS", &results)
             .args([
                 "fileio",
@@ -255,14 +258,14 @@ fn a_truncated_file_is_skipped_with_one_warning() {
     assert_eq!(c.stderr.matches("WARNING").count(), 1, "{}", c.stderr);
 }
 
-/// `--no-history` (and fileio's `--history=off`), `IOMARK_HISTORY=off`: nothing kept.
+/// `--no-history` (fileio: sysbench's switch form `--history=off`), `IOMARK_HISTORY=off`:
+/// nothing kept.
 #[test]
 fn no_history_keeps_nothing() {
     let (res, dir) = (scratch(), scratch());
     let results = res.path().join("results");
-    let o = fileio_in(&results, dir.path(), &["--no-history"]).ok();
+    let o = fileio_in(&results, dir.path(), &["--history=off"]).ok();
     assert!(!o.stderr.contains("kept in the history"), "{}", o.stderr);
-    fileio_in(&results, dir.path(), &["--history=off"]).ok();
     let job = ["--name=j", "--ioengine=null", "--rw=randread", "--size=1m"];
     with_history(&results, &[&["run", "--no-history"][..], &job].concat()).ok();
     Iomark::new()
@@ -296,4 +299,57 @@ fn schema_1_and_schema_2_results_are_read() {
     assert!(o.stderr.is_empty(), "{}", o.stderr);
     assert!(o.stdout.contains("date unknown"), "{}", o.stdout);
     with_history(&results, &["history", "show", "old"]).ok();
+}
+
+/// `iomark report --format=openmetrics` of a kept run and a file passes both of
+/// prometheus_client's parsers (Prometheus text and OpenMetrics), with bandwidth, IOPS,
+/// latency and the warnings as labelled gauges; a run name with quotes stays a label value.
+#[test]
+fn openmetrics_output_passes_prometheus_client_parsers() {
+    let (res, shm) = (scratch(), shm_dir());
+    let results = res.path().join("results");
+    fileio_in(&results, shm.path(), &[]).ok();
+    let odd = res.path().join("a \"quoted\" run.json");
+    std::fs::copy(kept(&results).pop().unwrap(), &odd).unwrap();
+    let prom = res.path().join("iomark.prom");
+    with_history(
+        &results,
+        &[
+            "report",
+            "history:last",
+            odd.to_str().unwrap(),
+            "--format=openmetrics",
+            "-o",
+            prom.to_str().unwrap(),
+        ],
+    )
+    .ok();
+    let script = r#"
+import sys
+from prometheus_client.parser import text_string_to_metric_families as prom
+from prometheus_client.openmetrics.parser import text_string_to_metric_families as om
+text = open(sys.argv[1]).read()
+for parse in (prom, om):
+    fams = {f.name: f for f in parse(text)}
+    for name in ("iomark_bandwidth_bytes_per_second", "iomark_iops", "iomark_latency_mean_seconds",
+                 "iomark_latency_percentile_seconds", "iomark_warning"):
+        assert name in fams, (name, sorted(fams))
+        assert fams[name].type == "gauge", fams[name].type
+    bw = fams["iomark_bandwidth_bytes_per_second"].samples
+    assert len(bw) == 2 and all(s.value > 0 for s in bw), bw
+    assert any('"quoted"' in s.labels["run"] for s in bw), bw
+    ids = {s.labels["id"] for s in fams["iomark_warning"].samples}
+    assert "target.memory_fs" in ids, ids
+print("parsed")
+"#;
+    let o = Iomark::program("python3")
+        .args(["-c", script, prom.to_str().unwrap()])
+        .run();
+    assert_eq!(
+        o.code,
+        0,
+        "prometheus_client (tests/run.sh installs it): {}",
+        o.dump()
+    );
+    assert!(o.stdout.contains("parsed"), "{}", o.dump());
 }

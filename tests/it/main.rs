@@ -36,6 +36,8 @@ mod mark;
 mod mpi;
 /// README.md's examples run and print what the README shows (numbers masked)
 mod readme;
+/// `iomark report`: the one-file HTML page in headless Chromium
+mod report;
 /// the result hub: fio's and sysbench's reports rendered from a built RunResult, byte
 /// for byte; schema 1 files still read
 mod result_hub;

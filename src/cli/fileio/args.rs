@@ -130,7 +130,6 @@ pub const KNOWN_OPTS: &[&str] = &[
     "file-data",
     "notes",
     "history",
-    "no-history",
 ];
 
 #[cfg(test)]

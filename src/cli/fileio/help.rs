@@ -372,7 +372,7 @@ pub const OPTIONS: &[Opt] = &[
     ),
     switch(
         "history",
-        "keep the result in the history (iomark history; IOMARK_HISTORY=off or --no-history: none) [on]",
+        "keep the result in the history (iomark history; IOMARK_HISTORY=off: never) [on]",
         Iomark,
     ),
 ];

@@ -355,7 +355,7 @@ pub(super) fn fileio_options(
         data,
         notes: bool_opt(a, "notes", true),
         argv: vec![],
-        history: bool_opt(a, "history", true) && a.last("no-history").is_none(),
+        history: bool_opt(a, "history", true),
     })
 }
 
