@@ -63,6 +63,8 @@ fn dispatch(args: &[String]) -> Exit {
         Some("mark") => cli::mark::run(rest),
         Some("run") => cli::run::run(rest),
         Some("compare") => cli::compare::run(rest),
+        Some("history") => cli::history::run(rest),
+        Some("report") => cli::report::run(rest),
         Some("completions") => cli::help::completions(rest),
         Some("man") => cli::help::man(rest),
         Some("help") => cli::help::help(rest),

@@ -16,6 +16,8 @@ command -v mkfs.xfs >/dev/null 2>&1 || [ -x /sbin/mkfs.xfs ] || missing+=(xfspro
 # `iomark man` is rendered with `man -l` (tests/ux.rs): man-db, and groff for nroff
 command -v man >/dev/null 2>&1 || missing+=(man-db)
 command -v nroff >/dev/null 2>&1 || missing+=(groff-base)
+# `iomark report -o report.html` is loaded in headless Chromium (tests/it/report.rs)
+command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 # the fio client checks (tests/it/fio_compat/peers.rs) put their Python clients in a venv
 python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || missing+=(python3-venv)
 # many hosts under MPI (tests/it/mpi.rs, `--features mpi`): mpirun, mpicc and MPI's headers
@@ -31,14 +33,15 @@ if [ ${#missing[@]} -gt 0 ]; then
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
-if ! python3 -c 'import prysk' >/dev/null 2>&1; then
+# prometheus_client's parsers check `iomark report --format=openmetrics` (tests/it/history.rs)
+if ! python3 -c 'import prysk, prometheus_client' >/dev/null 2>&1; then
   if ! python3 -m pip --version >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
     apt-get update -qq
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-pip >/dev/null
   fi
   # Debian's own python3 is "externally managed" (PEP 668): pip refuses without the flag
-  python3 -m pip install -q prysk 2>/dev/null ||
-    python3 -m pip install -q --break-system-packages prysk
+  python3 -m pip install -q prysk prometheus_client 2>/dev/null ||
+    python3 -m pip install -q --break-system-packages prysk prometheus_client
 fi
 # fio's Python clients (bench-fio/fio-plot, statsmodels and scipy for fio's own tests, six
 # for its tools) in the venv tests/peer/ uses (PEER_VENV, tests/peer/common.sh)

@@ -31,15 +31,20 @@ ratios are coloured (green faster, red slower); --color=never or NO_COLOR turns 
 pub struct Args {
     /// Result files: iomark's --json=FILE, fio's JSON or text reports (two or more; one is
     /// accepted and just tabulated).
-    #[arg(required_unless_present = "groups", value_name = "RESULT.json", value_hint = clap::ValueHint::FilePath)]
+    /// `history:ID` names a kept run (`iomark history`; `history:last` the newest).
+    #[arg(required_unless_present_any = ["groups", "baseline"], value_name = "RESULT.json", value_hint = clap::ValueHint::FilePath)]
     pub files: Vec<PathBuf>,
     /// One column of repeated runs of a drive or target: LABEL=FILE,FILE,… (repeatable);
     /// the column shows the median of the runs and their spread. Result files given
     /// besides follow as columns of their own.
     #[arg(long = "group", value_name = "LABEL=FILE,FILE…", value_parser = parse_group)]
     pub groups: Vec<(String, Vec<PathBuf>)>,
-    /// The column the ratios are against: its label or letter (default: the first, A).
-    #[arg(long, value_name = "LABEL|LETTER")]
+    /// The column the ratios are against: its label or letter (default: the first, A);
+    /// or `last`: the previous kept run of the same device and test as the last result
+    /// given (the newest kept run when none is given), added as column A, with a
+    /// regression finding when the result is below the earlier runs by more than their
+    /// spread; or `history:ID`: that kept run, added as column A.
+    #[arg(long, value_name = "LABEL|LETTER|last|history:ID")]
     pub baseline: Option<String>,
     /// Column label, once per result file given outside --group, in order (default: the device model of the result's
     /// diagnosis, else the file name).
@@ -143,6 +148,9 @@ pub fn run(args: &[String]) -> Exit {
         );
         return Err(Error::new(exit::INVALID, line));
     }
+    let fail = |e: String| Error::new(exit::INVALID, format!("iomark compare: {e}"));
+    let mut a = a;
+    let from_history = history_baseline(&mut a).map_err(fail)?;
     let mut results = vec![];
     let all: Vec<&PathBuf> = a
         .groups
@@ -151,13 +159,15 @@ pub fn run(args: &[String]) -> Exit {
         .chain(&a.files)
         .collect();
     for f in all.iter().copied() {
-        let r = compare::load(f)
-            .map_err(|e| Error::new(exit::INVALID, format!("iomark compare: {e}")))?;
-        results.push(r);
+        results.push(load(f).map_err(fail)?);
     }
     let files: Vec<String> = all.iter().map(|f| f.display().to_string()).collect();
     let singles: Vec<String> = a.files.iter().map(|f| f.display().to_string()).collect();
     let groups = columns(&a, &results, &singles);
+    let findings = match &from_history {
+        Some(f) => regression_findings(f, &results),
+        None => vec![],
+    };
     // one label per result file (the chart's bars): a group's runs are `LABEL #n`
     let mut labels = vec![String::new(); results.len()];
     for g in &groups {
@@ -169,8 +179,10 @@ pub fn run(args: &[String]) -> Exit {
             };
         }
     }
-    let baseline = baseline(a.baseline.as_deref(), &groups)
-        .map_err(|e| Error::new(exit::INVALID, format!("iomark compare: {e}")))?;
+    let baseline = match from_history {
+        Some(_) => 0,
+        None => baseline(a.baseline.as_deref(), &groups).map_err(fail)?,
+    };
     let format = match a.format.as_str() {
         "markdown" => Format::Markdown,
         "csv" => Format::Csv,
@@ -187,11 +199,104 @@ pub fn run(args: &[String]) -> Exit {
         baseline,
         format,
         paint: crate::util::color::Paint::new(a.color),
+        findings,
     };
     if let Ok(text) = report.render(&results) {
         crate::util::output::write(&text);
     }
     Ok(exit::OK)
+}
+
+/// Load one result with its name: a file (its path), or `history:ID`, a kept run (its
+/// history name).
+pub fn load_named(f: &std::path::Path) -> Result<(String, RunResult), String> {
+    match f.to_str().and_then(|s| s.strip_prefix(HISTORY)) {
+        Some(id) => crate::cli::history::resolve(id),
+        None => compare::load(f).map(|r| (f.display().to_string(), r)),
+    }
+}
+
+/// Load one result: a file, or `history:ID`, a kept run.
+fn load(f: &std::path::Path) -> Result<RunResult, String> {
+    match f.to_str().and_then(|s| s.strip_prefix(HISTORY)) {
+        Some(id) => crate::cli::history::resolve(id).map(|(_, r)| r),
+        None => compare::load(f),
+    }
+}
+
+/// How results are named from the history: `history:ID`.
+const HISTORY: &str = "history:";
+
+/// The run `--baseline=last` or `--baseline=history:ID` compares against (unless a
+/// column has that label): the kept run put first as the baseline column, and the
+/// result it is compared with. `last` is the previous kept run of the same device and
+/// test as the last result given (or, with none given, the newest kept run, which is
+/// then added too).
+struct FromHistory {
+    /// the compared result's own name when it is a kept run
+    target_name: Option<String>,
+}
+
+fn history_baseline(a: &mut Args) -> Result<Option<FromHistory>, String> {
+    let Some(b) = a.baseline.clone() else {
+        return Ok(None);
+    };
+    let labelled = a.labels.contains(&b) || a.groups.iter().any(|(l, _)| *l == b);
+    if labelled || (b != "last" && !b.starts_with(HISTORY)) {
+        return Ok(None);
+    }
+    if a.files.is_empty() && a.groups.is_empty() {
+        a.files.push(PathBuf::from(format!("{HISTORY}last")));
+    }
+    let target_file = a
+        .files
+        .last()
+        .or_else(|| a.groups.last().and_then(|(_, f)| f.last()))
+        .cloned()
+        .unwrap_or_default();
+    let target = load(&target_file)?;
+    let target_name = match target_file.to_str().and_then(|s| s.strip_prefix(HISTORY)) {
+        Some(id) => Some(crate::cli::history::resolve(id)?.0),
+        None => None,
+    };
+    let base_name = if b == "last" {
+        let all = crate::cli::history::load_all().map_err(|e| e.to_string())?;
+        let entries: Vec<_> = all.into_iter().map(|(e, _)| e).collect();
+        let before = crate::report::history::earlier(&entries, &target, target_name.as_deref());
+        match before.last() {
+            Some(e) => e.name.clone(),
+            None => {
+                return Err(format!(
+                    "--baseline=last: no earlier kept run of the same device and test as {} (`iomark history` lists the kept runs)",
+                    target_file.display()
+                ))
+            }
+        }
+    } else {
+        crate::cli::history::resolve(b.trim_start_matches(HISTORY))?.0
+    };
+    a.files
+        .insert(0, PathBuf::from(format!("{HISTORY}{base_name}")));
+    if !a.labels.is_empty() {
+        a.labels.insert(0, base_name);
+    }
+    a.baseline = None;
+    Ok(Some(FromHistory { target_name }))
+}
+
+/// The regression findings of the compared result (the last one) against every
+/// earlier kept run of its device and test.
+fn regression_findings(f: &FromHistory, results: &[RunResult]) -> Vec<crate::result::Warning> {
+    let Some(target) = results.last() else {
+        return vec![];
+    };
+    let Ok(all) = crate::cli::history::load_all() else {
+        return vec![];
+    };
+    let entries: Vec<_> = all.into_iter().map(|(e, _)| e).collect();
+    let before = crate::report::history::earlier(&entries, target, f.target_name.as_deref());
+    let rs: Vec<&RunResult> = before.iter().map(|e| &e.result).collect();
+    crate::report::history::regressions(target, &rs)
 }
 
 /// `--plot=FILE.svg`: checked (exit 3), drawn, written (exit 1): old content or the

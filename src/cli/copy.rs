@@ -44,6 +44,10 @@ pub struct Args {
     /// after an error or Ctrl-C.
     #[arg(long)]
     pub keep: bool,
+    /// Keep no copy of the result in the history (iomark history; IOMARK_HISTORY=off:
+    /// never). Completed runs are kept by default.
+    #[arg(long)]
+    pub no_history: bool,
 }
 
 /// The value parser of `--size`: [`crate::job::units::iomark_size`] (K/M/G/T and KiB… are
@@ -108,10 +112,10 @@ pub fn run(args: &[String]) -> Exit {
     };
     let job = CopyJob {
         dst_dir: a.dst.clone().unwrap_or_else(|| a.src.clone()),
-        src_dir: a.src,
+        src_dir: a.src.clone(),
         size: a.size,
         seed: a.seed,
-        json: a.json,
+        json: a.json.clone(),
         keep: a.keep,
         argv: args.to_vec(),
     };
@@ -120,9 +124,12 @@ pub fn run(args: &[String]) -> Exit {
         return Err(Error::new(e.code(None), format!("iomark copy: {e}")));
     }
     let report = Box::new(crate::report::copy_text::CopyText);
-    crate::cli::phases::run("copy", job.json.as_deref(), report, |live| {
-        copy::execute(&job, &signals, live)
-    })
+    crate::cli::phases::run(
+        "copy",
+        (job.json.as_deref(), !a.no_history),
+        report,
+        |live| copy::execute(&job, &signals, live),
+    )
 }
 
 #[cfg(test)]

@@ -32,8 +32,9 @@ const AFTER: &str = "Examples, one per command:
     iomark fileio --file-total-size=1G --file-test-mode=rndrd prepare run cleanup
   What would fio measure for this job?
     iomark run --name=rr --rw=randread --bs=4k --size=1g --direct=1
-  How do two results differ?
+  How do two results differ? Did this drive get slower since last time?
     iomark compare a.json b.json
+    iomark compare --baseline=last
   How long does a big copy take, until the data is durable?
     iomark copy /mnt/data
   How fast are many small files?
@@ -41,7 +42,11 @@ const AFTER: &str = "Examples, one per command:
 
 `iomark help COMMAND` (or `iomark COMMAND --help`) says what a command tells you, its
 options and an example. Exit codes: 0 ok, 1 the run failed, 2 invalid options or input,
-3 the environment cannot do it, 130/143 interrupted (partial results printed and saved).";
+3 the environment cannot do it, 130/143 interrupted (partial results printed and saved).
+
+Every completed result of fileio, run, mark, copy and tree is kept in the history
+($XDG_DATA_HOME/iomark/results, or IOMARK_RESULTS): `iomark history` lists them;
+--no-history on a run, or IOMARK_HISTORY=off, keeps none.";
 
 /// The commands a user types, in the order the help lists them.
 pub const COMMANDS: &[&str] = &[
@@ -50,6 +55,8 @@ pub const COMMANDS: &[&str] = &[
     "fileio",
     "run",
     "compare",
+    "history",
+    "report",
     "copy",
     "tree",
     "completions",
@@ -81,6 +88,8 @@ pub fn command() -> Command {
         crate::cli::fileio::help::command(),
         crate::cli::run_args::command(),
         sub::<crate::cli::compare::Args>("compare"),
+        sub::<crate::cli::history::Args>("history"),
+        sub::<crate::cli::report::Args>("report"),
         sub::<crate::cli::copy::Args>("copy"),
         sub::<crate::cli::tree::Args>("tree"),
         Command::new("completions")
@@ -143,6 +152,8 @@ pub fn help(args: &[String]) -> Exit {
         Some("diagnose") => crate::cli::diagnose::run(&help),
         Some("mark") => crate::cli::mark::run(&help),
         Some("compare") => crate::cli::compare::run(&help),
+        Some("history") => crate::cli::history::run(&help),
+        Some("report") => crate::cli::report::run(&help),
         Some("copy") => crate::cli::copy::run(&help),
         Some("tree") => crate::cli::tree::run(&help),
         Some(c @ ("completions" | "man")) => {

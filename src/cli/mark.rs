@@ -65,6 +65,10 @@ pub struct Args {
     /// Colour in the table: auto (on a terminal, unless NO_COLOR is set), always, never.
     #[arg(long, value_name = "WHEN", default_value = "auto", value_parser = crate::cli::compare::color_when())]
     pub color: crate::util::color::When,
+    /// Keep no copy of the result in the history (iomark history; IOMARK_HISTORY=off:
+    /// never). Completed runs are kept by default.
+    #[arg(long)]
+    pub no_history: bool,
 }
 
 /// `--size` as parsed: bytes, and the text the user gave (for messages).
@@ -218,6 +222,7 @@ pub fn run(args: &[String]) -> crate::util::error::Exit {
         plot: a.plot,
         paint: crate::util::color::Paint::new(a.color),
         argv: args.to_vec(),
+        history: !a.no_history,
     }))
 }
 
@@ -263,6 +268,7 @@ mod tests {
             "--file-data=random".into(),
             "--percentile=99".into(),
             "--notes=off".into(),
+            "--history=off".into(),
             "--verbosity=0".into(),
             "run".into(),
         ]);

@@ -1,7 +1,8 @@
 //! The front-end half shared by the phase-shaped commands (`copy`, `tree`): after the
 //! run's own checks passed, the outputs are created (`--json` checked, its write
-//! rehearsed aside; the text report for stdout); while it runs its live lines are printed; at the end the
-//! report, the kept files, the closing lines and the result file, in that order.
+//! rehearsed aside; the text report for stdout); while it runs its live lines are
+//! printed; at the end the report, the kept files, the closing lines, the result file
+//! and the results history (its line last), in that order.
 
 use crate::report::output::Outputs;
 use crate::report::Reporter;
@@ -13,12 +14,18 @@ use std::path::Path;
 /// run with the live printer, print its end.
 pub fn run(
     cmd: &str,
-    json: Option<&Path>,
+    (json, history): (Option<&Path>, bool),
     report: Box<dyn Reporter>,
     execute: impl FnOnce(&dyn Fn(Live)) -> PhaseRun,
 ) -> Exit {
     let outs = outputs(cmd, json, report)?;
-    finish(cmd, execute(&live), &outs)
+    let run = execute(&live);
+    let ended = finish(cmd, &run, &outs);
+    // the results history: a completed run, its line last
+    if let Some(l) = crate::report::output::keep_history(&run.result, history) {
+        eprintln!("{l}");
+    }
+    ended
 }
 
 /// The outputs of `iomark CMD`: `--json` (checked and its write rehearsed now) and
@@ -46,7 +53,7 @@ fn live(l: Live) {
 /// Print the end of a run and write its result (old content or the complete result);
 /// the run's exit code, or an error (exit 1 after a run that went well) when the result
 /// file cannot be written.
-fn finish(cmd: &str, run: PhaseRun, outs: &Outputs) -> Exit {
+fn finish(cmd: &str, run: &PhaseRun, outs: &Outputs) -> Exit {
     let _ = outs.write_texts(&run.result);
     for f in &run.kept {
         crate::outln!("kept: {}", f.display());

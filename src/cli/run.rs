@@ -210,6 +210,12 @@ fn run_as(args: &[String], persona: Persona) -> Exit {
     // an output that could not be written at the end: one line each, and exit 1
     // unless the run already ends with another code
     let mut lost = !save_run_result(&outs, &r, failure.is_none());
+    // the results history: a completed run, said on stderr (never the report's stdout)
+    if let Some(l) = crate::report::output::keep_history(&r, !cmd.no_history) {
+        if loud {
+            eprintln!("{l}");
+        }
+    }
     if let Some(e) = failure {
         return Err(stop(e.exit_code(), e));
     }

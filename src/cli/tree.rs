@@ -52,6 +52,10 @@ pub struct Args {
     /// (sync; echo 3 > /proc/sys/vm/drop_caches), said in the output; off = never.
     #[arg(long, value_name = "WHEN", default_value = "auto", value_parser = ["auto", "off"])]
     pub drop_caches: String,
+    /// Keep no copy of the result in the history (iomark history; IOMARK_HISTORY=off:
+    /// never). Completed runs are kept by default.
+    #[arg(long)]
+    pub no_history: bool,
 }
 
 /// Run `iomark tree` with the arguments after the command word.
@@ -63,12 +67,12 @@ pub fn run(args: &[String]) -> crate::util::error::Exit {
     };
     let cpus = std::thread::available_parallelism().map_or(1, |n| n.get() as u32);
     let job = TreeJob {
-        dir: a.dir,
+        dir: a.dir.clone(),
         files: a.files,
         dirs: a.dirs.unwrap_or((a.files / 15).max(1)),
         threads: a.threads.unwrap_or(cpus.min(8)),
         seed: a.seed,
-        json: a.json,
+        json: a.json.clone(),
         keep: a.keep,
         drop_caches: a.drop_caches == "auto",
         argv: args.to_vec(),
@@ -82,9 +86,12 @@ pub fn run(args: &[String]) -> crate::util::error::Exit {
         }
     };
     let report = Box::new(crate::report::tree_text::TreeText);
-    crate::cli::phases::run("tree", job.json.as_deref(), report, |live| {
-        tree::execute(&job, &plan, &signals, live)
-    })
+    crate::cli::phases::run(
+        "tree",
+        (job.json.as_deref(), !a.no_history),
+        report,
+        |live| tree::execute(&job, &plan, &signals, live),
+    )
 }
 
 #[cfg(test)]

@@ -13,6 +13,7 @@ pub mod dataset;
 pub mod fileset;
 pub mod fixture;
 pub mod guard;
+pub mod history;
 pub mod input;
 pub mod output;
 pub mod preflight;

@@ -233,6 +233,8 @@ pub fn fileio_job(t: &Test, size: u64, time_s: u64, dir: &Path) -> FileioJob {
         notes: false,
         notes_to_stderr: false,
         argv: vec![],
+        // mark keeps its own result, not each test's
+        history: false,
     }
 }
 

@@ -277,6 +277,9 @@ pub struct FileioJob {
     pub notes_to_stderr: bool,
     /// The argv this job came from, recorded in results.
     pub argv: Vec<String>,
+    /// Keep the completed result in the results history (iomark extension; off with
+    /// `--history=off`, sysbench's switch form, and for `mark`'s own tests).
+    pub history: bool,
 }
 
 /// Sizes derived from a job, in bytes.
@@ -401,6 +404,7 @@ mod tests {
             notes: true,
             notes_to_stderr: false,
             argv: vec![],
+            history: false,
         }
     }
 

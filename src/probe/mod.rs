@@ -11,6 +11,7 @@ pub mod ceiling;
 pub mod devstat;
 pub mod diagnosis;
 pub mod findings;
+pub mod identity;
 pub mod mountinfo;
 pub mod pagecache;
 pub mod pcie;

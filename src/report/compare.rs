@@ -190,7 +190,7 @@ pub fn tests_of(r: &RunResult) -> Vec<Test> {
         memory: crate::result::truth::memory_target(r),
     };
     let tests: Vec<Test> = match r.command.as_str() {
-        "fileio" => fileio_test(r, &f).into_iter().collect(),
+        "fileio" => fileio_tests(r, &f),
         "run" => run_tests(r, &f),
         _ => r.phases.iter().map(|p| phase_test(r, p, &f)).collect(),
     };
@@ -257,6 +257,36 @@ fn fileio_latency(r: &RunResult, op: &str, iops: f64) -> (Option<f64>, Option<f6
         )
     };
     (mean_us, p99_us, little)
+}
+
+/// The tests of a fileio result: its one test, and for a mix (`rndrw`) also its reads
+/// and its writes on rows of their own (`RND16K Q1T1 mix read`, `… mix write`), so the
+/// split of the mix is kept beside its total.
+fn fileio_tests(r: &RunResult, f: &RunFacts) -> Vec<Test> {
+    let Some(total) = fileio_test(r, f) else {
+        return vec![];
+    };
+    if !total.key.ends_with(" mix") {
+        return vec![total];
+    }
+    let secs = crate::result::positive_secs(r.period_s);
+    let mut v = vec![];
+    for (op, o) in [("read", &r.read), ("write", &r.write)] {
+        let iops = o.ops as f64 / secs;
+        let (mean_us, p99_us, little) = fileio_latency(r, op, iops);
+        v.push(Test {
+            key: format!("{} {op}", total.key),
+            name: format!("{} {op}", total.name),
+            mb_s: Some(o.bytes as f64 / secs / 1e6),
+            iops: Some(iops),
+            mean_us,
+            p99_us,
+            little,
+            ..total.clone()
+        });
+    }
+    v.insert(0, total);
+    v
 }
 
 /// The one test of a fileio result (None without a test mode).
@@ -493,11 +523,17 @@ pub struct Column {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub partial: Option<String>,
     /// ids of the result's warnings (result/truth.rs and the command's own), each once:
-    /// every format shows them (legend, csv row, a marker on the chart's bars)
+    /// every format shows them (the legend under the table, csv row, a marker on the
+    /// chart's bars)
     pub warnings: Vec<String>,
+    /// the sentence of each of `warnings` (the first message of that id), in order
+    #[serde(skip)]
+    pub warning_text: Vec<String>,
     /// how many results (repeated runs, `--group`) the column summarises
     #[serde(skip_serializing_if = "is_one")]
     pub runs: usize,
+    /// where, when and how the column's (first) result was measured
+    pub context: Context,
     /// the most runs any one test of the column has (a group of one drive's different
     /// tests has one run per test: its legend says so instead of "median of N runs")
     #[serde(skip)]
@@ -510,6 +546,93 @@ fn is_zero(n: &usize) -> bool {
 
 fn is_one(n: &usize) -> bool {
     *n == 1
+}
+
+/// Where, when and how a result was measured: what a column needs to be compared
+/// "next month" (host, kernel, date, version, command line).
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Context {
+    /// hostname, when the result names its machine
+    pub host: Option<String>,
+    /// kernel release
+    pub kernel: Option<String>,
+    /// CPU model and count, e.g. `AMD EPYC × 2`
+    pub cpu: Option<String>,
+    /// RAM, e.g. `23.5 GiB`
+    pub ram: Option<String>,
+    /// when the run ended, UTC (`date unknown` for results without a time)
+    pub date: String,
+    /// the producer and its version, e.g. `iomark 0.1.0`, `fio-3.33`
+    pub version: String,
+    /// the command line, e.g. `iomark fileio --file-test-mode=rndrw run`
+    pub command: String,
+}
+
+impl Context {
+    /// `host vm, kernel 6.1.0, AMD EPYC × 2, RAM 23.5 GiB, iomark 0.1.0` (the parts known).
+    pub fn machine_line(&self) -> String {
+        let mut v = vec![];
+        if let Some(h) = &self.host {
+            v.push(format!("host {h}"));
+        }
+        if let Some(k) = &self.kernel {
+            v.push(format!("kernel {k}"));
+        }
+        v.extend(self.cpu.clone());
+        if let Some(m) = &self.ram {
+            v.push(format!("RAM {m}"));
+        }
+        v.push(self.version.clone());
+        v.join(", ")
+    }
+}
+
+/// A word of a command line as a shell reads it back: quoted when it holds anything
+/// but letters, digits and `-_=.,/:+@%`.
+fn shell_word(w: &str) -> String {
+    let plain = !w.is_empty()
+        && w.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_=.,/:+@%".contains(c));
+    if plain {
+        w.to_string()
+    } else {
+        format!("'{}'", w.replace('\'', "'\\''"))
+    }
+}
+
+/// The [`Context`] of a result.
+pub fn context(r: &RunResult) -> Context {
+    let m = r.machine.as_ref();
+    let cpu = m.and_then(|m| match (&m.cpu_model, m.cpu_count) {
+        (Some(model), Some(n)) => Some(format!("{model} × {n}")),
+        (Some(model), None) => Some(model.clone()),
+        (None, Some(n)) => Some(format!("{n} CPUs")),
+        (None, None) => None,
+    });
+    let (version, command) = if r.tool == "iomark" {
+        let words: Vec<String> = r.argv.iter().map(|w| shell_word(w)).collect();
+        (
+            format!("iomark {}", r.version),
+            format!("iomark {} {}", r.command, words.join(" "))
+                .trim_end()
+                .to_string(),
+        )
+    } else {
+        (r.version.clone(), format!("{} report", r.version))
+    };
+    Context {
+        host: m.and_then(|m| m.hostname.clone()),
+        kernel: m.and_then(|m| m.kernel.clone()),
+        cpu,
+        ram: m.and_then(|m| m.ram_bytes).map(crate::job::units::iec),
+        date: if r.timestamp_ms > 0 {
+            crate::result::history::date_time(r.timestamp_ms)
+        } else {
+            "date unknown".into()
+        },
+        version,
+        command,
+    }
 }
 
 /// One output row: a metric of a test across all columns.
@@ -545,6 +668,10 @@ pub struct Comparison {
     /// some mean latency is derived with Little's law (older results, see module doc)
     #[serde(skip)]
     pub little: bool,
+    /// findings against the results history (report/history.rs: the regression
+    /// finding of `--baseline=last`), said under the table
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub history: Vec<crate::result::Warning>,
 }
 
 /// Labels: `--label` values in order, then the device model of the diagnosis, then the
@@ -935,6 +1062,7 @@ pub fn compare_groups(
         rows,
         baseline,
         little,
+        history: vec![],
     }
 }
 
@@ -985,7 +1113,22 @@ fn column(results: &[RunResult], g: &Group, files: &[String]) -> Column {
             }
             v
         }),
+        warning_text: g
+            .members
+            .iter()
+            .fold(vec![], |mut v: Vec<(String, String)>, &m| {
+                for w in &results[m].warnings {
+                    if !v.iter().any(|(id, _)| *id == w.id) {
+                        v.push((w.id.clone(), w.message.clone()));
+                    }
+                }
+                v
+            })
+            .into_iter()
+            .map(|(_, m)| m)
+            .collect(),
         runs: g.members.len(),
+        context: context(r),
         runs_per_test: g.members.len(),
     }
 }

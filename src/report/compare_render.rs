@@ -51,7 +51,8 @@ fn spread(median: Option<f64>, s: Option<(f64, f64)>) -> String {
     }
 }
 
-fn header_cells(c: &Comparison) -> Vec<String> {
+/// The table's header: test, metric, each column's letter (its spread, its ratio).
+pub(crate) fn header_cells(c: &Comparison) -> Vec<String> {
     let mut h = vec!["test".to_string(), "metric".into()];
     let base = letter(c.baseline);
     for i in 0..c.columns.len() {
@@ -67,7 +68,8 @@ fn header_cells(c: &Comparison) -> Vec<String> {
     h
 }
 
-fn row_cells(c: &Comparison, r: &Row) -> Vec<String> {
+/// One row's cells in the header's order.
+pub(crate) fn row_cells(c: &Comparison, r: &Row) -> Vec<String> {
     let mut v = vec![r.test.clone(), r.metric.clone()];
     for i in 0..c.columns.len() {
         v.push(num(r.values[i]));
@@ -94,11 +96,6 @@ fn legend(c: &Comparison) -> String {
             let partial = col.partial.as_ref().map_or(String::new(), |why| {
                 format!(" — PARTIAL: the run {why}; its figures cover only the part that ran")
             });
-            let warned = if col.warnings.is_empty() {
-                String::new()
-            } else {
-                format!(" — WARNINGS: {}", col.warnings.join(", "))
-            };
             let runs = match (col.runs, col.runs_per_test) {
                 (0 | 1, _) => String::new(),
                 (n, 0 | 1) => format!("{n} runs, one per test: "),
@@ -110,11 +107,15 @@ fn legend(c: &Comparison) -> String {
             } else {
                 ""
             };
+            let ctx = &col.context;
             format!(
-                "{} = {} ({runs}{}, {producer}){partial}{base}{warned}\n",
+                "{} = {} ({runs}{}, {producer}){partial}{base}\n    {}; {}: {}\n",
                 letter(i),
                 col.label,
-                col.file
+                col.file,
+                ctx.machine_line(),
+                ctx.date,
+                ctx.command
             )
         })
         .collect()
@@ -143,15 +144,18 @@ pub struct Compare {
     pub format: Format,
     /// whether the aligned table is coloured
     pub paint: Paint,
+    /// findings against the results history, said under the table
+    pub findings: Vec<crate::result::Warning>,
 }
 
 impl Reporter<[RunResult]> for Compare {
     fn render(&self, rs: &[RunResult]) -> Result<Vec<u8>, ReportError> {
-        let c = if self.groups.is_empty() {
+        let mut c = if self.groups.is_empty() {
             super::compare::compare(rs, &self.labels, &self.files)
         } else {
             super::compare::compare_groups(rs, &self.groups, &self.files, self.baseline)
         };
+        c.history.clone_from(&self.findings);
         Ok(render_painted(&c, self.format, &self.paint).into_bytes())
     }
 }
@@ -211,7 +215,10 @@ fn csv(c: &Comparison, mut header: Vec<String>, body: &[Vec<String>]) -> String 
 fn markdown(c: &Comparison, header: &[String], body: &[Vec<String>], foot: &str) -> String {
     let mut out = legend(c)
         .lines()
-        .map(|l| format!("- {l}\n"))
+        .map(|l| match l.strip_prefix("    ") {
+            Some(sub) => format!("  - {}\n", sub.replace('|', "\\|")),
+            None => format!("- {l}\n"),
+        })
         .collect::<String>()
         + "\n";
     out += &format!("| {} |\n", header.join(" | "));
@@ -307,6 +314,45 @@ fn row_roles(c: &Comparison, r: &Row) -> Vec<Option<Role>> {
     v
 }
 
+/// Every column's warnings under the table, one sentence each with the columns it
+/// holds for: `  A, C: page_cache.fits_in_ram: the buffered file set …` (markdown: a
+/// list). Empty without warnings.
+fn warnings_legend(c: &Comparison, f: Format) -> String {
+    let mut seen: Vec<(String, String, Vec<String>)> = vec![];
+    for (i, col) in c.columns.iter().enumerate() {
+        for (k, id) in col.warnings.iter().enumerate() {
+            let text = col.warning_text.get(k).cloned().unwrap_or_default();
+            match seen.iter_mut().find(|(x, t, _)| x == id && *t == text) {
+                Some((_, _, cols)) => cols.push(letter(i)),
+                None => seen.push((id.clone(), text, vec![letter(i)])),
+            }
+        }
+    }
+    if seen.is_empty() {
+        return String::new();
+    }
+    let bullet = if f == Format::Markdown { "- " } else { "  " };
+    let mut out = "\nWarnings:\n".to_string();
+    for (id, text, cols) in seen {
+        out += &format!("{bullet}{}: {id}: {text}\n", cols.join(", "));
+    }
+    out
+}
+
+/// The findings against the results history, one sentence each, under the table
+/// (markdown: a list).
+fn findings(c: &Comparison, f: Format) -> String {
+    if c.history.is_empty() {
+        return String::new();
+    }
+    let bullet = if f == Format::Markdown { "- " } else { "  " };
+    let mut out = "\nFindings against the earlier kept runs of this device and test:\n".to_string();
+    for w in &c.history {
+        out += &format!("{bullet}{}: {}\n", w.id, w.message);
+    }
+    out
+}
+
 /// Render a comparison (no colour).
 pub fn render(c: &Comparison, f: Format) -> String {
     render_painted(c, f, &Paint { on: false })
@@ -332,9 +378,10 @@ pub fn render_painted(c: &Comparison, f: Format, paint: &Paint) -> String {
     } else {
         ""
     };
-    let foot = &format!(
+    let foot = &(format!(
         "MB/s = 1,000,000 B/s; latency in µs per read or write (fsyncs excluded), submission to completion{little}; ratios = column / {against}.{runs}\n"
-    );
+    ) + &warnings_legend(c, f)
+        + &findings(c, f));
     match f {
         Format::Json => serde_json::to_string_pretty(c).unwrap_or_default() + "\n",
         Format::Csv => csv(c, header, &body),

@@ -165,6 +165,16 @@ impl Outputs {
     }
 }
 
+/// Keep `r` in the results history when it completed and the history is on (`on`:
+/// no `--no-history`): the line that ends the run's output (files/history.rs [`keep`]).
+///
+/// [`keep`]: crate::files::history::keep
+pub fn keep_history(r: &RunResult, on: bool) -> Option<String> {
+    let name = crate::result::history::name(r, std::process::id());
+    let ok = r.status == crate::result::Status::Ok;
+    crate::files::history::keep(&name, &crate::result::json_bytes(r), on && ok)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

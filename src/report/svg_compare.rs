@@ -24,6 +24,37 @@ const PALETTE: [RGBColor; 8] = [
     RGBColor(0, 0, 0),
 ];
 
+/// Height of one legend row, px (14 px text and its spacing in plotters' series labels).
+const LEGEND_ROW_PX: f64 = 20.0;
+
+/// A column's legend entry: `A = label`, with `⚠ ids` when the column has warnings.
+fn legend_label(ci: usize, col: &crate::report::compare::Column) -> String {
+    if col.warnings.is_empty() {
+        format!("{} = {}", letter(ci), col.label)
+    } else {
+        format!(
+            "{} = {} ⚠ {}",
+            letter(ci),
+            col.label,
+            col.warnings.join(", ")
+        )
+    }
+}
+
+/// The top of a panel's y range: the legend (upper right, one row per column) never
+/// covers a bar, as the range leaves its height, and the value labels', free above the
+/// tallest bar (`max`) in a panel `area_h` pixels high.
+fn y_top(area_h: u32, max: f64, columns: usize) -> f64 {
+    let plot_h = (f64::from(area_h) - 130.0).max(60.0);
+    let legend_h = LEGEND_ROW_PX * columns as f64 + 24.0;
+    let free = (1.0 - legend_h / plot_h).clamp(0.2, 0.9);
+    if max > 0.0 {
+        max * 1.08 / free
+    } else {
+        1.0
+    }
+}
+
 fn panel(
     area: &DrawingArea<SVGBackend, Shift>,
     c: &Comparison,
@@ -40,7 +71,7 @@ fn panel(
         .copied()
         .filter(|v| v.is_finite())
         .fold(0.0f64, f64::max);
-    let top = if max > 0.0 { max * 1.15 } else { 1.0 };
+    let top = y_top(area.dim_in_pixel().1, max, n);
     let groups = rows.len().max(1) as f64;
     let mut chart = ChartBuilder::on(area)
         .caption(title, ("sans-serif", 22))
@@ -72,16 +103,7 @@ fn panel(
         chart
             .draw_series(bars)
             .map_err(|x| e(&x))?
-            .label(if col.warnings.is_empty() {
-                format!("{} = {}", letter(ci), col.label)
-            } else {
-                format!(
-                    "{} = {} ⚠ {}",
-                    letter(ci),
-                    col.label,
-                    col.warnings.join(", ")
-                )
-            })
+            .label(legend_label(ci, col))
             .legend(move |(x, y)| Rectangle::new([(x, y - 6), (x + 14, y + 6)], color.filled()));
     }
     // value labels above the bars

@@ -19,6 +19,7 @@
 pub mod build;
 pub mod flush;
 pub mod hist;
+pub mod history;
 pub mod import;
 pub mod job;
 pub mod ranks;
@@ -350,6 +351,15 @@ pub struct RunResult {
     /// fields above are their aggregate (result/ranks.rs) (schema 2, optional)
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ranks: Option<Box<ranks::RanksSummary>>,
+    /// the machine that measured: hostname, kernel, CPU model and count, RAM, iomark
+    /// version (schema 2, optional; probe/identity.rs)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub machine: Option<crate::probe::identity::Machine>,
+    /// the identity of the target's device: model, serial, firmware, capacity,
+    /// transport, filesystem, and the key the history tells devices apart by (schema 2,
+    /// optional; probe/identity.rs)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub device: Option<crate::probe::identity::DeviceIdentity>,
 }
 
 /// Fields of `/sys/block/<dev>/stat` (the probe's, probe/devstat.rs).

@@ -26,6 +26,8 @@ mod faults;
 mod fileio;
 /// `iomark run` output against fio 3.33: text lines, units, JSON keys, fio result import
 mod fio_compat;
+/// the results history: kept runs, `iomark history`, `compare --baseline=last`
+mod history;
 /// SIGINT / SIGTERM / SIGKILL at known stop points
 mod interrupts;
 /// `iomark mark` and `iomark compare`: tiny real runs, sizes, partial results, plots
@@ -34,6 +36,8 @@ mod mark;
 mod mpi;
 /// README.md's examples run and print what the README shows (numbers masked)
 mod readme;
+/// `iomark report`: the one-file HTML page in headless Chromium
+mod report;
 /// the result hub: fio's and sysbench's reports rendered from a built RunResult, byte
 /// for byte; schema 1 files still read
 mod result_hub;

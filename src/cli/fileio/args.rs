@@ -129,6 +129,7 @@ pub const KNOWN_OPTS: &[&str] = &[
     "plot",
     "file-data",
     "notes",
+    "history",
 ];
 
 #[cfg(test)]

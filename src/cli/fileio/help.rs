@@ -370,6 +370,11 @@ pub const OPTIONS: &[Opt] = &[
         "print page-cache notes after the report [on]",
         Iomark,
     ),
+    switch(
+        "history",
+        "keep the result in the history (iomark history; IOMARK_HISTORY=off: never) [on]",
+        Iomark,
+    ),
 ];
 
 /// One help line: `  --name=VALUE` padded to sysbench's column, then the text.

@@ -356,6 +356,7 @@ pub(super) fn fileio_options(
         notes: bool_opt(a, "notes", true),
         notes_to_stderr: false,
         argv: vec![],
+        history: bool_opt(a, "history", true),
     })
 }
 

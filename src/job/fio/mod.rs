@@ -523,6 +523,8 @@ pub struct FioCommand {
     /// `--notes`: print the notices on stderr even when invoked as `fio` (None: the
     /// front end's default, on for `iomark run`, off for the fio persona)
     pub notes: Option<bool>,
+    /// `--no-history` (iomark's): keep no copy of the result in the results history
+    pub no_history: bool,
 }
 
 /// The kernel's io_uring ring size limit (IORING_MAX_ENTRIES, include/uapi/linux/io_uring.h

@@ -125,6 +125,22 @@ struct Parts {
     time: Vec<TimeShare>,
 }
 
+/// The commands whose results the history keeps: their results name the machine and
+/// the target's device (read under the root the target was diagnosed from).
+pub const KEPT_COMMANDS: [&str; 5] = ["fileio", "run", "mark", "copy", "tree"];
+
+/// Fill `machine` and `device` of a result this iomark measured, from its last target.
+fn identify(r: &mut RunResult) {
+    if r.tool != "iomark" || !KEPT_COMMANDS.contains(&r.command.as_str()) {
+        return;
+    }
+    if let Some(d) = r.targets.last() {
+        let root = crate::probe::Root(std::path::PathBuf::from(&d.root));
+        r.machine = Some(crate::probe::identity::machine(&root));
+        r.device = Some(crate::probe::identity::device(d));
+    }
+}
+
 /// Build the result of a run from its inputs.
 pub fn build(i: Inputs) -> RunResult {
     let parts = match i.recorded {
@@ -202,11 +218,14 @@ pub fn build(i: Inputs) -> RunResult {
         jobs: parts.jobs,
         global_options: i.global_options,
         devices: i.devices,
+        machine: None,
+        device: None,
         targets: i.targets,
         ranks: None,
         time: parts.time,
         device_view: i.device_view,
     };
+    identify(&mut r);
     // the truth layer (result/truth.rs): the same facts and warnings for every command
     let (rd, wr) = (r.read.bytes, r.write.bytes);
     if let Some(pc) = r.page_cache.as_mut().filter(|_| rd + wr > 0) {

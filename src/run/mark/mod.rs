@@ -69,6 +69,8 @@ pub struct MarkJob {
     pub paint: crate::util::color::Paint,
     /// argv after `mark`
     pub argv: Vec<String>,
+    /// keep the completed result in the results history (no `--no-history`)
+    pub history: bool,
 }
 
 /// Run one test's fileio job silently, through the same execution path as `iomark
@@ -456,6 +458,9 @@ pub fn execute(job: &MarkJob) -> i32 {
         crate::outln!("{l}");
     }
     lost |= !save_json(&outs, &r);
+    if let Some(l) = crate::report::output::keep_history(&r, job.history) {
+        eprintln!("{l}");
+    }
     if lost {
         exit::FAILED
     } else {

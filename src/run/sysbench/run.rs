@@ -144,6 +144,7 @@ pub(super) fn run(
     notes_after(job, &rr, console, &end);
     let wanted = keep || json.is_some() || job.plot.is_some();
     let lost_output = wanted && !write_outputs(job, json, &rr, console);
+    keep_history(job, &rr, console);
     let kept = wanted.then_some(rr);
     drop(r.files);
     if ran.forced {
@@ -752,6 +753,17 @@ fn outputs(job: &FileioJob, r: &Ready, snap: Snapshot, end: &End, ran: &mut Ran)
         ..check
     });
     result::build(i)
+}
+
+/// Keep a completed result in the results history (files/history.rs; not `mark`'s
+/// tests, not with `--history=off`) and say so on stderr, where sysbench's report is
+/// not.
+fn keep_history(job: &FileioJob, rr: &RunResult, console: &Console) {
+    let on = job.history && rr.status == crate::result::Status::Ok;
+    let name = crate::result::history::name(rr, std::process::id());
+    if let Some(line) = crate::files::history::keep(&name, &result::json_bytes(rr), on) {
+        console.err(&line);
+    }
 }
 
 /// Write `--json` and `--plot`; false when one of them could not be written (its

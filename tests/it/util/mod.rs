@@ -3,10 +3,12 @@
 //! a free network port (`scratch`), how a test that cannot run here says so (`skip`), loop devices, filesystems and mounts that clean up on
 //! drop (`loopdev`), the peer tools sysbench and fio (`peers`), JSON readers (`json`),
 //! and the parser of sysbench's report with the spec's request-generator simulation
-//! (`sysbench`).
+//! (`sysbench`); the scratch results history every spawned command inherits
+//! (`history_env`).
 //! Test modules `use crate::util::*;`.
 
 mod cmd;
+mod history_env;
 mod json;
 mod loopdev;
 mod peers;

@@ -150,6 +150,12 @@ pub(super) static OPTIONS: &[FioOption] = &[
     .arg(Arg::ValueOwnMessage)
     .example("plots"),
     FioOption::cmd(
+        "no-history",
+        Kind::Flag,
+        "Keep no copy of the result in iomark's history (IOMARK_HISTORY=off: never)",
+        no_history,
+    ),
+    FioOption::cmd(
         "allow-destructive-write",
         Kind::Str,
         "Let jobs write to this block device (repeatable)",
@@ -267,6 +273,12 @@ fn eta_interval(c: &mut CmdCtx<'_>, v: Option<&str>) -> R {
 fn parse_only(c: &mut CmdCtx<'_>, v: Option<&str>) -> R {
     no_value(c, v)?;
     c.p.cmd.parse_only = true;
+    Ok(())
+}
+
+fn no_history(c: &mut CmdCtx<'_>, v: Option<&str>) -> R {
+    no_value(c, v)?;
+    c.p.cmd.no_history = true;
     Ok(())
 }
 

@@ -1,0 +1,103 @@
+//! `iomark report RESULT…` front end: results (files or `history:ID`, loaded as
+//! `compare` loads them) rendered in a format to share: `--format=html` (report/html.rs,
+//! one self-contained page) or `--format=openmetrics` (report/openmetrics.rs,
+//! Prometheus textfile-collector metrics), to stdout or `-o FILE` (written through
+//! files/output.rs: old content or the complete new one). Without `--format`, a FILE
+//! ending in `.html` gets the page, anything else the metrics.
+
+use crate::cli::copy::clap_exit;
+use crate::report::html::HtmlReport;
+use crate::report::openmetrics::OpenMetrics;
+use crate::report::Reporter;
+use crate::util::error::{exit, Error, Exit};
+use clap::Parser;
+use std::path::PathBuf;
+
+/// Command-line options of `iomark report`.
+#[derive(Debug, Parser)]
+#[command(
+    name = "iomark report",
+    version,
+    about = "Share results: one self-contained HTML page, or Prometheus/OpenMetrics metrics",
+    after_help = "Examples:
+  iomark report history:last a.json b.json -o report.html
+  iomark report history:last --format=openmetrics -o /var/lib/node_exporter/iomark.prom
+
+Reads what compare reads: iomark's RunResult files, fio's JSON and text reports, and kept runs
+(history:ID, history:last; see iomark history)."
+)]
+pub struct Args {
+    /// Results: iomark's --json=FILE, fio's JSON or text reports, history:ID.
+    #[arg(required = true, value_name = "RESULT")]
+    pub inputs: Vec<PathBuf>,
+    /// Output format.
+    /// Output format (default: html for `-o FILE.html`, else openmetrics).
+    #[arg(long, value_parser = ["html", "openmetrics"])]
+    pub format: Option<String>,
+    /// Write to FILE instead of stdout (replaced atomically, never through a link).
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    pub output: Option<PathBuf>,
+}
+
+/// A column label of a result's name: a file's stem, a history name as it is.
+fn short_name(n: &str) -> String {
+    std::path::Path::new(n)
+        .file_stem()
+        .map_or_else(|| n.to_string(), |s| s.to_string_lossy().into_owned())
+}
+
+/// Run `iomark report` with the arguments after the command word.
+pub fn run(args: &[String]) -> Exit {
+    let argv = std::iter::once("iomark report".to_string()).chain(args.iter().cloned());
+    let a = match Args::try_parse_from(argv) {
+        Ok(a) => a,
+        Err(e) => return clap_exit("report", e),
+    };
+    let fail =
+        |code: i32, e: &dyn std::fmt::Display| Error::new(code, format!("iomark report: {e}"));
+    let out = match &a.output {
+        Some(p) => Some(crate::files::output::Output::create(p).map_err(|e| {
+            fail(
+                e.exit_code(),
+                &format!("cannot write -o {}: {e}", p.display()),
+            )
+        })?),
+        None => None,
+    };
+    let mut results = vec![];
+    let mut names = vec![];
+    for f in &a.inputs {
+        let (name, r) = crate::cli::compare::load_named(f).map_err(|e| fail(exit::INVALID, &e))?;
+        names.push(name);
+        results.push(r);
+    }
+    let html = match a.format.as_deref() {
+        Some(f) => f == "html",
+        None => a
+            .output
+            .as_ref()
+            .is_some_and(|p| p.extension().is_some_and(|x| x == "html")),
+    };
+    let rendered = if html {
+        let files = a.inputs.iter().map(|f| f.display().to_string()).collect();
+        let short = names.iter().map(|n| short_name(n)).collect();
+        HtmlReport {
+            names: short,
+            files,
+        }
+        .render(&results)
+    } else {
+        OpenMetrics { names }.render(&results)
+    };
+    let bytes = rendered.map_err(|e| fail(exit::FAILED, &e))?;
+    match (&out, &a.output) {
+        (Some(o), Some(p)) => o.commit(&bytes).map_err(|e| {
+            fail(
+                e.exit_code(),
+                &format!("cannot write -o {}: {e}", p.display()),
+            )
+        })?,
+        _ => crate::util::output::write(&bytes),
+    }
+    Ok(exit::OK)
+}

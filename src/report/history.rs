@@ -1,0 +1,285 @@
+//! Runs of the results history side by side: which earlier run is "the previous run of
+//! the same device and test" (`compare --baseline=last`), the regression finding
+//! ([`REGRESSION`]) when a result falls below the earlier runs of its device and test
+//! by more than their own spread, and the one-line list entry of `iomark history`.
+//! Tests are `compare`'s (report/compare.rs `tests_of`), so "the same test" means the
+//! same row name there (`RND4K Q1T1 read`, `copy buffered_128k`); the device is the
+//! result's identity key (probe/identity.rs). The files are files/history.rs's.
+
+use super::compare::{tests_of, Test};
+use crate::result::history::{device_key, device_label};
+use crate::result::{RunResult, Warning};
+
+/// Stable id of the regression finding.
+pub const REGRESSION: &str = "history.regression";
+
+/// Below this fraction of the earlier runs' median, a difference is within run-to-run
+/// noise even when the earlier runs agree exactly (or there is only one).
+pub const NOISE_FLOOR: f64 = 0.05;
+
+/// One kept run: its history name and its result.
+#[derive(Clone, Debug)]
+pub struct Entry {
+    /// the file stem, e.g. `20261202-041512-fileio-4242`
+    pub name: String,
+    /// the result
+    pub result: RunResult,
+}
+
+/// The names of a result's tests (compare's rows).
+fn test_names(r: &RunResult) -> Vec<String> {
+    tests_of(r).into_iter().map(|t| t.name).collect()
+}
+
+/// Whether `a` and `b` ran on the same device (identity key) and share a test.
+pub fn same_device_and_test(a: &RunResult, b: &RunResult) -> bool {
+    if a.command != b.command || device_key(a) != device_key(b) {
+        return false;
+    }
+    let nb = test_names(b);
+    test_names(a).iter().any(|n| nb.contains(n))
+}
+
+/// The runs of `entries` before `r` (earlier end time, or earlier in the list when
+/// the times tie) on the same device and test, oldest first; `skip` is `r`'s own name
+/// when it is kept.
+pub fn earlier<'a>(entries: &'a [Entry], r: &RunResult, skip: Option<&str>) -> Vec<&'a Entry> {
+    entries
+        .iter()
+        .filter(|e| Some(e.name.as_str()) != skip)
+        // the same run kept and also given as a file
+        .filter(|e| !(e.result.timestamp_ms == r.timestamp_ms && e.result.argv == r.argv))
+        .filter(|e| e.result.timestamp_ms <= r.timestamp_ms)
+        .filter(|e| same_device_and_test(&e.result, r))
+        .collect()
+}
+
+/// The throughput a regression is judged on: MB/s when measured, else IOPS.
+fn throughput(t: &Test) -> Option<(f64, &'static str)> {
+    t.mb_s
+        .filter(|v| *v > 0.0)
+        .map(|v| (v, "MB/s"))
+        .or_else(|| t.iops.filter(|v| *v > 0.0).map(|v| (v, "IOPS")))
+}
+
+fn fmt(v: f64) -> String {
+    if v >= 100.0 {
+        format!("{v:.0}")
+    } else if v >= 10.0 {
+        format!("{v:.1}")
+    } else {
+        format!("{v:.2}")
+    }
+}
+
+/// The regression findings of `r` against the `earlier` runs of its device and test:
+/// for each test, its throughput below the lowest earlier run by more than the earlier
+/// runs' spread (max − min, at least [`NOISE_FLOOR`] of their median).
+pub fn regressions(r: &RunResult, earlier: &[&RunResult]) -> Vec<Warning> {
+    let before: Vec<Vec<Test>> = earlier.iter().map(|e| tests_of(e)).collect();
+    let mut out = vec![];
+    for t in tests_of(r) {
+        let Some((v, unit)) = throughput(&t) else {
+            continue;
+        };
+        let mut vals: Vec<f64> = before
+            .iter()
+            .filter_map(|ts| ts.iter().find(|o| o.name == t.name))
+            .filter_map(throughput)
+            .filter(|(_, u)| *u == unit)
+            .map(|(x, _)| x)
+            .collect();
+        if vals.is_empty() {
+            continue;
+        }
+        vals.sort_by(f64::total_cmp);
+        let (lo, hi) = (vals[0], vals[vals.len() - 1]);
+        let median = vals[vals.len() / 2];
+        let spread = (hi - lo).max(NOISE_FLOOR * median);
+        if v < lo - spread {
+            let runs = match vals.len() {
+                1 => "the earlier run".to_string(),
+                n => format!("the {n} earlier runs"),
+            };
+            out.push(Warning {
+                id: REGRESSION.into(),
+                message: format!(
+                    "{} {unit} {} is below {runs} of this device and test ({}–{}) by more than their spread ({}): {:.0}% under their median {}",
+                    t.name,
+                    fmt(v),
+                    fmt(lo),
+                    fmt(hi),
+                    fmt(spread),
+                    (1.0 - v / median) * 100.0,
+                    fmt(median)
+                ),
+            });
+        }
+    }
+    out
+}
+
+/// The tests of a result as a short list: `RND4K Q1T1 read, SEQ1M Q8T1 write` (the
+/// first three and a count).
+pub fn tests_line(r: &RunResult) -> String {
+    let names = test_names(r);
+    let mut s = names.iter().take(3).cloned().collect::<Vec<_>>().join(", ");
+    if names.len() > 3 {
+        s += &format!(" (+{} more)", names.len() - 3);
+    }
+    s
+}
+
+/// One line of `iomark history`: name, date, command, device, tests, first throughput.
+pub fn list_line(e: &Entry) -> String {
+    let r = &e.result;
+    let first = tests_of(r)
+        .iter()
+        .find_map(|t| throughput(t).map(|(v, u)| format!("{} {u}", fmt(v))))
+        .unwrap_or_else(|| "-".into());
+    format!(
+        "{}  {}  {:<6}  {}  {}  {}",
+        e.name,
+        super::compare::context(r).date,
+        r.command,
+        device_label(r),
+        tests_line(r),
+        first
+    )
+}
+
+/// Whether `e` passes the list's filters: device (a substring of its key or label),
+/// command or test (a substring of the command or a test name), and the date range
+/// (`YYYY-MM-DD`, inclusive).
+pub fn matches(
+    e: &Entry,
+    device: Option<&str>,
+    test: Option<&str>,
+    since: Option<&str>,
+    until: Option<&str>,
+) -> bool {
+    let r = &e.result;
+    let lower = |s: &str| s.to_lowercase();
+    let dev_ok = device.is_none_or(|d| {
+        let d = lower(d);
+        lower(&device_key(r)).contains(&d) || lower(&device_label(r)).contains(&d)
+    });
+    let test_ok = test.is_none_or(|t| {
+        let t = lower(t);
+        lower(&r.command).contains(&t) || test_names(r).iter().any(|n| lower(n).contains(&t))
+    });
+    let day = crate::result::history::date(r.timestamp_ms);
+    let since_ok = since.is_none_or(|s| day.as_str() >= s);
+    let until_ok = until.is_none_or(|u| day.as_str() <= u);
+    dev_ok && test_ok && since_ok && until_ok
+}
+
+/// `iomark history show`: the run's name and file, when it ended, its command line,
+/// machine and device, its figures (compare's table of the one result), its warnings
+/// and the regression findings against the `earlier` runs of its device and test.
+pub fn show_text(e: &Entry, file: &str, earlier: &[&RunResult]) -> String {
+    let r = &e.result;
+    let c = super::compare::context(r);
+    let mut out = format!("run       {} ({file})\n", e.name);
+    let status = serde_json::to_value(r.status)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_default();
+    out += &format!(
+        "ended     {}, status {status}, {:.1} s\n",
+        c.date, r.elapsed_s
+    );
+    out += &format!("command   {}\n", c.command);
+    out += &format!("machine   {}\n", c.machine_line());
+    out += &format!("device    {}\n\n", device_line(r));
+    let cmp = super::compare::compare(std::slice::from_ref(r), &[e.name.clone()], &[file.into()]);
+    out += &super::compare::render(&cmp, super::compare::Format::Table);
+    if !r.warnings.is_empty() {
+        out += "\nwarnings:\n";
+        for w in &r.warnings {
+            out += &format!("  {}: {}\n", w.id, w.message);
+        }
+    }
+    let found = regressions(r, earlier);
+    out += &match (earlier.len(), found.is_empty()) {
+        (0, _) => "\nno earlier run of this device and test in the history\n".to_string(),
+        (n, true) => {
+            format!("\nno regression against the {n} earlier run(s) of this device and test\n")
+        }
+        (_, false) => {
+            "\nfindings:\n".to_string()
+                + &found
+                    .iter()
+                    .map(|w| format!("  {}: {}\n", w.id, w.message))
+                    .collect::<String>()
+        }
+    };
+    out
+}
+
+/// The device of a result in words: label, transport, capacity, firmware.
+pub fn device_line(r: &RunResult) -> String {
+    let Some(d) = &r.device else {
+        return device_label(r);
+    };
+    let mut v = vec![d.label()];
+    if let Some(t) = &d.transport {
+        v.push(t.clone());
+    }
+    if let Some(c) = d.capacity_bytes {
+        v.push(crate::job::units::iec(c));
+    }
+    if let Some(f) = &d.firmware {
+        v.push(format!("firmware {f}"));
+    }
+    v.join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::probe::identity::DeviceIdentity;
+
+    fn copy_run(key: &str, ms: u64, mb_s: f64) -> RunResult {
+        let mut i = crate::result::Inputs::new("copy", &[], crate::result::Status::Ok);
+        let mut p = crate::result::Phase::new("buffered_128k", 10, (mb_s * 1e6) as u64, 1.0);
+        p.mb_per_s = mb_s;
+        i.phases = vec![p];
+        let mut r = crate::result::build(i);
+        r.timestamp_ms = ms;
+        r.device = Some(DeviceIdentity {
+            key: key.into(),
+            ..Default::default()
+        });
+        r
+    }
+
+    #[test]
+    fn a_run_below_the_earlier_spread_is_a_regression_and_one_within_is_not() {
+        let a = copy_run("dev:a", 1, 100.0);
+        let b = copy_run("dev:a", 2, 110.0);
+        let other = copy_run("dev:b", 3, 500.0);
+        let entries: Vec<Entry> = [&a, &b, &other]
+            .iter()
+            .enumerate()
+            .map(|(i, r)| Entry {
+                name: format!("r{i}"),
+                result: (*r).clone(),
+            })
+            .collect();
+        let slow = copy_run("dev:a", 9, 50.0);
+        let before = earlier(&entries, &slow, None);
+        assert_eq!(before.len(), 2, "the other device is not an earlier run");
+        let rs: Vec<&RunResult> = before.iter().map(|e| &e.result).collect();
+        let found = regressions(&slow, &rs);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].id, REGRESSION);
+        assert!(found[0].message.contains("50.0"), "{}", found[0].message);
+        // 100..110, spread 10: 95 is within it
+        assert!(regressions(&copy_run("dev:a", 9, 95.0), &rs).is_empty());
+        assert!(regressions(&copy_run("dev:a", 9, 89.0), &rs).len() == 1);
+        // one earlier run: the noise floor (5 %) is the spread
+        assert!(regressions(&copy_run("dev:a", 9, 96.0), &rs[..1]).is_empty());
+        assert!(!regressions(&copy_run("dev:a", 9, 94.0), &rs[..1]).is_empty());
+    }
+}

@@ -1,0 +1,181 @@
+//! `iomark report --format=openmetrics`: results as metrics for Prometheus' node
+//! exporter textfile collector (and any OpenMetrics reader): one gauge family per
+//! figure, a sample per run × test (compare's tests, report/compare.rs `tests_of`),
+//! labelled `run` (the history name or file), `command`, `device`, `test`; warnings as
+//! `iomark_warning{id="…"} 1`. The text is valid Prometheus text format 0.0.4 and
+//! OpenMetrics 1.0 at once: gauges only, `# HELP` and `# TYPE` before each family,
+//! label values escaped (`\\`, `\"`, `\n`), and a final `# EOF` (a comment to the
+//! Prometheus parser). Names, paths and labels are always label values, never names.
+
+use super::compare::tests_of;
+use crate::report::{ReportError, Reporter};
+use crate::result::RunResult;
+
+/// The metrics of many results, each named (its run name or file).
+pub struct OpenMetrics {
+    /// one name per result
+    pub names: Vec<String>,
+}
+
+/// A label value as the text formats want it.
+fn escape(v: &str) -> String {
+    v.replace('\\', "\\\\")
+        .replace('"', "\\\"")
+        .replace('\n', "\\n")
+}
+
+/// `{k="v",…}` of `labels`.
+fn labels(labels: &[(&str, String)]) -> String {
+    let inner: Vec<String> = labels
+        .iter()
+        .map(|(k, v)| format!("{k}=\"{}\"", escape(v)))
+        .collect();
+    format!("{{{}}}", inner.join(","))
+}
+
+/// A finite number as the formats write it.
+fn num(v: f64) -> String {
+    if v.is_finite() {
+        format!("{v}")
+    } else {
+        "NaN".into()
+    }
+}
+
+/// One gauge family: its name, help, and samples (labels, value).
+struct Family {
+    name: &'static str,
+    help: &'static str,
+    samples: Vec<(String, f64)>,
+}
+
+impl Family {
+    fn new(name: &'static str, help: &'static str) -> Family {
+        Family {
+            name,
+            help,
+            samples: vec![],
+        }
+    }
+
+    fn text(&self) -> String {
+        if self.samples.is_empty() {
+            return String::new();
+        }
+        let mut s = format!(
+            "# HELP {} {}\n# TYPE {} gauge\n",
+            self.name, self.help, self.name
+        );
+        for (l, v) in &self.samples {
+            s += &format!("{}{l} {}\n", self.name, num(*v));
+        }
+        s
+    }
+}
+
+impl Reporter<[RunResult]> for OpenMetrics {
+    fn render(&self, rs: &[RunResult]) -> Result<Vec<u8>, ReportError> {
+        let mut bw = Family::new(
+            "iomark_bandwidth_bytes_per_second",
+            "Throughput of a test, bytes per second (1 MB/s = 1000000).",
+        );
+        let mut iops = Family::new("iomark_iops", "I/O operations per second of a test.");
+        let mut mean = Family::new(
+            "iomark_latency_mean_seconds",
+            "Mean latency per read or write, submission to completion, seconds.",
+        );
+        let mut pct = Family::new(
+            "iomark_latency_percentile_seconds",
+            "Latency at a percentile (label percentile, 0-100), seconds.",
+        );
+        let mut warn = Family::new(
+            "iomark_warning",
+            "A warning of the run (label id, the stable warning id): 1 when present.",
+        );
+        let mut ended = Family::new(
+            "iomark_run_end_timestamp_seconds",
+            "When the run ended, Unix time in seconds (0: unknown).",
+        );
+        for (i, r) in rs.iter().enumerate() {
+            let run = self.names.get(i).cloned().unwrap_or_else(|| i.to_string());
+            let device = crate::result::history::device_label(r);
+            let base = |extra: &[(&'static str, String)]| {
+                let mut v = vec![
+                    ("run", run.clone()),
+                    ("command", r.command.clone()),
+                    ("device", device.clone()),
+                ];
+                v.extend(extra.iter().cloned());
+                labels(&v)
+            };
+            ended
+                .samples
+                .push((base(&[]), r.timestamp_ms as f64 / 1000.0));
+            for t in tests_of(r) {
+                let test = [("test", t.name.clone())];
+                if let Some(v) = t.mb_s {
+                    bw.samples.push((base(&test), v * 1e6));
+                }
+                if let Some(v) = t.iops {
+                    iops.samples.push((base(&test), v));
+                }
+                if let Some(v) = t.mean_us {
+                    mean.samples.push((base(&test), v / 1e6));
+                }
+                if let Some(v) = t.p99_us {
+                    let l = [("test", t.name.clone()), ("percentile", "99".into())];
+                    pct.samples.push((base(&l), v / 1e6));
+                }
+            }
+            let mut seen: Vec<&str> = vec![];
+            for w in &r.warnings {
+                if !seen.contains(&w.id.as_str()) {
+                    seen.push(&w.id);
+                    warn.samples.push((base(&[("id", w.id.clone())]), 1.0));
+                }
+            }
+        }
+        let mut out: String = [&bw, &iops, &mean, &pct, &warn, &ended]
+            .iter()
+            .map(|f| f.text())
+            .collect();
+        out += "# EOF\n";
+        Ok(out.into_bytes())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn label_values_are_escaped_and_the_text_ends_with_eof() {
+        assert_eq!(escape("a\"b\\c\nd"), "a\\\"b\\\\c\\nd");
+        let mut i = crate::result::Inputs::new("copy", &[], crate::result::Status::Ok);
+        i.phases = vec![crate::result::Phase::new(
+            "buffered_128k",
+            10,
+            10_000_000,
+            1.0,
+        )];
+        i.warnings = vec![crate::result::Warning {
+            id: "target.memory_fs".into(),
+            message: "m".into(),
+        }];
+        let r = crate::result::build(i);
+        let text = OpenMetrics {
+            names: vec!["<script>\"x\"".into()],
+        }
+        .render(std::slice::from_ref(&r))
+        .unwrap();
+        let text = String::from_utf8(text).unwrap();
+        assert!(text.ends_with("# EOF\n"), "{text}");
+        assert!(
+            text.contains(
+                "iomark_bandwidth_bytes_per_second{run=\"<script>\\\"x\\\"\",command=\"copy\""
+            ),
+            "{text}"
+        );
+        assert!(text.contains("id=\"target.memory_fs\"} 1\n"), "{text}");
+    }
+}

@@ -1,0 +1,165 @@
+//! `iomark report -o report.html` in a real browser (docs/commands/report.md): headless
+//! Chromium (Debian's `chromium`, installed by tests/run.sh) loads the page of three
+//! kept runs on two devices — one a job named `<script>alert(1)</script>` — and the test
+//! reads the DOM Chromium built (every column's context, every warning's sentence, the
+//! charts, the job name as text and no script element), takes a screenshot that is not
+//! blank, and shows the page fetched nothing: its Content-Security-Policy forbids every
+//! fetch and the console (Chromium's log on stderr, where a blocked fetch is a
+//! `CONSOLE` line "… violates the following Content Security Policy directive …") has
+//! no message. Chromium itself resolves no host (`--host-resolver-rules`), so neither
+//! the page nor the browser's own services reach the network.
+
+use crate::util::*;
+use serde_json::Value;
+use std::path::Path;
+
+const SCRIPT_JOB: &str = "<script>alert(1)</script>";
+
+/// Chromium's headless flags: no sandbox (root), no GPU, nothing of its own on the
+/// network (no background services, no host resolves).
+fn chromium(profile: &Path) -> Iomark {
+    Iomark::program("chromium").args([
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        "--disable-extensions",
+        "--no-pings",
+        "--disable-domain-reliability",
+        "--host-resolver-rules=MAP * ~NOTFOUND",
+        "--hide-scrollbars",
+        &format!("--user-data-dir={}", profile.display()),
+    ])
+}
+
+/// HTML text as the DOM dump serialises it.
+fn esc(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
+/// Whether a PNG's pixels are not all one value (decoded with Python's zlib).
+fn png_not_blank(png: &Path) -> bool {
+    let script = r#"
+import sys, zlib, struct
+b = open(sys.argv[1], 'rb').read()
+assert b[:8] == b'\x89PNG\r\n\x1a\n'
+i, data = 8, b''
+while i < len(b):
+    n, t = struct.unpack('>I4s', b[i:i+8]); data += b[i+8:i+8+n] if t == b'IDAT' else b''; i += 12 + n
+raw = zlib.decompress(data)
+print(len(set(raw)))
+"#;
+    let o = Iomark::program("python3")
+        .args(["-c", script, png.to_str().unwrap()])
+        .run()
+        .ok();
+    o.stdout.trim().parse::<usize>().unwrap_or(0) > 16
+}
+
+#[test]
+fn the_html_report_of_three_runs_in_headless_chromium() {
+    let (t, shm) = (scratch(), tempfile::tempdir_in("/dev/shm").unwrap());
+    let results = t.path().join("results");
+    let env = |c: Iomark| {
+        c.env_remove("IOMARK_HISTORY")
+            .env("IOMARK_RESULTS", &results)
+            .dir(t.path())
+    };
+    for dir in [shm.path(), t.path()] {
+        let d = format!("--file-dir={}", dir.display());
+        env(Iomark::new())
+            .args([
+                "fileio",
+                &d,
+                "--file-total-size=4M",
+                "--file-test-mode=rndrd",
+            ])
+            .args(["--time=0", "--events=400", "prepare", "run", "cleanup"])
+            .run()
+            .ok();
+    }
+    env(Iomark::new())
+        .args(["run", &format!("--name={SCRIPT_JOB}"), "--ioengine=null"])
+        .args(["--rw=randread", "--bs=4k", "--size=1m"])
+        .run()
+        .ok();
+    let list: Vec<Value> = serde_json::from_str(
+        &env(Iomark::new())
+            .args(["history", "--format=json"])
+            .run()
+            .ok()
+            .stdout,
+    )
+    .unwrap();
+    assert_eq!(list.len(), 3);
+    let ids: Vec<String> = list
+        .iter()
+        .map(|v| format!("history:{}", v["name"].as_str().unwrap()))
+        .collect();
+    let page = t.path().join("report.html");
+    env(Iomark::new())
+        .arg("report")
+        .args(&ids)
+        .args(["-o", page.to_str().unwrap()])
+        .run()
+        .ok();
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(html.contains("Content-Security-Policy"), "no CSP meta");
+    let profile = t.path().join("chromium-profile");
+    let url = format!("file://{}", page.display());
+    let dom = chromium(&profile)
+        .args(["--enable-logging=stderr", "--v=0", "--dump-dom", &url])
+        .run()
+        .ok();
+    let d = &dom.stdout;
+    // every column's context, every warning's sentence, the charts
+    for v in &list {
+        let r = read_json(&results.join(format!("{}.json", v["name"].as_str().unwrap())));
+        let host = r["machine"]["hostname"].as_str().unwrap();
+        let kernel = r["machine"]["kernel"].as_str().unwrap();
+        assert!(
+            d.contains(&esc(&format!("host {host}, kernel {kernel}"))),
+            "context"
+        );
+        for w in r["warnings"].as_array().unwrap() {
+            let m = esc(w["message"].as_str().unwrap());
+            assert!(d.contains(&m), "warning sentence {m} not in the DOM");
+        }
+    }
+    assert!(d.contains("iomark fileio --file-dir="), "command lines");
+    assert!(d.contains(" UTC"), "dates");
+    assert!(
+        d.matches("<svg").count() >= 3,
+        "charts: {}",
+        d.matches("<svg").count()
+    );
+    assert!(d.contains("chart-compare") && d.contains("chart-latency"));
+    // the job named <script> is text
+    assert!(d.contains(&esc(SCRIPT_JOB)), "the job name as text");
+    assert!(
+        !d.to_lowercase().contains("<script"),
+        "a script element in the DOM"
+    );
+    // no CSP violation (nor any other message) in the console
+    assert!(
+        !dom.stderr.contains("Content Security Policy") && !dom.stderr.contains(":CONSOLE"),
+        "{}",
+        dom.stderr
+    );
+    // a screenshot that is not blank
+    let shot = t.path().join("report.png");
+    chromium(&profile)
+        .args([
+            "--window-size=1200,1600",
+            &format!("--screenshot={}", shot.display()),
+            &url,
+        ])
+        .run()
+        .ok();
+    assert!(png_not_blank(&shot), "blank screenshot");
+}
