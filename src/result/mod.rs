@@ -20,6 +20,7 @@ pub mod build;
 pub mod hist;
 pub mod import;
 pub mod job;
+pub mod plat;
 pub mod ranks;
 pub mod truth;
 

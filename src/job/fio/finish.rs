@@ -200,7 +200,9 @@ fn check_amount(job: &FioJob) -> Result<(), String> {
     );
     // a replayed log (read_iolog) names and sizes the files itself
     let replay = job.more.replay.file.is_some();
-    if !no_size && !sized && job.filename.is_none() && !replay {
+    // so does opendir (its files' own sizes)
+    let named = job.filename.is_some() || job.tuning.opendir.is_some();
+    if !no_size && !sized && !named && !replay {
         return Err(
             "no size given (set size= or filesize=, or a filename= of an existing file)".into(),
         );

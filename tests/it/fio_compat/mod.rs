@@ -2,6 +2,7 @@
 
 mod exact_lat;
 mod import;
+mod job_keys;
 mod json_keys;
 mod kb_base;
 mod options;

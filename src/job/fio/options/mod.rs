@@ -31,6 +31,7 @@ mod data;
 mod engine;
 mod files;
 mod io;
+mod more;
 mod net;
 mod nodata;
 mod random;
@@ -348,6 +349,7 @@ static PARTS: &[&[FioOption]] = &[
     engine::OPTIONS,
     nodata::OPTIONS,
     net::OPTIONS,
+    more::OPTIONS,
     cmdline::OPTIONS,
 ];
 
@@ -376,7 +378,6 @@ pub const ENGINE_ONLY_KEYS: &[&str] = &[
     "pi_chk",
     "apptag",
     "apptag_mask",
-    "cmd_type",
     "xnvme_async",
     "xnvme_sync",
     "xnvme_admin",
@@ -405,6 +406,9 @@ pub fn apply(
         Origin::CommandLine => None,
     };
     let value = substituted.as_deref().or(value);
+    if let (Some(o), Some(v)) = (find(&key), value) {
+        in_range(o, v).map_err(|why| bad(&key, v, why, origin))?;
+    }
     match find(&key).map(|o| o.apply) {
         Some(Apply::Job(f)) => f(
             &mut JobCtx {
@@ -438,6 +442,29 @@ pub fn apply(
     // job-file section), in the order given
     job.options
         .push((key_raw.trim().to_string(), value.unwrap_or("").to_string()));
+    Ok(())
+}
+
+/// The table's `range` of an integer or boolean option, checked for a value written as
+/// a plain whole number (a value with units or a word is its `apply`'s to judge): the
+/// minimum, and the maximum unless it is below the minimum (fio's -1, "no limit").
+fn in_range(o: &FioOption, v: &str) -> Result<(), String> {
+    let Range::Int(min, max) = o.range else {
+        return Ok(());
+    };
+    if !matches!(o.kind, Kind::Int | Kind::Bool) {
+        return Ok(());
+    }
+    let Ok(n) = v.trim().parse::<i64>() else {
+        return Ok(());
+    };
+    if n < min || (max >= min && n > max) {
+        return Err(if max >= min {
+            format!("out of range: {min} to {max}")
+        } else {
+            format!("out of range: at least {min}")
+        });
+    }
     Ok(())
 }
 
