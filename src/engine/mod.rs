@@ -106,6 +106,9 @@ pub enum SyncKind {
     Fsync,
     /// fdatasync(2)
     Fdatasync,
+    /// sync_file_range(2) of the whole file with these SYNC_FILE_RANGE_* flags (fio's
+    /// `sync_file_range`)
+    Range(u32),
 }
 
 /// An I/O engine instance owned by one worker thread.
@@ -174,6 +177,7 @@ pub fn sync_fd(fd: RawFd, kind: SyncKind) -> Result<(), IoErr> {
             match kind {
                 SyncKind::Fsync => libc::fsync(fd),
                 SyncKind::Fdatasync => libc::fdatasync(fd),
+                SyncKind::Range(flags) => libc::sync_file_range(fd, 0, 0, flags),
             }
         };
         if r == 0 {

@@ -340,6 +340,76 @@ pub fn check_polling(files: &[FileSpec]) -> Result<(), FilesError> {
     Ok(())
 }
 
+/// Read each of `files` from start to end through the page cache (fio's `pre_read`),
+/// so that the job's reads find them cached. Devices are read too; a file shorter than
+/// its size is read to its end.
+pub fn pre_read(files: &[FileSpec]) -> Result<(), FilesError> {
+    use std::io::Read;
+    let mut buf = vec![0u8; LAYOUT_CHUNK];
+    for f in files {
+        let io = |source| FilesError::Io {
+            path: f.path.clone(),
+            op: "pre_read",
+            source,
+        };
+        let file = std::fs::File::open(&f.path).map_err(io)?;
+        let mut r = file.take(f.size);
+        while r.read(&mut buf).map_err(io)? > 0 {}
+    }
+    Ok(())
+}
+
+/// The regular files under `dir` and its subdirectories (fio's `opendir`), sorted;
+/// links are not followed.
+pub fn files_under(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
+    let mut out = Vec::new();
+    let mut todo = vec![dir.to_path_buf()];
+    while let Some(d) = todo.pop() {
+        for e in std::fs::read_dir(&d)? {
+            let e = e?;
+            let t = e.file_type()?;
+            if t.is_dir() {
+                todo.push(e.path());
+            } else if t.is_file() {
+                out.push(e.path());
+            }
+        }
+    }
+    out.sort();
+    Ok(out)
+}
+
+/// Write `value` to the kernel attribute file `path` (a sysfs file such as a queue's
+/// `scheduler`): opened for writing only, never created or truncated.
+pub fn write_attr(path: &Path, value: &str) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut f = std::fs::OpenOptions::new().write(true).open(path)?;
+    f.write_all(value.as_bytes())
+}
+
+/// Remove each of `files` that is a regular file (fio's `unlink`): never a device, a
+/// directory or what a link points to (a link named as a job file is itself removed, as
+/// unlink(2) does). A file already gone is no error.
+pub fn unlink(files: &[FileSpec]) -> Result<(), FilesError> {
+    for f in files {
+        match std::fs::symlink_metadata(&f.path) {
+            Ok(m) if m.file_type().is_file() || m.file_type().is_symlink() => {}
+            _ => continue,
+        }
+        match std::fs::remove_file(&f.path) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                return Err(FilesError::Io {
+                    path: f.path.clone(),
+                    op: "unlink",
+                    source: e,
+                })
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
 /// Make every file exist with at least `size` bytes. `fill`: write data (jobs that
 /// read); otherwise extend (write-only jobs). `fsync` (fio's `create_fsync`, default 1):
 /// each file laid out is fsynced, so its new pages are clean and a later

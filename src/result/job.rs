@@ -175,6 +175,17 @@ pub struct EffectiveJob {
     /// before sleeping, ns (`--reap-spin`, engine/io_uring.rs); absent otherwise
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reap_spin_ns: Option<u64>,
+    /// fio `unified_rw_reporting`: 0 per direction, 1 `mixed` (the directions summed
+    /// into `read`, reported as `mixed`), 2 `both`
+    #[serde(default, skip_serializing_if = "is_zero_u8")]
+    pub unified_rw: u8,
+    /// fio `slat_percentiles`: the reports list submission-latency percentiles
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub slat_percentiles: bool,
+}
+
+fn is_zero_u8(v: &u8) -> bool {
+    *v == 0
 }
 
 impl EffectiveJob {
@@ -230,8 +241,9 @@ impl EffectiveJob {
             kb_base: if j.kb_base == 1000 { 1000 } else { 1024 },
             unit_base: if j.unit_base_bits { 1 } else { 8 },
             percentile_list: m.percentile_list.clone().unwrap_or_default(),
-            clat_percentiles: m.clat_percentiles,
-            lat_percentiles: m.lat_percentiles,
+            // fio: disable_clat/disable_lat turn their percentiles off
+            clat_percentiles: m.clat_percentiles && !j.tuning.disable_clat,
+            lat_percentiles: m.lat_percentiles && !j.tuning.disable_lat,
             group_reporting: j.group_reporting,
             thread: j.thread,
             options: j.options.clone(),
@@ -240,6 +252,8 @@ impl EffectiveJob {
                 && !j.sqthread_poll
                 && !j.hipri)
                 .then_some(j.reap_spin_ns),
+            unified_rw: j.tuning.unified as u8,
+            slat_percentiles: j.tuning.slat_percentiles && !j.tuning.disable_slat,
         }
     }
 
@@ -317,6 +331,8 @@ impl EffectiveJob {
             options: vec![],
             setup_lines: vec![],
             reap_spin_ns: None,
+            unified_rw: 0,
+            slat_percentiles: false,
         }
     }
 }

@@ -22,6 +22,7 @@ pub mod hist;
 pub mod history;
 pub mod import;
 pub mod job;
+pub mod plat;
 pub mod ranks;
 pub mod timeline;
 pub mod truth;

@@ -203,14 +203,12 @@ mod ranks {
                 .collect::<std::collections::BTreeMap<_, _>>()
                 .into_iter()
                 .collect();
-            // json+ names fio's buckets (report/fio/plat.rs): the merged rank buckets
+            // json+ names fio's buckets (result/plat.rs): the merged rank buckets
             // regrouped onto fio's grid (each HDR bucket lies inside one fio bucket)
             let mut grid = std::collections::BTreeMap::new();
             for &(v, c) in &m {
                 *grid
-                    .entry(iomark::report::fio::plat::value(
-                        iomark::report::fio::plat::index(v),
-                    ))
+                    .entry(iomark::result::plat::value(iomark::result::plat::index(v)))
                     .or_insert(0u64) += c;
             }
             let grid: Vec<(u64, u64)> = grid.into_iter().collect();

@@ -16,9 +16,6 @@ peer_work fio-tools
 peer_bin "${1:?usage: $0 BIN}"
 TOOLS=$(peer_shared fio-tools)
 peer_python scipy six
-# docs/compat/fio-clients.md, "fio's tools": json+ bins are not on fio's 1856-bucket grid;
-# write_hist_log/log_hist_msec are refused; a log sample past the runtime
-peer_known fiologparser_hist_runs fiologparser_hist_rows fiologparser_rows fio2gnuplot_rows
 
 run_job() { # DIR FIO
     mkdir -p "$1" && cd "$1" || exit 2

@@ -21,6 +21,7 @@ pub mod keys;
 pub mod keys_verify;
 pub mod options;
 pub mod showcmd;
+pub mod tuning;
 pub mod zone_keys;
 
 pub use crate::job::fio::args::{
@@ -416,6 +417,8 @@ pub struct FioJob {
     pub control: crate::job::fio::control::Control,
     /// priorities, NUMA binding and dedupe keys ([`crate::job::fio::extra`])
     pub extra: crate::job::fio::extra::PrioNumaDedupeOpts,
+    /// the keys of fio's list added for issue 24 ([`crate::job::fio::tuning`])
+    pub tuning: crate::job::fio::tuning::Tuning,
 }
 
 impl Default for FioJob {
@@ -463,6 +466,7 @@ impl Default for FioJob {
             reap_spin_ns: crate::engine::io_uring::DEFAULT_SPIN_NS,
             control: Default::default(),
             extra: Default::default(),
+            tuning: Default::default(),
         }
     }
 }

@@ -2,7 +2,7 @@
 //! (`bw` KiB/s integer, `bw_bytes` B/s, `iops` per s, `runtime` ms,
 //! latencies in ns with percentiles keyed like "99.900000"; `json+` adds
 //! `clat_ns.bins`, `{"<ns>": count}` for every non-empty bucket of fio's grid,
-//! report/fio/plat.rs). Only keys
+//! result/plat.rs). Only keys
 //! iomark measures are written; tools reading fio JSON find them where fio puts them.
 //! CPU: `usr_cpu`/`sys_cpu` in percent of the job threads' time, `ctx` switches.
 //! `job options` / `global options` keep the order they were given (report/fio/order.rs).
@@ -62,8 +62,8 @@ pub(crate) fn lat_json(l: &Latency, pcts: Option<&[f64]>, bins: bool) -> Value {
         o["percentile"] = Value::Object(pct);
     }
     if bins && !h.is_empty() {
-        // on fio's bucket grid, so fio's tools read them as fio's (report/fio/plat.rs)
-        let b: Map<String, Value> = crate::report::fio::plat::bins(h)
+        // on fio's bucket grid, so fio's tools read them as fio's (result/plat.rs)
+        let b: Map<String, Value> = crate::result::plat::bins(h)
             .into_iter()
             .map(|(ns, n)| (ns.to_string(), json!(n)))
             .collect();
@@ -91,7 +91,7 @@ fn dir_json(j: &JobResult, d: &DirResult, rt_ms: u64, plus: bool, samples: (usiz
         "total_ios": d.ios,
         "short_ios": 0,
         "drop_ios": 0,
-        "slat_ns": lat_json(&d.slat, None, false),
+        "slat_ns": lat_json(&d.slat, j.job.slat_percentiles.then_some(p), false),
         "clat_ns": lat_json(&d.clat, j.job.clat_percentiles.then_some(p), plus),
         "lat_ns": lat_json(&d.lat, j.job.lat_percentiles.then_some(p), false),
     });
@@ -161,6 +161,16 @@ fn job_json(j: &JobResult, all: &[JobResult], plus: bool) -> Value {
         "majf": j.cpu.majf,
         "minf": j.cpu.minf,
     });
+    if j.job.unified_rw == 1 {
+        // `unified_rw_reporting=mixed`: one `mixed` object in place of the directions
+        if let Some(o) = v.as_object_mut() {
+            let mixed = o.remove("read").unwrap_or_default();
+            o.remove("write");
+            o.remove("trim");
+            o.remove("sync");
+            o.insert("mixed".into(), mixed);
+        }
+    }
     crate::report::fio::levels::add_job_keys(&mut v, j);
     optional_keys(&mut v, j);
     v

@@ -14,7 +14,6 @@ pub mod levels;
 pub mod num;
 pub mod order;
 pub mod outputs;
-pub mod plat;
 pub mod prio;
 pub mod terse;
 pub mod text;

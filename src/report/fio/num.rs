@@ -173,7 +173,9 @@ pub fn group_text(jobs: &[JobResult]) -> String {
     for g in groups {
         let units = TextUnits::of_group(jobs, g);
         s += &format!("\nRun status group {g} (all jobs):\n");
-        for (dir, label) in [(0, "   READ"), (1, "  WRITE"), (2, "   TRIM")] {
+        let mixed = jobs.iter().any(|j| j.groupid == g && j.job.unified_rw == 1);
+        let read = if mixed { "  MIXED" } else { "   READ" };
+        for (dir, label) in [(0, read), (1, "  WRITE"), (2, "   TRIM")] {
             let mut io = 0u64;
             let (mut min_bw, mut max_bw) = (u64::MAX, 0u64);
             let (mut min_run, mut max_run) = (u64::MAX, 0u64);

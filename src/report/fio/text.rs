@@ -133,6 +133,9 @@ fn dir_text(
     }
     s += &lat_line("clat", &d.clat);
     s += &lat_line(" lat", &d.lat);
+    if j.job.slat_percentiles && d.slat.count > 0 {
+        s += &pct_table("slat", &d.slat, pcts(j));
+    }
     if j.job.clat_percentiles {
         s += &pct_table("clat", &d.clat, pcts(j));
     }
@@ -195,7 +198,12 @@ fn job_text(
             j.first_error.as_deref().unwrap_or("?")
         );
     }
-    s += &dir_text(j, "read", &j.read, rt, agg(0), units);
+    let read = if j.job.unified_rw == 1 {
+        "mixed"
+    } else {
+        "read"
+    };
+    s += &dir_text(j, read, &j.read, rt, agg(0), units);
     s += &crate::report::fio::prio::prios_text(j, 0);
     s += &dir_text(j, "write", &j.write, rt, agg(1), units);
     s += &crate::report::fio::prio::prios_text(j, 1);

@@ -28,7 +28,7 @@ pub(crate) struct Dedupe {
     pick: Rng,
     fresh: Rng,
     zero: bool,
-    compress: u32,
+    compress: (u32, u64),
 }
 
 impl Dedupe {
@@ -54,7 +54,10 @@ impl Dedupe {
             pick: Rng::new(seed ^ 0xd00d),
             fresh: Rng::new(seed ^ 0xf7e5),
             zero: job.more.zero_buffers,
-            compress: job.more.buffer_compress_percentage,
+            compress: (
+                job.more.buffer_compress_percentage,
+                job.tuning.buffer_compress_chunk,
+            ),
         })
     }
 

@@ -57,8 +57,9 @@ impl DiskSnapshot {
     pub fn take(root: &Root, jobs: &[FioJob]) -> DiskSnapshot {
         let mut devs: Vec<(String, String, DevStat)> = Vec::new();
         // as fio, no disk_util for a diskless engine (fio's FIO_DISKLESSIO: null, cpuio,
-        // exec, net; page_fault's anonymous memory): the engines given no descriptor
-        let disk = |j: &&FioJob| !j.engine.caps().no_io;
+        // exec, net; page_fault's anonymous memory): the engines given no descriptor;
+        // nor for a job with `disk_util=0`
+        let disk = |j: &&FioJob| !j.engine.caps().no_io && j.tuning.disk_util;
         for p in jobs.iter().filter(disk).flat_map(job_paths) {
             let Some(dir) = crate::probe::device_behind(&p).and_then(|d| root.block_dir(d)) else {
                 continue;

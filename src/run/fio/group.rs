@@ -56,6 +56,8 @@ struct Threads<'a> {
     /// one stop flag per thread, so exitall can end some threads and not others
     tstops: Vec<AtomicBool>,
     fin: Vec<AtomicBool>,
+    /// the thread ended with an error (`exitall_on_error`)
+    failed: Vec<AtomicBool>,
     lives: Vec<Live>,
 }
 
@@ -80,6 +82,7 @@ impl<'a> Threads<'a> {
         Threads {
             tstops: (0..n).map(|_| AtomicBool::new(false)).collect(),
             fin: (0..n).map(|_| AtomicBool::new(false)).collect(),
+            failed: (0..n).map(|_| AtomicBool::new(false)).collect(),
             lives: (0..n).map(|_| Default::default()).collect(),
             members,
         }
@@ -185,6 +188,19 @@ impl<'a> Group<'a> {
         let mut abort_rest = false;
         for (i, &(ji, _)) in self.th.members.iter().enumerate() {
             let job = &ctx.cmd.jobs[ji];
+            if job.tuning.exitall_on_error
+                && !self.handled[i]
+                && self.th.failed[i].load(Ordering::Acquire)
+            {
+                // fio: every job of the run is terminated, the later groups too
+                self.handled[i] = true;
+                self.th
+                    .tstops
+                    .iter()
+                    .for_each(|t| t.store(true, Ordering::Relaxed));
+                abort_rest = true;
+                continue;
+            }
             if self.handled[i] || !job.more.exitall || !self.th.fin[i].load(Ordering::Acquire) {
                 continue;
             }
@@ -254,7 +270,7 @@ fn threads(ctx: &RunCtx, grp: &mut Group, sampling: &mut Sampling) -> (Joined, b
         let mut hs = Vec::new();
         for (i, &(ji, p)) in th.members.iter().enumerate() {
             let (clock, done, note) = (ctx.clock, &ctx.done, ctx.note);
-            let (tstop, fin) = (&th.tstops[i], &th.fin[i]);
+            let (tstop, fin, failed) = (&th.tstops[i], &th.fin[i], &th.failed[i]);
             let live = use_live.then_some(&th.lives[i]);
             let wait = ctx.wait_idx[ji].map(|t| (&done[t], cmd.jobs[t].numjobs));
             // flow weights count from the group's start to each thread's end
@@ -273,6 +289,8 @@ fn threads(ctx: &RunCtx, grp: &mut Group, sampling: &mut Sampling) -> (Joined, b
                     f.release(id, w);
                 }
                 done[ji].fetch_add(1, Ordering::Release);
+                let bad = r.as_ref().map_or(true, |rec| rec.stats.error != 0);
+                failed.store(bad, Ordering::Release);
                 fin.store(true, Ordering::Release);
                 r
             };
@@ -332,6 +350,23 @@ fn spawn_refusal(job: &str, i: usize, n: usize, e: &std::io::Error) -> RunError 
     }
 }
 
+/// `disable_lat`, `disable_clat`, `disable_slat`: that latency is reported as not
+/// measured (fio records none; iomark measures it and drops it from the record).
+fn disable_lat(st: &mut JobRecord, t: &crate::job::fio::tuning::Tuning) {
+    let s = &mut st.stats;
+    for d in [&mut s.read, &mut s.write, &mut s.trim] {
+        if t.disable_lat {
+            d.lat = Default::default();
+        }
+        if t.disable_clat {
+            d.clat = Default::default();
+        }
+        if t.disable_slat {
+            d.slat = Default::default();
+        }
+    }
+}
+
 /// Run one stonewall group (its job indices `g`); its reported jobs (per thread, or
 /// merged per reporting group with `group_reporting`) and whether the rest of the run
 /// is to be skipped.
@@ -347,7 +382,20 @@ pub(crate) fn run_group(
     let mut merged: Vec<JobRecord> = Vec::new();
     for (i, (ji, r)) in results.into_iter().enumerate() {
         let mut st = r?;
+        if !ctx.cmd.jobs[ji].tuning.stats {
+            // `stats=0`: the job runs but is left out of every report (fio's
+            // show_run_stats skips it, its group's totals too)
+            continue;
+        }
         st.groupid = ctx.report_gid[ji];
+        if ctx.cmd.jobs[ji].tuning.unified == crate::job::fio::tuning::Unified::Mixed {
+            // `unified_rw_reporting=mixed`: every direction counted as one, in `read`
+            let s = &mut st.stats;
+            let (w, t) = (std::mem::take(&mut s.write), std::mem::take(&mut s.trim));
+            s.read.merge(&w);
+            s.read.merge(&t);
+        }
+        disable_lat(&mut st, &ctx.cmd.jobs[ji].tuning);
         if let Some((_, d)) = grp.steadies.iter().find(|(w, _)| w.contains(&i)) {
             st.steady = Some(d.report());
         }

@@ -11,10 +11,17 @@
 //! `log_avg_msec` every I/O is one line (its bandwidth is its bytes over its latency;
 //! its IOPS entry is 1). With `log_avg_msec=W` each W-ms window `(start, start + W]`
 //! gives one line per direction with I/O in it: mean latency, bytes/W, I/Os/W; bs and
-//! offset are 0. The last window, cut short by the job's end, is written at the time of
-//! its last I/O with bytes and I/Os over its own length, as fio writes its final sample
-//! at the job's elapsed time: no line lies past the runtime (a line at runtime + W with
-//! a few I/Os over a whole window was a near-zero sample that fio does not have).
+//! offset are 0 (`log_max_value=1`: the latency lines hold the window's maximum). A
+//! window is written when an I/O completes after it, as fio 3.33 samples while the job
+//! runs: the window cut short by the job's end, and any window ending at or past
+//! `ramp_time` + `runtime`, has no line (fio: a 2 s job at 500 ms has 3 lines, a 1.25 s
+//! one 2). `log_unix_epoch=1` writes times as ms since 1970.
+//!
+//! `write_hist_log=PREFIX` writes `PREFIX_clat_hist.N.log`, fio's histogram log: every
+//! `log_hist_msec` (per direction, from its first completion) a line `time, ddir, bs,`
+//! then the completion-latency counts since the previous line in fio's 1856 buckets
+//! (src/result/plat.rs), 2^`log_hist_coarseness` of them summed per column — what
+//! fio's tools/hist/fiologparser_hist.py reads.
 //!
 //! `write_iolog=FILE` is fio's I/O log, version 3 (what fio 3.33 writes): `fio version 3
 //! iolog`, then `T NAME add` and `T NAME open` for each of the job's files, `T NAME
@@ -52,6 +59,21 @@ pub struct LogSpec {
     pub shared: bool,
     /// `write_iolog`: the I/O log's path
     pub iolog: Option<String>,
+    /// `write_hist_log`: the histogram log's prefix ("" = the job's name)
+    pub hist: Option<String>,
+    /// `log_hist_msec`: interval of the histogram lines (0: one per completion)
+    pub hist_msec: u64,
+    /// `log_hist_coarseness`: 2^N of fio's buckets summed per column
+    pub hist_coarseness: u32,
+    /// the job's end, ms (`ramp_time` + `runtime`): no window ending at or past it is
+    /// written (fio samples only while the job runs)
+    pub end_ms: Option<u64>,
+    /// `log_unix_epoch` / `log_alternate_epoch`: times are ms since the epoch of this
+    /// clock (`log_alternate_epoch_clock_id`, default CLOCK_REALTIME: since 1970)
+    /// rather than since the job's start
+    pub epoch_clock: Option<i32>,
+    /// `log_max_value`: a windowed latency line holds the window's maximum, not its mean
+    pub max_value: bool,
 }
 
 #[derive(Default, Clone, Copy)]
@@ -62,6 +84,18 @@ struct Win {
     clat: u128,
     slat: u128,
     slat_n: u64,
+    /// the largest of each latency (`log_max_value`)
+    max: [u64; 3],
+}
+
+/// The histogram log of one thread (`write_hist_log`): fio's clat bucket counts per
+/// direction since the job's start, and those at the last line written.
+struct HistLog {
+    file: Staged,
+    now: [Vec<u64>; 3],
+    last: [Vec<u64>; 3],
+    /// when the current interval started, ms (0: at the first completion)
+    since: [u64; 3],
 }
 
 /// Open log files of one thread.
@@ -76,10 +110,11 @@ pub struct Logs {
     iolog: Option<(Staged, Vec<String>, std::time::Instant)>,
     win_start_ms: u64,
     win: [Win; 3],
-    /// time of the latest I/O, ms: the end of a window cut short by the job's end
-    last_ms: u64,
     /// ioprio of the next per-I/O line ([`Logs::set_prio`])
     cur_prio: u16,
+    hist: Option<HistLog>,
+    /// added to every time written: the job's start in ms since 1970 (`log_unix_epoch`)
+    epoch_ms: u64,
 }
 
 impl LogSpec {
@@ -87,7 +122,9 @@ impl LogSpec {
     /// their options); `None` when it writes none.
     pub fn of(job: &crate::job::fio::FioJob) -> Option<LogSpec> {
         let m = &job.more;
+        let t = &job.tuning;
         let any = m.bw_log.is_some() || m.iops_log.is_some() || m.lat_log.is_some();
+        let any = any || t.hist_log.is_some();
         (any || m.write_iolog.is_some()).then(|| LogSpec {
             bw: m.bw_log.clone(),
             iops: m.iops_log.clone(),
@@ -97,6 +134,17 @@ impl LogSpec {
             prio: job.extra.log_prio,
             shared: !m.per_job_logs,
             iolog: m.write_iolog.clone(),
+            hist: t.hist_log.clone(),
+            hist_msec: t.log_hist_msec,
+            hist_coarseness: t.log_hist_coarseness,
+            end_ms: job
+                .runtime
+                .map(|r| u64::try_from((job.ramp_time + r).as_millis()).unwrap_or(u64::MAX)),
+            epoch_clock: (t.log_unix_epoch || t.log_alternate_epoch).then_some(
+                t.log_alternate_epoch_clock_id
+                    .unwrap_or(libc::CLOCK_REALTIME),
+            ),
+            max_value: t.log_max_value,
         })
     }
 
@@ -116,6 +164,7 @@ impl LogSpec {
             (&self.bw, &["bw"][..]),
             (&self.iops, &["iops"][..]),
             (&self.lat, &["lat", "clat", "slat"][..]),
+            (&self.hist, &["clat_hist"][..]),
         ] {
             if let Some(pre) = p {
                 let pre = if pre.is_empty() { job } else { pre.as_str() };
@@ -135,6 +184,19 @@ impl LogSpec {
         }
         Ok(())
     }
+}
+
+/// Now on clock `id` (clock_gettime(2)), ms; 0 for a clock the kernel refuses.
+fn clock_ms(id: i32) -> u64 {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime writes the timespec passed
+    if unsafe { libc::clock_gettime(id as libc::clockid_t, &mut ts) } != 0 {
+        return 0;
+    }
+    ts.tv_sec.max(0) as u64 * 1000 + ts.tv_nsec.max(0) as u64 / 1_000_000
 }
 
 /// Path of a log: `DIR/PREFIX_KIND.N.log`.
@@ -171,10 +233,19 @@ impl Logs {
                 )),
                 None => None,
             },
+            hist: match open(&spec.hist, "clat_hist")? {
+                Some(file) => Some(HistLog {
+                    file,
+                    now: std::array::from_fn(|_| vec![0; crate::result::plat::BUCKETS]),
+                    last: std::array::from_fn(|_| vec![0; crate::result::plat::BUCKETS]),
+                    since: [0; 3],
+                }),
+                None => None,
+            },
+            epoch_ms: spec.epoch_clock.map_or(0, clock_ms),
             spec: spec.clone(),
             win_start_ms: 0,
             win: [Win::default(); 3],
-            last_ms: 0,
             cur_prio: 0,
         })
     }
@@ -252,6 +323,8 @@ impl Logs {
         clat: u64,
         lat: u64,
     ) {
+        self.hist_io(t_ms, d, bytes, clat);
+        let t_ms = t_ms + self.epoch_ms;
         let o = self.spec.offset;
         if self.spec.avg_msec == 0 {
             let pt = if self.spec.prio {
@@ -270,25 +343,74 @@ impl Logs {
             }
             return;
         }
+        if self.win_start_ms == 0 {
+            self.win_start_ms = self.epoch_ms;
+        }
         while t_ms > self.win_start_ms + self.spec.avg_msec {
             self.flush_window(self.spec.avg_msec);
         }
-        self.last_ms = self.last_ms.max(t_ms);
         let w = &mut self.win[d.min(2)];
         w.ios += 1;
         w.bytes += bytes;
         w.lat += u128::from(lat);
         w.clat += u128::from(clat);
+        w.max[0] = w.max[0].max(lat);
+        w.max[1] = w.max[1].max(clat);
         if let Some(s) = slat {
             w.slat += u128::from(s);
             w.slat_n += 1;
+            w.max[2] = w.max[2].max(s);
         }
+    }
+
+    /// Count one completion in the histogram log and write its line when the
+    /// direction's interval is over (fio's `add_clat_sample`: the interval starts at the
+    /// first completion, the line carries the counts since the previous line, and the
+    /// next interval starts where this one should have ended).
+    fn hist_io(&mut self, t_ms: u64, d: usize, bytes: u64, clat: u64) {
+        let (msec, coarse) = (self.spec.hist_msec, self.spec.hist_coarseness);
+        let past_end = self.spec.end_ms.is_some_and(|e| t_ms >= e);
+        let epoch = self.epoch_ms;
+        let Some(h) = &mut self.hist else {
+            return;
+        };
+        let d = d.min(2);
+        h.now[d][crate::result::plat::index(clat)] += 1;
+        if h.since[d] == 0 {
+            h.since[d] = t_ms;
+        }
+        let window = t_ms - h.since[d].min(t_ms);
+        if window < msec || past_end {
+            return;
+        }
+        let stride = 1usize << coarse.min(6);
+        let cols: Vec<String> = (0..crate::result::plat::BUCKETS)
+            .step_by(stride)
+            .map(|j| {
+                (j..j + stride)
+                    .map(|k| h.now[d][k] - h.last[d][k])
+                    .sum::<u64>()
+                    .to_string()
+            })
+            .collect();
+        let t = t_ms + epoch;
+        if let Err(e) = writeln!(h.file, "{t}, {d}, {bytes}, {}", cols.join(", ")) {
+            h.file.keep_error(e);
+        }
+        h.last[d].clone_from(&h.now[d]);
+        h.since[d] = t_ms - (window - msec);
     }
 
     /// The lines of the current window, `len` ms long, at its end.
     fn flush_window(&mut self, len: u64) {
         let win = len.max(1);
         let t = self.win_start_ms + len;
+        if self.spec.end_ms.is_some_and(|e| t - self.epoch_ms >= e) {
+            // the job's time is up: fio takes no sample at or past its end
+            self.win = [Win::default(); 3];
+            self.win_start_ms = t;
+            return;
+        }
         let o = self.spec.offset;
         let p = "0";
         for d in 0..3 {
@@ -301,34 +423,27 @@ impl Logs {
             Self::line(&mut self.bw, o, p, t, bw, d, 0, 0);
             Self::line(&mut self.iops, o, p, t, iops, d, 0, 0);
             let n = u128::from(w.ios);
-            Self::line(&mut self.lat, o, p, t, (w.lat / n) as u64, d, 0, 0);
-            Self::line(&mut self.clat, o, p, t, (w.clat / n) as u64, d, 0, 0);
+            let (lat, clat, slat) = if self.spec.max_value {
+                (w.max[0], w.max[1], w.max[2])
+            } else {
+                let s = w.slat / u128::from(w.slat_n.max(1));
+                ((w.lat / n) as u64, (w.clat / n) as u64, s as u64)
+            };
+            Self::line(&mut self.lat, o, p, t, lat, d, 0, 0);
+            Self::line(&mut self.clat, o, p, t, clat, d, 0, 0);
             if w.slat_n > 0 {
-                Self::line(
-                    &mut self.slat,
-                    o,
-                    p,
-                    t,
-                    (w.slat / u128::from(w.slat_n)) as u64,
-                    d,
-                    0,
-                    0,
-                );
+                Self::line(&mut self.slat, o, p, t, slat, d, 0, 0);
             }
         }
         self.win = [Win::default(); 3];
         self.win_start_ms = t;
     }
 
-    /// Write the last (partial) window and put every file in place (the logs of the
+    /// Put every file in place (the logs of the
     /// I/O done so far, also after a failed job, as fio keeps them). Returns the first
     /// error (a line that could not be written, or the file itself); each file is
     /// committed at most once, so a second call does nothing.
     pub fn finish(&mut self) -> Result<(), OutputError> {
-        if self.spec.avg_msec > 0 && self.win.iter().any(|w| w.ios > 0) {
-            let len = self.last_ms.saturating_sub(self.win_start_ms);
-            self.flush_window(len.min(self.spec.avg_msec));
-        }
         if let Some((w, names, t0)) = &mut self.iolog {
             for n in names.iter() {
                 let t = t0.elapsed().as_micros();
@@ -340,6 +455,12 @@ impl Logs {
         let mut first = Ok(());
         if let Some((s, _, _)) = self.iolog.take() {
             first = s.commit();
+        }
+        if let Some(h) = self.hist.take() {
+            let r = h.file.commit();
+            if first.is_ok() {
+                first = r;
+            }
         }
         for f in [
             &mut self.bw,
@@ -371,10 +492,7 @@ mod tests {
             iops: Some("x".into()),
             lat: Some(String::new()),
             avg_msec: 100,
-            offset: false,
-            prio: false,
-            shared: false,
-            iolog: None,
+            ..Default::default()
         };
         let mut l = Logs::create(&spec, "job", 0, d.path()).unwrap();
         // window [0,100): two 4 KiB reads of 1000 and 3000 ns; window [100,200): one write
@@ -383,13 +501,13 @@ mod tests {
         l.io(150, 1, 8192, 0, None, 500, 500);
         l.finish().unwrap();
         let bw = std::fs::read_to_string(log_path(d.path(), "job", "bw", 0)).unwrap();
-        // 8192 bytes in 100 ms = 80 KiB/s; the second window ends with the job at its
-        // last I/O (150 ms): 8192 bytes in 50 ms = 160 KiB/s, written at 150, not 200
-        assert_eq!(bw, "100, 80, 0, 0, 0\n150, 160, 1, 0, 0\n");
+        // 8192 bytes in 100 ms = 80 KiB/s; the second window, cut short by the job's
+        // end at 150 ms, has no line (fio 3.33 samples while the job runs)
+        assert_eq!(bw, "100, 80, 0, 0, 0\n");
         let iops = std::fs::read_to_string(log_path(d.path(), "x", "iops", 0)).unwrap();
-        assert_eq!(iops, "100, 20, 0, 0, 0\n150, 20, 1, 0, 0\n");
+        assert_eq!(iops, "100, 20, 0, 0, 0\n");
         let lat = std::fs::read_to_string(log_path(d.path(), "job", "lat", 0)).unwrap();
-        assert_eq!(lat, "100, 2000, 0, 0, 0\n150, 500, 1, 0, 0\n");
+        assert_eq!(lat, "100, 2000, 0, 0, 0\n");
         assert!(log_path(d.path(), "job", "slat", 0).exists());
     }
 
@@ -398,21 +516,61 @@ mod tests {
         let d = tempfile::tempdir().unwrap();
         let spec = LogSpec {
             bw: Some(String::new()),
+            lat: Some(String::new()),
             avg_msec: 500,
+            end_ms: Some(2000),
+            max_value: true,
             ..Default::default()
         };
         let mut l = Logs::create(&spec, "job", 0, d.path()).unwrap();
-        // a 2 s job: I/O every 100 ms up to 2000 ms, the one at 2000 in (1500, 2000]
-        for t in (100..=2000).step_by(100) {
-            l.io(t, 0, 4096, 0, None, 1000, 1000);
+        // a 2 s job: I/O every 100 ms up to 2010 ms (one past its time)
+        for t in (100..=2010).step_by(100) {
+            l.io(t, 0, 4096, 0, None, t * 10, t * 10);
         }
         l.finish().unwrap();
         let bw = std::fs::read_to_string(log_path(d.path(), "job", "bw", 0)).unwrap();
-        // 5 x 4 KiB per 500 ms = 40 KiB/s in every window, none after 2000 ms
+        // 5 x 4 KiB per 500 ms = 40 KiB/s; fio's 3 lines for a 2 s job: the window
+        // ending at the runtime has none
         assert_eq!(
             bw,
-            "500, 40, 0, 0, 0\n1000, 40, 0, 0, 0\n1500, 40, 0, 0, 0\n2000, 40, 0, 0, 0\n"
+            "500, 40, 0, 0, 0\n1000, 40, 0, 0, 0\n1500, 40, 0, 0, 0\n"
         );
+        // log_max_value: the largest latency of each window
+        let lat = std::fs::read_to_string(log_path(d.path(), "job", "lat", 0)).unwrap();
+        assert_eq!(
+            lat,
+            "500, 5000, 0, 0, 0\n1000, 10000, 0, 0, 0\n1500, 15000, 0, 0, 0\n"
+        );
+    }
+
+    #[test]
+    fn hist_log_lines_are_fio_s() {
+        let d = tempfile::tempdir().unwrap();
+        let spec = LogSpec {
+            hist: Some("h".into()),
+            hist_msec: 100,
+            hist_coarseness: 1,
+            ..Default::default()
+        };
+        let mut l = Logs::create(&spec, "job", 0, d.path()).unwrap();
+        // the interval starts at the first completion (10 ms); the one at 120 ends it
+        l.io(10, 0, 4096, 0, None, 5, 5);
+        l.io(60, 0, 4096, 0, None, 5, 5);
+        l.io(120, 0, 4096, 0, None, 1000, 1000);
+        l.io(130, 1, 8192, 0, None, 3, 3);
+        l.finish().unwrap();
+        let s = std::fs::read_to_string(d.path().join("h_clat_hist.1.log")).unwrap();
+        let lines: Vec<&str> = s.lines().collect();
+        assert_eq!(lines.len(), 1, "{s}");
+        let cols: Vec<u64> = lines[0].split(", ").map(|c| c.parse().unwrap()).collect();
+        // time, ddir, bs, then 1856 / 2 columns of two buckets each
+        assert_eq!(&cols[..3], &[120, 0, 4096]);
+        assert_eq!(cols.len(), 3 + crate::result::plat::BUCKETS / 2);
+        let bins = &cols[3..];
+        assert_eq!(bins[2], 2, "5 ns is bucket 5, column 2");
+        let k = crate::result::plat::index(1000) / 2;
+        assert_eq!(bins[k], 1);
+        assert_eq!(bins.iter().sum::<u64>(), 3);
     }
 
     #[test]

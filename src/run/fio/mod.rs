@@ -14,6 +14,7 @@ pub mod dedupe;
 pub mod disk;
 pub mod errors;
 mod group;
+pub mod hooks;
 pub mod log;
 pub mod numa;
 pub(crate) mod plan;
@@ -479,9 +480,15 @@ fn lay_out(
         for p in ps {
             // filled when the job reads (a replay: when its log does) or the engine works
             // on the files' blocks
-            let fill = p.job.rw.reads() || k.caps().needs_data;
+            // (`overwrite=1`: a written file is laid out with data too, so the job's
+            // writes overwrite blocks that exist, as fio's)
+            let overwrite = j.tuning.overwrite && p.job.rw.writes();
+            let fill = p.job.rw.reads() || k.caps().needs_data || overwrite;
             for m in dataset::layout(&p.files, fill, j.more.x.create_fsync)? {
                 note(format!("{}: {m}", j.name));
+            }
+            if j.tuning.pre_read && !j.direct {
+                dataset::pre_read(&p.files)?;
             }
         }
     }
@@ -582,12 +589,48 @@ pub fn execute(
     let plans = make_plans(cmd, note)?;
     check_files(cmd, &plans, &kinds, note)?;
     lay_out(cmd, &plans, &kinds, note)?;
+    let root = crate::probe::Root::default();
+    let mut switched = Vec::new();
+    for (j, ps) in cmd.jobs.iter().zip(&plans) {
+        let files: Vec<&Path> = ps
+            .iter()
+            .flat_map(|p| p.files.iter().map(|f| f.path.as_path()))
+            .collect();
+        if j.tuning.disk_util && !j.engine.caps().no_io {
+            let s = hooks::ioscheduler(j, &files, &root).map_err(|why| RunError::Refused {
+                job: j.name.clone(),
+                why,
+            });
+            match s {
+                Ok(s) => switched.extend(s),
+                Err(e) => {
+                    hooks::restore_schedulers(&switched, &root);
+                    return Err(e);
+                }
+            }
+        }
+    }
+    let out = run_groups(cmd, &plans, &groups, report_gid, &clock, stop, note);
+    hooks::restore_schedulers(&switched, &root);
+    out
+}
+
+/// The stonewall groups of `cmd` in turn, then `unlink`.
+fn run_groups(
+    cmd: &FioCommand,
+    plans: &[Vec<Plan>],
+    groups: &[Vec<usize>],
+    report_gid: Vec<u32>,
+    clock: &crate::stats::clock::Clock,
+    stop: &AtomicBool,
+    note: &(dyn Fn(String) + Sync),
+) -> Result<RunOutcome, RunError> {
     // many hosts (src/ranks/): every rank has laid out its files; the I/O starts together
     crate::ranks::start_line();
     let ctx = group::RunCtx {
         cmd,
-        plans: &plans,
-        clock: &clock,
+        plans,
+        clock,
         stop,
         note,
         // wait_for targets (validated to name an earlier job) and their finished threads
@@ -608,7 +651,7 @@ pub fn execute(
         sampler: sampler(cmd, ctx.run_t0),
         ..group::Sampling::default()
     };
-    for g in &groups {
+    for g in groups {
         if stop.load(Ordering::Relaxed) {
             break;
         }
@@ -616,6 +659,14 @@ pub fn execute(
         out.jobs.extend(jobs);
         if abort_rest {
             break;
+        }
+    }
+    // `unlink` (and `unlink_each_loop`, after the job's last loop): the files go
+    for (j, ps) in cmd.jobs.iter().zip(plans) {
+        if j.tuning.unlink || j.tuning.unlink_each_loop {
+            for p in ps {
+                dataset::unlink(&p.files)?;
+            }
         }
     }
     out.interrupted = stop.load(Ordering::Relaxed);

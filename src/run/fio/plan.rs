@@ -95,8 +95,10 @@ pub(crate) fn files_for(job: &FioJob, t: u32) -> Result<(Vec<FileSpec>, Vec<Regi
         .filename_format
         .clone()
         .unwrap_or_else(|| "$jobname.$jobnum.$filenum".into());
-    let named = job.filename.is_some();
-    let paths: Vec<PathBuf> = match &job.filename {
+    let named = job.filename.is_some() || job.tuning.opendir.is_some();
+    let mut paths: Vec<PathBuf> = match &job.filename {
+        // opendir without filename: only the directory's files
+        None if job.tuning.opendir.is_some() => Vec::new(),
         // a net job's one "file" is its socket, named as fio names it (no directory)
         _ if job.engine == crate::engine::registry::Kind::Net => {
             vec![PathBuf::from(job.more.net.file_name())]
@@ -110,10 +112,21 @@ pub(crate) fn files_for(job: &FioJob, t: u32) -> Result<(Vec<FileSpec>, Vec<Regi
             .map(|i| join(&format_filename(&fmt, &job.name, t, i)))
             .collect(),
     };
+    if let Some(d) = &job.tuning.opendir {
+        // opendir: every regular file under the directory is one of the job's files
+        let found = dataset::files_under(Path::new(d)).map_err(|e| RunError::Plan {
+            job: job.name.clone(),
+            why: format!("opendir={d}: {e}"),
+        })?;
+        paths.extend(found);
+    }
     if paths.is_empty() {
         return Err(RunError::Plan {
             job: job.name.clone(),
-            why: "filename= names no file".into(),
+            why: match &job.tuning.opendir {
+                Some(d) => format!("opendir={d} holds no file"),
+                None => "filename= names no file".into(),
+            },
         });
     }
     let n = paths.len() as u64;
@@ -145,20 +158,30 @@ pub(crate) fn files_for(job: &FioJob, t: u32) -> Result<(Vec<FileSpec>, Vec<Regi
             size
         };
         let base = match job.more.offset {
+            // file_append: the I/O starts at the file's end (fio: offset = its size)
+            _ if job.tuning.file_append => existing.unwrap_or(0),
             None => 0,
             Some(SizeSpec::Bytes(b)) => b,
             Some(SizeSpec::Percent(pc)) => {
-                // fio aligns a percentage offset down to the smallest block size
+                // fio aligns a percentage offset down to the smallest block size, or
+                // up to `offset_align` when that is given
                 let raw = (existing.unwrap_or(size) as f64 * pc / 100.0) as u64;
-                let min_bs = job.bs_read.min().min(job.bs_write.min()).max(1);
-                raw / min_bs * min_bs
+                match job.tuning.offset_align {
+                    0 => {
+                        let min_bs = job.bs_read.min().min(job.bs_write.min()).max(1);
+                        raw / min_bs * min_bs
+                    }
+                    a => raw.div_ceil(a).saturating_mul(a),
+                }
             }
         };
         let start = base.saturating_add(u64::from(t).saturating_mul(job.more.offset_increment));
         // with an offset into an existing file (or device) and no explicit size, the
         // region runs to its end
         let len = match (existing, job.size, job.filesize) {
-            (Some(e), None, None) if start > 0 => e.saturating_sub(start),
+            (Some(e), None, None) if start > 0 && !job.tuning.file_append => {
+                e.saturating_sub(start)
+            }
             _ => size,
         };
         // fill_device: size is ignored; the region is the free space (written until
@@ -237,7 +260,35 @@ fn replay_job(job: &FioJob, r: &replay::Replay) -> FioJob {
     j
 }
 
+/// `verify_only=1`: the job's writes are not done; the blocks they would have written
+/// (the same seed, so the same offsets) are read and their verify headers checked — a
+/// write job run as the read of the same pattern (fio's dry run, then its verify phase).
+fn verify_only_job(job: &FioJob) -> Result<Option<FioJob>, RunError> {
+    if !job.tuning.verify_only || !job.rw.writes() {
+        return Ok(None);
+    }
+    let rw = match job.rw {
+        RwMode::Write => RwMode::Read,
+        RwMode::RandWrite => RwMode::RandRead,
+        other => {
+            return Err(RunError::Plan {
+                job: job.name.clone(),
+                why: format!(
+                "verify_only with rw={}: iomark verifies a write or randwrite job's blocks only",
+                other.fio_name()
+            ),
+            })
+        }
+    };
+    let mut j = job.clone();
+    j.rw = rw;
+    j.more.do_verify = false;
+    Ok(Some(j))
+}
+
 pub(crate) fn plan(job: &FioJob, t: u32, global_index: u64) -> Result<Plan, RunError> {
+    let verify_only = verify_only_job(job)?;
+    let job = verify_only.as_ref().unwrap_or(job);
     let replay = match job.more.replay.file {
         Some(_) => Some(std::sync::Arc::new(load_replay(job, t)?)),
         None => None,
@@ -299,7 +350,11 @@ pub(crate) fn plan(job: &FioJob, t: u32, global_index: u64) -> Result<Plan, RunE
             .unwrap_or(pass_bytes)
             .saturating_mul(job.loops)
     };
-    let base_seed = match (job.randseed, job.more.randrepeat) {
+    // one seed drives every generator of a thread (offsets, sizes, mixes, buffers):
+    // `randrepeat` (default 1) repeats them all, as fio's `allrandrepeat=1` does, and
+    // `allrandrepeat=1` makes them repeat even with `randrepeat=0`
+    let repeat = job.more.randrepeat || job.tuning.allrandrepeat;
+    let base_seed = match (job.randseed, repeat) {
         (Some(s), _) => s,
         (None, true) => 0x8960_9f0a,
         (None, false) => std::time::SystemTime::now()

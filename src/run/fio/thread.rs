@@ -136,7 +136,10 @@ pub(crate) fn run_thread_io(
             b.as_mut_slice(),
             &mut rng,
             m.zero_buffers,
-            m.buffer_compress_percentage,
+            (
+                m.buffer_compress_percentage,
+                job.tuning.buffer_compress_chunk,
+            ),
             &m.buffer_pattern,
         );
     }
@@ -154,6 +157,12 @@ pub(crate) fn run_thread_io(
         dataset::open(&plan.files, rw_open, job.direct)?
     };
     let fds = open.fds();
+    if let Some(h) = job.tuning.write_hint {
+        hooks::write_hint(&fds, h).map_err(|why| RunError::Refused {
+            job: job.name.clone(),
+            why,
+        })?;
+    }
     // fadvise_hint (fio default 1): random or sequential read-ahead advice per open file
     // or block device, as fio gives it at every open; advice only, so a refusal (a
     // character device) is ignored, as fio goes on after its one-line warning
@@ -164,7 +173,8 @@ pub(crate) fn run_thread_io(
             unsafe { libc::posix_fadvise(fd, 0, 0, a) };
         }
     }
-    if m.invalidate && !job.direct {
+    // fio: pre_read clears invalidate (the files were read into the cache on purpose)
+    if m.invalidate && !job.direct && !job.tuning.pre_read {
         for &fd in &fds {
             // SAFETY: advice on an open descriptor; failure only means the cache stays.
             unsafe { libc::posix_fadvise(fd, 0, 0, libc::POSIX_FADV_DONTNEED) };
@@ -510,13 +520,19 @@ pub(crate) fn start_thread(
         why,
     };
     crate::run::fio::prio::set_thread_prio(&plan.job).map_err(refused)?;
+    let _locked = hooks::place(&plan.job, plan.global).map_err(refused)?;
     let root = crate::probe::Root::default();
     if let Some(what) = crate::run::fio::numa::apply(&plan.job, &root).map_err(refused)? {
         if plan.thread == 0 {
             warn(format!("note: job '{}': {what}", plan.job.name));
         }
     }
-    run_thread(plan, clock, stop, warn, live)
+    hooks::exec(&plan.job, false, Path::new(".")).map_err(refused)?;
+    let r = run_thread(plan, clock, stop, warn, live);
+    if let Err(e) = hooks::exec(&plan.job, true, Path::new(".")) {
+        warn(format!("job '{}': {e}", plan.job.name));
+    }
+    r
 }
 
 /// Requests handed to the kernel at once, fio's `iodepth_batch_submit` (default 1), at

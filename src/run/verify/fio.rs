@@ -86,6 +86,12 @@ pub struct Spec<'a> {
     pub pattern: &'a [u8],
     /// `verify_interval`, bytes (0: the whole block)
     pub interval: usize,
+    /// where `verify_pattern` has `%o`: the block's offset (8 bytes, little-endian) is
+    /// pasted there in each block's copy of the pattern, as fio's `paste_format`
+    pub offset_at: &'a [usize],
+    /// `verify_offset`: the header is swapped with the bytes this far into each chunk
+    /// after it is stamped, and back before it is checked (0: none)
+    pub hdr_at: usize,
 }
 
 impl<'a> Spec<'a> {
@@ -95,6 +101,29 @@ impl<'a> Spec<'a> {
             kind,
             pattern,
             interval: 0,
+            offset_at: &[],
+            hdr_at: 0,
+        }
+    }
+    /// The pattern of the block at `offset` (`%o` pasted).
+    fn pattern_at(&self, offset: u64) -> std::borrow::Cow<'a, [u8]> {
+        if self.offset_at.is_empty() {
+            return std::borrow::Cow::Borrowed(self.pattern);
+        }
+        let mut p = self.pattern.to_vec();
+        let b = offset.to_le_bytes();
+        for &i in self.offset_at {
+            let n = p.len().saturating_sub(i).min(8);
+            p[i..i + n].copy_from_slice(&b[..n]);
+        }
+        std::borrow::Cow::Owned(p)
+    }
+    /// Swap the header of `c` with its bytes at `hdr_at` (its own inverse).
+    fn swap_header(&self, c: &mut [u8]) {
+        let at = self.hdr_at;
+        if at >= HEADER && at + HEADER <= c.len() {
+            let (head, rest) = c.split_at_mut(at);
+            head[..HEADER].swap_with_slice(&mut rest[..HEADER]);
         }
     }
     fn chunk(&self, len: usize) -> usize {
@@ -144,7 +173,7 @@ pub fn stamp(buf: &mut [u8], offset: u64, seed: u64, k: VerifyKind, pattern: &[u
 pub fn stamp_with(buf: &mut [u8], offset: u64, seed: u64, seq: u64, spec: &Spec) {
     let k = spec.kind;
     if k == VerifyKind::Pattern || !spec.pattern.is_empty() {
-        fill_pattern(buf, spec.pattern, 0);
+        fill_pattern(buf, &spec.pattern_at(offset), 0);
         if k == VerifyKind::Pattern {
             return;
         }
@@ -153,6 +182,7 @@ pub fn stamp_with(buf: &mut [u8], offset: u64, seed: u64, seq: u64, spec: &Spec)
     let mut at = 0usize;
     for c in buf.chunks_mut(chunk) {
         stamp_chunk(c, offset + at as u64, seed, seq, k);
+        spec.swap_header(c);
         at += chunk;
     }
 }
@@ -187,12 +217,22 @@ pub fn check_with(
     want_seq: Option<u64>,
 ) -> Result<(), String> {
     let k = spec.kind;
+    let pattern = spec.pattern_at(offset);
     if k == VerifyKind::Pattern {
-        return check_pattern(buf, spec.pattern, 0);
+        return check_pattern(buf, &pattern, 0);
     }
     let chunk = spec.chunk(buf.len());
+    let mut swapped = Vec::new();
     for (i, c) in buf.chunks(chunk).enumerate() {
         let at = i * chunk;
+        let c = if spec.hdr_at > 0 {
+            swapped.clear();
+            swapped.extend_from_slice(c);
+            spec.swap_header(&mut swapped);
+            &swapped[..]
+        } else {
+            c
+        };
         check_chunk(c, offset + at as u64, k, want_seq).map_err(|e| {
             if chunk < buf.len() {
                 format!("{e} (verify_interval chunk at byte {at} of the block)")
@@ -201,7 +241,7 @@ pub fn check_with(
             }
         })?;
         if k == VerifyKind::Meta && c.len() > HEADER {
-            check_pattern(&c[HEADER..], spec.pattern, at + HEADER)?;
+            check_pattern(&c[HEADER..], &pattern, at + HEADER)?;
         }
     }
     Ok(())
@@ -353,12 +393,40 @@ mod tests {
     }
 
     #[test]
+    fn offset_in_pattern_and_header_offset() {
+        // verify_pattern=0xab%o: the block's offset after the 0xab, in every copy
+        let p = [0xab, 0, 0, 0, 0, 0, 0, 0, 0];
+        let spec = Spec {
+            offset_at: &[1],
+            ..Spec::new(VerifyKind::Pattern, &p)
+        };
+        let mut b = vec![0u8; 18];
+        stamp_with(&mut b, 0x1234, 1, 0, &spec);
+        assert_eq!(&b[..9], &[0xab, 0x34, 0x12, 0, 0, 0, 0, 0, 0]);
+        assert_eq!(b[9..], b[..9]);
+        check_with(&b, 0x1234, &spec, None).unwrap();
+        assert!(check_with(&b, 0x2234, &spec, None).is_err());
+        // verify_offset=128: the header is found at byte 128, and checks as before
+        let spec = Spec {
+            hdr_at: 128,
+            ..Spec::new(VerifyKind::Crc32c, &[])
+        };
+        let mut b: Vec<u8> = (0..4096u32).map(|i| (i * 7) as u8).collect();
+        stamp_with(&mut b, 8192, 5, 0, &spec);
+        assert_eq!(u16::from_le_bytes([b[128], b[129]]), MAGIC);
+        check_with(&b, 8192, &spec, None).unwrap();
+        b[3000] ^= 1;
+        assert!(check_with(&b, 8192, &spec, None).is_err());
+    }
+
+    #[test]
     fn interval_headers_sequence_and_meta_pattern() {
         let p = [0xaa, 0x55, 0x5a, 0xa5];
         let spec = Spec {
             kind: VerifyKind::Meta,
             pattern: &p,
             interval: 512,
+            ..Spec::new(VerifyKind::Meta, &p)
         };
         let mut b = vec![0u8; 4096];
         stamp_with(&mut b, 65536, 9, 3, &spec);
@@ -389,6 +457,7 @@ mod tests {
             kind: VerifyKind::Crc64,
             pattern: &[],
             interval: 1024,
+            ..Spec::new(VerifyKind::Crc64, &[])
         };
         let mut b: Vec<u8> = (0..4096u32).map(|i| (i * 13) as u8).collect();
         stamp_with(&mut b, 0, 1, 1, &spec);

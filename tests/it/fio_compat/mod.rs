@@ -3,6 +3,7 @@
 mod cli;
 mod exact_lat;
 mod import;
+mod job_keys;
 mod json_keys;
 mod kb_base;
 mod options;

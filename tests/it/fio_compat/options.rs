@@ -86,7 +86,7 @@ fn cmdhelp_of_an_unknown_key_is_one_line_with_a_hint() {
         o.stderr,
         "iomark run: --cmdhelp=max_open_zone: no option of that name (iomark run --cmdhelp lists them); did you mean 'max_open_zones'?\n"
     );
-    let o = run(Path::new("."), &["--cmdhelp=cpus_allowed"]);
+    let o = run(Path::new("."), &["--cmdhelp=banana_split"]);
     assert_eq!(o.code, 2);
     assert!(!o.stderr.contains("did you mean"), "{}", o.stderr);
 }
@@ -279,4 +279,72 @@ fn time_based_without_runtime_is_dropped_with_fios_line() {
         "{}",
         o.stderr
     );
+}
+
+/// The option names of a `fio --cmdhelp` / `--enghelp=ENGINE` listing (`NAME : help`).
+fn fio_listed(args: &[&str]) -> Vec<String> {
+    let o = fio_cmd().args(args).run();
+    o.stdout
+        .lines()
+        .filter_map(|l| l.split_once(':').map(|(k, _)| k.trim().to_string()))
+        // ("fio: engine X not loadable" is no option)
+        .filter(|k| k != "fio" && !k.is_empty())
+        .filter(|k| k.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_'))
+        .collect()
+}
+
+/// fio's aliases of `key` (`alias: NAME` lines of `fio --cmdhelp=KEY`).
+fn fio_aliases(key: &str) -> Vec<String> {
+    let o = fio_cmd().arg(&format!("--cmdhelp={key}")).run();
+    o.stdout
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("alias: ").map(str::to_string))
+        .collect()
+}
+
+/// Issue 24, fio's whole contract: every option of the installed fio's `--cmdhelp=all`,
+/// and of its `--enghelp=ENGINE` for each engine iomark registers (read at test time,
+/// not copied), is an option of iomark under fio's own name, and each of fio's aliases
+/// names it too. Prints the counts covered.
+#[test]
+fn every_option_fio_lists_is_accepted() {
+    if !need_fio("every_option_fio_lists_is_accepted") {
+        return;
+    }
+    let ours = listed_keys();
+    let generic = fio_listed(&["--cmdhelp=all"]);
+    assert!(
+        generic.len() > 150,
+        "fio --cmdhelp=all listed {}",
+        generic.len()
+    );
+    let mut missing = Vec::new();
+    for k in &generic {
+        if !ours.contains(k) {
+            missing.push(k.clone());
+        }
+        for a in fio_aliases(k) {
+            let o = run(Path::new("."), &[&format!("--cmdhelp={a}")]);
+            if o.code != 0 || !o.stdout.contains(&format!("{k}: ")) {
+                missing.push(format!("{a} (fio's alias of {k})"));
+            }
+        }
+    }
+    let mut engine_keys = 0;
+    for kind in iomark::engine::registry::KINDS {
+        for k in fio_listed(&[&format!("--enghelp={}", kind.name())]) {
+            engine_keys += 1;
+            if !ours.contains(&k) {
+                missing.push(format!("{k} (--enghelp={})", kind.name()));
+            }
+        }
+    }
+    println!(
+        "fio --cmdhelp=all: {} of {} options accepted; --enghelp of iomark's engines: {} of {}",
+        generic.len() - missing.iter().filter(|m| !m.contains(' ')).count(),
+        generic.len(),
+        engine_keys - missing.iter().filter(|m| m.contains("--enghelp")).count(),
+        engine_keys
+    );
+    assert!(missing.is_empty(), "refused by iomark: {missing:?}");
 }

@@ -118,9 +118,28 @@ fn verify(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
     Ok(())
 }
 
+/// fio's pattern, where `%o` (outside quotes) stands for the block's offset: 8 bytes
+/// pasted into each block's copy (positions kept in `tuning.verify_pattern_fmt`).
 fn verify_pattern(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
     let v = c.need(v)?;
-    c.job.more.verify_pattern = parse_pattern(v).map_err(|e| c.bad(v, e))?;
+    if !v.contains("%o") {
+        c.job.more.verify_pattern = parse_pattern(v).map_err(|e| c.bad(v, e))?;
+        c.job.tuning.verify_pattern_fmt.clear();
+        return Ok(());
+    }
+    let (mut bytes, mut at) = (Vec::new(), Vec::new());
+    for (i, part) in v.trim().split("%o").enumerate() {
+        if i > 0 {
+            at.push(bytes.len());
+            bytes.extend_from_slice(&[0; 8]);
+        }
+        if !part.is_empty() {
+            let p = parse_fill_pattern(part).map_err(|e| c.bad(v, e))?;
+            bytes.extend_from_slice(&p);
+        }
+    }
+    c.job.more.verify_pattern = bytes;
+    c.job.tuning.verify_pattern_fmt = at;
     Ok(())
 }
 

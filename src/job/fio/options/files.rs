@@ -74,13 +74,11 @@ pub(super) static OPTIONS: &[FioOption] = &[
     FioOption::job(
         "unlink",
         Group::File,
-        Kind::Int,
+        Kind::Bool,
         "Unlink created files after job has completed",
         unlink,
     )
-    .range(0, 0)
-    .default("0")
-    .example("0"),
+    .default("0"),
     FioOption::job(
         "openfiles",
         Group::File,
@@ -228,15 +226,10 @@ fn filename_format(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
     Ok(())
 }
 
-/// `unlink`: fio's default 0 (files stay) is what iomark does; removing them after the
-/// job is not implemented.
+/// `unlink`: remove the job's files when it ends (src/run/fio: only the regular files
+/// the job laid out itself, never a device or a file it did not create).
 fn unlink(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
-    if c.bool(v)? {
-        return Err(c.bad(
-            v.unwrap_or("1"),
-            "only 0: iomark keeps the job's files (remove them afterwards yourself)",
-        ));
-    }
+    c.job.tuning.unlink = c.bool(v)?;
     Ok(())
 }
 

@@ -32,6 +32,7 @@ mod engine;
 mod files;
 mod fio_cmdline;
 mod io;
+mod more;
 mod net;
 mod nodata;
 mod random;
@@ -350,6 +351,7 @@ static PARTS: &[&[FioOption]] = &[
     engine::OPTIONS,
     nodata::OPTIONS,
     net::OPTIONS,
+    more::OPTIONS,
     cmdline::OPTIONS,
     fio_cmdline::OPTIONS,
 ];
@@ -379,7 +381,6 @@ pub const ENGINE_ONLY_KEYS: &[&str] = &[
     "pi_chk",
     "apptag",
     "apptag_mask",
-    "cmd_type",
     "xnvme_async",
     "xnvme_sync",
     "xnvme_admin",
@@ -408,6 +409,9 @@ pub fn apply(
         Origin::CommandLine => None,
     };
     let value = substituted.as_deref().or(value);
+    if let (Some(o), Some(v)) = (find(&key), value) {
+        in_range(o, v).map_err(|why| bad(&key, v, why, origin))?;
+    }
     let opt = find(&key);
     match opt.map(|o| o.apply) {
         Some(Apply::Job(f)) => f(
@@ -452,6 +456,29 @@ pub fn apply(
 pub fn canonical(key: &str) -> String {
     let k = key.trim().replace('-', "_");
     find(&k).map_or(k, |o| o.name.to_string())
+}
+
+/// The table's `range` of an integer or boolean option, checked for a value written as
+/// a plain whole number (a value with units or a word is its `apply`'s to judge): the
+/// minimum, and the maximum unless it is below the minimum (fio's -1, "no limit").
+fn in_range(o: &FioOption, v: &str) -> Result<(), String> {
+    let Range::Int(min, max) = o.range else {
+        return Ok(());
+    };
+    if !matches!(o.kind, Kind::Int | Kind::Bool) {
+        return Ok(());
+    }
+    let Ok(n) = v.trim().parse::<i64>() else {
+        return Ok(());
+    };
+    if n < min || (max >= min && n > max) {
+        return Err(if max >= min {
+            format!("out of range: {min} to {max}")
+        } else {
+            format!("out of range: at least {min}")
+        });
+    }
+    Ok(())
 }
 
 /// fio's reserved words in job-file values (options.c `fio_keywords`): each is replaced

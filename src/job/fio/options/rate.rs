@@ -62,13 +62,15 @@ pub(super) static OPTIONS: &[FioOption] = &[
     .range(0, -1)
     .example("10,20"),
     FioOption::job(
-        "ratecycle",
+        "rate_cycle",
         Group::Rate,
-        Kind::Time,
+        Kind::Int,
         "Window average for rate limits (msec)",
         ratecycle,
     )
+    .alias(&["ratecycle"])
     .default("1000")
+    .range(0, -1)
     .example("500"),
     FioOption::job(
         "thinktime",
@@ -215,11 +217,8 @@ fn rate_process(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
 
 fn ratecycle(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
     let v = c.need(v)?;
-    let d = c.time(v, MS)?;
-    if d.is_zero() {
-        return Err(c.bad(v, "must be > 0 (milliseconds by default)"));
-    }
-    c.job.more.ratecycle = d;
+    // fio's range starts at 0 (the minimum rate is then checked at every completion)
+    c.job.more.ratecycle = c.time(v, MS)?;
     Ok(())
 }
 
@@ -235,6 +234,7 @@ fn thinktime_spin(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
 
 fn thinktime_blocks(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
     c.job.more.thinktime_blocks = c.need_u64(v)?.max(1);
+    c.job.tuning.thinktime_blocks_set = true;
     Ok(())
 }
 

@@ -209,24 +209,26 @@ pub(super) static OPTIONS: &[FioOption] = &[
     .range(0, -1)
     .example("100"),
     FioOption::job(
-        "bw_avg_time",
+        "bwavgtime",
         Group::Logging,
         Kind::Int,
         "Time window over which to calculate bandwidth (msec)",
         bw_avg_time,
     )
+    .alias(&["bw_avg_time"])
     .default("500")
-    .range(1, -1)
+    .range(0, -1)
     .example("250"),
     FioOption::job(
-        "iops_avg_time",
+        "iopsavgtime",
         Group::Logging,
         Kind::Int,
         "Time window over which to calculate IOPS (msec)",
         iops_avg_time,
     )
+    .alias(&["iops_avg_time"])
     .default("500")
-    .range(1, -1)
+    .range(0, -1)
     .example("250"),
     FioOption::job(
         "per_job_logs",
@@ -390,12 +392,10 @@ fn log_avg_msec(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
     Ok(())
 }
 
-/// A sampling interval in ms, at least 1.
+/// A sampling interval in ms (0: none taken).
 fn avg_time(c: &JobCtx<'_>, v: Option<&str>) -> Result<u64, FioError> {
-    match c.need_u64(v)? {
-        0 => Err(c.bad("0", "an interval of at least 1 (ms) is accepted")),
-        n => Ok(n),
-    }
+    // 0: no samples at all (fio 3.33 takes none)
+    c.need_u64(v)
 }
 
 fn bw_avg_time(c: &mut JobCtx<'_>, v: Option<&str>) -> R {

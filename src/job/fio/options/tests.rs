@@ -159,18 +159,105 @@ fn a_near_miss_of_every_key_gets_its_name() {
     assert_eq!(did_you_mean("reap_spn"), "; did you mean 'reap-spin'?");
     assert_eq!(did_you_mean("iodpeth"), "; did you mean 'iodepth'?");
     // no guess for a far key, or for one too short to tell
-    for far in [
-        "cpus_allowed",
-        "lockmem",
-        "uid",
-        "gid",
-        "nice",
-        "zz",
-        "thinktime_iotime",
-    ] {
+    for far in ["banana_split", "zz", "xyzzy", "frobnicate_all"] {
         assert_eq!(did_you_mean(far), "", "{far}");
     }
 }
+
+/// Keys added for issue 24 (every key of fio 3.33's `--cmdhelp=all` and of its
+/// `--enghelp` for iomark's engines), with their aliases.
+const ADDED: &[&str] = &[
+    "lockfile",
+    "unique_filename",
+    "opendir",
+    "bs_unaligned",
+    "blocksize_unaligned",
+    "rw_sequencer",
+    "serialize_overlap",
+    "file_append",
+    "offset_align",
+    "allrandrepeat",
+    "file_service_type",
+    "write_barrier",
+    "sync_file_range",
+    "overwrite",
+    "verify_only",
+    "clocksource",
+    "mem",
+    "iomem",
+    "verify_offset",
+    "trim_percentage",
+    "trim_verify_zero",
+    "trim_backlog",
+    "trim_backlog_batch",
+    "read_iolog_chunked",
+    "merge_blktrace_file",
+    "merge_blktrace_scalars",
+    "merge_blktrace_iters",
+    "exec_prerun",
+    "exec_postrun",
+    "ioscheduler",
+    "zonecapacity",
+    "ignore_zone_limits",
+    "lockmem",
+    "nice",
+    "thinktime_blocks_type",
+    "thinktime_iotime",
+    "rate_ignore_thinktime",
+    "max_latency",
+    "write_hint",
+    "pre_read",
+    "cpumask",
+    "cpus_allowed",
+    "cpus_allowed_policy",
+    "unlink_each_loop",
+    "exitall_on_error",
+    "log_entries",
+    "log_hist_msec",
+    "log_hist_coarseness",
+    "write_hist_log",
+    "log_max_value",
+    "log_compression",
+    "log_compression_cpus",
+    "log_store_compressed",
+    "log_unix_epoch",
+    "log_alternate_epoch",
+    "log_alternate_epoch_clock_id",
+    "block_error_percentiles",
+    "stats",
+    "scramble_buffers",
+    "buffer_compress_chunk",
+    "slat_percentiles",
+    "significant_figures",
+    "disk_util",
+    "disable_lat",
+    "disable_clat",
+    "disable_slat",
+    "disable_bw_measurement",
+    "disable_bw",
+    "gtod_cpu",
+    "unified_rw_reporting",
+    "profile",
+    "cgroup",
+    "cgroup_nodelete",
+    "cgroup_weight",
+    "uid",
+    "gid",
+    "fixedbufs",
+    "registerfiles",
+    "nonvectored",
+    "uncached",
+    "nowait",
+    "cmd_type",
+    "thp",
+    // fio's names of keys iomark had under another (kept as aliases)
+    "rate_cycle",
+    "bwavgtime",
+    "iopsavgtime",
+];
+
+/// Names of [`BEFORE`] that are no longer names (none: the old names are aliases).
+const RENAMED: &[&str] = &[];
 
 /// The six lists and the hidden keys of apply.rs, keys.rs, control.rs, extra.rs,
 /// keys_verify.rs and zone_keys.rs (1df8125), and the command-line options of mod.rs
@@ -431,7 +518,12 @@ const BEFORE: &[&str] = &[
 #[test]
 fn the_key_set_is_the_one_before_the_table() {
     let mut now: Vec<String> = names().iter().map(|(n, _)| n.replace('-', "_")).collect();
-    let mut before: Vec<String> = BEFORE.iter().map(|s| s.to_string()).collect();
+    let mut before: Vec<String> = BEFORE
+        .iter()
+        .chain(ADDED)
+        .filter(|s| !RENAMED.contains(s))
+        .map(|s| s.to_string())
+        .collect();
     now.sort();
     before.sort();
     assert_eq!(now, before);
@@ -461,6 +553,11 @@ fn command_line_forms_are_the_ones_before_the_table() {
         // the net engine's set-flags (FIO_OPT_STR_SET)
         "listen",
         "pingpong",
+        // issue 24: fio's FIO_OPT_STR_SET keys
+        "bs_unaligned",
+        "blocksize_unaligned",
+        "verify_only",
+        "exitall_on_error",
         // command-line options that took nothing (not a key of `apply`)
         "parse_only",
         "warnings_fatal",
@@ -650,4 +747,76 @@ fn issue15_fio_test_options() {
     ])
     .unwrap();
     assert!(c.jobs[0].more.x.experimental_verify);
+}
+
+#[test]
+fn the_table_range_is_checked() {
+    let e = job_apply("nice", Some("25")).unwrap_err().to_string();
+    assert!(e.contains("out of range: -20 to 19"), "{e}");
+    let e = job_apply("log_hist_coarseness", Some("-1"))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("out of range: at least 0"), "{e}");
+    let e = job_apply("trim_percentage", Some("101"))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("out of range: 0 to 100"), "{e}");
+    // a value with units is its apply's to judge
+    assert_eq!(
+        job_apply("offset_align", Some("4k"))
+            .unwrap()
+            .tuning
+            .offset_align,
+        4096
+    );
+    assert_eq!(job_apply("nice", Some("-5")).unwrap().tuning.nice, -5);
+}
+
+#[test]
+fn issue_24_keys_take_fio_s_values() {
+    use crate::job::fio::tuning::{FileService, Unified};
+    let t = |k: &str, v: &str| job_apply(k, Some(v)).unwrap().tuning;
+    assert_eq!(t("unified_rw_reporting", "1").unified, Unified::Mixed);
+    assert_eq!(t("unified_rw_reporting", "both").unified, Unified::Both);
+    assert_eq!(
+        t("sync_file_range", "wait_before,write:4").sync_file_range,
+        Some((3, 4))
+    );
+    assert_eq!(
+        t("file_service_type", "zipf:1.2").file_service,
+        (FileService::Zipf(1.2), 1)
+    );
+    assert_eq!(
+        t("file_service_type", "random:4").file_service,
+        (FileService::Random, 4)
+    );
+    assert!(job_apply("file_service_type", Some("zipf:1")).is_err());
+    assert_eq!(t("cpus_allowed", "0-2,5").cpus, Some(vec![0, 1, 2, 5]));
+    assert_eq!(t("cpumask", "0x6").cpus, Some(vec![1, 2]));
+    assert_eq!(t("max_latency", "250").max_latency, [250_000; 2]);
+    assert_eq!(
+        t("max_latency", "1ms,2ms").max_latency,
+        [1_000_000, 2_000_000]
+    );
+    assert_eq!(t("write_hint", "extreme").write_hint, Some(5));
+    assert_eq!(t("write_hist_log", "1").hist_log, Some(String::new()));
+    assert!(job_apply("verify_offset", Some("40")).is_err());
+    // fio's names of keys iomark had under others, the old names kept as aliases
+    assert_eq!(
+        job_apply("bwavgtime", Some("0")).unwrap().more.bw_avg_time,
+        0
+    );
+    assert_eq!(
+        job_apply("iops_avg_time", Some("250"))
+            .unwrap()
+            .more
+            .iops_avg_time,
+        250
+    );
+    assert!(job_apply("rate_cycle", Some("500")).is_ok());
+    // %o: the block's offset, 8 bytes, where it is written
+    let j = job_apply("verify_pattern", Some("0xab%o\"z\"")).unwrap();
+    assert_eq!(j.more.verify_pattern, [0xab, 0, 0, 0, 0, 0, 0, 0, 0, b'z']);
+    assert_eq!(j.tuning.verify_pattern_fmt, vec![1]);
+    assert!(job_apply("unlink", Some("1")).unwrap().tuning.unlink);
 }

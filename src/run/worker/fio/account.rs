@@ -265,6 +265,21 @@ impl<'a> Worker<'a> {
                 });
             }
         }
+        let max = self.plan.job.tuning.max_latency;
+        if s.tag.op != Op::Trim && max != [0; 2] {
+            let m = max[s.tag.op.idx().min(1)];
+            if m > 0 && lat > m {
+                // fio's lat_fatal: the job ends with ETIMEDOUT
+                return Err(RunError::Io {
+                    job: self.plan.job.name.clone(),
+                    op: s.tag.op.name(),
+                    file: self.plan.files[s.io.file].path.clone(),
+                    offset: s.io.offset,
+                    len: s.io.len,
+                    why: format!("latency of {lat} ns exceeds max_latency={m} ns"),
+                });
+            }
+        }
         // trims are logged too (ddir 2), as fio logs every data direction
         if self.uses.logs {
             let t_ms = self.clock.ns(t_base, t) / 1_000_000;
@@ -338,10 +353,10 @@ impl<'a> Worker<'a> {
         let a = self.clock.now();
         eng.sync(file, kind).map_err(|e| RunError::Io {
             job: self.plan.job.name.clone(),
-            op: if kind == SyncKind::Fsync {
-                "fsync"
-            } else {
-                "fdatasync"
+            op: match kind {
+                SyncKind::Fsync => "fsync",
+                SyncKind::Fdatasync => "fdatasync",
+                SyncKind::Range(_) => "sync_file_range",
             },
             file: self.plan.files[file].path.clone(),
             offset: 0,

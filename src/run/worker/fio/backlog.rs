@@ -26,6 +26,8 @@ impl<'a> Worker<'a> {
             kind,
             pattern: &m.verify_pattern,
             interval: m.x.verify_interval.unwrap_or(0) as usize,
+            offset_at: &plan.job.tuning.verify_pattern_fmt,
+            hdr_at: plan.job.tuning.verify_offset.unwrap_or(0) as usize,
         })
     }
 

@@ -96,6 +96,44 @@ impl Slot {
 /// coordinating thread).
 pub type Live = [std::sync::atomic::AtomicU64; 6];
 
+/// How the next file is picked (`file_service_type`): `left` more requests go to
+/// `cur`, then a new file is drawn (round robin, or from `gen`), which gets `nr`.
+struct FileSvc {
+    gen: Option<(SlotGen, Rng)>,
+    nr: u64,
+    left: u64,
+    cur: usize,
+}
+
+impl FileSvc {
+    fn new(plan: &crate::run::fio::Plan) -> FileSvc {
+        use crate::job::fio::keys::Distribution as D;
+        use crate::job::fio::tuning::FileService as F;
+        let (kind, nr) = plan.job.tuning.file_service;
+        let n = plan.files.len() as u64;
+        let dist = match kind {
+            F::RoundRobin | F::Sequential => None,
+            F::Random => Some(D::Random),
+            F::Zipf(t) => Some(D::Zipf(t)),
+            F::Pareto(h) => Some(D::Pareto(h)),
+            F::Normal(sd) => Some(D::Normal(sd)),
+        };
+        // sequential: as many requests as cover the first file with the smallest size
+        let nr = if kind == F::Sequential {
+            let bs = plan.job.bs_read.min().min(plan.job.bs_write.min()).max(1);
+            plan.files.first().map_or(1, |f| f.size.div_ceil(bs)).max(1)
+        } else {
+            nr.max(1)
+        };
+        FileSvc {
+            gen: dist.map(|d| (SlotGen::new(&d, n, 1), Rng::new(plan.seed ^ 0xf11e))),
+            nr,
+            left: 0,
+            cur: 0,
+        }
+    }
+}
+
 /// What a job uses, decided once so the per-I/O path skips what it does not.
 #[derive(Clone, Copy, Debug, Default)]
 struct Uses {
@@ -127,12 +165,18 @@ pub(crate) struct Worker<'a> {
     pub rng: Rng,
     cursors: Vec<u64>,
     rr: usize,
+    /// offset of the last request (`rw_sequencer=identical`)
+    last_start: u64,
+    /// `file_service_type`: the file picker ([`FileSvc`])
+    fsvc: FileSvc,
     seq_left: u64,
     last: (usize, u64),
     gens: Vec<[SlotGen; 2]>,
     maps: Vec<Option<RandomMap>>,
     rate_next: [u64; 2],
     think_count: u64,
+    /// when the last think ended (`thinktime_iotime`), clock ticks; 0: not yet
+    think_last: u64,
     /// blocks written and not yet verified: (file, offset) → (length, write sequence)
     written: BTreeMap<(usize, u64), (usize, u64)>,
     mismatches: u64,

@@ -39,8 +39,12 @@ pub(super) struct FioRules<'a> {
     /// writes since the last fsync / fdatasync
     since_sync: u64,
     since_dsync: u64,
+    /// writes since the last sync_file_range
+    since_range: u64,
     /// written blocks are remembered for the read-back
     track_writes: bool,
+    /// `scramble_buffers` applies: each write's buffer gets its offset and time
+    scramble: bool,
     /// `iodepth_batch_submit`, `iodepth_batch_complete_min`, the depth
     batch: usize,
     reap_min: usize,
@@ -78,7 +82,7 @@ impl<'a> FioRules<'a> {
         w.lat_target = ctl
             .lat_target
             .map(|t| LatTarget::new(t, depth as u32, 0, 0));
-        let mut samp = RateSampler::new(m.bw_avg_time, m.iops_avg_time);
+        let mut samp = sampler(job);
         samp.set_end(deadline);
         FioRules {
             start,
@@ -95,7 +99,17 @@ impl<'a> FioRules<'a> {
             stop: w.stop,
             since_sync: 0,
             since_dsync: 0,
+            since_range: 0,
             track_writes: m.verify.is_some() && m.do_verify && job.rw.writes(),
+            // fio: writes without refill, compression, dedupe, a buffer_pattern or
+            // verify, unless zero_buffers was asked for
+            scramble: job.tuning.scramble_buffers
+                && !m.zero_buffers
+                && m.buffer_pattern.is_empty()
+                && !m.refill_buffers
+                && m.buffer_compress_percentage == 0
+                && job.extra.dedupe_percentage == 0
+                && m.verify.is_none(),
             batch: crate::run::fio::submit_batch(job, depth),
             reap_min: (m.iodepth_batch_complete_min.max(1) as usize).min(depth),
             depth,
@@ -141,8 +155,7 @@ impl<'a> FioRules<'a> {
             self.st.sync = Default::default();
             // depth counts and rate samples restart too (fio reset_io_stats)
             self.st.depth = Default::default();
-            let m = &self.w.plan.job.more;
-            self.samp = RateSampler::new(m.bw_avg_time, m.iops_avg_time);
+            self.samp = sampler(&self.w.plan.job);
             self.samp.set_end(self.deadline);
             self.measure_start = clock.now();
         }
@@ -213,9 +226,14 @@ impl<'a> FioRules<'a> {
                 b,
                 &mut self.w.buf_rng,
                 m.zero_buffers,
-                m.buffer_compress_percentage,
+                (
+                    m.buffer_compress_percentage,
+                    plan.job.tuning.buffer_compress_chunk,
+                ),
                 &m.buffer_pattern,
             );
+        } else if self.scramble {
+            scramble(b, offset);
         }
         if let Some(spec) = self.w.vspec() {
             self.w.seq += 1;
@@ -234,7 +252,11 @@ impl<'a> FioRules<'a> {
         self.since_dsync += 1;
         let fs = job.fsync > 0 && self.since_sync >= job.fsync;
         let fds = job.more.fdatasync > 0 && self.since_dsync >= job.more.fdatasync;
-        if !(fs || fds) {
+        let sfr = job.tuning.sync_file_range.filter(|&(_, n)| {
+            self.since_range += 1;
+            self.since_range >= n
+        });
+        if !(fs || fds || sfr.is_some()) {
             return Ok(());
         }
         io.stale();
@@ -263,6 +285,12 @@ impl<'a> FioRules<'a> {
                 SyncKind::Fdatasync,
                 self.measuring,
             )?;
+        }
+        if let Some((flags, _)) = sfr {
+            self.since_range = 0;
+            let k = SyncKind::Range(flags);
+            self.w
+                .sync_file(io.eng, &mut self.st, s.io.file, k, self.measuring)?;
         }
         Ok(())
     }
@@ -651,5 +679,42 @@ impl<'a> FioRules<'a> {
             }
             s
         });
+    }
+}
+
+/// The job's bandwidth/IOPS sampler: every `bwavgtime`/`iopsavgtime` ms; none at all
+/// for an interval of 0 or with `disable_bw_measurement=1` (fio 3.33 then reports no
+/// samples).
+fn sampler(job: &crate::job::fio::FioJob) -> RateSampler {
+    const NEVER_MS: u64 = 1 << 40;
+    let every = |ms: u64| {
+        if ms == 0 || job.tuning.disable_bw {
+            NEVER_MS
+        } else {
+            ms
+        }
+    };
+    RateSampler::new(every(job.more.bw_avg_time), every(job.more.iops_avg_time))
+}
+
+/// fio's `scramble_buffers` (io_u.c `small_content_scramble`): in every 512-byte
+/// sector of a write, the sector's offset at one of its first eight 64-byte lines
+/// (picked from the time and the offset) and the time (seconds, nanoseconds of
+/// CLOCK_MONOTONIC) in the last 16 bytes of its first line, so no two writes of the
+/// same buffer are alike for a deduplicating device.
+fn scramble(b: &mut [u8], offset: u64) {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime writes the timespec passed
+    unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut ts) };
+    let (sec, nsec) = (ts.tv_sec as u64, ts.tv_nsec as u64);
+    let line = (((nsec ^ offset) & 7) << 6) as usize;
+    for (i, s) in b.chunks_exact_mut(512).enumerate() {
+        let off = offset + 512 * i as u64;
+        s[line..line + 8].copy_from_slice(&off.to_ne_bytes());
+        s[48..56].copy_from_slice(&sec.to_ne_bytes());
+        s[56..64].copy_from_slice(&nsec.to_ne_bytes());
     }
 }

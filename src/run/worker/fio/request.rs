@@ -12,9 +12,12 @@ pub(super) fn fixed_of(bs: &BlockSizes) -> Option<u64> {
     }
 }
 
-pub(super) fn pick_bs(bs: &BlockSizes, rng: &mut Rng) -> u64 {
+/// A request size of `bs`; `unaligned` (`bs_unaligned`): a range's sizes are any
+/// byte count in it, not only multiples of its minimum.
+pub(super) fn pick_bs(bs: &BlockSizes, rng: &mut Rng, unaligned: bool) -> u64 {
     match bs {
         BlockSizes::Fixed(b) => *b,
+        BlockSizes::Range(a, b) if unaligned => a + rng.below(b.saturating_sub(*a) + 1),
         BlockSizes::Range(a, b) => {
             let steps = (b / a).max(1);
             (a * (1 + rng.below(steps))).min(*b)
@@ -32,7 +35,8 @@ pub(super) fn pick_bs(bs: &BlockSizes, rng: &mut Rng) -> u64 {
     }
 }
 
-/// Fill a write buffer: per 512-byte chunk `100-pct`% random bytes then zeros
+/// Fill a write buffer: per chunk of `compress.1` bytes (`buffer_compress_chunk`, fio's
+/// default 512; 0: the whole buffer) `100 - compress.0`% random bytes then zeros
 /// (`buffer_compress_percentage`, fio's layout), else `pattern` repeated from the
 /// buffer's start (`buffer_pattern`), else zeros (`zero_buffers`), else random — the
 /// order of fio's fill_io_buffer.
@@ -40,7 +44,7 @@ pub(crate) fn fill_buf(
     buf: &mut [u8],
     rng: &mut Rng,
     zero: bool,
-    compress_pct: u32,
+    (compress_pct, compress_chunk): (u32, u64),
     pattern: &[u8],
 ) {
     if compress_pct == 0 && !pattern.is_empty() {
@@ -53,8 +57,8 @@ pub(crate) fn fill_buf(
         buf.fill(0);
         return;
     }
-    let chunk = if compress_pct > 0 {
-        512
+    let chunk = if compress_pct > 0 && compress_chunk > 0 {
+        compress_chunk as usize
     } else {
         buf.len().max(1)
     };
@@ -145,6 +149,7 @@ fn uses_of(plan: &Plan, logs: bool, live: bool, fds_empty: bool) -> Uses {
         fixed_bs: [fixed_of(&job.bs_read), fixed_of(&job.bs_write)],
         repass: !job.direct
             && job.more.invalidate
+            && !job.tuning.pre_read
             && !fds_empty
             && !plan.engine.caps().maps_files
             && plan.pass_bytes > 0
@@ -175,12 +180,15 @@ impl<'a> Worker<'a> {
             rng: Rng::new(plan.seed),
             cursors: plan.regions.iter().map(|r| r.0).collect(),
             rr: 0,
+            last_start: 0,
+            fsvc: super::FileSvc::new(plan),
             seq_left: 0,
             last: (0, 0),
             gens,
             maps,
             rate_next: [0; 2],
             think_count: 0,
+            think_last: 0,
             written: BTreeMap::new(),
             mismatches: 0,
             first_mismatch: None,
@@ -315,8 +323,8 @@ impl<'a> Worker<'a> {
         let u = self.uses;
         let mut bs = match (u.fixed_bs[d], op) {
             (Some(b), _) => b,
-            (None, Op::Write) => pick_bs(&job.bs_write, &mut self.rng),
-            (None, _) => pick_bs(&job.bs_read, &mut self.rng),
+            (None, Op::Write) => pick_bs(&job.bs_write, &mut self.rng, job.tuning.bs_unaligned),
+            (None, _) => pick_bs(&job.bs_read, &mut self.rng, job.tuning.bs_unaligned),
         };
         if u.trimwrite && op == Op::Write {
             if let Some((file, offset, bs)) = self.trimmed.take() {
@@ -362,6 +370,7 @@ impl<'a> Worker<'a> {
             }
         }
         self.last = (file, offset + bs);
+        self.last_start = offset;
         if u.random {
             self.cursors[file] = offset + bs;
         }
@@ -393,15 +402,28 @@ impl<'a> Worker<'a> {
         (op, 0, offset, bs)
     }
 
-    /// The next file in round-robin order.
+    /// The next file: `file_service_type`'s pick (default round robin, one request
+    /// each), kept for its `:N` requests.
     #[inline]
     fn next_file(&mut self) -> usize {
-        let f = self.rr;
-        self.rr += 1;
-        if self.rr == self.plan.files.len() {
-            self.rr = 0;
+        let s = &mut self.fsvc;
+        if s.left > 0 {
+            s.left -= 1;
+            return s.cur;
         }
-        f
+        s.cur = match &mut s.gen {
+            Some((g, rng)) => (g.next(rng) as usize).min(self.plan.files.len() - 1),
+            None => {
+                let f = self.rr;
+                self.rr += 1;
+                if self.rr == self.plan.files.len() {
+                    self.rr = 0;
+                }
+                f
+            }
+        };
+        s.left = s.nr - 1;
+        s.cur
     }
 
     /// A random-mode offset in `file` (the `:N` runs, sprandom, the random map or the
@@ -417,7 +439,12 @@ impl<'a> Worker<'a> {
         let o = {
             if self.seq_left > 0 && self.last.0 == file {
                 self.seq_left -= 1;
-                let o = self.last.1;
+                // `rw_sequencer=identical`: the same offset again; else the next one
+                let o = if job.tuning.rw_identical {
+                    self.last_start
+                } else {
+                    self.last.1
+                };
                 if o + bs <= end {
                     o
                 } else {
@@ -517,7 +544,21 @@ impl<'a> Worker<'a> {
             return;
         }
         self.think_count += 1;
-        if !self.think_count.is_multiple_of(m.thinktime_blocks.max(1)) {
+        let t = &self.plan.job.tuning;
+        let mut stall = false;
+        if !t.thinktime_iotime.is_zero() {
+            // fio's handle_thinktime: after `thinktime_iotime` of I/O since the last
+            // think (or the start), or `thinktime_blocks` if it was given
+            let now = self.clock.now();
+            if self.think_last == 0 {
+                self.think_last = now;
+            }
+            stall = self.clock.ns(self.think_last, now) >= t.thinktime_iotime.as_nanos() as u64;
+            if !stall && !t.thinktime_blocks_set {
+                return;
+            }
+        }
+        if !stall && !self.think_count.is_multiple_of(m.thinktime_blocks.max(1)) {
             return;
         }
         let spin = m.thinktime_spin.min(m.thinktime);
@@ -526,6 +567,10 @@ impl<'a> Worker<'a> {
         if !rest.is_zero() {
             let t = self.clock.now() + self.clock.ticks(rest);
             sleep_until(self.clock, t, self.stop);
+        }
+        if stall || !t.thinktime_iotime.is_zero() {
+            self.think_last = self.clock.now();
+            self.think_count = 0;
         }
     }
 

@@ -1,5 +1,5 @@
 //! fio's latency bucket grid, the one its `json+` `bins` and histogram logs are keyed
-//! by: 29 groups of 64 buckets (1856 in all); a value below 128 ns is its own bucket,
+//! by (`write_hist_log` too, src/run/fio/log.rs): 29 groups of 64 buckets (1856 in all); a value below 128 ns is its own bucket,
 //! above that a bucket spans 2^e ns in the group of values with their highest bit at
 //! e + 6, and is named by the middle of its range. iomark records latencies in an HDR
 //! histogram (src/result/hist.rs, 3 significant figures): its buckets are powers of two

@@ -1,0 +1,174 @@
+//! Issue 24: the job keys of fio's list that iomark took in, run end to end — what a
+//! client sees of each (reports, files written and removed, the job's error).
+
+use crate::util::*;
+
+/// A 256 KiB psync job `NAME` on file `f` in `dir` with the extra options.
+fn job(dir: &std::path::Path, name: &str, extra: &[&str]) -> Out {
+    let n = format!("--name={name}");
+    let mut a = vec![
+        n.as_str(),
+        "--filename=f",
+        "--size=256k",
+        "--ioengine=psync",
+    ];
+    a.extend_from_slice(extra);
+    run(dir, &a)
+}
+
+#[test]
+fn stats_0_hides_a_job_and_mixed_sums_the_directions() {
+    let d = scratch();
+    let o = run(
+        d.path(),
+        &[
+            "--output-format=json",
+            "--filename=f",
+            "--size=256k",
+            "--name=hidden",
+            "--rw=read",
+            "--stats=0",
+            "--name=mix",
+            "--rw=randrw",
+            "--unified_rw_reporting=mixed",
+        ],
+    )
+    .ok();
+    let v = o.json();
+    let jobs = v["jobs"].as_array().unwrap();
+    assert_eq!(jobs.len(), 1, "{}", o.stdout);
+    let j = &jobs[0];
+    assert_eq!(j["jobname"], "mix");
+    for k in ["read", "write", "trim", "sync"] {
+        assert!(j.get(k).is_none(), "{k} in {j}");
+    }
+    // every I/O of the 256 KiB mix is in the one entry
+    assert_eq!(j["mixed"]["io_bytes"], 262144, "{j}");
+    let t = job(d.path(), "m", &["--rw=randrw", "--unified_rw_reporting=1"]).ok();
+    assert!(t.stdout.contains("  mixed: IOPS="), "{}", t.stdout);
+    assert!(t.stdout.contains("  MIXED: bw="), "{}", t.stdout);
+}
+
+#[test]
+fn exec_prerun_postrun_and_unlink() {
+    let d = scratch();
+    job(
+        d.path(),
+        "hk",
+        &[
+            "--rw=write",
+            "--exec_prerun=echo pre; echo err >&2",
+            "--exec_postrun=ls f",
+            "--unlink=1",
+        ],
+    )
+    .ok();
+    let read = |n: &str| std::fs::read_to_string(d.path().join(n)).unwrap();
+    assert_eq!(read("hk.prerun.txt"), "pre\nerr\n");
+    // the postrun ran while the file was there; unlink removed it at the end
+    assert_eq!(read("hk.postrun.txt"), "f\n");
+    assert!(!d.path().join("f").exists());
+    // a prerun that fails fails the job
+    let o = job(d.path(), "bad", &["--exec_prerun=exit 3"]);
+    assert_ne!(o.code, 0, "{}", o.dump());
+    assert!(
+        o.stderr.contains("exec_prerun 'exit 3' failed"),
+        "{}",
+        o.dump()
+    );
+}
+
+#[test]
+fn hist_log_has_fio_s_columns() {
+    let d = scratch();
+    // 16 reads at 100 IOPS: 150 ms or more, so 20 ms intervals give lines
+    job(
+        d.path(),
+        "h",
+        &[
+            "--rw=read",
+            "--size=64k",
+            "--rate_iops=100",
+            "--write_hist_log=h",
+            "--log_hist_msec=20",
+            "--log_hist_coarseness=2",
+        ],
+    )
+    .ok();
+    let s = std::fs::read_to_string(d.path().join("h_clat_hist.1.log")).unwrap();
+    let lines: Vec<&str> = s.lines().collect();
+    assert!(!lines.is_empty());
+    let mut total = 0;
+    for l in &lines {
+        let cols: Vec<u64> = l.split(", ").map(|c| c.parse().unwrap()).collect();
+        assert_eq!(cols.len(), 3 + 1856 / 4, "{l}");
+        assert_eq!((cols[1], cols[2]), (0, 4096), "{l}");
+        total += cols[3..].iter().sum::<u64>();
+    }
+    assert!(total > 0 && total <= 16, "{total}");
+}
+
+#[test]
+fn disk_util_0_and_placement_keys() {
+    let d = scratch();
+    let o = job(
+        d.path(),
+        "p",
+        &[
+            "--output-format=json",
+            "--disk_util=0",
+            "--cpus_allowed=0",
+            "--cpus_allowed_policy=split",
+            "--nice=2",
+            "--lockmem=64k",
+            "--write_hint=short",
+            "--rw=write",
+            "--sync_file_range=write:4",
+            "--scramble_buffers=1",
+        ],
+    )
+    .ok();
+    assert!(o.json().get("disk_util").is_none(), "{}", o.stdout);
+}
+
+#[test]
+fn max_latency_ends_the_job_with_etimedout() {
+    let d = scratch();
+    job(d.path(), "lay", &["--rw=write"]).ok();
+    // the third read takes 300 ms (the fault plan); 100 ms is the most allowed
+    let o = run_fault(
+        d.path(),
+        "read:slow@3",
+        &[
+            "--name=ml",
+            "--filename=f",
+            "--size=256k",
+            "--rw=read",
+            "--max_latency=100ms",
+            "--output-format=json",
+        ],
+    );
+    assert_ne!(o.code, 0, "{}", o.dump());
+    assert!(
+        o.all().contains("exceeds max_latency=100000000 ns"),
+        "{}",
+        o.dump()
+    );
+}
+
+#[test]
+fn verify_only_checks_what_a_write_job_wrote() {
+    let d = scratch();
+    let w = ["--rw=randwrite", "--verify=crc32c", "--do_verify=0"];
+    job(d.path(), "v", &w).ok();
+    let mut only = w.to_vec();
+    only.push("--verify_only=1");
+    job(d.path(), "v", &only).ok();
+    // one flipped byte in the file: the verify-only run finds it
+    let p = d.path().join("f");
+    let mut b = std::fs::read(&p).unwrap();
+    b[100_000] ^= 0xff;
+    std::fs::write(&p, b).unwrap();
+    let o = job(d.path(), "v", &only);
+    assert_eq!(o.code, 1, "{}", o.dump());
+}
