@@ -16,6 +16,8 @@ command -v mkfs.xfs >/dev/null 2>&1 || [ -x /sbin/mkfs.xfs ] || missing+=(xfspro
 # `iomark man` is rendered with `man -l` (tests/ux.rs): man-db, and groff for nroff
 command -v man >/dev/null 2>&1 || missing+=(man-db)
 command -v nroff >/dev/null 2>&1 || missing+=(groff-base)
+# fio's status line and the progress lines are captured on a terminal (tests/it/ux/status.rs)
+command -v tmux >/dev/null 2>&1 || missing+=(tmux)
 # the fio client checks (tests/it/fio_compat/peers.rs) put their Python clients in a venv
 python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || missing+=(python3-venv)
 # many hosts under MPI (tests/it/mpi.rs, `--features mpi`): mpirun, mpicc and MPI's headers

@@ -12,6 +12,7 @@ pub mod mark;
 pub mod phases;
 pub mod run;
 pub mod run_args;
+pub(crate) mod run_status;
 pub mod tree;
 
 use crate::util::error::exit;

@@ -21,6 +21,7 @@ pub mod hist;
 pub mod import;
 pub mod job;
 pub mod ranks;
+pub mod status;
 pub mod truth;
 
 pub use build::{build, Inputs, Recorded};

@@ -5,6 +5,7 @@
 //! layouts are in the files beside it.
 
 pub mod disk;
+pub mod eta;
 pub mod header;
 pub mod json;
 pub mod lat_text;

@@ -20,6 +20,7 @@ pub(crate) mod plan;
 pub mod prio;
 pub mod replay;
 pub mod stats;
+pub mod status;
 pub(crate) mod thread;
 pub mod trim;
 
@@ -169,7 +170,7 @@ impl RunError {
 pub const PLOT_PERIOD: std::time::Duration = std::time::Duration::from_millis(250);
 
 /// Sum of the live counters of every thread: [read bytes, written bytes, reads, writes].
-fn live_sum(lives: &[Live]) -> [u64; 4] {
+fn live_sum(lives: &[&Live]) -> [u64; 4] {
     let mut sum = [0u64; 4];
     for l in lives {
         for (k, x) in sum.iter_mut().enumerate() {
@@ -502,6 +503,7 @@ pub fn execute_around(
     stop: &AtomicBool,
     note: &(dyn Fn(String) + Sync),
     root: &crate::probe::Root,
+    board: &status::Board,
 ) -> (Result<RunOutcome, RunError>, Around) {
     use crate::stats::cpu::{CpuTimes, Who};
     let c0 = CpuTimes::now(Who::Process);
@@ -509,7 +511,7 @@ pub fn execute_around(
     let disk0 = disk::DiskSnapshot::take(root, &cmd.jobs);
     let cache0 = disk::cache_before(root, &cmd.jobs);
     let target = disk::diagnose_target(root, &cmd.jobs);
-    let res = execute(cmd, stop, note);
+    let res = execute(cmd, stop, note, board);
     let around = Around {
         target,
         page_cache: disk::cache_after(root, &cache0, &cmd.jobs),
@@ -522,11 +524,13 @@ pub fn execute_around(
 
 /// Run every job of `cmd`: lay out files, then each stonewall group in turn, its jobs'
 /// threads concurrently (run/fio/group.rs). `note` receives progress lines and
-/// warnings (for stderr).
+/// warnings (for stderr); `board` holds the threads' states and counters for fio's
+/// status line (run/fio/status.rs), filled once the files are laid out.
 pub fn execute(
     cmd: &FioCommand,
     stop: &AtomicBool,
     note: &(dyn Fn(String) + Sync),
+    board: &status::Board,
 ) -> Result<RunOutcome, RunError> {
     let clock = crate::run::clock();
     let (groups, report_gid) = groups(cmd);
@@ -536,6 +540,7 @@ pub fn execute(
     let plans = make_plans(cmd, note)?;
     check_files(cmd, &plans, &kinds, note)?;
     lay_out(cmd, &plans, &kinds, note)?;
+    let slots = board.fill(&plans);
     // many hosts (src/ranks/): every rank has laid out its files; the I/O starts together
     crate::ranks::start_line();
     let ctx = group::RunCtx {
@@ -556,6 +561,8 @@ pub fn execute(
         done: cmd.jobs.iter().map(|_| AtomicU32::new(0)).collect(),
         report_gid,
         run_t0: std::time::Instant::now(),
+        slots,
+        watched: board.watched(),
     };
     let mut out = RunOutcome::default();
     let mut sampling = group::Sampling::default();

@@ -3,7 +3,7 @@
 //! a free network port (`scratch`), loop devices, filesystems and mounts that clean up on
 //! drop (`loopdev`), the peer tools sysbench and fio (`peers`), JSON readers (`json`),
 //! and the parser of sysbench's report with the spec's request-generator simulation
-//! (`sysbench`).
+//! (`sysbench`), a terminal in tmux for what iomark shows only there (`tmux`).
 //! Test modules `use crate::util::*;`.
 
 mod cmd;
@@ -12,6 +12,7 @@ mod loopdev;
 mod peers;
 mod scratch;
 mod sysbench;
+mod tmux;
 
 pub use cmd::*;
 pub use json::*;
@@ -19,3 +20,4 @@ pub use loopdev::*;
 pub use peers::*;
 pub use scratch::*;
 pub use sysbench::*;
+pub use tmux::*;
