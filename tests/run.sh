@@ -18,6 +18,8 @@ command -v man >/dev/null 2>&1 || missing+=(man-db)
 command -v nroff >/dev/null 2>&1 || missing+=(groff-base)
 # `iomark report -o report.html` is loaded in headless Chromium (tests/it/report.rs)
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+# fio's status line and the progress lines are captured on a terminal (tests/it/ux/status.rs)
+command -v tmux >/dev/null 2>&1 || missing+=(tmux)
 # the fio client checks (tests/it/fio_compat/peers.rs) put their Python clients in a venv
 python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || missing+=(python3-venv)
 # many hosts under MPI (tests/it/mpi.rs, `--features mpi`): mpirun, mpicc and MPI's headers

@@ -15,6 +15,7 @@ pub mod report;
 pub mod run;
 pub mod run_args;
 pub mod run_front;
+pub(crate) mod run_status;
 pub mod run_watch;
 pub mod tree;
 

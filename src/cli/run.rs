@@ -28,7 +28,7 @@ pub const USAGE: &str =
   --showcmd (print the effective options as one command line, run nothing)
   --json=FILE (iomark RunResult, schema 2)   --plot=DIR (SVG charts: throughput over time, latency curve)
   --parse-only (check the jobs, run nothing)   --warnings-fatal (a parse warning is exit 2)
-  --version   --eta=never|always|auto, --eta-newline=T, --eta-interval=T (accepted; no ETA line is printed)
+  --version   --eta=never|always|auto (fio's status line on stdout; auto: on a terminal), --eta-newline=T, --eta-interval=T
   --status-interval=TIME   --engine-strict (exit 3 instead of the psync fallback when io_uring is denied)
   --allow-destructive-write=/dev/X   --reap-spin=TIME (io_uring: watch for completions this long
   before sleeping; default 5us, 0 = sleep at once as fio does)
@@ -152,7 +152,11 @@ fn run_as(args: &[String], persona: Persona) -> Exit {
     };
     let root = crate::probe::Root::default();
     let beside = crate::cli::run_watch::start(&cmd, &signals.stop, &root);
-    let (res, around) = runner::execute_around(&cmd, &signals.stop, &note, &root);
+    let shown = super::run_status::wanted(&cmd, session.map_or(true, |s| s.rank == 0));
+    let board = runner::status::Board::new(shown);
+    let (res, around) = super::run_status::around(cmd.eta, &board, || {
+        runner::execute_around(&cmd, &signals.stop, &note, &root, &board)
+    });
     let fired = beside.finish(&root, &idle);
     crate::ranks::ended(res.as_ref().map_or(true, |o| {
         o.jobs

@@ -24,6 +24,7 @@ pub mod import;
 pub mod job;
 pub mod plat;
 pub mod ranks;
+pub mod status;
 pub mod timeline;
 pub mod truth;
 

@@ -45,6 +45,8 @@ mod result_hub;
 mod run;
 /// what iomark must never do: follow symlinks, overwrite devices, accept bad invocations
 mod safety;
+/// on a terminal only: fio's status line of `run`, the progress lines (captured in tmux)
+mod status;
 /// `iomark fileio` against the real sysbench 1.0.20: counts, layout, sysbench's cram test
 mod sysbench_compat;
 /// the truth warnings: sparse/fallocated files, memory targets, unsynced writes, RAM fit

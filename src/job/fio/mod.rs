@@ -529,6 +529,43 @@ pub struct FioCommand {
     pub notes: Option<bool>,
     /// `--no-history` (iomark's): keep no copy of the result in the results history
     pub no_history: bool,
+    /// `--eta`, `--eta-newline`, `--eta-interval`: fio's status line on stdout
+    pub eta: EtaOptions,
+}
+
+/// When fio's status line (`Jobs: 1 (f=1): [r(1)][50.0%]…[eta 00m:08s]`) is printed:
+/// `--eta=auto` (the default) when stdout is a terminal, `always` even into a pipe or
+/// file, `never` not at all.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum EtaWhen {
+    /// stdout is a terminal
+    #[default]
+    Auto,
+    /// always
+    Always,
+    /// never
+    Never,
+}
+
+/// fio's status-line options of the command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EtaOptions {
+    /// `--eta`
+    pub when: EtaWhen,
+    /// `--eta-newline=T`: start a new line after T has passed (fio: at least 1 ms)
+    pub newline: Option<Duration>,
+    /// `--eta-interval=T`: refresh period (fio: default 1 s, at least 250 ms)
+    pub interval: Duration,
+}
+
+impl Default for EtaOptions {
+    fn default() -> Self {
+        EtaOptions {
+            when: EtaWhen::Auto,
+            newline: None,
+            interval: Duration::from_secs(1),
+        }
+    }
 }
 
 /// The kernel's io_uring ring size limit (IORING_MAX_ENTRIES, include/uapi/linux/io_uring.h

@@ -386,6 +386,43 @@ fn eta_options_are_accepted_and_checked() {
     assert!(e.contains("eta-interval") && e.contains("'x'"), "{e}");
 }
 
+/// The values the status line runs with: fio 3.33 reads a plain number as seconds for
+/// both times (`--eta-interval=2` refreshes every 2 s), and refuses an interval under
+/// 250 ms and a new-line period under 1 ms.
+#[test]
+fn eta_options_keep_their_values() {
+    use crate::job::fio::EtaWhen;
+    use std::time::Duration;
+    let c = parse(&["--name=j", "--size=64k"]).unwrap();
+    assert_eq!(c.eta.when, EtaWhen::Auto);
+    assert_eq!(c.eta.interval, Duration::from_secs(1));
+    assert_eq!(c.eta.newline, None);
+    let c = parse(&[
+        "--eta=always",
+        "--eta-interval=2",
+        "--eta-newline=500ms",
+        "--name=j",
+        "--size=64k",
+    ])
+    .unwrap();
+    assert_eq!(c.eta.when, EtaWhen::Always);
+    assert_eq!(c.eta.interval, Duration::from_secs(2));
+    assert_eq!(c.eta.newline, Some(Duration::from_millis(500)));
+    assert_eq!(
+        parse(&["--eta=never", "--name=j", "--size=64k"])
+            .unwrap()
+            .eta
+            .when,
+        EtaWhen::Never
+    );
+    for bad in ["--eta-interval=100ms", "--eta-newline=10us"] {
+        let e = parse(&[bad, "--name=j", "--size=64k"])
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("at least"), "{bad}: {e}");
+    }
+}
+
 /// `size=0` is unset, as in fio (tests/it/run/cli_forms.rs runs it: the file's own size).
 #[test]
 fn size_zero_is_unset_as_in_fio() {

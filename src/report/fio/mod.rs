@@ -6,6 +6,7 @@
 //! layouts are in the files beside it.
 
 pub mod disk;
+pub mod eta;
 pub mod header;
 pub mod idle;
 pub mod json;

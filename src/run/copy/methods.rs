@@ -176,7 +176,7 @@ pub(super) fn read_write(
         dst.set_len(bytes)
             .map_err(|e| io_fail("cannot truncate", dst_path, &e))?;
     }
-    durable(t0, dst, dst_path, reqs, bytes)
+    durable(t0, dst, dst_path, (reqs, bytes), pb)
 }
 
 pub(super) fn copy_file_range(
@@ -226,7 +226,7 @@ pub(super) fn copy_file_range(
         reqs += 1;
         pb.inc(n as u64);
     }
-    durable(t0, dst, dst_path, reqs, bytes)
+    durable(t0, dst, dst_path, (reqs, bytes), pb)
 }
 
 /// The end of every method: the time to the last write, then `fsync` of the copy and
@@ -235,13 +235,17 @@ fn durable(
     t0: Instant,
     dst: &File,
     dst_path: &Path,
-    requests: u64,
-    bytes: u64,
+    (requests, bytes): (u64, u64),
+    pb: &ProgressBar,
 ) -> Result<Method, RunError> {
     let written_s = t0.elapsed().as_secs_f64();
+    // the bar is full; the wait for the device says so instead of a frozen bar
+    pb.finish_and_clear();
+    let w = super::phase::waiting("final fsync of the copy: waiting for the device");
     fault::io_hook(Op::Fsync)
         .and_then(|_| dst.sync_all())
         .map_err(|e| io_fail("cannot fsync", dst_path, &e))?;
+    w.finish_and_clear();
     Ok(Method::Done(Timing {
         written_s,
         durable_s: t0.elapsed().as_secs_f64(),
@@ -294,8 +298,11 @@ pub(super) fn read_full(f: &mut File, buf: &mut [u8]) -> io::Result<usize> {
 /// fsync + `POSIX_FADV_DONTNEED` on a path (drops its clean page-cache pages).
 pub(super) fn drop_cache(p: &Path) -> Result<(), RunError> {
     let f = scratch::open_read(p, false).map_err(|e| io_fail("cannot open", p, &e))?;
+    let w = super::phase::waiting("dropping the file from the page cache (fsync, posix_fadvise)");
     fault::io_hook(Op::Fsync)
         .and_then(|_| f.sync_all())
         .map_err(|e| io_fail("cannot fsync", p, &e))?;
-    scratch::drop_file_cache(&f).map_err(|e| io_fail("posix_fadvise", p, &e))
+    let r = scratch::drop_file_cache(&f).map_err(|e| io_fail("posix_fadvise", p, &e));
+    w.finish_and_clear();
+    r
 }

@@ -29,7 +29,9 @@ use methods::{
     check_stop, copy_file_range, create_err, drop_cache, io_fail, read_write, write_source, Method,
 };
 pub use methods::{first_difference, Timing};
-pub use phase::{bar, check_dir, ended, short, steps_bar, Done, Live, PhaseRun, RunError};
+pub use phase::{
+    bar, bytes_bar, check_dir, ended, short, steps_bar, waiting, Done, Live, PhaseRun, RunError,
+};
 
 /// Block size of the buffered (cp-like) method, bytes.
 pub const BUFFERED_BLOCK: usize = 128 * 1024;
@@ -225,15 +227,17 @@ fn create_source(
     scratch: &mut Scratch,
 ) -> Result<Phase, RunError> {
     let mut f = scratch.create_file(src, false).map_err(create_err)?;
-    let pb = bar(job.size, "create source", true);
+    let pb = bytes_bar(job.size, "create source", 4 << 20);
     let t = Instant::now();
     let reqs = write_source(&mut f, src, job.size, job.seed, stop, &pb)?;
     let written_s = t.elapsed().as_secs_f64();
+    pb.finish_and_clear();
+    let w = waiting("create source: final fsync, waiting for the device");
     crate::engine::fault::io_hook(crate::engine::fault::Op::Fsync)
         .and_then(|_| f.sync_all())
         .map_err(|e| io_fail("cannot fsync", src, &e))?;
     let durable_s = t.elapsed().as_secs_f64();
-    pb.finish_and_clear();
+    w.finish_and_clear();
     drop(f);
     drop_cache(src)?;
     let mut p = Phase::new("create_source_durable", reqs, job.size, durable_s);
@@ -297,7 +301,12 @@ fn copy_with(
         }
         Err(e) => return Err(create_err(e)),
     };
-    let pb = bar(job.size, label, true);
+    let block = match name {
+        "buffered_128k" => BUFFERED_BLOCK,
+        "copy_file_range" => CFR_CHUNK,
+        _ => DIRECT_BLOCK,
+    };
+    let pb = bytes_bar(job.size, label, block as u64);
     let m = match name {
         "buffered_128k" => read_write(src, &dst, &mut d, false, BUFFERED_BLOCK, stop, &pb)?,
         "copy_file_range" => copy_file_range(src, &dst, &mut d, stop, &pb)?,

@@ -70,14 +70,63 @@ pub fn bar(len: u64, msg: &str, bytes: bool) -> ProgressBar {
     }
     let b = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
     let tpl = if bytes {
-        "{msg:>22} [{bar:30}] {bytes}/{total_bytes} {bytes_per_sec} eta {eta}"
+        "{msg:>22} [{bar:30}] {bytes}/{total_bytes} {bytes_per_sec}, {elapsed} elapsed, {eta} left"
     } else {
-        "{msg:>22} [{bar:30}] {pos}/{len} {per_sec} eta {eta}"
+        "{msg:>22} [{bar:30}] {pos}/{len} {per_sec} (IOPS), {elapsed} elapsed, {eta} left"
     };
     if let Ok(s) = ProgressStyle::with_template(tpl) {
         b.set_style(s.progress_chars("=> "));
     }
     b.set_message(msg.to_string());
+    b
+}
+
+/// A byte progress bar on stderr (hidden when stderr is not a terminal) for a copy in
+/// requests of `block` bytes: done and total, MB/s, IOPS, elapsed and remaining time.
+pub fn bytes_bar(len: u64, msg: &str, block: u64) -> ProgressBar {
+    use std::io::IsTerminal;
+    if !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let b = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
+    bytes_style(b, msg, block)
+}
+
+/// The look of [`bytes_bar`].
+fn bytes_style(b: ProgressBar, msg: &str, block: u64) -> ProgressBar {
+    let tpl = "{msg:>22} [{bar:30}] {bytes}/{total_bytes} {bytes_per_sec} {iops} IOPS, {elapsed} elapsed, {eta} left";
+    let iops = move |st: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+        let _ = write!(w, "{:.0}", st.per_sec() / block.max(1) as f64);
+    };
+    if let Ok(s) = ProgressStyle::with_template(tpl) {
+        b.set_style(s.with_key("iops", iops).progress_chars("=> "));
+    }
+    b.set_message(msg.to_string());
+    b
+}
+
+/// A phase that waits (a final fsync, a cache drop, a cleanup): one line on stderr
+/// (hidden when stderr is not a terminal) saying what it waits for and for how long
+/// so far, redrawn ten times a second so it never looks frozen; `finish_and_clear`
+/// removes it.
+pub fn waiting(what: &str) -> ProgressBar {
+    use std::io::IsTerminal;
+    if !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    waiting_style(
+        ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr()),
+        what,
+    )
+}
+
+/// The look of [`waiting`].
+fn waiting_style(b: ProgressBar, what: &str) -> ProgressBar {
+    if let Ok(s) = ProgressStyle::with_template("{spinner} {msg} ({elapsed} so far)") {
+        b.set_style(s);
+    }
+    b.set_message(what.to_string());
+    b.enable_steady_tick(std::time::Duration::from_millis(100));
     b
 }
 
@@ -95,12 +144,17 @@ pub fn steps_bar(len: u64, msg: &str) -> ProgressBar {
     )
 }
 
-/// The look of [`steps_bar`]: the message, the bar, the elapsed time.
+/// The look of [`steps_bar`]: the message (mark puts the last loop's MB/s and IOPS
+/// in it), the bar, the elapsed and remaining time; redrawn ten times a second, so
+/// the clock moves during a long loop or the preparation of the test file.
 fn steps_style(b: ProgressBar, msg: &str) -> ProgressBar {
-    if let Ok(s) = ProgressStyle::with_template("{msg:>30} [{bar:30}] {elapsed_precise} elapsed") {
+    if let Ok(s) = ProgressStyle::with_template(
+        "{msg:>30} [{bar:30}] {elapsed_precise} elapsed, {eta_precise} left",
+    ) {
         b.set_style(s.progress_chars("=> "));
     }
     b.set_message(msg.to_string());
+    b.enable_steady_tick(std::time::Duration::from_millis(100));
     b
 }
 
@@ -245,6 +299,65 @@ mod tests {
         }
     }
 
+    /// What a bar drew last on the test terminal.
+    fn last_line(screen: &Screen) -> String {
+        let drawn = screen.0.lock().unwrap().clone();
+        drawn
+            .lines()
+            .rev()
+            .find(|l| !l.trim().is_empty())
+            .unwrap_or("")
+            .to_string()
+    }
+
+    #[test]
+    fn copy_bar_shows_rate_iops_elapsed_and_remaining_time() {
+        let screen = Screen::default();
+        let target = ProgressDrawTarget::term_like(Box::new(screen.clone()));
+        let b = bytes_style(
+            ProgressBar::with_draw_target(Some(1 << 20), target),
+            "buffered_128k",
+            128 << 10,
+        );
+        b.inc(512 << 10);
+        b.tick();
+        let last = last_line(&screen);
+        for want in [
+            "buffered_128k",
+            "512.00 KiB/1.00 MiB",
+            " IOPS, ",
+            " elapsed, ",
+            " left",
+        ] {
+            assert!(last.contains(want), "{want:?} in {last:?}");
+        }
+        b.finish_and_clear();
+    }
+
+    #[test]
+    fn a_wait_says_what_it_waits_for_and_its_clock_moves() {
+        let screen = Screen::default();
+        let target = ProgressDrawTarget::term_like(Box::new(screen.clone()));
+        let w = waiting_style(
+            ProgressBar::with_draw_target(None, target),
+            "final fsync of the copy: waiting for the device",
+        );
+        // the steady tick redraws without any call: wait for a second draw (an event)
+        let first = screen.0.lock().unwrap().len();
+        let t0 = std::time::Instant::now();
+        while screen.0.lock().unwrap().len() == first {
+            assert!(t0.elapsed().as_secs() < 30, "never redrawn");
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        let last = last_line(&screen);
+        assert!(
+            last.contains("final fsync of the copy: waiting for the device"),
+            "{last:?}"
+        );
+        assert!(last.contains("so far)"), "{last:?}");
+        w.finish_and_clear();
+    }
+
     #[test]
     fn mark_progress_shows_the_test_and_the_elapsed_time_not_a_rate() {
         let screen = Screen::default();
@@ -261,6 +374,7 @@ mod tests {
             .unwrap_or("");
         assert!(last.contains("SEQ1M Q8T1 read loop 1/3"), "{drawn:?}");
         assert!(last.contains("00:00:00 elapsed"), "{drawn:?}");
+        assert!(last.contains(" left"), "{drawn:?}");
         assert!(
             !last.contains("/s") && !last.contains("1/4"),
             "no step rate or count: {last:?}"

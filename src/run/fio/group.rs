@@ -9,6 +9,7 @@ use crate::job::fio::{FioCommand, FioJob};
 use crate::result::job::JobRecord;
 use crate::result::Interval;
 use crate::run::control::steady::Steady;
+use crate::run::fio::status::Slot;
 use crate::run::fio::{live_sum, start_thread, status_line, status_sample};
 use crate::run::fio::{Plan, RunError};
 use crate::run::sampler::Sampler;
@@ -32,6 +33,10 @@ pub(crate) struct RunCtx<'a> {
     pub report_gid: Vec<u32>,
     /// when the run started (the samples' time axis)
     pub run_t0: Instant,
+    /// every thread's live counters and state, by global thread number (status.rs)
+    pub slots: &'a [Slot],
+    /// fio's status line reads the slots: the workers keep their live counters
+    pub watched: bool,
 }
 
 /// The samples taken over the whole run.
@@ -44,7 +49,7 @@ pub(crate) struct Sampling {
 
 /// The live counters of `lives` in the sampler's order: reads, writes, bytes read,
 /// bytes written.
-fn counts(lives: &[Live]) -> [u64; 4] {
+fn counts(lives: &[&Live]) -> [u64; 4] {
     let s = live_sum(lives);
     [s[2], s[3], s[0], s[1]]
 }
@@ -58,7 +63,9 @@ struct Threads<'a> {
     fin: Vec<AtomicBool>,
     /// the thread ended with an error (`exitall_on_error`)
     failed: Vec<AtomicBool>,
-    lives: Vec<Live>,
+    /// each thread's slot on the run's status board, and its live counters
+    slots: Vec<&'a Slot>,
+    lives: Vec<&'a Live>,
 }
 
 /// The coordinator's state for one group.
@@ -79,11 +86,17 @@ impl<'a> Threads<'a> {
             .flat_map(|&ji| ctx.plans[ji].iter().map(move |p| (ji, p)))
             .collect();
         let n = members.len();
+        // the board has a slot for every plan's global thread number
+        let slots: Vec<&Slot> = members
+            .iter()
+            .map(|(_, p)| &ctx.slots[p.global as usize])
+            .collect();
         Threads {
             tstops: (0..n).map(|_| AtomicBool::new(false)).collect(),
             fin: (0..n).map(|_| AtomicBool::new(false)).collect(),
             failed: (0..n).map(|_| AtomicBool::new(false)).collect(),
-            lives: (0..n).map(|_| Default::default()).collect(),
+            lives: slots.iter().map(|s| &s.live).collect(),
+            slots,
             members,
         }
     }
@@ -262,8 +275,10 @@ type Joined = Vec<(usize, Result<JobRecord, RunError>)>;
 /// with them when the rest of the run is to be skipped.
 fn threads(ctx: &RunCtx, grp: &mut Group, sampling: &mut Sampling) -> (Joined, bool) {
     let cmd = ctx.cmd;
-    let use_live =
-        cmd.status_interval.is_some() || sampling.sampler.is_some() || !grp.steadies.is_empty();
+    let use_live = cmd.status_interval.is_some()
+        || sampling.sampler.is_some()
+        || !grp.steadies.is_empty()
+        || ctx.watched;
     let th = grp.th;
     let mut refused = None;
     let (mut results, abort_rest): (Joined, bool) = std::thread::scope(|s| {
@@ -271,7 +286,8 @@ fn threads(ctx: &RunCtx, grp: &mut Group, sampling: &mut Sampling) -> (Joined, b
         for (i, &(ji, p)) in th.members.iter().enumerate() {
             let (clock, done, note) = (ctx.clock, &ctx.done, ctx.note);
             let (tstop, fin, failed) = (&th.tstops[i], &th.fin[i], &th.failed[i]);
-            let live = use_live.then_some(&th.lives[i]);
+            let live = use_live.then_some(th.lives[i]);
+            let slot = th.slots[i];
             let wait = ctx.wait_idx[ji].map(|t| (&done[t], cmd.jobs[t].numjobs));
             // flow weights count from the group's start to each thread's end
             let c = &cmd.jobs[ji].control;
@@ -284,7 +300,9 @@ fn threads(ctx: &RunCtx, grp: &mut Group, sampling: &mut Sampling) -> (Joined, b
                 f.reserve(id, w);
             }
             let body = move || {
+                slot.started();
                 let r = start_thread(p, clock, tstop, note, wait, live);
+                slot.ended(r.as_ref().map_or(true, |rec| rec.stats.failure.is_some()));
                 if let Some((f, id, w)) = flow {
                     f.release(id, w);
                 }

@@ -21,6 +21,7 @@ pub(crate) mod plan;
 pub mod prio;
 pub mod replay;
 pub mod stats;
+pub mod status;
 pub(crate) mod thread;
 pub mod tools;
 pub mod trigger;
@@ -169,7 +170,7 @@ impl RunError {
 }
 
 /// Sum of the live counters of every thread: [read bytes, written bytes, reads, writes].
-fn live_sum(lives: &[Live]) -> [u64; 4] {
+fn live_sum(lives: &[&Live]) -> [u64; 4] {
     let mut sum = [0u64; 4];
     for l in lives {
         for (k, x) in sum.iter_mut().enumerate() {
@@ -553,6 +554,7 @@ pub fn execute_around(
     stop: &AtomicBool,
     note: &(dyn Fn(String) + Sync),
     root: &crate::probe::Root,
+    board: &status::Board,
 ) -> (Result<RunOutcome, RunError>, Around) {
     use crate::stats::cpu::{CpuTimes, Who};
     let c0 = CpuTimes::now(Who::Process);
@@ -561,7 +563,7 @@ pub fn execute_around(
     let cache0 = disk::cache_before(root, &cmd.jobs);
     let target = disk::diagnose_target(root, &cmd.jobs);
     let watch = crate::probe::devstat::Watch::start(root, cache0.device.as_deref());
-    let res = execute(cmd, stop, note);
+    let res = execute(cmd, stop, note, board);
     let around = Around {
         device_view: watch.finish(),
         target,
@@ -575,11 +577,13 @@ pub fn execute_around(
 
 /// Run every job of `cmd`: lay out files, then each stonewall group in turn, its jobs'
 /// threads concurrently (run/fio/group.rs). `note` receives progress lines and
-/// warnings (for stderr).
+/// warnings (for stderr); `board` holds the threads' states and counters for fio's
+/// status line (run/fio/status.rs), filled once the files are laid out.
 pub fn execute(
     cmd: &FioCommand,
     stop: &AtomicBool,
     note: &(dyn Fn(String) + Sync),
+    board: &status::Board,
 ) -> Result<RunOutcome, RunError> {
     let clock = crate::run::clock();
     let (groups, report_gid) = groups(cmd);
@@ -590,47 +594,13 @@ pub fn execute(
     check_files(cmd, &plans, &kinds, note)?;
     lay_out(cmd, &plans, &kinds, note)?;
     let root = crate::probe::Root::default();
-    let mut switched = Vec::new();
-    for (j, ps) in cmd.jobs.iter().zip(&plans) {
-        let files: Vec<&Path> = ps
-            .iter()
-            .flat_map(|p| p.files.iter().map(|f| f.path.as_path()))
-            .collect();
-        if j.tuning.disk_util && !j.engine.caps().no_io {
-            let s = hooks::ioscheduler(j, &files, &root).map_err(|why| RunError::Refused {
-                job: j.name.clone(),
-                why,
-            });
-            match s {
-                Ok(s) => switched.extend(s),
-                Err(e) => {
-                    hooks::restore_schedulers(&switched, &root);
-                    return Err(e);
-                }
-            }
-        }
-    }
-    let out = run_groups(cmd, &plans, &groups, report_gid, &clock, stop, note);
-    hooks::restore_schedulers(&switched, &root);
-    out
-}
-
-/// The stonewall groups of `cmd` in turn, then `unlink`.
-fn run_groups(
-    cmd: &FioCommand,
-    plans: &[Vec<Plan>],
-    groups: &[Vec<usize>],
-    report_gid: Vec<u32>,
-    clock: &crate::stats::clock::Clock,
-    stop: &AtomicBool,
-    note: &(dyn Fn(String) + Sync),
-) -> Result<RunOutcome, RunError> {
+    let switched = switch_schedulers(cmd, &plans, &root)?;
     // many hosts (src/ranks/): every rank has laid out its files; the I/O starts together
     crate::ranks::start_line();
     let ctx = group::RunCtx {
         cmd,
-        plans,
-        clock,
+        plans: &plans,
+        clock: &clock,
         stop,
         note,
         // wait_for targets (validated to name an earlier job) and their finished threads
@@ -645,7 +615,47 @@ fn run_groups(
         done: cmd.jobs.iter().map(|_| AtomicU32::new(0)).collect(),
         report_gid,
         run_t0: std::time::Instant::now(),
+        slots: board.fill(&plans),
+        watched: board.watched(),
     };
+    let out = run_groups(&ctx, &groups);
+    hooks::restore_schedulers(&switched, &root);
+    out
+}
+
+/// `disk_util`'s I/O scheduler switch for each job's files (restored by the caller after
+/// the run; on a refusal, the ones already switched are restored here).
+fn switch_schedulers(
+    cmd: &FioCommand,
+    plans: &[Vec<Plan>],
+    root: &crate::probe::Root,
+) -> Result<Vec<(String, String)>, RunError> {
+    let mut switched = Vec::new();
+    for (j, ps) in cmd.jobs.iter().zip(plans) {
+        let files: Vec<&Path> = ps
+            .iter()
+            .flat_map(|p| p.files.iter().map(|f| f.path.as_path()))
+            .collect();
+        if j.tuning.disk_util && !j.engine.caps().no_io {
+            let s = hooks::ioscheduler(j, &files, root).map_err(|why| RunError::Refused {
+                job: j.name.clone(),
+                why,
+            });
+            match s {
+                Ok(s) => switched.extend(s),
+                Err(e) => {
+                    hooks::restore_schedulers(&switched, root);
+                    return Err(e);
+                }
+            }
+        }
+    }
+    Ok(switched)
+}
+
+/// The stonewall groups of the run in turn, then `unlink`.
+fn run_groups(ctx: &group::RunCtx, groups: &[Vec<usize>]) -> Result<RunOutcome, RunError> {
+    let (cmd, plans, stop) = (ctx.cmd, ctx.plans, ctx.stop);
     let mut out = RunOutcome::default();
     let mut sampling = group::Sampling {
         sampler: sampler(cmd, ctx.run_t0),
@@ -655,7 +665,7 @@ fn run_groups(
         if stop.load(Ordering::Relaxed) {
             break;
         }
-        let (jobs, abort_rest) = group::run_group(&ctx, g, &mut sampling)?;
+        let (jobs, abort_rest) = group::run_group(ctx, g, &mut sampling)?;
         out.jobs.extend(jobs);
         if abort_rest {
             break;

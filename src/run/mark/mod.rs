@@ -252,8 +252,9 @@ fn run_test(
         })?;
     }
     let mut loops = vec![];
+    let mut last = String::new();
     for i in 0..job.loops {
-        pb.set_message(format!("{} loop {}/{}", t.name(), i + 1, job.loops));
+        pb.set_message(format!("{} loop {}/{}{last}", t.name(), i + 1, job.loops));
         let test = fileio_job(t, job.size, job.time_s, dir);
         let r = run_fileio(test, job.plot.is_some()).map_err(|code| Stopped {
             code,
@@ -265,6 +266,9 @@ fn run_test(
             }
         }
         let mut m = measured(t, &r);
+        // the next loops' message carries this one's figures
+        last = format!(" (last loop {:.1} MB/s, {:.0} IOPS)", m.mb_s, m.iops);
+        pb.set_message(format!("{} loop {}/{}{last}", t.name(), i + 1, job.loops));
         if job.plot.is_some() {
             m.result = Some(Box::new(r));
         }
@@ -420,7 +424,10 @@ pub fn execute(job: &MarkJob) -> i32 {
         job.warmup_s,
         job.loops
     );
-    let pb = crate::run::copy::steps_bar(tests.len() as u64 * u64::from(job.loops), "preparing");
+    let pb = crate::run::copy::steps_bar(
+        tests.len() as u64 * u64::from(job.loops),
+        "preparing the test file",
+    );
     let code = prepare_file(&tests, job, &dir);
     // From here on, a stop saves the tests done so far (status interrupted/failed).
     if code != exit::OK {

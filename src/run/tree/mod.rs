@@ -23,7 +23,7 @@ use crate::files::preflight;
 use crate::files::scratch::{self, Scratch};
 use crate::job::units::iec;
 use crate::result::{JobInfo, Phase, Recorded, Warning};
-use crate::run::copy::{bar, check_dir, ended, short, Done, Live, PhaseRun, RunError};
+use crate::run::copy::{bar, check_dir, ended, short, waiting, Done, Live, PhaseRun, RunError};
 use crate::run::signals::Signals;
 use crate::run::sysbench::rng::{GlibcRandom, Xoroshiro128Plus};
 use crate::stats::{self, clock::Clock};
@@ -223,7 +223,10 @@ fn cold_or_warm(dir: &std::path::Path, drop: bool) -> String {
     if !drop {
         return "warm: caches not dropped (--drop-caches=off), metadata and data may come from memory".into();
     }
-    match scratch::drop_all_caches() {
+    let w = waiting("dropping caches: sync; echo 3 > /proc/sys/vm/drop_caches");
+    let dropped = scratch::drop_all_caches();
+    w.finish_and_clear();
+    match dropped {
         Ok(()) => "cold: page cache, dentries and inodes dropped (sync; echo 3 > /proc/sys/vm/drop_caches, as root)".into(),
         Err(e) => format!(
             "warm: caches not dropped ({}: needs root), metadata and data may come from memory",
@@ -442,12 +445,14 @@ fn create_phase(ctx: Ctx, root: &Path) -> Result<Phase, RunError> {
 
 /// fsync: one syncfs for the whole filesystem.
 fn fsync_phase(root: &Path, clock: &Clock, total: u64) -> Result<Phase, RunError> {
+    let w = waiting("fsync: syncfs, waiting for the filesystem to write the tree back");
     let t = Instant::now();
     let a = clock.now();
     fault::io_hook(Op::Fsync)
         .and_then(|_| scratch::syncfs(root))
         .map_err(|e| fail("syncfs", root, &e))?;
     let ns = clock.ns(a, clock.now());
+    w.finish_and_clear();
     let mut h = stats::new_hist();
     let _ = h.record(ns.clamp(1, stats::MAX_TRACKABLE_NS));
     let m = Measured {
@@ -514,9 +519,13 @@ fn teardown(
     p.notes.push("unlink per file".into());
     phases.push(p);
     scratch.verify_dirs().map_err(RunError::Failed)?;
+    let pb = bar(ctx.1.dirs.len() as u64, "rmdir", false);
     let m = dirs_phase(ctx.1, root, ctx.2, true, |p| {
-        scratch::rmdir(p).map_err(|e| fail("cannot remove directory", p, &e))
+        scratch::rmdir(p).map_err(|e| fail("cannot remove directory", p, &e))?;
+        pb.inc(1);
+        Ok(())
     })?;
+    pb.finish_and_clear();
     phases.push(phase_of("rmdir", &m));
     Ok(())
 }

@@ -10,6 +10,7 @@ use iomark::engine::net::Proto;
 use iomark::job::fio::zone_keys::ZoneMode;
 use iomark::job::fio::{parse_args_with, FioError, SizeSpec};
 use iomark::run::fio::execute;
+use iomark::run::fio::status::Board;
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -394,7 +395,7 @@ fn fio_examples_run_or_are_rejected_by_name() {
                     }
                 }
                 let stop = AtomicBool::new(false);
-                if let Err(e) = execute(&cmd, &stop, &|_| {}) {
+                if let Err(e) = execute(&cmd, &stop, &|_| {}, &Board::new(false)) {
                     panic!("{}: parsed but failed to run: {e}", f.display());
                 }
                 n.runs += 1;

@@ -4,7 +4,7 @@
 //! drop (`loopdev`), the peer tools sysbench and fio (`peers`), JSON readers (`json`),
 //! and the parser of sysbench's report with the spec's request-generator simulation
 //! (`sysbench`); the scratch results history every spawned command inherits
-//! (`history_env`).
+//! (`history_env`); a terminal in tmux for what iomark shows only there (`tmux`).
 //! Test modules `use crate::util::*;`.
 
 mod cmd;
@@ -15,6 +15,7 @@ mod peers;
 mod scratch;
 mod skip;
 mod sysbench;
+mod tmux;
 
 pub use cmd::*;
 pub use json::*;
@@ -23,3 +24,4 @@ pub use peers::*;
 pub use scratch::*;
 pub use skip::*;
 pub use sysbench::*;
+pub use tmux::*;

@@ -62,7 +62,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
     FioOption::cmd(
         "eta",
         Kind::Str,
-        "When ETA estimate should be printed (accepted; iomark prints no ETA line)",
+        "When ETA estimate should be printed: fio's status line on stdout (auto: on a terminal)",
         eta,
     )
     .values(&[("always", ""), ("never", ""), ("auto", "")])
@@ -70,14 +70,14 @@ pub(super) static OPTIONS: &[FioOption] = &[
     FioOption::cmd(
         "eta-newline",
         Kind::Time,
-        "Force a new line for every 't' period passed (accepted; no ETA line)",
+        "Force a new line for every 't' period passed (plain number: seconds)",
         eta_newline,
     )
     .example("5"),
     FioOption::cmd(
         "eta-interval",
         Kind::Time,
-        "ETA update interval, ms by default (accepted; no ETA line)",
+        "ETA update interval (plain number: seconds, as fio 3.33; at least 250ms)",
         eta_interval,
     )
     .example("500"),
@@ -242,32 +242,44 @@ fn status_interval(c: &mut CmdCtx<'_>, v: Option<&str>) -> R {
     Ok(())
 }
 
-/// fio's progress line: iomark prints none, so `--eta*` are checked and ignored.
-fn eta(_: &mut CmdCtx<'_>, v: Option<&str>) -> R {
+/// `--eta=always|never|auto`: when fio's status line is printed.
+fn eta(c: &mut CmdCtx<'_>, v: Option<&str>) -> R {
+    use crate::job::fio::EtaWhen;
     let t = v.unwrap_or("");
-    if !["never", "always", "auto"].contains(&t) {
-        return Err(bad_arg(
-            "eta",
-            t,
-            "accepted: never, always, auto (iomark prints no ETA line)",
-        ));
-    }
+    c.p.cmd.eta.when = match t {
+        "always" => EtaWhen::Always,
+        "never" => EtaWhen::Never,
+        "auto" => EtaWhen::Auto,
+        _ => return Err(bad_arg("eta", t, "accepted: never, always, auto")),
+    };
     Ok(())
 }
 
-/// fio: eta-newline's plain number is seconds, eta-interval's milliseconds.
-fn eta_time(c: &CmdCtx<'_>, v: Option<&str>, unit_ns: u64) -> R {
+/// fio 3.33 reads both times with seconds as the unit of a plain number
+/// (`check_str_time(.., is_seconds=1)`): `--eta-interval=2` is 2 s, `500ms` half a second.
+fn eta_time(c: &CmdCtx<'_>, v: Option<&str>) -> Result<Duration, FioError> {
     let t = v.unwrap_or("");
-    units::fio_time(t, unit_ns).map_err(|e| bad_arg(c.key, t, e))?;
-    Ok(())
+    units::fio_time(t, 1_000_000_000).map_err(|e| bad_arg(c.key, t, e))
 }
 
+/// `--eta-newline=T`: fio refuses less than 1 ms ("eta new line time too short").
 fn eta_newline(c: &mut CmdCtx<'_>, v: Option<&str>) -> R {
-    eta_time(c, v, 1_000_000_000)
+    let d = eta_time(c, v)?;
+    if d < Duration::from_millis(1) {
+        return Err(bad_arg(c.key, v.unwrap_or(""), "at least 1ms"));
+    }
+    c.p.cmd.eta.newline = Some(d);
+    Ok(())
 }
 
+/// `--eta-interval=T`: fio refuses less than 250 ms (its disk-utilisation tick).
 fn eta_interval(c: &mut CmdCtx<'_>, v: Option<&str>) -> R {
-    eta_time(c, v, 1_000_000)
+    let d = eta_time(c, v)?;
+    if d < Duration::from_millis(250) {
+        return Err(bad_arg(c.key, v.unwrap_or(""), "at least 250ms"));
+    }
+    c.p.cmd.eta.interval = d;
+    Ok(())
 }
 
 fn parse_only(c: &mut CmdCtx<'_>, v: Option<&str>) -> R {

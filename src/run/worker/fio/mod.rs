@@ -90,11 +90,16 @@ impl Slot {
     }
 }
 
-/// Live counters of one thread for `--status-interval`, `--plot` and steady state:
-/// bytes read, bytes written, reads, writes, then the sum (ns) and count of their
-/// completion latencies (measured I/O only; relaxed stores by the worker, loads by the
-/// coordinating thread).
-pub type Live = [std::sync::atomic::AtomicU64; 6];
+/// Live counters of one thread for `--status-interval`, `--plot`, steady state and
+/// fio's status line: bytes read, bytes written, reads, writes, then the sum (ns) and
+/// count of their completion latencies (measured I/O only), then the thread's state
+/// ([`LIVE_STATE`]) (relaxed stores by the worker, loads by the coordinating thread).
+pub type Live = [std::sync::atomic::AtomicU64; 7];
+
+/// Index of the thread's state in [`Live`]: a character of fio's status line
+/// (run/fio/status.rs), stored at phase changes only (`/` ramping, `*` running, `F` final
+/// fsync, `V` verify read-back), never per I/O.
+pub const LIVE_STATE: usize = 6;
 
 /// How the next file is picked (`file_service_type`): `left` more requests go to
 /// `cur`, then a new file is drawn (round robin, or from `gen`), which gets `nr`.
@@ -231,6 +236,13 @@ pub(crate) struct Worker<'a> {
 }
 
 impl<'a> Worker<'a> {
+    /// Show the thread's phase on the status line (see [`LIVE_STATE`]).
+    fn phase(&self, c: u8) {
+        if let Some(l) = self.live {
+            l[LIVE_STATE].store(u64::from(c), Ordering::Relaxed);
+        }
+    }
+
     /// Drive `eng` until the job's limits; then verify read-back and final syncs.
     /// Returns the job's statistics together with the error that ended it, if any:
     /// a failed job keeps the report of the I/O it completed (fio prints it with

@@ -84,6 +84,7 @@ impl<'a> FioRules<'a> {
             .map(|t| LatTarget::new(t, depth as u32, 0, 0));
         let mut samp = sampler(job);
         samp.set_end(deadline);
+        w.phase(if job.ramp_time.is_zero() { b'*' } else { b'/' });
         FioRules {
             start,
             ramp_end,
@@ -379,6 +380,7 @@ impl<'a> Rules for FioRules<'a> {
         if !self.measuring && now >= self.ramp_end {
             self.measuring = true;
             self.measure_start = now;
+            self.w.phase(b'*');
             let ios = self.ios();
             if let Some(l) = &mut self.w.lat_target {
                 l.new_cycle(clock.ns(self.start, now), ios);
@@ -626,6 +628,7 @@ impl<'a> Rules for FioRules<'a> {
         // `end_fsync` and `fsync_on_close` on one file give the same bandwidth.
         for on in [job.end_fsync, job.more.fsync_on_close] {
             if on && job.rw.writes() {
+                self.w.phase(b'F');
                 for f in 0..plan.files.len() {
                     self.w
                         .sync_file(io.eng, &mut self.st, f, SyncKind::Fsync, true)?;
@@ -634,6 +637,7 @@ impl<'a> Rules for FioRules<'a> {
         }
         self.finish_stats();
         if self.track_writes && !self.w.stop.load(Ordering::Relaxed) {
+            self.w.phase(b'V');
             self.w.verify_back(io.slab, &mut self.st)?;
         }
         if let Some(l) = &mut self.w.logs {
