@@ -118,7 +118,7 @@ fn flush_cost_write_back_vs_write_through_on_a_loop_device() {
             let v = top[key].as_u64().unwrap();
             assert!(near(v, d(field)), "{mode}: {key} {v} vs stat {}", d(field));
         }
-        // write_bytes is not pinned here: one run of six saw it differ by more than 1 %
+        // write_bytes is not pinned here: one of two runs saw it differ by more than 1 %
         // from the stat file's sectors while the request counts matched (not understood yet)
         // the process counters equal the kernel's accounting of the child (the json file
         // is written after the view's last reading: its size is allowed on top)
