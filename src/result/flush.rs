@@ -40,56 +40,80 @@ fn other_side(command: &str) -> &'static str {
 
 /// The finding for `r`, when its facts call for it (see the module header).
 pub fn flush_bound(r: &RunResult) -> Option<Warning> {
-    let all = r.time.first()?;
-    let syncs = r.fsync.ops.max(r.fsync.lat.count);
-    if syncs == 0 || all.sync_pct < FLUSH_BOUND_PCT {
-        return None;
-    }
-    let view = r.device_view.as_ref()?;
-    let top = view.devices.iter().find(|d| d.member_of.is_none())?;
-    let mode = top.write_cache.as_deref()?;
-    if !crate::probe::devstat::is_write_back(mode) {
-        return None;
-    }
-    let l = &r.fsync.lat;
-    let mut lat = vec![];
-    if l.count > 0 {
-        lat.push(format!("mean {}", dur(l.mean())));
-        if let Some(p) = l.percentiles_ns.get("99") {
-            lat.push(format!("p99 {}", dur(*p as f64)));
+    let facts = Facts {
+        command: &r.command,
+        all: r.time.first()?,
+        fsync: &r.fsync,
+        view: r.device_view.as_ref()?,
+    };
+    facts.finding()
+}
+
+/// What the finding is decided from: the command (for its dialect), the run's time
+/// shares, its fsync counters and the device view.
+struct Facts<'a> {
+    command: &'a str,
+    all: &'a super::TimeShare,
+    fsync: &'a super::FsyncStats,
+    view: &'a super::DeviceView,
+}
+
+impl Facts<'_> {
+    fn finding(&self) -> Option<Warning> {
+        let (all, view) = (self.all, self.view);
+        let syncs = self.fsync.ops.max(self.fsync.lat.count);
+        if syncs == 0 || all.sync_pct < FLUSH_BOUND_PCT {
+            return None;
         }
+        self.sentence(all, view)
     }
-    let lat = if lat.is_empty() {
-        String::new()
-    } else {
-        format!(" ({})", lat.join(", "))
-    };
-    let members: Vec<&str> = view
-        .devices
-        .iter()
-        .filter(|d| d.member_of.is_some())
-        .map(|d| d.name.as_str())
-        .collect();
-    let dev = if members.is_empty() {
-        top.name.clone()
-    } else {
-        format!("{} (over {})", top.name, members.join(", "))
-    };
-    let flush = match (top.flushes, top.flush_ms_per_io) {
-        (Some(n), Some(ms)) if n > 0 => format!(
-            "each of its {n} flushes waited {} for the volatile write cache to be written out",
-            dur(ms * 1e6)
-        ),
-        _ => "each flush waits for its volatile write cache to be written out".into(),
-    };
-    Some(Warning {
+
+    fn sentence(&self, all: &super::TimeShare, view: &super::DeviceView) -> Option<Warning> {
+        let top = view.devices.iter().find(|d| d.member_of.is_none())?;
+        let mode = top.write_cache.as_deref()?;
+        if !crate::probe::devstat::is_write_back(mode) {
+            return None;
+        }
+        let l = &self.fsync.lat;
+        let mut lat = vec![];
+        if l.count > 0 {
+            lat.push(format!("mean {}", dur(l.mean())));
+            if let Some(p) = l.percentiles_ns.get("99") {
+                lat.push(format!("p99 {}", dur(*p as f64)));
+            }
+        }
+        let lat = if lat.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", lat.join(", "))
+        };
+        let members: Vec<&str> = view
+            .devices
+            .iter()
+            .filter(|d| d.member_of.is_some())
+            .map(|d| d.name.as_str())
+            .collect();
+        let dev = if members.is_empty() {
+            top.name.clone()
+        } else {
+            format!("{} (over {})", top.name, members.join(", "))
+        };
+        let flush = match (top.flushes, top.flush_ms_per_io) {
+            (Some(n), Some(ms)) if n > 0 => format!(
+                "each of its {n} flushes waited {} for the volatile write cache to be written out",
+                dur(ms * 1e6)
+            ),
+            _ => "each flush waits for its volatile write cache to be written out".into(),
+        };
+        Some(Warning {
         id: FLUSH_BOUND.into(),
         message: format!(
             "{:.0} % of the run was fsync{lat}; {dev} caches writes ({mode}): {flush}; drives with power-loss protection finish a flush in microseconds, so this test measures flush latency more than write speed; to see the other side run it with {}",
             all.sync_pct,
-            other_side(&r.command)
+            other_side(self.command)
         ),
     })
+    }
 }
 
 #[cfg(test)]
@@ -98,9 +122,8 @@ mod tests {
     use crate::probe::devstat::{DeviceActivity, DeviceView};
     use crate::result::TimeShare;
 
-    fn result(sync_pct_of_100: u64, mode: &str) -> RunResult {
-        let mut i = crate::result::Inputs::new("fileio", &[], crate::result::Status::Ok);
-        i.device_view = Some(DeviceView {
+    fn check(sync_pct_of_100: u64, mode: &str, fsyncs: u64) -> Option<Warning> {
+        let view = DeviceView {
             devices: vec![DeviceActivity {
                 name: "loop0".into(),
                 write_cache: Some(mode.into()),
@@ -109,16 +132,24 @@ mod tests {
                 ..Default::default()
             }],
             process: None,
-        });
-        let mut r = crate::result::build(i);
-        r.time = vec![TimeShare::new("all", 100, 1, 1, sync_pct_of_100)];
-        r.fsync.ops = 10;
-        r
+        };
+        let all = TimeShare::new("all", 100, 1, 1, sync_pct_of_100);
+        let fsync = crate::result::FsyncStats {
+            ops: fsyncs,
+            ..Default::default()
+        };
+        Facts {
+            command: "fileio",
+            all: &all,
+            fsync: &fsync,
+            view: &view,
+        }
+        .finding()
     }
 
     #[test]
     fn present_for_write_back_and_a_large_share_only() {
-        let w = flush_bound(&result(87, "write back")).unwrap();
+        let w = check(87, "write back", 10).unwrap();
         assert_eq!(w.id, FLUSH_BOUND);
         assert!(
             w.message.starts_with("87 % of the run was fsync; loop0 caches writes (write back): each of its 100 flushes waited 400.0 µs"),
@@ -126,11 +157,9 @@ mod tests {
             w.message
         );
         assert!(w.message.contains("--file-fsync-freq=0"), "{}", w.message);
-        assert!(flush_bound(&result(87, "write through")).is_none());
-        assert!(flush_bound(&result(10, "write back")).is_none());
-        let mut r = result(87, "write back");
-        r.fsync.ops = 0;
-        assert!(flush_bound(&r).is_none());
+        assert!(check(87, "write through", 10).is_none());
+        assert!(check(10, "write back", 10).is_none());
+        assert!(check(87, "write back", 0).is_none());
     }
 
     #[test]
