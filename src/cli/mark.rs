@@ -130,7 +130,7 @@ fn sustained_size(
 ) -> Result<u64, crate::util::error::Error> {
     use crate::job::units::iec;
     use crate::util::error::{exit, Error};
-    let cap = crate::files::preflight::free_space(dir).map(|f| f / 10 * 9 >> 20 << 20);
+    let cap = crate::files::preflight::free_space(dir).map(|f| ((f / 10 * 9) >> 20) << 20);
     let refuse = |why: String| Error::new(exit::ENVIRONMENT, format!("iomark mark: {why}"));
     match (size, cap) {
         (Some(s), _) if s.bytes < 1 << 20 => Err(Error::new(

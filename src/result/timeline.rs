@@ -225,13 +225,16 @@ fn writeback(samples: &[Sample]) -> Option<TimeFinding> {
 
 /// Other I/O: the device read (wrote) at least [`OTHER_IO_MIN_BYTES`] while the run
 /// read (wrote) nothing at all; from the first sample where it did.
+/// A direction: its verb, the run's bytes of a sample, the device's bytes of a sample.
+type Direction = (
+    &'static str,
+    fn(&Sample) -> u64,
+    fn(&crate::result::DeviceSample) -> u64,
+);
+
 fn other_io(samples: &[Sample]) -> Vec<(TimeFinding, &'static str)> {
     let mut out = Vec::new();
-    let dirs: [(
-        &'static str,
-        fn(&Sample) -> u64,
-        fn(&crate::result::DeviceSample) -> u64,
-    ); 2] = [
+    let dirs: [Direction; 2] = [
         ("read", |s| s.read_bytes, |d| d.read_bytes),
         ("wrote", |s| s.written_bytes, |d| d.written_bytes),
     ];

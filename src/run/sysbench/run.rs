@@ -495,7 +495,8 @@ impl Due {
 fn schedule(job: &FileioJob, sh: &Shared, start: Instant, console: &Console, ran: &mut Ran) -> i32 {
     let mut due = Due::new(job, start);
     if job.samples {
-        let probes = crate::run::sampler::Probes::new(&Root::default(), &[job.dir.clone()]);
+        let probes =
+            crate::run::sampler::Probes::new(&Root::default(), std::slice::from_ref(&job.dir));
         ran.sampler = Some(
             Sampler::new(start, crate::run::sampler::period_for(job.time_limit))
                 .with_probes(probes),

@@ -107,7 +107,7 @@ fn mark_bad_input() {
     assert_eq!(o.code, 2);
     assert!(o
         .stderr
-        .contains("unknown preset 'fast' (accepted: default, nvme, peak, realworld)"));
+        .contains("unknown preset 'fast' (accepted: default, nvme, peak, realworld, sustained)"));
     let o = Iomark::new().args(["mark", "--size=0"]).run();
     assert_eq!(o.code, 2);
     // numeric options: one line naming the option, the value and what is accepted; exit
