@@ -577,3 +577,48 @@ fn lists_parse_as_fio_accepts_them() {
     assert_eq!(p("terse"), Ok(OutputFormat::TERSE));
     assert_eq!(p("minimal"), p("csv"));
 }
+
+/// fio's fixup: a write-only time-based job with verify= and no verify_backlog never
+/// reaches its verify phase; the line is printed once per job thread (the report's
+/// header) and the phase is dropped. A job that also reads, or has verify_backlog, or
+/// no runtime, keeps it.
+#[test]
+fn time_based_writer_drops_its_verify_phase_with_fios_line() {
+    let base = [
+        "--size=64k",
+        "--verify=crc32c",
+        "--time_based",
+        "--runtime=1",
+    ];
+    let c = parse(&[&base[..], &["--name=a", "--rw=write"]].concat()).unwrap();
+    assert!(!c.jobs[0].more.do_verify);
+    assert_eq!(c.jobs[0].setup_lines, [finish::VERIFY_NEVER_STARTS]);
+    for keep in [
+        &["--name=a", "--rw=randrw"][..],
+        &["--name=a", "--rw=write", "--verify_backlog=4"][..],
+        &["--name=a", "--rw=write", "--do_verify=0"][..],
+    ] {
+        let c = parse(&[&base[..], keep].concat()).unwrap();
+        assert!(c.jobs[0].setup_lines.is_empty(), "{keep:?}");
+    }
+    let c = parse(&["--size=64k", "--verify=crc32c", "--name=a", "--rw=write"]).unwrap();
+    assert!(c.jobs[0].more.do_verify && c.jobs[0].setup_lines.is_empty());
+}
+
+/// The job options name each option by fio's own name whatever alias was typed
+/// (fio 3.33's JSON `job options`: `readwrite` → `rw`, `blocksize` → `bs`, `timeout` →
+/// `runtime`); the global options too.
+#[test]
+fn options_are_recorded_under_fios_names() {
+    let c = parse(&[
+        "--blocksize=4k",
+        "--name=a",
+        "--readwrite=write",
+        "--size=64k",
+        "--timeout=1",
+    ])
+    .unwrap();
+    let keys: Vec<&str> = c.jobs[0].options.iter().map(|(k, _)| k.as_str()).collect();
+    assert_eq!(keys, ["name", "rw", "size", "runtime"]);
+    assert_eq!(c.global_options, [("bs".to_string(), "4k".to_string())]);
+}

@@ -195,4 +195,24 @@ mod tests {
         let h = header(&[job("t", 1, 1, true)], &[], "v");
         assert!(h.ends_with("\nStarting 1 thread\n"), "{h}");
     }
+
+    /// fio 3.33 with `--name=v --rw=write --time_based --runtime=1 --verify=crc32c
+    /// --numjobs=3 --name=w --rw=read`: the setup line before the section line, once
+    /// more for each further job of the section, then `...`; alone before a JSON
+    /// document.
+    #[test]
+    fn setup_lines_come_per_job_as_fio_prints_them() {
+        const L: &str =
+            "fio: verification read phase will never start because write phase uses all of runtime";
+        let mut v = job("v", 3, 1, false);
+        v.job.setup_lines = vec![L.into()];
+        let jobs = vec![v.clone(), v.clone(), v, job("w", 1, 1, false)];
+        let h = header(&jobs, &[], "fio-3.33");
+        let lines: Vec<&str> = h.lines().collect();
+        assert_eq!(lines[0], L, "{h}");
+        assert!(lines[1].starts_with("v: (g=0): "), "{h}");
+        assert_eq!((lines[2], lines[3], lines[4]), (L, L, "..."), "{h}");
+        assert!(lines[5].starts_with("w: (g=0): "), "{h}");
+        assert_eq!(setup_only(&jobs), format!("{L}\n{L}\n{L}\n"));
+    }
 }

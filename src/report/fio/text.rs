@@ -254,4 +254,31 @@ mod tests {
         assert_eq!(j["percentile"]["50.000000"], 10);
         assert_eq!((j["min"].as_u64(), j["max"].as_u64()), (Some(0), Some(10)));
     }
+
+    /// fio 3.33's block after the run status lines (`rr: … --size=1m --rw=randread` on
+    /// vda printed `  vda: ios=255/0, merge=0/0, ticks=22/0, in_queue=22, util=0.00%`).
+    #[test]
+    fn disk_stats_block_as_fio_prints_it() {
+        use crate::result::{DevStat, DeviceCounters};
+        let c = DeviceCounters {
+            name: "vda".into(),
+            before: DevStat {
+                read_ios: 5,
+                ..DevStat::default()
+            },
+            after: DevStat {
+                read_ios: 260,
+                read_ticks: 22,
+                in_queue: 22,
+                io_ticks: 1,
+                ..DevStat::default()
+            },
+            elapsed_ms: 200,
+        };
+        assert_eq!(
+            disk_stats(&[c]),
+            "\nDisk stats (read/write):\n  vda: ios=255/0, merge=0/0, ticks=22/0, in_queue=22, util=0.50%\n"
+        );
+        assert_eq!(disk_stats(&[]), "");
+    }
 }
