@@ -76,6 +76,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
         "Start IO from this offset",
         offset,
     )
+    .alias(&["fileoffset"])
     .default("0")
     .example("10%"),
     FioOption::job(

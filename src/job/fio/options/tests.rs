@@ -254,6 +254,8 @@ const ADDED: &[&str] = &[
     "rate_cycle",
     "bwavgtime",
     "iopsavgtime",
+    // fio's alias of offset
+    "fileoffset",
 ];
 
 /// Names of [`BEFORE`] that are no longer names (none: the old names are aliases).
