@@ -284,25 +284,17 @@ impl Addr {
         Addr::Vsock(s)
     }
     fn raw(&self) -> (*const libc::sockaddr, libc::socklen_t) {
-        let (p, n) = match self {
-            Addr::V4(s) => (
-                s as *const _ as *const libc::sockaddr,
-                std::mem::size_of_val(s),
-            ),
-            Addr::V6(s) => (
-                s as *const _ as *const libc::sockaddr,
-                std::mem::size_of_val(s),
-            ),
-            Addr::Unix(s) => (
-                s as *const _ as *const libc::sockaddr,
-                std::mem::size_of_val(s),
-            ),
-            Addr::Vsock(s) => (
-                s as *const _ as *const libc::sockaddr,
-                std::mem::size_of_val(s),
-            ),
-        };
-        (p, n as libc::socklen_t)
+        /// A socket address structure as the generic pointer and length the calls take.
+        fn of<T>(s: &T) -> (*const libc::sockaddr, libc::socklen_t) {
+            let n = std::mem::size_of_val(s) as libc::socklen_t;
+            (s as *const T as *const libc::sockaddr, n)
+        }
+        match self {
+            Addr::V4(s) => of(s),
+            Addr::V6(s) => of(s),
+            Addr::Unix(s) => of(s),
+            Addr::Vsock(s) => of(s),
+        }
     }
 }
 

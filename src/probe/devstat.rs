@@ -371,11 +371,7 @@ impl Watch {
 mod tests {
     use super::*;
 
-    fn put(root: &std::path::Path, rel: &str, text: &str) {
-        let p = root.join(rel);
-        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-        std::fs::write(p, text).unwrap();
-    }
+    use crate::probe::tests::put;
 
     #[test]
     fn stat_fields_by_kernel_generation() {

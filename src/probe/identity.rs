@@ -200,11 +200,7 @@ fn key(id: &DeviceIdentity) -> String {
 mod tests {
     use super::*;
 
-    fn put(root: &std::path::Path, rel: &str, text: &str) {
-        let p = root.join(rel);
-        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-        std::fs::write(p, text).unwrap();
-    }
+    use crate::probe::tests::put;
 
     #[test]
     fn the_machine_from_a_recorded_root() {

@@ -163,8 +163,15 @@ pub fn device_behind(path: &Path) -> Option<(u64, u64)> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
+
+    /// Write `text` at `rel` under a recorded root, making its directories.
+    pub(crate) fn put(root: &std::path::Path, rel: &str, text: &str) {
+        let p = root.join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    }
 
     fn fake() -> (tempfile::TempDir, Root) {
         let d = tempfile::tempdir().unwrap();

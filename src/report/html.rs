@@ -191,18 +191,7 @@ mod tests {
 
     #[test]
     fn names_are_text_and_the_page_fetches_nothing() {
-        let mut i = crate::result::Inputs::new("copy", &[], crate::result::Status::Ok);
-        i.phases = vec![crate::result::Phase::new(
-            "buffered_128k",
-            10,
-            10_000_000,
-            1.0,
-        )];
-        i.warnings = vec![crate::result::Warning {
-            id: "target.memory_fs".into(),
-            message: "the files are on <tmpfs> & memory".into(),
-        }];
-        let r = crate::result::build(i);
+        let r = crate::report::copy_result_warned("the files are on <tmpfs> & memory");
         let page = HtmlReport {
             names: vec!["<script>alert(1)</script>".into()],
             files: vec!["a.json".into()],

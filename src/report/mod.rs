@@ -51,3 +51,21 @@ pub trait Reporter<In: ?Sized = RunResult> {
     /// The output for `input`.
     fn render(&self, input: &In) -> Result<Vec<u8>, ReportError>;
 }
+
+/// A one-phase `copy` result with one `target.memory_fs` warning saying `message`: the
+/// reporters' tests render it.
+#[cfg(test)]
+pub(crate) fn copy_result_warned(message: &str) -> RunResult {
+    let mut i = crate::result::Inputs::new("copy", &[], crate::result::Status::Ok);
+    i.phases = vec![crate::result::Phase::new(
+        "buffered_128k",
+        10,
+        10_000_000,
+        1.0,
+    )];
+    i.warnings = vec![crate::result::Warning {
+        id: "target.memory_fs".into(),
+        message: message.into(),
+    }];
+    crate::result::build(i)
+}

@@ -151,18 +151,7 @@ mod tests {
     #[test]
     fn label_values_are_escaped_and_the_text_ends_with_eof() {
         assert_eq!(escape("a\"b\\c\nd"), "a\\\"b\\\\c\\nd");
-        let mut i = crate::result::Inputs::new("copy", &[], crate::result::Status::Ok);
-        i.phases = vec![crate::result::Phase::new(
-            "buffered_128k",
-            10,
-            10_000_000,
-            1.0,
-        )];
-        i.warnings = vec![crate::result::Warning {
-            id: "target.memory_fs".into(),
-            message: "m".into(),
-        }];
-        let r = crate::result::build(i);
+        let r = crate::report::copy_result_warned("m");
         let text = OpenMetrics {
             names: vec!["<script>\"x\"".into()],
         }

@@ -7,7 +7,7 @@
 
 use crate::job::fio::finish::finish_job;
 use crate::job::fio::ini::{self, Entry, Origin, Section};
-use crate::job::fio::options::{self, Apply, Arg, CmdCtx, Parse};
+use crate::job::fio::options::{self, Apply, CmdCtx, Parse};
 use crate::job::fio::{FioCommand, FioError, FioJob};
 use std::path::{Path, PathBuf};
 
@@ -254,18 +254,8 @@ fn check_command(cmd: &FioCommand) -> Result<(), FioError> {
 /// is a boolean word, so `--direct job.fio` still reads `job.fio`. Unknown keys take
 /// nothing (they are reported later with their own message).
 fn separate_value<'a>(key: &str, next: Option<&'a str>) -> Result<Option<&'a str>, FioError> {
-    const BOOL_WORDS: &[&str] = &["0", "1", "true", "false", "yes", "no", "on", "off"];
     let Some(o) = options::find(&key.trim().replace('-', "_")) else {
         return Ok(None);
     };
-    let value = next.filter(|n| !n.starts_with("--"));
-    match o.arg {
-        Arg::Flag => Ok(None),
-        Arg::BoolWord => Ok(next.filter(|n| BOOL_WORDS.contains(&n.to_ascii_lowercase().as_str()))),
-        Arg::Value | Arg::ValueOwnMessage if value.is_some() => Ok(value),
-        Arg::ValueOwnMessage => Ok(None),
-        Arg::Value => Err(FioError::Usage(format!(
-            "--{key} needs a value (--{key}=VALUE)"
-        ))),
-    }
+    super::getopt::takes_next(o, key, next, false)
 }

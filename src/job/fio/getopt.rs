@@ -178,7 +178,7 @@ fn beginning_of(key: &str) -> Vec<(&'static str, &'static FioOption)> {
 /// Whether option `o` (written `--name` without `=`) takes the next word `next` as its
 /// value, by the table's [`Arg`]. A single-dash option that needs a value takes the next
 /// word whatever it is (getopt); a `--` one stops at another `--option`.
-fn takes_next<'a>(
+pub(super) fn takes_next<'a>(
     o: &FioOption,
     name: &str,
     next: Option<&'a str>,

@@ -234,20 +234,8 @@ fn job_fields(j: &JobResult) -> String {
 
 /// One device's fields (fio `print_disk_util`, terse).
 fn disk_fields(c: &DeviceCounters) -> String {
-    let e = crate::report::fio::json::disk_entry(c);
-    let n = |k: &str| e[k].as_u64().unwrap_or(0);
-    format!(
-        ";{};{};{};{};{};{};{};{};{:3.2}%",
-        c.name,
-        n("read_ios"),
-        n("write_ios"),
-        n("read_merges"),
-        n("write_merges"),
-        n("read_ticks"),
-        n("write_ticks"),
-        n("in_queue"),
-        e["util"].as_f64().unwrap_or(0.0)
-    )
+    let ([ri, wi, rm, wm, rt, wt, q], util) = crate::report::fio::text::disk_figures(c);
+    format!(";{};{ri};{wi};{rm};{wm};{rt};{wt};{q};{util:3.2}%", c.name)
 }
 
 #[cfg(test)]

@@ -31,6 +31,23 @@ impl Reporter for FioText {
     }
 }
 
+/// One device's `disk_util` figures as fio prints them (text and terse): reads and
+/// writes, their merges and ticks, in_queue, then the busy share in percent.
+pub fn disk_figures(c: &crate::result::DeviceCounters) -> ([u64; 7], f64) {
+    let v = crate::report::fio::json::disk_entry(c);
+    let n = |k: &str| v[k].as_u64().unwrap_or(0);
+    let keys = [
+        "read_ios",
+        "write_ios",
+        "read_merges",
+        "write_merges",
+        "read_ticks",
+        "write_ticks",
+        "in_queue",
+    ];
+    (keys.map(n), v["util"].as_f64().unwrap_or(0.0))
+}
+
 /// fio's `Disk stats (read/write):` block (stat.c `show_disk_util`, 3.33's line
 /// without sectors): one line per device under the jobs' files, the counters'
 /// differences over the run and the busy share of the elapsed time; nothing when no
@@ -41,19 +58,10 @@ pub fn disk_stats(devices: &[crate::result::DeviceCounters]) -> String {
     }
     let mut s = String::from("\nDisk stats (read/write):\n");
     for c in devices {
-        let v = crate::report::fio::json::disk_entry(c);
-        let n = |k: &str| v[k].as_u64().unwrap_or(0);
+        let ([ri, wi, rm, wm, rt, wt, q], util) = disk_figures(c);
         s += &format!(
-            "  {}: ios={}/{}, merge={}/{}, ticks={}/{}, in_queue={}, util={:.2}%\n",
-            c.name,
-            n("read_ios"),
-            n("write_ios"),
-            n("read_merges"),
-            n("write_merges"),
-            n("read_ticks"),
-            n("write_ticks"),
-            n("in_queue"),
-            v["util"].as_f64().unwrap_or(0.0)
+            "  {}: ios={ri}/{wi}, merge={rm}/{wm}, ticks={rt}/{wt}, in_queue={q}, util={util:.2}%\n",
+            c.name
         );
     }
     s
