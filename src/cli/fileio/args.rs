@@ -71,6 +71,7 @@ pub const BOOL_OPTS: &[&str] = &[
     "debug",
     "histogram",
     "notes",
+    "history",
     "help",
     "version",
 ];

@@ -82,6 +82,65 @@ pub(crate) fn files_for(job: &FioJob, t: u32) -> Result<(Vec<FileSpec>, Vec<Regi
             dataset::why_no_size(&p).into()
         }
     };
+    let named = job.filename.is_some() || job.tuning.opendir.is_some();
+    let paths = paths_of(job, t)?;
+    let n = paths.len() as u64;
+    let mut out = Vec::with_capacity(paths.len());
+    let mut regions = Vec::with_capacity(paths.len());
+    for p in paths {
+        let existing = dataset::existing_size(&p);
+        let size = match (job.filesize, job.size) {
+            (Some((a, _)), _) => a,
+            (None, Some(SizeSpec::Bytes(b))) => b / n,
+            (None, Some(SizeSpec::Percent(pc))) => match existing {
+                Some(e) => (e as f64 * pc / 100.0) as u64,
+                None => return Err(no_size(p)),
+            },
+            (None, None) if job.engine.caps().no_io => NULL_DEFAULT_SIZE,
+            (None, None) => match existing {
+                Some(e) => e,
+                // fill_device: the region is the free space (fill_region below), so a
+                // file that does not exist yet needs no size (fio creates it)
+                None if job.more.x.fill_device && !dataset::is_char_device(&p) => 0,
+                None => return Err(no_size(p)),
+            },
+        };
+        // an engine that makes its files sizes each at one block (fio's get_file_size
+        // of filecreate, dircreate, dirdelete: the minimum block size)
+        let size = if job.engine.caps().own_files {
+            job.bs_read.min().min(job.bs_write.min())
+        } else {
+            size
+        };
+        let base = base_offset(job, existing, size);
+        let start = base.saturating_add(u64::from(t).saturating_mul(job.more.offset_increment));
+        // with an offset into an existing file (or device) and no explicit size, the
+        // region runs to its end
+        let len = match (existing, job.size, job.filesize) {
+            (Some(e), None, None) if start > 0 && !job.tuning.file_append => {
+                e.saturating_sub(start)
+            }
+            _ => size,
+        };
+        // fill_device: size is ignored; the region is the free space (written until
+        // ENOSPC), and nothing is laid out in advance
+        let (len, on_disk) = match crate::run::fio::errors::fill_region(job, &p, existing, start) {
+            Some(r) => r,
+            None => (len, start.saturating_add(len)),
+        };
+        out.push(FileSpec {
+            path: p,
+            size: on_disk,
+            named,
+        });
+        regions.push((start, len));
+    }
+    Ok((out, regions))
+}
+
+/// The paths of thread `t`'s files: `filename=` (a `:` list), the `filename_format`
+/// names, a net job's socket, and `opendir`'s files; an error when there are none.
+fn paths_of(job: &FioJob, t: u32) -> Result<Vec<PathBuf>, RunError> {
     let dir = job.directory.clone();
     let join = |name: &str| -> PathBuf {
         let p = Path::new(name);
@@ -95,7 +154,6 @@ pub(crate) fn files_for(job: &FioJob, t: u32) -> Result<(Vec<FileSpec>, Vec<Regi
         .filename_format
         .clone()
         .unwrap_or_else(|| "$jobname.$jobnum.$filenum".into());
-    let named = job.filename.is_some() || job.tuning.opendir.is_some();
     let mut paths: Vec<PathBuf> = match &job.filename {
         // opendir without filename: only the directory's files
         None if job.tuning.opendir.is_some() => Vec::new(),
@@ -129,75 +187,30 @@ pub(crate) fn files_for(job: &FioJob, t: u32) -> Result<(Vec<FileSpec>, Vec<Regi
             },
         });
     }
-    let n = paths.len() as u64;
-    let mut out = Vec::with_capacity(paths.len());
-    let mut regions = Vec::with_capacity(paths.len());
-    for p in paths {
-        let existing = dataset::existing_size(&p);
-        let size = match (job.filesize, job.size) {
-            (Some((a, _)), _) => a,
-            (None, Some(SizeSpec::Bytes(b))) => b / n,
-            (None, Some(SizeSpec::Percent(pc))) => match existing {
-                Some(e) => (e as f64 * pc / 100.0) as u64,
-                None => return Err(no_size(p)),
-            },
-            (None, None) if job.engine.caps().no_io => NULL_DEFAULT_SIZE,
-            (None, None) => match existing {
-                Some(e) => e,
-                // fill_device: the region is the free space (fill_region below), so a
-                // file that does not exist yet needs no size (fio creates it)
-                None if job.more.x.fill_device && !dataset::is_char_device(&p) => 0,
-                None => return Err(no_size(p)),
-            },
-        };
-        // an engine that makes its files sizes each at one block (fio's get_file_size
-        // of filecreate, dircreate, dirdelete: the minimum block size)
-        let size = if job.engine.caps().own_files {
-            job.bs_read.min().min(job.bs_write.min())
-        } else {
-            size
-        };
-        let base = match job.more.offset {
-            // file_append: the I/O starts at the file's end (fio: offset = its size)
-            _ if job.tuning.file_append => existing.unwrap_or(0),
-            None => 0,
-            Some(SizeSpec::Bytes(b)) => b,
-            Some(SizeSpec::Percent(pc)) => {
-                // fio aligns a percentage offset down to the smallest block size, or
-                // up to `offset_align` when that is given
-                let raw = (existing.unwrap_or(size) as f64 * pc / 100.0) as u64;
-                match job.tuning.offset_align {
-                    0 => {
-                        let min_bs = job.bs_read.min().min(job.bs_write.min()).max(1);
-                        raw / min_bs * min_bs
-                    }
-                    a => raw.div_ceil(a).saturating_mul(a),
+    Ok(paths)
+}
+
+/// Where thread I/O starts in a file before `offset_increment`: `offset=` (a percentage
+/// aligned as fio aligns it), or the file's end with `file_append`.
+fn base_offset(job: &FioJob, existing: Option<u64>, size: u64) -> u64 {
+    match job.more.offset {
+        // file_append: the I/O starts at the file's end (fio: offset = its size)
+        _ if job.tuning.file_append => existing.unwrap_or(0),
+        None => 0,
+        Some(SizeSpec::Bytes(b)) => b,
+        Some(SizeSpec::Percent(pc)) => {
+            // fio aligns a percentage offset down to the smallest block size, or
+            // up to `offset_align` when that is given
+            let raw = (existing.unwrap_or(size) as f64 * pc / 100.0) as u64;
+            match job.tuning.offset_align {
+                0 => {
+                    let min_bs = job.bs_read.min().min(job.bs_write.min()).max(1);
+                    raw / min_bs * min_bs
                 }
+                a => raw.div_ceil(a).saturating_mul(a),
             }
-        };
-        let start = base.saturating_add(u64::from(t).saturating_mul(job.more.offset_increment));
-        // with an offset into an existing file (or device) and no explicit size, the
-        // region runs to its end
-        let len = match (existing, job.size, job.filesize) {
-            (Some(e), None, None) if start > 0 && !job.tuning.file_append => {
-                e.saturating_sub(start)
-            }
-            _ => size,
-        };
-        // fill_device: size is ignored; the region is the free space (written until
-        // ENOSPC), and nothing is laid out in advance
-        let (len, on_disk) = match crate::run::fio::errors::fill_region(job, &p, existing, start) {
-            Some(r) => r,
-            None => (len, start.saturating_add(len)),
-        };
-        out.push(FileSpec {
-            path: p,
-            size: on_disk,
-            named,
-        });
-        regions.push((start, len));
+        }
     }
-    Ok((out, regions))
 }
 
 /// The log thread `t` of `job` replays (`read_iolog`).

@@ -191,13 +191,6 @@ pub(super) static OPTIONS: &[FioOption] = &[
     )
     .arg(Arg::ValueOwnMessage)
     .example("x"),
-    FioOption::front(
-        "profile",
-        Kind::Str,
-        "fio's built-in job profiles (act, tiobench; refused)",
-    )
-    .arg(Arg::ValueOwnMessage)
-    .example("act"),
 ];
 
 fn bad_arg(key: &str, value: &str, why: impl Into<String>) -> FioError {

@@ -514,7 +514,6 @@ const BEFORE: &[&str] = &[
     "client",
     "remote_config",
     "latency_log",
-    "profile",
 ];
 
 #[test]
@@ -585,7 +584,6 @@ fn command_line_forms_are_the_ones_before_the_table() {
         "client",
         "remote_config",
         "latency_log",
-        "profile",
         "trigger_file",
         "trigger",
         "trigger_remote",

@@ -249,12 +249,39 @@ impl<'a> Worker<'a> {
                 crate::run::fio::prio::record(&mut st.prio_lat, s.tag.op.idx(), s.io.ioprio, v);
             }
         }
+        self.latency_limits(s, lat)?;
+        // trims are logged too (ddir 2), as fio logs every data direction
+        if self.uses.logs {
+            let t_ms = self.clock.ns(t_base, t) / 1_000_000;
+            if let Some(l) = &mut self.logs {
+                l.set_prio(s.io.ioprio);
+                l.io(
+                    t_ms,
+                    s.tag.op.idx(),
+                    s.io.len as u64,
+                    s.io.offset,
+                    slat,
+                    clat,
+                    lat,
+                );
+            }
+        }
+        match bad {
+            Some(why) => self.read_mismatch(st, s, why),
+            None => Ok(()),
+        }
+    }
+
+    /// `latency_target` at queue depth 1 and `max_latency` (fio's lat_fatal): a request
+    /// slower than either ends the job with an I/O error naming the limit.
+    #[inline(always)]
+    fn latency_limits(&mut self, s: &Slot, lat: u64) -> Result<(), RunError> {
         if let Some(lt) = &mut self.lat_target {
             if s.tag.op != Op::Trim && lt.on_latency(lat).is_err() {
                 let why = format!(
-                    "latency of {lat} ns exceeds latency_target={} ns at queue depth 1 (latency_percentile=100)",
-                    lt.report().target_ns
-                );
+                "latency of {lat} ns exceeds latency_target={} ns at queue depth 1 (latency_percentile=100)",
+                lt.report().target_ns
+            );
                 return Err(RunError::Io {
                     job: self.plan.job.name.clone(),
                     op: s.tag.op.name(),
@@ -280,26 +307,7 @@ impl<'a> Worker<'a> {
                 });
             }
         }
-        // trims are logged too (ddir 2), as fio logs every data direction
-        if self.uses.logs {
-            let t_ms = self.clock.ns(t_base, t) / 1_000_000;
-            if let Some(l) = &mut self.logs {
-                l.set_prio(s.io.ioprio);
-                l.io(
-                    t_ms,
-                    s.tag.op.idx(),
-                    s.io.len as u64,
-                    s.io.offset,
-                    slat,
-                    clat,
-                    lat,
-                );
-            }
-        }
-        match bad {
-            Some(why) => self.read_mismatch(st, s, why),
-            None => Ok(()),
-        }
+        Ok(())
     }
 
     /// A read of a read-only verify job whose data did not match (fio 3.33: the
