@@ -410,14 +410,15 @@ pub fn open_for_run(
     mode: TestMode,
     mut debug: impl FnMut(String),
 ) -> Result<Vec<File>, Error> {
-    // The files, stdin/stdout/stderr, one ring per thread in async mode, and two spare
-    // descriptors for the reads of sysfs and the JSON file while the files are open.
+    // The files, stdin/stdout/stderr, one ring per thread in async mode, and spare
+    // descriptors for what is open beside them: the sampler's and the device view's
+    // sysfs/procfs reads, the JSON file and the results history (temp file, directory).
     let rings = if job.io_mode == crate::job::sysbench::IoMode::Async {
         u64::from(job.threads)
     } else {
         0
     };
-    let need = u64::from(g.files) + 5 + rings;
+    let need = u64::from(g.files) + 3 + 16 + rings;
     if let Err((soft, hard)) = preflight::ensure_nofile(need) {
         return Err(Error::lines(
             crate::util::error::exit::ENVIRONMENT,

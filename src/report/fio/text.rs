@@ -26,7 +26,10 @@ impl Reporter for FioText {
             s += &job_text(j, &r.jobs, &r.global_options, &date, self.notes);
         }
         s += &crate::report::fio::num::group_text(&r.jobs);
-        s += &disk_stats(&r.devices);
+        // no job ran (stopped during the layout): no report, so no disk stats either
+        if !r.jobs.is_empty() {
+            s += &disk_stats(&r.devices);
+        }
         Ok(s.into_bytes())
     }
 }

@@ -200,8 +200,11 @@ fn ready(job: &FileioJob, console: &Console, json: Option<&Output>) -> Result<Re
         console.line(level::NOTICE, &l);
     }
     let files = fileset::open_for_run(job, &g, mode, |l| {
+        // iomark's own notices are notes: `--notes=off` leaves sysbench's lines alone
         if l.starts_with("iomark: ") {
-            console.err(&l)
+            if job.notes {
+                console.err(&l)
+            }
         } else {
             console.line(level::DEBUG, &l)
         }

@@ -63,7 +63,7 @@ fn text_report_names_the_error_in_the_job_line() {
     assert_eq!(o.code, 1, "{}", o.stderr);
     let s = o.stdout;
     assert!(
-        s.contains("w: (groupid=0, jobs=1): err= 5 (Input/output error): engine="),
+        s.contains("w: (groupid=0, jobs=1): err= 5 (Input/output error): pid="),
         "{s}"
     );
     // 4 writes of 4 KiB done: the write line is there

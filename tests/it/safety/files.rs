@@ -208,7 +208,8 @@ fn planted_links_at_chart_names_are_refused_before_any_io() {
             assert_eq!(iomark(d.path(), args).code, 0, "{args:?}");
             let charts = d.path().join("charts");
             let made = entries(&charts);
-            assert_eq!(made.len(), 2, "{made:?}");
+            // throughput and latency, and the device chart of the run's series
+            assert_eq!(made.len(), 3, "{made:?}");
             let outside = Outside::new();
             for n in &made {
                 std::fs::remove_file(charts.join(n)).unwrap();
