@@ -214,7 +214,10 @@ fn run_as(args: &[String], persona: Persona) -> Exit {
     }
     // an output that could not be written at the end: one line each, and exit 1
     // unless the run already ends with another code
-    let mut lost = !save_run_result(&outs, &r, failure.is_none());
+    // a job refused before any I/O (invalid input, exit 2, e.g. an output that is one of
+    // the data files) writes no result: nothing ran, and the named files stay as they were
+    let refused = matches!(failure, Some(runner::RunError::Plan { .. }));
+    let mut lost = !refused && !save_run_result(&outs, &r, failure.is_none());
     // the results history: a completed run, said on stderr (never the report's stdout)
     if let Some(l) = crate::report::output::keep_history(&r, !cmd.no_history) {
         if loud {

@@ -386,9 +386,8 @@ fn fifo_output(
     if !still.is_ok_and(|m| m.file_type().is_fifo()) {
         return Verdict::Fail(format!("{out}: the FIFO was replaced"));
     }
-    // compare's chart is written at the end: its failure is exit 1 (compare.md)
-    let code = if cmd == Cmd::Compare { 1 } else { 3 };
-    verdict(&o, code, d)
+    // every command checks its outputs before any work: a FIFO there is exit 3
+    verdict(&o, 3, d)
 }
 
 /// Names iomark leaves that it should not: its scratch files and temporary files.

@@ -12,7 +12,6 @@ fn json_of(dir: &Path, name: &str) -> serde_json::Value {
 }
 
 #[test]
-#[ignore = "known failure after the merge: `run --json=d.dat` with data file d.dat is refused (exit 2) but the failed result is then written to d.dat; the check must run before the outputs are declared (closing note of 2026-12-02)"]
 fn outputs_that_are_one_file_are_refused_before_any_write() {
     let d = scratch();
     // fileio: the result named as one of the test files
