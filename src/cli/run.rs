@@ -153,7 +153,7 @@ fn run_as(args: &[String], persona: Persona) -> Exit {
     };
     let root = crate::probe::Root::default();
     let beside = crate::cli::run_watch::start(&cmd, &signals.stop, &root);
-    let shown = super::run_status::wanted(&cmd, session.map_or(true, |s| s.rank == 0));
+    let shown = super::run_status::wanted(&cmd, session.is_none_or(|s| s.rank == 0));
     let board = runner::status::Board::new(shown);
     let (res, around) = super::run_status::around(cmd.eta, &board, || {
         runner::execute_around(&cmd, &signals.stop, &note, &root, &board)

@@ -192,7 +192,11 @@ pub fn show_text(e: &Entry, file: &str, earlier: &[&RunResult]) -> String {
     out += &format!("command   {}\n", c.command);
     out += &format!("machine   {}\n", c.machine_line());
     out += &format!("device    {}\n\n", device_line(r));
-    let cmp = super::compare::compare(std::slice::from_ref(r), &[e.name.clone()], &[file.into()]);
+    let cmp = super::compare::compare(
+        std::slice::from_ref(r),
+        std::slice::from_ref(&e.name),
+        &[file.into()],
+    );
     out += &super::compare::render(&cmp, super::compare::Format::Table);
     if !r.warnings.is_empty() {
         out += "\nwarnings:\n";

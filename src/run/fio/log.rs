@@ -233,15 +233,12 @@ impl Logs {
                 )),
                 None => None,
             },
-            hist: match open(&spec.hist, "clat_hist")? {
-                Some(file) => Some(HistLog {
-                    file,
-                    now: std::array::from_fn(|_| vec![0; crate::result::plat::BUCKETS]),
-                    last: std::array::from_fn(|_| vec![0; crate::result::plat::BUCKETS]),
-                    since: [0; 3],
-                }),
-                None => None,
-            },
+            hist: open(&spec.hist, "clat_hist")?.map(|file| HistLog {
+                file,
+                now: std::array::from_fn(|_| vec![0; crate::result::plat::BUCKETS]),
+                last: std::array::from_fn(|_| vec![0; crate::result::plat::BUCKETS]),
+                since: [0; 3],
+            }),
             epoch_ms: spec.epoch_clock.map_or(0, clock_ms),
             spec: spec.clone(),
             win_start_ms: 0,

@@ -227,11 +227,10 @@ impl JobInfo {
                         t_eta = t_eta.saturating_sub(elapsed);
                     }
                 }
-                let r_eta = if self.rate > 0 {
-                    self.bytes_total / self.rate + self.startdelay_s
-                } else {
-                    0
-                };
+                let r_eta = self
+                    .bytes_total
+                    .checked_div(self.rate)
+                    .map_or(0, |t| t + self.startdelay_s);
                 match (r_eta, t_eta) {
                     (0, t) => t,
                     (r, 0) => r,

@@ -38,7 +38,7 @@ impl Trigger {
             while !d2.load(Ordering::Relaxed) {
                 let by_file = file
                     .as_deref()
-                    .is_some_and(|f| crate::files::scratch::take_trigger_file(f));
+                    .is_some_and(crate::files::scratch::take_trigger_file);
                 let by_time = timeout.is_some_and(|t| t0.elapsed() >= t);
                 if by_file || by_time {
                     f2.store(true, Ordering::Relaxed);

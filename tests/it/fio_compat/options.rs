@@ -295,7 +295,7 @@ fn fio_listed(args: &[&str]) -> Vec<String> {
 
 /// fio's aliases of `key` (`alias: NAME` lines of `fio --cmdhelp=KEY`).
 fn fio_aliases(key: &str) -> Vec<String> {
-    let o = fio_cmd().arg(&format!("--cmdhelp={key}")).run();
+    let o = fio_cmd().arg(format!("--cmdhelp={key}")).run();
     o.stdout
         .lines()
         .filter_map(|l| l.trim().strip_prefix("alias: ").map(str::to_string))
