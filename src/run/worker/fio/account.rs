@@ -276,38 +276,36 @@ impl<'a> Worker<'a> {
     /// slower than either ends the job with an I/O error naming the limit.
     #[inline(always)]
     fn latency_limits(&mut self, s: &Slot, lat: u64) -> Result<(), RunError> {
-        if let Some(lt) = &mut self.lat_target {
-            if s.tag.op != Op::Trim && lt.on_latency(lat).is_err() {
-                let why = format!(
-                "latency of {lat} ns exceeds latency_target={} ns at queue depth 1 (latency_percentile=100)",
-                lt.report().target_ns
-            );
-                return Err(RunError::Io {
-                    job: self.plan.job.name.clone(),
-                    op: s.tag.op.name(),
-                    file: self.plan.files[s.io.file].path.clone(),
-                    offset: s.io.offset,
-                    len: s.io.len,
-                    why,
-                });
-            }
+        if s.tag.op == Op::Trim {
+            return Ok(());
         }
-        let max = self.plan.job.tuning.max_latency;
-        if s.tag.op != Op::Trim && max != [0; 2] {
-            let m = max[s.tag.op.idx().min(1)];
-            if m > 0 && lat > m {
-                // fio's lat_fatal: the job ends with ETIMEDOUT
-                return Err(RunError::Io {
-                    job: self.plan.job.name.clone(),
-                    op: s.tag.op.name(),
-                    file: self.plan.files[s.io.file].path.clone(),
-                    offset: s.io.offset,
-                    len: s.io.len,
-                    why: format!("latency of {lat} ns exceeds max_latency={m} ns"),
-                });
+        // the latency target is fed every request (it keeps its own window)
+        let over = self
+            .lat_target
+            .as_mut()
+            .and_then(|lt| lt.on_latency(lat).is_err().then(|| lt.report().target_ns));
+        let max = self.plan.job.tuning.max_latency[s.tag.op.idx().min(1)];
+        let why = match over {
+            Some(target) => Some(format!(
+                "latency of {lat} ns exceeds latency_target={target} ns at queue depth 1 (latency_percentile=100)"
+            )),
+            // fio's lat_fatal: the job ends with ETIMEDOUT
+            None if max > 0 && lat > max => {
+                Some(format!("latency of {lat} ns exceeds max_latency={max} ns"))
             }
+            None => None,
+        };
+        match why {
+            None => Ok(()),
+            Some(why) => Err(RunError::Io {
+                job: self.plan.job.name.clone(),
+                op: s.tag.op.name(),
+                file: self.plan.files[s.io.file].path.clone(),
+                offset: s.io.offset,
+                len: s.io.len,
+                why,
+            }),
         }
-        Ok(())
     }
 
     /// A read of a read-only verify job whose data did not match (fio 3.33: the
