@@ -509,6 +509,7 @@ fn inputs(
         i.samples = o.samples;
         i.sample_period_s = o.sample_period_s;
         i.sample_sources = o.sample_sources;
+        i.layout_lines = o.layout_lines;
         i.recorded = Recorded::Fio(o.jobs);
     }
     i

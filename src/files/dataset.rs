@@ -416,10 +416,10 @@ pub fn unlink(files: &[FileSpec]) -> Result<(), FilesError> {
 /// `POSIX_FADV_DONTNEED` (`invalidate`) really drops them — without it a job reading a
 /// file it just created reads the page cache (dirty pages stay cached). Block and
 /// character devices are never laid out (the guard decides about device writes).
-/// Returns one message per file laid out. Errors: [`FilesError::Io`] naming the file
-/// and the step (create, seek, write, extend, fsync).
-pub fn layout(files: &[FileSpec], fill: bool, fsync: bool) -> Result<Vec<String>, FilesError> {
-    let mut notes = Vec::new();
+/// Returns what was laid out. Errors: [`FilesError::Io`] naming the file and the step
+/// (create, seek, write, extend, fsync).
+pub fn layout(files: &[FileSpec], fill: bool, fsync: bool) -> Result<LaidOut, FilesError> {
+    let mut out = LaidOut::default();
     for f in files {
         if is_block_device(&f.path) || is_char_device(&f.path) {
             continue;
@@ -463,14 +463,45 @@ pub fn layout(files: &[FileSpec], fill: bool, fsync: bool) -> Result<Vec<String>
         }
         if f.size > 0 {
             // (an empty file created for fill_device is not "laid out": fio says nothing)
-            notes.push(format!(
+            out.notes.push(format!(
                 "Laying out IO file {} ({} bytes)",
                 f.path.display(),
                 f.size
             ));
+            out.files += 1;
+            out.bytes += f.size;
         }
     }
-    Ok(notes)
+    Ok(out)
+}
+
+/// The files one call of [`layout`] created or extended.
+#[derive(Debug, Default)]
+pub struct LaidOut {
+    /// one message per file, naming it and its size (iomark's notes)
+    pub notes: Vec<String>,
+    /// how many files
+    pub files: u32,
+    /// their sizes added up, bytes
+    pub bytes: u64,
+}
+
+impl LaidOut {
+    /// fio's line for job `name` (filesetup.c's wording: `a: Laying out IO file (1 file
+    /// / 8MiB)`, `a: Laying out IO files (2 files / total 8MiB)`; MiB rounded down);
+    /// none when nothing was laid out.
+    pub fn fio_line(&self, name: &str) -> Option<String> {
+        let (s, total) = match self.files {
+            0 => return None,
+            1 => ("", ""),
+            _ => ("s", "total "),
+        };
+        Some(format!(
+            "{name}: Laying out IO file{s} ({} file{s} / {total}{}MiB)",
+            self.files,
+            self.bytes >> 20
+        ))
+    }
 }
 
 /// Create or open `f` for layout: a name iomark made is opened with `O_NOFOLLOW` and
@@ -635,6 +666,28 @@ mod tests {
     use super::*;
 
     #[test]
+    fn fio_layout_line_has_fio_s_wording() {
+        let l = |files, bytes| {
+            LaidOut {
+                notes: vec![],
+                files,
+                bytes,
+            }
+            .fio_line("a")
+        };
+        assert_eq!(l(0, 0), None);
+        assert_eq!(
+            l(1, 8 << 20).unwrap(),
+            "a: Laying out IO file (1 file / 8MiB)"
+        );
+        assert_eq!(
+            l(2, (8 << 20) + 4095).unwrap(),
+            "a: Laying out IO files (2 files / total 8MiB)"
+        );
+        assert_eq!(l(1, 4096).unwrap(), "a: Laying out IO file (1 file / 0MiB)");
+    }
+
+    #[test]
     fn layout_fills_and_extends_to_exact_size() {
         let d = std::env::temp_dir().join(format!("iomark-fio-files-{}", std::process::id()));
         std::fs::create_dir_all(&d).unwrap();
@@ -649,11 +702,11 @@ mod tests {
             named: false,
         };
         let n = layout(std::slice::from_ref(&a), true, false).unwrap();
-        assert_eq!(n.len(), 1);
+        assert_eq!((n.files, n.bytes, n.notes.len()), (1, a.size, 1));
         assert_eq!(existing_size(&a.path), Some(3 * LAYOUT_CHUNK as u64 + 5));
         assert!(std::fs::read(&a.path).unwrap().iter().any(|&x| x != 0));
         assert_eq!(
-            layout(std::slice::from_ref(&a), true, false).unwrap().len(),
+            layout(std::slice::from_ref(&a), true, false).unwrap().files,
             0
         );
         layout(std::slice::from_ref(&b), false, true).unwrap();
@@ -673,12 +726,14 @@ mod tests {
             named: true,
         };
         // neither extended nor written (set_len on /dev/null fails with EINVAL)
-        assert!(layout(std::slice::from_ref(&f), false, true)
-            .unwrap()
-            .is_empty());
-        assert!(layout(std::slice::from_ref(&f), true, false)
-            .unwrap()
-            .is_empty());
+        assert_eq!(
+            layout(std::slice::from_ref(&f), false, true).unwrap().files,
+            0
+        );
+        assert_eq!(
+            layout(std::slice::from_ref(&f), true, false).unwrap().files,
+            0
+        );
         assert!(preflight(&[(std::slice::from_ref(&f), false, vec![4096])]).is_ok());
         assert!(is_char_device(null));
     }

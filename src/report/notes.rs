@@ -49,7 +49,7 @@ impl Reporter for Notes {
 }
 
 /// First line of iomark's notes block after a sysbench-compatible report.
-pub const NOTES_HEADER: &str = "iomark notes (not part of the sysbench report):";
+pub const NOTES_HEADER: &str = "iomark notes (not part of sysbench's report):";
 
 /// The end-of-test sync note of `fileio` (public case C15: "the summary shows how long
 /// the final sync took"): `longest_ns` is the longest thread's time in its end syncs,
@@ -155,7 +155,7 @@ mod tests {
     fn cached_reads_are_reported_with_units() {
         let c = cached_64m();
         let l = page_cache_lines(&c);
-        assert_eq!(l[0], "iomark notes (not part of the sysbench report):");
+        assert_eq!(l[0], "iomark notes (not part of sysbench's report):");
         // the RAM fit is the truth warning's line, not a second one here
         assert!(l.iter().all(|x| !x.contains("fits in RAM")), "{l:?}");
         assert_eq!(l[1], "  page cache: the test read 4.0 GiB, vda read 0 B: at least 100.0% of the reads were served from memory (device-wide counters).");

@@ -12,6 +12,14 @@ use super::{RunResult, Warning};
 /// The stable id of the finding.
 pub const FLUSH_BOUND: &str = "fsync.flush_bound";
 
+/// The stable id of the finding given instead when the disk's flushes are a small part
+/// of each fsync: the fsync waited for the data's write-out, not for the cache flush.
+pub const WRITEOUT_BOUND: &str = "fsync.writeout_bound";
+
+/// The share of the mean fsync a device flush must take for the fsync to be called
+/// flush-bound.
+pub const FLUSH_SHARE_OF_FSYNC: f64 = 1.0 / 3.0;
+
 /// Sync share of the wall time (%) from which the finding is given.
 pub const FLUSH_BOUND_PCT: f64 = 20.0;
 
@@ -98,23 +106,59 @@ impl Facts<'_> {
         } else {
             format!("{} (over {})", top.name, members.join(", "))
         };
-        let flush = match (top.flushes, top.flush_ms_per_io) {
-            (Some(n), Some(ms)) if n > 0 => format!(
-                "each of its {n} flushes waited {} for the volatile write cache to be written out",
-                dur(ms * 1e6)
-            ),
-            _ => "each flush waits for its volatile write cache to be written out".into(),
-        };
+        let (id, why) = self.bound(top, l);
         Some(Warning {
-        id: FLUSH_BOUND.into(),
-        message: format!(
-            "{:.0} % of the run was fsync{lat}; {dev} caches writes ({mode}): {flush}; drives with power-loss protection finish a flush in microseconds, so this test measures flush latency more than write speed; to see the other side run it with {}",
-            all.sync_pct,
-            other_side(self.command)
-        ),
-    })
+            id: id.into(),
+            message: format!(
+                "{:.0} % of the run was fsync{lat}; {dev} caches writes ({mode}): {why}; to see the other side run it with {}",
+                all.sync_pct,
+                other_side(self.command)
+            ),
+        })
+    }
+
+    /// Which of the two an fsync waited for, from the disk's own flush service time
+    /// against the mean fsync: the volatile write cache's flush ([`FLUSH_BOUND`]) when
+    /// a flush takes at least [`FLUSH_SHARE_OF_FSYNC`] of an fsync (or the device view
+    /// cannot tell), else the write-out of the data written since the last fsync
+    /// ([`WRITEOUT_BOUND`]): blaming the cache there would be wrong.
+    fn bound(
+        &self,
+        top: &crate::probe::devstat::DeviceActivity,
+        l: &super::Latency,
+    ) -> (&'static str, String) {
+        let Some((n, flush_ns)) = top
+            .flushes
+            .zip(top.flush_ms_per_io)
+            .filter(|(n, _)| *n > 0)
+            .map(|(n, ms)| (n, ms * 1e6))
+        else {
+            return (
+                FLUSH_BOUND,
+                format!("each flush waits for its volatile write cache to be written out; {PLP}"),
+            );
+        };
+        if l.count > 0 && flush_ns < FLUSH_SHARE_OF_FSYNC * l.mean() {
+            return (
+                WRITEOUT_BOUND,
+                format!(
+                    "its {n} flushes took {} each, a small part of the mean fsync, so most of each fsync wrote out the data written since the previous one: this test measures how fast the disk takes small batches of synchronous writes more than its flush latency or its streaming write speed",
+                    dur(flush_ns)
+                ),
+            );
+        }
+        (
+            FLUSH_BOUND,
+            format!(
+                "each of its {n} flushes waited {} for the volatile write cache to be written out; {PLP}",
+                dur(flush_ns)
+            ),
+        )
     }
 }
+
+/// Why a flush-bound result is not the drive's write speed.
+const PLP: &str = "drives with power-loss protection finish a flush in microseconds, so this test measures flush latency more than write speed";
 
 #[cfg(test)]
 mod tests {
@@ -123,6 +167,20 @@ mod tests {
     use crate::result::TimeShare;
 
     fn check(sync_pct_of_100: u64, mode: &str, fsyncs: u64) -> Option<Warning> {
+        check_with(sync_pct_of_100, mode, fsyncs, None)
+    }
+
+    /// `fsyncs` of `mean_ns` each, on a write-back disk.
+    fn check_lat(sync_pct_of_100: u64, mean_ns: u64) -> Option<Warning> {
+        check_with(sync_pct_of_100, "write back", 10, Some(mean_ns))
+    }
+
+    fn check_with(
+        sync_pct_of_100: u64,
+        mode: &str,
+        fsyncs: u64,
+        mean_ns: Option<u64>,
+    ) -> Option<Warning> {
         let view = DeviceView {
             devices: vec![DeviceActivity {
                 name: "loop0".into(),
@@ -134,10 +192,14 @@ mod tests {
             process: None,
         };
         let all = TimeShare::new("all", 100, 1, 1, sync_pct_of_100);
-        let fsync = crate::result::FsyncStats {
+        let mut fsync = crate::result::FsyncStats {
             ops: fsyncs,
             ..Default::default()
         };
+        if let Some(m) = mean_ns {
+            fsync.lat.count = fsyncs;
+            fsync.lat.sum_ns = m * fsyncs;
+        }
         Facts {
             command: "fileio",
             all: &all,
@@ -158,6 +220,17 @@ mod tests {
         );
         assert!(w.message.contains("--file-fsync-freq=0"), "{}", w.message);
         assert!(check(87, "write through", 10).is_none());
+        // a flush of 400 µs against fsyncs of 1.2 ms (a third): still the flush
+        assert_eq!(check_lat(87, 1_200_000).unwrap().id, FLUSH_BOUND);
+        // against fsyncs of 4 ms: the data's write-out, said as such
+        let w = check_lat(87, 4_000_000).unwrap();
+        assert_eq!(w.id, WRITEOUT_BOUND);
+        assert!(
+            w.message.starts_with("87 % of the run was fsync (mean 4.00 ms); loop0 caches writes (write back): its 100 flushes took 400.0 µs each, a small part of the mean fsync"),
+            "{}",
+            w.message
+        );
+        assert!(!w.message.contains("power-loss"), "{}", w.message);
         assert!(check(10, "write back", 10).is_none());
         assert!(check(87, "write back", 0).is_none());
     }

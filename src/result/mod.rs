@@ -332,6 +332,10 @@ pub struct RunResult {
     /// fio's global options as written, in order (schema 2; `run`)
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub global_options: Vec<(String, String)>,
+    /// fio's `NAME: Laying out IO file (1 file / 8MiB)` lines of the files the run
+    /// created or extended, in job order (`run`; printed after `Starting N process`)
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub layout_lines: Vec<String>,
     /// I/O counters of the block devices under the jobs' files, before and after the
     /// run (schema 2; `run`)
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

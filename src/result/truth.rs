@@ -259,6 +259,7 @@ pub fn text_lines(r: &RunResult) -> Vec<String> {
         WRITES_IN_MEMORY,
         UNWRITTEN,
         super::flush::FLUSH_BOUND,
+        super::flush::WRITEOUT_BOUND,
     ];
     r.warnings
         .iter()

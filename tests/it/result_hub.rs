@@ -331,7 +331,7 @@ fn run_result_file_renders_the_same_fio_report() {
     assert!(a.read.clat.histogram.is_some());
     assert_eq!(r.jobs[1].write.bytes, 512 << 10);
     // fio's header lines, an empty line, the report
-    let head = iomark::report::fio::header::header(&r.jobs, &r.global_options, "iomark-0.1.0");
+    let head = iomark::report::fio::header::header(&r, "iomark-0.1.0");
     assert!(
         head.starts_with("a: (g=0): rw=randrw, bs=(R) 4096B-4096B,"),
         "{head}"

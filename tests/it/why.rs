@@ -61,7 +61,7 @@ fn seed_run(dir: &Path, json: &Path) -> (String, Value, (u64, u64)) {
 /// The notes lines of a fileio stdout (after sysbench's report).
 fn notes(stdout: &str) -> &str {
     let at = stdout
-        .find("iomark notes (not part of the sysbench report):")
+        .find("iomark notes (not part of sysbench's report):")
         .unwrap_or_else(|| panic!("no notes block:\n{stdout}"));
     &stdout[at..]
 }

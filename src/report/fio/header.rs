@@ -14,7 +14,8 @@ use crate::result::RunResult;
 
 /// The header of a run's reported `jobs` with its `global` options, `version` being
 /// the version line (`fio-3.33`).
-pub fn header(jobs: &[JobResult], global: &[(String, String)], version: &str) -> String {
+pub fn header(r: &RunResult, version: &str) -> String {
+    let (jobs, global) = (&r.jobs[..], &r.global_options[..]);
     let mut s = String::new();
     if jobs.is_empty() {
         // nothing ran (a stop during layout): fio prints no header either
@@ -43,6 +44,10 @@ pub fn header(jobs: &[JobResult], global: &[(String, String)], version: &str) ->
     s += version;
     s += "\n";
     s += &starting(threads, procs);
+    for l in &r.layout_lines {
+        s += l;
+        s.push('\n');
+    }
     s
 }
 
@@ -139,7 +144,7 @@ pub struct Headed {
 impl Reporter for Headed {
     fn render(&self, r: &RunResult) -> Result<Vec<u8>, ReportError> {
         let mut out = if self.full {
-            header(&r.jobs, &r.global_options, &self.version).into_bytes()
+            header(r, &self.version).into_bytes()
         } else {
             setup_only(&r.jobs).into_bytes()
         };
@@ -174,6 +179,39 @@ mod tests {
         j
     }
 
+    /// The header of a run of `jobs` without global options.
+    fn of(jobs: &[JobResult], version: &str) -> String {
+        let mut r = crate::result::build(crate::result::Inputs::new(
+            "run",
+            &[],
+            crate::result::Status::Ok,
+        ));
+        r.jobs = jobs.to_vec();
+        header(&r, version)
+    }
+
+    /// fio 3.33 with `--name=a --rw=read --bs=1m --size=8m --nrfiles=2`: the layout
+    /// line after the starting line, as fio's run_threads lays files out after it.
+    #[test]
+    fn layout_lines_follow_the_starting_line() {
+        let mut r = crate::result::build(crate::result::Inputs::new(
+            "run",
+            &[],
+            crate::result::Status::Ok,
+        ));
+        r.jobs = vec![job("a", 1, 1, false)];
+        r.layout_lines = vec!["a: Laying out IO files (2 files / total 8MiB)".into()];
+        let h = header(&r, "fio-3.33");
+        assert!(
+            h.ends_with(
+                "fio-3.33\nStarting 1 process\na: Laying out IO files (2 files / total 8MiB)\n"
+            ),
+            "{h}"
+        );
+        // not before a JSON document (fio prints it for the normal output only)
+        assert_eq!(setup_only(&r.jobs), "");
+    }
+
     /// fio 3.33: `--name=a --rw=randrw --bs=4k,4k-16k --ioengine=io_uring --iodepth=4
     /// --numjobs=2 --name=b --thread --ioengine=sync`
     #[test]
@@ -182,7 +220,7 @@ mod tests {
         b.job.options = vec![("ioengine".into(), "sync".into())];
         let jobs = vec![job("a", 2, 1, false), job("a", 2, 1, false), b];
         assert_eq!(
-            header(&jobs, &[], "fio-3.33"),
+            of(&jobs, "fio-3.33"),
             "a: (g=0): rw=randrw, bs=(R) 4096B-4096B, (W) 4096B-16.0KiB, (T) 4096B-16.0KiB, ioengine=io_uring, iodepth=4\n\
              ...\n\
              b: (g=0): rw=randrw, bs=(R) 4096B-4096B, (W) 4096B-16.0KiB, (T) 4096B-16.0KiB, ioengine=sync, iodepth=4\n\
@@ -190,9 +228,9 @@ mod tests {
              Starting 1 thread and 2 processes\n"
         );
         // group_reporting: one result for the section's three jobs
-        let h = header(&[job("a", 3, 3, false)], &[], "v");
+        let h = of(&[job("a", 3, 3, false)], "v");
         assert!(h.ends_with("...\nv\nStarting 3 processes\n"), "{h}");
-        let h = header(&[job("t", 1, 1, true)], &[], "v");
+        let h = of(&[job("t", 1, 1, true)], "v");
         assert!(h.ends_with("\nStarting 1 thread\n"), "{h}");
     }
 
@@ -207,7 +245,7 @@ mod tests {
         let mut v = job("v", 3, 1, false);
         v.job.setup_lines = vec![L.into()];
         let jobs = vec![v.clone(), v.clone(), v, job("w", 1, 1, false)];
-        let h = header(&jobs, &[], "fio-3.33");
+        let h = of(&jobs, "fio-3.33");
         let lines: Vec<&str> = h.lines().collect();
         assert_eq!(lines[0], L, "{h}");
         assert!(lines[1].starts_with("v: (g=0): "), "{h}");

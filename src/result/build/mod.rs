@@ -92,6 +92,8 @@ pub struct Inputs {
     pub device_view: Option<DeviceView>,
     /// fio's global options as written
     pub global_options: Vec<(String, String)>,
+    /// fio's layout lines (`run`)
+    pub layout_lines: Vec<String>,
 }
 
 impl Inputs {
@@ -217,6 +219,7 @@ pub fn build(i: Inputs) -> RunResult {
         timestamp_ms: u64::try_from(now.as_millis()).unwrap_or(u64::MAX),
         jobs: parts.jobs,
         global_options: i.global_options,
+        layout_lines: i.layout_lines,
         devices: i.devices,
         machine: None,
         device: None,

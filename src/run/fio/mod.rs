@@ -473,7 +473,8 @@ fn lay_out(
     plans: &[Vec<Plan>],
     kinds: &[Kind],
     note: &(dyn Fn(String) + Sync),
-) -> Result<(), RunError> {
+) -> Result<Vec<String>, RunError> {
+    let mut lines = Vec::new();
     for ((j, ps), k) in cmd.jobs.iter().zip(plans).zip(kinds) {
         if owns_no_files(*k) {
             continue;
@@ -485,7 +486,9 @@ fn lay_out(
             // writes overwrite blocks that exist, as fio's)
             let overwrite = j.tuning.overwrite && p.job.rw.writes();
             let fill = p.job.rw.reads() || k.caps().needs_data || overwrite;
-            for m in dataset::layout(&p.files, fill, j.more.x.create_fsync)? {
+            let laid = dataset::layout(&p.files, fill, j.more.x.create_fsync)?;
+            lines.extend(laid.fio_line(&j.name));
+            for m in laid.notes {
                 note(format!("{}: {m}", j.name));
             }
             if j.tuning.pre_read && !j.direct {
@@ -506,7 +509,7 @@ fn lay_out(
             }
         }
     }
-    Ok(())
+    Ok(lines)
 }
 
 /// Groups of job indices, split at stonewall; and each job's reporting group (a new
@@ -592,7 +595,7 @@ pub fn execute(
     guard_jobs(cmd, &kinds)?;
     let plans = make_plans(cmd, note)?;
     check_files(cmd, &plans, &kinds, note)?;
-    lay_out(cmd, &plans, &kinds, note)?;
+    let layout_lines = lay_out(cmd, &plans, &kinds, note)?;
     let root = crate::probe::Root::default();
     let switched = switch_schedulers(cmd, &plans, &root)?;
     // many hosts (src/ranks/): every rank has laid out its files; the I/O starts together
@@ -620,7 +623,10 @@ pub fn execute(
     };
     let out = run_groups(&ctx, &groups);
     hooks::restore_schedulers(&switched, &root);
-    out
+    out.map(|mut o| {
+        o.layout_lines = layout_lines;
+        o
+    })
 }
 
 /// `disk_util`'s I/O scheduler switch for each job's files (restored by the caller after

@@ -19,4 +19,7 @@ pub struct RunOutcome {
     pub sample_period_s: f64,
     /// where their device, temperature and clock values come from
     pub sample_sources: Option<crate::result::SeriesSources>,
+    /// fio's `NAME: Laying out IO file (1 file / 8MiB)` lines, one per job thread that
+    /// created or extended files, in job order (the text header prints them)
+    pub layout_lines: Vec<String>,
 }

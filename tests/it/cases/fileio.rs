@@ -785,7 +785,7 @@ fn c22_page_cache_fits_in_ram() {
     );
     let notes = o
         .stdout
-        .find("iomark notes (not part of the sysbench report):")
+        .find("iomark notes (not part of sysbench's report):")
         .unwrap_or_else(|| panic!("no notes block\n{}", o.dump()));
     assert!(
         notes > o.stdout.find("Threads fairness:").expect("report"),

@@ -405,3 +405,120 @@ fn text_job_header_description_and_disk_stats_as_fio() {
         f.stdout
     );
 }
+
+/// fio's header before the report — section lines, version, `Starting N processes`
+/// and one `Laying out IO file(s)` line per job thread that created or extended files,
+/// after the starting line — is iomark's, for jobs that read new files, write new
+/// files, share one file, extend an existing one, and with `--output-format=json`
+/// (no layout line). Each shape runs in a fresh directory of its own for each tool.
+#[test]
+fn layout_lines_follow_fios_starting_line() {
+    if !need_fio("layout_lines_follow_fios_starting_line") {
+        return;
+    }
+    let d = scratch();
+    let shapes: [&[&str]; 5] = [
+        &[
+            "--name=a",
+            "--rw=read",
+            "--bs=1m",
+            "--size=8m",
+            "--nrfiles=2",
+        ],
+        &[
+            "--name=a",
+            "--rw=write",
+            "--bs=1m",
+            "--size=8m",
+            "--numjobs=2",
+            "--name=b",
+            "--stonewall",
+            "--rw=randread",
+            "--size=3m",
+        ],
+        &[
+            "--name=s",
+            "--rw=randwrite",
+            "--bs=4k",
+            "--size=2m",
+            "--filename=one",
+            "--numjobs=2",
+        ],
+        &[
+            "--name=x",
+            "--rw=read",
+            "--bs=4k",
+            "--size=3m",
+            "--filename=grow",
+            "--pre_create=1m",
+        ],
+        &[
+            "--name=j",
+            "--rw=read",
+            "--bs=4k",
+            "--size=1m",
+            "--output-format=json",
+        ],
+    ];
+    for (n, args) in shapes.iter().enumerate() {
+        // `--pre_create` is this test's own: a file of that size made before the run
+        let (args, pre): (Vec<&str>, Vec<&str>) =
+            args.iter().partition(|a| !a.starts_with("--pre_create"));
+        let head = |tool: &str| -> (i32, Vec<String>) {
+            let dir = sub(d.path(), &format!("{n}-{tool}"));
+            if !pre.is_empty() {
+                std::fs::write(dir.join("grow"), vec![7u8; 1 << 20]).unwrap();
+            }
+            let cmd = if tool == "fio" {
+                fio_cmd()
+            } else {
+                as_fio(d.path())
+            };
+            let o = cmd.dir(&dir).args(&args).run();
+            let lines = o
+                .stdout
+                .lines()
+                .take_while(|l| !l.is_empty() && !l.starts_with('{'))
+                .map(String::from)
+                .collect();
+            (o.code, lines)
+        };
+        let (theirs, ours) = (head("fio"), head("iomark"));
+        assert_eq!(ours, theirs, "{args:?}");
+    }
+}
+
+/// `gtod_reduce=1`: fio records no latencies and its text has no line for them; the
+/// report's line structure (numbers masked, header's pid/date aside) is fio's.
+#[test]
+fn gtod_reduce_text_has_fios_lines() {
+    if !need_fio("gtod_reduce_text_has_fios_lines") {
+        return;
+    }
+    let d = scratch();
+    let args = [
+        "--name=g",
+        "--rw=read",
+        "--bs=4k",
+        "--size=1m",
+        "--gtod_reduce=1",
+    ];
+    let shape = |tool: &str| -> Vec<String> {
+        let dir = sub(d.path(), tool);
+        let cmd = if tool == "fio" {
+            fio_cmd()
+        } else {
+            as_fio(d.path())
+        };
+        let o = cmd.dir(&dir).args(args).run();
+        assert_eq!(o.code, 0, "{}", o.dump());
+        o.stdout
+            .lines()
+            .filter(|l| !l.starts_with("g: (groupid"))
+            .map(mask_numbers)
+            .collect()
+    };
+    let (theirs, ours) = (shape("fio"), shape("iomark"));
+    assert!(!ours.iter().any(|l| l.contains("latencies")), "{ours:#?}");
+    assert_eq!(ours, theirs);
+}

@@ -241,7 +241,10 @@ fn fileio_plot_samples_while_running_without_changing_the_report() {
         samples.len()
     );
     let last_t = samples.last().unwrap()["t_s"].as_f64().unwrap();
-    assert!((last_t - elapsed).abs() < 0.1, "last sample at {last_t}, run {elapsed}");
+    assert!(
+        (last_t - elapsed).abs() < 0.1,
+        "last sample at {last_t}, run {elapsed}"
+    );
     let sum = |k: &str| samples.iter().map(|s| s[k].as_u64().unwrap()).sum::<u64>();
     assert_eq!(sum("reads"), v["read"]["ops"].as_u64().unwrap());
     assert_eq!(sum("written_bytes"), v["write"]["bytes"].as_u64().unwrap());

@@ -90,6 +90,13 @@ fn fileio_stdout_is_the_report_only_and_notes_go_to_stderr() {
     // what `egrep 'sysbench '` finds: the banner line alone, in both
     let grep = |s: &str| s.lines().filter(|l| l.contains("sysbench ")).count();
     assert_eq!(grep(&ours.stdout), grep(&theirs.stdout), "{}", ours.stdout);
+    // and `2>&1 | egrep 'sysbench '` too: iomark's notes on stderr never match it
+    assert_eq!(
+        grep(&format!("{}{}", ours.stdout, ours.stderr)),
+        grep(&format!("{}{}", theirs.stdout, theirs.stderr)),
+        "{}",
+        ours.stderr
+    );
     // past the banner, nothing of iomark's on stdout
     assert!(
         !ours.stdout.lines().skip(1).any(|l| l.contains("iomark")),
@@ -98,7 +105,7 @@ fn fileio_stdout_is_the_report_only_and_notes_go_to_stderr() {
     );
     assert!(
         ours.stderr
-            .contains("iomark notes (not part of the sysbench report):"),
+            .contains("iomark notes (not part of sysbench's report):"),
         "{}",
         ours.stderr
     );
@@ -122,5 +129,5 @@ fn fileio_stdout_is_the_report_only_and_notes_go_to_stderr() {
     assert_eq!(native.code, 0, "{}", native.stderr);
     assert!(native
         .stdout
-        .contains("iomark notes (not part of the sysbench report):"));
+        .contains("iomark notes (not part of sysbench's report):"));
 }
