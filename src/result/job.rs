@@ -510,6 +510,10 @@ pub struct JobResult {
     pub runtime_ns: u64,
     /// the threads' measured run times in whole ms, summed (fio's `job_runtime`)
     pub runtime_ms_sum: u64,
+    /// the verify read-back phase, ns (the longest thread's; 0: none); the read
+    /// direction's run time includes it, as fio's `runtime` of reads does
+    #[serde(default, skip_serializing_if = "is_zero_u64")]
+    pub verify_ns: u64,
     /// the threads' wall times (setup, I/O, final syncs) summed, ns: the base of the
     /// CPU percentages
     pub run_ns_sum: u64,
@@ -646,6 +650,33 @@ impl JobInfo {
 }
 
 /// serde: leave a zero out.
+/// The run time of direction `dir` (0 read, 1 write, 2 trim) of a job of `rw` whose I/O
+/// phase took `runtime_ns` and verify read-back phase `verify_ns`, ns: fio adds each
+/// phase's time to the directions it moved, so reads get the verify phase (after the
+/// I/O phase's when the job reads too); the other directions the I/O phase.
+pub fn dir_runtime_ns(rw: &str, runtime_ns: u64, verify_ns: u64, dir: usize) -> u64 {
+    if dir != 0 || verify_ns == 0 {
+        return runtime_ns;
+    }
+    let reads = matches!(rw, "read" | "randread" | "rw" | "readwrite" | "randrw");
+    if reads {
+        runtime_ns + verify_ns
+    } else {
+        verify_ns
+    }
+}
+
+impl JobResult {
+    /// [`dir_runtime_ns`] of this job, in whole ms (fio's `runtime` of a direction).
+    pub fn dir_runtime_ms(&self, dir: usize) -> u64 {
+        dir_runtime_ns(&self.job.rw, self.runtime_ns, self.verify_ns, dir) / 1_000_000
+    }
+}
+
+fn is_zero_u64(n: &u64) -> bool {
+    *n == 0
+}
+
 fn is_zero(n: &u32) -> bool {
     *n == 0
 }

@@ -74,6 +74,9 @@ pub struct JobStats {
     /// summed over the merged threads: fio's JSON `job_runtime` (its `total_run_time`,
     /// which `group_reporting` adds up: numjobs=2 runtime=1 time_based gives 2000)
     pub runtime_ms_sum: u64,
+    /// the verify read-back phase after the I/O phase, ns (max over merged threads; 0:
+    /// none): fio counts it in the read direction's run time and the job's
+    pub verify_ns: u64,
     /// CPU used by the job's threads (RUSAGE_THREAD differences, summed)
     pub cpu: CpuTimes,
     /// wall time of the threads (setup, I/O and end_fsync) summed over the merged
@@ -122,6 +125,7 @@ impl JobStats {
         self.verified += o.verified;
         self.runtime_ns = self.runtime_ns.max(o.runtime_ns);
         self.runtime_ms_sum += o.runtime_ms_sum;
+        self.verify_ns = self.verify_ns.max(o.verify_ns);
         self.cpu.add(&o.cpu);
         self.run_ns_sum += o.run_ns_sum;
         self.errors += o.errors;

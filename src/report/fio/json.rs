@@ -147,9 +147,9 @@ fn job_json(j: &JobResult, all: &[JobResult], plus: bool) -> Value {
         "groupid": j.groupid,
         "error": if j.errno != 0 { j.errno } else { j.first_errno },
         "eta": 0,
-        "elapsed": j.runtime_ns.div_ceil(1_000_000_000),
+        "elapsed": (j.runtime_ns + j.verify_ns).div_ceil(1_000_000_000),
         "job options": opts(&j.job.options),
-        "read": dir_json(j, &j.read, rt, plus, agg(0)),
+        "read": dir_json(j, &j.read, j.dir_runtime_ms(0), plus, agg(0)),
         "write": dir_json(j, &j.write, rt, plus, agg(1)),
         "trim": dir_json(j, &j.trim, rt, plus, agg(2)),
         // fio: the sync percentiles when clat or lat percentiles are on

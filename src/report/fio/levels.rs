@@ -147,7 +147,7 @@ pub fn group_agg(jobs: &[JobResult], groupid: u32, dir: usize) -> u64 {
         let d = j.dir(dir);
         if d.ios > 0 {
             bytes += d.bytes;
-            max_ms = max_ms.max((j.runtime_ns / 1_000_000).max(1));
+            max_ms = max_ms.max(j.dir_runtime_ms(dir).max(1));
         }
     }
     (bytes * 1000).checked_div(max_ms).unwrap_or(0)

@@ -184,7 +184,7 @@ pub fn group_text(jobs: &[JobResult]) -> String {
                 if d.ios == 0 {
                     continue;
                 }
-                let run = (j.runtime_ns / 1_000_000).max(1);
+                let run = j.dir_runtime_ms(dir).max(1);
                 let b = d.bytes * 1000 / run;
                 io += d.bytes;
                 min_bw = min_bw.min(b);

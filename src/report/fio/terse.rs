@@ -16,7 +16,7 @@
 //!   `;DESCRIPTION` (v2: on a line of its own).
 
 use crate::report::fio::levels::{dist_pct, group_agg, lat_counts, lat_pct};
-use crate::report::fio::{cpu_pct, pcts, runtime_ms};
+use crate::report::fio::{cpu_pct, pcts};
 use crate::report::{ReportError, Reporter};
 use crate::result::job::{DirResult, JobResult, SampleStat};
 use crate::result::{DeviceCounters, Latency, RunResult};
@@ -85,7 +85,7 @@ impl FioTerse {
             &[0, 1]
         };
         for &d in dirs {
-            s += &dir_fields(j, j.dir(d), group_agg(&r.jobs, j.groupid, d), v);
+            s += &dir_fields(j, d, group_agg(&r.jobs, j.groupid, d), v);
         }
         s += &job_fields(j);
         if v >= 3 {
@@ -171,8 +171,13 @@ fn bw_fields(bw: &SampleStat, agg_bps: u64) -> String {
 }
 
 /// One direction's fields.
-fn dir_fields(j: &JobResult, d: &DirResult, agg_bps: u64, v: u8) -> String {
-    let rt = if d.ios > 0 { runtime_ms(j).max(1) } else { 0 };
+fn dir_fields(j: &JobResult, dir: usize, agg_bps: u64, v: u8) -> String {
+    let d = j.dir(dir);
+    let rt = if d.ios > 0 {
+        j.dir_runtime_ms(dir).max(1)
+    } else {
+        0
+    };
     let (bw, iops) = match rt {
         0 => (0, 0),
         rt => (

@@ -214,7 +214,7 @@ fn job_text(
     } else {
         "read"
     };
-    s += &dir_text(j, read, &j.read, rt, agg(0), units);
+    s += &dir_text(j, read, &j.read, j.dir_runtime_ms(0), agg(0), units);
     s += &crate::report::fio::prio::prios_text(j, 0);
     s += &dir_text(j, "write", &j.write, rt, agg(1), units);
     s += &crate::report::fio::prio::prios_text(j, 1);

@@ -83,6 +83,8 @@ fn dir_result(d: DirStats, rt_s: f64, bw: SampleStat, iops: SampleStat) -> DirRe
 fn job_result(j: JobRecord) -> JobResult {
     let s = j.stats;
     let rt = s.runtime_ns as f64 / 1e9;
+    let read_rt =
+        crate::result::job::dir_runtime_ns(&j.job.rw, s.runtime_ns, s.verify_ns, 0) as f64 / 1e9;
     let r = s.rates;
     let prios = s
         .prio_lat
@@ -100,8 +102,9 @@ fn job_result(j: JobRecord) -> JobResult {
         threads: s.threads,
         runtime_ns: s.runtime_ns,
         runtime_ms_sum: s.runtime_ms_sum,
+        verify_ns: s.verify_ns,
         run_ns_sum: s.run_ns_sum,
-        read: dir_result(s.read, rt, r.bw[0], r.iops[0]),
+        read: dir_result(s.read, read_rt, r.bw[0], r.iops[0]),
         write: dir_result(s.write, rt, r.bw[1], r.iops[1]),
         trim: dir_result(s.trim, rt, r.bw[2], r.iops[2]),
         sync: dir_result(s.sync, rt, SampleStat::default(), SampleStat::default()),

@@ -98,7 +98,8 @@ pub(crate) fn run_thread(
     st.cpu = CpuTimes::now(Who::Thread).since(&c0);
     // SAFETY: gettid(2) only returns the calling thread's id
     st.pid = u32::try_from(unsafe { libc::gettid() }).unwrap_or(0);
-    st.runtime_ms_sum = st.runtime_ns / 1_000_000;
+    // fio's total_run_time: the I/O phase and the verify phase, each in whole ms
+    st.runtime_ms_sum = st.runtime_ns / 1_000_000 + st.verify_ns / 1_000_000;
     // the thread's whole life (setup included), as the CPU time covers it too
     st.run_ns_sum = u64::try_from(w0.elapsed().as_nanos()).unwrap_or(u64::MAX);
     rec.job = EffectiveJob::of_fio(

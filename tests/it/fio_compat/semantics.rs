@@ -522,3 +522,51 @@ fn gtod_reduce_text_has_fios_lines() {
     assert!(!ours.iter().any(|l| l.contains("latencies")), "{ours:#?}");
     assert_eq!(ours, theirs);
 }
+
+/// A writer with `verify=`: fio times its verify read-back apart — the reads' `runtime`
+/// is the verify phase's, the writes' the write phase's, and `job_runtime` both —
+/// so the reads' bandwidth is the read-back's, not the bytes over the write phase's
+/// time. Checked on both tools (the phases' lengths differ between them).
+#[test]
+fn verify_reads_have_the_verify_phases_runtime() {
+    if !need_fio("verify_reads_have_the_verify_phases_runtime") {
+        return;
+    }
+    let d = scratch();
+    let args = [
+        "--name=v",
+        "--rw=write",
+        "--bs=4k",
+        "--size=32m",
+        "--verify=crc32c",
+        "--output-format=json",
+    ];
+    for tool in ["fio", "iomark"] {
+        let dir = sub(d.path(), tool);
+        let cmd = if tool == "fio" {
+            fio_cmd()
+        } else {
+            as_fio(d.path())
+        };
+        let o = cmd.dir(&dir).args(args).run();
+        assert_eq!(o.code, 0, "{}", o.dump());
+        let j = &doc(&o.stdout)["jobs"][0];
+        let n = |d: &str, k: &str| j[d][k].as_u64().unwrap();
+        let (r, w) = (n("read", "runtime"), n("write", "runtime"));
+        let total = j["job_runtime"].as_u64().unwrap();
+        assert_eq!(n("read", "io_bytes"), 32 << 20, "{tool}");
+        assert!(r > 0 && w > 0, "{tool}: read {r} ms, write {w} ms");
+        // each phase rounded to whole ms on its own
+        assert!(
+            total.abs_diff(r + w) <= 2,
+            "{tool}: job_runtime {total} vs read {r} + write {w}"
+        );
+        // bw (KiB/s) = io_bytes / runtime
+        let bw = n("read", "bw");
+        let want = (32u64 << 20) * 1000 / r / 1024;
+        assert!(
+            bw.abs_diff(want) <= want / 100 + 1,
+            "{tool}: read bw {bw} vs {want}"
+        );
+    }
+}

@@ -638,7 +638,10 @@ impl<'a> Rules for FioRules<'a> {
         self.finish_stats();
         if self.track_writes && !self.w.stop.load(Ordering::Relaxed) {
             self.w.phase(b'V');
-            self.w.verify_back(io.slab, &mut self.st)?;
+            let (clock, t) = (self.w.clock, self.w.clock.now());
+            let r = self.w.verify_back(io.slab, &mut self.st);
+            self.st.verify_ns = clock.ns(t, clock.now());
+            r?;
         }
         if let Some(l) = &mut self.w.logs {
             l.finish()
