@@ -21,6 +21,15 @@ fn as_fio(dir: &Path) -> Iomark {
     Iomark::program(fio)
 }
 
+/// `tool` (`fio`: Debian's fio; else iomark as `fio`, linked under `root`).
+fn tool_cmd(root: &Path, tool: &str) -> Iomark {
+    if tool == "fio" {
+        fio_cmd()
+    } else {
+        as_fio(root)
+    }
+}
+
 /// A fresh working directory under `root`.
 fn sub(root: &Path, name: &str) -> PathBuf {
     let d = root.join(name);
@@ -469,11 +478,7 @@ fn layout_lines_follow_fios_starting_line() {
             if !pre.is_empty() {
                 std::fs::write(dir.join("grow"), vec![7u8; 1 << 20]).unwrap();
             }
-            let cmd = if tool == "fio" {
-                fio_cmd()
-            } else {
-                as_fio(d.path())
-            };
+            let cmd = tool_cmd(d.path(), tool);
             let o = cmd.dir(&dir).args(&args).run();
             let lines = o
                 .stdout
@@ -505,11 +510,7 @@ fn gtod_reduce_text_has_fios_lines() {
     ];
     let shape = |tool: &str| -> Vec<String> {
         let dir = sub(d.path(), tool);
-        let cmd = if tool == "fio" {
-            fio_cmd()
-        } else {
-            as_fio(d.path())
-        };
+        let cmd = tool_cmd(d.path(), tool);
         let o = cmd.dir(&dir).args(args).run();
         assert_eq!(o.code, 0, "{}", o.dump());
         o.stdout
@@ -543,11 +544,7 @@ fn verify_reads_have_the_verify_phases_runtime() {
     ];
     for tool in ["fio", "iomark"] {
         let dir = sub(d.path(), tool);
-        let cmd = if tool == "fio" {
-            fio_cmd()
-        } else {
-            as_fio(d.path())
-        };
+        let cmd = tool_cmd(d.path(), tool);
         let o = cmd.dir(&dir).args(args).run();
         assert_eq!(o.code, 0, "{}", o.dump());
         let j = &doc(&o.stdout)["jobs"][0];
