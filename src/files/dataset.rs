@@ -396,7 +396,7 @@ pub fn unlink(files: &[FileSpec]) -> Result<(), FilesError> {
             Ok(m) if m.file_type().is_file() || m.file_type().is_symlink() => {}
             _ => continue,
         }
-        match std::fs::remove_file(&f.path) {
+        match crate::files::scratch::remove_own(&f.path) {
             Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
                 return Err(FilesError::Io {
                     path: f.path.clone(),
@@ -450,7 +450,7 @@ pub fn layout(files: &[FileSpec], fill: bool, fsync: bool) -> Result<LaidOut, Fi
             while left > 0 {
                 let n = left.min(LAYOUT_CHUNK as u64) as usize;
                 // test-only fault injection (IOMARK_FAULT); a no-op otherwise
-                crate::engine::fault::io_hook(crate::engine::fault::Op::Write)
+                crate::util::fault::io_hook(crate::util::fault::Op::Write)
                     .map_err(|e| io("write", e))?;
                 file.write_all(&buf[..n]).map_err(|e| io("write", e))?;
                 left -= n as u64;

@@ -341,7 +341,7 @@ pub fn prepare(
             if pos < cur {
                 keep_existing(&f, &mut buf.as_mut_slice()[..n], pos, keep, &name)?;
             }
-            crate::engine::fault::io_hook(crate::engine::fault::Op::Write)
+            crate::util::fault::io_hook(crate::util::fault::Op::Write)
                 .map_err(|e| e.raw_os_error().unwrap_or(libc::EIO))
                 .and_then(|_| pwrite_all(&f, &buf.as_slice()[..n], pos))
                 .map_err(|e| {
@@ -535,7 +535,7 @@ pub fn cleanup(dir: &Path, files: u32) -> Vec<(String, std::io::Error)> {
     let _cleaning = crate::files::scratch::Cleaning::begin();
     let mut kept = vec![];
     for i in 0..files {
-        match std::fs::remove_file(path(dir, i)) {
+        match crate::files::scratch::remove_own(&path(dir, i)) {
             Err(e) if e.kind() != std::io::ErrorKind::NotFound => kept.push((display(dir, i), e)),
             _ => {}
         }

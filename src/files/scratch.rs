@@ -147,6 +147,14 @@ pub fn unlink(path: &Path) -> io::Result<()> {
     std::fs::remove_file(path)
 }
 
+/// `unlink(path)` of one of iomark's own files at a cleanup: one `unlink` operation of the
+/// test-only fault plan (src/util/fault.rs; a `stop` there lets a test signal during a
+/// cleanup), then the removal.
+pub fn remove_own(path: &Path) -> io::Result<()> {
+    crate::util::fault::io_hook(crate::util::fault::Op::Unlink)?;
+    std::fs::remove_file(path)
+}
+
 /// `mkdir(path)` inside a directory the registry created (fails if the name exists).
 pub fn mkdir(path: &Path) -> io::Result<()> {
     std::fs::create_dir(path)
@@ -255,7 +263,7 @@ impl Scratch {
                 ));
                 continue;
             }
-            match std::fs::remove_file(&f) {
+            match remove_own(&f) {
                 Ok(()) => {}
                 Err(e) if e.kind() == io::ErrorKind::NotFound => {}
                 Err(e) => errs.push(format!("cannot remove {}: {e}", f.display())),

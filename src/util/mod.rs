@@ -11,6 +11,7 @@ pub mod console;
 pub mod debug;
 pub mod errno;
 pub mod error;
+pub mod fault;
 pub mod output;
 pub mod text;
 

@@ -145,3 +145,62 @@ fn a_stop_signal_while_stopped_before_the_first_write_ends_with_its_code() {
     assert_eq!(r.code, 129, "{r:?}");
     assert!(entries(&d.path().join("t")).is_empty());
 }
+
+/// A second signal during a cleanup (issue 28): the removal of iomark's own files
+/// finishes — nothing half-removed — stderr says so, and the exit is the first signal's
+/// code. `fileio cleanup` is signalled at its first removal and again at its third
+/// (more than the 1 s that makes a second signal count, docs/safety.md "Signals"); `mark`
+/// mid-run, then again at the first removal of its scratch files.
+#[test]
+fn a_second_signal_during_a_cleanup_lets_the_removal_finish() {
+    let d = scratch();
+    let set = ["fileio", "--file-num=4", "--file-total-size=256K"];
+    let prep = Iomark::new().dir(d.path()).args(set).arg("prepare").run();
+    assert_eq!(prep.code, 0, "{prep:?}");
+    let cleanup = [&set[..], &["cleanup"]].concat();
+    let mark = [
+        "mark",
+        "m",
+        "--size=4M",
+        "--time=1",
+        "--loops=1",
+        "--warmup=0",
+        "--json=r.json",
+    ];
+    std::fs::create_dir(d.path().join("m")).unwrap();
+    let cases: [(&[&str], &str); 2] = [
+        (&cleanup, "unlink:stop@1,unlink:stop@3"),
+        (&mark, "read:stop@5,unlink:stop@1"),
+    ];
+    for (args, fault) in cases {
+        let mut child = Iomark::new().dir(d.path()).args(args).fault(fault).spawn();
+        for round in 0..2 {
+            assert!(
+                wait_stopped(&mut child, Duration::from_secs(20)),
+                "{args:?}: no stop point {round}"
+            );
+            if round == 1 {
+                // the handler counts a second signal only after 1 s
+                std::thread::sleep(Duration::from_millis(1200));
+            }
+            kill(child.id(), libc::SIGTERM);
+            kill(child.id(), libc::SIGCONT);
+        }
+        let o = finish_within(child, Duration::from_secs(30));
+        assert_eq!(o.code, 143, "{args:?}: {}", o.dump());
+        assert!(
+            o.stderr.contains(
+                "second signal during cleanup: the removal of iomark's own files finishes first"
+            ),
+            "{args:?}: {}",
+            o.stderr
+        );
+        let mut left: Vec<String> = entries(d.path())
+            .into_iter()
+            .filter(|n| n.starts_with("test_file.") || n.starts_with("iomark-"))
+            .collect();
+        left.extend(entries(&d.path().join("m")));
+        assert!(left.is_empty(), "{args:?} left {left:?}");
+    }
+    assert_eq!(read_json(&d.path().join("r.json"))["status"], "interrupted");
+}

@@ -79,11 +79,13 @@ impl Sig {
     }
 }
 
-/// When the signal lands: at the first I/O operation (the end of setup) or mid-run.
+/// When the signal lands: at the first I/O operation (the end of setup), mid-run, or at
+/// the first removal of the command's cleanup (the fault plan's `unlink` stop point).
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Moment {
     FirstIo,
     MidRun,
+    Cleanup,
 }
 
 const CMDS: [Cmd; 9] = [
@@ -97,7 +99,7 @@ const CMDS: [Cmd; 9] = [
     Cmd::Copy,
     Cmd::Tree,
 ];
-const HAZARDS: [Hazard; 19] = [
+const HAZARDS: [Hazard; 23] = [
     Hazard::Symlink,
     Hazard::HardLink,
     Hazard::ShortFile,
@@ -117,6 +119,10 @@ const HAZARDS: [Hazard; 19] = [
     Hazard::Signal(Sig::Pipe, Moment::MidRun),
     Hazard::Signal(Sig::Usr1, Moment::FirstIo),
     Hazard::Signal(Sig::Usr1, Moment::MidRun),
+    Hazard::Signal(Sig::Hup, Moment::Cleanup),
+    Hazard::Signal(Sig::Quit, Moment::Cleanup),
+    Hazard::Signal(Sig::Pipe, Moment::Cleanup),
+    Hazard::Signal(Sig::Usr1, Moment::Cleanup),
 ];
 
 /// The content every pre-existing output starts with: after the cell it must still be
@@ -419,10 +425,13 @@ fn signal(
     (sig, at): (Sig, Moment),
     verdict: impl Fn(&Out, i32, &Path) -> Verdict,
 ) -> Verdict {
+    if at == Moment::Cleanup {
+        return signal_at_cleanup(cmd, d, a, sig, verdict);
+    }
     let op = match cmd {
         Cmd::Cleanup => {
             return Verdict::NotApplicable(
-                "cleanup only unlinks (no stop point); a second signal there lets it finish",
+                "cleanup does no I/O but removals: its signals are the cleanup moment's cells",
             )
         }
         Cmd::Diagnose => return Verdict::NotApplicable(
@@ -441,6 +450,7 @@ fn signal(
         (Moment::MidRun, Cmd::FileioRun) => 10,
         (Moment::MidRun, Cmd::Prepare) => 2,
         (Moment::MidRun, _) => 3,
+        (Moment::Cleanup, _) => unreachable!("handled above"),
     };
     setup(cmd, d);
     let a: Vec<&str> = a.iter().map(String::as_str).collect();
@@ -457,6 +467,57 @@ fn signal(
         let s = std::fs::read_to_string(d.join(out)).unwrap_or_default();
         if !s.contains("\"interrupted\"") {
             return Verdict::Fail(format!("{out} does not say interrupted: {s:.80}"));
+        }
+    }
+    v
+}
+
+/// A signal at the first removal of the command's cleanup (`unlink:stop@1`): the removal
+/// of iomark's own files finishes, nothing is left, the exit is the signal's code (0 for
+/// SIGPIPE and SIGUSR1), and a result written by then is complete (the measurement had
+/// ended: status `ok`, or `interrupted` for `fileio cleanup`'s none).
+fn signal_at_cleanup(
+    cmd: Cmd,
+    d: &Path,
+    a: &[String],
+    sig: Sig,
+    verdict: impl Fn(&Out, i32, &Path) -> Verdict,
+) -> Verdict {
+    match cmd {
+        Cmd::Prepare | Cmd::FileioRun => {
+            return Verdict::NotApplicable("fileio prepare and run remove no file")
+        }
+        Cmd::Run => return Verdict::NotApplicable("run keeps its files (unlink=0, fio's default)"),
+        Cmd::Diagnose | Cmd::Compare => {
+            return Verdict::NotApplicable("diagnose and compare create no file to remove")
+        }
+        Cmd::Cleanup | Cmd::Mark | Cmd::Copy | Cmd::Tree => {}
+    }
+    setup(cmd, d);
+    let a: Vec<&str> = a.iter().map(String::as_str).collect();
+    let child = start_stopped(d, &a, "unlink:stop@1");
+    kill(child.id(), sig.number());
+    kill(child.id(), libc::SIGCONT);
+    let o = finish_within(child, Duration::from_secs(30));
+    let v = verdict(&o, sig.code(), d);
+    if !matches!(v, Verdict::Pass(_)) {
+        return v;
+    }
+    let left: Vec<String> = strays(d)
+        .into_iter()
+        .chain(
+            entries(d)
+                .into_iter()
+                .filter(|e| e.starts_with("test_file.")),
+        )
+        .collect();
+    if !left.is_empty() {
+        return Verdict::Fail(format!("the cleanup left: {left:?}"));
+    }
+    if let Some(out) = output(cmd) {
+        let s = std::fs::read_to_string(d.join(out)).unwrap_or_default();
+        if !s.contains("\"status\": \"ok\"") {
+            return Verdict::Fail(format!("{out} is not the complete result: {s:.80}"));
         }
     }
     v
