@@ -158,7 +158,7 @@ impl LogSpec {
     }
 
     /// The files of thread `thread` (0-based) of job `job` in `dir`.
-    fn paths(&self, job: &str, thread: u32, dir: &Path) -> Vec<PathBuf> {
+    pub fn paths(&self, job: &str, thread: u32, dir: &Path) -> Vec<PathBuf> {
         let mut v = Vec::new();
         for (p, kinds) in [
             (&self.bw, &["bw"][..]),

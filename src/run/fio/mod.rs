@@ -395,28 +395,42 @@ pub fn touches_storage(cmd: &FioCommand) -> bool {
         .any(|j| !owns_no_files(j.engine) && !j.engine.caps().stream)
 }
 
-/// `--json`/`--output` that are one of the jobs' data files (by path, or a link to one):
-/// refused before layout, exit 2, naming both (the result would be benchmarked over).
+/// `--json`, `--output` and the jobs' log files (`write_*_log`, `write_iolog`) that are
+/// one another or one of the jobs' data files (by path, or a link to one): refused before
+/// layout, exit 2, naming both (the result would be benchmarked or written over). A log
+/// that several threads share (`per_job_logs=0`) is one output.
 fn refuse_output_data_files(cmd: &FioCommand, plans: &[Vec<Plan>]) -> Result<(), RunError> {
-    let outs: Vec<_> = [("--json", &cmd.json_file), ("--output", &cmd.output)]
+    let mut outs: Vec<(String, PathBuf)> = [("--json", &cmd.json_file), ("--output", &cmd.output)]
         .into_iter()
         .filter_map(|(o, p)| p.as_ref().map(|p| (o.to_string(), p.clone())))
         .collect();
+    let (mut global, mut logs) = (0, Vec::new());
+    for j in &cmd.jobs {
+        if let Some(spec) = crate::run::fio::log::LogSpec::of(j) {
+            for t in 0..j.numjobs {
+                for p in spec.paths(&j.name, global + t, Path::new("")) {
+                    if !logs.contains(&p) {
+                        outs.push((format!("log file of job {}", j.name), p.clone()));
+                        logs.push(p);
+                    }
+                }
+            }
+        }
+        global += j.numjobs;
+    }
     if outs.is_empty() {
         return Ok(());
     }
-    for (j, ps) in cmd.jobs.iter().zip(plans) {
-        let data: Vec<_> = ps
-            .iter()
-            .flat_map(|p| &p.files)
-            .map(|f| ("data file".to_string(), f.path.clone()))
-            .collect();
-        crate::files::output::refuse_collisions(&outs, &data).map_err(|why| RunError::Plan {
-            job: j.name.clone(),
-            why,
-        })?;
-    }
-    Ok(())
+    let data: Vec<_> = plans
+        .iter()
+        .flatten()
+        .flat_map(|p| &p.files)
+        .map(|f| ("data file".to_string(), f.path.clone()))
+        .collect();
+    crate::files::output::refuse_collisions(&outs, &data).map_err(|why| RunError::Plan {
+        job: cmd.jobs.first().map(|j| j.name.clone()).unwrap_or_default(),
+        why,
+    })
 }
 
 /// The checks that need no file (space, O_DIRECT, alignment, `allow_file_create`).

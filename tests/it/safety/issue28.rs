@@ -78,6 +78,60 @@ fn outputs_that_are_one_file_are_refused_before_any_write() {
     assert_eq!(std::fs::read(d.path().join("r.json")).unwrap(), b"old\n");
 }
 
+/// fio's log files (`write_bw_log`, `write_lat_log` …) are outputs too: one named as a
+/// data file, as `--output` or as `--json` is refused before any write, exit 2, naming
+/// both, and the file there keeps its bytes; distinct per-thread logs run.
+#[test]
+fn log_files_that_are_a_data_file_or_an_output_are_refused() {
+    let d = scratch();
+    let base = [
+        "run",
+        "--name=t",
+        "--write_bw_log=t",
+        "--write_lat_log=t",
+        "--size=64k",
+        "--rw=write",
+        "--bs=4k",
+    ];
+    let cases: [(&[&str], &str, &str); 3] = [
+        (
+            &["--filename=t_bw.1.log"],
+            "t_bw.1.log",
+            "log file of job t=t_bw.1.log and data file=t_bw.1.log",
+        ),
+        (
+            &["--filename=d", "--output=t_bw.1.log"],
+            "t_bw.1.log",
+            "--output=t_bw.1.log and log file of job t=t_bw.1.log",
+        ),
+        (
+            &["--filename=d", "--json=t_clat.1.log"],
+            "t_clat.1.log",
+            "--json=t_clat.1.log and log file of job t=t_clat.1.log",
+        ),
+    ];
+    for (extra, there, both) in cases {
+        std::fs::write(d.path().join(there), b"mine\n").unwrap();
+        let r = iomark(d.path(), &[&base[..], extra].concat());
+        assert_eq!(r.code, 2, "{extra:?}: {r:?}");
+        assert!(r.stderr.contains(both), "{extra:?}: {}", r.stderr);
+        assert!(r.stderr.contains("are the same file"), "{}", r.stderr);
+        assert_eq!(std::fs::read(d.path().join(there)).unwrap(), b"mine\n");
+        let mut left = entries(d.path());
+        left.retain(|n| n != there);
+        assert!(left.is_empty(), "{extra:?} wrote {left:?}");
+        std::fs::remove_file(d.path().join(there)).unwrap();
+    }
+    let r = iomark(
+        d.path(),
+        &[&base[..], &["--filename=d", "--numjobs=2"]].concat(),
+    );
+    assert_eq!(r.code, 0, "{r:?}");
+    for f in ["t_bw.1.log", "t_bw.2.log", "t_lat.1.log", "t_clat.2.log"] {
+        assert!(d.path().join(f).exists(), "{f}: {:?}", entries(d.path()));
+    }
+}
+
 #[test]
 fn number_edges_are_range_checked_and_every_figure_is_finite() {
     let d = scratch();
