@@ -29,7 +29,8 @@ pub const USAGE: &str =
   --json=FILE (iomark RunResult, schema 2)   --plot=DIR (SVG charts: throughput over time, latency curve)
   --parse-only (check the jobs, run nothing)   --warnings-fatal (a parse warning is exit 2)
   --version   --eta=never|always|auto (fio's status line on stdout; auto: on a terminal)
-  --eta-newline=T   --eta-interval=T
+  --eta-newline=T   --eta-interval=T   --live (full-screen view on a terminal; q or Ctrl-C stops
+  as SIGINT does, the partial result kept; refused without a terminal, exit 2)
   --status-interval=TIME   --engine-strict (exit 3 instead of the psync fallback when io_uring is denied)
   --allow-destructive-write=/dev/X   --reap-spin=TIME (io_uring: watch for completions this long
   before sleeping; default 5us, 0 = sleep at once as fio does)

@@ -3,7 +3,8 @@
 //! the signals do (partial result saved in `--json`, exit 130 or 143); a run that fails
 //! ends with its own code; and every time the terminal is left as it was: `stty -a`
 //! inside the pane is identical before and after, the alternate screen is left and the
-//! cursor shown. Without a terminal `--live` is refused with one line, exit 2.
+//! cursor shown — after a panic of the view too. Without a terminal `--live` is refused
+//! with one line, exit 2.
 
 use crate::util::*;
 use std::path::Path;
@@ -173,4 +174,28 @@ fn live_without_a_terminal_is_refused() {
         assert!(lines[0].contains("--live needs a terminal"), "{}", r.dump());
         assert!(!d.path().join("r.json").exists());
     }
+}
+
+/// A panic of the view (the test-only IOMARK_TEST_LIVE_PANIC, docs/testing.md): the panic
+/// hook puts the terminal back at once, so the message is on the main screen while the
+/// run goes on without the view (without the hook it would sit in the held stderr behind
+/// a frozen view until the run ends); Ctrl-C, now the terminal's own, then stops it.
+#[test]
+fn live_view_panic_restores_the_terminal_at_once() {
+    if !have_tmux() {
+        eprintln!("SKIPPED: tmux not installed (tests/run.sh installs it)");
+        return;
+    }
+    let d = scratch();
+    let t = start(d.path(), "IOMARK_TEST_LIVE_PANIC=1", &run_args("panicjob"));
+    t.wait_for("the panic's message while the run goes on", GUARD, |s| {
+        (s.contains("IOMARK_TEST_LIVE_PANIC") && !s.contains(TMUX_EXIT)).then_some(())
+    });
+    assert_eq!(t.display("#{alternate_on} #{cursor_flag}"), "0 1");
+    t.send_keys("C-c");
+    let (code, screen) = t.finished(GUARD);
+    assert_eq!(code, 130, "{screen}");
+    assert!(screen.contains("panicjob: (groupid=0"), "{screen}");
+    assert_eq!(read_json(&d.path().join("r.json"))["status"], "interrupted");
+    assert_sane(&t, d.path());
 }

@@ -89,6 +89,8 @@ fn show(
     let mut st = view::State::new(title);
     let t0 = Instant::now();
     let mut drawn: Option<Instant> = None;
+    // test-only (docs/testing.md): a panic after the first drawing, for the panic hook
+    let panic_test = std::env::var_os("IOMARK_TEST_LIVE_PANIC").is_some();
     while !done.load(Ordering::Acquire) && term::active() {
         let mut fresh = false;
         while let Ok(f) = rx.try_recv() {
@@ -103,6 +105,10 @@ fn show(
                 return;
             }
             drawn = Some(Instant::now());
+            assert!(
+                !panic_test,
+                "IOMARK_TEST_LIVE_PANIC: the live view's test panic"
+            );
         }
         if stop_key(Duration::from_millis(100)) && !st.stopping {
             st.stopping = true;
