@@ -69,6 +69,11 @@ pub struct Args {
     /// never). Completed runs are kept by default.
     #[arg(long)]
     pub no_history: bool,
+    /// Full-screen live view while the tests run (a terminal on stdout is needed):
+    /// MB/s, IOPS and latency over the last 60 s, the device's utilisation and
+    /// temperature; q or Ctrl-C stops as SIGINT does (the finished tests are kept).
+    #[arg(long)]
+    pub live: bool,
 }
 
 /// `--size` as parsed: bytes, and the text the user gave (for messages).
@@ -189,6 +194,7 @@ fn sustained(a: &Args) -> crate::util::error::Exit {
     let mut args = sustained_args(&file, size, a.time.unwrap_or(SUSTAINED_TIME_S));
     args.extend(a.json.iter().map(|p| format!("--json={}", p.display())));
     args.extend(a.plot.iter().map(|p| format!("--plot={}", p.display())));
+    args.extend(a.live.then(|| "--live".to_string()));
     let code = crate::cli::run::run(&args);
     drop(guard);
     code
@@ -202,6 +208,9 @@ pub fn run(args: &[String]) -> crate::util::error::Exit {
         Ok(a) => a,
         Err(e) => return clap_exit("mark", e),
     };
+    if a.live {
+        crate::cli::live::need_terminal("iomark mark")?;
+    }
     if a.preset == SUSTAINED {
         return sustained(&a);
     }
@@ -209,7 +218,7 @@ pub fn run(args: &[String]) -> crate::util::error::Exit {
         bytes: 1 << 30,
         text: "1G".into(),
     });
-    Ok(mark::execute(&MarkJob {
+    let job = MarkJob {
         path: a.path,
         preset: a.preset,
         mix: a.mix,
@@ -223,7 +232,23 @@ pub fn run(args: &[String]) -> crate::util::error::Exit {
         paint: crate::util::color::Paint::new(a.color),
         argv: args.to_vec(),
         history: !a.no_history,
-    }))
+    };
+    let planned = planned_s(&job);
+    let remaining = move |el: u64| planned.map(|p| p.saturating_sub(el));
+    Ok(crate::cli::live::around(
+        a.live,
+        "iomark mark",
+        remaining,
+        || mark::execute(&job),
+    ))
+}
+
+/// The seconds the tests of `job` are planned to take: each test's warm-up and loops
+/// (the test file's preparation not counted); `None` for an unknown preset.
+fn planned_s(job: &MarkJob) -> Option<u64> {
+    let tests = crate::run::mark::expand(&job.preset, job.mix)?;
+    let per = job.warmup_s + u64::from(job.loops) * job.time_s;
+    Some(tests.len() as u64 * per)
 }
 
 #[cfg(test)]

@@ -9,6 +9,7 @@ pub mod diagnose;
 pub mod fileio;
 pub mod help;
 pub mod history;
+pub mod live;
 pub mod mark;
 pub mod phases;
 pub mod report;

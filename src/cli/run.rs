@@ -29,7 +29,8 @@ pub const USAGE: &str =
   --json=FILE (iomark RunResult, schema 2)   --plot=DIR (SVG charts: throughput over time, latency curve)
   --parse-only (check the jobs, run nothing)   --warnings-fatal (a parse warning is exit 2)
   --version   --eta=never|always|auto (fio's status line on stdout; auto: on a terminal)
-  --eta-newline=T   --eta-interval=T
+  --eta-newline=T   --eta-interval=T   --live (full-screen view on a terminal; q or Ctrl-C stops
+  as SIGINT does, the partial result kept; refused without a terminal, exit 2)
   --status-interval=TIME   --engine-strict (exit 3 instead of the psync fallback when io_uring is denied)
   --allow-destructive-write=/dev/X   --reap-spin=TIME (io_uring: watch for completions this long
   before sleeping; default 5us, 0 = sleep at once as fio does)
@@ -136,10 +137,14 @@ fn run_as(args: &[String], persona: Persona) -> Exit {
     let kept: Vec<String> = kept.into_iter().filter(|a| *a != "--showcmd").collect();
     let args = kept.as_slice();
     let mut cmd = fio::parse_args(args).map_err(|e| stop(exit::INVALID, e))?;
+    if cmd.live && !(cmd.parse_only || showcmd) {
+        crate::cli::live::need_terminal(tag())?;
+    }
     debug_start(&cmd);
     let session = place_ranks(&mut cmd, many)?;
     let loud = cmd.notes.unwrap_or(persona == Persona::Iomark);
-    cmd.sample = persona == Persona::Iomark;
+    // the `--live` view draws from the run's samples
+    cmd.sample = persona == Persona::Iomark || cmd.live;
     let idle = crate::report::fio::idle::Shared::default();
     let Some(outs) = before_running(&cmd, showcmd, loud, persona, &idle)? else {
         return Ok(exit::OK);
@@ -153,11 +158,8 @@ fn run_as(args: &[String], persona: Persona) -> Exit {
     };
     let root = crate::probe::Root::default();
     let beside = crate::cli::run_watch::start(&cmd, &signals.stop, &root);
-    let shown = super::run_status::wanted(&cmd, session.is_none_or(|s| s.rank == 0));
-    let board = runner::status::Board::new(shown);
-    let (res, around) = super::run_status::around(cmd.eta, &board, || {
-        runner::execute_around(&cmd, &signals.stop, &note, &root, &board)
-    });
+    let rank0 = session.is_none_or(|s| s.rank == 0);
+    let (res, around) = execute(&cmd, &signals, &note, &root, rank0);
     let fired = beside.finish(&root, &idle);
     crate::ranks::ended(res.as_ref().map_or(true, |o| {
         o.jobs
@@ -232,6 +234,32 @@ fn run_as(args: &[String], persona: Persona) -> Exit {
         lost = true;
     }
     Ok(exit_status(&cmd, &r, interrupted, &signals, lost))
+}
+
+/// Run the jobs, under fio's status line or, with `--live` (on rank 0), the live view
+/// (src/cli/live/), which replaces the line and takes its remaining time from the same
+/// status board.
+fn execute(
+    cmd: &fio::FioCommand,
+    signals: &Signals,
+    note: &(dyn Fn(String) + Sync),
+    root: &crate::probe::Root,
+    rank0: bool,
+) -> (Result<runner::RunOutcome, runner::RunError>, runner::Around) {
+    let shown = super::run_status::wanted(cmd, rank0) && !cmd.live;
+    let board = runner::status::Board::new(shown);
+    let b = &board;
+    let mut watch = runner::status::Watch::new();
+    let remaining = move |_| {
+        watch
+            .snapshot(b, std::time::Instant::now())
+            .and_then(|je| je.eta_s)
+    };
+    crate::cli::live::around(cmd.live && rank0, tag(), remaining, || {
+        super::run_status::around(cmd.eta, b, || {
+            runner::execute_around(cmd, &signals.stop, note, root, b)
+        })
+    })
 }
 
 /// `--debug=AREA…`: fio's lines for the areas read (on stdout, as fio), the areas turned

@@ -4,6 +4,7 @@ pub mod control;
 pub mod copy;
 pub mod fio;
 pub mod gen;
+pub mod live;
 pub mod mark;
 pub mod sampler;
 pub mod signals;

@@ -201,6 +201,8 @@ impl Sampler {
         if let Some(p) = self.probes.as_mut() {
             p.read(&mut s);
         }
+        // the `--live` view's frame, when a view watches (run/live.rs)
+        crate::run::live::sample(&s);
         self.samples.push(s);
         self.last = c;
         self.last_t = now;

@@ -21,7 +21,7 @@
 //!   write, handled by util/output.rs; a `kill -PIPE` changes nothing.
 
 use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1};
-use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 
 // Stop-signal deliveries whose actions have all run, counted where the `stop` fault
@@ -119,6 +119,7 @@ impl Signals {
                         if CLEANING.load(Ordering::SeqCst) > 0 {
                             say(b"iomark: second signal during cleanup: the removal of iomark's own files finishes first\n");
                         } else {
+                            before_exit_at_once();
                             say(b"iomark: second signal: exiting at once; files created so far are left in place\n");
                             libc::_exit(128 + first.load(Ordering::SeqCst));
                         }
@@ -155,6 +156,33 @@ impl Signals {
         let sig = self.first.load(Ordering::Relaxed);
         STOPPING.iter().find(|(s, _)| *s == sig).map(|(_, n)| *n)
     }
+}
+
+/// What runs before a second signal's immediate exit: the `--live` view's terminal
+/// restore (src/cli/live/), an async-signal-safe `fn()` stored as an address (0: none).
+static AT_ONCE: AtomicUsize = AtomicUsize::new(0);
+
+/// Run `f` before a second signal exits at once (`None`: nothing); `f` must be
+/// async-signal-safe (termios, write(2), dup2(2) and atomics only).
+pub fn before_exit_at_once_run(f: Option<fn()>) {
+    AT_ONCE.store(f.map_or(0, |f| f as usize), Ordering::SeqCst);
+}
+
+fn before_exit_at_once() {
+    let a = AT_ONCE.load(Ordering::SeqCst);
+    if a != 0 {
+        // SAFETY: `a` was stored from a `fn()` by before_exit_at_once_run
+        let f: fn() = unsafe { std::mem::transmute::<usize, fn()>(a) };
+        f();
+    }
+}
+
+/// Stop the command as a SIGINT from the terminal does (the `--live` view's `q` and
+/// Ctrl-C, whose raw mode keeps the terminal from sending it): the same handlers, the
+/// same partial result, exit 130.
+pub fn interrupt() {
+    // SAFETY: raise(3) sends a signal to this process; the handlers are installed
+    unsafe { libc::raise(SIGINT) };
 }
 
 /// The exit code of the stop signal this process received, if any (handlers not

@@ -30,6 +30,9 @@ mod fio_compat;
 mod history;
 /// SIGINT / SIGTERM / SIGKILL at known stop points
 mod interrupts;
+/// `--live`: the full-screen view of run and mark on a terminal (tmux), its keys and
+/// the terminal left sane on every way out
+mod live;
 /// `iomark mark` and `iomark compare`: tiny real runs, sizes, partial results, plots
 mod mark;
 /// many hosts under MPI: four ranks of run and fileio (`--features mpi`), the refusals

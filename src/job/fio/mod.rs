@@ -529,6 +529,8 @@ pub struct FioCommand {
     pub notes: Option<bool>,
     /// `--no-history` (iomark's): keep no copy of the result in the results history
     pub no_history: bool,
+    /// `--live` (iomark's): the full-screen live view on a terminal (src/cli/live/)
+    pub live: bool,
     /// `--eta`, `--eta-newline`, `--eta-interval`: fio's status line on stdout
     pub eta: EtaOptions,
 }

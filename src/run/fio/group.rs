@@ -54,6 +54,31 @@ fn counts(lives: &[&Live]) -> [u64; 4] {
     [s[2], s[3], s[0], s[1]]
 }
 
+/// Every job's cumulative live counters over its threads (all of the run's, so each
+/// job's counters only grow): bytes read, bytes written, reads, writes, latency sum (ns)
+/// and count.
+fn job_counts(ctx: &RunCtx) -> Vec<crate::run::live::JobCount> {
+    ctx.cmd
+        .jobs
+        .iter()
+        .zip(ctx.plans)
+        .map(|(j, plans)| {
+            let mut c = [0u64; 6];
+            for p in plans {
+                if let Some(slot) = ctx.slots.get(p.global as usize) {
+                    for (k, x) in c.iter_mut().enumerate() {
+                        *x += slot.live[k].load(Ordering::Relaxed);
+                    }
+                }
+            }
+            crate::run::live::JobCount {
+                name: j.name.clone(),
+                c,
+            }
+        })
+        .collect()
+}
+
 /// The threads of one group: what they share with the coordinator.
 struct Threads<'a> {
     /// (job index, plan) of each thread
@@ -123,10 +148,12 @@ impl<'a> Group<'a> {
         }
     }
 
-    /// A sample of the I/O since the last one, when one is due.
-    fn sample(&mut self, sampling: &mut Sampling) {
+    /// A sample of the I/O since the last one, when one is due (with every job's
+    /// counters for the `--live` view, when one watches: run/live.rs).
+    fn sample(&mut self, ctx: &RunCtx, sampling: &mut Sampling) {
         let now = Instant::now();
         if let Some(s) = sampling.sampler.as_mut().filter(|s| now >= s.due()) {
+            crate::run::live::jobs(|| job_counts(ctx), now);
             s.take(counts(&self.th.lives), now);
         }
     }
@@ -245,7 +272,7 @@ impl<'a> Group<'a> {
             s.counters_reset();
         }
         loop {
-            self.sample(sampling);
+            self.sample(ctx, sampling);
             self.status(ctx, sampling);
             self.steady();
             let all_done = self.th.fin.iter().all(|f| f.load(Ordering::Acquire));
@@ -259,6 +286,7 @@ impl<'a> Group<'a> {
             if all_done {
                 // the tail since the last sample, so the samples add up to the run
                 if let Some(s) = sampling.sampler.as_mut() {
+                    crate::run::live::jobs(|| job_counts(ctx), Instant::now());
                     s.finish(counts(&self.th.lives), Instant::now());
                 }
                 return abort_rest;

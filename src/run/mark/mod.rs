@@ -76,7 +76,8 @@ pub struct MarkJob {
 /// Run one test's fileio job silently, through the same execution path as `iomark
 /// fileio`; returns its RunResult (in memory) or the exit code.
 fn run_fileio(mut job: FileioJob, samples: bool) -> Result<RunResult, i32> {
-    job.samples = samples;
+    // the `--live` view draws from the samples (run/live.rs)
+    job.samples = samples || crate::run::live::watched();
     let console = Arc::new(Console::without_err(0));
     crate::run::sysbench::run_for_result(&job, &console)
 }
@@ -244,6 +245,7 @@ fn run_test(
     pb: &indicatif::ProgressBar,
 ) -> Result<Option<Row>, Stopped> {
     pb.set_message(format!("{} warm-up", t.name()));
+    crate::run::live::phase(|| format!("{} warm-up", t.name()));
     if job.warmup_s > 0 {
         let warm = fileio_job(t, job.size, job.warmup_s, dir);
         run_fileio(warm, false).map_err(|code| Stopped {
@@ -255,6 +257,7 @@ fn run_test(
     let mut last = String::new();
     for i in 0..job.loops {
         pb.set_message(format!("{} loop {}/{}{last}", t.name(), i + 1, job.loops));
+        crate::run::live::phase(|| format!("{} loop {}/{}", t.name(), i + 1, job.loops));
         let test = fileio_job(t, job.size, job.time_s, dir);
         let r = run_fileio(test, job.plot.is_some()).map_err(|code| Stopped {
             code,
@@ -428,6 +431,7 @@ pub fn execute(job: &MarkJob) -> i32 {
         tests.len() as u64 * u64::from(job.loops),
         "preparing the test file",
     );
+    crate::run::live::phase(|| "preparing the test file".into());
     let code = prepare_file(&tests, job, &dir);
     // From here on, a stop saves the tests done so far (status interrupted/failed).
     if code != exit::OK {

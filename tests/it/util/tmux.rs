@@ -99,6 +99,24 @@ impl Tmux {
         }
     }
 
+    /// Type `keys` into the terminal (tmux's key names: `q`, `C-c`).
+    pub fn send_keys(&self, keys: &str) {
+        let ok = self
+            .tmux(&["send-keys", "-t", "t", keys])
+            .status()
+            .is_ok_and(|s| s.success());
+        assert!(ok, "tmux send-keys {keys} failed");
+    }
+
+    /// A tmux format of the pane now, e.g. `#{alternate_on} #{cursor_flag}`.
+    pub fn display(&self, format: &str) -> String {
+        let o = self
+            .tmux(&["display-message", "-p", "-t", "t", format])
+            .output()
+            .expect("tmux display-message runs");
+        String::from_utf8_lossy(&o.stdout).trim().to_string()
+    }
+
     /// Wait until the command ended; its exit code and the screen.
     pub fn finished(&self, guard: Duration) -> (i32, String) {
         self.wait_for("the command's end", guard, |s| {

@@ -156,6 +156,12 @@ pub(super) static OPTIONS: &[FioOption] = &[
         no_history,
     ),
     FioOption::cmd(
+        "live",
+        Kind::Flag,
+        "Full-screen live view of the run on a terminal (q or Ctrl-C stops it as SIGINT does)",
+        live,
+    ),
+    FioOption::cmd(
         "allow-destructive-write",
         Kind::Str,
         "Let jobs write to this block device (repeatable)",
@@ -291,6 +297,12 @@ fn parse_only(c: &mut CmdCtx<'_>, v: Option<&str>) -> R {
 fn no_history(c: &mut CmdCtx<'_>, v: Option<&str>) -> R {
     no_value(c, v)?;
     c.p.cmd.no_history = true;
+    Ok(())
+}
+
+fn live(c: &mut CmdCtx<'_>, v: Option<&str>) -> R {
+    no_value(c, v)?;
+    c.p.cmd.live = true;
     Ok(())
 }
 
