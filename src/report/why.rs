@@ -47,7 +47,19 @@ pub fn lines(r: &RunResult) -> Vec<String> {
     }
     if let Some(view) = &r.device_view {
         v.extend(view.devices.iter().map(device_line));
+        let (dev_r, dev_w) = view
+            .devices
+            .iter()
+            .filter(|d| d.member_of.is_none())
+            .fold((0, 0), |(r, w), d| (r + d.read_bytes, w + d.write_bytes));
         if let Some(p) = &view.process {
+            let own_w = p.write_bytes.saturating_sub(p.cancelled_write_bytes);
+            if let Some(more) = other_io(dev_r, p.read_bytes).or(other_io(dev_w, own_w)) {
+                v.push(format!(
+                    "  the device counters are device-wide: the disks moved {} more than this process did, the I/O of other processes (the line below is this process's own)",
+                    iec(more)
+                ));
+            }
             v.push(format!(
                 "  this process (/proc/self/io): read {} and wrote {} to storage, {} of reads and {} of writes through the system calls",
                 iec(p.read_bytes),
@@ -84,6 +96,23 @@ fn shares(t: &TimeShare) -> String {
         .join(", ")
 }
 
+/// Bytes the device moved beyond this process's own, when that is more than 10 % of the
+/// process's and at least 1 MiB: the device view then includes other processes' I/O.
+fn other_io(device: u64, own: u64) -> Option<u64> {
+    let more = device.saturating_sub(own);
+    (more >= 1 << 20 && more * 10 > own).then_some(more)
+}
+
+/// One service time per request: the kernel keeps whole milliseconds, so a counted
+/// operation whose total is under 1 ms shows `< (1 ms / count)`, never `0 ns`.
+fn per_request(what: &str, ms: Option<f64>, count: Option<u64>) -> Option<String> {
+    match (ms?, count) {
+        (m, Some(n)) if m == 0.0 && n > 0 => Some(format!("{what} < {}", dur(1e6 / n as f64))),
+        (_, Some(0)) => None,
+        (m, _) => Some(format!("{what} {}", dur(m * 1e6))),
+    }
+}
+
 /// One disk of the device view.
 fn device_line(d: &DeviceActivity) -> String {
     let mut facts: Vec<String> = d
@@ -101,11 +130,10 @@ fn device_line(d: &DeviceActivity) -> String {
         Some(n) => format!("{n} {what}"),
         None => format!("{what} not counted"),
     };
-    let per = |what: &str, ms: Option<f64>| ms.map(|m| format!("{what} {}", dur(m * 1e6)));
     let service: Vec<String> = [
-        per("read", d.read_ms_per_io),
-        per("write", d.write_ms_per_io),
-        per("flush", d.flush_ms_per_io),
+        per_request("read", d.read_ms_per_io, Some(d.reads)),
+        per_request("write", d.write_ms_per_io, Some(d.writes)),
+        per_request("flush", d.flush_ms_per_io, d.flushes),
     ]
     .into_iter()
     .flatten()
@@ -166,5 +194,31 @@ mod tests {
             device_line(&d),
             "  device loop0 (write back): 2 reads, 4 writes, 10 flushes, 0 discards; read 8.0 KiB, wrote 32.0 KiB; per request read 1.00 ms, write 2.00 ms, flush 400.0 µs; queue depth 1.00, busy 50.0 %"
         );
+    }
+
+    /// The kernel's ticks are whole ms: 8 flushes in 0 ms are each under 125 µs, not
+    /// 0 ns; no reads show no read time.
+    #[test]
+    fn a_counted_operation_with_no_ticks_is_under_a_bound() {
+        assert_eq!(
+            per_request("flush", Some(0.0), Some(8)).as_deref(),
+            Some("flush < 125.0 µs")
+        );
+        assert_eq!(per_request("read", Some(0.0), Some(0)), None);
+        assert_eq!(
+            per_request("write", Some(0.5), Some(4)).as_deref(),
+            Some("write 500.0 µs")
+        );
+        assert_eq!(per_request("flush", None, Some(3)), None);
+    }
+
+    /// Other processes' I/O: more than 10 % over this process's and at least 1 MiB.
+    #[test]
+    fn other_io_needs_a_margin() {
+        assert_eq!(other_io(100 << 20, 100 << 20), None);
+        assert_eq!(other_io(105 << 20, 100 << 20), None);
+        assert_eq!(other_io(120 << 20, 100 << 20), Some(20 << 20));
+        assert_eq!(other_io(1 << 19, 0), None);
+        assert_eq!(other_io(2 << 20, 0), Some(2 << 20));
     }
 }
