@@ -72,6 +72,15 @@ fn outputs(a: &Args) -> Result<Outputs, Error> {
     Ok(outs)
 }
 
+/// A word taken as the command that is an option before `--` (clap's trailing
+/// arguments take `--jsn=x` as a command): the option, to refuse it.
+fn unknown_option<'a>(args: &[String], command: &'a [String]) -> Option<&'a str> {
+    let first = command.first()?;
+    let at = args.iter().position(|x| x == first)?;
+    let dashdash = args.iter().position(|x| x == "--");
+    (first.starts_with('-') && dashdash.is_none_or(|d| at < d)).then_some(first.as_str())
+}
+
 /// Run `iomark time` with the arguments after the command word.
 pub fn run(args: &[String]) -> Exit {
     let argv = std::iter::once("iomark time".to_string()).chain(args.iter().cloned());
@@ -83,6 +92,12 @@ pub fn run(args: &[String]) -> Exit {
         return Err(Error::new(
             exit::INVALID,
             "iomark time: no command: iomark time [--json=FILE] [--output=FILE] -- CMD [ARGS...]",
+        ));
+    }
+    if let Some(o) = unknown_option(args, &a.command) {
+        return Err(Error::new(
+            exit::INVALID,
+            format!("iomark time: unknown option '{o}' (accepted: --json=FILE, --output=FILE, --no-history; the command follows --)"),
         ));
     }
     let outs = outputs(&a)?;
@@ -127,6 +142,18 @@ mod tests {
         assert_eq!(a.command, ["sh", "-c", "exit 7"]);
         let a = Args::try_parse_from(["iomark time"]).unwrap();
         assert!(a.command.is_empty());
-        assert!(Args::try_parse_from(["iomark time", "--bogus", "--", "true"]).is_err());
+        let argv = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let bad = argv(&["--bogus", "--", "true"]);
+        let a = Args::try_parse_from(
+            ["iomark time"]
+                .into_iter()
+                .chain(bad.iter().map(String::as_str)),
+        );
+        let cmd = a.map(|a| a.command).unwrap_or_else(|_| argv(&["--bogus"]));
+        assert_eq!(unknown_option(&bad, &cmd), Some("--bogus"));
+        let ok = argv(&["--", "-weird-name", "x"]);
+        assert_eq!(unknown_option(&ok, &argv(&["-weird-name", "x"])), None);
+        let ok = argv(&["--json=r", "--", "dd", "--help"]);
+        assert_eq!(unknown_option(&ok, &argv(&["dd", "--help"])), None);
     }
 }

@@ -546,7 +546,7 @@ mod tests {
     #[test]
     fn the_tree_is_found_from_the_parents() {
         let e = |pid, tgid, ppid| parse_stats(&stats(pid, tgid, ppid, 1, 0)).unwrap();
-        let exits = vec![
+        let exits = [
             e(30, 30, 20), // grandchild of 100, before its parent's record
             e(31, 30, 20), // a thread of it
             e(40, 40, 30), // great-grandchild

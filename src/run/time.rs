@@ -147,7 +147,21 @@ fn spawn(cmd: &[String]) -> Result<i32, StartError> {
             message: "no command".into(),
         });
     };
-    match std::process::Command::new(prog).args(args).spawn() {
+    use std::os::unix::process::CommandExt;
+    let mut c = std::process::Command::new(prog);
+    c.args(args);
+    // SAFETY: between fork and exec only sigemptyset and sigprocmask, which are
+    // async-signal-safe: the command starts with no signal blocked (iomark blocks the
+    // stop signals and SIGCHLD to take them synchronously; the spawn keeps the mask).
+    unsafe {
+        c.pre_exec(|| {
+            let mut none: libc::sigset_t = std::mem::zeroed();
+            libc::sigemptyset(&mut none);
+            libc::sigprocmask(libc::SIG_SETMASK, &none, std::ptr::null_mut());
+            Ok(())
+        });
+    }
+    match c.spawn() {
         Ok(c) => Ok(c.id() as i32),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(StartError {
             code: NOT_FOUND,

@@ -58,6 +58,7 @@ pub fn time(dir: &Path, args: &[&str]) -> (Out, Value) {
     let _ = std::fs::remove_file(&json);
     let o = Iomark::new()
         .dir(dir)
+        .arg("time")
         .arg(format!("--json={}", json.display()))
         .arg("--no-history")
         .arg("--")
@@ -210,6 +211,13 @@ fn the_exit_status_and_the_outputs_are_the_commands() {
     let (o, v) = time(d.path(), &["sh", "-c", "kill -TERM $$"]);
     assert_eq!(o.code, 143, "killed by SIGTERM: 128 + 15; {}", o.dump());
     assert_eq!(at_u64(section(&v), "/exit/signal"), 15);
+    // the command starts with no signal blocked (iomark takes its own synchronously)
+    let (o, _) = time(d.path(), &["sh", "-c", "grep SigBlk /proc/self/status"]);
+    assert!(
+        o.stdout.contains("SigBlk:\t0000000000000000"),
+        "{}",
+        o.dump()
+    );
     // stdout is the command's alone; the report goes to --output
     let rep = d.path().join("report.txt");
     let o = Iomark::new()
@@ -278,16 +286,19 @@ fn bad_usage_is_one_line() {
     o.one_line_error(&["iomark time: /nonexistent/cmd: command not found"]);
     let o = Iomark::new()
         .dir(d.path())
-        .args(["time", "--no-history", "--", "/etc/hostname"])
+        .args(["time", "--no-history", "--", "/etc"])
         .run();
     assert_eq!(o.code, 126, "not executable, as a shell: {}", o.dump());
-    o.one_line_error(&["iomark time: /etc/hostname: cannot run it"]);
+    o.one_line_error(&["iomark time: /etc: cannot run it"]);
     let o = Iomark::new()
         .dir(d.path())
         .args(["time", "--bogus", "--", "true"])
         .run();
     assert_eq!(o.code, 2, "{}", o.dump());
-    o.one_line_error(&["iomark time:", "--bogus"]);
+    o.one_line_error(&[
+        "iomark time: unknown option '--bogus'",
+        "the command follows --",
+    ]);
 }
 
 /// `compare` reads two `time` results (one row per command) and the history keeps them.
