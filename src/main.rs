@@ -60,6 +60,7 @@ fn dispatch(args: &[String]) -> Exit {
         Some("diagnose") => cli::diagnose::run(rest),
         Some("copy") => cli::copy::run(rest),
         Some("tree") => cli::tree::run(rest),
+        Some("time") => cli::time::run(rest),
         Some("mark") => cli::mark::run(rest),
         Some("run") => cli::run::run(rest),
         Some("compare") => cli::compare::run(rest),

@@ -39,12 +39,14 @@ const AFTER: &str = "Examples, one per command:
     iomark copy /mnt/data
   How fast are many small files?
     iomark tree /mnt/data
+  Is this build waiting for storage? What would a faster drive save?
+    sudo iomark time -- make -j8
 
 `iomark help COMMAND` (or `iomark COMMAND --help`) says what a command tells you, its
 options and an example. Exit codes: 0 ok, 1 the run failed, 2 invalid options or input,
 3 the environment cannot do it, 130/143 interrupted (partial results printed and saved).
 
-Every completed result of fileio, run, mark, copy and tree is kept in the history
+Every completed result of fileio, run, mark, copy, tree and time is kept in the history
 ($XDG_DATA_HOME/iomark/results, or IOMARK_RESULTS): `iomark history` lists them;
 --no-history on a run, or IOMARK_HISTORY=off, keeps none.";
 
@@ -59,6 +61,7 @@ pub const COMMANDS: &[&str] = &[
     "report",
     "copy",
     "tree",
+    "time",
     "completions",
     "man",
     "help",
@@ -92,6 +95,7 @@ pub fn command() -> Command {
         sub::<crate::cli::report::Args>("report"),
         sub::<crate::cli::copy::Args>("copy"),
         sub::<crate::cli::tree::Args>("tree"),
+        sub::<crate::cli::time::Args>("time"),
         Command::new("completions")
             .bin_name("iomark completions")
             .about("Print a shell completion script: bash, zsh or fish (docs/packaging.md)")
@@ -156,6 +160,7 @@ pub fn help(args: &[String]) -> Exit {
         Some("report") => crate::cli::report::run(&help),
         Some("copy") => crate::cli::copy::run(&help),
         Some("tree") => crate::cli::tree::run(&help),
+        Some("time") => crate::cli::time::run(&help),
         Some(c @ ("completions" | "man")) => {
             let text = command()
                 .find_subcommand_mut(c)

@@ -18,6 +18,7 @@ pub mod run_args;
 pub mod run_front;
 pub(crate) mod run_status;
 pub mod run_watch;
+pub mod time;
 pub mod tree;
 
 use crate::util::error::exit;

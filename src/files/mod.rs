@@ -18,6 +18,7 @@ pub mod input;
 pub mod output;
 pub mod preflight;
 pub mod scratch;
+pub mod sysctl;
 
 /// What a file type is, in words: `a symbolic link`, `a directory`, `a FIFO`, …
 pub fn kind_name(t: std::fs::FileType) -> &'static str {

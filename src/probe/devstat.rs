@@ -96,6 +96,22 @@ pub fn read_stat_at(root: &Root, dir: &str) -> Option<DevStat> {
     parse_stat(&root.read(&format!("{dir}/stat"))?)
 }
 
+/// Every disk's counters now (`/sys/block/*`, by name): the view of `iomark time`,
+/// whose command may use any disk. Disks whose `stat` cannot be read are left out.
+pub fn all_disks(root: &Root) -> Vec<(String, DevStat)> {
+    let Ok(dir) = std::fs::read_dir(root.0.join("sys/block")) else {
+        return vec![];
+    };
+    let mut names: Vec<String> = dir
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .collect();
+    names.sort();
+    names
+        .into_iter()
+        .filter_map(|n| Some((n.clone(), read_stat(root, &n)?)))
+        .collect()
+}
+
 /// The whole disk of block device `name` (a partition's parent, else itself).
 pub fn disk_of(root: &Root, name: &str) -> String {
     let sys = root.sys();

@@ -20,6 +20,7 @@ pub mod sata;
 pub mod sensors;
 pub mod sysroot;
 pub mod system;
+pub mod taskstats;
 pub mod usb;
 pub mod verdicts;
 mod walk_links;

@@ -23,6 +23,7 @@ pub mod svg_compare;
 pub mod svg_plot;
 pub mod sysbench;
 pub mod sysbench_hist;
+pub mod time_text;
 pub mod tree_text;
 pub mod why;
 

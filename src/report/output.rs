@@ -16,6 +16,8 @@ use std::path::{Path, PathBuf};
 /// Where a text output goes.
 enum Sink {
     Stdout,
+    /// stderr (`iomark time`, whose stdout is its command's)
+    Stderr,
     File(String, Output),
 }
 
@@ -79,6 +81,15 @@ impl Outputs {
         });
     }
 
+    /// A text output to stderr.
+    pub fn stderr(&mut self, reporters: Vec<Box<dyn Reporter>>) {
+        self.texts.push(Text {
+            sink: Sink::Stderr,
+            reporters,
+            sep: "",
+        });
+    }
+
     /// A text output to the file `path` of option `opt` (`--output`), checked now; it
     /// keeps its old content until the report replaces it.
     pub fn file(
@@ -138,12 +149,13 @@ impl Outputs {
                     Err(ReportError::Failed(why)) => {
                         let path = match &t.sink {
                             Sink::File(_, o) => o.path().to_path_buf(),
-                            Sink::Stdout => PathBuf::from("-"),
+                            Sink::Stdout | Sink::Stderr => PathBuf::from("-"),
                         };
                         let stage = crate::files::output::Stage::Write;
                         let opt = match &t.sink {
                             Sink::File(opt, _) => opt.clone(),
                             Sink::Stdout => "stdout".into(),
+                            Sink::Stderr => "stderr".into(),
                         };
                         return Err((
                             opt,
@@ -158,6 +170,10 @@ impl Outputs {
             }
             match &t.sink {
                 Sink::Stdout => crate::util::output::write(&out),
+                Sink::Stderr => {
+                    use std::io::Write;
+                    let _ = std::io::stderr().lock().write_all(&out);
+                }
                 Sink::File(opt, o) => o.commit(&out).map_err(|e| (opt.clone(), e))?,
             }
         }

@@ -17,6 +17,7 @@
 //! first, [`json_bytes`] of the result at the end.
 
 pub mod build;
+pub mod command;
 pub mod flush;
 pub mod hist;
 pub mod history;
@@ -366,6 +367,10 @@ pub struct RunResult {
     /// optional; probe/identity.rs)
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub device: Option<crate::probe::identity::DeviceIdentity>,
+    /// `iomark time`: the command's process tree, its storage wait and the bound
+    /// (schema 2, optional; result/command.rs)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timed_command: Option<Box<command::TimedCommand>>,
 }
 
 /// Fields of `/sys/block/<dev>/stat` (the probe's, probe/devstat.rs).

@@ -9,6 +9,7 @@ pub mod mark;
 pub mod sampler;
 pub mod signals;
 pub mod sysbench;
+pub mod time;
 pub mod tree;
 pub mod verify;
 pub mod worker;

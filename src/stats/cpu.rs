@@ -30,6 +30,9 @@ pub enum Who {
     Process,
     /// the calling thread only (RUSAGE_THREAD, Linux)
     Thread,
+    /// every child reaped so far, with what each reaped in turn (RUSAGE_CHILDREN;
+    /// `iomark time`)
+    Children,
 }
 
 impl CpuTimes {
@@ -38,6 +41,7 @@ impl CpuTimes {
         let w = match who {
             Who::Process => libc::RUSAGE_SELF,
             Who::Thread => libc::RUSAGE_THREAD,
+            Who::Children => libc::RUSAGE_CHILDREN,
         };
         // SAFETY: getrusage writes into the zeroed struct we own.
         let mut ru: libc::rusage = unsafe { std::mem::zeroed() };

@@ -28,6 +28,8 @@ mod fileio;
 mod fio_compat;
 /// the results history: kept runs, `iomark history`, `compare --baseline=last`
 mod history;
+/// docs/how-to-read-a-result.md: its examples run here and print what the page shows
+mod howto;
 /// SIGINT / SIGTERM / SIGKILL at known stop points
 mod interrupts;
 /// `--live`: the full-screen view of run and mark on a terminal (tmux), its keys and
@@ -52,6 +54,8 @@ mod safety;
 mod status;
 /// `iomark fileio` against the real sysbench 1.0.20: counts, layout, sysbench's cram test
 mod sysbench_compat;
+/// `iomark time -- CMD`: a command's process tree, its storage wait and the bound
+mod time;
 /// the truth warnings: sparse/fallocated files, memory targets, unsynced writes, RAM fit
 mod truth;
 /// a newcomer's path: help, completions, man pages, colour, stdout write errors

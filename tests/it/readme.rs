@@ -23,7 +23,7 @@ fn repo() -> PathBuf {
 }
 
 /// Shell words of a command line: blanks split, double quotes group.
-fn words(line: &str) -> Vec<String> {
+pub(crate) fn words(line: &str) -> Vec<String> {
     let (mut out, mut cur, mut quoted, mut any) = (vec![], String::new(), false, false);
     for c in line.chars() {
         match c {
@@ -94,7 +94,7 @@ const UNITS: &[&str] = &[
 
 /// Numbers (with a unit written after them) become `#`, blanks collapse: what stays is
 /// the text around the figures.
-fn mask(s: &str) -> String {
+pub(crate) fn mask(s: &str) -> String {
     let c: Vec<char> = s.chars().collect();
     let mut out = String::new();
     let mut i = 0;

@@ -94,6 +94,8 @@ pub struct Inputs {
     pub global_options: Vec<(String, String)>,
     /// fio's layout lines (`run`)
     pub layout_lines: Vec<String>,
+    /// `iomark time`: the command's tree (result/command.rs)
+    pub timed_command: Option<super::command::TimedCommand>,
 }
 
 impl Inputs {
@@ -133,6 +135,12 @@ pub const KEPT_COMMANDS: [&str; 5] = ["fileio", "run", "mark", "copy", "tree"];
 
 /// Fill `machine` and `device` of a result this iomark measured, from its last target.
 fn identify(r: &mut RunResult) {
+    // `iomark time` has no target: the machine it ran on
+    if r.tool == "iomark" && r.command == "time" {
+        r.machine = Some(crate::probe::identity::machine(
+            &crate::probe::Root::default(),
+        ));
+    }
     if r.tool != "iomark" || !KEPT_COMMANDS.contains(&r.command.as_str()) {
         return;
     }
@@ -227,6 +235,7 @@ pub fn build(i: Inputs) -> RunResult {
         ranks: None,
         time: parts.time,
         device_view: i.device_view,
+        timed_command: i.timed_command.map(Box::new),
     };
     identify(&mut r);
     // the truth layer (result/truth.rs): the same facts and warnings for every command

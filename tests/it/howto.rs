@@ -1,0 +1,124 @@
+//! docs/how-to-read-a-result.md cannot drift, and its outputs come from a run on this
+//! machine: every `$ iomark …` (or `$ sudo iomark …`) block of the page runs, in order,
+//! in one directory on the virtio disk (the page prepares a file set, runs on it, times
+//! commands over it, removes it), and every output line the page shows must appear in
+//! the real output once numbers are masked (README's rule, tests/it/readme.rs `mask`).
+//! With `IOMARK_REGEN_DOCS=1` the test writes the page back with each shown line
+//! replaced by the real line it matched: the page's figures are this run's.
+//!
+//! Three kinds of line depend on how busy the machine is, not on iomark: the tail of
+//! `iomark time`'s bound after `; the rest is` (CPU against waiting for a CPU) is not
+//! compared, the notes' `time:` line lists its parts largest first (any order matches),
+//! and an fsync finding matches either fsync finding (`fsync.flush_bound` or
+//! `fsync.writeout_bound`: which one depends on the flush time against the mean fsync
+//! on the day); regenerating writes the line this run printed.
+
+use crate::readme::{mask, words};
+use crate::util::*;
+use std::path::PathBuf;
+
+const PAGE: &str = "docs/how-to-read-a-result.md";
+
+/// The part of a (masked) line that is compared: see the module header.
+fn key(masked: &str) -> String {
+    // the notes' time line lists the parts largest first: its order is the run's
+    if masked.starts_with("time: ") && masked.ends_with("s)") {
+        return "time:".into();
+    }
+    if let Some(i) = masked.find("; the rest is") {
+        return masked[..i].to_string();
+    }
+    for id in [
+        "iomark: WARNING [fsync.flush_bound]",
+        "iomark: WARNING [fsync.writeout_bound]",
+    ] {
+        if masked.starts_with(id) {
+            return "iomark: WARNING [fsync finding]".into();
+        }
+    }
+    masked.to_string()
+}
+
+/// One block: the line index of each shown output line, the command's arguments.
+struct Block {
+    args: Vec<String>,
+    shown: Vec<usize>,
+}
+
+/// The blocks of the page: indented lines whose first is `$ iomark …` or
+/// `$ sudo iomark …`, followed by the indented output lines it shows (`…` skipped).
+fn blocks(lines: &[&str]) -> Vec<Block> {
+    let mut out = vec![];
+    let mut i = 0;
+    while i < lines.len() {
+        let l = lines[i].trim_start();
+        let cmd = l
+            .strip_prefix("$ iomark ")
+            .or_else(|| l.strip_prefix("$ sudo iomark "));
+        if let (Some(cmd), true) = (cmd, lines[i].starts_with("    ")) {
+            let mut shown = vec![];
+            while i + 1 < lines.len() && lines[i + 1].starts_with("    ") {
+                i += 1;
+                if lines[i].trim() != "…" {
+                    shown.push(i);
+                }
+            }
+            out.push(Block {
+                args: words(cmd),
+                shown,
+            });
+        }
+        i += 1;
+    }
+    out
+}
+
+/// The page's examples, run in order; their shown lines checked (or regenerated).
+#[test]
+fn how_to_read_a_result_shows_what_iomark_prints_here() {
+    let _g = crate::time::SWITCH
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
+    if !is_root() {
+        skip("the page's `iomark time` examples measure the storage wait as root");
+        return;
+    }
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(PAGE);
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    let refs: Vec<&str> = text.lines().collect();
+    let bl = blocks(&refs);
+    assert!(bl.len() >= 5, "the page's examples: {}", bl.len());
+    let regen = std::env::var_os("IOMARK_REGEN_DOCS").is_some();
+    let dir = crate::time::on_disk();
+    for b in &bl {
+        let o = Iomark::new().dir(dir.path()).args(&b.args).run();
+        assert!(
+            o.code == 0 && !o.stderr.contains("panicked"),
+            "iomark {:?}: {}",
+            b.args,
+            o.dump()
+        );
+        let got: Vec<&str> = o.stdout.lines().chain(o.stderr.lines()).collect();
+        for &i in &b.shown {
+            let want = key(&mask(&lines[i]));
+            let hit = got.iter().find(|g| key(&mask(g)) == want);
+            match hit {
+                Some(g) if regen => {
+                    let indent = lines[i].len() - lines[i].trim_start().len();
+                    lines[i] = format!("{}{}", " ".repeat(indent), g.trim_start());
+                }
+                Some(_) => {}
+                None => panic!(
+                    "{PAGE} shows for iomark {}:\n  {}\nbut iomark prints:\n  {}",
+                    b.args.join(" "),
+                    lines[i].trim(),
+                    got.join("\n  ")
+                ),
+            }
+        }
+    }
+    if regen {
+        std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+    }
+}
