@@ -350,7 +350,7 @@ mod tests {
             "{md}"
         );
         assert!(md.contains("\\*bold\\* \\[a\\]\\(b\\) \\| &lt;b&gt;x&lt;/b&gt; \\#1\\. \\_u\\_"));
-        assert!(md.contains("`x`") == false && md.contains("\\`x\\`"));
+        assert!(!md.contains("`x`") && md.contains("\\`x\\`"));
         // five columns with ratios do not fit one table: two tables, each with the test
         assert!(md.matches("| test | metric |").count() >= 2, "{md}");
         assert!(md.contains("target.memory\\_fs: the files are on &lt;tmpfs&gt;"));
