@@ -101,8 +101,8 @@ fn units(word: &str) -> Vec<&str> {
     let mut i = 0;
     while i < word.len() {
         let rest = &word[i..];
-        let n = if rest.starts_with('\\') {
-            1 + rest[1..].chars().next().map_or(0, char::len_utf8)
+        let n = if let Some(after) = rest.strip_prefix('\\') {
+            1 + after.chars().next().map_or(0, char::len_utf8)
         } else if let Some(e) = ["&amp;", "&lt;", "&gt;"]
             .iter()
             .find(|e| rest.starts_with(**e))

@@ -38,7 +38,7 @@ fn clock(s: f64) -> String {
 /// the time left (of `--time`, or of `--events` at the current rate, the sooner), or
 /// what the run waits for once its time is up or its events are done.
 pub(crate) fn left_text(job: &FileioJob, elapsed: f64, r: Option<Rates>) -> String {
-    let time_left = (job.time_limit > 0).then(|| job.time_limit as f64 - elapsed);
+    let time_left = (job.time_limit > 0).then_some(job.time_limit as f64 - elapsed);
     let events_left = (job.event_limit > 0).then(|| {
         let done = r.map_or(0, |r| r.ops);
         job.event_limit.saturating_sub(done)
