@@ -35,15 +35,16 @@ if [ ${#missing[@]} -gt 0 ]; then
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
-# prometheus_client's parsers check `iomark report --format=openmetrics` (tests/it/history.rs)
-if ! python3 -c 'import prysk, prometheus_client' >/dev/null 2>&1; then
+# prometheus_client's parsers check `iomark report --format=openmetrics` (tests/it/history.rs),
+# markdown-it-py (CommonMark) renders `iomark report --format=markdown` (tests/it/report.rs)
+if ! python3 -c 'import prysk, prometheus_client, markdown_it' >/dev/null 2>&1; then
   if ! python3 -m pip --version >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
     apt-get update -qq
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-pip >/dev/null
   fi
   # Debian's own python3 is "externally managed" (PEP 668): pip refuses without the flag
-  python3 -m pip install -q prysk prometheus_client 2>/dev/null ||
-    python3 -m pip install -q --break-system-packages prysk prometheus_client
+  python3 -m pip install -q prysk prometheus_client markdown-it-py 2>/dev/null ||
+    python3 -m pip install -q --break-system-packages prysk prometheus_client markdown-it-py
 fi
 # fio's Python clients (bench-fio/fio-plot, statsmodels and scipy for fio's own tests, six
 # for its tools) in the venv tests/peer/ uses (PEER_VENV, tests/peer/common.sh)

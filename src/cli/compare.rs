@@ -158,11 +158,20 @@ pub fn run(args: &[String]) -> Exit {
         .flat_map(|(_, f)| f)
         .chain(&a.files)
         .collect();
+    // a kept run is named by its own ID (`history:last` → `history:ID`), so its column
+    // says which run it is
+    let mut files: Vec<String> = vec![];
     for f in all.iter().copied() {
-        results.push(load(f).map_err(fail)?);
+        let (name, r) = load_named(f).map_err(fail)?;
+        let kept = f.to_str().is_some_and(|s| s.starts_with(HISTORY));
+        files.push(if kept {
+            format!("{HISTORY}{name}")
+        } else {
+            name
+        });
+        results.push(r);
     }
-    let files: Vec<String> = all.iter().map(|f| f.display().to_string()).collect();
-    let singles: Vec<String> = a.files.iter().map(|f| f.display().to_string()).collect();
+    let singles: Vec<String> = files[files.len() - a.files.len()..].to_vec();
     let groups = columns(&a, &results, &singles);
     let findings = match &from_history {
         Some(f) => regression_findings(f, &results),

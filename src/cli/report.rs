@@ -1,12 +1,14 @@
 //! `iomark report RESULT…` front end: results (files or `history:ID`, loaded as
 //! `compare` loads them) rendered in a format to share: `--format=html` (report/html.rs,
-//! one self-contained page) or `--format=openmetrics` (report/openmetrics.rs,
-//! Prometheus textfile-collector metrics), to stdout or `-o FILE` (written through
+//! one self-contained page), `--format=markdown` (report/markdown.rs, the page's content
+//! for a forum post) or `--format=openmetrics` (report/openmetrics.rs, Prometheus
+//! textfile-collector metrics), to stdout or `-o FILE` (written through
 //! files/output.rs: old content or the complete new one). Without `--format`, a FILE
-//! ending in `.html` gets the page, anything else the metrics.
+//! ending in `.html` gets the page, `.md` the markdown, anything else the metrics.
 
 use crate::cli::copy::clap_exit;
 use crate::report::html::HtmlReport;
+use crate::report::markdown::MarkdownReport;
 use crate::report::openmetrics::OpenMetrics;
 use crate::report::Reporter;
 use crate::util::error::{exit, Error, Exit};
@@ -18,9 +20,10 @@ use std::path::PathBuf;
 #[command(
     name = "iomark report",
     version,
-    about = "Share results: one self-contained HTML page, or Prometheus/OpenMetrics metrics",
+    about = "Share results: one self-contained HTML page, markdown for a forum post, or Prometheus/OpenMetrics metrics",
     after_help = "Examples:
   iomark report history:last a.json b.json -o report.html
+  iomark report history:last a.json --format=markdown
   iomark report history:last --format=openmetrics -o /var/lib/node_exporter/iomark.prom
 
 Reads what compare reads: iomark's RunResult files, fio's JSON and text reports, and kept runs
@@ -30,9 +33,9 @@ pub struct Args {
     /// Results: iomark's --json=FILE, fio's JSON or text reports, history:ID.
     #[arg(required = true, value_name = "RESULT")]
     pub inputs: Vec<PathBuf>,
-    /// Output format.
-    /// Output format (default: html for `-o FILE.html`, else openmetrics).
-    #[arg(long, value_parser = ["html", "openmetrics"])]
+    /// Output format (default: html for `-o FILE.html`, markdown for `-o FILE.md`, else
+    /// openmetrics).
+    #[arg(long, value_parser = ["html", "markdown", "openmetrics"])]
     pub format: Option<String>,
     /// Write to FILE instead of stdout (replaced atomically, never through a link).
     #[arg(short = 'o', long = "output", value_name = "FILE")]
@@ -71,23 +74,28 @@ pub fn run(args: &[String]) -> Exit {
         names.push(name);
         results.push(r);
     }
-    let html = match a.format.as_deref() {
-        Some(f) => f == "html",
-        None => a
-            .output
-            .as_ref()
-            .is_some_and(|p| p.extension().is_some_and(|x| x == "html")),
-    };
-    let rendered = if html {
-        let files = a.inputs.iter().map(|f| f.display().to_string()).collect();
-        let short = names.iter().map(|n| short_name(n)).collect();
-        HtmlReport {
+    let format = a.format.clone().unwrap_or_else(|| {
+        let ext = a.output.as_ref().and_then(|p| p.extension());
+        match ext.and_then(|x| x.to_str()) {
+            Some("html") => "html".into(),
+            Some("md") => "markdown".into(),
+            _ => "openmetrics".into(),
+        }
+    });
+    let files = a.inputs.iter().map(|f| f.display().to_string()).collect();
+    let short = names.iter().map(|n| short_name(n)).collect();
+    let rendered = match format.as_str() {
+        "html" => HtmlReport {
             names: short,
             files,
         }
-        .render(&results)
-    } else {
-        OpenMetrics { names }.render(&results)
+        .render(&results),
+        "markdown" => MarkdownReport {
+            names: short,
+            files,
+        }
+        .render(&results),
+        _ => OpenMetrics { names }.render(&results),
     };
     let bytes = rendered.map_err(|e| fail(exit::FAILED, &e))?;
     match (&out, &a.output) {

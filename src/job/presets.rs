@@ -235,6 +235,8 @@ pub fn fileio_job(t: &Test, size: u64, time_s: u64, dir: &Path) -> FileioJob {
         argv: vec![],
         // mark keeps its own result, not each test's
         history: false,
+        // mark's own bar shows the rates
+        progress: false,
     }
 }
 

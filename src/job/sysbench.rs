@@ -280,6 +280,9 @@ pub struct FileioJob {
     /// Keep the completed result in the results history (iomark extension; off with
     /// `--history=off`, sysbench's switch form, and for `mark`'s own tests).
     pub history: bool,
+    /// `--progress` (iomark extension, off by default as sysbench shows nothing): a live
+    /// line on stderr when it is a terminal (docs/commands/fileio.md).
+    pub progress: bool,
 }
 
 /// Sizes derived from a job, in bytes.
@@ -363,7 +366,7 @@ impl Geometry {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     pub(crate) fn job(total: u64, files: u32, block: u64) -> FileioJob {
@@ -405,6 +408,7 @@ mod tests {
             notes_to_stderr: false,
             argv: vec![],
             history: false,
+            progress: false,
         }
     }
 

@@ -16,6 +16,7 @@ pub mod history;
 pub mod html;
 pub mod iomark_json;
 pub mod mark_table;
+pub mod markdown;
 pub mod notes;
 pub mod openmetrics;
 pub mod output;

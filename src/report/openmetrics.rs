@@ -6,6 +6,10 @@
 //! OpenMetrics 1.0 at once: gauges only, `# HELP` and `# TYPE` before each family,
 //! label values escaped (`\\`, `\"`, `\n`), and a final `# EOF` (a comment to the
 //! Prometheus parser). Names, paths and labels are always label values, never names.
+//! Numbers are written as both formats read them: no locale, `+Inf`, `-Inf`, `NaN`,
+//! exponent form (`1.5e-7`) for very small and very large values. No two samples of a
+//! family share their labels (a run name given twice, a test name a result repeats, get
+//! ` (2)`, ` (3)` …): a parser keeps one of two such samples, Prometheus rejects them.
 
 use super::compare::tests_of;
 use crate::report::{ReportError, Reporter};
@@ -33,13 +37,32 @@ fn labels(labels: &[(&str, String)]) -> String {
     format!("{{{}}}", inner.join(","))
 }
 
-/// A finite number as the formats write it.
+/// A number as the formats write it (OpenMetrics' `realnumber`, Go's ParseFloat).
 fn num(v: f64) -> String {
-    if v.is_finite() {
+    if v.is_nan() {
+        "NaN".into()
+    } else if v.is_infinite() {
+        if v > 0.0 { "+Inf" } else { "-Inf" }.into()
+    } else if v == 0.0 || (1e-6..1e15).contains(&v.abs()) {
         format!("{v}")
     } else {
-        "NaN".into()
+        format!("{v:e}")
     }
+}
+
+/// `names` made unique: the second of two equal names gets ` (2)`, and so on.
+fn unique(names: impl IntoIterator<Item = String>) -> Vec<String> {
+    let mut out: Vec<String> = vec![];
+    for n in names {
+        let mut k = 1;
+        let mut name = n.clone();
+        while out.contains(&name) {
+            k += 1;
+            name = format!("{n} ({k})");
+        }
+        out.push(name);
+    }
+    out
 }
 
 /// One gauge family: its name, help, and samples (labels, value).
@@ -96,8 +119,10 @@ impl Reporter<[RunResult]> for OpenMetrics {
             "iomark_run_end_timestamp_seconds",
             "When the run ended, Unix time in seconds (0: unknown).",
         );
-        for (i, r) in rs.iter().enumerate() {
-            let run = self.names.get(i).cloned().unwrap_or_else(|| i.to_string());
+        let runs = unique(
+            (0..rs.len()).map(|i| self.names.get(i).cloned().unwrap_or_else(|| i.to_string())),
+        );
+        for (r, run) in rs.iter().zip(runs) {
             let device = crate::result::history::device_label(r);
             let base = |extra: &[(&'static str, String)]| {
                 let mut v = vec![
@@ -111,8 +136,10 @@ impl Reporter<[RunResult]> for OpenMetrics {
             ended
                 .samples
                 .push((base(&[]), r.timestamp_ms as f64 / 1000.0));
-            for t in tests_of(r) {
-                let test = [("test", t.name.clone())];
+            let tests = tests_of(r);
+            let names = unique(tests.iter().map(|t| t.name.clone()));
+            for (t, name) in tests.iter().zip(names) {
+                let test = [("test", name.clone())];
                 if let Some(v) = t.mb_s {
                     bw.samples.push((base(&test), v * 1e6));
                 }
@@ -123,7 +150,7 @@ impl Reporter<[RunResult]> for OpenMetrics {
                     mean.samples.push((base(&test), v / 1e6));
                 }
                 if let Some(v) = t.p99_us {
-                    let l = [("test", t.name.clone()), ("percentile", "99".into())];
+                    let l = [("test", name.clone()), ("percentile", "99".into())];
                     pct.samples.push((base(&l), v / 1e6));
                 }
             }
@@ -166,5 +193,37 @@ mod tests {
             "{text}"
         );
         assert!(text.contains("id=\"target.memory_fs\"} 1\n"), "{text}");
+    }
+
+    #[test]
+    fn numbers_in_openmetrics_form_and_no_two_samples_share_labels() {
+        assert_eq!(num(f64::INFINITY), "+Inf");
+        assert_eq!(num(f64::NEG_INFINITY), "-Inf");
+        assert_eq!(num(f64::NAN), "NaN");
+        assert_eq!(num(0.0), "0");
+        assert_eq!(num(1234.5), "1234.5");
+        assert_eq!(num(0.000012), "0.000012");
+        assert_eq!(num(1.5e-7), "1.5e-7");
+        assert_eq!(num(2e20), "2e20");
+        for v in [1.5e-7, 2e20, 1234.5, 0.000012] {
+            assert_eq!(num(v).parse::<f64>().unwrap(), v);
+        }
+        let r = crate::report::copy_result_warned("m");
+        let text = OpenMetrics {
+            names: vec!["a".into(), "a".into()],
+        }
+        .render(&[r.clone(), r])
+        .unwrap();
+        let text = String::from_utf8(text).unwrap();
+        let samples: Vec<&str> = text
+            .lines()
+            .filter(|l| !l.starts_with('#'))
+            .map(|l| l.rsplit_once(' ').unwrap().0)
+            .collect();
+        let mut dedup = samples.clone();
+        dedup.sort();
+        dedup.dedup();
+        assert_eq!(dedup.len(), samples.len(), "{text}");
+        assert!(text.contains("run=\"a (2)\""), "{text}");
     }
 }

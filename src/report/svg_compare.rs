@@ -247,3 +247,81 @@ fn draw(c: &Comparison, svg: &mut String) -> Result<(), String> {
     }
     root.present().map_err(|x| x.to_string())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The rectangles of an SVG: (x, y, width, height, fill, opacity).
+    fn rects(svg: &str) -> Vec<(f64, f64, f64, f64, String, f64)> {
+        let attr = |tag: &str, k: &str| -> Option<String> {
+            let at = tag.find(&format!(" {k}=\""))? + k.len() + 3;
+            Some(tag[at..].split('"').next()?.to_string())
+        };
+        svg.split("<rect")
+            .skip(1)
+            .filter_map(|t| {
+                let tag = t.split('>').next()?;
+                let n = |k: &str| attr(tag, k).and_then(|v| v.parse::<f64>().ok());
+                Some((
+                    n("x")?,
+                    n("y")?,
+                    n("width")?,
+                    n("height")?,
+                    attr(tag, "fill").unwrap_or_default(),
+                    n("opacity").unwrap_or(1.0),
+                ))
+            })
+            .collect()
+    }
+
+    /// Three results, one bar far taller than the others, one column warned: the
+    /// legend's box (its translucent white background) intersects no bar of any panel.
+    #[test]
+    fn the_legend_box_covers_no_bar() {
+        let mut rs = vec![];
+        for (mb, ops) in [(950.0, 9500.0), (20.0, 200.0), (940.0, 9400.0)] {
+            let mut r = crate::report::copy_result_warned("on tmpfs");
+            r.phases[0].mb_per_s = mb;
+            r.phases[0].ops_per_s = ops;
+            rs.push(r);
+        }
+        let svg = CompareChart {
+            labels: vec!["a long label of a drive".into(), "b".into(), "c".into()],
+            files: vec!["a.json".into(), "b.json".into(), "c.json".into()],
+        }
+        .render(&rs)
+        .unwrap();
+        let all = rects(&String::from_utf8(svg).unwrap());
+        let legends: Vec<_> = all
+            .iter()
+            .filter(|r| r.4 == "#FFFFFF" && r.5 < 1.0)
+            .collect();
+        assert!(legends.len() >= 2, "one legend per panel: {all:?}");
+        let inside = |r: &(f64, f64, f64, f64, String, f64),
+                      l: &(f64, f64, f64, f64, String, f64)| {
+            r.0 >= l.0 && r.1 >= l.1 && r.0 + r.2 <= l.0 + l.2 && r.1 + r.3 <= l.1 + l.3
+        };
+        let bars: Vec<_> = all
+            .iter()
+            .filter(|r| {
+                PALETTE
+                    .iter()
+                    .any(|c| r.4 == format!("#{:02X}{:02X}{:02X}", c.0, c.1, c.2))
+            })
+            .filter(|r| !legends.iter().any(|l| inside(r, l)))
+            .collect();
+        assert_eq!(
+            bars.len(),
+            3 * legends.len(),
+            "three bars per panel: {all:?}"
+        );
+        for l in &legends {
+            for b in &bars {
+                let apart =
+                    b.0 + b.2 <= l.0 || l.0 + l.2 <= b.0 || b.1 + b.3 <= l.1 || l.1 + l.3 <= b.1;
+                assert!(apart, "the legend {l:?} covers the bar {b:?}");
+            }
+        }
+    }
+}

@@ -7,7 +7,9 @@
 //!
 //! It adds nothing to the I/O path beyond the live counters, and it is independent of
 //! sysbench's `--report-interval` lines (which take and reset their own interval
-//! counters). The probes read sysfs only through `probe/` and a [`Root`].
+//! counters). The probes read sysfs only through `probe/` and a [`Root`]. A live view
+//! on a terminal (`fileio --progress`, `mark`'s bar) reads the last sample's rates
+//! from a shared [`LiveRates`] the sampler overwrites at every sample.
 
 use crate::probe::devstat::{self, DevStat};
 use crate::probe::sensors::{self, DriveSensor};
@@ -15,7 +17,7 @@ use crate::probe::Root;
 use crate::result::{DeviceSample, Sample, SeriesSources};
 use crate::stats::ThreadStats;
 use std::path::PathBuf;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// Sampling period for a run of `time_limit_s` seconds (0 = not time-limited):
@@ -129,6 +131,53 @@ impl Probes {
     }
 }
 
+/// The rates of one sample, for a live view.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Rates {
+    /// seconds from the run's start to the sample's end
+    pub t_s: f64,
+    /// reads and writes together, MB/s (1,000,000 B/s)
+    pub mb_s: f64,
+    /// reads and writes per second
+    pub iops: f64,
+    /// reads and writes since the start (or the last checkpoint)
+    pub ops: u64,
+}
+
+impl Rates {
+    /// The rates of sample `s`, taken at cumulative counters `c`.
+    fn of(s: &Sample, c: [u64; 4]) -> Rates {
+        let dur = s.dur_s.max(1e-9);
+        Rates {
+            t_s: s.t_s,
+            mb_s: (s.read_bytes + s.written_bytes) as f64 / dur / 1e6,
+            iops: (s.reads + s.writes) as f64 / dur,
+            ops: c[0] + c[1],
+        }
+    }
+}
+
+/// The last sample's [`Rates`], shared between the sampler (which overwrites them at
+/// every sample) and a live view on a terminal; `None` before the first sample.
+#[derive(Debug, Default)]
+pub struct LiveRates(Mutex<Option<Rates>>);
+
+impl LiveRates {
+    /// The rates of the last sample taken.
+    pub fn get(&self) -> Option<Rates> {
+        *self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Forget the last sample (a new run starts).
+    pub fn clear(&self) {
+        *self.0.lock().unwrap_or_else(|e| e.into_inner()) = None;
+    }
+
+    fn set(&self, r: Rates) {
+        *self.0.lock().unwrap_or_else(|e| e.into_inner()) = Some(r);
+    }
+}
+
 /// The sampler state of one run.
 #[derive(Debug)]
 pub struct Sampler {
@@ -141,6 +190,7 @@ pub struct Sampler {
     /// samples taken so far
     pub samples: Vec<Sample>,
     probes: Option<Probes>,
+    live: Option<Arc<LiveRates>>,
 }
 
 impl Sampler {
@@ -154,7 +204,14 @@ impl Sampler {
             last: [0; 4],
             samples: vec![],
             probes: None,
+            live: None,
         }
+    }
+
+    /// The same sampler also writing each sample's rates into `live`.
+    pub fn with_live(mut self, live: Arc<LiveRates>) -> Sampler {
+        self.live = Some(live);
+        self
     }
 
     /// The same sampler also reading `probes` at every sample.
@@ -203,6 +260,9 @@ impl Sampler {
         }
         // the `--live` view's frame, when a view watches (run/live.rs)
         crate::run::live::sample(&s);
+        if let Some(l) = &self.live {
+            l.set(Rates::of(&s, c));
+        }
         self.samples.push(s);
         self.last = c;
         self.last_t = now;
@@ -264,10 +324,17 @@ mod tests {
             Mutex::new(ThreadStats::new(false)),
         ];
         let t0 = Instant::now();
-        let mut s = Sampler::new(t0, Duration::from_secs(1));
+        let s = Sampler::new(t0, Duration::from_secs(1));
         stats[0].lock().unwrap().read_done(4096);
         stats[1].lock().unwrap().read_done(4096);
+        let live = Arc::new(LiveRates::default());
+        let mut s = s.with_live(live.clone());
+        assert_eq!(live.get(), None);
         s.take(totals(&stats), t0 + Duration::from_secs(1));
+        // the live view's rates: 2 reads of 4096 B in 1 s
+        let r = live.get().unwrap();
+        assert_eq!((r.t_s, r.iops, r.ops), (1.0, 2.0, 2));
+        assert!((r.mb_s - 0.008192).abs() < 1e-12, "{r:?}");
         stats[0].lock().unwrap().write_done(512);
         s.take(totals(&stats), t0 + Duration::from_millis(2500));
         assert_eq!(s.samples.len(), 2);

@@ -1,7 +1,9 @@
 //! sysbench-style console: messages filtered by `--verbosity` (priorities in
 //! [`level`]), identical consecutive info messages collapsed into `(last message
 //! repeated N times)`. Its stdout goes through [`crate::util::output`] (a closed pipe ends the output quietly, a full disk
-//! is reported once at exit); nothing here panics on a write error.
+//! is reported once at exit); nothing here panics on a write error. While a live line is
+//! drawn on the terminal (`fileio --progress`), every message is printed above it
+//! ([`Console::set_live`]).
 
 use crate::util::output;
 use std::io::Write;
@@ -27,6 +29,8 @@ pub struct Console {
     last: Mutex<(Option<String>, u32)>,
     /// print [`Console::err`] lines (false: a caller that words its own notes, `mark`)
     err: bool,
+    /// the live line on the terminal, hidden while a message is printed
+    live: Mutex<Option<indicatif::ProgressBar>>,
 }
 
 impl Console {
@@ -36,6 +40,22 @@ impl Console {
             verbosity,
             last: Mutex::new((None, 0)),
             err: true,
+            live: Mutex::new(None),
+        }
+    }
+
+    /// Print every message above `bar` (a live line on the terminal) until it is
+    /// taken off (`None`).
+    pub fn set_live(&self, bar: Option<indicatif::ProgressBar>) {
+        *self.live.lock().unwrap_or_else(|e| e.into_inner()) = bar;
+    }
+
+    /// Run `print` with the live line, if any, hidden.
+    fn above(&self, print: impl FnOnce()) {
+        let live = self.live.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        match live {
+            Some(b) => b.suspend(print),
+            None => print(),
         }
     }
 
@@ -70,9 +90,11 @@ impl Console {
 
     /// Print a line regardless of verbosity (the histogram is printed with plain printf).
     pub fn raw(&self, text: &str) {
-        let mut st = self.last.lock().unwrap_or_else(|e| e.into_inner());
-        Self::flush_repeats(&mut st);
-        output::println(format_args!("{text}"));
+        self.above(|| {
+            let mut st = self.last.lock().unwrap_or_else(|e| e.into_inner());
+            Self::flush_repeats(&mut st);
+            output::println(format_args!("{text}"));
+        });
     }
 
     /// Print text without adding a newline (multi-line report blocks).
@@ -80,9 +102,11 @@ impl Console {
         if level > self.verbosity {
             return;
         }
-        let mut st = self.last.lock().unwrap_or_else(|e| e.into_inner());
-        Self::flush_repeats(&mut st);
-        output::write(text.as_bytes());
+        self.above(|| {
+            let mut st = self.last.lock().unwrap_or_else(|e| e.into_inner());
+            Self::flush_repeats(&mut st);
+            output::write(text.as_bytes());
+        });
     }
 
     /// An info message that collapses when repeated (e.g. each thread's
@@ -96,8 +120,10 @@ impl Console {
             st.1 += 1;
             return;
         }
-        Self::flush_repeats(&mut st);
-        output::println(format_args!("{text}"));
+        self.above(|| {
+            Self::flush_repeats(&mut st);
+            output::println(format_args!("{text}"));
+        });
         *st = (Some(text.to_string()), 0);
     }
 
@@ -106,6 +132,8 @@ impl Console {
         if !self.err {
             return;
         }
-        let _ = writeln!(std::io::stderr().lock(), "{text}");
+        self.above(|| {
+            let _ = writeln!(std::io::stderr().lock(), "{text}");
+        });
     }
 }

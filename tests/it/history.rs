@@ -129,7 +129,11 @@ fn three_runs_on_two_devices_and_the_previous_run_of_the_same_device() {
         .collect();
     assert_eq!(
         files,
-        vec![format!("history:{}", name(0)), "history:last".to_string()],
+        // `history:last` is named by the run it picked (its own ID)
+        vec![
+            format!("history:{}", name(0)),
+            format!("history:{}", name(2))
+        ],
         "{}",
         c.stdout
     );
@@ -303,7 +307,8 @@ fn schema_1_and_schema_2_results_are_read() {
 
 /// `iomark report --format=openmetrics` of a kept run and a file passes both of
 /// prometheus_client's parsers (Prometheus text and OpenMetrics), with bandwidth, IOPS,
-/// latency and the warnings as labelled gauges; a run name with quotes stays a label value.
+/// latency and the warnings as labelled gauges; a run name with quotes stays a label value;
+/// a file given twice keeps both samples (`run` label ` (2)`).
 #[test]
 fn openmetrics_output_passes_prometheus_client_parsers() {
     let (res, shm) = (scratch(), shm_dir());
@@ -317,6 +322,7 @@ fn openmetrics_output_passes_prometheus_client_parsers() {
         &[
             "report",
             "history:last",
+            odd.to_str().unwrap(),
             odd.to_str().unwrap(),
             "--format=openmetrics",
             "-o",
@@ -336,7 +342,9 @@ for parse in (prom, om):
         assert name in fams, (name, sorted(fams))
         assert fams[name].type == "gauge", fams[name].type
     bw = fams["iomark_bandwidth_bytes_per_second"].samples
-    assert len(bw) == 2 and all(s.value > 0 for s in bw), bw
+    # the file given twice: two samples, told apart by their run label (none lost)
+    assert len(bw) == 3 and all(s.value > 0 for s in bw), bw
+    assert len({s.labels["run"] for s in bw}) == 3, bw
     assert any('"quoted"' in s.labels["run"] for s in bw), bw
     ids = {s.labels["id"] for s in fams["iomark_warning"].samples}
     assert "target.memory_fs" in ids, ids
@@ -352,4 +360,33 @@ print("parsed")
         o.dump()
     );
     assert!(o.stdout.contains("parsed"), "{}", o.dump());
+}
+
+/// compare names a kept run's column by its own ID (`history:last` → `history:NAME`),
+/// with its context (host, kernel, date, command), and a fileio mix keeps its read and
+/// write rows apart.
+#[test]
+fn compare_names_kept_runs_by_their_id_with_their_context() {
+    let (res, shm) = (scratch(), shm_dir());
+    let results = res.path().join("results");
+    fileio_in(&results, shm.path(), &["--file-test-mode=rndrw"]).ok();
+    let name = listed(&results)[0]["name"].as_str().unwrap().to_string();
+    let o = with_history(&results, &["compare", "history:last", "history:last"]).ok();
+    assert!(
+        o.stdout.contains(&format!("(history:{name}")),
+        "{}",
+        o.dump()
+    );
+    assert!(!o.stdout.contains("history:last"), "{}", o.dump());
+    assert!(
+        o.stdout.contains("host ") && o.stdout.contains(" UTC"),
+        "{}",
+        o.dump()
+    );
+    assert!(o.stdout.contains("iomark fileio "), "{}", o.dump());
+    assert!(
+        o.stdout.contains(" mix read") && o.stdout.contains(" mix write"),
+        "{}",
+        o.dump()
+    );
 }

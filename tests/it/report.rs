@@ -163,3 +163,111 @@ fn the_html_report_of_three_runs_in_headless_chromium() {
         .ok();
     assert!(png_not_blank(&shot), "blank screenshot");
 }
+
+/// The HTML of markdown `md` rendered by markdown-it (CommonMark; the `markdown-it-py`
+/// package, installed by tests/run.sh) and the text a reader sees (tags stripped,
+/// entities decoded, white space collapsed); `None` when the package is missing.
+fn commonmark(md: &Path) -> Option<(String, String)> {
+    let script = r#"
+import sys, json, html.parser
+from markdown_it import MarkdownIt
+h = MarkdownIt("commonmark").enable("table").render(open(sys.argv[1]).read())
+class T(html.parser.HTMLParser):
+    def __init__(s): super().__init__(); s.t = []
+    def handle_data(s, d): s.t.append(d)
+p = T(); p.feed(h)
+print(json.dumps({"html": h, "text": " ".join(" ".join(p.t).split())}))
+"#;
+    let o = Iomark::program("python3")
+        .args(["-c", script, md.to_str().unwrap()])
+        .run();
+    let v: Value = serde_json::from_str(&o.stdout).ok()?;
+    Some((v["html"].as_str()?.into(), v["text"].as_str()?.into()))
+}
+
+/// `iomark report --format=markdown` of two kept runs (a fileio run on tmpfs with its
+/// warnings, a `run` job named `<script>alert(1)</script>` in a directory whose name
+/// holds markdown's active characters): every line fits 100 columns; rendered by a
+/// CommonMark parser, the page has no script element and no link, and its text holds the
+/// job and directory names as written, every column's context and every warning's
+/// sentence.
+#[test]
+fn the_markdown_report_is_text_and_fits_100_columns() {
+    let (t, shm) = (scratch(), tempfile::tempdir_in("/dev/shm").unwrap());
+    let results = t.path().join("results");
+    let odd = t.path().join("*bold* [x](y) | _u_ #1.");
+    std::fs::create_dir(&odd).unwrap();
+    let env = |c: Iomark| {
+        c.env_remove("IOMARK_HISTORY")
+            .env("IOMARK_RESULTS", &results)
+            .dir(&odd)
+    };
+    env(Iomark::new())
+        .args(["fileio", &format!("--file-dir={}", shm.path().display())])
+        .args(["--file-total-size=4M", "--file-test-mode=rndrw"])
+        .args(["--time=0", "--events=400", "prepare", "run", "cleanup"])
+        .run()
+        .ok();
+    env(Iomark::new())
+        .args(["run", &format!("--name={SCRIPT_JOB}"), "--ioengine=null"])
+        .args(["--rw=randread", "--bs=4k", "--size=1m"])
+        .args([&format!("--directory={}", odd.display())])
+        .run()
+        .ok();
+    let list: Vec<Value> = serde_json::from_str(
+        &env(Iomark::new())
+            .args(["history", "--format=json"])
+            .run()
+            .ok()
+            .stdout,
+    )
+    .unwrap();
+    assert_eq!(list.len(), 2);
+    let ids: Vec<String> = list
+        .iter()
+        .map(|v| format!("history:{}", v["name"].as_str().unwrap()))
+        .collect();
+    let md = t.path().join("report.md");
+    env(Iomark::new())
+        .arg("report")
+        .args(&ids)
+        .args(["-o", md.to_str().unwrap()])
+        .run()
+        .ok();
+    let text = std::fs::read_to_string(&md).unwrap();
+    for l in text.lines() {
+        assert!(
+            l.chars().count() <= 100,
+            "{} columns: {l}",
+            l.chars().count()
+        );
+    }
+    assert!(text.contains("| test | metric |"), "{text}");
+    let Some((html, seen)) = commonmark(&md) else {
+        skip("python3's markdown_it (markdown-it-py) is missing; tests/run.sh installs it");
+        return;
+    };
+    assert!(!html.contains("<script") && !html.contains("<a "), "{html}");
+    assert!(html.contains("<table>"), "{html}");
+    assert!(seen.contains(SCRIPT_JOB), "the job name as text: {seen}");
+    assert!(seen.contains("*bold* [x](y) | _u_ #1."), "{seen}");
+    for v in &list {
+        let r = read_json(&results.join(format!("{}.json", v["name"].as_str().unwrap())));
+        let host = r["machine"]["hostname"].as_str().unwrap();
+        let kernel = r["machine"]["kernel"].as_str().unwrap();
+        assert!(
+            seen.contains(&format!("host {host}, kernel {kernel}")),
+            "{seen}"
+        );
+        for w in r["warnings"].as_array().unwrap() {
+            let m = w["message"].as_str().unwrap();
+            let m = m.split_whitespace().collect::<Vec<_>>().join(" ");
+            assert!(seen.contains(&m), "warning sentence {m} not in {seen}");
+        }
+    }
+    assert!(
+        seen.contains("mix read") && seen.contains("mix write"),
+        "{seen}"
+    );
+    assert!(seen.contains("iomark fileio --file-dir="), "command lines");
+}

@@ -245,3 +245,100 @@ fn tree_bar_shows_iops_and_times_on_a_terminal_only() {
         .ok();
     assert!(!piped.stderr.contains(" elapsed, "), "{}", piped.stderr);
 }
+
+/// The current figures of `fileio --progress`'s live line (`12.3 MB/s, 3150 IOPS now`),
+/// if one is on the screen.
+fn fileio_rates(screen: &str) -> Option<String> {
+    let l = screen.lines().find(|l| l.contains("run rndwr: "))?;
+    let (_, rest) = l.split_once("run rndwr: ")?;
+    let (rates, _) = rest.split_once(" IOPS now")?;
+    Some(rates.to_string())
+}
+
+/// `fileio --progress` on a terminal: the live line shows the current MB/s and IOPS
+/// (they change from sample to sample), elapsed and remaining time; once the time is up
+/// it names the final fsync it waits for (each fsync made 300 ms slow by the test-only
+/// fault injector, so the wait lasts); the report follows without the line. Into a pipe
+/// `--progress` draws nothing: no live line, no carriage return, no escape sequence.
+#[test]
+fn fileio_progress_shows_rates_and_names_its_waits_on_a_terminal_only() {
+    if !have_tmux() {
+        skip("tmux not installed (tests/run.sh installs it)");
+        return;
+    }
+    let d = scratch();
+    let args = "fileio --file-num=8 --file-total-size=32M --file-test-mode=rndwr \
+                --file-fsync-freq=0 --file-fsync-end=on --progress";
+    let t = Tmux::start(
+        d.path(),
+        &format!("IOMARK_FAULT=fsync:slow@1+ {BIN} {args} --time=4 prepare run cleanup"),
+    );
+    let first = t.wait_for("the live line's figures", GUARD, fileio_rates);
+    assert!(first.contains(" MB/s, "), "{first}");
+    t.wait_for("other figures", GUARD, |s| {
+        fileio_rates(s).filter(|r| *r != first)
+    });
+    t.wait_for("elapsed and remaining time", GUARD, |s| {
+        s.lines()
+            .find(|l| l.contains(" IOPS now, ") && l.contains(" elapsed, ") && l.contains(" left"))
+            .map(str::to_string)
+    });
+    t.wait_for("the final fsync named", GUARD, |s| {
+        s.contains("waiting for the final fsync of the files")
+            .then_some(())
+    });
+    let (code, screen) = t.finished(SLOW);
+    assert_eq!(code, 0, "{screen}");
+    assert!(screen.contains("Throughput:"), "{screen}");
+    let mut piped: Vec<&str> = args.split_whitespace().collect();
+    piped.extend(["--time=1", "prepare", "run", "cleanup"]);
+    let o = Iomark::new().dir(d.path()).args(&piped).run().ok();
+    assert!(o.stdout.contains("Throughput:"), "{}", o.dump());
+    for s in [&o.stdout, &o.stderr] {
+        assert!(
+            !s.contains("IOPS now") && !s.contains('\r') && !s.contains('\x1b'),
+            "{}",
+            o.dump()
+        );
+    }
+}
+
+/// The current figures of `mark`'s bar (`12.3 MB/s, 3150 IOPS now`), if it is on the
+/// screen with its time left in the test.
+fn mark_rates(screen: &str) -> Option<String> {
+    let l = screen
+        .lines()
+        .find(|l| l.contains(" IOPS now, test ") && l.contains(" left, all "))?;
+    let (head, _) = l.split_once(" IOPS now")?;
+    let rates = head.rsplit_once("] ")?.1;
+    Some(rates.to_string())
+}
+
+/// `iomark mark` on a terminal: during each test the bar shows the current MB/s and
+/// IOPS (changing from sample to sample) and the time left in the test; into a pipe
+/// stderr has no bar.
+#[test]
+fn mark_bar_shows_current_rates_and_the_time_left_in_the_test() {
+    if !have_tmux() {
+        skip("tmux not installed (tests/run.sh installs it)");
+        return;
+    }
+    let d = scratch();
+    let args = "mark . --preset=realworld --size=8M --warmup=0";
+    let t = Tmux::start(d.path(), &format!("{BIN} {args} --time=3 --loops=2"));
+    let first = t.wait_for("the bar's current figures", GUARD, mark_rates);
+    assert!(first.contains(" MB/s, "), "{first}");
+    t.wait_for("other figures", GUARD, |s| {
+        mark_rates(s).filter(|r| *r != first)
+    });
+    let (code, screen) = t.finished(SLOW);
+    assert_eq!(code, 0, "{screen}");
+    let mut piped: Vec<&str> = args.split_whitespace().collect();
+    piped.extend(["--time=1", "--loops=1"]);
+    let o = Iomark::new().dir(d.path()).args(&piped).run().ok();
+    assert!(
+        !o.stderr.contains("IOPS now") && !o.stderr.contains('\r'),
+        "{}",
+        o.dump()
+    );
+}

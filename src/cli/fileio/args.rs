@@ -72,6 +72,7 @@ pub const BOOL_OPTS: &[&str] = &[
     "histogram",
     "notes",
     "history",
+    "progress",
     "help",
     "version",
 ];
@@ -131,6 +132,7 @@ pub const KNOWN_OPTS: &[&str] = &[
     "file-data",
     "notes",
     "history",
+    "progress",
 ];
 
 #[cfg(test)]

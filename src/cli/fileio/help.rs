@@ -375,6 +375,11 @@ pub const OPTIONS: &[Opt] = &[
         "keep the result in the history (iomark history; IOMARK_HISTORY=off: never) [on]",
         Iomark,
     ),
+    switch(
+        "progress",
+        "live line on a terminal: MB/s, IOPS, elapsed and remaining time [off]",
+        Iomark,
+    ),
 ];
 
 /// One help line: `  --name=VALUE` padded to sysbench's column, then the text.

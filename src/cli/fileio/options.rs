@@ -357,6 +357,7 @@ pub(super) fn fileio_options(
         notes_to_stderr: false,
         argv: vec![],
         history: bool_opt(a, "history", true),
+        progress: bool_opt(a, "progress", false),
     })
 }
 

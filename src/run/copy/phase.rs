@@ -158,6 +158,73 @@ fn steps_style(b: ProgressBar, msg: &str) -> ProgressBar {
     b
 }
 
+/// `mark`'s bar: a [`steps_bar`] that also shows the current MB/s and IOPS of the test
+/// running (the last sample of its run, run/sampler.rs [`LiveRates`]) and the time left
+/// in the test (its warm-up and loops, from when it started).
+pub struct MarkBar {
+    /// the bar (hidden when stderr is not a terminal)
+    pub bar: ProgressBar,
+    /// the rates of the running test's samples
+    pub live: std::sync::Arc<crate::run::sampler::LiveRates>,
+    /// when the running test should end
+    end: std::sync::Arc<std::sync::Mutex<Option<std::time::Instant>>>,
+}
+
+impl MarkBar {
+    /// A bar of `len` timed steps (hidden when stderr is not a terminal).
+    pub fn new(len: u64, msg: &str) -> MarkBar {
+        use std::io::IsTerminal;
+        let bar = if std::io::stderr().is_terminal() {
+            ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr())
+        } else {
+            ProgressBar::hidden()
+        };
+        let mut m = MarkBar {
+            bar,
+            live: Default::default(),
+            end: Default::default(),
+        };
+        m.bar = mark_style(m.bar.clone(), msg, &m);
+        m
+    }
+
+    /// A test that lasts about `secs` seconds starts now.
+    pub fn test_starts(&self, secs: u64) {
+        let end = std::time::Instant::now() + std::time::Duration::from_secs(secs);
+        *self.end.lock().unwrap_or_else(|e| e.into_inner()) = Some(end);
+        self.live.clear();
+    }
+}
+
+/// The look of [`MarkBar`]: the message, the bar, the current rates, the time left in
+/// the test and in the whole run, the time elapsed; redrawn ten times a second.
+fn mark_style(b: ProgressBar, msg: &str, m: &MarkBar) -> ProgressBar {
+    let (live, end) = (m.live.clone(), m.end.clone());
+    let rates = move |_: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+        let _ = w.write_str(&crate::run::sysbench::rates_text(live.get()));
+    };
+    let left = move |_: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+        let end = *end.lock().unwrap_or_else(|e| e.into_inner());
+        let s = end.map_or(0, |e| {
+            e.saturating_duration_since(std::time::Instant::now())
+                .as_secs()
+        });
+        let _ = write!(w, "{:02}m:{:02}s", s / 60, s % 60);
+    };
+    if let Ok(s) = ProgressStyle::with_template(
+        "{msg:>30} [{bar:20}] {rates}, test {test_left} left, all {eta_precise} left, {elapsed_precise} elapsed",
+    ) {
+        b.set_style(
+            s.with_key("rates", rates)
+                .with_key("test_left", left)
+                .progress_chars("=> "),
+        );
+    }
+    b.set_message(msg.to_string());
+    b.enable_steady_tick(std::time::Duration::from_millis(100));
+    b
+}
+
 /// How a phase-shaped command ended: the result status, error text and exit code,
 /// and the line for stderr (`iomark CMD: …`) when it did not end well; `sig` is the
 /// exit code of the signal received, if any.

@@ -30,6 +30,7 @@ use crate::report::mark_table::MarkTable;
 use crate::report::notes;
 use crate::report::output::Outputs;
 use crate::result::{self, RunResult, Status, Warning};
+use crate::run::copy::MarkBar;
 use crate::run::signals::Signals;
 use crate::util::console::Console;
 use crate::util::error::exit;
@@ -75,11 +76,11 @@ pub struct MarkJob {
 
 /// Run one test's fileio job silently, through the same execution path as `iomark
 /// fileio`; returns its RunResult (in memory) or the exit code.
-fn run_fileio(mut job: FileioJob, samples: bool) -> Result<RunResult, i32> {
+fn run_fileio(mut job: FileioJob, samples: bool, pb: &MarkBar) -> Result<RunResult, i32> {
     // the `--live` view draws from the samples (run/live.rs)
     job.samples = samples || crate::run::live::watched();
     let console = Arc::new(Console::without_err(0));
-    crate::run::sysbench::run_for_result(&job, &console)
+    crate::run::sysbench::run_for_result(&job, &console, Some(pb.live.clone()))
 }
 
 /// What `mark` needs from PATH and the kernel, checked before anything is created and
@@ -242,13 +243,15 @@ fn run_test(
     dir: &Path,
     warnings: &mut Vec<Warning>,
     (plots, lost): (&mut Vec<PathBuf>, &mut bool),
-    pb: &indicatif::ProgressBar,
+    mb: &MarkBar,
 ) -> Result<Option<Row>, Stopped> {
+    let pb = &mb.bar;
+    mb.test_starts(job.warmup_s + job.time_s * u64::from(job.loops));
     pb.set_message(format!("{} warm-up", t.name()));
     crate::run::live::phase(|| format!("{} warm-up", t.name()));
     if job.warmup_s > 0 {
         let warm = fileio_job(t, job.size, job.warmup_s, dir);
-        run_fileio(warm, false).map_err(|code| Stopped {
+        run_fileio(warm, false, mb).map_err(|code| Stopped {
             code,
             what: format!("in the warm-up of {}", t.name()),
         })?;
@@ -259,7 +262,7 @@ fn run_test(
         pb.set_message(format!("{} loop {}/{}{last}", t.name(), i + 1, job.loops));
         crate::run::live::phase(|| format!("{} loop {}/{}", t.name(), i + 1, job.loops));
         let test = fileio_job(t, job.size, job.time_s, dir);
-        let r = run_fileio(test, job.plot.is_some()).map_err(|code| Stopped {
+        let r = run_fileio(test, job.plot.is_some(), mb).map_err(|code| Stopped {
             code,
             what: format!("in {}", t.name()),
         })?;
@@ -427,11 +430,12 @@ pub fn execute(job: &MarkJob) -> i32 {
         job.warmup_s,
         job.loops
     );
-    let pb = crate::run::copy::steps_bar(
+    let mb = MarkBar::new(
         tests.len() as u64 * u64::from(job.loops),
         "preparing the test file",
     );
     crate::run::live::phase(|| "preparing the test file".into());
+    let pb = &mb.bar;
     let code = prepare_file(&tests, job, &dir);
     // From here on, a stop saves the tests done so far (status interrupted/failed).
     if code != exit::OK {
@@ -449,7 +453,7 @@ pub fn execute(job: &MarkJob) -> i32 {
     let (mut rows, mut plots, mut warnings, mut lost) = (vec![], vec![], vec![], false);
     for t in &tests {
         let out = (&mut plots, &mut lost);
-        match run_test(t, job, &dir, &mut warnings, out, &pb) {
+        match run_test(t, job, &dir, &mut warnings, out, &mb) {
             Ok(Some(row)) => rows.push(row),
             Ok(None) => {}
             Err(s) => {

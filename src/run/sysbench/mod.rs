@@ -6,7 +6,9 @@
 //! shared generator (gen.rs) and sysbench's RNGs (rng.rs).
 
 pub mod gen;
+mod progress;
 pub mod rng;
+pub use progress::rates_text;
 mod run;
 pub mod thread;
 
@@ -146,7 +148,12 @@ fn write_json(console: &Console, o: &Output, r: &RunResult) -> bool {
 /// `mark` does for each of its tests: the same checks as [`execute`] before the run
 /// (io_uring probed first), no `--json` file. `Err`: the exit code (the messages went
 /// to `console`).
-pub fn run_for_result(job: &FileioJob, console: &Arc<Console>) -> Result<RunResult, i32> {
+/// `live`, when given, gets the rates of each sample (`mark`'s bar shows them).
+pub fn run_for_result(
+    job: &FileioJob,
+    console: &Arc<Console>,
+    live: Option<Arc<crate::run::sampler::LiveRates>>,
+) -> Result<RunResult, i32> {
     let signals = Signals::install();
     if job.io_mode == IoMode::Async {
         if let Err(msg) = crate::engine::io_uring::probe() {
@@ -154,7 +161,7 @@ pub fn run_for_result(job: &FileioJob, console: &Arc<Console>) -> Result<RunResu
             return Err(exit::ENVIRONMENT);
         }
     }
-    match run::run(job, console, &signals, None, true) {
+    match run::run(job, console, &signals, None, (true, live)) {
         (exit::OK, Some(r)) => Ok(r),
         (exit::OK, None) => Err(exit::FAILED),
         (code, _) => Err(code),
@@ -195,14 +202,21 @@ fn execute_commands(
         }
         let c = match cmd {
             Command::Help => exit::OK,
-            Command::Prepare => prepare(job, console, signals),
-            Command::Run => run::run(job, console, signals, json, false).0,
+            Command::Prepare => {
+                let w = progress::waiting(job, console, "prepare: writing the test files");
+                let c = prepare(job, console, signals);
+                progress::done(console, w);
+                c
+            }
+            Command::Run => run::run(job, console, signals, json, (false, None)).0,
             Command::Cleanup => {
                 console.line(level::NOTICE, "Removing test files...");
+                let w = progress::waiting(job, console, "cleanup: removing the test files");
                 // sysbench's code (0) whatever unlink says; iomark says what stayed
                 for (name, e) in fileset::cleanup(&job.dir, job.file_num) {
                     console.err(&format!("iomark: cleanup: {name} was not removed: {e}"));
                 }
+                progress::done(console, w);
                 exit::OK
             }
         };

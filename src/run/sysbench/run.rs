@@ -93,6 +93,8 @@ struct Ran {
     forced: bool,
     unfinished: usize,
     sampler: Option<Sampler>,
+    /// the rates of each sample, for a live view (`--progress`, mark's bar)
+    live: Option<Arc<crate::run::sampler::LiveRates>>,
 }
 
 /// `run`: the exit code, and the run's RunResult when `--json` (`json`, checked and
@@ -104,7 +106,7 @@ pub(super) fn run(
     console: &Arc<Console>,
     signals: &Signals,
     json: Option<&Output>,
-    keep: bool,
+    (keep, live): (bool, Option<Arc<crate::run::sampler::LiveRates>>),
 ) -> (i32, Option<RunResult>) {
     let r = match ready(job, console, json) {
         Ok(r) => r,
@@ -120,7 +122,15 @@ pub(super) fn run(
         now_seed()
     };
     let mut ran = Ran::default();
+    let shown = super::progress::wanted(job).then(|| {
+        let l = live.clone().unwrap_or_default();
+        let b = super::progress::run_line(job, &l);
+        console.set_live(Some(b.clone()));
+        (l, b)
+    });
+    ran.live = live.or_else(|| shown.as_ref().map(|(l, _)| l.clone()));
     let code = workers(job, &sh, &fds, seed_used, console, &mut ran);
+    super::progress::done(console, shown.map(|(_, b)| b));
     // many hosts (src/ranks/): this rank's I/O ended; the others hear of it now
     crate::ranks::ended(
         sh.failure
@@ -497,13 +507,17 @@ impl Due {
 /// every worker has finished; then the final snapshot.
 fn schedule(job: &FileioJob, sh: &Shared, start: Instant, console: &Console, ran: &mut Ran) -> i32 {
     let mut due = Due::new(job, start);
-    if job.samples {
-        let probes =
-            crate::run::sampler::Probes::new(&Root::default(), std::slice::from_ref(&job.dir));
-        ran.sampler = Some(
-            Sampler::new(start, crate::run::sampler::period_for(job.time_limit))
-                .with_probes(probes),
-        );
+    if job.samples || ran.live.is_some() {
+        let mut smp = Sampler::new(start, crate::run::sampler::period_for(job.time_limit));
+        if job.samples {
+            let dir = std::slice::from_ref(&job.dir);
+            smp = smp.with_probes(crate::run::sampler::Probes::new(&Root::default(), dir));
+        }
+        if let Some(l) = &ran.live {
+            l.clear();
+            smp = smp.with_live(l.clone());
+        }
+        ran.sampler = Some(smp);
     }
     let mut running = sh.running.lock().unwrap_or_else(|e| e.into_inner());
     while *running > 0 {
@@ -732,7 +746,8 @@ fn outputs(job: &FileioJob, r: &Ready, snap: Snapshot, end: &End, ran: &mut Ran)
     let error = end.failure.as_ref().map(|l| l.join("\n"));
     let mut i = inputs(job, Some(&r.g), snap, status_of(ran, end), error, end.seed);
     i.intervals = std::mem::take(&mut ran.intervals);
-    if let Some(smp) = ran.sampler.take() {
+    // a sampler only for the live view adds no series
+    if let Some(smp) = ran.sampler.take().filter(|_| job.samples) {
         i.sample_period_s = smp.period.as_secs_f64();
         i.sample_sources = smp.sources();
         i.samples = smp.samples;

@@ -1,0 +1,151 @@
+//! `fileio --progress` (iomark extension, off by default as sysbench shows nothing
+//! while it runs): a live line on stderr, drawn only when stderr is a terminal, so
+//! pipes and files get sysbench's output unchanged. During `run` it shows the test,
+//! the current MB/s and IOPS (the last sample of the run's one sampler,
+//! run/sampler.rs [`LiveRates`]), the elapsed time and the remaining one; once the
+//! time is up (or the events done) it says what the run still waits for (the final
+//! fsync of `--file-fsync-end`, the requests in flight). `prepare` and `cleanup` get a
+//! line saying what they wait for. The line is redrawn ten times a second (never
+//! frozen), and sysbench's messages are printed above it (util/console.rs).
+
+use crate::job::sysbench::FileioJob;
+use crate::run::sampler::{LiveRates, Rates};
+use crate::util::console::Console;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
+use std::io::IsTerminal;
+use std::sync::Arc;
+
+/// Whether `job` draws the live line.
+pub(super) fn wanted(job: &FileioJob) -> bool {
+    job.progress && std::io::stderr().is_terminal()
+}
+
+/// The current figures: `12.3 MB/s, 3150 IOPS now`, or that none is measured yet.
+pub fn rates_text(r: Option<Rates>) -> String {
+    match r {
+        Some(r) => format!("{:.1} MB/s, {:.0} IOPS now", r.mb_s, r.iops),
+        None => "measuring".into(),
+    }
+}
+
+/// `MMm:SSs` of `s` seconds.
+fn clock(s: f64) -> String {
+    let s = s.max(0.0).round() as u64;
+    format!("{:02}m:{:02}s", s / 60, s % 60)
+}
+
+/// What remains of a run of `job` after `elapsed` seconds with the last sample `r`:
+/// the time left (of `--time`, or of `--events` at the current rate, the sooner), or
+/// what the run waits for once its time is up or its events are done.
+pub(crate) fn left_text(job: &FileioJob, elapsed: f64, r: Option<Rates>) -> String {
+    let time_left = (job.time_limit > 0).then_some(job.time_limit as f64 - elapsed);
+    let events_left = (job.event_limit > 0).then(|| {
+        let done = r.map_or(0, |r| r.ops);
+        job.event_limit.saturating_sub(done)
+    });
+    let over = time_left.is_some_and(|t| t <= 0.0) || events_left == Some(0);
+    if over {
+        let writes = job.test_mode.is_some_and(|m| m.writes());
+        return if job.fsync_end && writes {
+            "done: waiting for the final fsync of the files (--file-fsync-end)".into()
+        } else {
+            "done: waiting for the requests in flight to complete".into()
+        };
+    }
+    let by_events = match (events_left, r) {
+        (Some(n), Some(r)) if r.iops > 0.0 => Some(n as f64 / r.iops),
+        _ => None,
+    };
+    match (time_left, by_events) {
+        (Some(t), Some(e)) => format!("{} left", clock(t.min(e))),
+        (Some(t), None) => format!("{} left", clock(t)),
+        (None, Some(e)) => format!("~{} left", clock(e)),
+        (None, None) => "time left unknown".into(),
+    }
+}
+
+/// The live line of `run`: `run rndrw: 12.3 MB/s, 3150 IOPS now, 00:00:04 elapsed, 00m:06s left`.
+pub(super) fn run_line(job: &FileioJob, live: &Arc<LiveRates>) -> ProgressBar {
+    let b = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+    run_style(b, job, live)
+}
+
+/// The look of [`run_line`].
+fn run_style(b: ProgressBar, job: &FileioJob, live: &Arc<LiveRates>) -> ProgressBar {
+    let (l1, l2) = (live.clone(), live.clone());
+    let j = job.clone();
+    let rates = move |_: &ProgressState, w: &mut dyn std::fmt::Write| {
+        let _ = w.write_str(&rates_text(l1.get()));
+    };
+    let left = move |st: &ProgressState, w: &mut dyn std::fmt::Write| {
+        let _ = w.write_str(&left_text(&j, st.elapsed().as_secs_f64(), l2.get()));
+    };
+    let tpl = "{spinner} {msg}: {rates}, {elapsed_precise} elapsed, {left}";
+    if let Ok(s) = ProgressStyle::with_template(tpl) {
+        b.set_style(s.with_key("rates", rates).with_key("left", left));
+    }
+    let mode = job.test_mode.map_or("", |m| m.name());
+    b.set_message(format!("run {mode}"));
+    b.enable_steady_tick(std::time::Duration::from_millis(100));
+    b
+}
+
+/// A waiting line (`prepare`, `cleanup`) for `job` when it draws one, with the
+/// console's messages printed above it; [`done`] takes it off.
+pub(super) fn waiting(job: &FileioJob, console: &Console, what: &str) -> Option<ProgressBar> {
+    let b = wanted(job).then(|| crate::run::copy::waiting(what))?;
+    console.set_live(Some(b.clone()));
+    Some(b)
+}
+
+/// Take a live line off the terminal (and the console).
+pub(super) fn done(console: &Console, b: Option<ProgressBar>) {
+    if let Some(b) = b {
+        console.set_live(None);
+        b.finish_and_clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::job::sysbench::TestMode;
+
+    fn job(time: u64, events: u64) -> FileioJob {
+        let mut j = crate::job::sysbench::tests::job(1 << 20, 1, 4096);
+        j.time_limit = time;
+        j.event_limit = events;
+        j
+    }
+
+    #[test]
+    fn remaining_time_follows_the_limits_and_waits_are_named() {
+        let r = |ops, iops| {
+            Some(Rates {
+                t_s: 1.0,
+                mb_s: 1.0,
+                iops,
+                ops,
+            })
+        };
+        assert_eq!(left_text(&job(10, 0), 4.0, None), "00m:06s left");
+        assert_eq!(
+            left_text(&job(0, 1000), 1.0, r(400, 200.0)),
+            "~00m:03s left"
+        );
+        // the sooner of the two limits
+        assert_eq!(
+            left_text(&job(10, 1000), 1.0, r(400, 200.0)),
+            "00m:03s left"
+        );
+        assert_eq!(left_text(&job(0, 0), 1.0, r(4, 2.0)), "time left unknown");
+        let mut j = job(2, 0);
+        j.test_mode = Some(TestMode::Rndwr);
+        j.fsync_end = true;
+        assert!(left_text(&j, 2.5, None).contains("final fsync of the files"));
+        j.test_mode = Some(TestMode::Rndrd);
+        assert!(left_text(&j, 2.5, None).contains("requests in flight"));
+        assert_eq!(rates_text(None), "measuring");
+        assert_eq!(rates_text(r(1, 3150.4)).as_str(), "1.0 MB/s, 3150 IOPS now");
+    }
+}
