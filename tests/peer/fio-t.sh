@@ -52,9 +52,11 @@ run() {
     timeout 1200 python3 "$T/$prog.py" "${args[@]}" >"$dir/log" 2>&1
     cd - >/dev/null
 }
-# results LOG: "ID STATUS" per check line of a program's log
+# results LOG: "ID STATUS" per check line of a program's log; an ID a program uses again
+# (verify.py numbers its checks anew for each checksum) gets its occurrence, `ID#2`
 results() {
-    sed -nE 's/^\**Test (.*[^ ]) (PASSED|FAILED|SKIPPED)\b.*/\1\t\2/p' "$1" | tr ' ' '_'
+    sed -nE 's/^\**Test (.*[^ ]) (PASSED|FAILED|SKIPPED)\b.*/\1\t\2/p' "$1" | tr ' ' '_' |
+        awk -F'\t' '{ n[$1]++; print $1 (n[$1] > 1 ? "#" n[$1] : "") "\t" $2 }'
 }
 REF_PASS=0 BIN_PASS=0
 for prog in $PROGS; do

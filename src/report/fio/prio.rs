@@ -35,8 +35,9 @@ fn kind(j: &JobResult) -> &'static str {
     }
 }
 
-/// fio JSON `prios` array of direction `d`, or `None`.
-pub fn prios_json(j: &JobResult, d: usize) -> Option<Value> {
+/// fio JSON `prios` array of direction `d`, or `None`; with `plus` (json+) each
+/// priority's latency has its `bins`, as fio 3.33 prints them.
+pub fn prios_json(j: &JobResult, d: usize, plus: bool) -> Option<Value> {
     let e = entries(j, d);
     if e.is_empty() {
         return None;
@@ -46,7 +47,7 @@ pub fn prios_json(j: &JobResult, d: usize) -> Option<Value> {
         e.iter()
             .map(|(p, l)| {
                 let mut o = json!({ "prioclass": p >> 13, "prio": p & 7 });
-                o[key.as_str()] = lat_json(l, Some(pcts(j)), false);
+                o[key.as_str()] = lat_json(l, Some(pcts(j)), plus);
                 o
             })
             .collect(),

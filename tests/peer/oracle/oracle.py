@@ -713,8 +713,12 @@ def sweep(args):
         os.mkdir(bindir)
         fio = os.path.join(bindir, "fio")
         os.symlink(os.path.abspath(args.bin), fio)
+        results = []
         with concurrent.futures.ThreadPoolExecutor(args.parallel) as ex:
-            results = list(ex.map(lambda j: one(j, args.ref, fio, top), jobs))
+            for r in ex.map(lambda j: one(j, args.ref, fio, top), jobs):
+                results.append(r)
+                if len(results) % 50 == 0:
+                    print(f"oracle: {len(results)} of {len(jobs)} jobs run", file=sys.stderr, flush=True)
     finally:
         shutil.rmtree(top, ignore_errors=True)
     names = {o.name for o in opts}
