@@ -43,9 +43,9 @@ impl Reporter for FioJson {
 }
 
 /// fio's latency object (`min`, `max`, `mean`, `stddev`, `N`, the `percentile` map
-/// with `pcts`, and with `bins` (json+) the `bins` beside the percentiles: fio 3.33's
-/// `add_ddir_lat_json` adds them to every latency object that has percentiles — slat and
-/// lat with `slat_percentiles`/`lat_percentiles`, each priority's — and to no other).
+/// with `pcts`, and with `bins` (json+) the `bins`: fio 3.33's `add_ddir_lat_json` adds
+/// them beside the percentiles — so slat and lat get them with
+/// `slat_percentiles`/`lat_percentiles`, and each priority's latency).
 pub(crate) fn lat_json(l: &Latency, pcts: Option<&[f64]>, bins: bool) -> Value {
     let h = l.hist();
     // exact, not the histogram's quantized extremes
@@ -63,7 +63,7 @@ pub(crate) fn lat_json(l: &Latency, pcts: Option<&[f64]>, bins: bool) -> Value {
         }
         o["percentile"] = Value::Object(pct);
     }
-    if bins && pcts.is_some() && !h.is_empty() {
+    if bins && !h.is_empty() {
         // on fio's bucket grid, so fio's tools read them as fio's (result/plat.rs)
         let b: Map<String, Value> = crate::result::plat::bins(h)
             .into_iter()
@@ -93,9 +93,9 @@ fn dir_json(j: &JobResult, d: &DirResult, rt_ms: u64, plus: bool, samples: (usiz
         "total_ios": d.ios,
         "short_ios": 0,
         "drop_ios": 0,
-        "slat_ns": lat_json(&d.slat, j.job.slat_percentiles.then_some(p), plus),
+        "slat_ns": lat_json(&d.slat, j.job.slat_percentiles.then_some(p), false),
         "clat_ns": lat_json(&d.clat, j.job.clat_percentiles.then_some(p), plus),
-        "lat_ns": lat_json(&d.lat, j.job.lat_percentiles.then_some(p), plus),
+        "lat_ns": lat_json(&d.lat, j.job.lat_percentiles.then_some(p), false),
     });
     crate::report::fio::levels::add_dir_keys(&mut o, d, samples.1);
     o
@@ -280,7 +280,7 @@ mod tests {
 
     /// json+ (fio 3.33 `add_ddir_lat_json`): `bins` beside every `percentile` map —
     /// slat and lat too with their percentiles on (fio's t/latency_percentiles.py reads
-    /// them) — and none on a latency object without percentiles.
+    /// them); none without json+.
     #[test]
     fn bins_go_with_percentiles() {
         let h = crate::result::Hist::from_buckets(&[(1000, 3), (2000, 1)]);

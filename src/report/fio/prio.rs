@@ -47,7 +47,7 @@ pub fn prios_json(j: &JobResult, d: usize, plus: bool) -> Option<Value> {
         e.iter()
             .map(|(p, l)| {
                 let mut o = json!({ "prioclass": p >> 13, "prio": p & 7 });
-                o[key.as_str()] = lat_json(l, Some(pcts(j)), plus);
+                o[key.as_str()] = lat_json(l, Some(pcts(j)), false);
                 o
             })
             .collect(),
