@@ -43,7 +43,9 @@ impl Reporter for FioJson {
 }
 
 /// fio's latency object (`min`, `max`, `mean`, `stddev`, `N`, the `percentile` map
-/// with `pcts`, the `bins` with `bins`).
+/// with `pcts`, and with `bins` (json+) the `bins`: fio 3.33's `add_ddir_lat_json` adds
+/// them beside the percentiles — so slat and lat get them with
+/// `slat_percentiles`/`lat_percentiles`, and each priority's latency).
 pub(crate) fn lat_json(l: &Latency, pcts: Option<&[f64]>, bins: bool) -> Value {
     let h = l.hist();
     // exact, not the histogram's quantized extremes
@@ -111,9 +113,9 @@ fn opts(v: &[(String, String)]) -> Value {
 
 /// The keys a job has only sometimes: priorities, zone resets, errors continued past,
 /// the latency target, steady state.
-fn optional_keys(v: &mut Value, j: &JobResult) {
+fn optional_keys(v: &mut Value, j: &JobResult, global: &[(String, String)], plus: bool) {
     for (k, d) in [("read", 0), ("write", 1)] {
-        if let Some(p) = crate::report::fio::prio::prios_json(j, d) {
+        if let Some(p) = crate::report::fio::prio::prios_json(j, d, plus) {
             v[k]["prios"] = p;
         }
     }
@@ -121,8 +123,8 @@ fn optional_keys(v: &mut Value, j: &JobResult) {
         // zonemode=zbd jobs
         v["zone_resets"] = json!(n);
     }
-    if j.errors > 0 {
-        // fio's key when continue_on_error let a job go past errors
+    if j.errors > 0 || crate::report::fio::continues_on_error(j, global) {
+        // fio's keys whenever continue_on_error (or ignore_error) is on, 0 errors included
         v["total_err"] = json!(j.errors);
         v["first_error"] = json!(j.first_errno);
     }
@@ -139,7 +141,7 @@ fn optional_keys(v: &mut Value, j: &JobResult) {
 }
 
 /// One entry of `jobs`; `all` are every job of the run (for the group aggregates).
-fn job_json(j: &JobResult, all: &[JobResult], plus: bool) -> Value {
+fn job_json(j: &JobResult, all: &[JobResult], global: &[(String, String)], plus: bool) -> Value {
     let rt = runtime_ms(j);
     let agg = |d| (d, crate::report::fio::levels::group_agg(all, j.groupid, d));
     let mut v = json!({
@@ -172,7 +174,7 @@ fn job_json(j: &JobResult, all: &[JobResult], plus: bool) -> Value {
         }
     }
     crate::report::fio::levels::add_job_keys(&mut v, j);
-    optional_keys(&mut v, j);
+    optional_keys(&mut v, j, global, plus);
     v
 }
 
@@ -205,7 +207,11 @@ pub fn disk_entry(c: &DeviceCounters) -> Value {
 /// on a block device, as fio does; the time is when the result was built.
 pub fn document(r: &RunResult, plus: bool) -> Value {
     let (secs, ms) = (r.timestamp_ms / 1000, r.timestamp_ms);
-    let jobs: Vec<Value> = r.jobs.iter().map(|j| job_json(j, &r.jobs, plus)).collect();
+    let jobs: Vec<Value> = r
+        .jobs
+        .iter()
+        .map(|j| job_json(j, &r.jobs, &r.global_options, plus))
+        .collect();
     let mut doc = json!({
         "fio version": FioJson::iomark_version(),
         "timestamp": secs,
@@ -270,5 +276,39 @@ mod tests {
         // 250 ms busy over 500 ms
         assert_eq!(e["util"], 50.0);
         assert_eq!(disk_entry(&c(100))["util"], 100.0);
+    }
+
+    /// json+ (fio 3.33 `add_ddir_lat_json`): `bins` beside every `percentile` map —
+    /// slat and lat too with their percentiles on (fio's t/latency_percentiles.py reads
+    /// them); none without json+.
+    #[test]
+    fn bins_go_with_percentiles() {
+        let h = crate::result::Hist::from_buckets(&[(1000, 3), (2000, 1)]);
+        let l = Latency {
+            count: 4,
+            min_ns: 1000,
+            max_ns: 2000,
+            sum_ns: 5000,
+            histogram: Some(h),
+            ..Latency::default()
+        };
+        let with = lat_json(&l, Some(&[50.0]), true);
+        assert!(
+            with["percentile"].is_object() && with["bins"].is_object(),
+            "{with}"
+        );
+        let total: u64 = with["bins"]
+            .as_object()
+            .unwrap()
+            .values()
+            .map(|v| v.as_u64().unwrap())
+            .sum();
+        assert_eq!(total, 4);
+        let no_pct = lat_json(&l, None, true);
+        assert!(
+            no_pct.get("bins").is_none() && no_pct.get("percentile").is_none(),
+            "{no_pct}"
+        );
+        assert!(lat_json(&l, Some(&[50.0]), false).get("bins").is_none());
     }
 }

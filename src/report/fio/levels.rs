@@ -259,9 +259,12 @@ pub fn job_text(j: &JobResult) -> String {
 /// direction (reads, writes, trims, fsync calls; iomark counts completed requests, a
 /// failed one under `continue_on_error` is not in them; it fails a short transfer
 /// instead of reissuing the rest and drops none, so short/dropped are 0) — and
+/// `     errors    : total=N, first_error=E/<strerror>` when `coe`
+/// (`continue_on_error` or `ignore_error` on, [`crate::report::fio::continues_on_error`],
+/// even at 0 errors: `total=0, first_error=0/<Success>`), and
 /// `     latency   : target=NS, window=US, percentile=P%, depth=N` (the
 /// `latency_target` search, or target 0 at the job's iodepth; fio `stat.c`).
-pub fn depths_text(j: &JobResult) -> String {
+pub fn depths_text(j: &JobResult, coe: bool) -> String {
     let mut s = String::new();
     let d = &j.depth;
     let sum = |a: &[u64; 7]| a.iter().sum::<u64>();
@@ -290,6 +293,14 @@ pub fn depths_text(j: &JobResult) -> String {
         "     issued rwts: total={},{},{},{} short=0,0,0,0 dropped=0,0,0,0\n",
         j.read.ios, j.write.ios, j.trim.ios, j.sync.ios
     );
+    if coe {
+        s += &format!(
+            "     errors    : total={}, first_error={}/<{}>\n",
+            j.errors,
+            j.first_errno,
+            crate::util::strerror(j.first_errno)
+        );
+    }
     if let Some(l) = &j.lat_target {
         // fio's line: target in ns, window in µs
         s += &format!(
@@ -419,10 +430,16 @@ mod tests {
     fn issued_and_latency_target_lines() {
         let mut j = JobResult::default();
         (j.read.ios, j.write.ios, j.trim.ios, j.sync.ios) = (132, 124, 2, 3);
-        let t = depths_text(&j);
+        let t = depths_text(&j, false);
         assert_eq!(
             t,
             "     issued rwts: total=132,124,2,3 short=0,0,0,0 dropped=0,0,0,0\n"
+        );
+        // continue_on_error/ignore_error on: fio's errors line even at 0 errors
+        let t = depths_text(&j, true);
+        assert!(
+            t.ends_with("dropped=0,0,0,0\n     errors    : total=0, first_error=0/<Success>\n"),
+            "{t}"
         );
         j.lat_target = Some(crate::result::job::LatTargetReport {
             depth: 4,
@@ -433,7 +450,7 @@ mod tests {
         j.depth.level[2] = 10;
         j.depth.submit[2] = 10;
         j.depth.complete[2] = 10;
-        let t = depths_text(&j);
+        let t = depths_text(&j, false);
         let lines: Vec<&str> = t.lines().collect();
         assert!(
             lines[0].starts_with("  IO depths    : 1=0.0%, 2=0.0%, 4=100.0%"),

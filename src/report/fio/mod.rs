@@ -27,6 +27,36 @@ pub const PERCENTILES: [f64; 17] = [
     99.99,
 ];
 
+/// The value of job option `key` as the job ran with it: its own, else the global
+/// section's (`-` and `_` alike in the key).
+pub(crate) fn option<'a>(
+    j: &'a JobResult,
+    global: &'a [(String, String)],
+    key: &str,
+) -> Option<&'a str> {
+    let same = |k: &str| k.replace('-', "_") == key;
+    j.job
+        .options
+        .iter()
+        .rev()
+        .find(|(k, _)| same(k))
+        .or_else(|| global.iter().rev().find(|(k, _)| same(k)))
+        .map(|(_, v)| v.as_str())
+}
+
+/// fio's `continue_on_error` is on for job `j`: set to anything but `none`/`0`/`false`,
+/// or `ignore_error` names an error (fio 3.33 `options.c` `ignore_error_type` ORs each
+/// error type with a non-empty list into `continue_on_error`). fio then prints the error
+/// count and first errno — JSON `total_err`/`first_error`, the terse pair, the text's
+/// `errors    :` line — even when no error happened.
+pub(crate) fn continues_on_error(j: &JobResult, global: &[(String, String)]) -> bool {
+    let coe = option(j, global, "continue_on_error")
+        .is_some_and(|c| !matches!(c.trim(), "" | "none" | "0" | "false"));
+    let ignore = option(j, global, "ignore_error")
+        .is_some_and(|v| v.chars().any(|c| !c.is_whitespace() && c != ','));
+    coe || ignore
+}
+
 pub(crate) fn pcts(j: &JobResult) -> &[f64] {
     if j.job.percentile_list.is_empty() {
         &PERCENTILES
@@ -50,4 +80,34 @@ pub fn job_runtime_ms(j: &JobResult) -> u64 {
 /// summed over the merged threads (fio `stat.c`).
 pub fn cpu_pct(j: &JobResult) -> (f64, f64) {
     j.cpu.percent(j.run_ns_sum)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// fio 3.33: `continue_on_error` other than none/0/false, or an `ignore_error` list
+    /// naming an error, turns on the error count (`--ignore_error=EIO` printed
+    /// `total_err`/`first_error`, found by the oracle); a global value counts, the job's
+    /// own wins.
+    #[test]
+    fn continue_on_error_is_on_as_fio_reads_it() {
+        let with = |k: &str, v: &str| {
+            let mut j = JobResult::default();
+            j.job.options = vec![(k.into(), v.into())];
+            continues_on_error(&j, &[])
+        };
+        assert!(with("continue_on_error", "all"));
+        assert!(with("continue_on_error", "read"));
+        assert!(!with("continue_on_error", "none"));
+        assert!(!with("continue_on_error", "0"));
+        assert!(with("ignore_error", "EIO"));
+        assert!(with("ignore_error", ",EIO:ENOSPC"));
+        assert!(!with("ignore_error", ",,"));
+        assert!(!with("rw", "read"));
+        let j = JobResult::default();
+        let global = [("continue-on-error".to_string(), "io".to_string())];
+        assert!(continues_on_error(&j, &global));
+        assert_eq!(option(&j, &global, "continue_on_error"), Some("io"));
+    }
 }

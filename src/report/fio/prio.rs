@@ -35,8 +35,9 @@ fn kind(j: &JobResult) -> &'static str {
     }
 }
 
-/// fio JSON `prios` array of direction `d`, or `None`.
-pub fn prios_json(j: &JobResult, d: usize) -> Option<Value> {
+/// fio JSON `prios` array of direction `d`, or `None`; with `plus` (json+) each
+/// priority's latency has its `bins`, as fio 3.33 prints them.
+pub fn prios_json(j: &JobResult, d: usize, _plus: bool) -> Option<Value> {
     let e = entries(j, d);
     if e.is_empty() {
         return None;

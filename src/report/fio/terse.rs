@@ -16,7 +16,7 @@
 //!   `;DESCRIPTION` (v2: on a line of its own).
 
 use crate::report::fio::levels::{dist_pct, group_agg, lat_counts, lat_pct};
-use crate::report::fio::{cpu_pct, pcts};
+use crate::report::fio::{cpu_pct, option, pcts};
 use crate::report::{ReportError, Reporter};
 use crate::result::job::{DirResult, JobResult, SampleStat};
 use crate::result::{DeviceCounters, Latency, RunResult};
@@ -55,18 +55,6 @@ impl Reporter for Then {
     }
 }
 
-/// The value of job option `key` as the job ran with it: its own, else the global one.
-fn option<'a>(j: &'a JobResult, global: &'a [(String, String)], key: &str) -> Option<&'a str> {
-    let same = |k: &str| k.replace('-', "_") == key;
-    j.job
-        .options
-        .iter()
-        .rev()
-        .find(|(k, _)| same(k))
-        .or_else(|| global.iter().rev().find(|(k, _)| same(k)))
-        .map(|(_, v)| v.as_str())
-}
-
 impl FioTerse {
     /// One job's line (two for v2 with a description).
     pub fn job_line(&self, j: &JobResult, r: &RunResult) -> String {
@@ -93,8 +81,7 @@ impl FioTerse {
                 s += &disk_fields(c);
             }
         }
-        let coe = option(j, &r.global_options, "continue_on_error");
-        if coe.is_some_and(|c| !matches!(c.trim(), "none" | "0" | "false")) {
+        if crate::report::fio::continues_on_error(j, &r.global_options) {
             let _ = write!(s, ";{};{}", j.errors, j.first_errno);
         }
         if let Some(d) = option(j, &r.global_options, "description").filter(|d| !d.is_empty()) {

@@ -5,7 +5,7 @@
 //! `verify:` count) are added only when the notes are on (`--notes`, the default of
 //! `iomark run`, off under the fio persona: [`FioText::notes`]).
 
-use crate::report::fio::{pcts, runtime_ms};
+use crate::report::fio::{option, pcts, runtime_ms};
 use crate::report::{ReportError, Reporter};
 use crate::result::job::{DirResult, JobResult};
 use crate::result::{Latency, RunResult};
@@ -70,14 +70,6 @@ pub fn disk_stats(devices: &[crate::result::DeviceCounters]) -> String {
     s
 }
 
-/// The value of option `key` for job `j`: its own, else the global section's.
-fn option<'a>(j: &'a JobResult, global: &'a [(String, String)], key: &str) -> Option<&'a str> {
-    let find = |o: &'a [(String, String)]| o.iter().rev().find(|(k, _)| k == key);
-    find(&j.job.options)
-        .or_else(|| find(global))
-        .map(|(_, v)| v.as_str())
-}
-
 /// fio's CPU line: `  cpu          : usr=1.23%, sys=4.56%, ctx=789, majf=0, minf=12`.
 pub fn cpu_line(j: &JobResult) -> String {
     let (u, s) = crate::report::fio::cpu_pct(j);
@@ -110,7 +102,7 @@ pub(crate) fn pct_table(label: &str, l: &Latency, ps: &[f64]) -> String {
 /// IOPS = ios × 1000 / ms and BW = bytes × 1000 / ms (B/s, integer division as fio),
 /// printed with fio's `num2str` (4 significant figures, report/fio/num.rs); the group's
 /// `units` put the decimal form first (`kb_base=1000`: `BW=1029MB/s (981MiB/s)(4194kB/…)`)
-/// and BW in bits (`unit_base=1`).
+/// and BW in bits (`unit_base=1`). The write line ends `; N zone resets` (0 outside zbd).
 fn dir_text(
     j: &JobResult,
     name: &str,
@@ -130,10 +122,12 @@ fn dir_text(
         n::iops(d.ios * 1000 / rt),
         units.size(d.bytes).0,
     );
-    match j.zone_resets {
-        // fio appends the zbd reset count to the write line
-        Some(n) if name == "write" => s += &format!("; {n} zone resets\n"),
-        _ => s.push('\n'),
+    // fio 3.33 appends the zbd reset count to every write line (stat.c's
+    // show_ddir_status calls zbd_write_status for DDIR_WRITE, zonemode or not): 0 outside zbd
+    if name == "write" {
+        s += &format!("; {} zone resets\n", j.zone_resets.unwrap_or(0));
+    } else {
+        s.push('\n');
     }
     if d.slat.count > 0 {
         s += &lat_line("slat", &d.slat);
@@ -229,7 +223,8 @@ fn job_text(
     s += &crate::report::fio::levels::job_text(j);
     s += &sync_text(j);
     s += &cpu_line(j);
-    s += &crate::report::fio::levels::depths_text(j);
+    let coe = crate::report::fio::continues_on_error(j, global);
+    s += &crate::report::fio::levels::depths_text(j, coe);
     if let Some(ss) = &j.steady {
         s += &crate::report::fio::outputs::steady_text(ss);
     }
@@ -291,5 +286,33 @@ mod tests {
             "\nDisk stats (read/write):\n  vda: ios=255/0, merge=0/0, ticks=22/0, in_queue=22, util=0.50%\n"
         );
         assert_eq!(disk_stats(&[]), "");
+    }
+
+    /// fio 3.33 ends every write line with the zone reset count (`; 0 zone resets` outside
+    /// zbd, as `fio --name=j --rw=write --size=64k` prints it), never a read line.
+    #[test]
+    fn write_line_ends_with_zone_resets_as_fio() {
+        let d = DirResult {
+            ios: 16,
+            bytes: 65536,
+            ..DirResult::default()
+        };
+        let mut j = JobResult::default();
+        let units = crate::report::fio::num::TextUnits::default();
+        let w = dir_text(&j, "write", &d, 1, (1, 0), units);
+        assert!(
+            w.starts_with(
+                "  write: IOPS=16.0k, BW=62.5MiB/s (65.5MB/s)(64.0KiB/1msec); 0 zone resets\n"
+            ),
+            "{w}"
+        );
+        let r = dir_text(&j, "read", &d, 1, (1, 0), units);
+        assert!(
+            r.starts_with("  read: IOPS=16.0k, BW=62.5MiB/s (65.5MB/s)(64.0KiB/1msec)\n"),
+            "{r}"
+        );
+        j.zone_resets = Some(3);
+        let w = dir_text(&j, "write", &d, 1, (1, 0), units);
+        assert!(w.contains("(64.0KiB/1msec); 3 zone resets\n"), "{w}");
     }
 }

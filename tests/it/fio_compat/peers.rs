@@ -1,6 +1,7 @@
 //! fio's real clients against the built binary invoked as `fio` (the fio persona): the
 //! check scripts of tests/peer/ (json-shape.sh, fio-tools.sh, kdiskmark.sh,
-//! bench-fio.sh, and the fast part of fio-tests.sh), each of which prints a table of
+//! bench-fio.sh, the fast part of fio-tests.sh, fio's t/ programs in fio-t.sh, and the
+//! differential oracle's sample in oracle.sh), each of which prints a table of
 //! named checks and exits 1 when a check that passed before fails (its KNOWN list names
 //! what does not pass yet, docs/compat/fio-clients.md has why) and 2 when a client or the peer
 //! material is missing. Both are failures here: `bash tests/run.sh` installs the Python
@@ -63,4 +64,20 @@ fn bench_fio_and_fio_plot_run_on_iomark() {
 #[test]
 fn fio_own_tests_pass_on_iomark() {
     peer("fio-tests.sh", &[("PEER_FIO_TESTS", FAST_FIO_TESTS)]);
+}
+
+/// The differential oracle's seeded sample (tests/peer/oracle.sh: 120 generated jobs under
+/// fio 3.33 and under iomark as `fio`); fails listing each difference that
+/// docs/compat/fio.md's table "Explained differences (the oracle)" does not explain.
+#[test]
+fn fio_oracle_sample_has_no_unexplained_difference() {
+    peer("oracle.sh", &[]);
+}
+
+/// fio's own test programs (its source's t/ directory, fetched as data by
+/// tests/peer/fio-t.sh) with iomark as `fio`: every check fio 3.33 passes here passes,
+/// or is a row of docs/compat/fio.md's "fio's t/ checks iomark does not pass".
+#[test]
+fn fio_t_programs_pass_on_iomark() {
+    peer("fio-t.sh", &[]);
 }

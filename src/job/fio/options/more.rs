@@ -251,9 +251,9 @@ pub(super) static OPTIONS: &[FioOption] = &[
     int("gid", Group::Priority, "Run job with this group ID", 0, gid).example("0"),
     b("fixedbufs", Group::Engine, "Pre map IO buffers", fixedbufs).default("0"),
     b("registerfiles", Group::Engine, "Pre-open/register files", registerfiles).default("0"),
+    // fio 3.33 gives it no range (io_uring.c: an unsigned int, -1 = probe, else `!!value`)
     FioOption::job("nonvectored", Group::Engine, Kind::Int, "Use non-vectored read/write commands", nonvectored)
         .default("-1")
-        .range(-1, 1)
         .example("1"),
     int("uncached", Group::Engine, "Use RWF_UNCACHED for buffered read/writes", 0, uncached).default("0"),
     b("nowait", Group::Engine, "Use RWF_NOWAIT for reads/writes", nowait).default("0"),
@@ -716,11 +716,19 @@ fn gid(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
     Ok(())
 }
 
+/// `nonvectored`: -1 probes, 0 vectored, any other whole number non-vectored (fio 3.33
+/// reads it as `!!value`, so `nonvectored=10` is 1).
 fn nonvectored(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
     let v = c.need(v)?;
     match v.trim().parse::<i64>() {
-        Ok(n @ -1..=1) => c.job.tuning.nonvectored = n,
-        _ => return Err(c.bad(v, "-1, 0 or 1")),
+        Ok(n @ -1..=0) => c.job.tuning.nonvectored = n,
+        Ok(_) => c.job.tuning.nonvectored = 1,
+        _ => {
+            return Err(c.bad(
+                v,
+                "a whole number (-1 probes, 0 vectored, else non-vectored)",
+            ))
+        }
     }
     Ok(())
 }

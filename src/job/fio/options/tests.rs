@@ -822,3 +822,16 @@ fn issue_24_keys_take_fio_s_values() {
     assert_eq!(j.tuning.verify_pattern_fmt, vec![1]);
     assert!(job_apply("unlink", Some("1")).unwrap().tuning.unlink);
 }
+
+/// fio 3.33's io_uring `nonvectored` has no range: -1 probes, 0 is vectored, any other
+/// whole number non-vectored (`!!value`); the oracle found `nonvectored=10` refused.
+#[test]
+fn nonvectored_takes_any_whole_number_as_fio() {
+    let n = |v| job_apply("nonvectored", Some(v)).map(|j| j.tuning.nonvectored);
+    assert_eq!(n("-1").unwrap(), -1);
+    assert_eq!(n("0").unwrap(), 0);
+    assert_eq!(n("1").unwrap(), 1);
+    assert_eq!(n("10").unwrap(), 1);
+    assert_eq!(n("-5").unwrap(), 1);
+    assert!(n("x").is_err());
+}
