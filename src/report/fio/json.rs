@@ -63,7 +63,8 @@ pub(crate) fn lat_json(l: &Latency, pcts: Option<&[f64]>, bins: bool) -> Value {
         }
         o["percentile"] = Value::Object(pct);
     }
-    if bins && !h.is_empty() {
+    // fio 3.33 (stat.c) writes json+'s bins with the percentiles only
+    if bins && pcts.is_some() && !h.is_empty() {
         // on fio's bucket grid, so fio's tools read them as fio's (result/plat.rs)
         let b: Map<String, Value> = crate::result::plat::bins(h)
             .into_iter()
