@@ -221,6 +221,22 @@ pub fn show_text(e: &Entry, file: &str, earlier: &[&RunResult]) -> String {
     out
 }
 
+/// The job settings of a result in one line: kind, engine, iodepth, threads, block and
+/// file-set sizes, O_DIRECT or buffered (the HTML and markdown reports).
+pub fn settings_line(r: &RunResult) -> String {
+    let j = &r.job;
+    format!(
+        "{}: engine {}, iodepth {}, threads {}, block {} B, file set {} B, {}",
+        j.kind,
+        j.engine,
+        j.iodepth,
+        j.threads,
+        j.block_size_bytes,
+        j.total_size_bytes,
+        if j.direct { "O_DIRECT" } else { "buffered" }
+    )
+}
+
 /// The device of a result in words: label, transport, capacity, firmware.
 pub fn device_line(r: &RunResult) -> String {
     let Some(d) = &r.device else {

@@ -84,7 +84,6 @@ fn comparison(c: &Comparison) -> String {
 /// One run: its context, settings, target diagnosis with findings, warnings, charts.
 fn run_section(i: usize, r: &RunResult, name: &str, file: &str) -> String {
     let x = context(r);
-    let j = &r.job;
     let mut s = format!(
         "<section id=\"run-{i}\">\n<h2>{} = {}</h2>\n<table class=\"ctx\">\n",
         letter(i),
@@ -101,19 +100,7 @@ fn run_section(i: usize, r: &RunResult, name: &str, file: &str) -> String {
     row("command", x.command.clone());
     row("machine", x.machine_line());
     row("device", super::history::device_line(r));
-    row(
-        "settings",
-        format!(
-            "{}: engine {}, iodepth {}, threads {}, block {} B, file set {} B, {}",
-            j.kind,
-            j.engine,
-            j.iodepth,
-            j.threads,
-            j.block_size_bytes,
-            j.total_size_bytes,
-            if j.direct { "O_DIRECT" } else { "buffered" }
-        ),
-    );
+    row("settings", super::history::settings_line(r));
     s += "</table>\n";
     if let Some(d) = r.targets.last() {
         s += "<h3>Diagnosis of the target</h3>\n<ul>\n";

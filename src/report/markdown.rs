@@ -251,21 +251,6 @@ fn comparison(c: &Comparison) -> String {
     s
 }
 
-/// The settings of a run in one sentence.
-fn settings(r: &RunResult) -> String {
-    let j = &r.job;
-    format!(
-        "{}: engine {}, iodepth {}, threads {}, block {} B, file set {} B, {}",
-        j.kind,
-        j.engine,
-        j.iodepth,
-        j.threads,
-        j.block_size_bytes,
-        j.total_size_bytes,
-        if j.direct { "O_DIRECT" } else { "buffered" }
-    )
-}
-
 /// One run: its context, settings, target diagnosis with findings, warnings.
 fn run_section(i: usize, r: &RunResult, name: &str, file: &str) -> String {
     let x = context(r);
@@ -277,7 +262,7 @@ fn run_section(i: usize, r: &RunResult, name: &str, file: &str) -> String {
         ("command", x.command.clone()),
         ("machine", x.machine_line()),
         ("device", super::history::device_line(r)),
-        ("settings", settings(r)),
+        ("settings", super::history::settings_line(r)),
     ];
     for (k, v) in facts {
         s += &item(&format!("**{k}**: {}", esc(&v)));

@@ -88,19 +88,7 @@ fn the_html_report_of_three_runs_in_headless_chromium() {
         .args(["--rw=randread", "--bs=4k", "--size=1m"])
         .run()
         .ok();
-    let list: Vec<Value> = serde_json::from_str(
-        &env(Iomark::new())
-            .args(["history", "--format=json"])
-            .run()
-            .ok()
-            .stdout,
-    )
-    .unwrap();
-    assert_eq!(list.len(), 3);
-    let ids: Vec<String> = list
-        .iter()
-        .map(|v| format!("history:{}", v["name"].as_str().unwrap()))
-        .collect();
+    let ids = kept_ids(&env, 3);
     let page = t.path().join("report.html");
     env(Iomark::new())
         .arg("report")
@@ -118,8 +106,9 @@ fn the_html_report_of_three_runs_in_headless_chromium() {
         .ok();
     let d = &dom.stdout;
     // every column's context, every warning's sentence, the charts
-    for v in &list {
-        let r = read_json(&results.join(format!("{}.json", v["name"].as_str().unwrap())));
+    for id in &ids {
+        let name = id.strip_prefix("history:").unwrap();
+        let r = read_json(&results.join(format!("{name}.json")));
         let host = r["machine"]["hostname"].as_str().unwrap();
         let kernel = r["machine"]["kernel"].as_str().unwrap();
         assert!(
@@ -214,19 +203,7 @@ fn the_markdown_report_is_text_and_fits_100_columns() {
         .args([&format!("--directory={}", odd.display())])
         .run()
         .ok();
-    let list: Vec<Value> = serde_json::from_str(
-        &env(Iomark::new())
-            .args(["history", "--format=json"])
-            .run()
-            .ok()
-            .stdout,
-    )
-    .unwrap();
-    assert_eq!(list.len(), 2);
-    let ids: Vec<String> = list
-        .iter()
-        .map(|v| format!("history:{}", v["name"].as_str().unwrap()))
-        .collect();
+    let ids = kept_ids(&env, 2);
     let md = t.path().join("report.md");
     env(Iomark::new())
         .arg("report")
@@ -251,8 +228,9 @@ fn the_markdown_report_is_text_and_fits_100_columns() {
     assert!(html.contains("<table>"), "{html}");
     assert!(seen.contains(SCRIPT_JOB), "the job name as text: {seen}");
     assert!(seen.contains("*bold* [x](y) | _u_ #1."), "{seen}");
-    for v in &list {
-        let r = read_json(&results.join(format!("{}.json", v["name"].as_str().unwrap())));
+    for id in &ids {
+        let name = id.strip_prefix("history:").unwrap();
+        let r = read_json(&results.join(format!("{name}.json")));
         let host = r["machine"]["hostname"].as_str().unwrap();
         let kernel = r["machine"]["kernel"].as_str().unwrap();
         assert!(
@@ -270,4 +248,20 @@ fn the_markdown_report_is_text_and_fits_100_columns() {
         "{seen}"
     );
     assert!(seen.contains("iomark fileio --file-dir="), "command lines");
+}
+
+/// The `history:ID` of every kept run, checking there are `n` of them.
+fn kept_ids(env: &impl Fn(Iomark) -> Iomark, n: usize) -> Vec<String> {
+    let list: Vec<Value> = serde_json::from_str(
+        &env(Iomark::new())
+            .args(["history", "--format=json"])
+            .run()
+            .ok()
+            .stdout,
+    )
+    .unwrap();
+    assert_eq!(list.len(), n);
+    list.iter()
+        .map(|v| format!("history:{}", v["name"].as_str().unwrap()))
+        .collect()
 }
