@@ -4,9 +4,17 @@
 //! only SIGKILL leaves it changed (docs/commands/time.md says so). `iomark time` turns
 //! `kernel.task_delayacct` on this way. The current value is read by probe/, which
 //! reads procfs; here only the write.
+//!
+//! Two iomark runs at once share a setting ([`Setting::share`]): the first records the
+//! value it found in `/run/iomark/sysctl.NAME` (under a lock), later ones take the
+//! recorded value as the old one, and the last to end (the only one that gets the lock
+//! exclusively) puts it back; so no run switches the setting off under another. A run
+//! killed by SIGKILL leaves the record: the next run reads the old value from it.
 
-use std::io::Write;
-use std::path::PathBuf;
+use std::fs::File;
+use std::io::{Read, Seek, Write};
+use std::os::fd::AsRawFd;
+use std::path::{Path, PathBuf};
 
 /// A setting changed for the run: restored to `old` on drop.
 #[derive(Debug)]
@@ -15,6 +23,33 @@ pub struct Setting {
     old: String,
     /// whether drop still puts `old` back
     restore: bool,
+    /// the shared record of the old value and the users' lock, held shared for the run
+    /// ([`Setting::share`])
+    record: Option<(File, File)>,
+}
+
+fn flock(f: &File, op: libc::c_int) -> bool {
+    // SAFETY: flock on a file descriptor this process owns.
+    unsafe { libc::flock(f.as_raw_fd(), op) == 0 }
+}
+
+/// The record of sysctl `name` shared by concurrent runs (`ROOT/run/iomark/sysctl.NAME`,
+/// `suffix` "" for the recorded value, ".users" for the lock each run holds shared; a
+/// directory 0700 and files 0600 of root's, never through a symlink).
+fn open_record(root: &Path, name: &str, suffix: &str) -> std::io::Result<File> {
+    use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
+    let dir = root.join("run/iomark");
+    std::fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(&dir)?;
+    std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .mode(0o600)
+        .custom_flags(libc::O_NOFOLLOW)
+        .open(dir.join(format!("sysctl.{name}{suffix}")))
 }
 
 /// Write `value` to the file of sysctl `name` (`kernel.task_delayacct` →
@@ -45,20 +80,85 @@ impl Setting {
             path: p,
             old: old.trim().to_string(),
             restore: true,
+            record: None,
         })
     }
 
-    /// Put the old value back now (also what drop does); the write's error.
+    /// Set sysctl `name` to `value` for the run, shared with other iomark runs (module
+    /// header): `current` is its value now; the old value is the one recorded by a run
+    /// still going (or killed), else `current`. Without a record (no /run) it is
+    /// [`Setting::set`]. The value the setting returns to is [`Setting::old`].
+    pub fn share(root: &Path, name: &str, current: &str, value: &str) -> std::io::Result<Setting> {
+        let (Ok(mut rec), Ok(users)) = (
+            open_record(root, name, ""),
+            open_record(root, name, ".users"),
+        ) else {
+            return Setting::set(root, name, current, value);
+        };
+        // the record's lock is held only while a run starts or ends
+        flock(&rec, libc::LOCK_EX);
+        let mut old = String::new();
+        let _ = rec.read_to_string(&mut old);
+        if old.trim().is_empty() {
+            old = current.trim().to_string();
+            let _ = rec.set_len(0);
+            let _ = rec.write_all(old.as_bytes());
+        }
+        let set = match old.trim() == value {
+            true => Ok(Setting {
+                path: path(root, name),
+                old: old.trim().to_string(),
+                restore: true,
+                record: None,
+            }),
+            false => Setting::set(root, name, &old, value),
+        };
+        if set.is_ok() {
+            flock(&users, libc::LOCK_SH);
+        }
+        flock(&rec, libc::LOCK_UN);
+        set.map(|mut s| {
+            s.record = Some((rec, users));
+            s
+        })
+    }
+
+    /// The value the setting returns to at the end.
+    pub fn old(&self) -> &str {
+        &self.old
+    }
+
+    /// Put the old value back now (also what drop does); the write's error. A shared
+    /// setting is put back by the last run that holds it only.
     pub fn restore(mut self) -> std::io::Result<()> {
         self.restore = false;
-        write(&self.path, &self.old)
+        self.put_back()
+    }
+
+    fn put_back(&mut self) -> std::io::Result<()> {
+        let Some((mut rec, users)) = self.record.take() else {
+            return write(&self.path, &self.old);
+        };
+        flock(&rec, libc::LOCK_EX);
+        // the last run holding the users' lock puts the value back and clears the record
+        let last = flock(&users, libc::LOCK_EX | libc::LOCK_NB);
+        let done = match last {
+            true => write(&self.path, &self.old).and_then(|()| {
+                rec.rewind()?;
+                rec.set_len(0)
+            }),
+            false => Ok(()), // another run holds it: that one puts it back
+        };
+        flock(&users, libc::LOCK_UN);
+        flock(&rec, libc::LOCK_UN);
+        done
     }
 }
 
 impl Drop for Setting {
     fn drop(&mut self) {
         if self.restore {
-            let _ = write(&self.path, &self.old);
+            let _ = self.put_back();
         }
     }
 }
@@ -89,5 +189,40 @@ mod tests {
         // a missing setting is an error, nothing created
         assert!(Setting::set(d.path(), "kernel.nope", "0", "1").is_err());
         assert!(!d.path().join("proc/sys/kernel/nope").exists());
+    }
+
+    /// Two runs at once: the second finds the setting on and still returns it to the
+    /// value the first found; the first to end leaves it on, the last puts it back. A
+    /// record left by a killed run gives the next run the old value.
+    #[test]
+    fn overlapping_runs_put_the_first_value_back_once_the_last_ends() {
+        let d = tempfile::tempdir().unwrap();
+        let p = path(d.path(), "kernel.task_delayacct");
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(&p, "0\n").unwrap();
+        let name = "kernel.task_delayacct";
+        let read = || std::fs::read_to_string(&p).unwrap().trim().to_string();
+        let a = Setting::share(d.path(), name, "0", "1").unwrap();
+        assert_eq!((read(), a.old()), ("1".into(), "0"));
+        let b = Setting::share(d.path(), name, &read(), "1").unwrap();
+        assert_eq!(b.old(), "0", "the recorded value, not the one b found");
+        a.restore().unwrap();
+        assert_eq!(read(), "1", "b still runs");
+        drop(b);
+        assert_eq!(read(), "0", "the last put it back");
+        // a run killed without restoring: its record is the next run's old value
+        let mut killed = Setting::share(d.path(), name, "0", "1").unwrap();
+        drop(killed.record.take()); // its files closed (locks gone) as the kernel does
+        std::mem::forget(killed);
+        let c = Setting::share(d.path(), name, &read(), "1").unwrap();
+        assert_eq!(c.old(), "0");
+        c.restore().unwrap();
+        assert_eq!(read(), "0");
+        // already on when nobody changed it: it stays on
+        std::fs::write(&p, "1\n").unwrap();
+        let e = Setting::share(d.path(), name, "1", "1").unwrap();
+        assert_eq!(e.old(), "1");
+        e.restore().unwrap();
+        assert_eq!(read(), "1");
     }
 }

@@ -51,6 +51,8 @@ pub struct TaskExit {
     pub swapin_delay_ns: u64,
     /// ns runnable but waiting for a CPU (`cpu_delay_total`)
     pub cpu_delay_ns: u64,
+    /// time from the task's start to its exit, µs (`ac_etime`)
+    pub etime_us: u64,
     /// user CPU, µs (`ac_utime`)
     pub utime_us: u64,
     /// system CPU, µs (`ac_stime`)
@@ -76,6 +78,7 @@ const OFF_COMM: usize = 80;
 const COMM_LEN: usize = 32;
 const OFF_PID: usize = 128;
 const OFF_PPID: usize = 132;
+const OFF_ETIME: usize = 144;
 const OFF_UTIME: usize = 152;
 const OFF_STIME: usize = 160;
 const OFF_RCHAR: usize = 216;
@@ -127,6 +130,7 @@ pub fn parse_stats(b: &[u8]) -> Option<TaskExit> {
         blkio_delay_ns: u64_at(b, OFF_BLKIO_DELAY),
         swapin_delay_ns: u64_at(b, OFF_SWAPIN_DELAY),
         cpu_delay_ns: u64_at(b, OFF_CPU_DELAY),
+        etime_us: u64_at(b, OFF_ETIME),
         utime_us: u64_at(b, OFF_UTIME),
         stime_us: u64_at(b, OFF_STIME),
         rchar: u64_at(b, OFF_RCHAR),
@@ -465,6 +469,8 @@ mod tests {
         let mut b = vec![0u8; 416];
         b[0..2].copy_from_slice(&13u16.to_ne_bytes());
         b[OFF_BLKIO_DELAY..OFF_BLKIO_DELAY + 8].copy_from_slice(&blkio_ns.to_ne_bytes());
+        // lived 10 s: any delay the tests give is possible
+        b[OFF_ETIME..OFF_ETIME + 8].copy_from_slice(&10_000_000u64.to_ne_bytes());
         b[OFF_COMM..OFF_COMM + 2].copy_from_slice(b"dd");
         b[OFF_PID..OFF_PID + 4].copy_from_slice(&pid.to_ne_bytes());
         b[OFF_PPID..OFF_PPID + 4].copy_from_slice(&ppid.to_ne_bytes());
@@ -485,7 +491,8 @@ mod tests {
         assert_eq!(OFF_COMM, 16 + 8 * 8);
         assert_eq!(OFF_PID, 120 + 8);
         assert_eq!(OFF_PPID, OFF_PID + 4);
-        assert_eq!(OFF_UTIME, 144 + 8);
+        assert_eq!(OFF_UTIME, OFF_ETIME + 8);
+        assert_eq!(OFF_ETIME, 144);
         assert_eq!(OFF_RCHAR, 144 + 9 * 8);
         assert_eq!(OFF_READ_BYTES, OFF_RCHAR + 4 * 8);
         assert_eq!(OFF_TGID, 272 + 12 * 8);

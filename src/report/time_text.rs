@@ -71,6 +71,13 @@ fn storage_lines(t: &TimedCommand, s: &mut String) {
                 "                source: the kernel's delay accounting (taskstats exit records, blkio delay); kernel.task_delayacct {}",
                 w.delayacct
             );
+            if w.records_impossible > 0 {
+                let _ = writeln!(
+                    s,
+                    "                {} claimed more blocked time than the task lived (a wait begun before delay accounting was on): not counted, the storage wait is a lower bound",
+                    plural(w.records_impossible, "exit record", "exit records")
+                );
+            }
             if w.records_lost {
                 s.push_str("                some exit records were lost (receive buffer full): the storage wait is a lower bound\n");
             }
@@ -216,6 +223,15 @@ mod tests {
             "{s}"
         );
         assert!(s.contains("bound         75 % of the wall time waited for storage: a drive twice as fast would save at most 37 %; the rest is CPU"), "{s}");
+        assert!(!s.contains("claimed more blocked time"), "{s}");
+        if let Some(w) = t.storage_wait.as_mut() {
+            w.records_impossible = 2;
+        }
+        assert!(
+            render(&t).contains("\n                2 exit records claimed more blocked time than the task lived (a wait begun before delay accounting was on): not counted, the storage wait is a lower bound\n"),
+            "{}",
+            render(&t)
+        );
         t.storage_wait = None;
         t.bound = None;
         t.storage_wait_unavailable = Some("not measured: needs root".into());

@@ -67,6 +67,11 @@ pub struct StorageWait {
     pub processes: u64,
     /// the receive buffer overflowed: some records were lost, the sums are lower bounds
     pub records_lost: bool,
+    /// tasks whose record claimed more blocked time than the task lived (a wait the
+    /// kernel began timing before delay accounting was on, e.g. switched on by another
+    /// program meanwhile): their blocked time is not counted, the sum is a lower bound
+    #[serde(default)]
+    pub records_impossible: u64,
 }
 
 /// The bound: what a faster drive could change.

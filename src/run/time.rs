@@ -116,11 +116,18 @@ fn accounting(root: &Root) -> Accounting {
         return a;
     }
     match taskstats::delayacct(root) {
-        Some(true) => a.delayacct = "already on".into(),
-        Some(false) => match Setting::set(&root.0, "kernel.task_delayacct", "0", "1") {
+        Some(on) => match Setting::share(
+            &root.0,
+            "kernel.task_delayacct",
+            ["0", "1"][on as usize],
+            "1",
+        ) {
             Ok(s) => {
+                a.delayacct = match s.old() {
+                    "1" => "already on".into(),
+                    _ => "turned on for the run, then restored".into(),
+                };
                 a.setting = Some(s);
-                a.delayacct = "turned on for the run, then restored".into();
             }
             Err(e) => {
                 a.unavailable = Some(format!(
@@ -287,20 +294,34 @@ fn storage_wait(c: &taskstats::Collected, delayacct: &str) -> StorageWait {
     let me = unsafe { libc::getpid() } as u32;
     let tree = taskstats::tree(&c.exits, me);
     let ns = |f: fn(&taskstats::TaskExit) -> u64| tree.iter().map(|t| f(t)).sum::<u64>();
+    let (blkio_ns, impossible) = blkio_possible(&tree);
     let mut procs: Vec<u32> = tree.iter().map(|t| t.tgid).collect();
     procs.sort_unstable();
     procs.dedup();
     StorageWait {
         source: "taskstats".into(),
         delayacct: delayacct.into(),
-        blkio_s: ns(|t| t.blkio_delay_ns) as f64 / 1e9,
+        blkio_s: blkio_ns as f64 / 1e9,
         blkio_count: ns(|t| t.blkio_count),
         swapin_s: ns(|t| t.swapin_delay_ns) as f64 / 1e9,
         cpu_wait_s: ns(|t| t.cpu_delay_ns) as f64 / 1e9,
         tasks: tree.len() as u64,
         processes: procs.len() as u64,
         records_lost: c.lost,
+        records_impossible: impossible,
     }
+}
+
+/// The tree's blocked time over the records that can be true, and how many cannot: a
+/// task cannot wait longer than it lived (`ac_etime`, 1 ms of slack for the clocks).
+/// The kernel times a wait from its start; a wait begun while delay accounting was off
+/// and ended after it was switched on has no start, and is reported as the time since
+/// boot.
+pub fn blkio_possible(tree: &[&taskstats::TaskExit]) -> (u64, u64) {
+    let ok =
+        |t: &&&taskstats::TaskExit| t.blkio_delay_ns <= t.etime_us.saturating_mul(1000) + 1_000_000;
+    let sum = tree.iter().filter(ok).map(|t| t.blkio_delay_ns).sum();
+    (sum, tree.iter().filter(|t| !ok(t)).count() as u64)
 }
 
 /// Run the command and account for its tree (the start's error: 127/126 and a line).
@@ -388,4 +409,32 @@ fn result(job: &TimeJob, section: TimedCommand, status: Status) -> RunResult {
     };
     i.timed_command = Some(section);
     crate::result::build(i)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn task(blkio_ns: u64, etime_us: u64) -> taskstats::TaskExit {
+        taskstats::TaskExit {
+            blkio_delay_ns: blkio_ns,
+            etime_us,
+            ..Default::default()
+        }
+    }
+
+    /// A record whose wait is longer than its task's life (the kernel's time since boot
+    /// for a wait begun before accounting was on) is left out and counted; waits within
+    /// the task's life, and 1 ms of clock slack, are summed.
+    #[test]
+    fn a_wait_longer_than_the_task_lived_is_not_counted() {
+        let (a, b, c) = (
+            task(2_000_000_000, 3_000_000),
+            task(2_194_783_000_000, 2_100_000),
+            task(1_500_000, 1_000),
+        );
+        assert_eq!(blkio_possible(&[&a, &c]), (2_001_500_000, 0));
+        assert_eq!(blkio_possible(&[&a, &b, &c]), (2_001_500_000, 1));
+        assert_eq!(blkio_possible(&[&task(1_000_001, 0)]), (0, 1));
+    }
 }

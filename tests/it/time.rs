@@ -149,14 +149,26 @@ fn a_checksum_of_a_cached_file_hardly_waits_and_reads_nothing_at_the_device() {
     let d = on_disk();
     let f = cold_file(d.path(), 64);
     let name = f.display().to_string();
-    // the file and sha256sum itself (binary, libraries) in the page cache
-    for _ in 0..2 {
-        let _ = std::process::Command::new("sha256sum")
-            .arg(&f)
-            .output()
-            .unwrap();
-    }
-    let (o, v) = time(d.path(), &["sha256sum", &name]);
+    // the file and sha256sum itself (binary, libraries) in the page cache; again when
+    // another test's `tree` dropped the cache during the timed run (cache_drops)
+    let warm = || {
+        for _ in 0..2 {
+            let _ = std::process::Command::new("sha256sum")
+                .arg(&f)
+                .output()
+                .unwrap();
+        }
+    };
+    let mut attempts = 0;
+    let (o, v) = loop {
+        warm();
+        let drops = cache_drops();
+        let (o, v) = time(d.path(), &["sha256sum", &name]);
+        attempts += 1;
+        if cache_drops() == drops || attempts == 3 {
+            break (o, v);
+        }
+    };
     assert_eq!(o.code, 0, "{}", o.dump());
     let t = section(&v);
     let share = at_f64(t, "/bound/storage_pct");

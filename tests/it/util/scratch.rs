@@ -65,3 +65,17 @@ pub fn free_port() -> u16 {
         }
     }
 }
+
+/// How many times the machine's page cache was dropped since boot (`drop_pagecache` of
+/// /proc/vmstat; `echo 1|3 > /proc/sys/vm/drop_caches` counts one). Tests run in
+/// parallel and `iomark tree` drops the caches as root: a test whose figures rest on a
+/// warm page cache reads this before and after to know whether another test emptied it.
+pub fn cache_drops() -> u64 {
+    std::fs::read_to_string("/proc/vmstat")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find_map(|l| l.strip_prefix("drop_pagecache ")?.trim().parse().ok())
+        })
+        .unwrap_or(0)
+}
