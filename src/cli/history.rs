@@ -159,7 +159,11 @@ fn read_all() -> Result<Vec<(Entry, PathBuf)>, Error> {
                     .map_or(String::new(), |s| s.to_string_lossy().into_owned());
                 v.push((Entry { name, result }, f));
             }
-            Err(e) => eprintln!("iomark: WARNING: skipping a damaged history file: {e}"),
+            // one line whatever the file's name holds (a newline, an escape)
+            Err(e) => eprintln!(
+                "iomark: WARNING: skipping a damaged history file: {}",
+                crate::util::text::visible(&e)
+            ),
         }
     }
     // by end time; names (which start with it) break ties

@@ -192,3 +192,21 @@ fn an_output_that_is_one_of_the_results_read_is_refused() {
         );
     }
 }
+
+/// A damaged file in the history whose name holds a newline: skipped with one warning
+/// line, the newline written out (it once split the warning in two lines).
+#[test]
+fn a_damaged_history_file_is_named_on_one_line() {
+    let d = scratch();
+    let h = d.path().join("h");
+    std::fs::create_dir(&h).unwrap();
+    std::fs::write(h.join("bad\nname.json"), b"{not json").unwrap();
+    let o = Iomark::new()
+        .dir(d.path())
+        .env("IOMARK_RESULTS", &h)
+        .env_remove("IOMARK_HISTORY")
+        .arg("history")
+        .run();
+    assert_eq!(o.code, 0, "{}", o.dump());
+    o.one_line_error(&["skipping a damaged history file", r"bad\nname.json"]);
+}
