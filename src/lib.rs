@@ -8,6 +8,25 @@
 //! iomark's JSON or a compatible text report. [`probe`] reads sysfs/procfs through an
 //! injectable root for the honesty checks.
 
+// `eprintln!`/`eprint!` for the whole crate (textual scope: every module below): std's
+// panic when stderr cannot be written (`2>/dev/full`, `2>&1 | head` after the reader
+// left); these write through `util::output::to_stderr`, which says nothing when stderr
+// fails — there is nowhere left to say it (docs/safety.md "When stdout cannot be written").
+macro_rules! eprintln {
+    () => {
+        $crate::util::output::to_stderr(format_args!("\n"))
+    };
+    ($($arg:tt)*) => {
+        $crate::util::output::to_stderr(format_args!("{}\n", format_args!($($arg)*)))
+    };
+}
+
+macro_rules! eprint {
+    ($($arg:tt)*) => {
+        $crate::util::output::to_stderr(format_args!($($arg)*))
+    };
+}
+
 pub mod cli;
 pub mod engine;
 pub mod files;

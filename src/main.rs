@@ -8,12 +8,14 @@
 
 use iomark::cli;
 use iomark::util::error::{Error, Exit};
+// never std's eprint!, which panics when stderr cannot be written (2>/dev/full)
+use iomark::util::output::to_stderr;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     // Test-only fault injection (IOMARK_FAULT): parsed once, refused when malformed.
     if let Err(e) = cli::init() {
-        eprintln!("iomark: {e}");
+        to_stderr(format_args!("iomark: {e}\n"));
         std::process::exit(e.code());
     }
     // invoked as `fio` or `sysbench` (a symlink or copy of the binary under that name):
@@ -31,7 +33,7 @@ fn main() {
         Ok(code) => code,
         Err(e) => {
             let line = format!("{e}\n");
-            eprint!("{line}"); // one write, as cli/run.rs error_line
+            to_stderr(format_args!("{line}")); // one write, as cli/run.rs error_line
             e.code()
         }
     };

@@ -158,6 +158,9 @@ pub fn run(args: &[String]) -> Exit {
         .flat_map(|(_, f)| f)
         .chain(&a.files)
         .collect();
+    if let Some(p) = &a.plot {
+        refuse_input_as_output("--plot", p, &all).map_err(fail)?;
+    }
     // a kept run is named by its own ID (`history:last` → `history:ID`), so its column
     // says which run it is
     let mut files: Vec<String> = vec![];
@@ -223,6 +226,22 @@ pub fn load_named(f: &std::path::Path) -> Result<(String, RunResult), String> {
         Some(id) => crate::cli::history::resolve(id),
         None => compare::load(f).map(|r| (f.display().to_string(), r)),
     }
+}
+
+/// An output (`--plot`, `-o`) that is one of the result files read (by path, or by
+/// device and inode: a link to it) would replace the user's result with a chart or a
+/// page: `Err` is the one line naming both (exit 2), before anything is written.
+pub fn refuse_input_as_output(
+    opt: &str,
+    out: &std::path::Path,
+    inputs: &[&PathBuf],
+) -> Result<(), String> {
+    let read: Vec<crate::files::output::Named> = inputs
+        .iter()
+        .filter(|f| !f.to_str().is_some_and(|s| s.starts_with(HISTORY)))
+        .map(|f| ("result".to_string(), f.to_path_buf()))
+        .collect();
+    crate::files::output::refuse_collisions(&[(opt.to_string(), out.to_path_buf())], &read)
 }
 
 /// Load one result: a file, or `history:ID`, a kept run.

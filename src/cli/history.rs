@@ -94,7 +94,30 @@ fn parse_date(s: &str) -> Result<String, String> {
         && b.iter()
             .enumerate()
             .all(|(i, c)| i == 4 || i == 7 || c.is_ascii_digit());
-    if ok {
+    // a month 01..12 and a day that month has (February 29 in leap years)
+    let num = |r: std::ops::Range<usize>| s.get(r).and_then(|t| t.parse::<u32>().ok());
+    let real = match (num(0..4), num(5..7), num(8..10)) {
+        (Some(y), Some(m @ 1..=12), Some(d)) => {
+            let leap = y % 4 == 0 && (y % 100 != 0 || y % 400 == 0);
+            let days = [
+                31,
+                if leap { 29 } else { 28 },
+                31,
+                30,
+                31,
+                30,
+                31,
+                31,
+                30,
+                31,
+                30,
+                31,
+            ];
+            (1..=days[m as usize - 1]).contains(&d)
+        }
+        _ => false,
+    };
+    if ok && real {
         Ok(s.to_string())
     } else {
         Err("a date YYYY-MM-DD (UTC) is expected, e.g. 2026-12-01".into())
@@ -136,7 +159,11 @@ fn read_all() -> Result<Vec<(Entry, PathBuf)>, Error> {
                     .map_or(String::new(), |s| s.to_string_lossy().into_owned());
                 v.push((Entry { name, result }, f));
             }
-            Err(e) => eprintln!("iomark: WARNING: skipping a damaged history file: {e}"),
+            // one line whatever the file's name holds (a newline, an escape)
+            Err(e) => eprintln!(
+                "iomark: WARNING: skipping a damaged history file: {}",
+                crate::util::text::visible(&e)
+            ),
         }
     }
     // by end time; names (which start with it) break ties

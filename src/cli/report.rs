@@ -2,7 +2,7 @@
 //! `compare` loads them) rendered in a format to share: `--format=html` (report/html.rs,
 //! one self-contained page), `--format=markdown` (report/markdown.rs, the page's content
 //! for a forum post) or `--format=openmetrics` (report/openmetrics.rs, Prometheus
-//! textfile-collector metrics), to stdout or `-o FILE` (written through
+//! textfile-collector metrics), to stdout (also `-o -`) or `-o FILE` (written through
 //! files/output.rs: old content or the complete new one). Without `--format`, a FILE
 //! ending in `.html` gets the page, `.md` the markdown, anything else the metrics.
 
@@ -37,7 +37,8 @@ pub struct Args {
     /// openmetrics).
     #[arg(long, value_parser = ["html", "markdown", "openmetrics"])]
     pub format: Option<String>,
-    /// Write to FILE instead of stdout (replaced atomically, never through a link).
+    /// Write to FILE instead of stdout (replaced atomically, never through a link; `-`:
+    /// stdout).
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     pub output: Option<PathBuf>,
 }
@@ -58,7 +59,14 @@ pub fn run(args: &[String]) -> Exit {
     };
     let fail =
         |code: i32, e: &dyn std::fmt::Display| Error::new(code, format!("iomark report: {e}"));
-    let out = match &a.output {
+    // `-o -`: stdout, as with no -o (a file named `-` would surprise)
+    let to_file = a.output.as_ref().filter(|p| p.as_os_str() != "-");
+    if let Some(p) = to_file {
+        let inputs: Vec<&PathBuf> = a.inputs.iter().collect();
+        crate::cli::compare::refuse_input_as_output("-o", p, &inputs)
+            .map_err(|e| fail(exit::INVALID, &e))?;
+    }
+    let out = match to_file {
         Some(p) => Some(crate::files::output::Output::create(p).map_err(|e| {
             fail(
                 e.exit_code(),
@@ -75,7 +83,7 @@ pub fn run(args: &[String]) -> Exit {
         results.push(r);
     }
     let format = a.format.clone().unwrap_or_else(|| {
-        let ext = a.output.as_ref().and_then(|p| p.extension());
+        let ext = to_file.and_then(|p| p.extension());
         match ext.and_then(|x| x.to_str()) {
             Some("html") => "html".into(),
             Some("md") => "markdown".into(),
@@ -98,7 +106,7 @@ pub fn run(args: &[String]) -> Exit {
         _ => OpenMetrics { names }.render(&results),
     };
     let bytes = rendered.map_err(|e| fail(exit::FAILED, &e))?;
-    match (&out, &a.output) {
+    match (&out, to_file) {
         (Some(o), Some(p)) => o.commit(&bytes).map_err(|e| {
             fail(
                 e.exit_code(),

@@ -220,11 +220,10 @@ fn run_as(args: &[String], persona: Persona) -> Exit {
     // the data files) writes no result: nothing ran, and the named files stay as they were
     let refused = matches!(failure, Some(runner::RunError::Plan { .. }));
     let mut lost = !refused && !save_run_result(&outs, &r, failure.is_none());
-    // the results history: a completed run, said on stderr (never the report's stdout)
-    if let Some(l) = crate::report::output::keep_history(&r, !cmd.no_history) {
-        if loud {
-            eprintln!("{l}");
-        }
+    // the results history: a completed run, said on stderr (never the report's stdout);
+    // kept only when it is said (not under the quiet fio persona: fio keeps nothing)
+    if let Some(l) = crate::report::output::keep_history(&r, !cmd.no_history && loud) {
+        eprintln!("{l}");
     }
     if let Some(e) = failure {
         return Err(stop(e.exit_code(), e));

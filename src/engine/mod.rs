@@ -10,6 +10,7 @@
 //! caller, so there is no per-I/O dynamic dispatch. Adding an engine is one file plus
 //! its entry in the registry.
 
+pub mod anon;
 pub mod buffers;
 pub mod cpuio;
 pub mod e4defrag;

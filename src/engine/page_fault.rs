@@ -11,35 +11,15 @@ use super::{Engine, IoErr, IoReq, SyncKind};
 
 /// The page-fault engine: its anonymous mapping.
 pub struct PageFault {
-    ptr: *mut u8,
-    len: usize,
+    map: super::anon::AnonMap,
 }
-
-// SAFETY: the mapping is owned by this engine and used only by its worker thread.
-unsafe impl Send for PageFault {}
 
 impl PageFault {
     /// Map `len` bytes of anonymous memory (private, read+write; nothing is touched
     /// yet). `Err`: the kernel refused the mapping (ENOMEM, or `len` 0: EINVAL).
     pub fn new(len: usize) -> Result<Self, IoErr> {
-        if len == 0 {
-            return Err(IoErr::Errno(libc::EINVAL));
-        }
-        // SAFETY: a fresh anonymous mapping; unmapped in Drop.
-        let p = unsafe {
-            libc::mmap(
-                std::ptr::null_mut(),
-                len,
-                libc::PROT_READ | libc::PROT_WRITE,
-                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
-                -1,
-                0,
-            )
-        };
-        if p == libc::MAP_FAILED {
-            return Err(IoErr::Errno(super::last_errno()));
-        }
-        Ok(PageFault { ptr: p.cast(), len })
+        let map = super::anon::AnonMap::new(len).map_err(IoErr::Errno)?;
+        Ok(PageFault { map })
     }
 }
 
@@ -51,19 +31,12 @@ impl Engine for PageFault {
     }
     #[inline]
     fn submit(&mut self, _slot: usize, r: &IoReq) -> Result<Option<usize>, IoErr> {
-        // SAFETY: the mapping is `self.len` bytes at `self.ptr` while the engine lives;
+        // SAFETY: the mapping is `len()` bytes at `ptr()` while the engine lives;
         // the worker's buffers are not part of it
-        unsafe { super::mmap::copy_in_mapping(self.ptr, self.len, r) }
+        unsafe { super::mmap::copy_in_mapping(self.map.ptr(), self.map.len(), r) }
     }
     fn sync(&mut self, _file: usize, _kind: SyncKind) -> Result<(), IoErr> {
         Ok(())
-    }
-}
-
-impl Drop for PageFault {
-    fn drop(&mut self) {
-        // SAFETY: unmapping what `new` mapped.
-        unsafe { libc::munmap(self.ptr.cast(), self.len) };
     }
 }
 

@@ -191,6 +191,22 @@ pub fn preflight(jobs: &[(&[FileSpec], bool, Vec<u64>)]) -> Result<(), FilesErro
     Ok(())
 }
 
+/// A job's `directory=` must exist and be a directory (a symbolic link to one is
+/// followed): fio 3.33 refuses the job otherwise ("DIR is not a directory"), and iomark
+/// never creates it — a mistyped name would fill the filesystem it lands on.
+pub fn check_directory(dir: &Path) -> Result<(), FilesError> {
+    let refuse = |source| FilesError::Io {
+        path: dir.to_path_buf(),
+        op: "use it as directory= (it must exist: iomark, as fio, creates no job directory)",
+        source,
+    };
+    match std::fs::metadata(dir) {
+        Ok(m) if m.is_dir() => Ok(()),
+        Ok(_) => Err(refuse(std::io::Error::from_raw_os_error(libc::ENOTDIR))),
+        Err(e) => Err(refuse(e)),
+    }
+}
+
 /// Whether `path` is a block device.
 pub fn is_block_device(path: &Path) -> bool {
     std::fs::metadata(path).is_ok_and(|m| m.file_type().is_block_device())

@@ -225,14 +225,19 @@ pub fn show_text(e: &Entry, file: &str, earlier: &[&RunResult]) -> String {
 /// file-set sizes, O_DIRECT or buffered (the HTML and markdown reports).
 pub fn settings_line(r: &RunResult) -> String {
     let j = &r.job;
+    // a result that does not record its file set (fio's jobs: 0) says nothing of it,
+    // never "file set 0 B"
+    let set = match j.total_size_bytes {
+        0 => String::new(),
+        n => format!("file set {n} B, "),
+    };
     format!(
-        "{}: engine {}, iodepth {}, threads {}, block {} B, file set {} B, {}",
+        "{}: engine {}, iodepth {}, threads {}, block {} B, {set}{}",
         j.kind,
         j.engine,
         j.iodepth,
         j.threads,
         j.block_size_bytes,
-        j.total_size_bytes,
         if j.direct { "O_DIRECT" } else { "buffered" }
     )
 }
@@ -272,6 +277,22 @@ mod tests {
             ..Default::default()
         });
         r
+    }
+
+    #[test]
+    fn the_settings_line_names_a_file_set_only_when_the_result_records_one() {
+        let mut r = copy_run("dev:a", 1, 100.0);
+        r.job.block_size_bytes = 4096;
+        r.job.total_size_bytes = 0;
+        let line = settings_line(&r);
+        assert!(!line.contains("file set"), "{line}");
+        assert!(line.contains("block 4096 B, buffered"), "{line}");
+        r.job.total_size_bytes = 65536;
+        let line = settings_line(&r);
+        assert!(
+            line.contains("block 4096 B, file set 65536 B, buffered"),
+            "{line}"
+        );
     }
 
     #[test]

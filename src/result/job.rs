@@ -658,8 +658,9 @@ pub fn dir_runtime_ns(rw: &str, runtime_ns: u64, verify_ns: u64, dir: usize) -> 
     if dir != 0 || verify_ns == 0 {
         return runtime_ns;
     }
-    let reads = matches!(rw, "read" | "randread" | "rw" | "readwrite" | "randrw");
-    if reads {
+    // the job model's one list of reading modes (`readwrite` is fio's other name of `rw`)
+    let mode = crate::job::fio::RwMode::from_fio_name(if rw == "readwrite" { "rw" } else { rw });
+    if mode.is_some_and(crate::job::fio::RwMode::reads) {
         runtime_ns + verify_ns
     } else {
         verify_ns
@@ -679,4 +680,41 @@ fn is_zero_u64(n: &u64) -> bool {
 
 fn is_zero(n: &u32) -> bool {
     *n == 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// fio adds the verify read-back to the reads' time: after the I/O phase's for a
+    /// job that reads, alone for one that only writes or trims; other directions keep
+    /// the I/O phase's time. One row per `rw=` spelling a result records.
+    #[test]
+    fn the_verify_phase_counts_in_the_read_time_of_every_mode() {
+        let rows = [
+            ("read", 15),
+            ("write", 5),
+            ("randread", 15),
+            ("randwrite", 5),
+            ("rw", 15),
+            ("readwrite", 15),
+            ("randrw", 15),
+            ("trim", 5),
+            ("randtrim", 5),
+            ("trimwrite", 5),
+            ("randtrimwrite", 5),
+        ];
+        for (rw, reads) in rows {
+            assert_eq!(dir_runtime_ns(rw, 10, 5, 0), reads, "{rw} reads");
+            assert_eq!(dir_runtime_ns(rw, 10, 5, 1), 10, "{rw} writes");
+            assert_eq!(dir_runtime_ns(rw, 10, 0, 0), 10, "{rw} without verify");
+        }
+        for m in crate::job::fio::RwMode::ALL {
+            assert_eq!(
+                crate::job::fio::RwMode::from_fio_name(m.fio_name()),
+                Some(m)
+            );
+        }
+        assert_eq!(crate::job::fio::RwMode::from_fio_name("randread:8"), None);
+    }
 }

@@ -168,6 +168,8 @@ fn spawn(cmd: &[String]) -> Result<i32, StartError> {
             Ok(())
         });
     }
+    // the name as it may be printed: control characters (a newline, an escape) visible
+    let prog = crate::util::text::visible(prog);
     match c.spawn() {
         Ok(c) => Ok(c.id() as i32),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(StartError {

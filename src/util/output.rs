@@ -74,6 +74,18 @@ pub fn println(args: fmt::Arguments<'_>) {
     write(s.as_bytes());
 }
 
+/// Write formatted text to stderr in one write, ignoring a failure (a full disk, a
+/// closed pipe): the crate's `eprintln!`/`eprint!` (src/lib.rs) and the binary's error
+/// line. std's macros panic when stderr cannot be written; a diagnostic that cannot be
+/// shown must not end the command (its cleanup and its exit code come first).
+pub fn to_stderr(args: fmt::Arguments<'_>) {
+    let text = match args.as_str() {
+        Some(s) => std::borrow::Cow::Borrowed(s),
+        None => std::borrow::Cow::Owned(args.to_string()),
+    };
+    let _ = io::stderr().lock().write_all(text.as_bytes());
+}
+
 /// The state of stdout so far.
 pub fn current() -> State {
     state().clone()

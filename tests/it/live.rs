@@ -14,7 +14,7 @@ use std::time::Duration;
 const GUARD: Duration = Duration::from_secs(120);
 
 /// A null-engine run far longer than the tests wait (they stop it).
-fn run_args(name: &str) -> String {
+pub(crate) fn run_args(name: &str) -> String {
     format!(
         "run --name={name} --ioengine=null --size=1g --rw=randread --time_based --runtime=300 --live --json=r.json --no-history"
     )

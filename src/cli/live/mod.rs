@@ -117,9 +117,42 @@ fn show(
     }
 }
 
+/// What stdin holds after waiting up to `wait`: a key to read (`Some(false)`), a
+/// terminal that hung up (`Some(true)`: POLLHUP or an error), or nothing yet (`None`).
+/// Stdin that is not a terminal (crossterm then reads /dev/tty) is left to crossterm:
+/// `Some(false)` at once.
+fn input(wait: Duration) -> Option<bool> {
+    // SAFETY: isatty and poll(2) on descriptor 0, with a pollfd we own.
+    unsafe {
+        if libc::isatty(0) != 1 {
+            return Some(false);
+        }
+        let mut p = libc::pollfd {
+            fd: 0,
+            events: libc::POLLIN,
+            revents: 0,
+        };
+        let ms = wait.as_millis().min(i32::MAX as u128) as i32;
+        if libc::poll(&mut p, 1, ms) != 1 {
+            return None;
+        }
+        Some(p.revents & (libc::POLLHUP | libc::POLLERR | libc::POLLNVAL) != 0)
+    }
+}
+
 /// Wait up to `wait` for a key; `q` and Ctrl-C stop the run as SIGINT does (every press:
 /// a second one a second later exits at once, as a second Ctrl-C does).
 fn stop_key(wait: Duration) -> bool {
+    match input(wait) {
+        None => return false,
+        Some(true) => {
+            // the terminal is gone (a closed window or SSH session: SIGHUP stops the
+            // run); crossterm would read its end of file in a loop and never return
+            std::thread::sleep(wait);
+            return false;
+        }
+        Some(false) => {}
+    }
     match event::poll(wait) {
         Ok(true) => {}
         Ok(false) => return false,

@@ -188,6 +188,23 @@ impl RwMode {
             RwMode::RandTrimWrite => "randtrimwrite",
         }
     }
+    /// Every mode, in fio's order of `rw=` values.
+    pub const ALL: [RwMode; 10] = [
+        RwMode::Read,
+        RwMode::Write,
+        RwMode::RandRead,
+        RwMode::RandWrite,
+        RwMode::ReadWrite,
+        RwMode::RandRw,
+        RwMode::Trim,
+        RwMode::RandTrim,
+        RwMode::TrimWrite,
+        RwMode::RandTrimWrite,
+    ];
+    /// The mode of fio's spelling [`RwMode::fio_name`] (as a result records it).
+    pub fn from_fio_name(name: &str) -> Option<RwMode> {
+        RwMode::ALL.into_iter().find(|m| m.fio_name() == name)
+    }
     /// Issues trims?
     pub fn trims(self) -> bool {
         matches!(

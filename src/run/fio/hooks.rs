@@ -12,17 +12,14 @@ use std::path::Path;
 
 /// Memory a thread keeps locked (`lockmem`) until it is dropped.
 pub struct Locked {
-    addr: *mut libc::c_void,
-    len: usize,
+    map: crate::engine::anon::AnonMap,
 }
 
 impl Drop for Locked {
     fn drop(&mut self) {
-        // SAFETY: addr/len are the mapping made in `lock`, unmapped once here
-        unsafe {
-            libc::munlock(self.addr, self.len);
-            libc::munmap(self.addr, self.len);
-        }
+        // SAFETY: the mapping locked in `lock`, unlocked once here (then unmapped by
+        // the AnonMap's own drop)
+        unsafe { libc::munlock(self.map.ptr().cast(), self.map.len()) };
     }
 }
 
@@ -83,30 +80,18 @@ fn set_nice(nice: i32) -> Result<(), String> {
 /// Lock `len` bytes of fresh anonymous memory.
 fn lock(len: u64) -> Result<Locked, String> {
     let len = usize::try_from(len).map_err(|_| format!("lockmem={len}: too large"))?;
-    // SAFETY: an anonymous private mapping; checked for MAP_FAILED
-    let addr = unsafe {
-        libc::mmap(
-            std::ptr::null_mut(),
-            len,
-            libc::PROT_READ | libc::PROT_WRITE,
-            libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
-            -1,
-            0,
-        )
-    };
-    if addr == libc::MAP_FAILED {
-        return Err(format!(
+    let map = crate::engine::anon::AnonMap::new(len).map_err(|e| {
+        format!(
             "lockmem={len}: mmap: {}",
-            std::io::Error::last_os_error()
-        ));
-    }
-    let locked = Locked { addr, len };
-    // SAFETY: the mapping made above
-    if unsafe { libc::mlock(addr, len) } != 0 {
+            std::io::Error::from_raw_os_error(e)
+        )
+    })?;
+    // SAFETY: the mapping made above, `len` bytes
+    if unsafe { libc::mlock(map.ptr().cast(), len) } != 0 {
         let e = std::io::Error::last_os_error();
         return Err(format!("lockmem={len}: mlock: {e} (see ulimit -l)"));
     }
-    Ok(locked)
+    Ok(Locked { map })
 }
 
 /// Place the calling thread as thread `global` of `job` asks (CPUs, nice, locked

@@ -453,6 +453,11 @@ fn check_files(
                 .map(move |p| (p.files.as_slice(), j.direct, sizes.clone()))
         })
         .collect();
+    for (j, k) in cmd.jobs.iter().zip(kinds) {
+        if let Some(d) = j.directory.as_deref().filter(|_| !k.caps().no_io) {
+            dataset::check_directory(d)?;
+        }
+    }
     dataset::preflight(&checks)?;
     refuse_output_data_files(cmd, plans)?;
     // direct=1: offsets (and block sizes on block devices) against the logical block size

@@ -3,4 +3,5 @@
 
 mod every_signal;
 mod fileio_run;
+mod live_hangup;
 mod stop_points;

@@ -13,6 +13,10 @@
 //! injector's `stop`, the signal lands while it is stopped — never a sleep), an output
 //! named as the data file (collision, exit 2), and a FIFO at the output (exit 3); the
 //! signal cells also assert that no stray file of iomark's is left.
+//!
+//! `time` and `report` joined the table later (11 commands × 23 hazards): `time`'s
+//! signal and SIGKILL cells stop iomark from inside its command (`kill -STOP $PPID`),
+//! as it has no I/O of its own for the fault injector to stop at.
 
 use super::files::{compare_fixture, fill_all, mkfifo, start_stopped, tmpfs, Outside, Plant};
 use crate::util::*;
@@ -30,6 +34,10 @@ enum Cmd {
     Compare,
     Copy,
     Tree,
+    /// `iomark time -- CMD`: its outputs are iomark's, the command's stdout its own
+    Time,
+    /// `iomark report RESULT -o out.html`
+    Report,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -88,7 +96,7 @@ enum Moment {
     Cleanup,
 }
 
-const CMDS: [Cmd; 9] = [
+const CMDS: [Cmd; 11] = [
     Cmd::Prepare,
     Cmd::FileioRun,
     Cmd::Cleanup,
@@ -98,6 +106,8 @@ const CMDS: [Cmd; 9] = [
     Cmd::Compare,
     Cmd::Copy,
     Cmd::Tree,
+    Cmd::Time,
+    Cmd::Report,
 ];
 const HAZARDS: [Hazard; 23] = [
     Hazard::Symlink,
@@ -170,6 +180,8 @@ fn args(cmd: Cmd) -> Vec<String> {
         Cmd::Compare => vec![cmp.as_str(), cmp.as_str(), "--plot=out.svg"],
         Cmd::Copy => vec![".", "--size=256K", "--json=out.json"],
         Cmd::Tree => vec![".", "--files=20", "--drop-caches=off", "--json=out.json"],
+        Cmd::Time => vec!["--json=out.json", "--", "true"],
+        Cmd::Report => vec![cmp.as_str(), "-o", "out.html"],
     };
     let word = match cmd {
         Cmd::Prepare | Cmd::FileioRun | Cmd::Cleanup => "fileio",
@@ -179,6 +191,8 @@ fn args(cmd: Cmd) -> Vec<String> {
         Cmd::Compare => "compare",
         Cmd::Copy => "copy",
         Cmd::Tree => "tree",
+        Cmd::Time => "time",
+        Cmd::Report => "report",
     };
     std::iter::once(word).chain(v).map(String::from).collect()
 }
@@ -188,6 +202,7 @@ fn output(cmd: Cmd) -> Option<&'static str> {
     match cmd {
         Cmd::Prepare | Cmd::Cleanup | Cmd::Diagnose => None,
         Cmd::Compare => Some("out.svg"),
+        Cmd::Report => Some("out.html"),
         _ => Some("out.json"),
     }
 }
@@ -233,6 +248,13 @@ fn old_or_complete(p: &Path) -> Result<(), String> {
         return Ok(());
     }
     let s = String::from_utf8_lossy(&b);
+    if p.extension().is_some_and(|e| e == "html") {
+        return if s.trim_end().ends_with("</html>") {
+            Ok(())
+        } else {
+            Err(format!("{} is a partial HTML page", p.display()))
+        };
+    }
     if p.extension().is_some_and(|e| e == "svg") {
         return if s.trim_end().ends_with("</svg>") {
             Ok(())
@@ -324,9 +346,19 @@ fn cell(cmd: Cmd, hz: Hazard) -> Verdict {
             } else {
                 Sink::ClosedPipe
             };
+            // report: the page on stdout (without -o); time: stdout is the command's
+            // (`true` writes nothing), iomark's report goes to stderr
+            let a = match cmd {
+                Cmd::Report => vec!["report".into(), compare_fixture()],
+                _ => a,
+            };
             let o = to_sink(d, &a, sink);
-            let code = if hz == Hazard::DevFull { 1 } else { 0 };
-            if hz == Hazard::DevFull && !o.stderr.contains("cannot write the report to stdout") {
+            let code = if hz == Hazard::DevFull && cmd != Cmd::Time {
+                1
+            } else {
+                0
+            };
+            if code == 1 && !o.stderr.contains("cannot write the report to stdout") {
                 return Verdict::Fail(format!("no stdout error line: {}", o.stderr));
             }
             verdict(&o, code, d)
@@ -428,6 +460,9 @@ fn signal(
     if at == Moment::Cleanup {
         return signal_at_cleanup(cmd, d, a, sig, verdict);
     }
+    if cmd == Cmd::Time {
+        return time_signal(d, sig, at, verdict);
+    }
     let op = match cmd {
         Cmd::Cleanup => {
             return Verdict::NotApplicable(
@@ -437,11 +472,12 @@ fn signal(
         Cmd::Diagnose => return Verdict::NotApplicable(
             "diagnose does no I/O (no stop point); it finishes and exits with the signal's code",
         ),
-        Cmd::Compare => {
+        Cmd::Compare | Cmd::Report => {
             return Verdict::NotApplicable(
-                "compare does no I/O (no stop point); it finishes and exits with the signal's code",
+                "compare and report do no I/O (no stop point); they finish and exit with the signal's code",
             )
         }
+        Cmd::Time => unreachable!("handled above"),
         Cmd::FileioRun => "read",
         _ => "write",
     };
@@ -488,8 +524,13 @@ fn signal_at_cleanup(
             return Verdict::NotApplicable("fileio prepare and run remove no file")
         }
         Cmd::Run => return Verdict::NotApplicable("run keeps its files (unlink=0, fio's default)"),
-        Cmd::Diagnose | Cmd::Compare => {
-            return Verdict::NotApplicable("diagnose and compare create no file to remove")
+        Cmd::Diagnose | Cmd::Compare | Cmd::Report => {
+            return Verdict::NotApplicable("diagnose, compare and report create no file to remove")
+        }
+        Cmd::Time => {
+            return Verdict::NotApplicable(
+                "time creates no file to remove (the command's files are its own)",
+            )
         }
         Cmd::Cleanup | Cmd::Mark | Cmd::Copy | Cmd::Tree => {}
     }
@@ -521,6 +562,74 @@ fn signal_at_cleanup(
         }
     }
     v
+}
+
+/// `iomark time --json=out.json -- sh -c 'kill -STOP $PPID; exec sleep S'`: the command
+/// stops iomark (its parent) while it waits for the command, so a signal lands at a
+/// known point of the wait, never after a sleep.
+fn time_stopped(d: &Path, sleep_s: u32) -> std::process::Child {
+    let script = format!("kill -STOP $PPID; exec sleep {sleep_s}");
+    let mut child = Iomark::new()
+        .dir(d)
+        .args(["time", "--json=out.json", "--", "sh", "-c", &script])
+        .spawn();
+    assert!(
+        wait_stopped(&mut child, Duration::from_secs(20)),
+        "iomark time never stopped"
+    );
+    child
+}
+
+/// A signal to `iomark time` while its command runs (time has no setup of its own: the
+/// command starts at once, so its one moment is mid-run): a stop signal is passed to the
+/// command, which it ends (exit 128 + N, the result `interrupted`); SIGPIPE and SIGUSR1
+/// are not passed and change nothing (the command ends by itself, exit 0).
+fn time_signal(
+    d: &Path,
+    sig: Sig,
+    at: Moment,
+    verdict: impl Fn(&Out, i32, &Path) -> Verdict,
+) -> Verdict {
+    if at == Moment::FirstIo {
+        return Verdict::NotApplicable(
+            "time has no setup of its own: the command starts at once (the mid-run cell)",
+        );
+    }
+    setup(Cmd::Time, d);
+    let passed = sig.code() != 0;
+    let child = time_stopped(d, if passed { 60 } else { 1 });
+    kill(child.id(), sig.number());
+    kill(child.id(), libc::SIGCONT);
+    let o = finish_within(child, Duration::from_secs(30));
+    let v = verdict(&o, sig.code(), d);
+    let s = std::fs::read_to_string(d.join("out.json")).unwrap_or_default();
+    let status = if passed { "interrupted" } else { "ok" };
+    match v {
+        Verdict::Pass(_) if !s.contains(&format!("\"status\": \"{status}\"")) => {
+            Verdict::Fail(format!("out.json does not say {status}: {s:.80}"))
+        }
+        v => v,
+    }
+}
+
+/// SIGKILL of `iomark time` while its command runs: `--json` keeps its old content.
+fn time_sigkill(d: &Path, verdict: impl Fn(&Out, i32, &Path) -> Verdict) -> Verdict {
+    setup(Cmd::Time, d);
+    let child = time_stopped(d, 1);
+    kill(child.id(), libc::SIGKILL);
+    let mut o = finish_within(child, Duration::from_secs(20));
+    if o.signal != Some(libc::SIGKILL) {
+        return Verdict::Fail(format!("not killed: {}", o.dump()));
+    }
+    o.code = -9;
+    match verdict(&o, -9, d) {
+        Verdict::Pass(_)
+            if std::fs::read_to_string(d.join("out.json")).ok().as_deref() != Some(OLD) =>
+        {
+            Verdict::Fail("out.json after SIGKILL is not its old content".into())
+        }
+        v => v,
+    }
 }
 
 /// A symbolic or hard link to the outside file at the output (or the data file).
@@ -634,6 +743,10 @@ fn fifo(cmd: Cmd, d: &Path, verdict: impl Fn(&Out, i32, &Path) -> Verdict) -> Ve
             (args(cmd), code)
         }
         Cmd::Run => (vec!["run".into(), "F".into()], 2),
+        Cmd::Report => (vec!["report".into(), "F".into()], 2),
+        Cmd::Time => {
+            return Verdict::NotApplicable("time reads no file (the command's stdin is its own)")
+        }
         Cmd::Compare => (vec!["compare".into(), "F".into()], 2),
         Cmd::Diagnose => (vec!["diagnose".into(), "--fixture".into(), "F".into()], 2),
         Cmd::Mark | Cmd::Copy | Cmd::Tree => {
@@ -692,10 +805,12 @@ fn full_fs(cmd: Cmd, a: &[String], verdict: impl Fn(&Out, i32, &Path) -> Verdict
     fill_all(d);
     let o = Iomark::new().dir(d).args(a).run();
     // refused up front with the numbers (3); a reading fileio run works but its final
-    // --json write fails (1); cleanup and diagnose need no space; compare's chart (1)
+    // --json write fails (1); cleanup and diagnose need no space; compare's chart,
+    // report's page and time's result, the final write of a command with no data files
+    // to check space for (1: the rehearsal's small document still fits)
     let code = match cmd {
         Cmd::Cleanup | Cmd::Diagnose => 0,
-        Cmd::FileioRun | Cmd::Compare => 1,
+        Cmd::FileioRun | Cmd::Compare | Cmd::Report | Cmd::Time => 1,
         _ => 3,
     };
     verdict(&o, code, d)
@@ -711,11 +826,12 @@ fn sigkill(
     let fault = match cmd {
         Cmd::Cleanup => return Verdict::NotApplicable("cleanup only unlinks its names"),
         Cmd::Diagnose => return Verdict::NotApplicable("diagnose writes nothing"),
-        Cmd::Compare => {
+        Cmd::Compare | Cmd::Report => {
             return Verdict::NotApplicable(
-                "compare's one write is the atomic rename of files::output",
+                "compare's and report's one write is the atomic rename of files::output",
             )
         }
+        Cmd::Time => return time_sigkill(d, verdict),
         Cmd::FileioRun => "read:stop@10",
         _ => "write:stop@2",
     };

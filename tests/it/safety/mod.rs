@@ -8,4 +8,6 @@ mod hazards;
 mod invalid;
 mod issue28;
 mod json_target;
+mod new_commands;
+mod stderr;
 mod symlinks;

@@ -375,21 +375,28 @@ pub enum Sink {
     ClosedPipe,
 }
 
+impl Sink {
+    /// The stream: `/dev/full` opened for writing, or a pipe whose reader is gone.
+    pub fn stdio(self) -> Stdio {
+        match self {
+            Sink::DevFull => Stdio::from(
+                std::fs::OpenOptions::new()
+                    .write(true)
+                    .open("/dev/full")
+                    .unwrap(),
+            ),
+            Sink::ClosedPipe => {
+                let (reader, writer) = std::io::pipe().unwrap();
+                drop(reader);
+                Stdio::from(writer)
+            }
+        }
+    }
+}
+
 /// Run `iomark ARGS` in `dir` with stdout on `sink`: exit code and stderr.
 pub fn run_to(dir: &Path, args: &[String], sink: Sink) -> (i32, String) {
-    let stdout = match sink {
-        Sink::DevFull => Stdio::from(
-            std::fs::OpenOptions::new()
-                .write(true)
-                .open("/dev/full")
-                .unwrap(),
-        ),
-        Sink::ClosedPipe => {
-            let (reader, writer) = std::io::pipe().unwrap();
-            drop(reader);
-            Stdio::from(writer)
-        }
-    };
+    let stdout = sink.stdio();
     let o = Iomark::new()
         .args(args)
         .dir(dir)

@@ -28,6 +28,15 @@ pub fn have_tmux() -> bool {
         .is_ok_and(|s| s.success())
 }
 
+/// Whether a test must be skipped for want of tmux (said on stderr when so).
+pub fn no_tmux() -> bool {
+    let missing = !have_tmux();
+    if missing {
+        eprintln!("SKIPPED: tmux not installed (tests/run.sh installs it)");
+    }
+    missing
+}
+
 impl Tmux {
     /// Start `sh -c SCRIPT` in `dir` on a new terminal; the shell then prints
     /// [`TMUX_EXIT`] and the exit code and stays, so the screen can still be read.
@@ -115,6 +124,16 @@ impl Tmux {
             .output()
             .expect("tmux display-message runs");
         String::from_utf8_lossy(&o.stdout).trim().to_string()
+    }
+
+    /// Close the terminal, as a closed window or SSH session does: the session is
+    /// killed, its processes get SIGHUP (the screen cannot be read after this).
+    pub fn hang_up(&self) {
+        let ok = self
+            .tmux(&["kill-session", "-t", "t"])
+            .status()
+            .is_ok_and(|s| s.success());
+        assert!(ok, "tmux kill-session failed");
     }
 
     /// Wait until the command ended; its exit code and the screen.
