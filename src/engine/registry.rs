@@ -1,5 +1,5 @@
 //! The engine registry: which engines exist ([`Kind`], looked up by the names jobs
-//! use), what each can do ([`Caps`], each engine's [`Engine::CAPS`]), and the ONE
+//! use; what each can do is its [`Engine::CAPS`], a [`Caps`] defined beside the trait), and the ONE
 //! function that builds the engine a job asks for ([`build`]) — with the test-only
 //! fault wrapper ([`super::fault::Faulty`]) around it when `IOMARK_FAULT` is set — and
 //! hands it to the caller's [`Drive`]. Runners ask the capabilities, never the kind:
@@ -25,68 +25,8 @@ use super::null::Null;
 use super::page_fault::PageFault;
 use super::posixaio::PosixAio;
 use super::psync::Psync;
-use super::{Engine, IoErr};
+use super::{Caps, Engine, IoErr};
 use std::os::fd::RawFd;
-
-/// What an engine can do, for the runners' decisions.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Caps {
-    /// requests may stay queued after `submit` (completed through `reap`); otherwise
-    /// every request completes inside `submit` (a synchronous engine, depth 1)
-    pub queued: bool,
-    /// touches no file: a job on it opens, lays out and checks nothing (null, cpuio:
-    /// no memory either; net: its socket)
-    pub no_io: bool,
-    /// maps the files (read-write: the files are opened for writing; whole passes
-    /// stay mapped, so no re-open between passes)
-    pub maps_files: bool,
-    /// registers the buffers with the kernel ([`Spec::bufs`] are used)
-    pub registers_buffers: bool,
-    /// works on the files' paths ([`Spec::paths`]): the runner opens no descriptor
-    /// (the file and directory operation engines)
-    pub paths: bool,
-    /// the engine makes (or removes) its files itself: the runner lays out nothing and
-    /// each file is one block (fio's `get_file_size` = the minimum block size)
-    pub own_files: bool,
-    /// works on the files' existing blocks (e4defrag moves them): the runner fills the
-    /// files with data at layout even for a job that only writes (a hole moves nothing)
-    pub needs_data: bool,
-    /// moves a stream of data with a peer (net): a transfer of nothing ([`net::END`])
-    /// is the peer's end of the data, which ends the job normally
-    pub stream: bool,
-    /// runs the requests on helper threads of the C library's process-wide pool
-    /// (glibc's POSIX AIO): a helper resolves a request's descriptor in the table of
-    /// the thread that created it, so the job thread must keep the process's shared
-    /// descriptor table (no [`crate::engine::private_fd_table`])
-    pub helper_threads: bool,
-}
-
-impl Caps {
-    /// A synchronous engine on open descriptors (psync): every request completes
-    /// inside `submit`.
-    pub const SYNC: Caps = Caps {
-        queued: false,
-        no_io: false,
-        maps_files: false,
-        registers_buffers: false,
-        paths: false,
-        own_files: false,
-        needs_data: false,
-        stream: false,
-        helper_threads: false,
-    };
-    /// An engine that is given no descriptor and touches no file (null, cpuio,
-    /// page_fault, exec, net).
-    pub const NO_IO: Caps = Caps {
-        no_io: true,
-        ..Caps::SYNC
-    };
-    /// An engine that queues requests on open descriptors (libaio).
-    pub const QUEUED: Caps = Caps {
-        queued: true,
-        ..Caps::SYNC
-    };
-}
 
 /// The engines there are.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

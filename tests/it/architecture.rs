@@ -463,10 +463,6 @@ const CYCLES_KNOWN: &[(&str, &str)] = &[
         "run_args.rs stops calling back into run.rs",
     ),
     (
-        "src/engine/net.rs ↔ src/engine/registry.rs",
-        "Caps moves beside the Engine trait, out of the registry",
-    ),
-    (
         "src/files/fileset.rs ↔ src/files/preflight.rs",
         "the checks fileset.rs and preflight.rs share move into preflight.rs",
     ),
