@@ -48,15 +48,6 @@ pub fn display(dir: &Path, i: u32) -> String {
     }
 }
 
-/// The directory as shown in messages: absolute when it can be resolved (so "." reads
-/// as the real path).
-pub fn dir_name(dir: &Path) -> String {
-    std::fs::canonicalize(dir)
-        .unwrap_or_else(|_| dir.to_path_buf())
-        .display()
-        .to_string()
-}
-
 /// What prepare did.
 #[derive(Debug, Clone, Copy)]
 pub struct Prepared {
@@ -205,7 +196,7 @@ pub fn prepare_preflight(job: &FileioJob, g: &Geometry) -> Result<(), Error> {
                 crate::util::error::exit::ENVIRONMENT,
                 vec![format!(
                     "FATAL: not enough free space in {}: prepare needs {} bytes ({}B), {} bytes ({}B) are available; use a smaller --file-total-size or another --file-dir",
-                    dir_name(&job.dir),
+                    crate::files::dir_name(&job.dir),
                     need,
                     sysbench_human_size(need as f64),
                     avail,
@@ -241,7 +232,7 @@ pub fn direct_preflight(job: &FileioJob, g: &Geometry) -> Result<(), Error> {
                         "FATAL: --file-block-size={} is not a multiple of the {}-byte direct-I/O alignment of {}; use a multiple of {}",
                         g.block,
                         a,
-                        dir_name(&job.dir),
+                        crate::files::dir_name(&job.dir),
                         a
                     )],
                 ))
@@ -351,7 +342,7 @@ pub fn prepare(
                 ];
                 let mut code = crate::util::error::exit::FAILED;
                 if e == libc::ENOSPC {
-                    lines.push(format!("FATAL: {} is full; the files written so far are kept: run 'cleanup' to remove them", dir_name(&job.dir)));
+                    lines.push(format!("FATAL: {} is full; the files written so far are kept: run 'cleanup' to remove them", crate::files::dir_name(&job.dir)));
                     code = crate::util::error::exit::ENVIRONMENT;
                 }
                 Error::lines(code, lines)

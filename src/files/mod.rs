@@ -42,4 +42,13 @@ pub fn kind_name(t: std::fs::FileType) -> &'static str {
     }
 }
 
+/// The directory as shown in messages: absolute when it can be resolved (so "." reads
+/// as the real path).
+pub fn dir_name(dir: &std::path::Path) -> String {
+    std::fs::canonicalize(dir)
+        .unwrap_or_else(|_| dir.to_path_buf())
+        .display()
+        .to_string()
+}
+
 pub use crate::util::strerror;

@@ -105,7 +105,7 @@ pub fn direct_refused(at: &Path) -> String {
         .unwrap_or("the filesystem");
     format!(
         "{fs} at {} does not support O_DIRECT",
-        crate::files::fileset::dir_name(dir)
+        crate::files::dir_name(dir)
     )
 }
 

@@ -463,10 +463,6 @@ const CYCLES_KNOWN: &[(&str, &str)] = &[
         "run_args.rs stops calling back into run.rs",
     ),
     (
-        "src/files/fileset.rs ↔ src/files/preflight.rs",
-        "the checks fileset.rs and preflight.rs share move into preflight.rs",
-    ),
-    (
         "src/job/fio/keys.rs ↔ src/job/fio/keys_verify.rs",
         "keys_verify.rs gets its own helpers",
     ),
