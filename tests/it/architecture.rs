@@ -463,10 +463,6 @@ const CYCLES_KNOWN: &[(&str, &str)] = &[
         "run_args.rs stops calling back into run.rs",
     ),
     (
-        "src/job/fio/keys.rs ↔ src/job/fio/keys_verify.rs",
-        "keys_verify.rs gets its own helpers",
-    ),
-    (
         "src/probe/diagnosis.rs ↔ src/probe/platform.rs ↔ src/probe/verdicts.rs ↔ src/probe/walk_links.rs ↔ src/probe/walk_mounts.rs",
         "the facts type the walks fill moves out of diagnosis.rs",
     ),
