@@ -10,6 +10,7 @@
 use crate::cli::fileio::{parse, Outcome};
 use crate::job::{fio, fio::ini as fio_ini, values};
 use crate::report::compare as cmp;
+use crate::report::compare_render as render;
 use proptest::prelude::*;
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -59,7 +60,7 @@ proptest! {
             let _ = values::parse_ratio(&s);
             let _ = values::parse_bool(Some(&s));
             let _ = values::parse_human_size(&s);
-            let _ = crate::cli::copy::parse_bin_size(&s);
+            let _ = crate::cli::clap_common::parse_bin_size(&s);
             let _ = crate::cli::diagnose::parse_mb_s(&s);
             let _ = crate::cli::diagnose::parse_size(&s);
             let _ = fio::parse_size(&s, 1024);
@@ -390,8 +391,8 @@ proptest! {
                 }
                 let labels = cmp::labels(&[], &files, &results);
                 let c = cmp::compare(&results, &labels, &files);
-                for f in [cmp::Format::Table, cmp::Format::Markdown, cmp::Format::Csv, cmp::Format::Json] {
-                    let _ = cmp::render(&c, f);
+                for f in [render::Format::Table, render::Format::Markdown, render::Format::Csv, render::Format::Json] {
+                    let _ = render::render(&c, f);
                 }
             });
         } else if let Err(e) = &loaded[1] {

@@ -31,7 +31,7 @@ pub fn read_text(path: &Path, max: u64) -> std::io::Result<String> {
             std::io::ErrorKind::InvalidData,
             format!(
                 "larger than {} (not a result, job or fixture file)",
-                crate::job::units::iec(max)
+                crate::util::text::iec(max)
             ),
         ));
     }
@@ -46,7 +46,7 @@ pub fn read_bytes(path: &Path, max: u64) -> std::io::Result<Vec<u8>> {
     if bytes.len() as u64 > max {
         return Err(std::io::Error::new(
             std::io::ErrorKind::InvalidData,
-            format!("larger than {}", crate::job::units::iec(max)),
+            format!("larger than {}", crate::util::text::iec(max)),
         ));
     }
     Ok(bytes)
