@@ -146,7 +146,7 @@ fn fixture_text(f: &std::path::Path) -> std::io::Result<String> {
             return Ok(m.to_string());
         }
     }
-    crate::files::input::read_text(f, crate::files::input::MAX_INPUT_BYTES)
+    crate::util::input::read_text(f, crate::util::input::MAX_INPUT_BYTES)
 }
 
 fn diagnose_with(a: &Args) -> Exit {

@@ -250,7 +250,7 @@ fn self_including_job_file_is_an_error_not_a_stack_overflow() {
 }
 
 /// Devices given where a job, result or fixture file is expected are refused at once
-/// (src/files/input.rs), and endless files are errors after a bounded read, never an
+/// (src/util/input.rs), and endless files are errors after a bounded read, never an
 /// exhausted memory.
 #[test]
 fn endless_inputs_are_refused_after_a_bounded_read() {
@@ -273,7 +273,7 @@ fn endless_inputs_are_refused_after_a_bounded_read() {
 
 /// `iomark run /dev/zero` (or a job file that includes it) must be refused after a
 /// bounded read or at once (src/job/fio/ini.rs reads job files with
-/// `files::input::read_text`), never exhaust memory.
+/// `util::input::read_text`), never exhaust memory.
 #[test]
 fn endless_job_file_is_refused() {
     let d = tempfile::tempdir().unwrap();

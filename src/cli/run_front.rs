@@ -220,7 +220,7 @@ fn crctest(list: Option<&str>, persona: Persona) -> Exit {
 /// a file that is there is answered as fio answers one that is not compressed.
 fn inflate_log(file: &str, persona: Persona) -> Exit {
     let path = std::path::Path::new(file);
-    match crate::files::input::read_bytes(path, crate::files::input::MAX_INPUT_BYTES) {
+    match crate::util::input::read_bytes(path, crate::util::input::MAX_INPUT_BYTES) {
         Err(e) => refuse(
             exit::INVALID,
             format!("--inflate-log={file}: fopen: {}", strip_os_error(&e)),

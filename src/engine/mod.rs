@@ -10,7 +10,6 @@
 //! caller, so there is no per-I/O dynamic dispatch. Adding an engine is one file plus
 //! its entry in the registry.
 
-pub mod buffers;
 pub mod cpuio;
 pub mod e4defrag;
 pub mod exec;
@@ -26,6 +25,12 @@ pub mod page_fault;
 pub mod posixaio;
 pub mod psync;
 pub mod registry;
+
+/// The aligned buffers requests use (defined in util/ so that files/ lays out data in the
+/// same buffers without naming an engine).
+pub use crate::util::buffers;
+/// `errno` of the last failed libc call (util/errno.rs), for the engines.
+pub use crate::util::errno::last_errno;
 
 use std::os::fd::RawFd;
 
@@ -218,13 +223,6 @@ pub trait Engine {
 pub fn private_fd_table() -> bool {
     // SAFETY: unshare(2) with CLONE_FILES only copies this thread's descriptor table.
     unsafe { libc::unshare(libc::CLONE_FILES) == 0 }
-}
-
-/// `errno` of the last failed libc call.
-pub fn last_errno() -> i32 {
-    std::io::Error::last_os_error()
-        .raw_os_error()
-        .unwrap_or(libc::EIO)
 }
 
 /// fsync/fdatasync on a descriptor, retrying on EINTR.

@@ -138,7 +138,7 @@ pub fn probe_direct_io(dir: &Path) -> DirectIo {
         )
     };
     if fd < 0 {
-        let e = crate::engine::last_errno();
+        let e = crate::util::errno::last_errno();
         // An O_DIRECT open can fail after creating the file.
         // SAFETY: unlink of our own probe name.
         unsafe { libc::unlink(c.as_ptr()) };

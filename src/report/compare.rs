@@ -30,7 +30,7 @@ use std::path::Path;
 /// Load one result file. Errors are one line naming the file and what is wrong.
 pub fn load(path: &Path) -> Result<RunResult, String> {
     let name = path.display();
-    let text = crate::files::input::read_text(path, crate::files::input::MAX_INPUT_BYTES)
+    let text = crate::util::input::read_text(path, crate::util::input::MAX_INPUT_BYTES)
         .map_err(|e| format!("cannot read {name}: {e}"))?;
     // fio's own JSON or text report (public case C25): imported with normalised units
     let label = path
