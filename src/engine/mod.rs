@@ -178,6 +178,10 @@ impl Caps {
 pub trait Engine {
     /// Engine name as recorded in results (`psync`, `io_uring`, `libaio`, `posixaio`, `mmap`, `null`).
     const NAME: &'static str;
+    /// One line saying what it does, for `--cmdhelp=ioengine` and completions (fio's
+    /// words for the engines fio lists; engines declare it beside their code, as fio's
+    /// `ioengine_ops` do their options).
+    const HELP: &'static str;
     /// What the engine can do.
     const CAPS: Caps;
     /// [`Engine::NAME`] of this engine.

@@ -914,6 +914,7 @@ impl Drop for Net {
 
 impl Engine for Net {
     const NAME: &'static str = "net";
+    const HELP: &'static str = "Network IO";
     const CAPS: Caps = Caps {
         stream: true,
         ..Caps::NO_IO
