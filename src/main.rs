@@ -2,7 +2,7 @@
 //! the outcome into the exit code: the one place that prints the [`Error`] a command
 //! ended with (its lines, on stderr), after which stdout has its own verdict
 //! (`cli::exit_code`). Named
-//! `fio` (a symlink or copy), it is `iomark run` speaking as fio ([`cli::run::Persona`]);
+//! `fio` (a symlink or copy), it is `iomark run` speaking as fio ([`cli::run_front::Persona`]);
 //! named `sysbench`, it is `iomark fileio` speaking as sysbench ([`cli::fileio::sysbench`]).
 //! Nothing else lives here.
 

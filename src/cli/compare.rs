@@ -2,8 +2,9 @@
 //! [`crate::report::compare`]. Bad input (unreadable, not JSON, not an iomark
 //! RunResult, a newer `schema_version`) is one line on stderr and exit code 2.
 
-use crate::cli::copy::clap_exit;
-use crate::report::compare::{self, Compare, Format, Group};
+use crate::cli::clap_common::{clap_exit, color_when};
+use crate::report::compare::{self, Group};
+use crate::report::compare_render::{Compare, Format};
 use crate::report::svg_compare::CompareChart;
 use crate::report::Reporter;
 use crate::result::RunResult;
@@ -123,14 +124,6 @@ fn baseline(given: Option<&str>, groups: &[Group]) -> Result<usize, String> {
                 names.join(", ")
             )
         })
-}
-
-/// The value parser of `--color` (mark, compare, diagnose): its words, for the help and
-/// completions, mapped to [`When`].
-pub fn color_when() -> impl clap::builder::TypedValueParser<Value = When> {
-    use clap::builder::TypedValueParser;
-    clap::builder::PossibleValuesParser::new(crate::util::color::WHEN_WORDS)
-        .map(|s: String| When::parse(&s).unwrap_or_default())
 }
 
 /// Run `iomark compare` with the arguments after the command word.

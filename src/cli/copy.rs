@@ -5,9 +5,10 @@
 //! Errors are one line on stderr (`iomark copy: …`) with exit code 2 for invalid input;
 //! clap's multi-line usage errors are shortened to their first line for that reason.
 
+use crate::cli::clap_common::{clap_exit, parse_bin_size};
 use crate::job::units::iomark_count_u32;
 use crate::run::copy::{self, CopyJob};
-use crate::util::error::{exit, Error, Exit};
+use crate::util::error::{Error, Exit};
 use clap::Parser;
 use std::path::PathBuf;
 
@@ -50,59 +51,6 @@ pub struct Args {
     pub no_history: bool,
 }
 
-/// The value parser of `--size`: [`crate::job::units::iomark_size`] (K/M/G/T and KiB… are
-/// powers of 1024, KB/MB/GB/TB powers of 1000); zero is refused.
-pub fn parse_bin_size(s: &str) -> Result<u64, String> {
-    crate::job::units::iomark_positive_size(s, "the size")
-}
-
-/// A clap error as one line (`iomark CMD: …`, exit 2); `--help` and `--version` print
-/// on stdout (through [`crate::util::output`]) and end with 0.
-pub fn clap_exit(cmd: &str, e: clap::Error) -> Exit {
-    if e.kind() == clap::error::ErrorKind::DisplayVersion {
-        crate::util::output::write(crate::cli::help::version_line().as_bytes());
-        return Ok(exit::OK);
-    }
-    if !e.use_stderr() {
-        crate::util::output::write(e.render().to_string().as_bytes());
-        return Ok(exit::OK);
-    }
-    Err(Error::new(
-        exit::INVALID,
-        format!("iomark {cmd}: {}", clap_line(&e.to_string())),
-    ))
-}
-
-/// clap's error text as one line: the first line, plus what clap puts on the next ones
-/// when the first does not name it (the missing argument; the accepted values).
-pub fn clap_line(text: &str) -> String {
-    let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
-    let mut out = lines
-        .next()
-        .unwrap_or("invalid arguments")
-        .trim_start_matches("error: ")
-        .to_string();
-    for l in lines {
-        // clap's spelling suggestion ("tip: a similar argument exists: '--time'") is kept
-        if l.starts_with("tip:") && l.contains("similar") {
-            out.push_str("; ");
-            out.push_str(l.trim_start_matches("tip: "));
-            continue;
-        }
-        if l.starts_with("Usage:") || l.starts_with("For more information") || l.starts_with("tip:")
-        {
-            break;
-        }
-        if out.ends_with(':') {
-            out.push(' ');
-        } else {
-            out.push_str("; ");
-        }
-        out.push_str(l);
-    }
-    out
-}
-
 /// Run `iomark copy` with the arguments after the command word.
 pub fn run(args: &[String]) -> Exit {
     let argv = std::iter::once("iomark copy".to_string()).chain(args.iter().cloned());
@@ -135,25 +83,7 @@ pub fn run(args: &[String]) -> Exit {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn sizes() {
-        assert_eq!(parse_bin_size("4096"), Ok(4096));
-        assert_eq!(parse_bin_size("64M"), Ok(64 << 20));
-        assert_eq!(parse_bin_size("64MiB"), Ok(64 << 20));
-        assert_eq!(parse_bin_size("1g"), Ok(1 << 30));
-        assert_eq!(parse_bin_size("16k"), Ok(16384));
-        assert!(parse_bin_size("0").unwrap_err().contains("greater than 0"));
-        assert!(parse_bin_size("0M").is_err());
-        assert!(parse_bin_size("abc").unwrap_err().contains("not a size"));
-        assert_eq!(parse_bin_size("1.5G"), Ok(3 << 29));
-        assert_eq!(parse_bin_size("64MB"), Ok(64_000_000));
-        assert!(parse_bin_size("12X").is_err());
-        assert!(parse_bin_size("").is_err());
-        assert!(parse_bin_size("99999999999T")
-            .unwrap_err()
-            .contains("too large"));
-    }
+    use crate::cli::clap_common::clap_line;
 
     #[test]
     fn numeric_errors_name_the_option() {

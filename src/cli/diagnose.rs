@@ -72,7 +72,7 @@ pub struct Args {
     pub direct: bool,
     /// Colour of the severities (text report): auto (on a terminal, unless NO_COLOR is set),
     /// always, never.
-    #[arg(long, value_name = "WHEN", default_value = "auto", value_parser = crate::cli::compare::color_when())]
+    #[arg(long, value_name = "WHEN", default_value = "auto", value_parser = crate::cli::clap_common::color_when())]
     pub color: crate::util::color::When,
 }
 
@@ -110,7 +110,7 @@ pub fn run(args: &[String]) -> Exit {
     let a = match Args::try_parse_from(argv) {
         Ok(a) => a,
         Err(e) => {
-            return crate::cli::copy::clap_exit("diagnose", e);
+            return crate::cli::clap_common::clap_exit("diagnose", e);
         }
     };
     let mut a = a;
@@ -146,7 +146,7 @@ fn fixture_text(f: &std::path::Path) -> std::io::Result<String> {
             return Ok(m.to_string());
         }
     }
-    crate::files::input::read_text(f, crate::files::input::MAX_INPUT_BYTES)
+    crate::util::input::read_text(f, crate::util::input::MAX_INPUT_BYTES)
 }
 
 fn diagnose_with(a: &Args) -> Exit {

@@ -8,14 +8,10 @@
 //! gathers them, so the help, the completions and the man page say the same thing.
 //! Everything is printed through [`crate::util::output`].
 
+use crate::cli::clap_common::version_line;
 use crate::util::error::{exit, Error, Exit};
 use crate::util::output;
 use clap::{Arg, Command, CommandFactory};
-
-/// The version line of every command: `iomark 0.1.0`.
-pub fn version_line() -> String {
-    format!("iomark {}\n", env!("CARGO_PKG_VERSION"))
-}
 
 const ABOUT: &str =
     "Storage benchmark and diagnosis: how fast is this storage, and why not faster?";

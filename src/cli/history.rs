@@ -6,7 +6,7 @@
 //! `load`). Matching runs of one device and test and the regression finding are
 //! report/history.rs's.
 
-use crate::cli::copy::clap_exit;
+use crate::cli::clap_common::clap_exit;
 use crate::report::history::{self as rh, Entry};
 use crate::result::RunResult;
 use crate::util::error::{exit, Error, Exit};

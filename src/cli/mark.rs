@@ -4,7 +4,7 @@
 //!
 //! Errors are one line on stderr (`iomark mark: …`), exit code 2 for invalid input.
 
-use crate::cli::copy::{clap_exit, parse_bin_size};
+use crate::cli::clap_common::{clap_exit, parse_bin_size};
 use crate::job::units::{iomark_count, iomark_count_u32};
 use crate::run::mark::{self, MarkJob, PRESETS};
 use clap::Parser;
@@ -63,7 +63,7 @@ pub struct Args {
     #[arg(long, value_name = "DIR")]
     pub plot: Option<PathBuf>,
     /// Colour in the table: auto (on a terminal, unless NO_COLOR is set), always, never.
-    #[arg(long, value_name = "WHEN", default_value = "auto", value_parser = crate::cli::compare::color_when())]
+    #[arg(long, value_name = "WHEN", default_value = "auto", value_parser = crate::cli::clap_common::color_when())]
     pub color: crate::util::color::When,
     /// Keep no copy of the result in the history (iomark history; IOMARK_HISTORY=off:
     /// never). Completed runs are kept by default.
@@ -133,8 +133,8 @@ fn sustained_size(
     dir: &std::path::Path,
     size: Option<&SizeArg>,
 ) -> Result<u64, crate::util::error::Error> {
-    use crate::job::units::iec;
     use crate::util::error::{exit, Error};
+    use crate::util::text::iec;
     let cap = crate::files::preflight::free_space(dir).map(|f| ((f / 10 * 9) >> 20) << 20);
     let refuse = |why: String| Error::new(exit::ENVIRONMENT, format!("iomark mark: {why}"));
     match (size, cap) {
@@ -353,7 +353,7 @@ mod tests {
         ] {
             let argv = std::iter::once("iomark mark").chain(args.iter().copied());
             let e = Args::try_parse_from(argv).unwrap_err();
-            let line = crate::cli::copy::clap_line(&e.to_string());
+            let line = crate::cli::clap_common::clap_line(&e.to_string());
             assert!(line.contains(want), "{args:?}: {line}");
             assert!(!line.contains("invalid digit"), "{line}");
         }

@@ -3,6 +3,7 @@
 //! the command tree made of their clap definitions (top-level help, `iomark help CMD`,
 //! did-you-mean, `completions`, `man`).
 
+pub mod clap_common;
 pub mod compare;
 pub mod copy;
 pub mod diagnose;

@@ -10,6 +10,7 @@
 use crate::cli::fileio::{parse, Outcome};
 use crate::job::{fio, fio::ini as fio_ini, values};
 use crate::report::compare as cmp;
+use crate::report::compare_render as render;
 use proptest::prelude::*;
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -59,7 +60,7 @@ proptest! {
             let _ = values::parse_ratio(&s);
             let _ = values::parse_bool(Some(&s));
             let _ = values::parse_human_size(&s);
-            let _ = crate::cli::copy::parse_bin_size(&s);
+            let _ = crate::cli::clap_common::parse_bin_size(&s);
             let _ = crate::cli::diagnose::parse_mb_s(&s);
             let _ = crate::cli::diagnose::parse_size(&s);
             let _ = fio::parse_size(&s, 1024);
@@ -249,7 +250,7 @@ fn self_including_job_file_is_an_error_not_a_stack_overflow() {
 }
 
 /// Devices given where a job, result or fixture file is expected are refused at once
-/// (src/files/input.rs), and endless files are errors after a bounded read, never an
+/// (src/util/input.rs), and endless files are errors after a bounded read, never an
 /// exhausted memory.
 #[test]
 fn endless_inputs_are_refused_after_a_bounded_read() {
@@ -272,7 +273,7 @@ fn endless_inputs_are_refused_after_a_bounded_read() {
 
 /// `iomark run /dev/zero` (or a job file that includes it) must be refused after a
 /// bounded read or at once (src/job/fio/ini.rs reads job files with
-/// `files::input::read_text`), never exhaust memory.
+/// `util::input::read_text`), never exhaust memory.
 #[test]
 fn endless_job_file_is_refused() {
     let d = tempfile::tempdir().unwrap();
@@ -390,8 +391,8 @@ proptest! {
                 }
                 let labels = cmp::labels(&[], &files, &results);
                 let c = cmp::compare(&results, &labels, &files);
-                for f in [cmp::Format::Table, cmp::Format::Markdown, cmp::Format::Csv, cmp::Format::Json] {
-                    let _ = cmp::render(&c, f);
+                for f in [render::Format::Table, render::Format::Markdown, render::Format::Csv, render::Format::Json] {
+                    let _ = render::render(&c, f);
                 }
             });
         } else if let Err(e) = &loaded[1] {

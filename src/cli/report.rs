@@ -6,7 +6,7 @@
 //! files/output.rs: old content or the complete new one). Without `--format`, a FILE
 //! ending in `.html` gets the page, `.md` the markdown, anything else the metrics.
 
-use crate::cli::copy::clap_exit;
+use crate::cli::clap_common::clap_exit;
 use crate::report::html::HtmlReport;
 use crate::report::markdown::MarkdownReport;
 use crate::report::openmetrics::OpenMetrics;

@@ -5,6 +5,7 @@
 //! such as `normal,json` the document comes first, then an empty line and the text (as
 //! fio 3.33); notices always go to stderr.
 
+use crate::cli::run_front::{Persona, FIO_VERSION};
 use crate::job::fio;
 use crate::report::fio::idle::{IdleJson, IdleText};
 use crate::report::fio::json::FioJson;
@@ -17,73 +18,9 @@ use crate::run::fio as runner;
 use crate::run::signals::Signals;
 use crate::util::error::{exit, Error, Exit};
 
-/// Usage text of `iomark run` (the option groups follow, from the option table).
-pub const USAGE: &str =
-    "Usage: iomark run [--global-opt=V ...] [--name=JOB --opt=V ...]... [JOBFILE...]
-  fio options (--rw, --bs, --size, --ioengine, --iodepth, --numjobs, --runtime, ...),
-  as --key=value, --key value, -key=value or -key value (fio's getopt); JOBFILE - reads
-  the job file from standard input;
-  --output-format=normal|json|json+|terse (or a list: normal,json)   --output=FILE   --section=NAME
-  --minimal (terse lines)   --terse-version=2..5   --append-terse   --debug=AREA,... (--debug=help)
-  --showcmd (print the effective options as one command line, run nothing)
-  --json=FILE (iomark RunResult, schema 2)   --plot=DIR (SVG charts: throughput over time, latency curve)
-  --parse-only (check the jobs, run nothing)   --warnings-fatal (a parse warning is exit 2)
-  --version   --eta=never|always|auto (fio's status line on stdout; auto: on a terminal)
-  --eta-newline=T   --eta-interval=T   --live (full-screen view on a terminal; q or Ctrl-C stops
-  as SIGINT does, the partial result kept; refused without a terminal, exit 2)
-  --status-interval=TIME   --engine-strict (exit 3 instead of the psync fallback when io_uring is denied)
-  --allow-destructive-write=/dev/X   --reap-spin=TIME (io_uring: watch for completions this long
-  before sleeping; default 5us, 0 = sleep at once as fio does)
-  --cmdhelp (every option with one line of help)   --cmdhelp=KEY (one option: aliases, type, default, values)
-Exit codes: 0 ok, 1 I/O error or verify mismatch, 2 invalid options or job file,
-  3 environment cannot do it, 130/143 interrupted (partial results printed and saved).
-";
-
-/// `iomark run --help`: the question it answers with an example
-/// ([`crate::cli::run_args::TOP`]), [`USAGE`] and the option groups with their keys.
-pub fn usage() -> String {
-    format!(
-        "{}{USAGE}Options by group (fio's groups; iomark run --cmdhelp=KEY explains one):\n{}",
-        crate::cli::run_args::TOP,
-        fio::options::groups_help(100)
-    )
-}
-
-/// Who was called: `iomark run`, or iomark invoked as `fio` (a symlink or copy named
-/// `fio`, so that fio's clients run it unchanged). As `fio`, `--version` is fio's line
-/// ([`fio_version_line`]) and stderr stays silent on a successful run: iomark's notes
-/// are printed only with `--notes`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Persona {
-    /// `iomark run`: notes on stderr, `--version` is iomark's
-    Iomark,
-    /// invoked as `fio`
-    Fio,
-}
-
-/// `fio --version` under the fio persona: fio's form, which clients check for (bench-fio
-/// looks for `fio-3`, KDiskMark for a leading `fio-`), then iomark's name and version.
-pub fn fio_version_line() -> String {
-    format!("{FIO_VERSION} (iomark {})\n", env!("CARGO_PKG_VERSION"))
-}
-
-/// The fio release iomark answers as under the fio persona (`--version`, JSON
-/// `"fio version"`).
-pub const FIO_VERSION: &str = "fio-3.33";
-
 /// The word error lines start with: `iomark run`, or `fio` under the fio persona (fio's
 /// own lines start `fio: `), set once by [`run_as`].
 static TAG: std::sync::OnceLock<&'static str> = std::sync::OnceLock::new();
-
-impl Persona {
-    /// The word this persona's error lines start with.
-    pub fn tag(self) -> &'static str {
-        match self {
-            Persona::Iomark => "iomark run",
-            Persona::Fio => "fio",
-        }
-    }
-}
 
 /// The program's name in lines outside a command's own (`fio` under the fio persona,
 /// else `iomark`): the stdout write error of src/cli/mod.rs.

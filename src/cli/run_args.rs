@@ -63,6 +63,38 @@ Example (4 KiB random reads at queue depth 32 with O_DIRECT for 30 s on a 1 GiB 
 
 ";
 
+/// Usage text of `iomark run` (the option groups follow, from the option table).
+pub const USAGE: &str =
+    "Usage: iomark run [--global-opt=V ...] [--name=JOB --opt=V ...]... [JOBFILE...]
+  fio options (--rw, --bs, --size, --ioengine, --iodepth, --numjobs, --runtime, ...),
+  as --key=value, --key value, -key=value or -key value (fio's getopt); JOBFILE - reads
+  the job file from standard input;
+  --output-format=normal|json|json+|terse (or a list: normal,json)   --output=FILE   --section=NAME
+  --minimal (terse lines)   --terse-version=2..5   --append-terse   --debug=AREA,... (--debug=help)
+  --showcmd (print the effective options as one command line, run nothing)
+  --json=FILE (iomark RunResult, schema 2)   --plot=DIR (SVG charts: throughput over time, latency curve)
+  --parse-only (check the jobs, run nothing)   --warnings-fatal (a parse warning is exit 2)
+  --version   --eta=never|always|auto (fio's status line on stdout; auto: on a terminal)
+  --eta-newline=T   --eta-interval=T   --live (full-screen view on a terminal; q or Ctrl-C stops
+  as SIGINT does, the partial result kept; refused without a terminal, exit 2)
+  --status-interval=TIME   --engine-strict (exit 3 instead of the psync fallback when io_uring is denied)
+  --allow-destructive-write=/dev/X   --reap-spin=TIME (io_uring: watch for completions this long
+  before sleeping; default 5us, 0 = sleep at once as fio does)
+  --cmdhelp (every option with one line of help)   --cmdhelp=KEY (one option: aliases, type, default, values)
+Exit codes: 0 ok, 1 I/O error or verify mismatch, 2 invalid options or job file,
+  3 environment cannot do it, 130/143 interrupted (partial results printed and saved).
+";
+
+/// `iomark run --help`: the question it answers with an example
+/// ([`TOP`]), [`USAGE`] and the option groups with their keys.
+pub fn usage() -> String {
+    format!(
+        "{}{USAGE}Options by group (fio's groups; iomark run --cmdhelp=KEY explains one):\n{}",
+        TOP,
+        options::groups_help(100)
+    )
+}
+
 /// The clap definition of `iomark run`.
 pub fn command() -> Command {
     Command::new("run")
@@ -143,7 +175,7 @@ mod tests {
     #[test]
     fn every_option_of_the_usage_text_is_in_the_definition() {
         let l = longs();
-        let usage = crate::cli::run::USAGE;
+        let usage = USAGE;
         for w in usage.split(|c: char| c.is_whitespace() || c == '(' || c == ',') {
             let Some(name) = w.strip_prefix("--") else {
                 continue;

@@ -6,9 +6,41 @@
 //! docs/commands/mpi.md), `--latency-log` (deprecated by fio) and `--profile`. The
 //! words are already in one form (`--KEY[=VALUE]`, job/fio/getopt.rs).
 
-use crate::cli::run::{fio_version_line, usage, Persona};
+use crate::cli::run_args::usage;
 use crate::job::fio;
 use crate::util::error::{exit, Error, Exit};
+
+/// Who was called: `iomark run`, or iomark invoked as `fio` (a symlink or copy named
+/// `fio`, so that fio's clients run it unchanged). As `fio`, `--version` is fio's line
+/// ([`fio_version_line`]) and stderr stays silent on a successful run: iomark's notes
+/// are printed only with `--notes`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Persona {
+    /// `iomark run`: notes on stderr, `--version` is iomark's
+    Iomark,
+    /// invoked as `fio`
+    Fio,
+}
+
+/// `fio --version` under the fio persona: fio's form, which clients check for (bench-fio
+/// looks for `fio-3`, KDiskMark for a leading `fio-`), then iomark's name and version.
+pub fn fio_version_line() -> String {
+    format!("{FIO_VERSION} (iomark {})\n", env!("CARGO_PKG_VERSION"))
+}
+
+/// The fio release iomark answers as under the fio persona (`--version`, JSON
+/// `"fio version"`).
+pub const FIO_VERSION: &str = "fio-3.33";
+
+impl Persona {
+    /// The word this persona's error lines start with.
+    pub fn tag(self) -> &'static str {
+        match self {
+            Persona::Iomark => "iomark run",
+            Persona::Fio => "fio",
+        }
+    }
+}
 
 /// The value of `--KEY[=VALUE]` in `args`: `Some(None)` for `--KEY`, `Some(Some(v))` for
 /// `--KEY=v` (the first one given).
@@ -188,7 +220,7 @@ fn crctest(list: Option<&str>, persona: Persona) -> Exit {
 /// a file that is there is answered as fio answers one that is not compressed.
 fn inflate_log(file: &str, persona: Persona) -> Exit {
     let path = std::path::Path::new(file);
-    match crate::files::input::read_bytes(path, crate::files::input::MAX_INPUT_BYTES) {
+    match crate::util::input::read_bytes(path, crate::util::input::MAX_INPUT_BYTES) {
         Err(e) => refuse(
             exit::INVALID,
             format!("--inflate-log={file}: fopen: {}", strip_os_error(&e)),

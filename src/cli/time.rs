@@ -5,7 +5,7 @@
 //! signal N killed it); a command that cannot be found is 127, one that cannot be run
 //! 126, as in a shell; no command is exit 2.
 
-use crate::cli::copy::clap_exit;
+use crate::cli::clap_common::clap_exit;
 use crate::report::output::Outputs;
 use crate::run::time::{self, TimeJob};
 use crate::util::error::{exit, Error, Exit};

@@ -5,7 +5,7 @@
 //! Defaults: 150,000 files in files/15 directories (about 15 files per directory, like
 //! a node_modules or source tree), one walker per CPU up to 8.
 
-use crate::cli::copy::clap_exit;
+use crate::cli::clap_common::clap_exit;
 use crate::job::units::{iomark_count, iomark_count_u32};
 use crate::run::tree::{self, TreeJob};
 use clap::Parser;
@@ -123,7 +123,7 @@ mod tests {
         ] {
             let argv = std::iter::once("iomark tree").chain(args.iter().copied());
             let e = Args::try_parse_from(argv).unwrap_err();
-            let line = crate::cli::copy::clap_line(&e.to_string());
+            let line = crate::cli::clap_common::clap_line(&e.to_string());
             assert!(line.contains(want), "{args:?}: {line}");
             assert!(!line.contains("invalid digit"), "{line}");
         }

@@ -62,6 +62,7 @@ impl Cpuio {
 
 impl Engine for Cpuio {
     const NAME: &'static str = "cpuio";
+    const HELP: &'static str = "CPU cycle burner engine";
     const CAPS: super::Caps = super::Caps::NO_IO;
     fn depth(&self) -> usize {
         1

@@ -115,6 +115,7 @@ impl E4Defrag {
 
 impl Engine for E4Defrag {
     const NAME: &'static str = "e4defrag";
+    const HELP: &'static str = "ext4 defrag engine";
     const CAPS: super::Caps = super::Caps {
         needs_data: true,
         ..super::Caps::SYNC

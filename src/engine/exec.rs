@@ -159,6 +159,7 @@ impl Exec {
 
 impl Engine for Exec {
     const NAME: &'static str = "exec";
+    const HELP: &'static str = "Run a program for the job's runtime";
     const CAPS: super::Caps = super::Caps::NO_IO;
     fn depth(&self) -> usize {
         1

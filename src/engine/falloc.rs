@@ -49,6 +49,7 @@ const SYNC_CAPS: super::Caps = super::Caps::SYNC;
 
 impl Engine for Falloc {
     const NAME: &'static str = "falloc";
+    const HELP: &'static str = "fallocate() file based engine";
     const CAPS: super::Caps = SYNC_CAPS;
     fn depth(&self) -> usize {
         1
@@ -71,6 +72,7 @@ impl Engine for Falloc {
 
 impl Engine for Ftruncate {
     const NAME: &'static str = "ftruncate";
+    const HELP: &'static str = "ftruncate() per write";
     const CAPS: super::Caps = SYNC_CAPS;
     fn depth(&self) -> usize {
         1

@@ -77,6 +77,7 @@ unsafe impl<E: Send> Send for Faulty<E> {}
 
 impl<E: Engine> Engine for Faulty<E> {
     const NAME: &'static str = E::NAME;
+    const HELP: &'static str = E::HELP;
     const CAPS: super::Caps = E::CAPS;
     fn depth(&self) -> usize {
         self.inner.depth()
@@ -212,6 +213,7 @@ mod tests {
     }
     impl Engine for Probe {
         const NAME: &'static str = "probe";
+        const HELP: &'static str = "a test engine";
         const CAPS: crate::engine::Caps = crate::engine::psync::Psync::CAPS;
         fn depth(&self) -> usize {
             1

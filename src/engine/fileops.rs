@@ -69,6 +69,20 @@ const NAMES: [[&str; 3]; 2] = [
     ["dircreate", "dirstat", "dirdelete"],
 ];
 
+/// Their lines of help (`--cmdhelp=ioengine`; fio's words for `filecreate`).
+const HELPS: [[&str; 3]; 2] = [
+    [
+        "File creation engine",
+        "File stat engine",
+        "File delete engine",
+    ],
+    [
+        "Directory creation engine",
+        "Directory stat engine",
+        "Directory delete engine",
+    ],
+];
+
 impl<const OP: u8, const DIR: bool> FileOps<OP, DIR> {
     const OP: Op = match OP {
         0 => Op::Create,
@@ -150,6 +164,7 @@ impl<const OP: u8, const DIR: bool> FileOps<OP, DIR> {
 
 impl<const OP: u8, const DIR: bool> Engine for FileOps<OP, DIR> {
     const NAME: &'static str = NAMES[DIR as usize][OP as usize];
+    const HELP: &'static str = HELPS[DIR as usize][OP as usize];
     const CAPS: super::Caps = super::Caps {
         paths: true,
         // the create engines and the directory engines own their files

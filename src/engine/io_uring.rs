@@ -367,6 +367,7 @@ impl Uring {
 
 impl Engine for Uring {
     const NAME: &'static str = "io_uring";
+    const HELP: &'static str = "Fast Linux native aio";
     const CAPS: super::Caps = super::Caps {
         queued: true,
         no_io: false,

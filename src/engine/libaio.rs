@@ -328,6 +328,7 @@ impl Aio {
 
 impl Engine for Aio {
     const NAME: &'static str = "libaio";
+    const HELP: &'static str = "Linux native asynchronous IO";
     const CAPS: super::Caps = super::Caps::QUEUED;
     fn depth(&self) -> usize {
         self.depth

@@ -65,6 +65,7 @@ impl Mmap {
 
 impl Engine for Mmap {
     const NAME: &'static str = "mmap";
+    const HELP: &'static str = "Memory mapped IO";
     const CAPS: super::Caps = super::Caps {
         maps_files: true,
         ..super::Caps::SYNC

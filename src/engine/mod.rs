@@ -11,7 +11,6 @@
 //! its entry in the registry.
 
 pub mod anon;
-pub mod buffers;
 pub mod cpuio;
 pub mod e4defrag;
 pub mod exec;
@@ -28,7 +27,11 @@ pub mod posixaio;
 pub mod psync;
 pub mod registry;
 
-pub use registry::Caps;
+/// The aligned buffers requests use (defined in util/ so that files/ lays out data in the
+/// same buffers without naming an engine).
+pub use crate::util::buffers;
+/// `errno` of the last failed libc call (util/errno.rs), for the engines.
+pub use crate::util::errno::last_errno;
 
 use std::os::fd::RawFd;
 
@@ -112,10 +115,74 @@ pub enum SyncKind {
     Range(u32),
 }
 
+/// What an engine can do, for the runners' decisions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Caps {
+    /// requests may stay queued after `submit` (completed through `reap`); otherwise
+    /// every request completes inside `submit` (a synchronous engine, depth 1)
+    pub queued: bool,
+    /// touches no file: a job on it opens, lays out and checks nothing (null, cpuio:
+    /// no memory either; net: its socket)
+    pub no_io: bool,
+    /// maps the files (read-write: the files are opened for writing; whole passes
+    /// stay mapped, so no re-open between passes)
+    pub maps_files: bool,
+    /// registers the buffers with the kernel ([`registry::Spec::bufs`] are used)
+    pub registers_buffers: bool,
+    /// works on the files' paths ([`registry::Spec::paths`]): the runner opens no descriptor
+    /// (the file and directory operation engines)
+    pub paths: bool,
+    /// the engine makes (or removes) its files itself: the runner lays out nothing and
+    /// each file is one block (fio's `get_file_size` = the minimum block size)
+    pub own_files: bool,
+    /// works on the files' existing blocks (e4defrag moves them): the runner fills the
+    /// files with data at layout even for a job that only writes (a hole moves nothing)
+    pub needs_data: bool,
+    /// moves a stream of data with a peer (net): a transfer of nothing ([`net::END`])
+    /// is the peer's end of the data, which ends the job normally
+    pub stream: bool,
+    /// runs the requests on helper threads of the C library's process-wide pool
+    /// (glibc's POSIX AIO): a helper resolves a request's descriptor in the table of
+    /// the thread that created it, so the job thread must keep the process's shared
+    /// descriptor table (no [`crate::engine::private_fd_table`])
+    pub helper_threads: bool,
+}
+
+impl Caps {
+    /// A synchronous engine on open descriptors (psync): every request completes
+    /// inside `submit`.
+    pub const SYNC: Caps = Caps {
+        queued: false,
+        no_io: false,
+        maps_files: false,
+        registers_buffers: false,
+        paths: false,
+        own_files: false,
+        needs_data: false,
+        stream: false,
+        helper_threads: false,
+    };
+    /// An engine that is given no descriptor and touches no file (null, cpuio,
+    /// page_fault, exec, net).
+    pub const NO_IO: Caps = Caps {
+        no_io: true,
+        ..Caps::SYNC
+    };
+    /// An engine that queues requests on open descriptors (libaio).
+    pub const QUEUED: Caps = Caps {
+        queued: true,
+        ..Caps::SYNC
+    };
+}
+
 /// An I/O engine instance owned by one worker thread.
 pub trait Engine {
     /// Engine name as recorded in results (`psync`, `io_uring`, `libaio`, `posixaio`, `mmap`, `null`).
     const NAME: &'static str;
+    /// One line saying what it does, for `--cmdhelp=ioengine` and completions (fio's
+    /// words for the engines fio lists; engines declare it beside their code, as fio's
+    /// `ioengine_ops` do their options).
+    const HELP: &'static str;
     /// What the engine can do.
     const CAPS: Caps;
     /// [`Engine::NAME`] of this engine.
@@ -161,13 +228,6 @@ pub trait Engine {
 pub fn private_fd_table() -> bool {
     // SAFETY: unshare(2) with CLONE_FILES only copies this thread's descriptor table.
     unsafe { libc::unshare(libc::CLONE_FILES) == 0 }
-}
-
-/// `errno` of the last failed libc call.
-pub fn last_errno() -> i32 {
-    std::io::Error::last_os_error()
-        .raw_os_error()
-        .unwrap_or(libc::EIO)
 }
 
 /// fsync/fdatasync on a descriptor, retrying on EINTR.

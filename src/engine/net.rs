@@ -18,7 +18,7 @@
 //! are parsed in src/job/fio/options/net.rs.
 
 use super::fault::HANDLED;
-use super::registry::Caps;
+use super::Caps;
 use super::{Dir, Engine, IoErr, IoReq, SyncKind};
 use std::net::{IpAddr, Ipv4Addr, SocketAddr, ToSocketAddrs};
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
@@ -914,6 +914,7 @@ impl Drop for Net {
 
 impl Engine for Net {
     const NAME: &'static str = "net";
+    const HELP: &'static str = "Network IO";
     const CAPS: Caps = Caps {
         stream: true,
         ..Caps::NO_IO

@@ -20,6 +20,7 @@ impl Null {
 
 impl Engine for Null {
     const NAME: &'static str = "null";
+    const HELP: &'static str = "Testing engine (no data transfer)";
     const CAPS: super::Caps = super::Caps::NO_IO;
     fn depth(&self) -> usize {
         self.depth

@@ -25,6 +25,7 @@ impl PageFault {
 
 impl Engine for PageFault {
     const NAME: &'static str = "page_fault";
+    const HELP: &'static str = "Anonymous memory, a page fault per first touch";
     const CAPS: super::Caps = super::Caps::NO_IO;
     fn depth(&self) -> usize {
         1

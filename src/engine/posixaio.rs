@@ -115,6 +115,7 @@ impl PosixAio {
 
 impl Engine for PosixAio {
     const NAME: &'static str = "posixaio";
+    const HELP: &'static str = "POSIX asynchronous IO";
     const CAPS: super::Caps = super::Caps {
         helper_threads: true,
         ..super::Caps::QUEUED

@@ -29,6 +29,7 @@ impl Psync {
 
 impl Engine for Psync {
     const NAME: &'static str = "psync";
+    const HELP: &'static str = "Use pread/pwrite";
     const CAPS: super::Caps = super::Caps::SYNC;
     fn depth(&self) -> usize {
         1

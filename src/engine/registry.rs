@@ -1,5 +1,5 @@
 //! The engine registry: which engines exist ([`Kind`], looked up by the names jobs
-//! use), what each can do ([`Caps`], each engine's [`Engine::CAPS`]), and the ONE
+//! use; what each can do is its [`Engine::CAPS`], a [`Caps`] defined beside the trait), and the ONE
 //! function that builds the engine a job asks for ([`build`]) — with the test-only
 //! fault wrapper ([`super::fault::Faulty`]) around it when `IOMARK_FAULT` is set — and
 //! hands it to the caller's [`Drive`]. Runners ask the capabilities, never the kind:
@@ -25,68 +25,8 @@ use super::null::Null;
 use super::page_fault::PageFault;
 use super::posixaio::PosixAio;
 use super::psync::Psync;
-use super::{Engine, IoErr};
+use super::{Caps, Engine, IoErr};
 use std::os::fd::RawFd;
-
-/// What an engine can do, for the runners' decisions.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Caps {
-    /// requests may stay queued after `submit` (completed through `reap`); otherwise
-    /// every request completes inside `submit` (a synchronous engine, depth 1)
-    pub queued: bool,
-    /// touches no file: a job on it opens, lays out and checks nothing (null, cpuio:
-    /// no memory either; net: its socket)
-    pub no_io: bool,
-    /// maps the files (read-write: the files are opened for writing; whole passes
-    /// stay mapped, so no re-open between passes)
-    pub maps_files: bool,
-    /// registers the buffers with the kernel ([`Spec::bufs`] are used)
-    pub registers_buffers: bool,
-    /// works on the files' paths ([`Spec::paths`]): the runner opens no descriptor
-    /// (the file and directory operation engines)
-    pub paths: bool,
-    /// the engine makes (or removes) its files itself: the runner lays out nothing and
-    /// each file is one block (fio's `get_file_size` = the minimum block size)
-    pub own_files: bool,
-    /// works on the files' existing blocks (e4defrag moves them): the runner fills the
-    /// files with data at layout even for a job that only writes (a hole moves nothing)
-    pub needs_data: bool,
-    /// moves a stream of data with a peer (net): a transfer of nothing ([`net::END`])
-    /// is the peer's end of the data, which ends the job normally
-    pub stream: bool,
-    /// runs the requests on helper threads of the C library's process-wide pool
-    /// (glibc's POSIX AIO): a helper resolves a request's descriptor in the table of
-    /// the thread that created it, so the job thread must keep the process's shared
-    /// descriptor table (no [`crate::engine::private_fd_table`])
-    pub helper_threads: bool,
-}
-
-impl Caps {
-    /// A synchronous engine on open descriptors (psync): every request completes
-    /// inside `submit`.
-    pub const SYNC: Caps = Caps {
-        queued: false,
-        no_io: false,
-        maps_files: false,
-        registers_buffers: false,
-        paths: false,
-        own_files: false,
-        needs_data: false,
-        stream: false,
-        helper_threads: false,
-    };
-    /// An engine that is given no descriptor and touches no file (null, cpuio,
-    /// page_fault, exec, net).
-    pub const NO_IO: Caps = Caps {
-        no_io: true,
-        ..Caps::SYNC
-    };
-    /// An engine that queues requests on open descriptors (libaio).
-    pub const QUEUED: Caps = Caps {
-        queued: true,
-        ..Caps::SYNC
-    };
-}
 
 /// The engines there are.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -131,28 +71,68 @@ pub enum Kind {
     Net,
 }
 
-/// Every engine, in the order listed to users.
+/// Every engine, in the order listed to users: the engines fio 3.33's `--cmdhelp=ioengine`
+/// lists in its order, then iomark's others.
 pub const KINDS: [Kind; 19] = [
     Kind::Psync,
-    Kind::IoUring,
     Kind::Libaio,
+    Kind::IoUring,
     Kind::Posixaio,
     Kind::Mmap,
     Kind::Null,
-    Kind::Falloc,
-    Kind::Ftruncate,
+    Kind::Net,
     Kind::Cpuio,
+    Kind::E4Defrag,
+    Kind::Falloc,
     Kind::FileCreate,
+    Kind::Ftruncate,
     Kind::FileStat,
     Kind::FileDelete,
     Kind::DirCreate,
     Kind::DirStat,
     Kind::DirDelete,
-    Kind::E4Defrag,
     Kind::PageFault,
     Kind::Exec,
-    Kind::Net,
 ];
+
+/// fio's other names of an engine iomark runs as another (`sync` and `pvsync` run as
+/// psync): the name, the engine, fio's line of help, and whether fio lists it before the
+/// engine's own name.
+pub const ALIASES: [(&str, Kind, &str, bool); 2] = [
+    ("sync", Kind::Psync, "Use read/write", true),
+    ("pvsync", Kind::Psync, "Use preadv/pwritev", false),
+];
+
+/// Every word `ioengine=` accepts with its line of help, in the order of [`KINDS`] (each
+/// alias beside its engine): the list `--cmdhelp=ioengine` and the completions show.
+pub const ENGINE_WORDS: [(&str, &str); KINDS.len() + ALIASES.len()] = engine_words();
+
+const fn engine_words() -> [(&'static str, &'static str); KINDS.len() + ALIASES.len()] {
+    let mut out = [("", ""); KINDS.len() + ALIASES.len()];
+    let (mut i, mut n) = (0, 0);
+    while i < KINDS.len() {
+        let k = KINDS[i];
+        let mut pass = 0;
+        while pass < 2 {
+            let mut a = 0;
+            while a < ALIASES.len() {
+                let (word, kind, help, before) = ALIASES[a];
+                if kind as u8 == k as u8 && before == (pass == 0) {
+                    out[n] = (word, help);
+                    n += 1;
+                }
+                a += 1;
+            }
+            if pass == 0 {
+                out[n] = (k.name(), k.help());
+                n += 1;
+            }
+            pass += 1;
+        }
+        i += 1;
+    }
+    out
+}
 
 /// `$e` with `$t` bound to each kind's engine type: the one list behind name and caps.
 macro_rules! each_kind {
@@ -246,8 +226,13 @@ impl Kind {
     }
 
     /// Its name, as recorded in results.
-    pub fn name(self) -> &'static str {
+    pub const fn name(self) -> &'static str {
         each_kind!(self, E => E::NAME)
+    }
+
+    /// Its line of help ([`Engine::HELP`]).
+    pub const fn help(self) -> &'static str {
+        each_kind!(self, E => E::HELP)
     }
 
     /// Its capabilities.
@@ -258,9 +243,9 @@ impl Kind {
     /// The engine a job file calls `name`: its [`Kind::name`] or one of fio's aliases
     /// of it (`sync`, `pvsync` run as psync).
     pub fn parse(name: &str) -> Option<Kind> {
-        match name {
-            "sync" | "pvsync" => Some(Kind::Psync),
-            _ => Kind::named(name),
+        match ALIASES.iter().find(|a| a.0 == name) {
+            Some(a) => Some(a.1),
+            None => Kind::named(name),
         }
     }
 
@@ -515,6 +500,37 @@ mod tests {
         assert!(Kind::PageFault.caps().no_io && Kind::Exec.caps().no_io);
         assert_eq!(Kind::parse("page_fault"), Some(Kind::PageFault));
         assert_eq!(Kind::parse("exec"), Some(Kind::Exec));
+    }
+
+    #[test]
+    fn the_engine_words_are_the_registry_with_fios_aliases_and_help() {
+        // every word parses to an engine, and every engine has its word
+        for (w, _) in ENGINE_WORDS {
+            assert!(Kind::parse(w).is_some(), "{w}");
+        }
+        for k in KINDS {
+            assert_eq!(ENGINE_WORDS.iter().filter(|e| e.0 == k.name()).count(), 1);
+        }
+        assert_eq!(ENGINE_WORDS.len(), 21);
+        // fio 3.33 `fio --cmdhelp=ioengine`: its order and words for the engines it lists
+        let fio = [
+            ("sync", "Use read/write"),
+            ("psync", "Use pread/pwrite"),
+            ("pvsync", "Use preadv/pwritev"),
+            ("libaio", "Linux native asynchronous IO"),
+            ("io_uring", "Fast Linux native aio"),
+            ("posixaio", "POSIX asynchronous IO"),
+            ("mmap", "Memory mapped IO"),
+            ("null", "Testing engine (no data transfer)"),
+            ("net", "Network IO"),
+            ("cpuio", "CPU cycle burner engine"),
+            ("e4defrag", "ext4 defrag engine"),
+            ("falloc", "fallocate() file based engine"),
+            ("filecreate", "File creation engine"),
+        ];
+        assert_eq!(&ENGINE_WORDS[..fio.len()], &fio[..]);
+        assert_eq!(Kind::parse("sync"), Some(Kind::Psync));
+        assert_eq!(Kind::parse("pvsync"), Some(Kind::Psync));
     }
 
     struct Depth;

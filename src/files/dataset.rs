@@ -60,7 +60,7 @@ pub enum FilesError {
     NotAFile {
         /// the file
         path: PathBuf,
-        /// `a FIFO`, `a socket` (files::kind_name)
+        /// `a FIFO`, `a socket` (util::input::kind_name)
         kind: &'static str,
     },
     /// the size of a file is needed but it does not exist and none was given
@@ -138,7 +138,7 @@ pub fn preflight(jobs: &[(&[FileSpec], bool, Vec<u64>)]) -> Result<(), FilesErro
                 if t.is_fifo() || t.is_socket() {
                     return Err(FilesError::NotAFile {
                         path: f.path.clone(),
-                        kind: crate::files::kind_name(t),
+                        kind: crate::util::input::kind_name(t),
                     });
                 }
                 if t.is_block_device() || t.is_char_device() {
@@ -290,7 +290,7 @@ pub fn unsafe_generated(f: &FileSpec) -> Option<String> {
     if !t.is_file() {
         return Some(format!(
             "is {}: iomark never writes through a name it made up (give filename= to use it as the target)",
-            crate::files::kind_name(t)
+            crate::util::input::kind_name(t)
         ));
     }
     (m.nlink() > 1).then(|| {
@@ -567,7 +567,7 @@ fn refuse_shared(f: &FileSpec, file: &File) -> std::io::Result<()> {
     if !m.file_type().is_file() || m.nlink() > 1 {
         return Err(std::io::Error::other(format!(
             "it is {} with {} link(s): iomark writes only a regular file with one link under a name it made (give filename= to use it as the target)",
-            crate::files::kind_name(m.file_type()),
+            crate::util::input::kind_name(m.file_type()),
             m.nlink()
         )));
     }

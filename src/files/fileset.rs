@@ -14,13 +14,13 @@
 //! name's file) is refused before anything is written — by `prepare`, and by `run` in
 //! the modes that write into the files.
 
-use crate::engine::buffers::AlignedBuf;
 use crate::files::preflight;
 use crate::files::strerror;
 use crate::job::sysbench::{DataPattern, FileioJob, Geometry, TestMode};
 use crate::job::units::sysbench_human_size;
 use crate::run::sysbench::rng::Xoroshiro128Plus;
 use crate::run::verify;
+use crate::util::buffers::AlignedBuf;
 use crate::util::error::Error;
 use std::fs::File;
 use std::os::fd::{AsRawFd, FromRawFd};
@@ -48,15 +48,6 @@ pub fn display(dir: &Path, i: u32) -> String {
     }
 }
 
-/// The directory as shown in messages: absolute when it can be resolved (so "." reads
-/// as the real path).
-pub fn dir_name(dir: &Path) -> String {
-    std::fs::canonicalize(dir)
-        .unwrap_or_else(|_| dir.to_path_buf())
-        .display()
-        .to_string()
-}
-
 /// What prepare did.
 #[derive(Debug, Clone, Copy)]
 pub struct Prepared {
@@ -73,7 +64,7 @@ fn open_raw(p: &Path, flags: i32, mode: u32) -> Result<File, i32> {
     // never written through, so no file outside the set can be overwritten.
     let fd = unsafe { libc::open(c.as_ptr(), flags | libc::O_CLOEXEC | libc::O_NOFOLLOW, mode) };
     if fd < 0 {
-        Err(crate::engine::last_errno())
+        Err(crate::util::errno::last_errno())
     } else {
         // SAFETY: fd is a fresh descriptor we own.
         Ok(unsafe { File::from_raw_fd(fd) })
@@ -103,7 +94,7 @@ fn unsafe_target(dir: &Path, i: u32) -> Option<(String, bool)> {
         let why = format!(
             "FATAL: {} is not a regular file ({}): iomark writes only regular files it can own (remove it)",
             display(dir, i),
-            crate::files::kind_name(t)
+            crate::util::input::kind_name(t)
         );
         return Some((why, true));
     }
@@ -131,7 +122,7 @@ fn pread_full(f: &File, buf: &mut [u8], off: u64) -> Result<usize, i32> {
             )
         };
         if n < 0 {
-            let e = crate::engine::last_errno();
+            let e = crate::util::errno::last_errno();
             if e == libc::EINTR {
                 continue;
             }
@@ -158,7 +149,7 @@ fn pwrite_all(f: &File, buf: &[u8], off: u64) -> Result<(), i32> {
             )
         };
         if n < 0 {
-            let e = crate::engine::last_errno();
+            let e = crate::util::errno::last_errno();
             if e == libc::EINTR {
                 continue;
             }
@@ -205,7 +196,7 @@ pub fn prepare_preflight(job: &FileioJob, g: &Geometry) -> Result<(), Error> {
                 crate::util::error::exit::ENVIRONMENT,
                 vec![format!(
                     "FATAL: not enough free space in {}: prepare needs {} bytes ({}B), {} bytes ({}B) are available; use a smaller --file-total-size or another --file-dir",
-                    dir_name(&job.dir),
+                    crate::files::dir_name(&job.dir),
                     need,
                     sysbench_human_size(need as f64),
                     avail,
@@ -241,7 +232,7 @@ pub fn direct_preflight(job: &FileioJob, g: &Geometry) -> Result<(), Error> {
                         "FATAL: --file-block-size={} is not a multiple of the {}-byte direct-I/O alignment of {}; use a multiple of {}",
                         g.block,
                         a,
-                        dir_name(&job.dir),
+                        crate::files::dir_name(&job.dir),
                         a
                     )],
                 ))
@@ -254,11 +245,9 @@ pub fn direct_preflight(job: &FileioJob, g: &Geometry) -> Result<(), Error> {
 }
 
 fn fsync_or_fail(f: &File) -> Result<(), Error> {
-    crate::engine::sync_fd(f.as_raw_fd(), crate::engine::SyncKind::Fsync).map_err(|e| {
-        let e = match e {
-            crate::engine::IoErr::Errno(e) => e,
-            crate::engine::IoErr::Short { .. } => libc::EIO,
-        };
+    // fsync(2), retried on EINTR by the standard library
+    f.sync_all().map_err(|e| {
+        let e = e.raw_os_error().unwrap_or(libc::EIO);
         Error::lines(
             crate::util::error::exit::FAILED,
             vec![format!(
@@ -351,7 +340,7 @@ pub fn prepare(
                 ];
                 let mut code = crate::util::error::exit::FAILED;
                 if e == libc::ENOSPC {
-                    lines.push(format!("FATAL: {} is full; the files written so far are kept: run 'cleanup' to remove them", dir_name(&job.dir)));
+                    lines.push(format!("FATAL: {} is full; the files written so far are kept: run 'cleanup' to remove them", crate::files::dir_name(&job.dir)));
                     code = crate::util::error::exit::ENVIRONMENT;
                 }
                 Error::lines(code, lines)

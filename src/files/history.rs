@@ -46,7 +46,7 @@ fn make_dir(dir: &Path) -> Result<(), String> {
         return Err(format!(
             "{} is {}: a directory is expected",
             dir.display(),
-            crate::files::kind_name(m.file_type())
+            crate::util::input::kind_name(m.file_type())
         ));
     }
     std::fs::DirBuilder::new()

@@ -4,7 +4,7 @@
 //! `dataset` the files of fio jobs (layout, open); `scratch` the files and directories
 //! of `copy`, `tree` and `mark`; `output` every file written for the user to read
 //! (`--json`, `--output`, `--plot`, logs: old content or the complete new one);
-//! `input` the bounded reader of job, result and fixture files; `fixture` writes the
+//! `fixture` writes the
 //! tree of a recorded machine (`diagnose --fixture`, tests); `preflight` checks
 //! what the environment allows before anything is written; `guard` decides whether a
 //! block device may be written. The rules they keep are in docs/safety.md.
@@ -14,32 +14,18 @@ pub mod fileset;
 pub mod fixture;
 pub mod guard;
 pub mod history;
-pub mod input;
 pub mod output;
 pub mod preflight;
 pub mod scratch;
 pub mod sysctl;
 
-/// What a file type is, in words: `a symbolic link`, `a directory`, `a FIFO`, …
-pub fn kind_name(t: std::fs::FileType) -> &'static str {
-    use std::os::unix::fs::FileTypeExt;
-    if t.is_symlink() {
-        "a symbolic link"
-    } else if t.is_dir() {
-        "a directory"
-    } else if t.is_fifo() {
-        "a FIFO"
-    } else if t.is_socket() {
-        "a socket"
-    } else if t.is_block_device() {
-        "a block device"
-    } else if t.is_char_device() {
-        "a character device"
-    } else if t.is_file() {
-        "a regular file"
-    } else {
-        "an unknown file type"
-    }
+/// The directory as shown in messages: absolute when it can be resolved (so "." reads
+/// as the real path).
+pub fn dir_name(dir: &std::path::Path) -> String {
+    std::fs::canonicalize(dir)
+        .unwrap_or_else(|_| dir.to_path_buf())
+        .display()
+        .to_string()
 }
 
 pub use crate::util::strerror;

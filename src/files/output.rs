@@ -102,7 +102,7 @@ fn refusal(path: &Path) -> Result<Option<String>, std::io::Error> {
     if !t.is_file() {
         return Ok(Some(format!(
             "is not a regular file ({}); give a new or regular file",
-            crate::files::kind_name(t)
+            crate::util::input::kind_name(t)
         )));
     }
     if m.nlink() > 1 {
@@ -362,7 +362,7 @@ pub fn ensure_dir(dir: &Path, what: &str) -> Result<(), String> {
         return Err(format!(
             "{what}={}: is {}: a directory is expected",
             dir.display(),
-            crate::files::kind_name(m.file_type())
+            crate::util::input::kind_name(m.file_type())
         ));
     }
     std::fs::create_dir(dir).map_err(|e| {

@@ -105,7 +105,7 @@ pub fn direct_refused(at: &Path) -> String {
         .unwrap_or("the filesystem");
     format!(
         "{fs} at {} does not support O_DIRECT",
-        crate::files::fileset::dir_name(dir)
+        crate::files::dir_name(dir)
     )
 }
 
@@ -138,7 +138,7 @@ pub fn probe_direct_io(dir: &Path) -> DirectIo {
         )
     };
     if fd < 0 {
-        let e = crate::engine::last_errno();
+        let e = crate::util::errno::last_errno();
         // An O_DIRECT open can fail after creating the file.
         // SAFETY: unlink of our own probe name.
         unsafe { libc::unlink(c.as_ptr()) };

@@ -13,7 +13,7 @@
 //! | iomark's bandwidth (`diagnose --rated-*`), `run --reap-spin` | [`iomark_mb_s`], [`iomark_spin_ns`] | | | | yes | error |
 //!
 //! Printing: [`sysbench_human_size`] (sysbench's `%.5g` + `Ki/Mi/…`, report headers) and
-//! [`iec`] (iomark's notes). The iomark rule is inconsistent with fio's on purpose for
+//! [`crate::util::text::iec`] (iomark's notes). The iomark rule is inconsistent with fio's on purpose for
 //! now; this module only keeps today's behaviour.
 //! Pure functions, no I/O.
 
@@ -603,22 +603,6 @@ pub fn iomark_spin_ns(t: &str) -> Result<u64, String> {
         return Err(FORM.to_string());
     }
     Ok(ns as u64)
-}
-
-/// Human size with binary units for iomark's own notes (KiB = 1024), e.g. `64.0 MiB`.
-pub fn iec(bytes: u64) -> String {
-    const UNITS: [&str; 7] = ["B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"];
-    let mut v = bytes as f64;
-    let mut i = 0;
-    while v >= 1024.0 && i < UNITS.len() - 1 {
-        v /= 1024.0;
-        i += 1;
-    }
-    if i == 0 {
-        format!("{bytes} B")
-    } else {
-        format!("{v:.1} {}", UNITS[i])
-    }
 }
 
 pub mod expr;

@@ -4,7 +4,8 @@
 //! of `src/` reads them. Delete this file once no test names it.
 
 pub use crate::job::units::{
-    fmt_g, iec, iomark_size as parse_human_size, sysbench_bool as parse_bool,
+    fmt_g, iomark_size as parse_human_size, sysbench_bool as parse_bool,
     sysbench_human_size as human_size, sysbench_int as parse_int, sysbench_ratio as parse_ratio,
     sysbench_size as parse_size,
 };
+pub use crate::util::text::iec;

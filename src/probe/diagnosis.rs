@@ -14,10 +14,13 @@ use super::findings::{gib, Finding, Unknown};
 use super::mountinfo::{self, Mount};
 use super::sysroot::Sys;
 use super::system::{self, Cpu, Memory};
+use super::walk::Walk;
 use super::walk_links::*;
 use super::walk_mounts::*;
 use super::{verdicts, Root};
 use serde::{Deserialize, Serialize};
+
+pub use super::walk::Layer;
 
 /// Version of the JSON layout of [`Diagnosis`].
 pub const SCHEMA_VERSION: u32 = 1;
@@ -50,17 +53,6 @@ pub struct PathStat {
     pub mnt_id: Option<u64>,
     /// Where these facts came from (`statx`, fixture `probe` file).
     pub source: String,
-}
-
-/// One line of the stack.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Layer {
-    /// Nesting (0 = top).
-    pub depth: u32,
-    /// `path`, `mount`, `filesystem`, `partition`, `disk`, `md`, `nvme`, `pcie` …
-    pub kind: String,
-    /// Human description with the values read.
-    pub text: String,
 }
 
 /// Compact facts for a benchmark result (`RunResult.diagnosis`).
@@ -240,40 +232,6 @@ fn live_stat(path: &str) -> Option<PathStat> {
         mnt_id,
         source: "statx/statfs".into(),
     })
-}
-
-/// Collects the answer while walking.
-pub(super) struct Walk<'a> {
-    pub(super) sys: Sys<'a>,
-    pub(super) stack: Vec<Layer>,
-    pub(super) findings: Vec<Finding>,
-    pub(super) unknowns: Vec<Unknown>,
-    pub(super) mounts: Vec<Mount>,
-}
-
-impl Walk<'_> {
-    pub(super) fn layer(&mut self, depth: u32, kind: &str, text: String) {
-        self.stack.push(Layer {
-            depth,
-            kind: kind.into(),
-            text,
-        });
-    }
-    pub(super) fn unknown(&mut self, what: impl Into<String>, why: impl Into<String>) {
-        self.unknowns.push(Unknown {
-            what: what.into(),
-            why: why.into(),
-        });
-    }
-    pub(super) fn find(&mut self, f: Finding) {
-        if !self
-            .findings
-            .iter()
-            .any(|g| g.id == f.id && g.message == f.message)
-        {
-            self.findings.push(f);
-        }
-    }
 }
 
 /// Diagnose `inputs.path` on the machine under `root`: the path, its mount, filesystem

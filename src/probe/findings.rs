@@ -98,7 +98,7 @@ pub fn gb(v: f64) -> String {
 /// keeps the value ≥ 1 (`512.0 MiB`, `31.5 KiB`, `512 B`), never `0.0 GiB`.
 pub fn gib(bytes: u64) -> String {
     if bytes < 1 << 30 {
-        return crate::job::units::iec(bytes);
+        return crate::util::text::iec(bytes);
     }
     format!("{:.1} GiB", bytes as f64 / 1073741824.0)
 }
@@ -120,7 +120,7 @@ pub fn capacity(bytes: u64) -> String {
 /// Bytes in the largest binary unit that keeps the value ≥ 1, one decimal, a trailing
 /// `.0` dropped: `31.5 KiB`, `4 KiB`, `513 MiB`, `512 B`.
 pub fn iec_short(bytes: u64) -> String {
-    let v = crate::job::units::iec(bytes);
+    let v = crate::util::text::iec(bytes);
     match v.split_once(".0 ") {
         Some((n, unit)) => format!("{n} {unit}"),
         None => v,

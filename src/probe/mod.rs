@@ -23,6 +23,7 @@ pub mod system;
 pub mod taskstats;
 pub mod usb;
 pub mod verdicts;
+mod walk;
 mod walk_links;
 mod walk_mounts;
 

@@ -6,8 +6,8 @@
 //! a missing file never produces a finding, at most an unknown.
 
 use crate::probe::blockdev::{BlockDevice, Transport};
-use crate::probe::diagnosis::Walk;
 use crate::probe::findings::{Finding, Severity};
+use crate::probe::walk::Walk;
 
 /// Physical leaves of a device tree (the disks that do the I/O).
 fn leaves(d: &BlockDevice) -> Vec<&BlockDevice> {

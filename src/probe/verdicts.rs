@@ -5,11 +5,11 @@
 
 use super::blockdev::{BlockDevice, Transport};
 use super::ceiling::{Ceiling, Rated};
-use super::diagnosis::Walk;
 use super::findings::{gb, gib, mb, Finding, Severity};
 use super::mountinfo::Mount;
 use super::pcie::{self, Link, PciFunction, PciPath};
 use super::system::{self, Cpu, Memory};
+use super::walk::Walk;
 use super::walk_mounts::opt_u;
 use super::{sata, usb};
 

@@ -1,12 +1,12 @@
 //! The walk down a block device: its stack (partition, md, dm, loop members) and its
 //! transport and PCIe links, each as a [`Layer`] with findings and unknowns. Split from
-//! [`super::diagnosis`], which owns the order of the walk; these are its steps.
+//! `diagnosis.rs`, which owns the order of the walk; these are its steps.
 
 use super::blockdev::{BlockDevice, Transport};
-use super::diagnosis::*;
 use super::findings::{capacity, gb, iec_short, offset_iec};
 use super::pcie::{self, PciPath};
 use super::sata;
+use super::walk::*;
 use super::walk_mounts::*;
 
 /// Stack lines for the device tree.

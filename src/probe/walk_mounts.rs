@@ -1,11 +1,11 @@
 //! The walk below a mount: which block device backs it (or why none does: tmpfs, NFS,
-//! FUSE, overlay, btrfs multi-device) and the loop backing file. Split from [`super::diagnosis`],
+//! FUSE, overlay, btrfs multi-device) and the loop backing file. Split from `diagnosis.rs`,
 //! which owns the order of the walk; these are its steps.
 
 use super::blockdev::{self, BlockDevice, Transport};
-use super::diagnosis::*;
 use super::findings::{gib, Finding, Severity};
 use super::mountinfo::{self, Mount};
+use super::walk::*;
 
 pub(super) fn open_device(w: &mut Walk, major: u64, minor: u64, depth: u32) -> Option<BlockDevice> {
     let link = format!("/sys/dev/block/{major}:{minor}");

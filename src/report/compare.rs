@@ -30,7 +30,7 @@ use std::path::Path;
 /// Load one result file. Errors are one line naming the file and what is wrong.
 pub fn load(path: &Path) -> Result<RunResult, String> {
     let name = path.display();
-    let text = crate::files::input::read_text(path, crate::files::input::MAX_INPUT_BYTES)
+    let text = crate::util::input::read_text(path, crate::util::input::MAX_INPUT_BYTES)
         .map_err(|e| format!("cannot read {name}: {e}"))?;
     // fio's own JSON or text report (public case C25): imported with normalised units
     let label = path
@@ -624,7 +624,7 @@ pub fn context(r: &RunResult) -> Context {
         host: m.and_then(|m| m.hostname.clone()),
         kernel: m.and_then(|m| m.kernel.clone()),
         cpu,
-        ram: m.and_then(|m| m.ram_bytes).map(crate::job::units::iec),
+        ram: m.and_then(|m| m.ram_bytes).map(crate::util::text::iec),
         date: if r.timestamp_ms > 0 {
             crate::result::history::date_time(r.timestamp_ms)
         } else {
@@ -784,8 +784,8 @@ fn describe_diff(a: &Desc, b: &Desc, la: &str, lb: &str, writes: bool) -> Vec<St
         if fits(x) && !fits(other) {
             d.push(format!(
                 "{l}: buffered file set {} fits in RAM {} (page cache)",
-                crate::job::units::iec(x.file_set),
-                x.ram.map_or("unknown".into(), crate::job::units::iec)
+                crate::util::text::iec(x.file_set),
+                x.ram.map_or("unknown".into(), crate::util::text::iec)
             ));
         }
     }
@@ -1138,5 +1138,3 @@ pub const TIME_IN_FSYNC: &str = "time in fsync %";
 
 /// Reads one metric of a test.
 type Metric = fn(&Test) -> Option<f64>;
-
-pub use super::compare_render::{render, render_painted, Compare, Format};

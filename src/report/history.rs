@@ -197,7 +197,7 @@ pub fn show_text(e: &Entry, file: &str, earlier: &[&RunResult]) -> String {
         std::slice::from_ref(&e.name),
         &[file.into()],
     );
-    out += &super::compare::render(&cmp, super::compare::Format::Table);
+    out += &super::compare_render::render(&cmp, super::compare_render::Format::Table);
     if !r.warnings.is_empty() {
         out += "\nwarnings:\n";
         for w in &r.warnings {
@@ -252,7 +252,7 @@ pub fn device_line(r: &RunResult) -> String {
         v.push(t.clone());
     }
     if let Some(c) = d.capacity_bytes {
-        v.push(crate::job::units::iec(c));
+        v.push(crate::util::text::iec(c));
     }
     if let Some(f) = &d.firmware {
         v.push(format!("firmware {f}"));

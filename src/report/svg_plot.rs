@@ -65,7 +65,7 @@ pub fn describe(r: &RunResult) -> String {
     let mut s = format!(
         "{} {mode}, {} blocks, QD{} x {} thread(s), {}, {}",
         r.command,
-        crate::job::units::iec(j.block_size_bytes),
+        crate::util::text::iec(j.block_size_bytes),
         j.iodepth,
         j.threads,
         j.engine,

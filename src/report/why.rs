@@ -4,9 +4,9 @@
 //! `fileio` prints them in its notes block under sysbench's report, `run` on stderr
 //! after fio's report. Each line starts with two spaces (inside a notes block).
 
-use crate::job::units::iec;
 use crate::result::flush::dur;
 use crate::result::{DeviceActivity, RunResult, TimeShare};
+use crate::util::text::iec;
 
 /// The lines (empty when the result has nothing to say: no time, no device view).
 pub fn lines(r: &RunResult) -> Vec<String> {

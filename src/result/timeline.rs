@@ -8,7 +8,7 @@
 //! builder (result/build/mod.rs) for every result that has samples.
 
 use super::{Sample, Series, TimeFinding, Warning};
-use crate::job::units::iec;
+use crate::util::text::iec;
 
 /// The write rate fell and stayed down.
 pub const WRITE_CLIFF: &str = "over_time.write_cliff";

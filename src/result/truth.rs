@@ -6,8 +6,8 @@
 //! reporters print them as `iomark: WARNING [id]: message` ([`text_lines`]).
 
 use super::{RunResult, Warning};
-use crate::job::units::iec;
 use crate::probe::pagecache::PageCacheCheck;
+use crate::util::text::iec;
 
 /// A memory filesystem holds the files (tmpfs, ramfs).
 pub const MEMORY_FS: &str = "target.memory_fs";

@@ -2,6 +2,13 @@
 //! every command's error line says the real cause in one form,
 //! `<strerror> (<ENAME>)`, e.g. "Permission denied (EACCES)" ([`describe`]).
 
+/// `errno` of the last failed libc call.
+pub fn last_errno() -> i32 {
+    std::io::Error::last_os_error()
+        .raw_os_error()
+        .unwrap_or(libc::EIO)
+}
+
 /// errno symbols by number (those fio's `ignore_error` accepts, job/fio/keys_verify.rs).
 pub const ERRNO_NAMES: &[(&str, i32)] = &[
     ("EPERM", libc::EPERM),

@@ -3,15 +3,18 @@
 //! write errors ([`output`], and the `out!`/`outln!` macros), sysbench's console
 //! ([`console`]), the colour decision and styles of tables ([`color`]), `strerror` and errno
 //! names ([`errno`]), fio's `--debug` trace switch and line ([`debug`]), names made visible in
-//! reports ([`text`]).
+//! reports ([`text`]), the bounded reader of input files ([`input`]), aligned I/O buffers ([`buffers`]: the
+//! engines' requests and the layout of files/ use them).
 //! Nothing here names another room.
 
+pub mod buffers;
 pub mod color;
 pub mod console;
 pub mod debug;
 pub mod errno;
 pub mod error;
 pub mod fault;
+pub mod input;
 pub mod output;
 pub mod text;
 

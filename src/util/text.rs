@@ -1,6 +1,7 @@
 //! Names printed inside a report (`--name`, `--label`, job and file names): control
 //! characters made visible, so a newline or an escape sequence in a name cannot break a
-//! table, a markdown or CSV row, or a chart's text line (docs/safety.md).
+//! table, a markdown or CSV row, or a chart's text line (docs/safety.md); and byte
+//! counts in binary units for iomark's own notes ([`iec`]).
 
 /// `s` with every control character written out: `\n`, `\r`, `\t`, `\\` for a
 /// backslash that would otherwise read as one of them, and `\xNN` / `\u{N}` for the
@@ -26,9 +27,35 @@ pub fn visible(s: &str) -> String {
     out
 }
 
+/// Human size with binary units for iomark's own notes (KiB = 1024), e.g. `64.0 MiB`.
+pub fn iec(bytes: u64) -> String {
+    const UNITS: [&str; 7] = ["B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"];
+    let mut v = bytes as f64;
+    let mut i = 0;
+    while v >= 1024.0 && i < UNITS.len() - 1 {
+        v /= 1024.0;
+        i += 1;
+    }
+    if i == 0 {
+        format!("{bytes} B")
+    } else {
+        format!("{v:.1} {}", UNITS[i])
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::visible;
+    use super::*;
+
+    #[test]
+    fn iec_units_are_binary() {
+        assert_eq!(iec(0), "0 B");
+        assert_eq!(iec(512), "512 B");
+        assert_eq!(iec(1023), "1023 B");
+        assert_eq!(iec(1536), "1.5 KiB");
+        assert_eq!(iec(64 << 20), "64.0 MiB");
+        assert_eq!(iec(u64::MAX), "16.0 EiB");
+    }
 
     #[test]
     fn control_characters_are_written_out() {

@@ -4,7 +4,8 @@
 //! checked as a whole. Each check is one `Err(why)` naming the keys and what is
 //! accepted, reported as `job 'NAME': why`.
 
-use crate::job::fio::keys::{VerifyKind, VERIFY_HEADER};
+use crate::job::fio::keys::VERIFY_HEADER;
+use crate::job::fio::keys_verify::VerifyKind;
 use crate::job::fio::{EngineKind, FioCommand, FioError, FioJob, IORING_MAX_ENTRIES};
 
 /// Settle and check `job`, then add it to `cmd`.

@@ -185,7 +185,7 @@ impl State<'_> {
             });
         }
         // bounded: `include /dev/zero` or a FIFO must not eat the machine's memory
-        let text = crate::files::input::read_text(path, crate::files::input::MAX_INPUT_BYTES)
+        let text = crate::util::input::read_text(path, crate::util::input::MAX_INPUT_BYTES)
             .map_err(|source| IniError::Read {
                 path: path.to_path_buf(),
                 origin: from,

@@ -58,41 +58,6 @@ pub enum ExitWhat {
     All,
 }
 
-/// Checksum of `verify=`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum VerifyKind {
-    /// CRC-32C (Castagnoli), `crc32c` / `crc32c-intel`
-    Crc32c,
-    /// MD5
-    Md5,
-    /// XXH64 (`xxhash`)
-    Xxhash,
-    /// SHA-256
-    Sha256,
-    /// header only (offset, length, job seed): `meta`
-    Meta,
-    /// the `verify_pattern` bytes, no header
-    Pattern,
-    /// CRC-64 as fio's `crc64` (Jones polynomial 0xad93d23594c935a9, reflected, init 0,
-    /// no final xor: the `crc` crate's CRC_64_REDIS)
-    Crc64,
-}
-
-impl VerifyKind {
-    /// Name as fio spells it.
-    pub fn name(self) -> &'static str {
-        match self {
-            VerifyKind::Crc32c => "crc32c",
-            VerifyKind::Md5 => "md5",
-            VerifyKind::Xxhash => "xxhash",
-            VerifyKind::Sha256 => "sha256",
-            VerifyKind::Meta => "meta",
-            VerifyKind::Pattern => "pattern",
-            VerifyKind::Crc64 => "crc64",
-        }
-    }
-}
-
 /// `fadvise_hint` values (fio 3.33 HOWTO: 0, 1, sequential, random).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FadviseHint {
@@ -244,7 +209,7 @@ pub struct JobMore {
     /// `buffer_compress_percentage`: each 512-byte chunk ends with this share of zeros
     pub buffer_compress_percentage: u32,
     /// `verify`
-    pub verify: Option<VerifyKind>,
+    pub verify: Option<super::keys_verify::VerifyKind>,
     /// `verify_pattern` bytes (repeated)
     pub verify_pattern: Vec<u8>,
     /// `do_verify` (default 1): read back what a write job wrote

@@ -1,10 +1,45 @@
 //! Values of fio's keys of verification while writing, error handling and file creation
 //! (`verify_backlog[_batch]`, `verify_interval`, `verify_write_sequence`, `verify_dump`,
 //! `verify_async`, `ignore_error`, `error_dump`, `fill_device`, `create_serialize`,
-//! `atomic`, `allow_file_create`): [`VerifyErrorOpts`], the `ignore_error` parser and the
+//! `atomic`, `allow_file_create`) and the checksum of `verify=` ([`VerifyKind`]): [`VerifyErrorOpts`], the `ignore_error` parser and the
 //! checks against the rest of the job (pure, no I/O). The keys themselves are entries of
 //! the option table (`job/fio/options/`); the run side is in `run/verify/fio.rs` and
 //! `run/fio/errors.rs`.
+
+/// Checksum of `verify=`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VerifyKind {
+    /// CRC-32C (Castagnoli), `crc32c` / `crc32c-intel`
+    Crc32c,
+    /// MD5
+    Md5,
+    /// XXH64 (`xxhash`)
+    Xxhash,
+    /// SHA-256
+    Sha256,
+    /// header only (offset, length, job seed): `meta`
+    Meta,
+    /// the `verify_pattern` bytes, no header
+    Pattern,
+    /// CRC-64 as fio's `crc64` (Jones polynomial 0xad93d23594c935a9, reflected, init 0,
+    /// no final xor: the `crc` crate's CRC_64_REDIS)
+    Crc64,
+}
+
+impl VerifyKind {
+    /// Name as fio spells it.
+    pub fn name(self) -> &'static str {
+        match self {
+            VerifyKind::Crc32c => "crc32c",
+            VerifyKind::Md5 => "md5",
+            VerifyKind::Xxhash => "xxhash",
+            VerifyKind::Sha256 => "sha256",
+            VerifyKind::Meta => "meta",
+            VerifyKind::Pattern => "pattern",
+            VerifyKind::Crc64 => "crc64",
+        }
+    }
+}
 
 /// Options of this module, with fio's defaults.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -139,7 +174,6 @@ pub fn parse_ignore_error(v: &str) -> Result<[Option<Vec<i32>>; 3], String> {
 /// Checks of this module's keys against the rest of the job; `Err` is the reason, for
 /// a `job '…': …` error.
 pub fn validate_extra(job: &crate::job::fio::FioJob) -> Result<(), String> {
-    use crate::job::fio::keys::VerifyKind;
     use crate::job::fio::{BlockSizes, EngineKind};
     let x = &job.more.x;
     if let Some(iv) = x.verify_interval {

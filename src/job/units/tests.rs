@@ -517,13 +517,3 @@ fn iomark_spin_times() {
         );
     }
 }
-
-#[test]
-fn iec_units_are_binary() {
-    assert_eq!(iec(0), "0 B");
-    assert_eq!(iec(512), "512 B");
-    assert_eq!(iec(1023), "1023 B");
-    assert_eq!(iec(1536), "1.5 KiB");
-    assert_eq!(iec(64 << 20), "64.0 MiB");
-    assert_eq!(iec(u64::MAX), "16.0 EiB");
-}

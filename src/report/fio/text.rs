@@ -184,7 +184,7 @@ fn job_text(
     let code = if j.errno != 0 { j.errno } else { j.first_errno };
     let err = match code {
         0 => " 0".to_string(),
-        n => format!("{n:2} ({})", crate::files::strerror(n)),
+        n => format!("{n:2} ({})", crate::util::strerror(n)),
     };
     s += &format!(
         "{}: (groupid={}, jobs={}): err={err}: pid={}: {date}\n",

@@ -15,9 +15,9 @@
 
 use crate::files::preflight;
 use crate::files::scratch::{self, Scratch, ScratchError};
-use crate::job::units::iec;
 use crate::result::{JobInfo, Phase, Warning};
 use crate::run::signals::Signals;
+use crate::util::text::iec;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;

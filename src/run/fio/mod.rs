@@ -26,6 +26,7 @@ pub(crate) mod thread;
 pub mod tools;
 pub mod trigger;
 pub mod trim;
+pub(crate) mod zoned;
 
 use crate::engine::io_uring::{self};
 use crate::engine::registry::Kind;
@@ -352,8 +353,8 @@ fn make_plans(
     for r in plans.iter().flatten().filter_map(|p| p.replay.as_deref()) {
         r.notes.iter().for_each(|n| note(n.clone()));
     }
-    crate::run::gen::zones::attach(&mut plans, note)?;
-    crate::run::gen::sprandom::prepare(&mut plans)?;
+    zoned::attach_zones(&mut plans, note)?;
+    zoned::prepare_sprandom(&mut plans)?;
     attach_vstate(cmd, &mut plans)?;
     Ok(plans)
 }

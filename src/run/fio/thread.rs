@@ -370,7 +370,7 @@ fn engine_spec<'b>(
     if plan.engine.caps().maps_files {
         let len = if job.more.zones.mode == crate::job::fio::zone_keys::ZoneMode::Strided {
             // strided zones run on to the end of the files (run/gen/zones.rs)
-            crate::run::gen::zones::strided_ends(plan).into_iter().min()
+            crate::run::fio::zoned::strided_ends(plan).into_iter().min()
         } else {
             plan.files.iter().map(|f| f.size).min()
         };

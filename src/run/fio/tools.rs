@@ -3,7 +3,7 @@
 //! with never goes back between CPUs, `--idle-prof=calibrate` times the unit of work the
 //! idle profiler counts, and the engine list of `--enghelp`.
 
-use crate::job::fio::keys::VerifyKind;
+use crate::job::fio::keys_verify::VerifyKind;
 use std::time::Instant;
 
 /// The engines of the registry, in the order listed to users.

@@ -19,7 +19,6 @@
 //! every block was written once, after region `R` (fio runs one more, fully valid,
 //! region after the model's `R`), or at `P` bytes (fio sets `io_size` to `P`).
 
-use crate::run::fio::{Plan, RunError};
 use crate::run::gen::{RandomMap, Rng};
 
 /// Scale of the invalid-share table (fio's `PCT_PRECISION`).
@@ -142,33 +141,6 @@ impl SpRandom {
         self.maybe_stage(b, rng);
         Some(b)
     }
-}
-
-/// Check the sprandom jobs of a run and set their byte limits to the physical size.
-pub(crate) fn prepare(plans: &mut [Vec<Plan>]) -> Result<(), RunError> {
-    for p in plans.iter_mut().flatten() {
-        let z = &p.job.more.zones;
-        if !z.sprandom {
-            continue;
-        }
-        let bs = p.job.bs_write.max();
-        let regions = z.spr_num_regions;
-        let op = z.spr_op;
-        let (_, len) = p.regions[0];
-        let phys = physical_size(len / bs * bs, op, bs);
-        if phys / u64::from(regions) / bs == 0 {
-            return Err(RunError::Plan {
-                job: p.job.name.clone(),
-                why: format!(
-                    "sprandom: spr_num_regions={regions} is too many for {len} bytes of bs={bs} blocks (each region needs at least one write)"
-                ),
-            });
-        }
-        if !p.job.time_based {
-            p.byte_limit = phys.saturating_mul(p.job.loops);
-        }
-    }
-    Ok(())
 }
 
 #[cfg(test)]

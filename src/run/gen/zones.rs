@@ -7,7 +7,8 @@
 //!   still moves `size` (or `io_size`) bytes in all, spread over that many zones
 //!   (`size=8z zonesize=16k zonerange=64k` on a 1 MiB file: 16 KiB at 0, 64 KiB, …,
 //!   448 KiB). With the mmap engine, whose one mapping length serves every file, they
-//!   start over at the end of the shortest file ([`strided_ends`]). Sequential jobs go through a zone in order (again from its start
+//!   start over at the end of the shortest file (`run/fio/zoned.rs`, which also checks
+//!   the zoned jobs of a run and shares the zone tables). Sequential jobs go through a zone in order (again from its start
 //!   when `zonesize > zonerange`), random jobs take each block of the zone once per
 //!   visit (a per-zone random map).
 //! * `zbd`: zoned-block-device rules emulated on regular files and non-zoned block
@@ -24,12 +25,9 @@
 //! rules follow fio's `zbd.c` `zbd_adjust_block` as documented in its HOWTO.
 
 use crate::job::fio::zone_keys::{ZoneMode, ZoneOpts};
-use crate::probe::Root;
-use crate::run::fio::{Plan, RunError};
 use crate::run::gen::{RandomMap, Rng};
 use crate::run::worker::Op;
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 /// Write pointers of the emulated zones of one file, shared by every thread that
@@ -46,96 +44,6 @@ pub(crate) struct ZoneTable {
 
 /// Shared zone tables of a plan's files (one per file), empty without `zonemode=zbd`.
 pub(crate) type Tables = Vec<Arc<Mutex<ZoneTable>>>;
-
-/// Check and prepare the zbd jobs of a run: refuse real zoned devices and impossible
-/// sizes, shrink each region to whole zones (`note` says so) and give every plan the
-/// shared zone tables of its files.
-pub(crate) fn attach(plans: &mut [Vec<Plan>], note: &dyn Fn(String)) -> Result<(), RunError> {
-    let mut tables: BTreeMap<PathBuf, Arc<Mutex<ZoneTable>>> = BTreeMap::new();
-    for p in plans.iter_mut().flatten() {
-        let z = &p.job.more.zones;
-        if z.mode != ZoneMode::Zbd {
-            continue;
-        }
-        let job = p.job.name.clone();
-        let plan_err = |why: String| RunError::Plan {
-            job: job.clone(),
-            why,
-        };
-        let zs = z.size;
-        if zs == 0 {
-            return Err(plan_err(
-                "zonemode=zbd needs zonesize= (iomark emulates zones; it does not read them from a zoned device)".into(),
-            ));
-        }
-        for (what, bs) in [("read", &p.job.bs_read), ("write", &p.job.bs_write)] {
-            if bs.max() > zs {
-                return Err(plan_err(format!(
-                    "zonemode=zbd: the {what} block size {} is larger than zonesize={zs}",
-                    bs.max()
-                )));
-            }
-        }
-        if p.job.rw.trims() && p.job.bs_read.max() != zs {
-            return Err(plan_err(format!(
-                "zonemode=zbd: a trim resets one zone, so bs must be zonesize={zs} (got {})",
-                p.job.bs_read.max()
-            )));
-        }
-        for f in &p.files {
-            if let Some(model) = zoned_model(&Root::default(), &f.path) {
-                return Err(RunError::Refused {
-                    job: job.clone(),
-                    why: format!(
-                        "{} is a zoned block device ({model}): zonemode=zbd on real zoned devices is not supported by iomark (it emulates zones on regular files and non-zoned devices only)",
-                        f.path.display()
-                    ),
-                });
-            }
-        }
-        let mut shrunk = false;
-        for r in &mut p.regions {
-            let first = r.0.div_ceil(zs) * zs;
-            let end = (r.0 + r.1) / zs * zs;
-            if end <= first {
-                return Err(plan_err(format!(
-                    "zonemode=zbd: the I/O region [{}, {}) holds no whole zone of zonesize={zs}",
-                    r.0,
-                    r.0 + r.1
-                )));
-            }
-            shrunk |= (first, end - first) != *r;
-            *r = (first, end - first);
-        }
-        if shrunk {
-            note(format!(
-                "{job}: zonemode=zbd: offset rounded up and size rounded down to whole zones of {zs} bytes (as fio does)"
-            ));
-            if !p.job.time_based && p.job.more.io_size.is_none() {
-                let total: u64 = p.regions.iter().map(|r| r.1).sum();
-                p.byte_limit = total.saturating_mul(p.job.loops);
-            }
-        }
-        p.zones = p
-            .files
-            .iter()
-            .map(|f| tables.entry(f.path.clone()).or_default().clone())
-            .collect();
-    }
-    Ok(())
-}
-
-/// The zoned model of a block device (`host-managed`, `host-aware`), `None` for a
-/// regular file or a non-zoned device (`queue/zoned` of its disk in sysfs, read through
-/// `root`; a partition's parent disk).
-fn zoned_model(root: &Root, path: &Path) -> Option<String> {
-    if !crate::files::dataset::is_block_device(path) {
-        return None;
-    }
-    let disk = root.disk_dir(crate::probe::device_behind(path)?)?;
-    let model = root.sys().read_trim(&format!("{disk}/queue/zoned"))?;
-    (model != "none" && !model.is_empty()).then_some(model)
-}
 
 /// Strided state of one file of one thread.
 #[derive(Clone, Debug)]
@@ -168,44 +76,31 @@ pub(crate) struct Zones {
     pub resets: u64,
 }
 
-/// Per file of `plan`, where `zonemode=strided` zones start over, bytes: the end of the
-/// file or block device (as fio 3.33), at least the end of the job's region. With the
-/// mmap engine every file gets the smallest of these, the length it maps.
-pub(crate) fn strided_ends(plan: &Plan) -> Vec<u64> {
-    let mut ends: Vec<u64> = plan
-        .regions
-        .iter()
-        .zip(&plan.files)
-        .map(|(&(start, len), f)| {
-            let region_end = start.saturating_add(len);
-            crate::files::dataset::existing_size(&f.path).map_or(region_end, |e| e.max(region_end))
-        })
-        .collect();
-    // a mapping is as long as the shortest file (engine/mmap.rs)
-    if plan.engine.caps().maps_files {
-        let min = ends.iter().copied().min().unwrap_or(0);
-        ends.iter_mut().for_each(|e| *e = min);
-    }
-    ends
-}
-
 impl Zones {
-    /// Zone state of a plan's thread; `None` without zoning.
-    pub fn new(plan: &Plan) -> Option<Zones> {
-        let z = &plan.job.more.zones;
+    /// Zone state of one thread of a job with zone options `z`, requests aligned to
+    /// `align` bytes and at least `min_bs` long, over `regions` (per file, `(start,
+    /// len)`) whose strided zones start over at `ends` ([`crate::run::fio::zoned`]),
+    /// sharing the zbd write pointers `tables`; `None` without zoning.
+    pub fn new(
+        z: &ZoneOpts,
+        align: u64,
+        min_bs: u64,
+        regions: &[(u64, u64)],
+        ends: Vec<u64>,
+        tables: Tables,
+    ) -> Option<Zones> {
         let zoned = match z.mode {
             ZoneMode::None => false,
             ZoneMode::Strided => z.size > 0,
-            ZoneMode::Zbd => !plan.zones.is_empty(),
+            ZoneMode::Zbd => !tables.is_empty(),
         };
         if !zoned {
             return None;
         }
-        let align = plan.align.max(1);
+        let align = align.max(1);
         let range = if z.range > 0 { z.range } else { z.size };
-        let ends = strided_ends(plan);
         let strided = if z.mode == ZoneMode::Strided {
-            plan.regions
+            regions
                 .iter()
                 .zip(&ends)
                 .map(|(&(start, _), &end)| Stride {
@@ -218,7 +113,6 @@ impl Zones {
         } else {
             Vec::new()
         };
-        let j = &plan.job;
         Some(Zones {
             opts: ZoneOpts {
                 range,
@@ -226,11 +120,11 @@ impl Zones {
                 ..z.clone()
             },
             align,
-            min_bs: j.bs_read.min().min(j.bs_write.min()).max(1),
-            regions: plan.regions.clone(),
+            min_bs: min_bs.max(1),
+            regions: regions.to_vec(),
             ends,
             strided,
-            tables: plan.zones.clone(),
+            tables,
             mine: Vec::new(),
             resets: 0,
         })

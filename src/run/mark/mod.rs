@@ -134,7 +134,7 @@ fn checks(job: &MarkJob) -> Result<(Vec<Test>, MarkJob), i32> {
         eprintln!(
             "iomark mark: --size={}: using {} ({used} bytes, a whole number of {} blocks)",
             job.size_text,
-            crate::job::units::iec(used),
+            crate::util::text::iec(used),
             block_words(block)
         );
     }
@@ -165,9 +165,9 @@ fn checks(job: &MarkJob) -> Result<(Vec<Test>, MarkJob), i32> {
             eprintln!(
                 "iomark mark: not enough free space in {}: the test file needs {} ({} bytes), {} ({avail} bytes) are available; use a smaller --size or another PATH",
                 job.path.display(),
-                crate::job::units::iec(job.size),
+                crate::util::text::iec(job.size),
                 job.size,
-                crate::job::units::iec(avail)
+                crate::util::text::iec(avail)
             );
             return Err(exit::ENVIRONMENT);
         }
@@ -408,7 +408,7 @@ pub fn execute(job: &MarkJob) -> i32 {
     let diag = diagnose(
         &Root::default(),
         &Inputs {
-            path: crate::files::fileset::dir_name(&dir),
+            path: crate::files::dir_name(&dir),
             working_set_bytes: Some(job.size),
             direct_io: true,
             ..Default::default()
@@ -425,7 +425,7 @@ pub fn execute(job: &MarkJob) -> i32 {
     crate::outln!(
         "iomark mark: preset {}, {} test file, O_DIRECT, random data, {} s per test after a {} s warm-up, median of {} loop(s)",
         job.preset,
-        crate::job::units::iec(job.size),
+        crate::util::text::iec(job.size),
         job.time_s,
         job.warmup_s,
         job.loops

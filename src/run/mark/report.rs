@@ -182,7 +182,7 @@ pub fn inputs(
         time_limit_s: job.time_s,
         direct: true,
         data_pattern: Some(crate::job::sysbench::DataPattern::Random),
-        directory: crate::files::fileset::dir_name(&job.path),
+        directory: crate::files::dir_name(&job.path),
         fsync_mode: "none".into(),
         ..Default::default()
     };

@@ -281,7 +281,7 @@ fn prepare(job: &FileioJob, console: &Console, signals: &Signals) -> i32 {
                 g.raw_file_size,
                 g.files,
                 g.total,
-                crate::job::units::iec(g.total)
+                crate::util::text::iec(g.total)
             ),
         );
     }

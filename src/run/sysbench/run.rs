@@ -224,7 +224,7 @@ fn ready(job: &FileioJob, console: &Console, json: Option<&Output>) -> Result<Re
     let diag = crate::probe::diagnosis::diagnose(
         &root,
         &crate::probe::diagnosis::Inputs {
-            path: fileset::dir_name(&job.dir),
+            path: crate::files::dir_name(&job.dir),
             working_set_bytes: Some(g.total),
             direct_io: job.extra_flags.direct,
             ..Default::default()

@@ -21,12 +21,12 @@
 use crate::engine::fault::{self, Op};
 use crate::files::preflight;
 use crate::files::scratch::{self, Scratch};
-use crate::job::units::iec;
 use crate::result::{JobInfo, Phase, Recorded, Warning};
 use crate::run::copy::{bar, check_dir, ended, short, waiting, Done, Live, PhaseRun, RunError};
 use crate::run::signals::Signals;
 use crate::run::sysbench::rng::{GlibcRandom, Xoroshiro128Plus};
 use crate::stats::{self, clock::Clock};
+use crate::util::text::iec;
 use hdrhistogram::Histogram;
 use indicatif::ProgressBar;
 use std::io::{self, Write};

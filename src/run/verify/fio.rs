@@ -16,7 +16,7 @@
 //! `verify_dump` writes the received and the expected block next to the file
 //! ([`dump`]).
 
-use crate::job::fio::keys::VerifyKind;
+use crate::job::fio::keys_verify::VerifyKind;
 use md5::Digest as _;
 
 /// Header size, bytes; blocks must be at least this long for checksum kinds.

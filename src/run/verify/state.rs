@@ -19,7 +19,7 @@
 //! random state (56 bytes, zero: iomark's generator is not fio's), the name (64 bytes)
 //! and `depth × nofiles` slots of (file number u64, offset u64). Written through
 //! `files::output` (never through a symbolic link; old or complete new content), read
-//! through `files::input`.
+//! through `util::input`.
 
 use std::path::{Path, PathBuf};
 
@@ -200,7 +200,7 @@ impl State {
 /// Read the state of thread `index` of job `name` from `path`; the error names the file
 /// and what is wrong, for the job's error line.
 pub fn load(p: &Path, name: &str, index: u32) -> Result<State, String> {
-    let bytes = crate::files::input::read_bytes(p, crate::files::input::MAX_INPUT_BYTES)
+    let bytes = crate::util::input::read_bytes(p, crate::util::input::MAX_INPUT_BYTES)
         .map_err(|e| {
             format!(
                 "verify_state_load: cannot read {}: {} (a job that writes with verify= and verify_state_save=1 leaves it)",
@@ -228,7 +228,7 @@ pub fn save(p: &Path, bytes: &[u8]) -> Result<(), String> {
     // that is not a verify state is someone's, and stays as it is
     // (a link or a non-file there is refused by files::output, naming what it is)
     if std::fs::symlink_metadata(p).is_ok_and(|m| m.file_type().is_file()) {
-        let ours = crate::files::input::read_bytes(p, crate::files::input::MAX_INPUT_BYTES)
+        let ours = crate::util::input::read_bytes(p, crate::util::input::MAX_INPUT_BYTES)
             .is_ok_and(|b| State::decode(&b).is_ok());
         if !ours {
             return Err(format!(

@@ -165,7 +165,7 @@ const CASES: &[(&str, i32, &str)] = &[
     ("compare --bogus a.json", 2, "'--bogus'"),
     ("compare /nonexistent-iomark.json", 2, "/nonexistent-iomark.json"),
     ("compare /proc/version", 2, "/proc/version is not JSON"),
-    // a device is not a file: refused at once (src/files/input.rs), never read
+    // a device is not a file: refused at once (src/util/input.rs), never read
     ("compare /dev/null", 2, "cannot read /dev/null: is not a regular file (a character device)"),
     ("compare /dev/zero", 2, "cannot read /dev/zero: is not a regular file (a character device)"),
     ("compare @IN/v99.json", 2, "schema_version 99"),

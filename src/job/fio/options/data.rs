@@ -5,8 +5,9 @@
 
 use super::{FioOption, Group, JobCtx, Kind};
 use crate::job::fio::extra::DedupeMode;
-use crate::job::fio::keys::{parse_fill_pattern, parse_pattern, VerifyKind, VERIFY_HEADER};
+use crate::job::fio::keys::{parse_fill_pattern, parse_pattern, VERIFY_HEADER};
 use crate::job::fio::keys_verify::parse_ignore_error;
+use crate::job::fio::keys_verify::VerifyKind;
 use crate::job::fio::FioError;
 use crate::job::units;
 

@@ -23,17 +23,6 @@ const RW_VALUES: &[(&str, &str)] = &[
     ),
 ];
 
-const ENGINE_VALUES: &[(&str, &str)] = &[
-    ("sync", "Use read/write"),
-    ("psync", "Use pread/pwrite"),
-    ("pvsync", "Use preadv/pwritev"),
-    ("libaio", "Linux native asynchronous IO"),
-    ("io_uring", "Fast Linux native aio"),
-    ("posixaio", "POSIX asynchronous IO"),
-    ("mmap", "Memory mapped IO"),
-    ("null", "Testing engine (no data transfer)"),
-];
-
 pub(super) static OPTIONS: &[FioOption] = &[
     FioOption::job("rw", Group::GeneralIo, Kind::Str, "IO direction", rw)
         .alias(&["readwrite"])
@@ -48,7 +37,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
         ioengine,
     )
     .default("psync")
-    .values(ENGINE_VALUES)
+    .values(&crate::engine::registry::ENGINE_WORDS)
     .example("io_uring"),
     FioOption::job(
         "iodepth",

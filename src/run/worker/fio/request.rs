@@ -169,7 +169,7 @@ impl<'a> Worker<'a> {
         let fds_empty = fds.is_empty();
         let job = &plan.job;
         let gens = slot_gens(plan);
-        let zones = Zones::new(plan);
+        let zones = crate::run::fio::zoned::zones_for(plan);
         let strided = zones.as_ref().is_some_and(|z| z.strided());
         let maps = random_maps(plan, &gens, strided);
         let has_logs = logs.is_some();

@@ -1,5 +1,7 @@
 //! Input files — job files, `compare` results, `diagnose --fixture` manifests, the
-//! results `mark` reads back: the one bounded reader.
+//! results `mark` reads back, fio's verify state: the one bounded reader (in util/ so
+//! that every room reading an input — job files, compare, the verify state — uses it;
+//! what is created, written or removed stays in files/).
 //!
 //! The file is opened with `O_NONBLOCK` (so a FIFO with no writer cannot block the
 //! open) and must be a regular file or a FIFO: a socket, device or directory given as
@@ -31,7 +33,7 @@ pub fn read_text(path: &Path, max: u64) -> std::io::Result<String> {
             std::io::ErrorKind::InvalidData,
             format!(
                 "larger than {} (not a result, job or fixture file)",
-                crate::job::units::iec(max)
+                crate::util::text::iec(max)
             ),
         ));
     }
@@ -46,7 +48,7 @@ pub fn read_bytes(path: &Path, max: u64) -> std::io::Result<Vec<u8>> {
     if bytes.len() as u64 > max {
         return Err(std::io::Error::new(
             std::io::ErrorKind::InvalidData,
-            format!("larger than {}", crate::job::units::iec(max)),
+            format!("larger than {}", crate::util::text::iec(max)),
         ));
     }
     Ok(bytes)
@@ -74,13 +76,32 @@ fn open_regular(path: &Path) -> std::io::Result<std::fs::File> {
     if !t.is_file() {
         return Err(std::io::Error::new(
             std::io::ErrorKind::InvalidInput,
-            format!(
-                "is not a regular file ({}); give a file",
-                crate::files::kind_name(t)
-            ),
+            format!("is not a regular file ({}); give a file", kind_name(t)),
         ));
     }
     Ok(f)
+}
+
+/// What a file type is, in words: `a symbolic link`, `a directory`, `a FIFO`, …
+pub fn kind_name(t: std::fs::FileType) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    if t.is_symlink() {
+        "a symbolic link"
+    } else if t.is_dir() {
+        "a directory"
+    } else if t.is_fifo() {
+        "a FIFO"
+    } else if t.is_socket() {
+        "a socket"
+    } else if t.is_block_device() {
+        "a block device"
+    } else if t.is_char_device() {
+        "a character device"
+    } else if t.is_file() {
+        "a regular file"
+    } else {
+        "an unknown file type"
+    }
 }
 
 #[cfg(test)]
