@@ -483,10 +483,6 @@ const CYCLES_KNOWN: &[(&str, &str)] = &[
         "the comparison model and its rendering split one way",
     ),
     (
-        "src/report/fio/json.rs ↔ src/report/fio/prio.rs ↔ src/report/fio/text.rs",
-        "the per-priority figures get one home both reporters read",
-    ),
-    (
         "src/result/build/mod.rs ↔ src/result/truth.rs",
         "truth.rs receives plain inputs instead of naming the builder's types",
     ),
