@@ -13,6 +13,7 @@ pub(crate) fn finish_job(mut job: FioJob, cmd: &mut FioCommand) -> Result<(), Fi
     settle(&mut job, &mut cmd.notices);
     drop_time_based_without_runtime(&mut job, &mut cmd.fio_stderr);
     verify_never_starts(&mut job);
+    verifying_reader_reads_once(&mut job);
     crate::job::fio::zone_keys::settle(&mut job)?;
     validate(&job).map_err(|why| FioError::Job {
         job: job.name.clone(),
@@ -64,6 +65,22 @@ fn verify_never_starts(job: &mut FioJob) {
     if only_writes && timed && m.verify.is_some() && m.do_verify && m.x.verify_backlog == 0 {
         job.more.do_verify = false;
         job.setup_lines.push(VERIFY_NEVER_STARTS.into());
+    }
+}
+
+/// fio 3.33 (backend.c `do_io`): a time-based job that only reads, with `verify=`,
+/// reads one pass of its `size` and ends — its I/O loop stops when the bytes issued
+/// reach `size`, and only a writer goes round again (write, then verify). fio reads
+/// 2 MiB in 140 ms of `--rw=randread --verify=md5 --time_based --runtime=3` on a 2 MiB
+/// file, whatever `io_size` or `loops` say. iomark does the same: the job is no longer
+/// time based (`runtime` still caps it), `io_size` and `loops` are dropped.
+fn verifying_reader_reads_once(job: &mut FioJob) {
+    let only_reads = job.rw.reads() && !job.rw.writes();
+    if only_reads && job.time_based && job.more.verify.is_some() {
+        job.time_based = false;
+        job.loops = 1;
+        job.more.io_size = None;
+        job.more.io_size_pct = None;
     }
 }
 

@@ -176,10 +176,10 @@ pub fn parse_ignore_error(v: &str) -> Result<[Option<Vec<i32>>; 3], String> {
 pub fn validate_extra(job: &crate::job::fio::FioJob) -> Result<(), String> {
     use crate::job::fio::{BlockSizes, EngineKind};
     let x = &job.more.x;
-    if let Some(iv) = x.verify_interval {
-        if job.more.verify == Some(VerifyKind::Pattern) {
-            return Err("verify_interval needs a verify with a header (crc32c, meta, …), not verify=pattern".into());
-        }
+    // verify=pattern has no header (fio 3.33's VERIFY_PATTERN_NO_HDR): the pattern is
+    // checked over the whole block and verify_interval / verify_offset change nothing
+    let headed = job.more.verify != Some(VerifyKind::Pattern);
+    if let Some(iv) = x.verify_interval.filter(|_| headed) {
         let sizes: Vec<u64> = [&job.bs_read, &job.bs_write]
             .iter()
             .flat_map(|b| match b {

@@ -605,6 +605,56 @@ fn time_based_writer_drops_its_verify_phase_with_fios_line() {
     assert!(c.jobs[0].more.do_verify && c.jobs[0].setup_lines.is_empty());
 }
 
+/// fio's do_io: a time-based reader with verify= reads one pass of its size and ends
+/// (no longer time based, io_size and loops dropped); a reader without verify, or a job
+/// that also writes, stays time based.
+#[test]
+fn time_based_verifying_reader_reads_one_pass() {
+    let base = ["--size=64k", "--time_based", "--runtime=3", "--name=a"];
+    for rw in ["--rw=read", "--rw=randread"] {
+        let c = parse(
+            &[
+                &base[..],
+                &[rw, "--verify=md5", "--io_size=1m", "--loops=3"],
+            ]
+            .concat(),
+        )
+        .unwrap();
+        let j = &c.jobs[0];
+        assert!(!j.time_based, "{rw}");
+        assert_eq!((j.loops, j.more.io_size), (1, None), "{rw}");
+        assert_eq!(j.runtime, Some(std::time::Duration::from_secs(3)), "{rw}");
+    }
+    for keep in [
+        &["--rw=randread"][..],
+        &["--rw=randrw", "--verify=md5"][..],
+        &["--rw=rw", "--verify=crc32c"][..],
+    ] {
+        let c = parse(&[&base[..], keep].concat()).unwrap();
+        assert!(c.jobs[0].time_based, "{keep:?}");
+    }
+}
+
+/// verify=pattern has no header (fio 3.33): verify_interval and verify_offset are
+/// taken and change nothing (fio's t/verify.py test 2 sets both with a pattern); with a
+/// header, an interval that does not divide the block size is still refused.
+#[test]
+fn pattern_verify_takes_interval_and_offset() {
+    let base = ["--name=a", "--size=64k", "--bs=4096", "--rw=write"];
+    let vi = ["--verify_interval=2048", "--verify_offset=1024"];
+    let c = parse(
+        &[
+            &base[..],
+            &vi,
+            &["--verify=pattern", "--verify_pattern=0xdeadface"],
+        ]
+        .concat(),
+    );
+    assert!(c.is_ok(), "{:?}", c.err());
+    let e = parse(&[&base[..], &["--verify=crc32c", "--verify_interval=1536"]].concat());
+    assert!(e.is_err());
+}
+
 /// The job options name each option by fio's own name whatever alias was typed
 /// (fio 3.33's JSON `job options`: `readwrite` → `rw`, `blocksize` → `bs`, `timeout` →
 /// `runtime`); the global options too.

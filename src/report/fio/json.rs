@@ -94,12 +94,31 @@ fn dir_json(j: &JobResult, d: &DirResult, rt_ms: u64, plus: bool, samples: (usiz
         "total_ios": d.ios,
         "short_ios": 0,
         "drop_ios": 0,
-        "slat_ns": lat_json(&d.slat, j.job.slat_percentiles.then_some(p), false),
+        "slat_ns": lat_json(&d.slat, j.job.slat_percentiles.then_some(p), plus),
         "clat_ns": lat_json(&d.clat, j.job.clat_percentiles.then_some(p), plus),
-        "lat_ns": lat_json(&d.lat, j.job.lat_percentiles.then_some(p), false),
+        "lat_ns": lat_json(&d.lat, j.job.lat_percentiles.then_some(p), plus),
     });
     crate::report::fio::levels::add_dir_keys(&mut o, d, samples.1);
     o
+}
+
+/// fio JSON `prios` array of direction `d` (report/fio/prio.rs), or `None`; each
+/// priority's latency under `lat_ns` or `clat_ns`, with percentiles (and json+ bins) when
+/// clat or lat percentiles are on, as fio 3.33's `add_ddir_status_json`.
+fn prios_json(j: &JobResult, d: usize, plus: bool) -> Option<Value> {
+    use crate::report::fio::prio;
+    let e = prio::entries(j, d);
+    if e.is_empty() {
+        return None;
+    }
+    let key = format!("{}_ns", prio::kind(j));
+    let p = prio::with_percentiles(j).then(|| pcts(j));
+    let one = |e: &prio::Prio<'_>| {
+        let mut o = json!({ "prioclass": e.class(), "prio": e.level() });
+        o[key.as_str()] = lat_json(e.lat, p, plus);
+        o
+    };
+    Some(Value::Array(e.iter().map(one).collect()))
 }
 
 /// fio 3.33 leaves out options given without a value (`time_based`, `norandommap`).
@@ -115,8 +134,14 @@ fn opts(v: &[(String, String)]) -> Value {
 /// The keys a job has only sometimes: priorities, zone resets, errors continued past,
 /// the latency target, steady state.
 fn optional_keys(v: &mut Value, j: &JobResult, global: &[(String, String)], plus: bool) {
-    for (k, d) in [("read", 0), ("write", 1)] {
-        if let Some(p) = crate::report::fio::prio::prios_json(j, d, plus) {
+    // `unified_rw_reporting=mixed`: the run keeps every priority under direction 0
+    let read = if j.job.unified_rw == 1 {
+        "mixed"
+    } else {
+        "read"
+    };
+    for (k, d) in [(read, 0), ("write", 1)] {
+        if let Some(p) = prios_json(j, d, plus) {
             v[k]["prios"] = p;
         }
     }
@@ -311,5 +336,63 @@ mod tests {
             "{no_pct}"
         );
         assert!(lat_json(&l, Some(&[50.0]), false).get("bins").is_none());
+    }
+
+    /// fio 3.33's add_ddir_status_json: json+ `bins` on slat_ns and lat_ns with their
+    /// percentiles on, in each priority's latency under `clat_ns` (percentiles with
+    /// clat_percentiles), none with both percentile kinds off; with
+    /// `unified_rw_reporting=mixed` the priorities go under `mixed`.
+    #[test]
+    fn slat_lat_and_priority_bins_as_fio() {
+        let lat = |n: u64| Latency {
+            count: n,
+            min_ns: 1000,
+            max_ns: 1000,
+            sum_ns: 1000 * n,
+            histogram: Some(crate::result::Hist::from_buckets(&[(1000, n)])),
+            ..Latency::default()
+        };
+        let mut j = JobResult::default();
+        (j.job.slat_percentiles, j.job.clat_percentiles) = (true, true);
+        j.read = DirResult {
+            ios: 4,
+            bytes: 16384,
+            slat: lat(4),
+            clat: lat(4),
+            lat: lat(4),
+            ..DirResult::default()
+        };
+        for (ioprio, n) in [(0u16, 1u64), (8192, 3)] {
+            j.prios.push(crate::result::job::PrioLatency {
+                dir: "read".into(),
+                ioprio,
+                lat: lat(n),
+            });
+        }
+        // the count over fio's bucket grid (its keys are the buckets' values)
+        let binned = |o: &Value| -> u64 {
+            let b = o["bins"]
+                .as_object()
+                .map(|m| m.values().filter_map(Value::as_u64));
+            b.map(|c| c.sum()).unwrap_or(0)
+        };
+        let v = job_json(&j, std::slice::from_ref(&j), &[], true);
+        let r = &v["read"];
+        assert_eq!(binned(&r["slat_ns"]), 4, "{r}");
+        assert!(
+            r["lat_ns"].get("bins").is_none(),
+            "lat without lat_percentiles: {r}"
+        );
+        assert_eq!(r["prios"][1]["prioclass"], 1);
+        assert_eq!(binned(&r["prios"][1]["clat_ns"]), 3, "{r}");
+        (j.job.slat_percentiles, j.job.clat_percentiles) = (false, false);
+        j.job.unified_rw = 1;
+        let v = job_json(&j, std::slice::from_ref(&j), &[], true);
+        let p = &v["mixed"]["prios"][0]["clat_ns"];
+        assert!(
+            p.get("bins").is_none() && p.get("percentile").is_none(),
+            "{p}"
+        );
+        assert!(v.get("read").is_none(), "{v}");
     }
 }

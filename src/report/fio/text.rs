@@ -138,6 +138,10 @@ fn dir_text(
     }
     s += &lat_line("clat", &d.clat);
     s += &lat_line(" lat", &d.lat);
+    let prios = crate::report::fio::prio::entries(j, agg.0);
+    for p in &prios {
+        s += &lat_line(&p.label(j), p.lat);
+    }
     if j.job.slat_percentiles && d.slat.count > 0 {
         s += &pct_table("slat", &d.slat, pcts(j));
     }
@@ -146,6 +150,12 @@ fn dir_text(
     }
     if j.job.lat_percentiles {
         s += &pct_table(" lat", &d.lat, pcts(j));
+    }
+    if crate::report::fio::prio::with_percentiles(j) {
+        for p in &prios {
+            let name = format!("{} ({:.2}% of IOs)", p.label(j), p.share(j, d));
+            s += &pct_table(&name, p.lat, pcts(j));
+        }
     }
     s += &crate::report::fio::levels::dir_text(j, agg.0, agg.1, units.decimal);
     s
@@ -209,9 +219,7 @@ fn job_text(
         "read"
     };
     s += &dir_text(j, read, &j.read, j.dir_runtime_ms(0), agg(0), units);
-    s += &crate::report::fio::prio::prios_text(j, 0);
     s += &dir_text(j, "write", &j.write, rt, agg(1), units);
-    s += &crate::report::fio::prio::prios_text(j, 1);
     s += &dir_text(j, "trim", &j.trim, rt, agg(2), units);
     if let Some(c) = j.coverage.as_ref().filter(|_| notes) {
         s += &format!("  {}\n", crate::report::fio::outputs::coverage_line(c));
@@ -314,5 +322,46 @@ mod tests {
         j.zone_resets = Some(3);
         let w = dir_text(&j, "write", &d, 1, (1, 0), units);
         assert!(w.contains("(64.0KiB/1msec); 3 zone resets\n"), "{w}");
+    }
+
+    /// fio 3.33's show_ddir_status with two priorities: their `clat prio C/L` lines
+    /// right after ` lat`, their tables after the clat table, each with its share of the
+    /// direction's requests (1 of 4 → 25.00%, 3 of 4 → 75.00%), all before the bw line.
+    #[test]
+    fn priority_lines_sit_where_fio_prints_them() {
+        let lat = |n: u64| Latency {
+            count: n,
+            min_ns: 1000,
+            max_ns: 1000,
+            sum_ns: 1000 * n,
+            histogram: Some(crate::result::Hist::from_buckets(&[(1000, n)])),
+            ..Latency::default()
+        };
+        let mut j = JobResult::default();
+        j.job.clat_percentiles = true;
+        j.read = DirResult {
+            ios: 4,
+            bytes: 16384,
+            clat: lat(4),
+            lat: lat(4),
+            ..DirResult::default()
+        };
+        j.read.bw_samples.add(100);
+        for (ioprio, n) in [(8192u16, 3u64), (0, 1)] {
+            j.prios.push(crate::result::job::PrioLatency {
+                dir: "read".into(),
+                ioprio,
+                lat: lat(n),
+            });
+        }
+        let units = crate::report::fio::num::TextUnits::default();
+        let t = dir_text(&j, "read", &j.read, 1, (0, 0), units);
+        let at = |k: &str| t.find(k).unwrap_or_else(|| panic!("{k} missing in\n{t}"));
+        assert!(at("     lat (") < at("clat prio 0/0 ("));
+        assert!(at("clat prio 0/0 (") < at("clat prio 1/0 ("));
+        assert!(at("clat prio 1/0 (nsec)") < at("clat percentiles"));
+        assert!(at("clat percentiles") < at("clat prio 0/0 (25.00% of IOs) percentiles"));
+        assert!(at("clat prio 0/0 (25.00%") < at("clat prio 1/0 (75.00% of IOs) percentiles"));
+        assert!(at("clat prio 1/0 (75.00%") < at("bw ("));
     }
 }

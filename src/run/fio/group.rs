@@ -440,6 +440,7 @@ pub(crate) fn run_group(
             let (w, t) = (std::mem::take(&mut s.write), std::mem::take(&mut s.trim));
             s.read.merge(&w);
             s.read.merge(&t);
+            unify_prios(&mut s.prio_lat);
         }
         disable_lat(&mut st, &ctx.cmd.jobs[ji].tuning);
         if let Some((_, d)) = grp.steadies.iter().find(|(w, _)| w.contains(&i)) {
@@ -456,4 +457,42 @@ pub(crate) fn run_group(
     }
     out.extend(merged);
     Ok((out, abort_rest))
+}
+
+/// `unified_rw_reporting=mixed`: each priority's latencies of every direction as one
+/// entry of direction 0 (fio 3.33 reports them under `mixed`).
+fn unify_prios(p: &mut Vec<(usize, u16, crate::stats::LatAcc)>) {
+    for (_, ioprio, l) in std::mem::take(p) {
+        match p.iter_mut().find(|e| e.1 == ioprio) {
+            Some(e) => e.2.merge(&l),
+            None => p.push((0, ioprio, l)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::unify_prios;
+    use crate::stats::LatAcc;
+
+    /// `unified_rw_reporting=mixed`: a priority's read and write latencies become one
+    /// entry of direction 0 (counts summed), each priority once.
+    #[test]
+    fn priorities_of_both_directions_merge_into_one() {
+        let acc = |ns: &[u64]| {
+            let mut a = LatAcc::default();
+            for &n in ns {
+                a.add(n);
+            }
+            a
+        };
+        let mut p = vec![
+            (0, 8192, acc(&[1000, 2000])),
+            (1, 8192, acc(&[3000])),
+            (1, 0, acc(&[500])),
+        ];
+        unify_prios(&mut p);
+        let got: Vec<(usize, u16, u64)> = p.iter().map(|e| (e.0, e.1, e.2.count())).collect();
+        assert_eq!(got, [(0, 8192, 3), (0, 0, 1)]);
+    }
 }
