@@ -15,7 +15,7 @@ use crate::probe::devstat::{self, DevStat};
 use crate::probe::sensors::{self, DriveSensor};
 use crate::probe::Root;
 use crate::result::{DeviceSample, Sample, SeriesSources};
-use crate::stats::ThreadStats;
+use crate::stats::job::JobStats;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -32,14 +32,14 @@ pub fn period_for(time_limit_s: u64) -> Duration {
 }
 
 /// Cumulative (reads, writes, bytes read, bytes written) over all threads.
-pub fn totals(stats: &[Mutex<ThreadStats>]) -> [u64; 4] {
+pub fn totals(stats: &[Mutex<JobStats>]) -> [u64; 4] {
     let mut c = [0u64; 4];
     for m in stats {
         let t = m.lock().unwrap_or_else(|e| e.into_inner());
-        c[0] += t.reads;
-        c[1] += t.writes;
-        c[2] += t.bytes_read;
-        c[3] += t.bytes_written;
+        c[0] += t.read.ios;
+        c[1] += t.write.ios;
+        c[2] += t.read.bytes;
+        c[3] += t.write.bytes;
     }
     c
 }
@@ -320,8 +320,8 @@ mod tests {
     #[test]
     fn samples_are_differences_and_survive_a_reset() {
         let stats = vec![
-            Mutex::new(ThreadStats::new(false)),
-            Mutex::new(ThreadStats::new(false)),
+            Mutex::new(JobStats::thread(false)),
+            Mutex::new(JobStats::thread(false)),
         ];
         let t0 = Instant::now();
         let s = Sampler::new(t0, Duration::from_secs(1));
@@ -345,8 +345,8 @@ mod tests {
         assert!((s.samples[1].t_s - 2.5).abs() < 1e-9);
         assert_eq!(s.due(), t0 + Duration::from_secs(3));
         // a checkpoint resets the threads' counters
-        *stats[0].lock().unwrap() = ThreadStats::new(false);
-        *stats[1].lock().unwrap() = ThreadStats::new(false);
+        *stats[0].lock().unwrap() = JobStats::thread(false);
+        *stats[1].lock().unwrap() = JobStats::thread(false);
         stats[1].lock().unwrap().read_done(100);
         s.counters_reset();
         s.take(totals(&stats), t0 + Duration::from_secs(3));

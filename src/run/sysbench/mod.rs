@@ -18,7 +18,6 @@ use crate::report::output::Outputs;
 use crate::report::sysbench;
 use crate::result::{self, RunResult, Status};
 use crate::run::signals::Signals;
-use crate::stats::Snapshot;
 use crate::util::console::level;
 use crate::util::console::Console;
 use crate::util::error::{exit, Error};
@@ -318,11 +317,7 @@ fn stopped_result(
     status: Status,
     error: String,
 ) -> RunResult {
-    let empty = Snapshot {
-        period_s: 0.0,
-        total_time_s: 0.0,
-        threads: vec![],
-    };
+    let empty = result::Threads::default();
     result::build(run::inputs(job, g, empty, status, Some(error), 0))
 }
 

@@ -14,14 +14,15 @@ use crate::report::output::Outputs;
 use crate::report::sysbench::{SysbenchHistogram, SysbenchReport, SysbenchThreads};
 use crate::report::{notes, sysbench, Reporter};
 use crate::result::job::EffectiveJob;
-use crate::result::{self, Interval, JobInfo, Recorded, RunResult, Status, Warning};
+use crate::result::{self, Interval, JobInfo, Recorded, RunResult, Status, Threads, Warning};
 use crate::run::sampler::Sampler;
 use crate::run::signals::Signals;
 use crate::run::sysbench::gen::Generator;
 use crate::run::sysbench::rng::{GlibcRandom, Xoroshiro128Plus};
 use crate::run::sysbench::thread::{thread, RateQueue, Shared};
 use crate::run::sysbench::{failed_before_start, geometry, save, say_interrupted};
-use crate::stats::{new_hist, percentile_ns, Snapshot, ThreadStats};
+use crate::stats::job::JobStats;
+use crate::stats::{new_hist, percentile_ns};
 use crate::util::console::level;
 use crate::util::console::Console;
 use crate::util::error::exit;
@@ -38,7 +39,7 @@ const MMAP_DIRECT_WARNING: &str = "iomark: WARNING: --file-io-mode=mmap reads an
 pub(super) fn inputs(
     job: &FileioJob,
     g: Option<&Geometry>,
-    snapshot: Snapshot,
+    threads: Threads,
     status: Status,
     error: Option<String>,
     seed_used: u32,
@@ -48,7 +49,7 @@ pub(super) fn inputs(
     i.summary = JobInfo::of_fileio(job, g, seed_used);
     i.recorded = Recorded::Fileio {
         job: EffectiveJob::of_fileio(job, g),
-        snapshot,
+        threads,
         percentile: job.percentile,
     };
     i
@@ -89,7 +90,7 @@ struct End {
 /// What the main thread kept while the workers ran.
 #[derive(Default)]
 struct Ran {
-    snap: Option<Snapshot>,
+    snap: Option<Threads>,
     intervals: Vec<Interval>,
     forced: bool,
     unfinished: usize,
@@ -303,13 +304,7 @@ fn shared(
         stop: Arc::clone(&signals.stop),
         start: OnceLock::new(),
         stats: (0..threads)
-            .map(|_| {
-                Mutex::new(if live {
-                    ThreadStats::new(job.report_interval > 0)
-                } else {
-                    ThreadStats::placeholder()
-                })
-            })
+            .map(|_| Mutex::new(JobStats::thread(live && job.report_interval > 0)))
             .collect(),
         in_event: (0..threads).map(|_| AtomicBool::new(false)).collect(),
         failure: Mutex::new(None),
@@ -619,23 +614,22 @@ fn interval_line(
         .map(|t| t + Duration::from_secs(job.report_interval));
 }
 
-/// Every thread's statistics now, for the period since `seg_start` (`reset`: and
-/// start them again from zero, at a checkpoint).
-fn snapshot(sh: &Shared, start: Instant, seg_start: Instant, reset: bool) -> Snapshot {
+/// Every thread's statistics now (settled, stats/job.rs), for the period since
+/// `seg_start` (`reset`: and start them again from zero, at a checkpoint).
+fn snapshot(sh: &Shared, start: Instant, seg_start: Instant, reset: bool) -> Threads {
     let now = Instant::now();
-    let threads: Vec<ThreadStats> = sh
+    let threads: Vec<JobStats> = sh
         .stats
         .iter()
         .map(|m| {
             let mut t = m.lock().unwrap_or_else(|e| e.into_inner());
-            if reset {
-                t.take()
-            } else {
-                t.clone()
+            match reset {
+                true => t.take().settled(),
+                false => t.settled(),
             }
         })
         .collect();
-    Snapshot {
+    Threads {
         period_s: (now - seg_start).as_secs_f64(),
         total_time_s: (now - start).as_secs_f64(),
         threads,
@@ -732,8 +726,9 @@ fn status_of(ran: &Ran, end: &End) -> Status {
 /// The RunResult of the run (reported, written to `--json`, drawn for `--plot`): the
 /// snapshot, the page-cache check, the ceiling check, warnings, the target's
 /// diagnosis and the samples.
-fn outputs(job: &FileioJob, r: &Ready, snap: Snapshot, end: &End, ran: &mut Ran) -> RunResult {
-    let (read, written) = (snap.sum(|t| t.bytes_read), snap.sum(|t| t.bytes_written));
+fn outputs(job: &FileioJob, r: &Ready, snap: Threads, end: &End, ran: &mut Ran) -> RunResult {
+    let sum = |f: fn(&JobStats) -> u64| snap.threads.iter().map(f).sum::<u64>();
+    let (read, written) = (sum(|t| t.read.bytes), sum(|t| t.write.bytes));
     let check = pagecache::after(&r.root, &r.before, r.g.total, r.buffered, read, written);
     let t = snap.period_s.max(f64::MIN_POSITIVE);
     let ceiling = r.diag.ceiling.as_ref();
