@@ -218,23 +218,17 @@ impl JobStats {
         }
     }
 
-    /// Record a completed read of `bytes`.
+    /// Record a completed read or write (`kind`) of `bytes`.
     #[inline]
-    pub fn read_done(&mut self, bytes: u64) {
-        self.read.ios += 1;
-        self.read.bytes += bytes;
+    pub fn io_done(&mut self, kind: EventKind, bytes: u64) {
+        let d = self.dir_of(kind);
+        d.ios += 1;
+        d.bytes += bytes;
         if let Some(i) = &mut self.interval {
-            i.bytes_read += bytes;
-        }
-    }
-
-    /// Record a completed write of `bytes`.
-    #[inline]
-    pub fn write_done(&mut self, bytes: u64) {
-        self.write.ios += 1;
-        self.write.bytes += bytes;
-        if let Some(i) = &mut self.interval {
-            i.bytes_written += bytes;
+            match kind {
+                EventKind::Read => i.bytes_read += bytes,
+                _ => i.bytes_written += bytes,
+            }
         }
     }
 
@@ -300,7 +294,7 @@ mod tests {
         let mut t = JobStats::thread(true);
         for ns in [1000, 2000, 4001] {
             t.event(EventKind::Read, ns, false);
-            t.read_done(4096);
+            t.io_done(EventKind::Read, 4096);
         }
         t.event(EventKind::Fsync, 70, false);
         t.fsync_done();
@@ -350,11 +344,11 @@ mod tests {
     fn one_merge_adds_threads_and_a_checkpoint_starts_from_zero() {
         let mut a = JobStats::thread(true);
         a.event(EventKind::Read, 5000, false);
-        a.read_done(512);
+        a.io_done(EventKind::Read, 512);
         a.end_sync_ns = 10;
         let mut b = JobStats::thread(false);
         b.event(EventKind::Read, 1000, false);
-        b.read_done(512);
+        b.io_done(EventKind::Read, 512);
         b.end_sync_ns = 5;
         let mut m = a.settled();
         m.merge(&b.settled());

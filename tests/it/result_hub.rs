@@ -364,11 +364,11 @@ fn report_layout_and_formulas() {
     let mut t = JobStats::thread(false);
     for ms in [1u64, 2, 3] {
         t.event(EventKind::Read, ms * 1_000_000, false);
-        t.read_done(16384);
+        t.io_done(EventKind::Read, 16384);
     }
     for _ in 0..2 {
         t.event(EventKind::Write, 500_000, false);
-        t.write_done(16384);
+        t.io_done(EventKind::Write, 16384);
     }
     t.event(EventKind::Fsync, 4_000_000, false);
     for _ in 0..3 {

@@ -30,7 +30,7 @@ fn units_and_formulas() {
     let mut t = JobStats::thread(false);
     for _ in 0..4 {
         t.event(EventKind::Read, 1_000_000, false);
-        t.read_done(1 << 20);
+        t.io_done(EventKind::Read, 1 << 20);
     }
     t.fsync_done();
     let r = fileio_result(Threads {

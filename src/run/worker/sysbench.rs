@@ -264,11 +264,11 @@ impl<'s> SysbenchRules<'s> {
             if job.validate && !self.valid(req) {
                 return false;
             }
-            self.rec(|t| t.read_done(len as u64));
+            self.rec(|t| t.io_done(EventKind::Read, len as u64));
             sh.reads_done.fetch_add(1, Ordering::Relaxed);
             return true;
         }
-        self.rec(|t| t.write_done(len as u64));
+        self.rec(|t| t.io_done(EventKind::Write, len as u64));
         sh.writes_done.fetch_add(1, Ordering::Relaxed);
         if job.fsync_all {
             if let Err(e) = sync_retry(eng, file as usize, self.sync_kind, MAX_RETRIES) {
