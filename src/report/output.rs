@@ -134,6 +134,57 @@ impl Outputs {
         }
     }
 
+    /// Refuse outputs that are the same file as each other or as one of the run's data
+    /// files (`data`: role and path), by path or by device and inode, before anything
+    /// is written: `Err` is the one line naming both (exit 2; files/output.rs).
+    pub fn refuse_collisions(&self, data: &[crate::files::output::Named]) -> Result<(), String> {
+        let json = self
+            .json
+            .iter()
+            .map(|o| ("--json".to_string(), o.path().into()));
+        let texts = self.texts.iter().filter_map(|t| match &t.sink {
+            Sink::File(opt, o) => Some((opt.clone(), o.path().to_path_buf())),
+            Sink::Stdout | Sink::Stderr => None,
+        });
+        let outs: Vec<_> = json.chain(texts).collect();
+        if outs.is_empty() {
+            return Ok(());
+        }
+        crate::files::output::refuse_collisions(&outs, data)
+    }
+
+    /// Whether the run's result is written anywhere (`--json` or `--plot`).
+    pub fn wants_result(&self) -> bool {
+        self.json.is_some() || self.plots.is_some()
+    }
+
+    /// Write the `--json` result of `r` and, when `charts`, its `--plot` charts; each
+    /// chart file written (`Ok`) and each output that could not be written (`Err`: the
+    /// line `cannot write --json=FILE: why` or `--plot=DIR: why`) is told to `say`, in
+    /// that order. Whether every output was written.
+    pub fn save(
+        &self,
+        r: &RunResult,
+        charts: bool,
+        say: &mut dyn FnMut(Result<&Path, String>),
+    ) -> bool {
+        let mut written = true;
+        if let (Err(e), Some(p)) = (self.write_json(r), self.json_path()) {
+            say(Err(format!("cannot write --json={}: {e}", p.display())));
+            written = false;
+        }
+        if charts {
+            match self.write_plots(r) {
+                Ok(files) => files.iter().for_each(|f| say(Ok(f))),
+                Err(e) => {
+                    say(Err(e));
+                    written = false;
+                }
+            }
+        }
+        written
+    }
+
     /// Render the text outputs of `r` and write them: stdout through util/output.rs
     /// (a closed pipe loses the text quietly), files through files/output.rs.
     pub fn write_texts(&self, r: &RunResult) -> Result<(), TextError> {

@@ -29,7 +29,7 @@ pub mod status;
 pub mod timeline;
 pub mod truth;
 
-pub use build::{build, Inputs, Recorded};
+pub use build::{build, Inputs, Recorded, Threads};
 pub use hist::Hist;
 pub use job::JobResult;
 

@@ -15,7 +15,7 @@ use crate::probe::devstat::{self, DevStat};
 use crate::probe::sensors::{self, DriveSensor};
 use crate::probe::Root;
 use crate::result::{DeviceSample, Sample, SeriesSources};
-use crate::stats::ThreadStats;
+use crate::stats::job::JobStats;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -32,14 +32,14 @@ pub fn period_for(time_limit_s: u64) -> Duration {
 }
 
 /// Cumulative (reads, writes, bytes read, bytes written) over all threads.
-pub fn totals(stats: &[Mutex<ThreadStats>]) -> [u64; 4] {
+pub fn totals(stats: &[Mutex<JobStats>]) -> [u64; 4] {
     let mut c = [0u64; 4];
     for m in stats {
         let t = m.lock().unwrap_or_else(|e| e.into_inner());
-        c[0] += t.reads;
-        c[1] += t.writes;
-        c[2] += t.bytes_read;
-        c[3] += t.bytes_written;
+        c[0] += t.read.ios;
+        c[1] += t.write.ios;
+        c[2] += t.read.bytes;
+        c[3] += t.write.bytes;
     }
     c
 }
@@ -319,14 +319,15 @@ mod tests {
 
     #[test]
     fn samples_are_differences_and_survive_a_reset() {
+        use crate::stats::EventKind;
         let stats = vec![
-            Mutex::new(ThreadStats::new(false)),
-            Mutex::new(ThreadStats::new(false)),
+            Mutex::new(JobStats::thread(false)),
+            Mutex::new(JobStats::thread(false)),
         ];
         let t0 = Instant::now();
         let s = Sampler::new(t0, Duration::from_secs(1));
-        stats[0].lock().unwrap().read_done(4096);
-        stats[1].lock().unwrap().read_done(4096);
+        stats[0].lock().unwrap().io_done(EventKind::Read, 4096);
+        stats[1].lock().unwrap().io_done(EventKind::Read, 4096);
         let live = Arc::new(LiveRates::default());
         let mut s = s.with_live(live.clone());
         assert_eq!(live.get(), None);
@@ -335,7 +336,7 @@ mod tests {
         let r = live.get().unwrap();
         assert_eq!((r.t_s, r.iops, r.ops), (1.0, 2.0, 2));
         assert!((r.mb_s - 0.008192).abs() < 1e-12, "{r:?}");
-        stats[0].lock().unwrap().write_done(512);
+        stats[0].lock().unwrap().io_done(EventKind::Write, 512);
         s.take(totals(&stats), t0 + Duration::from_millis(2500));
         assert_eq!(s.samples.len(), 2);
         assert_eq!((s.samples[0].reads, s.samples[0].read_bytes), (2, 8192));
@@ -345,20 +346,20 @@ mod tests {
         assert!((s.samples[1].t_s - 2.5).abs() < 1e-9);
         assert_eq!(s.due(), t0 + Duration::from_secs(3));
         // a checkpoint resets the threads' counters
-        *stats[0].lock().unwrap() = ThreadStats::new(false);
-        *stats[1].lock().unwrap() = ThreadStats::new(false);
-        stats[1].lock().unwrap().read_done(100);
+        *stats[0].lock().unwrap() = JobStats::thread(false);
+        *stats[1].lock().unwrap() = JobStats::thread(false);
+        stats[1].lock().unwrap().io_done(EventKind::Read, 100);
         s.counters_reset();
         s.take(totals(&stats), t0 + Duration::from_secs(3));
         assert_eq!((s.samples[2].reads, s.samples[2].read_bytes), (1, 100));
         // a tiny tail is merged into the last sample, a real one kept
-        stats[1].lock().unwrap().read_done(7);
+        stats[1].lock().unwrap().io_done(EventKind::Read, 7);
         s.finish(totals(&stats), t0 + Duration::from_millis(3050));
         assert_eq!(s.samples.len(), 3);
         assert_eq!((s.samples[2].reads, s.samples[2].read_bytes), (2, 107));
         assert!((s.samples[2].dur_s - 0.55).abs() < 1e-9);
         assert!((s.samples[2].t_s - 3.05).abs() < 1e-9);
-        stats[1].lock().unwrap().read_done(1);
+        stats[1].lock().unwrap().io_done(EventKind::Read, 1);
         s.finish(totals(&stats), t0 + Duration::from_millis(3500));
         assert_eq!(s.samples.len(), 4);
         assert_eq!(s.samples[3].read_bytes, 1);

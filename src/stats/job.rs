@@ -1,7 +1,15 @@
-//! What the recorder keeps for one job thread of `iomark run` (or for a job / reporting
-//! group merged from several): per-direction counters and latencies ([`DirStats`]), and
-//! the thread's other measurements ([`JobStats`]: CPU, run times, rate and depth
-//! samples, errors).
+//! The recorder: what one job thread measured — of `iomark run` (fio's rules) and of
+//! `iomark fileio` (sysbench's) alike — or a job, reporting group or fileio run merged
+//! from several threads by the one merge ([`JobStats::merge`]): per-direction counters
+//! and latencies ([`DirStats`]), and the thread's other measurements ([`JobStats`]:
+//! CPU, run times, rate and depth samples, errors, sysbench's interval counters).
+//!
+//! How sysbench's events land here (the recording methods of [`JobStats`], called by
+//! run/worker/sysbench.rs): a completed read or write counts its I/O and bytes in its
+//! direction, every fsync call counts in `sync`; an event's latency is a synchronous
+//! request's completion (`sync`, folded into `clat` and `lat`), or for queued requests
+//! (io_uring) its submission (`slat`), the request's own submission-to-completion
+//! time then going to `lat`; a periodic fsync event's latency is `sync`'s.
 //!
 //! Only measurements live here. What the job *is* (name, options, report options such
 //! as `kb_base` or `percentile_list`) is the effective job of the result
@@ -12,7 +20,7 @@
 
 use crate::stats::cpu::CpuTimes;
 use crate::stats::rates::{DepthStats, RateSamples};
-use crate::stats::LatAcc;
+use crate::stats::{EventKind, IntervalStats, LatAcc, MAX_TRACKABLE_NS};
 
 /// Counters and latencies of one direction.
 #[derive(Clone, Debug, Default)]
@@ -112,12 +120,19 @@ pub struct JobStats {
     /// processes; iomark's are threads of one process, each with its own id); a group
     /// keeps its first thread's
     pub pid: u32,
+    /// ns spent in the end-of-test syncs of fileio's `--file-fsync-end`, which are inside
+    /// the measured time (summed over merged threads)
+    pub end_sync_ns: u64,
+    /// fileio's `--report-interval` counters since the last interval line (`None`: off;
+    /// not merged, each line takes them from every thread)
+    pub interval: Option<IntervalStats>,
 }
 
 impl JobStats {
     /// Add another thread's statistics (`group_reporting`).
     pub fn merge(&mut self, o: &JobStats) {
         self.threads += o.threads;
+        self.end_sync_ns += o.end_sync_ns;
         self.read.merge(&o.read);
         self.write.merge(&o.write);
         self.sync.merge(&o.sync);
@@ -155,5 +170,195 @@ impl JobStats {
                 None => self.prio_lat.push((*d, *p, l.clone())),
             }
         }
+    }
+}
+
+/// sysbench's counting (`iomark fileio`, run/worker/sysbench.rs; the module header says
+/// where each figure lands).
+impl JobStats {
+    /// Empty statistics of one thread; `intervals` enables the interval counters.
+    pub fn thread(intervals: bool) -> Self {
+        JobStats {
+            threads: 1,
+            interval: intervals.then(IntervalStats::new),
+            ..JobStats::default()
+        }
+    }
+
+    /// The direction of an event kind.
+    #[inline(always)]
+    fn dir_of(&mut self, kind: EventKind) -> &mut DirStats {
+        match kind {
+            EventKind::Read => &mut self.read,
+            EventKind::Write => &mut self.write,
+            EventKind::Fsync => &mut self.sync,
+        }
+    }
+
+    /// Record one event and its latency in ns; `queued`: the thread's requests are
+    /// queued (the event is their submission).
+    #[inline]
+    pub fn event(&mut self, kind: EventKind, lat_ns: u64, queued: bool) {
+        let d = self.dir_of(kind);
+        match queued && kind != EventKind::Fsync {
+            true => d.slat.add(lat_ns),
+            false => d.sync.add(lat_ns),
+        }
+        if let Some(i) = &mut self.interval {
+            let _ = i.hist.record(lat_ns.clamp(1, MAX_TRACKABLE_NS));
+        }
+    }
+
+    /// Record the submission-to-completion latency (ns) of a queued read or write that
+    /// completed successfully (nothing for fsync).
+    #[inline]
+    pub fn clat_done(&mut self, kind: EventKind, lat_ns: u64) {
+        if kind != EventKind::Fsync {
+            self.dir_of(kind).lat.add(lat_ns);
+        }
+    }
+
+    /// Record a completed read or write (`kind`) of `bytes`.
+    #[inline]
+    pub fn io_done(&mut self, kind: EventKind, bytes: u64) {
+        let d = self.dir_of(kind);
+        d.ios += 1;
+        d.bytes += bytes;
+        if let Some(i) = &mut self.interval {
+            match kind {
+                EventKind::Read => i.bytes_read += bytes,
+                _ => i.bytes_written += bytes,
+            }
+        }
+    }
+
+    /// Record one fsync call (periodic, `--file-fsync-all`, end of test).
+    #[inline]
+    pub fn fsync_done(&mut self) {
+        self.sync.ios += 1;
+        if let Some(i) = &mut self.interval {
+            i.fsyncs += 1;
+        }
+    }
+
+    /// Take and reset the interval counters.
+    pub fn take_interval(&mut self) -> Option<IntervalStats> {
+        self.interval.as_mut().map(std::mem::take)
+    }
+
+    /// Take everything and start again from zero (a checkpoint).
+    pub fn take(&mut self) -> JobStats {
+        std::mem::replace(self, JobStats::thread(self.interval.is_some()))
+    }
+
+    /// A copy to report from, its synchronous completions folded in
+    /// ([`DirStats::settle`]) and without the interval counters.
+    pub fn settled(&self) -> JobStats {
+        let mut s = JobStats {
+            interval: None,
+            ..self.clone()
+        };
+        for d in [&mut s.read, &mut s.write, &mut s.trim, &mut s.sync] {
+            d.settle();
+        }
+        s
+    }
+
+    /// The events recorded (reads, writes, periodic fsyncs), once settled: an event's
+    /// latency is counted once, in `slat` when queued, in `lat` otherwise.
+    pub fn events(&self) -> u64 {
+        [&self.read, &self.write, &self.sync]
+            .iter()
+            .map(|d| d.event_lat().count())
+            .sum()
+    }
+}
+
+impl DirStats {
+    /// The latencies of sysbench's events of this direction, once settled: the
+    /// submissions of queued requests, or the synchronous requests themselves.
+    pub fn event_lat(&self) -> &LatAcc {
+        match self.slat.count() {
+            0 => &self.lat,
+            _ => &self.slat,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sysbench_events_land_where_the_header_says() {
+        let mut t = JobStats::thread(true);
+        for ns in [1000, 2000, 4001] {
+            t.event(EventKind::Read, ns, false);
+            t.io_done(EventKind::Read, 4096);
+        }
+        t.event(EventKind::Fsync, 70, false);
+        t.fsync_done();
+        t.fsync_done();
+        let s = t.settled();
+        assert!(s.interval.is_none() && t.interval.is_some());
+        assert_eq!((s.read.ios, s.read.bytes, s.sync.ios), (3, 3 * 4096, 2));
+        let l = s.read.lat.summary();
+        assert_eq!((l.count, l.sum_ns, l.mean_ns), (3, 7001, 2333));
+        assert_eq!((l.min_ns, l.max_ns), (1000, 4001), "exact, not quantized");
+        assert_eq!(
+            s.read.clat.count(),
+            3,
+            "a synchronous request's clat is its lat"
+        );
+        assert_eq!((s.read.slat.count(), s.sync.lat.count()), (0, 1));
+        assert_eq!(s.events(), 4);
+        let i = t.take_interval().unwrap();
+        assert_eq!((i.bytes_read, i.fsyncs, i.hist.len()), (3 * 4096, 2, 4));
+        assert_eq!(t.take_interval().unwrap().bytes_read, 0);
+        assert_eq!(t.read.bytes, 3 * 4096, "the totals stay");
+    }
+
+    #[test]
+    fn queued_events_are_submissions_and_clat_is_per_request() {
+        let mut t = JobStats::thread(false);
+        t.event(EventKind::Write, 50, true);
+        t.clat_done(EventKind::Write, 300);
+        t.event(EventKind::Write, 70, true);
+        t.clat_done(EventKind::Write, 500);
+        t.clat_done(EventKind::Fsync, 7);
+        t.event(EventKind::Fsync, 9, true);
+        let s = t.settled();
+        assert_eq!((s.write.slat.count(), s.write.slat.max()), (2, 70));
+        let w = s.write.lat.summary();
+        assert_eq!((w.count, w.mean_ns, w.min_ns, w.max_ns), (2, 400, 300, 500));
+        assert_eq!(s.write.event_lat().sum_ns, 120);
+        assert_eq!(
+            s.sync.event_lat().sum_ns,
+            9,
+            "an fsync event is synchronous"
+        );
+        assert_eq!(s.events(), 3);
+    }
+
+    #[test]
+    fn one_merge_adds_threads_and_a_checkpoint_starts_from_zero() {
+        let mut a = JobStats::thread(true);
+        a.event(EventKind::Read, 5000, false);
+        a.io_done(EventKind::Read, 512);
+        a.end_sync_ns = 10;
+        let mut b = JobStats::thread(false);
+        b.event(EventKind::Read, 1000, false);
+        b.io_done(EventKind::Read, 512);
+        b.end_sync_ns = 5;
+        let mut m = a.settled();
+        m.merge(&b.settled());
+        m.merge(&JobStats::thread(false));
+        assert_eq!((m.threads, m.read.ios, m.end_sync_ns), (3, 2, 15));
+        let l = m.read.lat.summary();
+        assert_eq!((l.count, l.min_ns, l.max_ns), (2, 1000, 5000));
+        let old = a.take();
+        assert_eq!(old.read.ios, 1);
+        assert_eq!((a.read.ios, a.threads), (0, 1));
+        assert!(a.interval.is_some(), "the interval counters stay on");
     }
 }

@@ -9,10 +9,11 @@ use iomark::report::fio::json::FioJson;
 use iomark::report::fio::text::FioText;
 use iomark::report::Reporter;
 use iomark::result::job::{CoverageStats, EffectiveJob, JobRecord, LatTargetReport, SteadyReport};
+use iomark::result::Threads;
 use iomark::result::{build, Inputs, Recorded, RunResult, Status};
 use iomark::stats::job::JobStats;
+use iomark::stats::EventKind;
 use iomark::stats::LatAcc;
-use iomark::stats::{EventKind, Snapshot, ThreadStats};
 use std::path::Path;
 
 struct Lcg(u64);
@@ -342,15 +343,15 @@ fn run_result_file_renders_the_same_fio_report() {
     );
 }
 
-/// sysbench's report of a fileio result built from a snapshot, `--percentile=p`.
-fn sysbench_report(s: Snapshot, p: u32) -> String {
+/// sysbench's report of a fileio result built from its threads, `--percentile=p`.
+fn sysbench_report(s: Threads, p: u32) -> String {
     let mut i = Inputs::new("fileio", &[], Status::Ok);
     i.recorded = Recorded::Fileio {
         job: EffectiveJob {
             percentile_list: if p > 0 { vec![f64::from(p)] } else { vec![] },
             ..Default::default()
         },
-        snapshot: s,
+        threads: s,
         percentile: p,
     };
     render(&iomark::report::sysbench::SysbenchReport, &build(i))
@@ -360,23 +361,23 @@ fn sysbench_report(s: Snapshot, p: u32) -> String {
 fn report_layout_and_formulas() {
     // 3 reads of 16 KiB (1, 2, 3 ms), 2 writes, 1 periodic fsync event, 3 fsync calls,
     // over 2 seconds.
-    let mut t = ThreadStats::new(false);
+    let mut t = JobStats::thread(false);
     for ms in [1u64, 2, 3] {
-        t.event(EventKind::Read, ms * 1_000_000);
-        t.read_done(16384);
+        t.event(EventKind::Read, ms * 1_000_000, false);
+        t.io_done(EventKind::Read, 16384);
     }
     for _ in 0..2 {
-        t.event(EventKind::Write, 500_000);
-        t.write_done(16384);
+        t.event(EventKind::Write, 500_000, false);
+        t.io_done(EventKind::Write, 16384);
     }
-    t.event(EventKind::Fsync, 4_000_000);
+    t.event(EventKind::Fsync, 4_000_000, false);
     for _ in 0..3 {
         t.fsync_done();
     }
-    let s = Snapshot {
+    let s = Threads {
         period_s: 2.0,
         total_time_s: 2.0001,
-        threads: vec![t],
+        threads: vec![t.settled()],
     };
     let r = sysbench_report(s, 95);
     let expect = "
@@ -410,10 +411,10 @@ Threads fairness:
 
 #[test]
 fn percentile_disabled_line() {
-    let s = Snapshot {
+    let s = Threads {
         period_s: 1.0,
         total_time_s: 1.0,
-        threads: vec![ThreadStats::new(false)],
+        threads: vec![JobStats::thread(false)],
     };
     assert!(sysbench_report(s.clone(), 0)
         .contains("\n         percentile stats:               disabled\n"));

@@ -1,39 +1,52 @@
-//! The parts of a fileio result from its snapshot (stats::Snapshot, the fileio
-//! recorder): the schema-1 totals as sysbench counts them (an event is a read, a write
-//! or a periodic fsync; `fsync.ops` counts every fsync call), one thread entry per
-//! worker, the latency curves, and the one job of the run in the per-job form.
+//! The parts of a fileio result from its threads' statistics (stats::job::JobStats, the
+//! one recorder, filled under sysbench's rules): the schema-1 totals as sysbench counts
+//! them (an event is a read, a write or a periodic fsync; `fsync.ops` counts every
+//! fsync call), one thread entry per worker, the latency curves, and the one job of the
+//! run in the per-job form.
 //!
-//! Per-job latencies follow fio's names: with synchronous engines (psync, mmap) the
-//! event is the I/O, so `clat` = `lat` = the event latency; with io_uring the event is
-//! the submission (`slat`) and `lat` is the per-I/O time from submission to reaped
-//! completion; `clat` is not recorded apart.
+//! Per-job latencies follow fio's names, as the recorder keeps them: with synchronous
+//! requests (psync, mmap, io_uring at depth 1) the event is the I/O, so `clat` = `lat` =
+//! the event latency; with queued io_uring requests the event is the submission
+//! (`slat`) and `lat` is the per-I/O time from submission to reaped completion; `clat`
+//! is not recorded apart.
 
 use super::{curve, latency, op, per_s, positive, Parts};
 use crate::result::job::{DirResult, EffectiveJob, JobResult};
 use crate::result::*;
-use crate::stats::{EventKind, KindStats, Snapshot};
+use crate::stats::job::{DirStats, JobStats};
+use crate::stats::LatAcc;
 
-fn kind_latency(k: KindStats, extra: u32) -> Latency {
-    let s = k.summary();
-    latency(s, k.hist(), extra)
+/// The threads of a fileio run as the builder takes them: each worker's statistics
+/// (settled: `JobStats::settled`) over one reporting period.
+#[derive(Clone, Debug, Default)]
+pub struct Threads {
+    /// each worker thread's statistics, in thread order
+    pub threads: Vec<JobStats>,
+    /// seconds the period lasted (rates are per this)
+    pub period_s: f64,
+    /// seconds since the benchmark start (`total time`)
+    pub total_time_s: f64,
 }
 
-fn clat_of(s: &Snapshot, kind: Option<EventKind>, extra: u32) -> Option<Latency> {
-    s.merged_clat(kind)
-        .filter(|k| k.count > 0)
-        .map(|k| kind_latency(k, extra))
+fn acc(l: &LatAcc, extra: u32) -> Latency {
+    latency(l.summary(), l.hist(), extra)
 }
 
-/// Latency curves of a snapshot: per-I/O completion latency for queued engines, the
-/// event latency (which is the per-I/O latency) for synchronous ones.
-fn curves(s: &Snapshot) -> Vec<LatencyCurve> {
+/// The per-I/O completion latency of queued requests (`None`: synchronous ones).
+fn clat_of(d: &DirStats, extra: u32) -> Option<Latency> {
+    (d.slat.count() > 0 && d.lat.count() > 0).then(|| acc(&d.lat, extra))
+}
+
+/// Latency curves: per-I/O completion latency for queued requests, the event latency
+/// (which is the per-I/O latency) for synchronous ones.
+fn curves(all: &JobStats) -> Vec<LatencyCurve> {
     let mut v = vec![];
-    for (name, kind) in [("read", EventKind::Read), ("write", EventKind::Write)] {
-        let (measure, k) = match s.merged_clat(Some(kind)) {
-            Some(k) => ("completion", k),
-            None => ("event", s.merged(Some(kind))),
+    for (name, d) in [("read", &all.read), ("write", &all.write)] {
+        let measure = match d.slat.count() {
+            0 => "event",
+            _ => "completion",
         };
-        let points = curve(&k.hist());
+        let points = curve(&d.lat.hist());
         if !points.is_empty() {
             v.push(LatencyCurve {
                 op: name.into(),
@@ -45,11 +58,21 @@ fn curves(s: &Snapshot) -> Vec<LatencyCurve> {
     v
 }
 
+/// The latencies of every event of `t` (reads, writes, periodic fsyncs).
+fn events_lat(t: &JobStats) -> LatAcc {
+    let mut all = LatAcc::default();
+    for d in [&t.read, &t.write, &t.sync] {
+        all.merge(d.event_lat());
+    }
+    all
+}
+
 /// Where each thread's time went, the run's total first: reads, writes (with
 /// `--file-fsync-all`, its fsyncs too: they are inside the write event), the periodic
 /// fsync events and the end-of-test syncs, over the period each thread ran.
-fn time_shares(s: &Snapshot) -> Vec<TimeShare> {
+fn time_shares(s: &Threads) -> Vec<TimeShare> {
     let wall = (s.period_s * 1e9) as u64;
+    let ns = |d: &DirStats| u64::try_from(d.event_lat().sum_ns).unwrap_or(u64::MAX);
     let per: Vec<TimeShare> = s
         .threads
         .iter()
@@ -58,9 +81,9 @@ fn time_shares(s: &Snapshot) -> Vec<TimeShare> {
             TimeShare::new(
                 &format!("thread {i}"),
                 wall,
-                x.lat_read.sum_ns,
-                x.lat_write.sum_ns,
-                x.lat_fsync.sum_ns + x.end_fsync_ns,
+                ns(&x.read),
+                ns(&x.write),
+                ns(&x.sync) + x.end_sync_ns,
             )
         })
         .collect();
@@ -69,65 +92,47 @@ fn time_shares(s: &Snapshot) -> Vec<TimeShare> {
     v
 }
 
-fn thread(x: &crate::stats::ThreadStats) -> ThreadResult {
-    let all = x.all_kinds();
-    let mut lat = kind_latency(all, 0);
+fn thread(x: &JobStats) -> ThreadResult {
+    let all = events_lat(x);
+    let mut lat = acc(&all, 0);
     lat.histogram = None;
     ThreadResult {
-        events: x.events,
-        exec_time_s: x.lat_sum_ns as f64 / 1e9,
-        reads: x.reads,
-        writes: x.writes,
-        fsyncs: x.fsyncs,
-        bytes_read: x.bytes_read,
-        bytes_written: x.bytes_written,
-        end_fsync_ns: x.end_fsync_ns,
+        events: all.count(),
+        exec_time_s: all.sum_ns as f64 / 1e9,
+        reads: x.read.ios,
+        writes: x.write.ios,
+        fsyncs: x.sync.ios,
+        bytes_read: x.read.bytes,
+        bytes_written: x.write.bytes,
+        end_fsync_ns: x.end_sync_ns,
         lat: Some(lat),
     }
 }
 
 /// One direction of the per-job form (see the module header).
-fn dir(s: &Snapshot, kind: EventKind, ios: u64, bytes: u64, extra: u32) -> DirResult {
-    let event = kind_latency(s.merged(Some(kind)), extra);
-    let (slat, clat, lat) = match clat_of(s, Some(kind), extra) {
-        Some(c) => (event, Latency::default(), c),
-        None => (Latency::default(), event.clone(), event),
-    };
+fn dir(d: &DirStats, period_s: f64, extra: u32) -> DirResult {
     DirResult {
-        ios,
-        bytes,
-        iops: per_s(ios, s.period_s),
-        bw_bytes_per_s: per_s(bytes, s.period_s),
-        slat,
-        clat,
-        lat,
+        ios: d.ios,
+        bytes: d.bytes,
+        iops: per_s(d.ios, period_s),
+        bw_bytes_per_s: per_s(d.bytes, period_s),
+        slat: acc(&d.slat, extra),
+        clat: acc(&d.clat, extra),
+        lat: acc(&d.lat, extra),
         ..DirResult::default()
     }
 }
 
-fn job_result(job: EffectiveJob, s: &Snapshot, p: u32) -> JobResult {
-    let sum = |f: fn(&crate::stats::ThreadStats) -> u64| s.sum(f);
-    let sync_lat = kind_latency(s.merged(Some(EventKind::Fsync)), p);
+fn job_result(job: EffectiveJob, all: &JobStats, s: &Threads, p: u32) -> JobResult {
+    let sync_lat = acc(&all.sync.lat, p);
     JobResult {
         engine: job.engine.clone(),
         threads: u32::try_from(s.threads.len()).unwrap_or(u32::MAX),
         runtime_ns: (s.period_s * 1e9) as u64,
-        read: dir(
-            s,
-            EventKind::Read,
-            sum(|x| x.reads),
-            sum(|x| x.bytes_read),
-            p,
-        ),
-        write: dir(
-            s,
-            EventKind::Write,
-            sum(|x| x.writes),
-            sum(|x| x.bytes_written),
-            p,
-        ),
+        read: dir(&all.read, s.period_s, p),
+        write: dir(&all.write, s.period_s, p),
         sync: DirResult {
-            ios: sum(|x| x.fsyncs),
+            ios: all.sync.ios,
             clat: sync_lat.clone(),
             lat: sync_lat,
             ..DirResult::default()
@@ -140,48 +145,59 @@ fn job_result(job: EffectiveJob, s: &Snapshot, p: u32) -> JobResult {
 /// The parts of a fileio result; `samples` are the `--plot` samples taken while it ran.
 pub(super) fn parts(
     job: EffectiveJob,
-    s: &Snapshot,
+    s: &Threads,
     p: u32,
     samples: &[Sample],
     sample_period_s: f64,
 ) -> Parts {
     let t = positive(s.period_s);
-    let fsyncs = s.sum(|x| x.fsyncs);
+    // the one merge of the recorder: the run's threads as one job
+    let mut all = JobStats::default();
+    for x in &s.threads {
+        all.merge(x);
+    }
     let mut read = op(
-        s.sum(|x| x.reads),
-        s.sum(|x| x.bytes_read),
+        all.read.ios,
+        all.read.bytes,
         t,
-        kind_latency(s.merged(Some(EventKind::Read)), p),
+        acc(all.read.event_lat(), p),
     );
-    read.clat = clat_of(s, Some(EventKind::Read), p);
+    read.clat = clat_of(&all.read, p);
     let mut write = op(
-        s.sum(|x| x.writes),
-        s.sum(|x| x.bytes_written),
+        all.write.ios,
+        all.write.bytes,
         t,
-        kind_latency(s.merged(Some(EventKind::Write)), p),
+        acc(all.write.event_lat(), p),
     );
-    write.clat = clat_of(s, Some(EventKind::Write), p);
+    write.clat = clat_of(&all.write, p);
+    let mut queued = LatAcc::default();
+    for d in [&all.read, &all.write]
+        .into_iter()
+        .filter(|d| d.slat.count() > 0)
+    {
+        queued.merge(&d.lat);
+    }
     Parts {
         elapsed_s: Some(s.total_time_s),
         period_s: Some(s.period_s),
-        events: Some(s.sum(|x| x.events)),
+        events: Some(all.events()),
         read,
         write,
         fsync: FsyncStats {
-            ops: fsyncs,
-            ops_per_s: fsyncs as f64 / t,
-            lat: kind_latency(s.merged(Some(EventKind::Fsync)), p),
+            ops: all.sync.ios,
+            ops_per_s: all.sync.ios as f64 / t,
+            lat: acc(&all.sync.lat, p),
         },
-        lat: kind_latency(s.merged(None), p),
-        clat: clat_of(s, None, p),
+        lat: acc(&events_lat(&all), p),
+        clat: (queued.count() > 0).then(|| acc(&queued, p)),
         threads: s.threads.iter().map(thread).collect(),
         series: Some(Series {
             period_s: sample_period_s,
             samples: samples.to_vec(),
-            latency_curves: curves(s),
+            latency_curves: curves(&all),
             ..Series::default()
         }),
-        jobs: vec![job_result(job, s, p)],
+        jobs: vec![job_result(job, &all, s, p)],
         time: time_shares(s),
         ..Parts::default()
     }

@@ -8,11 +8,13 @@
 mod fileio;
 mod fio;
 
+pub use fileio::Threads;
+
 use super::job::{EffectiveJob, JobRecord, JobResult};
 use super::*;
 use crate::probe::diagnosis::Diagnosis;
 use crate::stats::cpu::CpuTimes;
-use crate::stats::{percentile_ns, LatencySummary, Snapshot};
+use crate::stats::{percentile_ns, LatencySummary};
 use hdrhistogram::Histogram;
 
 /// What the recorder measured, in the form the command has it (one per result, moved
@@ -33,12 +35,13 @@ pub enum Recorded {
         /// seconds the rates are computed over
         period_s: Option<f64>,
     },
-    /// fileio: the final snapshot of its threads, its effective job and `--percentile`
+    /// fileio: its threads' statistics over the period, its effective job and
+    /// `--percentile`
     Fileio {
         /// the job
         job: EffectiveJob,
         /// per-thread statistics
-        snapshot: Snapshot,
+        threads: Threads,
         /// `--percentile` (0: off), recorded beside the standard ones
         percentile: u32,
     },
@@ -167,9 +170,9 @@ pub fn build(i: Inputs) -> RunResult {
         },
         Recorded::Fileio {
             job,
-            snapshot,
+            threads,
             percentile,
-        } => fileio::parts(job, &snapshot, percentile, &i.samples, i.sample_period_s),
+        } => fileio::parts(job, &threads, percentile, &i.samples, i.sample_period_s),
         Recorded::Fio(records) => fio::parts(records, &i.samples, i.sample_period_s),
         Recorded::Jobs(jobs) => Parts {
             jobs,

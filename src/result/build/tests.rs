@@ -1,7 +1,8 @@
 use super::*;
-use crate::stats::{EventKind, ThreadStats};
+use crate::stats::job::JobStats;
+use crate::stats::EventKind;
 
-fn fileio_result(s: Snapshot) -> RunResult {
+fn fileio_result(s: Threads) -> RunResult {
     // a random-read fileio job (built as mark builds its jobs, job/presets.rs), with
     // sysbench's default --percentile=95
     use crate::job::presets::{fileio_job, Op, Pattern, Slot, Test};
@@ -18,7 +19,7 @@ fn fileio_result(s: Snapshot) -> RunResult {
     i.summary = JobInfo::of_fileio(&job, None, 1);
     i.recorded = Recorded::Fileio {
         job: EffectiveJob::of_fileio(&job, None),
-        snapshot: s,
+        threads: s,
         percentile: job.percentile,
     };
     build(i)
@@ -26,16 +27,16 @@ fn fileio_result(s: Snapshot) -> RunResult {
 
 #[test]
 fn units_and_formulas() {
-    let mut t = ThreadStats::new(false);
+    let mut t = JobStats::thread(false);
     for _ in 0..4 {
-        t.event(EventKind::Read, 1_000_000);
-        t.read_done(1 << 20);
+        t.event(EventKind::Read, 1_000_000, false);
+        t.io_done(EventKind::Read, 1 << 20);
     }
     t.fsync_done();
-    let r = fileio_result(Snapshot {
+    let r = fileio_result(Threads {
         period_s: 2.0,
         total_time_s: 2.5,
-        threads: vec![t],
+        threads: vec![t.settled()],
     });
     assert_eq!(r.read.ops, 4);
     assert_eq!(r.read.iops, 2.0);

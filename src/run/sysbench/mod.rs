@@ -13,12 +13,11 @@ mod run;
 pub mod thread;
 
 use crate::files::fileset;
-use crate::files::output::Output;
 use crate::job::sysbench::{Command, FileioJob, Geometry, IoMode};
+use crate::report::output::Outputs;
 use crate::report::sysbench;
 use crate::result::{self, RunResult, Status};
 use crate::run::signals::Signals;
-use crate::stats::Snapshot;
 use crate::util::console::level;
 use crate::util::console::Console;
 use crate::util::error::{exit, Error};
@@ -45,8 +44,8 @@ pub fn execute(job: &FileioJob, console: &Arc<Console>) -> i32 {
             return exit::ENVIRONMENT;
         }
     }
-    let json = match check_outputs(job, console) {
-        Ok(j) => j,
+    let outs = match declare_outputs(job, console) {
+        Ok(o) => o,
         Err(code) => return code,
     };
     let mut created_dir = false;
@@ -63,8 +62,8 @@ pub fn execute(job: &FileioJob, console: &Arc<Console>) -> i32 {
         }
         created_dir = true;
     }
-    let (code, by) = execute_commands(job, console, &signals, json.as_ref());
-    if let Some(o) = json.as_ref().filter(|o| !o.is_finished()) {
+    let (code, by) = execute_commands(job, console, &signals, &outs);
+    if outs.json_pending() {
         // 'run' never came to its result (a failed or interrupted 'prepare', a check of
         // 'run' itself): the --json file gets a complete result saying so
         let interrupted = signals.exit_code().is_some();
@@ -74,7 +73,7 @@ pub fn execute(job: &FileioJob, console: &Arc<Console>) -> i32 {
         };
         let why = not_run_why(by, interrupted, code);
         let r = stopped_result(job, job.geometry().ok().as_ref(), status, why);
-        write_json(console, o, &r);
+        save(&outs, &r, false, console);
     }
     // remove_dir only removes an empty directory: a failed call leaves no directory it created.
     if created_dir && (job.commands.last() == Some(&Command::Cleanup) || code != exit::OK) {
@@ -83,65 +82,56 @@ pub fn execute(job: &FileioJob, console: &Arc<Console>) -> i32 {
     code
 }
 
-/// Check `--json` (new, or a regular file with one link) and create the `--plot`
-/// directory, then rehearse the `--json` write aside; both only when `run` is among the
-/// commands. Exit 3 (nothing written) when a check fails.
-fn check_outputs(job: &FileioJob, console: &Console) -> Result<Option<Output>, i32> {
-    let runs = job.commands.contains(&Command::Run);
-    let fatal = |m: String| {
-        console.line(level::FATAL, &format!("FATAL: {m}"));
-        exit::ENVIRONMENT
-    };
-    let json = match &job.json {
-        Some(_) if !runs => {
+/// The outputs of the call, declared through the output manager (report/output.rs)
+/// before any command runs, and only when `run` is among the commands: `--json` checked
+/// (new, or a regular file with one link) and refused when it is one of the test files,
+/// the `--plot` directory made, then the `--json` write rehearsed aside. A failed check
+/// is its FATAL line and exit 3 (exit 2 for a test file), nothing written.
+fn declare_outputs(job: &FileioJob, console: &Console) -> Result<Outputs, i32> {
+    let mut outs = Outputs::new();
+    if !job.commands.contains(&Command::Run) {
+        if job.json.is_some() {
             console.err("iomark: WARNING: --json writes the result of 'run'; no 'run' command was given, so no JSON file is written");
-            None
         }
-        Some(p) => Some(
-            Output::create(p)
-                .map_err(|e| fatal(format!("cannot write --json={}: {e}", p.display())))?,
-        ),
-        None => None,
+        return Ok(outs);
+    }
+    let fatal = |m: String, code: i32| {
+        console.line(level::FATAL, &format!("FATAL: {m}"));
+        code
     };
-    if let Some(o) = &json {
-        // the result must not be one of the test files (`--json=test_file.1`)
-        let data: Vec<_> = (0..job.file_num)
-            .map(|i| {
-                (
-                    format!("test file {i}"),
-                    fileset::display(&job.dir, i).into(),
-                )
-            })
-            .collect();
-        let outs = [("--json".to_string(), o.path().to_path_buf())];
-        if let Err(m) = crate::files::output::refuse_collisions(&outs, &data) {
-            console.line(level::FATAL, &format!("FATAL: {m}"));
-            return Err(exit::INVALID);
-        }
+    let cannot = |p: &std::path::Path, e| format!("cannot write --json={}: {e}", p.display());
+    if let Some(p) = &job.json {
+        outs.json(p)
+            .map_err(|e| fatal(cannot(p, e), exit::ENVIRONMENT))?;
     }
-    if let Some(d) = job.plot.as_ref().filter(|_| runs) {
-        crate::files::output::ensure_dir(d, "--plot").map_err(fatal)?;
+    // the result must not be one of the test files (`--json=test_file.1`)
+    let data: Vec<_> = (0..job.file_num)
+        .map(|i| {
+            (
+                format!("test file {i}"),
+                fileset::display(&job.dir, i).into(),
+            )
+        })
+        .collect();
+    outs.refuse_collisions(&data)
+        .map_err(|m| fatal(m, exit::INVALID))?;
+    if let Some(d) = &job.plot {
+        outs.plots(d).map_err(|m| fatal(m, exit::ENVIRONMENT))?;
     }
-    if let Some(o) = &json {
-        o.rehearse(&result::placeholder_bytes())
-            .map_err(|e| fatal(format!("cannot write --json={}: {e}", o.path().display())))?;
+    if let (Err(e), Some(p)) = (outs.rehearse(), outs.json_path()) {
+        return Err(fatal(cannot(p, e), exit::ENVIRONMENT));
     }
-    Ok(json)
+    Ok(outs)
 }
 
-/// Write the final result `r` into `--json`; a failure is one FATAL line naming the
-/// file and the reason. Returns whether it was written.
-fn write_json(console: &Console, o: &Output, r: &RunResult) -> bool {
-    match o.commit(&result::json_bytes(r)) {
-        Ok(()) => true,
-        Err(e) => {
-            console.line(
-                level::FATAL,
-                &format!("FATAL: cannot write --json={}: {e}", o.path().display()),
-            );
-            false
-        }
-    }
+/// Write the result `r` into the declared outputs (`charts`: the `--plot` charts too):
+/// a chart written is its `iomark: wrote` line, an output that could not be written its
+/// FATAL line. Whether every output was written.
+fn save(outs: &Outputs, r: &RunResult, charts: bool, console: &Console) -> bool {
+    outs.save(r, charts, &mut |said| match said {
+        Ok(f) => console.line(level::NOTICE, &format!("iomark: wrote {}", f.display())),
+        Err(line) => console.line(level::FATAL, &format!("FATAL: {line}")),
+    })
 }
 
 /// Run `job` (its `run` command only) and hand back its RunResult in memory, as
@@ -161,7 +151,7 @@ pub fn run_for_result(
             return Err(exit::ENVIRONMENT);
         }
     }
-    match run::run(job, console, &signals, None, (true, live)) {
+    match run::run(job, console, &signals, &Outputs::new(), (true, live)) {
         (exit::OK, Some(r)) => Ok(r),
         (exit::OK, None) => Err(exit::FAILED),
         (code, _) => Err(code),
@@ -186,7 +176,7 @@ fn execute_commands(
     job: &FileioJob,
     console: &Arc<Console>,
     signals: &Signals,
-    json: Option<&Output>,
+    outs: &Outputs,
 ) -> (i32, Option<Command>) {
     let mut code = exit::OK;
     let mut by = None;
@@ -208,7 +198,7 @@ fn execute_commands(
                 progress::done(console, w);
                 c
             }
-            Command::Run => run::run(job, console, signals, json, (false, None)).0,
+            Command::Run => run::run(job, console, signals, outs, (false, None)).0,
             Command::Cleanup => {
                 console.line(level::NOTICE, "Removing test files...");
                 let w = progress::waiting(job, console, "cleanup: removing the test files");
@@ -327,11 +317,7 @@ fn stopped_result(
     status: Status,
     error: String,
 ) -> RunResult {
-    let empty = Snapshot {
-        period_s: 0.0,
-        total_time_s: 0.0,
-        threads: vec![],
-    };
+    let empty = result::Threads::default();
     result::build(run::inputs(job, g, empty, status, Some(error), 0))
 }
 
@@ -342,15 +328,12 @@ fn failed_before_start(
     g: &Geometry,
     console: &Console,
     f: &Error,
-    json: Option<&Output>,
+    outs: &Outputs,
 ) -> i32 {
     let code = print_failure(console, f);
-    if let Some(o) = json {
-        write_json(
-            console,
-            o,
-            &stopped_result(job, Some(g), Status::Failed, f.lines.join("\n")),
-        );
+    if outs.json_pending() {
+        let r = stopped_result(job, Some(g), Status::Failed, f.lines.join("\n"));
+        save(outs, &r, false, console);
     }
     code
 }

@@ -3,24 +3,26 @@
 //! releases the workers through a barrier, then sleeps on a condition variable until
 //! all workers finish or the next interval line, checkpoint, sample or forced-shutdown
 //! deadline is due (no polling on the timed path) — then prints sysbench's report and
-//! iomark's notes and writes `--json`/`--plot`.
+//! iomark's notes and writes the result into the outputs declared through
+//! report::Outputs (`--json`, `--plot`).
 
 use crate::files::fileset;
-use crate::files::output::Output;
 use crate::job::sysbench::{FileioJob, Geometry, IoMode, TestMode};
 use crate::probe::diagnosis::Diagnosis;
 use crate::probe::{pagecache, Root};
+use crate::report::output::Outputs;
 use crate::report::sysbench::{SysbenchHistogram, SysbenchReport, SysbenchThreads};
 use crate::report::{notes, sysbench, Reporter};
 use crate::result::job::EffectiveJob;
-use crate::result::{self, Interval, JobInfo, Recorded, RunResult, Status, Warning};
+use crate::result::{self, Interval, JobInfo, Recorded, RunResult, Status, Threads, Warning};
 use crate::run::sampler::Sampler;
 use crate::run::signals::Signals;
 use crate::run::sysbench::gen::Generator;
 use crate::run::sysbench::rng::{GlibcRandom, Xoroshiro128Plus};
 use crate::run::sysbench::thread::{thread, RateQueue, Shared};
-use crate::run::sysbench::{failed_before_start, geometry, say_interrupted, write_json};
-use crate::stats::{new_hist, percentile_ns, Snapshot, ThreadStats};
+use crate::run::sysbench::{failed_before_start, geometry, save, say_interrupted};
+use crate::stats::job::JobStats;
+use crate::stats::{new_hist, percentile_ns};
 use crate::util::console::level;
 use crate::util::console::Console;
 use crate::util::error::exit;
@@ -37,7 +39,7 @@ const MMAP_DIRECT_WARNING: &str = "iomark: WARNING: --file-io-mode=mmap reads an
 pub(super) fn inputs(
     job: &FileioJob,
     g: Option<&Geometry>,
-    snapshot: Snapshot,
+    threads: Threads,
     status: Status,
     error: Option<String>,
     seed_used: u32,
@@ -47,7 +49,7 @@ pub(super) fn inputs(
     i.summary = JobInfo::of_fileio(job, g, seed_used);
     i.recorded = Recorded::Fileio {
         job: EffectiveJob::of_fileio(job, g),
-        snapshot,
+        threads,
         percentile: job.percentile,
     };
     i
@@ -88,7 +90,7 @@ struct End {
 /// What the main thread kept while the workers ran.
 #[derive(Default)]
 struct Ran {
-    snap: Option<Snapshot>,
+    snap: Option<Threads>,
     intervals: Vec<Interval>,
     forced: bool,
     unfinished: usize,
@@ -97,18 +99,18 @@ struct Ran {
     live: Option<Arc<crate::run::sampler::LiveRates>>,
 }
 
-/// `run`: the exit code, and the run's RunResult when `--json` (`json`, checked and
-/// its write rehearsed) or `--plot` asked for it or `keep` does (`mark`, which
-/// reads it in memory). An output that cannot be written is its FATAL line and exit 1
-/// unless the run ends with another code.
+/// `run`: the exit code, and the run's RunResult when `keep` asks for it (`mark`,
+/// which reads it in memory). The result is written into the declared outputs `outs`
+/// (`--json`, checked and its write rehearsed; `--plot`); an output that cannot be
+/// written is its FATAL line and exit 1 unless the run ends with another code.
 pub(super) fn run(
     job: &FileioJob,
     console: &Arc<Console>,
     signals: &Signals,
-    json: Option<&Output>,
+    outs: &Outputs,
     (keep, live): (bool, Option<Arc<crate::run::sampler::LiveRates>>),
 ) -> (i32, Option<RunResult>) {
-    let r = match ready(job, console, json) {
+    let r = match ready(job, console, outs) {
         Ok(r) => r,
         Err(code) => return (code, None),
     };
@@ -152,10 +154,9 @@ pub(super) fn run(
     let rr = crate::ranks::conclude(outputs(job, &r, snap, &end, &mut ran));
     print_report(job, console, &rr, end.failure.is_some(), &ran);
     notes_after(job, &rr, console, &end);
-    let wanted = keep || json.is_some() || job.plot.is_some();
-    let lost_output = wanted && !write_outputs(job, json, &rr, console);
+    let lost_output = !save(outs, &rr, true, console);
     keep_history(job, &rr, console);
-    let kept = wanted.then_some(rr);
+    let kept = keep.then_some(rr);
     drop(r.files);
     if ran.forced {
         // sysbench's code of a forced shutdown, nothing more printed
@@ -179,7 +180,7 @@ pub(super) fn run(
 
 /// Check the job, print sysbench's headers, open the file set and look at the target
 /// (diagnosis, page cache); a failure before the start is reported (`--json` too).
-fn ready(job: &FileioJob, console: &Console, json: Option<&Output>) -> Result<Ready, i32> {
+fn ready(job: &FileioJob, console: &Console, outs: &Outputs) -> Result<Ready, i32> {
     let g = geometry(job, console)?;
     let Some(mode) = job.test_mode else {
         console.line(
@@ -200,7 +201,7 @@ fn ready(job: &FileioJob, console: &Console, json: Option<&Output>) -> Result<Re
     }
     if job.extra_flags.direct {
         if let Err(f) = fileset::direct_preflight(job, &g) {
-            return Err(failed_before_start(job, &g, console, &f, json));
+            return Err(failed_before_start(job, &g, console, &f, outs));
         }
     }
     for l in sysbench::header_general(job) {
@@ -219,7 +220,7 @@ fn ready(job: &FileioJob, console: &Console, json: Option<&Output>) -> Result<Re
             console.line(level::DEBUG, &l)
         }
     })
-    .map_err(|f| failed_before_start(job, &g, console, &f, json))?;
+    .map_err(|f| failed_before_start(job, &g, console, &f, outs))?;
     let root = Root::default();
     let diag = crate::probe::diagnosis::diagnose(
         &root,
@@ -303,13 +304,7 @@ fn shared(
         stop: Arc::clone(&signals.stop),
         start: OnceLock::new(),
         stats: (0..threads)
-            .map(|_| {
-                Mutex::new(if live {
-                    ThreadStats::new(job.report_interval > 0)
-                } else {
-                    ThreadStats::placeholder()
-                })
-            })
+            .map(|_| Mutex::new(JobStats::thread(live && job.report_interval > 0)))
             .collect(),
         in_event: (0..threads).map(|_| AtomicBool::new(false)).collect(),
         failure: Mutex::new(None),
@@ -619,23 +614,22 @@ fn interval_line(
         .map(|t| t + Duration::from_secs(job.report_interval));
 }
 
-/// Every thread's statistics now, for the period since `seg_start` (`reset`: and
-/// start them again from zero, at a checkpoint).
-fn snapshot(sh: &Shared, start: Instant, seg_start: Instant, reset: bool) -> Snapshot {
+/// Every thread's statistics now (settled, stats/job.rs), for the period since
+/// `seg_start` (`reset`: and start them again from zero, at a checkpoint).
+fn snapshot(sh: &Shared, start: Instant, seg_start: Instant, reset: bool) -> Threads {
     let now = Instant::now();
-    let threads: Vec<ThreadStats> = sh
+    let threads: Vec<JobStats> = sh
         .stats
         .iter()
         .map(|m| {
             let mut t = m.lock().unwrap_or_else(|e| e.into_inner());
-            if reset {
-                t.take()
-            } else {
-                t.clone()
+            match reset {
+                true => t.take().settled(),
+                false => t.settled(),
             }
         })
         .collect();
-    Snapshot {
+    Threads {
         period_s: (now - seg_start).as_secs_f64(),
         total_time_s: (now - start).as_secs_f64(),
         threads,
@@ -732,8 +726,9 @@ fn status_of(ran: &Ran, end: &End) -> Status {
 /// The RunResult of the run (reported, written to `--json`, drawn for `--plot`): the
 /// snapshot, the page-cache check, the ceiling check, warnings, the target's
 /// diagnosis and the samples.
-fn outputs(job: &FileioJob, r: &Ready, snap: Snapshot, end: &End, ran: &mut Ran) -> RunResult {
-    let (read, written) = (snap.sum(|t| t.bytes_read), snap.sum(|t| t.bytes_written));
+fn outputs(job: &FileioJob, r: &Ready, snap: Threads, end: &End, ran: &mut Ran) -> RunResult {
+    let sum = |f: fn(&JobStats) -> u64| snap.threads.iter().map(f).sum::<u64>();
+    let (read, written) = (sum(|t| t.read.bytes), sum(|t| t.write.bytes));
     let check = pagecache::after(&r.root, &r.before, r.g.total, r.buffered, read, written);
     let t = snap.period_s.max(f64::MIN_POSITIVE);
     let ceiling = r.diag.ceiling.as_ref();
@@ -783,29 +778,4 @@ fn keep_history(job: &FileioJob, rr: &RunResult, console: &Console) {
     if let Some(line) = crate::files::history::keep(&name, &result::json_bytes(rr), on) {
         console.err(&line);
     }
-}
-
-/// Write `--json` and `--plot`; false when one of them could not be written (its
-/// FATAL line printed).
-fn write_outputs(
-    job: &FileioJob,
-    json: Option<&Output>,
-    rr: &RunResult,
-    console: &Console,
-) -> bool {
-    let mut ok = json.is_none_or(|o| write_json(console, o, rr));
-    if let Some(d) = &job.plot {
-        match crate::report::svg_plot::write_plots(rr, d) {
-            Ok(files) => {
-                for f in files {
-                    console.line(level::NOTICE, &format!("iomark: wrote {}", f.display()));
-                }
-            }
-            Err(e) => {
-                console.line(level::FATAL, &format!("FATAL: --plot={}: {e}", d.display()));
-                ok = false;
-            }
-        }
-    }
-    ok
 }

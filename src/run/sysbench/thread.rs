@@ -14,7 +14,7 @@ use crate::run::sysbench::rng::Xoroshiro128Plus;
 use crate::run::worker::sysbench::SysbenchRules;
 use crate::run::worker::thread::{depth_on, registered};
 use crate::stats::clock::Clock;
-use crate::stats::ThreadStats;
+use crate::stats::job::JobStats;
 use crate::util::console::Console;
 use std::collections::VecDeque;
 use std::os::fd::RawFd;
@@ -103,7 +103,7 @@ pub struct Shared {
     /// benchmark start, set by the main thread before releasing the workers
     pub start: OnceLock<Instant>,
     /// per-thread statistics
-    pub stats: Vec<Mutex<ThreadStats>>,
+    pub stats: Vec<Mutex<JobStats>>,
     /// per-thread "inside an event" flags (forced-shutdown accounting)
     pub in_event: Vec<AtomicBool>,
     /// first failure, with its message lines
@@ -273,7 +273,7 @@ impl Drive for ThreadDrive<'_> {
         let _ = crate::run::worker::run(&mut io, &mut rules);
         if !sh.live_stats {
             *sh.stats[self.tid].lock().unwrap_or_else(|e| e.into_inner()) =
-                std::mem::replace(&mut rules.local, ThreadStats::placeholder());
+                std::mem::take(&mut rules.local);
         }
         finish(sh);
     }

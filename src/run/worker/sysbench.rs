@@ -22,7 +22,8 @@ use crate::run::sysbench::rng::Xoroshiro128Plus;
 use crate::run::sysbench::thread::{errno_text, Shared};
 use crate::run::verify;
 use crate::run::worker::{sync_retry, Io, Next, Pass, Req, Rules, Submitted, Times};
-use crate::stats::{EventKind, ThreadStats};
+use crate::stats::job::JobStats;
+use crate::stats::EventKind;
 use std::sync::atomic::Ordering;
 
 /// Most consecutive EINTR/EAGAIN answers to one request before it counts as failed.
@@ -46,7 +47,7 @@ pub struct SysbenchRules<'s> {
     /// per-write stamp of random data (no two written blocks alike, case C07)
     stamp: u64,
     /// statistics recorded privately (published at the end) unless `live`
-    pub local: ThreadStats,
+    pub local: JobStats,
     live: bool,
     sync_kind: SyncKind,
     deadline: Option<std::time::Instant>,
@@ -55,7 +56,8 @@ pub struct SysbenchRules<'s> {
     last: u64,
     /// tick the current event started (its arrival with `--rate`)
     event_t0: u64,
-    /// requests may be in flight (async): their completion latency is recorded too
+    /// requests may be in flight (async): an event is a submission, and each request's
+    /// completion latency is recorded too (stats/job.rs)
     queued: bool,
     /// an event's end needs a clock read after its completion work
     exact_end: bool,
@@ -87,17 +89,7 @@ impl<'s> SysbenchRules<'s> {
             .get()
             .expect("start is set before the barrier releases workers");
         let deadline = sh.deadline();
-        let mut local = ThreadStats::new(false);
-        if depth > 1 {
-            // queued requests: also measure each one's completion latency
-            local.enable_clat();
-            if sh.live_stats {
-                sh.stats[tid]
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .enable_clat();
-            }
-        }
+        let local = JobStats::thread(false);
         SysbenchRules {
             tid,
             rng,
@@ -128,7 +120,7 @@ impl<'s> SysbenchRules<'s> {
 
     /// Record into the shared statistics (live) or the private copy.
     #[inline(always)]
-    fn rec(&mut self, f: impl FnOnce(&mut ThreadStats)) {
+    fn rec(&mut self, f: impl FnOnce(&mut JobStats)) {
         if self.live {
             f(&mut self.sh.stats[self.tid]
                 .lock()
@@ -179,7 +171,8 @@ impl<'s> SysbenchRules<'s> {
     fn end_event(&mut self, kind: EventKind, t1: u64) {
         self.last = t1;
         let lat = self.sh.clock.ns(self.event_t0, t1);
-        self.rec(|t| t.event(kind, lat));
+        let queued = self.queued;
+        self.rec(|t| t.event(kind, lat, queued));
         if self.track_in_event {
             self.sh.in_event[self.tid].store(false, Ordering::Relaxed);
         }
@@ -201,7 +194,7 @@ impl<'s> SysbenchRules<'s> {
             )]);
             return Next::Break;
         }
-        self.rec(ThreadStats::fsync_done);
+        self.rec(JobStats::fsync_done);
         let t1 = self.sh.clock.now();
         self.end_event(EventKind::Fsync, t1);
         Next::Skip
@@ -271,11 +264,11 @@ impl<'s> SysbenchRules<'s> {
             if job.validate && !self.valid(req) {
                 return false;
             }
-            self.rec(|t| t.read_done(len as u64));
+            self.rec(|t| t.io_done(EventKind::Read, len as u64));
             sh.reads_done.fetch_add(1, Ordering::Relaxed);
             return true;
         }
-        self.rec(|t| t.write_done(len as u64));
+        self.rec(|t| t.io_done(EventKind::Write, len as u64));
         sh.writes_done.fetch_add(1, Ordering::Relaxed);
         if job.fsync_all {
             if let Err(e) = sync_retry(eng, file as usize, self.sync_kind, MAX_RETRIES) {
@@ -286,7 +279,7 @@ impl<'s> SysbenchRules<'s> {
                 )]);
                 return false;
             }
-            self.rec(ThreadStats::fsync_done);
+            self.rec(JobStats::fsync_done);
         }
         true
     }
@@ -342,10 +335,10 @@ impl<'s> SysbenchRules<'s> {
                 )]);
                 break;
             }
-            self.rec(ThreadStats::fsync_done);
+            self.rec(JobStats::fsync_done);
         }
         let ns = t0.elapsed().as_nanos() as u64;
-        self.rec(|t| t.end_fsync_ns += ns);
+        self.rec(|t| t.end_sync_ns += ns);
     }
 }
 
