@@ -370,7 +370,8 @@ fn phase_test(r: &RunResult, p: &crate::result::Phase, f: &RunFacts) -> Test {
             name: format!("{} {}", r.command, p.name),
             desc: None,
             mb_s: (p.bytes > 0).then_some(p.mb_per_s),
-            iops: Some(p.ops_per_s),
+            // a phase that counts no operations (`time`'s command) has no IOPS
+            iops: (p.ops > 0).then_some(p.ops_per_s),
             mean_us: lat.filter(|l| l.count > 0).map(|l| l.mean_ns as f64 / 1e3),
             p99_us,
             little: false,

@@ -384,8 +384,9 @@ pub fn execute(job: &TimeJob) -> Result<Timed, StartError> {
     })
 }
 
-/// The result of a run: the section, and one phase (the command's name, one run, the
-/// bytes it moved at the device, its wall time) for `compare` and the history.
+/// The result of a run: the section, and one phase (the command's name, no operations
+/// counted — a command is not an I/O, so no IOPS —, the bytes it moved at the device,
+/// its wall time) for `compare` and the history.
 fn result(job: &TimeJob, section: TimedCommand, status: Status) -> RunResult {
     let mut i = Inputs::new("time", &job.argv, status);
     let name = job
@@ -395,7 +396,7 @@ fn result(job: &TimeJob, section: TimedCommand, status: Status) -> RunResult {
         .unwrap_or_default();
     let mut p = Phase::new(
         &name,
-        1,
+        0,
         section.io.read_bytes + section.io.write_bytes,
         section.wall_s,
     );
