@@ -74,7 +74,7 @@ fn storage_lines(t: &TimedCommand, s: &mut String) {
             if w.records_impossible > 0 {
                 let _ = writeln!(
                     s,
-                    "                {} claimed more blocked time than the task lived (a wait begun before delay accounting was on): not counted, the storage wait is a lower bound",
+                    "                {} claimed more blocked time than the task lived (the kernel times a wait whose start it did not record from boot, as when delay accounting was off as it began): not counted, the storage wait is a lower bound",
                     plural(w.records_impossible, "exit record", "exit records")
                 );
             }
@@ -228,7 +228,7 @@ mod tests {
             w.records_impossible = 2;
         }
         assert!(
-            render(&t).contains("\n                2 exit records claimed more blocked time than the task lived (a wait begun before delay accounting was on): not counted, the storage wait is a lower bound\n"),
+            render(&t).contains("\n                2 exit records claimed more blocked time than the task lived (the kernel times a wait whose start it did not record from boot, as when delay accounting was off as it began): not counted, the storage wait is a lower bound\n"),
             "{}",
             render(&t)
         );

@@ -6,12 +6,14 @@
 //! With `IOMARK_REGEN_DOCS=1` the test writes the page back with each shown line
 //! replaced by the real line it matched: the page's figures are this run's.
 //!
-//! Three kinds of line depend on how busy the machine is, not on iomark: the tail of
+//! Four kinds of line depend on how busy the machine is or how it is set, not on iomark: the tail of
 //! `iomark time`'s bound after `; the rest is` (CPU against waiting for a CPU) is not
 //! compared, the notes' `time:` line lists its parts largest first (any order matches),
 //! and an fsync finding matches either fsync finding (`fsync.flush_bound` or
 //! `fsync.writeout_bound`: which one depends on the flush time against the mean fsync
-//! on the day); regenerating writes the line this run printed.
+//! on the day); `iomark time`'s source line names whether `kernel.task_delayacct` was
+//! already on (another program's setting) or turned on for the run, which is not
+//! compared either; regenerating writes the line this run printed.
 //!
 //! The suite's `tree` runs drop the machine's page cache as root; a block that does not
 //! match after such a drop (counted in /proc/vmstat, `cache_drops`) is run again, once
@@ -28,6 +30,10 @@ fn key(masked: &str) -> String {
     // the notes' time line lists the parts largest first: its order is the run's
     if masked.starts_with("time: ") && masked.ends_with("s)") {
         return "time:".into();
+    }
+    // whether delay accounting was on before the run is the machine's state
+    if let Some(i) = masked.find("; kernel.task_delayacct ") {
+        return masked[..i].to_string();
     }
     if let Some(i) = masked.find("; the rest is") {
         return masked[..i].to_string();
