@@ -85,22 +85,29 @@ impl Setting {
     }
 
     /// Set sysctl `name` to `value` for the run, shared with other iomark runs (module
-    /// header): `current` is its value now; the old value is the one recorded by a run
-    /// still going (or killed), else `current`. Without a record (no /run) it is
-    /// [`Setting::set`]. The value the setting returns to is [`Setting::old`].
-    pub fn share(root: &Path, name: &str, current: &str, value: &str) -> std::io::Result<Setting> {
+    /// header): `current` reads its value now (probe/) and is called under the record's
+    /// lock, so a run ending meanwhile cannot have its value taken for the old one; the
+    /// old value is the one recorded by a run still going (or killed), else the current
+    /// one. Without a record (no /run) it is [`Setting::set`]. The value the setting
+    /// returns to is [`Setting::old`].
+    pub fn share(
+        root: &Path,
+        name: &str,
+        current: impl FnOnce() -> String,
+        value: &str,
+    ) -> std::io::Result<Setting> {
         let (Ok(mut rec), Ok(users)) = (
             open_record(root, name, ""),
             open_record(root, name, ".users"),
         ) else {
-            return Setting::set(root, name, current, value);
+            return Setting::set(root, name, &current(), value);
         };
         // the record's lock is held only while a run starts or ends
         flock(&rec, libc::LOCK_EX);
         let mut old = String::new();
         let _ = rec.read_to_string(&mut old);
         if old.trim().is_empty() {
-            old = current.trim().to_string();
+            old = current().trim().to_string();
             let _ = rec.set_len(0);
             let _ = rec.write_all(old.as_bytes());
         }
@@ -202,27 +209,55 @@ mod tests {
         std::fs::write(&p, "0\n").unwrap();
         let name = "kernel.task_delayacct";
         let read = || std::fs::read_to_string(&p).unwrap().trim().to_string();
-        let a = Setting::share(d.path(), name, "0", "1").unwrap();
+        let a = Setting::share(d.path(), name, read, "1").unwrap();
         assert_eq!((read(), a.old()), ("1".into(), "0"));
-        let b = Setting::share(d.path(), name, &read(), "1").unwrap();
+        let b = Setting::share(d.path(), name, read, "1").unwrap();
         assert_eq!(b.old(), "0", "the recorded value, not the one b found");
         a.restore().unwrap();
         assert_eq!(read(), "1", "b still runs");
         drop(b);
         assert_eq!(read(), "0", "the last put it back");
         // a run killed without restoring: its record is the next run's old value
-        let mut killed = Setting::share(d.path(), name, "0", "1").unwrap();
+        let mut killed = Setting::share(d.path(), name, read, "1").unwrap();
         drop(killed.record.take()); // its files closed (locks gone) as the kernel does
         std::mem::forget(killed);
-        let c = Setting::share(d.path(), name, &read(), "1").unwrap();
+        let c = Setting::share(d.path(), name, read, "1").unwrap();
         assert_eq!(c.old(), "0");
         c.restore().unwrap();
         assert_eq!(read(), "0");
         // already on when nobody changed it: it stays on
         std::fs::write(&p, "1\n").unwrap();
-        let e = Setting::share(d.path(), name, "1", "1").unwrap();
+        let e = Setting::share(d.path(), name, read, "1").unwrap();
         assert_eq!(e.old(), "1");
         e.restore().unwrap();
         assert_eq!(read(), "1");
+    }
+
+    /// The current value is read while the record is locked: a run that ends between
+    /// another's reading and its locking cannot hand it the switched-on value as the old
+    /// one (which left the setting on for good).
+    #[test]
+    fn the_current_value_is_read_under_the_records_lock() {
+        let d = tempfile::tempdir().unwrap();
+        let p = path(d.path(), "kernel.task_delayacct");
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(&p, "0\n").unwrap();
+        let name = "kernel.task_delayacct";
+        let locked = std::cell::Cell::new(None);
+        let s = Setting::share(
+            d.path(),
+            name,
+            || {
+                let other = open_record(d.path(), name, "").unwrap();
+                locked.set(Some(!flock(&other, libc::LOCK_EX | libc::LOCK_NB)));
+                std::fs::read_to_string(&p).unwrap()
+            },
+            "1",
+        )
+        .unwrap();
+        assert_eq!(locked.get(), Some(true), "read under the lock");
+        assert_eq!(s.old(), "0");
+        drop(s);
+        assert_eq!(std::fs::read_to_string(&p).unwrap().trim(), "0");
     }
 }

@@ -129,10 +129,16 @@ pub struct Why {
     pub read_mean_us: Option<f64>,
     /// a mix's mean write latency, µs
     pub write_mean_us: Option<f64>,
+    /// `iomark time`: seconds from the command's start to the end of its last process
+    pub wall_s: Option<f64>,
+    /// `iomark time`: share of the wall time its processes were blocked on storage, %
+    /// (`None`: not measured)
+    pub storage_wait_pct: Option<f64>,
 }
 
 /// The [`Why`] of test `t` of result `r`: the result's fsync figures (all its jobs),
-/// and for a mix its read and write means.
+/// for a mix its read and write means, and for `iomark time` its wall time and storage
+/// wait (a command counts no operations: these are its rows).
 fn why_of(r: &RunResult, t: &Test) -> Why {
     let sync = &r.fsync.lat;
     let share = r.time.first().map(|x| x.sync_pct);
@@ -150,6 +156,12 @@ fn why_of(r: &RunResult, t: &Test) -> Why {
         fsync_pct: share.filter(|_| synced),
         read_mean_us: mean(&r.read.lat),
         write_mean_us: mean(&r.write.lat),
+        wall_s: r.timed_command.as_ref().map(|c| c.wall_s),
+        storage_wait_pct: r
+            .timed_command
+            .as_ref()
+            .and_then(|c| c.bound.as_ref())
+            .map(|b| b.storage_pct),
     }
 }
 
@@ -990,7 +1002,7 @@ pub fn compare_groups(
             continue;
         };
         let differences = row_differences(&cells, groups, ref_g);
-        let metrics: [(&str, Metric); 9] = [
+        let metrics: [(&str, Metric); 11] = [
             ("MB/s", |t| t.mb_s),
             ("IOPS", |t| t.iops),
             ("mean µs", |t| t.mean_us),
@@ -1001,6 +1013,9 @@ pub fn compare_groups(
             ("fsync mean µs", |t| t.why.fsync_mean_us),
             ("fsync p99 µs", |t| t.why.fsync_p99_us),
             (TIME_IN_FSYNC, |t| t.why.fsync_pct),
+            // `iomark time`'s command
+            (WALL_S, |t| t.why.wall_s),
+            (STORAGE_WAIT, |t| t.why.storage_wait_pct),
         ];
         let mut said = false;
         for (metric, get) in &metrics {
@@ -1136,6 +1151,10 @@ fn column(results: &[RunResult], g: &Group, files: &[String]) -> Column {
 
 /// The metric of the "time in fsync" row (share of the wall time, %).
 pub const TIME_IN_FSYNC: &str = "time in fsync %";
+/// The row of an `iomark time` command's wall time, seconds.
+pub const WALL_S: &str = "wall s";
+/// The row of an `iomark time` command's share of the wall time blocked on storage.
+pub const STORAGE_WAIT: &str = "storage wait %";
 
 /// Reads one metric of a test.
 type Metric = fn(&Test) -> Option<f64>;

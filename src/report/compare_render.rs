@@ -378,8 +378,13 @@ pub fn render_painted(c: &Comparison, f: Format, paint: &Paint) -> String {
     } else {
         ""
     };
+    let timed = if c.rows.iter().any(|r| r.metric == super::compare::WALL_S) {
+        " iomark time: wall s from the command's start to the end of its last process; storage wait % = share of the wall time its processes were blocked on storage (the kernel's delay accounting)."
+    } else {
+        ""
+    };
     let foot = &(format!(
-        "MB/s = 1,000,000 B/s; latency in µs per read or write (fsyncs excluded), submission to completion{little}; ratios = column / {against}.{runs}\n"
+        "MB/s = 1,000,000 B/s; latency in µs per read or write (fsyncs excluded), submission to completion{little}; ratios = column / {against}.{runs}{timed}\n"
     ) + &warnings_legend(c, f)
         + &findings(c, f));
     match f {

@@ -100,9 +100,7 @@ fn missing(lines: &[String], b: &Block, o: &Out) -> Option<usize> {
 /// The page's examples, run in order; their shown lines checked (or regenerated).
 #[test]
 fn how_to_read_a_result_shows_what_iomark_prints_here() {
-    let _g = crate::time::SWITCH
-        .lock()
-        .unwrap_or_else(|e| e.into_inner());
+    let _g = crate::time::one_at_a_time();
     if !is_root() {
         skip("the page's `iomark time` examples measure the storage wait as root");
         return;

@@ -320,6 +320,9 @@ fn to_sink(dir: &Path, a: &[String], sink: Sink) -> Out {
 
 /// Run one cell.
 fn cell(cmd: Cmd, hz: Hazard) -> Verdict {
+    // `iomark time` switches kernel.task_delayacct for its run (and SIGKILL leaves it on
+    // until the next): one at a time with tests/it/time.rs, which checks it comes back
+    let _switch = (cmd == Cmd::Time).then(crate::time::one_at_a_time);
     let outside = Outside::new();
     let work = scratch();
     let d = work.path();
@@ -622,6 +625,13 @@ fn time_sigkill(d: &Path, verdict: impl Fn(&Out, i32, &Path) -> Verdict) -> Verd
         return Verdict::Fail(format!("not killed: {}", o.dump()));
     }
     o.code = -9;
+    // the killed run left kernel.task_delayacct on and its old value recorded in /run:
+    // the next `iomark time` puts it back (docs/commands/time.md); the machine is left as
+    // it was found
+    let next = Iomark::new().dir(d).args(["time", "--", "true"]).run();
+    if next.code != 0 {
+        return Verdict::Fail(format!("the time run after SIGKILL: {}", next.dump()));
+    }
     match verdict(&o, -9, d) {
         Verdict::Pass(_)
             if std::fs::read_to_string(d.join("out.json")).ok().as_deref() != Some(OLD) =>

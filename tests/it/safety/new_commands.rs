@@ -155,7 +155,10 @@ fn time_names_a_command_with_control_characters_on_one_visible_line() {
             r"/nowhere/\x1b[31mred: command not found",
         ),
     ] {
-        let o = iomark(d.path(), &["time", "--", name]);
+        let o = {
+            let _switch = crate::time::one_at_a_time();
+            iomark(d.path(), &["time", "--", name])
+        };
         assert_eq!(o.code, 127, "{}", o.dump());
         o.one_line_error(&[shown]);
         assert!(!o.stderr.contains('\x1b'), "{:?}", o.stderr);
