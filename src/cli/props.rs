@@ -7,6 +7,7 @@
 //! Properties: no panic, bounded time per input, and exact round trips where a
 //! canonical spelling exists.
 
+use crate::cli::fileio::table::OPTIONS;
 use crate::cli::fileio::{parse, Outcome};
 use crate::job::{fio, fio::ini as fio_ini, values};
 use crate::report::compare as cmp;
@@ -108,52 +109,16 @@ proptest! {
     }
 }
 
-/// Option words for sysbench argv: known names (both spellings), junk names, values.
+/// Option words for sysbench argv: every name of the option table (`cli/fileio/table.rs`)
+/// in both spellings, names it does not have, and values.
 fn argv_word() -> impl Strategy<Value = String> {
-    let names = prop::sample::select(vec![
-        "file-num",
-        "file_num",
-        "file-block-size",
-        "file-total-size",
-        "file-test-mode",
-        "file-io-mode",
-        "file-async-backlog",
-        "file-extra-flags",
-        "file-fsync-freq",
-        "file-fsync-all",
-        "file-fsync-end",
-        "file-fsync-mode",
-        "file-merged-requests",
-        "file-rw-ratio",
-        "threads",
-        "num-threads",
-        "events",
-        "max-requests",
-        "time",
-        "max-time",
-        "rate",
-        "tx-rate",
-        "report-interval",
-        "report-checkpoints",
-        "percentile",
-        "histogram",
-        "rand-seed",
-        "rand-type",
-        "verbosity",
-        "validate",
-        "debug",
-        "forced-shutdown",
-        "help",
-        "version",
-        "test",
-        "json",
-        "data",
-        "notes",
-        "file-dir",
-        "config-file",
-        "bogus",
-        "",
-    ]);
+    let mut names: Vec<String> = OPTIONS
+        .iter()
+        .flat_map(|o| [o.name.to_string(), o.name.replace('-', "_")])
+        .collect();
+    names.dedup();
+    names.extend(["data", "config-file", "bogus", ""].map(String::from));
+    let names = prop::sample::select(names);
     prop_oneof![
         (names.clone(), value_like()).prop_map(|(n, v)| format!("--{n}={v}")),
         names.prop_map(|n| format!("--{n}")),

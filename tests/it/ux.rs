@@ -154,7 +154,7 @@ fn diagnose_help_names_links_raid_cache_alignment_and_fixtures() {
 fn fileio_help_lists_every_option_and_fileio_help_stays_sysbench() {
     let (c, out, _) = run(&["fileio", "--help"]);
     assert_eq!(c, 0);
-    for o in iomark::cli::fileio::args::KNOWN_OPTS {
+    for o in iomark::cli::fileio::table::OPTIONS.iter().map(|o| o.name) {
         assert!(
             out.contains(&format!("  --{o}=")) || out.contains(&format!("  --{o}[=on|off]")),
             "--{o} missing from fileio --help"

@@ -1,6 +1,7 @@
 //! sysbench 1.0.20 argv model for `iomark fileio`: `--name=value` only, `-`/`_`
 //! equivalence in names, last occurrence wins, bare `--name` = boolean on / empty value,
-//! positional words are the command(s).
+//! positional words are the command(s). Which names exist and what their values may be
+//! is the option table's (`table.rs`).
 
 /// One `--name[=value]` word.
 #[derive(Clone, Debug)]
@@ -62,78 +63,6 @@ impl Argv {
         self.last(name).is_some()
     }
 }
-
-/// Options that take `[=on|off]`.
-pub const BOOL_OPTS: &[&str] = &[
-    "file-fsync-all",
-    "file-fsync-end",
-    "validate",
-    "debug",
-    "histogram",
-    "notes",
-    "history",
-    "progress",
-    "help",
-    "version",
-];
-
-/// Every option name `iomark fileio` understands (sysbench general options that matter
-/// for fileio, fileio options, deprecated aliases, and iomark extensions).
-pub const KNOWN_OPTS: &[&str] = &[
-    // fileio
-    "file-num",
-    "file-block-size",
-    "file-total-size",
-    "file-test-mode",
-    "file-io-mode",
-    "file-async-backlog",
-    "file-extra-flags",
-    "file-fsync-freq",
-    "file-fsync-all",
-    "file-fsync-end",
-    "file-fsync-mode",
-    "file-merged-requests",
-    "file-rw-ratio",
-    // general
-    "threads",
-    "events",
-    "time",
-    "forced-shutdown",
-    "thread-stack-size",
-    "thread-init-timeout",
-    "rate",
-    "report-interval",
-    "report-checkpoints",
-    "debug",
-    "validate",
-    "help",
-    "version",
-    "histogram",
-    "percentile",
-    "luajit-cmd",
-    "rand-type",
-    "rand-spec-iter",
-    "rand-spec-pct",
-    "rand-spec-res",
-    "rand-seed",
-    "rand-pareto-h",
-    "rand-zipfian-exp",
-    "verbosity",
-    // deprecated aliases
-    "tx-rate",
-    "max-requests",
-    "max-time",
-    "num-threads",
-    "test",
-    // iomark extensions
-    "file-dir",
-    "json",
-    "plot",
-    "file-data",
-    "notes",
-    "history",
-    "progress",
-];
 
 #[cfg(test)]
 mod tests {

@@ -7,8 +7,9 @@
 
 pub mod args;
 pub mod help;
+pub mod table;
 
-use crate::cli::fileio::args::{Argv, BOOL_OPTS, KNOWN_OPTS};
+use crate::cli::fileio::args::Argv;
 use crate::job::sysbench::*;
 use crate::job::units::{sysbench_bool, sysbench_int};
 use crate::util::console::level;
@@ -151,9 +152,6 @@ impl Ctx {
     }
 }
 
-/// Most worker threads iomark starts (each keeps about 1 MiB of latency histograms).
-pub const MAX_THREADS: i64 = 1024;
-
 /// Failure with an exit code (messages already recorded).
 struct Stop(i32);
 
@@ -252,7 +250,7 @@ pub fn parse(args: &[String]) -> Parsed {
     let verbosity_guess = a
         .value("verbosity")
         .and_then(sysbench_int)
-        .filter(|v| (0..=5).contains(v))
+        .filter(|v| table::within("verbosity", i128::from(*v)).is_ok())
         .map(|v| v as u8)
         .unwrap_or(3);
     let verbosity = if bool_opt(&a, "debug", false) {
@@ -378,13 +376,13 @@ fn before_banner(c: &mut Ctx, a: &Argv, cmds: &[Option<Command>]) -> Result<(), 
     Ok(())
 }
 
-/// Step 5's option syntax: every option is a fileio one, and a boolean has a boolean
+/// Step 5's option syntax: every option is in the table, and a switch has a boolean
 /// word (`--notes`, iomark's own switch, has its own error, exit 2).
 fn check_option_names(c: &mut Ctx, a: &Argv) -> Result<(), Stop> {
     for o in &a.opts {
-        let known = KNOWN_OPTS.contains(&o.name.as_str());
+        let opt = table::find(&o.name);
         let bad_bool =
-            BOOL_OPTS.contains(&o.name.as_str()) && sysbench_bool(o.value.as_deref()).is_none();
+            opt.is_some_and(|t| t.is_switch()) && sysbench_bool(o.value.as_deref()).is_none();
         if bad_bool && o.name == "notes" {
             c.err(format!(
                 "iomark: invalid value '{}' for --notes: accepted on|off (also true|false, 1|0)",
@@ -392,19 +390,15 @@ fn check_option_names(c: &mut Ctx, a: &Argv) -> Result<(), Stop> {
             ));
             return Err(Stop(exit::INVALID));
         }
-        if !known || bad_bool {
+        if opt.is_none() || bad_bool {
             c.err(format!("invalid option: {}", o.original));
-            c.err(if known {
-                format!(
-                    "iomark: --{} accepts on, off (also true, false, 1, 0) or no value (on)",
-                    o.name
-                )
-            } else {
-                format!(
+            match opt {
+                Some(_) => options::hint(c, &o.name),
+                None => c.err(format!(
                     "iomark: --{} is not a fileio option; `iomark fileio help` lists them",
                     o.name
-                )
-            });
+                )),
+            }
             return Err(Stop(exit::FAILED));
         }
     }
@@ -414,5 +408,7 @@ fn check_option_names(c: &mut Ctx, a: &Argv) -> Result<(), Stop> {
 mod options;
 use options::{fileio_options, general_options};
 
+#[cfg(test)]
+mod table_tests;
 #[cfg(test)]
 mod tests;

@@ -1,48 +1,14 @@
 //! Option readers of `iomark fileio`: the general options and the fileio options, each in
-//! sysbench's own validation order, with its messages and codes.
+//! sysbench's own validation order, with its messages and codes. What each value may be
+//! (ranges, words) is the option table's (`table.rs`): every check here asks it.
 
-use super::{bool_opt, int_opt, level, Ctx, Stop, FILEIO_HELP, MAX_THREADS};
+use super::table::{accepted, bounds, is_word, ratio_within, within, Outside};
+use super::{bool_opt, int_opt, level, Ctx, Stop, FILEIO_HELP};
 use crate::cli::fileio::args::Argv;
 use crate::job::sysbench::*;
 use crate::job::units::{sysbench_int, sysbench_ratio, sysbench_size};
 use crate::util::error::exit;
 use std::path::PathBuf;
-
-/// What option `name` (dashes, no `--`) accepts, for the hint line after sysbench's own
-/// message: a whole number's range, a size's syntax or the list of words.
-pub(super) fn accepted(name: &str) -> &'static str {
-    match name {
-        "threads" | "num-threads" => "a whole number from 1 to 1024",
-        "events" | "max-requests" => "a whole number >= 0 (0 = no event limit)",
-        "time" | "max-time" => "a whole number of seconds >= 0 (0 = no time limit)",
-        "rate" | "tx-rate" => "a whole number of events per second >= 0 (0 = unlimited)",
-        "report-interval" => "a whole number of seconds >= 0 (0 = off)",
-        "rand-seed" => "a whole number (0 = seed from the current time)",
-        "verbosity" => "a whole number from 0 to 5",
-        "percentile" => "a whole number from 0 to 100 (0 = off)",
-        "forced-shutdown" => {
-            "off, a whole number of seconds after --time, P% of --time, or empty (5 % of --time)"
-        }
-        "rand-type" => "uniform, gaussian, special, pareto, zipfian",
-        "histogram" => "on only with --percentile from 1 to 100",
-        "file-num" => "a whole number from 1 to 2147483647",
-        "file-total-size" => {
-            "a size from 1 byte to 8 EiB: digits with an optional K, M, G or T suffix (binary, e.g. 64M)"
-        }
-        "file-test-mode" => "seqwr, seqrewr, seqrd, rndrd, rndwr, rndrw",
-        "file-io-mode" => "sync, async, mmap",
-        "file-merged-requests" => "a whole number >= 0 (0 = no merging)",
-        "file-block-size" => {
-            "a size from 1 byte to 2147483647 bytes: digits with an optional K, M or G suffix (binary, e.g. 16K)"
-        }
-        "file-extra-flags" => "a comma-separated list of sync, dsync, direct",
-        "file-fsync-freq" => "a whole number >= 0 (0 = no periodic fsync)",
-        "file-fsync-mode" => "fsync, fdatasync",
-        "file-rw-ratio" => "a number >= 0 (reads per write; inf = reads only)",
-        "file-async-backlog" => "a whole number from 1 to 32768",
-        _ => "a whole number (decimal, 32-bit)",
-    }
-}
 
 /// After a message sysbench defines (kept verbatim on its stream), one stderr line
 /// naming the option and what it accepts: `iomark: --file-io-mode accepts sync, async, mmap`.
@@ -73,9 +39,18 @@ pub(super) struct General {
     verbosity: u8,
 }
 
+/// A number below the table's smallest value for `opt`: iomark's line, exit 2.
 fn negative(c: &mut Ctx, opt: &str, v: i64) -> Stop {
-    c.fatal(format!("Invalid value for --{opt}: {v} (must be >= 0)"));
+    c.fatal(format!(
+        "Invalid value for --{opt}: {v} (must be >= {})",
+        bounds(opt).0
+    ));
     Stop(exit::INVALID)
+}
+
+/// Whether whole number `v` is in option `name`'s range.
+fn ok(name: &str, v: i64) -> bool {
+    within(name, i128::from(v)).is_ok()
 }
 
 pub(super) fn general_options(c: &mut Ctx, a: &Argv) -> Result<General, Stop> {
@@ -87,7 +62,7 @@ pub(super) fn general_options(c: &mut Ctx, a: &Argv) -> Result<General, Stop> {
     let validate = bool_opt(a, "validate", false);
     check_rand(c, a)?;
     let seed = int_opt(c, a, "rand-seed")?.unwrap_or(0);
-    if rate < 0 {
+    if !ok("rate", rate) {
         return Err(negative(c, "rate", rate));
     }
     let (report_interval, checkpoints) = report_times(c, a)?;
@@ -154,30 +129,34 @@ fn limits(c: &mut Ctx, a: &Argv) -> Result<(i64, i64, i64, i64), Stop> {
 
 /// The thread count's range, and events/time that are not negative (both 0: a warning).
 fn check_limits(c: &mut Ctx, threads: i64, events: i64, time: i64) -> Result<(), Stop> {
-    if threads == 0 {
-        c.fatal("Invalid value for --threads: 0.");
-        c.out(level::FATAL, "");
-        hint(c, "threads");
-        return Err(Stop(exit::FAILED));
+    match within("threads", i128::from(threads)) {
+        Ok(()) => {}
+        Err(Outside::Below) if threads == 0 => {
+            c.fatal("Invalid value for --threads: 0.");
+            c.out(level::FATAL, "");
+            hint(c, "threads");
+            return Err(Stop(exit::FAILED));
+        }
+        Err(Outside::Below) => {
+            // sysbench: "Memory allocation failure" (bug B13).
+            c.fatal(format!(
+                "Invalid value for --threads: {threads} (must be between 1 and {})",
+                i32::MAX
+            ));
+            return Err(Stop(exit::FAILED));
+        }
+        Err(Outside::Above) => {
+            c.fatal(format!(
+                "Invalid value for --threads: {threads} (iomark accepts at most {} threads)",
+                bounds("threads").1
+            ));
+            return Err(Stop(exit::INVALID));
+        }
     }
-    if threads < 0 {
-        // sysbench: "Memory allocation failure" (bug B13).
-        c.fatal(format!(
-            "Invalid value for --threads: {threads} (must be between 1 and {})",
-            i32::MAX
-        ));
-        return Err(Stop(exit::FAILED));
-    }
-    if threads > MAX_THREADS {
-        c.fatal(format!(
-            "Invalid value for --threads: {threads} (iomark accepts at most {MAX_THREADS} threads)"
-        ));
-        return Err(Stop(exit::INVALID));
-    }
-    if events < 0 {
+    if !ok("events", events) {
         return Err(negative(c, "events", events));
     }
-    if time < 0 {
+    if !ok("time", time) {
         return Err(negative(c, "time", time));
     }
     if events == 0 && time == 0 {
@@ -200,10 +179,12 @@ fn forced_shutdown(c: &mut Ctx, a: &Argv, time: i64) -> Result<Option<u64>, Stop
         Some(Some(time as u64 / 20))
     } else if let Some(p) = v.strip_suffix('%') {
         sysbench_int(p)
-            .filter(|x| *x >= 0)
+            .filter(|x| ok("forced-shutdown", i64::from(*x)))
             .map(|p| Some(time as u64 * p as u64 / 100))
     } else {
-        sysbench_int(v).filter(|x| *x >= 0).map(|s| Some(s as u64))
+        sysbench_int(v)
+            .filter(|x| ok("forced-shutdown", i64::from(*x)))
+            .map(|s| Some(s as u64))
     };
     parsed.ok_or_else(|| {
         fatal_hint(
@@ -219,7 +200,7 @@ fn forced_shutdown(c: &mut Ctx, a: &Argv, time: i64) -> Result<Option<u64>, Stop
 /// options are checked as numbers (they change nothing in fileio).
 fn check_rand(c: &mut Ctx, a: &Argv) -> Result<(), Stop> {
     if let Some(t) = a.value("rand-type") {
-        if !["uniform", "gaussian", "special", "pareto", "zipfian"].contains(&t) {
+        if !is_word("rand-type", t) {
             fatal_hint(
                 c,
                 "rand-type",
@@ -244,14 +225,14 @@ fn check_rand(c: &mut Ctx, a: &Argv) -> Result<(), Stop> {
 /// sorted, each once).
 fn report_times(c: &mut Ctx, a: &Argv) -> Result<(u64, Vec<u64>), Stop> {
     let report_interval = int_opt(c, a, "report-interval")?.unwrap_or(0);
-    if report_interval < 0 {
+    if !ok("report-interval", report_interval) {
         return Err(negative(c, "report-interval", report_interval));
     }
     let mut checkpoints = vec![];
     if let Some(list) = a.value("report-checkpoints") {
         for item in list.split(',').filter(|s| !s.is_empty()) {
             match sysbench_int(item) {
-                Some(x) if x > 0 => checkpoints.push(x as u64),
+                Some(x) if ok("report-checkpoints", i64::from(x)) => checkpoints.push(x as u64),
                 _ => {
                     c.fatal(format!("Invalid value for --report-checkpoints: '{item}' (positive whole seconds are expected)"));
                     return Err(Stop(exit::INVALID));
@@ -268,7 +249,7 @@ fn report_times(c: &mut Ctx, a: &Argv) -> Result<(u64, Vec<u64>), Stop> {
 /// histogram only with a percentile.
 fn output_detail(c: &mut Ctx, a: &Argv) -> Result<(u8, u32, bool), Stop> {
     let verbosity = int_opt(c, a, "verbosity")?.unwrap_or(3);
-    if !(0..=5).contains(&verbosity) {
+    if !ok("verbosity", verbosity) {
         c.out(
             level::FATAL,
             format!("Invalid value for verbosity: {verbosity}"),
@@ -277,7 +258,7 @@ fn output_detail(c: &mut Ctx, a: &Argv) -> Result<(u8, u32, bool), Stop> {
         return Err(Stop(exit::FAILED));
     }
     let percentile = int_opt(c, a, "percentile")?.unwrap_or(95);
-    if !(0..=100).contains(&percentile) {
+    if !ok("percentile", percentile) {
         fatal_hint(
             c,
             "percentile",
@@ -287,11 +268,11 @@ fn output_detail(c: &mut Ctx, a: &Argv) -> Result<(u8, u32, bool), Stop> {
     }
     let histogram = bool_opt(a, "histogram", false);
     if histogram && percentile == 0 {
-        fatal_hint(
-            c,
-            "histogram",
-            "--histogram cannot be used with --percentile=0",
-        );
+        c.fatal("--histogram cannot be used with --percentile=0");
+        c.err(format!(
+            "iomark: --histogram accepts on only with --percentile from 1 to {}",
+            bounds("percentile").1
+        ));
         return Err(Stop(exit::FAILED));
     }
     Ok((verbosity as u8, percentile as u32, histogram))
@@ -364,24 +345,28 @@ pub(super) fn fileio_options(
 /// `(file_num, total_size)`: at least one file, at least one byte.
 fn file_set(c: &mut Ctx, a: &Argv) -> Result<(u32, u64), Stop> {
     let file_num = int_opt(c, a, "file-num")?.unwrap_or(128);
-    if file_num == 0 {
-        fatal_hint(c, "file-num", "Invalid value for file-num: 0");
-        return Err(Stop(exit::FAILED));
-    }
-    if file_num < 0 {
-        // sysbench accepts it and wraps to 4294967295 (bug B1).
-        c.fatal(format!(
-            "Invalid value for file-num: {file_num} (must be between 1 and {})",
-            i32::MAX
-        ));
-        return Err(Stop(exit::INVALID));
+    match within("file-num", i128::from(file_num)) {
+        Ok(()) => {}
+        Err(_) if file_num == 0 => {
+            fatal_hint(c, "file-num", "Invalid value for file-num: 0");
+            return Err(Stop(exit::FAILED));
+        }
+        Err(_) => {
+            // sysbench accepts it and wraps to 4294967295 (bug B1).
+            let (lo, hi) = bounds("file-num");
+            c.fatal(format!(
+                "Invalid value for file-num: {file_num} (must be between {lo} and {hi})"
+            ));
+            return Err(Stop(exit::INVALID));
+        }
     }
     let total_size = a.value("file-total-size").map_or(2 << 30, sysbench_size);
-    if total_size == 0 {
+    let size_check = within("file-total-size", i128::from(total_size));
+    if size_check == Err(Outside::Below) {
         fatal_hint(c, "file-total-size", "Invalid value for file-total-size: 0");
         return Err(Stop(exit::FAILED));
     }
-    if total_size > i64::MAX as u64 {
+    if size_check == Err(Outside::Above) {
         // sysbench wraps it into a file size it cannot write (and fails with ENOSPC);
         // a file offset ends at 2^63 − 1
         let given = a.value("file-total-size").unwrap_or_default();
@@ -407,25 +392,29 @@ fn test_mode(c: &mut Ctx, a: &Argv) -> Result<TestMode, Stop> {
             c.out(level::FATAL, "");
             Err(Stop(exit::FAILED))
         }
-        Some(m) => TestMode::parse(m).ok_or_else(|| {
-            // sysbench's own test_fileio.t pins this output (stdout and stderr
-            // together): its shim (tests/cram/shim/sysbench) drops iomark's hint lines.
-            fatal_hint(
-                c,
-                "file-test-mode",
-                format!("Invalid IO operations mode: {m}."),
-            );
-            Stop(exit::FAILED)
-        }),
+        Some(m) => is_word("file-test-mode", m)
+            .then(|| TestMode::parse(m))
+            .flatten()
+            .ok_or_else(|| {
+                // sysbench's own test_fileio.t pins this output (stdout and stderr
+                // together): its shim (tests/cram/shim/sysbench) drops iomark's hint lines.
+                fatal_hint(
+                    c,
+                    "file-test-mode",
+                    format!("Invalid IO operations mode: {m}."),
+                );
+                Stop(exit::FAILED)
+            }),
     }
 }
 
 fn io_mode(c: &mut Ctx, a: &Argv) -> Result<IoMode, Stop> {
-    match a.value("file-io-mode") {
-        None | Some("") | Some("sync") => Ok(IoMode::Sync),
-        Some("async") => Ok(IoMode::Async),
-        Some("mmap") => Ok(IoMode::Mmap),
-        Some(m) => {
+    let m = a.value("file-io-mode").unwrap_or("sync");
+    match (m.is_empty() || is_word("file-io-mode", m), m) {
+        (true, "" | "sync") => Ok(IoMode::Sync),
+        (true, "async") => Ok(IoMode::Async),
+        (true, "mmap") => Ok(IoMode::Mmap),
+        _ => {
             fatal_hint(c, "file-io-mode", format!("unknown I/O mode: {m}"));
             Err(Stop(exit::FAILED))
         }
@@ -435,7 +424,7 @@ fn io_mode(c: &mut Ctx, a: &Argv) -> Result<IoMode, Stop> {
 /// `(merged_requests, block_size)`: merging ≥ 0, a block of at least one byte.
 fn requests(c: &mut Ctx, a: &Argv) -> Result<(u32, u64), Stop> {
     let merged = int_opt(c, a, "file-merged-requests")?.unwrap_or(0);
-    if merged < 0 {
+    if !ok("file-merged-requests", merged) {
         fatal_hint(
             c,
             "file-merged-requests",
@@ -446,7 +435,7 @@ fn requests(c: &mut Ctx, a: &Argv) -> Result<(u32, u64), Stop> {
     let block_size = a
         .value("file-block-size")
         .map_or(16384, |v| sysbench_size(v) as i32);
-    if block_size <= 0 {
+    if !ok("file-block-size", i64::from(block_size)) {
         fatal_hint(
             c,
             "file-block-size",
@@ -463,11 +452,11 @@ fn extra_flags(c: &mut Ctx, a: &Argv) -> Result<ExtraFlags, Stop> {
         return Ok(extra_flags);
     };
     for item in list.split(',').filter(|s| !s.is_empty()) {
-        match item {
-            "sync" => extra_flags.sync = true,
-            "dsync" => extra_flags.dsync = true,
-            "direct" => extra_flags.direct = true,
-            bad => {
+        match (is_word("file-extra-flags", item), item) {
+            (true, "sync") => extra_flags.sync = true,
+            (true, "dsync") => extra_flags.dsync = true,
+            (true, "direct") => extra_flags.direct = true,
+            (_, bad) => {
                 // sysbench names the first list element instead of the bad one (B8).
                 fatal_hint(
                     c,
@@ -484,7 +473,7 @@ fn extra_flags(c: &mut Ctx, a: &Argv) -> Result<ExtraFlags, Stop> {
 /// `(fsync_freq, fsync_mode)`.
 fn fsync(c: &mut Ctx, a: &Argv) -> Result<(u32, FsyncMode), Stop> {
     let fsync_freq = int_opt(c, a, "file-fsync-freq")?.unwrap_or(100);
-    if fsync_freq < 0 {
+    if !ok("file-fsync-freq", fsync_freq) {
         fatal_hint(
             c,
             "file-fsync-freq",
@@ -492,15 +481,21 @@ fn fsync(c: &mut Ctx, a: &Argv) -> Result<(u32, FsyncMode), Stop> {
         );
         return Err(Stop(exit::FAILED));
     }
-    let fsync_mode = match a.value("file-fsync-mode") {
-        None | Some("fsync") => FsyncMode::Fsync,
-        Some("fdatasync") => FsyncMode::Fdatasync,
-        Some("") => {
+    let fsync_mode = match a
+        .value("file-fsync-mode")
+        .map(|m| (is_word("file-fsync-mode", m), m))
+    {
+        None | Some((true, "fsync")) => FsyncMode::Fsync,
+        Some((true, "fdatasync")) => FsyncMode::Fdatasync,
+        Some((_, "")) => {
             // sysbench dereferences NULL here (bug B9).
-            c.fatal("Invalid fsync mode: '' (accepted: fsync, fdatasync)");
+            c.fatal(format!(
+                "Invalid fsync mode: '' (accepted: {})",
+                accepted("file-fsync-mode")
+            ));
             return Err(Stop(exit::INVALID));
         }
-        Some(m) => {
+        Some((_, m)) => {
             fatal_hint(c, "file-fsync-mode", format!("Invalid fsync mode: {m}."));
             return Err(Stop(exit::FAILED));
         }
@@ -513,7 +508,7 @@ fn rw_ratio(c: &mut Ctx, a: &Argv) -> Result<f64, Stop> {
         return Ok(1.5);
     };
     match sysbench_ratio(v) {
-        Some(r) if r < 0.0 => {
+        Some(r) if !ratio_within("file-rw-ratio", r) => {
             fatal_hint(
                 c,
                 "file-rw-ratio",
@@ -532,25 +527,28 @@ fn rw_ratio(c: &mut Ctx, a: &Argv) -> Result<f64, Stop> {
     }
 }
 
-/// `--file-async-backlog` of an async `run`: 1 to 32768.
+/// `--file-async-backlog` of an async `run`, in the table's range.
 fn async_backlog(c: &mut Ctx, a: &Argv) -> Result<u32, Stop> {
     let b = int_opt(c, a, "file-async-backlog")?.unwrap_or(128);
-    if b == 0 {
-        fatal_hint(
-            c,
-            "file-async-backlog",
-            "Invalid value of file-async-backlog: 0",
-        );
-        return Err(Stop(exit::FAILED));
+    match within("file-async-backlog", i128::from(b)) {
+        Ok(()) => Ok(b as u32),
+        Err(_) if b == 0 => {
+            fatal_hint(
+                c,
+                "file-async-backlog",
+                "Invalid value of file-async-backlog: 0",
+            );
+            Err(Stop(exit::FAILED))
+        }
+        Err(_) => {
+            // sysbench wraps negatives and fails in io_queue_init with a stale errno (B7).
+            let (lo, hi) = bounds("file-async-backlog");
+            c.fatal(format!(
+                "Invalid value of file-async-backlog: {b} (must be between {lo} and {hi})"
+            ));
+            Err(Stop(exit::INVALID))
+        }
     }
-    if !(1..=32768).contains(&b) {
-        // sysbench wraps negatives and fails in io_queue_init with a stale errno (B7).
-        c.fatal(format!(
-            "Invalid value of file-async-backlog: {b} (must be between 1 and 32768)"
-        ));
-        return Err(Stop(exit::INVALID));
-    }
-    Ok(b as u32)
 }
 
 /// iomark's own fileio options: `(--file-data, --file-dir, --json, --plot)`.
@@ -559,12 +557,13 @@ fn outputs(
     c: &mut Ctx,
     a: &Argv,
 ) -> Result<(DataPattern, PathBuf, Option<PathBuf>, Option<PathBuf>), Stop> {
-    let data = match a.value("file-data") {
-        None | Some("zeros") => DataPattern::Zeros,
-        Some("random") => DataPattern::Random,
-        Some(v) => {
+    let data = match a.value("file-data").map(|v| (is_word("file-data", v), v)) {
+        None | Some((true, "zeros")) => DataPattern::Zeros,
+        Some((true, "random")) => DataPattern::Random,
+        Some((_, v)) => {
             c.fatal(format!(
-                "Invalid value for --file-data: '{v}' (accepted: zeros, random)"
+                "Invalid value for --file-data: '{v}' (accepted: {})",
+                accepted("file-data")
             ));
             return Err(Stop(exit::INVALID));
         }

@@ -62,11 +62,7 @@ fn a_hint_naming_what_is_accepted_follows_sysbench_messages_on_stderr() {
         "threads",
         "time",
     ] {
-        assert_ne!(
-            options::accepted(o),
-            options::accepted("rand-spec-iter"),
-            "{o}"
-        );
+        assert_ne!(table::accepted(o), table::accepted("rand-spec-iter"), "{o}");
     }
 }
 fn code(p: &Parsed) -> i32 {
