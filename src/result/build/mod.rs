@@ -18,8 +18,9 @@ use crate::stats::{percentile_ns, LatencySummary};
 use hdrhistogram::Histogram;
 
 /// What the recorder measured, in the form the command has it (one per result, moved
-/// into the builder: the variants' sizes do not matter).
-#[derive(Debug, Default)]
+/// into the builder: the variants' sizes do not matter). Serializable: the ranks of a
+/// many-hosts run send theirs to rank 0, which merges them (result/ranks.rs).
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
 #[allow(clippy::large_enum_variant)]
 pub enum Recorded {
     /// no I/O statistics (`copy`, `diagnose`, a run that stopped before any job)
@@ -53,7 +54,7 @@ pub enum Recorded {
 
 /// Everything a result is built from. [`Inputs::new`] sets the command and the status
 /// and leaves the rest empty.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct Inputs {
     /// who made it and its version when not this iomark (`fio`, for an imported report)
     pub producer: Option<(String, String)>,
