@@ -174,8 +174,9 @@ fn at_start(r: &RankRun, mut rec: Recorded) -> Recorded {
 /// recorded nothing (it ended before its run) adds nothing.
 fn merge_recorded(all: &mut Recorded, rec: Recorded) {
     match (all, rec) {
-        (_, Recorded::Nothing) => {}
-        (all @ Recorded::Nothing, rec) => *all = rec,
+        // totals: no job ran (only `run` and `fileio` run over ranks)
+        (_, Recorded::Totals { .. }) => {}
+        (all @ Recorded::Totals { .. }, rec) => *all = rec,
         (Recorded::Fio(all), Recorded::Fio(jobs)) => {
             for (n, j) in jobs.into_iter().enumerate() {
                 match all.get_mut(n) {
@@ -198,7 +199,7 @@ fn merge_recorded(all: &mut Recorded, rec: Recorded) {
             threads.total_time_s = threads.total_time_s.max(t.total_time_s);
             threads.threads.extend(t.threads);
         }
-        // only `run` and `fileio` run over ranks, each rank the same command
+        // each rank ran the same command
         _ => {}
     }
 }
