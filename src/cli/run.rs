@@ -123,7 +123,7 @@ fn run_as(args: &[String], persona: Persona) -> Exit {
     i.device_view = Some(around.device_view).filter(|_| storage);
     i.page_cache = Some(around.page_cache).filter(|_| storage);
     i.targets = vec![around.target];
-    let mut r = crate::ranks::conclude(result::build(i));
+    let mut r = crate::ranks::conclude(i);
     // above the target's ceiling: only for a run that did its I/O
     if let Some(w) = result::truth::above_ceiling(&r).filter(|_| failure.is_none() && storage) {
         r.warnings.push(w);

@@ -4,9 +4,10 @@
 //! directory (`DIR/rank.N/`, rotated with `--mpi-rotate=K`), the start barrier after
 //! layout ([`start_line`], called by the runners) with the start skew it measures, the
 //! cross-rank stop (`--mpi-stonewall`, and a failed rank stops the others) through the
-//! stop flag the runners already honour, and the gathering of every rank's RunResult at
-//! rank 0 ([`Session::conclude`]), merged there by `result::ranks::aggregate` (the hub
-//! owns the one definition). Rank 0 alone prints and writes outputs; the others' stdout
+//! stop flag the runners already honour, and the gathering at rank 0 of every rank's
+//! RunResult and recorder state ([`Session::conclude`], which takes the builder's inputs),
+//! from which `result::ranks::aggregate` builds the one result there (the hub owns the
+//! one definition). Rank 0 alone prints and writes outputs; the others' stdout
 //! is silenced.
 //!
 //! The MPI calls sit behind [`Transport`] (src/ranks/mpi.rs, Cargo feature `mpi`), so a
@@ -17,8 +18,8 @@
 #[cfg(feature = "mpi")]
 mod mpi;
 
-use crate::result::ranks::{aggregate, RankRun};
-use crate::result::{RunResult, Status};
+use crate::result::ranks::{aggregate, Measured, RankRun};
+use crate::result::{Inputs, RunResult, Status};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -181,6 +182,7 @@ struct Wire {
     end_ns: u64,
     stopped_by_peer: bool,
     result: RunResult,
+    measured: Measured,
 }
 
 /// One rank's part of a many-hosts run.
@@ -295,29 +297,34 @@ impl Session {
         }
     }
 
-    /// The end of this rank's run with its result `r`: rank 0 gets the aggregate of
-    /// every rank's (and prints a line per rank on stderr), the others `None`. Once.
-    /// `table`: rank 0 prints the per-rank lines.
-    pub fn conclude(&self, r: &RunResult, table_lines: bool) -> Option<RunResult> {
+    /// The end of this rank's run with its builder inputs `i`: rank 0 gets the
+    /// aggregate built from every rank's recorder state (and prints a line per rank on
+    /// stderr when `table_lines`), the others their own result. Once; a second call
+    /// builds `i` alone.
+    pub fn conclude(&self, i: Inputs, table_lines: bool) -> RunResult {
         if self.concluded.swap(true, Ordering::SeqCst) {
-            return None;
+            return crate::result::build(i);
         }
-        self.finished(r.status == Status::Failed);
+        self.finished(i.status == Status::Failed);
         if let Some(h) = lock(&self.watcher).take() {
             let _ = h.join();
         }
+        let measured = Measured::of(&i);
+        let base = (self.rank == 0).then(|| i.clone());
         let wire = Wire {
             rank: self.rank,
             hostname: self.hostname.clone(),
             start_ns: self.start_ns.load(Ordering::SeqCst),
             end_ns: self.end_ns.load(Ordering::SeqCst),
             stopped_by_peer: self.stopped_by_peer(),
-            result: r.clone(),
+            result: crate::result::build(i),
+            measured,
         };
-        let all = self
-            .net
-            .gather(&serde_json::to_vec(&wire).unwrap_or_default())?;
-        let agg = aggregate(runs(all), self.opts.stonewall, self.opts.rotate);
+        let bytes = serde_json::to_vec(&wire).unwrap_or_default();
+        let (Some(all), Some(base)) = (self.net.gather(&bytes), base) else {
+            return wire.result;
+        };
+        let agg = aggregate(runs(all), base, self.opts.stonewall, self.opts.rotate);
         for l in table(&agg).iter().filter(|_| table_lines) {
             eprintln!("{l}");
         }
@@ -325,7 +332,7 @@ impl Session {
             (agg.status == Status::Failed)
                 .then(|| agg.error.clone().unwrap_or_else(|| failed_job(&agg))),
         );
-        Some(agg)
+        agg
     }
 }
 
@@ -341,9 +348,9 @@ fn failed_job(r: &RunResult) -> String {
     f.unwrap_or_else(|| "a rank failed".into())
 }
 
-/// The gathered ranks with their offsets from the earliest start; an unreadable part
-/// becomes a failed rank saying so.
-fn runs(all: Vec<Vec<u8>>) -> Vec<RankRun> {
+/// The gathered ranks with their offsets from the earliest start and what each
+/// measured; an unreadable part becomes a failed rank saying so, that measured nothing.
+fn runs(all: Vec<Vec<u8>>) -> Vec<(RankRun, Measured)> {
     let wires: Vec<Wire> = all
         .iter()
         .enumerate()
@@ -359,6 +366,7 @@ fn runs(all: Vec<Vec<u8>>) -> Vec<RankRun> {
                     end_ns: 0,
                     stopped_by_peer: false,
                     result: r,
+                    measured: Measured::default(),
                 }
             })
         })
@@ -371,13 +379,16 @@ fn runs(all: Vec<Vec<u8>>) -> Vec<RankRun> {
         .unwrap_or(0);
     wires
         .into_iter()
-        .map(|w| RankRun {
-            rank: w.rank,
-            hostname: w.hostname,
-            start_offset_ns: w.start_ns.saturating_sub(t0),
-            end_offset_ns: w.end_ns.saturating_sub(t0),
-            stopped_by_peer: w.stopped_by_peer,
-            result: w.result,
+        .map(|w| {
+            let run = RankRun {
+                rank: w.rank,
+                hostname: w.hostname,
+                start_offset_ns: w.start_ns.saturating_sub(t0),
+                end_offset_ns: w.end_ns.saturating_sub(t0),
+                stopped_by_peer: w.stopped_by_peer,
+                result: w.result,
+            };
+            (run, w.measured)
         })
         .collect()
 }
@@ -427,12 +438,13 @@ pub fn arm(stop: &Arc<AtomicBool>) {
     }
 }
 
-/// The result to report: under MPI rank 0 gets the aggregate of every rank's
-/// ([`Session::conclude`]); the other ranks, and a plain run, keep `r`.
-pub fn conclude(r: RunResult) -> RunResult {
-    match current().and_then(|s| s.conclude(&r, true)) {
-        Some(agg) => agg,
-        None => r,
+/// The result to report from the builder inputs `i`: under MPI rank 0 gets the
+/// aggregate of every rank ([`Session::conclude`]); the other ranks, and a plain run,
+/// their own `result::build(i)`.
+pub fn conclude(i: Inputs) -> RunResult {
+    match current() {
+        Some(s) => s.conclude(i, true),
+        None => crate::result::build(i),
     }
 }
 
@@ -465,9 +477,9 @@ pub fn close(code: i32) -> Option<String> {
         } else {
             Status::Failed
         };
-        let mut i = crate::result::Inputs::new("", &[], status);
+        let mut i = Inputs::new("", &[], status);
         i.error = (code != 0).then(|| format!("ended with exit code {code} before its result"));
-        let _ = s.conclude(&crate::result::build(i), false);
+        let _ = s.conclude(i, false);
     }
     let failure = lock(&s.verdict).clone().flatten();
     // every rank leaves after rank 0 has printed all: a launcher that ends the job at

@@ -15,12 +15,15 @@
 //! percentiles, stdev and bins read from a loaded result equal the recorded ones, and
 //! the histograms of several results (ranks of a multi-host run, loops of `mark`) merge
 //! exactly by adding their pairs. The pairs are written on one line even in a
-//! pretty-printed result.
+//! pretty-printed result. [`merge_latency`] merges the latencies of several results
+//! that way.
 
+use super::Latency;
 use crate::stats::{new_hist, MAX_TRACKABLE_NS};
 use hdrhistogram::Histogram;
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use std::collections::BTreeMap;
 
 /// Significant digits of every iomark histogram.
 pub const SIGFIG: u8 = 3;
@@ -103,6 +106,39 @@ impl<'de> Deserialize<'de> for Hist {
     }
 }
 
+/// Latency of events recorded in several results (`compare` over runs; each
+/// `mark` loop): exact count, sum, min and max; mean
+/// from them; stdev and every percentile key of the inputs from the merged histogram.
+pub fn merge_latency(parts: &[&Latency]) -> Latency {
+    let mut hist = Hist(new_hist());
+    let mut out = Latency::default();
+    let mut keys: Vec<String> = Vec::new();
+    for l in parts.iter().filter(|l| l.count > 0) {
+        if out.count == 0 || l.min_ns < out.min_ns {
+            out.min_ns = l.min_ns;
+        }
+        out.max_ns = out.max_ns.max(l.max_ns);
+        out.count += l.count;
+        out.sum_ns = out.sum_ns.saturating_add(l.sum_ns);
+        if let Some(h) = &l.histogram {
+            hist.merge(h);
+        }
+        keys.extend(l.percentiles_ns.keys().cloned());
+    }
+    if out.count == 0 {
+        return out;
+    }
+    out.mean_ns = out.sum_ns / out.count;
+    out.stdev_ns = hist.0.stdev();
+    out.percentiles_ns = keys
+        .into_iter()
+        .filter_map(|k| k.parse::<f64>().ok().map(|p| (k, p)))
+        .map(|(k, p)| (k, crate::stats::percentile_ns(&hist.0, p)))
+        .collect::<BTreeMap<_, _>>();
+    out.histogram = (!hist.0.is_empty()).then_some(hist);
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -160,5 +196,26 @@ mod tests {
         let e = serde_json::from_str::<Hist>(r#"{"sigfig":2,"max_ns":3600000000000,"buckets":[]}"#)
             .unwrap_err();
         assert!(e.to_string().contains("sigfig 2"), "{e}");
+    }
+
+    #[test]
+    fn merged_latencies_are_those_of_the_merged_recorder() {
+        let (mut a, mut b) = (
+            crate::stats::LatAcc::default(),
+            crate::stats::LatAcc::default(),
+        );
+        (1..3000u64).for_each(|v| a.add(v * 41));
+        (1..700u64).for_each(|v| b.add(v * 997 + 3));
+        let (la, lb) = (
+            crate::result::build::acc_latency(a.clone()),
+            crate::result::build::acc_latency(b.clone()),
+        );
+        a.merge(&b);
+        assert_eq!(
+            merge_latency(&[&la, &lb]),
+            crate::result::build::acc_latency(a)
+        );
+        let empty = merge_latency(&[]);
+        assert_eq!((empty.count, empty.histogram.is_none()), (0, true));
     }
 }

@@ -423,7 +423,7 @@ impl CoverageStats {
 
 /// One reported job as the runner hands it to the builder: the effective job, its
 /// reporting group and engine, the recorder's statistics and the run's outputs.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct JobRecord {
     /// the job as it ran (the first job of a merged reporting group)
     pub job: EffectiveJob,

@@ -1,27 +1,33 @@
 //! One result from the ranks of a many-hosts run (src/ranks/, `mpirun … iomark run|fileio`):
-//! [`aggregate`] merges each rank's [`RunResult`] into the one the reports render, and
-//! keeps every rank's own result, host and timing in [`RanksSummary`] (`RunResult.ranks`).
+//! [`aggregate`] merges the ranks' recorder states ([`Measured`]: what each rank hands
+//! the builder) with the one merge of the recorder (`JobRecord::merge` over
+//! `JobStats::merge`, as fio's `group_reporting` adds threads up) and builds the one
+//! result the reports render with `result::build`, like any result; every rank's own
+//! result, host and timing stay in [`RanksSummary`] (`RunResult.ranks`).
 //!
 //! The rules, the same for `run` and `fileio` (the ranks ran the same job on their own
 //! files, started together after one barrier):
-//! - counters (I/Os, bytes, events, errors, CPU) are summed;
-//! - latencies are merged from the ranks' HDR histograms (result/hist.rs: the same
-//!   configuration everywhere, so the merge is exact): percentiles and stdev come from
-//!   the ONE merged histogram, min/max/sum/count from the exact values; nothing is averaged;
+//! - counters (I/Os, bytes, events, errors, CPU) are summed; job `i` of every rank is
+//!   one job, its `numjobs` the ranks' sum; a fileio run's threads are every rank's;
+//! - latencies are merged exactly as the recorder merges threads (exact count, sum, min
+//!   and max; percentiles and stdev from the one merged histogram); nothing is averaged;
 //! - rates are fio's for concurrent jobs of one group: total I/Os or bytes over the span
 //!   from the earliest start to the latest end, i.e. per job the largest
-//!   `start offset + run time` over the ranks (the start offset is the rank's start after
-//!   the barrier minus the earliest one); fio's per-interval bandwidth/IOPS samples add
-//!   up as for `group_reporting` (`SampleStat::merge_sum`);
-//! - status is the worst rank's; an error or job failure names its rank and host.
+//!   `start offset + run time` over the ranks (each rank's run time is placed on the
+//!   common time line before the merge, whose run time is the largest; the start offset
+//!   is the rank's start after the barrier minus the earliest one); fio's per-interval
+//!   bandwidth/IOPS samples add up as for `group_reporting` (`SampleStat::merge_sum`);
+//! - status is the worst rank's; an error or job failure names its rank and host, and
+//!   the warnings are every rank's, named by rank.
 //!
-//! What stays per rank only (in `ranks.per_rank`): intervals, plot series, device
-//! counters, page-cache checks and diagnoses (facts of one host).
+//! Rank 0's inputs give the job, the target and fio's options. What stays per rank
+//! only (in `ranks.per_rank`): intervals, plot series, device counters and findings
+//! (facts of one host); the page-cache check shown is rank 0's.
 
-use super::job::{DirResult, JobResult};
-use super::{Latency, OpStats, RunResult, Status, Warning};
+use super::{Inputs, Recorded, RunResult, Status, Warning};
+use crate::stats::cpu::CpuTimes;
+use crate::stats::job::JobStats;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 
 /// One rank of a many-hosts run: who it was, when it ran, what it measured.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -60,176 +66,9 @@ pub struct RanksSummary {
     pub per_rank: Vec<RankRun>,
 }
 
-/// Latency of events recorded on several ranks: exact count, sum, min and max; mean
-/// from them; stdev and every percentile key of the inputs from the merged histogram.
-pub fn merge_latency(parts: &[&Latency]) -> Latency {
-    let mut hist = super::Hist(crate::stats::new_hist());
-    let mut out = Latency::default();
-    let mut keys: Vec<String> = Vec::new();
-    for l in parts.iter().filter(|l| l.count > 0) {
-        if out.count == 0 || l.min_ns < out.min_ns {
-            out.min_ns = l.min_ns;
-        }
-        out.max_ns = out.max_ns.max(l.max_ns);
-        out.count += l.count;
-        out.sum_ns = out.sum_ns.saturating_add(l.sum_ns);
-        if let Some(h) = &l.histogram {
-            hist.merge(h);
-        }
-        keys.extend(l.percentiles_ns.keys().cloned());
-    }
-    if out.count == 0 {
-        return out;
-    }
-    out.mean_ns = out.sum_ns / out.count;
-    out.stdev_ns = hist.0.stdev();
-    out.percentiles_ns = keys
-        .into_iter()
-        .filter_map(|k| k.parse::<f64>().ok().map(|p| (k, p)))
-        .map(|(k, p)| (k, crate::stats::percentile_ns(&hist.0, p)))
-        .collect::<BTreeMap<_, _>>();
-    out.histogram = (!hist.0.is_empty()).then_some(hist);
-    out
-}
-
-fn merge_opt_latency(parts: Vec<Option<&Latency>>) -> Option<Latency> {
-    let some: Vec<&Latency> = parts.into_iter().flatten().collect();
-    (!some.is_empty()).then(|| merge_latency(&some))
-}
-
-fn rate(v: u64, secs: f64) -> f64 {
-    if secs > 0.0 {
-        v as f64 / secs
-    } else {
-        0.0
-    }
-}
-
-fn merge_op(parts: &[&OpStats], secs: f64) -> OpStats {
-    let ops = parts.iter().map(|o| o.ops).sum();
-    let bytes = parts.iter().map(|o| o.bytes).sum();
-    let bw = rate(bytes, secs);
-    OpStats {
-        ops,
-        bytes,
-        iops: rate(ops, secs),
-        bw_bytes_per_s: bw,
-        bw_mib_per_s: bw / 1_048_576.0,
-        bw_mb_per_s: bw / 1_000_000.0,
-        lat: merge_latency(&parts.iter().map(|o| &o.lat).collect::<Vec<_>>()),
-        clat: merge_opt_latency(parts.iter().map(|o| o.clat.as_ref()).collect()),
-    }
-}
-
-fn merge_dir(parts: &[&DirResult], secs: f64) -> DirResult {
-    let ios = parts.iter().map(|d| d.ios).sum();
-    let bytes = parts.iter().map(|d| d.bytes).sum();
-    let lats = |f: fn(&DirResult) -> &Latency| parts.iter().map(|d| f(d)).collect::<Vec<_>>();
-    let mut d = DirResult {
-        ios,
-        bytes,
-        iops: rate(ios, secs),
-        bw_bytes_per_s: rate(bytes, secs),
-        slat: merge_latency(&lats(|d| &d.slat)),
-        clat: merge_latency(&lats(|d| &d.clat)),
-        lat: merge_latency(&lats(|d| &d.lat)),
-        ..DirResult::default()
-    };
-    for p in parts {
-        d.bw_samples.merge_sum(&p.bw_samples);
-        d.iops_samples.merge_sum(&p.iops_samples);
-    }
-    d
-}
-
 /// `rank N (host): text`: how the aggregate names what one rank said.
 pub fn rank_label(r: &RankRun, text: &str) -> String {
     format!("rank {} ({}): {text}", r.rank, r.hostname)
-}
-
-/// Job `i` over the ranks that have it: the span of each rank's run time from its start
-/// offset, the sums, the merged histograms, the first failure named by its rank.
-fn merge_job(ranks: &[RankRun], i: usize) -> Option<JobResult> {
-    let js: Vec<(&RankRun, &JobResult)> = ranks
-        .iter()
-        .filter_map(|r| r.result.jobs.get(i).map(|j| (r, j)))
-        .collect();
-    let (_, first) = js.first()?;
-    let runtime_ns = js
-        .iter()
-        .map(|(r, j)| r.start_offset_ns + j.runtime_ns)
-        .max()
-        .unwrap_or(0);
-    let secs = runtime_ns as f64 / 1e9;
-    let dir = |d: usize| merge_dir(&js.iter().map(|(_, j)| j.dir(d)).collect::<Vec<_>>(), secs);
-    let sync: Vec<&DirResult> = js.iter().map(|(_, j)| &j.sync).collect();
-    let mut out = JobResult {
-        job: first.job.clone(),
-        groupid: first.groupid,
-        engine: first.engine.clone(),
-        runtime_ns,
-        read: dir(0),
-        write: dir(1),
-        trim: dir(2),
-        sync: merge_dir(&sync, secs),
-        steady: first.steady.clone(),
-        lat_target: first.lat_target,
-        ..JobResult::default()
-    };
-    for (r, j) in &js {
-        out.threads += j.threads;
-        out.runtime_ms_sum += j.runtime_ms_sum;
-        out.run_ns_sum += j.run_ns_sum;
-        out.verified += j.verified;
-        out.cpu.add(&j.cpu);
-        out.depth.merge(&j.depth);
-        out.errors += j.errors;
-        if out.first_error.is_none() && j.first_error.is_some() {
-            out.first_error = j.first_error.as_deref().map(|e| rank_label(r, e));
-            out.first_errno = j.first_errno;
-        }
-        if out.failure.is_none() && j.failure.is_some() {
-            out.failure = j.failure.as_deref().map(|e| rank_label(r, e));
-            out.errno = j.errno;
-        }
-        if let Some(z) = j.zone_resets {
-            out.zone_resets = Some(out.zone_resets.unwrap_or(0) + z);
-        }
-        match (&mut out.coverage, &j.coverage) {
-            (Some(a), Some(b)) => a.merge(b),
-            (None, Some(b)) => out.coverage = Some(b.clone()),
-            _ => {}
-        }
-    }
-    out.job.numjobs = js.iter().map(|(_, j)| j.job.numjobs).sum();
-    out.prios = merge_prios(&js);
-    Some(out)
-}
-
-fn merge_prios(js: &[(&RankRun, &JobResult)]) -> Vec<super::job::PrioLatency> {
-    let mut keys: Vec<(String, u16)> = Vec::new();
-    for (_, j) in js {
-        for p in &j.prios {
-            if !keys.contains(&(p.dir.clone(), p.ioprio)) {
-                keys.push((p.dir.clone(), p.ioprio));
-            }
-        }
-    }
-    keys.into_iter()
-        .map(|(dir, ioprio)| {
-            let lats: Vec<&Latency> = js
-                .iter()
-                .flat_map(|(_, j)| j.prios.iter())
-                .filter(|p| p.dir == dir && p.ioprio == ioprio)
-                .map(|p| &p.lat)
-                .collect();
-            super::job::PrioLatency {
-                dir,
-                ioprio,
-                lat: merge_latency(&lats),
-            }
-        })
-        .collect()
 }
 
 fn worst(a: Status, b: Status) -> Status {
@@ -246,95 +85,123 @@ fn worst(a: Status, b: Status) -> Status {
     }
 }
 
+/// What a rank measured, as the builder takes it: its recorder state
+/// ([`Recorded`]) and the CPU of its process. Each rank sends it to rank 0 beside its
+/// own result.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct Measured {
+    /// the rank's recorder state (`run`: its job records; `fileio`: its threads)
+    pub recorded: Recorded,
+    /// CPU of the rank's process over its run
+    pub cpu: Option<CpuTimes>,
+}
+
+impl Measured {
+    /// The measured part of a rank's builder inputs.
+    pub fn of(i: &Inputs) -> Measured {
+        Measured {
+            recorded: i.recorded.clone(),
+            cpu: i.cpu,
+        }
+    }
+}
+
 /// The one result of a many-hosts run from its ranks (in rank order, non-empty: the
-/// caller has at least its own). See the module header for the rules.
-pub fn aggregate(ranks: Vec<RankRun>, stonewall: bool, rotate: u32) -> RunResult {
-    let Some(first) = ranks.first() else {
-        return super::build(super::Inputs::new("", &[], Status::Failed));
+/// caller has at least its own), each with what it measured; `base` is rank 0's builder
+/// inputs (the job, the target, fio's global options). The ranks' recorder states are
+/// merged by the one merge and the result is built by `result::build` (see the module
+/// header for the rules).
+pub fn aggregate(
+    ranks: Vec<(RankRun, Measured)>,
+    base: Inputs,
+    stonewall: bool,
+    rotate: u32,
+) -> RunResult {
+    let Some((first, _)) = ranks.first() else {
+        return super::build(Inputs::new("", &[], Status::Failed));
     };
-    let mut out = first.result.clone();
-    // the span from the first start to the last rank's end
-    out.period_s = ranks
-        .iter()
-        .map(|r| r.start_offset_ns as f64 / 1e9 + r.result.period_s)
-        .fold(0.0, f64::max);
-    out.elapsed_s = ranks.iter().map(|r| r.result.elapsed_s).fold(0.0, f64::max);
-    let all: Vec<&RunResult> = ranks.iter().map(|r| &r.result).collect();
-    out.read = merge_op(
-        &all.iter().map(|r| &r.read).collect::<Vec<_>>(),
-        out.period_s,
-    );
-    out.write = merge_op(
-        &all.iter().map(|r| &r.write).collect::<Vec<_>>(),
-        out.period_s,
-    );
-    out.fsync.ops = all.iter().map(|r| r.fsync.ops).sum();
-    out.fsync.ops_per_s = rate(out.fsync.ops, out.period_s);
-    out.fsync.lat = merge_latency(&all.iter().map(|r| &r.fsync.lat).collect::<Vec<_>>());
-    out.lat = merge_latency(&all.iter().map(|r| &r.lat).collect::<Vec<_>>());
-    out.clat = merge_opt_latency(all.iter().map(|r| r.clat.as_ref()).collect());
-    out.events = all.iter().map(|r| r.events).sum();
-    out.threads = all.iter().flat_map(|r| r.threads.iter().cloned()).collect();
-    out.job.threads = all.iter().map(|r| r.job.threads).sum();
-    out.job.files = all.iter().map(|r| r.job.files).sum();
-    out.job.total_size_bytes = all.iter().map(|r| r.job.total_size_bytes).sum();
-    out.cpu = merge_cpu(&all);
-    out.jobs = (0..all.iter().map(|r| r.jobs.len()).max().unwrap_or(0))
-        .filter_map(|i| merge_job(&ranks, i))
-        .collect();
-    out.phases = merge_phases(&ranks);
-    (out.status, out.error, out.warnings) = verdict(&ranks);
-    (out.intervals, out.series, out.devices) = (vec![], None, vec![]);
-    out.ranks = Some(Box::new(summary(ranks, stonewall, rotate)));
+    let page_cache = first.result.page_cache.clone();
+    let (runs, measured): (Vec<RankRun>, Vec<Measured>) = ranks.into_iter().unzip();
+    let (status, error, warnings) = verdict(&runs);
+    let mut i = base;
+    (i.status, i.error) = (status, error);
+    i.elapsed_s = runs.iter().map(|r| r.result.elapsed_s).fold(0.0, f64::max);
+    i.summary.threads = runs.iter().map(|r| r.result.job.threads).sum();
+    i.summary.files = runs.iter().map(|r| r.result.job.files).sum();
+    i.summary.total_size_bytes = runs.iter().map(|r| r.result.job.total_size_bytes).sum();
+    i.cpu = measured.iter().filter_map(|m| m.cpu).reduce(|mut a, b| {
+        a.add(&b);
+        a
+    });
+    i.recorded = Recorded::default();
+    for (r, m) in runs.iter().zip(measured) {
+        merge_recorded(&mut i.recorded, at_start(r, m.recorded));
+    }
+    // facts of one host stay per rank
+    (i.intervals, i.samples, i.sample_sources) = (vec![], vec![], None);
+    (i.devices, i.page_cache) = (vec![], None);
+    let mut out = super::build(i);
+    // rank 0's page-cache check (of its host, over its own bytes); each rank's
+    // warnings, named by rank, instead of findings over the merged figures
+    (out.page_cache, out.warnings, out.series) = (page_cache, warnings, None);
+    out.ranks = Some(Box::new(summary(runs, stonewall, rotate)));
     out
 }
 
-fn merge_cpu(all: &[&RunResult]) -> Option<super::CpuUsage> {
-    let mut it = all.iter().filter_map(|r| r.cpu.clone());
-    let mut c = it.next()?;
-    for o in it {
-        c.usr_s += o.usr_s;
-        c.sys_s += o.sys_s;
-        c.ctx_voluntary += o.ctx_voluntary;
-        c.ctx_involuntary += o.ctx_involuntary;
+/// A rank's recorder state placed on the common time line: each job's run time counts
+/// from the earliest start (its start offset added: the merge keeps the largest), its
+/// errors named by the rank.
+fn at_start(r: &RankRun, mut rec: Recorded) -> Recorded {
+    let name = |s: &mut JobStats| {
+        s.runtime_ns += r.start_offset_ns;
+        s.first_error = s.first_error.take().map(|e| rank_label(r, &e));
+        s.failure = s.failure.take().map(|e| rank_label(r, &e));
+    };
+    match &mut rec {
+        Recorded::Fio(jobs) => jobs.iter_mut().for_each(|j| name(&mut j.stats)),
+        Recorded::Fileio { threads, .. } => {
+            threads.period_s += r.start_offset_ns as f64 / 1e9;
+            threads.threads.iter_mut().for_each(name);
+        }
+        _ => {}
     }
-    Some(c)
+    rec
 }
 
-/// Phases of the same name over the ranks: summed, over the span of their seconds from
-/// each rank's start offset, latency merged.
-fn merge_phases(ranks: &[RankRun]) -> Vec<super::Phase> {
-    let Some(first) = ranks.first() else {
-        return vec![];
-    };
-    first
-        .result
-        .phases
-        .iter()
-        .map(|p0| {
-            let same: Vec<(&RankRun, &super::Phase)> = ranks
-                .iter()
-                .filter_map(|r| {
-                    r.result
-                        .phases
-                        .iter()
-                        .find(|p| p.name == p0.name)
-                        .map(|p| (r, p))
-                })
-                .collect();
-            let secs = same
-                .iter()
-                .map(|(r, p)| r.start_offset_ns as f64 / 1e9 + p.seconds)
-                .fold(0.0, f64::max);
-            let ops = same.iter().map(|(_, p)| p.ops).sum();
-            let bytes = same.iter().map(|(_, p)| p.bytes).sum();
-            let mut p = super::Phase::new(&p0.name, ops, bytes, secs);
-            p.lat = merge_opt_latency(same.iter().map(|(_, p)| p.lat.as_ref()).collect());
-            (p.cache, p.notes, p.coverage) =
-                (p0.cache.clone(), p0.notes.clone(), p0.coverage.clone());
-            p
-        })
-        .collect()
+/// Add one rank's recorder state to the ranks' so far: job `i` of every rank is one
+/// job (fio's `group_reporting` merge, `JobRecord::merge`, its `numjobs` summed); a
+/// fileio run's threads are the ranks' threads, over the longest period. A rank that
+/// recorded nothing (it ended before its run) adds nothing.
+fn merge_recorded(all: &mut Recorded, rec: Recorded) {
+    match (all, rec) {
+        // totals: no job ran (only `run` and `fileio` run over ranks)
+        (_, Recorded::Totals { .. }) => {}
+        (all @ Recorded::Totals { .. }, rec) => *all = rec,
+        (Recorded::Fio(all), Recorded::Fio(jobs)) => {
+            for (n, j) in jobs.into_iter().enumerate() {
+                match all.get_mut(n) {
+                    Some(a) => {
+                        a.merge(&j);
+                        a.job.numjobs += j.job.numjobs;
+                    }
+                    None => all.push(j),
+                }
+            }
+        }
+        (
+            Recorded::Fileio { job, threads, .. },
+            Recorded::Fileio {
+                job: j, threads: t, ..
+            },
+        ) => {
+            job.numjobs += j.numjobs;
+            threads.period_s = threads.period_s.max(t.period_s);
+            threads.total_time_s = threads.total_time_s.max(t.total_time_s);
+            threads.threads.extend(t.threads);
+        }
+        // each rank ran the same command
+        _ => {}
+    }
 }
 
 /// The worst status, the first error (named by its rank) and every rank's warnings

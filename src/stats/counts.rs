@@ -8,6 +8,7 @@
 
 use super::new_hist;
 use hdrhistogram::Histogram;
+use serde::{Deserialize, Serialize};
 
 /// Sub-buckets per HDR bucket at 3 significant digits from 1 ns (2048 = 2^11), and half
 /// of it (the width of every bucket after the first).
@@ -34,9 +35,39 @@ fn hdr_value(i: usize) -> u64 {
 }
 
 /// Samples per HDR bucket index ([`hdr_index`]); grows to the bucket of the largest
-/// value recorded, as the auto-resizing histogram does (empty: no memory).
-#[derive(Clone, Debug, Default)]
+/// value recorded, as the auto-resizing histogram does (empty: no memory). Serialized
+/// sparse, as `[index, count]` pairs of the non-empty buckets (a many-hosts run sends
+/// its ranks' recorder state to rank 0: src/ranks/).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(into = "Vec<(u32, u64)>", from = "Vec<(u32, u64)>")]
 pub struct HdrCounts(Vec<u64>);
+
+impl From<HdrCounts> for Vec<(u32, u64)> {
+    fn from(h: HdrCounts) -> Self {
+        h.0.iter()
+            .enumerate()
+            .filter(|(_, &c)| c > 0)
+            .map(|(i, &c)| (u32::try_from(i).unwrap_or(u32::MAX), c))
+            .collect()
+    }
+}
+
+impl From<Vec<(u32, u64)>> for HdrCounts {
+    /// The counts of the pairs; an index beyond a 1 h histogram's (a corrupt message)
+    /// is dropped, so reading never allocates more than recording could.
+    fn from(pairs: Vec<(u32, u64)>) -> Self {
+        let mut h = HdrCounts::default();
+        let top = hdr_index(super::MAX_TRACKABLE_NS);
+        for (i, c) in pairs.into_iter().filter(|p| (p.0 as usize) <= top) {
+            let i = i as usize;
+            if h.0.len() <= i {
+                h.0.resize((i / HALF + 1) * HALF, 0);
+            }
+            h.0[i] += c;
+        }
+        h
+    }
+}
 
 impl HdrCounts {
     /// Count one sample of `v` ns (callers clamp to [`super::MAX_TRACKABLE_NS`]).
@@ -124,5 +155,24 @@ mod tests {
             .for_each(|(i, &v)| if i % 2 == 0 { x.record(v) } else { y.record(v) });
         y.merge(&x);
         assert_eq!(y.hist(), h);
+    }
+
+    #[test]
+    fn counts_survive_their_sparse_json_and_a_corrupt_index_is_dropped() {
+        let mut l = HdrCounts::default();
+        for v in [0, 5, 5, 2_176_826, MAX_TRACKABLE_NS] {
+            l.record(v);
+        }
+        let json = serde_json::to_string(&l).unwrap();
+        assert_eq!(
+            json.matches('[').count(),
+            1 + 4,
+            "four non-empty buckets: {json}"
+        );
+        let back: HdrCounts = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, l);
+        assert_eq!(back.hist(), l.hist());
+        let bad: HdrCounts = serde_json::from_str("[[7,2],[4000000000,1]]").unwrap();
+        assert_eq!((bad.hist().len(), bad.0.len()), (2, HALF));
     }
 }

@@ -10,9 +10,10 @@
 
 use super::{HdrCounts, LatencySummary, MAX_TRACKABLE_NS};
 use hdrhistogram::Histogram;
+use serde::{Deserialize, Serialize};
 
 /// Latencies in ns: histogram counts plus exact count, sum, min and max.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct LatAcc {
     /// the histogram's counts (percentiles and stdev only)
     counts: HdrCounts,

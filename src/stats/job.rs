@@ -21,9 +21,10 @@
 use crate::stats::cpu::CpuTimes;
 use crate::stats::rates::{DepthStats, RateSamples};
 use crate::stats::{EventKind, IntervalStats, LatAcc, MAX_TRACKABLE_NS};
+use serde::{Deserialize, Serialize};
 
 /// Counters and latencies of one direction.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct DirStats {
     /// completed I/Os
     pub ios: u64,
@@ -61,8 +62,10 @@ impl DirStats {
     }
 }
 
-/// The measurements of one job thread, or of a merged job/group.
-#[derive(Clone, Debug, Default)]
+/// The measurements of one job thread, or of a merged job/group. Serializable (the
+/// ranks of a many-hosts run send theirs to rank 0, src/ranks/), without the interval
+/// counters.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct JobStats {
     /// threads merged into these statistics
     pub threads: u32,
@@ -125,6 +128,7 @@ pub struct JobStats {
     pub end_sync_ns: u64,
     /// fileio's `--report-interval` counters since the last interval line (`None`: off;
     /// not merged, each line takes them from every thread)
+    #[serde(skip)]
     pub interval: Option<IntervalStats>,
 }
 

@@ -74,7 +74,7 @@ impl SampleStat {
 }
 
 /// Bandwidth (KiB/s) and IOPS samples per direction (index 0 read, 1 write, 2 trim).
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct RateSamples {
     /// bandwidth samples, KiB/s (integer, as fio: `delta_bytes * 1000 / ms / 1024`)
     pub bw: [SampleStat; 3],

@@ -18,7 +18,7 @@ use crate::stats::LatAcc;
 
 /// The threads of a fileio run as the builder takes them: each worker's statistics
 /// (settled: `JobStats::settled`) over one reporting period.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct Threads {
     /// each worker thread's statistics, in thread order
     pub threads: Vec<JobStats>,

@@ -18,15 +18,16 @@ use crate::stats::{percentile_ns, LatencySummary};
 use hdrhistogram::Histogram;
 
 /// What the recorder measured, in the form the command has it (one per result, moved
-/// into the builder: the variants' sizes do not matter).
-#[derive(Debug, Default)]
+/// into the builder: the variants' sizes do not matter). Serializable: the ranks of a
+/// many-hosts run send theirs to rank 0, which merges them (result/ranks.rs). The
+/// default is zero totals: no I/O statistics (`copy`, `diagnose`, a run that stopped
+/// before any job).
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 #[allow(clippy::large_enum_variant)]
 pub enum Recorded {
-    /// no I/O statistics (`copy`, `diagnose`, a run that stopped before any job)
-    #[default]
-    Nothing,
     /// top-level read/write figures computed by the command (`tree`'s data phases, an
-    /// imported fio report), with the seconds its rates are over (`None`: elapsed)
+    /// imported fio report; zero: nothing measured), with the seconds its rates are
+    /// over (`None`: elapsed)
     Totals {
         /// reads
         read: OpStats,
@@ -51,9 +52,20 @@ pub enum Recorded {
     Jobs(Vec<JobResult>),
 }
 
+impl Default for Recorded {
+    /// Nothing measured: zero totals, rates over the elapsed time.
+    fn default() -> Self {
+        Recorded::Totals {
+            read: OpStats::default(),
+            write: OpStats::default(),
+            period_s: None,
+        }
+    }
+}
+
 /// Everything a result is built from. [`Inputs::new`] sets the command and the status
 /// and leaves the rest empty.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct Inputs {
     /// who made it and its version when not this iomark (`fio`, for an imported report)
     pub producer: Option<(String, String)>,
@@ -157,7 +169,6 @@ fn identify(r: &mut RunResult) {
 /// Build the result of a run from its inputs.
 pub fn build(i: Inputs) -> RunResult {
     let parts = match i.recorded {
-        Recorded::Nothing => Parts::default(),
         Recorded::Totals {
             read,
             write,

@@ -151,7 +151,7 @@ pub(super) fn run(
         seed: seed_used,
     };
     // many hosts (src/ranks/): rank 0 reports the aggregate of every rank
-    let rr = crate::ranks::conclude(outputs(job, &r, snap, &end, &mut ran));
+    let rr = crate::ranks::conclude(end_inputs(job, &r, snap, &end, &mut ran));
     print_report(job, console, &rr, end.failure.is_some(), &ran);
     notes_after(job, &rr, console, &end);
     let lost_output = !save(outs, &rr, true, console);
@@ -723,10 +723,16 @@ fn status_of(ran: &Ran, end: &End) -> Status {
     }
 }
 
-/// The RunResult of the run (reported, written to `--json`, drawn for `--plot`): the
-/// snapshot, the page-cache check, the ceiling check, warnings, the target's
-/// diagnosis and the samples.
-fn outputs(job: &FileioJob, r: &Ready, snap: Threads, end: &End, ran: &mut Ran) -> RunResult {
+/// The builder's inputs of the run's RunResult (reported, written to `--json`, drawn
+/// for `--plot`; built by `ranks::conclude`): the snapshot, the page-cache check, the
+/// ceiling check, warnings, the target's diagnosis and the samples.
+fn end_inputs(
+    job: &FileioJob,
+    r: &Ready,
+    snap: Threads,
+    end: &End,
+    ran: &mut Ran,
+) -> result::Inputs {
     let sum = |f: fn(&JobStats) -> u64| snap.threads.iter().map(f).sum::<u64>();
     let (read, written) = (sum(|t| t.read.bytes), sum(|t| t.write.bytes));
     let check = pagecache::after(&r.root, &r.before, r.g.total, r.buffered, read, written);
@@ -766,7 +772,7 @@ fn outputs(job: &FileioJob, r: &Ready, snap: Threads, end: &End, ran: &mut Ran) 
         unwritten_bytes: r.unwritten,
         ..check
     });
-    result::build(i)
+    i
 }
 
 /// Keep a completed result in the results history (files/history.rs; not `mark`'s
