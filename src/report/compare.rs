@@ -219,7 +219,7 @@ pub fn tests_of(r: &RunResult) -> Vec<Test> {
 /// Percentiles only when every part kept its histogram (schema 1 files did not).
 fn mix_latency(r: &RunResult) -> crate::result::Latency {
     let parts = [&r.read.lat, &r.write.lat];
-    let mut l = crate::result::ranks::merge_latency(&parts);
+    let mut l = crate::result::merge::merge_latency(&parts);
     if parts.iter().any(|p| p.count > 0 && p.histogram.is_none()) {
         l.percentiles_ns.clear();
     }

@@ -19,9 +19,9 @@
 //! counters, page-cache checks and diagnoses (facts of one host).
 
 use super::job::{DirResult, JobResult};
+use super::merge::{merge_dir, merge_latency, rate};
 use super::{Latency, OpStats, RunResult, Status, Warning};
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 
 /// One rank of a many-hosts run: who it was, when it ran, what it measured.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -60,49 +60,9 @@ pub struct RanksSummary {
     pub per_rank: Vec<RankRun>,
 }
 
-/// Latency of events recorded on several ranks: exact count, sum, min and max; mean
-/// from them; stdev and every percentile key of the inputs from the merged histogram.
-pub fn merge_latency(parts: &[&Latency]) -> Latency {
-    let mut hist = super::Hist(crate::stats::new_hist());
-    let mut out = Latency::default();
-    let mut keys: Vec<String> = Vec::new();
-    for l in parts.iter().filter(|l| l.count > 0) {
-        if out.count == 0 || l.min_ns < out.min_ns {
-            out.min_ns = l.min_ns;
-        }
-        out.max_ns = out.max_ns.max(l.max_ns);
-        out.count += l.count;
-        out.sum_ns = out.sum_ns.saturating_add(l.sum_ns);
-        if let Some(h) = &l.histogram {
-            hist.merge(h);
-        }
-        keys.extend(l.percentiles_ns.keys().cloned());
-    }
-    if out.count == 0 {
-        return out;
-    }
-    out.mean_ns = out.sum_ns / out.count;
-    out.stdev_ns = hist.0.stdev();
-    out.percentiles_ns = keys
-        .into_iter()
-        .filter_map(|k| k.parse::<f64>().ok().map(|p| (k, p)))
-        .map(|(k, p)| (k, crate::stats::percentile_ns(&hist.0, p)))
-        .collect::<BTreeMap<_, _>>();
-    out.histogram = (!hist.0.is_empty()).then_some(hist);
-    out
-}
-
 fn merge_opt_latency(parts: Vec<Option<&Latency>>) -> Option<Latency> {
     let some: Vec<&Latency> = parts.into_iter().flatten().collect();
     (!some.is_empty()).then(|| merge_latency(&some))
-}
-
-fn rate(v: u64, secs: f64) -> f64 {
-    if secs > 0.0 {
-        v as f64 / secs
-    } else {
-        0.0
-    }
 }
 
 fn merge_op(parts: &[&OpStats], secs: f64) -> OpStats {
@@ -119,27 +79,6 @@ fn merge_op(parts: &[&OpStats], secs: f64) -> OpStats {
         lat: merge_latency(&parts.iter().map(|o| &o.lat).collect::<Vec<_>>()),
         clat: merge_opt_latency(parts.iter().map(|o| o.clat.as_ref()).collect()),
     }
-}
-
-fn merge_dir(parts: &[&DirResult], secs: f64) -> DirResult {
-    let ios = parts.iter().map(|d| d.ios).sum();
-    let bytes = parts.iter().map(|d| d.bytes).sum();
-    let lats = |f: fn(&DirResult) -> &Latency| parts.iter().map(|d| f(d)).collect::<Vec<_>>();
-    let mut d = DirResult {
-        ios,
-        bytes,
-        iops: rate(ios, secs),
-        bw_bytes_per_s: rate(bytes, secs),
-        slat: merge_latency(&lats(|d| &d.slat)),
-        clat: merge_latency(&lats(|d| &d.clat)),
-        lat: merge_latency(&lats(|d| &d.lat)),
-        ..DirResult::default()
-    };
-    for p in parts {
-        d.bw_samples.merge_sum(&p.bw_samples);
-        d.iops_samples.merge_sum(&p.iops_samples);
-    }
-    d
 }
 
 /// `rank N (host): text`: how the aggregate names what one rank said.
