@@ -23,6 +23,7 @@ pub mod hist;
 pub mod history;
 pub mod import;
 pub mod job;
+pub mod merge;
 pub mod plat;
 pub mod ranks;
 pub mod status;

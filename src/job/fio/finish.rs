@@ -33,7 +33,7 @@ fn settle(job: &mut FioJob, notices: &mut Vec<String>) {
     if job.more.verify.is_none() && !job.more.verify_pattern.is_empty() {
         job.more.verify = Some(VerifyKind::Pattern);
     }
-    clamp_verify_interval(job);
+    fixup_verify_interval(job);
     cpuio_think(job);
     exec_think(job);
     for n in crate::job::fio::control::finish_control(&mut job.control, &job.name) {
@@ -118,18 +118,56 @@ fn exec_think(job: &mut FioJob) {
     job.nrfiles = 1;
 }
 
-/// fio's fixup (init.c): a `verify_interval` larger than the smallest write block is
-/// that block size ("must be smaller or equal to the write size"), else larger than the
-/// smallest read block of a job that reads, that read block size.
-fn clamp_verify_interval(job: &mut FioJob) {
-    let Some(iv) = job.more.x.verify_interval else {
+/// fio 3.33's fixup of `verify_interval` (init.c `fixup_options`, for a job that
+/// verifies): a write block size range without it gets the smallest write block; one
+/// larger than the smallest write block is that block size ("must be smaller or equal to
+/// the write size"), else larger than the smallest read block of a job that reads, that
+/// read block size; then one that does not divide both the smallest and the largest write
+/// block is their greatest common divisor ("must be a factor of both min and max write
+/// size"): `bs=12k verify_interval=8k` verifies every 12 KiB.
+fn fixup_verify_interval(job: &mut FioJob) {
+    if job.more.verify.is_none() {
+        return;
+    }
+    let (w, wmax, r) = (job.bs_write.min(), job.bs_write.max(), job.bs_read.min());
+    let asked = job.more.x.verify_interval;
+    let Some(mut iv) = asked.or((wmax != w).then_some(w)) else {
         return;
     };
-    let (w, r) = (job.bs_write.min(), job.bs_read.min());
     if iv > w {
-        job.more.x.verify_interval = Some(w);
+        iv = w;
     } else if job.rw.reads() && iv > r {
-        job.more.x.verify_interval = Some(r);
+        iv = r;
+    }
+    if iv == 0 || w % iv != 0 || wmax % iv != 0 {
+        iv = gcd(w, wmax);
+    }
+    // not asked for, and a `bssplit` size between the extremes it does not divide: one
+    // header per block (fio's headers every `iv` bytes would run past such a block's end)
+    let sizes = crate::job::fio::keys_verify::block_sizes(job);
+    if asked.is_none() && (iv < VERIFY_HEADER || sizes.iter().any(|b| b % iv != 0)) {
+        return;
+    }
+    job.more.x.verify_interval = Some(iv);
+}
+
+/// An interval the fixup made smaller than the verify header (the write sizes' greatest
+/// common divisor) is refused; fio 3.33 fails such a job with EINVAL (verify.c).
+fn check_interval_header(job: &FioJob) -> Result<(), String> {
+    let headed = job.more.verify.is_some_and(|k| k != VerifyKind::Pattern);
+    match job.more.x.verify_interval {
+        Some(iv) if headed && iv < VERIFY_HEADER => Err(format!(
+            "verify_interval: fio's fixup makes it {iv} (the greatest common divisor of the write block sizes), below the {VERIFY_HEADER}-byte verify header"
+        )),
+        _ => Ok(()),
+    }
+}
+
+fn gcd(a: u64, b: u64) -> u64 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
     }
 }
 
@@ -137,6 +175,7 @@ fn clamp_verify_interval(job: &mut FioJob) {
 fn validate(job: &FioJob) -> Result<(), String> {
     check_amount(job)?;
     check_verify(job)?;
+    check_interval_header(job)?;
     crate::job::fio::keys_verify::validate_extra(job)?;
     if job.readonly && job.rw.writes() {
         return Err("readonly=1 forbids a job that writes (rw=read or randread only)".into());

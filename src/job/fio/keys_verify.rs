@@ -171,24 +171,32 @@ pub fn parse_ignore_error(v: &str) -> Result<[Option<Vec<i32>>; 3], String> {
     Ok(out)
 }
 
+/// Every block size a job names: read and write, a range's ends, a split's sizes.
+pub fn block_sizes(job: &crate::job::fio::FioJob) -> Vec<u64> {
+    use crate::job::fio::BlockSizes;
+    [&job.bs_read, &job.bs_write]
+        .iter()
+        .flat_map(|b| match b {
+            BlockSizes::Fixed(v) => vec![*v],
+            BlockSizes::Range(a, z) => vec![*a, *z],
+            BlockSizes::Split(v) => v.iter().map(|e| e.0).collect(),
+        })
+        .collect()
+}
+
 /// Checks of this module's keys against the rest of the job; `Err` is the reason, for
 /// a `job '…': …` error.
 pub fn validate_extra(job: &crate::job::fio::FioJob) -> Result<(), String> {
-    use crate::job::fio::{BlockSizes, EngineKind};
+    use crate::job::fio::EngineKind;
     let x = &job.more.x;
     // verify=pattern has no header (fio 3.33's VERIFY_PATTERN_NO_HDR): the pattern is
-    // checked over the whole block and verify_interval / verify_offset change nothing
-    let headed = job.more.verify != Some(VerifyKind::Pattern);
+    // checked over the whole block and verify_interval / verify_offset change nothing;
+    // nor do they without verify. With a header, fio's fixup (job/fio/finish.rs) has made
+    // the interval divide the write sizes; a size between them that it does not divide
+    // (bssplit, read sizes) is refused.
+    let headed = job.more.verify.is_some_and(|k| k != VerifyKind::Pattern);
     if let Some(iv) = x.verify_interval.filter(|_| headed) {
-        let sizes: Vec<u64> = [&job.bs_read, &job.bs_write]
-            .iter()
-            .flat_map(|b| match b {
-                BlockSizes::Fixed(v) => vec![*v],
-                BlockSizes::Range(a, z) => vec![*a, *z],
-                BlockSizes::Split(v) => v.iter().map(|e| e.0).collect(),
-            })
-            .collect();
-        if let Some(b) = sizes.iter().find(|&&b| b % iv != 0) {
+        if let Some(b) = block_sizes(job).iter().find(|&&b| b % iv != 0) {
             return Err(format!(
                 "verify_interval={iv} must divide every block size evenly (fio semantics); bs {b} is not a multiple"
             ));

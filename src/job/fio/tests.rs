@@ -637,7 +637,7 @@ fn time_based_verifying_reader_reads_one_pass() {
 
 /// verify=pattern has no header (fio 3.33): verify_interval and verify_offset are
 /// taken and change nothing (fio's t/verify.py test 2 sets both with a pattern); with a
-/// header, an interval that does not divide the block size is still refused.
+/// header, an interval that does not divide the block size is fixed up as fio does.
 #[test]
 fn pattern_verify_takes_interval_and_offset() {
     let base = ["--name=a", "--size=64k", "--bs=4096", "--rw=write"];
@@ -652,7 +652,42 @@ fn pattern_verify_takes_interval_and_offset() {
     );
     assert!(c.is_ok(), "{:?}", c.err());
     let e = parse(&[&base[..], &["--verify=crc32c", "--verify_interval=1536"]].concat());
-    assert!(e.is_err());
+    assert_eq!(e.unwrap().jobs[0].more.x.verify_interval, Some(4096));
+}
+
+/// fio 3.33's `verify_interval` fixup (init.c), case by case: the interval each job
+/// verifies with.
+#[test]
+fn verify_interval_fixup_is_fios() {
+    let iv = |extra: &[&str]| {
+        let base = ["--name=a", "--size=96k", "--rw=write", "--verify=crc32c"];
+        let c = parse(&[&base[..], extra].concat()).unwrap();
+        c.jobs[0].more.x.verify_interval
+    };
+    // divides the block: kept
+    assert_eq!(iv(&["--bs=4k", "--verify_interval=1k"]), Some(1024));
+    // larger than the write block: the write block
+    assert_eq!(iv(&["--bs=4k", "--verify_interval=8k"]), Some(4096));
+    // does not divide it: gcd(min, max write block)
+    assert_eq!(iv(&["--bs=12k", "--verify_interval=8k"]), Some(12288));
+    assert_eq!(
+        iv(&["--bsrange=4k-12k", "--verify_interval=3k"]),
+        Some(4096)
+    );
+    assert_eq!(iv(&["--bsrange=4k-12k"]), Some(4096));
+    assert_eq!(iv(&["--bssplit=4k/50:6k/50"]), Some(2048));
+    // larger than a reading job's read block: the read block
+    assert_eq!(
+        iv(&["--rw=randrw", "--bs=2k,8k", "--verify_interval=4k"]),
+        Some(2048)
+    );
+    // not asked, and a split size between the extremes it does not divide: one header
+    // per block, as without it
+    assert_eq!(iv(&["--bssplit=4k/40:6k/30:8k/30"]), None);
+    // no verify: nothing to fix up, nor refused
+    let c = parse(&["--name=a", "--size=96k", "--bs=12k", "--verify_interval=8k"]).unwrap();
+    assert_eq!(c.jobs[0].more.x.verify_interval, Some(8192));
+    assert_eq!(iv(&["--bs=4k"]), None);
 }
 
 /// The job options name each option by fio's own name whatever alias was typed

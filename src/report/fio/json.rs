@@ -199,9 +199,25 @@ fn job_json(j: &JobResult, all: &[JobResult], global: &[(String, String)], plus:
             o.insert("mixed".into(), mixed);
         }
     }
+    if j.job.unified_rw == 2 {
+        v["mixed"] = mixed_json(j, plus, agg(0).1);
+    }
     crate::report::fio::levels::add_job_keys(&mut v, j);
     optional_keys(&mut v, j, global, plus);
     v
+}
+
+/// fio 3.33's `mixed` object of a `unified_rw_reporting=both` job, after `sync`
+/// (stat.c `add_mixed_ddir_status_json`): the directions merged (result/merge.rs
+/// `mixed`) in a direction's keys, its `prios` when two priorities have requests, and
+/// `bw_agg` against the group's read aggregate `read_agg` (fio passes DDIR_READ).
+fn mixed_json(j: &JobResult, plus: bool, read_agg: u64) -> Value {
+    let m = crate::result::merge::mixed(j);
+    let mut o = dir_json(&m, &m.read, m.dir_runtime_ms(0), plus, (0, read_agg));
+    if let Some(p) = prios_json(&m, 0, plus) {
+        o["prios"] = p;
+    }
+    o
 }
 
 /// One `disk_util` entry: the counters' differences over the run, and `util` = busy

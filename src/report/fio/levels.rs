@@ -153,13 +153,23 @@ pub fn group_agg(jobs: &[JobResult], groupid: u32, dir: usize) -> u64 {
     (bytes * 1000).checked_div(max_ms).unwrap_or(0)
 }
 
-/// fio `bw_agg`: the mean bandwidth sample (KiB/s) as a percentage of the group's
-/// aggregate (`agg_bps` B/s, integer-divided to KiB/s as fio does), at most 100.
+/// fio `bw_agg` (JSON) and the text's `per=`: the mean bandwidth sample (KiB/s) as a
+/// percentage of the group's aggregate, at most 100 — fio 3.33's
+/// `convert_agg_kbytes_percent`, which takes the mean as an `int` (truncated) and
+/// divides by the aggregate in KiB/s as a double (`agg_bps / 1024.0`); an aggregate of
+/// 1024 B/s or less gives 100. No samples: 0 (the JSON's value; the text prints no line).
+/// (The terse field divides by the aggregate integer-divided to KiB/s and keeps the
+/// mean whole: report/fio/terse.rs.)
 pub fn bw_agg_pct(bw: &SampleStat, agg_bps: u64) -> f64 {
-    if bw.samples == 0 || agg_bps / 1024 == 0 {
+    if bw.samples == 0 {
         return 0.0;
     }
-    (bw.mean * 100.0 / (agg_bps / 1024) as f64).min(100.0)
+    if agg_bps <= 1024 {
+        return 100.0;
+    }
+    // C's double → int conversion (saturating here where C's is undefined)
+    let mean = f64::from(bw.mean as i32);
+    (mean * 100.0 / (agg_bps as f64 / 1024.0)).min(100.0)
 }
 
 /// The per-direction sample keys, added to the direction object `o`: `bw_min`,
@@ -485,5 +495,36 @@ mod tests {
         assert_eq!(bw_agg_pct(&s, 1 << 20), 25.0);
         s.add(4096);
         assert_eq!(bw_agg_pct(&s, 1 << 20), 100.0);
+    }
+
+    /// `per=` as fio 3.33 printed it for two rate-limited jobs of one group
+    /// (`--name=a --rw=read --size=2m --rate_iops=1000 --name=b … --rate_iops=600`, both
+    /// with `bwavgtime=100`): group `READ: bw=4808KiB/s`, 4 MiB over 852 ms, so
+    /// 4 922 892 B/s; job a `avg=4008.00` → `per=83.37%`, job b `avg=2406.25` →
+    /// `per=50.05%`. The mean is truncated to an integer and the aggregate divided by
+    /// 1024.0 (integer KiB/s, 4807, and the untruncated mean give 83.38% and 50.06%).
+    #[test]
+    fn per_is_fios_share_of_the_group_aggregate() {
+        let agg = 4_194_304 * 1000 / 852;
+        assert_eq!(agg, 4_922_892);
+        let samples = |v: &[u64]| {
+            let mut s = SampleStat::default();
+            v.iter().for_each(|&x| s.add(x));
+            s
+        };
+        let a = samples(&[4000, 4000, 4000, 4032]);
+        assert_eq!(a.mean, 4008.0);
+        assert_eq!(format!("{:3.2}", bw_agg_pct(&a, agg)), "83.37");
+        let b = samples(&[2400, 2400, 2400, 2400, 2400, 2426, 2402, 2422]);
+        assert_eq!(b.mean, 2406.25);
+        assert_eq!(format!("{:3.2}", bw_agg_pct(&b, agg)), "50.05");
+        // an aggregate of at most 1 KiB/s: 100 (fio's default share); no samples: 0
+        assert_eq!(bw_agg_pct(&a, 1024), 100.0);
+        assert_eq!(bw_agg_pct(&SampleStat::default(), agg), 0.0);
+        // the text line prints it with `per=%3.2f%%`
+        let mut j = JobResult::default();
+        j.read.bw_samples = a;
+        let t = dir_text(&j, 0, agg, false);
+        assert!(t.contains(", per=83.37%, avg=4008.00, "), "{t}");
     }
 }

@@ -85,11 +85,12 @@ impl TextUnits {
 /// (keeping one for the point) with decimals of the remainder, rounding up the last
 /// step when no decimal fits. A remainder whose rounded decimals reach 1 (x.95–x.99
 /// with one decimal) carries into the integer part, as fio 3.33 does (`16.0MiB` for
-/// 16 744 448 bytes, not `15.0MiB`). Prefixes: k/M/G/T/P, or Ki/Mi/Gi/Ti/Pi with `pow2`.
+/// 16 744 448 bytes, not `15.0MiB`). Prefixes: k/M/G/T/P/E, or Ki/Mi/Gi/Ti/Pi/Ei with
+/// `pow2`; a `maxlen` no number fits (0, the mixed statistics' `sig_figs`) gives `0`.
 /// [`N2s::BitPerSec`] multiplies `num` by 8 first (saturating).
 pub fn num2str(num: u64, maxlen: usize, pow2: bool, units: N2s) -> String {
-    const SI: [&str; 6] = ["", "k", "M", "G", "T", "P"];
-    const IEC: [&str; 6] = ["", "Ki", "Mi", "Gi", "Ti", "Pi"];
+    const SI: [&str; 7] = ["", "k", "M", "G", "T", "P", "E"];
+    const IEC: [&str; 7] = ["", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei"];
     let prefix = if pow2 { IEC } else { SI };
     let unit = match units {
         N2s::None => "",
@@ -116,7 +117,9 @@ pub fn num2str(num: u64, maxlen: usize, pow2: bool, units: N2s) -> String {
         carry = m >= thousand / 2;
         post += 1;
     }
-    let post = post.min(SI.len() - 1);
+    // fio: past the last prefix the index starts again at none (`maxlen` 0 divides
+    // the number down to 0, so every figure prints as `0`)
+    let post = if post >= SI.len() { 0 } else { post };
     let Some(m) = modulo else {
         return format!("{num}{}{unit}", prefix[post]);
     };
@@ -160,11 +163,73 @@ pub fn iops(v: u64) -> String {
     num2str(v, SIG_FIGS, false, N2s::None)
 }
 
+/// One direction of a reporting group (fio's `group_run_stats` for it): bytes, the
+/// slowest and fastest job's bandwidth (B/s), the shortest and longest run time (ms);
+/// `max_run` 0 when no job of the group moved data that way.
+#[derive(Clone, Copy)]
+struct GroupDir {
+    io: u64,
+    min_bw: u64,
+    max_bw: u64,
+    min_run: u64,
+    max_run: u64,
+}
+
+impl GroupDir {
+    fn of(jobs: &[JobResult], g: u32, dir: usize) -> GroupDir {
+        let mut s = GroupDir {
+            io: 0,
+            min_bw: u64::MAX,
+            max_bw: 0,
+            min_run: u64::MAX,
+            max_run: 0,
+        };
+        for j in jobs.iter().filter(|j| j.groupid == g) {
+            let d = j.dir(dir);
+            if d.ios == 0 {
+                continue;
+            }
+            let run = j.dir_runtime_ms(dir).max(1);
+            let b = d.bytes * 1000 / run;
+            s.io += d.bytes;
+            s.min_bw = s.min_bw.min(b);
+            s.max_bw = s.max_bw.max(b);
+            s.min_run = s.min_run.min(run);
+            s.max_run = s.max_run.max(run);
+        }
+        s
+    }
+
+    /// fio's `rs->agg`: the group's bytes × 1000 / its longest run, B/s.
+    fn agg(&self) -> u64 {
+        (self.io * 1000).checked_div(self.max_run).unwrap_or(0)
+    }
+}
+
+/// One line of the group block: `LABEL: bw=AGG (AGGalt), MIN-MAX (MINalt-MAXalt),
+/// io=SIZE (SIZEalt), run=MIN-MAXmsec`.
+fn group_line(label: &str, units: TextUnits, agg: u64, d: &GroupDir) -> String {
+    let (a, a2) = units.bw(agg);
+    let (mn, mn2) = units.bw(d.min_bw);
+    let (mx, mx2) = units.bw(d.max_bw);
+    let (io1, io2) = units.size(d.io);
+    format!(
+        "{label}: bw={a} ({a2}), {mn}-{mx} ({mn2}-{mx2}), io={io1} ({io2}), run={}-{}msec\n",
+        d.min_run, d.max_run
+    )
+}
+
 /// fio's "Run status group N (all jobs):" block for every group of `jobs`: per
 /// direction with I/O, `READ: bw=AGG (AGGalt), MIN-MAX (MINalt-MAXalt), io=SIZE
 /// (SIZEalt), run=MIN-MAXmsec` (binary first; the group's [`TextUnits`] can swap the
 /// forms and put bandwidths in bits). AGG = the group's bytes × 1000 / its longest run
 /// (ms); MIN/MAX = the slowest / fastest job's bytes × 1000 / its run (B/s).
+///
+/// `unified_rw_reporting` of the group is its jobs' values OR-ed (fio 3.33
+/// `rs->unified_rw_rep |= ts->unified_rw_rep`): 1 (`mixed`) labels every line `MIXED`;
+/// 2 (`both`) adds, after the directions, fio's `show_mixed_group_stats` line: bytes and
+/// AGGs of the directions summed, the smallest MIN, the largest MAX, the run times'
+/// extremes; 3 (a `mixed` and a `both` job) is neither, as in fio.
 pub fn group_text(jobs: &[JobResult]) -> String {
     let mut groups: Vec<u32> = jobs.iter().map(|j| j.groupid).collect();
     groups.sort_unstable();
@@ -173,36 +238,28 @@ pub fn group_text(jobs: &[JobResult]) -> String {
     for g in groups {
         let units = TextUnits::of_group(jobs, g);
         s += &format!("\nRun status group {g} (all jobs):\n");
-        let mixed = jobs.iter().any(|j| j.groupid == g && j.job.unified_rw == 1);
-        let read = if mixed { "  MIXED" } else { "   READ" };
-        for (dir, label) in [(0, read), (1, "  WRITE"), (2, "   TRIM")] {
-            let mut io = 0u64;
-            let (mut min_bw, mut max_bw) = (u64::MAX, 0u64);
-            let (mut min_run, mut max_run) = (u64::MAX, 0u64);
-            for j in jobs.iter().filter(|j| j.groupid == g) {
-                let d = j.dir(dir);
-                if d.ios == 0 {
-                    continue;
-                }
-                let run = j.dir_runtime_ms(dir).max(1);
-                let b = d.bytes * 1000 / run;
-                io += d.bytes;
-                min_bw = min_bw.min(b);
-                max_bw = max_bw.max(b);
-                min_run = min_run.min(run);
-                max_run = max_run.max(run);
+        let rep = jobs
+            .iter()
+            .filter(|j| j.groupid == g)
+            .fold(0u8, |r, j| r | j.job.unified_rw);
+        let dirs = [0, 1, 2].map(|d| GroupDir::of(jobs, g, d));
+        for (d, label) in dirs.iter().zip(["   READ", "  WRITE", "   TRIM"]) {
+            if d.max_run > 0 {
+                let label = if rep == 1 { "  MIXED" } else { label };
+                s += &group_line(label, units, d.agg(), d);
             }
-            if max_run == 0 {
-                continue;
-            }
-            let agg = io * 1000 / max_run;
-            let (a, a2) = units.bw(agg);
-            let (mn, mn2) = units.bw(min_bw);
-            let (mx, mx2) = units.bw(max_bw);
-            let (io1, io2) = units.size(io);
-            s += &format!(
-                "{label}: bw={a} ({a2}), {mn}-{mx} ({mn2}-{mx2}), io={io1} ({io2}), run={min_run}-{max_run}msec\n"
-            );
+        }
+        if rep == 2 {
+            let used: Vec<&GroupDir> = dirs.iter().filter(|d| d.max_run > 0).collect();
+            let mix = GroupDir {
+                io: used.iter().map(|d| d.io).sum(),
+                min_bw: used.iter().map(|d| d.min_bw).min().unwrap_or(u64::MAX),
+                max_bw: used.iter().map(|d| d.max_bw).max().unwrap_or(0),
+                min_run: used.iter().map(|d| d.min_run).min().unwrap_or(u64::MAX),
+                max_run: used.iter().map(|d| d.max_run).max().unwrap_or(0),
+            };
+            let agg = used.iter().map(|d| d.agg()).sum();
+            s += &group_line("  MIXED", units, agg, &mix);
         }
     }
     s
@@ -299,6 +356,54 @@ mod tests {
             t,
             "\nRun status group 0 (all jobs):\n   READ: bw=1000MiB/s (1049MB/s), 500MiB/s-1000MiB/s (524MB/s-1049MB/s), io=8192KiB (8389kB), run=4-8msec\n"
         );
+    }
+
+    /// `unified_rw_reporting` of a group: `both` adds fio 3.33's MIXED line after the
+    /// directions (from `fio --rw=randrw --size=4m --unified_rw_reporting=both`:
+    /// `READ: bw=52.4MiB/s …`, `WRITE: bw=55.7MiB/s …`, then `MIXED: bw=108MiB/s (113MB/s),
+    /// 52.4MiB/s-55.7MiB/s (54.9MB/s-58.5MB/s), io=4096KiB (4194kB), run=37-37msec`: the
+    /// aggregates summed, the extremes of the jobs' rates); `mixed` labels every line
+    /// MIXED; a `mixed` and a `both` job OR to 3, which is neither.
+    #[test]
+    fn group_block_of_unified_reporting_as_fio() {
+        let mut j = JobResult::default();
+        (j.read.ios, j.read.bytes) = (496, 496 * 4096);
+        (j.write.ios, j.write.bytes) = (528, 528 * 4096);
+        j.runtime_ns = 37_000_000;
+        j.job.unified_rw = 2;
+        // fio 3.33's block, byte for byte
+        let fio = [
+            "",
+            "Run status group 0 (all jobs):",
+            "   READ: bw=52.4MiB/s (54.9MB/s), 52.4MiB/s-52.4MiB/s (54.9MB/s-54.9MB/s), io=1984KiB (2032kB), run=37-37msec",
+            "  WRITE: bw=55.7MiB/s (58.5MB/s), 55.7MiB/s-55.7MiB/s (58.5MB/s-58.5MB/s), io=2112KiB (2163kB), run=37-37msec",
+            "  MIXED: bw=108MiB/s (113MB/s), 52.4MiB/s-55.7MiB/s (54.9MB/s-58.5MB/s), io=4096KiB (4194kB), run=37-37msec",
+        ];
+        assert_eq!(group_text(std::slice::from_ref(&j)), fio.join("\n") + "\n");
+        j.job.unified_rw = 0;
+        let mut m = j.clone();
+        m.job.unified_rw = 1;
+        let t = group_text(&[m.clone(), j.clone()]);
+        assert_eq!(t.matches("  MIXED: ").count(), 2, "{t}");
+        let mut b = j.clone();
+        b.job.unified_rw = 2;
+        let t = group_text(&[m, b]);
+        assert!(!t.contains("MIXED"), "{t}");
+        assert!(t.contains("   READ: ") && t.contains("  WRITE: "), "{t}");
+    }
+
+    /// fio's `num2str` with no digits allowed (the `sig_figs` 0 of the mixed
+    /// statistics) prints 0 with the unit; the seventh prefix is E (Ei).
+    #[test]
+    fn num2str_edges_like_fio() {
+        assert_eq!(num2str(28_444, 0, false, N2s::None), "0");
+        assert_eq!(num2str(4 << 20, 0, true, N2s::Byte), "0B");
+        assert_eq!(num2str(u64::MAX, 0, true, N2s::Byte), "0B");
+        assert_eq!(
+            num2str(10_000_000_000_000_000_000, 4, false, N2s::Byte),
+            "10.0EB"
+        );
+        assert_eq!(num2str(u64::MAX, 4, true, N2s::Byte), "16.0EiB");
     }
 
     /// kb_base=1000 and unit_base=1 forms, pinned to fio 3.33's lines for 4 MiB read

@@ -3,7 +3,8 @@
 //! (`stat.c` `show_thread_status_terse_all`, the HOWTO's "TERSE OUTPUT"):
 //!
 //! - the header: `2;NAME;GROUPID;ERROR` (v2) or `V;FIO_VERSION;NAME;GROUPID;ERROR`;
-//! - per direction (read, write, and trim for v2, v4, v5): KiB moved, bandwidth KiB/s,
+//! - per direction (read, write, and trim for v2, v4, v5; then, with
+//!   `unified_rw_reporting=both`, the directions merged as one more): KiB moved, bandwidth KiB/s,
 //!   IOPS, run time ms; slat, clat (min, max µs, mean, stdev µs); 20 percentile fields
 //!   `P%=µs` (lat with `lat_percentiles`, else clat; the unused ones `0%=0`); lat;
 //!   bandwidth samples (min, max, % of the group's aggregate, mean, stdev KiB/s), and v5
@@ -74,6 +75,12 @@ impl FioTerse {
         };
         for &d in dirs {
             s += &dir_fields(j, d, group_agg(&r.jobs, j.groupid, d), v);
+        }
+        if j.job.unified_rw == 2 {
+            // fio 3.33's `show_mixed_ddir_status_terse`: the directions merged, as one
+            // more direction after the others, its share of the group's read aggregate
+            let m = crate::result::merge::mixed(j);
+            s += &dir_fields(&m, 0, group_agg(&r.jobs, j.groupid, 0), v);
         }
         s += &job_fields(j);
         if v >= 3 {

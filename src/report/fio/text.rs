@@ -129,6 +129,46 @@ fn dir_text(
     } else {
         s.push('\n');
     }
+    s + &dir_body(j, d, agg, units)
+}
+
+/// fio 3.33's mixed block of a `unified_rw_reporting=both` job, after its directions
+/// (stat.c `show_mixed_ddir_status`): the directions merged (result/merge.rs `mixed`)
+/// and printed as a `mixed` direction. Its first line prints every figure as `0` —
+/// `  mixed: IOPS=0, BW=0 (0)(0B/37msec)` — because fio formats it from a fresh
+/// `thread_stat` whose `sig_figs` and `unit_base` are 0 (`num2str` with no digits, no
+/// unit); the run time is the longest direction's. The lines below are the merged
+/// latencies, percentiles and samples, `per=` against the group's read aggregate (fio
+/// passes DDIR_READ). Nothing when no direction moved data.
+fn mixed_text(j: &JobResult, read_agg: u64, units: crate::report::fio::num::TextUnits) -> String {
+    use crate::report::fio::num::{num2str, N2s};
+    let m = crate::result::merge::mixed(j);
+    let d = &m.read;
+    if d.ios == 0 {
+        return String::new();
+    }
+    let rt = m.dir_runtime_ms(0).max(1);
+    let zero = |v: u64, u: N2s| num2str(v, 0, !units.decimal, u);
+    let bw = d.bytes * 1000 / rt;
+    let s = format!(
+        "  mixed: IOPS={}, BW={} ({})({}/{rt}msec)\n",
+        zero(d.ios * 1000 / rt, N2s::None),
+        zero(bw, N2s::None),
+        num2str(bw, 0, units.decimal, N2s::None),
+        zero(d.bytes, N2s::Byte),
+    );
+    s + &dir_body(&m, d, (0, read_agg), units)
+}
+
+/// A direction's lines after its first: slat, clat, lat, the priorities', the
+/// percentile tables, the bandwidth and IOPS samples.
+fn dir_body(
+    j: &JobResult,
+    d: &DirResult,
+    agg: (usize, u64),
+    units: crate::report::fio::num::TextUnits,
+) -> String {
+    let mut s = String::new();
     if d.slat.count > 0 {
         s += &lat_line("slat", &d.slat);
     }
@@ -221,6 +261,9 @@ fn job_text(
     s += &dir_text(j, read, &j.read, j.dir_runtime_ms(0), agg(0), units);
     s += &dir_text(j, "write", &j.write, rt, agg(1), units);
     s += &dir_text(j, "trim", &j.trim, rt, agg(2), units);
+    if j.job.unified_rw == 2 {
+        s += &mixed_text(j, agg(0).1, units);
+    }
     if let Some(c) = j.coverage.as_ref().filter(|_| notes) {
         s += &format!("  {}\n", crate::report::fio::outputs::coverage_line(c));
     }
@@ -322,6 +365,56 @@ mod tests {
         j.zone_resets = Some(3);
         let w = dir_text(&j, "write", &d, 1, (1, 0), units);
         assert!(w.contains("(64.0KiB/1msec); 3 zone resets\n"), "{w}");
+    }
+
+    /// fio 3.33's block of `--rw=randrw --unified_rw_reporting=both`: read, write, then
+    /// `  mixed: IOPS=0, BW=0 (0)(0B/37msec)` (its figures formatted with 0 significant
+    /// figures), the merged latencies and the samples summed, `per=` against the group's
+    /// read aggregate; with `kb_base=1000` the line is the same.
+    #[test]
+    fn mixed_block_follows_the_directions_as_fio() {
+        let lat = |ns: u64, n: u64| Latency {
+            count: n,
+            min_ns: ns,
+            max_ns: ns,
+            sum_ns: ns * n,
+            histogram: Some(crate::result::Hist::from_buckets(&[(ns, n)])),
+            ..Latency::default()
+        };
+        let mut j = JobResult {
+            runtime_ns: 37_000_000,
+            ..JobResult::default()
+        };
+        j.job.unified_rw = 2;
+        j.job.clat_percentiles = true;
+        (j.read.ios, j.read.bytes) = (496, 496 * 4096);
+        (j.write.ios, j.write.bytes) = (528, 528 * 4096);
+        (j.read.clat, j.read.lat) = (lat(600_000, 496), lat(600_000, 496));
+        (j.write.clat, j.write.lat) = (lat(4_000, 528), lat(4_000, 528));
+        j.read.bw_samples.add(50_000);
+        j.write.bw_samples.add(60_000);
+        let t = job_text(&j, std::slice::from_ref(&j), &[], "DATE", false);
+        let at = |k: &str| t.find(k).unwrap_or_else(|| panic!("{k} missing in\n{t}"));
+        assert!(at("  read: IOPS=13.4k") < at("  write: IOPS=14.3k"), "{t}");
+        assert!(at("  write: IOPS=14.3k") < at("  mixed: IOPS=0, BW=0 (0)(0B/37msec)\n"));
+        let mixed = &t[at("  mixed: ")..];
+        assert!(
+            mixed.contains("    clat (usec): min=4, max=600, avg="),
+            "{t}"
+        );
+        assert!(mixed.contains("clat percentiles (usec)"), "{t}");
+        // 110 000 KiB/s of samples against the read aggregate, 53 621 KiB/s: capped at 100
+        assert!(
+            mixed.contains("min=110000, max=110000, per=100.00%, avg=110000.00"),
+            "{t}"
+        );
+        assert!(at("  mixed: ") < at("  lat (usec)   : "), "{t}");
+        j.job.kb_base = 1000;
+        let t = job_text(&j, std::slice::from_ref(&j), &[], "DATE", false);
+        assert!(t.contains("  mixed: IOPS=0, BW=0 (0)(0B/37msec)\n"), "{t}");
+        j.job.unified_rw = 0;
+        let t = job_text(&j, std::slice::from_ref(&j), &[], "DATE", false);
+        assert!(!t.contains("mixed"), "{t}");
     }
 
     /// fio 3.33's show_ddir_status with two priorities: their `clat prio C/L` lines

@@ -11,4 +11,5 @@ mod peers;
 mod semantics;
 mod terse;
 mod text;
+mod unified;
 mod units;

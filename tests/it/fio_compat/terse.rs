@@ -47,7 +47,7 @@ fn args(dir: &Path) -> Vec<String> {
 }
 
 /// A field with every run of digits as `N` (`1.000000%=54` → `N.N%=N`).
-fn shape(field: &str) -> String {
+pub(super) fn shape(field: &str) -> String {
     let mut s = String::new();
     for c in field.chars() {
         if c.is_ascii_digit() {

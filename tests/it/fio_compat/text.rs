@@ -116,3 +116,50 @@ fn io_and_bw_strings_match_fio() {
         assert!(mine.contains(&my_want), "iomark: {mine}\nwant {my_want}");
     }
 }
+
+/// `per=` of two jobs of one group without `group_reporting`: each job's mean bandwidth
+/// sample (truncated to an integer) as a share of the group's aggregate — its bytes ×
+/// 1000 / its longest run, over 1024.0 — as fio 3.33's `convert_agg_kbytes_percent`
+/// computes it, from the figures of the same run's JSON; the JSON's `bw_agg` is the same.
+#[test]
+fn per_is_each_jobs_share_of_its_groups_bandwidth() {
+    let d = scratch();
+    let job = |n: &str, rate: &str| {
+        [
+            format!("--name={n}"),
+            "--rw=read".into(),
+            "--size=512k".into(),
+            "--bs=4k".into(),
+            format!("--filename={n}"),
+            format!("--rate_iops={rate}"),
+            "--bwavgtime=50".into(),
+        ]
+    };
+    let mut a = vec!["--output-format=json,normal".to_string()];
+    a.extend(job("a", "1000"));
+    a.extend(job("b", "600"));
+    let args: Vec<&str> = a.iter().map(String::as_str).collect();
+    let o = run(d.path(), &args).ok();
+    // the header lines, the JSON document, then the text report
+    let start = o.stdout.find("\n{\n").expect("a JSON document") + 1;
+    let end = o.stdout.find("\n}\n").expect("its end") + 3;
+    let v: serde_json::Value = serde_json::from_str(&o.stdout[start..end]).unwrap();
+    let text = &o.stdout[end..];
+    let jobs = v["jobs"].as_array().unwrap();
+    let n = |j: &serde_json::Value, k: &str| j["read"][k].as_f64().unwrap();
+    let bytes: f64 = jobs.iter().map(|j| n(j, "io_bytes")).sum();
+    let longest = jobs.iter().map(|j| n(j, "runtime")).fold(0.0, f64::max);
+    let agg = (bytes * 1000.0 / longest).floor();
+    let pers: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.split("per=").nth(1))
+        .map(|p| p.split('%').next().unwrap())
+        .collect();
+    assert_eq!(pers.len(), 2, "{text}");
+    for (j, per) in jobs.iter().zip(pers) {
+        let want = (n(j, "bw_mean").trunc() * 100.0 / (agg / 1024.0)).min(100.0);
+        assert_eq!(per, format!("{want:.2}"), "{}", o.stdout);
+        assert!((n(j, "bw_agg") - want).abs() < 1e-6, "{j}");
+        assert!(want < 100.0, "two jobs share the group: {}", o.stdout);
+    }
+}

@@ -123,11 +123,7 @@ fn latency_blocks_have_fios_shape() {
     if !need_fio("latency_blocks_have_fios_shape") {
         return;
     }
-    let dir = if Path::new("/dev/shm").is_dir() {
-        tempfile::tempdir_in("/dev/shm").unwrap()
-    } else {
-        scratch()
-    };
+    let dir = memory_scratch();
     // 1 MiB reads from memory: 100 µs .. ms, so both print every block in usec
     // (min > 2 µs, max > 99.999 µs, stdev > 1 µs) with 5-wide columns, 4 a row
     let a = job(dir.path(), "psync", "1m", "32m");

@@ -16,6 +16,20 @@ pub fn scratch() -> TempDir {
         .expect("scratch dir")
 }
 
+/// A fresh scratch directory in memory (/dev/shm) where there is one, so file I/O
+/// stays fast and its latencies small; else [`scratch`].
+pub fn memory_scratch() -> TempDir {
+    if Path::new("/dev/shm").is_dir() {
+        if let Ok(d) = tempfile::Builder::new()
+            .prefix("iomark-it-")
+            .tempdir_in("/dev/shm")
+        {
+            return d;
+        }
+    }
+    scratch()
+}
+
 /// Names in `dir`, sorted, without ext4's `lost+found` (nobody made it).
 pub fn entries(dir: &Path) -> Vec<String> {
     let mut v: Vec<String> = std::fs::read_dir(dir)
