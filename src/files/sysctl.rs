@@ -198,15 +198,21 @@ mod tests {
         assert!(!d.path().join("proc/sys/kernel/nope").exists());
     }
 
+    /// A root whose kernel.task_delayacct reads 0, and that file.
+    fn delayacct_off() -> (tempfile::TempDir, PathBuf) {
+        let d = tempfile::tempdir().unwrap();
+        let p = path(d.path(), "kernel.task_delayacct");
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(&p, "0\n").unwrap();
+        (d, p)
+    }
+
     /// Two runs at once: the second finds the setting on and still returns it to the
     /// value the first found; the first to end leaves it on, the last puts it back. A
     /// record left by a killed run gives the next run the old value.
     #[test]
     fn overlapping_runs_put_the_first_value_back_once_the_last_ends() {
-        let d = tempfile::tempdir().unwrap();
-        let p = path(d.path(), "kernel.task_delayacct");
-        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-        std::fs::write(&p, "0\n").unwrap();
+        let (d, p) = delayacct_off();
         let name = "kernel.task_delayacct";
         let read = || std::fs::read_to_string(&p).unwrap().trim().to_string();
         let a = Setting::share(d.path(), name, read, "1").unwrap();
@@ -238,10 +244,7 @@ mod tests {
     /// one (which left the setting on for good).
     #[test]
     fn the_current_value_is_read_under_the_records_lock() {
-        let d = tempfile::tempdir().unwrap();
-        let p = path(d.path(), "kernel.task_delayacct");
-        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-        std::fs::write(&p, "0\n").unwrap();
+        let (d, p) = delayacct_off();
         let name = "kernel.task_delayacct";
         let locked = std::cell::Cell::new(None);
         let s = Setting::share(
