@@ -198,7 +198,7 @@ pub fn unknown_command(word: &str) -> Exit {
         exit::INVALID,
         format!(
             "iomark: unknown command '{word}'{hint} (accepted: {}; see iomark --help)",
-            COMMANDS[..7].join(", ")
+            COMMANDS.join(", ")
         ),
     ))
 }
@@ -262,6 +262,14 @@ mod tests {
         c.clone().debug_assert();
         let names: Vec<&str> = c.get_subcommands().map(|s| s.get_name()).collect();
         assert_eq!(names, COMMANDS);
+    }
+
+    #[test]
+    fn an_unknown_command_lists_every_command() {
+        let e = unknown_command("frobnicate").unwrap_err();
+        for c in COMMANDS {
+            assert!(e.to_string().contains(c), "{c} missing from: {e}");
+        }
     }
 
     #[test]

@@ -13,6 +13,7 @@
 //! [`create_excl`], [`rename_noreplace`] and [`unlink`] inside a directory the registry
 //! created, and the tree registers its planned names up front (see `run::tree`).
 
+use std::collections::HashSet;
 use std::ffi::CString;
 use std::fs::File;
 use std::io;
@@ -72,7 +73,10 @@ impl Drop for Cleaning {
 #[derive(Debug, Default)]
 pub struct Scratch {
     files: Vec<PathBuf>,
+    /// In creation order (children after parents): removed latest first.
     dirs: Vec<PathBuf>,
+    /// The same directories, for lookups by name (a tree registers thousands).
+    dir_set: HashSet<PathBuf>,
 }
 
 fn cpath(p: &Path) -> io::Result<CString> {
@@ -196,13 +200,14 @@ impl Scratch {
             source,
         })?;
         self.dirs.push(path.to_path_buf());
+        self.dir_set.insert(path.to_path_buf());
         Ok(())
     }
 
     /// Register names that will be created inside a directory this registry created
     /// (tree plans); missing names are ignored at cleanup.
     pub fn register_files_in(&mut self, dir: &Path, names: impl IntoIterator<Item = PathBuf>) {
-        if self.dirs.iter().any(|d| d == dir) {
+        if self.dir_set.contains(dir) {
             self.files
                 .extend(names.into_iter().filter(|p| p.starts_with(dir)));
         }
@@ -210,9 +215,12 @@ impl Scratch {
 
     /// Register directories that will be created inside a registered directory.
     pub fn register_dirs_in(&mut self, dir: &Path, names: impl IntoIterator<Item = PathBuf>) {
-        if self.dirs.iter().any(|d| d == dir) {
-            self.dirs
-                .extend(names.into_iter().filter(|p| p.starts_with(dir)));
+        if self.dir_set.contains(dir) {
+            for p in names.into_iter().filter(|p| p.starts_with(dir)) {
+                if self.dir_set.insert(p.clone()) {
+                    self.dirs.push(p);
+                }
+            }
         }
     }
 
@@ -233,6 +241,7 @@ impl Scratch {
     /// removed by [`Scratch::cleanup`] or on drop. Returns the files that were tracked.
     pub fn release(&mut self) -> Vec<PathBuf> {
         self.dirs.clear();
+        self.dir_set.clear();
         std::mem::take(&mut self.files)
     }
 
@@ -253,9 +262,12 @@ impl Scratch {
         // a signal meanwhile waits for the removal to end (src/run/signals.rs)
         let _cleaning = Cleaning::begin();
         let mut errs = Vec::new();
+        // One look at each registered directory, not one per file under it: a tree
+        // registers hundreds of thousands of names (cost linear in the names).
+        let replaced = self.replaced_dirs();
         let files: Vec<PathBuf> = self.files.drain(..).collect();
         for f in files {
-            if let Some(link) = self.replaced_ancestor(&f) {
+            if let Some(link) = ancestor_in(&replaced, &f) {
                 errs.push(format!(
                     "left {}: its directory {} was replaced by a symbolic link (iomark never removes through one)",
                     f.display(),
@@ -270,9 +282,10 @@ impl Scratch {
             }
         }
         // Children were registered after their parents: remove in reverse order.
-        let dirs: Vec<PathBuf> = self.dirs.iter().rev().cloned().collect();
-        for d in dirs {
-            if let Some(link) = self.replaced_ancestor(&d) {
+        let dirs = std::mem::take(&mut self.dirs);
+        self.dir_set.clear();
+        for d in dirs.iter().rev() {
+            if let Some(link) = ancestor_in(&replaced, d) {
                 errs.push(format!(
                     "left {}: its directory {} was replaced by a symbolic link",
                     d.display(),
@@ -280,28 +293,26 @@ impl Scratch {
                 ));
                 continue;
             }
-            match std::fs::remove_dir(&d) {
+            match std::fs::remove_dir(d) {
                 Ok(()) => {}
                 Err(e) if e.kind() == io::ErrorKind::NotFound => {}
                 Err(e) => errs.push(format!("cannot remove directory {}: {e}", d.display())),
             }
         }
-        self.dirs.clear();
         errs
     }
 
-    /// The first registered directory above `p` (iomark made it) that is now a symbolic
-    /// link: removing `p` would act outside iomark's tree.
-    pub fn replaced_ancestor(&self, p: &Path) -> Option<PathBuf> {
-        p.ancestors()
-            .skip(1)
-            .filter(|a| self.dirs.iter().any(|d| d == a))
-            .find(|a| {
-                std::fs::symlink_metadata(a)
+    /// The registered directories that are now symbolic links (someone replaced them).
+    fn replaced_dirs(&self) -> HashSet<PathBuf> {
+        self.dirs
+            .iter()
+            .filter(|d| {
+                std::fs::symlink_metadata(d)
                     .map(|m| m.file_type().is_symlink())
                     .unwrap_or(false)
             })
-            .map(Path::to_path_buf)
+            .cloned()
+            .collect()
     }
 
     /// Check that none of the registered directories was replaced by a symbolic link
@@ -321,6 +332,17 @@ impl Scratch {
         }
         Ok(())
     }
+}
+
+/// The first of `p`'s ancestors that is in `set`.
+fn ancestor_in(set: &HashSet<PathBuf>, p: &Path) -> Option<PathBuf> {
+    if set.is_empty() {
+        return None;
+    }
+    p.ancestors()
+        .skip(1)
+        .find(|a| set.contains(*a))
+        .map(Path::to_path_buf)
 }
 
 impl Drop for Scratch {
@@ -421,6 +443,36 @@ mod tests {
         assert!(!sub.join("a").exists());
         assert_eq!(std::fs::read(sub.join("user2")).unwrap(), b"x");
         assert_eq!(std::fs::read(&user).unwrap(), b"mine");
+    }
+
+    #[test]
+    fn cleanup_never_removes_through_a_replaced_directory() {
+        let d = tempfile::tempdir().unwrap();
+        let outside = d.path().join("outside");
+        std::fs::create_dir(&outside).unwrap();
+        std::fs::write(outside.join("f"), b"keep").unwrap();
+        let mut s = Scratch::new();
+        let root = d.path().join("root");
+        s.create_dir(&root).unwrap();
+        let sub = root.join("sub");
+        s.register_dirs_in(&root, [sub.clone(), sub.clone()]);
+        s.register_files_in(&root, [sub.join("f"), root.join("g")]);
+        assert_eq!(s.len(), (2, 2), "a directory registered twice is kept once");
+        std::fs::write(root.join("g"), b"own").unwrap();
+        // Someone replaces iomark's `sub` with a link to a directory of theirs.
+        std::os::unix::fs::symlink(&outside, &sub).unwrap();
+        let errs = s.cleanup();
+        assert_eq!(std::fs::read(outside.join("f")).unwrap(), b"keep");
+        assert!(
+            !root.join("g").exists(),
+            "own file outside the link is removed"
+        );
+        assert!(
+            errs.iter()
+                .any(|e| e.contains("replaced by a symbolic link") && e.contains("sub/f")),
+            "{errs:?}"
+        );
+        assert!(s.is_empty());
     }
 
     #[test]

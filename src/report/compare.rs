@@ -407,6 +407,11 @@ fn fio_pattern(rw: &str) -> Option<&'static str> {
     }
 }
 
+/// Whether a fio `rw=` value mixes reads and writes (`rw`, `readwrite`, `randrw`).
+fn is_mix(rw: &str) -> bool {
+    matches!(rw.trim().trim_start_matches("rand"), "rw" | "readwrite")
+}
+
 /// Direction word at the end of a `run` phase name (`seq-read read` → `read`).
 fn direction(name: &str) -> Option<&'static str> {
     match name.rsplit(' ').next()? {
@@ -415,6 +420,32 @@ fn direction(name: &str) -> Option<&'static str> {
         "trim" => Some("trim"),
         "mix" | "rw" => Some("mix"),
         _ => None,
+    }
+}
+
+/// Key and shown name of a `run` phase: `RND mix read` / `RND4K Q1T1 mix read` from
+/// its pattern, size, depth, jobs and direction (a direction of a mixed job is a mix
+/// row, as fileio's `rndrw`); `phase:run NAME` when neither can be told.
+fn run_row_key(name: &str, rw: &str, block: u64, qd: u32, threads: u32) -> (String, String) {
+    match (
+        fio_pattern(rw).or_else(|| name.contains("rand").then_some("RND")),
+        direction(name).or(match rw.trim_start_matches("rand") {
+            "read" => Some("read"),
+            "write" => Some("write"),
+            _ => None,
+        }),
+    ) {
+        (Some(p), Some(d)) => {
+            let d = match (is_mix(rw), d) {
+                (true, "read" | "write") => format!("mix {d}"),
+                _ => d.to_string(),
+            };
+            (
+                format!("{p} {d}"),
+                format!("{p}{} Q{qd}T{threads} {d}", size_label(block)),
+            )
+        }
+        _ => (format!("phase:run {name}"), format!("run {name}")),
     }
 }
 
@@ -449,26 +480,7 @@ fn run_tests(r: &RunResult, f: &RunFacts) -> Vec<Test> {
             .or(num(note_value(notes, "size")))
             .unwrap_or(j.total_size_bytes);
         let (mean_us, p99_us) = lat_figures(lat);
-        let (key, display) = match (
-            fio_pattern(&rw).or_else(|| {
-                if name.contains("rand") {
-                    Some("RND")
-                } else {
-                    None
-                }
-            }),
-            direction(name).or(match rw.trim_start_matches("rand") {
-                "read" => Some("read"),
-                "write" => Some("write"),
-                _ => None,
-            }),
-        ) {
-            (Some(p), Some(d)) => (
-                format!("{p} {d}"),
-                format!("{p}{} Q{qd}T{threads} {d}", size_label(block)),
-            ),
-            _ => (format!("phase:run {name}"), format!("run {name}")),
-        };
+        let (key, display) = run_row_key(name, &rw, block, qd, threads);
         Test {
             key,
             name: display,
@@ -1158,3 +1170,24 @@ pub const STORAGE_WAIT: &str = "storage wait %";
 
 /// Reads one metric of a test.
 type Metric = fn(&Test) -> Option<f64>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A direction of a mixed fio job is a mix row (as fileio's `rndrw`), never a pure
+    /// read or write row beside a read-only job's.
+    #[test]
+    fn directions_of_a_mixed_job_are_mix_rows() {
+        let row = |name: &str, rw: &str| run_row_key(name, rw, 4096, 1, 1);
+        assert_eq!(
+            row("rr read", "randrw"),
+            ("RND mix read".into(), "RND4K Q1T1 mix read".into())
+        );
+        assert_eq!(row("rr write", "readwrite").0, "SEQ mix write");
+        assert_eq!(row("rr write", "rw").0, "SEQ mix write");
+        assert_eq!(row("r read", "randread").0, "RND read");
+        assert_eq!(row("w write", "write").0, "SEQ write");
+        assert_eq!(row("odd", "").0, "phase:run odd");
+    }
+}

@@ -97,26 +97,52 @@ pub fn regressions(r: &RunResult, earlier: &[&RunResult]) -> Vec<Warning> {
         let median = vals[vals.len() / 2];
         let spread = (hi - lo).max(NOISE_FLOOR * median);
         if v < lo - spread {
-            let runs = match vals.len() {
-                1 => "the earlier run".to_string(),
-                n => format!("the {n} earlier runs"),
-            };
             out.push(Warning {
                 id: REGRESSION.into(),
                 message: format!(
-                    "{} {unit} {} is below {runs} of this device and test ({}–{}) by more than their spread ({}): {:.0}% under their median {}",
+                    "{} {unit} {} is below {} by more than {}: {:.0}% under {}",
                     t.name,
                     fmt(v),
-                    fmt(lo),
-                    fmt(hi),
-                    fmt(spread),
+                    earlier_runs(&vals),
+                    margin(hi - lo, spread, vals.len()),
                     (1.0 - v / median) * 100.0,
-                    fmt(median)
+                    match vals.len() {
+                        1 => "it".to_string(),
+                        _ => format!("their median {}", fmt(median)),
+                    }
                 ),
             });
         }
     }
     out
+}
+
+/// "the earlier run of this device and test (1662)" / "the 3 earlier runs … (1600–1662)".
+fn earlier_runs(vals: &[f64]) -> String {
+    match vals {
+        [one] => format!("the earlier run of this device and test ({})", fmt(*one)),
+        _ => format!(
+            "the {} earlier runs of this device and test ({}–{})",
+            vals.len(),
+            fmt(vals[0]),
+            fmt(vals[vals.len() - 1])
+        ),
+    }
+}
+
+/// What the drop was measured against: the earlier runs' own spread (max − min), or the
+/// noise floor when that spread is narrower or there is one earlier run (no spread).
+fn margin(range: f64, used: f64, runs: usize) -> String {
+    let floor = format!(
+        "the {:.0} % noise floor ({})",
+        NOISE_FLOOR * 100.0,
+        fmt(used)
+    );
+    match (runs, range >= used) {
+        (1, _) => format!("{floor}: one earlier run has no spread of its own"),
+        (_, true) => format!("their spread ({})", fmt(used)),
+        (_, false) => format!("{floor}: their own spread ({}) is narrower", fmt(range)),
+    }
 }
 
 /// The tests of a result as a short list: `RND4K Q1T1 read, SEQ1M Q8T1 write` (the
@@ -321,6 +347,30 @@ mod tests {
         assert!(regressions(&copy_run("dev:a", 9, 89.0), &rs).len() == 1);
         // one earlier run: the noise floor (5 %) is the spread
         assert!(regressions(&copy_run("dev:a", 9, 96.0), &rs[..1]).is_empty());
-        assert!(!regressions(&copy_run("dev:a", 9, 94.0), &rs[..1]).is_empty());
+        let one = regressions(&copy_run("dev:a", 9, 94.0), &rs[..1]);
+        assert_eq!(one.len(), 1);
+        // said as what it is: no spread of its own, the floor (5 % of 100 = 5.00)
+        assert!(
+            one[0].message.contains("below the earlier run of this device and test (100) by more than the 5 % noise floor (5.00): one earlier run has no spread of its own: 6% under it"),
+            "{}",
+            one[0].message
+        );
+        // two runs 100 and 101: their spread (1) is narrower than the floor (5.05)
+        let close = [copy_run("dev:a", 1, 100.0), copy_run("dev:a", 2, 101.0)];
+        let close: Vec<&RunResult> = close.iter().collect();
+        let w = regressions(&copy_run("dev:a", 9, 90.0), &close);
+        assert!(
+            w[0].message
+                .contains("the 5 % noise floor (5.05): their own spread (1.00) is narrower"),
+            "{}",
+            w[0].message
+        );
+        assert!(
+            found[0]
+                .message
+                .contains("by more than their spread (10.0)"),
+            "{}",
+            found[0].message
+        );
     }
 }

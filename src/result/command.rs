@@ -178,12 +178,39 @@ pub fn bound(wall_s: f64, blocked_s: f64, cpu_s: f64, cpu_wait_s: f64) -> Bound 
     }
 }
 
+impl Bound {
+    /// The bound when exit records were left out or lost (`why`: which): the storage
+    /// wait is then a lower bound, so the share is "at least", and neither the saving
+    /// nor the rest can be told — the verdict says so instead of concluding.
+    pub fn as_lower_bound(mut self, why: &str) -> Bound {
+        self.sentence = format!(
+            "at least {:.0} % of the wall time waited for storage ({why}): the real share, and so what a faster drive would save, is unknown for this run",
+            pct(self.storage_pct / 100.0)
+        );
+        self
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     /// The sentence: 41 % waiting, at most 20 % saved (half of 41 %, rounded),
     /// the rest CPU.
+    /// Left-out exit records: "at least", no saving, no conclusion.
+    #[test]
+    fn a_lower_bound_draws_no_conclusion() {
+        let b = bound(1.0, 0.004, 0.2, 0.0).as_lower_bound("1 exit record left out");
+        assert_eq!(
+            b.sentence,
+            "at least 0 % of the wall time waited for storage (1 exit record left out): the real share, and so what a faster drive would save, is unknown for this run"
+        );
+        assert!(
+            (b.storage_pct - 0.4).abs() < 1e-9,
+            "the figure stays the measured one"
+        );
+    }
+
     #[test]
     fn the_bound_sentence_and_its_formula() {
         let b = bound(10.0, 4.1, 5.9, 0.0);

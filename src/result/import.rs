@@ -62,23 +62,57 @@ pub fn import(text: &str, label: &str) -> Option<Result<RunResult, String>> {
     if t.starts_with('{') {
         let v: Value = serde_json::from_str(t).ok()?;
         let version = v.get("fio version")?.as_str()?.to_string();
+        let ms = v
+            .get("timestamp_ms")
+            .and_then(Value::as_u64)
+            .or_else(|| v.get("timestamp").and_then(Value::as_u64).map(|s| s * 1000));
         Some(
             from_json(&v)
                 .and_then(|d| inputs(&d, &version, "JSON", label))
-                .map(build),
+                .map(|i| dated(build(i), ms)),
         )
     } else if text.lines().any(|l| l.starts_with("fio-")) || text.contains("(groupid=") {
         let version = text
             .lines()
             .find(|l| l.starts_with("fio-"))
             .map_or("fio", |l| l.trim());
+        let ms = text.lines().find_map(text_date_ms);
         Some(
             from_text(text)
                 .and_then(|d| inputs(&d, version, "text report", label))
-                .map(build),
+                .map(|i| dated(build(i), ms)),
         )
     } else {
         None
+    }
+}
+
+/// The result dated when fio ran it (`ms` since the epoch), not when it was imported.
+fn dated(mut r: RunResult, ms: Option<u64>) -> RunResult {
+    if let Some(ms) = ms.filter(|ms| *ms > 0) {
+        r.timestamp_ms = ms;
+    }
+    r
+}
+
+/// The date at the end of a fio job header (`j: (groupid=0, jobs=1): err= 0: pid=7:
+/// Thu Dec  3 06:58:59 2026`, fio's `ctime` in the local time zone), ms since the epoch.
+fn text_date_ms(line: &str) -> Option<u64> {
+    if !line.contains("(groupid=") {
+        return None;
+    }
+    let date = line.rsplit(": ").next()?.trim();
+    let c = std::ffi::CString::new(date).ok()?;
+    // SAFETY: `tm` is plain data zeroed before use; strptime writes only into it and
+    // reads the NUL-terminated strings; mktime reads and normalises it.
+    unsafe {
+        let mut tm: libc::tm = std::mem::zeroed();
+        let end = libc::strptime(c.as_ptr(), c"%a %b %e %H:%M:%S %Y".as_ptr(), &mut tm);
+        if end.is_null() || *end != 0 {
+            return None;
+        }
+        tm.tm_isdst = -1;
+        u64::try_from(libc::mktime(&mut tm)).ok().map(|s| s * 1000)
     }
 }
 
@@ -561,6 +595,40 @@ mod tests {
         assert_eq!(
             kv_numbers("min=4, max=3330.0k, avg=57.00")[1].1,
             3_330_000.0
+        );
+    }
+
+    /// fio's own date, not the import's: JSON `timestamp_ms` (else `timestamp`), the
+    /// text report's job header (local time).
+    #[test]
+    fn imported_results_keep_fios_date() {
+        let json = r#"{"fio version":"fio-3.33","timestamp":1796281139,"jobs":[{"jobname":"j","read":{"total_ios":10,"io_bytes":40960,"runtime":1000}}]}"#;
+        let r = import(json, "a.json").unwrap().unwrap();
+        assert_eq!(r.timestamp_ms, 1_796_281_139_000);
+        let line = "j: (groupid=0, jobs=1): err= 0: pid=7: Thu Dec  3 06:58:59 2026";
+        let ms = text_date_ms(line).unwrap();
+        // SAFETY: localtime_r fills the zeroed `tm` from a valid time_t.
+        let tm = unsafe {
+            let mut tm: libc::tm = std::mem::zeroed();
+            let t = (ms / 1000) as libc::time_t;
+            libc::localtime_r(&t, &mut tm);
+            tm
+        };
+        assert_eq!(
+            (
+                tm.tm_year + 1900,
+                tm.tm_mon + 1,
+                tm.tm_mday,
+                tm.tm_hour,
+                tm.tm_min,
+                tm.tm_sec
+            ),
+            (2026, 12, 3, 6, 58, 59)
+        );
+        assert_eq!(text_date_ms("read: IOPS=1"), None);
+        assert_eq!(
+            text_date_ms("j: (groupid=0, jobs=1): err= 0: pid=7: yesterday"),
+            None
         );
     }
 

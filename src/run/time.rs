@@ -362,9 +362,17 @@ pub fn execute(job: &TimeJob) -> Result<Timed, StartError> {
         wall_s,
         user_s,
         sys_s,
-        bound: wait
-            .as_ref()
-            .map(|w| command::bound(wall_s, w.blkio_s, user_s + sys_s, w.cpu_wait_s)),
+        bound: wait.as_ref().map(|w| {
+            let b = command::bound(wall_s, w.blkio_s, user_s + sys_s, w.cpu_wait_s);
+            match (w.records_impossible, w.records_lost) {
+                (0, false) => b,
+                (0, true) => b.as_lower_bound("exit records were lost"),
+                (n, _) => b.as_lower_bound(&format!(
+                    "{n} exit record{} left out",
+                    if n == 1 { "" } else { "s" }
+                )),
+            }
+        }),
         storage_wait: wait,
         storage_wait_unavailable: acc.unavailable,
         read_from_cache_bytes: io.rchar.saturating_sub(io.read_bytes),

@@ -208,7 +208,12 @@ fn a_checksum_of_a_cached_file_hardly_waits_and_reads_nothing_at_the_device() {
         "sha256sum's line on stdout: {}",
         o.stdout
     );
-    assert!(o.stderr.contains("under 1 % of the wall time") || share >= 1.0);
+    if at_u64(t, "/storage_wait/records_impossible") > 0 {
+        // a record left out: the verdict must not conclude
+        assert!(o.stderr.contains("is unknown for this run"), "{}", o.stderr);
+    } else {
+        assert!(o.stderr.contains("under 1 % of the wall time") || share >= 1.0);
+    }
 }
 
 /// Two parallel readers of a shell and an orphan left behind by a subshell that exits
@@ -247,6 +252,13 @@ fn a_command_that_forks_and_orphans_children_is_counted_whole() {
             left_out > 0,
             o.stderr
                 .contains("claimed more blocked time than the task lived"),
+            "{}",
+            o.stderr
+        );
+        // and the verdict then concludes nothing (a lower bound)
+        assert_eq!(
+            left_out > 0,
+            o.stderr.contains("is unknown for this run"),
             "{}",
             o.stderr
         );
