@@ -296,7 +296,11 @@ fn before_running(
         return Err(Error::lines(exit::INVALID, lines));
     }
     if showcmd {
-        crate::out!("{}\n", crate::job::fio::showcmd::showcmd(cmd));
+        let line = match persona {
+            Persona::Fio => crate::job::fio::showcmd::showcmd_fio(cmd),
+            Persona::Iomark => crate::job::fio::showcmd::showcmd(cmd),
+        };
+        crate::out!("{line}\n");
         return Ok(None);
     }
     let print_notices = || {

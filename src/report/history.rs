@@ -223,13 +223,8 @@ pub fn show_text(e: &Entry, file: &str, earlier: &[&RunResult]) -> String {
         std::slice::from_ref(&e.name),
         &[file.into()],
     );
+    // the table's own "Warnings:" block lists the result's warnings (once)
     out += &super::compare_render::render(&cmp, super::compare_render::Format::Table);
-    if !r.warnings.is_empty() {
-        out += "\nwarnings:\n";
-        for w in &r.warnings {
-            out += &format!("  {}: {}\n", w.id, w.message);
-        }
-    }
     let found = regressions(r, earlier);
     out += &match (earlier.len(), found.is_empty()) {
         (0, _) => "\nno earlier run of this device and test in the history\n".to_string(),

@@ -155,6 +155,13 @@ fn three_runs_on_two_devices_and_the_previous_run_of_the_same_device() {
     let show = with_history(&results, &["history", "show", &name(1)]).ok();
     assert!(show.stdout.contains("RND16K Q1T1 read"), "{}", show.stdout);
     assert!(show.stdout.contains("machine   host"), "{}", show.stdout);
+    // each warning once (the disk run's file set fits in RAM)
+    assert_eq!(
+        show.stdout.matches("page_cache.fits_in_ram").count(),
+        1,
+        "{}",
+        show.stdout
+    );
     with_history(&results, &["history", "rm", &name(1)]).ok();
     assert_eq!(listed(&results).len(), 2);
 }

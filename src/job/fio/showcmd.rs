@@ -43,10 +43,45 @@ pub fn showcmd(cmd: &FioCommand) -> String {
     words.join(" ")
 }
 
+/// `fio --showcmd` as fio 3.33 prints it under the fio persona: `fio `, then each
+/// option as `--key=value ` unquoted (a trailing space after the last), without
+/// iomark's own options.
+pub fn showcmd_fio(cmd: &FioCommand) -> String {
+    let mut s = String::from("fio ");
+    let raw = |k: &str, v: &str| match v.is_empty() {
+        true => format!("--{k} "),
+        false => format!("--{k}={v} "),
+    };
+    for (k, v) in &cmd.global_options {
+        s.push_str(&raw(k, v));
+    }
+    for j in &cmd.jobs {
+        s.push_str(&raw("name", &j.name));
+        for (k, v) in j.options.iter().filter(|(k, _)| k != "name") {
+            s.push_str(&raw(k, v));
+        }
+    }
+    s
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::job::fio::parse_args_with;
+
+    /// fio's form: `fio --bs=8k --name=x --rw=read --filename=a b ` (raw, trailing space).
+    #[test]
+    fn the_fio_persona_prints_fios_form() {
+        let a: Vec<String> = ["--bs=8k", "--name=x", "--rw=read", "--filename=a b"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        let c = parse_args_with(&a, &|_| None).unwrap();
+        assert_eq!(
+            showcmd_fio(&c),
+            "fio --bs=8k --name=x --rw=read --filename=a b "
+        );
+    }
 
     #[test]
     fn globals_then_jobs_quoted_when_needed() {

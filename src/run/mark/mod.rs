@@ -363,8 +363,8 @@ fn partial(
     code
 }
 
-/// The notes after the table: the charts written, the tests above the path's ceiling
-/// (added to the warnings), the other warnings of the loops.
+/// The notes after the table: the charts written; the tests above the path's ceiling
+/// are added to the warnings (printed with the others after the notes).
 fn closing_notes(rows: &[Row], plots: &[PathBuf], diag: &Diagnosis, warnings: &mut Vec<Warning>) {
     for p in plots {
         crate::outln!("iomark mark: wrote {}", p.display());
@@ -378,19 +378,13 @@ fn closing_notes(rows: &[Row], plots: &[PathBuf], diag: &Diagnosis, warnings: &m
         if let Some(m) =
             notes::exceeds_ceiling(rd, wr, diag.ceiling.as_ref().map(|c| c.raw_mb_s), set_by)
         {
-            let m = format!("{}: {m}", r.test.name());
-            crate::outln!("iomark: {m}");
             warnings.push(Warning {
                 id: crate::result::truth::ABOVE_CEILING.into(),
-                message: m,
+                message: format!("{}: {m}", r.test.name()),
             });
         }
     }
-    for w in warnings.iter() {
-        if w.id != crate::result::truth::ABOVE_CEILING {
-            crate::outln!("iomark: {}: {}", w.id, w.message);
-        }
-    }
+    // every warning is printed once, by truth::text_lines with the result's others
 }
 
 /// Run `mark`; returns the exit code.

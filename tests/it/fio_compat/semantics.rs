@@ -567,3 +567,35 @@ fn verify_reads_have_the_verify_phases_runtime() {
         );
     }
 }
+
+/// `--showcmd` with a job file: the same line as fio 3.33, byte for byte (`fio `, the
+/// command line's options, then the job file's global and job options, unquoted, a
+/// trailing space); nothing is run.
+#[test]
+fn showcmd_of_a_job_file_is_fios_line() {
+    if !need_fio("showcmd_of_a_job_file_is_fios_line") {
+        return;
+    }
+    let d = scratch();
+    let job = "[global]\nbs=8k\n[x]\nrw=read\nsize=1m\nfilename=a b\n[y]\nrw=write\nsize=64k\n";
+    let outs: Vec<Out> = ["fio", "iomark"]
+        .iter()
+        .map(|t| {
+            let w = sub(d.path(), t);
+            std::fs::write(w.join("j.fio"), job).unwrap();
+            tool_cmd(d.path(), t)
+                .dir(w)
+                .args(["--showcmd", "--iodepth=2", "j.fio"])
+                .run()
+        })
+        .collect();
+    assert_eq!(outs[0].code, 0, "{}", outs[0].dump());
+    assert_eq!(outs[1].code, outs[0].code, "{}", outs[1].dump());
+    assert_eq!(outs[1].stdout, outs[0].stdout, "fio's line, byte for byte");
+    assert!(
+        outs[1].stdout.starts_with("fio --iodepth=2 "),
+        "{}",
+        outs[1].stdout
+    );
+    assert!(!d.path().join("iomark/a b").exists(), "nothing is run");
+}

@@ -58,6 +58,16 @@ fn tiny_mark_run_on_the_project_disk() {
         );
     }
     assert!(stdout.contains("MB/s = 1,000,000 B/s, MiB/s = 1,048,576 B/s"));
+    // each of the result's warnings is printed once, in the one form
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    for w in v["warnings"].as_array().unwrap() {
+        let id = w["id"].as_str().unwrap();
+        assert_eq!(stdout.matches(id).count(), 1, "{id}: {stdout}");
+        assert!(
+            stdout.contains(&format!("iomark: WARNING [{id}]")),
+            "{stdout}"
+        );
+    }
     // the test directory is gone; only the JSON is left
     let left: Vec<_> = std::fs::read_dir(&base)
         .unwrap()
