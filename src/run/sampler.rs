@@ -363,13 +363,17 @@ mod tests {
         assert_eq!(period_for(0), Duration::from_millis(250));
     }
 
+    /// The statistics of two fresh threads.
+    fn two_threads() -> Vec<Mutex<JobStats>> {
+        (0..2)
+            .map(|_| Mutex::new(JobStats::thread(false)))
+            .collect()
+    }
+
     #[test]
     fn samples_are_differences_and_survive_a_reset() {
         use crate::stats::EventKind;
-        let stats = vec![
-            Mutex::new(JobStats::thread(false)),
-            Mutex::new(JobStats::thread(false)),
-        ];
+        let stats = two_threads();
         let t0 = Instant::now();
         let s = Sampler::new(t0, Duration::from_secs(1));
         stats[0].lock().unwrap().io_done(EventKind::Read, 4096);
@@ -418,10 +422,7 @@ mod tests {
     #[test]
     fn interval_latency_is_the_p99_of_the_histograms_difference() {
         use crate::stats::EventKind;
-        let stats = vec![
-            Mutex::new(JobStats::thread(false)),
-            Mutex::new(JobStats::thread(false)),
-        ];
+        let stats = two_threads();
         let t0 = Instant::now();
         let live = Arc::new(LiveRates::default());
         let mut s = Sampler::new(t0, Duration::from_secs(1)).with_live(live.clone());

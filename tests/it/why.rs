@@ -270,12 +270,25 @@ fn run_result(dir: &Path, job: &[&str], name: &str) -> (Value, String) {
     (read_json(&dir.join(name)), o.stderr)
 }
 
-/// The job's row of the time breakdown: (wall, read, wait ns, wait %, reads).
-fn waits_of(j: &Value) -> (f64, f64, f64, f64, f64) {
+/// `base` with `option`, saved as `name`: the job's row of the time breakdown (wall,
+/// read, wait ns, wait %, reads), checked for what holds of every job: the waits fit in
+/// what the reads left of the wall time, their share is wait / wall, the notes say it.
+fn waits_of(dir: &Path, base: &[&str], option: &str, name: &str) -> (f64, f64, f64, f64, f64) {
+    let mut job = base.to_vec();
+    job.push(option);
+    let (j, notes) = run_result(dir, &job, name);
     let t = &j["time"][0];
     let f = |k: &str| t[k].as_f64().unwrap_or_else(|| panic!("{k}: {t}"));
     let ios = j["read"]["ops"].as_f64().unwrap();
-    (f("wall_ns"), f("read_ns"), f("wait_ns"), f("wait_pct"), ios)
+    let (wall, read, wait, pct) = (f("wall_ns"), f("read_ns"), f("wait_ns"), f("wait_pct"));
+    assert!(ios > 10.0, "{j}");
+    assert!(
+        wait <= wall - read,
+        "waits {wait}, wall {wall}, reads {read}"
+    );
+    assert!((pct - wait * 100.0 / wall).abs() < 1e-6, "{pct}");
+    assert!(notes.contains(&format!("{pct:.1} % waits")), "{notes}");
+    (wall, read, wait, pct, ios)
 }
 
 /// Waits are timed apart from I/O and from the rest: a job with `thinktime=` sleeps
@@ -298,42 +311,22 @@ fn thinktime_and_rate_waits_are_their_own_share() {
         "--runtime=1",
     ];
     let think_ns = 2e6;
-    let mut job = base.to_vec();
-    job.push("--thinktime=2ms");
-    let (j, notes) = run_result(d.path(), &job, "think.json");
-    let (wall, read, wait, pct, ios) = waits_of(&j);
-    let think_pct = pct;
-    assert!(ios > 10.0, "{j}");
+    let (_, _, wait, think_pct, ios) = waits_of(d.path(), &base, "--thinktime=2ms", "think.json");
     assert!(
         wait >= (ios - 1.0) * think_ns,
         "waits {wait} for {ios} thinks"
     );
-    assert!(
-        wait <= wall - read,
-        "waits {wait}, wall {wall}, reads {read}"
-    );
-    assert!((pct - wait * 100.0 / wall).abs() < 1e-6, "{pct}");
-    assert!(notes.contains(&format!("{pct:.1} % waits")), "{notes}");
 
     let rate = 200.0;
-    let mut job = base.to_vec();
-    job.push("--rate_iops=200");
-    let (j, notes) = run_result(d.path(), &job, "rate.json");
-    let (wall, read, wait, pct, ios) = waits_of(&j);
+    let (_, read, wait, pct, ios) = waits_of(d.path(), &base, "--rate_iops=200", "rate.json");
     let period = 1e9 / rate;
-    assert!(ios > rate * 0.5, "{j}");
+    assert!(ios > rate * 0.5, "{ios} reads");
     let schedule = (ios - 1.0) * period - read;
     let slack = ios * period / 10.0;
     assert!(
         (wait - schedule).abs() <= slack,
         "waits {wait} vs the schedule's {schedule} ± {slack} ({ios} reads)"
     );
-    assert!(
-        wait <= wall - read,
-        "waits {wait}, wall {wall}, reads {read}"
-    );
-    assert!((pct - wait * 100.0 / wall).abs() < 1e-6, "{pct}");
-    assert!(notes.contains(&format!("{pct:.1} % waits")), "{notes}");
     let o = Iomark::new()
         .dir(d.path())
         .args(["compare", "think.json", "rate.json"])
