@@ -326,6 +326,14 @@ pub struct Watch {
 }
 
 impl Watch {
+    /// [`Watch::start`] on the block device under `path` (a directory, a file or a
+    /// device node; none for a filesystem without one): the device view of the
+    /// commands that name a directory (`mark`, `copy`, `tree`), as fileio's.
+    pub fn of_path(root: &Root, path: &std::path::Path) -> Watch {
+        let under = super::pagecache::before(root, path);
+        Watch::start(root, under.device.as_deref())
+    }
+
     /// Read the counters of the disk of block device `name` (`None`: a filesystem
     /// without one, nothing watched) and of its stack's members, and `/proc/self/io`.
     pub fn start(root: &Root, name: Option<&str>) -> Watch {

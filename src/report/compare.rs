@@ -125,6 +125,9 @@ pub struct Why {
     pub fsync_p99_us: Option<f64>,
     /// share of the wall time inside fsync, %
     pub fsync_pct: Option<f64>,
+    /// share of the wall time in timed waits (rate limits, thinktime, flow), % (`None`:
+    /// no wait timed)
+    pub wait_pct: Option<f64>,
     /// a mix's mean read latency, µs
     pub read_mean_us: Option<f64>,
     /// a mix's mean write latency, µs
@@ -154,6 +157,7 @@ fn why_of(r: &RunResult, t: &Test) -> Why {
             .filter(|_| synced)
             .map(|v| us(*v)),
         fsync_pct: share.filter(|_| synced),
+        wait_pct: r.time.first().and_then(|x| x.wait_pct).filter(|w| *w > 0.0),
         read_mean_us: mean(&r.read.lat),
         write_mean_us: mean(&r.write.lat),
         wall_s: r.timed_command.as_ref().map(|c| c.wall_s),
@@ -1014,7 +1018,7 @@ pub fn compare_groups(
             continue;
         };
         let differences = row_differences(&cells, groups, ref_g);
-        let metrics: [(&str, Metric); 11] = [
+        let metrics: [(&str, Metric); 12] = [
             ("MB/s", |t| t.mb_s),
             ("IOPS", |t| t.iops),
             ("mean µs", |t| t.mean_us),
@@ -1025,6 +1029,7 @@ pub fn compare_groups(
             ("fsync mean µs", |t| t.why.fsync_mean_us),
             ("fsync p99 µs", |t| t.why.fsync_p99_us),
             (TIME_IN_FSYNC, |t| t.why.fsync_pct),
+            (TIME_IN_WAITS, |t| t.why.wait_pct),
             // `iomark time`'s command
             (WALL_S, |t| t.why.wall_s),
             (STORAGE_WAIT, |t| t.why.storage_wait_pct),
@@ -1163,6 +1168,9 @@ fn column(results: &[RunResult], g: &Group, files: &[String]) -> Column {
 
 /// The metric of the "time in fsync" row (share of the wall time, %).
 pub const TIME_IN_FSYNC: &str = "time in fsync %";
+/// The metric of the "time in waits" row (rate limits, thinktime, flow; share of the
+/// wall time, %), present when a column waited.
+pub const TIME_IN_WAITS: &str = "time in waits %";
 /// The row of an `iomark time` command's wall time, seconds.
 pub const WALL_S: &str = "wall s";
 /// The row of an `iomark time` command's share of the wall time blocked on storage.

@@ -324,4 +324,53 @@ mod tests {
             }
         }
     }
+
+    /// The chart's legend names each column's warning ids as the markdown and text
+    /// tables' `warnings` row does, escaped as text: an id or label with `<` and `&`
+    /// (a result file is input) is `&lt;`/`&amp;` in the SVG, never markup.
+    #[test]
+    fn the_legend_names_the_warning_ids_the_tables_show_escaped() {
+        use crate::report::compare_render::{Compare, Format};
+        let mut warned = crate::report::copy_result_warned("on tmpfs");
+        warned.warnings.push(crate::result::Warning {
+            id: "x<y&z".into(),
+            message: "a crafted id".into(),
+        });
+        let rs = vec![warned, crate::report::copy_result_warned("on tmpfs")];
+        let labels: Vec<String> = vec!["<script>alert(1)</script>".into(), "plain".into()];
+        let files: Vec<String> = vec!["a.json".into(), "b.json".into()];
+        let chart = CompareChart {
+            labels: labels.clone(),
+            files: files.clone(),
+        }
+        .render(&rs)
+        .unwrap();
+        let svg = String::from_utf8(chart).unwrap();
+        let ids = crate::report::compare::compare(&rs, &labels, &files).columns[0]
+            .warnings
+            .clone();
+        assert_eq!(ids, ["target.memory_fs", "x<y&z"]);
+        for format in [Format::Markdown, Format::Table] {
+            let table = Compare {
+                labels: labels.clone(),
+                files: files.clone(),
+                groups: vec![],
+                baseline: 0,
+                format,
+                paint: crate::util::color::Paint { on: false },
+                findings: vec![],
+            }
+            .render(&rs)
+            .unwrap();
+            let table = String::from_utf8(table).unwrap();
+            for id in &ids {
+                assert!(table.contains(id.as_str()), "{id}: {table}");
+            }
+        }
+        // the legend: `A = label ⚠ ids`, escaped; B has the one shared id
+        let a = "A = &lt;script&gt;alert(1)&lt;/script&gt; ⚠ target.memory_fs, x&lt;y&amp;z";
+        assert!(svg.contains(a), "{svg}");
+        assert!(svg.contains("B = plain ⚠ target.memory_fs"), "{svg}");
+        assert!(!svg.contains("<script") && !svg.contains("x<y"), "{svg}");
+    }
 }

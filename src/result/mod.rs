@@ -440,16 +440,42 @@ impl TimeShare {
         }
     }
 
-    /// The sum of several threads' or jobs' shares, named `who`.
+    /// The same shares with `wait_ns` of the wall time timed as waits (rate limits,
+    /// thinktime, the flow's sleeps): taken from the rest, as its own share.
+    pub fn with_wait(self, wait_ns: u64) -> TimeShare {
+        let wall = self.wall_ns;
+        let pct = |v: u64| {
+            if wall > 0 {
+                v as f64 * 100.0 / wall as f64
+            } else {
+                0.0
+            }
+        };
+        let other_ns = wall.saturating_sub(self.read_ns + self.write_ns + self.sync_ns + wait_ns);
+        TimeShare {
+            wait_ns: Some(wait_ns),
+            wait_pct: Some(pct(wait_ns)),
+            other_ns,
+            other_pct: pct(other_ns),
+            ..self
+        }
+    }
+
+    /// The sum of several threads' or jobs' shares, named `who` (waits timed when any
+    /// part timed them).
     pub fn total(who: &str, parts: &[TimeShare]) -> TimeShare {
         let s = |f: fn(&TimeShare) -> u64| parts.iter().map(f).sum::<u64>();
-        TimeShare::new(
+        let t = TimeShare::new(
             who,
             s(|t| t.wall_ns),
             s(|t| t.read_ns),
             s(|t| t.write_ns),
             s(|t| t.sync_ns),
-        )
+        );
+        match parts.iter().any(|p| p.wait_ns.is_some()) {
+            true => t.with_wait(s(|p| p.wait_ns.unwrap_or(0))),
+            false => t,
+        }
     }
 }
 

@@ -8,6 +8,7 @@
 //! Not here: drawing, keys, the terminal (src/cli/live/).
 
 use crate::result::Sample;
+use crate::stats::LatAcc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{channel, Receiver, Sender};
 use std::sync::Mutex;
@@ -29,6 +30,31 @@ pub struct JobRates {
     /// mean completion latency of the I/O completed in the interval, ns (`None`: none
     /// completed, or the recorder keeps no running sum)
     pub lat_mean_ns: Option<f64>,
+    /// 99th percentile of the completion latencies of the interval, ns (`None`: none
+    /// completed, or the recorder is not read while the run goes on)
+    pub lat_p99_ns: Option<f64>,
+}
+
+/// The latency of the I/O completed in one sample's interval.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct IntervalLat {
+    /// mean completion latency, ns (the interval's sum over its count)
+    pub mean_ns: f64,
+    /// 99th percentile of the interval's completion latencies, ns: the percentile of
+    /// the histogram's counts recorded in the interval (the difference of two readings)
+    pub p99_ns: u64,
+}
+
+impl IntervalLat {
+    /// The interval between the readings `earlier` and `now` of the recorder's
+    /// latencies; `None` when no I/O completed in it.
+    pub fn between(earlier: &LatAcc, now: &LatAcc) -> Option<IntervalLat> {
+        let d = now.since(earlier);
+        (d.count() > 0).then(|| IntervalLat {
+            mean_ns: d.mean(),
+            p99_ns: crate::stats::percentile_ns(&d.hist(), 99.0),
+        })
+    }
 }
 
 /// What the view gets at every sample.
@@ -47,13 +73,16 @@ pub struct Frame {
 }
 
 /// One job's cumulative counters as the coordinator reads them: bytes read, bytes
-/// written, reads, writes, sum of completion latencies (ns) and their count.
-#[derive(Clone, Debug, Default, PartialEq)]
+/// written, reads, writes, sum of completion latencies (ns) and their count; and the
+/// job's recorders' completion latencies as its threads last gave them.
+#[derive(Clone, Debug, Default)]
 pub struct JobCount {
     /// the job's name
     pub name: String,
     /// the counters
     pub c: [u64; 6],
+    /// the recorders' completion latencies (`None`: no thread gave a reading yet)
+    pub clat: Option<LatAcc>,
 }
 
 /// The state of an attached feed: the channel and what the next frame is built from.
@@ -109,10 +138,11 @@ pub fn jobs(counts: impl FnOnce() -> Vec<JobCount>, now: Instant) {
     with_feed(|f| f.given = Some((counts(), now)));
 }
 
-/// A sample was taken (sampler.rs): its frame goes to the view.
-pub fn sample(s: &Sample) {
+/// A sample was taken (sampler.rs), with the latency of its interval when the
+/// recorder was read: its frame goes to the view.
+pub fn sample(s: &Sample, lat: Option<IntervalLat>) {
     with_feed(|f| {
-        let frame = f.frame(s);
+        let frame = f.frame(s, lat);
         let _ = f.tx.send(frame);
     });
 }
@@ -132,8 +162,9 @@ impl Feed {
 
     /// The frame of sample `s`: the jobs' rates from the counters given since the last
     /// frame (their differences over the time between the two readings), or, when the
-    /// command gives none (`mark`), one job named by the phase from the sample itself.
-    pub fn frame(&mut self, s: &Sample) -> Frame {
+    /// command gives none (`mark`), one job named by the phase from the sample itself
+    /// and the interval's latency `lat` read from the recorder.
+    pub fn frame(&mut self, s: &Sample, lat: Option<IntervalLat>) -> Frame {
         let jobs = match self.given.take() {
             Some((now, t)) => {
                 let jobs = rates(self.last.as_ref(), &now, t);
@@ -148,7 +179,8 @@ impl Feed {
                     write_bps: s.written_bytes as f64 / d,
                     read_iops: s.reads as f64 / d,
                     write_iops: s.writes as f64 / d,
-                    lat_mean_ns: None,
+                    lat_mean_ns: lat.map(|l| l.mean_ns),
+                    lat_p99_ns: lat.map(|l| l.p99_ns as f64),
                 }]
             }
         };
@@ -178,6 +210,11 @@ fn rates(last: Option<&(Vec<JobCount>, Instant)>, now: &[JobCount], t: Instant) 
                 ),
                 None => ([0; 6], 0.0),
             };
+            let before = last.and_then(|(l, _)| l.get(i)?.clat.clone());
+            let lat = j
+                .clat
+                .as_ref()
+                .and_then(|n| IntervalLat::between(&before.unwrap_or_default(), n));
             let d: Vec<f64> =
                 j.c.iter()
                     .zip(prev)
@@ -191,6 +228,7 @@ fn rates(last: Option<&(Vec<JobCount>, Instant)>, now: &[JobCount], t: Instant) 
                 read_iops: per(d[2]),
                 write_iops: per(d[3]),
                 lat_mean_ns: (d[5] > 0.0).then(|| d[4] / d[5]),
+                lat_p99_ns: lat.map(|l| l.p99_ns as f64),
             }
         })
         .collect()
@@ -209,6 +247,7 @@ mod tests {
         let job = |c| JobCount {
             name: "seq".into(),
             c,
+            clat: None,
         };
         f.given = Some((vec![job([0; 6])], t0));
         let s = Sample {
@@ -216,7 +255,7 @@ mod tests {
             dur_s: 0.5,
             ..Sample::default()
         };
-        let _ = f.frame(&s);
+        let _ = f.frame(&s, None);
         // 2 s later: 4 MB read in 1000 reads whose latencies add up to 2 ms
         f.given = Some((
             vec![job([4_000_000, 0, 1000, 0, 2_000_000, 1000])],
@@ -232,7 +271,7 @@ mod tests {
             temp_c: Some(41.0),
             ..Sample::default()
         };
-        let fr = f.frame(&s);
+        let fr = f.frame(&s, None);
         assert_eq!(fr.jobs.len(), 1);
         assert_eq!(fr.jobs[0].read_bps, 2_000_000.0);
         assert_eq!(fr.jobs[0].read_iops, 500.0);
@@ -254,11 +293,17 @@ mod tests {
             read_bytes: 100 << 20,
             ..Sample::default()
         };
-        let fr = f.frame(&s);
+        let lat = IntervalLat {
+            mean_ns: 2_500.0,
+            p99_ns: 9_000,
+        };
+        let fr = f.frame(&s, Some(lat));
         assert_eq!(fr.jobs[0].name, "SEQ1M Q8T1 read loop 1/3");
         assert_eq!(fr.jobs[0].read_bps, (400u64 << 20) as f64);
         assert_eq!(fr.jobs[0].read_iops, 400.0);
-        assert_eq!(fr.jobs[0].lat_mean_ns, None);
+        // the interval's latency read from the recorder
+        assert_eq!(fr.jobs[0].lat_mean_ns, Some(2_500.0));
+        assert_eq!(fr.jobs[0].lat_p99_ns, Some(9_000.0));
         assert_eq!(fr.util_pct, None);
     }
 }

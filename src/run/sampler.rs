@@ -9,13 +9,20 @@
 //! sysbench's `--report-interval` lines (which take and reset their own interval
 //! counters). The probes read sysfs only through `probe/` and a [`Root`]. A live view
 //! on a terminal (`fileio --progress`, `mark`'s bar) reads the last sample's rates
-//! from a shared [`LiveRates`] the sampler overwrites at every sample.
+//! from a shared [`LiveRates`] the sampler overwrites at every sample. Where the
+//! recorder is readable while the run goes on (fileio and mark: each thread's
+//! statistics behind its mutex), a sample also reads the recorder's completion
+//! latencies ([`JobStats::live_clat`]) and gives the view the interval's mean and p99
+//! ([`IntervalLat`], run/live.rs), from the difference of the histogram's counts since the last
+//! sample: no second recorder, nothing more on the I/O path.
 
 use crate::probe::devstat::{self, DevStat};
 use crate::probe::sensors::{self, DriveSensor};
 use crate::probe::Root;
 use crate::result::{DeviceSample, Sample, SeriesSources};
+use crate::run::live::IntervalLat;
 use crate::stats::job::JobStats;
+use crate::stats::LatAcc;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -42,6 +49,16 @@ pub fn totals(stats: &[Mutex<JobStats>]) -> [u64; 4] {
         c[3] += t.write.bytes;
     }
     c
+}
+
+/// The completion latencies the threads' recorders hold now, added up (the sampler
+/// keeps the reading of the last sample and reports the difference).
+pub fn live_lat(stats: &[Mutex<JobStats>]) -> LatAcc {
+    let mut all = LatAcc::default();
+    for m in stats {
+        all.merge(&m.lock().unwrap_or_else(|e| e.into_inner()).live_clat());
+    }
+    all
 }
 
 /// What the sampler reads besides the app counters: the block device under the run's
@@ -142,6 +159,9 @@ pub struct Rates {
     pub iops: f64,
     /// reads and writes since the start (or the last checkpoint)
     pub ops: u64,
+    /// completion latency of the interval's I/O (`None`: none completed, or the
+    /// recorder is not read while the run goes on)
+    pub lat: Option<IntervalLat>,
 }
 
 impl Rates {
@@ -153,6 +173,7 @@ impl Rates {
             mb_s: (s.read_bytes + s.written_bytes) as f64 / dur / 1e6,
             iops: (s.reads + s.writes) as f64 / dur,
             ops: c[0] + c[1],
+            lat: None,
         }
     }
 }
@@ -191,6 +212,8 @@ pub struct Sampler {
     pub samples: Vec<Sample>,
     probes: Option<Probes>,
     live: Option<Arc<LiveRates>>,
+    /// the recorder's latencies at the last sample, and as read for the next one
+    lat: (LatAcc, Option<LatAcc>),
 }
 
 impl Sampler {
@@ -205,6 +228,7 @@ impl Sampler {
             samples: vec![],
             probes: None,
             live: None,
+            lat: Default::default(),
         }
     }
 
@@ -235,6 +259,20 @@ impl Sampler {
     /// from zero.
     pub fn counters_reset(&mut self) {
         self.last = [0; 4];
+        self.lat.0 = LatAcc::default();
+    }
+
+    /// A sample at `now` from the threads' recorders `stats` (fileio, mark): their
+    /// counters and their completion latencies.
+    pub fn take_from(&mut self, stats: &[Mutex<JobStats>], now: Instant) {
+        self.lat.1 = Some(live_lat(stats));
+        self.take(totals(stats), now);
+    }
+
+    /// The last, partial sample (see [`Sampler::finish`]) from the threads' recorders.
+    pub fn finish_from(&mut self, stats: &[Mutex<JobStats>], now: Instant) {
+        self.lat.1 = Some(live_lat(stats));
+        self.finish(totals(stats), now);
     }
 
     /// Take a sample at `now` from the threads' cumulative counters `c` (reads, writes,
@@ -258,10 +296,18 @@ impl Sampler {
         if let Some(p) = self.probes.as_mut() {
             p.read(&mut s);
         }
+        let lat = self.lat.1.take().and_then(|now| {
+            let l = IntervalLat::between(&self.lat.0, &now);
+            self.lat.0 = now;
+            l
+        });
         // the `--live` view's frame, when a view watches (run/live.rs)
-        crate::run::live::sample(&s);
+        crate::run::live::sample(&s, lat);
         if let Some(l) = &self.live {
-            l.set(Rates::of(&s, c));
+            l.set(Rates {
+                lat,
+                ..Rates::of(&s, c)
+            });
         }
         self.samples.push(s);
         self.last = c;
@@ -317,13 +363,17 @@ mod tests {
         assert_eq!(period_for(0), Duration::from_millis(250));
     }
 
+    /// The statistics of two fresh threads.
+    fn two_threads() -> Vec<Mutex<JobStats>> {
+        (0..2)
+            .map(|_| Mutex::new(JobStats::thread(false)))
+            .collect()
+    }
+
     #[test]
     fn samples_are_differences_and_survive_a_reset() {
         use crate::stats::EventKind;
-        let stats = vec![
-            Mutex::new(JobStats::thread(false)),
-            Mutex::new(JobStats::thread(false)),
-        ];
+        let stats = two_threads();
         let t0 = Instant::now();
         let s = Sampler::new(t0, Duration::from_secs(1));
         stats[0].lock().unwrap().io_done(EventKind::Read, 4096);
@@ -363,6 +413,67 @@ mod tests {
         s.finish(totals(&stats), t0 + Duration::from_millis(3500));
         assert_eq!(s.samples.len(), 4);
         assert_eq!(s.samples[3].read_bytes, 1);
+    }
+
+    /// The live latency of a sample is its interval's: mean = the interval's latency
+    /// sum over its count, p99 = the 99th percentile of the histogram counts recorded
+    /// in the interval (the difference of two readings of the recorder), not of the
+    /// run so far. Two threads, the second interval much slower than the first.
+    #[test]
+    fn interval_latency_is_the_p99_of_the_histograms_difference() {
+        use crate::stats::EventKind;
+        let stats = two_threads();
+        let t0 = Instant::now();
+        let live = Arc::new(LiveRates::default());
+        let mut s = Sampler::new(t0, Duration::from_secs(1)).with_live(live.clone());
+        // interval 1: 1000 reads of 1 µs on thread 0
+        for _ in 0..1000 {
+            let mut t = stats[0].lock().unwrap();
+            t.event(EventKind::Read, 1_000, false);
+            t.io_done(EventKind::Read, 4096);
+        }
+        s.take_from(&stats, t0 + Duration::from_secs(1));
+        let l = live.get().unwrap().lat.unwrap();
+        assert_eq!((l.mean_ns, l.p99_ns), (1_000.0, 1_000));
+        // interval 2: 98 writes of 2 µs (thread 1), one of 50 µs and one of 90 µs
+        // (thread 0, queued: its completion in `lat`)
+        for _ in 0..98 {
+            stats[1]
+                .lock()
+                .unwrap()
+                .event(EventKind::Write, 2_000, false);
+        }
+        stats[0].lock().unwrap().clat_done(EventKind::Write, 50_000);
+        stats[0].lock().unwrap().clat_done(EventKind::Write, 90_000);
+        s.take_from(&stats, t0 + Duration::from_secs(2));
+        let l = live.get().unwrap().lat.unwrap();
+        let (n, sum) = (100.0, 98.0 * 2_000.0 + 50_000.0 + 90_000.0);
+        assert_eq!(l.mean_ns, sum / n);
+        // rank ceil(0.99 × 100) = 99 of the interval's 100: the 50 µs one (its HDR
+        // bucket's highest equivalent value, 3 significant digits)
+        let h = crate::stats::new_hist();
+        assert_eq!(l.p99_ns, h.highest_equivalent(50_000));
+        // the run so far has p99 2 µs: the interval's is not the cumulative one
+        let all = live_lat(&stats);
+        assert_eq!(crate::stats::percentile_ns(&all.hist(), 99.0), 2_000);
+        // an interval without completions has no latency
+        s.take_from(&stats, t0 + Duration::from_secs(3));
+        assert_eq!(live.get().unwrap().lat, None);
+        // a checkpoint resets the recorders: the new counts are the interval's
+        for m in &stats {
+            *m.lock().unwrap() = JobStats::thread(false);
+        }
+        s.counters_reset();
+        stats[1]
+            .lock()
+            .unwrap()
+            .event(EventKind::Read, 7_000, false);
+        s.take_from(&stats, t0 + Duration::from_secs(4));
+        let l = live.get().unwrap().lat.unwrap();
+        assert_eq!(
+            (l.mean_ns, l.p99_ns),
+            (7_000.0, h.highest_equivalent(7_000))
+        );
     }
 
     /// A run on a recorded NVMe drive (probe/sensors.rs fixture) at 2 GB/s whose

@@ -95,6 +95,23 @@ impl HdrCounts {
             *c += x;
         }
     }
+    /// The counts recorded since `earlier`, a reading of the same counts taken before
+    /// (bucket by bucket); when a bucket went down the counts were reset in between and
+    /// all of them are new.
+    pub fn since(&self, earlier: &HdrCounts) -> HdrCounts {
+        let reset = self.0.iter().zip(&earlier.0).any(|(n, o)| n < o)
+            || earlier.0[self.0.len().min(earlier.0.len())..]
+                .iter()
+                .any(|&c| c > 0);
+        if reset {
+            return self.clone();
+        }
+        let mut d = self.clone();
+        for (c, o) in d.0.iter_mut().zip(&earlier.0) {
+            *c -= o;
+        }
+        d
+    }
     /// The HDR histogram of these counts: the one recording each sample into a
     /// [`new_hist`] would give.
     pub fn hist(&self) -> Histogram<u64> {

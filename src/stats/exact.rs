@@ -87,6 +87,21 @@ impl LatAcc {
             n => self.sum_ns as f64 / n as f64,
         }
     }
+    /// The latencies recorded since `earlier`, a reading of this accumulator taken
+    /// before (a live view's interval): the histogram's counts, count and sum of the
+    /// interval; its min and max are not known (left empty). When the accumulator was
+    /// reset in between (fewer samples than `earlier`), everything in it is new.
+    pub fn since(&self, earlier: &LatAcc) -> LatAcc {
+        if self.n < earlier.n || self.sum_ns < earlier.sum_ns {
+            return self.clone();
+        }
+        LatAcc {
+            counts: self.counts.since(&earlier.counts),
+            n: self.n - earlier.n,
+            sum_ns: self.sum_ns - earlier.sum_ns,
+            ..LatAcc::default()
+        }
+    }
     /// Summary: exact count, min, max, sum (saturated to u64) and floor mean; stdev
     /// from the histogram.
     pub fn summary(&self) -> LatencySummary {

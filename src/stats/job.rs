@@ -126,6 +126,12 @@ pub struct JobStats {
     /// ns spent in the end-of-test syncs of fileio's `--file-fsync-end`, which are inside
     /// the measured time (summed over merged threads)
     pub end_sync_ns: u64,
+    /// ns the thread waited on purpose, outside any request (fio's rules: rate-limit
+    /// pacing, `thinktime`, the `flow` sleep), timed by one clock reading before and one
+    /// after each wait that happens (summed over merged threads; 0 in results of
+    /// versions that did not time waits)
+    #[serde(default)]
+    pub wait_ns: u64,
     /// fileio's `--report-interval` counters since the last interval line (`None`: off;
     /// not merged, each line takes them from every thread)
     #[serde(skip)]
@@ -137,6 +143,7 @@ impl JobStats {
     pub fn merge(&mut self, o: &JobStats) {
         self.threads += o.threads;
         self.end_sync_ns += o.end_sync_ns;
+        self.wait_ns += o.wait_ns;
         self.read.merge(&o.read);
         self.write.merge(&o.write);
         self.sync.merge(&o.sync);
@@ -266,6 +273,19 @@ impl JobStats {
             d.settle();
         }
         s
+    }
+
+    /// The completion latencies of the reads and writes recorded so far, while the run
+    /// goes on (before [`DirStats::settle`]): the synchronous requests (`sync`) and the
+    /// queued ones' completions (`clat` under fio's counting, `lat` under sysbench's,
+    /// which keeps no `clat`). A live view reads it at every sample (run/sampler.rs).
+    pub fn live_clat(&self) -> LatAcc {
+        let mut all = LatAcc::default();
+        for d in [&self.read, &self.write] {
+            all.merge(&d.sync);
+            all.merge(if d.clat.count() > 0 { &d.clat } else { &d.lat });
+        }
+        all
     }
 
     /// The events recorded (reads, writes, periodic fsyncs), once settled: an event's

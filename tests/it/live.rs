@@ -42,6 +42,21 @@ fn wait_for_view(t: &Tmux, name: &str) -> String {
     })
 }
 
+/// The view shows job `name` with a measured p99 of the last interval (a figure, not
+/// `-`): its line's ` p99 ` value.
+fn p99_of(t: &Tmux, name: &str) -> String {
+    t.wait_for("the job's p99 over the last interval", GUARD, |s| {
+        let l = s
+            .lines()
+            .find(|l| l.contains(name) && l.contains(" p99 "))?;
+        let v = l.split_once(" p99 ")?.1.trim_start();
+        let fig = v.split_whitespace().take(2).collect::<Vec<_>>().join(" ");
+        let num = fig.split_whitespace().next()?.parse::<f64>().ok()?;
+        let unit = fig.split_whitespace().nth(1)?;
+        (num >= 0.0 && ["ns", "µs", "ms", "s"].contains(&unit)).then_some(fig)
+    })
+}
+
 /// After the command: the terminal as it was (stty identical, main screen, cursor shown).
 fn assert_sane(t: &Tmux, dir: &Path) {
     let before = std::fs::read_to_string(dir.join("before.stty")).expect("stty before");
@@ -61,6 +76,8 @@ fn stops_with(key: &str) {
     let t = start(d.path(), "", &run_args("livejob"));
     let view = wait_for_view(&t, "livejob");
     assert!(view.contains("q or Ctrl-C: stop"), "{view}");
+    // the p99 of the interval, from the job's recorder
+    p99_of(&t, "livejob");
     t.send_keys(key);
     let (code, screen) = t.finished(GUARD);
     assert_eq!(code, 130, "{screen}");
@@ -130,7 +147,8 @@ fn live_view_failed_run_restores_the_terminal() {
     assert_sane(&t, d.path());
 }
 
-/// `mark --live`: the view names the test and its MB/s; `q` stops with the finished
+/// `mark --live`: the view names the test with its MB/s and its latency (mean and p99
+/// of the last interval, read from the test's recorder); `q` stops with the finished
 /// tests kept (exit 130, status interrupted).
 #[test]
 fn mark_live_draws_the_test_and_q_stops_it() {
@@ -142,6 +160,14 @@ fn mark_live_draws_the_test_and_q_stops_it() {
     let cmd = "mark . --preset=peak --size=16M --time=30 --loops=1 --warmup=0 --live --json=m.json --no-history";
     let t = start(d.path(), "", cmd);
     wait_for_view(&t, "SEQ1M Q8T1");
+    // the running test's latency: mean and p99 of the last interval, not `-`
+    p99_of(&t, "SEQ1M Q8T1");
+    t.wait_for("the test's mean latency", GUARD, |s| {
+        let l = s
+            .lines()
+            .find(|l| l.contains("SEQ1M Q8T1") && l.contains("lat mean"))?;
+        (!l.contains("lat mean -")).then_some(())
+    });
     t.send_keys("q");
     let (code, screen) = t.finished(GUARD);
     assert_eq!(code, 130, "{screen}");

@@ -303,20 +303,30 @@ fn fileio_progress_shows_rates_and_names_its_waits_on_a_terminal_only() {
     }
 }
 
-/// The current figures of `mark`'s bar (`12.3 MB/s, 3150 IOPS now`), if it is on the
-/// screen with its time left in the test.
+/// The current figures of `mark`'s bar (`12.3 MB/s, 3150 IOPS now, lat mean 310.2 µs,
+/// p99 1.20 ms`), if it is on the screen with its time left in the test.
 fn mark_rates(screen: &str) -> Option<String> {
     let l = screen
         .lines()
-        .find(|l| l.contains(" IOPS now, test ") && l.contains(" left, all "))?;
-    let (head, _) = l.split_once(" IOPS now")?;
+        .find(|l| l.contains(" IOPS now, ") && l.contains(" left, all "))?;
+    let (head, _) = l.split_once(", test ")?;
     let rates = head.rsplit_once("] ")?.1;
     Some(rates.to_string())
 }
 
-/// `iomark mark` on a terminal: during each test the bar shows the current MB/s and
-/// IOPS (changing from sample to sample) and the time left in the test; into a pipe
-/// stderr has no bar.
+/// The MB/s and the latency part of a bar's figures, when measured: (MB/s, `lat mean
+/// X, p99 Y`).
+fn measured_rates(rates: &str) -> Option<(f64, String)> {
+    let mb: f64 = rates.split_once(" MB/s")?.0.parse().ok()?;
+    let lat = rates.split_once("IOPS now, ")?.1;
+    (mb > 0.0 && lat.starts_with("lat mean ") && lat.contains(", p99 "))
+        .then(|| (mb, lat.to_string()))
+}
+
+/// `iomark mark` on a terminal: during each test the bar shows the current MB/s, IOPS
+/// and the latency (mean and p99) of the running loop's last interval (changing from
+/// sample to sample, measured from the first loop on) and the time left in the test;
+/// into a pipe stderr has no bar.
 #[test]
 fn mark_bar_shows_current_rates_and_the_time_left_in_the_test() {
     if !have_tmux() {
@@ -328,6 +338,12 @@ fn mark_bar_shows_current_rates_and_the_time_left_in_the_test() {
     let t = Tmux::start(d.path(), &format!("{BIN} {args} --time=3 --loops=2"));
     let first = t.wait_for("the bar's current figures", GUARD, mark_rates);
     assert!(first.contains(" MB/s, "), "{first}");
+    // in the first loop already (no earlier loop to show), the running test's own MB/s
+    // and the latency of its last interval, read from its recorder
+    t.wait_for("the first loop's measured figures", GUARD, |s| {
+        let l = s.lines().find(|l| l.contains("loop 1/2"))?;
+        measured_rates(&mark_rates(l)?)
+    });
     t.wait_for("other figures", GUARD, |s| {
         mark_rates(s).filter(|r| *r != first)
     });

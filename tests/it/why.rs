@@ -259,3 +259,177 @@ fn run_prints_fios_sync_block_and_json_sync() {
     assert_eq!(keys(&x), keys(&y));
     assert!(x["jobs"][0]["sync"]["total_ios"].as_u64().unwrap() > 0);
 }
+
+/// `iomark run` of `job` with `--json=NAME`: its RunResult and stderr (the notes).
+fn run_result(dir: &Path, job: &[&str], name: &str) -> (Value, String) {
+    let mut args = job.to_vec();
+    let json = format!("--json={name}");
+    args.push(&json);
+    let o = run(dir, &args);
+    o.expect_code(0);
+    (read_json(&dir.join(name)), o.stderr)
+}
+
+/// `base` with `option`, saved as `name`: the job's row of the time breakdown (wall,
+/// read, wait ns, wait %, reads), checked for what holds of every job: the waits fit in
+/// what the reads left of the wall time, their share is wait / wall, the notes say it.
+fn waits_of(dir: &Path, base: &[&str], option: &str, name: &str) -> (f64, f64, f64, f64, f64) {
+    let mut job = base.to_vec();
+    job.push(option);
+    let (j, notes) = run_result(dir, &job, name);
+    let t = &j["time"][0];
+    let f = |k: &str| t[k].as_f64().unwrap_or_else(|| panic!("{k}: {t}"));
+    let ios = j["read"]["ops"].as_f64().unwrap();
+    let (wall, read, wait, pct) = (f("wall_ns"), f("read_ns"), f("wait_ns"), f("wait_pct"));
+    assert!(ios > 10.0, "{j}");
+    assert!(
+        wait <= wall - read,
+        "waits {wait}, wall {wall}, reads {read}"
+    );
+    assert!((pct - wait * 100.0 / wall).abs() < 1e-6, "{pct}");
+    assert!(notes.contains(&format!("{pct:.1} % waits")), "{notes}");
+    (wall, read, wait, pct, ios)
+}
+
+/// Waits are timed apart from I/O and from the rest: a job with `thinktime=` sleeps
+/// T after every request, so its waits are at least (reads − 1) × T and at most what
+/// its reads left of the wall time; a job with `rate_iops=R` waits for each request's
+/// due time (k / R from the start), so its waits are the schedule's (reads − 1) / R
+/// less the time inside reads, within a tenth of a period per request for the loop's
+/// own work. The waits share is wait_ns over wall_ns; the notes on stderr show it, and
+/// compare of the two results has a `time in waits %` row with both shares.
+#[test]
+fn thinktime_and_rate_waits_are_their_own_share() {
+    let d = scratch();
+    let base = [
+        "--name=w",
+        "--rw=read",
+        "--bs=4k",
+        "--size=1m",
+        "--filename=f",
+        "--time_based",
+        "--runtime=1",
+    ];
+    let think_ns = 2e6;
+    let (_, _, wait, think_pct, ios) = waits_of(d.path(), &base, "--thinktime=2ms", "think.json");
+    assert!(
+        wait >= (ios - 1.0) * think_ns,
+        "waits {wait} for {ios} thinks"
+    );
+
+    let rate = 200.0;
+    let (_, read, wait, pct, ios) = waits_of(d.path(), &base, "--rate_iops=200", "rate.json");
+    let period = 1e9 / rate;
+    assert!(ios > rate * 0.5, "{ios} reads");
+    let schedule = (ios - 1.0) * period - read;
+    let slack = ios * period / 10.0;
+    assert!(
+        (wait - schedule).abs() <= slack,
+        "waits {wait} vs the schedule's {schedule} ± {slack} ({ios} reads)"
+    );
+    let o = Iomark::new()
+        .dir(d.path())
+        .args(["compare", "think.json", "rate.json"])
+        .run();
+    o.expect_code(0);
+    let row = o
+        .stdout
+        .lines()
+        .find(|l| l.contains("time in waits %"))
+        .unwrap_or_else(|| panic!("no waits row\n{}", o.stdout));
+    // the table's numbers: two decimals, one from 10 on, none from 100 on
+    let cell = |v: f64| match v {
+        v if v >= 100.0 => format!("{v:.0}"),
+        v if v >= 10.0 => format!("{v:.1}"),
+        v => format!("{v:.2}"),
+    };
+    for v in [think_pct, pct] {
+        assert!(row.contains(&cell(v)), "{} in {row}", cell(v));
+    }
+}
+
+/// The disk under `dir` as the device view names it: the sysfs entry of its `st_dev`,
+/// a partition's parent disk.
+fn disk_under(dir: &Path) -> String {
+    use std::os::unix::fs::MetadataExt;
+    let dev = std::fs::metadata(dir).unwrap().dev();
+    let major = ((dev >> 8) & 0xfff) | ((dev >> 32) & !0xfff);
+    let minor = (dev & 0xff) | ((dev >> 12) & !0xff);
+    let sys = std::fs::canonicalize(format!("/sys/dev/block/{major}:{minor}")).unwrap();
+    let disk = if sys.join("partition").exists() {
+        sys.parent().unwrap().to_path_buf()
+    } else {
+        sys
+    };
+    disk.file_name().unwrap().to_string_lossy().into_owned()
+}
+
+/// `mark`, `copy` and `tree` carry the device view as `fileio` and `run` do: the disk
+/// under their directory, with its counters over the run (O_DIRECT reads and writes
+/// for mark, the copy's durable writes) and this process's own I/O counters.
+#[test]
+fn mark_copy_and_tree_carry_the_device_view_of_their_disk() {
+    let d = scratch();
+    if !Path::new("/sys/dev/block").is_dir() {
+        skip("no /sys/dev/block");
+        return;
+    }
+    let disk = disk_under(d.path());
+    let dir = d.path().display().to_string();
+    let json = |name: &str| format!("--json={}", d.path().join(name).display());
+    let runs: [(&str, Vec<String>); 3] = [
+        (
+            "mark.json",
+            vec![
+                "mark".into(),
+                dir.clone(),
+                "--preset=realworld".into(),
+                "--size=8M".into(),
+                "--time=1".into(),
+                "--loops=1".into(),
+                "--warmup=0".into(),
+                json("mark.json"),
+            ],
+        ),
+        (
+            "copy.json",
+            vec![
+                "copy".into(),
+                "--size=4M".into(),
+                json("copy.json"),
+                dir.clone(),
+            ],
+        ),
+        (
+            "tree.json",
+            vec![
+                "tree".into(),
+                "--files=200".into(),
+                "--dirs=5".into(),
+                "--threads=1".into(),
+                json("tree.json"),
+                dir.clone(),
+            ],
+        ),
+    ];
+    for (name, args) in runs {
+        let o = Iomark::new().args(&args).run();
+        o.expect_code(0);
+        let v = read_json(&d.path().join(name));
+        let view = &v["device_view"];
+        let top = &view["devices"][0];
+        assert_eq!(top["name"], disk.as_str(), "{name}: {view}");
+        assert!(
+            view["process"]["wchar"].as_u64().unwrap() > 0,
+            "{name}: {view}"
+        );
+        match name {
+            "mark.json" => {
+                assert!(top["reads"].as_u64().unwrap() > 0, "{view}");
+                assert!(top["writes"].as_u64().unwrap() > 0, "{view}");
+            }
+            "copy.json" => assert!(top["writes"].as_u64().unwrap() > 0, "{view}"),
+            _ => {}
+        }
+    }
+}

@@ -1,7 +1,8 @@
 //! What the `--live` view shows, drawn with ratatui from the frames of the run's sampler
 //! (run/live.rs): a header (command, phase, elapsed and remaining time, the keys), the
 //! device line (utilisation and temperature when known), and per job its current MB/s,
-//! IOPS and mean latency with sparklines of the last 60 s of each.
+//! IOPS, mean latency and 99th percentile (of the last sample's interval; `-` where the
+//! recorder is not read while the run goes on) with sparklines of the last 60 s.
 
 use super::format;
 use crate::run::live::Frame;
@@ -121,11 +122,12 @@ fn job_box(frame: &mut ratatui::Frame, area: Rect, st: &State, i: usize) {
         return;
     };
     let title = format!(
-        " {}  {}  {}  lat mean {} ",
+        " {}  {}  {}  lat mean {}  p99 {} ",
         j.name,
         format::mb_s(j.read_bps + j.write_bps),
         format::iops(j.read_iops + j.write_iops),
-        format::latency(j.lat_mean_ns)
+        format::latency(j.lat_mean_ns),
+        format::latency(j.lat_p99_ns)
     );
     let block = Block::default().borders(Borders::ALL).title(title);
     let inner = block.inner(area);
@@ -197,6 +199,7 @@ mod tests {
                     read_bps: 123_400_000.0,
                     read_iops: 30_127.0,
                     lat_mean_ns: Some(33_000.0),
+                    lat_p99_ns: Some(91_000.0),
                     ..JobRates::default()
                 }],
                 util_pct: Some(87.0),
@@ -220,7 +223,7 @@ mod tests {
         for want in [
             "iomark run --live",
             "elapsed 01:10  remaining 00:50",
-            "seqread  123.4 MB/s  30.1k IOPS  lat mean 33.0 µs",
+            "seqread  123.4 MB/s  30.1k IOPS  lat mean 33.0 µs  p99 91.0 µs",
             "utilisation 87 %  temperature 41 °C",
             "MB/s, last 60 s",
         ] {

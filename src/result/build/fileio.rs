@@ -69,22 +69,28 @@ fn events_lat(t: &JobStats) -> LatAcc {
 
 /// Where each thread's time went, the run's total first: reads, writes (with
 /// `--file-fsync-all`, its fsyncs too: they are inside the write event), the periodic
-/// fsync events and the end-of-test syncs, over the period each thread ran.
+/// fsync events and the end-of-test syncs, the waits for `--rate`'s arrivals (timed
+/// when a thread waited: an empty queue), over the period each thread ran.
 fn time_shares(s: &Threads) -> Vec<TimeShare> {
     let wall = (s.period_s * 1e9) as u64;
+    let waited = s.threads.iter().any(|x| x.wait_ns > 0);
     let ns = |d: &DirStats| u64::try_from(d.event_lat().sum_ns).unwrap_or(u64::MAX);
     let per: Vec<TimeShare> = s
         .threads
         .iter()
         .enumerate()
         .map(|(i, x)| {
-            TimeShare::new(
+            let t = TimeShare::new(
                 &format!("thread {i}"),
                 wall,
                 ns(&x.read),
                 ns(&x.write),
                 ns(&x.sync) + x.end_sync_ns,
-            )
+            );
+            match waited {
+                true => t.with_wait(x.wait_ns),
+                false => t,
+            }
         })
         .collect();
     let mut v = vec![TimeShare::total("all", &per)];

@@ -132,7 +132,7 @@ fn dir_ns(d: &DirStats) -> u64 {
 }
 
 /// Where each job's time went, the run's total first: inside reads, writes and trims
-/// (the write share), syncs, over the wall time of the job's threads (setup, I/O and
+/// (the write share), syncs, the timed waits (rate, thinktime, flow), over the wall time of the job's threads (setup, I/O and
 /// end_fsync, `run_ns_sum`). Jobs without a file to time (no wall time) are left out.
 fn time_shares(jobs: &[JobRecord]) -> Vec<TimeShare> {
     let per: Vec<TimeShare> = jobs
@@ -147,6 +147,7 @@ fn time_shares(jobs: &[JobRecord]) -> Vec<TimeShare> {
                 dir_ns(&s.write) + dir_ns(&s.trim),
                 dir_ns(&s.sync),
             )
+            .with_wait(s.wait_ns)
         })
         .collect();
     if per.is_empty() {

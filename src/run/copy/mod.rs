@@ -177,6 +177,8 @@ fn summary(job: &CopyJob) -> JobInfo {
 /// them after a success), with the diagnoses of SRC and DST. Prints nothing.
 pub fn execute(job: &CopyJob, signals: &Signals, live: &dyn Fn(Live)) -> PhaseRun {
     let t0 = Instant::now();
+    // the device view of the destination's disk, where the copy is written
+    let watch = crate::probe::devstat::Watch::of_path(&crate::probe::Root::default(), &job.dst_dir);
     let mut phases = Vec::new();
     let mut warnings = Vec::new();
     let mut scratch = Scratch::new();
@@ -200,6 +202,7 @@ pub fn execute(job: &CopyJob, signals: &Signals, live: &dyn Fn(Live)) -> PhaseRu
         t0,
         phases,
         warnings,
+        watch,
     };
     let (mut i, closing, code) = ended(done, &r, &mut scratch, signals.exit_code());
     i.summary = summary(job);

@@ -265,6 +265,9 @@ pub struct Done<'a> {
     pub phases: Vec<crate::result::Phase>,
     /// its warnings
     pub warnings: Vec<crate::result::Warning>,
+    /// the device view's readings at the start (probe/devstat.rs), finished before
+    /// the cleanup
+    pub watch: crate::probe::devstat::Watch,
 }
 
 /// The end of a phase-shaped run `r`: remove what it created (`scratch`), say how it
@@ -276,6 +279,7 @@ pub fn ended(
     scratch: &mut crate::files::scratch::Scratch,
     sig: Option<i32>,
 ) -> (crate::result::Inputs, Vec<String>, i32) {
+    let view = d.watch.finish();
     let mut closing: Vec<String> = scratch
         .cleanup()
         .iter()
@@ -288,6 +292,7 @@ pub fn ended(
     i.elapsed_s = d.t0.elapsed().as_secs_f64();
     i.phases = d.phases;
     i.warnings = d.warnings;
+    i.device_view = Some(view);
     (i, closing, code)
 }
 

@@ -56,7 +56,8 @@ fn counts(lives: &[&Live]) -> [u64; 4] {
 
 /// Every job's cumulative live counters over its threads (all of the run's, so each
 /// job's counters only grow): bytes read, bytes written, reads, writes, latency sum (ns)
-/// and count.
+/// and count; and the threads' last readings of their recorders' completion latencies
+/// (each thread is asked for its next one).
 fn job_counts(ctx: &RunCtx) -> Vec<crate::run::live::JobCount> {
     ctx.cmd
         .jobs
@@ -64,16 +65,21 @@ fn job_counts(ctx: &RunCtx) -> Vec<crate::run::live::JobCount> {
         .zip(ctx.plans)
         .map(|(j, plans)| {
             let mut c = [0u64; 6];
+            let mut clat: Option<crate::stats::LatAcc> = None;
             for p in plans {
                 if let Some(slot) = ctx.slots.get(p.global as usize) {
                     for (k, x) in c.iter_mut().enumerate() {
                         *x += slot.live[k].load(Ordering::Relaxed);
+                    }
+                    if let Some(l) = slot.live.reading() {
+                        clat.get_or_insert_with(Default::default).merge(&l);
                     }
                 }
             }
             crate::run::live::JobCount {
                 name: j.name.clone(),
                 c,
+                clat,
             }
         })
         .collect()

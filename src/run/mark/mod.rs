@@ -80,7 +80,9 @@ fn run_fileio(mut job: FileioJob, samples: bool, pb: &MarkBar) -> Result<RunResu
     // the `--live` view draws from the samples (run/live.rs)
     job.samples = samples || crate::run::live::watched();
     let console = Arc::new(Console::without_err(0));
-    crate::run::sysbench::run_for_result(&job, &console, Some(pb.live.clone()))
+    // the bar on a terminal shows the running test's figures, read from its recorders
+    let live = (!pb.bar.is_hidden()).then(|| pb.live.clone());
+    crate::run::sysbench::run_for_result(&job, &console, live)
 }
 
 /// What `mark` needs from PATH and the kernel, checked before anything is created and
@@ -257,9 +259,8 @@ fn run_test(
         })?;
     }
     let mut loops = vec![];
-    let mut last = String::new();
     for i in 0..job.loops {
-        pb.set_message(format!("{} loop {}/{}{last}", t.name(), i + 1, job.loops));
+        pb.set_message(format!("{} loop {}/{}", t.name(), i + 1, job.loops));
         crate::run::live::phase(|| format!("{} loop {}/{}", t.name(), i + 1, job.loops));
         let test = fileio_job(t, job.size, job.time_s, dir);
         let r = run_fileio(test, job.plot.is_some(), mb).map_err(|code| Stopped {
@@ -272,9 +273,6 @@ fn run_test(
             }
         }
         let mut m = measured(t, &r);
-        // the next loops' message carries this one's figures
-        last = format!(" (last loop {:.1} MB/s, {:.0} IOPS)", m.mb_s, m.iops);
-        pb.set_message(format!("{} loop {}/{}{last}", t.name(), i + 1, job.loops));
         if job.plot.is_some() {
             m.result = Some(Box::new(r));
         }
@@ -445,6 +443,8 @@ pub fn execute(job: &MarkJob) -> i32 {
         return code;
     }
     let (mut rows, mut plots, mut warnings, mut lost) = (vec![], vec![], vec![], false);
+    // the device view over the tests (the test file's preparation left out)
+    let watch = crate::probe::devstat::Watch::of_path(&Root::default(), &dir);
     for t in &tests {
         let out = (&mut plots, &mut lost);
         match run_test(t, job, &dir, &mut warnings, out, &mb) {
@@ -458,11 +458,17 @@ pub fn execute(job: &MarkJob) -> i32 {
         }
     }
     pb.finish_and_clear();
+    let view = watch.finish();
     drop(guard);
-    let r = result(job, &rows, &diag, vec![]);
+    let result = |warnings| {
+        let mut i = inputs(job, &rows, &diag, warnings, Status::Ok);
+        i.device_view = Some(view.clone());
+        result::build(i)
+    };
+    let r = result(vec![]);
     let _ = outs.write_texts(&r);
     closing_notes(&rows, &plots, &diag, &mut warnings);
-    let r = result(job, &rows, &diag, warnings);
+    let r = result(warnings);
     for l in crate::result::truth::text_lines(&r) {
         crate::outln!("{l}");
     }

@@ -20,10 +20,18 @@ pub(super) fn wanted(job: &FileioJob) -> bool {
     job.progress && std::io::stderr().is_terminal()
 }
 
-/// The current figures: `12.3 MB/s, 3150 IOPS now`, or that none is measured yet.
+/// The current figures: `12.3 MB/s, 3150 IOPS now, lat mean 310.2 µs, p99 1.20 ms`
+/// (the last sample's interval: its completion latencies' mean and 99th percentile;
+/// `lat -` when no I/O completed in it), or that none is measured yet.
 pub fn rates_text(r: Option<Rates>) -> String {
+    use crate::result::flush::dur;
     match r {
-        Some(r) => format!("{:.1} MB/s, {:.0} IOPS now", r.mb_s, r.iops),
+        Some(r) => {
+            let lat = r.lat.map_or("lat -".into(), |l| {
+                format!("lat mean {}, p99 {}", dur(l.mean_ns), dur(l.p99_ns as f64))
+            });
+            format!("{:.1} MB/s, {:.0} IOPS now, {lat}", r.mb_s, r.iops)
+        }
         None => "measuring".into(),
     }
 }
@@ -126,6 +134,7 @@ mod tests {
                 mb_s: 1.0,
                 iops,
                 ops,
+                lat: None,
             })
         };
         assert_eq!(left_text(&job(10, 0), 4.0, None), "00m:06s left");
@@ -146,6 +155,17 @@ mod tests {
         j.test_mode = Some(TestMode::Rndrd);
         assert!(left_text(&j, 2.5, None).contains("requests in flight"));
         assert_eq!(rates_text(None), "measuring");
-        assert_eq!(rates_text(r(1, 3150.4)).as_str(), "1.0 MB/s, 3150 IOPS now");
+        assert_eq!(
+            rates_text(r(1, 3150.4)).as_str(),
+            "1.0 MB/s, 3150 IOPS now, lat -"
+        );
+        let lat = Some(crate::run::live::IntervalLat {
+            mean_ns: 310_240.0,
+            p99_ns: 1_204_000,
+        });
+        assert_eq!(
+            rates_text(r(1, 3150.4).map(|r| Rates { lat, ..r })).as_str(),
+            "1.0 MB/s, 3150 IOPS now, lat mean 310.2 µs, p99 1.20 ms"
+        );
     }
 }

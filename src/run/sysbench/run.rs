@@ -117,12 +117,6 @@ pub(super) fn run(
     let fds: Vec<i32> = r.files.iter().map(|f| f.as_raw_fd()).collect();
     console.line(level::NOTICE, "Initializing worker threads...");
     console.line(level::NOTICE, "");
-    let sh = shared(job, r.g, r.mode, console, signals);
-    let seed_used = if job.rand_seed != 0 {
-        job.rand_seed as u32
-    } else {
-        now_seed()
-    };
     let mut ran = Ran::default();
     let shown = super::progress::wanted(job).then(|| {
         let l = live.clone().unwrap_or_default();
@@ -131,6 +125,13 @@ pub(super) fn run(
         (l, b)
     });
     ran.live = live.or_else(|| shown.as_ref().map(|(l, _)| l.clone()));
+    // a live line reads the recorders while the run goes on
+    let sh = shared(job, (r.g, r.mode), ran.live.is_some(), console, signals);
+    let seed_used = if job.rand_seed != 0 {
+        job.rand_seed as u32
+    } else {
+        now_seed()
+    };
     let code = workers(job, &sh, &fds, seed_used, console, &mut ran);
     super::progress::done(console, shown.map(|(_, b)| b));
     // many hosts (src/ranks/): this rank's I/O ended; the others hear of it now
@@ -283,13 +284,14 @@ fn ready(job: &FileioJob, console: &Console, outs: &Outputs) -> Result<Ready, i3
 /// The state the workers and the main thread share.
 fn shared(
     job: &FileioJob,
-    g: Geometry,
-    mode: TestMode,
+    (g, mode): (Geometry, TestMode),
+    watched: bool,
     console: &Arc<Console>,
     signals: &Signals,
 ) -> Shared {
     let threads = job.threads as usize;
-    let live = job.report_interval > 0
+    let live = watched
+        || job.report_interval > 0
         || job.samples
         || !job.report_checkpoints.is_empty()
         || job.forced_shutdown.is_some();
@@ -540,7 +542,7 @@ fn schedule(job: &FileioJob, sh: &Shared, start: Instant, console: &Console, ran
             return exit::INVALID;
         }
         if let Some(smp) = ran.sampler.as_mut().filter(|s| now >= s.due()) {
-            smp.take(crate::run::sampler::totals(&sh.stats), now);
+            smp.take_from(&sh.stats, now);
         }
         if due.interval.is_some_and(|t| now >= t) {
             interval_line(job, sh, start, now, &mut due, console, ran);
@@ -566,7 +568,7 @@ fn schedule(job: &FileioJob, sh: &Shared, start: Instant, console: &Console, ran
     }
     drop(running);
     if let Some(smp) = ran.sampler.as_mut() {
-        smp.finish(crate::run::sampler::totals(&sh.stats), Instant::now());
+        smp.finish_from(&sh.stats, Instant::now());
     }
     ran.snap = Some(snapshot(sh, start, due.seg_start, false));
     exit::OK

@@ -51,9 +51,32 @@ impl RateQueue {
         self.cv.notify_one();
         true
     }
-    /// Take the oldest arrival, waiting until one exists, `stop` is set or `deadline`.
-    pub fn pop(&self, stop: &AtomicBool, deadline: Option<Instant>) -> Option<Instant> {
+    /// Take the oldest arrival, waiting until one exists, `stop` is set or `deadline`;
+    /// the ns waited are added to `waited` (one clock reading when the queue is found
+    /// empty, one when the wait ends; none when an arrival is there).
+    pub fn pop(
+        &self,
+        stop: &AtomicBool,
+        deadline: Option<Instant>,
+        waited: &mut u64,
+    ) -> Option<Instant> {
         let mut q = self.q.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(t) = q.pop_front() {
+            return Some(t);
+        }
+        let t0 = Instant::now();
+        let got = self.wait_pop(q, stop, deadline);
+        *waited += t0.elapsed().as_nanos() as u64;
+        got
+    }
+
+    /// The waiting part of [`RateQueue::pop`], the queue locked and empty at first.
+    fn wait_pop(
+        &self,
+        mut q: std::sync::MutexGuard<'_, VecDeque<Instant>>,
+        stop: &AtomicBool,
+        deadline: Option<Instant>,
+    ) -> Option<Instant> {
         loop {
             if let Some(t) = q.pop_front() {
                 return Some(t);

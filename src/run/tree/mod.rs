@@ -260,6 +260,7 @@ fn summary(job: &TreeJob) -> JobInfo {
 /// Prints nothing.
 pub fn execute(job: &TreeJob, plan: &Plan, signals: &Signals, live: &dyn Fn(Live)) -> PhaseRun {
     let t0 = Instant::now();
+    let watch = crate::probe::devstat::Watch::of_path(&crate::probe::Root::default(), &job.dir);
     let mut phases = Vec::new();
     let mut warnings = Vec::new();
     let mut scratch = Scratch::new();
@@ -288,6 +289,7 @@ pub fn execute(job: &TreeJob, plan: &Plan, signals: &Signals, live: &dyn Fn(Live
         t0,
         phases,
         warnings,
+        watch,
     };
     let (mut i, closing, code) = ended(done, &r, &mut scratch, signals.exit_code());
     (i.summary, i.recorded) = (summary, recorded);

@@ -161,7 +161,14 @@ impl<'s> SysbenchRules<'s> {
             return None;
         }
         match &sh.rate {
-            Some(q) => q.pop(&sh.stop, self.deadline).map(Some),
+            Some(q) => {
+                let mut waited = 0;
+                let got = q.pop(&sh.stop, self.deadline, &mut waited);
+                if waited > 0 {
+                    self.rec(|t| t.wait_ns += waited);
+                }
+                got.map(Some)
+            }
             None => Some(None),
         }
     }

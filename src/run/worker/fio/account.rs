@@ -242,6 +242,9 @@ impl<'a> Worker<'a> {
                     l[4].store(u64::try_from(sum).unwrap_or(u64::MAX), Ordering::Relaxed);
                     let n = r.clat.count() + r.sync.count() + w.clat.count() + w.sync.count();
                     l[5].store(n, Ordering::Relaxed);
+                    if l.want.load(Ordering::Relaxed) {
+                        l.give(st);
+                    }
                 }
             }
             if self.prio.is_some() && s.tag.op != Op::Trim {

@@ -93,8 +93,44 @@ impl Slot {
 /// Live counters of one thread for `--status-interval`, `--plot`, steady state and
 /// fio's status line: bytes read, bytes written, reads, writes, then the sum (ns) and
 /// count of their completion latencies (measured I/O only), then the thread's state
-/// ([`LIVE_STATE`]) (relaxed stores by the worker, loads by the coordinating thread).
-pub type Live = [std::sync::atomic::AtomicU64; 7];
+/// ([`LIVE_STATE`]) (relaxed stores by the worker, loads by the coordinating thread);
+/// indexed as the array it derefs to. Beside them, for the `--live` view's p99: a
+/// reading of the recorder's completion latencies ([`JobStats::live_clat`]) the
+/// worker copies into `clat` at its next measured completion after the coordinator
+/// raised `want` (once per sample, and only while a view watches): no second recorder,
+/// and on the I/O path one relaxed load where the live counters are stored anyway.
+#[derive(Debug, Default)]
+pub struct Live {
+    counters: [std::sync::atomic::AtomicU64; 7],
+    /// the coordinator asks for a reading of the recorder's latencies
+    pub want: std::sync::atomic::AtomicBool,
+    /// the last reading the worker gave (`None`: none yet)
+    pub clat: std::sync::Mutex<Option<crate::stats::LatAcc>>,
+}
+
+impl std::ops::Deref for Live {
+    type Target = [std::sync::atomic::AtomicU64; 7];
+    fn deref(&self) -> &Self::Target {
+        &self.counters
+    }
+}
+
+impl Live {
+    /// Give the coordinator a reading of `st`'s completion latencies.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn give(&self, st: &JobStats) {
+        let now = st.live_clat();
+        *self.clat.lock().unwrap_or_else(|e| e.into_inner()) = Some(now);
+        self.want.store(false, Ordering::Relaxed);
+    }
+
+    /// Take the worker's last reading (and ask for the next one).
+    pub(crate) fn reading(&self) -> Option<crate::stats::LatAcc> {
+        self.want.store(true, Ordering::Relaxed);
+        self.clat.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+}
 
 /// Index of the thread's state in [`Live`]: a character of fio's status line
 /// (run/fio/status.rs), stored at phase changes only (`/` ramping, `*` running, `F` final

@@ -198,7 +198,11 @@ impl<'a> FioRules<'a> {
         };
         let clock = self.w.clock;
         let stop = self.w.stop;
-        if io.in_flight() > 0 && clock.now() < due {
+        let t0 = clock.now();
+        if t0 >= due {
+            return Ok(self.deadline.is_none_or(|d| t0 < d));
+        }
+        if io.in_flight() > 0 {
             // offload: completions are reaped as they arrive while the submitter
             // waits; inline: fio quiesces before a rate sleep
             if self.w.plan.job.control.offload {
@@ -210,7 +214,10 @@ impl<'a> FioRules<'a> {
             self.paced_reap = true;
         }
         sleep_until(clock, due, stop);
-        Ok(self.deadline.is_none_or(|d| clock.now() < d))
+        // the rate's wait, from the request's readiness to its due time
+        let t1 = clock.now();
+        self.st.wait_ns += clock.ns(t0, t1);
+        Ok(self.deadline.is_none_or(|d| t1 < d))
     }
 
     /// Write buffer contents: dedupe shape, refill, verify header, read-back record.
@@ -562,7 +569,7 @@ impl<'a> Rules for FioRules<'a> {
             io.stale();
         }
         if self.uses.think {
-            self.w.think();
+            self.st.wait_ns += self.w.think();
             io.stale();
         }
         if s.tag.op == Op::Write {
@@ -596,7 +603,9 @@ impl<'a> Rules for FioRules<'a> {
         if !sleep.is_zero() {
             io.drain(self)?;
             let clock = self.w.clock;
-            sleep_until(clock, clock.now() + clock.ticks(sleep), self.w.stop);
+            let t0 = clock.now();
+            sleep_until(clock, t0 + clock.ticks(sleep), self.w.stop);
+            self.st.wait_ns += clock.ns(t0, clock.now());
         } else if io.in_flight() == 0 {
             std::thread::yield_now();
         }

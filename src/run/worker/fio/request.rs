@@ -538,10 +538,11 @@ impl<'a> Worker<'a> {
         Some(due)
     }
 
-    pub(super) fn think(&mut self) {
+    /// fio's thinktime after a request: the ns it waited (0: no think this time).
+    pub(super) fn think(&mut self) -> u64 {
         let m = &self.plan.job.more;
         if m.thinktime.is_zero() {
-            return;
+            return 0;
         }
         self.think_count += 1;
         let t = &self.plan.job.tuning;
@@ -555,12 +556,14 @@ impl<'a> Worker<'a> {
             }
             stall = self.clock.ns(self.think_last, now) >= t.thinktime_iotime.as_nanos() as u64;
             if !stall && !t.thinktime_blocks_set {
-                return;
+                return 0;
             }
         }
         if !stall && !self.think_count.is_multiple_of(m.thinktime_blocks.max(1)) {
-            return;
+            return 0;
         }
+        // the wait is timed: one clock reading before, one after
+        let t0 = self.clock.now();
         let spin = m.thinktime_spin.min(m.thinktime);
         spin_for(self.clock, spin);
         let rest = m.thinktime - spin;
@@ -568,10 +571,12 @@ impl<'a> Worker<'a> {
             let t = self.clock.now() + self.clock.ticks(rest);
             sleep_until(self.clock, t, self.stop);
         }
+        let t1 = self.clock.now();
         if stall || !t.thinktime_iotime.is_zero() {
-            self.think_last = self.clock.now();
+            self.think_last = t1;
             self.think_count = 0;
         }
+        self.clock.ns(t0, t1)
     }
 
     /// Count `bs` issued bytes against the pass; true when this request ended it.
