@@ -19,9 +19,10 @@ pub fn lines(r: &RunResult) -> Vec<String> {
             n => format!(", {n} jobs added up"),
         };
         v.push(format!(
-            "  time: {} (of {}{whom})",
+            "  time: {} (of {}{whom}){}",
             shares(all),
-            dur(all.wall_ns as f64)
+            dur(all.wall_ns as f64),
+            overlap(all)
         ));
         if parts.len() > 1 {
             for t in parts {
@@ -96,6 +97,20 @@ fn shares(t: &TimeShare) -> String {
         .join(", ")
 }
 
+/// When the I/O shares add up to more than the wall time (requests in flight at once:
+/// iodepth > 1, or several threads added up), what that means: the average number of
+/// requests in flight, the summed request time over the wall time (Little's law).
+fn overlap(t: &TimeShare) -> String {
+    let io = t.read_ns + t.write_ns + t.sync_ns;
+    if t.wall_ns == 0 || io <= t.wall_ns {
+        return String::new();
+    }
+    format!(
+        "; requests overlapped: each share adds up every request's own time, {:.1} requests were in flight on average",
+        io as f64 / t.wall_ns as f64
+    )
+}
+
 /// Bytes the device moved beyond this process's own, when that is more than 10 % of the
 /// process's and at least 1 MiB: the device view then includes other processes' I/O.
 fn other_io(device: u64, own: u64) -> Option<u64> {
@@ -160,6 +175,20 @@ fn device_line(d: &DeviceActivity) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// 32 requests in flight for 3 s: 96 s of reads, said as 32.0 in flight, not as a
+    /// bare 3200 %.
+    #[test]
+    fn overlapping_requests_are_explained() {
+        let t = TimeShare::new("all", 3_000_000_000, 96_000_000_000, 0, 0);
+        assert_eq!(shares(&t), "3200.0 % reads");
+        assert_eq!(
+            overlap(&t),
+            "; requests overlapped: each share adds up every request's own time, 32.0 requests were in flight on average"
+        );
+        assert_eq!(overlap(&TimeShare::new("all", 1000, 500, 400, 99)), "");
+        assert_eq!(overlap(&TimeShare::new("all", 0, 5, 0, 0)), "");
+    }
 
     #[test]
     fn shares_largest_first_and_device_line() {
