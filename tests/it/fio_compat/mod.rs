@@ -1,5 +1,6 @@
 //! `iomark run` output next to fio 3.33's, and fio's output read back by iomark.
 
+mod bandwidth_log;
 mod cli;
 mod exact_lat;
 mod import;
