@@ -14,6 +14,7 @@ pub mod align;
 pub mod dedupe;
 pub mod disk;
 pub mod errors;
+pub mod fz;
 mod group;
 pub mod hooks;
 pub mod log;

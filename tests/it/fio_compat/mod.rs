@@ -2,6 +2,7 @@
 
 mod bandwidth_log;
 mod cli;
+mod compressed_log;
 mod exact_lat;
 mod import;
 mod job_keys;
