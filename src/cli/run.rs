@@ -96,7 +96,8 @@ fn run_as(args: &[String], persona: Persona) -> Exit {
     let root = crate::probe::Root::default();
     let beside = crate::cli::run_watch::start(&cmd, &signals.stop, &root);
     let rank0 = session.is_none_or(|s| s.rank == 0);
-    let (res, around) = execute(&cmd, &signals, &note, &root, rank0);
+    let (res, around, agg) = execute(&cmd, &signals, &note, &root, rank0);
+    let agg_lost = !write_agg_logs(agg);
     let fired = beside.finish(&root, &idle);
     crate::ranks::ended(res.as_ref().map_or(true, |o| {
         o.jobs
@@ -156,7 +157,7 @@ fn run_as(args: &[String], persona: Persona) -> Exit {
     // a job refused before any I/O (invalid input, exit 2, e.g. an output that is one of
     // the data files) writes no result: nothing ran, and the named files stay as they were
     let refused = matches!(failure, Some(runner::RunError::Plan { .. }));
-    let mut lost = !refused && !save_run_result(&outs, &r, failure.is_none());
+    let mut lost = agg_lost || (!refused && !save_run_result(&outs, &r, failure.is_none()));
     // the results history: a completed run, said on stderr (never the report's stdout);
     // kept only when it is said (not under the quiet fio persona: fio keeps nothing)
     if let Some(l) = crate::report::output::keep_history(&r, !cmd.no_history && loud) {
@@ -174,16 +175,24 @@ fn run_as(args: &[String], persona: Persona) -> Exit {
 
 /// Run the jobs, under fio's status line or, with `--live` (on rank 0), the live view
 /// (src/cli/live/), which replaces the line and takes its remaining time from the same
-/// status board.
+/// status board. With `--bandwidth-log` (rank 0 only) also the aggregate bandwidth
+/// samples (run/fio/agg_log.rs), with the last one a JSON report adds.
 fn execute(
     cmd: &fio::FioCommand,
     signals: &Signals,
     note: &(dyn Fn(String) + Sync),
     root: &crate::probe::Root,
     rank0: bool,
-) -> (Result<runner::RunOutcome, runner::RunError>, runner::Around) {
+) -> (
+    Result<runner::RunOutcome, runner::RunError>,
+    runner::Around,
+    Option<runner::agg_log::AggBw>,
+) {
     let shown = super::run_status::wanted(cmd, rank0) && !cmd.live;
-    let board = runner::status::Board::new(shown);
+    // fio's `bw_avg_time` of the aggregate: the least of the jobs' `bwavgtime`
+    let gap = cmd.jobs.iter().map(|j| j.more.bw_avg_time).min();
+    let board = runner::status::Board::new(shown)
+        .with_agg_bw(gap.filter(|_| cmd.fio_cli.bandwidth_log && rank0));
     let b = &board;
     let mut watch = runner::status::Watch::new();
     let remaining = move |_| {
@@ -191,11 +200,41 @@ fn execute(
             .snapshot(b, std::time::Instant::now())
             .and_then(|je| je.eta_s)
     };
-    crate::cli::live::around(cmd.live && rank0, tag(), remaining, || {
+    let (res, around) = crate::cli::live::around(cmd.live && rank0, tag(), remaining, || {
         super::run_status::around(cmd.eta, b, || {
             runner::execute_around(cmd, &signals.stop, note, root, b)
         })
-    })
+    });
+    // fio's JSON report computes the status (forced): one more sample then
+    let totals = res
+        .as_ref()
+        .ok()
+        .filter(|_| cmd.output_format.json)
+        .map(|o| {
+            let mut t = [0u64; 3];
+            for s in o.jobs.iter().map(|j| &j.stats) {
+                (t[0], t[1], t[2]) = (
+                    t[0] + s.read.bytes,
+                    t[1] + s.write.bytes,
+                    t[2] + s.trim.bytes,
+                );
+            }
+            t
+        });
+    let agg = board.agg_at_report(totals).filter(|_| res.is_ok());
+    (res, around, agg)
+}
+
+/// Write `--bandwidth-log`'s files (fio writes them after the report); one that cannot
+/// be written is said on stderr: `false` then (the run fails, exit 1, as for any output).
+fn write_agg_logs(agg: Option<runner::agg_log::AggBw>) -> bool {
+    match agg.map(|a| a.write()) {
+        Some(Err(e)) => {
+            error_line!("cannot write --bandwidth-log={}: {e}", e.path.display());
+            false
+        }
+        _ => true,
+    }
 }
 
 /// `--debug=AREA…`: fio's lines for the areas read (on stdout, as fio), the areas turned

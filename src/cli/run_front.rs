@@ -216,8 +216,9 @@ fn crctest(list: Option<&str>, persona: Persona) -> Exit {
     }
 }
 
-/// `--inflate-log=FILE`: iomark writes no compressed logs (no `log_compression`), so
-/// a file that is there is answered as fio answers one that is not compressed.
+/// `--inflate-log=FILE`: a compressed log (`log_store_compressed`, fio's and
+/// iomark's: run/fio/fz.rs) printed as its text lines; a file that is not one is
+/// refused as fio refuses it.
 fn inflate_log(file: &str, persona: Persona) -> Exit {
     let path = std::path::Path::new(file);
     match crate::util::input::read_bytes(path, crate::util::input::MAX_INPUT_BYTES) {
@@ -226,11 +227,17 @@ fn inflate_log(file: &str, persona: Persona) -> Exit {
             format!("--inflate-log={file}: fopen: {}", strip_os_error(&e)),
             persona,
         ),
-        Ok(_) => refuse(
-            exit::INVALID,
-            format!("failed inflating log: -3 ({file} is not a compressed fio log; iomark writes none: log_compression is not supported)"),
-            persona,
-        ),
+        Ok(bytes) => match crate::run::fio::fz::inflate(&bytes) {
+            Ok(text) => {
+                crate::out!("{text}");
+                Ok(exit::OK)
+            }
+            Err(why) => refuse(
+                exit::INVALID,
+                format!("failed inflating log: -3 ({file} is not a compressed fio log: {why})"),
+                persona,
+            ),
+        },
     }
 }
 

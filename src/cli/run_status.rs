@@ -67,6 +67,8 @@ fn show(eta: EtaOptions, board: &Board, done: &AtomicBool) {
             break;
         }
         let now = Instant::now();
+        // fio computes its status (and the `--bandwidth-log` sample) on every tick
+        board.agg_tick(now);
         if !watch.due(now, eta.interval) {
             continue;
         }

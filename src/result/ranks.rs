@@ -64,6 +64,10 @@ pub struct RanksSummary {
     pub rotate: u32,
     /// every rank, in rank order
     pub per_rank: Vec<RankRun>,
+    /// `run` with several jobs: every job of every rank merged into one (fio's client
+    /// "All clients" job, report/fio/json/clients.rs); with one job it is the aggregate's
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub all_clients: Option<super::job::JobResult>,
 }
 
 /// `rank N (host): text`: how the aggregate names what one rank said.
@@ -140,12 +144,36 @@ pub fn aggregate(
     // facts of one host stay per rank
     (i.intervals, i.samples, i.sample_sources) = (vec![], vec![], None);
     (i.devices, i.page_cache) = (vec![], None);
+    let all_clients = all_in_one(&i);
     let mut out = super::build(i);
     // rank 0's page-cache check (of its host, over its own bytes); each rank's
     // warnings, named by rank, instead of findings over the merged figures
     (out.page_cache, out.warnings, out.series) = (page_cache, warnings, None);
-    out.ranks = Some(Box::new(summary(runs, stonewall, rotate)));
+    let mut ranks = summary(runs, stonewall, rotate);
+    ranks.all_clients = all_clients;
+    out.ranks = Some(Box::new(ranks));
     out
+}
+
+/// fio's client "All clients" job of a `run` with several jobs: every job of the
+/// merged recorder state `i` (each already the ranks' merge) merged into one by the
+/// one merge (`JobRecord::merge`, as fio's client adds every host's jobs with
+/// `sum_thread_stats`) and built like any job; the group is the last job's (fio keeps
+/// the last one received). `None` with one job (the aggregate's is that job) or none.
+fn all_in_one(i: &Inputs) -> Option<super::job::JobResult> {
+    let Recorded::Fio(jobs) = &i.recorded else {
+        return None;
+    };
+    let (first, rest) = jobs.split_first().filter(|(_, rest)| !rest.is_empty())?;
+    let mut all = first.clone();
+    for j in rest {
+        all.merge(j);
+        all.job.numjobs += j.job.numjobs;
+        all.groupid = j.groupid;
+    }
+    let mut one = i.clone();
+    one.recorded = Recorded::Fio(vec![all]);
+    super::build(one).jobs.into_iter().next()
 }
 
 /// A rank's recorder state placed on the common time line: each job's run time counts
@@ -233,6 +261,7 @@ fn summary(ranks: Vec<RankRun>, stonewall: bool, rotate: u32) -> RanksSummary {
         stonewall,
         rotate,
         per_rank: ranks,
+        all_clients: None,
     }
 }
 

@@ -189,39 +189,43 @@ mod ranks {
                         .sum::<u64>()
             );
             assert_eq!(ios(&r), sum, "{dir}: aggregate = sum of the ranks");
-            assert_eq!(fio["jobs"][0][dir]["total_ios"], sum);
+            // fio's client document: the "All clients" job after the four hosts'
+            let all = &fio["client_stats"][4];
+            assert_eq!(all["jobname"], "All clients");
+            assert_eq!(all[dir]["total_ios"], sum);
             let parts: Vec<_> = ranks
                 .iter()
                 .map(|p| buckets(&p["result"]["jobs"][0][dir]["clat"]))
                 .collect();
             let m = merged(&parts);
-            let bins: Vec<(u64, u64)> = fio["jobs"][0][dir]["clat_ns"]["bins"]
-                .as_object()
-                .unwrap()
-                .iter()
-                .map(|(k, v)| (k.parse().unwrap(), v.as_u64().unwrap()))
-                .collect::<std::collections::BTreeMap<_, _>>()
-                .into_iter()
-                .collect();
-            // json+ names fio's buckets (result/plat.rs): the merged rank buckets
-            // regrouped onto fio's grid (each HDR bucket lies inside one fio bucket)
-            let mut grid = std::collections::BTreeMap::new();
-            for &(v, c) in &m {
-                *grid
-                    .entry(iomark::result::plat::value(iomark::result::plat::index(v)))
-                    .or_insert(0u64) += c;
-            }
-            let grid: Vec<(u64, u64)> = grid.into_iter().collect();
+            let clat = &r["jobs"][0][dir]["clat"];
             assert_eq!(
-                bins, grid,
-                "{dir}: json+ bins = merged rank bins on fio's grid"
+                buckets(clat),
+                m,
+                "{dir}: the aggregate's bins = merged rank bins"
             );
-            for (k, v) in fio["jobs"][0][dir]["clat_ns"]["percentile"]
-                .as_object()
-                .unwrap()
-            {
+            for (k, v) in clat["percentiles_ns"].as_object().unwrap() {
                 let p: f64 = k.parse().unwrap();
                 assert_eq!(v.as_u64().unwrap(), percentile(&m, p), "{dir} p{k}");
+            }
+            // json+ names fio's buckets (result/plat.rs): each host's bins are its rank's
+            // regrouped onto fio's grid (each HDR bucket lies inside one fio bucket)
+            for (host, part) in fio["client_stats"].as_array().unwrap().iter().zip(&parts) {
+                let bins: Vec<(u64, u64)> = host[dir]["clat_ns"]["bins"]
+                    .as_object()
+                    .unwrap()
+                    .iter()
+                    .map(|(k, v)| (k.parse().unwrap(), v.as_u64().unwrap()))
+                    .collect::<std::collections::BTreeMap<_, _>>()
+                    .into_iter()
+                    .collect();
+                let mut grid = std::collections::BTreeMap::new();
+                for &(v, c) in part {
+                    *grid
+                        .entry(iomark::result::plat::value(iomark::result::plat::index(v)))
+                        .or_insert(0u64) += c;
+                }
+                assert_eq!(bins, grid.into_iter().collect::<Vec<_>>(), "{dir}");
             }
             // IOPS over the span from the earliest start to the latest end
             let span = r["jobs"][0]["runtime_ns"].as_u64().unwrap();
@@ -237,6 +241,187 @@ mod ranks {
             let iops = r["jobs"][0][dir]["iops"].as_f64().unwrap();
             assert!((iops - sum as f64 / (span as f64 / 1e9)).abs() < 1e-6 * iops.max(1.0));
         }
+    }
+
+    /// The key paths of a fio JSON document with the type of each value (`int`,
+    /// `float`, `string`, `object`, `array`); the entries of `client_stats` are told
+    /// apart as a host's job (`[host]`) or the "All clients" job (`[all]`).
+    fn shape(v: &Value, path: &str, out: &mut std::collections::BTreeSet<String>) {
+        let kind = match v {
+            Value::Number(n) if n.is_f64() => "float",
+            Value::Number(_) => "int",
+            Value::String(_) => "string",
+            Value::Object(_) => "object",
+            Value::Array(_) => "array",
+            Value::Bool(_) => "bool",
+            Value::Null => "null",
+        };
+        out.insert(format!("{path}: {kind}"));
+        match v {
+            Value::Object(m) => m
+                .iter()
+                .for_each(|(k, x)| shape(x, &format!("{path}.{k}"), out)),
+            Value::Array(a) => a.iter().for_each(|x| {
+                let which = match x["jobname"].as_str() {
+                    Some("All clients") => "[all]",
+                    Some(_) => "[host]",
+                    None => "[]",
+                };
+                shape(x, &format!("{path}{which}"), out)
+            }),
+            _ => {}
+        }
+    }
+
+    /// A job file of one randrw job of 512 blocks of 4 KiB in `dir`.
+    fn randrw_job(at: &Path, dir: &Path) -> std::path::PathBuf {
+        let f = at.join("m.fio");
+        let job = format!(
+            "[m]\nrw=randrw\nbs=4k\nsize=2m\ndirectory={}\n",
+            dir.display()
+        );
+        std::fs::write(&f, job).unwrap();
+        f
+    }
+
+    /// fio 3.33 as four clients of one `fio --server` on the loopback (a port the
+    /// system had free), running `job`: its client JSON document. `None` (the reason
+    /// printed) without fio or when the server cannot listen.
+    fn fio_four_clients(at: &Path, job: &Path) -> Option<Value> {
+        if !crate::util::need_fio("fio's client JSON") {
+            return None;
+        }
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .map(|a| a.port())
+            .ok()?;
+        let mut server = Command::new("fio")
+            .arg(format!("--server=127.0.0.1,{port}"))
+            .current_dir(at)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .ok()?;
+        // wait for it to listen (it does within milliseconds)
+        let up = (0..100).any(|_| {
+            std::thread::sleep(std::time::Duration::from_millis(50));
+            std::net::TcpStream::connect(("127.0.0.1", port)).is_ok()
+        });
+        let client = format!("--client=127.0.0.1,{port}");
+        let out = up.then(|| {
+            Command::new("fio")
+                .args([&client, &client, &client, &client])
+                .arg("--output-format=json")
+                .arg(job)
+                .current_dir(at)
+                .output()
+                .unwrap()
+        });
+        let _ = server.kill();
+        let _ = server.wait();
+        let Some(out) = out.filter(|o| o.status.success()) else {
+            crate::util::skip("fio --server on the loopback did not run the job");
+            return None;
+        };
+        Some(serde_json::from_slice(&out.stdout).unwrap())
+    }
+
+    /// `mpirun -np 4 iomark run JOB --output-format=json` prints fio 3.33's client
+    /// document (report/fio/json/clients.rs, which names where each key comes from in fio's
+    /// client.c and stat.c): `client_stats` holds each rank's job with its `hostname`
+    /// and `port`, then one "All clients" job whose counts are the sums of the four;
+    /// the key paths and types are those fio 3.33 writes as four `--client`s of a
+    /// `fio --server` on the loopback, running the same job file.
+    #[test]
+    fn four_ranks_print_fios_client_json() {
+        let d = scratch();
+        let [mine, theirs] = ["iomark", "fio"].map(|n| d.path().join(n));
+        for p in [&mine, &theirs] {
+            std::fs::create_dir_all(p).unwrap();
+        }
+        let job = randrw_job(d.path(), &mine);
+        let rj = d.path().join("r.json");
+        let jarg = format!("--json={}", rj.display());
+        let job_arg = job.to_str().unwrap();
+        let Some(o) = four(&["run", job_arg, "--output-format=json", &jarg]) else {
+            return;
+        };
+        let (out, err) = text(&o);
+        assert!(o.status.success(), "{err}");
+        // fio's client starts its document with an empty line
+        assert!(out.starts_with("\n{\n"), "{out}");
+        let doc: Value = serde_json::from_str(&out).unwrap();
+        assert!(doc.get("jobs").is_none() && doc.get("timestamp_ms").is_none());
+        let stats = doc["client_stats"].as_array().unwrap();
+        assert_eq!(stats.len(), 5, "four hosts' jobs and All clients");
+        let r = json(&rj);
+        let ranks = per_rank(&r);
+        for (s, p) in stats[..4].iter().zip(ranks) {
+            assert_eq!(s["jobname"], "m");
+            assert_eq!(s["hostname"], p["hostname"]);
+            assert!(!s["hostname"].as_str().unwrap().is_empty());
+            assert_eq!(s["port"], 0);
+            assert!(s.get("eta").is_none() && s.get("elapsed").is_none(), "{s}");
+            for dir in ["read", "write"] {
+                assert_eq!(s[dir]["total_ios"], p["result"]["jobs"][0][dir]["ios"]);
+            }
+        }
+        let all = &stats[4];
+        assert_eq!(all["jobname"], "All clients");
+        assert_eq!(all["hostname"], stats[3]["hostname"], "the last host's");
+        assert!(all.get("job options").is_none(), "{all}");
+        for dir in ["read", "write"] {
+            let sum = |k: &str| {
+                stats[..4]
+                    .iter()
+                    .map(|s| s[dir][k].as_u64().unwrap())
+                    .sum::<u64>()
+            };
+            assert_eq!(
+                all[dir]["total_ios"].as_u64(),
+                Some(sum("total_ios")),
+                "{dir}"
+            );
+            assert_eq!(
+                all[dir]["io_bytes"].as_u64(),
+                Some(sum("io_bytes")),
+                "{dir}"
+            );
+            // every rank's share of the 512 blocks
+            let ios: u64 = ["read", "write"]
+                .iter()
+                .map(|x| {
+                    stats[..4]
+                        .iter()
+                        .map(|s| s[*x]["total_ios"].as_u64().unwrap())
+                        .sum::<u64>()
+                })
+                .sum();
+            assert_eq!(ios, 4 * 512);
+            // fio: bw over the run time, which spans every host's
+            let rt = all[dir]["runtime"].as_u64().unwrap();
+            let longest = stats[..4]
+                .iter()
+                .map(|s| s[dir]["runtime"].as_u64().unwrap())
+                .max()
+                .unwrap();
+            assert!(rt >= longest, "{dir}: {rt} < {longest}");
+            let bw = all[dir]["bw_bytes"].as_u64().unwrap();
+            assert_eq!(bw, sum("io_bytes") * 1000 / rt, "{dir}");
+            assert!(all[dir]["clat_ns"].get("percentile").is_none(), "{all}");
+        }
+        let Some(fio) = fio_four_clients(&theirs, &randrw_job(&theirs, &theirs)) else {
+            return;
+        };
+        let (mut want, mut got) = Default::default();
+        shape(&fio, "", &mut want);
+        shape(&doc, "", &mut got);
+        let missing: Vec<_> = want.difference(&got).collect();
+        let extra: Vec<_> = got.difference(&want).collect();
+        assert!(
+            missing.is_empty() && extra.is_empty(),
+            "key paths and types of fio's client JSON: missing {missing:#?}, extra {extra:#?}"
+        );
     }
 
     /// I/Os of the other direction of a randrw job (512 blocks of 4 KiB per rank in all).

@@ -7,6 +7,8 @@
 //! CPU: `usr_cpu`/`sys_cpu` in percent of the job threads' time, `ctx` switches.
 //! `job options` / `global options` keep the order they were given (report/fio/order.rs).
 
+pub mod clients;
+
 use crate::report::fio::{cpu_pct, job_runtime_ms, pcts, runtime_ms};
 use crate::report::{ReportError, Reporter};
 use crate::result::job::{DirResult, JobResult};
@@ -31,14 +33,27 @@ impl FioJson {
 
 impl Reporter for FioJson {
     fn render(&self, r: &RunResult) -> Result<Vec<u8>, ReportError> {
+        use crate::report::fio::order::{to_text, FioDoc};
+        if let Some(ranks) = &r.ranks {
+            // many hosts: fio's client document (report/fio/json/clients.rs), which fio's
+            // client starts with an empty line (`fio_client_json_fini`)
+            let mut c = clients::document(r, ranks, self.plus);
+            c.doc["fio version"] = json!(self.version);
+            let ordered = FioDoc {
+                doc: &c.doc,
+                job_opts: c.job_opts,
+                global: &c.global,
+            };
+            return Ok(format!("\n{}\n", to_text(&ordered)).into_bytes());
+        }
         let mut doc = document(r, self.plus);
         doc["fio version"] = json!(self.version);
-        let ordered = crate::report::fio::order::FioDoc {
+        let ordered = FioDoc {
             doc: &doc,
             job_opts: r.jobs.iter().map(|j| j.job.options.as_slice()).collect(),
             global: &r.global_options,
         };
-        Ok((crate::report::fio::order::to_text(&ordered) + "\n").into_bytes())
+        Ok((to_text(&ordered) + "\n").into_bytes())
     }
 }
 
@@ -167,9 +182,26 @@ fn optional_keys(v: &mut Value, j: &JobResult, global: &[(String, String)], plus
 }
 
 /// One entry of `jobs`; `all` are every job of the run (for the group aggregates).
-fn job_json(j: &JobResult, all: &[JobResult], global: &[(String, String)], plus: bool) -> Value {
+pub(crate) fn job_json(
+    j: &JobResult,
+    all: &[JobResult],
+    global: &[(String, String)],
+    plus: bool,
+) -> Value {
+    let aggs = [0, 1, 2].map(|d| crate::report::fio::levels::group_agg(all, j.groupid, d));
+    job_json_agg(j, aggs, global, plus)
+}
+
+/// One job object of fio's JSON with its group's aggregate bandwidth per direction
+/// given (`aggs`, B/s: fio's `rs->agg`, which `bw_agg` is a percentage of).
+pub(crate) fn job_json_agg(
+    j: &JobResult,
+    aggs: [u64; 3],
+    global: &[(String, String)],
+    plus: bool,
+) -> Value {
     let rt = runtime_ms(j);
-    let agg = |d| (d, crate::report::fio::levels::group_agg(all, j.groupid, d));
+    let agg = |d: usize| (d, aggs[d]);
     let mut v = json!({
         "jobname": j.job.name,
         "groupid": j.groupid,

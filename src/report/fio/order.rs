@@ -47,13 +47,17 @@ impl Obj {
     #[rustfmt::skip]
     fn keys(self) -> &'static [&'static str] {
         match self {
-            Obj::Root => &["fio version", "timestamp", "timestamp_ms", "time", "global options", "jobs", "disk_util"],
+            Obj::Root => &[
+                "fio version", "timestamp", "timestamp_ms", "time", "global options", "jobs",
+                "client_stats", "disk_util",
+            ],
             Obj::Job => &[
                 "jobname", "groupid", "error", "eta", "elapsed", "job options", "read", "write", "trim",
                 "sync", "mixed", "job_runtime", "usr_cpu", "sys_cpu", "ctx", "majf", "minf",
                 "iodepth_level", "iodepth_submit", "iodepth_complete", "latency_ns", "latency_us",
                 "latency_ms", "total_err", "first_error", "latency_depth", "latency_target",
                 "latency_percentile", "latency_window", "desc", "block", "steadystate",
+                "hostname", "port",
             ],
             Obj::Dir => &[
                 "io_bytes", "io_kbytes", "bw_bytes", "bw", "iops", "runtime", "total_ios", "short_ios",
@@ -67,7 +71,7 @@ impl Obj {
                 "name", "read_ios", "write_ios", "read_merges", "write_merges", "read_ticks",
                 "write_ticks", "in_queue", "util", "aggr_read_ios", "aggr_write_ios",
                 "aggr_read_merges", "aggr_write_merge", "aggr_read_ticks", "aggr_write_ticks",
-                "aggr_in_queue", "aggr_util",
+                "aggr_in_queue", "aggr_util", "hostname", "port",
             ],
             Obj::Steady => &["ss", "duration", "attained", "criterion", "max_deviation", "slope", "data"],
             Obj::SteadyData => &["bw_mean", "iops_mean", "iops", "bw"],
@@ -89,7 +93,7 @@ impl Obj {
     /// The objects in the array under `key` of this one.
     fn element(self, key: &str) -> Obj {
         match (self, key) {
-            (Obj::Root, "jobs") => Obj::Job,
+            (Obj::Root, "jobs" | "client_stats") => Obj::Job,
             (Obj::Root, "disk_util") => Obj::Disk,
             (Obj::Dir, "prios") => Obj::Prio,
             _ => Obj::Other,

@@ -205,3 +205,31 @@ fn the_aggregate_and_the_recorder_state_survive_their_json() {
         Some((true, 1))
     );
 }
+
+/// fio's client "All clients" job of ranks with two jobs each: every job of every rank
+/// merged into one (I/Os, bytes and the histogram of all four), the group the last
+/// job's; none with one job a rank (the aggregate's own job is it).
+#[test]
+fn several_jobs_a_rank_make_one_all_clients_job() {
+    let two = |r: u32, n: u64| {
+        let (run, mut m) = rank(r, n, (1_000, 3), 0, 1_000_000_000);
+        if let Recorded::Fio(jobs) = &mut m.recorded {
+            let mut second = jobs[0].clone();
+            second.groupid = 1;
+            jobs.push(second);
+        }
+        (run, m)
+    };
+    let agg = aggregate(vec![two(0, 100), two(1, 300)], base(), false, 0);
+    assert_eq!(agg.jobs.len(), 2, "job i of every rank is one job");
+    let all = agg.ranks.as_ref().unwrap().all_clients.as_ref().unwrap();
+    assert_eq!((all.write.ios, all.write.bytes), (800, 800 * 4096));
+    assert_eq!(all.write.clat.count, 800);
+    assert_eq!(all.groupid, 1);
+    let hist = |j: &crate::result::JobResult| j.write.clat.histogram.clone().unwrap();
+    let mut both = hist(&agg.jobs[0]);
+    both.merge(&hist(&agg.jobs[1]));
+    assert_eq!(hist(all), both);
+    let one = aggregate(vec![rank(0, 10, (1, 1), 0, 1_000)], base(), false, 0);
+    assert!(one.ranks.unwrap().all_clients.is_none());
+}

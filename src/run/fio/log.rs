@@ -31,6 +31,10 @@
 //! and appends to an existing file; iomark logs no syncs and replaces the file, as it
 //! does the other logs.
 //!
+//! `log_store_compressed=1` stores the bw/iops/lat logs as fio's `PREFIX_KIND.N.log.fz`:
+//! the same lines as fio's binary records in zlib streams (run/fio/fz.rs), which
+//! `--inflate-log` prints back; the histogram log stays text.
+//!
 //! The files are output files of [`crate::files::output`]: checked when the thread
 //! starts (a planted link or a hard-linked name is refused, exit 3), written to a
 //! temporary file while the job runs and renamed into place by [`Logs::finish`] — a
@@ -74,6 +78,16 @@ pub struct LogSpec {
     pub epoch_clock: Option<i32>,
     /// `log_max_value`: a windowed latency line holds the window's maximum, not its mean
     pub max_value: bool,
+    /// `log_store_compressed`: the bw/iops/lat logs are fio's compressed `.fz` files
+    /// (run/fio/fz.rs) in streams of `log_compression` bytes of records (0: one)
+    pub store_compressed: Option<u64>,
+}
+
+/// One bw/iops/lat log file: its text lines, or with `log_store_compressed` its
+/// compressed records.
+pub struct LogFile {
+    out: Staged,
+    fz: Option<crate::run::fio::fz::FzLog>,
 }
 
 #[derive(Default, Clone, Copy)]
@@ -101,11 +115,11 @@ struct HistLog {
 /// Open log files of one thread.
 pub struct Logs {
     spec: LogSpec,
-    bw: Option<Staged>,
-    iops: Option<Staged>,
-    lat: Option<Staged>,
-    clat: Option<Staged>,
-    slat: Option<Staged>,
+    bw: Option<LogFile>,
+    iops: Option<LogFile>,
+    lat: Option<LogFile>,
+    clat: Option<LogFile>,
+    slat: Option<LogFile>,
     /// the I/O log, the names of the job's files in it and when it was opened
     iolog: Option<(Staged, Vec<String>, std::time::Instant)>,
     win_start_ms: u64,
@@ -145,15 +159,21 @@ impl LogSpec {
                     .unwrap_or(libc::CLOCK_REALTIME),
             ),
             max_value: t.log_max_value,
+            store_compressed: t.log_store_compressed.then_some(t.log_compression),
         })
     }
 
-    /// One log's file: [`log_path`], or `DIR/PREFIX_KIND.log` with `per_job_logs=0`.
+    /// One log's file: [`log_path`], or `DIR/PREFIX_KIND.log` with `per_job_logs=0`;
+    /// `.log.fz` for a compressed bw/iops/lat log (fio's `log_store_compressed`).
     fn path(&self, dir: &Path, prefix: &str, kind: &str, thread: u32) -> PathBuf {
-        if self.shared {
+        let p = if self.shared {
             dir.join(format!("{prefix}_{kind}.log"))
         } else {
             log_path(dir, prefix, kind, thread)
+        };
+        match self.store_compressed {
+            Some(_) if kind != "clat_hist" => p.with_extension("log.fz"),
+            _ => p,
         }
     }
 
@@ -219,12 +239,19 @@ impl Logs {
                 }
             }
         };
+        let log = |p: &Option<String>, kind: &str| -> Result<Option<LogFile>, OutputError> {
+            let fz = |c| crate::run::fio::fz::FzLog::new(c, spec.prio);
+            Ok(open(p, kind)?.map(|out| LogFile {
+                out,
+                fz: spec.store_compressed.map(fz),
+            }))
+        };
         Ok(Logs {
-            bw: open(&spec.bw, "bw")?,
-            iops: open(&spec.iops, "iops")?,
-            lat: open(&spec.lat, "lat")?,
-            clat: open(&spec.lat, "clat")?,
-            slat: open(&spec.lat, "slat")?,
+            bw: log(&spec.bw, "bw")?,
+            iops: log(&spec.iops, "iops")?,
+            lat: log(&spec.lat, "lat")?,
+            clat: log(&spec.lat, "clat")?,
+            slat: log(&spec.lat, "slat")?,
             iolog: match &spec.iolog {
                 Some(p) => Some((
                     Output::create(&dir.join(p))?.stage()?,
@@ -247,27 +274,47 @@ impl Logs {
         })
     }
 
-    /// One line; a write error is kept by the file and reported by [`Logs::finish`].
+    /// One line (`prio`: the I/O's ioprio, printed in hex with `log_prio`, else as the
+    /// realtime flag; 0 for a window's line), or its record in a compressed log; a
+    /// write error is kept by the file and reported by [`Logs::finish`].
     #[allow(clippy::too_many_arguments)]
     fn line(
-        f: &mut Option<Staged>,
+        f: &mut Option<LogFile>,
         with_off: bool,
-        prio: &str,
+        (prio, hex): (u16, bool),
         t: u64,
         v: u64,
         d: usize,
         bs: u64,
         off: u64,
     ) {
-        if let Some(w) = f {
-            let r = if with_off {
-                writeln!(w, "{t}, {v}, {d}, {bs}, {off}, {prio}")
-            } else {
-                writeln!(w, "{t}, {v}, {d}, {bs}, {prio}")
-            };
-            if let Err(e) = r {
-                w.keep_error(e);
+        let Some(LogFile { out: w, fz }) = f else {
+            return;
+        };
+        let r = match fz {
+            Some(z) => {
+                let s = crate::run::fio::fz::Sample {
+                    time: t,
+                    val: v,
+                    ddir: d as u32,
+                    prio,
+                    bs,
+                    offset: with_off.then_some(off),
+                };
+                w.write_all(&z.push(&s))
             }
+            None if hex && with_off => writeln!(w, "{t}, {v}, {d}, {bs}, {off}, 0x{prio:04x}"),
+            None if hex => writeln!(w, "{t}, {v}, {d}, {bs}, 0x{prio:04x}"),
+            None => {
+                let rt = u8::from(prio >> 13 == 1);
+                match with_off {
+                    true => writeln!(w, "{t}, {v}, {d}, {bs}, {off}, {rt}"),
+                    false => writeln!(w, "{t}, {v}, {d}, {bs}, {rt}"),
+                }
+            }
+        };
+        if let Err(e) = r {
+            w.keep_error(e);
         }
     }
 
@@ -324,12 +371,7 @@ impl Logs {
         let t_ms = t_ms + self.epoch_ms;
         let o = self.spec.offset;
         if self.spec.avg_msec == 0 {
-            let pt = if self.spec.prio {
-                format!("0x{:04x}", self.cur_prio)
-            } else {
-                u8::from(self.cur_prio >> 13 == 1).to_string()
-            };
-            let p = pt.as_str();
+            let p = (self.cur_prio, self.spec.prio);
             let bw = (bytes as u128 * 1_000_000_000 / 1024 / u128::from(lat.max(1))) as u64;
             Self::line(&mut self.bw, o, p, t_ms, bw, d, bytes, off);
             Self::line(&mut self.iops, o, p, t_ms, 1, d, bytes, off);
@@ -409,7 +451,7 @@ impl Logs {
             return;
         }
         let o = self.spec.offset;
-        let p = "0";
+        let p = (0, self.spec.prio);
         for d in 0..3 {
             let w = self.win[d];
             if w.ios == 0 {
@@ -466,8 +508,13 @@ impl Logs {
             &mut self.clat,
             &mut self.slat,
         ] {
-            if let Some(s) = f.take() {
-                let r = s.commit();
+            if let Some(LogFile { mut out, fz }) = f.take() {
+                if let Some(rest) = fz.map(|mut z| z.finish()) {
+                    if let Err(e) = out.write_all(&rest) {
+                        out.keep_error(e);
+                    }
+                }
+                let r = out.commit();
                 if first.is_ok() {
                     first = r;
                 }
@@ -627,5 +674,65 @@ mod tests {
                 "{s}"
             );
         }
+    }
+
+    /// A window's line has no I/O's priority: fio 3.33 prints `0x0000` with `log_prio`
+    /// (`--log_avg_msec=500 --log_prio=1`: `503, 2051, 1, 0, 0x0000`), else `0`.
+    #[test]
+    fn window_lines_carry_priority_zero_in_the_columns_form() {
+        let d = tempfile::tempdir().unwrap();
+        let first_line = |log_prio: bool| {
+            let bw = Some(format!("w{log_prio}"));
+            let (avg_msec, prio) = (500, log_prio);
+            let spec = LogSpec {
+                bw,
+                avg_msec,
+                prio,
+                ..Default::default()
+            };
+            let mut l = Logs::create(&spec, "job", 0, d.path()).unwrap();
+            l.set_prio(0x2001);
+            // the second I/O closes the first window (one 4 KiB write in 500 ms)
+            l.io(100, 1, 4096, 0, None, 900, 1000);
+            l.io(600, 1, 4096, 0, None, 900, 1000);
+            l.finish().unwrap();
+            let p = d.path().join(format!("w{log_prio}_bw.1.log"));
+            let s = std::fs::read_to_string(p).unwrap();
+            s.lines().next().map(str::to_string)
+        };
+        assert_eq!(first_line(false).as_deref(), Some("500, 8, 1, 0, 0"));
+        assert_eq!(first_line(true).as_deref(), Some("500, 8, 1, 0, 0x0000"));
+    }
+
+    /// `log_store_compressed`: the bw log is `PREFIX_bw.N.log.fz`, fio's compressed
+    /// records, which inflate to the lines the plain log has.
+    #[test]
+    fn compressed_logs_are_fz_files_of_the_same_lines() {
+        let d = tempfile::tempdir().unwrap();
+        let mut text = Vec::new();
+        for z in [None, Some(64)] {
+            let spec = LogSpec {
+                bw: Some(format!("z{}", z.is_some())),
+                offset: true,
+                store_compressed: z,
+                ..Default::default()
+            };
+            let mut l = Logs::create(&spec, "job", 0, d.path()).unwrap();
+            for i in 0..5 {
+                l.io(10 + i, 0, 4096, i * 4096, None, 900, 1000);
+            }
+            l.finish().unwrap();
+            let name = |ext| d.path().join(format!("z{}_bw.1.{ext}", z.is_some()));
+            text.push(match z {
+                None => std::fs::read_to_string(name("log")).unwrap(),
+                Some(_) => {
+                    assert!(!name("log").exists());
+                    let raw = std::fs::read(name("log.fz")).unwrap();
+                    crate::run::fio::fz::inflate(&raw).unwrap()
+                }
+            });
+        }
+        assert_eq!(text[0].lines().count(), 5);
+        assert_eq!(text[0], text[1]);
     }
 }

@@ -9,10 +9,12 @@
 //! except that `stonewall` starts a new group that waits for the previous one. I/O
 //! during `ramp_time` is issued but neither recorded nor counted toward `size`.
 
+pub mod agg_log;
 pub mod align;
 pub mod dedupe;
 pub mod disk;
 pub mod errors;
+pub mod fz;
 mod group;
 pub mod hooks;
 pub mod log;
@@ -285,6 +287,12 @@ fn check_engines(
 /// Device safety: every job that writes is checked before any file is created; the
 /// NUMA nodes named by a job must exist here.
 fn guard_jobs(cmd: &FioCommand, kinds: &[Kind]) -> Result<(), RunError> {
+    if cmd.fio_cli.bandwidth_log {
+        agg_log::check().map_err(|source| FilesError::Output {
+            what: "--bandwidth-log file",
+            source,
+        })?;
+    }
     // logs are numbered over all threads of all jobs (fio's thread_number)
     let mut global = 0u32;
     for (j, k) in cmd.jobs.iter().zip(kinds) {
@@ -396,7 +404,8 @@ pub fn touches_storage(cmd: &FioCommand) -> bool {
         .any(|j| !owns_no_files(j.engine) && !j.engine.caps().stream)
 }
 
-/// `--json`, `--output` and the jobs' log files (`write_*_log`, `write_iolog`) that are
+/// `--json`, `--output`, `--bandwidth-log`'s files and the jobs' log files
+/// (`write_*_log`, `write_iolog`) that are
 /// one another or one of the jobs' data files (by path, or a link to one): refused before
 /// layout, exit 2, naming both (the result would be benchmarked or written over). A log
 /// that several threads share (`per_job_logs=0`) is one output.
@@ -405,6 +414,13 @@ fn refuse_output_data_files(cmd: &FioCommand, plans: &[Vec<Plan>]) -> Result<(),
         .into_iter()
         .filter_map(|(o, p)| p.as_ref().map(|p| (o.to_string(), p.clone())))
         .collect();
+    if cmd.fio_cli.bandwidth_log {
+        outs.extend(
+            agg_log::paths()
+                .into_iter()
+                .map(|p| ("--bandwidth-log".into(), p)),
+        );
+    }
     let (mut global, mut logs) = (0, Vec::new());
     for j in &cmd.jobs {
         if let Some(spec) = crate::run::fio::log::LogSpec::of(j) {

@@ -10,6 +10,7 @@
 
 use crate::job::fio::{FioJob, RwMode};
 use crate::result::status::JobsEta;
+use crate::run::fio::agg_log::AggBw;
 use crate::run::fio::Plan;
 use crate::run::worker::{Live, LIVE_STATE};
 use std::sync::atomic::Ordering;
@@ -71,6 +72,8 @@ pub struct Board {
     /// someone reads the board: the workers keep their live counters
     watched: bool,
     slots: OnceLock<Vec<Slot>>,
+    /// `--bandwidth-log`: fio's aggregate bandwidth samples (run/fio/agg_log.rs)
+    agg: Option<Mutex<AggBw>>,
 }
 
 impl Board {
@@ -80,7 +83,49 @@ impl Board {
             t0: Instant::now(),
             watched,
             slots: OnceLock::new(),
+            agg: None,
         }
+    }
+
+    /// The board with fio's aggregate bandwidth log (`--bandwidth-log`), its samples
+    /// more than `gap_ms` apart (fio's `bw_avg_time`); none with `None`.
+    pub fn with_agg_bw(mut self, gap_ms: Option<u64>) -> Board {
+        self.agg = gap_ms.map(|g| Mutex::new(AggBw::new(g)));
+        self
+    }
+
+    /// A tick of the status line at `now`: fio's aggregate bandwidth sample, over the
+    /// threads' live counters (none while a thread ramps up, as fio's
+    /// `!in_ramp_time`; nothing moved yet while the files are laid out).
+    pub fn agg_tick(&self, now: Instant) {
+        let Some(agg) = &self.agg else { return };
+        let mut bytes = [0u64; 3];
+        if let Some(slots) = self.slots.get() {
+            if slots.iter().any(|s| s.state() == b'/') {
+                return;
+            }
+            for s in slots {
+                for (d, b) in bytes.iter_mut().take(2).enumerate() {
+                    *b += s.live[d].load(Ordering::Relaxed);
+                }
+            }
+        }
+        let ms = now.saturating_duration_since(self.t0).as_millis();
+        let mut a = agg.lock().unwrap_or_else(|e| e.into_inner());
+        a.sample(u64::try_from(ms).unwrap_or(u64::MAX), bytes);
+    }
+
+    /// The aggregate bandwidth samples at the report, `None` without `--bandwidth-log`;
+    /// `report`: the run's bytes per direction when the report computes fio's status
+    /// (its JSON document does, forced), which may add a last sample now.
+    pub fn agg_at_report(&self, report: Option<[u64; 3]>) -> Option<AggBw> {
+        let agg = self.agg.as_ref()?;
+        let mut a = agg.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(bytes) = report {
+            let ms = self.t0.elapsed().as_millis();
+            a.sample(u64::try_from(ms).unwrap_or(u64::MAX), bytes);
+        }
+        Some(a.clone())
     }
 
     /// Whether a status line reads the board.

@@ -1,6 +1,8 @@
 //! `iomark run` output next to fio 3.33's, and fio's output read back by iomark.
 
+mod bandwidth_log;
 mod cli;
+mod compressed_log;
 mod exact_lat;
 mod import;
 mod job_keys;
