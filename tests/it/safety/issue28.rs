@@ -293,3 +293,28 @@ fn seqwr_says_it_emptied_the_prepared_set_and_a_later_read_names_the_cause() {
         r.stderr
     );
 }
+
+/// A hard link is two names of one file: fileio's `--json` named as a hard link of a
+/// test file is refused as the same file (exit 2, naming both) before the link rule of
+/// the output would refuse it alone, and the set keeps its bytes.
+#[test]
+fn a_result_hard_linked_to_a_test_file_is_named_as_the_same_file() {
+    let d = scratch();
+    let set = ["fileio", "--file-num=2", "--file-total-size=128K"];
+    assert_eq!(iomark(d.path(), &[&set[..], &["prepare"]].concat()).code, 0);
+    std::fs::hard_link(d.path().join("test_file.1"), d.path().join("r.json")).unwrap();
+    let before = std::fs::read(d.path().join("test_file.1")).unwrap();
+    let r = iomark(
+        d.path(),
+        &[
+            &set[..],
+            &["--file-test-mode=rndwr", "--time=0", "--events=10"],
+            &["--json=r.json", "run"],
+        ]
+        .concat(),
+    );
+    let said = r.all();
+    let both = "--json=r.json and test file 1=test_file.1 are the same file";
+    assert!(r.code == 2 && said.contains(both), "{r:?}");
+    assert_eq!(std::fs::read(d.path().join("test_file.1")).unwrap(), before);
+}
