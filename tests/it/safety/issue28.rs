@@ -236,6 +236,41 @@ fn names_with_control_characters_are_visible_in_compare() {
     }
 }
 
+/// The command line a report shows (compare's context lines, `report`'s HTML and
+/// markdown) writes a name's control characters out in bash's `$'…'`
+/// quoting: no raw newline or escape sequence, and the word pastes back as it was.
+#[test]
+fn a_command_line_with_control_characters_is_shown_quoted() {
+    let d = scratch();
+    let r = iomark(
+        d.path(),
+        &[
+            "run",
+            "--name=a\nb\u{1b}[31m",
+            "--ioengine=null",
+            "--size=1m",
+            "--rw=read",
+            "--json=r.json",
+        ],
+    );
+    assert_eq!(r.code, 0, "{r:?}");
+    let quoted = "$'--name=a\\nb\\x1b[31m'";
+    for args in [
+        &["compare", "r.json", "r.json"][..],
+        &["report", "r.json", "--format=html", "-o", "-"],
+        &["report", "r.json", "--format=markdown", "-o", "-"],
+    ] {
+        let o = iomark(d.path(), args);
+        assert_eq!(o.code, 0, "{args:?}: {o:?}");
+        assert!(!o.stdout.contains('\u{1b}'), "{args:?}: a raw escape");
+        assert!(!o.stdout.contains("a\nb"), "{args:?}: a raw newline");
+        // markdown escapes the punctuation of the word in its own way
+        let shown = o.stdout.replace("&#39;", "'");
+        let markdown = args.contains(&"--format=markdown");
+        assert!(markdown || shown.contains(quoted), "{args:?}: {}", o.stdout);
+    }
+}
+
 #[test]
 fn a_plot_directory_that_is_a_symbolic_link_is_refused() {
     let d = scratch();
