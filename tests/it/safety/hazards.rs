@@ -16,7 +16,8 @@
 //!
 //! The cleanup moment (the first removal of the command's cleanup, the fault plan's
 //! `unlink` stop; `run` with fio's `unlink=1`) and a second SIGINT/SIGTERM/SIGHUP during
-//! a cleanup (`SecondSignal`: the removal finishes and says so) came next: 11 × 26 cells.
+//! a cleanup (`SecondSignal`: the removal finishes and says so) came next, and SIGINT and
+//! SIGTERM at the three moments beside the other stop signals: 11 × 32 cells.
 //!
 //! `time` and `report` joined the table later (11 commands × 23 hazards then): `time`'s
 //! signal and SIGKILL cells stop iomark from inside its command (`kill -STOP $PPID`),
@@ -122,7 +123,7 @@ const CMDS: [Cmd; 11] = [
     Cmd::Time,
     Cmd::Report,
 ];
-const HAZARDS: [Hazard; 26] = [
+const HAZARDS: [Hazard; 32] = [
     Hazard::Symlink,
     Hazard::HardLink,
     Hazard::ShortFile,
@@ -146,6 +147,12 @@ const HAZARDS: [Hazard; 26] = [
     Hazard::Signal(Sig::Quit, Moment::Cleanup),
     Hazard::Signal(Sig::Pipe, Moment::Cleanup),
     Hazard::Signal(Sig::Usr1, Moment::Cleanup),
+    Hazard::Signal(Sig::Int, Moment::FirstIo),
+    Hazard::Signal(Sig::Int, Moment::MidRun),
+    Hazard::Signal(Sig::Int, Moment::Cleanup),
+    Hazard::Signal(Sig::Term, Moment::FirstIo),
+    Hazard::Signal(Sig::Term, Moment::MidRun),
+    Hazard::Signal(Sig::Term, Moment::Cleanup),
     Hazard::SecondSignal(Sig::Int),
     Hazard::SecondSignal(Sig::Term),
     Hazard::SecondSignal(Sig::Hup),
