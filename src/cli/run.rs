@@ -375,6 +375,10 @@ fn outputs(
             format!("cannot write {opt}={}: {e}", e.path.display()),
         )
     };
+    // two names of one file (a path spelled twice, a hard link) are said as such before
+    // the link rule of each output refuses one of them
+    let named = output_files(cmd);
+    crate::files::output::refuse_collisions(&named, &[]).map_err(|e| stop(exit::INVALID, e))?;
     let mut o = Outputs::new();
     if let Some(p) = &cmd.json_file {
         o.json(p).map_err(|e| fail("--json", e))?;
@@ -437,8 +441,6 @@ fn outputs(
             .map_err(|e| fail("--output", e))?,
         None => o.stdout(reps, "\n"),
     }
-    let named = output_files(cmd);
-    crate::files::output::refuse_collisions(&named, &[]).map_err(|e| stop(exit::INVALID, e))?;
     if let Some(d) = &cmd.plot {
         o.plots(d).map_err(|e| stop(exit::ENVIRONMENT, e))?;
     }

@@ -405,8 +405,10 @@ pub fn write_attr(path: &Path, value: &str) -> std::io::Result<()> {
 
 /// Remove each of `files` that is a regular file (fio's `unlink`): never a device, a
 /// directory or what a link points to (a link named as a job file is itself removed, as
-/// unlink(2) does). A file already gone is no error.
+/// unlink(2) does). A file already gone is no error. A second signal meanwhile lets the
+/// removal finish (a cleanup, `files::scratch::Cleaning`).
 pub fn unlink(files: &[FileSpec]) -> Result<(), FilesError> {
+    let _cleaning = crate::files::scratch::Cleaning::begin();
     for f in files {
         match std::fs::symlink_metadata(&f.path) {
             Ok(m) if m.file_type().is_file() || m.file_type().is_symlink() => {}

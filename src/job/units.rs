@@ -78,6 +78,29 @@ pub fn sysbench_size(s: &str) -> u64 {
     v.saturating_mul(1u64 << shift)
 }
 
+/// What a sysbench SIZE as typed means, in bytes without sysbench's limits: leading
+/// digits, then an optional K/M/G/T (any case, powers of 1024; the rest ignored, as
+/// [`sysbench_size`] does); `None` when it is no size at all (`12Q`, `-5`, `1.5K`, empty),
+/// which sysbench reads as 0. Saturates at `u128::MAX`.
+pub fn size_as_typed(s: &str) -> Option<u128> {
+    let digits = s.bytes().take_while(u8::is_ascii_digit).count();
+    if digits == 0 {
+        return None;
+    }
+    let v = s[..digits].bytes().fold(0u128, |v, d| {
+        v.saturating_mul(10).saturating_add(u128::from(d - b'0'))
+    });
+    let shift = match s.as_bytes().get(digits) {
+        None => 0,
+        Some(b'k' | b'K') => 10,
+        Some(b'm' | b'M') => 20,
+        Some(b'g' | b'G') => 30,
+        Some(b't' | b'T') => 40,
+        Some(_) => return None,
+    };
+    Some(v.saturating_mul(1 << shift))
+}
+
 /// Parse a `--file-rw-ratio` value. sysbench uses `strtod` without checks (garbage is
 /// silently 0, bug B10); iomark accepts only a complete number, `inf` included, and
 /// rejects NaN. `None` means invalid.

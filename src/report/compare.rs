@@ -624,6 +624,10 @@ fn shell_word(w: &str) -> String {
             .all(|c| c.is_ascii_alphanumeric() || "-_=.,/:+@%".contains(c));
     if plain {
         w.to_string()
+    } else if w.chars().any(char::is_control) {
+        // bash's ANSI-C quoting: a newline or an escape sequence shown as `\n`, `\x1b`
+        // (never printed raw into a report), and the word still pastes back as it was
+        format!("$'{}'", crate::util::text::visible(w).replace('\'', "\\'"))
     } else {
         format!("'{}'", w.replace('\'', "'\\''"))
     }

@@ -273,3 +273,72 @@ fn hint_lines_say_what_the_table_accepts() {
         assert_eq!(hint(name), format!("--{name} accepts {want}"));
     }
 }
+
+/// Values for a SIZE option: digits (a few or very many), then nothing, a suffix of
+/// either case, a suffix sysbench does not know, or a fraction, and sometimes junk after.
+fn size_text() -> impl proptest::strategy::Strategy<Value = String> {
+    use proptest::prelude::*;
+    let digits = prop_oneof![
+        (0u64..70_000).prop_map(|n| n.to_string()),
+        "[0-9]{1,30}",
+        Just(String::new()),
+        Just("-5".to_string()),
+    ];
+    let suffix = prop::sample::select(vec![
+        "", "k", "K", "m", "M", "g", "G", "t", "T", "Q", "P", ".5",
+    ]);
+    let junk = prop::sample::select(vec!["", "", "B", "iB", "x", " "]);
+    (digits, suffix, junk).prop_map(|(d, s, j)| format!("{d}{s}{j}"))
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::test_runner::Config {
+        cases: 3000,
+        rng_seed: proptest::test_runner::RngSeed::Fixed(18),
+        failure_persistence: None,
+        ..Default::default()
+    })]
+
+    /// Every SIZE option of the table, any value: taken when what it means as typed is in
+    /// the table's range; otherwise refused with one line naming the option, the value
+    /// as typed and what is accepted (exit 2), or — only for a value typed as sysbench
+    /// prints it (`0`) — sysbench's own line and code 1. Never a number the user did not
+    /// type (`2G` printed as -2147483648, `12Q` as 0), never a size taken as another
+    /// (`5G` as a block of 1 GiB).
+    #[test]
+    fn every_size_option_takes_what_is_typed_or_names_it_with_the_range(v in size_text()) {
+        for o in OPTIONS.iter().filter(|o| matches!(o.check, Check::Size { .. })) {
+            let (lo, hi) = bounds(o.name);
+            let means = crate::job::units::size_as_typed(&v);
+            let inside = means.is_some_and(|b| b >= lo as u128 && b <= hi as u128);
+            let p = parse_with(&format!("--{}={v}", o.name));
+            let lines: Vec<&str> = p.pre.iter().chain(&p.post).map(|m| m.text.as_str()).collect();
+            match p.outcome {
+                Outcome::Job(j) => {
+                    proptest::prop_assert!(inside, "{} = {v:?} taken", o.name);
+                    let got = if o.name == "file-block-size" { j.block_size } else { j.total_size };
+                    proptest::prop_assert_eq!(Some(u128::from(got)), means);
+                }
+                Outcome::Exit(code) => {
+                    proptest::prop_assert!(!inside, "{} = {v:?} refused: {lines:?}", o.name);
+                    let ours = format!("Invalid value for {}: ", o.name);
+                    let said: Vec<&&str> = lines.iter().filter(|l| l.contains(&ours)).collect();
+                    proptest::prop_assert_eq!(said.len(), 1, "{:?}", lines);
+                    let hint = format!("--{} accepts {}", o.name, accepted(o.name));
+                    if code == 2 {
+                        proptest::prop_assert!(said[0].contains(&hint), "{said:?}");
+                        proptest::prop_assert!(said[0].contains(&format!("{v:?}")) || said[0].contains(&format!(": {v} is ")), "{said:?}");
+                        // one line: nothing else but the banner and its empty line
+                        let rest = lines.iter().filter(|l| !l.is_empty() && !l.starts_with("iomark 0.1.0"));
+                        proptest::prop_assert_eq!(rest.count(), 1, "{:?}", lines);
+                    } else {
+                        proptest::prop_assert_eq!(code, 1);
+                        let printed = said[0].trim_end_matches('.').rsplit(": ").next().unwrap_or_default();
+                        proptest::prop_assert_eq!(printed, v.as_str(), "{:?}", lines);
+                        proptest::prop_assert!(lines.iter().any(|l| l.ends_with(&hint)), "{lines:?}");
+                    }
+                }
+            }
+        }
+    }
+}

@@ -56,6 +56,39 @@ fn sysbench_size_matches_sysbench_table() {
         "1.5G", "0x10", "64 M", "1P", "-1", "+64M", "abc", "", "4b", "4B", " 4k",
     ] {
         assert_eq!(sysbench_size(zero), 0, "{zero:?}");
+        assert_eq!(size_as_typed(zero), None, "{zero:?}");
+    }
+}
+
+/// A size as typed means what sysbench's would without its limits: the same value where
+/// sysbench's fits, the whole value where it saturates, none where sysbench reads 0 for
+/// text that is no size.
+#[test]
+fn size_as_typed_is_sysbench_size_without_its_limits() {
+    for s in [
+        "2G",
+        "64Mfoo",
+        "16k",
+        "1t",
+        "1000",
+        "0",
+        "0K",
+        "18446744073709551615",
+    ] {
+        assert_eq!(
+            size_as_typed(s),
+            Some(u128::from(sysbench_size(s))),
+            "{s:?}"
+        );
+    }
+    assert_eq!(
+        size_as_typed("99999999999999999999"),
+        Some(99999999999999999999)
+    );
+    assert_eq!(size_as_typed("16777216T"), Some(1 << 64));
+    assert_eq!(size_as_typed(&"9".repeat(50)), Some(u128::MAX));
+    for none in ["12Q", "+1", "1.5K", "Q"] {
+        assert_eq!(size_as_typed(none), None, "{none:?}");
     }
 }
 

@@ -404,12 +404,12 @@ pub fn touches_storage(cmd: &FioCommand) -> bool {
         .any(|j| !owns_no_files(j.engine) && !j.engine.caps().stream)
 }
 
-/// `--json`, `--output`, `--bandwidth-log`'s files and the jobs' log files
-/// (`write_*_log`, `write_iolog`) that are
-/// one another or one of the jobs' data files (by path, or a link to one): refused before
-/// layout, exit 2, naming both (the result would be benchmarked or written over). A log
-/// that several threads share (`per_job_logs=0`) is one output.
-fn refuse_output_data_files(cmd: &FioCommand, plans: &[Vec<Plan>]) -> Result<(), RunError> {
+/// Every file a run writes besides its data files, each named by its option or role:
+/// `--json`, `--output`, `--bandwidth-log`'s files, the jobs' log files (`write_*_log`,
+/// `write_iolog`; a log that several threads share, `per_job_logs=0`, is one output), the
+/// verify state files (`verify_state_save`) and the exec engine's `JOB.stdout`/`JOB.stderr`
+/// (one pair for all threads of a job, as they share it).
+fn run_outputs(cmd: &FioCommand, plans: &[Vec<Plan>]) -> Vec<(String, PathBuf)> {
     let mut outs: Vec<(String, PathBuf)> = [("--json", &cmd.json_file), ("--output", &cmd.output)]
         .into_iter()
         .filter_map(|(o, p)| p.as_ref().map(|p| (o.to_string(), p.clone())))
@@ -421,20 +421,45 @@ fn refuse_output_data_files(cmd: &FioCommand, plans: &[Vec<Plan>]) -> Result<(),
                 .map(|p| ("--bandwidth-log".into(), p)),
         );
     }
-    let (mut global, mut logs) = (0, Vec::new());
+    // a file several threads share is one output (the options are never deduplicated:
+    // a log named as --json is a collision)
+    let mut seen: Vec<PathBuf> = Vec::new();
+    let mut add = |role: String, p: PathBuf| {
+        if !seen.contains(&p) {
+            seen.push(p.clone());
+            outs.push((role, p));
+        }
+    };
+    let mut global = 0;
     for j in &cmd.jobs {
         if let Some(spec) = crate::run::fio::log::LogSpec::of(j) {
             for t in 0..j.numjobs {
                 for p in spec.paths(&j.name, global + t, Path::new("")) {
-                    if !logs.contains(&p) {
-                        outs.push((format!("log file of job {}", j.name), p.clone()));
-                        logs.push(p);
-                    }
+                    add(format!("log file of job {}", j.name), p);
                 }
             }
         }
         global += j.numjobs;
     }
+    for p in plans.iter().flatten() {
+        if let Some(v) = &p.vstate_save {
+            add(format!("verify state of job {}", p.job.name), v.clone());
+        }
+        if p.engine == Kind::Exec && p.job.more.exec.std_redirect {
+            for ext in ["stdout", "stderr"] {
+                let f = PathBuf::from(format!("{}.{ext}", p.job.name));
+                add(format!("std_redirect file of job {}", p.job.name), f);
+            }
+        }
+    }
+    outs
+}
+
+/// The run's outputs ([`run_outputs`]) that are one another or one of the jobs' data
+/// files (by path, or a link to one): refused before layout, exit 2, naming both (the
+/// result would be benchmarked or written over).
+fn refuse_output_data_files(cmd: &FioCommand, plans: &[Vec<Plan>]) -> Result<(), RunError> {
+    let outs = run_outputs(cmd, plans);
     if outs.is_empty() {
         return Ok(());
     }

@@ -100,11 +100,8 @@ fn declare_outputs(job: &FileioJob, console: &Console) -> Result<Outputs, i32> {
         code
     };
     let cannot = |p: &std::path::Path, e| format!("cannot write --json={}: {e}", p.display());
-    if let Some(p) = &job.json {
-        outs.json(p)
-            .map_err(|e| fatal(cannot(p, e), exit::ENVIRONMENT))?;
-    }
-    // the result must not be one of the test files (`--json=test_file.1`)
+    // the result must not be one of the test files (`--json=test_file.1`, or a hard
+    // link to one: said as such before the link rule of the output refuses it)
     let data: Vec<_> = (0..job.file_num)
         .map(|i| {
             (
@@ -113,8 +110,16 @@ fn declare_outputs(job: &FileioJob, console: &Console) -> Result<Outputs, i32> {
             )
         })
         .collect();
-    outs.refuse_collisions(&data)
-        .map_err(|m| fatal(m, exit::INVALID))?;
+    let json: Vec<_> = job
+        .json
+        .iter()
+        .map(|p| ("--json".to_string(), p.clone()))
+        .collect();
+    crate::files::output::refuse_collisions(&json, &data).map_err(|m| fatal(m, exit::INVALID))?;
+    if let Some(p) = &job.json {
+        outs.json(p)
+            .map_err(|e| fatal(cannot(p, e), exit::ENVIRONMENT))?;
+    }
     if let Some(d) = &job.plot {
         outs.plots(d).map_err(|m| fatal(m, exit::ENVIRONMENT))?;
     }

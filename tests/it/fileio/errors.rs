@@ -63,33 +63,29 @@ fn catalogue() -> Vec<E> {
             "",
             1,
         ),
-        e(
+        // sysbench prints another number than the one typed (bug B18; the `sysbench`
+        // persona keeps sysbench's line: sysbench_compat::persona)
+        ours(
             "--file-block-size=-5 run",
-            true,
-            &["FATAL: Invalid value for file-block-size: 0."],
-            "",
-            1,
+            "FATAL: Invalid value for file-block-size: \"-5\" is not a size; --file-block-size accepts a size from 1 byte to 2147483647 bytes: digits with an optional K, M or G suffix (binary, e.g. 16K)",
         ),
-        e(
+        // sysbench prints another number than the one typed (bug B18; the `sysbench`
+        // persona keeps sysbench's line: sysbench_compat::persona)
+        ours(
             "--file-block-size=abc run",
-            true,
-            &["FATAL: Invalid value for file-block-size: 0."],
-            "",
-            1,
+            "FATAL: Invalid value for file-block-size: \"abc\" is not a size; --file-block-size accepts a size from 1 byte to 2147483647 bytes: digits with an optional K, M or G suffix (binary, e.g. 16K)",
         ),
-        e(
+        // sysbench prints another number than the one typed (bug B18; the `sysbench`
+        // persona keeps sysbench's line: sysbench_compat::persona)
+        ours(
             "--file-block-size=4G run",
-            true,
-            &["FATAL: Invalid value for file-block-size: 0."],
-            "",
-            1,
+            "FATAL: Invalid value for file-block-size: 4G is 4294967296 bytes; --file-block-size accepts a size from 1 byte to 2147483647 bytes: digits with an optional K, M or G suffix (binary, e.g. 16K)",
         ),
-        e(
+        // sysbench prints another number than the one typed (bug B18; the `sysbench`
+        // persona keeps sysbench's line: sysbench_compat::persona)
+        ours(
             "--file-block-size=2G run",
-            true,
-            &["FATAL: Invalid value for file-block-size: -2147483648."],
-            "",
-            1,
+            "FATAL: Invalid value for file-block-size: 2G is 2147483648 bytes; --file-block-size accepts a size from 1 byte to 2147483647 bytes: digits with an optional K, M or G suffix (binary, e.g. 16K)",
         ),
         e(
             "--file-num=0 run",
@@ -119,40 +115,33 @@ fn catalogue() -> Vec<E> {
             "",
             1,
         ),
-        e(
+        // sysbench prints another number than the one typed (bug B18; the `sysbench`
+        // persona keeps sysbench's line: sysbench_compat::persona)
+        ours(
             "--file-total-size=-1 run",
-            true,
-            &["FATAL: Invalid value for file-total-size: 0"],
-            "",
-            1,
+            "FATAL: Invalid value for file-total-size: \"-1\" is not a size; --file-total-size accepts a size from 1 byte to 8 EiB: digits with an optional K, M, G or T suffix (binary, e.g. 64M)",
         ),
-        e(
+        // sysbench prints another number than the one typed (bug B18; the `sysbench`
+        // persona keeps sysbench's line: sysbench_compat::persona)
+        ours(
             "--file-total-size=64X run",
-            true,
-            &["FATAL: Invalid value for file-total-size: 0"],
-            "",
-            1,
+            "FATAL: Invalid value for file-total-size: \"64X\" is not a size; --file-total-size accepts a size from 1 byte to 8 EiB: digits with an optional K, M, G or T suffix (binary, e.g. 64M)",
         ),
-        e(
+        // sysbench prints another number than the one typed (bug B18; the `sysbench`
+        // persona keeps sysbench's line: sysbench_compat::persona)
+        ours(
             "--file-total-size=1.5G run",
-            true,
-            &["FATAL: Invalid value for file-total-size: 0"],
-            "",
-            1,
+            "FATAL: Invalid value for file-total-size: \"1.5G\" is not a size; --file-total-size accepts a size from 1 byte to 8 EiB: digits with an optional K, M, G or T suffix (binary, e.g. 64M)",
         ),
-        e(
+        // sysbench prints another number than the one typed (bug B18; the `sysbench`
+        // persona keeps sysbench's line: sysbench_compat::persona)
+        ours(
             "--file-total-size=1P run",
-            true,
-            &["FATAL: Invalid value for file-total-size: 0"],
-            "",
-            1,
+            "FATAL: Invalid value for file-total-size: \"1P\" is not a size; --file-total-size accepts a size from 1 byte to 8 EiB: digits with an optional K, M, G or T suffix (binary, e.g. 64M)",
         ),
-        e(
+        ours(
             "--file-total-size=0x10 run",
-            true,
-            &["FATAL: Invalid value for file-total-size: 0"],
-            "",
-            1,
+            "FATAL: Invalid value for file-total-size: \"0x10\" is not a size; --file-total-size accepts a size from 1 byte to 8 EiB: digits with an optional K, M, G or T suffix (binary, e.g. 64M)",
         ),
         e(
             "--file-fsync-freq=-1 run",
@@ -328,6 +317,18 @@ fn catalogue() -> Vec<E> {
     ]
 }
 
+/// iomark's own line for a value sysbench would misprint: after the banner, exit 2.
+fn ours(args: &'static str, line: &'static str) -> E {
+    E {
+        args,
+        banner: true,
+        out: Box::leak(Box::new([line])),
+        err: "",
+        code: 2,
+        same_as_sysbench: false,
+    }
+}
+
 fn split(args: &str) -> Vec<String> {
     B.split_whitespace()
         .chain(args.split_whitespace())
@@ -423,7 +424,7 @@ fn fileio_option_errors_also_stop_prepare_and_cleanup_without_creating_files() {
     for opt in [
         "--file-num=0",
         "--file-block-size=0",
-        "--file-total-size=1P",
+        "--file-total-size=0",
         "--file-fsync-freq=-1",
         "--file-extra-flags=foo",
         "--file-rw-ratio=-1",
@@ -903,7 +904,7 @@ fn bad_values_name_the_option_and_what_it_accepts() {
         ("--file-io-mode=x", "FATAL: unknown I/O mode: x", "iomark: --file-io-mode accepts sync, async, mmap"),
         ("--file-block-size=0", "FATAL: Invalid value for file-block-size: 0.", "iomark: --file-block-size accepts a size from 1 byte to 2147483647 bytes: digits with an optional K, M or G suffix (binary, e.g. 16K)"),
         ("--file-num=0", "FATAL: Invalid value for file-num: 0", "iomark: --file-num accepts a whole number from 1 to 2147483647"),
-        ("--file-total-size=abc", "FATAL: Invalid value for file-total-size: 0", "iomark: --file-total-size accepts a size from 1 byte to 8 EiB: digits with an optional K, M, G or T suffix (binary, e.g. 64M)"),
+        ("--file-total-size=0", "FATAL: Invalid value for file-total-size: 0", "iomark: --file-total-size accepts a size from 1 byte to 8 EiB: digits with an optional K, M, G or T suffix (binary, e.g. 64M)"),
         ("--file-fsync-mode=x", "FATAL: Invalid fsync mode: x.", "iomark: --file-fsync-mode accepts fsync, fdatasync"),
         ("--file-rw-ratio=-1", "FATAL: Invalid value for --file-rw-ratio: -1.000000.", "iomark: --file-rw-ratio accepts a number >= 0 (reads per write; inf = reads only)"),
         ("--file-extra-flags=foo", "FATAL: Invalid value for file-extra-flags: foo", "iomark: --file-extra-flags accepts a comma-separated list of sync, dsync, direct"),

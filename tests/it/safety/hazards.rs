@@ -14,7 +14,12 @@
 //! named as the data file (collision, exit 2), and a FIFO at the output (exit 3); the
 //! signal cells also assert that no stray file of iomark's is left.
 //!
-//! `time` and `report` joined the table later (11 commands × 23 hazards): `time`'s
+//! The cleanup moment (the first removal of the command's cleanup, the fault plan's
+//! `unlink` stop; `run` with fio's `unlink=1`) and a second SIGINT/SIGTERM/SIGHUP during
+//! a cleanup (`SecondSignal`: the removal finishes and says so) came next, and SIGINT and
+//! SIGTERM at the three moments beside the other stop signals: 11 × 32 cells.
+//!
+//! `time` and `report` joined the table later (11 commands × 23 hazards then): `time`'s
 //! signal and SIGKILL cells stop iomark from inside its command (`kill -STOP $PPID`),
 //! as it has no I/O of its own for the fault injector to stop at.
 
@@ -57,10 +62,15 @@ enum Hazard {
     FifoOutput,
     /// a signal at a moment of the run
     Signal(Sig, Moment),
+    /// a stop signal mid-run, then the same signal again (after the 1 s that makes it a
+    /// second one) at the first removal of the cleanup it started
+    SecondSignal(Sig),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Sig {
+    Int,
+    Term,
     Hup,
     Quit,
     Pipe,
@@ -70,6 +80,8 @@ enum Sig {
 impl Sig {
     fn number(self) -> i32 {
         match self {
+            Sig::Int => libc::SIGINT,
+            Sig::Term => libc::SIGTERM,
             Sig::Hup => libc::SIGHUP,
             Sig::Quit => libc::SIGQUIT,
             Sig::Pipe => libc::SIGPIPE,
@@ -80,6 +92,8 @@ impl Sig {
     /// The exit code of a command that does I/O and gets this signal mid-way.
     fn code(self) -> i32 {
         match self {
+            Sig::Int => 130,
+            Sig::Term => 143,
             Sig::Hup => 129,
             Sig::Quit => 131,
             Sig::Pipe | Sig::Usr1 => 0,
@@ -109,7 +123,7 @@ const CMDS: [Cmd; 11] = [
     Cmd::Time,
     Cmd::Report,
 ];
-const HAZARDS: [Hazard; 23] = [
+const HAZARDS: [Hazard; 32] = [
     Hazard::Symlink,
     Hazard::HardLink,
     Hazard::ShortFile,
@@ -133,6 +147,15 @@ const HAZARDS: [Hazard; 23] = [
     Hazard::Signal(Sig::Quit, Moment::Cleanup),
     Hazard::Signal(Sig::Pipe, Moment::Cleanup),
     Hazard::Signal(Sig::Usr1, Moment::Cleanup),
+    Hazard::Signal(Sig::Int, Moment::FirstIo),
+    Hazard::Signal(Sig::Int, Moment::MidRun),
+    Hazard::Signal(Sig::Int, Moment::Cleanup),
+    Hazard::Signal(Sig::Term, Moment::FirstIo),
+    Hazard::Signal(Sig::Term, Moment::MidRun),
+    Hazard::Signal(Sig::Term, Moment::Cleanup),
+    Hazard::SecondSignal(Sig::Int),
+    Hazard::SecondSignal(Sig::Term),
+    Hazard::SecondSignal(Sig::Hup),
 ];
 
 /// The content every pre-existing output starts with: after the cell it must still be
@@ -372,6 +395,7 @@ fn cell(cmd: Cmd, hz: Hazard) -> Verdict {
         Hazard::Collision => collision(cmd, d, &a, verdict),
         Hazard::FifoOutput => fifo_output(cmd, d, &a, verdict),
         Hazard::Signal(sig, at) => signal(cmd, d, &a, (sig, at), verdict),
+        Hazard::SecondSignal(sig) => signal_at_cleanup(cmd, d, &a, sig, true, verdict),
     }
 }
 
@@ -385,6 +409,9 @@ fn collision(
     let (Some(data), Some(_)) = (data(cmd), output(cmd)) else {
         return Verdict::NotApplicable("no output beside a data file iomark names");
     };
+    if cmd == Cmd::Run {
+        return run_collisions(d, a, verdict);
+    }
     setup(cmd, d);
     let a: Vec<String> = a
         .iter()
@@ -402,6 +429,114 @@ fn collision(
         return Verdict::Fail(format!("{data} changed"));
     }
     verdict(&o, 2, d)
+}
+
+/// `run`'s pairs of one file: each output (`--json`, `--output`, every fio log kind,
+/// one shared by `per_job_logs=0`, the verify state, the exec engine's `std_redirect`
+/// files) named as a data file or as another output, and `--output` a hard link of
+/// `--json`. (Extra arguments, the file both name, the roles the line must name.)
+const RUN_PAIRS: [(&[&str], &str, &str); 13] = [
+    (&["--json=t.0.0"], "t.0.0", "--json=t.0.0 and data file"),
+    (&["--output=t.0.0"], "t.0.0", "--output=t.0.0 and data file"),
+    (
+        &["--write_bw_log=w", "--filename=w_bw.1.log"],
+        "w_bw.1.log",
+        "log file of job t=w_bw.1.log and data file",
+    ),
+    (
+        &["--write_iops_log=w", "--filename=w_iops.1.log"],
+        "w_iops.1.log",
+        "log file of job t=w_iops.1.log and data file",
+    ),
+    (
+        &["--write_lat_log=w", "--filename=w_clat.1.log"],
+        "w_clat.1.log",
+        "log file of job t=w_clat.1.log and data file",
+    ),
+    (
+        &["--write_hist_log=w", "--filename=w_clat_hist.1.log"],
+        "w_clat_hist.1.log",
+        "log file of job t=w_clat_hist.1.log and data file",
+    ),
+    (
+        &["--write_iolog=w.log", "--filename=w.log"],
+        "w.log",
+        "log file of job t=w.log and data file",
+    ),
+    (
+        &[
+            "--write_bw_log=w",
+            "--per_job_logs=0",
+            "--filename=w_bw.log",
+        ],
+        "w_bw.log",
+        "log file of job t=w_bw.log and data file",
+    ),
+    (
+        &["--write_lat_log=w", "--output=w_slat.1.log"],
+        "w_slat.1.log",
+        "--output=w_slat.1.log and log file of job t",
+    ),
+    (
+        &["--write_iolog=out.json"],
+        "out.json",
+        "--json=out.json and log file of job t",
+    ),
+    (
+        &["--verify=crc32c", "--filename=local-t-0-verify.state"],
+        "local-t-0-verify.state",
+        "verify state of job t=local-t-0-verify.state and data file",
+    ),
+    (
+        &[
+            "--ioengine=exec",
+            "--program=true",
+            "--time_based",
+            "--runtime=1",
+            "--output=t.stdout",
+        ],
+        "t.stdout",
+        "--output=t.stdout and std_redirect file of job t",
+    ),
+    (
+        &["--output=hard.json"],
+        "hard.json",
+        "--json=out.json and --output=hard.json",
+    ),
+];
+
+/// Every pair of [`RUN_PAIRS`]: exit 2, one line naming both, the file they share
+/// (a user's file of 5 bytes) untouched, and nothing else created.
+fn run_collisions(
+    d: &Path,
+    a: &[String],
+    verdict: impl Fn(&Out, i32, &Path) -> Verdict,
+) -> Verdict {
+    for (extra, both, words) in RUN_PAIRS {
+        setup(Cmd::Run, d);
+        if both == "hard.json" {
+            std::fs::hard_link(d.join("out.json"), d.join(both)).unwrap();
+        } else if both != "out.json" {
+            std::fs::write(d.join(both), b"mine\n").unwrap();
+        }
+        let before = entries(d);
+        let kept = std::fs::read(d.join(both)).ok();
+        // an extra --json replaces the cell's own
+        let json = extra.iter().any(|e| e.starts_with("--json="));
+        let a = a.iter().filter(|s| !(json && s.starts_with("--json=")));
+        let o = Iomark::new().dir(d).args(a).args(extra).run();
+        if !o.stderr.contains(words) || !o.stderr.contains("are the same file") {
+            return Verdict::Fail(format!("{extra:?}: no line naming both: {}", o.all()));
+        }
+        if std::fs::read(d.join(both)).ok() != kept || entries(d) != before {
+            return Verdict::Fail(format!("{extra:?}: {both} changed or a file was made"));
+        }
+        if let v @ Verdict::Fail(_) = verdict(&o, 2, d) {
+            return v;
+        }
+        let _ = std::fs::remove_file(d.join(both));
+    }
+    Verdict::Pass(format!("exit 2, {} pairs", RUN_PAIRS.len()))
 }
 
 /// A FIFO at the output path: refused before any I/O (exit 3), the FIFO left as it is.
@@ -461,7 +596,7 @@ fn signal(
     verdict: impl Fn(&Out, i32, &Path) -> Verdict,
 ) -> Verdict {
     if at == Moment::Cleanup {
-        return signal_at_cleanup(cmd, d, a, sig, verdict);
+        return signal_at_cleanup(cmd, d, a, sig, false, verdict);
     }
     if cmd == Cmd::Time {
         return time_signal(d, sig, at, verdict);
@@ -511,60 +646,136 @@ fn signal(
     v
 }
 
-/// A signal at the first removal of the command's cleanup (`unlink:stop@1`): the removal
-/// of iomark's own files finishes, nothing is left, the exit is the signal's code (0 for
-/// SIGPIPE and SIGUSR1), and a result written by then is complete (the measurement had
-/// ended: status `ok`, or `interrupted` for `fileio cleanup`'s none).
-fn signal_at_cleanup(
-    cmd: Cmd,
-    d: &Path,
-    a: &[String],
-    sig: Sig,
-    verdict: impl Fn(&Out, i32, &Path) -> Verdict,
-) -> Verdict {
+/// The command line of `cmd` with a cleanup to stop in, or why it has none: `run` gets
+/// fio's `unlink=1` (its default keeps the job's files); fileio `cleanup` removes
+/// `files` test files.
+fn with_cleanup(cmd: Cmd, a: &[String], files: u32) -> Result<Vec<String>, &'static str> {
     match cmd {
-        Cmd::Prepare | Cmd::FileioRun => {
-            return Verdict::NotApplicable("fileio prepare and run remove no file")
-        }
-        Cmd::Run => return Verdict::NotApplicable("run keeps its files (unlink=0, fio's default)"),
+        Cmd::Prepare | Cmd::FileioRun => Err("fileio prepare and run remove no file"),
         Cmd::Diagnose | Cmd::Compare | Cmd::Report => {
-            return Verdict::NotApplicable("diagnose, compare and report create no file to remove")
+            Err("diagnose, compare and report create no file to remove")
         }
-        Cmd::Time => {
-            return Verdict::NotApplicable(
-                "time creates no file to remove (the command's files are its own)",
-            )
-        }
-        Cmd::Cleanup | Cmd::Mark | Cmd::Copy | Cmd::Tree => {}
+        Cmd::Time => Err("time creates no file to remove (the command's files are its own)"),
+        Cmd::Run => Ok([a, &["--unlink=1".to_string()]].concat()),
+        Cmd::Cleanup => Ok(a
+            .iter()
+            .map(|s| match s.as_str() {
+                "--file-num=1" => format!("--file-num={files}"),
+                _ => s.clone(),
+            })
+            .collect()),
+        Cmd::Mark | Cmd::Copy | Cmd::Tree => Ok(a.to_vec()),
     }
-    setup(cmd, d);
-    let a: Vec<&str> = a.iter().map(String::as_str).collect();
-    let child = start_stopped(d, &a, "unlink:stop@1");
-    kill(child.id(), sig.number());
-    kill(child.id(), libc::SIGCONT);
-    let o = finish_within(child, Duration::from_secs(30));
-    let v = verdict(&o, sig.code(), d);
-    if !matches!(v, Verdict::Pass(_)) {
-        return v;
-    }
+}
+
+/// After a cell whose cleanup ran: nothing of iomark's is left (its scratch files,
+/// temporary files, fileio's set, run's data file), and the result (if any) says
+/// `status`.
+fn cleaned_up(cmd: Cmd, d: &Path, status: &str) -> Result<(), String> {
     let left: Vec<String> = strays(d)
         .into_iter()
         .chain(
             entries(d)
                 .into_iter()
-                .filter(|e| e.starts_with("test_file.")),
+                .filter(|e| e.starts_with("test_file.") || Some(e.as_str()) == data(cmd)),
         )
         .collect();
     if !left.is_empty() {
-        return Verdict::Fail(format!("the cleanup left: {left:?}"));
+        return Err(format!("the cleanup left: {left:?}"));
     }
     if let Some(out) = output(cmd) {
         let s = std::fs::read_to_string(d.join(out)).unwrap_or_default();
-        if !s.contains("\"status\": \"ok\"") {
-            return Verdict::Fail(format!("{out} is not the complete result: {s:.80}"));
+        if !s.contains(&format!("\"status\": \"{status}\"")) {
+            return Err(format!("{out} does not say {status}: {s:.80}"));
         }
     }
-    v
+    Ok(())
+}
+
+/// A signal at the first removal of the command's cleanup (`unlink:stop@1`), or a
+/// `second` one there: see [`once_at_cleanup`] and [`twice_to_cleanup`]. The removal of
+/// iomark's own files finishes (a second signal says so on stderr), nothing is left,
+/// the exit is the signal's code (0 for SIGPIPE and SIGUSR1), and a result written by
+/// then is complete: status `ok` when one signal came after the measurement had ended,
+/// `interrupted` after a signal mid-run (`run` removes its files at the end of the job,
+/// before its result is built, so a stop signal there makes it `interrupted` too).
+fn signal_at_cleanup(
+    cmd: Cmd,
+    d: &Path,
+    a: &[String],
+    sig: Sig,
+    second: bool,
+    verdict: impl Fn(&Out, i32, &Path) -> Verdict,
+) -> Verdict {
+    let a = match with_cleanup(cmd, a, if second { 2 } else { 1 }) {
+        Ok(a) => a,
+        Err(why) => return Verdict::NotApplicable(why),
+    };
+    let o = if second {
+        match twice_to_cleanup(cmd, d, &a, sig) {
+            Ok(o) => o,
+            Err(e) => return Verdict::Fail(e),
+        }
+    } else {
+        once_at_cleanup(cmd, d, &a, sig)
+    };
+    let v = verdict(&o, sig.code(), d);
+    if !matches!(v, Verdict::Pass(_)) {
+        return v;
+    }
+    let said = "second signal during cleanup: the removal of iomark's own files finishes first";
+    if second && !o.stderr.contains(said) {
+        return Verdict::Fail(format!(
+            "stderr does not say the removal finishes: {}",
+            o.stderr
+        ));
+    }
+    let stopped = second || (cmd == Cmd::Run && sig.code() != 0);
+    match cleaned_up(cmd, d, if stopped { "interrupted" } else { "ok" }) {
+        Ok(()) => v,
+        Err(e) => Verdict::Fail(e),
+    }
+}
+
+/// One signal while the command is stopped at its first removal.
+fn once_at_cleanup(cmd: Cmd, d: &Path, a: &[String], sig: Sig) -> Out {
+    setup(cmd, d);
+    let a: Vec<&str> = a.iter().map(String::as_str).collect();
+    let child = start_stopped(d, &a, "unlink:stop@1");
+    kill(child.id(), sig.number());
+    kill(child.id(), libc::SIGCONT);
+    finish_within(child, Duration::from_secs(30))
+}
+
+/// A stop signal, then the same signal again more than 1 s later (a second one, docs/
+/// safety.md "Signals") while the cleanup it started is stopped at its first removal.
+/// The first lands mid-run (`write:stop@2`); `fileio cleanup` has no run, so both land
+/// at its removals (two files, `unlink:stop@1` and `@2`).
+fn twice_to_cleanup(cmd: Cmd, d: &Path, a: &[String], sig: Sig) -> Result<Out, String> {
+    let fault = if cmd == Cmd::Cleanup {
+        iomark(
+            d,
+            &[&["fileio", "--file-num=2"][..], &SET[1..], &["prepare"]].concat(),
+        );
+        "unlink:stop@1,unlink:stop@2"
+    } else {
+        setup(cmd, d);
+        "write:stop@2,unlink:stop@1"
+    };
+    let mut child = Iomark::new().dir(d).args(a).fault(fault).spawn();
+    for round in 0..2 {
+        if !wait_stopped(&mut child, Duration::from_secs(20)) {
+            let _ = child.kill();
+            return Err(format!("no stop point {round} of {fault}"));
+        }
+        if round == 1 {
+            // the handler counts a signal as a second one only 1 s after the first
+            std::thread::sleep(Duration::from_millis(1200));
+        }
+        kill(child.id(), sig.number());
+        kill(child.id(), libc::SIGCONT);
+    }
+    Ok(finish_within(child, Duration::from_secs(30)))
 }
 
 /// `iomark time --json=out.json -- sh -c 'kill -STOP $PPID; exec sleep S'`: the command

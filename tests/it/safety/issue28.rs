@@ -236,6 +236,41 @@ fn names_with_control_characters_are_visible_in_compare() {
     }
 }
 
+/// The command line a report shows (compare's context lines, `report`'s HTML and
+/// markdown) writes a name's control characters out in bash's `$'…'`
+/// quoting: no raw newline or escape sequence, and the word pastes back as it was.
+#[test]
+fn a_command_line_with_control_characters_is_shown_quoted() {
+    let d = scratch();
+    let r = iomark(
+        d.path(),
+        &[
+            "run",
+            "--name=a\nb\u{1b}[31m",
+            "--ioengine=null",
+            "--size=1m",
+            "--rw=read",
+            "--json=r.json",
+        ],
+    );
+    assert_eq!(r.code, 0, "{r:?}");
+    let quoted = "$'--name=a\\nb\\x1b[31m'";
+    for args in [
+        &["compare", "r.json", "r.json"][..],
+        &["report", "r.json", "--format=html", "-o", "-"],
+        &["report", "r.json", "--format=markdown", "-o", "-"],
+    ] {
+        let o = iomark(d.path(), args);
+        assert_eq!(o.code, 0, "{args:?}: {o:?}");
+        assert!(!o.stdout.contains('\u{1b}'), "{args:?}: a raw escape");
+        assert!(!o.stdout.contains("a\nb"), "{args:?}: a raw newline");
+        // markdown escapes the punctuation of the word in its own way
+        let shown = o.stdout.replace("&#39;", "'");
+        let markdown = args.contains(&"--format=markdown");
+        assert!(markdown || shown.contains(quoted), "{args:?}: {}", o.stdout);
+    }
+}
+
 #[test]
 fn a_plot_directory_that_is_a_symbolic_link_is_refused() {
     let d = scratch();
@@ -292,4 +327,29 @@ fn seqwr_says_it_emptied_the_prepared_set_and_a_later_read_names_the_cause() {
         "{}",
         r.stderr
     );
+}
+
+/// A hard link is two names of one file: fileio's `--json` named as a hard link of a
+/// test file is refused as the same file (exit 2, naming both) before the link rule of
+/// the output would refuse it alone, and the set keeps its bytes.
+#[test]
+fn a_result_hard_linked_to_a_test_file_is_named_as_the_same_file() {
+    let d = scratch();
+    let set = ["fileio", "--file-num=2", "--file-total-size=128K"];
+    assert_eq!(iomark(d.path(), &[&set[..], &["prepare"]].concat()).code, 0);
+    std::fs::hard_link(d.path().join("test_file.1"), d.path().join("r.json")).unwrap();
+    let before = std::fs::read(d.path().join("test_file.1")).unwrap();
+    let r = iomark(
+        d.path(),
+        &[
+            &set[..],
+            &["--file-test-mode=rndwr", "--time=0", "--events=10"],
+            &["--json=r.json", "run"],
+        ]
+        .concat(),
+    );
+    let said = r.all();
+    let both = "--json=r.json and test file 1=test_file.1 are the same file";
+    assert!(r.code == 2 && said.contains(both), "{r:?}");
+    assert_eq!(std::fs::read(d.path().join("test_file.1")).unwrap(), before);
 }

@@ -131,3 +131,45 @@ fn fileio_stdout_is_the_report_only_and_notes_go_to_stderr() {
         .stdout
         .contains("iomark notes (not part of sysbench's report):"));
 }
+
+/// Sizes sysbench prints as another number than the one typed (bug B18: `2G` as
+/// -2147483648, `12Q` as 0) or takes as another (`5G` as a block of 1 GiB): under the
+/// name `sysbench` stdout past the banner and the exit code are sysbench's (scripts read
+/// them; iomark's one hint line goes to stderr), where `iomark fileio` says the value as
+/// typed and the range, exit 2 (safety::invalid).
+#[test]
+fn misprinted_sizes_read_as_sysbench_under_its_name() {
+    for v in [
+        "--file-block-size=2G",
+        "--file-block-size=12Q",
+        "--file-block-size=-5",
+        "--file-total-size=12Q",
+    ] {
+        let (ours, theirs) = both(&["fileio", v, "--file-num=1", "prepare"]);
+        assert_eq!(ours.code, theirs.code, "{v}: {}", ours.stdout);
+        let past_banner = |s: &str| s.lines().skip(1).collect::<Vec<_>>().join("\n");
+        assert_eq!(
+            past_banner(&ours.stdout),
+            past_banner(&theirs.stdout),
+            "{v}"
+        );
+        assert!(
+            ours.stderr.contains("accepts a size from 1 byte"),
+            "{v}: {}",
+            ours.stderr
+        );
+    }
+    // 5G: sysbench runs with a block of 1 GiB, and so does the persona
+    let d = scratch();
+    let o = Iomark::program(persona(d.path()))
+        .dir(d.path())
+        .args(["fileio", "--file-block-size=5G", "--file-num=1"])
+        .args([
+            "--file-total-size=2G",
+            "--file-test-mode=rndrd",
+            "--time=1",
+            "run",
+        ])
+        .run();
+    assert!(o.stdout.contains("Block size 1GiB"), "{}", o.stdout);
+}
