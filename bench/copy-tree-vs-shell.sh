@@ -47,6 +47,7 @@
 # OUT=FILE: write the results there instead (e.g. bench/COPY_TREE_RESULTS_TMPFS.md for a
 #   run with WORKDIR=/dev/shm: no device and no writeback, so only the tools' own work differs).
 set -euo pipefail
+export IOMARK_HISTORY=off # a benchmark keeps nothing in the user's results history
 
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(dirname "$here")

@@ -29,6 +29,7 @@
 # Everything the script creates (file sets, temp dirs, logs) is removed on exit, also on failure or
 # Ctrl-C. It changes no persistent setting (drop_caches is a one-shot action, not a setting).
 set -Eeuo pipefail
+export IOMARK_HISTORY=off # a benchmark keeps nothing in the user's results history
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(dirname "$HERE")

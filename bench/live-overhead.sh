@@ -17,6 +17,7 @@
 # Environment: ROUNDS (default 7), RUNTIME (s, default 5), IOMARK (binary; default
 # target/ci/iomark, built with `cargo build --profile ci`).
 set -euo pipefail
+export IOMARK_HISTORY=off # a benchmark keeps nothing in the user's results history
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(dirname "$here")
 ROUNDS=${ROUNDS:-7}

@@ -11,6 +11,7 @@
 # and the per-I/O latency (iomark's measured completion latency vs fio's clat) are printed too.
 # Needs fio and jq. Sizes: 1 GiB test files.
 set -euo pipefail
+export IOMARK_HISTORY=off # a benchmark keeps nothing in the user's results history
 DIR=${1:-.}
 SIZE=${SIZE:-1G}
 TIME=${TIME:-5}

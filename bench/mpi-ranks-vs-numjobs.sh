@@ -6,6 +6,7 @@
 # start after the start barrier). Needs a build with `--features mpi`, Open MPI and jq; wrap it in
 # `flock /tmp/iomark-bench.lock`. Rounds append to bench/MPI_ROUNDS.txt.
 set -euo pipefail
+export IOMARK_HISTORY=off # a benchmark keeps nothing in the user's results history
 DIR=${1:-/dev/shm}
 TIME=${TIME:-5}
 ROUNDS=${ROUNDS:-5}

@@ -31,6 +31,7 @@
 # "c e" to skip cases), E_QD (queue depths of case (e), default "1 32"), G_QD, G_ENGINES, G_ON (case (g)), NICE (niceness of both tools, default -10 as root: the same for fio and
 # iomark, it only shields the measurement from unrelated work such as compilers).
 set -euo pipefail
+export IOMARK_HISTORY=off # a benchmark keeps nothing in the user's results history
 if [ -z "${IOMARK_BENCH_LOCKED:-}" ]; then
   exec env IOMARK_BENCH_LOCKED=1 flock /tmp/iomark-bench.lock "$0" "$@"
 fi

@@ -9,6 +9,7 @@
 # Takes /tmp/iomark-bench.lock itself. Needs jq.
 #   ROUNDS=7 TIME=5 bench/sampler-overhead.sh [OUT.txt]
 set -euo pipefail
+export IOMARK_HISTORY=off # a benchmark keeps nothing in the user's results history
 if [ -z "${IOMARK_BENCH_LOCKED:-}" ]; then
   exec env IOMARK_BENCH_LOCKED=1 flock /tmp/iomark-bench.lock "$0" "$@"
 fi

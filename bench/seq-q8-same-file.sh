@@ -4,6 +4,7 @@
 # and the order of runs from the comparison, leaving only the engines' submission/reaping.
 # Wrap it in `flock /tmp/iomark-bench.lock`. Needs fio and jq.
 set -euo pipefail
+export IOMARK_HISTORY=off # a benchmark keeps nothing in the user's results history
 DIR=${1:-.}
 TIME=${TIME:-5}
 ROUNDS=${ROUNDS:-4}
