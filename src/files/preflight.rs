@@ -7,11 +7,13 @@ use std::ffi::CString;
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 
-/// Bytes available to an unprivileged writer on the filesystem holding `dir`.
+/// Bytes available to an unprivileged writer on the filesystem holding `dir`; `None`
+/// when unknown, and on a read-only filesystem: no write will happen there, so the
+/// space check steps aside and the write's own error (EROFS) is what the user reads.
 pub fn free_space(dir: &Path) -> Option<u64> {
     let s = rustix::fs::statvfs(dir).ok()?;
     // A filesystem without a capacity (ramfs reports 0 blocks) has no known free space.
-    if s.f_blocks == 0 {
+    if s.f_blocks == 0 || s.f_flag.contains(rustix::fs::StatVfsMountFlags::RDONLY) {
         return None;
     }
     Some(s.f_bavail.saturating_mul(s.f_frsize))

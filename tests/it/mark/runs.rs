@@ -206,8 +206,9 @@ fn mark_on_a_full_or_read_only_path_fails_cleanly() {
     assert_eq!(std::fs::read_dir(small.dir()).unwrap().count(), 0);
     assert!(!json.exists());
     drop(small);
-    // read-only file system: exit 3 naming the cause, no --json file made
-    let Some(ro) = tmpfs("size=64M,ro") else {
+    // read-only file system, also too small for the test file: exit 3 naming the cause
+    // (read-only, not the space), no --json file made
+    let Some(ro) = tmpfs("size=1M,ro") else {
         return;
     };
     let o = Iomark::new()
