@@ -227,6 +227,8 @@ fn inflate_log(file: &str, persona: Persona) -> Exit {
             format!("--inflate-log={file}: fopen: {}", strip_os_error(&e)),
             persona,
         ),
+        // fio's answer for an empty file (its read of the first header comes up short)
+        Ok(bytes) if bytes.is_empty() => refuse(exit::FAILED, "short read on reading log", persona),
         Ok(bytes) => match crate::run::fio::fz::inflate(&bytes) {
             Ok(text) => {
                 crate::out!("{text}");

@@ -102,8 +102,13 @@ fn shares(t: &TimeShare) -> String {
 /// requests in flight, the summed request time over the wall time (Little's law).
 fn overlap(t: &TimeShare) -> String {
     let io = t.read_ns + t.write_ns + t.sync_ns;
-    if t.wall_ns == 0 || io <= t.wall_ns {
+    let wait = t.wait_ns.unwrap_or(0);
+    if t.wall_ns == 0 || io + wait <= t.wall_ns {
         return String::new();
+    }
+    if io <= t.wall_ns {
+        // the requests fit in the wall time; the waits ran while requests were in flight
+        return "; the waits overlapped requests in flight, so the shares add up to more than the wall time".into();
     }
     format!(
         "; requests overlapped: each share adds up every request's own time, {:.1} requests were in flight on average",
@@ -188,6 +193,16 @@ mod tests {
         );
         assert_eq!(overlap(&TimeShare::new("all", 1000, 500, 400, 99)), "");
         assert_eq!(overlap(&TimeShare::new("all", 0, 5, 0, 0)), "");
+        // 18 % reads and 88 % waits of the same second: the waits overlapped the reads
+        let t = TimeShare::new("all", 1000, 184, 0, 0).with_wait(881);
+        assert_eq!(
+            overlap(&t),
+            "; the waits overlapped requests in flight, so the shares add up to more than the wall time"
+        );
+        assert_eq!(
+            overlap(&TimeShare::new("all", 1000, 100, 0, 0).with_wait(800)),
+            ""
+        );
     }
 
     #[test]

@@ -102,3 +102,26 @@ fn compressed_logs_round_trip_through_fios_inflate_log() {
         assert_eq!(inflate(false, &f), text, "{n}: iomark reads fio's");
     }
 }
+
+/// An empty file is not a compressed log: fio's `short read on reading log`, exit 1,
+/// side by side with fio 3.33.
+#[test]
+fn an_empty_file_is_a_short_read_as_in_fio() {
+    let d = scratch();
+    let f = d.path().join("empty.log.fz");
+    std::fs::write(&f, b"").unwrap();
+    let arg = format!("--inflate-log={}", f.display());
+    let mine = Iomark::new().args(["run", &arg]).run();
+    assert_eq!(mine.code, 1, "{}", mine.dump());
+    assert_eq!(mine.stderr, "iomark run: short read on reading log\n");
+    if !need_fio("an empty file beside fio") {
+        return;
+    }
+    let theirs = fio_cmd().arg(&arg).run();
+    assert_eq!(theirs.code, mine.code, "{}", theirs.dump());
+    assert!(
+        theirs.stderr.contains("short read on reading log"),
+        "{}",
+        theirs.dump()
+    );
+}
