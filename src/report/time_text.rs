@@ -59,7 +59,13 @@ fn storage_lines(t: &TimedCommand, s: &mut String) {
         (Some(w), _) => {
             let _ = writeln!(
                 s,
-                "  storage wait  {:.3} s ({} of the wall time), {} in {} ({})",
+                "  storage wait  {}{:.3} s ({} of the wall time), {} in {} ({})",
+                // records left out or lost: what was counted is a lower bound
+                if w.records_impossible > 0 || w.records_lost {
+                    "at least "
+                } else {
+                    ""
+                },
                 w.blkio_s,
                 share(w.blkio_s.min(t.wall_s), t.wall_s),
                 plural(w.blkio_count, "wait", "waits"),
@@ -74,7 +80,7 @@ fn storage_lines(t: &TimedCommand, s: &mut String) {
             if w.records_impossible > 0 {
                 let _ = writeln!(
                     s,
-                    "                {} claimed more blocked time than the task lived (the kernel times a wait whose start it did not record from boot, as when delay accounting was off as it began): not counted, the storage wait is a lower bound",
+                    "                {} claimed more blocked time than the task lived (the kernel dated a wait from boot: seen on kernel 6.18 with delay accounting on throughout, and when accounting was switched on during a wait; docs/commands/time.md): not counted, the storage wait is a lower bound",
                     plural(w.records_impossible, "exit record", "exit records")
                 );
             }
@@ -228,10 +234,17 @@ mod tests {
             w.records_impossible = 2;
         }
         assert!(
-            render(&t).contains("\n                2 exit records claimed more blocked time than the task lived (the kernel times a wait whose start it did not record from boot, as when delay accounting was off as it began): not counted, the storage wait is a lower bound\n"),
+            render(&t).contains("\n                2 exit records claimed more blocked time than the task lived (the kernel dated a wait from boot: seen on kernel 6.18 with delay accounting on throughout, and when accounting was switched on during a wait; docs/commands/time.md): not counted, the storage wait is a lower bound\n"),
             "{}",
             render(&t)
         );
+        // and the headline figure says it is a lower bound
+        assert!(
+            render(&t).contains("  storage wait  at least "),
+            "{}",
+            render(&t)
+        );
+        assert!(!s.contains("at least"), "{s}");
         t.storage_wait = None;
         t.bound = None;
         t.storage_wait_unavailable = Some("not measured: needs root".into());
