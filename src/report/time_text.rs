@@ -61,7 +61,7 @@ fn storage_lines(t: &TimedCommand, s: &mut String) {
                 s,
                 "  storage wait  {}{:.3} s ({} of the wall time), {} in {} ({})",
                 // records left out or lost: what was counted is a lower bound
-                if w.records_impossible > 0 || w.records_lost {
+                if w.lower_bound_why().is_some() {
                     "at least "
                 } else {
                     ""

@@ -74,6 +74,22 @@ pub struct StorageWait {
     pub records_impossible: u64,
 }
 
+impl StorageWait {
+    /// Why the summed wait is only a lower bound (records left out or lost), or `None`
+    /// when every record counted: the headline then reads "at least" and the bound draws
+    /// no conclusion.
+    pub fn lower_bound_why(&self) -> Option<String> {
+        match (self.records_impossible, self.records_lost) {
+            (0, false) => None,
+            (0, true) => Some("exit records were lost".into()),
+            (n, _) => Some(format!(
+                "{n} exit record{} left out",
+                if n == 1 { "" } else { "s" }
+            )),
+        }
+    }
+}
+
 /// The bound: what a faster drive could change.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Bound {

@@ -364,13 +364,9 @@ pub fn execute(job: &TimeJob) -> Result<Timed, StartError> {
         sys_s,
         bound: wait.as_ref().map(|w| {
             let b = command::bound(wall_s, w.blkio_s, user_s + sys_s, w.cpu_wait_s);
-            match (w.records_impossible, w.records_lost) {
-                (0, false) => b,
-                (0, true) => b.as_lower_bound("exit records were lost"),
-                (n, _) => b.as_lower_bound(&format!(
-                    "{n} exit record{} left out",
-                    if n == 1 { "" } else { "s" }
-                )),
+            match w.lower_bound_why() {
+                None => b,
+                Some(why) => b.as_lower_bound(&why),
             }
         }),
         storage_wait: wait,

@@ -26,19 +26,28 @@ fn opt(k: &str, v: &str) -> String {
     }
 }
 
-/// The command line of `cmd`: `iomark run --global=... --name=JOB --key=value ...`.
-pub fn showcmd(cmd: &FioCommand) -> String {
-    let mut words = vec!["iomark".to_string(), "run".to_string()];
-    words.extend(cmd.global_options.iter().map(|(k, v)| opt(k, v)));
-    for j in &cmd.jobs {
-        words.push(opt("name", &j.name));
-        words.extend(
+/// The job options of `cmd` in order: the global ones, then `name` and the options of
+/// each job (both `--showcmd` forms print these).
+fn job_options(cmd: &FioCommand) -> impl Iterator<Item = (&str, &str)> {
+    let global = cmd
+        .global_options
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.as_str()));
+    let jobs = cmd.jobs.iter().flat_map(|j| {
+        std::iter::once(("name", j.name.as_str())).chain(
             j.options
                 .iter()
                 .filter(|(k, _)| k != "name")
-                .map(|(k, v)| opt(k, v)),
-        );
-    }
+                .map(|(k, v)| (k.as_str(), v.as_str())),
+        )
+    });
+    global.chain(jobs)
+}
+
+/// The command line of `cmd`: `iomark run --global=... --name=JOB --key=value ...`.
+pub fn showcmd(cmd: &FioCommand) -> String {
+    let mut words = vec!["iomark".to_string(), "run".to_string()];
+    words.extend(job_options(cmd).map(|(k, v)| opt(k, v)));
     words.extend(cmd.own_options.iter().map(|(k, v)| opt(k, v)));
     words.join(" ")
 }
@@ -48,18 +57,11 @@ pub fn showcmd(cmd: &FioCommand) -> String {
 /// iomark's own options.
 pub fn showcmd_fio(cmd: &FioCommand) -> String {
     let mut s = String::from("fio ");
-    let raw = |k: &str, v: &str| match v.is_empty() {
-        true => format!("--{k} "),
-        false => format!("--{k}={v} "),
-    };
-    for (k, v) in &cmd.global_options {
-        s.push_str(&raw(k, v));
-    }
-    for j in &cmd.jobs {
-        s.push_str(&raw("name", &j.name));
-        for (k, v) in j.options.iter().filter(|(k, _)| k != "name") {
-            s.push_str(&raw(k, v));
-        }
+    for (k, v) in job_options(cmd) {
+        s += &match v.is_empty() {
+            true => format!("--{k} "),
+            false => format!("--{k}={v} "),
+        };
     }
     s
 }
