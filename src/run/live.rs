@@ -73,14 +73,14 @@ pub struct Frame {
 }
 
 /// One job's cumulative counters as the coordinator reads them: bytes read, bytes
-/// written, reads, writes, sum of completion latencies (ns) and their count; and the
-/// job's recorders' completion latencies as its threads last gave them.
+/// written, reads, writes; and the job's recorders' completion latencies as its threads
+/// last gave them (the interval's mean and p99 come from two such readings).
 #[derive(Clone, Debug, Default)]
 pub struct JobCount {
     /// the job's name
     pub name: String,
     /// the counters
-    pub c: [u64; 6],
+    pub c: [u64; 4],
     /// the recorders' completion latencies (`None`: no thread gave a reading yet)
     pub clat: Option<LatAcc>,
 }
@@ -205,10 +205,10 @@ fn rates(last: Option<&(Vec<JobCount>, Instant)>, now: &[JobCount], t: Instant) 
         .map(|(i, j)| {
             let (prev, dt) = match last {
                 Some((l, lt)) => (
-                    l.get(i).map_or([0; 6], |p| p.c),
+                    l.get(i).map_or([0; 4], |p| p.c),
                     t.saturating_duration_since(*lt).as_secs_f64(),
                 ),
-                None => ([0; 6], 0.0),
+                None => ([0; 4], 0.0),
             };
             let before = last.and_then(|(l, _)| l.get(i)?.clat.clone());
             let lat = j
@@ -227,7 +227,7 @@ fn rates(last: Option<&(Vec<JobCount>, Instant)>, now: &[JobCount], t: Instant) 
                 write_bps: per(d[1]),
                 read_iops: per(d[2]),
                 write_iops: per(d[3]),
-                lat_mean_ns: (d[5] > 0.0).then(|| d[4] / d[5]),
+                lat_mean_ns: lat.as_ref().map(|l| l.mean_ns),
                 lat_p99_ns: lat.map(|l| l.p99_ns as f64),
             }
         })
@@ -244,21 +244,26 @@ mod tests {
     fn frames_carry_each_jobs_rates_and_the_device() {
         let (mut f, rx) = Feed::new();
         let t0 = Instant::now();
-        let job = |c| JobCount {
+        let job = |c, clat| JobCount {
             name: "seq".into(),
             c,
-            clat: None,
+            clat: Some(clat),
         };
-        f.given = Some((vec![job([0; 6])], t0));
+        f.given = Some((vec![job([0; 4], LatAcc::default())], t0));
         let s = Sample {
             t_s: 0.5,
             dur_s: 0.5,
             ..Sample::default()
         };
         let _ = f.frame(&s, None);
-        // 2 s later: 4 MB read in 1000 reads whose latencies add up to 2 ms
+        // 2 s later: 4 MB read in 1000 reads whose latencies add up to 2 ms, as the
+        // reading of the recorder holds them
+        let mut clat = LatAcc::default();
+        for _ in 0..1000 {
+            clat.add(2_000);
+        }
         f.given = Some((
-            vec![job([4_000_000, 0, 1000, 0, 2_000_000, 1000])],
+            vec![job([4_000_000, 0, 1000, 0], clat)],
             t0 + Duration::from_secs(2),
         ));
         let s = Sample {

@@ -55,8 +55,7 @@ fn counts(lives: &[&Live]) -> [u64; 4] {
 }
 
 /// Every job's cumulative live counters over its threads (all of the run's, so each
-/// job's counters only grow): bytes read, bytes written, reads, writes, latency sum (ns)
-/// and count; and the threads' last readings of their recorders' completion latencies
+/// job's counters only grow): bytes read, bytes written, reads, writes; and the threads' last readings of their recorders' completion latencies
 /// (each thread is asked for its next one).
 fn job_counts(ctx: &RunCtx) -> Vec<crate::run::live::JobCount> {
     ctx.cmd
@@ -64,7 +63,7 @@ fn job_counts(ctx: &RunCtx) -> Vec<crate::run::live::JobCount> {
         .iter()
         .zip(ctx.plans)
         .map(|(j, plans)| {
-            let mut c = [0u64; 6];
+            let mut c = [0u64; 4];
             let mut clat: Option<crate::stats::LatAcc> = None;
             for p in plans {
                 if let Some(slot) = ctx.slots.get(p.global as usize) {

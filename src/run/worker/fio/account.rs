@@ -218,13 +218,7 @@ impl<'a> Worker<'a> {
         };
         d.ios += 1;
         d.bytes += s.io.len as u64;
-        if self.uses.live && s.tag.op != Op::Trim {
-            if let Some(l) = self.live {
-                let i = s.tag.op.idx();
-                l[i].store(d.bytes, Ordering::Relaxed);
-                l[2 + i].store(d.ios, Ordering::Relaxed);
-            }
-        }
+        let counted = [d.bytes, d.ios];
         if !self.uses.gtod_reduce {
             match slat {
                 Some(x) => {
@@ -235,22 +229,13 @@ impl<'a> Worker<'a> {
                 // synchronous: clat = lat, one histogram record (DirStats::settle)
                 None => d.sync.add(clat),
             }
-            if self.uses.live && s.tag.op != Op::Trim {
-                if let Some(l) = self.live {
-                    let (r, w) = (&st.read, &st.write);
-                    let sum = r.clat.sum_ns + r.sync.sum_ns + w.clat.sum_ns + w.sync.sum_ns;
-                    l[4].store(u64::try_from(sum).unwrap_or(u64::MAX), Ordering::Relaxed);
-                    let n = r.clat.count() + r.sync.count() + w.clat.count() + w.sync.count();
-                    l[5].store(n, Ordering::Relaxed);
-                    if l.want.load(Ordering::Relaxed) {
-                        l.give(st);
-                    }
-                }
-            }
             if self.prio.is_some() && s.tag.op != Op::Trim {
                 let v = if m.lat_percentiles { lat } else { clat };
                 crate::run::fio::prio::record(&mut st.prio_lat, s.tag.op.idx(), s.io.ioprio, v);
             }
+        }
+        if let Some(l) = self.live {
+            publish(l, st, s.tag.op, counted, self.uses.ss_lat);
         }
         self.latency_limits(s, lat)?;
         // trims are logged too (ddir 2), as fio logs every data direction
@@ -378,4 +363,35 @@ impl<'a> Worker<'a> {
         }
         Ok(())
     }
+}
+
+/// Publish a thread's live counters of direction `op` (`counted`: its bytes and ios
+/// after a measured completion), and a reading of the recorder's latencies when the
+/// `--live` view asked for one (once per sample): on the I/O path two relaxed stores
+/// and one load; under a steady-state check (`ss_lat`) also the latency sum and count
+/// its `lat` criterion reads. Trims are not shown live.
+#[inline(always)]
+fn publish(l: &super::Live, st: &JobStats, op: Op, counted: [u64; 2], ss_lat: bool) {
+    if op == Op::Trim {
+        return;
+    }
+    let i = op.idx();
+    l[i].store(counted[0], Ordering::Relaxed);
+    l[2 + i].store(counted[1], Ordering::Relaxed);
+    if ss_lat {
+        publish_lat(l, st);
+    }
+    if l.want.load(Ordering::Relaxed) {
+        l.give(st);
+    }
+}
+
+/// The latency sum (ns) and count of the thread's completions so far, for the
+/// steady-state check's `lat` criterion (run/control/steady.rs).
+fn publish_lat(l: &super::Live, st: &JobStats) {
+    let (r, w) = (&st.read, &st.write);
+    let sum = r.clat.sum_ns + r.sync.sum_ns + w.clat.sum_ns + w.sync.sum_ns;
+    l[4].store(u64::try_from(sum).unwrap_or(u64::MAX), Ordering::Relaxed);
+    let n = r.clat.count() + r.sync.count() + w.clat.count() + w.sync.count();
+    l[5].store(n, Ordering::Relaxed);
 }

@@ -91,10 +91,12 @@ impl Slot {
 }
 
 /// Live counters of one thread for `--status-interval`, `--plot`, steady state and
-/// fio's status line: bytes read, bytes written, reads, writes, then the sum (ns) and
-/// count of their completion latencies (measured I/O only), then the thread's state
-/// ([`LIVE_STATE`]) (relaxed stores by the worker, loads by the coordinating thread);
-/// indexed as the array it derefs to. Beside them, for the `--live` view's p99: a
+/// fio's status line: bytes read, bytes written, reads, writes (measured I/O only),
+/// the sum (ns) and count of their completion latencies (stored only for a job under a
+/// steady-state check, whose `lat` criterion reads them), then the thread's state
+/// ([`LIVE_STATE`]) (relaxed stores by the worker, loads by the
+/// coordinating thread); indexed as the array it derefs to. Beside them, for the `--live`
+/// view's mean and p99 latency of each interval: a
 /// reading of the recorder's completion latencies ([`JobStats::live_clat`]) the
 /// worker copies into `clat` at its next measured completion after the coordinator
 /// raised `want` (once per sample, and only while a view watches): no second recorder,
@@ -188,7 +190,8 @@ struct Uses {
     gtod_reduce: bool,
     one_file: bool,
     trimwrite: bool,
-    live: bool,
+    /// the job is under a steady-state check: its live counters carry the latency sum
+    ss_lat: bool,
     /// `verify_backlog` > 0
     backlog: bool,
     /// buffered job with `invalidate` and more than one pass (`loops`, `time_based`):

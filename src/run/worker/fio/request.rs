@@ -131,7 +131,7 @@ fn random_maps(plan: &Plan, gens: &[[SlotGen; 2]], strided: bool) -> Vec<Option<
 }
 
 /// What the job uses, decided once ([`Uses`]).
-fn uses_of(plan: &Plan, logs: bool, live: bool, fds_empty: bool) -> Uses {
+fn uses_of(plan: &Plan, logs: bool, fds_empty: bool) -> Uses {
     let job = &plan.job;
     Uses {
         random: job.rw.random(),
@@ -144,7 +144,7 @@ fn uses_of(plan: &Plan, logs: bool, live: bool, fds_empty: bool) -> Uses {
         gtod_reduce: job.more.gtod_reduce,
         one_file: plan.files.len() == 1,
         trimwrite: matches!(job.rw, RwMode::TrimWrite | RwMode::RandTrimWrite),
-        live,
+        ss_lat: !job.control.ss_dur.is_zero(),
         backlog: job.more.x.verify_backlog > 0 && job.more.verify.is_some() && job.rw.writes(),
         fixed_bs: [fixed_of(&job.bs_read), fixed_of(&job.bs_write)],
         repass: !job.direct
@@ -224,7 +224,7 @@ impl<'a> Worker<'a> {
             lat_report: None,
             cov_report: None,
             pass_left: plan.pass_bytes,
-            uses: uses_of(plan, has_logs, live.is_some(), fds_empty),
+            uses: uses_of(plan, has_logs, fds_empty),
             plain_random: [false; 2],
             vrec: plan
                 .vstate_save
