@@ -380,7 +380,8 @@ fn before_banner(c: &mut Ctx, a: &Argv, cmds: &[Option<Command>]) -> Result<(), 
 /// word (`--notes`, iomark's own switch, has its own error, exit 2).
 fn check_option_names(c: &mut Ctx, a: &Argv) -> Result<(), Stop> {
     for o in &a.opts {
-        let opt = table::find(&o.name);
+        let opt = table::find(&o.name)
+            .filter(|_| !(as_sysbench() && table::newer_than_1_0_20(&o.name, None)));
         let bad_bool =
             opt.is_some_and(|t| t.is_switch()) && sysbench_bool(o.value.as_deref()).is_none();
         if bad_bool && o.name == "notes" {

@@ -229,7 +229,8 @@ fn forced_shutdown(c: &mut Ctx, a: &Argv, time: i64) -> Result<Option<u64>, Stop
 /// options are checked as numbers (they change nothing in fileio).
 fn check_rand(c: &mut Ctx, a: &Argv) -> Result<(), Stop> {
     if let Some(t) = a.value("rand-type") {
-        if !is_word("rand-type", t) {
+        let newer = super::as_sysbench() && super::table::newer_than_1_0_20("rand-type", Some(t));
+        if !is_word("rand-type", t) || newer {
             fatal_hint(
                 c,
                 "rand-type",

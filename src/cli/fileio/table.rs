@@ -495,6 +495,13 @@ pub fn find(name: &str) -> Option<&'static Opt> {
     OPTIONS.iter().find(|o| o.name == name)
 }
 
+/// What iomark reads from sysbench 1.1 that sysbench 1.0.20 refuses: the option
+/// `--rand-zipfian-exp` and the `zipfian` word of `--rand-type`. The `sysbench` persona
+/// refuses both as 1.0.20 does (scripts probe them to tell the versions apart).
+pub fn newer_than_1_0_20(name: &str, word: Option<&str>) -> bool {
+    name == "rand-zipfian-exp" || (name == "rand-type" && word == Some("zipfian"))
+}
+
 /// The check of option `name`, an alias's being its target's.
 fn check_of(name: &str) -> Option<Check> {
     match find(name)?.check {

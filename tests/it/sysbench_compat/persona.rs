@@ -173,3 +173,41 @@ fn misprinted_sizes_read_as_sysbench_under_its_name() {
         .run();
     assert!(o.stdout.contains("Block size 1GiB"), "{}", o.stdout);
 }
+
+/// What sysbench 1.1 added and 1.0.20 refuses is refused by the persona with 1.0.20's
+/// line and code (a script probes `--rand-type=zipfian` to tell the versions apart);
+/// `iomark fileio` reads both.
+#[test]
+fn the_persona_refuses_what_sysbench_1_1_added() {
+    let last = |s: &str| s.lines().last().unwrap_or_default().to_string();
+    for opt in ["--rand-type=zipfian", "--rand-zipfian-exp=0.5"] {
+        let args = [
+            "fileio",
+            "--file-num=1",
+            "--file-total-size=1M",
+            opt,
+            "prepare",
+        ];
+        let (ours, theirs) = both(&args);
+        assert_eq!(
+            ours.code, theirs.code,
+            "{opt}: {}{}",
+            ours.stdout, ours.stderr
+        );
+        assert_ne!(theirs.code, 0, "{opt}: sysbench 1.0.20 refuses it");
+        let said = |o: &Out| format!("{}{}", o.stdout, o.stderr);
+        assert!(
+            said(&ours).contains(&last(&said(&theirs))),
+            "{opt}: sysbench says {:?}, the persona {}",
+            last(&said(&theirs)),
+            said(&ours)
+        );
+        let d = scratch();
+        let o = Iomark::new()
+            .dir(d.path())
+            .env("IOMARK_HISTORY", "off")
+            .args(args)
+            .run();
+        assert_eq!(o.code, 0, "iomark fileio {opt}: {}{}", o.stdout, o.stderr);
+    }
+}
