@@ -481,7 +481,11 @@ fn virtio(sys: &Sys, d: &mut BlockDevice, dir: &str, name: String, vdev: &str) {
         .list(&format!("{dir}/mq"))
         .map(|v| v.len() as u64)
         .filter(|n| *n > 0);
-    d.model = r_serial(sys, dir).map(|s| format!("serial {s}"));
+    // a virtio disk has no model; its serial is what the VM's host named it
+    d.model = Some(match r_serial(sys, dir) {
+        Some(s) => format!("virtio disk, serial {s}"),
+        None => "virtio disk".into(),
+    });
     d.transport = Transport::Virtio {
         device: name,
         multiqueue: mq,

@@ -260,7 +260,7 @@ fn fixture_e_this_vms_virtio_disk() {
     let d = diag("e-virtio-vm", "/");
     assert!(layer(&d, "mount")[0].starts_with("/ (mount 27, ext4 from /dev/root"));
     assert!(layer(&d, "disk")[0].starts_with("vda (254:0), 274.9 GB = 256.0 GiB: scheduler mq-deadline, rotational 1, write cache write back, read-ahead 8192 KiB"));
-    assert!(layer(&d, "virtio")[0].contains("virtio1: virtio-blk (serial overlayblk), 1 hardware queue(s) (128 tags), multiqueue feature off"));
+    assert!(layer(&d, "virtio")[0].contains("virtio1: virtio-blk (virtio disk, serial overlayblk), 1 hardware queue(s) (128 tags), multiqueue feature off"));
     assert!(d.ceiling.is_none());
     assert!(d
         .ceiling_unknown
