@@ -22,9 +22,11 @@
 //!
 //! Rank 0's inputs give the job, the target and fio's options. What stays per rank
 //! only (in `ranks.per_rank`): intervals, plot series, device counters and findings
-//! (facts of one host); the page-cache check shown is rank 0's.
+//! (facts of one host); the page-cache check shown is rank 0's, and so is the device
+//! view, whose own-I/O counters are those of every rank on rank 0's host added up
+//! (the disks' counters see them all; only the rest is other processes' I/O).
 
-use super::{Inputs, Recorded, RunResult, Status, Warning};
+use super::{DeviceView, Inputs, ProcIo, Recorded, RunResult, Status, Warning};
 use crate::stats::cpu::CpuTimes;
 use crate::stats::job::JobStats;
 use serde::{Deserialize, Serialize};
@@ -141,6 +143,8 @@ pub fn aggregate(
     for (r, m) in runs.iter().zip(measured) {
         merge_recorded(&mut i.recorded, at_start(r, m.recorded));
     }
+    // the device view is rank 0's host's: its own I/O is every rank's there
+    i.device_view = host_view(i.device_view.take(), &runs);
     // facts of one host stay per rank
     (i.intervals, i.samples, i.sample_sources) = (vec![], vec![], None);
     (i.devices, i.page_cache) = (vec![], None);
@@ -174,6 +178,27 @@ fn all_in_one(i: &Inputs) -> Option<super::job::JobResult> {
     let mut one = i.clone();
     one.recorded = Recorded::Fio(vec![all]);
     super::build(one).jobs.into_iter().next()
+}
+
+/// Rank 0's device view with the run's own I/O on that host: the `/proc/self/io`
+/// counters of every rank on rank 0's host (same `hostname`: the same disks) added up,
+/// so that only I/O by processes outside the run shows as other processes' (the
+/// counters are device-wide). A view without process counters stays as it is.
+fn host_view(view: Option<DeviceView>, runs: &[RankRun]) -> Option<DeviceView> {
+    let mut view = view?;
+    let Some(host) = runs.iter().find(|r| r.rank == 0).map(|r| &r.hostname) else {
+        return Some(view);
+    };
+    let own: Vec<ProcIo> = runs
+        .iter()
+        .filter(|r| r.hostname == *host)
+        .filter_map(|r| r.result.device_view.as_ref()?.process)
+        .collect();
+    if view.process.is_some() && !own.is_empty() {
+        view.process = own.iter().copied().reduce(|a, b| a.add(&b));
+        view.ranks = Some(own.len() as u32);
+    }
+    Some(view)
 }
 
 /// A rank's recorder state placed on the common time line: each job's run time counts

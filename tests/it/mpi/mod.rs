@@ -76,6 +76,8 @@ mod ranks {
     use serde_json::Value;
     use std::path::Path;
 
+    mod host;
+
     /// `mpirun` on PATH, or `None` after printing why the test is skipped.
     fn mpirun() -> Option<Command> {
         let found = std::env::var_os("PATH")
