@@ -66,8 +66,9 @@ pub struct RanksSummary {
     pub rotate: u32,
     /// every rank, in rank order
     pub per_rank: Vec<RankRun>,
-    /// `run` with several jobs: every job of every rank merged into one (fio's client
-    /// "All clients" job, report/fio/json/clients.rs); with one job it is the aggregate's
+    /// `run`: every job of every rank merged into one, each rank's run time its own
+    /// (fio's client "All clients" job, report/fio/json/clients.rs: its run time is the
+    /// longest rank's, not the span of the common time line)
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub all_clients: Option<super::job::JobResult>,
 }
@@ -140,15 +141,15 @@ pub fn aggregate(
         a
     });
     i.recorded = Recorded::default();
-    for (r, m) in runs.iter().zip(measured) {
-        merge_recorded(&mut i.recorded, at_start(r, m.recorded));
+    for (r, m) in runs.iter().zip(&measured) {
+        merge_recorded(&mut i.recorded, at_start(r, m.recorded.clone()));
     }
     // the device view is rank 0's host's: its own I/O is every rank's there
     i.device_view = host_view(i.device_view.take(), &runs);
     // facts of one host stay per rank
     (i.intervals, i.samples, i.sample_sources) = (vec![], vec![], None);
     (i.devices, i.page_cache) = (vec![], None);
-    let all_clients = all_in_one(&i);
+    let all_clients = all_in_one(&i, &measured);
     let mut out = super::build(i);
     // rank 0's page-cache check (of its host, over its own bytes); each rank's
     // warnings, named by rank, instead of findings over the merged figures
@@ -159,18 +160,20 @@ pub fn aggregate(
     out
 }
 
-/// fio's client "All clients" job of a `run` with several jobs: every job of the
-/// merged recorder state `i` (each already the ranks' merge) merged into one by the
-/// one merge (`JobRecord::merge`, as fio's client adds every host's jobs with
-/// `sum_thread_stats`) and built like any job; the group is the last job's (fio keeps
-/// the last one received). `None` with one job (the aggregate's is that job) or none.
-fn all_in_one(i: &Inputs) -> Option<super::job::JobResult> {
-    let Recorded::Fio(jobs) = &i.recorded else {
-        return None;
-    };
-    let (first, rest) = jobs.split_first().filter(|(_, rest)| !rest.is_empty())?;
-    let mut all = first.clone();
-    for j in rest {
+/// fio's client "All clients" job of a `run`: every job of every rank (`measured`, in
+/// rank order) merged into one by the one merge (`JobRecord::merge`, as fio's client
+/// adds every host's jobs with `sum_thread_stats`) and built like any job with the
+/// aggregate's inputs `i`. Each rank's run time is its own, not placed on the common
+/// time line: the merge keeps the longest, as fio's sum keeps the longest host's
+/// (its hosts have no common time line). The group is the last job's (fio keeps the
+/// last one received). `None` when no rank recorded a job.
+fn all_in_one(i: &Inputs, measured: &[Measured]) -> Option<super::job::JobResult> {
+    let mut jobs = measured.iter().flat_map(|m| match &m.recorded {
+        Recorded::Fio(jobs) => jobs.as_slice(),
+        _ => &[],
+    });
+    let mut all = jobs.next()?.clone();
+    for j in jobs {
         all.merge(j);
         all.job.numjobs += j.job.numjobs;
         all.groupid = j.groupid;

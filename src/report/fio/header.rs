@@ -15,12 +15,24 @@ use crate::result::RunResult;
 /// The header of a run's reported `jobs` with its `global` options, `version` being
 /// the version line (`fio-3.33`).
 pub fn header(r: &RunResult, version: &str) -> String {
-    let (jobs, global) = (&r.jobs[..], &r.global_options[..]);
-    let mut s = String::new();
-    if jobs.is_empty() {
+    let Some((sections, after)) = parts(r) else {
         // nothing ran (a stop during layout): fio prints no header either
-        return s;
+        return String::new();
+    };
+    format!("{sections}{version}\n{after}")
+}
+
+/// The header without its version line, in two parts: the section lines (with their
+/// setup lines and `...`), then the `Starting …` line and the layout lines. `None`
+/// when no job was reported. fio's server sends both parts to its client, which prints
+/// each line after the host's name (report/fio/text/clients.rs); the version line is
+/// the client's own.
+pub(crate) fn parts(r: &RunResult) -> Option<(String, String)> {
+    let (jobs, global) = (&r.jobs[..], &r.global_options[..]);
+    if jobs.is_empty() {
+        return None;
     }
+    let mut s = String::new();
     let (mut threads, mut procs) = (0u32, 0u32);
     let mut i = 0;
     while let Some(j) = jobs.get(i) {
@@ -41,14 +53,12 @@ pub fn header(r: &RunResult, version: &str) -> String {
         // without group_reporting each of the section's jobs is reported on its own
         i += if j.threads >= n { 1 } else { n as usize };
     }
-    s += version;
-    s += "\n";
-    s += &starting(threads, procs);
+    let mut after = starting(threads, procs);
     for l in &r.layout_lines {
-        s += l;
-        s.push('\n');
+        after += l;
+        after.push('\n');
     }
-    s
+    Some((s, after))
 }
 
 /// The lines fio prints while it sets up `clones` of `j`'s section's jobs (each job's
@@ -143,6 +153,12 @@ pub struct Headed {
 
 impl Reporter for Headed {
     fn render(&self, r: &RunResult) -> Result<Vec<u8>, ReportError> {
+        // many hosts: fio's client header (its hosts' lines, each ending its blank one)
+        if let Some(ranks) = r.ranks.as_ref().filter(|_| self.full) {
+            let mut out = crate::report::fio::text::clients::header(ranks, &self.version);
+            out.extend(self.body.render(r)?);
+            return Ok(out);
+        }
         let mut out = if self.full {
             header(r, &self.version).into_bytes()
         } else {
