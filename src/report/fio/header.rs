@@ -5,11 +5,14 @@
 //! and M processes`). They come first in the output, before the JSON document when both
 //! are asked for, and the normal report then follows after an empty line ([`Headed`]).
 //! Sections are taken from the reported jobs: jobs merged by `group_reporting` from
-//! several sections show as the first one.
+//! several sections show as the first one. A many-hosts run (MPI) has fio's client
+//! header instead ([`client_header`]): a probe line per host, then each host's header
+//! lines after `<host> ` (report/fio/text/clients.rs says where they come from).
 
 use crate::report::fio::num::{num2str, N2s, SIG_FIGS};
 use crate::report::{ReportError, Reporter};
 use crate::result::job::JobResult;
+use crate::result::ranks::RanksSummary;
 use crate::result::RunResult;
 
 /// The header of a run's reported `jobs` with its `global` options, `version` being
@@ -137,6 +140,48 @@ fn section_line(j: &JobResult, global: &[(String, String)]) -> String {
     )
 }
 
+/// fio's `arch=` name of this build's architecture (fio's `arch_t` strings).
+fn arch() -> &'static str {
+    match std::env::consts::ARCH {
+        "x86_64" => "x86-64",
+        "x86" => "x86",
+        "aarch64" => "aarch64",
+        "arm" => "arm",
+        "powerpc" | "powerpc64" => "ppc",
+        "s390x" => "s390",
+        "mips" | "mips64" => "mips",
+        "riscv64" => "riscv64",
+        "loongarch64" => "loongarch64",
+        "sparc64" => "sparc64",
+        _ => "generic",
+    }
+}
+
+/// The lines before the reports of a many-hosts run (fio's client for several hosts,
+/// report/fio/text/clients.rs): every host's probe line, then each host's text lines
+/// after `<H> `, ending with its empty one. `version`: the `fio=` of the probe lines.
+pub fn client_header(ranks: &RanksSummary, version: &str) -> Vec<u8> {
+    let mut s = String::new();
+    let be = u8::from(cfg!(target_endian = "big"));
+    let bits = usize::BITS;
+    for p in &ranks.per_rank {
+        s += &format!(
+            "hostname={}, be={be}, {bits}-bit, os=Linux, arch={}, fio={version}, flags=1\n",
+            p.hostname,
+            arch()
+        );
+    }
+    for p in &ranks.per_rank {
+        let Some((sections, after)) = parts(&p.result) else {
+            continue;
+        };
+        for l in sections.lines().chain(after.lines()).chain([""]) {
+            s += &format!("<{}> {l}\n", p.hostname);
+        }
+    }
+    s.into_bytes()
+}
+
 /// A reporter with fio's header before it: `body` is the first report of a text output;
 /// when it is the normal report (`blank`), an empty line separates them, as in fio.
 pub struct Headed {
@@ -155,7 +200,7 @@ impl Reporter for Headed {
     fn render(&self, r: &RunResult) -> Result<Vec<u8>, ReportError> {
         // many hosts: fio's client header (its hosts' lines, each ending its blank one)
         if let Some(ranks) = r.ranks.as_ref().filter(|_| self.full) {
-            let mut out = crate::report::fio::text::clients::header(ranks, &self.version);
+            let mut out = client_header(ranks, &self.version);
             out.extend(self.body.render(r)?);
             return Ok(out);
         }

@@ -20,53 +20,14 @@
 //!   shares of the hosts' aggregates added up; no run status lines after it.
 //!
 //! fio prints the hosts in the order their messages arrive (interleaved); iomark in rank
-//! order, each host's lines together (docs/compat/fio.md).
+//! order, each host's lines together (docs/compat/fio.md). The lines before the reports
+//! (probe and `<host>` lines) are written by report/fio/header.rs (`client_header`), this
+//! file writes the reports.
 
 use crate::report::fio::json::clients::{all_clients, client_agg};
 use crate::report::fio::num::TextUnits;
 use crate::result::ranks::RanksSummary;
 use crate::result::RunResult;
-
-/// fio's `arch=` name of this build's architecture (fio's `arch_t` strings).
-fn arch() -> &'static str {
-    match std::env::consts::ARCH {
-        "x86_64" => "x86-64",
-        "x86" => "x86",
-        "aarch64" => "aarch64",
-        "arm" => "arm",
-        "powerpc" | "powerpc64" => "ppc",
-        "s390x" => "s390",
-        "mips" | "mips64" => "mips",
-        "riscv64" => "riscv64",
-        "loongarch64" => "loongarch64",
-        "sparc64" => "sparc64",
-        _ => "generic",
-    }
-}
-
-/// The lines before the reports: every host's probe line, then each host's text lines
-/// after `<H> `, ending with its empty one. `version`: the `fio=` of the probe lines.
-pub fn header(ranks: &RanksSummary, version: &str) -> Vec<u8> {
-    let mut s = String::new();
-    let be = u8::from(cfg!(target_endian = "big"));
-    let bits = usize::BITS;
-    for p in &ranks.per_rank {
-        s += &format!(
-            "hostname={}, be={be}, {bits}-bit, os=Linux, arch={}, fio={version}, flags=1\n",
-            p.hostname,
-            arch()
-        );
-    }
-    for p in &ranks.per_rank {
-        let Some((sections, after)) = crate::report::fio::header::parts(&p.result) else {
-            continue;
-        };
-        for l in sections.lines().chain(after.lines()).chain([""]) {
-            s += &format!("<{}> {l}\n", p.hostname);
-        }
-    }
-    s.into_bytes()
-}
 
 /// The reports: each host's as plain fio's (`date`: the job lines' ctime), then the
 /// "All clients" job block when the hosts reported more than one job in all.
