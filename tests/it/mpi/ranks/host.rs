@@ -71,10 +71,11 @@ fn own_io(r: &Value, key: &str) -> u64 {
 }
 
 /// Two ranks on one host write 8 MiB each with O_DIRECT to an ext4 on a loop device
-/// of their own (no other process uses it): the disk wrote their 16 MiB, and the
-/// aggregate's notes count it as the run's own I/O (both ranks' counters added up), not
-/// as other processes' (before, rank 0's 8 MiB alone were the run's and the other rank's
-/// 8 MiB were "the I/O of other processes"). `fileio` reads its device view the same way.
+/// of their own (no other process uses it): the aggregate's device view counts both
+/// ranks' `/proc/self/io` as the run's own I/O (`device_view.ranks` 2, the counters
+/// added up) and its notes claim no other processes' I/O (before, rank 0's 8 MiB alone
+/// were the run's and the other rank's 8 MiB, when the disk's counters saw them, were
+/// "the I/O of other processes"). `fileio` reads its device view the same way.
 #[test]
 fn sibling_ranks_io_is_not_other_processes_io() {
     let fs = match LoopFs::ext4_over_shm(96) {
@@ -106,11 +107,10 @@ fn sibling_ranks_io_is_not_other_processes_io() {
     assert!(own >= 2 * (8 << 20), "each rank wrote its 8 MiB: {own}");
     assert_eq!(view["process"]["write_bytes"].as_u64(), Some(own), "{view}");
     assert_eq!(view["process"]["rchar"].as_u64(), Some(own_io(&r, "rchar")));
+    // the disk's counters cover rank 0's run: all of both ranks' writes when rank 1
+    // ends first, less when it ends later (a loaded machine)
     let disk = view["devices"][0]["write_bytes"].as_u64().unwrap();
-    assert!(
-        disk >= 2 * (8 << 20),
-        "the disk saw both ranks' writes: {disk}"
-    );
+    assert!(disk >= 8 << 20, "the disk saw the writes: {disk}");
     assert!(!err.contains("I/O of other processes"), "{err}");
     assert!(
         err.contains("  this run's 2 ranks on this host (/proc/PID/io of each): read 0 B and wrote 16.0 MiB to storage"),
