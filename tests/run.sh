@@ -22,7 +22,7 @@ command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 command -v tmux >/dev/null 2>&1 || missing+=(tmux)
 # the fio client checks (tests/it/fio_compat/peers.rs) put their Python clients in a venv
 python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || missing+=(python3-venv)
-# many hosts under MPI (tests/it/mpi.rs, `--features mpi`): mpirun, mpicc and MPI's headers
+# many hosts under MPI (tests/it/mpi/, `--features mpi`): mpirun, mpicc and MPI's headers
 # (the mpi crate finds them with `mpicc -show`), libclang for its bindgen step
 command -v mpirun >/dev/null 2>&1 || missing+=(openmpi-bin)
 command -v mpicc >/dev/null 2>&1 || missing+=(libopenmpi-dev)
@@ -65,7 +65,7 @@ rustfmt --check --edition 2021 src/ranks/*.rs || status=$?
 # clippy over every target, warnings are errors (the mpi feature's code included)
 cargo clippy --profile ci --all-targets --features mpi -- -D warnings || status=$?
 cargo test --profile ci --no-fail-fast || status=$?
-# the MPI tests (tests/it/mpi.rs): the crate again with the `mpi` feature (lib, binary
+# the MPI tests (tests/it/mpi/): the crate again with the `mpi` feature (lib, binary
 # and tests/it), four ranks per test under mpirun, as root
 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
   cargo test --profile ci --no-fail-fast --features mpi --test it mpi:: || status=$?

@@ -130,8 +130,9 @@ fn run_as(args: &[String], persona: Persona) -> Exit {
         r.warnings.push(w);
     }
     // the truth warnings of a run that did its I/O (a refused or failed setup has one
-    // line, its reason)
-    if loud && failure.is_none() {
+    // line, its reason); under MPI rank 0's, for the aggregate (each rank's own result
+    // stays in `ranks.per_rank`)
+    if loud && failure.is_none() && rank0 {
         // where the time went and what the device did, on stderr as the
         // truth lines: fio's report on stdout stays fio's
         let why = crate::report::why::lines(&r);

@@ -206,6 +206,21 @@ pub struct ProcIo {
     pub cancelled_write_bytes: u64,
 }
 
+impl ProcIo {
+    /// `self + o`, counter by counter (the processes of one run added up).
+    pub fn add(&self, o: &ProcIo) -> ProcIo {
+        ProcIo {
+            rchar: self.rchar.saturating_add(o.rchar),
+            wchar: self.wchar.saturating_add(o.wchar),
+            read_bytes: self.read_bytes.saturating_add(o.read_bytes),
+            write_bytes: self.write_bytes.saturating_add(o.write_bytes),
+            cancelled_write_bytes: self
+                .cancelled_write_bytes
+                .saturating_add(o.cancelled_write_bytes),
+        }
+    }
+}
+
 /// Parse `/proc/PID/io`.
 pub fn parse_proc_io(s: &str) -> Option<ProcIo> {
     let get = |k: &str| {
@@ -310,9 +325,14 @@ impl DeviceActivity {
 pub struct DeviceView {
     /// the disk under the files first, then its stack's members
     pub devices: Vec<DeviceActivity>,
-    /// this process's `/proc/self/io` differences over the run
+    /// this process's `/proc/self/io` differences over the run; in the aggregate of a
+    /// many-hosts run, the sum over the ranks on rank 0's host ([`DeviceView::ranks`])
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub process: Option<ProcIo>,
+    /// a many-hosts aggregate: how many ranks (processes of the run on the host of
+    /// `devices`) `process` adds up; `None` for one process
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ranks: Option<u32>,
 }
 
 /// The readings at the start of a run, finished by [`Watch::finish`].
@@ -387,7 +407,11 @@ impl Watch {
             }),
             _ => None,
         };
-        DeviceView { devices, process }
+        DeviceView {
+            devices,
+            process,
+            ranks: None,
+        }
     }
 }
 

@@ -1,6 +1,7 @@
 //! "Why this number" lines of iomark's notes, over a result's `time` and
 //! `device_view`: where the time went (shares of the wall time), the fsync latency
-//! row, what each disk under the files did and this process's own I/O counters.
+//! row, what each disk under the files did and this process's own I/O counters (in a
+//! many-hosts aggregate, those of every rank on rank 0's host, added up).
 //! `fileio` prints them in its notes block under sysbench's report, `run` on stderr
 //! after fio's report. Each line starts with two spaces (inside a notes block).
 
@@ -55,14 +56,23 @@ pub fn lines(r: &RunResult) -> Vec<String> {
             .fold((0, 0), |(r, w), d| (r + d.read_bytes, w + d.write_bytes));
         if let Some(p) = &view.process {
             let own_w = p.write_bytes.saturating_sub(p.cancelled_write_bytes);
+            // a many-hosts aggregate: the run's own I/O is every rank's on this host
+            let (who, whose, source) = match view.ranks {
+                Some(n) => (
+                    format!("this run's {n} ranks on this host"),
+                    "theirs, added up",
+                    "/proc/PID/io of each",
+                ),
+                None => ("this process".into(), "this process's own", "/proc/self/io"),
+            };
             if let Some(more) = other_io(dev_r, p.read_bytes).or(other_io(dev_w, own_w)) {
                 v.push(format!(
-                    "  the device counters are device-wide: the disks moved {} more than this process did, the I/O of other processes (the line below is this process's own)",
+                    "  the device counters are device-wide: the disks moved {} more than {who} did, the I/O of other processes (the line below is {whose})",
                     iec(more)
                 ));
             }
             v.push(format!(
-                "  this process (/proc/self/io): read {} and wrote {} to storage, {} of reads and {} of writes through the system calls",
+                "  {who} ({source}): read {} and wrote {} to storage, {} of reads and {} of writes through the system calls",
                 iec(p.read_bytes),
                 iec(p.write_bytes.saturating_sub(p.cancelled_write_bytes)),
                 iec(p.rchar),

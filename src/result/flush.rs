@@ -215,6 +215,7 @@ mod tests {
                 ..Default::default()
             }],
             process: None,
+            ranks: None,
         };
         let all = TimeShare::new("all", 100, 1, 1, sync_pct_of_100);
         let mut fsync = crate::result::FsyncStats {

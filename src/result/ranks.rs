@@ -22,9 +22,11 @@
 //!
 //! Rank 0's inputs give the job, the target and fio's options. What stays per rank
 //! only (in `ranks.per_rank`): intervals, plot series, device counters and findings
-//! (facts of one host); the page-cache check shown is rank 0's.
+//! (facts of one host); the page-cache check shown is rank 0's, and so is the device
+//! view, whose own-I/O counters are those of every rank on rank 0's host added up
+//! (the disks' counters see them all; only the rest is other processes' I/O).
 
-use super::{Inputs, Recorded, RunResult, Status, Warning};
+use super::{DeviceView, Inputs, ProcIo, Recorded, RunResult, Status, Warning};
 use crate::stats::cpu::CpuTimes;
 use crate::stats::job::JobStats;
 use serde::{Deserialize, Serialize};
@@ -64,8 +66,9 @@ pub struct RanksSummary {
     pub rotate: u32,
     /// every rank, in rank order
     pub per_rank: Vec<RankRun>,
-    /// `run` with several jobs: every job of every rank merged into one (fio's client
-    /// "All clients" job, report/fio/json/clients.rs); with one job it is the aggregate's
+    /// `run`: every job of every rank merged into one, each rank's run time its own
+    /// (fio's client "All clients" job, report/fio/json/clients.rs: its run time is the
+    /// longest rank's, not the span of the common time line)
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub all_clients: Option<super::job::JobResult>,
 }
@@ -138,13 +141,15 @@ pub fn aggregate(
         a
     });
     i.recorded = Recorded::default();
-    for (r, m) in runs.iter().zip(measured) {
-        merge_recorded(&mut i.recorded, at_start(r, m.recorded));
+    for (r, m) in runs.iter().zip(&measured) {
+        merge_recorded(&mut i.recorded, at_start(r, m.recorded.clone()));
     }
+    // the device view is rank 0's host's: its own I/O is every rank's there
+    i.device_view = host_view(i.device_view.take(), &runs);
     // facts of one host stay per rank
     (i.intervals, i.samples, i.sample_sources) = (vec![], vec![], None);
     (i.devices, i.page_cache) = (vec![], None);
-    let all_clients = all_in_one(&i);
+    let all_clients = all_in_one(&i, &measured);
     let mut out = super::build(i);
     // rank 0's page-cache check (of its host, over its own bytes); each rank's
     // warnings, named by rank, instead of findings over the merged figures
@@ -155,18 +160,20 @@ pub fn aggregate(
     out
 }
 
-/// fio's client "All clients" job of a `run` with several jobs: every job of the
-/// merged recorder state `i` (each already the ranks' merge) merged into one by the
-/// one merge (`JobRecord::merge`, as fio's client adds every host's jobs with
-/// `sum_thread_stats`) and built like any job; the group is the last job's (fio keeps
-/// the last one received). `None` with one job (the aggregate's is that job) or none.
-fn all_in_one(i: &Inputs) -> Option<super::job::JobResult> {
-    let Recorded::Fio(jobs) = &i.recorded else {
-        return None;
-    };
-    let (first, rest) = jobs.split_first().filter(|(_, rest)| !rest.is_empty())?;
-    let mut all = first.clone();
-    for j in rest {
+/// fio's client "All clients" job of a `run`: every job of every rank (`measured`, in
+/// rank order) merged into one by the one merge (`JobRecord::merge`, as fio's client
+/// adds every host's jobs with `sum_thread_stats`) and built like any job with the
+/// aggregate's inputs `i`. Each rank's run time is its own, not placed on the common
+/// time line: the merge keeps the longest, as fio's sum keeps the longest host's
+/// (its hosts have no common time line). The group is the last job's (fio keeps the
+/// last one received). `None` when no rank recorded a job.
+fn all_in_one(i: &Inputs, measured: &[Measured]) -> Option<super::job::JobResult> {
+    let mut jobs = measured.iter().flat_map(|m| match &m.recorded {
+        Recorded::Fio(jobs) => jobs.as_slice(),
+        _ => &[],
+    });
+    let mut all = jobs.next()?.clone();
+    for j in jobs {
         all.merge(j);
         all.job.numjobs += j.job.numjobs;
         all.groupid = j.groupid;
@@ -174,6 +181,27 @@ fn all_in_one(i: &Inputs) -> Option<super::job::JobResult> {
     let mut one = i.clone();
     one.recorded = Recorded::Fio(vec![all]);
     super::build(one).jobs.into_iter().next()
+}
+
+/// Rank 0's device view with the run's own I/O on that host: the `/proc/self/io`
+/// counters of every rank on rank 0's host (same `hostname`: the same disks) added up,
+/// so that only I/O by processes outside the run shows as other processes' (the
+/// counters are device-wide). A view without process counters stays as it is.
+fn host_view(view: Option<DeviceView>, runs: &[RankRun]) -> Option<DeviceView> {
+    let mut view = view?;
+    let Some(host) = runs.iter().find(|r| r.rank == 0).map(|r| &r.hostname) else {
+        return Some(view);
+    };
+    let own: Vec<ProcIo> = runs
+        .iter()
+        .filter(|r| r.hostname == *host)
+        .filter_map(|r| r.result.device_view.as_ref()?.process)
+        .collect();
+    if view.process.is_some() && !own.is_empty() {
+        view.process = own.iter().copied().reduce(|a, b| a.add(&b));
+        view.ranks = Some(own.len() as u32);
+    }
+    Some(view)
 }
 
 /// A rank's recorder state placed on the common time line: each job's run time counts

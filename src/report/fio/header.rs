@@ -5,22 +5,37 @@
 //! and M processes`). They come first in the output, before the JSON document when both
 //! are asked for, and the normal report then follows after an empty line ([`Headed`]).
 //! Sections are taken from the reported jobs: jobs merged by `group_reporting` from
-//! several sections show as the first one.
+//! several sections show as the first one. A many-hosts run (MPI) has fio's client
+//! header instead ([`client_header`]): a probe line per host, then each host's header
+//! lines after `<host> ` (report/fio/text/clients.rs says where they come from).
 
 use crate::report::fio::num::{num2str, N2s, SIG_FIGS};
 use crate::report::{ReportError, Reporter};
 use crate::result::job::JobResult;
+use crate::result::ranks::RanksSummary;
 use crate::result::RunResult;
 
 /// The header of a run's reported `jobs` with its `global` options, `version` being
 /// the version line (`fio-3.33`).
 pub fn header(r: &RunResult, version: &str) -> String {
-    let (jobs, global) = (&r.jobs[..], &r.global_options[..]);
-    let mut s = String::new();
-    if jobs.is_empty() {
+    let Some((sections, after)) = parts(r) else {
         // nothing ran (a stop during layout): fio prints no header either
-        return s;
+        return String::new();
+    };
+    format!("{sections}{version}\n{after}")
+}
+
+/// The header without its version line, in two parts: the section lines (with their
+/// setup lines and `...`), then the `Starting …` line and the layout lines. `None`
+/// when no job was reported. fio's server sends both parts to its client, which prints
+/// each line after the host's name (report/fio/text/clients.rs); the version line is
+/// the client's own.
+pub(crate) fn parts(r: &RunResult) -> Option<(String, String)> {
+    let (jobs, global) = (&r.jobs[..], &r.global_options[..]);
+    if jobs.is_empty() {
+        return None;
     }
+    let mut s = String::new();
     let (mut threads, mut procs) = (0u32, 0u32);
     let mut i = 0;
     while let Some(j) = jobs.get(i) {
@@ -41,14 +56,12 @@ pub fn header(r: &RunResult, version: &str) -> String {
         // without group_reporting each of the section's jobs is reported on its own
         i += if j.threads >= n { 1 } else { n as usize };
     }
-    s += version;
-    s += "\n";
-    s += &starting(threads, procs);
+    let mut after = starting(threads, procs);
     for l in &r.layout_lines {
-        s += l;
-        s.push('\n');
+        after += l;
+        after.push('\n');
     }
-    s
+    Some((s, after))
 }
 
 /// The lines fio prints while it sets up `clones` of `j`'s section's jobs (each job's
@@ -127,6 +140,48 @@ fn section_line(j: &JobResult, global: &[(String, String)]) -> String {
     )
 }
 
+/// fio's `arch=` name of this build's architecture (fio's `arch_t` strings).
+fn arch() -> &'static str {
+    match std::env::consts::ARCH {
+        "x86_64" => "x86-64",
+        "x86" => "x86",
+        "aarch64" => "aarch64",
+        "arm" => "arm",
+        "powerpc" | "powerpc64" => "ppc",
+        "s390x" => "s390",
+        "mips" | "mips64" => "mips",
+        "riscv64" => "riscv64",
+        "loongarch64" => "loongarch64",
+        "sparc64" => "sparc64",
+        _ => "generic",
+    }
+}
+
+/// The lines before the reports of a many-hosts run (fio's client for several hosts,
+/// report/fio/text/clients.rs): every host's probe line, then each host's text lines
+/// after `<H> `, ending with its empty one. `version`: the `fio=` of the probe lines.
+pub fn client_header(ranks: &RanksSummary, version: &str) -> Vec<u8> {
+    let mut s = String::new();
+    let be = u8::from(cfg!(target_endian = "big"));
+    let bits = usize::BITS;
+    for p in &ranks.per_rank {
+        s += &format!(
+            "hostname={}, be={be}, {bits}-bit, os=Linux, arch={}, fio={version}, flags=1\n",
+            p.hostname,
+            arch()
+        );
+    }
+    for p in &ranks.per_rank {
+        let Some((sections, after)) = parts(&p.result) else {
+            continue;
+        };
+        for l in sections.lines().chain(after.lines()).chain([""]) {
+            s += &format!("<{}> {l}\n", p.hostname);
+        }
+    }
+    s.into_bytes()
+}
+
 /// A reporter with fio's header before it: `body` is the first report of a text output;
 /// when it is the normal report (`blank`), an empty line separates them, as in fio.
 pub struct Headed {
@@ -143,6 +198,12 @@ pub struct Headed {
 
 impl Reporter for Headed {
     fn render(&self, r: &RunResult) -> Result<Vec<u8>, ReportError> {
+        // many hosts: fio's client header (its hosts' lines, each ending its blank one)
+        if let Some(ranks) = r.ranks.as_ref().filter(|_| self.full) {
+            let mut out = client_header(ranks, &self.version);
+            out.extend(self.body.render(r)?);
+            return Ok(out);
+        }
         let mut out = if self.full {
             header(r, &self.version).into_bytes()
         } else {

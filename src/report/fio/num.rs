@@ -31,6 +31,9 @@ pub struct TextUnits {
     /// `unit_base=1`: bandwidths of the job and group lines in bits per second
     /// (`BW=400Mibit/s (419Mbit/s)`); sizes, IOPS and the sample lines stay in bytes
     pub bits: bool,
+    /// the bandwidths of the job line without a unit (`BW=118Mi (124M)`): fio's client
+    /// "All clients" job, whose zeroed `unit_base` is never summed
+    pub unitless: bool,
 }
 
 impl TextUnits {
@@ -39,6 +42,7 @@ impl TextUnits {
         TextUnits {
             decimal: j.job.kb_base == 1000,
             bits: j.job.unit_base == 1,
+            unitless: false,
         }
     }
 
@@ -53,10 +57,10 @@ impl TextUnits {
     /// A bandwidth (bytes/s) as (first, in parentheses): `("981MiB/s", "1029MB/s")`
     /// by default, the decimal form first with `decimal`, `bit/s` with `bits`.
     pub fn bw(self, bytes_per_s: u64) -> (String, String) {
-        let u = if self.bits {
-            N2s::BitPerSec
-        } else {
-            N2s::BytePerSec
+        let u = match (self.unitless, self.bits) {
+            (true, _) => N2s::None,
+            (false, true) => N2s::BitPerSec,
+            (false, false) => N2s::BytePerSec,
         };
         let bin = num2str(bytes_per_s, SIG_FIGS, true, u);
         let dec = num2str(bytes_per_s, SIG_FIGS, false, u);
@@ -414,14 +418,17 @@ mod tests {
         let dec = TextUnits {
             decimal: true,
             bits: false,
+            unitless: false,
         };
         let bits = TextUnits {
             decimal: false,
             bits: true,
+            unitless: false,
         };
         let both = TextUnits {
             decimal: true,
             bits: true,
+            unitless: false,
         };
         let bps = 4_194_304_000; // 4 MiB × 1000 / 1 ms
         assert_eq!(

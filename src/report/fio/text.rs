@@ -3,7 +3,10 @@
 //! numbers with fio's `num2str`, report/fio/num.rs), then the "Run status group" lines
 //! and the "Disk stats" block. iomark's own lines (the random-map `coverage:` line, the
 //! `verify:` count) are added only when the notes are on (`--notes`, the default of
-//! `iomark run`, off under the fio persona: [`FioText::notes`]).
+//! `iomark run`, off under the fio persona: [`FioText::notes`]). A many-hosts result
+//! (MPI) takes the layout of fio's client instead (report/fio/text/clients.rs).
+
+pub mod clients;
 
 use crate::report::fio::{option, pcts, runtime_ms};
 use crate::report::{ReportError, Reporter};
@@ -19,19 +22,29 @@ pub struct FioText {
 
 impl Reporter for FioText {
     fn render(&self, r: &RunResult) -> Result<Vec<u8>, ReportError> {
-        let mut s = String::new();
         // fio's job header ends with ctime() of the report time (the RunResult's)
         let date = crate::report::fio::disk::ctime(r.timestamp_ms / 1000);
-        for j in &r.jobs {
-            s += &job_text(j, &r.jobs, &r.global_options, &date, self.notes);
+        // many hosts: fio's client text, each host's report then "All clients"
+        if let Some(ranks) = &r.ranks {
+            return Ok(clients::body(r, ranks, &date, self.notes).into_bytes());
         }
-        s += &crate::report::fio::num::group_text(&r.jobs);
-        // no job ran (stopped during the layout): no report, so no disk stats either
-        if !r.jobs.is_empty() {
-            s += &disk_stats(&r.devices);
-        }
-        Ok(s.into_bytes())
+        Ok(host_text(r, &date, self.notes).into_bytes())
     }
+}
+
+/// The report of one host's result `r`: its jobs' blocks, the run status groups, the
+/// disk stats.
+pub(crate) fn host_text(r: &RunResult, date: &str, notes: bool) -> String {
+    let mut s = String::new();
+    for j in &r.jobs {
+        s += &job_text(j, &r.jobs, &r.global_options, date, notes);
+    }
+    s += &crate::report::fio::num::group_text(&r.jobs);
+    // no job ran (stopped during the layout): no report, so no disk stats either
+    if !r.jobs.is_empty() {
+        s += &disk_stats(&r.devices);
+    }
+    s
 }
 
 /// One device's `disk_util` figures as fio prints them (text and terse): reads and
@@ -227,6 +240,23 @@ fn job_text(
     date: &str,
     notes: bool,
 ) -> String {
+    let aggs = [0, 1, 2].map(|d| crate::report::fio::levels::group_agg(jobs, j.groupid, d));
+    // fio formats a job's lines with its group's kb_base/unit_base (the last job's)
+    let units = crate::report::fio::num::TextUnits::of_group(jobs, j.groupid);
+    job_block(j, global, date, notes, aggs, units)
+}
+
+/// [`job_text`] with its group's aggregate bandwidth per direction (`aggs`, B/s: what
+/// the samples' `per=` is a share of) and its text units given: fio's client prints
+/// its "All clients" job with the hosts' aggregates added up and no bandwidth unit.
+pub(crate) fn job_block(
+    j: &JobResult,
+    global: &[(String, String)],
+    date: &str,
+    notes: bool,
+    aggs: [u64; 3],
+    units: crate::report::fio::num::TextUnits,
+) -> String {
     let mut s = String::new();
     let rt = runtime_ms(j);
     // fio: `err=%2d`, and with an error its text in parentheses
@@ -243,9 +273,7 @@ fn job_text(
     if let Some(d) = option(j, global, "description").filter(|d| !d.is_empty()) {
         s += &format!("  Description  : [{d}]\n");
     }
-    let agg = |d| (d, crate::report::fio::levels::group_agg(jobs, j.groupid, d));
-    // fio formats a job's lines with its group's kb_base/unit_base (the last job's)
-    let units = crate::report::fio::num::TextUnits::of_group(jobs, j.groupid);
+    let agg = |d: usize| (d, aggs[d]);
     if j.errors > 0 {
         s += &format!(
             "  errors: {} failed request(s) continued past (continue_on_error), not counted as done; first: {}\n",

@@ -208,7 +208,7 @@ fn the_aggregate_and_the_recorder_state_survive_their_json() {
 
 /// fio's client "All clients" job of ranks with two jobs each: every job of every rank
 /// merged into one (I/Os, bytes and the histogram of all four), the group the last
-/// job's; none with one job a rank (the aggregate's own job is it).
+/// job's.
 #[test]
 fn several_jobs_a_rank_make_one_all_clients_job() {
     let two = |r: u32, n: u64| {
@@ -230,6 +230,21 @@ fn several_jobs_a_rank_make_one_all_clients_job() {
     let mut both = hist(&agg.jobs[0]);
     both.merge(&hist(&agg.jobs[1]));
     assert_eq!(hist(all), both);
-    let one = aggregate(vec![rank(0, 10, (1, 1), 0, 1_000)], base(), false, 0);
-    assert!(one.ranks.unwrap().all_clients.is_none());
+}
+
+/// fio's "All clients" run time is the longest host's own (fio's `sum_thread_stats`
+/// keeps the largest), not the span from the earliest start to the latest end that the
+/// aggregate's rates use: rank 1 starts 0.5 s late and runs 1 s, rank 0 runs 1.2 s.
+#[test]
+fn all_clients_runs_as_long_as_the_longest_rank() {
+    let a = rank(0, 100, (1_000, 3), 0, 1_200_000_000);
+    let b = rank(1, 300, (1_000, 3), 500_000_000, 1_000_000_000);
+    let agg = aggregate(vec![a, b], base(), false, 0);
+    assert_eq!(
+        agg.jobs[0].runtime_ns, 1_500_000_000,
+        "the common time line"
+    );
+    let all = agg.ranks.as_ref().unwrap().all_clients.as_ref().unwrap();
+    assert_eq!(all.runtime_ns, 1_200_000_000, "the longest rank's own");
+    assert_eq!((all.write.ios, all.write.clat.count), (400, 400));
 }

@@ -83,17 +83,17 @@ fn job_4mib_in_1ms(units: TextUnits) -> JobRecord {
 fn figures_are_fios() {
     let cases = [
         (
-            TextUnits { decimal: true, bits: false },
+            TextUnits { decimal: true, bits: false, unitless: false },
             "  read: IOPS=1024k, BW=4194MB/s (4000MiB/s)(4194kB/1msec)",
             "   READ: bw=4194MB/s (4000MiB/s), 4194MB/s-4194MB/s (4000MiB/s-4000MiB/s), io=4194kB (4096KiB), run=1-1msec",
         ),
         (
-            TextUnits { decimal: false, bits: true },
+            TextUnits { decimal: false, bits: true, unitless: false },
             "  read: IOPS=1024k, BW=31.2Gibit/s (33.6Gbit/s)(4096KiB/1msec)",
             "   READ: bw=31.2Gibit/s (33.6Gbit/s), 31.2Gibit/s-31.2Gibit/s (33.6Gbit/s-33.6Gbit/s), io=4096KiB (4194kB), run=1-1msec",
         ),
         (
-            TextUnits { decimal: true, bits: true },
+            TextUnits { decimal: true, bits: true, unitless: false },
             "  read: IOPS=1024k, BW=33.6Gbit/s (31.2Gibit/s)(4194kB/1msec)",
             "   READ: bw=33.6Gbit/s (31.2Gibit/s), 33.6Gbit/s-33.6Gbit/s (31.2Gibit/s-31.2Gibit/s), io=4194kB (4096KiB), run=1-1msec",
         ),

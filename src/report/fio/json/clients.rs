@@ -20,10 +20,12 @@
 //!   `job options`, `error` 0, and no percentiles, error counts, latency target or
 //!   steady state (those flags are not summed); its group aggregate is the hosts'
 //!   added up (`sum_group_stats`, once per job reported); `hostname`/`port` of the
-//!   last host;
+//!   last host (the last rank);
 //! - `disk_util[]` (`handle_du`): each host's entries, with `hostname` and `port`.
 //!
-//! `port` is 0: MPI carries the results, there is no TCP port (docs/compat/fio.md).
+//! `port` is the MPI rank: MPI carries the results, there is no TCP port, and ranks on
+//! one host share its hostname; fio's servers on one host differ by port, so the rank
+//! takes the port's place (docs/compat/fio-clients.md, "Many hosts").
 
 use super::{disk_entry, job_json, job_json_agg};
 use crate::report::fio::levels::group_agg;
@@ -44,17 +46,19 @@ pub struct ClientDoc<'a> {
     pub global: Vec<(String, String)>,
 }
 
-/// `hostname` and `port` after a job's or a disk's keys (`json_object_add_client_info`).
-fn add_client_info(v: &mut Value, hostname: &str) {
+/// `hostname` and `port` after a job's or a disk's keys (`json_object_add_client_info`):
+/// the rank's host and, in place of fio's TCP port, its MPI rank, so that ranks on one
+/// host are told apart as fio's servers on one host are by their ports.
+fn add_client_info(v: &mut Value, hostname: &str, rank: u32) {
     v["hostname"] = json!(hostname);
-    v["port"] = json!(0);
+    v["port"] = json!(rank);
 }
 
 /// The client document of `r`, whose many-hosts part is `ranks`.
 pub fn document<'a>(r: &'a RunResult, ranks: &'a RanksSummary, plus: bool) -> ClientDoc<'a> {
     let secs = r.timestamp_ms / 1000;
     let (mut stats, mut job_opts, mut global, mut disks) = (vec![], vec![], vec![], vec![]);
-    let mut last_host = "";
+    let mut last = ("", 0);
     for p in &ranks.per_rank {
         let res = &p.result;
         for j in &res.jobs {
@@ -63,17 +67,17 @@ pub fn document<'a>(r: &'a RunResult, ranks: &'a RanksSummary, plus: bool) -> Cl
                 o.remove("eta");
                 o.remove("elapsed");
             }
-            add_client_info(&mut v, &p.hostname);
+            add_client_info(&mut v, &p.hostname, p.rank);
             stats.push(v);
             job_opts.push(j.job.options.as_slice());
         }
         global.extend(res.global_options.iter().cloned());
         for d in &res.devices {
             let mut e = disk_entry(d);
-            add_client_info(&mut e, &p.hostname);
+            add_client_info(&mut e, &p.hostname, p.rank);
             disks.push(e);
         }
-        last_host = &p.hostname;
+        last = (&p.hostname, p.rank);
     }
     if stats.len() > 1 {
         if let Some(all) = all_clients(r, ranks) {
@@ -83,7 +87,7 @@ pub fn document<'a>(r: &'a RunResult, ranks: &'a RanksSummary, plus: bool) -> Cl
                 o.remove("elapsed");
                 o.remove("job options");
             }
-            add_client_info(&mut v, last_host);
+            add_client_info(&mut v, last.0, last.1);
             stats.push(v);
         }
     }
@@ -102,10 +106,12 @@ pub fn document<'a>(r: &'a RunResult, ranks: &'a RanksSummary, plus: bool) -> Cl
     }
 }
 
-/// The "All clients" job: every host's jobs summed (the aggregate's one job, or the
-/// ranks' all-in-one merge), as fio's zeroed `client_ts` shows it: no error, no
-/// options, no percentiles, no error counts, latency target or steady state.
-fn all_clients(r: &RunResult, ranks: &RanksSummary) -> Option<JobResult> {
+/// The "All clients" job: every host's jobs summed (the ranks' all-in-one merge,
+/// `ranks.all_clients`, whose run time is the longest rank's own as fio's), as fio's
+/// zeroed `client_ts` shows it: no error, no options, no percentiles, no error counts,
+/// latency target or steady state, pid 0, and `jobs=` its members (one per host's job
+/// summed).
+pub(crate) fn all_clients(r: &RunResult, ranks: &RanksSummary) -> Option<JobResult> {
     let mut all = match (&ranks.all_clients, r.jobs.as_slice()) {
         (Some(a), _) => a.clone(),
         (None, [one]) => one.clone(),
@@ -118,12 +124,18 @@ fn all_clients(r: &RunResult, ranks: &RanksSummary) -> Option<JobResult> {
     all.job.lat_percentiles = false;
     (all.errno, all.first_errno, all.errors) = (0, 0, 0);
     (all.lat_target, all.steady) = (None, None);
+    all.pid = 0;
+    all.threads = ranks
+        .per_rank
+        .iter()
+        .map(|p| p.result.jobs.len() as u32)
+        .sum();
     Some(all)
 }
 
 /// fio's `client_gs.agg`: each host's group aggregate, added once per job the host
 /// reported (`sum_group_stats` runs in `handle_ts`), per direction, B/s.
-fn client_agg(ranks: &RanksSummary) -> [u64; 3] {
+pub(crate) fn client_agg(ranks: &RanksSummary) -> [u64; 3] {
     let mut agg = [0u64; 3];
     for p in &ranks.per_rank {
         let jobs = &p.result.jobs;

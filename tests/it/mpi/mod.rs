@@ -76,6 +76,9 @@ mod ranks {
     use serde_json::Value;
     use std::path::Path;
 
+    mod client_text;
+    mod host;
+
     /// `mpirun` on PATH, or `None` after printing why the test is skipped.
     fn mpirun() -> Option<Command> {
         let found = std::env::var_os("PATH")
@@ -360,15 +363,31 @@ mod ranks {
             assert_eq!(s["jobname"], "m");
             assert_eq!(s["hostname"], p["hostname"]);
             assert!(!s["hostname"].as_str().unwrap().is_empty());
-            assert_eq!(s["port"], 0);
+            // the MPI rank in the port's place: ranks on one host are told apart
+            assert_eq!(s["port"], p["rank"]);
             assert!(s.get("eta").is_none() && s.get("elapsed").is_none(), "{s}");
             for dir in ["read", "write"] {
                 assert_eq!(s[dir]["total_ios"], p["result"]["jobs"][0][dir]["ios"]);
             }
         }
+        let ids: std::collections::BTreeSet<(String, u64)> = stats[..4]
+            .iter()
+            .map(|s| (s["hostname"].to_string(), s["port"].as_u64().unwrap()))
+            .collect();
+        assert_eq!(
+            ids.len(),
+            4,
+            "each host's entry has its own hostname and port"
+        );
+        for du in doc["disk_util"].as_array().unwrap() {
+            let port = du["port"].as_u64().unwrap();
+            assert!(port < 4, "{du}");
+            assert_eq!(du["hostname"], ranks[port as usize]["hostname"], "{du}");
+        }
         let all = &stats[4];
         assert_eq!(all["jobname"], "All clients");
         assert_eq!(all["hostname"], stats[3]["hostname"], "the last host's");
+        assert_eq!(all["port"], 3, "the last host's");
         assert!(all.get("job options").is_none(), "{all}");
         for dir in ["read", "write"] {
             let sum = |k: &str| {
@@ -398,14 +417,14 @@ mod ranks {
                 })
                 .sum();
             assert_eq!(ios, 4 * 512);
-            // fio: bw over the run time, which spans every host's
+            // fio: bw over the run time, the longest host's own
             let rt = all[dir]["runtime"].as_u64().unwrap();
             let longest = stats[..4]
                 .iter()
                 .map(|s| s[dir]["runtime"].as_u64().unwrap())
                 .max()
                 .unwrap();
-            assert!(rt >= longest, "{dir}: {rt} < {longest}");
+            assert_eq!(rt, longest, "{dir}");
             let bw = all[dir]["bw_bytes"].as_u64().unwrap();
             assert_eq!(bw, sum("io_bytes") * 1000 / rt, "{dir}");
             assert!(all[dir]["clat_ns"].get("percentile").is_none(), "{all}");
