@@ -16,8 +16,9 @@ use proptest::prelude::*;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-/// Each parse must finish well within this (they are all linear in the input).
-const BOUND: Duration = Duration::from_secs(2);
+/// Each parse must finish well within this (they are all linear in the input; issue 28
+/// asks 1 s per case, `tests/fuzz.sh` holds it at 100,000 cases per property).
+const BOUND: Duration = Duration::from_secs(1);
 
 /// The parser fuzzing of issue 28 (sysbench argv, fio's command line, job files,
 /// RunResult and fio JSON/text import): 10,000 cases per property in every test run

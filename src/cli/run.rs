@@ -231,7 +231,12 @@ fn execute(
 fn write_agg_logs(agg: Option<runner::agg_log::AggBw>) -> bool {
     match agg.map(|a| a.write()) {
         Some(Err(e)) => {
-            error_line!("cannot write --bandwidth-log={}: {e}", e.path.display());
+            // `--bandwidth-log` is a switch: the file is named on its own, as the check
+            // before the run names it
+            error_line!(
+                "{}: cannot write --bandwidth-log file: {e}",
+                e.path.display()
+            );
             false
         }
         _ => true,
@@ -380,6 +385,7 @@ fn outputs(
     // the link rule of each output refuses one of them
     let named = output_files(cmd);
     crate::files::output::refuse_collisions(&named, &[]).map_err(|e| stop(exit::INVALID, e))?;
+    runner::refuse_outputs_as_data(cmd, &named).map_err(|e| stop(exit::INVALID, e))?;
     let mut o = Outputs::new();
     if let Some(p) = &cmd.json_file {
         o.json(p).map_err(|e| fail("--json", e))?;

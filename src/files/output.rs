@@ -345,8 +345,8 @@ pub fn refuse_collisions(outputs: &[Named], data: &[Named]) -> Result<(), String
 /// `what` names the option in the error, e.g. `--plot`. A symbolic link is refused, also
 /// one to a directory.
 /// An existing directory is checked at once for planted charts: an `.svg` entry that is a
-/// symbolic link or has more than one link is refused now, before any I/O, rather than
-/// when the chart is written after the run.
+/// symbolic link, has more than one link or is not a regular file (a FIFO) is refused
+/// now, before any I/O, rather than when the chart is written after the run.
 pub fn ensure_dir(dir: &Path, what: &str) -> Result<(), String> {
     // a symbolic link to a directory is not followed: charts land where it was named
     if std::fs::symlink_metadata(dir).is_ok_and(|m| m.file_type().is_symlink()) {
@@ -373,8 +373,8 @@ pub fn ensure_dir(dir: &Path, what: &str) -> Result<(), String> {
     })
 }
 
-/// The `.svg` entries of `dir` that are links (see [`ensure_dir`]): the first one found
-/// is the error.
+/// The `.svg` entries of `dir` that are links or not regular files (a FIFO, a
+/// directory; see [`ensure_dir`]): the first one found is the error.
 fn refuse_planted_charts(dir: &Path, what: &str) -> Result<(), String> {
     use std::os::unix::fs::MetadataExt;
     let Ok(rd) = std::fs::read_dir(dir) else {
@@ -388,14 +388,20 @@ fn refuse_planted_charts(dir: &Path, what: &str) -> Result<(), String> {
         let Ok(m) = std::fs::symlink_metadata(e.path()) else {
             continue;
         };
-        if m.file_type().is_symlink() || (m.is_file() && m.nlink() > 1) {
-            return Err(format!(
-                "{what}={}: {} is {}: iomark never writes a chart through a link; remove it or choose another directory",
-                dir.display(),
-                name.to_string_lossy(),
-                if m.file_type().is_symlink() { "a symbolic link" } else { "a hard-linked file" }
-            ));
-        }
+        let kind = if m.file_type().is_symlink() {
+            "a symbolic link"
+        } else if !m.is_file() {
+            crate::util::input::kind_name(m.file_type())
+        } else if m.nlink() > 1 {
+            "a hard-linked file"
+        } else {
+            continue;
+        };
+        return Err(format!(
+            "{what}={}: {} is {kind}: iomark writes a chart only as a new or regular file of its own; remove it or choose another directory",
+            dir.display(),
+            name.to_string_lossy(),
+        ));
     }
     Ok(())
 }
@@ -544,6 +550,15 @@ mod tests {
         std::fs::hard_link(d.path().join("victim"), charts.join("b-latency.svg")).unwrap();
         let e = ensure_dir(&charts, "--plot").unwrap_err();
         assert!(e.contains("b-latency.svg is a hard-linked file"), "{e}");
+        std::fs::remove_file(charts.join("b-latency.svg")).unwrap();
+        let fifo =
+            std::ffi::CString::new(charts.join("c-device.svg").as_os_str().as_encoded_bytes())
+                .unwrap();
+        // SAFETY: mkfifo(3) on a path of our own temporary directory
+        assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o600) }, 0);
+        let e = ensure_dir(&charts, "--plot").unwrap_err();
+        assert!(e.contains("c-device.svg is a FIFO"), "{e}");
+        std::fs::remove_file(charts.join("c-device.svg")).unwrap();
         let e = ensure_dir(&d.path().join("victim"), "--plot").unwrap_err();
         assert!(
             e.ends_with("victim: is a regular file: a directory is expected"),

@@ -38,6 +38,16 @@ pub enum ScratchError {
 }
 
 impl ScratchError {
+    /// Whether the environment refused the name (exit 3): no permission, a read-only or
+    /// full filesystem, or the name taken already (another program's file or a planted
+    /// link where iomark creates its own: `O_EXCL`/`mkdir` never follow or reuse it).
+    pub fn is_environment(&self) -> bool {
+        matches!(
+            self.os_error(),
+            Some(libc::EACCES | libc::EPERM | libc::EROFS | libc::ENOSPC | libc::EEXIST)
+        )
+    }
+
     /// The OS error behind it, if any.
     pub fn os_error(&self) -> Option<i32> {
         match self {

@@ -43,7 +43,8 @@ pub(super) struct General {
 /// (`2G`: -2147483648 after its 32-bit cast; `12Q`, `-5`, `4G`: 0): under `iomark
 /// fileio` one line naming the option, the value as typed, what it means and what is
 /// accepted, exit 2 (bug B18). The `sysbench` persona keeps sysbench's own line and
-/// code (scripts read them); so does a value typed as sysbench prints it (`0`). `read`:
+/// code (scripts read them). A value typed as sysbench prints it (`0`) is left to the
+/// caller (`--file-block-size=0` gets the same style of line there). `read`:
 /// the number sysbench prints, `None` when it prints none (a size beyond a file offset).
 fn misread_size(
     c: &mut Ctx,
@@ -472,6 +473,15 @@ fn requests(c: &mut Ctx, a: &Argv) -> Result<(u32, u64), Stop> {
         .is_some_and(|b| i128::try_from(b).ok() != Some(i128::from(block_size)));
     if wrapped || !ok("file-block-size", i64::from(block_size)) {
         misread_size(c, "file-block-size", Some(i128::from(block_size)), typed)?;
+    }
+    if !ok("file-block-size", i64::from(block_size)) && !super::as_sysbench() {
+        // `0`, typed as sysbench prints it: the same one line as `2G` (issue 28)
+        c.fatal(format!(
+            "Invalid value for file-block-size: {}; --file-block-size accepts {}",
+            typed.unwrap_or_default(),
+            accepted("file-block-size")
+        ));
+        return Err(Stop(exit::INVALID));
     }
     if !ok("file-block-size", i64::from(block_size)) {
         fatal_hint(

@@ -160,8 +160,9 @@ const POST_BANNER_ERRORS: &[(&str, &str, i32)] = &[
     ),
     (
         "--file-test-mode=rndrd --file-block-size=0 run",
-        "FATAL: Invalid value for file-block-size: 0.",
-        1,
+        "FATAL: Invalid value for file-block-size: 0; --file-block-size accepts a size from 1 \
+         byte to 2147483647 bytes: digits with an optional K, M or G suffix (binary, e.g. 16K)",
+        2,
     ),
     (
         "--file-test-mode=rndrd --file-block-size=4G run",

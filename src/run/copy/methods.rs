@@ -58,11 +58,9 @@ fn io_fail_at(what: &str, p: &Path, offset: u64, e: &io::Error) -> RunError {
 }
 
 pub(super) fn create_err(e: ScratchError) -> RunError {
-    match e.os_error() {
-        Some(libc::EACCES) | Some(libc::EPERM) | Some(libc::EROFS) | Some(libc::ENOSPC) => {
-            RunError::Env(e.to_string())
-        }
-        _ => RunError::Failed(e.to_string()),
+    match e.is_environment() {
+        true => RunError::Env(e.to_string()),
+        false => RunError::Failed(e.to_string()),
     }
 }
 

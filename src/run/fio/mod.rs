@@ -475,6 +475,31 @@ fn refuse_output_data_files(cmd: &FioCommand, plans: &[Vec<Plan>]) -> Result<(),
     })
 }
 
+/// `--json` and `--output` (`outs`) against the jobs' data files as their names say
+/// (`filename=`, `filename_format`, `directory`), before either output is checked on
+/// its own: a hard link between an output and a data file is said as the same file
+/// (exit 2, naming both) rather than as a hard-linked output (exit 3, naming one). The
+/// full check (every log, [`refuse_output_data_files`]) runs again before layout.
+pub fn refuse_outputs_as_data(
+    cmd: &FioCommand,
+    outs: &[crate::files::output::Named],
+) -> Result<(), RunError> {
+    let mut data = Vec::new();
+    for j in cmd.jobs.iter().filter(|j| !owns_no_files(j.engine)) {
+        if j.more.replay.file.is_some() {
+            continue; // the replayed log names the files: read at planning
+        }
+        for t in 0..j.numjobs {
+            let paths = plan::paths_of(j, t).unwrap_or_default();
+            data.extend(paths.into_iter().map(|p| ("data file".to_string(), p)));
+        }
+    }
+    crate::files::output::refuse_collisions(outs, &data).map_err(|why| RunError::Plan {
+        job: cmd.jobs.first().map(|j| j.name.clone()).unwrap_or_default(),
+        why,
+    })
+}
+
 /// The checks that need no file (space, O_DIRECT, alignment, `allow_file_create`).
 fn check_files(
     cmd: &FioCommand,
@@ -502,6 +527,19 @@ fn check_files(
     }
     dataset::preflight(&checks)?;
     refuse_output_data_files(cmd, plans)?;
+    // the verify state files, as every output, before any I/O: a link there is refused
+    // now (exit 3), not found after the run (a file that is not a state stays a warning
+    // at the save: run/verify/state.rs)
+    for v in plans
+        .iter()
+        .flatten()
+        .filter_map(|p| p.vstate_save.as_ref())
+    {
+        crate::files::output::Output::create(v).map_err(|source| FilesError::Output {
+            what: "verify state file",
+            source,
+        })?;
+    }
     // direct=1: offsets (and block sizes on block devices) against the logical block size
     for ((j, ps), k) in cmd.jobs.iter().zip(plans).zip(kinds) {
         if !owns_no_files(*k) {
@@ -653,6 +691,9 @@ pub fn execute(
     let (groups, report_gid) = groups(cmd);
     let kinds: Vec<Kind> = cmd.jobs.iter().map(|j| j.engine).collect();
     check_engines(cmd, &kinds, note)?;
+    // the outputs named without a plan (logs, --bandwidth-log) against the data files,
+    // before the link rule of each refuses a hard link between them as one file's
+    refuse_outputs_as_data(cmd, &run_outputs(cmd, &[]))?;
     guard_jobs(cmd, &kinds)?;
     let plans = make_plans(cmd, note)?;
     check_files(cmd, &plans, &kinds, note)?;

@@ -140,7 +140,7 @@ pub(crate) fn files_for(job: &FioJob, t: u32) -> Result<(Vec<FileSpec>, Vec<Regi
 
 /// The paths of thread `t`'s files: `filename=` (a `:` list), the `filename_format`
 /// names, a net job's socket, and `opendir`'s files; an error when there are none.
-fn paths_of(job: &FioJob, t: u32) -> Result<Vec<PathBuf>, RunError> {
+pub(crate) fn paths_of(job: &FioJob, t: u32) -> Result<Vec<PathBuf>, RunError> {
     let dir = job.directory.clone();
     let join = |name: &str| -> PathBuf {
         let p = Path::new(name);

@@ -541,12 +541,12 @@ fn make_root(
     live: &dyn Fn(Live),
 ) -> Result<PathBuf, RunError> {
     let root = job.dir.join(format!("iomark-tree.{}", std::process::id()));
-    scratch.create_dir(&root).map_err(|e| match e.os_error() {
-        Some(libc::EACCES | libc::EPERM | libc::EROFS | libc::ENOSPC) => {
-            RunError::Env(e.to_string())
-        }
-        _ => RunError::Failed(e.to_string()),
-    })?;
+    scratch
+        .create_dir(&root)
+        .map_err(|e| match e.is_environment() {
+            true => RunError::Env(e.to_string()),
+            false => RunError::Failed(e.to_string()),
+        })?;
     scratch.register_dirs_in(&root, plan.dirs.iter().map(|d| root.join(d)));
     scratch.register_files_in(
         &root,

@@ -56,12 +56,11 @@ fn catalogue() -> Vec<E> {
             "",
             1,
         ),
-        e(
+        // typed as sysbench prints it, but one line of iomark's as for 2G (issue 28;
+        // the `sysbench` persona keeps sysbench's line and code 1: sysbench_compat::persona)
+        ours(
             "--file-block-size=0 run",
-            true,
-            &["FATAL: Invalid value for file-block-size: 0."],
-            "",
-            1,
+            "FATAL: Invalid value for file-block-size: 0; --file-block-size accepts a size from 1 byte to 2147483647 bytes: digits with an optional K, M or G suffix (binary, e.g. 16K)",
         ),
         // sysbench prints another number than the one typed (bug B18; the `sysbench`
         // persona keeps sysbench's line: sysbench_compat::persona)
@@ -437,7 +436,10 @@ fn fileio_option_errors_also_stop_prepare_and_cleanup_without_creating_files() {
                 d.path(),
                 &["--file-total-size=1M", "--file-num=2", opt, cmd],
             );
-            assert_eq!(r.code, 1, "{opt} {cmd}: {}", r.stdout);
+            // iomark's own line for a block of 0 is an invalid option (2), the others
+            // keep sysbench's code
+            let code = if opt == "--file-block-size=0" { 2 } else { 1 };
+            assert_eq!(r.code, code, "{opt} {cmd}: {}", r.stdout);
             assert!(
                 r.lines().last().unwrap().starts_with("FATAL: "),
                 "{opt} {cmd}: {}",
@@ -902,7 +904,6 @@ fn bad_values_name_the_option_and_what_it_accepts() {
         // (argument, sysbench's message, iomark's hint)
         ("--file-test-mode=rndread", "FATAL: Invalid IO operations mode: rndread.", "iomark: --file-test-mode accepts seqwr, seqrewr, seqrd, rndrd, rndwr, rndrw"),
         ("--file-io-mode=x", "FATAL: unknown I/O mode: x", "iomark: --file-io-mode accepts sync, async, mmap"),
-        ("--file-block-size=0", "FATAL: Invalid value for file-block-size: 0.", "iomark: --file-block-size accepts a size from 1 byte to 2147483647 bytes: digits with an optional K, M or G suffix (binary, e.g. 16K)"),
         ("--file-num=0", "FATAL: Invalid value for file-num: 0", "iomark: --file-num accepts a whole number from 1 to 2147483647"),
         ("--file-total-size=0", "FATAL: Invalid value for file-total-size: 0", "iomark: --file-total-size accepts a size from 1 byte to 8 EiB: digits with an optional K, M, G or T suffix (binary, e.g. 64M)"),
         ("--file-fsync-mode=x", "FATAL: Invalid fsync mode: x.", "iomark: --file-fsync-mode accepts fsync, fdatasync"),

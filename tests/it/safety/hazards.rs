@@ -19,9 +19,14 @@
 //! a cleanup (`SecondSignal`: the removal finishes and says so) came next, and SIGINT and
 //! SIGTERM at the three moments beside the other stop signals: 11 × 32 cells.
 //!
+//! The link columns and the FIFO at the output cover every path a command writes, each
+//! found by running the command (links.rs), not only its `--json`.
+//!
 //! `time` and `report` joined the table later (11 commands × 23 hazards then): `time`'s
 //! signal and SIGKILL cells stop iomark from inside its command (`kill -STOP $PPID`),
 //! as it has no I/O of its own for the fault injector to stop at.
+
+mod links;
 
 use super::files::{compare_fixture, fill_all, mkfifo, start_stopped, tmpfs, Outside, Plant};
 use crate::util::*;
@@ -58,7 +63,7 @@ enum Hazard {
     Sigkill,
     /// an output named as the run's data file
     Collision,
-    /// a FIFO at the output path
+    /// a FIFO at every output path (links.rs finds them)
     FifoOutput,
     /// a signal at a moment of the run
     Signal(Sig, Moment),
@@ -361,7 +366,7 @@ fn cell(cmd: Cmd, hz: Hazard) -> Verdict {
             } else {
                 Plant::HardLink
             };
-            planted(cmd, plant, &outside, d, &a, verdict)
+            link_cells(cmd, links::How::Link(plant))
         }
         Hazard::ShortFile => short_file(cmd, d, &a, verdict),
         Hazard::FifoInput => fifo(cmd, d, verdict),
@@ -393,9 +398,19 @@ fn cell(cmd: Cmd, hz: Hazard) -> Verdict {
         Hazard::FullFs => full_fs(cmd, &a, verdict),
         Hazard::Sigkill => sigkill(cmd, d, &a, verdict),
         Hazard::Collision => collision(cmd, d, &a, verdict),
-        Hazard::FifoOutput => fifo_output(cmd, d, &a, verdict),
+        Hazard::FifoOutput => link_cells(cmd, links::How::Fifo),
         Hazard::Signal(sig, at) => signal(cmd, d, &a, (sig, at), verdict),
         Hazard::SecondSignal(sig) => signal_at_cleanup(cmd, d, &a, sig, true, verdict),
+    }
+}
+
+/// The cells of planted names at every path the command writes (tests/it/safety/
+/// hazards/links.rs).
+fn link_cells(cmd: Cmd, how: links::How) -> Verdict {
+    match links::sweep(cmd, how) {
+        Ok(Some(s)) => Verdict::Pass(s),
+        Ok(None) => Verdict::NotApplicable("writes no file of its own"),
+        Err(e) => Verdict::Fail(e),
     }
 }
 
@@ -537,33 +552,6 @@ fn run_collisions(
         let _ = std::fs::remove_file(d.join(both));
     }
     Verdict::Pass(format!("exit 2, {} pairs", RUN_PAIRS.len()))
-}
-
-/// A FIFO at the output path: refused before any I/O (exit 3), the FIFO left as it is.
-fn fifo_output(
-    cmd: Cmd,
-    d: &Path,
-    a: &[String],
-    verdict: impl Fn(&Out, i32, &Path) -> Verdict,
-) -> Verdict {
-    let Some(out) = output(cmd) else {
-        return Verdict::NotApplicable("writes no output file");
-    };
-    setup(cmd, d);
-    let _ = std::fs::remove_file(d.join(out));
-    mkfifo(&d.join(out));
-    let o = Iomark::new()
-        .dir(d)
-        .args(a)
-        .timeout(Duration::from_secs(20))
-        .run();
-    let still = d.join(out).symlink_metadata();
-    use std::os::unix::fs::FileTypeExt;
-    if !still.is_ok_and(|m| m.file_type().is_fifo()) {
-        return Verdict::Fail(format!("{out}: the FIFO was replaced"));
-    }
-    // every command checks its outputs before any work: a FIFO there is exit 3
-    verdict(&o, 3, d)
 }
 
 /// Names iomark leaves that it should not: its scratch files and temporary files.
@@ -851,42 +839,6 @@ fn time_sigkill(d: &Path, verdict: impl Fn(&Out, i32, &Path) -> Verdict) -> Verd
         }
         v => v,
     }
-}
-
-/// A symbolic or hard link to the outside file at the output (or the data file).
-fn planted(
-    cmd: Cmd,
-    plant: Plant,
-    outside: &Outside,
-    d: &Path,
-    a: &[String],
-    verdict: impl Fn(&Out, i32, &Path) -> Verdict,
-) -> Verdict {
-    if cmd == Cmd::Diagnose {
-        return Verdict::NotApplicable("diagnose writes no file");
-    }
-    setup(cmd, d);
-    let name = data(cmd).unwrap_or_else(|| output(cmd).unwrap());
-    let _ = std::fs::remove_file(d.join(name));
-    plant.at(outside, &d.join(name));
-    let o = Iomark::new().dir(d).args(a).run();
-    // fileio refuses a linked test_file.N itself (sysbench's code 1; a reading run may
-    // read a hard-linked file, but this one has the outside file's size: "Size of file
-    // … is", 1); cleanup unlinks the name, never the target
-    let code = match cmd {
-        Cmd::Cleanup => 0,
-        Cmd::Prepare | Cmd::FileioRun => 1,
-        _ => 3,
-    };
-    let v = verdict(&o, code, d);
-    if let (Verdict::Pass(_), Cmd::Cleanup) = (&v, cmd) {
-        if d.join(name).symlink_metadata().is_ok() {
-            return Verdict::Fail("cleanup left the planted name".into());
-        }
-    } else if matches!(v, Verdict::Pass(_)) {
-        plant.assert_kept(&d.join(name));
-    }
-    v
 }
 
 /// A short existing file of the user's at the data path (fileio, run), or at the

@@ -353,3 +353,130 @@ fn a_result_hard_linked_to_a_test_file_is_named_as_the_same_file() {
     assert!(r.code == 2 && said.contains(both), "{r:?}");
     assert_eq!(std::fs::read(d.path().join("test_file.1")).unwrap(), before);
 }
+
+/// `run`'s outputs hard-linked to the job's data file are named as one file with both
+/// names (exit 2), as fileio's are, before the link rule of the output would refuse it
+/// alone (exit 3, naming one): `--output`, `--json` and a `write_bw_log` file; the data
+/// file keeps its bytes and nothing is created.
+#[test]
+fn run_outputs_hard_linked_to_a_data_file_are_named_as_the_same_file() {
+    let job = ["run", "--name=t", "--size=64k", "--rw=write", "--bs=4k"];
+    for (opt, name, said) in [
+        (
+            "--output=x.txt",
+            "x.txt",
+            "--output=x.txt and data file=t.0.0",
+        ),
+        (
+            "--json=x.json",
+            "x.json",
+            "--json=x.json and data file=t.0.0",
+        ),
+        (
+            "--write_bw_log=x",
+            "x_bw.1.log",
+            "log file of job t=x_bw.1.log and data file=t.0.0",
+        ),
+    ] {
+        let d = scratch();
+        std::fs::write(d.path().join("t.0.0"), b"the user's data\n").unwrap();
+        std::fs::hard_link(d.path().join("t.0.0"), d.path().join(name)).unwrap();
+        let r = iomark(d.path(), &[&job[..], &[opt]].concat());
+        assert_eq!(r.code, 2, "{opt}: {r:?}");
+        r.one_line_error(&[said, "are the same file"]);
+        assert_eq!(
+            std::fs::read(d.path().join("t.0.0")).unwrap(),
+            b"the user's data\n",
+            "{opt}"
+        );
+        assert_eq!(entries(d.path()), ["t.0.0", name], "{opt}: nothing created");
+    }
+}
+
+/// A symbolic link planted at a `--bandwidth-log` file while the run goes on: the
+/// final write refuses it (exit 1) with one line naming the file and the switch as it
+/// was given (`--bandwidth-log` takes no value), the outside file untouched, no
+/// temporary file left.
+#[test]
+fn a_bandwidth_log_link_planted_mid_run_is_named_with_the_switch() {
+    let d = scratch();
+    let outside = super::files::Outside::new();
+    let a = [
+        "run",
+        "--name=t",
+        "--size=64k",
+        "--rw=write",
+        "--bs=4k",
+        "--bandwidth-log",
+    ];
+    let child = super::files::start_stopped(d.path(), &a, "write:stop@2");
+    super::files::Plant::Symlink.at(&outside, &d.path().join("agg-write_bw.log"));
+    kill(child.id(), libc::SIGCONT);
+    let r = finish_within(child, std::time::Duration::from_secs(30));
+    assert_eq!(r.code, 1, "{}", r.dump());
+    let line = "agg-write_bw.log: cannot write --bandwidth-log file: is not a regular file (a symbolic link)";
+    assert!(r.stderr.contains(line), "{}", r.stderr);
+    assert!(!r.stderr.contains("--bandwidth-log="), "{}", r.stderr);
+    outside.assert_intact("bandwidth log");
+    super::files::no_temp_files(d.path());
+}
+
+/// fio's new log outputs on a filesystem that fills during the run (`/dev/full`'s
+/// ENOSPC at the final write): `--bandwidth-log`'s `agg-*_bw.log` (one sample, made for
+/// the JSON report) and a compressed `write_lat_log` (`log_store_compressed=1`,
+/// `.log.fz`). The file that does not fit is one line naming it and the reason, exit 1,
+/// and is not left at its name or as a temporary file; a log written before it is
+/// complete (the data file lives elsewhere).
+#[test]
+fn new_log_outputs_on_a_full_filesystem_fail_with_one_line_and_no_partial_file() {
+    for (logs, file) in [
+        // a sample needs more than bw_avg_time (500 ms) of run
+        (
+            &[
+                "--bandwidth-log",
+                "--output-format=json",
+                "--time_based",
+                "--runtime=1",
+            ][..],
+            "agg-read_bw.log",
+        ),
+        (
+            &["--write_lat_log=w", "--log_store_compressed=1"][..],
+            "w_lat.1.log.fz",
+        ),
+    ] {
+        let Some(m) = super::files::tmpfs("256k") else {
+            return;
+        };
+        let d = m.dir();
+        let data = scratch();
+        let name = format!("--filename={}", data.path().join("t.0.0").display());
+        let job = ["run", "--name=t", "--size=64k", "--rw=write", "--bs=4k"];
+        let a = [&job[..], &[name.as_str()], logs].concat();
+        let child = super::files::start_stopped(d, &a, "write:stop@2");
+        super::files::fill_all(d);
+        kill(child.id(), libc::SIGCONT);
+        let r = finish_within(child, std::time::Duration::from_secs(30));
+        assert_eq!(r.code, 1, "{logs:?}: {}", r.dump());
+        let said: Vec<&str> = r.stderr.lines().filter(|l| l.contains(file)).collect();
+        assert!(
+            said.len() == 1 && said[0].ends_with(": No space left on device"),
+            "{logs:?}: {}",
+            r.stderr
+        );
+        // the file named is not there; a log committed before the disk was full is
+        // complete (empty, or fio's inflate reads it whole); no temporary file is left
+        for n in entries(d).into_iter().filter(|n| n != "user-filler") {
+            assert!(
+                n != file && !n.ends_with(".iomark-tmp"),
+                "{logs:?}: {n} left"
+            );
+            if size_of(&d.join(&n)) == 0 {
+                continue; // psync's slat log has no entry (fio's is empty too)
+            }
+            let arg = format!("--inflate-log={n}");
+            let o = Iomark::new().dir(d).arg("run").arg(&arg).run();
+            assert_eq!(o.code, 0, "{logs:?}: {n} is not complete: {}", o.dump());
+        }
+    }
+}
