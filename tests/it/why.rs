@@ -364,9 +364,52 @@ fn disk_under(dir: &Path) -> String {
     disk.file_name().unwrap().to_string_lossy().into_owned()
 }
 
+/// The text report shows the device view with the JSON's figures: each disk's line
+/// (reads, writes, flushes, discards, queue depth, utilisation) and this process's.
+fn text_shows_the_device_view(text: &str, view: &Value) {
+    assert!(
+        text.contains(
+            "\ndevice view over the whole run (the disk's own counters, /sys/block/DISK/stat):\n"
+        ),
+        "{text}"
+    );
+    for d in view["devices"].as_array().unwrap() {
+        let n = |k: &str| match &d[k] {
+            Value::Null => format!("{k} not counted"),
+            v => format!("{} {k}", v.as_u64().unwrap()),
+        };
+        let counts = format!(
+            ": {} reads, {} writes, {}, {}; ",
+            d["reads"].as_u64().unwrap(),
+            d["writes"].as_u64().unwrap(),
+            n("flushes"),
+            n("discards")
+        );
+        let tail = format!(
+            "; queue depth {:.2}, busy {:.1} %\n",
+            d["queue_depth"].as_f64().unwrap(),
+            d["util_pct"].as_f64().unwrap()
+        );
+        let line = text
+            .lines()
+            .find(|l| {
+                l.starts_with(&format!("  device {} ", d["name"].as_str().unwrap()))
+                    || l.starts_with(&format!("  device {}:", d["name"].as_str().unwrap()))
+            })
+            .unwrap_or_else(|| panic!("no line of {} in\n{text}", d["name"]));
+        assert!(line.contains(&counts), "{counts:?} in {line:?}");
+        assert!(format!("{line}\n").ends_with(&tail), "{tail:?} in {line:?}");
+    }
+    assert!(
+        text.contains("  this process (/proc/self/io): read "),
+        "{text}"
+    );
+}
+
 /// `mark`, `copy` and `tree` carry the device view as `fileio` and `run` do: the disk
 /// under their directory, with its counters over the run (O_DIRECT reads and writes
-/// for mark, the copy's durable writes) and this process's own I/O counters.
+/// for mark, the copy's durable writes) and this process's own I/O counters; the text
+/// of `copy` and `tree` shows it with the JSON's figures (issue 26).
 #[test]
 fn mark_copy_and_tree_carry_the_device_view_of_their_disk() {
     let d = scratch();
@@ -423,6 +466,9 @@ fn mark_copy_and_tree_carry_the_device_view_of_their_disk() {
             view["process"]["wchar"].as_u64().unwrap() > 0,
             "{name}: {view}"
         );
+        if name != "mark.json" {
+            text_shows_the_device_view(&o.stdout, view);
+        }
         match name {
             "mark.json" => {
                 assert!(top["reads"].as_u64().unwrap() > 0, "{view}");
