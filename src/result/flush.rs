@@ -5,7 +5,10 @@
 //! finding ([`FLUSH_BOUND`]) says so in one sentence, with the fsync share, the disk's
 //! own flush service time from the device view, and what to run to see the other side.
 //! Absent for a write-through disk (the block layer drops flushes there), a run that
-//! never syncs, or a sync share below [`FLUSH_BOUND_PCT`].
+//! never syncs, or a sync share below [`FLUSH_BOUND_PCT`]. The other side of the same
+//! cache, [`WRITE_CACHE_ACKED`]: `mark`'s O_DIRECT writes never flush, so on a
+//! write-back disk its write figures are the cache's; said in one sentence with what to
+//! run to see the medium's speed.
 
 use super::{RunResult, Warning};
 
@@ -172,6 +175,46 @@ impl Facts<'_> {
     }
 }
 
+/// The stable id of the finding on `mark`'s write figures when the disk acknowledges
+/// writes from a volatile cache: O_DIRECT writes without a flush complete once the data
+/// is in the drive's cache, so the figures are the cache's, not the medium's.
+pub const WRITE_CACHE_ACKED: &str = "write_cache.acknowledged";
+
+/// [`WRITE_CACHE_ACKED`] for `r`: a `mark` result whose tests wrote (O_DIRECT, never a
+/// flush: mark does not sync) on a disk whose `queue/write_cache` is `write back`
+/// (the device view's disk under the files); `None` for `write through`, a run
+/// without writes or without a device view, and every other command.
+pub fn write_cache_acked(r: &RunResult) -> Option<Warning> {
+    let synced = r.fsync.ops > 0 || r.job.fsync_freq > 0 || r.job.fsync_end;
+    if r.command != "mark" || !r.job.direct || synced || r.write.ops == 0 {
+        return None;
+    }
+    let view = r.device_view.as_ref()?;
+    let top = view.devices.iter().find(|d| d.member_of.is_none())?;
+    let mode = top.write_cache.as_deref()?;
+    if !crate::probe::devstat::is_write_back(mode) {
+        return None;
+    }
+    let tests: Vec<&str> = r
+        .phases
+        .iter()
+        .filter(|p| !p.name.ends_with(" read"))
+        .map(|p| p.name.as_str())
+        .collect();
+    let dir = match r.job.directory.as_str() {
+        "" => "PATH",
+        d => d,
+    };
+    Some(Warning {
+        id: WRITE_CACHE_ACKED.into(),
+        message: format!(
+            "the write figures ({}) were acknowledged by {}'s volatile write cache ({mode}): O_DIRECT writes without a flush complete once the data is in the drive's cache, not on its medium; to see the medium's speed run writes that wait for it, e.g. iomark run --name=medium --directory={dir} --rw=write --bs=1M --size=1G --direct=1 --fdatasync=1 (a flush after every write), or iomark mark {dir} --preset=sustained (writes far past the cache)",
+            tests.join(", "),
+            top.name
+        ),
+    })
+}
+
 /// Why a flush-bound result is not the drive's write speed.
 const PLP: &str = "drives with power-loss protection finish a flush in microseconds, so this test measures flush latency more than write speed";
 
@@ -233,6 +276,63 @@ mod tests {
             view: &view,
         }
         .finding()
+    }
+
+    /// A mark result over a disk whose write cache is `mode`, with `writes` write I/O.
+    fn mark_on(mode: &str, writes: u64) -> RunResult {
+        let mut i = crate::result::Inputs::new("mark", &[], crate::result::Status::Ok);
+        i.summary.direct = true;
+        i.summary.directory = "/mnt/x".into();
+        i.phases = ["SEQ1M Q1T1 read", "SEQ1M Q1T1 write", "RND4K Q1T1 mix"]
+            .iter()
+            .map(|n| crate::result::Phase::new(n, 1, 1, 1.0))
+            .collect();
+        let write = crate::result::OpStats {
+            ops: writes,
+            ..Default::default()
+        };
+        i.recorded = crate::result::Recorded::Jobs {
+            jobs: vec![],
+            read: Default::default(),
+            write,
+            period_s: None,
+        };
+        i.device_view = Some(DeviceView {
+            devices: vec![DeviceActivity {
+                name: "sda".into(),
+                write_cache: Some(mode.into()),
+                ..Default::default()
+            }],
+            process: None,
+        });
+        crate::result::build(i)
+    }
+
+    /// Issue 26: mark's write figures on a write-back disk are explained, once, with
+    /// what to run to see the medium's speed; not on a write-through disk, not
+    /// without writes, not for another command.
+    #[test]
+    fn mark_writes_on_a_write_back_disk_are_the_caches() {
+        let r = mark_on("write back", 10);
+        let w: Vec<&Warning> = r
+            .warnings
+            .iter()
+            .filter(|w| w.id == WRITE_CACHE_ACKED)
+            .collect();
+        assert_eq!(w.len(), 1, "{:?}", r.warnings);
+        assert_eq!(
+            w[0].message,
+            "the write figures (SEQ1M Q1T1 write, RND4K Q1T1 mix) were acknowledged by sda's volatile write cache (write back): O_DIRECT writes without a flush complete once the data is in the drive's cache, not on its medium; to see the medium's speed run writes that wait for it, e.g. iomark run --name=medium --directory=/mnt/x --rw=write --bs=1M --size=1G --direct=1 --fdatasync=1 (a flush after every write), or iomark mark /mnt/x --preset=sustained (writes far past the cache)"
+        );
+        assert!(crate::result::truth::text_lines(&r).contains(&format!(
+            "iomark: WARNING [{WRITE_CACHE_ACKED}]: {}",
+            w[0].message
+        )));
+        assert!(write_cache_acked(&mark_on("write through", 10)).is_none());
+        assert!(write_cache_acked(&mark_on("write back", 0)).is_none());
+        let mut other = mark_on("write back", 10);
+        other.command = "fileio".into();
+        assert!(write_cache_acked(&other).is_none());
     }
 
     #[test]

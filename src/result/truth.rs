@@ -241,7 +241,8 @@ pub fn warnings(r: &RunResult) -> Vec<Warning> {
 /// Add the truth warnings to `r`, after the command's own, each id once.
 pub fn add(r: &mut RunResult) {
     let flush = super::flush::flush_bound(r);
-    for w in warnings(r).into_iter().chain(flush) {
+    let cache = super::flush::write_cache_acked(r);
+    for w in warnings(r).into_iter().chain(flush).chain(cache) {
         if !r.warnings.iter().any(|x| x.id == w.id) {
             r.warnings.push(w);
         }
@@ -260,6 +261,7 @@ pub fn text_lines(r: &RunResult) -> Vec<String> {
         UNWRITTEN,
         super::flush::FLUSH_BOUND,
         super::flush::WRITEOUT_BOUND,
+        super::flush::WRITE_CACHE_ACKED,
     ];
     r.warnings
         .iter()

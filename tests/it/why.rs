@@ -479,3 +479,60 @@ fn mark_copy_and_tree_carry_the_device_view_of_their_disk() {
         }
     }
 }
+
+/// Issue 26: `mark`'s O_DIRECT writes never flush, so on a disk that acknowledges
+/// writes from a volatile cache its write figures are the cache's. On an ext4 on a loop
+/// device with `queue/write_cache` = `write back` the finding
+/// `write_cache.acknowledged` names the write tests and says what to run to see the
+/// medium (once in the JSON, once in the text); with `write through` it is absent.
+/// The loop device (and so its setting) goes away with the guard, also on failure.
+#[test]
+fn mark_write_figures_from_a_write_back_cache_are_explained() {
+    let Some(fs) = LoopFs::small(64, "ext4") else {
+        return;
+    };
+    let wc = format!("/sys/block/{}/queue/write_cache", fs.dev().name());
+    let outs = scratch();
+    for mode in ["write back", "write through"] {
+        std::fs::write(&wc, mode).unwrap();
+        assert_eq!(fs.dev().sysfs("queue/write_cache"), mode);
+        let json = outs.path().join("m.json");
+        let o = Iomark::new()
+            .args(["mark", fs.dir().to_str().unwrap(), "--preset=realworld"])
+            .args(["--size=8M", "--time=1", "--loops=1", "--warmup=0"])
+            .arg(format!("--json={}", json.display()))
+            .run();
+        assert_eq!(o.code, 0, "{}", o.dump());
+        let j = read_json(&json);
+        assert_eq!(j["device_view"]["devices"][0]["write_cache"], mode);
+        let found: Vec<&Value> = j["warnings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|w| w["id"] == "write_cache.acknowledged")
+            .collect();
+        if mode == "write back" {
+            assert_eq!(found.len(), 1, "{}", j["warnings"]);
+            let m = found[0]["message"].as_str().unwrap();
+            assert!(
+                m.starts_with(
+                    "the write figures (SEQ1M Q1T1 write, RND4K Q1T1 write) were acknowledged by "
+                ),
+                "{m}"
+            );
+            assert!(
+                m.contains("--fdatasync=1") && m.contains("--preset=sustained"),
+                "{m}"
+            );
+            let line = format!("iomark: WARNING [write_cache.acknowledged]: {m}");
+            assert_eq!(o.stdout.matches(&line).count(), 1, "{}", o.stdout);
+        } else {
+            assert!(found.is_empty(), "{}", j["warnings"]);
+            assert!(
+                !o.stdout.contains("write_cache.acknowledged"),
+                "{}",
+                o.stdout
+            );
+        }
+    }
+}
