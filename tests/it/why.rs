@@ -536,3 +536,60 @@ fn mark_write_figures_from_a_write_back_cache_are_explained() {
         }
     }
 }
+
+/// Issue 26: a job held back before it starts is waiting, and the waits share says so.
+/// `b` is in a later `stonewall` group: it was held from the run's start until `a`'s
+/// group ended, so its waits are at least `a`'s whole wall time; `c` shares `b`'s group
+/// but has `wait_for=b` (1 s of I/O): its waits are the group's and its own wait for
+/// `b`, so more than `b`'s. Each held time is inside its job's wall time (shares at most
+/// 100 %), and the total adds the jobs up.
+#[test]
+fn stonewall_and_wait_for_are_timed_as_waits() {
+    let d = scratch();
+    let job = [
+        "--name=a",
+        "--filename=fa",
+        "--rw=read",
+        "--bs=4k",
+        "--size=1m",
+        "--time_based",
+        "--runtime=1",
+        "--name=b",
+        "--stonewall",
+        "--filename=fb",
+        "--rw=read",
+        "--bs=4k",
+        "--size=256k",
+        "--time_based",
+        "--runtime=1",
+        "--name=c",
+        "--wait_for=b",
+        "--filename=fc",
+        "--rw=read",
+        "--bs=4k",
+        "--size=256k",
+    ];
+    let (j, notes) = run_result(d.path(), &job, "held.json");
+    let rows = j["time"].as_array().unwrap();
+    let row = |who: &str| {
+        rows.iter()
+            .find(|t| t["who"] == who)
+            .unwrap_or_else(|| panic!("no time row {who}: {j}"))
+    };
+    let f = |t: &Value, k: &str| t[k].as_u64().unwrap_or_else(|| panic!("{k}: {t}"));
+    let (a, b, c) = (row("a"), row("b"), row("c"));
+    assert_eq!(f(a, "wait_ns"), 0, "{a}");
+    assert!(f(b, "wait_ns") >= f(a, "wall_ns"), "b {b}\na {a}");
+    assert!(f(c, "wait_ns") > f(b, "wait_ns"), "c {c}\nb {b}");
+    for t in [b, c] {
+        assert!(f(t, "wait_ns") <= f(t, "wall_ns"), "{t}");
+        let pct = t["wait_pct"].as_f64().unwrap();
+        assert!((pct - f(t, "wait_ns") as f64 * 100.0 / f(t, "wall_ns") as f64).abs() < 1e-6);
+        assert!(notes.contains(&format!("{pct:.1} % waits")), "{notes}");
+    }
+    let all = row("all");
+    assert_eq!(
+        f(all, "wait_ns"),
+        f(a, "wait_ns") + f(b, "wait_ns") + f(c, "wait_ns")
+    );
+}
