@@ -3,7 +3,8 @@
 //! method (to the last write and durable, s, MB/s = 10^6 B/s, MiB/s = 2^20 B/s), and
 //! the ceiling of the path (SRC's read ceiling and DST's write ceiling from the
 //! result's diagnoses, `targets`) with each durable rate as a share of it; after an
-//! error or a signal the phases that finished (nothing when none did).
+//! error or a signal the phases that finished (nothing when none did); under either
+//! the device view over the run (report/why.rs, the renderer of fileio's notes).
 
 use crate::probe::ceiling::Ceiling;
 use crate::probe::diagnosis::Diagnosis;
@@ -16,11 +17,14 @@ pub struct CopyText;
 
 impl Reporter for CopyText {
     fn render(&self, r: &RunResult) -> Result<Vec<u8>, ReportError> {
-        let text = if r.status == Status::Ok {
+        let mut text = if r.status == Status::Ok {
             full(r)
         } else {
             partial(&r.phases)
         };
+        if !text.is_empty() {
+            text += &crate::report::why::device_view_block(r);
+        }
         Ok(text.into_bytes())
     }
 }

@@ -1,6 +1,8 @@
 //! The text report of `iomark tree` ([`TreeText`]), from its result alone: one row per
-//! phase that finished (ops, seconds, ops/s, MB/s, MiB/s, per-operation p50/p99/p99.9),
-//! the units, and how the caches were handled; nothing when no phase finished.
+//! phase that ran (ops, seconds, ops/s, MB/s, MiB/s, per-operation p50/p99/p99.9; `*`
+//! after the name of a phase a signal cut short, with a footnote), the units, how the
+//! caches were handled, and the device view over the run (report/why.rs, the renderer
+//! of fileio's notes); nothing when no phase ran.
 
 use crate::report::{ReportError, Reporter};
 use crate::result::RunResult;
@@ -14,7 +16,8 @@ impl Reporter for TreeText {
         if r.phases.is_empty() {
             return Ok(vec![]);
         }
-        Ok(table(r).into_bytes())
+        let text = table(r) + &crate::report::why::device_view_block(r);
+        Ok(text.into_bytes())
     }
 }
 
@@ -39,10 +42,15 @@ fn table(r: &RunResult) -> String {
             l.and_then(|l| l.percentiles_ns.get(k).copied())
                 .map_or("-".into(), fmt_us)
         };
+        let name = if p.partial {
+            format!("{}*", p.name)
+        } else {
+            p.name.clone()
+        };
         let _ = writeln!(
             o,
             "{:<13} {:>8} {:>9.3} {:>11.0} {:>9.1} {:>9.1} {:>10} {:>10} {:>10}",
-            p.name,
+            name,
             p.ops,
             p.seconds,
             p.ops_per_s,
@@ -55,6 +63,13 @@ fn table(r: &RunResult) -> String {
     }
     o += "\nops/s are files/s (directories for mkdir/rmdir, one call for fsync); MB = 1000000 bytes, MiB = 1048576 bytes;\n";
     o += "latency percentiles are per operation (HDR histogram, 3 significant digits).\n";
+    if let Some(p) = r.phases.iter().find(|p| p.partial) {
+        let _ = writeln!(
+            o,
+            "* {}: stopped by the signal before its end; its figures cover the {} operations done",
+            p.name, p.ops
+        );
+    }
     for p in r.phases.iter().filter(|p| p.cache.is_some()) {
         let _ = writeln!(o, "{}: {}", p.name, p.cache.as_deref().unwrap_or(""));
     }

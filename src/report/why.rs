@@ -3,10 +3,11 @@
 //! row, what each disk under the files did and this process's own I/O counters (in a
 //! many-hosts aggregate, those of every rank on rank 0's host, added up).
 //! `fileio` prints them in its notes block under sysbench's report, `run` on stderr
-//! after fio's report. Each line starts with two spaces (inside a notes block).
+//! after fio's report; `copy` and `tree` print the device view's lines under their
+//! tables ([`device_view_block`]). Each line starts with two spaces (inside a block).
 
 use crate::result::flush::dur;
-use crate::result::{DeviceActivity, RunResult, TimeShare};
+use crate::result::{DeviceActivity, DeviceView, RunResult, TimeShare};
 use crate::util::text::iec;
 
 /// The lines (empty when the result has nothing to say: no time, no device view).
@@ -48,39 +49,65 @@ pub fn lines(r: &RunResult) -> Vec<String> {
         ));
     }
     if let Some(view) = &r.device_view {
-        v.extend(view.devices.iter().map(device_line));
-        let (dev_r, dev_w) = view
-            .devices
-            .iter()
-            .filter(|d| d.member_of.is_none())
-            .fold((0, 0), |(r, w), d| (r + d.read_bytes, w + d.write_bytes));
-        if let Some(p) = &view.process {
-            let own_w = p.write_bytes.saturating_sub(p.cancelled_write_bytes);
-            // a many-hosts aggregate: the run's own I/O is every rank's on this host
-            let (who, whose, source) = match view.ranks {
-                Some(n) => (
-                    format!("this run's {n} ranks on this host"),
-                    "theirs, added up",
-                    "/proc/PID/io of each",
-                ),
-                None => ("this process".into(), "this process's own", "/proc/self/io"),
-            };
-            if let Some(more) = other_io(dev_r, p.read_bytes).or(other_io(dev_w, own_w)) {
-                v.push(format!(
-                    "  the device counters are device-wide: the disks moved {} more than {who} did, the I/O of other processes (the line below is {whose})",
-                    iec(more)
-                ));
-            }
-            v.push(format!(
-                "  {who} ({source}): read {} and wrote {} to storage, {} of reads and {} of writes through the system calls",
-                iec(p.read_bytes),
-                iec(p.write_bytes.saturating_sub(p.cancelled_write_bytes)),
-                iec(p.rchar),
-                iec(p.wchar)
-            ));
-        }
+        v.extend(device_view_lines(view));
     }
     v
+}
+
+/// The device view's lines: one per disk under the files (and its stack's members),
+/// the note when the disks moved more than this process did, and this process's own
+/// counters. The one renderer of a device view in text: the notes of `fileio` and
+/// `run` (through [`lines`]) and the reports of `copy` and `tree` print these.
+pub fn device_view_lines(view: &DeviceView) -> Vec<String> {
+    let mut v: Vec<String> = view.devices.iter().map(device_line).collect();
+    let (dev_r, dev_w) = view
+        .devices
+        .iter()
+        .filter(|d| d.member_of.is_none())
+        .fold((0, 0), |(r, w), d| (r + d.read_bytes, w + d.write_bytes));
+    if let Some(p) = &view.process {
+        let own_w = p.write_bytes.saturating_sub(p.cancelled_write_bytes);
+        // a many-hosts aggregate: the run's own I/O is every rank's on this host
+        let (who, whose, source) = match view.ranks {
+            Some(n) => (
+                format!("this run's {n} ranks on this host"),
+                "theirs, added up",
+                "/proc/PID/io of each",
+            ),
+            None => ("this process".into(), "this process's own", "/proc/self/io"),
+        };
+        if let Some(more) = other_io(dev_r, p.read_bytes).or(other_io(dev_w, own_w)) {
+            v.push(format!(
+                "  the device counters are device-wide: the disks moved {} more than {who} did, the I/O of other processes (the line below is {whose})",
+                iec(more)
+            ));
+        }
+        v.push(format!(
+            "  {who} ({source}): read {} and wrote {} to storage, {} of reads and {} of writes through the system calls",
+            iec(p.read_bytes),
+            iec(own_w),
+            iec(p.rchar),
+            iec(p.wchar)
+        ));
+    }
+    v
+}
+
+/// The device view of a phase-shaped result (`copy`, `tree`) as a block of its text
+/// report: a blank line, a heading, then [`device_view_lines`]; empty without a view
+/// or a disk (a filesystem without a block device, tmpfs).
+pub fn device_view_block(r: &RunResult) -> String {
+    let Some(view) = r.device_view.as_ref().filter(|v| !v.devices.is_empty()) else {
+        return String::new();
+    };
+    let mut o = String::from(
+        "\ndevice view over the whole run (the disk's own counters, /sys/block/DISK/stat):\n",
+    );
+    for l in device_view_lines(view) {
+        o += &l;
+        o.push('\n');
+    }
+    o
 }
 
 /// `97.1 % fsync, 1.2 % writes, 0.8 % reads, 0.9 % other`, largest first (parts that

@@ -5,7 +5,10 @@
 //! finding ([`FLUSH_BOUND`]) says so in one sentence, with the fsync share, the disk's
 //! own flush service time from the device view, and what to run to see the other side.
 //! Absent for a write-through disk (the block layer drops flushes there), a run that
-//! never syncs, or a sync share below [`FLUSH_BOUND_PCT`].
+//! never syncs, or a sync share below [`FLUSH_BOUND_PCT`]. The other side of the same
+//! cache, [`WRITE_CACHE_ACKED`]: `mark`'s O_DIRECT writes never flush, so on a
+//! write-back disk its write figures are the cache's; said in one sentence with what to
+//! run to see the medium's speed.
 
 use super::{RunResult, Warning};
 
@@ -170,6 +173,46 @@ impl Facts<'_> {
             ),
         )
     }
+}
+
+/// The stable id of the finding on `mark`'s write figures when the disk acknowledges
+/// writes from a volatile cache: O_DIRECT writes without a flush complete once the data
+/// is in the drive's cache, so the figures are the cache's, not the medium's.
+pub const WRITE_CACHE_ACKED: &str = "write_cache.acknowledged";
+
+/// [`WRITE_CACHE_ACKED`] for `r`: a `mark` result whose tests wrote (O_DIRECT, never a
+/// flush: mark does not sync) on a disk whose `queue/write_cache` is `write back`
+/// (the device view's disk under the files); `None` for `write through`, a run
+/// without writes or without a device view, and every other command.
+pub fn write_cache_acked(r: &RunResult) -> Option<Warning> {
+    let synced = r.fsync.ops > 0 || r.job.fsync_freq > 0 || r.job.fsync_end;
+    if r.command != "mark" || !r.job.direct || synced || r.write.ops == 0 {
+        return None;
+    }
+    let view = r.device_view.as_ref()?;
+    let top = view.devices.iter().find(|d| d.member_of.is_none())?;
+    let mode = top.write_cache.as_deref()?;
+    if !crate::probe::devstat::is_write_back(mode) {
+        return None;
+    }
+    let tests: Vec<&str> = r
+        .phases
+        .iter()
+        .filter(|p| !p.name.ends_with(" read"))
+        .map(|p| p.name.as_str())
+        .collect();
+    let dir = match r.job.directory.as_str() {
+        "" => "PATH",
+        d => d,
+    };
+    Some(Warning {
+        id: WRITE_CACHE_ACKED.into(),
+        message: format!(
+            "the write figures ({}) were acknowledged by {}'s volatile write cache ({mode}): O_DIRECT writes without a flush complete once the data is in the drive's cache, not on its medium; to see the medium's speed run writes that wait for it, e.g. iomark run --name=medium --directory={dir} --rw=write --bs=1M --size=1G --direct=1 --fdatasync=1 (a flush after every write), or iomark mark {dir} --preset=sustained (writes far past the cache)",
+            tests.join(", "),
+            top.name
+        ),
+    })
 }
 
 /// Why a flush-bound result is not the drive's write speed.

@@ -695,6 +695,10 @@ pub struct Phase {
     /// (the same value on each of its phases; public case C13)
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub coverage: Option<crate::result::job::CoverageStats>,
+    /// a signal stopped the phase before its end (`tree`): its figures cover the
+    /// operations done until then; absent (false) for a phase that ran to its end
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub partial: bool,
 }
 
 impl Phase {

@@ -241,7 +241,8 @@ pub fn warnings(r: &RunResult) -> Vec<Warning> {
 /// Add the truth warnings to `r`, after the command's own, each id once.
 pub fn add(r: &mut RunResult) {
     let flush = super::flush::flush_bound(r);
-    for w in warnings(r).into_iter().chain(flush) {
+    let cache = super::flush::write_cache_acked(r);
+    for w in warnings(r).into_iter().chain(flush).chain(cache) {
         if !r.warnings.iter().any(|x| x.id == w.id) {
             r.warnings.push(w);
         }
@@ -260,6 +261,7 @@ pub fn text_lines(r: &RunResult) -> Vec<String> {
         UNWRITTEN,
         super::flush::FLUSH_BOUND,
         super::flush::WRITEOUT_BOUND,
+        super::flush::WRITE_CACHE_ACKED,
     ];
     r.warnings
         .iter()
@@ -455,5 +457,63 @@ mod tests {
             ..base
         };
         assert_eq!(ids(&result(m, 0)), [MEMORY_DEVICE, FITS_IN_RAM, UNWRITTEN]);
+    }
+
+    /// A mark result over a disk whose write cache is `mode`, with `writes` write I/O.
+    fn mark_on(mode: &str, writes: u64) -> RunResult {
+        let mut i = Inputs::new("mark", &[], Status::Ok);
+        i.summary.direct = true;
+        i.summary.directory = "/mnt/x".into();
+        i.phases = ["SEQ1M Q1T1 read", "SEQ1M Q1T1 write", "RND4K Q1T1 mix"]
+            .iter()
+            .map(|n| crate::result::Phase::new(n, 1, 1, 1.0))
+            .collect();
+        let write = crate::result::OpStats {
+            ops: writes,
+            ..Default::default()
+        };
+        i.recorded = crate::result::Recorded::Jobs {
+            jobs: vec![],
+            read: Default::default(),
+            write,
+            period_s: None,
+        };
+        i.device_view = Some(crate::probe::devstat::DeviceView {
+            devices: vec![crate::probe::devstat::DeviceActivity {
+                name: "sda".into(),
+                write_cache: Some(mode.into()),
+                ..Default::default()
+            }],
+            process: None,
+        });
+        build(i)
+    }
+
+    /// Issue 26: mark's write figures on a write-back disk are explained, once, with
+    /// what to run to see the medium's speed; not on a write-through disk, not
+    /// without writes, not for another command.
+    #[test]
+    fn mark_writes_on_a_write_back_disk_are_the_caches() {
+        use crate::result::flush::{write_cache_acked, WRITE_CACHE_ACKED};
+        let r = mark_on("write back", 10);
+        let w: Vec<&crate::result::Warning> = r
+            .warnings
+            .iter()
+            .filter(|w| w.id == WRITE_CACHE_ACKED)
+            .collect();
+        assert_eq!(w.len(), 1, "{:?}", r.warnings);
+        assert_eq!(
+            w[0].message,
+            "the write figures (SEQ1M Q1T1 write, RND4K Q1T1 mix) were acknowledged by sda's volatile write cache (write back): O_DIRECT writes without a flush complete once the data is in the drive's cache, not on its medium; to see the medium's speed run writes that wait for it, e.g. iomark run --name=medium --directory=/mnt/x --rw=write --bs=1M --size=1G --direct=1 --fdatasync=1 (a flush after every write), or iomark mark /mnt/x --preset=sustained (writes far past the cache)"
+        );
+        assert!(text_lines(&r).contains(&format!(
+            "iomark: WARNING [{WRITE_CACHE_ACKED}]: {}",
+            w[0].message
+        )));
+        assert!(write_cache_acked(&mark_on("write through", 10)).is_none());
+        assert!(write_cache_acked(&mark_on("write back", 0)).is_none());
+        let mut other = mark_on("write back", 10);
+        other.command = "fileio".into();
+        assert!(write_cache_acked(&other).is_none());
     }
 }

@@ -132,6 +132,12 @@ pub struct JobStats {
     /// versions that did not time waits)
     #[serde(default)]
     pub wait_ns: u64,
+    /// ns the thread was held before it started (fio's rules: at a `wait_for` until the
+    /// named job's threads ended, in a later `stonewall` group from the run's start until
+    /// the groups before it ended), timed by one clock pair per wait, only when a wait
+    /// happens (summed over merged threads); outside `run_ns_sum`
+    #[serde(default)]
+    pub held_ns: u64,
     /// fileio's `--report-interval` counters since the last interval line (`None`: off;
     /// not merged, each line takes them from every thread)
     #[serde(skip)]
@@ -144,6 +150,7 @@ impl JobStats {
         self.threads += o.threads;
         self.end_sync_ns += o.end_sync_ns;
         self.wait_ns += o.wait_ns;
+        self.held_ns += o.held_ns;
         self.read.merge(&o.read);
         self.write.merge(&o.write);
         self.sync.merge(&o.sync);

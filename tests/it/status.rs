@@ -323,10 +323,28 @@ fn measured_rates(rates: &str) -> Option<(f64, String)> {
         .then(|| (mb, lat.to_string()))
 }
 
+/// The three times of `mark`'s bar, in seconds: the test's time left, the run's time
+/// left and the time elapsed, when the bar is on the screen with all three in its one
+/// format, `HH:MM:SS` (`test 00:00:05 left, all 00:00:23 left, 00:00:02 elapsed`).
+fn mark_times(screen: &str) -> Option<[u64; 3]> {
+    let l = screen.lines().find(|l| l.contains(" left, all "))?;
+    let hms = |s: &str| -> Option<u64> {
+        let p: Vec<&str> = s.split(':').collect();
+        let ok = p.len() == 3 && p.iter().all(|x| x.len() == 2);
+        let n: Vec<u64> = p.iter().filter_map(|x| x.parse().ok()).collect();
+        (ok && n.len() == 3).then(|| n[0] * 3600 + n[1] * 60 + n[2])
+    };
+    let test = l.split_once(", test ")?.1.split_once(" left, all ")?;
+    let (all, rest) = test.1.split_once(" left, ")?;
+    let elapsed = rest.split_once(" elapsed")?.0;
+    Some([hms(test.0)?, hms(all)?, hms(elapsed)?])
+}
+
 /// `iomark mark` on a terminal: during each test the bar shows the current MB/s, IOPS
 /// and the latency (mean and p99) of the running loop's last interval (changing from
-/// sample to sample, measured from the first loop on) and the time left in the test;
-/// into a pipe stderr has no bar.
+/// sample to sample, measured from the first loop on) and the time left in the test
+/// and in the run, counting down, every time as `HH:MM:SS`; with `--warmup=0` no
+/// warm-up is named; into a pipe stderr has no bar.
 #[test]
 fn mark_bar_shows_current_rates_and_the_time_left_in_the_test() {
     if !have_tmux() {
@@ -347,8 +365,25 @@ fn mark_bar_shows_current_rates_and_the_time_left_in_the_test() {
     t.wait_for("other figures", GUARD, |s| {
         mark_rates(s).filter(|r| *r != first)
     });
+    // the run's time left counts down from its plan (4 tests × 2 loops × 3 s = 24 s)
+    // while the time elapsed counts up (issue 26: the ETA counted up)
+    let [_, all0, el0] = t.wait_for("the bar's times", GUARD, mark_times);
+    assert!(all0 <= 24, "{all0}");
+    let [test1, all1, el1] = t.wait_for("the run's time left falling", GUARD, |s| {
+        mark_times(s).filter(|x| x[1] < all0)
+    });
+    assert!(el1 >= el0 && test1 <= all1, "{el1} {el0} {test1} {all1}");
     let (code, screen) = t.finished(SLOW);
     assert_eq!(code, 0, "{screen}");
+    // the header says there is none, and no test's warm-up is named
+    assert!(
+        screen.contains(" s per test without a warm-up, "),
+        "{screen}"
+    );
+    assert!(
+        !screen.replace("without a warm-up", "").contains("warm-up"),
+        "--warmup=0: {screen}"
+    );
     let mut piped: Vec<&str> = args.split_whitespace().collect();
     piped.extend(["--time=1", "--loops=1"]);
     let o = Iomark::new().dir(d.path()).args(&piped).run().ok();

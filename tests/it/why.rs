@@ -364,9 +364,52 @@ fn disk_under(dir: &Path) -> String {
     disk.file_name().unwrap().to_string_lossy().into_owned()
 }
 
+/// The text report shows the device view with the JSON's figures: each disk's line
+/// (reads, writes, flushes, discards, queue depth, utilisation) and this process's.
+fn text_shows_the_device_view(text: &str, view: &Value) {
+    assert!(
+        text.contains(
+            "\ndevice view over the whole run (the disk's own counters, /sys/block/DISK/stat):\n"
+        ),
+        "{text}"
+    );
+    for d in view["devices"].as_array().unwrap() {
+        let n = |k: &str| match &d[k] {
+            Value::Null => format!("{k} not counted"),
+            v => format!("{} {k}", v.as_u64().unwrap()),
+        };
+        let counts = format!(
+            ": {} reads, {} writes, {}, {}; ",
+            d["reads"].as_u64().unwrap(),
+            d["writes"].as_u64().unwrap(),
+            n("flushes"),
+            n("discards")
+        );
+        let tail = format!(
+            "; queue depth {:.2}, busy {:.1} %\n",
+            d["queue_depth"].as_f64().unwrap(),
+            d["util_pct"].as_f64().unwrap()
+        );
+        let line = text
+            .lines()
+            .find(|l| {
+                l.starts_with(&format!("  device {} ", d["name"].as_str().unwrap()))
+                    || l.starts_with(&format!("  device {}:", d["name"].as_str().unwrap()))
+            })
+            .unwrap_or_else(|| panic!("no line of {} in\n{text}", d["name"]));
+        assert!(line.contains(&counts), "{counts:?} in {line:?}");
+        assert!(format!("{line}\n").ends_with(&tail), "{tail:?} in {line:?}");
+    }
+    assert!(
+        text.contains("  this process (/proc/self/io): read "),
+        "{text}"
+    );
+}
+
 /// `mark`, `copy` and `tree` carry the device view as `fileio` and `run` do: the disk
 /// under their directory, with its counters over the run (O_DIRECT reads and writes
-/// for mark, the copy's durable writes) and this process's own I/O counters.
+/// for mark, the copy's durable writes) and this process's own I/O counters; the text
+/// of `copy` and `tree` shows it with the JSON's figures (issue 26).
 #[test]
 fn mark_copy_and_tree_carry_the_device_view_of_their_disk() {
     let d = scratch();
@@ -423,6 +466,9 @@ fn mark_copy_and_tree_carry_the_device_view_of_their_disk() {
             view["process"]["wchar"].as_u64().unwrap() > 0,
             "{name}: {view}"
         );
+        if name != "mark.json" {
+            text_shows_the_device_view(&o.stdout, view);
+        }
         match name {
             "mark.json" => {
                 assert!(top["reads"].as_u64().unwrap() > 0, "{view}");
@@ -432,4 +478,118 @@ fn mark_copy_and_tree_carry_the_device_view_of_their_disk() {
             _ => {}
         }
     }
+}
+
+/// Issue 26: `mark`'s O_DIRECT writes never flush, so on a disk that acknowledges
+/// writes from a volatile cache its write figures are the cache's. On an ext4 on a loop
+/// device with `queue/write_cache` = `write back` the finding
+/// `write_cache.acknowledged` names the write tests and says what to run to see the
+/// medium (once in the JSON, once in the text); with `write through` it is absent.
+/// The loop device (and so its setting) goes away with the guard, also on failure.
+#[test]
+fn mark_write_figures_from_a_write_back_cache_are_explained() {
+    let Some(fs) = LoopFs::small(64, "ext4") else {
+        return;
+    };
+    let wc = format!("/sys/block/{}/queue/write_cache", fs.dev().name());
+    let outs = scratch();
+    for mode in ["write back", "write through"] {
+        std::fs::write(&wc, mode).unwrap();
+        assert_eq!(fs.dev().sysfs("queue/write_cache"), mode);
+        let json = outs.path().join("m.json");
+        let o = Iomark::new()
+            .args(["mark", fs.dir().to_str().unwrap(), "--preset=realworld"])
+            .args(["--size=8M", "--time=1", "--loops=1", "--warmup=0"])
+            .arg(format!("--json={}", json.display()))
+            .run();
+        assert_eq!(o.code, 0, "{}", o.dump());
+        let j = read_json(&json);
+        assert_eq!(j["device_view"]["devices"][0]["write_cache"], mode);
+        let found: Vec<&Value> = j["warnings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|w| w["id"] == "write_cache.acknowledged")
+            .collect();
+        if mode == "write back" {
+            assert_eq!(found.len(), 1, "{}", j["warnings"]);
+            let m = found[0]["message"].as_str().unwrap();
+            assert!(
+                m.starts_with(
+                    "the write figures (SEQ1M Q1T1 write, RND4K Q1T1 write) were acknowledged by "
+                ),
+                "{m}"
+            );
+            assert!(
+                m.contains("--fdatasync=1") && m.contains("--preset=sustained"),
+                "{m}"
+            );
+            let line = format!("iomark: WARNING [write_cache.acknowledged]: {m}");
+            assert_eq!(o.stdout.matches(&line).count(), 1, "{}", o.stdout);
+        } else {
+            assert!(found.is_empty(), "{}", j["warnings"]);
+            assert!(
+                !o.stdout.contains("write_cache.acknowledged"),
+                "{}",
+                o.stdout
+            );
+        }
+    }
+}
+
+/// Issue 26: a job held back before it starts is waiting, and the waits share says so.
+/// `b` is in a later `stonewall` group: it was held from the run's start until `a`'s
+/// group ended, so its waits are at least `a`'s whole wall time; `c` shares `b`'s group
+/// but has `wait_for=b` (1 s of I/O): its waits are the group's and its own wait for
+/// `b`, so more than `b`'s. Each held time is inside its job's wall time (shares at most
+/// 100 %), and the total adds the jobs up.
+#[test]
+fn stonewall_and_wait_for_are_timed_as_waits() {
+    let d = scratch();
+    let job = [
+        "--name=a",
+        "--filename=fa",
+        "--rw=read",
+        "--bs=4k",
+        "--size=1m",
+        "--time_based",
+        "--runtime=1",
+        "--name=b",
+        "--stonewall",
+        "--filename=fb",
+        "--rw=read",
+        "--bs=4k",
+        "--size=256k",
+        "--time_based",
+        "--runtime=1",
+        "--name=c",
+        "--wait_for=b",
+        "--filename=fc",
+        "--rw=read",
+        "--bs=4k",
+        "--size=256k",
+    ];
+    let (j, notes) = run_result(d.path(), &job, "held.json");
+    let rows = j["time"].as_array().unwrap();
+    let row = |who: &str| {
+        rows.iter()
+            .find(|t| t["who"] == who)
+            .unwrap_or_else(|| panic!("no time row {who}: {j}"))
+    };
+    let f = |t: &Value, k: &str| t[k].as_u64().unwrap_or_else(|| panic!("{k}: {t}"));
+    let (a, b, c) = (row("a"), row("b"), row("c"));
+    assert_eq!(f(a, "wait_ns"), 0, "{a}");
+    assert!(f(b, "wait_ns") >= f(a, "wall_ns"), "b {b}\na {a}");
+    assert!(f(c, "wait_ns") > f(b, "wait_ns"), "c {c}\nb {b}");
+    for t in [b, c] {
+        assert!(f(t, "wait_ns") <= f(t, "wall_ns"), "{t}");
+        let pct = t["wait_pct"].as_f64().unwrap();
+        assert!((pct - f(t, "wait_ns") as f64 * 100.0 / f(t, "wall_ns") as f64).abs() < 1e-6);
+        assert!(notes.contains(&format!("{pct:.1} % waits")), "{notes}");
+    }
+    let all = row("all");
+    assert_eq!(
+        f(all, "wait_ns"),
+        f(a, "wait_ns") + f(b, "wait_ns") + f(c, "wait_ns")
+    );
 }

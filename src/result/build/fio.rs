@@ -132,8 +132,10 @@ fn dir_ns(d: &DirStats) -> u64 {
 }
 
 /// Where each job's time went, the run's total first: inside reads, writes and trims
-/// (the write share), syncs, the timed waits (rate, thinktime, flow), over the wall time of the job's threads (setup, I/O and
-/// end_fsync, `run_ns_sum`). Jobs without a file to time (no wall time) are left out.
+/// (the write share), syncs, the timed waits (rate, thinktime, flow, and the time held
+/// at a `stonewall` or `wait_for` before the threads started), over the wall time of
+/// the job's threads (setup, I/O and end_fsync, `run_ns_sum`, plus the time held).
+/// Jobs without a file to time (no wall time) are left out.
 fn time_shares(jobs: &[JobRecord]) -> Vec<TimeShare> {
     let per: Vec<TimeShare> = jobs
         .iter()
@@ -142,12 +144,12 @@ fn time_shares(jobs: &[JobRecord]) -> Vec<TimeShare> {
             let s = &j.stats;
             TimeShare::new(
                 &j.job.name,
-                s.run_ns_sum,
+                s.run_ns_sum.saturating_add(s.held_ns),
                 dir_ns(&s.read),
                 dir_ns(&s.write) + dir_ns(&s.trim),
                 dir_ns(&s.sync),
             )
-            .with_wait(s.wait_ns)
+            .with_wait(s.wait_ns.saturating_add(s.held_ns))
         })
         .collect();
     if per.is_empty() {

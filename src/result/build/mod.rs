@@ -48,8 +48,18 @@ pub enum Recorded {
     },
     /// `iomark run`: one record per reported job
     Fio(Vec<JobRecord>),
-    /// job results built before (`mark`: each test's median loop)
-    Jobs(Vec<JobResult>),
+    /// job results built before (`mark`: each test's median loop), with the top-level
+    /// figures the command computed from them and the seconds their rates are over
+    Jobs {
+        /// the jobs
+        jobs: Vec<JobResult>,
+        /// reads
+        read: OpStats,
+        /// writes
+        write: OpStats,
+        /// seconds the rates are computed over (`None`: elapsed)
+        period_s: Option<f64>,
+    },
 }
 
 impl Default for Recorded {
@@ -185,8 +195,16 @@ pub fn build(i: Inputs) -> RunResult {
             percentile,
         } => fileio::parts(job, &threads, percentile, &i.samples, i.sample_period_s),
         Recorded::Fio(records) => fio::parts(records, &i.samples, i.sample_period_s),
-        Recorded::Jobs(jobs) => Parts {
+        Recorded::Jobs {
             jobs,
+            read,
+            write,
+            period_s,
+        } => Parts {
+            jobs,
+            read,
+            write,
+            period_s,
             ..Parts::default()
         },
     };

@@ -159,64 +159,108 @@ fn steps_style(b: ProgressBar, msg: &str) -> ProgressBar {
 }
 
 /// `mark`'s bar: a [`steps_bar`] that also shows the current MB/s and IOPS of the test
-/// running (the last sample of its run, run/sampler.rs [`LiveRates`]) and the time left
-/// in the test (its warm-up and loops, from when it started).
+/// running (the last sample of its run, run/sampler.rs [`LiveRates`]), the time left in
+/// the test (its warm-up and loops, from when it started) and in the whole run (the
+/// tests not yet started at their planned length), both counting down, and the time
+/// elapsed: every time in one format, `HH:MM:SS`.
 pub struct MarkBar {
     /// the bar (hidden when stderr is not a terminal)
     pub bar: ProgressBar,
     /// the rates of the running test's samples
     pub live: std::sync::Arc<crate::run::sampler::LiveRates>,
-    /// when the running test should end
-    end: std::sync::Arc<std::sync::Mutex<Option<std::time::Instant>>>,
+    /// when the running test and the whole run should end
+    ends: std::sync::Arc<std::sync::Mutex<Ends>>,
+}
+
+/// The planned ends of mark's bar.
+#[derive(Clone, Copy, Debug, Default)]
+struct Ends {
+    /// the running test's end
+    test: Option<std::time::Instant>,
+    /// the run's end, known from the first test's start
+    all: Option<std::time::Instant>,
+    /// the whole run's planned seconds, shown before the first test starts (while the
+    /// test file is prepared)
+    planned_s: u64,
 }
 
 impl MarkBar {
-    /// A bar of `len` timed steps (hidden when stderr is not a terminal).
-    pub fn new(len: u64, msg: &str) -> MarkBar {
+    /// A bar of `len` timed steps planned to last `planned_s` seconds (hidden when
+    /// stderr is not a terminal).
+    pub fn new(len: u64, msg: &str, planned_s: u64) -> MarkBar {
         use std::io::IsTerminal;
         let bar = if std::io::stderr().is_terminal() {
             ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr())
         } else {
             ProgressBar::hidden()
         };
+        Self::on(bar, msg, planned_s)
+    }
+
+    fn on(bar: ProgressBar, msg: &str, planned_s: u64) -> MarkBar {
         let mut m = MarkBar {
             bar,
             live: Default::default(),
-            end: Default::default(),
+            ends: std::sync::Arc::new(std::sync::Mutex::new(Ends {
+                planned_s,
+                ..Ends::default()
+            })),
         };
         m.bar = mark_style(m.bar.clone(), msg, &m);
         m
     }
 
-    /// A test that lasts about `secs` seconds starts now.
-    pub fn test_starts(&self, secs: u64) {
-        let end = std::time::Instant::now() + std::time::Duration::from_secs(secs);
-        *self.end.lock().unwrap_or_else(|e| e.into_inner()) = Some(end);
+    /// A test that lasts about `secs` seconds starts now, with `after` planned seconds
+    /// of tests after it.
+    pub fn test_starts(&self, secs: u64, after: u64) {
+        let now = std::time::Instant::now();
+        let d = std::time::Duration::from_secs;
+        let mut e = self.ends.lock().unwrap_or_else(|e| e.into_inner());
+        e.test = Some(now + d(secs));
+        e.all = Some(now + d(secs + after));
+        drop(e);
         self.live.clear();
     }
+}
+
+/// `s` seconds as `HH:MM:SS`, the one time format of mark's bar.
+fn hms(s: u64) -> String {
+    format!("{:02}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
+}
+
+/// Seconds from now to `end` (0 once passed).
+fn left(end: std::time::Instant) -> u64 {
+    end.saturating_duration_since(std::time::Instant::now())
+        .as_secs()
 }
 
 /// The look of [`MarkBar`]: the message, the bar, the current rates, the time left in
 /// the test and in the whole run, the time elapsed; redrawn ten times a second.
 fn mark_style(b: ProgressBar, msg: &str, m: &MarkBar) -> ProgressBar {
-    let (live, end) = (m.live.clone(), m.end.clone());
+    let (live, ends) = (m.live.clone(), m.ends.clone());
     let rates = move |_: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
         let _ = w.write_str(&crate::run::sysbench::rates_text(live.get()));
     };
-    let left = move |_: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
-        let end = *end.lock().unwrap_or_else(|e| e.into_inner());
-        let s = end.map_or(0, |e| {
-            e.saturating_duration_since(std::time::Instant::now())
-                .as_secs()
-        });
-        let _ = write!(w, "{:02}m:{:02}s", s / 60, s % 60);
+    let get = move || *ends.lock().unwrap_or_else(|e| e.into_inner());
+    let get2 = get.clone();
+    let test_left = move |_: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+        let _ = w.write_str(&hms(get().test.map_or(0, left)));
+    };
+    let all_left = move |_: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+        let e = get2();
+        let _ = w.write_str(&hms(e.all.map_or(e.planned_s, left)));
+    };
+    let elapsed = |st: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+        let _ = w.write_str(&hms(st.elapsed().as_secs()));
     };
     if let Ok(s) = ProgressStyle::with_template(
-        "{msg:>30} [{bar:20}] {rates}, test {test_left} left, all {eta_precise} left, {elapsed_precise} elapsed",
+        "{msg:>30} [{bar:20}] {rates}, test {test_left} left, all {all_left} left, {run_elapsed} elapsed",
     ) {
         b.set_style(
             s.with_key("rates", rates)
-                .with_key("test_left", left)
+                .with_key("test_left", test_left)
+                .with_key("all_left", all_left)
+                .with_key("run_elapsed", elapsed)
                 .progress_chars("=> "),
         );
     }

@@ -426,6 +426,13 @@ pub(crate) fn run_group(
     g: &[usize],
     sampling: &mut Sampling,
 ) -> Result<(Vec<JobRecord>, bool), RunError> {
+    // a later stonewall group (its first job is not the run's first) was held from the
+    // run's start until now, when the groups before it have ended: one clock reading
+    // here, the run's start the other
+    let held_ns = match g.first() {
+        Some(&j) if j > 0 => u64::try_from(ctx.run_t0.elapsed().as_nanos()).unwrap_or(u64::MAX),
+        _ => 0,
+    };
     let th = Threads::new(ctx, g);
     let mut grp = Group::new(ctx, &th);
     let (results, abort_rest) = threads(ctx, &mut grp, sampling);
@@ -433,6 +440,7 @@ pub(crate) fn run_group(
     let mut merged: Vec<JobRecord> = Vec::new();
     for (i, (ji, r)) in results.into_iter().enumerate() {
         let mut st = r?;
+        st.stats.held_ns += held_ns;
         if !ctx.cmd.jobs[ji].tuning.stats {
             // `stats=0`: the job runs but is left out of every report (fio's
             // show_run_stats skips it, its group's totals too)

@@ -496,10 +496,14 @@ pub(crate) fn start_thread(
     wait: Option<(&AtomicU32, u32)>,
     live: Option<&Live>,
 ) -> Result<JobRecord, RunError> {
-    if let Some((done, n)) = wait {
+    // held at `wait_for`: timed (one clock pair) only when the job must wait
+    let mut held_ns = 0;
+    if let Some((done, n)) = wait.filter(|(done, n)| done.load(Ordering::Acquire) < *n) {
+        let t0 = clock.now();
         while done.load(Ordering::Acquire) < n && !stop.load(Ordering::Relaxed) {
             std::thread::sleep(std::time::Duration::from_millis(1));
         }
+        held_ns = clock.ns(t0, clock.now());
     }
     let (a, b) = plan.job.more.startdelay;
     if !b.is_zero() {
@@ -533,7 +537,10 @@ pub(crate) fn start_thread(
     if let Err(e) = hooks::exec(&plan.job, true, Path::new(".")) {
         warn(format!("job '{}': {e}", plan.job.name));
     }
-    r
+    r.map(|mut rec| {
+        rec.stats.held_ns += held_ns;
+        rec
+    })
 }
 
 /// Requests handed to the kernel at once, fio's `iodepth_batch_submit` (default 1), at

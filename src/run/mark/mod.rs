@@ -248,10 +248,10 @@ fn run_test(
     mb: &MarkBar,
 ) -> Result<Option<Row>, Stopped> {
     let pb = &mb.bar;
-    mb.test_starts(job.warmup_s + job.time_s * u64::from(job.loops));
-    pb.set_message(format!("{} warm-up", t.name()));
-    crate::run::live::phase(|| format!("{} warm-up", t.name()));
+    // no warm-up label when there is no warm-up (--warmup=0)
     if job.warmup_s > 0 {
+        pb.set_message(format!("{} warm-up", t.name()));
+        crate::run::live::phase(|| format!("{} warm-up", t.name()));
         let warm = fileio_job(t, job.size, job.warmup_s, dir);
         run_fileio(warm, false, mb).map_err(|code| Stopped {
             code,
@@ -415,16 +415,21 @@ pub fn execute(job: &MarkJob) -> i32 {
     }
     crate::outln!("{}", target_line(&diag));
     crate::outln!(
-        "iomark mark: preset {}, {} test file, O_DIRECT, random data, {} s per test after a {} s warm-up, median of {} loop(s)",
+        "iomark mark: preset {}, {} test file, O_DIRECT, random data, {} s per test {}, median of {} loop(s)",
         job.preset,
         crate::util::text::iec(job.size),
         job.time_s,
-        job.warmup_s,
+        match job.warmup_s {
+            0 => "without a warm-up".to_string(),
+            w => format!("after a {w} s warm-up"),
+        },
         job.loops
     );
+    let per_test = test_secs(job);
     let mb = MarkBar::new(
         tests.len() as u64 * u64::from(job.loops),
         "preparing the test file",
+        per_test * tests.len() as u64,
     );
     crate::run::live::phase(|| "preparing the test file".into());
     let pb = &mb.bar;
@@ -444,9 +449,13 @@ pub fn execute(job: &MarkJob) -> i32 {
     }
     let (mut rows, mut plots, mut warnings, mut lost) = (vec![], vec![], vec![], false);
     // the device view over the tests (the test file's preparation left out)
-    let watch = crate::probe::devstat::Watch::of_path(&Root::default(), &dir);
-    for t in &tests {
+    let (t0, watch) = (
+        std::time::Instant::now(),
+        crate::probe::devstat::Watch::of_path(&Root::default(), &dir),
+    );
+    for (i, t) in tests.iter().enumerate() {
         let out = (&mut plots, &mut lost);
+        mb.test_starts(per_test, per_test * (tests.len() - i - 1) as u64);
         match run_test(t, job, &dir, &mut warnings, out, &mb) {
             Ok(Some(row)) => rows.push(row),
             Ok(None) => {}
@@ -459,10 +468,16 @@ pub fn execute(job: &MarkJob) -> i32 {
     }
     pb.finish_and_clear();
     let view = watch.finish();
+    // the run's wall time is the device view's span (the tests, warm-ups and every loop)
+    let span_s = view
+        .devices
+        .first()
+        .map_or(t0.elapsed().as_secs_f64(), |d| d.elapsed_ms as f64 / 1e3);
     drop(guard);
     let result = |warnings| {
         let mut i = inputs(job, &rows, &diag, warnings, Status::Ok);
         i.device_view = Some(view.clone());
+        i.elapsed_s = span_s;
         result::build(i)
     };
     let r = result(vec![]);
@@ -481,6 +496,11 @@ pub fn execute(job: &MarkJob) -> i32 {
     } else {
         exit::OK
     }
+}
+
+/// The planned seconds of one test: its warm-up and its loops.
+fn test_secs(job: &MarkJob) -> u64 {
+    job.warmup_s + job.time_s * u64::from(job.loops)
 }
 
 fn interrupted_or(signals: &Signals, code: i32, what: &str) -> i32 {

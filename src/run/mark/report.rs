@@ -7,7 +7,9 @@
 
 use super::{MarkJob, Test};
 use crate::probe::diagnosis::Diagnosis;
-use crate::result::{self, JobInfo, JobResult, Latency, Phase, RunResult, Status, Warning};
+use crate::result::{
+    self, JobInfo, JobResult, Latency, OpStats, Phase, RunResult, Status, Warning,
+};
 
 /// The numbers of one loop of one test (decimal MB/s, µs).
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -35,6 +37,9 @@ pub struct Measured {
     /// the loop's job with its histograms, named after the test (the mark result's
     /// `jobs`)
     pub job: Option<Box<JobResult>>,
+    /// the loop's reads and writes, each with its per-I/O latency (submission to
+    /// completion: the event's at Q1, the completion latency at QD > 1)
+    pub dirs: [OpStats; 2],
 }
 
 /// Turn a fileio `RunResult` of test `t` into the figures `mark` reports.
@@ -68,6 +73,47 @@ pub fn measured(t: &Test, r: &RunResult) -> Measured {
             j.job.name = t.name();
             Box::new(j)
         }),
+        dirs: [per_io(&r.read, t.slot.qd), per_io(&r.write, t.slot.qd)],
+    }
+}
+
+/// One direction of a loop with the per-I/O latency as its `lat` (see [`measured`]).
+fn per_io(d: &OpStats, qd: u32) -> OpStats {
+    let mut d = d.clone();
+    if qd > 1 {
+        d.lat = d.clat.take().unwrap_or_default();
+    }
+    d.clat = None;
+    d
+}
+
+/// The top-level figures of one direction (0: reads, 1: writes) of a mark result: the
+/// median loops of the tests that moved data that way added up (ops, bytes, latency
+/// over their histograms), rates over those loops' own seconds — with one such test,
+/// exactly the figures of its table row.
+pub fn dir_totals(rows: &[Row], dir: usize) -> OpStats {
+    let mine: Vec<&Measured> = rows
+        .iter()
+        .map(|r| &r.median)
+        .filter(|m| m.dirs[dir].ops > 0)
+        .collect();
+    let ops: u64 = mine.iter().map(|m| m.dirs[dir].ops).sum();
+    let bytes: u64 = mine.iter().map(|m| m.dirs[dir].bytes).sum();
+    let secs: f64 = mine.iter().map(|m| m.seconds).sum();
+    let rate = |v: u64| if secs > 0.0 { v as f64 / secs } else { 0.0 };
+    let lats: Vec<&Latency> = mine.iter().map(|m| &m.dirs[dir].lat).collect();
+    OpStats {
+        ops,
+        bytes,
+        iops: rate(ops),
+        bw_bytes_per_s: rate(bytes),
+        bw_mib_per_s: rate(bytes) / 1_048_576.0,
+        bw_mb_per_s: rate(bytes) / 1e6,
+        lat: match lats.as_slice() {
+            [one] => (*one).clone(),
+            _ => crate::result::hist::merge_latency(&lats),
+        },
+        clat: None,
     }
 }
 
@@ -194,7 +240,12 @@ pub fn inputs(
         .iter()
         .filter_map(|r| r.median.job.as_deref().cloned())
         .collect();
-    i.recorded = result::Recorded::Jobs(jobs);
+    i.recorded = result::Recorded::Jobs {
+        jobs,
+        read: dir_totals(rows, 0),
+        write: dir_totals(rows, 1),
+        period_s: Some(rows.iter().map(|r| r.median.seconds).sum()),
+    };
     i
 }
 

@@ -66,13 +66,15 @@ pub struct TreeJob {
     pub drop_caches: bool,
 }
 
-/// Measured figures of one parallel phase.
+/// Measured figures of one phase.
 struct Measured {
     hist: Histogram<u64>,
     sum_ns: u64,
     bytes: u64,
     ops: u64,
     seconds: f64,
+    /// a signal stopped it before its end: the figures cover the operations done
+    stopped: bool,
 }
 
 /// Run `op` on every file, `threads` walkers over contiguous partitions; per-op latency.
@@ -154,15 +156,14 @@ where
     if let Some(e) = first_err.into_inner().unwrap_or_else(|p| p.into_inner()) {
         return Err(e);
     }
-    if stop.load(Ordering::Relaxed) {
-        return Err(RunError::Interrupted);
-    }
+    // a signal: the operations done so far are the phase's (marked partial)
     let mut m = Measured {
         hist: stats::new_hist(),
         sum_ns: 0,
         bytes: 0,
         ops: 0,
         seconds,
+        stopped: stop.load(Ordering::Relaxed),
     };
     for (h, s, b, o) in parts {
         let _ = m.hist.add(&h);
@@ -170,6 +171,8 @@ where
         m.bytes += b;
         m.ops += o;
     }
+    // a signal after the last file left the phase whole
+    m.stopped &= m.ops < files.len() as u64;
     Ok(m)
 }
 
@@ -201,7 +204,25 @@ fn phase_of(name: &str, m: &Measured) -> Phase {
         m.hist.clone(),
         0,
     ));
+    if m.stopped {
+        p.partial = true;
+        p.notes.push(format!(
+            "partial: stopped by a signal after {} operations; the figures cover those",
+            m.ops
+        ));
+    }
     p
+}
+
+/// Keep phase `p`; a phase a signal cut short, or a signal during it, ends the run
+/// there (exit 130/143), with every phase that ran in the result.
+fn keep(phases: &mut Vec<Phase>, p: Phase, stop: &AtomicBool) -> Result<(), RunError> {
+    let stopped = p.partial || stop.load(Ordering::Relaxed);
+    phases.push(p);
+    if stopped {
+        return Err(RunError::Interrupted);
+    }
+    Ok(())
 }
 
 /// What `--drop-caches` will do in this run, said before the phases start: with
@@ -363,45 +384,49 @@ pub fn prepare(job: &TreeJob) -> Result<Plan, RunError> {
 /// What every phase needs: the job, its plan, the clock and the stop flag.
 type Ctx<'a> = (&'a TreeJob, &'a Plan, &'a Clock, &'a AtomicBool);
 
-/// Time `op` once per directory of the plan, single-threaded (`rev`: children first).
+/// Time `op` once per directory of the plan, single-threaded (`rev`: children first);
+/// a set `stop` ends it between two directories (partial).
 fn dirs_phase(
-    plan: &Plan,
+    (plan, clock, stop): (&Plan, &Clock, &AtomicBool),
     root: &Path,
-    clock: &Clock,
     rev: bool,
     mut op: impl FnMut(&Path) -> Result<(), RunError>,
 ) -> Result<Measured, RunError> {
     let mut h = stats::new_hist();
-    let (mut sum, t) = (0u64, Instant::now());
+    let (mut sum, mut ops, t) = (0u64, 0u64, Instant::now());
     let dirs: Vec<&PathBuf> = if rev {
         plan.dirs.iter().rev().collect()
     } else {
         plan.dirs.iter().collect()
     };
+    let mut stopped = false;
     for d in dirs {
+        if stop.load(Ordering::Relaxed) {
+            stopped = true;
+            break;
+        }
         let p = root.join(d);
         let a = clock.now();
         op(&p)?;
         let ns = clock.ns(a, clock.now());
         let _ = h.record(ns.clamp(1, stats::MAX_TRACKABLE_NS));
         sum += ns;
+        ops += 1;
     }
     Ok(Measured {
         hist: h,
         sum_ns: sum,
         bytes: 0,
-        ops: plan.dirs.len() as u64,
+        ops,
         seconds: t.elapsed().as_secs_f64(),
+        stopped,
     })
 }
 
 /// mkdir: single-threaded, parents before children.
 fn mkdir_phase((_, plan, clock, stop): Ctx, root: &Path) -> Result<Phase, RunError> {
     let pb = bar(plan.dirs.len() as u64, "mkdir", false);
-    let m = dirs_phase(plan, root, clock, false, |p| {
-        if stop.load(Ordering::Relaxed) {
-            return Err(RunError::Interrupted);
-        }
+    let m = dirs_phase((plan, clock, stop), root, false, |p| {
         scratch::mkdir(p).map_err(|e| fail("cannot create directory", p, &e))?;
         pb.inc(1);
         Ok(())
@@ -463,6 +488,7 @@ fn fsync_phase(root: &Path, clock: &Clock, total: u64) -> Result<Phase, RunError
         bytes: total,
         ops: 1,
         seconds: t.elapsed().as_secs_f64(),
+        stopped: false,
     };
     let mut p = phase_of("fsync", &m);
     // Most data was written back during create_write already: a bandwidth over the
@@ -478,10 +504,11 @@ fn fsync_phase(root: &Path, clock: &Clock, total: u64) -> Result<Phase, RunError
 fn read_phase((job, plan, clock, stop): Ctx, root: &Path) -> Result<Phase, RunError> {
     let cache = cold_or_warm(root, job.drop_caches);
     let pb = bar(plan.files.len() as u64, "read", false);
-    let m = walk::read_all(root, job.threads, clock, stop, &pb)?;
+    let mut m = walk::read_all(root, job.threads, clock, stop, &pb)?;
+    m.stopped &= m.ops < plan.files.len() as u64;
     pb.finish_and_clear();
     let total = plan.bytes();
-    if m.ops != plan.files.len() as u64 || m.bytes != total {
+    if !m.stopped && (m.ops != plan.files.len() as u64 || m.bytes != total) {
         return Err(RunError::Failed(format!(
             "{}: the walk found {} files holding {} bytes, {} files holding {total} bytes were written",
             root.display(),
@@ -511,7 +538,7 @@ fn teardown(
     })?;
     p.notes
         .push("renameat2(RENAME_NOREPLACE) within the same directory".into());
-    phases.push(p);
+    keep(phases, p, ctx.3)?;
     scratch.verify_dirs().map_err(RunError::Failed)?;
     let mut p = files_phase(ctx, "delete", "delete", |e| {
         let p = renamed(&root.join(&e.rel));
@@ -519,17 +546,16 @@ fn teardown(
         Ok(0)
     })?;
     p.notes.push("unlink per file".into());
-    phases.push(p);
+    keep(phases, p, ctx.3)?;
     scratch.verify_dirs().map_err(RunError::Failed)?;
     let pb = bar(ctx.1.dirs.len() as u64, "rmdir", false);
-    let m = dirs_phase(ctx.1, root, ctx.2, true, |p| {
+    let m = dirs_phase((ctx.1, ctx.2, ctx.3), root, true, |p| {
         scratch::rmdir(p).map_err(|e| fail("cannot remove directory", p, &e))?;
         pb.inc(1);
         Ok(())
     })?;
     pb.finish_and_clear();
-    phases.push(phase_of("rmdir", &m));
-    Ok(())
+    keep(phases, phase_of("rmdir", &m), ctx.3)
 }
 
 /// The tree directory with every planned name registered (so an error or a signal
@@ -592,10 +618,10 @@ fn run(
     )));
     let clock = crate::run::clock();
     let ctx = (job, plan, &clock, stop);
-    phases.push(mkdir_phase(ctx, &root)?);
+    keep(phases, mkdir_phase(ctx, &root)?, stop)?;
     scratch.verify_dirs().map_err(RunError::Failed)?;
-    phases.push(create_phase(ctx, &root)?);
-    phases.push(fsync_phase(&root, &clock, plan.bytes())?);
+    keep(phases, create_phase(ctx, &root)?, stop)?;
+    keep(phases, fsync_phase(&root, &clock, plan.bytes())?, stop)?;
     scratch.verify_dirs().map_err(RunError::Failed)?;
     let cache = cold_or_warm(&root, job.drop_caches);
     let mut p = files_phase(ctx, "stat_all", "stat", |e| {
@@ -605,9 +631,9 @@ fn run(
     })?;
     p.cache = Some(cache);
     p.notes.push("lstat per file".into());
-    phases.push(p);
+    keep(phases, p, stop)?;
     scratch.verify_dirs().map_err(RunError::Failed)?;
-    phases.push(read_phase(ctx, &root)?);
+    keep(phases, read_phase(ctx, &root)?, stop)?;
     if job.keep {
         // --keep: leave the tree for another tool (bench/copy-tree-vs-shell.sh reads it).
         scratch.release();

@@ -83,7 +83,7 @@ impl Tally {
 
 /// Walk `root` with `threads` walkers (see the module header) and read every regular
 /// file. Errors name the path (exit 1; ENOSPC/EACCES-like: exit 3); a set `stop` ends the
-/// walk between two files with [`RunError::Interrupted`].
+/// walk between two files, with the files read so far (`stopped`).
 pub(super) fn read_all(
     root: &Path,
     threads: u32,
@@ -103,6 +103,7 @@ pub(super) fn read_all(
         bytes: 0,
         ops: 0,
         seconds: t0.elapsed().as_secs_f64(),
+        stopped: stop.load(Ordering::Relaxed),
     };
     for t in tallies {
         let _ = m.hist.add(&t.hist);
@@ -123,7 +124,7 @@ fn walk_one(
     let mut t = Tally::new();
     for ent in walkdir::WalkDir::new(root).follow_links(false) {
         if stop.load(Ordering::Relaxed) {
-            return Err(RunError::Interrupted);
+            break;
         }
         let ent = ent.map_err(|e| {
             let p = e.path().unwrap_or(root).to_path_buf();
@@ -198,9 +199,17 @@ fn walk_many(
                                 g = cv.wait(g).unwrap_or_else(|p| p.into_inner());
                             }
                         };
-                        if let Err(e) = walk_dir(&dir, &mut t, q, cv, clock, stop, pb) {
-                            halt(Some(e));
-                            return t;
+                        match walk_dir(&dir, &mut t, q, cv, clock, stop, pb) {
+                            // a signal: every walker ends, keeping what it read
+                            Err(RunError::Interrupted) => {
+                                halt(None);
+                                return t;
+                            }
+                            Err(e) => {
+                                halt(Some(e));
+                                return t;
+                            }
+                            Ok(()) => {}
                         }
                         let mut g = lock(q);
                         g.busy -= 1;
@@ -293,12 +302,12 @@ mod tests {
             assert_eq!((m.ops, m.bytes), (files, bytes), "threads={threads}");
             assert_eq!(m.hist.len(), files, "threads={threads}");
         }
+        // stopped before the first file: no file read, the walk said stopped
         stop.store(true, Ordering::Relaxed);
         for threads in [1, 3] {
-            assert!(matches!(
-                read_all(r, threads, &clock, &stop, &pb),
-                Err(RunError::Interrupted)
-            ));
+            let m = read_all(r, threads, &clock, &stop, &pb).unwrap();
+            assert!(m.stopped, "threads={threads}");
+            assert_eq!((m.ops, m.bytes), (0, 0), "threads={threads}");
         }
     }
 }

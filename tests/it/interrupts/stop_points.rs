@@ -326,18 +326,28 @@ fn copy_interrupted_removes_its_files() {
     }
 }
 
+/// A signal mid-phase: the tree is removed, and the result lists every phase that ran,
+/// the one cut short last, marked `partial` with the operations done (issue 26: the JSON
+/// of a SIGINT during create_write listed only mkdir). With one walker the stop point
+/// is exact: before the 100th file's write the 100th file is written, then the signal
+/// is seen; before the 50th read of read_all the file being read is finished.
 #[test]
 fn tree_interrupted_removes_its_tree() {
     let d = scratch();
     let t = d.path().join("t");
     std::fs::create_dir_all(&t).unwrap();
     for (fault, sig, code, phases) in [
-        ("write:stop@100", libc::SIGINT, 130, vec!["mkdir"]),
+        (
+            "write:stop@100",
+            libc::SIGINT,
+            130,
+            vec!["mkdir", "create_write"],
+        ),
         (
             "read:stop@50",
             libc::SIGTERM,
             143,
-            vec!["mkdir", "create_write", "fsync", "stat_all"],
+            vec!["mkdir", "create_write", "fsync", "stat_all", "read_all"],
         ),
     ] {
         let r = interrupt_at(
@@ -351,14 +361,40 @@ fn tree_interrupted_removes_its_tree() {
         let j = read_json(&d.path().join("t.json"));
         assert_eq!(j["status"], "interrupted");
         assert_eq!(phase_names(&j), phases, "{fault}");
-        // the text report shows the phases that finished, as the JSON does
-        for p in &phases {
+        let all = j["phases"].as_array().unwrap();
+        let (last, whole) = all.split_last().unwrap();
+        assert_eq!(last["partial"], true, "{fault}: {last}");
+        assert!(whole.iter().all(|p| p.get("partial").is_none()), "{fault}");
+        let ops = last["ops"].as_u64().unwrap();
+        match fault {
+            "write:stop@100" => {
+                assert_eq!(ops, 100, "{last}");
+                assert_eq!(
+                    j["write"]["ops"], 100,
+                    "the top-level write is the part that ran"
+                );
+            }
+            _ => assert!(ops > 0 && ops < 50, "{last}"),
+        }
+        // the text report shows the phases that ran, as the JSON does, the last marked
+        for p in &phases[..phases.len() - 1] {
             assert!(
                 r.stdout.lines().any(|l| l.starts_with(&format!("{p} "))),
                 "{fault}: no table row for {p}: {}",
                 r.stdout
             );
         }
+        let p = phases[phases.len() - 1];
+        assert!(
+            r.stdout.lines().any(|l| l.starts_with(&format!("{p}* "))),
+            "{fault}: no marked row for {p}: {}",
+            r.stdout
+        );
+        assert!(
+            r.stdout.contains(&format!("* {p}: stopped by the signal before its end; its figures cover the {ops} operations done")),
+            "{}",
+            r.stdout
+        );
         assert!(entries(&t).is_empty(), "{fault}: {:?}", entries(&t));
     }
 }

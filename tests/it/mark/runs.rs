@@ -103,6 +103,66 @@ fn tiny_mark_run_on_the_project_disk() {
     assert_eq!(cj["rows"][0]["test"], "SEQ1M Q1T1 read");
 }
 
+/// Issue 26: with two loops the JSON's top-level `read` and `write` are the median
+/// loops of the read and the write tests added up (the rows of the table), with rates
+/// over those loops' seconds (`period_s`), and `elapsed_s` is the run's wall time, the
+/// device view's span (every loop, not only the medians).
+#[test]
+fn mark_top_level_figures_are_the_tables_and_elapsed_is_the_device_views_span() {
+    let d = scratch();
+    let json = d.path().join("r.json");
+    let out = Iomark::new()
+        .args([
+            "mark",
+            d.path().to_str().unwrap(),
+            "--preset=realworld",
+            "--size=8M",
+            "--time=1",
+            "--loops=2",
+            "--warmup=0",
+        ])
+        .arg(format!("--json={}", json.display()))
+        .run();
+    assert_eq!(out.code, 0, "{}", out.dump());
+    let v = read_json(&json);
+    let phases = v["phases"].as_array().unwrap();
+    let f = |p: &Value, k: &str| p[k].as_f64().unwrap();
+    let mut all_secs = 0.0;
+    for dir in ["read", "write"] {
+        let mine: Vec<&Value> = phases
+            .iter()
+            .filter(|p| p["name"].as_str().unwrap().ends_with(&format!(" {dir}")))
+            .collect();
+        assert_eq!(mine.len(), 2, "{dir}");
+        let sum = |k: &str| mine.iter().map(|p| f(p, k)).sum::<f64>();
+        let (ops, bytes, secs) = (sum("ops"), sum("bytes"), sum("seconds"));
+        all_secs += secs;
+        let top = &v[dir];
+        assert!(ops > 0.0, "{dir}");
+        assert_eq!(f(top, "ops"), ops, "{dir}: {top}");
+        assert_eq!(f(top, "bytes"), bytes, "{dir}: {top}");
+        let mb = bytes / secs / 1e6;
+        assert!(
+            (f(top, "bw_mb_per_s") - mb).abs() <= mb * 1e-9,
+            "{dir}: {top}"
+        );
+        assert!((f(top, "iops") - ops / secs).abs() <= ops * 1e-9, "{dir}");
+        // the per-I/O latency of every counted I/O, as in the rows
+        let lat_count: u64 = mine
+            .iter()
+            .map(|p| p["lat"]["count"].as_u64().unwrap())
+            .sum();
+        assert_eq!(top["lat"]["count"].as_u64().unwrap(), lat_count, "{dir}");
+    }
+    assert!((f(&v, "period_s") - all_secs).abs() < 1e-9, "{v}");
+    let span_ms = v["device_view"]["devices"][0]["elapsed_ms"]
+        .as_u64()
+        .unwrap();
+    assert_eq!(f(&v, "elapsed_s"), span_ms as f64 / 1e3);
+    // two loops of every test ran inside the span: it is at least twice the medians'
+    assert!(f(&v, "elapsed_s") >= 1.5 * all_secs, "{v}");
+}
+
 #[test]
 fn mark_bad_input() {
     let o = Iomark::new()
