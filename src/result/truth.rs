@@ -485,6 +485,7 @@ mod tests {
                 ..Default::default()
             }],
             process: None,
+            ranks: None,
         });
         build(i)
     }
