@@ -184,13 +184,15 @@ fn save_off_without_verify_and_aux_path() {
     )
     .ok();
     assert_eq!(read_bytes(&o), SIZE);
-    // never through a symbolic link: the job's report stands, a warning names the file
+    // never through a symbolic link: refused before any I/O (docs/safety.md), exit 3,
+    // naming the file; nothing is written where the link points
     std::os::unix::fs::symlink("elsewhere", &state).unwrap();
-    let o = run(d.path(), &job("--rw=write", &[])).ok();
+    let o = run(d.path(), &job("--rw=write", &[])).expect_code(3);
     assert!(
-        o.stderr.contains("cannot write the verify state") && o.stderr.contains("symbolic link"),
+        o.stderr.contains("local-w-0-verify.state") && o.stderr.contains("symbolic link"),
         "{}",
         o.stderr
     );
     assert!(!d.path().join("elsewhere").exists());
+    assert!(state.is_symlink(), "the planted link is left as it was");
 }
