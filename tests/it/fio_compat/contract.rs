@@ -1,0 +1,88 @@
+//! Issue 24, "fio's whole contract": the same job run by iomark as `fio` and by Debian's
+//! fio 3.33, side by side — think time at a queue depth above one (fio completes what is
+//! in flight before it thinks), and the timing figures of the JSON report. Each test
+//! skips (with the reason) when fio is not installed.
+
+use crate::util::*;
+use serde_json::Value;
+use std::path::Path;
+
+/// The JSON report of `args` run by `who` ("fio" or iomark as `fio`) in `dir`.
+fn json_of(dir: &Path, who: &str, args: &[&str]) -> Value {
+    let cmd = if who == "fio" {
+        fio_cmd()
+    } else {
+        Iomark::program(env!("CARGO_BIN_EXE_iomark")).arg("run")
+    };
+    let o = cmd.dir(dir).args(args).arg("--output-format=json").run();
+    assert_eq!(o.code, 0, "{who}: {}", o.dump());
+    let at = o
+        .stdout
+        .find('{')
+        .unwrap_or_else(|| panic!("{who}: {}", o.dump()));
+    serde_json::from_str(&o.stdout[at..]).unwrap_or_else(|e| panic!("{who}: {e}: {}", o.dump()))
+}
+
+/// `args` run by fio, then by iomark, in `dir`: (fio's job, iomark's job); None when fio
+/// is not installed (the test says it skipped).
+fn both(dir: &Path, test: &str, args: &[&str]) -> Option<(Value, Value)> {
+    if !need_fio(test) {
+        return None;
+    }
+    let f = json_of(dir, "fio", args)["jobs"][0].clone();
+    let i = json_of(dir, "iomark", args)["jobs"][0].clone();
+    Some((f, i))
+}
+
+/// A job's `iodepth_level` percentages, in fio's bucket order.
+fn depth_levels(job: &Value) -> Vec<f64> {
+    ["1", "2", "4", "8", "16", "32", ">=64"]
+        .iter()
+        .map(|k| job["iodepth_level"][k].as_f64().unwrap())
+        .collect()
+}
+
+/// Think time on a libaio job at iodepth=8: fio completes the requests in flight before
+/// each think (io_u_quiesce), so their completion latency does not include the think,
+/// and the queue refills from depth 1 after it. iomark held the queue through the
+/// think: clat was the think time (5 ms here) where fio's is the device's. Both the
+/// think after every 8 completions and after every one (fio counts the completions
+/// reaped by the quiesce toward the next think: it then thinks after every request).
+#[test]
+fn thinktime_at_depth_completes_the_queue_before_thinking() {
+    let d = scratch();
+    for blocks in ["8", "1"] {
+        let tb = format!("--thinktime_blocks={blocks}");
+        let args = [
+            "--name=t",
+            "--filename=f",
+            "--ioengine=libaio",
+            "--direct=1",
+            "--iodepth=8",
+            "--thinktime=5ms",
+            tb.as_str(),
+            "--rw=randread",
+            "--bs=4k",
+            "--size=16m",
+            "--runtime=1",
+            "--time_based",
+        ];
+        let Some((f, i)) = both(d.path(), "thinktime at depth", &args) else {
+            return;
+        };
+        let (fl, il) = (depth_levels(&f), depth_levels(&i));
+        for (a, b) in fl.iter().zip(&il) {
+            assert!(
+                (a - b).abs() <= 3.0,
+                "blocks={blocks}: depth fio {fl:?} iomark {il:?}"
+            );
+        }
+        let clat = |j: &Value| j["read"]["clat_ns"]["mean"].as_f64().unwrap();
+        let (fc, ic) = (clat(&f), clat(&i));
+        // the think is 5 ms: a clat holding it would be far outside this band
+        assert!(
+            ic < fc * 4.0 + 200_000.0 && ic < 2_500_000.0,
+            "blocks={blocks}: clat fio {fc} ns, iomark {ic} ns"
+        );
+    }
+}
