@@ -86,3 +86,40 @@ fn thinktime_at_depth_completes_the_queue_before_thinking() {
         );
     }
 }
+
+/// The JSON `elapsed` of every job is fio's: whole seconds, rounded up, since the run's
+/// I/O started (fio's genesis, after the layout) — ramp_time, earlier stonewall groups
+/// and startdelay included, the same for every job. `startdelay` counts from that start
+/// too, so job b (startdelay 2.5 s, after group a's 2 s) starts at 2.5 s and the run
+/// ends at 3.5 s: 4 for both jobs. iomark gave each job its own measured seconds (1).
+#[test]
+fn json_elapsed_counts_from_the_runs_start() {
+    let d = scratch();
+    let args = [
+        "--ioengine=null",
+        "--rate_iops=500",
+        "--size=8m",
+        "--name=a",
+        "--rw=read",
+        "--ramp_time=1",
+        "--runtime=1",
+        "--time_based",
+        "--name=b",
+        "--stonewall",
+        "--startdelay=2500ms",
+        "--runtime=1",
+        "--time_based",
+        "--rw=write",
+    ];
+    let i = json_of(d.path(), "iomark", &args);
+    let el = |doc: &Value| -> Vec<u64> {
+        let jobs = doc["jobs"].as_array().unwrap();
+        jobs.iter()
+            .map(|j| j["elapsed"].as_u64().unwrap())
+            .collect()
+    };
+    assert_eq!(el(&i), [4, 4], "iomark");
+    if need_fio("json elapsed") {
+        assert_eq!(el(&json_of(d.path(), "fio", &args)), el(&i), "fio");
+    }
+}
