@@ -123,3 +123,38 @@ fn json_elapsed_counts_from_the_runs_start() {
         assert_eq!(el(&json_of(d.path(), "fio", &args)), el(&i), "fio");
     }
 }
+
+/// `runtime` with `time_based` after a `ramp_time`: fio counts the runtime from the
+/// moment it saw the ramp's end (its epoch is reset there), so the measured run —
+/// `job_runtime` and the read `runtime` — is never shorter than `runtime`. iomark ended
+/// the run `runtime` after the ramp's nominal end but measured from the first request
+/// after it (991 ms for `runtime=1`).
+#[test]
+fn time_based_runtime_after_ramp_is_never_short() {
+    let d = scratch();
+    let args = [
+        "--name=a",
+        "--filename=f",
+        "--rw=read",
+        "--bs=4k",
+        "--size=8m",
+        "--ramp_time=1",
+        "--runtime=1",
+        "--time_based",
+    ];
+    let mut who = vec!["iomark"];
+    if need_fio("time_based runtime after ramp") {
+        who.push("fio");
+    }
+    for w in who {
+        let j = &json_of(d.path(), w, &args)["jobs"][0];
+        let (jr, rr) = (
+            j["job_runtime"].as_u64().unwrap(),
+            j["read"]["runtime"].as_u64().unwrap(),
+        );
+        assert!(
+            jr >= 1000 && rr >= 1000,
+            "{w}: job_runtime {jr} read runtime {rr}"
+        );
+    }
+}

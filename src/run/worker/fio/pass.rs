@@ -410,6 +410,12 @@ impl<'a> Rules for FioRules<'a> {
             // fio's reset_all_stats zeroes the thinktime_blocks counts
             self.w.think_blocks = 0;
             self.measure_start = now;
+            // fio's runtime counts from the epoch its ramp_time_over resets to the
+            // moment it saw the ramp's end: the measured run is never shorter than it
+            if let Some(r) = self.w.plan.job.runtime {
+                self.deadline = Some(now + clock.ticks(r));
+                self.samp.set_end(self.deadline);
+            }
             self.w.phase(b'*');
             let ios = self.ios();
             if let Some(l) = &mut self.w.lat_target {
