@@ -439,6 +439,9 @@ pub struct JobRecord {
     pub lat_target: Option<LatTargetReport>,
     /// random jobs: blocks touched and issued block sizes (public case C13)
     pub coverage: Option<CoverageStats>,
+    /// ms from the start of the run's I/O (after the files were laid out: fio's
+    /// genesis) to its end, the same for every job (fio's JSON `elapsed`)
+    pub elapsed_ms: u64,
 }
 
 impl JobRecord {
@@ -510,6 +513,10 @@ pub struct JobResult {
     pub runtime_ns: u64,
     /// the threads' measured run times in whole ms, summed (fio's `job_runtime`)
     pub runtime_ms_sum: u64,
+    /// ms from the start of the run's I/O (fio's genesis: after the layout) to its end,
+    /// the same for every job (0: not recorded, results written before it was)
+    #[serde(default, skip_serializing_if = "is_zero_u64")]
+    pub elapsed_ms: u64,
     /// the verify read-back phase, ns (the longest thread's; 0: none); the read
     /// direction's run time includes it, as fio's `runtime` of reads does
     #[serde(default, skip_serializing_if = "is_zero_u64")]

@@ -192,6 +192,17 @@ pub(crate) fn job_json(
     job_json_agg(j, aggs, global, plus)
 }
 
+/// fio's `elapsed` (eta.c): whole seconds, rounded up, from the run's start (genesis,
+/// after the layout) to the report, ms first; a result recorded without that time gives
+/// the job's measured and verify time rounded up.
+fn elapsed_s(j: &JobResult) -> u64 {
+    if j.elapsed_ms > 0 {
+        j.elapsed_ms.div_ceil(1000)
+    } else {
+        (j.runtime_ns + j.verify_ns).div_ceil(1_000_000_000)
+    }
+}
+
 /// One job object of fio's JSON with its group's aggregate bandwidth per direction
 /// given (`aggs`, B/s: fio's `rs->agg`, which `bw_agg` is a percentage of).
 pub(crate) fn job_json_agg(
@@ -207,7 +218,7 @@ pub(crate) fn job_json_agg(
         "groupid": j.groupid,
         "error": if j.errno != 0 { j.errno } else { j.first_errno },
         "eta": 0,
-        "elapsed": (j.runtime_ns + j.verify_ns).div_ceil(1_000_000_000),
+        "elapsed": elapsed_s(j),
         "job options": opts(&j.job.options),
         "read": dir_json(j, &j.read, j.dir_runtime_ms(0), plus, agg(0)),
         "write": dir_json(j, &j.write, rt, plus, agg(1)),

@@ -103,6 +103,7 @@ fn job_result(j: JobRecord) -> JobResult {
         runtime_ns: s.runtime_ns,
         runtime_ms_sum: s.runtime_ms_sum,
         verify_ns: s.verify_ns,
+        elapsed_ms: j.elapsed_ms,
         run_ns_sum: s.run_ns_sum,
         read: dir_result(s.read, read_rt, r.bw[0], r.iops[0]),
         write: dir_result(s.write, rt, r.bw[1], r.iops[1]),

@@ -332,9 +332,10 @@ fn threads(ctx: &RunCtx, grp: &mut Group, sampling: &mut Sampling) -> (Joined, b
             if let Some((f, id, w)) = flow {
                 f.reserve(id, w);
             }
+            let genesis = ctx.run_t0;
             let body = move || {
                 slot.started();
-                let r = start_thread(p, clock, tstop, note, wait, live);
+                let r = start_thread(p, (clock, genesis), tstop, note, wait, live);
                 slot.ended(r.as_ref().map_or(true, |rec| rec.stats.failure.is_some()));
                 if let Some((f, id, w)) = flow {
                     f.release(id, w);

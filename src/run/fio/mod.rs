@@ -788,6 +788,11 @@ fn run_groups(ctx: &group::RunCtx, groups: &[Vec<usize>]) -> Result<RunOutcome, 
         }
     }
     out.interrupted = stop.load(Ordering::Relaxed);
+    // fio's JSON `elapsed`: since genesis (the I/O's start, after the layout)
+    let elapsed_ms = ctx.run_t0.elapsed().as_millis() as u64;
+    for j in &mut out.jobs {
+        j.elapsed_ms = elapsed_ms;
+    }
     out.intervals = sampling.intervals;
     if let Some(smp) = sampling.sampler {
         out.sample_period_s = smp.period.as_secs_f64();

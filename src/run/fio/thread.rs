@@ -488,9 +488,12 @@ pub(crate) fn block_sizes(b: &crate::job::fio::BlockSizes) -> Vec<u64> {
 }
 
 /// Wait for `wait_for` and `startdelay` (both interruptible), then run the thread.
+/// `startdelay` counts from `genesis`, the start of the run's I/O (fio's run_threads
+/// compares it with the time since genesis): a job after a stonewall waits only for
+/// what is left of it.
 pub(crate) fn start_thread(
     plan: &Plan,
-    clock: &Clock,
+    (clock, genesis): (&Clock, std::time::Instant),
     stop: &AtomicBool,
     warn: &(dyn Fn(String) + Sync),
     wait: Option<(&AtomicU32, u32)>,
@@ -513,7 +516,8 @@ pub(crate) fn start_thread(
         } else {
             0
         };
-        let until = clock.now() + clock.ticks(a) + extra;
+        let spent = clock.ticks(genesis.elapsed());
+        let until = (clock.now() + clock.ticks(a) + extra).saturating_sub(spent);
         while clock.now() < until && !stop.load(Ordering::Relaxed) {
             let left = clock.ns(clock.now(), until).min(20_000_000);
             std::thread::sleep(std::time::Duration::from_nanos(left));

@@ -3,6 +3,7 @@
 mod bandwidth_log;
 mod cli;
 mod compressed_log;
+mod contract;
 mod exact_lat;
 mod import;
 mod job_keys;

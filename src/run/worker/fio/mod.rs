@@ -218,8 +218,14 @@ pub(crate) struct Worker<'a> {
     gens: Vec<[SlotGen; 2]>,
     maps: Vec<Option<RandomMap>>,
     rate_next: [u64; 2],
-    think_count: u64,
-    /// when the last think ended (`thinktime_iotime`), clock ticks; 0: not yet
+    /// fio's thinktime_blocks counter: read/write requests issued
+    /// (`thinktime_blocks_type=issue`) or completed (`complete`, the default) since the
+    /// start or the end of ramp_time (fio zeroes both counts then)
+    think_blocks: u64,
+    /// the counter at the last think
+    think_last_blocks: u64,
+    /// when the last think was decided (`thinktime_iotime`; the loop's start before
+    /// the first), clock ticks
     think_last: u64,
     /// blocks written and not yet verified: (file, offset) → (length, write sequence)
     written: BTreeMap<(usize, u64), (usize, u64)>,

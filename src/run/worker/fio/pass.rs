@@ -62,6 +62,8 @@ pub(super) struct FioRules<'a> {
     samp: RateSampler,
     /// the request just issued ended a pass over the files
     pass_done: bool,
+    /// the loop reaped since the last think check
+    reaped: bool,
 }
 
 impl<'a> FioRules<'a> {
@@ -121,6 +123,7 @@ impl<'a> FioRules<'a> {
             lt_done: false,
             samp,
             pass_done: false,
+            reaped: false,
             w,
             st,
         }
@@ -305,6 +308,19 @@ impl<'a> FioRules<'a> {
 }
 
 impl FioRules<'_> {
+    /// fio's handle_thinktime, after each submit and each reap: when a think is due,
+    /// the requests in flight complete first (fio's io_u_quiesce, so the think does
+    /// not stretch their latency), then the job thinks.
+    fn think<E: Engine>(&mut self, io: &mut Io<'_, E, Tag>) -> Result<(), RunError> {
+        if !self.w.think_due() {
+            return Ok(());
+        }
+        io.stale();
+        io.drain(self)?;
+        self.st.wait_ns += self.w.think_sleep();
+        Ok(())
+    }
+
     /// Wait for a log entry's tick, reaping completions meanwhile. The last
     /// millisecond is spun with non-blocking reaps, as fio's iolog_delay polls through
     /// the whole delay: a sleep overshoots a delay of microseconds many times over.
@@ -384,9 +400,22 @@ impl<'a> Rules for FioRules<'a> {
     #[inline(always)]
     fn top<E: Engine>(&mut self, io: &mut Io<'_, E, Tag>, now: u64) -> Result<Pass, RunError> {
         let clock = self.w.clock;
+        // fio checks after each submit and the reap a full queue makes: here, after
+        // the loop's reap (a think just taken is not checked again)
+        if self.uses.think && std::mem::take(&mut self.reaped) && !self.done(now) {
+            self.think(io)?;
+        }
         if !self.measuring && now >= self.ramp_end {
             self.measuring = true;
+            // fio's reset_all_stats zeroes the thinktime_blocks counts
+            self.w.think_blocks = 0;
             self.measure_start = now;
+            // fio's runtime counts from the epoch its ramp_time_over resets to the
+            // moment it saw the ramp's end: the measured run is never shorter than it
+            if let Some(r) = self.w.plan.job.runtime {
+                self.deadline = Some(now + clock.ticks(r));
+                self.samp.set_end(self.deadline);
+            }
             self.w.phase(b'*');
             let ios = self.ios();
             if let Some(l) = &mut self.w.lat_target {
@@ -537,6 +566,9 @@ impl<'a> Rules for FioRules<'a> {
         let (s, buf) = (req, req.io.buf);
         match res {
             Ok(_) => {
+                if self.uses.think && s.tag.op != Op::Trim {
+                    self.w.think_count(false);
+                }
                 let (slat, clat, lat) = at.lat(self.w.clock);
                 self.w.complete(
                     &mut self.st,
@@ -569,8 +601,10 @@ impl<'a> Rules for FioRules<'a> {
             io.stale();
         }
         if self.uses.think {
-            self.st.wait_ns += self.w.think();
-            io.stale();
+            if s.tag.op != Op::Trim {
+                self.w.think_count(true);
+            }
+            self.think(io)?;
         }
         if s.tag.op == Op::Write {
             self.sync_every(io, s)?;
@@ -619,6 +653,7 @@ impl<'a> Rules for FioRules<'a> {
 
     #[inline(always)]
     fn reaping(&mut self, n: usize) {
+        self.reaped = true;
         // fio's iodepth_complete (completions per reap call)
         self.st.depth.mark_complete(n);
     }

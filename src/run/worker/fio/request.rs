@@ -187,8 +187,9 @@ impl<'a> Worker<'a> {
             gens,
             maps,
             rate_next: [0; 2],
-            think_count: 0,
-            think_last: 0,
+            think_blocks: 0,
+            think_last_blocks: 0,
+            think_last: clock.now(),
             written: BTreeMap::new(),
             mismatches: 0,
             first_mismatch: None,
@@ -538,30 +539,49 @@ impl<'a> Worker<'a> {
         Some(due)
     }
 
-    /// fio's thinktime after a request: the ns it waited (0: no think this time).
-    pub(super) fn think(&mut self) -> u64 {
-        let m = &self.plan.job.more;
-        if m.thinktime.is_zero() {
-            return 0;
+    /// Count one read/write request toward `thinktime_blocks`: `issued` at submit,
+    /// else at its completion — whichever `thinktime_blocks_type` counts.
+    #[inline(always)]
+    pub(super) fn think_count(&mut self, issued: bool) {
+        if issued == self.plan.job.tuning.thinktime_issue {
+            self.think_blocks += 1;
         }
-        self.think_count += 1;
+    }
+
+    /// fio's handle_thinktime decision (backend.c): think when `thinktime_iotime` has
+    /// passed since the last think was decided (plus the think itself), or when
+    /// `thinktime_blocks` requests were counted since it — without `thinktime_blocks`
+    /// given, `thinktime_iotime` alone decides. The caller quiesces, then
+    /// [`Worker::think_sleep`]s.
+    pub(super) fn think_due(&mut self) -> bool {
+        let m = &self.plan.job.more;
         let t = &self.plan.job.tuning;
         let mut stall = false;
+        let mut now = None;
         if !t.thinktime_iotime.is_zero() {
-            // fio's handle_thinktime: after `thinktime_iotime` of I/O since the last
-            // think (or the start), or `thinktime_blocks` if it was given
-            let now = self.clock.now();
-            if self.think_last == 0 {
-                self.think_last = now;
-            }
-            stall = self.clock.ns(self.think_last, now) >= t.thinktime_iotime.as_nanos() as u64;
+            let n = self.clock.now();
+            let after = t.thinktime_iotime + m.thinktime;
+            stall = self.clock.ns(self.think_last, n) >= after.as_nanos() as u64;
             if !stall && !t.thinktime_blocks_set {
-                return 0;
+                return false;
+            }
+            now = Some(n);
+        }
+        if self.think_blocks >= self.think_last_blocks + m.thinktime_blocks.max(1) {
+            stall = true;
+        }
+        if stall {
+            self.think_last_blocks = self.think_blocks;
+            if let Some(n) = now {
+                self.think_last = n;
             }
         }
-        if !stall && !self.think_count.is_multiple_of(m.thinktime_blocks.max(1)) {
-            return 0;
-        }
+        stall
+    }
+
+    /// The think itself (`thinktime_spin` spun, the rest slept): the ns it took.
+    pub(super) fn think_sleep(&mut self) -> u64 {
+        let m = &self.plan.job.more;
         // the wait is timed: one clock reading before, one after
         let t0 = self.clock.now();
         let spin = m.thinktime_spin.min(m.thinktime);
@@ -571,12 +591,7 @@ impl<'a> Worker<'a> {
             let t = self.clock.now() + self.clock.ticks(rest);
             sleep_until(self.clock, t, self.stop);
         }
-        let t1 = self.clock.now();
-        if stall || !t.thinktime_iotime.is_zero() {
-            self.think_last = t1;
-            self.think_count = 0;
-        }
-        self.clock.ns(t0, t1)
+        self.clock.ns(t0, self.clock.now())
     }
 
     /// Count `bs` issued bytes against the pass; true when this request ended it.
