@@ -187,7 +187,8 @@ fn save_off_without_verify_and_aux_path() {
     // never through a symbolic link: refused before any I/O (docs/safety.md), exit 3,
     // naming the file; nothing is written where the link points
     std::os::unix::fs::symlink("elsewhere", &state).unwrap();
-    let o = run(d.path(), &job("--rw=write", &[])).expect_code(3);
+    let o = run(d.path(), &job("--rw=write", &[]));
+    o.expect_code(3);
     assert!(
         o.stderr.contains("local-w-0-verify.state") && o.stderr.contains("symbolic link"),
         "{}",
