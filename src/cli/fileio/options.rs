@@ -231,7 +231,12 @@ fn forced_shutdown(c: &mut Ctx, a: &Argv, time: i64) -> Result<Option<u64>, Stop
 fn check_rand(c: &mut Ctx, a: &Argv) -> Result<(), Stop> {
     if let Some(t) = a.value("rand-type") {
         let newer = super::as_sysbench() && super::table::newer_than_1_0_20("rand-type", Some(t));
-        if !is_word("rand-type", t) || newer {
+        if newer {
+            // 1.0.20's line alone: the hint would list the word as accepted
+            c.fatal(format!("Invalid random numbers distribution: {t}."));
+            return Err(Stop(exit::FAILED));
+        }
+        if !is_word("rand-type", t) {
             fatal_hint(
                 c,
                 "rand-type",

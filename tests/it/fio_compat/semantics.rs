@@ -599,3 +599,33 @@ fn showcmd_of_a_job_file_is_fios_line() {
     );
     assert!(!d.path().join("iomark/a b").exists(), "nothing is run");
 }
+
+/// `--output=/dev/stdout`, `/dev/stderr`, `/dev/null` (scripts give fio these): the
+/// report goes to the stream, or nowhere, and the run succeeds as fio's does; a device
+/// that is not one of these streams stays refused.
+#[test]
+fn output_to_the_standard_streams_is_the_stream() {
+    let d = scratch();
+    let job = [
+        "--name=o",
+        "--rw=read",
+        "--bs=4k",
+        "--size=64k",
+        "--filename=f",
+        "--output-format=json",
+    ];
+    let go = |out: &str| as_fio(d.path()).dir(d.path()).args(job).arg(out).run();
+    let o = go("--output=/dev/stdout");
+    assert_eq!(o.code, 0, "{}", o.dump());
+    assert_eq!(doc(&o.stdout)["jobs"][0]["jobname"], "o", "{}", o.stdout);
+    let o = go("--output=/dev/stderr");
+    assert_eq!(o.code, 0, "{}", o.dump());
+    assert!(o.stdout.is_empty(), "{}", o.stdout);
+    assert!(o.stderr.contains("\"jobname\" : \"o\""), "{}", o.stderr);
+    let o = go("--output=/dev/null");
+    assert_eq!(o.code, 0, "{}", o.dump());
+    assert!(!o.stdout.contains("\"jobs\""), "{}", o.stdout);
+    let o = go("--output=/dev/full");
+    assert_eq!(o.code, 3, "{}", o.dump());
+    assert!(o.stderr.contains("--output=/dev/full"), "{}", o.stderr);
+}
