@@ -39,12 +39,21 @@ pub enum ScratchError {
 
 impl ScratchError {
     /// Whether the environment refused the name (exit 3): no permission, a read-only or
-    /// full filesystem, or the name taken already (another program's file or a planted
+    /// full filesystem, a directory that cannot hold it (`/proc`: ENOENT; a file in the
+    /// path: ENOTDIR), or the name taken already (another program's file or a planted
     /// link where iomark creates its own: `O_EXCL`/`mkdir` never follow or reuse it).
     pub fn is_environment(&self) -> bool {
         matches!(
             self.os_error(),
-            Some(libc::EACCES | libc::EPERM | libc::EROFS | libc::ENOSPC | libc::EEXIST)
+            Some(
+                libc::EACCES
+                    | libc::EPERM
+                    | libc::EROFS
+                    | libc::ENOSPC
+                    | libc::EEXIST
+                    | libc::ENOENT
+                    | libc::ENOTDIR
+            )
         )
     }
 
@@ -433,6 +442,27 @@ pub fn drop_all_caches() -> io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A directory that cannot hold iomark's scratch (`/proc`, a file in the path) is
+    /// the environment's, exit 3, as a taken name is; an I/O error is not.
+    #[test]
+    fn a_directory_that_cannot_hold_the_scratch_is_the_environments() {
+        let d = tempfile::tempdir().unwrap();
+        let mut s = Scratch::default();
+        let e = s
+            .create_dir(Path::new("/proc/iomark-test-scratch"))
+            .unwrap_err();
+        assert!(e.is_environment(), "{e:?}");
+        std::fs::write(d.path().join("file"), b"x").unwrap();
+        let e = s.create_dir(&d.path().join("file/sub")).unwrap_err();
+        assert_eq!(e.os_error(), Some(libc::ENOTDIR));
+        assert!(e.is_environment(), "{e:?}");
+        let io = ScratchError::Create {
+            path: d.path().join("x"),
+            source: std::io::Error::from_raw_os_error(libc::EIO),
+        };
+        assert!(!io.is_environment());
+    }
 
     #[test]
     fn cleanup_removes_only_registered_paths() {
