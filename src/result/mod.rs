@@ -132,6 +132,24 @@ pub struct OpStats {
     pub clat: Option<Latency>,
 }
 
+impl OpStats {
+    /// `ops` operations moving `bytes` in `secs` seconds, with their latency `lat`: the
+    /// rates over those seconds (0 when no time passed), no completion latency.
+    pub fn over(ops: u64, bytes: u64, secs: f64, lat: Latency) -> OpStats {
+        let rate = |v: u64| if secs > 0.0 { v as f64 / secs } else { 0.0 };
+        OpStats {
+            ops,
+            bytes,
+            iops: rate(ops),
+            bw_bytes_per_s: rate(bytes),
+            bw_mib_per_s: rate(bytes) / 1_048_576.0,
+            bw_mb_per_s: rate(bytes) / 1e6,
+            lat,
+            clat: None,
+        }
+    }
+}
+
 /// fsync counters.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct FsyncStats {

@@ -100,21 +100,12 @@ pub fn dir_totals(rows: &[Row], dir: usize) -> OpStats {
     let ops: u64 = mine.iter().map(|m| m.dirs[dir].ops).sum();
     let bytes: u64 = mine.iter().map(|m| m.dirs[dir].bytes).sum();
     let secs: f64 = mine.iter().map(|m| m.seconds).sum();
-    let rate = |v: u64| if secs > 0.0 { v as f64 / secs } else { 0.0 };
     let lats: Vec<&Latency> = mine.iter().map(|m| &m.dirs[dir].lat).collect();
-    OpStats {
-        ops,
-        bytes,
-        iops: rate(ops),
-        bw_bytes_per_s: rate(bytes),
-        bw_mib_per_s: rate(bytes) / 1_048_576.0,
-        bw_mb_per_s: rate(bytes) / 1e6,
-        lat: match lats.as_slice() {
-            [one] => (*one).clone(),
-            _ => crate::result::hist::merge_latency(&lats),
-        },
-        clat: None,
-    }
+    let lat = match lats.as_slice() {
+        [one] => (*one).clone(),
+        _ => crate::result::hist::merge_latency(&lats),
+    };
+    OpStats::over(ops, bytes, secs, lat)
 }
 
 /// Median loop by MB/s (the lower middle one for an even count), with best and worst MB/s.

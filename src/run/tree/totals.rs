@@ -27,20 +27,11 @@ pub fn dir_totals(phases: &[Phase], name: &str) -> OpStats {
     let ops: u64 = mine.iter().map(|p| p.ops).sum();
     let bytes: u64 = mine.iter().map(|p| p.bytes).sum();
     let secs: f64 = mine.iter().map(|p| p.seconds).sum();
-    let rate = |v: u64| if secs > 0.0 { v as f64 / secs } else { 0.0 };
-    OpStats {
-        ops,
-        bytes,
-        iops: rate(ops),
-        bw_bytes_per_s: rate(bytes),
-        bw_mib_per_s: rate(bytes) / 1_048_576.0,
-        bw_mb_per_s: rate(bytes) / 1e6,
-        lat: match mine.as_slice() {
-            [one] => one.lat.clone().unwrap_or_default(),
-            _ => Default::default(),
-        },
-        clat: None,
-    }
+    let lat = match mine.as_slice() {
+        [one] => one.lat.clone().unwrap_or_default(),
+        _ => Default::default(),
+    };
+    OpStats::over(ops, bytes, secs, lat)
 }
 
 #[cfg(test)]
