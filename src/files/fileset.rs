@@ -16,10 +16,8 @@
 
 use crate::files::preflight;
 use crate::files::strerror;
-use crate::job::sysbench::{DataPattern, FileioJob, Geometry, TestMode};
+use crate::job::sysbench::{FileioJob, Geometry, TestMode};
 use crate::job::units::sysbench_human_size;
-use crate::run::sysbench::rng::Xoroshiro128Plus;
-use crate::run::verify;
 use crate::util::buffers::AlignedBuf;
 use crate::util::error::Error;
 use std::fs::File;
@@ -278,18 +276,18 @@ fn open_to_prepare(job: &FileioJob, i: u32) -> Result<File, Error> {
 }
 
 /// Create or extend every file to FS bytes, printing sysbench's per-file lines through
-/// `out`. Stops between writes when `stop` is set (files stay as written, reusable).
+/// `out`. `content(buf, offset)` fills each chunk with the bytes that belong at `offset`
+/// of a file (the caller owns the generators: zeros, random, or verifiable blocks).
+/// Stops between writes when `stop` is set (files stay as written, reusable).
 pub fn prepare(
     job: &FileioJob,
     g: &Geometry,
     out: &mut dyn FnMut(String),
+    content: &mut dyn FnMut(&mut [u8], u64),
     stop: &AtomicBool,
 ) -> Result<Prepared, Error> {
     let chunk = (PREPARE_CHUNK / g.block).max(1) * g.block;
     let mut buf = AlignedBuf::new(chunk as usize);
-    let mut rng = Xoroshiro128Plus::from_glibc(&mut crate::run::sysbench::rng::GlibcRandom::new(
-        std::process::id() ^ 0x5eed,
-    ));
     let start = Instant::now();
     let mut written = 0u64;
     let mut pending: Option<File> = None;
@@ -316,17 +314,7 @@ pub fn prepare(
                 });
             }
             let n = chunk.min(g.file_size - pos) as usize;
-            if job.validate {
-                verify::sysbench::fill(
-                    &mut buf.as_mut_slice()[..n],
-                    pos,
-                    g.block as usize,
-                    &mut rng,
-                );
-            } else if job.data == DataPattern::Random {
-                // fresh bytes for every chunk, so no two blocks are alike (dedup, C07)
-                rng.fill(&mut buf.as_mut_slice()[..n]);
-            }
+            content(&mut buf.as_mut_slice()[..n], pos);
             if pos < cur {
                 keep_existing(&f, &mut buf.as_mut_slice()[..n], pos, keep, &name)?;
             }

@@ -13,11 +13,12 @@ mod run;
 pub mod thread;
 
 use crate::files::fileset;
-use crate::job::sysbench::{Command, FileioJob, Geometry, IoMode};
+use crate::job::sysbench::{Command, DataPattern, FileioJob, Geometry, IoMode};
 use crate::report::output::Outputs;
 use crate::report::sysbench;
 use crate::result::{self, RunResult, Status};
 use crate::run::signals::Signals;
+use crate::run::sysbench::rng::{GlibcRandom, Xoroshiro128Plus};
 use crate::util::console::level;
 use crate::util::console::Console;
 use crate::util::error::{exit, Error};
@@ -286,7 +287,8 @@ fn prepare(job: &FileioJob, console: &Console, signals: &Signals) -> i32 {
         &format!("Extra file open flags: {}", job.extra_flags.describe()),
     );
     let mut out = |l: String| console.line(level::NOTICE, &l);
-    match fileset::prepare(job, &g, &mut out, &signals.stop) {
+    let mut content = prepare_content(job, g.block as usize);
+    match fileset::prepare(job, &g, &mut out, &mut content, &signals.stop) {
         Ok(p) => {
             console.line(level::NOTICE, &sysbench::prepare_done(p.bytes, p.seconds));
             let skipped = skipped_after(&job.commands, Command::Prepare);
@@ -294,6 +296,24 @@ fn prepare(job: &FileioJob, console: &Console, signals: &Signals) -> i32 {
             signals.exit_code().unwrap_or(exit::OK)
         }
         Err(f) => print_failure(console, &f),
+    }
+}
+
+/// The bytes `prepare` writes at an offset of a file: sysbench's zeros, fresh random
+/// bytes for every chunk (so no two blocks are alike: dedup, case C07), or with
+/// `--validate` blocks that carry their checksum and offset. Zeros are written anew for
+/// every chunk: the chunk before may hold an extended file's own last bytes.
+fn prepare_content(job: &FileioJob, block: usize) -> impl FnMut(&mut [u8], u64) {
+    let mut rng = Xoroshiro128Plus::from_glibc(&mut GlibcRandom::new(std::process::id() ^ 0x5eed));
+    let (validate, random) = (job.validate, job.data == DataPattern::Random);
+    move |buf: &mut [u8], offset: u64| {
+        if validate {
+            crate::run::verify::sysbench::fill(buf, offset, block, &mut rng);
+        } else if random {
+            rng.fill(buf);
+        } else {
+            buf.fill(0);
+        }
     }
 }
 

@@ -200,3 +200,27 @@ fn cleanup_in_the_same_call_removes_the_created_directory() {
         "the pre-existing parent is kept"
     );
 }
+
+/// Extending a file keeps its own bytes and writes sysbench's zeros after them: the
+/// kept bytes are put at the start of the first chunk only, never repeated at the start
+/// of later chunks or of the next file.
+#[test]
+fn an_extended_files_own_bytes_are_kept_once_and_zeros_follow() {
+    let d = scratch();
+    let dir = d.path();
+    let own: Vec<u8> = (0..5000u32).map(|i| (i % 251) as u8 + 1).collect();
+    std::fs::write(dir.join("test_file.0"), &own).unwrap();
+    fileio(dir, &["--file-num=2", "--file-total-size=256K", "prepare"]).ok();
+    let f0 = std::fs::read(dir.join("test_file.0")).unwrap();
+    assert_eq!(f0.len(), 128 << 10);
+    assert_eq!(&f0[..5000], &own[..], "the file's own bytes are kept");
+    let stray = f0[5000..].iter().position(|&b| b != 0);
+    assert_eq!(
+        stray.map(|p| p + 5000),
+        None,
+        "zeros after the file's own bytes"
+    );
+    let f1 = std::fs::read(dir.join("test_file.1")).unwrap();
+    assert_eq!(f1.len(), 128 << 10);
+    assert!(f1.iter().all(|&b| b == 0), "a created file is all zeros");
+}
