@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Parser fuzzing at scale (issue 28): the properties of src/cli/props.rs that `cargo test`
+# Parser fuzzing at scale: the properties of src/cli/props.rs that `cargo test`
 # runs at 10,000 seeded cases each (sysbench argv, fio's command line, fio job files with
 # includes, ${VAR} and arithmetic, RunResult/compare input, fio JSON/text import), here at
 # PROPTEST_CASES (default 100,000) with a seed of its own (IOMARK_FUZZ_SEED, default the

@@ -164,7 +164,7 @@ fn sustained_size(
     }
 }
 
-/// `mark --preset=sustained` (issue 26 item 5): check PATH and the space, create
+/// `mark --preset=sustained`: check PATH and the space, create
 /// `PATH/iomark-mark.PID/` for iomark's own file, run the sustained write through
 /// `iomark run` (its report, the series, the write cliff and the steady rate after it in
 /// the notes; `--json`, `--plot` as `run` has them), then remove the file and the

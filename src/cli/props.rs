@@ -16,11 +16,11 @@ use proptest::prelude::*;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-/// Each parse must finish well within this (they are all linear in the input; issue 28
-/// asks 1 s per case, `tests/fuzz.sh` holds it at 100,000 cases per property).
+/// Each parse must finish well within this (they are all linear in the input; the
+/// house bound is 1 s per case, `tests/fuzz.sh` holds it at 100,000 cases per property).
 const BOUND: Duration = Duration::from_secs(1);
 
-/// The parser fuzzing of issue 28 (sysbench argv, fio's command line, job files,
+/// The parser fuzzing (sysbench argv, fio's command line, job files,
 /// RunResult and fio JSON/text import): 10,000 cases per property in every test run
 /// from a fixed seed (repeatable), `PROPTEST_CASES` when set — `tests/fuzz.sh` runs
 /// 100,000 with a seed of its own.

@@ -1,4 +1,4 @@
-//! Findings over time (issue 26 item 4): a pure function of a run's [`Series`] that
+//! Findings over time: a pure function of a run's [`Series`] that
 //! says what changed during the run and when — a write cliff (a write cache filled), a
 //! drive that throttled at its temperature threshold, write-back arriving in bursts,
 //! and I/O on the device that this run did not do. Each finding is a

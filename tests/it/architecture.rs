@@ -692,3 +692,75 @@ fn the_cycle_checker_sees_cycles() {
             .collect();
     assert_eq!(file_cycles(&g), ["a ↔ b".to_string()].into_iter().collect());
 }
+
+/// Where a line cites material outside this repository: a file of the peers' spec
+/// folder, a section sign of a spec, or an issue number (issues live in the tracker, not in
+/// the tree). `None` when the line cites only this repository. The needles are built
+/// from pieces so this file does not cite itself.
+fn outside_citation(line: &str) -> Option<&'static str> {
+    let issue = ["iss", "ue "].concat();
+    if line.contains(&["spec", "/"].concat()) {
+        return Some("a spec folder file");
+    }
+    if line.contains('\u{a7}') {
+        return Some("a section sign");
+    }
+    let digit_after = |i: usize| line[i + issue.len()..].starts_with(|c: char| c.is_ascii_digit());
+    match line.match_indices(&issue).any(|(i, _)| digit_after(i)) {
+        true => Some("an issue number"),
+        false => None,
+    }
+}
+
+/// Comments and strings cite files of this repository only: what a test needs from
+/// outside material is restated here, so a reader of the tree never needs the tracker.
+#[test]
+fn comments_cite_only_this_repository() {
+    let root = src_dir().parent().unwrap().to_path_buf();
+    let mut files = Vec::new();
+    rust_files(&root.join("src"), &mut files);
+    rust_files(&root.join("tests"), &mut files);
+    if let Ok(rd) = std::fs::read_dir(root.join("tests")) {
+        let scripts = rd.flatten().map(|e| e.path());
+        files.extend(scripts.filter(|p| p.extension().is_some_and(|e| e == "sh")));
+    }
+    let mut found = Vec::new();
+    for f in &files {
+        let text = std::fs::read_to_string(f).unwrap_or_default();
+        for (n, line) in text.lines().enumerate() {
+            if let Some(what) = outside_citation(line) {
+                found.push(format!("{}:{}: {what}", f.display(), n + 1));
+            }
+        }
+    }
+    assert!(
+        files.len() > 100,
+        "the check sees the tree ({} files)",
+        files.len()
+    );
+    assert!(
+        found.is_empty(),
+        "cites outside the repository:\n  {}",
+        found.join("\n  ")
+    );
+}
+
+/// The citation check finds each kind it looks for and passes plain text.
+#[test]
+fn the_citation_check_sees_citations() {
+    let issue = ["iss", "ue "].concat();
+    assert_eq!(
+        outside_citation(&format!("// see {issue}24")),
+        Some("an issue number")
+    );
+    assert_eq!(
+        outside_citation(&["// ", "spec", "/peers.md"].concat()),
+        Some("a spec folder file")
+    );
+    assert_eq!(outside_citation("// \u{a7}3"), Some("a section sign"));
+    assert_eq!(
+        outside_citation(&format!("// an {issue}with the disk")),
+        None
+    );
+    assert_eq!(outside_citation("// tests/it/fileio/errors.rs"), None);
+}

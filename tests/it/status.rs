@@ -366,7 +366,7 @@ fn mark_bar_shows_current_rates_and_the_time_left_in_the_test() {
         mark_rates(s).filter(|r| *r != first)
     });
     // the run's time left counts down from its plan (4 tests × 2 loops × 3 s = 24 s)
-    // while the time elapsed counts up (issue 26: the ETA counted up)
+    // while the time elapsed counts up (it once counted up)
     let [_, all0, el0] = t.wait_for("the bar's times", GUARD, mark_times);
     assert!(all0 <= 24, "{all0}");
     let [test1, all1, el1] = t.wait_for("the run's time left falling", GUARD, |s| {

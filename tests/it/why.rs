@@ -409,7 +409,7 @@ fn text_shows_the_device_view(text: &str, view: &Value) {
 /// `mark`, `copy` and `tree` carry the device view as `fileio` and `run` do: the disk
 /// under their directory, with its counters over the run (O_DIRECT reads and writes
 /// for mark, the copy's durable writes) and this process's own I/O counters; the text
-/// of `copy` and `tree` shows it with the JSON's figures (issue 26).
+/// of `copy` and `tree` shows it with the JSON's figures.
 #[test]
 fn mark_copy_and_tree_carry_the_device_view_of_their_disk() {
     let d = scratch();

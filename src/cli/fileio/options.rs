@@ -480,7 +480,7 @@ fn requests(c: &mut Ctx, a: &Argv) -> Result<(u32, u64), Stop> {
         misread_size(c, "file-block-size", Some(i128::from(block_size)), typed)?;
     }
     if !ok("file-block-size", i64::from(block_size)) && !super::as_sysbench() {
-        // `0`, typed as sysbench prints it: the same one line as `2G` (issue 28)
+        // `0`, typed as sysbench prints it: the same one line as `2G`
         c.fatal(format!(
             "Invalid value for file-block-size: {}; --file-block-size accepts {}",
             typed.unwrap_or_default(),

@@ -434,7 +434,7 @@ pub struct FioJob {
     pub control: crate::job::fio::control::Control,
     /// priorities, NUMA binding and dedupe keys ([`crate::job::fio::extra`])
     pub extra: crate::job::fio::extra::PrioNumaDedupeOpts,
-    /// the keys of fio's list added for issue 24 ([`crate::job::fio::tuning`])
+    /// the keys of fio's list beyond the core job model ([`crate::job::fio::tuning`])
     pub tuning: crate::job::fio::tuning::Tuning,
 }
 

@@ -1,5 +1,5 @@
-//! The values of the job keys of fio 3.33's list that iomark took in for issue 24
-//! ("fio's whole contract"): process placement (`nice`, `cpus_allowed`), hooks
+//! The values of the job keys of fio 3.33's list that iomark took in beyond
+//! the core job model: process placement (`nice`, `cpus_allowed`), hooks
 //! (`exec_prerun`), reporting switches (`stats`, `disk_util`, `unified_rw_reporting`,
 //! `disable_*`, `slat_percentiles`), the histogram log, log timestamps, file handling
 //! (`overwrite`, `pre_read`, `unlink`, `file_service_type`) and the engine flags fio's

@@ -56,8 +56,8 @@ fn catalogue() -> Vec<E> {
             "",
             1,
         ),
-        // typed as sysbench prints it, but one line of iomark's as for 2G (issue 28;
-        // the `sysbench` persona keeps sysbench's line and code 1: sysbench_compat::persona)
+        // typed as sysbench prints it, but one line of iomark's as for 2G
+        // (the `sysbench` persona keeps sysbench's line and code 1: sysbench_compat::persona)
         ours(
             "--file-block-size=0 run",
             "FATAL: Invalid value for file-block-size: 0; --file-block-size accepts a size from 1 byte to 2147483647 bytes: digits with an optional K, M or G suffix (binary, e.g. 16K)",

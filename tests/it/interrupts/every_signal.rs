@@ -1,4 +1,4 @@
-//! The signals a terminal or a supervisor sends besides SIGINT/SIGTERM (issue 28):
+//! The signals a terminal or a supervisor sends besides SIGINT/SIGTERM:
 //! SIGHUP (a closed terminal or SSH session) and SIGQUIT are handled as SIGTERM —
 //! partial result, iomark's own files removed, exit 129 / 131 — in every command that
 //! does I/O; SIGUSR1 prints `run`'s status line and ends nothing; SIGPIPE sent by
@@ -16,7 +16,7 @@ fn sighup_during_fileio_prepare_and_sigquit_during_run_act_as_sigterm() {
     run_interrupted(libc::SIGQUIT, 131);
 }
 
-/// The reproduction of issue 28: SIGHUP during copy, tree and mark left a 306 MB
+/// The reported case: SIGHUP during copy, tree and mark left a 306 MB
 /// `iomark-copy.PID.src`, 734 tree entries and `iomark-mark.PID/test_file.0`.
 #[test]
 fn sighup_and_sigquit_during_copy_tree_and_mark_remove_their_files() {
@@ -146,7 +146,7 @@ fn a_stop_signal_while_stopped_before_the_first_write_ends_with_its_code() {
     assert!(entries(&d.path().join("t")).is_empty());
 }
 
-/// A second signal during a cleanup (issue 28): the removal of iomark's own files
+/// A second signal during a cleanup: the removal of iomark's own files
 /// finishes — nothing half-removed — stderr says so, and the exit is the first signal's
 /// code. `fileio cleanup` is signalled at its first removal and again at its third
 /// (more than the 1 s that makes a second signal count, docs/safety.md "Signals"); `mark`

@@ -327,8 +327,8 @@ fn copy_interrupted_removes_its_files() {
 }
 
 /// A signal mid-phase: the tree is removed, and the result lists every phase that ran,
-/// the one cut short last, marked `partial` with the operations done (issue 26: the JSON
-/// of a SIGINT during create_write listed only mkdir). With one walker the stop point
+/// the one cut short last, marked `partial` with the operations done (the JSON
+/// of a SIGINT during create_write used to list only mkdir). With one walker the stop point
 /// is exact: before the 100th file's write the 100th file is written, then the signal
 /// is seen; before the 50th read of read_all the file being read is finished.
 #[test]

@@ -1,4 +1,4 @@
-//! `mark --preset=sustained` (issue 26 item 5): an O_DIRECT sequential 1 MiB QD8 write of
+//! `mark --preset=sustained`: an O_DIRECT sequential 1 MiB QD8 write of
 //! iomark's own file until `--size` or `--time`, reported by `run` with its series, the
 //! file and its directory removed afterwards; a `--size` beyond 90 % of the free space is
 //! refused before anything is created.

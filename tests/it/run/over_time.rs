@@ -1,4 +1,4 @@
-//! Over time (issue 26 item 4): the run's series and the findings read from it, on a
+//! Over time: the run's series and the findings read from it, on a
 //! loop device whose block-throttle write limit (cgroup v1
 //! `blkio.throttle.write_bps_device` at the root cgroup, which applies to O_DIRECT on
 //! the loop device itself) the test lowers after a known number of bytes: the write

@@ -42,7 +42,7 @@ const CASES: &[(&str, i32, &str)] = &[
     // (bug B18; the `sysbench` persona keeps sysbench's line and code 1)
     ("fileio --file-total-size=-1 prepare", 2, "file-total-size: \"-1\" is not a size; --file-total-size accepts a size from 1 byte to 8 EiB"),
     ("fileio --file-total-size=0 prepare", 1, "Invalid value for file-total-size: 0"),
-    // 0 is typed as sysbench prints it, but gets the same one line as 2G (issue 28)
+    // 0 is typed as sysbench prints it, but gets the same one line as 2G
     ("fileio --file-block-size=0 prepare", 2, "Invalid value for file-block-size: 0; --file-block-size accepts a size from 1 byte to 2147483647 bytes"),
     ("fileio --file-block-size=abc prepare", 2, "file-block-size: \"abc\" is not a size; --file-block-size accepts"),
     ("fileio --file-block-size=-4096 prepare", 2, "file-block-size: \"-4096\" is not a size"),

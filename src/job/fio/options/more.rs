@@ -1,5 +1,5 @@
 //! The job keys of fio 3.33's `--cmdhelp=all` and of `--enghelp` for iomark's engines
-//! that issue 24 took in (values in [`crate::job::fio::tuning::Tuning`]), each under its
+//! that iomark took in beyond the core job model (values in [`crate::job::fio::tuning::Tuning`]), each under its
 //! fio group: process placement and hooks, reporting switches, the histogram log and
 //! log timestamps, file handling, trims and verify placement, and the io_uring, libaio
 //! and mmap engine flags. Help texts, types, defaults and ranges are fio's

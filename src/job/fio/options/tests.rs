@@ -164,7 +164,7 @@ fn a_near_miss_of_every_key_gets_its_name() {
     }
 }
 
-/// Keys added for issue 24 (every key of fio 3.33's `--cmdhelp=all` and of its
+/// Keys beyond the core job model (every key of fio 3.33's `--cmdhelp=all` and of its
 /// `--enghelp` for iomark's engines), with their aliases.
 const ADDED: &[&str] = &[
     "lockfile",
@@ -555,7 +555,7 @@ fn command_line_forms_are_the_ones_before_the_table() {
         // the net engine's set-flags (FIO_OPT_STR_SET)
         "listen",
         "pingpong",
-        // issue 24: fio's FIO_OPT_STR_SET keys
+        // fio's FIO_OPT_STR_SET keys
         "bs_unaligned",
         "blocksize_unaligned",
         "verify_only",

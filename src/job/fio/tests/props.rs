@@ -106,7 +106,7 @@ fn key() -> impl Strategy<Value = &'static str> {
     ])
 }
 
-/// Each parse must finish within this (issue 28: 1 s per case).
+/// Each parse must finish within this (the house bound: 1 s per case).
 const BOUND: Duration = Duration::from_secs(1);
 
 fn quick<T>(f: impl FnOnce() -> T) -> T {

@@ -1,4 +1,4 @@
-//! fio's normal text for several hosts (issue 26): `mpirun -np 2 fio JOB` (iomark as
+//! fio's normal text for several hosts: `mpirun -np 2 fio JOB` (iomark as
 //! fio) prints what fio 3.33's client prints for two `--client`s of `fio --server`:
 //! every host's probe line and `<host>` text lines, each host's report, then an
 //! `All clients:` job block. Compared with fio's own client text over the loopback by

@@ -1,4 +1,4 @@
-//! What the ranks on one host say about that host (issue 24): iomark's notes come once,
+//! What the ranks on one host say about that host: iomark's notes come once,
 //! from rank 0, for the aggregate; and the device view's own I/O is every rank's on the
 //! host, so the sibling ranks' I/O is not called other processes'.
 

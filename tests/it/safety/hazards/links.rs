@@ -1,4 +1,4 @@
-//! The link columns of the hazard table (issue 28): a symbolic link and a hard link to
+//! The link columns of the hazard table: a symbolic link and a hard link to
 //! an outside file planted at **every** path a command writes, one path at a time.
 //!
 //! The paths are not listed per command: they are found. A baseline run of the command
