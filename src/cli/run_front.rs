@@ -187,21 +187,29 @@ fn enghelp(v: Option<&str>, persona: Persona) -> Exit {
         Some((e, k)) => (e, Some(k)),
         None => (v, None),
     };
-    let Some(kind) = crate::job::fio::EngineKind::parse(engine) else {
-        return refuse(
-            exit::INVALID,
-            format!("engine {engine} not loadable"),
-            persona,
-        );
+    // fio answers an unknown engine on both streams, and a listing with nothing in it
+    // with exit 1; `iomark run` keeps its own codes (bad input 2, an empty listing 0)
+    let fio_code = |own: i32| {
+        if persona == Persona::Fio {
+            exit::FAILED
+        } else {
+            own
+        }
     };
+    let Some(kind) = crate::job::fio::EngineKind::parse(engine) else {
+        crate::out!("IO engine {engine} not found\n");
+        let why = format!("engine {engine} not loadable");
+        return refuse(fio_code(exit::INVALID), why, persona);
+    };
+    let text = fio::options::engine_help(kind.name());
+    if text.is_empty() {
+        crate::out!("IO engine {engine} has no options\n");
+        return Ok(fio_code(exit::OK));
+    }
     if let Some(k) = key {
         return cmdhelp(k, persona);
     }
-    let text = fio::options::engine_help(kind.name());
-    match text.is_empty() {
-        true => crate::out!("IO engine {engine} has no options\n"),
-        false => crate::out!("{text}"),
-    }
+    crate::out!("{text}");
     Ok(exit::OK)
 }
 

@@ -203,6 +203,17 @@ fn elapsed_s(j: &JobResult) -> u64 {
     }
 }
 
+/// fio's `eta` in the final report (eta.c): every job has ended, so each job's ETA is 0
+/// — except that fio estimates nothing before 3 s of the run have passed and says so
+/// with INT_MAX. `elapsed` is the run's whole seconds, the JSON's `elapsed`.
+fn eta_s(elapsed: u64) -> i64 {
+    if elapsed < 3 {
+        i64::from(i32::MAX)
+    } else {
+        0
+    }
+}
+
 /// One job object of fio's JSON with its group's aggregate bandwidth per direction
 /// given (`aggs`, B/s: fio's `rs->agg`, which `bw_agg` is a percentage of).
 pub(crate) fn job_json_agg(
@@ -217,7 +228,7 @@ pub(crate) fn job_json_agg(
         "jobname": j.job.name,
         "groupid": j.groupid,
         "error": if j.errno != 0 { j.errno } else { j.first_errno },
-        "eta": 0,
+        "eta": eta_s(elapsed_s(j)),
         "elapsed": elapsed_s(j),
         "job options": opts(&j.job.options),
         "read": dir_json(j, &j.read, j.dir_runtime_ms(0), plus, agg(0)),

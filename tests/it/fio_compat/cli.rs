@@ -62,7 +62,7 @@ const CASES: &[Case] = &[
     case("cpuclock-test", None, 0, "cs: Pass!"),
     opt("crctest", "crc32c", 0, "crc32c:\t\t"),
     opt("cmdhelp", "bs", 0, "Block size unit"),
-    opt("enghelp", "psync", 0, "psync"),
+    opt("enghelp", "libaio", 0, "IO "),
     case("showcmd", None, 0, "--name=b"),
     case("eta", Some("never"), 0, "b: (groupid=0"),
     case("eta-newline", Some("1"), 0, "b: (groupid=0"),

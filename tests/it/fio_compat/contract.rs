@@ -119,8 +119,30 @@ fn json_elapsed_counts_from_the_runs_start() {
             .collect()
     };
     assert_eq!(el(&i), [4, 4], "iomark");
+    // `eta`: every job has ended when the report is printed, 0 s left — fio's eta.c
+    // gives INT_MAX instead before 3 s of the run have passed (the next test)
+    let eta = |doc: &Value| -> Vec<i64> {
+        let jobs = doc["jobs"].as_array().unwrap();
+        jobs.iter().map(|j| j["eta"].as_i64().unwrap()).collect()
+    };
+    assert_eq!(eta(&i), [0, 0], "iomark");
     if need_fio("json elapsed") {
-        assert_eq!(el(&json_of(d.path(), "fio", &args)), el(&i), "fio");
+        let f = json_of(d.path(), "fio", &args);
+        assert_eq!(el(&f), el(&i), "fio");
+        assert_eq!(eta(&f), eta(&i), "fio's eta");
+    }
+}
+
+/// `eta` of a run shorter than 3 s: fio's eta.c estimates nothing before 3 s and writes
+/// INT_MAX (iomark wrote 0 for every run).
+#[test]
+fn json_eta_of_a_short_run_is_fios_int_max() {
+    let d = scratch();
+    let args = ["--name=a", "--ioengine=null", "--rw=read", "--size=1m"];
+    let eta = |doc: &Value| doc["jobs"][0]["eta"].as_i64().unwrap();
+    assert_eq!(eta(&json_of(d.path(), "iomark", &args)), 2147483647);
+    if need_fio("json eta") {
+        assert_eq!(eta(&json_of(d.path(), "fio", &args)), 2147483647, "fio");
     }
 }
 

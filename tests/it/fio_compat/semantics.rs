@@ -11,7 +11,7 @@ use serde_json::Value;
 use std::path::{Path, PathBuf};
 
 /// The built binary under the name `fio` (the fio persona), in `dir/bin/`.
-fn as_fio(dir: &Path) -> Iomark {
+pub(super) fn as_fio(dir: &Path) -> Iomark {
     let bin = dir.join("bin");
     std::fs::create_dir_all(&bin).unwrap();
     let fio = bin.join("fio");

@@ -293,7 +293,10 @@ fn merge_blktrace_only(c: &mut CmdCtx<'_>, _: Option<&str>) -> R {
     Ok(())
 }
 
-/// fio's engine options by engine (`fio --enghelp=ENGINE`), those of the table.
+/// fio's engine options by engine (`fio --enghelp=ENGINE`), in fio 3.33's order. An
+/// entry is an option of the table; `NAME=HELP` where this engine's line of help is
+/// not the table's (fio words `nowait` per engine), and a leading two spaces where fio
+/// indents the option under the one before it (its `parent`).
 const ENGINE_OPTIONS: &[(&str, &[&str])] = &[
     (
         "io_uring",
@@ -302,7 +305,6 @@ const ENGINE_OPTIONS: &[(&str, &[&str])] = &[
             "cmdprio_percentage",
             "cmdprio_class",
             "cmdprio",
-            "cmdprio_hint",
             "cmdprio_bssplit",
             "fixedbufs",
             "registerfiles",
@@ -312,6 +314,7 @@ const ENGINE_OPTIONS: &[(&str, &[&str])] = &[
             "uncached",
             "nowait",
             "force_async",
+            "cmd_type",
         ],
     ),
     (
@@ -321,29 +324,29 @@ const ENGINE_OPTIONS: &[(&str, &[&str])] = &[
             "cmdprio_percentage",
             "cmdprio_class",
             "cmdprio",
-            "cmdprio_hint",
             "cmdprio_bssplit",
-            "nowait",
+            "nowait=Set RWF_NOWAIT for reads/writes",
         ],
     ),
+    ("mmap", &["thp"]),
     (
         "net",
         &[
             "hostname",
             "port",
-            "interface",
-            "ttl",
-            "nodelay",
             "protocol",
+            "nodelay",
             "listen",
             "pingpong",
+            "interface",
+            "ttl",
             "window_size",
             "mss",
         ],
     ),
     (
         "cpuio",
-        &["cpuload", "cpumode", "cpuchunks", "exit_on_io_done"],
+        &["cpuload", "  cpuchunks", "cpumode", "exit_on_io_done"],
     ),
     (
         "exec",
@@ -353,8 +356,8 @@ const ENGINE_OPTIONS: &[(&str, &[&str])] = &[
     ("filestat", &["stat_type"]),
 ];
 
-/// `fio --enghelp=ENGINE`: one line per engine option, `NAME(24, left): HELP`; empty
-/// when the engine has none.
+/// `fio --enghelp=ENGINE`: one line per engine option, `NAME(24, left): HELP` (`  NAME(22)`
+/// for an option fio indents); empty when the engine has none.
 pub fn engine_help(engine: &str) -> String {
     let names = ENGINE_OPTIONS
         .iter()
@@ -362,7 +365,22 @@ pub fn engine_help(engine: &str) -> String {
         .map_or(&[][..], |e| e.1);
     names
         .iter()
-        .filter_map(|n| super::find(n))
-        .map(|o| format!("{:<24}: {}\n", o.name, o.help))
+        .filter_map(|entry| engine_line(entry))
         .collect()
+}
+
+/// One line of `--enghelp` for an entry of [`ENGINE_OPTIONS`].
+fn engine_line(entry: &str) -> Option<String> {
+    let (indent, rest) = match entry.strip_prefix("  ") {
+        Some(r) => ("  ", r),
+        None => ("", entry),
+    };
+    let (name, help) = rest.split_once('=').unwrap_or((rest, ""));
+    let o = super::find(name)?;
+    let help = if help.is_empty() { o.help } else { help };
+    Some(format!(
+        "{indent}{:<w$}: {help}\n",
+        o.name,
+        w = 24 - indent.len()
+    ))
 }
