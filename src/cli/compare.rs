@@ -335,7 +335,9 @@ fn write_plot(
             format!("iomark compare: cannot write --plot={}: {e}", p.display()),
         )
     };
-    let out = match crate::files::output::Output::create(p) {
+    // a standard stream (`--plot=-`: the SVG alone on stdout, the table on stderr) or a
+    // checked file
+    let out = match crate::report::output::Sink::document(p) {
         Ok(o) => o,
         Err(e) => return Err(fail(&e, e.exit_code())),
     };

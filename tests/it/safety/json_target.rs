@@ -1,6 +1,8 @@
-//! `--json=FILE` never replaces what is not a plain file: a device node (`/dev/null`)
+//! `--json=FILE` never replaces what is not a plain file: a device node (`/dev/zero`)
 //! or a symbolic link given as FILE is refused before any work, by every command that
 //! writes a RunResult; the device stays a device and the link's target is untouched.
+//! (`/dev/null`, `/dev/stdout`, `/dev/stderr` and `-` name the standard streams, not
+//! files: safety::streams.)
 
 use crate::util::*;
 use std::os::unix::fs::FileTypeExt;
@@ -26,7 +28,7 @@ fn commands() -> Vec<Vec<&'static str>> {
 #[test]
 fn json_to_a_device_or_a_symlink_is_refused_and_nothing_is_replaced() {
     for args in commands() {
-        for target in ["/dev/null", "lnk"] {
+        for target in ["/dev/zero", "lnk"] {
             let d = scratch();
             std::fs::write(d.path().join("tgt"), "precious").unwrap();
             std::os::unix::fs::symlink("tgt", d.path().join("lnk")).unwrap();
@@ -42,7 +44,7 @@ fn json_to_a_device_or_a_symlink_is_refused_and_nothing_is_replaced() {
                 "{args:?} --json={target}: {all}"
             );
             assert!(!all.contains("panicked"));
-            assert!(std::fs::metadata("/dev/null")
+            assert!(std::fs::metadata("/dev/zero")
                 .unwrap()
                 .file_type()
                 .is_char_device());
