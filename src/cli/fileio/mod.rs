@@ -268,6 +268,9 @@ pub fn parse(args: &[String]) -> Parsed {
     let mut job: Option<FileioJob> = None;
     let code = match parse_inner(&mut c, &a, args, &mut job) {
         Ok(()) => None,
+        // invalid input is exit 2 under `iomark fileio`, whatever sysbench's line says;
+        // the `sysbench` persona keeps sysbench's code 1 (docs/commands/fileio.md)
+        Err(Stop(exit::FAILED)) if !as_sysbench() => Some(exit::INVALID),
         Err(Stop(code)) => Some(code),
     };
     let outcome = match (code, job) {
