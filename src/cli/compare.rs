@@ -332,7 +332,10 @@ fn write_plot(
     let fail = |e: &dyn std::fmt::Display, code: i32| {
         Error::new(
             code,
-            format!("iomark compare: cannot write --plot={}: {e}", p.display()),
+            format!(
+                "iomark compare: {}",
+                crate::report::output::cannot_write("--plot", p, e)
+            ),
         )
     };
     // a standard stream (`--plot=-`: the SVG alone on stdout, the table on stderr) or a

@@ -74,7 +74,7 @@ pub fn run(args: &[String]) -> Exit {
     let cannot = |p: &PathBuf, e: crate::files::output::OutputError| {
         fail(
             e.exit_code(),
-            &format!("cannot write -o {}: {e}", p.display()),
+            &crate::report::output::cannot_write("-o", p, &e),
         )
     };
     let out = match &a.output {

@@ -168,7 +168,7 @@ fn run_as(args: &[String], persona: Persona) -> Exit {
         return Err(stop(e.exit_code(), e));
     }
     if let Err((opt, e)) = outs.write_texts(&r) {
-        error_line!("cannot write {opt}={}: {e}", e.path.display());
+        error_line!("{}", crate::report::output::cannot_write(&opt, &e.path, &e));
         lost = true;
     }
     Ok(exit_status(&cmd, &r, interrupted, &signals, lost))
@@ -378,7 +378,7 @@ fn outputs(
     let fail = |opt: &str, e: crate::files::output::OutputError| {
         stop(
             e.exit_code(),
-            format!("cannot write {opt}={}: {e}", e.path.display()),
+            crate::report::output::cannot_write(opt, &e.path, &e),
         )
     };
     // two names of one file (a path spelled twice, a hard link) are said as such before
@@ -477,7 +477,7 @@ pub fn output_files(cmd: &fio::FioCommand) -> Vec<crate::files::output::Named> {
 fn save_run_result(outs: &Outputs, r: &RunResult, charts: bool) -> bool {
     let mut written = true;
     if let (Err(e), Some(p)) = (outs.write_json(r), outs.json_path()) {
-        error_line!("cannot write --json={}: {e}", p.display());
+        error_line!("{}", crate::report::output::cannot_write("--json", p, &e));
         written = false;
     }
     if charts {

@@ -248,7 +248,7 @@ impl Outputs {
     ) -> bool {
         let mut written = true;
         if let (Err(e), Some(p)) = (self.write_json(r), self.json_path()) {
-            say(Err(format!("cannot write --json={}: {e}", p.display())));
+            say(Err(cannot_write("--json", p, &e)));
             written = false;
         }
         if charts {
@@ -300,6 +300,15 @@ impl Outputs {
         }
         Ok(())
     }
+}
+
+/// The one wording of an output that cannot be written — refused by its check before
+/// the run (a link, a device, a FIFO, a missing directory) or failed at its final
+/// write: `cannot write --json=FILE: why` (`cannot write -o FILE: why` for a short
+/// option). Every command says it so, after its own prefix (`iomark copy: `, `FATAL: `).
+pub fn cannot_write(opt: &str, path: &Path, why: &dyn std::fmt::Display) -> String {
+    let sep = if opt.starts_with("--") { "=" } else { " " };
+    format!("cannot write {opt}{sep}{}: {why}", path.display())
 }
 
 /// Keep `r` in the results history when it completed and the history is on (`on`:
