@@ -332,10 +332,15 @@ fn write_plot(
     let fail = |e: &dyn std::fmt::Display, code: i32| {
         Error::new(
             code,
-            format!("iomark compare: cannot write --plot={}: {e}", p.display()),
+            format!(
+                "iomark compare: {}",
+                crate::report::output::cannot_write("--plot", p, e)
+            ),
         )
     };
-    let out = match crate::files::output::Output::create(p) {
+    // a standard stream (`--plot=-`: the SVG alone on stdout, the table on stderr) or a
+    // checked file
+    let out = match crate::report::output::Sink::document(p) {
         Ok(o) => o,
         Err(e) => return Err(fail(&e, e.exit_code())),
     };

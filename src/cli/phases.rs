@@ -4,7 +4,7 @@
 //! printed; at the end the report, the kept files, the closing lines, the result file
 //! and the results history (its line last), in that order.
 
-use crate::report::output::Outputs;
+use crate::report::output::{cannot_write, Outputs};
 use crate::report::Reporter;
 use crate::run::copy::{Live, PhaseRun};
 use crate::util::error::{exit, Error, Exit};
@@ -34,7 +34,7 @@ fn outputs(cmd: &str, json: Option<&Path>, report: Box<dyn Reporter>) -> Result<
     let mut outs = Outputs::new();
     if let Some(p) = json {
         if let Err(e) = outs.json(p).and_then(|_| outs.rehearse()) {
-            let line = format!("iomark {cmd}: --json={}: {e}", p.display());
+            let line = format!("iomark {cmd}: {}", cannot_write("--json", p, &e));
             return Err(Error::new(e.exit_code(), line));
         }
     }
@@ -67,7 +67,7 @@ fn finish(cmd: &str, run: &PhaseRun, outs: &Outputs) -> Exit {
         } else {
             run.code
         };
-        let line = format!("iomark {cmd}: cannot write --json={}: {e}", p.display());
+        let line = format!("iomark {cmd}: {}", cannot_write("--json", p, &e));
         return Err(Error::new(code, line));
     }
     Ok(run.code)

@@ -10,6 +10,7 @@ use crate::cli::clap_common::clap_exit;
 use crate::report::html::HtmlReport;
 use crate::report::markdown::MarkdownReport;
 use crate::report::openmetrics::OpenMetrics;
+use crate::report::output::Sink;
 use crate::report::Reporter;
 use crate::util::error::{exit, Error, Exit};
 use clap::Parser;
@@ -59,21 +60,26 @@ pub fn run(args: &[String]) -> Exit {
     };
     let fail =
         |code: i32, e: &dyn std::fmt::Display| Error::new(code, format!("iomark report: {e}"));
-    // `-o -`: stdout, as with no -o (a file named `-` would surprise)
-    let to_file = a.output.as_ref().filter(|p| p.as_os_str() != "-");
+    // `-o -` (or /dev/stdout, /dev/stderr, /dev/null): the stream, as every output
+    // option of every command (report/output.rs); a file is checked now
+    let to_file = a
+        .output
+        .as_ref()
+        .filter(|p| crate::util::output::Stream::of(p).is_none());
     if let Some(p) = to_file {
         let inputs: Vec<&PathBuf> = a.inputs.iter().collect();
         crate::cli::compare::refuse_input_as_output("-o", p, &inputs)
             .map_err(|e| fail(exit::INVALID, &e))?;
     }
-    let out = match to_file {
-        Some(p) => Some(crate::files::output::Output::create(p).map_err(|e| {
-            fail(
-                e.exit_code(),
-                &format!("cannot write -o {}: {e}", p.display()),
-            )
-        })?),
-        None => None,
+    let cannot = |p: &PathBuf, e: crate::files::output::OutputError| {
+        fail(
+            e.exit_code(),
+            &crate::report::output::cannot_write("-o", p, &e),
+        )
+    };
+    let out = match &a.output {
+        Some(p) => Sink::create(p).map_err(|e| cannot(p, e))?,
+        None => Sink::Stream(crate::util::output::Stream::Stdout),
     };
     let mut results = vec![];
     let mut names = vec![];
@@ -106,14 +112,8 @@ pub fn run(args: &[String]) -> Exit {
         _ => OpenMetrics { names }.render(&results),
     };
     let bytes = rendered.map_err(|e| fail(exit::FAILED, &e))?;
-    match (&out, to_file) {
-        (Some(o), Some(p)) => o.commit(&bytes).map_err(|e| {
-            fail(
-                e.exit_code(),
-                &format!("cannot write -o {}: {e}", p.display()),
-            )
-        })?,
-        _ => crate::util::output::write(&bytes),
+    if let Err(e) = out.commit(&bytes) {
+        return Err(cannot(a.output.as_ref().unwrap_or(&PathBuf::new()), e));
     }
     Ok(exit::OK)
 }

@@ -168,7 +168,7 @@ fn run_as(args: &[String], persona: Persona) -> Exit {
         return Err(stop(e.exit_code(), e));
     }
     if let Err((opt, e)) = outs.write_texts(&r) {
-        error_line!("cannot write {opt}={}: {e}", e.path.display());
+        error_line!("{}", crate::report::output::cannot_write(&opt, &e.path, &e));
         lost = true;
     }
     Ok(exit_status(&cmd, &r, interrupted, &signals, lost))
@@ -378,7 +378,7 @@ fn outputs(
     let fail = |opt: &str, e: crate::files::output::OutputError| {
         stop(
             e.exit_code(),
-            format!("cannot write {opt}={}: {e}", e.path.display()),
+            crate::report::output::cannot_write(opt, &e.path, &e),
         )
     };
     // two names of one file (a path spelled twice, a hard link) are said as such before
@@ -442,18 +442,12 @@ fn outputs(
             }),
         );
     }
-    match cmd.output.as_deref().map(StdStream::of) {
-        Some(Some(StdStream::Out)) | None => o.stdout(reps, "\n"),
-        Some(Some(StdStream::Err)) => o.stderr(reps),
-        // fio writes its report into the void: nothing to write
-        Some(Some(StdStream::Null)) => {}
-        Some(None) => o
-            .file(
-                "--output",
-                cmd.output.as_deref().unwrap_or(std::path::Path::new("")),
-                reps,
-                "\n",
-            )
+    // `--output=/dev/stdout`, `/dev/stderr`, `/dev/null` or `-`, as scripts give fio:
+    // the stream itself (or nothing), as for every command's outputs (report/output.rs)
+    match &cmd.output {
+        None => o.stdout(reps, "\n"),
+        Some(p) => o
+            .file("--output", p, reps, "\n")
             .map_err(|e| fail("--output", e))?,
     }
     if let Some(d) = &cmd.plot {
@@ -461,26 +455,6 @@ fn outputs(
     }
     o.rehearse().map_err(|e| fail("--json", e))?;
     Ok(o)
-}
-
-/// `--output=/dev/stdout`, `/dev/stderr` or `/dev/null`, as scripts give fio: the
-/// stream itself (or nothing), not a file iomark replaces — those names are links or
-/// devices, which a file output refuses (docs/compat/fio.md).
-enum StdStream {
-    Out,
-    Err,
-    Null,
-}
-
-impl StdStream {
-    fn of(p: &std::path::Path) -> Option<StdStream> {
-        match p.to_str()? {
-            "/dev/stdout" | "/proc/self/fd/1" => Some(StdStream::Out),
-            "/dev/stderr" | "/proc/self/fd/2" => Some(StdStream::Err),
-            "/dev/null" => Some(StdStream::Null),
-            _ => None,
-        }
-    }
 }
 
 /// The files a run writes for the user, each with its option (`--json`, `--output`):
@@ -493,7 +467,6 @@ pub fn output_files(cmd: &fio::FioCommand) -> Vec<crate::files::output::Named> {
     let out = cmd
         .output
         .iter()
-        .filter(|p| StdStream::of(p).is_none())
         .map(|p| ("--output".to_string(), p.clone()));
     json.chain(out).collect()
 }
@@ -504,7 +477,7 @@ pub fn output_files(cmd: &fio::FioCommand) -> Vec<crate::files::output::Named> {
 fn save_run_result(outs: &Outputs, r: &RunResult, charts: bool) -> bool {
     let mut written = true;
     if let (Err(e), Some(p)) = (outs.write_json(r), outs.json_path()) {
-        error_line!("cannot write --json={}: {e}", p.display());
+        error_line!("{}", crate::report::output::cannot_write("--json", p, &e));
         written = false;
     }
     if charts {

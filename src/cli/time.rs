@@ -6,7 +6,7 @@
 //! 126, as in a shell; no command is exit 2.
 
 use crate::cli::clap_common::clap_exit;
-use crate::report::output::Outputs;
+use crate::report::output::{cannot_write, Outputs};
 use crate::run::time::{self, TimeJob};
 use crate::util::error::{exit, Error, Exit};
 use clap::Parser;
@@ -57,7 +57,7 @@ fn outputs(a: &Args) -> Result<Outputs, Error> {
     };
     if let Some(p) = &a.output {
         if let Err(e) = outs.file("--output", p, report(), "") {
-            let line = format!("iomark time: --output={}: {e}", p.display());
+            let line = format!("iomark time: {}", cannot_write("--output", p, &e));
             return Err(Error::new(e.exit_code(), line));
         }
     } else {
@@ -65,7 +65,7 @@ fn outputs(a: &Args) -> Result<Outputs, Error> {
     }
     if let Some(p) = &a.json {
         if let Err(e) = outs.json(p).and_then(|_| outs.rehearse()) {
-            let line = format!("iomark time: --json={}: {e}", p.display());
+            let line = format!("iomark time: {}", cannot_write("--json", p, &e));
             return Err(Error::new(e.exit_code(), line));
         }
     }
@@ -111,14 +111,14 @@ pub fn run(args: &[String]) -> Exit {
     };
     let mut code = t.code;
     if let Err((opt, e)) = outs.write_texts(&t.result) {
-        eprintln!("iomark time: cannot write {opt}: {e}");
+        eprintln!("iomark time: {}", cannot_write(&opt, &e.path, &e));
         code = if code == exit::OK { exit::FAILED } else { code };
     }
     for l in &t.closing {
         eprintln!("{l}");
     }
     if let (Err(e), Some(p)) = (outs.write_json(&t.result), outs.json_path()) {
-        eprintln!("iomark time: cannot write --json={}: {e}", p.display());
+        eprintln!("iomark time: {}", cannot_write("--json", p, &e));
         code = if code == exit::OK { exit::FAILED } else { code };
     }
     if let Some(l) = crate::report::output::keep_history(&t.result, !a.no_history) {

@@ -306,7 +306,43 @@ fn identity(p: &Path) -> (PathBuf, Option<(u64, u64)>) {
 /// each other or as one of its data files (`data`), by path or by device and inode
 /// (links included), before anything is written: `Err` is the one line naming both
 /// (exit 2). Data files may share a file among themselves (fio's jobs may).
+///
+/// An output naming a standard stream (`-`, `/dev/stdout` …: util/output.rs `Stream`)
+/// is no file: it is compared only with the other outputs, and two on stdout (or on
+/// stderr) are refused as well.
 pub fn refuse_collisions(outputs: &[Named], data: &[Named]) -> Result<(), String> {
+    use crate::util::output::Stream;
+    let streams: Vec<_> = outputs
+        .iter()
+        .filter_map(|o| Stream::of(&o.1).map(|s| (o, s)))
+        .filter(|(_, s)| *s != Stream::Null)
+        .collect();
+    for (i, (a, s)) in streams.iter().enumerate() {
+        if let Some((b, _)) = streams[..i].iter().find(|(_, t)| t == s) {
+            return Err(format!(
+                "{}={} and {}={} both name {}: give one of them a file",
+                b.0,
+                b.1.display(),
+                a.0,
+                a.1.display(),
+                if *s == Stream::Stdout {
+                    "stdout"
+                } else {
+                    "stderr"
+                }
+            ));
+        }
+    }
+    let files: Vec<Named> = outputs
+        .iter()
+        .filter(|o| Stream::of(&o.1).is_none())
+        .cloned()
+        .collect();
+    refuse_same_files(&files, data)
+}
+
+/// [`refuse_collisions`] among outputs that are files.
+fn refuse_same_files(outputs: &[Named], data: &[Named]) -> Result<(), String> {
     use std::collections::HashMap;
     let mut paths: HashMap<PathBuf, usize> = HashMap::new();
     let mut inodes: HashMap<(u64, u64), usize> = HashMap::new();

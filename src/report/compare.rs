@@ -786,7 +786,8 @@ fn describe_diff(a: &Desc, b: &Desc, la: &str, lb: &str, writes: bool) -> Vec<St
         d.push(format!("{lb}: QD {} ({la}: {})", b.qd, a.qd));
     }
     if a.threads != b.threads {
-        d.push(format!("{lb}: {} threads ({la}: {})", b.threads, a.threads));
+        let threads = crate::util::text::plural(b.threads, "thread", "threads");
+        d.push(format!("{lb}: {threads} ({la}: {})", a.threads));
     }
     if a.direct != b.direct {
         let w = |x: Option<bool>| match x {

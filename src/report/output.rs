@@ -7,22 +7,88 @@
 //! through files/output.rs (never through a link, old content or the complete new one;
 //! a failed write is exit 1), stdout through util/output.rs. Messages stay the
 //! command's: the errors carry the path and the reason, the command says them.
+//!
+//! An output path that names a standard stream (`-`, `/dev/stdout`, `/dev/stderr`,
+//! `/dev/null`: util/output.rs [`Stream`]) is that stream, for every command and every
+//! output option ([`Sink::create`]); `--json=-` takes stdout for the JSON document alone
+//! (every other stdout text then goes to stderr), so `iomark … --json=- | jq` works.
 
 use crate::files::output::{Output, OutputError};
 use crate::report::{ReportError, Reporter};
 use crate::result::RunResult;
+use crate::util::output::Stream;
+use std::cell::Cell;
 use std::path::{Path, PathBuf};
 
-/// Where a text output goes.
-enum Sink {
-    Stdout,
-    /// stderr (`iomark time`, whose stdout is its command's)
-    Stderr,
-    File(String, Output),
+/// Where an output goes: a standard stream or a file checked now and replaced at the
+/// end (old content or the complete new one).
+pub enum Sink {
+    Stream(Stream),
+    /// stdout reserved for one document (`--json=-`, `compare --plot=-`)
+    Document,
+    File(Output),
 }
 
-/// One text output: reporters whose outputs are joined with `sep`.
+impl Sink {
+    /// The sink the path `p` of an output option names: a standard stream as it is
+    /// spelled (`-`, `/dev/stdout`, `/dev/stderr`, `/dev/null`), else a file checked now
+    /// (`Stage::Check` errors, exit 3: a link, a device, a FIFO refused).
+    pub fn create(p: &Path) -> Result<Sink, OutputError> {
+        match Stream::of(p) {
+            Some(s) => Ok(Sink::Stream(s)),
+            None => Output::create(p).map(Sink::File),
+        }
+    }
+
+    /// [`Sink::create`] for a document (the `--json` result, a chart): on stdout it
+    /// takes stdout alone, and every other stdout text goes to stderr from now on.
+    pub fn document(p: &Path) -> Result<Sink, OutputError> {
+        match Sink::create(p)? {
+            Sink::Stream(Stream::Stdout) => {
+                crate::util::output::reserve_for_document();
+                Ok(Sink::Document)
+            }
+            sink => Ok(sink),
+        }
+    }
+
+    /// Write `bytes` as the output's whole content: a file replaced (errors are
+    /// `Stage::Write`, the file keeps its old content), a stream written to
+    /// (stdout through util/output.rs's one rule for write errors).
+    pub fn commit(&self, bytes: &[u8]) -> Result<(), OutputError> {
+        match self {
+            Sink::Stream(s) => {
+                s.write(bytes);
+                Ok(())
+            }
+            Sink::Document => {
+                crate::util::output::write_document(bytes);
+                Ok(())
+            }
+            Sink::File(o) => o.commit(bytes),
+        }
+    }
+
+    /// The file, when the sink is one.
+    pub fn file(&self) -> Option<&Path> {
+        match self {
+            Sink::File(o) => Some(o.path()),
+            Sink::Stream(_) | Sink::Document => None,
+        }
+    }
+}
+
+/// The `--json` output: the path as given, where it goes, whether it was written.
+struct Json {
+    path: PathBuf,
+    sink: Sink,
+    done: Cell<bool>,
+}
+
+/// One text output: reporters whose outputs are joined with `sep`; `opt` the option
+/// that named it (none: stdout by default).
 struct Text {
+    opt: Option<String>,
     sink: Sink,
     reporters: Vec<Box<dyn Reporter>>,
     sep: &'static str,
@@ -31,7 +97,7 @@ struct Text {
 /// The outputs of one command run.
 #[derive(Default)]
 pub struct Outputs {
-    json: Option<Output>,
+    json: Option<Json>,
     texts: Vec<Text>,
     plots: Option<PathBuf>,
 }
@@ -47,8 +113,14 @@ impl Outputs {
 
     /// `--json=FILE`: checked now (`Stage::Check` errors, exit 3); a result-sized
     /// write is rehearsed by [`Outputs::rehearse`], once every output passed its check.
+    /// A standard stream is that stream (`--json=-`: stdout holds the document alone).
     pub fn json(&mut self, path: &Path) -> Result<(), OutputError> {
-        self.json = Some(Output::create(path)?);
+        let sink = Sink::document(path)?;
+        self.json = Some(Json {
+            path: path.to_path_buf(),
+            sink,
+            done: Cell::new(false),
+        });
         Ok(())
     }
 
@@ -56,26 +128,27 @@ impl Outputs {
     /// directory takes a small document and is removed; the file itself keeps its old
     /// content until the result replaces it (a SIGKILL leaves the previous result).
     pub fn rehearse(&self) -> Result<(), OutputError> {
-        match &self.json {
-            Some(o) => o.rehearse(&crate::result::placeholder_bytes()),
-            None => Ok(()),
+        match self.json.as_ref().map(|j| &j.sink) {
+            Some(Sink::File(o)) => o.rehearse(&crate::result::placeholder_bytes()),
+            Some(Sink::Stream(_) | Sink::Document) | None => Ok(()),
         }
     }
 
     /// The `--json` file, if one was asked for.
     pub fn json_path(&self) -> Option<&Path> {
-        self.json.as_ref().map(Output::path)
+        self.json.as_ref().map(|j| j.path.as_path())
     }
 
     /// Whether the `--json` file still owes its result (created, not yet written).
     pub fn json_pending(&self) -> bool {
-        self.json.as_ref().is_some_and(|o| !o.is_finished())
+        self.json.as_ref().is_some_and(|j| !j.done.get())
     }
 
     /// A text output to stdout.
     pub fn stdout(&mut self, reporters: Vec<Box<dyn Reporter>>, sep: &'static str) {
         self.texts.push(Text {
-            sink: Sink::Stdout,
+            opt: None,
+            sink: Sink::Stream(Stream::Stdout),
             reporters,
             sep,
         });
@@ -84,14 +157,16 @@ impl Outputs {
     /// A text output to stderr.
     pub fn stderr(&mut self, reporters: Vec<Box<dyn Reporter>>) {
         self.texts.push(Text {
-            sink: Sink::Stderr,
+            opt: None,
+            sink: Sink::Stream(Stream::Stderr),
             reporters,
             sep: "",
         });
     }
 
-    /// A text output to the file `path` of option `opt` (`--output`), checked now; it
-    /// keeps its old content until the report replaces it.
+    /// A text output to the path `path` of option `opt` (`--output`): a standard stream
+    /// (`-` and `/dev/stdout` stdout, `/dev/stderr`, `/dev/null` nothing), or a file
+    /// checked now that keeps its old content until the report replaces it.
     pub fn file(
         &mut self,
         opt: &str,
@@ -99,9 +174,10 @@ impl Outputs {
         reporters: Vec<Box<dyn Reporter>>,
         sep: &'static str,
     ) -> Result<(), OutputError> {
-        let o = Output::create(path)?;
+        let sink = Sink::create(path)?;
         self.texts.push(Text {
-            sink: Sink::File(opt.into(), o),
+            opt: Some(opt.into()),
+            sink,
             reporters,
             sep,
         });
@@ -117,11 +193,12 @@ impl Outputs {
 
     /// Replace the `--json` file's content with `r` (nothing without `--json`).
     pub fn write_json(&self, r: &RunResult) -> Result<(), OutputError> {
-        let Some(o) = &self.json else { return Ok(()) };
+        let Some(j) = &self.json else { return Ok(()) };
         let text = crate::report::iomark_json::IomarkJson
             .render(r)
             .unwrap_or_else(|_| crate::result::json_bytes(r));
-        o.commit(&text)
+        j.done.set(true);
+        j.sink.commit(&text)
     }
 
     /// Write the charts of `r` into the `--plot` directory; the files written (none
@@ -135,16 +212,17 @@ impl Outputs {
     }
 
     /// Refuse outputs that are the same file as each other or as one of the run's data
-    /// files (`data`: role and path), by path or by device and inode, before anything
-    /// is written: `Err` is the one line naming both (exit 2; files/output.rs).
+    /// files (`data`: role and path), by path or by device and inode, and two outputs
+    /// on one standard stream, before anything is written: `Err` is the one line naming
+    /// both (exit 2; files/output.rs).
     pub fn refuse_collisions(&self, data: &[crate::files::output::Named]) -> Result<(), String> {
         let json = self
             .json
             .iter()
-            .map(|o| ("--json".to_string(), o.path().into()));
-        let texts = self.texts.iter().filter_map(|t| match &t.sink {
-            Sink::File(opt, o) => Some((opt.clone(), o.path().to_path_buf())),
-            Sink::Stdout | Sink::Stderr => None,
+            .map(|j| ("--json".to_string(), j.path.clone()));
+        let texts = self.texts.iter().filter_map(|t| match (&t.opt, &t.sink) {
+            (Some(opt), Sink::File(o)) => Some((opt.clone(), o.path().to_path_buf())),
+            _ => None,
         });
         let outs: Vec<_> = json.chain(texts).collect();
         if outs.is_empty() {
@@ -170,7 +248,7 @@ impl Outputs {
     ) -> bool {
         let mut written = true;
         if let (Err(e), Some(p)) = (self.write_json(r), self.json_path()) {
-            say(Err(format!("cannot write --json={}: {e}", p.display())));
+            say(Err(cannot_write("--json", p, &e)));
             written = false;
         }
         if charts {
@@ -198,16 +276,13 @@ impl Outputs {
                     Ok(b) => out.extend(b),
                     Err(ReportError::Empty) => {}
                     Err(ReportError::Failed(why)) => {
-                        let path = match &t.sink {
-                            Sink::File(_, o) => o.path().to_path_buf(),
-                            Sink::Stdout | Sink::Stderr => PathBuf::from("-"),
+                        let path = t.sink.file().unwrap_or(Path::new("-")).to_path_buf();
+                        let opt = match (&t.opt, &t.sink) {
+                            (Some(opt), _) => opt.clone(),
+                            (None, Sink::Stream(Stream::Stderr)) => "stderr".into(),
+                            (None, _) => "stdout".into(),
                         };
                         let stage = crate::files::output::Stage::Write;
-                        let opt = match &t.sink {
-                            Sink::File(opt, _) => opt.clone(),
-                            Sink::Stdout => "stdout".into(),
-                            Sink::Stderr => "stderr".into(),
-                        };
                         return Err((
                             opt,
                             OutputError {
@@ -219,17 +294,21 @@ impl Outputs {
                     }
                 }
             }
-            match &t.sink {
-                Sink::Stdout => crate::util::output::write(&out),
-                Sink::Stderr => {
-                    use std::io::Write;
-                    let _ = std::io::stderr().lock().write_all(&out);
-                }
-                Sink::File(opt, o) => o.commit(&out).map_err(|e| (opt.clone(), e))?,
-            }
+            t.sink
+                .commit(&out)
+                .map_err(|e| (t.opt.clone().unwrap_or_default(), e))?;
         }
         Ok(())
     }
+}
+
+/// The one wording of an output that cannot be written — refused by its check before
+/// the run (a link, a device, a FIFO, a missing directory) or failed at its final
+/// write: `cannot write --json=FILE: why` (`cannot write -o FILE: why` for a short
+/// option). Every command says it so, after its own prefix (`iomark copy: `, `FATAL: `).
+pub fn cannot_write(opt: &str, path: &Path, why: &dyn std::fmt::Display) -> String {
+    let sep = if opt.starts_with("--") { "=" } else { " " };
+    format!("cannot write {opt}{sep}{}: {why}", path.display())
 }
 
 /// Keep `r` in the results history when it completed and the history is on (`on`:
@@ -277,6 +356,10 @@ mod tests {
         let back: RunResult = serde_json::from_str(&std::fs::read_to_string(&p).unwrap()).unwrap();
         assert_eq!(back.command, "copy");
         assert_eq!(std::fs::read_dir(d.path()).unwrap().count(), 1);
-        assert!(Outputs::new().json(Path::new("/dev/null")).is_err());
+        assert!(Outputs::new().json(Path::new("/dev/zero")).is_err());
+        assert!(
+            Outputs::new().json(Path::new("./-")).is_ok(),
+            "a file named -"
+        );
     }
 }

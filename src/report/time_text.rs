@@ -35,9 +35,7 @@ fn share(x: f64, of: f64) -> String {
     }
 }
 
-fn plural(n: u64, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
-}
+use crate::util::text::plural;
 
 /// A command line as one line (arguments with blanks quoted).
 fn command_line(argv: &[String]) -> String {

@@ -11,6 +11,7 @@
 //! run to see the medium's speed.
 
 use super::{RunResult, Warning};
+use crate::util::text::plural;
 
 /// The stable id of the finding.
 pub const FLUSH_BOUND: &str = "fsync.flush_bound";
@@ -151,7 +152,8 @@ impl Facts<'_> {
             return (
                 WRITEOUT_BOUND,
                 format!(
-                    "its {n} flushes took {} each, a small part of the mean fsync; the writes were O_DIRECT, so no page-cache data was left to write out and the rest of each fsync is the filesystem's own work (journal commit, metadata): this test measures that more than the disk's flush latency or its write speed",
+                    "its {} took {} each, a small part of the mean fsync; the writes were O_DIRECT, so no page-cache data was left to write out and the rest of each fsync is the filesystem's own work (journal commit, metadata): this test measures that more than the disk's flush latency or its write speed",
+                    plural(n, "flush", "flushes"),
                     dur(flush_ns)
                 ),
             );
@@ -160,7 +162,8 @@ impl Facts<'_> {
             return (
                 WRITEOUT_BOUND,
                 format!(
-                    "its {n} flushes took {} each, a small part of the mean fsync, so most of each fsync wrote out the data written since the previous one: this test measures how fast the disk takes small batches of synchronous writes more than its flush latency or its streaming write speed",
+                    "its {} took {} each, a small part of the mean fsync, so most of each fsync wrote out the data written since the previous one: this test measures how fast the disk takes small batches of synchronous writes more than its flush latency or its streaming write speed",
+                    plural(n, "flush", "flushes"),
                     dur(flush_ns)
                 ),
             );
@@ -168,7 +171,11 @@ impl Facts<'_> {
         (
             FLUSH_BOUND,
             format!(
-                "each of its {n} flushes waited {} for the volatile write cache to be written out; {PLP}",
+                "{} waited {} for the volatile write cache to be written out; {PLP}",
+                match n {
+                    1 => "its 1 flush".to_string(),
+                    n => format!("each of its {n} flushes"),
+                },
                 dur(flush_ns)
             ),
         )

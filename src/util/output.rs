@@ -13,10 +13,63 @@
 //! [`crate::util::console::Console`], help, completions and man pages. Each write is
 //! flushed at once, so an error is seen by the write that caused it, never lost in a
 //! buffer at exit.
+//!
+//! The names of the standard streams an output option may give ([`Stream`]: `-`,
+//! `/dev/stdout`, `/dev/stderr`, `/dev/null`) are recognised here, once, for every
+//! command; when the `--json` document takes stdout ([`reserve_for_document`]) every
+//! other stdout text goes to stderr, so stdout holds the document alone.
 
 use std::fmt;
 use std::io::{self, Write};
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
+
+/// A standard stream named where an output file is expected (`--json`, `--output`,
+/// `-o`, `--plot=FILE`): the stream itself (or nothing for `/dev/null`), never a file
+/// iomark creates or replaces (docs/safety.md "Standard streams as outputs").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stream {
+    /// `-`, `/dev/stdout`, `/dev/fd/1`, `/proc/self/fd/1`
+    Stdout,
+    /// `/dev/stderr`, `/dev/fd/2`, `/proc/self/fd/2`
+    Stderr,
+    /// `/dev/null`: the output is not written
+    Null,
+}
+
+impl Stream {
+    /// The stream `p` names, spelled exactly so (`./-` is a file named `-`).
+    pub fn of(p: &Path) -> Option<Stream> {
+        match p.to_str()? {
+            "-" | "/dev/stdout" | "/dev/fd/1" | "/proc/self/fd/1" => Some(Stream::Stdout),
+            "/dev/stderr" | "/dev/fd/2" | "/proc/self/fd/2" => Some(Stream::Stderr),
+            "/dev/null" => Some(Stream::Null),
+            _ => None,
+        }
+    }
+
+    /// Write `bytes` to the stream: stdout through [`write`] (its one rule for write
+    /// errors), stderr ignoring a failure, `/dev/null` not at all.
+    pub fn write(self, bytes: &[u8]) {
+        match self {
+            Stream::Stdout => write(bytes),
+            Stream::Stderr => {
+                let _ = io::stderr().lock().write_all(bytes);
+            }
+            Stream::Null => {}
+        }
+    }
+}
+
+/// Whether stdout is reserved for a document (`--json=-`): [`write`] then goes to stderr.
+static RESERVED: AtomicBool = AtomicBool::new(false);
+
+/// From now on stdout carries one document (`--json=-`) written by [`write_document`];
+/// every other stdout text ([`write`]: reports, live lines, notes) goes to stderr.
+pub fn reserve_for_document() {
+    RESERVED.store(true, Ordering::SeqCst);
+}
 
 /// What happened to stdout so far.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -47,8 +100,19 @@ pub fn classify(e: &io::Error) -> State {
     }
 }
 
-/// Write `bytes` to stdout and flush. After the first error nothing more is written.
+/// Write `bytes` to stdout and flush (to stderr while stdout is reserved for a
+/// document: [`reserve_for_document`]). After the first error nothing more is written.
 pub fn write(bytes: &[u8]) {
+    if RESERVED.load(Ordering::SeqCst) {
+        let _ = io::stderr().lock().write_all(bytes);
+        return;
+    }
+    write_document(bytes);
+}
+
+/// Write `bytes` to stdout itself and flush, also while it is reserved for this
+/// document. After the first error nothing more is written.
+pub fn write_document(bytes: &[u8]) {
     let mut st = state();
     if *st != State::Open {
         return;
@@ -144,5 +208,26 @@ mod tests {
             classify(&enospc),
             State::Failed("No space left on device".into())
         );
+    }
+
+    #[test]
+    fn the_standard_streams_are_named_one_way() {
+        for p in ["-", "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"] {
+            assert_eq!(Stream::of(Path::new(p)), Some(Stream::Stdout), "{p}");
+        }
+        for p in ["/dev/stderr", "/dev/fd/2", "/proc/self/fd/2"] {
+            assert_eq!(Stream::of(Path::new(p)), Some(Stream::Stderr), "{p}");
+        }
+        assert_eq!(Stream::of(Path::new("/dev/null")), Some(Stream::Null));
+        for p in [
+            "./-",
+            "--",
+            "/dev/zero",
+            "/dev/full",
+            "out.json",
+            "/dev/stdout/",
+        ] {
+            assert_eq!(Stream::of(Path::new(p)), None, "{p}");
+        }
     }
 }

@@ -1,7 +1,8 @@
 //! Names printed inside a report (`--name`, `--label`, job and file names): control
 //! characters made visible, so a newline or an escape sequence in a name cannot break a
 //! table, a markdown or CSV row, or a chart's text line (docs/safety.md); and byte
-//! counts in binary units for iomark's own notes ([`iec`]).
+//! counts in binary units for iomark's own notes ([`iec`]); a count with its noun, singular
+//! for one ([`plural`]: `1 flush`, `2 flushes`).
 
 /// `s` with every control character written out: `\n`, `\r`, `\t`, `\\` for a
 /// backslash that would otherwise read as one of them, and `\xNN` / `\u{N}` for the
@@ -27,6 +28,13 @@ pub fn visible(s: &str) -> String {
     out
 }
 
+/// `n` and its noun for iomark's own text: `one` when `n` is 1 (`1 directory`), else
+/// `many` (`0 directories`, `2 directories`). sysbench's and fio's lines keep their own.
+pub fn plural(n: impl Into<u64>, one: &str, many: &str) -> String {
+    let n = n.into();
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 /// Human size with binary units for iomark's own notes (KiB = 1024), e.g. `64.0 MiB`.
 pub fn iec(bytes: u64) -> String {
     const UNITS: [&str; 7] = ["B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"];
@@ -45,6 +53,14 @@ pub fn iec(bytes: u64) -> String {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn one_is_singular_and_every_other_count_plural() {
+        assert_eq!(plural(1u64, "flush", "flushes"), "1 flush");
+        assert_eq!(plural(0u64, "flush", "flushes"), "0 flushes");
+        assert_eq!(plural(2u32, "directory", "directories"), "2 directories");
+        assert_eq!(plural(11u64, "file", "files"), "11 files");
+    }
     use super::*;
 
     #[test]

@@ -199,6 +199,13 @@ pub fn run(args: &[String]) -> i32 {
         Outcome::Job(_) => crate::ranks::begin("fileio", many),
         Outcome::Exit(_) => Ok(None),
     };
+    // `--json=-`: stdout holds the result alone, from the banner on (report/output.rs)
+    if let Outcome::Job(j) = &parsed.outcome {
+        let stream = j.json.as_deref().and_then(crate::util::output::Stream::of);
+        if stream == Some(crate::util::output::Stream::Stdout) {
+            crate::util::output::reserve_for_document();
+        }
+    }
     let emit = |m: &Msg| match m.stream {
         Stream::Err => console.err(&m.text),
         Stream::Out => console.line(m.level, &m.text),
@@ -261,6 +268,9 @@ pub fn parse(args: &[String]) -> Parsed {
     let mut job: Option<FileioJob> = None;
     let code = match parse_inner(&mut c, &a, args, &mut job) {
         Ok(()) => None,
+        // invalid input is exit 2 under `iomark fileio`, whatever sysbench's line says;
+        // the `sysbench` persona keeps sysbench's code 1 (docs/commands/fileio.md)
+        Err(Stop(exit::FAILED)) if !as_sysbench() => Some(exit::INVALID),
         Err(Stop(code)) => Some(code),
     };
     let outcome = match (code, job) {

@@ -78,6 +78,19 @@ pub enum Check {
         /// smallest accepted number
         min: i64,
     },
+    /// A real number (`0.8`) from `min` to `max` (`open`: both ends excluded); sysbench
+    /// 1.0.20 reads any text there, the `sysbench` persona too, `iomark fileio` refuses
+    /// what is not such a number. `example` is what the hint shows.
+    Real {
+        /// smallest accepted value (or the excluded lower end)
+        min: f64,
+        /// largest accepted value (or the excluded upper end); infinite: no upper end
+        max: f64,
+        /// whether both ends are excluded
+        open: bool,
+        /// an accepted value for the hint
+        example: &'static str,
+    },
     /// A deprecated alias: read as a whole number, it replaces the option named when set
     /// above that option's default, and is checked as it.
     AliasOf(&'static str),
@@ -393,13 +406,25 @@ const RANDOM: &[Opt] = &[
     opt(
         "rand-pareto-h",
         "N",
-        Check::Text(&[]),
+        // sysbench's pareto power is log(h) / log(1 - h): h strictly between 0 and 1
+        Check::Real {
+            min: 0.0,
+            max: 1.0,
+            open: true,
+            example: "0.2",
+        },
         "parameter h of the pareto distribution [0.2]",
     ),
     opt(
         "rand-zipfian-exp",
         "N",
-        Check::Text(&[]),
+        // sysbench 1.1 takes 0 (uniform) and any larger exponent
+        Check::Real {
+            min: 0.0,
+            max: f64::INFINITY,
+            open: false,
+            example: "0.8",
+        },
         "exponent (theta) of the zipfian distribution [0.8]",
     ),
 ];
@@ -551,6 +576,19 @@ pub fn ratio_within(name: &str, r: f64) -> bool {
     r >= bounds(name).0 as f64
 }
 
+/// Whether `v` is a real number option `name` accepts (an option that is not a
+/// [`Check::Real`] accepts any text here).
+pub fn real_within(name: &str, v: &str) -> bool {
+    let Some(Check::Real { min, max, open, .. }) = check_of(name) else {
+        return true;
+    };
+    match v.trim().parse::<f64>() {
+        Ok(x) if x.is_finite() && open => x > min && x < max,
+        Ok(x) if x.is_finite() => x >= min && x <= max,
+        _ => false,
+    }
+}
+
 /// Whether `w` is one of the words option `name` accepts (one word, or one item of a list).
 pub fn is_word(name: &str, w: &str) -> bool {
     matches!(check_of(name), Some(Check::OneOf(ws) | Check::ListOf(ws)) if ws.contains(&w))
@@ -608,6 +646,18 @@ pub fn accepted(name: &str) -> String {
         Check::Shutdown { .. } => {
             "off, a whole number of seconds after --time, P% of --time, or empty (5 % of --time)"
                 .to_string()
+        }
+        Check::Real {
+            min,
+            max,
+            open: true,
+            example,
+        } => format!("a number between {min} and {max}, both excluded (e.g. {example})"),
+        Check::Real { min, max, example, .. } if max.is_infinite() => {
+            format!("a number >= {min} (e.g. {example})")
+        }
+        Check::Real { min, max, example, .. } => {
+            format!("a number from {min} to {max} (e.g. {example})")
         }
         Check::Path(_) => "a path".to_string(),
         Check::Text(_) | Check::AliasOf(_) => "any text".to_string(),

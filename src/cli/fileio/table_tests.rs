@@ -67,6 +67,7 @@ fn good_values(o: &Opt) -> Vec<String> {
         Check::Shutdown { .. } => vec!["off".into(), "".into(), lo.to_string(), format!("{lo}%")],
         Check::AliasOf(_) => vec![hi.to_string()],
         Check::Path(_) => vec!["some/where".into()],
+        Check::Real { example, .. } => vec![example.into()],
         Check::Text(ws) => ws
             .iter()
             .map(|w| w.to_string())
@@ -88,6 +89,10 @@ fn bad_values(o: &Opt) -> Vec<String> {
         Check::ListOf(ws) => vec![format!("{},nonsense", ws[0])],
         Check::Seconds { .. } => vec![past(lo, -1), format!("{lo},{}", past(lo, -1))],
         Check::Shutdown { .. } => vec![past(lo, -1), format!("{}%", past(lo, -1))],
+        Check::Real { min, open, .. } => {
+            let below = if open { min } else { min - 0.5 };
+            vec!["abc".into(), below.to_string(), "inf".into(), "".into()]
+        }
         Check::AliasOf(_) | Check::Path(_) | Check::Text(_) => vec![],
     }
 }

@@ -31,7 +31,7 @@ fn a_hint_naming_what_is_accepted_follows_sysbench_messages_on_stderr() {
             ),
         ]
     );
-    assert_eq!(code(&r), 1);
+    assert_eq!(code(&r), 2);
     // before the banner too, after sysbench's empty line
     let r = raw("--threads=0 run");
     assert_eq!(
@@ -102,7 +102,7 @@ fn general_errors_come_before_the_banner() {
         texts(&r.pre),
         vec!["FATAL: Invalid value for --threads: 0.", ""]
     );
-    assert_eq!(code(&r), 1);
+    assert_eq!(code(&r), 2);
     let r = p("--threads=abc run");
     assert_eq!(r.pre[0].stream, Stream::Err);
     assert_eq!(
@@ -151,12 +151,12 @@ const POST_BANNER_ERRORS: &[(&str, &str, i32)] = &[
     (
         "--file-test-mode=foo run",
         "FATAL: Invalid IO operations mode: foo.",
-        1,
+        2,
     ),
     (
         "--file-test-mode=rndrd --file-io-mode=foo run",
         "FATAL: unknown I/O mode: foo",
-        1,
+        2,
     ),
     (
         "--file-test-mode=rndrd --file-block-size=0 run",
@@ -174,12 +174,12 @@ const POST_BANNER_ERRORS: &[(&str, &str, i32)] = &[
     (
         "--file-test-mode=rndrd --file-num=0 run",
         "FATAL: Invalid value for file-num: 0",
-        1,
+        2,
     ),
     (
         "--file-test-mode=rndrd --file-num= run",
         "FATAL: Invalid value for file-num: 0",
-        1,
+        2,
     ),
     (
         "--file-test-mode=rndrd --file-total-size=1.5G run",
@@ -191,54 +191,54 @@ const POST_BANNER_ERRORS: &[(&str, &str, i32)] = &[
     (
         "--file-test-mode=rndrd --file-fsync-freq=-1 run",
         "FATAL: Invalid value for file-fsync-freq: -1.",
-        1,
+        2,
     ),
     (
         "--file-test-mode=rndrd --file-merged-requests=-1 run",
         "FATAL: Invalid value for file-merged-requests: -1.",
-        1,
+        2,
     ),
     (
         "--file-test-mode=rndrd --file-rw-ratio=-1 run",
         "FATAL: Invalid value for --file-rw-ratio: -1.000000.",
-        1,
+        2,
     ),
     (
         "--file-test-mode=rndrd --file-fsync-mode=foo run",
         "FATAL: Invalid fsync mode: foo.",
-        1,
+        2,
     ),
     (
         "--file-test-mode=rndrd --file-extra-flags=foo run",
         "FATAL: Invalid value for file-extra-flags: foo",
-        1,
+        2,
     ),
     (
         "--file-test-mode=rndrd --file-io-mode=async --file-async-backlog=0 run",
         "FATAL: Invalid value of file-async-backlog: 0",
-        1,
+        2,
     ),
     (
         "--file-test-mode=rndrd --file-fsync-all=maybe run",
         "invalid option: --file-fsync-all=maybe",
-        1,
+        2,
     ),
     (
         "--file-test-mode=rndrd --file-foo=1 run",
         "invalid option: --file-foo=1",
-        1,
+        2,
     ),
     (
         "--file-test-mode=rndrd --warmup-time=5 run",
         "invalid option: --warmup-time=5",
-        1,
+        2,
     ),
     (
         "--file-test-mode=rndrd --validate=maybe run",
         "invalid option: --validate=maybe",
-        1,
+        2,
     ),
-    ("--file-test-mode=rndrd foo", "Unknown command: foo", 1),
+    ("--file-test-mode=rndrd foo", "Unknown command: foo", 2),
 ];
 
 /// sysbench's messages before the banner (exit 1): `(arguments, last line)`.
@@ -273,7 +273,7 @@ fn sysbench_error_catalogue() {
         let r = p(args);
         assert!(!r.banner, "{args}");
         assert_eq!(r.pre.last().map(|m| m.text.as_str()), Some(*msg), "{args}");
-        assert_eq!(code(&r), 1);
+        assert_eq!(code(&r), 2);
     }
 }
 
@@ -283,7 +283,7 @@ fn missing_mode_prints_the_option_list() {
     let t = texts(&r.post);
     assert_eq!(t[2], "FATAL: Missing required argument: --file-test-mode");
     assert_eq!(t[4], "fileio options:");
-    assert_eq!(code(&r), 1);
+    assert_eq!(code(&r), 2);
 }
 
 #[test]

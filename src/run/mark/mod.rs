@@ -28,6 +28,7 @@ use crate::probe::diagnosis::{diagnose, Diagnosis, Inputs};
 use crate::probe::Root;
 use crate::report::mark_table::MarkTable;
 use crate::report::notes;
+use crate::report::output::cannot_write;
 use crate::report::output::Outputs;
 use crate::result::{self, RunResult, Status, Warning};
 use crate::run::copy::MarkBar;
@@ -186,7 +187,7 @@ fn start(job: &MarkJob) -> Result<(Outputs, PathBuf, Scratch), i32> {
     let mut outs = Outputs::new();
     if let Some(p) = &job.json {
         if let Err(e) = outs.json(p) {
-            eprintln!("iomark mark: cannot write --json={}: {e}", p.display());
+            eprintln!("iomark mark: {}", cannot_write("--json", p, &e));
             return Err(e.exit_code());
         }
     }
@@ -216,7 +217,7 @@ fn start(job: &MarkJob) -> Result<(Outputs, PathBuf, Scratch), i32> {
 fn save_json(outs: &Outputs, r: &RunResult) -> bool {
     match (outs.write_json(r), outs.json_path()) {
         (Err(e), Some(p)) => {
-            eprintln!("iomark mark: cannot write --json={}: {e}", p.display());
+            eprintln!("iomark mark: {}", cannot_write("--json", p, &e));
             false
         }
         _ => true,
@@ -355,7 +356,8 @@ fn partial(
         )
     };
     let what = stopped.what;
-    let msg = format!("{what} after {} of {tests} tests ({shown})", rows.len());
+    let of = crate::util::text::plural(tests as u64, "test", "tests");
+    let msg = format!("{what} after {} of {of} ({shown})", rows.len());
     let code = interrupted_or(signals, stopped.code, &msg);
     save_stopped(outs, r, &what, code);
     code
@@ -407,15 +409,13 @@ pub fn execute(job: &MarkJob) -> i32 {
         },
     );
     if let Err(e) = outs.rehearse() {
-        let p = outs
-            .json_path()
-            .map_or(String::new(), |p| p.display().to_string());
-        eprintln!("iomark mark: cannot write --json={p}: {e}");
+        let p = outs.json_path().unwrap_or(Path::new(""));
+        eprintln!("iomark mark: {}", cannot_write("--json", p, &e));
         return e.exit_code();
     }
     crate::outln!("{}", target_line(&diag));
     crate::outln!(
-        "iomark mark: preset {}, {} test file, O_DIRECT, random data, {} s per test {}, median of {} loop(s)",
+        "iomark mark: preset {}, {} test file, O_DIRECT, random data, {} s per test {}, median of {}",
         job.preset,
         crate::util::text::iec(job.size),
         job.time_s,
@@ -423,7 +423,7 @@ pub fn execute(job: &MarkJob) -> i32 {
             0 => "without a warm-up".to_string(),
             w => format!("after a {w} s warm-up"),
         },
-        job.loops
+        crate::util::text::plural(job.loops, "loop", "loops")
     );
     let per_test = test_secs(job);
     let mb = MarkBar::new(

@@ -100,7 +100,9 @@ fn declare_outputs(job: &FileioJob, console: &Console) -> Result<Outputs, i32> {
         console.line(level::FATAL, &format!("FATAL: {m}"));
         code
     };
-    let cannot = |p: &std::path::Path, e| format!("cannot write --json={}: {e}", p.display());
+    let cannot = |p: &std::path::Path, e: crate::files::output::OutputError| {
+        crate::report::output::cannot_write("--json", p, &e)
+    };
     // the result must not be one of the test files (`--json=test_file.1`, or a hard
     // link to one: said as such before the link rule of the output refuses it)
     let data: Vec<_> = (0..job.file_num)
@@ -271,11 +273,11 @@ fn prepare(job: &FileioJob, console: &Console, signals: &Signals) -> i32 {
         console.line(
             level::NOTICE,
             &format!(
-                "NOTE: per-file size rounded down to whole {}-byte blocks: {} bytes per file instead of {}; {} files = {} bytes ({}) in total (the line above is sysbench's, in its rounded units)",
+                "NOTE: per-file size rounded down to whole {}-byte blocks: {} bytes per file instead of {}; {} = {} bytes ({}) in total (the line above is sysbench's, in its rounded units)",
                 g.block,
                 g.file_size,
                 g.raw_file_size,
-                g.files,
+                crate::util::text::plural(g.files, "file", "files"),
                 g.total,
                 crate::util::text::iec(g.total)
             ),

@@ -26,7 +26,7 @@ use crate::run::copy::{bar, check_dir, ended, short, waiting, Done, Live, PhaseR
 use crate::run::signals::Signals;
 use crate::run::sysbench::rng::{GlibcRandom, Xoroshiro128Plus};
 use crate::stats::{self, clock::Clock};
-use crate::util::text::iec;
+use crate::util::text::{iec, plural};
 use hdrhistogram::Histogram;
 use indicatif::ProgressBar;
 use std::io::{self, Write};
@@ -510,11 +510,11 @@ fn read_phase((job, plan, clock, stop): Ctx, root: &Path) -> Result<Phase, RunEr
     let total = plan.bytes();
     if !m.stopped && (m.ops != plan.files.len() as u64 || m.bytes != total) {
         return Err(RunError::Failed(format!(
-            "{}: the walk found {} files holding {} bytes, {} files holding {total} bytes were written",
+            "{}: the walk found {} holding {} bytes, {} holding {total} bytes were written",
             root.display(),
-            m.ops,
+            plural(m.ops, "file", "files"),
             m.bytes,
-            plan.files.len()
+            plural(plan.files.len() as u64, "file", "files")
         )));
     }
     let mut p = phase_of("read_all", &m);
@@ -581,13 +581,13 @@ fn make_root(
             .flat_map(|f| [root.join(&f.rel), root.join(renamed(&f.rel))]),
     );
     live(Live::Out(format!(
-        "iomark tree: {} files ({}, median {}) in {} directories under {}, {} walker thread(s)",
-        plan.files.len(),
+        "iomark tree: {} ({}, median {}) in {} under {}, {}",
+        plural(plan.files.len() as u64, "file", "files"),
         iec(plan.bytes()),
         iec(median(plan)),
-        plan.dirs.len(),
+        plural(plan.dirs.len() as u64, "directory", "directories"),
         root.display(),
-        job.threads
+        plural(job.threads as u64, "walker thread", "walker threads")
     )));
     Ok(root)
 }

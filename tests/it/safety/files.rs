@@ -159,12 +159,12 @@ fn planted_links_at_outputs_are_refused_before_any_io() {
         (
             vec!["copy", "--size=1M", "--json=L"],
             "L",
-            "iomark copy: --json=L: ",
+            "iomark copy: cannot write --json=L: ",
         ),
         (
             vec!["tree", "--files=10", "--json=L"],
             "L",
-            "iomark tree: --json=L: ",
+            "iomark tree: cannot write --json=L: ",
         ),
     ];
     for plant in [Plant::Symlink, Plant::HardLink] {

@@ -1063,6 +1063,26 @@ fn hazard_table_every_command_against_every_hazard() {
     );
 }
 
+/// A FIFO planted at each scratch name of mark, copy and tree (`iomark-mark.PID`,
+/// `iomark-copy.PID.src` and `.NAME.dst`, `iomark-tree.PID`, found by stopping a run at
+/// its second write and at its cleanup) is refused before any I/O, exit 3, the line
+/// naming it, the FIFO left as planted and nothing written outside (the same cells as
+/// the table's `FifoOutput` column, on their own).
+#[test]
+fn a_fifo_at_every_scratch_name_is_refused_before_any_io() {
+    let mut cells = 0;
+    for cmd in [Cmd::Mark, Cmd::Copy, Cmd::Tree] {
+        match links::fifo_at_scratch(cmd) {
+            Ok(n) => {
+                assert!(n >= 1, "{cmd:?}: no scratch name found");
+                cells += n;
+            }
+            Err(e) => panic!("{cmd:?}: {e}"),
+        }
+    }
+    eprintln!("{cells} FIFO cells at scratch names");
+}
+
 /// A job set the machine cannot start (a thread limit: RLIMIT_NPROC of an unprivileged
 /// user, which root would bypass) is exit 3 with one line naming the limit, never the
 /// panic "failed to spawn thread" (exit 101), and the threads started are stopped.

@@ -10,4 +10,5 @@ mod issue28;
 mod json_target;
 mod new_commands;
 mod stderr;
+mod streams;
 mod symlinks;

@@ -147,6 +147,7 @@ fn misprinted_sizes_read_as_sysbench_under_its_name() {
         // typed as sysbench prints it: `iomark fileio` says iomark's line (exit 2), the
         // persona sysbench's `Invalid value for file-block-size: 0.` and code 1
         "--file-block-size=0",
+        "--file-total-size=0",
     ] {
         let (ours, theirs) = both(&["fileio", v, "--file-num=1", "prepare"]);
         assert_eq!(ours.code, theirs.code, "{v}: {}", ours.stdout);
@@ -175,6 +176,105 @@ fn misprinted_sizes_read_as_sysbench_under_its_name() {
         ])
         .run();
     assert!(o.stdout.contains("Block size 1GiB"), "{}", o.stdout);
+}
+
+/// Invalid input is exit 2 under `iomark fileio`, with sysbench's own line where it has
+/// one; under the name `sysbench` the line and the code (1) are sysbench 1.0.20's, side by
+/// side with it.
+#[test]
+fn invalid_input_is_exit_2_under_iomark_and_sysbench_s_code_under_its_name() {
+    for v in [
+        "--rand-type=bogus",
+        "--file-io-mode=x",
+        "--threads=0",
+        "--file-fsync-mode=x",
+        "--bogus=1",
+    ] {
+        let args = [
+            "fileio",
+            "--file-num=1",
+            "--file-total-size=16K",
+            v,
+            "prepare",
+        ];
+        let (ours, theirs) = both(&args);
+        assert_eq!(theirs.code, 1, "{v}: sysbench 1.0.20's code");
+        assert_eq!(ours.code, theirs.code, "{v}: {}", ours.dump());
+        let d = scratch();
+        let o = Iomark::new()
+            .dir(d.path())
+            .env("IOMARK_HISTORY", "off")
+            .args(args)
+            .run();
+        assert_eq!(o.code, 2, "iomark fileio {v}: {}", o.dump());
+        // sysbench's message itself is kept (its last line, on its stream)
+        let last = |s: &str| s.lines().last().unwrap_or_default().to_string();
+        let said = format!("{}{}", theirs.stdout, theirs.stderr);
+        let msg = said
+            .lines()
+            .rfind(|l| !l.trim().is_empty())
+            .unwrap_or_default()
+            .to_string();
+        assert!(
+            o.all().contains(&msg),
+            "{v}: sysbench says {msg:?}; iomark fileio {} / {}",
+            last(&o.stdout),
+            o.stderr
+        );
+        assert!(entries(d.path()).is_empty(), "{v}");
+    }
+}
+
+/// `--rand-zipfian-exp` and `--rand-pareto-h` take real numbers: sysbench 1.0.20
+/// refuses the first as an unknown option and reads any text in the second (`abc` is
+/// 0, exit 0), and the persona does as it does; `iomark fileio` refuses a value that is
+/// not such a number with one line naming the option and what it accepts, exit 2,
+/// before any file is made.
+#[test]
+fn real_number_options_are_checked_under_iomark_and_kept_under_sysbench() {
+    for (opt, accepts) in [
+        ("--rand-zipfian-exp=abc", "a number >= 0 (e.g. 0.8)"),
+        ("--rand-zipfian-exp=-1", "a number >= 0 (e.g. 0.8)"),
+        (
+            "--rand-pareto-h=abc",
+            "a number between 0 and 1, both excluded",
+        ),
+        (
+            "--rand-pareto-h=1",
+            "a number between 0 and 1, both excluded",
+        ),
+    ] {
+        let args = [
+            "fileio",
+            "--file-num=1",
+            "--file-total-size=16K",
+            opt,
+            "prepare",
+        ];
+        let (ours, theirs) = both(&args);
+        assert_eq!(ours.code, theirs.code, "{opt}: {}", ours.dump());
+        let d = scratch();
+        let o = Iomark::new()
+            .dir(d.path())
+            .env("IOMARK_HISTORY", "off")
+            .args(args)
+            .run();
+        assert_eq!(o.code, 2, "iomark fileio {opt}: {}", o.dump());
+        let name = opt.split('=').next().unwrap();
+        let last = o.stdout.lines().last().unwrap_or_default();
+        assert!(
+            last.starts_with(&format!("FATAL: Invalid value for {name}: "))
+                && last.contains(&format!("{name} accepts {accepts}")),
+            "{opt}: {}",
+            o.dump()
+        );
+        assert!(o.stderr.trim().is_empty(), "one line: {}", o.dump());
+        assert!(
+            entries(d.path()).is_empty(),
+            "{opt}: {:?}",
+            entries(d.path())
+        );
+    }
 }
 
 /// What sysbench 1.1 added and 1.0.20 refuses is refused by the persona with 1.0.20's

@@ -13,8 +13,8 @@
 //! plants them under `$$`, which `exec` keeps as iomark's pid, at every second of the
 //! next 20 for a time. The data path iomark names (`test_file.0`, `t.0.0`) is added.
 //!
-//! Each path × {symbolic link, hard link} (and × a FIFO at the outputs: the table's
-//! `FifoOutput` column) runs the command in a fresh directory and
+//! Each path × {symbolic link, hard link} (and × a FIFO at the outputs and the scratch
+//! names: the table's `FifoOutput` column) runs the command in a fresh directory and
 //! asserts: the outside file's bytes and mtime unchanged and nothing added beside it,
 //! the planted name left as planted (fileio `cleanup` removes the name, never the
 //! target), no panic, no temporary file left, and the documented refusal — an output
@@ -363,7 +363,26 @@ fn one(cmd: Cmd, a: &[String], t: &Target, how: How) -> Result<i32, String> {
     }
 }
 
-/// Every path `cmd` writes × `how` (a FIFO at the outputs only): Ok(a summary: the
+/// The scratch names `cmd` creates (mark, copy, tree) × a FIFO: Ok(how many cells
+/// passed) or the failing paths (the table's `FifoOutput` cells hold these too).
+pub(super) fn fifo_at_scratch(cmd: Cmd) -> Result<usize, String> {
+    let a = args(cmd);
+    let targets = find(cmd, &a)?;
+    let mut n = 0;
+    let mut failures = vec![];
+    for t in targets.iter().filter(|t| t.role == Role::Scratch) {
+        match one(cmd, &a, t, How::Fifo) {
+            Ok(_) => n += 1,
+            Err(e) => failures.push(format!("{}: {e}", t.rel)),
+        }
+    }
+    match failures.is_empty() {
+        true => Ok(n),
+        false => Err(failures.join("; ")),
+    }
+}
+
+/// Every path `cmd` writes × `how` (a FIFO at the outputs and scratch names only): Ok(a summary: the
 /// paths by role and the exit codes seen; no paths: None) or the failing paths.
 pub(super) fn sweep(cmd: Cmd, how: How) -> Result<Option<String>, String> {
     let mut roles: std::collections::BTreeMap<String, usize> = Default::default();
@@ -375,8 +394,12 @@ pub(super) fn sweep(cmd: Cmd, how: How) -> Result<Option<String>, String> {
         let at = a.iter().position(|w| w == "--").unwrap_or(a.len());
         a.splice(at..at, extra.iter().map(|s| s.to_string()));
         let targets = find(cmd, &a)?;
+        // a FIFO where iomark writes: every output and every scratch name it creates
+        // (copy's `iomark-copy.PID.src`, mark's and tree's directories), not the data
+        // file or an input (the table's `FifoInput` column)
         let fifo = matches!(how, How::Fifo);
-        for t in targets.iter().filter(|t| !fifo || t.role == Role::Output) {
+        let planted = |t: &&Target| !fifo || matches!(t.role, Role::Output | Role::Scratch);
+        for t in targets.iter().filter(planted) {
             *roles
                 .entry(format!("{:?}", t.role).to_lowercase())
                 .or_default() += 1;
