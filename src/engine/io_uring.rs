@@ -106,8 +106,10 @@ pub struct Uring {
     unsubmitted: usize,
     /// Completions taken per `reap` (usize::MAX: all that are ready)
     reap_max: usize,
-    /// rw_flags of writes (RWF_ATOMIC for fio's `atomic=1`)
+    /// rw_flags of writes (RWF_ATOMIC for fio's `atomic=1`, RWF_NOWAIT for `nowait=1`)
     write_flags: i32,
+    /// rw_flags of reads (RWF_NOWAIT for fio's `nowait=1`)
+    read_flags: i32,
     /// fio's `force_async=N`: every N-th request with IOSQE_ASYNC (0: none)
     async_every: u32,
     /// requests since the last forced one
@@ -194,6 +196,7 @@ impl Uring {
             unsubmitted: 0,
             reap_max: usize::MAX,
             write_flags: 0,
+            read_flags: 0,
             async_every: 0,
             async_count: 0,
             spin_ns,
@@ -241,6 +244,12 @@ impl Uring {
         self
     }
 
+    /// Give reads these `rw_flags` (e.g. `libc::RWF_NOWAIT`).
+    pub fn read_flags(mut self, flags: i32) -> Self {
+        self.read_flags = flags;
+        self
+    }
+
     /// Whether registered files and buffers are in use.
     pub fn registered(&self) -> (bool, bool) {
         (self.fixed_files, self.fixed_bufs)
@@ -250,12 +259,14 @@ impl Uring {
         let len = r.len as u32;
         // RWF_ATOMIC takes a single user buffer only (the kernel refuses a registered
         // buffer's bvec with EINVAL): atomic writes go without the fixed buffer
-        let fixed_bufs = self.fixed_bufs && !(r.dir == Dir::Write && self.write_flags != 0);
+        let atomic = self.write_flags & libc::RWF_ATOMIC != 0;
+        let fixed_bufs = self.fixed_bufs && !(r.dir == Dir::Write && atomic);
         let e = match (r.dir, self.fixed_files, fixed_bufs) {
             (Dir::Read, true, true) => {
                 opcode::ReadFixed::new(types::Fixed(r.file as u32), r.buf, len, r.buf_index)
                     .offset(r.offset)
                     .ioprio(r.ioprio)
+                    .rw_flags(self.read_flags)
                     .build()
             }
             (Dir::Write, true, true) => {
@@ -268,6 +279,7 @@ impl Uring {
             (Dir::Read, true, false) => opcode::Read::new(types::Fixed(r.file as u32), r.buf, len)
                 .offset(r.offset)
                 .ioprio(r.ioprio)
+                .rw_flags(self.read_flags)
                 .build(),
             (Dir::Write, true, false) => {
                 opcode::Write::new(types::Fixed(r.file as u32), r.buf, len)
@@ -280,6 +292,7 @@ impl Uring {
                 opcode::ReadFixed::new(types::Fd(self.fds[r.file]), r.buf, len, r.buf_index)
                     .offset(r.offset)
                     .ioprio(r.ioprio)
+                    .rw_flags(self.read_flags)
                     .build()
             }
             (Dir::Write, false, true) => {
@@ -292,6 +305,7 @@ impl Uring {
             (Dir::Read, false, false) => opcode::Read::new(types::Fd(self.fds[r.file]), r.buf, len)
                 .offset(r.offset)
                 .ioprio(r.ioprio)
+                .rw_flags(self.read_flags)
                 .build(),
             (Dir::Write, false, false) => {
                 opcode::Write::new(types::Fd(self.fds[r.file]), r.buf, len)

@@ -131,8 +131,10 @@ pub struct Aio {
     batch: usize,
     /// completions taken per `reap` (fio's iodepth_batch_complete_max)
     reap_max: usize,
-    /// `aio_rw_flags` of writes (RWF_ATOMIC for fio's `atomic=1`)
+    /// `aio_rw_flags` of writes (RWF_ATOMIC for fio's `atomic=1`, RWF_NOWAIT for `nowait=1`)
     write_flags: i32,
+    /// `aio_rw_flags` of reads (RWF_NOWAIT for fio's `nowait=1`)
+    read_flags: i32,
     /// read completions from the mapped ring (fio's `userspace_reap`)
     user_reap: bool,
 }
@@ -164,6 +166,7 @@ impl Aio {
             batch: 1,
             reap_max: usize::MAX,
             write_flags: 0,
+            read_flags: 0,
             user_reap: false,
         })
     }
@@ -184,6 +187,12 @@ impl Aio {
     /// Give writes these `aio_rw_flags` (e.g. `libc::RWF_ATOMIC`).
     pub fn write_flags(mut self, flags: i32) -> Self {
         self.write_flags = flags;
+        self
+    }
+
+    /// Give reads these `aio_rw_flags` (e.g. `libc::RWF_NOWAIT`).
+    pub fn read_flags(mut self, flags: i32) -> Self {
+        self.read_flags = flags;
         self
     }
 
@@ -343,7 +352,7 @@ impl Engine for Aio {
             rw_flags: if r.dir == Dir::Write {
                 self.write_flags
             } else {
-                0
+                self.read_flags
             },
             opcode: if r.dir == Dir::Write {
                 CMD_PWRITE

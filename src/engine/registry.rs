@@ -336,8 +336,10 @@ pub struct Spec<'a> {
     pub ring: Ring,
     /// libaio's options
     pub aio: NativeAio,
-    /// `pwritev2`/SQE flags of writes (RWF_ATOMIC), 0 = none
+    /// `pwritev2`/SQE flags of writes (RWF_ATOMIC, RWF_NOWAIT), 0 = none
     pub write_flags: i32,
+    /// SQE / iocb flags of reads of the queued engines (RWF_NOWAIT), 0 = none
+    pub read_flags: i32,
     /// bytes mapped of each file (mmap)
     pub map_len: usize,
     /// posix_madvise advice for the mappings (mmap)
@@ -365,6 +367,7 @@ impl<'a> Spec<'a> {
             ring: Ring::default(),
             aio: NativeAio::default(),
             write_flags: 0,
+            read_flags: 0,
             map_len: 0,
             madvise: None,
             fallback: false,
@@ -421,6 +424,7 @@ pub fn build<D: Drive>(spec: Spec<'_>, d: D) -> Result<D::Out, Refused> {
                 .reap_max(r.reap_max)
                 .wait_when_full(r.wait_when_full)
                 .write_flags(spec.write_flags)
+                .read_flags(spec.read_flags)
                 .force_async(r.force_async);
             go(e, d)
         }
@@ -431,6 +435,7 @@ pub fn build<D: Drive>(spec: Spec<'_>, d: D) -> Result<D::Out, Refused> {
                 .batched(a.batch)
                 .reap_max(a.reap_max)
                 .write_flags(spec.write_flags)
+                .read_flags(spec.read_flags)
                 .user_reap(a.user_reap);
             go(e, d)
         }

@@ -646,9 +646,14 @@ pub fn open(files: &[FileSpec], writes: bool, direct: bool) -> Result<OpenFiles,
     Ok(OpenFiles { files: out })
 }
 
-/// [`open`] with O_SYNC added (fio's `sync=1`): the files are first opened and
-/// checked by [`open`], then reopened with the extra flag.
-pub fn open_osync(files: &[FileSpec], writes: bool, direct: bool) -> Result<OpenFiles, FilesError> {
+/// [`open`] with `flag` added (O_SYNC: fio's `sync=1`; O_DSYNC: `sync=dsync`): the
+/// files are first opened and checked by [`open`], then reopened with the extra flag.
+pub fn open_osync(
+    files: &[FileSpec],
+    writes: bool,
+    direct: bool,
+    flag: i32,
+) -> Result<OpenFiles, FilesError> {
     let checked = open(files, writes, direct)?;
     let mut out = Vec::with_capacity(files.len());
     for f in files {
@@ -660,7 +665,7 @@ pub fn open_osync(files: &[FileSpec], writes: bool, direct: bool) -> Result<Open
         };
         o.read(true)
             .write(writes)
-            .custom_flags(libc::O_SYNC | nofollow | if direct { libc::O_DIRECT } else { 0 });
+            .custom_flags(flag | nofollow | if direct { libc::O_DIRECT } else { 0 });
         out.push(o.open(&f.path).map_err(|e| FilesError::Io {
             path: f.path.clone(),
             op: "open",

@@ -220,7 +220,7 @@ impl EffectiveJob {
             number_ios: (j.number_ios > 0).then_some(j.number_ios),
             direct: j.direct,
             sync: m.sync_io,
-            dsync: false,
+            dsync: m.dsync_io,
             fsync: FsyncPolicy {
                 every_writes: if m.fdatasync > 0 {
                     m.fdatasync
@@ -534,6 +534,10 @@ pub struct JobResult {
     pub sync: DirResult,
     /// blocks read back and checked by the verify phase
     pub verified: u64,
+    /// ns in the final syncs of `end_fsync` / `fsync_on_close` (mean over the job's
+    /// threads; inside the runtime, public case C15), which fio 3.33 does not count as sync I/Os
+    #[serde(default, skip_serializing_if = "is_zero_u64")]
+    pub final_sync_ns: u64,
     /// the job thread's id (fio's `pid=` in the text report; a group's first thread);
     /// 0 when not recorded
     #[serde(default, skip_serializing_if = "is_zero")]

@@ -123,8 +123,9 @@ pub struct JobStats {
     /// processes; iomark's are threads of one process, each with its own id); a group
     /// keeps its first thread's
     pub pid: u32,
-    /// ns spent in the end-of-test syncs of fileio's `--file-fsync-end`, which are inside
-    /// the measured time (summed over merged threads)
+    /// ns spent in the end-of-test syncs (fileio's `--file-fsync-end`, fio's `end_fsync`
+    /// and `fsync_on_close`), which are inside the measured time (summed over merged
+    /// threads)
     pub end_sync_ns: u64,
     /// ns the thread waited on purpose, outside any request (fio's rules: rate-limit
     /// pacing, `thinktime`, the `flow` sleep), timed by one clock reading before and one

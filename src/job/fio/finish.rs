@@ -12,6 +12,7 @@ use crate::job::fio::{EngineKind, FioCommand, FioError, FioJob, IORING_MAX_ENTRI
 pub(crate) fn finish_job(mut job: FioJob, cmd: &mut FioCommand) -> Result<(), FioError> {
     settle(&mut job, &mut cmd.notices);
     drop_time_based_without_runtime(&mut job, &mut cmd.fio_stderr);
+    blockalign_turns_off_randommap(&mut job, &mut cmd.fio_stderr);
     verify_never_starts(&mut job);
     verifying_reader_reads_once(&mut job);
     crate::job::fio::zone_keys::settle(&mut job)?;
@@ -52,6 +53,21 @@ fn drop_time_based_without_runtime(job: &mut FioJob, fio_stderr: &mut Vec<String
         fio_stderr.push(TIME_BASED_WITHOUT_RUNTIME.into());
     }
 }
+
+/// fio's fixup (init.c, `fixup_options`): on a random job a `blockalign` other than the
+/// smallest block size turns the random map off, with one line on stderr (log_err);
+/// fio then issues every request at its block size, at offsets aligned to it.
+fn blockalign_turns_off_randommap(job: &mut FioJob, fio_stderr: &mut Vec<String>) {
+    let (r, w) = (job.bs_read.min(), job.bs_write.min());
+    let other = job.more.blockalign.is_some_and(|a| a != r || a != w);
+    if job.rw.random() && other && !job.norandommap {
+        job.norandommap = true;
+        fio_stderr.push(BLOCKALIGN_TURNS_OFF_RANDOMMAP.into());
+    }
+}
+
+/// fio 3.33's line for [`blockalign_turns_off_randommap`].
+pub const BLOCKALIGN_TURNS_OFF_RANDOMMAP: &str = "fio: Any use of blockalign= turns off randommap";
 
 /// fio's fixup (init.c): a job that only writes, `time_based` with a `runtime`, with
 /// `verify=` and `do_verify` but no `verify_backlog`, spends all its runtime writing and

@@ -182,8 +182,10 @@ pub struct JobMore {
     /// `userspace_reap` (libaio): read completions from the kernel's mapped ring when
     /// `iodepth_batch_complete_min=0`, spinning instead of io_getevents
     pub userspace_reap: bool,
-    /// `sync`: open with O_SYNC
+    /// `sync=1`/`sync`: open with O_SYNC
     pub sync_io: bool,
+    /// `sync=dsync`: open with O_DSYNC
+    pub dsync_io: bool,
     /// `fdatasync`: fdatasync after every N writes
     pub fdatasync: u64,
     /// `fsync_on_close`
@@ -342,6 +344,7 @@ impl Default for JobMore {
             nodata: NoDataOpts::default(),
             userspace_reap: false,
             sync_io: false,
+            dsync_io: false,
             fdatasync: 0,
             fsync_on_close: false,
             fadvise_hint: FadviseHint::Type,

@@ -202,21 +202,28 @@ pub fn validate_extra(job: &crate::job::fio::FioJob) -> Result<(), String> {
             ));
         }
     }
-    if x.fill_device && !job.rw.writes() {
+    // with a size, fio 3.33 runs the job over it (a reading job reads the laid-out
+    // files); without one it would fill the filesystem first to read it
+    let sized = job.size.is_some() || job.filesize.is_some();
+    if x.fill_device && !job.rw.writes() && !sized {
         return Err(format!(
-            "fill_device=1 writes until the device is full: it needs a job that writes (rw={})",
+            "fill_device=1 without size= writes until the device is full: it needs a job that writes (rw={})",
             job.rw.fio_name()
         ));
     }
-    if x.fill_device && job.engine == EngineKind::Mmap {
+    if x.fill_device && job.engine == EngineKind::Mmap && !sized {
         return Err("fill_device=1 writes until ENOSPC, which a mapping cannot do: use ioengine psync or io_uring".into());
     }
-    if x.atomic
-        && matches!(
-            job.engine,
-            EngineKind::Mmap | EngineKind::Null | EngineKind::Posixaio
-        )
-    {
+    // fio 3.33 refuses to extend a file through a mapping (its FIO_NOEXTEND engines)
+    if job.tuning.file_append && job.engine == EngineKind::Mmap {
+        return Err(
+            "file_append=1 extends the files, which ioengine mmap cannot do (fio: can't append/extent with IO engine mmap)"
+                .into(),
+        );
+    }
+    // (the null engine writes nothing: atomic=1 there is accepted and does nothing, as
+    // in fio 3.33)
+    if x.atomic && matches!(job.engine, EngineKind::Mmap | EngineKind::Posixaio) {
         return Err(format!(
             "atomic=1 issues RWF_ATOMIC writes: it needs ioengine psync, io_uring or libaio (ioengine={})",
             job.engine.name()

@@ -121,6 +121,12 @@ pub fn settle(job: &mut FioJob) -> Result<(), FioError> {
             "zonesize= needs zonemode=strided or zonemode=zbd (zonemode=none and zonesize are not compatible, as in fio)".into(),
         ));
     }
+    if z.mode == ZoneMode::Strided && z.size == 0 {
+        // fio 3.33: "--zonesize must be specified when using --zonemode=strided"
+        return Err(err(
+            "zonemode=strided needs zonesize= (the bytes of I/O in each zone), as in fio".into(),
+        ));
+    }
     if z.mode == ZoneMode::Zbd && z.skip > 0 && z.size > 0 && !z.skip.is_multiple_of(z.size) {
         return Err(err(format!(
             "zonemode=zbd: zoneskip={} must be a multiple of zonesize={}",

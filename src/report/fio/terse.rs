@@ -3,8 +3,8 @@
 //! (`stat.c` `show_thread_status_terse_all`, the HOWTO's "TERSE OUTPUT"):
 //!
 //! - the header: `2;NAME;GROUPID;ERROR` (v2) or `V;FIO_VERSION;NAME;GROUPID;ERROR`;
-//! - per direction (read, write, and trim for v2, v4, v5; then, with
-//!   `unified_rw_reporting=both`, the directions merged as one more): KiB moved, bandwidth KiB/s,
+//! - per direction (read, write, and trim for v2, v4, v5; with `unified_rw_reporting=mixed`
+//!   only the merged one; with `both`, the directions merged as one more): KiB moved, bandwidth KiB/s,
 //!   IOPS, run time ms; slat, clat (min, max µs, mean, stdev µs); 20 percentile fields
 //!   `P%=µs` (lat with `lat_percentiles`, else clat; the unused ones `0%=0`); lat;
 //!   bandwidth samples (min, max, % of the group's aggregate, mean, stdev KiB/s), and v5
@@ -68,7 +68,10 @@ impl FioTerse {
                 self.fio_version, j.job.name, j.groupid
             ),
         };
-        let dirs: &[usize] = if matches!(v, 2 | 4 | 5) {
+        // fio 3.33: `unified_rw_reporting=mixed` has the one merged direction only
+        let dirs: &[usize] = if j.job.unified_rw == 1 {
+            &[0]
+        } else if matches!(v, 2 | 4 | 5) {
             &[0, 1, 2]
         } else {
             &[0, 1]

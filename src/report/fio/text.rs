@@ -2,8 +2,9 @@
 //! layout; latency blocks with nsec/usec/msec as fio picks them, report/fio/lat_text.rs;
 //! numbers with fio's `num2str`, report/fio/num.rs), then the "Run status group" lines
 //! and the "Disk stats" block. iomark's own lines (the random-map `coverage:` line, the
-//! `verify:` count) are added only when the notes are on (`--notes`, the default of
-//! `iomark run`, off under the fio persona: [`FioText::notes`]). A many-hosts result
+//! `verify:` count, the `final sync:` time of public case C15) are added only when the
+//! notes are on (`--notes`, the default of `iomark run`, off under the fio persona:
+//! [`FioText::notes`]). A many-hosts result
 //! (MPI) takes the layout of fio's client instead (report/fio/text/clients.rs).
 
 pub mod clients;
@@ -36,7 +37,7 @@ impl Reporter for FioText {
 /// disk stats.
 pub(crate) fn host_text(r: &RunResult, date: &str, notes: bool) -> String {
     let mut s = String::new();
-    for j in &r.jobs {
+    for j in r.jobs.iter().filter(|j| printed(j)) {
         s += &job_text(j, &r.jobs, &r.global_options, date, notes);
     }
     s += &crate::report::fio::num::group_text(&r.jobs);
@@ -229,6 +230,16 @@ fn sync_text(j: &JobResult) -> String {
     s
 }
 
+/// Whether fio 3.33 prints job `j`'s block in the text report: not when it moved no
+/// byte and issued no read, write or trim (`show_thread_status_normal` returns early:
+/// `create_only=1`, a reading job over empty files), unless it failed, whose failed
+/// request fio counts as issued.
+fn printed(j: &JobResult) -> bool {
+    let bytes = j.read.bytes + j.write.bytes + j.trim.bytes;
+    let ios = j.read.ios + j.write.ios + j.trim.ios;
+    bytes + ios > 0 || j.errno != 0 || j.errors > 0
+}
+
 /// One job's block (fio "normal" layout; latency blocks in the layout of fio 3.33 text
 /// report, nsec/usec/msec as fio picks them): the header `NAME: (groupid=G, jobs=N):
 /// err= 0: pid=P: DATE`, the `Description  : [...]` of a job with `description=`, the
@@ -297,6 +308,13 @@ pub(crate) fn job_block(
     }
     if j.verified > 0 && notes {
         s += &format!("  verify: {} blocks read back, all matched\n", j.verified);
+    }
+    if j.final_sync_ns > 0 && notes {
+        // public case C15: the summary says how long the final sync took
+        s += &format!(
+            "  final sync: {:.3} ms (end_fsync/fsync_on_close, inside the run time)\n",
+            j.final_sync_ns as f64 / 1e6
+        );
     }
     // fio's order: latency buckets, cpu, depths, issued rwts, latency target, steady state
     s += &crate::report::fio::levels::job_text(j);

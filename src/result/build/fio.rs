@@ -110,6 +110,7 @@ fn job_result(j: JobRecord) -> JobResult {
         trim: dir_result(s.trim, rt, r.bw[2], r.iops[2]),
         sync: dir_result(s.sync, rt, SampleStat::default(), SampleStat::default()),
         verified: s.verified,
+        final_sync_ns: s.end_sync_ns / u64::from(s.threads.max(1)),
         pid: s.pid,
         cpu: s.cpu,
         depth: s.depth,
@@ -148,7 +149,7 @@ fn time_shares(jobs: &[JobRecord]) -> Vec<TimeShare> {
                 s.run_ns_sum.saturating_add(s.held_ns),
                 dir_ns(&s.read),
                 dir_ns(&s.write) + dir_ns(&s.trim),
-                dir_ns(&s.sync),
+                dir_ns(&s.sync).saturating_add(s.end_sync_ns),
             )
             .with_wait(s.wait_ns.saturating_add(s.held_ns))
         })

@@ -67,14 +67,16 @@ pub fn fill_len(path: &Path, bs: u64) -> Option<u64> {
 /// `fill_device` region of one file: `(length, size on disk before the run)`, bytes.
 /// A regular file's region runs from `start` over the free space (nothing is laid out:
 /// the file keeps its size); a block device's region runs to its end. `None` when the
-/// job does not fill.
+/// job does not fill: no `fill_device`, or a `size`/`filesize` given, which fio 3.33
+/// keeps (it makes the size "really large" only when none is set, init.c), so the job
+/// runs over that size and a full device still ends it normally.
 pub fn fill_region(
     job: &crate::job::fio::FioJob,
     path: &Path,
     existing: Option<u64>,
     start: u64,
 ) -> Option<(u64, u64)> {
-    if !job.more.x.fill_device {
+    if !fills(job) {
         return None;
     }
     let bs = job.bs_write.max();
@@ -85,6 +87,11 @@ pub fn fill_region(
     let have = existing.unwrap_or(0);
     let total = fill_len(path, bs).unwrap_or(have);
     Some((total.saturating_sub(start), have))
+}
+
+/// Whether job `job` fills the device: `fill_device=1` without a `size` or `filesize`.
+pub fn fills(job: &crate::job::fio::FioJob) -> bool {
+    job.more.x.fill_device && job.size.is_none() && job.filesize.is_none()
 }
 
 /// `allow_file_create=0`: every file must exist already (fio refuses to create it).

@@ -62,7 +62,9 @@ fn psync_run_on_small_file_moves_exact_bytes() {
     assert_eq!(out.jobs.len(), 2);
     let w = &out.jobs[0];
     assert_eq!((w.stats.write.ios, w.stats.write.bytes), (64, 262_144));
-    assert_eq!(w.stats.sync.ios, 4 + 1);
+    // 64 writes / 16: 4 fsyncs; end_fsync's is timed, not a sync I/O (fio 3.33)
+    assert_eq!(w.stats.sync.ios, 4);
+    assert!(w.stats.end_sync_ns > 0);
     assert_eq!(
         std::fs::metadata(d.path().join("w.0.0")).unwrap().len(),
         262_144

@@ -596,7 +596,8 @@ fn lay_out(
         }
     }
     for (j, ps) in cmd.jobs.iter().zip(plans) {
-        if j.more.x.atomic {
+        // (the null engine has no file to write atomically: nothing to check)
+        if j.more.x.atomic && !j.engine.caps().no_io {
             for p in ps {
                 let paths: Vec<&Path> = p.files.iter().map(|f| f.path.as_path()).collect();
                 crate::run::fio::errors::check_atomic(&paths, &block_sizes(&j.bs_write)).map_err(

@@ -101,7 +101,7 @@ pub(crate) fn files_for(job: &FioJob, t: u32) -> Result<(Vec<FileSpec>, Vec<Regi
                 Some(e) => e,
                 // fill_device: the region is the free space (fill_region below), so a
                 // file that does not exist yet needs no size (fio creates it)
-                None if job.more.x.fill_device && !dataset::is_char_device(&p) => 0,
+                None if crate::run::fio::errors::fills(job) && !dataset::is_char_device(&p) => 0,
                 None => return Err(no_size(p)),
             },
         };
@@ -112,7 +112,7 @@ pub(crate) fn files_for(job: &FioJob, t: u32) -> Result<(Vec<FileSpec>, Vec<Regi
         } else {
             size
         };
-        let base = base_offset(job, existing, size);
+        let base = base_offset(job, existing);
         let start = base.saturating_add(u64::from(t).saturating_mul(job.more.offset_increment));
         // with an offset into an existing file (or device) and no explicit size, the
         // region runs to its end
@@ -122,7 +122,7 @@ pub(crate) fn files_for(job: &FioJob, t: u32) -> Result<(Vec<FileSpec>, Vec<Regi
             }
             _ => size,
         };
-        // fill_device: size is ignored; the region is the free space (written until
+        // fill_device without a size: the region is the free space (written until
         // ENOSPC), and nothing is laid out in advance
         let (len, on_disk) = match crate::run::fio::errors::fill_region(job, &p, existing, start) {
             Some(r) => r,
@@ -192,23 +192,22 @@ pub(crate) fn paths_of(job: &FioJob, t: u32) -> Result<Vec<PathBuf>, RunError> {
 
 /// Where thread I/O starts in a file before `offset_increment`: `offset=` (a percentage
 /// aligned as fio aligns it), or the file's end with `file_append`.
-fn base_offset(job: &FioJob, existing: Option<u64>, size: u64) -> u64 {
+fn base_offset(job: &FioJob, existing: Option<u64>) -> u64 {
     match job.more.offset {
         // file_append: the I/O starts at the file's end (fio: offset = its size)
         _ if job.tuning.file_append => existing.unwrap_or(0),
         None => 0,
         Some(SizeSpec::Bytes(b)) => b,
         Some(SizeSpec::Percent(pc)) => {
-            // fio aligns a percentage offset down to the smallest block size, or
-            // up to `offset_align` when that is given
-            let raw = (existing.unwrap_or(size) as f64 * pc / 100.0) as u64;
-            match job.tuning.offset_align {
-                0 => {
-                    let min_bs = job.bs_read.min().min(job.bs_write.min()).max(1);
-                    raw / min_bs * min_bs
-                }
-                a => raw.div_ceil(a).saturating_mul(a),
-            }
+            // fio 3.33 (get_start_offset) takes the percentage of the file's size as it
+            // is before the layout (0 for a file that does not exist yet) and aligns it
+            // up to `offset_align`, or else to the smallest block size
+            let raw = (existing.unwrap_or(0) as f64 * pc / 100.0) as u64;
+            let a = match job.tuning.offset_align {
+                0 => job.bs_read.min().min(job.bs_write.min()).max(1),
+                a => a,
+            };
+            raw.div_ceil(a).saturating_mul(a)
         }
     }
 }

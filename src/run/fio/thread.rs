@@ -10,7 +10,7 @@ use crate::engine::registry::{self, Drive, NativeAio, NoData, Refused, Ring, Spe
 use crate::engine::{Engine, IoErr};
 use crate::files::dataset::{self};
 use crate::files::strerror;
-use crate::job::fio::FioJob;
+use crate::job::fio::{EngineKind, FioJob};
 use crate::result::job::{EffectiveJob, JobRecord};
 use crate::run::fio::log::{LogSpec, Logs};
 use crate::run::fio::*;
@@ -152,8 +152,13 @@ pub(crate) fn run_thread_io(
     }
     let writes = job.rw.writes() || job.rw.trims();
     let rw_open = writes || caps.maps_files;
-    let open = if m.sync_io {
-        dataset::open_osync(&plan.files, rw_open, job.direct)?
+    let open = if m.sync_io || m.dsync_io {
+        let flag = if m.sync_io {
+            libc::O_SYNC
+        } else {
+            libc::O_DSYNC
+        };
+        dataset::open_osync(&plan.files, rw_open, job.direct, flag)?
     } else {
         dataset::open(&plan.files, rw_open, job.direct)?
     };
@@ -361,12 +366,22 @@ fn engine_spec<'b>(
         // userspace_reap works where fio's does: iodepth_batch_complete_min=0
         user_reap: job.more.userspace_reap && job.more.iodepth_batch_complete_min == 0,
     };
-    // atomic=1: RWF_ATOMIC on every write (checked by the statx preflight in `execute`)
-    spec.write_flags = if job.more.x.atomic {
-        libc::RWF_ATOMIC
+    // atomic=1: RWF_ATOMIC on every write (checked by the statx preflight in `execute`);
+    // nowait=1 (io_uring, libaio): RWF_NOWAIT on every request, as fio 3.33 sets it, so
+    // a request that would block fails with EAGAIN (a job error, as in fio)
+    let queued_rw = matches!(job.engine, EngineKind::IoUring | EngineKind::Libaio);
+    let nowait = if job.tuning.nowait && queued_rw {
+        libc::RWF_NOWAIT
     } else {
         0
     };
+    spec.write_flags = nowait
+        | if job.more.x.atomic {
+            libc::RWF_ATOMIC
+        } else {
+            0
+        };
+    spec.read_flags = nowait;
     if plan.engine.caps().maps_files {
         let len = if job.more.zones.mode == crate::job::fio::zone_keys::ZoneMode::Strided {
             // strided zones run on to the end of the files (run/gen/zones.rs)

@@ -10,6 +10,7 @@ mod job_keys;
 mod json_keys;
 mod kb_base;
 mod options;
+mod oracle_groups;
 mod peers;
 mod semantics;
 mod terse;

@@ -98,27 +98,30 @@ fn every_pass_of_a_buffered_job_reads_the_device() {
     assert!(sectors_read(&dev) - a >= 2 * 16384);
 }
 
-/// A percentage `offset` is aligned down to the smallest block size (fio): 1 % of
-/// 8 MiB is byte 83886, so the region starts at 81920 (20 blocks of 4 KiB).
+/// A percentage `offset` is of the file's size before the layout and aligned up to the
+/// smallest block size (fio 3.33's get_start_offset): on a new file it is 0 (the file is
+/// 8 MiB); on the existing 8 MiB file 1 % is byte 83886, so the region starts at 86016
+/// (21 blocks of 4 KiB) and the file grows to 8 MiB + 86016, as fio's does.
 #[test]
 fn percentage_offset_is_aligned_to_the_block_size() {
     let d = scratch();
-    let o = run(
-        d.path(),
-        &[
-            "--output-format=json",
-            "--name=o",
-            "--rw=read",
-            "--bs=4k",
-            "--size=8m",
-            "--offset=1%",
-            "--filename=f",
-        ],
-    );
+    let args = [
+        "--output-format=json",
+        "--name=o",
+        "--rw=read",
+        "--bs=4k",
+        "--size=8m",
+        "--offset=1%",
+        "--filename=f",
+    ];
+    let o = run(d.path(), &args);
     let v = o.ok().json();
     assert_eq!(v["jobs"][0]["read"]["io_bytes"], 8u64 << 20);
-    let len = std::fs::metadata(d.path().join("f")).unwrap().len();
-    assert_eq!(len, (8 << 20) + 81920);
+    let len = || std::fs::metadata(d.path().join("f")).unwrap().len();
+    assert_eq!(len(), 8 << 20);
+    let o = run(d.path(), &args);
+    assert_eq!(o.ok().json()["jobs"][0]["read"]["io_bytes"], 8u64 << 20);
+    assert_eq!(len(), (8 << 20) + 86016);
 }
 
 /// `fadvise_hint` (fio's default 1): a random-mode job advises POSIX_FADV_RANDOM, which

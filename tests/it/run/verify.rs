@@ -410,7 +410,7 @@ fn fill_device_writes_until_enospc_and_ends_normally() {
     let dir = fs.dir();
     let avail = fs.avail();
     assert!(avail > 8 << 20, "{avail}");
-    // size=1m is ignored, as in fio: the job writes until the filesystem is full
+    // no size (fio's surface-scan.fio): the job writes until the filesystem is full
     let o = run(
         dir,
         &[
@@ -418,7 +418,6 @@ fn fill_device_writes_until_enospc_and_ends_normally() {
             "--filename=datafile.tmp",
             "--rw=write",
             "--bs=64k",
-            "--size=1m",
             "--fill_device=1",
             "--verify=meta",
             "--verify_pattern=0xaa555aa5",

@@ -283,10 +283,12 @@ fn buffered(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
 }
 
 fn sync(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
-    c.job.more.sync_io = match v.map(str::trim) {
-        None | Some("1") | Some("sync") => true,
-        Some("0") | Some("none") => false,
-        Some(o) => return Err(c.bad(o, "accepted: 0, 1, none, sync")),
+    // fio 3.33's values: none/0, sync/1 (O_SYNC), dsync (O_DSYNC)
+    (c.job.more.sync_io, c.job.more.dsync_io) = match v.map(str::trim) {
+        None | Some("1") | Some("sync") => (true, false),
+        Some("dsync") => (false, true),
+        Some("0") | Some("none") => (false, false),
+        Some(o) => return Err(c.bad(o, "accepted: 0, 1, none, sync, dsync")),
     };
     Ok(())
 }

@@ -261,7 +261,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
         .default("nvme")
         .values(&[("nvme", "pass-through uring-cmd for nvme devices")])
         .example("nvme"),
-    b("thp", Group::Engine, "Memory Advise Huge Page", thp).default("0"),
+    int("thp", Group::Engine, "Memory Advise Huge Page", 0, thp).default("0"),
 ];
 
 /// Set `job.tuning.FIELD` to the value as a fio boolean.
@@ -306,7 +306,13 @@ tuning_bools! {
     fixedbufs => fixedbufs;
     registerfiles => registerfiles;
     nowait => nowait;
-    thp => thp;
+}
+
+/// `thp` (mmap engine): fio 3.33's integer, any non-zero value asking for huge pages
+/// (`madvise(MADV_HUGEPAGE)`).
+fn thp(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
+    c.job.tuning.thp = c.need_u64(v)? != 0;
+    Ok(())
 }
 
 /// Set `job.tuning.FIELD` to the value as text (required).

@@ -117,6 +117,10 @@ impl<'a> Worker<'a> {
         let buf = slab.bufs[0].ptr();
         // SAFETY: buffer 0 is at least max bs long and nothing is in flight.
         let b = unsafe { std::slice::from_raw_parts_mut(buf, len) };
+        if let Some(l) = &mut self.logs {
+            // write_iolog: fio logs its verify reads as the reads they are
+            l.iolog(file, "read", offset, len as u64);
+        }
         let t0 = self.clock.now();
         let mut done = 0usize;
         while done < len {

@@ -27,11 +27,11 @@ pub(super) struct FioRules<'a> {
     deadline: Option<u64>,
     issued_bytes: u64,
     issued_ios: u64,
-    /// the measured bytes / requests the job issues at most (`u64::MAX`: no limit)
+    /// the bytes / requests the job issues at most (`u64::MAX`: no limit), counted
+    /// from the start and again from the end of ramp_time
     byte_limit: u64,
     ios_limit: u64,
-    /// one of them is reached (they only grow while measuring, so this is set where
-    /// they grow)
+    /// one of them is reached (set where they grow; the end of ramp_time zeroes them)
     issued_all: bool,
     /// what the job uses (a copy of the worker's, next to the loop's state)
     uses: Uses,
@@ -407,8 +407,13 @@ impl<'a> Rules for FioRules<'a> {
         }
         if !self.measuring && now >= self.ramp_end {
             self.measuring = true;
-            // fio's reset_all_stats zeroes the thinktime_blocks counts
+            // fio's reset_all_stats zeroes the thinktime_blocks counts, the requests
+            // and bytes issued and done
             self.w.think_blocks = 0;
+            (self.issued_bytes, self.issued_ios, self.issued_all) = (0, 0, false);
+            for d in [&mut self.st.read, &mut self.st.write, &mut self.st.trim] {
+                (d.ios, d.bytes) = (0, 0);
+            }
             self.measure_start = now;
             // fio's runtime counts from the epoch its ramp_time_over resets to the
             // moment it saw the ramp's end: the measured run is never shorter than it
@@ -508,15 +513,14 @@ impl<'a> Rules for FioRules<'a> {
             n if n > 0 && !plan.job.rw.random() => n as u64,
             _ => 0,
         };
-        if self.measuring {
-            // the measured bytes or requests reached the job's limit (`size`,
-            // `io_size`, `number_ios`)
-            self.issued_bytes += sized + skip;
-            self.issued_ios += 1;
-            self.issued_all = self.issued_bytes >= self.byte_limit
-                || self.issued_ios >= self.ios_limit
-                || (skip > 0 && self.issued_bytes + bs > self.byte_limit);
-        }
+        // the bytes or requests reached the job's limit (`size`, `io_size`,
+        // `number_ios`); as in fio 3.33 those of the ramp count until its end, which
+        // zeroes them (reset_all_stats), so a job done inside its ramp_time ends there
+        self.issued_bytes += sized + skip;
+        self.issued_ios += 1;
+        self.issued_all = self.issued_bytes >= self.byte_limit
+            || self.issued_ios >= self.ios_limit
+            || (skip > 0 && self.issued_bytes + bs > self.byte_limit);
         self.pass_done = self.uses.repass && sized > 0 && self.w.pass_step(sized);
         let buf = io.buf(slot);
         if op == Op::Write && !self.w.fds.is_empty() {
@@ -669,14 +673,19 @@ impl<'a> Rules for FioRules<'a> {
         let plan = self.w.plan;
         let job = &plan.job;
         // The final syncs belong to the measured time (public case C15, fio PR #837):
-        // `end_fsync` and `fsync_on_close` on one file give the same bandwidth.
+        // `end_fsync` and `fsync_on_close` on one file give the same bandwidth. They are
+        // not sync I/Os: fio 3.33 accounts a sync only while the job runs (its end fsync
+        // runs in TD_FSYNCING, the close-time one outside any I/O unit), so neither
+        // shows in the `sync` block or its JSON.
         for on in [job.end_fsync, job.more.fsync_on_close] {
             if on && job.rw.writes() {
                 self.w.phase(b'F');
+                let (clock, t) = (self.w.clock, self.w.clock.now());
                 for f in 0..plan.files.len() {
                     self.w
-                        .sync_file(io.eng, &mut self.st, f, SyncKind::Fsync, true)?;
+                        .sync_file(io.eng, &mut self.st, f, SyncKind::Fsync, false)?;
                 }
+                self.st.end_sync_ns += clock.ns(t, clock.now());
             }
         }
         self.finish_stats();
@@ -716,11 +725,8 @@ impl<'a> FioRules<'a> {
         let clock = self.w.clock;
         self.st.zone_resets = self.w.zones.as_ref().and_then(|z| z.zbd_resets());
         self.st.rates = self.samp.finish();
-        self.st.runtime_ns = if self.measuring {
-            clock.ns(self.measure_start, clock.now())
-        } else {
-            0
-        };
+        // a job done inside its ramp_time: fio's runtime then counts from the start
+        self.st.runtime_ns = clock.ns(self.measure_start, clock.now());
         let maps = &self.w.maps;
         self.w.cov_report = self.w.cov.as_ref().map(|c| {
             let mut s = c.stats();
