@@ -589,3 +589,61 @@ fn two_signals_at_once_count_once() {
     );
     assert!(!err.contains("second signal"), "{err}");
 }
+
+/// Issue 26: a `mark` interrupted after its write tests keeps every finding the finished
+/// tests support. On an ext4 on a loop device whose `queue/write_cache` is `write back`,
+/// SIGINT at the start of the 4th test of `realworld` (RND4K Q1T1 write; `phase:stop@4`:
+/// SEQ1M Q1T1 write finished) leaves `write_cache.acknowledged` in the JSON, naming the
+/// finished write test only, once in the text under the table, and the device view
+/// of the tests that ran.
+#[test]
+fn mark_interrupted_after_a_write_test_keeps_the_write_cache_finding() {
+    let Some(fs) = LoopFs::small(64, "ext4") else {
+        return;
+    };
+    let wc = format!("/sys/block/{}/queue/write_cache", fs.dev().name());
+    std::fs::write(&wc, "write back").unwrap();
+    let d = scratch();
+    let r = interrupt_at(
+        d.path(),
+        "phase:stop@4",
+        &[
+            "mark",
+            fs.dir().to_str().unwrap(),
+            "--preset=realworld",
+            "--size=8M",
+            "--time=1",
+            "--loops=1",
+            "--warmup=0",
+            "--json=m.json",
+        ],
+        libc::SIGINT,
+    );
+    assert_eq!(r.code, 130, "{r:?}");
+    no_panic(&r);
+    assert_eq!(
+        mark_rows(&r.stdout),
+        ["SEQ1M Q1T1 read", "RND4K Q1T1 read", "SEQ1M Q1T1 write"],
+        "{}",
+        r.stdout
+    );
+    let j = read_json(&d.path().join("m.json"));
+    assert_eq!(j["status"], "interrupted");
+    assert_eq!(j["device_view"]["devices"][0]["write_cache"], "write back");
+    assert!(j["device_view"]["devices"][0]["writes"].as_u64().unwrap() > 0, "{j}");
+    let found: Vec<&Value> = j["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|w| w["id"] == "write_cache.acknowledged")
+        .collect();
+    assert_eq!(found.len(), 1, "{}", j["warnings"]);
+    let m = found[0]["message"].as_str().unwrap();
+    assert!(
+        m.starts_with("the write figures (SEQ1M Q1T1 write) were acknowledged by "),
+        "{m}"
+    );
+    let line = format!("iomark: WARNING [write_cache.acknowledged]: {m}");
+    assert_eq!(r.stdout.matches(&line).count(), 1, "{}", r.stdout);
+    assert!(entries(fs.dir()).is_empty(), "{:?}", entries(fs.dir()));
+}
