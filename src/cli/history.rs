@@ -250,6 +250,12 @@ fn list(f: &Filters) -> Exit {
     for e in &shown {
         crate::outln!("{}", rh::list_line(e));
     }
+    if shown
+        .iter()
+        .any(|e| crate::result::truth::from_memory(&e.result).is_some())
+    {
+        crate::outln!("{}", rh::MEMORY_LEGEND);
+    }
     let filtered = if shown.len() == all.len() {
         String::new()
     } else {
@@ -274,6 +280,7 @@ fn list_json(e: &Entry) -> serde_json::Value {
         "device": r.device,
         "device_label": crate::result::history::device_label(r),
         "tests": crate::report::compare::tests_of(r).into_iter().map(|t| t.name).collect::<Vec<_>>(),
+        "from_memory": crate::result::truth::from_memory(r),
     })
 }
 

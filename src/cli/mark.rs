@@ -49,7 +49,7 @@ pub struct Args {
     /// sustained: 600, the longest write]
     #[arg(long, allow_negative_numbers = true, value_parser = iomark_count(1, 3600, "seconds"))]
     pub time: Option<u64>,
-    /// Loops per test; the median (by MB/s) is reported, best and worst are kept in the JSON.
+    /// Loops per test; the median (by MB/s; an even count: the mean of the two middle loops) is reported, best and worst are kept in the JSON.
     #[arg(long, default_value_t = 3, allow_negative_numbers = true, value_parser = iomark_count_u32(1, 100, ""))]
     pub loops: u32,
     /// Unreported warm-up seconds before each test's loops (0 = none).

@@ -150,11 +150,16 @@ fn below(root: &Root, d: &str) -> Vec<String> {
         };
         let bf = bf.trim();
         let bf = bf.strip_suffix(" (deleted)").unwrap_or(bf);
-        // the backing file's device: on the live machine from its own stat
-        let dev = root
-            .is_live()
-            .then(|| super::dev_of(std::path::Path::new(bf)))
-            .flatten();
+        // the backing file's device: on the live machine from its own stat, on a
+        // recorded one from the mount that holds it (the file only exists there)
+        let dev = if root.is_live() {
+            super::dev_of(std::path::Path::new(bf))
+        } else {
+            root.read("/proc/self/mountinfo").and_then(|t| {
+                let mounts = super::mountinfo::parse(&t);
+                super::mountinfo::find(&mounts, bf).map(|m| (m.major, m.minor))
+            })
+        };
         return dev
             .filter(|(maj, _)| *maj != 0)
             .and_then(|(a, b)| root.block_name(a, b))

@@ -156,15 +156,21 @@ pub fn tests_line(r: &RunResult) -> String {
     s
 }
 
-/// One line of `iomark history`: name, date, command, device, tests, first throughput.
+/// One line of `iomark history`: name, date, command, device, tests, first throughput,
+/// and [`MEMORY_MARK`] after it when the figures came from memory
+/// (result/truth.rs `from_memory`).
 pub fn list_line(e: &Entry) -> String {
     let r = &e.result;
     let first = tests_of(r)
         .iter()
         .find_map(|t| throughput(t).map(|(v, u)| format!("{} {u}", fmt(v))))
         .unwrap_or_else(|| "-".into());
+    let mark = match crate::result::truth::from_memory(r) {
+        Some(why) => format!("  {MEMORY_MARK} ({why})"),
+        None => String::new(),
+    };
     format!(
-        "{}  {}  {:<6}  {}  {}  {}",
+        "{}  {}  {:<6}  {}  {}  {}{mark}",
         e.name,
         super::compare::context(r).date,
         r.command,
@@ -173,6 +179,12 @@ pub fn list_line(e: &Entry) -> String {
         first
     )
 }
+
+/// The marker of a listed run whose figures came from memory.
+pub const MEMORY_MARK: &str = "[memory]";
+
+/// The legend line under the list when a listed run carries [`MEMORY_MARK`].
+pub const MEMORY_LEGEND: &str = "[memory]: the figures came from memory (files in RAM, the page cache, or above the path's ceiling), not from the drive: do not compare them as drive speed";
 
 /// Whether `e` passes the list's filters: device (a substring of its key or label),
 /// command or test (a substring of the command or a test name), and the date range

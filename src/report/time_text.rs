@@ -114,7 +114,7 @@ fn io_lines(t: &TimedCommand, s: &mut String) {
     for (i, d) in t.devices.iter().enumerate() {
         let _ = writeln!(
             s,
-            "  {}{}: {} read, {} written, {}, busy {:.0} %",
+            "  {}{}: {} read, {} written, {}, {}",
             if i == 0 {
                 "devices       "
             } else {
@@ -124,7 +124,7 @@ fn io_lines(t: &TimedCommand, s: &mut String) {
             size(d.read_bytes),
             size(d.write_bytes),
             plural(d.flushes.unwrap_or(0), "flush", "flushes"),
-            d.util_pct
+            super::why::busy_to(d, 0)
         );
     }
     if !t.devices.is_empty() {

@@ -100,14 +100,27 @@ pub fn device_view_block(r: &RunResult) -> String {
     let Some(view) = r.device_view.as_ref().filter(|v| !v.devices.is_empty()) else {
         return String::new();
     };
-    let mut o = String::from(
-        "\ndevice view over the whole run (the disk's own counters, /sys/block/DISK/stat):\n",
+    let mut o = format!(
+        "\ndevice view over the whole run{} (the disk's own counters, /sys/block/DISK/stat):\n",
+        span(view)
     );
     for l in device_view_lines(view) {
         o += &l;
         o.push('\n');
     }
     o
+}
+
+/// The period a phase-shaped command's view covers: `, 12.34 s, the removal of
+/// iomark's files included` (the view is finished after the cleanup, also after an
+/// interrupt or an error: run/copy/phase.rs `ended`).
+fn span(view: &crate::probe::devstat::DeviceView) -> String {
+    view.devices.first().map_or(String::new(), |d| {
+        format!(
+            ", {:.2} s, the removal of iomark's files included",
+            d.elapsed_ms as f64 / 1e3
+        )
+    })
 }
 
 /// `97.1 % fsync, 1.2 % writes, 0.8 % reads, 0.9 % other`, largest first (parts that
@@ -170,6 +183,40 @@ fn per_request(what: &str, ms: Option<f64>, count: Option<u64>) -> Option<String
     }
 }
 
+/// The longest clock tick the kernel may count a disk's busy time in (`io_ticks` is kept
+/// in jiffies: 1 ms at HZ=1000, 10 ms at HZ=100), ms.
+const TICK_MS: f64 = 10.0;
+
+/// A disk's busy share as text, `busy 12.3 %`. The kernel counts busy time in clock
+/// ticks, so a disk that served requests over a short run can show no busy time at
+/// all: then an honest upper bound (one tick over the span, at least 0.1 %), `busy <
+/// 0.5 %`, never `busy 0.0 %` beside the requests and a queue depth; `busy < 0.1 %`
+/// when counted time rounds to 0.0.
+pub fn busy(d: &DeviceActivity) -> String {
+    busy_to(d, 1)
+}
+
+/// [`busy`] with `decimals` (0 or 1) places: the least shown step (1 % or 0.1 %) is the
+/// least bound.
+pub fn busy_to(d: &DeviceActivity, decimals: usize) -> String {
+    let step = if decimals == 0 { 1.0 } else { 0.1 };
+    let served = d.reads + d.writes + d.flushes.unwrap_or(0) + d.discards.unwrap_or(0) > 0;
+    if !served || d.util_pct >= step / 2.0 {
+        return format!("busy {:.*} %", decimals, d.util_pct);
+    }
+    let ticks = d.after.io_ticks.saturating_sub(d.before.io_ticks);
+    let bound = if ticks == 0 {
+        let b = TICK_MS * 100.0 / d.elapsed_ms.max(1) as f64;
+        ((b / step).ceil() * step).clamp(step, 100.0)
+    } else {
+        step
+    };
+    if bound >= 100.0 {
+        return "busy ≤ 100 % (under one clock tick counted)".into();
+    }
+    format!("busy < {bound:.decimals$} %")
+}
+
 /// One disk of the device view.
 fn device_line(d: &DeviceActivity) -> String {
     let mut facts: Vec<String> = d
@@ -201,7 +248,7 @@ fn device_line(d: &DeviceActivity) -> String {
         format!("; per request {}", service.join(", "))
     };
     format!(
-        "  device {}{facts}: {} reads, {} writes, {}, {}; read {}, wrote {}{service}; queue depth {:.2}, busy {:.1} %",
+        "  device {}{facts}: {} reads, {} writes, {}, {}; read {}, wrote {}{service}; queue depth {:.2}, {}",
         d.name,
         d.reads,
         d.writes,
@@ -210,13 +257,53 @@ fn device_line(d: &DeviceActivity) -> String {
         iec(d.read_bytes),
         iec(d.write_bytes),
         d.queue_depth,
-        d.util_pct
+        busy(d)
     )
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Busy time is counted in clock ticks: requests served with no tick counted give
+    /// an upper bound (one 10 ms tick over the span, at least 0.1 %), never `0.0 %`.
+    #[test]
+    fn busy_time_under_a_tick_is_an_upper_bound() {
+        use crate::probe::devstat::parse_stat;
+        let a = parse_stat("0 0 0 0 10 0 80 5 0 100 14").unwrap();
+        let at = |io_ticks: u64, in_queue: u64, writes: u64, ms: u64| {
+            let mut b = a;
+            b.write_ios += writes;
+            b.io_ticks += io_ticks;
+            b.in_queue += in_queue;
+            DeviceActivity::between("vdz", a, b, ms)
+        };
+        // 2 s, 40 writes, no tick counted but 40 ms in queue: depth 0.02, busy under 0.5 %
+        let d = at(0, 40, 40, 2000);
+        assert_eq!(d.util_pct, 0.0);
+        assert_eq!(busy(&d), "busy < 0.5 %");
+        assert!(
+            device_line(&d).ends_with("queue depth 0.02, busy < 0.5 %"),
+            "{}",
+            device_line(&d)
+        );
+        // a long run: the bound is 0.1 %
+        assert_eq!(busy(&at(0, 0, 3, 600_000)), "busy < 0.1 %");
+        // counted time that rounds to 0.0 %
+        assert_eq!(busy(&at(2, 2, 3, 10_000)), "busy < 0.1 %");
+        // a 5 ms span: one tick is more than it
+        assert_eq!(
+            busy(&at(0, 0, 1, 5)),
+            "busy ≤ 100 % (under one clock tick counted)"
+        );
+        // nothing served: an idle disk is 0.0 %; counted time as it is
+        assert_eq!(busy(&at(0, 0, 0, 2000)), "busy 0.0 %");
+        assert_eq!(busy(&at(300, 300, 40, 2000)), "busy 15.0 %");
+        // whole percents (`iomark time`): the least bound is 1 %
+        assert_eq!(busy_to(&d, 0), "busy < 1 %");
+        assert_eq!(busy_to(&at(0, 0, 40, 500), 0), "busy < 2 %");
+        assert_eq!(busy_to(&at(300, 300, 40, 2000), 0), "busy 15 %");
+    }
 
     /// 32 requests in flight for 3 s: 96 s of reads, said as 32.0 in flight, not as a
     /// bare 3200 %.

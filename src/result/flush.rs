@@ -11,6 +11,7 @@
 //! run to see the medium's speed.
 
 use super::{RunResult, Warning};
+use crate::probe::devstat::{is_write_back, DeviceActivity};
 use crate::util::text::plural;
 
 /// The stable id of the finding.
@@ -87,11 +88,9 @@ impl Facts<'_> {
     }
 
     fn sentence(&self, all: &super::TimeShare, view: &super::DeviceView) -> Option<Warning> {
-        let top = view.devices.iter().find(|d| d.member_of.is_none())?;
+        let chain = chain(view);
+        let top = *chain.first()?;
         let mode = top.write_cache.as_deref()?;
-        if !crate::probe::devstat::is_write_back(mode) {
-            return None;
-        }
         let l = &self.fsync.lat;
         let mut lat = vec![];
         if l.count > 0 {
@@ -105,22 +104,39 @@ impl Facts<'_> {
         } else {
             format!(" ({})", lat.join(", "))
         };
-        let members: Vec<&str> = view
-            .devices
-            .iter()
-            .filter(|d| d.member_of.is_some())
-            .map(|d| d.name.as_str())
-            .collect();
-        let dev = if members.is_empty() {
-            top.name.clone()
-        } else {
-            format!("{} (over {})", top.name, members.join(", "))
+        let (id, levels, why) = match reach(&chain)? {
+            Reach::Cache(disk) => {
+                let (id, why) = self.bound(top, l);
+                (id, cached_levels(&chain, disk), why)
+            }
+            Reach::WritesThrough(at) => (
+                WRITEOUT_BOUND,
+                format!(
+                    "{} caches writes ({mode}) over {}, which writes through ({})",
+                    top.name,
+                    at.name,
+                    at.write_cache.as_deref().unwrap_or_default()
+                ),
+                format!(
+                    "a flush ends at {0} as writes to its medium, no volatile cache is flushed, so {0}'s write-out bounds each fsync: this test measures how fast {0} takes synchronous writes more than a cache flush",
+                    at.name
+                ),
+            ),
+            Reach::Dropped(cache) => (
+                FLUSH_STOPPED,
+                format!("{} writes through ({mode})", top.name),
+                format!(
+                    "the block layer drops flushes there, so the volatile write cache of {0} below it ({1}) is never flushed: {2} bounds each fsync (its writes down the stack), not {0}'s flush latency, and the data may not be on {0}'s medium when fsync returns",
+                    cache.name,
+                    cache.write_cache.as_deref().unwrap_or_default(),
+                    top.name
+                ),
+            ),
         };
-        let (id, why) = self.bound(top, l);
         Some(Warning {
             id: id.into(),
             message: format!(
-                "{:.0} % of the run was fsync{lat}; {dev} caches writes ({mode}): {why}; to see the other side run it with {}",
+                "{:.0} % of the run was fsync{lat}; {levels}: {why}; to see the other side run it with {}",
                 all.sync_pct,
                 other_side(self.command, self.direct)
             ),
@@ -220,6 +236,111 @@ pub fn write_cache_acked(r: &RunResult) -> Option<Warning> {
             top.name
         ),
     })
+}
+
+/// The stable id of the finding given when the disk under the files writes through
+/// (the block layer drops flushes there) over a level that caches writes: the fsyncs
+/// never reach that cache.
+pub const FLUSH_STOPPED: &str = "fsync.flush_stopped";
+
+/// The levels a flush from the disk under the files goes down: that disk, then through
+/// loop/md/dm stacks each member below the one before (a loop device's backing file's
+/// disk), as the device view lists them (`member_of`). With several members (md), the
+/// first chain down to a disk that caches writes, else the first chain.
+fn chain(view: &super::DeviceView) -> Vec<&DeviceActivity> {
+    let devs = &view.devices;
+    let Some(top) = devs.iter().find(|d| d.member_of.is_none()) else {
+        return vec![];
+    };
+    let up = |d| up_from(devs, d);
+    let leaves: Vec<Vec<&DeviceActivity>> = devs
+        .iter()
+        .filter(|d| !devs.iter().any(|m| m.member_of.as_deref() == Some(&d.name)))
+        .map(up)
+        .filter(|c| c.first().is_some_and(|t| t.name == top.name))
+        .collect();
+    let writes_back = |c: &&Vec<&DeviceActivity>| {
+        c.iter()
+            .all(|d| d.write_cache.as_deref().is_none_or(is_write_back))
+    };
+    leaves
+        .iter()
+        .find(writes_back)
+        .or(leaves.first())
+        .cloned()
+        .unwrap_or_else(|| vec![top])
+}
+
+/// The levels from the top of `devs` down to `d` (through `member_of`).
+fn up_from<'a>(devs: &'a [DeviceActivity], d: &'a DeviceActivity) -> Vec<&'a DeviceActivity> {
+    let mut v = vec![];
+    let mut at = Some(d);
+    while let Some(x) = at.filter(|_| v.len() <= devs.len()) {
+        v.push(x);
+        at = x
+            .member_of
+            .as_deref()
+            .and_then(|p| devs.iter().find(|d| d.name == p));
+    }
+    v.reverse();
+    v
+}
+
+/// Where a flush from the top of a [`chain`] ends.
+enum Reach<'a> {
+    /// every level down to this disk caches writes: the flush reaches its volatile cache
+    Cache(&'a DeviceActivity),
+    /// this level below the top writes through: the flush ends as writes to it
+    WritesThrough(&'a DeviceActivity),
+    /// the top writes through: flushes are dropped there, never reaching this caching
+    /// level below
+    Dropped(&'a DeviceActivity),
+}
+
+/// Which level bounds a flush (levels whose mode is unknown are passed over); `None`
+/// when nothing caches: the top writes through and no level below caches.
+fn reach<'a>(chain: &[&'a DeviceActivity]) -> Option<Reach<'a>> {
+    let known: Vec<(&'a DeviceActivity, bool)> = chain
+        .iter()
+        .filter_map(|d| Some((*d, is_write_back(d.write_cache.as_deref()?))))
+        .collect();
+    let (top, top_wb) = *known.first()?;
+    if top.member_of.is_some() {
+        return None;
+    }
+    if !top_wb {
+        return known
+            .iter()
+            .find(|(_, wb)| *wb)
+            .map(|(d, _)| Reach::Dropped(*d));
+    }
+    Some(match known.iter().find(|(_, wb)| !*wb) {
+        Some((d, _)) => Reach::WritesThrough(*d),
+        None => Reach::Cache(known.last()?.0),
+    })
+}
+
+/// The levels of a chain that caches all the way down to `disk`, naming the level that
+/// bounds the flush: `loop0 caches writes (write back)` for one disk; `loop0 caches
+/// writes (write back) over vda (write back), whose volatile write cache bounds the
+/// flush` for a stack.
+fn cached_levels(chain: &[&DeviceActivity], disk: &DeviceActivity) -> String {
+    let mode = |d: &DeviceActivity| d.write_cache.clone().unwrap_or_else(|| "?".into());
+    let top = chain[0];
+    let below: Vec<String> = chain[1..]
+        .iter()
+        .filter(|d| d.write_cache.is_some())
+        .map(|d| format!("{} ({})", d.name, mode(d)))
+        .collect();
+    if below.is_empty() || disk.name == top.name {
+        return format!("{} caches writes ({})", top.name, mode(top));
+    }
+    format!(
+        "{} caches writes ({}) over {}, whose volatile write cache bounds the flush",
+        top.name,
+        mode(top),
+        below.join(" over ")
+    )
 }
 
 /// Why a flush-bound result is not the drive's write speed.
@@ -337,6 +458,142 @@ mod tests {
             other_side("run", true),
             "fsync=0 (no fsync) or fdatasync=N instead of fsync=N"
         );
+    }
+
+    /// The chain loop0 → vda with the two modes given, loop0's flushes 400 µs, vda's 50 µs.
+    fn stack(top: &str, below: &str) -> DeviceView {
+        let dev = |name: &str, of: Option<&str>, mode: &str, ms: f64| DeviceActivity {
+            name: name.into(),
+            member_of: of.map(Into::into),
+            write_cache: Some(mode.into()),
+            flushes: Some(100),
+            flush_ms_per_io: Some(ms),
+            ..Default::default()
+        };
+        DeviceView {
+            devices: vec![
+                dev("loop0", None, top, 0.4),
+                dev("vda", Some("loop0"), below, 0.05),
+            ],
+            process: None,
+            ranks: None,
+        }
+    }
+
+    fn finding_on(view: &DeviceView) -> Option<Warning> {
+        let all = TimeShare::new("all", 100, 1, 1, 87);
+        let fsync = crate::result::FsyncStats {
+            ops: 10,
+            ..Default::default()
+        };
+        Facts {
+            command: "fileio",
+            direct: false,
+            all: &all,
+            fsync: &fsync,
+            view,
+        }
+        .finding()
+    }
+
+    /// Issue 26: each level of a loop stack is considered, and the sentence names the
+    /// level that bounds the flush: the disk's volatile cache when every level caches;
+    /// the write-through disk's write-out under a caching loop device; a write-through
+    /// loop device drops the flushes before the caching disk below it.
+    #[test]
+    fn each_level_of_a_stack_is_considered() {
+        let w = finding_on(&stack("write back", "write back")).unwrap();
+        assert_eq!(w.id, FLUSH_BOUND);
+        assert!(w.message.starts_with("87 % of the run was fsync; loop0 caches writes (write back) over vda (write back), whose volatile write cache bounds the flush: each of its 100 flushes waited 400.0 µs"), "{}", w.message);
+        let w = finding_on(&stack("write back", "write through")).unwrap();
+        assert_eq!(w.id, WRITEOUT_BOUND);
+        assert!(w.message.starts_with("87 % of the run was fsync; loop0 caches writes (write back) over vda, which writes through (write through): a flush ends at vda as writes to its medium, no volatile cache is flushed, so vda's write-out bounds each fsync"), "{}", w.message);
+        assert!(!w.message.contains("power-loss"), "{}", w.message);
+        let w = finding_on(&stack("write through", "write back")).unwrap();
+        assert_eq!(w.id, FLUSH_STOPPED);
+        assert!(w.message.starts_with("87 % of the run was fsync; loop0 writes through (write through): the block layer drops flushes there, so the volatile write cache of vda below it (write back) is never flushed: loop0 bounds each fsync"), "{}", w.message);
+        assert!(finding_on(&stack("write through", "write through")).is_none());
+        // a member whose mode is unknown is passed over
+        let mut v = stack("write back", "write through");
+        v.devices[1].write_cache = None;
+        let w = finding_on(&v).unwrap();
+        assert!(
+            w.message
+                .contains("; loop0 caches writes (write back): each"),
+            "{}",
+            w.message
+        );
+    }
+
+    /// The same through the one sysfs reader on a recorded machine: loop0 (`write
+    /// through`) over a file on /mnt/d, vda's filesystem (`write back`): the device view
+    /// follows the backing file through the fixture's mountinfo to vda, reads both
+    /// modes, and the finding says the flushes stop at loop0.
+    #[test]
+    fn a_recorded_loop_stack_is_followed_to_its_backing_disk() {
+        use crate::probe::tests::put;
+        use crate::probe::{devstat::Watch, Root};
+        let d = tempfile::tempdir().unwrap();
+        let r = d.path();
+        let loop0 = "sys/devices/virtual/block/loop0";
+        put(r, &format!("{loop0}/queue/write_cache"), "write through\n");
+        put(
+            r,
+            &format!("{loop0}/loop/backing_file"),
+            "/mnt/d/disk.img\n",
+        );
+        put(r, "sys/devices/pci/vda/queue/write_cache", "write back\n");
+        put(
+            r,
+            "sys/devices/pci/vda/uevent",
+            "MAJOR=254\nMINOR=0\nDEVNAME=vda\n",
+        );
+        put(
+            r,
+            "proc/self/mountinfo",
+            "22 1 254:0 / /mnt/d rw,relatime - ext4 /dev/vda rw\n",
+        );
+        let stat = |n: &str, flushes: u64| {
+            put(
+                r,
+                &format!("{n}/stat"),
+                &format!("0 0 0 0 10 0 80 5 0 5 5 0 0 0 0 {flushes} 1\n"),
+            );
+        };
+        stat(loop0, 0);
+        stat("sys/devices/pci/vda", 10);
+        for d in ["sys/class/block", "sys/block", "sys/dev/block"] {
+            std::fs::create_dir_all(r.join(d)).unwrap();
+        }
+        let ln = |t: &str, l: &str| std::os::unix::fs::symlink(t, r.join(l)).unwrap();
+        ln("../../devices/virtual/block/loop0", "sys/class/block/loop0");
+        ln("../devices/virtual/block/loop0", "sys/block/loop0");
+        ln("../../devices/pci/vda", "sys/class/block/vda");
+        ln("../devices/pci/vda", "sys/block/vda");
+        ln("../../devices/pci/vda", "sys/dev/block/254:0");
+        let w = Watch::start(&Root(r.to_path_buf()), Some("loop0"));
+        stat("sys/devices/pci/vda", 30);
+        let v = w.finish();
+        let names: Vec<(&str, Option<&str>, Option<&str>)> = v
+            .devices
+            .iter()
+            .map(|d| {
+                (
+                    d.name.as_str(),
+                    d.member_of.as_deref(),
+                    d.write_cache.as_deref(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            names,
+            [
+                ("loop0", None, Some("write through")),
+                ("vda", Some("loop0"), Some("write back"))
+            ]
+        );
+        assert_eq!(v.devices[1].flushes, Some(20));
+        assert_eq!(finding_on(&v).unwrap().id, FLUSH_STOPPED);
     }
 
     #[test]

@@ -177,6 +177,26 @@ pub fn memory_target(r: &RunResult) -> Option<String> {
     pc.memory_fs.clone().or_else(|| pc.memory_device.clone())
 }
 
+/// Why `r`'s figures came from memory rather than a storage device, in a few words
+/// (`files in tmpfs`, `reads from the page cache`, `writes left in the page cache`,
+/// `above the path's ceiling`), from its memory target and its warnings; `None` when
+/// nothing says so. `iomark history`'s list marks such runs so they are not compared as
+/// drive speed.
+pub fn from_memory(r: &RunResult) -> Option<String> {
+    if let Some(m) = memory_target(r) {
+        return Some(format!("files in {m}"));
+    }
+    let has = |id: &str| r.warnings.iter().any(|w| w.id == id);
+    [
+        (READS_FROM_MEMORY, "reads from the page cache"),
+        (WRITES_IN_MEMORY, "writes left in the page cache"),
+        (ABOVE_CEILING, "above the path's ceiling"),
+    ]
+    .into_iter()
+    .find(|(id, _)| has(id))
+    .map(|(_, why)| why.to_string())
+}
+
 /// The truth warnings of `r` (empty without a page-cache check).
 pub fn warnings(r: &RunResult) -> Vec<Warning> {
     let Some(pc) = &r.page_cache else {
@@ -261,6 +281,7 @@ pub fn text_lines(r: &RunResult) -> Vec<String> {
         UNWRITTEN,
         super::flush::FLUSH_BOUND,
         super::flush::WRITEOUT_BOUND,
+        super::flush::FLUSH_STOPPED,
         super::flush::WRITE_CACHE_ACKED,
     ];
     r.warnings

@@ -10,7 +10,8 @@
 //! it hands out the plain monomorphised engines: no wrapper, no per-I/O cost.
 //!
 //! Grammar: comma-separated rules `OP:KIND@N` or `OP:KIND@N+`, where `OP` is `read`,
-//! `write`, `fsync` or `unlink` (the removal of one of iomark's own files); `KIND` is `eio`, `enospc`, `eintr`, `eagain`, `short`,
+//! `write`, `fsync`, `unlink` (the removal of one of iomark's own files) or `phase` (the
+//! start of a command's N-th phase: a `mark` test; `stop` only); `KIND` is `eio`, `enospc`, `eintr`, `eagain`, `short`,
 //! `corrupt`, `stop` or `slow`; `N ≥ 1` is the 1-based number of the operation of that kind, counted over
 //! the whole process (all threads); `+` repeats the fault on every later operation.
 //! Example: `IOMARK_FAULT=write:eio@100,fsync:eio@1,read:short@5`.
@@ -44,6 +45,9 @@ pub enum Op {
     Fsync = 2,
     /// removal of one of iomark's own files (cleanup of a file set or scratch files)
     Unlink = 3,
+    /// the start of a phase (a `mark` test, before its warm-up): `stop` only, so a test
+    /// can signal between two phases whatever their I/O counts
+    Phase = 4,
 }
 
 /// What happens to the chosen operation.
@@ -109,7 +113,7 @@ pub fn parse(s: &str) -> Result<Plan, String> {
     let mut rules = Vec::new();
     for part in s.split(',').map(str::trim).filter(|p| !p.is_empty()) {
         let bad = |why: &str| {
-            format!("{ENV}: invalid rule '{part}': {why} (accepted: OP:KIND@N[+], OP read|write|fsync|unlink, KIND eio|enospc|eintr|eagain|short|corrupt|stop, N >= 1)")
+            format!("{ENV}: invalid rule '{part}': {why} (accepted: OP:KIND@N[+], OP read|write|fsync|unlink|phase, KIND eio|enospc|eintr|eagain|short|corrupt|stop, N >= 1)")
         };
         let (op, rest) = part.split_once(':').ok_or_else(|| bad("missing ':'"))?;
         let (kind, n) = rest.split_once('@').ok_or_else(|| bad("missing '@N'"))?;
@@ -118,6 +122,7 @@ pub fn parse(s: &str) -> Result<Plan, String> {
             "write" => Op::Write,
             "fsync" => Op::Fsync,
             "unlink" => Op::Unlink,
+            "phase" => Op::Phase,
             _ => return Err(bad("unknown operation")),
         };
         let kind = match kind {
@@ -133,6 +138,9 @@ pub fn parse(s: &str) -> Result<Plan, String> {
         };
         if kind == Kind::Corrupt && op != Op::Read {
             return Err(bad("corrupt applies to read only"));
+        }
+        if op == Op::Phase && kind != Kind::Stop {
+            return Err(bad("phase takes stop only"));
         }
         if kind == Kind::Short && matches!(op, Op::Fsync | Op::Unlink) {
             return Err(bad("short applies to read and write only"));
@@ -166,7 +174,7 @@ static PLAN: OnceLock<Option<Plan>> = OnceLock::new();
 /// signal sent while the process was stopped is handled before the next operation
 /// starts ([`stop_here`]).
 pub static HANDLED: AtomicU64 = AtomicU64::new(0);
-static COUNTS: [AtomicU64; 4] = [const { AtomicU64::new(0) }; 4];
+static COUNTS: [AtomicU64; 5] = [const { AtomicU64::new(0) }; 5];
 
 /// Read and parse `IOMARK_FAULT` once (call at startup). `Err` carries a one-line
 /// message for exit code 2. Unset or empty: no fault injection.
@@ -272,6 +280,14 @@ pub fn io_hook(op: Op) -> std::io::Result<()> {
     Err(std::io::Error::from_raw_os_error(libc::EAGAIN))
 }
 
+/// The start of a phase (a `mark` test): counted, and stopped at when a `phase:stop`
+/// rule names it.
+pub fn phase_hook() {
+    if !off() {
+        let _ = hit(Op::Phase);
+    }
+}
+
 /// True when the plan was read and is empty: hooks return at once.
 pub fn off() -> bool {
     PLAN.get().is_some_and(Option::is_none)
@@ -325,5 +341,7 @@ mod tests {
         }
         assert_eq!(parse("unlink:stop@2").unwrap().rules[0].op, Op::Unlink);
         assert!(parse("unlink:short@1").is_err());
+        assert_eq!(parse("phase:stop@4").unwrap().rules[0].op, Op::Phase);
+        assert!(parse("phase:eio@1").is_err());
     }
 }

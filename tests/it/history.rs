@@ -102,8 +102,24 @@ fn three_runs_on_two_devices_and_the_previous_run_of_the_same_device() {
     let table = with_history(&results, &["history"]).ok();
     assert_eq!(
         table.lines().len(),
-        4,
-        "3 runs and the count: {}",
+        5,
+        "3 runs, the memory legend and the count: {}",
+        table.stdout
+    );
+    // the tmpfs runs' figures came from memory: marked, with the legend under the list
+    // (issue 27), as the JSON's from_memory says
+    let lines: Vec<&str> = table.stdout.lines().collect();
+    for i in [0, 2] {
+        assert_eq!(runs[i]["from_memory"], "files in tmpfs", "{}", runs[i]);
+        assert!(
+            lines[i].ends_with("  [memory] (files in tmpfs)"),
+            "{}",
+            table.stdout
+        );
+    }
+    assert!(
+        lines[3].starts_with("[memory]: the figures came from memory"),
+        "{}",
         table.stdout
     );
     assert!(

@@ -30,8 +30,8 @@ use methods::{
 };
 pub use methods::{first_difference, Timing};
 pub use phase::{
-    bar, bytes_bar, check_dir, ended, short, steps_bar, waiting, Done, Live, MarkBar, PhaseRun,
-    RunError,
+    bar, bytes_bar, check_dir, ended, measured_secs, short, steps_bar, waiting, Done, Live,
+    MarkBar, PhaseRun, RunError,
 };
 
 /// Block size of the buffered (cp-like) method, bytes.

@@ -228,10 +228,21 @@ fn hms(s: u64) -> String {
     format!("{:02}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
 }
 
-/// Seconds from now to `end` (0 once passed).
-fn left(end: std::time::Instant) -> u64 {
-    end.saturating_duration_since(std::time::Instant::now())
-        .as_secs()
+/// The countdown to `end`: `HH:MM:SS left` rounded up to the next whole second, so a
+/// test with time left never shows `00:00:00` (a 1 s test showed it for all its
+/// second); `ending` once the planned end has passed (the last I/O and the loop's
+/// result are being collected).
+fn left(end: std::time::Instant) -> String {
+    countdown(end.saturating_duration_since(std::time::Instant::now()))
+}
+
+/// [`left`] of a remaining duration.
+fn countdown(rem: std::time::Duration) -> String {
+    if rem.is_zero() {
+        return "ending".into();
+    }
+    let secs = rem.as_secs() + u64::from(rem.subsec_nanos() > 0);
+    format!("{} left", hms(secs))
 }
 
 /// The look of [`MarkBar`]: the message, the bar, the current rates, the time left in
@@ -244,17 +255,18 @@ fn mark_style(b: ProgressBar, msg: &str, m: &MarkBar) -> ProgressBar {
     let get = move || *ends.lock().unwrap_or_else(|e| e.into_inner());
     let get2 = get.clone();
     let test_left = move |_: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
-        let _ = w.write_str(&hms(get().test.map_or(0, left)));
+        let _ = w.write_str(&get().test.map_or_else(|| "not started".into(), left));
     };
     let all_left = move |_: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
         let e = get2();
-        let _ = w.write_str(&hms(e.all.map_or(e.planned_s, left)));
+        let planned = || countdown(std::time::Duration::from_secs(e.planned_s));
+        let _ = w.write_str(&e.all.map_or_else(planned, left));
     };
     let elapsed = |st: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
         let _ = w.write_str(&hms(st.elapsed().as_secs()));
     };
     if let Ok(s) = ProgressStyle::with_template(
-        "{msg:>30} [{bar:20}] {rates}, test {test_left} left, all {all_left} left, {run_elapsed} elapsed",
+        "{msg:>30} [{bar:20}] {rates}, test {test_left}, all {all_left}, {run_elapsed} elapsed",
     ) {
         b.set_style(
             s.with_key("rates", rates)
@@ -309,8 +321,9 @@ pub struct Done<'a> {
     pub phases: Vec<crate::result::Phase>,
     /// its warnings
     pub warnings: Vec<crate::result::Warning>,
-    /// the device view's readings at the start (probe/devstat.rs), finished before
-    /// the cleanup
+    /// the device view's readings at the start (probe/devstat.rs), finished after
+    /// the cleanup: the view covers the whole run, the removal of iomark's files
+    /// included (after an error or a signal that is real I/O of the run)
     pub watch: crate::probe::devstat::Watch,
 }
 
@@ -323,21 +336,33 @@ pub fn ended(
     scratch: &mut crate::files::scratch::Scratch,
     sig: Option<i32>,
 ) -> (crate::result::Inputs, Vec<String>, i32) {
-    let view = d.watch.finish();
     let mut closing: Vec<String> = scratch
         .cleanup()
         .iter()
         .map(|e| format!("iomark {}: {e}", d.cmd))
         .collect();
+    let view = d.watch.finish();
     let (status, error, code, line) = outcome(d.cmd, d.removed, r, sig);
     closing.extend(line);
     let mut i = crate::result::Inputs::new(d.cmd, d.argv, status);
     i.error = error;
     i.elapsed_s = d.t0.elapsed().as_secs_f64();
+    // the rates' period is the measured phases' time, not the wall time (which holds
+    // the checks between phases and the cleanup, also after an interrupt)
+    i.recorded = crate::result::Recorded::Totals {
+        read: Default::default(),
+        write: Default::default(),
+        period_s: Some(measured_secs(&d.phases)),
+    };
     i.phases = d.phases;
     i.warnings = d.warnings;
     i.device_view = Some(view);
     (i, closing, code)
+}
+
+/// The seconds the phases that ran measured: a phase-shaped result's `period_s`.
+pub fn measured_secs(phases: &[crate::result::Phase]) -> f64 {
+    phases.iter().map(|p| p.seconds).sum()
 }
 
 /// Check a directory argument: it must exist, be a directory and be writable.
@@ -472,6 +497,19 @@ mod tests {
         );
         assert!(last.contains("so far)"), "{last:?}");
         w.finish_and_clear();
+    }
+
+    /// mark's countdown rounds up: a 1 s test never shows `00:00:00 left` while it
+    /// runs, and says `ending` once its planned end has passed.
+    #[test]
+    fn the_countdown_never_shows_zero_while_time_is_left() {
+        let ms = std::time::Duration::from_millis;
+        assert_eq!(countdown(ms(1000)), "00:00:01 left");
+        assert_eq!(countdown(ms(300)), "00:00:01 left");
+        assert_eq!(countdown(ms(1)), "00:00:01 left");
+        assert_eq!(countdown(ms(1200)), "00:00:02 left");
+        assert_eq!(countdown(ms(3_723_000)), "01:02:03 left");
+        assert_eq!(countdown(ms(0)), "ending");
     }
 
     #[test]

@@ -249,6 +249,7 @@ fn run_test(
     mb: &MarkBar,
 ) -> Result<Option<Row>, Stopped> {
     let pb = &mb.bar;
+    crate::util::fault::phase_hook();
     // no warm-up label when there is no warm-up (--warmup=0)
     if job.warmup_s > 0 {
         pb.set_message(format!("{} warm-up", t.name()));
@@ -304,18 +305,46 @@ fn run_test(
 
 /// The result of a stopped run (status interrupted or failed) with the tests that
 /// finished; its error says where it stopped (`what`) and with which exit code.
+/// With `view`, the device view over the tests that ran (the stopped one included) and
+/// its span as the run's wall time: the findings the finished tests support (the write
+/// cache that acknowledged their writes, the path's ceiling) are kept as in a whole run.
 fn stopped_result(
     job: &MarkJob,
     (rows, warnings): (&[Row], &[Warning]),
     diag: &Diagnosis,
     signals: &Signals,
+    view: Option<&Span>,
 ) -> RunResult {
     let status = if signals.exit_code().is_some() {
         Status::Interrupted
     } else {
         Status::Failed
     };
-    result::build(inputs(job, rows, diag, warnings.to_vec(), status))
+    let mut i = inputs(job, rows, diag, warnings.to_vec(), status);
+    if let Some(s) = view {
+        i.device_view = Some(s.view.clone());
+        i.elapsed_s = s.secs;
+    }
+    result::build(i)
+}
+
+/// The device view over the tests and its span in seconds (the run's wall time).
+struct Span {
+    view: crate::probe::devstat::DeviceView,
+    secs: f64,
+}
+
+impl Span {
+    /// The view from `watch` (started at `t0`) until now.
+    fn of(watch: &crate::probe::devstat::Watch, t0: std::time::Instant) -> Span {
+        let view = watch.finish();
+        // the run's wall time is the device view's span (the tests, warm-ups and every loop)
+        let secs = view
+            .devices
+            .first()
+            .map_or(t0.elapsed().as_secs_f64(), |d| d.elapsed_ms as f64 / 1e3);
+        Span { view, secs }
+    }
 }
 
 /// Save the result of a stopped run in `--json`: `r` with the error saying where it
@@ -331,23 +360,30 @@ fn save_stopped(outs: &Outputs, mut r: RunResult, what: &str, code: i32) {
 /// The end of a stopped run: the table of the tests that finished (the unfinished ones
 /// are omitted), the line saying where it stopped and what the table holds, and the
 /// result (status interrupted or failed) in `--json`.
+/// The warnings of the finished tests (the path's ceiling included) are printed under the
+/// table as after a whole run.
 fn partial(
     job: &MarkJob,
     done: (&[Row], &[Warning]),
     tests: usize,
     (diag, outs, signals): (&Diagnosis, &Outputs, &Signals),
-    stopped: Stopped,
+    (stopped, span): (Stopped, Span),
 ) -> i32 {
     let rows = done.0;
     let saved = match &job.json {
         Some(p) => format!("; the finished tests are in {}", p.display()),
         None => String::new(),
     };
-    let r = stopped_result(job, done, diag, signals);
+    let mut warnings = done.1.to_vec();
+    closing_notes(rows, &[], diag, &mut warnings);
+    let r = stopped_result(job, (rows, &warnings), diag, signals, Some(&span));
     let shown = if rows.is_empty() {
         format!("no table printed{saved}")
     } else {
         let _ = outs.write_texts(&r);
+        for l in crate::result::truth::text_lines(&r) {
+            crate::outln!("{l}");
+        }
         format!(
             "table above: the {} finished test{}, the {} unfinished omitted{saved}",
             rows.len(),
@@ -441,7 +477,7 @@ pub fn execute(job: &MarkJob) -> i32 {
         let code = interrupted_or(&signals, code, what);
         save_stopped(
             &outs,
-            stopped_result(job, (&[], &[]), &diag, &signals),
+            stopped_result(job, (&[], &[]), &diag, &signals, None),
             what,
             code,
         );
@@ -462,22 +498,18 @@ pub fn execute(job: &MarkJob) -> i32 {
             Err(s) => {
                 pb.finish_and_clear();
                 let done = (rows.as_slice(), warnings.as_slice());
-                return partial(job, done, tests.len(), (&diag, &outs, &signals), s);
+                let ended = (s, Span::of(&watch, t0));
+                return partial(job, done, tests.len(), (&diag, &outs, &signals), ended);
             }
         }
     }
     pb.finish_and_clear();
-    let view = watch.finish();
-    // the run's wall time is the device view's span (the tests, warm-ups and every loop)
-    let span_s = view
-        .devices
-        .first()
-        .map_or(t0.elapsed().as_secs_f64(), |d| d.elapsed_ms as f64 / 1e3);
+    let span = Span::of(&watch, t0);
     drop(guard);
     let result = |warnings| {
         let mut i = inputs(job, &rows, &diag, warnings, Status::Ok);
-        i.device_view = Some(view.clone());
-        i.elapsed_s = span_s;
+        i.device_view = Some(span.view.clone());
+        i.elapsed_s = span.secs;
         result::build(i)
     };
     let r = result(vec![]);

@@ -108,13 +108,59 @@ pub fn dir_totals(rows: &[Row], dir: usize) -> OpStats {
     OpStats::over(ops, bytes, secs, lat)
 }
 
-/// Median loop by MB/s (the lower middle one for an even count), with best and worst MB/s.
+/// Median of the loops by MB/s, with best and worst MB/s. An odd count: the middle
+/// loop. An even count: the mean of the two middle loops ([`mean_of`]), as the median
+/// of an even count is defined — not the lower one, which `--loops=2` would make the
+/// worst.
 pub fn median(loops: &[Measured]) -> Option<(Measured, f64, f64)> {
     let mut v: Vec<&Measured> = loops.iter().collect();
     v.sort_by(|a, b| a.mb_s.total_cmp(&b.mb_s));
     let best = v.last()?.mb_s;
     let worst = v.first()?.mb_s;
-    Some(((*v.get((v.len() - 1) / 2)?).clone(), best, worst))
+    let hi = v.len() / 2;
+    let m = if v.len() % 2 == 1 {
+        v[hi].clone()
+    } else {
+        mean_of(v[hi - 1], v[hi])
+    };
+    Some((m, best, worst))
+}
+
+/// The mean of two loops `lo` and `hi` (by MB/s): MB/s, MiB/s and IOPS are the means of
+/// the two; operations, bytes and seconds add up, and the latency is over both loops'
+/// I/O (their histograms merged); the job record and the charts (`--plot`) are `lo`'s.
+fn mean_of(lo: &Measured, hi: &Measured) -> Measured {
+    let merge = |a: &Latency, b: &Latency| crate::result::hist::merge_latency(&[a, b]);
+    let lat = match (&lo.lat, &hi.lat) {
+        (Some(a), Some(b)) => Some(merge(a, b)),
+        (a, b) => a.clone().or_else(|| b.clone()),
+    };
+    let seconds = lo.seconds + hi.seconds;
+    let dir = |i: usize| {
+        let (a, b) = (&lo.dirs[i], &hi.dirs[i]);
+        OpStats::over(
+            a.ops + b.ops,
+            a.bytes + b.bytes,
+            seconds,
+            merge(&a.lat, &b.lat),
+        )
+    };
+    Measured {
+        bytes: lo.bytes + hi.bytes,
+        ops: lo.ops + hi.ops,
+        seconds,
+        mb_s: (lo.mb_s + hi.mb_s) / 2.0,
+        mib_s: (lo.mib_s + hi.mib_s) / 2.0,
+        iops: (lo.iops + hi.iops) / 2.0,
+        mean_us: lat.as_ref().map_or(0.0, |l| l.mean_ns as f64 / 1e3),
+        p99_us: lat
+            .as_ref()
+            .and_then(|l| l.percentiles_ns.get("99").map(|v| *v as f64 / 1e3)),
+        lat,
+        result: lo.result.clone(),
+        job: lo.job.clone(),
+        dirs: [dir(0), dir(1)],
+    }
 }
 
 /// One reported row: the test, its median loop, best and worst MB/s, all loops' MB/s.
@@ -257,4 +303,52 @@ fn page_cache(job: &MarkJob) -> crate::probe::pagecache::PageCacheCheck {
 /// The result of a mark run.
 pub fn result(job: &MarkJob, rows: &[Row], diag: &Diagnosis, warnings: Vec<Warning>) -> RunResult {
     result::build(inputs(job, rows, diag, warnings, Status::Ok))
+}
+
+#[cfg(test)]
+mod median_tests {
+    use super::*;
+
+    /// A loop of `mb_s` MB/s over 1 s with `lat_us` µs per I/O (10 I/Os).
+    fn at(mb_s: f64, lat_us: u64) -> Measured {
+        let lat = Latency {
+            count: 10,
+            sum_ns: lat_us * 10_000,
+            mean_ns: lat_us * 1000,
+            min_ns: lat_us * 1000,
+            max_ns: lat_us * 1000,
+            ..Default::default()
+        };
+        let bytes = (mb_s * 1e6) as u64;
+        Measured {
+            bytes,
+            ops: 10,
+            seconds: 1.0,
+            mb_s,
+            mib_s: bytes as f64 / 1_048_576.0,
+            iops: 10.0,
+            mean_us: lat_us as f64,
+            lat: Some(lat.clone()),
+            dirs: [OpStats::over(10, bytes, 1.0, lat), OpStats::default()],
+            ..Default::default()
+        }
+    }
+
+    /// The median of an even count is the mean of the two middle loops (not the lower
+    /// one, which --loops=2 made the worst); an odd count's is the middle loop.
+    #[test]
+    fn the_median_of_an_even_count_is_the_mean_of_the_two_middle_loops() {
+        let (m, best, worst) = median(&[at(300.0, 40), at(100.0, 20)]).unwrap();
+        assert_eq!((m.mb_s, best, worst), (200.0, 300.0, 100.0));
+        assert_eq!((m.ops, m.seconds, m.iops), (20, 2.0, 10.0));
+        // the latency is over both loops' I/O
+        assert_eq!(m.mean_us, 30.0);
+        assert_eq!(m.dirs[0].bw_mb_per_s, 200.0);
+        let (m, ..) = median(&[at(400.0, 1), at(100.0, 1), at(300.0, 1), at(200.0, 1)]).unwrap();
+        assert_eq!(m.mb_s, 250.0);
+        let (m, best, worst) = median(&[at(300.0, 1), at(100.0, 1), at(200.0, 1)]).unwrap();
+        assert_eq!((m.mb_s, best, worst), (200.0, 300.0, 100.0));
+        assert_eq!(m.ops, 10);
+        assert!(median(&[]).is_none());
+    }
 }

@@ -296,7 +296,7 @@ pub fn execute(job: &TreeJob, plan: &Plan, signals: &Signals, live: &dyn Fn(Live
     let recorded = Recorded::Totals {
         read: totals::dir_totals(&phases, totals::READ_PHASE),
         write: totals::dir_totals(&phases, totals::WRITE_PHASE),
-        period_s: None,
+        period_s: Some(crate::run::copy::measured_secs(&phases)),
     };
     let mut summary = summary(job);
     summary.total_size_bytes = phases

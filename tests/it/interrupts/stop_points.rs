@@ -330,7 +330,9 @@ fn copy_interrupted_removes_its_files() {
 /// the one cut short last, marked `partial` with the operations done (the JSON
 /// of a SIGINT during create_write used to list only mkdir). With one walker the stop point
 /// is exact: before the 100th file's write the 100th file is written, then the signal
-/// is seen; before the 50th read of read_all the file being read is finished.
+/// is seen; before the 50th read of read_all the file being read is finished. Its
+/// `period_s` is the phases' measured time and its device view covers the whole run,
+/// the cleanup included, as its text says (issue 26).
 #[test]
 fn tree_interrupted_removes_its_tree() {
     let d = scratch();
@@ -362,6 +364,28 @@ fn tree_interrupted_removes_its_tree() {
         assert_eq!(j["status"], "interrupted");
         assert_eq!(phase_names(&j), phases, "{fault}");
         let all = j["phases"].as_array().unwrap();
+        // the rates' period is the phases' measured time, not the wall time (which
+        // holds the cleanup); the device view covers the whole run, cleanup included,
+        // and the text says which period that is
+        let measured: f64 = all.iter().map(|p| p["seconds"].as_f64().unwrap()).sum();
+        let (period, elapsed) = (
+            j["period_s"].as_f64().unwrap(),
+            j["elapsed_s"].as_f64().unwrap(),
+        );
+        assert!(
+            (period - measured).abs() < 1e-6,
+            "{fault}: {period} vs {measured}"
+        );
+        assert!(period < elapsed, "{fault}: {period} vs {elapsed}");
+        if let Some(ms) = j["device_view"]["devices"][0]["elapsed_ms"].as_u64() {
+            let span = ms as f64 / 1e3;
+            assert!(
+                span >= period - 0.001 && span <= elapsed + 0.001,
+                "{fault}: {span}"
+            );
+            let head = format!("device view over the whole run, {span:.2} s, the removal of iomark's files included");
+            assert!(r.stdout.contains(&head), "{fault}: {}", r.stdout);
+        }
         let (last, whole) = all.split_last().unwrap();
         assert_eq!(last["partial"], true, "{fault}: {last}");
         assert!(whole.iter().all(|p| p.get("partial").is_none()), "{fault}");
@@ -588,4 +612,65 @@ fn two_signals_at_once_count_once() {
         "the report is printed:\n{out}\n{err}"
     );
     assert!(!err.contains("second signal"), "{err}");
+}
+
+/// Issue 26: a `mark` interrupted after its write tests keeps every finding the finished
+/// tests support. On an ext4 on a loop device whose `queue/write_cache` is `write back`,
+/// SIGINT at the start of the 4th test of `realworld` (RND4K Q1T1 write; `phase:stop@4`:
+/// SEQ1M Q1T1 write finished) leaves `write_cache.acknowledged` in the JSON, naming the
+/// finished write test only, once in the text under the table, and the device view
+/// of the tests that ran.
+#[test]
+fn mark_interrupted_after_a_write_test_keeps_the_write_cache_finding() {
+    let Some(fs) = LoopFs::small(64, "ext4") else {
+        return;
+    };
+    let wc = format!("/sys/block/{}/queue/write_cache", fs.dev().name());
+    std::fs::write(&wc, "write back").unwrap();
+    let d = scratch();
+    let r = interrupt_at(
+        d.path(),
+        "phase:stop@4",
+        &[
+            "mark",
+            fs.dir().to_str().unwrap(),
+            "--preset=realworld",
+            "--size=8M",
+            "--time=1",
+            "--loops=1",
+            "--warmup=0",
+            "--json=m.json",
+        ],
+        libc::SIGINT,
+    );
+    assert_eq!(r.code, 130, "{r:?}");
+    no_panic(&r);
+    assert_eq!(
+        mark_rows(&r.stdout),
+        ["SEQ1M Q1T1 read", "RND4K Q1T1 read", "SEQ1M Q1T1 write"],
+        "{}",
+        r.stdout
+    );
+    let j = read_json(&d.path().join("m.json"));
+    assert_eq!(j["status"], "interrupted");
+    assert_eq!(j["device_view"]["devices"][0]["write_cache"], "write back");
+    assert!(
+        j["device_view"]["devices"][0]["writes"].as_u64().unwrap() > 0,
+        "{j}"
+    );
+    let found: Vec<&Value> = j["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|w| w["id"] == "write_cache.acknowledged")
+        .collect();
+    assert_eq!(found.len(), 1, "{}", j["warnings"]);
+    let m = found[0]["message"].as_str().unwrap();
+    assert!(
+        m.starts_with("the write figures (SEQ1M Q1T1 write) were acknowledged by "),
+        "{m}"
+    );
+    let line = format!("iomark: WARNING [write_cache.acknowledged]: {m}");
+    assert_eq!(r.stdout.matches(&line).count(), 1, "{}", r.stdout);
+    assert!(entries(fs.dir()).is_empty(), "{:?}", entries(fs.dir()));
 }
