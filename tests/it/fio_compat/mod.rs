@@ -12,6 +12,7 @@ mod kb_base;
 mod options;
 mod peers;
 mod semantics;
+mod side_by_side;
 mod terse;
 mod text;
 mod unified;
