@@ -73,7 +73,13 @@ fn run_as(args: &[String], persona: Persona) -> Exit {
     let (many, kept) = crate::ranks::split_options(args).map_err(|e| stop(exit::INVALID, e))?;
     let kept: Vec<String> = kept.into_iter().filter(|a| *a != "--showcmd").collect();
     let args = kept.as_slice();
-    let mut cmd = fio::parse_args(args).map_err(|e| stop(exit::INVALID, e))?;
+    let mut cmd = match fio::parse_args(args) {
+        Err(fio::FioError::NoJobs(_)) if persona == Persona::Fio => {
+            let quiet = showcmd || args.iter().any(|a| a == "--parse-only");
+            return crate::cli::run_front::no_jobs(quiet);
+        }
+        parsed => parsed.map_err(|e| stop(exit::INVALID, e))?,
+    };
     if cmd.live && !(cmd.parse_only || showcmd) {
         crate::cli::live::need_terminal(tag())?;
     }

@@ -1,5 +1,6 @@
 //! The options `iomark run` (and iomark as `fio`) answers before any job is parsed, as
-//! fio 3.33 does: `--help`, `--version`, `--cmdhelp[=KEY]`, `--enghelp[=ENGINE]`,
+//! fio 3.33 does: `--help` (fio's usage under the fio persona, also printed when no job
+//! is defined: [`no_jobs`]), `--version`, `--cmdhelp[=KEY]`, `--enghelp[=ENGINE]`,
 //! `--debug=help`, `--crctest[=LIST]`, `--cpuclock-test`, `--idle-prof=calibrate`,
 //! `--inflate-log=FILE`, and the refusals of fio's client/server mode (`--server`,
 //! `--client`, `--remote-config`, `--daemonize`: iomark's many-hosts engine is MPI,
@@ -64,10 +65,29 @@ fn refuse(code: i32, why: impl std::fmt::Display, persona: Persona) -> Exit {
     Err(Error::new(code, format!("{}: {why}", persona.tag())))
 }
 
+/// fio 3.33's usage (`fio --help`, and what fio prints when no job is defined), byte
+/// for byte: under the fio persona it is the help.
+pub const FIO_USAGE: &str = include_str!("help/fio_usage.txt");
+
+/// No job defined under the fio persona ([`crate::job::fio::FioError::NoJobs`]), as fio
+/// 3.33: `No job(s) defined` and an empty line on stderr, its usage on stdout, exit 1;
+/// with `--parse-only` or `--showcmd` (`quiet`) nothing, exit 0.
+pub fn no_jobs(quiet: bool) -> Exit {
+    if quiet {
+        return Ok(exit::OK);
+    }
+    crate::util::output::to_stderr(format_args!("No job(s) defined\n\n"));
+    crate::out!("{FIO_USAGE}");
+    Ok(exit::FAILED)
+}
+
 /// The answer to the options of this module, when one is given (`None`: parse and run).
 pub fn front(args: &[String], persona: Persona) -> Option<Exit> {
     if given(args, "help").is_some() {
-        crate::out!("{}", usage());
+        match persona {
+            Persona::Iomark => crate::out!("{}", usage()),
+            Persona::Fio => crate::out!("{FIO_USAGE}"),
+        }
         return Some(Ok(exit::OK));
     }
     if given(args, "version").is_some() {

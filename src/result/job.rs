@@ -679,10 +679,22 @@ pub fn dir_runtime_ns(rw: &str, runtime_ns: u64, verify_ns: u64, dir: usize) -> 
 }
 
 impl JobResult {
-    /// [`dir_runtime_ns`] of this job, in whole ms (fio's `runtime` of a direction).
+    /// [`dir_runtime_ns`] of this job, in ms as fio counts a direction's `runtime`: whole
+    /// µs rounded up to the next ms (fio `backend.c` `update_runtime`: `(us + 999) / 1000`),
+    /// so 2.0004 ms is 3 ms and any I/O at all is at least 1 ms.
     pub fn dir_runtime_ms(&self, dir: usize) -> u64 {
-        dir_runtime_ns(&self.job.rw, self.runtime_ns, self.verify_ns, dir) / 1_000_000
+        runtime_ms_of(dir_runtime_ns(
+            &self.job.rw,
+            self.runtime_ns,
+            self.verify_ns,
+            dir,
+        ))
     }
+}
+
+/// fio's ms of a direction's run time of `ns`: whole µs, rounded up to whole ms.
+pub fn runtime_ms_of(ns: u64) -> u64 {
+    (ns / 1_000).div_ceil(1_000)
 }
 
 fn is_zero_u64(n: &u64) -> bool {
@@ -696,6 +708,24 @@ fn is_zero(n: &u32) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// fio rounds a direction's run time up to whole ms from whole µs: 1 µs is 1 ms,
+    /// 1000.999 µs is 1 ms, 1001 µs is 2 ms, nothing is 0.
+    #[test]
+    fn a_directions_runtime_is_whole_us_rounded_up_to_ms() {
+        for (ns, ms) in [
+            (0, 0),
+            (999, 0),
+            (1_000, 1),
+            (1_000_999, 1),
+            (1_001_000, 2),
+            (2_999_999_999, 3000),
+            (3_000_000_000, 3000),
+            (3_000_001_000, 3001),
+        ] {
+            assert_eq!(runtime_ms_of(ns), ms, "{ns} ns");
+        }
+    }
 
     /// fio adds the verify read-back to the reads' time: after the I/O phase's for a
     /// job that reads, alone for one that only writes or trims; other directions keep

@@ -1,7 +1,8 @@
 //! `iomark run`'s arguments → [`FioCommand`]: `--key=value` / `--key value` options,
 //! job files (`-` is standard input) and iomark's own options, in fio's order: the
 //! command-line options before the first `--name` are global and apply to job-file jobs
-//! too; each `--name` starts a job; command-line jobs come after the job files' jobs.
+//! too; each `--name` starts a job; command-line jobs come before the job files' jobs,
+//! as fio 3.33 runs and reports them.
 //! Which keys exist, which take the next word and what each does is the option table's
 //! business (`job/fio/options/`); this module only walks the words and builds the jobs.
 
@@ -34,6 +35,17 @@ pub fn parse_args_with(
         files,
     } = scan(args)?;
     let base = globals(&mut p.cmd, &sections.remove(0).1)?;
+    // fio's order: the command line's jobs (getopt reads every option before the job
+    // files), then each job file's
+    for (name, entries) in &sections {
+        let mut job = base.clone();
+        job.name = name.clone();
+        apply_all(&mut job, entries, &mut p.cmd.notices)?;
+        if job.name.is_empty() {
+            return Err(FioError::Usage("--name needs a value".into()));
+        }
+        finish_job(job, &mut p.cmd)?;
+    }
     for f in &files {
         let pairs: Vec<(String, Vec<Entry>)> = job_file(f, env)?
             .into_iter()
@@ -44,16 +56,17 @@ pub fn parse_args_with(
             .collect();
         jobs_from_sections(&pairs, &mut p.cmd, &base)?;
     }
-    for (name, entries) in &sections {
-        let mut job = base.clone();
-        job.name = name.clone();
-        apply_all(&mut job, entries, &mut p.cmd.notices)?;
-        if job.name.is_empty() {
-            return Err(FioError::Usage("--name needs a value".into()));
-        }
-        finish_job(job, &mut p.cmd)?;
-    }
     check_command(&p.cmd)?;
+    let (fio_lines, notes) = std::mem::take(&mut p.cmd.notices)
+        .into_iter()
+        .partition::<Vec<_>, _>(|n| n.starts_with(options::FIO_STDERR));
+    p.cmd.notices = notes;
+    let mut lines: Vec<String> = fio_lines
+        .iter()
+        .map(|l| l[options::FIO_STDERR.len()..].to_string())
+        .collect();
+    lines.append(&mut p.cmd.fio_stderr);
+    p.cmd.fio_stderr = lines;
     if let Some(ns) = p.reap_spin {
         for j in &mut p.cmd.jobs {
             j.reap_spin_ns = ns;
@@ -217,15 +230,22 @@ fn job_file(f: &Path, env: &dyn Fn(&str) -> Option<String>) -> Result<Vec<Sectio
     Ok(ini::parse_str_with(&text, Path::new(STDIN_NAME), env)?)
 }
 
-/// Checks over all jobs: every `--section` names one, `wait_for` names an earlier job,
-/// and there is a job at all.
+/// Checks over all jobs: there is a job at all ([`FioError::NoJobs`], naming the
+/// `--section` that matched nothing when one did), every `--section` names one, and
+/// `wait_for` names an earlier job.
 fn check_command(cmd: &FioCommand) -> Result<(), FioError> {
-    for s in &cmd.sections {
-        if !cmd.jobs.iter().any(|j| &j.name == s) {
-            return Err(FioError::Usage(format!(
-                "--section={s}: no job-file section of that name"
-            )));
-        }
+    let unmatched = cmd
+        .sections
+        .iter()
+        .find(|s| !cmd.jobs.iter().any(|j| &j.name == *s))
+        .map(|s| format!("--section={s}: no job-file section of that name"));
+    if cmd.jobs.is_empty() {
+        return Err(FioError::NoJobs(unmatched.unwrap_or_else(|| {
+            "no jobs: give --name=NAME with options, or a job file".into()
+        })));
+    }
+    if let Some(why) = unmatched {
+        return Err(FioError::Usage(why));
     }
     for (i, j) in cmd.jobs.iter().enumerate() {
         if let Some(w) = &j.more.wait_for {
@@ -236,11 +256,6 @@ fn check_command(cmd: &FioCommand) -> Result<(), FioError> {
                 });
             }
         }
-    }
-    if cmd.jobs.is_empty() {
-        return Err(FioError::Usage(
-            "no jobs: give --name=NAME with options, or a job file".into(),
-        ));
     }
     Ok(())
 }

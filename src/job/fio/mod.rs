@@ -115,6 +115,10 @@ pub enum FioError {
     /// a command-line argument that is not `--key[=value]` or a job file
     #[error("command line: {0}")]
     Usage(String),
+    /// no job at all (the arguments, job files and `--section`s defined none): what is
+    /// missing. Under the fio persona fio's usage answers it (cli/run_front.rs `no_jobs`)
+    #[error("command line: {0}")]
+    NoJobs(String),
 }
 
 /// Data direction pattern (`rw=`).

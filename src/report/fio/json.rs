@@ -9,7 +9,7 @@
 
 pub mod clients;
 
-use crate::report::fio::{cpu_pct, job_runtime_ms, pcts, runtime_ms};
+use crate::report::fio::{cpu_pct, job_runtime_ms, pcts};
 use crate::report::{ReportError, Reporter};
 use crate::result::job::{DirResult, JobResult};
 use crate::result::{DeviceCounters, Latency, RunResult};
@@ -222,7 +222,6 @@ pub(crate) fn job_json_agg(
     global: &[(String, String)],
     plus: bool,
 ) -> Value {
-    let rt = runtime_ms(j);
     let agg = |d: usize| (d, aggs[d]);
     let mut v = json!({
         "jobname": j.job.name,
@@ -232,8 +231,8 @@ pub(crate) fn job_json_agg(
         "elapsed": elapsed_s(j),
         "job options": opts(&j.job.options),
         "read": dir_json(j, &j.read, j.dir_runtime_ms(0), plus, agg(0)),
-        "write": dir_json(j, &j.write, rt, plus, agg(1)),
-        "trim": dir_json(j, &j.trim, rt, plus, agg(2)),
+        "write": dir_json(j, &j.write, j.dir_runtime_ms(1), plus, agg(1)),
+        "trim": dir_json(j, &j.trim, j.dir_runtime_ms(2), plus, agg(2)),
         // fio: the sync percentiles when clat or lat percentiles are on
         "sync": { "total_ios": j.sync.ios, "lat_ns": lat_json(&j.sync.lat, (j.job.clat_percentiles || j.job.lat_percentiles).then(|| pcts(j)), plus) },
         "job_runtime": job_runtime_ms(j),

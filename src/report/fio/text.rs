@@ -9,7 +9,7 @@
 
 pub mod clients;
 
-use crate::report::fio::{option, pcts, runtime_ms};
+use crate::report::fio::{option, pcts};
 use crate::report::{ReportError, Reporter};
 use crate::result::job::{DirResult, JobResult};
 use crate::result::{Latency, RunResult};
@@ -269,7 +269,6 @@ pub(crate) fn job_block(
     units: crate::report::fio::num::TextUnits,
 ) -> String {
     let mut s = String::new();
-    let rt = runtime_ms(j);
     // fio: `err=%2d`, and with an error its text in parentheses
     // a job that went on past errors (continue_on_error) shows its first one
     let code = if j.errno != 0 { j.errno } else { j.first_errno };
@@ -298,8 +297,8 @@ pub(crate) fn job_block(
         "read"
     };
     s += &dir_text(j, read, &j.read, j.dir_runtime_ms(0), agg(0), units);
-    s += &dir_text(j, "write", &j.write, rt, agg(1), units);
-    s += &dir_text(j, "trim", &j.trim, rt, agg(2), units);
+    s += &dir_text(j, "write", &j.write, j.dir_runtime_ms(1), agg(1), units);
+    s += &dir_text(j, "trim", &j.trim, j.dir_runtime_ms(2), agg(2), units);
     if j.job.unified_rw == 2 {
         s += &mixed_text(j, agg(0).1, units);
     }

@@ -58,7 +58,7 @@ const CASES: &[Case] = &[
     case("output-format", Some("terse"), 0, "3;fio-3.33;b;"),
     case("terse-version", Some("4"), 0, "b: (groupid=0"),
     case("version", None, 0, "fio-3.33"),
-    case("help", None, 0, "Usage: iomark run"),
+    case("help", None, 0, "fio [options] [job options] <job file(s)>"),
     case("cpuclock-test", None, 0, "cs: Pass!"),
     opt("crctest", "crc32c", 0, "crc32c:\t\t"),
     opt("cmdhelp", "bs", 0, "Block size unit"),

@@ -13,6 +13,7 @@ mod options;
 mod oracle_groups;
 mod peers;
 mod semantics;
+mod side_by_side;
 mod terse;
 mod text;
 mod unified;

@@ -410,6 +410,12 @@ pub fn apply(
     };
     let value = substituted.as_deref().or(value);
     if let (Some(o), Some(v)) = (find(&key), value) {
+        if let Some(line) = negative_as_range(o, v) {
+            // fio keeps its default and says so on stderr; the JSON lists the value typed
+            notices.push(format!("{FIO_STDERR}{line}"));
+            job.options.push((o.name.to_string(), v.to_string()));
+            return Ok(());
+        }
         in_range(o, v).map_err(|why| bad(&key, v, why, origin))?;
     }
     let opt = find(&key);
@@ -456,6 +462,34 @@ pub fn apply(
 pub fn canonical(key: &str) -> String {
     let k = key.trim().replace('-', "_");
     find(&k).map_or(k, |o| o.name.to_string())
+}
+
+/// A notice that starts with this is fio's own stderr line (the rest), printed under
+/// either persona: `args.rs` moves it to [`crate::job::fio::FioCommand::fio_stderr`].
+pub const FIO_STDERR: &str = "\u{1}fio-stderr:";
+
+/// The options fio 3.33 runs with their default, after a warning, when given `-N` (a
+/// loop over `fio --cmdhelp=all` with `=-1`): integers whose minimum is 1. fio splits a
+/// number at `-` as a range (`4-8`): `-N` is checked first and is below the minimum
+/// (its `min value out of range` line), then `N` fills the range's second slot, which
+/// these options do not have, so nothing is stored. An `N` itself out of range fails in
+/// fio too (and is refused here as any bad value).
+const DEFAULT_AFTER_NEGATIVE: [&str; 3] = ["iodepth", "replay_time_scale", "significant_figures"];
+
+/// fio's line for `-N` given to a [`DEFAULT_AFTER_NEGATIVE`] option `o` when `N` is in
+/// its range (`iodepth: min value out of range: -1 (1 min)`), else `None`.
+fn negative_as_range(o: &FioOption, v: &str) -> Option<String> {
+    let Range::Int(min, max) = o.range else {
+        return None;
+    };
+    let digits = v.trim().strip_prefix('-')?;
+    let n: i64 = digits
+        .parse()
+        .ok()
+        .filter(|_| digits.bytes().all(|b| b.is_ascii_digit()))?;
+    let fits = n >= min && (max < min || n <= max);
+    (DEFAULT_AFTER_NEGATIVE.contains(&o.name) && fits)
+        .then(|| format!("{}: min value out of range: -{n} ({min} min)", o.name))
 }
 
 /// The table's `range` of an integer or boolean option, checked for a value written as
