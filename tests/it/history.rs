@@ -106,8 +106,8 @@ fn three_runs_on_two_devices_and_the_previous_run_of_the_same_device() {
         "3 runs, the memory legend and the count: {}",
         table.stdout
     );
-    // the tmpfs runs' figures came from memory: marked, with the legend under the list
-    // (issue 27), as the JSON's from_memory says
+    // the tmpfs runs' figures came from memory: marked, with the legend under the list,
+    // as the JSON's from_memory says
     let lines: Vec<&str> = table.stdout.lines().collect();
     for i in [0, 2] {
         assert_eq!(runs[i]["from_memory"], "files in tmpfs", "{}", runs[i]);

@@ -332,7 +332,7 @@ fn copy_interrupted_removes_its_files() {
 /// is exact: before the 100th file's write the 100th file is written, then the signal
 /// is seen; before the 50th read of read_all the file being read is finished. Its
 /// `period_s` is the phases' measured time and its device view covers the whole run,
-/// the cleanup included, as its text says (issue 26).
+/// the cleanup included, as its text says.
 #[test]
 fn tree_interrupted_removes_its_tree() {
     let d = scratch();
