@@ -258,6 +258,13 @@ pub fn map_idx(n: usize) -> usize {
 }
 
 impl DepthStats {
+    /// The end of `ramp_time`: the distributions start over (fio's reset_io_stats
+    /// zeroes `io_u_map`, `io_u_submit` and `io_u_complete`), so the queue's fill-up
+    /// is not counted; a submit pass under way keeps its count.
+    pub fn restart(&mut self) {
+        (self.level, self.submit, self.complete) = ([0; 7], [0; 7], [0; 7]);
+    }
+
     /// One request is being submitted with `in_flight` requests outstanding,
     /// itself included.
     #[inline(always)]

@@ -186,13 +186,27 @@ fn dir_body(
     if d.slat.count > 0 {
         s += &lat_line("slat", &d.slat);
     }
-    if d.clat.count == 0 {
-        // gtod_reduce=1: fio prints no latency lines and nothing in their place
-        return s;
+    // fio prints each latency line that has samples: gtod_reduce=1 none,
+    // disable_clat=1 the total ` lat` alone; the bandwidth and IOPS samples follow
+    // whatever was timed
+    if d.clat.count > 0 {
+        s += &lat_line("clat", &d.clat);
     }
-    s += &lat_line("clat", &d.clat);
-    s += &lat_line(" lat", &d.lat);
-    let prios = crate::report::fio::prio::entries(j, agg.0);
+    if d.lat.count > 0 {
+        s += &lat_line(" lat", &d.lat);
+    }
+    if d.clat.count > 0 {
+        s += &lat_tables(j, d, agg.0);
+    }
+    s += &crate::report::fio::levels::dir_text(j, agg.0, agg.1, units.decimal);
+    s
+}
+
+/// The priorities' latency lines and the percentile tables of a direction whose
+/// completion latency was timed.
+fn lat_tables(j: &JobResult, d: &DirResult, dir: usize) -> String {
+    let mut s = String::new();
+    let prios = crate::report::fio::prio::entries(j, dir);
     for p in &prios {
         s += &lat_line(&p.label(j), p.lat);
     }
@@ -211,7 +225,6 @@ fn dir_body(
             s += &pct_table(&name, p.lat, pcts(j));
         }
     }
-    s += &crate::report::fio::levels::dir_text(j, agg.0, agg.1, units.decimal);
     s
 }
 

@@ -5,6 +5,7 @@ mod cli;
 mod compressed_log;
 mod contract;
 mod exact_lat;
+mod fresh_user;
 mod import;
 mod job_keys;
 mod json_keys;

@@ -208,6 +208,9 @@ pub(crate) struct Worker<'a> {
     pub stop: &'a AtomicBool,
     pub rng: Rng,
     cursors: Vec<u64>,
+    /// a sequential job's next offset per file and direction (read, write, trim): as
+    /// fio's `last_pos[ddir]`, `rw=rw` reads and writes each walk the file on their own
+    seq_cursors: Vec<[u64; 3]>,
     rr: usize,
     /// offset of the last request (`rw_sequencer=identical`)
     last_start: u64,

@@ -26,6 +26,9 @@ pub(super) struct FioRules<'a> {
     /// tick `runtime` ends at
     deadline: Option<u64>,
     issued_bytes: u64,
+    /// `rw=…:N` holes: the bytes each direction covered (requests and holes); as fio
+    /// each direction walks the file on its own and the job ends at the file's end
+    covered: [u64; 3],
     issued_ios: u64,
     /// the bytes / requests the job issues at most (`u64::MAX`: no limit), counted
     /// from the start and again from the end of ramp_time
@@ -94,6 +97,7 @@ impl<'a> FioRules<'a> {
             measure_start: start,
             deadline,
             issued_bytes: 0,
+            covered: [0; 3],
             issued_ios: 0,
             byte_limit: Some(plan.byte_limit).filter(|&b| b > 0).unwrap_or(u64::MAX),
             ios_limit: Some(job.number_ios).filter(|&n| n > 0).unwrap_or(u64::MAX),
@@ -411,6 +415,8 @@ impl<'a> Rules for FioRules<'a> {
             // and bytes issued and done
             self.w.think_blocks = 0;
             (self.issued_bytes, self.issued_ios, self.issued_all) = (0, 0, false);
+            self.covered = [0; 3];
+            self.st.depth.restart();
             for d in [&mut self.st.read, &mut self.st.write, &mut self.st.trim] {
                 (d.ios, d.bytes) = (0, 0);
             }
@@ -508,7 +514,9 @@ impl<'a> Rules for FioRules<'a> {
         };
         // `rw=read:N`: the bytes skipped count too, and the job ends where its next
         // request would no longer fit (fio stops at the end of the file: rw=read:512k
-        // bs=1m size=128m reads 85 blocks, fio's test t0007)
+        // bs=1m size=128m reads 85 blocks, fio's test t0007); with `rw=rw:N` each
+        // direction counts its own (fio's last_pos[ddir]: the job ends when the first
+        // direction reaches the end)
         let skip = match plan.job.rw_suffix {
             n if n > 0 && !plan.job.rw.random() => n as u64,
             _ => 0,
@@ -516,11 +524,13 @@ impl<'a> Rules for FioRules<'a> {
         // the bytes or requests reached the job's limit (`size`, `io_size`,
         // `number_ios`); as in fio 3.33 those of the ramp count until its end, which
         // zeroes them (reset_all_stats), so a job done inside its ramp_time ends there
-        self.issued_bytes += sized + skip;
+        self.issued_bytes += sized;
         self.issued_ios += 1;
+        let covered = &mut self.covered[op.idx()];
+        *covered += sized + skip;
         self.issued_all = self.issued_bytes >= self.byte_limit
             || self.issued_ios >= self.ios_limit
-            || (skip > 0 && self.issued_bytes + bs > self.byte_limit);
+            || (skip > 0 && (*covered >= self.byte_limit || *covered + bs > self.byte_limit));
         self.pass_done = self.uses.repass && sized > 0 && self.w.pass_step(sized);
         let buf = io.buf(slot);
         if op == Op::Write && !self.w.fds.is_empty() {

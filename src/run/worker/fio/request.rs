@@ -179,6 +179,7 @@ impl<'a> Worker<'a> {
             stop,
             rng: Rng::new(plan.seed),
             cursors: plan.regions.iter().map(|r| r.0).collect(),
+            seq_cursors: plan.regions.iter().map(|r| [r.0; 3]).collect(),
             rr: 0,
             last_start: 0,
             fsvc: super::FileSvc::new(plan),
@@ -364,6 +365,7 @@ impl<'a> Worker<'a> {
                     if o != offset && !u.random {
                         // sequential jobs go on from where the zones put them (fio)
                         self.cursors[file] = o + b;
+                        self.seq_cursors[file][d] = o + b;
                     }
                     (offset, bs) = (o, b);
                 }
@@ -507,8 +509,10 @@ impl<'a> Worker<'a> {
         } else {
             job.bs_read.min()
         };
-        let (o, b, next) = seq_next(self.cursors[file], (start, len), bs, min_bs, job.rw_suffix);
-        self.cursors[file] = next;
+        let d = op.idx();
+        let cur = self.seq_cursors[file][d];
+        let (o, b, next) = seq_next(cur, (start, len), bs, min_bs, job.rw_suffix);
+        self.seq_cursors[file][d] = next;
         (o, b)
     }
 
