@@ -30,11 +30,14 @@ pub fn free_space_all(dir: &Path) -> Option<u64> {
     Some(s.f_bfree.saturating_mul(s.f_frsize))
 }
 
-/// Bytes of the regular file `path` that are holes or unwritten extents (a sparse or
-/// fallocated file: reads there return zeros without reading the device), found with
-/// SEEK_DATA/SEEK_HOLE (ext4 and XFS report unwritten extents as holes). `None` when
-/// `path` is not a regular file or cannot be opened (a device, a FIFO: never opened).
-pub fn unwritten_bytes(path: &Path) -> Option<u64> {
+/// Bytes of the regular file `path` within the byte ranges `regions` (`(first byte,
+/// length)` each; overlaps counted once) that are holes or unwritten extents (a sparse
+/// or fallocated file: reads there return zeros without reading the device), found
+/// with SEEK_DATA/SEEK_HOLE (ext4 and XFS report unwritten extents as holes). Only
+/// the part of a range inside the file counts: what a job reads, never more than the
+/// ranges' sum. `None` when `path` is not a regular file or cannot be opened (a
+/// device, a FIFO: never opened).
+pub fn unwritten_bytes(path: &Path, regions: &[(u64, u64)]) -> Option<u64> {
     use std::os::unix::fs::OpenOptionsExt;
     use std::os::unix::io::AsRawFd;
     let m = std::fs::metadata(path).ok()?;
@@ -46,21 +49,48 @@ pub fn unwritten_bytes(path: &Path) -> Option<u64> {
         .custom_flags(libc::O_NONBLOCK)
         .open(path)
         .ok()?;
-    let (fd, size) = (f.as_raw_fd(), m.len() as i64);
-    let (mut pos, mut data) = (0i64, 0u64);
-    while pos < size {
-        // SAFETY: lseek on a descriptor we own.
+    let size = m.len();
+    let mut total = 0u64;
+    for (a, b) in merged(regions, size) {
+        total += (b - a).saturating_sub(data_in(f.as_raw_fd(), a, b));
+    }
+    Some(total)
+}
+
+/// `regions` as sorted, disjoint `[start, end)` ranges clipped to `[0, size)`.
+fn merged(regions: &[(u64, u64)], size: u64) -> Vec<(u64, u64)> {
+    let mut r: Vec<(u64, u64)> = regions
+        .iter()
+        .map(|&(s, l)| (s.min(size), s.saturating_add(l).min(size)))
+        .filter(|(a, b)| a < b)
+        .collect();
+    r.sort_unstable();
+    let mut out: Vec<(u64, u64)> = Vec::with_capacity(r.len());
+    for (a, b) in r {
+        match out.last_mut() {
+            Some(last) if a <= last.1 => last.1 = last.1.max(b),
+            _ => out.push((a, b)),
+        }
+    }
+    out
+}
+
+/// Bytes of data (neither hole nor unwritten extent) of descriptor `fd` in `[a, b)`.
+fn data_in(fd: i32, a: u64, b: u64) -> u64 {
+    let (b, mut pos, mut data) = (b as i64, a as i64, 0u64);
+    while pos < b {
+        // SAFETY: lseek on a descriptor the caller owns.
         let start = unsafe { libc::lseek(fd, pos, libc::SEEK_DATA) };
-        if start < 0 {
+        if start < 0 || start >= b {
             break; // ENXIO: no data after pos
         }
         // SAFETY: as above.
         let end = unsafe { libc::lseek(fd, start, libc::SEEK_HOLE) };
-        let end = if end < 0 { size } else { end.min(size) };
+        let end = if end < 0 { b } else { end.min(b) };
         data += (end - start).max(0) as u64;
         pos = end.max(start + 1);
     }
-    Some((size as u64).saturating_sub(data))
+    data
 }
 
 /// Make sure `need` descriptors can be open at once, raising the soft limit up to the
@@ -196,6 +226,30 @@ mod tests {
         let d = tempfile::tempdir().unwrap();
         let _ = probe_direct_io(d.path());
         assert_eq!(std::fs::read_dir(d.path()).unwrap().count(), 0);
+    }
+
+    #[test]
+    fn unwritten_bytes_count_only_the_regions_read() {
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join("f");
+        // 64 KiB: data in [16 KiB, 32 KiB), holes elsewhere
+        let f = std::fs::File::create(&p).unwrap();
+        f.set_len(64 << 10).unwrap();
+        std::os::unix::fs::FileExt::write_all_at(&f, &[1u8; 16 << 10], 16 << 10).unwrap();
+        f.sync_all().unwrap();
+        let k = 1u64 << 10;
+        // whole file: 48 KiB of holes
+        assert_eq!(unwritten_bytes(&p, &[(0, 64 * k)]), Some(48 * k));
+        // the first 32 KiB: 16 KiB of holes, never more than the region
+        assert_eq!(unwritten_bytes(&p, &[(0, 32 * k)]), Some(16 * k));
+        // the data alone: none; a region past the end counts only what is inside
+        assert_eq!(unwritten_bytes(&p, &[(16 * k, 16 * k)]), Some(0));
+        assert_eq!(unwritten_bytes(&p, &[(48 * k, 64 * k)]), Some(16 * k));
+        // overlapping regions counted once
+        let two = [(0, 8 * k), (4 * k, 8 * k)];
+        assert_eq!(unwritten_bytes(&p, &two), Some(12 * k));
+        // a directory is no regular file
+        assert_eq!(unwritten_bytes(d.path(), &[(0, k)]), None);
     }
 
     #[test]

@@ -8,7 +8,7 @@
 //! scan, files::preflight::unwritten_bytes).
 
 use super::{dev_of, Root};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// State captured before the run.
 #[derive(Clone, Debug)]
@@ -74,6 +74,27 @@ pub fn memory_device(root: &Root, name: &str) -> Option<String> {
         return Some(format!("{name} over {fs}"));
     }
     None
+}
+
+/// The backing file of loop device `name` (`loop3`, a whole device: a partition's own
+/// start is not known here) and the byte of that file where the device begins
+/// (`loop/offset`). `None` for another device, an unbound loop device, or a backing
+/// file removed after `losetup` (`PATH (deleted)`: no name reaches it).
+pub fn loop_backing(root: &Root, name: &str) -> Option<(PathBuf, u64)> {
+    let n = name.strip_prefix("loop")?;
+    if n.is_empty() || !n.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let bf = root.read(&format!("/sys/block/{name}/loop/backing_file"))?;
+    let bf = bf.trim();
+    if bf.is_empty() || bf.ends_with(" (deleted)") {
+        return None;
+    }
+    let offset = root
+        .read(&format!("/sys/block/{name}/loop/offset"))
+        .and_then(|o| o.trim().parse().ok())
+        .unwrap_or(0);
+    Some((PathBuf::from(bf), offset))
 }
 
 /// The memory filesystem (`tmpfs`, `ramfs`) holding the file at absolute path `file` on
@@ -274,6 +295,36 @@ mod tests {
         assert_eq!(memory_device(&root, "sda1"), None);
         std::fs::remove_file(d.path().join("proc/self/mountinfo")).unwrap();
         assert_eq!(memory_device(&root, "loop3"), None);
+    }
+
+    /// A loop device's backing file and where in it the device begins; none for a
+    /// partition, another device, a removed backing file or an unbound device.
+    #[test]
+    fn loop_backing_names_the_file_and_offset() {
+        let d = tempfile::tempdir().unwrap();
+        let root = Root(d.path().to_path_buf());
+        let put = |rel: &str, text: &str| {
+            let p = d.path().join(rel);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(p, text).unwrap();
+        };
+        put("sys/block/loop2/loop/backing_file", "/var/tmp/a.img\n");
+        put("sys/block/loop2/loop/offset", "1048576\n");
+        put("sys/block/loop3/loop/backing_file", "/var/tmp/b.img\n");
+        put(
+            "sys/block/loop5/loop/backing_file",
+            "/var/tmp/c.img (deleted)\n",
+        );
+        let p = |s: &str| Some((PathBuf::from(s), 0));
+        assert_eq!(
+            loop_backing(&root, "loop2"),
+            Some((PathBuf::from("/var/tmp/a.img"), 1 << 20))
+        );
+        assert_eq!(loop_backing(&root, "loop3"), p("/var/tmp/b.img"));
+        assert_eq!(loop_backing(&root, "loop3p1"), None);
+        assert_eq!(loop_backing(&root, "loop5"), None);
+        assert_eq!(loop_backing(&root, "loop9"), None);
+        assert_eq!(loop_backing(&root, "sda"), None);
     }
 
     #[test]

@@ -87,6 +87,8 @@ pub struct Desc {
 /// The facts of a whole result that every test's [`Desc`] carries.
 struct RunFacts {
     ram: Option<u64>,
+    /// the file set the page-cache check measured (bytes; `None` when not checked)
+    file_set: Option<u64>,
     fsync: Option<String>,
     memory: Option<String>,
 }
@@ -202,6 +204,11 @@ fn note_value(notes: &[String], key: &str) -> Option<String> {
 pub fn tests_of(r: &RunResult) -> Vec<Test> {
     let f = RunFacts {
         ram: r.diagnosis.as_ref().and_then(|d| d.summary.ram_bytes),
+        file_set: r
+            .page_cache
+            .as_ref()
+            .map(|p| p.file_set_bytes)
+            .filter(|&b| b > 0),
         fsync: crate::result::truth::fsync_policy(r),
         memory: crate::result::truth::memory_target(r),
     };
@@ -482,6 +489,7 @@ fn run_tests(r: &RunResult, f: &RunFacts) -> Vec<Test> {
         let direct = note_direct(notes, j.direct);
         let file_set = num(note_value(notes, "file_size_bytes"))
             .or(num(note_value(notes, "size")))
+            .or(f.file_set)
             .unwrap_or(j.total_size_bytes);
         let (mean_us, p99_us) = lat_figures(lat);
         let (key, display) = run_row_key(name, &rw, block, qd, threads);
@@ -813,7 +821,10 @@ fn describe_diff(a: &Desc, b: &Desc, la: &str, lb: &str, writes: bool) -> Vec<St
             ));
         }
     }
-    let fits = |x: &Desc| x.direct == Some(false) && x.ram.is_some_and(|r| x.file_set <= r);
+    // an unknown file set (0 bytes) is not said to fit
+    let fits = |x: &Desc| {
+        x.direct == Some(false) && x.file_set > 0 && x.ram.is_some_and(|r| x.file_set <= r)
+    };
     for (l, x, other) in [(la, a, b), (lb, b, a)] {
         if fits(x) && !fits(other) {
             d.push(format!(

@@ -197,6 +197,13 @@ pub fn from_memory(r: &RunResult) -> Option<String> {
     .map(|(_, why)| why.to_string())
 }
 
+/// Whether the device counters show the device read at least what the test read (so
+/// the cache served none of it; the counters are device-wide, so a lower bound of
+/// what came from memory is 0 %).
+fn reads_measured(pc: &PageCacheCheck) -> bool {
+    pc.app_read_bytes > 0 && pc.device_read_bytes.is_some_and(|d| d >= pc.app_read_bytes)
+}
+
 /// The truth warnings of `r` (empty without a page-cache check).
 pub fn warnings(r: &RunResult) -> Vec<Warning> {
     let Some(pc) = &r.page_cache else {
@@ -215,8 +222,9 @@ pub fn warnings(r: &RunResult) -> Vec<Warning> {
     }
     let used = CacheUse {
         // no bytes recorded either way (a check made before any I/O): the reads
-        // wording, as for a read test
-        reads: pc.app_read_bytes > 0 || pc.app_written_bytes == 0,
+        // wording, as for a read test; reads the device counters show reached the
+        // device are not said to be served by the cache
+        reads: (pc.app_read_bytes > 0 || pc.app_written_bytes == 0) && !reads_measured(pc),
         unsynced_writes: pc.app_written_bytes > 0 && !synced(r, pc),
         hint: direct_hint(&r.command),
     };
@@ -478,6 +486,46 @@ mod tests {
             ..base
         };
         assert_eq!(ids(&result(m, 0)), [MEMORY_DEVICE, FITS_IN_RAM, UNWRITTEN]);
+    }
+
+    /// A buffered set that fits in RAM: its reads are said to be the cache's only while
+    /// the device counters do not show the device read them all; writes never synced
+    /// are still said.
+    #[test]
+    fn fits_in_ram_does_not_claim_reads_the_device_served() {
+        let mut pc = PageCacheCheck {
+            file_set_bytes: 16 << 20,
+            buffered: true,
+            fits_in_ram: true,
+            mem_total_bytes: Some(1 << 30),
+            device_read_bytes: Some(16 << 20),
+            device_written_bytes: Some(0),
+            ..Default::default()
+        };
+        crate::probe::pagecache::account(&mut pc, 16 << 20, 0);
+        assert_eq!(pc.read_served_from_memory_pct, Some(0.0));
+        assert!(ids(&result(pc.clone(), 0)).is_empty());
+        // the device read three quarters: the cache may have served the rest (below
+        // the reads-from-memory threshold, so the RAM fit alone is said)
+        pc.device_read_bytes = Some(12 << 20);
+        crate::probe::pagecache::account(&mut pc, 16 << 20, 0);
+        assert_eq!(ids(&result(pc.clone(), 0)), [FITS_IN_RAM]);
+        // no device counters: not measured, said
+        pc.device_read_bytes = None;
+        crate::probe::pagecache::account(&mut pc, 16 << 20, 0);
+        assert_eq!(ids(&result(pc.clone(), 0)), [FITS_IN_RAM]);
+        // reads measured, writes never synced: the warning speaks of the writes only
+        pc.device_read_bytes = Some(16 << 20);
+        crate::probe::pagecache::account(&mut pc, 16 << 20, 4 << 20);
+        let r = result(pc, 0);
+        let w = r.warnings.iter().find(|w| w.id == FITS_IN_RAM).unwrap();
+        assert!(
+            w.message
+                .contains("buffered writes may end in the page cache, not on the device"),
+            "{}",
+            w.message
+        );
+        assert!(!w.message.contains("reads"), "{}", w.message);
     }
 
     /// A mark result over a disk whose write cache is `mode`, with `writes` write I/O.

@@ -134,37 +134,67 @@ pub fn diagnose_target(root: &Root, jobs: &[FioJob]) -> crate::probe::diagnosis:
 }
 
 /// The page-cache facts after a run: the jobs' file set (each file once), buffered
-/// when a job ran without O_DIRECT, the bytes of the read jobs' files that are holes or
-/// unwritten extents. The result builder adds the bytes the jobs moved.
+/// when a job ran without O_DIRECT, the bytes of the regions the read jobs read that
+/// are holes or unwritten extents. The result builder adds the bytes the jobs moved.
 pub fn cache_after(
     root: &Root,
     b: &crate::probe::pagecache::Before,
     jobs: &[FioJob],
 ) -> crate::probe::pagecache::PageCacheCheck {
     let mut seen = std::collections::HashSet::<PathBuf>::new();
-    let (mut set, mut unwritten) = (0u64, 0u64);
+    let mut set = 0u64;
+    // the regions read of each file, in the order first met
+    let mut read: Vec<(PathBuf, Vec<(u64, u64)>)> = vec![];
     // a net job's socket is no file: no page cache on its way
     let jobs: Vec<&FioJob> = jobs.iter().filter(|j| !j.engine.caps().stream).collect();
     for j in jobs.iter().copied() {
         for t in 0..j.numjobs.max(1) {
-            let Ok((files, _)) = super::plan::files_for(j, t) else {
+            let Ok((files, regions)) = super::plan::files_for(j, t) else {
                 continue;
             };
-            for f in files {
-                if !seen.insert(f.path.clone()) {
-                    continue;
-                }
-                set += f.size;
+            for (f, r) in files.into_iter().zip(regions) {
                 if j.rw.reads() {
-                    unwritten += crate::files::preflight::unwritten_bytes(&f.path).unwrap_or(0);
+                    match read.iter_mut().find(|(p, _)| *p == f.path) {
+                        Some((_, rs)) => rs.push(r),
+                        None => read.push((f.path.clone(), vec![r])),
+                    }
+                }
+                if seen.insert(f.path.clone()) {
+                    set += f.size;
                 }
             }
         }
     }
+    let unwritten = read.iter().map(|(p, rs)| unwritten_in(root, p, rs)).sum();
     let buffered = jobs.iter().any(|j| !j.direct);
     let mut c = crate::probe::pagecache::after(root, b, set, buffered, 0, 0);
     c.unwritten_bytes = jobs.iter().any(|j| j.rw.reads()).then_some(unwritten);
     c
+}
+
+/// Bytes of `regions` of `path` that are holes or unwritten extents: of the file
+/// itself, or of a loop device's backing file (the regions shifted by the device's
+/// offset in it; sysfs read through `root`, on the live machine only).
+fn unwritten_in(root: &Root, path: &std::path::Path, regions: &[(u64, u64)]) -> u64 {
+    use std::os::unix::fs::FileTypeExt;
+    let block = std::fs::metadata(path).is_ok_and(|m| m.file_type().is_block_device());
+    if !block {
+        return crate::files::preflight::unwritten_bytes(path, regions).unwrap_or(0);
+    }
+    let backing = root
+        .is_live()
+        .then(|| crate::probe::device_behind(path))
+        .flatten()
+        .and_then(|(a, b)| root.block_name(a, b))
+        .and_then(|n| crate::probe::pagecache::loop_backing(root, &n));
+    let Some((file, off)) = backing else {
+        return 0;
+    };
+    let shifted: Vec<(u64, u64)> = regions
+        .iter()
+        .map(|&(s, l)| (s.saturating_add(off), l))
+        .collect();
+    crate::files::preflight::unwritten_bytes(&file, &shifted).unwrap_or(0)
 }
 
 #[cfg(test)]

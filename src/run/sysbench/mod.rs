@@ -62,6 +62,7 @@ pub fn execute(job: &FileioJob, console: &Arc<Console>) -> i32 {
             return exit::ENVIRONMENT;
         }
         created_dir = true;
+        console.err(&format!("iomark: created directory {}", job.dir.display()));
     }
     let (code, by) = execute_commands(job, console, &signals, &outs);
     if outs.json_pending() {

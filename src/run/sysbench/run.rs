@@ -263,7 +263,10 @@ fn ready(job: &FileioJob, console: &Console, outs: &Outputs) -> Result<Ready, i3
     }
     let unwritten = reads.then(|| {
         (0..g.files)
-            .filter_map(|i| crate::files::preflight::unwritten_bytes(&fileset::path(&job.dir, i)))
+            .filter_map(|i| {
+                let p = fileset::path(&job.dir, i);
+                crate::files::preflight::unwritten_bytes(&p, &[(0, g.file_size)])
+            })
             .sum()
     });
     let watch = crate::probe::devstat::Watch::start(&root, before.device.as_deref());

@@ -199,6 +199,41 @@ fn cleanup_in_the_same_call_removes_the_created_directory() {
         d.path().join("sub").exists(),
         "the pre-existing parent is kept"
     );
+    // the creation is said, once, on stderr; an existing directory is not re-announced,
+    // and a missing one without prepare is exit 3 with nothing created
+    assert_eq!(
+        r.stderr
+            .matches("iomark: created directory sub/set\n")
+            .count(),
+        1,
+        "{}",
+        r.stderr
+    );
+    assert!(!bad.stderr.contains("created directory"), "{}", bad.stderr);
+    let set = [
+        "--file-dir=sub/set",
+        "--file-num=1",
+        "--file-total-size=64K",
+    ];
+    let made = fileio(d.path(), &[&set[..], &["prepare"]].concat()).ok();
+    assert!(made.stderr.contains("iomark: created directory sub/set"));
+    let again = fileio(d.path(), &[&set[..], &["prepare"]].concat()).ok();
+    assert!(
+        !again.stderr.contains("created directory"),
+        "{}",
+        again.stderr
+    );
+    let _ = std::fs::remove_dir_all(d.path().join("sub/set"));
+    let run = fileio(
+        d.path(),
+        &[
+            &set[..],
+            &["--file-test-mode=seqrd", "--time=0", "--events=1", "run"],
+        ]
+        .concat(),
+    );
+    assert_eq!(run.code, 3, "{}", run.dump());
+    assert!(!d.path().join("sub/set").exists());
 }
 
 /// Extending a file keeps its own bytes and writes sysbench's zeros after them: the
