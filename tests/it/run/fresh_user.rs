@@ -36,11 +36,14 @@ fn group_reporting_job_runtime_sums_the_threads() {
         sum >= 2000 && sum <= 2 * rt,
         "job_runtime {sum}, runtime {rt}"
     );
-    // without group_reporting each job reports its own thread's time
+    // without group_reporting each job reports its own thread's time: whole ms since
+    // the job's start, where the direction's runtime is whole µs rounded up to ms (fio
+    // 3.33 prints 1000 and 1001 for this job), so at most 1 ms apart
     let j = run(d.path(), &base).ok().json();
     for job in j["jobs"].as_array().unwrap() {
         let rt = as_u64(&job["read"]["runtime"]);
-        assert_eq!(as_u64(&job["job_runtime"]), rt, "{job}");
+        let jr = as_u64(&job["job_runtime"]);
+        assert!(jr <= rt && rt <= jr + 1, "job_runtime {jr}, runtime {rt}: {job}");
     }
 }
 
