@@ -312,10 +312,10 @@ fn reach<'a>(chain: &[&'a DeviceActivity]) -> Option<Reach<'a>> {
         return known
             .iter()
             .find(|(_, wb)| *wb)
-            .map(|(d, _)| Reach::Dropped(*d));
+            .map(|(d, _)| Reach::Dropped(d));
     }
     Some(match known.iter().find(|(_, wb)| !*wb) {
-        Some((d, _)) => Reach::WritesThrough(*d),
+        Some((d, _)) => Reach::WritesThrough(d),
         None => Reach::Cache(known.last()?.0),
     })
 }

@@ -43,7 +43,10 @@ fn group_reporting_job_runtime_sums_the_threads() {
     for job in j["jobs"].as_array().unwrap() {
         let rt = as_u64(&job["read"]["runtime"]);
         let jr = as_u64(&job["job_runtime"]);
-        assert!(jr <= rt && rt <= jr + 1, "job_runtime {jr}, runtime {rt}: {job}");
+        assert!(
+            jr <= rt && rt <= jr + 1,
+            "job_runtime {jr}, runtime {rt}: {job}"
+        );
     }
 }
 
