@@ -4,7 +4,6 @@
 //! `gtod_reduce=1` and `disable_clat=1` are fio's. Each test skips (with the reason)
 //! when fio is not installed, after checking iomark's own run.
 
-use super::semantics::as_fio;
 use crate::util::*;
 use serde_json::Value;
 use std::path::Path;

@@ -371,7 +371,7 @@ fn enghelp_of_each_engine_is_fios() {
             continue;
         }
         compared += 1;
-        let o = super::semantics::as_fio(d.path()).arg(&arg).run();
+        let o = as_fio(d.path()).arg(&arg).run();
         if (o.code, &o.stdout, &o.stderr) != (f.code, &f.stdout, &f.stderr) {
             differ.push(format!(
                 "{arg}:\nfio ({}):\n{}{}iomark ({}):\n{}{}",

@@ -11,17 +11,6 @@ use crate::util::*;
 use serde_json::Value;
 use std::path::Path;
 
-/// The built binary under the name `fio` (the fio persona), in `dir/bin/`.
-fn as_fio(dir: &Path) -> Iomark {
-    let bin = dir.join("bin");
-    std::fs::create_dir_all(&bin).unwrap();
-    let fio = bin.join("fio");
-    if !fio.exists() {
-        std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_iomark"), &fio).unwrap();
-    }
-    Iomark::program(fio)
-}
-
 /// `args` run by iomark as `fio` and, when installed, by fio 3.33, each in a fresh
 /// directory under `root`: (iomark, fio).
 fn both(root: &Path, test: &str, args: &[&str]) -> (Out, Option<Out>) {

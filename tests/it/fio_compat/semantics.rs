@@ -10,17 +10,6 @@ use crate::util::*;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
-/// The built binary under the name `fio` (the fio persona), in `dir/bin/`.
-pub(super) fn as_fio(dir: &Path) -> Iomark {
-    let bin = dir.join("bin");
-    std::fs::create_dir_all(&bin).unwrap();
-    let fio = bin.join("fio");
-    if !fio.exists() {
-        std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_iomark"), &fio).unwrap();
-    }
-    Iomark::program(fio)
-}
-
 /// `tool` (`fio`: Debian's fio; else iomark as `fio`, linked under `root`).
 fn tool_cmd(root: &Path, tool: &str) -> Iomark {
     if tool == "fio" {

@@ -8,17 +8,6 @@
 use crate::util::*;
 use std::path::Path;
 
-/// The built binary under the name `fio` (the fio persona), in `dir/bin/`.
-fn as_fio(dir: &Path) -> Iomark {
-    let bin = dir.join("bin");
-    std::fs::create_dir_all(&bin).unwrap();
-    let fio = bin.join("fio");
-    if !fio.exists() {
-        std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_iomark"), &fio).unwrap();
-    }
-    Iomark::program(fio).env("IOMARK_HISTORY", "off")
-}
-
 /// `args` run in `dir` by iomark as `fio`, and by fio when it is installed.
 fn both(dir: &Path, args: &[&str]) -> (Out, Option<Out>) {
     let i = as_fio(dir).dir(dir).args(args).run();

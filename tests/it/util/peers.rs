@@ -48,3 +48,15 @@ pub fn sysbench(dir: &Path, args: &[&str]) -> Out {
 pub fn fio_cmd() -> Iomark {
     Iomark::program("fio")
 }
+
+/// The built binary under the name `fio` (the fio persona), linked in `dir/bin/`; it
+/// keeps no results history (`IOMARK_HISTORY=off`).
+pub fn as_fio(dir: &Path) -> Iomark {
+    let bin = dir.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let fio = bin.join("fio");
+    if !fio.exists() {
+        std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_iomark"), &fio).unwrap();
+    }
+    Iomark::program(fio).env("IOMARK_HISTORY", "off")
+}
