@@ -205,21 +205,6 @@ impl<'a> Worker<'a> {
                 }
             }
         }
-        if !s.tag.measured {
-            // inside ramp_time: counted (fio's io_bytes, zeroed at the ramp's end), with
-            // no latency or sample (fio accounts those only after the ramp)
-            let d = match s.tag.op {
-                Op::Read => &mut st.read,
-                Op::Write => &mut st.write,
-                Op::Trim => &mut st.trim,
-            };
-            d.ios += 1;
-            d.bytes += s.io.len as u64;
-            return match bad {
-                Some(why) => self.read_mismatch(st, s, why),
-                None => Ok(()),
-            };
-        }
         let d = match s.tag.op {
             Op::Read => &mut st.read,
             Op::Write => &mut st.write,
@@ -227,6 +212,14 @@ impl<'a> Worker<'a> {
         };
         d.ios += 1;
         d.bytes += s.io.len as u64;
+        if !s.tag.measured {
+            // inside ramp_time: counted (fio's io_bytes, zeroed at the ramp's end), with
+            // no latency or sample (fio accounts those only after the ramp)
+            return match bad {
+                Some(why) => self.read_mismatch(st, s, why),
+                None => Ok(()),
+            };
+        }
         let counted = [d.bytes, d.ios];
         if !self.uses.gtod_reduce {
             match slat {
