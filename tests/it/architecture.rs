@@ -450,10 +450,6 @@ const CYCLES_KNOWN: &[(&str, &str)] = &[
         "src/result/build/mod.rs ↔ src/result/truth.rs",
         "truth.rs receives plain inputs instead of naming the builder's types",
     ),
-    (
-        "src/run/sysbench/thread.rs ↔ src/run/worker/sysbench.rs",
-        "one job-thread shell for both rules",
-    ),
 ];
 
 /// The module path of a source file under src/ (`probe/diagnosis.rs` → `[probe,

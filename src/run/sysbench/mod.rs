@@ -3,13 +3,15 @@
 //!
 //! `run` (run.rs) owns the main thread's schedule; its worker threads (thread.rs) run
 //! the one worker loop under sysbench's rules (run/worker/sysbench.rs), fed by the
-//! shared generator (gen.rs) and sysbench's RNGs (rng.rs).
+//! shared generator (gen.rs) and sysbench's RNGs (rng.rs); what they share with the
+//! main thread is shared.rs.
 
 pub mod gen;
 mod progress;
 pub mod rng;
 pub use progress::rates_text;
 mod run;
+pub mod shared;
 pub mod thread;
 
 use crate::files::fileset;

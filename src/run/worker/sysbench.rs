@@ -19,7 +19,7 @@ use crate::files::fileset::display;
 use crate::job::sysbench::{DataPattern, FsyncMode};
 use crate::run::sysbench::gen::{ReqKind, Request};
 use crate::run::sysbench::rng::Xoroshiro128Plus;
-use crate::run::sysbench::thread::{errno_text, Shared};
+use crate::run::sysbench::shared::{errno_text, Shared};
 use crate::run::verify;
 use crate::run::worker::{sync_retry, Io, Next, Pass, Req, Rules, Submitted, Times};
 use crate::stats::job::JobStats;
