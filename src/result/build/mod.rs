@@ -360,3 +360,5 @@ fn positive(secs: f64) -> f64 {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod truth_tests;
