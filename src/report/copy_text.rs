@@ -6,10 +6,8 @@
 //! error or a signal the phases that finished (nothing when none did); under either
 //! the device view over the run (report/why.rs, the renderer of fileio's notes).
 
-use crate::probe::ceiling::Ceiling;
-use crate::probe::diagnosis::Diagnosis;
 use crate::report::{ReportError, Reporter};
-use crate::result::{Phase, RunResult, Status, COPY_METHODS};
+use crate::result::{Ceiling, Diagnosis, Phase, RunResult, Status, COPY_METHODS};
 use std::fmt::Write as _;
 
 /// The copy report.

@@ -3,10 +3,8 @@
 //! evidence, Unknowns, one line per layer or finding) and the diagnosis as JSON
 //! ([`DiagnoseJson`], stable finding IDs).
 
-use crate::probe::ceiling::Ceiling;
-use crate::probe::diagnosis::Diagnosis;
 use crate::report::{ReportError, Reporter};
-use crate::result::RunResult;
+use crate::result::{Ceiling, Diagnosis, RunResult};
 use crate::util::color::{Paint, Role};
 
 /// The text report of the result's (first) diagnosis.

@@ -296,7 +296,7 @@ pub fn device_line(r: &RunResult) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::probe::identity::DeviceIdentity;
+    use crate::result::DeviceIdentity;
 
     fn copy_run(key: &str, ms: u64, mb_s: f64) -> RunResult {
         let mut i = crate::result::Inputs::new("copy", &[], crate::result::Status::Ok);

@@ -3,9 +3,8 @@
 //! (report/why.rs), the truth warnings and the end-of-test sync ([`Notes`], over a fileio result).
 //! Sizes use binary units (KiB = 1024), labelled.
 
-use crate::probe::pagecache::PageCacheCheck;
 use crate::report::{ReportError, Reporter};
-use crate::result::{RunResult, Status};
+use crate::result::{PageCacheCheck, RunResult, Status};
 use crate::util::text::iec;
 
 /// The notes block after fileio's report: the page-cache lines, and with

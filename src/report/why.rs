@@ -114,7 +114,7 @@ pub fn device_view_block(r: &RunResult) -> String {
 /// The period a phase-shaped command's view covers: `, 12.34 s, the removal of
 /// iomark's files included` (the view is finished after the cleanup, also after an
 /// interrupt or an error: run/copy/phase.rs `ended`).
-fn span(view: &crate::probe::devstat::DeviceView) -> String {
+fn span(view: &DeviceView) -> String {
     view.devices.first().map_or(String::new(), |d| {
         format!(
             ", {:.2} s, the removal of iomark's files included",
@@ -269,8 +269,16 @@ mod tests {
     /// an upper bound (one 10 ms tick over the span, at least 0.1 %), never `0.0 %`.
     #[test]
     fn busy_time_under_a_tick_is_an_upper_bound() {
-        use crate::probe::devstat::parse_stat;
-        let a = parse_stat("0 0 0 0 10 0 80 5 0 100 14").unwrap();
+        // a disk's `stat` line `0 0 0 0 10 0 80 5 0 100 14`, as probe/devstat.rs reads it
+        let a = crate::result::DevStat {
+            write_ios: 10,
+            write_sectors: 80,
+            write_ticks: 5,
+            io_ticks: 100,
+            in_queue: 14,
+            fields: 11,
+            ..Default::default()
+        };
         let at = |io_ticks: u64, in_queue: u64, writes: u64, ms: u64| {
             let mut b = a;
             b.write_ios += writes;

@@ -35,7 +35,6 @@ pub use hist::Hist;
 pub use job::JobResult;
 
 use crate::job::sysbench::{DataPattern, TestMode};
-use crate::probe::pagecache::PageCacheCheck;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -394,6 +393,12 @@ pub struct RunResult {
 
 /// Fields of `/sys/block/<dev>/stat` (the probe's, probe/devstat.rs).
 pub use crate::probe::devstat::{DevStat, DeviceActivity, DeviceView, ProcIo};
+
+/// The probe's facts a result records (`page_cache`, `targets`, `device`), the types
+/// reporters read them by: defined and measured in probe/, part of the schema here.
+pub use crate::probe::{
+    ceiling::Ceiling, diagnosis::Diagnosis, identity::DeviceIdentity, pagecache::PageCacheCheck,
+};
 
 /// Where the wall time of a thread, a job or the whole run went: time inside
 /// reads, writes and syncs (fsync/fdatasync/sync_file_range/msync), waits when the

@@ -53,11 +53,6 @@ const KNOWN: &[(&str, &str, &str)] = &[
         "job",
         "reporters read the effective job from RunResult",
     ),
-    (
-        "report",
-        "probe",
-        "reporters read probe facts from RunResult",
-    ),
     ("run", "report", "live output moves into util::console"),
 ];
 
