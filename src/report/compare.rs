@@ -22,7 +22,6 @@
 //! without it only have submission times (sysbench semantics), so for them compare
 //! shows the mean derived as QD × threads / IOPS (Little's law) and no p99.
 
-use crate::job::presets::Slot;
 use crate::result::{RunResult, SCHEMA_VERSION};
 use serde::Serialize;
 use std::path::Path;
@@ -357,7 +356,7 @@ fn fileio_test(r: &RunResult, f: &RunFacts) -> Option<Test> {
 fn phase_test(r: &RunResult, p: &crate::result::Phase, f: &RunFacts) -> Test {
     let (label, op) = p.name.rsplit_once(' ').unwrap_or((p.name.as_str(), ""));
     let slot = if r.command == "mark" {
-        Slot::parse_label(label)
+        crate::result::Slot::parse_label(label)
     } else {
         None
     };

@@ -2,126 +2,8 @@
 //! tests/it/sysbench_compat/). Numbers use printf-style fixed decimals; rates are per the reporting period;
 //! MiB = 1048576 bytes; latencies are printed in milliseconds.
 
-use crate::job::sysbench::{FileioJob, Geometry, TestMode};
-use crate::job::units::sysbench_human_size;
 use crate::report::{ReportError, Reporter};
 use crate::result::RunResult;
-
-/// First line of prepare: `<N> files, <FS div 1024>Kb each, <(FS×N) div 1048576>Mb total`
-/// (sysbench's truncating format, kept for compatibility).
-pub fn prepare_summary(g: &Geometry) -> String {
-    format!(
-        "{} files, {}Kb each, {}Mb total",
-        g.files,
-        g.file_size / 1024,
-        g.total / 1_048_576
-    )
-}
-
-/// Last line of prepare: `<W> bytes written in <S> seconds (<R> MiB/sec).` with R =
-/// W / 1048576 / S, or `No bytes written.`.
-pub fn prepare_done(bytes: u64, seconds: f64) -> String {
-    if bytes == 0 {
-        return "No bytes written.".into();
-    }
-    let rate = if seconds > 0.0 {
-        bytes as f64 / 1_048_576.0 / seconds
-    } else {
-        0.0
-    };
-    format!("{bytes} bytes written in {seconds:.2} seconds ({rate:.2} MiB/sec).")
-}
-
-/// The general part of the `run` header, up to and including its empty lines.
-pub fn header_general(job: &FileioJob) -> Vec<String> {
-    let mut v = vec![
-        "Running the test with following options:".to_string(),
-        format!("Number of threads: {}", job.threads),
-    ];
-    if job.rate > 0 {
-        v.push(format!("Target transaction rate: {}/sec", job.rate));
-    }
-    if job.report_interval != 0 {
-        v.push(format!(
-            "Report intermediate results every {} second(s)",
-            job.report_interval
-        ));
-    }
-    if !job.report_checkpoints.is_empty() {
-        let l: Vec<String> = job.report_checkpoints.iter().map(u64::to_string).collect();
-        v.push(format!("Report checkpoint(s) at {} seconds", l.join(", ")));
-    }
-    if job.debug {
-        v.push("Debug mode enabled.".into());
-        v.push(String::new());
-    }
-    if job.validate {
-        v.push("Validation checks: on.".into());
-        v.push(String::new());
-    }
-    if job.rand_seed != 0 {
-        v.push(format!(
-            "Initializing random number generator from seed ({}).",
-            job.rand_seed
-        ));
-    } else {
-        v.push("Initializing random number generator from current time".into());
-    }
-    v.push(String::new());
-    if let Some(s) = job.forced_shutdown {
-        v.push(format!(
-            "Forcing shutdown in {} seconds",
-            job.time_limit + s
-        ));
-    }
-    v.push(String::new());
-    v
-}
-
-/// The fileio part of the `run` header.
-pub fn header_fileio(job: &FileioJob, g: &Geometry, mode: TestMode) -> Vec<String> {
-    let mut v = vec![
-        format!("Extra file open flags: {}", job.extra_flags.describe()),
-        format!(
-            "{} files, {}B each",
-            g.files,
-            sysbench_human_size(g.file_size as f64)
-        ),
-        format!("{}B total file size", sysbench_human_size(g.total as f64)),
-        format!("Block size {}B", sysbench_human_size(g.block as f64)),
-    ];
-    if job.merged_requests > 0 {
-        v.push(format!(
-            "Merging requests up to {}B for sequential IO.",
-            sysbench_human_size(g.request as f64)
-        ));
-    }
-    if !mode.is_sequential() {
-        v.push(format!("Number of IO requests: {}", job.event_limit));
-        v.push(format!(
-            "Read/Write ratio for combined random IO test: {:.2}",
-            job.rw_ratio
-        ));
-    }
-    if job.fsync_freq > 0 {
-        v.push(format!(
-            "Periodic FSYNC enabled, calling fsync() each {} requests.",
-            job.fsync_freq
-        ));
-    }
-    if job.fsync_end {
-        v.push("Calling fsync() at the end of test, Enabled.".into());
-    }
-    if job.fsync_all {
-        v.push("Calling fsync() after each write operation.".into());
-    }
-    v.push(format!("Using {} I/O mode", job.io_mode.description()));
-    if job.validate {
-        v.push("Using checksums validation.".into());
-    }
-    v.push(format!("Doing {} test", mode.description()));
-    v
-}
 
 /// Population mean and standard deviation of `xs` (sysbench's fairness formula).
 pub fn mean_stddev(xs: &[f64]) -> (f64, f64) {
@@ -304,24 +186,6 @@ mod tests {
         let (m, s) = mean_stddev(&[15366.0, 14725.0]);
         assert_eq!(format!("{m:.4}/{s:.2}"), "15045.5000/320.50");
         assert_eq!(mean_stddev(&[5.0]), (5.0, 0.0));
-    }
-
-    #[test]
-    fn prepare_lines() {
-        let g = Geometry {
-            files: 128,
-            file_size: 512 << 10,
-            raw_file_size: 512 << 10,
-            total: 64 << 20,
-            block: 16384,
-            request: 16384,
-        };
-        assert_eq!(prepare_summary(&g), "128 files, 512Kb each, 64Mb total");
-        assert_eq!(
-            prepare_done(67108864, 0.47),
-            "67108864 bytes written in 0.47 seconds (136.17 MiB/sec)."
-        );
-        assert_eq!(prepare_done(0, 0.1), "No bytes written.");
     }
 
     #[test]

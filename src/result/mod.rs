@@ -691,6 +691,10 @@ pub const COPY_METHODS: [(&str, &str, bool); 3] = [
     ("direct_4m", "O_DIRECT 4 MiB", true),
 ];
 
+/// A mark phase is named by its slot's label and its direction (`SEQ1M Q8T1 read`):
+/// the slot (job/presets.rs) is read back from the name with [`Slot::parse_label`].
+pub use crate::job::presets::Slot;
+
 /// One timed phase of a phase-shaped command (a copy method, a tree pass).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Phase {

@@ -48,11 +48,6 @@ const KNOWN: &[(&str, &str, &str)] = &[
         "files",
         "report writes through the output manager only",
     ),
-    (
-        "report",
-        "job",
-        "reporters read the effective job from RunResult",
-    ),
     ("run", "report", "live output moves into util::console"),
 ];
 

@@ -7,6 +7,7 @@
 //! main thread is shared.rs.
 
 pub mod gen;
+pub mod header;
 mod progress;
 pub mod rng;
 pub use progress::rates_text;
@@ -17,7 +18,6 @@ pub mod thread;
 use crate::files::fileset;
 use crate::job::sysbench::{Command, DataPattern, FileioJob, Geometry, IoMode};
 use crate::report::output::Outputs;
-use crate::report::sysbench;
 use crate::result::{self, RunResult, Status};
 use crate::run::signals::Signals;
 use crate::run::sysbench::rng::{GlibcRandom, Xoroshiro128Plus};
@@ -271,7 +271,7 @@ fn prepare(job: &FileioJob, console: &Console, signals: &Signals) -> i32 {
     if let Err(f) = fileset::prepare_preflight(job, &g) {
         return print_failure(console, &f);
     }
-    console.line(level::NOTICE, &sysbench::prepare_summary(&g));
+    console.line(level::NOTICE, &header::prepare_summary(&g));
     if g.rounded() {
         console.line(
             level::NOTICE,
@@ -295,7 +295,7 @@ fn prepare(job: &FileioJob, console: &Console, signals: &Signals) -> i32 {
     let mut content = prepare_content(job, g.block as usize);
     match fileset::prepare(job, &g, &mut out, &mut content, &signals.stop) {
         Ok(p) => {
-            console.line(level::NOTICE, &sysbench::prepare_done(p.bytes, p.seconds));
+            console.line(level::NOTICE, &header::prepare_done(p.bytes, p.seconds));
             let skipped = skipped_after(&job.commands, Command::Prepare);
             say_interrupted(console, signals, &format!("prepare stopped early; the files written so far are kept and the next 'prepare' extends them{skipped}"));
             signals.exit_code().unwrap_or(exit::OK)

@@ -18,6 +18,7 @@ use crate::result::{self, Interval, JobInfo, Recorded, RunResult, Status, Thread
 use crate::run::sampler::Sampler;
 use crate::run::signals::Signals;
 use crate::run::sysbench::gen::Generator;
+use crate::run::sysbench::header;
 use crate::run::sysbench::rng::{GlibcRandom, Xoroshiro128Plus};
 use crate::run::sysbench::shared::{RateQueue, Shared};
 use crate::run::sysbench::thread::thread;
@@ -206,10 +207,10 @@ fn ready(job: &FileioJob, console: &Console, outs: &Outputs) -> Result<Ready, i3
             return Err(failed_before_start(job, &g, console, &f, outs));
         }
     }
-    for l in sysbench::header_general(job) {
+    for l in header::header_general(job) {
         console.line(level::NOTICE, &l);
     }
-    for l in sysbench::header_fileio(job, &g, mode) {
+    for l in header::header_fileio(job, &g, mode) {
         console.line(level::NOTICE, &l);
     }
     let files = fileset::open_for_run(job, &g, mode, |l| {
