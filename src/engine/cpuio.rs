@@ -6,17 +6,8 @@
 //! the job is parsed (src/job/fio/finish.rs), as fio's engine init sets it.
 
 use super::{Engine, IoErr, IoReq, SyncKind};
+use crate::util::engines::{CpuMode, Kind};
 use std::time::{Duration, Instant};
-
-/// fio's `cpumode`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum CpuMode {
-    /// busy spin for the cycle
-    #[default]
-    Noop,
-    /// sort a 1 MiB array four ways per request
-    Qsort,
-}
 
 /// Integers sorted per qsort round (256 Ki of 32 bits, fio's qsort_size).
 const QSORT_LEN: usize = 256 << 10;
@@ -61,8 +52,7 @@ impl Cpuio {
 }
 
 impl Engine for Cpuio {
-    const NAME: &'static str = "cpuio";
-    const HELP: &'static str = "CPU cycle burner engine";
+    const KIND: Kind = Kind::Cpuio;
     const CAPS: super::Caps = super::Caps::NO_IO;
     fn depth(&self) -> usize {
         1

@@ -14,6 +14,7 @@
 //! fails: ENOTTY or EOPNOTSUPP).
 
 use super::{sync_fd, Dir, Engine, IoErr, IoReq, SyncKind};
+use crate::util::engines::Kind;
 use std::os::fd::{AsRawFd, OwnedFd, RawFd};
 use std::path::Path;
 
@@ -114,8 +115,7 @@ impl E4Defrag {
 }
 
 impl Engine for E4Defrag {
-    const NAME: &'static str = "e4defrag";
-    const HELP: &'static str = "ext4 defrag engine";
+    const KIND: Kind = Kind::E4Defrag;
     const CAPS: super::Caps = super::Caps {
         needs_data: true,
         ..super::Caps::SYNC

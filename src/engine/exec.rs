@@ -16,13 +16,11 @@
 //! SIGKILL should the job thread that started it die first (PR_SET_PDEATHSIG).
 
 use super::{Engine, IoErr, IoReq, SyncKind};
+use crate::util::engines::{Kind, EXEC_POLL as POLL};
 use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
-
-/// fio's pause per request while the program runs (engines/exec.c: 50 ms).
-pub const POLL: Duration = Duration::from_millis(50);
 
 /// What an exec job runs, from its options.
 #[derive(Debug, Default)]
@@ -158,8 +156,7 @@ impl Exec {
 }
 
 impl Engine for Exec {
-    const NAME: &'static str = "exec";
-    const HELP: &'static str = "Run a program for the job's runtime";
+    const KIND: Kind = Kind::Exec;
     const CAPS: super::Caps = super::Caps::NO_IO;
     fn depth(&self) -> usize {
         1

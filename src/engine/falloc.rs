@@ -6,6 +6,7 @@
 //! reads (EINVAL), as fio's does. Both complete inside `submit`.
 
 use super::{sync_fd, Dir, Engine, IoErr, IoReq, SyncKind};
+use crate::util::engines::Kind;
 use std::os::fd::RawFd;
 
 /// fallocate(2) per request.
@@ -48,8 +49,7 @@ fn complete(len: usize, mut call: impl FnMut() -> libc::c_int) -> Result<Option<
 const SYNC_CAPS: super::Caps = super::Caps::SYNC;
 
 impl Engine for Falloc {
-    const NAME: &'static str = "falloc";
-    const HELP: &'static str = "fallocate() file based engine";
+    const KIND: Kind = Kind::Falloc;
     const CAPS: super::Caps = SYNC_CAPS;
     fn depth(&self) -> usize {
         1
@@ -71,8 +71,7 @@ impl Engine for Falloc {
 }
 
 impl Engine for Ftruncate {
-    const NAME: &'static str = "ftruncate";
-    const HELP: &'static str = "ftruncate() per write";
+    const KIND: Kind = Kind::Ftruncate;
     const CAPS: super::Caps = SYNC_CAPS;
     fn depth(&self) -> usize {
         1

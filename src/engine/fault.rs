@@ -76,8 +76,7 @@ fn corrupt(buf: *mut u8, n: usize) {
 unsafe impl<E: Send> Send for Faulty<E> {}
 
 impl<E: Engine> Engine for Faulty<E> {
-    const NAME: &'static str = E::NAME;
-    const HELP: &'static str = E::HELP;
+    const KIND: crate::util::engines::Kind = E::KIND;
     const CAPS: super::Caps = E::CAPS;
     fn depth(&self) -> usize {
         self.inner.depth()
@@ -143,66 +142,6 @@ impl<E: Engine> Engine for Faulty<E> {
     }
 }
 
-/// fio's `continue_on_error` (none, read, write, io, verify, all; `0` = none, `1` = all):
-/// which failed requests a job records as errors and continues after, instead of stopping.
-/// A failed request is never counted as done either way.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum ContinueOnError {
-    /// stop at the first error (fio's default)
-    #[default]
-    None,
-    /// continue after read errors
-    Read,
-    /// continue after write errors
-    Write,
-    /// continue after any read or write error
-    Io,
-    /// continue after verification mismatches
-    Verify,
-    /// continue after every error
-    All,
-}
-
-/// What failed, for [`ContinueOnError::continues`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ErrorClass {
-    /// a read returned an error or a short count
-    Read,
-    /// a write (or its fsync) returned an error or a short count
-    Write,
-    /// data read back did not match what was written
-    Verify,
-}
-
-impl ContinueOnError {
-    /// Parse fio's value; `Err` names the accepted values.
-    pub fn parse(v: &str) -> Result<Self, String> {
-        Ok(match v.trim() {
-            "none" | "0" => Self::None,
-            "read" => Self::Read,
-            "write" => Self::Write,
-            "io" => Self::Io,
-            "verify" => Self::Verify,
-            "all" | "1" => Self::All,
-            _ => {
-                return Err(format!(
-                    "'{v}' (accepted: none, read, write, io, verify, all, 0, 1)"
-                ))
-            }
-        })
-    }
-    /// True when the job records the error and goes on.
-    pub fn continues(self, e: ErrorClass) -> bool {
-        matches!(
-            (self, e),
-            (Self::All, _)
-                | (Self::Read | Self::Io, ErrorClass::Read)
-                | (Self::Write | Self::Io, ErrorClass::Write)
-                | (Self::Verify, ErrorClass::Verify)
-        )
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -212,8 +151,7 @@ mod tests {
         seen: Vec<usize>,
     }
     impl Engine for Probe {
-        const NAME: &'static str = "probe";
-        const HELP: &'static str = "a test engine";
+        const KIND: crate::util::engines::Kind = crate::util::engines::Kind::Psync;
         const CAPS: crate::engine::Caps = crate::engine::psync::Psync::CAPS;
         fn depth(&self) -> usize {
             1
@@ -252,29 +190,5 @@ mod tests {
             assert_eq!(f.submit(0, &req), Ok(Some(4096)));
             assert_eq!(f.inner.seen, vec![4096]);
         }
-    }
-
-    #[test]
-    fn continue_on_error_follows_fio() {
-        use ContinueOnError as C;
-        use ErrorClass::*;
-        let table = [
-            ("none", [false, false, false]),
-            ("0", [false, false, false]),
-            ("read", [true, false, false]),
-            ("write", [false, true, false]),
-            ("io", [true, true, false]),
-            ("verify", [false, false, true]),
-            ("all", [true, true, true]),
-            ("1", [true, true, true]),
-        ];
-        for (v, want) in table {
-            let c = C::parse(v).unwrap();
-            assert_eq!([Read, Write, Verify].map(|e| c.continues(e)), want, "{v}");
-        }
-        assert!(C::parse("sometimes")
-            .unwrap_err()
-            .contains("accepted: none"));
-        assert_eq!(C::default(), C::None);
     }
 }

@@ -15,6 +15,7 @@
 //! directories when built (fio's `setup_dirs`).
 
 use super::{Engine, IoErr, IoReq, SyncKind};
+use crate::util::engines::{Kind, StatType};
 use std::ffi::CString;
 use std::os::unix::ffi::OsStrExt;
 use std::path::PathBuf;
@@ -28,18 +29,6 @@ pub enum Op {
     Stat,
     /// unlink / rmdir
     Delete,
-}
-
-/// The stat call of `filestat`/`dirstat` (fio's `stat_type`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum StatType {
-    /// stat(2), fio's default
-    #[default]
-    Stat,
-    /// lstat(2)
-    Lstat,
-    /// statx(2) of the absolute path
-    Statx,
 }
 
 /// A file (`DIR = false`) or directory (`DIR = true`) operation engine; `OP` is
@@ -64,23 +53,10 @@ pub type DirStat = FileOps<1, true>;
 /// fio's `dirdelete`
 pub type DirDelete = FileOps<2, true>;
 
-const NAMES: [[&str; 3]; 2] = [
-    ["filecreate", "filestat", "filedelete"],
-    ["dircreate", "dirstat", "dirdelete"],
-];
-
-/// Their lines of help (`--cmdhelp=ioengine`; fio's words for `filecreate`).
-const HELPS: [[&str; 3]; 2] = [
-    [
-        "File creation engine",
-        "File stat engine",
-        "File delete engine",
-    ],
-    [
-        "Directory creation engine",
-        "Directory stat engine",
-        "Directory delete engine",
-    ],
+/// Which engine each is, by directory and operation.
+const KINDS: [[Kind; 3]; 2] = [
+    [Kind::FileCreate, Kind::FileStat, Kind::FileDelete],
+    [Kind::DirCreate, Kind::DirStat, Kind::DirDelete],
 ];
 
 impl<const OP: u8, const DIR: bool> FileOps<OP, DIR> {
@@ -163,8 +139,7 @@ impl<const OP: u8, const DIR: bool> FileOps<OP, DIR> {
 }
 
 impl<const OP: u8, const DIR: bool> Engine for FileOps<OP, DIR> {
-    const NAME: &'static str = NAMES[DIR as usize][OP as usize];
-    const HELP: &'static str = HELPS[DIR as usize][OP as usize];
+    const KIND: Kind = KINDS[DIR as usize][OP as usize];
     const CAPS: super::Caps = super::Caps {
         paths: true,
         // the create engines and the directory engines own their files
@@ -212,7 +187,7 @@ mod tests {
         let d = tempfile::tempdir().unwrap();
         let paths: Vec<PathBuf> = (0..2).map(|i| d.path().join(format!("f{i}"))).collect();
         let mut c = FileCreate::new(&paths, StatType::Stat).unwrap();
-        assert_eq!(FileCreate::NAME, "filecreate");
+        assert_eq!(FileCreate::KIND.name(), "filecreate");
         assert_eq!(c.submit(0, &req(1)), Ok(Some(4096)));
         assert!(paths[1].is_file() && !paths[0].exists());
         let mut s = FileStat::new(&paths, StatType::Statx).unwrap();
@@ -248,6 +223,6 @@ mod tests {
         const _: () = assert!(
             DirDelete::CAPS.own_files && !FileStat::CAPS.own_files && FileCreate::CAPS.own_files
         );
-        assert_eq!(DirStat::NAME, "dirstat");
+        assert_eq!(DirStat::KIND.name(), "dirstat");
     }
 }

@@ -19,6 +19,7 @@
 //! nothing; fio sleeps at once.
 
 use super::{sync_fd, Completion, Dir, Engine, IoErr, IoReq, SyncKind};
+use crate::util::engines::Kind;
 use io_uring::{opcode, types, IoUring};
 use std::os::fd::RawFd;
 
@@ -40,10 +41,6 @@ pub struct Setup {
     /// used on the default ring only (not with `sqpoll`/`iopoll`)
     pub spin_ns: u64,
 }
-
-/// Default reap spin budget (5 µs): covers the gaps between completions of a CPU-bound
-/// queue (zram, fast NVMe at depth); a disk's 40 µs QD1 read fails it and backs off.
-pub const DEFAULT_SPIN_NS: u64 = 5_000;
 
 /// Longest back-off after failed spins: at most one spin per this many waits.
 const SPIN_BACKOFF_MAX: u32 = 64;
@@ -380,8 +377,7 @@ impl Uring {
 }
 
 impl Engine for Uring {
-    const NAME: &'static str = "io_uring";
-    const HELP: &'static str = "Fast Linux native aio";
+    const KIND: Kind = Kind::IoUring;
     const CAPS: super::Caps = super::Caps {
         queued: true,
         no_io: false,

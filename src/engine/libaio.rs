@@ -20,6 +20,7 @@
 //! libaio does the same: Linux has no AIO fsync for most files).
 
 use super::{last_errno, sync_fd, Completion, Dir, Engine, IoErr, IoReq, SyncKind};
+use crate::util::engines::Kind;
 use std::os::fd::RawFd;
 use std::sync::atomic::{AtomicU32, Ordering};
 
@@ -336,8 +337,7 @@ impl Aio {
 }
 
 impl Engine for Aio {
-    const NAME: &'static str = "libaio";
-    const HELP: &'static str = "Linux native asynchronous IO";
+    const KIND: Kind = Kind::Libaio;
     const CAPS: super::Caps = super::Caps::QUEUED;
     fn depth(&self) -> usize {
         self.depth

@@ -4,6 +4,7 @@
 //! timed event, which is the point of this mode.
 
 use super::{Dir, Engine, IoErr, IoReq, SyncKind};
+use crate::util::engines::Kind;
 use std::os::fd::RawFd;
 
 struct Map {
@@ -64,8 +65,7 @@ impl Mmap {
 }
 
 impl Engine for Mmap {
-    const NAME: &'static str = "mmap";
-    const HELP: &'static str = "Memory mapped IO";
+    const KIND: Kind = Kind::Mmap;
     const CAPS: super::Caps = super::Caps {
         maps_files: true,
         ..super::Caps::SYNC

@@ -177,17 +177,14 @@ impl Caps {
 
 /// An I/O engine instance owned by one worker thread.
 pub trait Engine {
-    /// Engine name as recorded in results (`psync`, `io_uring`, `libaio`, `posixaio`, `mmap`, `null`).
-    const NAME: &'static str;
-    /// One line saying what it does, for `--cmdhelp=ioengine` and completions (fio's
-    /// words for the engines fio lists; engines declare it beside their code, as fio's
-    /// `ioengine_ops` do their options).
-    const HELP: &'static str;
+    /// Which engine it is: its name as recorded in results (`psync`, `io_uring`,
+    /// `libaio`, …) and its line of help are the kind's (util/engines.rs).
+    const KIND: crate::util::engines::Kind;
     /// What the engine can do.
     const CAPS: Caps;
-    /// [`Engine::NAME`] of this engine.
+    /// The name of this engine's [`Engine::KIND`].
     fn name(&self) -> &'static str {
-        Self::NAME
+        Self::KIND.name()
     }
     /// Most requests that may be in flight at once (1 for synchronous engines).
     fn depth(&self) -> usize;

@@ -20,6 +20,7 @@
 use super::fault::HANDLED;
 use super::Caps;
 use super::{Dir, Engine, IoErr, IoReq, SyncKind};
+use crate::util::engines::{Kind, NetOpts, Proto};
 use std::net::{IpAddr, Ipv4Addr, SocketAddr, ToSocketAddrs};
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
 use std::os::unix::fs::FileTypeExt;
@@ -39,157 +40,6 @@ const UDP_SEQ_MAGIC: u64 = 0x6573_7571_6e55_6563;
 const STOP_CHECK: Duration = Duration::from_millis(100);
 /// VMADDR_CID_ANY of `linux/vm_sockets.h`
 const VSOCK_CID_ANY: u32 = u32::MAX;
-
-/// `protocol=` (alias `proto`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Proto {
-    /// TCP over IPv4 (fio's default)
-    #[default]
-    Tcp,
-    /// TCP over IPv6
-    Tcpv6,
-    /// UDP over IPv4 (multicast when `hostname` is a 224/4 address)
-    Udp,
-    /// UDP over IPv6
-    Udpv6,
-    /// a UNIX stream socket at the path `hostname` names
-    Unix,
-    /// a vsock stream to the CID `hostname` names
-    Vsock,
-}
-
-impl Proto {
-    /// The protocol `protocol=NAME` names.
-    pub fn parse(name: &str) -> Option<Proto> {
-        Some(match name {
-            "tcp" => Proto::Tcp,
-            "tcpv6" => Proto::Tcpv6,
-            "udp" => Proto::Udp,
-            "udpv6" => Proto::Udpv6,
-            "unix" => Proto::Unix,
-            "vsock" => Proto::Vsock,
-            _ => return None,
-        })
-    }
-    fn udp(self) -> bool {
-        matches!(self, Proto::Udp | Proto::Udpv6)
-    }
-    fn v6(self) -> bool {
-        matches!(self, Proto::Tcpv6 | Proto::Udpv6)
-    }
-    /// `listen` is the job's choice (tcp, vsock); otherwise the reader listens
-    fn chooses_listen(self) -> bool {
-        matches!(self, Proto::Tcp | Proto::Tcpv6 | Proto::Vsock)
-    }
-}
-
-/// The net engine's options of one job, fio's defaults.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct NetOpts {
-    /// `hostname`: the host to connect to, the multicast group of a UDP receiver, the
-    /// socket path (unix) or the CID (vsock)
-    pub hostname: Option<String>,
-    /// `port` (0 = not given); thread N of a job uses port + N, as fio
-    pub port: u16,
-    /// `protocol`
-    pub proto: Proto,
-    /// `listen`: this side waits for the connection (tcp, vsock)
-    pub listen: bool,
-    /// `pingpong`: every request is answered by the peer
-    pub pingpong: bool,
-    /// `interface`: the IPv4 address of the interface multicast goes through
-    pub interface: Option<String>,
-    /// `ttl` of outgoing multicast datagrams (fio's default 1)
-    pub ttl: u32,
-    /// `nodelay`: TCP_NODELAY
-    pub nodelay: bool,
-    /// `window_size`: SO_RCVBUF/SO_SNDBUF, bytes (0 = the system's)
-    pub window_size: u32,
-    /// `mss`: TCP_MAXSEG, bytes (0 = the system's)
-    pub mss: u32,
-}
-
-impl Default for NetOpts {
-    fn default() -> Self {
-        NetOpts {
-            hostname: None,
-            port: 0,
-            proto: Proto::Tcp,
-            listen: false,
-            pingpong: false,
-            interface: None,
-            ttl: 1,
-            nodelay: false,
-            window_size: 0,
-            mss: 0,
-        }
-    }
-}
-
-impl NetOpts {
-    /// This side binds and waits (fio: `listen` for tcp and vsock, the reader for udp
-    /// and unix).
-    pub fn listens(&self, reads: bool) -> bool {
-        if self.proto.chooses_listen() {
-            self.listen
-        } else {
-            reads
-        }
-    }
-
-    /// fio's checks of a net job (its `fio_netio_init` and connect setup), as one line
-    /// naming the option: the job reads and/or writes, at random offsets or not.
-    pub fn check(&self, reads: bool, writes: bool, random: bool) -> Result<(), String> {
-        let p = self.proto;
-        if random {
-            return Err(
-                "rw=: ioengine=net cannot do random I/O (accepted: read, write, rw)".into(),
-            );
-        }
-        if p == Proto::Unix && self.port != 0 {
-            return Err(
-                "port= is not valid with protocol=unix (the socket is hostname=PATH)".into(),
-            );
-        }
-        if p != Proto::Unix && self.port == 0 {
-            return Err(
-                "ioengine=net needs port= (1-65535) with protocol=tcp, udp or vsock".into(),
-            );
-        }
-        if !p.chooses_listen() {
-            if self.listen {
-                return Err("listen is only valid with protocol=tcp, tcpv6 or vsock (a UDP or UNIX reader listens by itself)".into());
-            }
-            if reads && writes {
-                return Err(
-                    "rw=: datagram and UNIX net jobs either read or write (accepted: read, write)"
-                        .into(),
-                );
-            }
-        }
-        if p == Proto::Unix && self.hostname.is_none() {
-            return Err("protocol=unix needs hostname= (the socket's path)".into());
-        }
-        if !self.listens(reads) && self.hostname.is_none() {
-            let hint = if reads {
-                " (a receiver sets listen)"
-            } else {
-                ""
-            };
-            return Err(format!("ioengine=net needs hostname= to connect to{hint}"));
-        }
-        if self.listens(reads) && p.chooses_listen() && p != Proto::Vsock && self.hostname.is_some()
-        {
-            return Err("hostname= is not valid on a listening tcp job (only a UDP receiver takes one: its multicast group)".into());
-        }
-        Ok(())
-    }
-
-    /// The name fio gives a net job's one file: the hostname, or `net`.
-    pub fn file_name(&self) -> String {
-        self.hostname.clone().unwrap_or_else(|| "net".into())
-    }
-}
 
 /// What building the engine needs: the options and the job's shape.
 #[derive(Clone, Debug, Default)]
@@ -913,8 +763,7 @@ impl Drop for Net {
 }
 
 impl Engine for Net {
-    const NAME: &'static str = "net";
-    const HELP: &'static str = "Network IO";
+    const KIND: Kind = Kind::Net;
     const CAPS: Caps = Caps {
         stream: true,
         ..Caps::NO_IO

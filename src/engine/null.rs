@@ -3,6 +3,7 @@
 //! clock reads, recorder), which is what a fast drive leaves of the CPU budget.
 
 use super::{Engine, IoErr, IoReq, SyncKind};
+use crate::util::engines::Kind;
 
 /// The no-I/O engine. `depth` is only reported (every request is done at once).
 pub struct Null {
@@ -19,8 +20,7 @@ impl Null {
 }
 
 impl Engine for Null {
-    const NAME: &'static str = "null";
-    const HELP: &'static str = "Testing engine (no data transfer)";
+    const KIND: Kind = Kind::Null;
     const CAPS: super::Caps = super::Caps::NO_IO;
     fn depth(&self) -> usize {
         self.depth

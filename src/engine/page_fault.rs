@@ -8,6 +8,7 @@
 //! as fio's.
 
 use super::{Engine, IoErr, IoReq, SyncKind};
+use crate::util::engines::Kind;
 
 /// The page-fault engine: its anonymous mapping.
 pub struct PageFault {
@@ -24,8 +25,7 @@ impl PageFault {
 }
 
 impl Engine for PageFault {
-    const NAME: &'static str = "page_fault";
-    const HELP: &'static str = "Anonymous memory, a page fault per first touch";
+    const KIND: Kind = Kind::PageFault;
     const CAPS: super::Caps = super::Caps::NO_IO;
     fn depth(&self) -> usize {
         1

@@ -24,6 +24,7 @@
 //! closed it).
 
 use super::{last_errno, sync_fd, Completion, Dir, Engine, IoErr, IoReq, SyncKind};
+use crate::util::engines::Kind;
 use std::cell::UnsafeCell;
 use std::os::fd::RawFd;
 
@@ -114,8 +115,7 @@ impl PosixAio {
 }
 
 impl Engine for PosixAio {
-    const NAME: &'static str = "posixaio";
-    const HELP: &'static str = "POSIX asynchronous IO";
+    const KIND: Kind = Kind::Posixaio;
     const CAPS: super::Caps = super::Caps {
         helper_threads: true,
         ..super::Caps::QUEUED

@@ -2,6 +2,7 @@
 //! `sync` mode). A short transfer is an error (sysbench semantics), never counted as done.
 
 use super::{sync_fd, Dir, Engine, IoErr, IoReq, SyncKind};
+use crate::util::engines::Kind;
 use std::os::fd::{BorrowedFd, RawFd};
 
 /// pread/pwrite engine over a table of descriptors.
@@ -28,8 +29,7 @@ impl Psync {
 }
 
 impl Engine for Psync {
-    const NAME: &'static str = "psync";
-    const HELP: &'static str = "Use pread/pwrite";
+    const KIND: Kind = Kind::Psync;
     const CAPS: super::Caps = super::Caps::SYNC;
     fn depth(&self) -> usize {
         1

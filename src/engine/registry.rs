@@ -1,5 +1,6 @@
-//! The engine registry: which engines exist ([`Kind`], looked up by the names jobs
-//! use; what each can do is its [`Engine::CAPS`], a [`Caps`] defined beside the trait), and the ONE
+//! The engine registry: which engine each [`Kind`] is (the kinds, their names and
+//! fio's aliases are util/engines.rs's, shared with the job model; what each can do is
+//! its [`Engine::CAPS`], a [`Caps`] defined beside the trait), and the ONE
 //! function that builds the engine a job asks for ([`build`]) — with the test-only
 //! fault wrapper ([`super::fault::Faulty`]) around it when `IOMARK_FAULT` is set — and
 //! hands it to the caller's [`Drive`]. Runners ask the capabilities, never the kind:
@@ -9,14 +10,12 @@
 //! so every (engine, caller) pair compiles into its own loop: no per-I/O dynamic
 //! dispatch.
 
-use super::cpuio::{CpuMode, Cpuio};
+use super::cpuio::Cpuio;
 use super::e4defrag::{Donor, E4Defrag};
 use super::exec::{Exec, Program};
 use super::falloc::{Falloc, Ftruncate};
 use super::fault::{self, Faulty};
-use super::fileops::{
-    DirCreate, DirDelete, DirStat, FileCreate, FileDelete, FileOps, FileStat, StatType,
-};
+use super::fileops::{DirCreate, DirDelete, DirStat, FileCreate, FileDelete, FileOps, FileStat};
 use super::io_uring::{self, Setup, Uring};
 use super::libaio::{self, Aio};
 use super::mmap::Mmap;
@@ -26,115 +25,14 @@ use super::page_fault::PageFault;
 use super::posixaio::PosixAio;
 use super::psync::Psync;
 use super::{Caps, Engine, IoErr};
+use crate::util::engines::{CpuMode, StatType};
 use std::os::fd::RawFd;
 
-/// The engines there are.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kind {
-    /// pread/pwrite ([`Psync`])
-    Psync,
-    /// io_uring ([`Uring`])
-    IoUring,
-    /// Linux native AIO ([`Aio`])
-    Libaio,
-    /// POSIX AIO, glibc's aio_* ([`PosixAio`])
-    Posixaio,
-    /// whole-file mappings ([`Mmap`])
-    Mmap,
-    /// no I/O at all ([`Null`])
-    Null,
-    /// fallocate per request ([`Falloc`])
-    Falloc,
-    /// ftruncate per write ([`Ftruncate`])
-    Ftruncate,
-    /// burns CPU, no I/O ([`Cpuio`])
-    Cpuio,
-    /// creates each file ([`FileCreate`])
-    FileCreate,
-    /// stats each file ([`FileStat`])
-    FileStat,
-    /// unlinks each file ([`FileDelete`])
-    FileDelete,
-    /// makes each directory ([`DirCreate`])
-    DirCreate,
-    /// stats each directory ([`DirStat`])
-    DirStat,
-    /// removes each directory ([`DirDelete`])
-    DirDelete,
-    /// EXT4_IOC_MOVE_EXT per write ([`E4Defrag`])
-    E4Defrag,
-    /// anonymous memory, a page fault per first touch ([`PageFault`])
-    PageFault,
-    /// runs a program for the job's runtime ([`Exec`])
-    Exec,
-    /// sends and receives on a socket ([`Net`])
-    Net,
-}
+/// The engines there are, their names, help and fio's aliases: defined in
+/// util/engines.rs, where the job model names them too; what each can do is below.
+pub use crate::util::engines::{Kind, ALIASES, ENGINE_WORDS, KINDS};
 
-/// Every engine, in the order listed to users: the engines fio 3.33's `--cmdhelp=ioengine`
-/// lists in its order, then iomark's others.
-pub const KINDS: [Kind; 19] = [
-    Kind::Psync,
-    Kind::Libaio,
-    Kind::IoUring,
-    Kind::Posixaio,
-    Kind::Mmap,
-    Kind::Null,
-    Kind::Net,
-    Kind::Cpuio,
-    Kind::E4Defrag,
-    Kind::Falloc,
-    Kind::FileCreate,
-    Kind::Ftruncate,
-    Kind::FileStat,
-    Kind::FileDelete,
-    Kind::DirCreate,
-    Kind::DirStat,
-    Kind::DirDelete,
-    Kind::PageFault,
-    Kind::Exec,
-];
-
-/// fio's other names of an engine iomark runs as another (`sync` and `pvsync` run as
-/// psync): the name, the engine, fio's line of help, and whether fio lists it before the
-/// engine's own name.
-pub const ALIASES: [(&str, Kind, &str, bool); 2] = [
-    ("sync", Kind::Psync, "Use read/write", true),
-    ("pvsync", Kind::Psync, "Use preadv/pwritev", false),
-];
-
-/// Every word `ioengine=` accepts with its line of help, in the order of [`KINDS`] (each
-/// alias beside its engine): the list `--cmdhelp=ioengine` and the completions show.
-pub const ENGINE_WORDS: [(&str, &str); KINDS.len() + ALIASES.len()] = engine_words();
-
-const fn engine_words() -> [(&'static str, &'static str); KINDS.len() + ALIASES.len()] {
-    let mut out = [("", ""); KINDS.len() + ALIASES.len()];
-    let (mut i, mut n) = (0, 0);
-    while i < KINDS.len() {
-        let k = KINDS[i];
-        let mut pass = 0;
-        while pass < 2 {
-            let mut a = 0;
-            while a < ALIASES.len() {
-                let (word, kind, help, before) = ALIASES[a];
-                if kind as u8 == k as u8 && before == (pass == 0) {
-                    out[n] = (word, help);
-                    n += 1;
-                }
-                a += 1;
-            }
-            if pass == 0 {
-                out[n] = (k.name(), k.help());
-                n += 1;
-            }
-            pass += 1;
-        }
-        i += 1;
-    }
-    out
-}
-
-/// `$e` with `$t` bound to each kind's engine type: the one list behind name and caps.
+/// `$e` with `$t` bound to each kind's engine type: the one list behind caps.
 macro_rules! each_kind {
     ($k:expr, $t:ident => $e:expr) => {
         match $k {
@@ -219,54 +117,9 @@ macro_rules! each_kind {
 }
 
 impl Kind {
-    /// The engine called `name` (as recorded in results: `psync`, `io_uring`, `libaio`,
-    /// `posixaio`, `mmap`, `null`).
-    pub fn named(name: &str) -> Option<Kind> {
-        KINDS.into_iter().find(|k| k.name() == name)
-    }
-
-    /// Its name, as recorded in results.
-    pub const fn name(self) -> &'static str {
-        each_kind!(self, E => E::NAME)
-    }
-
-    /// Its line of help ([`Engine::HELP`]).
-    pub const fn help(self) -> &'static str {
-        each_kind!(self, E => E::HELP)
-    }
-
-    /// Its capabilities.
+    /// Its capabilities (its engine's [`Engine::CAPS`]).
     pub fn caps(self) -> Caps {
         each_kind!(self, E => E::CAPS)
-    }
-
-    /// The engine a job file calls `name`: its [`Kind::name`] or one of fio's aliases
-    /// of it (`sync`, `pvsync` run as psync).
-    pub fn parse(name: &str) -> Option<Kind> {
-        match ALIASES.iter().find(|a| a.0 == name) {
-            Some(a) => Some(a.1),
-            None => Kind::named(name),
-        }
-    }
-
-    /// Queues requests (io_uring, libaio, posixaio): `iodepth` requests in flight,
-    /// submit and completion timed apart (slat/clat).
-    pub fn queues(self) -> bool {
-        self.caps().queued
-    }
-
-    /// Carries a priority per request (fio's cmdprio_* options: io_uring and libaio).
-    pub fn per_io_prio(self) -> bool {
-        matches!(self, Kind::IoUring | Kind::Libaio)
-    }
-
-    /// Moves no data (null, cpuio, falloc, ftruncate, the file and directory
-    /// operations): nothing to verify.
-    pub fn moves_no_data(self) -> bool {
-        !matches!(
-            self,
-            Kind::Psync | Kind::IoUring | Kind::Libaio | Kind::Posixaio | Kind::Mmap
-        )
     }
 
     /// Whether it can run here (io_uring: a ring can be created; libaio: an AIO
@@ -505,6 +358,14 @@ mod tests {
         assert!(Kind::PageFault.caps().no_io && Kind::Exec.caps().no_io);
         assert_eq!(Kind::parse("page_fault"), Some(Kind::PageFault));
         assert_eq!(Kind::parse("exec"), Some(Kind::Exec));
+    }
+
+    #[test]
+    fn each_kind_is_the_engine_that_says_so_and_queues_as_its_caps_say() {
+        for k in KINDS {
+            assert_eq!(each_kind!(k, E => E::KIND), k);
+            assert_eq!(k.queues(), k.caps().queued, "{}", k.name());
+        }
     }
 
     #[test]

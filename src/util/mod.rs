@@ -4,13 +4,15 @@
 //! ([`console`]), the colour decision and styles of tables ([`color`]), `strerror` and errno
 //! names ([`errno`]), fio's `--debug` trace switch and line ([`debug`]), names made visible in
 //! reports ([`text`]), the bounded reader of input files ([`input`]), aligned I/O buffers ([`buffers`]: the
-//! engines' requests and the layout of files/ use them).
+//! engines' requests and the layout of files/ use them), the engines as jobs name them
+//! and their option types ([`engines`]: the job model parses into them, engine/ runs by them).
 //! Nothing here names another room.
 
 pub mod buffers;
 pub mod color;
 pub mod console;
 pub mod debug;
+pub mod engines;
 pub mod errno;
 pub mod error;
 pub mod fault;

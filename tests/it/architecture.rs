@@ -39,11 +39,6 @@ const RULES: &[(&str, &[&str])] = &[
 /// a fixed edge is struck off here.
 const KNOWN: &[(&str, &str, &str)] = &[
     (
-        "job",
-        "engine",
-        "job names the registry's engine kind and the engines' option types (CpuMode, StatType, ContinueOnError): they move to a room both may use",
-    ),
-    (
         "report",
         "files",
         "report writes through the output manager only",

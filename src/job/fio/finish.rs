@@ -128,7 +128,7 @@ fn exec_think(job: &mut FioJob) {
     if job.engine != EngineKind::Exec {
         return;
     }
-    job.more.thinktime = crate::engine::exec::POLL;
+    job.more.thinktime = crate::util::engines::EXEC_POLL;
     job.more.thinktime_spin = std::time::Duration::ZERO;
     job.more.thinktime_blocks = 1;
     job.nrfiles = 1;
@@ -251,7 +251,7 @@ fn check_openfiles(job: &FioJob) -> Result<(), String> {
     }
 }
 
-/// fio's checks of a net job (src/engine/net.rs `NetOpts::check`); verify is not
+/// fio's checks of a net job (src/util/engines.rs `NetOpts::check`); verify is not
 /// carried over a socket here.
 fn check_net(job: &FioJob) -> Result<(), String> {
     if job.engine != EngineKind::Net {

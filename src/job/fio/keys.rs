@@ -88,11 +88,11 @@ impl FadviseHint {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct NoDataOpts {
     /// `stat_type` (filestat, dirstat)
-    pub stat: crate::engine::fileops::StatType,
+    pub stat: crate::util::engines::StatType,
     /// `cpuload`, percent of one CPU (cpuio; 0 = not given)
     pub cpuload: u32,
     /// `cpumode` (cpuio)
-    pub cpumode: crate::engine::cpuio::CpuMode,
+    pub cpumode: crate::util::engines::CpuMode,
     /// `cpuchunks`, µs per burn cycle (cpuio, fio's default 50000)
     pub cpuchunks_us: u64,
     /// `openfiles`: files open at once (None: all of them)
@@ -195,7 +195,7 @@ pub struct JobMore {
     pub fadvise_hint: FadviseHint,
     /// `continue_on_error` (none, read, write, io, verify, all): failed requests of
     /// these kinds are counted as errors and the job goes on; never counted as done
-    pub continue_on_error: crate::engine::fault::ContinueOnError,
+    pub continue_on_error: crate::job::fio::on_error::ContinueOnError,
     /// `invalidate` (default 1): drop the files' page cache before the job
     pub invalidate: bool,
     /// `create_on_open` (iomark creates files before the run either way)
@@ -235,7 +235,7 @@ pub struct JobMore {
     /// exec's `program`, `arguments`, `grace_time`, `std_redirect`
     pub exec: ExecKeys,
     /// the net engine's options (`hostname`, `port`, `protocol`, …)
-    pub net: crate::engine::net::NetOpts,
+    pub net: crate::util::engines::NetOpts,
     /// `log_avg_msec` (0 = one line per I/O)
     pub log_avg_msec: u64,
     /// `bw_avg_time`, ms: interval of the bandwidth samples (fio default 500)

@@ -4,9 +4,9 @@
 //! preflight (statx STATX_WRITE_ATOMIC). Kept apart from the worker loop so the
 //! per-I/O path only calls in on a failure.
 
-use crate::engine::fault::ErrorClass;
 use crate::engine::IoErr;
 use crate::job::fio::keys::JobMore;
+use crate::job::fio::on_error::ErrorClass;
 use std::path::Path;
 
 /// fio's default list of non-fatal errors (`__NON_FATAL_ERR` in fio's backend): the ones
@@ -171,7 +171,7 @@ mod tests {
 
     #[test]
     fn non_fatal_follows_fios_lists() {
-        use crate::engine::fault::ContinueOnError as C;
+        use crate::job::fio::on_error::ContinueOnError as C;
         let mut m = JobMore::default();
         let eio = IoErr::Errno(libc::EIO);
         let enospc = IoErr::Errno(libc::ENOSPC);

@@ -6,11 +6,11 @@
 //! exact-count units are in src/job/fio/tests.rs and src/run/fio/execute_tests.rs.
 
 use crate::util::*;
-use iomark::engine::net::Proto;
 use iomark::job::fio::zone_keys::ZoneMode;
 use iomark::job::fio::{parse_args_with, FioError, SizeSpec};
 use iomark::run::fio::execute;
 use iomark::run::fio::status::Board;
+use iomark::util::engines::Proto;
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;

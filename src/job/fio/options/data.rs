@@ -221,7 +221,7 @@ fn dedupe_working_set_percentage(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
 fn continue_on_error(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
     let v = c.need(v)?;
     c.job.more.continue_on_error =
-        crate::engine::fault::ContinueOnError::parse(v).map_err(|e| c.bad(v, e))?;
+        crate::job::fio::on_error::ContinueOnError::parse(v).map_err(|e| c.bad(v, e))?;
     Ok(())
 }
 

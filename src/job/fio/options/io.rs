@@ -37,7 +37,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
         ioengine,
     )
     .default("psync")
-    .values(&crate::engine::registry::ENGINE_WORDS)
+    .values(&crate::util::engines::ENGINE_WORDS)
     .example("io_uring"),
     FioOption::job(
         "iodepth",

@@ -1,11 +1,11 @@
 //! Options of fio's net engine (fio's "I/O engines" group, `engines/net.c`): hostname,
 //! port, protocol, listen, pingpong, interface, ttl, nodelay, window_size, mss. The
-//! values land in `job.more.net` ([`NetOpts`], src/engine/net.rs); the checks that
+//! values land in `job.more.net` ([`NetOpts`], src/util/engines.rs); the checks that
 //! need the whole job are `NetOpts::check`, called from src/job/fio/finish.rs.
 
 use super::{FioOption, Group, JobCtx, Kind};
-use crate::engine::net::Proto;
 use crate::job::fio::FioError;
+use crate::util::engines::Proto;
 
 type R = Result<(), FioError>;
 

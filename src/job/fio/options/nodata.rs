@@ -6,9 +6,8 @@
 //! is derived from these in src/job/fio/finish.rs.
 
 use super::{FioOption, Group, JobCtx, Kind};
-use crate::engine::cpuio::CpuMode;
-use crate::engine::fileops::StatType;
 use crate::job::fio::FioError;
+use crate::util::engines::{CpuMode, StatType};
 
 type R = Result<(), FioError>;
 

@@ -112,7 +112,7 @@ impl<'a> Worker<'a> {
         s: &Slot,
         e: IoErr,
     ) -> Result<(), RunError> {
-        use crate::engine::fault::ErrorClass;
+        use crate::job::fio::on_error::ErrorClass;
         let class = if s.tag.op == Op::Read {
             ErrorClass::Read
         } else {
@@ -307,7 +307,7 @@ impl<'a> Worker<'a> {
     /// accounted by the caller).
     #[cold]
     fn read_mismatch(&mut self, st: &mut JobStats, s: &Slot, why: String) -> Result<(), RunError> {
-        use crate::engine::fault::ErrorClass;
+        use crate::job::fio::on_error::ErrorClass;
         let msg = format!(
             "verify failed in {} at offset {}: {why}",
             self.plan.files[s.io.file].path.display(),
