@@ -8,7 +8,7 @@
 //! caller-owned vector. Each engine says what it can do ([`Engine::CAPS`]); the
 //! registry ([`registry`]) builds the one a job names and hands it to a generic
 //! caller, so there is no per-I/O dynamic dispatch. Adding an engine is one file plus
-//! its entry in the registry.
+//! its kind (util/engines.rs, [`Engine::KIND`]) and its arm in the registry.
 
 pub mod anon;
 pub mod cpuio;
