@@ -152,7 +152,9 @@ pub fn run(args: &[String]) -> Exit {
         .chain(&a.files)
         .collect();
     if let Some(p) = &a.plot {
-        refuse_input_as_output("--plot", p, &all).map_err(fail)?;
+        refuse_input_as_output("--plot", p, &all)
+            .and_then(|()| svg_name(p))
+            .map_err(fail)?;
     }
     // a kept run is named by its own ID (`history:last` → `history:ID`), so its column
     // says which run it is
@@ -218,6 +220,22 @@ pub fn load_named(f: &std::path::Path) -> Result<(String, RunResult), String> {
     match f.to_str().and_then(|s| s.strip_prefix(HISTORY)) {
         Some(id) => crate::cli::history::resolve(id),
         None => compare::load(f).map(|r| (f.display().to_string(), r)),
+    }
+}
+
+/// `--plot=FILE`: the chart is always SVG, so a name whose extension says another
+/// format (`chart.png`, `chart.pdf`) is refused (exit 2) rather than given SVG bytes
+/// under it; `.svg` (any case), a name without an extension and a standard stream pass.
+fn svg_name(p: &std::path::Path) -> Result<(), String> {
+    if crate::util::output::Stream::of(p).is_some() {
+        return Ok(());
+    }
+    match p.extension().and_then(|x| x.to_str()) {
+        Some(x) if !x.eq_ignore_ascii_case("svg") => Err(format!(
+            "--plot={}: the chart is drawn as SVG only, not .{x}; accepted: a FILE.svg name, or - for stdout",
+            p.display()
+        )),
+        _ => Ok(()),
     }
 }
 

@@ -192,9 +192,9 @@ fn start(job: &MarkJob) -> Result<(Outputs, PathBuf, Scratch), i32> {
         }
     }
     if let Some(d) = &job.plot {
-        if let Err(e) = outs.plots(d) {
+        if let Err((code, e)) = outs.plots(d) {
             eprintln!("iomark mark: {e}");
-            return Err(exit::ENVIRONMENT);
+            return Err(code);
         }
     }
     outs.stdout(vec![Box::new(MarkTable { paint: job.paint })], "");
