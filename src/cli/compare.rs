@@ -175,17 +175,7 @@ pub fn run(args: &[String]) -> Exit {
         Some(f) => regression_findings(f, &results),
         None => vec![],
     };
-    // one label per result file (the chart's bars): a group's runs are `LABEL #n`
-    let mut labels = vec![String::new(); results.len()];
-    for g in &groups {
-        for (n, &m) in g.members.iter().enumerate() {
-            labels[m] = if g.members.len() > 1 {
-                format!("{} #{}", g.label, n + 1)
-            } else {
-                g.label.clone()
-            };
-        }
-    }
+    let labels = bar_labels(&groups, results.len());
     let baseline = match from_history {
         Some(_) => 0,
         None => baseline(a.baseline.as_deref(), &groups).map_err(fail)?,
@@ -212,6 +202,21 @@ pub fn run(args: &[String]) -> Exit {
         crate::util::output::write(&text);
     }
     Ok(exit::OK)
+}
+
+/// One label per result file (the chart's bars): a group's runs are `LABEL #n`.
+fn bar_labels(groups: &[Group], n: usize) -> Vec<String> {
+    let mut labels = vec![String::new(); n];
+    for g in groups {
+        for (i, &m) in g.members.iter().enumerate() {
+            labels[m] = if g.members.len() > 1 {
+                format!("{} #{}", g.label, i + 1)
+            } else {
+                g.label.clone()
+            };
+        }
+    }
+    labels
 }
 
 /// Load one result with its name: a file (its path), or `history:ID`, a kept run (its

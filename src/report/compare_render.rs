@@ -3,8 +3,8 @@
 //! alignment). Numbers: 3 significant figures or more, ratios with two decimals (four below 0.1), `-` for missing.
 
 use super::compare::{letter, Comparison, Group, Row};
-use crate::result::truth::{MEMORY_LEGEND, MEMORY_MARK};
 use crate::report::{ReportError, Reporter};
+use crate::result::truth::{MEMORY_LEGEND, MEMORY_MARK};
 use crate::result::RunResult;
 use crate::util::color::{Paint, Role};
 /// Output format of `compare`.
@@ -109,9 +109,10 @@ fn legend(c: &Comparison) -> String {
                 ""
             };
             let ctx = &col.context;
-            let memory = col.from_memory.as_ref().map_or(String::new(), |why| {
-                format!(" {MEMORY_MARK} ({why})")
-            });
+            let memory = col
+                .from_memory
+                .as_ref()
+                .map_or(String::new(), |why| format!(" {MEMORY_MARK} ({why})"));
             format!(
                 "{} = {} ({runs}{}, {producer}){memory}{partial}{base}\n    {}; {}: {}\n",
                 letter(i),

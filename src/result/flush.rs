@@ -634,7 +634,7 @@ mod tests {
     }
 
     /// A view of `(name, write_cache, member_of)` levels.
-    fn stack(levels: &[(&str, &str, Option<&str>)]) -> DeviceView {
+    fn levels(levels: &[(&str, &str, Option<&str>)]) -> DeviceView {
         DeviceView {
             devices: levels
                 .iter()
@@ -658,21 +658,24 @@ mod tests {
         let name = |v: &DeviceView| acked_by(v).map(|(d, s)| (d.name.clone(), s));
         let wt = "write through";
         let wb = "write back";
-        assert_eq!(name(&stack(&[("sda", wb, None)])), Some(("sda".into(), "".into())));
-        assert_eq!(name(&stack(&[("sda", wt, None)])), None);
+        assert_eq!(
+            name(&levels(&[("sda", wb, None)])),
+            Some(("sda".into(), "".into()))
+        );
+        assert_eq!(name(&levels(&[("sda", wt, None)])), None);
         // a write-through loop device over a write-back disk: the disk's cache
-        let lo = stack(&[("loop0", wt, None), ("vda", wb, Some("loop0"))]);
+        let lo = levels(&[("loop0", wt, None), ("vda", wb, Some("loop0"))]);
         assert_eq!(
             name(&lo),
             Some(("vda".into(), "; the files are on loop0 over vda".into()))
         );
-        let both = stack(&[("loop0", wb, None), ("vda", wb, Some("loop0"))]);
+        let both = levels(&[("loop0", wb, None), ("vda", wb, Some("loop0"))]);
         assert_eq!(name(&both).unwrap().0, "vda");
         // a write-back loop device over a write-through disk: the loop device
-        let top = stack(&[("loop0", wb, None), ("vda", wt, Some("loop0"))]);
+        let top = levels(&[("loop0", wb, None), ("vda", wt, Some("loop0"))]);
         assert_eq!(name(&top), Some(("loop0".into(), "".into())));
         // md: the member that caches, whichever comes first
-        let md = stack(&[
+        let md = levels(&[
             ("md0", wt, None),
             ("sda", wt, Some("md0")),
             ("sdb", wb, Some("md0")),
@@ -681,7 +684,7 @@ mod tests {
             name(&md),
             Some(("sdb".into(), "; the files are on md0 over sdb".into()))
         );
-        let none = stack(&[("md0", wt, None), ("sda", wt, Some("md0"))]);
+        let none = levels(&[("md0", wt, None), ("sda", wt, Some("md0"))]);
         assert_eq!(name(&none), None);
     }
 }

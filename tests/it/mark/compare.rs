@@ -350,7 +350,12 @@ fn compare_marks_results_from_memory_in_every_format() {
     let run = |fmt: &str| {
         let o = Iomark::new()
             .dir(t.path())
-            .args(["compare", "disk.json", "mem.json", &format!("--format={fmt}")])
+            .args([
+                "compare",
+                "disk.json",
+                "mem.json",
+                &format!("--format={fmt}"),
+            ])
             .run();
         assert_eq!(o.code, 0, "{}", o.dump());
         o.stdout
@@ -362,7 +367,8 @@ fn compare_marks_results_from_memory_in_every_format() {
         assert!(!legend[0].contains("[memory]"), "{out}");
         assert!(legend[1].contains(mark), "{out}");
         assert_eq!(
-            out.matches("[memory]: the figures came from memory").count(),
+            out.matches("[memory]: the figures came from memory")
+                .count(),
             1,
             "{out}"
         );
@@ -370,7 +376,10 @@ fn compare_marks_results_from_memory_in_every_format() {
     let csv = run("csv");
     let header = csv.lines().next().unwrap();
     assert_eq!(header.matches("[memory]").count(), 1, "{csv}");
-    assert!(header.contains("mem [memory]") || header.contains("[memory],"), "{header}");
+    assert!(
+        header.contains("mem [memory]") || header.contains("[memory],"),
+        "{header}"
+    );
     let j: Value = serde_json::from_str(&run("json")).unwrap();
     assert!(j["columns"][0].get("from_memory").is_none(), "{j}");
     assert_eq!(j["columns"][1]["from_memory"], "reads from the page cache");
