@@ -228,6 +228,8 @@ fn save_json(outs: &Outputs, r: &RunResult) -> bool {
 fn prepare_file(tests: &[Test], job: &MarkJob, dir: &Path) -> i32 {
     let mut prep = fileio_job(&tests[0], job.size, job.time_s, dir);
     prep.commands = vec![crate::job::sysbench::Command::Prepare];
+    // test-only: a `create:stop` rule stops here, the directory made, the file not yet
+    crate::util::fault::create_hook();
     crate::run::sysbench::execute(&prep, &Arc::new(Console::without_err(0)))
 }
 
