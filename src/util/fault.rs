@@ -315,6 +315,15 @@ mod tests {
 
     #[test]
     fn parses_rules_and_rejects_bad_ones() {
+        assert_eq!(
+            parse("create:stop@2").unwrap().rules,
+            vec![Rule {
+                op: Op::Create,
+                kind: Kind::Stop,
+                nth: 2,
+                repeat: false
+            }]
+        );
         let p = parse("write:eio@100, fsync:eio@1,read:short@5+").unwrap();
         assert_eq!(
             p.rules,
@@ -350,6 +359,8 @@ mod tests {
             "write:corrupt@1",
             "fsync:short@1",
             "write:eio@-1",
+            "create:eio@1",
+            "phase:slow@1",
         ] {
             let e = parse(bad).unwrap_err();
             assert!(e.starts_with("IOMARK_FAULT:"), "{bad}: {e}");

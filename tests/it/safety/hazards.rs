@@ -1038,10 +1038,21 @@ fn hazard_table_every_command_against_every_hazard() {
     table += &"---|".repeat(HAZARDS.len());
     table.push('\n');
     let mut failures = vec![];
+    // the cells of the link columns and of the FIFO column (one per path found)
+    let (mut links, mut fifos) = (0, 0);
     for cmd in CMDS {
         table += &format!("| {cmd:?} |");
         for hz in HAZARDS {
             let v = cell(cmd, hz);
+            let paths = match &v {
+                Verdict::Pass(s) => s.split_whitespace().next().and_then(|w| w.parse().ok()),
+                _ => None,
+            };
+            match hz {
+                Hazard::Symlink | Hazard::HardLink => links += paths.unwrap_or(0),
+                Hazard::FifoOutput => fifos += paths.unwrap_or(0),
+                _ => {}
+            }
             table += match &v {
                 Verdict::Pass(s) => format!(" pass ({s}) |"),
                 Verdict::NotApplicable(why) => format!(" n/a: {why} |"),
@@ -1054,12 +1065,47 @@ fn hazard_table_every_command_against_every_hazard() {
         }
         table.push('\n');
     }
-    eprintln!("{table}\n({:.1} s)", t.elapsed().as_secs_f64());
+    eprintln!(
+        "{table}\n({:.1} s; {links} link cells, {fifos} FIFO cells)",
+        t.elapsed().as_secs_f64()
+    );
     assert!(
         failures.is_empty(),
         "{} failing cells:\n{}",
         failures.len(),
         failures.join("\n")
+    );
+    doc_counts_are_the_tables(links, fifos);
+}
+
+/// docs/safety.md's counts of the hazard table are the ones this run found: the
+/// commands × hazards of the table, the link cells (paths × 2 plants) and the FIFO
+/// cells (the outputs and scratch names), each read from its bold number in the prose
+/// (`**128 link cells**`, `**47 FIFO cells**`), so a new cell cannot leave it stale.
+fn doc_counts_are_the_tables(links: usize, fifos: usize) {
+    let doc =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/safety.md")).unwrap();
+    let bold = |what: &str| -> Option<usize> {
+        let end = doc.find(&format!(" {what}**"))?;
+        let start = doc[..end].rfind("**")? + 2;
+        doc[start..end].parse().ok()
+    };
+    let total = CMDS.len() * HAZARDS.len();
+    let shape = format!(
+        "{} commands × {} hazards = **{total} cells**",
+        CMDS.len(),
+        HAZARDS.len()
+    );
+    assert!(doc.contains(&shape), "docs/safety.md should say {shape:?}");
+    assert_eq!(
+        bold("link cells"),
+        Some(links),
+        "docs/safety.md: link cells"
+    );
+    assert_eq!(
+        bold("FIFO cells"),
+        Some(fifos),
+        "docs/safety.md: FIFO cells"
     );
 }
 
