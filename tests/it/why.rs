@@ -523,9 +523,9 @@ fn mark_write_figures_from_a_write_back_cache_are_explained() {
             .unwrap()
             .iter()
             .skip(1)
-            .filter(|d| d["write_cache"] == "write back")
-            .map(|d| d["name"].as_str().unwrap().to_string())
-            .last();
+            .rev()
+            .find(|d| d["write_cache"] == "write back")
+            .map(|d| d["name"].as_str().unwrap().to_string());
         // the deepest level in write back takes the writes: the disk under the image
         // when the view lists one, else the loop device itself
         let cache = match (mode, below) {
