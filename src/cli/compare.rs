@@ -152,7 +152,9 @@ pub fn run(args: &[String]) -> Exit {
         .chain(&a.files)
         .collect();
     if let Some(p) = &a.plot {
-        refuse_input_as_output("--plot", p, &all).map_err(fail)?;
+        refuse_input_as_output("--plot", p, &all)
+            .and_then(|()| svg_name(p))
+            .map_err(fail)?;
     }
     // a kept run is named by its own ID (`history:last` → `history:ID`), so its column
     // says which run it is
@@ -173,17 +175,7 @@ pub fn run(args: &[String]) -> Exit {
         Some(f) => regression_findings(f, &results),
         None => vec![],
     };
-    // one label per result file (the chart's bars): a group's runs are `LABEL #n`
-    let mut labels = vec![String::new(); results.len()];
-    for g in &groups {
-        for (n, &m) in g.members.iter().enumerate() {
-            labels[m] = if g.members.len() > 1 {
-                format!("{} #{}", g.label, n + 1)
-            } else {
-                g.label.clone()
-            };
-        }
-    }
+    let labels = bar_labels(&groups, results.len());
     let baseline = match from_history {
         Some(_) => 0,
         None => baseline(a.baseline.as_deref(), &groups).map_err(fail)?,
@@ -212,12 +204,43 @@ pub fn run(args: &[String]) -> Exit {
     Ok(exit::OK)
 }
 
+/// One label per result file (the chart's bars): a group's runs are `LABEL #n`.
+fn bar_labels(groups: &[Group], n: usize) -> Vec<String> {
+    let mut labels = vec![String::new(); n];
+    for g in groups {
+        for (i, &m) in g.members.iter().enumerate() {
+            labels[m] = if g.members.len() > 1 {
+                format!("{} #{}", g.label, i + 1)
+            } else {
+                g.label.clone()
+            };
+        }
+    }
+    labels
+}
+
 /// Load one result with its name: a file (its path), or `history:ID`, a kept run (its
 /// history name).
 pub fn load_named(f: &std::path::Path) -> Result<(String, RunResult), String> {
     match f.to_str().and_then(|s| s.strip_prefix(HISTORY)) {
         Some(id) => crate::cli::history::resolve(id),
         None => compare::load(f).map(|r| (f.display().to_string(), r)),
+    }
+}
+
+/// `--plot=FILE`: the chart is always SVG, so a name whose extension says another
+/// format (`chart.png`, `chart.pdf`) is refused (exit 2) rather than given SVG bytes
+/// under it; `.svg` (any case), a name without an extension and a standard stream pass.
+fn svg_name(p: &std::path::Path) -> Result<(), String> {
+    if crate::util::output::Stream::of(p).is_some() {
+        return Ok(());
+    }
+    match p.extension().and_then(|x| x.to_str()) {
+        Some(x) if !x.eq_ignore_ascii_case("svg") => Err(format!(
+            "--plot={}: the chart is drawn as SVG only, not .{x}; accepted: a FILE.svg name, or - for stdout",
+            p.display()
+        )),
+        _ => Ok(()),
     }
 }
 

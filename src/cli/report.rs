@@ -51,6 +51,23 @@ fn short_name(n: &str) -> String {
         .map_or_else(|| n.to_string(), |s| s.to_string_lossy().into_owned())
 }
 
+/// The output option as the user typed it (`--output` or `-o`), for the messages that
+/// name it; `-o` when it is not given.
+fn output_as_typed(args: &[String]) -> &'static str {
+    args.iter()
+        .take_while(|w| *w != "--")
+        .find_map(|w| {
+            if w == "--output" || w.starts_with("--output=") {
+                Some("--output")
+            } else if w.starts_with("-o") {
+                Some("-o")
+            } else {
+                None
+            }
+        })
+        .unwrap_or("-o")
+}
+
 /// Run `iomark report` with the arguments after the command word.
 pub fn run(args: &[String]) -> Exit {
     let argv = std::iter::once("iomark report".to_string()).chain(args.iter().cloned());
@@ -60,6 +77,7 @@ pub fn run(args: &[String]) -> Exit {
     };
     let fail =
         |code: i32, e: &dyn std::fmt::Display| Error::new(code, format!("iomark report: {e}"));
+    let opt = output_as_typed(args);
     // `-o -` (or /dev/stdout, /dev/stderr, /dev/null): the stream, as every output
     // option of every command (report/output.rs); a file is checked now
     let to_file = a
@@ -68,13 +86,13 @@ pub fn run(args: &[String]) -> Exit {
         .filter(|p| crate::util::output::Stream::of(p).is_none());
     if let Some(p) = to_file {
         let inputs: Vec<&PathBuf> = a.inputs.iter().collect();
-        crate::cli::compare::refuse_input_as_output("-o", p, &inputs)
+        crate::cli::compare::refuse_input_as_output(opt, p, &inputs)
             .map_err(|e| fail(exit::INVALID, &e))?;
     }
     let cannot = |p: &PathBuf, e: crate::files::output::OutputError| {
         fail(
             e.exit_code(),
-            &crate::report::output::cannot_write("-o", p, &e),
+            &crate::report::output::cannot_write(opt, p, &e),
         )
     };
     let out = match &a.output {

@@ -457,7 +457,7 @@ fn outputs(
             .map_err(|e| fail("--output", e))?,
     }
     if let Some(d) = &cmd.plot {
-        o.plots(d).map_err(|e| stop(exit::ENVIRONMENT, e))?;
+        o.plots(d).map_err(|(code, e)| stop(code, e))?;
     }
     o.rehearse().map_err(|e| fail("--json", e))?;
     Ok(o)

@@ -5,7 +5,7 @@
 
 use super::{Completion, Dir, Engine, IoErr, IoReq, SyncKind};
 pub use crate::util::fault::{
-    enabled, hit, init, io_hook, parse, plan, Kind, Op, Plan, Rule, ENV, HANDLED, SLOW,
+    create_hook, enabled, hit, init, io_hook, parse, plan, Kind, Op, Plan, Rule, ENV, HANDLED, SLOW,
 };
 
 /// Hook for reads done outside an engine (the verify read-back of `iomark run`): call

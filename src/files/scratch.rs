@@ -296,7 +296,10 @@ impl Scratch {
             }
             match remove_own(&f) {
                 Ok(()) => {}
+                // a registered name never made, or under a name that is not a directory
+                // (a file planted where iomark's directory was to be): nothing to remove
                 Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+                Err(e) if e.raw_os_error() == Some(libc::ENOTDIR) => {}
                 Err(e) => errs.push(format!("cannot remove {}: {e}", f.display())),
             }
         }

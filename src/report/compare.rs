@@ -570,6 +570,11 @@ pub struct Column {
     pub runs: usize,
     /// where, when and how the column's (first) result was measured
     pub context: Context,
+    /// why the column's figures came from memory, not from the drive (result/truth.rs
+    /// `from_memory`, the first result of the column that says so): every format marks
+    /// the column with the history's `[memory]` (report/history.rs `MEMORY_MARK`)
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub from_memory: Option<String>,
     /// the most runs any one test of the column has (a group of one drive's different
     /// tests has one run per test: its legend says so instead of "median of N runs")
     #[serde(skip)]
@@ -1176,6 +1181,10 @@ fn column(results: &[RunResult], g: &Group, files: &[String]) -> Column {
             .map(|(_, m)| m)
             .collect(),
         runs: g.members.len(),
+        from_memory: g
+            .members
+            .iter()
+            .find_map(|&m| crate::result::truth::from_memory(&results[m])),
         context: context(r),
         runs_per_test: g.members.len(),
     }

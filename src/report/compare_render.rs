@@ -4,6 +4,7 @@
 
 use super::compare::{letter, Comparison, Group, Row};
 use crate::report::{ReportError, Reporter};
+use crate::result::truth::{MEMORY_LEGEND, MEMORY_MARK};
 use crate::result::RunResult;
 use crate::util::color::{Paint, Role};
 /// Output format of `compare`.
@@ -108,8 +109,12 @@ fn legend(c: &Comparison) -> String {
                 ""
             };
             let ctx = &col.context;
+            let memory = col
+                .from_memory
+                .as_ref()
+                .map_or(String::new(), |why| format!(" {MEMORY_MARK} ({why})"));
             format!(
-                "{} = {} ({runs}{}, {producer}){partial}{base}\n    {}; {}: {}\n",
+                "{} = {} ({runs}{}, {producer}){memory}{partial}{base}\n    {}; {}: {}\n",
                 letter(i),
                 col.label,
                 col.file,
@@ -171,7 +176,11 @@ fn csv(c: &Comparison, mut header: Vec<String>, body: &[Vec<String>]) -> String 
     let mut value_at = Vec::with_capacity(c.columns.len());
     for (i, col) in c.columns.iter().enumerate() {
         if let Some(h) = header.get_mut(at) {
-            h.clone_from(&col.label);
+            // a column whose figures came from memory: the history's marker after its label
+            *h = match col.from_memory {
+                Some(_) => format!("{} {MEMORY_MARK}", col.label),
+                None => col.label.clone(),
+            };
         }
         value_at.push(at);
         at += 1;
@@ -383,8 +392,13 @@ pub fn render_painted(c: &Comparison, f: Format, paint: &Paint) -> String {
     } else {
         ""
     };
+    let memory = if c.columns.iter().any(|col| col.from_memory.is_some()) {
+        format!("{MEMORY_LEGEND}\n")
+    } else {
+        String::new()
+    };
     let foot = &(format!(
-        "MB/s = 1,000,000 B/s; latency in µs per read or write (fsyncs excluded), submission to completion{little}; ratios = column / {against}.{runs}{timed}\n"
+        "MB/s = 1,000,000 B/s; latency in µs per read or write (fsyncs excluded), submission to completion{little}; ratios = column / {against}.{runs}{timed}\n{memory}"
     ) + &warnings_legend(c, f)
         + &findings(c, f));
     match f {

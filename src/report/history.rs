@@ -180,11 +180,7 @@ pub fn list_line(e: &Entry) -> String {
     )
 }
 
-/// The marker of a listed run whose figures came from memory.
-pub const MEMORY_MARK: &str = "[memory]";
-
-/// The legend line under the list when a listed run carries [`MEMORY_MARK`].
-pub const MEMORY_LEGEND: &str = "[memory]: the figures came from memory (files in RAM, the page cache, or above the path's ceiling), not from the drive: do not compare them as drive speed";
+pub use crate::result::truth::{MEMORY_LEGEND, MEMORY_MARK};
 
 /// Whether `e` passes the list's filters: device (a substring of its key or label),
 /// command or test (a substring of the command or a test name), and the date range

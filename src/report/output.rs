@@ -184,9 +184,16 @@ impl Outputs {
         Ok(())
     }
 
-    /// `--plot=DIR`: makes the directory now (its parent must exist).
-    pub fn plots(&mut self, dir: &Path) -> Result<(), String> {
-        crate::files::output::ensure_dir(dir, "--plot")?;
+    /// `--plot=DIR`: makes the directory now (its parent must exist). `Err` is the exit
+    /// code and the line: a standard stream (`-`, `/dev/stdout`, `/dev/null`: [`Stream`])
+    /// cannot hold the several charts of a run, refused as bad input (exit 2); a path
+    /// that cannot be a directory, exit 3.
+    pub fn plots(&mut self, dir: &Path) -> Result<(), (i32, String)> {
+        use crate::util::error::exit;
+        if Stream::of(dir).is_some() {
+            return Err((exit::INVALID, plot_dir_is_a_stream(dir)));
+        }
+        crate::files::output::ensure_dir(dir, "--plot").map_err(|e| (exit::ENVIRONMENT, e))?;
         self.plots = Some(dir.to_path_buf());
         Ok(())
     }
@@ -309,6 +316,15 @@ impl Outputs {
 pub fn cannot_write(opt: &str, path: &Path, why: &dyn std::fmt::Display) -> String {
     let sep = if opt.starts_with("--") { "=" } else { " " };
     format!("cannot write {opt}{sep}{}: {why}", path.display())
+}
+
+/// The line refusing `--plot=DIR` when DIR names a standard stream: a run's charts are
+/// several files (one SVG per chart), so only a directory is accepted.
+pub fn plot_dir_is_a_stream(dir: &Path) -> String {
+    format!(
+        "--plot={}: is a standard stream, and a run's charts are several SVG files; accepted: a directory (made if missing, its parent must exist), e.g. --plot=charts",
+        dir.display()
+    )
 }
 
 /// Keep `r` in the results history when it completed and the history is on (`on`:

@@ -212,12 +212,8 @@ pub fn write_cache_acked(r: &RunResult) -> Option<Warning> {
     if r.command != "mark" || !r.job.direct || synced || r.write.ops == 0 {
         return None;
     }
-    let view = r.device_view.as_ref()?;
-    let top = view.devices.iter().find(|d| d.member_of.is_none())?;
-    let mode = top.write_cache.as_deref()?;
-    if !crate::probe::devstat::is_write_back(mode) {
-        return None;
-    }
+    let (cache, stack) = acked_by(r.device_view.as_ref()?)?;
+    let mode = cache.write_cache.as_deref()?;
     let tests: Vec<&str> = r
         .phases
         .iter()
@@ -231,10 +227,33 @@ pub fn write_cache_acked(r: &RunResult) -> Option<Warning> {
     Some(Warning {
         id: WRITE_CACHE_ACKED.into(),
         message: format!(
-            "the write figures ({}) were acknowledged by {}'s volatile write cache ({mode}): O_DIRECT writes without a flush complete once the data is in the drive's cache, not on its medium; to see the medium's speed run writes that wait for it, e.g. iomark run --name=medium --directory={dir} --rw=write --bs=1M --size=1G --direct=1 --fdatasync=1 (a flush after every write), or iomark mark {dir} --preset=sustained (writes far past the cache)",
+            "the write figures ({}) were acknowledged by {}'s volatile write cache ({mode}{stack}): O_DIRECT writes without a flush complete once the data is in the drive's cache, not on its medium; to see the medium's speed run writes that wait for it, e.g. iomark run --name=medium --directory={dir} --rw=write --bs=1M --size=1G --direct=1 --fdatasync=1 (a flush after every write), or iomark mark {dir} --preset=sustained (writes far past the cache)",
             tests.join(", "),
-            top.name
+            cache.name
         ),
+    })
+}
+
+/// The level whose volatile write cache acknowledges the writes sent to the disk under
+/// the files, looked for at every level as the flush finding walks them ([`chains`]:
+/// loop → the backing file's disk, md → each member, dm → its table's devices): the
+/// deepest level in `write back` mode of the first chain that has one (a write-through
+/// loop device or array over a write-back disk is the disk's cache), and — when that
+/// is not the top — the stack in words (`; the files are on loop0 over vda`).
+fn acked_by(view: &super::DeviceView) -> Option<(&DeviceActivity, String)> {
+    chains(view).into_iter().find_map(|c| {
+        let cache = *c
+            .iter()
+            .rev()
+            .find(|d| d.write_cache.as_deref().is_some_and(is_write_back))?;
+        let stack = match c.first() {
+            Some(top) if top.name != cache.name => {
+                let names: Vec<&str> = c.iter().map(|d| d.name.as_str()).collect();
+                format!("; the files are on {}", names.join(" over "))
+            }
+            _ => String::new(),
+        };
+        Some((cache, stack))
     })
 }
 
@@ -248,17 +267,7 @@ pub const FLUSH_STOPPED: &str = "fsync.flush_stopped";
 /// disk), as the device view lists them (`member_of`). With several members (md), the
 /// first chain down to a disk that caches writes, else the first chain.
 fn chain(view: &super::DeviceView) -> Vec<&DeviceActivity> {
-    let devs = &view.devices;
-    let Some(top) = devs.iter().find(|d| d.member_of.is_none()) else {
-        return vec![];
-    };
-    let up = |d| up_from(devs, d);
-    let leaves: Vec<Vec<&DeviceActivity>> = devs
-        .iter()
-        .filter(|d| !devs.iter().any(|m| m.member_of.as_deref() == Some(&d.name)))
-        .map(up)
-        .filter(|c| c.first().is_some_and(|t| t.name == top.name))
-        .collect();
+    let leaves = chains(view);
     let writes_back = |c: &&Vec<&DeviceActivity>| {
         c.iter()
             .all(|d| d.write_cache.as_deref().is_none_or(is_write_back))
@@ -268,7 +277,27 @@ fn chain(view: &super::DeviceView) -> Vec<&DeviceActivity> {
         .find(writes_back)
         .or(leaves.first())
         .cloned()
-        .unwrap_or_else(|| vec![top])
+        .unwrap_or_default()
+}
+
+/// Every chain of levels from the disk under the files down to a level with nothing
+/// below it (through `member_of`: a loop device's backing disk, each md member), in the
+/// device view's order; the top alone when nothing is below it, none without a top.
+fn chains(view: &super::DeviceView) -> Vec<Vec<&DeviceActivity>> {
+    let devs = &view.devices;
+    let Some(top) = devs.iter().find(|d| d.member_of.is_none()) else {
+        return vec![];
+    };
+    let leaves: Vec<Vec<&DeviceActivity>> = devs
+        .iter()
+        .filter(|d| !devs.iter().any(|m| m.member_of.as_deref() == Some(&d.name)))
+        .map(|d| up_from(devs, d))
+        .filter(|c| c.first().is_some_and(|t| t.name == top.name))
+        .collect();
+    match leaves.is_empty() {
+        true => vec![vec![top]],
+        false => leaves,
+    }
 }
 
 /// The levels from the top of `devs` down to `d` (through `member_of`).
@@ -602,5 +631,60 @@ mod tests {
         assert_eq!(dur(386_200.0), "386.2 µs");
         assert_eq!(dur(4_100_000.0), "4.10 ms");
         assert_eq!(dur(2.5e9), "2.50 s");
+    }
+
+    /// A view of `(name, write_cache, member_of)` levels.
+    fn levels(levels: &[(&str, &str, Option<&str>)]) -> DeviceView {
+        DeviceView {
+            devices: levels
+                .iter()
+                .map(|(n, wc, of)| DeviceActivity {
+                    name: (*n).into(),
+                    write_cache: Some((*wc).into()),
+                    member_of: of.map(Into::into),
+                    ..Default::default()
+                })
+                .collect(),
+            process: None,
+            ranks: None,
+        }
+    }
+
+    /// mark's write figures are the cache's at whichever level caches: every level of
+    /// the stack is looked at (the deepest in write back named, with the stack), not the
+    /// top's mode alone.
+    #[test]
+    fn the_acknowledging_cache_is_looked_for_at_every_level() {
+        let name = |v: &DeviceView| acked_by(v).map(|(d, s)| (d.name.clone(), s));
+        let wt = "write through";
+        let wb = "write back";
+        assert_eq!(
+            name(&levels(&[("sda", wb, None)])),
+            Some(("sda".into(), "".into()))
+        );
+        assert_eq!(name(&levels(&[("sda", wt, None)])), None);
+        // a write-through loop device over a write-back disk: the disk's cache
+        let lo = levels(&[("loop0", wt, None), ("vda", wb, Some("loop0"))]);
+        assert_eq!(
+            name(&lo),
+            Some(("vda".into(), "; the files are on loop0 over vda".into()))
+        );
+        let both = levels(&[("loop0", wb, None), ("vda", wb, Some("loop0"))]);
+        assert_eq!(name(&both).unwrap().0, "vda");
+        // a write-back loop device over a write-through disk: the loop device
+        let top = levels(&[("loop0", wb, None), ("vda", wt, Some("loop0"))]);
+        assert_eq!(name(&top), Some(("loop0".into(), "".into())));
+        // md: the member that caches, whichever comes first
+        let md = levels(&[
+            ("md0", wt, None),
+            ("sda", wt, Some("md0")),
+            ("sdb", wb, Some("md0")),
+        ]);
+        assert_eq!(
+            name(&md),
+            Some(("sdb".into(), "; the files are on md0 over sdb".into()))
+        );
+        let none = levels(&[("md0", wt, None), ("sda", wt, Some("md0"))]);
+        assert_eq!(name(&none), None);
     }
 }

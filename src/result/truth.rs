@@ -177,6 +177,13 @@ pub fn memory_target(r: &RunResult) -> Option<String> {
     pc.memory_fs.clone().or_else(|| pc.memory_device.clone())
 }
 
+/// The marker of a run whose figures came from memory ([`from_memory`]): `iomark
+/// history`'s list and `compare`'s columns carry it.
+pub const MEMORY_MARK: &str = "[memory]";
+
+/// The legend line under a list or a comparison that carries [`MEMORY_MARK`].
+pub const MEMORY_LEGEND: &str = "[memory]: the figures came from memory (files in RAM, the page cache, or above the path's ceiling), not from the drive: do not compare them as drive speed";
+
 /// Why `r`'s figures came from memory rather than a storage device, in a few words
 /// (`files in tmpfs`, `reads from the page cache`, `writes left in the page cache`,
 /// `above the path's ceiling`), from its memory target and its warnings; `None` when

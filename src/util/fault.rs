@@ -10,8 +10,10 @@
 //! it hands out the plain monomorphised engines: no wrapper, no per-I/O cost.
 //!
 //! Grammar: comma-separated rules `OP:KIND@N` or `OP:KIND@N+`, where `OP` is `read`,
-//! `write`, `fsync`, `unlink` (the removal of one of iomark's own files) or `phase` (the
-//! start of a command's N-th phase: a `mark` test; `stop` only); `KIND` is `eio`, `enospc`, `eintr`, `eagain`, `short`,
+//! `write`, `fsync`, `unlink` (the removal of one of iomark's own files), `phase` (the
+//! start of a command's N-th phase: a `mark` test; `stop` only) or `create` (the
+//! creation of a name inside iomark's own scratch directory: mark's test file, tree's
+//! entries; `stop` only); `KIND` is `eio`, `enospc`, `eintr`, `eagain`, `short`,
 //! `corrupt`, `stop` or `slow`; `N ≥ 1` is the 1-based number of the operation of that kind, counted over
 //! the whole process (all threads); `+` repeats the fault on every later operation.
 //! Example: `IOMARK_FAULT=write:eio@100,fsync:eio@1,read:short@5`.
@@ -48,6 +50,10 @@ pub enum Op {
     /// the start of a phase (a `mark` test, before its warm-up): `stop` only, so a test
     /// can signal between two phases whatever their I/O counts
     Phase = 4,
+    /// the creation of a name inside one of iomark's own scratch directories (mark's
+    /// test file, tree's directories and files): `stop` only, so a test can plant a
+    /// link at an inner name after the directory exists and before iomark makes it
+    Create = 5,
 }
 
 /// What happens to the chosen operation.
@@ -113,7 +119,7 @@ pub fn parse(s: &str) -> Result<Plan, String> {
     let mut rules = Vec::new();
     for part in s.split(',').map(str::trim).filter(|p| !p.is_empty()) {
         let bad = |why: &str| {
-            format!("{ENV}: invalid rule '{part}': {why} (accepted: OP:KIND@N[+], OP read|write|fsync|unlink|phase, KIND eio|enospc|eintr|eagain|short|corrupt|stop, N >= 1)")
+            format!("{ENV}: invalid rule '{part}': {why} (accepted: OP:KIND@N[+], OP read|write|fsync|unlink|phase|create, KIND eio|enospc|eintr|eagain|short|corrupt|stop, N >= 1)")
         };
         let (op, rest) = part.split_once(':').ok_or_else(|| bad("missing ':'"))?;
         let (kind, n) = rest.split_once('@').ok_or_else(|| bad("missing '@N'"))?;
@@ -123,6 +129,7 @@ pub fn parse(s: &str) -> Result<Plan, String> {
             "fsync" => Op::Fsync,
             "unlink" => Op::Unlink,
             "phase" => Op::Phase,
+            "create" => Op::Create,
             _ => return Err(bad("unknown operation")),
         };
         let kind = match kind {
@@ -139,8 +146,8 @@ pub fn parse(s: &str) -> Result<Plan, String> {
         if kind == Kind::Corrupt && op != Op::Read {
             return Err(bad("corrupt applies to read only"));
         }
-        if op == Op::Phase && kind != Kind::Stop {
-            return Err(bad("phase takes stop only"));
+        if matches!(op, Op::Phase | Op::Create) && kind != Kind::Stop {
+            return Err(bad("phase and create take stop only"));
         }
         if kind == Kind::Short && matches!(op, Op::Fsync | Op::Unlink) {
             return Err(bad("short applies to read and write only"));
@@ -174,7 +181,7 @@ static PLAN: OnceLock<Option<Plan>> = OnceLock::new();
 /// signal sent while the process was stopped is handled before the next operation
 /// starts ([`stop_here`]).
 pub static HANDLED: AtomicU64 = AtomicU64::new(0);
-static COUNTS: [AtomicU64; 5] = [const { AtomicU64::new(0) }; 5];
+static COUNTS: [AtomicU64; 6] = [const { AtomicU64::new(0) }; 6];
 
 /// Read and parse `IOMARK_FAULT` once (call at startup). `Err` carries a one-line
 /// message for exit code 2. Unset or empty: no fault injection.
@@ -288,6 +295,15 @@ pub fn phase_hook() {
     }
 }
 
+/// The creation of a name inside one of iomark's own scratch directories: counted, and
+/// stopped at when a `create:stop` rule names it (a test plants a link at the name
+/// meanwhile; the creation that follows must refuse it).
+pub fn create_hook() {
+    if !off() {
+        let _ = hit(Op::Create);
+    }
+}
+
 /// True when the plan was read and is empty: hooks return at once.
 pub fn off() -> bool {
     PLAN.get().is_some_and(Option::is_none)
@@ -299,6 +315,15 @@ mod tests {
 
     #[test]
     fn parses_rules_and_rejects_bad_ones() {
+        assert_eq!(
+            parse("create:stop@2").unwrap().rules,
+            vec![Rule {
+                op: Op::Create,
+                kind: Kind::Stop,
+                nth: 2,
+                repeat: false
+            }]
+        );
         let p = parse("write:eio@100, fsync:eio@1,read:short@5+").unwrap();
         assert_eq!(
             p.rules,
@@ -334,6 +359,8 @@ mod tests {
             "write:corrupt@1",
             "fsync:short@1",
             "write:eio@-1",
+            "create:eio@1",
+            "phase:slow@1",
         ] {
             let e = parse(bad).unwrap_err();
             assert!(e.starts_with("IOMARK_FAULT:"), "{bad}: {e}");

@@ -499,57 +499,97 @@ fn mark_copy_and_tree_carry_the_device_view_of_their_disk() {
 /// writes from a volatile cache its write figures are the cache's. On an ext4 on a loop
 /// device with `queue/write_cache` = `write back` the finding
 /// `write_cache.acknowledged` names the write tests and says what to run to see the
-/// medium (once in the JSON, once in the text); with `write through` it is absent.
-/// The loop device (and so its setting) goes away with the guard, also on failure.
+/// medium (once in the JSON, once in the text). Every level of the stack is looked at:
+/// the deepest in `write back` is the cache named — the disk under the loop device's
+/// image when the device view lists one in `write back` (with the stack), whether the
+/// loop device is in `write back` or `write through` —; a loop device
+/// over /dev/shm in `write through` has no cache below it, and the finding is absent.
+/// The loop devices (and so their settings) go away with their guards, also on failure.
 #[test]
 fn mark_write_figures_from_a_write_back_cache_are_explained() {
     let Some(fs) = LoopFs::small(64, "ext4") else {
         return;
     };
     let wc = format!("/sys/block/{}/queue/write_cache", fs.dev().name());
-    let outs = scratch();
     for mode in ["write back", "write through"] {
         std::fs::write(&wc, mode).unwrap();
         assert_eq!(fs.dev().sysfs("queue/write_cache"), mode);
-        let json = outs.path().join("m.json");
-        let o = Iomark::new()
-            .args(["mark", fs.dir().to_str().unwrap(), "--preset=realworld"])
-            .args(["--size=8M", "--time=1", "--loops=1", "--warmup=0"])
-            .arg(format!("--json={}", json.display()))
-            .run();
-        assert_eq!(o.code, 0, "{}", o.dump());
-        let j = read_json(&json);
+        let (o, j) = mark_in(fs.dir());
         assert_eq!(j["device_view"]["devices"][0]["write_cache"], mode);
-        let found: Vec<&Value> = j["warnings"]
+        let found = acked(&j);
+        // the level below the loop device whose cache takes the writes, if any
+        let below = j["device_view"]["devices"]
             .as_array()
             .unwrap()
             .iter()
-            .filter(|w| w["id"] == "write_cache.acknowledged")
-            .collect();
-        if mode == "write back" {
-            assert_eq!(found.len(), 1, "{}", j["warnings"]);
-            let m = found[0]["message"].as_str().unwrap();
-            assert!(
-                m.starts_with(
-                    "the write figures (SEQ1M Q1T1 write, RND4K Q1T1 write) were acknowledged by "
-                ),
-                "{m}"
-            );
-            assert!(
-                m.contains("--fdatasync=1") && m.contains("--preset=sustained"),
-                "{m}"
-            );
-            let line = format!("iomark: WARNING [write_cache.acknowledged]: {m}");
-            assert_eq!(o.stdout.matches(&line).count(), 1, "{}", o.stdout);
-        } else {
-            assert!(found.is_empty(), "{}", j["warnings"]);
-            assert!(
-                !o.stdout.contains("write_cache.acknowledged"),
-                "{}",
-                o.stdout
-            );
+            .skip(1)
+            .rev()
+            .find(|d| d["write_cache"] == "write back")
+            .map(|d| d["name"].as_str().unwrap().to_string());
+        // the deepest level in write back takes the writes: the disk under the image
+        // when the view lists one, else the loop device itself
+        let cache = match (mode, below) {
+            (_, Some(disk)) => disk,
+            ("write back", None) => fs.dev().name(),
+            (_, None) => {
+                assert!(found.is_empty(), "{}", j["warnings"]);
+                continue;
+            }
+        };
+        assert_eq!(found.len(), 1, "{mode}: {}", j["warnings"]);
+        let m = found[0]["message"].as_str().unwrap();
+        let head = format!("the write figures (SEQ1M Q1T1 write, RND4K Q1T1 write) were acknowledged by {cache}'s volatile write cache (write back");
+        assert!(m.starts_with(&head), "{m}");
+        if cache != fs.dev().name() {
+            let stack = format!("; the files are on {} over ", fs.dev().name());
+            assert!(m.contains(&stack), "{m}");
         }
+        assert!(
+            m.contains("--fdatasync=1") && m.contains("--preset=sustained"),
+            "{m}"
+        );
+        let line = format!("iomark: WARNING [write_cache.acknowledged]: {m}");
+        assert_eq!(o.stdout.matches(&line).count(), 1, "{}", o.stdout);
     }
+    drop(fs);
+    // nothing caches anywhere: a write-through loop device whose image is in RAM
+    let shm = match LoopFs::ext4_over_shm(64) {
+        Ok(f) => f,
+        Err(why) => return skip(&why),
+    };
+    let wc = format!("/sys/block/{}/queue/write_cache", shm.dev().name());
+    std::fs::write(&wc, "write through").unwrap();
+    let (o, j) = mark_in(shm.dir());
+    assert!(acked(&j).is_empty(), "{}", j["warnings"]);
+    assert!(
+        !o.stdout.contains("write_cache.acknowledged"),
+        "{}",
+        o.stdout
+    );
+}
+
+/// `mark` (realworld, 8 MiB, one loop) in `dir`: its output and its JSON.
+fn mark_in(dir: &Path) -> (Out, Value) {
+    let outs = scratch();
+    let json = outs.path().join("m.json");
+    let o = Iomark::new()
+        .args(["mark", dir.to_str().unwrap(), "--preset=realworld"])
+        .args(["--size=8M", "--time=1", "--loops=1", "--warmup=0"])
+        .arg(format!("--json={}", json.display()))
+        .run();
+    assert_eq!(o.code, 0, "{}", o.dump());
+    (o, read_json(&json))
+}
+
+/// The `write_cache.acknowledged` warnings of a result.
+fn acked(j: &Value) -> Vec<Value> {
+    j["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|w| w["id"] == "write_cache.acknowledged")
+        .cloned()
+        .collect()
 }
 
 /// Issue 26: a job held back before it starts is waiting, and the waits share says so.

@@ -33,6 +33,7 @@ pub(crate) mod zoned;
 use crate::engine::io_uring::{self};
 use crate::engine::registry::Kind;
 use crate::files::dataset::{self, FileSpec, FilesError};
+use crate::files::guard;
 use crate::files::strerror;
 use crate::job::fio::FioCommand;
 use crate::run::worker::Live;
@@ -286,7 +287,11 @@ fn check_engines(
 
 /// Device safety: every job that writes is checked before any file is created; the
 /// NUMA nodes named by a job must exist here.
-fn guard_jobs(cmd: &FioCommand, kinds: &[Kind]) -> Result<(), RunError> {
+fn guard_jobs(
+    cmd: &FioCommand,
+    kinds: &[Kind],
+    note: &(dyn Fn(String) + Sync),
+) -> Result<(), RunError> {
     if cmd.fio_cli.bandwidth_log {
         agg_log::check().map_err(|source| FilesError::Output {
             what: "--bandwidth-log file",
@@ -295,6 +300,8 @@ fn guard_jobs(cmd: &FioCommand, kinds: &[Kind]) -> Result<(), RunError> {
     }
     // logs are numbered over all threads of all jobs (fio's thread_number)
     let mut global = 0u32;
+    // the block devices the jobs write (`st_rdev`), for the overrides that name none
+    let mut written: Vec<u64> = vec![];
     for (j, k) in cmd.jobs.iter().zip(kinds) {
         let policy = crate::files::guard::WritePolicy {
             allow_destructive: cmd.allow_destructive_write.clone(),
@@ -310,6 +317,9 @@ fn guard_jobs(cmd: &FioCommand, kinds: &[Kind]) -> Result<(), RunError> {
                 || k.caps().maps_files
                 || j.more.replay.file.is_some();
             dataset::guard(&files.0, writes, &policy)?;
+            if writes {
+                written.extend(files.0.iter().filter_map(|f| guard::block_rdev(&f.path)));
+            }
             if !owns_no_files(*k) {
                 dataset::check_generated(&files.0, writes)?;
             }
@@ -332,7 +342,23 @@ fn guard_jobs(cmd: &FioCommand, kinds: &[Kind]) -> Result<(), RunError> {
             why,
         })?;
     }
+    unused_overrides(cmd, &written, note);
     Ok(())
+}
+
+/// `--allow-destructive-write=DEV` lifts the guard of the block device DEV only: when no
+/// job writes DEV (the targets are regular files, or other devices) it has no effect,
+/// and one warning line per such DEV says so (the run goes on).
+fn unused_overrides(cmd: &FioCommand, written: &[u64], note: &(dyn Fn(String) + Sync)) {
+    for p in &cmd.allow_destructive_write {
+        if guard::block_rdev(p).is_some_and(|r| written.contains(&r)) {
+            continue;
+        }
+        note(format!(
+            "warning: --allow-destructive-write={} has no effect: no job writes that block device (a regular file needs no override; it lifts the guard of the device it names only)",
+            p.display()
+        ));
+    }
 }
 
 /// The plans of every thread of every job, with their flows, zones and sprandom state.
@@ -695,7 +721,7 @@ pub fn execute(
     // the outputs named without a plan (logs, --bandwidth-log) against the data files,
     // before the link rule of each refuses a hard link between them as one file's
     refuse_outputs_as_data(cmd, &run_outputs(cmd, &[]))?;
-    guard_jobs(cmd, &kinds)?;
+    guard_jobs(cmd, &kinds, note)?;
     let plans = make_plans(cmd, note)?;
     check_files(cmd, &plans, &kinds, note)?;
     let layout_lines = lay_out(cmd, &plans, &kinds, note)?;

@@ -192,9 +192,9 @@ fn start(job: &MarkJob) -> Result<(Outputs, PathBuf, Scratch), i32> {
         }
     }
     if let Some(d) = &job.plot {
-        if let Err(e) = outs.plots(d) {
+        if let Err((code, e)) = outs.plots(d) {
             eprintln!("iomark mark: {e}");
-            return Err(exit::ENVIRONMENT);
+            return Err(code);
         }
     }
     outs.stdout(vec![Box::new(MarkTable { paint: job.paint })], "");
@@ -228,6 +228,8 @@ fn save_json(outs: &Outputs, r: &RunResult) -> bool {
 fn prepare_file(tests: &[Test], job: &MarkJob, dir: &Path) -> i32 {
     let mut prep = fileio_job(&tests[0], job.size, job.time_s, dir);
     prep.commands = vec![crate::job::sysbench::Command::Prepare];
+    // test-only: a `create:stop` rule stops here, the directory made, the file not yet
+    crate::util::fault::create_hook();
     crate::run::sysbench::execute(&prep, &Arc::new(Console::without_err(0)))
 }
 
@@ -370,15 +372,12 @@ fn partial(
     (stopped, span): (Stopped, Span),
 ) -> i32 {
     let rows = done.0;
-    let saved = match &job.json {
-        Some(p) => format!("; the finished tests are in {}", p.display()),
-        None => String::new(),
-    };
     let mut warnings = done.1.to_vec();
     closing_notes(rows, &[], diag, &mut warnings);
     let r = stopped_result(job, (rows, &warnings), diag, signals, Some(&span));
+    let saved = saved_line(job.json.as_deref(), rows.is_empty(), &r.status);
     let shown = if rows.is_empty() {
-        format!("no table printed{saved}")
+        format!("no test finished, no table printed{saved}")
     } else {
         let _ = outs.write_texts(&r);
         for l in crate::result::truth::text_lines(&r) {
@@ -397,6 +396,26 @@ fn partial(
     let code = interrupted_or(signals, stopped.code, &msg);
     save_stopped(outs, r, &what, code);
     code
+}
+
+/// What the `--json` file of a stopped run holds, for the line saying where it stopped
+/// (empty without `--json`): the finished tests, or — when none finished — the run
+/// without a test result (its status, settings and diagnosis; no phases).
+fn saved_line(json: Option<&Path>, none_finished: bool, status: &Status) -> String {
+    let Some(p) = json else {
+        return String::new();
+    };
+    if !none_finished {
+        return format!("; the finished tests are in {}", p.display());
+    }
+    let status = match status {
+        Status::Interrupted => "interrupted",
+        _ => "failed",
+    };
+    format!(
+        "; {} holds the stopped run without a test result: status {status}, the settings and the diagnosis",
+        p.display()
+    )
 }
 
 /// The notes after the table: the charts written; the tests above the path's ceiling

@@ -127,7 +127,7 @@ fn declare_outputs(job: &FileioJob, console: &Console) -> Result<Outputs, i32> {
             .map_err(|e| fatal(cannot(p, e), exit::ENVIRONMENT))?;
     }
     if let Some(d) = &job.plot {
-        outs.plots(d).map_err(|m| fatal(m, exit::ENVIRONMENT))?;
+        outs.plots(d).map_err(|(code, m)| fatal(m, code))?;
     }
     if let (Err(e), Some(p)) = (outs.rehearse(), outs.json_path()) {
         return Err(fatal(cannot(p, e), exit::ENVIRONMENT));

@@ -188,9 +188,13 @@ fn read_all_note(threads: u32) -> String {
     )
 }
 
+/// An I/O error of a phase: the environment's (exit 3) for a full, read-only or
+/// forbidden filesystem and for a name taken already where iomark creates its own
+/// (EEXIST: a link or file planted inside its scratch directory, never followed or
+/// reused), else a failed run (exit 1).
 fn fail(what: &str, p: &Path, e: &io::Error) -> RunError {
     match e.raw_os_error() {
-        Some(libc::ENOSPC) | Some(libc::EDQUOT) | Some(libc::EACCES) | Some(libc::EROFS) => {
+        Some(libc::ENOSPC | libc::EDQUOT | libc::EACCES | libc::EROFS | libc::EEXIST) => {
             RunError::Env(format!("{what} {}: {}", p.display(), short(e)))
         }
         _ => RunError::Failed(format!("{what} {}: {}", p.display(), short(e))),
@@ -427,6 +431,7 @@ fn dirs_phase(
 fn mkdir_phase((_, plan, clock, stop): Ctx, root: &Path) -> Result<Phase, RunError> {
     let pb = bar(plan.dirs.len() as u64, "mkdir", false);
     let m = dirs_phase((plan, clock, stop), root, false, |p| {
+        fault::create_hook();
         scratch::mkdir(p).map_err(|e| fail("cannot create directory", p, &e))?;
         pb.inc(1);
         Ok(())
@@ -457,6 +462,7 @@ fn create_phase(ctx: Ctx, root: &Path) -> Result<Phase, RunError> {
     Xoroshiro128Plus::from_glibc(&mut GlibcRandom::new(ctx.0.seed ^ 0x5eed)).fill(&mut data);
     let mut p = files_phase(ctx, "create_write", "create+write", |e| {
         let p = root.join(&e.rel);
+        fault::create_hook();
         let mut f = scratch::create_excl(&p, false).map_err(|er| fail("cannot create", &p, &er))?;
         let off = (e.rel.as_os_str().len() * 4099) as u64 % (MAX_FILE - e.size + 1);
         fault::io_hook(Op::Write)

@@ -585,7 +585,8 @@ fn mark_interrupted_says_no_table_was_printed() {
     assert_eq!(err.trim_end().lines().count(), 1, "{err}");
     assert!(!err.contains("report above"), "{err}");
     assert!(
-        err.contains("after 0 of 8 tests (no table printed; the finished tests are in"),
+        err.contains("after 0 of 8 tests (no test finished, no table printed; ")
+            && err.contains("m.json holds the stopped run without a test result"),
         "{err}"
     );
     assert_eq!(read_json(&jp)["status"], "interrupted");

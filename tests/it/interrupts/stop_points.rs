@@ -482,12 +482,19 @@ fn mark_interrupted_json_says_interrupted() {
     assert_eq!(read_json(&d.path().join("m.json"))["status"], "interrupted");
     // stopped in the first test: nothing finished, no table
     assert_eq!(mark_rows(&r.stdout), Vec::<String>::new(), "{}", r.stdout);
+    // no test finished: the line says so and what m.json then holds, never "the
+    // finished tests are in m.json"
     assert!(
-        r.stderr
-            .contains("after 0 of 8 tests (no table printed; the finished tests are in m.json)"),
+        r.stderr.contains(
+            "after 0 of 8 tests (no test finished, no table printed; m.json holds the stopped run without a test result: status interrupted, the settings and the diagnosis)"
+        ),
         "{}",
         r.stderr
     );
+    assert!(!r.stderr.contains("finished tests are in"), "{}", r.stderr);
+    let j = read_json(&d.path().join("m.json"));
+    assert_eq!(j["phases"].as_array().map(Vec::len), Some(0), "{j}");
+    assert!(j["diagnosis"].is_object(), "{j}");
 }
 
 /// The test names of the rows of mark's table in `stdout` (the first 22 columns).

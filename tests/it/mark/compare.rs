@@ -331,6 +331,60 @@ fn compare_marks_partial_results() {
     );
 }
 
+/// A result whose figures came from memory (the history's `from_memory`: here its
+/// `page_cache.reads_from_memory` warning) carries the history's `[memory]` marker in
+/// every format: the column's legend line (table, markdown) with the reason and the
+/// legend sentence under the table, the csv header after its label, the json column's
+/// `from_memory`; the other column is not marked.
+#[test]
+fn compare_marks_results_from_memory_in_every_format() {
+    let dir = fixtures();
+    let t = scratch();
+    let mut v: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("a-vm-mark.json")).unwrap())
+            .unwrap();
+    let w = serde_json::json!({"id": "page_cache.reads_from_memory", "message": "m"});
+    v["warnings"].as_array_mut().unwrap().push(w);
+    std::fs::write(t.path().join("mem.json"), v.to_string()).unwrap();
+    std::fs::copy(dir.join("a-vm-mark.json"), t.path().join("disk.json")).unwrap();
+    let run = |fmt: &str| {
+        let o = Iomark::new()
+            .dir(t.path())
+            .args([
+                "compare",
+                "disk.json",
+                "mem.json",
+                &format!("--format={fmt}"),
+            ])
+            .run();
+        assert_eq!(o.code, 0, "{}", o.dump());
+        o.stdout
+    };
+    let mark = "[memory] (reads from the page cache)";
+    for fmt in ["table", "markdown"] {
+        let out = run(fmt);
+        let legend: Vec<&str> = out.lines().filter(|l| l.contains(" = ")).take(2).collect();
+        assert!(!legend[0].contains("[memory]"), "{out}");
+        assert!(legend[1].contains(mark), "{out}");
+        assert_eq!(
+            out.matches("[memory]: the figures came from memory")
+                .count(),
+            1,
+            "{out}"
+        );
+    }
+    let csv = run("csv");
+    let header = csv.lines().next().unwrap();
+    assert_eq!(header.matches("[memory]").count(), 1, "{csv}");
+    assert!(
+        header.contains("mem [memory]") || header.contains("[memory],"),
+        "{header}"
+    );
+    let j: Value = serde_json::from_str(&run("json")).unwrap();
+    assert!(j["columns"][0].get("from_memory").is_none(), "{j}");
+    assert_eq!(j["columns"][1]["from_memory"], "reads from the page cache");
+}
+
 /// A QD 1 fileio result against a mark: mark's RND4K Q1T1 read joins the fileio row
 /// (same QD first), not RND4K Q32T1, which comes earlier in the preset.
 #[test]

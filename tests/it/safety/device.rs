@@ -208,6 +208,7 @@ fn blank_device() {
     let r = in_scratch(&write_job(lo.path(), &[&o]));
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
     assert!(r.stdout.contains("write: IOPS="), "{}", r.stdout);
+    assert!(!r.stderr.contains("has no effect"), "{}", r.stderr);
     assert_ne!(
         lo.sha(),
         before,
@@ -225,6 +226,38 @@ fn blank_device() {
     let r = in_scratch(&write_job(lo.path(), &[&o]));
     assert_eq!(r.code, 2, "{}", r.stderr);
     assert!(r.stderr.contains("not a block device"), "{}", r.stderr);
+}
+
+/// `--allow-destructive-write=DEV` while the jobs write a regular file (DEV written by
+/// none): the run goes on, and one warning line says the flag has no effect there
+/// (docs/safety.md); the device is left as it was.
+#[test]
+fn an_override_beside_a_regular_file_target_says_it_has_no_effect() {
+    need_root!();
+    let lo = loop_dev();
+    let before = lo.sha();
+    let o = format!("--allow-destructive-write={}", lo.path());
+    let r = in_scratch(&write_job("f.dat", &[&o]));
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("write: IOPS="), "{}", r.stdout);
+    let said: Vec<&str> = r
+        .stderr
+        .lines()
+        .filter(|l| l.contains("--allow-destructive-write"))
+        .collect();
+    assert_eq!(said.len(), 1, "{}", r.stderr);
+    assert!(
+        said[0].contains(&format!("{o} has no effect"))
+            && said[0].contains("no job writes that block device"),
+        "{}",
+        said[0]
+    );
+    assert_eq!(lo.sha(), before, "the device named was written");
+    // a reading job on the device named: no write, the same line
+    let f = format!("--filename={}", lo.path());
+    let r = in_scratch(&["run", "--name=r", "--rw=read", "--size=1m", &f, &o]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stderr.contains("has no effect"), "{}", r.stderr);
 }
 
 fn mkfs_ext4(lo: &LoopDev) {

@@ -1038,10 +1038,21 @@ fn hazard_table_every_command_against_every_hazard() {
     table += &"---|".repeat(HAZARDS.len());
     table.push('\n');
     let mut failures = vec![];
+    // the cells of the link columns and of the FIFO column (one per path found)
+    let (mut links, mut fifos) = (0, 0);
     for cmd in CMDS {
         table += &format!("| {cmd:?} |");
         for hz in HAZARDS {
             let v = cell(cmd, hz);
+            let paths = match &v {
+                Verdict::Pass(s) => s.split_whitespace().next().and_then(|w| w.parse().ok()),
+                _ => None,
+            };
+            match hz {
+                Hazard::Symlink | Hazard::HardLink => links += paths.unwrap_or(0),
+                Hazard::FifoOutput => fifos += paths.unwrap_or(0),
+                _ => {}
+            }
             table += match &v {
                 Verdict::Pass(s) => format!(" pass ({s}) |"),
                 Verdict::NotApplicable(why) => format!(" n/a: {why} |"),
@@ -1054,12 +1065,47 @@ fn hazard_table_every_command_against_every_hazard() {
         }
         table.push('\n');
     }
-    eprintln!("{table}\n({:.1} s)", t.elapsed().as_secs_f64());
+    eprintln!(
+        "{table}\n({:.1} s; {links} link cells, {fifos} FIFO cells)",
+        t.elapsed().as_secs_f64()
+    );
     assert!(
         failures.is_empty(),
         "{} failing cells:\n{}",
         failures.len(),
         failures.join("\n")
+    );
+    doc_counts_are_the_tables(links, fifos);
+}
+
+/// docs/safety.md's counts of the hazard table are the ones this run found: the
+/// commands × hazards of the table, the link cells (paths × 2 plants) and the FIFO
+/// cells (the outputs and scratch names), each read from its bold number in the prose
+/// (`**128 link cells**`, `**47 FIFO cells**`), so a new cell cannot leave it stale.
+fn doc_counts_are_the_tables(links: usize, fifos: usize) {
+    let doc =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/safety.md")).unwrap();
+    let bold = |what: &str| -> Option<usize> {
+        let end = doc.find(&format!(" {what}**"))?;
+        let start = doc[..end].rfind("**")? + 2;
+        doc[start..end].parse().ok()
+    };
+    let total = CMDS.len() * HAZARDS.len();
+    let shape = format!(
+        "{} commands × {} hazards = **{total} cells**",
+        CMDS.len(),
+        HAZARDS.len()
+    );
+    assert!(doc.contains(&shape), "docs/safety.md should say {shape:?}");
+    assert_eq!(
+        bold("link cells"),
+        Some(links),
+        "docs/safety.md: link cells"
+    );
+    assert_eq!(
+        bold("FIFO cells"),
+        Some(fifos),
+        "docs/safety.md: FIFO cells"
     );
 }
 
@@ -1130,4 +1176,111 @@ fn a_thread_the_machine_cannot_start_is_exit_3_naming_the_limit() {
         "the started threads ran on: {:?}",
         t.elapsed()
     );
+}
+
+/// Every path under `d`, relative, depth first.
+fn tree_of(d: &Path) -> std::collections::BTreeSet<String> {
+    fn go(root: &Path, sub: &str, out: &mut std::collections::BTreeSet<String>) {
+        let Ok(rd) = std::fs::read_dir(root.join(sub)) else {
+            return;
+        };
+        for e in rd.flatten() {
+            let rel = format!("{sub}{}", e.file_name().to_string_lossy());
+            out.insert(rel.clone());
+            if e.file_type().is_ok_and(|t| t.is_dir()) {
+                go(root, &format!("{rel}/"), out);
+            }
+        }
+    }
+    let mut out = Default::default();
+    go(d, "", &mut out);
+    out
+}
+
+/// The first name `args` creates inside its own scratch directory, `{pid}` for the
+/// process id: a run stopped where that creation is about to happen (the test-only
+/// `create:stop@1`) and again at the next creation or the first write, the new path
+/// between the two stops.
+fn first_inner_name(args: &[&str]) -> String {
+    let work = scratch();
+    let d = work.path();
+    let mut child = start_stopped(d, args, "create:stop@1,create:stop@2,write:stop@1");
+    let pid = child.id();
+    let before = tree_of(d);
+    kill(pid, libc::SIGCONT);
+    assert!(
+        wait_stopped(&mut child, Duration::from_secs(30)),
+        "{args:?}: no second stop"
+    );
+    let made: Vec<String> = tree_of(d)
+        .difference(&before)
+        .filter(|p| !p.ends_with(".iomark-tmp"))
+        .cloned()
+        .collect();
+    kill(pid, libc::SIGKILL);
+    let _ = finish_within(child, Duration::from_secs(30));
+    assert_eq!(made.len(), 1, "{args:?}: {made:?}");
+    assert!(made[0].contains('/'), "{args:?}: not inside: {made:?}");
+    made[0].replace(&pid.to_string(), "{pid}")
+}
+
+/// An inner name of a scratch directory — mark's test file in `iomark-mark.PID/`,
+/// tree's first entry in `iomark-tree.PID/` — cannot be planted before the directory
+/// exists, so the run is stopped once it does, just before that name is created (the
+/// test-only `create:stop@1`, docs/testing.md), and a symbolic link or a hard link to
+/// the outside file is planted there: the run refuses it (exit non-zero, no panic, the
+/// line naming the entry) and the outside file keeps its bytes, its mtime and its
+/// directory as they were.
+#[test]
+fn a_link_at_an_inner_scratch_name_is_never_written_through() {
+    // mark's test file is refused by its prepare (sysbench's FATAL, exit 1), tree's
+    // entry by its O_EXCL create or mkdir (EEXIST: the environment's, exit 3)
+    let cases: [(&[&str], i32); 2] = [
+        (
+            &[
+                "mark",
+                ".",
+                "--preset=realworld",
+                "--size=1M",
+                "--time=1",
+                "--loops=1",
+                "--warmup=0",
+            ],
+            1,
+        ),
+        (&["tree", ".", "--files=20", "--drop-caches=off"], 3),
+    ];
+    for (args, code) in cases {
+        let name = first_inner_name(args);
+        let base = Path::new(&name)
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
+        for plant in [Plant::Symlink, Plant::HardLink] {
+            let outside = Outside::new();
+            let work = scratch();
+            let child = start_stopped(work.path(), args, "create:stop@1");
+            let p = work
+                .path()
+                .join(name.replace("{pid}", &child.id().to_string()));
+            assert!(p.parent().unwrap().is_dir(), "{}", p.display());
+            assert!(p.symlink_metadata().is_err(), "{} exists", p.display());
+            plant.at(&outside, &p);
+            kill(child.id(), libc::SIGCONT);
+            let o = finish_within(child, Duration::from_secs(60));
+            let what = format!("{args:?} × {plant:?} at {name}");
+            assert_eq!(o.code, code, "{what}: {}", o.dump());
+            assert!(!o.stderr.contains("panicked"), "{what}: {}", o.dump());
+            assert!(o.all().contains(&base), "{what}: {}", o.dump());
+            // the cleanup says what it left in a line or two, not one per planned name
+            let left = o
+                .stderr
+                .lines()
+                .filter(|l| l.contains("cannot remove"))
+                .count();
+            assert!(left <= 2, "{what}: {}", o.stderr);
+            outside.assert_intact(&what);
+        }
+    }
 }

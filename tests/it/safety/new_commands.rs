@@ -213,3 +213,33 @@ fn a_damaged_history_file_is_named_on_one_line() {
     assert_eq!(o.code, 0, "{}", o.dump());
     o.one_line_error(&["skipping a damaged history file", r"bad\nname.json"]);
 }
+
+/// report's output option is named in its errors as the user typed it: `--output=DIR`
+/// (a directory) says `--output`, `-o DIR` says `-o`, both exit 3 with one line; the
+/// directory is left as it was.
+#[test]
+fn report_errors_name_the_output_option_as_typed() {
+    let d = scratch();
+    run(
+        d.path(),
+        &["--name=t", "--ioengine=null", "--size=64k", "--json=r.json"],
+    )
+    .expect_code(0);
+    std::fs::create_dir(d.path().join("out")).unwrap();
+    let cases: [(&[&str], &str); 4] = [
+        (&["report", "r.json", "--output=out"], "--output=out"),
+        (&["report", "r.json", "--output", "out"], "--output=out"),
+        (&["report", "r.json", "-o", "out"], "-o out"),
+        (&["report", "r.json", "-oout"], "-o out"),
+    ];
+    for (args, named) in cases {
+        let o = iomark(d.path(), args);
+        assert_eq!(o.code, 3, "{args:?}: {}", o.dump());
+        o.one_line_error(&[&format!("cannot write {named}:"), "directory"]);
+        if named.starts_with("--") {
+            assert!(!o.stderr.contains("-o "), "{args:?}: {}", o.stderr);
+        }
+        let inside: Vec<_> = std::fs::read_dir(d.path().join("out")).unwrap().collect();
+        assert!(inside.is_empty(), "{args:?}");
+    }
+}

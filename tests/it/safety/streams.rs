@@ -164,3 +164,63 @@ fn two_outputs_on_stdout_are_refused_naming_both() {
         left(d.path())
     );
 }
+
+/// `--plot=DIR` of `run`, `fileio` and `mark` is a directory of several charts: a
+/// standard stream there is refused before any work (exit 2, one line naming `--plot`
+/// and what is accepted), never a directory named `-`. compare's `--plot` draws SVG
+/// only: a name whose extension says another format is refused the same way, and
+/// `.SVG` or a name without an extension is written.
+#[test]
+fn a_plot_directory_naming_a_stream_and_a_non_svg_chart_are_refused() {
+    let cases = [
+        "run --name=t --size=64k --rw=write --bs=4k --plot={}",
+        "fileio --file-num=1 --file-total-size=64K --file-test-mode=rndrd --time=0 \
+         --events=16 --plot={} prepare run cleanup",
+        "mark . --preset=realworld --size=1M --time=1 --loops=1 --warmup=0 --plot={}",
+    ];
+    for case in cases {
+        for path in ["-", "/dev/stdout", "/dev/null"] {
+            let d = scratch();
+            let o = go(d.path(), &words(case, path, &[]));
+            assert_eq!(o.code, 2, "{case} {path}: {}", o.dump());
+            if case.starts_with("fileio") {
+                // sysbench's FATAL line, on stdout under its banner as every fileio error
+                let said: Vec<&str> = o.stdout.lines().filter(|l| l.contains("--plot")).collect();
+                assert_eq!(said.len(), 1, "{}", o.dump());
+                assert!(
+                    said[0].starts_with(&format!("FATAL: --plot={path}: ")),
+                    "{}",
+                    said[0]
+                );
+                assert!(said[0].contains("accepted: a directory"), "{}", said[0]);
+                assert!(!o.stderr.contains("panicked"), "{}", o.dump());
+            } else {
+                o.one_line_error(&[&format!("--plot={path}"), "accepted: a directory"]);
+                assert!(o.stdout.trim().is_empty(), "{case}: {}", o.dump());
+            }
+            let names = left(d.path());
+            assert!(names.is_empty(), "{case} {path}: nothing made: {names:?}");
+        }
+    }
+    let cmp = compare_fixture();
+    let d = scratch();
+    for bad in ["x.png", "x.PDF"] {
+        let o = go(
+            d.path(),
+            &words(&format!("compare {cmp} --plot={{}}"), bad, &[]),
+        );
+        assert_eq!(o.code, 2, "{bad}: {}", o.dump());
+        o.one_line_error(&[&format!("--plot={bad}"), "SVG only", "FILE.svg"]);
+        assert!(o.stdout.is_empty(), "{bad}: no table: {}", o.dump());
+    }
+    assert!(left(d.path()).is_empty(), "{:?}", left(d.path()));
+    for good in ["x.SVG", "chart"] {
+        let o = go(
+            d.path(),
+            &words(&format!("compare {cmp} --plot={{}}"), good, &[]),
+        );
+        assert_eq!(o.code, 0, "{good}: {}", o.dump());
+        let svg = std::fs::read_to_string(d.path().join(good)).unwrap();
+        assert!(svg.starts_with("<svg"), "{good}");
+    }
+}
