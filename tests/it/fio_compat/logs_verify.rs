@@ -172,3 +172,66 @@ fn sha224_and_sha384_are_no_verify_checksums_of_fio() {
         }
     }
 }
+
+/// The time column of each line of log `name` in `dir`.
+fn log_times(dir: &Path, name: &str) -> Vec<u64> {
+    let text = std::fs::read_to_string(dir.join(name)).unwrap_or_default();
+    text.lines()
+        .map(|l| l.split(',').next().unwrap_or("").trim().parse().unwrap())
+        .collect()
+}
+
+/// A rate-limited time-based job of 3 s (256 reads a second) over the null engine,
+/// logging in windows of 500 ms.
+const RATED: [&str; 10] = [
+    "--name=a",
+    "--ioengine=null",
+    "--rw=read",
+    "--size=1g",
+    "--rate=1m",
+    "--runtime=3",
+    "--time_based",
+    "--log_avg_msec=500",
+    "--write_bw_log=a",
+    "--write_lat_log=a",
+];
+
+/// fio's bandwidth lines come from its sampling thread, at the end of each window the
+/// job lived through (5 for 3 s); its latency lines from the completions that close a
+/// window (one a window) and one more at the job's end with the rest (6).
+#[test]
+fn rate_limited_time_based_logs_have_fios_line_counts() {
+    let fio = need_fio("rate_limited_time_based_logs_have_fios_line_counts");
+    let d = scratch();
+    let o = as_fio(d.path())
+        .dir(d.path())
+        .args(RATED)
+        .arg("--output-format=terse")
+        .run();
+    assert_eq!(o.code, 0, "{}", o.dump());
+    let bw = log_times(d.path(), "a_bw.1.log");
+    assert_eq!(bw, [500, 1000, 1500, 2000, 2500], "{}", o.dump());
+    for name in ["a_lat.1.log", "a_clat.1.log"] {
+        let lat = log_times(d.path(), name);
+        assert_eq!(lat.len(), 6, "{name}: {lat:?}");
+        // each closing completion is in the 500 ms after its window's base
+        for (k, t) in lat[..5].iter().enumerate() {
+            let base = 500 * (k as u64 + 1);
+            assert!((base..base + 500).contains(t), "{name}: {lat:?}");
+        }
+        assert!(lat[5] >= 3000, "the last line is at the job's end: {lat:?}");
+    }
+    if fio {
+        let f = scratch();
+        let o = fio_cmd()
+            .dir(f.path())
+            .args(RATED)
+            .arg("--output-format=terse")
+            .run();
+        assert_eq!(o.code, 0, "{}", o.dump());
+        assert_eq!(log_times(f.path(), "a_bw.1.log").len(), 5);
+        let lat = log_times(f.path(), "a_lat.1.log");
+        assert_eq!(lat.len(), 6, "fio: {lat:?}");
+        assert!(lat[5] >= 3000, "fio: {lat:?}");
+    }
+}
