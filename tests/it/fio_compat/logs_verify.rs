@@ -50,9 +50,12 @@ fn flip(path: &Path, at: usize) {
     std::fs::write(path, b).unwrap();
 }
 
+/// How a test calls one of the two tools in a directory.
+type Tool = dyn Fn(&Path) -> Iomark;
+
 /// The write (with its read-back) and, after a byte of the third block is flipped, a
 /// verifying read of `f` in `dir` by `tool`: the write's output and the read's.
-fn write_flip_read(tool: &dyn Fn(&Path) -> Iomark, dir: &Path, k: &str) -> (Out, Out) {
+fn write_flip_read(tool: &Tool, dir: &Path, k: &str) -> (Out, Out) {
     let w = verify_job(tool(dir), dir, k, "write");
     flip(&dir.join("f"), 8192 + 2000);
     (w, verify_job(tool(dir), dir, k, "read"))
@@ -126,17 +129,14 @@ fn new_checksums_verify_clean_and_name_a_flipped_block_as_fio_does() {
 #[test]
 fn verify_null_reads_back_and_checks_nothing_as_fio() {
     let fio = need_fio("verify_null_reads_back_and_checks_nothing_as_fio");
-    let tools: Vec<(&str, Box<dyn Fn(&Path) -> Iomark>)> = if fio {
-        vec![
-            ("iomark", Box::new(as_fio)),
-            ("fio", Box::new(|p: &Path| fio_cmd().dir(p))),
-        ]
-    } else {
-        vec![("iomark", Box::new(as_fio))]
-    };
+    let fio_in = |p: &Path| fio_cmd().dir(p);
+    let mut tools: Vec<(&str, &Tool)> = vec![("iomark", &as_fio)];
+    if fio {
+        tools.push(("fio", &fio_in));
+    }
     for (name, tool) in tools {
         let d = scratch();
-        let (w, r) = write_flip_read(&*tool, d.path(), "null");
+        let (w, r) = write_flip_read(tool, d.path(), "null");
         // the write job reads its 64 KiB back; no header is written, nothing is checked
         assert_eq!(
             (w.code, read_kib(&w)),
