@@ -161,7 +161,12 @@ fn fixup_verify_interval(job: &mut FioJob) {
     // not asked for, and a `bssplit` size between the extremes it does not divide: one
     // header per block (fio's headers every `iv` bytes would run past such a block's end)
     let sizes = crate::job::fio::keys_verify::block_sizes(job);
-    if asked.is_none() && (iv < VERIFY_HEADER || sizes.iter().any(|b| b % iv != 0)) {
+    let hdr = job
+        .more
+        .verify
+        .map_or(0, |k| k.header_len())
+        .max(VERIFY_HEADER);
+    if asked.is_none() && (iv < hdr || sizes.iter().any(|b| b % iv != 0)) {
         return;
     }
     job.more.x.verify_interval = Some(iv);
@@ -170,10 +175,11 @@ fn fixup_verify_interval(job: &mut FioJob) {
 /// An interval the fixup made smaller than the verify header (the write sizes' greatest
 /// common divisor) is refused; fio 3.33 fails such a job with EINVAL (verify.c).
 fn check_interval_header(job: &FioJob) -> Result<(), String> {
-    let headed = job.more.verify.is_some_and(|k| k != VerifyKind::Pattern);
+    let hdr = job.more.verify.map_or(0, |k| k.header_len());
     match job.more.x.verify_interval {
-        Some(iv) if headed && iv < VERIFY_HEADER => Err(format!(
-            "verify_interval: fio's fixup makes it {iv} (the greatest common divisor of the write block sizes), below the {VERIFY_HEADER}-byte verify header"
+        Some(iv) if iv < hdr => Err(format!(
+            "verify_interval: fio's fixup makes it {iv} (the greatest common divisor of the write block sizes), below the {hdr}-byte verify header of verify={}",
+            job.more.verify.map_or("", |k| k.name())
         )),
         _ => Ok(()),
     }
@@ -341,13 +347,20 @@ fn check_verify(job: &FioJob) -> Result<(), String> {
         return Err("verify=pattern needs verify_pattern=".into());
     }
     let min = job.bs_read.min().min(job.bs_write.min());
-    if k != VerifyKind::Pattern && min < VERIFY_HEADER {
+    let hdr = k.header_len();
+    if min < hdr {
         return Err(format!(
-            "verify={} needs block sizes of at least {VERIFY_HEADER} bytes (the verify header); got {min}",
+            "verify={} needs block sizes of at least {hdr} bytes (the verify header); got {min}",
             k.name()
         ));
     }
-    Ok(())
+    match job.tuning.verify_offset {
+        Some(at) if hdr > 0 && at < hdr => Err(format!(
+            "verify_offset={at} must be at least the {hdr}-byte verify header of verify={}",
+            k.name()
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// io_uring's own keys are set on io_uring jobs only; polling needs O_DIRECT.

@@ -11,11 +11,17 @@
 //! `log_avg_msec` every I/O is one line (its bandwidth is its bytes over its latency;
 //! its IOPS entry is 1). With `log_avg_msec=W` each W-ms window `(start, start + W]`
 //! gives one line per direction with I/O in it: mean latency, bytes/W, I/Os/W; bs and
-//! offset are 0 (`log_max_value=1`: the latency lines hold the window's maximum). A
-//! window is written when an I/O completes after it, as fio 3.33 samples while the job
-//! runs: the window cut short by the job's end, and any window ending at or past
-//! `ramp_time` + `runtime`, has no line (fio: a 2 s job at 500 ms has 3 lines, a 1.25 s
-//! one 2). `log_unix_epoch=1` writes times as ms since 1970.
+//! offset are 0 (`log_max_value=1`: the latency lines hold the window's maximum). The
+//! bandwidth and IOPS lines follow fio 3.33's sampling thread: a window is written at its
+//! end when an I/O completes after it; the window cut short by the job's end, and any
+//! window ending at or past `ramp_time` + `runtime`, has no line (fio: a 2 s job at 500
+//! ms has 3 lines, a 1.25 s one 2). The latency lines follow fio's `add_log_sample` of
+//! its inline logs: a completion at T ms (since the job's start) joins its direction's
+//! window, and when T is at least W past the window's base the window's line is written
+//! at T (the mean rounded to the nearest ns) and the next base is T rounded down to a
+//! multiple of W; at the job's end ([`Logs::end`]) what is left gets its line at that
+//! time (fio: a 2 s job at 500 ms has 4 lines, the last at 2000; a 3 s one 6).
+//! `log_unix_epoch=1` writes times as ms since 1970.
 //!
 //! `write_hist_log=PREFIX` writes `PREFIX_clat_hist.N.log`, fio's histogram log: every
 //! `log_hist_msec` (per direction, from its first completion) a line `time, ddir, bs,`
@@ -33,7 +39,10 @@
 //!
 //! `log_store_compressed=1` stores the bw/iops/lat logs as fio's `PREFIX_KIND.N.log.fz`:
 //! the same lines as fio's binary records in zlib streams (run/fio/fz.rs), which
-//! `--inflate-log` prints back; the histogram log stays text.
+//! `--inflate-log` prints back; a log without lines is an empty file, as fio's. The
+//! histogram log is then `PREFIX_clat_hist.N.log.fz` as fio 3.33 writes it: one record
+//! per histogram line (time, direction, block size) whose value is 0 — fio stores
+//! there the address of the histogram in its memory, so neither file holds the counts.
 //!
 //! The files are output files of [`crate::files::output`]: checked when the thread
 //! starts (a planted link or a hard-linked name is refused, exit 3), written to a
@@ -106,6 +115,8 @@ struct Win {
 /// direction since the job's start, and those at the last line written.
 struct HistLog {
     file: Staged,
+    /// `log_store_compressed`: fio's records instead of the text lines
+    fz: Option<crate::run::fio::fz::FzLog>,
     now: [Vec<u64>; 3],
     last: [Vec<u64>; 3],
     /// when the current interval started, ms (0: at the first completion)
@@ -123,7 +134,11 @@ pub struct Logs {
     /// the I/O log, the names of the job's files in it and when it was opened
     iolog: Option<(Staged, Vec<String>, std::time::Instant)>,
     win_start_ms: u64,
+    /// the bandwidth and IOPS window of each direction
     win: [Win; 3],
+    /// the latency window of each direction and its base, ms since the job's start
+    lwin: [Win; 3],
+    lat_last: [u64; 3],
     /// ioprio of the next per-I/O line ([`Logs::set_prio`])
     cur_prio: u16,
     hist: Option<HistLog>,
@@ -164,7 +179,7 @@ impl LogSpec {
     }
 
     /// One log's file: [`log_path`], or `DIR/PREFIX_KIND.log` with `per_job_logs=0`;
-    /// `.log.fz` for a compressed bw/iops/lat log (fio's `log_store_compressed`).
+    /// `.log.fz` for a compressed log (fio's `log_store_compressed`).
     fn path(&self, dir: &Path, prefix: &str, kind: &str, thread: u32) -> PathBuf {
         let p = if self.shared {
             dir.join(format!("{prefix}_{kind}.log"))
@@ -172,8 +187,8 @@ impl LogSpec {
             log_path(dir, prefix, kind, thread)
         };
         match self.store_compressed {
-            Some(_) if kind != "clat_hist" => p.with_extension("log.fz"),
-            _ => p,
+            Some(_) => p.with_extension("log.fz"),
+            None => p,
         }
     }
 
@@ -262,6 +277,9 @@ impl Logs {
             },
             hist: open(&spec.hist, "clat_hist")?.map(|file| HistLog {
                 file,
+                fz: spec
+                    .store_compressed
+                    .map(|c| crate::run::fio::fz::FzLog::new(c, false)),
                 now: std::array::from_fn(|_| vec![0; crate::result::plat::BUCKETS]),
                 last: std::array::from_fn(|_| vec![0; crate::result::plat::BUCKETS]),
                 since: [0; 3],
@@ -270,6 +288,8 @@ impl Logs {
             spec: spec.clone(),
             win_start_ms: 0,
             win: [Win::default(); 3],
+            lwin: [Win::default(); 3],
+            lat_last: [0; 3],
             cur_prio: 0,
         })
     }
@@ -368,6 +388,9 @@ impl Logs {
         lat: u64,
     ) {
         self.hist_io(t_ms, d, bytes, clat);
+        if self.spec.avg_msec > 0 {
+            self.lat_io(t_ms, d.min(2), slat, (clat, lat));
+        }
         let t_ms = t_ms + self.epoch_ms;
         let o = self.spec.offset;
         if self.spec.avg_msec == 0 {
@@ -391,6 +414,14 @@ impl Logs {
         let w = &mut self.win[d.min(2)];
         w.ios += 1;
         w.bytes += bytes;
+    }
+
+    /// One completion in its direction's latency window (fio's `add_log_sample` of an
+    /// inline log): the window's lines are written at `t_ms` once it is `log_avg_msec`
+    /// or more past the window's base.
+    fn lat_io(&mut self, t_ms: u64, d: usize, slat: Option<u64>, (clat, lat): (u64, u64)) {
+        let w = &mut self.lwin[d];
+        w.ios += 1;
         w.lat += u128::from(lat);
         w.clat += u128::from(clat);
         w.max[0] = w.max[0].max(lat);
@@ -399,6 +430,48 @@ impl Logs {
             w.slat += u128::from(s);
             w.slat_n += 1;
             w.max[2] = w.max[2].max(s);
+        }
+        let (avg, last) = (self.spec.avg_msec, self.lat_last[d]);
+        if t_ms < last || t_ms - last < avg {
+            return;
+        }
+        self.lat_lines(d, t_ms);
+        self.lat_last[d] = t_ms - t_ms % avg;
+    }
+
+    /// The latency lines of direction `d`'s window at `t_ms` since the job's start (none
+    /// for an empty window), and a new window.
+    fn lat_lines(&mut self, d: usize, t_ms: u64) {
+        let w = std::mem::take(&mut self.lwin[d]);
+        if w.ios == 0 {
+            return;
+        }
+        let mean = |sum: u128, n: u64| ((sum + u128::from(n) / 2) / u128::from(n.max(1))) as u64;
+        let (lat, clat, slat) = if self.spec.max_value {
+            (w.max[0], w.max[1], w.max[2])
+        } else {
+            (
+                mean(w.lat, w.ios),
+                mean(w.clat, w.ios),
+                mean(w.slat, w.slat_n),
+            )
+        };
+        let (o, p, t) = (self.spec.offset, (0, self.spec.prio), t_ms + self.epoch_ms);
+        Self::line(&mut self.lat, o, p, t, lat, d, 0, 0);
+        Self::line(&mut self.clat, o, p, t, clat, d, 0, 0);
+        if w.slat_n > 0 {
+            Self::line(&mut self.slat, o, p, t, slat, d, 0, 0);
+        }
+    }
+
+    /// The job's end, `t_ms` since its start: with `log_avg_msec`, the latency windows'
+    /// rest gets its lines at that time (fio's `finalize_logs`); the bandwidth and IOPS
+    /// windows get none (fio's sampling thread takes no sample after the job).
+    pub fn end(&mut self, t_ms: u64) {
+        if self.spec.avg_msec > 0 {
+            for d in 0..3 {
+                self.lat_lines(d, t_ms);
+            }
         }
     }
 
@@ -409,7 +482,7 @@ impl Logs {
     fn hist_io(&mut self, t_ms: u64, d: usize, bytes: u64, clat: u64) {
         let (msec, coarse) = (self.spec.hist_msec, self.spec.hist_coarseness);
         let past_end = self.spec.end_ms.is_some_and(|e| t_ms >= e);
-        let epoch = self.epoch_ms;
+        let (epoch, offset) = (self.epoch_ms, self.spec.offset);
         let Some(h) = &mut self.hist else {
             return;
         };
@@ -422,6 +495,23 @@ impl Logs {
         if window < msec || past_end {
             return;
         }
+        let t = t_ms + epoch;
+        if let Some(z) = &mut h.fz {
+            // fio 3.33 stores the address of its histogram in the record's value,
+            // which means nothing in a file: iomark stores 0 (docs/compat/fio.md)
+            let s = crate::run::fio::fz::Sample {
+                time: t,
+                ddir: d as u32,
+                bs: bytes,
+                offset: offset.then_some(0),
+                ..Default::default()
+            };
+            if let Err(e) = h.file.write_all(&z.push(&s)) {
+                h.file.keep_error(e);
+            }
+            h.since[d] = t_ms - (window - msec);
+            return;
+        }
         let stride = 1usize << coarse.min(6);
         let cols: Vec<String> = (0..crate::result::plat::BUCKETS)
             .step_by(stride)
@@ -432,7 +522,6 @@ impl Logs {
                     .to_string()
             })
             .collect();
-        let t = t_ms + epoch;
         if let Err(e) = writeln!(h.file, "{t}, {d}, {bytes}, {}", cols.join(", ")) {
             h.file.keep_error(e);
         }
@@ -440,7 +529,7 @@ impl Logs {
         h.since[d] = t_ms - (window - msec);
     }
 
-    /// The lines of the current window, `len` ms long, at its end.
+    /// The bandwidth and IOPS lines of the current window, `len` ms long, at its end.
     fn flush_window(&mut self, len: u64) {
         let win = len.max(1);
         let t = self.win_start_ms + len;
@@ -461,18 +550,6 @@ impl Logs {
             let iops = (w.ios as u128 * 1000 / u128::from(win)) as u64;
             Self::line(&mut self.bw, o, p, t, bw, d, 0, 0);
             Self::line(&mut self.iops, o, p, t, iops, d, 0, 0);
-            let n = u128::from(w.ios);
-            let (lat, clat, slat) = if self.spec.max_value {
-                (w.max[0], w.max[1], w.max[2])
-            } else {
-                let s = w.slat / u128::from(w.slat_n.max(1));
-                ((w.lat / n) as u64, (w.clat / n) as u64, s as u64)
-            };
-            Self::line(&mut self.lat, o, p, t, lat, d, 0, 0);
-            Self::line(&mut self.clat, o, p, t, clat, d, 0, 0);
-            if w.slat_n > 0 {
-                Self::line(&mut self.slat, o, p, t, slat, d, 0, 0);
-            }
         }
         self.win = [Win::default(); 3];
         self.win_start_ms = t;
@@ -495,7 +572,12 @@ impl Logs {
         if let Some((s, _, _)) = self.iolog.take() {
             first = s.commit();
         }
-        if let Some(h) = self.hist.take() {
+        if let Some(mut h) = self.hist.take() {
+            if let Some(rest) = h.fz.map(|mut z| z.finish()) {
+                if let Err(e) = h.file.write_all(&rest) {
+                    h.file.keep_error(e);
+                }
+            }
             let r = h.file.commit();
             if first.is_ok() {
                 first = r;
@@ -543,6 +625,7 @@ mod tests {
         l.io(10, 0, 4096, 0, None, 1000, 1000);
         l.io(50, 0, 4096, 4096, None, 3000, 3000);
         l.io(150, 1, 8192, 0, None, 500, 500);
+        l.end(160);
         l.finish().unwrap();
         let bw = std::fs::read_to_string(log_path(d.path(), "job", "bw", 0)).unwrap();
         // 8192 bytes in 100 ms = 80 KiB/s; the second window, cut short by the job's
@@ -550,8 +633,10 @@ mod tests {
         assert_eq!(bw, "100, 80, 0, 0, 0\n");
         let iops = std::fs::read_to_string(log_path(d.path(), "x", "iops", 0)).unwrap();
         assert_eq!(iops, "100, 20, 0, 0, 0\n");
+        // latency: the write at 150 ms is 100 ms past its window's base (0), so its line
+        // is written then; the reads' window is still open at the job's end (160 ms)
         let lat = std::fs::read_to_string(log_path(d.path(), "job", "lat", 0)).unwrap();
-        assert_eq!(lat, "100, 2000, 0, 0, 0\n");
+        assert_eq!(lat, "150, 500, 1, 0, 0\n160, 2000, 0, 0, 0\n");
         assert!(log_path(d.path(), "job", "slat", 0).exists());
     }
 
@@ -571,6 +656,8 @@ mod tests {
         for t in (100..=2010).step_by(100) {
             l.io(t, 0, 4096, 0, None, t * 10, t * 10);
         }
+        l.io(2010, 0, 4096, 0, None, 7, 7);
+        l.end(2012);
         l.finish().unwrap();
         let bw = std::fs::read_to_string(log_path(d.path(), "job", "bw", 0)).unwrap();
         // 5 x 4 KiB per 500 ms = 40 KiB/s; fio's 3 lines for a 2 s job: the window
@@ -579,11 +666,12 @@ mod tests {
             bw,
             "500, 40, 0, 0, 0\n1000, 40, 0, 0, 0\n1500, 40, 0, 0, 0\n"
         );
-        // log_max_value: the largest latency of each window
+        // log_max_value: the largest latency of each window, written by the completion
+        // that closes it (500, 1000, … ms), and the rest at the job's end (2012 ms)
         let lat = std::fs::read_to_string(log_path(d.path(), "job", "lat", 0)).unwrap();
         assert_eq!(
             lat,
-            "500, 5000, 0, 0, 0\n1000, 10000, 0, 0, 0\n1500, 15000, 0, 0, 0\n"
+            "500, 5000, 0, 0, 0\n1000, 10000, 0, 0, 0\n1500, 15000, 0, 0, 0\n2000, 20000, 0, 0, 0\n2012, 7, 0, 0, 0\n"
         );
     }
 
@@ -734,5 +822,31 @@ mod tests {
         }
         assert_eq!(text[0].lines().count(), 5);
         assert_eq!(text[0], text[1]);
+    }
+
+    #[test]
+    fn compressed_hist_and_empty_logs_are_fios_fz_files() {
+        let d = tempfile::tempdir().unwrap();
+        let spec = LogSpec {
+            lat: Some("e".into()),
+            hist: Some("h".into()),
+            hist_msec: 100,
+            store_compressed: Some(0),
+            ..Default::default()
+        };
+        let mut l = Logs::create(&spec, "job", 0, d.path()).unwrap();
+        for t in [10, 60, 120, 180, 230] {
+            l.io(t, 1, 4096, 0, None, 900, 1000);
+        }
+        l.finish().unwrap();
+        // one record per histogram line (at 120 and 230 ms: fio's intervals from the
+        // first completion), its value 0 where fio stores its histogram's address
+        let raw = std::fs::read(d.path().join("h_clat_hist.1.log.fz")).unwrap();
+        let text = crate::run::fio::fz::inflate(&raw).unwrap();
+        assert_eq!(text, "120, 0, 1, 4096, 0\n230, 0, 1, 4096, 0\n");
+        assert!(!d.path().join("h_clat_hist.1.log").exists());
+        // psync has no submission latency: its slat log is an empty file, as fio's
+        let slat = std::fs::read(d.path().join("e_slat.1.log.fz")).unwrap();
+        assert!(slat.is_empty());
     }
 }

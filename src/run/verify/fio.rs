@@ -7,8 +7,15 @@
 //! Header layout (64 bytes, little endian): `0..2` magic 0xacca (fio's VERIFY_MAGIC),
 //! `2..4` checksum type, `4..8` block length, `8..16` block offset, `16..24` seed,
 //! `24..32` write sequence number (fio's `numberio`: 1 for the thread's first write),
-//! `32..64` checksum (crc32c: 4 bytes, crc64 and xxh64: 8, md5: 16, sha256: 32),
-//! computed over bytes `0..32` and `64..len`.
+//! then the checksum from byte 32 (crc7: 1 byte, crc16: 2, crc32 and crc32c: 4, crc64
+//! and xxh64: 8, md5: 16, sha1: 20, sha3-224: 28, sha256 and sha3-256: 32, sha3-384:
+//! 48, sha512 and sha3-512: 64), zero-padded to the header's end: 64 bytes, 80 for
+//! sha3-384, 96 for sha512 and sha3-512 ([`VerifyKind::header_len`]). The checksum
+//! covers bytes `0..32` and the data after the header. `verify=null` writes no header
+//! and checks nothing (fio's "pretend to verify").
+//!
+//! A mismatch is also told in fio's words ([`fio_report`]: `md5: verify failed at file
+//! …`, the expected and received checksum in hex, or `verify: bad magic header …`).
 //!
 //! With `verify_interval=N` every N-byte chunk of a block carries its own header (its
 //! offset and length are the chunk's), as fio does. A `verify_pattern` fills the data
@@ -17,10 +24,13 @@
 //! ([`dump`]).
 
 use crate::job::fio::keys_verify::VerifyKind;
-use md5::Digest as _;
 
-/// Header size, bytes; blocks must be at least this long for checksum kinds.
+/// Header size of the kinds whose checksum fits in 32 bytes, bytes.
 pub const HEADER: usize = 64;
+
+fn hdr_len(k: VerifyKind) -> usize {
+    k.header_len() as usize
+}
 /// fio's verify magic.
 pub const MAGIC: u16 = 0xacca;
 
@@ -33,45 +43,76 @@ fn kind_id(k: VerifyKind) -> u16 {
         VerifyKind::Meta => 5,
         VerifyKind::Pattern => 6,
         VerifyKind::Crc64 => 7,
+        VerifyKind::Crc32 => 8,
+        VerifyKind::Crc16 => 9,
+        VerifyKind::Crc7 => 10,
+        VerifyKind::Sha1 => 11,
+        VerifyKind::Sha512 => 12,
+        VerifyKind::Sha3_224 => 13,
+        VerifyKind::Sha3_256 => 14,
+        VerifyKind::Sha3_384 => 15,
+        VerifyKind::Sha3_512 => 16,
+        VerifyKind::Null => 17,
     }
 }
+
+/// fio's `crc32`: polynomial 0x04c11db7, not reflected, init 0, no final xor.
+const FIO_CRC32: crc::Algorithm<u32> = crc::Algorithm {
+    width: 32,
+    poly: 0x04c1_1db7,
+    init: 0,
+    refin: false,
+    refout: false,
+    xorout: 0,
+    check: 0x89a1_897f,
+    residue: 0,
+};
 
 /// The checksum `k` of `data` as verify writes it (`--crctest` times these).
 pub fn digest(k: VerifyKind, data: &[u8]) -> Vec<u8> {
     checksum(k, &[], data)
 }
 
+fn hash<D: md5::Digest>(head: &[u8], data: &[u8]) -> Vec<u8> {
+    let mut h = D::new();
+    h.update(head);
+    h.update(data);
+    h.finalize().to_vec()
+}
+
 fn checksum(k: VerifyKind, head: &[u8], data: &[u8]) -> Vec<u8> {
+    macro_rules! crc {
+        ($t:ty, $alg:expr) => {{
+            let c = crc::Crc::<$t>::new($alg);
+            let mut d = c.digest();
+            d.update(head);
+            d.update(data);
+            d.finalize().to_le_bytes().to_vec()
+        }};
+    }
     match k {
         VerifyKind::Crc32c => crc32c::crc32c_append(crc32c::crc32c(head), data)
             .to_le_bytes()
             .to_vec(),
-        VerifyKind::Md5 => {
-            let mut h = md5::Md5::new();
-            h.update(head);
-            h.update(data);
-            h.finalize().to_vec()
-        }
-        VerifyKind::Sha256 => {
-            let mut h = sha2::Sha256::new();
-            h.update(head);
-            h.update(data);
-            h.finalize().to_vec()
-        }
+        VerifyKind::Md5 => hash::<md5::Md5>(head, data),
+        VerifyKind::Sha1 => hash::<sha1::Sha1>(head, data),
+        VerifyKind::Sha256 => hash::<sha2::Sha256>(head, data),
+        VerifyKind::Sha512 => hash::<sha2::Sha512>(head, data),
+        VerifyKind::Sha3_224 => hash::<sha3::Sha3_224>(head, data),
+        VerifyKind::Sha3_256 => hash::<sha3::Sha3_256>(head, data),
+        VerifyKind::Sha3_384 => hash::<sha3::Sha3_384>(head, data),
+        VerifyKind::Sha3_512 => hash::<sha3::Sha3_512>(head, data),
         VerifyKind::Xxhash => {
             let mut h = xxhash_rust::xxh64::Xxh64::new(0);
             h.update(head);
             h.update(data);
             h.digest().to_le_bytes().to_vec()
         }
-        VerifyKind::Crc64 => {
-            let c = crc::Crc::<u64>::new(&crc::CRC_64_REDIS);
-            let mut d = c.digest();
-            d.update(head);
-            d.update(data);
-            d.finalize().to_le_bytes().to_vec()
-        }
-        VerifyKind::Meta | VerifyKind::Pattern => Vec::new(),
+        VerifyKind::Crc64 => crc!(u64, &crc::CRC_64_REDIS),
+        VerifyKind::Crc32 => crc!(u32, &FIO_CRC32),
+        VerifyKind::Crc16 => crc!(u16, &crc::CRC_16_ARC),
+        VerifyKind::Crc7 => crc!(u8, &crc::CRC_7_MMC),
+        VerifyKind::Meta | VerifyKind::Pattern | VerifyKind::Null => Vec::new(),
     }
 }
 
@@ -120,10 +161,10 @@ impl<'a> Spec<'a> {
     }
     /// Swap the header of `c` with its bytes at `hdr_at` (its own inverse).
     fn swap_header(&self, c: &mut [u8]) {
-        let at = self.hdr_at;
-        if at >= HEADER && at + HEADER <= c.len() {
+        let (at, hl) = (self.hdr_at, hdr_len(self.kind));
+        if hl > 0 && at >= hl && at + hl <= c.len() {
             let (head, rest) = c.split_at_mut(at);
-            head[..HEADER].swap_with_slice(&mut rest[..HEADER]);
+            head[..hl].swap_with_slice(&mut rest[..hl]);
         }
     }
     fn chunk(&self, len: usize) -> usize {
@@ -172,6 +213,9 @@ pub fn stamp(buf: &mut [u8], offset: u64, seed: u64, k: VerifyKind, pattern: &[u
 /// [`stamp`] with a write sequence number `seq` and a `verify_interval`.
 pub fn stamp_with(buf: &mut [u8], offset: u64, seed: u64, seq: u64, spec: &Spec) {
     let k = spec.kind;
+    if k == VerifyKind::Null {
+        return;
+    }
     if k == VerifyKind::Pattern || !spec.pattern.is_empty() {
         fill_pattern(buf, &spec.pattern_at(offset), 0);
         if k == VerifyKind::Pattern {
@@ -188,10 +232,11 @@ pub fn stamp_with(buf: &mut [u8], offset: u64, seed: u64, seq: u64, spec: &Spec)
 }
 
 fn stamp_chunk(buf: &mut [u8], offset: u64, seed: u64, seq: u64, k: VerifyKind) {
-    if buf.len() < HEADER {
+    let hl = hdr_len(k);
+    if buf.len() < hl {
         return;
     }
-    buf[..HEADER].fill(0);
+    buf[..hl].fill(0);
     buf[0..2].copy_from_slice(&MAGIC.to_le_bytes());
     buf[2..4].copy_from_slice(&kind_id(k).to_le_bytes());
     let len = buf.len() as u32;
@@ -199,7 +244,7 @@ fn stamp_chunk(buf: &mut [u8], offset: u64, seed: u64, seq: u64, k: VerifyKind) 
     buf[8..16].copy_from_slice(&offset.to_le_bytes());
     buf[16..24].copy_from_slice(&seed.to_le_bytes());
     buf[24..32].copy_from_slice(&seq.to_le_bytes());
-    let c = checksum(k, &buf[..32], &buf[HEADER..]);
+    let c = checksum(k, &buf[..32], &buf[hl..]);
     buf[32..32 + c.len()].copy_from_slice(&c);
 }
 
@@ -217,6 +262,9 @@ pub fn check_with(
     want_seq: Option<u64>,
 ) -> Result<(), String> {
     let k = spec.kind;
+    if k == VerifyKind::Null {
+        return Ok(());
+    }
     let pattern = spec.pattern_at(offset);
     if k == VerifyKind::Pattern {
         return check_pattern(buf, &pattern, 0);
@@ -253,7 +301,8 @@ fn check_chunk(
     k: VerifyKind,
     want_seq: Option<u64>,
 ) -> Result<(), String> {
-    if buf.len() < HEADER {
+    let hl = hdr_len(k);
+    if buf.len() < hl {
         return Ok(());
     }
     let magic = u16::from_le_bytes([buf[0], buf[1]]);
@@ -275,11 +324,11 @@ fn check_chunk(
     if off != offset {
         return Err(format!("header offset {off} != block offset {offset}"));
     }
-    let c = checksum(k, &buf[..32], &buf[HEADER..]);
+    let c = checksum(k, &buf[..32], &buf[hl..]);
     if buf[32..32 + c.len()] != c[..] {
         return Err(format!("{} checksum mismatch", k.name()));
     }
-    if buf[32 + c.len()..HEADER].iter().any(|&b| b != 0) {
+    if buf[32 + c.len()..hl].iter().any(|&b| b != 0) {
         return Err("verify header padding is not zero (header corrupted)".into());
     }
     if let Some(want) = want_seq {
@@ -291,6 +340,70 @@ fn check_chunk(
         }
     }
     Ok(())
+}
+
+/// fio's own lines for a block that failed [`check_with`], as fio 3.33 prints them on
+/// stderr: for the first chunk whose header is wrong `verify: bad magic header X, wanted
+/// acca at file F offset N, length L (requested block: offset=O, length=B)` (or `bad
+/// header length`, `bad header offset`), for one whose checksum is wrong `md5: verify
+/// failed at file F offset N, length L (requested block: offset=O, length=B, flags=8)`
+/// and the `Expected CRC:` / `Received CRC:` lines in hex. `None` for what fio words
+/// otherwise (`pattern`, `meta`'s pattern, a checksum type that is not the job's).
+pub fn fio_report(file: &std::path::Path, buf: &[u8], offset: u64, spec: &Spec) -> Option<String> {
+    let k = spec.kind;
+    let hl = hdr_len(k);
+    if hl == 0 || k == VerifyKind::Meta {
+        return None;
+    }
+    let chunk = spec.chunk(buf.len());
+    let f = file.display();
+    let mut c = Vec::with_capacity(chunk);
+    for (i, raw) in buf.chunks(chunk).enumerate() {
+        c.clear();
+        c.extend_from_slice(raw);
+        spec.swap_header(&mut c);
+        let (at, len) = (offset + (i * chunk) as u64, c.len());
+        let tail = format!(
+            " at file {f} offset {at}, length {len} (requested block: offset={offset}, length={}",
+            buf.len()
+        );
+        if let Some(e) = fio_header_error(&c, at, offset) {
+            return Some(format!("verify: {e}{tail})\n"));
+        }
+        if u16::from_le_bytes([c[2], c[3]]) != kind_id(k) {
+            return None;
+        }
+        let got = checksum(k, &c[..32], &c[hl..]);
+        let want = &c[32..32 + got.len()];
+        if want != &got[..] {
+            let hex = |b: &[u8]| b.iter().map(|x| format!("{x:02x}")).collect::<String>();
+            let name: String = k.name().chars().take(8).collect();
+            return Some(format!(
+                "{name}: verify failed{tail}, flags=8)\n       Expected CRC: {}\n       Received CRC: {}\n",
+                hex(want),
+                hex(&got)
+            ));
+        }
+    }
+    None
+}
+
+/// fio's words for a chunk header that is wrong (magic, length, offset), in its order;
+/// `at`: the chunk's offset, `block`: the block's (which fio names as the one wanted).
+fn fio_header_error(c: &[u8], at: u64, block: u64) -> Option<String> {
+    if c.len() < 16 {
+        return None;
+    }
+    let magic = u16::from_le_bytes([c[0], c[1]]);
+    if magic != MAGIC {
+        return Some(format!("bad magic header {magic:x}, wanted {MAGIC:x}"));
+    }
+    let len = u32::from_le_bytes([c[4], c[5], c[6], c[7]]);
+    if len as usize != c.len() {
+        return Some(format!("bad header length {len}, wanted {}", c.len()));
+    }
+    let off = u64::from_le_bytes(c[8..16].try_into().unwrap_or([0; 8]));
+    (off != at).then(|| format!("bad header offset {off}, wanted {block}"))
 }
 
 /// fio's `verify_dump`: write the block as read (`<file>.<offset>.received`) and as it
@@ -349,18 +462,17 @@ mod tests {
 
     #[test]
     fn stamped_blocks_check_and_any_flip_is_caught() {
-        for k in [
-            VerifyKind::Crc32c,
-            VerifyKind::Md5,
-            VerifyKind::Xxhash,
-            VerifyKind::Sha256,
-            VerifyKind::Crc64,
-        ] {
+        for k in VerifyKind::ALL.into_iter().filter(|k| k.digest_len() > 0) {
             let mut b: Vec<u8> = (0..4096u32).map(|i| (i * 7 + 3) as u8).collect();
             stamp(&mut b, 8192, 1, k, &[]);
             assert_eq!(check(&b, 8192, k, &[]), Ok(()));
             assert!(check(&b, 4096, k, &[]).unwrap_err().contains("offset"));
-            for pos in [10usize, 40, 64, 4095] {
+            let hl = k.header_len() as usize;
+            assert_eq!(
+                &b[32 + k.digest_len() as usize..hl],
+                &vec![0; hl - 32 - k.digest_len() as usize][..]
+            );
+            for pos in [10usize, 40, 64, hl, 4095] {
                 let mut c = b.clone();
                 c[pos] ^= 0x01;
                 assert!(check(&c, 8192, k, &[]).is_err(), "{k:?} flip at {pos}");
@@ -368,6 +480,82 @@ mod tests {
         }
         // the crc32c is the Castagnoli CRC (RFC 3720 check value of "123456789")
         assert_eq!(crc32c::crc32c(b"123456789"), 0xe306_9283);
+    }
+
+    #[test]
+    fn fios_crc32_crc16_crc7_are_its_tables() {
+        // a single byte v gives entry v of fio's tables (crc/crc32.c, crc16.c, crc7.c);
+        // two bytes chain through them
+        let one = |k, v: u8| digest(k, &[v]);
+        assert_eq!(one(VerifyKind::Crc32, 1), 0x04c1_1db7u32.to_le_bytes());
+        assert_eq!(one(VerifyKind::Crc32, 2), 0x0982_3b6eu32.to_le_bytes());
+        assert_eq!(
+            digest(VerifyKind::Crc32, b"123456789"),
+            0x89a1_897fu32.to_le_bytes()
+        );
+        assert_eq!(one(VerifyKind::Crc16, 1), 0xc0c1u16.to_le_bytes());
+        assert_eq!(one(VerifyKind::Crc16, 255), 0x4040u16.to_le_bytes());
+        assert_eq!(one(VerifyKind::Crc7, 1), [0x09]);
+        assert_eq!(one(VerifyKind::Crc7, 255), [0x79]);
+        // crc7([1, 0]) = table[(0x09 << 1) ^ 0] = table[18]
+        assert_eq!(digest(VerifyKind::Crc7, &[1, 0]), [0x0b]);
+        // the digests are the standard ones (FIPS 180 / 202 test vectors of "abc")
+        let hex = |b: Vec<u8>| b.iter().map(|x| format!("{x:02x}")).collect::<String>();
+        assert_eq!(
+            hex(digest(VerifyKind::Sha1, b"abc")),
+            "a9993e364706816aba3e25717850c26c9cd0d89d"
+        );
+        assert!(hex(digest(VerifyKind::Sha512, b"abc")).starts_with("ddaf35a193617aba"));
+        assert!(hex(digest(VerifyKind::Sha3_256, b"abc")).starts_with("3a985da74fe225b2"));
+        assert!(hex(digest(VerifyKind::Sha3_224, b"abc")).starts_with("e642824c3f8cf24a"));
+    }
+
+    #[test]
+    fn null_stamps_and_checks_nothing() {
+        let spec = Spec::new(VerifyKind::Null, &[]);
+        let mut b = vec![7u8; 512];
+        stamp_with(&mut b, 0, 1, 1, &spec);
+        assert_eq!(b, vec![7u8; 512]);
+        assert_eq!(check_with(&[0u8; 512], 4096, &spec, Some(3)), Ok(()));
+    }
+
+    #[test]
+    fn fio_words_for_a_bad_checksum_and_a_bad_header() {
+        let f = std::path::Path::new("f");
+        let spec = Spec::new(VerifyKind::Crc7, &[]);
+        let mut b: Vec<u8> = (0..4096u32).map(|i| (i * 7 + 3) as u8).collect();
+        stamp_with(&mut b, 8192, 1, 1, &spec);
+        assert_eq!(fio_report(f, &b, 8192, &spec), None);
+        let good = b[32];
+        b[2000] ^= 1;
+        let want = format!(
+            "crc7: verify failed at file f offset 8192, length 4096 (requested block: offset=8192, length=4096, flags=8)\n       Expected CRC: {good:02x}\n       Received CRC: {:02x}\n",
+            digest_over(&b, VerifyKind::Crc7)
+        );
+        assert_eq!(fio_report(f, &b, 8192, &spec).unwrap(), want);
+        b[0] = 0;
+        assert_eq!(
+            fio_report(f, &b, 8192, &spec).unwrap(),
+            "verify: bad magic header ac00, wanted acca at file f offset 8192, length 4096 (requested block: offset=8192, length=4096)\n"
+        );
+        // sha512's header is 96 bytes, its digest the last 64 of them; sha3-384's 80
+        assert_eq!(VerifyKind::Sha512.header_len(), 96);
+        assert_eq!(VerifyKind::Sha3_384.header_len(), 80);
+        let spec = Spec::new(VerifyKind::Sha512, &[]);
+        let mut b = vec![5u8; 1024];
+        stamp_with(&mut b, 0, 1, 1, &spec);
+        assert_ne!(b[95], 0);
+        assert_eq!(b[96], 5);
+        for pos in [95, 96] {
+            let mut c = b.clone();
+            c[pos] ^= 1;
+            let e = check_with(&c, 0, &spec, None).unwrap_err();
+            assert_eq!(e, "sha512 checksum mismatch");
+        }
+    }
+
+    fn digest_over(b: &[u8], k: VerifyKind) -> u8 {
+        checksum(k, &b[..32], &b[k.header_len() as usize..])[0]
     }
 
     #[test]

@@ -10,6 +10,7 @@ mod import;
 mod job_keys;
 mod json_keys;
 mod kb_base;
+mod logs_verify;
 mod options;
 mod oracle_groups;
 mod peers;

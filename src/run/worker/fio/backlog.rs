@@ -172,7 +172,8 @@ impl<'a> Worker<'a> {
         }
     }
 
-    /// With `verify_dump=1`, write the received and expected block and say where.
+    /// Tell a mismatch in fio's words on stderr (`verify::fio::fio_report`) and, with
+    /// `verify_dump=1`, write the received and expected block and say where.
     /// `seq`: the write sequence number the block must carry (`None`: a job that only
     /// reads, which takes it from the block).
     pub(super) fn dumped(
@@ -186,10 +187,13 @@ impl<'a> Worker<'a> {
         let Some(spec) = self.vspec() else {
             return why;
         };
+        let path = &self.plan.files[file].path;
+        if let Some(lines) = verify::fio::fio_report(path, data, offset, &spec) {
+            eprint!("{lines}");
+        }
         if !self.plan.job.more.x.verify_dump {
             return why;
         }
-        let path = &self.plan.files[file].path;
         match verify::fio::dump(path, offset, data, &spec, seq.map(|q| (self.plan.seed, q))) {
             Ok((r, e)) => format!(
                 "{why} (verify_dump: received block in {}, expected in {})",

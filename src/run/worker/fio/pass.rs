@@ -707,6 +707,7 @@ impl<'a> Rules for FioRules<'a> {
             r?;
         }
         if let Some(l) = &mut self.w.logs {
+            l.end(self.w.clock.ns(self.measure_start, self.w.clock.now()) / 1_000_000);
             l.finish()
                 .map_err(|source| crate::files::dataset::FilesError::Output {
                     what: "log file",
