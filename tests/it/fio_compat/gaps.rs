@@ -1,0 +1,140 @@
+//! Gaps closed between iomark invoked as `fio` and fio 3.33: the sizes of a
+//! `filesize=LOW-HIGH` range, the JSON `desc` and `job options` keys, and the numbers fio
+//! takes where iomark refused them. Each runs fio beside iomark when fio is installed;
+//! the values fio 3.33 gives are also written out, so iomark is checked without it.
+
+use crate::util::*;
+use std::path::Path;
+
+/// The sizes of the regular files in `dir`, by name.
+fn sizes(dir: &Path) -> Vec<(String, u64)> {
+    let mut v: Vec<(String, u64)> = std::fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
+        .map(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            (name, e.metadata().unwrap().len())
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+/// fio 3.33's file sizes for `filesize=1m-8m nrfiles=4 bs=4k randseed=1234 numjobs=2`
+/// (`ls -l` after `fio`): each is LOW + (HIGH − LOW) · r / 2^32, truncated and rounded
+/// down to 4 KiB, with `r` the next value of the thread's taus88 generator seeded from
+/// randseed · 0x9e370001^11 · thread_number + 7 (fio's file-size seed slot), the
+/// generator's first values of threads 1 and 2 in file order.
+const A_SIZES: [(&str, u64); 8] = [
+    ("a.0.0", 1_994_752),
+    ("a.0.1", 7_450_624),
+    ("a.0.2", 6_656_000),
+    ("a.0.3", 4_214_784),
+    ("a.1.0", 5_992_448),
+    ("a.1.1", 7_913_472),
+    ("a.1.2", 7_626_752),
+    ("a.1.3", 7_266_304),
+];
+
+const A_JOB: [&str; 9] = [
+    "--name=a",
+    "--filesize=1m-8m",
+    "--nrfiles=4",
+    "--bs=4k",
+    "--rw=write",
+    "--randseed=1234",
+    "--ioengine=psync",
+    "--output-format=json",
+    "--numjobs=2",
+];
+
+/// Bytes written by each job of a JSON report.
+fn written(out: &Out) -> Vec<u64> {
+    let doc = out.ok().json();
+    let jobs = doc["jobs"].as_array().unwrap().clone();
+    jobs.iter()
+        .map(|j| j["write"]["io_bytes"].as_u64().unwrap())
+        .collect()
+}
+
+/// `filesize=LOW-HIGH`: every file gets its own size in the range, drawn as fio draws it
+/// (the same bytes as fio's files), and a file whose size is already in the range keeps
+/// it, so only the others take the generator's next values. iomark gave every file LOW.
+#[test]
+fn filesize_range_gives_each_file_fios_size() {
+    let d = scratch();
+    let (i_dir, f_dir) = (d.path().join("i"), d.path().join("f"));
+    std::fs::create_dir_all(&i_dir).unwrap();
+    std::fs::create_dir_all(&f_dir).unwrap();
+    let want: Vec<(String, u64)> = A_SIZES.iter().map(|(n, s)| (n.to_string(), *s)).collect();
+    let i = as_fio(d.path()).dir(&i_dir).args(A_JOB).run();
+    assert_eq!(
+        written(&i),
+        [20_316_160, 28_798_976],
+        "the sizes' sums per thread"
+    );
+    let first_sizes = sizes(&i_dir);
+    assert_eq!(first_sizes, want);
+    // a file in the range keeps its size (3 MiB); one above it (9 MiB) is written over
+    // for the first size thread 1 draws; a.0.2 and a.0.3 are in the range already
+    let rerun = |dir: &Path, tool: Iomark| {
+        let f = |n: &str| {
+            std::fs::File::options()
+                .write(true)
+                .open(dir.join(n))
+                .unwrap()
+        };
+        f("a.0.0").set_len(3 << 20).unwrap();
+        f("a.0.1").set_len(9 << 20).unwrap();
+        tool.dir(dir).args(&A_JOB[..8]).run()
+    };
+    let again = rerun(&i_dir, as_fio(d.path()));
+    assert_eq!(
+        written(&again),
+        [(3 << 20) + 1_994_752 + 6_656_000 + 4_214_784]
+    );
+    if !need_fio("filesize_range_gives_each_file_fios_size") {
+        return;
+    }
+    let f = fio_cmd().dir(&f_dir).args(A_JOB).run();
+    assert_eq!(sizes(&f_dir), first_sizes, "fio's files and iomark's");
+    assert_eq!(written(&f), written(&i));
+    assert_eq!(written(&rerun(&f_dir, fio_cmd())), written(&again));
+}
+
+/// The 64-bit generator (`random_generator=tausworthe64`) draws the sizes of its own, and
+/// the rounding is to the smallest block size of any direction (`bs=8k,4k`: 4 KiB).
+#[test]
+fn filesize_range_follows_the_generator_and_the_smallest_block() {
+    let d = scratch();
+    let args = [
+        "--name=b",
+        "--filesize=64k-1m",
+        "--bs=8k,4k",
+        "--rw=write",
+        "--random_generator=tausworthe64",
+        "--nrfiles=3",
+        "--ioengine=psync",
+    ];
+    as_fio(d.path()).dir(d.path()).args(args).run().ok();
+    let mine = sizes(d.path());
+    let mine: Vec<(String, u64)> = mine
+        .into_iter()
+        .filter(|(n, _)| n.starts_with("b."))
+        .collect();
+    // fio 3.33's files for the same command line (ls -l)
+    let fio_3_33 = [("b.0.0", 425_984), ("b.0.1", 389_120), ("b.0.2", 790_528)];
+    let want: Vec<(String, u64)> = fio_3_33.iter().map(|(n, s)| (n.to_string(), *s)).collect();
+    assert_eq!(mine, want);
+    assert!(
+        mine.iter().any(|(_, s)| s % 8192 != 0),
+        "4 KiB multiples, not 8 KiB"
+    );
+    if need_fio("filesize_range_follows_the_generator_and_the_smallest_block") {
+        let f_dir = d.path().join("f");
+        std::fs::create_dir_all(&f_dir).unwrap();
+        fio_cmd().dir(&f_dir).args(args).run().ok();
+        assert_eq!(sizes(&f_dir), want);
+    }
+}
