@@ -138,3 +138,88 @@ fn filesize_range_follows_the_generator_and_the_smallest_block() {
         assert_eq!(sizes(&f_dir), want);
     }
 }
+
+/// The keys of the first job object of a fio JSON text, in order (the lines at the
+/// job's indent: six spaces).
+fn job_keys(text: &str) -> Vec<String> {
+    let jobs = &text[text.find("\"jobs\" : [").expect("a jobs array")..];
+    let first = &jobs[..jobs.find("\n    }").expect("the first job's end")];
+    first
+        .lines()
+        .filter(|l| l.starts_with("      \"") && !l.starts_with("       "))
+        .map(|l| {
+            l.trim()
+                .split(" : ")
+                .next()
+                .unwrap()
+                .trim_matches('"')
+                .to_string()
+        })
+        .collect()
+}
+
+/// `description=` is the JSON's `desc` key, last of the job's keys (the job's own or the
+/// `[global]` one), and a job that set no option of its own has no `job options` key
+/// (its section holds nothing; every option came from the command line or `[global]`),
+/// as fio 3.33 writes them. iomark left `desc` out and wrote `"job options" : {}`.
+#[test]
+fn json_desc_and_job_options_keys_are_fios() {
+    let d = scratch();
+    let files = [
+        (
+            "own.fio",
+            "[a]\nioengine=null\nsize=1m\ndescription=hi you\n",
+        ),
+        (
+            "glob.fio",
+            "[global]\ndescription=glob d\n[a]\nioengine=null\nsize=1m\n",
+        ),
+        ("bare.fio", "[a]\n"),
+    ];
+    for (name, text) in files {
+        std::fs::write(d.path().join(name), text).unwrap();
+    }
+    let json = ["--output-format=json"];
+    let cases: [(&[&str], Option<&str>, bool); 4] = [
+        (&["own.fio"], Some("hi you"), true),
+        (&["glob.fio"], Some("glob d"), true),
+        (&["--ioengine=null", "--size=1m", "bare.fio"], None, false),
+        (
+            &[
+                "--name=a",
+                "--ioengine=null",
+                "--size=1m",
+                "--description=c l",
+            ],
+            Some("c l"),
+            true,
+        ),
+    ];
+    for (args, desc, opts) in cases {
+        let i = as_fio(d.path())
+            .dir(d.path())
+            .args(json)
+            .args(args)
+            .run()
+            .ok();
+        let job = &i.json()["jobs"][0];
+        assert_eq!(job["desc"].as_str(), desc, "{args:?}");
+        assert_eq!(
+            job.get("job options").is_some(),
+            opts,
+            "{args:?}: {}",
+            i.stdout
+        );
+        let keys = job_keys(&i.stdout);
+        assert_eq!(
+            keys.last().map(|k| k == "desc"),
+            Some(desc.is_some()),
+            "{keys:?}"
+        );
+        if need_fio("json_desc_and_job_options_keys_are_fios") {
+            let f = fio_cmd().dir(d.path()).args(json).args(args).run().ok();
+            assert_eq!(keys, job_keys(&f.stdout), "{args:?}");
+            assert_eq!(job["desc"], f.json()["jobs"][0]["desc"], "{args:?}");
+        }
+    }
+}
