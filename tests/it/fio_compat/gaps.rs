@@ -223,3 +223,93 @@ fn json_desc_and_job_options_keys_are_fios() {
         }
     }
 }
+
+/// An `iodepth` of two parts (`4-8`, `4,8`, `4:8`) is its first part; a part out of range
+/// gets fio's line on stderr and the job still runs (with the default when the first part
+/// is the bad one: `0-4`, `-70000`, which is `-70000` then `70000` — fio has no maximum
+/// depth, so the second part passes). iomark refused them (`-70000`: above its own limit
+/// of 65536).
+#[test]
+fn an_iodepth_of_two_parts_is_read_as_fio_reads_it() {
+    let d = scratch();
+    let min_line = |n: &str| format!("iodepth: min value out of range: {n} (1 min)\n");
+    let cases = [
+        ("4-8", 4, String::new()),
+        ("4,8", 4, String::new()),
+        ("4:8", 4, String::new()),
+        ("4-0", 4, min_line("0")),
+        ("0-4", 1, min_line("0")),
+        ("-70000", 1, min_line("-70000")),
+    ];
+    for (v, depth, line) in cases {
+        let opt = format!("--iodepth={v}");
+        let args = ["--name=x", "--ioengine=null", "--size=64k", opt.as_str()];
+        let i = as_fio(d.path()).dir(d.path()).args(args).run();
+        assert_eq!(
+            (i.code, i.stderr.as_str()),
+            (0, line.as_str()),
+            "{}",
+            i.dump()
+        );
+        let head = i.stdout.lines().next().unwrap_or_default().to_string();
+        assert!(head.ends_with(&format!(", iodepth={depth}")), "{v}: {head}");
+        let json = as_fio(d.path())
+            .dir(d.path())
+            .args(args)
+            .arg("--output-format=json");
+        let listed = json.run().ok().json()["jobs"][0]["job options"]["iodepth"].clone();
+        assert_eq!(listed, v, "the JSON lists the value as typed");
+        if need_fio("an_iodepth_of_two_parts_is_read_as_fio_reads_it") {
+            let f = fio_cmd().dir(d.path()).args(args).run();
+            assert_eq!((f.code, f.stderr.as_str()), (0, line.as_str()), "fio {v}");
+            assert_eq!(f.stdout.lines().next().unwrap_or_default(), head, "fio {v}");
+        }
+    }
+    // every part out of range: refused (fio exits 1)
+    let i = as_fio(d.path())
+        .dir(d.path())
+        .args(["--name=x", "--iodepth=0-0"])
+        .run();
+    assert_eq!(i.code, 2, "{}", i.dump());
+}
+
+/// A negative time (`runtime=-1`, `ramp_time=-5`, `startdelay=-1`) is taken as fio 3.33
+/// takes it, silently: fio stores `-T` as a wrapped unsigned count of µs, a time no run
+/// reaches, so a size-bound job runs to its size with every byte counted (a ramp that
+/// never ends never zeroes the counts); `startdelay=-1` is the range -1 s to 1 s, drawn
+/// per thread by fio's start-delay generator — with `randseed` 3 and 6 the draw is 0.89 s
+/// and 0.59 s, so the job runs (with 2, 4, 5 and 7 it is negative and fio 3.33 never
+/// starts the job: run/gen/frand.rs's unit test). iomark refused all three.
+#[test]
+fn negative_times_run_as_in_fio() {
+    let d = scratch();
+    let cases: [(&str, &str); 5] = [
+        ("--runtime=-1", "runtime"),
+        ("--ramp_time=-5", "ramp_time"),
+        ("--ramp_time=-0", "ramp_time"),
+        ("--startdelay=-1 --randseed=3", "startdelay"),
+        ("--startdelay=-1 --randseed=6", "startdelay"),
+    ];
+    for (opts, key) in cases {
+        let mut args = vec!["--name=a", "--ioengine=null", "--size=1m"];
+        args.extend(opts.split(' '));
+        args.push("--output-format=json");
+        let i = as_fio(d.path()).dir(d.path()).args(&args).run();
+        assert_eq!((i.code, i.stderr.as_str()), (0, ""), "{}", i.dump());
+        let job = &i.json()["jobs"][0];
+        let typed = opts.split(' ').next().unwrap().split_once('=').unwrap().1;
+        assert_eq!(job["job options"][key], typed, "{opts}");
+        assert_eq!(
+            job["read"]["io_bytes"],
+            1 << 20,
+            "{opts}: every byte counted"
+        );
+        if need_fio("negative_times_run_as_in_fio") {
+            let f = fio_cmd().dir(d.path()).args(&args).run();
+            assert_eq!((f.code, f.stderr.as_str()), (0, ""), "fio {opts}");
+            let fj = &f.json()["jobs"][0];
+            assert_eq!(fj["job options"], job["job options"], "{opts}");
+            assert_eq!(fj["read"]["io_bytes"], job["read"]["io_bytes"], "{opts}");
+        }
+    }
+}
