@@ -159,6 +159,9 @@ pub struct JobMore {
     pub thinktime_blocks: u64,
     /// `startdelay` (default unit s), a range picks a value per thread
     pub startdelay: (Duration, Duration),
+    /// `startdelay=-N` (then `startdelay` is `(N, N)`): fio draws each thread's delay
+    /// between -N and N, and a thread that draws a negative one never starts
+    pub startdelay_negative: bool,
     /// `io_size` / `io_limit`: bytes to transfer per thread instead of `size`
     pub io_size: Option<u64>,
     /// `io_size=N%`: a whole percentage (1..=100) of the thread's size (all its files'
@@ -333,6 +336,7 @@ impl Default for JobMore {
             thinktime_spin: Duration::ZERO,
             thinktime_blocks: 1,
             startdelay: (Duration::ZERO, Duration::ZERO),
+            startdelay_negative: false,
             io_size: None,
             io_size_pct: None,
             blockalign: None,

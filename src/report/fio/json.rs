@@ -146,8 +146,8 @@ fn opts(v: &[(String, String)]) -> Value {
     )
 }
 
-/// The keys a job has only sometimes: priorities, zone resets, errors continued past,
-/// the latency target, steady state.
+/// The keys a job has only sometimes: its own options, its description, priorities, zone
+/// resets, errors continued past, the latency target, steady state.
 fn optional_keys(v: &mut Value, j: &JobResult, global: &[(String, String)], plus: bool) {
     // `unified_rw_reporting=mixed`: the run keeps every priority under direction 0
     let read = if j.job.unified_rw == 1 {
@@ -159,6 +159,17 @@ fn optional_keys(v: &mut Value, j: &JobResult, global: &[(String, String)], plus
         if let Some(p) = prios_json(j, d, plus) {
             v[k]["prios"] = p;
         }
+    }
+    let own = opts(&j.job.options);
+    if own.as_object().is_some_and(|o| !o.is_empty()) {
+        // fio leaves the key out for a job that set nothing of its own (a job file's
+        // `[name]` section with every option from the command line or `[global]`)
+        v["job options"] = own;
+    }
+    if let Some(d) = crate::report::fio::option(j, global, "description").filter(|d| !d.is_empty())
+    {
+        // `description=`, the job's or the global section's
+        v["desc"] = json!(d);
     }
     if let Some(n) = j.zone_resets {
         // zonemode=zbd jobs
@@ -229,7 +240,6 @@ pub(crate) fn job_json_agg(
         "error": if j.errno != 0 { j.errno } else { j.first_errno },
         "eta": eta_s(elapsed_s(j)),
         "elapsed": elapsed_s(j),
-        "job options": opts(&j.job.options),
         "read": dir_json(j, &j.read, j.dir_runtime_ms(0), plus, agg(0)),
         "write": dir_json(j, &j.write, j.dir_runtime_ms(1), plus, agg(1)),
         "trim": dir_json(j, &j.trim, j.dir_runtime_ms(2), plus, agg(2)),

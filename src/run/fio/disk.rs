@@ -146,10 +146,20 @@ pub fn cache_after(
     // the regions read of each file, in the order first met
     let mut read: Vec<(PathBuf, Vec<(u64, u64)>)> = vec![];
     // a net job's socket is no file: no page cache on its way
+    // (threads are numbered over every job, as their plans are)
+    let firsts = jobs.iter().scan(0u32, |n, j| {
+        let first = *n;
+        *n += j.numjobs;
+        Some(first)
+    });
+    let numbered: Vec<(&FioJob, u32)> = jobs.iter().zip(firsts).collect();
     let jobs: Vec<&FioJob> = jobs.iter().filter(|j| !j.engine.caps().stream).collect();
-    for j in jobs.iter().copied() {
+    for (j, global) in numbered
+        .into_iter()
+        .filter(|(j, _)| !j.engine.caps().stream)
+    {
         for t in 0..j.numjobs.max(1) {
-            let Ok((files, regions)) = super::plan::files_for(j, t) else {
+            let Ok((files, regions)) = super::plan::files_for(j, t, global + t) else {
                 continue;
             };
             for (f, r) in files.into_iter().zip(regions) {

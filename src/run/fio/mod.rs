@@ -309,7 +309,7 @@ fn guard_jobs(
             readonly: j.readonly,
         };
         for t in 0..j.numjobs {
-            let files = files_for(j, t)?;
+            let files = files_for(j, t, global + t)?;
             // mmap maps files read-write, so it opens them with write access too
             // (a replayed log may write whatever the job's rw says)
             let writes = j.rw.writes()

@@ -4,9 +4,11 @@
 
 use crate::engine::registry::Kind;
 use crate::files::dataset::{self, FileSpec, FilesError};
+use crate::job::fio::zone_keys::RandGen;
 use crate::job::fio::{BlockSizes, FioJob, RwMode, SizeSpec};
 use crate::run::fio::replay;
 use crate::run::fio::*;
+use crate::run::gen::frand::{Frand, Seeding, FILE_SIZE_SLOT};
 use std::path::{Path, PathBuf};
 
 /// Everything a worker thread needs, resolved from a job.
@@ -65,12 +67,17 @@ pub(crate) fn resolve_io_size(job: &FioJob, regions: &[Region]) -> FioJob {
     job
 }
 
-/// Files of thread `t` of `job` with their I/O regions (existing sizes looked up
-/// through target/). A file's size is the end of its region.
 /// I/O region of a file: (first byte, length), bytes.
 type Region = (u64, u64);
 
-pub(crate) fn files_for(job: &FioJob, t: u32) -> Result<(Vec<FileSpec>, Vec<Region>), RunError> {
+/// Files of thread `t` of `job` (`global`: its number among all threads of all jobs, from
+/// 0) with their I/O regions (existing sizes looked up through target/). A file's size is
+/// the end of its region.
+pub(crate) fn files_for(
+    job: &FioJob,
+    t: u32,
+    global: u32,
+) -> Result<(Vec<FileSpec>, Vec<Region>), RunError> {
     if job.more.replay.file.is_some() {
         return Ok(replay_files(job, &load_replay(job, t)?));
     }
@@ -87,10 +94,11 @@ pub(crate) fn files_for(job: &FioJob, t: u32) -> Result<(Vec<FileSpec>, Vec<Regi
     let n = paths.len() as u64;
     let mut out = Vec::with_capacity(paths.len());
     let mut regions = Vec::with_capacity(paths.len());
+    let mut sizes = RangeSizes::of(job, global);
     for p in paths {
         let existing = dataset::existing_size(&p);
         let size = match (job.filesize, job.size) {
-            (Some((a, _)), _) => a,
+            (Some(range), _) => sizes.size(range, existing),
             (None, Some(SizeSpec::Bytes(b))) => b / n,
             (None, Some(SizeSpec::Percent(pc))) => match existing {
                 Some(e) => (e as f64 * pc / 100.0) as u64,
@@ -136,6 +144,48 @@ pub(crate) fn files_for(job: &FioJob, t: u32) -> Result<(Vec<FileSpec>, Vec<Regi
         regions.push((start, len));
     }
     Ok((out, regions))
+}
+
+/// The sizes of a thread's files under `filesize=` as fio 3.33 gives them: a file whose
+/// size is already in the range keeps it; otherwise a fixed size is LOW and a range draws
+/// each file's size (in file order, only for the files that need one) from fio's
+/// file-size generator of this thread (run/gen/frand.rs), a multiple of the smallest block
+/// size.
+struct RangeSizes {
+    rng: Option<Frand>,
+    min_bs: u64,
+}
+
+/// fio's generator of seed `slot` for thread `global` (among all threads, from 0) of
+/// `job`: seeded from `randseed`, `randrepeat`, `allrandrepeat`, 64 bits with
+/// `random_generator=tausworthe64` (run/gen/frand.rs).
+pub(crate) fn fio_generator(job: &FioJob, global: u32, slot: u64) -> Frand {
+    let seeding = Seeding {
+        randseed: job.randseed,
+        randrepeat: job.more.randrepeat,
+        allrandrepeat: job.tuning.allrandrepeat,
+    };
+    let use64 = job.more.zones.random_generator == Some(RandGen::Tausworthe64);
+    Frand::new(seeding.slot(u64::from(global) + 1, slot), use64)
+}
+
+impl RangeSizes {
+    fn of(job: &FioJob, global: u32) -> Self {
+        let rng = job
+            .filesize
+            .filter(|(a, b)| a != b)
+            .map(|_| fio_generator(job, global, FILE_SIZE_SLOT));
+        let min_bs = job.bs_read.min().min(job.bs_write.min());
+        RangeSizes { rng, min_bs }
+    }
+
+    fn size(&mut self, (low, high): (u64, u64), existing: Option<u64>) -> u64 {
+        match (existing, &mut self.rng) {
+            (Some(e), _) if (low..=high).contains(&e) => e,
+            (_, Some(g)) => g.size_between(low, high, self.min_bs),
+            (_, None) => low,
+        }
+    }
 }
 
 /// The paths of thread `t`'s files: `filename=` (a `:` list), the `filename_format`
@@ -311,7 +361,7 @@ pub(crate) fn plan(job: &FioJob, t: u32, global_index: u64) -> Result<Plan, RunE
             replayed = replay_job(job, r);
             (&replayed, replay_files(job, r))
         }
-        None => (job, files_for(job, t)?),
+        None => (job, files_for(job, t, global_index as u32)?),
     };
     let job = &resolve_io_size(job, &regions);
     let max_bs = job.bs_read.max().max(job.bs_write.max());

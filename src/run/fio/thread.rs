@@ -502,6 +502,26 @@ pub(crate) fn block_sizes(b: &crate::job::fio::BlockSizes) -> Vec<u64> {
     }
 }
 
+/// The thread's `startdelay` as fio 3.33 draws it (init.c `fixup_options`): µs from the
+/// range's start to its end, `rand_between` of fio's start-delay generator of this
+/// thread, so a range gives fio's own delays; `None` for a negative draw of
+/// `startdelay=-N` (its range runs from -N to N, which fio stores wrapped: the thread
+/// never starts).
+fn start_delay(plan: &Plan) -> Option<std::time::Duration> {
+    let more = &plan.job.more;
+    let us = |d: std::time::Duration| u64::try_from(d.as_micros()).unwrap_or(u64::MAX);
+    let (a, b) = (us(more.startdelay.0), us(more.startdelay.1));
+    let start = if more.startdelay_negative {
+        b.wrapping_neg()
+    } else {
+        a
+    };
+    let slot = crate::run::gen::frand::START_DELAY_SLOT;
+    let mut g = crate::run::fio::plan::fio_generator(&plan.job, plan.global, slot);
+    let delay = g.between(start, b);
+    (delay <= b).then(|| std::time::Duration::from_micros(delay))
+}
+
 /// Wait for `wait_for` and `startdelay` (both interruptible), then run the thread.
 /// `startdelay` counts from `genesis`, the start of the run's I/O (fio's run_threads
 /// compares it with the time since genesis): a job after a stonewall waits only for
@@ -523,19 +543,22 @@ pub(crate) fn start_thread(
         }
         held_ns = clock.ns(t0, clock.now());
     }
-    let (a, b) = plan.job.more.startdelay;
-    if !b.is_zero() {
-        let span = clock.ticks(b - a);
-        let extra = if span > 0 {
-            Rng::new(plan.seed ^ 0x57a7).below(span + 1)
-        } else {
-            0
-        };
-        let spent = clock.ticks(genesis.elapsed());
-        let until = (clock.now() + clock.ticks(a) + extra).saturating_sub(spent);
-        while clock.now() < until && !stop.load(Ordering::Relaxed) {
-            let left = clock.ns(clock.now(), until).min(20_000_000);
-            std::thread::sleep(std::time::Duration::from_nanos(left));
+    if !plan.job.more.startdelay.1.is_zero() {
+        match start_delay(plan) {
+            Some(delay) => {
+                let spent = clock.ticks(genesis.elapsed());
+                let until = (clock.now() + clock.ticks(delay)).saturating_sub(spent);
+                while clock.now() < until && !stop.load(Ordering::Relaxed) {
+                    let left = clock.ns(clock.now(), until).min(20_000_000);
+                    std::thread::sleep(std::time::Duration::from_nanos(left));
+                }
+            }
+            // a negative delay: fio waits for it until the run is stopped
+            None => {
+                while !stop.load(Ordering::Relaxed) {
+                    std::thread::sleep(std::time::Duration::from_millis(20));
+                }
+            }
         }
     }
     // thread I/O priority and NUMA binding (before the buffers are allocated)

@@ -11,6 +11,7 @@
 //! is drawn by its access percentage, then a uniform slot inside it.
 
 pub mod coverage;
+pub(crate) mod frand;
 pub(crate) mod sprandom;
 pub(crate) mod zones;
 

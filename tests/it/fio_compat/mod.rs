@@ -6,6 +6,7 @@ mod compressed_log;
 mod contract;
 mod exact_lat;
 mod fresh_user;
+mod gaps;
 mod import;
 mod job_keys;
 mod json_keys;

@@ -409,15 +409,26 @@ pub fn apply(
         Origin::CommandLine => None,
     };
     let value = substituted.as_deref().or(value);
+    // the JSON lists a value as typed, also when only its first part is used
+    let typed = value;
+    let mut first_part = None;
     if let (Some(o), Some(v)) = (find(&key), value) {
-        if let Some(line) = negative_as_range(o, v) {
-            // fio keeps its default and says so on stderr; the JSON lists the value typed
-            notices.push(format!("{FIO_STDERR}{line}"));
-            job.options.push((o.name.to_string(), v.to_string()));
-            return Ok(());
+        if let Some((first, lines)) = parts_as_range(o, v) {
+            // fio says on stderr which parts it could not use
+            notices.extend(lines.into_iter().map(|l| format!("{FIO_STDERR}{l}")));
+            match first {
+                Some(n) => first_part = Some(n.to_string()),
+                // the default stays
+                None => {
+                    job.options.push((o.name.to_string(), v.to_string()));
+                    return Ok(());
+                }
+            }
         }
+        let v = first_part.as_deref().unwrap_or(v);
         in_range(o, v).map_err(|why| bad(&key, v, why, origin))?;
     }
+    let value = first_part.as_deref().or(value);
     let opt = find(&key);
     match opt.map(|o| o.apply) {
         Some(Apply::Job(f)) => f(
@@ -453,7 +464,7 @@ pub fn apply(
     // fio lists it (`readwrite=` as `rw`, `blocksize=` as `bs`, `timeout=` as `runtime`)
     let name = opt.map_or(key.as_str(), |o| o.name);
     job.options
-        .push((name.to_string(), value.unwrap_or("").to_string()));
+        .push((name.to_string(), typed.unwrap_or("").to_string()));
     Ok(())
 }
 
@@ -468,28 +479,58 @@ pub fn canonical(key: &str) -> String {
 /// either persona: `args.rs` moves it to [`crate::job::fio::FioCommand::fio_stderr`].
 pub const FIO_STDERR: &str = "\u{1}fio-stderr:";
 
-/// The options fio 3.33 runs with their default, after a warning, when given `-N` (a
-/// loop over `fio --cmdhelp=all` with `=-1`): integers whose minimum is 1. fio splits a
-/// number at `-` as a range (`4-8`): `-N` is checked first and is below the minimum
-/// (its `min value out of range` line), then `N` fills the range's second slot, which
-/// these options do not have, so nothing is stored. An `N` itself out of range fails in
-/// fio too (and is refused here as any bad value).
-const DEFAULT_AFTER_NEGATIVE: [&str; 3] = ["iodepth", "replay_time_scale", "significant_figures"];
+/// fio 3.33's integer options with one value slot that still read a value of two parts
+/// (`4-8`, `4,8`, `4:8`, and `-N`, which is `-N` then `N`), with fio's maximum (`None`:
+/// none; iomark's table may hold a limit of its own). fio splits the value at the first
+/// `,`, else `:`, else `-`, checks each part against the option's range (a line on
+/// stderr for each that fails) and stores the first part when it passes; the second part
+/// has no slot, so it changes nothing. The job runs when any part passes (the default
+/// stays when the first fails) and fails when every part does.
+const SECOND_PART_IGNORED: [(&str, Option<i64>); 3] = [
+    ("iodepth", None),
+    ("replay_time_scale", None),
+    ("significant_figures", Some(10)),
+];
 
-/// fio's line for `-N` given to a [`DEFAULT_AFTER_NEGATIVE`] option `o` when `N` is in
-/// its range (`iodepth: min value out of range: -1 (1 min)`), else `None`.
-fn negative_as_range(o: &FioOption, v: &str) -> Option<String> {
-    let Range::Int(min, max) = o.range else {
+/// A value of two whole-number parts given to a [`SECOND_PART_IGNORED`] option `o`, read
+/// as fio reads it: the first part to apply (`None`: the default stays) and fio's lines
+/// for the parts out of range (`iodepth: min value out of range: -1 (1 min)`). `None`
+/// when the value is not of that form, or when no part passes (refused as any bad value).
+fn parts_as_range(o: &FioOption, v: &str) -> Option<(Option<i64>, Vec<String>)> {
+    let &(_, max) = SECOND_PART_IGNORED.iter().find(|(n, _)| *n == o.name)?;
+    let Range::Int(min, _) = o.range else {
         return None;
     };
-    let digits = v.trim().strip_prefix('-')?;
-    let n: i64 = digits
-        .parse()
-        .ok()
-        .filter(|_| digits.bytes().all(|b| b.is_ascii_digit()))?;
-    let fits = n >= min && (max < min || n <= max);
-    (DEFAULT_AFTER_NEGATIVE.contains(&o.name) && fits)
-        .then(|| format!("{}: min value out of range: -{n} ({min} min)", o.name))
+    let v = v.trim();
+    let at = v
+        .find(',')
+        .or_else(|| v.find(':'))
+        .or_else(|| v.find('-'))?;
+    // `-N`: the first part is the whole value
+    let first = if at == 0 { v } else { &v[..at] };
+    let whole = |s: &str| {
+        let digits = s.strip_prefix('-').unwrap_or(s);
+        let ok = !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit());
+        ok.then(|| s.parse::<i64>().ok()).flatten()
+    };
+    let (a, b) = (whole(first)?, whole(&v[at + 1..])?);
+    let check = |n: i64| match max {
+        _ if n < min => Err(format!(
+            "{}: min value out of range: {n} ({min} min)",
+            o.name
+        )),
+        Some(m) if n > m => Err(format!("{}: max value out of range: {n} ({m} max)", o.name)),
+        _ => Ok(n),
+    };
+    let (a, b) = (check(a), check(b));
+    if a.is_err() && b.is_err() {
+        return None;
+    }
+    let lines = [&a, &b]
+        .into_iter()
+        .filter_map(|r| r.clone().err())
+        .collect();
+    Some((a.ok(), lines))
 }
 
 /// The table's `range` of an integer or boolean option, checked for a value written as

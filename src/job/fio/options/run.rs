@@ -182,14 +182,30 @@ fn numjobs(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
     Ok(())
 }
 
+/// What iomark holds for a time fio stored as a negative: 30 years. fio 3.33 keeps `-T`
+/// as an unsigned count of µs that wrapped, 2^64 µs − T (about 584,000 years), a time no
+/// run reaches; 30 years is one too, and iomark's clocks add a few of them in ticks
+/// (about 3·10^18 each at 3 GHz) without overflowing.
+pub(crate) const NEVER: Duration = Duration::from_secs(30 * 365 * 86_400);
+
+/// A time of `runtime`/`ramp_time`, seconds by default; `-T` (fio splits the value at the
+/// `-`, stores `-T` and has no slot for the `T` after it) is [`NEVER`], `-0` is 0.
+fn time_or_never(c: &JobCtx<'_>, v: &str) -> Result<Duration, FioError> {
+    match v.trim().strip_prefix('-') {
+        Some(t) if !c.time(t, S)?.is_zero() => Ok(NEVER),
+        Some(_) => Ok(Duration::ZERO),
+        None => c.time(v, S),
+    }
+}
+
 fn runtime(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
-    let d = c.time(c.need(v)?, S)?;
+    let d = time_or_never(c, c.need(v)?)?;
     c.job.runtime = (!d.is_zero()).then_some(d);
     Ok(())
 }
 
 fn ramp_time(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
-    c.job.ramp_time = c.time(c.need(v)?, S)?;
+    c.job.ramp_time = time_or_never(c, c.need(v)?)?;
     Ok(())
 }
 
@@ -198,9 +214,16 @@ fn loops(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
     Ok(())
 }
 
-/// `startdelay=T` or `A-B` (a value per thread in that range), seconds by default.
+/// `startdelay=T` or `A-B` (a value per thread in that range), seconds by default;
+/// `-N` is fio's range from -N to N (run/fio/thread.rs draws from it).
 fn startdelay(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
     let v = c.need(v)?;
+    if let Some(n) = v.trim().strip_prefix('-') {
+        let n = c.time(n, S)?;
+        c.job.more.startdelay = (n, n);
+        c.job.more.startdelay_negative = !n.is_zero();
+        return Ok(());
+    }
     let (a, b) = match v.split_once('-') {
         Some((a, b)) => (c.time(a, S)?, c.time(b, S)?),
         None => {
@@ -209,6 +232,7 @@ fn startdelay(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
         }
     };
     c.job.more.startdelay = (a.min(b), a.max(b));
+    c.job.more.startdelay_negative = false;
     Ok(())
 }
 
