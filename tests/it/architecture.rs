@@ -43,11 +43,6 @@ const KNOWN: &[(&str, &str, &str)] = &[
         "files",
         "the output manager (report/output.rs) and the chart writer (report/svg_plot.rs) move to cli/, the one room that may use report and files, once run→report is gone",
     ),
-    (
-        "run",
-        "report",
-        "mark's and fileio's front ends (run/mark/, run/sysbench/) take their outputs and the rendering of their reports from cli/ instead of declaring and rendering them",
-    ),
 ];
 
 /// Longest function allowed, in lines (the house aims at 80).

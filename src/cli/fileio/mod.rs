@@ -7,6 +7,7 @@
 
 pub mod args;
 pub mod help;
+pub mod outputs;
 pub mod table;
 
 use crate::cli::fileio::args::Argv;
@@ -215,11 +216,13 @@ pub fn run(args: &[String]) -> i32 {
     match parsed.outcome {
         Outcome::Exit(code) => code,
         Outcome::Job(mut job) => match session.and_then(|s| place_ranks(&mut job, s)) {
-            Ok(()) if as_sysbench() => {
-                job.notes_to_stderr = true;
-                crate::run::sysbench::execute(&job, &console)
+            Ok(()) => {
+                if as_sysbench() {
+                    job.notes_to_stderr = true;
+                }
+                let mut outs = outputs::FileioOutputs::default();
+                crate::run::sysbench::execute(&job, &console, &mut outs)
             }
-            Ok(()) => crate::run::sysbench::execute(&job, &console),
             Err(line) => {
                 console.err(&line);
                 exit::ENVIRONMENT
