@@ -7,9 +7,9 @@
 //! Errors are one line on stderr (`iomark mark: …`), exit code 2 for invalid input.
 
 use crate::cli::clap_common::{clap_exit, parse_bin_size};
+use crate::cli::output::{cannot_write, Outputs};
 use crate::job::units::{iomark_count, iomark_count_u32};
 use crate::report::mark_table::MarkTable;
-use crate::report::output::{cannot_write, Outputs};
 use crate::result::RunResult;
 use crate::run::mark::{self, MarkJob, PRESETS};
 use clap::Parser;
@@ -249,7 +249,7 @@ pub fn run(args: &[String]) -> crate::util::error::Exit {
     ))
 }
 
-/// The outputs of `iomark mark` through the output manager (report/output.rs): the
+/// The outputs of `iomark mark` through the output manager (cli/output.rs): the
 /// `--json` result, the `--plot` charts of each test's median loop, the table
 /// (report/mark_table.rs) on stdout; a failure is one line `iomark mark: …` on stderr.
 #[derive(Default)]
@@ -302,11 +302,11 @@ impl mark::Emit for MarkOutputs {
     }
 
     fn plots(&self, r: &RunResult, dir: &Path) -> Result<Vec<PathBuf>, String> {
-        crate::report::svg_plot::write_plots(r, dir)
+        crate::cli::output::write_plots(r, dir)
     }
 
     fn keep_history(&self, r: &RunResult, on: bool) -> Option<String> {
-        crate::report::output::keep_history(r, on)
+        crate::cli::output::keep_history(r, on)
     }
 
     fn fileio(&mut self) -> &mut dyn crate::run::sysbench::Emit {

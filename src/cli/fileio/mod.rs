@@ -200,7 +200,7 @@ pub fn run(args: &[String]) -> i32 {
         Outcome::Job(_) => crate::ranks::begin("fileio", many),
         Outcome::Exit(_) => Ok(None),
     };
-    // `--json=-`: stdout holds the result alone, from the banner on (report/output.rs)
+    // `--json=-`: stdout holds the result alone, from the banner on (cli/output.rs)
     if let Outcome::Job(j) = &parsed.outcome {
         let stream = j.json.as_deref().and_then(crate::util::output::Stream::of);
         if stream == Some(crate::util::output::Stream::Stdout) {

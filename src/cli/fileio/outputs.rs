@@ -1,14 +1,14 @@
 //! What an `iomark fileio` call shows and writes from report/, handed to the run as its
 //! hook ([`crate::run::sysbench::Emit`]): the outputs declared through the output
-//! manager (report/output.rs) before any command runs — `--json` checked and its write
+//! manager (cli/output.rs) before any command runs — `--json` checked and its write
 //! rehearsed, the `--plot` directory made — and written with the result of `run`, and
 //! sysbench's report, histogram and `--debug` lines and iomark's notes rendered by
 //! report/'s reporters. The run decides when each is printed (run/sysbench/run.rs).
 
+use crate::cli::output::{cannot_write, Outputs};
 use crate::files::fileset;
 use crate::job::sysbench::{Command, FileioJob};
 use crate::report::notes::Notes;
-use crate::report::output::{cannot_write, Outputs};
 use crate::report::sysbench::{SysbenchHistogram, SysbenchReport, SysbenchThreads};
 use crate::report::Reporter;
 use crate::result::RunResult;
@@ -65,7 +65,7 @@ impl crate::run::sysbench::Emit for FileioOutputs {
     }
 }
 
-/// The outputs of the call, declared through the output manager (report/output.rs)
+/// The outputs of the call, declared through the output manager (cli/output.rs)
 /// before any command runs, and only when `run` is among the commands: `--json` checked
 /// (new, or a regular file with one link) and refused when it is one of the test files,
 /// the `--plot` directory made, then the `--json` write rehearsed aside. A failed check
