@@ -357,13 +357,13 @@ fn write_plot(
             code,
             format!(
                 "iomark compare: {}",
-                crate::report::output::cannot_write("--plot", p, e)
+                crate::cli::output::cannot_write("--plot", p, e)
             ),
         )
     };
     // a standard stream (`--plot=-`: the SVG alone on stdout, the table on stderr) or a
     // checked file
-    let out = match crate::report::output::Sink::document(p) {
+    let out = match crate::cli::output::Sink::document(p) {
         Ok(o) => o,
         Err(e) => return Err(fail(&e, e.exit_code())),
     };

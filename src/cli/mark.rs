@@ -1,14 +1,19 @@
 //! `iomark mark [PATH]` front end: flags → [`MarkJob`]. It only translates and validates
 //! values (preset name, sizes, counts); the target directory, free space and O_DIRECT
-//! support are checked by [`crate::run::mark::execute`] / the fileio preflight.
+//! support are checked by [`crate::run::mark::execute`] / the fileio preflight. Its
+//! outputs (`--json`, `--plot`, the table) are declared, rendered and written here
+//! ([`MarkOutputs`], the run's [`mark::Emit`] hook) when the run says.
 //!
 //! Errors are one line on stderr (`iomark mark: …`), exit code 2 for invalid input.
 
 use crate::cli::clap_common::{clap_exit, parse_bin_size};
+use crate::cli::output::{cannot_write, Outputs};
 use crate::job::units::{iomark_count, iomark_count_u32};
+use crate::report::mark_table::MarkTable;
+use crate::result::RunResult;
 use crate::run::mark::{self, MarkJob, PRESETS};
 use clap::Parser;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Command-line options of `iomark mark`.
 #[derive(Debug, Parser)]
@@ -235,12 +240,78 @@ pub fn run(args: &[String]) -> crate::util::error::Exit {
     };
     let planned = planned_s(&job);
     let remaining = move |el: u64| planned.map(|p| p.saturating_sub(el));
+    let mut outs = MarkOutputs::default();
     Ok(crate::cli::live::around(
         a.live,
         "iomark mark",
         remaining,
-        || mark::execute(&job),
+        || mark::execute(&job, &mut outs),
     ))
+}
+
+/// The outputs of `iomark mark` through the output manager (cli/output.rs): the
+/// `--json` result, the `--plot` charts of each test's median loop, the table
+/// (report/mark_table.rs) on stdout; a failure is one line `iomark mark: …` on stderr.
+#[derive(Default)]
+struct MarkOutputs {
+    outs: Outputs,
+    /// the tests' fileio jobs: no outputs, their results stay in memory
+    fileio: crate::cli::fileio::outputs::FileioOutputs,
+}
+
+impl mark::Emit for MarkOutputs {
+    fn declare(&mut self, job: &MarkJob) -> Result<(), i32> {
+        if let Some(p) = &job.json {
+            if let Err(e) = self.outs.json(p) {
+                eprintln!("iomark mark: {}", cannot_write("--json", p, &e));
+                return Err(e.exit_code());
+            }
+        }
+        if let Some(d) = &job.plot {
+            if let Err((code, e)) = self.outs.plots(d) {
+                eprintln!("iomark mark: {e}");
+                return Err(code);
+            }
+        }
+        let table = MarkTable { paint: job.paint };
+        self.outs.stdout(vec![Box::new(table)], "");
+        Ok(())
+    }
+
+    fn rehearse(&self) -> Result<(), i32> {
+        self.outs.rehearse().map_err(|e| {
+            let p = self.outs.json_path().unwrap_or(Path::new(""));
+            eprintln!("iomark mark: {}", cannot_write("--json", p, &e));
+            e.exit_code()
+        })
+    }
+
+    fn table(&self, r: &RunResult) {
+        let _ = self.outs.write_texts(r);
+    }
+
+    /// A failure is one line naming the file and the reason.
+    fn save_json(&self, r: &RunResult) -> bool {
+        match (self.outs.write_json(r), self.outs.json_path()) {
+            (Err(e), Some(p)) => {
+                eprintln!("iomark mark: {}", cannot_write("--json", p, &e));
+                false
+            }
+            _ => true,
+        }
+    }
+
+    fn plots(&self, r: &RunResult, dir: &Path) -> Result<Vec<PathBuf>, String> {
+        crate::cli::output::write_plots(r, dir)
+    }
+
+    fn keep_history(&self, r: &RunResult, on: bool) -> Option<String> {
+        crate::cli::output::keep_history(r, on)
+    }
+
+    fn fileio(&mut self) -> &mut dyn crate::run::sysbench::Emit {
+        &mut self.fileio
+    }
 }
 
 /// The seconds the tests of `job` are planned to take: each test's warm-up and loops

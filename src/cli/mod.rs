@@ -12,6 +12,7 @@ pub mod help;
 pub mod history;
 pub mod live;
 pub mod mark;
+pub mod output;
 pub mod phases;
 pub mod report;
 pub mod run;
@@ -23,7 +24,7 @@ pub mod time;
 pub mod tree;
 
 use crate::util::error::exit;
-use crate::util::output::{self, State};
+use crate::util::output::State;
 
 /// Set up once at process start, before any command (run/mod.rs [`crate::run::init`]).
 pub fn init() -> Result<(), crate::util::error::Error> {
@@ -49,7 +50,7 @@ pub fn exit_code(code: i32) -> i32 {
         Some(sig) if code == exit::OK => sig,
         _ => code,
     };
-    exit_code_after(&output::flush(), code)
+    exit_code_after(&crate::util::output::flush(), code)
 }
 
 /// `mark`, `copy` and `tree` started by an MPI launcher as several processes: they have

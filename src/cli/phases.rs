@@ -4,7 +4,7 @@
 //! printed; at the end the report, the kept files, the closing lines, the result file
 //! and the results history (its line last), in that order.
 
-use crate::report::output::{cannot_write, Outputs};
+use crate::cli::output::{cannot_write, Outputs};
 use crate::report::Reporter;
 use crate::run::copy::{Live, PhaseRun};
 use crate::util::error::{exit, Error, Exit};
@@ -22,7 +22,7 @@ pub fn run(
     let run = execute(&live);
     let ended = finish(cmd, &run, &outs);
     // the results history: a completed run, its line last
-    if let Some(l) = crate::report::output::keep_history(&run.result, history) {
+    if let Some(l) = crate::cli::output::keep_history(&run.result, history) {
         eprintln!("{l}");
     }
     ended

@@ -7,10 +7,10 @@
 //! ending in `.html` gets the page, `.md` the markdown, anything else the metrics.
 
 use crate::cli::clap_common::clap_exit;
+use crate::cli::output::Sink;
 use crate::report::html::HtmlReport;
 use crate::report::markdown::MarkdownReport;
 use crate::report::openmetrics::OpenMetrics;
-use crate::report::output::Sink;
 use crate::report::Reporter;
 use crate::util::error::{exit, Error, Exit};
 use clap::Parser;
@@ -79,7 +79,7 @@ pub fn run(args: &[String]) -> Exit {
         |code: i32, e: &dyn std::fmt::Display| Error::new(code, format!("iomark report: {e}"));
     let opt = output_as_typed(args);
     // `-o -` (or /dev/stdout, /dev/stderr, /dev/null): the stream, as every output
-    // option of every command (report/output.rs); a file is checked now
+    // option of every command (cli/output.rs); a file is checked now
     let to_file = a
         .output
         .as_ref()
@@ -90,10 +90,7 @@ pub fn run(args: &[String]) -> Exit {
             .map_err(|e| fail(exit::INVALID, &e))?;
     }
     let cannot = |p: &PathBuf, e: crate::files::output::OutputError| {
-        fail(
-            e.exit_code(),
-            &crate::report::output::cannot_write(opt, p, &e),
-        )
+        fail(e.exit_code(), &crate::cli::output::cannot_write(opt, p, &e))
     };
     let out = match &a.output {
         Some(p) => Sink::create(p).map_err(|e| cannot(p, e))?,

@@ -5,13 +5,13 @@
 //! such as `normal,json` the document comes first, then an empty line and the text (as
 //! fio 3.33); notices always go to stderr.
 
+use crate::cli::output::Outputs;
 use crate::cli::run_front::{Persona, FIO_VERSION};
 use crate::job::fio;
 use crate::report::fio::idle::{IdleJson, IdleText};
 use crate::report::fio::json::FioJson;
 use crate::report::fio::terse::{FioTerse, Then};
 use crate::report::fio::text::FioText;
-use crate::report::output::Outputs;
 use crate::report::Reporter;
 use crate::result::{self, JobInfo, Recorded, RunResult, Status};
 use crate::run::fio as runner;
@@ -167,14 +167,14 @@ fn run_as(args: &[String], persona: Persona) -> Exit {
     let mut lost = agg_lost || (!refused && !save_run_result(&outs, &r, failure.is_none()));
     // the results history: a completed run, said on stderr (never the report's stdout);
     // kept only when it is said (not under the quiet fio persona: fio keeps nothing)
-    if let Some(l) = crate::report::output::keep_history(&r, !cmd.no_history && loud) {
+    if let Some(l) = crate::cli::output::keep_history(&r, !cmd.no_history && loud) {
         eprintln!("{l}");
     }
     if let Some(e) = failure {
         return Err(stop(e.exit_code(), e));
     }
     if let Err((opt, e)) = outs.write_texts(&r) {
-        error_line!("{}", crate::report::output::cannot_write(&opt, &e.path, &e));
+        error_line!("{}", crate::cli::output::cannot_write(&opt, &e.path, &e));
         lost = true;
     }
     Ok(exit_status(&cmd, &r, interrupted, &signals, lost))
@@ -384,7 +384,7 @@ fn outputs(
     let fail = |opt: &str, e: crate::files::output::OutputError| {
         stop(
             e.exit_code(),
-            crate::report::output::cannot_write(opt, &e.path, &e),
+            crate::cli::output::cannot_write(opt, &e.path, &e),
         )
     };
     // two names of one file (a path spelled twice, a hard link) are said as such before
@@ -449,7 +449,7 @@ fn outputs(
         );
     }
     // `--output=/dev/stdout`, `/dev/stderr`, `/dev/null` or `-`, as scripts give fio:
-    // the stream itself (or nothing), as for every command's outputs (report/output.rs)
+    // the stream itself (or nothing), as for every command's outputs (cli/output.rs)
     match &cmd.output {
         None => o.stdout(reps, "\n"),
         Some(p) => o
@@ -483,7 +483,7 @@ pub fn output_files(cmd: &fio::FioCommand) -> Vec<crate::files::output::Named> {
 fn save_run_result(outs: &Outputs, r: &RunResult, charts: bool) -> bool {
     let mut written = true;
     if let (Err(e), Some(p)) = (outs.write_json(r), outs.json_path()) {
-        error_line!("{}", crate::report::output::cannot_write("--json", p, &e));
+        error_line!("{}", crate::cli::output::cannot_write("--json", p, &e));
         written = false;
     }
     if charts {

@@ -6,7 +6,7 @@
 //! 126, as in a shell; no command is exit 2.
 
 use crate::cli::clap_common::clap_exit;
-use crate::report::output::{cannot_write, Outputs};
+use crate::cli::output::{cannot_write, Outputs};
 use crate::run::time::{self, TimeJob};
 use crate::util::error::{exit, Error, Exit};
 use clap::Parser;
@@ -121,7 +121,7 @@ pub fn run(args: &[String]) -> Exit {
         eprintln!("iomark time: {}", cannot_write("--json", p, &e));
         code = if code == exit::OK { exit::FAILED } else { code };
     }
-    if let Some(l) = crate::report::output::keep_history(&t.result, !a.no_history) {
+    if let Some(l) = crate::cli::output::keep_history(&t.result, !a.no_history) {
         eprintln!("{l}");
     }
     Ok(code)

@@ -5,7 +5,8 @@
 //! table/markdown/csv/json/svg (over many results), the notes and the diagnose text.
 //! None of them measures anything or reads anything but its input; live lines printed
 //! while a command runs (interval and status lines, progress bars) are not reporters.
-//! [`output`] creates the outputs before a run and writes them at the end.
+//! The output manager that declares the outputs before a run and writes them at the end
+//! is cli/output.rs, which writes the charts' files too; this room renders bytes only.
 
 pub mod compare;
 pub mod compare_render;
@@ -19,7 +20,6 @@ pub mod mark_table;
 pub mod markdown;
 pub mod notes;
 pub mod openmetrics;
-pub mod output;
 pub mod svg_compare;
 pub mod svg_plot;
 pub mod sysbench;

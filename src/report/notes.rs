@@ -60,21 +60,6 @@ pub fn end_fsync_line(longest_ns: u64) -> String {
     )
 }
 
-/// The warning printed (to stderr) before a buffered run whose file set fits in RAM,
-/// with its stable id as in the notes (`None` when the cache serves nothing the test
-/// measures, see [`crate::result::truth::fits_in_ram_text`]).
-pub fn fits_in_ram_warning(
-    file_set: u64,
-    mem_total: u64,
-    used: crate::result::truth::CacheUse,
-) -> Option<String> {
-    let m = crate::result::truth::fits_in_ram_text(file_set, mem_total, used)?;
-    Some(format!(
-        "iomark: WARNING [{}]: {m}",
-        crate::result::truth::FITS_IN_RAM
-    ))
-}
-
 /// `RESULT_EXCEEDS_CEILING`: defined in the truth layer
 /// ([`crate::result::truth::exceeds_ceiling`]).
 pub use crate::result::truth::exceeds_ceiling;

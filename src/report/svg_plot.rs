@@ -9,12 +9,12 @@
 //! sysbench's `intervals` (`--report-interval`, bandwidth only); `series.latency_curves`,
 //! else the percentiles of `read`/`write` (`clat` when present). plotters' SVG backend
 //! writes text as `<text>` in a generic `sans-serif` family: no system font is read.
+//! Each chart is a reporter (bytes); cli/output.rs writes them into the `--plot` directory.
 
 use crate::report::{ReportError, Reporter};
 use crate::result::{CurvePoint, LatencyCurve, RunResult};
 use plotters::coord::Shift;
 use plotters::prelude::*;
-use std::path::{Path, PathBuf};
 
 const READ: RGBColor = RGBColor(0, 114, 178);
 const WRITE: RGBColor = RGBColor(213, 94, 0);
@@ -599,48 +599,6 @@ fn draw_latency(r: &RunResult, curves: &[LatencyCurve], svg: &mut String) -> Res
     }
     legend(&mut chart, SeriesLabelPosition::UpperLeft)?;
     root.present().map_err(err)
-}
-
-/// Write `svg` to the chart file `path` through [`crate::files::output`] (never
-/// through a link, old content or the complete chart).
-fn write_chart(path: &Path, svg: &[u8]) -> Result<(), String> {
-    crate::files::output::Output::create(path)
-        .and_then(|o| o.commit(svg))
-        .map_err(|e| format!("cannot write {}: {e}", path.display()))
-}
-
-/// Write the charts of `result` into `dir` (created if missing, one level):
-/// `STEM-throughput.svg` (when the result has samples or intervals),
-/// `STEM-latency.svg` (when it has latency data) and `STEM-device.svg` (when its samples
-/// hold the device's counters, the drive's temperature or the CPUs' clock), `STEM` from [`stem`], each through
-/// files/output.rs. Returns the files written; an error (a message
-/// naming the file) when a file cannot be written or the result holds nothing to draw.
-pub fn write_plots(result: &RunResult, dir: &Path) -> Result<Vec<PathBuf>, String> {
-    crate::files::output::ensure_dir(dir, "--plot")?;
-    let s = stem(result);
-    let mut out = vec![];
-    let charts: [(&str, &dyn Reporter); 3] = [
-        ("throughput", &ThroughputChart),
-        ("latency", &LatencyChart),
-        ("device", &DeviceChart),
-    ];
-    for (name, chart) in charts {
-        let p = dir.join(format!("{s}-{name}.svg"));
-        match chart.render(result) {
-            Ok(svg) => {
-                write_chart(&p, &svg)?;
-                out.push(p);
-            }
-            Err(ReportError::Empty) => {}
-            Err(ReportError::Failed(e)) => {
-                return Err(format!("cannot write {}: {e}", p.display()))
-            }
-        }
-    }
-    if out.is_empty() {
-        return Err("the result has no samples, intervals or latency data to draw".into());
-    }
-    Ok(out)
 }
 
 #[cfg(test)]

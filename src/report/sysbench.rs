@@ -129,29 +129,6 @@ impl Reporter for SysbenchThreads {
     }
 }
 
-/// One `--report-interval` line: read/write bandwidth in MiB/s, fsyncs per
-/// second, and the interval's P-th percentile latency in ms with 3 decimals.
-pub fn interval_line(
-    elapsed_s: f64,
-    period_s: f64,
-    bytes_read: u64,
-    bytes_written: u64,
-    fsyncs: u64,
-    pct_ns: u64,
-    percentile: u32,
-) -> String {
-    let t = crate::result::positive_secs(period_s);
-    format!(
-        "[ {}s ] reads: {:.2} MiB/s writes: {:.2} MiB/s fsyncs: {:.2}/s latency (ms,{}%): {:.3}",
-        elapsed_s.round() as u64,
-        bytes_read as f64 / 1_048_576.0 / t,
-        bytes_written as f64 / 1_048_576.0 / t,
-        fsyncs as f64 / t,
-        percentile,
-        pct_ns as f64 / 1e6
-    )
-}
-
 /// `--debug` per-thread statistics printed after the report.
 pub fn debug_threads(r: &RunResult) -> Vec<String> {
     let mut v = vec![
@@ -186,11 +163,5 @@ mod tests {
         let (m, s) = mean_stddev(&[15366.0, 14725.0]);
         assert_eq!(format!("{m:.4}/{s:.2}"), "15045.5000/320.50");
         assert_eq!(mean_stddev(&[5.0]), (5.0, 0.0));
-    }
-
-    #[test]
-    fn interval_line_format() {
-        let l = interval_line(2.0004, 1.0, 29_350_000, 19_566_000, 3810, 214_000, 95);
-        assert_eq!(l, "[ 2s ] reads: 27.99 MiB/s writes: 18.66 MiB/s fsyncs: 3810.00/s latency (ms,95%): 0.214");
     }
 }

@@ -13,7 +13,7 @@
 //! take their empty defaults.
 //!
 //! The result is built in one function ([`build::build`]); its file is written by the
-//! output manager (report/output.rs) through files/output.rs: [`placeholder_bytes`]
+//! output manager (cli/output.rs) through files/output.rs: [`placeholder_bytes`]
 //! first, [`json_bytes`] of the result at the end.
 
 pub mod build;

@@ -7,6 +7,7 @@
 
 pub mod args;
 pub mod help;
+pub mod outputs;
 pub mod table;
 
 use crate::cli::fileio::args::Argv;
@@ -199,7 +200,7 @@ pub fn run(args: &[String]) -> i32 {
         Outcome::Job(_) => crate::ranks::begin("fileio", many),
         Outcome::Exit(_) => Ok(None),
     };
-    // `--json=-`: stdout holds the result alone, from the banner on (report/output.rs)
+    // `--json=-`: stdout holds the result alone, from the banner on (cli/output.rs)
     if let Outcome::Job(j) = &parsed.outcome {
         let stream = j.json.as_deref().and_then(crate::util::output::Stream::of);
         if stream == Some(crate::util::output::Stream::Stdout) {
@@ -215,11 +216,13 @@ pub fn run(args: &[String]) -> i32 {
     match parsed.outcome {
         Outcome::Exit(code) => code,
         Outcome::Job(mut job) => match session.and_then(|s| place_ranks(&mut job, s)) {
-            Ok(()) if as_sysbench() => {
-                job.notes_to_stderr = true;
-                crate::run::sysbench::execute(&job, &console)
+            Ok(()) => {
+                if as_sysbench() {
+                    job.notes_to_stderr = true;
+                }
+                let mut outs = outputs::FileioOutputs::default();
+                crate::run::sysbench::execute(&job, &console, &mut outs)
             }
-            Ok(()) => crate::run::sysbench::execute(&job, &console),
             Err(line) => {
                 console.err(&line);
                 exit::ENVIRONMENT

@@ -3,7 +3,9 @@
 //! This module owns the running: preflight, the test directory, each test's loops as
 //! fileio jobs, Ctrl-C and the exit code. The presets, their expansion into tests and
 //! each test's fileio job are in job/presets.rs; the figures, the loop median and the result's inputs in
-//! `mark/report.rs`, the table in report/mark_table.rs. It measures nothing itself:
+//! `mark/report.rs`; the outputs (`--json`, `--plot`, the table of report/mark_table.rs)
+//! are declared, rendered and written by its front end, cli/mark.rs, through the hook
+//! [`Emit`]. It measures nothing itself:
 //! every test is an ordinary fileio job (one test file of `--size` rounded down to
 //! whole 1 MiB blocks, the same for every test; O_DIRECT, incompressible data,
 //! time-based), built in memory and run by [`crate::run::sysbench::run_for_result`] —
@@ -26,10 +28,6 @@ use crate::files::scratch::{Scratch, ScratchError};
 use crate::job::sysbench::FileioJob;
 use crate::probe::diagnosis::{diagnose, Diagnosis, Inputs};
 use crate::probe::Root;
-use crate::report::mark_table::MarkTable;
-use crate::report::notes;
-use crate::report::output::cannot_write;
-use crate::report::output::Outputs;
 use crate::result::{self, RunResult, Status, Warning};
 use crate::run::copy::MarkBar;
 use crate::run::signals::Signals;
@@ -42,6 +40,32 @@ pub use crate::job::presets::*;
 
 mod report;
 pub use report::{inputs, measured, median, phase_of, result, target_line, Measured, Row};
+
+/// What `mark` writes and shows beyond its own lines, given by its front end (cli/mark.rs,
+/// with report/'s table and charts and the output manager): each is said on stderr when
+/// it fails (`iomark mark: …`), so the run only decides when.
+pub trait Emit {
+    /// Declare `--json` (checked; its write rehearsed later by [`Emit::rehearse`]),
+    /// `--plot` (the directory made) and the table on stdout, before the test directory
+    /// is created; `Err`: the exit code of a refused output.
+    fn declare(&mut self, job: &MarkJob) -> Result<(), i32>;
+    /// Rehearse the `--json` write aside (the file keeps its old content); `Err`: the
+    /// exit code.
+    fn rehearse(&self) -> Result<(), i32>;
+    /// The table of `r` on stdout (its rows: the tests that finished).
+    fn table(&self, r: &RunResult);
+    /// Write `r` into `--json` (nothing without it); whether it was written.
+    fn save_json(&self, r: &RunResult) -> bool;
+    /// Write the charts of one test's median loop `r` into `dir`: the files written, or
+    /// the reason none could be.
+    fn plots(&self, r: &RunResult, dir: &Path) -> Result<Vec<PathBuf>, String>;
+    /// Keep a completed `r` in the results history (`on`: no `--no-history`): the line
+    /// saying so.
+    fn keep_history(&self, r: &RunResult, on: bool) -> Option<String>;
+    /// The hook of the tests' fileio jobs (they declare no outputs: their results stay
+    /// in memory).
+    fn fileio(&mut self) -> &mut dyn crate::run::sysbench::Emit;
+}
 
 /// What the user asked for.
 #[derive(Clone, Debug)]
@@ -77,13 +101,18 @@ pub struct MarkJob {
 
 /// Run one test's fileio job silently, through the same execution path as `iomark
 /// fileio`; returns its RunResult (in memory) or the exit code.
-fn run_fileio(mut job: FileioJob, samples: bool, pb: &MarkBar) -> Result<RunResult, i32> {
+fn run_fileio(
+    mut job: FileioJob,
+    samples: bool,
+    pb: &MarkBar,
+    emit: &dyn crate::run::sysbench::Emit,
+) -> Result<RunResult, i32> {
     // the `--live` view draws from the samples (run/live.rs)
     job.samples = samples || crate::run::live::watched();
     let console = Arc::new(Console::without_err(0));
     // the bar on a terminal shows the running test's figures, read from its recorders
     let live = (!pb.bar.is_hidden()).then(|| pb.live.clone());
-    crate::run::sysbench::run_for_result(&job, &console, live)
+    crate::run::sysbench::run_for_result(&job, &console, live, emit)
 }
 
 /// What `mark` needs from PATH and the kernel, checked before anything is created and
@@ -178,26 +207,14 @@ fn checks(job: &MarkJob) -> Result<(Vec<Test>, MarkJob), i32> {
     Ok((tests, job))
 }
 
-/// The outputs and the test directory: `--json` checked (its write is rehearsed aside
-/// once the test directory exists; the file keeps its old content until the result), the
-/// `--plot` directory made, the table for stdout, then the test directory. The test
-/// directory, its test file and the loops' JSON are registered scratch paths, removed
-/// when the returned registry drops — after success, errors and Ctrl-C alike.
-fn start(job: &MarkJob) -> Result<(Outputs, PathBuf, Scratch), i32> {
-    let mut outs = Outputs::new();
-    if let Some(p) = &job.json {
-        if let Err(e) = outs.json(p) {
-            eprintln!("iomark mark: {}", cannot_write("--json", p, &e));
-            return Err(e.exit_code());
-        }
-    }
-    if let Some(d) = &job.plot {
-        if let Err((code, e)) = outs.plots(d) {
-            eprintln!("iomark mark: {e}");
-            return Err(code);
-        }
-    }
-    outs.stdout(vec![Box::new(MarkTable { paint: job.paint })], "");
+/// The outputs and the test directory: the outputs declared through `emit` (`--json`
+/// checked, its write rehearsed aside once the test directory exists; the file keeps its
+/// old content until the result; the `--plot` directory made, the table for stdout), then
+/// the test directory. The test directory, its test file and the loops' JSON are
+/// registered scratch paths, removed when the returned registry drops — after success,
+/// errors and Ctrl-C alike.
+fn start(job: &MarkJob, emit: &mut dyn Emit) -> Result<(PathBuf, Scratch), i32> {
+    emit.declare(job)?;
     let dir = job.path.join(format!("iomark-mark.{}", std::process::id()));
     let mut guard = Scratch::new();
     if let Err(e) = guard.create_dir(&dir) {
@@ -209,28 +226,21 @@ fn start(job: &MarkJob) -> Result<(Outputs, PathBuf, Scratch), i32> {
         return Err(exit::ENVIRONMENT);
     }
     guard.register_files_in(&dir, [crate::files::fileset::path(&dir, 0)]);
-    Ok((outs, dir, guard))
-}
-
-/// Write `r` into `--json`; a failure is one line naming the file and the reason.
-/// Returns whether it was written.
-fn save_json(outs: &Outputs, r: &RunResult) -> bool {
-    match (outs.write_json(r), outs.json_path()) {
-        (Err(e), Some(p)) => {
-            eprintln!("iomark mark: {}", cannot_write("--json", p, &e));
-            false
-        }
-        _ => true,
-    }
+    Ok((dir, guard))
 }
 
 /// Prepare the test file once (random, incompressible content).
-fn prepare_file(tests: &[Test], job: &MarkJob, dir: &Path) -> i32 {
+fn prepare_file(
+    tests: &[Test],
+    job: &MarkJob,
+    dir: &Path,
+    emit: &mut dyn crate::run::sysbench::Emit,
+) -> i32 {
     let mut prep = fileio_job(&tests[0], job.size, job.time_s, dir);
     prep.commands = vec![crate::job::sysbench::Command::Prepare];
     // test-only: a `create:stop` rule stops here, the directory made, the file not yet
     crate::util::fault::create_hook();
-    crate::run::sysbench::execute(&prep, &Arc::new(Console::without_err(0)))
+    crate::run::sysbench::execute(&prep, &Arc::new(Console::without_err(0)), emit)
 }
 
 /// Why the tests stopped: the exit code and where it stopped.
@@ -248,7 +258,7 @@ fn run_test(
     dir: &Path,
     warnings: &mut Vec<Warning>,
     (plots, lost): (&mut Vec<PathBuf>, &mut bool),
-    mb: &MarkBar,
+    (mb, emit): (&MarkBar, &mut dyn Emit),
 ) -> Result<Option<Row>, Stopped> {
     let pb = &mb.bar;
     crate::util::fault::phase_hook();
@@ -257,7 +267,7 @@ fn run_test(
         pb.set_message(format!("{} warm-up", t.name()));
         crate::run::live::phase(|| format!("{} warm-up", t.name()));
         let warm = fileio_job(t, job.size, job.warmup_s, dir);
-        run_fileio(warm, false, mb).map_err(|code| Stopped {
+        run_fileio(warm, false, mb, emit.fileio()).map_err(|code| Stopped {
             code,
             what: format!("in the warm-up of {}", t.name()),
         })?;
@@ -267,10 +277,11 @@ fn run_test(
         pb.set_message(format!("{} loop {}/{}", t.name(), i + 1, job.loops));
         crate::run::live::phase(|| format!("{} loop {}/{}", t.name(), i + 1, job.loops));
         let test = fileio_job(t, job.size, job.time_s, dir);
-        let r = run_fileio(test, job.plot.is_some(), mb).map_err(|code| Stopped {
-            code,
-            what: format!("in {}", t.name()),
-        })?;
+        let r =
+            run_fileio(test, job.plot.is_some(), mb, emit.fileio()).map_err(|code| Stopped {
+                code,
+                what: format!("in {}", t.name()),
+            })?;
         for w in &r.warnings {
             if !warnings.iter().any(|x| x.id == w.id) {
                 warnings.push(w.clone());
@@ -287,7 +298,7 @@ fn run_test(
         return Ok(None);
     };
     if let (Some(d), Some(r)) = (&job.plot, m.result.take()) {
-        match crate::report::svg_plot::write_plots(&r, d) {
+        match emit.plots(&r, d) {
             Ok(files) => plots.extend(files),
             Err(e) => {
                 // an output lost: the tests go on, the run ends with exit 1
@@ -351,12 +362,12 @@ impl Span {
 
 /// Save the result of a stopped run in `--json`: `r` with the error saying where it
 /// stopped, and the exit code.
-fn save_stopped(outs: &Outputs, mut r: RunResult, what: &str, code: i32) {
+fn save_stopped(emit: &dyn Emit, mut r: RunResult, what: &str, code: i32) {
     let done = r.phases.len();
     r.error = Some(format!(
         "stopped {what} (exit {code}); {done} test(s) completed"
     ));
-    save_json(outs, &r);
+    emit.save_json(&r);
 }
 
 /// The end of a stopped run: the table of the tests that finished (the unfinished ones
@@ -368,7 +379,7 @@ fn partial(
     job: &MarkJob,
     done: (&[Row], &[Warning]),
     tests: usize,
-    (diag, outs, signals): (&Diagnosis, &Outputs, &Signals),
+    (diag, emit, signals): (&Diagnosis, &dyn Emit, &Signals),
     (stopped, span): (Stopped, Span),
 ) -> i32 {
     let rows = done.0;
@@ -379,7 +390,7 @@ fn partial(
     let shown = if rows.is_empty() {
         format!("no test finished, no table printed{saved}")
     } else {
-        let _ = outs.write_texts(&r);
+        emit.table(&r);
         for l in crate::result::truth::text_lines(&r) {
             crate::outln!("{l}");
         }
@@ -394,7 +405,7 @@ fn partial(
     let of = crate::util::text::plural(tests as u64, "test", "tests");
     let msg = format!("{what} after {} of {of} ({shown})", rows.len());
     let code = interrupted_or(signals, stopped.code, &msg);
-    save_stopped(outs, r, &what, code);
+    save_stopped(emit, r, &what, code);
     code
 }
 
@@ -430,9 +441,12 @@ fn closing_notes(rows: &[Row], plots: &[PathBuf], diag: &Diagnosis, warnings: &m
             _ => (r.median.mb_s, 0.0),
         };
         let set_by = diag.ceiling.as_ref().map_or("", |c| c.set_by.as_str());
-        if let Some(m) =
-            notes::exceeds_ceiling(rd, wr, diag.ceiling.as_ref().map(|c| c.raw_mb_s), set_by)
-        {
+        if let Some(m) = result::truth::exceeds_ceiling(
+            rd,
+            wr,
+            diag.ceiling.as_ref().map(|c| c.raw_mb_s),
+            set_by,
+        ) {
             warnings.push(Warning {
                 id: crate::result::truth::ABOVE_CEILING.into(),
                 message: format!("{}: {m}", r.test.name()),
@@ -442,15 +456,15 @@ fn closing_notes(rows: &[Row], plots: &[PathBuf], diag: &Diagnosis, warnings: &m
     // every warning is printed once, by truth::text_lines with the result's others
 }
 
-/// Run `mark`; returns the exit code.
-pub fn execute(job: &MarkJob) -> i32 {
+/// Run `mark`, its outputs declared and written through `emit`; returns the exit code.
+pub fn execute(job: &MarkJob, emit: &mut dyn Emit) -> i32 {
     let signals = Signals::install();
     let (tests, job) = match checks(job) {
         Ok(x) => x,
         Err(c) => return c,
     };
     let job = &job;
-    let (outs, dir, guard) = match start(job) {
+    let (dir, guard) = match start(job, emit) {
         Ok(x) => x,
         Err(c) => return c,
     };
@@ -463,10 +477,8 @@ pub fn execute(job: &MarkJob) -> i32 {
             ..Default::default()
         },
     );
-    if let Err(e) = outs.rehearse() {
-        let p = outs.json_path().unwrap_or(Path::new(""));
-        eprintln!("iomark mark: {}", cannot_write("--json", p, &e));
-        return e.exit_code();
+    if let Err(code) = emit.rehearse() {
+        return code;
     }
     crate::outln!("{}", target_line(&diag));
     crate::outln!(
@@ -488,14 +500,14 @@ pub fn execute(job: &MarkJob) -> i32 {
     );
     crate::run::live::phase(|| "preparing the test file".into());
     let pb = &mb.bar;
-    let code = prepare_file(&tests, job, &dir);
+    let code = prepare_file(&tests, job, &dir, emit.fileio());
     // From here on, a stop saves the tests done so far (status interrupted/failed).
     if code != exit::OK {
         pb.finish_and_clear();
         let what = "while preparing the test file";
         let code = interrupted_or(&signals, code, what);
         save_stopped(
-            &outs,
+            emit,
             stopped_result(job, (&[], &[]), &diag, &signals, None),
             what,
             code,
@@ -511,14 +523,14 @@ pub fn execute(job: &MarkJob) -> i32 {
     for (i, t) in tests.iter().enumerate() {
         let out = (&mut plots, &mut lost);
         mb.test_starts(per_test, per_test * (tests.len() - i - 1) as u64);
-        match run_test(t, job, &dir, &mut warnings, out, &mb) {
+        match run_test(t, job, &dir, &mut warnings, out, (&mb, &mut *emit)) {
             Ok(Some(row)) => rows.push(row),
             Ok(None) => {}
             Err(s) => {
                 pb.finish_and_clear();
                 let done = (rows.as_slice(), warnings.as_slice());
                 let ended = (s, Span::of(&watch, t0));
-                return partial(job, done, tests.len(), (&diag, &outs, &signals), ended);
+                return partial(job, done, tests.len(), (&diag, emit, &signals), ended);
             }
         }
     }
@@ -532,14 +544,14 @@ pub fn execute(job: &MarkJob) -> i32 {
         result::build(i)
     };
     let r = result(vec![]);
-    let _ = outs.write_texts(&r);
+    emit.table(&r);
     closing_notes(&rows, &plots, &diag, &mut warnings);
     let r = result(warnings);
     for l in crate::result::truth::text_lines(&r) {
         crate::outln!("{l}");
     }
-    lost |= !save_json(&outs, &r);
-    if let Some(l) = crate::report::output::keep_history(&r, job.history) {
+    lost |= !emit.save_json(&r);
+    if let Some(l) = emit.keep_history(&r, job.history) {
         eprintln!("{l}");
     }
     if lost {

@@ -1,8 +1,10 @@
 //! sysbench 1.0.20 fileio's lines about the job, printed before any result exists:
 //! prepare's first and last lines and `run`'s header (general part, then fileio's),
 //! pinned by the transcripts in tests/it/sysbench_compat/. They read the job model, so
-//! they live here, beside the schedule that prints them; what is printed over a result
-//! (the final report, interval lines) is report/sysbench.rs.
+//! they live here, beside the schedule that prints them, with iomark's warning before a
+//! buffered run whose file set fits in RAM ([`fits_in_ram_warning`]); what is printed
+//! over a result (the final report) is report/sysbench.rs, the interval lines'
+//! wording progress.rs.
 
 use crate::job::sysbench::{FileioJob, Geometry, TestMode};
 use crate::job::units::sysbench_human_size;
@@ -121,6 +123,21 @@ pub fn header_fileio(job: &FileioJob, g: &Geometry, mode: TestMode) -> Vec<Strin
     }
     v.push(format!("Doing {} test", mode.description()));
     v
+}
+
+/// The warning printed (to stderr) before a buffered run whose file set fits in RAM,
+/// with its stable id as in the notes (`None` when the cache serves nothing the test
+/// measures, see [`crate::result::truth::fits_in_ram_text`]).
+pub fn fits_in_ram_warning(
+    file_set: u64,
+    mem_total: u64,
+    used: crate::result::truth::CacheUse,
+) -> Option<String> {
+    let m = crate::result::truth::fits_in_ram_text(file_set, mem_total, used)?;
+    Some(format!(
+        "iomark: WARNING [{}]: {m}",
+        crate::result::truth::FITS_IN_RAM
+    ))
 }
 
 #[cfg(test)]

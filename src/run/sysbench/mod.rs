@@ -17,7 +17,6 @@ pub mod thread;
 
 use crate::files::fileset;
 use crate::job::sysbench::{Command, DataPattern, FileioJob, Geometry, IoMode};
-use crate::report::output::Outputs;
 use crate::result::{self, RunResult, Status};
 use crate::run::signals::Signals;
 use crate::run::sysbench::rng::{GlibcRandom, Xoroshiro128Plus};
@@ -25,6 +24,33 @@ use crate::util::console::level;
 use crate::util::console::Console;
 use crate::util::error::{exit, Error};
 use std::sync::Arc;
+
+/// What a fileio call shows and writes beyond its console lines, given by its front end
+/// (cli/fileio/outputs.rs, with report/'s reporters and the output manager): the
+/// outputs declared before any command runs and written with the result of `run`, and
+/// sysbench's report, histogram and `--debug` lines and iomark's notes rendered from a
+/// result. The schedule here decides when each is printed (the report before a later
+/// `cleanup`'s lines, a checkpoint's report where it falls).
+pub trait Emit {
+    /// Declare the outputs of `job` (only when `run` is among its commands) before any
+    /// command runs: a failed check is its FATAL line on `console` and the exit code,
+    /// nothing written.
+    fn declare(&mut self, job: &FileioJob, console: &Console) -> Result<(), i32>;
+    /// Whether the `--json` file still owes its result (declared, not yet written).
+    fn json_pending(&self) -> bool;
+    /// Write `r` into the declared outputs (`charts`: the `--plot` charts too), each
+    /// chart written and each output that could not be written said on `console`;
+    /// whether every output was written.
+    fn save(&self, r: &RunResult, charts: bool, console: &Console) -> bool;
+    /// sysbench's report of `r` (the end of `run`, a checkpoint).
+    fn report(&self, r: &RunResult) -> String;
+    /// sysbench's `--histogram` of `r`.
+    fn histogram(&self, r: &RunResult) -> String;
+    /// sysbench's `--debug` per-thread lines of `r`.
+    fn threads(&self, r: &RunResult) -> String;
+    /// iomark's notes block after the report of `r` (empty: nothing to say).
+    fn notes(&self, r: &RunResult) -> String;
+}
 
 /// Execute every command of `job`; returns the exit code.
 ///
@@ -36,7 +62,8 @@ use std::sync::Arc;
 /// fails (exit 1 or 3), a `cleanup` asked for later in the same call still runs (the exit
 /// code stays the failure's). A signal during `prepare` ends the call there: the files
 /// written so far are kept for the next `prepare` to extend, as its notice says.
-pub fn execute(job: &FileioJob, console: &Arc<Console>) -> i32 {
+/// `emit` declares and writes the outputs and renders the reports.
+pub fn execute(job: &FileioJob, console: &Arc<Console>, emit: &mut dyn Emit) -> i32 {
     let signals = Signals::install();
     crate::ranks::arm(&signals.stop);
     // io_uring is checked before anything is written (no `prepare`, no --json rehearsal,
@@ -47,10 +74,9 @@ pub fn execute(job: &FileioJob, console: &Arc<Console>) -> i32 {
             return exit::ENVIRONMENT;
         }
     }
-    let outs = match declare_outputs(job, console) {
-        Ok(o) => o,
-        Err(code) => return code,
-    };
+    if let Err(code) = emit.declare(job, console) {
+        return code;
+    }
     let mut created_dir = false;
     if job.commands.contains(&Command::Prepare) && !job.dir.exists() {
         if let Err(e) = fileset::create_dir(&job.dir) {
@@ -66,8 +92,8 @@ pub fn execute(job: &FileioJob, console: &Arc<Console>) -> i32 {
         created_dir = true;
         console.err(&format!("iomark: created directory {}", job.dir.display()));
     }
-    let (code, by) = execute_commands(job, console, &signals, &outs);
-    if outs.json_pending() {
+    let (code, by) = execute_commands(job, console, &signals, emit);
+    if emit.json_pending() {
         // 'run' never came to its result (a failed or interrupted 'prepare', a check of
         // 'run' itself): the --json file gets a complete result saying so
         let interrupted = signals.exit_code().is_some();
@@ -77,7 +103,7 @@ pub fn execute(job: &FileioJob, console: &Arc<Console>) -> i32 {
         };
         let why = not_run_why(by, interrupted, code);
         let r = stopped_result(job, job.geometry().ok().as_ref(), status, why);
-        save(&outs, &r, false, console);
+        emit.save(&r, false, console);
     }
     // remove_dir only removes an empty directory: a failed call leaves no directory it created.
     if created_dir && (job.commands.last() == Some(&Command::Cleanup) || code != exit::OK) {
@@ -86,74 +112,17 @@ pub fn execute(job: &FileioJob, console: &Arc<Console>) -> i32 {
     code
 }
 
-/// The outputs of the call, declared through the output manager (report/output.rs)
-/// before any command runs, and only when `run` is among the commands: `--json` checked
-/// (new, or a regular file with one link) and refused when it is one of the test files,
-/// the `--plot` directory made, then the `--json` write rehearsed aside. A failed check
-/// is its FATAL line and exit 3 (exit 2 for a test file), nothing written.
-fn declare_outputs(job: &FileioJob, console: &Console) -> Result<Outputs, i32> {
-    let mut outs = Outputs::new();
-    if !job.commands.contains(&Command::Run) {
-        if job.json.is_some() {
-            console.err("iomark: WARNING: --json writes the result of 'run'; no 'run' command was given, so no JSON file is written");
-        }
-        return Ok(outs);
-    }
-    let fatal = |m: String, code: i32| {
-        console.line(level::FATAL, &format!("FATAL: {m}"));
-        code
-    };
-    let cannot = |p: &std::path::Path, e: crate::files::output::OutputError| {
-        crate::report::output::cannot_write("--json", p, &e)
-    };
-    // the result must not be one of the test files (`--json=test_file.1`, or a hard
-    // link to one: said as such before the link rule of the output refuses it)
-    let data: Vec<_> = (0..job.file_num)
-        .map(|i| {
-            (
-                format!("test file {i}"),
-                fileset::display(&job.dir, i).into(),
-            )
-        })
-        .collect();
-    let json: Vec<_> = job
-        .json
-        .iter()
-        .map(|p| ("--json".to_string(), p.clone()))
-        .collect();
-    crate::files::output::refuse_collisions(&json, &data).map_err(|m| fatal(m, exit::INVALID))?;
-    if let Some(p) = &job.json {
-        outs.json(p)
-            .map_err(|e| fatal(cannot(p, e), exit::ENVIRONMENT))?;
-    }
-    if let Some(d) = &job.plot {
-        outs.plots(d).map_err(|(code, m)| fatal(m, code))?;
-    }
-    if let (Err(e), Some(p)) = (outs.rehearse(), outs.json_path()) {
-        return Err(fatal(cannot(p, e), exit::ENVIRONMENT));
-    }
-    Ok(outs)
-}
-
-/// Write the result `r` into the declared outputs (`charts`: the `--plot` charts too):
-/// a chart written is its `iomark: wrote` line, an output that could not be written its
-/// FATAL line. Whether every output was written.
-fn save(outs: &Outputs, r: &RunResult, charts: bool, console: &Console) -> bool {
-    outs.save(r, charts, &mut |said| match said {
-        Ok(f) => console.line(level::NOTICE, &format!("iomark: wrote {}", f.display())),
-        Err(line) => console.line(level::FATAL, &format!("FATAL: {line}")),
-    })
-}
-
 /// Run `job` (its `run` command only) and hand back its RunResult in memory, as
 /// `mark` does for each of its tests: the same checks as [`execute`] before the run
 /// (io_uring probed first), no `--json` file. `Err`: the exit code (the messages went
 /// to `console`).
-/// `live`, when given, gets the rates of each sample (`mark`'s bar shows them).
+/// `live`, when given, gets the rates of each sample (`mark`'s bar shows them); `emit`
+/// renders the reports (no outputs are declared).
 pub fn run_for_result(
     job: &FileioJob,
     console: &Arc<Console>,
     live: Option<Arc<crate::run::sampler::LiveRates>>,
+    emit: &dyn Emit,
 ) -> Result<RunResult, i32> {
     let signals = Signals::install();
     if job.io_mode == IoMode::Async {
@@ -162,7 +131,7 @@ pub fn run_for_result(
             return Err(exit::ENVIRONMENT);
         }
     }
-    match run::run(job, console, &signals, &Outputs::new(), (true, live)) {
+    match run::run(job, console, &signals, emit, (true, live)) {
         (exit::OK, Some(r)) => Ok(r),
         (exit::OK, None) => Err(exit::FAILED),
         (code, _) => Err(code),
@@ -187,7 +156,7 @@ fn execute_commands(
     job: &FileioJob,
     console: &Arc<Console>,
     signals: &Signals,
-    outs: &Outputs,
+    emit: &dyn Emit,
 ) -> (i32, Option<Command>) {
     let mut code = exit::OK;
     let mut by = None;
@@ -209,7 +178,7 @@ fn execute_commands(
                 progress::done(console, w);
                 c
             }
-            Command::Run => run::run(job, console, signals, outs, (false, None)).0,
+            Command::Run => run::run(job, console, signals, emit, (false, None)).0,
             Command::Cleanup => {
                 console.line(level::NOTICE, "Removing test files...");
                 let w = progress::waiting(job, console, "cleanup: removing the test files");
@@ -358,12 +327,12 @@ fn failed_before_start(
     g: &Geometry,
     console: &Console,
     f: &Error,
-    outs: &Outputs,
+    emit: &dyn Emit,
 ) -> i32 {
     let code = print_failure(console, f);
-    if outs.json_pending() {
+    if emit.json_pending() {
         let r = stopped_result(job, Some(g), Status::Failed, f.lines.join("\n"));
-        save(outs, &r, false, console);
+        emit.save(&r, false, console);
     }
     code
 }

@@ -7,6 +7,9 @@
 //! fsync of `--file-fsync-end`, the requests in flight). `prepare` and `cleanup` get a
 //! line saying what they wait for. The line is redrawn ten times a second (never
 //! frozen), and sysbench's messages are printed above it (util/console.rs).
+//!
+//! The wording of sysbench's `--report-interval` lines is here too ([`interval_line`]):
+//! they are printed while the run goes on, by the main thread's schedule (run.rs).
 
 use crate::job::sysbench::FileioJob;
 use crate::run::sampler::{LiveRates, Rates};
@@ -114,9 +117,38 @@ pub(super) fn done(console: &Console, b: Option<ProgressBar>) {
     }
 }
 
+/// One `--report-interval` line: read/write bandwidth in MiB/s, fsyncs per
+/// second, and the interval's P-th percentile latency in ms with 3 decimals.
+pub(super) fn interval_line(
+    elapsed_s: f64,
+    period_s: f64,
+    bytes_read: u64,
+    bytes_written: u64,
+    fsyncs: u64,
+    pct_ns: u64,
+    percentile: u32,
+) -> String {
+    let t = crate::result::positive_secs(period_s);
+    format!(
+        "[ {}s ] reads: {:.2} MiB/s writes: {:.2} MiB/s fsyncs: {:.2}/s latency (ms,{}%): {:.3}",
+        elapsed_s.round() as u64,
+        bytes_read as f64 / 1_048_576.0 / t,
+        bytes_written as f64 / 1_048_576.0 / t,
+        fsyncs as f64 / t,
+        percentile,
+        pct_ns as f64 / 1e6
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn interval_line_format() {
+        let l = interval_line(2.0004, 1.0, 29_350_000, 19_566_000, 3810, 214_000, 95);
+        assert_eq!(l, "[ 2s ] reads: 27.99 MiB/s writes: 18.66 MiB/s fsyncs: 3810.00/s latency (ms,95%): 0.214");
+    }
     use crate::job::sysbench::TestMode;
 
     fn job(time: u64, events: u64) -> FileioJob {

@@ -3,16 +3,13 @@
 //! releases the workers through a barrier, then sleeps on a condition variable until
 //! all workers finish or the next interval line, checkpoint, sample or forced-shutdown
 //! deadline is due (no polling on the timed path) — then prints sysbench's report and
-//! iomark's notes and writes the result into the outputs declared through
-//! report::Outputs (`--json`, `--plot`).
+//! iomark's notes and writes the result into the outputs its front end declared
+//! (`--json`, `--plot`), through the front end's [`Emit`] hook.
 
 use crate::files::fileset;
 use crate::job::sysbench::{FileioJob, Geometry, IoMode, TestMode};
 use crate::probe::diagnosis::Diagnosis;
 use crate::probe::{pagecache, Root};
-use crate::report::output::Outputs;
-use crate::report::sysbench::{SysbenchHistogram, SysbenchReport, SysbenchThreads};
-use crate::report::{notes, sysbench, Reporter};
 use crate::result::job::EffectiveJob;
 use crate::result::{self, Interval, JobInfo, Recorded, RunResult, Status, Threads, Warning};
 use crate::run::sampler::Sampler;
@@ -22,7 +19,7 @@ use crate::run::sysbench::header;
 use crate::run::sysbench::rng::{GlibcRandom, Xoroshiro128Plus};
 use crate::run::sysbench::shared::{RateQueue, Shared};
 use crate::run::sysbench::thread::thread;
-use crate::run::sysbench::{failed_before_start, geometry, save, say_interrupted};
+use crate::run::sysbench::{failed_before_start, geometry, say_interrupted, Emit};
 use crate::stats::job::JobStats;
 use crate::stats::{new_hist, percentile_ns};
 use crate::util::console::level;
@@ -55,13 +52,6 @@ pub(super) fn inputs(
         percentile: job.percentile,
     };
     i
-}
-
-/// A reporter's text output (the sysbench reporters never fail).
-fn text(rep: &dyn Reporter, r: &RunResult) -> String {
-    rep.render(r)
-        .map(|b| String::from_utf8_lossy(&b).into_owned())
-        .unwrap_or_default()
 }
 
 /// The file set opened for a run, and what was known of the target before it.
@@ -102,17 +92,18 @@ struct Ran {
 }
 
 /// `run`: the exit code, and the run's RunResult when `keep` asks for it (`mark`,
-/// which reads it in memory). The result is written into the declared outputs `outs`
-/// (`--json`, checked and its write rehearsed; `--plot`); an output that cannot be
-/// written is its FATAL line and exit 1 unless the run ends with another code.
+/// which reads it in memory). The reports are rendered by `emit` and the result is
+/// written into the outputs it declared (`--json`, checked and its write rehearsed;
+/// `--plot`); an output that cannot be written is its FATAL line and exit 1 unless the
+/// run ends with another code.
 pub(super) fn run(
     job: &FileioJob,
     console: &Arc<Console>,
     signals: &Signals,
-    outs: &Outputs,
+    emit: &dyn Emit,
     (keep, live): (bool, Option<Arc<crate::run::sampler::LiveRates>>),
 ) -> (i32, Option<RunResult>) {
-    let r = match ready(job, console, outs) {
+    let r = match ready(job, console, emit) {
         Ok(r) => r,
         Err(code) => return (code, None),
     };
@@ -134,7 +125,7 @@ pub(super) fn run(
     } else {
         now_seed()
     };
-    let code = workers(job, &sh, &fds, seed_used, console, &mut ran);
+    let code = workers(job, &sh, &fds, seed_used, (console, emit), &mut ran);
     super::progress::done(console, shown.map(|(_, b)| b));
     // many hosts (src/ranks/): this rank's I/O ended; the others hear of it now
     crate::ranks::ended(
@@ -155,9 +146,9 @@ pub(super) fn run(
     };
     // many hosts (src/ranks/): rank 0 reports the aggregate of every rank
     let rr = crate::ranks::conclude(end_inputs(job, &r, snap, &end, &mut ran));
-    print_report(job, console, &rr, end.failure.is_some(), &ran);
-    notes_after(job, &rr, console, &end);
-    let lost_output = !save(outs, &rr, true, console);
+    print_report(job, (console, emit), &rr, end.failure.is_some(), &ran);
+    notes_after(job, &rr, (console, emit), &end);
+    let lost_output = !emit.save(&rr, true, console);
     keep_history(job, &rr, console);
     let kept = keep.then_some(rr);
     drop(r.files);
@@ -183,7 +174,7 @@ pub(super) fn run(
 
 /// Check the job, print sysbench's headers, open the file set and look at the target
 /// (diagnosis, page cache); a failure before the start is reported (`--json` too).
-fn ready(job: &FileioJob, console: &Console, outs: &Outputs) -> Result<Ready, i32> {
+fn ready(job: &FileioJob, console: &Console, emit: &dyn Emit) -> Result<Ready, i32> {
     let g = geometry(job, console)?;
     let Some(mode) = job.test_mode else {
         console.line(
@@ -204,7 +195,7 @@ fn ready(job: &FileioJob, console: &Console, outs: &Outputs) -> Result<Ready, i3
     }
     if job.extra_flags.direct {
         if let Err(f) = fileset::direct_preflight(job, &g) {
-            return Err(failed_before_start(job, &g, console, &f, outs));
+            return Err(failed_before_start(job, &g, console, &f, emit));
         }
     }
     for l in header::header_general(job) {
@@ -223,7 +214,7 @@ fn ready(job: &FileioJob, console: &Console, outs: &Outputs) -> Result<Ready, i3
             console.line(level::DEBUG, &l)
         }
     })
-    .map_err(|f| failed_before_start(job, &g, console, &f, outs))?;
+    .map_err(|f| failed_before_start(job, &g, console, &f, emit))?;
     let root = Root::default();
     let diag = crate::probe::diagnosis::diagnose(
         &root,
@@ -258,7 +249,8 @@ fn ready(job: &FileioJob, console: &Console, outs: &Outputs) -> Result<Ready, i3
         && before.memory_fs.is_none()
         && pagecache::fits_in_ram(g.total, before.mem_total)
     {
-        if let Some(line) = notes::fits_in_ram_warning(g.total, before.mem_total.unwrap_or(0), used)
+        if let Some(line) =
+            header::fits_in_ram_warning(g.total, before.mem_total.unwrap_or(0), used)
         {
             console.err(&line);
         }
@@ -340,7 +332,7 @@ fn workers(
     sh: &Shared,
     fds: &[i32],
     seed: u32,
-    console: &Console,
+    (console, emit): (&Console, &dyn Emit),
     ran: &mut Ran,
 ) -> i32 {
     let threads = job.threads as usize;
@@ -394,7 +386,7 @@ fn workers(
         if let Some(q) = &sh.rate {
             s.spawn(move || arrivals(sh, q, start, rate_rng));
         }
-        let code = schedule(job, sh, start, console, ran);
+        let code = schedule(job, sh, start, (console, emit), ran);
         if code != exit::OK {
             return code;
         }
@@ -507,7 +499,13 @@ impl Due {
 
 /// The main schedule: interval lines, checkpoints, samples, forced shutdown, until
 /// every worker has finished; then the final snapshot.
-fn schedule(job: &FileioJob, sh: &Shared, start: Instant, console: &Console, ran: &mut Ran) -> i32 {
+fn schedule(
+    job: &FileioJob,
+    sh: &Shared,
+    start: Instant,
+    (console, emit): (&Console, &dyn Emit),
+    ran: &mut Ran,
+) -> i32 {
     let mut due = Due::new(job, start);
     if job.samples || ran.live.is_some() {
         let mut smp = Sampler::new(start, crate::run::sampler::period_for(job.time_limit));
@@ -567,7 +565,7 @@ fn schedule(job: &FileioJob, sh: &Shared, start: Instant, console: &Console, ran
                 ),
             );
             let r = result::build(inputs(job, Some(&sh.geom), snap, Status::Ok, None, 0));
-            console.block(level::NOTICE, &text(&SysbenchReport, &r));
+            console.block(level::NOTICE, &emit.report(&r));
         }
         running = sh.running.lock().unwrap_or_else(|e| e.into_inner());
     }
@@ -605,7 +603,7 @@ fn interval_line(
     let elapsed = (now - start).as_secs_f64();
     console.line(
         level::NOTICE,
-        &sysbench::interval_line(elapsed, dur, bytes.0, bytes.1, bytes.2, p, job.percentile),
+        &super::progress::interval_line(elapsed, dur, bytes.0, bytes.1, bytes.2, p, job.percentile),
     );
     ran.intervals.push(Interval {
         t_s: elapsed,
@@ -644,7 +642,13 @@ fn snapshot(sh: &Shared, start: Instant, seg_start: Instant, reset: bool) -> Thr
 }
 
 /// sysbench's report (with the partial report after a failure, which sysbench omits).
-fn print_report(job: &FileioJob, console: &Console, r: &RunResult, failed: bool, ran: &Ran) {
+fn print_report(
+    job: &FileioJob,
+    (console, emit): (&Console, &dyn Emit),
+    r: &RunResult,
+    failed: bool,
+    ran: &Ran,
+) {
     if ran.forced {
         console.line(
             level::FATAL,
@@ -659,7 +663,7 @@ fn print_report(job: &FileioJob, console: &Console, r: &RunResult, failed: bool,
             level::NOTICE,
             "iomark: the run failed; the report below counts only the I/O completed before the failure:",
         );
-        console.block(level::NOTICE, &text(&SysbenchReport, r));
+        console.block(level::NOTICE, &emit.report(r));
         return;
     }
     if !ran.forced {
@@ -667,9 +671,9 @@ fn print_report(job: &FileioJob, console: &Console, r: &RunResult, failed: bool,
         console.line(level::INFO, "");
     }
     if job.histogram {
-        console.block(level::FATAL, &text(&SysbenchHistogram, r));
+        console.block(level::FATAL, &emit.histogram(r));
     }
-    console.block(level::NOTICE, &text(&SysbenchReport, r));
+    console.block(level::NOTICE, &emit.report(r));
     if ran.forced && ran.unfinished > 0 {
         console.line(
             level::NOTICE,
@@ -680,7 +684,7 @@ fn print_report(job: &FileioJob, console: &Console, r: &RunResult, failed: bool,
         );
     }
     if job.debug {
-        for l in text(&SysbenchThreads, r).lines() {
+        for l in emit.threads(r).lines() {
             console.line(level::DEBUG, l);
         }
     }
@@ -688,7 +692,7 @@ fn print_report(job: &FileioJob, console: &Console, r: &RunResult, failed: bool,
 
 /// iomark's notes after the report (none after a failure): a result above the
 /// device's ceiling, then the notes block (page cache, the end-of-test fsync).
-fn notes_after(job: &FileioJob, rr: &RunResult, console: &Console, end: &End) {
+fn notes_after(job: &FileioJob, rr: &RunResult, (console, emit): (&Console, &dyn Emit), end: &End) {
     if end.failure.is_some() {
         return;
     }
@@ -701,7 +705,7 @@ fn notes_after(job: &FileioJob, rr: &RunResult, console: &Console, end: &End) {
         note_line(job, console, &line);
     }
     if job.notes {
-        for l in text(&notes::Notes, rr).lines() {
+        for l in emit.notes(rr).lines() {
             note_line(job, console, l);
         }
     }
@@ -745,7 +749,7 @@ fn end_inputs(
     let check = pagecache::after(&r.root, &r.before, r.g.total, r.buffered, read, written);
     let t = snap.period_s.max(f64::MIN_POSITIVE);
     let ceiling = r.diag.ceiling.as_ref();
-    let exceeded = notes::exceeds_ceiling(
+    let exceeded = crate::result::truth::exceeds_ceiling(
         read as f64 / t / 1e6,
         written as f64 / t / 1e6,
         ceiling.map(|c| c.raw_mb_s),

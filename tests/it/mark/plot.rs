@@ -5,7 +5,8 @@
 //! completion latency is measured, not estimated). Bad `--plot` values: exit 2 / 3.
 
 use crate::util::*;
-use iomark::report::svg_plot::{stem, write_plots};
+use iomark::cli::output::write_plots;
+use iomark::report::svg_plot::stem;
 use iomark::result::{CurvePoint, LatencyCurve, RunResult, Sample, Series};
 use serde_json::Value;
 use std::path::Path;

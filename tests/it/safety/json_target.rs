@@ -41,7 +41,7 @@ fn json_to_a_device_or_a_symlink_is_refused_and_nothing_is_replaced() {
                 .run();
             let all = format!("{}{}", o.stdout, o.stderr);
             assert_eq!(o.code, 3, "{args:?} --json={target}: {all}");
-            // one wording for every command (report::output::cannot_write)
+            // one wording for every command (cli::output::cannot_write)
             assert!(
                 all.contains(&format!(
                     "cannot write --json={target}: is not a regular file"

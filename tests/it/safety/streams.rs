@@ -1,7 +1,7 @@
 //! The standard streams as outputs (docs/safety.md "Standard streams as outputs"): for
 //! every command's output options (`--json`, `--output`, `-o`, compare's `--plot`), `-`
 //! and `/dev/stdout` are stdout, `/dev/stderr` stderr and `/dev/null` nothing — one rule
-//! (report/output.rs), never a file named `-` or a refused device. A document on stdout
+//! (cli/output.rs), never a file named `-` or a refused device. A document on stdout
 //! (`--json=-`, `compare --plot=-`) has stdout alone: the rest goes to stderr, so
 //! `iomark … --json=- | jq` reads one JSON document.
 

@@ -1,12 +1,14 @@
-//! The output manager: a command declares its outputs before it runs — the `--json`
-//! result file (checked, its write rehearsed in a temporary file now; the file keeps its
-//! old content until the result replaces it), text reports for stdout or
-//! an `--output=FILE` (checked now, replaced at the end), the `--plot=DIR` charts (the
-//! directory is made now) — so a bad path fails before any work (exit 3); at the end it
-//! renders each output's reporters over the one [`RunResult`] and writes them: files
-//! through files/output.rs (never through a link, old content or the complete new one;
-//! a failed write is exit 1), stdout through util/output.rs. Messages stay the
-//! command's: the errors carry the path and the reason, the command says them.
+//! The output manager, the front ends' (it renders report/'s reporters and writes
+//! through files/, which only cli/ may both use): a command declares its outputs before
+//! it runs — the `--json` result file (checked, its write rehearsed in a temporary file
+//! now; the file keeps its old content until the result replaces it), text reports for
+//! stdout or an `--output=FILE` (checked now, replaced at the end), the `--plot=DIR`
+//! charts (the directory is made now) — so a bad path fails before any work (exit 3); at
+//! the end it renders each output's reporters over the one [`RunResult`] (the charts
+//! too: [`write_plots`]) and writes them: files through files/output.rs (never through
+//! a link, old content or the complete new one; a failed write is exit 1), stdout
+//! through util/output.rs. Messages stay the command's: the errors carry the path and
+//! the reason, the command says them.
 //!
 //! An output path that names a standard stream (`-`, `/dev/stdout`, `/dev/stderr`,
 //! `/dev/null`: util/output.rs [`Stream`]) is that stream, for every command and every
@@ -14,6 +16,7 @@
 //! (every other stdout text then goes to stderr), so `iomark … --json=- | jq` works.
 
 use crate::files::output::{Output, OutputError};
+use crate::report::svg_plot::{stem, DeviceChart, LatencyChart, ThroughputChart};
 use crate::report::{ReportError, Reporter};
 use crate::result::RunResult;
 use crate::util::output::Stream;
@@ -212,8 +215,7 @@ impl Outputs {
     /// without `--plot`). The error is `--plot=DIR: why`.
     pub fn write_plots(&self, r: &RunResult) -> Result<Vec<PathBuf>, String> {
         match &self.plots {
-            Some(d) => crate::report::svg_plot::write_plots(r, d)
-                .map_err(|e| format!("--plot={}: {e}", d.display())),
+            Some(d) => write_plots(r, d).map_err(|e| format!("--plot={}: {e}", d.display())),
             None => Ok(vec![]),
         }
     }
@@ -335,6 +337,48 @@ pub fn keep_history(r: &RunResult, on: bool) -> Option<String> {
     let name = crate::result::history::name(r, std::process::id());
     let ok = r.status == crate::result::Status::Ok;
     crate::files::history::keep(&name, &crate::result::json_bytes(r), on && ok)
+}
+
+/// Write `svg` to the chart file `path` through [`crate::files::output`] (never
+/// through a link, old content or the complete chart).
+fn write_chart(path: &Path, svg: &[u8]) -> Result<(), String> {
+    crate::files::output::Output::create(path)
+        .and_then(|o| o.commit(svg))
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+/// Write the charts of `result` into `dir` (created if missing, one level):
+/// `STEM-throughput.svg` (when the result has samples or intervals),
+/// `STEM-latency.svg` (when it has latency data) and `STEM-device.svg` (when its samples
+/// hold the device's counters, the drive's temperature or the CPUs' clock), `STEM` from [`stem`], each through
+/// files/output.rs (each drawn by report/svg_plot.rs). Returns the files written; an error (a message
+/// naming the file) when a file cannot be written or the result holds nothing to draw.
+pub fn write_plots(result: &RunResult, dir: &Path) -> Result<Vec<PathBuf>, String> {
+    crate::files::output::ensure_dir(dir, "--plot")?;
+    let s = stem(result);
+    let mut out = vec![];
+    let charts: [(&str, &dyn Reporter); 3] = [
+        ("throughput", &ThroughputChart),
+        ("latency", &LatencyChart),
+        ("device", &DeviceChart),
+    ];
+    for (name, chart) in charts {
+        let p = dir.join(format!("{s}-{name}.svg"));
+        match chart.render(result) {
+            Ok(svg) => {
+                write_chart(&p, &svg)?;
+                out.push(p);
+            }
+            Err(ReportError::Empty) => {}
+            Err(ReportError::Failed(e)) => {
+                return Err(format!("cannot write {}: {e}", p.display()))
+            }
+        }
+    }
+    if out.is_empty() {
+        return Err("the result has no samples, intervals or latency data to draw".into());
+    }
+    Ok(out)
 }
 
 #[cfg(test)]
