@@ -73,7 +73,9 @@ fn text_shape(report: &str) -> Vec<String> {
             }
             // fio's min/max carry 3 significant digits of a unit (`12k`, `1.5k`): whether a
             // fraction shows depends on the value, not on the format
-            let s = shape(&s).replace("min=N.N,", "min=N,").replace("max=N.N,", "max=N,");
+            let s = shape(&s)
+                .replace("min=N.N,", "min=N,")
+                .replace("max=N.N,", "max=N,");
             let indent = s.len() - s.trim_start().len();
             format!("{}{}", " ".repeat(indent), s.replace(' ', ""))
         })
