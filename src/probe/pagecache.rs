@@ -247,17 +247,20 @@ mod tests {
         assert!(c.fits_in_ram);
     }
 
-    /// Issue 18: a loop device whose backing file is on tmpfs (or ramfs) is memory-backed,
+    /// Write `text` at `rel` under the recorded root `dir`, its directories made.
+    fn put_file(dir: &std::path::Path, rel: &str, text: &str) {
+        let p = dir.join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    }
+
+    /// A loop device whose backing file is on tmpfs (or ramfs) is memory-backed,
     /// read from a recorded root (sysfs and mountinfo), so no real loop device is needed.
     #[test]
     fn loop_over_tmpfs_in_a_fixture_is_memory_backed() {
         let d = tempfile::tempdir().unwrap();
         let root = Root(d.path().to_path_buf());
-        let put = |rel: &str, text: &str| {
-            let p = d.path().join(rel);
-            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-            std::fs::write(p, text).unwrap();
-        };
+        let put = |rel: &str, text: &str| put_file(d.path(), rel, text);
         put(
             "proc/self/mountinfo",
             "22 1 8:1 / / rw - ext4 /dev/sda1 rw\n\
@@ -303,11 +306,7 @@ mod tests {
     fn loop_backing_names_the_file_and_offset() {
         let d = tempfile::tempdir().unwrap();
         let root = Root(d.path().to_path_buf());
-        let put = |rel: &str, text: &str| {
-            let p = d.path().join(rel);
-            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-            std::fs::write(p, text).unwrap();
-        };
+        let put = |rel: &str, text: &str| put_file(d.path(), rel, text);
         put("sys/block/loop2/loop/backing_file", "/var/tmp/a.img\n");
         put("sys/block/loop2/loop/offset", "1048576\n");
         put("sys/block/loop3/loop/backing_file", "/var/tmp/b.img\n");

@@ -145,7 +145,7 @@ mod tests {
         assert_eq!(l[1], "  page cache: the test read 4.0 GiB, vda read 0 B: at least 100.0% of the reads were served from memory (device-wide counters).");
     }
 
-    /// Issue 18: the notes of one run say "fits in RAM" once (the truth warning's line).
+    /// The notes of one run say "fits in RAM" once (the truth warning's line).
     #[test]
     fn notes_say_fits_in_ram_once() {
         let mut i = crate::result::build::Inputs::new("fileio", &[], Status::Ok);

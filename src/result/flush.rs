@@ -525,7 +525,7 @@ mod tests {
         .finding()
     }
 
-    /// Issue 26: each level of a loop stack is considered, and the sentence names the
+    /// Each level of a loop stack is considered, and the sentence names the
     /// level that bounds the flush: the disk's volatile cache when every level caches;
     /// the write-through disk's write-out under a caching loop device; a write-through
     /// loop device drops the flushes before the caching disk below it.

@@ -667,6 +667,7 @@ fn the_cycle_checker_sees_cycles() {
 /// the tree). `None` when the line cites only this repository. The needles are built
 /// from pieces so this file does not cite itself.
 fn outside_citation(line: &str) -> Option<&'static str> {
+    let line = &line.to_lowercase();
     let issue = ["iss", "ue "].concat();
     if line.contains(&["spec", "/"].concat()) {
         return Some("a spec folder file");

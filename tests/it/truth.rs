@@ -187,7 +187,7 @@ fn memory_target(dir: &Path, id: &str, out: &Path) -> Vec<std::path::PathBuf> {
     files
 }
 
-/// Issue 18: a loop device over a file in /dev/shm (tmpfs) is a block device in RAM:
+/// A loop device over a file in /dev/shm (tmpfs) is a block device in RAM:
 /// fileio, run and mark say target.memory_device, naming "loopN over tmpfs". The guard
 /// unmounts, detaches and removes the image also when an assertion fails.
 #[test]
@@ -379,7 +379,7 @@ fn a_set_that_fits_in_ram_read_right_after_prepare_is_called_out() {
     // mark: not applicable (O_DIRECT reads)
 }
 
-/// Issue 18: `compare` calls out what the single results know, each once: a different
+/// `compare` calls out what the single results know, each once: a different
 /// fsync policy on a write row (rndwr with fsync after every write vs none), a column
 /// whose files were in memory (tmpfs) beside columns on a device, and a truth warning
 /// only one column has (`page_cache.writes_in_memory` in its legend / warnings row).

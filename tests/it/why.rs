@@ -495,7 +495,7 @@ fn mark_copy_and_tree_carry_the_device_view_of_their_disk() {
     }
 }
 
-/// Issue 26: `mark`'s O_DIRECT writes never flush, so on a disk that acknowledges
+/// `mark`'s O_DIRECT writes never flush, so on a disk that acknowledges
 /// writes from a volatile cache its write figures are the cache's. On an ext4 on a loop
 /// device with `queue/write_cache` = `write back` the finding
 /// `write_cache.acknowledged` names the write tests and says what to run to see the
@@ -592,7 +592,7 @@ fn acked(j: &Value) -> Vec<Value> {
         .collect()
 }
 
-/// Issue 26: a job held back before it starts is waiting, and the waits share says so.
+/// A job held back before it starts is waiting, and the waits share says so.
 /// `b` is in a later `stonewall` group: it was held from the run's start until `a`'s
 /// group ended, so its waits are at least `a`'s whole wall time; `c` shares `b`'s group
 /// but has `wait_for=b` (1 s of I/O): its waits are the group's and its own wait for

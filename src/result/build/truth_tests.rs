@@ -259,7 +259,7 @@ fn mark_on(mode: &str, writes: u64) -> RunResult {
     build(i)
 }
 
-/// Issue 26: mark's write figures on a write-back disk are explained, once, with
+/// Mark's write figures on a write-back disk are explained, once, with
 /// what to run to see the medium's speed; not on a write-through disk, not
 /// without writes, not for another command.
 #[test]

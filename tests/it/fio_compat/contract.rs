@@ -1,4 +1,4 @@
-//! Issue 24, "fio's whole contract": the same job run by iomark as `fio` and by Debian's
+//! "fio's whole contract": the same job run by iomark as `fio` and by Debian's
 //! fio 3.33, side by side — think time at a queue depth above one (fio completes what is
 //! in flight before it thinks), and the timing figures of the JSON report. Each test
 //! skips (with the reason) when fio is not installed.

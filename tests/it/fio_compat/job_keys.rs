@@ -1,4 +1,4 @@
-//! Issue 24: the job keys of fio's list that iomark took in, run end to end — what a
+//! The job keys of fio's list that iomark took in, run end to end — what a
 //! client sees of each (reports, files written and removed, the job's error).
 
 use crate::util::*;

@@ -302,7 +302,7 @@ fn fio_aliases(key: &str) -> Vec<String> {
         .collect()
 }
 
-/// Issue 24, fio's whole contract: every option of the installed fio's `--cmdhelp=all`,
+/// fio's whole contract: every option of the installed fio's `--cmdhelp=all`,
 /// and of its `--enghelp=ENGINE` for each engine iomark registers (read at test time,
 /// not copied), is an option of iomark under fio's own name, and each of fio's aliases
 /// names it too. Prints the counts covered.

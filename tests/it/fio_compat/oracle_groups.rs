@@ -1,4 +1,4 @@
-//! Issue 24, the oracle's sweep (tests/peer/oracle/oracle.py, 2,000 jobs of seed 24): one
+//! The oracle's sweep (tests/peer/oracle/oracle.py, 2,000 jobs of seed 24): one
 //! test per group of differences fixed to fio 3.33's behaviour — the final syncs are no
 //! sync I/O, a job that moved nothing has no text block, `fill_device` keeps a given
 //! size, `sync=dsync` / `thp=N` / `atomic=1` on the null engine are accepted, the

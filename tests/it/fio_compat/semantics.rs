@@ -1,4 +1,4 @@
-//! Issue 24, fio's contract seen by a user who runs iomark as `fio` beside Debian's fio
+//! fio's contract seen by a user who runs iomark as `fio` beside Debian's fio
 //! 3.33: the same job run by both, compared — posixaio jobs after a finished job, a
 //! time-based writer's verify phase, the option names of the JSON `job options`,
 //! `filename_format` directories and existing files, size suffixes under both

@@ -1,4 +1,4 @@
-//! Issue 24, the rest of "fio's whole contract": what a user sees when the same command
+//! The rest of "fio's whole contract": what a user sees when the same command
 //! line goes to Debian's fio 3.33 and to iomark invoked as `fio` — no job at all, a
 //! negative value fio reads as a range, the order of the JSON `job options`, the
 //! per-direction runtime, and the number of samples of fio's logs. Each comparison skips

@@ -621,7 +621,7 @@ fn two_signals_at_once_count_once() {
     assert!(!err.contains("second signal"), "{err}");
 }
 
-/// Issue 26: a `mark` interrupted after its write tests keeps every finding the finished
+/// A `mark` interrupted after its write tests keeps every finding the finished
 /// tests support. On an ext4 on a loop device whose `queue/write_cache` is `write back`,
 /// SIGINT at the start of the 4th test of `realworld` (RND4K Q1T1 write; `phase:stop@4`:
 /// SEQ1M Q1T1 write finished) leaves `write_cache.acknowledged` in the JSON, naming the

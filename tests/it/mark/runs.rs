@@ -103,7 +103,7 @@ fn tiny_mark_run_on_the_project_disk() {
     assert_eq!(cj["rows"][0]["test"], "SEQ1M Q1T1 read");
 }
 
-/// Issue 26: with two loops the JSON's top-level `read` and `write` are the median
+/// With two loops the JSON's top-level `read` and `write` are the median
 /// loops of the read and the write tests added up (the rows of the table), with rates
 /// over those loops' seconds (`period_s`; with two loops the median is the mean of both,
 /// so both loops' seconds), and `elapsed_s` is the run's wall time, the device view's span.

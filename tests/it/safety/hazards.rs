@@ -8,7 +8,7 @@
 //! (`cargo test … hazard_table -- --nocapture`) and every failing cell is listed before
 //! the test fails. Sizes are tiny and runs short (`--time=0 --events=N`, 64 KiB files).
 //!
-//! Issue 28 added the columns of signals (SIGHUP, SIGQUIT, SIGPIPE, SIGUSR1, each at the
+//! The table has the columns of signals (SIGHUP, SIGQUIT, SIGPIPE, SIGUSR1, each at the
 //! first I/O and mid-run: the child stops itself at that operation with the fault
 //! injector's `stop`, the signal lands while it is stopped — never a sleep), an output
 //! named as the data file (collision, exit 2), and a FIFO at the output (exit 3); the

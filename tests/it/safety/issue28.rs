@@ -1,4 +1,4 @@
-//! Issue 28 beside the hazard table: outputs that are one file (refused before any
+//! Beside the hazard table: outputs that are one file (refused before any
 //! write, exit 2, naming both), the edges of numbers (range-checked, every printed
 //! figure finite, no page-cache claim of a null-engine run), names with control
 //! characters in compare's formats, a `--plot` directory that is a link, and fileio's

@@ -377,7 +377,7 @@ fn fixture_f_targets_without_a_single_block_device() {
     assert!(has(&lp, "VIRTIO_PARAVIRT"));
 }
 
-/// Issue 18: a `run` result above its target's ceiling (fixture a: an NVMe drive in a
+/// A `run` result above its target's ceiling (fixture a: an NVMe drive in a
 /// PCIe Gen2 x4 slot, 2000 MB/s raw) gets RESULT_EXCEEDS_CEILING from the truth layer
 /// (result/truth.rs `above_ceiling`); within 1.05 × the ceiling, or without a target,
 /// nothing.
