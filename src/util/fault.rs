@@ -295,13 +295,25 @@ pub fn phase_hook() {
     }
 }
 
+/// Held from a creation's count to its end: under a fault plan, names are created one
+/// at a time (see [`create_hook`]).
+static CREATING: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 /// The creation of a name inside one of iomark's own scratch directories: counted, and
 /// stopped at when a `create:stop` rule names it (a test plants a link at the name
-/// meanwhile; the creation that follows must refuse it).
-pub fn create_hook() {
-    if !off() {
-        let _ = hit(Op::Create);
+/// meanwhile; the creation that follows must refuse it). Hold the guard until the name
+/// is created: under a fault plan creations are serialised, so a thread stopped at the
+/// N-th holds back every other thread's creation (tree's parallel walkers) and exactly
+/// the N-th name is created between `create:stop@N` and `create:stop@N+1`; without a
+/// plan the guard is `None` and nothing waits.
+#[must_use = "hold the guard until the name is created"]
+pub fn create_hook() -> Option<std::sync::MutexGuard<'static, ()>> {
+    if off() {
+        return None;
     }
+    let held = CREATING.lock().unwrap_or_else(|e| e.into_inner());
+    let _ = hit(Op::Create);
+    Some(held)
 }
 
 /// True when the plan was read and is empty: hooks return at once.

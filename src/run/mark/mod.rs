@@ -238,9 +238,36 @@ fn prepare_file(
 ) -> i32 {
     let mut prep = fileio_job(&tests[0], job.size, job.time_s, dir);
     prep.commands = vec![crate::job::sysbench::Command::Prepare];
-    // test-only: a `create:stop` rule stops here, the directory made, the file not yet
-    crate::util::fault::create_hook();
+    if let Err(code) = create_test_file(dir) {
+        return code;
+    }
     crate::run::sysbench::execute(&prep, &Arc::new(Console::without_err(0)), emit)
+}
+
+/// Create the test file in mark's fresh directory with `O_EXCL`, before the prepare
+/// fills it: a name found there (a symbolic or hard link planted since the directory was
+/// made) is refused as the scratch directory's own name is, one line naming it, exit 3
+/// for the environment's errors (`EEXIST`, `EACCES`, `ENOSPC`, `EROFS`), 1 otherwise.
+fn create_test_file(dir: &Path) -> Result<(), i32> {
+    let path = crate::files::fileset::path(dir, 0);
+    // test-only: a `create:stop` rule stops here, the directory made, the file not yet
+    let creating = crate::util::fault::create_hook();
+    let made = crate::files::scratch::create_excl(&path, false);
+    drop(creating);
+    let Err(e) = made else {
+        return Ok(());
+    };
+    eprintln!(
+        "iomark mark: cannot create the test file {}: {} (iomark writes only files it creates itself)",
+        path.display(),
+        crate::util::errno::describe(&e)
+    );
+    Err(match e.raw_os_error() {
+        Some(
+            libc::EEXIST | libc::EACCES | libc::EPERM | libc::ENOSPC | libc::EROFS | libc::EDQUOT,
+        ) => exit::ENVIRONMENT,
+        _ => exit::FAILED,
+    })
 }
 
 /// Why the tests stopped: the exit code and where it stopped.

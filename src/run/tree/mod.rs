@@ -431,8 +431,9 @@ fn dirs_phase(
 fn mkdir_phase((_, plan, clock, stop): Ctx, root: &Path) -> Result<Phase, RunError> {
     let pb = bar(plan.dirs.len() as u64, "mkdir", false);
     let m = dirs_phase((plan, clock, stop), root, false, |p| {
-        fault::create_hook();
+        let creating = fault::create_hook();
         scratch::mkdir(p).map_err(|e| fail("cannot create directory", p, &e))?;
+        drop(creating);
         pb.inc(1);
         Ok(())
     })?;
@@ -462,8 +463,9 @@ fn create_phase(ctx: Ctx, root: &Path) -> Result<Phase, RunError> {
     Xoroshiro128Plus::from_glibc(&mut GlibcRandom::new(ctx.0.seed ^ 0x5eed)).fill(&mut data);
     let mut p = files_phase(ctx, "create_write", "create+write", |e| {
         let p = root.join(&e.rel);
-        fault::create_hook();
+        let creating = fault::create_hook();
         let mut f = scratch::create_excl(&p, false).map_err(|er| fail("cannot create", &p, &er))?;
+        drop(creating);
         let off = (e.rel.as_os_str().len() * 4099) as u64 % (MAX_FILE - e.size + 1);
         fault::io_hook(Op::Write)
             .and_then(|_| f.write_all(&data[off as usize..(off + e.size) as usize]))
