@@ -45,6 +45,16 @@ impl Root {
         self.0 == Path::new("/")
     }
 
+    /// Where a file named by its absolute path on the probed machine is found here: the
+    /// path itself on the live machine, under the root on a recorded one (a fixture
+    /// keeps the machine's files, e.g. a loop device's backing file, in its tree).
+    pub fn local(&self, abs: &Path) -> PathBuf {
+        match abs.strip_prefix("/") {
+            Ok(rel) if !self.is_live() => self.0.join(rel),
+            _ => abs.to_path_buf(),
+        }
+    }
+
     /// The symlink-confined reader of this root.
     pub fn sys(&self) -> sysroot::Sys<'_> {
         sysroot::Sys::new(self)

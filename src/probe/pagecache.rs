@@ -76,25 +76,39 @@ pub fn memory_device(root: &Root, name: &str) -> Option<String> {
     None
 }
 
-/// The backing file of loop device `name` (`loop3`, a whole device: a partition's own
-/// start is not known here) and the byte of that file where the device begins
-/// (`loop/offset`). `None` for another device, an unbound loop device, or a backing
-/// file removed after `losetup` (`PATH (deleted)`: no name reaches it).
+/// The backing file of loop device `name` and the byte of that file where the device
+/// begins: a whole device (`loop3`) begins at its `loop/offset`; a partition of one
+/// (`loop3p1`, made by `losetup -P`) reads its disk's backing file, from that offset
+/// plus the partition's `start` (512-byte sectors, `/sys/block/loop3/loop3p1/start`).
+/// The file is named as on the probed machine. `None` for another device, an unbound
+/// loop device, a partition whose start is not known, or a backing file removed after
+/// `losetup` (`PATH (deleted)`: no name reaches it).
 pub fn loop_backing(root: &Root, name: &str) -> Option<(PathBuf, u64)> {
     let n = name.strip_prefix("loop")?;
-    if n.is_empty() || !n.bytes().all(|b| b.is_ascii_digit()) {
+    let (disk_n, part) = match n.split_once('p') {
+        Some((d, p)) => (d, Some(p)),
+        None => (n, None),
+    };
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    if !digits(disk_n) || !part.is_none_or(digits) {
         return None;
     }
-    let bf = root.read(&format!("/sys/block/{name}/loop/backing_file"))?;
+    let disk = format!("loop{disk_n}");
+    let bf = root.read(&format!("/sys/block/{disk}/loop/backing_file"))?;
     let bf = bf.trim();
     if bf.is_empty() || bf.ends_with(" (deleted)") {
         return None;
     }
-    let offset = root
-        .read(&format!("/sys/block/{name}/loop/offset"))
-        .and_then(|o| o.trim().parse().ok())
-        .unwrap_or(0);
-    Some((PathBuf::from(bf), offset))
+    let read_u64 = |rel: &str| {
+        root.read(&format!("/sys/block/{disk}/{rel}"))
+            .and_then(|o| o.trim().parse::<u64>().ok())
+    };
+    let offset = read_u64("loop/offset").unwrap_or(0);
+    let start = match part {
+        Some(_) => read_u64(&format!("{name}/start"))?.checked_mul(512)?,
+        None => 0,
+    };
+    Some((PathBuf::from(bf), offset.checked_add(start)?))
 }
 
 /// The memory filesystem (`tmpfs`, `ramfs`) holding the file at absolute path `file` on
@@ -300,8 +314,9 @@ mod tests {
         assert_eq!(memory_device(&root, "loop3"), None);
     }
 
-    /// A loop device's backing file and where in it the device begins; none for a
-    /// partition, another device, a removed backing file or an unbound device.
+    /// A loop device's backing file and where in it the device begins, a partition's
+    /// from its start; none for a partition whose start is unknown, another device, a
+    /// removed backing file or an unbound device.
     #[test]
     fn loop_backing_names_the_file_and_offset() {
         let d = tempfile::tempdir().unwrap();
@@ -320,7 +335,22 @@ mod tests {
             Some((PathBuf::from("/var/tmp/a.img"), 1 << 20))
         );
         assert_eq!(loop_backing(&root, "loop3"), p("/var/tmp/b.img"));
+        // a partition without a recorded start: where it begins is not known
         assert_eq!(loop_backing(&root, "loop3p1"), None);
+        // a partition (losetup -P) reads its disk's file from the disk's offset plus its
+        // own start, in 512-byte sectors
+        put("sys/block/loop2/loop2p1/start", "2048\n");
+        put("sys/block/loop3/loop3p2/start", "10\n");
+        assert_eq!(
+            loop_backing(&root, "loop2p1"),
+            Some((PathBuf::from("/var/tmp/a.img"), (1 << 20) + 2048 * 512))
+        );
+        assert_eq!(
+            loop_backing(&root, "loop3p2"),
+            Some((PathBuf::from("/var/tmp/b.img"), 5120))
+        );
+        assert_eq!(loop_backing(&root, "loop3p"), None);
+        assert_eq!(loop_backing(&root, "loopp1"), None);
         assert_eq!(loop_backing(&root, "loop5"), None);
         assert_eq!(loop_backing(&root, "loop9"), None);
         assert_eq!(loop_backing(&root, "sda"), None);

@@ -568,6 +568,42 @@ fn a_loop_device_over_a_sparse_image_is_called_out() {
     assert_eq!(at_u64(&j, "/page_cache/unwritten_bytes"), 0);
 }
 
+/// A partition of a loop device (`losetup --partscan`, `/dev/loopNp1`) reads its
+/// disk's image from the partition's start on: the holes are counted there. An 8 MiB
+/// sparse image with an MBR partition from 1 MiB: reading the partition's first 2 MiB
+/// meets 2 MiB of holes; with the image's third MiB written (the partition's second),
+/// 1 MiB — counted from the image's start instead it would be 2 MiB less the table's
+/// block. The guard detaches the device (and its partition) also when an assertion
+/// fails.
+#[test]
+fn a_loop_partition_over_a_sparse_image_is_called_out() {
+    if let Some(why) = loop_skip_reason() {
+        return skip(why);
+    }
+    let lo = LoopDev::partitioned(8 << 20, 2048, 8192);
+    let d = scratch();
+    let dev = format!("--filename={}", lo.partition(1));
+    let args = [
+        dev.as_str(),
+        "--rw=randread",
+        "--number_ios=64",
+        "--direct=1",
+        "--size=2m",
+    ];
+    let (o, j) = run_json(d.path(), &args);
+    said("sparse partition", "data.unwritten", &o, &j);
+    assert_eq!(at_u64(&j, "/page_cache/unwritten_bytes"), 2 << 20);
+    let f = std::fs::OpenOptions::new()
+        .write(true)
+        .open(&lo.img)
+        .unwrap();
+    std::os::unix::fs::FileExt::write_all_at(&f, &vec![7u8; 1 << 20], 2 << 20).unwrap();
+    f.sync_all().unwrap();
+    let (o, j) = run_json(d.path(), &args);
+    said("half written partition", "data.unwritten", &o, &j);
+    assert_eq!(at_u64(&j, "/page_cache/unwritten_bytes"), 1 << 20);
+}
+
 /// Fresh-user pass: a buffered read the device counters show the device served (a
 /// loop device of its own, the file's cache dropped by invalidate=1, each block read
 /// once) is not said to be served by the page cache; compare's call-out names the

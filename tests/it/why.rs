@@ -568,6 +568,112 @@ fn mark_write_figures_from_a_write_back_cache_are_explained() {
     );
 }
 
+/// A loop device (upper) whose image lies on an ext4 on a second loop device (lower)
+/// set to `write through`: every level is walked down the stack upper → lower → the
+/// disk under lower's image. `mark`'s O_DIRECT writes are acknowledged by the deepest
+/// level in `write back` — never the write-through lower device — named with the whole
+/// stack; `fileio`'s fsyncs with upper in `write back` end at lower, which writes
+/// through (`fsync.writeout_bound` naming lower), and with upper in `write through`
+/// they are dropped at the top (`fsync.flush_stopped` naming the cache below, if one
+/// is). Both loop devices go away with their guards (upper first), also on failure.
+#[test]
+fn a_stack_over_a_write_through_loop_device_names_the_right_level() {
+    let Some(lower) = LoopFs::small(192, "ext4") else {
+        return;
+    };
+    let low = lower.dev().name();
+    std::fs::write(
+        format!("/sys/block/{low}/queue/write_cache"),
+        "write through",
+    )
+    .unwrap();
+    let upper = LoopFs::ext4_in(lower.dir(), 112);
+    let up = upper.dev().name();
+    let set = ["--file-total-size=32M", "--file-num=8"];
+    fileio(upper.dir(), &[&set[..], &["prepare"]].concat()).ok();
+    let outs = scratch();
+    for mode in ["write back", "write through"] {
+        std::fs::write(format!("/sys/block/{up}/queue/write_cache"), mode).unwrap();
+        let (_, j) = mark_in(upper.dir());
+        let levels = stack_of(&j);
+        assert_eq!(levels[0], (up.clone(), mode.to_string()), "{levels:?}");
+        assert_eq!(
+            levels[1],
+            (low.clone(), "write through".into()),
+            "{levels:?}"
+        );
+        // the deepest level in write back: the disk under lower's image when the view
+        // lists one so, else upper itself in write back, else none
+        let deepest = levels[1..].iter().rev().find(|l| l.1 == "write back");
+        let cache = match (mode, deepest) {
+            (_, Some((disk, _))) => disk.clone(),
+            ("write back", None) => up.clone(),
+            (_, None) => String::new(),
+        };
+        let found = acked(&j);
+        if cache.is_empty() {
+            assert!(found.is_empty(), "{mode}: {}", j["warnings"]);
+        } else {
+            assert_eq!(found.len(), 1, "{mode}: {}", j["warnings"]);
+            let m = found[0]["message"].as_str().unwrap();
+            let head = format!("were acknowledged by {cache}'s volatile write cache (write back");
+            assert!(m.contains(&head), "{mode}: {m}");
+            if cache != up {
+                let stack = format!("; the files are on {up} over {low} over {cache}");
+                assert!(m.contains(&stack), "{mode}: {m}");
+            }
+        }
+        // fileio's fsyncs on upper: where a flush ends
+        let json = outs.path().join(format!("{}.json", mode.replace(' ', "_")));
+        let (_, j, _) = seed_run(upper.dir(), &json);
+        let share = j["time"][0]["sync_pct"].as_f64().unwrap();
+        assert!(
+            share >= 20.0,
+            "{mode}: fsync is {share} % of the run, below the finding's 20 %"
+        );
+        let (id, names) = match (mode, deepest) {
+            ("write back", _) => (
+                "fsync.writeout_bound",
+                format!("{up} caches writes (write back) over {low}, which writes through (write through)"),
+            ),
+            (_, Some((disk, _))) => (
+                "fsync.flush_stopped",
+                format!("{up} writes through (write through): the block layer drops flushes there, so the volatile write cache of {disk} below it"),
+            ),
+            _ => ("", String::new()),
+        };
+        let flush: Vec<&Value> = j["warnings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|w| w["id"].as_str().unwrap().starts_with("fsync."))
+            .collect();
+        if id.is_empty() {
+            assert!(flush.is_empty(), "{mode}: {flush:?}");
+            continue;
+        }
+        assert_eq!(flush.len(), 1, "{mode}: {flush:?}");
+        assert_eq!(flush[0]["id"], id, "{mode}: {flush:?}");
+        let m = flush[0]["message"].as_str().unwrap();
+        assert!(m.contains(&names), "{mode}: {m}");
+    }
+    fileio(upper.dir(), &[&set[..], &["cleanup"]].concat()).ok();
+    drop(upper);
+}
+
+/// The device view's levels of a result as (name, write_cache), top first.
+fn stack_of(j: &Value) -> Vec<(String, String)> {
+    j["device_view"]["devices"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            let s = |k: &str| d[k].as_str().unwrap_or_default().to_string();
+            (s("name"), s("write_cache"))
+        })
+        .collect()
+}
+
 /// `mark` (realworld, 8 MiB, one loop) in `dir`: its output and its JSON.
 fn mark_in(dir: &Path) -> (Out, Value) {
     let outs = scratch();

@@ -183,28 +183,33 @@ pub fn cache_after(
 }
 
 /// Bytes of `regions` of `path` that are holes or unwritten extents: of the file
-/// itself, or of a loop device's backing file (the regions shifted by the device's
-/// offset in it; sysfs read through `root`, on the live machine only).
+/// itself, or, for a block device node, of the backing file behind it
+/// ([`unwritten_behind`]; the device named through `root`, as every probe does).
 fn unwritten_in(root: &Root, path: &std::path::Path, regions: &[(u64, u64)]) -> u64 {
     use std::os::unix::fs::FileTypeExt;
     let block = std::fs::metadata(path).is_ok_and(|m| m.file_type().is_block_device());
     if !block {
         return crate::files::preflight::unwritten_bytes(path, regions).unwrap_or(0);
     }
-    let backing = root
-        .is_live()
-        .then(|| crate::probe::device_behind(path))
-        .flatten()
+    crate::probe::device_behind(path)
         .and_then(|(a, b)| root.block_name(a, b))
-        .and_then(|n| crate::probe::pagecache::loop_backing(root, &n));
-    let Some((file, off)) = backing else {
+        .map_or(0, |name| unwritten_behind(root, &name, regions))
+}
+
+/// Bytes of `regions` of block device `name` that are holes or unwritten extents of
+/// its loop backing file: a loop device's or a loop partition's (`loop3p1`: its disk's
+/// file), the regions shifted by where the device begins in it
+/// ([`crate::probe::pagecache::loop_backing`]); the file is read where the probed
+/// machine keeps it (under a recorded root, [`Root::local`]). 0 for any other device.
+fn unwritten_behind(root: &Root, name: &str, regions: &[(u64, u64)]) -> u64 {
+    let Some((file, off)) = crate::probe::pagecache::loop_backing(root, name) else {
         return 0;
     };
     let shifted: Vec<(u64, u64)> = regions
         .iter()
         .map(|&(s, l)| (s.saturating_add(off), l))
         .collect();
-    crate::files::preflight::unwritten_bytes(&file, &shifted).unwrap_or(0)
+    crate::files::preflight::unwritten_bytes(&root.local(&file), &shifted).unwrap_or(0)
 }
 
 #[cfg(test)]
@@ -237,6 +242,40 @@ mod tests {
 
     /// The counters come from the machine the root records: a fixture whose
     /// `/sys/dev/block/M:m` (M:m of the test's own directory) links to a disk `vdz`.
+    /// A recorded machine's loop partition (`loop3p1`, from sector 2048 of loop3's
+    /// image): its holes are those of the image from the partition's start on, the image
+    /// read under the root; loop3 itself counts from the image's start; a disk that is
+    /// no loop device has none.
+    #[test]
+    fn a_recorded_loop_partition_counts_its_backing_files_holes() {
+        let fx = tempfile::tempdir().unwrap();
+        let put = |rel: &str, text: &str| {
+            let p = fx.path().join(rel);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(p, text).unwrap();
+        };
+        put("sys/block/loop3/loop/backing_file", "/img/disk.img\n");
+        put("sys/block/loop3/loop/offset", "0\n");
+        put("sys/block/loop3/loop3p1/start", "2048\n");
+        // a 4 MiB sparse image whose third MiB is written
+        put("img/disk.img", "");
+        let img = fx.path().join("img/disk.img");
+        let f = std::fs::File::create(&img).unwrap();
+        f.set_len(4 << 20).unwrap();
+        std::os::unix::fs::FileExt::write_all_at(&f, &vec![7u8; 1 << 20], 2 << 20).unwrap();
+        f.sync_all().unwrap();
+        let root = Root(fx.path().to_path_buf());
+        let first_2m = [(0, 2 << 20)];
+        // the partition's first 2 MiB are the image's second and third: one written
+        assert_eq!(unwritten_behind(&root, "loop3p1", &first_2m), 1 << 20);
+        // loop3's first 2 MiB are the image's first two: both holes
+        assert_eq!(unwritten_behind(&root, "loop3", &first_2m), 2 << 20);
+        assert_eq!(unwritten_behind(&root, "loop3p1", &[(1 << 20, 1 << 20)]), 0);
+        assert_eq!(unwritten_behind(&root, "vda", &first_2m), 0);
+        // a partition whose start is not recorded: where it begins is not known
+        assert_eq!(unwritten_behind(&root, "loop3p2", &first_2m), 0);
+    }
+
     #[test]
     fn snapshot_reads_the_counters_through_the_root() {
         let work = tempfile::tempdir().unwrap();

@@ -89,7 +89,55 @@ impl LoopDev {
     pub fn in_dir(dir: TempDir, bytes: u64, sector: Option<u32>) -> LoopDev {
         let img = dir.path().join("disk.img");
         std::fs::File::create(&img).unwrap().set_len(bytes).unwrap();
+        LoopDev::attach(dir, img, sector, &[])
+    }
+
+    /// A loop device over a fresh sparse image of `bytes` bytes that holds an MBR
+    /// partition table with one Linux partition from sector `start` for `sectors`
+    /// 512-byte sectors (written by the test: 16 bytes at 446 and the 0x55AA signature;
+    /// no partitioning tool needed), attached with `losetup --partscan`, so the kernel
+    /// makes `/dev/loopNp1` ([`LoopDev::partition`]); a kernel without the MBR parser
+    /// (`CONFIG_MSDOS_PARTITION` unset, as on the CI VM) is given the partition by
+    /// `partx --add`, which reads the table itself.
+    pub fn partitioned(bytes: u64, start: u32, sectors: u32) -> LoopDev {
+        use std::os::unix::fs::FileExt;
+        let dir = scratch();
+        let img = dir.path().join("disk.img");
+        let f = std::fs::File::create(&img).unwrap();
+        f.set_len(bytes).unwrap();
+        let mut mbr = [0u8; 512];
+        // status, CHS first (unused), type 0x83 (Linux), CHS last (unused), LBA, count
+        mbr[446 + 4] = 0x83;
+        mbr[446 + 8..446 + 12].copy_from_slice(&start.to_le_bytes());
+        mbr[446 + 12..446 + 16].copy_from_slice(&sectors.to_le_bytes());
+        mbr[510] = 0x55;
+        mbr[511] = 0xAA;
+        f.write_all_at(&mbr, 0).unwrap();
+        f.sync_all().unwrap();
+        let lo = LoopDev::attach(dir, img, None, &["--partscan"]);
+        let part = lo.partition(1);
+        if !Path::new(&format!("/sys/block/{0}/{0}p1", lo.name())).exists() {
+            sh("partx", &["--add", lo.path()]);
+        }
+        // the node comes from devtmpfs after the kernel's partition scan
+        for _ in 0..200 {
+            if Path::new(&part).exists() {
+                return lo;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        panic!("{part} did not appear after losetup --partscan");
+    }
+
+    /// The node of partition `n` of this device (`/dev/loop3p1`).
+    pub fn partition(&self, n: u32) -> String {
+        format!("{}p{n}", self.path())
+    }
+
+    /// Attach `img` (in `dir`) with `extra` losetup options.
+    fn attach(dir: TempDir, img: PathBuf, sector: Option<u32>, extra: &[&str]) -> LoopDev {
         let mut args = vec!["--find".to_string(), "--show".to_string()];
+        args.extend(extra.iter().map(|a| a.to_string()));
         if let Some(n) = sector {
             args.extend(["--sector-size".to_string(), n.to_string()]);
         }
@@ -272,6 +320,17 @@ impl LoopFs {
             .map_err(|e| format!("no /dev/shm: {e}"))?;
         let dev = LoopDev::in_dir(dir, mib << 20, None);
         Ok(LoopFs::with_dev(dev, "ext4", &["-q", "-F", "-m", "0"]))
+    }
+
+    /// An ext4 of `mib` MiB on a loop device whose image lies in `dir` (a stack: `dir`
+    /// on another loop device's filesystem). Dropped before the filesystem of `dir`.
+    pub fn ext4_in(dir: &Path, mib: u64) -> LoopFs {
+        let img_dir = tempfile::Builder::new()
+            .prefix("iomark-it-")
+            .tempdir_in(dir)
+            .unwrap();
+        let dev = LoopDev::in_dir(img_dir, mib << 20, None);
+        LoopFs::with_dev(dev, "ext4", &["-q", "-F", "-m", "0"])
     }
 
     /// mkfs.FS on `dev`, mounted (panics on failure: set-up has started).
