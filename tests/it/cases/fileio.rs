@@ -460,30 +460,24 @@ fn c07_default_data_is_zeros() {
         0,
         "default prepare data is not zeros"
     );
-    let js = d.path().join("r.json");
-    fileio(
-        d.path(),
-        &[
-            &geo[..],
-            &[
-                "--file-test-mode=rndwr",
-                "--time=1",
-                &format!("--json={}", js.display()),
-                "run",
-            ],
-        ]
-        .concat(),
-    )
-    .expect_code(0);
+    let j = rndwr_json(d.path(), &geo);
     let data = std::fs::read(&f0).unwrap();
     assert_eq!(
         data.iter().filter(|&&b| b != 0).count(),
         0,
         "default rndwr data is not zeros"
     );
-    let j = read_json(&js);
     assert_eq!(at_str(&j, "/job/data_pattern"), "zeros");
     assert!(at_u64(&j, "/write/ops") > 0);
+}
+
+/// A 1-second `rndwr` run of the prepared set `geo` in `dir` (exit 0): its JSON result.
+fn rndwr_json(dir: &Path, geo: &[&str]) -> serde_json::Value {
+    let js = dir.join("r.json");
+    let json = format!("--json={}", js.display());
+    let run = ["--file-test-mode=rndwr", "--time=1", json.as_str(), "run"];
+    fileio(dir, &[geo, &run[..]].concat()).expect_code(0);
+    read_json(&js)
 }
 
 /// `--file-data=random`: the files are incompressible after prepare and after a rndwr
@@ -512,23 +506,8 @@ fn c07_random_data_is_incompressible() {
     let blocks: HashSet<&[u8]> = data.chunks(16384).collect();
     assert_eq!(blocks.len(), 64, "prepare wrote repeated 16 KiB blocks");
 
-    let js = d.path().join("r.json");
-    fileio(
-        d.path(),
-        &[
-            &geo[..],
-            &[
-                "--file-test-mode=rndwr",
-                "--time=1",
-                &format!("--json={}", js.display()),
-                "run",
-            ],
-        ]
-        .concat(),
-    )
-    .expect_code(0);
+    let j = rndwr_json(d.path(), &geo);
     check("after rndwr");
-    let j = read_json(&js);
     assert_eq!(at_str(&j, "/job/data_pattern"), "random");
     assert!(at_u64(&j, "/write/ops") > 0);
 }
