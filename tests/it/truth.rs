@@ -552,12 +552,7 @@ fn a_loop_device_over_a_sparse_image_is_called_out() {
     said("sparse image", "data.unwritten", &o, &j);
     assert_eq!(at_u64(&j, "/page_cache/unwritten_bytes"), 4 << 20);
     // the image's first 2 MiB written: a read from 1 MiB on meets 2 MiB of holes
-    let f = std::fs::OpenOptions::new()
-        .write(true)
-        .open(&lo.img)
-        .unwrap();
-    std::os::unix::fs::FileExt::write_all_at(&f, &vec![7u8; 2 << 20], 0).unwrap();
-    f.sync_all().unwrap();
+    lo.write_image_at(0, &vec![7u8; 2 << 20]);
     let (_, j) = run_json(
         d.path(),
         &[&base[..], &["--offset=1m", "--size=3m"]].concat(),
@@ -593,12 +588,7 @@ fn a_loop_partition_over_a_sparse_image_is_called_out() {
     let (o, j) = run_json(d.path(), &args);
     said("sparse partition", "data.unwritten", &o, &j);
     assert_eq!(at_u64(&j, "/page_cache/unwritten_bytes"), 2 << 20);
-    let f = std::fs::OpenOptions::new()
-        .write(true)
-        .open(&lo.img)
-        .unwrap();
-    std::os::unix::fs::FileExt::write_all_at(&f, &vec![7u8; 1 << 20], 2 << 20).unwrap();
-    f.sync_all().unwrap();
+    lo.write_image_at(2 << 20, &vec![7u8; 1 << 20]);
     let (o, j) = run_json(d.path(), &args);
     said("half written partition", "data.unwritten", &o, &j);
     assert_eq!(at_u64(&j, "/page_cache/unwritten_bytes"), 1 << 20);

@@ -4,6 +4,7 @@
 //! test per bug. No invalid invocation may create files.
 
 use crate::util::*;
+use std::path::Path;
 
 const BANNER: &str = "iomark 0.1.0 (sysbench 1.0.20 fileio compatible)";
 
@@ -451,21 +452,23 @@ fn fileio_option_errors_also_stop_prepare_and_cleanup_without_creating_files() {
     }
 }
 
+/// A 1-second `rndrd` run of 4 files of `total` bytes in all in `dir`, without notes,
+/// that fails (exit 1, asserted): its output.
+fn failed_rndrd(dir: &Path, total: &str) -> Out {
+    let size = format!("--file-total-size={total}");
+    let run = ["--file-test-mode=rndrd", "--time=1", "--notes=off", "run"];
+    let r = fileio(
+        dir,
+        &[&[size.as_str(), "--file-num=4"][..], &run[..]].concat(),
+    );
+    assert_eq!(r.code, 1);
+    r
+}
+
 #[test]
 fn missing_files_ask_whether_prepare_was_run() {
     let d = scratch();
-    let r = fileio(
-        d.path(),
-        &[
-            "--file-total-size=8M",
-            "--file-num=4",
-            "--file-test-mode=rndrd",
-            "--time=1",
-            "--notes=off",
-            "run",
-        ],
-    );
-    assert_eq!(r.code, 1);
+    let r = failed_rndrd(d.path(), "8M");
     let l = r.lines();
     assert_eq!(
         l[l.len() - 2..],
@@ -532,18 +535,7 @@ fn too_small_files_are_reported_with_both_sizes() {
         &["--file-total-size=1M", "--file-num=4", "prepare"],
     )
     .ok();
-    let r = fileio(
-        d.path(),
-        &[
-            "--file-total-size=32M",
-            "--file-num=4",
-            "--file-test-mode=rndrd",
-            "--time=1",
-            "--notes=off",
-            "run",
-        ],
-    );
-    assert_eq!(r.code, 1);
+    let r = failed_rndrd(d.path(), "32M");
     let l = r.lines();
     assert_eq!(
         l[l.len() - 2..],

@@ -11,7 +11,7 @@
 
 use crate::util::*;
 use serde_json::Value;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Child;
 use std::time::{Duration, Instant};
 
@@ -463,21 +463,7 @@ fn mark_interrupted_removes_its_test_directory() {
 #[test]
 fn mark_interrupted_json_says_interrupted() {
     let d = scratch();
-    let m = d.path().join("m");
-    std::fs::create_dir_all(&m).unwrap();
-    let r = interrupt_at(
-        d.path(),
-        "read:stop@30",
-        &[
-            "mark",
-            "m",
-            "--size=16M",
-            "--time=1",
-            "--loops=1",
-            "--json=m.json",
-        ],
-        libc::SIGINT,
-    );
+    let (r, _) = mark_interrupted_at(d.path(), "read:stop@30", &[]);
     assert_eq!(r.code, 130);
     assert_eq!(read_json(&d.path().join("m.json"))["status"], "interrupted");
     // stopped in the first test: nothing finished, no table
@@ -497,6 +483,16 @@ fn mark_interrupted_json_says_interrupted() {
     assert!(j["diagnosis"].is_object(), "{j}");
 }
 
+/// `mark m --size=16M --time=1 --loops=1 EXTRA --json=m.json` in `d` (PATH `m` made
+/// first), interrupted by SIGINT at `fault`: its output and PATH.
+fn mark_interrupted_at(d: &Path, fault: &str, extra: &[&str]) -> (Out, PathBuf) {
+    let m = d.join("m");
+    std::fs::create_dir_all(&m).unwrap();
+    let base = ["mark", "m", "--size=16M", "--time=1", "--loops=1"];
+    let args = [&base[..], extra, &["--json=m.json"]].concat();
+    (interrupt_at(d, fault, &args, libc::SIGINT), m)
+}
+
 /// The test names of the rows of mark's table in `stdout` (the first 22 columns).
 fn mark_rows(stdout: &str) -> Vec<String> {
     stdout
@@ -511,26 +507,11 @@ fn mark_rows(stdout: &str) -> Vec<String> {
 #[test]
 fn mark_interrupted_prints_the_rows_of_the_finished_tests() {
     let d = scratch();
-    let m = d.path().join("m");
-    std::fs::create_dir_all(&m).unwrap();
     // peak: SEQ1M Q8T1 and RND4K Q32T1, read then write. The 16 MiB file is prepared
     // with 16 writes of 1 MiB; the 17th write is the first of SEQ1M Q8T1 write, after
     // both read tests finished (no warm-up: its writes would count).
-    let r = interrupt_at(
-        d.path(),
-        "write:stop@17",
-        &[
-            "mark",
-            "m",
-            "--preset=peak",
-            "--size=16M",
-            "--time=1",
-            "--loops=1",
-            "--warmup=0",
-            "--json=m.json",
-        ],
-        libc::SIGINT,
-    );
+    let extra = ["--preset=peak", "--warmup=0"];
+    let (r, m) = mark_interrupted_at(d.path(), "write:stop@17", &extra);
     assert_eq!(r.code, 130, "{r:?}");
     no_panic(&r);
     assert_eq!(

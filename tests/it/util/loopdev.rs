@@ -193,19 +193,26 @@ impl LoopDev {
 
     /// Write `bytes` at `off` on the device and sync.
     pub fn write_at(&self, off: u64, bytes: &[u8]) {
-        use std::os::unix::fs::FileExt;
-        let f = std::fs::OpenOptions::new()
-            .write(true)
-            .open(&self.dev)
-            .unwrap();
-        f.write_all_at(bytes, off).unwrap();
-        f.sync_all().unwrap();
+        write_synced(&self.dev, off, bytes);
+    }
+
+    /// Write `bytes` at `off` of the backing image (not through the device) and sync.
+    pub fn write_image_at(&self, off: u64, bytes: &[u8]) {
+        write_synced(&self.img, off, bytes);
     }
 
     /// sha256 of the whole device.
     pub fn sha(&self) -> String {
         sha256(&self.dev)
     }
+}
+
+/// Write `bytes` at `off` of the existing file or device `p` and sync it.
+fn write_synced(p: &Path, off: u64, bytes: &[u8]) {
+    use std::os::unix::fs::FileExt;
+    let f = std::fs::OpenOptions::new().write(true).open(p).unwrap();
+    f.write_all_at(bytes, off).unwrap();
+    f.sync_all().unwrap();
 }
 
 impl Drop for LoopDev {
