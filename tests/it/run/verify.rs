@@ -445,7 +445,7 @@ fn fill_device_writes_until_enospc_and_ends_normally() {
         fs.avail()
     );
     // then the verify phase of surface-scan.fio reads it all back
-    let o = run(
+    let o = run_noting(
         dir,
         &[
             "--name=verify",
@@ -458,16 +458,20 @@ fn fill_device_writes_until_enospc_and_ends_normally() {
             "--create_serialize=0",
             "--output-format=json",
         ],
-    );
-    assert!(o.code == 0, "{}", o.stderr);
-    assert!(
-        o.stderr.contains("create_serialize=0"),
-        "notice: {}",
-        o.stderr
+        "create_serialize=0",
     );
     // the whole file, in 64 KiB reads (a block cut short by ENOSPC rounds up)
     let read = o.json()["jobs"][0]["read"]["io_bytes"].as_u64().unwrap();
     assert_eq!(read, len.div_ceil(65536) * 65536);
+}
+
+/// `run` of `args` in `dir` that succeeds (exit 0) with `notice` on stderr (both
+/// asserted): its output.
+fn run_noting(dir: &Path, args: &[&str], notice: &str) -> Out {
+    let o = run(dir, args);
+    assert!(o.code == 0, "{}", o.stderr);
+    assert!(o.stderr.contains(notice), "notice {notice}: {}", o.stderr);
+    o
 }
 
 #[test]
@@ -480,7 +484,7 @@ fn xnvme_keys_are_named_as_engine_options_and_notices_are_printed() {
         e.contains("'fdp'") && e.contains("xnvme") && e.contains("io_uring_cmd"),
         "{e}"
     );
-    let o = run(
+    let o = run_noting(
         d.path(),
         &[
             "--name=w",
@@ -490,12 +494,7 @@ fn xnvme_keys_are_named_as_engine_options_and_notices_are_printed() {
             "--verify=crc32c",
             "--verify_async=4",
         ],
-    );
-    assert!(o.code == 0, "{}", o.stderr);
-    assert!(
-        o.stderr.contains("verify_async=4: iomark verifies inline"),
-        "{}",
-        o.stderr
+        "verify_async=4: iomark verifies inline",
     );
     assert_eq!(verified(&o), 4);
 }
