@@ -486,34 +486,18 @@ fn negative_skip_goes_backwards_and_wraps_like_fio() {
     let d = scratch();
     // fio 3.33 --write_iolog: rw=read:-8k, bs=4k over 64k reads blocks
     // 0, 14, 13, …, 1, 0 (it wraps to end - 8k, never reaching block 15)
-    let (l, _) = run_logged(
-        d.path(),
-        &[
-            "--name=b",
-            "--ioengine=null",
-            "--rw=read:-8k",
-            "--bs=4k",
-            "--size=64k",
-        ],
-    );
+    let backwards = |extra: &[&str]| {
+        let base = ["--name=b", "--ioengine=null", "--rw=read:-8k", "--bs=4k"];
+        let (l, _) = run_logged(d.path(), &[&base[..], extra].concat());
+        blocks(&l, 4 * K)
+    };
     let mut want = vec![0u64];
     want.extend((0..15).rev());
-    assert_eq!(blocks(&l, 4 * K), want);
+    assert_eq!(backwards(&["--size=64k"]), want);
     // with offset=32k: 8, 14, 13, …, 8
-    let (l, _) = run_logged(
-        d.path(),
-        &[
-            "--name=b",
-            "--ioengine=null",
-            "--rw=read:-8k",
-            "--bs=4k",
-            "--size=32k",
-            "--offset=32k",
-        ],
-    );
     let mut want = vec![8u64];
     want.extend((8..15).rev());
-    assert_eq!(blocks(&l, 4 * K), want);
+    assert_eq!(backwards(&["--size=32k", "--offset=32k"]), want);
 }
 
 #[test]
