@@ -379,7 +379,6 @@ impl Uring {
 impl Engine for Uring {
     const KIND: Kind = Kind::IoUring;
     const CAPS: super::Caps = super::Caps {
-        queued: true,
         no_io: false,
         maps_files: false,
         registers_buffers: true,

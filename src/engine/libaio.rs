@@ -338,7 +338,7 @@ impl Aio {
 
 impl Engine for Aio {
     const KIND: Kind = Kind::Libaio;
-    const CAPS: super::Caps = super::Caps::QUEUED;
+    const CAPS: super::Caps = super::Caps::SYNC;
     fn depth(&self) -> usize {
         self.depth
     }

@@ -115,12 +115,13 @@ pub enum SyncKind {
     Range(u32),
 }
 
-/// What an engine can do, for the runners' decisions.
+/// What an engine can do, for the runners' decisions. Whether its requests may stay
+/// queued after `submit` (completed through `reap`, `iodepth` in flight) is not here but
+/// its kind's, [`crate::util::engines::Kind::queues`] (`E::KIND.queues()`): the job
+/// model checks a job by that same fact and may not name this room; an engine that
+/// does not queue completes every request inside `submit` (depth 1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Caps {
-    /// requests may stay queued after `submit` (completed through `reap`); otherwise
-    /// every request completes inside `submit` (a synchronous engine, depth 1)
-    pub queued: bool,
     /// touches no file: a job on it opens, lays out and checks nothing (null, cpuio:
     /// no memory either; net: its socket)
     pub no_io: bool,
@@ -149,10 +150,9 @@ pub struct Caps {
 }
 
 impl Caps {
-    /// A synchronous engine on open descriptors (psync): every request completes
-    /// inside `submit`.
+    /// An engine on open descriptors and nothing more (psync, libaio: whether it
+    /// queues is its kind's).
     pub const SYNC: Caps = Caps {
-        queued: false,
         no_io: false,
         maps_files: false,
         registers_buffers: false,
@@ -166,11 +166,6 @@ impl Caps {
     /// page_fault, exec, net).
     pub const NO_IO: Caps = Caps {
         no_io: true,
-        ..Caps::SYNC
-    };
-    /// An engine that queues requests on open descriptors (libaio).
-    pub const QUEUED: Caps = Caps {
-        queued: true,
         ..Caps::SYNC
     };
 }

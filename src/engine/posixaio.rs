@@ -118,7 +118,7 @@ impl Engine for PosixAio {
     const KIND: Kind = Kind::Posixaio;
     const CAPS: super::Caps = super::Caps {
         helper_threads: true,
-        ..super::Caps::QUEUED
+        ..super::Caps::SYNC
     };
     fn depth(&self) -> usize {
         self.cbs.len()

@@ -3,7 +3,9 @@
 //! its [`Engine::CAPS`], a [`Caps`] defined beside the trait), and the ONE
 //! function that builds the engine a job asks for ([`build`]) — with the test-only
 //! fault wrapper ([`super::fault::Faulty`]) around it when `IOMARK_FAULT` is set — and
-//! hands it to the caller's [`Drive`]. Runners ask the capabilities, never the kind:
+//! hands it to the caller's [`Drive`]. Runners ask the capabilities (and whether the
+//! kind queues, [`Kind::queues`], the one definition the job model checks by too),
+//! never match on the kind:
 //! adding an engine is its file, its [`Kind`] and one arm in [`build`].
 //!
 //! The engine comes back through a generic [`Drive::drive`] rather than a trait object,
@@ -345,26 +347,25 @@ mod tests {
         }
         assert_eq!(Kind::named("libaio"), Some(Kind::Libaio));
         assert_eq!(Kind::named("aio"), None);
-        assert!(Kind::Libaio.caps().queued && Kind::Posixaio.caps().queued);
-        assert!(Kind::IoUring.caps().queued && Kind::IoUring.caps().registers_buffers);
-        assert!(!Kind::Psync.caps().queued && !Kind::Mmap.caps().queued);
+        assert!(Kind::Libaio.queues() && Kind::Posixaio.queues());
+        assert!(Kind::IoUring.queues() && Kind::IoUring.caps().registers_buffers);
+        assert!(!Kind::Psync.queues() && !Kind::Mmap.queues());
         assert!(Kind::Null.caps().no_io && !Kind::Psync.caps().no_io);
         assert!(Kind::Mmap.caps().maps_files && !Kind::Psync.caps().maps_files);
         assert_eq!(Kind::named("dirdelete"), Some(Kind::DirDelete));
         assert!(Kind::FileStat.caps().paths && !Kind::FileStat.caps().own_files);
         assert!(Kind::FileCreate.caps().own_files && Kind::Cpuio.caps().no_io);
         assert!(!Kind::Falloc.caps().paths && !Kind::Ftruncate.caps().no_io);
-        assert!(Kind::E4Defrag.moves_no_data() && !Kind::E4Defrag.caps().queued);
+        assert!(Kind::E4Defrag.moves_no_data() && !Kind::E4Defrag.queues());
         assert!(Kind::PageFault.caps().no_io && Kind::Exec.caps().no_io);
         assert_eq!(Kind::parse("page_fault"), Some(Kind::PageFault));
         assert_eq!(Kind::parse("exec"), Some(Kind::Exec));
     }
 
     #[test]
-    fn each_kind_is_the_engine_that_says_so_and_queues_as_its_caps_say() {
+    fn each_kind_is_the_engine_that_says_so() {
         for k in KINDS {
             assert_eq!(each_kind!(k, E => E::KIND), k);
-            assert_eq!(k.queues(), k.caps().queued, "{}", k.name());
         }
     }
 
@@ -403,7 +404,7 @@ mod tests {
     impl Drive for Depth {
         type Out = (&'static str, bool);
         fn drive<E: Engine>(self, eng: &mut E) -> Self::Out {
-            (eng.name(), E::CAPS.queued)
+            (eng.name(), E::KIND.queues())
         }
     }
 

@@ -60,10 +60,6 @@ pub fn end_fsync_line(longest_ns: u64) -> String {
     )
 }
 
-/// `RESULT_EXCEEDS_CEILING`: defined in the truth layer
-/// ([`crate::result::truth::exceeds_ceiling`]).
-pub use crate::result::truth::exceeds_ceiling;
-
 /// Lines of the notes block after the report (empty when there is nothing to say).
 pub fn page_cache_lines(c: &PageCacheCheck) -> Vec<String> {
     let mut v = vec![];
@@ -175,20 +171,6 @@ mod tests {
             l[1].contains("cannot tell how much came from memory"),
             "{l:?}"
         );
-    }
-
-    #[test]
-    fn exceeding_the_ceiling_by_more_than_5_percent_is_flagged() {
-        assert!(exceeds_ceiling(2099.0, 0.0, Some(2000.0), "x").is_none());
-        let m = exceeds_ceiling(2101.0, 10.0, Some(2000.0), "PCIe Gen2 x4").unwrap();
-        assert!(
-            m.starts_with("RESULT_EXCEEDS_CEILING: read bandwidth 2101.0 MB/s"),
-            "{m}"
-        );
-        assert!(exceeds_ceiling(1.0, 3000.0, Some(2000.0), "x")
-            .unwrap()
-            .contains("write bandwidth 3000.0"));
-        assert!(exceeds_ceiling(1e9, 0.0, None, "x").is_none());
     }
 
     #[test]

@@ -24,54 +24,19 @@
 //! only (in `ranks.per_rank`): intervals, plot series, device counters and findings
 //! (facts of one host); the page-cache check shown is rank 0's, and so is the device
 //! view, whose own-I/O counters are those of every rank on rank 0's host added up
-//! (the disks' counters see them all; only the rest is other processes' I/O).
+//! (the disks' counters see them all; only the rest is other processes' I/O). The
+//! builder is handed the ranks (`Inputs::ranks`) and keeps the warnings and the
+//! page-cache check so given, drawing none over the merged figures: nothing is patched
+//! after the build.
+
+pub(super) mod summary;
+
+pub use summary::{RankRun, RanksSummary};
 
 use super::{DeviceView, Inputs, ProcIo, Recorded, RunResult, Status, Warning};
 use crate::stats::cpu::CpuTimes;
 use crate::stats::job::JobStats;
 use serde::{Deserialize, Serialize};
-
-/// One rank of a many-hosts run: who it was, when it ran, what it measured.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct RankRun {
-    /// MPI rank, from 0
-    pub rank: u32,
-    /// the host it ran on (`gethostname`)
-    pub hostname: String,
-    /// its I/O start (just after the start barrier) minus the earliest rank's, ns
-    pub start_offset_ns: u64,
-    /// its end (the runner returned) minus the earliest start, ns
-    pub end_offset_ns: u64,
-    /// `--stonewall` or a failed rank ended it before its own limits
-    pub stopped_by_peer: bool,
-    /// its own result, as a single-host run would have written it
-    pub result: RunResult,
-}
-
-/// The ranks of a run and their timing (`RunResult.ranks`, only in a many-hosts result).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct RanksSummary {
-    /// number of ranks (MPI world size)
-    pub size: u32,
-    /// latest minus earliest start after the start barrier, ns (across hosts this
-    /// includes the difference of their clocks)
-    pub start_skew_ns: u64,
-    /// the first rank's end, ns after the earliest start ("first done")
-    pub first_done_ns: u64,
-    /// the last rank's end, ns after the earliest start ("last done")
-    pub last_done_ns: u64,
-    /// `--stonewall`: the first rank to finish stopped the others
-    pub stonewall: bool,
-    /// `--rotate-ranks=K`: rank r used the files of rank (r+K) mod size
-    pub rotate: u32,
-    /// every rank, in rank order
-    pub per_rank: Vec<RankRun>,
-    /// `run`: every job of every rank merged into one, each rank's run time its own
-    /// (fio's client "All clients" job, report/fio/json/clients.rs: its run time is the
-    /// longest rank's, not the span of the common time line)
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub all_clients: Option<super::job::JobResult>,
-}
 
 /// `rank N (host): text`: how the aggregate names what one rank said.
 pub fn rank_label(r: &RankRun, text: &str) -> String {
@@ -129,9 +94,8 @@ pub fn aggregate(
     };
     let page_cache = first.result.page_cache.clone();
     let (runs, measured): (Vec<RankRun>, Vec<Measured>) = ranks.into_iter().unzip();
-    let (status, error, warnings) = verdict(&runs);
     let mut i = base;
-    (i.status, i.error) = (status, error);
+    (i.status, i.error, i.warnings) = verdict(&runs);
     i.elapsed_s = runs.iter().map(|r| r.result.elapsed_s).fold(0.0, f64::max);
     i.summary.threads = runs.iter().map(|r| r.result.job.threads).sum();
     i.summary.files = runs.iter().map(|r| r.result.job.files).sum();
@@ -146,18 +110,16 @@ pub fn aggregate(
     }
     // the device view is rank 0's host's: its own I/O is every rank's there
     i.device_view = host_view(i.device_view.take(), &runs);
-    // facts of one host stay per rank
-    (i.intervals, i.samples, i.sample_sources) = (vec![], vec![], None);
-    (i.devices, i.page_cache) = (vec![], None);
+    // facts of one host stay per rank; the page-cache check shown is rank 0's (of its
+    // host, over its own bytes)
+    (i.intervals, i.samples, i.sample_sources, i.devices) = (vec![], vec![], None, vec![]);
+    i.page_cache = page_cache;
     let all_clients = all_in_one(&i, &measured);
-    let mut out = super::build(i);
-    // rank 0's page-cache check (of its host, over its own bytes); each rank's
-    // warnings, named by rank, instead of findings over the merged figures
-    (out.page_cache, out.warnings, out.series) = (page_cache, warnings, None);
     let mut ranks = summary(runs, stonewall, rotate);
     ranks.all_clients = all_clients;
-    out.ranks = Some(Box::new(ranks));
-    out
+    // the builder keeps the ranks' warnings and check as given (`Inputs::ranks`)
+    i.ranks = Some(ranks);
+    super::build(i)
 }
 
 /// fio's client "All clients" job of a `run`: every job of every rank (`measured`, in

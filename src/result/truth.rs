@@ -305,3 +305,22 @@ pub fn text_lines(r: &RunResult) -> Vec<String> {
         .map(|w| format!("iomark: WARNING [{}]: {}", w.id, w.message))
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exceeding_the_ceiling_by_more_than_5_percent_is_flagged() {
+        assert!(exceeds_ceiling(2099.0, 0.0, Some(2000.0), "x").is_none());
+        let m = exceeds_ceiling(2101.0, 10.0, Some(2000.0), "PCIe Gen2 x4").unwrap();
+        assert!(
+            m.starts_with("RESULT_EXCEEDS_CEILING: read bandwidth 2101.0 MB/s"),
+            "{m}"
+        );
+        assert!(exceeds_ceiling(1.0, 3000.0, Some(2000.0), "x")
+            .unwrap()
+            .contains("write bandwidth 3000.0"));
+        assert!(exceeds_ceiling(1e9, 0.0, None, "x").is_none());
+    }
+}

@@ -183,9 +183,11 @@ impl Kind {
     }
 
     /// Queues requests (io_uring, libaio, posixaio): `iodepth` requests in flight,
-    /// submit and completion timed apart (slat/clat). The engine's `Caps::queued`
-    /// (engine/registry.rs pins that the two agree).
-    pub fn queues(self) -> bool {
+    /// submit and completion timed apart (slat/clat); the others complete every request
+    /// inside `submit`. The one definition: the job model checks a job by it and the
+    /// runners size an engine's slots by it (`E::KIND.queues()`; engine/'s `Caps` does
+    /// not repeat it).
+    pub const fn queues(self) -> bool {
         matches!(self, Kind::IoUring | Kind::Libaio | Kind::Posixaio)
     }
 

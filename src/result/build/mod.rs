@@ -121,6 +121,12 @@ pub struct Inputs {
     pub layout_lines: Vec<String>,
     /// `iomark time`: the command's tree (result/command.rs)
     pub timed_command: Option<super::command::TimedCommand>,
+    /// a many-hosts aggregate: its ranks (result/ranks.rs). The facts of one host are
+    /// then the ranks' own, taken as given: `warnings` are every rank's (named by
+    /// rank), `page_cache` is rank 0's check over its own bytes (not accounted again
+    /// over the merged figures), and no series, findings or truth warnings are drawn
+    /// from the merged figures
+    pub ranks: Option<super::ranks::summary::RanksSummary>,
 }
 
 impl Inputs {
@@ -209,11 +215,16 @@ pub fn build(i: Inputs) -> RunResult {
         },
     };
     let elapsed_s = parts.elapsed_s.unwrap_or(i.elapsed_s);
+    // an aggregate of ranks: the warnings and the page-cache check are the ranks' own
+    let per_rank = i.ranks.is_some();
     let mut phases = i.phases;
     phases.extend(parts.phases);
     let mut warnings = i.warnings;
-    warnings.extend(parts.warnings);
-    let mut series = parts.series;
+    let mut series = None;
+    if !per_rank {
+        warnings.extend(parts.warnings);
+        series = parts.series;
+    }
     if let Some(s) = series.as_mut() {
         s.sources = i.sample_sources;
         super::timeline::add(s, &mut warnings);
@@ -264,12 +275,15 @@ pub fn build(i: Inputs) -> RunResult {
         machine: None,
         device: None,
         targets: i.targets,
-        ranks: None,
+        ranks: i.ranks.map(Box::new),
         time: parts.time,
         device_view: i.device_view,
         timed_command: i.timed_command.map(Box::new),
     };
     identify(&mut r);
+    if per_rank {
+        return r;
+    }
     // the truth layer (result/truth.rs): the same facts and warnings for every command
     let (rd, wr) = (r.read.bytes, r.write.bytes);
     if let Some(pc) = r.page_cache.as_mut().filter(|_| rd + wr > 0) {

@@ -135,6 +135,32 @@ fn a_failed_rank_is_named_and_makes_the_aggregate_fail() {
 }
 
 #[test]
+fn the_page_cache_check_is_rank_0s_over_its_own_bytes_and_warns_only_per_rank() {
+    let (mut a, ma) = rank(0, 10, (1_000, 1), 0, 1_000);
+    let (mut b, mb) = rank(1, 30, (1_000, 1), 0, 1_000);
+    let check = |written: u64| crate::result::PageCacheCheck {
+        buffered: true,
+        memory_fs: Some("tmpfs".into()),
+        app_written_bytes: written,
+        ..Default::default()
+    };
+    (a.result.page_cache, b.result.page_cache) = (Some(check(10 * 4096)), Some(check(30 * 4096)));
+    // the same check built alone warns about the memory file system
+    let mut alone = base();
+    alone.page_cache = Some(check(0));
+    assert!(!build(alone).warnings.is_empty());
+    let agg = aggregate(vec![(a, ma), (b, mb)], base(), false, 0);
+    assert_eq!(agg.write.bytes, 40 * 4096, "the merged figures");
+    assert_eq!(
+        agg.page_cache,
+        Some(check(10 * 4096)),
+        "rank 0's, as it was"
+    );
+    assert!(agg.warnings.is_empty(), "{:?}", agg.warnings);
+    assert!(agg.series.is_none() && agg.ranks.is_some());
+}
+
+#[test]
 fn a_rank_that_measured_nothing_adds_nothing() {
     let a = rank(0, 10, (1_000, 1), 0, 1_000);
     let mut failed = rank(1, 0, (0, 0), 0, 0);

@@ -129,7 +129,11 @@ pub(crate) fn run_thread_io(
     }
     let caps = plan.engine.caps();
     let max_bs = job.bs_read.max().max(job.bs_write.max()) as usize;
-    let depth = if caps.queued { job.iodepth as usize } else { 1 };
+    let depth = if plan.engine.queues() {
+        job.iodepth as usize
+    } else {
+        1
+    };
     let mut slab = Slab::new(depth, max_bs);
     let mut rng = Rng::new(plan.seed ^ 0x5151);
     for b in &mut slab.bufs {

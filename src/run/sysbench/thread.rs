@@ -39,7 +39,7 @@ pub fn thread(
     let job = &sh.job;
     let kind = engine_kind(job.io_mode);
     crate::run::worker::thread::enter(kind.caps());
-    let depth = if kind.caps().queued {
+    let depth = if kind.queues() {
         job.async_backlog as usize
     } else {
         1

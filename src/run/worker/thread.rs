@@ -31,7 +31,7 @@ pub fn registered(slab: &Slab, extra: &[&AlignedBuf]) -> Vec<(*mut u8, usize)> {
 /// Slots of the loop on engine `E` for a job of `depth`: the depth on an engine that
 /// queues, 1 on one that completes every request inside `submit`.
 pub fn depth_on<E: Engine>(depth: usize) -> usize {
-    if E::CAPS.queued {
+    if E::KIND.queues() {
         depth
     } else {
         1
