@@ -69,17 +69,21 @@ fn blockalign_turns_off_randommap(job: &mut FioJob, fio_stderr: &mut Vec<String>
 /// fio 3.33's line for [`blockalign_turns_off_randommap`].
 pub const BLOCKALIGN_TURNS_OFF_RANDOMMAP: &str = "fio: Any use of blockalign= turns off randommap";
 
-/// fio's fixup (init.c): a job that only writes, `time_based` with a `runtime`, with
-/// `verify=` and `do_verify` but no `verify_backlog`, spends all its runtime writing and
-/// never reaches the verify phase. fio says so on its standard output (log_info, once
-/// per job thread, before the job's header line) and the job ends at its runtime with
-/// nothing read back; iomark does the same (the verify phase is dropped).
+/// fio's warning (init.c) for a job that only writes, `time_based` with a `runtime`,
+/// with `verify=` and `do_verify` but no `verify_backlog`: fio says on its standard
+/// output (log_info, once per job thread, before the job's header line) that the verify
+/// phase never starts. That holds on a synchronous engine, which writes until its
+/// runtime and, ended by it, reads nothing back (iomark drops the verify phase there);
+/// on an engine that queues, fio 3.33 writes and verifies in rounds of `size`
+/// (`Plan::verify_cycle` in run/fio/plan.rs) whatever the line says, and so does iomark.
 fn verify_never_starts(job: &mut FioJob) {
     let m = &job.more;
     let only_writes = job.rw.writes() && !job.rw.reads();
     let timed = job.time_based && job.runtime.is_some_and(|r| !r.is_zero());
     if only_writes && timed && m.verify.is_some() && m.do_verify && m.x.verify_backlog == 0 {
-        job.more.do_verify = false;
+        if !job.engine.queues() {
+            job.more.do_verify = false;
+        }
         job.setup_lines.push(VERIFY_NEVER_STARTS.into());
     }
 }

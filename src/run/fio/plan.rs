@@ -27,6 +27,9 @@ pub(crate) struct Plan {
     /// bytes of one pass over the files (each region's whole blocks of `align`): fio
     /// re-opens the files, and so drops their page cache, at every new pass
     pub pass_bytes: u64,
+    /// bytes issued (reads and writes) after which a time-based writer with `verify=`
+    /// stops to verify what it wrote, then goes on (0: never; [`verify_cycle_bytes`])
+    pub verify_cycle: u64,
     pub seed: u64,
     /// thread number within the job, from 0
     pub thread: u32,
@@ -322,6 +325,31 @@ fn replay_job(job: &FioJob, r: &replay::Replay) -> FioJob {
     j
 }
 
+/// fio 3.33's write-then-verify rounds of a time-based job (backend.c `do_io`): its I/O
+/// loop breaks when the bytes issued reach `size` (`io_size` when larger, for random
+/// writes without a random map; `size` more with `verify_backlog`), the thread verifies
+/// the writes of that round, and the next round starts, until the runtime ends either.
+/// fio counts the bytes issued only for requests an engine queues, so a job on a
+/// synchronous engine (psync, mmap) never breaks: it writes until its runtime and, ended
+/// by it, verifies nothing. 0 when the job has no such rounds.
+fn verify_cycle_bytes(job: &FioJob, pass_bytes: u64) -> u64 {
+    let m = &job.more;
+    if !job.time_based || m.verify.is_none() || !m.do_verify || !job.rw.writes() {
+        return 0;
+    }
+    if !job.engine.queues() {
+        return 0;
+    }
+    let mut total = pass_bytes;
+    if job.rw.random() && job.norandommap {
+        total = total.max(m.io_size.unwrap_or(0));
+    }
+    if m.x.verify_backlog > 0 {
+        total = total.saturating_add(pass_bytes);
+    }
+    total
+}
+
 /// `verify_only=1`: the job's writes are not done; the blocks they would have written
 /// (the same seed, so the same offsets) are read and their verify headers checked — a
 /// write job run as the read of the same pattern (fio's dry run, then its verify phase).
@@ -432,6 +460,7 @@ pub(crate) fn plan(job: &FioJob, t: u32, global_index: u64) -> Result<Plan, RunE
         align,
         byte_limit,
         pass_bytes,
+        verify_cycle: verify_cycle_bytes(job, pass_bytes),
         seed,
         thread: t,
         global: u32::try_from(global_index).unwrap_or(u32::MAX),

@@ -21,3 +21,4 @@ mod terse;
 mod text;
 mod unified;
 mod units;
+mod verify_rounds;

@@ -16,6 +16,7 @@ use crate::run::fio::RunError;
 use crate::run::verify;
 use crate::run::worker::fio::{Slot, Worker};
 use crate::stats::job::JobStats;
+use std::sync::atomic::Ordering;
 
 impl<'a> Worker<'a> {
     /// The job's verify settings.
@@ -89,13 +90,22 @@ impl<'a> Worker<'a> {
     }
 
     /// Read back every block the job wrote and has not verified yet (last write per
-    /// offset) and check it.
-    pub(super) fn verify_back(&mut self, slab: &Slab, st: &mut JobStats) -> Result<(), RunError> {
+    /// offset) and check it, until tick `until` (the job's runtime: fio's verify phase
+    /// stops there too, the blocks not read yet unchecked).
+    pub(super) fn verify_back(
+        &mut self,
+        slab: &Slab,
+        st: &mut JobStats,
+        until: Option<u64>,
+    ) -> Result<(), RunError> {
         if self.vspec().is_none() || self.fds.is_empty() {
             return Ok(());
         }
         let written = std::mem::take(&mut self.written);
         for (&(file, offset), &(len, seq)) in &written {
+            if until.is_some_and(|u| self.clock.now() >= u) || self.stop.load(Ordering::Relaxed) {
+                break;
+            }
             self.verify_block(slab, st, file, offset, len, seq)?;
         }
         Ok(())

@@ -67,6 +67,15 @@ pub(super) struct FioRules<'a> {
     pass_done: bool,
     /// the loop reaped since the last think check
     reaped: bool,
+    /// fio's write-then-verify rounds (`Plan::verify_cycle`): the byte limit is a
+    /// round's, and reaching it verifies the round's writes before the next one
+    rounds: bool,
+    /// time spent in the rounds' verify phases (not the I/O phase's runtime)
+    rounds_verify_ns: u64,
+    /// the loop saw the job's end (`done`) once, and whether its runtime ended it then
+    /// (fio's terminate: no verify phase after it)
+    ended: bool,
+    timed_out: bool,
 }
 
 impl<'a> FioRules<'a> {
@@ -99,7 +108,10 @@ impl<'a> FioRules<'a> {
             issued_bytes: 0,
             covered: [0; 3],
             issued_ios: 0,
-            byte_limit: Some(plan.byte_limit).filter(|&b| b > 0).unwrap_or(u64::MAX),
+            byte_limit: [plan.verify_cycle, plan.byte_limit]
+                .into_iter()
+                .find(|&b| b > 0)
+                .unwrap_or(u64::MAX),
             ios_limit: Some(job.number_ios).filter(|&n| n > 0).unwrap_or(u64::MAX),
             issued_all: false,
             uses: w.uses,
@@ -128,6 +140,10 @@ impl<'a> FioRules<'a> {
             samp,
             pass_done: false,
             reaped: false,
+            rounds: plan.verify_cycle > 0,
+            rounds_verify_ns: 0,
+            ended: false,
+            timed_out: false,
             w,
             st,
         }
@@ -453,7 +469,14 @@ impl<'a> Rules for FioRules<'a> {
         if self.uses.min_rate && self.measuring {
             self.w.check_min_rate(&self.st, now)?;
         }
+        if self.rounds && self.issued_all && !self.done_by_time(now) {
+            self.verify_round(io)?;
+        }
         let done = self.done(now);
+        if done && !self.ended {
+            self.ended = true;
+            self.timed_out = self.deadline.is_some_and(|d| now >= d);
+        }
         if self.uses.backlog && !done && self.w.backlog_due() {
             io.drain(self)?;
             self.w.verify_backlog(io.slab, &mut self.st)?;
@@ -699,11 +722,14 @@ impl<'a> Rules for FioRules<'a> {
             }
         }
         self.finish_stats();
-        if self.track_writes && !self.w.stop.load(Ordering::Relaxed) {
+        self.st.verify_ns = self.rounds_verify_ns;
+        // fio's verify phase follows an I/O phase that ended by its limits, not one its
+        // runtime ended (terminate), and stops at the runtime itself
+        if self.track_writes && !self.w.stop.load(Ordering::Relaxed) && !self.timed_out {
             self.w.phase(b'V');
             let (clock, t) = (self.w.clock, self.w.clock.now());
-            let r = self.w.verify_back(io.slab, &mut self.st);
-            self.st.verify_ns = clock.ns(t, clock.now());
+            let r = self.w.verify_back(io.slab, &mut self.st, self.deadline);
+            self.st.verify_ns += clock.ns(t, clock.now());
             r?;
         }
         if let Some(l) = &mut self.w.logs {
@@ -726,6 +752,30 @@ impl<'a> Rules for FioRules<'a> {
 }
 
 impl<'a> FioRules<'a> {
+    /// The runtime is over or the job was told to stop: no new round.
+    fn done_by_time(&self, now: u64) -> bool {
+        self.stop.load(Ordering::Relaxed) || self.deadline.is_some_and(|d| now >= d)
+    }
+
+    /// The end of one write-then-verify round (`Plan::verify_cycle`): the requests in
+    /// flight complete, the round's writes are read back and checked (until the
+    /// runtime), and the next round starts with its byte count at zero, as fio's
+    /// thread loop does after `do_verify`. The verify time counts as the verify
+    /// phase's, not the I/O phase's.
+    fn verify_round<E: Engine>(&mut self, io: &mut Io<'_, E, Tag>) -> Result<(), RunError> {
+        io.drain(self)?;
+        let clock = self.w.clock;
+        let t = clock.now();
+        self.w.phase(b'V');
+        let r = self.w.verify_back(io.slab, &mut self.st, self.deadline);
+        self.rounds_verify_ns += clock.ns(t, clock.now());
+        r?;
+        self.w.phase(b'*');
+        (self.issued_bytes, self.issued_all) = (0, false);
+        self.covered = [0; 3];
+        Ok(())
+    }
+
     /// The worker and the statistics back, once the loop is over.
     pub(super) fn into_parts(self) -> (Worker<'a>, JobStats) {
         (self.w, self.st)
@@ -737,7 +787,9 @@ impl<'a> FioRules<'a> {
         self.st.zone_resets = self.w.zones.as_ref().and_then(|z| z.zbd_resets());
         self.st.rates = self.samp.finish();
         // a job done inside its ramp_time: fio's runtime then counts from the start
-        self.st.runtime_ns = clock.ns(self.measure_start, clock.now());
+        self.st.runtime_ns = clock
+            .ns(self.measure_start, clock.now())
+            .saturating_sub(self.rounds_verify_ns);
         let maps = &self.w.maps;
         self.w.cov_report = self.w.cov.as_ref().map(|c| {
             let mut s = c.stats();

@@ -1,0 +1,148 @@
+//! When fio 3.33 verifies what a job wrote: a `time_based` writer on an engine that
+//! queues writes and verifies in rounds of `size` until its runtime; on a synchronous
+//! engine it writes until the runtime and verifies nothing; no verify phase follows an
+//! I/O phase the runtime ended. iomark once verified after the runtime of every job
+//! (1.6× the wall time) or, for a time-based writer, never. Each case runs fio 3.33
+//! beside iomark when fio is installed and checks both against the same rules.
+
+use crate::util::*;
+
+const MIB: u64 = 1 << 20;
+
+/// Read bytes, write bytes, read runtime ms, write runtime ms.
+type Moved = (u64, u64, u64, u64);
+
+/// (read bytes, write bytes, read runtime ms, write runtime ms) of the first job. fio's
+/// setup lines (the verify warning) come before the JSON document on stdout, as fio's.
+fn moved(out: &Out) -> Moved {
+    let text = &out.ok().stdout;
+    let doc: serde_json::Value = serde_json::from_str(&text[text.find('{').unwrap_or(0)..])
+        .unwrap_or_else(|e| panic!("no JSON document after the setup lines ({e}):\n{text}"));
+    let j = &doc["jobs"][0];
+    let n = |d: &str, k: &str| j[d][k].as_u64().unwrap_or(0);
+    (
+        n("read", "io_bytes"),
+        n("write", "io_bytes"),
+        n("read", "runtime"),
+        n("write", "runtime"),
+    )
+}
+
+/// Runs `args` (plus the JSON format) under iomark's fio persona and, when installed,
+/// under fio 3.33, each in its own directory; returns what each moved.
+fn both(name: &str, args: &[&str]) -> Vec<(&'static str, Moved)> {
+    let d = scratch();
+    let mut all = vec!["--output-format=json"];
+    all.extend_from_slice(args);
+    let mut got = vec![(
+        "iomark",
+        moved(&as_fio(d.path()).dir(d.path()).args(&all).run()),
+    )];
+    if need_fio(name) {
+        let f = d.path().join("fio");
+        std::fs::create_dir_all(&f).unwrap();
+        got.push(("fio", moved(&fio_cmd().dir(&f).args(&all).run())));
+    }
+    got
+}
+
+/// libaio at depth 4, random writes over 4 MiB for 1 s with crc32c: rounds of 4 MiB
+/// written then read back. What is read is what was written but the last round's
+/// unchecked part (the runtime ends it while it writes or while it verifies), so
+/// `0 <= written - read <= size`; at least one whole round is verified on any machine
+/// that writes 8 MiB a second; write and read runtimes share the one second.
+#[test]
+fn a_time_based_writer_on_a_queued_engine_verifies_in_rounds_of_size() {
+    let args = [
+        "--name=v",
+        "--filename=v.dat",
+        "--rw=randwrite",
+        "--bs=4k",
+        "--size=4m",
+        "--ioengine=libaio",
+        "--iodepth=4",
+        "--time_based",
+        "--runtime=1",
+        "--verify=crc32c",
+    ];
+    for (tool, (read, written, r_ms, w_ms)) in both("verify_rounds_queued", &args) {
+        assert!(read >= 4 * MIB, "{tool}: a whole round verified: {read}");
+        assert!(written >= read, "{tool}: {written} written, {read} read");
+        assert!(
+            written - read <= 4 * MIB,
+            "{tool}: only the last round unchecked: {written} written, {read} read"
+        );
+        assert!(
+            r_ms > 0 && w_ms > 0,
+            "{tool}: {r_ms} ms read, {w_ms} ms write"
+        );
+        assert!(
+            r_ms + w_ms <= 1_100,
+            "{tool}: the rounds share the runtime: {r_ms} + {w_ms} ms"
+        );
+    }
+}
+
+/// The same writer on psync: fio counts no bytes issued for completed synchronous
+/// requests, so the round never ends; the job writes until its runtime, which ends it
+/// without a verify phase.
+#[test]
+fn a_time_based_writer_on_a_synchronous_engine_verifies_nothing() {
+    let args = [
+        "--name=v",
+        "--filename=v.dat",
+        "--rw=randwrite",
+        "--bs=4k",
+        "--size=4m",
+        "--ioengine=psync",
+        "--time_based",
+        "--runtime=1",
+        "--verify=crc32c",
+    ];
+    for (tool, (read, written, _, w_ms)) in both("verify_rounds_sync", &args) {
+        assert_eq!(read, 0, "{tool}: nothing read back");
+        assert!(
+            written > 4 * MIB,
+            "{tool}: it writes on past one pass: {written}"
+        );
+        assert!(w_ms >= 990, "{tool}: writes for the runtime: {w_ms} ms");
+    }
+}
+
+/// A job that is not time based but whose runtime ends it before its size (1 MiB/s for
+/// 1 s of 64 MiB) is not verified either; the same job that reaches its size is.
+#[test]
+fn no_verify_phase_follows_an_io_phase_the_runtime_ended() {
+    let capped = [
+        "--name=v",
+        "--filename=v.dat",
+        "--rw=write",
+        "--bs=4k",
+        "--size=64m",
+        "--rate=1m",
+        "--ioengine=psync",
+        "--runtime=1",
+        "--verify=crc32c",
+    ];
+    for (tool, (read, written, _, _)) in both("verify_runtime_capped", &capped) {
+        assert!(written > 0 && written < 64 * MIB, "{tool}: {written}");
+        assert_eq!(read, 0, "{tool}: the runtime ended it: no verify");
+    }
+    let whole = [
+        "--name=v",
+        "--filename=v.dat",
+        "--rw=write",
+        "--bs=4k",
+        "--size=1m",
+        "--ioengine=psync",
+        "--runtime=30",
+        "--verify=crc32c",
+    ];
+    for (tool, (read, written, _, _)) in both("verify_size_reached", &whole) {
+        assert_eq!(
+            (read, written),
+            (MIB, MIB),
+            "{tool}: written, then read back"
+        );
+    }
+}
