@@ -10,6 +10,7 @@ mod gaps;
 mod import;
 mod job_keys;
 mod json_keys;
+mod junk_parts;
 mod kb_base;
 mod logs_verify;
 mod options;
