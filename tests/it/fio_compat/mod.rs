@@ -12,6 +12,7 @@ mod job_keys;
 mod json_keys;
 mod junk_parts;
 mod kb_base;
+mod log_ends;
 mod logs_verify;
 mod options;
 mod oracle_groups;
