@@ -437,8 +437,8 @@ pub(crate) fn run_group(
     let th = Threads::new(ctx, g);
     let mut grp = Group::new(ctx, &th);
     let (results, abort_rest) = threads(ctx, &mut grp, sampling);
-    let mut out = Vec::new();
-    let mut merged: Vec<JobRecord> = Vec::new();
+    let mut out: Vec<JobRecord> = Vec::new();
+    let mut last_gid = None;
     for (i, (ji, r)) in results.into_iter().enumerate() {
         let mut st = r?;
         st.stats.held_ns += held_ns;
@@ -461,16 +461,20 @@ pub(crate) fn run_group(
         if let Some((_, d)) = grp.steadies.iter().find(|(w, _)| w.contains(&i)) {
             st.steady = Some(d.report());
         }
-        if ctx.cmd.jobs[ji].group_reporting {
-            match merged.iter_mut().find(|m| m.groupid == st.groupid) {
-                Some(m) => m.merge(&st),
-                None => merged.push(st),
+        // fio 3.33's __show_run_stats: a thread with group_reporting joins the entry
+        // before it when the thread before it is of the same reporting group (with
+        // group_reporting or not); any other thread starts an entry. The entry keeps
+        // its first thread's name and lists the last one's `job options`.
+        let joins = ctx.cmd.jobs[ji].group_reporting && last_gid == Some(st.groupid);
+        last_gid = Some(st.groupid);
+        match out.last_mut() {
+            Some(m) if joins => {
+                m.merge(&st);
+                m.job.options = st.job.options;
             }
-        } else {
-            out.push(st);
+            _ => out.push(st),
         }
     }
-    out.extend(merged);
     Ok((out, abort_rest))
 }
 

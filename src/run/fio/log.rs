@@ -90,6 +90,11 @@ pub struct LogSpec {
     /// `log_store_compressed`: the bw/iops/lat logs are fio's compressed `.fz` files
     /// (run/fio/fz.rs) in streams of `log_compression` bytes of records (0: one)
     pub store_compressed: Option<u64>,
+    /// `log_compression` or `log_store_compressed`: the bandwidth and IOPS logs take one
+    /// sample per I/O, as the latency logs do (fio's `per_unit_log`), so with
+    /// `log_avg_msec` their lines are the means of those samples in the latency windows,
+    /// not the sampling thread's rates
+    pub unit_rates: bool,
 }
 
 /// One bw/iops/lat log file: its text lines, or with `log_store_compressed` its
@@ -107,6 +112,8 @@ struct Win {
     clat: u128,
     slat: u128,
     slat_n: u64,
+    /// the sum of the per-I/O bandwidths ([`unit_bw`]) of a latency window
+    bw: u128,
     /// the largest of each latency (`log_max_value`)
     max: [u64; 3],
 }
@@ -121,6 +128,15 @@ struct HistLog {
     last: [Vec<u64>; 3],
     /// when the current interval started, ms (0: at the first completion)
     since: [u64; 3],
+}
+
+/// The bandwidth sample of one I/O, as fio 3.33 logs it (`add_bw_sample`): its bytes
+/// × 10^6 / its completion latency in ns (0 for a latency of 0).
+fn unit_bw(bytes: u64, clat_ns: u64) -> u64 {
+    match clat_ns {
+        0 => 0,
+        ns => u64::try_from(u128::from(bytes) * 1_000_000 / u128::from(ns)).unwrap_or(u64::MAX),
+    }
 }
 
 /// Open log files of one thread.
@@ -175,6 +191,7 @@ impl LogSpec {
             ),
             max_value: t.log_max_value,
             store_compressed: t.log_store_compressed.then_some(t.log_compression),
+            unit_rates: t.log_compression > 0 || t.log_store_compressed,
         })
     }
 
@@ -389,13 +406,16 @@ impl Logs {
     ) {
         self.hist_io(t_ms, d, bytes, clat);
         if self.spec.avg_msec > 0 {
-            self.lat_io(t_ms, d.min(2), slat, (clat, lat));
+            self.lat_io(t_ms, d.min(2), slat, (clat, lat), unit_bw(bytes, clat));
+            if self.spec.unit_rates {
+                return;
+            }
         }
         let t_ms = t_ms + self.epoch_ms;
         let o = self.spec.offset;
         if self.spec.avg_msec == 0 {
             let p = (self.cur_prio, self.spec.prio);
-            let bw = (bytes as u128 * 1_000_000_000 / 1024 / u128::from(lat.max(1))) as u64;
+            let bw = unit_bw(bytes, clat);
             Self::line(&mut self.bw, o, p, t_ms, bw, d, bytes, off);
             Self::line(&mut self.iops, o, p, t_ms, 1, d, bytes, off);
             Self::line(&mut self.lat, o, p, t_ms, lat, d, bytes, off);
@@ -419,9 +439,10 @@ impl Logs {
     /// One completion in its direction's latency window (fio's `add_log_sample` of an
     /// inline log): the window's lines are written at `t_ms` once it is `log_avg_msec`
     /// or more past the window's base.
-    fn lat_io(&mut self, t_ms: u64, d: usize, slat: Option<u64>, (clat, lat): (u64, u64)) {
+    fn lat_io(&mut self, t_ms: u64, d: usize, slat: Option<u64>, (clat, lat): (u64, u64), bw: u64) {
         let w = &mut self.lwin[d];
         w.ios += 1;
+        w.bw += u128::from(bw);
         w.lat += u128::from(lat);
         w.clat += u128::from(clat);
         w.max[0] = w.max[0].max(lat);
@@ -461,6 +482,11 @@ impl Logs {
         Self::line(&mut self.clat, o, p, t, clat, d, 0, 0);
         if w.slat_n > 0 {
             Self::line(&mut self.slat, o, p, t, slat, d, 0, 0);
+        }
+        if self.spec.unit_rates {
+            // each I/O's IOPS sample is 1 (fio's add_iops_sample), so is their mean
+            Self::line(&mut self.bw, o, p, t, mean(w.bw, w.ios), d, 0, 0);
+            Self::line(&mut self.iops, o, p, t, 1, d, 0, 0);
         }
     }
 
@@ -735,6 +761,47 @@ mod tests {
         l.finish().unwrap();
         assert!(d.path().join("s_bw.log").exists());
         assert!(!d.path().join("s_bw.1.log").exists());
+    }
+
+    /// fio 3.33's bandwidth sample of one I/O is bytes × 10^6 / clat ns (its log shows
+    /// 5312581 beside a clat of 771 for 4 KiB), 0 for a clat of 0; with
+    /// `log_compression` the bw and IOPS logs average those samples in the latency
+    /// windows (fio's per-unit logs): a job shorter than the window gets one line each at
+    /// its end, and the sampling thread's windows write nothing.
+    #[test]
+    fn per_io_bw_is_fios_and_compression_makes_rates_per_unit() {
+        let d = tempfile::tempdir().unwrap();
+        let read = |kind| std::fs::read_to_string(log_path(d.path(), "job", kind, 0)).unwrap();
+        let spec = LogSpec {
+            bw: Some(String::new()),
+            ..Default::default()
+        };
+        let mut l = Logs::create(&spec, "job", 0, d.path()).unwrap();
+        l.io(0, 0, 4096, 0, None, 771, 781);
+        l.io(0, 0, 4096, 4096, None, 0, 0);
+        l.finish().unwrap();
+        assert_eq!(read("bw"), "0, 5312581, 0, 4096, 0\n0, 0, 0, 4096, 0\n");
+        let spec = LogSpec {
+            bw: Some(String::new()),
+            iops: Some(String::new()),
+            avg_msec: 1000,
+            unit_rates: true,
+            ..Default::default()
+        };
+        let mut l = Logs::create(&spec, "job", 0, d.path()).unwrap();
+        l.io(1, 0, 4096, 0, None, 1000, 1000);
+        l.io(1500, 0, 4096, 4096, None, 3000, 3000);
+        l.io(1600, 0, 4096, 8192, None, 2000, 2000);
+        l.end(1700);
+        l.finish().unwrap();
+        // the first window closes at the completion 1000 ms or more past its base with
+        // the mean of its two samples ((4096000 + 1365333) / 2, rounded), the job's end
+        // writes the rest (4096e6/2000)
+        assert_eq!(
+            read("bw"),
+            "1500, 2730667, 0, 0, 0\n1700, 2048000, 0, 0, 0\n"
+        );
+        assert_eq!(read("iops"), "1500, 1, 0, 0, 0\n1700, 1, 0, 0, 0\n");
     }
 
     #[test]

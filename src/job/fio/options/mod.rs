@@ -413,7 +413,10 @@ pub fn apply(
     let typed = value;
     let mut first_part = None;
     if let (Some(o), Some(v)) = (find(&key), value) {
-        if let Some((first, lines)) = parts_as_range(o, v) {
+        if let Some((on, line)) = negative_bool(o, v) {
+            notices.extend(line.map(|l| format!("{FIO_STDERR}{l}")));
+            first_part = Some(on.to_string());
+        } else if let Some((first, lines)) = parts_as_range(o, v) {
             // fio says on stderr which parts it could not use
             notices.extend(lines.into_iter().map(|l| format!("{FIO_STDERR}{l}")));
             match first {
@@ -430,17 +433,9 @@ pub fn apply(
     }
     let value = first_part.as_deref().or(value);
     let opt = find(&key);
-    match opt.map(|o| o.apply) {
-        Some(Apply::Job(f)) => f(
-            &mut JobCtx {
-                job: &mut *job,
-                key: &key,
-                origin,
-                notices,
-            },
-            value,
-        )?,
-        Some(Apply::Command(_) | Apply::Front) => {
+    match opt.map(|o| (o, o.apply)) {
+        Some((o, Apply::Job(f))) => apply_job(o, f, job, (&key, origin), notices, value)?,
+        Some((_, Apply::Command(_) | Apply::Front)) => {
             return Err(FioError::CommandLineKey {
                 key: key_raw.trim().to_string(),
                 origin: origin.clone(),
@@ -466,6 +461,88 @@ pub fn apply(
     job.options
         .push((name.to_string(), typed.unwrap_or("").to_string()));
     Ok(())
+}
+
+/// fio 3.33's options that hold one value per direction (`READ,WRITE[,TRIM]`): a part
+/// that does not parse leaves its direction as it was.
+const PER_DIRECTION: [&str; 9] = [
+    "bs",
+    "ba",
+    "bsrange",
+    "percentage_random",
+    "rate",
+    "rate_min",
+    "rate_iops",
+    "rate_iops_min",
+    "max_latency",
+];
+
+/// Apply the job key `o` (its `f`) with `value`. A value that `f` refuses and that is a
+/// first part followed by junk (`iodepth=4-x`, `direct=1,x`, `bs=8k:x`) is read as fio
+/// 3.33 reads it: fio splits the value of a numeric option at the first `,`, else `:`,
+/// else `-` (a range option's at `,` only), reads each part on its own and keeps the
+/// parts that parse, silently. So the first part is applied alone — to the first
+/// direction only for a [`PER_DIRECTION`] option (`bs=8k,x` sets the read size; the write
+/// size keeps its value) — when the rest does not parse as a value of the option and the
+/// first part is in its range; otherwise `f`'s refusal stands.
+fn apply_job(
+    o: &FioOption,
+    f: JobFn,
+    job: &mut FioJob,
+    (key, origin): (&str, &Origin),
+    notices: &mut Vec<String>,
+    value: Option<&str>,
+) -> Result<(), FioError> {
+    let run = |job: &mut FioJob, notices: &mut Vec<String>, v: Option<&str>| {
+        f(
+            &mut JobCtx {
+                job,
+                key,
+                origin,
+                notices,
+            },
+            v,
+        )
+    };
+    let Some((first, rest)) = value.and_then(|v| first_and_rest(o, v)) else {
+        return run(job, notices, value);
+    };
+    // a trial on a copy: a refused value leaves the job as it was
+    let attempt = |job: &mut FioJob, notices: &mut Vec<String>, v: &str| {
+        let (mut trial, mut said) = (job.clone(), Vec::new());
+        run(&mut trial, &mut said, Some(v))?;
+        *job = trial;
+        notices.extend(said);
+        Ok::<(), FioError>(())
+    };
+    let Err(refused) = attempt(job, notices, value.unwrap_or_default()) else {
+        return Ok(());
+    };
+    let rest_parses = run(&mut job.clone(), &mut Vec::new(), Some(rest)).is_ok();
+    if rest_parses || in_range(o, first).is_err() {
+        return Err(refused);
+    }
+    let first = if PER_DIRECTION.contains(&o.name) {
+        format!("{first},")
+    } else {
+        first.to_string()
+    };
+    attempt(job, notices, &first).map_err(|_| refused)
+}
+
+/// A numeric option's value split where fio splits it (see [`apply_job`]): the first
+/// part and the rest. `None` for a value with no split, one that starts with the
+/// separator (a negative number) and options whose value is text or a list.
+fn first_and_rest<'v>(o: &FioOption, v: &'v str) -> Option<(&'v str, &'v str)> {
+    let v = v.trim();
+    let at = match o.kind {
+        Kind::Range => v.find(','),
+        Kind::Int | Kind::Bool | Kind::SizeStr | Kind::Time | Kind::Flag => {
+            v.find(',').or_else(|| v.find(':')).or_else(|| v.find('-'))
+        }
+        Kind::Str | Kind::FloatList => None,
+    }?;
+    (at > 0).then(|| (&v[..at], &v[at + 1..]))
 }
 
 /// fio's own name of the job option `key` (`rw` for `readwrite`, `-` and `_` alike);
@@ -531,6 +608,30 @@ fn parts_as_range(o: &FioOption, v: &str) -> Option<(Option<i64>, Vec<String>)> 
         .filter_map(|r| r.clone().err())
         .collect();
     Some((a.ok(), lines))
+}
+
+/// A boolean given `-N` (`direct=-1`), read as fio 3.33 reads it: the two parts `-N` and
+/// `N`, of which `-N` passes (a boolean has no minimum) and is stored, so any `N` but 0
+/// is on — `"1"` or `"0"` — with fio's line for the part `N` above the maximum
+/// (`max value out of range: 5 (1 max)`; a bare-key flag has none). `None` for any
+/// other value or option.
+fn negative_bool(o: &FioOption, v: &str) -> Option<(&'static str, Option<String>)> {
+    if !matches!(o.kind, Kind::Bool | Kind::Flag) {
+        return None;
+    }
+    let digits = v.trim().strip_prefix('-')?;
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let n: u64 = digits.parse().unwrap_or(u64::MAX);
+    let max = match o.range {
+        Range::Int(min, max) if o.kind == Kind::Bool && max >= min => u64::try_from(max).ok(),
+        _ => None,
+    };
+    let line = max
+        .filter(|&m| n > m)
+        .map(|m| format!("max value out of range: {n} ({m} max)"));
+    Some((if n == 0 { "0" } else { "1" }, line))
 }
 
 /// The table's `range` of an integer or boolean option, checked for a value written as

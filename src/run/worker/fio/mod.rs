@@ -335,16 +335,20 @@ impl<'a> Worker<'a> {
         match r {
             Ok(()) => (rec, None),
             Err(e) => {
+                let measured_from = t0 + clock.ticks(w.plan.job.ramp_time);
+                let ran_ns = clock.ns(measured_from, clock.now().max(measured_from));
                 if rec.stats.runtime_ns == 0 {
-                    let measured_from = t0 + clock.ticks(w.plan.job.ramp_time);
-                    rec.stats.runtime_ns = clock.ns(measured_from, clock.now().max(measured_from));
+                    rec.stats.runtime_ns = ran_ns;
                 }
                 if rec.lat_target.is_none() {
                     // fio reports the latency_target keys of a failed job too
                     rec.lat_target = Some(w.lat_target_report());
                 }
                 if let Some(l) = &mut w.logs {
-                    // the logs of the I/O done so far are kept, as fio keeps them
+                    // the logs of the I/O done so far are kept, as fio keeps them,
+                    // with the latency windows' last lines (fio's `finalize_logs` runs
+                    // for a job that failed too)
+                    l.end(ran_ns / 1_000_000);
                     let _ = l.finish();
                 }
                 (rec, Some(e))
