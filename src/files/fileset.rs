@@ -77,6 +77,14 @@ fn symlink_note(dir: &Path, i: u32) -> String {
     )
 }
 
+/// The one line for an open of `test_file.N` that failed with `e`: [`symlink_note`]
+/// when it is ELOOP and the name is a symbolic link (the `O_NOFOLLOW` refusal, said
+/// alone: the errno line would only repeat it less clearly); `None` otherwise.
+fn planted_link(dir: &Path, i: u32, e: i32) -> Option<String> {
+    let link = std::fs::symlink_metadata(path(dir, i)).is_ok_and(|m| m.file_type().is_symlink());
+    (e == libc::ELOOP && link).then(|| symlink_note(dir, i))
+}
+
 /// Why an existing `test_file.N` may not be used: `(message, also_for_reading)`. Not
 /// a regular file (a FIFO would block even a read's open: refused for every use), or a
 /// file another hard link shares (refused where iomark writes). Symbolic links are left
@@ -262,15 +270,15 @@ fn fsync_or_fail(f: &File) -> Result<(), Error> {
 fn open_to_prepare(job: &FileioJob, i: u32) -> Result<File, Error> {
     let flags = libc::O_CREAT | libc::O_RDWR | job.extra_flags.oflags();
     open_raw(&path(&job.dir, i), flags, 0o600).map_err(|e| {
-        let mut lines = vec![format!(
-            "FATAL: Can't open file '{}' errno = {} ({})",
-            display(&job.dir, i),
-            e,
-            strerror(e)
-        )];
-        if e == libc::ELOOP {
-            lines.push(symlink_note(&job.dir, i));
-        }
+        let lines = match planted_link(&job.dir, i, e) {
+            Some(note) => vec![note],
+            None => vec![format!(
+                "FATAL: Can't open file '{}' errno = {} ({})",
+                display(&job.dir, i),
+                e,
+                strerror(e)
+            )],
+        };
         Error::lines(crate::util::error::exit::FAILED, lines)
     })
 }
@@ -447,7 +455,9 @@ pub fn open_for_run(
                 )];
                 let code = match e {
                     libc::ELOOP => {
-                        lines.push(symlink_note(&job.dir, i));
+                        if let Some(note) = planted_link(&job.dir, i, e) {
+                            lines = vec![note];
+                        }
                         crate::util::error::exit::FAILED
                     }
                     libc::ENOENT => {

@@ -526,6 +526,15 @@ fn run_tests(r: &RunResult, f: &RunFacts) -> Vec<Test> {
                     p.lat.as_ref(),
                 )
             })
+            .chain(summed_mixes(&r.phases).iter().map(|m| {
+                make(
+                    &m.name,
+                    &m.notes,
+                    (m.bytes > 0).then_some(m.mb_per_s),
+                    m.ops_per_s,
+                    m.lat.as_ref(),
+                )
+            }))
             .collect();
     }
     let mut v = vec![];
@@ -542,6 +551,49 @@ fn run_tests(r: &RunResult, f: &RunFacts) -> Vec<Test> {
         }
     }
     v
+}
+
+/// The mix of each mixed job (`rw=randrw`, `rw`) that has a read and a write phase but
+/// no mix phase (fio's reports, imported): its reads and writes together, bytes and
+/// I/Os summed over the longer direction's time, mean latency over both directions'
+/// I/Os. No percentiles: fio gives them per direction, and they do not add up.
+fn summed_mixes(phases: &[crate::result::Phase]) -> Vec<crate::result::Phase> {
+    let job_of = |p: &crate::result::Phase| p.name.rsplit_once(' ').map(|x| x.0.to_string());
+    let mut out = vec![];
+    for rd in phases.iter().filter(|p| p.name.ends_with(" read")) {
+        let Some(job) = job_of(rd) else { continue };
+        let mixed = note_value(&rd.notes, "rw").is_some_and(|rw| is_mix(&rw));
+        let wr = phases.iter().find(|p| p.name == format!("{job} write"));
+        let has_mix = phases.iter().any(|p| {
+            job_of(p).as_deref() == Some(job.as_str()) && direction(&p.name) == Some("mix")
+        });
+        let (Some(wr), true, false) = (wr, mixed, has_mix) else {
+            continue;
+        };
+        let mut m = crate::result::Phase::new(
+            &format!("{job} mix"),
+            rd.ops + wr.ops,
+            rd.bytes + wr.bytes,
+            rd.seconds.max(wr.seconds),
+        );
+        m.notes = rd.notes.clone();
+        m.lat = match (&rd.lat, &wr.lat) {
+            (Some(a), Some(b)) if a.count + b.count > 0 => {
+                let (count, sum_ns) = (a.count + b.count, a.sum_ns + b.sum_ns);
+                Some(crate::result::Latency {
+                    count,
+                    sum_ns,
+                    mean_ns: sum_ns / count,
+                    min_ns: a.min_ns.min(b.min_ns),
+                    max_ns: a.max_ns.max(b.max_ns),
+                    ..Default::default()
+                })
+            }
+            _ => None,
+        };
+        out.push(m);
+    }
+    out
 }
 
 /// A column: one result file.

@@ -53,6 +53,9 @@ pub struct FioOpts {
     pub direct: Option<bool>,
     /// `rw`
     pub rw: String,
+    /// the fsync policy in words (`no fsync`, `fsync every 100 writes + fsync at end`,
+    /// result/truth.rs `job_fsync_words`); `None` when the output does not say (text)
+    pub fsync: Option<String>,
 }
 
 /// What `text` holds, if it is fio output: `Some(Ok(result))`, `Some(Err(one line))` for
@@ -189,6 +192,7 @@ fn from_json(v: &Value) -> Result<Vec<FioDir>, String> {
                     rw: opt("rw")
                         .or(opt("readwrite"))
                         .unwrap_or_else(|| "read".into()),
+                    fsync: Some(fsync_words(&opt)),
                 },
             });
         }
@@ -197,6 +201,33 @@ fn from_json(v: &Value) -> Result<Vec<FioDir>, String> {
         return Err("fio output without any completed I/O".into());
     }
     Ok(out)
+}
+
+/// The fsync policy of a fio job from its options (job, else global): `fsync=N`,
+/// `fdatasync=N`, `end_fsync`, `fsync_on_close`, `sync=1|sync|dsync`; none set is
+/// `no fsync` (O_DIRECT is said apart, as `direct`).
+fn fsync_words(opt: &dyn Fn(&str) -> Option<String>) -> String {
+    let n = |k: &str| {
+        opt(k)
+            .and_then(|s| s.trim().parse::<u64>().ok())
+            .unwrap_or(0)
+    };
+    let on = |k: &str| opt(k).is_some_and(|s| truthy(&s));
+    let (every, fdatasync) = match (n("fsync"), n("fdatasync")) {
+        (0, d) if d > 0 => (d, true),
+        (f, _) => (f, false),
+    };
+    let sync = opt("sync").map(|s| s.trim().to_string());
+    let mut e = crate::result::job::EffectiveJob {
+        sync: matches!(sync.as_deref(), Some("1" | "sync")),
+        dsync: sync.as_deref() == Some("dsync"),
+        ..Default::default()
+    };
+    e.fsync.every_writes = every;
+    e.fsync.fdatasync = fdatasync;
+    e.fsync.at_end = on("end_fsync");
+    e.fsync.on_close = on("fsync_on_close");
+    crate::result::truth::job_fsync_words(&e)
 }
 
 /// "99.000000" → "99", "99.900000" → "99.9" (iomark's percentile key spelling).
@@ -513,6 +544,10 @@ fn phase(d: &FioDir, source: &str) -> Phase {
         "latency=lat (submit to completion)".to_string(),
         format!("source={source}"),
     ];
+    if let Some(f) = &o.fsync {
+        p.notes
+            .push(format!("{}{f}", crate::result::truth::FSYNC_NOTE));
+    }
     p
 }
 

@@ -120,8 +120,9 @@ pub fn above_ceiling(r: &RunResult) -> Option<Warning> {
 }
 
 /// The fsync policy of one job in words: `no fsync`, `fsync every 100 writes`,
-/// `fdatasync every write`, `fsync at end`, `O_SYNC` … (joined with `+`).
-fn policy_words(e: &crate::result::job::EffectiveJob) -> String {
+/// `fdatasync every write`, `fsync at end`, `O_SYNC` … (joined with `+`). An imported
+/// fio report describes its jobs with it too (result/import.rs).
+pub fn job_fsync_words(e: &crate::result::job::EffectiveJob) -> String {
     let f = &e.fsync;
     let call = if f.fdatasync { "fdatasync" } else { "fsync" };
     let mut v: Vec<String> = vec![];
@@ -150,9 +151,14 @@ fn policy_words(e: &crate::result::job::EffectiveJob) -> String {
 }
 
 /// The fsync policy of `r`'s writing jobs in words (every job when none wrote), the
-/// distinct policies joined with ` / `; `None` for a result without jobs (old files,
-/// imported fio reports). `compare` calls out columns whose policies differ.
+/// distinct policies joined with ` / `; a result without jobs (an imported fio report)
+/// has them in its phases' [`FSYNC_NOTE`] notes (its writing phases, else all); `None`
+/// when neither says (old files, fio text reports). `compare` calls out columns whose
+/// policies differ.
 pub fn fsync_policy(r: &RunResult) -> Option<String> {
+    if r.jobs.is_empty() {
+        return phase_fsync_policy(r);
+    }
     let writers: Vec<_> = r.jobs.iter().filter(|j| j.write.ios > 0).collect();
     let jobs: Vec<_> = if writers.is_empty() {
         r.jobs.iter().collect()
@@ -161,7 +167,39 @@ pub fn fsync_policy(r: &RunResult) -> Option<String> {
     };
     let mut v: Vec<String> = vec![];
     for j in jobs {
-        let w = policy_words(&j.job);
+        let w = job_fsync_words(&j.job);
+        if !v.contains(&w) {
+            v.push(w);
+        }
+    }
+    (!v.is_empty()).then(|| v.join(" / "))
+}
+
+/// The note of an imported fio report's phase that holds its job's fsync policy in
+/// words (`fsync policy: no fsync`).
+pub const FSYNC_NOTE: &str = "fsync policy: ";
+
+/// [`fsync_policy`] of a result without jobs, from its phases' [`FSYNC_NOTE`] notes.
+fn phase_fsync_policy(r: &RunResult) -> Option<String> {
+    let of = |p: &crate::result::Phase| {
+        p.notes
+            .iter()
+            .find_map(|n| n.strip_prefix(FSYNC_NOTE))
+            .map(str::to_string)
+    };
+    let writers: Vec<String> = r
+        .phases
+        .iter()
+        .filter(|p| p.name.ends_with(" write"))
+        .filter_map(of)
+        .collect();
+    let all = if writers.is_empty() {
+        r.phases.iter().filter_map(of).collect()
+    } else {
+        writers
+    };
+    let mut v: Vec<String> = vec![];
+    for w in all {
         if !v.contains(&w) {
             v.push(w);
         }

@@ -634,3 +634,94 @@ fn buffered_reads_the_device_served_are_not_called_cached() {
     o.expect_code(0)
         .expect_contains("A: buffered file set 16.0 MiB fits in RAM");
 }
+
+/// A real fio 3.33 JSON result beside iomark fileio results: its fsync policy is read
+/// from its job options (`no fsync` without any, `fsync every 4 writes + fsync at end`
+/// with `fsync=4 end_fsync=1`) and called out on the write and mix rows like any other
+/// column's; its randrw job fills the mix row (read + write bytes over the longer
+/// direction's runtime, IOPS likewise).
+#[test]
+fn compare_calls_out_fsync_policy_of_imported_fio_results() {
+    if !need_fio("compare_calls_out_fsync_policy_of_imported_fio_results") {
+        return;
+    }
+    let d = scratch();
+    let set = ["--file-num=1", "--file-total-size=16M"];
+    fileio(d.path(), &[&set[..], &["prepare"]].concat()).ok();
+    let mode = [
+        "--file-test-mode=rndrw",
+        "--file-block-size=16384",
+        "--time=0",
+    ];
+    let (_, a) = fileio_json(
+        d.path(),
+        &[
+            &set[..],
+            &mode[..],
+            &["--events=400", "--file-fsync-freq=100"],
+        ]
+        .concat(),
+    );
+    let fa = d.path().join("a.json");
+    std::fs::write(&fa, a.to_string()).unwrap();
+    let fio_json = |name: &str, extra: &[&str]| {
+        let o = fio_cmd()
+            .dir(d.path())
+            .args(["--name=f", "--rw=randrw", "--bs=16k", "--size=16m"])
+            .args(["--output-format=json"])
+            .args(extra)
+            .run();
+        o.expect_code(0);
+        let p = d.path().join(name);
+        std::fs::write(&p, &o.stdout).unwrap();
+        (p, serde_json::from_str::<Value>(&o.stdout).unwrap())
+    };
+    let (f0, j0) = fio_json("f0.json", &[]);
+    let (f1, _) = fio_json("f1.json", &["--fsync=4", "--end_fsync=1"]);
+    let o = Iomark::new()
+        .arg("compare")
+        .args([&fa, &f0, &f1])
+        .arg("--format=json")
+        .run();
+    o.expect_code(0);
+    let j: Value = serde_json::from_str(&o.stdout).unwrap();
+    let rows = j["rows"].as_array().unwrap();
+    let row = |test: &str| {
+        rows.iter()
+            .find(|r| r["metric"] == "MB/s" && r["test"].as_str().unwrap_or("").ends_with(test))
+            .unwrap_or_else(|| panic!("no MB/s row of {test}: {}", o.stdout))
+    };
+    let diffs = |r: &Value| -> Vec<String> {
+        r["differences"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_str().unwrap().to_string())
+            .collect()
+    };
+    let a_policy = "fsync every 100 writes + fsync at end";
+    for test in [" mix write", " mix"] {
+        let d = diffs(row(test));
+        assert!(
+            d.contains(&format!("B: no fsync (A: {a_policy})")),
+            "{test}: {d:?}"
+        );
+        assert!(
+            d.contains(&format!(
+                "C: fsync every 4 writes + fsync at end (A: {a_policy})"
+            )),
+            "{test}: {d:?}"
+        );
+        assert!(
+            !d.iter().any(|x| x.contains("no such test")),
+            "{test}: {d:?}"
+        );
+    }
+    // B's mix: fio's read and write bytes over the longer runtime, MB/s = 1e6 B/s
+    let job = &j0["jobs"][0];
+    let bytes = as_u64(&job["read"]["io_bytes"]) + as_u64(&job["write"]["io_bytes"]);
+    let ms = as_u64(&job["read"]["runtime"]).max(as_u64(&job["write"]["runtime"]));
+    let want = bytes as f64 / (ms as f64 / 1e3) / 1e6;
+    let got = as_f64(&row(" mix")["values"][1]);
+    assert!(close(got, want), "mix MB/s {got} vs {want}");
+}

@@ -40,6 +40,7 @@ pub fn parse_args_with(
     for (name, entries) in &sections {
         let mut job = base.clone();
         job.name = name.clone();
+        job.file_jobname = name.clone();
         apply_all(&mut job, entries, &mut p.cmd.notices)?;
         if job.name.is_empty() {
             return Err(FioError::Usage("--name needs a value".into()));
@@ -102,6 +103,7 @@ pub fn jobs_from_sections(
         let mut job = global.clone();
         job.options.clear();
         job.name = name.clone();
+        job.file_jobname = name.clone();
         apply_all(&mut job, entries, &mut cmd.notices)?;
         finish_job(job, cmd)?;
     }

@@ -354,8 +354,13 @@ impl OutputFormat {
 /// One fio job (one `[section]` or one `--name=` group), validated.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FioJob {
-    /// `name` (section name for job files)
+    /// `name` (section name for job files; a section's `name=` replaces it): the name
+    /// of the reports and of the log files (`NAME_bw.1.log`)
     pub name: String,
+    /// the name `$jobname` stands for in data file names (`$jobname.$jobnum.$filenum`):
+    /// the `[section]` of a job file even when it sets `name=` (fio 3.33's `add_job`
+    /// gets the section name), a command-line job's `--name`; empty: [`FioJob::name`]
+    pub file_jobname: String,
     /// `rw`
     pub rw: RwMode,
     /// `rw=…:N`: sequential jobs skip N bytes after each I/O (negative: go backwards);
@@ -451,6 +456,7 @@ impl Default for FioJob {
     fn default() -> Self {
         FioJob {
             name: String::new(),
+            file_jobname: String::new(),
             rw: RwMode::Read,
             rw_suffix: 0,
             rwmixread: 50,

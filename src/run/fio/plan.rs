@@ -207,6 +207,11 @@ pub(crate) fn paths_of(job: &FioJob, t: u32) -> Result<Vec<PathBuf>, RunError> {
         .filename_format
         .clone()
         .unwrap_or_else(|| "$jobname.$jobnum.$filenum".into());
+    // `$jobname`: a job file's section name, even under `name=` (fio 3.33)
+    let jobname = match job.file_jobname.as_str() {
+        "" => job.name.as_str(),
+        s => s,
+    };
     let mut paths: Vec<PathBuf> = match &job.filename {
         // opendir without filename: only the directory's files
         None if job.tuning.opendir.is_some() => Vec::new(),
@@ -220,7 +225,7 @@ pub(crate) fn paths_of(job: &FioJob, t: u32) -> Result<Vec<PathBuf>, RunError> {
             .map(join)
             .collect(),
         None => (0..job.nrfiles)
-            .map(|i| join(&format_filename(&fmt, &job.name, t, i)))
+            .map(|i| join(&format_filename(&fmt, jobname, t, i)))
             .collect(),
     };
     if let Some(d) = &job.tuning.opendir {

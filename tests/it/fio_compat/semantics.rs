@@ -618,3 +618,58 @@ fn output_to_the_standard_streams_is_the_stream() {
     assert_eq!(o.code, 3, "{}", o.dump());
     assert!(o.stderr.contains("--output=/dev/full"), "{}", o.stderr);
 }
+
+/// The data files of a job-file section that sets `name=` are named after the section
+/// (`job1.0.0`, and `$jobname` in `filename_format` is the section too), the reports and
+/// the log files after `name=` (`read_iops_bw.1.log`); command-line jobs after their
+/// `--name`. The same file names from fio 3.33 and iomark as `fio`, each in its own
+/// directory, and the same job names in both JSON reports.
+#[test]
+fn data_files_take_the_section_name_logs_and_reports_the_name_option() {
+    if !need_fio("data_files_take_the_section_name_logs_and_reports_the_name_option") {
+        return;
+    }
+    let d = scratch();
+    let job = "[job1]\nname=read_iops\nrw=randread\nsize=64k\nwrite_bw_log\n\
+               [job2]\nname=write_iops\nrw=randwrite\nsize=64k\nfilename_format=$jobname.x.$filenum\n";
+    std::fs::write(d.path().join("j.fio"), job).unwrap();
+    let cli = [
+        "--name=a",
+        "--rw=write",
+        "--size=64k",
+        "--name=b",
+        "--rw=read",
+        "--size=64k",
+    ];
+    let run = |tool: &str, args: &[&str]| -> (Vec<String>, Vec<String>) {
+        let w = sub(d.path(), &format!("{tool}-{}", args.len()));
+        let o = tool_cmd(d.path(), tool)
+            .dir(&w)
+            .args(args)
+            .arg("--output-format=json")
+            .run();
+        o.expect_code(0);
+        // fio 3.33 prints the first command-line job's header line before the document
+        let at = o
+            .stdout
+            .find("{\n")
+            .unwrap_or_else(|| panic!("{}", o.dump()));
+        let doc: Value = serde_json::from_str(&o.stdout[at..]).unwrap();
+        let names = doc["jobs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|j| j["jobname"].as_str().unwrap().to_string())
+            .collect();
+        (entries(&w), names)
+    };
+    let file = d.path().join("j.fio").display().to_string();
+    for args in [&[file.as_str()][..], &cli[..]] {
+        let fio = run("fio", args);
+        let iomark = run("iomark", args);
+        assert_eq!(iomark, fio, "{args:?}");
+    }
+    let (files, names) = run("fio", &[file.as_str()]);
+    assert_eq!(files, ["job1.0.0", "job2.x.0", "read_iops_bw.1.log"]);
+    assert_eq!(names, ["read_iops", "write_iops"]);
+}

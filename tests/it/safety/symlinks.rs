@@ -31,6 +31,13 @@ impl UserFiles {
         );
         assert_eq!(entries(self.dir.path()), vec!["precious.txt".to_string()]);
     }
+    /// Intact; a hard link to it (`hard`) shares its inode: 2 names, as planted.
+    fn assert_intact_but_linked(&self, hard: bool) {
+        use std::os::unix::fs::MetadataExt;
+        self.assert_intact();
+        let links = std::fs::metadata(self.file()).unwrap().nlink();
+        assert_eq!(links, if hard { 2 } else { 1 });
+    }
 }
 
 #[test]
@@ -122,6 +129,53 @@ fn fileio_never_writes_through_a_linked_test_file() {
         .file_type()
         .is_symlink());
     user.assert_intact();
+}
+
+/// A data file that is a symbolic or a hard link to a user's file is refused in one
+/// clear line (no errno line before it), with the command's exit code (fileio 1 as
+/// sysbench, run 3), the user's file untouched: `fileio prepare`, `fileio run` in a
+/// writing mode, and `run` (fio persona) on its made-up `NAME.0.0`.
+#[test]
+fn a_linked_data_file_is_refused_in_one_line() {
+    let fileio = ["fileio", "--file-num=2", "--file-total-size=1M"];
+    let rndwr = ["--file-test-mode=rndwr", "--time=0", "--events=4", "run"];
+    let cases: [(&str, Vec<&str>, i32); 3] = [
+        ("test_file.0", [&fileio[..], &["prepare"]].concat(), 1),
+        ("test_file.0", [&fileio[..], &rndwr[..]].concat(), 1),
+        (
+            "j.0.0",
+            vec!["run", "--name=j", "--rw=write", "--size=1m"],
+            3,
+        ),
+    ];
+    for (name, args, code) in &cases {
+        for hard in [false, true] {
+            let d = scratch();
+            let user = UserFiles::new();
+            let at = d.path().join(name);
+            if hard {
+                std::fs::hard_link(user.file(), &at).unwrap();
+            } else {
+                std::os::unix::fs::symlink(user.file(), &at).unwrap();
+            }
+            let r = iomark_fault(d.path(), "", args);
+            let what = format!("{args:?} hard={hard}: {}", r.dump());
+            assert_eq!(r.code, *code, "{what}");
+            let all = r.all();
+            let errors: Vec<&str> = all
+                .lines()
+                .filter(|l| l.starts_with("FATAL") || l.starts_with("iomark run:"))
+                .collect();
+            assert_eq!(errors.len(), 1, "{what}");
+            let word = if hard { "hard link" } else { "symbolic link" };
+            assert!(
+                errors[0].contains(name) && errors[0].contains(word),
+                "{what}"
+            );
+            assert!(!all.contains("errno"), "{what}");
+            user.assert_intact_but_linked(hard);
+        }
+    }
 }
 
 /// Start `args` stopped before their first `op`, run `plant(pid)`, continue, collect.
