@@ -102,7 +102,18 @@ fn run_as(args: &[String], persona: Persona) -> Exit {
     let root = crate::probe::Root::default();
     let beside = crate::cli::run_watch::start(&cmd, &signals.stop, &root);
     let rank0 = session.is_none_or(|s| s.rank == 0);
-    let (res, around, agg) = execute(&cmd, &signals, &note, &root, rank0);
+    // fio's `--status-interval` reports: the run so far, built and rendered as the
+    // final report is, by the same outputs
+    let status = |jobs: Vec<crate::result::job::JobRecord>| {
+        let o = runner::RunOutcome {
+            jobs,
+            ..runner::RunOutcome::default()
+        };
+        outs.write_status(&result::build(inputs(&cmd, args, Some(o), None)));
+    };
+    let report = (status_reports(&cmd, persona) && session.is_none())
+        .then_some(&status as &dyn Fn(Vec<crate::result::job::JobRecord>));
+    let (res, around, agg) = execute(&cmd, &signals, &note, &root, (rank0, report));
     let agg_lost = !write_agg_logs(agg);
     let fired = beside.finish(&root, &idle);
     crate::ranks::ended(res.as_ref().map_or(true, |o| {
@@ -183,13 +194,14 @@ fn run_as(args: &[String], persona: Persona) -> Exit {
 /// Run the jobs, under fio's status line or, with `--live` (on rank 0), the live view
 /// (src/cli/live/), which replaces the line and takes its remaining time from the same
 /// status board. With `--bandwidth-log` (rank 0 only) also the aggregate bandwidth
-/// samples (run/fio/agg_log.rs), with the last one a JSON report adds.
+/// samples (run/fio/agg_log.rs), with the last one a JSON report adds. `report`: fio's
+/// `--status-interval` reports ([`status_reports`]).
 fn execute(
     cmd: &fio::FioCommand,
     signals: &Signals,
     note: &(dyn Fn(String) + Sync),
     root: &crate::probe::Root,
-    rank0: bool,
+    (rank0, report): (bool, Option<&dyn Fn(Vec<crate::result::job::JobRecord>)>),
 ) -> (
     Result<runner::RunOutcome, runner::RunError>,
     runner::Around,
@@ -209,7 +221,7 @@ fn execute(
     };
     let (res, around) = crate::cli::live::around(cmd.live && rank0, tag(), remaining, || {
         super::run_status::around(cmd.eta, b, || {
-            runner::execute_around(cmd, &signals.stop, note, root, b)
+            runner::execute_around(cmd, &signals.stop, note, root, b, report)
         })
     });
     // fio's JSON report computes the status (forced): one more sample then
@@ -230,6 +242,13 @@ fn execute(
         });
     let agg = board.agg_at_report(totals).filter(|_| res.is_ok());
     (res, around, agg)
+}
+
+/// Under the fio persona `--status-interval` is fio's: the whole report (job blocks and
+/// `Run status group` lines, the JSON document, the terse lines) every interval on the
+/// report's output; `iomark run` keeps its progress line on stderr.
+fn status_reports(cmd: &fio::FioCommand, persona: Persona) -> bool {
+    persona == Persona::Fio && cmd.status_interval.is_some()
 }
 
 /// Write `--bandwidth-log`'s files (fio writes them after the report); one that cannot
@@ -445,6 +464,7 @@ fn outputs(
                 version: version.clone(),
                 blank: !fmt.json && !fmt.terse,
                 full: fmt.normal,
+                said: status_reports(cmd, persona).then(Default::default),
             }),
         );
     }

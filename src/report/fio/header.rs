@@ -194,6 +194,10 @@ pub struct Headed {
     /// the whole header; `false`: only the jobs' setup lines (a JSON-only output,
     /// [`setup_only`])
     pub full: bool,
+    /// the header is printed once for reports rendered one after the other (fio's
+    /// `--status-interval` reports, then the final one): raised at the first; later
+    /// ones start with the body (a normal report with its empty line)
+    pub said: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 }
 
 impl Reporter for Headed {
@@ -204,12 +208,18 @@ impl Reporter for Headed {
             out.extend(self.body.render(r)?);
             return Ok(out);
         }
-        let mut out = if self.full {
+        let again = self
+            .said
+            .as_ref()
+            .is_some_and(|s| s.swap(true, std::sync::atomic::Ordering::Relaxed));
+        let mut out = if again {
+            Vec::new()
+        } else if self.full {
             header(r, &self.version).into_bytes()
         } else {
             setup_only(&r.jobs).into_bytes()
         };
-        if self.blank && !out.is_empty() {
+        if self.blank && (again || !out.is_empty()) {
             out.push(b'\n');
         }
         out.extend(self.body.render(r)?);

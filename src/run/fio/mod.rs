@@ -36,6 +36,7 @@ use crate::files::dataset::{self, FileSpec, FilesError};
 use crate::files::guard;
 use crate::files::strerror;
 use crate::job::fio::FioCommand;
+use crate::result::job::JobRecord;
 use crate::run::worker::Live;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
@@ -684,6 +685,7 @@ pub fn execute_around(
     note: &(dyn Fn(String) + Sync),
     root: &crate::probe::Root,
     board: &status::Board,
+    report: Option<&dyn Fn(Vec<JobRecord>)>,
 ) -> (Result<RunOutcome, RunError>, Around) {
     use crate::stats::cpu::{CpuTimes, Who};
     let c0 = CpuTimes::now(Who::Process);
@@ -692,7 +694,7 @@ pub fn execute_around(
     let cache0 = disk::cache_before(root, &cmd.jobs);
     let target = disk::diagnose_target(root, &cmd.jobs);
     let watch = crate::probe::devstat::Watch::start(root, cache0.device.as_deref());
-    let res = execute(cmd, stop, note, board);
+    let res = execute(cmd, stop, note, board, report);
     let around = Around {
         device_view: watch.finish(),
         target,
@@ -707,12 +709,14 @@ pub fn execute_around(
 /// Run every job of `cmd`: lay out files, then each stonewall group in turn, its jobs'
 /// threads concurrently (run/fio/group.rs). `note` receives progress lines and
 /// warnings (for stderr); `board` holds the threads' states and counters for fio's
-/// status line (run/fio/status.rs), filled once the files are laid out.
+/// status line (run/fio/status.rs), filled once the files are laid out; `report`, when
+/// given, renders fio's `--status-interval` reports (run/fio/group.rs).
 pub fn execute(
     cmd: &FioCommand,
     stop: &AtomicBool,
     note: &(dyn Fn(String) + Sync),
     board: &status::Board,
+    report: Option<&dyn Fn(Vec<JobRecord>)>,
 ) -> Result<RunOutcome, RunError> {
     let clock = crate::run::clock();
     let (groups, report_gid) = groups(cmd);
@@ -749,6 +753,7 @@ pub fn execute(
         run_t0: std::time::Instant::now(),
         slots: board.fill(&plans),
         watched: board.watched(),
+        report,
     };
     let out = run_groups(&ctx, &groups);
     hooks::restore_schedulers(&switched, &root);
@@ -801,6 +806,9 @@ fn run_groups(ctx: &group::RunCtx, groups: &[Vec<usize>]) -> Result<RunOutcome, 
             break;
         }
         let (jobs, abort_rest) = group::run_group(ctx, g, &mut sampling)?;
+        if ctx.report.is_some() {
+            sampling.before.extend(jobs.iter().cloned());
+        }
         out.jobs.extend(jobs);
         if abort_rest {
             break;
