@@ -104,15 +104,19 @@ fn run_as(args: &[String], persona: Persona) -> Exit {
     let rank0 = session.is_none_or(|s| s.rank == 0);
     // fio's `--status-interval` reports: the run so far, built and rendered as the
     // final report is, by the same outputs
-    let status = |jobs: Vec<crate::result::job::JobRecord>| {
+    let status = |jobs, devices| {
         let o = runner::RunOutcome {
             jobs,
             ..runner::RunOutcome::default()
         };
-        outs.write_status(&result::build(inputs(&cmd, args, Some(o), None)));
+        let mut i = inputs(&cmd, args, Some(o), None);
+        if runner::touches_storage(&cmd) {
+            i.devices = devices;
+        }
+        outs.write_status(&result::build(i));
     };
     let report = (status_reports(&cmd, persona) && session.is_none())
-        .then_some(&status as &dyn Fn(Vec<crate::result::job::JobRecord>));
+        .then_some(&status as &runner::StatusReport<'_>);
     let (res, around, agg) = execute(&cmd, &signals, &note, &root, (rank0, report));
     let agg_lost = !write_agg_logs(agg);
     let fired = beside.finish(&root, &idle);
@@ -201,7 +205,7 @@ fn execute(
     signals: &Signals,
     note: &(dyn Fn(String) + Sync),
     root: &crate::probe::Root,
-    (rank0, report): (bool, Option<&dyn Fn(Vec<crate::result::job::JobRecord>)>),
+    (rank0, report): (bool, Option<&runner::StatusReport<'_>>),
 ) -> (
     Result<runner::RunOutcome, runner::RunError>,
     runner::Around,

@@ -261,6 +261,41 @@ mod tests {
         header(&r, version)
     }
 
+    /// Reports rendered one after the other (fio's `--status-interval` reports, then the
+    /// final one): the header at the first only, each later one starting with the
+    /// normal report's empty line; without `said` every render has the header.
+    #[test]
+    fn header_once_for_reports_in_turn() {
+        struct Body;
+        impl Reporter for Body {
+            fn render(&self, _: &RunResult) -> Result<Vec<u8>, ReportError> {
+                Ok(b"BODY\n".to_vec())
+            }
+        }
+        let headed = |said| Headed {
+            body: Box::new(Body),
+            version: "fio-3.33".into(),
+            blank: true,
+            full: true,
+            said,
+        };
+        let mut r = crate::result::build(crate::result::Inputs::new(
+            "run",
+            &[],
+            crate::result::Status::Ok,
+        ));
+        r.jobs = vec![job("a", 1, 1, false)];
+        let text = |h: &Headed| String::from_utf8(h.render(&r).unwrap()).unwrap();
+        let whole = format!("{}\nBODY\n", header(&r, "fio-3.33"));
+        assert!(whole.starts_with("a: (g=0): rw=randrw"), "{whole}");
+        let once = headed(Some(Default::default()));
+        assert_eq!(text(&once), whole);
+        assert_eq!(text(&once), "\nBODY\n");
+        assert_eq!(text(&once), "\nBODY\n");
+        let each = headed(None);
+        assert_eq!((text(&each), text(&each)), (whole.clone(), whole));
+    }
+
     /// fio 3.33 with `--name=a --rw=read --bs=1m --size=8m --nrfiles=2`: the layout
     /// line after the starting line, as fio's run_threads lays files out after it.
     #[test]

@@ -278,10 +278,13 @@ impl<'a> Group<'a> {
         report(all);
     }
 
-    /// The group's records as they would be if every thread ended now: an ended
-    /// thread's own, a running one's from the last copy of its recorder (a thread that
-    /// gave none yet is left out, as one that has not started).
+    /// The records of the group and of the groups after it as they would be if every
+    /// thread ended now: an ended thread's own, a running one's from the last copy of
+    /// its recorder; a thread that gave none yet, and every thread of a later group, is
+    /// there with nothing done (fio reports every thread of the run: the text skips a
+    /// job without I/O but prints its group's `Run status group` line).
     fn snapshot(&self, ctx: &RunCtx) -> Vec<JobRecord> {
+        use crate::run::fio::thread::{effective_job, empty_record};
         let th = self.th;
         let mut recs = Vec::new();
         for (i, &(ji, p)) in th.members.iter().enumerate() {
@@ -289,18 +292,27 @@ impl<'a> Group<'a> {
                 .lock()
                 .unwrap_or_else(|e| e.into_inner())
                 .clone();
-            let rec = ended.or_else(|| {
-                let mut r = th.lives[i].given_stats()?;
+            let mut r = ended.unwrap_or_else(|| {
+                let Some(mut r) = th.lives[i].given_stats() else {
+                    return empty_record(p);
+                };
                 let st = &mut r.stats;
                 st.runtime_ms_sum = st.runtime_ns / 1_000_000;
                 let since = th.slots[i].started_at().map(|s| s.elapsed());
                 st.run_ns_sum = since.map_or(0, |d| u64::try_from(d.as_nanos()).unwrap_or(0));
                 r.engine = p.engine.name().into();
-                r.job = crate::run::fio::thread::effective_job(p);
-                Some(r)
+                r
             });
-            if let Some(r) = rec {
-                recs.push((i, ji, r));
+            r.job = effective_job(p);
+            recs.push((i, ji, r));
+        }
+        let last = th.members.iter().map(|m| m.0).max().unwrap_or(usize::MAX);
+        for (ji, plans) in ctx.plans.iter().enumerate().skip(last.saturating_add(1)) {
+            for p in plans {
+                let mut r = empty_record(p);
+                r.job = effective_job(p);
+                // no member index: no steady-state detector of this group watches it
+                recs.push((usize::MAX, ji, r));
             }
         }
         self.reported(ctx, recs)
@@ -624,8 +636,28 @@ fn unify_prios(p: &mut Vec<(usize, u16, crate::stats::LatAcc)>) {
 
 #[cfg(test)]
 mod tests {
-    use super::{unify_prios, unify_rates};
+    use super::{due, unify_prios, unify_rates};
     use crate::stats::LatAcc;
+    use std::time::Duration;
+
+    /// fio 3.33's reports with `--status-interval=1` came at 898, 1898 and 2898 ms of
+    /// its job's run (its status timer starts 100 ms before the job): the k-th report
+    /// is due at k s less 100 ms; a tenth of a shorter interval.
+    #[test]
+    fn status_reports_are_due_as_fios() {
+        let s = Duration::from_secs(1);
+        assert_eq!(due(s, 0), Duration::from_millis(900));
+        assert_eq!(due(s, 2), Duration::from_millis(2900));
+        assert_eq!(
+            due(Duration::from_millis(200), 0),
+            Duration::from_millis(180)
+        );
+        assert_eq!(
+            due(Duration::from_secs(60), 1),
+            Duration::from_millis(119_900)
+        );
+        assert_eq!(due(Duration::MAX, 3), Duration::MAX);
+    }
 
     /// `unified_rw_reporting=mixed`: fio 3.33 sums the directions' samples (`fio
     /// --rw=randrw --rate_iops=500 --unified_rw_reporting=mixed` printed `bw: min= 4000,

@@ -677,15 +677,19 @@ pub struct Around {
     pub device_view: crate::probe::devstat::DeviceView,
 }
 
+/// fio's `--status-interval` report of the front end: the run's records so far and the
+/// device counters since its start (run/fio/group.rs).
+pub type StatusReport<'a> = dyn Fn(Vec<JobRecord>, Vec<crate::result::DeviceCounters>) + 'a;
+
 /// [`execute`] with the process's CPU, the device counters (read through `root`) and
-/// the wall time measured around it.
+/// the wall time measured around it; `report`: fio's `--status-interval` reports.
 pub fn execute_around(
     cmd: &FioCommand,
     stop: &AtomicBool,
     note: &(dyn Fn(String) + Sync),
     root: &crate::probe::Root,
     board: &status::Board,
-    report: Option<&dyn Fn(Vec<JobRecord>)>,
+    report: Option<&StatusReport<'_>>,
 ) -> (Result<RunOutcome, RunError>, Around) {
     use crate::stats::cpu::{CpuTimes, Who};
     let c0 = CpuTimes::now(Who::Process);
@@ -694,7 +698,11 @@ pub fn execute_around(
     let cache0 = disk::cache_before(root, &cmd.jobs);
     let target = disk::diagnose_target(root, &cmd.jobs);
     let watch = crate::probe::devstat::Watch::start(root, cache0.device.as_deref());
-    let res = execute(cmd, stop, note, board, report);
+    // each status report with the device counters since the start, as the final one
+    let d0 = &disk0;
+    let with_disks = report.map(|f| move |jobs: Vec<JobRecord>| f(jobs, d0.finish()));
+    let hook = with_disks.as_ref().map(|f| f as &dyn Fn(Vec<JobRecord>));
+    let res = execute(cmd, stop, note, board, hook);
     let around = Around {
         device_view: watch.finish(),
         target,

@@ -209,7 +209,7 @@ pub(crate) fn run_thread_io(
 
 /// The record of a job thread that ran no I/O (create_only; a net job whose connection
 /// failed): one thread, every count zero.
-fn empty_record(plan: &Plan) -> JobRecord {
+pub(crate) fn empty_record(plan: &Plan) -> JobRecord {
     JobRecord {
         engine: plan.engine.name().into(),
         stats: crate::stats::job::JobStats {

@@ -115,8 +115,9 @@ fn text_reports_every_interval_then_the_final_one() {
 }
 
 /// `numjobs=2` with `group_reporting` and two stonewalled groups: a report has one
-/// block per reported job (`jobs=2`), and a group that ended is in every later report
-/// with its final figures, before the running group's.
+/// block per reported job (`jobs=2`); a group that has not started has its empty `Run
+/// status group` line, and a group that ended is in every later report with its final
+/// figures, before the running group's.
 #[test]
 fn reports_merge_threads_and_keep_ended_groups() {
     let d = scratch();
@@ -143,6 +144,9 @@ fn reports_merge_threads_and_keep_ended_groups() {
     assert!((4..=6).contains(&reps.len()), "{}", o.stdout);
     let fin = reps.last().unwrap();
     assert!(reps[0].contains("a: (groupid=0") && !reps[0].contains("b: (groupid=1"));
+    // b's group has not started: its line is there, empty, as fio prints it
+    let first = reps[0].trim_end();
+    assert!(first.ends_with("Run status group 1 (all jobs):"), "{first}");
     assert!(fin.contains("b: (groupid=1") && fin.contains("Run status group 1"));
     let a_final = read_totals(fin)[0];
     for r in reps.iter().filter(|r| r.contains("b: (groupid=1")) {
