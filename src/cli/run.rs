@@ -154,25 +154,7 @@ fn run_as(args: &[String], persona: Persona) -> Exit {
     // line, its reason); under MPI rank 0's, for the aggregate (each rank's own result
     // stays in `ranks.per_rank`)
     if loud && failure.is_none() && rank0 {
-        // where the time went and what the device did, on stderr as the
-        // truth lines: fio's report on stdout stays fio's
-        let why = crate::report::why::lines(&r);
-        if !why.is_empty() {
-            eprintln!("iomark notes (not part of the fio report):");
-        }
-        for l in why {
-            eprintln!("{l}");
-        }
-        for l in result::truth::text_lines(&r) {
-            eprintln!("{l}");
-        }
-        if let Some(w) = r
-            .warnings
-            .iter()
-            .find(|w| w.id == result::truth::ABOVE_CEILING)
-        {
-            eprintln!("iomark: {}", w.message);
-        }
+        notes_after_report(&r);
     }
     // an output that could not be written at the end: one line each, and exit 1
     // unless the run already ends with another code
@@ -193,6 +175,28 @@ fn run_as(args: &[String], persona: Persona) -> Exit {
         lost = true;
     }
     Ok(exit_status(&cmd, &r, interrupted, &signals, lost))
+}
+
+/// iomark's notes after the report, on stderr: where the time went and what the device
+/// did, as the truth lines, so fio's report on stdout stays fio's.
+fn notes_after_report(r: &RunResult) {
+    let why = crate::report::why::lines(r);
+    if !why.is_empty() {
+        eprintln!("iomark notes (not part of the fio report):");
+    }
+    for l in why {
+        eprintln!("{l}");
+    }
+    for l in result::truth::text_lines(r) {
+        eprintln!("{l}");
+    }
+    if let Some(w) = r
+        .warnings
+        .iter()
+        .find(|w| w.id == result::truth::ABOVE_CEILING)
+    {
+        eprintln!("iomark: {}", w.message);
+    }
 }
 
 /// Run the jobs, under fio's status line or, with `--live` (on rank 0), the live view
