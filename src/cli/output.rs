@@ -14,13 +14,17 @@
 //! `/dev/null`: util/output.rs [`Stream`]) is that stream, for every command and every
 //! output option ([`Sink::create`]); `--json=-` takes stdout for the JSON document alone
 //! (every other stdout text then goes to stderr), so `iomark … --json=- | jq` works.
+//!
+//! A run may also write its text outputs while it goes on ([`Outputs::write_status`]:
+//! fio's `--status-interval` reports): a stream gets them at once, a file keeps them
+//! and gets them before the final report (it is still written once, at the end).
 
 use crate::files::output::{Output, OutputError};
 use crate::report::svg_plot::{stem, DeviceChart, LatencyChart, ThroughputChart};
 use crate::report::{ReportError, Reporter};
 use crate::result::RunResult;
 use crate::util::output::Stream;
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::path::{Path, PathBuf};
 
 /// Where an output goes: a standard stream or a file checked now and replaced at the
@@ -95,6 +99,9 @@ struct Text {
     sink: Sink,
     reporters: Vec<Box<dyn Reporter>>,
     sep: &'static str,
+    /// reports rendered while the run went on, kept for a file (written before the
+    /// final report)
+    early: RefCell<Vec<u8>>,
 }
 
 /// The outputs of one command run.
@@ -154,6 +161,7 @@ impl Outputs {
             sink: Sink::Stream(Stream::Stdout),
             reporters,
             sep,
+            early: RefCell::default(),
         });
     }
 
@@ -164,6 +172,7 @@ impl Outputs {
             sink: Sink::Stream(Stream::Stderr),
             reporters,
             sep: "",
+            early: RefCell::default(),
         });
     }
 
@@ -183,6 +192,7 @@ impl Outputs {
             sink,
             reporters,
             sep,
+            early: RefCell::default(),
         });
         Ok(())
     }
@@ -276,7 +286,37 @@ impl Outputs {
     /// (a closed pipe loses the text quietly), files through files/output.rs.
     pub fn write_texts(&self, r: &RunResult) -> Result<(), TextError> {
         for t in &self.texts {
-            let mut out = Vec::new();
+            let mut out = t.early.take();
+            out.extend(t.render(r)?);
+            t.sink
+                .commit(&out)
+                .map_err(|e| (t.opt.clone().unwrap_or_default(), e))?;
+        }
+        Ok(())
+    }
+
+    /// Render every text output over `r` (a report of the run so far) now: a stream
+    /// writes it at once, a file keeps it for [`Outputs::write_texts`]. An output that
+    /// cannot be rendered or written is said at the end, by the final write.
+    pub fn write_status(&self, r: &RunResult) {
+        for t in &self.texts {
+            let Ok(out) = t.render(r) else { continue };
+            match &t.sink {
+                Sink::File(_) => t.early.borrow_mut().extend(out),
+                sink => {
+                    let _ = sink.commit(&out);
+                }
+            }
+        }
+    }
+}
+
+impl Text {
+    /// The output's reporters over `r`, joined with its separator.
+    fn render(&self, r: &RunResult) -> Result<Vec<u8>, TextError> {
+        let t = self;
+        let mut out = Vec::new();
+        {
             for (i, rep) in t.reporters.iter().enumerate() {
                 if i > 0 {
                     out.extend_from_slice(t.sep.as_bytes());
@@ -303,11 +343,8 @@ impl Outputs {
                     }
                 }
             }
-            t.sink
-                .commit(&out)
-                .map_err(|e| (t.opt.clone().unwrap_or_default(), e))?;
         }
-        Ok(())
+        Ok(out)
     }
 }
 

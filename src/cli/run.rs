@@ -102,7 +102,22 @@ fn run_as(args: &[String], persona: Persona) -> Exit {
     let root = crate::probe::Root::default();
     let beside = crate::cli::run_watch::start(&cmd, &signals.stop, &root);
     let rank0 = session.is_none_or(|s| s.rank == 0);
-    let (res, around, agg) = execute(&cmd, &signals, &note, &root, rank0);
+    // fio's `--status-interval` reports: the run so far, built and rendered as the
+    // final report is, by the same outputs
+    let status = |jobs, devices| {
+        let o = runner::RunOutcome {
+            jobs,
+            ..runner::RunOutcome::default()
+        };
+        let mut i = inputs(&cmd, args, Some(o), None);
+        if runner::touches_storage(&cmd) {
+            i.devices = devices;
+        }
+        outs.write_status(&result::build(i));
+    };
+    let report = (status_reports(&cmd, persona) && session.is_none())
+        .then_some(&status as &runner::StatusReport<'_>);
+    let (res, around, agg) = execute(&cmd, &signals, &note, &root, (rank0, report));
     let agg_lost = !write_agg_logs(agg);
     let fired = beside.finish(&root, &idle);
     crate::ranks::ended(res.as_ref().map_or(true, |o| {
@@ -139,25 +154,7 @@ fn run_as(args: &[String], persona: Persona) -> Exit {
     // line, its reason); under MPI rank 0's, for the aggregate (each rank's own result
     // stays in `ranks.per_rank`)
     if loud && failure.is_none() && rank0 {
-        // where the time went and what the device did, on stderr as the
-        // truth lines: fio's report on stdout stays fio's
-        let why = crate::report::why::lines(&r);
-        if !why.is_empty() {
-            eprintln!("iomark notes (not part of the fio report):");
-        }
-        for l in why {
-            eprintln!("{l}");
-        }
-        for l in result::truth::text_lines(&r) {
-            eprintln!("{l}");
-        }
-        if let Some(w) = r
-            .warnings
-            .iter()
-            .find(|w| w.id == result::truth::ABOVE_CEILING)
-        {
-            eprintln!("iomark: {}", w.message);
-        }
+        notes_after_report(&r);
     }
     // an output that could not be written at the end: one line each, and exit 1
     // unless the run already ends with another code
@@ -180,16 +177,39 @@ fn run_as(args: &[String], persona: Persona) -> Exit {
     Ok(exit_status(&cmd, &r, interrupted, &signals, lost))
 }
 
+/// iomark's notes after the report, on stderr: where the time went and what the device
+/// did, as the truth lines, so fio's report on stdout stays fio's.
+fn notes_after_report(r: &RunResult) {
+    let why = crate::report::why::lines(r);
+    if !why.is_empty() {
+        eprintln!("iomark notes (not part of the fio report):");
+    }
+    for l in why {
+        eprintln!("{l}");
+    }
+    for l in result::truth::text_lines(r) {
+        eprintln!("{l}");
+    }
+    if let Some(w) = r
+        .warnings
+        .iter()
+        .find(|w| w.id == result::truth::ABOVE_CEILING)
+    {
+        eprintln!("iomark: {}", w.message);
+    }
+}
+
 /// Run the jobs, under fio's status line or, with `--live` (on rank 0), the live view
 /// (src/cli/live/), which replaces the line and takes its remaining time from the same
 /// status board. With `--bandwidth-log` (rank 0 only) also the aggregate bandwidth
-/// samples (run/fio/agg_log.rs), with the last one a JSON report adds.
+/// samples (run/fio/agg_log.rs), with the last one a JSON report adds. `report`: fio's
+/// `--status-interval` reports ([`status_reports`]).
 fn execute(
     cmd: &fio::FioCommand,
     signals: &Signals,
     note: &(dyn Fn(String) + Sync),
     root: &crate::probe::Root,
-    rank0: bool,
+    (rank0, report): (bool, Option<&runner::StatusReport<'_>>),
 ) -> (
     Result<runner::RunOutcome, runner::RunError>,
     runner::Around,
@@ -209,7 +229,7 @@ fn execute(
     };
     let (res, around) = crate::cli::live::around(cmd.live && rank0, tag(), remaining, || {
         super::run_status::around(cmd.eta, b, || {
-            runner::execute_around(cmd, &signals.stop, note, root, b)
+            runner::execute_around(cmd, &signals.stop, note, root, b, report)
         })
     });
     // fio's JSON report computes the status (forced): one more sample then
@@ -230,6 +250,13 @@ fn execute(
         });
     let agg = board.agg_at_report(totals).filter(|_| res.is_ok());
     (res, around, agg)
+}
+
+/// Under the fio persona `--status-interval` is fio's: the whole report (job blocks and
+/// `Run status group` lines, the JSON document, the terse lines) every interval on the
+/// report's output; `iomark run` keeps its progress line on stderr.
+fn status_reports(cmd: &fio::FioCommand, persona: Persona) -> bool {
+    persona == Persona::Fio && cmd.status_interval.is_some()
 }
 
 /// Write `--bandwidth-log`'s files (fio writes them after the report); one that cannot
@@ -445,6 +472,7 @@ fn outputs(
                 version: version.clone(),
                 blank: !fmt.json && !fmt.terse,
                 full: fmt.normal,
+                said: status_reports(cmd, persona).then(Default::default),
             }),
         );
     }

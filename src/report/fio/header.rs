@@ -194,6 +194,10 @@ pub struct Headed {
     /// the whole header; `false`: only the jobs' setup lines (a JSON-only output,
     /// [`setup_only`])
     pub full: bool,
+    /// the header is printed once for reports rendered one after the other (fio's
+    /// `--status-interval` reports, then the final one): raised at the first; later
+    /// ones start with the body (a normal report with its empty line)
+    pub said: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 }
 
 impl Reporter for Headed {
@@ -204,12 +208,18 @@ impl Reporter for Headed {
             out.extend(self.body.render(r)?);
             return Ok(out);
         }
-        let mut out = if self.full {
+        let again = self
+            .said
+            .as_ref()
+            .is_some_and(|s| s.swap(true, std::sync::atomic::Ordering::Relaxed));
+        let mut out = if again {
+            Vec::new()
+        } else if self.full {
             header(r, &self.version).into_bytes()
         } else {
             setup_only(&r.jobs).into_bytes()
         };
-        if self.blank && !out.is_empty() {
+        if self.blank && (again || !out.is_empty()) {
             out.push(b'\n');
         }
         out.extend(self.body.render(r)?);
@@ -249,6 +259,41 @@ mod tests {
         ));
         r.jobs = jobs.to_vec();
         header(&r, version)
+    }
+
+    /// Reports rendered one after the other (fio's `--status-interval` reports, then the
+    /// final one): the header at the first only, each later one starting with the
+    /// normal report's empty line; without `said` every render has the header.
+    #[test]
+    fn header_once_for_reports_in_turn() {
+        struct Body;
+        impl Reporter for Body {
+            fn render(&self, _: &RunResult) -> Result<Vec<u8>, ReportError> {
+                Ok(b"BODY\n".to_vec())
+            }
+        }
+        let headed = |said| Headed {
+            body: Box::new(Body),
+            version: "fio-3.33".into(),
+            blank: true,
+            full: true,
+            said,
+        };
+        let mut r = crate::result::build(crate::result::Inputs::new(
+            "run",
+            &[],
+            crate::result::Status::Ok,
+        ));
+        r.jobs = vec![job("a", 1, 1, false)];
+        let text = |h: &Headed| String::from_utf8(h.render(&r).unwrap()).unwrap();
+        let whole = format!("{}\nBODY\n", header(&r, "fio-3.33"));
+        assert!(whole.starts_with("a: (g=0): rw=randrw"), "{whole}");
+        let once = headed(Some(Default::default()));
+        assert_eq!(text(&once), whole);
+        assert_eq!(text(&once), "\nBODY\n");
+        assert_eq!(text(&once), "\nBODY\n");
+        let each = headed(None);
+        assert_eq!((text(&each), text(&each)), (whole.clone(), whole));
     }
 
     /// fio 3.33 with `--name=a --rw=read --bs=1m --size=8m --nrfiles=2`: the layout

@@ -23,7 +23,7 @@ fn null_engine_run_counts_exact_ios() {
     )
     .unwrap();
     let stop = AtomicBool::new(false);
-    let out = execute(&c, &stop, &|_| {}, &super::status::Board::new(false)).unwrap();
+    let out = execute(&c, &stop, &|_| {}, &super::status::Board::new(false), None).unwrap();
     assert_eq!(out.jobs.len(), 1);
     assert_eq!(out.jobs[0].stats.read.ios, 1024);
     assert_eq!(out.jobs[0].stats.read.bytes, 4 << 20);
@@ -58,7 +58,7 @@ fn psync_run_on_small_file_moves_exact_bytes() {
     )
     .unwrap();
     let stop = AtomicBool::new(false);
-    let out = execute(&c, &stop, &|_| {}, &super::status::Board::new(false)).unwrap();
+    let out = execute(&c, &stop, &|_| {}, &super::status::Board::new(false), None).unwrap();
     assert_eq!(out.jobs.len(), 2);
     let w = &out.jobs[0];
     assert_eq!((w.stats.write.ios, w.stats.write.bytes), (64, 262_144));

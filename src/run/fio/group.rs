@@ -2,7 +2,13 @@
 //! threads run concurrently while this thread coordinates them — it forwards signals,
 //! applies `exitall`/`exit_what`, feeds the steady-state detectors, and takes the
 //! `--status-interval` and `--plot` samples from the threads' live counters — then the
-//! threads' records are merged per reporting group (`group_reporting`).
+//! threads' records are merged per reporting group (`group_reporting`). Under the fio
+//! persona `--status-interval` is fio's whole report every interval: the coordinator
+//! asks each running thread for a copy of its recorder (run/worker/fio: taken at the
+//! thread's next loop pass), makes the records a thread would end with, merges them as
+//! the final ones, and hands them, after the records of the groups already ended, to the
+//! front end's hook ([`RunCtx::report`]), which renders them with the final report's
+//! reporters.
 
 use crate::job::fio::keys::ExitWhat;
 use crate::job::fio::{FioCommand, FioJob};
@@ -16,7 +22,13 @@ use crate::run::sampler::Sampler;
 use crate::run::worker::Live;
 use crate::stats::clock::Clock;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
-use std::time::Instant;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// How long a status report waits for the running threads' copies of their recorders
+/// (a thread inside a long request, a think time or a rate wait answers late): then the
+/// last copy it gave is reported.
+const STATS_WAIT: Duration = Duration::from_millis(500);
 
 /// What every group of a run shares.
 pub(crate) struct RunCtx<'a> {
@@ -37,6 +49,9 @@ pub(crate) struct RunCtx<'a> {
     pub slots: &'a [Slot],
     /// fio's status line reads the slots: the workers keep their live counters
     pub watched: bool,
+    /// fio's `--status-interval` report (the fio persona): the front end renders the
+    /// records of the run so far, each interval; `None`: a progress line on stderr
+    pub report: Option<&'a dyn Fn(Vec<JobRecord>)>,
 }
 
 /// The samples taken over the whole run.
@@ -45,6 +60,11 @@ pub(crate) struct Sampling {
     pub intervals: Vec<Interval>,
     /// the run's one sampler (run/sampler.rs), when it is sampled
     pub sampler: Option<Sampler>,
+    /// with [`RunCtx::report`]: the reported records of the groups that ended
+    pub before: Vec<JobRecord>,
+    /// with [`RunCtx::report`]: status reports made (the next is due at this many
+    /// intervals and one after the run's start)
+    pub reports: u32,
 }
 
 /// The live counters of `lives` in the sampler's order: reads, writes, bytes read,
@@ -96,6 +116,8 @@ struct Threads<'a> {
     /// each thread's slot on the run's status board, and its live counters
     slots: Vec<&'a Slot>,
     lives: Vec<&'a Live>,
+    /// with [`RunCtx::report`]: each ended thread's record, for the status reports
+    finals: Vec<Mutex<Option<JobRecord>>>,
 }
 
 /// The coordinator's state for one group.
@@ -107,6 +129,10 @@ struct Group<'a> {
     /// exitall already applied for the thread
     handled: Vec<bool>,
     last: (Instant, [u64; 4]),
+    /// a status report asked the threads for their recorders then
+    asked: Option<Instant>,
+    /// a later stonewall group's wait before it started, ns
+    held_ns: u64,
 }
 
 impl<'a> Threads<'a> {
@@ -125,6 +151,7 @@ impl<'a> Threads<'a> {
             tstops: (0..n).map(|_| AtomicBool::new(false)).collect(),
             fin: (0..n).map(|_| AtomicBool::new(false)).collect(),
             failed: (0..n).map(|_| AtomicBool::new(false)).collect(),
+            finals: (0..n).map(|_| Mutex::new(None)).collect(),
             lives: slots.iter().map(|s| &s.live).collect(),
             slots,
             members,
@@ -133,7 +160,7 @@ impl<'a> Threads<'a> {
 }
 
 impl<'a> Group<'a> {
-    fn new(ctx: &RunCtx, th: &'a Threads<'a>) -> Group<'a> {
+    fn new(ctx: &RunCtx, th: &'a Threads<'a>, held_ns: u64) -> Group<'a> {
         let member_jobs: Vec<&FioJob> = th
             .members
             .iter()
@@ -149,6 +176,8 @@ impl<'a> Group<'a> {
             t0: Instant::now(),
             handled: vec![false; th.members.len()],
             last: (Instant::now(), [0u64; 4]),
+            asked: None,
+            held_ns,
             th,
         }
     }
@@ -190,19 +219,146 @@ impl<'a> Group<'a> {
         let Some(every) = ctx.cmd.status_interval else {
             return;
         };
+        if let Some(report) = ctx.report {
+            self.status_report(ctx, sampling, every, report);
+        }
         if self.last.0.elapsed() < every {
             return;
         }
         let sum = live_sum(&self.th.lives);
         let dur = self.last.0.elapsed().as_secs_f64();
         let iv = status_sample(&sum, &self.last.1, dur, ctx.run_t0.elapsed().as_secs_f64());
-        (ctx.note)(status_line(
-            &iv,
-            sum[2] - self.last.1[2],
-            sum[3] - self.last.1[3],
-        ));
+        if ctx.report.is_none() {
+            (ctx.note)(status_line(
+                &iv,
+                sum[2] - self.last.1[2],
+                sum[3] - self.last.1[3],
+            ));
+        }
         sampling.intervals.push(iv);
         self.last = (Instant::now(), sum);
+    }
+
+    /// fio's `--status-interval` report: when one is due (every `every` from the run's
+    /// start), ask the running threads for copies of their recorders; once they all
+    /// answered (or [`STATS_WAIT`] passed), hand the run's records so far to `report`.
+    fn status_report(
+        &mut self,
+        ctx: &RunCtx,
+        sampling: &mut Sampling,
+        every: Duration,
+        report: &dyn Fn(Vec<JobRecord>),
+    ) {
+        let th = self.th;
+        let running = |i: usize| !th.fin[i].load(Ordering::Acquire);
+        let Some(t) = self.asked else {
+            if ctx.run_t0.elapsed() >= due(every, sampling.reports) {
+                (0..th.lives.len())
+                    .filter(|&i| running(i))
+                    .for_each(|i| th.lives[i].ask_stats());
+                self.asked = Some(Instant::now());
+            }
+            return;
+        };
+        let answered = (0..th.lives.len()).all(|i| !running(i) || th.lives[i].stats_given());
+        if !answered && t.elapsed() < STATS_WAIT {
+            return;
+        }
+        self.asked = None;
+        // one report per interval; intervals missed while waiting are skipped
+        let now = ctx.run_t0.elapsed();
+        sampling.reports += 1;
+        while due(every, sampling.reports) <= now && sampling.reports < u32::MAX - 1 {
+            sampling.reports += 1;
+        }
+        let mut all = sampling.before.clone();
+        all.extend(self.snapshot(ctx));
+        let ms = u64::try_from(now.as_millis()).unwrap_or(u64::MAX);
+        all.iter_mut().for_each(|j| j.elapsed_ms = ms);
+        report(all);
+    }
+
+    /// The records of the group and of the groups after it as they would be if every
+    /// thread ended now: an ended thread's own, a running one's from the last copy of
+    /// its recorder; a thread that gave none yet, and every thread of a later group, is
+    /// there with nothing done (fio reports every thread of the run: the text skips a
+    /// job without I/O but prints its group's `Run status group` line).
+    fn snapshot(&self, ctx: &RunCtx) -> Vec<JobRecord> {
+        use crate::run::fio::thread::{effective_job, empty_record};
+        let th = self.th;
+        let mut recs = Vec::new();
+        for (i, &(ji, p)) in th.members.iter().enumerate() {
+            let ended = th.finals[i]
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .clone();
+            let mut r = ended.unwrap_or_else(|| {
+                let Some(mut r) = th.lives[i].given_stats() else {
+                    return empty_record(p);
+                };
+                let st = &mut r.stats;
+                st.runtime_ms_sum = st.runtime_ns / 1_000_000;
+                let since = th.slots[i].started_at().map(|s| s.elapsed());
+                st.run_ns_sum = since.map_or(0, |d| u64::try_from(d.as_nanos()).unwrap_or(0));
+                r.engine = p.engine.name().into();
+                r
+            });
+            r.job = effective_job(p);
+            recs.push((i, ji, r));
+        }
+        let last = th.members.iter().map(|m| m.0).max().unwrap_or(usize::MAX);
+        for (ji, plans) in ctx.plans.iter().enumerate().skip(last.saturating_add(1)) {
+            for p in plans {
+                let mut r = empty_record(p);
+                r.job = effective_job(p);
+                // no member index: no steady-state detector of this group watches it
+                recs.push((usize::MAX, ji, r));
+            }
+        }
+        self.reported(ctx, recs)
+    }
+
+    /// The reported jobs of the group's thread records `recs` (member index, job index,
+    /// record): per thread, or merged per reporting group with `group_reporting`.
+    fn reported(&self, ctx: &RunCtx, recs: Vec<(usize, usize, JobRecord)>) -> Vec<JobRecord> {
+        let mut out: Vec<JobRecord> = Vec::new();
+        let mut last_gid = None;
+        for (i, ji, mut st) in recs {
+            st.stats.held_ns += self.held_ns;
+            if !ctx.cmd.jobs[ji].tuning.stats {
+                // `stats=0`: the job runs but is left out of every report (fio's
+                // show_run_stats skips it, its group's totals too)
+                continue;
+            }
+            st.groupid = ctx.report_gid[ji];
+            if ctx.cmd.jobs[ji].tuning.unified == crate::job::fio::tuning::Unified::Mixed {
+                // `unified_rw_reporting=mixed`: every direction counted as one, in `read`
+                let s = &mut st.stats;
+                let (w, t) = (std::mem::take(&mut s.write), std::mem::take(&mut s.trim));
+                s.read.merge(&w);
+                s.read.merge(&t);
+                unify_rates(&mut s.rates);
+                unify_prios(&mut s.prio_lat);
+            }
+            disable_lat(&mut st, &ctx.cmd.jobs[ji].tuning);
+            if let Some((_, d)) = self.steadies.iter().find(|(w, _)| w.contains(&i)) {
+                st.steady = Some(d.report());
+            }
+            // fio 3.33's __show_run_stats: a thread with group_reporting joins the entry
+            // before it when the thread before it is of the same reporting group (with
+            // group_reporting or not); any other thread starts an entry. The entry keeps
+            // its first thread's name and lists the last one's `job options`.
+            let joins = ctx.cmd.jobs[ji].group_reporting && last_gid == Some(st.groupid);
+            last_gid = Some(st.groupid);
+            match out.last_mut() {
+                Some(m) if joins => {
+                    m.merge(&st);
+                    m.job.options = st.job.options;
+                }
+                _ => out.push(st),
+            }
+        }
+        out
     }
 
     /// Feed the steady-state detectors that are due; a job (or its reporting group)
@@ -289,6 +445,7 @@ impl<'a> Group<'a> {
             }
             abort_rest |= self.exitall(ctx);
             if all_done {
+                self.asked = None;
                 // the tail since the last sample, so the samples add up to the run
                 if let Some(s) = sampling.sampler.as_mut() {
                     crate::run::live::jobs(|| job_counts(ctx), Instant::now());
@@ -299,6 +456,17 @@ impl<'a> Group<'a> {
             std::thread::sleep(std::time::Duration::from_millis(10));
         }
     }
+}
+
+/// When the status report after `made` ones is due: `made + 1` intervals `every` after
+/// the run's start, less fio's lead — fio's status timer starts with its helper thread,
+/// 100 ms before its jobs (fio waits 100 ms for them to start), so its reports fall at
+/// 0.9, 1.9, 2.9 s of a job's run with `--status-interval=1` (a tenth of shorter
+/// intervals).
+fn due(every: Duration, made: u32) -> Duration {
+    let lead = (every / 10).min(Duration::from_millis(100));
+    let at = every.checked_mul(made.saturating_add(1));
+    at.map_or(Duration::MAX, |t| t.saturating_sub(lead))
 }
 
 /// Each thread's job index and record (or the error that ended it without one).
@@ -321,6 +489,7 @@ fn threads(ctx: &RunCtx, grp: &mut Group, sampling: &mut Sampling) -> (Joined, b
             let (tstop, fin, failed) = (&th.tstops[i], &th.fin[i], &th.failed[i]);
             let live = use_live.then_some(th.lives[i]);
             let slot = th.slots[i];
+            let keep = ctx.report.is_some().then_some(&th.finals[i]);
             let wait = ctx.wait_idx[ji].map(|t| (&done[t], cmd.jobs[t].numjobs));
             // flow weights count from the group's start to each thread's end
             let c = &cmd.jobs[ji].control;
@@ -336,6 +505,9 @@ fn threads(ctx: &RunCtx, grp: &mut Group, sampling: &mut Sampling) -> (Joined, b
             let body = move || {
                 slot.started();
                 let r = start_thread(p, (clock, genesis), tstop, note, wait, live);
+                if let (Some(k), Ok(rec)) = (keep, r.as_ref()) {
+                    *k.lock().unwrap_or_else(|e| e.into_inner()) = Some(rec.clone());
+                }
                 slot.ended(r.as_ref().map_or(true, |rec| rec.stats.failure.is_some()));
                 if let Some((f, id, w)) = flow {
                     f.release(id, w);
@@ -435,47 +607,13 @@ pub(crate) fn run_group(
         _ => 0,
     };
     let th = Threads::new(ctx, g);
-    let mut grp = Group::new(ctx, &th);
+    let mut grp = Group::new(ctx, &th, held_ns);
     let (results, abort_rest) = threads(ctx, &mut grp, sampling);
-    let mut out: Vec<JobRecord> = Vec::new();
-    let mut last_gid = None;
+    let mut recs = Vec::new();
     for (i, (ji, r)) in results.into_iter().enumerate() {
-        let mut st = r?;
-        st.stats.held_ns += held_ns;
-        if !ctx.cmd.jobs[ji].tuning.stats {
-            // `stats=0`: the job runs but is left out of every report (fio's
-            // show_run_stats skips it, its group's totals too)
-            continue;
-        }
-        st.groupid = ctx.report_gid[ji];
-        if ctx.cmd.jobs[ji].tuning.unified == crate::job::fio::tuning::Unified::Mixed {
-            // `unified_rw_reporting=mixed`: every direction counted as one, in `read`
-            let s = &mut st.stats;
-            let (w, t) = (std::mem::take(&mut s.write), std::mem::take(&mut s.trim));
-            s.read.merge(&w);
-            s.read.merge(&t);
-            unify_rates(&mut s.rates);
-            unify_prios(&mut s.prio_lat);
-        }
-        disable_lat(&mut st, &ctx.cmd.jobs[ji].tuning);
-        if let Some((_, d)) = grp.steadies.iter().find(|(w, _)| w.contains(&i)) {
-            st.steady = Some(d.report());
-        }
-        // fio 3.33's __show_run_stats: a thread with group_reporting joins the entry
-        // before it when the thread before it is of the same reporting group (with
-        // group_reporting or not); any other thread starts an entry. The entry keeps
-        // its first thread's name and lists the last one's `job options`.
-        let joins = ctx.cmd.jobs[ji].group_reporting && last_gid == Some(st.groupid);
-        last_gid = Some(st.groupid);
-        match out.last_mut() {
-            Some(m) if joins => {
-                m.merge(&st);
-                m.job.options = st.job.options;
-            }
-            _ => out.push(st),
-        }
+        recs.push((i, ji, r?));
     }
-    Ok((out, abort_rest))
+    Ok((grp.reported(ctx, recs), abort_rest))
 }
 
 /// `unified_rw_reporting=mixed`: the bandwidth/IOPS samples of every direction added
@@ -502,8 +640,28 @@ fn unify_prios(p: &mut Vec<(usize, u16, crate::stats::LatAcc)>) {
 
 #[cfg(test)]
 mod tests {
-    use super::{unify_prios, unify_rates};
+    use super::{due, unify_prios, unify_rates};
     use crate::stats::LatAcc;
+    use std::time::Duration;
+
+    /// fio 3.33's reports with `--status-interval=1` came at 898, 1898 and 2898 ms of
+    /// its job's run (its status timer starts 100 ms before the job): the k-th report
+    /// is due at k s less 100 ms; a tenth of a shorter interval.
+    #[test]
+    fn status_reports_are_due_as_fios() {
+        let s = Duration::from_secs(1);
+        assert_eq!(due(s, 0), Duration::from_millis(900));
+        assert_eq!(due(s, 2), Duration::from_millis(2900));
+        assert_eq!(
+            due(Duration::from_millis(200), 0),
+            Duration::from_millis(180)
+        );
+        assert_eq!(
+            due(Duration::from_secs(60), 1),
+            Duration::from_millis(119_900)
+        );
+        assert_eq!(due(Duration::MAX, 3), Duration::MAX);
+    }
 
     /// `unified_rw_reporting=mixed`: fio 3.33 sums the directions' samples (`fio
     /// --rw=randrw --rate_iops=500 --unified_rw_reporting=mixed` printed `bw: min= 4000,

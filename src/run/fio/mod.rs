@@ -36,6 +36,7 @@ use crate::files::dataset::{self, FileSpec, FilesError};
 use crate::files::guard;
 use crate::files::strerror;
 use crate::job::fio::FioCommand;
+use crate::result::job::JobRecord;
 use crate::run::worker::Live;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
@@ -676,14 +677,19 @@ pub struct Around {
     pub device_view: crate::probe::devstat::DeviceView,
 }
 
+/// fio's `--status-interval` report of the front end: the run's records so far and the
+/// device counters since its start (run/fio/group.rs).
+pub type StatusReport<'a> = dyn Fn(Vec<JobRecord>, Vec<crate::result::DeviceCounters>) + 'a;
+
 /// [`execute`] with the process's CPU, the device counters (read through `root`) and
-/// the wall time measured around it.
+/// the wall time measured around it; `report`: fio's `--status-interval` reports.
 pub fn execute_around(
     cmd: &FioCommand,
     stop: &AtomicBool,
     note: &(dyn Fn(String) + Sync),
     root: &crate::probe::Root,
     board: &status::Board,
+    report: Option<&StatusReport<'_>>,
 ) -> (Result<RunOutcome, RunError>, Around) {
     use crate::stats::cpu::{CpuTimes, Who};
     let c0 = CpuTimes::now(Who::Process);
@@ -692,7 +698,11 @@ pub fn execute_around(
     let cache0 = disk::cache_before(root, &cmd.jobs);
     let target = disk::diagnose_target(root, &cmd.jobs);
     let watch = crate::probe::devstat::Watch::start(root, cache0.device.as_deref());
-    let res = execute(cmd, stop, note, board);
+    // each status report with the device counters since the start, as the final one
+    let d0 = &disk0;
+    let with_disks = report.map(|f| move |jobs: Vec<JobRecord>| f(jobs, d0.finish()));
+    let hook = with_disks.as_ref().map(|f| f as &dyn Fn(Vec<JobRecord>));
+    let res = execute(cmd, stop, note, board, hook);
     let around = Around {
         device_view: watch.finish(),
         target,
@@ -707,12 +717,14 @@ pub fn execute_around(
 /// Run every job of `cmd`: lay out files, then each stonewall group in turn, its jobs'
 /// threads concurrently (run/fio/group.rs). `note` receives progress lines and
 /// warnings (for stderr); `board` holds the threads' states and counters for fio's
-/// status line (run/fio/status.rs), filled once the files are laid out.
+/// status line (run/fio/status.rs), filled once the files are laid out; `report`, when
+/// given, renders fio's `--status-interval` reports (run/fio/group.rs).
 pub fn execute(
     cmd: &FioCommand,
     stop: &AtomicBool,
     note: &(dyn Fn(String) + Sync),
     board: &status::Board,
+    report: Option<&dyn Fn(Vec<JobRecord>)>,
 ) -> Result<RunOutcome, RunError> {
     let clock = crate::run::clock();
     let (groups, report_gid) = groups(cmd);
@@ -749,6 +761,7 @@ pub fn execute(
         run_t0: std::time::Instant::now(),
         slots: board.fill(&plans),
         watched: board.watched(),
+        report,
     };
     let out = run_groups(&ctx, &groups);
     hooks::restore_schedulers(&switched, &root);
@@ -801,6 +814,9 @@ fn run_groups(ctx: &group::RunCtx, groups: &[Vec<usize>]) -> Result<RunOutcome, 
             break;
         }
         let (jobs, abort_rest) = group::run_group(ctx, g, &mut sampling)?;
+        if ctx.report.is_some() {
+            sampling.before.extend(jobs.iter().cloned());
+        }
         out.jobs.extend(jobs);
         if abort_rest {
             break;

@@ -169,6 +169,11 @@ impl Slot {
         u8::try_from(self.live[LIVE_STATE].load(Ordering::Relaxed)).unwrap_or(b'?')
     }
 
+    /// When the thread started (`None`: not yet).
+    pub(crate) fn started_at(&self) -> Option<Instant> {
+        self.times().0
+    }
+
     fn times(&self) -> (Option<Instant>, Option<Instant>) {
         *self.times.lock().unwrap_or_else(|e| e.into_inner())
     }

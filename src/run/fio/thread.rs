@@ -102,13 +102,18 @@ pub(crate) fn run_thread(
     st.runtime_ms_sum = st.runtime_ns / 1_000_000 + st.verify_ns / 1_000_000;
     // the thread's whole life (setup included), as the CPU time covers it too
     st.run_ns_sum = u64::try_from(w0.elapsed().as_nanos()).unwrap_or(u64::MAX);
-    rec.job = EffectiveJob::of_fio(
+    rec.job = effective_job(plan);
+    Ok(rec)
+}
+
+/// The job a thread of `plan` ran, as its record reports it.
+pub(crate) fn effective_job(plan: &Plan) -> EffectiveJob {
+    EffectiveJob::of_fio(
         &plan.job,
         plan.regions.iter().map(|r| r.1).sum(),
         u32::try_from(plan.files.len()).unwrap_or(u32::MAX),
         plan.files.first().map_or(0, |f| f.size),
-    );
-    Ok(rec)
+    )
 }
 
 /// Run one thread of a job: open files, build the engine (engine/registry.rs), drive it.
@@ -208,7 +213,7 @@ pub(crate) fn run_thread_io(
 
 /// The record of a job thread that ran no I/O (create_only; a net job whose connection
 /// failed): one thread, every count zero.
-fn empty_record(plan: &Plan) -> JobRecord {
+pub(crate) fn empty_record(plan: &Plan) -> JobRecord {
     JobRecord {
         engine: plan.engine.name().into(),
         stats: crate::stats::job::JobStats {

@@ -19,6 +19,7 @@ mod oracle_groups;
 mod peers;
 mod semantics;
 mod side_by_side;
+mod status_interval;
 mod terse;
 mod text;
 mod unified;

@@ -101,6 +101,10 @@ impl Slot {
 /// worker copies into `clat` at its next measured completion after the coordinator
 /// raised `want` (once per sample, and only while a view watches): no second recorder,
 /// and on the I/O path one relaxed load where the live counters are stored anyway.
+/// And for fio's `--status-interval` reports: a copy of the whole recorder
+/// ([`Live::give_stats`]) the worker makes at the top of its next loop pass after the
+/// coordinator raised `want_stats` (once per interval): on the I/O path one relaxed
+/// load per pass of a flag in this thread's own cache line, the copy at the interval only.
 #[derive(Debug, Default)]
 pub struct Live {
     counters: [std::sync::atomic::AtomicU64; 7],
@@ -108,6 +112,10 @@ pub struct Live {
     pub want: std::sync::atomic::AtomicBool,
     /// the last reading the worker gave (`None`: none yet)
     pub clat: std::sync::Mutex<Option<crate::stats::LatAcc>>,
+    /// the coordinator asks for a copy of the whole recorder
+    pub want_stats: AtomicBool,
+    /// the last copy the worker gave, as the thread's record (`None`: none yet)
+    stats: std::sync::Mutex<Option<JobRecord>>,
 }
 
 impl std::ops::Deref for Live {
@@ -131,6 +139,30 @@ impl Live {
     pub(crate) fn reading(&self) -> Option<crate::stats::LatAcc> {
         self.want.store(true, Ordering::Relaxed);
         self.clat.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    /// Give the coordinator a copy of the recorder (settled, with the run time and
+    /// rate samples so far): the answer to `want_stats`.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn give_stats(&self, st: JobRecord) {
+        *self.stats.lock().unwrap_or_else(|e| e.into_inner()) = Some(st);
+        self.want_stats.store(false, Ordering::Release);
+    }
+
+    /// Ask the worker for a copy of its recorder at its next loop pass.
+    pub(crate) fn ask_stats(&self) {
+        self.want_stats.store(true, Ordering::Release);
+    }
+
+    /// The worker answered the last [`Live::ask_stats`].
+    pub(crate) fn stats_given(&self) -> bool {
+        !self.want_stats.load(Ordering::Acquire)
+    }
+
+    /// The last copy of the recorder the worker gave (`None`: none yet).
+    pub(crate) fn given_stats(&self) -> Option<JobRecord> {
+        self.stats.lock().unwrap_or_else(|e| e.into_inner()).clone()
     }
 }
 

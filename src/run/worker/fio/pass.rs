@@ -459,6 +459,10 @@ impl<'a> Rules for FioRules<'a> {
                 [r.ios, w.ios, t.ios],
             );
         }
+        // fio's `--status-interval` report asked for a copy of the recorder
+        if let Some(l) = self.w.live.filter(|l| l.want_stats.load(Ordering::Relaxed)) {
+            self.give_stats(l, now);
+        }
         if self.measuring && self.w.lat_target.is_some() {
             self.lat_target_step(io, now)?;
         }
@@ -779,6 +783,37 @@ impl<'a> FioRules<'a> {
     /// The worker and the statistics back, once the loop is over.
     pub(super) fn into_parts(self) -> (Worker<'a>, JobStats) {
         (self.w, self.st)
+    }
+
+    /// A copy of the recorder for a `--status-interval` report, as the thread's record
+    /// would have it if the I/O phase ended now: the directions settled, the rate
+    /// samples, run time, CPU time, thread id and latency_target figures so far.
+    #[cold]
+    #[inline(never)]
+    fn give_stats(&self, l: &super::Live, now: u64) {
+        let mut s = self.st.clone();
+        for d in [&mut s.read, &mut s.write, &mut s.trim] {
+            d.settle();
+        }
+        s.interval = None;
+        s.zone_resets = self.w.zones.as_ref().and_then(|z| z.zbd_resets());
+        s.rates = self.samp.finish();
+        s.runtime_ns = match self.measuring {
+            true => self
+                .w
+                .clock
+                .ns(self.measure_start, now.max(self.measure_start)),
+            false => 0,
+        };
+        use crate::stats::cpu::{CpuTimes, Who};
+        s.cpu = CpuTimes::now(Who::Thread);
+        // SAFETY: gettid(2) only returns the calling thread's id
+        s.pid = u32::try_from(unsafe { libc::gettid() }).unwrap_or(0);
+        l.give_stats(JobRecord {
+            stats: s,
+            lat_target: Some(self.w.lat_target_report()),
+            ..JobRecord::default()
+        });
     }
 
     /// Zone resets, rate samples, runtime and coverage of the finished I/O phase.

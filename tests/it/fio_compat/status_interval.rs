@@ -1,0 +1,244 @@
+//! `--status-interval=N` under the fio persona as fio 3.33 prints it: the whole report
+//! every N seconds of the run on the report's output (the header once, then each report
+//! — job blocks and `Run status group` lines, counted from the job's start — the last
+//! one the final report); one JSON document per interval with `--output-format=json`;
+//! a terse line per job per interval with `--minimal`. fio 3.33 on
+//! `--runtime=3 --status-interval=1` prints four reports (at 0.9, 1.9, 2.9 s and the
+//! final one). The report due at the runtime's end races with the jobs' own end (both
+//! fall on the same instant), so the counts below allow that one report more or less;
+//! the jobs are rate-limited (`rate_iops`) so their totals grow between reports without
+//! burning a CPU.
+
+use crate::util::*;
+use std::path::Path;
+
+fn fio(dir: &Path, args: &[&str]) -> Out {
+    as_fio(dir).dir(dir).args(args).run()
+}
+
+/// One paced job, `runtime` seconds, a report every second.
+fn paced(name: &str, runtime: &str) -> Vec<String> {
+    [
+        &format!("--name={name}"),
+        "--ioengine=null",
+        "--rw=randread",
+        "--bs=4k",
+        "--size=1g",
+        "--rate_iops=1000",
+        "--time_based",
+        &format!("--runtime={runtime}"),
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect()
+}
+
+fn with<'a>(a: &'a [String], more: &[&'a str]) -> Vec<&'a str> {
+    let mut v: Vec<&str> = more.to_vec();
+    v.extend(a.iter().map(String::as_str));
+    v
+}
+
+/// The text reports of a normal output: each from a job block's blank line to its last
+/// `Run status group` line's numbers (the header before the first is left out).
+fn reports(out: &str) -> Vec<String> {
+    let mut reps: Vec<String> = Vec::new();
+    let mut cur: Option<String> = None;
+    let mut in_status = false;
+    for l in out.lines() {
+        let job = l.contains(": (groupid=");
+        if job && (cur.is_none() || in_status) {
+            reps.extend(cur.take());
+            cur = Some(String::new());
+            in_status = false;
+        }
+        in_status |= l.starts_with("Run status group");
+        if let Some(c) = cur.as_mut() {
+            c.push_str(l);
+            c.push('\n');
+        }
+    }
+    reps.extend(cur);
+    reps
+}
+
+/// `issued rwts: total=R,…` of each job block of a report, in order.
+fn read_totals(rep: &str) -> Vec<u64> {
+    rep.lines()
+        .filter_map(|l| l.trim().strip_prefix("issued rwts: total="))
+        .map(|t| t.split(',').next().unwrap().parse().unwrap())
+        .collect()
+}
+
+/// The text: the header once at the top, then one report per interval and the final
+/// one, each with its job block after an empty line and its `Run status group` line;
+/// the read totals and run times grow, and the last report is the final one.
+#[test]
+fn text_reports_every_interval_then_the_final_one() {
+    let d = scratch();
+    let job = paced("a", "3");
+    let o = fio(d.path(), &with(&job, &["--status-interval=1"])).ok();
+    let out = &o.stdout;
+    assert_eq!(out.matches("fio-3.33\n").count(), 1, "{out}");
+    assert_eq!(out.matches("Starting 1 process").count(), 1, "{out}");
+    assert!(out.starts_with("a: (g=0): rw=randread"), "{out}");
+    let reps = reports(out);
+    assert!(
+        (3..=5).contains(&reps.len()),
+        "{} reports\n{out}",
+        reps.len()
+    );
+    let blocks = out
+        .matches("\n\na: (groupid=0, jobs=1): err= 0: pid=")
+        .count();
+    assert_eq!(blocks, reps.len(), "{out}");
+    assert_eq!(
+        out.matches("Run status group 0 (all jobs):").count(),
+        reps.len()
+    );
+    let mut last = (0u64, 0u64);
+    for (k, r) in reps.iter().enumerate() {
+        let t = read_totals(r);
+        assert_eq!(t.len(), 1, "{r}");
+        let run = r.split("run=").nth(1).expect(r);
+        let ms: u64 = run.split('-').next().unwrap().parse().unwrap();
+        assert!(t[0] >= last.0 && ms >= last.1, "report {k}: {r}");
+        // a whole interval at 1000 IOPS lies between two reports (not the last pair,
+        // one at the runtime's end and the final one may be the same instant)
+        if k > 0 && k + 1 < reps.len() {
+            assert!(t[0] > last.0 + 500, "report {k}: {} after {}", t[0], last.0);
+        }
+        last = (t[0], ms);
+    }
+    // the final report: the whole runtime
+    assert!(last.1 >= 3000, "{}", reps.last().unwrap());
+}
+
+/// `numjobs=2` with `group_reporting` and two stonewalled groups: a report has one
+/// block per reported job (`jobs=2`); a group that has not started has its empty `Run
+/// status group` line, and a group that ended is in every later report with its final
+/// figures, before the running group's.
+#[test]
+fn reports_merge_threads_and_keep_ended_groups() {
+    let d = scratch();
+    let job = paced("g", "2");
+    let o = fio(
+        d.path(),
+        &with(
+            &job,
+            &["--status-interval=1", "--numjobs=2", "--group_reporting"],
+        ),
+    )
+    .ok();
+    let reps = reports(&o.stdout);
+    assert!((2..=4).contains(&reps.len()), "{}", o.stdout);
+    for r in &reps {
+        assert_eq!(r.matches("g: (groupid=0, jobs=2)").count(), 1, "{r}");
+        assert_eq!(r.matches("Run status group").count(), 1, "{r}");
+    }
+    let mut both = paced("a", "2");
+    both.extend(paced("b", "2"));
+    both.push("--stonewall".into());
+    let o = fio(d.path(), &with(&both, &["--status-interval=1"])).ok();
+    let reps = reports(&o.stdout);
+    assert!((4..=6).contains(&reps.len()), "{}", o.stdout);
+    let fin = reps.last().unwrap();
+    assert!(reps[0].contains("a: (groupid=0") && !reps[0].contains("b: (groupid=1"));
+    // b's group has not started: its line is there, empty, as fio prints it
+    let first = reps[0].trim_end();
+    assert!(first.ends_with("Run status group 1 (all jobs):"), "{first}");
+    assert!(fin.contains("b: (groupid=1") && fin.contains("Run status group 1"));
+    let a_final = read_totals(fin)[0];
+    for r in reps.iter().filter(|r| r.contains("b: (groupid=1")) {
+        let t = read_totals(r);
+        assert_eq!(t.len(), 2, "{r}");
+        assert_eq!(t[0], a_final, "{r}");
+        assert!(r.find("a: (groupid=0") < r.find("b: (groupid=1"), "{r}");
+    }
+}
+
+/// The paths of every key of a JSON value (array elements as `[]`), sorted.
+fn key_paths(v: &serde_json::Value, at: &str, out: &mut Vec<String>) {
+    match v {
+        serde_json::Value::Object(m) => {
+            for (k, x) in m {
+                let p = format!("{at}/{k}");
+                out.push(p.clone());
+                key_paths(x, &p, out);
+            }
+        }
+        serde_json::Value::Array(a) => a.iter().for_each(|x| key_paths(x, &format!("{at}[]"), out)),
+        _ => {}
+    }
+}
+
+fn shape(v: &serde_json::Value) -> Vec<String> {
+    let mut p = Vec::new();
+    key_paths(v, "", &mut p);
+    p.sort();
+    p.dedup();
+    p
+}
+
+/// `--output-format=json`: whole JSON documents one after the other, each of the final
+/// document's shape, their `elapsed` and read totals growing; `--minimal`: a terse line
+/// per job per interval, each with the final line's field count.
+#[test]
+fn json_documents_and_terse_lines_every_interval() {
+    let d = scratch();
+    let job = paced("j", "2");
+    let o = fio(
+        d.path(),
+        &with(&job, &["--status-interval=1", "--output-format=json"]),
+    )
+    .ok();
+    let docs: Vec<serde_json::Value> = serde_json::Deserializer::from_str(&o.stdout)
+        .into_iter::<serde_json::Value>()
+        .collect::<Result<_, _>>()
+        .expect(&o.stdout);
+    assert!((2..=4).contains(&docs.len()), "{}", o.stdout);
+    let plain = fio(d.path(), &with(&paced("j", "1"), &["--output-format=json"]))
+        .ok()
+        .json();
+    let mut last = (0u64, 0u64);
+    for v in &docs {
+        assert_eq!(shape(v), shape(&plain), "{v}");
+        let j = &v["jobs"][0];
+        let (ios, el) = (j["read"]["total_ios"].as_u64(), j["elapsed"].as_u64());
+        let (ios, el) = (ios.unwrap(), el.unwrap());
+        assert!(ios >= last.0 && el >= last.1, "{v}");
+        last = (ios, el);
+    }
+    assert!(last.1 >= 2, "{}", o.stdout);
+    let o = fio(d.path(), &with(&job, &["--status-interval=1", "--minimal"])).ok();
+    let lines: Vec<&str> = o.stdout.lines().collect();
+    assert!((2..=4).contains(&lines.len()), "{}", o.stdout);
+    let fields = lines.last().unwrap().split(';').count();
+    let mut kib = 0u64;
+    for l in &lines {
+        assert!(l.starts_with("3;fio-3.33;j;0;0;"), "{l}");
+        assert_eq!(l.split(';').count(), fields, "{l}");
+        let k: u64 = l.split(';').nth(5).unwrap().parse().unwrap();
+        assert!(k >= kib, "{l}");
+        kib = k;
+    }
+}
+
+/// `iomark run --status-interval` keeps its progress line on stderr and one report.
+#[test]
+fn iomark_run_keeps_its_progress_lines() {
+    let d = scratch();
+    let job = paced("n", "1200ms");
+    let o = run(d.path(), &with(&job, &["--status-interval=500ms"])).ok();
+    assert_eq!(
+        o.stdout.matches("Run status group").count(),
+        1,
+        "{}",
+        o.stdout
+    );
+    assert!(
+        o.stderr.lines().any(|l| l.starts_with("[t=")),
+        "{}",
+        o.stderr
+    );
+}
