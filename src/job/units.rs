@@ -207,6 +207,16 @@ fn fio_size_mult(suffix: &str, kb_base: u64) -> Option<u64> {
     base.checked_pow(pow)
 }
 
+/// The multiplier of the unit letters right after a number as fio 3.33 matches them
+/// (parse.c `__get_mult_bytes`: by prefix, so `kx` is `k`), in `kb_base`; `None` when
+/// they name no unit (fio then multiplies by 1).
+pub fn fio_unit_prefix(letters: &str, kb_base: u64) -> Option<u64> {
+    if letters.is_empty() || letters.starts_with('b') {
+        return None;
+    }
+    fio_size_mult(letters, kb_base)
+}
+
 /// Parse a fio size (`4k`, `1MiB`, `512`, `0x1000`, `1.5k`) in bytes; suffixes in any
 /// case, `kb_base` 1024 (`k` = 1024, `ki` = 1000, fio's compatibility mode) or 1000 (the
 /// other way round). `Err` explains why.

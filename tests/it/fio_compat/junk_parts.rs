@@ -2,7 +2,9 @@
 //! `bs=8k:x`): fio 3.33 splits such a value at the first `,`, else `:`, else `-` (a
 //! range option's at `,`), reads each part on its own and keeps the parts that parse, so
 //! it runs with the first part. iomark does the same for every numeric key of its option
-//! table, checked over the table against the installed fio.
+//! table, checked over the table against the installed fio; and an integer key's value
+//! with text after the number (`numjobs=1  // num of processes`) is that number, as fio's
+//! str_to_decimal reads it.
 
 use crate::util::*;
 use iomark::job::fio::options::{self, Apply, Kind};
@@ -27,9 +29,11 @@ fn numeric_keys() -> Vec<(&'static str, &'static str, &'static [&'static str])> 
         .filter(|o| matches!(o.apply, Apply::Job(_)))
         .filter_map(|o| {
             let tails: &'static [&'static str] = match o.kind {
-                Kind::Int | Kind::Bool | Kind::SizeStr | Kind::Time | Kind::Flag => {
-                    &["-x", ",x", ":x"]
-                }
+                // text after the number (a public job file's `numjobs=1  // num of
+                // processes`): fio's str_to_decimal reads the number and what unit
+                // letters follow it, and ignores the rest
+                Kind::Int => &["-x", ",x", ":x", "  // note", "x"],
+                Kind::Bool | Kind::SizeStr | Kind::Time | Kind::Flag => &["-x", ",x", ":x"],
                 Kind::Range => &[",x"],
                 Kind::Str | Kind::FloatList => return None,
             };
@@ -189,4 +193,43 @@ fn a_negative_boolean_is_on() {
         o.ok().json()["jobs"].as_array().unwrap().len()
     };
     assert_eq!((jobs("-1"), jobs("1"), jobs("0")), (1, 1, 2));
+}
+
+/// The number before the text is the value, times the unit whose letters follow it at
+/// once: `loops=2  // twice` and `loops=2x` make two passes (fio 3.33: 2 × 256 reads of
+/// 4 KiB over 1 MiB); iomark said "expected a whole number" and exit 2. `iomark run`
+/// says how it read the value; under the fio persona stderr stays fio's (silent).
+#[test]
+fn text_after_an_integer_is_ignored_and_said() {
+    let d = scratch();
+    for v in ["2  // twice", "2x"] {
+        let args = [
+            "--name=a",
+            "--ioengine=null",
+            "--size=1m",
+            "--bs=4k",
+            "--rw=read",
+            "--output-format=json",
+        ];
+        let loops = format!("--loops={v}");
+        let ours = as_fio(d.path()).dir(d.path()).args(args).arg(&loops).run();
+        assert_eq!(ios(&ours, "read"), 512, "{v}");
+        assert!(!ours.stderr.contains("read as"), "{}", ours.stderr);
+        let native = Iomark::new()
+            .dir(d.path())
+            .arg("run")
+            .args(args)
+            .arg(&loops)
+            .run();
+        assert_eq!(ios(&native, "read"), 512, "iomark run, {v}");
+        assert!(
+            native.stderr.contains(&format!("loops='{v}' read as 2")),
+            "{}",
+            native.stderr
+        );
+        if need_fio("text_after_an_integer_is_ignored_and_said") {
+            let f = fio_cmd().dir(d.path()).args(args).arg(&loops).run();
+            assert_eq!(ios(&f, "read"), 512, "fio, {v}");
+        }
+    }
 }

@@ -416,6 +416,12 @@ pub fn apply(
         if let Some((on, line)) = negative_bool(o, v) {
             notices.extend(line.map(|l| format!("{FIO_STDERR}{l}")));
             first_part = Some(on.to_string());
+        } else if let Some(n) = int_with_text_after(o, v, job.kb_base) {
+            notices.push(format!(
+                "notice: {key}='{}' read as {n}, as fio 3.33 reads it (what follows the number is ignored)",
+                v.trim()
+            ));
+            first_part = Some(n.to_string());
         } else if let Some((first, lines)) = parts_as_range(o, v) {
             // fio says on stderr which parts it could not use
             notices.extend(lines.into_iter().map(|l| format!("{FIO_STDERR}{l}")));
@@ -608,6 +614,55 @@ fn parts_as_range(o: &FioOption, v: &str) -> Option<(Option<i64>, Vec<String>)> 
         .filter_map(|r| r.clone().err())
         .collect();
     Some((a.ok(), lines))
+}
+
+/// An integer option's value that is a whole number with text after it (`numjobs=1  //
+/// num of processes`, `iodepth=4k junk`, `nrfiles=2x`), read as fio 3.33's
+/// `str_to_decimal` reads it: the leading number (hexadecimal when `0x` stands anywhere
+/// in the value, as fio's strtoll base: `30x` is 48) times the unit whose letters follow
+/// the leading decimal digits at once (`k`…`p` and their `ib` forms in `kb_base`; other
+/// letters or none: 1), the rest ignored. `None` for a plain or signed number or an
+/// expression (read as they are), a fraction, what does not start with a number, and a
+/// value with `,` `:` or `-` (read part by part: [`parts_as_range`], the per-direction
+/// split).
+fn int_with_text_after(o: &FioOption, v: &str, kb_base: u64) -> Option<u64> {
+    if o.kind != Kind::Int {
+        return None;
+    }
+    let t = v.trim();
+    let plain = t.parse::<i64>().is_ok() || units::expr::is_expression(t);
+    // parts at `,` `:` `-` are read one by one first (`bs=8k,x`)
+    if t.is_empty() || plain || t.contains([',', ':', '-']) {
+        return None;
+    }
+    // fio's strtoll: base 16 when "0x" stands anywhere (`30x` is 0x30), else base 10
+    let n = if t.contains("0x") || t.contains("0X") {
+        let h = t
+            .strip_prefix("0x")
+            .or_else(|| t.strip_prefix("0X"))
+            .unwrap_or(t);
+        let end = h.find(|c: char| !c.is_ascii_hexdigit()).unwrap_or(h.len());
+        if end == 0 {
+            0
+        } else {
+            u64::from_str_radix(&h[..end], 16).ok()?
+        }
+    } else {
+        let end = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
+        // `1.5k` is a size's to read
+        if end == 0 || t[end..].starts_with('.') {
+            return None;
+        }
+        t[..end].parse().ok()?
+    };
+    // fio's get_mult_bytes: the letters right after the leading decimal digits
+    let digits = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
+    let rest = &t[digits..];
+    let letters = rest
+        .find(|c: char| !c.is_ascii_alphabetic())
+        .unwrap_or(rest.len());
+    let unit = rest[..letters].to_ascii_lowercase();
+    n.checked_mul(units::fio_unit_prefix(&unit, kb_base).unwrap_or(1))
 }
 
 /// A boolean given `-N` (`direct=-1`), read as fio 3.33 reads it: the two parts `-N` and
