@@ -621,10 +621,10 @@ fn parts_as_range(o: &FioOption, v: &str) -> Option<(Option<i64>, Vec<String>)> 
 /// `str_to_decimal` reads it: the leading number (hexadecimal when `0x` stands anywhere
 /// in the value, as fio's strtoll base: `30x` is 48) times the unit whose letters follow
 /// the leading decimal digits at once (`k`…`p` and their `ib` forms in `kb_base`; other
-/// letters or none: 1), the rest ignored. `None` for a plain or signed number or an
-/// expression (read as they are), a fraction, what does not start with a number, and a
-/// value with `,` `:` or `-` (read part by part: [`parts_as_range`], the per-direction
-/// split).
+/// letters or none: 1), the rest ignored. `None` for a plain or signed number, a number
+/// with its unit and nothing after (`8k`), a hex number or an expression (the key reads
+/// them as they are), a fraction, what does not start with a number, and a value with
+/// `,` `:` or `-` (read part by part: [`parts_as_range`], the per-direction split).
 fn int_with_text_after(o: &FioOption, v: &str, kb_base: u64) -> Option<u64> {
     if o.kind != Kind::Int {
         return None;
@@ -662,7 +662,14 @@ fn int_with_text_after(o: &FioOption, v: &str, kb_base: u64) -> Option<u64> {
         .find(|c: char| !c.is_ascii_alphabetic())
         .unwrap_or(rest.len());
     let unit = rest[..letters].to_ascii_lowercase();
-    n.checked_mul(units::fio_unit_prefix(&unit, kb_base).unwrap_or(1))
+    let mult = units::fio_unit_prefix(&unit, kb_base);
+    // a number with its unit (`8k`, `1MiB`) or a hex number is the key's own to read
+    let hex = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X"));
+    let whole_hex = hex.is_some_and(|h| !h.is_empty() && h.bytes().all(|b| b.is_ascii_hexdigit()));
+    if whole_hex || (rest[letters..].is_empty() && mult.is_some()) {
+        return None;
+    }
+    n.checked_mul(mult.unwrap_or(1))
 }
 
 /// A boolean given `-N` (`direct=-1`), read as fio 3.33 reads it: the two parts `-N` and

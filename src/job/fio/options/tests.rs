@@ -847,7 +847,7 @@ fn an_integer_with_text_after_it_is_read_as_fio_reads_it() {
     assert_eq!(read("1  // num of processes"), Some(1));
     assert_eq!(read("2x"), Some(2));
     assert_eq!(read("4k junk"), Some(4096));
-    assert_eq!(read("4kx"), Some(4096));
+    assert_eq!(read("4k?"), Some(4096));
     assert_eq!(
         read("1MiB?"),
         Some(1_000_000),
@@ -858,7 +858,8 @@ fn an_integer_with_text_after_it_is_read_as_fio_reads_it() {
     assert_eq!(read("0x10 z"), Some(16));
     assert_eq!(read("0x"), Some(0));
     for whole in [
-        "7", " 7 ", "-7", "(2*3)", "8k,x", "4-x", "1:2", "1.5k", "x1", "",
+        "7", " 7 ", "-7", "(2*3)", "8k,x", "4-x", "1:2", "1.5k", "x1", "", "8k", "1MiB", "4kb",
+        "0x1000",
     ] {
         assert_eq!(read(whole), None, "{whole:?}");
     }
