@@ -29,10 +29,10 @@ fn numeric_keys() -> Vec<(&'static str, &'static str, &'static [&'static str])> 
         .filter(|o| matches!(o.apply, Apply::Job(_)))
         .filter_map(|o| {
             let tails: &'static [&'static str] = match o.kind {
-                // text after the number (a public job file's `numjobs=1  // num of
-                // processes`): fio's str_to_decimal reads the number and what unit
-                // letters follow it, and ignores the rest
-                Kind::Int => &["-x", ",x", ":x", "  // note", "x"],
+                // text after a blank (a public job file's `numjobs=1  // num of
+                // processes`): fio's str_to_decimal reads the number and its unit
+                // letters, and ignores the rest
+                Kind::Int => &["-x", ",x", ":x", "  // note"],
                 Kind::Bool | Kind::SizeStr | Kind::Time | Kind::Flag => &["-x", ",x", ":x"],
                 Kind::Range => &[",x"],
                 Kind::Str | Kind::FloatList => return None,
@@ -196,13 +196,13 @@ fn a_negative_boolean_is_on() {
 }
 
 /// The number before the text is the value, times the unit whose letters follow it at
-/// once: `loops=2  // twice` and `loops=2x` make two passes (fio 3.33: 2 × 256 reads of
+/// once: `loops=2  // twice` and `loops=2 x` make two passes (fio 3.33: 2 × 256 reads of
 /// 4 KiB over 1 MiB); iomark said "expected a whole number" and exit 2. `iomark run`
 /// says how it read the value; under the fio persona stderr stays fio's (silent).
 #[test]
 fn text_after_an_integer_is_ignored_and_said() {
     let d = scratch();
-    for v in ["2  // twice", "2x"] {
+    for v in ["2  // twice", "2 x"] {
         let args = [
             "--name=a",
             "--ioengine=null",

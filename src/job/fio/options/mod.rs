@@ -421,7 +421,7 @@ pub fn apply(
                 "notice: {key}='{}' read as {n}, as fio 3.33 reads it (what follows the number is ignored)",
                 v.trim()
             ));
-            first_part = Some(n.to_string());
+            first_part = Some(n);
         } else if let Some((first, lines)) = parts_as_range(o, v) {
             // fio says on stderr which parts it could not use
             notices.extend(lines.into_iter().map(|l| format!("{FIO_STDERR}{l}")));
@@ -616,16 +616,18 @@ fn parts_as_range(o: &FioOption, v: &str) -> Option<(Option<i64>, Vec<String>)> 
     Some((a.ok(), lines))
 }
 
-/// An integer option's value that is a whole number with text after it (`numjobs=1  //
-/// num of processes`, `iodepth=4k junk`, `nrfiles=2x`), read as fio 3.33's
-/// `str_to_decimal` reads it: the leading number (hexadecimal when `0x` stands anywhere
-/// in the value, as fio's strtoll base: `30x` is 48) times the unit whose letters follow
-/// the leading decimal digits at once (`k`…`p` and their `ib` forms in `kb_base`; other
-/// letters or none: 1), the rest ignored. `None` for a plain or signed number, a number
-/// with its unit and nothing after (`8k`), a hex number or an expression (the key reads
-/// them as they are), a fraction, what does not start with a number, and a value with
-/// `,` `:` or `-` (read part by part: [`parts_as_range`], the per-direction split).
-fn int_with_text_after(o: &FioOption, v: &str, kb_base: u64) -> Option<u64> {
+/// An integer option's value that is a whole number, with or without a unit, then a
+/// blank and text (`numjobs=1  // num of processes` in a public job file, `iodepth=4k
+/// junk`), read as fio 3.33's `str_to_decimal` reads it: the leading number
+/// (hexadecimal when `0x` stands anywhere in the value, as fio's strtoll base) times the
+/// unit whose letters follow the leading decimal digits at once (`k`…`p` and their `ib`
+/// forms in `kb_base`), the rest ignored; letters of another unit before the blank
+/// (`thinktime_iotime=1s  // note`) stay with the number for the key to judge (`1s`;
+/// `4q` is refused as a typo, where fio reads 4). `None` for anything else: a value the
+/// key reads as it is (a plain or signed number, `8k`, a hex number, an expression), a
+/// fraction, a value with `,` `:` or `-` (read part by part: [`parts_as_range`], the
+/// per-direction split), and letters with no blank after them (`2x`).
+fn int_with_text_after(o: &FioOption, v: &str, kb_base: u64) -> Option<String> {
     if o.kind != Kind::Int {
         return None;
     }
@@ -663,13 +665,18 @@ fn int_with_text_after(o: &FioOption, v: &str, kb_base: u64) -> Option<u64> {
         .unwrap_or(rest.len());
     let unit = rest[..letters].to_ascii_lowercase();
     let mult = units::fio_unit_prefix(&unit, kb_base);
-    // a number with its unit (`8k`, `1MiB`) or a hex number is the key's own to read
-    let hex = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X"));
-    let whole_hex = hex.is_some_and(|h| !h.is_empty() && h.bytes().all(|b| b.is_ascii_hexdigit()));
-    if whole_hex || (rest[letters..].is_empty() && mult.is_some()) {
+    // only text after a blank is ignored: a number with its unit (`8k`) or a hex number
+    // is the key's own to read, and letters that name no unit (`4q`, `2x`) are refused
+    // as a typo, where fio would read 4 and 2 (and `30x` as 0x30)
+    if !rest[letters..].starts_with(char::is_whitespace) {
         return None;
     }
-    n.checked_mul(mult.unwrap_or(1))
+    match mult {
+        Some(m) => n.checked_mul(m).map(|v| v.to_string()),
+        None if letters == 0 => Some(n.to_string()),
+        // another unit (a time's `1s`, a typo's `4q`): the key judges the word alone
+        None => Some(t[..digits + letters].to_string()),
+    }
 }
 
 /// A boolean given `-N` (`direct=-1`), read as fio 3.33 reads it: the two parts `-N` and

@@ -836,33 +836,44 @@ fn nonvectored_takes_any_whole_number_as_fio() {
     assert!(n("x").is_err());
 }
 
-/// fio 3.33's str_to_decimal on an integer value with text after the number: the leading
-/// number (base 16 when `0x` stands anywhere), times the unit letters right after the
-/// decimal digits (by prefix, else 1); values read as they are, or part by part, are not
-/// this rule's.
+/// fio 3.33's str_to_decimal on an integer value with a blank and text after the
+/// number: the leading number (base 16 when `0x` stands anywhere), times the unit letters
+/// right after the decimal digits; values the key reads as they are, or part by part,
+/// and letters that name no unit are not this rule's.
 #[test]
 fn an_integer_with_text_after_it_is_read_as_fio_reads_it() {
     let numjobs = find("numjobs").unwrap();
-    let read = |v: &str| int_with_text_after(numjobs, v, 1024);
+    let read =
+        |v: &str| int_with_text_after(numjobs, v, 1024).map(|s| s.parse::<u64>().unwrap_or(0));
     assert_eq!(read("1  // num of processes"), Some(1));
-    assert_eq!(read("2x"), Some(2));
+    assert_eq!(read("2 x"), Some(2));
     assert_eq!(read("4k junk"), Some(4096));
-    assert_eq!(read("4k?"), Some(4096));
     assert_eq!(
-        read("1MiB?"),
+        read("1MiB ?"),
         Some(1_000_000),
         "kb_base=1024: the ib form is decimal"
     );
-    assert_eq!(int_with_text_after(numjobs, "1MiB?", 1000), Some(1 << 20));
-    assert_eq!(read("30x"), Some(0x30), "'0x' in the value: base 16");
-    assert_eq!(read("0x10 z"), Some(16));
-    assert_eq!(read("0x"), Some(0));
-    for whole in [
+    assert_eq!(
+        int_with_text_after(numjobs, "1MiB ?", 1000).as_deref(),
+        Some("1048576")
+    );
+    assert_eq!(read("30 0x"), Some(0x30), "'0x' in the value: base 16");
+    for not_this in [
         "7", " 7 ", "-7", "(2*3)", "8k,x", "4-x", "1:2", "1.5k", "x1", "", "8k", "1MiB", "4kb",
-        "0x1000",
+        "0x1000", "2x", "4q", "30x",
     ] {
-        assert_eq!(read(whole), None, "{whole:?}");
+        assert_eq!(read(not_this), None, "{not_this:?}");
     }
+    // another unit's letters stay with the number, for the key to judge
+    assert_eq!(
+        int_with_text_after(numjobs, "4q x", 1024).as_deref(),
+        Some("4q")
+    );
+    let think = find("thinktime_iotime").unwrap();
+    assert_eq!(
+        int_with_text_after(think, "1s  // note", 1024).as_deref(),
+        Some("1s")
+    );
     let size = find("size").unwrap();
     assert_eq!(
         int_with_text_after(size, "1m x", 1024),
