@@ -627,10 +627,6 @@ fn a_stack_over_a_write_through_loop_device_names_the_right_level() {
         let json = outs.path().join(format!("{}.json", mode.replace(' ', "_")));
         let (_, j, _) = seed_run(upper.dir(), &json);
         let share = j["time"][0]["sync_pct"].as_f64().unwrap();
-        assert!(
-            share >= 20.0,
-            "{mode}: fsync is {share} % of the run, below the finding's 20 %"
-        );
         let (id, names) = match (mode, deepest) {
             ("write back", _) => (
                 "fsync.writeout_bound",
@@ -648,8 +644,12 @@ fn a_stack_over_a_write_through_loop_device_names_the_right_level() {
             .iter()
             .filter(|w| w["id"].as_str().unwrap().starts_with("fsync."))
             .collect();
-        if id.is_empty() {
-            assert!(flush.is_empty(), "{mode}: {flush:?}");
+        // the finding speaks only when fsync is at least 20 % of the run: with flushes
+        // dropped at the top the share sits near that line, and a loaded machine can put
+        // it under (then the rule says no finding at all)
+        if id.is_empty() || share < 20.0 {
+            assert!(flush.is_empty(), "{mode} ({share} % fsync): {flush:?}");
+            println!("{mode}: fsync {share:.1} % of the run: no finding, as the rule says");
             continue;
         }
         assert_eq!(flush.len(), 1, "{mode}: {flush:?}");
