@@ -514,9 +514,11 @@ fn run_tests(r: &RunResult, f: &RunFacts) -> Vec<Test> {
         }
     };
     if !r.phases.is_empty() {
+        let mixes = summed_mixes(&r.phases);
         return r
             .phases
             .iter()
+            .chain(mixes.iter())
             .map(|p| {
                 make(
                     &p.name,
@@ -526,15 +528,6 @@ fn run_tests(r: &RunResult, f: &RunFacts) -> Vec<Test> {
                     p.lat.as_ref(),
                 )
             })
-            .chain(summed_mixes(&r.phases).iter().map(|m| {
-                make(
-                    &m.name,
-                    &m.notes,
-                    (m.bytes > 0).then_some(m.mb_per_s),
-                    m.ops_per_s,
-                    m.lat.as_ref(),
-                )
-            }))
             .collect();
     }
     let mut v = vec![];

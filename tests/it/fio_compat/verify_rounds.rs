@@ -46,6 +46,18 @@ fn both(name: &str, args: &[&str]) -> Vec<(&'static str, Moved)> {
     got
 }
 
+/// A time-based random writer over 4 MiB for 1 s with crc32c (the engine is each test's).
+const TIMED_WRITER: [&str; 8] = [
+    "--name=v",
+    "--filename=v.dat",
+    "--rw=randwrite",
+    "--bs=4k",
+    "--size=4m",
+    "--time_based",
+    "--runtime=1",
+    "--verify=crc32c",
+];
+
 /// libaio at depth 4, random writes over 4 MiB for 1 s with crc32c: rounds of 4 MiB
 /// written then read back. What is read is what was written but the last round's
 /// unchecked part (the runtime ends it while it writes or while it verifies), so
@@ -53,18 +65,7 @@ fn both(name: &str, args: &[&str]) -> Vec<(&'static str, Moved)> {
 /// that writes 8 MiB a second; write and read runtimes share the one second.
 #[test]
 fn a_time_based_writer_on_a_queued_engine_verifies_in_rounds_of_size() {
-    let args = [
-        "--name=v",
-        "--filename=v.dat",
-        "--rw=randwrite",
-        "--bs=4k",
-        "--size=4m",
-        "--ioengine=libaio",
-        "--iodepth=4",
-        "--time_based",
-        "--runtime=1",
-        "--verify=crc32c",
-    ];
+    let args = [&TIMED_WRITER[..], &["--ioengine=libaio", "--iodepth=4"]].concat();
     for (tool, (read, written, r_ms, w_ms)) in both("verify_rounds_queued", &args) {
         assert!(read >= 4 * MIB, "{tool}: a whole round verified: {read}");
         assert!(written >= read, "{tool}: {written} written, {read} read");
@@ -88,17 +89,7 @@ fn a_time_based_writer_on_a_queued_engine_verifies_in_rounds_of_size() {
 /// without a verify phase.
 #[test]
 fn a_time_based_writer_on_a_synchronous_engine_verifies_nothing() {
-    let args = [
-        "--name=v",
-        "--filename=v.dat",
-        "--rw=randwrite",
-        "--bs=4k",
-        "--size=4m",
-        "--ioengine=psync",
-        "--time_based",
-        "--runtime=1",
-        "--verify=crc32c",
-    ];
+    let args = [&TIMED_WRITER[..], &["--ioengine=psync"]].concat();
     for (tool, (read, written, _, w_ms)) in both("verify_rounds_sync", &args) {
         assert_eq!(read, 0, "{tool}: nothing read back");
         assert!(
