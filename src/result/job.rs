@@ -171,6 +171,19 @@ pub struct EffectiveJob {
     /// never start …"); the text header and the JSON output print them first
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub setup_lines: Vec<String>,
+    /// fio printed the section line while it read its command line, so a JSON or terse
+    /// report starts with it (job/fio/args.rs); not part of the result
+    #[serde(skip)]
+    pub early_header: bool,
+    /// an entry joined by later sections' jobs (group_reporting): its own section's
+    /// options, for its header line, where `options` lists the last section's as fio's
+    /// JSON does; not part of the result
+    #[serde(skip)]
+    pub header_options: Option<Vec<(String, String)>>,
+    /// the later sections whose jobs joined this entry, one each, for their header
+    /// lines (report/fio/header.rs); not part of the result
+    #[serde(skip)]
+    pub joined: Vec<EffectiveJob>,
     /// io_uring without SQPOLL/IOPOLL: how long the reaper spins for completions
     /// before sleeping, ns (`--reap-spin`, engine/io_uring.rs); absent otherwise
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -248,6 +261,9 @@ impl EffectiveJob {
             thread: j.thread,
             options: j.options.clone(),
             setup_lines: j.setup_lines.clone(),
+            early_header: j.early_header,
+            header_options: None,
+            joined: Vec::new(),
             reap_spin_ns: (j.engine == crate::job::fio::EngineKind::IoUring
                 && !j.sqthread_poll
                 && !j.hipri)
@@ -330,6 +346,9 @@ impl EffectiveJob {
             thread: true,
             options: vec![],
             setup_lines: vec![],
+            early_header: false,
+            header_options: None,
+            joined: Vec::new(),
             reap_spin_ns: None,
             unified_rw: 0,
             slat_percentiles: false,

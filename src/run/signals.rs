@@ -17,6 +17,10 @@
 //!   process group, and a terminal's Ctrl-C reaches every process of the group.
 //! - SIGUSR1 (fio's "show the status"): never ends a command; `run` prints a status
 //!   line on stderr at its next tick ([`take_status_request`]).
+//! - A stop signal the parent left ignored stays ignored: `nohup` (SIGHUP) and a
+//!   non-interactive shell's background jobs (SIGINT, SIGQUIT) run to the end, as
+//!   sysbench and fio do there ([`inherited_ignored`]); the `--live` view's `q` still
+//!   stops ([`interrupt`] arms SIGINT first).
 //! - SIGPIPE stays ignored (Rust's start-up default): a closed pipe is the EPIPE of a
 //!   write, handled by util/output.rs; a `kill -PIPE` changes nothing.
 
@@ -59,6 +63,10 @@ pub struct Signals {
     pub stop: Arc<AtomicBool>,
     /// the first stop signal received (0: none)
     first: Arc<AtomicI32>,
+    /// when it came (CLOCK_MONOTONIC ns)
+    at: Arc<AtomicU64>,
+    /// `/dev/null`, opened at install (-1: could not), for SIGHUP's [`detach_terminal`]
+    null: i32,
 }
 
 static INSTALLED: OnceLock<Signals> = OnceLock::new();
@@ -93,53 +101,60 @@ impl Signals {
         let s = Signals {
             stop: Arc::new(AtomicBool::new(false)),
             first: Arc::new(AtomicI32::new(0)),
+            at: Arc::new(AtomicU64::new(0)),
+            null: std::fs::OpenOptions::new()
+                .write(true)
+                .open("/dev/null")
+                .map(std::os::fd::IntoRawFd::into_raw_fd)
+                .unwrap_or(-1),
         };
-        let at = Arc::new(AtomicU64::new(0));
-        let null = std::fs::OpenOptions::new()
-            .write(true)
-            .open("/dev/null")
-            .map(std::os::fd::IntoRawFd::into_raw_fd)
-            .unwrap_or(-1);
         for (sig, _) in STOPPING {
-            let (first, at) = (Arc::clone(&s.first), Arc::clone(&at));
-            // SAFETY: the handler only uses atomics, clock_gettime(2), isatty(3),
-            // dup2(2), write(2) and _exit(2), which are async-signal-safe.
-            let _ = unsafe {
-                signal_hook::low_level::register(sig, move || {
-                    if sig == SIGHUP {
-                        detach_terminal(null);
-                    }
-                    let now = mono_ns();
-                    if first
-                        .compare_exchange(0, sig, Ordering::SeqCst, Ordering::SeqCst)
-                        .is_ok()
-                    {
-                        at.store(now, Ordering::SeqCst);
-                    } else if now.saturating_sub(at.load(Ordering::SeqCst)) >= SECOND_AFTER_NS {
-                        if CLEANING.load(Ordering::SeqCst) > 0 {
-                            say(b"iomark: second signal during cleanup: the removal of iomark's own files finishes first\n");
-                        } else {
-                            before_exit_at_once();
-                            say(b"iomark: second signal: exiting at once; files created so far are left in place\n");
-                            libc::_exit(128 + first.load(Ordering::SeqCst));
-                        }
-                    }
-                })
-            };
-            let _ = signal_hook::flag::register(sig, Arc::clone(&s.stop));
-            // registered last: signal-hook runs a signal's actions in registration order
-            // SAFETY: only an atomic add, async-signal-safe.
-            let _ = unsafe {
-                signal_hook::low_level::register(sig, || {
-                    HANDLED.fetch_add(1, Ordering::SeqCst);
-                })
-            };
+            if !inherited_ignored(sig) {
+                s.arm(sig);
+            }
         }
         // SAFETY: only an atomic store, async-signal-safe.
         let _ = unsafe {
             signal_hook::low_level::register(SIGUSR1, || STATUS.store(true, Ordering::SeqCst))
         };
         s
+    }
+
+    /// Install the stop handlers of `sig`.
+    fn arm(&self, sig: i32) {
+        let (first, at, null) = (Arc::clone(&self.first), Arc::clone(&self.at), self.null);
+        // SAFETY: the handler only uses atomics, clock_gettime(2), isatty(3),
+        // dup2(2), write(2) and _exit(2), which are async-signal-safe.
+        let _ = unsafe {
+            signal_hook::low_level::register(sig, move || {
+                if sig == SIGHUP {
+                    detach_terminal(null);
+                }
+                let now = mono_ns();
+                if first
+                    .compare_exchange(0, sig, Ordering::SeqCst, Ordering::SeqCst)
+                    .is_ok()
+                {
+                    at.store(now, Ordering::SeqCst);
+                } else if now.saturating_sub(at.load(Ordering::SeqCst)) >= SECOND_AFTER_NS {
+                    if CLEANING.load(Ordering::SeqCst) > 0 {
+                        say(b"iomark: second signal during cleanup: the removal of iomark's own files finishes first\n");
+                    } else {
+                        before_exit_at_once();
+                        say(b"iomark: second signal: exiting at once; files created so far are left in place\n");
+                        libc::_exit(128 + first.load(Ordering::SeqCst));
+                    }
+                }
+            })
+        };
+        let _ = signal_hook::flag::register(sig, Arc::clone(&self.stop));
+        // registered last: signal-hook runs a signal's actions in registration order
+        // SAFETY: only an atomic add, async-signal-safe.
+        let _ = unsafe {
+            signal_hook::low_level::register(sig, || {
+                HANDLED.fetch_add(1, Ordering::SeqCst);
+            })
+        };
     }
 
     /// Exit code for the stop signal received, if any: 128 + its number (130 SIGINT,
@@ -181,8 +196,38 @@ fn before_exit_at_once() {
 /// Ctrl-C, whose raw mode keeps the terminal from sending it): the same handlers, the
 /// same partial result, exit 130.
 pub fn interrupt() {
+    static ARMED: AtomicBool = AtomicBool::new(false);
+    if let Some(s) = INSTALLED.get().filter(|_| inherited_ignored(SIGINT)) {
+        // the parent left SIGINT ignored, so no handler was installed: the key asks
+        // to stop all the same
+        if !ARMED.swap(true, Ordering::SeqCst) {
+            s.arm(SIGINT);
+        }
+    }
     // SAFETY: raise(3) sends a signal to this process; the handlers are installed
     unsafe { libc::raise(SIGINT) };
+}
+
+/// Whether `sig` was ignored when this process started (its parent's `SIG_IGN`, kept
+/// across exec: `nohup`, a non-interactive shell's `&`), read before any handler of
+/// ours is installed and remembered, so later calls give the same answer.
+pub fn inherited_ignored(sig: i32) -> bool {
+    static IGNORED: OnceLock<Vec<i32>> = OnceLock::new();
+    IGNORED
+        .get_or_init(|| {
+            STOPPING
+                .iter()
+                .map(|(s, _)| *s)
+                .filter(|&s| {
+                    // SAFETY: sigaction with a null new action only reads the current one
+                    // into `old`, which we own.
+                    let mut old: libc::sigaction = unsafe { std::mem::zeroed() };
+                    let r = unsafe { libc::sigaction(s, std::ptr::null(), &mut old) };
+                    r == 0 && old.sa_sigaction == libc::SIG_IGN
+                })
+                .collect()
+        })
+        .contains(&sig)
 }
 
 /// The exit code of the stop signal this process received, if any (handlers not

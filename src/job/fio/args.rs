@@ -33,14 +33,24 @@ pub fn parse_args_with(
         mut p,
         mut sections,
         files,
+        mut early,
     } = scan(args)?;
     let base = globals(&mut p.cmd, &sections.remove(0).1)?;
+    early.remove(0);
+    // the section line fio printed while reading the command line lands in the report's
+    // stream when `--output` came before it or not at all (else on stdout: not printed)
+    let to_report = |e: &Early| e.output_set || p.cmd.output.is_none();
+    let early: Vec<bool> = early
+        .iter()
+        .map(|e| e.normal && to_report(e) && !p.cmd.parse_only)
+        .collect();
     // fio's order: the command line's jobs (getopt reads every option before the job
     // files), then each job file's
-    for (name, entries) in &sections {
+    for ((name, entries), early) in sections.iter().zip(early) {
         let mut job = base.clone();
         job.name = name.clone();
         job.file_jobname = name.clone();
+        job.early_header = early;
         apply_all(&mut job, entries, &mut p.cmd.notices)?;
         if job.name.is_empty() {
             return Err(FioError::Usage("--name needs a value".into()));
@@ -116,6 +126,19 @@ struct Scan {
     p: Parse,
     sections: Vec<(String, Vec<Entry>)>,
     files: Vec<PathBuf>,
+    /// per section, what held when fio added its job (at the next `--name`)
+    early: Vec<Early>,
+}
+
+/// What held when fio 3.33 added a command-line job: it adds one when the next `--name`
+/// comes (the last one after every option) and prints its section line then if the
+/// output format was still `normal` (init.c add_job), into `--output` if given by then.
+#[derive(Default)]
+struct Early {
+    /// the output format held `normal` (a job not followed by `--name`: false)
+    normal: bool,
+    /// `--output` had been given
+    output_set: bool,
 }
 
 fn scan(args: &[String]) -> Result<Scan, FioError> {
@@ -123,6 +146,7 @@ fn scan(args: &[String]) -> Result<Scan, FioError> {
         p: Parse::default(),
         sections: vec![("global".into(), Vec::new())],
         files: Vec::new(),
+        early: vec![Early::default()],
     };
     let mut i = 0;
     while i < args.len() {
@@ -176,8 +200,13 @@ impl Scan {
             _ => {}
         }
         if key == "name" {
+            if let Some(e) = self.early.last_mut().filter(|_| self.sections.len() > 1) {
+                e.normal = self.p.cmd.output_format.normal;
+                e.output_set = self.p.cmd.output.is_some();
+            }
             self.sections
                 .push((v.clone().unwrap_or_default(), Vec::new()));
+            self.early.push(Early::default());
         }
         if let Some(last) = self.sections.last_mut() {
             last.1.push(Entry {

@@ -424,6 +424,10 @@ pub struct FioJob {
     /// lines fio prints on its standard output while it sets this job up, once per job
     /// thread (finish.rs: the verify phase a time-based writer never reaches)
     pub setup_lines: Vec<String>,
+    /// fio printed this command-line job's section line while it read the command line
+    /// (the output format was still `normal` when the next `--name` came): the line comes
+    /// before a JSON or terse report (job/fio/args.rs)
+    pub early_header: bool,
     /// the other keys (distributions, rate, verify, logs, …)
     pub more: JobMore,
     /// `new_group`: this job starts a new reporting group
@@ -487,6 +491,7 @@ impl Default for FioJob {
             unit_base_bits: false,
             options: Vec::new(),
             setup_lines: Vec::new(),
+            early_header: false,
             more: JobMore::default(),
             new_group: false,
             allow_mounted_write: false,

@@ -121,6 +121,46 @@ fn command_line_globals_and_jobs() {
     assert!(c.notices.is_empty(), "{:?}", c.notices);
 }
 
+/// fio 3.33 adds a command-line job when the next `--name` comes (the last one after
+/// every option) and prints its section line then if the output format is still
+/// `normal`, into `--output` when that came before: before a JSON or terse report, the
+/// section lines of the jobs added so (`fio --name=a --name=b --output-format=json`
+/// starts with a's line; with `--output-format=json` first, with none).
+#[test]
+fn command_line_jobs_added_under_the_normal_format_print_their_line_early() {
+    let early = |v: &[&str]| -> Vec<bool> {
+        parse(v)
+            .unwrap()
+            .jobs
+            .iter()
+            .map(|j| j.early_header)
+            .collect()
+    };
+    let ab = ["--name=a", "--name=b", "--name=c"];
+    let fmt = |f: &'static str, at: usize| {
+        let mut v: Vec<&str> = ab.to_vec();
+        v.insert(at, f);
+        v
+    };
+    assert_eq!(early(&fmt("--output-format=json", 3)), [true, true, false]);
+    assert_eq!(
+        early(&fmt("--output-format=json", 0)),
+        [false, false, false]
+    );
+    assert_eq!(early(&fmt("--output-format=json", 2)), [true, false, false]);
+    assert_eq!(early(&fmt("--minimal", 3)), [true, true, false]);
+    // --output after the jobs: fio printed the lines on stdout, not in the report
+    let mut v = fmt("--output-format=json", 3);
+    v.push("--output=o.json");
+    assert_eq!(early(&v), [false, false, false]);
+    let mut v = fmt("--output-format=json", 3);
+    v.insert(0, "--output=o.json");
+    assert_eq!(early(&v), [true, true, false]);
+    let mut v = fmt("--output-format=json", 3);
+    v.push("--parse-only");
+    assert_eq!(early(&v), [false, false, false]);
+}
+
 #[test]
 fn time_based_without_runtime_is_dropped_with_fios_line_per_job() {
     let c = parse(&[

@@ -11,7 +11,7 @@
 
 use crate::report::fio::num::{num2str, N2s, SIG_FIGS};
 use crate::report::{ReportError, Reporter};
-use crate::result::job::JobResult;
+use crate::result::job::{EffectiveJob, JobResult};
 use crate::result::ranks::RanksSummary;
 use crate::result::RunResult;
 
@@ -31,10 +31,23 @@ pub fn header(r: &RunResult, version: &str) -> String {
 /// each line after the host's name (report/fio/text/clients.rs); the version line is
 /// the client's own.
 pub(crate) fn parts(r: &RunResult) -> Option<(String, String)> {
-    let (jobs, global) = (&r.jobs[..], &r.global_options[..]);
-    if jobs.is_empty() {
+    if r.jobs.is_empty() {
         return None;
     }
+    let (s, threads, procs) = sections(r, |_| true);
+    let mut after = starting(threads, procs);
+    for l in &r.layout_lines {
+        after += l;
+        after.push('\n');
+    }
+    Some((s, after))
+}
+
+/// The lines of each section of the reported jobs: its jobs' setup lines and, for the
+/// sections `lined` says, the section line after the first job's and `...` after the
+/// last of several; with the counts of job threads and processes.
+fn sections(r: &RunResult, lined: impl Fn(&JobResult) -> bool) -> (String, u32, u32) {
+    let (jobs, global) = (&r.jobs[..], &r.global_options[..]);
     let mut s = String::new();
     let (mut threads, mut procs) = (0u32, 0u32);
     let mut i = 0;
@@ -43,25 +56,34 @@ pub(crate) fn parts(r: &RunResult) -> Option<(String, String)> {
         // fio sets up each of the section's jobs in turn: its setup lines, then the
         // section line after the first, `...` after the last of several
         s += &setup_lines(j, 1);
-        s += &section_line(j, global);
+        if lined(j) {
+            s += &section_line(j, global);
+        }
         s += &setup_lines(j, n - 1);
-        if n > 1 {
+        if n > 1 && lined(j) {
             s += "...\n";
         }
+        // without group_reporting each of the section's jobs is reported on its own;
+        // with it one entry may hold later sections' jobs too (all its threads)
+        let (jobs_here, entries) = match j.threads >= n {
+            true => (j.threads, 1),
+            false => (n, n as usize),
+        };
         if j.job.thread {
-            threads += n;
+            threads += jobs_here;
         } else {
-            procs += n;
+            procs += jobs_here;
         }
-        // without group_reporting each of the section's jobs is reported on its own
-        i += if j.threads >= n { 1 } else { n as usize };
+        i += entries;
     }
-    let mut after = starting(threads, procs);
-    for l in &r.layout_lines {
-        after += l;
-        after.push('\n');
-    }
-    Some((s, after))
+    (s, threads, procs)
+}
+
+/// The lines of the reported jobs' sections that fio prints before a JSON or terse
+/// report: every job's setup lines, and the section line of each command-line job fio
+/// added while the output format was still `normal` (job/fio/args.rs).
+pub fn setup_only(r: &RunResult) -> String {
+    sections(r, |j| j.job.early_header).0
 }
 
 /// The lines fio prints while it sets up `clones` of `j`'s section's jobs (each job's
@@ -73,19 +95,6 @@ fn setup_lines(j: &JobResult, clones: u32) -> String {
             s += l;
             s.push('\n');
         }
-    }
-    s
-}
-
-/// The setup lines of every reported job's section, all its jobs (what fio prints
-/// before a JSON document when no normal report is asked for).
-pub fn setup_only(jobs: &[JobResult]) -> String {
-    let mut s = String::new();
-    let mut i = 0;
-    while let Some(j) = jobs.get(i) {
-        let n = j.job.numjobs.max(1);
-        s += &setup_lines(j, n);
-        i += if j.threads >= n { 1 } else { n as usize };
     }
     s
 }
@@ -108,9 +117,34 @@ fn starting(threads: u32, procs: u32) -> String {
 
 /// One section's line: sizes in fio's form (`4096B`, `64.0KiB`; decimal with kb_base=1000).
 fn section_line(j: &JobResult, global: &[(String, String)]) -> String {
-    let pow2 = j.job.kb_base != 1000;
+    // a fallback (io_uring not permitted: psync) names the engine that ran; an entry
+    // holding later sections' jobs too (`joined`) ran theirs as well, so its own
+    // section's name stands
+    let ran = (j.job.joined.is_empty() && !j.engine.is_empty()).then_some(j.engine.as_str());
+    let own = j.job.header_options.as_deref().unwrap_or(&j.job.options);
+    let mut s = line_of(&j.job, own, j.groupid, ran, global);
+    // the sections whose jobs joined this entry (group_reporting), as fio set them up
+    for k in &j.job.joined {
+        s += &line_of(k, &k.options, j.groupid, None, global);
+        if k.numjobs > 1 {
+            s += "...\n";
+        }
+    }
+    s
+}
+
+/// The section line of job `e` whose options are `own`, in group `groupid`, `ran`
+/// naming the engine that ran when it is not the one asked for.
+fn line_of(
+    e: &EffectiveJob,
+    own: &[(String, String)],
+    groupid: u32,
+    ran: Option<&str>,
+    global: &[(String, String)],
+) -> String {
+    let pow2 = e.kb_base != 1000;
     let sz = |b: u64| num2str(b, SIG_FIGS, pow2, N2s::Byte);
-    let (r, w) = (&j.job.bs_read, &j.job.bs_write);
+    let (r, w) = (&e.bs_read, &e.bs_write);
     // the engine as named (`sync`, `libaio`), else the one that ran
     let named = |o: &[(String, String)]| {
         o.iter()
@@ -118,17 +152,15 @@ fn section_line(j: &JobResult, global: &[(String, String)]) -> String {
             .find(|(k, _)| k == "ioengine")
             .map(|(_, v)| v.clone())
     };
-    // a fallback (io_uring not permitted: psync) names the engine that ran
-    let engine = match named(&j.job.options).or_else(|| named(global)) {
-        _ if !j.engine.is_empty() && j.engine != j.job.engine => j.engine.clone(),
-        Some(e) => e,
-        None => j.job.engine.clone(),
+    let engine = match named(own).or_else(|| named(global)) {
+        _ if ran.is_some_and(|x| x != e.engine) => ran.unwrap_or_default().to_string(),
+        Some(x) => x,
+        None => e.engine.clone(),
     };
     format!(
-        "{}: (g={}): rw={}, bs=(R) {}-{}, (W) {}-{}, (T) {}-{}, ioengine={engine}, iodepth={}\n",
-        j.job.name,
-        j.groupid,
-        j.job.rw,
+        "{}: (g={groupid}): rw={}, bs=(R) {}-{}, (W) {}-{}, (T) {}-{}, ioengine={engine}, iodepth={}\n",
+        e.name,
+        e.rw,
         sz(r.min_bytes),
         sz(r.max_bytes),
         sz(w.min_bytes),
@@ -136,7 +168,7 @@ fn section_line(j: &JobResult, global: &[(String, String)]) -> String {
         // trim sizes are not recorded apart: fio's `bs=R,W` gives trims W's
         sz(w.min_bytes),
         sz(w.max_bytes),
-        j.job.iodepth,
+        e.iodepth,
     )
 }
 
@@ -217,7 +249,7 @@ impl Reporter for Headed {
         } else if self.full {
             header(r, &self.version).into_bytes()
         } else {
-            setup_only(&r.jobs).into_bytes()
+            setup_only(r).into_bytes()
         };
         if self.blank && (again || !out.is_empty()) {
             out.push(b'\n');
@@ -315,7 +347,7 @@ mod tests {
             "{h}"
         );
         // not before a JSON document (fio prints it for the normal output only)
-        assert_eq!(setup_only(&r.jobs), "");
+        assert_eq!(setup_only(&r), "");
     }
 
     /// fio 3.33: `--name=a --rw=randrw --bs=4k,4k-16k --ioengine=io_uring --iodepth=4
@@ -338,12 +370,31 @@ mod tests {
         assert!(h.ends_with("...\nv\nStarting 3 processes\n"), "{h}");
         let h = of(&[job("t", 1, 1, true)], "v");
         assert!(h.ends_with("\nStarting 1 thread\n"), "{h}");
+        // fio 3.33, one group of `[a] ioengine=sync` and `[b] ioengine=libaio numjobs=3`
+        // with group_reporting: one entry of 4 jobs, its JSON `job options` b's; the
+        // header has a's line with a's engine, b's with `...`, `Starting 4 processes`
+        let mut a = job("a", 1, 4, false);
+        let mut b = job("b", 3, 1, false).job;
+        b.options = vec![("ioengine".into(), "libaio".into())];
+        a.job.header_options = Some(vec![("ioengine".into(), "sync".into())]);
+        a.job.options = b.options.clone();
+        a.job.engine = "psync".into();
+        a.engine = "libaio".into();
+        a.job.joined = vec![b];
+        let h = of(&[a], "v");
+        let lines: Vec<&str> = h.lines().collect();
+        assert!(lines[0].starts_with("a: (g=0): "), "{h}");
+        assert!(lines[0].ends_with("ioengine=sync, iodepth=4"), "{h}");
+        assert!(lines[1].starts_with("b: (g=0): "), "{h}");
+        assert!(lines[1].ends_with("ioengine=libaio, iodepth=4"), "{h}");
+        assert_eq!(&lines[2..], ["...", "v", "Starting 4 processes"], "{h}");
     }
 
     /// fio 3.33 with `--name=v --rw=write --time_based --runtime=1 --verify=crc32c
     /// --numjobs=3 --name=w --rw=read`: the setup line before the section line, once
-    /// more for each further job of the section, then `...`; alone before a JSON
-    /// document.
+    /// more for each further job of the section, then `...`; before a JSON document
+    /// alone when `--output-format=json` came first, with v's section line and `...`
+    /// when it came last (v was added while the format was still normal).
     #[test]
     fn setup_lines_come_per_job_as_fio_prints_them() {
         const L: &str =
@@ -357,6 +408,20 @@ mod tests {
         assert!(lines[1].starts_with("v: (g=0): "), "{h}");
         assert_eq!((lines[2], lines[3], lines[4]), (L, L, "..."), "{h}");
         assert!(lines[5].starts_with("w: (g=0): "), "{h}");
-        assert_eq!(setup_only(&jobs), format!("{L}\n{L}\n{L}\n"));
+        let mut r = crate::result::build(crate::result::Inputs::new(
+            "run",
+            &[],
+            crate::result::Status::Ok,
+        ));
+        r.jobs = jobs;
+        assert_eq!(setup_only(&r), format!("{L}\n{L}\n{L}\n"));
+        for j in &mut r.jobs[..3] {
+            j.job.early_header = true;
+        }
+        let early = setup_only(&r);
+        let lines: Vec<&str> = early.lines().collect();
+        assert_eq!(lines.len(), 5, "{early}");
+        assert_eq!((lines[0], lines[2], lines[3], lines[4]), (L, L, L, "..."));
+        assert!(lines[1].starts_with("v: (g=0): rw=randrw"), "{early}");
     }
 }

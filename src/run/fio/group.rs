@@ -353,7 +353,13 @@ impl<'a> Group<'a> {
             match out.last_mut() {
                 Some(m) if joins => {
                     m.merge(&st);
-                    m.job.options = st.job.options;
+                    let own = std::mem::replace(&mut m.job.options, st.job.options.clone());
+                    m.job.header_options.get_or_insert(own);
+                    // a later section's first job: its header line goes with the entry
+                    let last = m.job.joined.last().map_or(&m.job.name, |k| &k.name);
+                    if *last != st.job.name {
+                        m.job.joined.push(st.job);
+                    }
                 }
                 _ => out.push(st),
             }

@@ -74,7 +74,7 @@ pub struct LogSpec {
     pub iolog: Option<String>,
     /// `write_hist_log`: the histogram log's prefix ("" = the job's name)
     pub hist: Option<String>,
-    /// `log_hist_msec`: interval of the histogram lines (0: one per completion)
+    /// `log_hist_msec`: interval of the histogram lines (0: none, as fio)
     pub hist_msec: u64,
     /// `log_hist_coarseness`: 2^N of fio's buckets summed per column
     pub hist_coarseness: u32,
@@ -518,7 +518,10 @@ impl Logs {
             h.since[d] = t_ms;
         }
         let window = t_ms - h.since[d].min(t_ms);
-        if window < msec || past_end {
+        // fio 3.33 writes histogram lines only with an interval (stat.c add_clat_sample:
+        // `iolog->hist_msec` must be set): `log_hist_msec=0`, its default, leaves the
+        // file empty
+        if msec == 0 || window < msec || past_end {
             return;
         }
         let t = t_ms + epoch;
@@ -729,6 +732,19 @@ mod tests {
         let k = crate::result::plat::index(1000) / 2;
         assert_eq!(bins[k], 1);
         assert_eq!(bins.iter().sum::<u64>(), 3);
+        // log_hist_msec=0 (fio's default): the file is there and empty, as fio leaves it
+        let spec = LogSpec {
+            hist: Some("z".into()),
+            hist_msec: 0,
+            ..Default::default()
+        };
+        let mut l = Logs::create(&spec, "job", 0, d.path()).unwrap();
+        for t in 0..50 {
+            l.io(t * 10, 0, 4096, 0, None, 5, 5);
+        }
+        l.finish().unwrap();
+        let s = std::fs::read_to_string(d.path().join("z_clat_hist.1.log")).unwrap();
+        assert_eq!(s, "");
     }
 
     #[test]

@@ -503,6 +503,7 @@ fn c26_group_bandwidth_is_total_bytes_over_the_longest_job() {
     let o = run_env(
         t.path(),
         &[
+            "--output-format=json",
             "--group_reporting",
             "--name=a",
             "--filename=a",
@@ -515,7 +516,6 @@ fn c26_group_bandwidth_is_total_bytes_over_the_longest_job() {
             "--size=1m",
             "--bs=64k",
             "--rw=read",
-            "--output-format=json",
         ],
         &[],
     );

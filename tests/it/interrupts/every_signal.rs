@@ -92,6 +92,74 @@ fn sighup_during_run_keeps_the_fio_json_and_exits_129() {
     assert_eq!(read_json(&d.path().join("r.json"))["status"], "interrupted");
 }
 
+/// A stop signal the parent left ignored stays ignored, as under `nohup` (SIGHUP) or a
+/// non-interactive shell's `&` (SIGINT, SIGQUIT): sysbench and fio run to the end
+/// there. The child, stopped mid-run, still has them ignored (its /proc status), and
+/// after SIGHUP, SIGINT and SIGQUIT it writes the whole 4 MiB and exits 0; SIGTERM,
+/// left at its default by the parent, still stops a second such run (143).
+#[test]
+fn stop_signals_the_parent_ignored_stay_ignored_as_under_nohup() {
+    use std::os::unix::process::CommandExt;
+    let d = scratch();
+    let args = [
+        "run",
+        "--name=w",
+        "--filename=data",
+        "--size=4m",
+        "--rw=write",
+        "--output-format=json",
+        "--json=r.json",
+    ];
+    let ignoring = |c: &mut std::process::Command| {
+        // SAFETY: signal(2) only, in the child before exec
+        unsafe {
+            c.pre_exec(|| {
+                for sig in [libc::SIGHUP, libc::SIGINT, libc::SIGQUIT] {
+                    libc::signal(sig, libc::SIG_IGN);
+                }
+                Ok(())
+            });
+        }
+    };
+    let start = || {
+        let mut child = Iomark::new()
+            .dir(d.path())
+            .fault("write:stop@100")
+            .args(args)
+            .configure(ignoring)
+            .spawn();
+        assert!(wait_stopped(&mut child, Duration::from_secs(20)));
+        child
+    };
+    let child = start();
+    let status = std::fs::read_to_string(format!("/proc/{}/status", child.id())).unwrap();
+    let ign = status
+        .lines()
+        .find_map(|l| l.strip_prefix("SigIgn:"))
+        .map(|h| u64::from_str_radix(h.trim(), 16).unwrap())
+        .unwrap();
+    for sig in [libc::SIGHUP, libc::SIGINT, libc::SIGQUIT] {
+        assert_ne!(
+            ign & (1 << (sig - 1)),
+            0,
+            "signal {sig} not ignored: {status}"
+        );
+        assert_eq!(kill(child.id(), sig), 0);
+    }
+    assert_eq!(kill(child.id(), libc::SIGCONT), 0);
+    let r = finish(child);
+    assert_eq!(r.code, 0, "{r:?}");
+    let fio: serde_json::Value = serde_json::from_str(&r.stdout).expect("fio JSON");
+    assert_eq!(fio["jobs"][0]["write"]["io_bytes"], 4 << 20, "{}", r.stdout);
+    assert_eq!(read_json(&d.path().join("r.json"))["status"], "ok");
+    let child = start();
+    assert_eq!(kill(child.id(), libc::SIGTERM), 0);
+    assert_eq!(kill(child.id(), libc::SIGCONT), 0);
+    let r = finish(child);
+    assert_eq!(r.code, 143, "{r:?}");
+    assert_eq!(read_json(&d.path().join("r.json"))["status"], "interrupted");
+}
+
 /// SIGUSR1 (fio: "show the status") prints a status line and the run goes on; SIGPIPE
 /// from `kill` is ignored. The run ends normally afterwards (here by SIGINT once the
 /// status line was read, then by its size).

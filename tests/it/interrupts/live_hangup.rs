@@ -11,11 +11,12 @@ use std::time::{Duration, Instant};
 const GUARD: Duration = Duration::from_secs(60);
 
 /// The live run in a subshell that ignores the hang-up, so it can record iomark's exit
-/// code in `rc.txt` (iomark installs its own SIGHUP handler, whatever it inherits); the
-/// session's shell dies with the terminal.
+/// code in `rc.txt`; iomark itself starts with SIGHUP at its default action (`env
+/// --default-signal`: an inherited ignore would stay, as under `nohup`); the session's
+/// shell dies with the terminal.
 fn ignoring_the_hang_up() -> String {
     let run = crate::live::run_args("hupjob");
-    format!("(trap '' HUP; {BIN} {run} 2>/dev/null; echo $? > rc.txt)")
+    format!("(trap '' HUP; env --default-signal=HUP {BIN} {run} 2>/dev/null; echo $? > rc.txt)")
 }
 
 #[test]

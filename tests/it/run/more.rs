@@ -437,6 +437,9 @@ fn exitall_ends_the_group_when_one_job_finishes() {
     let out = run(
         d.path(),
         &[
+            // before the jobs: fio prints a job's header line when the next --name
+            // comes while the format is still normal (job/fio/args.rs)
+            "--output-format=json",
             "--ioengine=null",
             "--name=short",
             "--number_ios=100",
@@ -444,7 +447,6 @@ fn exitall_ends_the_group_when_one_job_finishes() {
             "--name=long",
             "--time_based",
             "--runtime=60",
-            "--output-format=json",
         ],
     )
     .ok()

@@ -126,11 +126,29 @@ impl Default for Iomark {
     }
 }
 
+/// The child starts with the stop signals at their default action, whatever the test
+/// runner inherited (a non-interactive shell's `&` ignores SIGINT and SIGQUIT, `nohup`
+/// SIGHUP): iomark keeps an inherited `SIG_IGN` (src/run/signals.rs), and the signal
+/// tests must reach its handlers.
+pub fn default_stop_signals(cmd: &mut Command) {
+    use std::os::unix::process::CommandExt;
+    // SAFETY: signal(2) is async-signal-safe; the closure touches nothing else.
+    unsafe {
+        cmd.pre_exec(|| {
+            for sig in [libc::SIGHUP, libc::SIGINT, libc::SIGQUIT, libc::SIGTERM] {
+                libc::signal(sig, libc::SIG_DFL);
+            }
+            Ok(())
+        });
+    }
+}
+
 impl Iomark {
     /// `iomark` with the test's working directory and without `IOMARK_FAULT`.
     pub fn new() -> Iomark {
         let mut cmd = Command::new(BIN);
         cmd.env_remove("IOMARK_FAULT");
+        default_stop_signals(&mut cmd);
         Iomark {
             cmd,
             timeout: TIMEOUT,
@@ -139,8 +157,10 @@ impl Iomark {
 
     /// Any other program (sysbench, fio, prlimit), with the same timeout and capture.
     pub fn program(name: impl AsRef<OsStr>) -> Iomark {
+        let mut cmd = Command::new(name);
+        default_stop_signals(&mut cmd);
         Iomark {
-            cmd: Command::new(name),
+            cmd,
             timeout: TIMEOUT,
         }
     }
