@@ -555,14 +555,14 @@ fn inputs(
     i.error = error;
     i.summary = JobInfo::of_fio(cmd, jobs.first().map(|j| j.engine.as_str()));
     i.global_options = cmd.global_options.clone();
-    i.recorded = Recorded::Fio(vec![]);
+    i.recorded = Recorded::fio(vec![]);
     if let Some(o) = outcome {
         i.intervals = o.intervals;
         i.samples = o.samples;
         i.sample_period_s = o.sample_period_s;
         i.sample_sources = o.sample_sources;
         i.layout_lines = o.layout_lines;
-        i.recorded = Recorded::Fio(o.jobs);
+        i.recorded = Recorded::fio(o.jobs);
     }
     i
 }

@@ -601,11 +601,11 @@ fn inputs(dirs: &[FioDir], version: &str, form: &str, label: &str) -> Result<Inp
         fsync_mode: "fsync".into(),
         ..JobInfo::default()
     };
-    i.recorded = Recorded::Totals {
-        read: totals(rd.0, rd.1, period),
-        write: totals(wr.0, wr.1, period),
-        period_s: Some(period),
-    };
+    i.recorded = Recorded::totals(
+        totals(rd.0, rd.1, period),
+        totals(wr.0, wr.1, period),
+        Some(period),
+    );
     i.phases = dirs.iter().map(|d| phase(d, &source)).collect();
     i.warnings = vec![Warning {
         id: "imported.fio".into(),

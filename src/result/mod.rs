@@ -30,7 +30,7 @@ pub mod status;
 pub mod timeline;
 pub mod truth;
 
-pub use build::{build, Inputs, Recorded, Threads};
+pub use build::{build, Inputs, Recorded, Threads, Totals};
 pub use hist::Hist;
 pub use job::JobResult;
 

@@ -130,10 +130,11 @@ pub fn aggregate(
 /// (its hosts have no common time line). The group is the last job's (fio keeps the
 /// last one received). `None` when no rank recorded a job.
 fn all_in_one(i: &Inputs, measured: &[Measured]) -> Option<super::job::JobResult> {
-    let mut jobs = measured.iter().flat_map(|m| match &m.recorded {
-        Recorded::Fio(jobs) => jobs.as_slice(),
-        _ => &[],
-    });
+    // a fileio run's job (sysbench's counting, its threads apart) is not fio's
+    let mut jobs = measured
+        .iter()
+        .filter(|m| m.recorded.threads.is_none())
+        .flat_map(|m| m.recorded.jobs.iter());
     let mut all = jobs.next()?.clone();
     for j in jobs {
         all.merge(j);
@@ -141,7 +142,7 @@ fn all_in_one(i: &Inputs, measured: &[Measured]) -> Option<super::job::JobResult
         all.groupid = j.groupid;
     }
     let mut one = i.clone();
-    one.recorded = Recorded::Fio(vec![all]);
+    one.recorded = Recorded::fio(vec![all]);
     super::build(one).jobs.into_iter().next()
 }
 
@@ -175,13 +176,10 @@ fn at_start(r: &RankRun, mut rec: Recorded) -> Recorded {
         s.first_error = s.first_error.take().map(|e| rank_label(r, &e));
         s.failure = s.failure.take().map(|e| rank_label(r, &e));
     };
-    match &mut rec {
-        Recorded::Fio(jobs) => jobs.iter_mut().for_each(|j| name(&mut j.stats)),
-        Recorded::Fileio { threads, .. } => {
-            threads.period_s += r.start_offset_ns as f64 / 1e9;
-            threads.threads.iter_mut().for_each(name);
-        }
-        _ => {}
+    rec.jobs.iter_mut().for_each(|j| name(&mut j.stats));
+    if let Some(threads) = rec.threads.as_mut() {
+        threads.period_s += r.start_offset_ns as f64 / 1e9;
+        threads.threads.iter_mut().for_each(name);
     }
     rec
 }
@@ -189,36 +187,31 @@ fn at_start(r: &RankRun, mut rec: Recorded) -> Recorded {
 /// Add one rank's recorder state to the ranks' so far: job `i` of every rank is one
 /// job (fio's `group_reporting` merge, `JobRecord::merge`, its `numjobs` summed); a
 /// fileio run's threads are the ranks' threads, over the longest period. A rank that
-/// recorded nothing (it ended before its run) adds nothing.
+/// recorded nothing (it ended before its run) adds nothing; the totals a rank's command
+/// set itself (`run` with no job: rates over no time) stand only while no rank recorded
+/// a job.
 fn merge_recorded(all: &mut Recorded, rec: Recorded) {
-    match (all, rec) {
-        // totals: no job ran (only `run` and `fileio` run over ranks)
-        (_, Recorded::Totals { .. }) => {}
-        (all @ Recorded::Totals { .. }, rec) => *all = rec,
-        (Recorded::Fio(all), Recorded::Fio(jobs)) => {
-            for (n, j) in jobs.into_iter().enumerate() {
-                match all.get_mut(n) {
-                    Some(a) => {
-                        a.merge(&j);
-                        a.job.numjobs += j.job.numjobs;
-                    }
-                    None => all.push(j),
-                }
+    all.totals = match all.jobs.is_empty() && rec.jobs.is_empty() {
+        true => all.totals.take().or(rec.totals),
+        false => None,
+    };
+    for (n, j) in rec.jobs.into_iter().enumerate() {
+        match all.jobs.get_mut(n) {
+            Some(a) => {
+                a.merge(&j);
+                a.job.numjobs += j.job.numjobs;
             }
+            None => all.jobs.push(j),
         }
-        (
-            Recorded::Fileio { job, threads, .. },
-            Recorded::Fileio {
-                job: j, threads: t, ..
-            },
-        ) => {
-            job.numjobs += j.numjobs;
-            threads.period_s = threads.period_s.max(t.period_s);
-            threads.total_time_s = threads.total_time_s.max(t.total_time_s);
-            threads.threads.extend(t.threads);
+    }
+    match (all.threads.as_mut(), rec.threads) {
+        (Some(all), Some(t)) => {
+            all.period_s = all.period_s.max(t.period_s);
+            all.total_time_s = all.total_time_s.max(t.total_time_s);
+            all.threads.extend(t.threads);
         }
-        // each rank ran the same command
-        _ => {}
+        (None, Some(t)) => all.threads = Some(t),
+        (_, None) => {}
     }
 }
 

@@ -188,7 +188,7 @@ fn cases() -> Vec<Case> {
 
 fn result(jobs: Vec<JobRecord>, global: Vec<(String, String)>) -> RunResult {
     let mut i = Inputs::new("run", &[], Status::Ok);
-    i.recorded = Recorded::Fio(jobs);
+    i.recorded = Recorded::fio(jobs);
     i.global_options = global;
     build(i)
 }
@@ -360,14 +360,11 @@ fn run_result_file_renders_the_same_fio_report() {
 /// sysbench's report of a fileio result built from its threads, `--percentile=p`.
 fn sysbench_report(s: Threads, p: u32) -> String {
     let mut i = Inputs::new("fileio", &[], Status::Ok);
-    i.recorded = Recorded::Fileio {
-        job: EffectiveJob {
-            percentile_list: if p > 0 { vec![f64::from(p)] } else { vec![] },
-            ..Default::default()
-        },
-        threads: s,
-        percentile: p,
+    let job = EffectiveJob {
+        percentile_list: if p > 0 { vec![f64::from(p)] } else { vec![] },
+        ..Default::default()
     };
+    i.recorded = Recorded::fileio(job, s, p);
     render(&iomark::report::sysbench::SysbenchReport, &build(i))
 }
 
@@ -392,6 +389,7 @@ fn report_layout_and_formulas() {
         period_s: 2.0,
         total_time_s: 2.0001,
         threads: vec![t.settled()],
+        ..Threads::default()
     };
     let r = sysbench_report(s, 95);
     let expect = "
@@ -429,6 +427,7 @@ fn percentile_disabled_line() {
         period_s: 1.0,
         total_time_s: 1.0,
         threads: vec![JobStats::thread(false)],
+        ..Threads::default()
     };
     assert!(sysbench_report(s.clone(), 0)
         .contains("\n         percentile stats:               disabled\n"));

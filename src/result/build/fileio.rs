@@ -1,5 +1,6 @@
-//! The parts of a fileio result from its threads' statistics (stats::job::JobStats, the
-//! one recorder, filled under sysbench's rules): the schema-1 totals as sysbench counts
+//! The parts of a fileio result from its job's record (its threads merged) and its
+//! threads' statistics (stats::job::JobStats, the one recorder, filled under sysbench's
+//! rules): the schema-1 totals as sysbench counts
 //! them (an event is a read, a write or a periodic fsync; `fsync.ops` counts every
 //! fsync call), one thread entry per worker, the latency curves, and the one job of the
 //! run in the per-job form.
@@ -11,7 +12,7 @@
 //! is not recorded apart.
 
 use super::{curve, latency, op, per_s, positive, Parts};
-use crate::result::job::{DirResult, EffectiveJob, JobResult};
+use crate::result::job::{DirResult, EffectiveJob, JobRecord, JobResult};
 use crate::result::*;
 use crate::stats::job::{DirStats, JobStats};
 use crate::stats::LatAcc;
@@ -26,6 +27,9 @@ pub struct Threads {
     pub period_s: f64,
     /// seconds since the benchmark start (`total time`)
     pub total_time_s: f64,
+    /// `--percentile` (0: off), recorded beside the standard ones
+    #[serde(default)]
+    pub percentile: u32,
 }
 
 fn acc(l: &LatAcc, extra: u32) -> Latency {
@@ -148,20 +152,22 @@ fn job_result(job: EffectiveJob, all: &JobStats, s: &Threads, p: u32) -> JobResu
     }
 }
 
-/// The parts of a fileio result; `samples` are the `--plot` samples taken while it ran.
+/// The parts of a fileio result from its job's record (`jobs`: one, its threads merged;
+/// more are merged into one) and its threads; `samples` are the `--plot` samples taken
+/// while it ran.
 pub(super) fn parts(
-    job: EffectiveJob,
+    jobs: Vec<JobRecord>,
     s: &Threads,
-    p: u32,
     samples: &[Sample],
     sample_period_s: f64,
 ) -> Parts {
     let t = positive(s.period_s);
-    // the one merge of the recorder: the run's threads as one job
-    let mut all = JobStats::default();
-    for x in &s.threads {
-        all.merge(x);
-    }
+    let p = s.percentile;
+    // the run's threads as one job: the record holds them merged by the recorder's merge
+    let mut jobs = jobs.into_iter();
+    let mut one = jobs.next().unwrap_or_default();
+    jobs.for_each(|j| one.merge(&j));
+    let (job, all) = (one.job, one.stats);
     let mut read = op(
         all.read.ios,
         all.read.bytes,

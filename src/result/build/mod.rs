@@ -1,9 +1,12 @@
 //! The one builder of a [`RunResult`]: every command hands its inputs — the summary
 //! of the job, what the recorder measured ([`Recorded`]), status and error, phases,
 //! samples, warnings, the targets' diagnoses, page-cache and device facts — to
-//! [`build()`], the only place a `RunResult` is put together. The totals of the schema-1
-//! keys are derived here from the recorder output (fileio's snapshot in
-//! build/fileio.rs, fio jobs in build/fio.rs), so every command fills them the same way.
+//! [`build()`], the only place a `RunResult` is put together. What the recorder measured
+//! has one shape for every command (`Recorded`: the recorder's per-job records, job
+//! results built before, the totals a command computed itself), and the totals of the
+//! schema-1 keys are derived here from the records on one path: counted under
+//! sysbench's rules when the job's threads come apart (`fileio`, build/fileio.rs),
+//! under fio's otherwise (build/fio.rs), a command's own totals in their place.
 
 mod fileio;
 mod fio;
@@ -14,62 +17,114 @@ use super::job::{EffectiveJob, JobRecord, JobResult};
 use super::*;
 use crate::probe::diagnosis::Diagnosis;
 use crate::stats::cpu::CpuTimes;
+use crate::stats::job::JobStats;
 use crate::stats::{percentile_ns, LatencySummary};
 use hdrhistogram::Histogram;
 
-/// What the recorder measured, in the form the command has it (one per result, moved
-/// into the builder: the variants' sizes do not matter). Serializable: the ranks of a
-/// many-hosts run send theirs to rank 0, which merges them (result/ranks.rs). The
-/// default is zero totals: no I/O statistics (`copy`, `diagnose`, a run that stopped
-/// before any job).
-#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
-#[allow(clippy::large_enum_variant)]
-pub enum Recorded {
-    /// top-level read/write figures computed by the command (`tree`'s data phases, an
-    /// imported fio report; zero: nothing measured), with the seconds its rates are
-    /// over (`None`: elapsed)
-    Totals {
-        /// reads
-        read: OpStats,
-        /// writes
-        write: OpStats,
-        /// seconds the rates are computed over
-        period_s: Option<f64>,
-    },
-    /// fileio: its threads' statistics over the period, its effective job and
-    /// `--percentile`
-    Fileio {
-        /// the job
-        job: EffectiveJob,
-        /// per-thread statistics
-        threads: Threads,
-        /// `--percentile` (0: off), recorded beside the standard ones
-        percentile: u32,
-    },
-    /// `iomark run`: one record per reported job
-    Fio(Vec<JobRecord>),
-    /// job results built before (`mark`: each test's median loop), with the top-level
-    /// figures the command computed from them and the seconds their rates are over
-    Jobs {
-        /// the jobs
-        jobs: Vec<JobResult>,
-        /// reads
-        read: OpStats,
-        /// writes
-        write: OpStats,
-        /// seconds the rates are computed over (`None`: elapsed)
-        period_s: Option<f64>,
-    },
+/// Top-level read/write figures a command computed itself (`tree`'s data phases,
+/// `copy`, `mark`'s medians, an imported fio report), with the seconds its rates are
+/// over (`None`: elapsed).
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
+pub struct Totals {
+    /// reads
+    pub read: OpStats,
+    /// writes
+    pub write: OpStats,
+    /// seconds the rates are computed over (`None`: elapsed)
+    pub period_s: Option<f64>,
 }
 
-impl Default for Recorded {
-    /// Nothing measured: zero totals, rates over the elapsed time.
-    fn default() -> Self {
-        Recorded::Totals {
-            read: OpStats::default(),
-            write: OpStats::default(),
-            period_s: None,
+/// What the recorder measured, in the one shape every command hands the builder: the
+/// recorder's records (stats/job.rs `JobStats`, one per reported job), the job results
+/// a command built before, and the totals a command computed itself. One per result,
+/// moved into the builder. Serializable: the ranks of a many-hosts run send theirs to
+/// rank 0, which merges them (result/ranks.rs). The default is nothing measured: zero
+/// totals over the elapsed time (`diagnose`, a run that stopped before any job).
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
+pub struct Recorded {
+    /// the recorder's records, one per reported job (`run`: every job; `fileio`: its
+    /// one job, the threads merged)
+    pub jobs: Vec<JobRecord>,
+    /// the threads of the job apart, which makes the records counted under sysbench's
+    /// rules (`fileio`: build/fileio.rs); `None`: under fio's (build/fio.rs)
+    pub threads: Option<Threads>,
+    /// job results built before (`mark`: each test's median loop), kept as they are
+    pub built: Vec<JobResult>,
+    /// the top-level figures the command computed, in place of the records' sums
+    pub totals: Option<Totals>,
+}
+
+impl Recorded {
+    /// `run`'s records, one per reported job, under fio's counting. No job recorded:
+    /// rates over no time (fio's period is its jobs' run times).
+    pub fn fio(jobs: Vec<JobRecord>) -> Recorded {
+        let totals = jobs.is_empty().then(|| Totals {
+            period_s: Some(0.0),
+            ..Totals::default()
+        });
+        Recorded {
+            jobs,
+            totals,
+            ..Recorded::default()
         }
+    }
+
+    /// A fileio run: its one job, whose record is its threads merged by the one merge
+    /// of the recorder, under sysbench's counting with `--percentile` (0: off).
+    pub fn fileio(job: EffectiveJob, mut threads: Threads, percentile: u32) -> Recorded {
+        let mut stats = JobStats::default();
+        for t in &threads.threads {
+            stats.merge(t);
+        }
+        threads.percentile = percentile;
+        let record = JobRecord {
+            engine: job.engine.clone(),
+            job,
+            stats,
+            ..JobRecord::default()
+        };
+        Recorded {
+            jobs: vec![record],
+            threads: Some(threads),
+            ..Recorded::default()
+        }
+    }
+
+    /// Totals the command computed (no record): `read`, `write` over `period_s`.
+    pub fn totals(read: OpStats, write: OpStats, period_s: Option<f64>) -> Recorded {
+        Recorded {
+            totals: Some(Totals {
+                read,
+                write,
+                period_s,
+            }),
+            ..Recorded::default()
+        }
+    }
+
+    /// Job results built before, with the totals the command computed from them.
+    pub fn built(jobs: Vec<JobResult>, totals: Totals) -> Recorded {
+        Recorded {
+            built: jobs,
+            totals: Some(totals),
+            ..Recorded::default()
+        }
+    }
+
+    /// The parts of a result: the records counted under their rules (none: nothing),
+    /// the command's own totals in place of their sums, the jobs built before after
+    /// the records' own.
+    fn parts(self, samples: &[Sample], sample_period_s: f64) -> Parts {
+        let mut parts = match self.threads {
+            _ if self.jobs.is_empty() => Parts::default(),
+            Some(t) => fileio::parts(self.jobs, &t, samples, sample_period_s),
+            None => fio::parts(self.jobs, samples, sample_period_s),
+        };
+        if let Some(t) = self.totals {
+            (parts.read, parts.write, parts.period_s) = (t.read, t.write, t.period_s);
+        }
+        parts.jobs.extend(self.built);
+        parts
     }
 }
 
@@ -184,36 +239,7 @@ fn identify(r: &mut RunResult) {
 
 /// Build the result of a run from its inputs.
 pub fn build(i: Inputs) -> RunResult {
-    let parts = match i.recorded {
-        Recorded::Totals {
-            read,
-            write,
-            period_s,
-        } => Parts {
-            read,
-            write,
-            period_s,
-            ..Parts::default()
-        },
-        Recorded::Fileio {
-            job,
-            threads,
-            percentile,
-        } => fileio::parts(job, &threads, percentile, &i.samples, i.sample_period_s),
-        Recorded::Fio(records) => fio::parts(records, &i.samples, i.sample_period_s),
-        Recorded::Jobs {
-            jobs,
-            read,
-            write,
-            period_s,
-        } => Parts {
-            jobs,
-            read,
-            write,
-            period_s,
-            ..Parts::default()
-        },
-    };
+    let parts = i.recorded.parts(&i.samples, i.sample_period_s);
     let elapsed_s = parts.elapsed_s.unwrap_or(i.elapsed_s);
     // an aggregate of ranks: the warnings and the page-cache check are the ranks' own
     let per_rank = i.ranks.is_some();

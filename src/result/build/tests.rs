@@ -17,11 +17,7 @@ fn fileio_result(s: Threads) -> RunResult {
     job.argv = vec!["--file-test-mode=rndrd".into(), "run".into()];
     let mut i = Inputs::new("fileio", &job.argv, Status::Ok);
     i.summary = JobInfo::of_fileio(&job, None, 1);
-    i.recorded = Recorded::Fileio {
-        job: EffectiveJob::of_fileio(&job, None),
-        threads: s,
-        percentile: job.percentile,
-    };
+    i.recorded = Recorded::fileio(EffectiveJob::of_fileio(&job, None), s, job.percentile);
     build(i)
 }
 
@@ -37,6 +33,7 @@ fn units_and_formulas() {
         period_s: 2.0,
         total_time_s: 2.5,
         threads: vec![t.settled()],
+        ..Threads::default()
     });
     assert_eq!(r.read.ops, 4);
     assert_eq!(r.read.iops, 2.0);
@@ -87,7 +84,7 @@ fn fio_records_give_totals_phases_and_jobs() {
     let mut b = rec.clone();
     b.groupid = 1;
     let mut i = Inputs::new("run", &[], Status::Ok);
-    i.recorded = Recorded::Fio(vec![rec, b]);
+    i.recorded = Recorded::fio(vec![rec, b]);
     let r = build(i);
     // two stonewall groups of 2 s each
     assert_eq!(r.period_s, 4.0);
@@ -119,16 +116,59 @@ fn phase_commands_count_events_and_keep_totals() {
         Phase::new("rmdir", 2, 0, 1.0),
     ];
     i.elapsed_s = 3.0;
-    i.recorded = Recorded::Totals {
-        read: OpStats::default(),
-        write: OpStats {
-            ops: 5,
-            ..OpStats::default()
-        },
-        period_s: None,
+    let write = OpStats {
+        ops: 5,
+        ..OpStats::default()
     };
+    i.recorded = Recorded::totals(OpStats::default(), write, None);
     let r = build(i);
     assert_eq!((r.events, r.period_s, r.write.ops), (7, 3.0, 5));
     assert_eq!(r.status, Status::Interrupted);
     assert!(r.jobs.is_empty() && r.series.is_none());
+}
+
+#[test]
+fn a_run_with_no_job_rates_over_no_time_and_nothing_measured_over_the_elapsed() {
+    let mut i = Inputs::new("run", &[], Status::Failed);
+    i.elapsed_s = 3.0;
+    i.recorded = Recorded::fio(vec![]);
+    let r = build(i.clone());
+    assert_eq!((r.period_s, r.events, r.read.ops), (0.0, 0, 0));
+    assert!(r.jobs.is_empty() && r.threads.is_empty());
+    i.recorded = Recorded::default();
+    assert_eq!(
+        build(i).period_s,
+        3.0,
+        "nothing measured: over the elapsed time"
+    );
+}
+
+#[test]
+fn a_fileio_record_is_its_threads_merged_and_built_jobs_follow_the_records() {
+    let mut t = JobStats::thread(false);
+    t.event(EventKind::Write, 2_000, false);
+    t.io_done(EventKind::Write, 4096);
+    let threads = Threads {
+        period_s: 1.0,
+        total_time_s: 1.0,
+        threads: vec![t.clone(), t],
+        ..Threads::default()
+    };
+    let rec = Recorded::fileio(EffectiveJob::default(), threads, 0);
+    assert_eq!(rec.jobs.len(), 1);
+    assert_eq!(
+        (rec.jobs[0].stats.threads, rec.jobs[0].stats.write.ios),
+        (2, 2)
+    );
+    let mut rec = Recorded::fio(vec![JobRecord::default()]);
+    rec.built = vec![JobResult {
+        groupid: 7,
+        ..JobResult::default()
+    }];
+    let r = build({
+        let mut i = Inputs::new("run", &[], Status::Ok);
+        i.recorded = rec;
+        i
+    });
+    assert_eq!(r.jobs.iter().map(|j| j.groupid).collect::<Vec<_>>(), [0, 7]);
 }

@@ -241,12 +241,13 @@ fn mark_on(mode: &str, writes: u64) -> RunResult {
         ops: writes,
         ..Default::default()
     };
-    i.recorded = crate::result::Recorded::Jobs {
-        jobs: vec![],
-        read: Default::default(),
-        write,
-        period_s: None,
-    };
+    i.recorded = crate::result::Recorded::built(
+        vec![],
+        crate::result::Totals {
+            write,
+            ..Default::default()
+        },
+    );
     i.device_view = Some(crate::probe::devstat::DeviceView {
         devices: vec![crate::probe::devstat::DeviceActivity {
             name: "sda".into(),

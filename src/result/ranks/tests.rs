@@ -33,7 +33,7 @@ fn rank(
         ..EffectiveJob::default()
     };
     let mut i = Inputs::new("run", &[], Status::Ok);
-    i.recorded = Recorded::Fio(vec![JobRecord {
+    i.recorded = Recorded::fio(vec![JobRecord {
         job,
         stats,
         ..JobRecord::default()
@@ -117,9 +117,8 @@ fn a_failed_rank_is_named_and_makes_the_aggregate_fail() {
         id: "target.memory_fs".into(),
         message: "on tmpfs".into(),
     }];
-    if let Recorded::Fio(jobs) = &mut mb.recorded {
-        (jobs[0].stats.failure, jobs[0].stats.error) = (Some("job 'w': EIO".into()), 5);
-    }
+    let jobs = &mut mb.recorded.jobs;
+    (jobs[0].stats.failure, jobs[0].stats.error) = (Some("job 'w': EIO".into()), 5);
     let agg = aggregate(vec![a, (b, mb)], base(), false, 0);
     assert_eq!(agg.status, Status::Failed);
     assert_eq!(
@@ -178,18 +177,17 @@ fn fileio_ranks_keep_every_thread_over_the_span() {
         let mut t = JobStats::thread(false);
         (t.read.ios, t.read.bytes, t.read.lat) = (n, n * 16384, acc(1000..1000 + n));
         let mut i = Inputs::new("fileio", &[], Status::Ok);
-        i.recorded = Recorded::Fileio {
-            job: EffectiveJob {
-                numjobs: 1,
-                ..EffectiveJob::default()
-            },
-            threads: Threads {
-                threads: vec![t],
-                period_s,
-                total_time_s: period_s + 0.1,
-            },
-            percentile: 0,
+        let job = EffectiveJob {
+            numjobs: 1,
+            ..EffectiveJob::default()
         };
+        let threads = Threads {
+            threads: vec![t],
+            period_s,
+            total_time_s: period_s + 0.1,
+            ..Threads::default()
+        };
+        i.recorded = Recorded::fileio(job, threads, 0);
         let m = Measured::of(&i);
         let run = RankRun {
             rank: r,
@@ -239,11 +237,10 @@ fn the_aggregate_and_the_recorder_state_survive_their_json() {
 fn several_jobs_a_rank_make_one_all_clients_job() {
     let two = |r: u32, n: u64| {
         let (run, mut m) = rank(r, n, (1_000, 3), 0, 1_000_000_000);
-        if let Recorded::Fio(jobs) = &mut m.recorded {
-            let mut second = jobs[0].clone();
-            second.groupid = 1;
-            jobs.push(second);
-        }
+        let jobs = &mut m.recorded.jobs;
+        let mut second = jobs[0].clone();
+        second.groupid = 1;
+        jobs.push(second);
         (run, m)
     };
     let agg = aggregate(vec![two(0, 100), two(1, 300)], base(), false, 0);

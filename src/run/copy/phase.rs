@@ -349,11 +349,11 @@ pub fn ended(
     i.elapsed_s = d.t0.elapsed().as_secs_f64();
     // the rates' period is the measured phases' time, not the wall time (which holds
     // the checks between phases and the cleanup, also after an interrupt)
-    i.recorded = crate::result::Recorded::Totals {
-        read: Default::default(),
-        write: Default::default(),
-        period_s: Some(measured_secs(&d.phases)),
-    };
+    i.recorded = crate::result::Recorded::totals(
+        Default::default(),
+        Default::default(),
+        Some(measured_secs(&d.phases)),
+    );
     i.phases = d.phases;
     i.warnings = d.warnings;
     i.device_view = Some(view);

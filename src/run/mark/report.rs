@@ -277,12 +277,14 @@ pub fn inputs(
         .iter()
         .filter_map(|r| r.median.job.as_deref().cloned())
         .collect();
-    i.recorded = result::Recorded::Jobs {
+    i.recorded = result::Recorded::built(
         jobs,
-        read: dir_totals(rows, 0),
-        write: dir_totals(rows, 1),
-        period_s: Some(rows.iter().map(|r| r.median.seconds).sum()),
-    };
+        result::Totals {
+            read: dir_totals(rows, 0),
+            write: dir_totals(rows, 1),
+            period_s: Some(rows.iter().map(|r| r.median.seconds).sum()),
+        },
+    );
     i
 }
 

@@ -46,11 +46,7 @@ pub(super) fn inputs(
     let mut i = result::Inputs::new("fileio", &job.argv, status);
     i.error = error;
     i.summary = JobInfo::of_fileio(job, g, seed_used);
-    i.recorded = Recorded::Fileio {
-        job: EffectiveJob::of_fileio(job, g),
-        threads,
-        percentile: job.percentile,
-    };
+    i.recorded = Recorded::fileio(EffectiveJob::of_fileio(job, g), threads, job.percentile);
     i
 }
 
@@ -638,6 +634,7 @@ fn snapshot(sh: &Shared, start: Instant, seg_start: Instant, reset: bool) -> Thr
         period_s: (now - seg_start).as_secs_f64(),
         total_time_s: (now - start).as_secs_f64(),
         threads,
+        percentile: 0,
     }
 }
 

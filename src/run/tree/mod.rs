@@ -297,11 +297,11 @@ pub fn execute(job: &TreeJob, plan: &Plan, signals: &Signals, live: &dyn Fn(Live
         (&mut phases, &mut warnings),
         live,
     );
-    let recorded = Recorded::Totals {
-        read: totals::dir_totals(&phases, totals::READ_PHASE),
-        write: totals::dir_totals(&phases, totals::WRITE_PHASE),
-        period_s: Some(crate::run::copy::measured_secs(&phases)),
-    };
+    let recorded = Recorded::totals(
+        totals::dir_totals(&phases, totals::READ_PHASE),
+        totals::dir_totals(&phases, totals::WRITE_PHASE),
+        Some(crate::run::copy::measured_secs(&phases)),
+    );
     let mut summary = summary(job);
     summary.total_size_bytes = phases
         .iter()

@@ -100,7 +100,7 @@ fn figures_are_fios() {
     ];
     for (units, job_line, group_line) in cases {
         let mut i = Inputs::new("run", &[], Status::Ok);
-        i.recorded = Recorded::Fio(vec![job_4mib_in_1ms(units)]);
+        i.recorded = Recorded::fio(vec![job_4mib_in_1ms(units)]);
         let t = String::from_utf8(FioText { notes: true }.render(&build(i)).unwrap()).unwrap();
         let lines: Vec<&str> = t.lines().collect();
         assert!(lines.contains(&job_line), "{units:?}:\n{t}");
