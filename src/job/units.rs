@@ -217,6 +217,78 @@ pub fn fio_unit_prefix(letters: &str, kb_base: u64) -> Option<u64> {
     fio_size_mult(letters, kb_base)
 }
 
+/// A number at the start of a fio value as fio 3.33 reads it (parse.c `str_to_decimal`,
+/// behind `check_str_bytes` and every integer, size and range option; a boolean's
+/// `check_int` reads the same leading number): leading blanks, a sign, the digits — base
+/// 16 when `0x` stands anywhere in the text, as fio hands strtoll its base — and the
+/// letters right after the sign and the leading decimal digits, which name the unit by
+/// their start (`__get_mult_bytes`, [`fio_unit_prefix`], in `kb_base`). `None` when no
+/// number starts the text or it does not fit 64 bits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FioNumber<'a> {
+    /// the number with its sign, before the unit
+    pub n: i64,
+    /// the letters right after the sign and the leading decimal digits (`k`, `MiB`, `x`
+    /// of `0x10`; empty when none)
+    pub letters: &'a str,
+    /// the multiplier those letters name; `None` when they name no unit (fio takes 1)
+    pub mult: Option<u64>,
+    /// what follows the number: after its digits and letters, or after a hex number's
+    /// digits
+    pub rest: &'a str,
+    /// read in base 16
+    pub hex: bool,
+}
+
+impl FioNumber<'_> {
+    /// The number times its unit (`None`: it overflows).
+    pub fn value(&self) -> Option<i64> {
+        i64::try_from(self.mult.unwrap_or(1))
+            .ok()
+            .and_then(|m| self.n.checked_mul(m))
+    }
+}
+
+/// Read the number that starts `s` as fio 3.33 does ([`FioNumber`]).
+pub fn fio_number(s: &str, kb_base: u64) -> Option<FioNumber<'_>> {
+    let t = s.trim_start();
+    let (neg, body) = match t.as_bytes().first() {
+        Some(b'-') => (true, &t[1..]),
+        Some(b'+') => (false, &t[1..]),
+        _ => (false, t),
+    };
+    let hex = s.contains("0x") || s.contains("0X");
+    let count = |s: &str, f: fn(&u8) -> bool| s.bytes().take_while(f).count();
+    let (digits, after) = if hex {
+        let h = body
+            .strip_prefix("0x")
+            .or_else(|| body.strip_prefix("0X"))
+            .filter(|h| h.bytes().next().is_some_and(|b| b.is_ascii_hexdigit()))
+            .unwrap_or(body);
+        let end = count(h, u8::is_ascii_hexdigit);
+        (&h[..end], &h[end..])
+    } else {
+        let end = count(body, u8::is_ascii_digit);
+        (&body[..end], &body[end..])
+    };
+    if digits.is_empty() {
+        return None;
+    }
+    let n = i64::from_str_radix(digits, if hex { 16 } else { 10 }).ok()?;
+    // the unit's letters follow the leading decimal digits, also in a hex number
+    let dec = count(body, u8::is_ascii_digit);
+    let tail = &body[dec..];
+    let letters = &tail[..count(tail, u8::is_ascii_alphabetic)];
+    let rest = if hex { after } else { &tail[letters.len()..] };
+    Some(FioNumber {
+        n: if neg { -n } else { n },
+        letters,
+        mult: fio_unit_prefix(&letters.to_ascii_lowercase(), kb_base),
+        rest,
+        hex,
+    })
+}
+
 /// Parse a fio size (`4k`, `1MiB`, `512`, `0x1000`, `1.5k`) in bytes; suffixes in any
 /// case, `kb_base` 1024 (`k` = 1024, `ki` = 1000, fio's compatibility mode) or 1000 (the
 /// other way round). `Err` explains why.

@@ -550,3 +550,43 @@ fn iomark_spin_times() {
         );
     }
 }
+
+/// fio 3.33's str_to_decimal on the start of a value: blanks, sign, base 16 when `0x`
+/// stands anywhere, the unit letters right after the leading decimal digits (by their
+/// start, in kb_base), and what is left.
+#[test]
+fn fio_numbers_as_str_to_decimal_reads_them() {
+    let read = |s| {
+        let r = fio_number(s, 1024).unwrap();
+        (r.n, r.letters, r.mult, r.rest, r.hex, r.value())
+    };
+    assert_eq!(read("  42"), (42, "", None, "", false, Some(42)));
+    assert_eq!(read("+7"), (7, "", None, "", false, Some(7)));
+    assert_eq!(read("-4k"), (-4, "k", Some(1024), "", false, Some(-4096)));
+    assert_eq!(
+        read("4k junk"),
+        (4, "k", Some(1024), " junk", false, Some(4096))
+    );
+    assert_eq!(
+        read("1MiB ?"),
+        (1, "MiB", Some(1_000_000), " ?", false, Some(1_000_000))
+    );
+    assert_eq!(fio_number("1MiB", 1000).unwrap().value(), Some(1 << 20));
+    assert_eq!(read("0x10"), (16, "x", None, "", true, Some(16)));
+    assert_eq!(read("-0x10"), (-16, "x", None, "", true, Some(-16)));
+    // `0x` anywhere: base 16 (fio reads `30 0x` as 0x30 and `30x` as 0x30)
+    assert_eq!(read("30 0x"), (48, "", None, " 0x", true, Some(48)));
+    assert_eq!(read("30x"), (48, "x", None, "x", true, Some(48)));
+    assert_eq!(read("4q x"), (4, "q", None, " x", false, Some(4)));
+    assert_eq!(read("1.5k"), (1, "", None, ".5k", false, Some(1)));
+    assert_eq!(
+        read("8ex"),
+        (8, "ex", None, "", false, Some(8)),
+        "e names no unit"
+    );
+    for none in ["", "  ", "x1", "-", "k", "99999999999999999999"] {
+        assert_eq!(fio_number(none, 1024), None, "{none:?}");
+    }
+    assert_eq!(fio_number("8p", 1024).unwrap().value(), Some(8 << 50));
+    assert_eq!(fio_number("9000p", 1024).unwrap().value(), None, "overflow");
+}

@@ -233,3 +233,107 @@ fn text_after_an_integer_is_ignored_and_said() {
         }
     }
 }
+
+/// How iomark reads a generated value of a numeric key, from the key's kind.
+enum Want {
+    /// accepted or refused as iomark takes this other value (the number fio reads)
+    Same(String),
+    /// accepted (as fio 3.33 accepts it)
+    Taken,
+    /// refused naming the key (exit 2): a difference listed in docs/compat/fio.md
+    Refused,
+}
+
+/// Keys whose `-N` iomark takes as fio does (docs/compat/fio.md): a time fio keeps
+/// wrapped as a run limit or delay no run reaches, and the integers whose first part
+/// fails fio's minimum so the default stays; and the tiobench profile's `threads`, which
+/// has no effect on a job.
+const NEGATIVE_TAKEN: [&str; 7] = [
+    "threads",
+    "runtime",
+    "ramp_time",
+    "startdelay",
+    "iodepth",
+    "significant_figures",
+    "replay_time_scale",
+];
+
+/// The generated values of a numeric key whose example is the whole number `n`: a
+/// negative, the number in hex, the number with a unit and junk after a blank — each
+/// with what iomark does, from the key's kind and range.
+fn generated(o: &options::FioOption, n: u64) -> Vec<(String, Want)> {
+    let signed = matches!(o.range, options::Range::Int(min, _) if min < 0);
+    let neg = match o.kind {
+        Kind::Bool | Kind::Flag => Want::Taken,
+        _ if signed || NEGATIVE_TAKEN.contains(&o.name) => Want::Taken,
+        _ => Want::Refused,
+    };
+    let (hex, junk) = match o.kind {
+        Kind::Time => (Want::Refused, Want::Refused),
+        // a boolean's check_int reads the digits alone
+        Kind::Bool | Kind::Flag => (Want::Same(n.to_string()), Want::Same(n.to_string())),
+        _ => (
+            Want::Same(n.to_string()),
+            Want::Same((n * 1024).to_string()),
+        ),
+    };
+    vec![
+        (format!("-{}", n.max(1)), neg),
+        (format!("{n:#x}"), hex),
+        (format!("{n}k  // note"), junk),
+    ]
+}
+
+/// Every numeric key of the option table (integer, boolean, size and time kinds) with a
+/// whole-number example, given a negative value, a hex value and a value with a unit and
+/// trailing text: iomark accepts or refuses each as its kind says ([`generated`]), a
+/// refusal is one line naming the key (exit 2) — a negative's names the range — and,
+/// with fio installed, iomark accepts exactly what `fio --parse-only` accepts except the
+/// refusals listed in docs/compat/fio.md.
+#[test]
+fn negative_hex_and_unit_with_junk_values_of_every_numeric_key() {
+    let d = scratch();
+    let with_fio = have_fio();
+    let ours = |k: &str, v: &str| parses(as_fio(d.path()).dir(d.path()), k, v);
+    let fio_ok = |k: &str, v: &str| parses(fio_cmd().dir(d.path()), k, v).code == 0;
+    let (mut checked, mut differ, mut fio_differs) = (0, Vec::new(), 0);
+    for (key, ex, _) in numeric_keys() {
+        let o = options::find(key).unwrap();
+        let Ok(n) = ex.parse::<u64>() else { continue };
+        if ours(key, ex).code != 0 || (with_fio && !fio_ok(key, ex)) {
+            continue;
+        }
+        for (v, want) in generated(o, n) {
+            checked += 1;
+            let got = ours(key, &v);
+            let expect = match &want {
+                Want::Same(w) => ours(key, w).code,
+                Want::Taken => 0,
+                Want::Refused => 2,
+            };
+            let named = got.code == 0
+                || (got.stderr.trim().lines().count() == 1
+                    && got.stderr.contains(&format!("option '{key}'")));
+            let range = !v.starts_with('-') || got.code == 0 || got.stderr.contains("out of range");
+            if got.code != expect || !named || !range {
+                differ.push(format!(
+                    "--{key}={v}: want exit {expect}; iomark: {}",
+                    got.all()
+                ));
+            }
+            if with_fio && fio_ok(key, &v) != (got.code == 0) {
+                match &want {
+                    Want::Refused => fio_differs += 1,
+                    // the number itself is judged differently (iomark's range of
+                    // log_hist_coarseness is fio's help text's 0 to 6, fio checks none):
+                    // not a matter of reading it
+                    Want::Same(w) if fio_ok(key, w) != (expect == 0) => {}
+                    _ => differ.push(format!("--{key}={v}: fio differs; iomark: {}", got.all())),
+                }
+            }
+        }
+    }
+    println!("generated values checked: {checked}; listed differences from fio: {fio_differs}");
+    assert!(checked > 300, "checked {checked}");
+    assert!(differ.is_empty(), "{}", differ.join("\n"));
+}

@@ -413,20 +413,17 @@ pub fn apply(
     let typed = value;
     let mut first_part = None;
     if let (Some(o), Some(v)) = (find(&key), value) {
-        if let Some((on, line)) = negative_bool(o, v) {
-            notices.extend(line.map(|l| format!("{FIO_STDERR}{l}")));
-            first_part = Some(on.to_string());
-        } else if let Some(n) = int_with_text_after(o, v, job.kb_base) {
-            notices.push(format!(
-                "notice: {key}='{}' read as {n}, as fio 3.33 reads it (what follows the number is ignored)",
-                v.trim()
-            ));
-            first_part = Some(n);
-        } else if let Some((first, lines)) = parts_as_range(o, v) {
+        if let Some(r) = fio_reading(o, v, job.kb_base) {
             // fio says on stderr which parts it could not use
-            notices.extend(lines.into_iter().map(|l| format!("{FIO_STDERR}{l}")));
-            match first {
-                Some(n) => first_part = Some(n.to_string()),
+            notices.extend(r.fio_lines.into_iter().map(|l| format!("{FIO_STDERR}{l}")));
+            if let (true, Some(n)) = (r.said, &r.value) {
+                notices.push(format!(
+                    "notice: {key}='{}' read as {n}, as fio 3.33 reads it (what follows the number is ignored)",
+                    v.trim()
+                ));
+            }
+            match r.value {
+                Some(n) => first_part = Some(n),
                 // the default stays
                 None => {
                     job.options.push((o.name.to_string(), v.to_string()));
@@ -440,7 +437,14 @@ pub fn apply(
     let value = first_part.as_deref().or(value);
     let opt = find(&key);
     match opt.map(|o| (o, o.apply)) {
-        Some((o, Apply::Job(f))) => apply_job(o, f, job, (&key, origin), notices, value)?,
+        Some((o, Apply::Job(f))) => {
+            apply_job(o, f, job, (&key, origin), notices, value).map_err(|e| {
+                match value.filter(|v| negative(o, v)) {
+                    Some(v) => bad(&key, v.trim(), range_text(o), origin),
+                    None => e,
+                }
+            })?
+        }
         Some((_, Apply::Command(_) | Apply::Front)) => {
             return Err(FioError::CommandLineKey {
                 key: key_raw.trim().to_string(),
@@ -575,26 +579,102 @@ const SECOND_PART_IGNORED: [(&str, Option<i64>); 3] = [
     ("significant_figures", Some(10)),
 ];
 
+/// How fio 3.33 reads a numeric option's value where iomark's `apply` of the key would
+/// not read it so: what the key gets instead, and what is said about it.
+#[derive(Debug, PartialEq)]
+struct Reading {
+    /// what the key's `apply` gets; `None`: nothing is applied, the default stays
+    value: Option<String>,
+    /// iomark says how it read the value (text after the number was ignored)
+    said: bool,
+    /// fio's own stderr lines (a part out of range)
+    fio_lines: Vec<String>,
+}
+
+/// A numeric option's value read the way fio 3.33 reads a number ([`units::fio_number`],
+/// parse.c `str_to_decimal` and `check_int`), one reader for every numeric kind:
+/// - a boolean given `-N` ([`negative_bool`]);
+/// - a [`SECOND_PART_IGNORED`] option given two parts or `-N` ([`parts_as_range`]);
+/// - an integer or boolean written in hex (`iodepth=0x10` is 16, `direct=0x1` on);
+/// - an integer, boolean or size with a blank and text after the number
+///   (`numjobs=1  // num of processes`, `iodepth=4k junk`, `size=1m x`): the number
+///   times the unit whose letters follow it at once (`k`…`p` and their `ib` forms, by
+///   prefix, in `kb_base`), the rest ignored and said; letters of another unit before
+///   the blank (`thinktime_iotime=1s  // note`) stay with the number for the key to
+///   judge (`1s`; `4q` is refused as a typo, where fio reads 4); a boolean's number
+///   is its digits alone (fio's `check_int`: `1k x` is on).
+///
+/// `None` for a value the key reads as it is: a plain or signed number, `8k`, an
+/// expression, a fraction (`1.5k`), a size's hex number, a value with `,` `:` or `-`
+/// (read part by part: `apply_job`, the per-direction split), letters with no blank
+/// after them (`2x`, `30x`: refused as a typo where fio reads 2 and 0x30), and every
+/// time (fio matches a time's unit by the whole word, so `10s x` is 10 µs to fio).
+fn fio_reading(o: &FioOption, v: &str, kb_base: u64) -> Option<Reading> {
+    let t = v.trim();
+    if !matches!(o.kind, Kind::Int | Kind::Bool | Kind::Flag | Kind::SizeStr)
+        || t.is_empty()
+        || units::expr::is_expression(t)
+    {
+        return None;
+    }
+    if let Some(r) = negative_bool(o, t).or_else(|| parts_as_range(o, t)) {
+        return Some(r);
+    }
+    // parts at `,` `:` `-` are read one by one first (`bs=8k,x`)
+    if t.contains([',', ':', '-']) || t.parse::<i64>().is_ok() {
+        return None;
+    }
+    let num = units::fio_number(t, kb_base)?;
+    let plain = |value: String| Reading {
+        value: Some(value),
+        said: false,
+        fio_lines: Vec::new(),
+    };
+    if num.rest.is_empty() {
+        // a size reads its own hex; `8k`, `2x` are the key's own to read or refuse
+        return (num.hex && o.kind != Kind::SizeStr).then(|| plain(num.n.to_string()));
+    }
+    // only text after a blank is ignored; `1.5k` is a size's to read
+    if !num.rest.starts_with(char::is_whitespace) {
+        return None;
+    }
+    let value = match num.mult {
+        // a boolean's check_int reads the digits alone
+        _ if matches!(o.kind, Kind::Bool | Kind::Flag) => num.n.to_string(),
+        Some(_) => num.value()?.to_string(),
+        None if num.letters.is_empty() || num.hex => num.n.to_string(),
+        // another unit (a time's `1s`, a typo's `4q`): the key judges the word alone
+        None => t[..t.len() - num.rest.len()].to_string(),
+    };
+    Some(Reading {
+        said: true,
+        ..plain(value)
+    })
+}
+
 /// A value of two whole-number parts given to a [`SECOND_PART_IGNORED`] option `o`, read
-/// as fio reads it: the first part to apply (`None`: the default stays) and fio's lines
-/// for the parts out of range (`iodepth: min value out of range: -1 (1 min)`). `None`
-/// when the value is not of that form, or when no part passes (refused as any bad value).
-fn parts_as_range(o: &FioOption, v: &str) -> Option<(Option<i64>, Vec<String>)> {
+/// as fio reads it: the first part to apply (`value` `None`: the default stays) and fio's
+/// lines for the parts out of range (`iodepth: min value out of range: -1 (1 min)`).
+/// `None` when the value is not of that form, or when no part passes (refused as any bad
+/// value).
+fn parts_as_range(o: &FioOption, v: &str) -> Option<Reading> {
     let &(_, max) = SECOND_PART_IGNORED.iter().find(|(n, _)| *n == o.name)?;
     let Range::Int(min, _) = o.range else {
         return None;
     };
-    let v = v.trim();
     let at = v
         .find(',')
         .or_else(|| v.find(':'))
         .or_else(|| v.find('-'))?;
     // `-N`: the first part is the whole value
     let first = if at == 0 { v } else { &v[..at] };
+    // a part is a whole number with nothing after it
     let whole = |s: &str| {
-        let digits = s.strip_prefix('-').unwrap_or(s);
-        let ok = !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit());
-        ok.then(|| s.parse::<i64>().ok()).flatten()
+        units::fio_number(s, 1024)
+            .filter(|n| {
+                !n.hex && n.letters.is_empty() && n.rest.is_empty() && !s.starts_with([' ', '+'])
+            })
+            .map(|n| n.n)
     };
     let (a, b) = (whole(first)?, whole(&v[at + 1..])?);
     let check = |n: i64| match max {
@@ -609,74 +689,15 @@ fn parts_as_range(o: &FioOption, v: &str) -> Option<(Option<i64>, Vec<String>)> 
     if a.is_err() && b.is_err() {
         return None;
     }
-    let lines = [&a, &b]
+    let fio_lines = [&a, &b]
         .into_iter()
         .filter_map(|r| r.clone().err())
         .collect();
-    Some((a.ok(), lines))
-}
-
-/// An integer option's value that is a whole number, with or without a unit, then a
-/// blank and text (`numjobs=1  // num of processes` in a public job file, `iodepth=4k
-/// junk`), read as fio 3.33's `str_to_decimal` reads it: the leading number
-/// (hexadecimal when `0x` stands anywhere in the value, as fio's strtoll base) times the
-/// unit whose letters follow the leading decimal digits at once (`k`…`p` and their `ib`
-/// forms in `kb_base`), the rest ignored; letters of another unit before the blank
-/// (`thinktime_iotime=1s  // note`) stay with the number for the key to judge (`1s`;
-/// `4q` is refused as a typo, where fio reads 4). `None` for anything else: a value the
-/// key reads as it is (a plain or signed number, `8k`, a hex number, an expression), a
-/// fraction, a value with `,` `:` or `-` (read part by part: [`parts_as_range`], the
-/// per-direction split), and letters with no blank after them (`2x`).
-fn int_with_text_after(o: &FioOption, v: &str, kb_base: u64) -> Option<String> {
-    if o.kind != Kind::Int {
-        return None;
-    }
-    let t = v.trim();
-    let plain = t.parse::<i64>().is_ok() || units::expr::is_expression(t);
-    // parts at `,` `:` `-` are read one by one first (`bs=8k,x`)
-    if t.is_empty() || plain || t.contains([',', ':', '-']) {
-        return None;
-    }
-    // fio's strtoll: base 16 when "0x" stands anywhere (`30x` is 0x30), else base 10
-    let n = if t.contains("0x") || t.contains("0X") {
-        let h = t
-            .strip_prefix("0x")
-            .or_else(|| t.strip_prefix("0X"))
-            .unwrap_or(t);
-        let end = h.find(|c: char| !c.is_ascii_hexdigit()).unwrap_or(h.len());
-        if end == 0 {
-            0
-        } else {
-            u64::from_str_radix(&h[..end], 16).ok()?
-        }
-    } else {
-        let end = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
-        // `1.5k` is a size's to read
-        if end == 0 || t[end..].starts_with('.') {
-            return None;
-        }
-        t[..end].parse().ok()?
-    };
-    // fio's get_mult_bytes: the letters right after the leading decimal digits
-    let digits = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
-    let rest = &t[digits..];
-    let letters = rest
-        .find(|c: char| !c.is_ascii_alphabetic())
-        .unwrap_or(rest.len());
-    let unit = rest[..letters].to_ascii_lowercase();
-    let mult = units::fio_unit_prefix(&unit, kb_base);
-    // only text after a blank is ignored: a number with its unit (`8k`) or a hex number
-    // is the key's own to read, and letters that name no unit (`4q`, `2x`) are refused
-    // as a typo, where fio would read 4 and 2 (and `30x` as 0x30)
-    if !rest[letters..].starts_with(char::is_whitespace) {
-        return None;
-    }
-    match mult {
-        Some(m) => n.checked_mul(m).map(|v| v.to_string()),
-        None if letters == 0 => Some(n.to_string()),
-        // another unit (a time's `1s`, a typo's `4q`): the key judges the word alone
-        None => Some(t[..digits + letters].to_string()),
-    }
+    Some(Reading {
+        value: a.ok().map(|n| n.to_string()),
+        said: false,
+        fio_lines,
+    })
 }
 
 /// A boolean given `-N` (`direct=-1`), read as fio 3.33 reads it: the two parts `-N` and
@@ -684,11 +705,11 @@ fn int_with_text_after(o: &FioOption, v: &str, kb_base: u64) -> Option<String> {
 /// is on — `"1"` or `"0"` — with fio's line for the part `N` above the maximum
 /// (`max value out of range: 5 (1 max)`; a bare-key flag has none). `None` for any
 /// other value or option.
-fn negative_bool(o: &FioOption, v: &str) -> Option<(&'static str, Option<String>)> {
+fn negative_bool(o: &FioOption, v: &str) -> Option<Reading> {
     if !matches!(o.kind, Kind::Bool | Kind::Flag) {
         return None;
     }
-    let digits = v.trim().strip_prefix('-')?;
+    let digits = v.strip_prefix('-')?;
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
         return None;
     }
@@ -697,10 +718,16 @@ fn negative_bool(o: &FioOption, v: &str) -> Option<(&'static str, Option<String>
         Range::Int(min, max) if o.kind == Kind::Bool && max >= min => u64::try_from(max).ok(),
         _ => None,
     };
-    let line = max
+    let fio_lines = max
         .filter(|&m| n > m)
-        .map(|m| format!("max value out of range: {n} ({m} max)"));
-    Some((if n == 0 { "0" } else { "1" }, line))
+        .map(|m| format!("max value out of range: {n} ({m} max)"))
+        .into_iter()
+        .collect();
+    Some(Reading {
+        value: Some(if n == 0 { "0" } else { "1" }.to_string()),
+        said: false,
+        fio_lines,
+    })
 }
 
 /// The table's `range` of an integer or boolean option, checked for a value written as
@@ -717,13 +744,29 @@ fn in_range(o: &FioOption, v: &str) -> Result<(), String> {
         return Ok(());
     };
     if n < min || (max >= min && n > max) {
-        return Err(if max >= min {
-            format!("out of range: {min} to {max}")
-        } else {
-            format!("out of range: at least {min}")
-        });
+        return Err(range_text(o));
     }
     Ok(())
+}
+
+/// `out of range: MIN to MAX` (or `at least MIN`) of the table's range; a size or time
+/// with none: `at least 0`.
+fn range_text(o: &FioOption) -> String {
+    match o.range {
+        Range::Int(min, max) if max >= min => format!("out of range: {min} to {max}"),
+        Range::Int(min, _) => format!("out of range: at least {min}"),
+        _ => "out of range: at least 0".to_string(),
+    }
+}
+
+/// A negative number given to an integer, size or time option (`size=-1`, `offset=-4k`,
+/// `thinktime=-1`). Where the key's `apply` does not take it (fio 3.33 reads it as the
+/// parts `-N` and `N` and stores the first wrapped: a run that never ends or fails, or a
+/// callback that keeps `N` — docs/compat/fio.md), the refusal names the option's range.
+fn negative(o: &FioOption, v: &str) -> bool {
+    matches!(o.kind, Kind::Int | Kind::SizeStr | Kind::Time)
+        && v.trim_start().starts_with('-')
+        && units::fio_number(v, 1024).is_some()
 }
 
 /// fio's reserved words in job-file values (options.c `fio_keywords`): each is replaced

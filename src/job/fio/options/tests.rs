@@ -839,45 +839,85 @@ fn nonvectored_takes_any_whole_number_as_fio() {
 /// fio 3.33's str_to_decimal on an integer value with a blank and text after the
 /// number: the leading number (base 16 when `0x` stands anywhere), times the unit letters
 /// right after the decimal digits; values the key reads as they are, or part by part,
-/// and letters that name no unit are not this rule's.
+/// and letters that name no unit are not this rule's. A hex integer is its number.
 #[test]
 fn an_integer_with_text_after_it_is_read_as_fio_reads_it() {
     let numjobs = find("numjobs").unwrap();
+    let reading = |o, v: &str, kb| fio_reading(o, v, kb).map(|r| (r.value.unwrap(), r.said));
     let read =
-        |v: &str| int_with_text_after(numjobs, v, 1024).map(|s| s.parse::<u64>().unwrap_or(0));
-    assert_eq!(read("1  // num of processes"), Some(1));
-    assert_eq!(read("2 x"), Some(2));
-    assert_eq!(read("4k junk"), Some(4096));
+        |v: &str| reading(numjobs, v, 1024).map(|(s, said)| (s.parse::<u64>().unwrap_or(0), said));
+    assert_eq!(read("1  // num of processes"), Some((1, true)));
+    assert_eq!(read("2 x"), Some((2, true)));
+    assert_eq!(read("4k junk"), Some((4096, true)));
     assert_eq!(
         read("1MiB ?"),
-        Some(1_000_000),
+        Some((1_000_000, true)),
         "kb_base=1024: the ib form is decimal"
     );
     assert_eq!(
-        int_with_text_after(numjobs, "1MiB ?", 1000).as_deref(),
-        Some("1048576")
+        reading(numjobs, "1MiB ?", 1000),
+        Some(("1048576".to_string(), true))
     );
-    assert_eq!(read("30 0x"), Some(0x30), "'0x' in the value: base 16");
+    assert_eq!(
+        read("30 0x"),
+        Some((0x30, true)),
+        "'0x' in the value: base 16"
+    );
+    assert_eq!(read("0x10 junk"), Some((16, true)));
+    // fio's strtoll reads a hex integer; nothing after it to say
+    assert_eq!(read("0x1000"), Some((4096, false)));
     for not_this in [
         "7", " 7 ", "-7", "(2*3)", "8k,x", "4-x", "1:2", "1.5k", "x1", "", "8k", "1MiB", "4kb",
-        "0x1000", "2x", "4q", "30x",
+        "2x", "4q", "30x",
     ] {
         assert_eq!(read(not_this), None, "{not_this:?}");
     }
     // another unit's letters stay with the number, for the key to judge
     assert_eq!(
-        int_with_text_after(numjobs, "4q x", 1024).as_deref(),
-        Some("4q")
+        reading(numjobs, "4q x", 1024),
+        Some(("4q".to_string(), true))
     );
     let think = find("thinktime_iotime").unwrap();
     assert_eq!(
-        int_with_text_after(think, "1s  // note", 1024).as_deref(),
-        Some("1s")
+        reading(think, "1s  // note", 1024),
+        Some(("1s".to_string(), true))
     );
+    // a size and a boolean read their number the same way; a size reads its own hex,
+    // a time is not read so (fio takes `10s x` as 10 µs)
     let size = find("size").unwrap();
     assert_eq!(
-        int_with_text_after(size, "1m x", 1024),
-        None,
-        "not an integer key"
+        reading(size, "1m x", 1024),
+        Some(("1048576".to_string(), true))
     );
+    assert_eq!(reading(size, "0x10", 1024), None);
+    let direct = find("direct").unwrap();
+    assert_eq!(reading(direct, "0x1", 1024), Some(("1".to_string(), false)));
+    assert_eq!(
+        reading(direct, "1  // on", 1024),
+        Some(("1".to_string(), true))
+    );
+    assert_eq!(reading(direct, "1k x", 1024), Some(("1".to_string(), true)));
+    assert_eq!(reading(find("runtime").unwrap(), "10s x", 1024), None);
+}
+
+/// A negative number for an integer, size or time key that its `apply` does not take is
+/// refused naming the key's range; one it takes (`nice=-5`, `runtime=-1`) runs.
+#[test]
+fn a_negative_number_is_refused_naming_the_range() {
+    for (key, v, why) in [
+        ("size", "-1", "out of range: at least 0"),
+        ("offset", "-4k", "out of range: at least 0"),
+        ("thinktime", "-1", "out of range: at least 0"),
+        ("rate", "-1", "out of range: at least 0"),
+        ("numjobs", "-1", "out of range: 1 to 4096"),
+        ("prio", "-1", "out of range: 0 to 7"),
+    ] {
+        let e = job_apply(key, Some(v)).err().unwrap().to_string();
+        assert!(
+            e.contains(&format!("'{v}' for option '{key}': {why}")),
+            "{e}"
+        );
+    }
+    assert_eq!(job_apply("nice", Some("-5")).unwrap().tuning.nice, -5);
+    assert!(job_apply("runtime", Some("-1")).is_ok());
 }
