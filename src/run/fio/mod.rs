@@ -46,7 +46,7 @@ pub use crate::run::fio::plan::format_filename;
 pub(crate) use crate::run::fio::plan::Plan;
 pub(crate) use crate::run::fio::plan::{files_for, plan};
 pub use crate::run::fio::stats::RunOutcome;
-pub(crate) use crate::run::fio::thread::{block_sizes, io_why, start_thread, submit_batch};
+pub(crate) use crate::run::fio::thread::{block_sizes, io_why, start_thread};
 
 /// Offsets span of a null-engine job without `size`, bytes (nothing is touched).
 pub const NULL_DEFAULT_SIZE: u64 = 1 << 30;

@@ -520,6 +520,33 @@ fn libaio_options_and_what_posixaio_refuses() {
     }
 }
 
+/// `iodepth_batch_submit` is how many queued requests go to the kernel at once, not a
+/// wait for that many free slots: fio 3.33 refills every free slot and hands what is
+/// queued over when it reaps, so with O_DIRECT reads at iodepth=16 and a batch of 16
+/// the queue stays full (`iodepth_level` 16 ≈ 100 %, as fio's; iomark waited for 16
+/// free slots: 6 % at 16, the rest at 1-8, and half fio's IOPS).
+#[test]
+fn a_submit_batch_keeps_the_queue_full_as_fio() {
+    let d = scratch();
+    let args = [
+        "--name=q",
+        "--ioengine=libaio",
+        "--direct=1",
+        "--iodepth=16",
+        "--iodepth_batch_submit=16",
+        "--rw=randread",
+        "--bs=4k",
+        "--size=8m",
+        "--filename=q.dat",
+        "--output-format=json",
+    ];
+    let v = json(&iomark(d.path(), &[], &args));
+    let job = &v["jobs"][0];
+    assert_eq!(job["read"]["total_ios"], 2048, "{job}");
+    let full = job["iodepth_level"]["16"].as_f64().unwrap();
+    assert!(full > 95.0, "iodepth_level: {}", job["iodepth_level"]);
+}
+
 /// A rated posixaio job with `io_submit_mode=offload`: completions are collected while
 /// the submitter waits (aio_suspend with a timeout), so the rate holds and clat stays
 /// far below the 10 ms spacing.

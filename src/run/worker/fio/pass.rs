@@ -48,9 +48,9 @@ pub(super) struct FioRules<'a> {
     track_writes: bool,
     /// `scramble_buffers` applies: each write's buffer gets its offset and time
     scramble: bool,
-    /// `iodepth_batch_submit`, `iodepth_batch_complete_min`, the depth
-    batch: usize,
+    /// `iodepth_batch_complete_min` (at most the depth)
     reap_min: usize,
+    /// the job's `iodepth`
     depth: usize,
     /// requests allowed in flight now (the latency_target search lowers it)
     cap: usize,
@@ -129,7 +129,6 @@ impl<'a> FioRules<'a> {
                 && m.buffer_compress_percentage == 0
                 && job.extra.dedupe_percentage == 0
                 && m.verify.is_none(),
-            batch: crate::run::fio::submit_batch(job, depth),
             reap_min: (m.iodepth_batch_complete_min.max(1) as usize).min(depth),
             depth,
             cap: depth,
@@ -485,9 +484,10 @@ impl<'a> Rules for FioRules<'a> {
             io.drain(self)?;
             self.w.verify_backlog(io.slab, &mut self.st)?;
         }
-        // iodepth_batch_submit: wait until that many slots are free before submitting
-        let submit =
-            !done && (io.free() >= self.batch || io.in_flight() == 0) && io.in_flight() < self.cap;
+        // every free slot is filled, as fio's do_io does; `iodepth_batch_submit` is how
+        // many queued requests the engine hands the kernel at once (engine/libaio.rs,
+        // engine/io_uring.rs), and a reap hands over what is still queued
+        let submit = !done && io.in_flight() < self.cap;
         Ok(Pass { done, submit })
     }
 
