@@ -311,3 +311,35 @@ fn an_output_file_takes_each_report_as_it_is_made() {
     assert_eq!(txt.matches("Starting 1 process").count(), 1, "{txt}");
     assert!(reports(&txt).len() >= 3, "{txt}");
 }
+
+/// A job that spends most of its time in its think time (`thinktime=1500ms` after every
+/// I/O) is in each report with its figures so far, as fio's report reads them: the
+/// reports made while it thinks after its first I/O (at 0.45, 0.95, 1.45 s with
+/// `--status-interval=500ms`) hold that I/O (4 KiB read), none holds nothing.
+#[test]
+fn a_job_in_its_think_time_is_reported_with_its_io_so_far() {
+    let d = scratch();
+    let args = [
+        "--name=t",
+        "--ioengine=null",
+        "--size=1m",
+        "--bs=4k",
+        "--rw=read",
+        "--thinktime=1500ms",
+        "--thinktime_blocks=1",
+        "--time_based",
+        "--runtime=3",
+        "--status-interval=500ms",
+        "--minimal",
+    ];
+    let o = fio(d.path(), &args).ok();
+    let kib: Vec<u64> = o
+        .stdout
+        .lines()
+        .map(|l| l.split(';').nth(5).unwrap().parse().unwrap())
+        .collect();
+    assert!(kib.len() >= 4, "{}", o.stdout);
+    assert!(kib.iter().all(|&k| k >= 4), "{}", o.stdout);
+    // the reports in the first think: its one I/O
+    assert!(kib.iter().filter(|&&k| k == 4).count() >= 2, "{}", o.stdout);
+}
