@@ -16,8 +16,9 @@
 //! (every other stdout text then goes to stderr), so `iomark … --json=- | jq` works.
 //!
 //! A run may also write its text outputs while it goes on ([`Outputs::write_status`]:
-//! fio's `--status-interval` reports): a stream gets them at once, a file keeps them
-//! and gets them before the final report (it is still written once, at the end).
+//! fio's `--status-interval` reports): a stream gets them at once, and so does a file,
+//! each report whole as it is made (files/output.rs's `Output::grow`: the first
+//! replaces the file, the later ones and the final report are added to it).
 
 use crate::files::output::{Output, OutputError};
 use crate::report::svg_plot::{stem, DeviceChart, LatencyChart, ThroughputChart};
@@ -295,14 +296,23 @@ impl Outputs {
         Ok(())
     }
 
-    /// Render every text output over `r` (a report of the run so far) now: a stream
-    /// writes it at once, a file keeps it for [`Outputs::write_texts`]. An output that
+    /// Render every text output over `r` (a report of the run so far) now and write it:
+    /// a stream at once, a file added to (kept for [`Outputs::write_texts`] when it
+    /// cannot be written now). An output that
     /// cannot be rendered or written is said at the end, by the final write.
     pub fn write_status(&self, r: &RunResult) {
         for t in &self.texts {
             let Ok(out) = t.render(r) else { continue };
             match &t.sink {
-                Sink::File(_) => t.early.borrow_mut().extend(out),
+                Sink::File(o) => {
+                    // written at once, as fio does; a part that could not be written
+                    // is kept for the final write, which says why it fails
+                    let mut early = t.early.borrow_mut();
+                    early.extend(out);
+                    if o.grow(&early).is_ok() {
+                        early.clear();
+                    }
+                }
                 sink => {
                     let _ = sink.commit(&out);
                 }

@@ -115,8 +115,10 @@ fn run_as(args: &[String], persona: Persona) -> Exit {
         }
         outs.write_status(&result::build(i));
     };
-    let report = (status_reports(&cmd, persona) && session.is_none())
-        .then_some(&status as &runner::StatusReport<'_>);
+    // under MPI rank 0 reports its own I/O so far (the ranks' records meet only at
+    // the end, for the final report: docs/compat/fio.md)
+    let report =
+        (status_reports(&cmd, persona) && rank0).then_some(&status as &runner::StatusReport<'_>);
     let (res, around, agg) = execute(&cmd, &signals, &note, &root, (rank0, report));
     let agg_lost = !write_agg_logs(agg);
     let fired = beside.finish(&root, &idle);

@@ -15,7 +15,7 @@
 //! `O_EXCL` create): only a SIGKILL during a commit, or while a [`Staged`] log is
 //! open, can leave one behind, never a partial final file.
 
-use std::io::Write;
+use std::io::{Seek, Write};
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
@@ -84,6 +84,8 @@ pub struct Output {
     dir: PathBuf,
     /// whether [`Output::commit`] was called (successful or not)
     finished: std::cell::Cell<bool>,
+    /// the file [`Output::grow`] made, open at its end, and its length
+    grown: std::cell::RefCell<Option<(std::fs::File, u64)>>,
 }
 
 /// Why `path` may not be replaced, if it exists and is not a regular file with one link.
@@ -131,6 +133,7 @@ impl Output {
             path: path.to_path_buf(),
             dir,
             finished: std::cell::Cell::new(false),
+            grown: std::cell::RefCell::default(),
         };
         drop(out.temp(Stage::Check)?);
         Ok(out)
@@ -188,10 +191,45 @@ impl Output {
     }
 
     /// Replace the file's content by `bytes` (temporary file, fsync, rename). Errors
-    /// are [`Stage::Write`]; the file then keeps its old content.
+    /// are [`Stage::Write`]; the file then keeps its old content. After
+    /// [`Output::grow`] the bytes are the rest of the file: they are added as it does.
     pub fn commit(&self, bytes: &[u8]) -> Result<(), OutputError> {
         self.finished.set(true);
+        if self.grown.borrow().is_some() {
+            return self.grow(bytes);
+        }
         self.write(bytes)
+    }
+
+    /// Write `bytes` now as the file's next part (fio's `--status-interval` reports,
+    /// each whole as it is made): the first part replaces the file as
+    /// [`Output::commit`] does (temporary file, fsync, rename), and iomark keeps that
+    /// file open; each later part is added at its end and fsynced. A part that cannot
+    /// be written whole is taken back (the file is cut to its length before), so the
+    /// file always holds whole parts. Errors are [`Stage::Write`].
+    pub fn grow(&self, bytes: &[u8]) -> Result<(), OutputError> {
+        let err = |e: &std::io::Error| OutputError::os(&self.path, Stage::Write, e);
+        let mut grown = self.grown.borrow_mut();
+        let Some((f, len)) = grown.as_mut() else {
+            let mut s = Staged {
+                path: self.path.clone(),
+                file: std::io::BufWriter::new(self.temp(Stage::Write)?),
+                error: None,
+            };
+            s.write_all(bytes).map_err(|e| err(&e))?;
+            let mut f = s.persist()?;
+            let len = f.seek(std::io::SeekFrom::End(0)).map_err(|e| err(&e))?;
+            *grown = Some((f, len));
+            return Ok(());
+        };
+        let put = f.write_all(bytes).and_then(|()| f.sync_data());
+        if let Err(e) = put {
+            let _ = f.set_len(*len);
+            let _ = f.seek(std::io::SeekFrom::Start(*len));
+            return Err(err(&e));
+        }
+        *len += bytes.len() as u64;
+        Ok(())
     }
 
     fn write(&self, bytes: &[u8]) -> Result<(), OutputError> {
@@ -243,6 +281,11 @@ impl Staged {
     /// path is still absent or a regular file with one link, rename over it, fsync the
     /// directory. Errors are [`Stage::Write`]; the temporary file is then removed.
     pub fn commit(self) -> Result<(), OutputError> {
+        self.persist().map(drop)
+    }
+
+    /// [`Staged::commit`], keeping the file open (at its end) for more.
+    fn persist(self) -> Result<std::fs::File, OutputError> {
         let path = self.path;
         let err = |e: &std::io::Error| OutputError::os(&path, Stage::Write, e);
         if let Some(e) = self.error {
@@ -263,13 +306,13 @@ impl Staged {
             Ok(None) => {}
             Err(e) => return Err(err(&e)),
         }
-        tmp.persist(&path).map_err(|e| err(&e.error))?;
+        let file = tmp.persist(&path).map_err(|e| err(&e.error))?;
         if let Some(dir) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
             let _ = std::fs::File::open(dir).and_then(|d| d.sync_all());
         } else {
             let _ = std::fs::File::open(".").and_then(|d| d.sync_all());
         }
-        Ok(())
+        Ok(file)
     }
 }
 
@@ -518,6 +561,30 @@ mod tests {
         assert_eq!(names(d.path()), ["r.txt"]);
         Output::create(&d.path().join("n.txt")).unwrap();
         assert!(!d.path().join("n.txt").exists(), "create makes no file");
+    }
+
+    #[test]
+    fn grow_replaces_once_then_adds_parts_in_place_and_commit_adds_the_rest() {
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join("r.txt");
+        std::fs::write(&p, "old").unwrap();
+        let o = Output::create(&p).unwrap();
+        o.grow(b"one\n").unwrap();
+        assert_eq!(
+            std::fs::read_to_string(&p).unwrap(),
+            "one\n",
+            "old replaced"
+        );
+        let ino = std::fs::metadata(&p).unwrap().ino();
+        o.grow(b"two\n").unwrap();
+        assert_eq!(std::fs::read_to_string(&p).unwrap(), "one\ntwo\n");
+        assert_eq!(std::fs::metadata(&p).unwrap().ino(), ino, "added in place");
+        assert!(!o.is_finished());
+        o.commit(b"end\n").unwrap();
+        assert!(o.is_finished());
+        assert_eq!(std::fs::read_to_string(&p).unwrap(), "one\ntwo\nend\n");
+        assert_eq!(std::fs::metadata(&p).unwrap().ino(), ino);
+        assert_eq!(names(d.path()), ["r.txt"], "no temporary file left");
     }
 
     #[test]

@@ -461,6 +461,10 @@ pub struct JobRecord {
     /// ms from the start of the run's I/O (after the files were laid out: fio's
     /// genesis) to its end, the same for every job (fio's JSON `elapsed`)
     pub elapsed_ms: u64,
+    /// a report made while the run goes on (`--status-interval`): the run's remaining
+    /// seconds then (fio's JSON `eta`); `None` for the final report
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub eta_s: Option<u64>,
 }
 
 impl JobRecord {
@@ -536,6 +540,10 @@ pub struct JobResult {
     /// the same for every job (0: not recorded, results written before it was)
     #[serde(default, skip_serializing_if = "is_zero_u64")]
     pub elapsed_ms: u64,
+    /// a report made while the run went on (fio's `--status-interval`): the run's
+    /// remaining seconds then (fio's JSON `eta`); `None` for a final report
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub eta_s: Option<u64>,
     /// the verify read-back phase, ns (the longest thread's; 0: none); the read
     /// direction's run time includes it, as fio's `runtime` of reads does
     #[serde(default, skip_serializing_if = "is_zero_u64")]

@@ -214,14 +214,15 @@ fn elapsed_s(j: &JobResult) -> u64 {
     }
 }
 
-/// fio's `eta` in the final report (eta.c): every job has ended, so each job's ETA is 0
-/// — except that fio estimates nothing before 3 s of the run have passed and says so
-/// with INT_MAX. `elapsed` is the run's whole seconds, the JSON's `elapsed`.
-fn eta_s(elapsed: u64) -> i64 {
+/// fio's `eta` (eta.c): nothing is estimated before 3 s of the run have passed, said
+/// with INT_MAX; then a report made while the run goes on (`--status-interval`) has the
+/// run's remaining seconds (`j.eta_s`), the final one 0 (every job has ended).
+/// `elapsed` is the run's whole seconds, the JSON's `elapsed`.
+fn eta_s(j: &JobResult, elapsed: u64) -> i64 {
     if elapsed < 3 {
         i64::from(i32::MAX)
     } else {
-        0
+        j.eta_s.map_or(0, |s| i64::try_from(s).unwrap_or(i64::MAX))
     }
 }
 
@@ -238,7 +239,7 @@ pub(crate) fn job_json_agg(
         "jobname": j.job.name,
         "groupid": j.groupid,
         "error": if j.errno != 0 { j.errno } else { j.first_errno },
-        "eta": eta_s(elapsed_s(j)),
+        "eta": eta_s(j, elapsed_s(j)),
         "elapsed": elapsed_s(j),
         "read": dir_json(j, &j.read, j.dir_runtime_ms(0), plus, agg(0)),
         "write": dir_json(j, &j.write, j.dir_runtime_ms(1), plus, agg(1)),
@@ -386,6 +387,24 @@ mod tests {
     /// json+ (fio 3.33 `add_ddir_lat_json`): `bins` beside every `percentile` map —
     /// slat and lat too with their percentiles on (fio's t/latency_percentiles.py reads
     /// them); none without json+.
+    /// `eta`: INT_MAX before 3 s of the run whatever the report; after, the remaining
+    /// seconds of a report made while the run goes on, 0 for the final one.
+    #[test]
+    fn eta_is_int_max_early_then_the_remaining_seconds_or_zero() {
+        let mut j = JobResult {
+            elapsed_ms: 1999,
+            eta_s: Some(4),
+            ..JobResult::default()
+        };
+        assert_eq!(eta_s(&j, elapsed_s(&j)), i64::from(i32::MAX));
+        assert_eq!(elapsed_s(&j), 2);
+        j.elapsed_ms = 2001;
+        assert_eq!(elapsed_s(&j), 3);
+        assert_eq!(eta_s(&j, elapsed_s(&j)), 4);
+        j.eta_s = None;
+        assert_eq!(eta_s(&j, elapsed_s(&j)), 0);
+    }
+
     #[test]
     fn bins_go_with_percentiles() {
         let h = crate::result::Hist::from_buckets(&[(1000, 3), (2000, 1)]);

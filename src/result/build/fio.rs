@@ -104,6 +104,7 @@ fn job_result(j: JobRecord) -> JobResult {
         runtime_ms_sum: s.runtime_ms_sum,
         verify_ns: s.verify_ns,
         elapsed_ms: j.elapsed_ms,
+        eta_s: j.eta_s,
         run_ns_sum: s.run_ns_sum,
         read: dir_result(s.read, read_rt, r.bw[0], r.iops[0]),
         write: dir_result(s.write, rt, r.bw[1], r.iops[1]),

@@ -274,7 +274,10 @@ impl<'a> Group<'a> {
         let mut all = sampling.before.clone();
         all.extend(self.snapshot(ctx));
         let ms = u64::try_from(now.as_millis()).unwrap_or(u64::MAX);
-        all.iter_mut().for_each(|j| j.elapsed_ms = ms);
+        let eta = crate::run::fio::status::remaining(ctx.slots, Instant::now());
+        for j in &mut all {
+            (j.elapsed_ms, j.eta_s) = (ms, Some(eta));
+        }
         report(all);
     }
 

@@ -130,9 +130,21 @@ struct HistLog {
     since: [u64; 3],
 }
 
+/// Whether the job's report takes its bandwidth and IOPS samples per I/O, `[bw, iops]`
+/// (fio 3.33's `per_unit_log`): a bw (iops) log without `log_avg_msec`, or with
+/// `log_compression`/`log_store_compressed`. fio's sampling thread then takes no
+/// interval sample of that kind, and each measured completion adds one: its bandwidth
+/// ([`unit_bw`]; not under `disable_bw_measurement`), or 1 I/O (not under
+/// `gtod_reduce`) — the report's `bw_*`/`iops_*` keys are over those.
+pub fn unit_samples(job: &crate::job::fio::FioJob) -> [bool; 2] {
+    let (m, t) = (&job.more, &job.tuning);
+    let unit = m.log_avg_msec == 0 || t.log_compression > 0 || t.log_store_compressed;
+    [unit && m.bw_log.is_some(), unit && m.iops_log.is_some()]
+}
+
 /// The bandwidth sample of one I/O, as fio 3.33 logs it (`add_bw_sample`): its bytes
 /// × 10^6 / its completion latency in ns (0 for a latency of 0).
-fn unit_bw(bytes: u64, clat_ns: u64) -> u64 {
+pub fn unit_bw(bytes: u64, clat_ns: u64) -> u64 {
     match clat_ns {
         0 => 0,
         ns => u64::try_from(u128::from(bytes) * 1_000_000 / u128::from(ns)).unwrap_or(u64::MAX),
@@ -425,12 +437,7 @@ impl Logs {
             }
             return;
         }
-        if self.win_start_ms == 0 {
-            self.win_start_ms = self.epoch_ms;
-        }
-        while t_ms > self.win_start_ms + self.spec.avg_msec {
-            self.flush_window(self.spec.avg_msec);
-        }
+        self.tick(t_ms - self.epoch_ms);
         let w = &mut self.win[d.min(2)];
         w.ios += 1;
         w.bytes += bytes;
@@ -558,8 +565,36 @@ impl Logs {
         h.since[d] = t_ms - (window - msec);
     }
 
-    /// The bandwidth and IOPS lines of the current window, `len` ms long, at its end.
-    fn flush_window(&mut self, len: u64) {
+    /// Take the bandwidth and IOPS samples due at `t_ms` (ms since the job's start, as
+    /// [`Logs::io`]'s): each window that ended before it gets its lines, written at
+    /// `t_ms` — the time the sample is taken, as fio's sampling thread writes the time
+    /// it took each sample (503, 1004… at 500 ms), not the window's end. The worker
+    /// calls this at each completion and while it waits (run/worker/fio/pass.rs: `nap`).
+    pub fn tick(&mut self, t_ms: u64) {
+        if self.spec.avg_msec == 0 || self.spec.unit_rates {
+            return;
+        }
+        let t_ms = t_ms + self.epoch_ms;
+        if self.win_start_ms == 0 {
+            self.win_start_ms = self.epoch_ms;
+        }
+        while t_ms > self.win_start_ms + self.spec.avg_msec {
+            self.flush_window(self.spec.avg_msec, t_ms);
+        }
+    }
+
+    /// When the current bandwidth/IOPS window ends, ms since the job's start (`None`:
+    /// the logs have no windows).
+    pub fn window_end(&self) -> Option<u64> {
+        let live = self.spec.avg_msec > 0 && !self.spec.unit_rates;
+        let any = self.bw.is_some() || self.iops.is_some();
+        let start = self.win_start_ms.max(self.epoch_ms) - self.epoch_ms;
+        (live && any).then(|| start + self.spec.avg_msec)
+    }
+
+    /// The bandwidth and IOPS lines of the current window, `len` ms long, written at
+    /// `at` (the sample's time, past the window's end).
+    fn flush_window(&mut self, len: u64, at: u64) {
         let win = len.max(1);
         let t = self.win_start_ms + len;
         if self.spec.end_ms.is_some_and(|e| t - self.epoch_ms >= e) {
@@ -577,8 +612,8 @@ impl Logs {
             }
             let bw = (w.bytes as u128 * 1000 / 1024 / u128::from(win)) as u64;
             let iops = (w.ios as u128 * 1000 / u128::from(win)) as u64;
-            Self::line(&mut self.bw, o, p, t, bw, d, 0, 0);
-            Self::line(&mut self.iops, o, p, t, iops, d, 0, 0);
+            Self::line(&mut self.bw, o, p, at, bw, d, 0, 0);
+            Self::line(&mut self.iops, o, p, at, iops, d, 0, 0);
         }
         self.win = [Win::default(); 3];
         self.win_start_ms = t;
@@ -657,11 +692,12 @@ mod tests {
         l.end(160);
         l.finish().unwrap();
         let bw = std::fs::read_to_string(log_path(d.path(), "job", "bw", 0)).unwrap();
-        // 8192 bytes in 100 ms = 80 KiB/s; the second window, cut short by the job's
-        // end at 150 ms, has no line (fio 3.33 samples while the job runs)
-        assert_eq!(bw, "100, 80, 0, 0, 0\n");
+        // 8192 bytes in 100 ms = 80 KiB/s, sampled at 150 ms (the completion after the
+        // window); the second window, cut short by the job's end at 150 ms, has no line
+        // (fio 3.33 samples while the job runs)
+        assert_eq!(bw, "150, 80, 0, 0, 0\n");
         let iops = std::fs::read_to_string(log_path(d.path(), "x", "iops", 0)).unwrap();
-        assert_eq!(iops, "100, 20, 0, 0, 0\n");
+        assert_eq!(iops, "150, 20, 0, 0, 0\n");
         // latency: the write at 150 ms is 100 ms past its window's base (0), so its line
         // is written then; the reads' window is still open at the job's end (160 ms)
         let lat = std::fs::read_to_string(log_path(d.path(), "job", "lat", 0)).unwrap();
@@ -684,16 +720,24 @@ mod tests {
         // a 2 s job: I/O every 100 ms up to 2010 ms (one past its time)
         for t in (100..=2010).step_by(100) {
             l.io(t, 0, 4096, 0, None, t * 10, t * 10);
+            if t == 1000 {
+                assert_eq!(l.window_end(), Some(1000));
+                l.tick(1000);
+                assert_eq!(l.window_end(), Some(1000), "not past the window's end");
+                l.tick(1003);
+                assert_eq!(l.window_end(), Some(1500));
+            }
         }
         l.io(2010, 0, 4096, 0, None, 7, 7);
         l.end(2012);
         l.finish().unwrap();
         let bw = std::fs::read_to_string(log_path(d.path(), "job", "bw", 0)).unwrap();
-        // 5 x 4 KiB per 500 ms = 40 KiB/s; fio's 3 lines for a 2 s job: the window
-        // ending at the runtime has none
+        // 5 x 4 KiB per 500 ms = 40 KiB/s, each window sampled when it was seen over
+        // (the next completion, 100 ms on; a tick at 1003 ms takes the second sooner);
+        // fio's 3 lines for a 2 s job: the window ending at the runtime has none
         assert_eq!(
             bw,
-            "500, 40, 0, 0, 0\n1000, 40, 0, 0, 0\n1500, 40, 0, 0, 0\n"
+            "600, 40, 0, 0, 0\n1003, 40, 0, 0, 0\n1600, 40, 0, 0, 0\n"
         );
         // log_max_value: the largest latency of each window, written by the completion
         // that closes it (500, 1000, … ms), and the rest at the job's end (2012 ms)
@@ -863,7 +907,8 @@ mod tests {
             };
             let mut l = Logs::create(&spec, "job", 0, d.path()).unwrap();
             l.set_prio(0x2001);
-            // the second I/O closes the first window (one 4 KiB write in 500 ms)
+            // the second I/O closes the first window (one 4 KiB write in 500 ms), the
+            // sample taken then, at 600 ms
             l.io(100, 1, 4096, 0, None, 900, 1000);
             l.io(600, 1, 4096, 0, None, 900, 1000);
             l.finish().unwrap();
@@ -871,8 +916,8 @@ mod tests {
             let s = std::fs::read_to_string(p).unwrap();
             s.lines().next().map(str::to_string)
         };
-        assert_eq!(first_line(false).as_deref(), Some("500, 8, 1, 0, 0"));
-        assert_eq!(first_line(true).as_deref(), Some("500, 8, 1, 0, 0x0000"));
+        assert_eq!(first_line(false).as_deref(), Some("600, 8, 1, 0, 0"));
+        assert_eq!(first_line(true).as_deref(), Some("600, 8, 1, 0, 0x0000"));
     }
 
     /// `log_store_compressed`: the bw log is `PREFIX_bw.N.log.fz`, fio's compressed

@@ -335,24 +335,10 @@ impl Watch {
             bits: slots.iter().any(|s| s.info.bits),
             ..Default::default()
         };
-        let done_s: u64 = slots
-            .iter()
-            .map(|s| match s.times() {
-                (Some(a), Some(b)) => b.saturating_duration_since(a).as_secs(),
-                _ => 0,
-            })
-            .sum();
-        let mut etas = Vec::with_capacity(slots.len());
+        let etas = thread_etas(slots, now);
         let mut counts = [0u64; 4];
-        for s in slots {
-            let st = s.state();
+        for &(s, st, _) in &etas {
             count(&mut je, s, st);
-            let since = s
-                .times()
-                .0
-                .map_or(Duration::ZERO, |t| now.saturating_duration_since(t));
-            let done = s.live[0].load(Ordering::Relaxed) + s.live[1].load(Ordering::Relaxed);
-            etas.push((s, st, s.info.eta(st, since, done, done_s)));
             for (k, c) in counts.iter_mut().enumerate() {
                 *c += s.live[k].load(Ordering::Relaxed);
             }
@@ -370,6 +356,36 @@ impl Watch {
         (self.prev, self.prev_counts) = (now, counts);
         (je.nr_running > 0 || je.nr_pending > 0).then_some(je)
     }
+}
+
+/// Each thread's slot, state and ETA at `now` (fio's `thread_eta`), in slot order.
+fn thread_etas(slots: &[Slot], now: Instant) -> Vec<(&Slot, u8, u64)> {
+    let done_s: u64 = slots
+        .iter()
+        .map(|s| match s.times() {
+            (Some(a), Some(b)) => b.saturating_duration_since(a).as_secs(),
+            _ => 0,
+        })
+        .sum();
+    slots
+        .iter()
+        .map(|s| {
+            let st = s.state();
+            let since = s
+                .times()
+                .0
+                .map_or(Duration::ZERO, |t| now.saturating_duration_since(t));
+            let done = s.live[0].load(Ordering::Relaxed) + s.live[1].load(Ordering::Relaxed);
+            (s, st, s.info.eta(st, since, done, done_s))
+        })
+        .collect()
+}
+
+/// The run's remaining seconds at `now` over its threads' slots, as the status line
+/// computes them (fio's `eta_sec` of `calc_thread_status`, without its 3 s rule,
+/// which is the reader's): the interim JSON report's `eta` (src/run/fio/group.rs).
+pub(crate) fn remaining(slots: &[Slot], now: Instant) -> u64 {
+    overall_eta(&thread_etas(slots, now))
 }
 
 /// Count thread `s` in state `st` into the snapshot: running, ramping, pending, its

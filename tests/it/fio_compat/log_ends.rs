@@ -100,3 +100,102 @@ fn log_compression_averages_per_io_rates() {
         }
     }
 }
+
+/// The sides to run: iomark as fio, and fio 3.33 when it is installed.
+fn sides(d: &Path, what: &str) -> Vec<(&'static str, std::path::PathBuf)> {
+    let mut s = vec![("iomark", d.join("i"))];
+    if need_fio(what) {
+        s.push(("fio", d.join("f")));
+    }
+    s
+}
+
+fn side(who: &str, d: &Path, dir: &Path, args: &[&str]) -> Out {
+    let _ = std::fs::remove_dir_all(dir);
+    std::fs::create_dir_all(dir).unwrap();
+    let cmd = if who == "fio" { fio_cmd() } else { as_fio(d) };
+    let o = cmd.dir(dir).args(args).run();
+    assert_eq!(o.code, 0, "{who}: {}", o.dump());
+    o
+}
+
+/// The bandwidth log's times with `log_avg_msec=500` are when each sample was taken
+/// (fio 3.33's sampling thread writes its own time: 512, 1027, 1530 for a 2 s job at
+/// 100 IOPS), not the windows' ends: each line falls in the 100 ms after its window's
+/// end and the times are not all multiples of 500 — iomark takes a sample at the
+/// completion after the window or, while the job waits for its rate, 1 ms past the end.
+#[test]
+fn bandwidth_log_times_are_when_the_sample_was_taken() {
+    let d = scratch();
+    for (who, dir) in sides(d.path(), "bandwidth log times next to fio") {
+        let args = [
+            "--name=a",
+            "--ioengine=null",
+            "--size=1g",
+            "--bs=4k",
+            "--rw=read",
+            "--rate_iops=100",
+            "--time_based",
+            "--runtime=2",
+            "--write_bw_log=B",
+            "--log_avg_msec=500",
+        ];
+        side(who, d.path(), &dir, &args);
+        let bw = lines(&dir, "B_bw.1.log");
+        assert_eq!(bw.len(), 3, "{who}: {bw:?}");
+        for (k, l) in bw.iter().enumerate() {
+            let end = 500 * (k as u64 + 1);
+            assert!((end..end + 100).contains(&l[0]), "{who}: {bw:?}");
+            // 100 I/Os of 4 KiB a second: 400 KiB/s, give or take an I/O a window
+            assert!((380..=420).contains(&l[1]), "{who}: {bw:?}");
+        }
+        assert!(bw.iter().any(|l| l[0] % 500 != 0), "{who}: {bw:?}");
+    }
+}
+
+/// A bandwidth (IOPS) log without `log_avg_msec`, or with `log_compression`, makes
+/// fio 3.33's report take its `bw_*` (`iops_*`) statistics per I/O (its
+/// `per_unit_log`): a 4 MiB null job of 4 KiB reads has 1024 bandwidth samples, the
+/// I/Os' bytes × 10^6 / clat ns (`bw_max` at most 4096 × 10^6, for a clat of 1 ns),
+/// and with an IOPS log 1024 IOPS samples of 1; without the IOPS log no IOPS sample
+/// (the job is shorter than one interval).
+#[test]
+fn a_per_io_log_makes_the_reports_rate_samples_per_io() {
+    let d = scratch();
+    for (who, dir) in sides(d.path(), "per-I/O report samples next to fio") {
+        let base = [
+            "--name=a",
+            "--ioengine=null",
+            "--size=4m",
+            "--bs=4k",
+            "--rw=read",
+            "--output-format=json",
+            "--write_bw_log=B",
+        ];
+        for more in [
+            &[][..],
+            &["--write_iops_log=I"],
+            &["--log_avg_msec=1000", "--log_compression=1m"],
+        ] {
+            let args: Vec<&str> = base.iter().chain(more).copied().collect();
+            let r = side(who, d.path(), &dir, &args).json();
+            let r = &r["jobs"][0]["read"];
+            let at = |k: &str| r[k].as_u64().unwrap_or_else(|| panic!("{who} {k}: {r}"));
+            assert_eq!(at("total_ios"), 1024, "{who}");
+            assert_eq!(at("bw_samples"), 1024, "{who} {more:?}");
+            let mean = r["bw_mean"].as_f64().unwrap();
+            assert!(
+                at("bw_max") <= 4_096_000_000 && at("bw_max") as f64 >= mean,
+                "{who}: {r}"
+            );
+            assert!(mean > 0.0 && at("bw_min") as f64 <= mean, "{who}: {r}");
+            let iops = if more.contains(&"--write_iops_log=I") {
+                (1024, 1, 1)
+            } else {
+                (0, 0, 0)
+            };
+            let got = (at("iops_samples"), at("iops_min"), at("iops_max"));
+            assert_eq!(got, iops, "{who} {more:?}");
+        }
+    }
+}

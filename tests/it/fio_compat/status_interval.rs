@@ -242,3 +242,104 @@ fn iomark_run_keeps_its_progress_lines() {
         o.stderr
     );
 }
+
+/// The JSON documents one after the other in `s`, or `None` when `s` ends inside one.
+fn whole_docs(s: &str) -> Option<Vec<serde_json::Value>> {
+    serde_json::Deserializer::from_str(s)
+        .into_iter::<serde_json::Value>()
+        .collect::<Result<_, _>>()
+        .ok()
+}
+
+/// `--output=FILE` takes each report as it is made, as fio 3.33's does (it opens the
+/// file `w+` and flushes after each report): while the job still runs the file holds
+/// whole reports (the old content gone), read at any moment; the final one is added
+/// after them. JSON documents follow each other with nothing between (`}` then `{`), as
+/// fio writes them; the text has the header once, at the top.
+#[test]
+fn an_output_file_takes_each_report_as_it_is_made() {
+    let d = scratch();
+    let out = d.path().join("out.json");
+    std::fs::write(&out, "old content\n").unwrap();
+    let job = paced("f", "3");
+    let args = with(
+        &job,
+        &[
+            "--status-interval=500ms",
+            "--output-format=json",
+            "--output=out.json",
+        ],
+    );
+    let mut child = as_fio(d.path()).dir(d.path()).args(&args).spawn();
+    // read the file while the job runs, until it holds a report or the job ended
+    let mut seen_running = None;
+    while child.try_wait().unwrap().is_none() {
+        let s = std::fs::read_to_string(&out).unwrap_or_default();
+        if s.contains("fio version") {
+            seen_running = Some(s);
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let fin = finish(child).ok();
+    assert_eq!(fin.stdout, "", "the report goes to the file");
+    let early = seen_running.expect("no report in the file while the job ran");
+    let docs = whole_docs(&early).expect(&early);
+    assert!(
+        !docs.is_empty() && !early.contains("old content"),
+        "{early}"
+    );
+    let all = std::fs::read_to_string(&out).unwrap();
+    assert!(
+        all.starts_with(&early),
+        "the reports stay as written\n{all}"
+    );
+    let docs = whole_docs(&all).expect(&all);
+    assert!(docs.len() >= 4, "{} documents\n{all}", docs.len());
+    assert_eq!(all.matches("}\n{\n").count(), docs.len() - 1, "{all}");
+    let last = docs.last().unwrap()["jobs"][0]["elapsed"].as_u64().unwrap();
+    assert!(last >= 3, "{all}");
+    // the text: the header once, then the reports
+    let o = fio(
+        d.path(),
+        &with(&job, &["--status-interval=1", "--output=out.txt"]),
+    )
+    .ok();
+    assert_eq!(o.stdout, "");
+    let txt = std::fs::read_to_string(d.path().join("out.txt")).unwrap();
+    assert!(txt.starts_with("f: (g=0): rw=randread"), "{txt}");
+    assert_eq!(txt.matches("Starting 1 process").count(), 1, "{txt}");
+    assert!(reports(&txt).len() >= 3, "{txt}");
+}
+
+/// A job that spends most of its time in its think time (`thinktime=1500ms` after every
+/// I/O) is in each report with its figures so far, as fio's report reads them: the
+/// reports made while it thinks after its first I/O (at 0.45, 0.95, 1.45 s with
+/// `--status-interval=500ms`) hold that I/O (4 KiB read), none holds nothing.
+#[test]
+fn a_job_in_its_think_time_is_reported_with_its_io_so_far() {
+    let d = scratch();
+    let args = [
+        "--name=t",
+        "--ioengine=null",
+        "--size=1m",
+        "--bs=4k",
+        "--rw=read",
+        "--thinktime=1500ms",
+        "--thinktime_blocks=1",
+        "--time_based",
+        "--runtime=3",
+        "--status-interval=500ms",
+        "--minimal",
+    ];
+    let o = fio(d.path(), &args).ok();
+    let kib: Vec<u64> = o
+        .stdout
+        .lines()
+        .map(|l| l.split(';').nth(5).unwrap().parse().unwrap())
+        .collect();
+    assert!(kib.len() >= 4, "{}", o.stdout);
+    assert!(kib.iter().all(|&k| k >= 4), "{}", o.stdout);
+    // the reports in the first think: its one I/O
+    assert!(kib.iter().filter(|&&k| k == 4).count() >= 2, "{}", o.stdout);
+}

@@ -240,6 +240,9 @@ impl<'a> Worker<'a> {
             publish(l, st, s.tag.op, counted, self.uses.ss_lat);
         }
         self.latency_limits(s, lat)?;
+        if self.uses.unit != [false; 2] {
+            unit_sample(st, self.uses.unit, s.tag.op.idx(), s.io.len as u64, clat);
+        }
         // trims are logged too (ddir 2), as fio logs every data direction
         if self.uses.logs {
             let t_ms = self.clock.ns(t_base, t) / 1_000_000;
@@ -396,4 +399,18 @@ fn publish_lat(l: &super::Live, st: &JobStats) {
     l[4].store(u64::try_from(sum).unwrap_or(u64::MAX), Ordering::Relaxed);
     let n = r.clat.count() + r.sync.count() + w.clat.count() + w.sync.count();
     l[5].store(n, Ordering::Relaxed);
+}
+
+/// The report's per-I/O samples of a completion in direction `d` (fio's `add_bw_sample`
+/// and `add_iops_sample` under a per-unit log): its bandwidth and 1 I/O, as `unit`
+/// (`[bw, iops]`) asks.
+#[cold]
+#[inline(never)]
+fn unit_sample(st: &mut JobStats, unit: [bool; 2], d: usize, bytes: u64, clat: u64) {
+    if unit[0] {
+        st.rates.bw[d].add(crate::run::fio::log::unit_bw(bytes, clat));
+    }
+    if unit[1] {
+        st.rates.iops[d].add(1);
+    }
 }

@@ -38,7 +38,6 @@ mod pass;
 mod replay;
 mod request;
 pub(crate) use request::fill_buf;
-use request::sleep_until;
 
 /// Operation of one request.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -231,6 +230,9 @@ struct Uses {
     repass: bool,
     /// fixed read / write block size
     fixed_bs: [Option<u64>; 2],
+    /// the report's bandwidth and IOPS samples are taken per I/O (run/fio/log.rs's
+    /// `unit_samples`), each only when the job measures it
+    unit: [bool; 2],
 }
 
 /// The request generator and pacing state of one thread.

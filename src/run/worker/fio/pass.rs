@@ -235,7 +235,7 @@ impl<'a> FioRules<'a> {
             // slots came back: after this request, the loop's top checks the limits
             self.paced_reap = true;
         }
-        sleep_until(clock, due, stop);
+        self.nap(due);
         // the rate's wait, from the request's readiness to its due time
         let t1 = clock.now();
         self.st.wait_ns += clock.ns(t0, t1);
@@ -336,8 +336,43 @@ impl FioRules<'_> {
         }
         io.stale();
         io.drain(self)?;
-        self.st.wait_ns += self.w.think_sleep();
+        let (t0, end) = self.w.think_spin();
+        self.nap(end);
+        self.st.wait_ns += self.w.clock.ns(t0, self.w.clock.now());
         Ok(())
+    }
+
+    /// Sleep until clock tick `t` (in ≤ 20 ms steps, so a stop request is seen
+    /// quickly), answering a `--status-interval` report's request for a copy of the
+    /// recorder meanwhile: a job waiting on its think time or rate is reported with
+    /// its figures so far, as fio's report reads them while the job sleeps.
+    fn nap(&mut self, t: u64) {
+        let clock = self.w.clock;
+        loop {
+            let now = clock.now();
+            if now >= t || self.stop.load(Ordering::Relaxed) {
+                return;
+            }
+            if let Some(l) = self.w.live.filter(|l| l.want_stats.load(Ordering::Relaxed)) {
+                self.give_stats(l, now);
+            }
+            let mut ns = clock.ns(now, t).min(20_000_000);
+            if let Some(next) = self.log_tick(now) {
+                ns = ns.min(next);
+            }
+            std::thread::sleep(std::time::Duration::from_nanos(ns.max(1)));
+        }
+    }
+
+    /// While the job waits: the bandwidth/IOPS log samples due at `now` (run/fio/log.rs
+    /// `Logs::tick`), taken on time as fio's sampling thread takes them; the ns until
+    /// the next one is due (1 ms past its window's end), if any.
+    fn log_tick(&mut self, now: u64) -> Option<u64> {
+        let l = self.w.logs.as_mut().filter(|_| self.measuring)?;
+        let since = self.w.clock.ns(self.measure_start, now);
+        l.tick(since / 1_000_000);
+        let due = (l.window_end()? + 1) * 1_000_000;
+        Some(due.saturating_sub(since))
     }
 
     /// Wait for a log entry's tick, reaping completions meanwhile. The last
@@ -352,7 +387,7 @@ impl FioRules<'_> {
         let spin = clock.ticks(Duration::from_millis(1));
         if clock.now() + spin < due {
             io.reap_until(self, due - spin, self.stop)?;
-            sleep_until(clock, due - spin, self.stop);
+            self.nap(due - spin);
         }
         while clock.now() < due && !self.stop.load(Ordering::Relaxed) {
             if io.in_flight() > 0 {
@@ -679,7 +714,7 @@ impl<'a> Rules for FioRules<'a> {
             io.drain(self)?;
             let clock = self.w.clock;
             let t0 = clock.now();
-            sleep_until(clock, t0 + clock.ticks(sleep), self.w.stop);
+            self.nap(t0 + clock.ticks(sleep));
             self.st.wait_ns += clock.ns(t0, clock.now());
         } else if io.in_flight() == 0 {
             std::thread::yield_now();
@@ -797,7 +832,7 @@ impl<'a> FioRules<'a> {
         }
         s.interval = None;
         s.zone_resets = self.w.zones.as_ref().and_then(|z| z.zbd_resets());
-        s.rates = self.samp.finish();
+        s.rates = self.rates();
         s.runtime_ns = match self.measuring {
             true => self
                 .w
@@ -816,11 +851,24 @@ impl<'a> FioRules<'a> {
         });
     }
 
+    /// The report's bandwidth and IOPS samples so far: the sampler's, or for a kind
+    /// sampled per I/O (`Uses::unit`) the recorder's own.
+    fn rates(&self) -> crate::stats::rates::RateSamples {
+        let mut r = self.samp.finish();
+        if self.uses.unit[0] {
+            r.bw = self.st.rates.bw;
+        }
+        if self.uses.unit[1] {
+            r.iops = self.st.rates.iops;
+        }
+        r
+    }
+
     /// Zone resets, rate samples, runtime and coverage of the finished I/O phase.
     fn finish_stats(&mut self) {
         let clock = self.w.clock;
         self.st.zone_resets = self.w.zones.as_ref().and_then(|z| z.zbd_resets());
-        self.st.rates = self.samp.finish();
+        self.st.rates = self.rates();
         // a job done inside its ramp_time: fio's runtime then counts from the start
         self.st.runtime_ns = clock
             .ns(self.measure_start, clock.now())
@@ -839,17 +887,21 @@ impl<'a> FioRules<'a> {
 
 /// The job's bandwidth/IOPS sampler: every `bwavgtime`/`iopsavgtime` ms; none at all
 /// for an interval of 0 or with `disable_bw_measurement=1` (fio 3.33 then reports no
-/// samples).
+/// samples), nor for a kind sampled per I/O (run/fio/log.rs's `unit_samples`).
 fn sampler(job: &crate::job::fio::FioJob) -> RateSampler {
     const NEVER_MS: u64 = 1 << 40;
-    let every = |ms: u64| {
-        if ms == 0 || job.tuning.disable_bw {
+    let unit = crate::run::fio::log::unit_samples(job);
+    let every = |ms: u64, unit: bool| {
+        if ms == 0 || job.tuning.disable_bw || unit {
             NEVER_MS
         } else {
             ms
         }
     };
-    RateSampler::new(every(job.more.bw_avg_time), every(job.more.iops_avg_time))
+    RateSampler::new(
+        every(job.more.bw_avg_time, unit[0]),
+        every(job.more.iops_avg_time, unit[1]),
+    )
 }
 
 /// fio's `scramble_buffers` (io_u.c `small_content_scramble`): in every 512-byte

@@ -73,18 +73,6 @@ pub(crate) fn fill_buf(
     }
 }
 
-/// Sleep until clock tick `t` (in ≤ 20 ms steps, so a stop request is seen quickly).
-pub(super) fn sleep_until(clock: &Clock, t: u64, stop: &AtomicBool) {
-    loop {
-        let now = clock.now();
-        if now >= t || stop.load(Ordering::Relaxed) {
-            return;
-        }
-        let ns = clock.ns(now, t).min(20_000_000);
-        std::thread::sleep(Duration::from_nanos(ns));
-    }
-}
-
 pub(super) fn spin_for(clock: &Clock, d: Duration) {
     let end = clock.now() + clock.ticks(d);
     while clock.now() < end {
@@ -147,6 +135,10 @@ fn uses_of(plan: &Plan, logs: bool, fds_empty: bool) -> Uses {
         ss_lat: !job.control.ss_dur.is_zero(),
         backlog: job.more.x.verify_backlog > 0 && job.more.verify.is_some() && job.rw.writes(),
         fixed_bs: [fixed_of(&job.bs_read), fixed_of(&job.bs_write)],
+        unit: {
+            let [bw, iops] = crate::run::fio::log::unit_samples(job);
+            [bw && !job.tuning.disable_bw, iops && !job.more.gtod_reduce]
+        },
         repass: !job.direct
             && job.more.invalidate
             && !job.tuning.pre_read
@@ -556,7 +548,7 @@ impl<'a> Worker<'a> {
     /// passed since the last think was decided (plus the think itself), or when
     /// `thinktime_blocks` requests were counted since it — without `thinktime_blocks`
     /// given, `thinktime_iotime` alone decides. The caller quiesces, then
-    /// [`Worker::think_sleep`]s.
+    /// [`Worker::think_spin`]s.
     pub(super) fn think_due(&mut self) -> bool {
         let m = &self.plan.job.more;
         let t = &self.plan.job.tuning;
@@ -583,19 +575,17 @@ impl<'a> Worker<'a> {
         stall
     }
 
-    /// The think itself (`thinktime_spin` spun, the rest slept): the ns it took.
-    pub(super) fn think_sleep(&mut self) -> u64 {
+    /// The think's spin (`thinktime_spin`, spun now): the tick the think started at
+    /// and the tick its sleep (the rest of `thinktime`) ends at, which the caller
+    /// sleeps to (run/worker/fio/pass.rs: `nap`).
+    pub(super) fn think_spin(&mut self) -> (u64, u64) {
         let m = &self.plan.job.more;
-        // the wait is timed: one clock reading before, one after
+        // the wait is timed: one clock reading before, one after the sleep
         let t0 = self.clock.now();
         let spin = m.thinktime_spin.min(m.thinktime);
         spin_for(self.clock, spin);
         let rest = m.thinktime - spin;
-        if !rest.is_zero() {
-            let t = self.clock.now() + self.clock.ticks(rest);
-            sleep_until(self.clock, t, self.stop);
-        }
-        self.clock.ns(t0, self.clock.now())
+        (t0, self.clock.now() + self.clock.ticks(rest))
     }
 
     /// Count `bs` issued bytes against the pass; true when this request ended it.

@@ -224,3 +224,62 @@ fn two_ranks_print_fios_client_text() {
         "report layout:\n{out}\nfio:\n{theirs_text}"
     );
 }
+
+/// `mpirun -np 2 fio … --status-interval=1 --output-format=json`: rank 0 prints a
+/// report every interval while the ranks run — its own I/O so far, a single host's
+/// document (the ranks' records meet only at the end; docs/compat/fio.md) — then the
+/// final client document over both ranks, on stdout one after the other.
+#[test]
+fn rank_0_prints_the_status_interval_reports() {
+    let d = scratch();
+    std::fs::create_dir(d.path().join("bin")).unwrap();
+    let fio = d.path().join("bin/fio");
+    std::os::unix::fs::symlink(BIN, &fio).unwrap();
+    let Some(mut c) = mpirun() else {
+        return;
+    };
+    let o = c
+        .args(["-np", "2"])
+        .arg(&fio)
+        .args([
+            "--name=s",
+            "--ioengine=null",
+            "--rw=read",
+            "--bs=4k",
+            "--size=1g",
+            "--rate_iops=1000",
+            "--time_based",
+            "--runtime=3",
+            "--status-interval=1",
+            "--output-format=json",
+        ])
+        .current_dir(d.path())
+        .output()
+        .unwrap();
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{err}");
+    let docs: Vec<Value> = serde_json::Deserializer::from_str(&out)
+        .into_iter::<Value>()
+        .collect::<Result<_, _>>()
+        .unwrap_or_else(|e| panic!("{e}: {out}"));
+    assert!(docs.len() >= 3, "{} documents: {out}", docs.len());
+    let (last, interim) = docs.split_last().unwrap();
+    assert_eq!(
+        last["client_stats"].as_array().map(Vec::len),
+        Some(3),
+        "{out}"
+    );
+    let mut ios = 0;
+    for v in interim {
+        let jobs = v["jobs"].as_array().unwrap_or_else(|| panic!("{v}"));
+        assert_eq!(jobs.len(), 1, "rank 0's job: {v}");
+        let n = jobs[0]["read"]["total_ios"].as_u64().unwrap();
+        assert!(n > ios, "growing: {out}");
+        ios = n;
+    }
+    // rank 0's last interim count is under the two ranks' final sum
+    let all = last["client_stats"][2]["read"]["total_ios"]
+        .as_u64()
+        .unwrap();
+    assert!(ios < all, "{out}");
+}
