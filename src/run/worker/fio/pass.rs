@@ -753,7 +753,7 @@ impl<'a> Rules for FioRules<'a> {
         if self.track_writes && !self.w.stop.load(Ordering::Relaxed) && !self.timed_out {
             self.w.phase(b'V');
             let (clock, t) = (self.w.clock, self.w.clock.now());
-            let r = self.w.verify_back(io.slab, &mut self.st, self.deadline);
+            let r = self.read_back(io);
             self.st.verify_ns += clock.ns(t, clock.now());
             r?;
         }
@@ -792,7 +792,7 @@ impl<'a> FioRules<'a> {
         let clock = self.w.clock;
         let t = clock.now();
         self.w.phase(b'V');
-        let r = self.w.verify_back(io.slab, &mut self.st, self.deadline);
+        let r = self.read_back(io);
         self.rounds_verify_ns += clock.ns(t, clock.now());
         r?;
         self.w.phase(b'*');
@@ -800,6 +800,17 @@ impl<'a> FioRules<'a> {
         self.rounds_left = self.rounds_left.saturating_sub(1);
         self.covered = [0; 3];
         Ok(())
+    }
+
+    /// Read back and check the writes not verified yet: on an engine that queues,
+    /// through it at the job's depth (readback.rs: fio's verify reads are queued
+    /// io_units, with their slat), else one pread after another.
+    fn read_back<E: Engine>(&mut self, io: &mut Io<'_, E, Tag>) -> Result<(), RunError> {
+        if E::KIND.queues() {
+            self.w.verify_back_queued(io, &mut self.st, self.deadline)
+        } else {
+            self.w.verify_back(io.slab, &mut self.st, self.deadline)
+        }
     }
 
     /// The worker and the statistics back, once the loop is over.
