@@ -262,7 +262,9 @@ pub struct JobMore {
     pub offset: Option<crate::job::fio::SizeSpec>,
     /// `offset_increment`: added per thread (`offset + n × increment`)
     pub offset_increment: u64,
-    /// `exitall`: when this job finishes, end the jobs `exit_what` names
+    /// `exitall` was given (any value: fio 3.33's callback sets its run-wide flag for
+    /// `exitall=0` too); with it on any job of the run, every job that finishes ends
+    /// the jobs its own `exit_what` names (run/fio/group.rs)
     pub exitall: bool,
     /// `exit_what`
     pub exit_what: ExitWhat,

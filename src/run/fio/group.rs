@@ -394,8 +394,12 @@ impl<'a> Group<'a> {
 
     /// Apply `exitall` of the threads that finished; true when the rest of the run is
     /// to be skipped (`exit_what=all`).
+    /// fio 3.33's `exitall` is the run's, not a job's (a global its option sets): with
+    /// it on any job, every job that finishes ends the jobs of its own `exit_what`
+    /// (`[s0] exitall` then `[s1] new_group`, `[s2]`: s1 finishing ends s2).
     fn exitall(&mut self, ctx: &RunCtx) -> bool {
         let mut abort_rest = false;
+        let exitall = ctx.cmd.jobs.iter().any(|j| j.more.exitall);
         for (i, &(ji, _)) in self.th.members.iter().enumerate() {
             let job = &ctx.cmd.jobs[ji];
             if job.tuning.exitall_on_error
@@ -411,7 +415,7 @@ impl<'a> Group<'a> {
                 abort_rest = true;
                 continue;
             }
-            if self.handled[i] || !job.more.exitall || !self.th.fin[i].load(Ordering::Acquire) {
+            if self.handled[i] || !exitall || !self.th.fin[i].load(Ordering::Acquire) {
                 continue;
             }
             self.handled[i] = true;

@@ -30,6 +30,10 @@ pub(crate) struct Plan {
     /// bytes issued (reads and writes) after which a time-based writer with `verify=`
     /// stops to verify what it wrote, then goes on (0: never; [`verify_cycle_bytes`])
     pub verify_cycle: u64,
+    /// write-then-verify rounds of a job that is not time based (each `verify_cycle`
+    /// bytes at most, all of them `byte_limit`; [`verify_rounds`]); 0: the job's writes
+    /// are verified once, at its end
+    pub verify_rounds: u64,
     pub seed: u64,
     /// thread number within the job, from 0
     pub thread: u32,
@@ -355,6 +359,50 @@ fn verify_cycle_bytes(job: &FioJob, pass_bytes: u64) -> u64 {
     total
 }
 
+/// fio 3.33's thread loop for a writer with `verify=` that is not time based (backend.c
+/// `thread_main`, `keep_running`, `do_io`): a round writes one pass over the files at
+/// most (`pass_bytes`; its I/O loop ends when the files are done or, on an engine that
+/// queues, at `size` bytes issued), never past the job's byte limit (`io_size`, or
+/// `size`, times `loops`, counted from the start), then reads back and checks the
+/// round's writes. A new round starts while `loops` has rounds left and then while the
+/// bytes moved, written and read back, are under `io_size` (`size` without it) by a
+/// block or more; a round that would write nothing ends the job. So `size=256k
+/// io_size=512k` writes 256 KiB and reads them back once, and `loops=2` verifies each
+/// of its two passes. The number of rounds (each verified; the last one by the job's
+/// end) and the bytes they write; None for a job this does not apply to: `rw=randrw`/`rw=rw` (whose reads count
+/// toward the limits as the mix draws them), `verify_backlog` (rounds of twice `size`),
+/// `norandommap` random writes (a round is not a pass), `number_ios`, `ramp_time`,
+/// trims and replayed logs keep the one verify at the end.
+fn verify_rounds(job: &FioJob, pass_bytes: u64, byte_limit: u64) -> Option<(u64, u64)> {
+    let m = &job.more;
+    let plain = matches!(job.rw, RwMode::Write | RwMode::RandWrite)
+        && !(job.rw.random() && job.norandommap);
+    let verifies = m.verify.is_some() && m.do_verify && !job.tuning.verify_only;
+    let other = job.time_based
+        || m.x.verify_backlog > 0
+        || job.number_ios > 0
+        || !job.ramp_time.is_zero()
+        || m.replay.file.is_some();
+    if !plain || !verifies || other || pass_bytes == 0 || byte_limit == 0 {
+        return None;
+    }
+    let limit = m.io_size.unwrap_or(pass_bytes);
+    let max_bs = job.bs_write.max().max(1);
+    let (mut rounds, mut issued, mut moved) = (0u64, 0u64, 0u64);
+    loop {
+        let more = rounds < job.loops || (moved < limit && limit - moved >= max_bs);
+        let round = pass_bytes.min(byte_limit - issued);
+        if !more || round == 0 {
+            break;
+        }
+        rounds += 1;
+        issued += round;
+        // the round's writes and their read-back
+        moved += 2 * round;
+    }
+    Some((rounds, issued))
+}
+
 /// `verify_only=1`: the job's writes are not done; the blocks they would have written
 /// (the same seed, so the same offsets) are read and their verify headers checked — a
 /// write job run as the read of the same pattern (fio's dry run, then its verify phase).
@@ -457,6 +505,13 @@ pub(crate) fn plan(job: &FioJob, t: u32, global_index: u64) -> Result<Plan, RunE
             .map_or(1, |d| d.as_nanos() as u64),
     };
     let seed = base_seed.wrapping_add(global_index.wrapping_mul(0x1_0000_0001));
+    // a writer's rounds of writes and read-backs: the bytes they write are the limit
+    let (byte_limit, verify_cycle, verify_rounds) = match verify_rounds(job, pass_bytes, byte_limit)
+    {
+        Some((n, bytes)) if n > 1 => (bytes, pass_bytes, n),
+        Some((_, bytes)) => (bytes, 0, 0),
+        None => (byte_limit, verify_cycle_bytes(job, pass_bytes), 0),
+    };
     Ok(Plan {
         job: job.clone(),
         engine: job.engine,
@@ -465,7 +520,8 @@ pub(crate) fn plan(job: &FioJob, t: u32, global_index: u64) -> Result<Plan, RunE
         align,
         byte_limit,
         pass_bytes,
-        verify_cycle: verify_cycle_bytes(job, pass_bytes),
+        verify_cycle,
+        verify_rounds,
         seed,
         thread: t,
         global: u32::try_from(global_index).unwrap_or(u32::MAX),

@@ -137,3 +137,53 @@ fn no_verify_phase_follows_an_io_phase_the_runtime_ended() {
         );
     }
 }
+
+/// A writer with `verify=` that is not time based: fio 3.33's thread loop writes a pass
+/// of `size` at most (never past `io_size × loops` written in all), reads the pass's
+/// writes back, and starts another round while `loops` has some left, then while the
+/// bytes moved, written and read, are under `io_size` — the read-back counts toward it.
+/// iomark once wrote all of `io_size × loops` and verified once at the end (oracle job
+/// 574: `size=256k io_size=512k` wrote 512 KiB where fio writes and reads 256 KiB). Each
+/// case: its options and the bytes written (= read back), as the rule gives them; fio
+/// 3.33 gave these on psync, mmap, io_uring and libaio, sequential and random.
+#[test]
+fn a_writer_that_is_not_time_based_verifies_each_round_and_counts_its_reads() {
+    const K: u64 = 1024;
+    let size = 256 * K;
+    let cases: [(&[&str], u64); 5] = [
+        // round 1 moves 2 × 256 KiB = io_size: one round
+        (&["--io_size=512k"], size),
+        // 2 rounds move 1 MiB < 1280 KiB: a third (1.5 MiB moved)
+        (&["--io_size=1280k"], 3 * size),
+        // every loop is a round, verified
+        (&["--loops=3"], 3 * size),
+        // 2 × 192 KiB written in all: a whole pass, then the 128 KiB left
+        (&["--io_size=192k", "--loops=2"], 2 * 192 * K),
+        // 2 × 128 KiB in all: the first pass writes it, the second round none
+        (&["--io_size=128k", "--loops=2"], size),
+    ];
+    for (engine, depth) in [("psync", "1"), ("io_uring", "4")] {
+        for rw in ["write", "randwrite"] {
+            for (extra, want) in cases {
+                let (e, r, d) = (
+                    format!("--ioengine={engine}"),
+                    format!("--rw={rw}"),
+                    format!("--iodepth={depth}"),
+                );
+                let mut args = vec!["--name=v", "--filename=v.dat", "--bs=4k", "--size=256k"];
+                args.extend([e.as_str(), r.as_str(), "--verify=crc32c"]);
+                if depth != "1" {
+                    args.push(d.as_str());
+                }
+                args.extend_from_slice(extra);
+                for (tool, (read, written, _, _)) in both("verify_rounds_io_size", &args) {
+                    assert_eq!(
+                        (written, read),
+                        (want, want),
+                        "{tool} {engine} {rw} {extra:?}: written, read back"
+                    );
+                }
+            }
+        }
+    }
+}

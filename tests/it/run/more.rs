@@ -459,6 +459,44 @@ fn exitall_ends_the_group_when_one_job_finishes() {
     assert_eq!(v["jobs"][0]["read"]["total_ios"], 100);
 }
 
+/// fio 3.33's `exitall` is the run's: set on one job (even as `exitall=0`: its option's
+/// callback ignores the value), it makes every job that finishes end its own group. Here
+/// s0 (group 0) has it; s1 and s2 form group 1, where s1 ends after 100 I/Os and so ends
+/// the 60 s s2, as fio 3.33 does with the same command line.
+#[test]
+fn exitall_on_one_job_is_the_runs() {
+    let d = scratch();
+    for v in ["1", "0"] {
+        let t = std::time::Instant::now();
+        let exitall = format!("--exitall={v}");
+        let out = run(
+            d.path(),
+            &[
+                "--ioengine=null",
+                "--size=1g",
+                "--output-format=json",
+                "--name=s0",
+                "--number_ios=10",
+                &exitall,
+                "--name=s1",
+                "--new_group",
+                "--number_ios=100",
+                "--name=s2",
+                "--time_based",
+                "--runtime=60",
+            ],
+        )
+        .ok()
+        .stdout;
+        assert!(
+            t.elapsed().as_secs() < 30,
+            "{exitall}: s1 finishing did not stop the 60 s s2"
+        );
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(v["jobs"][1]["read"]["total_ios"], 100, "{exitall}");
+    }
+}
+
 #[test]
 fn bad_values_name_the_option_and_exit_2() {
     let d = scratch();

@@ -638,3 +638,57 @@ fn read_verify_mismatch_with_continue_on_error_reads_on_and_counts_it() {
     assert_eq!(o.code, 1);
     assert_eq!(o.json()["jobs"][0]["read"]["io_bytes"], 3 * 4096);
 }
+
+/// On an engine that queues, the read-back goes through it at the job's depth, as fio
+/// 3.33's verify reads do: each is a queued read with its submission latency, so the
+/// JSON `read.slat_ns.N` counts the blocks read back (fio 3.33: 256 of 256 for a 1 MiB
+/// randwrite in 4 KiB blocks on io_uring, libaio and posixaio, at iodepth 1 and 8),
+/// where iomark's reads one pread after another had none. A block corrupted in the
+/// engine's read (the test-only injector) is still caught: EILSEQ, exit 1.
+#[test]
+fn the_read_back_on_a_queued_engine_goes_through_it_at_the_jobs_depth() {
+    let d = scratch();
+    let blocks = 1024 / 4;
+    for engine in ["io_uring", "libaio", "posixaio"] {
+        for depth in ["1", "8"] {
+            let (e, q) = (format!("--ioengine={engine}"), format!("--iodepth={depth}"));
+            let o = run(
+                d.path(),
+                &[
+                    "--name=v",
+                    "--filename=f",
+                    "--rw=randwrite",
+                    "--bs=4k",
+                    "--size=1m",
+                    &e,
+                    &q,
+                    "--verify=crc32c",
+                    "--output-format=json",
+                ],
+            );
+            assert_eq!(o.code, 0, "{engine} {depth}: {}", o.stderr);
+            let j = &o.json()["jobs"][0];
+            assert_eq!(j["read"]["total_ios"], blocks, "{engine} {depth}");
+            assert_eq!(j["read"]["slat_ns"]["N"], blocks, "{engine} {depth}");
+        }
+    }
+    let o = run_fault(
+        d.path(),
+        "read:corrupt@3",
+        &[
+            "--name=v",
+            "--filename=g",
+            "--rw=write",
+            "--bs=4k",
+            "--size=128k",
+            "--ioengine=io_uring",
+            "--iodepth=8",
+            "--verify=crc32c",
+            "--output-format=json",
+        ],
+    );
+    assert_eq!(o.code, 1, "{}", o.stderr);
+    let j = &o.json()["jobs"][0];
+    assert_eq!(j["error"], libc::EILSEQ, "{j}");
+    assert!(o.stderr.contains("checksum mismatch"), "{}", o.stderr);
+}

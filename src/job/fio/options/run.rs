@@ -289,5 +289,12 @@ bool_keys! {
     thread => thread;
     new_group => new_group;
     stonewall => stonewall;
-    exitall => more.exitall;
+}
+
+/// `exitall`: fio 3.33 turns the run's exit-all on whatever value the key has (its
+/// callback ignores it, `exitall=0` included), once the value reads as fio's boolean.
+fn exitall(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
+    c.bool(v)?;
+    c.job.more.exitall = true;
+    Ok(())
 }

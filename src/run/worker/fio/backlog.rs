@@ -33,7 +33,7 @@ impl<'a> Worker<'a> {
     }
 
     /// Whether read-back checks the write sequence number (fio's rule).
-    fn seq_checked(&self) -> bool {
+    pub(super) fn seq_checked(&self) -> bool {
         let job = &self.plan.job;
         job.more.x.write_sequence()
             && job.rw.writes()

@@ -11,8 +11,8 @@
 //!
 //! This file holds the Worker's state and its entry point; the loop's hooks are in
 //! `pass.rs`, request generation in `request.rs`, the completion side in `account.rs`,
-//! verify backlog and read-back in `backlog.rs` (child modules: they share the Worker's
-//! private state).
+//! verify backlog and read-back in `backlog.rs`, the read-back at depth on an engine
+//! that queues in `readback.rs` (child modules: they share the Worker's private state).
 
 use crate::engine::buffers::Slab;
 use crate::engine::{Engine, IoErr, SyncKind};
@@ -35,6 +35,7 @@ use std::time::Duration;
 mod account;
 mod backlog;
 mod pass;
+mod readback;
 mod replay;
 mod request;
 pub(crate) use request::fill_buf;

@@ -26,6 +26,8 @@ pub(super) struct FioRules<'a> {
     /// tick `runtime` ends at
     deadline: Option<u64>,
     issued_bytes: u64,
+    /// bytes issued in the current write-then-verify round (`rounds`)
+    round_bytes: u64,
     /// `rw=…:N` holes: the bytes each direction covered (requests and holes); as fio
     /// each direction walks the file on its own and the job ends at the file's end
     covered: [u64; 3],
@@ -33,6 +35,8 @@ pub(super) struct FioRules<'a> {
     /// the bytes / requests the job issues at most (`u64::MAX`: no limit), counted
     /// from the start and again from the end of ramp_time
     byte_limit: u64,
+    /// the bytes a write-then-verify round issues at most (`u64::MAX`: no rounds)
+    round_limit: u64,
     ios_limit: u64,
     /// one of them is reached (set where they grow; the end of ramp_time zeroes them)
     issued_all: bool,
@@ -67,9 +71,13 @@ pub(super) struct FioRules<'a> {
     pass_done: bool,
     /// the loop reaped since the last think check
     reaped: bool,
-    /// fio's write-then-verify rounds (`Plan::verify_cycle`): the byte limit is a
-    /// round's, and reaching it verifies the round's writes before the next one
+    /// fio's write-then-verify rounds (`Plan::verify_cycle`): reaching a round's byte
+    /// limit verifies the round's writes before the next one
     rounds: bool,
+    /// rounds left, this one included (`Plan::verify_rounds`; `u64::MAX` for a
+    /// time-based job's, which go on until its runtime): the last one's writes are
+    /// verified at the job's end
+    rounds_left: u64,
     /// time spent in the rounds' verify phases (not the I/O phase's runtime)
     rounds_verify_ns: u64,
     /// the loop saw the job's end (`done`) once, and whether its runtime ended it then
@@ -106,11 +114,12 @@ impl<'a> FioRules<'a> {
             measure_start: start,
             deadline,
             issued_bytes: 0,
+            round_bytes: 0,
             covered: [0; 3],
             issued_ios: 0,
-            byte_limit: [plan.verify_cycle, plan.byte_limit]
-                .into_iter()
-                .find(|&b| b > 0)
+            byte_limit: Some(plan.byte_limit).filter(|&b| b > 0).unwrap_or(u64::MAX),
+            round_limit: Some(plan.verify_cycle)
+                .filter(|&b| b > 0)
                 .unwrap_or(u64::MAX),
             ios_limit: Some(job.number_ios).filter(|&n| n > 0).unwrap_or(u64::MAX),
             issued_all: false,
@@ -140,6 +149,10 @@ impl<'a> FioRules<'a> {
             pass_done: false,
             reaped: false,
             rounds: plan.verify_cycle > 0,
+            rounds_left: match plan.verify_rounds {
+                0 => u64::MAX,
+                n => n,
+            },
             rounds_verify_ns: 0,
             ended: false,
             timed_out: false,
@@ -465,6 +478,7 @@ impl<'a> Rules for FioRules<'a> {
             // and bytes issued and done
             self.w.think_blocks = 0;
             (self.issued_bytes, self.issued_ios, self.issued_all) = (0, 0, false);
+            self.round_bytes = 0;
             self.covered = [0; 3];
             self.st.depth.restart();
             for d in [&mut self.st.read, &mut self.st.write, &mut self.st.trim] {
@@ -507,7 +521,12 @@ impl<'a> Rules for FioRules<'a> {
         if self.uses.min_rate && self.measuring {
             self.w.check_min_rate(&self.st, now)?;
         }
-        if self.rounds && self.issued_all && !self.done_by_time(now) {
+        if self.rounds
+            && self.issued_all
+            && self.rounds_left > 1
+            && self.issued_bytes < self.byte_limit
+            && !self.done_by_time(now)
+        {
             self.verify_round(io)?;
         }
         let done = self.done(now);
@@ -587,10 +606,12 @@ impl<'a> Rules for FioRules<'a> {
         // `number_ios`); as in fio 3.33 those of the ramp count until its end, which
         // zeroes them (reset_all_stats), so a job done inside its ramp_time ends there
         self.issued_bytes += sized;
+        self.round_bytes += sized;
         self.issued_ios += 1;
         let covered = &mut self.covered[op.idx()];
         *covered += sized + skip;
         self.issued_all = self.issued_bytes >= self.byte_limit
+            || self.round_bytes >= self.round_limit
             || self.issued_ios >= self.ios_limit
             || (skip > 0 && (*covered >= self.byte_limit || *covered + bs > self.byte_limit));
         self.pass_done = self.uses.repass && sized > 0 && self.w.pass_step(sized);
@@ -767,7 +788,7 @@ impl<'a> Rules for FioRules<'a> {
         if self.track_writes && !self.w.stop.load(Ordering::Relaxed) && !self.timed_out {
             self.w.phase(b'V');
             let (clock, t) = (self.w.clock, self.w.clock.now());
-            let r = self.w.verify_back(io.slab, &mut self.st, self.deadline);
+            let r = self.read_back(io);
             self.st.verify_ns += clock.ns(t, clock.now());
             r?;
         }
@@ -806,13 +827,25 @@ impl<'a> FioRules<'a> {
         let clock = self.w.clock;
         let t = clock.now();
         self.w.phase(b'V');
-        let r = self.w.verify_back(io.slab, &mut self.st, self.deadline);
+        let r = self.read_back(io);
         self.rounds_verify_ns += clock.ns(t, clock.now());
         r?;
         self.w.phase(b'*');
-        (self.issued_bytes, self.issued_all) = (0, false);
+        (self.round_bytes, self.issued_all) = (0, false);
+        self.rounds_left = self.rounds_left.saturating_sub(1);
         self.covered = [0; 3];
         Ok(())
+    }
+
+    /// Read back and check the writes not verified yet: on an engine that queues,
+    /// through it at the job's depth (readback.rs: fio's verify reads are queued
+    /// io_units, with their slat), else one pread after another.
+    fn read_back<E: Engine>(&mut self, io: &mut Io<'_, E, Tag>) -> Result<(), RunError> {
+        if E::KIND.queues() {
+            self.w.verify_back_queued(io, &mut self.st, self.deadline)
+        } else {
+            self.w.verify_back(io.slab, &mut self.st, self.deadline)
+        }
     }
 
     /// The worker and the statistics back, once the loop is over.
