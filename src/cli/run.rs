@@ -176,7 +176,13 @@ fn run_as(args: &[String], persona: Persona) -> Exit {
         error_line!("{}", crate::cli::output::cannot_write(&opt, &e.path, &e));
         lost = true;
     }
-    Ok(exit_status(&cmd, &r, interrupted, &signals, lost))
+    Ok(exit_status(
+        (&cmd, persona),
+        &r,
+        interrupted,
+        &signals,
+        lost,
+    ))
 }
 
 /// iomark's notes after the report, on stderr: where the time went and what the device
@@ -475,6 +481,7 @@ fn outputs(
                 blank: !fmt.json && !fmt.terse,
                 full: fmt.normal,
                 said: status_reports(cmd, persona).then(Default::default),
+                stopped_by: (persona == Persona::Fio).then_some(fio_stop_signal as fn() -> _),
             }),
         );
     }
@@ -569,20 +576,43 @@ fn inputs(
     i
 }
 
+/// The SIGINT or SIGTERM that stopped the run, if one did: fio 3.33 says so on its
+/// report's stream (`fio: terminating on signal N`) and exits 128.
+fn fio_stop_signal() -> Option<i32> {
+    crate::run::signals::received()
+        .map(|code| code - 128)
+        .filter(|&s| s == libc::SIGINT || s == libc::SIGTERM)
+}
+
 /// The exit code after the report: an interruption says so; jobs that failed (I/O
 /// error, verify mismatch, ratemin, latency_target) have their report above (fio's
 /// `err=`), the reason here, and exit 1, as do errors continued past and an output
 /// that could not be written (`lost`).
 fn exit_status(
-    cmd: &fio::FioCommand,
+    (cmd, persona): (&fio::FioCommand, Persona),
     r: &RunResult,
     interrupted: bool,
     signals: &Signals,
     lost: bool,
 ) -> i32 {
-    if interrupted {
+    // fio's own stop: its line was printed with the report, no other is
+    let fio_stop = persona == Persona::Fio && fio_stop_signal().is_some();
+    if interrupted && !fio_stop {
         error_line!("{}", interrupted_line(&r.jobs, cmd.output.as_deref()));
     }
+    let code = exit_code_of(r, signals, lost);
+    match fio_stop {
+        // fio's exit value
+        true if code == signals.exit_code().unwrap_or(-1) => FIO_STOPPED,
+        _ => code,
+    }
+}
+
+/// fio 3.33's exit value after a SIGINT or SIGTERM (backend.c sig_int).
+const FIO_STOPPED: i32 = 128;
+
+/// The exit code by the jobs' failures and errors, the outputs and the stop signal.
+fn exit_code_of(r: &RunResult, signals: &Signals, lost: bool) -> i32 {
     let mut failed = false;
     for f in r.jobs.iter().filter_map(|j| j.failure.as_deref()) {
         error_line!("{f}");

@@ -23,10 +23,11 @@ pub enum Persona {
     Fio,
 }
 
-/// `fio --version` under the fio persona: fio's form, which clients check for (bench-fio
-/// looks for `fio-3`, KDiskMark for a leading `fio-`), then iomark's name and version.
+/// `fio --version` under the fio persona: fio's line exactly (`fio-3.33`), which clients
+/// check and parse (bench-fio looks for `fio-3`, KDiskMark for a leading `fio-`, scripts
+/// `sed s/fio-//`); `iomark --version` names iomark.
 pub fn fio_version_line() -> String {
-    format!("{FIO_VERSION} (iomark {})\n", env!("CARGO_PKG_VERSION"))
+    format!("{FIO_VERSION}\n")
 }
 
 /// The fio release iomark answers as under the fio persona (`--version`, JSON
@@ -69,6 +70,13 @@ fn refuse(code: i32, why: impl std::fmt::Display, persona: Persona) -> Exit {
 /// for byte: under the fio persona it is the help.
 pub const FIO_USAGE: &str = include_str!("help/fio_usage.txt");
 
+/// [`FIO_USAGE`] naming the program as it was invoked, as fio prints its `argv[0]`
+/// (`fio [options] …` from the PATH, `/usr/local/bin/fio [options] …` by path).
+pub fn fio_usage() -> String {
+    let me = std::env::args().next().unwrap_or_else(|| "fio".into());
+    FIO_USAGE.replacen("\nfio [options]", &format!("\n{me} [options]"), 1)
+}
+
 /// No job defined under the fio persona ([`crate::job::fio::FioError::NoJobs`]), as fio
 /// 3.33: `No job(s) defined` and an empty line on stderr, its usage on stdout, exit 1;
 /// with `--parse-only` or `--showcmd` (`quiet`) nothing, exit 0.
@@ -77,7 +85,7 @@ pub fn no_jobs(quiet: bool) -> Exit {
         return Ok(exit::OK);
     }
     crate::util::output::to_stderr(format_args!("No job(s) defined\n\n"));
-    crate::out!("{FIO_USAGE}");
+    crate::out!("{}", fio_usage());
     Ok(exit::FAILED)
 }
 
@@ -86,7 +94,7 @@ pub fn front(args: &[String], persona: Persona) -> Option<Exit> {
     if given(args, "help").is_some() {
         match persona {
             Persona::Iomark => crate::out!("{}", usage()),
-            Persona::Fio => crate::out!("{FIO_USAGE}"),
+            Persona::Fio => crate::out!("{}", fio_usage()),
         }
         return Some(Ok(exit::OK));
     }

@@ -230,6 +230,10 @@ pub struct Headed {
     /// `--status-interval` reports, then the final one): raised at the first; later
     /// ones start with the body (a normal report with its empty line)
     pub said: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+    /// fio's own stop: the SIGINT or SIGTERM that ended the run, if any (asked at
+    /// render time); fio prints `fio: terminating on signal N` after its header, before
+    /// the report (the fio persona's, cli/run.rs)
+    pub stopped_by: Option<fn() -> Option<i32>>,
 }
 
 impl Reporter for Headed {
@@ -251,6 +255,9 @@ impl Reporter for Headed {
         } else {
             setup_only(r).into_bytes()
         };
+        if let Some(sig) = self.stopped_by.and_then(|f| f()) {
+            out.extend(format!("\nfio: terminating on signal {sig}\n").into_bytes());
+        }
         if self.blank && (again || !out.is_empty()) {
             out.push(b'\n');
         }
@@ -310,6 +317,7 @@ mod tests {
             blank: true,
             full: true,
             said,
+            stopped_by: None,
         };
         let mut r = crate::result::build(crate::result::Inputs::new(
             "run",
@@ -325,7 +333,26 @@ mod tests {
         assert_eq!(text(&once), "\nBODY\n");
         assert_eq!(text(&once), "\nBODY\n");
         let each = headed(None);
-        assert_eq!((text(&each), text(&each)), (whole.clone(), whole));
+        assert_eq!((text(&each), text(&each)), (whole.clone(), whole.clone()));
+        // stopped by SIGTERM: fio's line after the header, then the empty line and the
+        // report; alone before a JSON document
+        let stopped = Headed {
+            stopped_by: Some(|| Some(15)),
+            ..headed(None)
+        };
+        let (head, body) = whole.split_once("\nBODY\n").unwrap();
+        assert_eq!(
+            text(&stopped),
+            format!("{head}\nfio: terminating on signal 15\n\nBODY\n")
+        );
+        assert!(body.is_empty());
+        let json_only = Headed {
+            blank: false,
+            full: false,
+            stopped_by: Some(|| Some(2)),
+            ..headed(None)
+        };
+        assert_eq!(text(&json_only), "\nfio: terminating on signal 2\nBODY\n");
     }
 
     /// fio 3.33 with `--name=a --rw=read --bs=1m --size=8m --nrfiles=2`: the layout

@@ -297,3 +297,41 @@ fn idle_prof_reports_idleness_as_fio() {
     assert!((0.0..=100.0).contains(&s), "{s}");
     assert!(v["cpu_idleness"]["unit_mean"].is_number());
 }
+
+/// `fio --version` under the persona is fio's line exactly: scripts parse it
+/// (`fio --version | sed s/fio-//`); with fio installed, byte for byte what it prints.
+#[test]
+fn the_persona_version_is_fios_line_exactly() {
+    let d = scratch();
+    let ours = Iomark::program(fio_as(d.path())).arg("--version").run();
+    assert_eq!(ours.code, 0, "{}", ours.stderr);
+    assert_eq!(ours.stdout, "fio-3.33\n");
+    if need_fio("the_persona_version_is_fios_line_exactly") {
+        let real = fio_cmd().arg("--version").run();
+        assert_eq!(ours.stdout, real.stdout);
+    }
+}
+
+/// fio's usage names the program as invoked (its `argv[0]`): `PATH/fio [options] …`
+/// when run by path, under `--help` and when no job is defined.
+#[test]
+fn the_persona_usage_names_the_program_as_invoked() {
+    let d = scratch();
+    let fio = fio_as(d.path());
+    let want = format!("{} [options] [job options] <job file(s)>", fio.display());
+    let help = Iomark::program(&fio).arg("--help").run();
+    assert_eq!(
+        help.stdout.lines().nth(1),
+        Some(want.as_str()),
+        "{}",
+        help.stdout
+    );
+    let none = Iomark::program(&fio).dir(d.path()).run();
+    assert_eq!(none.code, 1, "{}", none.stderr);
+    assert_eq!(
+        none.stdout.lines().nth(1),
+        Some(want.as_str()),
+        "{}",
+        none.stdout
+    );
+}

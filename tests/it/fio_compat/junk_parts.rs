@@ -337,3 +337,49 @@ fn negative_hex_and_unit_with_junk_values_of_every_numeric_key() {
     assert!(checked > 300, "checked {checked}");
     assert!(differ.is_empty(), "{}", differ.join("\n"));
 }
+
+/// Every boolean key of the table written bare in a job file (`direct` on its own line):
+/// refused naming the key and what it needs (exit 2), where fio 3.33 says `Option KEY
+/// requires an argument` and drops the job (exit 1); fio's "set" keys (`time_based`,
+/// `thread`) are taken bare by both. With fio installed, each is checked against it.
+#[test]
+fn a_bare_boolean_in_a_job_file_needs_a_value_as_in_fio() {
+    let d = scratch();
+    let with_fio = need_fio("a_bare_boolean_in_a_job_file_needs_a_value_as_in_fio");
+    let mut seen = (0, 0);
+    for o in options::all().filter(|o| matches!(o.apply, Apply::Job(_))) {
+        let bare = match o.kind {
+            Kind::Bool => true,
+            Kind::Flag => false,
+            _ => continue,
+        };
+        let f = d.path().join("j.fio");
+        std::fs::write(&f, format!("[a]\nioengine=null\nsize=1m\n{}\n", o.name)).unwrap();
+        let ours = as_fio(d.path())
+            .dir(d.path())
+            .args(["--parse-only", "j.fio"])
+            .run();
+        if bare {
+            seen.0 += 1;
+            assert_eq!(ours.code, 2, "{}: {}", o.name, ours.stderr);
+            ours.one_line_error(&[o.name, "needs a value"]);
+        } else {
+            seen.1 += 1;
+            assert!(!ours.stderr.contains("needs a value"), "{}", o.name);
+        }
+        if with_fio {
+            let real = fio_cmd()
+                .dir(d.path())
+                .args(["--parse-only", "j.fio"])
+                .run();
+            if real.stderr.contains("Bad option") {
+                // a command-line flag of fio's (`readonly`) that iomark's table also
+                // takes in a job file
+                continue;
+            }
+            let refused = real.stderr.contains("requires an argument");
+            assert_eq!(refused, bare, "{}: fio says {}", o.name, real.stderr);
+        }
+    }
+    assert!(seen.0 >= 20 && seen.1 >= 10, "{seen:?}");
+}

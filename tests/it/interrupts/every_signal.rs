@@ -160,6 +160,35 @@ fn stop_signals_the_parent_ignored_stay_ignored_as_under_nohup() {
     assert_eq!(read_json(&d.path().join("r.json"))["status"], "interrupted");
 }
 
+/// Under the fio persona SIGINT and SIGTERM end the run as fio 3.33's do: `fio:
+/// terminating on signal N` on the report's stream before the report (here before the
+/// JSON document), no other line on stderr, and fio's exit value 128.
+#[test]
+fn the_fio_persona_stops_on_sigint_and_sigterm_as_fio() {
+    let d = scratch();
+    for (sig, n) in [(libc::SIGTERM, 15), (libc::SIGINT, 2)] {
+        let mut child = as_fio(d.path())
+            .dir(d.path())
+            .fault("write:stop@100")
+            .args(["--name=w", "--filename=data", "--size=4m", "--rw=write"])
+            .arg("--output-format=json")
+            .spawn();
+        assert!(wait_stopped(&mut child, Duration::from_secs(20)));
+        assert_eq!(kill(child.id(), sig), 0);
+        assert_eq!(kill(child.id(), libc::SIGCONT), 0);
+        let r = finish(child);
+        assert_eq!(r.code, 128, "{r:?}");
+        let line = format!("\nfio: terminating on signal {n}\n");
+        let json = r.stdout.strip_prefix(&line).expect("fio's line first");
+        let v: serde_json::Value = serde_json::from_str(json).expect("then fio's JSON");
+        // the report of the I/O done (the signal landed mid-run: the child was stopped
+        // at its 100th write when it was sent)
+        let bytes = v["jobs"][0]["write"]["io_bytes"].as_u64().unwrap();
+        assert!(bytes >= 100 * 4096, "signal {sig}: {bytes}: {}", r.stdout);
+        assert_eq!(r.stderr, "", "signal {sig}");
+    }
+}
+
 /// SIGUSR1 (fio: "show the status") prints a status line and the run goes on; SIGPIPE
 /// from `kill` is ignored. The run ends normally afterwards (here by SIGINT once the
 /// status line was read, then by its size).

@@ -409,6 +409,19 @@ pub fn apply(
         Origin::CommandLine => None,
     };
     let value = substituted.as_deref().or(value);
+    // a job file's bare boolean (`direct` on its own): fio 3.33 takes a value-less key
+    // only for its "set" options (`time_based`, `thread`), else `Option direct requires
+    // an argument` and the job is dropped (parse.c __handle_option)
+    if let (Some(o), None, Origin::File { .. }) = (find(&key), value, origin) {
+        if o.kind == Kind::Bool {
+            return Err(bad(
+                &key,
+                "",
+                format!("needs a value ({key}=1 or {key}=0), as in fio 3.33"),
+                origin,
+            ));
+        }
+    }
     // the JSON lists a value as typed, also when only its first part is used
     let typed = value;
     let mut first_part = None;
