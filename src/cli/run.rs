@@ -60,26 +60,40 @@ pub fn fio(args: &[String]) -> Exit {
     run_as(args, Persona::Fio)
 }
 
-fn run_as(args: &[String], persona: Persona) -> Exit {
-    let _ = TAG.set(persona.tag());
+/// The command line read: the jobs, `--showcmd`, the many-hosts options and the words
+/// kept (without those two); or the answer when there is nothing to run (`--help`,
+/// `--version`, no job under the fio persona).
+type Read = (fio::FioCommand, bool, crate::ranks::Options, Vec<String>);
+
+fn read_command(args: &[String], persona: Persona) -> Result<Read, Exit> {
     // fio's getopt: -KEY, --KEY VALUE, abbreviations, short letters → --KEY[=VALUE]
-    let words = fio::getopt::canonical(args).map_err(|e| stop(exit::INVALID, e))?;
+    let words = fio::getopt::canonical(args).map_err(|e| Err(stop(exit::INVALID, e)))?;
     let args = words.as_slice();
     if let Some(done) = crate::cli::run_front::front(args, persona) {
-        return done;
+        return Err(done);
     }
     // --showcmd: print the effective options as one command line, run nothing (C10)
     let showcmd = args.iter().any(|a| a == "--showcmd");
-    let (many, kept) = crate::ranks::split_options(args).map_err(|e| stop(exit::INVALID, e))?;
+    let (many, kept) =
+        crate::ranks::split_options(args).map_err(|e| Err(stop(exit::INVALID, e)))?;
     let kept: Vec<String> = kept.into_iter().filter(|a| *a != "--showcmd").collect();
-    let args = kept.as_slice();
-    let mut cmd = match fio::parse_args(args) {
+    let cmd = match fio::parse_args(&kept) {
         Err(fio::FioError::NoJobs(_)) if persona == Persona::Fio => {
-            let quiet = showcmd || args.iter().any(|a| a == "--parse-only");
-            return crate::cli::run_front::no_jobs(quiet);
+            let quiet = showcmd || kept.iter().any(|a| a == "--parse-only");
+            return Err(crate::cli::run_front::no_jobs(quiet));
         }
-        parsed => parsed.map_err(|e| stop(exit::INVALID, e))?,
+        parsed => parsed.map_err(|e| Err(stop(exit::INVALID, e)))?,
     };
+    Ok((cmd, showcmd, many, kept))
+}
+
+fn run_as(args: &[String], persona: Persona) -> Exit {
+    let _ = TAG.set(persona.tag());
+    let (mut cmd, showcmd, many, kept) = match read_command(args, persona) {
+        Ok(r) => r,
+        Err(done) => return done,
+    };
+    let args = kept.as_slice();
     if cmd.live && !(cmd.parse_only || showcmd) {
         crate::cli::live::need_terminal(tag())?;
     }

@@ -341,13 +341,16 @@ fn negative_hex_and_unit_with_junk_values_of_every_numeric_key() {
 /// Every boolean key of the table written bare in a job file (`direct` on its own line):
 /// refused naming the key and what it needs (exit 2), where fio 3.33 says `Option KEY
 /// requires an argument` and drops the job (exit 1); fio's "set" keys (`time_based`,
-/// `thread`) are taken bare by both. With fio installed, each is checked against it.
+/// `thread`) are taken bare by both, as are the engines' flags (`fixedbufs`, checked on
+/// io_uring). With fio installed, each is checked against it.
 #[test]
 fn a_bare_boolean_in_a_job_file_needs_a_value_as_in_fio() {
     let d = scratch();
     let with_fio = need_fio("a_bare_boolean_in_a_job_file_needs_a_value_as_in_fio");
     let mut seen = (0, 0);
-    for o in options::all().filter(|o| matches!(o.apply, Apply::Job(_))) {
+    // (an engine's flags, io_uring's `fixedbufs`, are fio's "set" options: taken bare)
+    let job_keys = options::all().filter(|o| matches!(o.apply, Apply::Job(_)));
+    for o in job_keys.filter(|o| o.group != options::Group::Engine) {
         let bare = match o.kind {
             Kind::Bool => true,
             Kind::Flag => false,
@@ -382,4 +385,11 @@ fn a_bare_boolean_in_a_job_file_needs_a_value_as_in_fio() {
         }
     }
     assert!(seen.0 >= 20 && seen.1 >= 10, "{seen:?}");
+    let f = d.path().join("j.fio");
+    std::fs::write(&f, "[a]\nioengine=io_uring\nsize=1m\nfixedbufs\n").unwrap();
+    let ours = as_fio(d.path())
+        .dir(d.path())
+        .args(["--parse-only", "j.fio"])
+        .run();
+    assert_eq!(ours.code, 0, "{}", ours.stderr);
 }

@@ -97,7 +97,7 @@ fn io_size_percent_is_a_share_of_size_as_in_fio() {
     for (v, why) in [
         ("150%", "above 100%"),
         ("1.5%", "whole percentage"),
-        ("-5%", "whole percentage"),
+        ("-5%", "at least 0"),
     ] {
         let o = run(
             d.path(),

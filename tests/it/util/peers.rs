@@ -49,8 +49,9 @@ pub fn fio_cmd() -> Iomark {
     Iomark::program("fio")
 }
 
-/// The built binary under the name `fio` (the fio persona), linked in `dir/bin/`; it
-/// keeps no results history (`IOMARK_HISTORY=off`).
+/// The built binary under the name `fio` (the fio persona), linked in `dir/bin/` and
+/// started as `fio` (its argv[0], as a shell runs it from the PATH, which fio's usage
+/// prints); it keeps no results history (`IOMARK_HISTORY=off`).
 pub fn as_fio(dir: &Path) -> Iomark {
     let bin = dir.join("bin");
     std::fs::create_dir_all(&bin).unwrap();
@@ -58,5 +59,9 @@ pub fn as_fio(dir: &Path) -> Iomark {
     if !fio.exists() {
         std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_iomark"), &fio).unwrap();
     }
-    Iomark::program(fio).env("IOMARK_HISTORY", "off")
+    Iomark::program(fio)
+        .env("IOMARK_HISTORY", "off")
+        .configure(|c| {
+            std::os::unix::process::CommandExt::arg0(c, "fio");
+        })
 }

@@ -413,7 +413,8 @@ pub fn apply(
     // only for its "set" options (`time_based`, `thread`), else `Option direct requires
     // an argument` and the job is dropped (parse.c __handle_option)
     if let (Some(o), None, Origin::File { .. }) = (find(&key), value, origin) {
-        if o.kind == Kind::Bool {
+        // (the engines' flags, `fixedbufs`, are fio's "set" options)
+        if o.kind == Kind::Bool && matches!(o.apply, Apply::Job(_)) && o.group != Group::Engine {
             return Err(bad(
                 &key,
                 "",
