@@ -70,20 +70,23 @@ fn sighup_and_sigquit_during_copy_tree_and_mark_remove_their_files() {
     }
 }
 
+/// A 4 MiB write job of `run` with fio's JSON on stdout and the result in `r.json`.
+const RUN_4M: [&str; 7] = [
+    "run",
+    "--name=w",
+    "--filename=data",
+    "--size=4m",
+    "--rw=write",
+    "--output-format=json",
+    "--json=r.json",
+];
+
 /// `run` (fio's command line): SIGHUP mid-run ends it as SIGTERM does, with fio's JSON
 /// of the I/O done and exit 129.
 #[test]
 fn sighup_during_run_keeps_the_fio_json_and_exits_129() {
     let d = scratch();
-    let args = [
-        "run",
-        "--name=w",
-        "--filename=data",
-        "--size=4m",
-        "--rw=write",
-        "--output-format=json",
-        "--json=r.json",
-    ];
+    let args = RUN_4M;
     let r = interrupt_at(d.path(), "write:stop@100", &args, libc::SIGHUP);
     assert_eq!(r.code, 129, "{r:?}");
     no_panic(&r);
@@ -101,15 +104,7 @@ fn sighup_during_run_keeps_the_fio_json_and_exits_129() {
 fn stop_signals_the_parent_ignored_stay_ignored_as_under_nohup() {
     use std::os::unix::process::CommandExt;
     let d = scratch();
-    let args = [
-        "run",
-        "--name=w",
-        "--filename=data",
-        "--size=4m",
-        "--rw=write",
-        "--output-format=json",
-        "--json=r.json",
-    ];
+    let args = RUN_4M;
     let ignoring = |c: &mut std::process::Command| {
         // SAFETY: signal(2) only, in the child before exec
         unsafe {

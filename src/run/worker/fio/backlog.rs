@@ -16,6 +16,7 @@ use crate::run::fio::RunError;
 use crate::run::verify;
 use crate::run::worker::fio::{Slot, Worker};
 use crate::stats::job::JobStats;
+use std::collections::BTreeMap;
 use std::sync::atomic::Ordering;
 
 impl<'a> Worker<'a> {
@@ -30,6 +31,16 @@ impl<'a> Worker<'a> {
             offset_at: &plan.job.tuning.verify_pattern_fmt,
             hdr_at: plan.job.tuning.verify_offset.unwrap_or(0) as usize,
         })
+    }
+
+    /// The blocks written and not verified yet (last write per offset: length and
+    /// sequence number), taken for a read-back; `None` when the job verifies nothing or
+    /// has no file.
+    pub(super) fn unverified(&mut self) -> Option<BTreeMap<(usize, u64), (usize, u64)>> {
+        if self.vspec().is_none() || self.fds.is_empty() {
+            return None;
+        }
+        Some(std::mem::take(&mut self.written))
     }
 
     /// Whether read-back checks the write sequence number (fio's rule).
@@ -98,10 +109,9 @@ impl<'a> Worker<'a> {
         st: &mut JobStats,
         until: Option<u64>,
     ) -> Result<(), RunError> {
-        if self.vspec().is_none() || self.fds.is_empty() {
+        let Some(written) = self.unverified() else {
             return Ok(());
-        }
-        let written = std::mem::take(&mut self.written);
+        };
         for (&(file, offset), &(len, seq)) in &written {
             if until.is_some_and(|u| self.clock.now() >= u) || self.stop.load(Ordering::Relaxed) {
                 break;

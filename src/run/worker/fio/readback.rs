@@ -35,10 +35,9 @@ impl<'a> Worker<'a> {
         st: &mut JobStats,
         until: Option<u64>,
     ) -> Result<(), RunError> {
-        if self.vspec().is_none() || self.fds.is_empty() {
+        let Some(written) = self.unverified() else {
             return Ok(());
-        }
-        let written = std::mem::take(&mut self.written);
+        };
         let blocks = written
             .iter()
             .map(|(&(f, o), &(len, seq))| (f, o, len, seq))
