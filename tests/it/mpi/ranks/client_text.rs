@@ -168,16 +168,10 @@ fn two_ranks_print_fios_client_text() {
     }
     let job = d.path().join("m.fio");
     std::fs::write(&job, "[m]\nrw=randrw\nbs=4k\nsize=2m\n").unwrap();
-    // iomark as fio: a link named fio
-    std::fs::create_dir(d.path().join("bin")).unwrap();
-    let fio = d.path().join("bin/fio");
-    std::os::unix::fs::symlink(BIN, &fio).unwrap();
-    let Some(mut c) = mpirun() else {
+    let Some(mut c) = two_ranks_as_fio(d.path()) else {
         return;
     };
     let o = c
-        .args(["-np", "2"])
-        .arg(&fio)
         .arg(&job)
         .arg("--output-format=normal")
         .current_dir(&mine)
@@ -232,15 +226,10 @@ fn two_ranks_print_fios_client_text() {
 #[test]
 fn rank_0_prints_the_status_interval_reports() {
     let d = scratch();
-    std::fs::create_dir(d.path().join("bin")).unwrap();
-    let fio = d.path().join("bin/fio");
-    std::os::unix::fs::symlink(BIN, &fio).unwrap();
-    let Some(mut c) = mpirun() else {
+    let Some(mut c) = two_ranks_as_fio(d.path()) else {
         return;
     };
     let o = c
-        .args(["-np", "2"])
-        .arg(&fio)
         .args([
             "--name=s",
             "--ioengine=null",
@@ -282,4 +271,15 @@ fn rank_0_prints_the_status_interval_reports() {
         .as_u64()
         .unwrap();
     assert!(ios < all, "{out}");
+}
+
+/// `mpirun -np 2 DIR/bin/fio`: iomark as fio (a link named fio) on two ranks; `None`
+/// without mpirun.
+fn two_ranks_as_fio(dir: &std::path::Path) -> Option<std::process::Command> {
+    std::fs::create_dir(dir.join("bin")).unwrap();
+    let fio = dir.join("bin/fio");
+    std::os::unix::fs::symlink(BIN, &fio).unwrap();
+    let mut c = mpirun()?;
+    c.args(["-np", "2"]).arg(&fio);
+    Some(c)
 }
