@@ -8,6 +8,7 @@
 //! checked against the real filesystem; options missing on the command line are taken
 //! from the fixture's `probe` file (`opt rated_read=…`, `opt working_set=…`).
 
+use crate::cli::output::{cannot_write, Outputs};
 use crate::probe::ceiling::Rated;
 use crate::probe::diagnosis::{self, Inputs};
 use crate::probe::Root;
@@ -55,9 +56,17 @@ pub struct Args {
     /// `--root`, and removed afterwards.
     #[arg(long, value_name = "FILE", value_hint = clap::ValueHint::FilePath)]
     pub fixture: Option<PathBuf>,
-    /// Print the diagnosis as JSON (stable finding IDs).
-    #[arg(long)]
-    pub json: bool,
+    /// Print the diagnosis as JSON (stable finding IDs); `--json=FILE` writes it to FILE
+    /// (replaced whole, never through a link) and prints the text report.
+    #[arg(
+        long,
+        value_name = "FILE",
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "-",
+        value_hint = clap::ValueHint::FilePath
+    )]
+    pub json: Option<PathBuf>,
     /// The drive's advertised sequential read speed, MB/s (`3000`, `3000MB/s`, `3GB/s`).
     #[arg(long, value_name = "MB/s", value_parser = parse_mb_s)]
     pub rated_read: Option<f64>,
@@ -171,20 +180,43 @@ fn diagnose_with(a: &Args) -> Exit {
     if a.root.is_none() && std::fs::metadata(&a.path).is_err() {
         return env(format!("{}: no such file or directory", a.path));
     }
+    let outs = outputs(a)?;
     let d = diagnosis::diagnose(&root, &inputs(a, &root));
     let mut i = crate::result::Inputs::new("diagnose", &[], crate::result::Status::Ok);
     i.targets = vec![d];
     let r = crate::result::build(i);
-    let text_report = DiagnoseText {
-        paint: crate::util::color::Paint::new(a.color),
+    // stdout's errors (a closed pipe, a full disk) follow crate::util::output's rule; a
+    // file's are exit 1
+    match outs.write_texts(&r) {
+        Ok(()) => Ok(exit::OK),
+        Err((opt, e)) => Err(Error::new(
+            exit::FAILED,
+            format!("iomark diagnose: {}", cannot_write(&opt, &e.path, &e)),
+        )),
+    }
+}
+
+/// The outputs, checked before the walk: the JSON document on stdout (`--json`) or in
+/// a file (`--json=FILE`, then the text report on stdout too), else the text report.
+fn outputs(a: &Args) -> Result<Outputs, Error> {
+    let mut outs = Outputs::new();
+    let text = || -> Vec<Box<dyn Reporter>> {
+        vec![Box::new(DiagnoseText {
+            paint: crate::util::color::Paint::new(a.color),
+        })]
     };
-    let report: &dyn Reporter = if a.json { &DiagnoseJson } else { &text_report };
-    let text = report
-        .render(&r)
-        .map_err(|e| Error::new(exit::FAILED, format!("iomark diagnose: {e}")))?;
-    // stdout's errors (a closed pipe, a full disk) follow crate::util::output's rule
-    crate::util::output::write(&text);
-    Ok(exit::OK)
+    let Some(p) = &a.json else {
+        outs.stdout(text(), "");
+        return Ok(outs);
+    };
+    if let Err(e) = outs.file("--json", p, vec![Box::new(DiagnoseJson)], "") {
+        let line = format!("iomark diagnose: {}", cannot_write("--json", p, &e));
+        return Err(Error::new(e.exit_code(), line));
+    }
+    if crate::util::output::Stream::of(p).is_none() {
+        outs.stdout(text(), "");
+    }
+    Ok(outs)
 }
 
 #[cfg(test)]

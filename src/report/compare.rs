@@ -74,6 +74,8 @@ pub struct Desc {
     pub direct: Option<bool>,
     /// file-set size, bytes
     pub file_set: u64,
+    /// files in the set (0: not known)
+    pub files: u32,
     /// RAM of the machine, bytes (from the diagnosis)
     pub ram: Option<u64>,
     /// the result's fsync policy in words (result/truth.rs `fsync_policy`; None: unknown)
@@ -339,6 +341,7 @@ fn fileio_test(r: &RunResult, f: &RunFacts) -> Option<Test> {
             threads: j.threads,
             direct: Some(j.direct),
             file_set: j.total_size_bytes,
+            files: j.files,
             ram: f.ram,
             fsync: f.fsync.clone(),
             memory: f.memory.clone(),
@@ -374,6 +377,7 @@ fn phase_test(r: &RunResult, p: &crate::result::Phase, f: &RunFacts) -> Test {
                 threads: s.threads,
                 direct: note_direct(&p.notes, r.job.direct),
                 file_set: r.job.total_size_bytes,
+                files: r.job.files,
                 ram: f.ram,
                 fsync: f.fsync.clone(),
                 memory: f.memory.clone(),
@@ -501,6 +505,7 @@ fn run_tests(r: &RunResult, f: &RunFacts) -> Vec<Test> {
                 threads,
                 direct,
                 file_set,
+                files: num(note_value(notes, "nrfiles")).map_or(j.files, |v| v as u32),
                 ram: f.ram,
                 fsync: f.fsync.clone(),
                 memory: f.memory.clone(),
@@ -846,6 +851,10 @@ fn describe_diff(a: &Desc, b: &Desc, la: &str, lb: &str, writes: bool) -> Vec<St
         let threads = crate::util::text::plural(b.threads, "thread", "threads");
         d.push(format!("{lb}: {threads} ({la}: {})", a.threads));
     }
+    if a.files != b.files && a.files > 0 && b.files > 0 {
+        let files = crate::util::text::plural(b.files, "file", "files");
+        d.push(format!("{lb}: {files} ({la}: {})", a.files));
+    }
     if a.direct != b.direct {
         let w = |x: Option<bool>| match x {
             Some(true) => "O_DIRECT",
@@ -1032,22 +1041,15 @@ fn row_differences(cells: &[Option<&Test>], groups: &[Group], ref_g: usize) -> V
     let letters: Vec<String> = (0..groups.len()).map(letter).collect();
     let first = |g: &Group| g.members.iter().find_map(|&m| cells[m]);
     let reference = first(&groups[ref_g]);
-    let writes = |t: &Test| {
-        let k = base_key(&t.key);
-        k.ends_with(" write") || k.ends_with(" mix")
-    };
     let mut differences: Vec<String> = vec![];
     for (i, g) in groups.iter().enumerate() {
         match first(g) {
             None => differences.push(format!("{}: no such test", letters[i])),
             Some(c) if i != ref_g => {
-                if let (Some(r), Some(b)) = (reference, &c.desc) {
-                    if let Some(a) = &r.desc {
-                        let w = writes(r) || writes(c);
-                        for d in describe_diff(a, b, &letters[ref_g], &letters[i], w) {
-                            if !differences.contains(&d) {
-                                differences.push(d);
-                            }
+                if let Some(r) = reference {
+                    for d in test_diff(r, c, &letters[ref_g], &letters[i]) {
+                        if !differences.contains(&d) {
+                            differences.push(d);
                         }
                     }
                 }
@@ -1056,6 +1058,38 @@ fn row_differences(cells: &[Option<&Test>], groups: &[Group], ref_g: usize) -> V
         }
     }
     differences
+}
+
+/// Points of the wall time in timed waits by which two tests must differ to be called
+/// out: a rate limit or a think time slows a test on purpose.
+pub const WAIT_DIFF_POINTS: f64 = 10.0;
+
+/// How test `b` (column `lb`) differs from test `a` (column `la`) in what it ran: the
+/// jobs ([`describe_diff`], when both say) and the share of the time in timed waits
+/// (rate limits, think time, flow) when it differs by [`WAIT_DIFF_POINTS`] or more.
+/// Empty: the two ran the same test the same way, so their figures compare.
+pub fn test_diff(a: &Test, b: &Test, la: &str, lb: &str) -> Vec<String> {
+    let writes = |t: &Test| {
+        let k = base_key(&t.key);
+        k.ends_with(" write") || k.ends_with(" mix")
+    };
+    let mut d = match (&a.desc, &b.desc) {
+        (Some(x), Some(y)) => describe_diff(x, y, la, lb, writes(a) || writes(b)),
+        _ => vec![],
+    };
+    let (wa, wb) = (a.why.wait_pct.unwrap_or(0.0), b.why.wait_pct.unwrap_or(0.0));
+    if (wa - wb).abs() >= WAIT_DIFF_POINTS {
+        let w = |v: f64| match v > 0.0 {
+            true => format!("{v:.0} % of the time in timed waits"),
+            false => "no timed waits".to_string(),
+        };
+        d.push(format!(
+            "{lb}: {} (rate limit, think time) ({la}: {})",
+            w(wb),
+            w(wa)
+        ));
+    }
+    d
 }
 
 /// Build the comparison with one column per group (median of its runs, with their

@@ -6,7 +6,7 @@
 //! same row name there (`RND4K Q1T1 read`, `copy buffered_128k`); the device is the
 //! result's identity key (probe/identity.rs). The files are files/history.rs's.
 
-use super::compare::{tests_of, Test};
+use super::compare::{test_diff, tests_of, Test};
 use crate::result::history::{device_key, device_label};
 use crate::result::{RunResult, Warning};
 
@@ -74,7 +74,8 @@ fn fmt(v: f64) -> String {
 
 /// The regression findings of `r` against the `earlier` runs of its device and test:
 /// for each test, its throughput below the lowest earlier run by more than the earlier
-/// runs' spread (max − min, at least [`NOISE_FLOOR`] of their median).
+/// runs' spread (max − min, at least [`NOISE_FLOOR`] of their median). Only earlier
+/// runs of the test that ran it the same way count ([`test_diff`] empty).
 pub fn regressions(r: &RunResult, earlier: &[&RunResult]) -> Vec<Warning> {
     let before: Vec<Vec<Test>> = earlier.iter().map(|e| tests_of(e)).collect();
     let mut out = vec![];
@@ -82,9 +83,12 @@ pub fn regressions(r: &RunResult, earlier: &[&RunResult]) -> Vec<Warning> {
         let Some((v, unit)) = throughput(&t) else {
             continue;
         };
+        // an earlier run that ran the test another way (O_DIRECT, fsync policy, files,
+        // a rate limit or think time: compare's "jobs differ") is no baseline for it
         let mut vals: Vec<f64> = before
             .iter()
             .filter_map(|ts| ts.iter().find(|o| o.name == t.name))
+            .filter(|o| test_diff(o, &t, "A", "B").is_empty())
             .filter_map(throughput)
             .filter(|(_, u)| *u == unit)
             .map(|(x, _)| x)
@@ -322,6 +326,29 @@ mod tests {
             line.contains("block 4096 B, file set 65536 B, buffered"),
             "{line}"
         );
+    }
+
+    /// A run that waited on purpose (a rate limit, think time) is not a regression of
+    /// earlier runs that did not, and compare says why the columns differ.
+    #[test]
+    fn a_rate_limited_run_is_no_regression_of_unlimited_ones() {
+        let a = copy_run("dev:a", 1, 100.0);
+        let b = copy_run("dev:a", 2, 104.0);
+        let mut limited = copy_run("dev:a", 9, 5.0);
+        limited.time = vec![crate::result::TimeShare::new("all", 1_000, 50, 0, 0).with_wait(900)];
+        let rs = [&a, &b];
+        assert!(regressions(&limited, &rs).is_empty());
+        let (ta, tl) = (&tests_of(&a)[0], &tests_of(&limited)[0]);
+        assert_eq!(
+            test_diff(ta, tl, "A", "B"),
+            ["B: 90 % of the time in timed waits (rate limit, think time) (A: no timed waits)"]
+        );
+        // the same slowdown without waits is one
+        assert_eq!(regressions(&copy_run("dev:a", 9, 5.0), &rs).len(), 1);
+        // a wait share within the call-out's margin is the same test
+        let mut waited = copy_run("dev:a", 9, 5.0);
+        waited.time = vec![crate::result::TimeShare::new("all", 1_000, 50, 0, 0).with_wait(50)];
+        assert_eq!(regressions(&waited, &rs).len(), 1);
     }
 
     #[test]

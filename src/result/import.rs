@@ -61,19 +61,11 @@ pub struct FioOpts {
 /// What `text` holds, if it is fio output: `Some(Ok(result))`, `Some(Err(one line))` for
 /// fio output that cannot be read, `None` when it is not fio output at all.
 pub fn import(text: &str, label: &str) -> Option<Result<RunResult, String>> {
-    let t = text.trim_start();
-    if t.starts_with('{') {
-        let v: Value = serde_json::from_str(t).ok()?;
-        let version = v.get("fio version")?.as_str()?.to_string();
-        let ms = v
-            .get("timestamp_ms")
-            .and_then(Value::as_u64)
-            .or_else(|| v.get("timestamp").and_then(Value::as_u64).map(|s| s * 1000));
-        Some(
-            from_json(&v)
-                .and_then(|d| inputs(&d, &version, "JSON", label))
-                .map(|i| dated(build(i), ms)),
-        )
+    if let Some(v) = fio_json(text) {
+        import_json(&v, label)
+    } else if text.trim_start().starts_with('{') {
+        // a JSON document that is not fio's (an iomark RunResult): not imported
+        None
     } else if text.lines().any(|l| l.starts_with("fio-")) || text.contains("(groupid=") {
         let version = text
             .lines()
@@ -88,6 +80,40 @@ pub fn import(text: &str, label: &str) -> Option<Result<RunResult, String>> {
     } else {
         None
     }
+}
+
+/// A result from fio's JSON document `v`.
+fn import_json(v: &Value, label: &str) -> Option<Result<RunResult, String>> {
+    let version = v.get("fio version")?.as_str()?.to_string();
+    let ms = v
+        .get("timestamp_ms")
+        .and_then(Value::as_u64)
+        .or_else(|| v.get("timestamp").and_then(Value::as_u64).map(|s| s * 1000));
+    Some(
+        from_json(v)
+            .and_then(|d| inputs(&d, &version, "JSON", label))
+            .map(|i| dated(build(i), ms)),
+    )
+}
+
+/// fio's JSON document in `text`: the whole text, or — as fio prints lines before its
+/// document on the same stdout (`note: …` warnings, command-line jobs' header lines, an
+/// engine's setup line) — the text from the first line that is `{` alone. With several
+/// documents (`--status-interval`: one per interval) the last, the final report. `None`
+/// when no JSON document with a `fio version` is there.
+fn fio_json(text: &str) -> Option<Value> {
+    let t = text.trim_start();
+    let start = if t.starts_with('{') {
+        0
+    } else {
+        let at = t.find("\n{\n").or_else(|| t.find("\n{\r\n"))?;
+        at + 1
+    };
+    serde_json::Deserializer::from_str(&t[start..])
+        .into_iter::<Value>()
+        .map_while(Result::ok)
+        .filter(|v| v.get("fio version").is_some())
+        .last()
 }
 
 /// The result dated when fio ran it (`ms` since the epoch), not when it was imported.
@@ -665,6 +691,30 @@ mod tests {
             text_date_ms("j: (groupid=0, jobs=1): err= 0: pid=7: yesterday"),
             None
         );
+    }
+
+    /// fio prints lines before its JSON document on the same stdout (a `note:` warning,
+    /// command-line jobs' header lines) and, with `--status-interval`, one document per
+    /// interval: the import reads the last document after those lines.
+    #[test]
+    fn fio_json_after_lines_and_the_last_of_several_documents() {
+        let doc = |ios: u64| {
+            format!(
+                "{{\n  \"fio version\" : \"fio-3.33\",\n  \"jobs\" : [{{\"jobname\":\"j\",\"read\":{{\"total_ios\":{ios},\"io_bytes\":{},\"runtime\":1000}}}}]\n}}\n",
+                ios * 4096
+            )
+        };
+        let noted = format!(
+            "note: both iodepth >= 1 and synchronous I/O engine are selected, queue depth will be capped at 1\na: (g=0): rw=read, bs=(R) 4096B-4096B\n{}",
+            doc(10)
+        );
+        let r = import(&noted, "n.json").unwrap().unwrap();
+        assert_eq!((r.read.ops, r.read.bytes), (10, 40960));
+        let two = format!("{}{}", doc(5), doc(20));
+        let r = import(&two, "s.json").unwrap().unwrap();
+        assert_eq!(r.read.ops, 20, "the last document is the final report");
+        // lines before a JSON document that is not fio's: not imported
+        assert!(import("note: x\n{\n\"a\": 1\n}\n", "x").is_none());
     }
 
     #[test]

@@ -63,6 +63,24 @@ pub fn sysbench(args: &[String]) -> i32 {
     }
 }
 
+/// The arguments as `iomark fileio` takes them: without sysbench's test word (the
+/// `fileio` before or among the options, `--test=fileio`), which the sysbench-style
+/// command lines carry — so a kept result's command line reads `iomark fileio …` once.
+fn without_test_word(args: &[String]) -> Vec<String> {
+    let mut seen = false;
+    args.iter()
+        .filter(|w| match w.as_str() {
+            "--test=fileio" => false,
+            "fileio" if !seen => {
+                seen = true;
+                false
+            }
+            _ => true,
+        })
+        .cloned()
+        .collect()
+}
+
 /// Output stream of a message.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Stream {
@@ -306,7 +324,10 @@ fn parse_inner(
     c.out(level::NOTICE, "");
     // Step 5: command, then option syntax.
     let Some(first) = a.positionals.first() else {
-        c.err("The 'fileio' test requires a command argument. See 'iomark fileio help'");
+        let me = if as_sysbench() { "sysbench" } else { "iomark" };
+        c.err(&format!(
+            "The 'fileio' test requires a command argument. See '{me} fileio help'"
+        ));
         return Err(Stop(exit::FAILED));
     };
     if cmds[0].is_none() {
@@ -329,7 +350,7 @@ fn parse_inner(
     let runs = commands.contains(&Command::Run);
     let mut j = fileio_options(c, a, runs, general)?;
     j.commands = commands;
-    j.argv = args.to_vec();
+    j.argv = without_test_word(args);
     if j.commands
         .iter()
         .any(|c| matches!(c, Command::Prepare | Command::Run))

@@ -426,3 +426,39 @@ fn geometry_errors_exit_2_after_banner() {
     let r = p("--file-total-size=100 run --file-test-mode=rndrd");
     assert_eq!(code(&r), 2);
 }
+
+/// A sysbench-style command line keeps its options and commands in the result's argv
+/// without the test word, so a kept result reads `iomark fileio …` once.
+#[test]
+fn the_kept_argv_has_no_test_word() {
+    let j = |v: &str| match raw(v).outcome {
+        Outcome::Job(j) => j.argv,
+        Outcome::Exit(c) => panic!("{v}: exit {c}"),
+    };
+    assert_eq!(
+        j("--threads=2 fileio --file-total-size=16M prepare"),
+        ["--threads=2", "--file-total-size=16M", "prepare"]
+    );
+    assert_eq!(
+        j("--test=fileio --file-total-size=16M prepare"),
+        ["--file-total-size=16M", "prepare"]
+    );
+    assert_eq!(
+        j("--file-total-size=16M prepare"),
+        ["--file-total-size=16M", "prepare"]
+    );
+}
+
+/// With no command, sysbench's hint names sysbench's own `help`; iomark's names its.
+#[test]
+fn the_missing_command_hint_names_the_program() {
+    let r = raw("--file-total-size=16M");
+    assert!(
+        r.post
+            .iter()
+            .any(|m| m.text
+                == "The 'fileio' test requires a command argument. See 'iomark fileio help'"),
+        "{:?}",
+        r.post
+    );
+}
