@@ -396,11 +396,12 @@ fn before_running(
         return Err(Error::lines(exit::INVALID, lines));
     }
     if showcmd {
-        let line = match persona {
+        // fio's form ends each of its lines itself, and has none for a command line alone
+        let text = match persona {
             Persona::Fio => crate::job::fio::showcmd::showcmd_fio(cmd),
-            Persona::Iomark => crate::job::fio::showcmd::showcmd(cmd),
+            Persona::Iomark => format!("{}\n", crate::job::fio::showcmd::showcmd(cmd)),
         };
-        crate::out!("{line}\n");
+        crate::out!("{text}");
         return Ok(None);
     }
     let print_notices = || {

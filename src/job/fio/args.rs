@@ -35,6 +35,12 @@ pub fn parse_args_with(
         files,
         mut early,
     } = scan(args)?;
+    // fio's `--showcmd` prints the command line's globals with each job file's [global]
+    let cmdline: Vec<(String, Option<String>)> = sections[0]
+        .1
+        .iter()
+        .map(|e| (options::canonical(&e.key), e.value.clone()))
+        .collect();
     let base = globals(&mut p.cmd, &sections.remove(0).1)?;
     early.remove(0);
     // the section line fio printed while reading the command line lands in the report's
@@ -65,6 +71,9 @@ pub fn parse_args_with(
             })
             .map(|s| (s.name, s.entries))
             .collect();
+        p.cmd
+            .fio_showcmd
+            .push(crate::job::fio::showcmd::fio_line(&cmdline, &pairs));
         jobs_from_sections(&pairs, &mut p.cmd, &base)?;
     }
     check_command(&p.cmd)?;

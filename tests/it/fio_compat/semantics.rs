@@ -673,3 +673,51 @@ fn data_files_take_the_section_name_logs_and_reports_the_name_option() {
     assert_eq!(files, ["job1.0.0", "job2.x.0", "read_iops_bw.1.log"]);
     assert_eq!(names, ["read_iops", "write_iops"]);
 }
+
+/// `--showcmd` of fio's own example job files (../shared/peer-tests/fio-examples), side by
+/// side with fio 3.33, byte for byte: each section's options in the order fio reads them
+/// (`kb_base`, `unit_base`, `lockfile` first, `filename` last, an engine's options after
+/// the rest), a later `[global]` repeating every global so far, a description quoted.
+/// Compared on every example both accept (fio refuses the engines it lacks, iomark the
+/// keys it lacks); the ones named below must be among them.
+#[test]
+fn showcmd_of_fios_examples_is_fios_line() {
+    if !need_fio("showcmd_of_fios_examples_is_fios_line") {
+        return;
+    }
+    let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/peer-tests/fio-examples");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&examples)
+        .unwrap_or_else(|e| panic!("fio's examples at {}: {e}", examples.display()))
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "fio"))
+        .collect();
+    files.sort();
+    let d = scratch();
+    let (mut same, mut differ) = (Vec::new(), Vec::new());
+    for f in &files {
+        let fio = fio_cmd().dir(d.path()).arg("--showcmd").arg(f).run();
+        let ours = as_fio(d.path()).dir(d.path()).arg("--showcmd").arg(f).run();
+        if fio.code != 0 || ours.code != 0 {
+            continue;
+        }
+        let name = f.file_name().unwrap().to_string_lossy().into_owned();
+        if ours.stdout == fio.stdout {
+            same.push(name);
+        } else {
+            differ.push(format!(
+                "{name}:\n fio:    {}\n iomark: {}",
+                fio.stdout, ours.stdout
+            ));
+        }
+    }
+    assert!(differ.is_empty(), "{}", differ.join("\n"));
+    for must in [
+        "fio-rand-RW.fio",
+        "exitwhat.fio",
+        "butterfly.fio",
+        "basic-verify.fio",
+    ] {
+        assert!(same.iter().any(|s| s == must), "{must} compared: {same:?}");
+    }
+    assert!(same.len() >= 30, "examples compared: {}", same.len());
+}

@@ -850,6 +850,19 @@ fn keywords(v: &str, key: &str, origin: &Origin) -> Result<Option<String>, FioEr
     Ok(Some(n.int.to_string()))
 }
 
+/// A job-file value of `key` as fio 3.33 reads it: its [`KEYWORDS`] replaced and
+/// computed (the value itself when it holds none, or when it cannot be computed).
+pub fn as_fio_reads(key: &str, v: &str) -> String {
+    let origin = Origin::File {
+        path: std::path::PathBuf::new(),
+        line: 0,
+    };
+    match keywords(v, key, &origin) {
+        Ok(Some(out)) => out,
+        _ => v.to_string(),
+    }
+}
+
 /// What a job key's `apply` works on: the job, the key as written (`_` spelling, for
 /// messages) and where it was written.
 pub struct JobCtx<'a> {
