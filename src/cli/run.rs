@@ -497,6 +497,11 @@ fn outputs(
                 full: fmt.normal,
                 said: status_reports(cmd, persona).then(Default::default),
                 stopped_by: (persona == Persona::Fio).then_some(fio_stop_signal as fn() -> _),
+                // fio writes the lines it says on stderr into `--output` too
+                fio_lines: match &cmd.output {
+                    Some(_) => cmd.fio_output.clone(),
+                    None => Vec::new(),
+                },
             }),
         );
     }
