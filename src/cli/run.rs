@@ -396,11 +396,12 @@ fn before_running(
         return Err(Error::lines(exit::INVALID, lines));
     }
     if showcmd {
-        let line = match persona {
+        // fio's form ends each of its lines itself, and has none for a command line alone
+        let text = match persona {
             Persona::Fio => crate::job::fio::showcmd::showcmd_fio(cmd),
-            Persona::Iomark => crate::job::fio::showcmd::showcmd(cmd),
+            Persona::Iomark => format!("{}\n", crate::job::fio::showcmd::showcmd(cmd)),
         };
-        crate::out!("{line}\n");
+        crate::out!("{text}");
         return Ok(None);
     }
     let print_notices = || {
@@ -496,6 +497,11 @@ fn outputs(
                 full: fmt.normal,
                 said: status_reports(cmd, persona).then(Default::default),
                 stopped_by: (persona == Persona::Fio).then_some(fio_stop_signal as fn() -> _),
+                // fio writes the lines it says on stderr into `--output` too
+                fio_lines: match &cmd.output {
+                    Some(_) => cmd.fio_output.clone(),
+                    None => Vec::new(),
+                },
             }),
         );
     }

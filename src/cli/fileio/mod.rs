@@ -37,6 +37,14 @@ const OTHER_TESTS: [&str; 4] = ["cpu", "memory", "threads", "mutex"];
 /// sysbench's "Cannot find benchmark" line, exit 1.
 pub fn sysbench(args: &[String]) -> i32 {
     let _ = AS_SYSBENCH.set(());
+    let args = match sysbench_slots(args) {
+        Ok(args) => args,
+        Err(lines) => {
+            lines.iter().for_each(|l| eprintln!("{l}"));
+            return exit::FAILED;
+        }
+    };
+    let args = &args[..];
     let a = Argv::split(args);
     let test = a
         .value("test")
@@ -80,6 +88,41 @@ fn without_test_word(args: &[String]) -> Vec<String> {
         .cloned()
         .collect()
 }
+
+/// The words of a `sysbench` command line as sysbench 1.0.20 reads them, in order: the
+/// first word that is not an option names the test, the second the command, and
+/// `--test=NAME` names the test wherever it stands (so `prepare run --test=fileio` runs
+/// `run`: `prepare` was the test's name until `--test` replaced it). A third word is
+/// `Unrecognized command line argument: WORD` on stderr, exit 1, after the deprecation
+/// warning of each `--test` before it. `Ok`: the options, then the test word when it
+/// was not given by `--test`, then the command — one command, where `iomark fileio`
+/// takes several.
+fn sysbench_slots(args: &[String]) -> Result<Vec<String>, Vec<String>> {
+    // `Some(None)`: the test is named by `--test`
+    let (mut test, mut command) = (None::<Option<&String>>, None::<&String>);
+    let (mut said, mut opts) = (Vec::new(), Vec::new());
+    for w in args {
+        if w.starts_with("--") {
+            if w.starts_with("--test=") {
+                said.push(TEST_DEPRECATED.to_string());
+                test = Some(None);
+            }
+            opts.push(w.clone());
+        } else if test.is_none() {
+            test = Some(Some(w));
+        } else if command.is_none() {
+            command = Some(w);
+        } else {
+            said.push(format!("Unrecognized command line argument: {w}"));
+            return Err(said);
+        }
+    }
+    opts.extend(test.flatten().into_iter().chain(command).cloned());
+    Ok(opts)
+}
+
+/// sysbench's warning for each `--test=NAME`.
+const TEST_DEPRECATED: &str = "WARNING: the --test option is deprecated. You can pass a script name or path on the command line without any options.";
 
 /// Output stream of a message.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -365,7 +408,8 @@ fn parse_inner(
 }
 
 /// Steps 1 and 2 (before the banner): the positional words (sysbench takes one command;
-/// iomark also accepts a sequence of prepare/run/cleanup; anything else after the first
+/// `iomark fileio` also accepts a sequence of prepare/run/cleanup, the `sysbench` persona
+/// does not: [`sysbench_slots`]; anything else after the first
 /// word is refused, as sysbench does), then `--help` / `--version` and `--test`'s warning.
 fn before_banner(c: &mut Ctx, a: &Argv, cmds: &[Option<Command>]) -> Result<(), Stop> {
     if a.positionals.len() > 1 {
@@ -405,7 +449,7 @@ fn before_banner(c: &mut Ctx, a: &Argv, cmds: &[Option<Command>]) -> Result<(), 
         return Err(Stop(exit::OK));
     }
     if a.has("test") {
-        c.err("WARNING: the --test option is deprecated. You can pass a script name or path on the command line without any options.");
+        c.err(TEST_DEPRECATED);
     }
     Ok(())
 }

@@ -34,8 +34,19 @@ pub fn parse_args_with(
         mut sections,
         files,
         mut early,
+        output_at,
     } = scan(args)?;
-    let base = globals(&mut p.cmd, &sections.remove(0).1)?;
+    // fio 3.33 writes its log_err lines into `--output` too once it is open: the lines of
+    // the command line's entries after it, of the jobs added after it, of every job file
+    let after_output = |at: (usize, usize)| output_at.is_some_and(|o| o <= at);
+    let mut finish_out = Vec::new();
+    // fio's `--showcmd` prints the command line's globals with each job file's [global]
+    let cmdline: Vec<(String, Option<String>)> = sections[0]
+        .1
+        .iter()
+        .map(|e| (options::canonical(&e.key), e.value.clone()))
+        .collect();
+    let base = globals(&mut p.cmd, &sections.remove(0).1, &|i| after_output((0, i)))?;
     early.remove(0);
     // the section line fio printed while reading the command line lands in the report's
     // stream when `--output` came before it or not at all (else on stdout: not printed)
@@ -46,16 +57,26 @@ pub fn parse_args_with(
         .collect();
     // fio's order: the command line's jobs (getopt reads every option before the job
     // files), then each job file's
-    for ((name, entries), early) in sections.iter().zip(early) {
+    let last = sections.len();
+    for (si, ((name, entries), early)) in sections.iter().zip(early).enumerate() {
         let mut job = base.clone();
         job.name = name.clone();
         job.file_jobname = name.clone();
         job.early_header = early;
-        apply_all(&mut job, entries, &mut p.cmd.notices)?;
+        let section = si + 1;
+        apply_all(&mut job, entries, &mut p.cmd.notices, &|i| {
+            after_output((section, i))
+        })?;
         if job.name.is_empty() {
             return Err(FioError::Usage("--name needs a value".into()));
         }
+        // fio adds the job at the next `--name`, the last one after every option
+        let added_after = after_output((section + 1, 0)) || (si + 1 == last && output_at.is_some());
+        let said = p.cmd.fio_stderr.len();
         finish_job(job, &mut p.cmd)?;
+        if added_after {
+            finish_out.extend_from_slice(&p.cmd.fio_stderr[said..]);
+        }
     }
     for f in &files {
         let pairs: Vec<(String, Vec<Entry>)> = job_file(f, env)?
@@ -65,25 +86,60 @@ pub fn parse_args_with(
             })
             .map(|s| (s.name, s.entries))
             .collect();
+        p.cmd
+            .fio_showcmd
+            .push(crate::job::fio::showcmd::fio_line(&cmdline, &pairs));
+        let (notes, said) = (p.cmd.notices.len(), p.cmd.fio_stderr.len());
         jobs_from_sections(&pairs, &mut p.cmd, &base)?;
+        if output_at.is_some() {
+            to_output(&mut p.cmd.notices[notes..]);
+            finish_out.extend_from_slice(&p.cmd.fio_stderr[said..]);
+        }
     }
     check_command(&p.cmd)?;
-    let (fio_lines, notes) = std::mem::take(&mut p.cmd.notices)
-        .into_iter()
-        .partition::<Vec<_>, _>(|n| n.starts_with(options::FIO_STDERR));
-    p.cmd.notices = notes;
-    let mut lines: Vec<String> = fio_lines
-        .iter()
-        .map(|l| l[options::FIO_STDERR.len()..].to_string())
-        .collect();
-    lines.append(&mut p.cmd.fio_stderr);
-    p.cmd.fio_stderr = lines;
+    fio_lines(&mut p.cmd, finish_out);
     if let Some(ns) = p.reap_spin {
         for j in &mut p.cmd.jobs {
             j.reap_spin_ns = ns;
         }
     }
     Ok(p.cmd)
+}
+
+/// Move fio's own lines out of the notices into [`FioCommand::fio_stderr`] (the parse
+/// lines, then `finish`, the lines of the jobs' checks) and those fio also writes into
+/// `--output` (marked by [`to_output`], and `finish`) into [`FioCommand::fio_output`].
+fn fio_lines(cmd: &mut FioCommand, finish: Vec<String>) {
+    let (fio_lines, notes) = std::mem::take(&mut cmd.notices)
+        .into_iter()
+        .partition::<Vec<_>, _>(|n| n.starts_with(options::FIO_STDERR));
+    cmd.notices = notes;
+    let mut lines = Vec::new();
+    for l in &fio_lines {
+        let l = &l[options::FIO_STDERR.len()..];
+        match l.strip_prefix(TO_OUTPUT) {
+            Some(l) => {
+                cmd.fio_output.push(l.to_string());
+                lines.push(l.to_string());
+            }
+            None => lines.push(l.to_string()),
+        }
+    }
+    lines.append(&mut cmd.fio_stderr);
+    cmd.fio_stderr = lines;
+    cmd.fio_output.extend(finish);
+}
+
+/// After [`options::FIO_STDERR`]: fio's line goes into `--output` too.
+const TO_OUTPUT: char = '\u{1}';
+
+/// Mark fio's own lines among `notices` as lines fio also writes into `--output`.
+fn to_output(notices: &mut [String]) {
+    for n in notices.iter_mut() {
+        if let Some(l) = n.strip_prefix(options::FIO_STDERR) {
+            *n = format!("{}{TO_OUTPUT}{l}", options::FIO_STDERR);
+        }
+    }
 }
 
 /// Parse one job file into a command (no command-line options).
@@ -114,7 +170,7 @@ pub fn jobs_from_sections(
         job.options.clear();
         job.name = name.clone();
         job.file_jobname = name.clone();
-        apply_all(&mut job, entries, &mut cmd.notices)?;
+        apply_all(&mut job, entries, &mut cmd.notices, &|_| false)?;
         finish_job(job, cmd)?;
     }
     Ok(())
@@ -128,6 +184,8 @@ struct Scan {
     files: Vec<PathBuf>,
     /// per section, what held when fio added its job (at the next `--name`)
     early: Vec<Early>,
+    /// `(section, entry)`: where the first entry after `--output` goes
+    output_at: Option<(usize, usize)>,
 }
 
 /// What held when fio 3.33 added a command-line job: it adds one when the next `--name`
@@ -147,6 +205,7 @@ fn scan(args: &[String]) -> Result<Scan, FioError> {
         sections: vec![("global".into(), Vec::new())],
         files: Vec::new(),
         early: vec![Early::default()],
+        output_at: None,
     };
     let mut i = 0;
     while i < args.len() {
@@ -184,13 +243,18 @@ impl Scan {
         let key = k.replace('-', "_");
         match options::find(&key).map(|o| o.apply) {
             Some(Apply::Command(f)) => {
-                return f(
+                let done = f(
                     &mut CmdCtx {
                         p: &mut self.p,
                         key: k,
                     },
                     v.as_deref(),
-                )
+                );
+                if self.output_at.is_none() && self.p.cmd.output.is_some() {
+                    let at = self.sections.len() - 1;
+                    self.output_at = Some((at, self.sections[at].1.len()));
+                }
+                return done;
             }
             Some(Apply::Front) => {
                 return Err(FioError::Usage(format!(
@@ -220,10 +284,19 @@ impl Scan {
 }
 
 /// The job every command-line global applies to, its entries recorded as global options.
-fn globals(cmd: &mut FioCommand, entries: &[Entry]) -> Result<FioJob, FioError> {
+/// `to_out(i)`: fio also writes the lines of entry `i` into `--output`.
+fn globals(
+    cmd: &mut FioCommand,
+    entries: &[Entry],
+    to_out: &dyn Fn(usize) -> bool,
+) -> Result<FioJob, FioError> {
     let mut base = FioJob::default();
-    for e in entries {
+    for (i, e) in entries.iter().enumerate() {
+        let said = cmd.notices.len();
         apply_entry(&mut base, e, &mut cmd.notices)?;
+        if to_out(i) {
+            to_output(&mut cmd.notices[said..]);
+        }
         cmd.global_options.push((
             options::canonical(&e.key),
             e.value.clone().unwrap_or_default(),
@@ -237,14 +310,22 @@ fn apply_entry(job: &mut FioJob, e: &Entry, notices: &mut Vec<String>) -> Result
     options::apply(job, &e.key, e.value.as_deref(), &e.origin, notices)
 }
 
+/// Apply `entries` to `job`; `to_out(i)`: fio also writes the lines of entry `i` into
+/// `--output`.
 fn apply_all(
     job: &mut FioJob,
     entries: &[Entry],
     notices: &mut Vec<String>,
+    to_out: &dyn Fn(usize) -> bool,
 ) -> Result<(), FioError> {
-    entries
-        .iter()
-        .try_for_each(|e| apply_entry(job, e, notices))
+    for (i, e) in entries.iter().enumerate() {
+        let said = notices.len();
+        apply_entry(job, e, notices)?;
+        if to_out(i) {
+            to_output(&mut notices[said..]);
+        }
+    }
+    Ok(())
 }
 
 /// The sections of job file `f` (`-`: standard input, as fio).

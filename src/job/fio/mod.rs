@@ -524,9 +524,14 @@ pub struct FioCommand {
     pub global_options: Vec<(String, String)>,
     /// one-line notices for stderr (engine aliases, unit remarks)
     pub notices: Vec<String>,
+    /// fio 3.33's `--showcmd` line of each job file, in order (`showcmd::fio_line`)
+    pub fio_showcmd: Vec<String>,
     /// lines fio itself prints on stderr while it reads the jobs (its log_err during
     /// option fixup): printed under either persona, before any job runs
     pub fio_stderr: Vec<String>,
+    /// the lines of `fio_stderr` fio 3.33 also writes into `--output` (its log_err
+    /// writes to both once the file is open): written there before the report
+    pub fio_output: Vec<String>,
     /// `--output=FILE`: the report goes to this file instead of stdout
     pub output: Option<PathBuf>,
     /// `--section=NAME` (repeatable): run only these job-file sections

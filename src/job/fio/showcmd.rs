@@ -4,6 +4,8 @@
 //! options that change the run (`--reap-spin`, `--engine-strict`,
 //! `--allow-destructive-write`). Nothing is run.
 
+use crate::job::fio::ini::Entry;
+use crate::job::fio::options;
 use crate::job::fio::FioCommand;
 
 /// Quote a word for a POSIX shell when it holds anything but `[A-Za-z0-9_./:,=+%@-]`.
@@ -52,10 +54,14 @@ pub fn showcmd(cmd: &FioCommand) -> String {
     words.join(" ")
 }
 
-/// `fio --showcmd` as fio 3.33 prints it under the fio persona: `fio `, then each
-/// option as `--key=value ` unquoted (a trailing space after the last), without
-/// iomark's own options.
+/// `fio --showcmd` under the fio persona: one line per job file as fio 3.33 prints it
+/// ([`fio_line`]); for jobs of the command line alone, where fio prints nothing, the
+/// line in fio's form (`fio `, each option as `--key=value ` unquoted, a trailing
+/// space), without iomark's own options (docs/compat/fio.md).
 pub fn showcmd_fio(cmd: &FioCommand) -> String {
+    if !cmd.fio_showcmd.is_empty() {
+        return cmd.fio_showcmd.iter().map(|l| format!("{l}\n")).collect();
+    }
     let mut s = String::from("fio ");
     for (k, v) in job_options(cmd) {
         s += &match v.is_empty() {
@@ -63,7 +69,63 @@ pub fn showcmd_fio(cmd: &FioCommand) -> String {
             false => format!("--{k}={v} "),
         };
     }
-    s
+    s + "\n"
+}
+
+/// One option as fio 3.33's `--showcmd` prints it (init.c `dump_print_option`): `--key `
+/// for a bare key, else `--key=value ` unquoted, a description between `"`.
+fn fio_word((k, v): &(String, Option<String>)) -> String {
+    match v {
+        None => format!("--{k} "),
+        Some(v) if k == "description" => format!("--{k}=\"{v}\" "),
+        Some(v) => format!("--{k}={v} "),
+    }
+}
+
+/// The order fio 3.33 reads a section's options in (parse.c `sort_options`, a stable
+/// sort by each option's priority: `kb_base`, `unit_base`, `lockfile` and
+/// `cpus_allowed_policy` first, `filename` and `filename_format` last), then the
+/// engine's options, which it reads once the engine is loaded.
+fn fio_order(mut opts: Vec<(String, Option<String>)>) -> Vec<(String, Option<String>)> {
+    let rank = |k: &str| {
+        let engine = options::find(k).is_some_and(|o| o.group == options::Group::Engine);
+        let prio = match k {
+            "kb_base" | "unit_base" | "lockfile" | "cpus_allowed_policy" => 0,
+            "filename" | "filename_format" => 2,
+            _ => 1,
+        };
+        (engine, prio)
+    };
+    opts.sort_by_key(|(k, _)| rank(k));
+    opts
+}
+
+/// fio 3.33's `--showcmd` line of one job file (init.c `parse_jobs_ini`): `fio `, then
+/// each section in order: a job's `--name=SECTION` and its options; a `[global]`'s
+/// options every global so far holds — the command line's (`cmdline`, as given) and
+/// those of each `[global]` up to this one, each section's in [`fio_order`]. Names are
+/// the options' own (`blocksize` is `bs`), values as fio reads them (`$pagesize`
+/// replaced). Each word ends with a blank.
+pub fn fio_line(cmdline: &[(String, Option<String>)], sections: &[(String, Vec<Entry>)]) -> String {
+    let mut globals: Vec<(String, Option<String>)> = cmdline.to_vec();
+    let mut line = String::from("fio ");
+    for (name, entries) in sections {
+        let opts: Vec<_> = entries
+            .iter()
+            .map(|e| {
+                let v = e.value.as_ref().map(|v| options::as_fio_reads(&e.key, v));
+                (options::canonical(&e.key), v)
+            })
+            .collect();
+        if name == "global" {
+            globals.extend(fio_order(opts));
+            globals.iter().for_each(|o| line += &fio_word(o));
+        } else {
+            line += &format!("--name={name} ");
+            fio_order(opts).iter().for_each(|o| line += &fio_word(o));
+        }
+    }
+    line
 }
 
 #[cfg(test)]
@@ -71,7 +133,11 @@ mod tests {
     use super::*;
     use crate::job::fio::parse_args_with;
 
-    /// fio's form: `fio --bs=8k --name=x --rw=read --filename=a b ` (raw, trailing space).
+    /// fio's form: `fio --bs=8k --name=x --rw=read --filename=a b ` (raw, trailing space)
+    /// for a command line alone; a job file's line in fio's order
+    /// (the command line's globals with each `[global]`, every global so far again at a
+    /// later one; `kb_base` first and `filename` last in a section; the engine's
+    /// options after the rest; a description quoted; `blocksize` named `bs`).
     #[test]
     fn the_fio_persona_prints_fios_form() {
         let a: Vec<String> = ["--bs=8k", "--name=x", "--rw=read", "--filename=a b"]
@@ -81,7 +147,34 @@ mod tests {
         let c = parse_args_with(&a, &|_| None).unwrap();
         assert_eq!(
             showcmd_fio(&c),
-            "fio --bs=8k --name=x --rw=read --filename=a b "
+            "fio --bs=8k --name=x --rw=read --filename=a b \n"
+        );
+        let e = |k: &str, v: Option<&str>| Entry {
+            key: k.to_string(),
+            value: v.map(str::to_string),
+            origin: crate::job::fio::ini::Origin::CommandLine,
+        };
+        let sections = vec![
+            (
+                "global".to_string(),
+                vec![e("filename", Some("f")), e("blocksize", Some("8k"))],
+            ),
+            (
+                "j".to_string(),
+                vec![
+                    e("hipri", None),
+                    e("ioengine", Some("io_uring")),
+                    e("kb_base", Some("1000")),
+                    e("description", Some("a b")),
+                ],
+            ),
+            ("global".to_string(), vec![e("iodepth", Some("2"))]),
+        ];
+        let cmdline = [("size".to_string(), Some("1m".to_string()))];
+        assert_eq!(
+            fio_line(&cmdline, &sections),
+            "fio --size=1m --bs=8k --filename=f --name=j --kb_base=1000 --ioengine=io_uring \
+             --description=\"a b\" --hipri --size=1m --bs=8k --filename=f --iodepth=2 "
         );
     }
 

@@ -234,6 +234,9 @@ pub struct Headed {
     /// render time); fio prints `fio: terminating on signal N` after its header, before
     /// the report (the fio persona's, cli/run.rs)
     pub stopped_by: Option<fn() -> Option<i32>>,
+    /// fio's own lines said while it read the jobs, which fio 3.33 writes into its
+    /// `--output` file before the header (cli/run.rs gives them to that output only)
+    pub fio_lines: Vec<String>,
 }
 
 impl Reporter for Headed {
@@ -255,6 +258,10 @@ impl Reporter for Headed {
         } else {
             setup_only(r).into_bytes()
         };
+        if !again {
+            let said: String = self.fio_lines.iter().map(|l| format!("{l}\n")).collect();
+            out.splice(0..0, said.into_bytes());
+        }
         if let Some(sig) = self.stopped_by.and_then(|f| f()) {
             out.extend(format!("\nfio: terminating on signal {sig}\n").into_bytes());
         }
@@ -318,6 +325,7 @@ mod tests {
             full: true,
             said,
             stopped_by: None,
+            fio_lines: Vec::new(),
         };
         let mut r = crate::result::build(crate::result::Inputs::new(
             "run",

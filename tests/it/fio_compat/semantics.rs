@@ -673,3 +673,114 @@ fn data_files_take_the_section_name_logs_and_reports_the_name_option() {
     assert_eq!(files, ["job1.0.0", "job2.x.0", "read_iops_bw.1.log"]);
     assert_eq!(names, ["read_iops", "write_iops"]);
 }
+
+/// `--showcmd` of fio's own example job files (../shared/peer-tests/fio-examples), side by
+/// side with fio 3.33, byte for byte: each section's options in the order fio reads them
+/// (`kb_base`, `unit_base`, `lockfile` first, `filename` last, an engine's options after
+/// the rest), a later `[global]` repeating every global so far, a description quoted.
+/// Compared on every example both accept (fio refuses the engines it lacks, iomark the
+/// keys it lacks); the ones named below must be among them.
+#[test]
+fn showcmd_of_fios_examples_is_fios_line() {
+    if !need_fio("showcmd_of_fios_examples_is_fios_line") {
+        return;
+    }
+    let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/peer-tests/fio-examples");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&examples)
+        .unwrap_or_else(|e| panic!("fio's examples at {}: {e}", examples.display()))
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "fio"))
+        .collect();
+    files.sort();
+    let d = scratch();
+    let (mut same, mut differ) = (Vec::new(), Vec::new());
+    for f in &files {
+        let fio = fio_cmd().dir(d.path()).arg("--showcmd").arg(f).run();
+        let ours = as_fio(d.path()).dir(d.path()).arg("--showcmd").arg(f).run();
+        if fio.code != 0 || ours.code != 0 {
+            continue;
+        }
+        let name = f.file_name().unwrap().to_string_lossy().into_owned();
+        if ours.stdout == fio.stdout {
+            same.push(name);
+        } else {
+            differ.push(format!(
+                "{name}:\n fio:    {}\n iomark: {}",
+                fio.stdout, ours.stdout
+            ));
+        }
+    }
+    assert!(differ.is_empty(), "{}", differ.join("\n"));
+    for must in [
+        "fio-rand-RW.fio",
+        "exitwhat.fio",
+        "butterfly.fio",
+        "basic-verify.fio",
+    ] {
+        assert!(same.iter().any(|s| s == must), "{must} compared: {same:?}");
+    }
+    assert!(same.len() >= 30, "examples compared: {}", same.len());
+}
+
+/// fio 3.33 writes the lines it says on stderr while reading the jobs into its
+/// `--output` file too, once that file is open (log_err writes to both): a range line of
+/// a job-file key or of a command-line key after `--output`, the `time_based` warning of
+/// a job added after it — before the header; a command-line key's line before
+/// `--output` stays on stderr alone. Side by side with fio: the same stderr, and the
+/// file's lines before the job's header line the same.
+#[test]
+fn fios_own_lines_go_into_the_output_file_once_it_is_open() {
+    if !need_fio("fios_own_lines_go_into_the_output_file_once_it_is_open") {
+        return;
+    }
+    let job = ["--name=x", "--ioengine=null", "--size=64k"];
+    let cases: [(&[&str], &[&str]); 5] = [
+        (&["--output=out.txt"], &["--iodepth=-1"]),
+        (&[], &["--iodepth=-1", "--output=out.txt"]),
+        (&["--output=out.txt", "j.fio"], &[]),
+        (&[], &["--time_based", "--output=out.txt"]),
+        (
+            &["--output=out.txt", "--output-format=json"],
+            &["--direct=-3"],
+        ),
+    ];
+    let d = scratch();
+    for (before, after) in cases {
+        let run = |tool: &str| {
+            let w = sub(d.path(), tool);
+            let _ = std::fs::remove_file(w.join("out.txt"));
+            std::fs::write(
+                w.join("j.fio"),
+                "[y]\nioengine=null\nsize=64k\niodepth=-2\n",
+            )
+            .unwrap();
+            // a job file alone, else the command line's job
+            let job: &[&str] = if before.contains(&"j.fio") { &[] } else { &job };
+            let o = tool_cmd(d.path(), tool)
+                .dir(&w)
+                .args(before)
+                .args(job)
+                .args(after)
+                .run();
+            let file = std::fs::read_to_string(w.join("out.txt")).unwrap_or_default();
+            // the lines before the first job's header (or the JSON document)
+            let head: Vec<String> = file
+                .lines()
+                .take_while(|l| !l.contains(": (g=") && !l.starts_with('{'))
+                .map(str::to_string)
+                .collect();
+            (o, head)
+        };
+        let ((fio, fio_head), (ours, our_head)) = (run("fio"), run("iomark"));
+        let what = format!("{before:?} {after:?}");
+        assert_eq!(
+            (ours.code, &ours.stderr),
+            (fio.code, &fio.stderr),
+            "{what}: {}",
+            ours.dump()
+        );
+        assert_eq!(our_head, fio_head, "{what}: the lines before the header");
+        let said = !fio.stderr.is_empty();
+        assert!(said, "{what}: fio says a line: {}", fio.dump());
+    }
+}

@@ -314,3 +314,66 @@ fn the_persona_refuses_what_sysbench_1_1_added() {
         assert_eq!(o.code, 0, "iomark fileio {opt}: {}{}", o.stdout, o.stderr);
     }
 }
+
+/// sysbench 1.0.20 takes one command: the first word names the test, the second the
+/// command, `--test=NAME` names the test wherever it stands, and a third word is
+/// `Unrecognized command line argument: WORD` on stderr, exit 1, nothing made. The
+/// persona reads the words so, side by side with it (stdout, stderr, code and the files
+/// left), where `iomark fileio` runs `prepare run` as two commands.
+#[test]
+fn the_persona_takes_one_command_as_sysbench_does() {
+    let opts = ["--file-num=1", "--file-total-size=16K"];
+    let with = |words: &[&str]| -> Vec<String> {
+        opts.iter().chain(words).map(|s| s.to_string()).collect()
+    };
+    for words in [
+        &["fileio", "prepare", "run"][..],
+        &["fileio", "prepare", "run", "cleanup"],
+        &["fileio", "help", "run"],
+        &["fileio", "bogus", "prepare"],
+        &["--test=fileio", "prepare", "run"],
+        &["--test=fileio", "--test=fileio", "fileio", "run"],
+        &["fileio", "prepare", "run", "--test=fileio"],
+        &["fileio", "prepare", "run", "--help"],
+        &["--version", "fileio", "cleanup", "run"],
+        // `prepare` names the test until `--test` does: the command is `prepare`, once
+        &["run", "--test=fileio", "prepare", "--file-test-mode=seqwr"],
+    ] {
+        let args = with(words);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let d = scratch();
+        let ours = Iomark::program(persona(d.path()))
+            .dir(d.path())
+            .args(&args)
+            .run();
+        let mine: Vec<_> = entries(d.path())
+            .into_iter()
+            .filter(|e| e != "bin")
+            .collect();
+        let t = scratch();
+        let theirs = sysbench_cmd().dir(t.path()).args(&args).run();
+        assert_eq!(
+            (ours.code, &ours.stderr),
+            (theirs.code, &theirs.stderr),
+            "{words:?}: {}",
+            ours.dump()
+        );
+        assert_eq!(mine, entries(t.path()), "{words:?}: the files made");
+        if theirs.code != 0 {
+            assert_eq!(ours.stdout, theirs.stdout, "{words:?}");
+        }
+    }
+    // `iomark fileio` keeps taking several commands
+    let d = scratch();
+    let o = Iomark::new()
+        .dir(d.path())
+        .env("IOMARK_HISTORY", "off")
+        .args(with(&["fileio", "prepare", "cleanup"]))
+        .run();
+    assert_eq!(o.code, 0, "{}", o.dump());
+    assert!(
+        o.stdout.contains("Creating file test_file.0") && o.stdout.contains("Removing test files"),
+        "{}",
+        o.stdout
+    );
+}

@@ -587,10 +587,13 @@ pub const FIO_STDERR: &str = "\u{1}fio-stderr:";
 /// stderr for each that fails) and stores the first part when it passes; the second part
 /// has no slot, so it changes nothing. The job runs when any part passes (the default
 /// stays when the first fails) and fails when every part does.
-const SECOND_PART_IGNORED: [(&str, Option<i64>); 3] = [
+const SECOND_PART_IGNORED: [(&str, Option<i64>); 6] = [
     ("iodepth", None),
     ("replay_time_scale", None),
     ("significant_figures", Some(10)),
+    ("verify_offset", None),
+    ("log_entries", Some(1048576)),
+    ("log_compression", Some(536870912)),
 ];
 
 /// How fio 3.33 reads a numeric option's value where iomark's `apply` of the key would
@@ -607,6 +610,7 @@ struct Reading {
 
 /// A numeric option's value read the way fio 3.33 reads a number ([`units::fio_number`],
 /// parse.c `str_to_decimal` and `check_int`), one reader for every numeric kind:
+/// - a negative zero, which is 0 ([`negative_zero`]);
 /// - a boolean given `-N` ([`negative_bool`]);
 /// - a [`SECOND_PART_IGNORED`] option given two parts or `-N` ([`parts_as_range`]);
 /// - an integer or boolean written in hex (`iodepth=0x10` is 16, `direct=0x1` on);
@@ -625,14 +629,17 @@ struct Reading {
 /// time (fio matches a time's unit by the whole word, so `10s x` is 10 µs to fio).
 fn fio_reading(o: &FioOption, v: &str, kb_base: u64) -> Option<Reading> {
     let t = v.trim();
+    let signed = negative_bool(o, t)
+        .or_else(|| parts_as_range(o, t, kb_base))
+        .or_else(|| negative_zero(o, t, kb_base));
+    if signed.is_some() {
+        return signed;
+    }
     if !matches!(o.kind, Kind::Int | Kind::Bool | Kind::Flag | Kind::SizeStr)
         || t.is_empty()
         || units::expr::is_expression(t)
     {
         return None;
-    }
-    if let Some(r) = negative_bool(o, t).or_else(|| parts_as_range(o, t)) {
-        return Some(r);
     }
     // parts at `,` `:` `-` are read one by one first (`bs=8k,x`)
     if t.contains([',', ':', '-']) || t.parse::<i64>().is_ok() {
@@ -666,12 +673,13 @@ fn fio_reading(o: &FioOption, v: &str, kb_base: u64) -> Option<Reading> {
     })
 }
 
-/// A value of two whole-number parts given to a [`SECOND_PART_IGNORED`] option `o`, read
-/// as fio reads it: the first part to apply (`value` `None`: the default stays) and fio's
+/// A value of two number parts given to a [`SECOND_PART_IGNORED`] option `o`, read as
+/// fio reads it: the first part to apply (`value` `None`: the default stays) and fio's
 /// lines for the parts out of range (`iodepth: min value out of range: -1 (1 min)`).
-/// `None` when the value is not of that form, or when no part passes (refused as any bad
-/// value).
-fn parts_as_range(o: &FioOption, v: &str) -> Option<Reading> {
+/// Each part is a number with its unit ([`units::fio_number`] in `kb_base`: `-4k` is
+/// -4096) and nothing after it. `None` when the value is not of that form, or when no
+/// part passes (refused as any bad value).
+fn parts_as_range(o: &FioOption, v: &str, kb_base: u64) -> Option<Reading> {
     let &(_, max) = SECOND_PART_IGNORED.iter().find(|(n, _)| *n == o.name)?;
     let Range::Int(min, _) = o.range else {
         return None;
@@ -682,15 +690,13 @@ fn parts_as_range(o: &FioOption, v: &str) -> Option<Reading> {
         .or_else(|| v.find('-'))?;
     // `-N`: the first part is the whole value
     let first = if at == 0 { v } else { &v[..at] };
-    // a part is a whole number with nothing after it
-    let whole = |s: &str| {
-        units::fio_number(s, 1024)
-            .filter(|n| {
-                !n.hex && n.letters.is_empty() && n.rest.is_empty() && !s.starts_with([' ', '+'])
-            })
-            .map(|n| n.n)
+    let part = |s: &str| {
+        units::fio_number(s, kb_base)
+            .filter(|n| !n.hex && n.rest.is_empty() && !s.starts_with([' ', '+']))
+            .filter(|n| n.letters.is_empty() || n.mult.is_some())
+            .and_then(|n| n.value())
     };
-    let (a, b) = (whole(first)?, whole(&v[at + 1..])?);
+    let (a, b) = (part(first)?, part(&v[at + 1..])?);
     let check = |n: i64| match max {
         _ if n < min => Err(format!(
             "{}: min value out of range: {n} ({min} min)",
@@ -714,22 +720,25 @@ fn parts_as_range(o: &FioOption, v: &str) -> Option<Reading> {
     })
 }
 
-/// A boolean given `-N` (`direct=-1`), read as fio 3.33 reads it: the two parts `-N` and
-/// `N`, of which `-N` passes (a boolean has no minimum) and is stored, so any `N` but 0
-/// is on — `"1"` or `"0"` — with fio's line for the part `N` above the maximum
-/// (`max value out of range: 5 (1 max)`; a bare-key flag has none). `None` for any
-/// other value or option.
+/// A boolean given `-N` (`direct=-1`, `direct=-4k`), read as fio 3.33 reads it: the two
+/// parts `-N` and `N`, each a number ([`units::fio_number`]) whose digits alone count
+/// (fio's `check_int`: `4k` is 4), of which `-N` passes (a boolean has no minimum) and
+/// is stored, so any `N` but 0 is on — `"1"` or `"0"` — with fio's line for the part
+/// `N` above the maximum (`max value out of range: 5 (1 max)`; a bare-key flag has
+/// none). `None` for any other value or option.
 fn negative_bool(o: &FioOption, v: &str) -> Option<Reading> {
     if !matches!(o.kind, Kind::Bool | Kind::Flag) {
         return None;
     }
-    let digits = v.strip_prefix('-')?;
-    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+    let second = v.strip_prefix('-')?;
+    if second.starts_with([' ', '+', '-']) {
         return None;
     }
-    let n: u64 = digits.parse().unwrap_or(u64::MAX);
+    let n = units::fio_number(second, 1024)
+        .filter(|n| n.rest.is_empty())?
+        .n;
     let max = match o.range {
-        Range::Int(min, max) if o.kind == Kind::Bool && max >= min => u64::try_from(max).ok(),
+        Range::Int(min, max) if o.kind == Kind::Bool && max >= min => Some(max),
         _ => None,
     };
     let fio_lines = max
@@ -741,6 +750,26 @@ fn negative_bool(o: &FioOption, v: &str) -> Option<Reading> {
         value: Some(if n == 0 { "0" } else { "1" }.to_string()),
         said: false,
         fio_lines,
+    })
+}
+
+/// A negative zero (`-0`, `-0k`) given to a numeric key is 0, as fio 3.33 reads it: its
+/// two parts `-0` and `0` ([`units::fio_number`]) are both 0, so the key gets 0 and is
+/// judged as `0` is. `None` for any other value.
+fn negative_zero(o: &FioOption, v: &str, kb_base: u64) -> Option<Reading> {
+    if !matches!(
+        o.kind,
+        Kind::Int | Kind::Bool | Kind::Flag | Kind::SizeStr | Kind::Time
+    ) {
+        return None;
+    }
+    units::fio_number(v, kb_base)
+        .filter(|n| v.starts_with('-') && n.n == 0 && n.rest.is_empty() && !n.hex)
+        .filter(|n| n.letters.is_empty() || n.mult.is_some())?;
+    Some(Reading {
+        value: Some("0".to_string()),
+        said: false,
+        fio_lines: Vec::new(),
     })
 }
 
@@ -819,6 +848,19 @@ fn keywords(v: &str, key: &str, origin: &Origin) -> Result<Option<String>, FioEr
     let n = units::expr::eval(&format!("({out})"), false)
         .map_err(|e| bad(key, v, format!("{out}: {e}"), origin))?;
     Ok(Some(n.int.to_string()))
+}
+
+/// A job-file value of `key` as fio 3.33 reads it: its [`KEYWORDS`] replaced and
+/// computed (the value itself when it holds none, or when it cannot be computed).
+pub fn as_fio_reads(key: &str, v: &str) -> String {
+    let origin = Origin::File {
+        path: std::path::PathBuf::new(),
+        line: 0,
+    };
+    match keywords(v, key, &origin) {
+        Ok(Some(out)) => out,
+        _ => v.to_string(),
+    }
 }
 
 /// What a job key's `apply` works on: the job, the key as written (`_` spelling, for
