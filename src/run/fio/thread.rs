@@ -1,12 +1,15 @@
-//! One job thread of `iomark run` (see [`crate::run::fio`]): start delay, priorities and
-//! NUMA binding, a private descriptor table, opening its files, asking the registry
-//! for the engine (io_uring with the job's ring options, libaio, posixaio, psync, mmap, null,
-//! the no-data engines: the path engines get the paths, no descriptors) and
-//! driving the worker; its CPU time. The coordinator in [`crate::run::fio::execute`] spawns these.
+//! One job thread of `iomark run` (see [`crate::run::fio`]): fio's plug-in of the one
+//! job-thread shell (run/worker/thread.rs, which enters the thread, allocates its slots
+//! and builds the engine): start delay, priorities and NUMA binding, the slots' data,
+//! opening its files, the engine's options (io_uring's ring options, libaio's, the
+//! mapped length, the no-data engines' options: the path engines get the paths, no
+//! descriptors), driving the worker, fio's words for a refused engine; its CPU time.
+//! The coordinator in [`crate::run::fio::execute`] spawns these. Nothing here builds an
+//! engine itself.
 
 use crate::engine::buffers::Slab;
 use crate::engine::io_uring;
-use crate::engine::registry::{self, Drive, NativeAio, NoData, Refused, Ring, Spec};
+use crate::engine::registry::{NativeAio, NoData, Ring, Spec};
 use crate::engine::{Engine, IoErr};
 use crate::files::dataset::{self};
 use crate::files::strerror;
@@ -15,7 +18,7 @@ use crate::result::job::{EffectiveJob, JobRecord};
 use crate::run::fio::log::{LogSpec, Logs};
 use crate::run::fio::*;
 use crate::run::gen::Rng;
-use crate::run::worker::thread::{depth_on, registered};
+use crate::run::worker::thread::{io_err_text, JobThread, Shape, ThreadDrive};
 use crate::run::worker::{fill_buf, Live, Worker};
 use crate::stats::clock::Clock;
 use crate::stats::cpu::{CpuTimes, Who};
@@ -29,8 +32,7 @@ pub(crate) fn io_why(e: IoErr, direct: bool, align: u64) -> String {
             "{} (direct=1: offsets and lengths must be multiples of the logical block size, buffers aligned to it; this job aligns offsets to {align} bytes)",
             strerror(libc::EINVAL)
         ),
-        IoErr::Errno(n) => strerror(n),
-        IoErr::Short { done } => format!("short transfer ({done} bytes)"),
+        e => io_err_text(e),
     }
 }
 
@@ -74,11 +76,11 @@ pub(crate) fn run_thread(
     live: Option<&Live>,
 ) -> Result<JobRecord, RunError> {
     // every descriptor of this thread is opened below and closed with it
-    crate::run::worker::thread::enter(plan.engine.caps());
+    let mut t = JobThread::enter(shape(plan));
     let c0 = CpuTimes::now(Who::Thread);
     let w0 = std::time::Instant::now();
     trace_start(plan);
-    let (mut rec, failed) = run_thread_io(plan, clock, stop, warn, live)?;
+    let (mut rec, failed) = run_thread_io(plan, &mut t, clock, stop, warn, live)?;
     crate::util::debug::trace("process", || {
         format!(
             "iomark: job {} thread {} ended\n",
@@ -116,9 +118,41 @@ pub(crate) fn effective_job(plan: &Plan) -> EffectiveJob {
     )
 }
 
-/// Run one thread of a job: open files, build the engine (engine/registry.rs), drive it.
+/// The shell's view of a job thread of `plan`: its engine, `iodepth`, and slots as
+/// large as its largest block size.
+fn shape(plan: &Plan) -> Shape {
+    let job = &plan.job;
+    Shape {
+        kind: plan.engine,
+        depth: job.iodepth as usize,
+        slot_len: job.bs_read.max().max(job.bs_write.max()) as usize,
+    }
+}
+
+/// The slots' data before the first write: zeros, a pattern or compressible random
+/// bytes (`zero_buffers`, `buffer_pattern`, `buffer_compress_percentage`).
+fn fill_slots(plan: &Plan, slab: &mut Slab) {
+    let (job, m) = (&plan.job, &plan.job.more);
+    let mut rng = Rng::new(plan.seed ^ 0x5151);
+    for b in &mut slab.bufs {
+        fill_buf(
+            b.as_mut_slice(),
+            &mut rng,
+            m.zero_buffers,
+            (
+                m.buffer_compress_percentage,
+                job.tuning.buffer_compress_chunk,
+            ),
+            &m.buffer_pattern,
+        );
+    }
+}
+
+/// Run one thread of a job entered as `t`: open files, fill the engine's options,
+/// drive the worker on the engine the shell builds.
 pub(crate) fn run_thread_io(
     plan: &Plan,
+    t: &mut JobThread,
     clock: &Clock,
     stop: &AtomicBool,
     warn: &(dyn Fn(String) + Sync),
@@ -133,31 +167,11 @@ pub(crate) fn run_thread_io(
         return Ok((rec, None));
     }
     let caps = plan.engine.caps();
-    let max_bs = job.bs_read.max().max(job.bs_write.max()) as usize;
-    let depth = if plan.engine.queues() {
-        job.iodepth as usize
-    } else {
-        1
-    };
-    let mut slab = Slab::new(depth, max_bs);
-    let mut rng = Rng::new(plan.seed ^ 0x5151);
-    for b in &mut slab.bufs {
-        fill_buf(
-            b.as_mut_slice(),
-            &mut rng,
-            m.zero_buffers,
-            (
-                m.buffer_compress_percentage,
-                job.tuning.buffer_compress_chunk,
-            ),
-            &m.buffer_pattern,
-        );
-    }
+    fill_slots(plan, &mut t.slab);
     let logs = logs_of(plan)?;
-    let bufs = registered(&slab, &[]);
     if caps.no_io || caps.paths {
         let w = Worker::new(plan, clock, stop, Vec::new(), logs, live);
-        return drive_no_descriptor(plan, w, (&slab, depth), &bufs, warn);
+        return drive_no_descriptor(plan, t, FioDrive { w, warn });
     }
     let writes = job.rw.writes() || job.rw.trims();
     let rw_open = writes || caps.maps_files;
@@ -196,17 +210,8 @@ pub(crate) fn run_thread_io(
         }
     }
     let w = Worker::new(plan, clock, stop, fds.clone(), logs, live);
-    let spec = engine_spec(plan, fds, depth, &bufs, advice);
-    let st = drive(
-        plan,
-        spec,
-        FioDrive {
-            w,
-            slab: &slab,
-            depth,
-            warn,
-        },
-    );
+    let spec = engine_spec(plan, t.spec(fds), advice);
+    let st = drive(plan, t, spec, FioDrive { w, warn });
     drop(open);
     st
 }
@@ -228,15 +233,15 @@ pub(crate) fn empty_record(plan: &Plan) -> JobRecord {
 /// exec, net) or works on the paths itself (the file/directory operations).
 fn drive_no_descriptor(
     plan: &Plan,
-    w: Worker<'_>,
-    (slab, depth): (&Slab, usize),
-    bufs: &[(*mut u8, usize)],
-    warn: &(dyn Fn(String) + Sync),
+    t: &JobThread,
+    d: FioDrive<'_, '_>,
 ) -> Result<(JobRecord, Option<RunError>), RunError> {
     let job = &plan.job;
     let m = &job.more;
     let caps = plan.engine.caps();
-    let mut spec = Spec::new(plan.engine, Vec::new(), job.iodepth as usize, bufs);
+    let mut spec = t.spec(Vec::new());
+    // null's engine is built for the job's iodepth (its loop still runs one slot)
+    spec.depth = job.iodepth as usize;
     if caps.paths {
         spec.paths = plan.files.iter().map(|f| f.path.clone()).collect();
     }
@@ -258,16 +263,7 @@ fn drive_no_descriptor(
         subjob: plan.thread,
         runtime: job.runtime.map(|r| r + job.ramp_time),
     };
-    let r = drive(
-        plan,
-        spec,
-        FioDrive {
-            w,
-            slab,
-            depth,
-            warn,
-        },
-    );
+    let r = drive(plan, t, spec, d);
     // the program is reaped (the engine is gone): its output becomes the files'
     if let (Ok(_), Some(files)) = (&r, redirect) {
         for f in files {
@@ -343,16 +339,11 @@ fn logs_of(plan: &Plan) -> Result<Option<Logs>, RunError> {
 
 /// The engine a job thread asks the registry for: the ring's options (fio's io_uring
 /// engine options), `atomic=1`'s RWF_ATOMIC, the mapped length and read-ahead advice
-/// (mmap), psync when io_uring is denied here.
-fn engine_spec<'b>(
-    plan: &Plan,
-    fds: Vec<std::os::fd::RawFd>,
-    depth: usize,
-    bufs: &'b [(*mut u8, usize)],
-    advice: Option<libc::c_int>,
-) -> Spec<'b> {
+/// (mmap), psync when io_uring is denied here; `spec` is the shell's, over the files.
+fn engine_spec(plan: &Plan, spec: Spec<'static>, advice: Option<libc::c_int>) -> Spec<'static> {
     let job = &plan.job;
-    let mut spec = Spec::new(plan.engine, fds, depth, bufs);
+    let depth = spec.depth;
+    let mut spec = spec;
     spec.ring = Ring {
         setup: io_uring::Setup {
             sqpoll: job.sqthread_poll,
@@ -431,70 +422,44 @@ fn spec_donor(plan: &Plan) -> crate::engine::e4defrag::Donor {
     }
 }
 
-/// Build the engine and run the worker on it; a refused engine is the job's error.
+/// Run the worker on the engine the shell builds; a refused engine is the job's error
+/// (a socket that cannot be set up fails the job, as in fio: its report kept, with the
+/// errno).
 fn drive(
     plan: &Plan,
+    t: &JobThread,
     spec: Spec<'_>,
     d: FioDrive<'_, '_>,
 ) -> Result<(JobRecord, Option<RunError>), RunError> {
-    let depth = spec.depth;
-    let built = registry::build(spec, d).map_err(|r| {
-        let (engine, why) = match r {
-            Refused::Ring(e) => (plan.engine.name(), ring_setup_why(&e, depth)),
-            Refused::Map(e) => (plan.engine.name(), io_why(e, false, 0)),
-            Refused::Aio(e) => (
-                plan.engine.name(),
-                crate::engine::libaio::setup_why(&e, depth),
-            ),
-            Refused::Path(e) => (plan.engine.name(), io_why(e, false, 0)),
-            Refused::Donor(e) => (
-                plan.engine.name(),
-                format!(
-                    "donor file {}: {}",
-                    spec_donor(plan).path.display(),
-                    io_why(e, false, 0)
-                ),
-            ),
-            Refused::Program(e) => (plan.engine.name(), e.to_string()),
-            // a socket that cannot be set up fails the job, as in fio (its report kept,
-            // with the errno): returned as the job's failure below
-            Refused::Net(f) => {
-                return RunError::Net {
-                    job: plan.job.name.clone(),
-                    why: format!("{}: {}", f.what, io_why(IoErr::Errno(f.errno), false, 0)),
-                    errno: f.errno,
-                }
-            }
-        };
-        RunError::Engine {
-            job: plan.job.name.clone(),
-            engine,
-            why,
+    let job = plan.job.name.clone();
+    t.run(spec, d).or_else(|r| match r.net_errno() {
+        Some(errno) => {
+            let e = RunError::Net {
+                job,
+                why: r.why(),
+                errno,
+            };
+            Ok((empty_record(plan), Some(e)))
         }
-    });
-    match built {
-        Err(e @ RunError::Net { .. }) => {
-            let rec = empty_record(plan);
-            Ok((rec, Some(e)))
-        }
-        r => r,
-    }
+        None => Err(RunError::Engine {
+            job,
+            engine: r.engine.name(),
+            why: r.why(),
+        }),
+    })
 }
 
-/// The worker of one job thread, driven on the engine the registry built.
+/// The worker of one job thread, driven on the engine the shell built.
 struct FioDrive<'w, 'a> {
     w: Worker<'a>,
-    slab: &'w Slab,
-    depth: usize,
     /// warnings of the thread (a verify state that could not be saved)
     warn: &'w (dyn Fn(String) + Sync),
 }
 
-impl Drive for FioDrive<'_, '_> {
+impl ThreadDrive for FioDrive<'_, '_> {
     type Out = (JobRecord, Option<RunError>);
-    fn drive<E: Engine>(self, eng: &mut E) -> Self::Out {
-        self.w
-            .run(eng, self.slab, depth_on::<E>(self.depth), self.warn)
+    fn drive<E: Engine>(self, eng: &mut E, slab: &Slab, depth: usize) -> Self::Out {
+        self.w.run(eng, slab, depth, self.warn)
     }
 }
 
@@ -612,15 +577,4 @@ pub(crate) fn reap_max(job: &FioJob) -> usize {
         m.iodepth_batch_complete_max.max(min)
     };
     max as usize
-}
-
-/// Why a thread's ring could not be set up: EINVAL means the kernel refused these ring
-/// parameters (io_uring itself works: `execute` probed it), anything else is
-/// [`io_uring::unavailable_why`].
-fn ring_setup_why(e: &std::io::Error, depth: usize) -> String {
-    if e.raw_os_error() == Some(libc::EINVAL) {
-        format!("the kernel refused the ring for iodepth={depth} (io_uring_setup: {e})")
-    } else {
-        io_uring::unavailable_why(e)
-    }
 }

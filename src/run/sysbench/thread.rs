@@ -1,16 +1,18 @@
-//! The start of each thread of one `fileio` run — the same as a `run` job thread's
-//! (run/worker/thread.rs: private descriptor table, the registry's engine), then the
-//! worker loop under sysbench's rules (run/worker/sysbench.rs). What the threads share
-//! with the main thread (`Shared`, the `--rate` queue) is shared.rs.
+//! Each thread of one `fileio` run: sysbench's plug-in of the one job-thread shell
+//! (run/worker/thread.rs: private descriptor table, slots, the registry's engine) —
+//! the write pool, the start barriers, the worker loop under sysbench's rules
+//! (run/worker/sysbench.rs) and the thread's statistics handed over. What the threads
+//! share with the main thread (`Shared`, the `--rate` queue) is shared.rs; nothing
+//! here builds an engine or words another front end's errors.
 
 use crate::engine::buffers::{AlignedBuf, Slab};
-use crate::engine::registry::{self, Drive, Kind, Refused, Spec};
+use crate::engine::registry::{Kind, Refused};
 use crate::engine::Engine;
 use crate::job::sysbench::{DataPattern, IoMode};
 use crate::run::sysbench::rng::Xoroshiro128Plus;
 use crate::run::sysbench::shared::Shared;
-use crate::run::worker::sysbench::SysbenchRules;
-use crate::run::worker::thread::{depth_on, registered};
+use crate::run::worker::thread::{JobThread, Shape};
+use crate::run::worker::{self, sysbench::SysbenchRules};
 use std::os::fd::RawFd;
 use std::sync::atomic::Ordering;
 use std::sync::Barrier;
@@ -24,11 +26,11 @@ pub fn engine_kind(mode: IoMode) -> Kind {
     }
 }
 
-/// One worker thread: its own descriptor table, buffers (one per slot, plus the write
-/// pool, registered after them), the engine of `--file-io-mode` over `fds`, then the
-/// worker loop. It waits at `barriers[0]` when ready and at `barriers[1]` for the start
-/// signal, so the main thread can print `Threads started!` and set the start time in
-/// between.
+/// One worker thread: the one job-thread shell (run/worker/thread.rs: its own
+/// descriptor table, one buffer per slot, the write pool registered after them, the
+/// engine of `--file-io-mode` over `fds`), then the worker loop. It waits at
+/// `barriers[0]` when ready and at `barriers[1]` for the start signal, so the main
+/// thread can print `Threads started!` and set the start time in between.
 pub fn thread(
     sh: &Shared,
     tid: usize,
@@ -37,15 +39,12 @@ pub fn thread(
     fds: Vec<RawFd>,
 ) {
     let job = &sh.job;
-    let kind = engine_kind(job.io_mode);
-    crate::run::worker::thread::enter(kind.caps());
-    let depth = if kind.queues() {
-        job.async_backlog as usize
-    } else {
-        1
-    };
     let req_len = sh.geom.request.max(sh.geom.block) as usize;
-    let slab = Slab::new(depth, req_len);
+    let mut t = JobThread::enter(Shape {
+        kind: engine_kind(job.io_mode),
+        depth: job.async_backlog as usize,
+        slot_len: req_len,
+    });
     // Write source: zeros or a random pool, never overwritten by reads.
     let pool_len = if job.data == DataPattern::Random {
         req_len + sh.pool_extra
@@ -56,10 +55,10 @@ pub fn thread(
     if job.data == DataPattern::Random {
         rng.clone().fill(pool.as_mut_slice());
     }
-    let bufs = registered(&slab, &[&pool]);
+    t.register_after(&pool);
     sh.console
         .line(5, &format!("DEBUG: Worker thread (#{tid}) started"));
-    let mut spec = Spec::new(kind, fds, depth, &bufs);
+    let mut spec = t.spec(fds);
     // the submission that fills the queue waits for a completion in the same call:
     // the event waits for a free slot right after it anyway
     spec.ring.wait_when_full = true;
@@ -70,24 +69,15 @@ pub fn thread(
         tid,
         rng,
         barriers,
-        slab: &slab,
         pool: &mut pool,
         pool_len,
-        depth,
     };
-    if let Err(r) = registry::build(spec, d) {
-        let msg = match r {
-            Refused::Ring(e) => crate::engine::io_uring::unavailable_reason(&e),
+    if let Err(r) = t.run(spec, d) {
+        let msg = match &r.cause {
+            Refused::Ring(e) => crate::engine::io_uring::unavailable_reason(e),
             Refused::Map(e) => format!("mmap failed: {e:?}"),
-            Refused::Aio(e) => crate::engine::libaio::setup_why(&e, depth),
-            Refused::Path(e) => format!("path setup failed: {e:?}"),
-            Refused::Donor(e) => format!("donor file setup failed: {e:?}"),
-            Refused::Program(e) => format!("program could not be started: {e}"),
-            Refused::Net(f) => format!(
-                "net setup failed: {}: {}",
-                f.what,
-                crate::files::strerror(f.errno)
-            ),
+            // the engines of `--file-io-mode` refuse nothing else
+            _ => r.why(),
         };
         sh.fail_code
             .store(crate::util::error::exit::ENVIRONMENT, Ordering::SeqCst);
@@ -105,15 +95,13 @@ struct ThreadDrive<'s> {
     tid: usize,
     rng: Xoroshiro128Plus,
     barriers: &'s [Barrier; 2],
-    slab: &'s Slab,
     pool: &'s mut AlignedBuf,
     pool_len: usize,
-    depth: usize,
 }
 
-impl Drive for ThreadDrive<'_> {
+impl worker::thread::ThreadDrive for ThreadDrive<'_> {
     type Out = ();
-    fn drive<E: Engine>(self, eng: &mut E) {
+    fn drive<E: Engine>(self, eng: &mut E, slab: &Slab, depth: usize) {
         let sh = self.sh;
         sh.console.line(
             5,
@@ -121,12 +109,11 @@ impl Drive for ThreadDrive<'_> {
         );
         self.barriers[0].wait();
         self.barriers[1].wait();
-        let depth = depth_on::<E>(self.depth);
         let mut rules =
             SysbenchRules::new(sh, self.tid, self.rng, (self.pool, self.pool_len), depth);
-        let mut io = crate::run::worker::Io::new(eng, self.slab, &sh.clock, depth);
+        let mut io = worker::Io::new(eng, slab, &sh.clock, depth);
         // a failure is recorded in `sh` (its lines and exit code)
-        let _ = crate::run::worker::run(&mut io, &mut rules);
+        let _ = worker::run(&mut io, &mut rules);
         if !sh.live_stats {
             *sh.stats[self.tid].lock().unwrap_or_else(|e| e.into_inner()) =
                 std::mem::take(&mut rules.local);

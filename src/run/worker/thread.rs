@@ -1,10 +1,20 @@
-//! The start of every job thread that runs the worker loop (`run`'s and `fileio`'s):
-//! its own descriptor table, the buffers the engine registers, and the loop's depth
-//! on the engine the registry built (engine/registry.rs). One place, so both front
-//! ends start their threads the same way.
+//! The one job-thread shell: every thread that runs the worker loop (`run`'s job
+//! threads, `fileio`'s threads) starts here. [`JobThread::enter`] gives the thread its
+//! own descriptor table and its slots' buffers, sized by the engine-neutral
+//! [`Shape`] of the thread; [`JobThread::run`] asks the registry
+//! (engine/registry.rs) for the engine over those buffers, turns a refusal into the one
+//! [`Refusal`], and hands the engine to the front end's plug-in ([`ThreadDrive`]) with
+//! the loop's depth on it.
+//!
+//! What may not live here: a front end's rules (fio's are worker/fio/, sysbench's
+//! worker/sysbench.rs), its files (files/ opens them; the front end hands the
+//! descriptors over), its engine options (the front end fills the [`Spec`]), and the
+//! words a front end prints for a refusal beyond [`Refusal::why`].
 
 use crate::engine::buffers::{AlignedBuf, Slab};
-use crate::engine::{Caps, Engine};
+use crate::engine::registry::{self, Drive, Kind, Refused, Spec};
+use crate::engine::{Caps, Engine, IoErr};
+use std::os::fd::RawFd;
 
 /// First thing in a job thread: give it its own copy of the descriptor table
 /// ([`crate::engine::private_fd_table`]), so each `pread`/`pwrite` skips the kernel's
@@ -35,5 +45,246 @@ pub fn depth_on<E: Engine>(depth: usize) -> usize {
         depth
     } else {
         1
+    }
+}
+
+/// What the shell needs to know of a job thread, whichever front end described it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shape {
+    /// the engine the thread asks for
+    pub kind: Kind,
+    /// requests in flight the job asks for (fio's `iodepth`, sysbench's
+    /// `--file-async-backlog`)
+    pub depth: usize,
+    /// bytes of each slot's buffer: the largest request the thread issues
+    pub slot_len: usize,
+}
+
+impl Shape {
+    /// Slots of the thread: the job's depth on an engine that queues, else 1.
+    pub fn slots(&self) -> usize {
+        if self.kind.queues() {
+            self.depth
+        } else {
+            1
+        }
+    }
+}
+
+/// A job thread once entered: its engine kind, its slots and the buffers registered
+/// with the engine after them.
+pub struct JobThread {
+    kind: Kind,
+    depth: usize,
+    /// the slots' buffers (the front end may fill them before [`JobThread::run`])
+    pub slab: Slab,
+    extra: Vec<(*mut u8, usize)>,
+}
+
+impl JobThread {
+    /// Enter a job thread of `shape`: its own descriptor table ([`enter`]), then one
+    /// buffer of `shape.slot_len` bytes per slot.
+    pub fn enter(shape: Shape) -> JobThread {
+        enter(shape.kind.caps());
+        let depth = shape.slots();
+        JobThread {
+            kind: shape.kind,
+            depth,
+            slab: Slab::new(depth, shape.slot_len),
+            extra: Vec::new(),
+        }
+    }
+
+    /// Slots of the thread (the loop's depth on an engine that queues).
+    pub fn depth(&self) -> usize {
+        self.depth
+    }
+
+    /// Register `buf` with the engine after the slots' buffers (sysbench's write
+    /// pool); it must live until [`JobThread::run`] returns.
+    pub fn register_after(&mut self, buf: &AlignedBuf) {
+        self.extra.push((buf.ptr(), buf.len()));
+    }
+
+    /// The spec of the thread's engine over `fds`, every option at its default, for the
+    /// front end to fill (the shell adds the buffers in [`JobThread::run`]).
+    pub fn spec(&self, fds: Vec<RawFd>) -> Spec<'static> {
+        Spec::new(self.kind, fds, self.depth, &[])
+    }
+
+    /// Build the engine `spec` asks for over the slots' buffers (and those registered
+    /// after them), and hand it to `d` with the slots and the loop's depth on it.
+    pub fn run<D: ThreadDrive>(&self, spec: Spec<'_>, d: D) -> Result<D::Out, Refusal> {
+        let bufs: Vec<(*mut u8, usize)> = registered(&self.slab, &[])
+            .into_iter()
+            .chain(self.extra.iter().copied())
+            .collect();
+        let (engine, depth) = (spec.kind, spec.depth);
+        let donor = spec.donor.path.clone();
+        let mut spec = spec;
+        spec.bufs = &bufs;
+        let plug = Plug {
+            d,
+            slab: &self.slab,
+            depth: self.depth,
+        };
+        registry::build(spec, plug).map_err(|cause| Refusal {
+            engine,
+            depth,
+            donor,
+            cause,
+        })
+    }
+}
+
+/// A front end's part of a job thread: what it does with the engine the shell built.
+pub trait ThreadDrive {
+    /// What driving gives back.
+    type Out;
+    /// Run with `eng` over `slab`, `depth` slots in flight at most (1 on an engine
+    /// that does not queue).
+    fn drive<E: Engine>(self, eng: &mut E, slab: &Slab, depth: usize) -> Self::Out;
+}
+
+/// The registry's [`Drive`] of the shell: the plug-in with its slots.
+struct Plug<'s, D> {
+    d: D,
+    slab: &'s Slab,
+    depth: usize,
+}
+
+impl<D: ThreadDrive> Drive for Plug<'_, D> {
+    type Out = D::Out;
+    fn drive<E: Engine>(self, eng: &mut E) -> D::Out {
+        self.d.drive(eng, self.slab, depth_on::<E>(self.depth))
+    }
+}
+
+/// Why a job thread's engine could not be built: the one error of the shell.
+#[derive(Debug)]
+pub struct Refusal {
+    /// the engine asked for
+    pub engine: Kind,
+    /// the depth it was asked for
+    pub depth: usize,
+    /// e4defrag's donor file
+    pub donor: std::path::PathBuf,
+    /// what the registry reported
+    pub cause: Refused,
+}
+
+impl Refusal {
+    /// The refusal in words (after the engine's name in a job's error).
+    pub fn why(&self) -> String {
+        match &self.cause {
+            Refused::Ring(e) => ring_setup_why(e, self.depth),
+            Refused::Map(e) | Refused::Path(e) => io_err_text(*e),
+            Refused::Aio(e) => crate::engine::libaio::setup_why(e, self.depth),
+            Refused::Donor(e) => {
+                format!("donor file {}: {}", self.donor.display(), io_err_text(*e))
+            }
+            Refused::Program(e) => e.to_string(),
+            Refused::Net(f) => format!("{}: {}", f.what, io_err_text(IoErr::Errno(f.errno))),
+        }
+    }
+
+    /// The errno of a socket that could not be set up (net), a failure of the job
+    /// rather than of its start.
+    pub fn net_errno(&self) -> Option<i32> {
+        match &self.cause {
+            Refused::Net(f) => Some(f.errno),
+            _ => None,
+        }
+    }
+}
+
+/// A failed request in words: the system's text of the errno, or the short transfer.
+pub fn io_err_text(e: IoErr) -> String {
+    match e {
+        IoErr::Errno(n) => crate::files::strerror(n),
+        IoErr::Short { done } => format!("short transfer ({done} bytes)"),
+    }
+}
+
+/// Why a thread's ring could not be set up: EINVAL means the kernel refused these ring
+/// parameters (io_uring itself works: the run probed it), anything else is
+/// [`crate::engine::io_uring::unavailable_why`].
+fn ring_setup_why(e: &std::io::Error, depth: usize) -> String {
+    if e.raw_os_error() == Some(libc::EINVAL) {
+        format!("the kernel refused the ring for iodepth={depth} (io_uring_setup: {e})")
+    } else {
+        crate::engine::io_uring::unavailable_why(e)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct Seen;
+    impl ThreadDrive for Seen {
+        type Out = (&'static str, usize, usize);
+        fn drive<E: Engine>(self, eng: &mut E, slab: &Slab, depth: usize) -> Self::Out {
+            (eng.name(), slab.bufs.len(), depth)
+        }
+    }
+
+    #[test]
+    fn the_shell_sizes_the_slots_by_whether_the_engine_queues() {
+        let shape = |kind| Shape {
+            kind,
+            depth: 8,
+            slot_len: 4096,
+        };
+        assert_eq!(shape(Kind::IoUring).slots(), 8);
+        assert_eq!(shape(Kind::Posixaio).slots(), 8);
+        assert_eq!(shape(Kind::Psync).slots(), 1);
+        let t = JobThread::enter(shape(Kind::Null));
+        assert_eq!((t.depth(), t.slab.bufs.len()), (1, 1));
+        assert_eq!(t.slab.bufs[0].len(), 4096);
+    }
+
+    #[test]
+    fn the_shell_hands_the_built_engine_to_the_plug_in_with_its_slots() {
+        let mut t = JobThread::enter(Shape {
+            kind: Kind::Null,
+            depth: 4,
+            slot_len: 512,
+        });
+        let pool = AlignedBuf::new(512);
+        t.register_after(&pool);
+        let spec = t.spec(Vec::new());
+        assert_eq!(t.run(spec, Seen).unwrap(), ("null", 1, 1));
+        // io_uring denied here: psync runs instead, with the same plug-in
+        let mut spec = t.spec(Vec::new());
+        spec.kind = Kind::IoUring;
+        spec.fallback = true;
+        assert_eq!(t.run(spec, Seen).unwrap().0, "psync");
+    }
+
+    #[test]
+    fn a_refused_engine_is_one_error_in_words() {
+        let t = JobThread::enter(Shape {
+            kind: Kind::PageFault,
+            depth: 1,
+            slot_len: 512,
+        });
+        // a mapping of no bytes is refused by the kernel
+        let mut spec = t.spec(Vec::new());
+        spec.map_len = 0;
+        let r = t.run(spec, Seen).unwrap_err();
+        assert_eq!(r.engine, Kind::PageFault);
+        assert!(matches!(r.cause, Refused::Map(_)), "{r:?}");
+        assert_eq!(r.why(), crate::files::strerror(libc::EINVAL));
+        assert_eq!(r.net_errno(), None);
+        let ring = Refusal {
+            engine: Kind::IoUring,
+            depth: 64,
+            donor: Default::default(),
+            cause: Refused::Ring(std::io::Error::from_raw_os_error(libc::EINVAL)),
+        };
+        assert!(ring
+            .why()
+            .starts_with("the kernel refused the ring for iodepth=64"));
     }
 }
