@@ -4,6 +4,7 @@ mod bandwidth_log;
 mod cli;
 mod compressed_log;
 mod contract;
+mod depth_levels;
 mod exact_lat;
 mod fresh_user;
 mod gaps;
