@@ -428,6 +428,10 @@ pub struct FioJob {
     /// (the output format was still `normal` when the next `--name` came): the line comes
     /// before a JSON or terse report (job/fio/args.rs)
     pub early_header: bool,
+    /// fio printed this command-line job's section line on stdout while it read the
+    /// command line, before `--output` sent its report to a file: the line is on stdout,
+    /// not in the report (job/fio/args.rs)
+    pub early_stdout: bool,
     /// the other keys (distributions, rate, verify, logs, …)
     pub more: JobMore,
     /// `new_group`: this job starts a new reporting group
@@ -492,6 +496,7 @@ impl Default for FioJob {
             options: Vec::new(),
             setup_lines: Vec::new(),
             early_header: false,
+            early_stdout: false,
             more: JobMore::default(),
             new_group: false,
             allow_mounted_write: false,

@@ -5,6 +5,7 @@ mod cli;
 mod compressed_log;
 mod contract;
 mod depth_levels;
+mod early_lines;
 mod exact_lat;
 mod fresh_user;
 mod gaps;
