@@ -94,6 +94,7 @@ fn run_as(args: &[String], persona: Persona) -> Exit {
         Err(done) => return done,
     };
     let args = kept.as_slice();
+    cmd.job_setup_errors = persona == Persona::Fio;
     if cmd.live && !(cmd.parse_only || showcmd) {
         crate::cli::live::need_terminal(tag())?;
     }

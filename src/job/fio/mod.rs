@@ -516,6 +516,10 @@ impl Default for FioJob {
 /// Everything `iomark run` was asked to do.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct FioCommand {
+    /// a job whose thread setup fails as fio's does (no size for a file that does not
+    /// exist, a layout refused) is that job's error, reported with the others, which
+    /// run (run/fio/setup.rs): the fio persona's rule; `iomark run` refuses it first
+    pub job_setup_errors: bool,
     /// sample the run over time (run/sampler.rs: the series and its findings): iomark's
     /// own `run`; under the fio persona only with `--plot`
     pub sample: bool,

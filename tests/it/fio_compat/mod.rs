@@ -20,6 +20,7 @@ mod options;
 mod oracle_groups;
 mod peers;
 mod semantics;
+mod setup_fail;
 mod side_by_side;
 mod status_interval;
 mod terse;
