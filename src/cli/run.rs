@@ -94,6 +94,7 @@ fn run_as(args: &[String], persona: Persona) -> Exit {
         Err(done) => return done,
     };
     let args = kept.as_slice();
+    cmd.job_setup_errors = persona == Persona::Fio;
     if cmd.live && !(cmd.parse_only || showcmd) {
         crate::cli::live::need_terminal(tag())?;
     }
@@ -185,6 +186,13 @@ fn run_as(args: &[String], persona: Persona) -> Exit {
     }
     if let Some(e) = failure {
         return Err(stop(e.exit_code(), e));
+    }
+    if cmd.output.is_some() {
+        // the section lines fio printed on stdout before `--output` took the report
+        let said = crate::report::fio::header::said_on_stdout(&r);
+        if !said.is_empty() {
+            crate::out!("{said}");
+        }
     }
     if let Err((opt, e)) = outs.write_texts(&r) {
         error_line!("{}", crate::cli::output::cannot_write(&opt, &e.path, &e));

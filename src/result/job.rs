@@ -175,6 +175,11 @@ pub struct EffectiveJob {
     /// report starts with it (job/fio/args.rs); not part of the result
     #[serde(skip)]
     pub early_header: bool,
+    /// fio printed the section line on stdout while it read its command line, and the
+    /// report went to `--output` (job/fio/args.rs): the report's header leaves it out;
+    /// not part of the result
+    #[serde(skip)]
+    pub early_stdout: bool,
     /// an entry joined by later sections' jobs (group_reporting): its own section's
     /// options, for its header line, where `options` lists the last section's as fio's
     /// JSON does; not part of the result
@@ -262,6 +267,7 @@ impl EffectiveJob {
             options: j.options.clone(),
             setup_lines: j.setup_lines.clone(),
             early_header: j.early_header,
+            early_stdout: j.early_stdout,
             header_options: None,
             joined: Vec::new(),
             reap_spin_ns: (j.engine == crate::job::fio::EngineKind::IoUring
@@ -347,6 +353,7 @@ impl EffectiveJob {
             options: vec![],
             setup_lines: vec![],
             early_header: false,
+            early_stdout: false,
             header_options: None,
             joined: Vec::new(),
             reap_spin_ns: None,

@@ -51,9 +51,13 @@ pub fn parse_args_with(
     // the section line fio printed while reading the command line lands in the report's
     // stream when `--output` came before it or not at all (else on stdout: not printed)
     let to_report = |e: &Early| e.output_set || p.cmd.output.is_none();
-    let early: Vec<bool> = early
+    // (into the report's stream, or on stdout while the report goes to `--output`)
+    let early: Vec<(bool, bool)> = early
         .iter()
-        .map(|e| e.normal && to_report(e) && !p.cmd.parse_only)
+        .map(|e| {
+            let said = e.normal && !p.cmd.parse_only;
+            (said && to_report(e), said && !to_report(e))
+        })
         .collect();
     // fio's order: the command line's jobs (getopt reads every option before the job
     // files), then each job file's
@@ -62,7 +66,7 @@ pub fn parse_args_with(
         let mut job = base.clone();
         job.name = name.clone();
         job.file_jobname = name.clone();
-        job.early_header = early;
+        (job.early_header, job.early_stdout) = early;
         let section = si + 1;
         apply_all(&mut job, entries, &mut p.cmd.notices, &|i| {
             after_output((section, i))

@@ -428,6 +428,10 @@ pub struct FioJob {
     /// (the output format was still `normal` when the next `--name` came): the line comes
     /// before a JSON or terse report (job/fio/args.rs)
     pub early_header: bool,
+    /// fio printed this command-line job's section line on stdout while it read the
+    /// command line, before `--output` sent its report to a file: the line is on stdout,
+    /// not in the report (job/fio/args.rs)
+    pub early_stdout: bool,
     /// the other keys (distributions, rate, verify, logs, …)
     pub more: JobMore,
     /// `new_group`: this job starts a new reporting group
@@ -492,6 +496,7 @@ impl Default for FioJob {
             options: Vec::new(),
             setup_lines: Vec::new(),
             early_header: false,
+            early_stdout: false,
             more: JobMore::default(),
             new_group: false,
             allow_mounted_write: false,
@@ -511,6 +516,10 @@ impl Default for FioJob {
 /// Everything `iomark run` was asked to do.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct FioCommand {
+    /// a job whose thread setup fails as fio's does (no size for a file that does not
+    /// exist, a layout refused) is that job's error, reported with the others, which
+    /// run (run/fio/setup.rs): the fio persona's rule; `iomark run` refuses it first
+    pub job_setup_errors: bool,
     /// sample the run over time (run/sampler.rs: the series and its findings): iomark's
     /// own `run`; under the fio persona only with `--plot`
     pub sample: bool,

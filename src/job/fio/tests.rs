@@ -153,6 +153,14 @@ fn command_line_jobs_added_under_the_normal_format_print_their_line_early() {
     let mut v = fmt("--output-format=json", 3);
     v.push("--output=o.json");
     assert_eq!(early(&v), [false, false, false]);
+    // … on stdout, where iomark prints them too
+    let on_stdout: Vec<bool> = parse(&v)
+        .unwrap()
+        .jobs
+        .iter()
+        .map(|j| j.early_stdout)
+        .collect();
+    assert_eq!(on_stdout, [true, true, false]);
     let mut v = fmt("--output-format=json", 3);
     v.insert(0, "--output=o.json");
     assert_eq!(early(&v), [true, true, false]);

@@ -34,7 +34,8 @@ pub(crate) fn parts(r: &RunResult) -> Option<(String, String)> {
     if r.jobs.is_empty() {
         return None;
     }
-    let (s, threads, procs) = sections(r, |_| true);
+    // (the lines fio printed on stdout before `--output` took the report: not here)
+    let (s, threads, procs) = sections(r, |j| !j.job.early_stdout, true);
     let mut after = starting(threads, procs);
     for l in &r.layout_lines {
         after += l;
@@ -46,7 +47,7 @@ pub(crate) fn parts(r: &RunResult) -> Option<(String, String)> {
 /// The lines of each section of the reported jobs: its jobs' setup lines and, for the
 /// sections `lined` says, the section line after the first job's and `...` after the
 /// last of several; with the counts of job threads and processes.
-fn sections(r: &RunResult, lined: impl Fn(&JobResult) -> bool) -> (String, u32, u32) {
+fn sections(r: &RunResult, lined: impl Fn(&JobResult) -> bool, setup: bool) -> (String, u32, u32) {
     let (jobs, global) = (&r.jobs[..], &r.global_options[..]);
     let mut s = String::new();
     let (mut threads, mut procs) = (0u32, 0u32);
@@ -55,11 +56,15 @@ fn sections(r: &RunResult, lined: impl Fn(&JobResult) -> bool) -> (String, u32, 
         let n = j.job.numjobs.max(1);
         // fio sets up each of the section's jobs in turn: its setup lines, then the
         // section line after the first, `...` after the last of several
-        s += &setup_lines(j, 1);
+        if setup {
+            s += &setup_lines(j, 1);
+        }
         if lined(j) {
             s += &section_line(j, global);
         }
-        s += &setup_lines(j, n - 1);
+        if setup {
+            s += &setup_lines(j, n - 1);
+        }
         if n > 1 && lined(j) {
             s += "...\n";
         }
@@ -83,7 +88,14 @@ fn sections(r: &RunResult, lined: impl Fn(&JobResult) -> bool) -> (String, u32, 
 /// report: every job's setup lines, and the section line of each command-line job fio
 /// added while the output format was still `normal` (job/fio/args.rs).
 pub fn setup_only(r: &RunResult) -> String {
-    sections(r, |j| j.job.early_header).0
+    sections(r, |j| j.job.early_header, true).0
+}
+
+/// The section lines (and `...`) of the command-line jobs fio 3.33 printed on stdout
+/// while it read its command line, before an `--output=FILE` given after them sent the
+/// report to the file: printed on stdout, the report's header leaves them out.
+pub fn said_on_stdout(r: &RunResult) -> String {
+    sections(r, |j| j.job.early_stdout, false).0
 }
 
 /// The lines fio prints while it sets up `clones` of `j`'s section's jobs (each job's

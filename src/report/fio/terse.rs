@@ -228,8 +228,14 @@ fn job_fields(j: &JobResult) -> String {
     if total > 0 {
         us[0] += 100.0 * n.iter().sum::<u64>() as f64 / total as f64;
     }
-    for p in us.iter().chain(lat_pct(&m, total).iter()) {
-        let _ = write!(s, ";{p:3.2}%");
+    for (i, p) in us.iter().chain(lat_pct(&m, total).iter()).enumerate() {
+        match (i, total) {
+            // fio adds 0/0 there for a job that issued nothing: C's printf of that NaN
+            (0, 0) => s.push_str(";-nan%"),
+            _ => {
+                let _ = write!(s, ";{p:3.2}%");
+            }
+        }
     }
     s
 }

@@ -246,11 +246,12 @@ fn sync_text(j: &JobResult) -> String {
 /// Whether fio 3.33 prints job `j`'s block in the text report: not when it moved no
 /// byte and issued no read, write or trim (`show_thread_status_normal` returns early:
 /// `create_only=1`, a reading job over empty files), unless it failed, whose failed
-/// request fio counts as issued.
+/// request fio counts as issued — not a job that failed in its setup, before any
+/// request (no thread of it started: pid 0, run/fio/setup.rs).
 fn printed(j: &JobResult) -> bool {
     let bytes = j.read.bytes + j.write.bytes + j.trim.bytes;
     let ios = j.read.ios + j.write.ios + j.trim.ios;
-    bytes + ios > 0 || j.errno != 0 || j.errors > 0
+    bytes + ios > 0 || (j.errno != 0 && j.pid != 0) || j.errors > 0
 }
 
 /// One job's block (fio "normal" layout; latency blocks in the layout of fio 3.33 text

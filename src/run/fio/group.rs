@@ -41,6 +41,8 @@ pub(crate) struct RunCtx<'a> {
     pub wait_idx: Vec<Option<usize>>,
     /// finished threads, by job
     pub done: Vec<AtomicU32>,
+    /// by job, the setup failure that keeps it from running (run/fio/setup.rs)
+    pub failed: Vec<Option<crate::run::fio::setup::SetupFail>>,
     /// reporting group of each job: a new one at every stonewall or new_group
     pub report_gid: Vec<u32>,
     /// when the run started (the samples' time axis)
@@ -139,6 +141,7 @@ impl<'a> Threads<'a> {
     fn new(ctx: &RunCtx<'a>, g: &[usize]) -> Threads<'a> {
         let members: Vec<(usize, &Plan)> = g
             .iter()
+            .filter(|&&ji| ctx.failed[ji].is_none())
             .flat_map(|&ji| ctx.plans[ji].iter().map(move |p| (ji, p)))
             .collect();
         let n = members.len();
@@ -622,9 +625,23 @@ pub(crate) fn run_group(
     let th = Threads::new(ctx, g);
     let mut grp = Group::new(ctx, &th, held_ns);
     let (results, abort_rest) = threads(ctx, &mut grp, sampling);
+    // in job order: the threads' records, and those of the jobs whose setup failed
+    let mut joined = results.into_iter().enumerate();
     let mut recs = Vec::new();
-    for (i, (ji, r)) in results.into_iter().enumerate() {
-        recs.push((i, ji, r?));
+    for &ji in g {
+        if let Some(f) = &ctx.failed[ji] {
+            recs.extend(ctx.plans[ji].iter().map(|p| (usize::MAX, ji, f.record(p))));
+            continue;
+        }
+        for _ in &ctx.plans[ji] {
+            if let Some((i, (ji, r))) = joined.next() {
+                recs.push((i, ji, r?));
+            }
+        }
+    }
+    // a refused spawn comes first among the results: its error, as before
+    for (_, (_, r)) in joined {
+        r?;
     }
     Ok((grp.reported(ctx, recs), abort_rest))
 }

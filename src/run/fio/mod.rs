@@ -22,6 +22,7 @@ pub mod numa;
 pub(crate) mod plan;
 pub mod prio;
 pub mod replay;
+pub(crate) mod setup;
 pub mod stats;
 pub mod status;
 pub(crate) mod thread;
@@ -292,6 +293,7 @@ fn guard_jobs(
     cmd: &FioCommand,
     kinds: &[Kind],
     note: &(dyn Fn(String) + Sync),
+    failed: &[Option<setup::SetupFail>],
 ) -> Result<(), RunError> {
     if cmd.fio_cli.bandwidth_log {
         agg_log::check().map_err(|source| FilesError::Output {
@@ -303,7 +305,12 @@ fn guard_jobs(
     let mut global = 0u32;
     // the block devices the jobs write (`st_rdev`), for the overrides that name none
     let mut written: Vec<u64> = vec![];
-    for (j, k) in cmd.jobs.iter().zip(kinds) {
+    for ((j, k), f) in cmd.jobs.iter().zip(kinds).zip(failed) {
+        if f.is_some() {
+            // a job whose setup failed touches no file (run/fio/setup.rs)
+            global += j.numjobs;
+            continue;
+        }
         let policy = crate::files::guard::WritePolicy {
             allow_destructive: cmd.allow_destructive_write.clone(),
             allow_mounted_write: j.allow_mounted_write,
@@ -366,13 +373,17 @@ fn unused_overrides(cmd: &FioCommand, written: &[u64], note: &(dyn Fn(String) + 
 fn make_plans(
     cmd: &FioCommand,
     note: &(dyn Fn(String) + Sync),
+    failed: &[Option<setup::SetupFail>],
 ) -> Result<Vec<Vec<Plan>>, RunError> {
     let mut plans: Vec<Vec<Plan>> = Vec::new();
     let mut idx = 0u64;
-    for j in &cmd.jobs {
+    for (j, f) in cmd.jobs.iter().zip(failed) {
         let mut ps = Vec::new();
         for t in 0..j.numjobs {
-            ps.push(plan(j, t, idx)?);
+            ps.push(match f {
+                Some(_) => plan::stand_in(j, t, idx),
+                None => plan(j, t, idx)?,
+            });
             idx += 1;
         }
         plans.push(ps);
@@ -599,13 +610,36 @@ fn lay_out(
     plans: &[Vec<Plan>],
     kinds: &[Kind],
     note: &(dyn Fn(String) + Sync),
+    failed: &mut [Option<setup::SetupFail>],
 ) -> Result<Vec<String>, RunError> {
     let mut lines = Vec::new();
-    for ((j, ps), k) in cmd.jobs.iter().zip(plans).zip(kinds) {
-        if owns_no_files(*k) {
+    for (((j, ps), k), f) in cmd.jobs.iter().zip(plans).zip(kinds).zip(failed.iter_mut()) {
+        if owns_no_files(*k) || f.is_some() {
             continue;
         }
-        for p in ps {
+        match lay_out_job(j, ps, *k, note) {
+            Ok(l) => lines.extend(l),
+            // under the fio persona a layout refused on the job's own files is its error
+            Err(e) => match setup::layout_failure(&e).filter(|_| cmd.job_setup_errors) {
+                Some(s) => *f = Some(s),
+                None => return Err(e),
+            },
+        }
+    }
+    check_atomic(cmd, plans)?;
+    Ok(lines)
+}
+
+/// Lay out the files of one job's threads `ps`; fio's layout lines.
+fn lay_out_job(
+    j: &crate::job::fio::FioJob,
+    ps: &[Plan],
+    k: Kind,
+    note: &(dyn Fn(String) + Sync),
+) -> Result<Vec<String>, RunError> {
+    let mut lines = Vec::new();
+    for p in ps {
+        {
             // filled when the job reads (a replay: when its log does) or the engine works
             // on the files' blocks
             // (`overwrite=1`: a written file is laid out with data too, so the job's
@@ -622,6 +656,11 @@ fn lay_out(
             }
         }
     }
+    Ok(lines)
+}
+
+/// `atomic=1`: the files take RWF_ATOMIC writes of the job's sizes, before any I/O.
+fn check_atomic(cmd: &FioCommand, plans: &[Vec<Plan>]) -> Result<(), RunError> {
     for (j, ps) in cmd.jobs.iter().zip(plans) {
         // (the null engine has no file to write atomically: nothing to check)
         if j.more.x.atomic && !j.engine.caps().no_io {
@@ -636,7 +675,7 @@ fn lay_out(
             }
         }
     }
-    Ok(lines)
+    Ok(())
 }
 
 /// Groups of job indices, split at stonewall; and each job's reporting group (a new
@@ -703,11 +742,21 @@ pub fn execute_around(
     let with_disks = report.map(|f| move |jobs: Vec<JobRecord>| f(jobs, d0.finish()));
     let hook = with_disks.as_ref().map(|f| f as &dyn Fn(Vec<JobRecord>));
     let res = execute(cmd, stop, note, board, hook);
+    // no job started (each failed in its setup): fio opened no file, so it has no
+    // disk to report
+    let none_started = res.as_ref().is_ok_and(|o| {
+        o.jobs
+            .iter()
+            .all(|j| j.stats.pid == 0 && j.stats.error != 0)
+    });
     let around = Around {
         device_view: watch.finish(),
         target,
         page_cache: disk::cache_after(root, &cache0, &cmd.jobs),
-        devices: disk0.finish(),
+        devices: match none_started {
+            true => Vec::new(),
+            false => disk0.finish(),
+        },
         cpu: CpuTimes::now(Who::Process).since(&c0),
         elapsed_s: t0.elapsed().as_secs_f64(),
     };
@@ -733,10 +782,17 @@ pub fn execute(
     // the outputs named without a plan (logs, --bandwidth-log) against the data files,
     // before the link rule of each refuses a hard link between them as one file's
     refuse_outputs_as_data(cmd, &run_outputs(cmd, &[]))?;
-    guard_jobs(cmd, &kinds, note)?;
-    let plans = make_plans(cmd, note)?;
+    // under the fio persona, the jobs whose setup fails are reported with their error
+    let mut failed = setup::failures(cmd);
+    guard_jobs(cmd, &kinds, note, &failed)?;
+    let plans = make_plans(cmd, note, &failed)?;
     check_files(cmd, &plans, &kinds, note)?;
-    let layout_lines = lay_out(cmd, &plans, &kinds, note)?;
+    let layout_lines = lay_out(cmd, &plans, &kinds, note, &mut failed)?;
+    for (j, f) in cmd.jobs.iter().zip(&failed) {
+        if let Some(f) = f {
+            setup::say(j, f);
+        }
+    }
     let root = crate::probe::Root::default();
     let switched = switch_schedulers(cmd, &plans, &root)?;
     // many hosts (src/ranks/): every rank has laid out its files; the I/O starts together
@@ -756,7 +812,14 @@ pub fn execute(
                 w.and_then(|w| cmd.jobs.iter().position(|x| &x.name == w))
             })
             .collect(),
-        done: cmd.jobs.iter().map(|_| AtomicU32::new(0)).collect(),
+        // a job whose setup failed is done at once (a `wait_for` on it does not wait)
+        done: cmd
+            .jobs
+            .iter()
+            .zip(&failed)
+            .map(|(j, f)| AtomicU32::new(if f.is_some() { j.numjobs } else { 0 }))
+            .collect(),
+        failed,
         report_gid,
         run_t0: std::time::Instant::now(),
         slots: board.fill(&plans),
@@ -823,8 +886,8 @@ fn run_groups(ctx: &group::RunCtx, groups: &[Vec<usize>]) -> Result<RunOutcome, 
         }
     }
     // `unlink` (and `unlink_each_loop`, after the job's last loop): the files go
-    for (j, ps) in cmd.jobs.iter().zip(plans) {
-        if j.tuning.unlink || j.tuning.unlink_each_loop {
+    for ((j, ps), f) in cmd.jobs.iter().zip(plans).zip(&ctx.failed) {
+        if f.is_none() && (j.tuning.unlink || j.tuning.unlink_each_loop) {
             for p in ps {
                 dataset::unlink(&p.files)?;
             }

@@ -53,6 +53,30 @@ pub(crate) struct Plan {
     pub vstate: Option<std::sync::Arc<crate::run::verify::state::State>>,
 }
 
+/// The plan of a thread of a job whose setup failed (run/fio/setup.rs): no file, no
+/// region, nothing to do; it is never run, only reported.
+pub(crate) fn stand_in(job: &FioJob, t: u32, global_index: u64) -> Plan {
+    Plan {
+        job: job.clone(),
+        engine: job.engine,
+        files: Vec::new(),
+        regions: Vec::new(),
+        align: 1,
+        byte_limit: 0,
+        pass_bytes: 0,
+        verify_cycle: 0,
+        verify_rounds: 0,
+        seed: 0,
+        thread: t,
+        global: u32::try_from(global_index).unwrap_or(u32::MAX),
+        flows: None,
+        zones: Vec::new(),
+        replay: None,
+        vstate_save: None,
+        vstate: None,
+    }
+}
+
 /// fio's `filename_format` expansion: `$jobname`, `$jobnum`, `$filenum`, `$clientuid`.
 pub fn format_filename(fmt: &str, job: &str, jobnum: u32, filenum: u32) -> String {
     fmt.replace("$jobname", job)

@@ -229,6 +229,11 @@ struct Uses {
     /// buffered job with `invalidate` and more than one pass (`loops`, `time_based`):
     /// the page cache is dropped at every new pass, as fio's re-open does
     repass: bool,
+    /// a new pass of a time-based job starts with the queue as it is: fio 3.33 moves
+    /// the file's position back and drops its cache in place (io_u.c's time-based
+    /// wrap of a random job, or of a sequential one over one file), where a new loop
+    /// (`loops`, `io_size`) ends the pass and drains the queue first
+    wrap: bool,
     /// fixed read / write block size
     fixed_bs: [Option<u64>; 2],
     /// the report's bandwidth and IOPS samples are taken per I/O (run/fio/log.rs's

@@ -692,8 +692,11 @@ impl<'a> Rules for FioRules<'a> {
         let s = req;
         if std::mem::take(&mut self.pass_done) {
             // a new pass: its first request finds the files out of the page cache (fio
-            // closes, re-opens and invalidates them between passes)
-            io.drain(self)?;
+            // closes, re-opens and invalidates them between loops; a time-based job
+            // wraps with its queue full: `Uses::wrap`)
+            if !self.uses.wrap {
+                io.drain(self)?;
+            }
             self.w.drop_cache();
             io.stale();
         }

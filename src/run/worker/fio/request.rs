@@ -146,6 +146,7 @@ fn uses_of(plan: &Plan, logs: bool, fds_empty: bool) -> Uses {
             && !plan.engine.caps().maps_files
             && plan.pass_bytes > 0
             && (job.loops > 1 || job.time_based || job.more.io_size.is_some()),
+        wrap: job.time_based && (job.rw.random() || plan.files.len() == 1),
     }
 }
 

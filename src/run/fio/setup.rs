@@ -1,0 +1,113 @@
+//! Under the fio persona, a job whose thread setup fails as fio 3.33's does is that
+//! job's error, not the run's ([`failures`]): fio's lines on stderr, the job reported
+//! with `error` set and every figure 0 (no `latency_*` keys: it never ran), the other
+//! jobs run and report as usual, and the run exits 1. `iomark run` keeps refusing such a
+//! job before any job runs (docs/compat/fio.md).
+//!
+//! The failures taken: a file whose size is needed but that does not exist, with no
+//! `size=`/`filesize=` (fio's `total_file_size`, EINVAL), and a null-engine job without
+//! `size=` (the same); and a layout that fails on a file the job names (a directory,
+//! EISDIR; a file of a pseudo filesystem such as `/proc/version`, fio's refused
+//! `unlink` first) — the errno of iomark's failed call ([`layout_failure`]).
+
+use crate::files::dataset::FilesError;
+use crate::job::fio::{FioCommand, FioJob};
+use crate::result::job::JobRecord;
+use crate::run::fio::{files_for, Plan, RunError};
+
+/// Why a job's setup failed: fio's errno and the lines it prints on stderr for each of
+/// the job's threads (the last one is the record's `failure`, after `fio: `).
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct SetupFail {
+    /// the errno (fio's JSON `error`, the text's `err=`)
+    pub errno: i32,
+    /// a line fio prints before its `fio: pid=0, err=…` line (`NAME: you need to
+    /// specify size=`), if any
+    pub first: Option<String>,
+    /// fio's `pid=0, err=N/file:…, func=…, error=TEXT` (printed after `fio: `)
+    pub line: String,
+}
+
+impl SetupFail {
+    /// fio's failure of `total_file_size`: no size to lay out or address.
+    fn no_size(job: &FioJob) -> SetupFail {
+        SetupFail {
+            errno: libc::EINVAL,
+            first: Some(format!("{}: you need to specify size=", job.name)),
+            line: format!(
+                "pid=0, err={}/file:filesetup.c:1155, func=total_file_size, error={}",
+                libc::EINVAL,
+                crate::files::strerror(libc::EINVAL)
+            ),
+        }
+    }
+
+    /// The record of one of the job's threads: nothing done, `error` set, the failure
+    /// line as the job's failure (said on stderr after the report, `fio: LINE`).
+    pub(crate) fn record(&self, plan: &Plan) -> JobRecord {
+        let mut r = crate::run::fio::thread::empty_record(plan);
+        r.stats.error = self.errno;
+        r.stats.failure = Some(self.line.clone());
+        r.job = crate::run::fio::thread::effective_job(plan);
+        r
+    }
+}
+
+/// Per job of `cmd`, the setup failure fio 3.33's threads would meet before any I/O —
+/// only under the fio persona (`FioCommand::job_setup_errors`); each failing thread's
+/// first line is said on stderr now, as fio says it while it sets the job up.
+pub(crate) fn failures(cmd: &FioCommand) -> Vec<Option<SetupFail>> {
+    let mut out = vec![None; cmd.jobs.len()];
+    if !cmd.job_setup_errors {
+        return out;
+    }
+    let mut global = 0u32;
+    for (j, slot) in cmd.jobs.iter().zip(out.iter_mut()) {
+        *slot = failure(j, global);
+        global += j.numjobs;
+    }
+    out
+}
+
+/// The setup failure of `job` (whose first thread is `global` among all), if any.
+fn failure(job: &FioJob, global: u32) -> Option<SetupFail> {
+    let no_size = job.size.is_none() && job.filesize.is_none();
+    if job.engine == crate::engine::registry::Kind::Null && no_size && !job.more.x.create_only {
+        return Some(SetupFail::no_size(job));
+    }
+    (0..job.numjobs)
+        .any(|t| {
+            matches!(
+                files_for(job, t, global + t),
+                Err(RunError::Files(FilesError::NoSize(_)))
+            )
+        })
+        .then(|| SetupFail::no_size(job))
+}
+
+/// A failed layout of `job`'s files as that job's setup failure (`Io` errors of the
+/// files it names: the errno of the call that failed); other errors stay the run's.
+pub(crate) fn layout_failure(e: &RunError) -> Option<SetupFail> {
+    let RunError::Files(FilesError::Io { source, .. }) = e else {
+        return None;
+    };
+    let errno = source.raw_os_error()?;
+    Some(SetupFail {
+        errno,
+        first: None,
+        line: format!(
+            "pid=0, err={errno}/file:filesetup.c:150, func=unlink, error={}",
+            crate::files::strerror(errno)
+        ),
+    })
+}
+
+/// Say each of the job's threads' first line on stderr (fio prints it as it sets each
+/// thread up).
+pub(crate) fn say(job: &FioJob, f: &SetupFail) {
+    if let Some(l) = &f.first {
+        for _ in 0..job.numjobs {
+            eprintln!("{l}");
+        }
+    }
+}

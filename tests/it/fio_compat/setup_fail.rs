@@ -1,0 +1,139 @@
+//! A job that fails in its thread's setup, next to fio 3.33: that job's error (fio's
+//! lines on stderr, the job reported with `error` set and nothing done, the other jobs
+//! run and report, exit 1). Each comparison with
+//! fio skips (with the reason) when fio is not installed; what iomark must print by
+//! itself is checked either way.
+
+use crate::util::*;
+use serde_json::Value;
+use std::path::Path;
+
+/// `args` run in `dir` by iomark as `fio`, and by fio when it is installed.
+fn both(dir: &Path, args: &[&str], test: &str) -> (Out, Option<Out>) {
+    let i = as_fio(dir).dir(dir).args(args).run();
+    let f = need_fio(test).then(|| fio_cmd().dir(dir).args(args).run());
+    (i, f)
+}
+
+/// The JSON document of `out`, after the section lines fio prints before it.
+fn doc(out: &Out) -> Value {
+    let at = out
+        .stdout
+        .find('{')
+        .unwrap_or_else(|| panic!("{}", out.dump()));
+    serde_json::from_str(&out.stdout[at..]).unwrap_or_else(|e| panic!("{e}: {}", out.dump()))
+}
+
+const NO_SIZE: &str = "x: you need to specify size=\nfio: pid=0, err=22/file:filesetup.c:1155, func=total_file_size, error=Invalid argument\n";
+
+/// `x` reads a file that does not exist with no size, `y` reads 64 KiB: fio 3.33 says
+/// `x: you need to specify size=` and its `pid=0, err=22` line, reports x with `"error"
+/// : 22`, every figure 0 and no `latency_*` keys, runs y as usual, and exits 1; its text
+/// report has no block for x, and its terse line for x has `-nan%` where the µs buckets
+/// start (0/0). iomark refused the whole run before any job, exit 3.
+#[test]
+fn a_job_that_fails_in_its_setup_is_reported_and_the_others_run() {
+    let test = "a_job_that_fails_in_its_setup_is_reported_and_the_others_run";
+    let d = scratch();
+    let jobs = [
+        "--name=x",
+        "--filename=nonexist",
+        "--rw=read",
+        "--name=y",
+        "--filename=data",
+        "--size=64k",
+        "--rw=read",
+    ];
+    let mut args = jobs.to_vec();
+    args.push("--output-format=json");
+    let (i, f) = both(d.path(), &args, test);
+    assert_eq!((i.code, i.stderr.as_str()), (1, NO_SIZE), "{}", i.dump());
+    let v = doc(&i);
+    let (x, y) = (&v["jobs"][0], &v["jobs"][1]);
+    assert_eq!(
+        (x["jobname"].as_str(), x["error"].as_i64()),
+        (Some("x"), Some(22))
+    );
+    assert_eq!(x["read"]["io_bytes"], 0);
+    assert_eq!(x["job options"]["filename"], "nonexist");
+    assert!(x.get("latency_depth").is_none(), "{x}");
+    assert_eq!(
+        (y["error"].as_i64(), y["read"]["total_ios"].as_i64()),
+        (Some(0), Some(16))
+    );
+    assert!(y.get("latency_depth").is_some());
+    if let Some(f) = f {
+        assert_eq!(
+            (f.code, f.stderr.as_str()),
+            (1, NO_SIZE),
+            "fio: {}",
+            f.dump()
+        );
+        assert_eq!(i.stdout.lines().next(), f.stdout.lines().next(), "x's line");
+        let fv = doc(&f);
+        let keys = |j: &Value| j.as_object().unwrap().keys().cloned().collect::<Vec<_>>();
+        assert_eq!(
+            keys(x),
+            keys(&fv["jobs"][0]),
+            "fio's keys of the failed job"
+        );
+        assert_eq!(x["read"], fv["jobs"][0]["read"]);
+        assert_eq!(x["iodepth_level"], fv["jobs"][0]["iodepth_level"]);
+    }
+    // the text report: no block for x, y's as usual
+    let (i, f) = both(d.path(), &jobs, test);
+    for (who, o) in [("iomark", Some(&i)), ("fio 3.33", f.as_ref())] {
+        let Some(o) = o else { continue };
+        assert_eq!(o.code, 1, "{who}: {}", o.dump());
+        assert!(!o.stdout.contains("x: (groupid"), "{who}: {}", o.stdout);
+        assert!(o.stdout.contains("y: (groupid=0, jobs=1): err= 0"), "{who}");
+    }
+    // x alone, terse and text: nothing that varies, so byte for byte
+    for extra in ["--minimal", "--output-format=normal"] {
+        let (i, f) = both(d.path(), &["--name=x", "--filename=nonexist", extra], test);
+        assert_eq!(i.code, 1, "{}", i.dump());
+        if extra == "--minimal" {
+            assert!(i.stdout.contains(";0.0%;-nan%;0.00%;"), "{}", i.stdout);
+        }
+        if let Some(f) = f {
+            assert_eq!((&i.stdout, &i.stderr), (&f.stdout, &f.stderr), "{extra}");
+        }
+    }
+}
+
+/// A `filename` that is a directory, with a size: fio 3.33's layout fails (its unlink of
+/// the short file: EISDIR) and the job is reported with `"error" : 21`, the run exits 1;
+/// `iomark run` keeps refusing it before any job runs (exit 3, one line).
+#[test]
+fn a_layout_refused_on_the_jobs_file_is_its_error() {
+    let test = "a_layout_refused_on_the_jobs_file_is_its_error";
+    let d = scratch();
+    std::fs::create_dir(d.path().join("adir")).unwrap();
+    let args = [
+        "--name=x",
+        "--filename=adir",
+        "--size=64k",
+        "--output-format=json",
+    ];
+    let line = "fio: pid=0, err=21/file:filesetup.c:150, func=unlink, error=Is a directory\n";
+    let (i, f) = both(d.path(), &args, test);
+    for (who, o) in [("iomark", Some(&i)), ("fio 3.33", f.as_ref())] {
+        let Some(o) = o else { continue };
+        assert_eq!(
+            (o.code, o.stderr.as_str()),
+            (1, line),
+            "{who}: {}",
+            o.dump()
+        );
+        let x = &doc(o)["jobs"][0];
+        assert_eq!(x["error"], 21, "{who}");
+        assert!(x.get("latency_depth").is_none(), "{who}: {x}");
+    }
+    let o = run(d.path(), &["--name=x", "--filename=nonexist", "--rw=read"]);
+    assert_eq!(o.code, 3, "{}", o.dump());
+    assert!(
+        o.stderr.contains("no size= or filesize= was given"),
+        "{}",
+        o.dump()
+    );
+}
