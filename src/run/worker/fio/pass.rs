@@ -80,6 +80,8 @@ pub(super) struct FioRules<'a> {
     rounds_left: u64,
     /// time spent in the rounds' verify phases (not the I/O phase's runtime)
     rounds_verify_ns: u64,
+    /// rounds verified so far (a mixed job's [`crate::run::fio::plan::MixRounds`] decide on it)
+    rounds_done: u64,
     /// the loop saw the job's end (`done`) once, and whether its runtime ended it then
     /// (fio's terminate: no verify phase after it)
     ended: bool,
@@ -154,6 +156,7 @@ impl<'a> FioRules<'a> {
                 n => n,
             },
             rounds_verify_ns: 0,
+            rounds_done: 0,
             ended: false,
             timed_out: false,
             w,
@@ -833,7 +836,16 @@ impl<'a> FioRules<'a> {
         self.w.phase(b'*');
         (self.round_bytes, self.issued_all) = (0, false);
         self.rounds_left = self.rounds_left.saturating_sub(1);
+        self.rounds_done += 1;
         self.covered = [0; 3];
+        if let Some(mix) = self.w.plan.mix_rounds {
+            // a mixed job: the bytes moved so far, its reads (the read-back's too) and
+            // writes, decide whether another round starts; if not, the job is done
+            let moved = self.st.read.bytes + self.st.write.bytes;
+            if !mix.more(self.rounds_done, moved) {
+                (self.byte_limit, self.issued_all) = (self.issued_bytes, true);
+            }
+        }
         Ok(())
     }
 
