@@ -25,3 +25,4 @@ mod text;
 mod unified;
 mod units;
 mod verify_rounds;
+mod verify_text;
