@@ -8,6 +8,7 @@ mod exact_lat;
 mod fresh_user;
 mod gaps;
 mod import;
+mod iodepth_low;
 mod job_keys;
 mod json_keys;
 mod junk_parts;

@@ -58,6 +58,14 @@ pub(super) struct FioRules<'a> {
     depth: usize,
     /// requests allowed in flight now (the latency_target search lowers it)
     cap: usize,
+    /// `iodepth_low` (the depth when unset or above it): a queue that filled up takes
+    /// no request until those in flight drop to it (fio's wait_for_completions)
+    low: usize,
+    /// the queue filled up and has not drained to `low` yet
+    draining: bool,
+    /// each queued request is a submission of its own (`iodepth_batch_submit` of 1 on
+    /// an engine that queues): fio's `iodepth_submit` counts one per request
+    submit_each: bool,
     /// this thread's share among the jobs of its flow_id (run/control/flow.rs)
     flow: Option<FlowMember>,
     flow_held: bool,
@@ -143,6 +151,12 @@ impl<'a> FioRules<'a> {
             reap_min: (m.iodepth_batch_complete_min.max(1) as usize).min(depth),
             depth,
             cap: depth,
+            low: match m.iodepth_low as usize {
+                0 => depth,
+                n => n.min(depth),
+            },
+            draining: false,
+            submit_each: plan.engine.queues() && m.iodepth_batch <= 1,
             flow,
             flow_held: false,
             paced_reap: false,
@@ -543,8 +557,12 @@ impl<'a> Rules for FioRules<'a> {
         }
         // every free slot is filled, as fio's do_io does; `iodepth_batch_submit` is how
         // many queued requests the engine hands the kernel at once (engine/libaio.rs,
-        // engine/io_uring.rs), and a reap hands over what is still queued
-        let submit = !done && io.in_flight() < self.cap;
+        // engine/io_uring.rs), and a reap hands over what is still queued; a queue that
+        // filled up under `iodepth_low` first drains to it
+        if self.draining && io.in_flight() <= self.low {
+            self.draining = false;
+        }
+        let submit = !done && io.in_flight() < self.cap && !self.draining;
         Ok(Pass { done, submit })
     }
 
@@ -689,10 +707,14 @@ impl<'a> Rules for FioRules<'a> {
         &mut self,
         io: &mut Io<'_, E, Tag>,
         req: &Req<Tag>,
-        _how: Submitted,
+        how: Submitted,
         _t1: u64,
     ) -> Result<bool, RunError> {
         let s = req;
+        if self.submit_each && how == Submitted::Queued {
+            // fio's iodepth_submit: one submission per request
+            self.st.depth.end_submit(false);
+        }
         if std::mem::take(&mut self.pass_done) {
             // a new pass: its first request finds the files out of the page cache (fio
             // closes, re-opens and invalidates them between passes)
@@ -721,8 +743,12 @@ impl<'a> Rules for FioRules<'a> {
 
     #[inline(always)]
     fn pass_end(&mut self, in_flight: usize) {
-        // fio's iodepth_submit (requests per submit pass)
+        // fio's iodepth_submit (requests per submit pass, when not counted one by one)
         self.st.depth.end_submit(in_flight == 0);
+        // a full queue waits for its requests in flight to drop to `iodepth_low`
+        if in_flight >= self.cap && self.low < self.cap {
+            self.draining = true;
+        }
     }
 
     #[inline(always)]
