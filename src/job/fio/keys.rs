@@ -178,7 +178,8 @@ pub struct JobMore {
     /// `iodepth_batch_complete_max`: completions taken per reap (0 = fio's default, the
     /// same as `iodepth_batch_complete_min`)
     pub iodepth_batch_complete_max: u32,
-    /// `iodepth_low` (accepted; the queue is refilled whenever a slot frees)
+    /// `iodepth_low`: once the queue is full, no request is submitted until those in
+    /// flight drop to it (0 = fio's default, the depth: the queue is kept full)
     pub iodepth_low: u32,
     /// options of the engines that move no data (`stat_type`, cpuio's)
     pub nodata: NoDataOpts,

@@ -41,7 +41,75 @@ pub(crate) fn parts(r: &RunResult) -> Option<(String, String)> {
         after += l;
         after.push('\n');
     }
+    for j in &r.jobs {
+        after += &sync_depth_notes(j);
+    }
+    // then, as each thread ends, the error of one a verify mismatch stopped
+    for j in &r.jobs {
+        if let Some(e) = verify_error(j) {
+            after += &format!("fio: pid={}, err={}/{e}\n", j.pid, j.errno);
+        }
+    }
     Some((s, after))
+}
+
+/// fio 3.33's account of the error of a job a verify mismatch stopped (its `td_verror`:
+/// where the mismatch was seen and the errno's text, EILSEQ's), for the `fio: pid=P,
+/// err=84/…` line as the thread ends and the `err=84 (…)` of its report's first line:
+/// `file:io_u.c:2190, func=io_u_queued_complete, error=…` on an engine that queues,
+/// `file:io_u.c:2152, func=io_u_sync_complete, error=…` on the others. None for a job
+/// that ran to its end or that another error stopped (their text is the errno's).
+pub(crate) fn verify_error(j: &JobResult) -> Option<String> {
+    let by_verify = j.errno == libc::EILSEQ
+        && j.failure
+            .as_deref()
+            .is_some_and(|f| f.contains("': verify: "));
+    if !by_verify {
+        return None;
+    }
+    let queued = crate::util::engines::Kind::named(&j.engine).is_some_and(|k| k.queues());
+    let (line, func) = match queued {
+        true => (2190, "io_u_queued_complete"),
+        false => (2152, "io_u_sync_complete"),
+    };
+    Some(format!(
+        "file:io_u.c:{line}, func={func}, error={}",
+        crate::util::strerror(j.errno)
+    ))
+}
+
+/// fio 3.33's note from each job thread on a synchronous engine asked for an `iodepth`
+/// above 1, printed as the thread starts, after the layout lines (backend.c
+/// `thread_main`, engines flagged FIO_SYNCIO: all but io_uring, libaio, posixaio and —
+/// queued at a depth above 1 — null).
+pub const SYNC_DEPTH_NOTE: &str =
+    "note: both iodepth >= 1 and synchronous I/O engine are selected, queue depth will be capped at 1";
+
+/// [`SYNC_DEPTH_NOTE`] once per thread of `j` that runs such an engine at such a depth:
+/// the entry's own section's threads and those of the sections that joined it.
+fn sync_depth_notes(j: &JobResult) -> String {
+    let sync = |engine: &str, depth: u32| {
+        depth > 1
+            && crate::util::engines::Kind::named(engine)
+                .is_some_and(|k| !k.queues() && k != crate::util::engines::Kind::Null)
+    };
+    let joined: u32 = j.job.joined.iter().map(|k| k.numjobs.max(1)).sum();
+    let mut s = String::new();
+    let mut add = |threads: u32| {
+        for _ in 0..threads {
+            s += SYNC_DEPTH_NOTE;
+            s.push('\n');
+        }
+    };
+    if sync(&j.job.engine, j.job.iodepth) {
+        add(j.threads.max(1).saturating_sub(joined).max(1));
+    }
+    for k in &j.job.joined {
+        if sync(&k.engine, k.iodepth) {
+            add(k.numjobs.max(1));
+        }
+    }
+    s
 }
 
 /// The lines of each section of the reported jobs: its jobs' setup lines and, for the
@@ -434,7 +502,79 @@ mod tests {
         assert!(lines[0].ends_with("ioengine=sync, iodepth=4"), "{h}");
         assert!(lines[1].starts_with("b: (g=0): "), "{h}");
         assert!(lines[1].ends_with("ioengine=libaio, iodepth=4"), "{h}");
-        assert_eq!(&lines[2..], ["...", "v", "Starting 4 processes"], "{h}");
+        // a's thread runs psync at iodepth 4: fio's note as it starts
+        assert_eq!(
+            &lines[2..],
+            ["...", "v", "Starting 4 processes", SYNC_DEPTH_NOTE],
+            "{h}"
+        );
+    }
+
+    /// fio 3.33 with `--name=j --rw=read --verify=md5 --ioengine=libaio --iodepth=4`
+    /// over a file no verify job wrote (and `--ioengine=psync`): the thread's error line
+    /// after the layout lines, where the mismatch was seen by the engine's kind.
+    #[test]
+    fn a_verify_mismatch_prints_the_threads_error_as_fio() {
+        let mut r = crate::result::build(crate::result::Inputs::new(
+            "run",
+            &[],
+            crate::result::Status::Ok,
+        ));
+        let mut j = job("j", 1, 1, false);
+        j.pid = 3984;
+        j.errno = libc::EILSEQ;
+        j.engine = "libaio".into();
+        j.failure = Some("job 'j': verify: 1 block(s) did not match; first: x".into());
+        r.jobs = vec![j.clone()];
+        let e = "error=Invalid or incomplete multibyte or wide character";
+        let h = header(&r, "fio-3.33");
+        let want = format!(
+            "Starting 1 process\nfio: pid=3984, err=84/file:io_u.c:2190, func=io_u_queued_complete, {e}\n"
+        );
+        assert!(h.ends_with(&want), "{h}");
+        j.engine = "psync".into();
+        assert_eq!(
+            verify_error(&j).unwrap(),
+            format!("file:io_u.c:2152, func=io_u_sync_complete, {e}")
+        );
+        // another error keeps its errno's text alone
+        j.failure = Some("job 'j': read failed at offset 0: Input/output error".into());
+        assert_eq!(verify_error(&j), None);
+    }
+
+    /// fio 3.33 with `--name=s --ioengine=psync --iodepth=4 --numjobs=2 --name=m
+    /// --ioengine=mmap --iodepth=2 --name=q --ioengine=libaio --iodepth=4 --name=n
+    /// --ioengine=null --iodepth=4 --name=one --ioengine=psync`: the note once per thread
+    /// of a synchronous engine at a depth above 1 (s twice, m), after the layout lines;
+    /// none for libaio, for null (queued at that depth) or at iodepth 1.
+    #[test]
+    fn a_synchronous_engine_at_depth_notes_it_per_thread() {
+        let with = |name: &str, engine: &str, depth: u32, threads: u32| {
+            let mut j = job(name, threads, threads, false);
+            j.job.engine = engine.into();
+            j.job.iodepth = depth;
+            j
+        };
+        let mut r = crate::result::build(crate::result::Inputs::new(
+            "run",
+            &[],
+            crate::result::Status::Ok,
+        ));
+        r.jobs = vec![
+            with("s", "psync", 4, 2),
+            with("m", "mmap", 2, 1),
+            with("q", "libaio", 4, 1),
+            with("n", "null", 4, 1),
+            with("one", "psync", 1, 1),
+        ];
+        r.layout_lines = vec!["s: Laying out IO file (1 file / 1MiB)".into()];
+        let h = header(&r, "fio-3.33");
+        let n = format!("{SYNC_DEPTH_NOTE}\n");
+        let tail = format!("s: Laying out IO file (1 file / 1MiB)\n{n}{n}{n}");
+        assert!(h.ends_with(&tail), "{h}");
+        assert_eq!(h.matches(SYNC_DEPTH_NOTE).count(), 3, "{h}");
+        // not before a JSON document: the text header only
+        assert!(!setup_only(&r).contains("note:"));
     }
 
     /// fio 3.33 with `--name=v --rw=write --time_based --runtime=1 --verify=crc32c

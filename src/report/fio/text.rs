@@ -286,9 +286,11 @@ pub(crate) fn job_block(
     // fio: `err=%2d`, and with an error its text in parentheses
     // a job that went on past errors (continue_on_error) shows its first one
     let code = if j.errno != 0 { j.errno } else { j.first_errno };
-    let err = match code {
-        0 => " 0".to_string(),
-        n => format!("{n:2} ({})", crate::util::strerror(n)),
+    let err = match (code, crate::report::fio::header::verify_error(j)) {
+        (0, _) => " 0".to_string(),
+        // a verify mismatch: where fio saw it, as its own report says
+        (n, Some(e)) if n == j.errno => format!("{n:2} ({e})"),
+        (n, _) => format!("{n:2} ({})", crate::util::strerror(n)),
     };
     s += &format!(
         "{}: (groupid={}, jobs={}): err={err}: pid={}: {date}\n",

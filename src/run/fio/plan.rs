@@ -34,6 +34,10 @@ pub(crate) struct Plan {
     /// bytes at most, all of them `byte_limit`; [`verify_rounds`]); 0: the job's writes
     /// are verified once, at its end
     pub verify_rounds: u64,
+    /// the rounds of a mixed job (`rw=rw`, `randrw`) with `verify=` that is not time
+    /// based, each `verify_cycle` bytes at most: how many is decided at each round's end
+    /// ([`MixRounds::more`]); None for every other job
+    pub mix_rounds: Option<MixRounds>,
     pub seed: u64,
     /// thread number within the job, from 0
     pub thread: u32,
@@ -393,8 +397,8 @@ fn verify_cycle_bytes(job: &FioJob, pass_bytes: u64) -> u64 {
 /// block or more; a round that would write nothing ends the job. So `size=256k
 /// io_size=512k` writes 256 KiB and reads them back once, and `loops=2` verifies each
 /// of its two passes. The number of rounds (each verified; the last one by the job's
-/// end) and the bytes they write; None for a job this does not apply to: `rw=randrw`/`rw=rw` (whose reads count
-/// toward the limits as the mix draws them), `verify_backlog` (rounds of twice `size`),
+/// end) and the bytes they write; None for a job this does not apply to: `rw=randrw`/`rw=rw`
+/// (whose rounds depend on the mix drawn: [`MixRounds`]), `verify_backlog` (rounds of twice `size`),
 /// `norandommap` random writes (a round is not a pass), `number_ios`, `ramp_time`,
 /// trims and replayed logs keep the one verify at the end.
 fn verify_rounds(job: &FioJob, pass_bytes: u64, byte_limit: u64) -> Option<(u64, u64)> {
@@ -425,6 +429,54 @@ fn verify_rounds(job: &FioJob, pass_bytes: u64, byte_limit: u64) -> Option<(u64,
         moved += 2 * round;
     }
     Some((rounds, issued))
+}
+
+/// fio 3.33's thread loop for a mixed job (`rw=rw`, `randrw`) with `verify=` that is
+/// not time based (backend.c `thread_main`, `keep_running`, `do_io`): a round reads and
+/// writes as the mix draws, one pass over the files at most (never past `io_size`, or
+/// `size`, times `loops` issued in all), then reads back and checks the round's writes
+/// (only those: fio checks no read of the mix). Another round starts while `loops` has
+/// rounds left, then while the bytes moved — the mix's reads and writes and the
+/// read-back — are under `io_size` (`size` without it) by the largest block or more.
+/// A round's share of writes is the mix's draw, so the worker decides at each round's
+/// end. So `size=4m io_size=7m` moves 4 MiB, reads back what it wrote (under 3 MiB
+/// with `rwmixread=50`), then moves the 3 MiB left and reads those writes back: its
+/// reads, the mix's and the read-back's, are `io_size` whatever the mix drew.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MixRounds {
+    /// `io_size`, or the pass's bytes without it
+    pub limit: u64,
+    /// `loops`
+    pub loops: u64,
+    /// the largest block, read or write
+    pub max_bs: u64,
+}
+
+impl MixRounds {
+    /// Another round after `done` rounds, which moved `moved` bytes in all.
+    pub fn more(&self, done: u64, moved: u64) -> bool {
+        done < self.loops || (moved < self.limit && self.limit - moved >= self.max_bs)
+    }
+}
+
+/// The rounds of a mixed job with `verify=` ([`MixRounds`]); None for other jobs, and
+/// for those the one verify at the end keeps: `norandommap`, `number_ios`,
+/// `ramp_time`, replayed logs, a time-based job (its rounds are `verify_cycle`'s).
+fn mix_rounds(job: &FioJob, pass_bytes: u64, byte_limit: u64) -> Option<MixRounds> {
+    let m = &job.more;
+    let mixed = matches!(job.rw, RwMode::ReadWrite | RwMode::RandRw)
+        && !(job.rw.random() && job.norandommap);
+    let verifies = m.verify.is_some() && m.do_verify && !job.tuning.verify_only;
+    let other =
+        job.time_based || job.number_ios > 0 || !job.ramp_time.is_zero() || m.replay.file.is_some();
+    if !mixed || !verifies || other || pass_bytes == 0 || byte_limit == 0 {
+        return None;
+    }
+    Some(MixRounds {
+        limit: m.io_size.unwrap_or(pass_bytes),
+        loops: job.loops,
+        max_bs: job.bs_read.max().max(job.bs_write.max()).max(1),
+    })
 }
 
 /// `verify_only=1`: the job's writes are not done; the blocks they would have written
@@ -530,10 +582,12 @@ pub(crate) fn plan(job: &FioJob, t: u32, global_index: u64) -> Result<Plan, RunE
     };
     let seed = base_seed.wrapping_add(global_index.wrapping_mul(0x1_0000_0001));
     // a writer's rounds of writes and read-backs: the bytes they write are the limit
+    let mix_rounds = mix_rounds(job, pass_bytes, byte_limit);
     let (byte_limit, verify_cycle, verify_rounds) = match verify_rounds(job, pass_bytes, byte_limit)
     {
         Some((n, bytes)) if n > 1 => (bytes, pass_bytes, n),
         Some((_, bytes)) => (bytes, 0, 0),
+        None if mix_rounds.is_some() => (byte_limit, pass_bytes, 0),
         None => (byte_limit, verify_cycle_bytes(job, pass_bytes), 0),
     };
     Ok(Plan {
@@ -546,6 +600,7 @@ pub(crate) fn plan(job: &FioJob, t: u32, global_index: u64) -> Result<Plan, RunE
         pass_bytes,
         verify_cycle,
         verify_rounds,
+        mix_rounds,
         seed,
         thread: t,
         global: u32::try_from(global_index).unwrap_or(u32::MAX),
@@ -555,4 +610,59 @@ pub(crate) fn plan(job: &FioJob, t: u32, global_index: u64) -> Result<Plan, RunE
         vstate_save: None,
         vstate: None,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::MixRounds;
+
+    const M: u64 = 1 << 20;
+
+    /// The bytes a mixed job of a 4 MiB pass issues (its reads and writes; each write
+    /// is read back in its round) under fio 3.33's loop, when `written` of every 4 MiB
+    /// it issues are writes: `limit` is `io_size` (the pass without it).
+    fn issued(limit: u64, loops: u64, written: u64) -> u64 {
+        let pass = 4 * M;
+        let rules = MixRounds {
+            limit,
+            loops,
+            max_bs: 4096,
+        };
+        let all = limit * loops;
+        let (mut done, mut issued, mut moved) = (0, 0, 0);
+        loop {
+            let round = pass.min(all - issued);
+            if round == 0 {
+                break;
+            }
+            done += 1;
+            issued += round;
+            moved += round + round * written / pass;
+            if !rules.more(done, moved) {
+                break;
+            }
+        }
+        issued
+    }
+
+    /// fio 3.33, `rw=randrw size=4m bs=4k verify=crc32c` (528 of 1024 blocks written per
+    /// pass): `read.io_bytes` is what the rule issues, each write read back once.
+    #[test]
+    fn mixed_rounds_as_fio_counts_them() {
+        let w = 528 * 4096;
+        assert_eq!(issued(4 * M, 1, w), 4 * M, "no io_size: one pass");
+        assert_eq!(issued(2 * M, 1, w), 2 * M, "io_size=2m");
+        assert_eq!(issued(6 * M, 1, w), 4 * M, "io_size=6m: 4m + 2.06m moved");
+        assert_eq!(
+            issued(7 * M, 1, w),
+            7 * M,
+            "io_size=7m: a second round of 3m"
+        );
+        assert_eq!(issued(4 * M, 3, w), 12 * M, "loops=3");
+        assert_eq!(
+            issued(16 * M, 2, w),
+            12 * M,
+            "io_size=16m loops=2: 3 rounds"
+        );
+    }
 }

@@ -187,3 +187,174 @@ fn a_writer_that_is_not_time_based_verifies_each_round_and_counts_its_reads() {
         }
     }
 }
+
+/// Per job: (read requests, write requests, error) from a JSON report (text before the
+/// document, fio's setup lines, skipped).
+fn requests(out: &Out) -> Vec<(u64, u64, u64)> {
+    let text = &out.ok().stdout;
+    let doc: serde_json::Value = serde_json::from_str(&text[text.find('{').unwrap_or(0)..])
+        .unwrap_or_else(|e| panic!("no JSON document ({e}):\n{text}"));
+    let n = |v: &serde_json::Value| v.as_u64().unwrap_or(u64::MAX);
+    doc["jobs"]
+        .as_array()
+        .expect("jobs")
+        .iter()
+        .map(|j| {
+            (
+                n(&j["read"]["total_ios"]),
+                n(&j["write"]["total_ios"]),
+                n(&j["error"]),
+            )
+        })
+        .collect()
+}
+
+/// A mixed job with `verify=` that is not time based (`rw=rw`, `randrw`; 1 MiB of
+/// 4 KiB blocks, half of them writes): fio 3.33 runs it in rounds — the mix's reads and
+/// writes, one pass at most and never past `io_size × loops` issued, then the read-back
+/// of the round's writes (fio checks no read of the mix) — and starts another round
+/// while `loops` has some left, then while the bytes moved (the mix's and the
+/// read-back's) are under `io_size` by a block. Each write is read back once, so the
+/// job's reads are the requests its rounds issued: the rule below, whatever share of
+/// writes the mix drew in the range each case states. iomark verified a mixed job once,
+/// at the end of all `io_size × loops`. fio 3.33 gave these numbers on psync and libaio.
+#[test]
+fn a_mixed_job_reads_back_each_rounds_writes() {
+    const PASS: u64 = 256;
+    // (extra options, read requests = blocks issued, the write shares it holds for)
+    let cases: [(&[&str], u64, (u64, u64)); 6] = [
+        // one pass, its writes read back
+        (&[], PASS, (1, 99)),
+        // io_size=512k: one round of 128 blocks (128 + writes moved ≥ 128)
+        (&["--io_size=512k"], PASS / 2, (1, 99)),
+        // 1792k: the first round moves 256 + W < 448 blocks (W < 75 %), so a second
+        // round issues the 192 blocks left
+        (&["--io_size=1792k"], 448, (1, 74)),
+        // every loop is a round
+        (&["--loops=3"], 3 * PASS, (1, 99)),
+        // io_size=4m loops=2: two rounds (loops), 512 + 2W < 1024 blocks moved, a third;
+        // then 768 + 3W ≥ 1024 when W ≥ a third: done
+        (&["--io_size=4m", "--loops=2"], 3 * PASS, (34, 99)),
+        // the backlog's reads are read-backs too: the same count
+        (&["--verify_backlog=16"], PASS, (1, 99)),
+    ];
+    for (engine, depth) in [("psync", "1"), ("libaio", "8")] {
+        for rw in ["rw", "randrw"] {
+            for (extra, want, (lo, hi)) in cases {
+                let (e, r, d) = (
+                    format!("--ioengine={engine}"),
+                    format!("--rw={rw}"),
+                    format!("--iodepth={depth}"),
+                );
+                let mut args = vec![
+                    "--output-format=json",
+                    "--name=v",
+                    "--filename=v.dat",
+                    "--bs=4k",
+                    "--size=1m",
+                    "--verify=crc32c",
+                ];
+                args.extend([e.as_str(), r.as_str(), d.as_str()]);
+                args.extend_from_slice(extra);
+                if engine == "psync" && rw == "rw" && extra.len() == 2 {
+                    // fio's round of a sequential mix on a synchronous engine ends where
+                    // one direction reaches the file's end (docs/compat/fio.md, Verify)
+                    continue;
+                }
+                for (tool, out) in both_out("verify_mixed_rounds", &args) {
+                    let jobs = requests(&out);
+                    let (read, written, err) = jobs[0];
+                    let what = format!("{tool} {engine} {rw} {extra:?}");
+                    assert_eq!(err, 0, "{what}");
+                    // the share of writes among the blocks the rounds issued
+                    let share = 100 * written / want;
+                    assert!(
+                        (lo..=hi).contains(&share),
+                        "{what}: {written} writes of {want}: the case needs {lo}..{hi} %"
+                    );
+                    assert_eq!(
+                        read, want,
+                        "{what}: reads = blocks issued ({written} writes)"
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// A time-based mixed job with `verify=` (1 MiB, 1 s): on an engine that queues, fio
+/// 3.33 verifies in rounds of `size` issued (the mix's reads and writes), each round's
+/// writes read back, so a round's reads are `size` (the mix's and the read-back's) for
+/// about half as many writes; on a synchronous engine the round never ends (fio counts
+/// no bytes issued there) and the runtime ends the job with nothing read back: reads
+/// and writes as the mix draws them.
+#[test]
+fn a_time_based_mixed_job_verifies_in_rounds_on_a_queued_engine_only() {
+    for (engine, verifies) in [("libaio", true), ("psync", false)] {
+        let e = format!("--ioengine={engine}");
+        let args = [
+            "--output-format=json",
+            "--name=v",
+            "--filename=v.dat",
+            "--rw=randrw",
+            "--bs=4k",
+            "--size=1m",
+            "--time_based",
+            "--runtime=1",
+            "--verify=crc32c",
+            "--iodepth=4",
+            e.as_str(),
+        ];
+        for (tool, out) in both_out("verify_mixed_timed", &args) {
+            let (read, written, err) = requests(&out)[0];
+            let what = format!("{tool} {engine}: {read} reads, {written} writes");
+            assert_eq!(err, 0, "{what}");
+            assert!(written > 256, "{what}: more than one round");
+            // reads per write: 2 for rounds with half of them writes, 1 without a read-back
+            let ratio = read as f64 / written as f64;
+            if verifies {
+                assert!((1.6..2.5).contains(&ratio), "{what}: each round read back");
+            } else {
+                assert!((0.8..1.25).contains(&ratio), "{what}: nothing read back");
+            }
+        }
+    }
+}
+
+/// `numjobs=2` (a file each): each job runs its own rounds, so each reads the blocks it
+/// issued, fio 3.33 and iomark alike.
+#[test]
+fn each_job_of_a_mixed_verifying_numjobs_runs_its_rounds() {
+    let args = [
+        "--output-format=json",
+        "--name=v",
+        "--rw=randrw",
+        "--bs=4k",
+        "--size=1m",
+        "--io_size=1792k",
+        "--verify=md5",
+        "--ioengine=libaio",
+        "--iodepth=4",
+        "--numjobs=2",
+    ];
+    for (tool, out) in both_out("verify_mixed_numjobs", &args) {
+        let jobs = requests(&out);
+        assert_eq!(jobs.len(), 2, "{tool}: {jobs:?}");
+        for (read, written, err) in jobs {
+            assert_eq!((read, err), (448, 0), "{tool}: {written} writes");
+        }
+    }
+}
+
+/// Runs `args` under iomark's fio persona and, when installed, under fio 3.33, each in
+/// its own directory; returns each one's output.
+fn both_out(name: &str, args: &[&str]) -> Vec<(&'static str, Out)> {
+    let d = scratch();
+    let mut got = vec![("iomark", as_fio(d.path()).dir(d.path()).args(args).run())];
+    if need_fio(name) {
+        let f = d.path().join("fio");
+        std::fs::create_dir_all(&f).unwrap();
+        got.push(("fio", fio_cmd().dir(&f).args(args).run()));
+    }
+    got
+}

@@ -58,6 +58,14 @@ pub(super) struct FioRules<'a> {
     depth: usize,
     /// requests allowed in flight now (the latency_target search lowers it)
     cap: usize,
+    /// `iodepth_low` (the depth when unset or above it): a queue that filled up takes
+    /// no request until those in flight drop to it (fio's wait_for_completions)
+    low: usize,
+    /// the queue filled up and has not drained to `low` yet
+    draining: bool,
+    /// each queued request is a submission of its own (`iodepth_batch_submit` of 1 on
+    /// an engine that queues): fio's `iodepth_submit` counts one per request
+    submit_each: bool,
     /// this thread's share among the jobs of its flow_id (run/control/flow.rs)
     flow: Option<FlowMember>,
     flow_held: bool,
@@ -80,6 +88,8 @@ pub(super) struct FioRules<'a> {
     rounds_left: u64,
     /// time spent in the rounds' verify phases (not the I/O phase's runtime)
     rounds_verify_ns: u64,
+    /// rounds verified so far (a mixed job's [`crate::run::fio::plan::MixRounds`] decide on it)
+    rounds_done: u64,
     /// the loop saw the job's end (`done`) once, and whether its runtime ended it then
     /// (fio's terminate: no verify phase after it)
     ended: bool,
@@ -141,6 +151,12 @@ impl<'a> FioRules<'a> {
             reap_min: (m.iodepth_batch_complete_min.max(1) as usize).min(depth),
             depth,
             cap: depth,
+            low: match m.iodepth_low as usize {
+                0 => depth,
+                n => n.min(depth),
+            },
+            draining: false,
+            submit_each: plan.engine.queues() && m.iodepth_batch <= 1,
             flow,
             flow_held: false,
             paced_reap: false,
@@ -154,6 +170,7 @@ impl<'a> FioRules<'a> {
                 n => n,
             },
             rounds_verify_ns: 0,
+            rounds_done: 0,
             ended: false,
             timed_out: false,
             w,
@@ -540,8 +557,12 @@ impl<'a> Rules for FioRules<'a> {
         }
         // every free slot is filled, as fio's do_io does; `iodepth_batch_submit` is how
         // many queued requests the engine hands the kernel at once (engine/libaio.rs,
-        // engine/io_uring.rs), and a reap hands over what is still queued
-        let submit = !done && io.in_flight() < self.cap;
+        // engine/io_uring.rs), and a reap hands over what is still queued; a queue that
+        // filled up under `iodepth_low` first drains to it
+        if self.draining && io.in_flight() <= self.low {
+            self.draining = false;
+        }
+        let submit = !done && io.in_flight() < self.cap && !self.draining;
         Ok(Pass { done, submit })
     }
 
@@ -686,10 +707,14 @@ impl<'a> Rules for FioRules<'a> {
         &mut self,
         io: &mut Io<'_, E, Tag>,
         req: &Req<Tag>,
-        _how: Submitted,
+        how: Submitted,
         _t1: u64,
     ) -> Result<bool, RunError> {
         let s = req;
+        if self.submit_each && how == Submitted::Queued {
+            // fio's iodepth_submit: one submission per request
+            self.st.depth.end_submit(false);
+        }
         if std::mem::take(&mut self.pass_done) {
             // a new pass: its first request finds the files out of the page cache (fio
             // closes, re-opens and invalidates them between loops; a time-based job
@@ -721,8 +746,12 @@ impl<'a> Rules for FioRules<'a> {
 
     #[inline(always)]
     fn pass_end(&mut self, in_flight: usize) {
-        // fio's iodepth_submit (requests per submit pass)
+        // fio's iodepth_submit (requests per submit pass, when not counted one by one)
         self.st.depth.end_submit(in_flight == 0);
+        // a full queue waits for its requests in flight to drop to `iodepth_low`
+        if in_flight >= self.cap && self.low < self.cap {
+            self.draining = true;
+        }
     }
 
     #[inline(always)]
@@ -836,7 +865,16 @@ impl<'a> FioRules<'a> {
         self.w.phase(b'*');
         (self.round_bytes, self.issued_all) = (0, false);
         self.rounds_left = self.rounds_left.saturating_sub(1);
+        self.rounds_done += 1;
         self.covered = [0; 3];
+        if let Some(mix) = self.w.plan.mix_rounds {
+            // a mixed job: the bytes moved so far, its reads (the read-back's too) and
+            // writes, decide whether another round starts; if not, the job is done
+            let moved = self.st.read.bytes + self.st.write.bytes;
+            if !mix.more(self.rounds_done, moved) {
+                (self.byte_limit, self.issued_all) = (self.issued_bytes, true);
+            }
+        }
         Ok(())
     }
 
