@@ -3,10 +3,10 @@
 //! instructions per request), and a histogram of the issued block sizes. Makes the
 //! effect of `norandommap` visible (256 random 4 KiB reads of 1 MiB touch ≈ 63 % of it).
 //!
-//! When a random-map request meets used blocks, iomark shrinks it to the largest size
-//! of its bssplit (or the free room, a multiple of the smallest size, for bsrange) that
-//! fits, so a pass moves exactly `size` bytes; `shrunk` counts those requests and the
-//! report says so (C13: "if the tool shrinks blocks … it must say so").
+//! When a random-map request meets used blocks, iomark shrinks it to the free blocks
+//! from its offset, as fio does, so a pass moves exactly `size` bytes; `shrunk` counts
+//! those requests and the report says so (C13: "if the tool shrinks blocks … it must say
+//! so").
 
 /// Most blocks tracked per thread (2^25 bits = 4 MiB of bitmap: 128 GiB in 4 KiB
 /// blocks); larger regions get no coverage line. Cost measured on the null engine

@@ -316,23 +316,103 @@ pub fn seq_next(
     (o, bs, next)
 }
 
-/// The request size to issue when only `room` bytes are free at the chosen offset:
-/// `want` if it fits, else the largest size of a `bssplit` list that fits (so issued
-/// sizes stay those of the split, public case C13), else `room` (a range or fixed
-/// size: `room` is a multiple of the smallest size, the alignment).
-pub fn fit_size(sizes: &crate::job::fio::BlockSizes, want: u64, room: u64) -> u64 {
-    use crate::job::fio::BlockSizes;
-    if want <= room {
-        return want;
+/// fio's choice of a request size (fio 3.33 `get_next_buflen`), made after the offset:
+/// only a size that fits the `room` left before the region's end is issued.
+///
+/// - `bsrange=A-B`: `A + ⌊B·u⌋` (u uniform in [0, 1)), rounded down to a multiple of
+///   `A` unless `bs_unaligned`, at most `B`: so `4k-10k` gives 4k, 8k and 10k about
+///   40/40/20 %, as fio does.
+/// - `bssplit`: the entries in fio's order — by percentage, ascending, ties in the
+///   order given, zero weights skipped —; a draw `x` in [0, 100) takes the first entry
+///   whose running sum of percentages passes `x` and that fits: an entry that does not
+///   fit gives its share to the next one. The size is then rounded down to a multiple
+///   of the smallest size (fio: `bssplit=4k/50:6k/50` issues only 4k) unless
+///   `bs_unaligned`.
+///
+/// A size that does not fit is drawn again (fio's loop). Where no weighted size can fit
+/// (the smallest has weight 0, fio would loop for ever), the room rounded down to the
+/// smallest size is issued.
+#[derive(Clone, Debug)]
+pub struct BufLen {
+    min: u64,
+    max: u64,
+    unaligned: bool,
+    /// bssplit entries in fio's order (empty for a range or a fixed size)
+    split: Vec<(u64, u32)>,
+    /// the smallest size a draw can give (after rounding)
+    least: u64,
+}
+
+impl BufLen {
+    /// The sizes of one direction; `unaligned`: `bs_unaligned`.
+    pub fn new(sizes: &crate::job::fio::BlockSizes, unaligned: bool) -> BufLen {
+        use crate::job::fio::BlockSizes;
+        let (min, max) = (sizes.min().max(1), sizes.max().max(1));
+        let mut split = match sizes {
+            BlockSizes::Split(v) => v.iter().copied().filter(|e| e.1 > 0).collect(),
+            _ => Vec::new(),
+        };
+        split.sort_by_key(|e: &(u64, u32)| e.1); // stable: ties keep their order
+        let mut b = BufLen {
+            min,
+            max,
+            unaligned,
+            split,
+            least: min,
+        };
+        if let Some(l) = b.split.iter().map(|e| b.round(e.0)).min() {
+            b.least = l;
+        }
+        b
     }
-    match sizes {
-        BlockSizes::Split(v) => v
-            .iter()
-            .map(|e| e.0)
-            .filter(|&b| b <= room)
-            .max()
-            .unwrap_or(room),
-        _ => room,
+
+    /// Whether every request is one size.
+    pub fn fixed(&self) -> bool {
+        self.min == self.max
+    }
+
+    /// The smallest size.
+    pub fn min(&self) -> u64 {
+        self.min
+    }
+
+    fn round(&self, b: u64) -> u64 {
+        let b = if self.unaligned {
+            b
+        } else {
+            b / self.min * self.min
+        };
+        b.min(self.max)
+    }
+
+    /// A size of at most `room` bytes (`u64::MAX`: no end in sight); `room` is at least
+    /// the smallest size.
+    pub fn pick(&self, rng: &mut Rng, room: u64) -> u64 {
+        if self.fixed() {
+            return self.min;
+        }
+        if room < self.least {
+            return (room / self.min * self.min).max(self.min);
+        }
+        loop {
+            let raw = if self.split.is_empty() {
+                self.min + rng.below(self.max)
+            } else {
+                let x = rng.below(100) as u32;
+                let (mut sum, mut b) = (0, 0);
+                for &(s, p) in &self.split {
+                    (b, sum) = (s, sum + p);
+                    if x < sum && s <= room {
+                        break;
+                    }
+                }
+                b
+            };
+            let b = self.round(raw);
+            if b <= room {
+                return b;
+            }
+        }
     }
 }
 
@@ -399,24 +479,24 @@ impl RandomMap {
     }
 
     /// Take a run of free slots starting at `want` (or at the next free slot after
-    /// it): `(first slot, slots taken ≥ 1)`. The free run there (stopped by a used
-    /// slot, the map's end or `max`) is `avail` slots; `fit(avail)` (1..=avail) says
-    /// how many to take. So a pass covers each slot exactly once whatever the block
-    /// sizes (fio shortens a request to the free blocks it finds the same way).
-    pub fn take_run(&mut self, want: u64, max: u64, fit: &dyn Fn(u64) -> u64) -> (u64, u64) {
+    /// it): `(first slot, slots taken ≥ 1)`, at most `max`, stopped by a used slot or the
+    /// map's end (fio's `axmap_set_nr`). So a pass covers each slot exactly once
+    /// whatever the block sizes (fio shortens a request to the free blocks it finds).
+    pub fn take_run(&mut self, want: u64, max: u64) -> (u64, u64) {
         let first = self.take(want);
-        if max <= 1 {
-            return (first, 1); // one slot: nothing to fit (the hot path of fixed-bs jobs)
+        (first, self.extend(first, max))
+    }
+
+    /// After [`RandomMap::take`] gave `first`: take the free slots after it, up to `max`
+    /// slots in all (`first` counted), stopping at a used slot or the map's end; the
+    /// number of slots the run holds.
+    pub fn extend(&mut self, first: u64, max: u64) -> u64 {
+        let mut k = 1;
+        while k < max && self.is_free(first + k) {
+            self.mark(first + k);
+            k += 1;
         }
-        let mut avail = 1;
-        while avail < max.max(1) && self.is_free(first + avail) {
-            avail += 1;
-        }
-        let k = fit(avail).clamp(1, avail);
-        for i in 1..k {
-            self.mark(first + i);
-        }
-        (first, k)
+        k
     }
 
     /// Take `want` if free, else the next free slot after it (wrapping); starts a new
@@ -636,22 +716,101 @@ mod tests {
     #[test]
     fn take_run_stops_at_used_slots_and_covers_a_pass_once() {
         let mut m = RandomMap::new(10);
-        let all = |a: u64| a;
         assert_eq!(m.take(3), 3);
         // 0, 1, 2 then 3 is used
-        assert_eq!(m.take_run(0, 4, &all), (0, 3));
+        assert_eq!(m.take_run(0, 4), (0, 3));
         // the map ends at 10
-        assert_eq!(m.take_run(8, 4, &all), (8, 2));
-        // 8, 9 are used: the next free run, of which `fit` takes 1
-        assert_eq!(m.take_run(8, 4, &|_| 1), (4, 1));
-        assert_eq!(m.take_run(5, 4, &all), (5, 3));
+        assert_eq!(m.take_run(8, 4), (8, 2));
+        // 8, 9 are used: the next free slot, 4, and the run after it up to 6 slots
+        assert_eq!(m.take_run(8, 1), (4, 1));
+        assert_eq!(m.take_run(5, 6), (5, 3));
         // every slot was taken once: a new pass starts
-        assert_eq!(m.take_run(0, 4, &all), (0, 4));
-        // a split keeps its sizes: 64k wanted, 12k free → 4k (the largest that fits)
-        let split = crate::job::fio::BlockSizes::Split(vec![(4096, 50), (65536, 50)]);
-        assert_eq!(fit_size(&split, 65536, 12288), 4096);
-        assert_eq!(fit_size(&split, 65536, 65536), 65536);
-        let range = crate::job::fio::BlockSizes::Range(4096, 16384);
-        assert_eq!(fit_size(&range, 16384, 12288), 12288);
+        assert_eq!(m.take_run(0, 4), (0, 4));
+        // extend after a take: 4 and 5 are free, 6 is not
+        let mut m = RandomMap::new(10);
+        m.take(6);
+        let first = m.take(4);
+        assert_eq!((first, m.extend(first, 8)), (4, 2));
+        assert_eq!(m.used(), 3);
+    }
+
+    /// Shares of each size over `n` draws of `b` with `room`.
+    fn shares(b: &BufLen, room: u64, n: u32) -> BTreeMap<u64, f64> {
+        let mut r = Rng::new(5);
+        let mut c = BTreeMap::new();
+        for _ in 0..n {
+            *c.entry(b.pick(&mut r, room)).or_insert(0.0) += 1.0 / f64::from(n);
+        }
+        c
+    }
+
+    fn near(got: &BTreeMap<u64, f64>, want: &[(u64, f64)]) {
+        let sizes: Vec<u64> = got.keys().copied().collect();
+        let wanted: Vec<u64> = want.iter().map(|w| w.0).collect();
+        assert_eq!(sizes, wanted, "{got:?}");
+        for (b, p) in want {
+            assert!((got[b] - p).abs() < 0.01, "{b}: {got:?} vs {want:?}");
+        }
+    }
+
+    use crate::job::fio::BlockSizes;
+    use std::collections::BTreeMap;
+    const K: u64 = 1024;
+
+    #[test]
+    fn buflen_draws_a_range_as_fio_does() {
+        // 4k + ⌊10k·u⌋ rounded down to 4k, at most 10k: 4k for u < .4, 8k for u < .8
+        let b = BufLen::new(&BlockSizes::Range(4 * K, 10 * K), false);
+        near(
+            &shares(&b, u64::MAX, 100_000),
+            &[(4 * K, 0.4), (8 * K, 0.4), (10 * K, 0.2)],
+        );
+        // only what fits is issued: 4k and 8k, drawn again when 10k came
+        near(&shares(&b, 9 * K, 100_000), &[(4 * K, 0.5), (8 * K, 0.5)]);
+        // bs_unaligned: any byte count, the 0.4 past 10k all at 10k
+        let u = BufLen::new(&BlockSizes::Range(4 * K, 10 * K), true);
+        let s = shares(&u, u64::MAX, 100_000);
+        assert!((s[&(10 * K)] - 0.4).abs() < 0.01, "{:?}", s.get(&(10 * K)));
+        assert!(s.len() > 1000);
+        assert!(BufLen::new(&BlockSizes::Fixed(8 * K), false).fixed());
+    }
+
+    #[test]
+    fn buflen_gives_a_split_size_that_does_not_fit_to_the_next_by_percentage() {
+        let split = BlockSizes::Split(vec![(4 * K, 50), (64 * K, 30), (1024 * K, 20)]);
+        let b = BufLen::new(&split, false);
+        near(
+            &shares(&b, u64::MAX, 100_000),
+            &[(4 * K, 0.5), (64 * K, 0.3), (1024 * K, 0.2)],
+        );
+        // in percentage order 1m/20, 64k/30, 4k/50: 1m's share goes to 64k
+        near(
+            &shares(&b, 1000 * K, 100_000),
+            &[(4 * K, 0.5), (64 * K, 0.5)],
+        );
+        near(&shares(&b, 60 * K, 10_000), &[(4 * K, 1.0)]);
+        // ties keep the order given: 4k/20, 8k/40, 64k/40; with 32k of room 64k is drawn
+        // again, so 4k has 20/60 (and 20/100 if 64k came before 8k)
+        let tie = BlockSizes::Split(vec![(8 * K, 40), (4 * K, 20), (64 * K, 40)]);
+        near(
+            &shares(&BufLen::new(&tie, false), 32 * K, 100_000),
+            &[(4 * K, 1.0 / 3.0), (8 * K, 2.0 / 3.0)],
+        );
+        // sizes are rounded down to the smallest one unless bs_unaligned
+        let odd = BlockSizes::Split(vec![(4 * K, 50), (6 * K, 50)]);
+        near(
+            &shares(&BufLen::new(&odd, false), u64::MAX, 1000),
+            &[(4 * K, 1.0)],
+        );
+        near(
+            &shares(&BufLen::new(&odd, true), u64::MAX, 100_000),
+            &[(4 * K, 0.5), (6 * K, 0.5)],
+        );
+        // no weighted size fits: the room, in whole smallest sizes
+        let zero = BlockSizes::Split(vec![(4 * K, 0), (64 * K, 100)]);
+        near(
+            &shares(&BufLen::new(&zero, false), 10 * K, 100),
+            &[(8 * K, 1.0)],
+        );
     }
 }

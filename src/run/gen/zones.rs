@@ -178,7 +178,7 @@ impl Zones {
         let zend = (s.zstart + range).min(end);
         let (o, n) = if random {
             let want = rng.below(s.map.len());
-            let (slot, k) = s.map.take_run(want, (bs / align).max(1), &|a| a);
+            let (slot, k) = s.map.take_run(want, (bs / align).max(1));
             let o = s.zstart + slot * align;
             let n = if k * align < bs { k * align } else { bs };
             (o, n.min(zend - o))

@@ -224,11 +224,12 @@ fn c13_coverage_shows_the_norandommap_effect() {
     }
 }
 
-/// bssplit: the result's histogram of issued sizes holds only the split's sizes. With
-/// `norandommap` each is near its weight (4 MiB at 4k/50:64k/50 → the counts differ by
-/// ≤ 25 % of the total) and nothing is shrunk; with the random map, requests that meet
-/// used blocks are shrunk to the split size that fits (so the pass is exactly 4 MiB),
-/// and the report says how many.
+/// bssplit: the result's histogram of issued sizes. With `norandommap` it holds the
+/// split's sizes, each near its weight (4 MiB at 4k/50:64k/50 → the counts differ by
+/// ≤ 25 % of the total) and nothing is shrunk; with the random map a request that meets
+/// used blocks is shortened to the free blocks from its offset, as fio does (any whole
+/// number of 4 KiB blocks up to 64 KiB), so the pass is exactly 4 MiB, and the report
+/// says how many were.
 #[test]
 fn c13_result_histogram_of_issued_sizes() {
     let t = scratch();
@@ -249,27 +250,40 @@ fn c13_result_histogram_of_issued_sizes() {
         let v = read_json(&t.path().join("r.json"));
         let c = &v["phases"][0]["coverage"];
         let h = c["bs_hist"].as_array().unwrap().clone();
-        let sizes: Vec<u64> = h.iter().map(|e| e[0].as_u64().unwrap()).collect();
-        assert_eq!(sizes, vec![4096, 65536], "{h:?}");
-        let n: Vec<u64> = h.iter().map(|e| e[1].as_u64().unwrap()).collect();
+        let h: Vec<(u64, u64)> = h
+            .iter()
+            .map(|e| (e[0].as_u64().unwrap(), e[1].as_u64().unwrap()))
+            .collect();
         let ios = v["phases"][0]["ops"].as_u64().unwrap();
-        assert_eq!(n[0] + n[1], ios);
+        assert_eq!(h.iter().map(|e| e.1).sum::<u64>(), ios);
         let shrunk = c["shrunk"].as_u64().unwrap();
         let text = o.stdout;
         if map {
             assert_eq!(
-                n[0] * 4096 + n[1] * 65536,
+                h.iter().map(|e| e.0 * e.1).sum::<u64>(),
                 4 << 20,
-                "one pass of the map: {n:?}"
+                "one pass of the map: {h:?}"
             );
+            assert!(h.iter().all(|e| e.0 % 4096 == 0 && e.0 <= 65536), "{h:?}");
+            let off_split: u64 = h
+                .iter()
+                .filter(|e| e.0 != 4096 && e.0 != 65536)
+                .map(|e| e.1)
+                .sum();
+            assert!(off_split > 0, "sizes between the split's: {h:?}");
             assert_eq!(c["blocks_touched"], c["blocks_total"]);
-            assert!(shrunk > 0 && shrunk <= n[0], "shrunk {shrunk} of {n:?}");
+            assert!(
+                shrunk >= off_split && shrunk < ios,
+                "shrunk {shrunk} of {h:?}"
+            );
             assert!(
                 text.contains(&format!("{shrunk} requests shrunk to fill random-map gaps")),
                 "{text}"
             );
         } else {
-            assert!(n[0].abs_diff(n[1]) * 4 <= ios, "{n:?}");
+            let sizes: Vec<u64> = h.iter().map(|e| e.0).collect();
+            assert_eq!(sizes, vec![4096, 65536], "{h:?}");
+            assert!(h[0].1.abs_diff(h[1].1) * 4 <= ios, "{h:?}");
             assert_eq!(shrunk, 0);
             assert!(text.contains("no block shrunk"), "{text}");
         }

@@ -23,7 +23,7 @@ use crate::run::fio::log::Logs;
 use crate::run::fio::{io_why, Plan, RunError};
 use crate::run::gen::sprandom::SpRandom;
 use crate::run::gen::zones::Zones;
-use crate::run::gen::{fit_size, seq_next, RandomMap, Rng, SlotGen};
+use crate::run::gen::{seq_next, BufLen, RandomMap, Rng, SlotGen};
 use crate::run::verify;
 use crate::stats::clock::Clock;
 use crate::stats::job::JobStats;
@@ -260,6 +260,8 @@ pub(crate) struct Worker<'a> {
     last: (usize, u64),
     gens: Vec<[SlotGen; 2]>,
     maps: Vec<Option<RandomMap>>,
+    /// request sizes per direction (read/trim, write): fio's draw ([`BufLen`])
+    sizes: [BufLen; 2],
     rate_next: [u64; 2],
     /// fio's thinktime_blocks counter: read/write requests issued
     /// (`thinktime_blocks_type=issue`) or completed (`complete`, the default) since the

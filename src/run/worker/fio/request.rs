@@ -12,29 +12,6 @@ pub(super) fn fixed_of(bs: &BlockSizes) -> Option<u64> {
     }
 }
 
-/// A request size of `bs`; `unaligned` (`bs_unaligned`): a range's sizes are any
-/// byte count in it, not only multiples of its minimum.
-pub(super) fn pick_bs(bs: &BlockSizes, rng: &mut Rng, unaligned: bool) -> u64 {
-    match bs {
-        BlockSizes::Fixed(b) => *b,
-        BlockSizes::Range(a, b) if unaligned => a + rng.below(b.saturating_sub(*a) + 1),
-        BlockSizes::Range(a, b) => {
-            let steps = (b / a).max(1);
-            (a * (1 + rng.below(steps))).min(*b)
-        }
-        BlockSizes::Split(v) => {
-            let mut x = rng.below(100) as u32;
-            for &(b, w) in v {
-                if x < w {
-                    return b;
-                }
-                x -= w;
-            }
-            v.last().map_or(4096, |e| e.0)
-        }
-    }
-}
-
 /// Fill a write buffer: per chunk of `compress.1` bytes (`buffer_compress_chunk`, fio's
 /// default 512; 0: the whole buffer) `100 - compress.0`% random bytes then zeros
 /// (`buffer_compress_percentage`, fio's layout), else `pattern` repeated from the
@@ -87,7 +64,8 @@ fn slot_gens(plan: &Plan) -> Vec<[SlotGen; 2]> {
     plan.regions
         .iter()
         .map(|&(_, len)| {
-            let n = |bs: &BlockSizes| len.saturating_sub(bs.max()) / align + 1;
+            // every offset the smallest size fits at: the size is drawn after it (fio)
+            let n = |bs: &BlockSizes| len.saturating_sub(bs.min()) / align + 1;
             let stride = job.more.zones.sequence_stride;
             [
                 SlotGen::new(&job.more.dist[0], n(&job.bs_read), align).sequence_stride(stride),
@@ -180,6 +158,7 @@ impl<'a> Worker<'a> {
             last: (0, 0),
             gens,
             maps,
+            sizes: [&job.bs_read, &job.bs_write].map(|b| BufLen::new(b, job.tuning.bs_unaligned)),
             rate_next: [0; 2],
             think_blocks: 0,
             think_last_blocks: 0,
@@ -316,11 +295,6 @@ impl<'a> Worker<'a> {
         }
         let job = &self.plan.job;
         let u = self.uses;
-        let mut bs = match (u.fixed_bs[d], op) {
-            (Some(b), _) => b,
-            (None, Op::Write) => pick_bs(&job.bs_write, &mut self.rng, job.tuning.bs_unaligned),
-            (None, _) => pick_bs(&job.bs_read, &mut self.rng, job.tuning.bs_unaligned),
-        };
         if u.trimwrite && op == Op::Write {
             if let Some((file, offset, bs)) = self.trimmed.take() {
                 // trimwrite: the write goes where the trim just went
@@ -333,6 +307,14 @@ impl<'a> Worker<'a> {
         let random_now = u.random
             && (!u.pct_random || (self.rng.below(100) as u32) < job.more.percentage_random);
         let strided = self.zones.as_ref().is_some_and(|z| z.strided());
+        // a random request's size is drawn after its offset, among the sizes that fit
+        // there (fio); elsewhere it is drawn first
+        let after = random_now && !strided && self.spr.is_none();
+        let mut bs = match u.fixed_bs[d] {
+            Some(b) => b,
+            None if after => 0,
+            None => self.sizes[d].pick(&mut self.rng, u64::MAX),
+        };
         let mut offset = if strided {
             start // the zones pick it
         } else if u.random && !random_now {
@@ -423,73 +405,89 @@ impl<'a> Worker<'a> {
     }
 
     /// A random-mode offset in `file` (the `:N` runs, sprandom, the random map or the
-    /// distribution's generator); the map may shorten `bs` to the free blocks it found.
+    /// distribution's generator) and the request's size: `bs`, or with `bs` 0 one drawn
+    /// for the offset ([`Worker::size_at`]); the map may shorten it to the free blocks it
+    /// found.
     #[inline]
-    fn random_offset(&mut self, op: Op, file: usize, mut bs: u64) -> (u64, u64) {
+    fn random_offset(&mut self, op: Op, file: usize, bs: u64) -> (u64, u64) {
         let job = &self.plan.job;
-        let u = self.uses;
         let d = usize::from(op == Op::Write);
         let (start, len) = self.plan.regions[file];
         let end = start + len;
         let align = self.plan.align;
-        let o = {
-            if self.seq_left > 0 && self.last.0 == file {
-                self.seq_left -= 1;
-                // `rw_sequencer=identical`: the same offset again; else the next one
-                let o = if job.tuning.rw_identical {
-                    self.last_start
-                } else {
-                    self.last.1
-                };
-                if o + bs <= end {
-                    o
-                } else {
-                    start
-                }
+        // the size the offset must leave room for
+        let need = if bs == 0 { self.sizes[d].min() } else { bs };
+        let fits = |o: u64| if o + need <= end { o } else { start };
+        if self.seq_left > 0 && self.last.0 == file {
+            self.seq_left -= 1;
+            // `rw_sequencer=identical`: the same offset again; else the next one
+            let o = fits(if job.tuning.rw_identical {
+                self.last_start
             } else {
-                if job.rw_suffix > 1 {
-                    self.seq_left = job.rw_suffix as u64 - 1;
-                }
-                let slot = if let Some(s) = &mut self.spr {
-                    // sprandom: blocks of bs from the region start
-                    let b = s.next(&mut self.rng).unwrap_or_else(|| {
-                        self.zone_eof = true;
-                        0
-                    });
-                    b * bs / align
-                } else if let Some(m) = &mut self.maps[file] {
-                    if u.fixed_bs[d] == Some(align) {
-                        // one slot per request (bs = the alignment): nothing to fit
-                        m.take(self.rng.below(m.len()))
-                    } else {
-                        let sizes = if op == Op::Write {
-                            &job.bs_write
-                        } else {
-                            &job.bs_read
-                        };
-                        let want = bs;
-                        let fit = |avail: u64| fit_size(sizes, want, avail * align).div_ceil(align);
-                        let (s, k) = m.take_run(self.rng.below(m.len()), bs.div_ceil(align), &fit);
-                        bs = fit_size(sizes, want, k * align);
-                        if bs < want {
-                            if let Some(c) = &mut self.cov {
-                                c.shrunk += 1;
-                            }
-                        }
-                        s
-                    }
-                } else {
-                    self.gens[file][d].next(&mut self.rng)
-                };
-                let o = start + slot * align;
-                if o + bs > end {
-                    start + (len.saturating_sub(bs) / align) * align
-                } else {
-                    o
-                }
-            }
+                self.last.1
+            });
+            return (o, self.size_at(op, file, o, bs, None));
+        }
+        if job.rw_suffix > 1 {
+            self.seq_left = job.rw_suffix as u64 - 1;
+        }
+        let mut taken = None;
+        let slot = if let Some(s) = &mut self.spr {
+            // sprandom: blocks of bs from the region start
+            let b = s.next(&mut self.rng).unwrap_or_else(|| {
+                self.zone_eof = true;
+                0
+            });
+            b * bs / align
+        } else if let Some(m) = &mut self.maps[file] {
+            let s = m.take(self.rng.below(m.len()));
+            taken = (bs != align).then_some(s);
+            s
+        } else {
+            self.gens[file][d].next(&mut self.rng)
         };
-        (o, bs)
+        let o = start + slot * align;
+        let clamp = |b: u64| start + (len.saturating_sub(b) / align) * align;
+        if bs != 0 {
+            // a fixed size: the map's run first, then kept inside the region
+            let b = self.size_at(op, file, o, bs, taken);
+            return (if o + b > end { clamp(b) } else { o }, b);
+        }
+        let o = if o + need > end {
+            taken = None;
+            clamp(need)
+        } else {
+            o
+        };
+        (o, self.size_at(op, file, o, 0, taken))
+    }
+
+    /// The size of a random request at `o`: `bs`, or with `bs` 0 fio's draw among the
+    /// sizes that fit before the region's end; then, when the map gave `slot` for it,
+    /// the free blocks after `slot` are taken and a request that meets a used block is
+    /// shortened to the free ones (fio's `mark_random_map`: any whole number of blocks,
+    /// not only the sizes asked for), counted as shrunk.
+    #[inline]
+    fn size_at(&mut self, op: Op, file: usize, o: u64, bs: u64, slot: Option<u64>) -> u64 {
+        let d = usize::from(op == Op::Write);
+        let (start, len) = self.plan.regions[file];
+        let bs = if bs == 0 {
+            self.sizes[d].pick(&mut self.rng, start + len - o)
+        } else {
+            bs
+        };
+        let (Some(s), Some(m)) = (slot, &mut self.maps[file]) else {
+            return bs;
+        };
+        let align = self.plan.align;
+        let k = m.extend(s, bs.div_ceil(align));
+        if k * align >= bs {
+            return bs;
+        }
+        if let Some(c) = &mut self.cov {
+            c.shrunk += 1;
+        }
+        k * align
     }
 
     /// The next sequential offset in `file`; `bs` may be cut at the region's end.
