@@ -70,6 +70,7 @@ pub(crate) fn stand_in(job: &FioJob, t: u32, global_index: u64) -> Plan {
         pass_bytes: 0,
         verify_cycle: 0,
         verify_rounds: 0,
+        mix_rounds: None,
         seed: 0,
         thread: t,
         global: u32::try_from(global_index).unwrap_or(u32::MAX),
