@@ -2,6 +2,7 @@
 
 mod bandwidth_log;
 mod cli;
+mod colons;
 mod compressed_log;
 mod contract;
 mod exact_lat;
