@@ -11,6 +11,12 @@ use std::path::Path;
 
 const PRECIOUS: &[u8] = b"precious\n";
 
+/// A way to give a job: its name, what it puts in the run's directory, its arguments.
+type Form<'a> = (&'a str, &'a dyn Fn(&Path), &'a [&'a str]);
+
+/// Arguments and the files (name, size) the run leaves.
+type Case<'a> = (&'a [&'a str], &'a [(&'a str, u64)]);
+
 /// Every regular file under `dir` as (path relative to it, size), sorted; job files
 /// (`*.fio`) left out.
 fn files(dir: &Path) -> Vec<(String, u64)> {
@@ -85,7 +91,7 @@ fn an_escaped_colon_names_one_file_and_leaves_a_planted_file_alone() {
         std::fs::write(dir.join("inc.fio"), job.trim_start_matches("[a]\n")).unwrap();
         std::fs::write(dir.join("j.fio"), "[a]\ninclude inc.fio\n").unwrap();
     };
-    let forms: [(&str, &dyn Fn(&Path), &[&str]); 3] = [
+    let forms: [Form; 3] = [
         (
             "command line",
             &plant,
@@ -170,7 +176,7 @@ fn dirs(dir: &Path) {
 fn a_directory_list_places_clones_round_robin_as_fio() {
     let d = scratch();
     let k = |n: u64| n << 10;
-    let cases: [(&[&str], &[(&str, u64)]); 8] = [
+    let cases: [Case; 8] = [
         (
             &["--directory=d1:d2", "--numjobs=2"],
             &[("d1/j.0.0", k(64)), ("d2/j.1.0", k(64))],
