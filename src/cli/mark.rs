@@ -120,7 +120,11 @@ pub const SUSTAINED_TIME_S: u64 = 600;
 pub fn sustained_args(file: &std::path::Path, size: u64, secs: u64) -> Vec<String> {
     vec![
         "--name=sustained".into(),
-        format!("--filename={}", file.display()),
+        // one name, its colons escaped: `filename=` is a ':' list
+        format!(
+            "--filename={}",
+            crate::job::fio::names::escape(&file.display().to_string())
+        ),
         "--rw=write".into(),
         "--bs=1M".into(),
         "--iodepth=8".into(),

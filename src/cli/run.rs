@@ -366,14 +366,18 @@ fn place_ranks(
         Err(line) => return Err(Error::new(exit::ENVIRONMENT, line)),
     };
     for j in &mut cmd.jobs {
-        if let Some(f) = j.filename.as_ref().filter(|f| f.starts_with('/')) {
+        if let Some(f) = j.filenames().into_iter().find(|f| f.starts_with('/')) {
             return Err(stop(exit::INVALID, format!("job {}: filename={f} would be shared by every rank; under MPI use directory= (each rank works in DIR/rank.N/)", j.name)));
         }
-        let base = j.directory.clone().unwrap_or_else(|| ".".into());
-        let d = s
-            .dir(&base)
-            .map_err(|e| stop(exit::ENVIRONMENT, format!("job {}: {e}", j.name)))?;
-        j.directory = Some(d);
+        // each directory of the list (the current one without it) gets its rank.N
+        if j.directory.is_empty() {
+            j.directory.push(".".into());
+        }
+        for base in &mut j.directory {
+            *base = s
+                .dir(base)
+                .map_err(|e| stop(exit::ENVIRONMENT, format!("job {}: {e}", j.name)))?;
+        }
     }
     if s.rank != 0 {
         (cmd.json_file, cmd.output, cmd.plot) = (None, None, None);

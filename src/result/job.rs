@@ -222,11 +222,7 @@ impl EffectiveJob {
             size_bytes,
             files,
             file_size_bytes,
-            path: j
-                .directory
-                .as_ref()
-                .map(|d| d.display().to_string())
-                .or_else(|| j.filename.clone()),
+            path: j.directory_text().or_else(|| j.filename.clone()),
             iodepth: j.iodepth,
             engine: j.engine.name().into(),
             numjobs: j.numjobs,
@@ -685,10 +681,7 @@ impl JobInfo {
             fsync_end: first.is_some_and(|j| j.end_fsync),
             fsync_mode: "fsync".into(),
             rand_seed: first.and_then(|j| j.randseed).unwrap_or(0),
-            directory: first
-                .and_then(|j| j.directory.as_ref())
-                .map(|d| d.display().to_string())
-                .unwrap_or_default(),
+            directory: first.and_then(FioJob::directory_text).unwrap_or_default(),
             ..JobInfo::default()
         }
     }

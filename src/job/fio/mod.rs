@@ -19,6 +19,7 @@ pub mod getopt;
 pub mod ini;
 pub mod keys;
 pub mod keys_verify;
+pub mod names;
 pub mod on_error;
 pub mod options;
 pub mod showcmd;
@@ -378,10 +379,12 @@ pub struct FioJob {
     pub filesize: Option<(u64, u64)>,
     /// `nrfiles`
     pub nrfiles: u32,
-    /// `filename` (`:`-separated list), shared by all threads of the job
+    /// `filename` as written (a `:`-separated list: [`FioJob::filenames`]), shared by
+    /// all threads of the job
     pub filename: Option<String>,
-    /// `directory`
-    pub directory: Option<PathBuf>,
+    /// `directory`: its directories in order (empty: none); clone t's generated files
+    /// are under the (t mod n)-th ([`FioJob::dir_of`])
+    pub directory: Vec<PathBuf>,
     /// `numjobs`
     pub numjobs: u32,
     /// resolved engine
@@ -474,7 +477,7 @@ impl Default for FioJob {
             filesize: None,
             nrfiles: 1,
             filename: None,
-            directory: None,
+            directory: Vec::new(),
             numjobs: 1,
             engine: EngineKind::Psync,
             iodepth: 1,

@@ -144,7 +144,7 @@ pub fn settle(job: &mut FioJob) -> Result<(), FioError> {
         } else if !matches!(job.bs_write, crate::job::fio::BlockSizes::Fixed(b) if b.is_power_of_two())
         {
             Some("needs one write block size that is a power of 2".to_string())
-        } else if job.nrfiles > 1 || job.filename.as_deref().is_some_and(|f| f.contains(':')) {
+        } else if job.nrfiles > 1 || job.filenames().len() > 1 {
             Some("works on a single file".to_string())
         } else if job.numjobs > 1 {
             Some("works with numjobs=1".to_string())

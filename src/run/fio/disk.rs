@@ -15,23 +15,20 @@ use std::time::Instant;
 /// Parse one `stat` line (the probe's reader, probe/devstat.rs).
 pub use crate::probe::devstat::parse_stat;
 
-/// The paths a job's files are under: each `filename` (`:`-separated, under
-/// `directory` when given), or the `directory`, or the current directory.
+/// The paths a job's files are under: each `filename` (fio's `:` list, under the first
+/// `directory` when given), or each `directory`, or the current directory.
 pub(crate) fn job_paths(j: &FioJob) -> Vec<PathBuf> {
-    let base = j.directory.clone().unwrap_or_else(|| PathBuf::from("."));
     match &j.filename {
-        Some(f) => f
-            .split(':')
-            .filter(|s| !s.is_empty())
-            .map(|s| {
-                if j.directory.is_some() {
-                    base.join(s)
-                } else {
-                    PathBuf::from(s)
-                }
+        Some(_) => j
+            .filenames()
+            .iter()
+            .map(|s| match j.dir_of(0) {
+                Some(d) => d.join(s),
+                None => PathBuf::from(s),
             })
             .collect(),
-        None => vec![base],
+        None if j.directory.is_empty() => vec![PathBuf::from(".")],
+        None => j.directory.clone(),
     }
 }
 

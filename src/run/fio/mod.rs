@@ -559,7 +559,7 @@ fn check_files(
         })
         .collect();
     for (j, k) in cmd.jobs.iter().zip(kinds) {
-        if let Some(d) = j.directory.as_deref().filter(|_| !k.caps().no_io) {
+        for d in j.directory.iter().filter(|_| !k.caps().no_io) {
             dataset::check_directory(d)?;
         }
     }

@@ -115,7 +115,7 @@ pub(crate) fn files_for(
     global: u32,
 ) -> Result<(Vec<FileSpec>, Vec<Region>), RunError> {
     if job.more.replay.file.is_some() {
-        return Ok(replay_files(job, &load_replay(job, t)?));
+        return Ok(replay_files(job, t, &load_replay(job, t)?));
     }
     // a character device has no size of its own (fio: the job's size= is used)
     let no_size = |p: PathBuf| -> RunError {
@@ -224,17 +224,17 @@ impl RangeSizes {
     }
 }
 
+/// `name` under `dir` (a relative name; an absolute one stays as it is).
+fn under_dir(dir: Option<&Path>, name: &str) -> PathBuf {
+    match dir {
+        Some(d) if !Path::new(name).is_absolute() => d.join(name),
+        _ => PathBuf::from(name),
+    }
+}
+
 /// The paths of thread `t`'s files: `filename=` (a `:` list), the `filename_format`
 /// names, a net job's socket, and `opendir`'s files; an error when there are none.
 pub(crate) fn paths_of(job: &FioJob, t: u32) -> Result<Vec<PathBuf>, RunError> {
-    let dir = job.directory.clone();
-    let join = |name: &str| -> PathBuf {
-        let p = Path::new(name);
-        match (&dir, p.is_absolute()) {
-            (Some(d), false) => d.join(p),
-            _ => p.to_path_buf(),
-        }
-    };
     let fmt = job
         .more
         .filename_format
@@ -252,13 +252,16 @@ pub(crate) fn paths_of(job: &FioJob, t: u32) -> Result<Vec<PathBuf>, RunError> {
         _ if job.engine == crate::engine::registry::Kind::Net => {
             vec![PathBuf::from(job.more.net.file_name())]
         }
-        Some(list) => list
-            .split(':')
-            .filter(|s| !s.is_empty())
-            .map(join)
+        // fio's list rules ('\:' is a ':' inside a name: job::fio::names), every name
+        // under the first directory (fio's add_file for clone 0)
+        Some(_) => job
+            .filenames()
+            .iter()
+            .map(|n| under_dir(job.dir_of(0), n))
             .collect(),
+        // generated names: under clone t's directory
         None => (0..job.nrfiles)
-            .map(|i| join(&format_filename(&fmt, jobname, t, i)))
+            .map(|i| under_dir(job.dir_of(t), &format_filename(&fmt, jobname, t, i)))
             .collect(),
     };
     if let Some(d) = &job.tuning.opendir {
@@ -311,17 +314,15 @@ fn load_replay(job: &FioJob, t: u32) -> Result<replay::Replay, RunError> {
     })
 }
 
-/// The files of a replayed log: those it adds (relative names under `directory`, as
-/// fio's add_file), each at least as large as its furthest I/O, its region the whole
-/// file.
-fn replay_files(job: &FioJob, r: &replay::Replay) -> (Vec<FileSpec>, Vec<Region>) {
+/// The files of thread `t`'s replayed log: those it adds (relative names under its
+/// directory of `directory`, as fio's add_file), each at least as large as its furthest
+/// I/O, its region the whole file.
+fn replay_files(job: &FioJob, t: u32, r: &replay::Replay) -> (Vec<FileSpec>, Vec<Region>) {
     let mut out = Vec::with_capacity(r.files.len());
     let mut regions = Vec::with_capacity(r.files.len());
     for (name, &end) in r.files.iter().zip(&r.file_end) {
-        let p = match (&job.directory, Path::new(name).is_absolute()) {
-            (Some(d), false) => d.join(name),
-            _ => PathBuf::from(name),
-        };
+        // fio's iolog add_file: under clone t's directory
+        let p = under_dir(job.dir_of(t), name);
         let size = dataset::existing_size(&p).unwrap_or(0).max(end);
         out.push(FileSpec {
             path: p,
@@ -517,7 +518,7 @@ pub(crate) fn plan(job: &FioJob, t: u32, global_index: u64) -> Result<Plan, RunE
     let (job, (files, regions)) = match &replay {
         Some(r) => {
             replayed = replay_job(job, r);
-            (&replayed, replay_files(job, r))
+            (&replayed, replay_files(job, t, r))
         }
         None => (job, files_for(job, t, global_index as u32)?),
     };

@@ -77,14 +77,14 @@ impl Replay {
 }
 
 /// The log of thread `t` (`read_iolog=A:B:…` gives thread t the (t mod n)-th name, as
-/// fio's get_name_by_idx), read and parsed.
+/// fio's get_name_by_idx, by fio's list rules: job::fio::names), read and parsed.
 pub fn load(keys: &ReplayKeys, t: u32) -> Result<Replay, String> {
     let list = keys.file.as_deref().unwrap_or("");
-    let names: Vec<&str> = list.split(':').filter(|s| !s.is_empty()).collect();
-    if names.is_empty() {
+    let names = crate::job::fio::names::split_names(list);
+    if names.iter().all(String::is_empty) {
         return Err("read_iolog: no file named".into());
     }
-    let name = names[t as usize % names.len()];
+    let name = names[t as usize % names.len()].as_str();
     if name == "-" {
         return Err(
             "read_iolog=-: reading the I/O log from stdin is not supported by iomark".into(),

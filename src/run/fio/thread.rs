@@ -404,12 +404,12 @@ fn engine_spec(plan: &Plan, spec: Spec<'static>, advice: Option<libc::c_int>) ->
     spec
 }
 
-/// e4defrag's donor: `directory/donorname` (fio joins them with a '/' as written),
-/// allocated over the job's range of its largest file.
+/// e4defrag's donor: `directory/donorname` (joined with a '/' as fio joins them; under
+/// the first directory of a list), allocated over the job's range of its largest file.
 fn spec_donor(plan: &Plan) -> crate::engine::e4defrag::Donor {
     let job = &plan.job;
     let name = job.more.donorname.clone().unwrap_or_default();
-    let path = match &job.directory {
+    let path = match job.dir_of(0) {
         Some(d) => format!("{}/{name}", d.display()),
         None => name,
     };

@@ -3,6 +3,7 @@
 mod bandwidth_log;
 mod bssplit_map;
 mod cli;
+mod colons;
 mod compressed_log;
 mod contract;
 mod depth_levels;

@@ -314,7 +314,7 @@ fn fio_examples_run_or_are_rejected_by_name() {
                     // new scratch files, so they may be created
                     j.more.x.allow_file_create = true;
                     let bs = j.bs_read.max().max(j.bs_write.max());
-                    j.directory = Some(dir.clone());
+                    j.directory = vec![dir.clone()];
                     if !keep {
                         j.filename = None;
                     }

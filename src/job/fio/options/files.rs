@@ -211,13 +211,26 @@ pub(super) static OPTIONS: &[FioOption] = &[
     .default("0"),
 ];
 
+/// `filename`: kept as written; its names are read by fio's list rules where used
+/// ([`crate::job::fio::names`]).
 fn filename(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
     c.job.filename = Some(c.need(v)?.to_string());
     Ok(())
 }
 
+/// `directory`: one or more directories, ':'-separated (a ':' in a name written `\:`,
+/// [`crate::job::fio::names`]); an empty name is refused, as fio refuses it (it is no
+/// directory).
 fn directory(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
-    c.job.directory = Some(PathBuf::from(c.need(v)?));
+    let v = c.need(v)?;
+    let dirs = crate::job::fio::names::split_names(v);
+    if dirs.iter().any(String::is_empty) {
+        return Err(c.bad(
+            v,
+            "directories separated by ':' (a ':' inside a name written \\:), none of them empty",
+        ));
+    }
+    c.job.directory = dirs.into_iter().map(PathBuf::from).collect();
     Ok(())
 }
 
