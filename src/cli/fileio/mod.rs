@@ -368,7 +368,7 @@ fn parse_inner(
     // Step 5: command, then option syntax.
     let Some(first) = a.positionals.first() else {
         let me = if as_sysbench() { "sysbench" } else { "iomark" };
-        c.err(&format!(
+        c.err(format!(
             "The 'fileio' test requires a command argument. See '{me} fileio help'"
         ));
         return Err(Stop(exit::FAILED));
