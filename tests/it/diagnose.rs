@@ -190,3 +190,38 @@ fn c22_small_working_set_fits_in_ram_and_is_named_in_binary_units() {
         "{out}"
     );
 }
+
+/// `--json=FILE` writes the same document `--json` prints into FILE and prints the
+/// text report; the file is never written through a link planted at its name.
+#[test]
+fn json_file_holds_the_printed_document_and_the_text_goes_to_stdout() {
+    let t = tree("a-nvme-gen2-slot");
+    let root = t.path().to_str().unwrap();
+    let (code, printed, err) = run(&["diagnose", "/data/big.bin", "--root", root, "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let d = scratch();
+    let file = d.path().join("d.json");
+    let json_opt = format!("--json={}", file.display());
+    let (code, text, err) = run(&["diagnose", "/data/big.bin", "--root", root, &json_opt]);
+    assert_eq!(code, 0, "{err}");
+    let written = std::fs::read_to_string(&file).unwrap();
+    assert_eq!(
+        written, printed,
+        "the file holds the document --json prints"
+    );
+    assert!(
+        text.contains("PCIE_LINK_BELOW_DEVICE")
+            && serde_json::from_str::<serde_json::Value>(&text).is_err(),
+        "stdout is the text report:\n{text}"
+    );
+    // a link planted at the name: refused (exit 3), the link's target untouched
+    let target = d.path().join("precious");
+    std::fs::write(&target, "keep").unwrap();
+    let link = d.path().join("l.json");
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    let link_opt = format!("--json={}", link.display());
+    let (code, _, err) = run(&["diagnose", "/data/big.bin", "--root", root, &link_opt]);
+    assert_eq!(code, 3, "{err}");
+    assert!(err.contains("--json"), "{err}");
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), "keep");
+}

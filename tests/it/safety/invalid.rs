@@ -204,7 +204,8 @@ const CASES: &[(&str, i32, &str)] = &[
     ("run --name=x --bsrange= --ioengine=null --size=1m", 2, "'bsrange': a value is required"),
     ("diagnose /nonexistent-iomark-dir", 3, "/nonexistent-iomark-dir"),
     ("diagnose a b", 2, "'b'"),
-    ("diagnose --json=yes", 2, "'--json'"),
+    ("diagnose --json=/nonexistent-iomark-dir/d.json", 3, "--json"),
+    ("diagnose --json=/dev/zero", 3, "--json"),
     // ---- copy
     ("copy --size=0", 2, "'--size <SIZE>'"),
     ("copy --size=-1", 2, "'--size <SIZE>'"),
