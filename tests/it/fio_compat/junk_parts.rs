@@ -245,21 +245,14 @@ enum Want {
 }
 
 /// Keys whose `-N` iomark takes as fio does (docs/compat/fio.md): a time fio keeps
-/// wrapped as a run limit or delay no run reaches, and the integers whose first part
-/// fails fio's minimum so the default stays; and the tiobench profile's `threads`, which
-/// has no effect on a job.
-const NEGATIVE_TAKEN: [&str; 10] = [
-    "threads",
-    "runtime",
-    "ramp_time",
-    "startdelay",
-    "iodepth",
-    "significant_figures",
-    "replay_time_scale",
-    "verify_offset",
-    "log_entries",
-    "log_compression",
-];
+/// wrapped as a run limit or delay no run reaches, and the tiobench profile's
+/// `threads`, which has no effect on a job; and every key of [`TWO_PARTS`] (the
+/// integers whose first part fails fio's minimum so the default stays).
+const NEGATIVE_TAKEN: [&str; 4] = ["threads", "runtime", "ramp_time", "startdelay"];
+
+fn negative_taken(name: &str) -> bool {
+    NEGATIVE_TAKEN.contains(&name) || TWO_PARTS.contains(&name)
+}
 
 /// The integer keys that read a value of two parts as fio does, keeping the first when
 /// it passes fio's range (`iodepth=-4k`: the default, with fio's line).
@@ -279,7 +272,7 @@ fn generated(o: &options::FioOption, n: u64) -> Vec<(String, Want)> {
     let signed = matches!(o.range, options::Range::Int(min, _) if min < 0);
     let neg = match o.kind {
         Kind::Bool | Kind::Flag => Want::Taken,
-        _ if signed || NEGATIVE_TAKEN.contains(&o.name) => Want::Taken,
+        _ if signed || negative_taken(&o.name) => Want::Taken,
         _ => Want::Refused,
     };
     let (hex, junk) = match o.kind {
@@ -414,7 +407,7 @@ fn a_bare_boolean_in_a_job_file_needs_a_value_as_in_fio() {
 /// what fio refuses, and where it accepts, fio's lines about the parts out of range are
 /// the same (`iodepth: min value out of range: -4096 (1 min)`, `max value out of range: 4
 /// (1 max)`). `-0` is 0 for every key (the outcome of `0`, fio's unless fio judges 0
-/// itself otherwise); a boolean's and a key's of [`NEGATIVE_TAKEN`] outcome is fio's for
+/// itself otherwise); a boolean's and a key's of [`negative_taken`] outcome is fio's for
 /// every value (`direct=-4k` on, `iodepth=-4k` the default); any other integer, size or
 /// time key's `-1` and `-4k` is refused naming its range (docs/compat/fio.md).
 #[test]
