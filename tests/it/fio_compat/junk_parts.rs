@@ -272,7 +272,7 @@ fn generated(o: &options::FioOption, n: u64) -> Vec<(String, Want)> {
     let signed = matches!(o.range, options::Range::Int(min, _) if min < 0);
     let neg = match o.kind {
         Kind::Bool | Kind::Flag => Want::Taken,
-        _ if signed || negative_taken(&o.name) => Want::Taken,
+        _ if signed || negative_taken(o.name) => Want::Taken,
         _ => Want::Refused,
     };
     let (hex, junk) = match o.kind {
