@@ -77,6 +77,7 @@ pub enum Action {
         format: String,
     },
     /// Remove runs from the history.
+    #[command(visible_alias = "remove")]
     Rm {
         /// The runs: names, unique prefixes, or `last`.
         #[arg(required = true)]

@@ -428,6 +428,32 @@ pub fn unlink(files: &[FileSpec]) -> Result<(), FilesError> {
     Ok(())
 }
 
+/// `readonly=1`: nothing is created or extended. A missing file fails as its open
+/// would (ENOENT, op `open`), a regular file shorter than its `size` as a read past its
+/// end (EIO, op `extend`); devices and files at full size pass. fio 3.33 refuses the
+/// same layouts ("refusing extend of file due to read-only").
+pub fn check_readonly_layout(files: &[FileSpec]) -> Result<(), FilesError> {
+    for f in files {
+        if is_block_device(&f.path) || is_char_device(&f.path) {
+            continue;
+        }
+        let (op, errno) = match existing_size(&f.path) {
+            None if !f.path.exists() => ("open (readonly=1 creates no file)", libc::ENOENT),
+            Some(have) if have < f.size => (
+                "extend (readonly=1: the file is shorter than size=)",
+                libc::EIO,
+            ),
+            _ => continue,
+        };
+        return Err(FilesError::Io {
+            path: f.path.clone(),
+            op,
+            source: std::io::Error::from_raw_os_error(errno),
+        });
+    }
+    Ok(())
+}
+
 /// Make every file exist with at least `size` bytes. `fill`: write data (jobs that
 /// read); otherwise extend (write-only jobs). `fsync` (fio's `create_fsync`, default 1):
 /// each file laid out is fsynced, so its new pages are clean and a later

@@ -17,10 +17,11 @@
 //!   process group, and a terminal's Ctrl-C reaches every process of the group.
 //! - SIGUSR1 (fio's "show the status"): never ends a command; `run` prints a status
 //!   line on stderr at its next tick ([`take_status_request`]).
-//! - A stop signal the parent left ignored stays ignored: `nohup` (SIGHUP) and a
-//!   non-interactive shell's background jobs (SIGINT, SIGQUIT) run to the end, as
-//!   sysbench and fio do there ([`inherited_ignored`]); the `--live` view's `q` still
-//!   stops ([`interrupt`] arms SIGINT first).
+//! - SIGHUP or SIGQUIT the parent left ignored stays ignored: under `nohup`, or in a
+//!   non-interactive shell's background job, the run goes to its end
+//!   ([`inherited_ignored`]). SIGINT and SIGTERM are always armed, as fio 3.33 installs
+//!   its handlers for them whatever it inherited: `kill -INT` of a script's `iomark … &`
+//!   stops it.
 //! - SIGPIPE stays ignored (Rust's start-up default): a closed pipe is the EPIPE of a
 //!   write, handled by util/output.rs; a `kill -PIPE` changes nothing.
 
@@ -109,7 +110,7 @@ impl Signals {
                 .unwrap_or(-1),
         };
         for (sig, _) in STOPPING {
-            if !inherited_ignored(sig) {
+            if sig == SIGINT || sig == SIGTERM || !inherited_ignored(sig) {
                 s.arm(sig);
             }
         }
@@ -196,15 +197,8 @@ fn before_exit_at_once() {
 /// Ctrl-C, whose raw mode keeps the terminal from sending it): the same handlers, the
 /// same partial result, exit 130.
 pub fn interrupt() {
-    static ARMED: AtomicBool = AtomicBool::new(false);
-    if let Some(s) = INSTALLED.get().filter(|_| inherited_ignored(SIGINT)) {
-        // the parent left SIGINT ignored, so no handler was installed: the key asks
-        // to stop all the same
-        if !ARMED.swap(true, Ordering::SeqCst) {
-            s.arm(SIGINT);
-        }
-    }
-    // SAFETY: raise(3) sends a signal to this process; the handlers are installed
+    // SAFETY: raise(3) sends a signal to this process; its SIGINT handlers are always
+    // installed (Signals::register)
     unsafe { libc::raise(SIGINT) };
 }
 

@@ -639,11 +639,13 @@ fn lay_out_job(
 ) -> Result<Vec<String>, RunError> {
     let mut lines = Vec::new();
     for p in ps {
-        {
-            // filled when the job reads (a replay: when its log does) or the engine works
-            // on the files' blocks
-            // (`overwrite=1`: a written file is laid out with data too, so the job's
-            // writes overwrite blocks that exist, as fio's)
+        if j.readonly {
+            // nothing is laid out: a missing or short file is the job's error
+            dataset::check_readonly_layout(&p.files)?;
+        } else {
+            // filled when the job reads (a replay: when its log does) or the engine
+            // works on the files' blocks (`overwrite=1`: a written file is laid out
+            // with data too, so the job's writes overwrite blocks that exist, as fio's)
             let overwrite = j.tuning.overwrite && p.job.rw.writes();
             let fill = p.job.rw.reads() || k.caps().needs_data || overwrite;
             let laid = dataset::layout(&p.files, fill, j.more.x.create_fsync)?;
@@ -651,9 +653,9 @@ fn lay_out_job(
             for m in laid.notes {
                 note(format!("{}: {m}", j.name));
             }
-            if j.tuning.pre_read && !j.direct {
-                dataset::pre_read(&p.files)?;
-            }
+        }
+        if j.tuning.pre_read && !j.direct {
+            dataset::pre_read(&p.files)?;
         }
     }
     Ok(lines)

@@ -88,18 +88,26 @@ fn failure(job: &FioJob, global: u32) -> Option<SetupFail> {
 /// A failed layout of `job`'s files as that job's setup failure (`Io` errors of the
 /// files it names: the errno of the call that failed); other errors stay the run's.
 pub(crate) fn layout_failure(e: &RunError) -> Option<SetupFail> {
-    let RunError::Files(FilesError::Io { source, .. }) = e else {
+    let RunError::Files(FilesError::Io { source, op, path }) = e else {
         return None;
     };
     let errno = source.raw_os_error()?;
-    Some(SetupFail {
-        errno,
-        first: None,
-        line: format!(
-            "pid=0, err={errno}/file:filesetup.c:150, func=unlink, error={}",
-            crate::files::strerror(errno)
-        ),
-    })
+    let error = crate::files::strerror(errno);
+    let readonly = "fio: refusing extend of file due to read-only".to_string();
+    // readonly=1 (files::dataset::check_readonly_layout): fio's lines for the open of a
+    // missing file and for the read past a short file's end
+    let (first, line) = if op.starts_with("open (readonly") {
+        let name = path.display();
+        let at = format!("err={errno}/file:filesetup.c:805, func=open({name})");
+        (Some(readonly), format!("pid=0, {at}, error={error}"))
+    } else if op.starts_with("extend (readonly") {
+        let at = format!("err={errno}/file:backend.c:471, func=full resid");
+        (Some(readonly), format!("pid=0, {at}, error={error}"))
+    } else {
+        let at = format!("err={errno}/file:filesetup.c:150, func=unlink");
+        (None, format!("pid=0, {at}, error={error}"))
+    };
+    Some(SetupFail { errno, first, line })
 }
 
 /// Say each of the job's threads' first line on stderr (fio prints it as it sets each

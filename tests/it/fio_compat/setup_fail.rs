@@ -137,3 +137,67 @@ fn a_layout_refused_on_the_jobs_file_is_its_error() {
         o.dump()
     );
 }
+
+/// `--readonly` lays nothing out: a missing file is not created (fio 3.33: `refusing
+/// extend of file due to read-only`, the job's `error` 2 from its open), a short file is
+/// neither extended nor changed (`error` 5: the read past its end), exit 1 — and `iomark
+/// run --readonly` refuses the missing file with exit 3, creating nothing. A file at full
+/// size is read as usual.
+#[test]
+fn readonly_creates_and_extends_no_file() {
+    let test = "readonly_creates_and_extends_no_file";
+    let d = scratch();
+    let short: Vec<u8> = (0..100_000u32).map(|i| (i * 7 % 251) as u8).collect();
+    for (file, errno) in [("new.dat", 2), ("short.dat", 5)] {
+        let args = [
+            "--readonly",
+            "--name=x",
+            "--size=1m",
+            &format!("--filename={file}"),
+            "--output-format=json",
+        ];
+        std::fs::write(d.path().join("short.dat"), &short).unwrap();
+        let (i, f) = both(d.path(), &args, test);
+        for (who, o) in [("iomark", Some(&i)), ("fio 3.33", f.as_ref())] {
+            let Some(o) = o else { continue };
+            assert_eq!(o.code, 1, "{who}: {}", o.dump());
+            assert!(
+                o.stderr
+                    .contains("fio: refusing extend of file due to read-only"),
+                "{who}: {}",
+                o.dump()
+            );
+            assert_eq!(doc(o)["jobs"][0]["error"], errno, "{who}");
+            assert!(!d.path().join("new.dat").exists(), "{who} created new.dat");
+            assert_eq!(
+                std::fs::read(d.path().join("short.dat")).unwrap(),
+                short,
+                "{who}"
+            );
+        }
+    }
+    let o = run(
+        d.path(),
+        &["--readonly", "--name=x", "--size=1m", "--filename=new.dat"],
+    );
+    assert_eq!(o.code, 3, "{}", o.dump());
+    assert!(
+        o.stderr.contains("readonly=1 creates no file"),
+        "{}",
+        o.dump()
+    );
+    assert!(!d.path().join("new.dat").exists());
+    std::fs::write(d.path().join("full.dat"), vec![1u8; 1 << 20]).unwrap();
+    let o = as_fio(d.path())
+        .dir(d.path())
+        .args([
+            "--readonly",
+            "--name=x",
+            "--size=1m",
+            "--filename=full.dat",
+            "--output-format=json",
+        ])
+        .run();
+    assert_eq!(o.code, 0, "{}", o.dump());
+    assert_eq!(doc(&o)["jobs"][0]["read"]["io_bytes"], 1 << 20);
+}

@@ -397,5 +397,29 @@ fn readonly_refuses_every_write() {
         "--readonly=1",
         &f,
     ]);
+    // a read job lays nothing out either: the missing file is refused, not created
+    assert_eq!(r.code, 3, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("readonly=1 creates no file"),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        !d.path().join("f").exists(),
+        "readonly read job created a file"
+    );
+    std::fs::write(d.path().join("f"), vec![7u8; 64 << 10]).unwrap();
+    let r = in_scratch(&[
+        "run",
+        "--name=r",
+        "--rw=read",
+        "--size=64k",
+        "--readonly=1",
+        &f,
+    ]);
     assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(
+        std::fs::read(d.path().join("f")).unwrap(),
+        vec![7u8; 64 << 10]
+    );
 }
