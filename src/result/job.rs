@@ -71,6 +71,9 @@ pub struct FsyncPolicy {
     pub at_end: bool,
     /// sync when closing each file (fio `fsync_on_close`)
     pub on_close: bool,
+    /// the syncs are `sync_file_range` calls (fio `sync_file_range=FLAGS:N`)
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub sync_file_range: bool,
 }
 
 /// Rate limits of the job (0 = unlimited).
@@ -245,6 +248,7 @@ impl EffectiveJob {
                 after_each_write: false,
                 at_end: j.end_fsync,
                 on_close: m.fsync_on_close,
+                sync_file_range: j.tuning.sync_file_range.is_some(),
             },
             rate: RatePolicy {
                 bytes_per_s: m.rate_bytes,
@@ -329,6 +333,7 @@ impl EffectiveJob {
                 after_each_write: j.fsync_all,
                 at_end: j.fsync_end,
                 on_close: false,
+                sync_file_range: false,
             },
             rate: RatePolicy {
                 events_per_s: j.rate,

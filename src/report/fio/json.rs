@@ -253,6 +253,12 @@ pub(crate) fn job_json_agg(
         "majf": j.cpu.majf,
         "minf": j.cpu.minf,
     });
+    // fio's slots for fdatasync/sync_file_range counts (levels::issued_slots)
+    let (sync, short) = crate::report::fio::levels::issued_slots(j);
+    for (k, n) in ["read", "write", "trim"].into_iter().zip(short) {
+        v[k]["short_ios"] = json!(n);
+    }
+    v["sync"]["total_ios"] = json!(sync);
     if j.job.unified_rw == 1 {
         // `unified_rw_reporting=mixed`: one `mixed` object in place of the directions
         if let Some(o) = v.as_object_mut() {

@@ -263,6 +263,24 @@ pub fn job_text(j: &JobResult) -> String {
     s
 }
 
+/// Where fio 3.33 counts a job's sync requests: fsync calls in `total_io_u[DDIR_SYNC]`
+/// (the 4th `total=` figure, JSON `sync.total_ios`); fdatasync and sync_file_range calls
+/// (`DDIR_DATASYNC` 4, `DDIR_SYNC_FILE_RANGE` 5) one and two slots past that 4-entry
+/// array, i.e. in `short_io_u[0]` and `short_io_u[1]` — so fio prints `total=0,512,0,0
+/// short=102,0,0,0` for 102 fdatasyncs, and JSON `sync.total_ios` 0, `read.short_ios`
+/// 102. Returns (the 4th total, the short counts of read, write, trim); iomark's own
+/// RunResult keeps the syncs where they belong.
+pub fn issued_slots(j: &JobResult) -> (u64, [u64; 3]) {
+    let f = &j.job.fsync;
+    if f.sync_file_range {
+        (0, [0, j.sync.ios, 0])
+    } else if f.fdatasync {
+        (0, [j.sync.ios, 0, 0])
+    } else {
+        (j.sync.ios, [0; 3])
+    }
+}
+
 /// fio's lines after `cpu`: the depth distributions (`  IO depths    : 1=…%`,
 /// `     submit    : …`, `     complete  : …`; when any was counted), then
 /// `     issued rwts: total=R,W,T,S short=0,0,0,0 dropped=0,0,0,0` — requests done per
@@ -299,9 +317,10 @@ pub fn depths_text(j: &JobResult, coe: bool) -> String {
             all(&map_keys(), &dist_pct(&d.complete, sum(&d.complete)))
         );
     }
+    let (sync, short) = issued_slots(j);
     s += &format!(
-        "     issued rwts: total={},{},{},{} short=0,0,0,0 dropped=0,0,0,0\n",
-        j.read.ios, j.write.ios, j.trim.ios, j.sync.ios
+        "     issued rwts: total={},{},{},{sync} short={},{},{},0 dropped=0,0,0,0\n",
+        j.read.ios, j.write.ios, j.trim.ios, short[0], short[1], short[2]
     );
     if coe {
         s += &format!(
@@ -476,6 +495,34 @@ mod tests {
             "     latency   : target=0, window=0, percentile=100.00%, depth=4"
         );
         assert_eq!(lines.len(), 5);
+    }
+
+    /// fio 3.33 counts fdatasync calls in `short_io_u[0]` and sync_file_range calls in
+    /// `short_io_u[1]` (one and two slots past its 4-entry `total_io_u`); fsyncs stay
+    /// the 4th total.
+    #[test]
+    fn fdatasync_and_sync_file_range_land_in_fios_short_slots() {
+        let mut j = JobResult::default();
+        (j.write.ios, j.sync.ios) = (512, 102);
+        let line = |j: &JobResult| depths_text(j, false);
+        assert!(
+            line(&j).contains("total=0,512,0,102 short=0,0,0,0 "),
+            "{}",
+            line(&j)
+        );
+        j.job.fsync.fdatasync = true;
+        assert!(
+            line(&j).contains("total=0,512,0,0 short=102,0,0,0 "),
+            "{}",
+            line(&j)
+        );
+        assert_eq!(issued_slots(&j), (0, [102, 0, 0]));
+        j.job.fsync.sync_file_range = true;
+        assert!(
+            line(&j).contains("total=0,512,0,0 short=0,102,0,0 "),
+            "{}",
+            line(&j)
+        );
     }
 
     #[test]

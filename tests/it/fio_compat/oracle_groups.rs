@@ -66,6 +66,52 @@ fn final_syncs_are_not_sync_ios_as_in_fio() {
     }
 }
 
+/// Where fio 3.33 counts syncs: `fsync=N` in `sync.total_ios` (the 4th `total=`),
+/// `fdatasync=N` in `read.short_ios` (`short=S,0,0,0`) and `sync_file_range=write:N` in
+/// `write.short_ios` (`short=0,S,0,0`), with `sync.total_ios` 0 — its counters one and
+/// two slots past a 4-entry array. 8 KiB random writes over 4 MiB, a sync every 5.
+#[test]
+fn fdatasync_and_sync_file_range_counts_sit_where_fio_puts_them() {
+    let d = scratch();
+    let base = ["--name=d", "--rw=randwrite", "--bs=8k", "--size=4m"];
+    // (the option, where the 102 syncs are: sync.total_ios, read/write short_ios)
+    for (opt, at) in [
+        ("--fsync=5", [102, 0, 0]),
+        ("--fdatasync=5", [0, 102, 0]),
+        ("--sync_file_range=write:5", [0, 0, 102]),
+    ] {
+        let mut args = base.to_vec();
+        args.extend([opt, "--output-format=json"]);
+        let (i, f) = both(d.path(), "fdatasync slots", &args);
+        let slots = |o: &Out| {
+            let j = &doc(o)["jobs"][0];
+            let n = |k: &str, f: &str| j[k][f].as_u64().unwrap();
+            [
+                n("sync", "total_ios"),
+                n("read", "short_ios"),
+                n("write", "short_ios"),
+            ]
+        };
+        assert_eq!(slots(&i), at, "{opt}: {}", i.stdout);
+        if let Some(f) = f {
+            assert_eq!(slots(&f), at, "{opt}: fio 3.33");
+        }
+        let mut args = base.to_vec();
+        args.push(opt);
+        let (i, f) = both(d.path(), "fdatasync slots", &args);
+        let issued = |o: &Out| {
+            let l = o.stdout.lines().find(|l| l.contains("issued rwts:"));
+            l.map(str::to_string)
+                .unwrap_or_else(|| panic!("{}", o.dump()))
+        };
+        if let Some(f) = f {
+            assert_eq!(issued(&i), issued(&f), "{opt}");
+        }
+        let want = format!("total=0,512,0,{} short={},{},0,0", at[0], at[1], at[2]);
+        assert!(issued(&i).contains(&want), "{opt}: {}", issued(&i));
+    }
+}
+
 /// fio 3.33 prints no block for a job that moved no byte and issued nothing
 /// (`create_only=1`): the run status group and disk stats only.
 #[test]
