@@ -174,6 +174,12 @@ pub struct EffectiveJob {
     /// never start …"); the text header and the JSON output print them first
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub setup_lines: Vec<String>,
+    /// lines the job's engine prints on fio's standard output as each job thread
+    /// starts (fio's engine init: cpuio's `NAME (noop): ioengine=cpuio, cpuload=50,
+    /// cpucycle=50000`, exec's `NAME : program=…` and `NAME : Saving output of …`): after
+    /// the `Starting` line in the text header, before a JSON or terse report
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub start_lines: Vec<String>,
     /// fio printed the section line while it read its command line, so a JSON or terse
     /// report starts with it (job/fio/args.rs); not part of the result
     #[serde(skip)]
@@ -266,6 +272,7 @@ impl EffectiveJob {
             thread: j.thread,
             options: j.options.clone(),
             setup_lines: j.setup_lines.clone(),
+            start_lines: j.start_lines.clone(),
             early_header: j.early_header,
             early_stdout: j.early_stdout,
             header_options: None,
@@ -353,6 +360,7 @@ impl EffectiveJob {
             thread: true,
             options: vec![],
             setup_lines: vec![],
+            start_lines: vec![],
             early_header: false,
             early_stdout: false,
             header_options: None,

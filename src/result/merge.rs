@@ -50,7 +50,7 @@ pub fn merge_dir(parts: &[&DirResult], secs: f64) -> DirResult {
 /// direction are one read entry (fio's `sum_clat_prio_stats` into direction 0).
 pub fn mixed(j: &JobResult) -> JobResult {
     let runtime_ns = (0..3)
-        .filter(|&d| j.dir(d).ios > 0)
+        .filter(|&d| j.dir(d).bytes > 0)
         .map(|d| dir_runtime_ns(&j.job.rw, j.runtime_ns, j.verify_ns, d))
         .max()
         .unwrap_or(0);

@@ -196,6 +196,13 @@ impl Kind {
         matches!(self, Kind::IoUring | Kind::Libaio)
     }
 
+    /// Does only pseudo I/O (fio's FIO_NOIO: cpuio, exec): a request moves no bytes,
+    /// so a job on it reports requests and latencies but no bytes, bandwidth or
+    /// direction run time, and fio prints no section line for it.
+    pub const fn pseudo_io(self) -> bool {
+        matches!(self, Kind::Cpuio | Kind::Exec)
+    }
+
     /// Moves no data (null, cpuio, falloc, ftruncate, the file and directory
     /// operations): nothing to verify.
     pub fn moves_no_data(self) -> bool {

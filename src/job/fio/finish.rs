@@ -20,6 +20,11 @@ pub(crate) fn finish_job(mut job: FioJob, cmd: &mut FioCommand) -> Result<(), Fi
         job: job.name.clone(),
         why,
     })?;
+    // fio fills in nothing of a request to an engine of pseudo I/O (io_u.c
+    // `fill_io_u`), so each one counts as a read whatever `rw=` asked
+    if job.engine.pseudo_io() {
+        job.rw = crate::job::fio::RwMode::Read;
+    }
     cmd.jobs.push(job);
     Ok(())
 }
@@ -37,6 +42,7 @@ fn settle(job: &mut FioJob, notices: &mut Vec<String>) {
     fixup_verify_interval(job);
     cpuio_think(job);
     exec_think(job);
+    job.start_lines = engine_start_lines(job);
     for n in crate::job::fio::control::finish_control(&mut job.control, &job.name) {
         if !notices.contains(&n) {
             notices.push(n);
@@ -123,6 +129,52 @@ fn cpuio_think(job: &mut FioJob) {
     job.more.thinktime_spin = std::time::Duration::ZERO;
     job.more.thinktime_blocks = 1;
     job.nrfiles = 1;
+}
+
+/// The lines fio 3.33's engine prints as each thread of `job` starts: cpuio's init
+/// (`NAME (noop): ioengine=cpuio, cpuload=50, cpucycle=50000`, `(qsort)` for that mode),
+/// exec's init (`NAME : program=P, arguments=A`, `(null)` for no arguments) and, as it
+/// starts the program, `NAME : Saving output of P ARGS : stdout=NAME.stdout
+/// stderr=NAME.stderr` (`NAME : Running P ARGS` without `std_redirect`), ARGS with `%r`
+/// (the runtime in whole seconds) and `%n` (the job's name) replaced.
+fn engine_start_lines(job: &FioJob) -> Vec<String> {
+    let name = &job.name;
+    match job.engine {
+        EngineKind::Cpuio => {
+            let n = job.more.nodata;
+            let mode = match n.cpumode {
+                crate::util::engines::CpuMode::Noop => "noop",
+                crate::util::engines::CpuMode::Qsort => "qsort",
+            };
+            vec![format!(
+                "{name} ({mode}): ioengine=cpuio, cpuload={}, cpucycle={}",
+                n.cpuload.min(100),
+                n.cpuchunks_us
+            )]
+        }
+        EngineKind::Exec => {
+            let e = &job.more.exec;
+            let program = e.program.as_deref().unwrap_or("(null)");
+            let secs = job.runtime.unwrap_or_default().as_secs().to_string();
+            let expanded = e.arguments.as_deref().map_or("(null)".into(), |a| {
+                a.replace("%r", &secs).replace("%n", name)
+            });
+            let started = match e.std_redirect {
+                true => format!(
+                    "{name} : Saving output of {program} {expanded} : stdout={name}.stdout stderr={name}.stderr"
+                ),
+                false => format!("{name} : Running {program} {expanded}"),
+            };
+            vec![
+                format!(
+                    "{name} : program={program}, arguments={}",
+                    e.arguments.as_deref().unwrap_or("(null)")
+                ),
+                started,
+            ]
+        }
+        _ => Vec::new(),
+    }
 }
 
 /// exec's pause (fio's engine init, engines/exec.c): a think time of 50 ms after every

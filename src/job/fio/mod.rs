@@ -427,6 +427,9 @@ pub struct FioJob {
     /// lines fio prints on its standard output while it sets this job up, once per job
     /// thread (finish.rs: the verify phase a time-based writer never reaches)
     pub setup_lines: Vec<String>,
+    /// lines the job's engine prints as each job thread starts (finish.rs: fio's engine
+    /// init of cpuio and exec)
+    pub start_lines: Vec<String>,
     /// fio printed this command-line job's section line while it read the command line
     /// (the output format was still `normal` when the next `--name` came): the line comes
     /// before a JSON or terse report (job/fio/args.rs)
@@ -498,6 +501,7 @@ impl Default for FioJob {
             unit_base_bits: false,
             options: Vec::new(),
             setup_lines: Vec::new(),
+            start_lines: Vec::new(),
             early_header: false,
             early_stdout: false,
             more: JobMore::default(),

@@ -755,3 +755,61 @@ fn options_are_recorded_under_fios_names() {
     assert_eq!(keys, ["name", "rw", "size", "runtime"]);
     assert_eq!(c.global_options, [("bs".to_string(), "4k".to_string())]);
 }
+
+/// The engines of pseudo I/O (cpuio, exec) carry the lines fio's engine init prints as
+/// each thread starts — cpuio's mode and load, exec's program and its arguments with
+/// `%r` (the runtime in seconds) and `%n` (the job) replaced — and every request is a
+/// read whatever `rw=` asked (fio fills nothing in of it); other engines have none.
+#[test]
+fn pseudo_io_jobs_carry_their_engines_start_lines_and_read() {
+    let c = parse(&[
+        "--name=q",
+        "--ioengine=cpuio",
+        "--cpuload=30",
+        "--cpumode=qsort",
+        "--cpuchunks=1000",
+        "--rw=randwrite",
+        "--size=64k",
+    ])
+    .unwrap();
+    let j = &c.jobs[0];
+    assert_eq!(
+        j.start_lines,
+        ["q (qsort): ioengine=cpuio, cpuload=30, cpucycle=1000"]
+    );
+    assert_eq!(j.rw, crate::job::fio::RwMode::Read);
+    let c = parse(&[
+        "--name=x",
+        "--ioengine=exec",
+        "--program=echo",
+        "--arguments=%n for %r",
+        "--runtime=3",
+        "--time_based",
+        "--std_redirect=0",
+    ])
+    .unwrap();
+    assert_eq!(
+        c.jobs[0].start_lines,
+        [
+            "x : program=echo, arguments=%n for %r",
+            "x : Running echo x for 3"
+        ]
+    );
+    let c = parse(&[
+        "--name=y",
+        "--ioengine=exec",
+        "--program=/bin/true",
+        "--size=8k",
+    ])
+    .unwrap();
+    assert_eq!(
+        c.jobs[0].start_lines,
+        [
+            "y : program=/bin/true, arguments=(null)",
+            "y : Saving output of /bin/true (null) : stdout=y.stdout stderr=y.stderr"
+        ]
+    );
+    let c = parse(&["--name=p", "--rw=write", "--size=64k"]).unwrap();
+    assert!(c.jobs[0].start_lines.is_empty());
+    assert_eq!(c.jobs[0].rw, crate::job::fio::RwMode::Write);
+}

@@ -42,7 +42,7 @@ pub(crate) fn parts(r: &RunResult) -> Option<(String, String)> {
         after.push('\n');
     }
     for j in &r.jobs {
-        after += &sync_depth_notes(j);
+        after += &thread_start_lines(j);
     }
     // then, as each thread ends, the error of one a verify mismatch stopped
     for j in &r.jobs {
@@ -85,9 +85,11 @@ pub(crate) fn verify_error(j: &JobResult) -> Option<String> {
 pub const SYNC_DEPTH_NOTE: &str =
     "note: both iodepth >= 1 and synchronous I/O engine are selected, queue depth will be capped at 1";
 
-/// [`SYNC_DEPTH_NOTE`] once per thread of `j` that runs such an engine at such a depth:
-/// the entry's own section's threads and those of the sections that joined it.
-fn sync_depth_notes(j: &JobResult) -> String {
+/// What each thread of `j` prints as it starts, once per thread: its engine's start
+/// lines (fio's engine init, [`EffectiveJob::start_lines`]), then [`SYNC_DEPTH_NOTE`]
+/// when it runs a synchronous engine at a depth above 1 — for the entry's own
+/// section's threads and those of the sections that joined it.
+fn thread_start_lines(j: &JobResult) -> String {
     let sync = |engine: &str, depth: u32| {
         depth > 1
             && crate::util::engines::Kind::named(engine)
@@ -95,19 +97,18 @@ fn sync_depth_notes(j: &JobResult) -> String {
     };
     let joined: u32 = j.job.joined.iter().map(|k| k.numjobs.max(1)).sum();
     let mut s = String::new();
-    let mut add = |threads: u32| {
+    let mut add = |e: &EffectiveJob, threads: u32| {
+        let note = sync(&e.engine, e.iodepth).then_some(SYNC_DEPTH_NOTE);
         for _ in 0..threads {
-            s += SYNC_DEPTH_NOTE;
-            s.push('\n');
+            for l in e.start_lines.iter().map(String::as_str).chain(note) {
+                s += l;
+                s.push('\n');
+            }
         }
     };
-    if sync(&j.job.engine, j.job.iodepth) {
-        add(j.threads.max(1).saturating_sub(joined).max(1));
-    }
+    add(&j.job, j.threads.max(1).saturating_sub(joined).max(1));
     for k in &j.job.joined {
-        if sync(&k.engine, k.iodepth) {
-            add(k.numjobs.max(1));
-        }
+        add(k, k.numjobs.max(1));
     }
     s
 }
@@ -222,6 +223,10 @@ fn line_of(
     ran: Option<&str>,
     global: &[(String, String)],
 ) -> String {
+    // fio prints none for an engine of pseudo I/O (FIO_NOIO: cpuio, exec)
+    if crate::util::engines::Kind::named(&e.engine).is_some_and(|k| k.pseudo_io()) {
+        return String::new();
+    }
     let pow2 = e.kb_base != 1000;
     let sz = |b: u64| num2str(b, SIG_FIGS, pow2, N2s::Byte);
     let (r, w) = (&e.bs_read, &e.bs_write);
@@ -610,5 +615,38 @@ mod tests {
         assert_eq!(lines.len(), 5, "{early}");
         assert_eq!((lines[0], lines[2], lines[3], lines[4]), (L, L, L, "..."));
         assert!(lines[1].starts_with("v: (g=0): rw=randrw"), "{early}");
+    }
+
+    /// fio 3.33 with `--name=c --ioengine=cpuio --cpuload=50 --numjobs=2 --name=p
+    /// --ioengine=psync --iodepth=2`: an engine of pseudo I/O has no section line but its
+    /// `...`, and each of its threads prints the engine's start line as it starts, before
+    /// the other job's sync-engine note; not before a JSON document.
+    #[test]
+    fn pseudo_io_jobs_have_no_section_line_and_their_start_lines() {
+        const L: &str = "c (noop): ioengine=cpuio, cpuload=50, cpucycle=50000";
+        let mut c = job("c", 2, 1, false);
+        c.job.engine = "cpuio".into();
+        c.job.iodepth = 1;
+        c.job.start_lines = vec![L.into()];
+        let mut p = job("p", 1, 1, false);
+        p.job.engine = "psync".into();
+        p.job.iodepth = 2;
+        let jobs = vec![c.clone(), c, p];
+        let h = of(&jobs, "fio-3.33");
+        let lines: Vec<&str> = h.lines().collect();
+        assert_eq!(lines[0], "...", "{h}");
+        assert!(lines[1].starts_with("p: (g=0): rw=randrw"), "{h}");
+        assert_eq!(
+            lines[2..],
+            ["fio-3.33", "Starting 3 processes", L, L, SYNC_DEPTH_NOTE],
+            "{h}"
+        );
+        let mut r = crate::result::build(crate::result::Inputs::new(
+            "run",
+            &[],
+            crate::result::Status::Ok,
+        ));
+        r.jobs = jobs;
+        assert_eq!(setup_only(&r), "");
     }
 }

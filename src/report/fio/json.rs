@@ -91,7 +91,7 @@ pub(crate) fn lat_json(l: &Latency, pcts: Option<&[f64]>, bins: bool) -> Value {
 }
 
 fn dir_json(j: &JobResult, d: &DirResult, rt_ms: u64, plus: bool, samples: (usize, u64)) -> Value {
-    let rt = if d.ios > 0 { rt_ms.max(1) } else { 0 };
+    let rt = if d.bytes > 0 { rt_ms.max(1) } else { 0 };
     let bw_bytes = d.bytes.saturating_mul(1000).checked_div(rt).unwrap_or(0);
     let iops = if rt > 0 {
         d.ios as f64 * 1000.0 / rt as f64

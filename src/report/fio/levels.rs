@@ -145,7 +145,7 @@ pub fn group_agg(jobs: &[JobResult], groupid: u32, dir: usize) -> u64 {
     let (mut bytes, mut max_ms) = (0u64, 0u64);
     for j in jobs.iter().filter(|j| j.groupid == groupid) {
         let d = j.dir(dir);
-        if d.ios > 0 {
+        if d.bytes > 0 {
             bytes += d.bytes;
             max_ms = max_ms.max(j.dir_runtime_ms(dir).max(1));
         }

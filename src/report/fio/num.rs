@@ -190,7 +190,7 @@ impl GroupDir {
         };
         for j in jobs.iter().filter(|j| j.groupid == g) {
             let d = j.dir(dir);
-            if d.ios == 0 {
+            if d.bytes == 0 {
                 continue;
             }
             let run = j.dir_runtime_ms(dir).max(1);

@@ -170,7 +170,7 @@ fn bw_fields(bw: &SampleStat, agg_bps: u64) -> String {
 /// One direction's fields.
 fn dir_fields(j: &JobResult, dir: usize, agg_bps: u64, v: u8) -> String {
     let d = j.dir(dir);
-    let rt = if d.ios > 0 {
+    let rt = if d.bytes > 0 {
         j.dir_runtime_ms(dir).max(1)
     } else {
         0

@@ -126,7 +126,7 @@ fn dir_text(
     units: crate::report::fio::num::TextUnits,
 ) -> String {
     use crate::report::fio::num as n;
-    if d.ios == 0 {
+    if d.bytes == 0 {
         return String::new();
     }
     let rt = rt_ms.max(1);
@@ -158,7 +158,7 @@ fn mixed_text(j: &JobResult, read_agg: u64, units: crate::report::fio::num::Text
     use crate::report::fio::num::{num2str, N2s};
     let m = crate::result::merge::mixed(j);
     let d = &m.read;
-    if d.ios == 0 {
+    if d.bytes == 0 {
         return String::new();
     }
     let rt = m.dir_runtime_ms(0).max(1);

@@ -128,6 +128,18 @@ fn job_result(j: JobRecord) -> JobResult {
     }
 }
 
+/// A job on an engine of pseudo I/O (fio's FIO_NOIO: cpuio, exec): its requests moved
+/// no bytes, as fio counts them (the engine is handed requests of no length), so every
+/// direction keeps its requests, latencies and IOPS samples but has no bytes and no
+/// bandwidth samples. The runner counted each request's block size, which keeps a
+/// size-based job ending where it would.
+fn moved_nothing(s: &mut crate::stats::job::JobStats) {
+    for d in [&mut s.read, &mut s.write, &mut s.trim] {
+        d.bytes = 0;
+    }
+    s.rates.bw = Default::default();
+}
+
 /// The ns inside one direction's requests (submission to completion; the synchronous
 /// completions before `settle` folds them in).
 fn dir_ns(d: &DirStats) -> u64 {
@@ -164,7 +176,12 @@ fn time_shares(jobs: &[JobRecord]) -> Vec<TimeShare> {
 }
 
 /// The parts of a `run` result; `samples` are the `--plot` samples.
-pub(super) fn parts(jobs: Vec<JobRecord>, samples: &[Sample], sample_period_s: f64) -> Parts {
+pub(super) fn parts(mut jobs: Vec<JobRecord>, samples: &[Sample], sample_period_s: f64) -> Parts {
+    for j in &mut jobs {
+        if crate::util::engines::Kind::named(&j.engine).is_some_and(|k| k.pseudo_io()) {
+            moved_nothing(&mut j.stats);
+        }
+    }
     let (mut read, mut write, mut sync) = Default::default();
     let mut all = LatAcc::default();
     for j in &jobs {

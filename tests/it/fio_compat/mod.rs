@@ -19,6 +19,7 @@ mod junk_parts;
 mod kb_base;
 mod log_ends;
 mod logs_verify;
+mod noio;
 mod options;
 mod oracle_groups;
 mod peers;
