@@ -178,10 +178,12 @@ fn near(who: &str, what: &str, got: f64, (want, sd): (f64, f64), runs: usize) {
     );
 }
 
+/// (split in the job's words, the split in fio's order, files, bytes per file)
+type Case = (&'static str, &'static [(u64, u64)], u64, u64);
+
 #[test]
 fn a_sequential_pass_ends_with_the_sizes_that_fit_and_fills_every_file_once() {
-    // (split in the job's words, the split in fio's order, files, bytes per file)
-    let cases: [(&str, &[(u64, u64)], u64, u64); 3] = [
+    let cases: [Case; 3] = [
         ("4k/50:64k/50", &[(4 * KIB, 50), (64 * KIB, 50)], 1, 1 << 20),
         ("4k/10:64k/90", &[(4 * KIB, 10), (64 * KIB, 90)], 1, 1 << 20),
         (
