@@ -270,50 +270,37 @@ impl SlotGen {
     }
 }
 
-/// Next sequential request of a file region `[start, start+len)`: `(offset, length,
-/// next cursor)`. `cursor` is where the previous request ended plus the `rw=…:N` skip
-/// (`skip`, bytes, negative goes backwards; `u64::MAX` = went below the start).
+/// Offset of the next sequential request of a file region `[start, start+len)`, whose
+/// size is at least `need` bytes (the smallest size the request may take); `cursor` is
+/// where the previous request ended plus the `rw=…:N` skip (`skip`, bytes, negative
+/// goes backwards; `u64::MAX` = went below the start). None: the file is at its end
+/// (fio 3.33 `get_next_offset`/`get_next_buflen`: the file is done).
 ///
-/// fio's rules (fio 3.33 `get_next_seq_offset`, checked with `--write_iolog`):
-/// a request that would pass the end is shortened to the largest multiple of the
-/// smallest block size `min_bs` that fits (so a pass moves exactly `len` bytes with
-/// `bsrange`/`bssplit`), or starts over at `start` when not even `min_bs` fits;
-/// backwards (`rw=read:-8k`), the first request is at `start` and going below it
-/// wraps to `start + len + skip` (for 4 KiB blocks, `read:-8k` over 64 KiB gives
-/// blocks 0, 14, 13, …, 0: fio never reaches block 15).
-pub fn seq_next(
-    cursor: u64,
-    (start, len): (u64, u64),
-    bs: u64,
-    min_bs: u64,
-    skip: i64,
-) -> (u64, u64, u64) {
+/// fio's rules (fio 3.33 `get_next_seq_offset`, checked with `--write_iolog`): the size
+/// is drawn after the offset among those that fit before the region's end
+/// ([`BufLen::pick`]), so a pass moves exactly `len` bytes with `bsrange`/`bssplit`;
+/// backwards (`rw=read:-8k`), the first request is at `start` and going below it wraps
+/// to `start + len + skip` (for 4 KiB blocks, `read:-8k` over 64 KiB gives blocks 0,
+/// 14, 13, …, 0: fio never reaches block 15).
+pub fn seq_next(cursor: u64, (start, len): (u64, u64), need: u64, skip: i64) -> Option<u64> {
     let end = start + len;
-    let mut o = cursor;
-    let mut bs = bs;
-    if o < start || o >= end {
-        o = if skip < 0 && cursor == u64::MAX {
-            let back = (len as i128 + i128::from(skip)).max(0) as u64;
-            start + back.min(len.saturating_sub(bs))
-        } else {
-            start
-        };
-    }
-    if o + bs > end {
-        let fit = (end - o) / min_bs.max(1) * min_bs.max(1);
-        if fit > 0 {
-            bs = fit.min(bs);
-        } else {
-            o = start;
-        }
-    }
+    let o = if cursor == u64::MAX && skip < 0 {
+        let back = (len as i128 + i128::from(skip)).max(0) as u64;
+        start + back.min(len.saturating_sub(need))
+    } else {
+        cursor.max(start)
+    };
+    (o < end && o + need <= end).then_some(o)
+}
+
+/// The cursor after a sequential request of `bs` bytes at `o` (see [`seq_next`]).
+pub fn seq_after(o: u64, bs: u64, skip: i64, start: u64) -> u64 {
     let next = o as i128 + bs as i128 + i128::from(skip);
-    let next = if next < start as i128 {
+    if next < start as i128 {
         u64::MAX
     } else {
         next as u64
-    };
-    (o, bs, next)
+    }
 }
 
 /// fio's choice of a request size (fio 3.33 `get_next_buflen`), made after the offset:
@@ -458,6 +445,19 @@ impl RandomMap {
     /// Slots taken in this pass.
     pub fn used(&self) -> u64 {
         self.used
+    }
+
+    /// Whether every slot of this pass was taken.
+    pub fn full(&self) -> bool {
+        self.used >= self.n
+    }
+
+    /// Free every slot: a new pass (fio's `fio_file_reset`).
+    pub fn reset(&mut self) {
+        self.wrapped |= self.full();
+        self.words.iter_mut().for_each(|w| *w = 0);
+        self.full.iter_mut().for_each(|w| *w = 0);
+        self.used = 0;
     }
 
     /// Whether the map has no slot.
@@ -694,23 +694,25 @@ mod tests {
     }
 
     #[test]
-    fn seq_next_clips_the_last_request_and_wraps_backwards_like_fio() {
-        // 100k region, 16k request at 96k: shortened to 4k (min bs), then back to start
+    fn seq_next_ends_the_file_where_the_smallest_size_no_longer_fits_and_wraps_backwards() {
+        // 100k region, sizes from 4k: at 96k a request fits, at 100k the file is done
         assert_eq!(
-            seq_next(96 << 10, (0, 100 << 10), 16 << 10, 4 << 10, 0),
-            (96 << 10, 4 << 10, 100 << 10)
+            seq_next(96 << 10, (0, 100 << 10), 4 << 10, 0),
+            Some(96 << 10)
         );
-        assert_eq!(
-            seq_next(100 << 10, (0, 100 << 10), 16 << 10, 4 << 10, 0).0,
-            0
-        );
-        // fixed 4k in a 10k region: 2k left is less than a block, start over
-        assert_eq!(seq_next(8 << 10, (0, 10 << 10), 4 << 10, 4 << 10, 0).0, 0);
+        assert_eq!(seq_next(100 << 10, (0, 100 << 10), 4 << 10, 0), None);
+        // fixed 4k in a 10k region: 2k left is less than a block
+        assert_eq!(seq_next(8 << 10, (0, 10 << 10), 4 << 10, 0), None);
         // read:-8k, 4k blocks, region [32k, 64k): 32k, then 56k, 52k, …
-        let (o, _, c) = seq_next(32 << 10, (32 << 10, 32 << 10), 4 << 10, 4 << 10, -(8 << 10));
+        let r = (32 << 10, 32 << 10);
+        let o = seq_next(32 << 10, r, 4 << 10, -(8 << 10)).unwrap();
+        let c = seq_after(o, 4 << 10, -(8 << 10), 32 << 10);
         assert_eq!((o, c), (32 << 10, u64::MAX));
-        let (o, _, c) = seq_next(c, (32 << 10, 32 << 10), 4 << 10, 4 << 10, -(8 << 10));
-        assert_eq!((o, c), (56 << 10, 52 << 10));
+        let o = seq_next(c, r, 4 << 10, -(8 << 10)).unwrap();
+        assert_eq!(
+            (o, seq_after(o, 4 << 10, -(8 << 10), 32 << 10)),
+            (56 << 10, 52 << 10)
+        );
     }
 
     #[test]

@@ -23,7 +23,7 @@ use crate::run::fio::log::Logs;
 use crate::run::fio::{io_why, Plan, RunError};
 use crate::run::gen::sprandom::SpRandom;
 use crate::run::gen::zones::Zones;
-use crate::run::gen::{seq_next, BufLen, RandomMap, Rng, SlotGen};
+use crate::run::gen::{seq_after, seq_next, BufLen, RandomMap, Rng, SlotGen};
 use crate::run::verify;
 use crate::stats::clock::Clock;
 use crate::stats::job::JobStats;
@@ -34,6 +34,7 @@ use std::time::Duration;
 
 mod account;
 mod backlog;
+mod ends;
 mod pass;
 mod readback;
 mod replay;
@@ -207,6 +208,12 @@ impl FileSvc {
             cur: 0,
         }
     }
+
+    /// Whether files are picked by a distribution (fio's `__FIO_FSERVICE_NONUNIFORM`):
+    /// a file at its end then starts over instead of being done.
+    fn nonuniform(&self) -> bool {
+        self.gen.is_some()
+    }
 }
 
 /// What a job uses, decided once so the per-I/O path skips what it does not.
@@ -260,6 +267,11 @@ pub(crate) struct Worker<'a> {
     last: (usize, u64),
     gens: Vec<[SlotGen; 2]>,
     maps: Vec<Option<RandomMap>>,
+    /// random offsets are whole multiples of this per direction (read/trim, write):
+    /// fio's `ba[ddir]`, `blockalign` or else the direction's smallest size
+    units: [u64; 2],
+    /// the files this pass has finished ([`ends::Ends`])
+    ends: ends::Ends,
     /// request sizes per direction (read/trim, write): fio's draw ([`BufLen`])
     sizes: [BufLen; 2],
     rate_next: [u64; 2],

@@ -57,19 +57,29 @@ pub(super) fn spin_for(clock: &Clock, d: Duration) {
     }
 }
 
-/// Each file's slot generators (reads, writes) over its region in `align` blocks.
+/// The unit of random offsets per direction (read/trim, write): fio's `ba[ddir]`,
+/// `blockalign` or else the direction's smallest size (so `bs=4k,16k` writes at 16k
+/// boundaries and reads at 4k ones).
+fn units_of(plan: &Plan) -> [u64; 2] {
+    let job = &plan.job;
+    [&job.bs_read, &job.bs_write].map(|b| job.more.blockalign.unwrap_or(b.min()).max(1))
+}
+
+/// Each file's slot generators (reads, writes) over its region in blocks of each
+/// direction's unit ([`units_of`]).
 fn slot_gens(plan: &Plan) -> Vec<[SlotGen; 2]> {
     let job = &plan.job;
-    let align = plan.align;
+    let units = units_of(plan);
     plan.regions
         .iter()
         .map(|&(_, len)| {
             // every offset the smallest size fits at: the size is drawn after it (fio)
-            let n = |bs: &BlockSizes| len.saturating_sub(bs.min()) / align + 1;
+            let n = |bs: &BlockSizes, u: u64| len.saturating_sub(bs.min()) / u + 1;
             let stride = job.more.zones.sequence_stride;
+            let (r, w) = (units[0], units[1]);
             [
-                SlotGen::new(&job.more.dist[0], n(&job.bs_read), align).sequence_stride(stride),
-                SlotGen::new(&job.more.dist[1], n(&job.bs_write), align).sequence_stride(stride),
+                SlotGen::new(&job.more.dist[0], n(&job.bs_read, r), r).sequence_stride(stride),
+                SlotGen::new(&job.more.dist[1], n(&job.bs_write, w), w).sequence_stride(stride),
             ]
         })
         .collect()
@@ -158,6 +168,8 @@ impl<'a> Worker<'a> {
             last: (0, 0),
             gens,
             maps,
+            units: units_of(plan),
+            ends: super::ends::Ends::new(plan),
             sizes: [&job.bs_read, &job.bs_write].map(|b| BufLen::new(b, job.tuning.bs_unaligned)),
             rate_next: [0; 2],
             think_blocks: 0,
@@ -214,7 +226,8 @@ impl<'a> Worker<'a> {
             && job.rw_suffix <= 1
             && w.zones.is_none()
             && w.spr.is_none();
-        w.plain_random = [0, 1].map(|d| plain && u.fixed_bs[d] == Some(plan.align));
+        let one_unit = w.units == [plan.align; 2];
+        w.plain_random = [0, 1].map(|d| plain && one_unit && u.fixed_bs[d] == Some(plan.align));
         // With the random map on every request (no percentage_random, zones or sprandom),
         // the map itself knows the distinct slots taken: no coverage bitmap per request.
         if w.maps.iter().all(Option::is_some)
@@ -301,38 +314,19 @@ impl<'a> Worker<'a> {
                 return (op, file, offset, bs);
             }
         }
-        let file = if u.one_file { 0 } else { self.next_file() };
-        let (start, len) = self.plan.regions[file];
-        let end = start + len;
         let random_now = u.random
             && (!u.pct_random || (self.rng.below(100) as u32) < job.more.percentage_random);
-        let strided = self.zones.as_ref().is_some_and(|z| z.strided());
-        // a random request's size is drawn after its offset, among the sizes that fit
-        // there (fio); elsewhere it is drawn first
-        let after = random_now && !strided && self.spr.is_none();
-        let mut bs = match u.fixed_bs[d] {
-            Some(b) => b,
-            None if after => 0,
-            None => self.sizes[d].pick(&mut self.rng, u64::MAX),
-        };
-        let mut offset = if strided {
-            start // the zones pick it
-        } else if u.random && !random_now {
-            // percentage_random: the rest continue sequentially from the file's last I/O
-            let o = self.cursors[file];
-            if o + bs <= end {
-                o
-            } else {
-                start
+        // the file and where in it; a file with nothing left is done (fio goes on with
+        // the next one, or ends the job after the last)
+        let (file, mut offset, mut bs) = loop {
+            let file = if u.one_file { 0 } else { self.next_file() };
+            if let Some((o, b)) = self.place(op, file, random_now) {
+                break (file, o, b);
             }
-        } else if job.rw.random() {
-            let (o, b) = self.random_offset(op, file, bs);
-            bs = b;
-            o
-        } else {
-            let (o, b) = self.seq_offset(op, file, bs);
-            bs = b;
-            o
+            if self.file_ended(file) == super::ends::After::End {
+                self.zone_eof = true;
+                return (op, file, self.plan.regions[file].0, 0);
+            }
         };
         if let Some(z) = &mut self.zones {
             match z.place(op, file, offset, bs, random_now, &mut self.rng) {
@@ -358,6 +352,38 @@ impl<'a> Worker<'a> {
         (op, file, offset, bs)
     }
 
+    /// The offset and size of a request of `op` in `file`; None: the file has nothing
+    /// left in this pass. A request's size is drawn after its offset, among the sizes
+    /// that fit before the file's end (fio 3.33 `get_next_buflen`), random or
+    /// sequential; with strided zones or sprandom it is drawn first.
+    #[inline]
+    fn place(&mut self, op: Op, file: usize, random_now: bool) -> Option<(u64, u64)> {
+        let u = self.uses;
+        let d = usize::from(op == Op::Write);
+        let (start, len) = self.plan.regions[file];
+        let strided = self.zones.as_ref().is_some_and(|z| z.strided());
+        let bs = match u.fixed_bs[d] {
+            Some(b) => b,
+            None if !strided && self.spr.is_none() => 0,
+            None => self.sizes[d].pick(&mut self.rng, u64::MAX),
+        };
+        if strided {
+            return Some((start, bs)); // the zones pick it
+        }
+        if u.random && !random_now {
+            // percentage_random: the rest continue sequentially from the file's last I/O
+            let need = if bs == 0 { self.sizes[d].min() } else { bs };
+            let o = self.cursors[file];
+            let o = if o + need <= start + len { o } else { start };
+            return Some((o, self.size_at(op, file, o, bs, None)));
+        }
+        if self.plan.job.rw.random() {
+            self.random_offset(op, file, bs)
+        } else {
+            self.seq_offset(op, file, bs)
+        }
+    }
+
     /// [`Worker::next_req`] where only the random slot varies (`plain_random`: one
     /// file, bs = the alignment, no zones, sprandom, `:N` runs or percentage_random):
     /// what the general path computes for that case, without its branches.
@@ -381,40 +407,49 @@ impl<'a> Worker<'a> {
     }
 
     /// The next file: `file_service_type`'s pick (default round robin, one request
-    /// each), kept for its `:N` requests.
+    /// each), kept for its `:N` requests; a file done in this pass is passed over.
     #[inline]
     fn next_file(&mut self) -> usize {
         let s = &mut self.fsvc;
-        if s.left > 0 {
+        if s.left > 0 && !self.ends.is_done(s.cur) {
             s.left -= 1;
             return s.cur;
         }
-        s.cur = match &mut s.gen {
-            Some((g, rng)) => (g.next(rng) as usize).min(self.plan.files.len() - 1),
-            None => {
-                let f = self.rr;
-                self.rr += 1;
-                if self.rr == self.plan.files.len() {
-                    self.rr = 0;
+        loop {
+            s.cur = match &mut s.gen {
+                Some((g, rng)) => (g.next(rng) as usize).min(self.plan.files.len() - 1),
+                None => {
+                    let f = self.rr;
+                    self.rr += 1;
+                    if self.rr == self.plan.files.len() {
+                        self.rr = 0;
+                    }
+                    f
                 }
-                f
+            };
+            s.left = s.nr - 1;
+            if !self.ends.is_done(s.cur) {
+                return s.cur;
             }
-        };
-        s.left = s.nr - 1;
-        s.cur
+        }
     }
 
     /// A random-mode offset in `file` (the `:N` runs, sprandom, the random map or the
     /// distribution's generator) and the request's size: `bs`, or with `bs` 0 one drawn
     /// for the offset ([`Worker::size_at`]); the map may shorten it to the free blocks it
-    /// found.
+    /// found. Offsets are whole units of the direction ([`units_of`]); the map's blocks
+    /// are the smallest size of all directions, and fio 3.33 indexes them by the block
+    /// number of the direction's unit (`__get_next_rand_offset`, `mark_random_map`): with
+    /// `bs=4k,16k` a write drawn as block b checks and marks map block b and goes to
+    /// offset b × 16k. None: the file is done — its map is full, or the next free block
+    /// is past its end (fio then ends the file, so such a job moves less than `size`).
     #[inline]
-    fn random_offset(&mut self, op: Op, file: usize, bs: u64) -> (u64, u64) {
+    fn random_offset(&mut self, op: Op, file: usize, bs: u64) -> Option<(u64, u64)> {
         let job = &self.plan.job;
         let d = usize::from(op == Op::Write);
         let (start, len) = self.plan.regions[file];
         let end = start + len;
-        let align = self.plan.align;
+        let unit = self.units[d];
         // the size the offset must leave room for
         let need = if bs == 0 { self.sizes[d].min() } else { bs };
         let fits = |o: u64| if o + need <= end { o } else { start };
@@ -426,40 +461,40 @@ impl<'a> Worker<'a> {
             } else {
                 self.last.1
             });
-            return (o, self.size_at(op, file, o, bs, None));
+            return Some((o, self.size_at(op, file, o, bs, None)));
         }
         if job.rw_suffix > 1 {
             self.seq_left = job.rw_suffix as u64 - 1;
         }
         let mut taken = None;
-        let slot = if let Some(s) = &mut self.spr {
+        let o = if let Some(s) = &mut self.spr {
             // sprandom: blocks of bs from the region start
             let b = s.next(&mut self.rng).unwrap_or_else(|| {
                 self.zone_eof = true;
                 0
             });
-            b * bs / align
+            start + b * bs
         } else if let Some(m) = &mut self.maps[file] {
-            let s = m.take(self.rng.below(m.len()));
-            taken = (bs != align).then_some(s);
-            s
+            if m.full() && !job.time_based {
+                return None;
+            }
+            let s = m.take(self.rng.below((len / unit).clamp(1, m.len())));
+            let o = start + s * unit;
+            if o + need > end {
+                return None;
+            }
+            taken = (bs != unit).then_some(s);
+            o
         } else {
-            self.gens[file][d].next(&mut self.rng)
+            start + self.gens[file][d].next(&mut self.rng) * unit
         };
-        let o = start + slot * align;
-        let clamp = |b: u64| start + (len.saturating_sub(b) / align) * align;
-        if bs != 0 {
-            // a fixed size: the map's run first, then kept inside the region
-            let b = self.size_at(op, file, o, bs, taken);
-            return (if o + b > end { clamp(b) } else { o }, b);
-        }
         let o = if o + need > end {
             taken = None;
-            clamp(need)
+            start + (len.saturating_sub(need) / unit) * unit
         } else {
             o
         };
-        (o, self.size_at(op, file, o, 0, taken))
+        Some((o, self.size_at(op, file, o, bs, taken)))
     }
 
     /// The size of a random request at `o`: `bs`, or with `bs` 0 fio's draw among the
@@ -479,32 +514,35 @@ impl<'a> Worker<'a> {
         let (Some(s), Some(m)) = (slot, &mut self.maps[file]) else {
             return bs;
         };
-        let align = self.plan.align;
-        let k = m.extend(s, bs.div_ceil(align));
-        if k * align >= bs {
+        let unit = self.units[d];
+        let k = m.extend(s, bs.div_ceil(unit));
+        if k * unit >= bs {
             return bs;
         }
         if let Some(c) = &mut self.cov {
             c.shrunk += 1;
         }
-        k * align
+        k * unit
     }
 
-    /// The next sequential offset in `file`; `bs` may be cut at the region's end.
+    /// The next sequential offset in `file` and the request's size: `bs`, or with
+    /// `bs` 0 one drawn among the sizes that fit before the region's end (fio). None:
+    /// the file is at its end in this direction.
     #[inline]
-    fn seq_offset(&mut self, op: Op, file: usize, bs: u64) -> (u64, u64) {
-        let job = &self.plan.job;
+    fn seq_offset(&mut self, op: Op, file: usize, bs: u64) -> Option<(u64, u64)> {
+        let skip = self.plan.job.rw_suffix;
         let (start, len) = self.plan.regions[file];
-        let min_bs = if op == Op::Write {
-            job.bs_write.min()
-        } else {
-            job.bs_read.min()
-        };
         let d = op.idx();
-        let cur = self.seq_cursors[file][d];
-        let (o, b, next) = seq_next(cur, (start, len), bs, min_bs, job.rw_suffix);
-        self.seq_cursors[file][d] = next;
-        (o, b)
+        let sd = usize::from(op == Op::Write);
+        let need = if bs == 0 { self.sizes[sd].min() } else { bs };
+        let o = seq_next(self.seq_cursors[file][d], (start, len), need, skip)?;
+        let b = if bs == 0 {
+            self.sizes[sd].pick(&mut self.rng, start + len - o)
+        } else {
+            bs
+        };
+        self.seq_cursors[file][d] = seq_after(o, b, skip, start);
+        Some((o, b))
     }
 
     /// Due tick of the next `op` under the rate limit (linear or Poisson spacing);
