@@ -22,6 +22,7 @@ mod logs_verify;
 mod options;
 mod oracle_groups;
 mod peers;
+mod refusals;
 mod semantics;
 mod setup_fail;
 mod side_by_side;
