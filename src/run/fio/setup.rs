@@ -116,7 +116,7 @@ fn on_pseudo_fs(path: &std::path::Path) -> bool {
     path.is_file()
         && rustix::fs::statfs(path).is_ok_and(|s| {
             matches!(
-                s.f_type as i64 as u64 & 0xffff_ffff,
+                s.f_type as u64 & 0xffff_ffff,
                 PROC_SUPER_MAGIC | SYSFS_MAGIC
             )
         })
