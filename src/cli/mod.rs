@@ -8,6 +8,7 @@ pub mod compare;
 pub mod copy;
 pub mod diagnose;
 pub mod fileio;
+pub(crate) mod fio_refusal;
 pub mod help;
 pub mod history;
 pub mod live;

@@ -66,8 +66,9 @@ pub fn fio(args: &[String]) -> Exit {
 type Read = (fio::FioCommand, bool, crate::ranks::Options, Vec<String>);
 
 fn read_command(args: &[String], persona: Persona) -> Result<Read, Exit> {
+    let refused = |e: fio::FioError| Err(refusal(e, args, persona));
     // fio's getopt: -KEY, --KEY VALUE, abbreviations, short letters → --KEY[=VALUE]
-    let words = fio::getopt::canonical(args).map_err(|e| Err(stop(exit::INVALID, e)))?;
+    let words = fio::getopt::canonical(args).map_err(refused)?;
     let args = words.as_slice();
     if let Some(done) = crate::cli::run_front::front(args, persona) {
         return Err(done);
@@ -77,14 +78,29 @@ fn read_command(args: &[String], persona: Persona) -> Result<Read, Exit> {
     let (many, kept) =
         crate::ranks::split_options(args).map_err(|e| Err(stop(exit::INVALID, e)))?;
     let kept: Vec<String> = kept.into_iter().filter(|a| *a != "--showcmd").collect();
-    let cmd = match fio::parse_args(&kept) {
+    let setup_errors = persona == Persona::Fio;
+    let cmd = match fio::parse_args_as(&kept, &|v| std::env::var(v).ok(), setup_errors) {
         Err(fio::FioError::NoJobs(_)) if persona == Persona::Fio => {
             let quiet = showcmd || kept.iter().any(|a| a == "--parse-only");
             return Err(crate::cli::run_front::no_jobs(quiet));
         }
-        parsed => parsed.map_err(|e| Err(stop(exit::INVALID, e)))?,
+        parsed => parsed.map_err(refused)?,
     };
     Ok((cmd, showcmd, many, kept))
+}
+
+/// The input refused while the options are read: iomark's line and exit 2; under the
+/// fio persona fio 3.33's lines where fio words the refusal alike (src/cli/fio_refusal.rs)
+/// and fio's exit 1 for every refusal.
+fn refusal(e: fio::FioError, raw: &[String], persona: Persona) -> Error {
+    if persona != Persona::Fio {
+        return stop(exit::INVALID, e);
+    }
+    let argv0 = std::env::args().next().unwrap_or_else(|| "fio".into());
+    match crate::cli::fio_refusal::fio_lines(&e, &argv0, raw) {
+        Some(lines) => Error::lines(crate::cli::fio_refusal::FIO_REFUSED, lines),
+        None => stop(crate::cli::fio_refusal::FIO_REFUSED, e),
+    }
 }
 
 fn run_as(args: &[String], persona: Persona) -> Exit {
@@ -644,14 +660,24 @@ fn exit_status(
 const FIO_STOPPED: i32 = 128;
 
 /// The exit code by the jobs' failures and errors, the outputs and the stop signal.
+/// Threads whose setup failed under the fio persona were said while they were set up
+/// (run/fio/setup.rs) and count one each, as in fio 3.33's exit value (which wraps at
+/// 256; iomark's stays at least 1).
 fn exit_code_of(r: &RunResult, signals: &Signals, lost: bool) -> i32 {
-    let mut failed = false;
+    let mut failed = 0;
     for f in r.jobs.iter().filter_map(|j| j.failure.as_deref()) {
-        error_line!("{f}");
-        failed = true;
+        if !runner::setup::said(f) {
+            error_line!("{f}");
+            failed = 1;
+        }
     }
-    if failed {
-        return signals.exit_code().unwrap_or(exit::FAILED);
+    let failed = failed + runner::setup::failed_threads() as i32;
+    if failed > 0 {
+        let fio_value = match failed % 256 {
+            0 => exit::FAILED,
+            n => n,
+        };
+        return signals.exit_code().unwrap_or(fio_value);
     }
     let errors: u64 = r.jobs.iter().map(|j| j.errors).sum();
     if errors > 0 {

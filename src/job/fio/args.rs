@@ -29,6 +29,17 @@ pub fn parse_args_with(
     args: &[String],
     env: &dyn Fn(&str) -> Option<String>,
 ) -> Result<FioCommand, FioError> {
+    parse_args_as(args, env, false)
+}
+
+/// [`parse_args_with`] for the fio persona when `job_setup_errors`: a job whose thread
+/// setup fails as fio's does is kept for the run to report with its error
+/// ([`FioCommand::job_setup_errors`]) rather than refused here.
+pub fn parse_args_as(
+    args: &[String],
+    env: &dyn Fn(&str) -> Option<String>,
+    job_setup_errors: bool,
+) -> Result<FioCommand, FioError> {
     let Scan {
         mut p,
         mut sections,
@@ -36,6 +47,7 @@ pub fn parse_args_with(
         mut early,
         output_at,
     } = scan(args)?;
+    p.cmd.job_setup_errors = job_setup_errors;
     // fio 3.33 writes its log_err lines into `--output` too once it is open: the lines of
     // the command line's entries after it, of the jobs added after it, of every job file
     let after_output = |at: (usize, usize)| output_at.is_some_and(|o| o <= at);

@@ -16,7 +16,7 @@ pub(crate) fn finish_job(mut job: FioJob, cmd: &mut FioCommand) -> Result<(), Fi
     verify_never_starts(&mut job);
     verifying_reader_reads_once(&mut job);
     crate::job::fio::zone_keys::settle(&mut job)?;
-    validate(&job).map_err(|why| FioError::Job {
+    validate(&job, cmd.job_setup_errors).map_err(|why| FioError::Job {
         job: job.name.clone(),
         why,
     })?;
@@ -250,8 +250,10 @@ fn gcd(a: u64, b: u64) -> u64 {
 }
 
 /// Every check of a whole job, in order; the first that fails is the reason.
-fn validate(job: &FioJob) -> Result<(), String> {
-    check_amount(job)?;
+/// `setup_errors`: the fio persona's rule, which leaves the failures of a job's thread
+/// setup to the run (run/fio/setup.rs).
+fn validate(job: &FioJob, setup_errors: bool) -> Result<(), String> {
+    check_amount(job, setup_errors)?;
     check_verify(job)?;
     check_interval_header(job)?;
     crate::job::fio::keys_verify::validate_extra(job)?;
@@ -328,8 +330,9 @@ fn check_net(job: &FioJob) -> Result<(), String> {
 }
 
 /// The job knows how much to do (a size, a file, an I/O count or a time) and its depth
-/// fits the engine.
-fn check_amount(job: &FioJob) -> Result<(), String> {
+/// fits the engine. With `setup_errors` a null-engine job without any is left to the
+/// run, which reports it as fio 3.33 does (`you need to specify size=`, err 22).
+fn check_amount(job: &FioJob, setup_errors: bool) -> Result<(), String> {
     let sized = job.size.is_some() || job.filesize.is_some();
     if job.engine == EngineKind::Cpuio && job.more.nodata.cpuload == 0 {
         return Err("ioengine=cpuio needs cpuload= (a percentage of one CPU, 1-100)".into());
@@ -358,7 +361,8 @@ fn check_amount(job: &FioJob) -> Result<(), String> {
     // without size= the files' own sizes are used, whether filename= names them or
     // iomark makes their names (`$jobname.$jobnum.$filenum`, `filename_format`), as in
     // fio; a file that does not exist then has no size (run/fio/plan.rs says so)
-    if no_size && !sized && !job.time_based && job.number_ios == 0 && !replay {
+    let left_to_setup = setup_errors && job.engine == EngineKind::Null;
+    if no_size && !sized && !job.time_based && job.number_ios == 0 && !replay && !left_to_setup {
         return Err(format!(
             "ioengine={} needs size=, number_ios= or time_based with runtime=",
             job.engine.name()

@@ -27,7 +27,7 @@ pub mod tuning;
 pub mod zone_keys;
 
 pub use crate::job::fio::args::{
-    jobs_from_sections, parse_args, parse_args_with, parse_job_file, STDIN_NAME,
+    jobs_from_sections, parse_args, parse_args_as, parse_args_with, parse_job_file, STDIN_NAME,
 };
 pub use crate::job::fio::keys::JobMore;
 pub use crate::job::fio::options::apply;

@@ -14,6 +14,7 @@ use crate::files::dataset::FilesError;
 use crate::job::fio::{FioCommand, FioJob};
 use crate::result::job::JobRecord;
 use crate::run::fio::{files_for, Plan, RunError};
+use std::sync::atomic::{AtomicU32, Ordering};
 
 /// Why a job's setup failed: fio's errno and the lines it prints on stderr for each of
 /// the job's threads (the last one is the record's `failure`, after `fio: `).
@@ -87,11 +88,17 @@ fn failure(job: &FioJob, global: u32) -> Option<SetupFail> {
 
 /// A failed layout of `job`'s files as that job's setup failure (`Io` errors of the
 /// files it names: the errno of the call that failed); other errors stay the run's.
+/// fio 3.33 unlinks a file too short for the job before it lays it out again: a file
+/// of a pseudo filesystem (proc, sysfs), whose unlink the kernel refuses, fails there
+/// with EPERM, where iomark's write into it fails first.
 pub(crate) fn layout_failure(e: &RunError) -> Option<SetupFail> {
     let RunError::Files(FilesError::Io { source, op, path }) = e else {
         return None;
     };
-    let errno = source.raw_os_error()?;
+    let errno = match source.raw_os_error()? {
+        _ if on_pseudo_fs(path) => libc::EPERM,
+        n => n,
+    };
     let error = crate::files::strerror(errno);
     let readonly = "fio: refusing extend of file due to read-only".to_string();
     // readonly=1 (files::dataset::check_readonly_layout): fio's lines for the open of a
@@ -110,12 +117,44 @@ pub(crate) fn layout_failure(e: &RunError) -> Option<SetupFail> {
     Some(SetupFail { errno, first, line })
 }
 
-/// Say each of the job's threads' first line on stderr (fio prints it as it sets each
-/// thread up).
+/// A regular file of proc or sysfs, whose unlink(2) the kernel refuses (EPERM).
+fn on_pseudo_fs(path: &std::path::Path) -> bool {
+    const PROC_SUPER_MAGIC: u64 = 0x9fa0;
+    const SYSFS_MAGIC: u64 = 0x6265_6572;
+    path.is_file()
+        && rustix::fs::statfs(path).is_ok_and(|s| {
+            matches!(
+                s.f_type as u64 & 0xffff_ffff,
+                PROC_SUPER_MAGIC | SYSFS_MAGIC
+            )
+        })
+}
+
+/// The threads whose setup failed and were said ([`say`]): fio 3.33 counts one in its
+/// exit value for each.
+static FAILED_THREADS: AtomicU32 = AtomicU32::new(0);
+
+/// Say each of the job's threads' lines on stderr, as fio prints them while it sets the
+/// threads up one after the other: the first line, if any, then `fio: pid=0, err=…`.
 pub(crate) fn say(job: &FioJob, f: &SetupFail) {
-    if let Some(l) = &f.first {
-        for _ in 0..job.numjobs {
-            eprintln!("{l}");
+    let mut text = String::new();
+    for _ in 0..job.numjobs {
+        if let Some(l) = &f.first {
+            text += &format!("{l}\n");
         }
+        text += &format!("fio: {}\n", f.line);
     }
+    eprint!("{text}");
+    FAILED_THREADS.fetch_add(job.numjobs, Ordering::Relaxed);
+}
+
+/// How many threads' setup failed and was said ([`say`]).
+pub(crate) fn failed_threads() -> u32 {
+    FAILED_THREADS.load(Ordering::Relaxed)
+}
+
+/// A job record's failure that [`say`] printed already: the `pid=0, err=…` line of a
+/// failed setup (a failure met while running never has pid 0).
+pub(crate) fn said(failure: &str) -> bool {
+    failure.starts_with("pid=0, err=")
 }

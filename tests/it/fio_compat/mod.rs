@@ -24,6 +24,7 @@ mod noio;
 mod options;
 mod oracle_groups;
 mod peers;
+mod refusals;
 mod semantics;
 mod setup_fail;
 mod side_by_side;

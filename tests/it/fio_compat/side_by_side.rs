@@ -254,7 +254,7 @@ fn a_negative_iodepth_warns_as_fio_and_runs_with_the_default() {
         "--significant_figures=-11",
     ];
     let (i, f) = both(d.path(), &args);
-    assert_eq!(i.code, 2, "{}", i.dump());
+    assert_eq!(i.code, 1, "{}", i.dump());
     if let Some(f) = f {
         assert_eq!(f.code, 1, "{}", f.dump());
     }

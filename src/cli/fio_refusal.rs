@@ -1,0 +1,206 @@
+//! The fio persona's answer to input refused while the options are read: fio 3.33's own
+//! lines for the refusals it words the same way (an unknown option, a value it cannot
+//! parse or that is out of its range, an output format, a missing job file, an engine
+//! it cannot load, an option given no value), and fio's exit code 1 for every refusal.
+//! `iomark run` keeps its own one-line messages and exit 2 (docs/compat/fio.md).
+
+use crate::job::fio::ini::{IniError, Origin};
+use crate::job::fio::options::{self, Kind, Range};
+use crate::job::fio::FioError;
+use crate::job::units;
+
+/// fio 3.33's exit code for any refused input.
+pub(crate) const FIO_REFUSED: i32 = 1;
+
+/// fio 3.33's options that iomark does not run: fio accepts them, so its "unrecognized
+/// option" line would be wrong for them (iomark's own line names the option).
+const FIO_KEYS_NOT_RUN: &[&str] = &["hugepage-size"];
+
+/// fio 3.33's built-in engines (`fio --enghelp`): one of them that iomark does not run
+/// is no "not loadable" engine to fio.
+const FIO_ENGINES: &[&str] = &[
+    "cpuio",
+    "mmap",
+    "sync",
+    "psync",
+    "vsync",
+    "pvsync",
+    "pvsync2",
+    "null",
+    "net",
+    "netsplice",
+    "ftruncate",
+    "filecreate",
+    "filestat",
+    "filedelete",
+    "exec",
+    "posixaio",
+    "falloc",
+    "e4defrag",
+    "splice",
+    "gfapi",
+    "gfapi_async",
+    "mtd",
+    "sg",
+    "io_uring",
+    "io_uring_cmd",
+    "nbd",
+    "libaio",
+    "rdma",
+    "rados",
+    "rbd",
+    "pmemblk",
+    "dev-dax",
+    "libpmem",
+];
+
+/// fio's stderr lines for `e`, refused while reading `raw` (the words as given) by the
+/// program named `argv0`; `None` when fio words it otherwise (iomark's line stays).
+pub(crate) fn fio_lines(e: &FioError, argv0: &str, raw: &[String]) -> Option<Vec<String>> {
+    match e {
+        FioError::UnsupportedKey {
+            key,
+            origin: Origin::CommandLine,
+        } if !FIO_KEYS_NOT_RUN.contains(&key.as_str()) => {
+            let word = as_given(key, raw)?;
+            let line = format!("{argv0}: unrecognized option '{word}'");
+            // getopt's line, then fio's own, the same words
+            Some(vec![line.clone(), line])
+        }
+        FioError::BadValue {
+            key,
+            value,
+            origin: Origin::CommandLine,
+            ..
+        } => Some(bad_value(key, value)),
+        FioError::UnsupportedEngine {
+            engine,
+            origin: Origin::CommandLine,
+        } if !FIO_ENGINES.contains(&engine.as_str()) => Some(vec![
+            format!("fio: engine {engine} not loadable"),
+            "fio: failed to load engine".into(),
+        ]),
+        FioError::Ini(IniError::Read {
+            path, origin: None, ..
+        }) => Some(vec![format!(
+            "fio: unable to open '{}' job file",
+            path.display()
+        )]),
+        _ => None,
+    }
+}
+
+/// The word of `raw` that gave the option `key` (`--key=value`, `--key`, `-key`).
+fn as_given<'a>(key: &str, raw: &'a [String]) -> Option<&'a str> {
+    raw.iter().map(String::as_str).find(|w| {
+        let body = w.trim_start_matches('-');
+        w.starts_with('-') && body.split('=').next() == Some(key)
+    })
+}
+
+/// fio's lines for `key=value` refused: an empty value is a missing argument; an output
+/// format it does not know is named; a number out of the option's range gets fio's range
+/// line; then `fio: failed parsing key=value`.
+fn bad_value(key: &str, value: &str) -> Vec<String> {
+    if value.is_empty() {
+        return vec![format!("fio: option {key} requires an argument")];
+    }
+    if key == "output-format" {
+        let known = ["normal", "json", "json+", "terse", "minimal", "csv"];
+        let bad = value
+            .split(',')
+            .find(|f| !known.contains(f))
+            .unwrap_or(value);
+        return vec![
+            format!("fio: invalid output format {bad}"),
+            "fio: failed parsing output-format".into(),
+        ];
+    }
+    // fio sets up no job at all for `numjobs=0` (its shared memory segment fails)
+    if key == "numjobs" && units::fio_number(value, 1024).is_some_and(|n| n.n == 0) {
+        return vec![
+            "error: maximum number of jobs reached.".into(),
+            "error: failed to setup shm segment".into(),
+        ];
+    }
+    let mut lines: Vec<String> = range_line(key, value).into_iter().collect();
+    lines.push(format!("fio: failed parsing {key}={value}"));
+    lines
+}
+
+/// fio 3.33's range line for `value` of the option `key` when it is a whole number out
+/// of the option's range (`bs: min value out of range: 0 (1 min)`; a boolean's line
+/// names no option: `max value out of range: 2 (1 max)`). A minimum or maximum of 0 is
+/// no limit to fio, nor is a negative maximum.
+fn range_line(key: &str, value: &str) -> Option<String> {
+    let o = options::find(key)?;
+    let Range::Int(min, max) = o.range else {
+        return None;
+    };
+    let n = units::fio_number(value, 1024)
+        .filter(|n| n.rest.is_empty() && !n.hex)?
+        .value()?;
+    let name = match o.kind {
+        Kind::Bool | Kind::Flag => String::new(),
+        _ => format!("{}: ", o.name),
+    };
+    if max > 0 && n > max {
+        Some(format!("{name}max value out of range: {n} ({max} max)"))
+    } else if min != 0 && n < min {
+        Some(format!("{name}min value out of range: {n} ({min} min)"))
+    } else {
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lines(args: &[&str]) -> Option<Vec<String>> {
+        let raw: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+        let e = crate::job::fio::parse_args(&raw).expect_err("refused");
+        fio_lines(&e, "fio", &raw)
+    }
+
+    #[test]
+    fn fios_lines_for_the_refusals_it_words_alike() {
+        let j = ["--name=j", "--ioengine=null", "--size=1m"];
+        let with = |extra: &str| {
+            let mut a = j.to_vec();
+            a.push(extra);
+            lines(&a).unwrap_or_default().join("\n")
+        };
+        assert_eq!(
+            with("--bogus=1"),
+            "fio: unrecognized option '--bogus=1'\nfio: unrecognized option '--bogus=1'"
+        );
+        assert_eq!(
+            with("--bs=0"),
+            "bs: min value out of range: 0 (1 min)\nfio: failed parsing bs=0"
+        );
+        assert_eq!(
+            with("--direct=2"),
+            "max value out of range: 2 (1 max)\nfio: failed parsing direct=2"
+        );
+        assert_eq!(with("--rw=bogus"), "fio: failed parsing rw=bogus");
+        assert_eq!(
+            with("--numjobs=0"),
+            "error: maximum number of jobs reached.\nerror: failed to setup shm segment"
+        );
+        assert_eq!(
+            with("--output-format=json,xml"),
+            "fio: invalid output format xml\nfio: failed parsing output-format"
+        );
+        assert_eq!(
+            with("--ioengine=nosuch"),
+            "fio: engine nosuch not loadable\nfio: failed to load engine"
+        );
+        // an engine fio has but iomark does not run: iomark's own line
+        assert_eq!(with("--ioengine=rdma"), "");
+        assert_eq!(
+            lines(&["nosuch.fio"]).unwrap(),
+            ["fio: unable to open 'nosuch.fio' job file"]
+        );
+    }
+}
