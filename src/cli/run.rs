@@ -516,6 +516,7 @@ fn outputs(
                 },
                 // fio's job threads print on stdout only, never into `--output`
                 threads: cmd.output.is_none(),
+                before_documents: persona == Persona::Fio,
             }),
         );
     }

@@ -340,6 +340,9 @@ pub struct Headed {
     /// the output is stdout: the job threads' lines ([`thread_lines`]) come after the
     /// header's, before the report in every format; an `--output` file has none
     pub threads: bool,
+    /// the threads' lines come before a JSON or terse document too (the fio persona;
+    /// `iomark run` keeps such a document stdout's alone)
+    pub before_documents: bool,
 }
 
 impl Reporter for Headed {
@@ -360,7 +363,7 @@ impl Reporter for Headed {
             header(r, &self.version).into_bytes()
         } else if self.full {
             header_to_file(r, &self.version).into_bytes()
-        } else if self.threads {
+        } else if self.threads && self.before_documents {
             (setup_only(r) + &thread_lines(r)).into_bytes()
         } else {
             setup_only(r).into_bytes()
@@ -434,6 +437,7 @@ mod tests {
             stopped_by: None,
             fio_lines: Vec::new(),
             threads: true,
+            before_documents: true,
         };
         let mut r = crate::result::build(crate::result::Inputs::new(
             "run",
