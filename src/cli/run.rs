@@ -530,6 +530,9 @@ fn outputs(
                     Some(_) => cmd.fio_output.clone(),
                     None => Vec::new(),
                 },
+                // fio's job threads print on stdout only, never into `--output`
+                threads: cmd.output.is_none(),
+                before_documents: persona == Persona::Fio,
             }),
         );
     }

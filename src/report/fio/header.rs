@@ -25,6 +25,35 @@ pub fn header(r: &RunResult, version: &str) -> String {
     format!("{sections}{version}\n{after}")
 }
 
+/// [`header`] without the [`thread_lines`]: the header fio 3.33 writes into an
+/// `--output` file, where its job threads' lines never arrive.
+pub fn header_to_file(r: &RunResult, version: &str) -> String {
+    let full = header(r, version);
+    let threads = thread_lines(r);
+    match full.strip_suffix(threads.as_str()) {
+        Some(rest) if !threads.is_empty() => rest.to_string(),
+        _ => full,
+    }
+}
+
+/// The lines fio 3.33's job threads print on stdout as they run, after the header's
+/// other lines and before any report (normal, terse or JSON): each thread's start lines
+/// as it starts ([`thread_start_lines`]: a pseudo-I/O engine's lines, the note of a
+/// synchronous engine asked for a depth above 1), then the error of a job a
+/// verify mismatch stopped as it ends. With `--output=FILE` fio prints them nowhere.
+pub fn thread_lines(r: &RunResult) -> String {
+    let mut s = String::new();
+    for j in &r.jobs {
+        s += &thread_start_lines(j);
+    }
+    for j in &r.jobs {
+        if let Some(e) = verify_error(j) {
+            s += &format!("fio: pid={}, err={}/{e}\n", j.pid, j.errno);
+        }
+    }
+    s
+}
+
 /// The header without its version line, in two parts: the section lines (with their
 /// setup lines and `...`), then the `Starting …` line and the layout lines. `None`
 /// when no job was reported. fio's server sends both parts to its client, which prints
@@ -41,15 +70,7 @@ pub(crate) fn parts(r: &RunResult) -> Option<(String, String)> {
         after += l;
         after.push('\n');
     }
-    for j in &r.jobs {
-        after += &thread_start_lines(j);
-    }
-    // then, as each thread ends, the error of one a verify mismatch stopped
-    for j in &r.jobs {
-        if let Some(e) = verify_error(j) {
-            after += &format!("fio: pid={}, err={}/{e}\n", j.pid, j.errno);
-        }
-    }
+    after += &thread_lines(r);
     Some((s, after))
 }
 
@@ -322,6 +343,12 @@ pub struct Headed {
     /// fio's own lines said while it read the jobs, which fio 3.33 writes into its
     /// `--output` file before the header (cli/run.rs gives them to that output only)
     pub fio_lines: Vec<String>,
+    /// the output is stdout: the job threads' lines ([`thread_lines`]) come after the
+    /// header's, before the report in every format; an `--output` file has none
+    pub threads: bool,
+    /// the threads' lines come before a JSON or terse document too (the fio persona;
+    /// `iomark run` keeps such a document stdout's alone)
+    pub before_documents: bool,
 }
 
 impl Reporter for Headed {
@@ -338,8 +365,12 @@ impl Reporter for Headed {
             .is_some_and(|s| s.swap(true, std::sync::atomic::Ordering::Relaxed));
         let mut out = if again {
             Vec::new()
-        } else if self.full {
+        } else if self.full && self.threads {
             header(r, &self.version).into_bytes()
+        } else if self.full {
+            header_to_file(r, &self.version).into_bytes()
+        } else if self.threads && self.before_documents {
+            (setup_only(r) + &thread_lines(r)).into_bytes()
         } else {
             setup_only(r).into_bytes()
         };
@@ -411,6 +442,8 @@ mod tests {
             said,
             stopped_by: None,
             fio_lines: Vec::new(),
+            threads: true,
+            before_documents: true,
         };
         let mut r = crate::result::build(crate::result::Inputs::new(
             "run",
@@ -578,8 +611,14 @@ mod tests {
         let tail = format!("s: Laying out IO file (1 file / 1MiB)\n{n}{n}{n}");
         assert!(h.ends_with(&tail), "{h}");
         assert_eq!(h.matches(SYNC_DEPTH_NOTE).count(), 3, "{h}");
-        // not before a JSON document: the text header only
+        // the threads' lines: before a JSON document too, never in an `--output` file
+        assert_eq!(thread_lines(&r), n.repeat(3));
         assert!(!setup_only(&r).contains("note:"));
+        let to_file = header_to_file(&r, "fio-3.33");
+        assert!(
+            to_file.ends_with("s: Laying out IO file (1 file / 1MiB)\n"),
+            "{to_file}"
+        );
     }
 
     /// fio 3.33 with `--name=v --rw=write --time_based --runtime=1 --verify=crc32c

@@ -452,6 +452,12 @@ pub struct MixRounds {
     pub loops: u64,
     /// the largest block, read or write
     pub max_bs: u64,
+    /// a round ends where one direction reaches the end of the file, not at a pass's
+    /// bytes: a sequential mix (`rw=rw`) of one file on a synchronous engine, where
+    /// fio 3.33 counts no bytes issued for requests that complete at once (`do_io`'s
+    /// `bytes_issued`), so its round goes on until a direction drawn finds no block
+    /// left (its `last_pos`), or until `io_size` × `loops` issued in all
+    pub at_eof: bool,
 }
 
 impl MixRounds {
@@ -478,6 +484,10 @@ fn mix_rounds(job: &FioJob, pass_bytes: u64, byte_limit: u64) -> Option<MixRound
         limit: m.io_size.unwrap_or(pass_bytes),
         loops: job.loops,
         max_bs: job.bs_read.max().max(job.bs_write.max()).max(1),
+        at_eof: job.rw == RwMode::ReadWrite
+            && !job.engine.queues()
+            && job.nrfiles <= 1
+            && job.rw_suffix == 0,
     })
 }
 
@@ -589,8 +599,12 @@ pub(crate) fn plan(job: &FioJob, t: u32, global_index: u64) -> Result<Plan, RunE
     {
         Some((n, bytes)) if n > 1 => (bytes, pass_bytes, n),
         Some((_, bytes)) => (bytes, 0, 0),
-        None if mix_rounds.is_some() => (byte_limit, pass_bytes, 0),
-        None => (byte_limit, verify_cycle_bytes(job, pass_bytes), 0),
+        // a round at a pass's bytes, or until a direction reaches the file's end
+        None => match mix_rounds {
+            Some(m) if m.at_eof => (byte_limit, u64::MAX, 0),
+            Some(_) => (byte_limit, pass_bytes, 0),
+            None => (byte_limit, verify_cycle_bytes(job, pass_bytes), 0),
+        },
     };
     Ok(Plan {
         job: job.clone(),
@@ -629,6 +643,7 @@ mod tests {
             limit,
             loops,
             max_bs: 4096,
+            at_eof: false,
         };
         let all = limit * loops;
         let (mut done, mut issued, mut moved) = (0, 0, 0);

@@ -116,3 +116,175 @@ fn a_verifying_job_on_a_synchronous_engine_has_fios_header() {
         assert_eq!(mine, header(&fio.ok()), "iomark's header, then fio's");
     }
 }
+
+/// Writes `v.dat` (1 MiB of 4 KiB blocks with crc32c headers, no read-back) with the
+/// tool `cmd` makes, in `dir`, then spoils 8 bytes inside each of the `bad` blocks.
+fn planted(dir: &std::path::Path, cmd: Iomark, bad: &[u64]) {
+    cmd.dir(dir)
+        .args([
+            "--name=w",
+            "--filename=v.dat",
+            "--rw=write",
+            "--bs=4k",
+            "--size=1m",
+            "--verify=crc32c",
+            "--do_verify=0",
+            "--verify_state_save=0",
+        ])
+        .run()
+        .ok();
+    let mut data = std::fs::read(dir.join("v.dat")).unwrap();
+    for b in bad {
+        let at = (*b as usize) * 4096 + 100;
+        data[at..at + 8].copy_from_slice(b"XXXXXXXX");
+    }
+    std::fs::write(dir.join("v.dat"), data).unwrap();
+}
+
+/// What a read-only verify job over a planted file reported: (read requests, error,
+/// the offsets of the mismatch lines on stderr, iodepth_complete, the text before the
+/// JSON document).
+type Checked = (u64, u64, Vec<u64>, serde_json::Value, String);
+
+fn checked(out: &Out) -> Checked {
+    let text = &out.stdout;
+    let at = text.find('{').unwrap_or(0);
+    let doc: serde_json::Value = serde_json::from_str(&text[at..])
+        .unwrap_or_else(|e| panic!("no JSON document ({e}):\n{}", out.dump()));
+    let j = &doc["jobs"][0];
+    let offsets = out
+        .stderr
+        .lines()
+        .filter(|l| l.contains(": verify failed at file"))
+        .filter_map(|l| l.split(" offset ").nth(1)?.split(',').next()?.parse().ok())
+        .collect();
+    (
+        j["read"]["total_ios"].as_u64().unwrap(),
+        j["error"].as_u64().unwrap(),
+        offsets,
+        j["iodepth_complete"].clone(),
+        text[..at].to_string(),
+    )
+}
+
+/// A read-only job with `verify=crc32c` over a file whose blocks 5 and 6 are spoiled,
+/// on an engine that queues, at depths 1, 4 and 8: fio 3.33 stops issuing at the first
+/// mismatch but reaps its queue (`cleanup_pending_aio`), so every read in flight
+/// completes, is checked — block 6's mismatch printed too when it was in flight — and
+/// counts as done; its error stays the first one (84) and the thread's error line
+/// comes before the JSON document. iomark counted reads up to the first mismatch only
+/// (6 where fio counts 13 at depth 8 on libaio). On psync nothing is in flight: 6.
+#[test]
+fn a_read_only_verify_job_completes_its_reads_in_flight_after_a_mismatch() {
+    const BAD: [u64; 2] = [5, 6];
+    for (engine, depth) in [("libaio", 4), ("libaio", 8), ("io_uring", 8), ("psync", 4)] {
+        let (e, d) = (format!("--ioengine={engine}"), format!("--iodepth={depth}"));
+        let args = [
+            "--output-format=json",
+            "--name=r",
+            "--filename=v.dat",
+            "--rw=read",
+            "--bs=4k",
+            "--size=1m",
+            "--verify=crc32c",
+            e.as_str(),
+            d.as_str(),
+        ];
+        let dir = scratch();
+        planted(dir.path(), as_fio(dir.path()), &BAD);
+        let mine = as_fio(dir.path()).dir(dir.path()).args(args).run();
+        let mut got = vec![("iomark", checked(&mine))];
+        if need_fio("verify_reads_in_flight") {
+            let f = dir.path().join("fio");
+            std::fs::create_dir_all(&f).unwrap();
+            planted(&f, fio_cmd(), &BAD);
+            got.push(("fio", checked(&fio_cmd().dir(&f).args(args).run())));
+        }
+        let queued = engine != "psync";
+        for (tool, (reads, err, offsets, _, before)) in &got {
+            let what = format!("{tool} {engine} depth {depth}");
+            assert_eq!(*err, 84, "{what}");
+            // the first bad block, then those in flight behind it
+            let want_reads = if queued { 6 + depth as u64 - 1 } else { 6 };
+            assert!(
+                *reads >= want_reads,
+                "{what}: {reads} reads, the queue behind the first mismatch"
+            );
+            let want: Vec<u64> = BAD
+                .iter()
+                .map(|b| b * 4096)
+                .filter(|o| o / 4096 < *reads && (queued || *o == BAD[0] * 4096))
+                .collect();
+            assert_eq!(offsets, &want, "{what}: the mismatches of the reads done");
+            assert!(
+                before.contains("fio: pid=") && before.contains(", err=84/file:io_u.c:"),
+                "{what}: the thread's error before the document: {before:?}"
+            );
+        }
+        if let [(_, mine), (_, fio)] = &got[..] {
+            assert_eq!(
+                (mine.0, &mine.2, &mine.3),
+                (fio.0, &fio.2, &fio.3),
+                "{engine} depth {depth}: reads, mismatches and iodepth_complete, iomark then fio"
+            );
+        }
+    }
+}
+
+/// A job on psync at `iodepth=4`: fio 3.33's thread prints its note on stdout before
+/// the report in every format — before the JSON document, before the terse line —
+/// and, with `--output=FILE`, nowhere: not on stdout, not in the file (whose header
+/// then ends with `Starting 1 process`). iomark printed the note in the text header
+/// only, into an `--output` file too.
+#[test]
+fn the_sync_engine_note_comes_before_every_report_and_never_into_an_output_file() {
+    let note = "note: both iodepth >= 1 and synchronous I/O engine are selected, queue depth will be capped at 1";
+    let job = [
+        "--name=v",
+        "--filename=v.dat",
+        "--size=64k",
+        "--ioengine=psync",
+        "--iodepth=4",
+    ];
+    // (format options, a file, what the report starts with)
+    let cases: [(&[&str], bool, &str); 5] = [
+        (&["--output-format=json"], false, "{"),
+        (&["--minimal"], false, "3;fio-3.33;v;"),
+        (&["--output-format=normal,json"], false, "{"),
+        (&["--output-format=json"], true, "{"),
+        (&[], true, "v: (g=0)"),
+    ];
+    for (fmt, to_file, starts) in cases {
+        let mut args: Vec<&str> = job.to_vec();
+        args.extend_from_slice(fmt);
+        if to_file {
+            args.push("--output=out.txt");
+        }
+        let d = scratch();
+        let f = d.path().join("fio");
+        std::fs::create_dir_all(&f).unwrap();
+        let mut runs = vec![(
+            "iomark",
+            d.path().to_path_buf(),
+            as_fio(d.path()).dir(d.path()).args(&args).run(),
+        )];
+        if need_fio("sync_note_place") {
+            runs.push(("fio", f.clone(), fio_cmd().dir(&f).args(&args).run()));
+        }
+        for (tool, dir, out) in runs {
+            let out = out.ok();
+            let what = format!("{tool} {fmt:?} to a file: {to_file}");
+            if to_file {
+                assert_eq!(out.stdout, "", "{what}");
+                let file = std::fs::read_to_string(dir.join("out.txt")).unwrap();
+                assert!(file.starts_with(starts), "{what}:\n{file}");
+                assert!(!file.contains("note:"), "{what}:\n{file}");
+                continue;
+            }
+            let at = out.stdout.find(starts).expect(&what);
+            let before: Vec<&str> = out.stdout[..at].lines().collect();
+            assert_eq!(before.last(), Some(&note), "{what}:\n{}", out.stdout);
+            assert_eq!(out.stdout.matches(note).count(), 1, "{what}");
+        }
+    }
+}

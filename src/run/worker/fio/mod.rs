@@ -288,6 +288,13 @@ pub(crate) struct Worker<'a> {
     written: BTreeMap<(usize, u64), (usize, u64)>,
     mismatches: u64,
     first_mismatch: Option<String>,
+    /// a read of a read-only verify job did not match: no request is issued after it,
+    /// those in flight complete (each checked, each mismatch printed and counted) and
+    /// the job then ends with the first one, as fio 3.33 reaps its queue after the error
+    mismatch_stop: bool,
+    /// a mixed job's round that ends at the file's end (`MixRounds::at_eof`): the
+    /// direction just drawn has no block left
+    round_eof: bool,
     logs: Option<Logs>,
     fds: Vec<RawFd>,
     buf_rng: Rng,

@@ -90,6 +90,8 @@ pub(super) struct FioRules<'a> {
     rounds_verify_ns: u64,
     /// rounds verified so far (a mixed job's [`crate::run::fio::plan::MixRounds`] decide on it)
     rounds_done: u64,
+    /// requests reaped after a read-only job's mismatch (`Worker::mismatch_stop`)
+    after_mismatch: usize,
     /// the loop saw the job's end (`done`) once, and whether its runtime ended it then
     /// (fio's terminate: no verify phase after it)
     ended: bool,
@@ -171,6 +173,7 @@ impl<'a> FioRules<'a> {
             },
             rounds_verify_ns: 0,
             rounds_done: 0,
+            after_mismatch: 0,
             ended: false,
             timed_out: false,
             w,
@@ -231,6 +234,7 @@ impl<'a> FioRules<'a> {
         self.stop.load(Ordering::Relaxed)
             || self.lt_done
             || self.w.zone_eof
+            || self.w.mismatch_stop
             || self.deadline.is_some_and(|d| now >= d)
             || self.issued_all
             || self.w.filled.get()
@@ -591,6 +595,11 @@ impl<'a> Rules for FioRules<'a> {
         if self.w.zone_eof {
             return Ok(Next::Break);
         }
+        if std::mem::take(&mut self.w.round_eof) {
+            // a direction reached the file's end: the round is over (verify_round)
+            self.issued_all = true;
+            return Ok(Next::Break);
+        }
         let plan = self.w.plan;
         if let Some(c) = &mut self.w.cov {
             c.touch(file, offset - plan.regions[file].0, bs);
@@ -736,6 +745,7 @@ impl<'a> Rules for FioRules<'a> {
         }
         Ok(self.stop.load(Ordering::Relaxed)
             || self.issued_all
+            || self.w.mismatch_stop
             || io.free() == 0
             || io.in_flight() == 0
             || io.in_flight() >= self.cap
@@ -783,6 +793,12 @@ impl<'a> Rules for FioRules<'a> {
     #[inline(always)]
     fn reaping(&mut self, n: usize) {
         self.reaped = true;
+        if self.w.mismatch_stop {
+            // reaped after a read-only job's mismatch: counted as fio's two reaps then
+            // (FioRules::finish)
+            self.after_mismatch += n;
+            return;
+        }
         // fio's iodepth_complete (completions per reap call)
         self.st.depth.mark_complete(n);
     }
@@ -794,6 +810,15 @@ impl<'a> Rules for FioRules<'a> {
     fn finish<E: Engine>(&mut self, io: &mut Io<'_, E, Tag>) -> Result<(), RunError> {
         // the thread leaves its flow when its I/O phase ends (fio: when the job exits)
         self.flow = None;
+        if self.w.mismatch_stop {
+            // fio's `cleanup_pending_aio` after the error: a reap of what is there (at
+            // most one, maybe none), then one of all the rest
+            let n = self.after_mismatch;
+            self.st.depth.mark_complete(n.min(1));
+            if n > 1 {
+                self.st.depth.mark_complete(n - 1);
+            }
+        }
         self.w.lat_report = Some(self.w.lat_target_report());
         let plan = self.w.plan;
         let job = &plan.job;
@@ -868,6 +893,7 @@ impl<'a> FioRules<'a> {
         self.rounds_done += 1;
         self.covered = [0; 3];
         if let Some(mix) = self.w.plan.mix_rounds {
+            self.w.restart_seq();
             // a mixed job: the bytes moved so far, its reads (the read-back's too) and
             // writes, decide whether another round starts; if not, the job is done
             let moved = self.st.read.bytes + self.st.write.bytes;

@@ -178,6 +178,8 @@ impl<'a> Worker<'a> {
             written: BTreeMap::new(),
             mismatches: 0,
             first_mismatch: None,
+            mismatch_stop: false,
+            round_eof: false,
             logs,
             fds,
             buf_rng: Rng::new(plan.seed ^ 0xb0ff),
@@ -535,7 +537,13 @@ impl<'a> Worker<'a> {
         let d = op.idx();
         let sd = usize::from(op == Op::Write);
         let need = if bs == 0 { self.sizes[sd].min() } else { bs };
-        let o = seq_next(self.seq_cursors[file][d], (start, len), need, skip)?;
+        let cur = self.seq_cursors[file][d];
+        if self.plan.mix_rounds.is_some_and(|m| m.at_eof) && cur.saturating_add(need) > start + len
+        {
+            // fio's last_pos at the file's end: this round issues no more
+            self.round_eof = true;
+        }
+        let o = seq_next(cur, (start, len), need, skip)?;
         let b = if bs == 0 {
             self.sizes[sd].pick(&mut self.rng, start + len - o)
         } else {
@@ -627,6 +635,15 @@ impl<'a> Worker<'a> {
 
     /// Count `bs` issued bytes against the pass; true when this request ended it.
     #[inline]
+    /// A mixed job's new round starts each direction at the start of its files again,
+    /// as fio's reopen of the files between rounds does (`fio_file_reset`).
+    pub(super) fn restart_seq(&mut self) {
+        for (c, r) in self.seq_cursors.iter_mut().zip(&self.plan.regions) {
+            *c = [r.0; 3];
+        }
+        self.round_eof = false;
+    }
+
     pub(super) fn pass_step(&mut self, bs: u64) -> bool {
         self.pass_left = self.pass_left.saturating_sub(bs);
         if self.pass_left > 0 {
