@@ -18,7 +18,7 @@ use crate::result::job::{EffectiveJob, JobRecord};
 use crate::run::fio::log::{LogSpec, Logs};
 use crate::run::fio::*;
 use crate::run::gen::Rng;
-use crate::run::worker::thread::{io_err_text, JobThread, Shape, ThreadDrive};
+use crate::run::worker::thread::{io_err_text, JobThread, ThreadDrive};
 use crate::run::worker::{fill_buf, Live, Worker};
 use crate::stats::clock::Clock;
 use crate::stats::cpu::{CpuTimes, Who};
@@ -76,7 +76,7 @@ pub(crate) fn run_thread(
     live: Option<&Live>,
 ) -> Result<JobRecord, RunError> {
     // every descriptor of this thread is opened below and closed with it
-    let mut t = JobThread::enter(shape(plan));
+    let mut t = JobThread::enter(&plan.job.thread_job());
     let c0 = CpuTimes::now(Who::Thread);
     let w0 = std::time::Instant::now();
     trace_start(plan);
@@ -116,17 +116,6 @@ pub(crate) fn effective_job(plan: &Plan) -> EffectiveJob {
         u32::try_from(plan.files.len()).unwrap_or(u32::MAX),
         plan.files.first().map_or(0, |f| f.size),
     )
-}
-
-/// The shell's view of a job thread of `plan`: its engine, `iodepth`, and slots as
-/// large as its largest block size.
-fn shape(plan: &Plan) -> Shape {
-    let job = &plan.job;
-    Shape {
-        kind: plan.engine,
-        depth: job.iodepth as usize,
-        slot_len: job.bs_read.max().max(job.bs_write.max()) as usize,
-    }
 }
 
 /// The slots' data before the first write: zeros, a pattern or compressible random
