@@ -30,8 +30,8 @@ pub fn thread(
     fds: Vec<RawFd>,
 ) {
     let job = &sh.job;
-    let req_len = sh.geom.request.max(sh.geom.block) as usize;
-    let mut t = JobThread::enter(&job.thread_job(&sh.geom));
+    let req_len = sh.thread_job.slot_len();
+    let mut t = JobThread::enter(&sh.thread_job);
     // Write source: zeros or a random pool, never overwritten by reads.
     let pool_len = if job.data == DataPattern::Random {
         req_len + sh.pool_extra
