@@ -5,5 +5,6 @@
 pub mod fio;
 pub mod presets;
 pub mod sysbench;
+pub mod thread;
 pub mod units;
 pub mod values;

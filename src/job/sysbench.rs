@@ -82,6 +82,16 @@ pub enum IoMode {
 }
 
 impl IoMode {
+    /// The engine of the mode.
+    pub fn engine(self) -> crate::util::engines::Kind {
+        use crate::util::engines::Kind;
+        match self {
+            IoMode::Sync => Kind::Psync,
+            IoMode::Async => Kind::IoUring,
+            IoMode::Mmap => Kind::Mmap,
+        }
+    }
+
     /// Text of the `Using ... I/O mode` header line.
     pub fn description(self) -> &'static str {
         match self {
@@ -358,6 +368,31 @@ impl FileioJob {
     }
 }
 
+impl FileioJob {
+    /// The job each of its threads starts from (run/worker/thread.rs), over the file
+    /// set's geometry `g` ([`FileioJob::geometry`]).
+    pub fn thread_job(&self, g: &Geometry) -> crate::job::thread::ThreadJob {
+        use crate::job::thread::{Pace, ThreadJob};
+        let f = self.extra_flags;
+        ThreadJob {
+            engine: self.io_mode.engine(),
+            depth: self.async_backlog as usize,
+            request: (g.block, g.request.max(g.block)),
+            direct: f.direct,
+            sync: f.sync,
+            dsync: f.dsync,
+            files: g.files,
+            file_size: Some(g.file_size),
+            pace: match self.rate {
+                0 => Pace::Free,
+                events => Pace::Shared { events },
+            },
+            time: (self.time_limit > 0).then(|| std::time::Duration::from_secs(self.time_limit)),
+            ios: (self.event_limit > 0).then_some(self.event_limit),
+        }
+    }
+}
+
 impl Geometry {
     /// True when iomark's per-file size differs from sysbench's `floor(TOTAL/N)`.
     pub fn rounded(&self) -> bool {
@@ -410,6 +445,32 @@ pub(crate) mod tests {
             history: false,
             progress: false,
         }
+    }
+
+    #[test]
+    fn a_fileio_job_states_its_thread_job() {
+        use crate::job::thread::Pace;
+        use crate::util::engines::Kind;
+        let mut s = job(1 << 20, 4, 4096);
+        s.io_mode = IoMode::Async;
+        s.async_backlog = 16;
+        s.merged_requests = 2;
+        s.extra_flags.direct = true;
+        s.rate = 100;
+        s.event_limit = 50;
+        let t = s.thread_job(&s.geometry().unwrap());
+        assert_eq!((t.engine, t.depth, t.slots()), (Kind::IoUring, 16, 16));
+        assert_eq!((t.request, t.slot_len()), ((4096, 8192), 8192));
+        assert!(t.direct && !t.sync && !t.dsync);
+        assert_eq!((t.files, t.file_size), (4, Some(256 << 10)));
+        assert_eq!(t.pace, Pace::Shared { events: 100 });
+        let ten = std::time::Duration::from_secs(10);
+        assert_eq!((t.time, t.ios), (Some(ten), Some(50)));
+        // no limits, no rate, a mode that does not queue
+        (s.io_mode, s.time_limit, s.event_limit, s.rate) = (IoMode::Mmap, 0, 0, 0);
+        let t = s.thread_job(&s.geometry().unwrap());
+        assert_eq!((t.engine, t.slots(), t.pace), (Kind::Mmap, 1, Pace::Free));
+        assert_eq!((t.time, t.ios), (None, None));
     }
 
     #[test]

@@ -520,6 +520,35 @@ impl Default for FioJob {
     }
 }
 
+impl FioJob {
+    /// The job each of its threads starts from (run/worker/thread.rs).
+    pub fn thread_job(&self) -> crate::job::thread::ThreadJob {
+        use crate::job::thread::{Pace, ThreadJob};
+        let m = &self.more;
+        let (bytes, iops) = (m.rate_bytes, m.rate_iops);
+        ThreadJob {
+            engine: self.engine,
+            depth: self.iodepth as usize,
+            request: (
+                self.bs_read.min().min(self.bs_write.min()),
+                self.bs_read.max().max(self.bs_write.max()),
+            ),
+            direct: self.direct,
+            sync: m.sync_io,
+            dsync: m.dsync_io,
+            files: self.nrfiles,
+            file_size: self.filesize.filter(|(a, z)| a == z).map(|(a, _)| a),
+            pace: if bytes == [0, 0] && iops == [0, 0] {
+                Pace::Free
+            } else {
+                Pace::Thread { bytes, iops }
+            },
+            time: self.runtime,
+            ios: (self.number_ios > 0).then_some(self.number_ios),
+        }
+    }
+}
+
 /// Everything `iomark run` was asked to do.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct FioCommand {

@@ -813,3 +813,41 @@ fn pseudo_io_jobs_carry_their_engines_start_lines_and_read() {
     assert!(c.jobs[0].start_lines.is_empty());
     assert_eq!(c.jobs[0].rw, crate::job::fio::RwMode::Write);
 }
+
+#[test]
+fn a_fio_job_states_its_thread_job() {
+    use crate::job::thread::Pace;
+    let mut f = FioJob {
+        engine: EngineKind::Psync,
+        iodepth: 32,
+        bs_read: BlockSizes::Range(512, 8192),
+        bs_write: BlockSizes::Fixed(16384),
+        nrfiles: 3,
+        filesize: Some((1 << 20, 1 << 20)),
+        number_ios: 7,
+        runtime: Some(Duration::from_secs(3)),
+        ..FioJob::default()
+    };
+    f.more.dsync_io = true;
+    f.more.rate_iops = [5, 0];
+    let t = f.thread_job();
+    assert_eq!((t.engine, t.depth, t.slots()), (EngineKind::Psync, 32, 1));
+    assert_eq!((t.request, t.slot_len()), ((512, 16384), 16384));
+    assert!(!t.direct && !t.sync && t.dsync);
+    assert_eq!((t.files, t.file_size), (3, Some(1 << 20)));
+    let iops = [5, 0];
+    assert_eq!(
+        t.pace,
+        Pace::Thread {
+            bytes: [0, 0],
+            iops
+        }
+    );
+    assert_eq!((t.time, t.ios), (Some(Duration::from_secs(3)), Some(7)));
+    // a range of file sizes is drawn per file when the set is laid out
+    f.filesize = Some((1 << 20, 2 << 20));
+    f.more.rate_iops = [0, 0];
+    f.engine = EngineKind::Libaio;
+    let t = f.thread_job();
+    assert_eq!((t.file_size, t.pace, t.slots()), (None, Pace::Free, 32));
+}

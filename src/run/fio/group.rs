@@ -306,7 +306,7 @@ impl<'a> Group<'a> {
                 st.runtime_ms_sum = st.runtime_ns / 1_000_000;
                 let since = th.slots[i].started_at().map(|s| s.elapsed());
                 st.run_ns_sum = since.map_or(0, |d| u64::try_from(d.as_nanos()).unwrap_or(0));
-                r.engine = p.engine.name().into();
+                r.engine = p.thread_job.engine.name().into();
                 r
             });
             r.job = effective_job(p);

@@ -483,7 +483,7 @@ fn run_outputs(cmd: &FioCommand, plans: &[Vec<Plan>]) -> Vec<(String, PathBuf)> 
         if let Some(v) = &p.vstate_save {
             add(format!("verify state of job {}", p.job.name), v.clone());
         }
-        if p.engine == Kind::Exec && p.job.more.exec.std_redirect {
+        if p.thread_job.engine == Kind::Exec && p.job.more.exec.std_redirect {
             for ext in ["stdout", "stderr"] {
                 let f = PathBuf::from(format!("{}.{ext}", p.job.name));
                 add(format!("std_redirect file of job {}", p.job.name), f);

@@ -2,10 +2,10 @@
 //! `filename_format`, `nrfiles`, `directory`), their I/O regions, the offset alignment,
 //! byte limit and seed, resolved once from the job before the thread starts.
 
-use crate::engine::registry::Kind;
 use crate::files::dataset::{self, FileSpec, FilesError};
 use crate::job::fio::zone_keys::RandGen;
 use crate::job::fio::{BlockSizes, FioJob, RwMode, SizeSpec};
+use crate::job::thread::ThreadJob;
 use crate::run::fio::replay;
 use crate::run::fio::*;
 use crate::run::gen::frand::{Frand, Seeding, FILE_SIZE_SLOT};
@@ -15,8 +15,9 @@ use std::path::{Path, PathBuf};
 #[derive(Clone, Debug)]
 pub(crate) struct Plan {
     pub job: FioJob,
-    /// the engine it runs on
-    pub engine: Kind,
+    /// what the thread starts from in the one job model (job/thread.rs): its engine,
+    /// depth, request sizes, open flags, pacing and limits
+    pub thread_job: ThreadJob,
     pub files: Vec<FileSpec>,
     /// I/O region of each file: (first byte, length), bytes
     pub regions: Vec<(u64, u64)>,
@@ -62,7 +63,7 @@ pub(crate) struct Plan {
 pub(crate) fn stand_in(job: &FioJob, t: u32, global_index: u64) -> Plan {
     Plan {
         job: job.clone(),
-        engine: job.engine,
+        thread_job: job.thread_job(),
         files: Vec::new(),
         regions: Vec::new(),
         align: 1,
@@ -608,7 +609,7 @@ pub(crate) fn plan(job: &FioJob, t: u32, global_index: u64) -> Result<Plan, RunE
     };
     Ok(Plan {
         job: job.clone(),
-        engine: job.engine,
+        thread_job: job.thread_job(),
         files,
         regions,
         align,

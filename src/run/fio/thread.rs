@@ -18,7 +18,7 @@ use crate::result::job::{EffectiveJob, JobRecord};
 use crate::run::fio::log::{LogSpec, Logs};
 use crate::run::fio::*;
 use crate::run::gen::Rng;
-use crate::run::worker::thread::{io_err_text, JobThread, Shape, ThreadDrive};
+use crate::run::worker::thread::{io_err_text, JobThread, ThreadDrive};
 use crate::run::worker::{fill_buf, Live, Worker};
 use crate::stats::clock::Clock;
 use crate::stats::cpu::{CpuTimes, Who};
@@ -76,7 +76,7 @@ pub(crate) fn run_thread(
     live: Option<&Live>,
 ) -> Result<JobRecord, RunError> {
     // every descriptor of this thread is opened below and closed with it
-    let mut t = JobThread::enter(shape(plan));
+    let mut t = JobThread::enter(&plan.thread_job);
     let c0 = CpuTimes::now(Who::Thread);
     let w0 = std::time::Instant::now();
     trace_start(plan);
@@ -118,17 +118,6 @@ pub(crate) fn effective_job(plan: &Plan) -> EffectiveJob {
     )
 }
 
-/// The shell's view of a job thread of `plan`: its engine, `iodepth`, and slots as
-/// large as its largest block size.
-fn shape(plan: &Plan) -> Shape {
-    let job = &plan.job;
-    Shape {
-        kind: plan.engine,
-        depth: job.iodepth as usize,
-        slot_len: job.bs_read.max().max(job.bs_write.max()) as usize,
-    }
-}
-
 /// The slots' data before the first write: zeros, a pattern or compressible random
 /// bytes (`zero_buffers`, `buffer_pattern`, `buffer_compress_percentage`).
 fn fill_slots(plan: &Plan, slab: &mut Slab) {
@@ -166,7 +155,7 @@ pub(crate) fn run_thread_io(
         let rec = empty_record(plan);
         return Ok((rec, None));
     }
-    let caps = plan.engine.caps();
+    let caps = plan.thread_job.engine.caps();
     fill_slots(plan, &mut t.slab);
     let logs = logs_of(plan)?;
     if caps.no_io || caps.paths {
@@ -220,7 +209,7 @@ pub(crate) fn run_thread_io(
 /// failed): one thread, every count zero.
 pub(crate) fn empty_record(plan: &Plan) -> JobRecord {
     JobRecord {
-        engine: plan.engine.name().into(),
+        engine: plan.thread_job.engine.name().into(),
         stats: crate::stats::job::JobStats {
             threads: 1,
             ..Default::default()
@@ -238,7 +227,7 @@ fn drive_no_descriptor(
 ) -> Result<(JobRecord, Option<RunError>), RunError> {
     let job = &plan.job;
     let m = &job.more;
-    let caps = plan.engine.caps();
+    let caps = plan.thread_job.engine.caps();
     let mut spec = t.spec(Vec::new());
     // null's engine is built for the job's iodepth (its loop still runs one slot)
     spec.depth = job.iodepth as usize;
@@ -297,7 +286,7 @@ fn redirect_of(
     plan: &Plan,
     p: &mut crate::engine::exec::Program,
 ) -> Result<Option<[crate::files::output::Staged; 2]>, RunError> {
-    if plan.engine != crate::engine::registry::Kind::Exec || !p.redirect {
+    if plan.thread_job.engine != crate::engine::registry::Kind::Exec || !p.redirect {
         return Ok(None);
     }
     let [out, err] = p.output_paths();
@@ -382,7 +371,7 @@ fn engine_spec(plan: &Plan, spec: Spec<'static>, advice: Option<libc::c_int>) ->
             0
         };
     spec.read_flags = nowait;
-    if plan.engine.caps().maps_files {
+    if plan.thread_job.engine.caps().maps_files {
         let len = if job.more.zones.mode == crate::job::fio::zone_keys::ZoneMode::Strided {
             // strided zones run on to the end of the files (run/gen/zones.rs)
             crate::run::fio::zoned::strided_ends(plan).into_iter().min()
@@ -400,7 +389,7 @@ fn engine_spec(plan: &Plan, spec: Spec<'static>, advice: Option<libc::c_int>) ->
     }
     spec.donor = spec_donor(plan);
     // denied: `execute` already warned once (or refused with --engine-strict)
-    spec.fallback = plan.engine.available().is_err();
+    spec.fallback = plan.thread_job.engine.available().is_err();
     spec
 }
 

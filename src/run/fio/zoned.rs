@@ -117,7 +117,7 @@ pub(crate) fn strided_ends(plan: &Plan) -> Vec<u64> {
         })
         .collect();
     // a mapping is as long as the shortest file (engine/mmap.rs)
-    if plan.engine.caps().maps_files {
+    if plan.thread_job.engine.caps().maps_files {
         let min = ends.iter().copied().min().unwrap_or(0);
         ends.iter_mut().for_each(|e| *e = min);
     }

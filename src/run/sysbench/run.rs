@@ -291,6 +291,7 @@ fn shared(
     Shared {
         job: job.clone(),
         geom: g,
+        thread_job: job.thread_job(&g),
         mode,
         gen: Mutex::new(Generator::new(mode, g, job.fsync_freq, job.rw_ratio)),
         reads_done: AtomicU64::new(0),

@@ -7,6 +7,7 @@
 use crate::engine::IoErr;
 use crate::files::strerror;
 use crate::job::sysbench::{FileioJob, Geometry, TestMode};
+use crate::job::thread::ThreadJob;
 use crate::run::sysbench::gen::Generator;
 use crate::stats::clock::Clock;
 use crate::stats::job::JobStats;
@@ -105,6 +106,9 @@ pub struct Shared {
     pub job: FileioJob,
     /// its geometry
     pub geom: Geometry,
+    /// what each of its threads starts from in the one job model (job/thread.rs): the
+    /// engine of `--file-io-mode`, the backlog, the request size, the limits
+    pub thread_job: ThreadJob,
     /// its test mode
     pub mode: TestMode,
     /// the global request generator
@@ -149,7 +153,7 @@ impl Shared {
     /// Deadline of the time limit, if any.
     pub fn deadline(&self) -> Option<Instant> {
         let start = *self.start.get()?;
-        (self.job.time_limit > 0).then(|| start + Duration::from_secs(self.job.time_limit))
+        self.thread_job.time.map(|t| start + t)
     }
 
     /// Record the first failure and stop everyone.

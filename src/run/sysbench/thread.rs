@@ -6,25 +6,16 @@
 //! here builds an engine or words another front end's errors.
 
 use crate::engine::buffers::{AlignedBuf, Slab};
-use crate::engine::registry::{Kind, Refused};
+use crate::engine::registry::Refused;
 use crate::engine::Engine;
-use crate::job::sysbench::{DataPattern, IoMode};
+use crate::job::sysbench::DataPattern;
 use crate::run::sysbench::rng::Xoroshiro128Plus;
 use crate::run::sysbench::shared::Shared;
-use crate::run::worker::thread::{JobThread, Shape};
+use crate::run::worker::thread::JobThread;
 use crate::run::worker::{self, sysbench::SysbenchRules};
 use std::os::fd::RawFd;
 use std::sync::atomic::Ordering;
 use std::sync::Barrier;
-
-/// The engine of `--file-io-mode`.
-pub fn engine_kind(mode: IoMode) -> Kind {
-    match mode {
-        IoMode::Sync => Kind::Psync,
-        IoMode::Async => Kind::IoUring,
-        IoMode::Mmap => Kind::Mmap,
-    }
-}
 
 /// One worker thread: the one job-thread shell (run/worker/thread.rs: its own
 /// descriptor table, one buffer per slot, the write pool registered after them, the
@@ -39,12 +30,8 @@ pub fn thread(
     fds: Vec<RawFd>,
 ) {
     let job = &sh.job;
-    let req_len = sh.geom.request.max(sh.geom.block) as usize;
-    let mut t = JobThread::enter(Shape {
-        kind: engine_kind(job.io_mode),
-        depth: job.async_backlog as usize,
-        slot_len: req_len,
-    });
+    let req_len = sh.thread_job.slot_len();
+    let mut t = JobThread::enter(&sh.thread_job);
     // Write source: zeros or a random pool, never overwritten by reads.
     let pool_len = if job.data == DataPattern::Random {
         req_len + sh.pool_extra

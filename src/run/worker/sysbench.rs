@@ -83,7 +83,7 @@ impl<'s> SysbenchRules<'s> {
         depth: usize,
     ) -> Self {
         let job = &sh.job;
-        let req_len = sh.geom.request.max(sh.geom.block) as usize;
+        let req_len = sh.thread_job.slot_len();
         let start = *sh
             .start
             .get()
@@ -154,8 +154,8 @@ impl<'s> SysbenchRules<'s> {
             sh.console.collapsible(4, "Time limit exceeded, exiting...");
             return None;
         }
-        let limit = sh.job.event_limit;
-        if limit > 0 && sh.events_started.fetch_add(1, Ordering::Relaxed) >= limit {
+        let over = |limit| sh.events_started.fetch_add(1, Ordering::Relaxed) >= limit;
+        if sh.thread_job.ios.is_some_and(over) {
             sh.console
                 .collapsible(4, "Event limit exceeded, exiting...");
             return None;

@@ -1,7 +1,7 @@
 //! The one job-thread shell: every thread that runs the worker loop (`run`'s job
 //! threads, `fileio`'s threads) starts here. [`JobThread::enter`] gives the thread its
-//! own descriptor table and its slots' buffers, sized by the engine-neutral
-//! [`Shape`] of the thread; [`JobThread::run`] asks the registry
+//! own descriptor table and its slots' buffers, sized by the job both front ends
+//! produce ([`ThreadJob`], job/thread.rs); [`JobThread::run`] asks the registry
 //! (engine/registry.rs) for the engine over those buffers, turns a refusal into the one
 //! [`Refusal`], and hands the engine to the front end's plug-in ([`ThreadDrive`]) with
 //! the loop's depth on it.
@@ -14,6 +14,7 @@
 use crate::engine::buffers::{AlignedBuf, Slab};
 use crate::engine::registry::{self, Drive, Kind, Refused, Spec};
 use crate::engine::{Caps, Engine, IoErr};
+use crate::job::thread::ThreadJob;
 use std::os::fd::RawFd;
 
 /// First thing in a job thread: give it its own copy of the descriptor table
@@ -48,29 +49,6 @@ pub fn depth_on<E: Engine>(depth: usize) -> usize {
     }
 }
 
-/// What the shell needs to know of a job thread, whichever front end described it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Shape {
-    /// the engine the thread asks for
-    pub kind: Kind,
-    /// requests in flight the job asks for (fio's `iodepth`, sysbench's
-    /// `--file-async-backlog`)
-    pub depth: usize,
-    /// bytes of each slot's buffer: the largest request the thread issues
-    pub slot_len: usize,
-}
-
-impl Shape {
-    /// Slots of the thread: the job's depth on an engine that queues, else 1.
-    pub fn slots(&self) -> usize {
-        if self.kind.queues() {
-            self.depth
-        } else {
-            1
-        }
-    }
-}
-
 /// A job thread once entered: its engine kind, its slots and the buffers registered
 /// with the engine after them.
 pub struct JobThread {
@@ -82,15 +60,15 @@ pub struct JobThread {
 }
 
 impl JobThread {
-    /// Enter a job thread of `shape`: its own descriptor table ([`enter`]), then one
-    /// buffer of `shape.slot_len` bytes per slot.
-    pub fn enter(shape: Shape) -> JobThread {
-        enter(shape.kind.caps());
-        let depth = shape.slots();
+    /// Enter a job thread of `job`: its own descriptor table ([`enter`]), then one
+    /// buffer of the largest request per slot ([`ThreadJob::slots`]).
+    pub fn enter(job: &ThreadJob) -> JobThread {
+        enter(job.engine.caps());
+        let depth = job.slots();
         JobThread {
-            kind: shape.kind,
+            kind: job.engine,
             depth,
-            slab: Slab::new(depth, shape.slot_len),
+            slab: Slab::new(depth, job.slot_len()),
             extra: Vec::new(),
         }
     }
@@ -220,6 +198,23 @@ fn ring_setup_why(e: &std::io::Error, depth: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::job::thread::Pace;
+
+    fn job(engine: Kind, depth: usize, len: u64) -> ThreadJob {
+        ThreadJob {
+            engine,
+            depth,
+            request: (len, len),
+            direct: false,
+            sync: false,
+            dsync: false,
+            files: 1,
+            file_size: None,
+            pace: Pace::Free,
+            time: None,
+            ios: None,
+        }
+    }
 
     struct Seen;
     impl ThreadDrive for Seen {
@@ -231,26 +226,17 @@ mod tests {
 
     #[test]
     fn the_shell_sizes_the_slots_by_whether_the_engine_queues() {
-        let shape = |kind| Shape {
-            kind,
-            depth: 8,
-            slot_len: 4096,
-        };
-        assert_eq!(shape(Kind::IoUring).slots(), 8);
-        assert_eq!(shape(Kind::Posixaio).slots(), 8);
-        assert_eq!(shape(Kind::Psync).slots(), 1);
-        let t = JobThread::enter(shape(Kind::Null));
+        assert_eq!(job(Kind::IoUring, 8, 4096).slots(), 8);
+        assert_eq!(job(Kind::Posixaio, 8, 4096).slots(), 8);
+        assert_eq!(job(Kind::Psync, 8, 4096).slots(), 1);
+        let t = JobThread::enter(&job(Kind::Null, 8, 4096));
         assert_eq!((t.depth(), t.slab.bufs.len()), (1, 1));
         assert_eq!(t.slab.bufs[0].len(), 4096);
     }
 
     #[test]
     fn the_shell_hands_the_built_engine_to_the_plug_in_with_its_slots() {
-        let mut t = JobThread::enter(Shape {
-            kind: Kind::Null,
-            depth: 4,
-            slot_len: 512,
-        });
+        let mut t = JobThread::enter(&job(Kind::Null, 4, 512));
         let pool = AlignedBuf::new(512);
         t.register_after(&pool);
         let spec = t.spec(Vec::new());
@@ -264,11 +250,7 @@ mod tests {
 
     #[test]
     fn a_refused_engine_is_one_error_in_words() {
-        let t = JobThread::enter(Shape {
-            kind: Kind::PageFault,
-            depth: 1,
-            slot_len: 512,
-        });
+        let t = JobThread::enter(&job(Kind::PageFault, 1, 512));
         // a mapping of no bytes is refused by the kernel
         let mut spec = t.spec(Vec::new());
         spec.map_len = 0;

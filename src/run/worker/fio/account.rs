@@ -118,7 +118,7 @@ impl<'a> Worker<'a> {
         } else {
             ErrorClass::Write
         };
-        if e == crate::engine::net::END && self.plan.engine.caps().stream {
+        if e == crate::engine::net::END && self.plan.thread_job.engine.caps().stream {
             // the peer ended the data (EOF, close marker): the job ends normally
             self.filled.set(true);
             return Ok(());
@@ -158,7 +158,7 @@ impl<'a> Worker<'a> {
             file: self.plan.files[s.io.file].path.clone(),
             offset: s.io.offset,
             len: s.io.len,
-            why: io_why(e, self.plan.job.direct, self.plan.align),
+            why: io_why(e, self.plan.thread_job.direct, self.plan.align),
         }
     }
 

@@ -107,7 +107,7 @@ impl<'a> FioRules<'a> {
         let clock = w.clock;
         let start = clock.now();
         let ramp_end = start + clock.ticks(job.ramp_time);
-        let deadline = job.runtime.map(|r| ramp_end + clock.ticks(r));
+        let deadline = plan.thread_job.time.map(|r| ramp_end + clock.ticks(r));
         let ctl = &job.control;
         let flow = (ctl.flow > 0)
             .then(|| plan.flows.as_ref().map(|f| f.join(ctl.flow_id, ctl.flow)))
@@ -133,7 +133,7 @@ impl<'a> FioRules<'a> {
             round_limit: Some(plan.verify_cycle)
                 .filter(|&b| b > 0)
                 .unwrap_or(u64::MAX),
-            ios_limit: Some(job.number_ios).filter(|&n| n > 0).unwrap_or(u64::MAX),
+            ios_limit: plan.thread_job.ios.unwrap_or(u64::MAX),
             issued_all: false,
             uses: w.uses,
             stop: w.stop,
@@ -158,7 +158,7 @@ impl<'a> FioRules<'a> {
                 n => n.min(depth),
             },
             draining: false,
-            submit_each: plan.engine.queues() && m.iodepth_batch <= 1,
+            submit_each: plan.thread_job.engine.queues() && m.iodepth_batch <= 1,
             flow,
             flow_held: false,
             paced_reap: false,
@@ -508,7 +508,7 @@ impl<'a> Rules for FioRules<'a> {
             self.measure_start = now;
             // fio's runtime counts from the epoch its ramp_time_over resets to the
             // moment it saw the ramp's end: the measured run is never shorter than it
-            if let Some(r) = self.w.plan.job.runtime {
+            if let Some(r) = self.w.plan.thread_job.time {
                 self.deadline = Some(now + clock.ticks(r));
                 self.samp.set_end(self.deadline);
             }

@@ -112,7 +112,7 @@ fn uses_of(plan: &Plan, logs: bool, fds_empty: bool) -> Uses {
     Uses {
         random: job.rw.random(),
         pct_random: job.rw.random() && job.more.percentage_random < 100,
-        rate: job.more.rate_bytes != [0, 0] || job.more.rate_iops != [0, 0],
+        rate: plan.thread_job.pace != crate::job::thread::Pace::Free,
         think: !job.more.thinktime.is_zero(),
         min_rate: job.more.ratemin != [0, 0] || job.more.rate_iops_min != [0, 0],
         verify: job.more.verify.is_some(),
@@ -127,11 +127,11 @@ fn uses_of(plan: &Plan, logs: bool, fds_empty: bool) -> Uses {
             let [bw, iops] = crate::run::fio::log::unit_samples(job);
             [bw && !job.tuning.disable_bw, iops && !job.more.gtod_reduce]
         },
-        repass: !job.direct
+        repass: !plan.thread_job.direct
             && job.more.invalidate
             && !job.tuning.pre_read
             && !fds_empty
-            && !plan.engine.caps().maps_files
+            && !plan.thread_job.engine.caps().maps_files
             && plan.pass_bytes > 0
             && (job.loops > 1 || job.time_based || job.more.io_size.is_some()),
         wrap: job.time_based && (job.rw.random() || plan.files.len() == 1),

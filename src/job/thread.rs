@@ -1,0 +1,73 @@
+//! The one job model a job thread starts from: what fio's job (`FioJob::thread_job`)
+//! and sysbench's (`FileioJob::thread_job`) both say about one of their threads — the
+//! engine, its depth, the sizes of the requests, the open flags, the file set as the
+//! job states it, pacing and limits. The one job-thread shell (run/worker/thread.rs)
+//! reads this and nothing of either dialect.
+
+use crate::util::engines::Kind;
+use std::time::Duration;
+
+/// One job thread as both dialects describe it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ThreadJob {
+    /// the engine the thread asks for
+    pub engine: Kind,
+    /// requests in flight the job asks for (fio's `iodepth`, sysbench's
+    /// `--file-async-backlog`)
+    pub depth: usize,
+    /// the smallest and the largest request in bytes the thread issues
+    pub request: (u64, u64),
+    /// files opened with O_DIRECT
+    pub direct: bool,
+    /// files opened with O_SYNC
+    pub sync: bool,
+    /// files opened with O_DSYNC
+    pub dsync: bool,
+    /// files of the job's set
+    pub files: u32,
+    /// bytes of each file when the job states one size for all (a range of sizes is
+    /// drawn per file when the set is laid out: `None`)
+    pub file_size: Option<u64>,
+    /// how the thread's requests are paced
+    pub pace: Pace,
+    /// how long the job runs, when limited in time
+    pub time: Option<Duration>,
+    /// how many requests (fio) or events (sysbench) the job issues, when limited
+    pub ios: Option<u64>,
+}
+
+/// How a job thread's requests are paced.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pace {
+    /// as fast as the engine completes them
+    Free,
+    /// each thread on its own, per direction [read, write]: bytes and requests per
+    /// second (fio's `rate`, `rate_iops`; 0 is no limit in that direction)
+    Thread {
+        /// bytes per second, per direction
+        bytes: [u64; 2],
+        /// requests per second, per direction
+        iops: [u64; 2],
+    },
+    /// events per second over all the job's threads together (sysbench's `--rate`)
+    Shared {
+        /// events per second
+        events: u64,
+    },
+}
+
+impl ThreadJob {
+    /// Slots of the thread: the job's depth on an engine that queues, else 1.
+    pub fn slots(&self) -> usize {
+        if self.engine.queues() {
+            self.depth
+        } else {
+            1
+        }
+    }
+
+    /// Bytes of each slot's buffer: the largest request the thread issues.
+    pub fn slot_len(&self) -> usize {
+        self.request.1 as usize
+    }
+}
