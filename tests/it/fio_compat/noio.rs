@@ -146,9 +146,8 @@ fn pseudo_io_json_counts_no_bytes_as_fio() {
         }
         let f = fio_cmd().dir(d.path()).args(&a).run();
         assert_eq!(f.code, 0, "fio {a:?}: {}", f.dump());
-        // fio prints the start lines before the document; iomark keeps the document
-        // stdout's alone (docs/compat/fio.md) and prints them in the text header only
-        assert_eq!(before(&i.stdout, "{"), "", "{a:?}");
+        // the start lines come before the document, as fio prints them
+        assert_eq!(before(&i.stdout, "{"), start_lines(&a), "{a:?}");
         assert_eq!(before(&f.stdout, "{"), start_lines(&a), "{a:?}");
         let w = doc(&f.stdout);
         let (ij, fj) = (&v["jobs"][0], &w["jobs"][0]);
@@ -187,7 +186,7 @@ fn pseudo_io_terse_line_is_fios() {
         }
         let f = fio_cmd().dir(d.path()).args(&a).run();
         assert_eq!(f.code, 0, "fio {a:?}: {}", f.dump());
-        assert_eq!(before(&i.stdout, "3;"), "", "{a:?}");
+        assert_eq!(before(&i.stdout, "3;"), start_lines(&a), "{a:?}");
         assert_eq!(before(&f.stdout, "3;"), start_lines(&a), "{a:?}");
         let theirs = line(&f.stdout);
         assert_eq!(ours.len(), theirs.len(), "{a:?}");

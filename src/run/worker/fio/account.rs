@@ -340,7 +340,7 @@ impl<'a> Worker<'a> {
         if self.first_mismatch.is_none() {
             self.first_mismatch = Some(msg);
         }
-        if self.plan.engine.queues() {
+        if self.plan.thread_job.engine.queues() {
             // fio's reap of the queue after the error: the reads in flight complete
             // and are checked; the job ends when they are in (FioRules::finish)
             self.mismatch_stop = true;
