@@ -72,7 +72,19 @@ pub(crate) fn fio_lines(e: &FioError, argv0: &str, raw: &[String]) -> Option<Vec
             value,
             origin: Origin::CommandLine,
             ..
-        } => Some(bad_value(key, value)),
+        } => {
+            // the value as typed (`70k`), not as iomark read it: the word that gave
+            // this value, else the key's last word
+            let typed: Vec<&str> = raw
+                .iter()
+                .filter(|w| w.starts_with('-'))
+                .filter_map(|w| w.trim_start_matches('-').split_once('='))
+                .filter(|(k, _)| k == key)
+                .map(|(_, v)| v)
+                .collect();
+            let v = typed.iter().find(|v| **v == value).or(typed.last());
+            bad_value(key, v.copied().unwrap_or(value))
+        }
         FioError::UnsupportedEngine {
             engine,
             origin: Origin::CommandLine,
@@ -100,10 +112,13 @@ fn as_given<'a>(key: &str, raw: &'a [String]) -> Option<&'a str> {
 
 /// fio's lines for `key=value` refused: an empty value is a missing argument; an output
 /// format it does not know is named; a number out of the option's range gets fio's range
-/// line; then `fio: failed parsing key=value`.
-fn bad_value(key: &str, value: &str) -> Vec<String> {
+/// line; then `fio: failed parsing key=value`. `None` for a whole number within fio's
+/// range that iomark refuses for its own reason (a negative fio wraps, a `verify_offset`
+/// inside the header), or any negative value (fio reads it wrapped): fio takes it, so its line would be wrong and iomark's own line,
+/// naming the option and what it accepts, stays.
+fn bad_value(key: &str, value: &str) -> Option<Vec<String>> {
     if value.is_empty() {
-        return vec![format!("fio: option {key} requires an argument")];
+        return Some(vec![format!("fio: option {key} requires an argument")]);
     }
     if key == "output-format" {
         let known = ["normal", "json", "json+", "terse", "minimal", "csv"];
@@ -111,21 +126,26 @@ fn bad_value(key: &str, value: &str) -> Vec<String> {
             .split(',')
             .find(|f| !known.contains(f))
             .unwrap_or(value);
-        return vec![
+        return Some(vec![
             format!("fio: invalid output format {bad}"),
             "fio: failed parsing output-format".into(),
-        ];
+        ]);
     }
     // fio sets up no job at all for `numjobs=0` (its shared memory segment fails)
     if key == "numjobs" && units::fio_number(value, 1024).is_some_and(|n| n.n == 0) {
-        return vec![
+        return Some(vec![
             "error: maximum number of jobs reached.".into(),
             "error: failed to setup shm segment".into(),
-        ];
+        ]);
     }
-    let mut lines: Vec<String> = range_line(key, value).into_iter().collect();
+    let range = range_line(key, value);
+    let number = units::fio_number(value, 1024).is_some_and(|n| n.rest.is_empty());
+    if (range.is_none() && number) || value.starts_with('-') {
+        return None;
+    }
+    let mut lines: Vec<String> = range.into_iter().collect();
     lines.push(format!("fio: failed parsing {key}={value}"));
-    lines
+    Some(lines)
 }
 
 /// fio 3.33's range line for `value` of the option `key` when it is a whole number out

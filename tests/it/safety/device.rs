@@ -389,15 +389,18 @@ fn readonly_refuses_every_write() {
     assert_eq!(r.code, 2, "{}", r.stderr);
     assert!(r.stderr.contains("readonly=1"), "{}", r.stderr);
     assert!(!d.path().join("f").exists(), "readonly job created a file");
-    let r = in_scratch(&[
-        "run",
-        "--name=r",
-        "--rw=read",
-        "--size=64k",
-        "--readonly=1",
-        &f,
-    ]);
+    let read = || {
+        in_scratch(&[
+            "run",
+            "--name=r",
+            "--rw=read",
+            "--size=64k",
+            "--readonly=1",
+            &f,
+        ])
+    };
     // a read job lays nothing out either: the missing file is refused, not created
+    let r = read();
     assert_eq!(r.code, 3, "{}", r.stderr);
     assert!(
         r.stderr.contains("readonly=1 creates no file"),
@@ -409,17 +412,8 @@ fn readonly_refuses_every_write() {
         "readonly read job created a file"
     );
     std::fs::write(d.path().join("f"), vec![7u8; 64 << 10]).unwrap();
-    let r = in_scratch(&[
-        "run",
-        "--name=r",
-        "--rw=read",
-        "--size=64k",
-        "--readonly=1",
-        &f,
-    ]);
+    let r = read();
     assert_eq!(r.code, 0, "{}", r.stderr);
-    assert_eq!(
-        std::fs::read(d.path().join("f")).unwrap(),
-        vec![7u8; 64 << 10]
-    );
+    let kept = std::fs::read(d.path().join("f")).unwrap();
+    assert_eq!(kept, vec![7u8; 64 << 10]);
 }
