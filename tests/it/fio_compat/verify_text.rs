@@ -174,6 +174,7 @@ fn checked(out: &Out) -> Checked {
 /// counts as done; its error stays the first one (84) and the thread's error line
 /// comes before the JSON document. iomark counted reads up to the first mismatch only
 /// (6 where fio counts 13 at depth 8 on libaio). On psync nothing is in flight: 6.
+/// The count may differ from fio's by one read (completion timing); the mismatches not.
 #[test]
 fn a_read_only_verify_job_completes_its_reads_in_flight_after_a_mismatch() {
     const BAD: [u64; 2] = [5, 6];
@@ -222,11 +223,14 @@ fn a_read_only_verify_job_completes_its_reads_in_flight_after_a_mismatch() {
             );
         }
         if let [(_, mine), (_, fio)] = &got[..] {
-            assert_eq!(
-                (mine.0, &mine.2, &mine.3),
-                (fio.0, &fio.2, &fio.3),
-                "{engine} depth {depth}: reads, mismatches and iodepth_complete, iomark then fio"
-            );
+            // how many reads were still in flight depends on when they complete: fio
+            // 3.33 itself counts 13 or 14 on io_uring at depth 8 from run to run
+            let what = format!("{engine} depth {depth}: iomark {mine:?}, fio {fio:?}");
+            assert!(mine.0.abs_diff(fio.0) <= 1, "reads: {what}");
+            assert_eq!(mine.2, fio.2, "mismatches: {what}");
+            if mine.0 == fio.0 {
+                assert_eq!(mine.3, fio.3, "iodepth_complete: {what}");
+            }
         }
     }
 }
