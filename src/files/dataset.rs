@@ -40,6 +40,15 @@ pub enum FilesError {
         /// the OS error
         source: std::io::Error,
     },
+    /// `readonly=1` and a file still to lay out: missing (`short` false: its open would
+    /// fail, ENOENT) or shorter than its size (`short`: a read past its end, EIO)
+    #[error("{}: cannot {}: {}", .path.display(), if *.short { "extend (readonly=1: the file is shorter than size=)" } else { "open (readonly=1 creates no file)" }, crate::util::errno::describe(&std::io::Error::from_raw_os_error(if *.short { libc::EIO } else { libc::ENOENT })))]
+    ReadOnlyLayout {
+        /// the file
+        path: PathBuf,
+        /// it exists but is shorter than its size
+        short: bool,
+    },
     /// O_DIRECT refused by the filesystem (EINVAL)
     #[error("{refused} (direct=1); use direct=0 or a directory on another filesystem")]
     DirectUnsupported {
@@ -429,26 +438,22 @@ pub fn unlink(files: &[FileSpec]) -> Result<(), FilesError> {
 }
 
 /// `readonly=1`: nothing is created or extended. A missing file fails as its open
-/// would (ENOENT, op `open`), a regular file shorter than its `size` as a read past its
-/// end (EIO, op `extend`); devices and files at full size pass. fio 3.33 refuses the
+/// would, a regular file shorter than its `size` as a read past its end
+/// ([`FilesError::ReadOnlyLayout`]); devices and files at full size pass. fio 3.33 refuses the
 /// same layouts ("refusing extend of file due to read-only").
 pub fn check_readonly_layout(files: &[FileSpec]) -> Result<(), FilesError> {
     for f in files {
         if is_block_device(&f.path) || is_char_device(&f.path) {
             continue;
         }
-        let (op, errno) = match existing_size(&f.path) {
-            None if !f.path.exists() => ("open (readonly=1 creates no file)", libc::ENOENT),
-            Some(have) if have < f.size => (
-                "extend (readonly=1: the file is shorter than size=)",
-                libc::EIO,
-            ),
+        let short = match existing_size(&f.path) {
+            None if !f.path.exists() => false,
+            Some(have) if have < f.size => true,
             _ => continue,
         };
-        return Err(FilesError::Io {
+        return Err(FilesError::ReadOnlyLayout {
             path: f.path.clone(),
-            op,
-            source: std::io::Error::from_raw_os_error(errno),
+            short,
         });
     }
     Ok(())

@@ -92,28 +92,28 @@ fn failure(job: &FioJob, global: u32) -> Option<SetupFail> {
 /// of a pseudo filesystem (proc, sysfs), whose unlink the kernel refuses, fails there
 /// with EPERM, where iomark's write into it fails first.
 pub(crate) fn layout_failure(e: &RunError) -> Option<SetupFail> {
-    let RunError::Files(FilesError::Io { source, op, path }) = e else {
-        return None;
-    };
-    let errno = match source.raw_os_error()? {
-        _ if on_pseudo_fs(path) => libc::EPERM,
-        n => n,
+    let readonly = Some("fio: refusing extend of file due to read-only".to_string());
+    let (errno, first, at) = match e {
+        // readonly=1 (files::dataset::check_readonly_layout): fio's lines for the open
+        // of a missing file and for the read past a short file's end
+        RunError::Files(FilesError::ReadOnlyLayout { path, short: false }) => {
+            let at = format!("filesetup.c:805, func=open({})", path.display());
+            (libc::ENOENT, readonly, at)
+        }
+        RunError::Files(FilesError::ReadOnlyLayout { short: true, .. }) => {
+            (libc::EIO, readonly, "backend.c:471, func=full resid".into())
+        }
+        RunError::Files(FilesError::Io { source, path, .. }) => {
+            let errno = match source.raw_os_error()? {
+                _ if on_pseudo_fs(path) => libc::EPERM,
+                n => n,
+            };
+            (errno, None, "filesetup.c:150, func=unlink".into())
+        }
+        _ => return None,
     };
     let error = crate::files::strerror(errno);
-    let readonly = "fio: refusing extend of file due to read-only".to_string();
-    // readonly=1 (files::dataset::check_readonly_layout): fio's lines for the open of a
-    // missing file and for the read past a short file's end
-    let (first, line) = if op.starts_with("open (readonly") {
-        let name = path.display();
-        let at = format!("err={errno}/file:filesetup.c:805, func=open({name})");
-        (Some(readonly), format!("pid=0, {at}, error={error}"))
-    } else if op.starts_with("extend (readonly") {
-        let at = format!("err={errno}/file:backend.c:471, func=full resid");
-        (Some(readonly), format!("pid=0, {at}, error={error}"))
-    } else {
-        let at = format!("err={errno}/file:filesetup.c:150, func=unlink");
-        (None, format!("pid=0, {at}, error={error}"))
-    };
+    let line = format!("pid=0, err={errno}/file:{at}, error={error}");
     Some(SetupFail { errno, first, line })
 }
 
