@@ -38,6 +38,11 @@ pub fn load(path: &Path) -> Result<RunResult, String> {
     if let Some(r) = crate::result::import::import(&text, &label) {
         return r.map_err(|e| format!("{name}: {e}"));
     }
+    if is_fio_terse(&text) {
+        return Err(format!(
+            "{name} is fio's terse output (--minimal / --output-format=terse), which compare does not read: give it fio's JSON (--output-format=json) or its normal text report"
+        ));
+    }
     let v: serde_json::Value =
         serde_json::from_str(&text).map_err(|e| format!("{name} is not JSON: {e}"))?;
     let tool = v.get("tool").and_then(|t| t.as_str());
@@ -59,6 +64,15 @@ pub fn load(path: &Path) -> Result<RunResult, String> {
         ));
     }
     serde_json::from_value(v).map_err(|e| format!("{name} is not a valid RunResult: {e}"))
+}
+
+/// A fio terse line first (`3;fio-3.33;NAME;…`, versions 2 to 5): its version field,
+/// then fio's name and version.
+fn is_fio_terse(text: &str) -> bool {
+    let first = text.trim_start().lines().next().unwrap_or("");
+    let mut f = first.split(';');
+    matches!(f.next(), Some("2" | "3" | "4" | "5"))
+        && f.next().is_some_and(|v| v.starts_with("fio-"))
 }
 
 /// What a test did, for the call-outs.
@@ -1300,5 +1314,17 @@ mod tests {
         assert_eq!(row("r read", "randread").0, "RND read");
         assert_eq!(row("w write", "write").0, "SEQ write");
         assert_eq!(row("odd", "").0, "phase:run odd");
+    }
+
+    /// fio's terse output is named as such, not "not JSON: trailing characters".
+    #[test]
+    fn a_fio_terse_file_is_named_as_such() {
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join("r.terse");
+        std::fs::write(&p, "3;fio-3.33;j;0;0;1024;1024000;256000;1;0\n").unwrap();
+        let e = load(&p).unwrap_err();
+        assert!(e.contains("is fio's terse output"), "{e}");
+        std::fs::write(&p, "3;4;5\n").unwrap();
+        assert!(load(&p).unwrap_err().contains("is not JSON"));
     }
 }

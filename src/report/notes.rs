@@ -74,10 +74,12 @@ pub fn page_cache_lines(c: &PageCacheCheck) -> Vec<String> {
                 iec(c.app_read_bytes),
                 iec(dr)
             )),
+            // a lower bound is printed rounded down: 99.995 % is "at least 99.9%"
             (Some(dr), Some(pct)) => v.push(format!(
-                "  page cache: the test read {}, {dev} read {}: at least {pct:.1}% of the reads were served from memory (device-wide counters).",
+                "  page cache: the test read {}, {dev} read {}: at least {:.1}% of the reads were served from memory (device-wide counters).",
                 iec(c.app_read_bytes),
-                iec(dr)
+                iec(dr),
+                (pct * 10.0).floor() / 10.0
             )),
             _ if c.device.is_none() && c.app_read_bytes > 0 => {
                 v.push("  page cache: no block-device counters for this filesystem; cannot tell how much the device read.".into())
@@ -139,6 +141,16 @@ mod tests {
         // the RAM fit is the truth warning's line, not a second one here
         assert!(l.iter().all(|x| !x.contains("fits in RAM")), "{l:?}");
         assert_eq!(l[1], "  page cache: the test read 4.0 GiB, vda read 0 B: at least 100.0% of the reads were served from memory (device-wide counters).");
+    }
+
+    /// "at least" is a lower bound: its figure is rounded down, never up to 100.0 %.
+    #[test]
+    fn the_lower_bound_is_rounded_down() {
+        let mut c = cached_64m();
+        c.device_read_bytes = Some(200 << 10);
+        c.read_served_from_memory_pct = Some(99.995);
+        let l = page_cache_lines(&c);
+        assert!(l[1].contains("at least 99.9% of the reads"), "{l:?}");
     }
 
     /// The notes of one run say "fits in RAM" once (the truth warning's line).

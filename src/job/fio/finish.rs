@@ -254,6 +254,7 @@ fn gcd(a: u64, b: u64) -> u64 {
 /// setup to the run (run/fio/setup.rs).
 fn validate(job: &FioJob, setup_errors: bool) -> Result<(), String> {
     check_amount(job, setup_errors)?;
+    check_size_holds_a_block(job)?;
     check_verify(job)?;
     check_interval_header(job)?;
     crate::job::fio::keys_verify::validate_extra(job)?;
@@ -288,6 +289,19 @@ fn validate(job: &FioJob, setup_errors: bool) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// fio's fixup (init.c, `fixup_options`): a `size=` in bytes, not 0, below the smallest
+/// block size of any direction (read, write or trim, whatever `rw=` does) refuses the job
+/// with fio 3.33's words, before any file is looked at (`size=4k bs=8k`, `size=1`).
+fn check_size_holds_a_block(job: &FioJob) -> Result<(), String> {
+    let min_bs = job.bs_read.min().min(job.bs_write.min());
+    match job.size {
+        Some(crate::job::fio::SizeSpec::Bytes(size)) if size > 0 && size < min_bs => Err(format!(
+            "size too small, must not be less than minimum block size: {size} < {min_bs}"
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// `openfiles` below `nrfiles`: iomark keeps every file of a job open, so a smaller

@@ -50,6 +50,14 @@ const CASES: &[(&[&str], i32, Want)] = &[
     (&["--bogus"], 1, Differs),
     (&["-x"], 1, Differs),
     (&["--readonly", "--rw=write"], 1, Differs),
+    // a size below the smallest block size: fio's fixup refuses the job before its
+    // files (fio's words after iomark's `job 'NAME': `)
+    (&["--size=4k", "--bs=8k"], 1, Differs),
+    (
+        &["!", "--name=a", "--size=1", "--filename=t.dat"],
+        1,
+        Differs,
+    ),
     // jobs whose thread setup fails: fio's lines per thread, one exit count each
     (&["!", "--name=n", "--ioengine=null", "--rw=read"], 1, Same),
     (
