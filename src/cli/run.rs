@@ -664,17 +664,20 @@ const FIO_STOPPED: i32 = 128;
 
 /// The exit code by the jobs' failures and errors, the outputs and the stop signal.
 /// Threads whose setup failed under the fio persona were said while they were set up
-/// (run/fio/setup.rs) and count one each, as in fio 3.33's exit value (which wraps at
+/// (run/fio/setup.rs: their records say so) and count one each, as in fio 3.33's exit value (which wraps at
 /// 256; iomark's stays at least 1).
 fn exit_code_of(r: &RunResult, signals: &Signals, lost: bool) -> i32 {
     let mut failed = 0;
-    for f in r.jobs.iter().filter_map(|j| j.failure.as_deref()) {
-        if !runner::setup::said(f) {
-            error_line!("{f}");
-            failed = 1;
+    for j in &r.jobs {
+        match j.failure.as_deref() {
+            Some(f) if !j.failure_said => {
+                error_line!("{f}");
+                failed = 1;
+            }
+            _ => {}
         }
     }
-    let failed = failed + runner::setup::failed_threads() as i32;
+    let failed = failed + r.jobs.iter().map(|j| j.setup_failed as i32).sum::<i32>();
     if failed > 0 {
         let fio_value = match failed % 256 {
             0 => exit::FAILED,

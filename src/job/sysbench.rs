@@ -102,15 +102,8 @@ impl IoMode {
     }
 }
 
-/// `--file-fsync-mode`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum FsyncMode {
-    /// `fsync(2)`.
-    Fsync,
-    /// `fdatasync(2)`.
-    Fdatasync,
-}
+/// `--file-fsync-mode`: the sync call of the one job model.
+pub use crate::job::thread::FsyncMode;
 
 /// `--file-extra-flags`: additional open flags.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -158,15 +151,8 @@ impl ExtraFlags {
     }
 }
 
-/// What written blocks contain (iomark extension `--file-data`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum DataPattern {
-    /// All zeros, as sysbench writes (compressible and dedupable).
-    Zeros,
-    /// Pseudo-random bytes (hard to compress; see public case C07).
-    Random,
-}
+/// What written blocks contain (iomark extension `--file-data`): the one job model's.
+pub use crate::job::thread::DataPattern;
 
 /// A fileio command.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -372,7 +358,7 @@ impl FileioJob {
     /// The job each of its threads starts from (run/worker/thread.rs), over the file
     /// set's geometry `g` ([`FileioJob::geometry`]).
     pub fn thread_job(&self, g: &Geometry) -> crate::job::thread::ThreadJob {
-        use crate::job::thread::{Pace, ThreadJob};
+        use crate::job::thread::{Pace, Syncs, ThreadJob};
         let f = self.extra_flags;
         ThreadJob {
             engine: self.io_mode.engine(),
@@ -389,6 +375,15 @@ impl FileioJob {
             },
             time: (self.time_limit > 0).then(|| std::time::Duration::from_secs(self.time_limit)),
             ios: (self.event_limit > 0).then_some(self.event_limit),
+            dir: self.dir.clone(),
+            writes: self.test_mode.is_some_and(TestMode::writes),
+            data: self.data,
+            validate: self.validate,
+            syncs: Syncs {
+                call: self.fsync_mode,
+                each_write: self.fsync_all,
+                at_end: self.fsync_end,
+            },
         }
     }
 }
@@ -464,11 +459,25 @@ pub(crate) mod tests {
         assert!(t.direct && !t.sync && !t.dsync);
         assert_eq!((t.files, t.file_size), (4, Some(256 << 10)));
         assert_eq!(t.pace, Pace::Shared { events: 100 });
+        assert_eq!((t.dir.as_path(), t.writes), (s.dir.as_path(), false));
+        assert_eq!((t.data, t.validate), (DataPattern::Zeros, false));
+        let syncs = crate::job::thread::Syncs {
+            call: FsyncMode::Fsync,
+            each_write: false,
+            at_end: true,
+        };
+        assert_eq!(t.syncs, syncs);
         let ten = std::time::Duration::from_secs(10);
         assert_eq!((t.time, t.ios), (Some(ten), Some(50)));
         // no limits, no rate, a mode that does not queue
         (s.io_mode, s.time_limit, s.event_limit, s.rate) = (IoMode::Mmap, 0, 0, 0);
+        // a write mode, random data, validated, fdatasync after each write and not at the end
+        (s.test_mode, s.data, s.validate) = (Some(TestMode::Rndwr), DataPattern::Random, true);
+        (s.fsync_mode, s.fsync_all, s.fsync_end) = (FsyncMode::Fdatasync, true, false);
         let t = s.thread_job(&s.geometry().unwrap());
+        assert!(t.writes && t.validate && t.data == DataPattern::Random);
+        let (call, each, end) = (t.syncs.call, t.syncs.each_write, t.syncs.at_end);
+        assert_eq!((call, each, end), (FsyncMode::Fdatasync, true, false));
         assert_eq!((t.engine, t.slots(), t.pace), (Kind::Mmap, 1, Pace::Free));
         assert_eq!((t.time, t.ios), (None, None));
     }

@@ -1,10 +1,12 @@
 //! The one job model a job thread starts from: what fio's job (`FioJob::thread_job`)
 //! and sysbench's (`FileioJob::thread_job`) both say about one of their threads — the
 //! engine, its depth, the sizes of the requests, the open flags, the file set as the
-//! job states it, pacing and limits. The one job-thread shell (run/worker/thread.rs)
-//! reads this and nothing of either dialect.
+//! job states it, pacing and limits, what writes carry and when they are made durable.
+//! The one job-thread shell (run/worker/thread.rs) reads this and nothing of either
+//! dialect; so do sysbench's rules of the worker (run/worker/sysbench.rs).
 
 use crate::util::engines::Kind;
+use std::path::PathBuf;
 use std::time::Duration;
 
 /// One job thread as both dialects describe it.
@@ -34,6 +36,50 @@ pub struct ThreadJob {
     pub time: Option<Duration>,
     /// how many requests (fio) or events (sysbench) the job issues, when limited
     pub ios: Option<u64>,
+    /// the directory the job's files are named in (sysbench's file set; fio's first
+    /// `directory`, empty when it names none)
+    pub dir: PathBuf,
+    /// the job writes (a sysbench mode that writes; fio's `rw` with writes)
+    pub writes: bool,
+    /// what written blocks carry (sysbench's `--file-data`; fio: zeros with
+    /// `zero_buffers`, else its random buffers, refined by its own buffer options)
+    pub data: DataPattern,
+    /// writes carry a check the reads verify (sysbench's `--validate`; fio's `verify=`)
+    pub validate: bool,
+    /// when written data is made durable, and by which call
+    pub syncs: Syncs,
+}
+
+/// The call that makes written data durable (sysbench's `--file-fsync-mode`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FsyncMode {
+    /// `fsync(2)`.
+    Fsync,
+    /// `fdatasync(2)`.
+    Fdatasync,
+}
+
+/// What written blocks contain (iomark extension `--file-data` of sysbench's dialect).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DataPattern {
+    /// All zeros, as sysbench writes (compressible and dedupable).
+    Zeros,
+    /// Pseudo-random bytes (hard to compress; see public case C07).
+    Random,
+}
+
+/// When a job thread makes its writes durable.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Syncs {
+    /// the call (fio: `fdatasync` when `fdatasync=` is set, else `fsync`)
+    pub call: FsyncMode,
+    /// after each write (sysbench's `--file-fsync-all`; fio's `fsync=1` or
+    /// `fdatasync=1`)
+    pub each_write: bool,
+    /// once at the end of the test (sysbench's `--file-fsync-end`; fio's `end_fsync`)
+    pub at_end: bool,
 }
 
 /// How a job thread's requests are paced.

@@ -601,6 +601,14 @@ pub struct JobResult {
     /// that failure, as printed on stderr
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub failure: Option<String>,
+    /// that failure is a failed setup's, said on stderr while the job was set up
+    /// (not saved: the run's exit code reads it)
+    #[serde(skip)]
+    pub failure_said: bool,
+    /// threads whose setup failed before any I/O (not saved: the run's exit code counts
+    /// them, as fio 3.33's exit value does)
+    #[serde(skip)]
+    pub setup_failed: u32,
     /// zone resets of a `zonemode=zbd` job
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub zone_resets: Option<u64>,

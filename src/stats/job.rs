@@ -111,6 +111,14 @@ pub struct JobStats {
     pub error: i32,
     /// the failure that ended the job, as printed on stderr (`None`: it ran to its end)
     pub failure: Option<String>,
+    /// that failure is a failed setup's, said on stderr while the job was set up
+    /// (run/fio/setup.rs), so the end of the run does not print it again
+    #[serde(default)]
+    pub failure_said: bool,
+    /// threads of these statistics whose setup failed before any I/O (fio 3.33 counts
+    /// one in its exit value for each)
+    #[serde(default)]
+    pub setup_failed: u32,
     /// per-interval bandwidth (KiB/s) and IOPS samples (`bw_avg_time`/`iops_avg_time`),
     /// fio's `bw_min` … `iops_samples` (report/fio/levels.rs)
     pub rates: RateSamples,
@@ -174,7 +182,9 @@ impl JobStats {
         }
         if self.failure.is_none() {
             self.failure.clone_from(&o.failure);
+            self.failure_said = o.failure_said;
         }
+        self.setup_failed += o.setup_failed;
         if self.first_errno == 0 {
             self.first_errno = o.first_errno;
         }
@@ -370,6 +380,29 @@ mod tests {
             "an fsync event is synchronous"
         );
         assert_eq!(s.events(), 3);
+    }
+
+    #[test]
+    fn a_merge_counts_failed_setups_and_keeps_whether_its_failure_was_said() {
+        let ran = JobStats {
+            failure: Some("job 'a': read failed".into()),
+            ..JobStats::default()
+        };
+        let setup = JobStats {
+            failure: Some("pid=0, err=22".into()),
+            failure_said: true,
+            setup_failed: 1,
+            ..JobStats::default()
+        };
+        let mut m = ran.clone();
+        m.merge(&setup);
+        m.merge(&setup);
+        assert_eq!(m.setup_failed, 2);
+        assert_eq!(m.failure.as_deref(), Some("job 'a': read failed"));
+        assert!(!m.failure_said, "the kept failure ran and was not said");
+        let mut m = setup.clone();
+        m.merge(&ran);
+        assert_eq!((m.setup_failed, m.failure_said), (1, true));
     }
 
     #[test]

@@ -612,25 +612,31 @@ fn file_cycles(graph: &BTreeMap<String, BTreeSet<String>>) -> BTreeSet<String> {
 #[test]
 fn no_import_cycle_between_files() {
     let cycles = file_cycles(&file_graph());
-    let new: Vec<_> = cycles
-        .iter()
-        .filter(|c| !CYCLES_KNOWN.iter().any(|(k, _)| k == c))
-        .collect();
-    assert!(
-        new.is_empty(),
-        "files that name each other in a cycle (move what both need to one of them, or to a third file):\n  {}",
-        new.iter().map(|s| s.as_str()).collect::<Vec<_>>().join("\n  ")
+    let known: Vec<&str> = CYCLES_KNOWN.iter().map(|(k, _)| *k).collect();
+    only_shrinks(
+        &cycles,
+        &known,
+        "files that name each other in a cycle (move what both need to one of them, or to a third file)",
+        "cycles listed in CYCLES_KNOWN are gone or changed: strike them off",
     );
-    let stale: Vec<_> = CYCLES_KNOWN
+}
+
+/// The only-shrink rule of a list of known defects: every item `found` is listed in
+/// `known` (else `new` fails the test), and every listed item is still found (else
+/// `stale`).
+fn only_shrinks(found: &BTreeSet<String>, known: &[&str], new: &str, stale: &str) {
+    let added: Vec<&str> = found
         .iter()
-        .filter(|(k, _)| !cycles.contains(*k))
-        .map(|(k, _)| *k)
+        .map(String::as_str)
+        .filter(|f| !known.contains(f))
         .collect();
-    assert!(
-        stale.is_empty(),
-        "cycles listed in CYCLES_KNOWN are gone or changed: strike them off:\n  {}",
-        stale.join("\n  ")
-    );
+    assert!(added.is_empty(), "{new}:\n  {}", added.join("\n  "));
+    let gone: Vec<&str> = known
+        .iter()
+        .copied()
+        .filter(|k| !found.contains(*k))
+        .collect();
+    assert!(gone.is_empty(), "{stale}:\n  {}", gone.join("\n  "));
 }
 
 #[test]
@@ -660,6 +666,66 @@ fn the_cycle_checker_sees_cycles() {
             .map(|(k, v)| (k.to_string(), v.into_iter().map(String::from).collect()))
             .collect();
     assert_eq!(file_cycles(&g), ["a ↔ b".to_string()].into_iter().collect());
+}
+
+/// The worker's rule sets (src/run/worker/) read the one job model (job/thread.rs), not a
+/// dialect's: files there that still name `job::fio` or `job::sysbench`, each with the
+/// step that removes it. The list may only shrink: a listed file that names neither fails
+/// the test until it is struck off.
+const DIALECT_KNOWN: &[(&str, &str)] = &[
+    (
+        "src/run/worker/fio/account.rs",
+        "continue_on_error's error classes move into the one job model",
+    ),
+    (
+        "src/run/worker/fio/mod.rs",
+        "fio's request picking (rw, block sizes, distributions, file service) moves into the one job model",
+    ),
+    (
+        "src/run/worker/fio/pass.rs",
+        "fio's rate sampler options move into the one job model",
+    ),
+    (
+        "src/run/worker/fio/request.rs",
+        "the zones' random generator moves into the one job model",
+    ),
+];
+
+/// Files under src/run/worker/ whose code names a dialect's job model (`crate::job::fio`,
+/// `crate::job::sysbench`, also inside `use` groups).
+fn worker_dialect_files() -> BTreeSet<String> {
+    let src = src_dir();
+    let mut files = Vec::new();
+    rust_files(&src.join("run/worker"), &mut files);
+    let mut out = BTreeSet::new();
+    for f in files {
+        let rel = f.strip_prefix(&src).unwrap();
+        let here = module_of(rel).expect("a module under src/");
+        let code = code_only(&std::fs::read_to_string(&f).unwrap());
+        let dialect = |p: &Vec<String>| {
+            p.len() >= 2 && p[0] == "job" && (p[1] == "fio" || p[1] == "sysbench")
+        };
+        if paths_named(&code, &here).iter().any(dialect) {
+            out.insert(format!("src/{}", rel.display()));
+        }
+    }
+    out
+}
+
+#[test]
+fn the_worker_rules_name_no_dialect() {
+    let known: Vec<&str> = DIALECT_KNOWN.iter().map(|(k, _)| *k).collect();
+    only_shrinks(
+        &worker_dialect_files(),
+        &known,
+        "worker files that name job::fio or job::sysbench (read job::thread::ThreadJob)",
+        "files listed in DIALECT_KNOWN name no dialect now: strike them off",
+    );
+    // the check sees a dialect in a `use` group
+    let code = code_only("use crate::job::{thread::ThreadJob, sysbench::DataPattern};");
+    assert!(paths_named(&code, &[])
+        .iter()
+        .any(|p| p[..2] == ["job", "sysbench"]));
 }
 
 /// Where a line cites material outside this repository: a file of the peers' spec

@@ -523,7 +523,7 @@ impl Default for FioJob {
 impl FioJob {
     /// The job each of its threads starts from (run/worker/thread.rs).
     pub fn thread_job(&self) -> crate::job::thread::ThreadJob {
-        use crate::job::thread::{Pace, ThreadJob};
+        use crate::job::thread::{DataPattern, FsyncMode, Pace, Syncs, ThreadJob};
         let m = &self.more;
         let (bytes, iops) = (m.rate_bytes, m.rate_iops);
         ThreadJob {
@@ -545,6 +545,21 @@ impl FioJob {
             },
             time: self.runtime,
             ios: (self.number_ios > 0).then_some(self.number_ios),
+            dir: self.directory.first().cloned().unwrap_or_default(),
+            writes: self.rw.writes(),
+            data: match m.zero_buffers {
+                true => DataPattern::Zeros,
+                false => DataPattern::Random,
+            },
+            validate: m.verify.is_some(),
+            syncs: Syncs {
+                call: match m.fdatasync {
+                    0 => FsyncMode::Fsync,
+                    _ => FsyncMode::Fdatasync,
+                },
+                each_write: self.fsync == 1 || m.fdatasync == 1,
+                at_end: self.end_fsync,
+            },
         }
     }
 }

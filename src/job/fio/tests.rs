@@ -816,7 +816,7 @@ fn pseudo_io_jobs_carry_their_engines_start_lines_and_read() {
 
 #[test]
 fn a_fio_job_states_its_thread_job() {
-    use crate::job::thread::Pace;
+    use crate::job::thread::{FsyncMode, Pace};
     let mut f = FioJob {
         engine: EngineKind::Psync,
         iodepth: 32,
@@ -844,6 +844,26 @@ fn a_fio_job_states_its_thread_job() {
         }
     );
     assert_eq!((t.time, t.ios), (Some(Duration::from_secs(3)), Some(7)));
+    assert!(!t.writes && !t.validate && t.dir.as_os_str().is_empty());
+    assert_eq!(t.data, crate::job::thread::DataPattern::Random);
+    let s = t.syncs;
+    assert_eq!(
+        (s.call, s.each_write, s.at_end),
+        (FsyncMode::Fsync, false, false)
+    );
+    // a writer with zero buffers, verify, fdatasync after each write and at the end
+    f.rw = RwMode::RandWrite;
+    f.directory = vec!["/d".into(), "/e".into()];
+    (f.more.zero_buffers, f.more.fdatasync, f.end_fsync) = (true, 1, true);
+    f.more.verify = Some(crate::job::fio::keys_verify::VerifyKind::Crc32c);
+    let t = f.thread_job();
+    assert!(t.writes && t.validate && t.dir == std::path::Path::new("/d"));
+    assert_eq!(t.data, crate::job::thread::DataPattern::Zeros);
+    let s = t.syncs;
+    assert_eq!(
+        (s.call, s.each_write, s.at_end),
+        (FsyncMode::Fdatasync, true, true)
+    );
     // a range of file sizes is drawn per file when the set is laid out
     f.filesize = Some((1 << 20, 2 << 20));
     f.more.rate_iops = [0, 0];

@@ -120,6 +120,8 @@ fn job_result(j: JobRecord) -> JobResult {
         first_errno: s.first_errno,
         errno: s.error,
         failure: s.failure,
+        failure_said: s.failure_said,
+        setup_failed: s.setup_failed,
         zone_resets: s.zone_resets,
         prios,
         steady: j.steady,

@@ -14,7 +14,6 @@ use crate::files::dataset::FilesError;
 use crate::job::fio::{FioCommand, FioJob};
 use crate::result::job::JobRecord;
 use crate::run::fio::{files_for, Plan, RunError};
-use std::sync::atomic::{AtomicU32, Ordering};
 
 /// Why a job's setup failed: fio's errno and the lines it prints on stderr for each of
 /// the job's threads (the last one is the record's `failure`, after `fio: `).
@@ -44,11 +43,14 @@ impl SetupFail {
     }
 
     /// The record of one of the job's threads: nothing done, `error` set, the failure
-    /// line as the job's failure (said on stderr after the report, `fio: LINE`).
+    /// line as the job's failure, already said on stderr while the job was set up
+    /// ([`say`]), and the thread counted as one whose setup failed.
     pub(crate) fn record(&self, plan: &Plan) -> JobRecord {
         let mut r = crate::run::fio::thread::empty_record(plan);
         r.stats.error = self.errno;
         r.stats.failure = Some(self.line.clone());
+        r.stats.failure_said = true;
+        r.stats.setup_failed = 1;
         r.job = crate::run::fio::thread::effective_job(plan);
         r
     }
@@ -130,10 +132,6 @@ fn on_pseudo_fs(path: &std::path::Path) -> bool {
         })
 }
 
-/// The threads whose setup failed and were said ([`say`]): fio 3.33 counts one in its
-/// exit value for each.
-static FAILED_THREADS: AtomicU32 = AtomicU32::new(0);
-
 /// Say each of the job's threads' lines on stderr, as fio prints them while it sets the
 /// threads up one after the other: the first line, if any, then `fio: pid=0, err=…`.
 pub(crate) fn say(job: &FioJob, f: &SetupFail) {
@@ -145,16 +143,4 @@ pub(crate) fn say(job: &FioJob, f: &SetupFail) {
         text += &format!("fio: {}\n", f.line);
     }
     eprint!("{text}");
-    FAILED_THREADS.fetch_add(job.numjobs, Ordering::Relaxed);
-}
-
-/// How many threads' setup failed and was said ([`say`]).
-pub(crate) fn failed_threads() -> u32 {
-    FAILED_THREADS.load(Ordering::Relaxed)
-}
-
-/// A job record's failure that [`say`] printed already: the `pid=0, err=…` line of a
-/// failed setup (a failure met while running never has pid 0).
-pub(crate) fn said(failure: &str) -> bool {
-    failure.starts_with("pid=0, err=")
 }

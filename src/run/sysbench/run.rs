@@ -312,6 +312,9 @@ fn shared(
         pool_extra: 1 << 20,
         clock: crate::run::clock(),
         live_stats: live,
+        marks_events: job.forced_shutdown.is_some(),
+        hist_draw: job.percentile > 0,
+        debug: job.debug,
     }
 }
 

@@ -147,6 +147,12 @@ pub struct Shared {
     /// shutdown read them while the run goes on); otherwise each worker records
     /// privately and publishes at its end
     pub live_stats: bool,
+    /// workers mark when they are inside an event (`--forced-shutdown` reads the marks)
+    pub marks_events: bool,
+    /// sysbench's histogram draws one random value per event (`--percentile` > 0)
+    pub hist_draw: bool,
+    /// `--debug`: a line per request
+    pub debug: bool,
 }
 
 impl Shared {

@@ -16,7 +16,7 @@
 use crate::engine::buffers::{AlignedBuf, ALIGN};
 use crate::engine::{Dir, Engine, IoErr, IoReq, SyncKind};
 use crate::files::fileset::display;
-use crate::job::sysbench::{DataPattern, FsyncMode};
+use crate::job::thread::{DataPattern, FsyncMode};
 use crate::run::sysbench::gen::{ReqKind, Request};
 use crate::run::sysbench::rng::Xoroshiro128Plus;
 use crate::run::sysbench::shared::{errno_text, Shared};
@@ -82,8 +82,8 @@ impl<'s> SysbenchRules<'s> {
         (pool, pool_len): (&'s mut AlignedBuf, usize),
         depth: usize,
     ) -> Self {
-        let job = &sh.job;
-        let req_len = sh.thread_job.slot_len();
+        let job = &sh.thread_job;
+        let req_len = job.slot_len();
         let start = *sh
             .start
             .get()
@@ -99,7 +99,7 @@ impl<'s> SysbenchRules<'s> {
             stamp: 0,
             local,
             live: sh.live_stats,
-            sync_kind: match job.fsync_mode {
+            sync_kind: match job.syncs.call {
                 FsyncMode::Fsync => SyncKind::Fsync,
                 FsyncMode::Fdatasync => SyncKind::Fdatasync,
             },
@@ -108,9 +108,9 @@ impl<'s> SysbenchRules<'s> {
             last: sh.clock.at(start),
             event_t0: 0,
             queued: depth > 1,
-            exact_end: job.validate || job.fsync_all,
-            track_in_event: job.forced_shutdown.is_some(),
-            hist_draw: job.percentile > 0,
+            exact_end: job.validate || job.syncs.each_write,
+            track_in_event: sh.marks_events,
+            hist_draw: sh.hist_draw,
             stopped: false,
             batch_failed: false,
             drain_failed: false,
@@ -193,7 +193,7 @@ impl<'s> SysbenchRules<'s> {
     /// A periodic fsync event, done here (not a request of the loop).
     fn fsync_event<E: Engine>(&mut self, eng: &mut E, file: u32) -> Next {
         if let Err(e) = sync_retry(eng, file as usize, self.sync_kind, MAX_RETRIES) {
-            let job = &self.sh.job;
+            let job = &self.sh.thread_job;
             self.fail(vec![format!(
                 "FATAL: Failed to fsync file! file: {file} ({}) {}",
                 display(&job.dir, file),
@@ -217,11 +217,11 @@ impl<'s> SysbenchRules<'s> {
         len: usize,
         slot: usize,
     ) -> (*mut u8, u16) {
-        let job = &self.sh.job;
+        let job = &self.sh.thread_job;
         if job.validate {
             // SAFETY: the slot's buffer holds a whole request and is not in flight.
             let b = unsafe { std::slice::from_raw_parts_mut(slot_buf, len) };
-            verify::sysbench::fill(b, offset, self.sh.geom.block as usize, &mut self.rng);
+            verify::sysbench::fill(b, offset, job.request.0 as usize, &mut self.rng);
             return (slot_buf, slot as u16);
         }
         let off = if self.pool_slots > 1 {
@@ -252,7 +252,7 @@ impl<'s> SysbenchRules<'s> {
         res: Result<usize, IoErr>,
     ) -> bool {
         let sh = self.sh;
-        let job = &sh.job;
+        let job = &sh.thread_job;
         let (file, offset, len) = (req.io.file as u32, req.io.offset, req.io.len);
         let what = if req.tag == ReqKind::Read {
             "read"
@@ -277,7 +277,7 @@ impl<'s> SysbenchRules<'s> {
         }
         self.rec(|t| t.io_done(EventKind::Write, len as u64));
         sh.writes_done.fetch_add(1, Ordering::Relaxed);
-        if job.fsync_all {
+        if job.syncs.each_write {
             if let Err(e) = sync_retry(eng, file as usize, self.sync_kind, MAX_RETRIES) {
                 self.fail(vec![format!(
                     "FATAL: Failed to fsync file! file: {file} ({}) {}",
@@ -298,7 +298,7 @@ impl<'s> SysbenchRules<'s> {
         let (file, offset) = (req.io.file as u32, req.io.offset);
         // SAFETY: the read completed into this buffer, which is ours again.
         let data = unsafe { std::slice::from_raw_parts(req.io.buf, req.io.len) };
-        let Err(m) = verify::sysbench::check(data, offset, sh.geom.block as usize) else {
+        let Err(m) = verify::sysbench::check(data, offset, sh.thread_job.request.0 as usize) else {
             return true;
         };
         let mut lines = match m {
@@ -319,7 +319,7 @@ impl<'s> SysbenchRules<'s> {
         };
         lines.push(format!(
             "FATAL: Validation failed on file {file} ({}), block offset {offset}, exiting...",
-            display(&sh.job.dir, file)
+            display(&sh.thread_job.dir, file)
         ));
         self.fail(lines);
         false
@@ -329,15 +329,16 @@ impl<'s> SysbenchRules<'s> {
     /// only when nothing stopped the run; its duration is kept (inside the run time).
     fn end_fsync<E: Engine>(&mut self, eng: &mut E) {
         let sh = self.sh;
-        if !(sh.job.fsync_end && sh.mode.writes()) || sh.stop.load(Ordering::Relaxed) {
+        let job = &sh.thread_job;
+        if !(job.syncs.at_end && job.writes) || sh.stop.load(Ordering::Relaxed) {
             return;
         }
         let t0 = std::time::Instant::now();
-        for f in 0..sh.geom.files {
+        for f in 0..job.files {
             if let Err(e) = sync_retry(eng, f as usize, self.sync_kind, MAX_RETRIES) {
                 self.fail(vec![format!(
                     "FATAL: Failed to fsync file! file: {f} ({}) {}",
-                    display(&sh.job.dir, f),
+                    display(&job.dir, f),
                     errno_text(e)
                 )]);
                 break;
@@ -382,7 +383,7 @@ impl Rules for SysbenchRules<'_> {
                 sh.writes_done.load(Ordering::Relaxed),
             )
         };
-        if sh.job.debug {
+        if sh.debug {
             sh.console.collapsible(
                 5,
                 &format!(

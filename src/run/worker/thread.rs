@@ -198,7 +198,7 @@ fn ring_setup_why(e: &std::io::Error, depth: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::job::thread::Pace;
+    use crate::job::thread::{DataPattern, FsyncMode, Pace, Syncs};
 
     fn job(engine: Kind, depth: usize, len: u64) -> ThreadJob {
         ThreadJob {
@@ -213,6 +213,15 @@ mod tests {
             pace: Pace::Free,
             time: None,
             ios: None,
+            dir: Default::default(),
+            writes: false,
+            data: DataPattern::Zeros,
+            validate: false,
+            syncs: Syncs {
+                call: FsyncMode::Fsync,
+                each_write: false,
+                at_end: false,
+            },
         }
     }
 

@@ -282,7 +282,6 @@ fn an_iodepth_of_two_parts_is_read_as_fio_reads_it() {
 /// starts the job: run/gen/frand.rs's unit test). iomark refused all three.
 #[test]
 fn negative_times_run_as_in_fio() {
-    let d = scratch();
     let cases: [(&str, &str); 5] = [
         ("--runtime=-1", "runtime"),
         ("--ramp_time=-5", "ramp_time"),
@@ -294,7 +293,8 @@ fn negative_times_run_as_in_fio() {
         let mut args = vec!["--name=a", "--ioengine=null", "--size=1m"];
         args.extend(opts.split(' '));
         args.push("--output-format=json");
-        let i = as_fio(d.path()).dir(d.path()).args(&args).run();
+        let runs = fio_and_iomark("negative_times_run_as_in_fio", &args, |_, _| {});
+        let i = &runs.iomark;
         assert_eq!((i.code, i.stderr.as_str()), (0, ""), "{}", i.dump());
         let job = &i.json()["jobs"][0];
         let typed = opts.split(' ').next().unwrap().split_once('=').unwrap().1;
@@ -304,8 +304,7 @@ fn negative_times_run_as_in_fio() {
             1 << 20,
             "{opts}: every byte counted"
         );
-        if need_fio("negative_times_run_as_in_fio") {
-            let f = fio_cmd().dir(d.path()).args(&args).run();
+        if let Some(f) = &runs.fio {
             assert_eq!((f.code, f.stderr.as_str()), (0, ""), "fio {opts}");
             let fj = &f.json()["jobs"][0];
             assert_eq!(fj["job options"], job["job options"], "{opts}");

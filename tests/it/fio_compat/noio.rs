@@ -66,11 +66,10 @@ fn start_lines(a: &[&str]) -> String {
 /// group line after it (no disk stats: the engines touch no file).
 #[test]
 fn pseudo_io_text_report_is_fios() {
-    let test = "pseudo_io_text_report_is_fios";
-    let d = scratch();
     for job in JOBS {
         let a = args(job, "--output-format=normal");
-        let i = as_fio(d.path()).dir(d.path()).args(&a).run();
+        let runs = fio_and_iomark("pseudo_io_text_report_is_fios", &a, |_, _| {});
+        let i = &runs.iomark;
         assert_eq!(i.code, 0, "{}", i.dump());
         let name = &job[0][7..];
         assert!(
@@ -91,10 +90,7 @@ fn pseudo_io_text_report_is_fios() {
             "{}",
             i.stdout
         );
-        if !need_fio(test) {
-            continue;
-        }
-        let f = fio_cmd().dir(d.path()).args(&a).run();
+        let Some(f) = &runs.fio else { continue };
         assert_eq!(f.code, 0, "fio {a:?}: {}", f.dump());
         let head = |s: &str| s[..s.find("\n\n").unwrap()].to_string();
         assert_eq!(head(&i.stdout), head(&f.stdout), "{a:?}");
@@ -113,8 +109,6 @@ fn pseudo_io_text_report_is_fios() {
 /// lines come before the document.
 #[test]
 fn pseudo_io_json_counts_no_bytes_as_fio() {
-    let test = "pseudo_io_json_counts_no_bytes_as_fio";
-    let d = scratch();
     const ZERO: [&str; 11] = [
         "io_bytes",
         "io_kbytes",
@@ -130,7 +124,8 @@ fn pseudo_io_json_counts_no_bytes_as_fio() {
     ];
     for job in JOBS {
         let a = args(job, "--output-format=json");
-        let i = as_fio(d.path()).dir(d.path()).args(&a).run();
+        let runs = fio_and_iomark("pseudo_io_json_counts_no_bytes_as_fio", &a, |_, _| {});
+        let i = &runs.iomark;
         assert_eq!(i.code, 0, "{}", i.dump());
         let doc = |s: &str| -> Value { serde_json::from_str(&s[s.find('{').unwrap()..]).unwrap() };
         let v = doc(&i.stdout);
@@ -141,10 +136,7 @@ fn pseudo_io_json_counts_no_bytes_as_fio() {
             assert_eq!(r[k].as_f64(), Some(0.0), "{a:?} read.{k}: {r}");
         }
         assert!(v.get("disk_util").is_none(), "{v}");
-        if !need_fio(test) {
-            continue;
-        }
-        let f = fio_cmd().dir(d.path()).args(&a).run();
+        let Some(f) = &runs.fio else { continue };
         assert_eq!(f.code, 0, "fio {a:?}: {}", f.dump());
         // the start lines come before the document, as fio prints them
         assert_eq!(before(&i.stdout, "{"), start_lines(&a), "{a:?}");
@@ -167,11 +159,10 @@ fn pseudo_io_json_counts_no_bytes_as_fio() {
 /// samples; every field has fio's shape once numbers are masked.
 #[test]
 fn pseudo_io_terse_line_is_fios() {
-    let test = "pseudo_io_terse_line_is_fios";
-    let d = scratch();
     for job in JOBS {
         let a = args(job, "--minimal");
-        let i = as_fio(d.path()).dir(d.path()).args(&a).run();
+        let runs = fio_and_iomark("pseudo_io_terse_line_is_fios", &a, |_, _| {});
+        let i = &runs.iomark;
         assert_eq!(i.code, 0, "{}", i.dump());
         let name = &job[0][7..];
         let line = |s: &str| -> Vec<String> {
@@ -181,10 +172,7 @@ fn pseudo_io_terse_line_is_fios() {
         let ours = line(&i.stdout);
         // terse v3: version, fio version, name, groupid, error, then the read direction
         assert_eq!(ours[2..9].join(";"), format!("{name};0;0;0;0;0;0"), "{a:?}");
-        if !need_fio(test) {
-            continue;
-        }
-        let f = fio_cmd().dir(d.path()).args(&a).run();
+        let Some(f) = &runs.fio else { continue };
         assert_eq!(f.code, 0, "fio {a:?}: {}", f.dump());
         assert_eq!(before(&i.stdout, "3;"), start_lines(&a), "{a:?}");
         assert_eq!(before(&f.stdout, "3;"), start_lines(&a), "{a:?}");

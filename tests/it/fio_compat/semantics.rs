@@ -199,10 +199,6 @@ fn time_based_writer_skips_verify_with_fios_warning() {
 /// `runtime`, `iodepth_batch_submit` → `iodepth_batch`), as fio 3.33 lists them.
 #[test]
 fn json_options_use_fios_names_for_aliases() {
-    if !need_fio("json_options_use_fios_names_for_aliases") {
-        return;
-    }
-    let d = scratch();
     let args = [
         "--blocksize=4k",
         "--name=a",
@@ -214,8 +210,10 @@ fn json_options_use_fios_names_for_aliases() {
         "--iodepth_batch_complete=1",
         "--output-format=json",
     ];
-    let f = fio_cmd().dir(d.path()).args(args).run();
-    let i = as_fio(d.path()).dir(d.path()).args(args).run();
+    let runs = fio_and_iomark("json_options_use_fios_names_for_aliases", &args, |_, _| {});
+    let (i, Some(f)) = (&runs.iomark, &runs.fio) else {
+        return;
+    };
     assert_eq!(i.code, 0, "{}", i.dump());
     let (f, i) = (doc(&f.stdout), doc(&i.stdout));
     assert_eq!(i["jobs"][0]["job options"], f["jobs"][0]["job options"]);

@@ -29,21 +29,11 @@ fn moved(out: &Out) -> Moved {
 }
 
 /// Runs `args` (plus the JSON format) under iomark's fio persona and, when installed,
-/// under fio 3.33, each in its own directory; returns what each moved.
+/// under fio 3.33; returns what each moved.
 fn both(name: &str, args: &[&str]) -> Vec<(&'static str, Moved)> {
-    let d = scratch();
-    let mut all = vec!["--output-format=json"];
-    all.extend_from_slice(args);
-    let mut got = vec![(
-        "iomark",
-        moved(&as_fio(d.path()).dir(d.path()).args(&all).run()),
-    )];
-    if need_fio(name) {
-        let f = d.path().join("fio");
-        std::fs::create_dir_all(&f).unwrap();
-        got.push(("fio", moved(&fio_cmd().dir(&f).args(&all).run())));
-    }
-    got
+    let all = [&["--output-format=json"], args].concat();
+    let got = fio_and_iomark(name, &all, |_, _| {});
+    got.each().into_iter().map(|(t, o)| (t, moved(o))).collect()
 }
 
 /// A time-based random writer over 4 MiB for 1 s with crc32c (the engine is each test's).

@@ -6,21 +6,6 @@
 
 use crate::util::*;
 
-/// Runs `args` under iomark's fio persona and, when installed, under fio 3.33, each in
-/// its own directory (`prep` first makes its files there).
-fn both(name: &str, args: &[&str], prep: impl Fn(&std::path::Path)) -> Vec<(&'static str, Out)> {
-    let d = scratch();
-    prep(d.path());
-    let mut got = vec![("iomark", as_fio(d.path()).dir(d.path()).args(args).run())];
-    if need_fio(name) {
-        let f = d.path().join("fio");
-        std::fs::create_dir_all(&f).unwrap();
-        prep(&f);
-        got.push(("fio", fio_cmd().dir(&f).args(args).run()));
-    }
-    got
-}
-
 /// The lines before the first empty one (the header), pids and dates masked.
 fn header(out: &Out) -> Vec<String> {
     out.stdout
@@ -70,9 +55,10 @@ fn a_job_a_verify_mismatch_stopped_prints_fios_error_lines() {
             e.as_str(),
         ];
         let want = format!("err=84/{at}, error=Invalid or incomplete multibyte or wide character");
-        for (tool, out) in both("verify_error_lines", &args, junk) {
+        let got = fio_and_iomark("verify_error_lines", &args, |d, _| junk(d));
+        for (tool, out) in got.each() {
             assert_eq!(out.code, 1, "{tool} {engine}: {}", out.dump());
-            let h = header(&out);
+            let h = header(out);
             assert_eq!(
                 h.last().map(String::as_str),
                 Some(format!("fio: pid=P, {want}").as_str()),
@@ -107,12 +93,12 @@ fn a_verifying_job_on_a_synchronous_engine_has_fios_header() {
         "--iodepth=4",
         "--numjobs=2",
     ];
-    let outs = both("verify_sync_header", &args, |_| {});
-    let mine = header(&outs[0].1.ok());
+    let outs = fio_and_iomark("verify_sync_header", &args, |_, _| {});
+    let mine = header(&outs.iomark.ok());
     let note = "note: both iodepth >= 1 and synchronous I/O engine are selected, queue depth will be capped at 1";
     assert_eq!(mine.iter().filter(|l| *l == note).count(), 2, "{mine:#?}");
     assert_eq!(mine.last().map(String::as_str), Some(note), "{mine:#?}");
-    if let Some((_, fio)) = outs.get(1) {
+    if let Some(fio) = &outs.fio {
         assert_eq!(mine, header(&fio.ok()), "iomark's header, then fio's");
     }
 }
@@ -191,16 +177,12 @@ fn a_read_only_verify_job_completes_its_reads_in_flight_after_a_mismatch() {
             e.as_str(),
             d.as_str(),
         ];
-        let dir = scratch();
-        planted(dir.path(), as_fio(dir.path()), &BAD);
-        let mine = as_fio(dir.path()).dir(dir.path()).args(args).run();
-        let mut got = vec![("iomark", checked(&mine))];
-        if need_fio("verify_reads_in_flight") {
-            let f = dir.path().join("fio");
-            std::fs::create_dir_all(&f).unwrap();
-            planted(&f, fio_cmd(), &BAD);
-            got.push(("fio", checked(&fio_cmd().dir(&f).args(args).run())));
-        }
+        let runs = fio_and_iomark("verify_reads_in_flight", &args, |d, t| planted(d, t, &BAD));
+        let got: Vec<_> = runs
+            .each()
+            .into_iter()
+            .map(|(t, o)| (t, checked(o)))
+            .collect();
         let queued = engine != "psync";
         for (tool, (reads, err, offsets, _, before)) in &got {
             let what = format!("{tool} {engine} depth {depth}");
@@ -264,19 +246,9 @@ fn the_sync_engine_note_comes_before_every_report_and_never_into_an_output_file(
         if to_file {
             args.push("--output=out.txt");
         }
-        let d = scratch();
-        let f = d.path().join("fio");
-        std::fs::create_dir_all(&f).unwrap();
-        let mut runs = vec![(
-            "iomark",
-            d.path().to_path_buf(),
-            as_fio(d.path()).dir(d.path()).args(&args).run(),
-        )];
-        if need_fio("sync_note_place") {
-            runs.push(("fio", f.clone(), fio_cmd().dir(&f).args(&args).run()));
-        }
-        for (tool, dir, out) in runs {
-            let out = out.ok();
+        let runs = fio_and_iomark("sync_note_place", &args, |_, _| {});
+        for (tool, out) in runs.each() {
+            let (out, dir) = (out.ok(), runs.dir(tool));
             let what = format!("{tool} {fmt:?} to a file: {to_file}");
             if to_file {
                 assert_eq!(out.stdout, "", "{what}");

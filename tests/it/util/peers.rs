@@ -65,3 +65,49 @@ pub fn as_fio(dir: &Path) -> Iomark {
             std::os::unix::process::CommandExt::arg0(c, "fio");
         })
 }
+
+/// What one job printed under each tool: iomark's fio persona, and fio 3.33 when it is
+/// installed; each ran in a directory of its own, kept while this lives.
+pub struct Both {
+    /// iomark, started as `fio`
+    pub iomark: Out,
+    /// fio 3.33 (`None`: not installed; the test said it skips the comparison)
+    pub fio: Option<Out>,
+    dir: tempfile::TempDir,
+}
+
+impl Both {
+    /// Each tool's output with its name: iomark's, then fio's when it ran.
+    pub fn each(&self) -> Vec<(&'static str, &Out)> {
+        let fio = self.fio.as_ref().map(|f| ("fio", f));
+        std::iter::once(("iomark", &self.iomark))
+            .chain(fio)
+            .collect()
+    }
+
+    /// The directory the tool named `tool` (`"iomark"` or `"fio"`) ran in.
+    pub fn dir(&self, tool: &str) -> std::path::PathBuf {
+        match tool {
+            "fio" => self.dir.path().join("fio"),
+            _ => self.dir.path().to_path_buf(),
+        }
+    }
+}
+
+/// Runs the job `args` under iomark's fio persona and, when installed, under fio 3.33,
+/// each in a fresh directory of its own; `prep` first makes the job's files there, given
+/// the directory and the tool (to write them as that tool would). `test` names the
+/// comparison skipped when fio is missing.
+pub fn fio_and_iomark(test: &str, args: &[&str], prep: impl Fn(&Path, Iomark)) -> Both {
+    let dir = super::scratch();
+    let d = dir.path();
+    prep(d, as_fio(d));
+    let iomark = as_fio(d).dir(d).args(args).run();
+    let fio = need_fio(test).then(|| {
+        let f = d.join("fio");
+        std::fs::create_dir_all(&f).unwrap();
+        prep(&f, fio_cmd());
+        fio_cmd().dir(&f).args(args).run()
+    });
+    Both { iomark, fio, dir }
+}
