@@ -6,6 +6,7 @@
 //! iomark message and exit code 2 (sysbench's own messages keep exit code 1).
 
 pub mod args;
+pub mod config_file;
 pub mod help;
 pub mod outputs;
 pub mod table;
@@ -34,31 +35,30 @@ const OTHER_TESTS: [&str; 4] = ["cpu", "memory", "threads", "mutex"];
 
 /// `sysbench ARGS` (the binary named `sysbench`): the fileio test as `iomark fileio`,
 /// with sysbench's `--version` (`sysbench 1.0.20`) and `--help`; any other test is
-/// sysbench's "Cannot find benchmark" line, exit 1.
+/// sysbench's "Cannot find benchmark" line, exit 1; no test at all is the banner alone,
+/// exit 0 (sysbench then runs the Lua script on standard input: [`no_test`]). Exit 3
+/// (what the environment cannot do) is sysbench's 1: sysbench has no other code for it.
 pub fn sysbench(args: &[String]) -> i32 {
     let _ = AS_SYSBENCH.set(());
-    let args = match sysbench_slots(args) {
-        Ok(args) => args,
+    let (args, test) = match sysbench_slots(args) {
+        Ok(slots) => slots,
         Err(lines) => {
             lines.iter().for_each(|l| eprintln!("{l}"));
             return exit::FAILED;
         }
     };
     let args = &args[..];
-    let a = Argv::split(args);
-    let test = a
-        .value("test")
-        .or(a.positionals.first().map(String::as_str));
+    // `-h` is a test's name to sysbench (`Cannot find benchmark '-h'`), not `--help`
+    let opts: Vec<String> = args.iter().filter(|w| *w != "-h").cloned().collect();
+    let a = Argv::split(&opts);
     let asks = |o: &str| a.has(o) && bool_opt(&a, o, false);
-    match test {
+    let code = match test.as_deref() {
+        _ if asks("help") || asks("version") => run(args),
         Some("fileio") => run(args),
-        None if asks("help") || asks("version") => run(args),
-        other => {
-            let what = other.unwrap_or("");
+        None => no_test(),
+        Some(what) => {
             let why = if OTHER_TESTS.contains(&what) {
                 "iomark answers as sysbench for the fileio test only"
-            } else if what.is_empty() {
-                "no test named (iomark answers as sysbench for the fileio test: sysbench fileio …)"
             } else {
                 "no such built-in test, file or module"
             };
@@ -66,6 +66,28 @@ pub fn sysbench(args: &[String]) -> i32 {
                 "{}\n\nFATAL: Cannot find benchmark '{what}': {why}",
                 banner()
             );
+            exit::FAILED
+        }
+    };
+    if code == exit::ENVIRONMENT {
+        exit::FAILED
+    } else {
+        code
+    }
+}
+
+/// `sysbench` with no test named: the banner, then sysbench reads a Lua script from
+/// standard input and runs it. An empty input (a script's `</dev/null`) is exit 0 with
+/// nothing more, as sysbench; the persona runs no Lua, so a script given there is
+/// refused with one line, exit 1.
+fn no_test() -> i32 {
+    use std::io::Read;
+    println!("{}\n", banner());
+    let mut first = [0u8; 1];
+    match std::io::stdin().lock().read(&mut first) {
+        Ok(0) | Err(_) => exit::OK,
+        Ok(_) => {
+            println!("FATAL: iomark runs no Lua script: name the test (sysbench fileio …)");
             exit::FAILED
         }
     }
@@ -94,22 +116,30 @@ fn without_test_word(args: &[String]) -> Vec<String> {
 /// `--test=NAME` names the test wherever it stands (so `prepare run --test=fileio` runs
 /// `run`: `prepare` was the test's name until `--test` replaced it). A third word is
 /// `Unrecognized command line argument: WORD` on stderr, exit 1, after the deprecation
-/// warning of each `--test` before it. `Ok`: the options, then the test word when it
-/// was not given by `--test`, then the command — one command, where `iomark fileio`
-/// takes several.
-fn sysbench_slots(args: &[String]) -> Result<Vec<String>, Vec<String>> {
+/// warning of each `--test` before it. `--config-file=FILE` is replaced by the options
+/// the file sets ([`config_file`]), its lines on stderr said where it stands. `Ok`: the
+/// options, then the test word when it was not given by `--test`, then the command —
+/// one command, where `iomark fileio` takes several —, and the test's name.
+fn sysbench_slots(args: &[String]) -> Result<(Vec<String>, Option<String>), Vec<String>> {
     // `Some(None)`: the test is named by `--test`
     let (mut test, mut command) = (None::<Option<&String>>, None::<&String>);
     let (mut said, mut opts) = (Vec::new(), Vec::new());
+    let mut named = None;
     for w in args {
-        if w.starts_with("--") {
-            if w.starts_with("--test=") {
+        if let Some(path) = config_path(w) {
+            let (words, lines) = config_file::read(path);
+            lines.iter().for_each(|l| eprintln!("{l}"));
+            opts.extend(words);
+        } else if w.starts_with("--") {
+            if let Some(name) = w.strip_prefix("--test=") {
                 said.push(TEST_DEPRECATED.to_string());
                 test = Some(None);
+                named = Some(name.to_string());
             }
             opts.push(w.clone());
         } else if test.is_none() {
             test = Some(Some(w));
+            named = Some(w.clone());
         } else if command.is_none() {
             command = Some(w);
         } else {
@@ -118,7 +148,15 @@ fn sysbench_slots(args: &[String]) -> Result<Vec<String>, Vec<String>> {
         }
     }
     opts.extend(test.flatten().into_iter().chain(command).cloned());
-    Ok(opts)
+    Ok((opts, named))
+}
+
+/// The file of a `--config-file[=FILE]` word (`-`/`_` alike in the name); bare or empty:
+/// `Some("")`, which reads nothing.
+fn config_path(w: &str) -> Option<&str> {
+    let body = w.strip_prefix("--")?;
+    let (name, value) = body.split_once('=').unwrap_or((body, ""));
+    (name.replace('_', "-") == "config-file").then_some(value)
 }
 
 /// sysbench's warning for each `--test=NAME`.
@@ -208,6 +246,13 @@ impl Ctx {
     }
     fn err(&mut self, text: impl Into<String>) {
         self.msg(Stream::Err, level::FATAL, text)
+    }
+    /// iomark's own stderr line after sysbench's message (what an option accepts): not
+    /// printed under the `sysbench` persona, whose stderr is sysbench's alone.
+    fn note(&mut self, text: impl Into<String>) {
+        if !as_sysbench() {
+            self.err(text)
+        }
     }
     fn fatal(&mut self, text: impl Into<String>) {
         self.out(level::FATAL, format!("FATAL: {}", text.into()))
@@ -321,6 +366,7 @@ pub fn parse(args: &[String]) -> Parsed {
     let verbosity_guess = a
         .value("verbosity")
         .and_then(sysbench_int)
+        .map(options::verbosity_read)
         .filter(|v| table::within("verbosity", i128::from(*v)).is_ok())
         .map(|v| v as u8)
         .unwrap_or(3);
@@ -335,6 +381,8 @@ pub fn parse(args: &[String]) -> Parsed {
         // invalid input is exit 2 under `iomark fileio`, whatever sysbench's line says;
         // the `sysbench` persona keeps sysbench's code 1 (docs/commands/fileio.md)
         Err(Stop(exit::FAILED)) if !as_sysbench() => Some(exit::INVALID),
+        // and the persona refuses with sysbench's 1 what `iomark fileio` refuses with 2
+        Err(Stop(code)) if as_sysbench() && code != exit::OK => Some(exit::FAILED),
         Err(Stop(code)) => Some(code),
     };
     let outcome = match (code, job) {
@@ -360,7 +408,7 @@ fn parse_inner(
     let cmds: Vec<Option<Command>> = a.positionals.iter().map(|p| Command::parse(p)).collect();
     before_banner(c, a, &cmds)?;
     // Step 3: general options, before the banner.
-    let general = general_options(c, a)?;
+    let general = general_options(c, a, cmds.contains(&Some(Command::Run)))?;
     // Step 4: banner.
     c.banner = true;
     c.out(level::NOTICE, banner());
@@ -458,8 +506,11 @@ fn before_banner(c: &mut Ctx, a: &Argv, cmds: &[Option<Command>]) -> Result<(), 
 /// word (`--notes`, iomark's own switch, has its own error, exit 2).
 fn check_option_names(c: &mut Ctx, a: &Argv) -> Result<(), Stop> {
     for o in &a.opts {
-        let opt = table::find(&o.name)
-            .filter(|_| !(as_sysbench() && table::newer_than_1_0_20(&o.name, None)));
+        if as_sysbench() && db_option(o) {
+            continue;
+        }
+        let opt =
+            table::find(&o.name).filter(|_| !(as_sysbench() && table::not_in_1_0_20(&o.name)));
         let bad_bool =
             opt.is_some_and(|t| t.is_switch()) && sysbench_bool(o.value.as_deref()).is_none();
         if bad_bool && o.name == "notes" {
@@ -473,7 +524,7 @@ fn check_option_names(c: &mut Ctx, a: &Argv) -> Result<(), Stop> {
             c.err(format!("invalid option: {}", o.original));
             match opt {
                 Some(_) => options::hint(c, &o.name),
-                None => c.err(format!(
+                None => c.note(format!(
                     "iomark: --{} is not a fileio option; `iomark fileio help` lists them",
                     o.name
                 )),
@@ -482,6 +533,15 @@ fn check_option_names(c: &mut Ctx, a: &Argv) -> Result<(), Stop> {
         }
     }
     Ok(())
+}
+
+/// Whether `o` is one of sysbench's database options with a value sysbench takes (a
+/// switch's value a boolean word): the persona accepts it and reads nothing from it.
+fn db_option(o: &args::OptWord) -> bool {
+    table::SYSBENCH_DB_OPTIONS
+        .iter()
+        .find(|(n, _)| *n == o.name)
+        .is_some_and(|(_, switch)| !switch || sysbench_bool(o.value.as_deref()).is_some())
 }
 
 mod options;

@@ -13,7 +13,7 @@ use std::path::PathBuf;
 /// After a message sysbench defines (kept verbatim on its stream), one stderr line
 /// naming the option and what it accepts: `iomark: --file-io-mode accepts sync, async, mmap`.
 pub(super) fn hint(c: &mut Ctx, name: &str) {
-    c.err(format!("iomark: --{name} accepts {}", accepted(name)));
+    c.note(format!("iomark: --{name} accepts {}", accepted(name)));
 }
 
 /// sysbench's `FATAL: <text>` (stdout, verbatim) followed by the [`hint`] for `name`.
@@ -83,19 +83,26 @@ fn ok(name: &str, v: i64) -> bool {
     within(name, i128::from(v)).is_ok()
 }
 
-pub(super) fn general_options(c: &mut Ctx, a: &Argv) -> Result<General, Stop> {
+/// `runs`: `run` is the command. The `sysbench` persona takes a negative `--time`,
+/// `--events`, `--rate` or `--report-interval` for the other commands, which read none
+/// of them (sysbench 1.0.20 does); for `run` it refuses them (sysbench wraps them into
+/// an endless run: bug B13 in docs/compat/sysbench.md).
+pub(super) fn general_options(c: &mut Ctx, a: &Argv, runs: bool) -> Result<General, Stop> {
+    let lenient = super::as_sysbench() && !runs;
     let (threads, events, time, rate) = limits(c, a)?;
-    check_limits(c, threads, events, time)?;
+    check_limits(c, threads, (events, time), lenient)?;
+    let (events, time) = (events.max(0), time.max(0));
     let forced = forced_shutdown(c, a, time)?;
     let forced = if time > 0 { forced } else { None };
     let debug = bool_opt(a, "debug", false);
     let validate = bool_opt(a, "validate", false);
     check_rand(c, a)?;
     let seed = int_opt(c, a, "rand-seed")?.unwrap_or(0);
-    if !ok("rate", rate) {
+    if !ok("rate", rate) && !lenient {
         return Err(negative(c, "rate", rate));
     }
-    let (report_interval, checkpoints) = report_times(c, a)?;
+    let rate = rate.max(0);
+    let (report_interval, checkpoints) = report_times(c, a, lenient)?;
     let (verbosity, percentile, histogram) = output_detail(c, a)?;
     Ok(General {
         threads: threads as u32,
@@ -158,7 +165,12 @@ fn limits(c: &mut Ctx, a: &Argv) -> Result<(i64, i64, i64, i64), Stop> {
 }
 
 /// The thread count's range, and events/time that are not negative (both 0: a warning).
-fn check_limits(c: &mut Ctx, threads: i64, events: i64, time: i64) -> Result<(), Stop> {
+fn check_limits(
+    c: &mut Ctx,
+    threads: i64,
+    (events, time): (i64, i64),
+    lenient: bool,
+) -> Result<(), Stop> {
     match within("threads", i128::from(threads)) {
         Ok(()) => {}
         Err(Outside::Below) if threads == 0 => {
@@ -183,10 +195,10 @@ fn check_limits(c: &mut Ctx, threads: i64, events: i64, time: i64) -> Result<(),
             return Err(Stop(exit::INVALID));
         }
     }
-    if !ok("events", events) {
+    if !ok("events", events) && !lenient {
         return Err(negative(c, "events", events));
     }
-    if !ok("time", time) {
+    if !ok("time", time) && !lenient {
         return Err(negative(c, "time", time));
     }
     if events == 0 && time == 0 {
@@ -273,9 +285,11 @@ fn check_rand(c: &mut Ctx, a: &Argv) -> Result<(), Stop> {
 
 /// `--report-interval` (seconds, ≥ 0) and `--report-checkpoints` (positive seconds,
 /// sorted, each once).
-fn report_times(c: &mut Ctx, a: &Argv) -> Result<(u64, Vec<u64>), Stop> {
+fn report_times(c: &mut Ctx, a: &Argv, lenient: bool) -> Result<(u64, Vec<u64>), Stop> {
     let report_interval = int_opt(c, a, "report-interval")?.unwrap_or(0);
-    if !ok("report-interval", report_interval) {
+    if lenient {
+        // the persona's `prepare`/`cleanup`: read nowhere (sysbench takes it)
+    } else if !ok("report-interval", report_interval) {
         return Err(negative(c, "report-interval", report_interval));
     }
     let mut checkpoints = vec![];
@@ -292,13 +306,13 @@ fn report_times(c: &mut Ctx, a: &Argv) -> Result<(u64, Vec<u64>), Stop> {
         checkpoints.sort_unstable();
         checkpoints.dedup();
     }
-    Ok((report_interval as u64, checkpoints))
+    Ok((report_interval.max(0) as u64, checkpoints))
 }
 
 /// `(verbosity, percentile, histogram)`: verbosity 0–5, percentile 0–100, and a
 /// histogram only with a percentile.
 fn output_detail(c: &mut Ctx, a: &Argv) -> Result<(u8, u32, bool), Stop> {
-    let verbosity = int_opt(c, a, "verbosity")?.unwrap_or(3);
+    let verbosity = int_opt(c, a, "verbosity")?.map_or(3, |v| i64::from(verbosity_read(v as i32)));
     if !ok("verbosity", verbosity) {
         c.out(
             level::FATAL,
@@ -319,13 +333,23 @@ fn output_detail(c: &mut Ctx, a: &Argv) -> Result<(u8, u32, bool), Stop> {
     let histogram = bool_opt(a, "histogram", false);
     if histogram && percentile == 0 {
         c.fatal("--histogram cannot be used with --percentile=0");
-        c.err(format!(
+        c.note(format!(
             "iomark: --histogram accepts on only with --percentile from 1 to {}",
             bounds("percentile").1
         ));
         return Err(Stop(exit::FAILED));
     }
     Ok((verbosity as u8, percentile as u32, histogram))
+}
+
+/// `--verbosity`'s number as read: under the `sysbench` persona as sysbench 1.0.20 keeps
+/// it, in one byte (`-1` is 255, `256` is 0); `iomark fileio` keeps it whole.
+pub(super) fn verbosity_read(v: i32) -> i32 {
+    if super::as_sysbench() {
+        i32::from(v as u8)
+    } else {
+        v
+    }
 }
 
 /// fileio options in sysbench's validation order.

@@ -527,6 +527,73 @@ pub fn newer_than_1_0_20(name: &str, word: Option<&str>) -> bool {
     name == "rand-zipfian-exp" || (name == "rand-type" && word == Some("zipfian"))
 }
 
+/// What iomark reads that sysbench 1.0.20 has no option for: iomark's own options
+/// ([`Group::Iomark`]), `--thread-init-timeout` and `--luajit-cmd` (options of later sysbench releases) and
+/// what [`newer_than_1_0_20`] names. The `sysbench` persona refuses them as 1.0.20 does
+/// (`invalid option: WORD`, exit 1).
+pub fn not_in_1_0_20(name: &str) -> bool {
+    let own = find(name).is_some_and(|o| o.group == Group::Iomark);
+    own || matches!(name, "thread-init-timeout" | "luajit-cmd") || newer_than_1_0_20(name, None)
+}
+
+/// sysbench 1.0.20's database driver options (its `--help` lists them): the `sysbench`
+/// persona accepts them and reads nothing from them, as sysbench's fileio test does;
+/// `true`: a `[=on|off]` switch, whose value sysbench checks when it is set.
+pub const SYSBENCH_DB_OPTIONS: &[(&str, bool)] = &[
+    ("db-driver", false),
+    ("db-ps-mode", false),
+    ("db-debug", true),
+    ("mysql-host", false),
+    ("mysql-port", false),
+    ("mysql-socket", false),
+    ("mysql-user", false),
+    ("mysql-password", false),
+    ("mysql-db", false),
+    ("mysql-ssl", true),
+    ("mysql-ssl-cipher", false),
+    ("mysql-compression", true),
+    ("mysql-debug", true),
+    ("mysql-ignore-errors", false),
+    ("mysql-dry-run", true),
+    ("pgsql-host", false),
+    ("pgsql-port", false),
+    ("pgsql-user", false),
+    ("pgsql-password", false),
+    ("pgsql-db", false),
+];
+
+/// The options sysbench 1.0.20 lets a `--config-file` set: those it registers before it
+/// reads the command line (general, deprecated, random-number and output options). The
+/// test's own options (`--file-*`) are reset to their defaults when the test is found,
+/// so a config file cannot set them; names it does not know are kept and never read.
+pub const CONFIG_FILE_OPTIONS: &[&str] = &[
+    "threads",
+    "events",
+    "time",
+    "forced-shutdown",
+    "thread-stack-size",
+    "rate",
+    "report-interval",
+    "report-checkpoints",
+    "debug",
+    "validate",
+    "help",
+    "version",
+    "tx-rate",
+    "max-requests",
+    "max-time",
+    "num-threads",
+    "rand-type",
+    "rand-spec-iter",
+    "rand-spec-pct",
+    "rand-spec-res",
+    "rand-seed",
+    "rand-pareto-h",
+    "verbosity",
+    "percentile",
+    "histogram",
+];
+
 /// The check of option `name`, an alias's being its target's.
 fn check_of(name: &str) -> Option<Check> {
     match find(name)?.check {

@@ -4,3 +4,4 @@ mod counts;
 mod cram;
 mod layout;
 mod persona;
+mod persona_table;
