@@ -167,6 +167,24 @@ pub fn flush() -> State {
     st.clone()
 }
 
+/// End the process as a program that keeps SIGPIPE's default action ends when it
+/// writes to a closed pipe: killed by SIGPIPE (a shell's status 141). Called at exit,
+/// after the command's cleanup, by the fio persona when stdout was a closed pipe
+/// ([`State::Closed`]), as fio 3.33 dies at that write; returns only if the signal
+/// could not end the process.
+pub fn end_killed_by_sigpipe() {
+    // SAFETY: plain libc calls on a local signal set; SIG_DFL makes the raised SIGPIPE
+    // end the process
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+        let mut set: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut set);
+        libc::sigaddset(&mut set, libc::SIGPIPE);
+        libc::pthread_sigmask(libc::SIG_UNBLOCK, &set, std::ptr::null_mut());
+        libc::raise(libc::SIGPIPE);
+    }
+}
+
 /// Unless `keep`, write nothing more to stdout, quietly (as after a closed pipe): the
 /// ranks other than 0 of a many-hosts run (src/ranks/), whose report rank 0 prints.
 pub fn silence_unless(keep: bool) {
