@@ -41,7 +41,7 @@ fn main() {
     let code = cli::exit_code(code);
     // fio keeps SIGPIPE's default action: a report written to a closed pipe kills it
     // (status 141), which the fio persona does at exit, once its cleanup is done
-    if fio && iomark::util::output::current() == iomark::util::output::State::Closed {
+    if fio && iomark::util::output::met_closed_pipe() {
         iomark::util::output::end_killed_by_sigpipe();
     }
     std::process::exit(code);
