@@ -24,6 +24,7 @@ fn main() {
         .next()
         .map(std::path::PathBuf::from)
         .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()));
+    let fio = name.as_deref() == Some("fio");
     let ended = match name.as_deref() {
         Some("fio") => cli::run::fio(&args),
         Some("sysbench") => Ok(cli::fileio::sysbench(&args)),
@@ -37,7 +38,13 @@ fn main() {
             e.code()
         }
     };
-    std::process::exit(cli::exit_code(code));
+    let code = cli::exit_code(code);
+    // fio keeps SIGPIPE's default action: a report written to a closed pipe kills it
+    // (status 141), which the fio persona does at exit, once its cleanup is done
+    if fio && iomark::util::output::met_closed_pipe() {
+        iomark::util::output::end_killed_by_sigpipe();
+    }
+    std::process::exit(code);
 }
 
 fn dispatch(args: &[String]) -> Exit {

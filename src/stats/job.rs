@@ -36,8 +36,9 @@ pub struct DirStats {
     pub clat: LatAcc,
     /// total latency
     pub lat: LatAcc,
-    /// synchronous completions (psync, mmap, null, trims: no slat, clat = lat), recorded
-    /// once on the hot path and folded into `clat` and `lat` by [`DirStats::settle`]
+    /// synchronous completions whose clat is their lat (no slat: sysbench's events, fio's
+    /// verify reads; fio's requests of a synchronous engine record their own clat and lat),
+    /// recorded once on the hot path and folded into `clat` and `lat` by [`DirStats::settle`]
     pub sync: LatAcc,
 }
 

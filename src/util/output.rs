@@ -84,6 +84,24 @@ pub enum State {
 
 static STATE: Mutex<State> = Mutex::new(State::Open);
 
+/// A write met a closed pipe (EPIPE): [`State::Closed`] by the reader, not by
+/// [`silence_unless`].
+static MET_CLOSED_PIPE: AtomicBool = AtomicBool::new(false);
+
+/// Record what a failed write left stdout in.
+fn settle(st: &mut State, e: &io::Error) {
+    *st = classify(e);
+    if *st == State::Closed {
+        MET_CLOSED_PIPE.store(true, Ordering::SeqCst);
+    }
+}
+
+/// Whether a write to stdout met a closed pipe (a stdout silenced for a rank other than
+/// 0 did not).
+pub fn met_closed_pipe() -> bool {
+    MET_CLOSED_PIPE.load(Ordering::SeqCst)
+}
+
 fn state() -> std::sync::MutexGuard<'static, State> {
     STATE.lock().unwrap_or_else(|p| p.into_inner())
 }
@@ -119,7 +137,7 @@ pub fn write_document(bytes: &[u8]) {
     }
     let mut o = io::stdout().lock();
     if let Err(e) = o.write_all(bytes).and_then(|()| o.flush()) {
-        *st = classify(&e);
+        settle(&mut st, &e);
     }
 }
 
@@ -161,10 +179,28 @@ pub fn flush() -> State {
     let mut st = state();
     if *st == State::Open {
         if let Err(e) = io::stdout().lock().flush() {
-            *st = classify(&e);
+            settle(&mut st, &e);
         }
     }
     st.clone()
+}
+
+/// End the process as a program that keeps SIGPIPE's default action ends when it
+/// writes to a closed pipe: killed by SIGPIPE (a shell's status 141). Called at exit,
+/// after the command's cleanup, by the fio persona when a write met a closed pipe
+/// ([`met_closed_pipe`]), as fio 3.33 dies at that write; returns only if the signal
+/// could not end the process.
+pub fn end_killed_by_sigpipe() {
+    // SAFETY: plain libc calls on a local signal set; SIG_DFL makes the raised SIGPIPE
+    // end the process
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+        let mut set: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut set);
+        libc::sigaddset(&mut set, libc::SIGPIPE);
+        libc::pthread_sigmask(libc::SIG_UNBLOCK, &set, std::ptr::null_mut());
+        libc::raise(libc::SIGPIPE);
+    }
 }
 
 /// Unless `keep`, write nothing more to stdout, quietly (as after a closed pipe): the

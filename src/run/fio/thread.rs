@@ -81,6 +81,12 @@ pub(crate) fn run_thread(
     let w0 = std::time::Instant::now();
     trace_start(plan);
     let (mut rec, failed) = run_thread_io(plan, &mut t, clock, stop, warn, live)?;
+    // the engine is closed and freed with the thread's I/O (fio's words)
+    for what in ["close", "free"] {
+        crate::util::debug::trace("io", || {
+            format!("{what} ioengine {}\n", plan.job.engine.name())
+        });
+    }
     crate::util::debug::trace("process", || {
         format!(
             "iomark: job {} thread {} ended\n",

@@ -7,8 +7,9 @@
 //! The loop owns what is the same for every front end: the in-flight slots (a free list
 //! and the request parked in each busy slot), submit → done at once or queued, reaping
 //! with one clock read per batch, EINTR/EAGAIN retries, and the clock points of every
-//! request — `t0` before submit, `t1` after it, `t` at completion — from which fio's
-//! slat/clat/lat follow ([`Times::lat`]). Its shape, per pass:
+//! request — `t0` before submit (the request made ready), `ti` at its issue (a second
+//! read only for fio's rules on an engine that completes inside submit), `t1` after
+//! submit, `t` at completion — from which fio's slat/clat/lat follow ([`Times::lat`]). Its shape, per pass:
 //!
 //! ```text
 //! top      (limits, samples, control hooks)      → done? may submit?
@@ -43,12 +44,16 @@ pub enum Submitted {
     Failed,
 }
 
-/// Clock points of one request, in ticks: `t0` just before submit, `t1` when submit
-/// returned, `t` at completion (`t1` for a request done inside submit).
+/// Clock points of one request, in ticks: `t0` just before submit, `ti` at its issue,
+/// `t1` when submit returned, `t` at completion (`t1` for a request done inside submit).
 #[derive(Clone, Copy, Debug)]
 pub struct Times {
-    /// submit start
+    /// submit start: the request is ready (fio's `start_time`, taken after its prep)
     pub t0: u64,
+    /// the engine call starts (fio's `issue_time` of a synchronous engine): `t0` itself
+    /// unless the rules ask for an issue clock ([`Rules::ISSUE_CLOCK`]) and the engine
+    /// completes requests inside submit
+    pub ti: u64,
     /// submit end
     pub t1: u64,
     /// completion
@@ -59,16 +64,17 @@ pub struct Times {
 
 impl Times {
     /// fio's latencies in ns: `slat` (submit; queued requests only), `clat` (submit end
-    /// → completion; the whole call when done inside submit) and `lat` (submit start →
-    /// completion).
+    /// → completion; from the issue when done inside submit) and `lat` (submit start →
+    /// completion). As fio 3.33 times a synchronous engine, a request done inside submit
+    /// has no slat, its clat is the engine call (issue → return) and its lat counts from
+    /// the request made ready, so lat ≥ clat by the step between the two.
     #[inline(always)]
     pub fn lat(&self, clock: &Clock) -> (Option<u64>, u64, u64) {
         if self.queued {
             let (t0, t1, t) = (self.t0, self.t1, self.t);
             (Some(clock.ns(t0, t1)), clock.ns(t1, t), clock.ns(t0, t))
         } else {
-            let l = clock.ns(self.t0, self.t1);
-            (None, l, l)
+            (None, clock.ns(self.ti, self.t1), clock.ns(self.t0, self.t1))
         }
     }
 }
@@ -150,6 +156,11 @@ pub trait Rules {
         slot: usize,
         req: &mut Req<Self::Tag>,
     ) -> Result<Next, Self::Error>;
+    /// A request done inside submit takes a clock point of its own at its issue, after
+    /// `t0` ([`Times::ti`]: fio's clat of a synchronous engine starts there, its lat at
+    /// `t0`); false: one clock point before submit, clat = lat.
+    const ISSUE_CLOCK: bool = false;
+
     /// Tick of the request's submit start (`t0`).
     #[inline(always)]
     fn t0(&mut self, clock: &Clock) -> u64 {
@@ -300,6 +311,7 @@ impl<'a, E: Engine, T: Copy + Default> Io<'a, E, T> {
             };
             let at = Times {
                 t0: p.t0,
+                ti: p.t0,
                 t1: p.t1,
                 t,
                 queued: true,
@@ -472,13 +484,19 @@ fn submit_pass<E: Engine, R: Rules>(
             }
         };
         let t0 = rules.t0(io.clock);
+        // an engine that queues reads the clock after submit: its issue is `t0`
+        let ti = if R::ISSUE_CLOCK && !E::KIND.queues() {
+            io.clock.now()
+        } else {
+            t0
+        };
         let r = if req.by_rules {
             rules.issue(req)
         } else {
             submit_retry(io.eng, slot, &req.io, R::RETRIES)
         };
         let t1 = io.clock.now();
-        let how = submitted(io, rules, slot, req, r, (t0, t1))?;
+        let how = submitted(io, rules, slot, req, r, (t0, ti, t1))?;
         if rules.after(io, req, how, t1)? {
             break;
         }
@@ -487,7 +505,7 @@ fn submit_pass<E: Engine, R: Rules>(
     Ok(())
 }
 
-/// Settle a request after `submit` answered `r` (clock points `t0`, `t1`): done at
+/// Settle a request after `submit` answered `r` (clock points `t0`, `ti`, `t1`): done at
 /// once (accounted, its slot free again), queued (parked in its slot) or refused
 /// (accounted as failed).
 #[inline(always)]
@@ -497,10 +515,11 @@ fn submitted<E: Engine, R: Rules>(
     slot: usize,
     req: &Req<R::Tag>,
     r: Result<Option<usize>, IoErr>,
-    (t0, t1): (u64, u64),
+    (t0, ti, t1): (u64, u64, u64),
 ) -> Result<Submitted, R::Error> {
     let at = Times {
         t0,
+        ti,
         t1,
         t: t1,
         queued: false,
@@ -530,5 +549,34 @@ fn submitted<E: Engine, R: Rules>(
             io.free.push(slot);
             Ok(Submitted::Failed)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_request_done_inside_submit_has_fios_synchronous_latencies() {
+        // 1 ns per tick: ready at 100, issued at 130, back at 1130
+        let clock = Clock::calibrated(false);
+        let at = Times {
+            t0: 100,
+            ti: 130,
+            t1: 1130,
+            t: 1130,
+            queued: false,
+        };
+        // no slat; clat is the engine call, lat counts from the request made ready
+        assert_eq!(at.lat(&clock), (None, 1000, 1030));
+        // a queued request: slat submit, clat after it, lat both (the issue is t0)
+        let q = Times {
+            t0: 100,
+            ti: 100,
+            t1: 130,
+            t: 1130,
+            queued: true,
+        };
+        assert_eq!(q.lat(&clock), (Some(30), 1000, 1030));
     }
 }

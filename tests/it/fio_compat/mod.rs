@@ -23,6 +23,7 @@ mod logs_verify;
 mod noio;
 mod options;
 mod oracle_groups;
+mod out_edges;
 mod peers;
 mod refusals;
 mod semantics;

@@ -228,8 +228,13 @@ impl<'a> Worker<'a> {
                     d.clat.add(clat);
                     d.lat.add(lat);
                 }
-                // synchronous: clat = lat, one histogram record (DirStats::settle)
-                None => d.sync.add(clat),
+                // synchronous with clat = lat: one histogram record (DirStats::settle)
+                None if clat == lat => d.sync.add(clat),
+                // synchronous, lat from the request made ready, clat from its issue
+                None => {
+                    d.clat.add(clat);
+                    d.lat.add(lat);
+                }
             }
             if self.prio.is_some() && s.tag.op != Op::Trim {
                 let v = if m.lat_percentiles { lat } else { clat };

@@ -39,6 +39,7 @@ mod pass;
 mod readback;
 mod replay;
 mod request;
+mod trace;
 pub(crate) use request::fill_buf;
 
 /// Operation of one request.

@@ -96,6 +96,8 @@ pub(super) struct FioRules<'a> {
     /// (fio's terminate: no verify phase after it)
     ended: bool,
     timed_out: bool,
+    /// `--debug=io`: each request's lines (worker/fio/trace.rs)
+    trace_io: bool,
 }
 
 impl<'a> FioRules<'a> {
@@ -176,6 +178,7 @@ impl<'a> FioRules<'a> {
             after_mismatch: 0,
             ended: false,
             timed_out: false,
+            trace_io: crate::util::debug::on("io"),
             w,
             st,
         }
@@ -479,11 +482,56 @@ impl FioRules<'_> {
         }
         Ok(None)
     }
+
+    /// The request for `slot` made ready, in place: its write data, the depth it is
+    /// issued at, the engine request and its tag, and its `--debug=io` lines.
+    #[inline(always)]
+    fn ready<E: Engine>(
+        &mut self,
+        io: &mut Io<'_, E, Tag>,
+        slot: usize,
+        req: &mut Req<Tag>,
+        (op, file, offset, bs): (Op, usize, u64, u64),
+        ioprio: u16,
+    ) {
+        let buf = io.buf(slot);
+        if op == Op::Write && !self.w.fds.is_empty() {
+            self.fill_write(buf, file, offset, bs);
+        }
+        // fio's iodepth_level (in flight at submit, this one included)
+        self.st.depth.mark_level(io.in_flight() + 1);
+        *req = Req {
+            io: IoReq {
+                dir: if op == Op::Write {
+                    Dir::Write
+                } else {
+                    Dir::Read
+                },
+                file,
+                offset,
+                len: bs as usize,
+                buf,
+                buf_index: slot as u16,
+                ioprio,
+            },
+            by_rules: op == Op::Trim,
+            tag: Tag {
+                op,
+                measured: self.measuring,
+            },
+        };
+        if self.trace_io {
+            super::trace::issued(&req.io, req.by_rules, &self.w.plan.files[file].path);
+        }
+    }
 }
 
 impl<'a> Rules for FioRules<'a> {
     type Tag = Tag;
     type Error = RunError;
+    // fio's lat of a synchronous engine counts from the request made ready, its clat
+    // from the issue
+    const ISSUE_CLOCK: bool = true;
 
     #[inline(always)]
     fn top<E: Engine>(&mut self, io: &mut Io<'_, E, Tag>, now: u64) -> Result<Pass, RunError> {
@@ -645,32 +693,7 @@ impl<'a> Rules for FioRules<'a> {
             || self.issued_ios >= self.ios_limit
             || (skip > 0 && (*covered >= self.byte_limit || *covered + bs > self.byte_limit));
         self.pass_done = self.uses.repass && sized > 0 && self.w.pass_step(sized);
-        let buf = io.buf(slot);
-        if op == Op::Write && !self.w.fds.is_empty() {
-            self.fill_write(buf, file, offset, bs);
-        }
-        // fio's iodepth_level (in flight at submit, this one included)
-        self.st.depth.mark_level(io.in_flight() + 1);
-        *req = Req {
-            io: IoReq {
-                dir: if op == Op::Write {
-                    Dir::Write
-                } else {
-                    Dir::Read
-                },
-                file,
-                offset,
-                len: bs as usize,
-                buf,
-                buf_index: slot as u16,
-                ioprio,
-            },
-            by_rules: op == Op::Trim,
-            tag: Tag {
-                op,
-                measured: self.measuring,
-            },
-        };
+        self.ready(io, slot, req, (op, file, offset, bs), ioprio);
         Ok(Next::Io)
     }
 
@@ -691,6 +714,10 @@ impl<'a> Rules for FioRules<'a> {
         at: Times,
     ) -> Result<(), RunError> {
         let (s, buf) = (req, req.io.buf);
+        if self.trace_io {
+            let f = &self.w.plan.files[req.io.file].path;
+            super::trace::completed(&req.io, req.by_rules, f);
+        }
         match res {
             Ok(_) => {
                 if self.uses.think && s.tag.op != Op::Trim {
@@ -793,6 +820,9 @@ impl<'a> Rules for FioRules<'a> {
     #[inline(always)]
     fn reaping(&mut self, n: usize) {
         self.reaped = true;
+        if self.trace_io {
+            super::trace::reaped(n);
+        }
         if self.w.mismatch_stop {
             // reaped after a read-only job's mismatch: counted as fio's two reaps then
             // (FioRules::finish)

@@ -101,6 +101,8 @@ impl ReadBack<'_, '_> {
 impl Rules for ReadBack<'_, '_> {
     type Tag = Tag;
     type Error = RunError;
+    // timed as the job's own requests (FioRules)
+    const ISSUE_CLOCK: bool = true;
 
     fn top<E: Engine>(&mut self, io: &mut Io<'_, E, Tag>, now: u64) -> Result<Pass, RunError> {
         let done = self.over(now);
