@@ -92,6 +92,19 @@ impl RateSamples {
     }
 }
 
+/// One sample as [`RateSampler`] took it, kept for a log ([`RateSampler::keep`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Taken {
+    /// an IOPS sample (else a bandwidth one, KiB/s)
+    pub iops: bool,
+    /// direction: 0 read, 1 write, 2 trim
+    pub dir: usize,
+    /// the sample
+    pub value: u64,
+    /// the clock tick at which it was taken
+    pub at: u64,
+}
+
 /// One of the two sample series (bandwidth or IOPS) of a job thread.
 #[derive(Clone, Debug)]
 struct Series {
@@ -133,6 +146,7 @@ impl Series {
         cur: [u64; 3],
         out: &mut [SampleStat; 3],
         kib: bool,
+        mut kept: Option<&mut Vec<Taken>>,
     ) {
         if now < self.due {
             return;
@@ -151,6 +165,14 @@ impl Series {
                 delta * 1000 / spent_ms
             };
             out[d].add(rate);
+            if let Some(k) = kept.as_deref_mut() {
+                k.push(Taken {
+                    iops: !kib,
+                    dir: d,
+                    value: rate,
+                    at: now,
+                });
+            }
             self.last[d] = cur[d];
         }
         self.start(clock, now, self.last);
@@ -169,6 +191,8 @@ pub struct RateSampler {
     bw: Series,
     iops: Series,
     out: RateSamples,
+    /// the samples taken since [`RateSampler::take_kept`] (only after [`RateSampler::keep`])
+    kept: Option<Vec<Taken>>,
 }
 
 impl RateSampler {
@@ -182,6 +206,7 @@ impl RateSampler {
             bw: Series::new(or500(bw_ms)),
             iops: Series::new(or500(iops_ms)),
             out: RateSamples::default(),
+            kept: None,
         }
     }
 
@@ -211,10 +236,25 @@ impl RateSampler {
             self.next = u64::MAX;
             return;
         } else {
-            self.bw.take(clock, now, bytes, &mut self.out.bw, true);
-            self.iops.take(clock, now, ios, &mut self.out.iops, false);
+            let mut kept = self.kept.as_mut();
+            let (bw, iops) = (&mut self.out.bw, &mut self.out.iops);
+            self.bw
+                .take(clock, now, bytes, bw, true, kept.as_deref_mut());
+            self.iops.take(clock, now, ios, iops, false, kept);
         }
         self.next = self.bw.due.min(self.iops.due);
+    }
+
+    /// Keep each sample taken from now on for [`RateSampler::take_kept`]: a windowed
+    /// bandwidth or IOPS log writes its lines from the report's own samples.
+    pub fn keep(&mut self) {
+        self.kept.get_or_insert_with(Vec::new);
+    }
+
+    /// The samples taken since the last call, in the order taken (none without
+    /// [`RateSampler::keep`]).
+    pub fn take_kept(&mut self) -> Vec<Taken> {
+        self.kept.as_mut().map(std::mem::take).unwrap_or_default()
     }
 
     /// The samples taken so far.
@@ -423,6 +463,41 @@ mod tests {
         assert_eq!(r.bw[0].samples, 2);
         // 600 MiB over 600 ms
         assert_eq!(r.bw[0].max, 600 * 1024 * 1000 / 600);
+    }
+
+    /// A sampler that keeps its samples hands each one out once, with its series,
+    /// direction, value and tick, as the report counts it; one that does not keeps none.
+    #[test]
+    fn kept_samples_are_the_reports() {
+        let clock = Clock::calibrated(false);
+        let ms = |m: u64| clock.ticks(Duration::from_millis(m));
+        let t0 = 1_000_000;
+        let mut s = RateSampler::new(100, 100);
+        s.keep();
+        s.tick(&clock, t0, [0; 3], [0; 3]);
+        let t1 = t0 + ms(100);
+        s.tick(&clock, t1, [1 << 20, 0, 4096], [256, 0, 1]);
+        let k = s.take_kept();
+        let want = [
+            (false, 0, 10_240),
+            (false, 2, 40),
+            (true, 0, 2560),
+            (true, 2, 10),
+        ];
+        let got: Vec<_> = k.iter().map(|t| (t.iops, t.dir, t.value)).collect();
+        assert_eq!(got, want);
+        assert!(k.iter().all(|t| t.at == t1));
+        assert!(s.take_kept().is_empty(), "handed out once");
+        let r = s.finish();
+        assert_eq!(
+            (r.bw[0].samples, r.bw[2].samples, r.iops[0].max),
+            (1, 1, 2560)
+        );
+        let mut quiet = RateSampler::new(100, 100);
+        quiet.tick(&clock, t0, [0; 3], [0; 3]);
+        quiet.tick(&clock, t1, [1 << 20, 0, 0], [256, 0, 0]);
+        assert!(quiet.take_kept().is_empty());
+        assert_eq!(quiet.finish().bw[0].samples, 1);
     }
 
     #[test]

@@ -40,6 +40,7 @@ fn settle(job: &mut FioJob, notices: &mut Vec<String>) {
         job.more.verify = Some(VerifyKind::Pattern);
     }
     fixup_verify_interval(job);
+    log_windows(job);
     cpuio_think(job);
     exec_think(job);
     job.start_lines = engine_start_lines(job);
@@ -47,6 +48,25 @@ fn settle(job: &mut FioJob, notices: &mut Vec<String>) {
         if !notices.contains(&n) {
             notices.push(n);
         }
+    }
+}
+
+/// fio 3.33's log setup (init.c, where it opens the bw and IOPS logs): a job writing a
+/// bandwidth (IOPS) log with `log_avg_msec` takes its bandwidth (IOPS) samples every
+/// `log_avg_msec` unless `bw_avg_time` (`iops_avg_time`) was given — the report's
+/// samples and the log's lines then come from the same intervals (run/fio/log.rs
+/// `Logs::rate`). Given, the interval stays and the log averages over the shorter of
+/// the two.
+fn log_windows(job: &mut FioJob) {
+    let m = &mut job.more;
+    if m.log_avg_msec == 0 {
+        return;
+    }
+    if m.bw_log.is_some() && !m.avg_time_set[0] {
+        m.bw_avg_time = m.log_avg_msec;
+    }
+    if m.iops_log.is_some() && !m.avg_time_set[1] {
+        m.iops_avg_time = m.log_avg_msec;
     }
 }
 

@@ -246,6 +246,9 @@ pub struct JobMore {
     pub bw_avg_time: u64,
     /// `iops_avg_time`, ms: interval of the IOPS samples (fio default 500)
     pub iops_avg_time: u64,
+    /// `bw_avg_time` / `iops_avg_time` were given: a windowed log then keeps them
+    /// (job/fio/finish.rs `log_windows`)
+    pub avg_time_set: [bool; 2],
     /// `log_offset`: logs carry the offset column
     pub log_offset: bool,
     /// `per_job_logs` (default on): log names carry the thread number
@@ -379,6 +382,7 @@ impl Default for JobMore {
             log_avg_msec: 0,
             bw_avg_time: 500,
             iops_avg_time: 500,
+            avg_time_set: [false; 2],
             log_offset: false,
             per_job_logs: true,
             percentile_list: None,

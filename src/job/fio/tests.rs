@@ -871,3 +871,44 @@ fn a_fio_job_states_its_thread_job() {
     let t = f.thread_job();
     assert_eq!((t.file_size, t.pace, t.slots()), (None, Pace::Free, 32));
 }
+
+/// fio 3.33's log setup: a bw (iops) log with `log_avg_msec` makes the sampling interval
+/// `log_avg_msec` unless `bwavgtime` (`iopsavgtime`) was given, also in the global
+/// section (run/fio/log.rs `rate_windows` takes the log's window from both).
+#[test]
+fn a_windowed_log_sets_the_sampling_interval() {
+    let job = |v: &[&str]| {
+        let mut a = vec!["--name=j", "--size=1m"];
+        a.extend_from_slice(v);
+        parse(&a).unwrap().jobs.remove(0)
+    };
+    let times = |j: &FioJob| (j.more.bw_avg_time, j.more.iops_avg_time);
+    assert_eq!(
+        times(&job(&["--write_bw_log=b", "--log_avg_msec=1000"])),
+        (1000, 500)
+    );
+    let j = job(&[
+        "--write_iops_log=b",
+        "--log_avg_msec=250",
+        "--bwavgtime=100",
+    ]);
+    assert_eq!(times(&j), (100, 250));
+    let j = job(&[
+        "--write_bw_log=b",
+        "--log_avg_msec=1000",
+        "--bwavgtime=2000",
+    ]);
+    assert_eq!(times(&j), (2000, 500));
+    // without log_avg_msec nothing changes (the log is per I/O)
+    assert_eq!(
+        times(&job(&["--write_bw_log=b", "--write_iops_log=b"])),
+        (500, 500)
+    );
+    // a global bwavgtime is given for every job
+    let d = tempfile::tempdir().unwrap();
+    let f = d.path().join("j.fio");
+    let text = "[global]\nbwavgtime=200\n[j]\nsize=1m\nwrite_bw_log=b\nlog_avg_msec=1000\n";
+    std::fs::write(&f, text).unwrap();
+    let c = parse_args_with(&[f.display().to_string()], &no_env).unwrap();
+    assert_eq!(times(&c.jobs[0]), (200, 500));
+}

@@ -9,18 +9,20 @@
 //!
 //! Values: latency in ns; bandwidth in KiB/s (1024 bytes); IOPS per second. Without
 //! `log_avg_msec` every I/O is one line (its bandwidth is its bytes over its latency;
-//! its IOPS entry is 1). With `log_avg_msec=W` each W-ms window `(start, start + W]`
-//! gives one line per direction with I/O in it: mean latency, bytes/W, I/Os/W; bs and
-//! offset are 0 (`log_max_value=1`: the latency lines hold the window's maximum). The
-//! bandwidth and IOPS lines follow fio 3.33's sampling thread: a window is written at its
-//! end when an I/O completes after it; the window cut short by the job's end, and any
-//! window ending at or past `ramp_time` + `runtime`, has no line (fio: a 2 s job at 500
-//! ms has 3 lines, a 1.25 s one 2). The latency lines follow fio's `add_log_sample` of
-//! its inline logs: a completion at T ms (since the job's start) joins its direction's
-//! window, and when T is at least W past the window's base the window's line is written
-//! at T (the mean rounded to the nearest ns) and the next base is T rounded down to a
-//! multiple of W; at the job's end ([`Logs::end`]) what is left gets its line at that
-//! time (fio: a 2 s job at 500 ms has 4 lines, the last at 2000; a 3 s one 6).
+//! its IOPS entry is 1). With `log_avg_msec=W` the lines are averages over windows of
+//! W ms, per direction with I/O in it; bs and offset are 0 (`log_max_value=1`: the
+//! window's maximum instead of its mean). Both kinds follow fio 3.33's `add_log_sample`:
+//! a sample at T ms (since the job's start) joins its direction's window, and when T is
+//! at least W past the window's base the window's line is written at T (the mean
+//! rounded to the nearest unit) and the next base is T rounded down to a multiple of W;
+//! at the job's end ([`Logs::end`]) what is left gets its line at that time. The
+//! latency logs take one sample per completion (fio: a 2 s job at 500 ms has 4 lines,
+//! the last at 2000; a 3 s one 6). The bandwidth and IOPS logs take the report's own
+//! samples ([`Logs::rate`], stats/rates.rs `RateSampler`), whose interval is W unless
+//! `bw_avg_time`/`iops_avg_time` was given (job/fio/finish.rs; the window is then the
+//! shorter of the two), 1 ms short of W being enough (fio's `LOG_MSEC_SLACK` for a log
+//! that is not inline): each sample is one line, and the log's lines and the report's
+//! `bw_samples`/`iops_samples` agree.
 //! `log_unix_epoch=1` writes times as ms since 1970.
 //!
 //! `write_hist_log=PREFIX` writes `PREFIX_clat_hist.N.log`, fio's histogram log: every
@@ -64,6 +66,9 @@ pub struct LogSpec {
     pub lat: Option<String>,
     /// window, ms (0 = per I/O)
     pub avg_msec: u64,
+    /// the bandwidth and IOPS logs' windows, ms: `avg_msec`, or `bw_avg_time`
+    /// (`iops_avg_time`) when that is shorter (0: per I/O)
+    pub rate_msec: [u64; 2],
     /// write the offset column
     pub offset: bool,
     /// `log_prio`: the prio column is the I/O's ioprio in hex
@@ -78,8 +83,7 @@ pub struct LogSpec {
     pub hist_msec: u64,
     /// `log_hist_coarseness`: 2^N of fio's buckets summed per column
     pub hist_coarseness: u32,
-    /// the job's end, ms (`ramp_time` + `runtime`): no window ending at or past it is
-    /// written (fio samples only while the job runs)
+    /// the job's end, ms (`ramp_time` + `runtime`): no histogram line at or past it
     pub end_ms: Option<u64>,
     /// `log_unix_epoch` / `log_alternate_epoch`: times are ms since the epoch of this
     /// clock (`log_alternate_epoch_clock_id`, default CLOCK_REALTIME: since 1970)
@@ -104,10 +108,17 @@ pub struct LogFile {
     fz: Option<crate::run::fio::fz::FzLog>,
 }
 
+/// The samples of one bandwidth or IOPS window since its last line.
+#[derive(Default, Clone, Copy)]
+struct RateWin {
+    n: u64,
+    sum: u128,
+    max: u64,
+}
+
 #[derive(Default, Clone, Copy)]
 struct Win {
     ios: u64,
-    bytes: u64,
     lat: u128,
     clat: u128,
     slat: u128,
@@ -131,15 +142,24 @@ struct HistLog {
 }
 
 /// Whether the job's report takes its bandwidth and IOPS samples per I/O, `[bw, iops]`
-/// (fio 3.33's `per_unit_log`): a bw (iops) log without `log_avg_msec`, or with
-/// `log_compression`/`log_store_compressed`. fio's sampling thread then takes no
+/// (fio 3.33's `per_unit_log`): a bw (iops) log without a window ([`rate_windows`]), or
+/// with `log_compression`/`log_store_compressed`. fio's sampling thread then takes no
 /// interval sample of that kind, and each measured completion adds one: its bandwidth
 /// ([`unit_bw`]; not under `disable_bw_measurement`), or 1 I/O (not under
 /// `gtod_reduce`) — the report's `bw_*`/`iops_*` keys are over those.
 pub fn unit_samples(job: &crate::job::fio::FioJob) -> [bool; 2] {
     let (m, t) = (&job.more, &job.tuning);
-    let unit = m.log_avg_msec == 0 || t.log_compression > 0 || t.log_store_compressed;
-    [unit && m.bw_log.is_some(), unit && m.iops_log.is_some()]
+    let unit = t.log_compression > 0 || t.log_store_compressed;
+    let [bw, iops] = rate_windows(job).map(|w| unit || w == 0);
+    [bw && m.bw_log.is_some(), iops && m.iops_log.is_some()]
+}
+
+/// The windows of the job's bandwidth and IOPS logs, ms (fio 3.33's log setup):
+/// `log_avg_msec`, or the sampling interval when that is shorter (job/fio/finish.rs
+/// makes the interval `log_avg_msec` unless it was given); 0 without `log_avg_msec`.
+pub fn rate_windows(job: &crate::job::fio::FioJob) -> [u64; 2] {
+    let m = &job.more;
+    [m.bw_avg_time, m.iops_avg_time].map(|t| m.log_avg_msec.min(t))
 }
 
 /// The bandwidth sample of one I/O, as fio 3.33 logs it (`add_bw_sample`): its bytes
@@ -161,9 +181,10 @@ pub struct Logs {
     slat: Option<LogFile>,
     /// the I/O log, the names of the job's files in it and when it was opened
     iolog: Option<(Staged, Vec<String>, std::time::Instant)>,
-    win_start_ms: u64,
-    /// the bandwidth and IOPS window of each direction
-    win: [Win; 3],
+    /// the bandwidth (0) and IOPS (1) windows of each direction, and their bases, ms
+    /// since the job's start
+    rwin: [[RateWin; 3]; 2],
+    rate_last: [[u64; 3]; 2],
     /// the latency window of each direction and its base, ms since the job's start
     lwin: [Win; 3],
     lat_last: [u64; 3],
@@ -187,6 +208,7 @@ impl LogSpec {
             iops: m.iops_log.clone(),
             lat: m.lat_log.clone(),
             avg_msec: m.log_avg_msec,
+            rate_msec: rate_windows(job),
             offset: m.log_offset,
             prio: job.extra.log_prio,
             shared: !m.per_job_logs,
@@ -315,8 +337,8 @@ impl Logs {
             }),
             epoch_ms: spec.epoch_clock.map_or(0, clock_ms),
             spec: spec.clone(),
-            win_start_ms: 0,
-            win: [Win::default(); 3],
+            rwin: Default::default(),
+            rate_last: [[0; 3]; 2],
             lwin: [Win::default(); 3],
             lat_last: [0; 3],
             cur_prio: 0,
@@ -418,29 +440,22 @@ impl Logs {
     ) {
         self.hist_io(t_ms, d, bytes, clat);
         if self.spec.avg_msec > 0 {
+            // windowed: the bandwidth and IOPS lines come from the report's samples
+            // ([`Logs::rate`]), or with `unit_rates` from these latency windows
             self.lat_io(t_ms, d.min(2), slat, (clat, lat), unit_bw(bytes, clat));
-            if self.spec.unit_rates {
-                return;
-            }
+            return;
         }
         let t_ms = t_ms + self.epoch_ms;
         let o = self.spec.offset;
-        if self.spec.avg_msec == 0 {
-            let p = (self.cur_prio, self.spec.prio);
-            let bw = unit_bw(bytes, clat);
-            Self::line(&mut self.bw, o, p, t_ms, bw, d, bytes, off);
-            Self::line(&mut self.iops, o, p, t_ms, 1, d, bytes, off);
-            Self::line(&mut self.lat, o, p, t_ms, lat, d, bytes, off);
-            Self::line(&mut self.clat, o, p, t_ms, clat, d, bytes, off);
-            if let Some(s) = slat {
-                Self::line(&mut self.slat, o, p, t_ms, s, d, bytes, off);
-            }
-            return;
+        let p = (self.cur_prio, self.spec.prio);
+        let bw = unit_bw(bytes, clat);
+        Self::line(&mut self.bw, o, p, t_ms, bw, d, bytes, off);
+        Self::line(&mut self.iops, o, p, t_ms, 1, d, bytes, off);
+        Self::line(&mut self.lat, o, p, t_ms, lat, d, bytes, off);
+        Self::line(&mut self.clat, o, p, t_ms, clat, d, bytes, off);
+        if let Some(s) = slat {
+            Self::line(&mut self.slat, o, p, t_ms, s, d, bytes, off);
         }
-        self.tick(t_ms - self.epoch_ms);
-        let w = &mut self.win[d.min(2)];
-        w.ios += 1;
-        w.bytes += bytes;
     }
 
     /// One completion in its direction's latency window (fio's `add_log_sample` of an
@@ -497,15 +512,69 @@ impl Logs {
         }
     }
 
-    /// The job's end, `t_ms` since its start: with `log_avg_msec`, the latency windows'
-    /// rest gets its lines at that time (fio's `finalize_logs`); the bandwidth and IOPS
-    /// windows get none (fio's sampling thread takes no sample after the job).
+    /// The job's end, `t_ms` since its start: with `log_avg_msec`, what is left in the
+    /// windows gets its lines at that time (fio's `finalize_logs`). The bandwidth and
+    /// IOPS windows are empty then unless `bw_avg_time`/`iops_avg_time` is shorter than
+    /// `log_avg_msec`: each sample of an interval of the window's length closes it.
     pub fn end(&mut self, t_ms: u64) {
         if self.spec.avg_msec > 0 {
             for d in 0..3 {
                 self.lat_lines(d, t_ms);
+                self.rate_line(0, d, t_ms);
+                self.rate_line(1, d, t_ms);
             }
         }
+    }
+
+    /// Whether a bandwidth or IOPS log of these takes the report's samples
+    /// ([`Logs::rate`]): it is windowed, and not per I/O.
+    pub fn takes_rates(&self) -> bool {
+        let live = self.spec.avg_msec > 0 && !self.spec.unit_rates;
+        let bw = self.bw.is_some() && self.spec.rate_msec[0] > 0;
+        let iops = self.iops.is_some() && self.spec.rate_msec[1] > 0;
+        live && (bw || iops)
+    }
+
+    /// One of the report's bandwidth (`iops` false; KiB/s) or IOPS samples, `v`, of
+    /// direction `d`, taken at `t_ms` since the job's start (fio's `add_log_sample` of a
+    /// log that is not inline): it joins the direction's window, whose line is written
+    /// once `t_ms` is within 1 ms of the window's length past its base. Nothing for a
+    /// log written per I/O.
+    pub fn rate(&mut self, iops: bool, t_ms: u64, d: usize, v: u64) {
+        let k = usize::from(iops);
+        let avg = self.spec.rate_msec[k];
+        let file = if iops { &self.iops } else { &self.bw };
+        if avg == 0 || self.spec.unit_rates || file.is_none() {
+            return;
+        }
+        let d = d.min(2);
+        let w = &mut self.rwin[k][d];
+        w.n += 1;
+        w.sum += u128::from(v);
+        w.max = w.max.max(v);
+        let last = self.rate_last[k][d];
+        // fio's LOG_MSEC_SLACK: a sampled log's window may close 1 ms early
+        if t_ms < last || t_ms - last + 1 < avg {
+            return;
+        }
+        self.rate_line(k, d, t_ms);
+        self.rate_last[k][d] = t_ms - t_ms % avg;
+    }
+
+    /// The line of bandwidth (`k` 0) or IOPS (1) window `d` at `t_ms` since the job's
+    /// start (none for an empty window), and a new window.
+    fn rate_line(&mut self, k: usize, d: usize, t_ms: u64) {
+        let w = std::mem::take(&mut self.rwin[k][d]);
+        if w.n == 0 {
+            return;
+        }
+        let v = match self.spec.max_value {
+            true => w.max,
+            false => ((w.sum * 2 + u128::from(w.n)) / (2 * u128::from(w.n))) as u64,
+        };
+        let (o, p, t) = (self.spec.offset, (0, self.spec.prio), t_ms + self.epoch_ms);
+        let f = if k == 1 { &mut self.iops } else { &mut self.bw };
+        Self::line(f, o, p, t, v, d, 0, 0);
     }
 
     /// Count one completion in the histogram log and write its line when the
@@ -563,60 +632,6 @@ impl Logs {
         }
         h.last[d].clone_from(&h.now[d]);
         h.since[d] = t_ms - (window - msec);
-    }
-
-    /// Take the bandwidth and IOPS samples due at `t_ms` (ms since the job's start, as
-    /// [`Logs::io`]'s): each window that ended before it gets its lines, written at
-    /// `t_ms` — the time the sample is taken, as fio's sampling thread writes the time
-    /// it took each sample (503, 1004… at 500 ms), not the window's end. The worker
-    /// calls this at each completion and while it waits (run/worker/fio/pass.rs: `nap`).
-    pub fn tick(&mut self, t_ms: u64) {
-        if self.spec.avg_msec == 0 || self.spec.unit_rates {
-            return;
-        }
-        let t_ms = t_ms + self.epoch_ms;
-        if self.win_start_ms == 0 {
-            self.win_start_ms = self.epoch_ms;
-        }
-        while t_ms > self.win_start_ms + self.spec.avg_msec {
-            self.flush_window(self.spec.avg_msec, t_ms);
-        }
-    }
-
-    /// When the current bandwidth/IOPS window ends, ms since the job's start (`None`:
-    /// the logs have no windows).
-    pub fn window_end(&self) -> Option<u64> {
-        let live = self.spec.avg_msec > 0 && !self.spec.unit_rates;
-        let any = self.bw.is_some() || self.iops.is_some();
-        let start = self.win_start_ms.max(self.epoch_ms) - self.epoch_ms;
-        (live && any).then(|| start + self.spec.avg_msec)
-    }
-
-    /// The bandwidth and IOPS lines of the current window, `len` ms long, written at
-    /// `at` (the sample's time, past the window's end).
-    fn flush_window(&mut self, len: u64, at: u64) {
-        let win = len.max(1);
-        let t = self.win_start_ms + len;
-        if self.spec.end_ms.is_some_and(|e| t - self.epoch_ms >= e) {
-            // the job's time is up: fio takes no sample at or past its end
-            self.win = [Win::default(); 3];
-            self.win_start_ms = t;
-            return;
-        }
-        let o = self.spec.offset;
-        let p = (0, self.spec.prio);
-        for d in 0..3 {
-            let w = self.win[d];
-            if w.ios == 0 {
-                continue;
-            }
-            let bw = (w.bytes as u128 * 1000 / 1024 / u128::from(win)) as u64;
-            let iops = (w.ios as u128 * 1000 / u128::from(win)) as u64;
-            Self::line(&mut self.bw, o, p, at, bw, d, 0, 0);
-            Self::line(&mut self.iops, o, p, at, iops, d, 0, 0);
-        }
-        self.win = [Win::default(); 3];
-        self.win_start_ms = t;
     }
 
     /// Put every file in place (the logs of the
@@ -682,22 +697,25 @@ mod tests {
             iops: Some("x".into()),
             lat: Some(String::new()),
             avg_msec: 100,
+            rate_msec: [100, 100],
             ..Default::default()
         };
         let mut l = Logs::create(&spec, "job", 0, d.path()).unwrap();
         // window [0,100): two 4 KiB reads of 1000 and 3000 ns; window [100,200): one write
         l.io(10, 0, 4096, 0, None, 1000, 1000);
         l.io(50, 0, 4096, 4096, None, 3000, 3000);
+        // the report's samples at 100 ms: 8192 bytes in 100 ms = 80 KiB/s, 20 IOPS
+        l.rate(false, 100, 0, 80);
+        l.rate(true, 100, 0, 20);
         l.io(150, 1, 8192, 0, None, 500, 500);
         l.end(160);
         l.finish().unwrap();
+        // one line per sample; none at the job's end (no sample was taken for the
+        // write's interval)
         let bw = std::fs::read_to_string(log_path(d.path(), "job", "bw", 0)).unwrap();
-        // 8192 bytes in 100 ms = 80 KiB/s, sampled at 150 ms (the completion after the
-        // window); the second window, cut short by the job's end at 150 ms, has no line
-        // (fio 3.33 samples while the job runs)
-        assert_eq!(bw, "150, 80, 0, 0, 0\n");
+        assert_eq!(bw, "100, 80, 0, 0, 0\n");
         let iops = std::fs::read_to_string(log_path(d.path(), "x", "iops", 0)).unwrap();
-        assert_eq!(iops, "150, 20, 0, 0, 0\n");
+        assert_eq!(iops, "100, 20, 0, 0, 0\n");
         // latency: the write at 150 ms is 100 ms past its window's base (0), so its line
         // is written then; the reads' window is still open at the job's end (160 ms)
         let lat = std::fs::read_to_string(log_path(d.path(), "job", "lat", 0)).unwrap();
@@ -705,11 +723,98 @@ mod tests {
         assert!(log_path(d.path(), "job", "slat", 0).exists());
     }
 
+    /// The bandwidth and IOPS lines are fio's `add_log_sample` over the report's
+    /// samples: a sample 1 ms short of the window closes it (fio's LOG_MSEC_SLACK), one
+    /// 2 ms short waits in it, the next base is rounded down to the window, and what
+    /// is left gets its line at the job's end (mean rounded, or `log_max_value`'s
+    /// maximum).
     #[test]
-    fn no_window_line_past_the_last_io() {
+    fn rate_lines_are_the_reports_samples() {
+        let d = tempfile::tempdir().unwrap();
+        for max_value in [false, true] {
+            let pre = format!("r{max_value}");
+            let spec = LogSpec {
+                bw: Some(pre.clone()),
+                iops: Some(pre.clone()),
+                avg_msec: 500,
+                rate_msec: [500, 250],
+                max_value,
+                ..Default::default()
+            };
+            let mut l = Logs::create(&spec, "job", 0, d.path()).unwrap();
+            for (t, v) in [(499, 10), (998, 20), (1503, 31), (1700, 5)] {
+                l.rate(false, t, 0, v);
+                l.rate(true, t, 1, v);
+            }
+            assert!(l.takes_rates());
+            l.end(1800);
+            l.finish().unwrap();
+            let read = |k| std::fs::read_to_string(log_path(d.path(), &pre, k, 0)).unwrap();
+            // bw (500 ms): 499 is 1 ms short of the window and closes it, base 0 (499
+            // rounded down); 998 closes it again, base 500; 1503 too, base 1500; 1700
+            // waits and is written at the end
+            assert_eq!(
+                read("bw"),
+                "499, 10, 0, 0, 0\n998, 20, 0, 0, 0\n1503, 31, 0, 0, 0\n1800, 5, 0, 0, 0\n"
+            );
+            // iops (250 ms), direction 1: 499 closes, base 250; 998 closes, base 750;
+            // 1503 closes, base 1500; 1700 (200 past) waits and is written at the end
+            assert_eq!(
+                read("iops"),
+                "499, 10, 1, 0, 0\n998, 20, 1, 0, 0\n1503, 31, 1, 0, 0\n1800, 5, 1, 0, 0\n"
+            );
+        }
+        // a sample 2 ms short of the window waits: its line is the mean with the next
+        let spec = LogSpec {
+            bw: Some("m".into()),
+            avg_msec: 1000,
+            rate_msec: [1000, 1000],
+            ..Default::default()
+        };
+        let mut l = Logs::create(&spec, "job", 0, d.path()).unwrap();
+        l.rate(false, 998, 0, 10);
+        l.rate(false, 999, 0, 13);
+        l.rate(false, 1500, 0, 7);
+        l.rate(true, 1500, 0, 7);
+        l.end(1600);
+        l.finish().unwrap();
+        let bw = std::fs::read_to_string(log_path(d.path(), "m", "bw", 0)).unwrap();
+        // (10 + 13) / 2 = 11.5 rounds to 12, base 0: 1500 closes the next window; nothing
+        // is left for the end; the IOPS sample has no log to go to
+        assert_eq!(bw, "999, 12, 0, 0, 0\n1500, 7, 0, 0, 0\n");
+    }
+
+    /// A windowed log's window is `log_avg_msec`, or the given sampling interval when
+    /// that is shorter; 0 (per I/O) without `log_avg_msec`.
+    #[test]
+    fn rate_windows_are_fios() {
+        let windows = |v: &[&str]| {
+            let mut a = vec!["--name=j".to_string(), "--size=1m".into()];
+            a.extend(v.iter().map(|s| s.to_string()));
+            let c = crate::job::fio::parse_args(&a).unwrap();
+            (rate_windows(&c.jobs[0]), unit_samples(&c.jobs[0]))
+        };
+        let w = windows(&["--write_bw_log=b", "--log_avg_msec=1000"]);
+        assert_eq!(w, ([1000, 500], [false, false]));
+        let w = windows(&["--write_bw_log=b", "--log_avg_msec=1000", "--bwavgtime=300"]);
+        assert_eq!(w, ([300, 500], [false, false]));
+        let w = windows(&[
+            "--write_bw_log=b",
+            "--log_avg_msec=1000",
+            "--bwavgtime=2000",
+        ]);
+        assert_eq!(w, ([1000, 500], [false, false]));
+        let w = windows(&["--write_bw_log=b", "--write_iops_log=b"]);
+        assert_eq!(w, ([0, 0], [true, true]));
+        // a given interval of 0 makes that log per I/O (fio's window is the shorter)
+        let w = windows(&["--write_bw_log=b", "--log_avg_msec=1000", "--bwavgtime=0"]);
+        assert_eq!(w, ([0, 500], [true, false]));
+    }
+
+    #[test]
+    fn latency_windows_close_at_completions() {
         let d = tempfile::tempdir().unwrap();
         let spec = LogSpec {
-            bw: Some(String::new()),
             lat: Some(String::new()),
             avg_msec: 500,
             end_ms: Some(2000),
@@ -720,25 +825,11 @@ mod tests {
         // a 2 s job: I/O every 100 ms up to 2010 ms (one past its time)
         for t in (100..=2010).step_by(100) {
             l.io(t, 0, 4096, 0, None, t * 10, t * 10);
-            if t == 1000 {
-                assert_eq!(l.window_end(), Some(1000));
-                l.tick(1000);
-                assert_eq!(l.window_end(), Some(1000), "not past the window's end");
-                l.tick(1003);
-                assert_eq!(l.window_end(), Some(1500));
-            }
         }
+        assert!(!l.takes_rates());
         l.io(2010, 0, 4096, 0, None, 7, 7);
         l.end(2012);
         l.finish().unwrap();
-        let bw = std::fs::read_to_string(log_path(d.path(), "job", "bw", 0)).unwrap();
-        // 5 x 4 KiB per 500 ms = 40 KiB/s, each window sampled when it was seen over
-        // (the next completion, 100 ms on; a tick at 1003 ms takes the second sooner);
-        // fio's 3 lines for a 2 s job: the window ending at the runtime has none
-        assert_eq!(
-            bw,
-            "600, 40, 0, 0, 0\n1003, 40, 0, 0, 0\n1600, 40, 0, 0, 0\n"
-        );
         // log_max_value: the largest latency of each window, written by the completion
         // that closes it (500, 1000, … ms), and the rest at the job's end (2012 ms)
         let lat = std::fs::read_to_string(log_path(d.path(), "job", "lat", 0)).unwrap();
@@ -902,22 +993,23 @@ mod tests {
             let spec = LogSpec {
                 bw,
                 avg_msec,
+                rate_msec: [500, 500],
                 prio,
                 ..Default::default()
             };
             let mut l = Logs::create(&spec, "job", 0, d.path()).unwrap();
             l.set_prio(0x2001);
-            // the second I/O closes the first window (one 4 KiB write in 500 ms), the
-            // sample taken then, at 600 ms
             l.io(100, 1, 4096, 0, None, 900, 1000);
+            // the report's sample at 503 ms: 2051 KiB/s of writes
+            l.rate(false, 503, 1, 2051);
             l.io(600, 1, 4096, 0, None, 900, 1000);
             l.finish().unwrap();
             let p = d.path().join(format!("w{log_prio}_bw.1.log"));
             let s = std::fs::read_to_string(p).unwrap();
             s.lines().next().map(str::to_string)
         };
-        assert_eq!(first_line(false).as_deref(), Some("600, 8, 1, 0, 0"));
-        assert_eq!(first_line(true).as_deref(), Some("600, 8, 1, 0, 0x0000"));
+        assert_eq!(first_line(false).as_deref(), Some("503, 2051, 1, 0, 0"));
+        assert_eq!(first_line(true).as_deref(), Some("503, 2051, 1, 0, 0x0000"));
     }
 
     /// `log_store_compressed`: the bw log is `PREFIX_bw.N.log.fz`, fio's compressed

@@ -121,10 +121,9 @@ fn side(who: &str, d: &Path, dir: &Path, args: &[&str]) -> Out {
 
 /// The bandwidth log's times with `log_avg_msec=500` are when each sample was taken
 /// (fio 3.33's sampling thread writes its own time: 512, 1027, 1530 for a 2 s job at
-/// 100 IOPS), not the windows' ends: each line falls in the 100 ms after its window's
-/// end and iomark's are not all multiples of 500 — it takes a sample at the
-/// completion after the window or, while the job waits for its rate, 1 ms past the end
-/// (fio's own times can fall on the end: only the window holds it).
+/// 100 IOPS, or 500, 1000, 1500 in another run), not the windows' ends: each line falls
+/// in the 100 ms after its window's end, and is one of the report's bandwidth samples
+/// (`bw_samples` lines, `bw_min`/`bw_max` among them).
 #[test]
 fn bandwidth_log_times_are_when_the_sample_was_taken() {
     let d = scratch();
@@ -140,8 +139,10 @@ fn bandwidth_log_times_are_when_the_sample_was_taken() {
             "--runtime=2",
             "--write_bw_log=B",
             "--log_avg_msec=500",
+            "--output-format=json",
         ];
-        side(who, d.path(), &dir, &args);
+        let r = side(who, d.path(), &dir, &args).json();
+        let r = &r["jobs"][0]["read"];
         let bw = lines(&dir, "B_bw.1.log");
         assert_eq!(bw.len(), 3, "{who}: {bw:?}");
         for (k, l) in bw.iter().enumerate() {
@@ -150,13 +151,11 @@ fn bandwidth_log_times_are_when_the_sample_was_taken() {
             // 100 I/Os of 4 KiB a second: 400 KiB/s, give or take an I/O a window
             assert!((380..=420).contains(&l[1]), "{who}: {bw:?}");
         }
-        // iomark's samples come at the completion after the window's end or 1 ms past
-        // it while the job waits for its rate, not all at exact multiples as it wrote
-        // them before; fio's sampling thread lands on the ends at times (500, 1000,
-        // 1500 in one run here), so it is held to the window only
-        if who != "fio" {
-            assert!(bw.iter().any(|l| l[0] % 500 != 0), "{who}: {bw:?}");
-        }
+        // the lines are the report's samples
+        let at = |k: &str| r[k].as_u64().unwrap();
+        assert_eq!(at("bw_samples"), bw.len() as u64, "{who}: {r}");
+        assert_eq!(bw.iter().map(|l| l[1]).min(), Some(at("bw_min")), "{who}");
+        assert_eq!(bw.iter().map(|l| l[1]).max(), Some(at("bw_max")), "{who}");
     }
 }
 

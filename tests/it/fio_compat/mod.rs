@@ -19,6 +19,7 @@ mod json_keys;
 mod junk_parts;
 mod kb_base;
 mod log_ends;
+mod log_rows;
 mod logs_verify;
 mod noio;
 mod options;

@@ -400,11 +400,13 @@ fn avg_time(c: &JobCtx<'_>, v: Option<&str>) -> Result<u64, FioError> {
 
 fn bw_avg_time(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
     c.job.more.bw_avg_time = avg_time(c, v)?;
+    c.job.more.avg_time_set[0] = true;
     Ok(())
 }
 
 fn iops_avg_time(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
     c.job.more.iops_avg_time = avg_time(c, v)?;
+    c.job.more.avg_time_set[1] = true;
     Ok(())
 }
 

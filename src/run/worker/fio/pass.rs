@@ -8,6 +8,7 @@
 use crate::engine::{Dir, IoReq};
 use crate::run::control::flow::FlowMember;
 use crate::run::control::lat_target::{LatTarget, LtAction};
+use crate::run::fio::log::Logs;
 use crate::run::worker::fio::*;
 use crate::run::worker::{Io, Next, Pass, Req, Rules, Submitted, Times};
 use crate::stats::rates::RateSampler;
@@ -118,7 +119,7 @@ impl<'a> FioRules<'a> {
         w.lat_target = ctl
             .lat_target
             .map(|t| LatTarget::new(t, depth as u32, 0, 0));
-        let mut samp = sampler(job);
+        let mut samp = sampler(job, w.logs.as_ref());
         samp.set_end(deadline);
         w.phase(if job.ramp_time.is_zero() { b'*' } else { b'/' });
         FioRules {
@@ -214,7 +215,7 @@ impl<'a> FioRules<'a> {
             self.st.sync = Default::default();
             // depth counts and rate samples restart too (fio reset_io_stats)
             self.st.depth = Default::default();
-            self.samp = sampler(&self.w.plan.job);
+            self.samp = sampler(&self.w.plan.job, self.w.logs.as_ref());
             self.samp.set_end(self.deadline);
             self.measure_start = clock.now();
         }
@@ -394,22 +395,37 @@ impl FioRules<'_> {
                 self.give_stats(l, now);
             }
             let mut ns = clock.ns(now, t).min(20_000_000);
-            if let Some(next) = self.log_tick(now) {
-                ns = ns.min(next);
+            let logged = self.w.logs.as_ref().is_some_and(Logs::takes_rates);
+            if self.measuring && logged {
+                // a windowed bandwidth/IOPS log's samples are taken while the job waits
+                // too, as fio's sampling thread takes them
+                if now >= self.samp.next {
+                    self.sample(now);
+                }
+                if self.samp.next < t {
+                    ns = ns.min(clock.ns(now, self.samp.next.max(now)));
+                }
             }
             std::thread::sleep(std::time::Duration::from_nanos(ns.max(1)));
         }
     }
 
-    /// While the job waits: the bandwidth/IOPS log samples due at `now` (run/fio/log.rs
-    /// `Logs::tick`), taken on time as fio's sampling thread takes them; the ns until
-    /// the next one is due (1 ms past its window's end), if any.
-    fn log_tick(&mut self, now: u64) -> Option<u64> {
-        let l = self.w.logs.as_mut().filter(|_| self.measuring)?;
-        let since = self.w.clock.ns(self.measure_start, now);
-        l.tick(since / 1_000_000);
-        let due = (l.window_end()? + 1) * 1_000_000;
-        Some(due.saturating_sub(since))
+    /// Take the bandwidth and IOPS samples due at `now` (stats/rates.rs `RateSampler`);
+    /// a windowed log gets each of them (run/fio/log.rs `Logs::rate`), at its time in
+    /// ms since the measured run's start.
+    fn sample(&mut self, now: u64) {
+        let (r, w, t) = (&self.st.read, &self.st.write, &self.st.trim);
+        let (bytes, ios) = ([r.bytes, w.bytes, t.bytes], [r.ios, w.ios, t.ios]);
+        self.samp.tick(self.w.clock, now, bytes, ios);
+        if let Some(l) = &mut self.w.logs {
+            for s in self.samp.take_kept() {
+                let at = self
+                    .w
+                    .clock
+                    .ns(self.measure_start, s.at.max(self.measure_start));
+                l.rate(s.iops, at / 1_000_000, s.dir, s.value);
+            }
+        }
     }
 
     /// Wait for a log entry's tick, reaping completions meanwhile. The last
@@ -568,13 +584,7 @@ impl<'a> Rules for FioRules<'a> {
         }
         // one compare per pass; a sample every bw/iops_avg_time
         if self.measuring && now >= self.samp.next {
-            let (r, w, t) = (&self.st.read, &self.st.write, &self.st.trim);
-            self.samp.tick(
-                clock,
-                now,
-                [r.bytes, w.bytes, t.bytes],
-                [r.ios, w.ios, t.ios],
-            );
+            self.sample(now);
         }
         // fio's `--status-interval` report asked for a copy of the recorder
         if let Some(l) = self.w.live.filter(|l| l.want_stats.load(Ordering::Relaxed)) {
@@ -1017,8 +1027,9 @@ impl<'a> FioRules<'a> {
 
 /// The job's bandwidth/IOPS sampler: every `bwavgtime`/`iopsavgtime` ms; none at all
 /// for an interval of 0 or with `disable_bw_measurement=1` (fio 3.33 then reports no
-/// samples), nor for a kind sampled per I/O (run/fio/log.rs's `unit_samples`).
-fn sampler(job: &crate::job::fio::FioJob) -> RateSampler {
+/// samples), nor for a kind sampled per I/O (run/fio/log.rs's `unit_samples`). It
+/// keeps its samples for `logs` when they have windowed bandwidth/IOPS logs.
+fn sampler(job: &crate::job::fio::FioJob, logs: Option<&Logs>) -> RateSampler {
     const NEVER_MS: u64 = 1 << 40;
     let unit = crate::run::fio::log::unit_samples(job);
     let every = |ms: u64, unit: bool| {
@@ -1028,10 +1039,14 @@ fn sampler(job: &crate::job::fio::FioJob) -> RateSampler {
             ms
         }
     };
-    RateSampler::new(
+    let mut s = RateSampler::new(
         every(job.more.bw_avg_time, unit[0]),
         every(job.more.iops_avg_time, unit[1]),
-    )
+    );
+    if logs.is_some_and(Logs::takes_rates) {
+        s.keep();
+    }
+    s
 }
 
 /// fio's `scramble_buffers` (io_u.c `small_content_scramble`): in every 512-byte
