@@ -365,9 +365,9 @@ fn debug_start(cmd: &fio::FioCommand) {
     }
 }
 
-/// The debug areas with trace points in iomark: parsing, jobs, job processes, files and
-/// random seeds (run/fio/thread.rs).
-const TRACED: [&str; 5] = ["parse", "job", "process", "file", "random"];
+/// The debug areas with trace points in iomark: parsing, jobs, job processes, files,
+/// random seeds (run/fio/thread.rs) and page-cache drops (`io`, run/worker/fio/).
+const TRACED: [&str; 6] = ["parse", "job", "process", "file", "random", "io"];
 
 /// Under an MPI launch (src/ranks/): start the session, give every job its rank's
 /// directory (`DIR/rank.N/`; a job with an absolute `filename=` is refused, it would be
