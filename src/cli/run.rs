@@ -366,7 +366,8 @@ fn debug_start(cmd: &fio::FioCommand) {
 }
 
 /// The debug areas with trace points in iomark: parsing, jobs, job processes, files and
-/// random seeds (run/fio/thread.rs), the requests (run/worker/fio/trace.rs).
+/// random seeds (run/fio/thread.rs), the requests and page-cache drops (`io`,
+/// run/worker/fio/trace.rs, run/worker/fio/).
 const TRACED: [&str; 6] = ["parse", "job", "process", "file", "random", "io"];
 
 /// Under an MPI launch (src/ranks/): start the session, give every job its rank's

@@ -518,6 +518,23 @@ fn verify_only_job(job: &FioJob) -> Result<Option<FioJob>, RunError> {
     Ok(Some(j))
 }
 
+/// The bytes a job issues at most (0: no limit, time based or a replay): `io_size`, or
+/// a pass's bytes, × `loops`. A sequential walk with holes wraps at the files' end
+/// instead of ending there: its pass is the regions' bytes as given, whole blocks or
+/// not, a last request passing it as in fio (`read:12k bs=8k size=100k`: 13 requests).
+fn byte_limit_of(job: &FioJob, regions: &[Region], pass_bytes: u64, replay: bool) -> u64 {
+    if job.time_based || replay {
+        return 0;
+    }
+    let holed = job.rw_suffix > 0 && !job.rw.random();
+    let pass = if holed {
+        regions.iter().map(|r| r.1).sum()
+    } else {
+        pass_bytes
+    };
+    job.more.io_size.unwrap_or(pass).saturating_mul(job.loops)
+}
+
 pub(crate) fn plan(job: &FioJob, t: u32, global_index: u64) -> Result<Plan, RunError> {
     let verify_only = verify_only_job(job)?;
     let job = verify_only.as_ref().unwrap_or(job);
@@ -574,14 +591,7 @@ pub(crate) fn plan(job: &FioJob, t: u32, global_index: u64) -> Result<Plan, RunE
     };
     // (fill_device: the region is the free space, so the job ends at ENOSPC, or at the
     // latest once it has written all of it)
-    let byte_limit = if job.time_based || replay.is_some() {
-        0
-    } else {
-        job.more
-            .io_size
-            .unwrap_or(pass_bytes)
-            .saturating_mul(job.loops)
-    };
+    let byte_limit = byte_limit_of(job, &regions, pass_bytes, replay.is_some());
     // one seed drives every generator of a thread (offsets, sizes, mixes, buffers):
     // `randrepeat` (default 1) repeats them all, as fio's `allrandrepeat=1` does, and
     // `allrandrepeat=1` makes them repeat even with `randrepeat=0`

@@ -199,10 +199,7 @@ pub(crate) fn run_thread_io(
     }
     // fio: pre_read clears invalidate (the files were read into the cache on purpose)
     if m.invalidate && !job.direct && !job.tuning.pre_read {
-        for &fd in &fds {
-            // SAFETY: advice on an open descriptor; failure only means the cache stays.
-            unsafe { libc::posix_fadvise(fd, 0, 0, libc::POSIX_FADV_DONTNEED) };
-        }
+        crate::run::worker::drop_cache(&fds, &plan.files);
     }
     let w = Worker::new(plan, clock, stop, fds.clone(), logs, live);
     let spec = engine_spec(plan, t.spec(fds), advice);

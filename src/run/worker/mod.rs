@@ -31,7 +31,7 @@ use crate::engine::buffers::Slab;
 use crate::engine::{Completion, Dir, Engine, IoErr, IoReq, SyncKind};
 use crate::stats::clock::Clock;
 
-pub(crate) use fio::{fill_buf, Live, Op, Worker, LIVE_STATE};
+pub(crate) use fio::{drop_cache, fill_buf, Live, Op, Worker, LIVE_STATE};
 
 /// How a request left `submit`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -34,8 +34,10 @@ fn ios(stdout: &str) -> (u64, u64) {
 }
 
 /// `rw=rw:8k`, bs=4k, 1 MiB: as fio's last_pos per direction, reads and writes each
-/// step 12 KiB through the file, and the job ends when the first of them reaches its
-/// end — about 85 + 86 requests (fio: 85 + 86, 700 KiB), not half of that.
+/// step 12 KiB through the file; the 86th step of a direction ends exactly at the
+/// file's end (85 × 12 KiB + 4 KiB), which ends the file and so the job — about 85 + 86
+/// requests (fio: 85 + 86, 700 KiB), not half of that. (A walk that passes the end
+/// without meeting it wraps instead: tests/it/fio_compat/holes.rs.)
 #[test]
 fn mixed_holed_rw_walks_each_direction_as_fio() {
     let d = scratch();
@@ -49,7 +51,7 @@ fn mixed_holed_rw_walks_each_direction_as_fio() {
     ];
     let check = |tool: &str| {
         let (r, w) = ios(&run(d.path(), tool, &args));
-        // one direction reached the end: 1 MiB / 12 KiB = 85.3 → 86 requests
+        // one direction's request ended at the file's end: its 86th
         assert_eq!(r.max(w), 86, "{tool}: {r} reads, {w} writes");
         // the other followed it about half the time (rwmixread=50)
         assert!(r.min(w) > 60, "{tool}: {r} reads, {w} writes");

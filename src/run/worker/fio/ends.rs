@@ -75,6 +75,7 @@ impl Worker<'_> {
         }
         e.done.iter_mut().for_each(|d| *d = false);
         e.left = e.done.len();
+        self.new_pass = true;
         for f in 0..self.plan.regions.len() {
             self.restart_file(f);
         }

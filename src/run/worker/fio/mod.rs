@@ -40,7 +40,7 @@ mod readback;
 mod replay;
 mod request;
 mod trace;
-pub(crate) use request::fill_buf;
+pub(crate) use request::{drop_cache, fill_buf};
 
 /// Operation of one request.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -234,8 +234,13 @@ struct Uses {
     ss_lat: bool,
     /// `verify_backlog` > 0
     backlog: bool,
-    /// buffered job with `invalidate` and more than one pass (`loops`, `time_based`):
-    /// the page cache is dropped at every new pass, as fio's re-open does
+    /// buffered job with `invalidate` and more than one pass (`loops`, `time_based`,
+    /// `io_size`): the page cache is dropped at every new pass, as fio's re-open (or
+    /// its time-based wrap) does
+    recache: bool,
+    /// `recache`, and a pass ends when its bytes are issued (a random map's blocks, a
+    /// sequential walk without holes); otherwise a pass ends only when the files start
+    /// over ([`Worker::new_pass`])
     repass: bool,
     /// a new pass of a time-based job starts with the queue as it is: fio 3.33 moves
     /// the file's position back and drops its cache in place (io_u.c's time-based
@@ -259,6 +264,13 @@ pub(crate) struct Worker<'a> {
     /// a sequential job's next offset per file and direction (read, write, trim): as
     /// fio's `last_pos[ddir]`, `rw=rw` reads and writes each walk the file on their own
     seq_cursors: Vec<[u64; 3]>,
+    /// a sequential job with holes (`rw=read:N`): each file's real end, its size on
+    /// disk (at least its region's end), where fio wraps and ends the holed walk
+    /// ([`Worker::holed_offset`]); empty for every other job
+    real_ends: Vec<u64>,
+    /// a new pass started in place (a holed time-based walk back at the start, or every
+    /// file started over): its first request finds the files out of the page cache
+    new_pass: bool,
     rr: usize,
     /// offset of the last request (`rw_sequencer=identical`)
     last_start: u64,

@@ -29,9 +29,6 @@ pub(super) struct FioRules<'a> {
     issued_bytes: u64,
     /// bytes issued in the current write-then-verify round (`rounds`)
     round_bytes: u64,
-    /// `rw=…:N` holes: the bytes each direction covered (requests and holes); as fio
-    /// each direction walks the file on its own and the job ends at the file's end
-    covered: [u64; 3],
     issued_ios: u64,
     /// the bytes / requests the job issues at most (`u64::MAX`: no limit), counted
     /// from the start and again from the end of ramp_time
@@ -130,7 +127,6 @@ impl<'a> FioRules<'a> {
             deadline,
             issued_bytes: 0,
             round_bytes: 0,
-            covered: [0; 3],
             issued_ios: 0,
             byte_limit: Some(plan.byte_limit).filter(|&b| b > 0).unwrap_or(u64::MAX),
             round_limit: Some(plan.verify_cycle)
@@ -564,7 +560,6 @@ impl<'a> Rules for FioRules<'a> {
             self.w.think_blocks = 0;
             (self.issued_bytes, self.issued_ios, self.issued_all) = (0, 0, false);
             self.round_bytes = 0;
-            self.covered = [0; 3];
             self.st.depth.restart();
             for d in [&mut self.st.read, &mut self.st.write, &mut self.st.trim] {
                 (d.ios, d.bytes) = (0, 0);
@@ -681,28 +676,20 @@ impl<'a> Rules for FioRules<'a> {
         } else {
             bs
         };
-        // `rw=read:N`: the bytes skipped count too, and the job ends where its next
-        // request would no longer fit (fio stops at the end of the file: rw=read:512k
-        // bs=1m size=128m reads 85 blocks, fio's test t0007); with `rw=rw:N` each
-        // direction counts its own (fio's last_pos[ddir]: the job ends when the first
-        // direction reaches the end)
-        let skip = match plan.job.rw_suffix {
-            n if n > 0 && !plan.job.rw.random() => n as u64,
-            _ => 0,
-        };
         // the bytes or requests reached the job's limit (`size`, `io_size`,
         // `number_ios`); as in fio 3.33 those of the ramp count until its end, which
         // zeroes them (reset_all_stats), so a job done inside its ramp_time ends there
         self.issued_bytes += sized;
         self.round_bytes += sized;
         self.issued_ios += 1;
-        let covered = &mut self.covered[op.idx()];
-        *covered += sized + skip;
         self.issued_all = self.issued_bytes >= self.byte_limit
             || self.round_bytes >= self.round_limit
-            || self.issued_ios >= self.ios_limit
-            || (skip > 0 && (*covered >= self.byte_limit || *covered + bs > self.byte_limit));
-        self.pass_done = self.uses.repass && sized > 0 && self.w.pass_step(sized);
+            || self.issued_ios >= self.ios_limit;
+        self.pass_done = if self.uses.repass {
+            sized > 0 && self.w.pass_step(sized)
+        } else {
+            self.uses.recache && std::mem::take(&mut self.w.new_pass)
+        };
         self.ready(io, slot, req, (op, file, offset, bs), ioprio);
         Ok(Next::Io)
     }
@@ -931,7 +918,6 @@ impl<'a> FioRules<'a> {
         (self.round_bytes, self.issued_all) = (0, false);
         self.rounds_left = self.rounds_left.saturating_sub(1);
         self.rounds_done += 1;
-        self.covered = [0; 3];
         if let Some(mix) = self.w.plan.mix_rounds {
             self.w.restart_seq();
             // a mixed job: the bytes moved so far, its reads (the read-back's too) and

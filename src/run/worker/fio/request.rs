@@ -106,9 +106,37 @@ fn random_maps(plan: &Plan, gens: &[[SlotGen; 2]], strided: bool) -> Vec<Option<
         .collect()
 }
 
+/// Each file's real end for a sequential job with holes ([`Worker::holed_offset`]): its
+/// size on disk once laid out, at least its region's end (no files: the region's end);
+/// empty for every other job.
+fn real_ends(plan: &Plan, fds_empty: bool) -> Vec<u64> {
+    if plan.job.rw_suffix <= 0 || plan.job.rw.random() {
+        return Vec::new();
+    }
+    let on_disk = |p: &std::path::Path| {
+        if fds_empty {
+            0
+        } else {
+            crate::files::dataset::existing_size(p).unwrap_or(0)
+        }
+    };
+    plan.regions
+        .iter()
+        .zip(&plan.files)
+        .map(|(&(start, len), f)| on_disk(&f.path).max(start + len))
+        .collect()
+}
+
 /// What the job uses, decided once ([`Uses`]).
-fn uses_of(plan: &Plan, logs: bool, fds_empty: bool) -> Uses {
+fn uses_of(plan: &Plan, logs: bool, fds_empty: bool, maps_all: bool) -> Uses {
     let job = &plan.job;
+    let recache = !plan.thread_job.direct
+        && job.more.invalidate
+        && !job.tuning.pre_read
+        && !fds_empty
+        && !plan.thread_job.engine.caps().maps_files
+        && plan.pass_bytes > 0
+        && (job.loops > 1 || job.time_based || job.more.io_size.is_some());
     Uses {
         random: job.rw.random(),
         pct_random: job.rw.random() && job.more.percentage_random < 100,
@@ -127,13 +155,17 @@ fn uses_of(plan: &Plan, logs: bool, fds_empty: bool) -> Uses {
             let [bw, iops] = crate::run::fio::log::unit_samples(job);
             [bw && !job.tuning.disable_bw, iops && !job.more.gtod_reduce]
         },
-        repass: !plan.thread_job.direct
-            && job.more.invalidate
-            && !job.tuning.pre_read
-            && !fds_empty
-            && !plan.thread_job.engine.caps().maps_files
-            && plan.pass_bytes > 0
-            && (job.loops > 1 || job.time_based || job.more.io_size.is_some()),
+        recache,
+        // a pass is counted in bytes where it ends when its blocks are all issued: a
+        // random map full, a sequential walk at the files' ends; a random job without a
+        // map and a walk with holes never fill a pass (fio 3.33 drops the cache only
+        // when a file starts over: `get_next_rand_block` never fails without a map)
+        repass: recache
+            && if job.rw.random() {
+                maps_all
+            } else {
+                job.rw_suffix <= 0
+            },
         wrap: job.time_based && (job.rw.random() || plan.files.len() == 1),
     }
 }
@@ -153,6 +185,7 @@ impl<'a> Worker<'a> {
         let zones = crate::run::fio::zoned::zones_for(plan);
         let strided = zones.as_ref().is_some_and(|z| z.strided());
         let maps = random_maps(plan, &gens, strided);
+        let maps_all = maps.iter().all(Option::is_some);
         let has_logs = logs.is_some();
         let mut w = Worker {
             plan,
@@ -161,6 +194,8 @@ impl<'a> Worker<'a> {
             rng: Rng::new(plan.seed),
             cursors: plan.regions.iter().map(|r| r.0).collect(),
             seq_cursors: plan.regions.iter().map(|r| [r.0; 3]).collect(),
+            real_ends: real_ends(plan, fds_empty),
+            new_pass: false,
             rr: 0,
             last_start: 0,
             fsvc: super::FileSvc::new(plan),
@@ -212,7 +247,7 @@ impl<'a> Worker<'a> {
             lat_report: None,
             cov_report: None,
             pass_left: plan.pass_bytes,
-            uses: uses_of(plan, has_logs, fds_empty),
+            uses: uses_of(plan, has_logs, fds_empty, maps_all),
             plain_random: [false; 2],
             vrec: plan
                 .vstate_save
@@ -533,6 +568,9 @@ impl<'a> Worker<'a> {
     #[inline]
     fn seq_offset(&mut self, op: Op, file: usize, bs: u64) -> Option<(u64, u64)> {
         let skip = self.plan.job.rw_suffix;
+        if skip > 0 {
+            return self.holed_offset(op, file, bs, skip as u64);
+        }
         let (start, len) = self.plan.regions[file];
         let d = op.idx();
         let sd = usize::from(op == Op::Write);
@@ -550,6 +588,56 @@ impl<'a> Worker<'a> {
             bs
         };
         self.seq_cursors[file][d] = seq_after(o, b, skip, start);
+        Some((o, b))
+    }
+
+    /// The next offset of a sequential job with holes (`rw=read:N`, `write:N`, `rw:N`,
+    /// N > 0) in `file` and the request's size, by fio 3.33's rule
+    /// (`get_next_seq_offset`, `get_next_offset`, `fill_io_u`): the cursor is the end
+    /// of the direction's last request; the hole is added to it except at the region's
+    /// start; a position at or past the file's real size (its size on disk, which an
+    /// existing larger file keeps) goes back to the region's start — fio puts it at the
+    /// region's offset counted from that offset, so with `offset=` the wrap lands at twice
+    /// it — and the job goes on until its bytes are issued. None (the file is done): the
+    /// last request ended at the file's real end, the position is past the region's
+    /// length, or the request would not fit before the real end (or, sizes drawn from a
+    /// range, the smallest before the region's end). A time-based job over one file
+    /// whose last request ended at the region's end starts it over in place.
+    fn holed_offset(&mut self, op: Op, file: usize, bs: u64, skip: u64) -> Option<(u64, u64)> {
+        let (start, len) = self.plan.regions[file];
+        let real = self.real_ends[file];
+        let d = op.idx();
+        let sd = usize::from(op == Op::Write);
+        let mut last = self.seq_cursors[file][d];
+        if self.plan.job.time_based && self.uses.one_file && last >= start + len {
+            last = start;
+            self.new_pass = true;
+        }
+        if last >= real {
+            return None;
+        }
+        let mut pos = last.saturating_sub(start);
+        if pos > 0 {
+            pos += skip;
+            if pos >= real {
+                pos = start;
+            }
+        }
+        let o = start + pos;
+        if pos >= len || o >= real {
+            return None;
+        }
+        let b = if bs > 0 {
+            bs
+        } else if o + self.sizes[sd].min() <= start + len {
+            self.sizes[sd].pick(&mut self.rng, start + len - o)
+        } else {
+            return None;
+        };
+        if o + b > real {
+            return None;
+        }
+        self.seq_cursors[file][d] = o + b;
         Some((o, b))
     }
 
@@ -653,13 +741,28 @@ impl<'a> Worker<'a> {
         true
     }
 
-    /// Drop the files' cached pages (POSIX_FADV_DONTNEED), fio's `invalidate` at the
-    /// start of every pass. Failure only means the cache stays (as at the job's start).
+    /// Drop the files' cached pages, fio's `invalidate` at the start of every pass
+    /// ([`drop_cache`]).
     #[cold]
     pub(super) fn drop_cache(&self) {
-        for &fd in &self.fds {
-            // SAFETY: advice on a descriptor the file set keeps open for the run.
-            unsafe { libc::posix_fadvise(fd, 0, 0, libc::POSIX_FADV_DONTNEED) };
-        }
+        drop_cache(&self.fds, &self.plan.files);
+    }
+}
+
+/// Drop the cached pages of the open `fds` (POSIX_FADV_DONTNEED, whole files), fio's
+/// `invalidate`; each one is traced in fio's `--debug=io` area. Failure only means the
+/// cache stays.
+#[cold]
+pub(crate) fn drop_cache(fds: &[RawFd], files: &[crate::files::dataset::FileSpec]) {
+    for (i, &fd) in fds.iter().enumerate() {
+        crate::util::debug::trace("io", || {
+            let name = files.get(i).map(|f| f.path.display().to_string());
+            format!(
+                "iomark: declare unneeded cache {}: whole file\n",
+                name.unwrap_or_default()
+            )
+        });
+        // SAFETY: advice on a descriptor the file set keeps open for the run.
+        unsafe { libc::posix_fadvise(fd, 0, 0, libc::POSIX_FADV_DONTNEED) };
     }
 }
