@@ -6,7 +6,7 @@
 
 use crate::job::fio::ini::{IniError, Origin};
 use crate::job::fio::options::{self, Kind, Range};
-use crate::job::fio::FioError;
+use crate::job::fio::{fio333, FioError};
 use crate::job::units;
 
 /// fio 3.33's exit code for any refused input.
@@ -63,10 +63,36 @@ pub(crate) fn fio_lines(e: &FioError, argv0: &str, raw: &[String]) -> Option<Vec
             origin: Origin::CommandLine,
         } if !FIO_KEYS_NOT_RUN.contains(&key.as_str()) => {
             let word = as_given(key, raw)?;
-            let line = format!("{argv0}: unrecognized option '{word}'");
-            // getopt's line, then fio's own, the same words
-            Some(vec![line.clone(), line])
+            Some(unrecognized(argv0, word))
         }
+        FioError::Unrecognized(word) => Some(unrecognized(argv0, word)),
+        FioError::ShortNeedsValue(c) => {
+            let mut lines = vec![format!("{argv0}: option requires an argument -- '{c}'")];
+            let word = format!("-{c}");
+            lines.push(format!("{argv0}: unrecognized option '{word}'"));
+            lines.extend(fio333::did_you_mean_cmdline(&word).map(|m| format!("Did you mean {m}?")));
+            Some(lines)
+        }
+        FioError::ReadOnlyRw { job, value, origin } => {
+            let mut lines = vec![
+                format!("fio: job <{job}> has write or trim bit set, but fio is in read-only mode"),
+                "Correct format for offending option".to_string(),
+            ];
+            let help = options::cmdhelp("rw").unwrap_or_default();
+            lines.extend(
+                help.lines()
+                    .take_while(|l| !l.contains("valid values:"))
+                    .map(str::to_string),
+            );
+            lines.push(format!("fio: failed parsing rw={value}"));
+            if matches!(origin, Origin::File { .. }) {
+                lines.push(format!("fio: job {job} dropped"));
+            }
+            Some(lines)
+        }
+        FioError::ReadOnlyWrites(_) => Some(vec![
+            "fio: trim and write operations are not allowed with the --readonly parameter.".into(),
+        ]),
         FioError::BadValue {
             key,
             value,
@@ -98,8 +124,29 @@ pub(crate) fn fio_lines(e: &FioError, argv0: &str, raw: &[String]) -> Option<Vec
             "fio: unable to open '{}' job file",
             path.display()
         )]),
+        FioError::FioLines(lines) | FioError::Ini(IniError::Fio(lines)) => Some(lines.clone()),
         _ => None,
     }
+}
+
+/// What fio 3.33 prints on stdout for the refusal `e`, if anything: the valid values of
+/// `rw` after a direction refused under `--readonly` (its option help's second half).
+pub(crate) fn fio_stdout(e: &FioError) -> Option<String> {
+    let FioError::ReadOnlyRw { .. } = e else {
+        return None;
+    };
+    let help = options::cmdhelp("rw")?;
+    let at = help.find("        valid values:")?;
+    Some(help[at..].to_string())
+}
+
+/// getopt's line for an option word fio does not know, then fio's own (the same words)
+/// and its guess, if it has one close enough (`Did you mean bs?`).
+fn unrecognized(argv0: &str, word: &str) -> Vec<String> {
+    let line = format!("{argv0}: unrecognized option '{word}'");
+    let mut lines = vec![line.clone(), line];
+    lines.extend(fio333::did_you_mean_cmdline(word).map(|m| format!("Did you mean {m}?")));
+    lines
 }
 
 /// The word of `raw` that gave the option `key` (`--key=value`, `--key`, `-key`).

@@ -97,6 +97,9 @@ fn refusal(e: fio::FioError, raw: &[String], persona: Persona) -> Error {
         return stop(exit::INVALID, e);
     }
     let argv0 = std::env::args().next().unwrap_or_else(|| "fio".into());
+    if let Some(text) = crate::cli::fio_refusal::fio_stdout(&e) {
+        crate::out!("{text}");
+    }
     match crate::cli::fio_refusal::fio_lines(&e, &argv0, raw) {
         Some(lines) => Error::lines(crate::cli::fio_refusal::FIO_REFUSED, lines),
         None => stop(crate::cli::fio_refusal::FIO_REFUSED, e),
@@ -441,6 +444,14 @@ fn before_running(
     if cmd.parse_only || cmd.fio_cli.merge_blktrace_only {
         // parse warnings are part of parsing; the report would be the only stdout
         print_notices();
+        // fio 3.33 says the error of a job whose include it could not open as it lets
+        // the job go (init.c put_job)
+        for e in cmd.jobs.iter().filter_map(|j| j.include_errno) {
+            crate::outln!(
+                "fio: file:init.c:1956, func=job file open, error={}",
+                crate::files::strerror(e)
+            );
+        }
         return Ok(None);
     }
     let outs = outputs(cmd, persona, loud, idle)?;

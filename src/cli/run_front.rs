@@ -177,7 +177,8 @@ fn refusals(args: &[String], persona: Persona) -> Option<Exit> {
 }
 
 /// `--cmdhelp` / `--cmdhelp=all`: every option; `--cmdhelp=KEY`: that option as fio 3.33
-/// prints it. A key iomark does not have is exit 2 with a "did you mean".
+/// prints it. A key iomark does not have is exit 2 with a "did you mean"; under the fio
+/// persona fio's answer (`No such command: KEY`, its closest option's help, exit 0).
 fn cmdhelp(key: &str, persona: Persona) -> Exit {
     if key.is_empty() || key == "all" {
         crate::out!("{}", fio::options::cmdhelp_all());
@@ -186,6 +187,15 @@ fn cmdhelp(key: &str, persona: Persona) -> Exit {
     match fio::options::cmdhelp(key) {
         Some(text) => {
             crate::out!("{text}");
+            Ok(exit::OK)
+        }
+        None if persona == Persona::Fio => {
+            // fio 3.33: its line without an end, then its closest option's help, exit 0
+            crate::util::output::to_stderr(format_args!("No such command: {key}"));
+            match fio::fio333::cmdhelp_closest(key).and_then(fio::options::cmdhelp) {
+                Some(text) => crate::out!(" - showing closest match\n{text}"),
+                None => crate::out!("\n"),
+            }
             Ok(exit::OK)
         }
         None => refuse(

@@ -95,18 +95,36 @@ pub fn parse_args_as(
         }
     }
     for f in &files {
-        let pairs: Vec<(String, Vec<Entry>)> = job_file(f, env)?
+        let fio = p.cmd.job_setup_errors;
+        let (read, said) = job_file(f, env, fio)?;
+        let read: Vec<Section> = read
             .into_iter()
             .filter(|s| {
                 p.cmd.sections.is_empty() || s.name == "global" || p.cmd.sections.contains(&s.name)
             })
-            .map(|s| (s.name, s.entries))
             .collect();
+        let include_errnos = include_errnos(&read);
+        let pairs: Vec<(String, Vec<Entry>)> =
+            read.into_iter().map(|s| (s.name, s.entries)).collect();
+        // the fio persona reads the sections as fio 3.33 first, after the lines it
+        // said while reading the file
+        if fio {
+            if let Err(FioError::FioLines(l)) = crate::job::fio::strict::check(&pairs) {
+                return Err(FioError::FioLines(said.into_iter().chain(l).collect()));
+            }
+        }
+        let (from, from_notes) = (p.cmd.jobs.len(), p.cmd.notices.len());
+        p.cmd
+            .notices
+            .extend(said.iter().map(|l| format!("{}{l}", options::FIO_STDERR)));
         p.cmd
             .fio_showcmd
             .push(crate::job::fio::showcmd::fio_line(&cmdline, &pairs));
-        let (notes, said) = (p.cmd.notices.len(), p.cmd.fio_stderr.len());
+        let (notes, said) = (from_notes, p.cmd.fio_stderr.len());
         jobs_from_sections(&pairs, &mut p.cmd, &base)?;
+        for (j, e) in p.cmd.jobs[from..].iter_mut().zip(include_errnos) {
+            j.include_errno = e;
+        }
         if output_at.is_some() {
             to_output(&mut p.cmd.notices[notes..]);
             finish_out.extend_from_slice(&p.cmd.fio_stderr[said..]);
@@ -344,10 +362,18 @@ fn apply_all(
     Ok(())
 }
 
-/// The sections of job file `f` (`-`: standard input, as fio).
-fn job_file(f: &Path, env: &dyn Fn(&str) -> Option<String>) -> Result<Vec<Section>, FioError> {
+/// The sections of job file `f` (`-`: standard input) and the lines fio 3.33 said
+/// while reading it: under fio 3.33's rules for `fio` (the fio persona, [`ini::parse_fio`]).
+fn job_file(
+    f: &Path,
+    env: &dyn Fn(&str) -> Option<String>,
+    fio: bool,
+) -> Result<(Vec<Section>, Vec<String>), FioError> {
     if f.as_os_str() != "-" {
-        return Ok(ini::parse_file_with(f, env)?);
+        if fio {
+            return Ok(ini::parse_fio(f, None, env)?);
+        }
+        return Ok((ini::parse_file_with(f, env)?, Vec::new()));
     }
     let mut text = String::new();
     std::io::Read::read_to_string(&mut std::io::stdin(), &mut text).map_err(|e| {
@@ -355,7 +381,29 @@ fn job_file(f: &Path, env: &dyn Fn(&str) -> Option<String>) -> Result<Vec<Sectio
             "cannot read the job file from standard input (-): {e}"
         ))
     })?;
-    Ok(ini::parse_str_with(&text, Path::new(STDIN_NAME), env)?)
+    if fio {
+        return Ok(ini::parse_fio(Path::new(STDIN_NAME), Some(&text), env)?);
+    }
+    Ok((
+        ini::parse_str_with(&text, Path::new(STDIN_NAME), env)?,
+        Vec::new(),
+    ))
+}
+
+/// Per job section of `sections` (the `[global]` ones left out), the errno of an
+/// include it could not open, or of one in a `[global]` before it (fio 3.33 marks the
+/// job with it: its default job keeps the error for every later job).
+fn include_errnos(sections: &[Section]) -> Vec<Option<i32>> {
+    let mut global = None;
+    let mut out = Vec::new();
+    for s in sections {
+        if s.name == "global" {
+            global = global.or(s.include_errno);
+        } else {
+            out.push(s.include_errno.or(global));
+        }
+    }
+    out
 }
 
 /// Checks over all jobs: there is a job at all ([`FioError::NoJobs`], naming the

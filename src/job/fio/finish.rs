@@ -16,6 +16,9 @@ pub(crate) fn finish_job(mut job: FioJob, cmd: &mut FioCommand) -> Result<(), Fi
     verify_never_starts(&mut job);
     verifying_reader_reads_once(&mut job);
     crate::job::fio::zone_keys::settle(&mut job)?;
+    if job.readonly && job.rw.writes() {
+        return Err(FioError::ReadOnlyWrites(job.name.clone()));
+    }
     validate(&job, cmd.job_setup_errors).map_err(|why| FioError::Job {
         job: job.name.clone(),
         why,
@@ -278,9 +281,6 @@ fn validate(job: &FioJob, setup_errors: bool) -> Result<(), String> {
     check_verify(job)?;
     check_interval_header(job)?;
     crate::job::fio::keys_verify::validate_extra(job)?;
-    if job.readonly && job.rw.writes() {
-        return Err("readonly=1 forbids a job that writes (rw=read or randread only)".into());
-    }
     check_io_uring_keys(job)?;
     check_openfiles(job)?;
     check_net(job)?;
@@ -298,7 +298,10 @@ fn validate(job: &FioJob, setup_errors: bool) -> Result<(), String> {
             job.numjobs
         ));
     }
-    crate::job::fio::control::validate_control(&job.control, job.engine.queues())?;
+    // the fio persona takes `io_submit_mode=offload` on a synchronous engine as fio
+    // 3.33 does: nothing is ever in flight there, so it runs as inline
+    let queued = job.engine.queues() || setup_errors;
+    crate::job::fio::control::validate_control(&job.control, queued)?;
     crate::job::fio::extra::validate(&job.extra, job.engine.per_io_prio(), job.engine.name())?;
     for bs in [&job.bs_read, &job.bs_write] {
         if job.direct && bs.min() % 512 != 0 {

@@ -64,6 +64,10 @@ const SHORT: &[(char, &str)] = &[
     ('A', "merge-blktrace-only"),
 ];
 
+/// fio's short options that need a value (`o:` in its getopt string): alone at the end
+/// of the command line, getopt refuses them (`option requires an argument -- 'o'`).
+const SHORT_NEEDS_VALUE: &str = "olFeOEdxXapjVNDCRILWBHJK";
+
 /// iomark's own words that another front (src/ranks/) reads as written.
 fn kept_as_written(body: &str) -> bool {
     body == "mpi" || body.starts_with("mpi-")
@@ -100,6 +104,15 @@ pub fn canonical(args: &[String]) -> Result<Vec<String>, FioError> {
             out.push(a.clone());
             continue;
         };
+        if single && value.is_none() && args.get(i).is_none() {
+            if let Some(c) = key
+                .chars()
+                .next()
+                .filter(|c| key.chars().count() == 1 && SHORT_NEEDS_VALUE.contains(*c))
+            {
+                return Err(FioError::ShortNeedsValue(c));
+            }
+        }
         let value = match value {
             Some(v) => Some(v),
             None => match takes_next(o, &name, args.get(i).map(String::as_str), single)? {
@@ -140,10 +153,7 @@ fn resolve(
     let matches = beginning_of(key);
     match matches.as_slice() {
         [(name, o)] => Ok(Some((name.to_string(), *o))),
-        [] if single => Err(FioError::Usage(format!(
-            "unrecognized option '{word}'{}",
-            options::did_you_mean(key)
-        ))),
+        [] if single => Err(FioError::Unrecognized(word.to_string())),
         [] => Ok(None),
         many => Err(FioError::Usage(format!(
             "option '{word}' is ambiguous; possibilities: {}",

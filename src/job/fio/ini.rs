@@ -57,6 +57,9 @@ pub struct Section {
     pub entries: Vec<Entry>,
     /// where the `[name]` header was
     pub origin: Origin,
+    /// under fio 3.33's rules: the errno of an included file that could not be opened
+    /// in this section (fio marks the section's job with it: `job file open`)
+    pub include_errno: Option<i32>,
 }
 
 /// Errors while reading job files.
@@ -104,6 +107,10 @@ pub enum IniError {
         /// the include line
         origin: Origin,
     },
+    /// under fio 3.33's rules, what fio 3.33 prints when it stops reading the job file
+    /// (`fio: option <LINE> outside of [] job section`, after what it said before)
+    #[error("{}", .0.join("\n"))]
+    Fio(Vec<String>),
     /// a line that is neither a section, an option, a comment nor an include
     #[error("{origin}: cannot parse '{text}': {why}")]
     Syntax {
@@ -131,13 +138,37 @@ pub fn parse_file_with(
     path: &Path,
     env: &dyn Fn(&str) -> Option<String>,
 ) -> Result<Vec<Section>, IniError> {
-    let mut st = State {
-        sections: Vec::new(),
-        stack: Vec::new(),
-        env,
-    };
+    let mut st = State::new(env, false);
     st.file(path, None)?;
     Ok(st.sections)
+}
+
+/// A job file read under fio 3.33's rules (the fio persona), and the lines fio 3.33
+/// prints on stderr while it reads it. The rules, as fio's `__parse_jobs_ini`: every
+/// line belongs to a `[section]` (an `include` before the first one too: `fio: option
+/// <LINE> outside of [] job section`, the parse ends); `include NAME` reads NAME's lines
+/// into the section it is in — NAME is the rest of the line after `include` and one
+/// character, found from the working directory, else beside the including file; an
+/// included file has no sections (`No new sections in included files`: its lines are
+/// dropped); a file that cannot be opened is said (`fio: unable to open 'NAME' job
+/// file`) and marks the section ([`Section::include_errno`]); each include that failed
+/// is said (`Error 1 while parsing include file NAME`) and ends the section there (a
+/// line before the next `[section]` is outside of one). `text`: the file's text when it
+/// is read already (standard input), else it is read from `path`.
+pub fn parse_fio(
+    path: &Path,
+    text: Option<&str>,
+    env: &dyn Fn(&str) -> Option<String>,
+) -> Result<(Vec<Section>, Vec<String>), IniError> {
+    let mut st = State::new(env, true);
+    match text {
+        Some(t) => {
+            st.stack.push(canonical(path));
+            st.text(t, path)?;
+        }
+        None => st.file(path, None)?,
+    }
+    Ok((st.sections, st.said))
 }
 
 /// Parse job-file text as if it were the file `path` (includes resolve against its dir).
@@ -146,11 +177,8 @@ pub fn parse_str_with(
     path: &Path,
     env: &dyn Fn(&str) -> Option<String>,
 ) -> Result<Vec<Section>, IniError> {
-    let mut st = State {
-        sections: Vec::new(),
-        stack: vec![canonical(path)],
-        env,
-    };
+    let mut st = State::new(env, false);
+    st.stack.push(canonical(path));
     st.text(text, path)?;
     Ok(st.sections)
 }
@@ -160,14 +188,49 @@ struct State<'a> {
     /// canonical paths of the files being read (include chain)
     stack: Vec<PathBuf>,
     env: &'a dyn Fn(&str) -> Option<String>,
+    /// fio 3.33's rules ([`parse_fio`])
+    fio: bool,
+    /// the lines fio 3.33 says while reading (under its rules)
+    said: Vec<String>,
+    /// the current section ended at a failed include (fio's rules)
+    closed: bool,
 }
 
 fn canonical(p: &Path) -> PathBuf {
     std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf())
 }
 
-impl State<'_> {
+impl<'a> State<'a> {
+    fn new(env: &'a dyn Fn(&str) -> Option<String>, fio: bool) -> Self {
+        State {
+            sections: Vec::new(),
+            stack: Vec::new(),
+            env,
+            fio,
+            said: Vec::new(),
+            closed: false,
+        }
+    }
+
     fn file(&mut self, path: &Path, from: Option<Origin>) -> Result<(), IniError> {
+        let canon = self.enter(path, &from)?;
+        // bounded: `include /dev/zero` or a FIFO must not eat the machine's memory
+        let text = crate::util::input::read_text(path, crate::util::input::MAX_INPUT_BYTES)
+            .map_err(|source| IniError::Read {
+                path: path.to_path_buf(),
+                origin: from,
+                source,
+            })?;
+        self.stack.push(canon);
+        let r = self.text(&text, path);
+        self.stack.pop();
+        r.map(|_| ())
+    }
+
+    /// The canonical path of `path` about to be read, unless it is read already (a
+    /// cycle) or the includes are too deep.
+    fn enter(&self, path: &Path, from: &Option<Origin>) -> Result<PathBuf, IniError> {
+        let from = from.clone();
         let canon = canonical(path);
         if self.stack.contains(&canon) {
             let mut chain: Vec<String> =
@@ -184,20 +247,52 @@ impl State<'_> {
                 origin: from.unwrap_or(Origin::CommandLine),
             });
         }
-        // bounded: `include /dev/zero` or a FIFO must not eat the machine's memory
-        let text = crate::util::input::read_text(path, crate::util::input::MAX_INPUT_BYTES)
-            .map_err(|source| IniError::Read {
-                path: path.to_path_buf(),
-                origin: from,
-                source,
-            })?;
-        self.stack.push(canon);
-        let r = self.text(&text, path);
-        self.stack.pop();
-        r
+        Ok(canon)
     }
 
-    fn text(&mut self, text: &str, path: &Path) -> Result<(), IniError> {
+    /// `include` under fio 3.33's rules ([`parse_fio`]) at `origin` of `path`, `rest`
+    /// the line after the word: whether the included file was read to its end.
+    fn include_fio(&mut self, rest: &str, path: &Path, origin: &Origin) -> Result<bool, IniError> {
+        let name = expand(&rest.chars().skip(1).collect::<String>(), origin, self.env)?;
+        let mut target = PathBuf::from(&name);
+        if !target.exists() {
+            let including = path.to_string_lossy();
+            if let Some(i) = including.rfind('/') {
+                target = PathBuf::from(format!("{}{name}", &including[..=i]));
+            }
+        }
+        let shown = target.display().to_string();
+        let failed = format!("Error 1 while parsing include file {shown}");
+        let canon = self.enter(&target, &Some(origin.clone()))?;
+        let text = match crate::util::input::read_text(&target, crate::util::input::MAX_INPUT_BYTES)
+        {
+            Ok(t) => t,
+            Err(e) => {
+                self.said
+                    .push(format!("fio: unable to open '{shown}' job file"));
+                self.said.push(failed);
+                if let Some(s) = self.sections.last_mut() {
+                    s.include_errno = s.include_errno.or(Some(e.raw_os_error().unwrap_or(2)));
+                }
+                return Ok(false);
+            }
+        };
+        self.stack.push(canon);
+        let r = self.text(&text, &target);
+        self.stack.pop();
+        if !r? {
+            self.said.push(failed);
+            return Ok(false);
+        }
+        Ok(true)
+    }
+
+    /// Read `text` (of the file `path`) into the sections: whether it was read to its
+    /// end (under fio 3.33's rules an included file stops at a section header or a
+    /// failed include of its own).
+    fn text(&mut self, text: &str, path: &Path) -> Result<bool, IniError> {
+        let nested = self.stack.len() > 1;
+        let start = self.sections.last().map_or(0, |s| s.entries.len());
         for (i, raw) in text.lines().enumerate() {
             let origin = Origin::File {
                 path: path.to_path_buf(),
@@ -208,29 +303,35 @@ impl State<'_> {
                 continue;
             }
             if let Some(rest) = line.strip_prefix('[') {
-                let Some(name) = rest.strip_suffix(']') else {
-                    return Err(IniError::Syntax {
-                        text: line.to_string(),
-                        why: "section header without closing ']'",
-                        origin,
-                    });
-                };
-                let name = name.trim();
-                if name.is_empty() {
-                    return Err(IniError::Syntax {
-                        text: line.to_string(),
-                        why: "empty section name",
-                        origin,
-                    });
+                if self.fio && nested {
+                    // fio drops what this file gave the section
+                    if let Some(s) = self.sections.last_mut() {
+                        s.entries.truncate(start);
+                    }
+                    self.said.push("No new sections in included files".into());
+                    return Ok(false);
                 }
-                self.sections.push(Section {
-                    name: name.to_string(),
-                    entries: Vec::new(),
-                    origin,
-                });
+                self.header(line, rest, origin)?;
                 continue;
             }
+            if self.fio && !nested && (self.closed || self.sections.is_empty()) {
+                let mut said = std::mem::take(&mut self.said);
+                said.push(format!(
+                    "fio: option <{}> outside of [] job section",
+                    raw.trim()
+                ));
+                return Err(IniError::Fio(said));
+            }
             if let Some(rest) = line.strip_prefix("include") {
+                if self.fio {
+                    if !self.include_fio(rest, path, &origin)? {
+                        if nested {
+                            return Ok(false);
+                        }
+                        self.closed = true;
+                    }
+                    continue;
+                }
                 if rest.starts_with(char::is_whitespace) {
                     let name = expand(rest.trim(), &origin, self.env)?;
                     let target = Path::new(&name);
@@ -243,31 +344,64 @@ impl State<'_> {
                     continue;
                 }
             }
-            let (key, value) = match line.split_once('=') {
-                Some((k, v)) => (k.trim(), Some(expand(v.trim(), &origin, self.env)?)),
-                None => (line, None),
-            };
-            if key.is_empty() {
+            self.entry(line, origin)?;
+        }
+        Ok(true)
+    }
+
+    /// A `[name]` line (`rest`: after the `[`) starts a section.
+    fn header(&mut self, line: &str, rest: &str, origin: Origin) -> Result<(), IniError> {
+        let Some(name) = rest.strip_suffix(']') else {
+            return Err(IniError::Syntax {
+                text: line.to_string(),
+                why: "section header without closing ']'",
+                origin,
+            });
+        };
+        let name = name.trim();
+        if name.is_empty() {
+            return Err(IniError::Syntax {
+                text: line.to_string(),
+                why: "empty section name",
+                origin,
+            });
+        }
+        self.closed = false;
+        self.sections.push(Section {
+            name: name.to_string(),
+            entries: Vec::new(),
+            origin,
+            include_errno: None,
+        });
+        Ok(())
+    }
+
+    /// A `key[=value]` line joins the current section.
+    fn entry(&mut self, line: &str, origin: Origin) -> Result<(), IniError> {
+        let (key, value) = match line.split_once('=') {
+            Some((k, v)) => (k.trim(), Some(expand(v.trim(), &origin, self.env)?)),
+            None => (line, None),
+        };
+        if key.is_empty() {
+            return Err(IniError::Syntax {
+                text: line.to_string(),
+                why: "option without a name",
+                origin,
+            });
+        }
+        let entry = Entry {
+            key: key.to_string(),
+            value,
+            origin: origin.clone(),
+        };
+        match self.sections.last_mut() {
+            Some(s) => s.entries.push(entry),
+            None => {
                 return Err(IniError::Syntax {
                     text: line.to_string(),
-                    why: "option without a name",
+                    why: "option before any [section]",
                     origin,
-                });
-            }
-            let entry = Entry {
-                key: key.to_string(),
-                value,
-                origin: origin.clone(),
-            };
-            match self.sections.last_mut() {
-                Some(s) => s.entries.push(entry),
-                None => {
-                    return Err(IniError::Syntax {
-                        text: line.to_string(),
-                        why: "option before any [section]",
-                        origin,
-                    })
-                }
+                })
             }
         }
         Ok(())

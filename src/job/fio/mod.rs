@@ -15,6 +15,7 @@ pub mod args;
 pub mod control;
 pub mod extra;
 pub mod finish;
+pub mod fio333;
 pub mod getopt;
 pub mod ini;
 pub mod keys;
@@ -23,6 +24,7 @@ pub mod names;
 pub mod on_error;
 pub mod options;
 pub mod showcmd;
+pub mod strict;
 pub mod tuning;
 pub mod zone_keys;
 
@@ -117,6 +119,36 @@ pub enum FioError {
     /// a command-line argument that is not `--key[=value]` or a job file
     #[error("command line: {0}")]
     Usage(String),
+    /// a direction that writes read for a job while `readonly` is set already (fio 3.33
+    /// refuses the `rw` value itself then, options.c `rw_verify`)
+    #[error("job '{job}': readonly=1 forbids a job that writes (rw=read or randread only)")]
+    ReadOnlyRw {
+        /// the job
+        job: String,
+        /// the `rw` value as given
+        value: String,
+        /// where the `rw` value was given
+        origin: Origin,
+    },
+    /// a job that writes with `readonly` given after its direction (fio 3.33: its
+    /// `fixup_options` line)
+    #[error("job '{0}': readonly=1 forbids a job that writes (rw=read or randread only)")]
+    ReadOnlyWrites(String),
+    /// a single-dash word that is no option of fio's (getopt's refusal)
+    #[error(
+        "command line: unrecognized option '{}'{}",
+        .0,
+        crate::job::fio::options::did_you_mean(.0.trim_start_matches('-').split('=').next().unwrap_or(""))
+    )]
+    Unrecognized(String),
+    /// one of fio's short options that needs a value, last on the command line
+    #[error("command line: -{0} needs a value (-{0} VALUE)")]
+    ShortNeedsValue(char),
+    /// the fio persona's refusal in fio 3.33's own lines, as fio prints them
+    /// (`strict.rs`: `Bad option <KEY=VALUE>`, `fio: job NAME dropped`; the job file's
+    /// lines fio says while it reads them, `ini.rs`)
+    #[error("{}", .0.join("\n"))]
+    FioLines(Vec<String>),
     /// no job at all (the arguments, job files and `--section`s defined none): what is
     /// missing. Under the fio persona fio's usage answers it (cli/run_front.rs `no_jobs`)
     #[error("command line: {0}")]
@@ -355,6 +387,10 @@ impl OutputFormat {
 /// One fio job (one `[section]` or one `--name=` group), validated.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FioJob {
+    /// the errno of a job file's `include` that could not be opened in this job's
+    /// section or a `[global]` before it (fio persona, job/fio/ini.rs `parse_fio`): fio
+    /// 3.33's job then fails its setup with that error (`job file open`)
+    pub include_errno: Option<i32>,
     /// `name` (section name for job files; a section's `name=` replaces it): the name
     /// of the reports and of the log files (`NAME_bw.1.log`)
     pub name: String,
@@ -469,6 +505,7 @@ pub struct FioJob {
 impl Default for FioJob {
     fn default() -> Self {
         FioJob {
+            include_errno: None,
             name: String::new(),
             file_jobname: String::new(),
             rw: RwMode::Read,

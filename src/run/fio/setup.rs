@@ -4,7 +4,8 @@
 //! jobs run and report as usual, and the run exits 1. `iomark run` keeps refusing such a
 //! job before any job runs (docs/compat/fio.md).
 //!
-//! The failures taken: a file whose size is needed but that does not exist, with no
+//! The failures taken: an `include` of the job file that could not be opened (fio's
+//! `job file open`, the job's error); a file whose size is needed but that does not exist, with no
 //! `size=`/`filesize=` (fio's `total_file_size`, EINVAL), and a null-engine job without
 //! `size=` (the same); and a layout that fails on a file the job names (a directory,
 //! EISDIR; a file of a pseudo filesystem such as `/proc/version`, fio's refused
@@ -26,6 +27,9 @@ pub(crate) struct SetupFail {
     pub first: Option<String>,
     /// fio's `pid=0, err=N/file:…, func=…, error=TEXT` (printed after `fio: `)
     pub line: String,
+    /// fio says the line from the job's own thread, on stdout (a job that failed
+    /// before it started has it on stderr)
+    pub on_stdout: bool,
 }
 
 impl SetupFail {
@@ -39,6 +43,7 @@ impl SetupFail {
                 libc::EINVAL,
                 crate::files::strerror(libc::EINVAL)
             ),
+            on_stdout: false,
         }
     }
 
@@ -74,6 +79,18 @@ pub(crate) fn failures(cmd: &FioCommand) -> Vec<Option<SetupFail>> {
 
 /// The setup failure of `job` (whose first thread is `global` among all), if any.
 fn failure(job: &FioJob, global: u32) -> Option<SetupFail> {
+    // an include fio could not open while it read the job (init.c td_verror)
+    if let Some(errno) = job.include_errno {
+        return Some(SetupFail {
+            errno,
+            first: None,
+            line: format!(
+                "pid=0, err={errno}/file:init.c:1956, func=job file open, error={}",
+                crate::files::strerror(errno)
+            ),
+            on_stdout: true,
+        });
+    }
     let no_size = job.size.is_none() && job.filesize.is_none();
     if job.engine == crate::engine::registry::Kind::Null && no_size && !job.more.x.create_only {
         return Some(SetupFail::no_size(job));
@@ -116,7 +133,12 @@ pub(crate) fn layout_failure(e: &RunError) -> Option<SetupFail> {
     };
     let error = crate::files::strerror(errno);
     let line = format!("pid=0, err={errno}/file:{at}, error={error}");
-    Some(SetupFail { errno, first, line })
+    Some(SetupFail {
+        errno,
+        first,
+        line,
+        on_stdout: false,
+    })
 }
 
 /// A regular file of proc or sysfs, whose unlink(2) the kernel refuses (EPERM).
@@ -132,7 +154,7 @@ fn on_pseudo_fs(path: &std::path::Path) -> bool {
         })
 }
 
-/// Say each of the job's threads' lines on stderr, as fio prints them while it sets the
+/// Say each of the job's threads' lines on stderr (stdout where fio prints them there: `on_stdout`), as fio prints them while it sets the
 /// threads up one after the other: the first line, if any, then `fio: pid=0, err=…`.
 pub(crate) fn say(job: &FioJob, f: &SetupFail) {
     let mut text = String::new();
@@ -142,5 +164,9 @@ pub(crate) fn say(job: &FioJob, f: &SetupFail) {
         }
         text += &format!("fio: {}\n", f.line);
     }
-    eprint!("{text}");
+    if f.on_stdout {
+        crate::out!("{text}");
+    } else {
+        eprint!("{text}");
+    }
 }

@@ -375,6 +375,12 @@ fn a_bare_boolean_in_a_job_file_needs_a_value_as_in_fio() {
             .dir(d.path())
             .args(["--parse-only", "j.fio"])
             .run();
+        // a key fio 3.33 does not know (`readonly`, a later fio's key): fio's own
+        // `Bad option` lines, checked side by side in fio_compat::strictness
+        if ours.stderr.starts_with("Bad option") {
+            assert_eq!(ours.code, 1, "{}: {}", o.name, ours.stderr);
+            continue;
+        }
         if bare {
             seen.0 += 1;
             // fio's exit code for a refused job file

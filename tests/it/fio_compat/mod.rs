@@ -32,6 +32,7 @@ mod semantics;
 mod setup_fail;
 mod side_by_side;
 mod status_interval;
+mod strictness;
 mod terse;
 mod text;
 mod unified;

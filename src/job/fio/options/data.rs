@@ -152,8 +152,12 @@ fn buffer_pattern(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
     Ok(())
 }
 
+/// `verify_backlog=N`: N blocks, a size suffix as fio 3.33 reads one (`1m`: 1048576
+/// blocks, the job's `kb_base`).
 fn verify_backlog(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
-    c.job.more.x.verify_backlog = c.need_u64(v)?;
+    let v = c.need(v)?;
+    let kb = c.job.kb_base;
+    c.job.more.x.verify_backlog = units::fio_size(v, kb).map_err(|e| c.bad(v, e))?;
     Ok(())
 }
 

@@ -478,6 +478,15 @@ pub fn apply(
             })
         }
     }
+    // fio 3.33 refuses a direction that writes as it reads it once `readonly` is set
+    // (a `readonly` given after it is the whole job's check, finish.rs)
+    if opt.is_some_and(|o| o.name == "rw") && job.readonly && job.rw.writes() {
+        return Err(FioError::ReadOnlyRw {
+            job: job.name.clone(),
+            value: typed.unwrap_or("").trim().to_string(),
+            origin: origin.clone(),
+        });
+    }
     // `name` too: fio 3.33 lists `"name": "w"` for `--name=w` (and for `name=` in a
     // job-file section), in the order given; an alias under the option's own name, as
     // fio lists it (`readwrite=` as `rw`, `blocksize=` as `bs`, `timeout=` as `runtime`)

@@ -1,0 +1,129 @@
+//! The fio persona's reading of a job file's sections as fio 3.33 reads them, before
+//! iomark's own: a key fio 3.33 does not know (one of iomark's own, such as `readonly`,
+//! which fio takes on the command line only, or one of a later fio, such as
+//! `verify_write_sequence`) is fio's `Bad option <KEY=VALUE>` with its `Did you mean
+//! X?`, and a value only a later fio reads (`random_distribution=sequence:…`,
+//! `steadystate=lat:…`, `protocol=vsock`) is fio's `fio: failed parsing …`; the first
+//! section with any of them ends the parse with `fio: job NAME dropped`, as fio 3.33's
+//! does (exit 1). `iomark run` reads them all as iomark does (docs/compat/fio.md).
+
+use crate::job::fio::fio333;
+use crate::job::fio::ini::Entry;
+use crate::job::fio::FioError;
+
+/// Values of fio 3.33's options that only a later fio reads: `(key, the value's
+/// beginning, how fio 3.33's line names the option)`.
+const LATER_VALUES: &[(&str, &str, Named)] = &[
+    ("random_distribution", "sequence", Named::KeyValue),
+    ("steadystate", "lat", Named::KeyValue),
+    ("ss", "lat", Named::KeyValue),
+    ("protocol", "vsock", Named::Key),
+    ("proto", "vsock", Named::Key),
+];
+
+/// How fio 3.33's `failed parsing` line names an option.
+#[derive(Clone, Copy)]
+enum Named {
+    /// `fio: failed parsing KEY=VALUE` (its job options)
+    KeyValue,
+    /// `fio: failed parsing KEY` (an engine's option)
+    Key,
+}
+
+/// fio 3.33's lines for `sections` (name, entries) read from one job file, in order: the
+/// first section with a key or value fio 3.33 refuses is [`FioError::FioLines`]; the
+/// sections before it stand.
+pub fn check(sections: &[(String, Vec<Entry>)]) -> Result<(), FioError> {
+    for (name, entries) in sections {
+        let mut lines: Vec<String> = entries.iter().filter_map(later_value).collect();
+        for e in entries.iter().filter(|e| !fio333::job_key_known(&e.key)) {
+            let opt = match &e.value {
+                Some(v) => format!("{}={v}", e.key),
+                None => e.key.clone(),
+            };
+            lines.push(format!("Bad option <{opt}>"));
+            if let Some(m) = fio333::did_you_mean_job(&opt) {
+                lines.push(format!("Did you mean {m}?"));
+            }
+        }
+        if !lines.is_empty() {
+            lines.push(format!("fio: job {name} dropped"));
+            return Err(FioError::FioLines(lines));
+        }
+    }
+    Ok(())
+}
+
+/// fio 3.33's `failed parsing` line for an entry whose value only a later fio reads.
+fn later_value(e: &Entry) -> Option<String> {
+    let v = e.value.as_deref()?;
+    let key = e.key.replace('-', "_");
+    let (_, _, named) = LATER_VALUES
+        .iter()
+        .find(|(k, start, _)| *k == key && v.trim().to_ascii_lowercase().starts_with(start))?;
+    Some(match named {
+        Named::KeyValue => format!("fio: failed parsing {}={v}", e.key),
+        Named::Key => format!("fio: failed parsing {}", e.key),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::job::fio::ini::Origin;
+
+    fn section(name: &str, kv: &[(&str, Option<&str>)]) -> (String, Vec<Entry>) {
+        let entries = kv
+            .iter()
+            .map(|(k, v)| Entry {
+                key: k.to_string(),
+                value: v.map(str::to_string),
+                origin: Origin::CommandLine,
+            })
+            .collect();
+        (name.to_string(), entries)
+    }
+
+    fn lines(s: &[(String, Vec<Entry>)]) -> Vec<String> {
+        match check(s) {
+            Err(FioError::FioLines(l)) => l,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn fios_bad_option_and_failed_parsing_lines() {
+        let ok = section("a", &[("rw", Some("read")), ("hostname", Some("h"))]);
+        assert!(check(std::slice::from_ref(&ok)).is_ok());
+        let ro = section("j", &[("readonly", Some("1"))]);
+        assert_eq!(
+            lines(&[ok.clone(), ro]),
+            [
+                "Bad option <readonly=1>",
+                "Did you mean create_only?",
+                "fio: job j dropped"
+            ]
+        );
+        let seq = section(
+            "s",
+            &[
+                ("random_sequence_stride", Some("0")),
+                ("random_distribution", Some("sequence:2,0,1")),
+            ],
+        );
+        assert_eq!(
+            lines(&[seq]),
+            [
+                "fio: failed parsing random_distribution=sequence:2,0,1",
+                "Bad option <random_sequence_stride=0>",
+                "Did you mean rw_sequencer?",
+                "fio: job s dropped"
+            ]
+        );
+        let vsock = section("global", &[("protocol", Some("vsock"))]);
+        assert_eq!(
+            lines(&[vsock]),
+            ["fio: failed parsing protocol", "fio: job global dropped"]
+        );
+    }
+}
