@@ -79,7 +79,7 @@ pub fn page_cache_lines(c: &PageCacheCheck) -> Vec<String> {
                 "  page cache: the test read {}, {dev} read {}: at least {:.1}% of the reads were served from memory (device-wide counters).",
                 iec(c.app_read_bytes),
                 iec(dr),
-                (pct * 10.0).floor() / 10.0
+                crate::result::truth::lower_bound_pct(pct)
             )),
             _ if c.device.is_none() && c.app_read_bytes > 0 => {
                 v.push("  page cache: no block-device counters for this filesystem; cannot tell how much the device read.".into())

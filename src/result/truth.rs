@@ -291,7 +291,7 @@ pub fn warnings(r: &RunResult) -> Vec<Warning> {
         pc.device_read_bytes,
     ) {
         if pct >= READS_FROM_MEMORY_PCT && pc.app_read_bytes > dr {
-            v.push(w(READS_FROM_MEMORY, format!("the test read {}, the device {}: at least {pct:.1}% of the reads came from the page cache, not the device", iec(pc.app_read_bytes), iec(dr))));
+            v.push(w(READS_FROM_MEMORY, format!("the test read {}, the device {}: at least {:.1}% of the reads came from the page cache, not the device", iec(pc.app_read_bytes), iec(dr), lower_bound_pct(pct))));
         }
     }
     let unsynced = pc.buffered && pc.app_written_bytes > 0 && !synced(r, pc);
@@ -344,6 +344,12 @@ pub fn text_lines(r: &RunResult) -> Vec<String> {
         .collect()
 }
 
+/// A share printed as a lower bound ("at least N%"), to one decimal rounded down: 99.986 %
+/// is "at least 99.9%", never "100.0%".
+pub fn lower_bound_pct(pct: f64) -> f64 {
+    (pct * 10.0).floor() / 10.0
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -360,5 +366,12 @@ mod tests {
             .unwrap()
             .contains("write bandwidth 3000.0"));
         assert!(exceeds_ceiling(1e9, 0.0, None, "x").is_none());
+    }
+
+    #[test]
+    fn a_lower_bound_is_rounded_down() {
+        assert_eq!(lower_bound_pct(99.986), 99.9);
+        assert_eq!(lower_bound_pct(100.0), 100.0);
+        assert_eq!(lower_bound_pct(87.06), 87.0);
     }
 }
