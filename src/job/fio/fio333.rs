@@ -296,25 +296,15 @@ pub(crate) const COMMAND: &[&str] = &[
     "merge-blktrace-only",
 ];
 
-/// The options of fio 3.33's engines (any engine's: a job file's key is checked
-/// against them all).
+/// The options of fio 3.33's engines that iomark does not list in `--enghelp` (any
+/// engine's: a job file's key is checked against them all); the options of iomark's
+/// engines are their `--enghelp` table's ([`super::options::engine_option_names`]).
 pub(crate) const ENGINE: &[&str] = &[
-    "cpuload",
-    "cpumode",
-    "cpuchunks",
-    "exit_on_io_done",
     "pool",
     "cont",
     "chunk_size",
     "object_class",
     "svcl",
-    "donorname",
-    "inplace",
-    "program",
-    "arguments",
-    "grace_time",
-    "std_redirect",
-    "stat_type",
     "volume",
     "brick",
     "single-instance",
@@ -331,26 +321,9 @@ pub(crate) const ENGINE: &[&str] = &[
     "http_s3_storage_class",
     "http_mode",
     "http_verbose",
-    "hipri",
-    "cmdprio_percentage",
-    "cmdprio_class",
-    "cmdprio",
-    "cmdprio_bssplit",
-    "fixedbufs",
-    "registerfiles",
-    "sqthread_poll",
-    "sqthread_poll_cpu",
-    "nonvectored",
-    "uncached",
-    "nowait",
-    "force_async",
-    "cmd_type",
-    "userspace_reap",
     "gpu_dev_ids",
     "cuda_io",
     "namenode",
-    "hostname",
-    "port",
     "hdfsdirectory",
     "chunck_size",
     "single_instance",
@@ -359,18 +332,9 @@ pub(crate) const ENGINE: &[&str] = &[
     "serverip",
     "direct_write_to_pmem",
     "busy_wait_polling",
-    "thp",
     "skip_bad",
     "uri",
-    "protocol",
     "proto",
-    "nodelay",
-    "listen",
-    "pingpong",
-    "interface",
-    "ttl",
-    "window_size",
-    "mss",
     "nfs_url",
     "clustername",
     "clientname",
@@ -395,20 +359,10 @@ pub(crate) const ENGINE: &[&str] = &[
     "xnvme_iovec",
 ];
 
-/// fio's `string_distance`: the Levenshtein distance of `a` and `b`, over bytes.
+/// fio's `string_distance`: the Levenshtein distance of `a` and `b` (strsim's, over
+/// characters; fio counts bytes, the same for its ASCII option names).
 fn distance(a: &str, b: &str) -> usize {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    let mut p: Vec<usize> = (0..=b.len()).collect();
-    let mut q = vec![0; b.len() + 1];
-    for i in 1..=a.len() {
-        q[0] = p[0] + 1;
-        for j in 1..=b.len() {
-            let sub = p[j - 1] + usize::from(a[i - 1] != b[j - 1]);
-            q[j] = (q[j - 1] + 1).min(sub).min(p[j] + 1);
-        }
-        std::mem::swap(&mut p, &mut q);
-    }
-    p[b.len()]
+    strsim::levenshtein(a, b)
 }
 
 /// The first of `names` nearest to `name` and its distance (fio keeps the first of
@@ -438,7 +392,12 @@ fn same(a: &str, b: &str) -> bool {
 pub fn job_key_known(key: &str) -> bool {
     JOB.iter()
         .any(|(n, a)| same(n, key) || a.is_some_and(|a| same(a, key)))
-        || ENGINE.iter().chain(PROFILE).any(|n| same(n, key))
+        || ENGINE
+            .iter()
+            .copied()
+            .chain(PROFILE.iter().copied())
+            .chain(super::options::engine_option_names())
+            .any(|n| same(n, key))
 }
 
 /// The option fio 3.33 names in `Did you mean X?` after `Bad option <OPT>` in a job
@@ -479,6 +438,18 @@ pub fn cmdhelp_closest(key: &str) -> Option<&'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The options of iomark's engines are named once, in their `--enghelp` table, and
+    /// are job-file keys fio knows.
+    #[test]
+    fn engine_options_are_named_once() {
+        for n in crate::job::fio::options::engine_option_names() {
+            assert!(!ENGINE.contains(&n), "{n} is in both lists");
+            assert!(job_key_known(n), "{n}");
+        }
+        assert!(job_key_known("sqthread_poll") && job_key_known("rbdname"));
+        assert!(!job_key_known("sqthread_pol"));
+    }
 
     #[test]
     fn fios_guesses_and_names() {

@@ -369,6 +369,16 @@ pub fn engine_help(engine: &str) -> String {
         .collect()
 }
 
+/// The option names of every engine's `--enghelp` table (its entries without their
+/// indent and `=HELP`).
+pub fn engine_option_names() -> impl Iterator<Item = &'static str> {
+    ENGINE_OPTIONS.iter().flat_map(|(_, entries)| {
+        entries
+            .iter()
+            .map(|e| e.trim_start().split('=').next().unwrap_or(e))
+    })
+}
+
 /// One line of `--enghelp` for an entry of [`ENGINE_OPTIONS`].
 fn engine_line(entry: &str) -> Option<String> {
     let (indent, rest) = match entry.strip_prefix("  ") {
