@@ -94,6 +94,15 @@ for prog in $PROGS; do
     run "$prog" "$PEER_REF" "$PEER_WORK/ref/$prog" &
     run "$prog" "$PEER_FIO_DIR/fio" "$PEER_WORK/bin/$prog"
     wait
+    # fio 3.33's own run of a program now and then passes nothing (its log_compression run
+    # exited non-zero once under CI load): such a reference run is tried again, twice at most,
+    # before "fio passed no check" fails the harness
+    for again in 1 2; do
+        results "$PEER_WORK/ref/$prog/log" | grep -q $'\tPASSED$' && break
+        echo "peer: fio's own $prog passed no check; running it again ($again of 2)" >&2
+        rm -rf "$PEER_WORK/ref/$prog"
+        run "$prog" "$PEER_REF" "$PEER_WORK/ref/$prog"
+    done
     declare -A got=()
     while IFS=$'\t' read -r id st; do got[$id]=$st; done < <(results "$PEER_WORK/bin/$prog/log")
     n=0
