@@ -129,15 +129,51 @@ pub(crate) fn fio_lines(e: &FioError, argv0: &str, raw: &[String]) -> Option<Vec
     }
 }
 
-/// What fio 3.33 prints on stdout for the refusal `e`, if anything: the valid values of
-/// `rw` after a direction refused under `--readonly` (its option help's second half).
+/// What fio 3.33 prints on stdout for the refusal `e`, if anything: an option's valid
+/// values (its option help's second half) after `rw` refused under `--readonly`, or after
+/// a value of a listed-values option that names none of them; the loader's `dlopen` line
+/// after an engine fio cannot load, named on the command line.
 pub(crate) fn fio_stdout(e: &FioError) -> Option<String> {
-    let FioError::ReadOnlyRw { .. } = e else {
-        return None;
+    let key = match e {
+        FioError::ReadOnlyRw { .. } => "rw",
+        FioError::BadValue { key, value, .. } if names_no_listed_value(key, value) => key,
+        FioError::UnsupportedEngine {
+            engine,
+            origin: Origin::CommandLine,
+        } if !FIO_ENGINES.contains(&engine.as_str()) => {
+            return Some(format!(
+                "fio: file:ioengines.c:134, func=dlopen, error={engine}: cannot open shared \
+                 object file: No such file or directory\n"
+            ))
+        }
+        _ => return None,
     };
-    let help = options::cmdhelp("rw")?;
+    let help = options::cmdhelp(key)?;
     let at = help.find("        valid values:")?;
     Some(help[at..].to_string())
+}
+
+/// fio's match of a listed-values option (its `str_match_len`): the value up to its first
+/// `,` (else its first `:`) must be one of the listed values whole; `false` for an option
+/// whose values fio does not list, where fio's own parser says what is wrong. `ioengine`
+/// is not matched against its list: fio loads an engine it does not list.
+fn names_no_listed_value(key: &str, value: &str) -> bool {
+    let Some(help) = options::cmdhelp(key).filter(|_| key != "ioengine") else {
+        return false;
+    };
+    let Some(at) = help.find("        valid values:") else {
+        return false;
+    };
+    let head = value.split(',').next().unwrap_or(value);
+    let head = if value.contains(',') {
+        head
+    } else {
+        value.split(':').next().unwrap_or(value)
+    };
+    !help[at..]
+        .lines()
+        .filter_map(|l| l.split_once(": ").map(|(_, v)| v))
+        .any(|v| v.split_whitespace().next().unwrap_or("") == head)
 }
 
 /// getopt's line for an option word fio does not know, then fio's own (the same words)
@@ -191,6 +227,14 @@ fn bad_value(key: &str, value: &str) -> Option<Vec<String>> {
         return None;
     }
     let mut lines: Vec<String> = range.into_iter().collect();
+    // a sequential mode whose `:N` is no size: fio's rw callback says so first
+    if key == "rw"
+        && value
+            .split_once(':')
+            .is_some_and(|(m, _)| !m.starts_with("rand"))
+    {
+        lines.push("fio: rw postfix parsing failed".into());
+    }
     lines.push(format!("fio: failed parsing {key}={value}"));
     Some(lines)
 }

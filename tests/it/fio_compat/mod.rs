@@ -19,6 +19,7 @@ mod job_keys;
 mod json_keys;
 mod junk_parts;
 mod kb_base;
+mod listed_values;
 mod log_ends;
 mod log_rows;
 mod logs_verify;

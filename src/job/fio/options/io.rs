@@ -206,10 +206,14 @@ fn rw_suffix(c: &JobCtx<'_>, v: &str, suffix: Option<&str>) -> Result<i64, FioEr
                 ))
             }
         },
-        Some(n) => match n.strip_prefix('-') {
-            Some(m) => -i64::try_from(c.size(m)?).unwrap_or(i64::MAX),
-            None => i64::try_from(c.size(n)?).unwrap_or(i64::MAX),
-        },
+        // a refusal names the whole value (`read:zz`), as fio's `failed parsing` does
+        Some(n) => {
+            let size = |s| crate::job::units::fio_size(s, c.job.kb_base).map_err(|e| c.bad(v, e));
+            match n.strip_prefix('-') {
+                Some(m) => -i64::try_from(size(m)?).unwrap_or(i64::MAX),
+                None => i64::try_from(size(n)?).unwrap_or(i64::MAX),
+            }
+        }
     })
 }
 

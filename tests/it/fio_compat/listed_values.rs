@@ -1,0 +1,137 @@
+//! A value that names none of an option's listed values (`--rw=zzbogus`): fio 3.33 prints
+//! the option's valid values on stdout, then `fio: failed parsing KEY=VALUE` on stderr,
+//! exit 1. The options are read from the installed fio's `--cmdhelp=all` when the test
+//! runs (every option whose `--cmdhelp=KEY` lists valid values), each compared side by
+//! side with iomark as `fio`: exit code, stdout and stderr byte for byte.
+
+use crate::util::*;
+
+/// Options whose listed values iomark's `--cmdhelp` prints otherwise than fio 3.33, with
+/// the reason (docs/compat/fio.md, "Options"). The list may only shrink: a listed option
+/// that now prints fio's values fails the test until it is struck off.
+const VALUES_DIFFER: &[(&str, &str)] = &[
+    (
+        "verify",
+        "iomark lists the checksums in its own order with its aliases (none, xxhash64)",
+    ),
+    (
+        "sync",
+        "fio 3.33 lists an unnamed `dsync` row iomark does not print",
+    ),
+    (
+        "random_distribution",
+        "iomark lists gauss and sequence, which fio 3.33 does not",
+    ),
+    (
+        "steadystate",
+        "iomark lists lat and lat_slope, which fio 3.33 does not",
+    ),
+];
+
+/// fio 3.33's options that list valid values, read from the installed fio.
+fn listed_value_options() -> Vec<String> {
+    let all = fio_cmd().args(["--cmdhelp=all"]).run();
+    assert_eq!(all.code, 0, "fio --cmdhelp=all: {}", all.stderr);
+    all.stdout
+        .lines()
+        .filter_map(|l| l.split_once(':').map(|(k, _)| k.trim().to_string()))
+        .filter(|k| !k.is_empty() && !k.contains(' '))
+        .filter(|k| {
+            let help = fio_cmd().args([&format!("--cmdhelp={k}")]).run();
+            help.stdout.contains("valid values:")
+        })
+        .collect()
+}
+
+/// `(code, stdout, stderr)` of `fio ARGS` under fio 3.33 and under iomark as `fio`.
+fn side_by_side(args: &[&str]) -> [(i32, String, String); 2] {
+    let b = fio_and_iomark("listed_values", args, |_, _| {});
+    let fio = b
+        .fio
+        .expect("fio 3.33 is required (bash tests/run.sh installs it)");
+    let i = &b.iomark;
+    [
+        (fio.code, fio.stdout, fio.stderr),
+        (i.code, i.stdout.clone(), i.stderr.clone()),
+    ]
+}
+
+#[test]
+fn a_value_named_nowhere_prints_the_valid_values_as_fio() {
+    assert!(
+        have_fio(),
+        "fio 3.33 is required (bash tests/run.sh installs it)"
+    );
+    let keys = listed_value_options();
+    let mut same = 0;
+    for key in &keys {
+        // ioengine loads what it does not list; profile is a command-line flag
+        if key == "ioengine" || key == "profile" {
+            continue;
+        }
+        let bad = format!("--{key}=zzbogus");
+        let [fio, iomark] = side_by_side(&["--name=j", &bad, "--size=1m", "--parse-only"]);
+        assert!(
+            fio.1.contains("valid values:"),
+            "{key}: fio printed {:?}",
+            fio.1
+        );
+        assert_eq!(fio.0, iomark.0, "{key}: exit code");
+        assert_eq!(fio.2, iomark.2, "{key}: stderr");
+        let listed = VALUES_DIFFER.iter().any(|(k, _)| k == key);
+        assert_eq!(
+            fio.1 == iomark.1,
+            !listed,
+            "{key}: stdout (listed in VALUES_DIFFER: {listed})\nfio:\n{}\niomark:\n{}",
+            fio.1,
+            iomark.1
+        );
+        same += usize::from(!listed);
+    }
+    eprintln!(
+        "listed values: {same} of {} options print fio's",
+        keys.len()
+    );
+    assert!(same >= 20, "{same} options compared");
+    for (key, _) in VALUES_DIFFER {
+        assert!(
+            keys.iter().any(|k| k == key),
+            "{key} lists no values in fio"
+        );
+    }
+}
+
+#[test]
+fn a_value_that_names_a_listed_one_prints_no_values() {
+    assert!(
+        have_fio(),
+        "fio 3.33 is required (bash tests/run.sh installs it)"
+    );
+    // the head before `:` names `read`: fio's postfix parser refuses the rest, no list
+    let args = ["--name=j", "--rw=read:zz", "--size=1m", "--parse-only"];
+    let [fio, iomark] = side_by_side(&args);
+    assert_eq!(fio, iomark);
+    assert!(!iomark.1.contains("valid values"), "{}", iomark.1);
+    assert!(
+        iomark.2.starts_with("fio: rw postfix parsing failed\n"),
+        "{}",
+        iomark.2
+    );
+}
+
+#[test]
+fn an_engine_fio_cannot_load_prints_the_loaders_line() {
+    assert!(
+        have_fio(),
+        "fio 3.33 is required (bash tests/run.sh installs it)"
+    );
+    let args = [
+        "--name=j",
+        "--ioengine=zzbogus",
+        "--size=1m",
+        "--parse-only",
+    ];
+    let [fio, iomark] = side_by_side(&args);
+    assert!(fio.1.contains("func=dlopen"), "{}", fio.1);
+    assert_eq!(fio, iomark);
+}
