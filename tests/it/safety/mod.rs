@@ -6,7 +6,7 @@ mod direct_align;
 mod files;
 mod hazards;
 mod invalid;
-mod issue28;
+mod collisions_and_edges;
 mod json_target;
 mod new_commands;
 mod stderr;
