@@ -141,6 +141,19 @@ struct HistLog {
     since: [u64; 3],
 }
 
+/// The job's interval sampling of bandwidth and IOPS, `[bw, iops]`: every
+/// `bwavgtime`/`iopsavgtime` ms, `None` (no interval sample of that kind) for an interval
+/// of 0, with `disable_bw_measurement=1` (fio 3.33 then reports no samples), or for a
+/// kind sampled per I/O ([`unit_samples`]). The worker's sampler runs on these.
+pub fn sample_intervals(job: &crate::job::fio::FioJob) -> [Option<u64>; 2] {
+    let unit = unit_samples(job);
+    let every = |ms: u64, unit: bool| (ms != 0 && !job.tuning.disable_bw && !unit).then_some(ms);
+    [
+        every(job.more.bw_avg_time, unit[0]),
+        every(job.more.iops_avg_time, unit[1]),
+    ]
+}
+
 /// Whether the job's report takes its bandwidth and IOPS samples per I/O, `[bw, iops]`
 /// (fio 3.33's `per_unit_log`): a bw (iops) log without a window ([`rate_windows`]), or
 /// with `log_compression`/`log_store_compressed`. fio's sampling thread then takes no
