@@ -824,6 +824,30 @@ mod tests {
         assert_eq!(w, ([0, 500], [true, false]));
     }
 
+    /// The worker samples bandwidth and IOPS at `bwavgtime`/`iopsavgtime`; not at all
+    /// for an interval of 0, under `disable_bw_measurement`, or for a kind its log
+    /// samples per I/O.
+    #[test]
+    fn sample_intervals_are_fios() {
+        let every = |v: &[&str]| {
+            let mut a = vec!["--name=j".to_string(), "--size=1m".into()];
+            a.extend(v.iter().map(|s| s.to_string()));
+            sample_intervals(&crate::job::fio::parse_args(&a).unwrap().jobs[0])
+        };
+        assert_eq!(every(&[]), [Some(500), Some(500)]);
+        assert_eq!(
+            every(&["--bwavgtime=250", "--iopsavgtime=0"]),
+            [Some(250), None]
+        );
+        assert_eq!(every(&["--disable_bw_measurement=1"]), [None, None]);
+        assert_eq!(every(&["--write_bw_log=b"]), [None, Some(500)]);
+        // a windowed log samples at its window (job/fio/finish.rs sets the interval)
+        assert_eq!(
+            every(&["--write_bw_log=b", "--log_avg_msec=1000"]),
+            [Some(1000), Some(500)]
+        );
+    }
+
     #[test]
     fn latency_windows_close_at_completions() {
         let d = tempfile::tempdir().unwrap();
