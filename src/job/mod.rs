@@ -3,6 +3,7 @@
 //! Everything here is pure (no I/O): values are parsed and checked, nothing is opened.
 
 pub mod fio;
+pub mod model;
 pub mod presets;
 pub mod sysbench;
 pub mod thread;

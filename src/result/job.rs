@@ -10,7 +10,8 @@
 //! the depth a latency target settled on, how much of the region random offsets
 //! touched) are neither, so they are here, beside the measurements.
 
-use crate::job::fio::{BlockSizes, FioCommand, FioJob};
+use crate::job::fio::{FioCommand, FioJob};
+use crate::job::model::BlockSizes;
 use crate::job::sysbench::{FileioJob, Geometry, IoMode, TestMode};
 use crate::result::JobInfo;
 /// The recorder's plain counters a job result embeds as they are (CPU times, rate and
@@ -718,8 +719,8 @@ pub fn dir_runtime_ns(rw: &str, runtime_ns: u64, verify_ns: u64, dir: usize) -> 
         return runtime_ns;
     }
     // the job model's one list of reading modes (`readwrite` is fio's other name of `rw`)
-    let mode = crate::job::fio::RwMode::from_fio_name(if rw == "readwrite" { "rw" } else { rw });
-    if mode.is_some_and(crate::job::fio::RwMode::reads) {
+    let mode = crate::job::model::RwMode::from_fio_name(if rw == "readwrite" { "rw" } else { rw });
+    if mode.is_some_and(crate::job::model::RwMode::reads) {
         runtime_ns + verify_ns
     } else {
         verify_ns
@@ -798,12 +799,12 @@ mod tests {
             assert_eq!(dir_runtime_ns(rw, 10, 5, 1), 10, "{rw} writes");
             assert_eq!(dir_runtime_ns(rw, 10, 0, 0), 10, "{rw} without verify");
         }
-        for m in crate::job::fio::RwMode::ALL {
+        for m in crate::job::model::RwMode::ALL {
             assert_eq!(
-                crate::job::fio::RwMode::from_fio_name(m.fio_name()),
+                crate::job::model::RwMode::from_fio_name(m.fio_name()),
                 Some(m)
             );
         }
-        assert_eq!(crate::job::fio::RwMode::from_fio_name("randread:8"), None);
+        assert_eq!(crate::job::model::RwMode::from_fio_name("randread:8"), None);
     }
 }

@@ -11,40 +11,12 @@
 use crate::job::units::fio_size;
 use std::time::Duration;
 
+/// `random_distribution` and `rate_process` values are the one job model's
+/// (`job/model/`), named here too.
+pub use crate::job::model::{Distribution, RateProcess};
+
 /// Smallest block a checksum verify can use, bytes (its header; see run/fio_verify).
 pub const VERIFY_HEADER: u64 = 64;
-
-/// Offset distribution of random I/O (`random_distribution`).
-#[derive(Clone, Debug, PartialEq, Default)]
-pub enum Distribution {
-    /// uniform (fio `random`)
-    #[default]
-    Random,
-    /// Zipf with exponent θ in (0, 100], θ ≠ 1 (fio `zipf:θ`; fio 3.33 refuses 1.0)
-    Zipf(f64),
-    /// Pareto with shape h in (0, 1) (fio `pareto:h`)
-    Pareto(f64),
-    /// normal around the middle with σ in percent of the range, in (0, 100) (fio
-    /// `normal:σ`; fio 3.33 refuses 100 and above)
-    Normal(f64),
-    /// `(percent of accesses, percent of the range)` zones, in range order (`zoned:`)
-    Zoned(Vec<(u32, u32)>),
-    /// `(percent of accesses, bytes)` zones (`zoned_abs:`)
-    ZonedAbs(Vec<(u32, u64)>),
-    /// block indices issued in this order, over and over (`sequence:2,0,1`, fio 3.38);
-    /// `random_sequence_stride` makes later cycles move on by the sequence length
-    Sequence(Vec<u64>),
-}
-
-/// How rate-limited I/Os are spaced (`rate_process`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum RateProcess {
-    /// evenly spaced (fio `linear`)
-    #[default]
-    Linear,
-    /// exponential inter-arrival times (fio `poisson`)
-    Poisson,
-}
 
 /// Which jobs `exitall` ends when a job finishes (`exit_what`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]

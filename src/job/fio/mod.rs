@@ -34,6 +34,9 @@ pub use crate::job::fio::args::{
 pub use crate::job::fio::keys::JobMore;
 pub use crate::job::fio::options::apply;
 pub use crate::job::fio::options::{FioCli, IdleProf};
+/// `rw=` and the block sizes (`bs`, `bsrange`, `bssplit`) are the one job model's
+/// (`job/model/`), named here too.
+pub use crate::job::model::{BlockSizes, RwMode};
 /// fio's value parsers under their former names here (`tests/run_fio.rs`,
 /// `tests/run_props.rs`, `tests/parser_props.rs` use them); defined in `job/units.rs`.
 pub use crate::job::units::{
@@ -155,103 +158,6 @@ pub enum FioError {
     NoJobs(String),
 }
 
-/// Data direction pattern (`rw=`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RwMode {
-    /// sequential reads
-    Read,
-    /// sequential writes
-    Write,
-    /// uniform random reads
-    RandRead,
-    /// uniform random writes
-    RandWrite,
-    /// sequential mixed (`rw`, `readwrite`)
-    ReadWrite,
-    /// random mixed
-    RandRw,
-    /// sequential trims (`trim`)
-    Trim,
-    /// random trims (`randtrim`)
-    RandTrim,
-    /// sequential trim then write of the same block (`trimwrite`)
-    TrimWrite,
-    /// random trim then write of the same block (`randtrimwrite`)
-    RandTrimWrite,
-}
-
-impl RwMode {
-    /// Random offsets?
-    pub fn random(self) -> bool {
-        matches!(
-            self,
-            RwMode::RandRead
-                | RwMode::RandWrite
-                | RwMode::RandRw
-                | RwMode::RandTrim
-                | RwMode::RandTrimWrite
-        )
-    }
-    /// Issues reads?
-    pub fn reads(self) -> bool {
-        matches!(
-            self,
-            RwMode::Read | RwMode::RandRead | RwMode::ReadWrite | RwMode::RandRw
-        )
-    }
-    /// Issues writes?
-    pub fn writes(self) -> bool {
-        matches!(
-            self,
-            RwMode::Write
-                | RwMode::RandWrite
-                | RwMode::ReadWrite
-                | RwMode::RandRw
-                | RwMode::TrimWrite
-                | RwMode::RandTrimWrite
-        )
-    }
-    /// fio's spelling (`randread`, `rw`, `trimwrite` …).
-    pub fn fio_name(self) -> &'static str {
-        match self {
-            RwMode::Read => "read",
-            RwMode::Write => "write",
-            RwMode::RandRead => "randread",
-            RwMode::RandWrite => "randwrite",
-            RwMode::ReadWrite => "rw",
-            RwMode::RandRw => "randrw",
-            RwMode::Trim => "trim",
-            RwMode::RandTrim => "randtrim",
-            RwMode::TrimWrite => "trimwrite",
-            RwMode::RandTrimWrite => "randtrimwrite",
-        }
-    }
-    /// Every mode, in fio's order of `rw=` values.
-    pub const ALL: [RwMode; 10] = [
-        RwMode::Read,
-        RwMode::Write,
-        RwMode::RandRead,
-        RwMode::RandWrite,
-        RwMode::ReadWrite,
-        RwMode::RandRw,
-        RwMode::Trim,
-        RwMode::RandTrim,
-        RwMode::TrimWrite,
-        RwMode::RandTrimWrite,
-    ];
-    /// The mode of fio's spelling [`RwMode::fio_name`] (as a result records it).
-    pub fn from_fio_name(name: &str) -> Option<RwMode> {
-        RwMode::ALL.into_iter().find(|m| m.fio_name() == name)
-    }
-    /// Issues trims?
-    pub fn trims(self) -> bool {
-        matches!(
-            self,
-            RwMode::Trim | RwMode::RandTrim | RwMode::TrimWrite | RwMode::RandTrimWrite
-        )
-    }
-}
-
 /// Engine chosen by `ioengine=` (aliases resolved): the one list of engines
 /// (src/util/engines.rs), which the registry (src/engine/registry.rs) builds from.
 pub use crate::util::engines::Kind as EngineKind;
@@ -259,36 +165,6 @@ pub use crate::util::engines::Kind as EngineKind;
 /// Default reap spin budget of io_uring (5 µs, `--reap-spin`): covers the gaps between completions of a CPU-bound
 /// queue (zram, fast NVMe at depth); a disk's 40 µs QD1 read fails it and backs off.
 pub const DEFAULT_SPIN_NS: u64 = 5_000;
-
-/// Block sizes of one direction, bytes.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum BlockSizes {
-    /// one size
-    Fixed(u64),
-    /// uniform over `[min, max]`, in multiples of `min`
-    Range(u64, u64),
-    /// weighted sizes `(bytes, percent)`, weights sum to 100
-    Split(Vec<(u64, u32)>),
-}
-
-impl BlockSizes {
-    /// Smallest size.
-    pub fn min(&self) -> u64 {
-        match self {
-            BlockSizes::Fixed(b) => *b,
-            BlockSizes::Range(a, _) => *a,
-            BlockSizes::Split(v) => v.iter().map(|x| x.0).min().unwrap_or(4096),
-        }
-    }
-    /// Largest size.
-    pub fn max(&self) -> u64 {
-        match self {
-            BlockSizes::Fixed(b) => *b,
-            BlockSizes::Range(_, b) => *b,
-            BlockSizes::Split(v) => v.iter().map(|x| x.0).max().unwrap_or(4096),
-        }
-    }
-}
 
 /// `size=`: bytes, or a percentage of the existing file/device.
 #[derive(Clone, Copy, Debug, PartialEq)]

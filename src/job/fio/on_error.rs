@@ -1,7 +1,10 @@
 //! fio's `continue_on_error`: which failed requests a job records as errors and goes on
 //! after ([`ContinueOnError`], parsed from the job file), by what failed
-//! ([`ErrorClass`], which the worker names when a request fails). A job option, so it
-//! lives with the job model; the worker (run/fio/errors.rs) applies it.
+//! ([`ErrorClass`], the one job model's, which the worker names when a request fails).
+//! A job option, so it lives with the job model; the worker (run/fio/errors.rs) applies
+//! it.
+
+pub use crate::job::model::ErrorClass;
 
 /// fio's `continue_on_error` (none, read, write, io, verify, all; `0` = none, `1` = all):
 /// which failed requests a job records as errors and continues after, instead of stopping.
@@ -21,17 +24,6 @@ pub enum ContinueOnError {
     Verify,
     /// continue after every error
     All,
-}
-
-/// What failed, for [`ContinueOnError::continues`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ErrorClass {
-    /// a read returned an error or a short count
-    Read,
-    /// a write (or its fsync) returned an error or a short count
-    Write,
-    /// data read back did not match what was written
-    Verify,
 }
 
 impl ContinueOnError {

@@ -8,6 +8,9 @@
 
 use std::time::Duration;
 
+/// `file_service_type` values are the one job model's (`job/model/`), named here too.
+pub use crate::job::model::FileService;
+
 /// `unified_rw_reporting`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[repr(u8)]
@@ -19,24 +22,6 @@ pub enum Unified {
     Mixed,
     /// per direction, then the mixed statistics (2)
     Both,
-}
-
-/// `file_service_type`: how the next file of a job with many is picked.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub enum FileService {
-    /// each file in turn, `N` requests each (fio's default, N = 1)
-    #[default]
-    RoundRobin,
-    /// finish one file before the next
-    Sequential,
-    /// a file at random (uniform)
-    Random,
-    /// zipf(theta)
-    Zipf(f64),
-    /// pareto(h)
-    Pareto(f64),
-    /// normal (gauss) with this deviation in percent
-    Normal(f64),
 }
 
 /// `lockfile`: how a file shared by jobs is locked around each request.

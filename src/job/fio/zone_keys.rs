@@ -8,6 +8,9 @@
 
 use crate::job::fio::{FioError, FioJob, SizeSpec};
 
+/// `random_generator` values are the one job model's (`job/model/`), named here too.
+pub use crate::job::model::RandGen;
+
 /// `zonemode`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum ZoneMode {
@@ -20,19 +23,6 @@ pub enum ZoneMode {
     /// zoned-block-device rules emulated on files and non-zoned devices: writes at each
     /// zone's write pointer, reads below it (fio `zbd`)
     Zbd,
-}
-
-/// `random_generator` (fio: tausworthe, lfsr, tausworthe64). iomark draws offsets with
-/// its own xorshift64* generator either way; see [`ZoneOpts::random_generator`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum RandGen {
-    /// fio's default `tausworthe`
-    #[default]
-    Tausworthe,
-    /// `tausworthe64`
-    Tausworthe64,
-    /// `lfsr`: every block exactly once per pass without a random map
-    Lfsr,
 }
 
 /// Zone and generator options of one job, with fio's defaults.

@@ -6,7 +6,7 @@
 
 use crate::engine::IoErr;
 use crate::job::fio::keys::JobMore;
-use crate::job::fio::on_error::ErrorClass;
+use crate::job::model::ErrorClass;
 use std::path::Path;
 
 /// fio's default list of non-fatal errors (`__NON_FATAL_ERR` in fio's backend): the ones

@@ -141,6 +141,19 @@ struct HistLog {
     since: [u64; 3],
 }
 
+/// The job's interval sampling of bandwidth and IOPS, `[bw, iops]`: every
+/// `bwavgtime`/`iopsavgtime` ms, `None` (no interval sample of that kind) for an interval
+/// of 0, with `disable_bw_measurement=1` (fio 3.33 then reports no samples), or for a
+/// kind sampled per I/O ([`unit_samples`]). The worker's sampler runs on these.
+pub fn sample_intervals(job: &crate::job::fio::FioJob) -> [Option<u64>; 2] {
+    let unit = unit_samples(job);
+    let every = |ms: u64, unit: bool| (ms != 0 && !job.tuning.disable_bw && !unit).then_some(ms);
+    [
+        every(job.more.bw_avg_time, unit[0]),
+        every(job.more.iops_avg_time, unit[1]),
+    ]
+}
+
 /// Whether the job's report takes its bandwidth and IOPS samples per I/O, `[bw, iops]`
 /// (fio 3.33's `per_unit_log`): a bw (iops) log without a window ([`rate_windows`]), or
 /// with `log_compression`/`log_store_compressed`. fio's sampling thread then takes no
@@ -809,6 +822,30 @@ mod tests {
         // a given interval of 0 makes that log per I/O (fio's window is the shorter)
         let w = windows(&["--write_bw_log=b", "--log_avg_msec=1000", "--bwavgtime=0"]);
         assert_eq!(w, ([0, 500], [true, false]));
+    }
+
+    /// The worker samples bandwidth and IOPS at `bwavgtime`/`iopsavgtime`; not at all
+    /// for an interval of 0, under `disable_bw_measurement`, or for a kind its log
+    /// samples per I/O.
+    #[test]
+    fn sample_intervals_are_fios() {
+        let every = |v: &[&str]| {
+            let mut a = vec!["--name=j".to_string(), "--size=1m".into()];
+            a.extend(v.iter().map(|s| s.to_string()));
+            sample_intervals(&crate::job::fio::parse_args(&a).unwrap().jobs[0])
+        };
+        assert_eq!(every(&[]), [Some(500), Some(500)]);
+        assert_eq!(
+            every(&["--bwavgtime=250", "--iopsavgtime=0"]),
+            [Some(250), None]
+        );
+        assert_eq!(every(&["--disable_bw_measurement=1"]), [None, None]);
+        assert_eq!(every(&["--write_bw_log=b"]), [None, Some(500)]);
+        // a windowed log samples at its window (job/fio/finish.rs sets the interval)
+        assert_eq!(
+            every(&["--write_bw_log=b", "--log_avg_msec=1000"]),
+            [Some(1000), Some(500)]
+        );
     }
 
     #[test]

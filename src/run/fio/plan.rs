@@ -3,8 +3,8 @@
 //! byte limit and seed, resolved once from the job before the thread starts.
 
 use crate::files::dataset::{self, FileSpec, FilesError};
-use crate::job::fio::zone_keys::RandGen;
-use crate::job::fio::{BlockSizes, FioJob, RwMode, SizeSpec};
+use crate::job::fio::{FioJob, SizeSpec};
+use crate::job::model::{BlockSizes, RandGen, RwMode};
 use crate::job::thread::ThreadJob;
 use crate::run::fio::replay;
 use crate::run::fio::*;

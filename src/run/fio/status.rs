@@ -8,7 +8,8 @@
 //! front end's status thread reads them (src/cli/run.rs) and the reporter prints them
 //! (src/report/fio/eta.rs).
 
-use crate::job::fio::{FioJob, RwMode};
+use crate::job::fio::FioJob;
+use crate::job::model::RwMode;
 use crate::result::status::JobsEta;
 use crate::run::fio::agg_log::AggBw;
 use crate::run::fio::Plan;

@@ -459,8 +459,8 @@ impl ThreadDrive for FioDrive<'_, '_> {
 /// sample (`prev`): bytes in the interval, `dur_s` long, ending `t_s` after the start.
 /// Every block size a job can issue (the ends of a range: sizes in between are
 /// multiples of its minimum).
-pub(crate) fn block_sizes(b: &crate::job::fio::BlockSizes) -> Vec<u64> {
-    use crate::job::fio::BlockSizes;
+pub(crate) fn block_sizes(b: &crate::job::model::BlockSizes) -> Vec<u64> {
+    use crate::job::model::BlockSizes;
     match b {
         BlockSizes::Fixed(x) => vec![*x],
         BlockSizes::Range(a, z) => vec![*a, *z],

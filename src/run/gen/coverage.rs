@@ -64,7 +64,7 @@ impl Coverage {
     /// Tracker of a thread of a random job (`None` for sequential jobs): blocks of the
     /// plan's offset alignment over its regions, counting a job of one block size.
     pub fn for_plan(plan: &crate::run::fio::Plan) -> Option<Coverage> {
-        use crate::job::fio::BlockSizes;
+        use crate::job::model::BlockSizes;
         let job = &plan.job;
         if !job.rw.random() {
             return None;

@@ -15,7 +15,7 @@ pub(crate) mod frand;
 pub(crate) mod sprandom;
 pub(crate) mod zones;
 
-use crate::job::fio::keys::Distribution;
+use crate::job::model::Distribution;
 
 /// xorshift64* generator: small, fast, reproducible from `randseed`.
 #[derive(Clone, Debug)]
@@ -332,8 +332,8 @@ pub struct BufLen {
 
 impl BufLen {
     /// The sizes of one direction; `unaligned`: `bs_unaligned`.
-    pub fn new(sizes: &crate::job::fio::BlockSizes, unaligned: bool) -> BufLen {
-        use crate::job::fio::BlockSizes;
+    pub fn new(sizes: &crate::job::model::BlockSizes, unaligned: bool) -> BufLen {
+        use crate::job::model::BlockSizes;
         let (min, max) = (sizes.min().max(1), sizes.max().max(1));
         let mut split = match sizes {
             BlockSizes::Split(v) => v.iter().copied().filter(|e| e.1 > 0).collect(),
@@ -755,7 +755,7 @@ mod tests {
         }
     }
 
-    use crate::job::fio::BlockSizes;
+    use crate::job::model::BlockSizes;
     use std::collections::BTreeMap;
     const K: u64 = 1024;
 

@@ -112,7 +112,7 @@ impl<'a> Worker<'a> {
         s: &Slot,
         e: IoErr,
     ) -> Result<(), RunError> {
-        use crate::job::fio::on_error::ErrorClass;
+        use crate::job::model::ErrorClass;
         let class = if s.tag.op == Op::Read {
             ErrorClass::Read
         } else {
@@ -318,7 +318,7 @@ impl<'a> Worker<'a> {
     /// prints a mismatch of the 11th too.
     #[cold]
     fn read_mismatch(&mut self, st: &mut JobStats, s: &Slot, why: String) -> Result<(), RunError> {
-        use crate::job::fio::on_error::ErrorClass;
+        use crate::job::model::ErrorClass;
         let msg = format!(
             "verify failed in {} at offset {}: {why}",
             self.plan.files[s.io.file].path.display(),

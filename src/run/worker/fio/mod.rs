@@ -16,8 +16,7 @@
 
 use crate::engine::buffers::Slab;
 use crate::engine::{Engine, IoErr, SyncKind};
-use crate::job::fio::keys::RateProcess;
-use crate::job::fio::{BlockSizes, RwMode};
+use crate::job::model::{BlockSizes, RateProcess, RwMode};
 use crate::result::job::{CoverageStats, JobRecord, LatTargetReport};
 use crate::run::fio::log::Logs;
 use crate::run::fio::{io_why, Plan, RunError};
@@ -184,8 +183,8 @@ struct FileSvc {
 
 impl FileSvc {
     fn new(plan: &crate::run::fio::Plan) -> FileSvc {
-        use crate::job::fio::keys::Distribution as D;
-        use crate::job::fio::tuning::FileService as F;
+        use crate::job::model::Distribution as D;
+        use crate::job::model::FileService as F;
         let (kind, nr) = plan.job.tuning.file_service;
         let n = plan.files.len() as u64;
         let dist = match kind {

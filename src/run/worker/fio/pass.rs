@@ -116,7 +116,7 @@ impl<'a> FioRules<'a> {
         w.lat_target = ctl
             .lat_target
             .map(|t| LatTarget::new(t, depth as u32, 0, 0));
-        let mut samp = sampler(job, w.logs.as_ref());
+        let mut samp = sampler(plan, w.logs.as_ref());
         samp.set_end(deadline);
         w.phase(if job.ramp_time.is_zero() { b'*' } else { b'/' });
         FioRules {
@@ -211,7 +211,7 @@ impl<'a> FioRules<'a> {
             self.st.sync = Default::default();
             // depth counts and rate samples restart too (fio reset_io_stats)
             self.st.depth = Default::default();
-            self.samp = sampler(&self.w.plan.job, self.w.logs.as_ref());
+            self.samp = sampler(self.w.plan, self.w.logs.as_ref());
             self.samp.set_end(self.deadline);
             self.measure_start = clock.now();
         }
@@ -1011,24 +1011,13 @@ impl<'a> FioRules<'a> {
     }
 }
 
-/// The job's bandwidth/IOPS sampler: every `bwavgtime`/`iopsavgtime` ms; none at all
-/// for an interval of 0 or with `disable_bw_measurement=1` (fio 3.33 then reports no
-/// samples), nor for a kind sampled per I/O (run/fio/log.rs's `unit_samples`). It
-/// keeps its samples for `logs` when they have windowed bandwidth/IOPS logs.
-fn sampler(job: &crate::job::fio::FioJob, logs: Option<&Logs>) -> RateSampler {
+/// The job's bandwidth/IOPS sampler: at the intervals the job samples by
+/// (run/fio/log.rs's `sample_intervals`), never for a kind it does not sample by
+/// interval. It keeps its samples for `logs` when they have windowed bandwidth/IOPS logs.
+fn sampler(plan: &Plan, logs: Option<&Logs>) -> RateSampler {
     const NEVER_MS: u64 = 1 << 40;
-    let unit = crate::run::fio::log::unit_samples(job);
-    let every = |ms: u64, unit: bool| {
-        if ms == 0 || job.tuning.disable_bw || unit {
-            NEVER_MS
-        } else {
-            ms
-        }
-    };
-    let mut s = RateSampler::new(
-        every(job.more.bw_avg_time, unit[0]),
-        every(job.more.iops_avg_time, unit[1]),
-    );
+    let [bw, iops] = crate::run::fio::log::sample_intervals(&plan.job);
+    let mut s = RateSampler::new(bw.unwrap_or(NEVER_MS), iops.unwrap_or(NEVER_MS));
     if logs.is_some_and(Logs::takes_rates) {
         s.keep();
     }

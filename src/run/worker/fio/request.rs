@@ -91,7 +91,7 @@ fn slot_gens(plan: &Plan) -> Vec<[SlotGen; 2]> {
 /// norandommap=1 (lfsr's property).
 fn random_maps(plan: &Plan, gens: &[[SlotGen; 2]], strided: bool) -> Vec<Option<RandomMap>> {
     let job = &plan.job;
-    let lfsr = job.more.zones.random_generator == Some(crate::job::fio::zone_keys::RandGen::Lfsr);
+    let lfsr = job.more.zones.random_generator == Some(crate::job::model::RandGen::Lfsr);
     plan.regions
         .iter()
         .zip(gens)
