@@ -56,6 +56,9 @@ use crate::files::output::{Output, OutputError, Staged};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+/// A file of the I/O log: its name and whether the log has it open.
+type IologFile = (String, bool);
+
 /// Which logs a job writes, and how.
 #[derive(Clone, Debug, Default)]
 pub struct LogSpec {
@@ -182,7 +185,7 @@ pub struct Logs {
     slat: Option<LogFile>,
     /// the I/O log, the names of the job's files in it (each with whether the log has it
     /// open) and when it was opened
-    iolog: Option<(Staged, Vec<(String, bool)>, std::time::Instant)>,
+    iolog: Option<(Staged, Vec<IologFile>, std::time::Instant)>,
     /// the bandwidth (0) and IOPS (1) windows of each direction, and their bases, ms
     /// since the job's start
     rwin: [[RateWin; 3]; 2],
