@@ -282,7 +282,6 @@ fn validate(job: &FioJob, setup_errors: bool) -> Result<(), String> {
     check_interval_header(job)?;
     crate::job::fio::keys_verify::validate_extra(job)?;
     check_io_uring_keys(job)?;
-    check_openfiles(job)?;
     check_net(job)?;
     if job.more.userspace_reap && job.engine != EngineKind::Libaio {
         return Err(format!(
@@ -322,31 +321,6 @@ fn check_size_holds_a_block(job: &FioJob) -> Result<(), String> {
     match job.size {
         Some(crate::job::fio::SizeSpec::Bytes(size)) if size > 0 && size < min_bs => Err(format!(
             "size too small, must not be less than minimum block size: {size} < {min_bs}"
-        )),
-        _ => Ok(()),
-    }
-}
-
-/// `openfiles` below `nrfiles`: iomark keeps every file of a job open, so a smaller
-/// limit is taken only by the engines that hold no descriptor (the file and directory
-/// operations, cpuio, null), where it changes nothing.
-fn check_openfiles(job: &FioJob) -> Result<(), String> {
-    let holds_none = !matches!(
-        job.engine,
-        EngineKind::Psync
-            | EngineKind::IoUring
-            | EngineKind::Libaio
-            | EngineKind::Posixaio
-            | EngineKind::Mmap
-            | EngineKind::Falloc
-            | EngineKind::Ftruncate
-            | EngineKind::E4Defrag
-    );
-    match job.more.nodata.openfiles {
-        Some(n) if n < job.nrfiles && !holds_none => Err(format!(
-            "openfiles={n} below nrfiles={}: iomark keeps all of a job's files open with ioengine={} (accepted: openfiles >= nrfiles, or a file/directory operation engine)",
-            job.nrfiles,
-            job.engine.name()
         )),
         _ => Ok(()),
     }

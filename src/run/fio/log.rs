@@ -32,10 +32,11 @@
 //! fio's tools/hist/fiologparser_hist.py reads.
 //!
 //! `write_iolog=FILE` is fio's I/O log, version 3 (what fio 3.33 writes): `fio version 3
-//! iolog`, then `T NAME add` and `T NAME open` for each of the job's files, `T NAME
+//! iolog`, then `T NAME add` for each of the job's files, `T NAME open` when the job
+//! opens a file (before its first request, again after it closed it), `T NAME
 //! read|write|trim OFFSET LENGTH` for each request as it is issued, and `T NAME close`
-//! at the end, T being µs since the log was opened — written by the thread that issues
-//! them. fio also logs its syncs
+//! when the job is done with a file (run/worker/fio/open.rs) or at the end, T being µs
+//! since the log was opened — written by the thread that issues them. fio also logs its syncs
 //! and appends to an existing file; iomark logs no syncs and replaces the file, as it
 //! does the other logs.
 //!
@@ -54,6 +55,9 @@
 use crate::files::output::{Output, OutputError, Staged};
 use std::io::Write;
 use std::path::{Path, PathBuf};
+
+/// A file of the I/O log: its name and whether the log has it open.
+type IologFile = (String, bool);
 
 /// Which logs a job writes, and how.
 #[derive(Clone, Debug, Default)]
@@ -192,8 +196,9 @@ pub struct Logs {
     lat: Option<LogFile>,
     clat: Option<LogFile>,
     slat: Option<LogFile>,
-    /// the I/O log, the names of the job's files in it and when it was opened
-    iolog: Option<(Staged, Vec<String>, std::time::Instant)>,
+    /// the I/O log, the names of the job's files in it (each with whether the log has it
+    /// open) and when it was opened
+    iolog: Option<(Staged, Vec<IologFile>, std::time::Instant)>,
     /// the bandwidth (0) and IOPS (1) windows of each direction, and their bases, ms
     /// since the job's start
     rwin: [[RateWin; 3]; 2],
@@ -402,19 +407,41 @@ impl Logs {
         }
     }
 
-    /// The I/O log's header and its `add`/`open` lines for the job's `files` (their
-    /// names as the job gives them); nothing without `write_iolog`.
+    /// The I/O log's header and its `add` lines for the job's `files` (their names as
+    /// the job gives them); nothing without `write_iolog`. A file's `open` and `close`
+    /// lines are written as the job opens and closes it ([`Logs::iolog_file`]).
     pub fn iolog_files(&mut self, files: &[&Path]) {
         if let Some((w, names, t0)) = &mut self.iolog {
-            *names = files.iter().map(|p| p.display().to_string()).collect();
+            *names = files
+                .iter()
+                .map(|p| (p.display().to_string(), false))
+                .collect();
             let mut r = writeln!(w, "fio version 3 iolog");
-            for act in ["add", "open"] {
-                for n in names.iter() {
-                    let t = t0.elapsed().as_micros();
-                    r = r.and_then(|()| writeln!(w, "{t} {n} {act}"));
-                }
+            for (n, _) in names.iter() {
+                let t = t0.elapsed().as_micros();
+                r = r.and_then(|()| writeln!(w, "{t} {n} add"));
             }
             if let Err(e) = r {
+                w.keep_error(e);
+            }
+        }
+    }
+
+    /// `file` opened (`open`) or closed (`open` false) in the I/O log: its `open` or
+    /// `close` line, written once per change (a file the log has open is not opened
+    /// again); [`Logs::finish`] closes the files still open.
+    pub fn iolog_file(&mut self, file: usize, open: bool) {
+        if let Some((w, names, t0)) = &mut self.iolog {
+            let Some((n, was)) = names.get_mut(file) else {
+                return;
+            };
+            if *was == open {
+                return;
+            }
+            *was = open;
+            let t = t0.elapsed().as_micros();
+            let act = if open { "open" } else { "close" };
+            if let Err(e) = writeln!(w, "{t} {n} {act}") {
                 w.keep_error(e);
             }
         }
@@ -424,7 +451,7 @@ impl Logs {
     /// (`read`, `write`, `trim`).
     pub fn iolog(&mut self, file: usize, act: &str, offset: u64, len: u64) {
         if let Some((w, names, t0)) = &mut self.iolog {
-            let n = names.get(file).map_or("?", String::as_str);
+            let n = names.get(file).map_or("?", |(n, _)| n.as_str());
             let t = t0.elapsed().as_micros();
             if let Err(e) = writeln!(w, "{t} {n} {act} {offset} {len}") {
                 w.keep_error(e);
@@ -652,12 +679,9 @@ impl Logs {
     /// error (a line that could not be written, or the file itself); each file is
     /// committed at most once, so a second call does nothing.
     pub fn finish(&mut self) -> Result<(), OutputError> {
-        if let Some((w, names, t0)) = &mut self.iolog {
-            for n in names.iter() {
-                let t = t0.elapsed().as_micros();
-                if let Err(e) = writeln!(w, "{t} {n} close") {
-                    w.keep_error(e);
-                }
+        if let Some(n) = self.iolog.as_ref().map(|l| l.1.len()) {
+            for f in 0..n {
+                self.iolog_file(f, false);
             }
         }
         let mut first = Ok(());

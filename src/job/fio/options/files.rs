@@ -246,15 +246,15 @@ fn unlink(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
     Ok(())
 }
 
-/// `openfiles`: at most this many of the job's files open at once (checked against
-/// the engine in src/job/fio/finish.rs).
+/// `openfiles`: at most this many of the job's files open at once (0, or more than
+/// `nrfiles`: all of them, as fio), for every engine (src/run/worker/fio/open.rs).
 fn openfiles(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
     let v = c.need(v)?;
     let n = c.u64(v)?;
-    if n == 0 || n > 1_000_000 {
-        return Err(c.bad(v, "between 1 and 1000000"));
-    }
-    c.job.more.nodata.openfiles = Some(n as u32);
+    let Ok(n) = u32::try_from(n) else {
+        return Err(c.bad(v, "between 0 and 4294967295"));
+    };
+    c.job.more.nodata.openfiles = (n > 0).then_some(n);
     Ok(())
 }
 

@@ -137,6 +137,8 @@ impl<'a> Worker<'a> {
         let buf = slab.bufs[0].ptr();
         // SAFETY: buffer 0 is at least max bs long and nothing is in flight.
         let b = unsafe { std::slice::from_raw_parts_mut(buf, len) };
+        // a verify read opens its file whatever `openfiles` (fio's get_next_verify)
+        self.open_any(file);
         if let Some(l) = &mut self.logs {
             // write_iolog: fio logs its verify reads as the reads they are
             l.iolog(file, "read", offset, len as u64);

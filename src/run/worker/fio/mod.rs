@@ -34,6 +34,7 @@ use std::time::Duration;
 mod account;
 mod backlog;
 mod ends;
+mod open;
 mod pass;
 mod readback;
 mod replay;
@@ -176,6 +177,7 @@ pub const LIVE_STATE: usize = 6;
 /// `cur`, then a new file is drawn (round robin, or from `gen`), which gets `nr`.
 struct FileSvc {
     gen: Option<(SlotGen, Rng)>,
+    nonuniform: bool,
     nr: u64,
     left: u64,
     cur: usize,
@@ -194,25 +196,27 @@ impl FileSvc {
             F::Pareto(h) => Some(D::Pareto(h)),
             F::Normal(sd) => Some(D::Normal(sd)),
         };
-        // sequential: as many requests as cover the first file with the smallest size
+        // sequential: a file is served until it is done (or closing), as fio's
+        // `FIO_FSERVICE_SEQ` keeps its file while it is open
         let nr = if kind == F::Sequential {
-            let bs = plan.job.bs_read.min().min(plan.job.bs_write.min()).max(1);
-            plan.files.first().map_or(1, |f| f.size.div_ceil(bs)).max(1)
+            u64::MAX
         } else {
             nr.max(1)
         };
         FileSvc {
             gen: dist.map(|d| (SlotGen::new(&d, n, 1), Rng::new(plan.seed ^ 0xf11e))),
+            nonuniform: matches!(kind, F::Zipf(_) | F::Pareto(_) | F::Normal(_)),
             nr,
             left: 0,
             cur: 0,
         }
     }
 
-    /// Whether files are picked by a distribution (fio's `__FIO_FSERVICE_NONUNIFORM`):
-    /// a file at its end then starts over instead of being done.
+    /// Whether files are picked by a non-uniform distribution (fio's
+    /// `__FIO_FSERVICE_NONUNIFORM`: zipf, pareto, normal): a file at its end then starts
+    /// over instead of being done; `random` picks among the files not done.
     fn nonuniform(&self) -> bool {
-        self.gen.is_some()
+        self.nonuniform
     }
 }
 
@@ -284,6 +288,8 @@ pub(crate) struct Worker<'a> {
     units: [u64; 2],
     /// the files this pass has finished ([`ends::Ends`])
     ends: ends::Ends,
+    /// the files open now, at most `openfiles` ([`open::OpenFiles`])
+    fopen: open::OpenFiles,
     /// request sizes per direction (read/trim, write): fio's draw ([`BufLen`])
     sizes: [BufLen; 2],
     rate_next: [u64; 2],

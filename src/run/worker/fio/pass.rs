@@ -639,7 +639,11 @@ impl<'a> Rules for FioRules<'a> {
                 self.w.zone_eof = true;
                 (Op::Read, 0, 0, 0)
             }),
-            None => self.w.next_req(),
+            None => match self.w.next_req() {
+                Some(r) => r,
+                // `openfiles` are open: reap a completion (or pick again) first
+                None => return Ok(Next::Break),
+            },
         };
         if !self.w.zone_eof && self.w.vstate_stops(op, file, offset) {
             // verify_state_load: past the saved write job's completions (fio ends here)
@@ -664,6 +668,11 @@ impl<'a> Rules for FioRules<'a> {
         if self.uses.rate && !self.pace(io, op, bs)? {
             return Ok(Next::Break);
         }
+        if self.w.plan.replay.is_some() {
+            // a replayed log's file opens at its first request, whatever `openfiles`
+            self.w.open_any(file);
+        }
+        self.w.file_issued(file);
         if let Some(l) = &mut self.w.logs {
             // write_iolog: the request as it is issued
             l.iolog(file, op.name(), offset, bs);
@@ -711,6 +720,7 @@ impl<'a> Rules for FioRules<'a> {
         at: Times,
     ) -> Result<(), RunError> {
         let (s, buf) = (req, req.io.buf);
+        self.w.file_completed(req.io.file);
         if self.trace_io {
             let f = &self.w.plan.files[req.io.file].path;
             super::trace::completed(&req.io, req.by_rules, f);
@@ -934,6 +944,9 @@ impl<'a> FioRules<'a> {
     /// through it at the job's depth (readback.rs: fio's verify reads are queued
     /// io_units, with their slat), else one pread after another.
     fn read_back<E: Engine>(&mut self, io: &mut Io<'_, E, Tag>) -> Result<(), RunError> {
+        // fio's verify phase starts with every file closed (`clear_io_state`); its
+        // reads open them again
+        self.w.close_all();
         if E::KIND.queues() {
             self.w.verify_back_queued(io, &mut self.st, self.deadline)
         } else {

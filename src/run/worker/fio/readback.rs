@@ -124,6 +124,8 @@ impl Rules for ReadBack<'_, '_> {
         let (file, offset, len, seq) = self.blocks[self.next];
         self.next += 1;
         self.seqs[slot] = seq;
+        // a verify read opens its file whatever `openfiles` (fio's get_next_verify)
+        self.w.open_any(file);
         if let Some(l) = &mut self.w.logs {
             // write_iolog: fio logs its verify reads as the reads they are
             l.iolog(file, "read", offset, len as u64);

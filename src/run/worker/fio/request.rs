@@ -205,6 +205,7 @@ impl<'a> Worker<'a> {
             maps,
             units: units_of(plan),
             ends: super::ends::Ends::new(plan),
+            fopen: super::open::OpenFiles::new(plan.files.len(), job.more.nodata.openfiles),
             sizes: [&job.bs_read, &job.bs_write].map(|b| BufLen::new(b, job.tuning.bs_unaligned)),
             rate_next: [0; 2],
             think_blocks: 0,
@@ -336,33 +337,47 @@ impl<'a> Worker<'a> {
         }
     }
 
+    /// The next request: its operation, file, offset and size (size 0: the job's I/O
+    /// is over). None: the file service picked a file it cannot open now
+    /// ([`Worker::next_file`]).
     #[inline]
-    pub(super) fn next_req(&mut self) -> (Op, usize, u64, u64) {
+    pub(super) fn next_req(&mut self) -> Option<(Op, usize, u64, u64)> {
         let op = self.pick_op();
         let d = usize::from(op == Op::Write);
         if self.plain_random[d] {
-            return self.plain_random_req(op, d);
+            self.open_any(0);
+            return Some(self.plain_random_req(op, d));
         }
         let job = &self.plan.job;
         let u = self.uses;
         if u.trimwrite && op == Op::Write {
             if let Some((file, offset, bs)) = self.trimmed.take() {
                 // trimwrite: the write goes where the trim just went
-                return (op, file, offset, bs);
+                return Some((op, file, offset, bs));
             }
         }
         let random_now = u.random
             && (!u.pct_random || (self.rng.below(100) as u32) < job.more.percentage_random);
+        // a time-based job over one file starts it over in place, as fio: it stays open
+        let in_place = u.one_file && job.time_based;
         // the file and where in it; a file with nothing left is done (fio goes on with
-        // the next one, or ends the job after the last)
+        // the next one, or ends the job after the last) and closed
         let (file, mut offset, mut bs) = loop {
-            let file = if u.one_file { 0 } else { self.next_file() };
+            let file = if u.one_file {
+                self.open_any(0);
+                0
+            } else {
+                self.next_file()?
+            };
             if let Some((o, b)) = self.place(op, file, random_now) {
                 break (file, o, b);
             }
+            if !in_place {
+                self.close_file(file);
+            }
             if self.file_ended(file) == super::ends::After::End {
                 self.zone_eof = true;
-                return (op, file, self.plan.regions[file].0, 0);
+                return Some((op, file, self.plan.regions[file].0, 0));
             }
         };
         if let Some(z) = &mut self.zones {
@@ -386,7 +401,7 @@ impl<'a> Worker<'a> {
         if u.trimwrite && op == Op::Trim {
             self.trimmed = Some((file, offset, bs));
         }
-        (op, file, offset, bs)
+        Some((op, file, offset, bs))
     }
 
     /// The offset and size of a request of `op` in `file`; None: the file has nothing
@@ -444,31 +459,43 @@ impl<'a> Worker<'a> {
     }
 
     /// The next file: `file_service_type`'s pick (default round robin, one request
-    /// each), kept for its `:N` requests; a file done in this pass is passed over.
+    /// each), kept for its `:N` requests; a file done in this pass, or closing, is
+    /// passed over. The file picked is opened; None: it is closed and `openfiles` are
+    /// open (fio's EBUSY: the job reaps a completion, or picks again, the round robin
+    /// then at the file after it). A picker that meets only closing files gives up
+    /// the same way after a round of tries.
     #[inline]
-    fn next_file(&mut self) -> usize {
-        let s = &mut self.fsvc;
-        if s.left > 0 && !self.ends.is_done(s.cur) {
-            s.left -= 1;
-            return s.cur;
+    fn next_file(&mut self) -> Option<usize> {
+        let s = &self.fsvc;
+        if s.left > 0 && !self.ends.is_done(s.cur) && self.fopen.serves(s.cur) {
+            self.fsvc.left -= 1;
+            return Some(self.fsvc.cur);
         }
-        loop {
-            s.cur = match &mut s.gen {
-                Some((g, rng)) => (g.next(rng) as usize).min(self.plan.files.len() - 1),
+        let n = self.plan.files.len();
+        for _ in 0..2 * n + 8 {
+            let s = &mut self.fsvc;
+            let f = match &mut s.gen {
+                Some((g, rng)) => (g.next(rng) as usize).min(n - 1),
                 None => {
                     let f = self.rr;
                     self.rr += 1;
-                    if self.rr == self.plan.files.len() {
+                    if self.rr == n {
                         self.rr = 0;
                     }
                     f
                 }
             };
-            s.left = s.nr - 1;
-            if !self.ends.is_done(s.cur) {
-                return s.cur;
+            if self.ends.is_done(f) || self.fopen.closing(f) {
+                continue;
             }
+            if !self.open_file(f) {
+                return None;
+            }
+            self.fsvc.cur = f;
+            self.fsvc.left = self.fsvc.nr - 1;
+            return Some(f);
         }
+        None
     }
 
     /// A random-mode offset in `file` (the `:N` runs, sprandom, the random map or the
