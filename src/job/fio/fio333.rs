@@ -3,9 +3,9 @@
 //! order its "Did you mean" walks), its profiles' options, its command-line options, and
 //! its engines' options.
 //! These are fio's names, not iomark's: a name here that iomark does not run is still
-//! one fio 3.33 accepts, so the fio persona keeps its own line for it. A job or profile
-//! option of fio's that iomark's option table has a row for is that row's ([`Fio333`]:
-//! its place in fio's order); the lists here hold only the others.
+//! one fio 3.33 accepts, so the fio persona keeps its own line for it. A job, profile or
+//! command-line option of fio's that iomark's option table has a row for is that row's
+//! ([`Fio333`]: its place in fio's order); the lists here hold only the others.
 
 use super::options::{self, Fio333};
 use std::sync::LazyLock;
@@ -47,33 +47,39 @@ const PROFILE_NOT_RUN: &[(u16, &str)] = &[
 /// One of fio 3.33's options: its name and aliases.
 type Named = (&'static str, &'static [&'static str]);
 
-/// fio 3.33's job options in the order of its table, then its profiles' options in
-/// theirs: the option table's rows fio has ([`Fio333`]) with the ones it has no row for.
+/// fio 3.33's job options in the order of its table, its profiles' options and its own
+/// command-line options in theirs: the option table's rows fio has ([`Fio333`]) with the
+/// ones it has no row for.
 struct Fio {
     job: Vec<Named>,
     profile: Vec<&'static str>,
+    command: Vec<&'static str>,
 }
 
 /// [`Fio`], gathered once.
 fn fio() -> &'static Fio {
     static FIO: LazyLock<Fio> = LazyLock::new(|| {
-        let (mut job, mut profile) = (Vec::new(), Vec::new());
+        let (mut job, mut profile, mut command) = (Vec::new(), Vec::new(), Vec::new());
         for o in options::all() {
             match o.fio333 {
                 Fio333::Job { at, aliases } => {
                     job.push((at, (o.name, if aliases { o.aliases } else { &[] })))
                 }
                 Fio333::Profile { at } => profile.push((at, o.name)),
+                Fio333::Command { at } => command.push((at, o.name)),
                 Fio333::None => {}
             }
         }
         job.extend(JOB_NOT_RUN.iter().map(|&(at, n, a)| (at, (n, a))));
         profile.extend(PROFILE_NOT_RUN.iter().copied());
+        command.extend(COMMAND_NOT_RUN.iter().copied());
         job.sort_by_key(|(at, _)| *at);
         profile.sort_by_key(|(at, _)| *at);
+        command.sort_by_key(|(at, _)| *at);
         Fio {
             job: job.into_iter().map(|(_, n)| n).collect(),
             profile: profile.into_iter().map(|(_, n)| n).collect(),
+            command: command.into_iter().map(|(_, n)| n).collect(),
         }
     });
     &FIO
@@ -84,49 +90,12 @@ fn job_names() -> impl Iterator<Item = &'static str> {
     fio().job.iter().map(|(n, _)| *n)
 }
 
-/// fio 3.33's own command-line options (before the job options in its getopt table).
-pub(crate) const COMMAND: &[&str] = &[
-    "output",
-    "latency-log",
-    "bandwidth-log",
-    "minimal",
-    "output-format",
-    "append-terse",
-    "version",
-    "help",
-    "cmdhelp",
-    "enghelp",
-    "showcmd",
-    "readonly",
-    "eta",
-    "eta-interval",
-    "eta-newline",
-    "debug",
-    "parse-only",
-    "section",
-    "inflate-log",
-    "alloc-size",
-    "profile",
-    "warnings-fatal",
-    "max-jobs",
-    "terse-version",
-    "server",
-    "server-internal",
-    "daemonize",
-    "client",
-    "remote-config",
-    "cpuclock-test",
-    "crctest",
-    "memcpytest",
-    "idle-prof",
-    "status-interval",
-    "trigger-file",
-    "trigger-timeout",
-    "trigger",
-    "trigger-remote",
-    "aux-path",
-    "merge-blktrace-only",
-];
+/// fio 3.33's own command-line options (before the job options in its getopt table)
+/// that iomark's option table has no row for as command-line options: `(place among
+/// them, name)` (fio's `--profile` loads a profile; the table's `profile` is the job
+/// key). The others are the table's rows marked [`Fio333::Command`].
+const COMMAND_NOT_RUN: &[(u16, &str)] =
+    &[(20, "profile"), (25, "server-internal"), (31, "memcpytest")];
 
 /// The options of fio 3.33's engines that iomark does not list in `--enghelp` (any
 /// engine's: a job file's key is checked against them all); the options of iomark's
@@ -252,7 +221,7 @@ pub fn did_you_mean_job(opt: &str) -> Option<&'static str> {
 /// command-line options and then every job option's name and alias).
 pub fn did_you_mean_cmdline(word: &str) -> Option<&'static str> {
     let name = word.trim_start_matches('-');
-    let names = COMMAND.iter().copied().chain(
+    let names = fio().command.iter().copied().chain(
         fio()
             .job
             .iter()
@@ -315,14 +284,16 @@ mod tests {
     fn fios_places_are_each_taken_once() {
         let mut job: Vec<u16> = JOB_NOT_RUN.iter().map(|(at, ..)| *at).collect();
         let mut profile: Vec<u16> = PROFILE_NOT_RUN.iter().map(|(at, _)| *at).collect();
+        let mut command: Vec<u16> = COMMAND_NOT_RUN.iter().map(|(at, _)| *at).collect();
         for o in options::all() {
             match o.fio333 {
                 Fio333::Job { at, .. } => job.push(at),
                 Fio333::Profile { at } => profile.push(at),
+                Fio333::Command { at } => command.push(at),
                 Fio333::None => {}
             }
         }
-        for mut places in [job, profile] {
+        for mut places in [job, profile, command] {
             places.sort();
             assert!(
                 places.iter().copied().eq(0..places.len() as u16),

@@ -64,7 +64,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
         readonly,
     )
     .alias(&["read_only"])
-    .default("0"),
+    .default("0")
+    .fio_command(11),
     FioOption::job(
         "nrfiles",
         Group::File,

@@ -207,8 +207,8 @@ pub enum Range {
 /// options that iomark has no row for).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Fio333 {
-    /// none of fio 3.33's job or profile options: iomark's own, a later fio's, a
-    /// command-line option, or an engine's (those are their `--enghelp` table's)
+    /// none of fio 3.33's job, profile or command-line options: iomark's own, a later
+    /// fio's, or an engine's (those are their `--enghelp` table's)
     None,
     /// one of fio 3.33's job options, `at` its place (from 0) in the order of fio's
     /// option table; `aliases`: fio has the row's aliases too (else they are iomark's)
@@ -216,6 +216,9 @@ pub enum Fio333 {
     /// one of fio 3.33's built-in profiles' options (`act`, `tiobench`), `at` its place
     /// in their order
     Profile { at: u16 },
+    /// one of fio 3.33's own command-line options (its getopt table's, before the job
+    /// options), `at` its place in their order, under the row's name
+    Command { at: u16 },
 }
 
 /// Writes one job key's value into the job.
@@ -350,6 +353,11 @@ impl FioOption {
     /// fio 3.33's job option at place `at` of its table, whose aliases are iomark's own.
     pub(super) const fn fio_job_alone(mut self, at: u16) -> Self {
         self.fio333 = Fio333::Job { at, aliases: false };
+        self
+    }
+    /// fio 3.33's command-line option at place `at` of its own command-line options.
+    pub(super) const fn fio_command(mut self, at: u16) -> Self {
+        self.fio333 = Fio333::Command { at };
         self
     }
     /// fio 3.33's profile option at place `at` of the profiles' options.
