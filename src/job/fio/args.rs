@@ -48,87 +48,19 @@ pub fn parse_args_as(
         output_at,
     } = scan(args)?;
     p.cmd.job_setup_errors = job_setup_errors;
-    // fio 3.33 writes its log_err lines into `--output` too once it is open: the lines of
-    // the command line's entries after it, of the jobs added after it, of every job file
-    let after_output = |at: (usize, usize)| output_at.is_some_and(|o| o <= at);
-    let mut finish_out = Vec::new();
     // fio's `--showcmd` prints the command line's globals with each job file's [global]
     let cmdline: Vec<(String, Option<String>)> = sections[0]
         .1
         .iter()
         .map(|e| (options::canonical(&e.key), e.value.clone()))
         .collect();
-    let base = globals(&mut p.cmd, &sections.remove(0).1, &|i| after_output((0, i)))?;
+    let globals_out = |i: usize| output_at.is_some_and(|o| o <= (0, i));
+    let base = globals(&mut p.cmd, &sections.remove(0).1, &globals_out)?;
     early.remove(0);
-    // the section line fio printed while reading the command line lands in the report's
-    // stream when `--output` came before it or not at all (else on stdout: not printed)
-    let to_report = |e: &Early| e.output_set || p.cmd.output.is_none();
-    // (into the report's stream, or on stdout while the report goes to `--output`)
-    let early: Vec<(bool, bool)> = early
-        .iter()
-        .map(|e| {
-            let said = e.normal && !p.cmd.parse_only;
-            (said && to_report(e), said && !to_report(e))
-        })
-        .collect();
-    // fio's order: the command line's jobs (getopt reads every option before the job
-    // files), then each job file's
-    let last = sections.len();
-    for (si, ((name, entries), early)) in sections.iter().zip(early).enumerate() {
-        let mut job = base.clone();
-        job.name = name.clone();
-        job.file_jobname = name.clone();
-        (job.early_header, job.early_stdout) = early;
-        let section = si + 1;
-        apply_all(&mut job, entries, &mut p.cmd.notices, &|i| {
-            after_output((section, i))
-        })?;
-        if job.name.is_empty() {
-            return Err(FioError::Usage("--name needs a value".into()));
-        }
-        // fio adds the job at the next `--name`, the last one after every option
-        let added_after = after_output((section + 1, 0)) || (si + 1 == last && output_at.is_some());
-        let said = p.cmd.fio_stderr.len();
-        finish_job(job, &mut p.cmd)?;
-        if added_after {
-            finish_out.extend_from_slice(&p.cmd.fio_stderr[said..]);
-        }
-    }
+    let mut finish_out = command_line_jobs(&mut p.cmd, &sections, &early, &base, output_at)?;
     for f in &files {
-        let fio = p.cmd.job_setup_errors;
-        let (read, said) = job_file(f, env, fio)?;
-        let read: Vec<Section> = read
-            .into_iter()
-            .filter(|s| {
-                p.cmd.sections.is_empty() || s.name == "global" || p.cmd.sections.contains(&s.name)
-            })
-            .collect();
-        let include_errnos = include_errnos(&read);
-        let pairs: Vec<(String, Vec<Entry>)> =
-            read.into_iter().map(|s| (s.name, s.entries)).collect();
-        // the fio persona reads the sections as fio 3.33 first, after the lines it
-        // said while reading the file
-        if fio {
-            if let Err(FioError::FioLines(l)) = crate::job::fio::strict::check(&pairs) {
-                return Err(FioError::FioLines(said.into_iter().chain(l).collect()));
-            }
-        }
-        let (from, from_notes) = (p.cmd.jobs.len(), p.cmd.notices.len());
-        p.cmd
-            .notices
-            .extend(said.iter().map(|l| format!("{}{l}", options::FIO_STDERR)));
-        p.cmd
-            .fio_showcmd
-            .push(crate::job::fio::showcmd::fio_line(&cmdline, &pairs));
-        let (notes, said) = (from_notes, p.cmd.fio_stderr.len());
-        jobs_from_sections(&pairs, &mut p.cmd, &base)?;
-        for (j, e) in p.cmd.jobs[from..].iter_mut().zip(include_errnos) {
-            j.include_errno = e;
-        }
-        if output_at.is_some() {
-            to_output(&mut p.cmd.notices[notes..]);
-            finish_out.extend_from_slice(&p.cmd.fio_stderr[said..]);
-        }
+        let out = output_at.is_some().then_some(&mut finish_out);
+        file_jobs(f, env, &mut p.cmd, (&cmdline, &base), out)?;
     }
     check_command(&p.cmd)?;
     fio_lines(&mut p.cmd, finish_out);
@@ -138,6 +70,98 @@ pub fn parse_args_as(
         }
     }
     Ok(p.cmd)
+}
+
+/// Add the command line's jobs to `cmd`: its `sections` after the globals (`base`), with
+/// what held when fio added each (`early`), in fio's order (getopt reads every option
+/// before the job files). fio 3.33 writes its log_err lines into `--output` too once it
+/// is open (`output_at`: where the first entry after it is): the lines of the entries
+/// after it, and the lines of the checks of the jobs added after it, which are returned.
+fn command_line_jobs(
+    cmd: &mut FioCommand,
+    sections: &[(String, Vec<Entry>)],
+    early: &[Early],
+    base: &FioJob,
+    output_at: Option<(usize, usize)>,
+) -> Result<Vec<String>, FioError> {
+    let after_output = |at: (usize, usize)| output_at.is_some_and(|o| o <= at);
+    // the section line fio printed while reading the command line lands in the report's
+    // stream when `--output` came before it or not at all (else on stdout: not printed)
+    let to_report = |e: &Early| e.output_set || cmd.output.is_none();
+    // (into the report's stream, or on stdout while the report goes to `--output`)
+    let early: Vec<(bool, bool)> = early
+        .iter()
+        .map(|e| {
+            let said = e.normal && !cmd.parse_only;
+            (said && to_report(e), said && !to_report(e))
+        })
+        .collect();
+    let mut finish_out = Vec::new();
+    let last = sections.len();
+    for (si, ((name, entries), early)) in sections.iter().zip(early).enumerate() {
+        let mut job = base.clone();
+        job.name = name.clone();
+        job.file_jobname = name.clone();
+        (job.early_header, job.early_stdout) = early;
+        let section = si + 1;
+        apply_all(&mut job, entries, &mut cmd.notices, &|i| {
+            after_output((section, i))
+        })?;
+        if job.name.is_empty() {
+            return Err(FioError::Usage("--name needs a value".into()));
+        }
+        // fio adds the job at the next `--name`, the last one after every option
+        let added_after = after_output((section + 1, 0)) || (si + 1 == last && output_at.is_some());
+        let said = cmd.fio_stderr.len();
+        finish_job(job, cmd)?;
+        if added_after {
+            finish_out.extend_from_slice(&cmd.fio_stderr[said..]);
+        }
+    }
+    Ok(finish_out)
+}
+
+/// Add the jobs of job file `f` (`-`: standard input) to `cmd`, after the command line's
+/// globals (`base`; `cmdline`: as written, for `--showcmd`), the sections `--section`
+/// names only. With `finish_out` (`--output` given), fio's lines of reading them and of
+/// their checks go into `--output` too (those of the checks added to `finish_out`).
+fn file_jobs(
+    f: &Path,
+    env: &dyn Fn(&str) -> Option<String>,
+    cmd: &mut FioCommand,
+    (cmdline, base): (&[(String, Option<String>)], &FioJob),
+    finish_out: Option<&mut Vec<String>>,
+) -> Result<(), FioError> {
+    let fio = cmd.job_setup_errors;
+    let (read, said) = job_file(f, env, fio)?;
+    let read: Vec<Section> = read
+        .into_iter()
+        .filter(|s| cmd.sections.is_empty() || s.name == "global" || cmd.sections.contains(&s.name))
+        .collect();
+    let include_errnos = include_errnos(&read);
+    let pairs: Vec<(String, Vec<Entry>)> = read.into_iter().map(|s| (s.name, s.entries)).collect();
+    // the fio persona reads the sections as fio 3.33 first, after the lines it
+    // said while reading the file
+    if fio {
+        if let Err(FioError::FioLines(l)) = crate::job::fio::strict::check(&pairs) {
+            return Err(FioError::FioLines(said.into_iter().chain(l).collect()));
+        }
+    }
+    let (from, from_notes) = (cmd.jobs.len(), cmd.notices.len());
+    cmd.notices
+        .extend(said.iter().map(|l| format!("{}{l}", options::FIO_STDERR)));
+    cmd.fio_showcmd
+        .push(crate::job::fio::showcmd::fio_line(cmdline, &pairs));
+    let (notes, said) = (from_notes, cmd.fio_stderr.len());
+    jobs_from_sections(&pairs, cmd, base)?;
+    for (j, e) in cmd.jobs[from..].iter_mut().zip(include_errnos) {
+        j.include_errno = e;
+    }
+    if let Some(finish_out) = finish_out {
+        to_output(&mut cmd.notices[notes..]);
+        finish_out.extend_from_slice(&cmd.fio_stderr[said..]);
+    }
+    Ok(())
 }
 
 /// Move fio's own lines out of the notices into [`FioCommand::fio_stderr`] (the parse

@@ -15,7 +15,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
         .alias(&["blocksize"])
         .default("4096")
         .range(1, -1)
-        .example("4k,64k"),
+        .example("4k,64k")
+        .fio_job(28),
     FioOption::job(
         "bsrange",
         Group::Io,
@@ -25,7 +26,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
     )
     .alias(&["blocksize_range"])
     .range(1, 0)
-    .example("4k-16k"),
+    .example("4k-16k")
+    .fio_job(30),
     FioOption::job(
         "bssplit",
         Group::Io,
@@ -33,7 +35,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
         "Set a specific mix of block sizes",
         bssplit,
     )
-    .example("4k/50:64k/50"),
+    .example("4k/50:64k/50")
+    .fio_job(31),
     FioOption::job(
         "ba",
         Group::Io,
@@ -43,7 +46,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
     )
     .alias(&["blockalign"])
     .range(1, -1)
-    .example("4k"),
+    .example("4k")
+    .fio_job(29),
     FioOption::job(
         "size",
         Group::Io,
@@ -51,7 +55,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
         "Total size of device or files",
         size,
     )
-    .example("50%"),
+    .example("50%")
+    .fio_job(19),
     FioOption::job(
         "io_size",
         Group::Io,
@@ -60,7 +65,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
         io_size,
     )
     .alias(&["io_limit"])
-    .example("64m"),
+    .example("64m")
+    .fio_job(20),
     FioOption::job(
         "number_ios",
         Group::Io,
@@ -68,7 +74,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
         "Force job completion after this number of IOs",
         number_ios,
     )
-    .default("0"),
+    .default("0")
+    .fio_job(27),
     FioOption::job(
         "offset",
         Group::Io,
@@ -78,7 +85,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
     )
     .alias(&["fileoffset"])
     .default("0")
-    .example("10%"),
+    .example("10%")
+    .fio_job(24),
     FioOption::job(
         "offset_increment",
         Group::Io,
@@ -87,7 +95,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
         offset_increment,
     )
     .default("0")
-    .example("1m"),
+    .example("1m")
+    .fio_job(26),
 ];
 
 /// fio's `int[z]`: `Nz` counts zones, turned into bytes by `zone_keys::settle` once

@@ -40,10 +40,10 @@ pub(super) static OPTIONS: &[FioOption] = &[
         ),
         ("terse", "fio's terse lines (also minimal, csv)"),
     ])
-    .example("normal,json"),
+    .example("normal,json").fio_command(4),
     FioOption::cmd("output", Kind::Str, "Write output to file", output)
         .arg(Arg::ValueOwnMessage)
-        .example("out.txt"),
+        .example("out.txt").fio_command(0),
     FioOption::cmd(
         "section",
         Kind::Str,
@@ -51,14 +51,14 @@ pub(super) static OPTIONS: &[FioOption] = &[
         section,
     )
     .arg(Arg::ValueOwnMessage)
-    .example("job1"),
+    .example("job1").fio_command(17),
     FioOption::cmd(
         "status-interval",
         Kind::Time,
         "Print a progress line (stderr) and record an interval sample this often",
         status_interval,
     )
-    .example("1s"),
+    .example("1s").fio_command(33),
     FioOption::cmd(
         "eta",
         Kind::Str,
@@ -66,40 +66,40 @@ pub(super) static OPTIONS: &[FioOption] = &[
         eta,
     )
     .values(&[("always", ""), ("never", ""), ("auto", "")])
-    .example("never"),
+    .example("never").fio_command(12),
     FioOption::cmd(
         "eta-newline",
         Kind::Time,
         "Force a new line for every 't' period passed (plain number: seconds)",
         eta_newline,
     )
-    .example("5"),
+    .example("5").fio_command(14),
     FioOption::cmd(
         "eta-interval",
         Kind::Time,
         "ETA update interval (plain number: seconds, as fio 3.33; at least 250ms)",
         eta_interval,
     )
-    .example("500"),
+    .example("500").fio_command(13),
     FioOption::cmd(
         "parse-only",
         Kind::Flag,
         "Parse options only, don't start any IO",
         parse_only,
-    ),
+    ).fio_command(16),
     FioOption::cmd(
         "warnings-fatal",
         Kind::Flag,
         "Fio parser warnings are fatal",
         warnings_fatal,
-    ),
+    ).fio_command(21),
     FioOption::cmd(
         "max-jobs",
         Kind::Int,
         "Maximum number of threads/processes to support",
         max_jobs,
     )
-    .example("16"),
+    .example("16").fio_command(22),
     FioOption::cmd(
         "aux-path",
         Kind::Str,
@@ -107,32 +107,32 @@ pub(super) static OPTIONS: &[FioOption] = &[
         aux_path,
     )
     .arg(Arg::ValueOwnMessage)
-    .example("/tmp"),
+    .example("/tmp").fio_command(38),
     FioOption::cmd(
         "bandwidth-log",
         Kind::Flag,
         "Generate aggregate bandwidth logs (agg-read_bw.log, agg-write_bw.log)",
         bandwidth_log,
-    ),
+    ).fio_command(2),
     FioOption::cmd(
         "notes",
         Kind::Flag,
         "Print iomark's notes on stderr and its coverage/verify lines in the text report (the default of iomark run; off when invoked as fio)",
         notes,
     ),
-    FioOption::cmd("minimal", Kind::Flag, "Minimal (terse) output", minimal),
+    FioOption::cmd("minimal", Kind::Flag, "Minimal (terse) output", minimal).fio_command(3),
     FioOption::front(
         "showcmd",
         Kind::Flag,
         "Turn a job file into command line options",
-    ),
+    ).fio_command(10),
     FioOption::front(
         "cmdhelp",
         Kind::Flag,
         "Print command help, \"all\" for all of them",
-    ),
-    FioOption::front("version", Kind::Flag, "Print version info and exit"),
-    FioOption::front("help", Kind::Flag, "Print this page"),
+    ).fio_command(8),
+    FioOption::front("version", Kind::Flag, "Print version info and exit").fio_command(6),
+    FioOption::front("help", Kind::Flag, "Print this page").fio_command(7),
     FioOption::cmd(
         "json",
         Kind::Str,

@@ -29,57 +29,57 @@ pub(super) static OPTIONS: &[FioOption] = &[
             ("meta", "Use io information for verification"),
             ("pattern", "Verify strict pattern"),
         ])
-        .example("crc32c"),
+        .example("crc32c").fio_job(66),
     FioOption::job("verify_pattern", Group::Verify, Kind::Str, "Fill pattern for IO buffers", verify_pattern)
-        .example("0xdeadbeef"),
+        .example("0xdeadbeef").fio_job(72),
     FioOption::job("do_verify", Group::Verify, Kind::Bool, "Run verification stage after write", do_verify)
-        .default("1"),
+        .default("1").fio_job(67),
     FioOption::job("verify_fatal", Group::Verify, Kind::Bool, "Exit on a single verify failure, don't continue", verify_fatal)
-        .default("0"),
+        .default("0").fio_job(73),
     FioOption::job("verify_backlog", Group::Verify, Kind::Str, "Verify after this number of blocks are written", verify_backlog)
-        .example("16"),
+        .example("16").fio_job(76),
     FioOption::job("verify_backlog_batch", Group::Verify, Kind::Int, "Verify this number of IO blocks", verify_backlog_batch)
         .range(0, -1)
-        .example("8"),
+        .example("8").fio_job(77),
     FioOption::job("verify_interval", Group::Verify, Kind::Int, "Store verify buffer header every N bytes", verify_interval)
         .range(64, -1)
-        .example("512"),
+        .example("512").fio_job(70),
     FioOption::job("verify_write_sequence", Group::Verify, Kind::Bool, "Verify header write sequence number", verify_write_sequence)
         .default("1"),
     FioOption::job("verify_dump", Group::Verify, Kind::Bool, "Dump contents of good and bad blocks on failure", verify_dump)
-        .default("0"),
+        .default("0").fio_job(74),
     FioOption::job("verify_async", Group::Verify, Kind::Int, "Number of async verifier threads to use", verify_async)
         .default("0")
         .range(0, -1)
-        .example("0"),
+        .example("0").fio_job(75),
     FioOption::job("experimental_verify", Group::Verify, Kind::Bool, "Enable experimental verification (same blocks verified as without it in iomark)", experimental_verify)
-        .default("0"),
+        .default("0").fio_job(79),
     FioOption::job("verify_state_save", Group::Verify, Kind::Bool, "Save verify state on termination", verify_state_save)
-        .default("1"),
-    FioOption::job("verify_state_load", Group::Verify, Kind::Bool, "Load verify termination state", verify_state_load),
+        .default("1").fio_job(81),
+    FioOption::job("verify_state_load", Group::Verify, Kind::Bool, "Load verify termination state", verify_state_load).fio_job(80),
     FioOption::job("buffer_pattern", Group::Buffers, Kind::Str, "Fill pattern for IO buffers", buffer_pattern)
-        .example("\"abcd\"-120xdeadface"),
-    FioOption::job("zero_buffers", Group::Buffers, Kind::Flag, "Init IO buffers to all zeroes", zero_buffers),
-    FioOption::job("refill_buffers", Group::Buffers, Kind::Flag, "Refill IO buffers on every IO submit", refill_buffers),
+        .example("\"abcd\"-120xdeadface").fio_job(188),
+    FioOption::job("zero_buffers", Group::Buffers, Kind::Flag, "Init IO buffers to all zeroes", zero_buffers).fio_job(185),
+    FioOption::job("refill_buffers", Group::Buffers, Kind::Flag, "Refill IO buffers on every IO submit", refill_buffers).fio_job(186),
     FioOption::job("buffer_compress_percentage", Group::Buffers, Kind::Int, "How compressible the buffer is (approximately)", buffer_compress_percentage)
         .range(0, 100)
-        .example("50"),
+        .example("50").fio_job(189),
     FioOption::job("dedupe_percentage", Group::Buffers, Kind::Int, "Percentage of buffers that are dedupable", dedupe_percentage)
         .range(0, 100)
-        .example("25"),
+        .example("25").fio_job(191),
     FioOption::job("dedupe_mode", Group::Buffers, Kind::Str, "Mode for the deduplication buffer generation", dedupe_mode)
         .default("repeat")
         .values(&[
             ("repeat", "repeat previous page"),
             ("working_set", "choose a page randomly from limited working set defined in dedupe_working_set_percentage"),
         ])
-        .example("working_set"),
+        .example("working_set").fio_job(193),
     FioOption::job("dedupe_working_set_percentage", Group::Buffers, Kind::Int, "Dedupe working set size in percentages from file or device size used to generate dedupe patterns from", dedupe_working_set_percentage)
         .default("5")
         .range(0, 100)
-        .example("10"),
+        .example("10").fio_job(194),
     FioOption::job("dedupe_global", Group::Buffers, Kind::Bool, "Share deduplication buffers across jobs", dedupe_global)
-        .default("0"),
+        .default("0").fio_job(192),
     FioOption::job("continue_on_error", Group::Errors, Kind::Str, "Continue on non-fatal errors during IO", continue_on_error)
         .default("none")
         .values(&[
@@ -92,11 +92,11 @@ pub(super) static OPTIONS: &[FioOption] = &[
             ("0", "Alias for 'none'"),
             ("1", "Alias for 'all'"),
         ])
-        .example("io"),
+        .example("io").fio_job(208),
     FioOption::job("ignore_error", Group::Errors, Kind::Str, "Set a specific list of errors to ignore", ignore_error)
-        .example("EIO,ENOSPC:122"),
+        .example("EIO,ENOSPC:122").fio_job(209),
     FioOption::job("error_dump", Group::Errors, Kind::Bool, "Dump info on each error", error_dump)
-        .default("0"),
+        .default("0").fio_job(210),
 ];
 
 fn verify(c: &mut JobCtx<'_>, v: Option<&str>) -> R {

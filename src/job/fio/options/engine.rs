@@ -99,7 +99,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
         prio,
     )
     .range(0, 7)
-    .example("4"),
+    .example("4")
+    .fio_job(117),
     FioOption::job(
         "prioclass",
         Group::Priority,
@@ -108,7 +109,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
         prioclass,
     )
     .range(0, 3)
-    .example("2"),
+    .example("2")
+    .fio_job(118),
     FioOption::job(
         "numa_cpu_nodes",
         Group::General,
@@ -116,7 +118,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
         "NUMA CPU nodes bind",
         numa_cpu_nodes,
     )
-    .example("0-1"),
+    .example("0-1")
+    .fio_job(149),
     FioOption::job(
         "numa_mem_policy",
         Group::General,
@@ -124,7 +127,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
         "NUMA memory policy setup",
         numa_mem_policy,
     )
-    .example("interleave:0-1"),
+    .example("interleave:0-1")
+    .fio_job(150),
 ];
 
 fn sqthread_poll_cpu(c: &mut JobCtx<'_>, v: Option<&str>) -> R {

@@ -17,7 +17,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
         "File(s) to use for the workload",
         filename,
     )
-    .example("/tmp/a:/tmp/b"),
+    .example("/tmp/a:/tmp/b")
+    .fio_job(3),
     FioOption::job(
         "directory",
         Group::Filename,
@@ -25,7 +26,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
         "Directory to store files in",
         directory,
     )
-    .example("/tmp"),
+    .example("/tmp")
+    .fio_job(4),
     FioOption::job(
         "filename_format",
         Group::Filename,
@@ -34,7 +36,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
         filename_format,
     )
     .default("$jobname.$jobnum.$filenum")
-    .example("f.$filenum"),
+    .example("f.$filenum")
+    .fio_job(5),
     FioOption::job(
         "allow_file_create",
         Group::Filename,
@@ -42,7 +45,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
         "Permit fio to create files, if they don't exist",
         allow_file_create,
     )
-    .default("1"),
+    .default("1")
+    .fio_job(143),
     FioOption::job(
         "allow_mounted_write",
         Group::Filename,
@@ -50,7 +54,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
         "Allow writes to a mounted partition",
         allow_mounted_write,
     )
-    .default("0"),
+    .default("0")
+    .fio_job(144),
     FioOption::job(
         "readonly",
         Group::Filename,
@@ -59,7 +64,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
         readonly,
     )
     .alias(&["read_only"])
-    .default("0"),
+    .default("0")
+    .fio_command(11),
     FioOption::job(
         "nrfiles",
         Group::File,
@@ -70,7 +76,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
     .alias(&["nr_files"])
     .default("1")
     .range(1, 1_000_000)
-    .example("4"),
+    .example("4")
+    .fio_job(43),
     FioOption::job(
         "unlink",
         Group::File,
@@ -78,7 +85,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
         "Unlink created files after job has completed",
         unlink,
     )
-    .default("0"),
+    .default("0")
+    .fio_job(154),
     FioOption::job(
         "openfiles",
         Group::File,
@@ -87,7 +95,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
         openfiles,
     )
     .range(1, 1_000_000)
-    .example("1"),
+    .example("1")
+    .fio_job(44),
     FioOption::job(
         "filesize",
         Group::File,
@@ -96,7 +105,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
         filesize,
     )
     .range(1, 0)
-    .example("1m-4m"),
+    .example("1m-4m")
+    .fio_job(22),
     FioOption::job(
         "fsync",
         Group::File,
@@ -105,7 +115,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
         fsync,
     )
     .default("0")
-    .range(0, -1),
+    .range(0, -1)
+    .fio_job(48),
     FioOption::job(
         "fdatasync",
         Group::File,
@@ -114,7 +125,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
         fdatasync,
     )
     .default("0")
-    .range(0, -1),
+    .range(0, -1)
+    .fio_job(49),
     FioOption::job(
         "end_fsync",
         Group::File,
@@ -122,7 +134,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
         "Include fsync at the end of job",
         end_fsync,
     )
-    .default("0"),
+    .default("0")
+    .fio_job(152),
     FioOption::job(
         "fsync_on_close",
         Group::File,
@@ -130,7 +143,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
         "fsync files on close",
         fsync_on_close,
     )
-    .default("0"),
+    .default("0")
+    .fio_job(153),
     FioOption::job(
         "fadvise_hint",
         Group::File,
@@ -146,7 +160,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
         ("random", "Advise using FADV_RANDOM"),
         ("sequential", "Advise using FADV_SEQUENTIAL"),
     ])
-    .example("random"),
+    .example("random")
+    .fio_job(47),
     FioOption::job(
         "create_on_open",
         Group::File,
@@ -154,7 +169,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
         "Create files when they are opened for IO",
         create_on_open,
     )
-    .default("0"),
+    .default("0")
+    .fio_job(141),
     FioOption::job(
         "create_serialize",
         Group::File,
@@ -162,7 +178,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
         "Serialize creation of job files",
         create_serialize,
     )
-    .default("1"),
+    .default("1")
+    .fio_job(139),
     FioOption::job(
         "create_only",
         Group::File,
@@ -170,7 +187,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
         "Only perform file creation phase",
         create_only,
     )
-    .default("0"),
+    .default("0")
+    .fio_job(142),
     FioOption::job(
         "create_fsync",
         Group::File,
@@ -178,7 +196,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
         "fsync file after creation",
         create_fsync,
     )
-    .default("1"),
+    .default("1")
+    .fio_job(140),
     FioOption::job(
         "fallocate",
         Group::File,
@@ -199,7 +218,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
         ("0", "Alias for 'none'"),
         ("1", "Alias for 'posix'"),
     ])
-    .example("posix"),
+    .example("posix")
+    .fio_job(46),
     FioOption::job(
         "fill_device",
         Group::File,
@@ -208,7 +228,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
         fill_device,
     )
     .alias(&["fill_fs"])
-    .default("0"),
+    .default("0")
+    .fio_job(21),
 ];
 
 /// `filename`: kept as written; its names are read by fio's list rules where used

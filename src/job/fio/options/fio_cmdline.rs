@@ -74,20 +74,23 @@ pub(super) static OPTIONS: &[FioOption] = &[
     )
     .default("3")
     .range(2, 5)
-    .example("4"),
+    .example("4")
+    .fio_command(23),
     FioOption::cmd(
         "append-terse",
         Kind::Flag,
         "Add fio's terse lines to the output formats given",
         append_terse,
-    ),
+    )
+    .fio_command(5),
     FioOption::cmd(
         "debug",
         Kind::Str,
         "Enable debug logging (fio's areas; iomark traces random seeds, jobs, files, processes)",
         debug,
     )
-    .example("random"),
+    .example("random")
+    .fio_command(15),
     FioOption::cmd(
         "idle-prof",
         Kind::Str,
@@ -95,7 +98,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
         idle_prof,
     )
     .values(&[("system", ""), ("percpu", ""), ("calibrate", "")])
-    .example("system"),
+    .example("system")
+    .fio_command(32),
     FioOption::cmd(
         "trigger-file",
         Kind::Str,
@@ -103,14 +107,16 @@ pub(super) static OPTIONS: &[FioOption] = &[
         trigger_file,
     )
     .arg(Arg::ValueOwnMessage)
-    .example("stop.now"),
+    .example("stop.now")
+    .fio_command(34),
     FioOption::cmd(
         "trigger-timeout",
         Kind::Time,
         "Execute trigger at this time",
         trigger_timeout,
     )
-    .example("10s"),
+    .example("10s")
+    .fio_command(35),
     FioOption::cmd(
         "trigger",
         Kind::Str,
@@ -118,7 +124,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
         trigger,
     )
     .arg(Arg::ValueOwnMessage)
-    .example("true"),
+    .example("true")
+    .fio_command(36),
     FioOption::cmd(
         "trigger-remote",
         Kind::Str,
@@ -126,71 +133,82 @@ pub(super) static OPTIONS: &[FioOption] = &[
         trigger_remote,
     )
     .arg(Arg::ValueOwnMessage)
-    .example("true"),
+    .example("true")
+    .fio_command(37),
     FioOption::cmd(
         "alloc-size",
         Kind::Int,
         "Set smalloc pool to this size in kb (def 16384; accepted, iomark has no such pool)",
         alloc_size,
     )
-    .example("16384"),
+    .example("16384")
+    .fio_command(19),
     FioOption::cmd(
         "merge-blktrace-only",
         Kind::Flag,
         "Merge blktraces only, don't start any IO",
         merge_blktrace_only,
-    ),
+    )
+    .fio_command(39),
     FioOption::front(
         "enghelp",
         Kind::Flag,
         "Print ioengine help, or list available ioengines",
-    ),
-    FioOption::front("crctest", Kind::Flag, "Test speed of checksum functions"),
+    )
+    .fio_command(9),
+    FioOption::front("crctest", Kind::Flag, "Test speed of checksum functions").fio_command(30),
     FioOption::front(
         "cpuclock-test",
         Kind::Flag,
         "Perform test/validation of CPU clock",
-    ),
+    )
+    .fio_command(29),
     FioOption::front(
         "inflate-log",
         Kind::Str,
         "Inflate and output compressed log",
     )
     .arg(Arg::ValueOwnMessage)
-    .example("log.bin"),
+    .example("log.bin")
+    .fio_command(18),
     FioOption::front(
         "server",
         Kind::Flag,
         "Start a backend fio server (refused: MPI)",
-    ),
+    )
+    .fio_command(24),
     FioOption::front(
         "daemonize",
         Kind::Str,
         "Background fio server, write pid to file (refused: MPI)",
     )
     .arg(Arg::ValueOwnMessage)
-    .example("fio.pid"),
+    .example("fio.pid")
+    .fio_command(26),
     FioOption::front(
         "client",
         Kind::Str,
         "Talk to remote backend(s) fio server at hostname (refused: MPI)",
     )
     .arg(Arg::ValueOwnMessage)
-    .example("host"),
+    .example("host")
+    .fio_command(27),
     FioOption::front(
         "remote-config",
         Kind::Str,
         "Tell fio server to load this local job file (refused: MPI)",
     )
     .arg(Arg::ValueOwnMessage)
-    .example("job.fio"),
+    .example("job.fio")
+    .fio_command(28),
     FioOption::front(
         "latency-log",
         Kind::Str,
         "Deprecated by fio: use the per-job latency log options",
     )
     .arg(Arg::ValueOwnMessage)
-    .example("x"),
+    .example("x")
+    .fio_command(1),
 ];
 
 fn bad_arg(key: &str, value: &str, why: impl Into<String>) -> FioError {

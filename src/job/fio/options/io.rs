@@ -28,7 +28,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
         .alias(&["readwrite"])
         .default("read")
         .values(RW_VALUES)
-        .example("randread:8"),
+        .example("randread:8")
+        .fio_job(9),
     FioOption::job(
         "ioengine",
         Group::GeneralIo,
@@ -38,7 +39,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
     )
     .default("psync")
     .values(&crate::util::engines::ENGINE_WORDS)
-    .example("io_uring"),
+    .example("io_uring")
+    .fio_job(11),
     FioOption::job(
         "iodepth",
         Group::GeneralIo,
@@ -48,7 +50,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
     )
     .default("1")
     .range(1, 65_536)
-    .example("32"),
+    .example("32")
+    .fio_job(12),
     FioOption::job(
         "iodepth_batch",
         Group::GeneralIo,
@@ -58,7 +61,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
     )
     .alias(&["iodepth_batch_submit"])
     .default("1")
-    .range(0, -1),
+    .range(0, -1)
+    .fio_job(13),
     FioOption::job(
         "iodepth_batch_complete_min",
         Group::GeneralIo,
@@ -68,7 +72,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
     )
     .alias(&["iodepth_batch_complete"])
     .default("1")
-    .range(0, -1),
+    .range(0, -1)
+    .fio_job(14),
     FioOption::job(
         "iodepth_batch_complete_max",
         Group::GeneralIo,
@@ -76,7 +81,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
         "Max number of IO buffers to retrieve in one go",
         iodepth_batch_complete_max,
     )
-    .range(0, -1),
+    .range(0, -1)
+    .fio_job(15),
     FioOption::job(
         "iodepth_low",
         Group::GeneralIo,
@@ -84,7 +90,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
         "Low water mark for queuing depth",
         iodepth_low,
     )
-    .range(0, -1),
+    .range(0, -1)
+    .fio_job(16),
     FioOption::job(
         "io_submit_mode",
         Group::GeneralIo,
@@ -97,7 +104,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
         ("inline", "Submit and complete IO inline"),
         ("offload", "Offload submit and complete to threads"),
     ])
-    .example("offload"),
+    .example("offload")
+    .fio_job(18),
     FioOption::job(
         "rwmixread",
         Group::RwMix,
@@ -107,7 +115,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
     )
     .default("50")
     .range(0, 100)
-    .example("70"),
+    .example("70")
+    .fio_job(113),
     FioOption::job(
         "rwmixwrite",
         Group::RwMix,
@@ -117,7 +126,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
     )
     .default("50")
     .range(0, 100)
-    .example("30"),
+    .example("30")
+    .fio_job(114),
     FioOption::job(
         "direct",
         Group::IoType,
@@ -125,7 +135,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
         "Use O_DIRECT IO (negates buffered)",
         direct,
     )
-    .default("0"),
+    .default("0")
+    .fio_job(52),
     FioOption::job(
         "buffered",
         Group::IoType,
@@ -133,7 +144,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
         "Use buffered IO (negates direct)",
         buffered,
     )
-    .default("1"),
+    .default("1")
+    .fio_job(54),
     FioOption::job(
         "sync",
         Group::IoType,
@@ -144,7 +156,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
     .arg(Arg::BoolWord)
     .default("none")
     .values(&[("none", ""), ("0", ""), ("sync", ""), ("1", "")])
-    .example("sync"),
+    .example("sync")
+    .fio_job(137),
     FioOption::job(
         "invalidate",
         Group::IoType,
@@ -152,7 +165,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
         "Invalidate buffer/page cache prior to running job",
         invalidate,
     )
-    .default("1"),
+    .default("1")
+    .fio_job(136),
     FioOption::job(
         "atomic",
         Group::IoType,
@@ -160,7 +174,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
         "Use Atomic IO with O_DIRECT (implies O_DIRECT)",
         atomic,
     )
-    .default("0"),
+    .default("0")
+    .fio_job(53),
 ];
 
 /// `rw=MODE[:N]`.

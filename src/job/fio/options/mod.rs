@@ -4,7 +4,8 @@
 //! the value. It drives command-line and job-file parsing ([`apply`],
 //! `job/fio/args.rs`), "did you mean" over every key ([`did_you_mean`]), `--cmdhelp`
 //! ([`cmdhelp`], [`cmdhelp_all`]) and the group list of `iomark run --help`
-//! ([`groups_help`]).
+//! ([`groups_help`]); each row also says where fio 3.33 has the option ([`Fio333`]), what
+//! the fio persona checks job-file keys against (`job/fio/fio333.rs`).
 //!
 //! The entries are split by fio's option groups (fio's `optgroup.c` names) into the files
 //! of this folder, one slice each, chained by [`all`] in the order `--cmdhelp` lists them.
@@ -201,6 +202,25 @@ pub enum Range {
     Float(f64, f64),
 }
 
+/// Where fio 3.33 has an option: what the fio persona checks job-file keys against and
+/// walks, in fio's order, for its "Did you mean" (`job/fio/fio333.rs`, which adds fio's
+/// options that iomark has no row for).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fio333 {
+    /// none of fio 3.33's job, profile or command-line options: iomark's own, a later
+    /// fio's, or an engine's (those are their `--enghelp` table's)
+    None,
+    /// one of fio 3.33's job options, `at` its place (from 0) in the order of fio's
+    /// option table; `aliases`: fio has the row's aliases too (else they are iomark's)
+    Job { at: u16, aliases: bool },
+    /// one of fio 3.33's built-in profiles' options (`act`, `tiobench`), `at` its place
+    /// in their order
+    Profile { at: u16 },
+    /// one of fio 3.33's own command-line options (its getopt table's, before the job
+    /// options), `at` its place in their order, under the row's name
+    Command { at: u16 },
+}
+
 /// Writes one job key's value into the job.
 pub type JobFn = fn(&mut JobCtx<'_>, Option<&str>) -> Result<(), FioError>;
 /// Acts on one command-line option.
@@ -242,6 +262,8 @@ pub struct FioOption {
     pub example: Option<&'static str>,
     /// what the value does
     pub apply: Apply,
+    /// where fio 3.33 has it
+    pub fio333: Fio333,
 }
 
 impl FioOption {
@@ -274,6 +296,7 @@ impl FioOption {
                 _ => Some("1"),
             },
             apply,
+            fio333: Fio333::None,
         }
     }
     /// A job key.
@@ -320,6 +343,26 @@ impl FioOption {
     }
     pub(super) const fn arg(mut self, a: Arg) -> Self {
         self.arg = a;
+        self
+    }
+    /// fio 3.33's job option at place `at` of its table, with the row's aliases.
+    pub(super) const fn fio_job(mut self, at: u16) -> Self {
+        self.fio333 = Fio333::Job { at, aliases: true };
+        self
+    }
+    /// fio 3.33's job option at place `at` of its table, whose aliases are iomark's own.
+    pub(super) const fn fio_job_alone(mut self, at: u16) -> Self {
+        self.fio333 = Fio333::Job { at, aliases: false };
+        self
+    }
+    /// fio 3.33's command-line option at place `at` of its own command-line options.
+    pub(super) const fn fio_command(mut self, at: u16) -> Self {
+        self.fio333 = Fio333::Command { at };
+        self
+    }
+    /// fio 3.33's profile option at place `at` of the profiles' options.
+    pub(super) const fn fio_profile(mut self, at: u16) -> Self {
+        self.fio333 = Fio333::Profile { at };
         self
     }
 

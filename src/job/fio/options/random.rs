@@ -13,10 +13,10 @@ type R = Result<(), FioError>;
 pub(super) static OPTIONS: &[FioOption] = &[
     FioOption::job("randseed", Group::Random, Kind::Str, "Set the random generator seed value", randseed)
         .default("0x89")
-        .example("42"),
+        .example("42").fio_job(35),
     FioOption::job("randrepeat", Group::Random, Kind::Bool, "Use repeatable random IO pattern", randrepeat)
-        .default("1"),
-    FioOption::job("norandommap", Group::Random, Kind::Flag, "Accept potential duplicate random blocks", norandommap),
+        .default("1").fio_job(34),
+    FioOption::job("norandommap", Group::Random, Kind::Flag, "Accept potential duplicate random blocks", norandommap).fio_job(36),
     FioOption::job("random_distribution", Group::Random, Kind::Str, "Random offset distribution generator", random_distribution)
         .default("random")
         .values(&[
@@ -29,11 +29,11 @@ pub(super) static OPTIONS: &[FioOption] = &[
             ("zoned_abs", "Zoned absolute random distribution"),
             ("sequence", "Block indices in the given order (sequence:2,0,1)"),
         ])
-        .example("zipf:1.2,pareto:0.5"),
+        .example("zipf:1.2,pareto:0.5").fio_job(39),
     FioOption::job("percentage_random", Group::Random, Kind::Int, "Percentage of seq/random mix that should be random", percentage_random)
         .default("100,100,100")
         .range(0, 100)
-        .example("50"),
+        .example("50").fio_job(40),
     FioOption::job("random_generator", Group::Random, Kind::Str, "Type of random number generator to use", random_generator)
         .default("tausworthe")
         .values(&[
@@ -41,7 +41,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
             ("lfsr", "Variable length LFSR"),
             ("tausworthe64", "64-bit Tausworthe variant"),
         ])
-        .example("lfsr"),
+        .example("lfsr").fio_job(38),
     FioOption::job("random_sequence_stride", Group::Random, Kind::Int, "Stride sequence of blocks for random distribution", random_sequence_stride)
         .default("0")
         .range(0, -1),
@@ -62,32 +62,32 @@ pub(super) static OPTIONS: &[FioOption] = &[
             ("strided", "strided mode - random I/O is restricted to a single zone"),
             ("zbd", "zoned block device mode - random I/O selects one of multiple zones randomly"),
         ])
-        .example("zbd"),
+        .example("zbd").fio_job(101),
     FioOption::job("zonesize", Group::Zone, Kind::SizeStr, "Amount of data to read per zone", zonesize)
         .default("0")
-        .example("256m"),
+        .example("256m").fio_job(102),
     FioOption::job("zonerange", Group::Zone, Kind::SizeStr, "Give size of an IO zone", zonerange)
         .default("0")
-        .example("1g"),
+        .example("1g").fio_job(104),
     FioOption::job("zoneskip", Group::Zone, Kind::SizeStr, "Space between IO zones", zoneskip)
         .default("0")
-        .example("2z"),
+        .example("2z").fio_job(105),
     FioOption::job("max_open_zones", Group::Zone, Kind::Int, "Limit on the number of simultaneously opened sequential write zones with zonemode=zbd", max_open_zones)
         .default("0")
         .range(0, 4096)
-        .example("4"),
+        .example("4").fio_job(107),
     FioOption::job("job_max_open_zones", Group::Zone, Kind::Int, "Limit on the number of simultaneously opened sequential write zones with zonemode=zbd by one thread/process", job_max_open_zones)
         .default("0")
         .range(0, 4096)
-        .example("2"),
+        .example("2").fio_job(108),
     FioOption::job("zone_reset_threshold", Group::Zone, Kind::FloatList, "Zoned block device reset threshold", zone_reset_threshold)
         .frange(0.0, 1.0)
-        .example("0.5"),
+        .example("0.5").fio_job(110),
     FioOption::job("zone_reset_frequency", Group::Zone, Kind::FloatList, "Zoned block device zone reset frequency in HZ", zone_reset_frequency)
         .frange(0.0, 1.0)
-        .example("0.125:0.5"),
+        .example("0.125:0.5").fio_job(111),
     FioOption::job("read_beyond_wp", Group::Zone, Kind::Bool, "Allow reads beyond the zone write pointer", read_beyond_wp)
-        .default("0"),
+        .default("0").fio_job(106),
 ];
 
 fn randseed(c: &mut JobCtx<'_>, v: Option<&str>) -> R {

@@ -19,7 +19,8 @@ const MS: u64 = 1_000_000;
 pub(super) static OPTIONS: &[FioOption] = &[
     FioOption::job("rate", Group::Rate, Kind::Int, "Set bandwidth rate", rate)
         .range(0, -1)
-        .example("1m,2m"),
+        .example("1m,2m")
+        .fio_job(124),
     FioOption::job(
         "rate_iops",
         Group::Rate,
@@ -28,7 +29,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
         rate_iops,
     )
     .range(0, -1)
-    .example("500"),
+    .example("500")
+    .fio_job(126),
     FioOption::job(
         "rate_process",
         Group::Rate,
@@ -41,7 +43,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
         ("linear", "Linear rate of IO"),
         ("poisson", "Rate follows Poisson process"),
     ])
-    .example("poisson"),
+    .example("poisson")
+    .fio_job(128),
     FioOption::job(
         "rate_min",
         Group::Rate,
@@ -51,7 +54,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
     )
     .alias(&["ratemin"])
     .range(0, -1)
-    .example("1k"),
+    .example("1k")
+    .fio_job(125),
     FioOption::job(
         "rate_iops_min",
         Group::Rate,
@@ -60,7 +64,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
         rate_iops_min,
     )
     .range(0, -1)
-    .example("10,20"),
+    .example("10,20")
+    .fio_job(127),
     FioOption::job(
         "rate_cycle",
         Group::Rate,
@@ -71,7 +76,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
     .alias(&["ratecycle"])
     .default("1000")
     .range(0, -1)
-    .example("500"),
+    .example("500")
+    .fio_job(129),
     FioOption::job(
         "thinktime",
         Group::Thinktime,
@@ -80,7 +86,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
         thinktime,
     )
     .default("0")
-    .example("100"),
+    .example("100")
+    .fio_job(119),
     FioOption::job(
         "thinktime_spin",
         Group::Thinktime,
@@ -89,7 +96,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
         thinktime_spin,
     )
     .default("0")
-    .example("10us"),
+    .example("10us")
+    .fio_job(120),
     FioOption::job(
         "thinktime_blocks",
         Group::Thinktime,
@@ -99,7 +107,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
     )
     .default("1")
     .range(0, -1)
-    .example("8"),
+    .example("8")
+    .fio_job(121),
     FioOption::job(
         "flow_id",
         Group::Flow,
@@ -108,7 +117,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
         flow_id,
     )
     .default("0")
-    .range(0, -1),
+    .range(0, -1)
+    .fio_job(220),
     FioOption::job(
         "flow",
         Group::Flow,
@@ -118,7 +128,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
     )
     .default("0")
     .range(0, 1000)
-    .example("8"),
+    .example("8")
+    .fio_job(221),
     FioOption::job(
         "flow_sleep",
         Group::Flow,
@@ -128,7 +139,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
     )
     .default("0")
     .range(0, -1)
-    .example("1000"),
+    .example("1000")
+    .fio_job(223),
     FioOption::job(
         "latency_target",
         Group::LatencyProfiling,
@@ -136,7 +148,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
         "Ramp to max queue depth supporting this latency",
         latency_target,
     )
-    .example("500ms"),
+    .example("500ms")
+    .fio_job(132),
     FioOption::job(
         "latency_window",
         Group::LatencyProfiling,
@@ -144,7 +157,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
         "Time to sustain latency_target",
         latency_window,
     )
-    .example("5s"),
+    .example("5s")
+    .fio_job(133),
     FioOption::job(
         "latency_percentile",
         Group::LatencyProfiling,
@@ -154,7 +168,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
     )
     .default("100")
     .frange(0.0, 100.0)
-    .example("99.9"),
+    .example("99.9")
+    .fio_job(134),
     FioOption::job(
         "latency_run",
         Group::LatencyProfiling,
@@ -162,7 +177,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
         "Keep adjusting queue depth to match latency_target",
         latency_run,
     )
-    .default("0"),
+    .default("0")
+    .fio_job(135),
 ];
 
 /// A whole number of I/Os per second, for one direction.

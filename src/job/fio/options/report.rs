@@ -17,7 +17,8 @@ pub(super) static DESCRIPTION: &[FioOption] = &[
         "Name of this job",
         name,
     )
-    .example("job1"),
+    .example("job1")
+    .fio_job(1),
     FioOption::job(
         "description",
         Group::Description,
@@ -26,7 +27,8 @@ pub(super) static DESCRIPTION: &[FioOption] = &[
         description,
     )
     .arg(Arg::BoolWord)
-    .example("a test"),
+    .example("a test")
+    .fio_job(0),
     FioOption::job(
         "wait_for",
         Group::Description,
@@ -34,7 +36,8 @@ pub(super) static DESCRIPTION: &[FioOption] = &[
         "Name of the job this one wants to wait for before starting",
         wait_for,
     )
-    .example("job1"),
+    .example("job1")
+    .fio_job(2),
 ];
 
 pub(super) static OPTIONS: &[FioOption] = &[
@@ -53,7 +56,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
         ),
         ("1000", "Inputs use IEC and SI prefixes; outputs prefer SI"),
     ])
-    .example("1000"),
+    .example("1000")
+    .fio_job(217),
     FioOption::job(
         "unit_base",
         Group::General,
@@ -65,14 +69,16 @@ pub(super) static OPTIONS: &[FioOption] = &[
         ("0", "Auto-detect"),
         ("8", "Normal (byte based)"),
         ("1", "Bit based"),
-    ]),
+    ])
+    .fio_job(218),
     FioOption::job(
         "group_reporting",
         Group::Statistics,
         Kind::Flag,
         "Do reporting on a per-group basis",
         group_reporting,
-    ),
+    )
+    .fio_job(183),
     FioOption::job(
         "percentile_list",
         Group::Statistics,
@@ -82,7 +88,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
     )
     .default("1:5:10:20:30:40:50:60:70:80:90:95:99:99.5:99.9:99.95:99.99")
     .frange(0.0, 100.0)
-    .example("50:99:99.9"),
+    .example("50:99:99.9")
+    .fio_job(198),
     FioOption::job(
         "lat_percentiles",
         Group::Statistics,
@@ -90,7 +97,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
         "Enable the reporting of IO latency percentiles",
         lat_percentiles,
     )
-    .default("0"),
+    .default("0")
+    .fio_job(196),
     FioOption::job(
         "clat_percentiles",
         Group::Statistics,
@@ -98,7 +106,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
         "Enable the reporting of completion latency percentiles",
         clat_percentiles,
     )
-    .default("1"),
+    .default("1")
+    .fio_job(195),
     FioOption::job(
         "gtod_reduce",
         Group::Statistics,
@@ -106,7 +115,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
         "Greatly reduce number of gettimeofday() calls",
         gtod_reduce,
     )
-    .default("0"),
+    .default("0")
+    .fio_job(201),
     FioOption::job(
         "write_iolog",
         Group::Logging,
@@ -114,7 +124,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
         "Store IO pattern to file",
         write_iolog,
     )
-    .example("iolog"),
+    .example("iolog")
+    .fio_job(86),
     FioOption::job(
         "read_iolog",
         Group::Logging,
@@ -122,7 +133,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
         "Playback IO pattern from file",
         read_iolog,
     )
-    .example("iolog"),
+    .example("iolog")
+    .fio_job(87),
     FioOption::job(
         "replay_no_stall",
         Group::Logging,
@@ -130,14 +142,16 @@ pub(super) static OPTIONS: &[FioOption] = &[
         "Playback IO pattern file as fast as possible without stalls",
         replay_no_stall,
     )
-    .default("0"),
+    .default("0")
+    .fio_job(89),
     FioOption::job(
         "replay_redirect",
         Group::Logging,
         Kind::Str,
         "Replay all I/O onto this device, regardless of trace device",
         replay_redirect,
-    ),
+    )
+    .fio_job(90),
     FioOption::job(
         "replay_scale",
         Group::Logging,
@@ -146,14 +160,16 @@ pub(super) static OPTIONS: &[FioOption] = &[
         replay_scale,
     )
     .default("1")
-    .range(1, -1),
+    .range(1, -1)
+    .fio_job(91),
     FioOption::job(
         "replay_align",
         Group::Logging,
         Kind::Int,
         "Scale offset down by this factor",
         replay_align,
-    ),
+    )
+    .fio_job(92),
     FioOption::job(
         "replay_time_scale",
         Group::Logging,
@@ -162,7 +178,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
         replay_time_scale,
     )
     .default("100")
-    .range(1, -1),
+    .range(1, -1)
+    .fio_job(93),
     FioOption::job(
         "replay_skip",
         Group::Logging,
@@ -170,7 +187,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
         "Skip certain IO types (read,write,trim,flush)",
         replay_skip,
     )
-    .example("write,trim"),
+    .example("write,trim")
+    .fio_job(94),
     FioOption::job(
         "write_bw_log",
         Group::Logging,
@@ -179,7 +197,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
         write_bw_log,
     )
     .arg(Arg::BoolWord)
-    .example("bw"),
+    .example("bw")
+    .fio_job(163),
     FioOption::job(
         "write_iops_log",
         Group::Logging,
@@ -188,7 +207,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
         write_iops_log,
     )
     .arg(Arg::BoolWord)
-    .example("iops"),
+    .example("iops")
+    .fio_job(165),
     FioOption::job(
         "write_lat_log",
         Group::Logging,
@@ -197,7 +217,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
         write_lat_log,
     )
     .arg(Arg::BoolWord)
-    .example("lat"),
+    .example("lat")
+    .fio_job(164),
     FioOption::job(
         "log_avg_msec",
         Group::Logging,
@@ -207,7 +228,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
     )
     .default("0")
     .range(0, -1)
-    .example("100"),
+    .example("100")
+    .fio_job(167),
     FioOption::job(
         "bwavgtime",
         Group::Logging,
@@ -218,7 +240,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
     .alias(&["bw_avg_time"])
     .default("500")
     .range(0, -1)
-    .example("250"),
+    .example("250")
+    .fio_job_alone(181),
     FioOption::job(
         "iopsavgtime",
         Group::Logging,
@@ -229,7 +252,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
     .alias(&["iops_avg_time"])
     .default("500")
     .range(0, -1)
-    .example("250"),
+    .example("250")
+    .fio_job_alone(182),
     FioOption::job(
         "per_job_logs",
         Group::Logging,
@@ -237,7 +261,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
         "Include job number in generated log files or not",
         per_job_logs,
     )
-    .default("1"),
+    .default("1")
+    .fio_job(162),
     FioOption::job(
         "log_offset",
         Group::Logging,
@@ -245,7 +270,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
         "Include offset of IO for each log entry",
         log_offset,
     )
-    .default("0"),
+    .default("0")
+    .fio_job(172),
     FioOption::job(
         "log_prio",
         Group::Logging,
@@ -253,7 +279,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
         "Include priority value of IO for each log entry",
         log_prio,
     )
-    .default("0"),
+    .default("0")
+    .fio_job(173),
 ];
 
 fn name(c: &mut JobCtx<'_>, v: Option<&str>) -> R {

@@ -23,7 +23,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
     )
     .default("1")
     .range(1, 4096)
-    .example("4"),
+    .example("4")
+    .fio_job(57),
     FioOption::job(
         "runtime",
         Group::Runtime,
@@ -33,14 +34,16 @@ pub(super) static OPTIONS: &[FioOption] = &[
     )
     .alias(&["timeout"])
     .default("0")
-    .example("10s"),
+    .example("10s")
+    .fio_job(59),
     FioOption::job(
         "time_based",
         Group::Runtime,
         Kind::Flag,
         "Keep running until runtime/timeout is met",
         time_based,
-    ),
+    )
+    .fio_job(60),
     FioOption::job(
         "ramp_time",
         Group::Runtime,
@@ -48,7 +51,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
         "Ramp up time before measuring performance",
         ramp_time,
     )
-    .example("500ms"),
+    .example("500ms")
+    .fio_job(62),
     FioOption::job(
         "loops",
         Group::Runtime,
@@ -58,7 +62,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
     )
     .default("1")
     .range(0, -1)
-    .example("3"),
+    .example("3")
+    .fio_job(56),
     FioOption::job(
         "startdelay",
         Group::Runtime,
@@ -67,7 +72,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
         startdelay,
     )
     .default("0")
-    .example("1-2s"),
+    .example("1-2s")
+    .fio_job(58),
     FioOption::job(
         "steadystate",
         Group::Runtime,
@@ -85,7 +91,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
         ("lat", "maximum mean deviation of latency measurements"),
         ("lat_slope", "slope calculated from latency measurements"),
     ])
-    .example("iops:10%"),
+    .example("iops:10%")
+    .fio_job(224),
     FioOption::job(
         "steadystate_duration",
         Group::Runtime,
@@ -95,7 +102,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
     )
     .alias(&["ss_dur"])
     .default("0")
-    .example("30"),
+    .example("30")
+    .fio_job(225),
     FioOption::job(
         "steadystate_ramp_time",
         Group::Runtime,
@@ -105,7 +113,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
     )
     .alias(&["ss_ramp"])
     .default("0")
-    .example("5s"),
+    .example("5s")
+    .fio_job(226),
     FioOption::job(
         "steadystate_check_interval",
         Group::Runtime,
@@ -121,14 +130,16 @@ pub(super) static OPTIONS: &[FioOption] = &[
         Kind::Flag,
         "Use threads instead of processes",
         thread,
-    ),
+    )
+    .fio_job(161),
     FioOption::job(
         "new_group",
         Group::Process,
         Kind::Flag,
         "Mark the start of a new group (for reporting)",
         new_group,
-    ),
+    )
+    .fio_job(160),
     FioOption::job(
         "stonewall",
         Group::Process,
@@ -136,14 +147,16 @@ pub(super) static OPTIONS: &[FioOption] = &[
         "Insert a hard barrier between this job and previous",
         stonewall,
     )
-    .alias(&["wait_for_previous"]),
+    .alias(&["wait_for_previous"])
+    .fio_job(159),
     FioOption::job(
         "exitall",
         Group::Process,
         Kind::Flag,
         "Terminate all jobs when one exits",
         exitall,
-    ),
+    )
+    .fio_job(156),
     FioOption::job(
         "exit_what",
         Group::Process,
@@ -160,7 +173,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
         ),
         ("all", "Quit everything"),
     ])
-    .example("all"),
+    .example("all")
+    .fio_job(157),
     FioOption::job(
         "threads",
         Group::Tiobench,
@@ -169,7 +183,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
         threads,
     )
     .arg(super::Arg::Flag)
-    .example("4"),
+    .example("4")
+    .fio_profile(10),
 ];
 
 fn numjobs(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
