@@ -148,3 +148,30 @@ fn generated_mixed_jobs_split_as_fio() {
     }
     assert!(bad.is_empty(), "{}", bad.join("\n"));
 }
+
+/// A sequential mix with `verify=` on psync runs fio's rounds, each to the file's end
+/// of the direction drawn, the mix's draws starting over each round: `size=1m
+/// io_size=4m` is fio 3.33's 976 reads (two rounds of 488 read back) and 512 writes.
+#[test]
+fn verify_rounds_of_a_sequential_mix_are_fios() {
+    let d = scratch();
+    let case = Case {
+        args: [
+            "--rw=rw",
+            "--bs=4k",
+            "--size=1m",
+            "--io_size=4m",
+            "--verify=crc32c",
+            "--ioengine=psync",
+        ]
+        .map(String::from)
+        .to_vec(),
+        sequential: true,
+    };
+    let got = run_case(as_fio(d.path()), &d.path().join("m"), &case);
+    assert_eq!(got.ios, [976, 512]);
+    if need_fio("verify_rounds_of_a_sequential_mix_are_fios") {
+        let fio = run_case(fio_cmd(), &d.path().join("fio"), &case);
+        assert_eq!(got, fio);
+    }
+}
