@@ -197,13 +197,18 @@ struct RangeSizes {
 /// `job`: seeded from `randseed`, `randrepeat`, `allrandrepeat`, 64 bits with
 /// `random_generator=tausworthe64` (run/gen/frand.rs).
 pub(crate) fn fio_generator(job: &FioJob, global: u32, slot: u64) -> Frand {
+    let use64 = job.more.zones.random_generator == Some(RandGen::Tausworthe64);
+    Frand::new(fio_seed(job, global, slot), use64)
+}
+
+/// fio's seed of `slot` for thread `global` (among all threads, from 0) of `job`.
+pub(crate) fn fio_seed(job: &FioJob, global: u32, slot: u64) -> u64 {
     let seeding = Seeding {
         randseed: job.randseed,
         randrepeat: job.more.randrepeat,
         allrandrepeat: job.tuning.allrandrepeat,
     };
-    let use64 = job.more.zones.random_generator == Some(RandGen::Tausworthe64);
-    Frand::new(seeding.slot(u64::from(global) + 1, slot), use64)
+    seeding.slot(u64::from(global) + 1, slot)
 }
 
 impl RangeSizes {

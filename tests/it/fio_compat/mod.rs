@@ -30,6 +30,7 @@ mod oracle_groups;
 mod out_edges;
 mod peers;
 mod refusals;
+mod rwmix;
 mod semantics;
 mod setup_fail;
 mod side_by_side;

@@ -76,6 +76,10 @@ impl Worker<'_> {
         e.done.iter_mut().for_each(|d| *d = false);
         e.left = e.done.len();
         self.new_pass = true;
+        if !self.plan.job.time_based {
+            // a new loop of fio's thread (its files done, `clear_io_state`)
+            self.mix_new_loop();
+        }
         for f in 0..self.plan.regions.len() {
             self.restart_file(f);
         }

@@ -20,6 +20,7 @@ use crate::job::model::{BlockSizes, RateProcess, RwMode};
 use crate::result::job::{CoverageStats, JobRecord, LatTargetReport};
 use crate::run::fio::log::Logs;
 use crate::run::fio::{io_why, Plan, RunError};
+use crate::run::gen::rwmix::{RwMix, MIX_SLOT};
 use crate::run::gen::sprandom::SpRandom;
 use crate::run::gen::zones::Zones;
 use crate::run::gen::{seq_after, seq_next, BufLen, RandomMap, Rng, SlotGen};
@@ -360,6 +361,9 @@ pub(crate) struct Worker<'a> {
     vrec: Option<verify::state::Recorder>,
     /// `verify_state_load`: reads completed, for [`verify::state::State::should_stop`]
     vreads: u64,
+    /// a mixed read/write job: the direction of each request, by fio's rule
+    /// ([`RwMix`])
+    mix: Option<RwMix>,
 }
 
 impl<'a> Worker<'a> {

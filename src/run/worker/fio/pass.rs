@@ -560,6 +560,7 @@ impl<'a> Rules for FioRules<'a> {
             self.w.think_blocks = 0;
             (self.issued_bytes, self.issued_ios, self.issued_all) = (0, 0, false);
             self.round_bytes = 0;
+            self.w.mix_zero();
             self.st.depth.restart();
             for d in [&mut self.st.read, &mut self.st.write, &mut self.st.trim] {
                 (d.ios, d.bytes) = (0, 0);
@@ -691,6 +692,7 @@ impl<'a> Rules for FioRules<'a> {
         self.issued_bytes += sized;
         self.round_bytes += sized;
         self.issued_ios += 1;
+        self.w.mix_issued(op);
         self.issued_all = self.issued_bytes >= self.byte_limit
             || self.round_bytes >= self.round_limit
             || self.issued_ios >= self.ios_limit;
@@ -930,6 +932,7 @@ impl<'a> FioRules<'a> {
         self.rounds_done += 1;
         if let Some(mix) = self.w.plan.mix_rounds {
             self.w.restart_seq();
+            self.w.mix_new_loop();
             // a mixed job: the bytes moved so far, its reads (the read-back's too) and
             // writes, decide whether another round starts; if not, the job is done
             let moved = self.st.read.bytes + self.st.write.bytes;

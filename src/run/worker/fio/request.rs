@@ -127,6 +127,16 @@ fn real_ends(plan: &Plan, fds_empty: bool) -> Vec<u64> {
         .collect()
 }
 
+/// The direction picker of a mixed read/write job: fio's mix generator of the thread,
+/// seeded from its mix slot, started over each loop under `randrepeat` ([`RwMix`]).
+fn mix_of(plan: &Plan) -> Option<RwMix> {
+    let job = &plan.job;
+    matches!(job.rw, RwMode::ReadWrite | RwMode::RandRw).then(|| {
+        let seed = crate::run::fio::plan::fio_seed(job, plan.global, MIX_SLOT);
+        RwMix::new(job.rwmixread, seed, job.more.randrepeat)
+    })
+}
+
 /// What the job uses, decided once ([`Uses`]).
 fn uses_of(plan: &Plan, logs: bool, fds_empty: bool, maps_all: bool) -> Uses {
     let job = &plan.job;
@@ -255,6 +265,7 @@ impl<'a> Worker<'a> {
                 .as_ref()
                 .map(|_| crate::run::verify::state::Recorder::new(plan.files.len(), job.iodepth)),
             vreads: 0,
+            mix: mix_of(plan),
         };
         let u = &w.uses;
         let plain = u.random
@@ -290,17 +301,52 @@ impl<'a> Worker<'a> {
             RwMode::TrimWrite | RwMode::RandTrimWrite if self.trimmed.is_some() => Op::Write,
             RwMode::TrimWrite | RwMode::RandTrimWrite => Op::Trim,
             RwMode::ReadWrite | RwMode::RandRw => {
-                let op = if (self.rng.below(100) as u32) < job.rwmixread {
-                    Op::Read
-                } else {
-                    Op::Write
+                let Some(mix) = &mut self.mix else {
+                    return Op::Read;
                 };
-                if self.uses.rate {
-                    self.rate_dir(op)
-                } else {
-                    op
+                let op = [Op::Read, Op::Write][mix.pick()];
+                if !self.uses.rate {
+                    return op;
                 }
+                let op = self.rate_dir(op);
+                if let Some(mix) = &mut self.mix {
+                    mix.steer(op.idx());
+                }
+                op
             }
+        }
+    }
+
+    /// A mixed job (not time based) whose one file's random map is full: its next try
+    /// finds the file done and starts a new loop, which the general path does
+    /// ([`super::ends`]), drawing the direction again as fio does.
+    #[inline]
+    fn mix_map_full(&self) -> bool {
+        self.mix.is_some()
+            && !self.plan.job.time_based
+            && self.maps[0].as_ref().is_some_and(RandomMap::full)
+    }
+
+    /// A read or write request was issued: the mix counts it.
+    #[inline]
+    pub(super) fn mix_issued(&mut self, op: Op) {
+        if let (Some(mix), Op::Read | Op::Write) = (&mut self.mix, op) {
+            mix.issued(op.idx());
+        }
+    }
+
+    /// A mixed job's new round (fio's next loop, `clear_io_state`): the mix's run
+    /// ends and, under `randrepeat`, its draws start over.
+    pub(super) fn mix_new_loop(&mut self) {
+        if let Some(mix) = &mut self.mix {
+            mix.new_loop();
+        }
+    }
+
+    /// The statistics start over (the end of `ramp_time`): so do the mix's counts.
+    pub(super) fn mix_zero(&mut self) {
+        if let Some(mix) = &mut self.mix {
+            mix.zero_counts();
         }
     }
 
@@ -342,9 +388,9 @@ impl<'a> Worker<'a> {
     /// ([`Worker::next_file`]).
     #[inline]
     pub(super) fn next_req(&mut self) -> Option<(Op, usize, u64, u64)> {
-        let op = self.pick_op();
+        let mut op = self.pick_op();
         let d = usize::from(op == Op::Write);
-        if self.plain_random[d] {
+        if self.plain_random[d] && !self.mix_map_full() {
             self.open_any(0);
             return Some(self.plain_random_req(op, d));
         }
@@ -378,6 +424,10 @@ impl<'a> Worker<'a> {
             if self.file_ended(file) == super::ends::After::End {
                 self.zone_eof = true;
                 return Some((op, file, self.plan.regions[file].0, 0));
+            }
+            if self.mix.is_some() && !job.time_based {
+                // fio draws the direction again for its next try (`set_io_u_file`)
+                op = self.pick_op();
             }
         };
         if let Some(z) = &mut self.zones {
