@@ -30,6 +30,7 @@ mod peers;
 mod refusals;
 mod semantics;
 mod setup_fail;
+mod short_read;
 mod side_by_side;
 mod status_interval;
 mod strictness;

@@ -254,6 +254,7 @@ impl<'a> Worker<'a> {
                 .as_ref()
                 .map(|_| crate::run::verify::state::Recorder::new(plan.files.len(), job.iodepth)),
             vreads: 0,
+            resid: Vec::new(),
         };
         let u = &w.uses;
         let plain = u.random
