@@ -438,16 +438,26 @@ pub fn unlink(files: &[FileSpec]) -> Result<(), FilesError> {
 }
 
 /// `readonly=1`: nothing is created or extended. A missing file fails as its open
-/// would, a regular file shorter than its `size` as a read past its end
-/// ([`FilesError::ReadOnlyLayout`]); devices and files at full size pass. fio 3.33 refuses the
-/// same layouts ("refusing extend of file due to read-only").
-pub fn check_readonly_layout(files: &[FileSpec]) -> Result<(), FilesError> {
+/// would ([`FilesError::ReadOnlyLayout`]); a regular file shorter than its `size` fails
+/// as a read past its end, unless `short_ok` (the fio persona: the job reads it as it
+/// is, as fio 3.33 does), when it is returned with the others left short; devices and
+/// files at full size pass. fio 3.33 refuses to lay out the same files ("refusing
+/// extend of file due to read-only").
+pub fn check_readonly_layout(
+    files: &[FileSpec],
+    short_ok: bool,
+) -> Result<Vec<&FileSpec>, FilesError> {
+    let mut left_short = Vec::new();
     for f in files {
         if is_block_device(&f.path) || is_char_device(&f.path) {
             continue;
         }
         let short = match existing_size(&f.path) {
             None if !f.path.exists() => false,
+            Some(have) if have < f.size && short_ok => {
+                left_short.push(f);
+                continue;
+            }
             Some(have) if have < f.size => true,
             _ => continue,
         };
@@ -456,7 +466,7 @@ pub fn check_readonly_layout(files: &[FileSpec]) -> Result<(), FilesError> {
             short,
         });
     }
-    Ok(())
+    Ok(left_short)
 }
 
 /// Make every file exist with at least `size` bytes. `fill`: write data (jobs that

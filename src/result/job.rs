@@ -509,6 +509,12 @@ pub struct DirResult {
     pub ios: u64,
     /// bytes moved
     pub bytes: u64,
+    /// short transfers whose rest was issued again (fio's `short_ios`), not in `ios`
+    #[serde(default, skip_serializing_if = "is_zero_u64")]
+    pub short: u64,
+    /// requests that moved no byte (a read past a file's end), not in `ios`
+    #[serde(default, skip_serializing_if = "is_zero_u64")]
+    pub unfilled: u64,
     /// I/Os per second over the job's run time
     pub iops: f64,
     /// bytes per second over the job's run time
@@ -524,6 +530,15 @@ pub struct DirResult {
     pub bw_samples: SampleStat,
     /// IOPS samples, every `iops_avg_time`
     pub iops_samples: SampleStat,
+}
+
+impl DirResult {
+    /// fio's `total_ios` (the `issued rwts: total=` figure): every request issued —
+    /// those done, each short transfer whose rest was issued again, and those that moved
+    /// nothing.
+    pub fn issued(&self) -> u64 {
+        self.ios + self.short + self.unfilled
+    }
 }
 
 /// The latency of the requests of one direction that carried one I/O priority.

@@ -27,6 +27,8 @@ pub fn merge_dir(parts: &[&DirResult], secs: f64) -> DirResult {
     let mut d = DirResult {
         ios,
         bytes,
+        short: parts.iter().map(|d| d.short).sum(),
+        unfilled: parts.iter().map(|d| d.unfilled).sum(),
         iops: rate(ios, secs),
         bw_bytes_per_s: rate(bytes, secs),
         slat: merge_latency(&lats(|d| &d.slat)),

@@ -30,6 +30,14 @@ pub struct DirStats {
     pub ios: u64,
     /// bytes moved
     pub bytes: u64,
+    /// fio's short transfers: requests that moved fewer bytes than asked but some, whose
+    /// rest was issued again (fio's `short_ios`); issued, never counted as done
+    #[serde(default)]
+    pub short: u64,
+    /// requests that moved no byte (a read at or past a file's end): issued, never
+    /// counted as done (fio counts them in `total_ios`)
+    #[serde(default)]
+    pub unfilled: u64,
     /// submission latency (queued engines only)
     pub slat: LatAcc,
     /// completion latency
@@ -47,6 +55,8 @@ impl DirStats {
     pub fn merge(&mut self, o: &DirStats) {
         self.ios += o.ios;
         self.bytes += o.bytes;
+        self.short += o.short;
+        self.unfilled += o.unfilled;
         self.slat.merge(&o.slat);
         self.clat.merge(&o.clat);
         self.lat.merge(&o.lat);

@@ -78,9 +78,23 @@ pub(crate) fn parts(r: &RunResult) -> Option<(String, String)> {
 /// where the mismatch was seen and the errno's text, EILSEQ's), for the `fio: pid=P,
 /// err=84/…` line as the thread ends and the `err=84 (…)` of its report's first line:
 /// `file:io_u.c:2190, func=io_u_queued_complete, error=…` on an engine that queues,
-/// `file:io_u.c:2152, func=io_u_sync_complete, error=…` on the others. None for a job
-/// that ran to its end or that another error stopped (their text is the errno's).
+/// `file:io_u.c:2152, func=io_u_sync_complete, error=…` on the others; and of a job a
+/// transfer that moved no byte stopped on a synchronous engine (run/worker/fio/resid.rs,
+/// its failure says `(full resid: …)`): `file:backend.c:471, func=full resid, error=…`.
+/// None for a job that ran to its end or that another error stopped (their text is the
+/// errno's).
 pub(crate) fn verify_error(j: &JobResult) -> Option<String> {
+    let full_resid = j.errno == libc::EIO
+        && j.failure
+            .as_deref()
+            .is_some_and(|f| f.contains(" (full resid: "));
+    if full_resid {
+        // fio's td_verror of a transfer that moved no byte (backend.c io_queue_event)
+        return Some(format!(
+            "file:backend.c:471, func=full resid, error={}",
+            crate::util::strerror(libc::EIO)
+        ));
+    }
     let by_verify = j.errno == libc::EILSEQ
         && j.failure
             .as_deref()

@@ -94,7 +94,7 @@ fn dir_json(j: &JobResult, d: &DirResult, rt_ms: u64, plus: bool, samples: (usiz
     let rt = if d.bytes > 0 { rt_ms.max(1) } else { 0 };
     let bw_bytes = d.bytes.saturating_mul(1000).checked_div(rt).unwrap_or(0);
     let iops = if rt > 0 {
-        d.ios as f64 * 1000.0 / rt as f64
+        d.issued() as f64 * 1000.0 / rt as f64
     } else {
         0.0
     };
@@ -106,8 +106,8 @@ fn dir_json(j: &JobResult, d: &DirResult, rt_ms: u64, plus: bool, samples: (usiz
         "bw": bw_bytes / 1024,
         "iops": iops,
         "runtime": rt,
-        "total_ios": d.ios,
-        "short_ios": 0,
+        "total_ios": d.issued(),
+        "short_ios": d.short,
         "drop_ios": 0,
         "slat_ns": lat_json(&d.slat, j.job.slat_percentiles.then_some(p), plus),
         "clat_ns": lat_json(&d.clat, j.job.clat_percentiles.then_some(p), plus),
@@ -255,8 +255,12 @@ pub(crate) fn job_json_agg(
     });
     // fio's slots for fdatasync/sync_file_range counts (levels::issued_slots)
     let (sync, short) = crate::report::fio::levels::issued_slots(j);
-    for (k, n) in ["read", "write", "trim"].into_iter().zip(short) {
-        v[k]["short_ios"] = json!(n);
+    for ((k, n), d) in ["read", "write", "trim"]
+        .into_iter()
+        .zip(short)
+        .zip([&j.read, &j.write, &j.trim])
+    {
+        v[k]["short_ios"] = json!(n + d.short);
     }
     v["sync"]["total_ios"] = json!(sync);
     if j.job.unified_rw == 1 {

@@ -90,7 +90,7 @@ pub fn lat_pct(c: &[u64], total: u64) -> Vec<f64> {
 }
 
 fn total_ios(j: &JobResult) -> u64 {
-    j.read.ios + j.write.ios + j.trim.ios
+    j.read.issued() + j.write.issued() + j.trim.issued()
 }
 
 fn keyed(keys: &[String], vals: &[f64]) -> Value {
@@ -283,10 +283,11 @@ pub fn issued_slots(j: &JobResult) -> (u64, [u64; 3]) {
 
 /// fio's lines after `cpu`: the depth distributions (`  IO depths    : 1=…%`,
 /// `     submit    : …`, `     complete  : …`; when any was counted), then
-/// `     issued rwts: total=R,W,T,S short=0,0,0,0 dropped=0,0,0,0` — requests done per
-/// direction (reads, writes, trims, fsync calls; iomark counts completed requests, a
-/// failed one under `continue_on_error` is not in them; it fails a short transfer
-/// instead of reissuing the rest and drops none, so short/dropped are 0) — and
+/// `     issued rwts: total=R,W,T,S short=R,W,T,0 dropped=0,0,0,0` — requests issued per
+/// direction (reads, writes, trims, fsync calls: those done, each short transfer whose
+/// rest was issued again and each that moved nothing, as fio's `total_io_u`; a failed
+/// one under `continue_on_error` is not in them), the short transfers, and none
+/// dropped — and
 /// `     errors    : total=N, first_error=E/<strerror>` when `coe`
 /// (`continue_on_error` or `ignore_error` on, [`crate::report::fio::continues_on_error`],
 /// even at 0 errors: `total=0, first_error=0/<Success>`), and
@@ -320,7 +321,12 @@ pub fn depths_text(j: &JobResult, coe: bool) -> String {
     let (sync, short) = issued_slots(j);
     s += &format!(
         "     issued rwts: total={},{},{},{sync} short={},{},{},0 dropped=0,0,0,0\n",
-        j.read.ios, j.write.ios, j.trim.ios, short[0], short[1], short[2]
+        j.read.issued(),
+        j.write.issued(),
+        j.trim.issued(),
+        short[0] + j.read.short,
+        short[1] + j.write.short,
+        short[2] + j.trim.short
     );
     if coe {
         s += &format!(

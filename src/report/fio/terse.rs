@@ -179,7 +179,7 @@ fn dir_fields(j: &JobResult, dir: usize, agg_bps: u64, v: u8) -> String {
         0 => (0, 0),
         rt => (
             (d.bytes.saturating_mul(1000) / rt) / 1024,
-            d.ios * 1000 / rt,
+            d.issued() * 1000 / rt,
         ),
     };
     let mut s = format!(";{};{bw};{iops};{rt}", d.bytes >> 10);
@@ -222,7 +222,7 @@ fn job_fields(j: &JobResult) -> String {
         let _ = write!(s, ";{p:3.1}%");
     }
     let (n, u, m) = lat_counts(j);
-    let total = j.read.ios + j.write.ios + j.trim.ios;
+    let total = j.read.issued() + j.write.issued() + j.trim.issued();
     let mut us = lat_pct(&u, total);
     // fio keeps the terse layout of before its ns buckets: they count in the first µs one
     if total > 0 {

@@ -133,7 +133,7 @@ fn dir_text(
     let (bw, bw_alt) = units.bw(d.bytes * 1000 / rt);
     let mut s = format!(
         "  {name}: IOPS={}, BW={bw} ({bw_alt})({}/{rt}msec)",
-        n::iops(d.ios * 1000 / rt),
+        n::iops(d.issued() * 1000 / rt),
         units.size(d.bytes).0,
     );
     // fio 3.33 appends the zbd reset count to every write line (stat.c's
@@ -166,7 +166,7 @@ fn mixed_text(j: &JobResult, read_agg: u64, units: crate::report::fio::num::Text
     let bw = d.bytes * 1000 / rt;
     let s = format!(
         "  mixed: IOPS={}, BW={} ({})({}/{rt}msec)\n",
-        zero(d.ios * 1000 / rt, N2s::None),
+        zero(d.issued() * 1000 / rt, N2s::None),
         zero(bw, N2s::None),
         num2str(bw, 0, units.decimal, N2s::None),
         zero(d.bytes, N2s::Byte),
@@ -250,7 +250,7 @@ fn sync_text(j: &JobResult) -> String {
 /// request (no thread of it started: pid 0, run/fio/setup.rs).
 fn printed(j: &JobResult) -> bool {
     let bytes = j.read.bytes + j.write.bytes + j.trim.bytes;
-    let ios = j.read.ios + j.write.ios + j.trim.ios;
+    let ios = j.read.issued() + j.write.issued() + j.trim.issued();
     bytes + ios > 0 || (j.errno != 0 && j.pid != 0) || j.errors > 0
 }
 

@@ -69,6 +69,8 @@ fn dir_result(d: DirStats, rt_s: f64, bw: SampleStat, iops: SampleStat) -> DirRe
     DirResult {
         ios: d.ios,
         bytes: d.bytes,
+        short: d.short,
+        unfilled: d.unfilled,
         iops: per_s(d.ios, rt_s),
         bw_bytes_per_s: per_s(d.bytes, rt_s),
         slat: acc_latency(d.slat),

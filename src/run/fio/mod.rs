@@ -386,6 +386,9 @@ fn make_plans(
             });
             idx += 1;
         }
+        // the fio persona's rule for short transfers (run/worker/fio/resid.rs)
+        ps.iter_mut()
+            .for_each(|p| p.fio_short = cmd.job_setup_errors);
         plans.push(ps);
     }
     if cmd.jobs.iter().any(|j| j.control.flow > 0) {
@@ -617,7 +620,7 @@ fn lay_out(
         if owns_no_files(*k) || f.is_some() {
             continue;
         }
-        match lay_out_job(j, ps, *k, note) {
+        match lay_out_job(j, ps, *k, note, cmd.job_setup_errors) {
             Ok(l) => lines.extend(l),
             // under the fio persona a layout refused on the job's own files is its error
             Err(e) => match setup::layout_failure(&e).filter(|_| cmd.job_setup_errors) {
@@ -630,18 +633,33 @@ fn lay_out(
     Ok(lines)
 }
 
-/// Lay out the files of one job's threads `ps`; fio's layout lines.
+/// Lay out the files of one job's threads `ps`; fio's layout lines. `fio`: the fio
+/// persona, under which `readonly=1` reads a short file as it is.
 fn lay_out_job(
     j: &crate::job::fio::FioJob,
     ps: &[Plan],
     k: Kind,
     note: &(dyn Fn(String) + Sync),
+    fio: bool,
 ) -> Result<Vec<String>, RunError> {
     let mut lines = Vec::new();
     for p in ps {
         if j.readonly {
-            // nothing is laid out: a missing or short file is the job's error
-            dataset::check_readonly_layout(&p.files)?;
+            // nothing is laid out: a missing file is the job's error, and so is a short
+            // one under `iomark run`; the fio persona reads a short file up to its end
+            // (fio 3.33 says it would lay it out and refuses to extend it)
+            let short = dataset::check_readonly_layout(&p.files, fio)?;
+            if !short.is_empty() {
+                let laid = dataset::LaidOut {
+                    files: u32::try_from(short.len()).unwrap_or(u32::MAX),
+                    bytes: short.iter().map(|f| f.size).sum(),
+                    ..dataset::LaidOut::default()
+                };
+                lines.extend(laid.fio_line(&j.name));
+                for _ in &short {
+                    eprintln!("{}", setup::READONLY_EXTEND);
+                }
+            }
         } else {
             // filled when the job reads (a replay: when its log does) or the engine
             // works on the files' blocks (`overwrite=1`: a written file is laid out

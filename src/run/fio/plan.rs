@@ -56,6 +56,11 @@ pub(crate) struct Plan {
     pub vstate_save: Option<PathBuf>,
     /// `verify_state_load`: the state loaded for this thread before the run
     pub vstate: Option<std::sync::Arc<crate::run::verify::state::State>>,
+    /// fio 3.33's rule for short transfers (the fio persona, run/worker/fio/resid.rs):
+    /// the rest of a request that moved part of its bytes is issued again, and one that
+    /// moved none is EIO on a synchronous engine, not done on an engine that queues;
+    /// false (`iomark run`): any short transfer is the request's error
+    pub fio_short: bool,
 }
 
 /// The plan of a thread of a job whose setup failed (run/fio/setup.rs): no file, no
@@ -80,6 +85,7 @@ pub(crate) fn stand_in(job: &FioJob, t: u32, global_index: u64) -> Plan {
         replay: None,
         vstate_save: None,
         vstate: None,
+        fio_short: false,
     }
 }
 
@@ -641,6 +647,7 @@ pub(crate) fn plan(job: &FioJob, t: u32, global_index: u64) -> Result<Plan, RunE
         replay,
         vstate_save: None,
         vstate: None,
+        fio_short: false,
     })
 }
 

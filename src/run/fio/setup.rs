@@ -105,13 +105,16 @@ fn failure(job: &FioJob, global: u32) -> Option<SetupFail> {
         .then(|| SetupFail::no_size(job))
 }
 
+/// fio 3.33's line on stderr for each file `readonly=1` does not lay out.
+pub(crate) const READONLY_EXTEND: &str = "fio: refusing extend of file due to read-only";
+
 /// A failed layout of `job`'s files as that job's setup failure (`Io` errors of the
 /// files it names: the errno of the call that failed); other errors stay the run's.
 /// fio 3.33 unlinks a file too short for the job before it lays it out again: a file
 /// of a pseudo filesystem (proc, sysfs), whose unlink the kernel refuses, fails there
 /// with EPERM, where iomark's write into it fails first.
 pub(crate) fn layout_failure(e: &RunError) -> Option<SetupFail> {
-    let readonly = Some("fio: refusing extend of file due to read-only".to_string());
+    let readonly = Some(READONLY_EXTEND.to_string());
     let (errno, first, at) = match e {
         // readonly=1 (files::dataset::check_readonly_layout): fio's lines for the open
         // of a missing file and for the read past a short file's end

@@ -33,6 +33,7 @@ mod refusals;
 mod rwmix;
 mod semantics;
 mod setup_fail;
+mod short_read;
 mod side_by_side;
 mod status_interval;
 mod strictness;

@@ -40,6 +40,7 @@ mod pass;
 mod readback;
 mod replay;
 mod request;
+mod resid;
 mod trace;
 pub(crate) use request::{drop_cache, fill_buf};
 
@@ -76,6 +77,9 @@ pub(crate) struct Tag {
     op: Op,
     /// issued after ramp_time: recorded
     measured: bool,
+    /// bytes the request moved before this part: its rest after a short transfer
+    /// (resid.rs), 0 for a request's first part
+    before: u32,
 }
 
 /// A request as the accounting sees it: the loop's request with fio's tag.
@@ -364,6 +368,9 @@ pub(crate) struct Worker<'a> {
     /// a mixed read/write job: the direction of each request, by fio's rule
     /// ([`RwMix`])
     mix: Option<RwMix>,
+    /// the rests of requests after a short transfer, issued again before any new
+    /// request (fio's rule: resid.rs)
+    resid: Vec<resid::Resid>,
 }
 
 impl<'a> Worker<'a> {

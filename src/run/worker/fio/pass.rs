@@ -228,6 +228,39 @@ impl<'a> FioRules<'a> {
         Ok(())
     }
 
+    /// Issue a request's rest again in free `slot` (fio's requeue of a short transfer).
+    #[cold]
+    fn reissue<E: Engine>(
+        &mut self,
+        io: &mut Io<'_, E, Tag>,
+        slot: usize,
+        req: &mut Req<Tag>,
+    ) -> Next {
+        match self.w.take_resid(io.buf(slot), slot) {
+            Some(r) => {
+                self.st.depth.mark_level(io.in_flight() + 1);
+                *req = r;
+                if self.trace_io {
+                    let f = &self.w.plan.files[r.io.file].path;
+                    super::trace::issued(&req.io, req.by_rules, f);
+                }
+                Next::Io
+            }
+            None => Next::Break,
+        }
+    }
+
+    /// A request done: accounted (latencies, logs, a read's verify) from its buffer `buf`.
+    #[inline(always)]
+    fn done_req(&mut self, s: &Req<Tag>, buf: *mut u8, at: Times) -> Result<(), RunError> {
+        if self.uses.think && s.tag.op != Op::Trim {
+            self.w.think_count(false);
+        }
+        let (slat, clat, lat) = at.lat(self.w.clock);
+        let t = (at.t, self.measure_start);
+        self.w.complete(&mut self.st, s, buf, slat, clat, lat, t)
+    }
+
     /// The job's I/O limits are reached (or it was told to stop).
     #[inline(always)]
     fn done(&self, now: u64) -> bool {
@@ -530,6 +563,7 @@ impl FioRules<'_> {
             tag: Tag {
                 op,
                 measured: self.measuring,
+                before: 0,
             },
         };
         if self.trace_io {
@@ -563,7 +597,7 @@ impl<'a> Rules for FioRules<'a> {
             self.w.mix_zero();
             self.st.depth.restart();
             for d in [&mut self.st.read, &mut self.st.write, &mut self.st.trim] {
-                (d.ios, d.bytes) = (0, 0);
+                (d.ios, d.bytes, d.short, d.unfilled) = (0, 0, 0, 0);
             }
             self.measure_start = now;
             // fio's runtime counts from the epoch its ramp_time_over resets to the
@@ -604,7 +638,8 @@ impl<'a> Rules for FioRules<'a> {
         {
             self.verify_round(io)?;
         }
-        let done = self.done(now);
+        // a request's rest after a short transfer is issued before the job ends
+        let done = self.done(now) && !self.w.has_resid();
         if done && !self.ended {
             self.ended = true;
             self.timed_out = self.deadline.is_some_and(|d| now >= d);
@@ -631,6 +666,9 @@ impl<'a> Rules for FioRules<'a> {
         slot: usize,
         req: &mut Req<Tag>,
     ) -> Result<Next, RunError> {
+        if self.w.has_resid() {
+            return Ok(self.reissue(io, slot, req));
+        }
         if self.flow.as_mut().is_some_and(|f| f.held()) {
             self.flow_held = true;
             return Ok(Next::Break);
@@ -728,20 +766,16 @@ impl<'a> Rules for FioRules<'a> {
             super::trace::completed(&req.io, req.by_rules, f);
         }
         match res {
-            Ok(_) => {
-                if self.uses.think && s.tag.op != Op::Trim {
-                    self.w.think_count(false);
+            Ok(_) if s.tag.before > 0 => {
+                let w = s.whole();
+                self.done_req(&w, w.io.buf, at)
+            }
+            Ok(_) => self.done_req(s, buf, at),
+            Err(IoErr::Short { done }) if self.w.plan.fio_short && s.tag.op != Op::Trim => {
+                match self.w.short_transfer(&mut self.st, s, done)? {
+                    super::resid::Short::Done(w) => self.done_req(&w, w.io.buf, at),
+                    super::resid::Short::Pending => Ok(()),
                 }
-                let (slat, clat, lat) = at.lat(self.w.clock);
-                self.w.complete(
-                    &mut self.st,
-                    s,
-                    buf,
-                    slat,
-                    clat,
-                    lat,
-                    (at.t, self.measure_start),
-                )
             }
             Err(e) => self.w.io_fail(&mut self.st, s, e),
         }

@@ -144,6 +144,7 @@ impl Rules for ReadBack<'_, '_> {
             tag: Tag {
                 op: Op::Read,
                 measured: true,
+                before: 0,
             },
         };
         Ok(Next::Io)

@@ -266,6 +266,7 @@ impl<'a> Worker<'a> {
                 .map(|_| crate::run::verify::state::Recorder::new(plan.files.len(), job.iodepth)),
             vreads: 0,
             mix: mix_of(plan),
+            resid: Vec::new(),
         };
         let u = &w.uses;
         let plain = u.random
