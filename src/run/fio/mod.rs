@@ -388,6 +388,9 @@ fn make_plans(
         }
         plans.push(ps);
     }
+    for p in plans.iter_mut().flatten() {
+        p.job_errors = cmd.job_setup_errors;
+    }
     if cmd.jobs.iter().any(|j| j.control.flow > 0) {
         let flows = std::sync::Arc::new(crate::run::control::flow::Flows::default());
         plans

@@ -56,6 +56,9 @@ pub(crate) struct Plan {
     pub vstate_save: Option<PathBuf>,
     /// `verify_state_load`: the state loaded for this thread before the run
     pub vstate: Option<std::sync::Arc<crate::run::verify::state::State>>,
+    /// the fio persona: a file the thread cannot open is the job's error, reported
+    /// with the other jobs ([`crate::run::fio::setup::open_failure`]), not the run's
+    pub job_errors: bool,
 }
 
 /// The plan of a thread of a job whose setup failed (run/fio/setup.rs): no file, no
@@ -80,6 +83,7 @@ pub(crate) fn stand_in(job: &FioJob, t: u32, global_index: u64) -> Plan {
         replay: None,
         vstate_save: None,
         vstate: None,
+        job_errors: false,
     }
 }
 
@@ -636,6 +640,7 @@ pub(crate) fn plan(job: &FioJob, t: u32, global_index: u64) -> Result<Plan, RunE
         replay,
         vstate_save: None,
         vstate: None,
+        job_errors: false,
     })
 }
 

@@ -23,6 +23,7 @@ mod log_ends;
 mod log_rows;
 mod logs_verify;
 mod noio;
+mod open_fail;
 mod options;
 mod oracle_groups;
 mod out_edges;
