@@ -171,7 +171,8 @@ pub(crate) fn layout_failure(e: &RunError) -> Option<SetupFail> {
     })
 }
 
-/// Under the fio persona (`plan.job_errors`), a file the job's thread could not open
+/// Under the fio persona (`plan.job_errors`), called on the job's thread with the error
+/// that ended it: a file the thread could not open
 /// (EACCES, EROFS …) as fio 3.33's thread fails its open: the thread's record with
 /// nothing done, `error` the errno and fio's account of the open as its failure
 /// (`file:filesetup.c:805, func=open(PATH), error=TEXT`), which the report's header
@@ -197,6 +198,10 @@ pub(crate) fn open_failure(plan: &Plan, e: &RunError) -> Option<JobRecord> {
     ));
     r.stats.failure_said = true;
     r.stats.setup_failed = 1;
+    r.job = crate::run::fio::thread::effective_job(plan);
+    // called on the job's thread: fio's line names the thread that failed
+    // SAFETY: gettid(2) only returns the calling thread's id
+    r.stats.pid = u32::try_from(unsafe { libc::gettid() }).unwrap_or(0);
     // the thread started: fio's cleanup after the failed open reaps once, nothing
     // completed (`iodepth_complete`'s "0" is then 100 %), and fio reports its latency
     // target as set up (depth: iodepth)

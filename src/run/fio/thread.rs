@@ -80,14 +80,7 @@ pub(crate) fn run_thread(
     let c0 = CpuTimes::now(Who::Thread);
     let w0 = std::time::Instant::now();
     trace_start(plan);
-    let (mut rec, failed) = match run_thread_io(plan, &mut t, clock, stop, warn, live) {
-        // the fio persona: a file it cannot open is the job's error
-        Err(e) => match crate::run::fio::setup::open_failure(plan, &e) {
-            Some(rec) => (rec, None),
-            None => return Err(e),
-        },
-        Ok(r) => r,
-    };
+    let (mut rec, failed) = run_thread_io(plan, &mut t, clock, stop, warn, live)?;
     // the engine is closed and freed with the thread's I/O (fio's words)
     for what in ["close", "free"] {
         crate::util::debug::trace("io", || {
