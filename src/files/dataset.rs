@@ -272,6 +272,17 @@ pub fn why_no_size(path: &Path) -> FilesError {
     }
 }
 
+/// The error of opening the block device `path` read-only, as fio 3.33 opens a job's
+/// device to read its size before any job runs; `None` when `path` is no block device
+/// or opens.
+pub fn block_device_open_error(path: &Path) -> Option<std::io::Error> {
+    let m = std::fs::metadata(path).ok()?;
+    if !m.file_type().is_block_device() {
+        return None;
+    }
+    File::open(path).err()
+}
+
 /// One target file of a job.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FileSpec {

@@ -40,18 +40,29 @@ pub fn header_to_file(r: &RunResult, version: &str) -> String {
 /// other lines and before any report (normal, terse or JSON): each thread's start lines
 /// as it starts ([`thread_start_lines`]: a pseudo-I/O engine's lines, the note of a
 /// synchronous engine asked for a depth above 1), then the error of a job a
-/// verify mismatch stopped as it ends. With `--output=FILE` fio prints them nowhere.
+/// verify mismatch stopped as it ends, or whose file could not be opened ([`open_error`]).
+/// With `--output=FILE` fio prints them nowhere.
 pub fn thread_lines(r: &RunResult) -> String {
     let mut s = String::new();
     for j in &r.jobs {
         s += &thread_start_lines(j);
     }
     for j in &r.jobs {
-        if let Some(e) = verify_error(j) {
+        if let Some(e) = verify_error(j).or_else(|| open_error(j)) {
             s += &format!("fio: pid={}, err={}/{e}\n", j.pid, j.errno);
         }
     }
     s
+}
+
+/// fio 3.33's account of a job whose thread could not open its file (the fio persona:
+/// run/fio/setup.rs `open_failure`), `file:filesetup.c:805, func=open(PATH),
+/// error=TEXT`: the thread says it on stdout as it fails, and its report's `err=`
+/// names it. The failures said while a job was set up are `pid=0, err=…` lines instead.
+pub(crate) fn open_error(j: &JobResult) -> Option<String> {
+    j.failure
+        .clone()
+        .filter(|f| j.failure_said && f.starts_with("file:filesetup.c:805, func=open("))
 }
 
 /// The header without its version line, in two parts: the section lines (with their

@@ -247,11 +247,14 @@ fn sync_text(j: &JobResult) -> String {
 /// byte and issued no read, write or trim (`show_thread_status_normal` returns early:
 /// `create_only=1`, a reading job over empty files), unless it failed, whose failed
 /// request fio counts as issued — not a job that failed in its setup, before any
-/// request (no thread of it started: pid 0, run/fio/setup.rs).
+/// request (no thread of it started: pid 0, run/fio/setup.rs), nor one whose thread
+/// could not open its file (no request either: [`open_error`](crate::report::fio::header::open_error)).
 fn printed(j: &JobResult) -> bool {
     let bytes = j.read.bytes + j.write.bytes + j.trim.bytes;
     let ios = j.read.issued() + j.write.issued() + j.trim.issued();
-    bytes + ios > 0 || (j.errno != 0 && j.pid != 0) || j.errors > 0
+    let failed_request =
+        j.errno != 0 && j.pid != 0 && crate::report::fio::header::open_error(j).is_none();
+    bytes + ios > 0 || failed_request || j.errors > 0
 }
 
 /// One job's block (fio "normal" layout; latency blocks in the layout of fio 3.33 text
@@ -286,7 +289,9 @@ pub(crate) fn job_block(
     // fio: `err=%2d`, and with an error its text in parentheses
     // a job that went on past errors (continue_on_error) shows its first one
     let code = if j.errno != 0 { j.errno } else { j.first_errno };
-    let err = match (code, crate::report::fio::header::verify_error(j)) {
+    let thread_error = crate::report::fio::header::verify_error(j)
+        .or_else(|| crate::report::fio::header::open_error(j));
+    let err = match (code, thread_error) {
         (0, _) => " 0".to_string(),
         // a verify mismatch: where fio saw it, as its own report says
         (n, Some(e)) if n == j.errno => format!("{n:2} ({e})"),

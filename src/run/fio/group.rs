@@ -520,7 +520,9 @@ fn threads(ctx: &RunCtx, grp: &mut Group, sampling: &mut Sampling) -> (Joined, b
             let genesis = ctx.run_t0;
             let body = move || {
                 slot.started();
-                let r = start_thread(p, (clock, genesis), tstop, note, wait, live);
+                let r = start_thread(p, (clock, genesis), tstop, note, wait, live)
+                    // the fio persona: a file the thread cannot open is the job's error
+                    .or_else(|e| crate::run::fio::setup::open_failure(p, &e).ok_or(e));
                 if let (Some(k), Ok(rec)) = (keep, r.as_ref()) {
                     *k.lock().unwrap_or_else(|e| e.into_inner()) = Some(rec.clone());
                 }

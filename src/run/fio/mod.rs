@@ -386,9 +386,9 @@ fn make_plans(
             });
             idx += 1;
         }
-        // the fio persona's rule for short transfers (run/worker/fio/resid.rs)
+        // the fio persona's rules for what fails a job (Plan::fio_errors)
         ps.iter_mut()
-            .for_each(|p| p.fio_short = cmd.job_setup_errors);
+            .for_each(|p| p.fio_errors = cmd.job_setup_errors);
         plans.push(ps);
     }
     if cmd.jobs.iter().any(|j| j.control.flow > 0) {

@@ -56,11 +56,13 @@ pub(crate) struct Plan {
     pub vstate_save: Option<PathBuf>,
     /// `verify_state_load`: the state loaded for this thread before the run
     pub vstate: Option<std::sync::Arc<crate::run::verify::state::State>>,
-    /// fio 3.33's rule for short transfers (the fio persona, run/worker/fio/resid.rs):
-    /// the rest of a request that moved part of its bytes is issued again, and one that
-    /// moved none is EIO on a synchronous engine, not done on an engine that queues;
-    /// false (`iomark run`): any short transfer is the request's error
-    pub fio_short: bool,
+    /// the fio persona's rules for what fails a job, fio 3.33's: a short transfer's rest
+    /// is issued again, and one that moved nothing is EIO on a synchronous engine, not
+    /// done on an engine that queues (run/worker/fio/resid.rs); a file the thread cannot
+    /// open is the job's error, reported with the other jobs
+    /// ([`crate::run::fio::setup::open_failure`]). False (`iomark run`): any short
+    /// transfer is the request's error and an open failure the run's
+    pub fio_errors: bool,
 }
 
 /// The plan of a thread of a job whose setup failed (run/fio/setup.rs): no file, no
@@ -85,7 +87,7 @@ pub(crate) fn stand_in(job: &FioJob, t: u32, global_index: u64) -> Plan {
         replay: None,
         vstate_save: None,
         vstate: None,
-        fio_short: false,
+        fio_errors: false,
     }
 }
 
@@ -647,7 +649,7 @@ pub(crate) fn plan(job: &FioJob, t: u32, global_index: u64) -> Result<Plan, RunE
         replay,
         vstate_save: None,
         vstate: None,
-        fio_short: false,
+        fio_errors: false,
     })
 }
 

@@ -9,7 +9,10 @@
 //! `size=`/`filesize=` (fio's `total_file_size`, EINVAL), and a null-engine job without
 //! `size=` (the same); and a layout that fails on a file the job names (a directory,
 //! EISDIR; a file of a pseudo filesystem such as `/proc/version`, fio's refused
-//! `unlink` first) — the errno of iomark's failed call ([`layout_failure`]).
+//! `unlink` first) — the errno of iomark's failed call ([`layout_failure`]); a block
+//! device the job names that cannot be opened (fio's size check, `failed opening
+//! blockdev`). A file a job's thread cannot open is that thread's error
+//! ([`open_failure`]).
 
 use crate::files::dataset::FilesError;
 use crate::job::fio::{FioCommand, FioJob};
@@ -43,6 +46,25 @@ impl SetupFail {
                 libc::EINVAL,
                 crate::files::strerror(libc::EINVAL)
             ),
+            on_stdout: false,
+        }
+    }
+
+    /// fio's failure of the size check of a block device it cannot open (`errno`):
+    /// its two lines, then `pid=0, err=N/file:filesetup.c:805, func=open(PATH), …`.
+    fn blockdev(path: &std::path::Path, errno: i32) -> SetupFail {
+        let at = format!(
+            "{OPEN_AT}({}), error={}",
+            path.display(),
+            crate::files::strerror(errno)
+        );
+        SetupFail {
+            errno,
+            first: Some(format!(
+                "fio: failed opening blockdev {} for size check\n{at}",
+                path.display()
+            )),
+            line: format!("pid=0, err={errno}/{at}"),
             on_stdout: false,
         }
     }
@@ -95,14 +117,22 @@ fn failure(job: &FioJob, global: u32) -> Option<SetupFail> {
     if job.engine == crate::engine::registry::Kind::Null && no_size && !job.more.x.create_only {
         return Some(SetupFail::no_size(job));
     }
-    (0..job.numjobs)
-        .any(|t| {
-            matches!(
-                files_for(job, t, global + t),
-                Err(RunError::Files(FilesError::NoSize(_)))
-            )
-        })
-        .then(|| SetupFail::no_size(job))
+    let mut devices = Vec::new();
+    for t in 0..job.numjobs {
+        match files_for(job, t, global + t) {
+            Err(RunError::Files(FilesError::NoSize(_))) => return Some(SetupFail::no_size(job)),
+            Err(RunError::Files(FilesError::Io { path, .. })) => devices.push(path),
+            Ok((files, _)) => devices.extend(files.into_iter().map(|f| f.path)),
+            Err(_) => {}
+        }
+    }
+    if job.engine.caps().no_io {
+        return None;
+    }
+    devices.iter().find_map(|p| {
+        let e = crate::files::dataset::block_device_open_error(p)?;
+        SetupFail::blockdev(p, e.raw_os_error()?).into()
+    })
 }
 
 /// fio 3.33's line on stderr for each file `readonly=1` does not lay out.
@@ -143,6 +173,58 @@ pub(crate) fn layout_failure(e: &RunError) -> Option<SetupFail> {
         on_stdout: false,
     })
 }
+
+/// Under the fio persona (`plan.fio_errors`), called on the job's thread with the error
+/// that ended it: a file the thread could not open
+/// (EACCES, EROFS …) as fio 3.33's thread fails its open: the thread's record with
+/// nothing done, `error` the errno and fio's account of the open as its failure
+/// (`file:filesetup.c:805, func=open(PATH), error=TEXT`), which the report's header
+/// prints as the thread's `fio: pid=P, err=N/…` line on stdout
+/// (report/fio/header.rs); the thread counts one in the exit value. Other errors, and
+/// every error of `iomark run`, stay the run's.
+pub(crate) fn open_failure(plan: &Plan, e: &RunError) -> Option<JobRecord> {
+    let RunError::Files(FilesError::Io {
+        path,
+        op: "open",
+        source,
+    }) = e
+    else {
+        return None;
+    };
+    let errno = source.raw_os_error().filter(|_| plan.fio_errors)?;
+    let mut r = crate::run::fio::thread::empty_record(plan);
+    r.stats.error = errno;
+    r.stats.failure = Some(format!(
+        "{OPEN_AT}({}), error={}",
+        path.display(),
+        crate::files::strerror(errno)
+    ));
+    r.stats.failure_said = true;
+    r.stats.setup_failed = 1;
+    r.job = crate::run::fio::thread::effective_job(plan);
+    // called on the job's thread: fio's line names the thread that failed
+    // SAFETY: gettid(2) only returns the calling thread's id
+    r.stats.pid = u32::try_from(unsafe { libc::gettid() }).unwrap_or(0);
+    // the thread started: fio's cleanup after the failed open reaps once, nothing
+    // completed (`iodepth_complete`'s "0" is then 100 %), and fio reports its latency
+    // target as set up (depth: iodepth)
+    r.stats.depth.complete[0] = 1;
+    let spec = plan.job.control.lat_target.as_ref();
+    r.lat_target = Some(crate::result::job::LatTargetReport {
+        depth: plan.job.iodepth,
+        target_ns: spec.map_or(0, |t| {
+            u64::try_from(t.target.as_nanos()).unwrap_or(u64::MAX)
+        }),
+        window_us: spec.map_or(0, |t| {
+            u64::try_from(t.window.as_micros()).unwrap_or(u64::MAX)
+        }),
+        percentile: spec.map_or(100.0, |t| t.percentile),
+    });
+    Some(r)
+}
+
+/// Where fio 3.33 accounts a failed open of a job's file (filesetup.c's `file_open`).
+pub const OPEN_AT: &str = "file:filesetup.c:805, func=open";
 
 /// A regular file of proc or sysfs, whose unlink(2) the kernel refuses (EPERM).
 fn on_pseudo_fs(path: &std::path::Path) -> bool {

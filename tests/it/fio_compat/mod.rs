@@ -24,6 +24,7 @@ mod log_ends;
 mod log_rows;
 mod logs_verify;
 mod noio;
+mod open_fail;
 mod openfiles;
 mod options;
 mod oracle_groups;

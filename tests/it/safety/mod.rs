@@ -1,12 +1,12 @@
 //! Data safety and refusals: symbolic links, `--json` targets, block devices, O_DIRECT
 //! alignment, invalid invocations; the hazard table (every command × every hazard).
 
+mod collisions_and_edges;
 mod device;
 mod direct_align;
 mod files;
 mod hazards;
 mod invalid;
-mod collisions_and_edges;
 mod json_target;
 mod new_commands;
 mod stderr;

@@ -771,7 +771,7 @@ impl<'a> Rules for FioRules<'a> {
                 self.done_req(&w, w.io.buf, at)
             }
             Ok(_) => self.done_req(s, buf, at),
-            Err(IoErr::Short { done }) if self.w.plan.fio_short && s.tag.op != Op::Trim => {
+            Err(IoErr::Short { done }) if self.w.plan.fio_errors && s.tag.op != Op::Trim => {
                 match self.w.short_transfer(&mut self.st, s, done)? {
                     super::resid::Short::Done(w) => self.done_req(&w, w.io.buf, at),
                     super::resid::Short::Pending => Ok(()),

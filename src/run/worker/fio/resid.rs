@@ -1,4 +1,4 @@
-//! fio 3.33's rule for short transfers, under the fio persona (`Plan::fio_short`; a child
+//! fio 3.33's rule for short transfers, under the fio persona (`Plan::fio_errors`; a child
 //! module of the worker, sharing its state). A read or write that moved fewer bytes than
 //! asked but some is a short transfer (fio's `short_ios`): its rest is issued again from
 //! the offset it reached, before any new request, unless that offset is the file's end
