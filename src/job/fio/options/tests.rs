@@ -697,7 +697,7 @@ fn groups_help_lists_every_group_and_key_within_the_width() {
 }
 
 #[test]
-fn issue15_fio_test_options() {
+fn options_fios_job_tests_use_are_read_as_fio() {
     let parse = |a: &[&str]| {
         let a: Vec<String> = a.iter().map(|s| s.to_string()).collect();
         crate::job::fio::parse_args_with(&a, &|_| None)
@@ -775,7 +775,7 @@ fn the_table_range_is_checked() {
 }
 
 #[test]
-fn issue_24_keys_take_fio_s_values() {
+fn keys_once_refused_take_fio_s_values() {
     use crate::job::fio::tuning::{FileService, Unified};
     let t = |k: &str, v: &str| job_apply(k, Some(v)).unwrap().tuning;
     assert_eq!(t("unified_rw_reporting", "1").unified, Unified::Mixed);
