@@ -6,7 +6,6 @@
 //! refusal (exit 3, one line).
 
 use crate::util::*;
-use serde_json::Value;
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
@@ -32,15 +31,6 @@ fn nobody_dir(test: &str) -> Option<tempfile::TempDir> {
     std::fs::set_permissions(d.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
     let _ = as_fio(d.path());
     Some(d)
-}
-
-/// The JSON document of `out`, after the lines before it.
-fn doc(out: &Out) -> Value {
-    let at = out
-        .stdout
-        .find('{')
-        .unwrap_or_else(|| panic!("{}", out.dump()));
-    serde_json::from_str(&out.stdout[at..]).unwrap_or_else(|e| panic!("{e}: {}", out.dump()))
 }
 
 /// A regular file of mode 000 at the job's size: the job's thread fails its open, as
@@ -98,7 +88,7 @@ fn a_file_the_job_cannot_open_is_its_error_and_the_report_is_printed() {
                 assert!(!o.stdout.contains("j: (groupid"), "{who}: {}", o.stdout);
                 assert!(o.stdout.contains("Run status group 0 (all jobs):"), "{who}");
             } else {
-                let j = &doc(o)["jobs"][0];
+                let j = &o.json_doc()["jobs"][0];
                 assert_eq!(
                     (j["error"].as_i64(), j["read"]["io_bytes"].as_i64()),
                     (Some(13), Some(0)),
@@ -111,7 +101,7 @@ fn a_file_the_job_cannot_open_is_its_error_and_the_report_is_printed() {
         if let [(_, i), (_, f)] = &outs[..] {
             if fmt == "json" {
                 let keys = |o: &Out| {
-                    let v = doc(o);
+                    let v = o.json_doc();
                     v["jobs"][0]
                         .as_object()
                         .unwrap()

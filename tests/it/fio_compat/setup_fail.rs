@@ -15,15 +15,6 @@ fn both(dir: &Path, args: &[&str], test: &str) -> (Out, Option<Out>) {
     (i, f)
 }
 
-/// The JSON document of `out`, after the section lines fio prints before it.
-fn doc(out: &Out) -> Value {
-    let at = out
-        .stdout
-        .find('{')
-        .unwrap_or_else(|| panic!("{}", out.dump()));
-    serde_json::from_str(&out.stdout[at..]).unwrap_or_else(|e| panic!("{e}: {}", out.dump()))
-}
-
 const NO_SIZE: &str = "x: you need to specify size=\nfio: pid=0, err=22/file:filesetup.c:1155, func=total_file_size, error=Invalid argument\n";
 
 /// `x` reads a file that does not exist with no size, `y` reads 64 KiB: fio 3.33 says
@@ -48,7 +39,7 @@ fn a_job_that_fails_in_its_setup_is_reported_and_the_others_run() {
     args.push("--output-format=json");
     let (i, f) = both(d.path(), &args, test);
     assert_eq!((i.code, i.stderr.as_str()), (1, NO_SIZE), "{}", i.dump());
-    let v = doc(&i);
+    let v = i.json_doc();
     let (x, y) = (&v["jobs"][0], &v["jobs"][1]);
     assert_eq!(
         (x["jobname"].as_str(), x["error"].as_i64()),
@@ -70,7 +61,7 @@ fn a_job_that_fails_in_its_setup_is_reported_and_the_others_run() {
             f.dump()
         );
         assert_eq!(i.stdout.lines().next(), f.stdout.lines().next(), "x's line");
-        let fv = doc(&f);
+        let fv = f.json_doc();
         let keys = |j: &Value| j.as_object().unwrap().keys().cloned().collect::<Vec<_>>();
         assert_eq!(
             keys(x),
@@ -125,7 +116,7 @@ fn a_layout_refused_on_the_jobs_file_is_its_error() {
             "{who}: {}",
             o.dump()
         );
-        let x = &doc(o)["jobs"][0];
+        let x = &o.json_doc()["jobs"][0];
         assert_eq!(x["error"], 21, "{who}");
         assert!(x.get("latency_depth").is_none(), "{who}: {x}");
     }
@@ -167,7 +158,7 @@ fn readonly_creates_and_extends_no_file() {
                 "{who}: {}",
                 o.dump()
             );
-            assert_eq!(doc(o)["jobs"][0]["error"], errno, "{who}");
+            assert_eq!(o.json_doc()["jobs"][0]["error"], errno, "{who}");
             assert!(!d.path().join("new.dat").exists(), "{who} created new.dat");
             assert_eq!(
                 std::fs::read(d.path().join("short.dat")).unwrap(),
@@ -199,5 +190,5 @@ fn readonly_creates_and_extends_no_file() {
         ])
         .run();
     assert_eq!(o.code, 0, "{}", o.dump());
-    assert_eq!(doc(&o)["jobs"][0]["read"]["io_bytes"], 1 << 20);
+    assert_eq!(o.json_doc()["jobs"][0]["read"]["io_bytes"], 1 << 20);
 }

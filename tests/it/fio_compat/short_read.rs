@@ -7,7 +7,6 @@
 //! with fio skips (with the reason) when fio is not installed.
 
 use crate::util::*;
-use serde_json::Value;
 use std::path::Path;
 
 /// The file's size: not a whole number of 4 KiB blocks, so one read is short.
@@ -62,15 +61,6 @@ fn over_short_file(dir: &Path, fio: bool, args: &[String]) -> Out {
     o
 }
 
-/// The JSON document of `out`, after the lines fio prints before it.
-fn doc(out: &Out) -> Value {
-    let at = out
-        .stdout
-        .find('{')
-        .unwrap_or_else(|| panic!("{}", out.dump()));
-    serde_json::from_str(&out.stdout[at..]).unwrap_or_else(|e| panic!("{e}: {}", out.dump()))
-}
-
 /// An engine this machine does not run (io_uring refused): iomark exits 3 naming it.
 fn unavailable(o: &Out, engine: &str) -> bool {
     o.code == 3 && o.stderr.contains(engine)
@@ -100,7 +90,7 @@ fn a_short_file_under_readonly_is_read_to_its_end_as_fio_reads_it() {
                 "{who} {engine}: {}",
                 o.dump()
             );
-            let j = &doc(&o)["jobs"][0];
+            let j = &o.json_doc()["jobs"][0];
             let r = &j["read"];
             assert_eq!(j["error"], error, "{who} {engine}");
             assert_eq!(r["io_bytes"], bytes, "{who} {engine}");

@@ -49,6 +49,17 @@ impl Out {
         format!("{}\n{}", self.stdout, self.stderr)
     }
 
+    /// The JSON document on stdout, after the lines fio prints before it (its section
+    /// lines, a `fio: pid=…` line); panics with both streams when there is none.
+    #[track_caller]
+    pub fn json_doc(&self) -> Value {
+        let at = self
+            .stdout
+            .find('{')
+            .unwrap_or_else(|| panic!("{}", self.dump()));
+        serde_json::from_str(&self.stdout[at..]).unwrap_or_else(|e| panic!("{e}: {}", self.dump()))
+    }
+
     /// Exit code and both streams, for failure messages.
     pub fn dump(&self) -> String {
         format!(
