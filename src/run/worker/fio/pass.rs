@@ -716,29 +716,7 @@ impl<'a> Rules for FioRules<'a> {
             // write_iolog: the request as it is issued
             l.iolog(file, op.name(), offset, bs);
         }
-        // (rand)trimwrite: a trim and the write to the same block after it are one step
-        // of the job's size, counted at the write (the pair ends together), so a pass
-        // trims and writes every block (fio, its test t0024)
-        let sized = if self.w.uses.trimwrite && op == Op::Trim {
-            0
-        } else {
-            bs
-        };
-        // the bytes or requests reached the job's limit (`size`, `io_size`,
-        // `number_ios`); as in fio 3.33 those of the ramp count until its end, which
-        // zeroes them (reset_all_stats), so a job done inside its ramp_time ends there
-        self.issued_bytes += sized;
-        self.round_bytes += sized;
-        self.issued_ios += 1;
-        self.w.mix_issued(op);
-        self.issued_all = self.issued_bytes >= self.byte_limit
-            || self.round_bytes >= self.round_limit
-            || self.issued_ios >= self.ios_limit;
-        self.pass_done = if self.uses.repass {
-            sized > 0 && self.w.pass_step(sized)
-        } else {
-            self.uses.recache && std::mem::take(&mut self.w.new_pass)
-        };
+        self.count_issued(op, bs);
         self.ready(io, slot, req, (op, file, offset, bs), ioprio);
         Ok(Next::Io)
     }
@@ -942,6 +920,34 @@ impl<'a> Rules for FioRules<'a> {
 }
 
 impl<'a> FioRules<'a> {
+    /// Counts an issued request of `bs` bytes against the job's limits and its pass.
+    #[inline(always)]
+    fn count_issued(&mut self, op: Op, bs: u64) {
+        // (rand)trimwrite: a trim and the write to the same block after it are one step
+        // of the job's size, counted at the write (the pair ends together), so a pass
+        // trims and writes every block (fio, its test t0024)
+        let sized = if self.w.uses.trimwrite && op == Op::Trim {
+            0
+        } else {
+            bs
+        };
+        // the bytes or requests reached the job's limit (`size`, `io_size`,
+        // `number_ios`); as in fio 3.33 those of the ramp count until its end, which
+        // zeroes them (reset_all_stats), so a job done inside its ramp_time ends there
+        self.issued_bytes += sized;
+        self.round_bytes += sized;
+        self.issued_ios += 1;
+        self.w.mix_issued(op);
+        self.issued_all = self.issued_bytes >= self.byte_limit
+            || self.round_bytes >= self.round_limit
+            || self.issued_ios >= self.ios_limit;
+        self.pass_done = if self.uses.repass {
+            sized > 0 && self.w.pass_step(sized)
+        } else {
+            self.uses.recache && std::mem::take(&mut self.w.new_pass)
+        };
+    }
+
     /// The runtime is over or the job was told to stop: no new round.
     fn done_by_time(&self, now: u64) -> bool {
         self.stop.load(Ordering::Relaxed) || self.deadline.is_some_and(|d| now >= d)
