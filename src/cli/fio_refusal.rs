@@ -158,22 +158,17 @@ pub(crate) fn fio_stdout(e: &FioError) -> Option<String> {
 /// whose values fio does not list, where fio's own parser says what is wrong. `ioengine`
 /// is not matched against its list: fio loads an engine it does not list.
 fn names_no_listed_value(key: &str, value: &str) -> bool {
-    let Some(help) = options::cmdhelp(key).filter(|_| key != "ioengine") else {
+    let Some(o) = options::find(&key.trim().replace('-', "_")) else {
         return false;
     };
-    let Some(at) = help.find("        valid values:") else {
+    if o.name == "ioengine" || o.values.is_empty() {
         return false;
+    }
+    let head = match value.split_once(',') {
+        Some((head, _)) => head,
+        None => value.split(':').next().unwrap_or(value),
     };
-    let head = value.split(',').next().unwrap_or(value);
-    let head = if value.contains(',') {
-        head
-    } else {
-        value.split(':').next().unwrap_or(value)
-    };
-    !help[at..]
-        .lines()
-        .filter_map(|l| l.split_once(": ").map(|(_, v)| v))
-        .any(|v| v.split_whitespace().next().unwrap_or("") == head)
+    !o.values.iter().any(|(v, _)| *v == head)
 }
 
 /// getopt's line for an option word fio does not know, then fio's own (the same words)
