@@ -204,6 +204,7 @@ fn sustained(a: &Args) -> crate::util::error::Exit {
     args.extend(a.json.iter().map(|p| format!("--json={}", p.display())));
     args.extend(a.plot.iter().map(|p| format!("--plot={}", p.display())));
     args.extend(a.live.then(|| "--live".to_string()));
+    args.extend(a.no_history.then(|| "--no-history".to_string()));
     let code = crate::cli::run::run(&args);
     drop(guard);
     code

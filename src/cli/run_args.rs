@@ -73,6 +73,8 @@ pub const USAGE: &str =
   --minimal (terse lines)   --terse-version=2..5   --append-terse   --debug=AREA,... (--debug=help)
   --showcmd (print the effective options as one command line, run nothing)
   --json=FILE (iomark RunResult, schema 2)   --plot=DIR (SVG charts: throughput over time, latency curve)
+  --no-history (completed runs are kept in the results history by default, iomark history;
+  IOMARK_HISTORY=off keeps none)
   --parse-only (check the jobs, run nothing)   --warnings-fatal (a parse warning is exit 2)
   --version   --eta=never|always|auto (fio's status line on stdout; auto: on a terminal)
   --eta-newline=T   --eta-interval=T   --live (full-screen view on a terminal; q or Ctrl-C stops

@@ -231,7 +231,7 @@ pub fn fileio_job(t: &Test, size: u64, time_s: u64, dir: &Path) -> FileioJob {
         reap_max: 1,
         data: DataPattern::Random,
         notes: false,
-        notes_to_stderr: false,
+        sysbench_only: false,
         argv: vec![],
         // mark keeps its own result, not each test's
         history: false,

@@ -268,9 +268,9 @@ pub struct FileioJob {
     pub data: DataPattern,
     /// `--notes` (iomark extension): print page-cache notes after the report.
     pub notes: bool,
-    /// The notes go to stderr (under the `sysbench` persona stdout is sysbench's report
-    /// only), else to stdout after the report.
-    pub notes_to_stderr: bool,
+    /// Under the `sysbench` persona: stdout and stderr carry sysbench's lines alone (no
+    /// notes, no warnings of iomark's, no history line; nothing is kept in the history).
+    pub sysbench_only: bool,
     /// The argv this job came from, recorded in results.
     pub argv: Vec<String>,
     /// Keep the completed result in the results history (iomark extension; off with
@@ -435,7 +435,7 @@ pub(crate) mod tests {
             reap_max: 0,
             data: DataPattern::Zeros,
             notes: true,
-            notes_to_stderr: false,
+            sysbench_only: false,
             argv: vec![],
             history: false,
             progress: false,

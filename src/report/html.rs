@@ -123,9 +123,10 @@ fn run_section(i: usize, r: &RunResult, name: &str, file: &str) -> String {
         }
         s += "</ul>\n";
     }
-    let charts: [(&str, &dyn Reporter); 2] = [
+    let charts: [(&str, &dyn Reporter); 3] = [
         ("throughput", &super::svg_plot::ThroughputChart),
         ("latency", &super::svg_plot::LatencyChart),
+        ("device", &super::svg_plot::DeviceChart),
     ];
     for (kind, chart) in charts {
         if let Ok(svg) = chart.render(r) {

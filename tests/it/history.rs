@@ -285,8 +285,8 @@ fn a_truncated_file_is_skipped_with_one_warning() {
     assert_eq!(c.stderr.matches("WARNING").count(), 1, "{}", c.stderr);
 }
 
-/// `--no-history` (fileio: sysbench's switch form `--history=off`), `IOMARK_HISTORY=off`:
-/// nothing kept.
+/// `--no-history` on every command that keeps results (fileio: also sysbench's switch
+/// form `--history=off`), `IOMARK_HISTORY=off`: nothing kept.
 #[test]
 fn no_history_keeps_nothing() {
     let (res, dir) = (scratch(), scratch());
@@ -303,7 +303,22 @@ fn no_history_keeps_nothing() {
         .run()
         .ok();
     let d = dir.path().to_str().unwrap();
-    with_history(&results, &["copy", d, "--size=1M", "--no-history"]).ok();
+    // every command that keeps results, with the switch it documents
+    let small_mark = ["--size=2M", "--time=1", "--loops=1", "--warmup=0"];
+    let sustained = ["--preset=sustained", "--size=4M", "--time=5"];
+    let commands: Vec<Vec<&str>> = vec![
+        vec!["copy", d, "--size=1M", "--no-history"],
+        vec!["tree", d, "--files=8", "--no-history"],
+        [&["mark", d, "--no-history"][..], &small_mark].concat(),
+        [&["mark", d, "--no-history"][..], &sustained].concat(),
+        vec!["time", "--no-history", "--", "true"],
+    ];
+    for args in &commands {
+        with_history(&results, args).ok();
+        assert!(!results.exists(), "{args:?} kept {:?}", kept(&results));
+    }
+    let o = fileio_in(&results, dir.path(), &["--no-history"]).ok();
+    assert!(!o.stderr.contains("kept in the history"), "{}", o.stderr);
     assert!(!results.exists(), "{:?}", kept(&results));
     // and on: the null-engine run is kept
     with_history(&results, &[&["run"][..], &job].concat()).ok();

@@ -105,7 +105,9 @@ fn the_html_report_of_three_runs_in_headless_chromium() {
         .run()
         .ok();
     let d = &dom.stdout;
-    // every column's context, every warning's sentence, the charts
+    // every column's context, every warning's sentence, the charts (the device chart
+    // for each run whose samples hold the device's counters)
+    let mut devices = 0;
     for id in &ids {
         let name = id.strip_prefix("history:").unwrap();
         let r = read_json(&results.join(format!("{name}.json")));
@@ -115,6 +117,13 @@ fn the_html_report_of_three_runs_in_headless_chromium() {
             d.contains(&esc(&format!("host {host}, kernel {kernel}"))),
             "context"
         );
+        let version = format!("iomark {}", r["version"].as_str().unwrap());
+        assert!(d.contains(&esc(&version)), "{version} not in the DOM");
+        let samples = r["series"]["samples"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        devices += samples.iter().any(|x| !x["device"].is_null()) as usize;
         for w in r["warnings"].as_array().unwrap() {
             let m = esc(w["message"].as_str().unwrap());
             assert!(d.contains(&m), "warning sentence {m} not in the DOM");
@@ -128,6 +137,11 @@ fn the_html_report_of_three_runs_in_headless_chromium() {
         d.matches("<svg").count()
     );
     assert!(d.contains("chart-compare") && d.contains("chart-latency"));
+    assert!(
+        devices > 0,
+        "no run on the disk recorded the device's counters"
+    );
+    assert_eq!(d.matches("class=\"chart-device\"").count(), devices);
     // the job named <script> is text
     assert!(d.contains(&esc(SCRIPT_JOB)), "the job name as text");
     assert!(

@@ -324,7 +324,9 @@ pub fn run(args: &[String]) -> i32 {
         Outcome::Job(mut job) => match session.and_then(|s| place_ranks(&mut job, s)) {
             Ok(()) => {
                 if as_sysbench() {
-                    job.notes_to_stderr = true;
+                    job.sysbench_only = true;
+                    job.notes = false;
+                    job.history = false;
                 }
                 let mut outs = outputs::FileioOutputs::default();
                 crate::run::sysbench::execute(&job, &console, &mut outs)

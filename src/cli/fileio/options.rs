@@ -409,9 +409,9 @@ pub(super) fn fileio_options(
         plot,
         data,
         notes: bool_opt(a, "notes", true),
-        notes_to_stderr: false,
+        sysbench_only: false,
         argv: vec![],
-        history: bool_opt(a, "history", true),
+        history: bool_opt(a, "history", true) && !bool_opt(a, "no-history", false),
         progress: bool_opt(a, "progress", false),
     })
 }

@@ -495,6 +495,10 @@ const IOMARK: &[Opt] = &[
         "keep the result in the history (iomark history; IOMARK_HISTORY=off: never) [on]",
     ),
     switch(
+        "no-history",
+        "keep no copy of the result in the history, as --history=off and the other commands' switch [off]",
+    ),
+    switch(
         "progress",
         "live line on a terminal: MB/s, IOPS, elapsed and remaining time [off]",
     ),

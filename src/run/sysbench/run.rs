@@ -712,12 +712,10 @@ fn notes_after(job: &FileioJob, rr: &RunResult, (console, emit): (&Console, &dyn
     }
 }
 
-/// One line of iomark's notes: on stdout after the report, or on stderr under the
-/// `sysbench` persona.
+/// One line of iomark's notes: on stdout after the report (none under the `sysbench`
+/// persona, whose output is sysbench's alone).
 fn note_line(job: &FileioJob, console: &Console, line: &str) {
-    if job.notes_to_stderr {
-        console.err(line);
-    } else {
+    if !job.sysbench_only {
         console.line(level::NOTICE, line);
     }
 }
