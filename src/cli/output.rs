@@ -207,6 +207,9 @@ impl Outputs {
         if Stream::of(dir).is_some() {
             return Err((exit::INVALID, plot_dir_is_a_stream(dir)));
         }
+        // before the directory is made: an output named as it, or as a chart in it
+        crate::files::output::refuse_outputs_in_plot_dir(&self.files(), dir)
+            .map_err(|e| (exit::INVALID, e))?;
         crate::files::output::ensure_dir(dir, "--plot").map_err(|e| (exit::ENVIRONMENT, e))?;
         self.plots = Some(dir.to_path_buf());
         Ok(())
@@ -236,6 +239,16 @@ impl Outputs {
     /// on one standard stream, before anything is written: `Err` is the one line naming
     /// both (exit 2; files/output.rs).
     pub fn refuse_collisions(&self, data: &[crate::files::output::Named]) -> Result<(), String> {
+        let outs = self.files();
+        if outs.is_empty() {
+            return Ok(());
+        }
+        crate::files::output::refuse_collisions(&outs, data)
+    }
+
+    /// The outputs declared so far that are files: `--json` and the text outputs given
+    /// a file, each with its option.
+    fn files(&self) -> Vec<crate::files::output::Named> {
         let json = self
             .json
             .iter()
@@ -244,11 +257,7 @@ impl Outputs {
             (Some(opt), Sink::File(o)) => Some((opt.clone(), o.path().to_path_buf())),
             _ => None,
         });
-        let outs: Vec<_> = json.chain(texts).collect();
-        if outs.is_empty() {
-            return Ok(());
-        }
-        crate::files::output::refuse_collisions(&outs, data)
+        json.chain(texts).collect()
     }
 
     /// Whether the run's result is written anywhere (`--json` or `--plot`).

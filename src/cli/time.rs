@@ -51,6 +51,16 @@ pub struct Args {
 /// The outputs: `--json` (checked, its write rehearsed), the report on stderr or in
 /// `--output`.
 fn outputs(a: &Args) -> Result<Outputs, Error> {
+    // `--json` and `--output` that are one file (a path spelled twice, a link) are
+    // refused before either is checked or the command runs, naming both
+    let named: Vec<crate::files::output::Named> = a
+        .output
+        .iter()
+        .map(|p| ("--output".to_string(), p.clone()))
+        .chain(a.json.iter().map(|p| ("--json".to_string(), p.clone())))
+        .collect();
+    crate::files::output::refuse_collisions(&named, &[])
+        .map_err(|e| Error::new(exit::INVALID, format!("iomark time: {e}")))?;
     let mut outs = Outputs::new();
     let report = || -> Vec<Box<dyn crate::report::Reporter>> {
         vec![Box::new(crate::report::time_text::TimeText)]

@@ -419,6 +419,40 @@ fn refuse_same_files(outputs: &[Named], data: &[Named]) -> Result<(), String> {
     Ok(())
 }
 
+/// Refuse outputs (`outputs`: `--json`, `--output` …) that `--plot=DIR` would write
+/// over or that would take its place, before the directory is made: an output named
+/// as the directory itself (by path, or by device and inode when it exists), or as an
+/// `.svg` file inside it, where the charts are written (their names follow the run's
+/// tests: `STEM-throughput.svg`, `-latency.svg`, `-device.svg`). `Err` is the one line
+/// naming both (exit 2).
+pub fn refuse_outputs_in_plot_dir(outputs: &[Named], dir: &Path) -> Result<(), String> {
+    let (dir_path, dir_inode) = identity(dir);
+    for (opt, p) in outputs {
+        let (path, inode) = identity(p);
+        if path == dir_path || (inode.is_some() && inode == dir_inode) {
+            return Err(format!(
+                "{opt}={} and --plot={} are the same path: the charts' directory and each output need their own; give another name",
+                p.display(),
+                dir.display()
+            ));
+        }
+        let svg = path
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("svg"));
+        let inside = path.parent().is_some_and(|d| {
+            d == dir_path || std::fs::canonicalize(d).is_ok_and(|d| d == dir_path)
+        });
+        if svg && inside {
+            return Err(format!(
+                "{opt}={} is an .svg file in --plot={}, where the charts are written: give the output another name or place",
+                p.display(),
+                dir.display()
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Create `dir` for output files (`--plot DIR`) unless it is a directory already; its
 /// parent must exist (iomark creates no directory tree the user did not ask for).
 /// `what` names the option in the error, e.g. `--plot`. A symbolic link is refused, also
@@ -529,6 +563,30 @@ mod tests {
         // distinct files pass; data files may share one
         let both = [n("x", "a"), n("y", "a")];
         assert!(refuse_collisions(&[n("--json", "j"), n("--output", "o")], &both).is_ok());
+    }
+
+    #[test]
+    fn outputs_named_as_the_plot_directory_or_a_chart_in_it_are_refused() {
+        let d = tempfile::tempdir().unwrap();
+        let p = |n: &str| d.path().join(n);
+        let n = |o: &str, f: &str| (o.to_string(), p(f));
+        // the directory itself, not made yet, spelled another way
+        let e = refuse_outputs_in_plot_dir(&[n("--json", "c")], &p(".").join("c")).unwrap_err();
+        assert!(
+            e.contains("--json=") && e.contains("are the same path"),
+            "{e}"
+        );
+        // an .svg file in it (any case), made or not
+        for f in ["c/run-read-4k-q1t1-latency.svg", "c/x.SVG"] {
+            let e = refuse_outputs_in_plot_dir(&[n("--output", f)], &p("c")).unwrap_err();
+            assert!(e.contains("is an .svg file in --plot="), "{e}");
+        }
+        std::fs::create_dir(p("c")).unwrap();
+        std::os::unix::fs::symlink(p("c"), p("l")).unwrap();
+        assert!(refuse_outputs_in_plot_dir(&[n("--json", "l")], &p("c")).is_err());
+        // other names in it, .svg files elsewhere pass
+        let fine = [n("--json", "c/r.json"), n("--output", "r.svg")];
+        assert!(refuse_outputs_in_plot_dir(&fine, &p("c")).is_ok());
     }
 
     #[test]

@@ -480,3 +480,97 @@ fn new_log_outputs_on_a_full_filesystem_fail_with_one_line_and_no_partial_file()
         }
     }
 }
+
+/// `--plot=DIR` holds the charts: an output named as that directory, or as an `.svg`
+/// file in it (where a chart of the run's would replace it, or it the chart), is
+/// refused before any work in `run`, `fileio` and `mark`, exit 2, one line naming both,
+/// nothing created (before, `run --json=c --plot=c` benchmarked, then lost its result
+/// to the directory, exit 1; `--json=p/NAME-latency.svg` was written over by the chart,
+/// exit 0).
+#[test]
+fn an_output_named_as_the_plot_directory_or_a_chart_in_it_is_refused() {
+    let d = scratch();
+    std::fs::create_dir(d.path().join("p")).unwrap();
+    let null = [
+        "run",
+        "--name=n",
+        "--ioengine=null",
+        "--size=1m",
+        "--rw=read",
+    ];
+    let set = ["fileio", "--file-num=1", "--file-total-size=64K"];
+    let mark = [
+        "mark",
+        ".",
+        "--size=1M",
+        "--time=1",
+        "--loops=1",
+        "--warmup=0",
+    ];
+    let cases: [(Vec<&str>, &str); 5] = [
+        (
+            [&null[..], &["--json=c", "--plot=c"]].concat(),
+            "--json=c and --plot=c are the same path",
+        ),
+        (
+            [&null[..], &["--output=./c", "--plot=c"]].concat(),
+            "--output=./c and --plot=c are the same path",
+        ),
+        (
+            [
+                &null[..],
+                &["--plot=p", "--json=p/run-read-4k-q1t1-latency.svg"],
+            ]
+            .concat(),
+            "--json=p/run-read-4k-q1t1-latency.svg is an .svg file in --plot=p",
+        ),
+        (
+            [
+                &set[..],
+                &[
+                    "--file-test-mode=rndrd",
+                    "--json=c",
+                    "--plot=c",
+                    "prepare",
+                    "run",
+                ],
+            ]
+            .concat(),
+            "--json=c and --plot=c are the same path",
+        ),
+        (
+            [&mark[..], &["--json=p/m.svg", "--plot=p"]].concat(),
+            "--json=p/m.svg is an .svg file in --plot=p",
+        ),
+    ];
+    for (args, line) in cases {
+        let o = iomark(d.path(), &args);
+        assert_eq!(o.code, 2, "{args:?}: {}", o.dump());
+        assert!(o.all().contains(line), "{args:?}: {}", o.all());
+        assert_eq!(entries(d.path()), ["p"], "{args:?}: a file was made");
+        assert!(entries(&d.path().join("p")).is_empty(), "{args:?}");
+    }
+}
+
+/// `iomark time`'s `--json` and `--output` that are one file — by path or through a
+/// hard link — are refused before the command runs, exit 2, one line naming both, the
+/// file untouched (before, the report and the result wrote over each other, exit 0).
+#[test]
+fn time_outputs_that_are_one_file_are_refused_before_the_command_runs() {
+    // one `iomark time` at a time with tests/it/time.rs (kernel.task_delayacct)
+    let _switch = crate::time::one_at_a_time();
+    let d = scratch();
+    std::fs::write(d.path().join("x"), b"mine\n").unwrap();
+    std::fs::hard_link(d.path().join("x"), d.path().join("y")).unwrap();
+    for (out, json) in [("--output=./x", "--json=x"), ("--output=x", "--json=y")] {
+        let o = iomark(d.path(), &["time", out, json, "--", "touch", "ran"]);
+        assert_eq!(o.code, 2, "{out} {json}: {}", o.dump());
+        assert!(
+            o.stderr.contains("are the same file") && o.stderr.contains(&out[..8]),
+            "{}",
+            o.stderr
+        );
+        assert_eq!(std::fs::read(d.path().join("x")).unwrap(), b"mine\n");
+        assert!(!d.path().join("ran").exists(), "the command ran");
+    }
+}

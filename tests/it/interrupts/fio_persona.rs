@@ -1,0 +1,207 @@
+//! The fio persona (the binary called through a symbolic link named `fio`) under every
+//! signal a terminal or supervisor sends, at the three moments of the hazard table —
+//! its first write, mid-run, and the first removal of its cleanup (fio's `unlink=1`) —
+//! plus a second signal during that cleanup and SIGKILL of a re-run. The hazard table
+//! (tests/it/safety/hazards.rs) runs `iomark run`; these are the same cells where the
+//! persona's codes differ: SIGINT and SIGTERM end as fio 3.33's do (`fio: terminating
+//! on signal N` first in the report's stream, exit 128), SIGHUP and SIGQUIT as
+//! `iomark run`'s (129, 131), SIGPIPE and SIGUSR1 end nothing (0). Each signal lands
+//! while the child is stopped at a fault-injector stop point, never after a sleep.
+
+use crate::util::*;
+use std::path::Path;
+use std::time::Duration;
+
+/// What `--output` holds before each cell: afterwards it is this or a complete report.
+const OLD: &str = "the previous report\n";
+
+/// One job of 16 writes of 4 KiB into `t.0.0`, its JSON report in `out.json`.
+const JOB: [&str; 6] = [
+    "--name=t",
+    "--size=64k",
+    "--rw=write",
+    "--bs=4k",
+    "--output-format=json",
+    "--output=out.json",
+];
+
+/// The signals and the persona's exit code for each.
+const SIGNALS: [(i32, &str, i32); 6] = [
+    (libc::SIGINT, "INT", 128),
+    (libc::SIGTERM, "TERM", 128),
+    (libc::SIGHUP, "HUP", 129),
+    (libc::SIGQUIT, "QUIT", 131),
+    (libc::SIGPIPE, "PIPE", 0),
+    (libc::SIGUSR1, "USR1", 0),
+];
+
+/// `--output` after a cell: fio's JSON report, after fio's `terminating on signal N`
+/// line when SIGINT or SIGTERM stopped the run, with the job's write figures.
+fn complete_report(d: &Path, sig: i32, code: i32) -> Result<(), String> {
+    let text = std::fs::read_to_string(d.join("out.json")).map_err(|e| e.to_string())?;
+    let json = if code == 128 {
+        let line = format!("\nfio: terminating on signal {sig}\n");
+        text.strip_prefix(&line)
+            .ok_or_else(|| format!("no {line:?} first: {text:.80}"))?
+    } else {
+        &text[..]
+    };
+    let v: serde_json::Value =
+        serde_json::from_str(json).map_err(|e| format!("not a whole report ({e}): {text:.80}"))?;
+    match v["jobs"][0]["write"]["io_bytes"].as_u64() {
+        Some(_) => Ok(()),
+        None => Err(format!("the job's writes are not reported: {json:.80}")),
+    }
+}
+
+/// Names left in the work directory besides `out.json` and the data file `t.0.0` (which
+/// must be gone when `unlinked`): stray files of iomark's.
+fn strays(d: &Path, unlinked: bool) -> Vec<String> {
+    entries(d)
+        .into_iter()
+        .filter(|e| e != "out.json" && (unlinked || e != "t.0.0"))
+        .collect()
+}
+
+/// The persona in `d` (its symbolic link in `bin`), stopped at `fault`.
+fn stopped(bin: &Path, d: &Path, fault: &str, unlink: bool) -> std::process::Child {
+    std::fs::write(d.join("out.json"), OLD).unwrap();
+    let mut child = as_fio(bin)
+        .dir(d)
+        .args(JOB)
+        .args(unlink.then_some("--unlink=1"))
+        .fault(fault)
+        .spawn();
+    assert!(
+        wait_stopped(&mut child, Duration::from_secs(20)),
+        "{fault}: never stopped"
+    );
+    child
+}
+
+/// The verdict of one cell, `None` when it holds.
+fn check(o: &Out, d: &Path, (sig, code): (i32, i32), unlinked: bool) -> Option<String> {
+    if o.code == 101 || o.stderr.contains("panicked") {
+        return Some(format!("panic: {}", o.dump()));
+    }
+    if o.code != code {
+        return Some(format!(
+            "exit {} (want {code}): {}",
+            o.code,
+            o.stderr.trim()
+        ));
+    }
+    if !o.stdout.is_empty() {
+        return Some(format!("stdout is not empty: {:.80}", o.stdout));
+    }
+    if let Err(e) = complete_report(d, sig, code) {
+        return Some(e);
+    }
+    let left = strays(d, unlinked);
+    (!left.is_empty()).then(|| format!("left behind: {left:?}"))
+}
+
+/// Every signal × {first write, mid-run, first removal of the cleanup}: the persona's
+/// exit code, `--output` the complete report (never the old bytes, never a part), the
+/// data file removed when the cleanup ran, nothing else left, no panic. The table of
+/// the 18 cells is printed (`-- --nocapture`) and every failing cell listed.
+#[test]
+fn the_fio_persona_under_every_signal_at_every_moment() {
+    let bin = scratch();
+    let moments = [
+        ("first write", "write:stop@1"),
+        ("mid-run", "write:stop@3"),
+        ("cleanup", "unlink:stop@1"),
+    ];
+    let mut table =
+        String::from("| fio persona | first write | mid-run | cleanup |\n|---|---|---|---|\n");
+    let mut failures = vec![];
+    for (sig, name, code) in SIGNALS {
+        table += &format!("| SIG{name} |");
+        for (moment, fault) in moments {
+            let d = scratch();
+            let cleanup = moment == "cleanup";
+            let child = stopped(bin.path(), d.path(), fault, cleanup);
+            kill(child.id(), sig);
+            kill(child.id(), libc::SIGCONT);
+            let o = finish_within(child, Duration::from_secs(30));
+            match check(&o, d.path(), (sig, code), cleanup) {
+                None => table += &format!(" ok (exit {code}) |"),
+                Some(e) => {
+                    failures.push(format!("SIG{name} at {moment}: {e}"));
+                    table += " FAIL |";
+                }
+            }
+        }
+        table.push('\n');
+    }
+    eprintln!("{table}");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// A stop signal mid-run, then the same signal again more than 1 s later (a second
+/// one) while the cleanup it started (`unlink=1`) is stopped at its first removal: the
+/// removal finishes and stderr says so, the data file is gone, `--output` is the
+/// complete report and the exit is the first signal's code.
+#[test]
+fn a_second_signal_during_the_fio_persona_s_cleanup_lets_the_removal_finish() {
+    let bin = scratch();
+    for (sig, name, code) in &SIGNALS[..3] {
+        let d = scratch();
+        let mut child = stopped(bin.path(), d.path(), "write:stop@2,unlink:stop@1", true);
+        kill(child.id(), *sig);
+        kill(child.id(), libc::SIGCONT);
+        assert!(
+            wait_stopped(&mut child, Duration::from_secs(20)),
+            "SIG{name}: the cleanup never stopped"
+        );
+        // the handler counts a signal as a second one only 1 s after the first
+        std::thread::sleep(Duration::from_millis(1200));
+        kill(child.id(), *sig);
+        kill(child.id(), libc::SIGCONT);
+        let o = finish_within(child, Duration::from_secs(30));
+        assert!(
+            o.stderr.contains(
+                "second signal during cleanup: the removal of iomark's own files finishes first"
+            ),
+            "SIG{name}: {}",
+            o.dump()
+        );
+        if let Some(e) = check(&o, d.path(), (*sig, *code), true) {
+            panic!("SIG{name}: {e}");
+        }
+    }
+}
+
+/// SIGKILL of a re-run at its third write leaves the previous `--output` byte for byte
+/// and no temporary file; an `--output` that is the job's data file is refused before
+/// any write (exit 2, one line naming both), the file untouched.
+#[test]
+fn the_fio_persona_keeps_the_old_report_after_sigkill_and_refuses_its_data_file() {
+    let bin = scratch();
+    let d = scratch();
+    let child = stopped(bin.path(), d.path(), "write:stop@3", false);
+    kill(child.id(), libc::SIGKILL);
+    let o = finish_within(child, Duration::from_secs(20));
+    assert_eq!(o.signal, Some(libc::SIGKILL), "{}", o.dump());
+    assert_eq!(
+        std::fs::read_to_string(d.path().join("out.json")).unwrap(),
+        OLD
+    );
+    assert_eq!(strays(d.path(), false), Vec::<String>::new());
+
+    std::fs::write(d.path().join("t.0.0"), b"mine\n").unwrap();
+    let o = as_fio(bin.path())
+        .dir(d.path())
+        .args(&JOB[..5])
+        .arg("--output=./t.0.0")
+        .run();
+    assert_eq!(o.code, 2, "{}", o.dump());
+    assert!(
+        o.stderr
+            .contains("--output=./t.0.0 and data file=t.0.0 are the same file"),
+        "{}",
+        o.stderr
+    );
+    assert_eq!(std::fs::read(d.path().join("t.0.0")).unwrap(), b"mine\n");
+}
