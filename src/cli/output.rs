@@ -305,6 +305,32 @@ impl Outputs {
         Ok(())
     }
 
+    /// Write what each text output prints before the run's first I/O (its first
+    /// reporter's [`Reporter::lead`] over `r`, the run as it stands then: fio's header
+    /// lines): a stream at once, a file's kept to start its content (fio 3.33 buffers
+    /// its `--output` file). Whether any output had something to print.
+    pub fn write_lead(&self, r: &RunResult) -> bool {
+        let mut any = false;
+        for t in &self.texts {
+            let lead = t
+                .reporters
+                .first()
+                .map(|rep| rep.lead(r))
+                .unwrap_or_default();
+            if lead.is_empty() {
+                continue;
+            }
+            any = true;
+            match &t.sink {
+                Sink::File(_) => t.early.borrow_mut().extend(lead),
+                sink => {
+                    let _ = sink.commit(&lead);
+                }
+            }
+        }
+        any
+    }
+
     /// Render every text output over `r` (a report of the run so far) now and write it:
     /// a stream at once, a file added to (kept for [`Outputs::write_texts`] when it
     /// cannot be written now). An output that

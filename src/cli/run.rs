@@ -136,24 +136,16 @@ fn run_as(args: &[String], persona: Persona) -> Exit {
     let root = crate::probe::Root::default();
     let beside = crate::cli::run_watch::start(&cmd, &signals.stop, &root);
     let rank0 = session.is_none_or(|s| s.rank == 0);
-    // fio's `--status-interval` reports: the run so far, built and rendered as the
-    // final report is, by the same outputs
-    let status = |jobs, devices| {
-        let o = runner::RunOutcome {
-            jobs,
-            ..runner::RunOutcome::default()
-        };
-        let mut i = inputs(&cmd, args, Some(o), None);
-        if runner::touches_storage(&cmd) {
-            i.devices = devices;
-        }
-        outs.write_status(&result::build(i));
+    let lead_said = std::sync::atomic::AtomicBool::new(false);
+    let front = Front {
+        args,
+        outs: &outs,
+        persona,
+        rank0,
+        many: session.is_some(),
+        lead_said: &lead_said,
     };
-    // under MPI rank 0 reports its own I/O so far (the ranks' records meet only at
-    // the end, for the final report: docs/compat/fio.md)
-    let report =
-        (status_reports(&cmd, persona) && rank0).then_some(&status as &runner::StatusReport<'_>);
-    let (res, around, agg) = execute(&cmd, &signals, &note, &root, (rank0, report));
+    let (res, around, agg) = execute(&cmd, &signals, &note, &root, &front);
     let agg_lost = !write_agg_logs(agg);
     let fired = beside.finish(&root, &idle);
     crate::ranks::ended(res.as_ref().map_or(true, |o| {
@@ -206,12 +198,9 @@ fn run_as(args: &[String], persona: Persona) -> Exit {
     if let Some(e) = failure {
         return Err(stop(e.exit_code(), e));
     }
-    if cmd.output.is_some() {
-        // the section lines fio printed on stdout before `--output` took the report
-        let said = crate::report::fio::header::said_on_stdout(&r);
-        if !said.is_empty() {
-            crate::out!("{said}");
-        }
+    if !lead_said.load(std::sync::atomic::Ordering::Relaxed) {
+        // no header before the run (it stopped before any I/O, or `iomark run`)
+        say_before_run(&cmd, &outs, &r, &lead_said);
     }
     if let Err((opt, e)) = outs.write_texts(&r) {
         error_line!("{}", crate::cli::output::cannot_write(&opt, &e.path, &e));
@@ -224,6 +213,28 @@ fn run_as(args: &[String], persona: Persona) -> Exit {
         &signals,
         lost,
     ))
+}
+
+/// What the outputs print before the report (once, `said` raised then): the section
+/// lines fio printed on stdout before an `--output` given after them took the report,
+/// then each output's header lines (cli/output.rs `write_lead`: fio's header, under
+/// the fio persona before the run's first I/O).
+fn say_before_run(
+    cmd: &fio::FioCommand,
+    outs: &Outputs,
+    r: &RunResult,
+    said: &std::sync::atomic::AtomicBool,
+) {
+    if said.swap(true, std::sync::atomic::Ordering::Relaxed) {
+        return;
+    }
+    if cmd.output.is_some() {
+        let early = crate::report::fio::header::said_on_stdout(r);
+        if !early.is_empty() {
+            crate::out!("{early}");
+        }
+    }
+    outs.write_lead(r);
 }
 
 /// iomark's notes after the report, on stderr: where the time went and what the device
@@ -248,22 +259,81 @@ fn notes_after_report(r: &RunResult) {
     }
 }
 
+/// What the front end gives the run it starts: the words kept, the outputs, the
+/// persona, whether this is rank 0 and whether the run is one of many hosts (MPI); and
+/// whether the outputs' header was printed (raised by [`say_before_run`]).
+struct Front<'a> {
+    args: &'a [String],
+    outs: &'a Outputs,
+    persona: Persona,
+    rank0: bool,
+    many: bool,
+    lead_said: &'a std::sync::atomic::AtomicBool,
+}
+
+/// Call `f` with the run's hooks into the front end and whether the status line's last
+/// one is ended by the report: fio's `--status-interval` reports (the run so far, built
+/// and rendered as the final report is, by the same outputs; under MPI rank 0 reports
+/// its own I/O so far, the ranks' records meet only at the end: docs/compat/fio.md);
+/// the fio persona's header, as fio 3.33 prints it, once the files are laid out and
+/// before the first I/O (a many-hosts run's client header waits for every host); the
+/// last status line is ended by the report's own empty line when the header came
+/// before the run, and left so before an `--output` file (fio 3.33).
+fn with_hooks<T>(
+    cmd: &fio::FioCommand,
+    front: &Front<'_>,
+    f: impl FnOnce(runner::Hooks<'_>, &(dyn Fn() -> bool + Sync)) -> T,
+) -> T {
+    let (args, outs, persona) = (front.args, front.outs, front.persona);
+    let status = |jobs, devices| {
+        let o = runner::RunOutcome {
+            jobs,
+            ..runner::RunOutcome::default()
+        };
+        let mut i = inputs(cmd, args, Some(o), None);
+        if runner::touches_storage(cmd) {
+            i.devices = devices;
+        }
+        outs.write_status(&result::build(i));
+    };
+    let started = |jobs, layout_lines| {
+        let o = runner::RunOutcome {
+            jobs,
+            layout_lines,
+            ..runner::RunOutcome::default()
+        };
+        let r = result::build(inputs(cmd, args, Some(o), None));
+        say_before_run(cmd, outs, &r, front.lead_said);
+    };
+    let fio = persona == Persona::Fio;
+    let hooks = runner::Hooks {
+        report: (status_reports(cmd, persona) && front.rank0)
+            .then_some(&status as &runner::StatusReport<'_>),
+        started: (fio && !front.many).then_some(&started as &runner::Started<'_>),
+    };
+    let lead_said = front.lead_said;
+    let ended_by_report =
+        || fio && (lead_said.load(std::sync::atomic::Ordering::Relaxed) || cmd.output.is_some());
+    f(hooks, &ended_by_report)
+}
+
 /// Run the jobs, under fio's status line or, with `--live` (on rank 0), the live view
 /// (src/cli/live/), which replaces the line and takes its remaining time from the same
 /// status board. With `--bandwidth-log` (rank 0 only) also the aggregate bandwidth
-/// samples (run/fio/agg_log.rs), with the last one a JSON report adds. `report`: fio's
-/// `--status-interval` reports ([`status_reports`]).
+/// samples (run/fio/agg_log.rs), with the last one a JSON report adds. `front`: what
+/// the run tells the front end as it goes ([`with_hooks`]).
 fn execute(
     cmd: &fio::FioCommand,
     signals: &Signals,
     note: &(dyn Fn(String) + Sync),
     root: &crate::probe::Root,
-    (rank0, report): (bool, Option<&runner::StatusReport<'_>>),
+    front: &Front<'_>,
 ) -> (
     Result<runner::RunOutcome, runner::RunError>,
     runner::Around,
     Option<runner::agg_log::AggBw>,
 ) {
+    let rank0 = front.rank0;
     let shown = super::run_status::wanted(cmd, rank0) && !cmd.live;
     // fio's `bw_avg_time` of the aggregate: the least of the jobs' `bwavgtime`
     let gap = cmd.jobs.iter().map(|j| j.more.bw_avg_time).min();
@@ -276,9 +346,11 @@ fn execute(
             .snapshot(b, std::time::Instant::now())
             .and_then(|je| je.eta_s)
     };
-    let (res, around) = crate::cli::live::around(cmd.live && rank0, tag(), remaining, || {
-        super::run_status::around(cmd.eta, b, || {
-            runner::execute_around(cmd, &signals.stop, note, root, b, report)
+    let (res, around) = with_hooks(cmd, front, |hooks, ended_by_report| {
+        crate::cli::live::around(cmd.live && rank0, tag(), remaining, || {
+            super::run_status::around(cmd.eta, b, ended_by_report, || {
+                runner::execute_around(cmd, &signals.stop, note, root, b, hooks)
+            })
         })
     });
     // fio's JSON report computes the status (forced): one more sample then
@@ -535,7 +607,8 @@ fn outputs(
                 version: version.clone(),
                 blank: !fmt.json && !fmt.terse,
                 full: fmt.normal,
-                said: status_reports(cmd, persona).then(Default::default),
+                // the fio persona's header is said once, before the run's first I/O
+                said: (persona == Persona::Fio).then(Default::default),
                 stopped_by: (persona == Persona::Fio).then_some(fio_stop_signal as fn() -> _),
                 // fio writes the lines it says on stderr into `--output` too
                 fio_lines: match &cmd.output {
@@ -545,6 +618,7 @@ fn outputs(
                 // fio's job threads print on stdout only, never into `--output`
                 threads: cmd.output.is_none(),
                 before_documents: persona == Persona::Fio,
+                ends_said: Default::default(),
             }),
         );
     }

@@ -5,7 +5,9 @@
 //! snapshot of the run's status board (src/run/fio/status.rs) once 95 % of
 //! `--eta-interval` has passed since the last line, and writes the line
 //! (src/report/fio/eta.rs) to stdout, ending with a carriage return; after the last one
-//! a newline, so the report starts on its own line.
+//! a newline, so the report starts on its own line — unless the report on stdout starts
+//! with its own empty line (the fio persona's, whose header came before the run) or
+//! goes into an `--output` file (fio 3.33 then leaves the last line unended).
 
 use crate::job::fio::{EtaOptions, EtaWhen, FioCommand};
 use crate::report::fio::eta::EtaLine;
@@ -30,8 +32,14 @@ pub(crate) fn wanted(cmd: &FioCommand, rank0: bool) -> bool {
 }
 
 /// Run `f` (the jobs) with the status line of `board` shown while it runs, when the
-/// board is watched.
-pub(crate) fn around<T>(eta: EtaOptions, board: &Board, f: impl FnOnce() -> T) -> T {
+/// board is watched; `ended_by_report`, asked after the last line: the report's own
+/// start ends it (no newline then).
+pub(crate) fn around<T>(
+    eta: EtaOptions,
+    board: &Board,
+    ended_by_report: &(dyn Fn() -> bool + Sync),
+    f: impl FnOnce() -> T,
+) -> T {
     if !board.watched() {
         return f();
     }
@@ -39,7 +47,7 @@ pub(crate) fn around<T>(eta: EtaOptions, board: &Board, f: impl FnOnce() -> T) -
     std::thread::scope(|s| {
         let shower = std::thread::Builder::new()
             .name("status".into())
-            .spawn_scoped(s, || show(eta, board, &done));
+            .spawn_scoped(s, || show(eta, board, &done, ended_by_report));
         let r = f();
         done.store(true, Ordering::Release);
         if let Ok(h) = shower {
@@ -51,7 +59,12 @@ pub(crate) fn around<T>(eta: EtaOptions, board: &Board, f: impl FnOnce() -> T) -
 }
 
 /// The status thread: a line whenever one is due, until `done`.
-fn show(eta: EtaOptions, board: &Board, done: &AtomicBool) {
+fn show(
+    eta: EtaOptions,
+    board: &Board,
+    done: &AtomicBool,
+    ended_by_report: &(dyn Fn() -> bool + Sync),
+) {
     let tick = Duration::from_millis(250).min(eta.interval);
     let (t0, mut n) = (Instant::now(), 1u32);
     let mut watch = Watch::new();
@@ -77,7 +90,7 @@ fn show(eta: EtaOptions, board: &Board, done: &AtomicBool) {
             printed = true;
         }
     }
-    if printed {
+    if printed && !ended_by_report() {
         crate::util::output::write(b"\n");
     }
 }

@@ -52,6 +52,13 @@ impl std::fmt::Display for ReportError {
 pub trait Reporter<In: ?Sized = RunResult> {
     /// The output for `input`.
     fn render(&self, input: &In) -> Result<Vec<u8>, ReportError>;
+
+    /// What the output prints before the run's first I/O (fio's header lines), from
+    /// `input` as it stands then; a reporter that gives them leaves them out of its
+    /// later renders. None by default.
+    fn lead(&self, _input: &In) -> Vec<u8> {
+        Vec::new()
+    }
 }
 
 /// A one-phase `copy` result with one `target.memory_fs` warning saying `message`: the

@@ -43,10 +43,19 @@ pub fn header_to_file(r: &RunResult, version: &str) -> String {
 /// verify mismatch stopped as it ends, or whose file could not be opened ([`open_error`]).
 /// With `--output=FILE` fio prints them nowhere.
 pub fn thread_lines(r: &RunResult) -> String {
+    start_lines(r) + &end_lines(r)
+}
+
+/// The first part of [`thread_lines`]: each job thread's start lines
+/// ([`thread_start_lines`]), said before the run's first I/O.
+pub fn start_lines(r: &RunResult) -> String {
+    r.jobs.iter().map(thread_start_lines).collect()
+}
+
+/// The last part of [`thread_lines`]: the error line of each job thread a verify
+/// mismatch stopped, or whose file could not be opened, said as the thread fails.
+pub fn end_lines(r: &RunResult) -> String {
     let mut s = String::new();
-    for j in &r.jobs {
-        s += &thread_start_lines(j);
-    }
     for j in &r.jobs {
         if let Some(e) = verify_error(j).or_else(|| open_error(j)) {
             s += &format!("fio: pid={}, err={}/{e}\n", j.pid, j.errno);
@@ -357,9 +366,10 @@ pub struct Headed {
     /// the whole header; `false`: only the jobs' setup lines (a JSON-only output,
     /// [`setup_only`])
     pub full: bool,
-    /// the header is printed once for reports rendered one after the other (fio's
-    /// `--status-interval` reports, then the final one): raised at the first; later
-    /// ones start with the body (a normal report with its empty line)
+    /// the header is printed once: before the run's first I/O ([`Reporter::lead`], the
+    /// fio persona), else at the first of reports rendered one after the other (fio's
+    /// `--status-interval` reports, then the final one); raised then, later renders
+    /// start with the body (a normal report with its empty line)
     pub said: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
     /// fio's own stop: the SIGINT or SIGTERM that ended the run, if any (asked at
     /// render time); fio prints `fio: terminating on signal N` after its header, before
@@ -374,9 +384,76 @@ pub struct Headed {
     /// the threads' lines come before a JSON or terse document too (the fio persona;
     /// `iomark run` keeps such a document stdout's alone)
     pub before_documents: bool,
+    /// with `said`: the threads' error lines ([`end_lines`]) an earlier render printed
+    pub ends_said: std::sync::Mutex<Vec<String>>,
+}
+
+impl Headed {
+    /// What the output starts with, before any report: fio's own lines said while it
+    /// read the jobs, then the header (on stdout with the threads' start lines), or,
+    /// before a JSON or terse document, the jobs' setup lines (with the threads' start
+    /// lines on the fio persona's stdout).
+    fn opening(&self, r: &RunResult) -> Vec<u8> {
+        let head = if self.full && self.threads {
+            let whole = header(r, &self.version);
+            let ends = end_lines(r);
+            match whole.strip_suffix(ends.as_str()) {
+                Some(rest) => rest.to_string(),
+                None => whole,
+            }
+        } else if self.full {
+            header_to_file(r, &self.version)
+        } else if self.threads && self.before_documents {
+            setup_only(r) + &start_lines(r)
+        } else {
+            setup_only(r)
+        };
+        let said: String = self.fio_lines.iter().map(|l| format!("{l}\n")).collect();
+        (said + &head).into_bytes()
+    }
+
+    /// The threads' error lines ([`end_lines`]) of the outputs that have them (stdout,
+    /// where the threads' lines go), each once over reports rendered in turn.
+    fn ends(&self, r: &RunResult) -> Vec<u8> {
+        if !(self.threads && (self.full || self.before_documents)) {
+            return Vec::new();
+        }
+        let lines = end_lines(r);
+        if self.said.is_none() {
+            return lines.into_bytes();
+        }
+        let mut said = self.ends_said.lock().unwrap_or_else(|p| p.into_inner());
+        let mut out = String::new();
+        for l in lines.lines() {
+            if !said.iter().any(|s| s == l) {
+                said.push(l.to_string());
+                out += l;
+                out.push('\n');
+            }
+        }
+        out.into_bytes()
+    }
 }
 
 impl Reporter for Headed {
+    /// The header before the run's first I/O, as fio 3.33 prints it (when the header is
+    /// printed once, `said`): later renders leave it out. Nothing for a many-hosts
+    /// run, whose client header gathers every host's lines after the run.
+    fn lead(&self, r: &RunResult) -> Vec<u8> {
+        use std::sync::atomic::Ordering;
+        let Some(said) = self.said.as_ref().filter(|_| r.ranks.is_none()) else {
+            return Vec::new();
+        };
+        if said.load(Ordering::Relaxed) {
+            return Vec::new();
+        }
+        let out = self.opening(r);
+        if !out.is_empty() {
+            said.store(true, Ordering::Relaxed);
+        }
+        out
+    }
+
     fn render(&self, r: &RunResult) -> Result<Vec<u8>, ReportError> {
         // many hosts: fio's client header (its hosts' lines, each ending its blank one)
         if let Some(ranks) = r.ranks.as_ref().filter(|_| self.full) {
@@ -388,21 +465,11 @@ impl Reporter for Headed {
             .said
             .as_ref()
             .is_some_and(|s| s.swap(true, std::sync::atomic::Ordering::Relaxed));
-        let mut out = if again {
-            Vec::new()
-        } else if self.full && self.threads {
-            header(r, &self.version).into_bytes()
-        } else if self.full {
-            header_to_file(r, &self.version).into_bytes()
-        } else if self.threads && self.before_documents {
-            (setup_only(r) + &thread_lines(r)).into_bytes()
-        } else {
-            setup_only(r).into_bytes()
+        let mut out = match again {
+            true => Vec::new(),
+            false => self.opening(r),
         };
-        if !again {
-            let said: String = self.fio_lines.iter().map(|l| format!("{l}\n")).collect();
-            out.splice(0..0, said.into_bytes());
-        }
+        out.extend(self.ends(r));
         if let Some(sig) = self.stopped_by.and_then(|f| f()) {
             out.extend(format!("\nfio: terminating on signal {sig}\n").into_bytes());
         }
@@ -469,6 +536,7 @@ mod tests {
             fio_lines: Vec::new(),
             threads: true,
             before_documents: true,
+            ends_said: Default::default(),
         };
         let mut r = crate::result::build(crate::result::Inputs::new(
             "run",

@@ -23,7 +23,14 @@ fn null_engine_run_counts_exact_ios() {
     )
     .unwrap();
     let stop = AtomicBool::new(false);
-    let out = execute(&c, &stop, &|_| {}, &super::status::Board::new(false), None).unwrap();
+    let out = execute(
+        &c,
+        &stop,
+        &|_| {},
+        &super::status::Board::new(false),
+        (None, None),
+    )
+    .unwrap();
     assert_eq!(out.jobs.len(), 1);
     assert_eq!(out.jobs[0].stats.read.ios, 1024);
     assert_eq!(out.jobs[0].stats.read.bytes, 4 << 20);
@@ -58,7 +65,26 @@ fn psync_run_on_small_file_moves_exact_bytes() {
     )
     .unwrap();
     let stop = AtomicBool::new(false);
-    let out = execute(&c, &stop, &|_| {}, &super::status::Board::new(false), None).unwrap();
+    // the hook before the first I/O: told once, the reported jobs as the report has
+    // them (the second job's two threads in one entry, its own group), nothing done
+    let seen = std::sync::Mutex::new(Vec::new());
+    let started = |jobs: Vec<crate::result::job::JobRecord>, lines: Vec<String>| {
+        seen.lock().unwrap().push((jobs, lines));
+    };
+    let hooks = (None, Some(&started as &super::Started<'_>));
+    let out = execute(&c, &stop, &|_| {}, &super::status::Board::new(false), hooks).unwrap();
+    let seen = seen.into_inner().unwrap();
+    assert_eq!(seen.len(), 1);
+    let (before, lines) = &seen[0];
+    assert_eq!(lines, &out.layout_lines);
+    assert_eq!(before.len(), out.jobs.len());
+    for (b, o) in before.iter().zip(&out.jobs) {
+        assert_eq!(
+            (&b.job.name, b.stats.threads, b.groupid, &b.engine),
+            (&o.job.name, o.stats.threads, o.groupid, &o.engine)
+        );
+        assert_eq!((b.stats.read.ios, b.stats.write.ios), (0, 0));
+    }
     assert_eq!(out.jobs.len(), 2);
     let w = &out.jobs[0];
     assert_eq!((w.stats.write.ios, w.stats.write.bytes), (64, 262_144));

@@ -325,52 +325,15 @@ impl<'a> Group<'a> {
     }
 
     /// The reported jobs of the group's thread records `recs` (member index, job index,
-    /// record): per thread, or merged per reporting group with `group_reporting`.
+    /// record): per thread, or merged per reporting group with `group_reporting`
+    /// ([`reported`]), with the group's wait and its steady-state verdicts.
     fn reported(&self, ctx: &RunCtx, recs: Vec<(usize, usize, JobRecord)>) -> Vec<JobRecord> {
-        let mut out: Vec<JobRecord> = Vec::new();
-        let mut last_gid = None;
-        for (i, ji, mut st) in recs {
+        reported(ctx.cmd, &ctx.report_gid, recs, &|i, st| {
             st.stats.held_ns += self.held_ns;
-            if !ctx.cmd.jobs[ji].tuning.stats {
-                // `stats=0`: the job runs but is left out of every report (fio's
-                // show_run_stats skips it, its group's totals too)
-                continue;
-            }
-            st.groupid = ctx.report_gid[ji];
-            if ctx.cmd.jobs[ji].tuning.unified == crate::job::fio::tuning::Unified::Mixed {
-                // `unified_rw_reporting=mixed`: every direction counted as one, in `read`
-                let s = &mut st.stats;
-                let (w, t) = (std::mem::take(&mut s.write), std::mem::take(&mut s.trim));
-                s.read.merge(&w);
-                s.read.merge(&t);
-                unify_rates(&mut s.rates);
-                unify_prios(&mut s.prio_lat);
-            }
-            disable_lat(&mut st, &ctx.cmd.jobs[ji].tuning);
             if let Some((_, d)) = self.steadies.iter().find(|(w, _)| w.contains(&i)) {
                 st.steady = Some(d.report());
             }
-            // fio 3.33's __show_run_stats: a thread with group_reporting joins the entry
-            // before it when the thread before it is of the same reporting group (with
-            // group_reporting or not); any other thread starts an entry. The entry keeps
-            // its first thread's name and lists the last one's `job options`.
-            let joins = ctx.cmd.jobs[ji].group_reporting && last_gid == Some(st.groupid);
-            last_gid = Some(st.groupid);
-            match out.last_mut() {
-                Some(m) if joins => {
-                    m.merge(&st);
-                    let own = std::mem::replace(&mut m.job.options, st.job.options.clone());
-                    m.job.header_options.get_or_insert(own);
-                    // a later section's first job: its header line goes with the entry
-                    let last = m.job.joined.last().map_or(&m.job.name, |k| &k.name);
-                    if *last != st.job.name {
-                        m.job.joined.push(st.job);
-                    }
-                }
-                _ => out.push(st),
-            }
-        }
-        out
+        })
     }
 
     /// Feed the steady-state detectors that are due; a job (or its reporting group)
@@ -607,6 +570,88 @@ fn disable_lat(st: &mut JobRecord, t: &crate::job::fio::tuning::Tuning) {
             d.slat = Default::default();
         }
     }
+}
+
+/// The reported jobs of thread records `recs` (member index, job index, record), in
+/// job order: per thread, or merged per reporting group with `group_reporting`; `each`
+/// adds to a thread's record what its group knows (by member index) before it is
+/// reported. `report_gid`: each job's reporting group.
+fn reported(
+    cmd: &FioCommand,
+    report_gid: &[u32],
+    recs: Vec<(usize, usize, JobRecord)>,
+    each: &dyn Fn(usize, &mut JobRecord),
+) -> Vec<JobRecord> {
+    let mut out: Vec<JobRecord> = Vec::new();
+    let mut last_gid = None;
+    for (i, ji, mut st) in recs {
+        if !cmd.jobs[ji].tuning.stats {
+            // `stats=0`: the job runs but is left out of every report (fio's
+            // show_run_stats skips it, its group's totals too)
+            continue;
+        }
+        st.groupid = report_gid[ji];
+        if cmd.jobs[ji].tuning.unified == crate::job::fio::tuning::Unified::Mixed {
+            // `unified_rw_reporting=mixed`: every direction counted as one, in `read`
+            let s = &mut st.stats;
+            let (w, t) = (std::mem::take(&mut s.write), std::mem::take(&mut s.trim));
+            s.read.merge(&w);
+            s.read.merge(&t);
+            unify_rates(&mut s.rates);
+            unify_prios(&mut s.prio_lat);
+        }
+        disable_lat(&mut st, &cmd.jobs[ji].tuning);
+        each(i, &mut st);
+        // fio 3.33's __show_run_stats: a thread with group_reporting joins the entry
+        // before it when the thread before it is of the same reporting group (with
+        // group_reporting or not); any other thread starts an entry. The entry keeps
+        // its first thread's name and lists the last one's `job options`.
+        let joins = cmd.jobs[ji].group_reporting && last_gid == Some(st.groupid);
+        last_gid = Some(st.groupid);
+        match out.last_mut() {
+            Some(m) if joins => {
+                m.merge(&st);
+                let own = std::mem::replace(&mut m.job.options, st.job.options.clone());
+                m.job.header_options.get_or_insert(own);
+                // a later section's first job: its header line goes with the entry
+                let last = m.job.joined.last().map_or(&m.job.name, |k| &k.name);
+                if *last != st.job.name {
+                    m.job.joined.push(st.job);
+                }
+            }
+            _ => out.push(st),
+        }
+    }
+    out
+}
+
+/// The reported jobs of the run before its first I/O, as the final report will have
+/// them: every thread's record with nothing done (of a job whose setup failed, with
+/// its failure: `failed`), merged as the groups merge theirs — what fio's header lines
+/// are printed from as the run starts.
+pub(crate) fn before_io(
+    cmd: &FioCommand,
+    plans: &[Vec<Plan>],
+    failed: &[Option<crate::run::fio::setup::SetupFail>],
+    report_gid: &[u32],
+) -> Vec<JobRecord> {
+    use crate::run::fio::thread::{effective_job, empty_record, engine_that_runs};
+    let mut recs = Vec::new();
+    for (ji, ps) in plans.iter().enumerate() {
+        for p in ps {
+            let r = match &failed[ji] {
+                Some(f) => f.record(p),
+                None => {
+                    let mut r = empty_record(p);
+                    r.engine = engine_that_runs(p).name().into();
+                    r.job = effective_job(p);
+                    r
+                }
+            };
+            recs.push((usize::MAX, ji, r));
+        }
+    }
+    reported(cmd, report_gid, recs, &|_, _| {})
 }
 
 /// Run one stonewall group (its job indices `g`); its reported jobs (per thread, or

@@ -740,16 +740,33 @@ pub struct Around {
 /// device counters since its start (run/fio/group.rs).
 pub type StatusReport<'a> = dyn Fn(Vec<JobRecord>, Vec<crate::result::DeviceCounters>) + 'a;
 
+/// The front end's hook called once, when the files are laid out and before the first
+/// I/O: the reported jobs as they stand then (nothing done yet, [`group::before_io`])
+/// and fio's layout lines, which fio's header lines are printed from as the run starts.
+pub type Started<'a> = dyn Fn(Vec<JobRecord>, Vec<String>) + 'a;
+
+/// The front end's hooks into a run: fio's `--status-interval` reports and the
+/// moment the I/O starts.
+#[derive(Clone, Copy, Default)]
+pub struct Hooks<'a> {
+    /// fio's `--status-interval` reports
+    pub report: Option<&'a StatusReport<'a>>,
+    /// the files are laid out, the first I/O comes next
+    pub started: Option<&'a Started<'a>>,
+}
+
 /// [`execute`] with the process's CPU, the device counters (read through `root`) and
-/// the wall time measured around it; `report`: fio's `--status-interval` reports.
+/// the wall time measured around it; `hooks`: fio's `--status-interval` reports and
+/// the start of the I/O.
 pub fn execute_around(
     cmd: &FioCommand,
     stop: &AtomicBool,
     note: &(dyn Fn(String) + Sync),
     root: &crate::probe::Root,
     board: &status::Board,
-    report: Option<&StatusReport<'_>>,
+    hooks: Hooks<'_>,
 ) -> (Result<RunOutcome, RunError>, Around) {
+    let report = hooks.report;
     use crate::stats::cpu::{CpuTimes, Who};
     let c0 = CpuTimes::now(Who::Process);
     let t0 = std::time::Instant::now();
@@ -761,7 +778,7 @@ pub fn execute_around(
     let d0 = &disk0;
     let with_disks = report.map(|f| move |jobs: Vec<JobRecord>| f(jobs, d0.finish()));
     let hook = with_disks.as_ref().map(|f| f as &dyn Fn(Vec<JobRecord>));
-    let res = execute(cmd, stop, note, board, hook);
+    let res = execute(cmd, stop, note, board, (hook, hooks.started));
     // no job started (each failed in its setup): fio opened no file, so it has no
     // disk to report
     let none_started = res.as_ref().is_ok_and(|o| {
@@ -787,13 +804,14 @@ pub fn execute_around(
 /// threads concurrently (run/fio/group.rs). `note` receives progress lines and
 /// warnings (for stderr); `board` holds the threads' states and counters for fio's
 /// status line (run/fio/status.rs), filled once the files are laid out; `report`, when
-/// given, renders fio's `--status-interval` reports (run/fio/group.rs).
+/// given, renders fio's `--status-interval` reports (run/fio/group.rs); `started`, when
+/// given, is told the reported jobs and the layout lines before the first I/O.
 pub fn execute(
     cmd: &FioCommand,
     stop: &AtomicBool,
     note: &(dyn Fn(String) + Sync),
     board: &status::Board,
-    report: Option<&dyn Fn(Vec<JobRecord>)>,
+    (report, started): (Option<&dyn Fn(Vec<JobRecord>)>, Option<&Started<'_>>),
 ) -> Result<RunOutcome, RunError> {
     let clock = crate::run::clock();
     let (groups, report_gid) = groups(cmd);
@@ -808,6 +826,12 @@ pub fn execute(
     let plans = make_plans(cmd, note, &failed)?;
     check_files(cmd, &plans, &kinds, note)?;
     let layout_lines = lay_out(cmd, &plans, &kinds, note, &mut failed)?;
+    if let Some(f) = started {
+        f(
+            group::before_io(cmd, &plans, &failed, &report_gid),
+            layout_lines.clone(),
+        );
+    }
     for (j, f) in cmd.jobs.iter().zip(&failed) {
         if let Some(f) = f {
             setup::say(j, f);

@@ -221,6 +221,16 @@ pub(crate) fn empty_record(plan: &Plan) -> JobRecord {
     }
 }
 
+/// The engine `plan`'s threads run: the one asked for, or psync when io_uring is not
+/// permitted here (the registry's fallback, engine/registry.rs `build`).
+pub(crate) fn engine_that_runs(plan: &Plan) -> crate::engine::registry::Kind {
+    use crate::engine::registry::Kind;
+    match plan.thread_job.engine {
+        Kind::IoUring if Kind::IoUring.available().is_err() => Kind::Psync,
+        k => k,
+    }
+}
+
 /// A job whose engine gets no descriptor: it touches nothing (null, cpuio, page_fault,
 /// exec, net) or works on the paths itself (the file/directory operations).
 fn drive_no_descriptor(

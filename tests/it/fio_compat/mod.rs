@@ -12,6 +12,7 @@ mod early_lines;
 mod exact_lat;
 mod fresh_user;
 mod gaps;
+mod header_first;
 mod holes;
 mod import;
 mod iodepth_low;
