@@ -114,10 +114,7 @@ pub(crate) fn fio_lines(e: &FioError, argv0: &str, raw: &[String]) -> Option<Vec
         FioError::UnsupportedEngine {
             engine,
             origin: Origin::CommandLine,
-        } if !FIO_ENGINES.contains(&engine.as_str()) => Some(vec![
-            format!("fio: engine {engine} not loadable"),
-            "fio: failed to load engine".into(),
-        ]),
+        } if !FIO_ENGINES.contains(&engine.as_str()) => Some(not_loadable(engine)),
         FioError::Ini(IniError::Read {
             path, origin: None, ..
         }) => Some(vec![format!(
@@ -125,8 +122,35 @@ pub(crate) fn fio_lines(e: &FioError, argv0: &str, raw: &[String]) -> Option<Vec
             path.display()
         )]),
         FioError::FioLines(lines) | FioError::Ini(IniError::Fio(lines)) => Some(lines.clone()),
+        FioError::InSection { section, error } => in_section(section, error),
         _ => None,
     }
+}
+
+/// fio's lines for `e`, refused in the job file's section `section`: a value's lines as
+/// on the command line, then `fio: job SECTION dropped`; an engine fio cannot load, its
+/// loader's lines (fio loads the engine after the section is read: no job is dropped).
+fn in_section(section: &str, e: &FioError) -> Option<Vec<String>> {
+    match e {
+        FioError::BadValue { key, value, .. } => {
+            let mut lines = bad_value(key, value)?;
+            lines.push(format!("fio: job {section} dropped"));
+            Some(lines)
+        }
+        FioError::UnsupportedEngine { engine, .. } if !FIO_ENGINES.contains(&engine.as_str()) => {
+            Some(not_loadable(engine))
+        }
+        FioError::ReadOnlyRw { .. } => fio_lines(e, "fio", &[]),
+        _ => None,
+    }
+}
+
+/// fio's lines for an engine it cannot load.
+fn not_loadable(engine: &str) -> Vec<String> {
+    vec![
+        format!("fio: engine {engine} not loadable"),
+        "fio: failed to load engine".into(),
+    ]
 }
 
 /// What fio 3.33 prints on stdout for the refusal `e`, if anything: an option's valid
@@ -135,22 +159,35 @@ pub(crate) fn fio_lines(e: &FioError, argv0: &str, raw: &[String]) -> Option<Vec
 /// after an engine fio cannot load, named on the command line.
 pub(crate) fn fio_stdout(e: &FioError) -> Option<String> {
     let key = match e {
+        FioError::InSection { error, .. } => {
+            return match &**error {
+                FioError::UnsupportedEngine { engine, .. }
+                    if !FIO_ENGINES.contains(&engine.as_str()) =>
+                {
+                    Some(dlopen_line(engine))
+                }
+                inner => fio_stdout(inner),
+            }
+        }
         FioError::ReadOnlyRw { .. } => "rw",
         FioError::BadValue { key, value, .. } if names_no_listed_value(key, value) => key,
         FioError::UnsupportedEngine {
             engine,
             origin: Origin::CommandLine,
-        } if !FIO_ENGINES.contains(&engine.as_str()) => {
-            return Some(format!(
-                "fio: file:ioengines.c:134, func=dlopen, error={engine}: cannot open shared \
-                 object file: No such file or directory\n"
-            ))
-        }
+        } if !FIO_ENGINES.contains(&engine.as_str()) => return Some(dlopen_line(engine)),
         _ => return None,
     };
     let help = options::cmdhelp(key)?;
     let at = help.find("        valid values:")?;
     Some(help[at..].to_string())
+}
+
+/// The loader's line fio prints on stdout for an engine it cannot load.
+fn dlopen_line(engine: &str) -> String {
+    format!(
+        "fio: file:ioengines.c:134, func=dlopen, error={engine}: cannot open shared object \
+         file: No such file or directory\n"
+    )
 }
 
 /// fio's match of a listed-values option (its `str_match_len`): the value up to its first
@@ -216,6 +253,9 @@ fn bad_value(key: &str, value: &str) -> Option<Vec<String>> {
             "error: failed to setup shm segment".into(),
         ]);
     }
+    if let Some(line) = unit_line(key, value) {
+        return Some(vec![line, format!("fio: failed parsing {key}={value}")]);
+    }
     let range = range_line(key, value);
     let number = units::fio_number(value, 1024).is_some_and(|n| n.rest.is_empty());
     if (range.is_none() && number) || value.starts_with('-') {
@@ -232,6 +272,42 @@ fn bad_value(key: &str, value: &str) -> Option<Vec<String>> {
     }
     lines.push(format!("fio: failed parsing {key}={value}"));
     Some(lines)
+}
+
+/// fio 3.33's options whose number may count zones (`size=4z`): a `z` there is no unit
+/// fio refuses but a zone count it could not read.
+const ZONE_VALUES: [&str; 5] = ["size", "io_size", "offset", "offset_increment", "zoneskip"];
+
+/// fio 3.33's first line for a value its parser refuses before reading it: a value
+/// ending in `z` of an integer, size or time option (`bs: 'z' suffix isn't applicable`;
+/// for an option that counts zones, `size: unexpected zone value 'zz'`), a value of a
+/// list of percentages that is no number (`not a floating point value: zz`), and the
+/// lines of `bssplit`, `ignore_error` and `replay_skip` for a word they cannot read.
+fn unit_line(key: &str, value: &str) -> Option<String> {
+    let o = options::find(key)?;
+    let word = !value.is_empty() && value.bytes().all(|b| b.is_ascii_lowercase());
+    // options whose parser says first what it could not read in a word
+    match o.name {
+        "bssplit" if word => return Some("fio: split conversion failed".into()),
+        "ignore_error" if word => {
+            return Some(format!("Unknown error {value}, please use number value"))
+        }
+        "replay_skip" => return Some(format!("Unknown skip type: {value}")),
+        _ => {}
+    }
+    match o.kind {
+        Kind::Int | Kind::SizeStr | Kind::Time if value.ends_with('z') => {
+            Some(if ZONE_VALUES.contains(&o.name) {
+                format!("{}: unexpected zone value '{value}'", o.name)
+            } else {
+                format!("{}: 'z' suffix isn't applicable", o.name)
+            })
+        }
+        Kind::FloatList if value.parse::<f64>().is_err() && !value.contains(':') => {
+            Some(format!("not a floating point value: {value}"))
+        }
+        _ => None,
+    }
 }
 
 /// fio 3.33's range line for `value` of the option `key` when it is a whole number out

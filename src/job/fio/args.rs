@@ -213,10 +213,23 @@ pub fn jobs_from_sections(
     base: &FioJob,
 ) -> Result<(), FioError> {
     let mut global = base.clone();
+    // the fio persona names the section of a refused entry, as fio's `job NAME dropped`
+    let fio = cmd.job_setup_errors;
+    let in_section = |name: &String| {
+        let name = name.clone();
+        move |e: FioError| match e {
+            FioError::Ini(_) | FioError::FioLines(_) => e,
+            _ if fio => FioError::InSection {
+                section: name,
+                error: Box::new(e),
+            },
+            _ => e,
+        }
+    };
     for (name, entries) in sections {
         if name == "global" {
             for e in entries {
-                apply_entry(&mut global, e, &mut cmd.notices)?;
+                apply_entry(&mut global, e, &mut cmd.notices).map_err(in_section(name))?;
                 cmd.global_options.push((
                     options::canonical(&e.key),
                     e.value.clone().unwrap_or_default(),
@@ -228,7 +241,7 @@ pub fn jobs_from_sections(
         job.options.clear();
         job.name = name.clone();
         job.file_jobname = name.clone();
-        apply_all(&mut job, entries, &mut cmd.notices, &|_| false)?;
+        apply_all(&mut job, entries, &mut cmd.notices, &|_| false).map_err(in_section(name))?;
         finish_job(job, cmd)?;
     }
     Ok(())

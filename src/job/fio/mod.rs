@@ -152,6 +152,17 @@ pub enum FioError {
     /// lines fio says while it reads them, `ini.rs`)
     #[error("{}", .0.join("\n"))]
     FioLines(Vec<String>),
+    /// the fio persona's refusal of an entry of a job file's section: the section, which
+    /// fio 3.33 names in its `fio: job NAME dropped` after its own lines for the entry
+    /// (cli/fio_refusal.rs), and the refusal, whose line iomark prints where fio's
+    /// differ
+    #[error("{error}")]
+    InSection {
+        /// the section (`global` too)
+        section: String,
+        /// the refusal
+        error: Box<FioError>,
+    },
     /// no job at all (the arguments, job files and `--section`s defined none): what is
     /// missing. Under the fio persona fio's usage answers it (cli/run_front.rs `no_jobs`)
     #[error("command line: {0}")]
@@ -276,8 +287,10 @@ pub struct FioJob {
     pub file_jobname: String,
     /// `rw`
     pub rw: RwMode,
-    /// `rw=…:N`: sequential jobs skip N bytes after each I/O (negative: go backwards);
-    /// random jobs issue N sequential I/Os per random offset (0 = none)
+    /// `rw=…:N`: sequential jobs skip N bytes after each I/O (negative: go backwards;
+    /// 0: no holes); random jobs draw a random offset every N requests and go on
+    /// sequentially in between (fio's `ddir_seq_nr`: 1 without a suffix, every offset
+    /// random; 0 never, a walk in order)
     pub rw_suffix: i64,
     /// `rwmixread`, percent of mixed I/Os that are reads (default 50)
     pub rwmixread: u32,

@@ -500,6 +500,25 @@ impl RandomMap {
         k
     }
 
+    /// `want` if free, else the next free slot after it (wrapping), left free: what
+    /// [`RandomMap::take`] would take, for a request the map does not count. The map
+    /// must have a free slot.
+    pub fn free_from(&self, want: u64) -> u64 {
+        let mut wi = (want / 64) as usize;
+        let mut bit = want % 64;
+        loop {
+            let free = !self.words[wi] & (u64::MAX << bit);
+            if free != 0 {
+                let slot = wi as u64 * 64 + u64::from(free.trailing_zeros());
+                if slot < self.n {
+                    return slot;
+                }
+            }
+            wi = self.next_open_word(wi + 1);
+            bit = 0;
+        }
+    }
+
     /// Take `want` if free, else the next free slot after it (wrapping); starts a new
     /// pass when every slot was used.
     #[inline(always)]

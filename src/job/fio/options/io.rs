@@ -178,13 +178,14 @@ pub(super) static OPTIONS: &[FioOption] = &[
     .fio_job(53),
 ];
 
-/// `rw=MODE[:N]`.
+/// `rw=MODE[:N]`, matched as fio 3.33 matches it: the mode is the value up to its
+/// first `,`, else its first `:` (`rw=read,zz` is `read`), and `N` what follows the
+/// value's first `:`.
 fn rw(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
     let v = c.need(v)?;
-    let (mode, suffix) = match v.split_once(':') {
-        Some((m, n)) => (m.trim(), Some(n.trim())),
-        None => (v.trim(), None),
-    };
+    let t = v.trim();
+    let mode = &t[..t.find(',').or_else(|| t.find(':')).unwrap_or(t.len())];
+    let suffix = t.split_once(':').map(|(_, n)| n.trim());
     c.job.rw = match mode {
         "read" => RwMode::Read,
         "write" => RwMode::Write,
@@ -207,20 +208,16 @@ fn rw(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
     Ok(())
 }
 
-/// The `:N` of `rw=`: random modes issue N sequential I/Os per random offset; sequential
-/// ones skip N bytes after each I/O (a size; negative goes backwards).
+/// The `:N` of `rw=`: random modes take N as C's `atoi` reads it (fio 3.33's
+/// `ddir_seq_nr`: a new random offset every N requests, the others sequential; no
+/// suffix is 1, every offset random; `:0`, `:` or a word such as `:zz` is 0, no random
+/// offset at all, the job walks its files in order); sequential ones skip N bytes after
+/// each I/O (a size; negative goes backwards).
 fn rw_suffix(c: &JobCtx<'_>, v: &str, suffix: Option<&str>) -> Result<i64, FioError> {
     Ok(match suffix {
+        None if c.job.rw.random() => 1,
+        Some(n) if c.job.rw.random() => i64::from(atoi_u32(n)),
         None | Some("") => 0,
-        Some(n) if c.job.rw.random() => match n.parse::<u64>() {
-            Ok(k) => i64::try_from(k).unwrap_or(i64::MAX),
-            Err(_) => {
-                return Err(c.bad(
-                    v,
-                    "for a random mode the part after ':' is a whole number N (a new random offset every N requests), e.g. randread:8",
-                ))
-            }
-        },
         // a refusal names the whole value (`read:zz`), as fio's `failed parsing` does
         Some(n) => {
             let size = |s| crate::job::units::fio_size(s, c.job.kb_base).map_err(|e| c.bad(v, e));
@@ -230,6 +227,25 @@ fn rw_suffix(c: &JobCtx<'_>, v: &str, suffix: Option<&str>) -> Result<i64, FioEr
             }
         }
     })
+}
+
+/// C's `atoi` stored in an `unsigned int`, as fio keeps `rw=randread:N`: leading
+/// blanks, a sign and the digits before anything else (none: 0), saturated at the range
+/// of a `long` as glibc's `strtol`, then cut to 32 bits (`:-1` is 4294967295).
+fn atoi_u32(s: &str) -> u32 {
+    let s = s.trim_start();
+    let (neg, digits) = match s.as_bytes().first() {
+        Some(b'-') => (true, &s[1..]),
+        Some(b'+') => (false, &s[1..]),
+        _ => (false, s),
+    };
+    let mut n: i128 = 0;
+    for d in digits.bytes().take_while(u8::is_ascii_digit) {
+        n = (n * 10 + i128::from(d - b'0')).min(i128::from(i64::MAX) + 1);
+    }
+    let n = if neg { -n } else { n };
+    let long = n.clamp(i128::from(i64::MIN), i128::from(i64::MAX)) as i64;
+    long as u32
 }
 
 fn ioengine(c: &mut JobCtx<'_>, v: Option<&str>) -> R {

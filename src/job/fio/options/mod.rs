@@ -470,6 +470,9 @@ pub fn apply(
     let typed = value;
     let mut first_part = None;
     if let (Some(o), Some(v)) = (find(&key), value) {
+        let head = listed_head(o, v);
+        let v = head.as_deref().unwrap_or(v);
+        first_part = head.clone();
         if let Some(r) = fio_reading(o, v, job.kb_base) {
             // fio says on stderr which parts it could not use
             notices.extend(r.fio_lines.into_iter().map(|l| format!("{FIO_STDERR}{l}")));
@@ -483,7 +486,8 @@ pub fn apply(
                 Some(n) => first_part = Some(n),
                 // the default stays
                 None => {
-                    job.options.push((o.name.to_string(), v.to_string()));
+                    job.options
+                        .push((o.name.to_string(), typed.unwrap_or(v).to_string()));
                     return Ok(());
                 }
             }
@@ -537,6 +541,49 @@ pub fn apply(
     job.options
         .push((name.to_string(), typed.unwrap_or("").to_string()));
     Ok(())
+}
+
+/// Options with listed values whose own parser reads what follows the value: `rw`
+/// (its `:N`), `ioengine` (an engine's `:ARGS`), `random_distribution` (a value per
+/// direction at `,`, parameters at `:`), `steadystate` (its threshold), `profile`.
+const READS_ITS_REST: [&str; 5] = [
+    "rw",
+    "ioengine",
+    "random_distribution",
+    "steadystate",
+    "profile",
+];
+
+/// Options with listed values whose parser reads a `:` postfix after the value (fio's
+/// `get_opt_postfix`, from the value's first `:`): `mem=mmap:FILE`,
+/// `file_service_type=random:N`.
+const POSTFIX: [&str; 2] = ["mem", "file_service_type"];
+
+/// The value fio 3.33 reads from `v` for an option with listed values (parse.c
+/// `str_match_len`): the value up to its first `,`, else its first `:`, that names a
+/// listed value whole (`fallocate=none,zz` is `none`), with the `:` postfix for the
+/// options that read one ([`POSTFIX`]). `None` when `v` is a listed value itself, names
+/// none of them (the option's parser refuses it) or belongs to an option whose parser
+/// reads the rest itself ([`READS_ITS_REST`]).
+fn listed_head(o: &FioOption, v: &str) -> Option<String> {
+    let v = v.trim();
+    if o.values.is_empty() || READS_ITS_REST.contains(&o.name) {
+        return None;
+    }
+    let listed = |w: &str| o.values.iter().any(|(x, _)| *x == w);
+    let at = v.find(',').or_else(|| v.find(':'))?;
+    let head = &v[..at];
+    if listed(v) || !listed(head) {
+        return None;
+    }
+    let post = v
+        .split_once(':')
+        .map(|(_, p)| p)
+        .filter(|_| POSTFIX.contains(&o.name));
+    Some(match post {
+        Some(p) => format!("{head}:{p}"),
+        None => head.to_string(),
+    })
 }
 
 /// fio 3.33's options that hold one value per direction (`READ,WRITE[,TRIM]`): a part

@@ -93,6 +93,5 @@ impl Worker<'_> {
             m.reset();
         }
         self.seq_cursors[file] = [start; 3];
-        self.cursors[file] = start;
     }
 }

@@ -268,24 +268,32 @@ pub(crate) struct Worker<'a> {
     pub clock: &'a Clock,
     pub stop: &'a AtomicBool,
     pub rng: Rng,
-    cursors: Vec<u64>,
-    /// a sequential job's next offset per file and direction (read, write, trim): as
-    /// fio's `last_pos[ddir]`, `rw=rw` reads and writes each walk the file on their own
+    /// the end of the last request per file and direction (read, write, trim): fio's
+    /// `last_pos[ddir]`, where a sequential request goes next — `rw=rw` reads and writes
+    /// each walk the file on their own, and a random job's sequential requests (`:N`,
+    /// `percentage_random`) go on from there
     seq_cursors: Vec<[u64; 3]>,
-    /// a sequential job with holes (`rw=read:N`): each file's real end, its size on
-    /// disk (at least its region's end), where fio wraps and ends the holed walk
-    /// ([`Worker::holed_offset`]); empty for every other job
+    /// each file's real end, its size on disk (at least its region's end), for a job
+    /// whose sequential requests may pass it: a sequential job with holes (`rw=read:N`:
+    /// fio wraps and ends the walk there, [`Worker::holed_offset`]) and a random job with
+    /// sequential requests (a random block is drawn there, [`Worker::seq_or_random`]);
+    /// empty for every other job
     real_ends: Vec<u64>,
     /// a new pass started in place (a holed time-based walk back at the start, or every
     /// file started over): its first request finds the files out of the page cache
     new_pass: bool,
     rr: usize,
-    /// offset of the last request (`rw_sequencer=identical`)
-    last_start: u64,
+    /// offset of the last request per direction (`rw_sequencer=identical`; none yet:
+    /// `u64::MAX`)
+    last_start: [u64; 3],
     /// `file_service_type`: the file picker ([`FileSvc`])
     fsvc: FileSvc,
-    seq_left: u64,
-    last: (usize, u64),
+    /// a random job's `rw=…:N` (fio's `ddir_seq_nr`): a random offset every N
+    /// requests, 0 never; 1 for every other job
+    seq_nr: u32,
+    /// requests left until the next random offset (fio's countdown, 1 at the start, so
+    /// the first offset is random unless N is 0)
+    seq_count: u32,
     gens: Vec<[SlotGen; 2]>,
     maps: Vec<Option<RandomMap>>,
     /// random offsets are whole multiples of this per direction (read/trim, write):

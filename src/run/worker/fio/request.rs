@@ -106,11 +106,18 @@ fn random_maps(plan: &Plan, gens: &[[SlotGen; 2]], strided: bool) -> Vec<Option<
         .collect()
 }
 
-/// Each file's real end for a sequential job with holes ([`Worker::holed_offset`]): its
-/// size on disk once laid out, at least its region's end (no files: the region's end);
-/// empty for every other job.
+/// Each file's real end for a sequential job with holes ([`Worker::holed_offset`]) or
+/// a random job with sequential requests ([`Worker::seq_or_random`]): its size on disk
+/// once laid out, at least its region's end (no files: the region's end); empty for
+/// every other job.
 fn real_ends(plan: &Plan, fds_empty: bool) -> Vec<u64> {
-    if plan.job.rw_suffix <= 0 || plan.job.rw.random() {
+    let job = &plan.job;
+    let walks = if job.rw.random() {
+        job.rw_suffix != 1 || job.more.percentage_random < 100
+    } else {
+        job.rw_suffix > 0
+    };
+    if !walks {
         return Vec::new();
     }
     let on_disk = |p: &std::path::Path| {
@@ -180,6 +187,17 @@ fn uses_of(plan: &Plan, logs: bool, fds_empty: bool, maps_all: bool) -> Uses {
     }
 }
 
+/// Where a request's offset comes from ([`Worker::pick`]).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Pick {
+    /// drawn at random
+    Random,
+    /// where the direction's last request in the file ended
+    Seq,
+    /// the last request's offset again (`rw_sequencer=identical`)
+    Same,
+}
+
 impl<'a> Worker<'a> {
     pub fn new(
         plan: &'a Plan,
@@ -202,15 +220,18 @@ impl<'a> Worker<'a> {
             clock,
             stop,
             rng: Rng::new(plan.seed),
-            cursors: plan.regions.iter().map(|r| r.0).collect(),
             seq_cursors: plan.regions.iter().map(|r| [r.0; 3]).collect(),
             real_ends: real_ends(plan, fds_empty),
             new_pass: false,
             rr: 0,
-            last_start: 0,
+            last_start: [u64::MAX; 3],
             fsvc: super::FileSvc::new(plan),
-            seq_left: 0,
-            last: (0, 0),
+            seq_nr: if job.rw.random() {
+                u32::try_from(job.rw_suffix).unwrap_or(u32::MAX)
+            } else {
+                1
+            },
+            seq_count: 1,
             gens,
             maps,
             units: units_of(plan),
@@ -273,7 +294,7 @@ impl<'a> Worker<'a> {
             && !u.pct_random
             && u.one_file
             && !u.trimwrite
-            && job.rw_suffix <= 1
+            && job.rw_suffix == 1
             && w.zones.is_none()
             && w.spr.is_none();
         let one_unit = w.units == [plan.align; 2];
@@ -403,21 +424,20 @@ impl<'a> Worker<'a> {
                 return Some((op, file, offset, bs));
             }
         }
-        let random_now = u.random
-            && (!u.pct_random || (self.rng.below(100) as u32) < job.more.percentage_random);
         // a time-based job over one file starts it over in place, as fio: it stays open
         let in_place = u.one_file && job.time_based;
         // the file and where in it; a file with nothing left is done (fio goes on with
         // the next one, or ends the job after the last) and closed
-        let (file, mut offset, mut bs) = loop {
+        let (file, mut offset, mut bs, random_now) = loop {
             let file = if u.one_file {
                 self.open_any(0);
                 0
             } else {
                 self.next_file()?
             };
-            if let Some((o, b)) = self.place(op, file, random_now) {
-                break (file, o, b);
+            let pick = self.pick();
+            if let Some((o, b)) = self.place(op, file, pick) {
+                break (file, o, b, pick == Pick::Random);
             }
             if !in_place {
                 self.close_file(file);
@@ -436,7 +456,6 @@ impl<'a> Worker<'a> {
                 Some((o, b)) => {
                     if o != offset && !u.random {
                         // sequential jobs go on from where the zones put them (fio)
-                        self.cursors[file] = o + b;
                         self.seq_cursors[file][d] = o + b;
                     }
                     (offset, bs) = (o, b);
@@ -444,10 +463,9 @@ impl<'a> Worker<'a> {
                 None => self.zone_eof = true,
             }
         }
-        self.last = (file, offset + bs);
-        self.last_start = offset;
+        self.last_start[op.idx()] = offset;
         if u.random {
-            self.cursors[file] = offset + bs;
+            self.seq_cursors[file][op.idx()] = offset + bs;
         }
         if u.trimwrite && op == Op::Trim {
             self.trimmed = Some((file, offset, bs));
@@ -455,12 +473,46 @@ impl<'a> Worker<'a> {
         Some((op, file, offset, bs))
     }
 
+    /// How a random job places its next offset, by fio 3.33's rule (`get_next_offset`,
+    /// `get_next_block`): every N-th request (`rw=…:N`, fio's countdown) is random, or
+    /// with `percentage_random` that share of them; the others go on sequentially, or
+    /// under `rw_sequencer=identical` (N > 1) repeat the last offset. Sequential jobs
+    /// always go on in order.
+    #[inline]
+    fn pick(&mut self) -> Pick {
+        let u = self.uses;
+        if !u.random {
+            return Pick::Seq;
+        }
+        let hit = self.seq_nr != 0 && {
+            self.seq_count -= 1;
+            let hit = self.seq_count == 0;
+            if hit {
+                self.seq_count = self.seq_nr;
+            }
+            hit
+        };
+        let job = &self.plan.job;
+        if !hit {
+            return if job.tuning.rw_identical {
+                Pick::Same
+            } else {
+                Pick::Seq
+            };
+        }
+        if !u.pct_random || (self.rng.below(100) as u32) < job.more.percentage_random {
+            Pick::Random
+        } else {
+            Pick::Seq
+        }
+    }
+
     /// The offset and size of a request of `op` in `file`; None: the file has nothing
     /// left in this pass. A request's size is drawn after its offset, among the sizes
     /// that fit before the file's end (fio 3.33 `get_next_buflen`), random or
     /// sequential; with strided zones or sprandom it is drawn first.
     #[inline]
-    fn place(&mut self, op: Op, file: usize, random_now: bool) -> Option<(u64, u64)> {
+    fn place(&mut self, op: Op, file: usize, pick: Pick) -> Option<(u64, u64)> {
         let u = self.uses;
         let d = usize::from(op == Op::Write);
         let (start, len) = self.plan.regions[file];
@@ -473,18 +525,49 @@ impl<'a> Worker<'a> {
         if strided {
             return Some((start, bs)); // the zones pick it
         }
-        if u.random && !random_now {
-            // percentage_random: the rest continue sequentially from the file's last I/O
-            let need = if bs == 0 { self.sizes[d].min() } else { bs };
-            let o = self.cursors[file];
-            let o = if o + need <= start + len { o } else { start };
-            return Some((o, self.size_at(op, file, o, bs, None)));
+        if u.random {
+            return match pick {
+                Pick::Random => self.random_offset(op, file, bs, true),
+                Pick::Seq => self.seq_or_random(op, file, bs),
+                Pick::Same => {
+                    // `rw_sequencer=identical`: the direction's last offset again
+                    let o = self.last_start[op.idx()];
+                    let o = if o < start || o >= start + len {
+                        start
+                    } else {
+                        o
+                    };
+                    Some((o, self.size_at(op, file, o, bs, None)))
+                }
+            };
         }
-        if self.plan.job.rw.random() {
-            self.random_offset(op, file, bs)
-        } else {
-            self.seq_offset(op, file, bs)
+        self.seq_offset(op, file, bs)
+    }
+
+    /// A random job's sequential request in `file` (a `rw=…:N` run, or not drawn random
+    /// under `percentage_random`), by fio 3.33's `get_next_seq_offset` and its callers:
+    /// where the direction's last request ended; at or past the file's real end a random
+    /// block instead, which the random map does not mark (a time-based job over one file
+    /// starts over at the region's start there). None (the file is done): the position
+    /// is past the region, or the request does not fit before it or the real end.
+    fn seq_or_random(&mut self, op: Op, file: usize, bs: u64) -> Option<(u64, u64)> {
+        let (start, len) = self.plan.regions[file];
+        let real = self.real_ends.get(file).copied().unwrap_or(start + len);
+        let mut last = self.seq_cursors[file][op.idx()];
+        if self.plan.job.time_based && self.uses.one_file && last >= start + len {
+            last = start;
+            self.new_pass = true;
         }
+        if last >= real {
+            return self.random_offset(op, file, bs, false);
+        }
+        let d = usize::from(op == Op::Write);
+        let need = if bs == 0 { self.sizes[d].min() } else { bs };
+        if last + need > start + len {
+            return None;
+        }
+        let b = self.size_at(op, file, last, bs, None);
+        (last + b <= real).then_some((last, b))
     }
 
     /// [`Worker::next_req`] where only the random slot varies (`plain_random`: one
@@ -504,8 +587,6 @@ impl<'a> Worker<'a> {
         } else {
             o
         };
-        self.last = (0, offset + bs);
-        self.cursors[0] = offset + bs;
         (op, 0, offset, bs)
     }
 
@@ -549,17 +630,18 @@ impl<'a> Worker<'a> {
         None
     }
 
-    /// A random-mode offset in `file` (the `:N` runs, sprandom, the random map or the
-    /// distribution's generator) and the request's size: `bs`, or with `bs` 0 one drawn
-    /// for the offset ([`Worker::size_at`]); the map may shorten it to the free blocks it
-    /// found. Offsets are whole units of the direction ([`units_of`]); the map's blocks
+    /// A random-mode offset in `file` (sprandom, the random map or the distribution's
+    /// generator) and the request's size: `bs`, or with `bs` 0 one drawn for the offset
+    /// ([`Worker::size_at`]); the map may shorten it to the free blocks it found. With
+    /// `mark` false (a block drawn where a sequential run met the file's end) the map
+    /// is read, not marked, as fio's `IO_U_F_BUSY_OK`. Offsets are whole units of the direction ([`units_of`]); the map's blocks
     /// are the smallest size of all directions, and fio 3.33 indexes them by the block
     /// number of the direction's unit (`__get_next_rand_offset`, `mark_random_map`): with
     /// `bs=4k,16k` a write drawn as block b checks and marks map block b and goes to
     /// offset b × 16k. None: the file is done — its map is full, or the next free block
     /// is past its end (fio then ends the file, so such a job moves less than `size`).
     #[inline]
-    fn random_offset(&mut self, op: Op, file: usize, bs: u64) -> Option<(u64, u64)> {
+    fn random_offset(&mut self, op: Op, file: usize, bs: u64, mark: bool) -> Option<(u64, u64)> {
         let job = &self.plan.job;
         let d = usize::from(op == Op::Write);
         let (start, len) = self.plan.regions[file];
@@ -567,20 +649,6 @@ impl<'a> Worker<'a> {
         let unit = self.units[d];
         // the size the offset must leave room for
         let need = if bs == 0 { self.sizes[d].min() } else { bs };
-        let fits = |o: u64| if o + need <= end { o } else { start };
-        if self.seq_left > 0 && self.last.0 == file {
-            self.seq_left -= 1;
-            // `rw_sequencer=identical`: the same offset again; else the next one
-            let o = fits(if job.tuning.rw_identical {
-                self.last_start
-            } else {
-                self.last.1
-            });
-            return Some((o, self.size_at(op, file, o, bs, None)));
-        }
-        if job.rw_suffix > 1 {
-            self.seq_left = job.rw_suffix as u64 - 1;
-        }
         let mut taken = None;
         let o = if let Some(s) = &mut self.spr {
             // sprandom: blocks of bs from the region start
@@ -593,12 +661,20 @@ impl<'a> Worker<'a> {
             if m.full() && !job.time_based {
                 return None;
             }
-            let s = m.take(self.rng.below((len / unit).clamp(1, m.len())));
+            let want = self.rng.below((len / unit).clamp(1, m.len()));
+            let s = if mark {
+                m.take(want)
+            } else {
+                if m.full() {
+                    m.reset();
+                }
+                m.free_from(want)
+            };
             let o = start + s * unit;
             if o + need > end {
                 return None;
             }
-            taken = (bs != unit).then_some(s);
+            taken = (mark && bs != unit).then_some(s);
             o
         } else {
             start + self.gens[file][d].next(&mut self.rng) * unit

@@ -1,0 +1,228 @@
+//! A value refused in a job file: fio 3.33 prints its lines for the value as on the
+//! command line (`bs: 'z' suffix isn't applicable`, `fio: failed parsing bs=zz`, an
+//! option's valid values on stdout), then `fio: job SECTION dropped`, exit 1; an engine
+//! it cannot load is its loader's lines. iomark as `fio` prints the same, compared side
+//! by side with the installed fio: a list of bad values, and every option fio 3.33's
+//! `--cmdhelp=all` lists (read from the installed fio when the test runs) given `zz`.
+//! `iomark run` keeps its own one-line refusal naming the file and line.
+
+use crate::util::*;
+
+/// `(key=value, reason)`: options given `zz` in a job file where iomark's answer differs
+/// from fio 3.33's (docs/compat/fio.md, "Options"). The list may only shrink: a listed
+/// option that now answers as fio fails the test until it is struck off.
+const ZZ_DIFFERS: &[(&str, &str)] = &[
+    (
+        "wait_for=zz",
+        "iomark's line names the job and the rule (`names no job defined before it`)",
+    ),
+    (
+        "directory=zz",
+        "fio refuses a directory that does not exist while it reads the job; iomark when it lays files out, not for the null engine",
+    ),
+    (
+        "opendir=zz",
+        "iomark's line names the directory and the system's error (its exit 2)",
+    ),
+    (
+        "read_iolog=zz",
+        "iomark's line names the log and the system's error (its exit 2)",
+    ),
+    (
+        "exec_prerun=zz",
+        "fio goes on after a failed prerun command; iomark stops the job (exit 3)",
+    ),
+    (
+        "cpus_allowed=zz",
+        "fio 3.33 takes a CPU list it cannot read; iomark refuses it",
+    ),
+    (
+        "profile=zz",
+        "fio ignores an unknown profile in a job file; iomark refuses the value",
+    ),
+    (
+        "hugepage-size=zz",
+        "iomark does not run hugepage-size (its own line)",
+    ),
+    (
+        "numa_mem_policy=zz",
+        "fio says first which policies it takes; iomark prints only `failed parsing`",
+    ),
+    (
+        "numa_cpu_nodes=zz",
+        "fio prints libnuma's warning and a td_verror line on stdout; iomark its own lines",
+    ),
+    (
+        "randseed=zz",
+        "fio's first line (`'z' suffix isn't applicable` or its own) is not printed by iomark",
+    ),
+    (
+        "filesize=zz",
+        "fio's first line (`'z' suffix isn't applicable` or its own) is not printed by iomark",
+    ),
+    (
+        "number_ios=zz",
+        "fio's first line (`'z' suffix isn't applicable` or its own) is not printed by iomark",
+    ),
+    (
+        "sync_file_range=zz",
+        "fio's first line (`'z' suffix isn't applicable` or its own) is not printed by iomark",
+    ),
+    (
+        "verify_backlog=zz",
+        "fio's first line (`'z' suffix isn't applicable` or its own) is not printed by iomark",
+    ),
+    (
+        "trim_backlog=zz",
+        "fio's first line (`'z' suffix isn't applicable` or its own) is not printed by iomark",
+    ),
+    (
+        "zonecapacity=zz",
+        "fio's first line (`'z' suffix isn't applicable` or its own) is not printed by iomark",
+    ),
+    (
+        "lockmem=zz",
+        "fio's first line (`'z' suffix isn't applicable` or its own) is not printed by iomark",
+    ),
+    (
+        "verify=zz",
+        "iomark lists the option's valid values otherwise (fio_compat::listed_values)",
+    ),
+    (
+        "sync=zz",
+        "iomark lists the option's valid values otherwise (fio_compat::listed_values)",
+    ),
+    (
+        "random_distribution=zz",
+        "iomark lists the option's valid values otherwise (fio_compat::listed_values)",
+    ),
+    (
+        "steadystate=zz",
+        "iomark lists the option's valid values otherwise (fio_compat::listed_values)",
+    ),
+    (
+        "merge_blktrace_file=zz",
+        "fio 3.33 crashes (SIGSEGV) on it; iomark runs the job",
+    ),
+];
+
+/// `(code, stdout, stderr)` of fio 3.33 and of iomark as `fio`, each running the job file
+/// `text` (as `job.fio`, in a directory of its own); stdout only when the run was
+/// refused (a job that runs prints its own figures).
+fn job_file(text: &str) -> [(i32, String, String); 2] {
+    let b = fio_and_iomark("job_file_refusals", &["job.fio"], |d, _| {
+        std::fs::write(d.join("job.fio"), text).unwrap();
+    });
+    let fio = b
+        .fio
+        .expect("fio 3.33 is required (bash tests/run.sh installs it)");
+    [fio, b.iomark].map(|o| {
+        let out = if o.code == 0 { String::new() } else { o.stdout };
+        (o.code, out, o.stderr)
+    })
+}
+
+/// A job file whose section `j` sets `entry`, after globals that keep the job short.
+fn with_entry(entry: &str) -> String {
+    format!("[global]\nioengine=null\nsize=64k\nruntime=1\n[j]\n{entry}\n")
+}
+
+#[test]
+fn bad_values_in_a_job_file_print_fios_lines() {
+    assert!(
+        have_fio(),
+        "fio 3.33 is required (bash tests/run.sh installs it)"
+    );
+    let entries = [
+        "bs=zz",
+        "iodepth=-1",
+        "iodepth=0",
+        "rw=bogus",
+        "rw=read:zz",
+        "size=abc",
+        "bogus=1",
+        "direct=2",
+        "numjobs=abc",
+        "runtime=xyz",
+        "ioengine=zzbogus",
+        "fallocate=none,zz",
+        "percentile_list=zz",
+        "offset=zz",
+    ];
+    for entry in entries {
+        let [fio, iomark] = job_file(&with_entry(entry));
+        assert_eq!(fio, iomark, "{entry}: fio, then iomark");
+    }
+    // a refusal in [global] drops `global`; one in a later section drops that one, after
+    // the jobs before it were read (fio 3.33 has printed their lines on stdout by then,
+    // which iomark does not: docs/compat/fio.md)
+    let global = "[global]\nioengine=null\nbs=zz\n[j]\nsize=64k\n";
+    let later = "[a]\nioengine=null\nsize=64k\n[b]\nioengine=null\nsize=64k\nbs=zz\n";
+    for (text, whole) in [(global, true), (later, false)] {
+        let [fio, iomark] = job_file(text);
+        assert_ne!(fio.0, 0, "{text}");
+        assert!(fio.2.ends_with(if whole {
+            "job global dropped\n"
+        } else {
+            "job b dropped\n"
+        }));
+        if whole {
+            assert_eq!(fio, iomark, "{text}: fio, then iomark");
+        } else {
+            assert_eq!(
+                (fio.0, fio.2),
+                (iomark.0, iomark.2),
+                "{text}: fio, then iomark"
+            );
+        }
+    }
+}
+
+/// fio 3.33's job options, read from the installed fio.
+fn fio_options() -> Vec<String> {
+    let all = fio_cmd().args(["--cmdhelp=all"]).run();
+    assert_eq!(all.code, 0, "fio --cmdhelp=all: {}", all.stderr);
+    all.stdout
+        .lines()
+        .filter_map(|l| l.split_once(':').map(|(k, _)| k.trim().to_string()))
+        .filter(|k| !k.is_empty() && !k.contains(' '))
+        .collect()
+}
+
+/// Every option of fio 3.33's `--cmdhelp=all` given `zz` in a job file: iomark as `fio`
+/// exits as fio does and prints fio's stderr byte for byte, and its stdout too where fio
+/// refuses the job (options listed in [`ZZ_DIFFERS`] excepted).
+#[test]
+fn every_option_given_zz_in_a_job_file_answers_as_fio() {
+    assert!(
+        have_fio(),
+        "fio 3.33 is required (bash tests/run.sh installs it)"
+    );
+    let keys = fio_options();
+    assert!(keys.len() > 150, "{} options", keys.len());
+    let (mut bad, mut same, mut seen) = (Vec::new(), 0, Vec::new());
+    for key in &keys {
+        let entry = format!("{key}=zz");
+        let [fio, iomark] = job_file(&with_entry(&entry));
+        let listed = ZZ_DIFFERS.iter().any(|(e, _)| *e == entry);
+        if listed {
+            seen.push(entry.clone());
+        }
+        // the job's figures on stdout are its own when it runs
+        let alike = fio.0 == iomark.0 && fio.2 == iomark.2 && (fio.0 == 0 || fio.1 == iomark.1);
+        if alike == listed {
+            bad.push(format!(
+                "{entry} (listed in ZZ_DIFFERS: {listed})\n  fio:    {fio:?}\n  iomark: {iomark:?}"
+            ));
+        }
+        same += usize::from(alike);
+    }
+    eprintln!(
+        "zz in a job file: {same} of {} options answer as fio",
+        keys.len()
+    );
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+    for (e, _) in ZZ_DIFFERS {
+        assert!(seen.iter().any(|s| s == e), "{e} is no option of fio's");
+    }
+}
