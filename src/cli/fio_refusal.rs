@@ -78,7 +78,7 @@ pub(crate) fn fio_lines(e: &FioError, argv0: &str, raw: &[String]) -> Option<Vec
                 format!("fio: job <{job}> has write or trim bit set, but fio is in read-only mode"),
                 "Correct format for offending option".to_string(),
             ];
-            let help = options::cmdhelp("rw").unwrap_or_default();
+            let help = crate::job::fio::cmdhelp::shown_of("rw").unwrap_or_default();
             lines.extend(
                 help.lines()
                     .take_while(|l| !l.contains("valid values:"))
@@ -177,7 +177,7 @@ pub(crate) fn fio_stdout(e: &FioError) -> Option<String> {
         } if !FIO_ENGINES.contains(&engine.as_str()) => return Some(dlopen_line(engine)),
         _ => return None,
     };
-    let help = options::cmdhelp(key)?;
+    let help = crate::job::fio::cmdhelp::shown_of(key)?;
     let at = help.find("        valid values:")?;
     Some(help[at..].to_string())
 }
@@ -198,14 +198,15 @@ fn names_no_listed_value(key: &str, value: &str) -> bool {
     let Some(o) = options::find(&key.trim().replace('-', "_")) else {
         return false;
     };
-    if o.name == "ioengine" || o.values.is_empty() {
+    let listed = o.help_shown().values;
+    if o.name == "ioengine" || listed.is_empty() {
         return false;
     }
     let head = match value.split_once(',') {
         Some((head, _)) => head,
         None => value.split(':').next().unwrap_or(value),
     };
-    !o.values.iter().any(|(v, _)| *v == head)
+    !listed.iter().any(|(v, _)| *v == head)
 }
 
 /// getopt's line for an option word fio does not know, then fio's own (the same words)

@@ -176,15 +176,22 @@ fn refusals(args: &[String], persona: Persona) -> Option<Exit> {
     None
 }
 
-/// `--cmdhelp` / `--cmdhelp=all`: every option; `--cmdhelp=KEY`: that option as fio 3.33
-/// prints it. A key iomark does not have is exit 2 with a "did you mean"; under the fio
+/// `--cmdhelp` / `--cmdhelp=all`: every option (fio 3.33's list under the fio persona,
+/// iomark's by group under its own); `--cmdhelp=KEY`: that option as fio 3.33 prints it. A key iomark does not have is exit 2 with a "did you mean"; under the fio
 /// persona fio's answer (`No such command: KEY`, its closest option's help, exit 0).
 fn cmdhelp(key: &str, persona: Persona) -> Exit {
     if key.is_empty() || key == "all" {
-        crate::out!("{}", fio::options::cmdhelp_all());
+        match persona {
+            Persona::Fio => crate::out!("{}", fio::cmdhelp::all_fio()),
+            Persona::Iomark => crate::out!("{}", fio::options::cmdhelp_all()),
+        }
         return Ok(exit::OK);
     }
-    match fio::options::cmdhelp(key) {
+    let text = match persona {
+        Persona::Fio => fio::cmdhelp::fio_key(key),
+        Persona::Iomark => fio::cmdhelp::key(key),
+    };
+    match text {
         Some(text) => {
             crate::out!("{text}");
             Ok(exit::OK)
@@ -192,7 +199,7 @@ fn cmdhelp(key: &str, persona: Persona) -> Exit {
         None if persona == Persona::Fio => {
             // fio 3.33: its line without an end, then its closest option's help, exit 0
             crate::util::output::to_stderr(format_args!("No such command: {key}"));
-            match fio::fio333::cmdhelp_closest(key).and_then(fio::options::cmdhelp) {
+            match fio::cmdhelp::closest(key) {
                 Some(text) => crate::out!(" - showing closest match\n{text}"),
                 None => crate::out!("\n"),
             }

@@ -7,24 +7,95 @@
 //! command-line option of fio's that iomark's option table has a row for is that row's
 //! ([`Fio333`]: its place in fio's order); the lists here hold only the others.
 
-use super::options::{self, Fio333};
+use super::options::{self, Fio333, FioType, OptionHelp, Range};
 use std::sync::LazyLock;
 
+/// What fio 3.33's `--cmdhelp` shows of one of its options iomark has no row for.
+struct Listed {
+    help: &'static str,
+    parent: Option<&'static str>,
+    fio_type: FioType,
+    default: Option<&'static str>,
+    range: Range,
+}
+
+/// A boolean fio lists under `parent`, off by default.
+const fn off_under(help: &'static str, parent: &'static str) -> Option<Listed> {
+    Some(Listed {
+        help,
+        parent: Some(parent),
+        fio_type: FioType::Bool,
+        default: Some("0"),
+        range: Range::Int(0, 1),
+    })
+}
+
 /// fio 3.33's job options that iomark's option table has no row for (fio's, which
-/// iomark does not run): `(place in fio's table, name, aliases)`. The others are the
-/// table's rows marked [`Fio333::Job`].
-const JOB_NOT_RUN: &[(u16, &str, &[&str])] = &[
-    (33, "bs_is_seq_rand", &[]),
-    (37, "softrandommap", &[]),
-    (41, "percentage_sequential", &[]),
-    (65, "iomem_align", &["mem_align"]),
-    (68, "verifysort", &[]),
-    (69, "verifysort_nr", &[]),
-    (78, "verify_async_cpus", &[]),
-    (115, "rwmixcycle", &[]),
-    (151, "gpu_dev_id", &[]),
-    (219, "hugepage-size", &[]),
-    (222, "flow_watermark", &[]),
+/// iomark does not run): `(place in fio's table, name, aliases, what --cmdhelp shows)`;
+/// `None`: fio's `--cmdhelp` does not show it (deprecated, or not built into the
+/// installed fio: `gpu_dev_id` needs CUDA). The others are the table's rows marked
+/// [`Fio333::Job`].
+const JOB_NOT_RUN: &[(u16, &str, &[&str], Option<Listed>)] = &[
+    (
+        33,
+        "bs_is_seq_rand",
+        &[],
+        off_under(
+            "Consider any blocksize setting to be sequential,random",
+            "blocksize",
+        ),
+    ),
+    (
+        37,
+        "softrandommap",
+        &[],
+        off_under(
+            "Set norandommap if randommap allocation fails",
+            "norandommap",
+        ),
+    ),
+    (41, "percentage_sequential", &[], None),
+    (
+        65,
+        "iomem_align",
+        &["mem_align"],
+        Some(Listed {
+            help: "IO memory buffer offset alignment",
+            parent: Some("iomem"),
+            fio_type: FioType::Int,
+            default: Some("0"),
+            range: Range::Int(0, -1),
+        }),
+    ),
+    (68, "verifysort", &[], None),
+    (69, "verifysort_nr", &[], None),
+    (
+        78,
+        "verify_async_cpus",
+        &[],
+        Some(Listed {
+            help: "Set CPUs allowed for async verify threads",
+            parent: Some("verify_async"),
+            fio_type: FioType::Str,
+            default: None,
+            range: Range::None,
+        }),
+    ),
+    (115, "rwmixcycle", &[], None),
+    (151, "gpu_dev_id", &[], None),
+    (
+        219,
+        "hugepage-size",
+        &[],
+        Some(Listed {
+            help: "When using hugepages, specify size of each page",
+            parent: None,
+            fio_type: FioType::Int,
+            default: Some("2097152"),
+            range: Range::Int(0, -1),
+        }),
+    ),
+    (222, "flow_watermark", &[], None),
 ];
 
 /// The options of fio 3.33's built-in profiles (`act`, `tiobench`), which it adds to its
@@ -70,7 +141,7 @@ fn fio() -> &'static Fio {
                 Fio333::None => {}
             }
         }
-        job.extend(JOB_NOT_RUN.iter().map(|&(at, n, a)| (at, (n, a))));
+        job.extend(JOB_NOT_RUN.iter().map(|&(at, n, a, _)| (at, (n, a))));
         profile.extend(PROFILE_NOT_RUN.iter().copied());
         command.extend(COMMAND_NOT_RUN.iter().copied());
         job.sort_by_key(|(at, _)| *at);
@@ -232,12 +303,49 @@ pub fn did_you_mean_cmdline(word: &str) -> Option<&'static str> {
         .map(|(n, _)| n)
 }
 
+/// fio 3.33's job options as its `--cmdhelp` shows them, in the order of its table:
+/// the option table's rows fio has ([`options::FioOption::help_shown`]) with the ones
+/// it has no row for, without those fio's `--cmdhelp` skips (deprecated ones).
+pub fn shown() -> &'static [OptionHelp] {
+    static SHOWN: LazyLock<Vec<OptionHelp>> = LazyLock::new(|| {
+        let mut list: Vec<(u16, OptionHelp)> = options::all()
+            .filter_map(|o| match o.fio333 {
+                Fio333::Job { at, .. } => Some((at, o.help_shown())),
+                _ => None,
+            })
+            .collect();
+        list.extend(JOB_NOT_RUN.iter().filter_map(|(at, name, aliases, l)| {
+            let l = l.as_ref()?;
+            let help = OptionHelp {
+                name: *name,
+                help: l.help,
+                aliases: *aliases,
+                parent: l.parent,
+                fio_type: l.fio_type,
+                default: l.default,
+                range: l.range,
+                values: &[],
+            };
+            Some((*at, help))
+        }));
+        list.sort_by_key(|(at, _)| *at);
+        list.into_iter().map(|(_, h)| h).collect()
+    });
+    &SHOWN
+}
+
 /// The option `--cmdhelp=KEY` shows as fio 3.33's "closest match" for a name it does
-/// not have: the nearest job option, fewer than 3 edits away (parse.c show_cmd_help).
-pub fn cmdhelp_closest(key: &str) -> Option<&'static str> {
-    nearest(key, job_names())
-        .filter(|(_, d)| *d < 3)
-        .map(|(n, _)| n)
+/// not have: the first nearest of the options its `--cmdhelp` shows, fewer than 3
+/// edits away (parse.c show_cmd_help).
+pub fn cmdhelp_closest(key: &str) -> Option<&'static OptionHelp> {
+    let mut best: Option<(&OptionHelp, usize)> = None;
+    for o in shown() {
+        let d = distance(key, o.name);
+        if best.is_none_or(|(_, b)| d < b) {
+            best = Some((o, d));
+        }
+    }
+    best.filter(|(_, d)| *d < 3).map(|(o, _)| o)
 }
 
 #[cfg(test)]
@@ -269,8 +377,8 @@ mod tests {
             Some("rw_sequencer")
         );
         assert_eq!(did_you_mean_job("bogusopt=1"), None);
-        assert_eq!(cmdhelp_closest("iodepht"), Some("iodepth"));
-        assert_eq!(cmdhelp_closest("bogus"), None);
+        assert_eq!(cmdhelp_closest("iodepht").map(|o| o.name), Some("iodepth"));
+        assert!(cmdhelp_closest("bogus").is_none());
         assert!(job_key_known("hostname") && job_key_known("blocksize"));
         assert!(job_key_known("threads"));
         assert_eq!(did_you_mean_job("threadsx=1"), Some("threads"));

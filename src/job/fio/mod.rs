@@ -12,6 +12,7 @@
 //! error naming it (and `file:line` for job files): nothing is silently ignored.
 
 pub mod args;
+pub mod cmdhelp;
 pub mod control;
 pub mod extra;
 pub mod finish;

@@ -9,24 +9,7 @@ use crate::util::*;
 /// Options whose listed values iomark's `--cmdhelp` prints otherwise than fio 3.33, with
 /// the reason (docs/compat/fio.md, "Options"). The list may only shrink: a listed option
 /// that now prints fio's values fails the test until it is struck off.
-const VALUES_DIFFER: &[(&str, &str)] = &[
-    (
-        "verify",
-        "iomark lists the checksums in its own order with its aliases (none, xxhash64)",
-    ),
-    (
-        "sync",
-        "fio 3.33 lists an unnamed `dsync` row iomark does not print",
-    ),
-    (
-        "random_distribution",
-        "iomark lists gauss and sequence, which fio 3.33 does not",
-    ),
-    (
-        "steadystate",
-        "iomark lists lat and lat_slope, which fio 3.33 does not",
-    ),
-];
+const VALUES_DIFFER: &[(&str, &str)] = &[];
 
 /// fio 3.33's options that list valid values, read from the installed fio.
 fn listed_value_options() -> Vec<String> {

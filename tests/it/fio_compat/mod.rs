@@ -4,6 +4,7 @@ mod bandwidth_log;
 mod bs_edges;
 mod bssplit_map;
 mod cli;
+mod cmdhelp;
 mod colons;
 mod compressed_log;
 mod contract;

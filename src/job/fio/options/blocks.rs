@@ -16,6 +16,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
         .default("4096")
         .range(1, -1)
         .example("4k,64k")
+        .parent("rw")
         .fio_job(28),
     FioOption::job(
         "bsrange",
@@ -27,6 +28,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
     .alias(&["blocksize_range"])
     .range(1, 0)
     .example("4k-16k")
+    .parent("rw")
     .fio_job(30),
     FioOption::job(
         "bssplit",
@@ -36,6 +38,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
         bssplit,
     )
     .example("4k/50:64k/50")
+    .parent("rw")
     .fio_job(31),
     FioOption::job(
         "ba",
@@ -47,6 +50,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
     .alias(&["blockalign"])
     .range(1, -1)
     .example("4k")
+    .parent("rw")
     .fio_job(29),
     FioOption::job(
         "size",
@@ -56,6 +60,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
         size,
     )
     .example("50%")
+    .shows_type(super::FioType::StrValZone)
     .fio_job(19),
     FioOption::job(
         "io_size",
@@ -66,6 +71,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
     )
     .alias(&["io_limit"])
     .example("64m")
+    .shows_type(super::FioType::StrValZone)
     .fio_job(20),
     FioOption::job(
         "number_ios",
@@ -86,6 +92,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
     .alias(&["fileoffset"])
     .default("0")
     .example("10%")
+    .shows_type(super::FioType::StrValZone)
     .fio_job(24),
     FioOption::job(
         "offset_increment",
@@ -96,6 +103,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
     )
     .default("0")
     .example("1m")
+    .parent("offset")
+    .shows_type(super::FioType::StrValZone)
     .fio_job(26),
 ];
 

@@ -29,34 +29,47 @@ pub(super) static OPTIONS: &[FioOption] = &[
             ("meta", "Use io information for verification"),
             ("pattern", "Verify strict pattern"),
         ])
-        .example("crc32c").fio_job(66),
+        .example("crc32c")
+        .shows_values(FIO_VERIFY).fio_job(66),
     FioOption::job("verify_pattern", Group::Verify, Kind::Str, "Fill pattern for IO buffers", verify_pattern)
-        .example("0xdeadbeef").fio_job(72),
+        .example("0xdeadbeef")
+        .parent("verify").fio_job(72),
     FioOption::job("do_verify", Group::Verify, Kind::Bool, "Run verification stage after write", do_verify)
-        .default("1").fio_job(67),
+        .default("1")
+        .parent("verify").fio_job(67),
     FioOption::job("verify_fatal", Group::Verify, Kind::Bool, "Exit on a single verify failure, don't continue", verify_fatal)
-        .default("0").fio_job(73),
+        .default("0")
+        .parent("verify").fio_job(73),
     FioOption::job("verify_backlog", Group::Verify, Kind::Str, "Verify after this number of blocks are written", verify_backlog)
-        .example("16").fio_job(76),
+        .example("16")
+        .parent("verify").fio_job(76),
     FioOption::job("verify_backlog_batch", Group::Verify, Kind::Int, "Verify this number of IO blocks", verify_backlog_batch)
         .range(0, -1)
-        .example("8").fio_job(77),
+        .example("8")
+        .parent("verify").fio_job(77),
     FioOption::job("verify_interval", Group::Verify, Kind::Int, "Store verify buffer header every N bytes", verify_interval)
         .range(64, -1)
-        .example("512").fio_job(70),
+        .example("512").parent("verify")
+        .shows_range(80, -1)
+        .fio_job(70),
     FioOption::job("verify_write_sequence", Group::Verify, Kind::Bool, "Verify header write sequence number", verify_write_sequence)
         .default("1"),
     FioOption::job("verify_dump", Group::Verify, Kind::Bool, "Dump contents of good and bad blocks on failure", verify_dump)
-        .default("0").fio_job(74),
+        .default("0")
+        .parent("verify").fio_job(74),
     FioOption::job("verify_async", Group::Verify, Kind::Int, "Number of async verifier threads to use", verify_async)
         .default("0")
         .range(0, -1)
-        .example("0").fio_job(75),
-    FioOption::job("experimental_verify", Group::Verify, Kind::Bool, "Enable experimental verification (same blocks verified as without it in iomark)", experimental_verify)
-        .default("0").fio_job(79),
+        .example("0")
+        .parent("verify").fio_job(75),
+    FioOption::job("experimental_verify", Group::Verify, Kind::Bool, "Enable experimental verification", experimental_verify)
+        .parent("verify")
+        .fio_job(79),
     FioOption::job("verify_state_save", Group::Verify, Kind::Bool, "Save verify state on termination", verify_state_save)
-        .default("1").fio_job(81),
-    FioOption::job("verify_state_load", Group::Verify, Kind::Bool, "Load verify termination state", verify_state_load).fio_job(80),
+        .default("1")
+        .parent("verify").fio_job(81),
+    FioOption::job("verify_state_load", Group::Verify, Kind::Bool, "Load verify termination state", verify_state_load)
+        .parent("verify").fio_job(80),
     FioOption::job("buffer_pattern", Group::Buffers, Kind::Str, "Fill pattern for IO buffers", buffer_pattern)
         .example("\"abcd\"-120xdeadface").fio_job(188),
     FioOption::job("zero_buffers", Group::Buffers, Kind::Flag, "Init IO buffers to all zeroes", zero_buffers).fio_job(185),
@@ -73,11 +86,13 @@ pub(super) static OPTIONS: &[FioOption] = &[
             ("repeat", "repeat previous page"),
             ("working_set", "choose a page randomly from limited working set defined in dedupe_working_set_percentage"),
         ])
-        .example("working_set").fio_job(193),
+        .example("working_set")
+        .parent("dedupe_percentage").fio_job(193),
     FioOption::job("dedupe_working_set_percentage", Group::Buffers, Kind::Int, "Dedupe working set size in percentages from file or device size used to generate dedupe patterns from", dedupe_working_set_percentage)
         .default("5")
         .range(0, 100)
-        .example("10").fio_job(194),
+        .example("10")
+        .parent("dedupe_percentage").fio_job(194),
     FioOption::job("dedupe_global", Group::Buffers, Kind::Bool, "Share deduplication buffers across jobs", dedupe_global)
         .default("0").fio_job(192),
     FioOption::job("continue_on_error", Group::Errors, Kind::Str, "Continue on non-fatal errors during IO", continue_on_error)
@@ -94,7 +109,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
         ])
         .example("io").fio_job(208),
     FioOption::job("ignore_error", Group::Errors, Kind::Str, "Set a specific list of errors to ignore", ignore_error)
-        .example("EIO,ENOSPC:122").fio_job(209),
+        .example("EIO,ENOSPC:122")
+        .parent("rw").fio_job(209),
     FioOption::job("error_dump", Group::Errors, Kind::Bool, "Dump info on each error", error_dump)
         .default("0").fio_job(210),
 ];
@@ -254,3 +270,26 @@ bool_keys! {
     dedupe_global => extra.dedupe_global;
     error_dump => more.x.error_dump;
 }
+
+/// The checksums fio 3.33's `--cmdhelp=verify` lists (its build's, in its order).
+const FIO_VERIFY: &[(&str, &str)] = &[
+    ("0", "Don't do IO verification"),
+    ("md5", "Use md5 checksums for verification"),
+    ("crc64", "Use crc64 checksums for verification"),
+    ("crc32", "Use crc32 checksums for verification"),
+    ("crc32c-intel", "Use crc32c checksums for verification (hw assisted, if available)"),
+    ("crc32c", "Use crc32c checksums for verification (hw assisted, if available)"),
+    ("crc16", "Use crc16 checksums for verification"),
+    ("crc7", "Use crc7 checksums for verification"),
+    ("sha1", "Use sha1 checksums for verification"),
+    ("sha256", "Use sha256 checksums for verification"),
+    ("sha512", "Use sha512 checksums for verification"),
+    ("sha3-224", "Use sha3-224 checksums for verification"),
+    ("sha3-256", "Use sha3-256 checksums for verification"),
+    ("sha3-384", "Use sha3-384 checksums for verification"),
+    ("sha3-512", "Use sha3-512 checksums for verification"),
+    ("xxhash", "Use xxhash checksums for verification"),
+    ("meta", "Use io information for verification. Now is implied by default, thus option is obsolete, don't use it"),
+    ("pattern", "Verify strict pattern"),
+    ("null", "Pretend to verify"),
+];

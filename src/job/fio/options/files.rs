@@ -77,6 +77,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
     .default("1")
     .range(1, 1_000_000)
     .example("4")
+    .shows_range(0, -1)
     .fio_job(43),
     FioOption::job(
         "unlink",
@@ -96,6 +97,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
     )
     .range(1, 1_000_000)
     .example("1")
+    .shows_range(0, -1)
     .fio_job(44),
     FioOption::job(
         "filesize",
@@ -106,6 +108,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
     )
     .range(1, 0)
     .example("1m-4m")
+    .shows_type(super::FioType::Str)
     .fio_job(22),
     FioOption::job(
         "fsync",

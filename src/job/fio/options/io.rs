@@ -40,6 +40,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
     .default("psync")
     .values(&crate::util::engines::ENGINE_WORDS)
     .example("io_uring")
+    .shows_values(FIO_IOENGINE)
     .fio_job(11),
     FioOption::job(
         "iodepth",
@@ -51,6 +52,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
     .default("1")
     .range(1, 65_536)
     .example("32")
+    .shows_range(1, -1)
     .fio_job(12),
     FioOption::job(
         "iodepth_batch",
@@ -62,6 +64,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
     .alias(&["iodepth_batch_submit"])
     .default("1")
     .range(0, -1)
+    .parent("iodepth")
     .fio_job(13),
     FioOption::job(
         "iodepth_batch_complete_min",
@@ -73,6 +76,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
     .alias(&["iodepth_batch_complete"])
     .default("1")
     .range(0, -1)
+    .parent("iodepth")
     .fio_job(14),
     FioOption::job(
         "iodepth_batch_complete_max",
@@ -82,6 +86,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
         iodepth_batch_complete_max,
     )
     .range(0, -1)
+    .parent("iodepth")
     .fio_job(15),
     FioOption::job(
         "iodepth_low",
@@ -91,6 +96,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
         iodepth_low,
     )
     .range(0, -1)
+    .parent("iodepth")
     .fio_job(16),
     FioOption::job(
         "io_submit_mode",
@@ -157,6 +163,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
     .default("none")
     .values(&[("none", ""), ("0", ""), ("sync", ""), ("1", "")])
     .example("sync")
+    .shows_values(FIO_SYNC)
     .fio_job(137),
     FioOption::job(
         "invalidate",
@@ -333,3 +340,44 @@ bool_keys! {
     invalidate => more.invalidate;
     atomic => more.x.atomic;
 }
+
+/// The words fio 3.33's `--cmdhelp=sync` lists.
+const FIO_SYNC: &[(&str, &str)] = &[
+    ("none", ""),
+    ("0", ""),
+    ("sync", ""),
+    ("1", ""),
+    ("dsync", ""),
+];
+
+/// The engines fio 3.33's `--cmdhelp=ioengine` lists (the installed build's, in its
+/// order); which ones iomark runs is `util/engines.rs`'s.
+const FIO_IOENGINE: &[(&str, &str)] = &[
+    ("sync", "Use read/write"),
+    ("psync", "Use pread/pwrite"),
+    ("vsync", "Use readv/writev"),
+    ("pvsync", "Use preadv/pwritev"),
+    ("pvsync2", "Use preadv2/pwritev2"),
+    ("libaio", "Linux native asynchronous IO"),
+    ("io_uring", "Fast Linux native aio"),
+    ("posixaio", "POSIX asynchronous IO"),
+    ("rbd", "Rados Block Device asynchronous IO"),
+    ("mmap", "Memory mapped IO"),
+    ("splice", "splice/vmsplice based IO"),
+    ("netsplice", "splice/vmsplice to/from the network"),
+    ("sg", "SCSI generic v3 IO"),
+    ("null", "Testing engine (no data transfer)"),
+    ("net", "Network IO"),
+    ("cpuio", "CPU cycle burner engine"),
+    ("rdma", "RDMA IO engine"),
+    ("e4defrag", "ext4 defrag engine"),
+    ("falloc", "fallocate() file based engine"),
+    ("gfapi", "Glusterfs libgfapi(sync) based engine"),
+    ("gfapi_async", "Glusterfs libgfapi(async) based engine"),
+    ("pmemblk", "PMDK libpmemblk based IO engine"),
+    ("dev-dax", "DAX Device based IO engine"),
+    ("filecreate", "File creation engine"),
+    ("external", "Load external engine (append name)"),
+    ("libpmem", "PMDK libpmem based IO engine"),
+    ("nbd", "Network Block Device (NBD) IO engine"),
+];

@@ -3,7 +3,8 @@
 //! with its name, aliases, group, one-line help, value type and the `apply` that writes
 //! the value. It drives command-line and job-file parsing ([`apply`],
 //! `job/fio/args.rs`), "did you mean" over every key ([`did_you_mean`]), `--cmdhelp`
-//! ([`cmdhelp`], [`cmdhelp_all`]) and the group list of `iomark run --help`
+//! (`job/fio/cmdhelp.rs` renders [`FioOption::help_shown`]; [`cmdhelp_all`] is `iomark
+//! run`'s list by group) and the group list of `iomark run --help`
 //! ([`groups_help`]); each row also says where fio 3.33 has the option ([`Fio333`]), what
 //! the fio persona checks job-file keys against (`job/fio/fio333.rs`).
 //!
@@ -11,9 +12,11 @@
 //! of this folder, one slice each, chained by [`all`] in the order `--cmdhelp` lists them.
 //! The values still land in today's `FioJob` structs (`job/fio/mod.rs`, `keys.rs`,
 //! `control.rs`, `extra.rs`, `keys_verify.rs`, `zone_keys.rs`), whose modules keep the
-//! value types and their parsers. Help texts, types and defaults are those of
-//! `fio --cmdhelp=KEY` (fio 3.33) where fio has the key; ranges and valid values say what
-//! iomark accepts.
+//! value types and their parsers. Help texts and defaults are those of `fio
+//! --cmdhelp=KEY` (fio 3.33) where fio has the key; `kind`, `range` and `values` say
+//! what iomark parses and accepts, and where fio shows otherwise (its type word, range,
+//! listed values) or lists the option under a parent, the row says so apart ([`Shown`]),
+//! so `--cmdhelp` prints fio's while parsing keeps iomark's bounds.
 
 /// Boolean job keys: `NAME => FIELD;` makes `fn NAME`, the `apply` that sets
 /// `job.FIELD` to the value as a fio boolean (a bare key is true).
@@ -161,19 +164,77 @@ pub enum Kind {
 }
 
 impl Kind {
-    /// The "type:" text of `fio --cmdhelp=KEY`.
-    pub fn fio_type(self) -> &'static str {
+    /// The type `fio --cmdhelp=KEY` names for a value of this kind, unless the row says
+    /// fio's own ([`Shown::fio_type`]).
+    pub fn fio_type(self) -> FioType {
         match self {
-            Kind::Str => "string (opt=bla)",
-            Kind::SizeStr => "string with possible k/m/g postfix (opt=4k)",
-            Kind::Time => "string with time postfix (opt=10s)",
-            Kind::Range => "one to three ranges (opt=1k-4k[,4k-8k[,1k-8k]])",
-            Kind::Int => "integer value (opt=100)",
-            Kind::Bool => "boolean value (opt=1)",
-            Kind::FloatList => "list of floating point values separated by ':' (opt=5.9:7.8)",
-            Kind::Flag => "empty or boolean value ([0|1])",
+            Kind::Str => FioType::Str,
+            Kind::SizeStr => FioType::StrMulti,
+            Kind::Time => FioType::Time,
+            Kind::Range => FioType::Range,
+            Kind::Int => FioType::Int,
+            Kind::Bool => FioType::Bool,
+            Kind::FloatList => FioType::FloatList,
+            Kind::Flag => FioType::StrSet,
         }
     }
+}
+
+/// An option's type as fio 3.33 names it in `--cmdhelp=KEY` (parse.c's option types):
+/// what fio shows, apart from the [`Kind`] iomark parses the value as.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FioType {
+    /// FIO_OPT_STR, FIO_OPT_STR_ULL, FIO_OPT_STR_VAL, FIO_OPT_STR_STORE
+    Str,
+    /// FIO_OPT_STR_MULTI
+    StrMulti,
+    /// FIO_OPT_STR_VAL_ZONE, which fio's list of type words lacks: printed `(null)`
+    StrValZone,
+    /// FIO_OPT_STR_VAL_TIME
+    Time,
+    /// FIO_OPT_RANGE
+    Range,
+    /// FIO_OPT_INT, FIO_OPT_ULL
+    Int,
+    /// FIO_OPT_BOOL
+    Bool,
+    /// FIO_OPT_FLOAT_LIST
+    FloatList,
+    /// FIO_OPT_STR_SET
+    StrSet,
+}
+
+impl FioType {
+    /// The "type:" text of `fio --cmdhelp=KEY`.
+    pub fn word(self) -> &'static str {
+        match self {
+            FioType::Str => "string (opt=bla)",
+            FioType::StrMulti => "string with possible k/m/g postfix (opt=4k)",
+            FioType::StrValZone => "(null)",
+            FioType::Time => "string with time postfix (opt=10s)",
+            FioType::Range => "one to three ranges (opt=1k-4k[,4k-8k[,1k-8k]])",
+            FioType::Int => "integer value (opt=100)",
+            FioType::Bool => "boolean value (opt=1)",
+            FioType::FloatList => "list of floating point values separated by ':' (opt=5.9:7.8)",
+            FioType::StrSet => "empty or boolean value ([0|1])",
+        }
+    }
+}
+
+/// What `--cmdhelp` shows of an option where it differs from what iomark parses and
+/// enforces (the row's `kind`, `range` and `values`): fio 3.33's type, range and listed
+/// values, and the option it lists the row under (`--cmdhelp=all` indents a child under
+/// its parent). `None`: the row's own.
+#[derive(Clone, Copy, Debug)]
+pub struct Shown {
+    /// the option fio lists this one under (fio's `parent`)
+    pub parent: Option<&'static str>,
+    /// fio's type, when not the one of the row's kind
+    pub fio_type: Option<FioType>,
+    /// fio's range line, when not the row's range
+    pub range: Option<Range>,
+    /// fio's listed values, when not the row's
+    pub values: Option<&'static [(&'static str, &'static str)]>,
 }
 
 /// Whether `--KEY` written without `=VALUE` takes the next command-line word as its value
@@ -264,6 +325,8 @@ pub struct FioOption {
     pub apply: Apply,
     /// where fio 3.33 has it
     pub fio333: Fio333,
+    /// what `--cmdhelp` shows where it is not what iomark enforces
+    pub shown: Shown,
 }
 
 impl FioOption {
@@ -297,6 +360,12 @@ impl FioOption {
             },
             apply,
             fio333: Fio333::None,
+            shown: Shown {
+                parent: None,
+                fio_type: None,
+                range: None,
+                values: None,
+            },
         }
     }
     /// A job key.
@@ -364,6 +433,59 @@ impl FioOption {
     pub(super) const fn fio_profile(mut self, at: u16) -> Self {
         self.fio333 = Fio333::Profile { at };
         self
+    }
+
+    /// fio lists it under `p` (fio's `parent`).
+    pub(super) const fn parent(mut self, p: &'static str) -> Self {
+        self.shown.parent = Some(p);
+        self
+    }
+    /// fio names its type `t`, not the one of its kind.
+    pub(super) const fn shows_type(mut self, t: FioType) -> Self {
+        self.shown.fio_type = Some(t);
+        self
+    }
+    /// fio shows the range `min`..`max` (`-1`: no limit; `(0, 0)`: no range line), not
+    /// the one iomark accepts.
+    pub(super) const fn shows_range(mut self, min: i64, max: i64) -> Self {
+        self.shown.range = Some(Range::Int(min, max));
+        self
+    }
+    /// fio lists the values `v`, not the ones iomark lists.
+    pub(super) const fn shows_values(mut self, v: &'static [(&'static str, &'static str)]) -> Self {
+        self.shown.values = Some(v);
+        self
+    }
+
+    /// What fio 3.33's `--cmdhelp=KEY` shows of it: fio's facts where the row holds
+    /// them apart, else the row's own; fio's alias only.
+    pub fn help_shown(&self) -> OptionHelp {
+        let aliases: &'static [&'static str] = match self.fio333 {
+            Fio333::Job { aliases: false, .. } => &[],
+            _ => self.aliases,
+        };
+        OptionHelp {
+            aliases,
+            fio_type: self.shown.fio_type.unwrap_or(self.kind.fio_type()),
+            range: self.shown.range.unwrap_or(self.range),
+            values: self.shown.values.unwrap_or(self.values),
+            ..self.help_accepted()
+        }
+    }
+
+    /// What `iomark run --cmdhelp=KEY` shows of it, in fio's layout: the type of its
+    /// kind, the range and values iomark accepts, its aliases.
+    pub fn help_accepted(&self) -> OptionHelp {
+        OptionHelp {
+            name: self.name,
+            help: self.help,
+            aliases: self.aliases,
+            parent: self.shown.parent,
+            fio_type: self.kind.fio_type(),
+            default: self.default,
+            range: self.range,
+            values: self.values,
+        }
     }
 
     /// Whether `key` (`-` and `_` alike) names this option.
@@ -1083,37 +1205,64 @@ pub fn did_you_mean(key: &str) -> String {
     best.map_or_else(String::new, |(_, c)| format!("; did you mean '{c}'?"))
 }
 
-/// `--cmdhelp=KEY` as fio 3.33 prints it (`parse.c: show_option_help`): the name and
-/// help, then `alias`, `type`, `default`, `range` and `valid values` lines, names right
-/// aligned in 20 columns, and an empty line. `None` when no option has that name.
-pub fn cmdhelp(key: &str) -> Option<String> {
-    let o = find(&key.trim().replace('-', "_"))?;
-    let mut s = format!("{:>20}: {}\n", o.name, o.help);
-    for a in o.aliases {
-        s += &format!("{:>20}: {a}\n", "alias");
-    }
-    s += &format!("{:>20}: {}\n", "type", o.kind.fio_type());
-    s += &format!("{:>20}: {}\n", "default", o.default.unwrap_or("no default"));
-    if o.values.is_empty() {
-        match o.range {
-            Range::None => {}
-            Range::Int(min, 0) => s += &format!("{:>20}: min={min}\n", "range"),
-            Range::Int(min, max) => s += &format!("{:>20}: min={min}, max={max}\n", "range"),
-            Range::Float(min, max) => {
-                s += &format!("{:>20}: min={min:.6}, max={max:.6}\n", "range")
+/// One option as `--cmdhelp` shows it: a row's [`FioOption::help_shown`], or one of fio
+/// 3.33's options iomark has no row for (`job/fio/fio333.rs`).
+#[derive(Clone, Copy, Debug)]
+pub struct OptionHelp {
+    /// fio's name
+    pub name: &'static str,
+    /// its line of help
+    pub help: &'static str,
+    /// its aliases (fio's options have one at most)
+    pub aliases: &'static [&'static str],
+    /// the option fio lists it under in `--cmdhelp=all`
+    pub parent: Option<&'static str>,
+    /// the type fio names
+    pub fio_type: FioType,
+    /// the default fio prints (`None`: "no default")
+    pub default: Option<&'static str>,
+    /// the range line (left out when values are listed)
+    pub range: Range,
+    /// the listed values and what each means
+    pub values: &'static [(&'static str, &'static str)],
+}
+
+impl OptionHelp {
+    /// `--cmdhelp=KEY` as fio 3.33 prints it (`parse.c: show_option_help`): the name and
+    /// help, then `alias`, `type`, `default`, `range` and `valid values` lines, names
+    /// right aligned in 20 columns, and an empty line.
+    pub fn render(&self) -> String {
+        let mut s = format!("{:>20}: {}\n", self.name, self.help);
+        for a in self.aliases {
+            s += &format!("{:>20}: {a}\n", "alias");
+        }
+        s += &format!("{:>20}: {}\n", "type", self.fio_type.word());
+        s += &format!(
+            "{:>20}: {}\n",
+            "default",
+            self.default.unwrap_or("no default")
+        );
+        if self.values.is_empty() {
+            match self.range {
+                Range::None | Range::Int(0, 0) => {}
+                Range::Int(min, 0) => s += &format!("{:>20}: min={min}\n", "range"),
+                Range::Int(min, max) => s += &format!("{:>20}: min={min}, max={max}\n", "range"),
+                Range::Float(min, max) => {
+                    s += &format!("{:>20}: min={min:.6}, max={max:.6}\n", "range")
+                }
             }
         }
-    }
-    for (i, (v, help)) in o.values.iter().enumerate() {
-        let label = if i == 0 { "valid values" } else { "" };
-        s += &format!("{label:>20}: {v:<10}");
-        if !help.is_empty() {
-            s += &format!(" {help}");
+        for (i, (v, help)) in self.values.iter().enumerate() {
+            let label = if i == 0 { "valid values" } else { "" };
+            s += &format!("{label:>20}: {v:<10}");
+            if !help.is_empty() {
+                s += &format!(" {help}");
+            }
+            s += "\n";
         }
-        s += "\n";
+        s.push('\n');
+        s
     }
-    s.push('\n');
-    Some(s)
 }
 
 /// The options by group, groups in the order they first appear in the table.

@@ -44,13 +44,15 @@ pub(super) static OPTIONS: &[FioOption] = &[
             ("exclusive", "Exclusive file lock"),
             ("readwrite", "Read vs write lock"),
         ])
-        .example("exclusive").fio_job(7),
+        .example("exclusive")
+        .parent("filename").fio_job(7),
     b("unique_filename", Group::Filename, "For network clients, prefix file with source IP", unique_filename)
         .default("1").fio_job(6),
     s("opendir", Group::Filename, "Recursively add files from this directory and down", opendir)
         .example(".").fio_job(8),
     FioOption::job("bs_unaligned", Group::Io, Kind::Flag, "Don't sector align IO buffer sizes", bs_unaligned)
-        .alias(&["blocksize_unaligned"]).fio_job(32),
+        .alias(&["blocksize_unaligned"])
+        .parent("rw").fio_job(32),
     s("rw_sequencer", Group::Io, "IO offset generator modifier", rw_sequencer)
         .default("sequential")
         .values(&[
@@ -59,7 +61,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
         ])
         .example("identical").fio_job(10),
     b("serialize_overlap", Group::GeneralIo, "Wait for in-flight IOs that collide to complete", serialize_overlap)
-        .default("0").fio_job(17),
+        .default("0")
+        .parent("iodepth").fio_job(17),
     b("file_append", Group::Io, "IO will start at the end of the file(s)", file_append)
         .default("0").fio_job(23),
     int("offset_align", Group::Io, "Start IO from this offset alignment", 0, offset_align)
@@ -78,7 +81,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
             ("roundrobin", "Round robin select files"),
             ("sequential", "Finish one file before moving to the next"),
         ])
-        .example("random:4").fio_job(45),
+        .example("random:4")
+        .parent("nrfiles").fio_job(45),
     int("write_barrier", Group::IoType, "Make every Nth write a barrier write", 0, write_barrier)
         .default("0").fio_job(50),
     FioOption::job("sync_file_range", Group::File, Kind::SizeStr, "Use sync_file_range()", sync_file_range)
@@ -111,18 +115,24 @@ pub(super) static OPTIONS: &[FioOption] = &[
         ])
         .example("mmap").fio_job(64),
     int("verify_offset", Group::Verify, "Offset verify header location by N bytes", 40, verify_offset)
-        .example("64").fio_job(71),
+        .example("64")
+        .parent("verify").fio_job(71),
     int("trim_percentage", Group::Verify, "Number of verify blocks to trim (i.e., discard)", 0, trim_percentage)
         .default("0")
         .range(0, 100)
-        .example("10").fio_job(82),
+        .example("10")
+        .parent("verify").fio_job(82),
     b("trim_verify_zero", Group::Verify, "Verify that trimmed (i.e., discarded) blocks are returned as zeroes", trim_verify_zero)
-        .default("1").fio_job(83),
+        .default("1")
+        .parent("trim_percentage").fio_job(83),
     s("trim_backlog", Group::Verify, "Trim after this number of blocks are written", trim_backlog)
-        .example("16").fio_job(84),
-    int("trim_backlog_batch", Group::Verify, "Trim this number of IO blocks", 0, trim_backlog_batch).fio_job(85),
+        .example("16")
+        .parent("trim_percentage").fio_job(84),
+    int("trim_backlog_batch", Group::Verify, "Trim this number of IO blocks", 0, trim_backlog_batch)
+        .parent("trim_percentage").fio_job(85),
     b("read_iolog_chunked", Group::Logging, "Parse IO pattern in chunks", read_iolog_chunked)
-        .default("0").fio_job(88),
+        .default("0")
+        .parent("read_iolog").fio_job(88),
     s("merge_blktrace_file", Group::Logging, "Merged blktrace output filename", merge_blktrace_file)
         .example("merged.bin").fio_job(95),
     FioOption::job("merge_blktrace_scalars", Group::Logging, Kind::FloatList, "Percentage to scale each trace", merge_blktrace_scalars)
@@ -153,11 +163,14 @@ pub(super) static OPTIONS: &[FioOption] = &[
             ("complete", "thinktime_blocks takes effect at the completion side"),
             ("issue", "thinktime_blocks takes effect at the issue side"),
         ])
-        .example("issue").fio_job(122),
+        .example("issue")
+        .parent("thinktime").fio_job(122),
     int("thinktime_iotime", Group::Thinktime, "IO time interval between 'thinktime'", 0, thinktime_iotime)
         .default("0")
-        .example("1s").fio_job(123),
-    b("rate_ignore_thinktime", Group::Rate, "Rated IO ignores thinktime settings", rate_ignore_thinktime).fio_job(130),
+        .example("1s")
+        .parent("thinktime").fio_job(123),
+    b("rate_ignore_thinktime", Group::Rate, "Rated IO ignores thinktime settings", rate_ignore_thinktime)
+        .parent("rate").fio_job(130),
     int("max_latency", Group::LatencyProfiling, "Maximum tolerated IO latency (usec)", 0, max_latency)
         .example("100ms").fio_job(131),
     s("write_hint", Group::File, "Set expected write life time", write_hint)
@@ -173,7 +186,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
             ("shared", "Mask shared between threads"),
             ("split", "Mask split between threads"),
         ])
-        .example("split").fio_job(148),
+        .example("split")
+        .parent("cpus_allowed").fio_job(148),
     b("unlink_each_loop", Group::File, "Unlink created files after each loop in a job has completed", unlink_each_loop)
         .default("0").fio_job(155),
     FioOption::job("exitall_on_error", Group::Process, Kind::Flag, "Terminate all jobs when one exits in error", exitall_on_error).fio_job(158),
@@ -196,7 +210,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
         .range(1024, 536870912)
         .example("1m").fio_job(174),
     s("log_compression_cpus", Group::Logging, "Limit log compression to these CPUs", log_compression_cpus)
-        .example("0").fio_job(175),
+        .example("0")
+        .parent("log_compression").fio_job(175),
     b("log_store_compressed", Group::Logging, "Store logs in a compressed format", log_store_compressed).fio_job(176),
     b("log_unix_epoch", Group::Logging, "Use Unix time in log files", log_unix_epoch).fio_job(177),
     b("log_alternate_epoch", Group::Logging, "Use alternate epoch time in log files. Uses the same epoch as that is used by clock_gettime with specified log_alternate_epoch_clock_id.", log_alternate_epoch).fio_job(178),
@@ -208,7 +223,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
         .default("1").fio_job(187),
     int("buffer_compress_chunk", Group::Buffers, "Size of compressible region in buffer", 0, buffer_compress_chunk)
         .default("512")
-        .example("4k").fio_job(190),
+        .example("4k")
+        .parent("buffer_compress_percentage").fio_job(190),
     b("slat_percentiles", Group::Statistics, "Enable the reporting of submission latency percentiles", slat_percentiles)
         .default("0").fio_job(197),
     FioOption::job("significant_figures", Group::Statistics, Kind::Int, "Significant figures for output-format set to normal", significant_figures)
@@ -216,12 +232,16 @@ pub(super) static OPTIONS: &[FioOption] = &[
         .range(1, 10)
         .example("6").fio_job(199),
     b("disk_util", Group::Statistics, "Log disk utilization statistics", disk_util).default("1").fio_job(200),
-    b("disable_lat", Group::Statistics, "Disable latency numbers", disable_lat).default("0").fio_job(202),
-    b("disable_clat", Group::Statistics, "Disable completion latency numbers", disable_clat).default("0").fio_job(203),
-    b("disable_slat", Group::Statistics, "Disable submission latency numbers", disable_slat).default("0").fio_job(204),
+    b("disable_lat", Group::Statistics, "Disable latency numbers", disable_lat).default("0")
+        .parent("gtod_reduce").fio_job(202),
+    b("disable_clat", Group::Statistics, "Disable completion latency numbers", disable_clat).default("0")
+        .parent("gtod_reduce").fio_job(203),
+    b("disable_slat", Group::Statistics, "Disable submission latency numbers", disable_slat).default("0")
+        .parent("gtod_reduce").fio_job(204),
     b("disable_bw_measurement", Group::Statistics, "Disable bandwidth logging", disable_bw)
         .alias(&["disable_bw"])
-        .default("0").fio_job(205),
+        .default("0")
+        .parent("gtod_reduce").fio_job(205),
     int("gtod_cpu", Group::General, "Set up dedicated gettimeofday() thread on this CPU", 0, gtod_cpu)
         .example("0").fio_job(206),
     s("unified_rw_reporting", Group::Statistics, "Unify reporting across data direction", unified_rw_reporting)
@@ -243,10 +263,12 @@ pub(super) static OPTIONS: &[FioOption] = &[
         .example("tiobench").fio_job(211),
     s("cgroup", Group::Process, "Add job to cgroup of this name", cgroup).example("iomark").fio_job(212),
     b("cgroup_nodelete", Group::Process, "Do not delete cgroups after job completion", cgroup_nodelete)
-        .default("0").fio_job(213),
+        .default("0")
+        .parent("cgroup").fio_job(213),
     FioOption::job("cgroup_weight", Group::Process, Kind::Int, "Use given weight for cgroup", cgroup_weight)
         .range(100, 1000)
-        .example("500").fio_job(214),
+        .example("500")
+        .parent("cgroup").fio_job(214),
     int("uid", Group::Priority, "Run job with this user ID", 0, uid).example("0").fio_job(215),
     int("gid", Group::Priority, "Run job with this group ID", 0, gid).example("0").fio_job(216),
     b("fixedbufs", Group::Engine, "Pre map IO buffers", fixedbufs).default("0"),

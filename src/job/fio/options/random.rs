@@ -13,10 +13,13 @@ type R = Result<(), FioError>;
 pub(super) static OPTIONS: &[FioOption] = &[
     FioOption::job("randseed", Group::Random, Kind::Str, "Set the random generator seed value", randseed)
         .default("0x89")
-        .example("42").fio_job(35),
+        .example("42")
+        .parent("rw").fio_job(35),
     FioOption::job("randrepeat", Group::Random, Kind::Bool, "Use repeatable random IO pattern", randrepeat)
-        .default("1").fio_job(34),
-    FioOption::job("norandommap", Group::Random, Kind::Flag, "Accept potential duplicate random blocks", norandommap).fio_job(36),
+        .default("1")
+        .parent("rw").fio_job(34),
+    FioOption::job("norandommap", Group::Random, Kind::Flag, "Accept potential duplicate random blocks", norandommap)
+        .parent("rw").fio_job(36),
     FioOption::job("random_distribution", Group::Random, Kind::Str, "Random offset distribution generator", random_distribution)
         .default("random")
         .values(&[
@@ -29,7 +32,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
             ("zoned_abs", "Zoned absolute random distribution"),
             ("sequence", "Block indices in the given order (sequence:2,0,1)"),
         ])
-        .example("zipf:1.2,pareto:0.5").fio_job(39),
+        .example("zipf:1.2,pareto:0.5")
+        .shows_values(FIO_RANDOM_DISTRIBUTION).fio_job(39),
     FioOption::job("percentage_random", Group::Random, Kind::Int, "Percentage of seq/random mix that should be random", percentage_random)
         .default("100,100,100")
         .range(0, 100)
@@ -65,13 +69,16 @@ pub(super) static OPTIONS: &[FioOption] = &[
         .example("zbd").fio_job(101),
     FioOption::job("zonesize", Group::Zone, Kind::SizeStr, "Amount of data to read per zone", zonesize)
         .default("0")
-        .example("256m").fio_job(102),
+        .example("256m")
+        .shows_type(super::FioType::Str).fio_job(102),
     FioOption::job("zonerange", Group::Zone, Kind::SizeStr, "Give size of an IO zone", zonerange)
         .default("0")
-        .example("1g").fio_job(104),
+        .example("1g")
+        .shows_type(super::FioType::Str).fio_job(104),
     FioOption::job("zoneskip", Group::Zone, Kind::SizeStr, "Space between IO zones", zoneskip)
         .default("0")
-        .example("2z").fio_job(105),
+        .example("2z")
+        .shows_type(super::FioType::StrValZone).fio_job(105),
     FioOption::job("max_open_zones", Group::Zone, Kind::Int, "Limit on the number of simultaneously opened sequential write zones with zonemode=zbd", max_open_zones)
         .default("0")
         .range(0, 4096)
@@ -240,3 +247,13 @@ bool_keys! {
     sprandom => more.zones.sprandom;
     read_beyond_wp => more.zones.read_beyond_wp;
 }
+
+/// The distributions fio 3.33's `--cmdhelp=random_distribution` lists.
+const FIO_RANDOM_DISTRIBUTION: &[(&str, &str)] = &[
+    ("random", "Completely random"),
+    ("zipf", "Zipf distribution"),
+    ("pareto", "Pareto distribution"),
+    ("normal", "Normal (Gaussian) distribution"),
+    ("zoned", "Zoned random distribution"),
+    ("zoned_abs", "Zoned absolute random distribution"),
+];

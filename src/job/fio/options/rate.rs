@@ -44,6 +44,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
         ("poisson", "Rate follows Poisson process"),
     ])
     .example("poisson")
+    .parent("rate")
     .fio_job(128),
     FioOption::job(
         "rate_min",
@@ -55,6 +56,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
     .alias(&["ratemin"])
     .range(0, -1)
     .example("1k")
+    .parent("rate")
     .fio_job(125),
     FioOption::job(
         "rate_iops_min",
@@ -65,6 +67,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
     )
     .range(0, -1)
     .example("10,20")
+    .parent("rate_iops")
     .fio_job(127),
     FioOption::job(
         "rate_cycle",
@@ -77,6 +80,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
     .default("1000")
     .range(0, -1)
     .example("500")
+    .parent("rate")
     .fio_job(129),
     FioOption::job(
         "thinktime",
@@ -87,6 +91,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
     )
     .default("0")
     .example("100")
+    .shows_type(super::FioType::Int)
+    .shows_range(0, -1)
     .fio_job(119),
     FioOption::job(
         "thinktime_spin",
@@ -97,6 +103,9 @@ pub(super) static OPTIONS: &[FioOption] = &[
     )
     .default("0")
     .example("10us")
+    .parent("thinktime")
+    .shows_type(super::FioType::Int)
+    .shows_range(0, -1)
     .fio_job(120),
     FioOption::job(
         "thinktime_blocks",
@@ -108,6 +117,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
     .default("1")
     .range(0, -1)
     .example("8")
+    .parent("thinktime")
     .fio_job(121),
     FioOption::job(
         "flow_id",
@@ -129,6 +139,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
     .default("0")
     .range(0, 1000)
     .example("8")
+    .parent("flow_id")
     .fio_job(221),
     FioOption::job(
         "flow_sleep",
@@ -140,6 +151,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
     .default("0")
     .range(0, -1)
     .example("1000")
+    .parent("flow_id")
     .fio_job(223),
     FioOption::job(
         "latency_target",

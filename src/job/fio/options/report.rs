@@ -143,6 +143,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
         replay_no_stall,
     )
     .default("0")
+    .parent("read_iolog")
     .fio_job(89),
     FioOption::job(
         "replay_redirect",
@@ -151,6 +152,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
         "Replay all I/O onto this device, regardless of trace device",
         replay_redirect,
     )
+    .parent("read_iolog")
     .fio_job(90),
     FioOption::job(
         "replay_scale",
@@ -161,6 +163,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
     )
     .default("1")
     .range(1, -1)
+    .parent("read_iolog")
+    .shows_range(0, -1)
     .fio_job(91),
     FioOption::job(
         "replay_align",
@@ -169,6 +173,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
         "Scale offset down by this factor",
         replay_align,
     )
+    .parent("read_iolog")
+    .shows_range(0, -1)
     .fio_job(92),
     FioOption::job(
         "replay_time_scale",
@@ -179,6 +185,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
     )
     .default("100")
     .range(1, -1)
+    .parent("read_iolog")
     .fio_job(93),
     FioOption::job(
         "replay_skip",
@@ -188,6 +195,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
         replay_skip,
     )
     .example("write,trim")
+    .parent("read_iolog")
     .fio_job(94),
     FioOption::job(
         "write_bw_log",
@@ -241,6 +249,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
     .default("500")
     .range(0, -1)
     .example("250")
+    .parent("write_bw_log")
     .fio_job_alone(181),
     FioOption::job(
         "iopsavgtime",
@@ -253,6 +262,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
     .default("500")
     .range(0, -1)
     .example("250")
+    .parent("write_iops_log")
     .fio_job_alone(182),
     FioOption::job(
         "per_job_logs",

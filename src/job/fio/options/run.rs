@@ -24,6 +24,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
     .default("1")
     .range(1, 4096)
     .example("4")
+    .shows_range(0, -1)
     .fio_job(57),
     FioOption::job(
         "runtime",
@@ -92,6 +93,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
         ("lat_slope", "slope calculated from latency measurements"),
     ])
     .example("iops:10%")
+    .shows_values(FIO_STEADYSTATE)
     .fio_job(224),
     FioOption::job(
         "steadystate_duration",
@@ -101,6 +103,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
         ss_dur,
     )
     .alias(&["ss_dur"])
+    .parent("steadystate")
     .default("0")
     .example("30")
     .fio_job(225),
@@ -112,6 +115,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
         ss_ramp,
     )
     .alias(&["ss_ramp"])
+    .parent("steadystate")
     .default("0")
     .example("5s")
     .fio_job(226),
@@ -313,3 +317,11 @@ fn exitall(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
     c.job.more.exitall = true;
     Ok(())
 }
+
+/// The criteria fio 3.33's `--cmdhelp=steadystate` lists.
+const FIO_STEADYSTATE: &[(&str, &str)] = &[
+    ("iops", "maximum mean deviation of IOPS measurements"),
+    ("iops_slope", "slope calculated from IOPS measurements"),
+    ("bw", "maximum mean deviation of bandwidth measurements"),
+    ("bw_slope", "slope calculated from bandwidth measurements"),
+];

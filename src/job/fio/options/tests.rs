@@ -642,6 +642,11 @@ fn command_line_keys_in_a_job_file_are_named_as_such() {
     );
 }
 
+/// `--cmdhelp=KEY` of the row `key` names.
+fn cmdhelp(key: &str) -> Option<String> {
+    find(&key.replace('-', "_")).map(|o| o.help_shown().render())
+}
+
 #[test]
 fn cmdhelp_prints_fio_s_layout() {
     assert_eq!(
