@@ -4,7 +4,7 @@
 
 use crate::files::dataset::{self, FileSpec, FilesError};
 use crate::job::fio::{FioJob, SizeSpec};
-use crate::job::model::{BlockSizes, RandGen, RwMode};
+use crate::job::model::{BlockSizes, RandGen, RwMode, Workload};
 use crate::job::thread::ThreadJob;
 use crate::run::fio::replay;
 use crate::run::fio::*;
@@ -15,6 +15,10 @@ use std::path::{Path, PathBuf};
 #[derive(Clone, Debug)]
 pub(crate) struct Plan {
     pub job: FioJob,
+    /// what the thread's requests are in the one job model (job/model/workload.rs):
+    /// picking, limits, pacing, data, syncs, verify, failure policy, queue; the worker
+    /// reads these, not `job`'s fields
+    pub work: Workload,
     /// what the thread starts from in the one job model (job/thread.rs): its engine,
     /// depth, request sizes, open flags, pacing and limits
     pub thread_job: ThreadJob,
@@ -71,6 +75,7 @@ pub(crate) fn stand_in(job: &FioJob, t: u32, global_index: u64) -> Plan {
     Plan {
         job: job.clone(),
         thread_job: job.thread_job(),
+        work: job.workload(),
         files: Vec::new(),
         regions: Vec::new(),
         align: 1,
@@ -633,6 +638,7 @@ pub(crate) fn plan(job: &FioJob, t: u32, global_index: u64) -> Result<Plan, RunE
     Ok(Plan {
         job: job.clone(),
         thread_job: job.thread_job(),
+        work: job.workload(),
         files,
         regions,
         align,
