@@ -717,16 +717,7 @@ fn the_worker_rules_name_no_dialect() {
 /// (`plan.job`): files under src/run/worker/ that still read `plan.job`, each with the
 /// step that removes it. The list may only shrink: a listed file that reads no
 /// `plan.job` fails the test until it is struck off.
-const PLAN_JOB_KNOWN: &[(&str, &str)] = &[
-    (
-        "src/run/worker/fio/pass.rs",
-        "the sampling intervals come from the plan step, not log::sample_intervals(&plan.job)",
-    ),
-    (
-        "src/run/worker/fio/request.rs",
-        "the mix seed, log units, dedupe and command priorities are built from the plan by run/fio/",
-    ),
-];
+const PLAN_JOB_KNOWN: &[(&str, &str)] = &[];
 
 /// Whether code reads the dialect's job through a plan (`plan.job` as a field: not
 /// `plan.jobs` or `plan.job_x`).

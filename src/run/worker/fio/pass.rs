@@ -1072,7 +1072,7 @@ impl<'a> FioRules<'a> {
 /// interval. It keeps its samples for `logs` when they have windowed bandwidth/IOPS logs.
 fn sampler(plan: &Plan, logs: Option<&Logs>) -> RateSampler {
     const NEVER_MS: u64 = 1 << 40;
-    let [bw, iops] = crate::run::fio::log::sample_intervals(&plan.job);
+    let [bw, iops] = plan.sample_intervals();
     let mut s = RateSampler::new(bw.unwrap_or(NEVER_MS), iops.unwrap_or(NEVER_MS));
     if logs.is_some_and(Logs::takes_rates) {
         s.keep();

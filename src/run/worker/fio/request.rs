@@ -132,15 +132,9 @@ fn real_ends(plan: &Plan, fds_empty: bool) -> Vec<u64> {
 fn mix_of(plan: &Plan) -> Option<RwMix> {
     let work = &plan.work;
     matches!(work.pick.rw, RwMode::ReadWrite | RwMode::RandRw).then(|| {
-        let seed = crate::run::fio::plan::fio_seed(&plan.job, plan.global, MIX_SLOT);
+        let seed = plan.seed_of(MIX_SLOT);
         RwMix::new(work.pick.read_pct, seed, work.pick.repeat)
     })
-}
-
-/// The shape `dedupe_percentage` gives the thread's writes (None: none).
-fn dedupe_of(plan: &Plan) -> Option<crate::run::fio::dedupe::Dedupe> {
-    let total = plan.regions.iter().map(|r| r.1).sum();
-    crate::run::fio::dedupe::Dedupe::new(&plan.job, plan.seed, total)
 }
 
 /// `sprandom`'s offset generator over the first region in blocks of the largest write.
@@ -183,7 +177,7 @@ fn uses_of(plan: &Plan, logs: bool, fds_empty: bool, maps_all: bool) -> Uses {
         backlog: work.verify.backlog > 0 && work.verify.kind.is_some() && work.pick.rw.writes(),
         fixed_bs: [fixed_of(&work.pick.bs[0]), fixed_of(&work.pick.bs[1])],
         unit: {
-            let [bw, iops] = crate::run::fio::log::unit_samples(&plan.job);
+            let [bw, iops] = plan.unit_samples();
             [bw && !work.measure.no_bw, iops && !work.measure.gtod_reduce]
         },
         recache,
@@ -255,8 +249,8 @@ impl<'a> Worker<'a> {
             min_win: (0, [0; 2], [0; 2]),
             live,
             lat_target: None,
-            prio: crate::run::fio::prio::CmdPrio::new(&plan.job.extra, plan.seed),
-            dedupe: dedupe_of(plan),
+            prio: plan.cmd_prio(),
+            dedupe: plan.dedupe(),
             blkdev: crate::run::fio::trim::block_devices(plan),
             cov: crate::run::gen::coverage::Coverage::for_plan(plan),
             zones,
