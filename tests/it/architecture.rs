@@ -712,6 +712,51 @@ fn the_worker_rules_name_no_dialect() {
         .any(|p| p[..2] == ["job", "sysbench"]));
 }
 
+/// The worker's rules read a job thread's requests from the one job model's `Workload`
+/// (`plan.work`, job/model/workload.rs), not the fio dialect's fields through the plan
+/// (`plan.job`): files under src/run/worker/ that still read `plan.job`, each with the
+/// step that removes it. The list may only shrink: a listed file that reads no
+/// `plan.job` fails the test until it is struck off.
+const PLAN_JOB_KNOWN: &[(&str, &str)] = &[];
+
+/// Whether code reads the dialect's job through a plan (`plan.job` as a field: not
+/// `plan.jobs` or `plan.job_x`).
+fn reads_plan_job(code: &str) -> bool {
+    code.match_indices("plan.job").any(|(i, m)| {
+        let next = code[i + m.len()..].chars().next();
+        !next.is_some_and(|c| c.is_alphanumeric() || c == '_')
+    })
+}
+
+/// Files under src/run/worker/ whose code reads `plan.job`.
+fn worker_plan_job_files() -> BTreeSet<String> {
+    let src = src_dir();
+    let mut files = Vec::new();
+    rust_files(&src.join("run/worker"), &mut files);
+    let mut out = BTreeSet::new();
+    for f in files {
+        let rel = f.strip_prefix(&src).unwrap();
+        if reads_plan_job(&code_only(&std::fs::read_to_string(&f).unwrap())) {
+            out.insert(format!("src/{}", rel.display()));
+        }
+    }
+    out
+}
+
+#[test]
+fn the_worker_reads_the_workload_not_the_dialects_fields() {
+    let known: Vec<&str> = PLAN_JOB_KNOWN.iter().map(|(k, _)| *k).collect();
+    only_shrinks(
+        &worker_plan_job_files(),
+        &known,
+        "worker files that read plan.job (read plan.work, the job model's Workload)",
+        "files listed in PLAN_JOB_KNOWN read no plan.job now: strike them off",
+    );
+    assert!(reads_plan_job("let x = &self.plan.job.more;"));
+    assert!(reads_plan_job("f(&plan.job)"));
+    assert!(!reads_plan_job("plan.jobs.len() + plan.job_count"));
+}
+
 /// Where a line cites material outside this repository: a file of the peers' spec
 /// folder, a section sign of a spec, or an issue number (issues live in the tracker, not in
 /// the tree). `None` when the line cites only this repository. The needles are built

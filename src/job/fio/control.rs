@@ -77,18 +77,8 @@ impl SsCriterion {
     }
 }
 
-/// `latency_target` search settings.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct LatTargetSpec {
-    /// `latency_target` (total latency, submit to completion)
-    pub target: Duration,
-    /// `latency_window`: how long each depth is tried
-    pub window: Duration,
-    /// `latency_percentile`: share of I/Os (percent) that must stay at or below the target
-    pub percentile: f64,
-    /// `latency_run`: keep adjusting instead of stopping once the depth is found
-    pub run: bool,
-}
+/// `latency_target` search settings are the one job model's (`job/model/`), named here too.
+pub use crate::job::model::LatTargetSpec;
 
 /// The job-control options of one job, with fio's defaults.
 #[derive(Clone, Debug, PartialEq)]

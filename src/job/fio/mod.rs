@@ -27,6 +27,7 @@ pub mod options;
 pub mod showcmd;
 pub mod strict;
 pub mod tuning;
+pub mod workload;
 pub mod zone_keys;
 
 pub use crate::job::fio::args::{

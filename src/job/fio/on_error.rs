@@ -1,59 +1,12 @@
 //! fio's `continue_on_error`: which failed requests a job records as errors and goes on
-//! after ([`ContinueOnError`], parsed from the job file), by what failed
-//! ([`ErrorClass`], the one job model's, which the worker names when a request fails).
-//! A job option, so it lives with the job model; the worker (run/fio/errors.rs) applies
-//! it.
+//! after ([`ContinueOnError`]), by what failed ([`ErrorClass`]); both are the one job
+//! model's (`job/model/failure.rs`), which the worker reads through the job's
+//! `Workload`. Parsing and its tests are here, with the job file's dialect.
 
 pub use crate::job::model::ErrorClass;
 
-/// fio's `continue_on_error` (none, read, write, io, verify, all; `0` = none, `1` = all):
-/// which failed requests a job records as errors and continues after, instead of stopping.
-/// A failed request is never counted as done either way.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum ContinueOnError {
-    /// stop at the first error (fio's default)
-    #[default]
-    None,
-    /// continue after read errors
-    Read,
-    /// continue after write errors
-    Write,
-    /// continue after any read or write error
-    Io,
-    /// continue after verification mismatches
-    Verify,
-    /// continue after every error
-    All,
-}
-
-impl ContinueOnError {
-    /// Parse fio's value; `Err` names the accepted values.
-    pub fn parse(v: &str) -> Result<Self, String> {
-        Ok(match v.trim() {
-            "none" | "0" => Self::None,
-            "read" => Self::Read,
-            "write" => Self::Write,
-            "io" => Self::Io,
-            "verify" => Self::Verify,
-            "all" | "1" => Self::All,
-            _ => {
-                return Err(format!(
-                    "'{v}' (accepted: none, read, write, io, verify, all, 0, 1)"
-                ))
-            }
-        })
-    }
-    /// True when the job records the error and goes on.
-    pub fn continues(self, e: ErrorClass) -> bool {
-        matches!(
-            (self, e),
-            (Self::All, _)
-                | (Self::Read | Self::Io, ErrorClass::Read)
-                | (Self::Write | Self::Io, ErrorClass::Write)
-                | (Self::Verify, ErrorClass::Verify)
-        )
-    }
-}
+/// `continue_on_error`'s values are the one job model's (`job/model/`), named here too.
+pub use crate::job::model::ContinueOnError;
 
 #[cfg(test)]
 mod tests {

@@ -12,7 +12,7 @@
 //! every late I/O lowers the depth at once, and a late I/O at depth 1 fails the job
 //! (fio: "latency of N nsec exceeds specified max").
 
-use crate::job::fio::control::LatTargetSpec;
+use crate::job::model::LatTargetSpec;
 
 /// What the worker must do after a window check.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -5,7 +5,7 @@
 //! per-I/O path only calls in on a failure.
 
 use crate::engine::IoErr;
-use crate::job::fio::keys::JobMore;
+use crate::job::model::workload::Failure;
 use crate::job::model::ErrorClass;
 use std::path::Path;
 
@@ -26,14 +26,14 @@ pub fn errno_of(e: IoErr) -> i32 {
 /// `td_non_fatal_error`): its class is covered by `continue_on_error` — or by an
 /// `ignore_error` list of that class, which "works by overriding continue_on_error"
 /// (fio HOWTO) — and its errno is in the class's list (default EIO, EILSEQ).
-pub fn non_fatal(m: &JobMore, class: ErrorClass, e: IoErr) -> bool {
+pub fn non_fatal(f: &Failure, class: ErrorClass, e: IoErr) -> bool {
     let i = match class {
         ErrorClass::Read => 0,
         ErrorClass::Write => 1,
         ErrorClass::Verify => 2,
     };
-    let list = m.x.ignore_error[i].as_deref();
-    if !(m.continue_on_error.continues(class) || list.is_some()) {
+    let list = f.ignore[i].as_deref();
+    if !(f.continue_on.continues(class) || list.is_some()) {
         return false;
     }
     list.unwrap_or(&DEFAULT_NON_FATAL).contains(&errno_of(e))
@@ -172,11 +172,11 @@ mod tests {
     #[test]
     fn non_fatal_follows_fios_lists() {
         use crate::job::fio::on_error::ContinueOnError as C;
-        let mut m = JobMore::default();
+        let mut m = crate::job::fio::FioJob::default().workload().failure;
         let eio = IoErr::Errno(libc::EIO);
         let enospc = IoErr::Errno(libc::ENOSPC);
         assert!(!non_fatal(&m, ErrorClass::Write, eio));
-        m.continue_on_error = C::Write;
+        m.continue_on = C::Write;
         assert!(non_fatal(&m, ErrorClass::Write, eio));
         assert!(non_fatal(&m, ErrorClass::Write, IoErr::Short { done: 0 }));
         assert!(
@@ -184,14 +184,14 @@ mod tests {
             "not in the default list"
         );
         assert!(!non_fatal(&m, ErrorClass::Read, eio));
-        m.x.ignore_error = crate::job::fio::keys_verify::parse_ignore_error(",ENOSPC").unwrap();
+        m.ignore = crate::job::fio::keys_verify::parse_ignore_error(",ENOSPC").unwrap();
         assert!(non_fatal(&m, ErrorClass::Write, enospc));
         assert!(
             !non_fatal(&m, ErrorClass::Write, eio),
             "the list replaces the default"
         );
         // a list alone makes its class continue (it overrides continue_on_error)
-        m.continue_on_error = C::None;
+        m.continue_on = C::None;
         assert!(non_fatal(&m, ErrorClass::Write, enospc));
         assert!(!non_fatal(&m, ErrorClass::Read, enospc));
     }

@@ -4,7 +4,7 @@
 
 use crate::files::dataset::{self, FileSpec, FilesError};
 use crate::job::fio::{FioJob, SizeSpec};
-use crate::job::model::{BlockSizes, RandGen, RwMode};
+use crate::job::model::{BlockSizes, RandGen, RwMode, Workload};
 use crate::job::thread::ThreadJob;
 use crate::run::fio::replay;
 use crate::run::fio::*;
@@ -15,6 +15,10 @@ use std::path::{Path, PathBuf};
 #[derive(Clone, Debug)]
 pub(crate) struct Plan {
     pub job: FioJob,
+    /// what the thread's requests are in the one job model (job/model/workload.rs):
+    /// picking, limits, pacing, data, syncs, verify, failure policy, queue; the worker
+    /// reads these, not `job`'s fields
+    pub work: Workload,
     /// what the thread starts from in the one job model (job/thread.rs): its engine,
     /// depth, request sizes, open flags, pacing and limits
     pub thread_job: ThreadJob,
@@ -65,12 +69,41 @@ pub(crate) struct Plan {
     pub fio_errors: bool,
 }
 
+/// What fio's per-job services derive from the dialect's job for the worker, so the
+/// worker reads the plan and its [`Workload`], never `job`'s fields.
+impl Plan {
+    /// The seed of generator `slot` of this thread (fio's per-thread seeds).
+    pub(crate) fn seed_of(&self, slot: u64) -> u64 {
+        fio_seed(&self.job, self.global, slot)
+    }
+    /// Bandwidth and IOPS sampling intervals, ms ([`crate::run::fio::log::sample_intervals`]).
+    pub(crate) fn sample_intervals(&self) -> [Option<u64>; 2] {
+        crate::run::fio::log::sample_intervals(&self.job)
+    }
+    /// Whether bandwidth and IOPS are logged per request
+    /// ([`crate::run::fio::log::unit_samples`]).
+    pub(crate) fn unit_samples(&self) -> [bool; 2] {
+        crate::run::fio::log::unit_samples(&self.job)
+    }
+    /// The shape `dedupe_percentage` gives the thread's writes over its regions (None:
+    /// none).
+    pub(crate) fn dedupe(&self) -> Option<crate::run::fio::dedupe::Dedupe> {
+        let total = self.regions.iter().map(|r| r.1).sum();
+        crate::run::fio::dedupe::Dedupe::new(&self.job, self.seed, total)
+    }
+    /// The thread's per-request priorities (`cmdprio_*`; None: all 0).
+    pub(crate) fn cmd_prio(&self) -> Option<crate::run::fio::prio::CmdPrio> {
+        crate::run::fio::prio::CmdPrio::new(&self.job.extra, self.seed)
+    }
+}
+
 /// The plan of a thread of a job whose setup failed (run/fio/setup.rs): no file, no
 /// region, nothing to do; it is never run, only reported.
 pub(crate) fn stand_in(job: &FioJob, t: u32, global_index: u64) -> Plan {
     Plan {
         job: job.clone(),
         thread_job: job.thread_job(),
+        work: job.workload(),
         files: Vec::new(),
         regions: Vec::new(),
         align: 1,
@@ -564,37 +597,12 @@ pub(crate) fn plan(job: &FioJob, t: u32, global_index: u64) -> Result<Plan, RunE
         None => (job, files_for(job, t, global_index as u32)?),
     };
     let job = &resolve_io_size(job, &regions);
-    let max_bs = job.bs_read.max().max(job.bs_write.max());
     let align = job
         .more
         .blockalign
         .unwrap_or_else(|| job.bs_read.min().min(job.bs_write.min()))
         .max(1);
-    // (an engine that touches nothing, null, trims nothing either)
-    if job.rw.trims() && !job.engine.caps().no_io {
-        if let Some(f) = files.iter().find(|f| dataset::is_char_device(&f.path)) {
-            // trims punch holes (fallocate) in files and discard on block devices;
-            // a character device takes neither
-            return Err(RunError::Plan {
-                job: job.name.clone(),
-                why: format!(
-                    "{} is a character device: trim is supported on files and block devices only",
-                    f.path.display()
-                ),
-            });
-        }
-    }
-    if let Some((f, r)) = files.iter().zip(&regions).find(|(_, r)| r.1 < max_bs) {
-        return Err(RunError::Plan {
-            job: job.name.clone(),
-            why: format!(
-                "file {} has an I/O region of {} bytes, less than the largest block size {} bytes",
-                f.path.display(),
-                r.1,
-                max_bs
-            ),
-        });
-    }
+    check_regions(job, &files, &regions)?;
     // a pass moves each region's whole blocks only (fio: a file is done when the next
     // block no longer fits; bs=3k over 1 MiB is 341 requests, not 342)
     // (a replay makes no passes: its I/Os are the log's)
@@ -605,18 +613,7 @@ pub(crate) fn plan(job: &FioJob, t: u32, global_index: u64) -> Result<Plan, RunE
     // (fill_device: the region is the free space, so the job ends at ENOSPC, or at the
     // latest once it has written all of it)
     let byte_limit = byte_limit_of(job, &regions, pass_bytes, replay.is_some());
-    // one seed drives every generator of a thread (offsets, sizes, mixes, buffers):
-    // `randrepeat` (default 1) repeats them all, as fio's `allrandrepeat=1` does, and
-    // `allrandrepeat=1` makes them repeat even with `randrepeat=0`
-    let repeat = job.more.randrepeat || job.tuning.allrandrepeat;
-    let base_seed = match (job.randseed, repeat) {
-        (Some(s), _) => s,
-        (None, true) => 0x8960_9f0a,
-        (None, false) => std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(1, |d| d.as_nanos() as u64),
-    };
-    let seed = base_seed.wrapping_add(global_index.wrapping_mul(0x1_0000_0001));
+    let seed = thread_seed(job, global_index);
     // a writer's rounds of writes and read-backs: the bytes they write are the limit
     let mix_rounds = mix_rounds(job, pass_bytes, byte_limit);
     let (byte_limit, verify_cycle, verify_rounds) = match verify_rounds(job, pass_bytes, byte_limit)
@@ -633,6 +630,7 @@ pub(crate) fn plan(job: &FioJob, t: u32, global_index: u64) -> Result<Plan, RunE
     Ok(Plan {
         job: job.clone(),
         thread_job: job.thread_job(),
+        work: job.workload(),
         files,
         regions,
         align,
@@ -651,6 +649,54 @@ pub(crate) fn plan(job: &FioJob, t: u32, global_index: u64) -> Result<Plan, RunE
         vstate: None,
         fio_errors: false,
     })
+}
+
+/// The checks of a thread's files against its job before it runs: a trim job names no
+/// character device, and every I/O region holds the largest block.
+fn check_regions(job: &FioJob, files: &[FileSpec], regions: &[Region]) -> Result<(), RunError> {
+    let max_bs = job.bs_read.max().max(job.bs_write.max());
+    // (an engine that touches nothing, null, trims nothing either)
+    if job.rw.trims() && !job.engine.caps().no_io {
+        if let Some(f) = files.iter().find(|f| dataset::is_char_device(&f.path)) {
+            // trims punch holes (fallocate) in files and discard on block devices;
+            // a character device takes neither
+            return Err(RunError::Plan {
+                job: job.name.clone(),
+                why: format!(
+                    "{} is a character device: trim is supported on files and block devices only",
+                    f.path.display()
+                ),
+            });
+        }
+    }
+    if let Some((f, r)) = files.iter().zip(regions).find(|(_, r)| r.1 < max_bs) {
+        return Err(RunError::Plan {
+            job: job.name.clone(),
+            why: format!(
+                "file {} has an I/O region of {} bytes, less than the largest block size {} bytes",
+                f.path.display(),
+                r.1,
+                max_bs
+            ),
+        });
+    }
+    Ok(())
+}
+
+/// The seed of thread `global_index` (among all threads of all jobs, from 0).
+fn thread_seed(job: &FioJob, global_index: u64) -> u64 {
+    // one seed drives every generator of a thread (offsets, sizes, mixes, buffers):
+    // `randrepeat` (default 1) repeats them all, as fio's `allrandrepeat=1` does, and
+    // `allrandrepeat=1` makes them repeat even with `randrepeat=0`
+    let repeat = job.more.randrepeat || job.tuning.allrandrepeat;
+    let base_seed = match (job.randseed, repeat) {
+        (Some(s), _) => s,
+        (None, true) => 0x8960_9f0a,
+        (None, false) => std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(1, |d| d.as_nanos() as u64),
+    };
+    base_seed.wrapping_add(global_index.wrapping_mul(0x1_0000_0001))
 }
 
 #[cfg(test)]

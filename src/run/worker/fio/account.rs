@@ -9,8 +9,8 @@ impl<'a> Worker<'a> {
     /// fio's `ratemin`/`rate_iops_min` check: once per `ratecycle`, the rate since the
     /// last check must reach the minimum.
     pub(super) fn check_min_rate(&mut self, st: &JobStats, now: u64) -> Result<(), RunError> {
-        let m = &self.plan.job.more;
-        if m.ratemin == [0, 0] && m.rate_iops_min == [0, 0] {
+        let p = &self.plan.work.pacing;
+        if p.min_bytes == [0, 0] && p.min_iops == [0, 0] {
             return Ok(());
         }
         if self.min_win.0 == 0 {
@@ -22,32 +22,33 @@ impl<'a> Worker<'a> {
             return Ok(());
         }
         let ns = self.clock.ns(self.min_win.0, now);
-        if ns < m.ratecycle.as_nanos() as u64 {
+        if ns < p.min_cycle.as_nanos() as u64 {
             return Ok(());
         }
         let secs = ns as f64 / 1e9;
         let bytes = [st.read.bytes, st.write.bytes];
         let ios = [st.read.ios, st.write.ios];
-        let does = [self.plan.job.rw.reads(), self.plan.job.rw.writes()];
+        let rw = self.plan.work.pick.rw;
+        let does = [rw.reads(), rw.writes()];
         for d in (0..2).filter(|&d| does[d]) {
             let dir = if d == 0 { "reads" } else { "writes" };
             let b = (bytes[d] - self.min_win.1[d]) as f64 / secs;
             let i = (ios[d] - self.min_win.2[d]) as f64 / secs;
             let fail = |what: String, got: String| RunError::MinRate {
-                job: self.plan.job.name.clone(),
+                job: self.plan.work.name.clone(),
                 what,
                 got,
                 window_ms: ns / 1_000_000,
             };
-            if m.ratemin[d] > 0 && b < m.ratemin[d] as f64 {
+            if p.min_bytes[d] > 0 && b < p.min_bytes[d] as f64 {
                 return Err(fail(
-                    format!("ratemin={} B/s ({dir})", m.ratemin[d]),
+                    format!("ratemin={} B/s ({dir})", p.min_bytes[d]),
                     format!("{b:.0} B/s"),
                 ));
             }
-            if m.rate_iops_min[d] > 0 && i < m.rate_iops_min[d] as f64 {
+            if p.min_iops[d] > 0 && i < p.min_iops[d] as f64 {
                 return Err(fail(
-                    format!("rate_iops_min={} ({dir})", m.rate_iops_min[d]),
+                    format!("rate_iops_min={} ({dir})", p.min_iops[d]),
                     format!("{i:.1} IOPS"),
                 ));
             }
@@ -70,9 +71,9 @@ impl<'a> Worker<'a> {
         if self.first_mismatch.is_none() {
             self.first_mismatch = Some(msg.clone());
         }
-        if self.plan.job.more.verify_fatal {
+        if self.plan.work.verify.fatal {
             return Err(RunError::Verify {
-                job: self.plan.job.name.clone(),
+                job: self.plan.work.name.clone(),
                 count: self.mismatches,
                 first: msg,
             });
@@ -126,15 +127,15 @@ impl<'a> Worker<'a> {
         if s.tag.op == Op::Write {
             // its block holds unknown data now: not verified
             self.forget_write(s.io.file, s.io.offset);
-            if self.plan.job.more.x.fill_device && crate::run::fio::errors::is_full(e) {
+            if self.plan.work.failure.fill_device && crate::run::fio::errors::is_full(e) {
                 // fill_device: ENOSPC ends the job normally; the write is not done
                 self.filled.set(true);
                 return Ok(());
             }
         }
         let err = self.io_err(s, e);
-        if crate::run::fio::errors::non_fatal(&self.plan.job.more, class, e) {
-            if self.plan.job.more.x.error_dump {
+        if crate::run::fio::errors::non_fatal(&self.plan.work.failure, class, e) {
+            if self.plan.work.failure.dump {
                 eprintln!("iomark: error_dump: {err} (non-fatal, job goes on)");
             }
             st.errors += 1;
@@ -153,7 +154,7 @@ impl<'a> Worker<'a> {
 
     pub(super) fn io_err(&self, s: &Slot, e: IoErr) -> RunError {
         RunError::Io {
-            job: self.plan.job.name.clone(),
+            job: self.plan.work.name.clone(),
             op: s.tag.op.name(),
             file: self.plan.files[s.io.file].path.clone(),
             offset: s.io.offset,
@@ -176,7 +177,7 @@ impl<'a> Worker<'a> {
         lat: u64,
         (t, t_base): (u64, u64),
     ) -> Result<(), RunError> {
-        let m = &self.plan.job.more;
+        let w = &self.plan.work;
         match s.tag.op {
             Op::Write => {
                 if let Some(r) = &mut self.vrec {
@@ -189,7 +190,7 @@ impl<'a> Worker<'a> {
         // a read that fails its verify is still a done request (fio counts it in the
         // job's io bytes) and then ends the job: see `read_mismatch`
         let mut bad: Option<String> = None;
-        if let (true, Some(k)) = (self.uses.verify, m.verify) {
+        if let (true, Some(k)) = (self.uses.verify, w.verify.kind) {
             // fio verifies plain reads of jobs that only read; a job that writes checks
             // what it wrote (backlog and read-back phase)
             if s.tag.op == Op::Read && self.verifies_reads() {
@@ -197,7 +198,7 @@ impl<'a> Worker<'a> {
                 let data = unsafe { std::slice::from_raw_parts(buf, s.io.len) };
                 let spec = self
                     .vspec()
-                    .unwrap_or(crate::run::verify::fio::Spec::new(k, &m.verify_pattern));
+                    .unwrap_or(crate::run::verify::fio::Spec::new(k, &w.verify.pattern));
                 if let Err(why) =
                     crate::run::verify::fio::check_with(data, s.io.offset, &spec, None)
                 {
@@ -237,7 +238,7 @@ impl<'a> Worker<'a> {
                 }
             }
             if self.prio.is_some() && s.tag.op != Op::Trim {
-                let v = if m.lat_percentiles { lat } else { clat };
+                let v = if w.measure.total_lat { lat } else { clat };
                 crate::run::fio::prio::record(&mut st.prio_lat, s.tag.op.idx(), s.io.ioprio, v);
             }
         }
@@ -282,7 +283,7 @@ impl<'a> Worker<'a> {
             .lat_target
             .as_mut()
             .and_then(|lt| lt.on_latency(lat).is_err().then(|| lt.report().target_ns));
-        let max = self.plan.job.tuning.max_latency[s.tag.op.idx().min(1)];
+        let max = self.plan.work.failure.max_latency[s.tag.op.idx().min(1)];
         let why = match over {
             Some(target) => Some(format!(
                 "latency of {lat} ns exceeds latency_target={target} ns at queue depth 1 (latency_percentile=100)"
@@ -296,7 +297,7 @@ impl<'a> Worker<'a> {
         match why {
             None => Ok(()),
             Some(why) => Err(RunError::Io {
-                job: self.plan.job.name.clone(),
+                job: self.plan.work.name.clone(),
                 op: s.tag.op.name(),
                 file: self.plan.files[s.io.file].path.clone(),
                 offset: s.io.offset,
@@ -324,14 +325,9 @@ impl<'a> Worker<'a> {
             self.plan.files[s.io.file].path.display(),
             s.io.offset
         );
-        if self
-            .plan
-            .job
-            .more
-            .continue_on_error
-            .continues(ErrorClass::Verify)
-        {
-            if self.plan.job.more.x.error_dump {
+        let f = &self.plan.work.failure;
+        if f.continue_on.continues(ErrorClass::Verify) {
+            if f.dump {
                 eprintln!("iomark: error_dump: {msg} (non-fatal, job goes on)");
             }
             st.errors += 1;
@@ -356,7 +352,7 @@ impl<'a> Worker<'a> {
         st.depth.mark_complete(1);
         st.depth.mark_complete(0);
         Err(RunError::Verify {
-            job: self.plan.job.name.clone(),
+            job: self.plan.work.name.clone(),
             count: self.mismatches,
             first: self.first_mismatch.clone().unwrap_or_default(),
         })
@@ -372,7 +368,7 @@ impl<'a> Worker<'a> {
     ) -> Result<(), RunError> {
         let a = self.clock.now();
         eng.sync(file, kind).map_err(|e| RunError::Io {
-            job: self.plan.job.name.clone(),
+            job: self.plan.work.name.clone(),
             op: match kind {
                 SyncKind::Fsync => "fsync",
                 SyncKind::Fdatasync => "fdatasync",

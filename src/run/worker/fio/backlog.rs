@@ -23,13 +23,13 @@ impl<'a> Worker<'a> {
     /// The job's verify settings.
     pub(super) fn vspec(&self) -> Option<verify::fio::Spec<'a>> {
         let plan: &'a crate::run::fio::Plan = self.plan;
-        let m = &plan.job.more;
-        m.verify.map(|kind| verify::fio::Spec {
+        let v = &plan.work.verify;
+        v.kind.map(|kind| verify::fio::Spec {
             kind,
-            pattern: &m.verify_pattern,
-            interval: m.x.verify_interval.unwrap_or(0) as usize,
-            offset_at: &plan.job.tuning.verify_pattern_fmt,
-            hdr_at: plan.job.tuning.verify_offset.unwrap_or(0) as usize,
+            pattern: &v.pattern,
+            interval: v.interval as usize,
+            offset_at: &v.pattern_offsets,
+            hdr_at: v.header_at as usize,
         })
     }
 
@@ -45,17 +45,18 @@ impl<'a> Worker<'a> {
 
     /// Whether read-back checks the write sequence number (fio's rule).
     pub(super) fn seq_checked(&self) -> bool {
-        let job = &self.plan.job;
-        job.more.x.write_sequence()
-            && job.rw.writes()
-            && job.bs_write.min() == job.bs_write.max()
-            && !job.time_based
+        let w = &self.plan.work;
+        let bs = &w.pick.bs[1];
+        w.verify.write_sequence
+            && w.pick.rw.writes()
+            && bs.min() == bs.max()
+            && !w.limits.time_based
     }
 
     /// A write was issued: remember it for the read-back (and the backlog).
     pub(super) fn note_write(&mut self, file: usize, offset: u64, len: usize, seq: u64) {
         self.written.insert((file, offset), (len, seq));
-        if self.plan.job.more.x.verify_backlog > 0 {
+        if self.plan.work.verify.backlog > 0 {
             self.backlog.push((file, offset));
         }
     }
@@ -69,7 +70,7 @@ impl<'a> Worker<'a> {
     /// Enough blocks written since the last backlog verify.
     #[inline]
     pub(super) fn backlog_due(&self) -> bool {
-        let n = self.plan.job.more.x.verify_backlog;
+        let n = self.plan.work.verify.backlog;
         n > 0 && self.backlog.len() as u64 >= n
     }
 
@@ -79,8 +80,7 @@ impl<'a> Worker<'a> {
         slab: &Slab,
         st: &mut JobStats,
     ) -> Result<(), RunError> {
-        let x = &self.plan.job.more.x;
-        let batch = x.verify_backlog_batch.unwrap_or(x.verify_backlog);
+        let batch = self.plan.work.verify.backlog_batch;
         let list = std::mem::take(&mut self.backlog);
         if list.is_empty() || self.fds.is_empty() {
             return Ok(());
@@ -213,7 +213,7 @@ impl<'a> Worker<'a> {
         if let Some(lines) = verify::fio::fio_report(path, data, offset, &spec) {
             eprint!("{lines}");
         }
-        if !self.plan.job.more.x.verify_dump {
+        if !self.plan.work.verify.dump {
             return why;
         }
         match verify::fio::dump(path, offset, data, &spec, seq.map(|q| (self.plan.seed, q))) {

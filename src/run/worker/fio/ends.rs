@@ -29,13 +29,13 @@ pub(super) enum After {
 
 impl Ends {
     pub(super) fn new(plan: &Plan) -> Ends {
-        let job = &plan.job;
+        let lim = &plan.work.limits;
         Ends {
             done: vec![false; plan.regions.len()],
             left: plan.regions.len(),
-            more: job.loops.saturating_sub(1),
-            again: job.time_based
-                || job.more.io_size.is_some()
+            more: lim.loops.saturating_sub(1),
+            again: lim.time_based
+                || lim.io_size.is_some()
                 || plan.verify_cycle > 0
                 || plan.verify_rounds > 0
                 || plan.mix_rounds.is_some()
@@ -76,7 +76,7 @@ impl Worker<'_> {
         e.done.iter_mut().for_each(|d| *d = false);
         e.left = e.done.len();
         self.new_pass = true;
-        if !self.plan.job.time_based {
+        if !self.plan.work.limits.time_based {
             // a new loop of fio's thread (its files done, `clear_io_state`)
             self.mix_new_loop();
         }

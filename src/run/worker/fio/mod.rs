@@ -192,7 +192,7 @@ impl FileSvc {
     fn new(plan: &crate::run::fio::Plan) -> FileSvc {
         use crate::job::model::Distribution as D;
         use crate::job::model::FileService as F;
-        let (kind, nr) = plan.job.tuning.file_service;
+        let (kind, nr) = plan.work.files.service;
         let n = plan.files.len() as u64;
         let dist = match kind {
             F::RoundRobin | F::Sequential => None,
@@ -417,7 +417,7 @@ impl<'a> Worker<'a> {
         };
         let (mut w, mut st) = rules.into_parts();
         if let Err(why) = w.save_vstate() {
-            warn(format!("warning: job '{}': {why}", w.plan.job.name));
+            warn(format!("warning: job '{}': {why}", w.plan.work.name));
         }
         // synchronous completions into clat and lat, also for a failed job's report
         for d in [&mut st.read, &mut st.write, &mut st.trim] {
@@ -433,7 +433,7 @@ impl<'a> Worker<'a> {
         match r {
             Ok(()) => (rec, None),
             Err(e) => {
-                let measured_from = t0 + clock.ticks(w.plan.job.ramp_time);
+                let measured_from = t0 + clock.ticks(w.plan.work.limits.ramp);
                 let ran_ns = clock.ns(measured_from, clock.now().max(measured_from));
                 if rec.stats.runtime_ns == 0 {
                     rec.stats.runtime_ns = ran_ns;
@@ -459,7 +459,7 @@ impl<'a> Worker<'a> {
         match (&self.plan.vstate_save, self.vrec.take()) {
             (Some(p), Some(r)) => verify::state::save(
                 p,
-                &r.encode(&self.plan.job.name, self.plan.global, self.seq),
+                &r.encode(&self.plan.work.name, self.plan.global, self.seq),
             ),
             _ => Ok(()),
         }
@@ -481,7 +481,7 @@ impl<'a> Worker<'a> {
     /// what a job that writes wrote, in its backlog and read-back phase).
     #[inline(always)]
     fn verifies_reads(&self) -> bool {
-        self.uses.verify && !self.fds.is_empty() && !self.plan.job.rw.writes()
+        self.uses.verify && !self.fds.is_empty() && !self.plan.work.pick.rw.writes()
     }
 
     /// The `latency_target` search's report, or the job's depth without one.
@@ -489,7 +489,7 @@ impl<'a> Worker<'a> {
         match &self.lat_target {
             Some(l) => l.report(),
             None => LatTargetReport {
-                depth: self.plan.job.iodepth,
+                depth: self.plan.work.queue.depth,
                 target_ns: 0,
                 window_us: 0,
                 percentile: 100.0,

@@ -102,27 +102,28 @@ impl<'a> FioRules<'a> {
     /// The rules of one run of `w` at `depth`, recording into `st`.
     pub(super) fn new(mut w: Worker<'a>, st: JobStats, depth: usize) -> Self {
         let plan = w.plan;
-        let job = &plan.job;
-        let m = &job.more;
+        let work = &plan.work;
+        let (data, q) = (&work.data, &work.queue);
         let clock = w.clock;
         let start = clock.now();
-        let ramp_end = start + clock.ticks(job.ramp_time);
+        let ramp_end = start + clock.ticks(work.limits.ramp);
         let deadline = plan.thread_job.time.map(|r| ramp_end + clock.ticks(r));
-        let ctl = &job.control;
-        let flow = (ctl.flow > 0)
-            .then(|| plan.flows.as_ref().map(|f| f.join(ctl.flow_id, ctl.flow)))
-            .flatten();
+        let flow = q
+            .flow
+            .and_then(|(id, weight)| plan.flows.as_ref().map(|f| f.join(id, weight)));
         // latency_target: the depth search runs over the measured I/O (after ramp_time)
-        w.lat_target = ctl
-            .lat_target
-            .map(|t| LatTarget::new(t, depth as u32, 0, 0));
+        w.lat_target = q.lat_target.map(|t| LatTarget::new(t, depth as u32, 0, 0));
         let mut samp = sampler(plan, w.logs.as_ref());
         samp.set_end(deadline);
-        w.phase(if job.ramp_time.is_zero() { b'*' } else { b'/' });
+        w.phase(if work.limits.ramp.is_zero() {
+            b'*'
+        } else {
+            b'/'
+        });
         FioRules {
             start,
             ramp_end,
-            measuring: job.ramp_time.is_zero(),
+            measuring: work.limits.ramp.is_zero(),
             measure_start: start,
             deadline,
             issued_bytes: 0,
@@ -139,25 +140,27 @@ impl<'a> FioRules<'a> {
             since_sync: 0,
             since_dsync: 0,
             since_range: 0,
-            track_writes: m.verify.is_some() && m.do_verify && job.rw.writes(),
+            track_writes: work.verify.kind.is_some()
+                && work.verify.read_back
+                && work.pick.rw.writes(),
             // fio: writes without refill, compression, dedupe, a buffer_pattern or
             // verify, unless zero_buffers was asked for
-            scramble: job.tuning.scramble_buffers
-                && !m.zero_buffers
-                && m.buffer_pattern.is_empty()
-                && !m.refill_buffers
-                && m.buffer_compress_percentage == 0
-                && job.extra.dedupe_percentage == 0
-                && m.verify.is_none(),
-            reap_min: (m.iodepth_batch_complete_min.max(1) as usize).min(depth),
+            scramble: work.data.scramble
+                && !data.zero
+                && data.pattern.is_empty()
+                && !data.refill
+                && data.compress_pct == 0
+                && work.data.dedupe_pct == 0
+                && work.verify.kind.is_none(),
+            reap_min: (q.reap_min.max(1) as usize).min(depth),
             depth,
             cap: depth,
-            low: match m.iodepth_low as usize {
+            low: match q.low as usize {
                 0 => depth,
                 n => n.min(depth),
             },
             draining: false,
-            submit_each: plan.thread_job.engine.queues() && m.iodepth_batch <= 1,
+            submit_each: plan.thread_job.engine.queues() && q.batch <= 1,
             flow,
             flow_held: false,
             paced_reap: false,
@@ -294,7 +297,7 @@ impl<'a> FioRules<'a> {
         if io.in_flight() > 0 {
             // offload: completions are reaped as they arrive while the submitter
             // waits; inline: fio quiesces before a rate sleep
-            if self.w.plan.job.control.offload {
+            if self.w.plan.work.queue.offload {
                 io.reap_until(self, due, stop)?;
             } else {
                 io.drain(self)?;
@@ -313,21 +316,18 @@ impl<'a> FioRules<'a> {
     #[inline(always)]
     fn fill_write(&mut self, buf: *mut u8, file: usize, offset: u64, bs: u64) {
         let plan = self.w.plan;
-        let m = &plan.job.more;
+        let data = &plan.work.data;
         // SAFETY: the slot's buffer is not in flight; we own it.
         let b = unsafe { std::slice::from_raw_parts_mut(buf, bs as usize) };
         if let Some(dd) = &mut self.w.dedupe {
             dd.fill(b);
-        } else if m.refill_buffers {
+        } else if data.refill {
             fill_buf(
                 b,
                 &mut self.w.buf_rng,
-                m.zero_buffers,
-                (
-                    m.buffer_compress_percentage,
-                    plan.job.tuning.buffer_compress_chunk,
-                ),
-                &m.buffer_pattern,
+                data.zero,
+                (data.compress_pct, data.compress_chunk),
+                &data.pattern,
             );
         } else if self.scramble {
             scramble(b, offset);
@@ -344,12 +344,12 @@ impl<'a> FioRules<'a> {
     /// fsync / fdatasync every N writes: drain, then sync the file (fio orders the
     /// sync after the writes).
     fn sync_every<E: Engine>(&mut self, io: &mut Io<'_, E, Tag>, s: &Slot) -> Result<(), RunError> {
-        let job = &self.w.plan.job;
+        let work = &self.w.plan.work;
         self.since_sync += 1;
         self.since_dsync += 1;
-        let fs = job.fsync > 0 && self.since_sync >= job.fsync;
-        let fds = job.more.fdatasync > 0 && self.since_dsync >= job.more.fdatasync;
-        let sfr = job.tuning.sync_file_range.filter(|&(_, n)| {
+        let fs = work.syncs.fsync_every > 0 && self.since_sync >= work.syncs.fsync_every;
+        let fds = work.syncs.fdatasync_every > 0 && self.since_dsync >= work.syncs.fdatasync_every;
+        let sfr = work.syncs.range_every.filter(|&(_, n)| {
             self.since_range += 1;
             self.since_range >= n
         });
@@ -820,7 +820,7 @@ impl<'a> Rules for FioRules<'a> {
         // held back by the flow: fio lets in-flight I/O complete and sleeps flow_sleep
         // µs, or retries at once when flow_sleep=0
         io.stale();
-        let sleep = self.w.plan.job.control.flow_sleep;
+        let sleep = self.w.plan.work.pacing.flow_sleep;
         if !sleep.is_zero() {
             io.drain(self)?;
             let clock = self.w.clock;
@@ -872,14 +872,14 @@ impl<'a> Rules for FioRules<'a> {
         }
         self.w.lat_report = Some(self.w.lat_target_report());
         let plan = self.w.plan;
-        let job = &plan.job;
+        let work = &plan.work;
         // The final syncs belong to the measured time (public case C15, fio PR #837):
         // `end_fsync` and `fsync_on_close` on one file give the same bandwidth. They are
         // not sync I/Os: fio 3.33 accounts a sync only while the job runs (its end fsync
         // runs in TD_FSYNCING, the close-time one outside any I/O unit), so neither
         // shows in the `sync` block or its JSON.
-        for on in [job.end_fsync, job.more.fsync_on_close] {
-            if on && job.rw.writes() {
+        for on in [work.syncs.at_end, work.syncs.on_close] {
+            if on && work.pick.rw.writes() {
                 self.w.phase(b'F');
                 let (clock, t) = (self.w.clock, self.w.clock.now());
                 for f in 0..plan.files.len() {
@@ -910,7 +910,7 @@ impl<'a> Rules for FioRules<'a> {
         }
         if self.w.mismatches > 0 {
             return Err(RunError::Verify {
-                job: job.name.clone(),
+                job: work.name.clone(),
                 count: self.w.mismatches,
                 first: self.w.first_mismatch.clone().unwrap_or_default(),
             });
@@ -1072,7 +1072,7 @@ impl<'a> FioRules<'a> {
 /// interval. It keeps its samples for `logs` when they have windowed bandwidth/IOPS logs.
 fn sampler(plan: &Plan, logs: Option<&Logs>) -> RateSampler {
     const NEVER_MS: u64 = 1 << 40;
-    let [bw, iops] = crate::run::fio::log::sample_intervals(&plan.job);
+    let [bw, iops] = plan.sample_intervals();
     let mut s = RateSampler::new(bw.unwrap_or(NEVER_MS), iops.unwrap_or(NEVER_MS));
     if logs.is_some_and(Logs::takes_rates) {
         s.keep();

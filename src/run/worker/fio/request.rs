@@ -61,25 +61,25 @@ pub(super) fn spin_for(clock: &Clock, d: Duration) {
 /// `blockalign` or else the direction's smallest size (so `bs=4k,16k` writes at 16k
 /// boundaries and reads at 4k ones).
 fn units_of(plan: &Plan) -> [u64; 2] {
-    let job = &plan.job;
-    [&job.bs_read, &job.bs_write].map(|b| job.more.blockalign.unwrap_or(b.min()).max(1))
+    let work = &plan.work;
+    [&work.pick.bs[0], &work.pick.bs[1]].map(|b| work.pick.offset_unit.unwrap_or(b.min()).max(1))
 }
 
 /// Each file's slot generators (reads, writes) over its region in blocks of each
 /// direction's unit ([`units_of`]).
 fn slot_gens(plan: &Plan) -> Vec<[SlotGen; 2]> {
-    let job = &plan.job;
+    let work = &plan.work;
     let units = units_of(plan);
     plan.regions
         .iter()
         .map(|&(_, len)| {
             // every offset the smallest size fits at: the size is drawn after it (fio)
             let n = |bs: &BlockSizes, u: u64| len.saturating_sub(bs.min()) / u + 1;
-            let stride = job.more.zones.sequence_stride;
+            let stride = work.pick.sequence_stride;
             let (r, w) = (units[0], units[1]);
             [
-                SlotGen::new(&job.more.dist[0], n(&job.bs_read, r), r).sequence_stride(stride),
-                SlotGen::new(&job.more.dist[1], n(&job.bs_write, w), w).sequence_stride(stride),
+                SlotGen::new(&work.pick.dist[0], n(&work.pick.bs[0], r), r).sequence_stride(stride),
+                SlotGen::new(&work.pick.dist[1], n(&work.pick.bs[1], w), w).sequence_stride(stride),
             ]
         })
         .collect()
@@ -90,14 +90,14 @@ fn slot_gens(plan: &Plan) -> Vec<[SlotGen; 2]> {
 /// sizes cover a pass exactly once; random_generator=lfsr keeps it even with
 /// norandommap=1 (lfsr's property).
 fn random_maps(plan: &Plan, gens: &[[SlotGen; 2]], strided: bool) -> Vec<Option<RandomMap>> {
-    let job = &plan.job;
-    let lfsr = job.more.zones.random_generator == Some(crate::job::model::RandGen::Lfsr);
+    let work = &plan.work;
+    let lfsr = work.pick.generator == Some(crate::job::model::RandGen::Lfsr);
     plan.regions
         .iter()
         .zip(gens)
         .map(|(&(_, len), g)| {
-            (job.rw.random()
-                && (!job.norandommap || lfsr)
+            (work.pick.rw.random()
+                && (!work.pick.no_map || lfsr)
                 && !strided
                 && g[0].uniform()
                 && g[1].uniform())
@@ -111,11 +111,11 @@ fn random_maps(plan: &Plan, gens: &[[SlotGen; 2]], strided: bool) -> Vec<Option<
 /// once laid out, at least its region's end (no files: the region's end); empty for
 /// every other job.
 fn real_ends(plan: &Plan, fds_empty: bool) -> Vec<u64> {
-    let job = &plan.job;
-    let walks = if job.rw.random() {
-        job.rw_suffix != 1 || job.more.percentage_random < 100
+    let pick = &plan.work.pick;
+    let walks = if pick.rw.random() {
+        pick.rw_suffix != 1 || pick.random_pct < 100
     } else {
-        job.rw_suffix > 0
+        pick.rw_suffix > 0
     };
     if !walks {
         return Vec::new();
@@ -137,40 +137,55 @@ fn real_ends(plan: &Plan, fds_empty: bool) -> Vec<u64> {
 /// The direction picker of a mixed read/write job: fio's mix generator of the thread,
 /// seeded from its mix slot, started over each loop under `randrepeat` ([`RwMix`]).
 fn mix_of(plan: &Plan) -> Option<RwMix> {
-    let job = &plan.job;
-    matches!(job.rw, RwMode::ReadWrite | RwMode::RandRw).then(|| {
-        let seed = crate::run::fio::plan::fio_seed(job, plan.global, MIX_SLOT);
-        RwMix::new(job.rwmixread, seed, job.more.randrepeat)
+    let work = &plan.work;
+    matches!(work.pick.rw, RwMode::ReadWrite | RwMode::RandRw).then(|| {
+        let seed = plan.seed_of(MIX_SLOT);
+        RwMix::new(work.pick.read_pct, seed, work.pick.repeat)
     })
+}
+
+/// `sprandom`'s offset generator over the first region in blocks of the largest write.
+fn sprandom_of(plan: &Plan) -> Option<SpRandom> {
+    plan.work.pick.sprandom.map(|(regions, op)| {
+        let bs = plan.work.pick.bs[1].max();
+        SpRandom::new(plan.regions[0].1 / bs, bs, regions, op)
+    })
+}
+
+/// The recorder of what is written, for `verify_state_save` (None: not saved).
+fn vstate_recorder(plan: &Plan) -> Option<crate::run::verify::state::Recorder> {
+    let depth = plan.work.queue.depth;
+    (plan.vstate_save.as_ref())
+        .map(|_| crate::run::verify::state::Recorder::new(plan.files.len(), depth))
 }
 
 /// What the job uses, decided once ([`Uses`]).
 fn uses_of(plan: &Plan, logs: bool, fds_empty: bool, maps_all: bool) -> Uses {
-    let job = &plan.job;
+    let work = &plan.work;
     let recache = !plan.thread_job.direct
-        && job.more.invalidate
-        && !job.tuning.pre_read
+        && work.files.invalidate
+        && !work.files.pre_read
         && !fds_empty
         && !plan.thread_job.engine.caps().maps_files
         && plan.pass_bytes > 0
-        && (job.loops > 1 || job.time_based || job.more.io_size.is_some());
+        && (work.limits.loops > 1 || work.limits.time_based || work.limits.io_size.is_some());
     Uses {
-        random: job.rw.random(),
-        pct_random: job.rw.random() && job.more.percentage_random < 100,
+        random: work.pick.rw.random(),
+        pct_random: work.pick.rw.random() && work.pick.random_pct < 100,
         rate: plan.thread_job.pace != crate::job::thread::Pace::Free,
-        think: !job.more.thinktime.is_zero(),
-        min_rate: job.more.ratemin != [0, 0] || job.more.rate_iops_min != [0, 0],
-        verify: job.more.verify.is_some(),
+        think: !work.pacing.think.is_zero(),
+        min_rate: work.pacing.min_bytes != [0, 0] || work.pacing.min_iops != [0, 0],
+        verify: work.verify.kind.is_some(),
         logs,
-        gtod_reduce: job.more.gtod_reduce,
+        gtod_reduce: work.measure.gtod_reduce,
         one_file: plan.files.len() == 1,
-        trimwrite: matches!(job.rw, RwMode::TrimWrite | RwMode::RandTrimWrite),
-        ss_lat: !job.control.ss_dur.is_zero(),
-        backlog: job.more.x.verify_backlog > 0 && job.more.verify.is_some() && job.rw.writes(),
-        fixed_bs: [fixed_of(&job.bs_read), fixed_of(&job.bs_write)],
+        trimwrite: matches!(work.pick.rw, RwMode::TrimWrite | RwMode::RandTrimWrite),
+        ss_lat: work.measure.steady,
+        backlog: work.verify.backlog > 0 && work.verify.kind.is_some() && work.pick.rw.writes(),
+        fixed_bs: [fixed_of(&work.pick.bs[0]), fixed_of(&work.pick.bs[1])],
         unit: {
-            let [bw, iops] = crate::run::fio::log::unit_samples(job);
-            [bw && !job.tuning.disable_bw, iops && !job.more.gtod_reduce]
+            let [bw, iops] = plan.unit_samples();
+            [bw && !work.measure.no_bw, iops && !work.measure.gtod_reduce]
         },
         recache,
         // a pass is counted in bytes where it ends when its blocks are all issued: a
@@ -178,12 +193,12 @@ fn uses_of(plan: &Plan, logs: bool, fds_empty: bool, maps_all: bool) -> Uses {
         // map and a walk with holes never fill a pass (fio 3.33 drops the cache only
         // when a file starts over: `get_next_rand_block` never fails without a map)
         repass: recache
-            && if job.rw.random() {
+            && if work.pick.rw.random() {
                 maps_all
             } else {
-                job.rw_suffix <= 0
+                work.pick.rw_suffix <= 0
             },
-        wrap: job.time_based && (job.rw.random() || plan.files.len() == 1),
+        wrap: work.limits.time_based && (work.pick.rw.random() || plan.files.len() == 1),
     }
 }
 
@@ -208,7 +223,7 @@ impl<'a> Worker<'a> {
         live: Option<&'a Live>,
     ) -> Self {
         let fds_empty = fds.is_empty();
-        let job = &plan.job;
+        let work = &plan.work;
         let gens = slot_gens(plan);
         let zones = crate::run::fio::zoned::zones_for(plan);
         let strided = zones.as_ref().is_some_and(|z| z.strided());
@@ -226,8 +241,8 @@ impl<'a> Worker<'a> {
             rr: 0,
             last_start: [u64::MAX; 3],
             fsvc: super::FileSvc::new(plan),
-            seq_nr: if job.rw.random() {
-                u32::try_from(job.rw_suffix).unwrap_or(u32::MAX)
+            seq_nr: if work.pick.rw.random() {
+                u32::try_from(work.pick.rw_suffix).unwrap_or(u32::MAX)
             } else {
                 1
             },
@@ -236,8 +251,9 @@ impl<'a> Worker<'a> {
             maps,
             units: units_of(plan),
             ends: super::ends::Ends::new(plan),
-            fopen: super::open::OpenFiles::new(plan.files.len(), job.more.nodata.openfiles),
-            sizes: [&job.bs_read, &job.bs_write].map(|b| BufLen::new(b, job.tuning.bs_unaligned)),
+            fopen: super::open::OpenFiles::new(plan.files.len(), work.files.open_files),
+            sizes: [&work.pick.bs[0], &work.pick.bs[1]]
+                .map(|b| BufLen::new(b, work.pick.bs_unaligned)),
             rate_next: [0; 2],
             think_blocks: 0,
             think_last_blocks: 0,
@@ -254,12 +270,8 @@ impl<'a> Worker<'a> {
             min_win: (0, [0; 2], [0; 2]),
             live,
             lat_target: None,
-            prio: crate::run::fio::prio::CmdPrio::new(&job.extra, plan.seed),
-            dedupe: crate::run::fio::dedupe::Dedupe::new(
-                job,
-                plan.seed,
-                plan.regions.iter().map(|r| r.1).sum(),
-            ),
+            prio: plan.cmd_prio(),
+            dedupe: plan.dedupe(),
             blkdev: crate::run::fio::trim::block_devices(plan),
             cov: crate::run::gen::coverage::Coverage::for_plan(plan),
             zones,
@@ -268,11 +280,7 @@ impl<'a> Worker<'a> {
                 .replay
                 .as_ref()
                 .map(|_| super::replay::ReplayPos::new(clock.now())),
-            spr: job.more.zones.sprandom.then(|| {
-                let bs = job.bs_write.max();
-                let z = &job.more.zones;
-                SpRandom::new(plan.regions[0].1 / bs, bs, z.spr_num_regions, z.spr_op)
-            }),
+            spr: sprandom_of(plan),
             backlog: Vec::new(),
             seq: 0,
             filled: std::cell::Cell::new(false),
@@ -281,41 +289,46 @@ impl<'a> Worker<'a> {
             pass_left: plan.pass_bytes,
             uses: uses_of(plan, has_logs, fds_empty, maps_all),
             plain_random: [false; 2],
-            vrec: plan
-                .vstate_save
-                .as_ref()
-                .map(|_| crate::run::verify::state::Recorder::new(plan.files.len(), job.iodepth)),
+            vrec: vstate_recorder(plan),
             vreads: 0,
             mix: mix_of(plan),
             resid: Vec::new(),
         };
-        let u = &w.uses;
+        w.take_shortcuts();
+        w
+    }
+
+    /// The shortcuts a job's shape allows, decided once after construction: the plain
+    /// random path ([`Worker::plain_random_req`]) per direction, and no coverage
+    /// bitmap where the random maps already count the distinct slots taken.
+    fn take_shortcuts(&mut self) {
+        let plan = self.plan;
+        let u = &self.uses;
         let plain = u.random
             && !u.pct_random
             && u.one_file
             && !u.trimwrite
-            && job.rw_suffix == 1
-            && w.zones.is_none()
-            && w.spr.is_none();
-        let one_unit = w.units == [plan.align; 2];
-        w.plain_random = [0, 1].map(|d| plain && one_unit && u.fixed_bs[d] == Some(plan.align));
+            && plan.work.pick.rw_suffix == 1
+            && self.zones.is_none()
+            && self.spr.is_none();
+        let one_unit = self.units == [plan.align; 2];
+        self.plain_random = [0, 1].map(|d| plain && one_unit && u.fixed_bs[d] == Some(plan.align));
         // With the random map on every request (no percentage_random, zones or sprandom),
         // the map itself knows the distinct slots taken: no coverage bitmap per request.
-        if w.maps.iter().all(Option::is_some)
-            && !w.uses.pct_random
-            && w.zones.is_none()
-            && w.spr.is_none()
+        if self.maps.iter().all(Option::is_some)
+            && !self.uses.pct_random
+            && self.zones.is_none()
+            && self.spr.is_none()
         {
-            if let Some(c) = &mut w.cov {
+            if let Some(c) = &mut self.cov {
                 c.drop_bits();
             }
         }
-        w
     }
 
     pub(super) fn pick_op(&mut self) -> Op {
-        let job = &self.plan.job;
-        match job.rw {
+        let work = &self.plan.work;
+        match work.pick.rw {
             RwMode::Read | RwMode::RandRead => Op::Read,
             RwMode::Write | RwMode::RandWrite => Op::Write,
             RwMode::Trim | RwMode::RandTrim => Op::Trim,
@@ -345,7 +358,7 @@ impl<'a> Worker<'a> {
     #[inline]
     fn mix_map_full(&self) -> bool {
         self.mix.is_some()
-            && !self.plan.job.time_based
+            && !self.plan.work.limits.time_based
             && self.maps[0].as_ref().is_some_and(RandomMap::full)
     }
 
@@ -379,9 +392,9 @@ impl<'a> Worker<'a> {
     /// on randrw gives 300 reads and 100 writes a second, as fio, instead of the
     /// write limit holding the reads to the 50/50 mix.
     fn rate_dir(&self, op: Op) -> Op {
-        let job = &self.plan.job;
-        let m = &job.more;
-        let limited = |x: usize| m.rate_bytes[x] > 0 || m.rate_iops[x] > 0;
+        let work = &self.plan.work;
+        let p = &work.pacing;
+        let limited = |x: usize| p.rate_bytes[x] > 0 || p.rate_iops[x] > 0;
         let (d, o) = (op.idx(), 1 - op.idx());
         let other = if op == Op::Read { Op::Write } else { Op::Read };
         let now = self.clock.now();
@@ -391,9 +404,9 @@ impl<'a> Worker<'a> {
             return op;
         }
         let other_share = if o == 0 {
-            job.rwmixread
+            work.pick.read_pct
         } else {
-            100 - job.rwmixread.min(100)
+            100 - work.pick.read_pct.min(100)
         };
         if other_share == 0 {
             return op;
@@ -416,7 +429,7 @@ impl<'a> Worker<'a> {
             self.open_any(0);
             return Some(self.plain_random_req(op, d));
         }
-        let job = &self.plan.job;
+        let work = &self.plan.work;
         let u = self.uses;
         if u.trimwrite && op == Op::Write {
             if let Some((file, offset, bs)) = self.trimmed.take() {
@@ -425,7 +438,7 @@ impl<'a> Worker<'a> {
             }
         }
         // a time-based job over one file starts it over in place, as fio: it stays open
-        let in_place = u.one_file && job.time_based;
+        let in_place = u.one_file && work.limits.time_based;
         // the file and where in it; a file with nothing left is done (fio goes on with
         // the next one, or ends the job after the last) and closed
         let (file, mut offset, mut bs, random_now) = loop {
@@ -446,7 +459,7 @@ impl<'a> Worker<'a> {
                 self.zone_eof = true;
                 return Some((op, file, self.plan.regions[file].0, 0));
             }
-            if self.mix.is_some() && !job.time_based {
+            if self.mix.is_some() && !work.limits.time_based {
                 // fio draws the direction again for its next try (`set_io_u_file`)
                 op = self.pick_op();
             }
@@ -492,15 +505,15 @@ impl<'a> Worker<'a> {
             }
             hit
         };
-        let job = &self.plan.job;
+        let pick = &self.plan.work.pick;
         if !hit {
-            return if job.tuning.rw_identical {
+            return if pick.same_offsets {
                 Pick::Same
             } else {
                 Pick::Seq
             };
         }
-        if !u.pct_random || (self.rng.below(100) as u32) < job.more.percentage_random {
+        if !u.pct_random || (self.rng.below(100) as u32) < pick.random_pct {
             Pick::Random
         } else {
             Pick::Seq
@@ -554,7 +567,7 @@ impl<'a> Worker<'a> {
         let (start, len) = self.plan.regions[file];
         let real = self.real_ends.get(file).copied().unwrap_or(start + len);
         let mut last = self.seq_cursors[file][op.idx()];
-        if self.plan.job.time_based && self.uses.one_file && last >= start + len {
+        if self.plan.work.limits.time_based && self.uses.one_file && last >= start + len {
             last = start;
             self.new_pass = true;
         }
@@ -642,7 +655,7 @@ impl<'a> Worker<'a> {
     /// is past its end (fio then ends the file, so such a job moves less than `size`).
     #[inline]
     fn random_offset(&mut self, op: Op, file: usize, bs: u64, mark: bool) -> Option<(u64, u64)> {
-        let job = &self.plan.job;
+        let work = &self.plan.work;
         let d = usize::from(op == Op::Write);
         let (start, len) = self.plan.regions[file];
         let end = start + len;
@@ -658,7 +671,7 @@ impl<'a> Worker<'a> {
             });
             start + b * bs
         } else if let Some(m) = &mut self.maps[file] {
-            if m.full() && !job.time_based {
+            if m.full() && !work.limits.time_based {
                 return None;
             }
             let want = self.rng.below((len / unit).clamp(1, m.len()));
@@ -721,7 +734,7 @@ impl<'a> Worker<'a> {
     /// the file is at its end in this direction.
     #[inline]
     fn seq_offset(&mut self, op: Op, file: usize, bs: u64) -> Option<(u64, u64)> {
-        let skip = self.plan.job.rw_suffix;
+        let skip = self.plan.work.pick.rw_suffix;
         if skip > 0 {
             return self.holed_offset(op, file, bs, skip as u64);
         }
@@ -763,7 +776,7 @@ impl<'a> Worker<'a> {
         let d = op.idx();
         let sd = usize::from(op == Op::Write);
         let mut last = self.seq_cursors[file][d];
-        if self.plan.job.time_based && self.uses.one_file && last >= start + len {
+        if self.plan.work.limits.time_based && self.uses.one_file && last >= start + len {
             last = start;
             self.new_pass = true;
         }
@@ -798,19 +811,19 @@ impl<'a> Worker<'a> {
     /// Due tick of the next `op` under the rate limit (linear or Poisson spacing);
     /// the caller waits for it. None: not rate limited.
     pub(super) fn pace_due(&mut self, op: Op, bytes: u64, start: u64) -> Option<u64> {
-        let m = &self.plan.job.more;
+        let p = &self.plan.work.pacing;
         if op == Op::Trim {
             return None;
         }
         let d = op.idx();
-        let ns = if m.rate_bytes[d] > 0 {
-            bytes as f64 * 1e9 / m.rate_bytes[d] as f64
-        } else if m.rate_iops[d] > 0 {
-            1e9 / m.rate_iops[d] as f64
+        let ns = if p.rate_bytes[d] > 0 {
+            bytes as f64 * 1e9 / p.rate_bytes[d] as f64
+        } else if p.rate_iops[d] > 0 {
+            1e9 / p.rate_iops[d] as f64
         } else {
             return None;
         };
-        let ns = match m.rate_process {
+        let ns = match p.process {
             RateProcess::Linear => ns,
             RateProcess::Poisson => -self.rng.unit().ln() * ns,
         };
@@ -826,7 +839,7 @@ impl<'a> Worker<'a> {
     /// else at its completion — whichever `thinktime_blocks_type` counts.
     #[inline(always)]
     pub(super) fn think_count(&mut self, issued: bool) {
-        if issued == self.plan.job.tuning.thinktime_issue {
+        if issued == self.plan.work.pacing.think_at_issue {
             self.think_blocks += 1;
         }
     }
@@ -837,20 +850,19 @@ impl<'a> Worker<'a> {
     /// given, `thinktime_iotime` alone decides. The caller quiesces, then
     /// [`Worker::think_spin`]s.
     pub(super) fn think_due(&mut self) -> bool {
-        let m = &self.plan.job.more;
-        let t = &self.plan.job.tuning;
+        let p = &self.plan.work.pacing;
         let mut stall = false;
         let mut now = None;
-        if !t.thinktime_iotime.is_zero() {
+        if !p.think_iotime.is_zero() {
             let n = self.clock.now();
-            let after = t.thinktime_iotime + m.thinktime;
+            let after = p.think_iotime + p.think;
             stall = self.clock.ns(self.think_last, n) >= after.as_nanos() as u64;
-            if !stall && !t.thinktime_blocks_set {
+            if !stall && !p.think_blocks_given {
                 return false;
             }
             now = Some(n);
         }
-        if self.think_blocks >= self.think_last_blocks + m.thinktime_blocks.max(1) {
+        if self.think_blocks >= self.think_last_blocks + p.think_blocks.max(1) {
             stall = true;
         }
         if stall {
@@ -866,12 +878,12 @@ impl<'a> Worker<'a> {
     /// and the tick its sleep (the rest of `thinktime`) ends at, which the caller
     /// sleeps to (run/worker/fio/pass.rs: `nap`).
     pub(super) fn think_spin(&mut self) -> (u64, u64) {
-        let m = &self.plan.job.more;
+        let p = &self.plan.work.pacing;
         // the wait is timed: one clock reading before, one after the sleep
         let t0 = self.clock.now();
-        let spin = m.thinktime_spin.min(m.thinktime);
+        let spin = p.think_spin.min(p.think);
         spin_for(self.clock, spin);
-        let rest = m.thinktime - spin;
+        let rest = p.think - spin;
         (t0, self.clock.now() + self.clock.ticks(rest))
     }
 

@@ -1,0 +1,138 @@
+//! fio's keys as the one job model's [`Workload`] (`job/model/workload.rs`):
+//! [`FioJob::workload`], the one place a fio job's request picking, limits, pacing,
+//! data, syncs, verify, failure policy and queue are named for the worker.
+
+use crate::job::fio::FioJob;
+use crate::job::model::workload::{
+    Data, Failure, FilePicking, Limits, Measure, Pacing, Picking, Queue, SyncPoints, Verify,
+};
+use crate::job::model::Workload;
+
+impl FioJob {
+    /// The job's requests in the one job model, as each of its threads runs them
+    /// (`io_size=N%` must be resolved to bytes first: `run/fio/plan.rs` does).
+    pub fn workload(&self) -> Workload {
+        Workload {
+            name: self.name.clone(),
+            pick: self.picking(),
+            files: FilePicking {
+                service: self.tuning.file_service,
+                open_files: self.more.nodata.openfiles,
+                invalidate: self.more.invalidate,
+                pre_read: self.tuning.pre_read,
+            },
+            limits: Limits {
+                loops: self.loops,
+                time_based: self.time_based,
+                ramp: self.ramp_time,
+                io_size: self.more.io_size,
+            },
+            pacing: self.pacing(),
+            data: self.data(),
+            syncs: SyncPoints {
+                fsync_every: self.fsync,
+                fdatasync_every: self.more.fdatasync,
+                range_every: self.tuning.sync_file_range,
+                at_end: self.end_fsync,
+                on_close: self.more.fsync_on_close,
+            },
+            verify: self.verify(),
+            failure: Failure {
+                continue_on: self.more.continue_on_error,
+                ignore: self.more.x.ignore_error.clone(),
+                dump: self.more.x.error_dump,
+                fill_device: self.more.x.fill_device,
+                max_latency: self.tuning.max_latency,
+            },
+            queue: self.queue(),
+            measure: Measure {
+                gtod_reduce: self.more.gtod_reduce,
+                no_bw: self.tuning.disable_bw,
+                total_lat: self.more.lat_percentiles,
+                steady: !self.control.ss_dur.is_zero(),
+            },
+        }
+    }
+
+    fn picking(&self) -> Picking {
+        let z = &self.more.zones;
+        Picking {
+            rw: self.rw,
+            rw_suffix: self.rw_suffix,
+            read_pct: self.rwmixread,
+            bs: [self.bs_read.clone(), self.bs_write.clone()],
+            offset_unit: self.more.blockalign,
+            bs_unaligned: self.tuning.bs_unaligned,
+            same_offsets: self.tuning.rw_identical,
+            dist: self.more.dist.clone(),
+            random_pct: self.more.percentage_random,
+            no_map: self.norandommap,
+            generator: z.random_generator,
+            sequence_stride: z.sequence_stride,
+            sprandom: z.sprandom.then_some((z.spr_num_regions, z.spr_op)),
+            repeat: self.more.randrepeat,
+        }
+    }
+
+    fn pacing(&self) -> Pacing {
+        let m = &self.more;
+        Pacing {
+            rate_bytes: m.rate_bytes,
+            rate_iops: m.rate_iops,
+            process: m.rate_process,
+            min_bytes: m.ratemin,
+            min_iops: m.rate_iops_min,
+            min_cycle: m.ratecycle,
+            think: m.thinktime,
+            think_spin: m.thinktime_spin,
+            think_blocks: m.thinktime_blocks,
+            think_blocks_given: self.tuning.thinktime_blocks_set,
+            think_iotime: self.tuning.thinktime_iotime,
+            think_at_issue: self.tuning.thinktime_issue,
+            flow_sleep: self.control.flow_sleep,
+        }
+    }
+
+    fn data(&self) -> Data {
+        let m = &self.more;
+        Data {
+            zero: m.zero_buffers,
+            pattern: m.buffer_pattern.clone(),
+            refill: m.refill_buffers,
+            compress_pct: m.buffer_compress_percentage,
+            compress_chunk: self.tuning.buffer_compress_chunk,
+            scramble: self.tuning.scramble_buffers,
+            dedupe_pct: self.extra.dedupe_percentage,
+        }
+    }
+
+    fn verify(&self) -> Verify {
+        let m = &self.more;
+        Verify {
+            kind: m.verify,
+            pattern: m.verify_pattern.clone(),
+            pattern_offsets: self.tuning.verify_pattern_fmt.clone(),
+            header_at: self.tuning.verify_offset.unwrap_or(0),
+            interval: m.x.verify_interval.unwrap_or(0),
+            backlog: m.x.verify_backlog,
+            backlog_batch: m.x.verify_backlog_batch.unwrap_or(m.x.verify_backlog),
+            write_sequence: m.x.write_sequence(),
+            dump: m.x.verify_dump,
+            read_back: m.do_verify,
+            fatal: m.verify_fatal,
+        }
+    }
+
+    fn queue(&self) -> Queue {
+        let (m, c) = (&self.more, &self.control);
+        Queue {
+            depth: self.iodepth,
+            batch: m.iodepth_batch,
+            reap_min: m.iodepth_batch_complete_min,
+            low: m.iodepth_low,
+            offload: c.offload,
+            flow: (c.flow > 0).then_some((c.flow_id, c.flow)),
+            lat_target: c.lat_target,
+        }
+    }
+}

@@ -1,0 +1,256 @@
+//! What one job thread's requests are, beyond [`crate::job::thread::ThreadJob`]: the
+//! one job model's [`Workload`], which the worker's rules read request by request —
+//! how each request is picked (direction, size, offset, file), how many there are and
+//! for how long, how they are paced, what writes carry, when they are synced, how
+//! written data is checked, what a failure does, how the queue is filled and drained.
+//! A dialect fills it once per job (`FioJob::workload`, job/fio/workload.rs); the
+//! worker (`run/worker/`) reads it through its plan and never a dialect's fields.
+//!
+//! Pure values, no I/O; each field says which fio key fills it where the name differs.
+
+use super::{BlockSizes, Distribution, FileService, RandGen, RateProcess, RwMode};
+use crate::job::model::failure::ContinueOnError;
+use crate::job::model::verify::VerifyKind;
+use std::time::Duration;
+
+/// Everything one job thread's requests are picked, paced, checked and judged by.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Workload {
+    /// the job's name, as messages and logs name it
+    pub name: String,
+    /// direction, size, offset and order of each request
+    pub pick: Picking,
+    /// the files a request goes to and their page cache
+    pub files: FilePicking,
+    /// how long and how much the thread runs
+    pub limits: Limits,
+    /// rates, minimum rates, think time
+    pub pacing: Pacing,
+    /// what write buffers carry
+    pub data: Data,
+    /// when writes are made durable
+    pub syncs: SyncPoints,
+    /// how written data is checked
+    pub verify: Verify,
+    /// what a failed or late request does to the job
+    pub failure: Failure,
+    /// how the queue is filled and drained
+    pub queue: Queue,
+    /// what is measured besides the requests' counts
+    pub measure: Measure,
+}
+
+/// How each request is picked.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Picking {
+    /// directions and their order (`rw`)
+    pub rw: RwMode,
+    /// the number after `rw=`'s colon: sequential jobs skip that many bytes after each
+    /// request (negative: go backwards); random jobs issue that many sequential
+    /// requests per random offset (0 = none)
+    pub rw_suffix: i64,
+    /// share of reads in a mixed job, percent (`rwmixread`)
+    pub read_pct: u32,
+    /// request sizes of reads (and trims) and writes (`bs`, `bsrange`, `bssplit`)
+    pub bs: [BlockSizes; 2],
+    /// unit of random offsets (`blockalign`); None: each direction's smallest size
+    pub offset_unit: Option<u64>,
+    /// sizes need not be multiples of the smallest one (`bs_unaligned`)
+    pub bs_unaligned: bool,
+    /// reads and writes of a mixed job walk one offset sequence (`rw_identical`)
+    pub same_offsets: bool,
+    /// where random offsets fall, reads and writes (`random_distribution`)
+    pub dist: [Distribution; 2],
+    /// share of random requests in a random job, percent (`percentage_random`)
+    pub random_pct: u32,
+    /// no map of the blocks taken (`norandommap`)
+    pub no_map: bool,
+    /// the offset generator the job names (`random_generator`)
+    pub generator: Option<RandGen>,
+    /// `random_distribution=sequence`'s stride (`random_sequence_stride`)
+    pub sequence_stride: u64,
+    /// `sprandom`: (regions, over-provisioning share); None without it
+    pub sprandom: Option<(u32, f64)>,
+    /// the generators start over at each loop (`randrepeat`)
+    pub repeat: bool,
+}
+
+/// Which file each request goes to, and the files' page cache.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FilePicking {
+    /// how the next file is chosen, and after how many requests (`file_service_type`)
+    pub service: (FileService, u64),
+    /// files open at once (`openfiles`); None: all
+    pub open_files: Option<u32>,
+    /// drop the files' page cache at each pass (`invalidate`)
+    pub invalidate: bool,
+    /// the files are read into the page cache before the job (`pre_read`)
+    pub pre_read: bool,
+}
+
+/// How long and how much one thread runs, beyond the model's time and request limits.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Limits {
+    /// passes over the files (`loops`)
+    pub loops: u64,
+    /// run for the whole time limit, starting the files over (`time_based`)
+    pub time_based: bool,
+    /// time before measuring starts (`ramp_time`)
+    pub ramp: Duration,
+    /// bytes to move, when set apart from the files' size (`io_size`, a percentage
+    /// resolved against the thread's files)
+    pub io_size: Option<u64>,
+}
+
+/// How requests are spaced.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Pacing {
+    /// bytes/s per direction, reads and writes (`rate`; 0 = unlimited)
+    pub rate_bytes: [u64; 2],
+    /// requests/s per direction (`rate_iops`; 0 = unlimited)
+    pub rate_iops: [u64; 2],
+    /// how a rate spaces requests (`rate_process`)
+    pub process: RateProcess,
+    /// bytes/s below which the job fails (`ratemin`)
+    pub min_bytes: [u64; 2],
+    /// requests/s below which the job fails (`rate_iops_min`)
+    pub min_iops: [u64; 2],
+    /// window the minimum rates are averaged over (`ratecycle`)
+    pub min_cycle: Duration,
+    /// the pause (`thinktime`)
+    pub think: Duration,
+    /// its part spent spinning (`thinktime_spin`)
+    pub think_spin: Duration,
+    /// requests between pauses (`thinktime_blocks`)
+    pub think_blocks: u64,
+    /// `thinktime_blocks` was given (without it, `thinktime_iotime` alone decides)
+    pub think_blocks_given: bool,
+    /// time of I/O between pauses (`thinktime_iotime`)
+    pub think_iotime: Duration,
+    /// the blocks are counted at issue, not completion (`thinktime_blocks_type=issue`)
+    pub think_at_issue: bool,
+    /// pause of a thread held back by its flow (`flow_sleep`)
+    pub flow_sleep: Duration,
+}
+
+/// What write buffers carry.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Data {
+    /// zeros (`zero_buffers`)
+    pub zero: bool,
+    /// these bytes repeated (`buffer_pattern`; empty: none)
+    pub pattern: Vec<u8>,
+    /// new contents for every write (`refill_buffers`)
+    pub refill: bool,
+    /// share of each chunk left zero, percent (`buffer_compress_percentage`)
+    pub compress_pct: u32,
+    /// bytes of a chunk (`buffer_compress_chunk`)
+    pub compress_chunk: u64,
+    /// a buffer's start changed per write (`scramble_buffers`)
+    pub scramble: bool,
+    /// share of writes that repeat earlier data, percent (`dedupe_percentage`)
+    pub dedupe_pct: u32,
+}
+
+/// When writes are made durable.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SyncPoints {
+    /// fsync after every N writes (`fsync`; 0 = never)
+    pub fsync_every: u64,
+    /// fdatasync after every N writes (`fdatasync`; 0 = never)
+    pub fdatasync_every: u64,
+    /// sync_file_range(flags) after every N writes (`sync_file_range`)
+    pub range_every: Option<(u32, u64)>,
+    /// fsync once the writes are done (`end_fsync`)
+    pub at_end: bool,
+    /// fsync each file when it is closed (`fsync_on_close`)
+    pub on_close: bool,
+}
+
+/// How written data is checked.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Verify {
+    /// the check each written block carries (`verify`); None: no check
+    pub kind: Option<VerifyKind>,
+    /// the pattern (`verify_pattern`)
+    pub pattern: Vec<u8>,
+    /// offsets in the pattern where a block's offset is written (`verify_pattern`'s `%o`)
+    pub pattern_offsets: Vec<usize>,
+    /// where in a block the header is (`verify_offset`; 0 = its start)
+    pub header_at: u64,
+    /// bytes checked per header (`verify_interval`; 0 = the block)
+    pub interval: u64,
+    /// read back after every N written blocks (`verify_backlog`; 0 = at the end)
+    pub backlog: u64,
+    /// blocks read back at each backlog point (`verify_backlog_batch`)
+    pub backlog_batch: u64,
+    /// the header's write sequence number is checked (`verify_write_sequence`)
+    pub write_sequence: bool,
+    /// a mismatching block is dumped to a file (`verify_dump`)
+    pub dump: bool,
+    /// the written blocks are read back at all (`do_verify`)
+    pub read_back: bool,
+    /// the first mismatch stops the job (`verify_fatal`)
+    pub fatal: bool,
+}
+
+/// What a failed or late request does to the job.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Failure {
+    /// failed requests the job goes on after (`continue_on_error`)
+    pub continue_on: ContinueOnError,
+    /// errno lists of reads, writes and verify the job goes on after (`ignore_error`)
+    pub ignore: [Option<Vec<i32>>; 3],
+    /// each error the job goes on after is printed (`error_dump`)
+    pub dump: bool,
+    /// writes go until the device is full, which ends the job (`fill_device`)
+    pub fill_device: bool,
+    /// latency above which a request fails the job, ns, reads and writes
+    /// (`max_latency`; 0 = none)
+    pub max_latency: [u64; 2],
+}
+
+/// How the queue is filled and drained.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Queue {
+    /// requests in flight at most (`iodepth`)
+    pub depth: u32,
+    /// requests submitted at once (`iodepth_batch`)
+    pub batch: u32,
+    /// completions reaped at least at once (`iodepth_batch_complete_min`)
+    pub reap_min: u32,
+    /// depth the queue drains to before filling again (`iodepth_low`; 0 = depth)
+    pub low: u32,
+    /// requests are issued from a thread apart (`io_submit_mode=offload`)
+    pub offload: bool,
+    /// the flow the thread runs under, (`flow_id`, `flow` weight); None: no flow
+    pub flow: Option<(u32, u32)>,
+    /// the depth is searched for a latency target (`latency_target`)
+    pub lat_target: Option<LatTargetSpec>,
+}
+
+/// `latency_target` search settings.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LatTargetSpec {
+    /// `latency_target` (total latency, submit to completion)
+    pub target: Duration,
+    /// `latency_window`: how long each depth is tried
+    pub window: Duration,
+    /// `latency_percentile`: share of I/Os (percent) that must stay at or below the target
+    pub percentile: f64,
+    /// `latency_run`: keep adjusting instead of stopping once the depth is found
+    pub run: bool,
+}
+
+/// What is measured besides the requests' counts.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Measure {
+    /// fewer clock reads: no latencies (`gtod_reduce`)
+    pub gtod_reduce: bool,
+    /// no bandwidth samples (`disable_bw_measurement`)
+    pub no_bw: bool,
+    /// priority latencies are total latencies, not completion ones (`lat_percentiles`)
+    pub total_lat: bool,
+    /// a steady-state check watches the job (`steadystate_duration` > 0)
+    pub steady: bool,
+}
