@@ -127,6 +127,9 @@ pub struct Test {
     pub p99_us: Option<f64>,
     /// the mean latency is derived with Little's law (QD × threads / IOPS), not measured
     pub little: bool,
+    /// the job whose figures the test shows (`run`: the job of its phase, which its
+    /// why rows read; `None`: the whole result's)
+    pub job: Option<String>,
     /// the fsync figures and a mix's read and write apart
     pub why: Why,
 }
@@ -156,27 +159,71 @@ pub struct Why {
     pub storage_wait_pct: Option<f64>,
 }
 
-/// The [`Why`] of test `t` of result `r`: the result's fsync figures (all its jobs),
-/// for a mix its read and write means, and for `iomark time` its wall time and storage
+/// Where a test's why rows read their figures: its job's own (a `run` phase, by the
+/// job's name: its `jobs` entry and its `time` share), else the whole result's when
+/// the result is one job's (a fileio run, a result of one job, a result whose jobs are
+/// not kept apart); `None` for a figure no part of the result holds for the test.
+struct Figures<'a> {
+    sync: Option<&'a crate::result::Latency>,
+    time: Option<&'a crate::result::TimeShare>,
+    read: Option<&'a crate::result::Latency>,
+    write: Option<&'a crate::result::Latency>,
+}
+
+/// The [`Figures`] of the job named `job` in `r` (`None`: the whole result).
+fn figures<'a>(r: &'a RunResult, job: Option<&str>) -> Figures<'a> {
+    let whole = Figures {
+        sync: Some(&r.fsync.lat),
+        time: r.time.first(),
+        read: Some(&r.read.lat),
+        write: Some(&r.write.lat),
+    };
+    let Some(name) = job else { return whole };
+    let own = r.jobs.iter().find(|j| j.job.name == name);
+    let share = r.time.iter().skip(1).find(|t| t.who == name);
+    if own.is_none() && share.is_none() && one_job(r) {
+        return whole;
+    }
+    Figures {
+        sync: own.map(|j| &j.sync.lat),
+        time: share,
+        read: own.map(|j| &j.read.lat),
+        write: own.map(|j| &j.write.lat),
+    }
+}
+
+/// Whether every phase of `r` is one job's (`JOB read`, `JOB write`, …): its whole
+/// figures are then that job's.
+fn one_job(r: &RunResult) -> bool {
+    let mut names = r
+        .phases
+        .iter()
+        .map(|p| p.name.rsplit_once(' ').map_or(p.name.as_str(), |x| x.0));
+    let first = names.next();
+    names.all(|n| Some(n) == first)
+}
+
+/// The [`Why`] of test `t` of result `r`: the fsync figures, time shares and, for a
+/// mix, read and write means of its job ([`figures`]: a `run` job's own, the whole
+/// result's for a result of one job), and for `iomark time` its wall time and storage
 /// wait (a command counts no operations: these are its rows).
 fn why_of(r: &RunResult, t: &Test) -> Why {
-    let sync = &r.fsync.lat;
-    let share = r.time.first().map(|x| x.sync_pct);
-    let us = |ns: u64| ns as f64 / 1e3;
-    let synced = sync.count > 0;
+    let f = figures(r, t.job.as_deref());
+    let sync = f.sync.filter(|l| l.count > 0);
+    let synced = sync.is_some();
     let mix = base_key(&t.key).ends_with(" mix");
-    let mean = |l: &crate::result::Latency| (mix && l.count > 0).then(|| l.mean() / 1e3);
+    let mean = |l: Option<&crate::result::Latency>| {
+        l.filter(|l| mix && l.count > 0).map(|l| l.mean() / 1e3)
+    };
     Why {
-        fsync_mean_us: synced.then(|| sync.mean() / 1e3),
+        fsync_mean_us: sync.map(|l| l.mean() / 1e3),
         fsync_p99_us: sync
-            .percentiles_ns
-            .get("99")
-            .filter(|_| synced)
-            .map(|v| us(*v)),
-        fsync_pct: share.filter(|_| synced),
-        wait_pct: r.time.first().and_then(|x| x.wait_pct).filter(|w| *w > 0.0),
-        read_mean_us: mean(&r.read.lat),
-        write_mean_us: mean(&r.write.lat),
+            .and_then(|l| l.percentiles_ns.get("99"))
+            .map(|v| *v as f64 / 1e3),
+        fsync_pct: f.time.map(|x| x.sync_pct).filter(|_| synced),
+        wait_pct: f.time.and_then(|x| x.wait_pct).filter(|w| *w > 0.0),
+        read_mean_us: mean(f.read),
+        write_mean_us: mean(f.write),
         wall_s: r.timed_command.as_ref().map(|c| c.wall_s),
         storage_wait_pct: r
             .timed_command
@@ -365,6 +412,7 @@ fn fileio_test(r: &RunResult, f: &RunFacts) -> Option<Test> {
         mean_us,
         p99_us,
         little,
+        job: None,
         why: Why::default(),
     })
 }
@@ -403,6 +451,7 @@ fn phase_test(r: &RunResult, p: &crate::result::Phase, f: &RunFacts) -> Test {
                 .map(|l| l.mean_ns as f64 / 1e3),
             p99_us,
             little: p.notes.iter().any(|n| n.contains("Little's law")),
+            job: None,
             why: Why::default(),
         },
         None => Test {
@@ -415,6 +464,7 @@ fn phase_test(r: &RunResult, p: &crate::result::Phase, f: &RunFacts) -> Test {
             mean_us: lat.filter(|l| l.count > 0).map(|l| l.mean_ns as f64 / 1e3),
             p99_us,
             little: false,
+            job: None,
             why: Why::default(),
         },
     }
@@ -491,6 +541,7 @@ fn run_tests(r: &RunResult, f: &RunFacts) -> Vec<Test> {
         )
     };
     let make = |name: &str,
+                job: Option<&str>,
                 notes: &[String],
                 mb_s: Option<f64>,
                 iops: f64,
@@ -529,6 +580,7 @@ fn run_tests(r: &RunResult, f: &RunFacts) -> Vec<Test> {
             mean_us,
             p99_us,
             little: false,
+            job: job.map(str::to_string),
             why: Why::default(),
         }
     };
@@ -541,6 +593,8 @@ fn run_tests(r: &RunResult, f: &RunFacts) -> Vec<Test> {
             .map(|p| {
                 make(
                     &p.name,
+                    // a phase is one job's direction: `JOB read`, `JOB mix`
+                    p.name.rsplit_once(' ').map(|x| x.0),
                     &p.notes,
                     (p.bytes > 0).then_some(p.mb_per_s),
                     p.ops_per_s,
@@ -555,6 +609,7 @@ fn run_tests(r: &RunResult, f: &RunFacts) -> Vec<Test> {
             let lat = o.clat.as_ref().or(Some(&o.lat));
             v.push(make(
                 &format!("{} {d}", j.kind),
+                None,
                 &[],
                 Some(o.bw_mb_per_s),
                 o.iops,
@@ -1154,31 +1209,15 @@ pub fn compare_groups(
             if values.iter().all(Option::is_none) {
                 continue;
             }
-            let base = values.get(baseline).copied().flatten();
-            let ratios = values
-                .iter()
-                .enumerate()
-                .map(|(i, v)| match (base, v) {
-                    (Some(b), Some(v)) if i != baseline && b > 0.0 => Some(v / b),
-                    _ => None,
-                })
-                .collect();
-            let diffs = if said { vec![] } else { differences.clone() };
+            let mut row = row_of(&reference.name, metric, (values, spread), baseline);
+            if !said {
+                row.differences = differences.clone();
+            }
             said = true;
-            rows.push(Row {
-                test: reference.name.clone(),
-                metric: (*metric).to_string(),
-                values,
-                spread: if spread.iter().any(Option::is_some) {
-                    spread
-                } else {
-                    vec![]
-                },
-                ratios,
-                differences: diffs,
-            });
+            rows.push(row);
         }
     }
+    rows.extend(device_rows(results, groups, baseline));
     let columns = groups
         .iter()
         .map(|g| {
@@ -1210,6 +1249,95 @@ pub fn compare_groups(
         little,
         history: vec![],
     }
+}
+
+/// A row of `metric` of `test` with each column's value and spread, and the ratios
+/// against column `baseline`.
+fn row_of(
+    test: &str,
+    metric: &str,
+    (values, spread): (Vec<Option<f64>>, Vec<Option<(f64, f64)>>),
+    baseline: usize,
+) -> Row {
+    let base = values.get(baseline).copied().flatten();
+    let ratios = values
+        .iter()
+        .enumerate()
+        .map(|(i, v)| match (base, v) {
+            (Some(b), Some(v)) if i != baseline && b > 0.0 => Some(v / b),
+            _ => None,
+        })
+        .collect();
+    Row {
+        test: test.to_string(),
+        metric: metric.to_string(),
+        values,
+        spread: if spread.iter().any(Option::is_some) {
+            spread
+        } else {
+            vec![]
+        },
+        ratios,
+        differences: vec![],
+    }
+}
+
+/// The test name of the device view's rows: what the disk under the files did over a
+/// result's whole run (one figure per column, never per test: a result of several
+/// tests or jobs has one device view).
+pub const DEVICE_VIEW: &str = "device view (whole run)";
+
+/// The device view's rows: of each column's disk under the files (the first disk the
+/// view lists that is no stack's member), its requests, flushes, service time per
+/// request, queue depth and utilisation over the whole run; a metric no column has is
+/// left out (a result without a view: tmpfs, fio's reports).
+fn device_rows(results: &[RunResult], groups: &[Group], baseline: usize) -> Vec<Row> {
+    type DevMetric = fn(&crate::result::DeviceActivity) -> Option<f64>;
+    let metrics: [(&str, DevMetric); 9] = [
+        ("device reads", |d| Some(d.reads as f64)),
+        ("device writes", |d| Some(d.writes as f64)),
+        ("device flushes", |d| d.flushes.map(|n| n as f64)),
+        ("device read ms/req", |d| {
+            d.read_ms_per_io.filter(|_| d.reads > 0)
+        }),
+        ("device write ms/req", |d| {
+            d.write_ms_per_io.filter(|_| d.writes > 0)
+        }),
+        ("device flush ms/req", |d| {
+            d.flush_ms_per_io.filter(|_| d.flushes.unwrap_or(0) > 0)
+        }),
+        ("device queue depth", |d| Some(d.queue_depth)),
+        ("device util %", |d| Some(d.util_pct)),
+        ("device MB written", |d| Some(d.write_bytes as f64 / 1e6)),
+    ];
+    let disk = |r: &RunResult| {
+        r.device_view
+            .as_ref()?
+            .devices
+            .iter()
+            .find(|d| d.member_of.is_none())
+            .cloned()
+    };
+    let disks: Vec<_> = results.iter().map(disk).collect();
+    let mut rows = vec![];
+    for (metric, get) in metrics {
+        let (values, spread): (Vec<_>, Vec<_>) = groups
+            .iter()
+            .map(|g| {
+                let mut v: Vec<f64> = g
+                    .members
+                    .iter()
+                    .filter_map(|&m| disks[m].as_ref().and_then(get))
+                    .collect();
+                let med = median(&mut v);
+                (med, (v.len() > 1).then(|| (v[0], v[v.len() - 1])))
+            })
+            .unzip();
+        if values.iter().any(Option::is_some) {
+            rows.push(row_of(DEVICE_VIEW, metric, (values, spread), baseline));
+        }
+    }
+    rows
 }
 
 /// The ids of `r`'s warnings in order, each once.

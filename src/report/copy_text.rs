@@ -21,6 +21,7 @@ impl Reporter for CopyText {
             partial(&r.phases)
         };
         if !text.is_empty() {
+            text += &crate::report::why::time_block(r);
             text += &crate::report::why::device_view_block(r);
         }
         Ok(text.into_bytes())

@@ -1,7 +1,8 @@
 //! The end-of-run table of `iomark mark` ([`MarkTable`]), from its result alone: one
 //! row per finished test (its median loop's phase): MB/s (decimal), MiB/s, IOPS, mean
 //! and p99 per-I/O latency in µs (`-` when the loop recorded none), then the units;
-//! coloured when asked (header, test names, footnote).
+//! coloured when asked (header, test names, footnote); under it the time breakdown of
+//! each test and the device view over the tests (report/why.rs).
 
 use crate::report::{ReportError, Reporter};
 use crate::result::RunResult;
@@ -45,6 +46,9 @@ impl Reporter for MarkTable {
         }
         out += &paint.paint(Role::Dim, "MB/s = 1,000,000 B/s, MiB/s = 1,048,576 B/s. Latency is measured per I/O, submission to completion (Q1: pread/pwrite; QD > 1: io_uring).");
         out.push('\n');
+        // where each test's time went and what the disk did (report/why.rs)
+        out += &crate::report::why::time_block(r);
+        out += &crate::report::why::device_view_block(r);
         Ok(out.into_bytes())
     }
 }

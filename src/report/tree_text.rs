@@ -16,7 +16,9 @@ impl Reporter for TreeText {
         if r.phases.is_empty() {
             return Ok(vec![]);
         }
-        let text = table(r) + &crate::report::why::device_view_block(r);
+        let text = table(r)
+            + &crate::report::why::time_block(r)
+            + &crate::report::why::device_view_block(r);
         Ok(text.into_bytes())
     }
 }

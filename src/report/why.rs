@@ -3,8 +3,9 @@
 //! row, what each disk under the files did and this process's own I/O counters (in a
 //! many-hosts aggregate, those of every rank on rank 0's host, added up).
 //! `fileio` prints them in its notes block under sysbench's report, `run` on stderr
-//! after fio's report; `copy` and `tree` print the device view's lines under their
-//! tables ([`device_view_block`]). Each line starts with two spaces (inside a block).
+//! after fio's report; `mark`, `copy` and `tree` print the time breakdown
+//! ([`time_block`]) and the device view ([`device_view_block`]) under their tables.
+//! Each line starts with two spaces (inside a block).
 
 use crate::result::flush::dur;
 use crate::result::{DeviceActivity, DeviceView, RunResult, TimeShare};
@@ -12,46 +13,80 @@ use crate::util::text::iec;
 
 /// The lines (empty when the result has nothing to say: no time, no device view).
 pub fn lines(r: &RunResult) -> Vec<String> {
-    let mut v = vec![];
-    if let Some(all) = r.time.first() {
-        let parts = &r.time[1..];
-        let whom = match parts.len() {
-            0 | 1 => String::new(),
-            n if r.command == "fileio" => format!(", {n} threads added up"),
-            n => format!(", {n} jobs added up"),
-        };
-        v.push(format!(
-            "  time: {} (of {}{whom}){}",
-            shares(all),
-            dur(all.wall_ns as f64),
-            overlap(all)
-        ));
-        if parts.len() > 1 {
-            for t in parts {
-                v.push(format!("  time {}: {}", t.who, shares(t)));
-            }
-        }
-    }
-    let l = &r.fsync.lat;
-    if l.count > 0 {
-        let p = |k: &str| {
-            l.percentiles_ns
-                .get(k)
-                .map_or("?".into(), |n| dur(*n as f64))
-        };
-        v.push(format!(
-            "  fsync latency: {} calls, mean {}, p50 {}, p99 {}, max {}",
-            l.count,
-            dur(l.mean()),
-            p("50"),
-            p("99"),
-            dur(l.max_ns as f64)
-        ));
-    }
+    let mut v = time_lines(r);
+    v.extend(fsync_line(r));
     if let Some(view) = &r.device_view {
         v.extend(device_view_lines(view));
     }
     v
+}
+
+/// The time breakdown's lines: the whole result's shares (`time: …`), then each
+/// thread's, job's, test's or phase's when there are several (empty without a
+/// breakdown).
+fn time_lines(r: &RunResult) -> Vec<String> {
+    let mut v = vec![];
+    let Some(all) = r.time.first() else {
+        return v;
+    };
+    let parts = &r.time[1..];
+    let whom = match parts.len() {
+        0 | 1 => String::new(),
+        n if r.command == "fileio" => format!(", {n} threads added up"),
+        n if r.command == "run" => format!(", {n} jobs added up"),
+        n if r.command == "mark" => format!(", {n} tests added up"),
+        n => format!(", {n} phases added up"),
+    };
+    v.push(format!(
+        "  time: {} (of {}{whom}){}",
+        shares(all),
+        dur(all.wall_ns as f64),
+        overlap(all, in_flight(r))
+    ));
+    if parts.len() > 1 {
+        for t in parts {
+            v.push(format!("  time {}: {}", t.who, shares(t)));
+        }
+    }
+    v
+}
+
+/// The time breakdown and the fsync latency of a `mark`, `copy` or `tree` result as a
+/// block of its text report: a blank line, a heading, then the lines (empty without a
+/// breakdown).
+pub fn time_block(r: &RunResult) -> String {
+    let mut lines = time_lines(r);
+    if lines.is_empty() {
+        return String::new();
+    }
+    lines.extend(fsync_line(r));
+    let mut o = "\nwhere the time went (shares of the wall time):\n".to_string();
+    for l in lines {
+        o += &l;
+        o.push('\n');
+    }
+    o
+}
+
+/// The fsync latency row (none when nothing fsynced).
+fn fsync_line(r: &RunResult) -> Option<String> {
+    let l = &r.fsync.lat;
+    if l.count == 0 {
+        return None;
+    }
+    let p = |k: &str| {
+        l.percentiles_ns
+            .get(k)
+            .map_or("?".into(), |n| dur(*n as f64))
+    };
+    Some(format!(
+        "  fsync latency: {} calls, mean {}, p50 {}, p99 {}, max {}",
+        l.count,
+        dur(l.mean()),
+        p("50"),
+        p("99"),
+        dur(l.max_ns as f64)
+    ))
 }
 
 /// The device view's lines: one per disk under the files (and its stack's members),
@@ -93,16 +128,17 @@ pub fn device_view_lines(view: &DeviceView) -> Vec<String> {
     v
 }
 
-/// The device view of a phase-shaped result (`copy`, `tree`) as a block of its text
-/// report: a blank line, a heading, then [`device_view_lines`]; empty without a view
-/// or a disk (a filesystem without a block device, tmpfs).
+/// The device view of a `mark`, `copy` or `tree` result as a block of its text
+/// report: a blank line, a heading with the period it covers, then
+/// [`device_view_lines`]; empty without a view or a disk (a filesystem without a block
+/// device, tmpfs).
 pub fn device_view_block(r: &RunResult) -> String {
     let Some(view) = r.device_view.as_ref().filter(|v| !v.devices.is_empty()) else {
         return String::new();
     };
     let mut o = format!(
-        "\ndevice view over the whole run{} (the disk's own counters, /sys/block/DISK/stat):\n",
-        span(view)
+        "\ndevice view {} (the disk's own counters, /sys/block/DISK/stat):\n",
+        span(view, r.command == "mark")
     );
     for l in device_view_lines(view) {
         o += &l;
@@ -111,16 +147,23 @@ pub fn device_view_block(r: &RunResult) -> String {
     o
 }
 
-/// The period a phase-shaped command's view covers: `, 12.34 s, the removal of
-/// iomark's files included` (the view is finished after the cleanup, also after an
-/// interrupt or an error: run/copy/phase.rs `ended`).
-fn span(view: &DeviceView) -> String {
-    view.devices.first().map_or(String::new(), |d| {
-        format!(
-            ", {:.2} s, the removal of iomark's files included",
-            d.elapsed_ms as f64 / 1e3
-        )
-    })
+/// The period a view covers: `mark`'s, its tests (the view starts after the test
+/// file is laid out and ends before it is removed: run/mark/mod.rs); a phase-shaped
+/// command's, the whole run, `12.34 s, the removal of iomark's files included` (the
+/// view is finished after the cleanup, also after an interrupt or an error:
+/// run/copy/phase.rs `ended`).
+fn span(view: &DeviceView, mark: bool) -> String {
+    let secs = view.devices.first().map(|d| d.elapsed_ms as f64 / 1e3);
+    match (mark, secs) {
+        (true, Some(s)) => {
+            format!("over the tests, {s:.2} s (the test file's layout and removal left out)")
+        }
+        (true, None) => "over the tests".into(),
+        (false, Some(s)) => {
+            format!("over the whole run, {s:.2} s, the removal of iomark's files included")
+        }
+        (false, None) => "over the whole run".into(),
+    }
 }
 
 /// `97.1 % fsync, 1.2 % writes, 0.8 % reads, 0.9 % other`, largest first (parts that
@@ -147,14 +190,32 @@ fn shares(t: &TimeShare) -> String {
         .join(", ")
 }
 
-/// When the I/O shares add up to more than the wall time (requests in flight at once:
-/// iodepth > 1, or several threads added up), what that means: the average number of
-/// requests in flight, the summed request time over the wall time (Little's law).
-fn overlap(t: &TimeShare) -> String {
+/// Whether a job of `r` may have several requests in flight at once (iodepth > 1):
+/// only then can its waits run while requests are in flight.
+fn in_flight(r: &RunResult) -> bool {
+    r.job.iodepth > 1 || r.jobs.iter().any(|j| j.job.iodepth > 1)
+}
+
+/// When the shares add up to more than the wall time, what that means: with requests in
+/// flight at once (`in_flight`: iodepth > 1) the average number in flight (the summed
+/// request time over the wall time, Little's law) or that the waits ran while requests
+/// were in flight; with one request at a time the parts cannot overlap in the I/O, so
+/// an excess (over 0.5 % of the wall time, past the clocks' rounding) is said as a sum
+/// of timings, never as requests in flight.
+fn overlap(t: &TimeShare, in_flight: bool) -> String {
     let io = t.read_ns + t.write_ns + t.sync_ns;
-    let wait = t.wait_ns.unwrap_or(0);
-    if t.wall_ns == 0 || io + wait <= t.wall_ns {
+    let sum = io + t.wait_ns.unwrap_or(0);
+    if t.wall_ns == 0 || sum <= t.wall_ns {
         return String::new();
+    }
+    if !in_flight {
+        if (sum - t.wall_ns) * 200 <= t.wall_ns {
+            return String::new();
+        }
+        return format!(
+            "; the parts add up to {:.1} % of the wall time: one request at a time, so their timings overlap, not the I/O",
+            sum as f64 * 100.0 / t.wall_ns as f64
+        );
     }
     if io <= t.wall_ns {
         // the requests fit in the wall time; the waits ran while requests were in flight
@@ -320,21 +381,40 @@ mod tests {
         let t = TimeShare::new("all", 3_000_000_000, 96_000_000_000, 0, 0);
         assert_eq!(shares(&t), "3200.0 % reads");
         assert_eq!(
-            overlap(&t),
+            overlap(&t, true),
             "; requests overlapped: each share adds up every request's own time, 32.0 requests were in flight on average"
         );
-        assert_eq!(overlap(&TimeShare::new("all", 1000, 500, 400, 99)), "");
-        assert_eq!(overlap(&TimeShare::new("all", 0, 5, 0, 0)), "");
-        // 18 % reads and 88 % waits of the same second: the waits overlapped the reads
+        assert_eq!(
+            overlap(&TimeShare::new("all", 1000, 500, 400, 99), true),
+            ""
+        );
+        assert_eq!(overlap(&TimeShare::new("all", 0, 5, 0, 0), true), "");
+        // 18 % reads and 88 % waits of the same second, iodepth > 1: the waits
+        // overlapped the reads in flight
         let t = TimeShare::new("all", 1000, 184, 0, 0).with_wait(881);
         assert_eq!(
-            overlap(&t),
+            overlap(&t, true),
             "; the waits overlapped requests in flight, so the shares add up to more than the wall time"
         );
         assert_eq!(
-            overlap(&TimeShare::new("all", 1000, 100, 0, 0).with_wait(800)),
+            overlap(&TimeShare::new("all", 1000, 100, 0, 0).with_wait(800), true),
             ""
         );
+    }
+
+    /// One request at a time: no request is in flight during a wait, so an excess is
+    /// never said as one; within 0.5 % of the wall time it is the clocks' rounding.
+    #[test]
+    fn one_request_at_a_time_never_overlaps_requests() {
+        let t = TimeShare::new("all", 1000, 184, 0, 0).with_wait(881);
+        let said = overlap(&t, false);
+        assert!(!said.contains("in flight"), "{said}");
+        assert_eq!(
+            said,
+            "; the parts add up to 106.5 % of the wall time: one request at a time, so their timings overlap, not the I/O"
+        );
+        let t = TimeShare::new("all", 1000, 104, 0, 0).with_wait(900);
+        assert_eq!(overlap(&t, false), "");
     }
 
     #[test]

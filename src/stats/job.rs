@@ -158,6 +158,13 @@ pub struct JobStats {
     /// happens (summed over merged threads); outside `run_ns_sum`
     #[serde(default)]
     pub held_ns: u64,
+    /// ns of the events' latencies before the thread took them up (sysbench's rules
+    /// with `--rate`: an event's latency counts from its scheduled arrival, so it holds
+    /// the time the event waited in the queue for a busy thread), per read, write and
+    /// fsync event; the event's service time is its latency less this (summed over
+    /// merged threads; 0 without `--rate`)
+    #[serde(default)]
+    pub late_ns: [u64; 3],
     /// fileio's `--report-interval` counters since the last interval line (`None`: off;
     /// not merged, each line takes them from every thread)
     #[serde(skip)]
@@ -171,6 +178,9 @@ impl JobStats {
         self.end_sync_ns += o.end_sync_ns;
         self.wait_ns += o.wait_ns;
         self.held_ns += o.held_ns;
+        for (a, b) in self.late_ns.iter_mut().zip(o.late_ns) {
+            *a += b;
+        }
         self.read.merge(&o.read);
         self.write.merge(&o.write);
         self.sync.merge(&o.sync);
@@ -246,6 +256,15 @@ impl JobStats {
         }
         if let Some(i) = &mut self.interval {
             let _ = i.hist.record(lat_ns.clamp(1, MAX_TRACKABLE_NS));
+        }
+    }
+
+    /// Record `ns` of an event's latency spent before the thread took it up (its
+    /// `--rate` arrival to its start; 0 records nothing).
+    #[inline]
+    pub fn late(&mut self, kind: EventKind, ns: u64) {
+        if ns > 0 {
+            self.late_ns[kind as usize] += ns;
         }
     }
 

@@ -754,3 +754,344 @@ fn stonewall_and_wait_for_are_timed_as_waits() {
         f(a, "wait_ns") + f(b, "wait_ns") + f(c, "wait_ns")
     );
 }
+
+/// The `compare --format=json` rows of `files` in `dir`: (test, metric) → the first
+/// column's value.
+fn compare_cells(dir: &Path, files: &[&str]) -> Vec<(String, String, Option<f64>)> {
+    let o = Iomark::new()
+        .dir(dir)
+        .arg("compare")
+        .args(files)
+        .arg("--format=json")
+        .run();
+    o.expect_code(0);
+    let j: Value = serde_json::from_str(&o.stdout).unwrap_or_else(|e| panic!("{e}\n{}", o.stdout));
+    j["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["test"].as_str().unwrap().to_string(),
+                r["metric"].as_str().unwrap().to_string(),
+                r["values"][0].as_f64(),
+            )
+        })
+        .collect()
+}
+
+/// compare of one `run` with two jobs, one that fsyncs every 4 writes and one
+/// rate-limited mix that fsyncs every 2: every row shows its own job's fsync mean and
+/// p99, fsync and wait shares and (the mix) read and write means, each equal to that
+/// job's own in the RunResult (`jobs[k]`, `time[who = job]`), never the whole run's.
+#[test]
+fn compare_rows_of_a_run_are_each_their_own_jobs() {
+    let d = scratch();
+    let job = [
+        "--bs=4k",
+        "--size=1m",
+        "--time_based",
+        "--runtime=1",
+        "--name=j1",
+        "--rw=write",
+        "--filename=f1",
+        "--fsync=4",
+        "--name=j2",
+        "--rw=randrw",
+        "--filename=f2",
+        "--fsync=2",
+        "--rate_iops=100",
+    ];
+    let (r, _) = run_result(d.path(), &job, "two.json");
+    let of = |name: &str| {
+        let j = r["jobs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|j| j["job"]["name"] == name)
+            .unwrap_or_else(|| panic!("no job {name}: {r}"));
+        let t = r["time"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["who"] == name)
+            .unwrap_or_else(|| panic!("no time of {name}: {r}"));
+        (j.clone(), t.clone())
+    };
+    let mean = |l: &Value| l["sum_ns"].as_f64().unwrap() / l["count"].as_f64().unwrap() / 1e3;
+    let cells = compare_cells(d.path(), &["two.json", "two.json"]);
+    let cell = |test: &str, metric: &str| {
+        cells
+            .iter()
+            .find(|c| c.0 == test && c.1 == metric)
+            .and_then(|c| c.2)
+    };
+    let near = |got: Option<f64>, want: f64, what: &str| {
+        let got = got.unwrap_or_else(|| panic!("{what}: no value in {cells:?}"));
+        assert!(
+            (got - want).abs() <= want.abs() * 1e-6 + 1e-9,
+            "{what}: {got} vs the job's own {want}"
+        );
+    };
+    let (j1, t1) = of("j1");
+    let (j2, t2) = of("j2");
+    // the jobs differ where the rows must tell them apart
+    let share = |t: &Value, k: &str| t[k].as_f64().unwrap_or(0.0);
+    assert!(
+        share(&t2, "wait_pct") > 1.0 && share(&t1, "wait_pct") < 1.0,
+        "{t1} {t2}"
+    );
+    for (test, j, t) in [
+        ("SEQ4K Q1T1 write", &j1, &t1),
+        ("RND4K Q1T1 mix read", &j2, &t2),
+        ("RND4K Q1T1 mix write", &j2, &t2),
+        ("RND4K Q1T1 mix", &j2, &t2),
+    ] {
+        let sync = &j["sync"]["lat"];
+        assert!(sync["count"].as_u64().unwrap() > 0, "{test}: {j}");
+        near(
+            cell(test, "fsync mean µs"),
+            mean(sync),
+            &format!("{test} fsync mean"),
+        );
+        near(
+            cell(test, "fsync p99 µs"),
+            sync["percentiles_ns"]["99"].as_f64().unwrap() / 1e3,
+            &format!("{test} fsync p99"),
+        );
+        near(
+            cell(test, "time in fsync %"),
+            share(t, "sync_pct"),
+            &format!("{test} fsync share"),
+        );
+    }
+    assert_eq!(
+        cell("SEQ4K Q1T1 write", "time in waits %"),
+        None,
+        "{cells:?}"
+    );
+    for test in [
+        "RND4K Q1T1 mix read",
+        "RND4K Q1T1 mix write",
+        "RND4K Q1T1 mix",
+    ] {
+        near(cell(test, "time in waits %"), share(&t2, "wait_pct"), test);
+    }
+    // the mix row keeps its job's reads and writes apart
+    let mix = "RND4K Q1T1 mix";
+    near(cell(mix, "read mean µs"), mean(&j2["read"]["lat"]), mix);
+    near(cell(mix, "write mean µs"), mean(&j2["write"]["lat"]), mix);
+}
+
+/// fileio with `--rate`: sysbench's event latency counts from the scheduled arrival,
+/// which overlaps the thread's wait for it; the time breakdown counts each event's
+/// service time instead, so each synchronous thread's shares (reads, writes, fsync,
+/// waits) add up to at most its wall time, and the notes never say requests were in
+/// flight for threads that have one request at a time.
+#[test]
+fn fileio_rate_shares_partition_each_threads_wall_time() {
+    let d = scratch();
+    let base = ["--file-total-size=8M", "--file-num=4", "--threads=2"];
+    fileio(d.path(), &[&base[..], &["prepare"]].concat()).ok();
+    let args = [
+        &base[..],
+        &[
+            "--file-test-mode=rndrw",
+            "--file-fsync-freq=10",
+            "--rate=300",
+            "--time=2",
+            "--json=rate.json",
+            "run",
+        ],
+    ]
+    .concat();
+    let o = fileio(d.path(), &args).ok();
+    let j = read_json(&d.path().join("rate.json"));
+    let time = j["time"].as_array().unwrap();
+    assert_eq!(time.len(), 3, "{j}");
+    let f = |t: &Value, k: &str| t[k].as_f64().unwrap_or(0.0);
+    for t in &time[1..] {
+        let parts = ["read_pct", "write_pct", "sync_pct", "wait_pct"];
+        let sum: f64 = parts.iter().map(|k| f(t, k)).sum();
+        assert!(f(t, "wait_pct") > 10.0, "a rate-limited thread waits: {t}");
+        assert!(f(t, "read_pct") > 0.0 && f(t, "write_pct") > 0.0, "{t}");
+        assert!(sum <= 100.5, "shares add up to {sum} %: {t}");
+        assert!((sum + f(t, "other_pct") - 100.0).abs() < 0.5, "{t}");
+    }
+    let n = notes(&o.stdout);
+    assert!(n.contains("% waits"), "{n}");
+    assert!(!n.contains("in flight"), "{n}");
+    // sysbench's report keeps sysbench's latency (from the arrival): it is not the
+    // breakdown's service time
+    assert!(j["read"]["lat"]["count"].as_u64().unwrap() > 0, "{j}");
+}
+
+/// `mark`, `copy` and `tree` say where their time went, as `fileio` and `run` do: the
+/// JSON `time` is the total (`all`) then one entry per test (mark, named as its
+/// phase) or per phase (copy's create and durable phases, tree's phases), each part's
+/// shares within its wall time (one request at a time), the total their sum; copy's
+/// durable phases hold their final fsync; the text report shows the total's line
+/// under a heading. mark's text also shows the device view over its tests.
+#[test]
+fn mark_copy_and_tree_say_where_their_time_went() {
+    let d = scratch();
+    let dir = d.path().display().to_string();
+    let json = |name: &str| format!("--json={}", d.path().join(name).display());
+    let runs: [(&str, Vec<String>); 3] = [
+        (
+            "mark.json",
+            vec![
+                "mark".into(),
+                dir.clone(),
+                "--preset=realworld".into(),
+                "--size=8M".into(),
+                "--time=1".into(),
+                "--loops=1".into(),
+                "--warmup=0".into(),
+                json("mark.json"),
+            ],
+        ),
+        (
+            "copy.json",
+            vec![
+                "copy".into(),
+                "--size=4M".into(),
+                json("copy.json"),
+                dir.clone(),
+            ],
+        ),
+        (
+            "tree.json",
+            vec![
+                "tree".into(),
+                "--files=200".into(),
+                "--dirs=5".into(),
+                "--threads=1".into(),
+                json("tree.json"),
+                dir.clone(),
+            ],
+        ),
+    ];
+    for (name, args) in runs {
+        let o = Iomark::new().args(&args).run();
+        o.expect_code(0);
+        let v = read_json(&d.path().join(name));
+        let time = v["time"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{name}: no time: {}", v["time"]));
+        assert!(time.len() >= 2, "{name}: {time:?}");
+        assert_eq!(time[0]["who"], "all", "{name}");
+        let f = |t: &Value, k: &str| t[k].as_f64().unwrap_or(0.0);
+        let ns = |t: &Value, k: &str| t[k].as_u64().unwrap_or(0);
+        let phases: Vec<&str> = v["phases"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["name"].as_str().unwrap())
+            .collect();
+        for t in &time[1..] {
+            let who = t["who"].as_str().unwrap();
+            assert!(
+                phases.contains(&who),
+                "{name}: {who} not a phase of {phases:?}"
+            );
+            let sum: f64 = ["read_pct", "write_pct", "sync_pct", "wait_pct"]
+                .iter()
+                .map(|k| f(t, k))
+                .sum();
+            assert!(sum <= 100.5, "{name}: {t}");
+            assert!(
+                ns(t, "read_ns") + ns(t, "write_ns") + ns(t, "sync_ns") > 0 || name == "tree.json",
+                "{name}: {t}"
+            );
+        }
+        for k in ["wall_ns", "read_ns", "write_ns", "sync_ns"] {
+            let parts: u64 = time[1..].iter().map(|t| ns(t, k)).sum();
+            assert_eq!(ns(&time[0], k), parts, "{name}: {k}");
+        }
+        match name {
+            "copy.json" => {
+                for t in time[1..].iter() {
+                    assert!(ns(t, "sync_ns") > 0, "the durable phase's fsync: {t}");
+                    assert!(ns(t, "write_ns") > 0, "{t}");
+                }
+            }
+            "tree.json" => {
+                let of = |p: &str| time.iter().find(|t| t["who"] == p).unwrap();
+                assert!(ns(of("read_all"), "read_ns") > 0, "{time:?}");
+                assert!(ns(of("create_write"), "write_ns") > 0, "{time:?}");
+            }
+            _ => {
+                let view = &v["device_view"]["devices"][0];
+                if view.is_object() {
+                    let secs = view["elapsed_ms"].as_u64().unwrap() as f64 / 1e3;
+                    let head = format!("\ndevice view over the tests, {secs:.2} s (the test file's layout and removal left out) (the disk's own counters, /sys/block/DISK/stat):\n");
+                    assert!(o.stdout.contains(&head), "{}", o.stdout);
+                    let line = format!("  device {}", view["name"].as_str().unwrap());
+                    assert!(o.stdout.contains(&line), "{}", o.stdout);
+                }
+            }
+        }
+        let all = &time[0];
+        let largest = ["read_pct", "write_pct", "sync_pct", "other_pct"]
+            .iter()
+            .map(|k| f(all, k))
+            .fold(0.0, f64::max);
+        let text = &o.stdout;
+        let at = text
+            .find("\nwhere the time went (shares of the wall time):\n  time: ")
+            .unwrap_or_else(|| panic!("{name}: no time block\n{text}"));
+        let line = text[at..].lines().nth(2).unwrap();
+        assert!(line.contains(&format!("{largest:.1} %")), "{name}: {line}");
+    }
+    compare_has_the_device_views(d.path(), &["mark.json", "copy.json", "tree.json"]);
+}
+
+/// `compare` of `files` in `dir` has the device view's rows, one figure per column (the
+/// whole run's), each equal to that result's own disk under the files.
+fn compare_has_the_device_views(dir: &Path, files: &[&str]) {
+    let o = Iomark::new()
+        .dir(dir)
+        .arg("compare")
+        .args(files)
+        .arg("--format=json")
+        .run();
+    o.expect_code(0);
+    let j: Value = serde_json::from_str(&o.stdout).unwrap();
+    let rows: Vec<&Value> = j["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["test"] == "device view (whole run)")
+        .collect();
+    let row = |m: &str| rows.iter().find(|r| r["metric"] == m).copied();
+    for (i, f) in files.iter().enumerate() {
+        let v = read_json(&dir.join(f));
+        let Some(disk) = v["device_view"]["devices"]
+            .as_array()
+            .and_then(|d| d.iter().find(|d| d["member_of"].is_null()))
+        else {
+            continue;
+        };
+        for (metric, key) in [
+            ("device reads", "reads"),
+            ("device writes", "writes"),
+            ("device queue depth", "queue_depth"),
+            ("device util %", "util_pct"),
+        ] {
+            let r = row(metric).unwrap_or_else(|| panic!("no {metric} row: {}", o.stdout));
+            assert_eq!(r["values"][i].as_f64(), disk[key].as_f64(), "{f}: {metric}");
+        }
+        if let Some(n) = disk["flushes"].as_f64() {
+            assert_eq!(
+                row("device flushes").unwrap()["values"][i].as_f64(),
+                Some(n)
+            );
+        }
+    }
+    let text = Iomark::new().dir(dir).arg("compare").args(files).run();
+    text.expect_code(0);
+    if !rows.is_empty() {
+        assert!(text.stdout.contains("device writes"), "{}", text.stdout);
+    }
+}

@@ -74,11 +74,19 @@ fn events_lat(t: &JobStats) -> LatAcc {
 /// Where each thread's time went, the run's total first: reads, writes (with
 /// `--file-fsync-all`, its fsyncs too: they are inside the write event), the periodic
 /// fsync events and the end-of-test syncs, the waits for `--rate`'s arrivals (timed
-/// when a thread waited: an empty queue), over the period each thread ran.
+/// when a thread waited: an empty queue), over the period each thread ran. Each event
+/// counts its service time, from the thread taking it up to its end: with `--rate`
+/// sysbench's event latency counts from the scheduled arrival, and the time an event
+/// waited for a busy thread is already that thread's (an earlier event, a wait), so a
+/// thread's shares partition its wall time.
 fn time_shares(s: &Threads) -> Vec<TimeShare> {
     let wall = (s.period_s * 1e9) as u64;
     let waited = s.threads.iter().any(|x| x.wait_ns > 0);
-    let ns = |d: &DirStats| u64::try_from(d.event_lat().sum_ns).unwrap_or(u64::MAX);
+    let ns = |d: &DirStats, late: u64| {
+        u64::try_from(d.event_lat().sum_ns)
+            .unwrap_or(u64::MAX)
+            .saturating_sub(late)
+    };
     let per: Vec<TimeShare> = s
         .threads
         .iter()
@@ -87,9 +95,9 @@ fn time_shares(s: &Threads) -> Vec<TimeShare> {
             let t = TimeShare::new(
                 &format!("thread {i}"),
                 wall,
-                ns(&x.read),
-                ns(&x.write),
-                ns(&x.sync) + x.end_sync_ns,
+                ns(&x.read, x.late_ns[0]),
+                ns(&x.write, x.late_ns[1]),
+                ns(&x.sync, x.late_ns[2]) + x.end_sync_ns,
             );
             match waited {
                 true => t.with_wait(x.wait_ns),

@@ -52,6 +52,11 @@ pub struct Recorded {
     pub built: Vec<JobResult>,
     /// the top-level figures the command computed, in place of the records' sums
     pub totals: Option<Totals>,
+    /// where each of the command's parts spent its time, as the command timed it
+    /// (`mark`: each test's median loop; `copy`, `tree`: each phase), when no record
+    /// gives it; the result's `time` is their total, then each
+    #[serde(default)]
+    pub time: Vec<TimeShare>,
 }
 
 impl Recorded {
@@ -124,6 +129,10 @@ impl Recorded {
             (parts.read, parts.write, parts.period_s) = (t.read, t.write, t.period_s);
         }
         parts.jobs.extend(self.built);
+        if parts.time.is_empty() && !self.time.is_empty() {
+            parts.time = vec![TimeShare::total("all", &self.time)];
+            parts.time.extend(self.time);
+        }
         parts
     }
 }

@@ -27,6 +27,11 @@ pub struct Timing {
     pub requests: u64,
     /// bytes copied
     pub bytes: u64,
+    /// seconds inside the read calls
+    pub read_s: f64,
+    /// seconds inside the write calls (copy_file_range's calls, which read and write
+    /// inside the kernel, count here)
+    pub write_s: f64,
 }
 
 /// Outcome of one method.
@@ -64,7 +69,8 @@ pub(super) fn create_err(e: ScratchError) -> RunError {
     }
 }
 
-/// Write `size` bytes of xoroshiro128+ output (incompressible) to `f` in 4 MiB chunks.
+/// Write `size` bytes of xoroshiro128+ output (incompressible) to `f` in 4 MiB chunks:
+/// the requests issued and the time inside the write calls.
 pub(super) fn write_source(
     f: &mut File,
     path: &Path,
@@ -72,7 +78,8 @@ pub(super) fn write_source(
     seed: u32,
     stop: &AtomicBool,
     pb: &ProgressBar,
-) -> Result<u64, RunError> {
+) -> Result<(u64, std::time::Duration), RunError> {
+    let mut inside = std::time::Duration::ZERO;
     let mut rng = Xoroshiro128Plus::from_glibc(&mut GlibcRandom::new(seed));
     let mut buf = vec![0u8; DIRECT_BLOCK];
     let mut left = size;
@@ -81,14 +88,15 @@ pub(super) fn write_source(
         check_stop(stop)?;
         let n = left.min(buf.len() as u64) as usize;
         rng.fill(&mut buf[..n]);
-        fault::io_hook(Op::Write)
-            .and_then(|_| f.write_all(&buf[..n]))
-            .map_err(|e| io_fail_at("cannot write", path, size - left, &e))?;
+        let at = Instant::now();
+        let wrote = fault::io_hook(Op::Write).and_then(|_| f.write_all(&buf[..n]));
+        inside += at.elapsed();
+        wrote.map_err(|e| io_fail_at("cannot write", path, size - left, &e))?;
         left -= n as u64;
         reqs += 1;
         pb.inc(n as u64);
     }
-    Ok(reqs)
+    Ok((reqs, inside))
 }
 
 /// The buffered (cp-like) and O_DIRECT methods: one read/write loop over `block`-byte
@@ -128,11 +136,15 @@ pub(super) fn read_write(
     let mut buf = AlignedBuf::new(block);
     let buf = &mut buf.as_mut_slice()[..block];
     let (mut bytes, mut reqs, mut padded) = (0u64, 0u64, false);
+    let mut inside = [std::time::Duration::ZERO; 2];
     loop {
         check_stop(stop)?;
         // An injected fault fails the run; only the kernel's own EINVAL means "refused".
         fault::io_hook(Op::Read).map_err(|e| io_fail_at("cannot read", src, bytes, &e))?;
-        let n = match s.read(buf) {
+        let at = Instant::now();
+        let got = s.read(buf);
+        inside[0] += at.elapsed();
+        let n = match got {
             Ok(0) => break,
             Ok(n) => n,
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
@@ -151,7 +163,10 @@ pub(super) fn read_write(
         while off < len {
             let at = bytes + off as u64;
             fault::io_hook(Op::Write).map_err(|e| io_fail_at("cannot write", dst_path, at, &e))?;
-            match dst.write(&buf[off..len]) {
+            let t = Instant::now();
+            let wrote = dst.write(&buf[off..len]);
+            inside[1] += t.elapsed();
+            match wrote {
                 Ok(0) => {
                     return Err(RunError::Failed(format!(
                         "cannot write at offset {at} of {}: zero-length write",
@@ -174,7 +189,7 @@ pub(super) fn read_write(
         dst.set_len(bytes)
             .map_err(|e| io_fail("cannot truncate", dst_path, &e))?;
     }
-    durable(t0, dst, dst_path, (reqs, bytes), pb)
+    durable(t0, dst, dst_path, (reqs, bytes, inside), pb)
 }
 
 pub(super) fn copy_file_range(
@@ -187,10 +202,12 @@ pub(super) fn copy_file_range(
     let t0 = Instant::now();
     let s = scratch::open_read(src, false).map_err(|e| io_fail("cannot open", src, &e))?;
     let (mut bytes, mut reqs) = (0u64, 0u64);
+    let mut inside = std::time::Duration::ZERO;
     loop {
         check_stop(stop)?;
         fault::io_hook(Op::Write)
             .map_err(|e| io_fail_at("copy_file_range to", dst_path, bytes, &e))?;
+        let at = Instant::now();
         // SAFETY: copy_file_range on two descriptors we own, using their file offsets.
         let n = unsafe {
             libc::copy_file_range(
@@ -202,6 +219,7 @@ pub(super) fn copy_file_range(
                 0,
             )
         };
+        inside += at.elapsed();
         if n < 0 {
             let e = io::Error::last_os_error();
             match e.raw_os_error() {
@@ -224,16 +242,18 @@ pub(super) fn copy_file_range(
         reqs += 1;
         pb.inc(n as u64);
     }
-    durable(t0, dst, dst_path, (reqs, bytes), pb)
+    let inside = [std::time::Duration::ZERO, inside];
+    durable(t0, dst, dst_path, (reqs, bytes, inside), pb)
 }
 
 /// The end of every method: the time to the last write, then `fsync` of the copy and
-/// the time to its return (seconds since `t0`, the method's first request).
+/// the time to its return (seconds since `t0`, the method's first request), with the
+/// time `inside` its read and write calls.
 fn durable(
     t0: Instant,
     dst: &File,
     dst_path: &Path,
-    (requests, bytes): (u64, u64),
+    (requests, bytes, inside): (u64, u64, [std::time::Duration; 2]),
     pb: &ProgressBar,
 ) -> Result<Method, RunError> {
     let written_s = t0.elapsed().as_secs_f64();
@@ -249,6 +269,8 @@ fn durable(
         durable_s: t0.elapsed().as_secs_f64(),
         requests,
         bytes,
+        read_s: inside[0].as_secs_f64(),
+        write_s: inside[1].as_secs_f64(),
     }))
 }
 

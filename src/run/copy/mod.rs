@@ -15,7 +15,7 @@
 
 use crate::files::preflight;
 use crate::files::scratch::{self, Scratch, ScratchError};
-use crate::result::{JobInfo, Phase, Warning};
+use crate::result::{JobInfo, Phase, TimeShare, Warning};
 use crate::run::signals::Signals;
 use crate::util::text::iec;
 use std::os::unix::fs::MetadataExt;
@@ -180,13 +180,14 @@ pub fn execute(job: &CopyJob, signals: &Signals, live: &dyn Fn(Live)) -> PhaseRu
     // the device view of the destination's disk, where the copy is written
     let watch = crate::probe::devstat::Watch::of_path(&crate::probe::Root::default(), &job.dst_dir);
     let mut phases = Vec::new();
+    let mut times = Vec::new();
     let mut warnings = Vec::new();
     let mut scratch = Scratch::new();
     let r = run(
         job,
         &signals.stop,
         &mut scratch,
-        &mut phases,
+        (&mut phases, &mut times),
         &mut warnings,
         live,
     );
@@ -206,6 +207,7 @@ pub fn execute(job: &CopyJob, signals: &Signals, live: &dyn Fn(Live)) -> PhaseRu
     };
     let (mut i, closing, code) = ended(done, &r, &mut scratch, signals.exit_code());
     i.summary = summary(job);
+    i.recorded.time = times;
     // the destination is where the copy is written: its path decides durability
     i.targets = vec![diagnose_dir(&job.src_dir), diagnose_dir(&job.dst_dir)];
     PhaseRun {
@@ -223,17 +225,19 @@ fn abs(p: &Path) -> String {
         .to_string()
 }
 
-/// The source file: written, fsync-ed, then dropped from the page cache.
+/// The source file: written, fsync-ed, then dropped from the page cache; its phase
+/// and where its time went (inside the writes, the final fsync, the rest: generating
+/// the data).
 fn create_source(
     job: &CopyJob,
     src: &Path,
     stop: &AtomicBool,
     scratch: &mut Scratch,
-) -> Result<Phase, RunError> {
+) -> Result<(Phase, TimeShare), RunError> {
     let mut f = scratch.create_file(src, false).map_err(create_err)?;
     let pb = bytes_bar(job.size, "create source", 4 << 20);
     let t = Instant::now();
-    let reqs = write_source(&mut f, src, job.size, job.seed, stop, &pb)?;
+    let (reqs, inside) = write_source(&mut f, src, job.size, job.seed, stop, &pb)?;
     let written_s = t.elapsed().as_secs_f64();
     pb.finish_and_clear();
     let w = waiting("create source: final fsync, waiting for the device");
@@ -248,7 +252,21 @@ fn create_source(
     p.notes.push(format!(
         "4 MiB buffered writes of xoroshiro128+ data, then fsync; {written_s:.3} s to the last write"
     ));
-    Ok(p)
+    let time = share(&p.name, durable_s, (0.0, inside.as_secs_f64()), written_s);
+    Ok((p, time))
+}
+
+/// A phase's time breakdown: `wall_s` of which `read_s` and `write_s` inside its read
+/// and write calls and the final fsync after `written_s` (the last write's return).
+fn share(who: &str, wall_s: f64, (read_s, write_s): (f64, f64), written_s: f64) -> TimeShare {
+    let ns = |s: f64| (s.max(0.0) * 1e9) as u64;
+    TimeShare::new(
+        who,
+        ns(wall_s),
+        ns(read_s),
+        ns(write_s),
+        ns(wall_s - written_s),
+    )
 }
 
 /// The two phases of a finished method: to the last write, and durable (with the
@@ -279,9 +297,9 @@ fn copy_with(
     src: &Path,
     stop: &AtomicBool,
     scratch: &mut Scratch,
-    out: (&mut Vec<Phase>, &mut Vec<Warning>),
+    out: (&mut Vec<Phase>, &mut Vec<Warning>, &mut Vec<TimeShare>),
 ) -> Result<(), RunError> {
-    let (phases, warnings) = out;
+    let (phases, warnings, times) = out;
     let dst = job
         .dst_dir
         .join(format!("iomark-copy.{}.{name}.dst", std::process::id()));
@@ -337,6 +355,13 @@ fn copy_with(
                 }
                 Err(e) => return Err(io_fail("cannot verify", &dst, &e)),
             }
+            let durable = format!("{name}_durable");
+            times.push(share(
+                &durable,
+                t.durable_s,
+                (t.read_s, t.write_s),
+                t.written_s,
+            ));
             phases.extend(method_phases(name, &t, cache, resident));
         }
     }
@@ -353,7 +378,7 @@ fn run(
     job: &CopyJob,
     stop: &AtomicBool,
     scratch: &mut Scratch,
-    phases: &mut Vec<Phase>,
+    (phases, times): (&mut Vec<Phase>, &mut Vec<TimeShare>),
     warnings: &mut Vec<Warning>,
     live: &dyn Fn(Live),
 ) -> Result<(), RunError> {
@@ -380,10 +405,13 @@ fn run(
         abs(&job.src_dir),
         abs(&job.dst_dir)
     )));
-    phases.push(create_source(job, &src, stop, scratch)?);
+    let (source, time) = create_source(job, &src, stop, scratch)?;
+    phases.push(source);
+    times.push(time);
     for m in crate::result::COPY_METHODS {
         check_stop(stop)?;
-        copy_with(job, m, &src, stop, scratch, (&mut *phases, &mut *warnings))?;
+        let out = (&mut *phases, &mut *warnings, &mut *times);
+        copy_with(job, m, &src, stop, scratch, out)?;
     }
     Ok(())
 }

@@ -8,7 +8,7 @@
 use super::{MarkJob, Test};
 use crate::probe::diagnosis::Diagnosis;
 use crate::result::{
-    self, JobInfo, JobResult, Latency, OpStats, Phase, RunResult, Status, Warning,
+    self, JobInfo, JobResult, Latency, OpStats, Phase, RunResult, Status, TimeShare, Warning,
 };
 
 /// The numbers of one loop of one test (decimal MB/s, µs).
@@ -40,6 +40,9 @@ pub struct Measured {
     /// the loop's reads and writes, each with its per-I/O latency (submission to
     /// completion: the event's at Q1, the completion latency at QD > 1)
     pub dirs: [OpStats; 2],
+    /// where the loop's time went (its fileio result's breakdown, its threads added
+    /// up), named after the test
+    pub time: Option<TimeShare>,
 }
 
 /// Turn a fileio `RunResult` of test `t` into the figures `mark` reports.
@@ -74,6 +77,10 @@ pub fn measured(t: &Test, r: &RunResult) -> Measured {
             Box::new(j)
         }),
         dirs: [per_io(&r.read, t.slot.qd), per_io(&r.write, t.slot.qd)],
+        time: r.time.first().map(|x| TimeShare {
+            who: t.name(),
+            ..x.clone()
+        }),
     }
 }
 
@@ -160,6 +167,10 @@ fn mean_of(lo: &Measured, hi: &Measured) -> Measured {
         result: lo.result.clone(),
         job: lo.job.clone(),
         dirs: [dir(0), dir(1)],
+        time: match (&lo.time, &hi.time) {
+            (Some(a), Some(b)) => Some(TimeShare::total(&a.who, &[a.clone(), b.clone()])),
+            (a, b) => a.clone().or_else(|| b.clone()),
+        },
     }
 }
 
@@ -285,6 +296,8 @@ pub fn inputs(
             period_s: Some(rows.iter().map(|r| r.median.seconds).sum()),
         },
     );
+    // each test's time breakdown: its median loop's
+    i.recorded.time = rows.iter().filter_map(|r| r.median.time.clone()).collect();
     i
 }
 

@@ -297,11 +297,12 @@ pub fn execute(job: &TreeJob, plan: &Plan, signals: &Signals, live: &dyn Fn(Live
         (&mut phases, &mut warnings),
         live,
     );
-    let recorded = Recorded::totals(
+    let mut recorded = Recorded::totals(
         totals::dir_totals(&phases, totals::READ_PHASE),
         totals::dir_totals(&phases, totals::WRITE_PHASE),
         Some(crate::run::copy::measured_secs(&phases)),
     );
+    recorded.time = totals::time_shares(&phases);
     let mut summary = summary(job);
     summary.total_size_bytes = phases
         .iter()

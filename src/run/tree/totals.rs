@@ -12,7 +12,7 @@
 //! other phases (mkdir, fsync, stat_all, rename, delete, rmdir) move no file data and
 //! are only in `phases`. A run that stopped before a phase leaves its direction at 0.
 
-use crate::result::{OpStats, Phase};
+use crate::result::{OpStats, Phase, TimeShare};
 
 /// Name of the phase that reads file data.
 pub const READ_PHASE: &str = "read_all";
@@ -32,6 +32,30 @@ pub fn dir_totals(phases: &[Phase], name: &str) -> OpStats {
         _ => Default::default(),
     };
     OpStats::over(ops, bytes, secs, lat)
+}
+
+/// Where each phase's time went (the result's `time`): the read phase's per-file
+/// operations (lstat, open, the reads, close) as reads, the write phase's (open, one
+/// write, close) as writes, the `fsync` phase's syncfs as fsync; the other phases
+/// move no file data and are their own rest (`other`). Each phase's summed per-file
+/// latency within its wall time (one operation at a time).
+pub fn time_shares(phases: &[Phase]) -> Vec<TimeShare> {
+    phases
+        .iter()
+        .filter(|p| p.seconds > 0.0)
+        .map(|p| {
+            let wall = (p.seconds * 1e9) as u64;
+            let inside = p.lat.as_ref().map_or(0, |l| l.sum_ns.min(wall));
+            let part = |name: &str| if p.name == name { inside } else { 0 };
+            TimeShare::new(
+                &p.name,
+                wall,
+                part(READ_PHASE),
+                part(WRITE_PHASE),
+                part("fsync"),
+            )
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -56,6 +56,9 @@ pub struct SysbenchRules<'s> {
     last: u64,
     /// tick the current event started (its arrival with `--rate`)
     event_t0: u64,
+    /// ns from the current event's `--rate` arrival to the thread taking it up (0
+    /// without `--rate`): inside the event's latency, outside its service time
+    event_late: u64,
     /// requests may be in flight (async): an event is a submission, and each request's
     /// completion latency is recorded too (stats/job.rs)
     queued: bool,
@@ -107,6 +110,7 @@ impl<'s> SysbenchRules<'s> {
             deadline_ticks: deadline.map(|d| sh.clock.at(d)),
             last: sh.clock.at(start),
             event_t0: 0,
+            event_late: 0,
             queued: depth > 1,
             exact_end: job.validate || job.syncs.each_write,
             track_in_event: sh.marks_events,
@@ -179,7 +183,11 @@ impl<'s> SysbenchRules<'s> {
         self.last = t1;
         let lat = self.sh.clock.ns(self.event_t0, t1);
         let queued = self.queued;
-        self.rec(|t| t.event(kind, lat, queued));
+        let late = self.event_late.min(lat);
+        self.rec(|t| {
+            t.event(kind, lat, queued);
+            t.late(kind, late);
+        });
         if self.track_in_event {
             self.sh.in_event[self.tid].store(false, Ordering::Relaxed);
         }
@@ -399,7 +407,13 @@ impl Rules for SysbenchRules<'_> {
             sh.in_event[self.tid].store(true, Ordering::Relaxed);
         }
         self.event_t0 = match arrival {
-            Some(a) => sh.clock.at(a),
+            Some(a) => {
+                // the event counts from its arrival (sysbench's `--rate`); the time
+                // until now, when the thread takes it up, is not its service time
+                let late = std::time::Instant::now().saturating_duration_since(a);
+                self.event_late = u64::try_from(late.as_nanos()).unwrap_or(u64::MAX);
+                sh.clock.at(a)
+            }
             None => sh.clock.now(),
         };
         if r.kind == ReqKind::Fsync {
