@@ -40,6 +40,17 @@ pub fn read_text(path: &Path, max: u64) -> std::io::Result<String> {
     Ok(text)
 }
 
+/// Read the text file `path` (a job file) of at most `max` bytes, with the refusals of
+/// [`read_text`], bytes that are not UTF-8 each read as U+FFFD (a comment, or a value,
+/// may be in any encoding).
+pub fn read_text_lossy(path: &Path, max: u64) -> std::io::Result<String> {
+    let bytes = read_bytes(path, max)?;
+    Ok(match String::from_utf8(bytes) {
+        Ok(s) => s,
+        Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+    })
+}
+
 /// Read the binary file `path` (fio's verify state) of at most `max` bytes, with the
 /// refusals of [`read_text`].
 pub fn read_bytes(path: &Path, max: u64) -> std::io::Result<Vec<u8>> {

@@ -215,12 +215,12 @@ impl<'a> State<'a> {
     fn file(&mut self, path: &Path, from: Option<Origin>) -> Result<(), IniError> {
         let canon = self.enter(path, &from)?;
         // bounded: `include /dev/zero` or a FIFO must not eat the machine's memory
-        let text = crate::util::input::read_text(path, crate::util::input::MAX_INPUT_BYTES)
+        let text = crate::util::input::read_text_lossy(path, crate::util::input::MAX_INPUT_BYTES)
             .map_err(|source| IniError::Read {
-                path: path.to_path_buf(),
-                origin: from,
-                source,
-            })?;
+            path: path.to_path_buf(),
+            origin: from,
+            source,
+        })?;
         self.stack.push(canon);
         let r = self.text(&text, path);
         self.stack.pop();
@@ -263,20 +263,29 @@ impl<'a> State<'a> {
         }
         let shown = target.display().to_string();
         let failed = format!("Error 1 while parsing include file {shown}");
-        let canon = self.enter(&target, &Some(origin.clone()))?;
-        let text = match crate::util::input::read_text(&target, crate::util::input::MAX_INPUT_BYTES)
-        {
-            Ok(t) => t,
-            Err(e) => {
-                self.said
-                    .push(format!("fio: unable to open '{shown}' job file"));
-                self.said.push(failed);
-                if let Some(s) = self.sections.last_mut() {
-                    s.include_errno = s.include_errno.or(Some(e.raw_os_error().unwrap_or(2)));
+        // fio reads a file that includes itself again (no cycle check): the second
+        // reading ends at its first section header ("No new sections in included
+        // files"); only a cycle without one nests until the depth limit
+        if self.stack.len() >= MAX_INCLUDE_DEPTH {
+            return Err(IniError::TooDeep {
+                origin: origin.clone(),
+            });
+        }
+        let canon = canonical(&target);
+        let text =
+            match crate::util::input::read_text_lossy(&target, crate::util::input::MAX_INPUT_BYTES)
+            {
+                Ok(t) => t,
+                Err(e) => {
+                    self.said
+                        .push(format!("fio: unable to open '{shown}' job file"));
+                    self.said.push(failed);
+                    if let Some(s) = self.sections.last_mut() {
+                        s.include_errno = s.include_errno.or(Some(e.raw_os_error().unwrap_or(2)));
+                    }
+                    return Ok(false);
                 }
-                return Ok(false);
-            }
-        };
+            };
         self.stack.push(canon);
         let r = self.text(&text, &target);
         self.stack.pop();
@@ -294,6 +303,8 @@ impl<'a> State<'a> {
         let nested = self.stack.len() > 1;
         let start = self.sections.last().map_or(0, |s| s.entries.len());
         for (i, raw) in text.lines().enumerate() {
+            // fio reads a line as a C string: it ends at a NUL byte
+            let raw = raw.split('\0').next().unwrap_or("");
             let origin = Origin::File {
                 path: path.to_path_buf(),
                 line: i + 1,

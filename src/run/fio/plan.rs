@@ -140,9 +140,18 @@ pub(crate) fn resolve_io_size(job: &FioJob, regions: &[Region]) -> FioJob {
     if let Some(pc) = job.more.io_size_pct.take() {
         let total: u128 = regions.iter().map(|r| u128::from(r.1)).sum();
         let bytes = u64::try_from(total * u128::from(pc) / 100).unwrap_or(u64::MAX);
-        job.more.io_size = Some(bytes).filter(|&n| n > 0);
+        job.more.io_size = Some(size_cap(&job, bytes)).filter(|&n| n > 0);
     }
     job
+}
+
+/// `bytes` no more than `size=` when it is given in bytes (fio 3.33's setup_files keeps
+/// the smaller of `size` and the files' I/O sizes as the job's size).
+fn size_cap(job: &FioJob, bytes: u64) -> u64 {
+    match job.size {
+        Some(SizeSpec::Bytes(b)) if b > 0 => bytes.min(b),
+        _ => bytes,
+    }
 }
 
 /// I/O region of a file: (first byte, length), bytes.
@@ -169,21 +178,37 @@ pub(crate) fn files_for(
     };
     let named = job.filename.is_some() || job.tuning.opendir.is_some();
     let paths = paths_of(job, t)?;
-    let n = paths.len() as u64;
     let mut out = Vec::with_capacity(paths.len());
     let mut regions = Vec::with_capacity(paths.len());
     let mut sizes = RangeSizes::of(job, global);
+    let mut shares = SizeShares::of(job, paths.len() as u64);
     for p in paths {
         let existing = dataset::existing_size(&p);
-        let size = match (job.filesize, job.size) {
-            (Some(range), _) => sizes.size(range, existing),
-            (None, Some(SizeSpec::Bytes(b))) => b / n,
-            (None, Some(SizeSpec::Percent(pc))) => match existing {
-                Some(e) => (e as f64 * pc / 100.0) as u64,
+        let base = base_offset(job, existing);
+        let start = base.saturating_add(u64::from(t).saturating_mul(job.more.offset_increment));
+        let len = match (job.filesize, job.size) {
+            (Some(range), _) => {
+                sizes
+                    .io_len(range, existing, start)
+                    .ok_or_else(|| RunError::Plan {
+                        job: job.name.clone(),
+                        why: "you need to specify valid offset=".into(),
+                    })?
+            }
+            // a share of 0 bytes: the file as it is, from `start` (fio: "may be ignored")
+            (None, Some(SizeSpec::Bytes(_))) => match shares.next() {
+                0 => existing.unwrap_or(0).saturating_sub(start),
+                n => n,
+            },
+            (None, Some(SizeSpec::Percent(_))) => match existing {
+                Some(e) => e.saturating_sub(start),
                 None => return Err(no_size(p)),
             },
             (None, None) if job.engine.caps().no_io => NULL_DEFAULT_SIZE,
             (None, None) => match existing {
+                // with an offset into an existing file (or device) and no size, the
+                // region runs to its end
+                Some(e) if !job.tuning.file_append => e.saturating_sub(start),
                 Some(e) => e,
                 // fill_device: the region is the free space (fill_region below), so a
                 // file that does not exist yet needs no size (fio creates it)
@@ -191,22 +216,13 @@ pub(crate) fn files_for(
                 None => return Err(no_size(p)),
             },
         };
+        let len = size_percent(job, start, len);
         // an engine that makes its files sizes each at one block (fio's get_file_size
         // of filecreate, dircreate, dirdelete: the minimum block size)
-        let size = if job.engine.caps().own_files {
+        let len = if job.engine.caps().own_files {
             job.bs_read.min().min(job.bs_write.min())
         } else {
-            size
-        };
-        let base = base_offset(job, existing);
-        let start = base.saturating_add(u64::from(t).saturating_mul(job.more.offset_increment));
-        // with an offset into an existing file (or device) and no explicit size, the
-        // region runs to its end
-        let len = match (existing, job.size, job.filesize) {
-            (Some(e), None, None) if start > 0 && !job.tuning.file_append => {
-                e.saturating_sub(start)
-            }
-            _ => size,
+            len
         };
         // fill_device without a size: the region is the free space (written until
         // ENOSPC), and nothing is laid out in advance
@@ -222,6 +238,57 @@ pub(crate) fn files_for(
         regions.push((start, len));
     }
     Ok((out, regions))
+}
+
+/// `size=N%` over a file's region as fio 3.33 applies it (setup_files): N % of the file's
+/// end (`start + len`), no more than the region, rounded down to the smallest block size.
+fn size_percent(job: &FioJob, start: u64, len: u64) -> u64 {
+    let Some(SizeSpec::Percent(pc)) = job.size else {
+        return len;
+    };
+    if pc >= 100.0 {
+        return len;
+    }
+    let end = start.saturating_add(len);
+    let part = ((end as f64) * pc / 100.0) as u64;
+    let min_bs = job.bs_read.min().min(job.bs_write.min()).max(1);
+    let part = part.min(len);
+    part - part % min_bs
+}
+
+/// The shares of `size=` (bytes) among a thread's files as fio 3.33 deals them
+/// (setup_files): each file `size / nrfiles`, and the first files one smallest block
+/// more each while the rest of the division holds whole blocks.
+struct SizeShares {
+    each: u64,
+    extra: u64,
+    min_bs: u64,
+}
+
+impl SizeShares {
+    fn of(job: &FioJob, n: u64) -> Self {
+        let min_bs = job.bs_read.min().min(job.bs_write.min()).max(1);
+        let total = match job.size {
+            Some(SizeSpec::Bytes(b)) => b,
+            _ => 0,
+        };
+        let n = n.max(1);
+        let each = total / n;
+        let extra = (total - each * n) / min_bs;
+        SizeShares {
+            each,
+            extra,
+            min_bs,
+        }
+    }
+
+    fn next(&mut self) -> u64 {
+        if self.extra > 0 {
+            self.extra -= 1;
+            return self.each + self.min_bs;
+        }
+        self.each
+    }
 }
 
 /// The sizes of a thread's files under `filesize=` as fio 3.33 gives them: a file whose
@@ -262,12 +329,27 @@ impl RangeSizes {
         RangeSizes { rng, min_bs }
     }
 
-    fn size(&mut self, (low, high): (u64, u64), existing: Option<u64>) -> u64 {
-        match (existing, &mut self.rng) {
-            (Some(e), _) if (low..=high).contains(&e) => e,
-            (_, Some(g)) => g.size_between(low, high, self.min_bs),
-            (_, None) => low,
+    /// The length of a file's region from `start` (fio 3.33's setup_files): to the end
+    /// of a file whose size is already in the range, else to the end of the size the
+    /// range gives; None when `start` lies beyond that size (fio: "you need to specify
+    /// valid offset=").
+    fn io_len(
+        &mut self,
+        (low, high): (u64, u64),
+        existing: Option<u64>,
+        start: u64,
+    ) -> Option<u64> {
+        if let Some(e) = existing.filter(|e| (low..=high).contains(e)) {
+            return Some(e.saturating_sub(start));
         }
+        if start > low {
+            return None;
+        }
+        let size = match &mut self.rng {
+            Some(g) => g.size_between(low, high, self.min_bs),
+            None => low,
+        };
+        Some(size.saturating_sub(start))
     }
 }
 
@@ -574,7 +656,7 @@ fn byte_limit_of(job: &FioJob, regions: &[Region], pass_bytes: u64, replay: bool
     }
     let holed = job.rw_suffix > 0 && !job.rw.random();
     let pass = if holed {
-        regions.iter().map(|r| r.1).sum()
+        size_cap(job, regions.iter().map(|r| r.1).sum())
     } else {
         pass_bytes
     };
@@ -606,9 +688,11 @@ pub(crate) fn plan(job: &FioJob, t: u32, global_index: u64) -> Result<Plan, RunE
     // a pass moves each region's whole blocks only (fio: a file is done when the next
     // block no longer fits; bs=3k over 1 MiB is 341 requests, not 342)
     // (a replay makes no passes: its I/Os are the log's)
+    // (`size=` in bytes below the regions' sum, as with a larger `filesize=`, ends the
+    // pass there: fio's size is the smaller of the two)
     let pass_bytes: u64 = match replay {
         Some(_) => 0,
-        None => regions.iter().map(|r| r.1 / align * align).sum(),
+        None => size_cap(job, regions.iter().map(|r| r.1 / align * align).sum()),
     };
     // (fill_device: the region is the free space, so the job ends at ENOSPC, or at the
     // latest once it has written all of it)

@@ -101,8 +101,10 @@ pub(crate) fn failures(cmd: &FioCommand) -> Vec<Option<SetupFail>> {
 
 /// The setup failure of `job` (whose first thread is `global` among all), if any.
 fn failure(job: &FioJob, global: u32) -> Option<SetupFail> {
-    // an include fio could not open while it read the job (init.c td_verror)
-    if let Some(errno) = job.include_errno {
+    // an include fio could not open while it read the job (init.c td_verror): the
+    // error stays the job's only while all its files exist, as fio clears it at the
+    // first file its setup finds missing (filesetup.c get_file_sizes)
+    if let Some(errno) = job.include_errno.filter(|_| files_all_exist(job)) {
         return Some(SetupFail {
             errno,
             first: None,
@@ -132,6 +134,19 @@ fn failure(job: &FioJob, global: u32) -> Option<SetupFail> {
     devices.iter().find_map(|p| {
         let e = crate::files::dataset::block_device_open_error(p)?;
         SetupFail::blockdev(p, e.raw_os_error()?).into()
+    })
+}
+
+/// Whether every file of every thread of `job` exists now (always, on an engine that
+/// touches no file: fio looks none up).
+fn files_all_exist(job: &FioJob) -> bool {
+    let caps = job.engine.caps();
+    if caps.no_io || caps.own_files {
+        return true;
+    }
+    (0..job.numjobs).all(|t| {
+        crate::run::fio::plan::paths_of(job, t)
+            .is_ok_and(|ps| ps.iter().all(|p| std::fs::metadata(p).is_ok()))
     })
 }
 

@@ -1,0 +1,131 @@
+//! How much a job reads and how large its files are after it, under `filesize=` with
+//! `size=` and `offset=` (bytes and percentages), one file or two, new files or files
+//! already there: iomark as `fio` and fio 3.33 run the same grid, each case in a fresh
+//! directory, and must agree on the exit code, each job's error and bytes read, and
+//! every file's size afterwards (a file the user made is never grown past fio's size).
+
+use crate::util::*;
+use serde_json::Value;
+use std::path::Path;
+
+/// What one run left: exit code, (error, bytes read) of each job, the files' sizes.
+#[derive(Debug, PartialEq)]
+struct Outcome {
+    code: i32,
+    jobs: Vec<(u64, u64)>,
+    files: Vec<(String, u64)>,
+}
+
+/// Run `args` (`--name=p`, read, 64 KiB) with `tool` (`fio`, or iomark as `fio`) in
+/// `dir`, whose files `pre` bytes each were made before (`p.0.N`, `nrfiles` of them).
+fn outcome(root: &Path, dir: &Path, tool: &str, args: &[String], pre: Option<u64>) -> Outcome {
+    std::fs::create_dir_all(dir).unwrap();
+    let nrfiles = args
+        .iter()
+        .find_map(|a| a.strip_prefix("--nrfiles="))
+        .map_or(1, |n| n.parse::<u64>().unwrap());
+    if let Some(bytes) = pre {
+        for i in 0..nrfiles {
+            let data: Vec<u8> = (0..bytes).map(|b| (b * 7 + i) as u8).collect();
+            std::fs::write(dir.join(format!("p.0.{i}")), data).unwrap();
+        }
+    }
+    let cmd = if tool == "fio" {
+        fio_cmd()
+    } else {
+        as_fio(root)
+    };
+    let o = cmd
+        .dir(dir)
+        .args(["--name=p", "--rw=read", "--bs=64k", "--output-format=json"])
+        .args(args.iter().map(String::as_str))
+        .run();
+    let jobs = match o.stdout.find('{') {
+        Some(at) => {
+            let doc: Value = serde_json::from_str(&o.stdout[at..])
+                .unwrap_or_else(|e| panic!("{tool} {args:?}: {e}\n{}", o.dump()));
+            doc["jobs"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|j| {
+                    let n = |v: &Value| v.as_u64().unwrap_or(0);
+                    (n(&j["error"]), n(&j["read"]["io_bytes"]))
+                })
+                .collect()
+        }
+        None => Vec::new(),
+    };
+    let mut files: Vec<(String, u64)> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap())
+        .map(|e| {
+            (
+                e.file_name().to_string_lossy().into_owned(),
+                e.metadata().unwrap().len(),
+            )
+        })
+        .collect();
+    files.sort();
+    Outcome {
+        code: o.code,
+        jobs,
+        files,
+    }
+}
+
+/// The grid: filesize × size × offset × nrfiles × files before the run.
+fn grid() -> Vec<(Vec<String>, Option<u64>)> {
+    const M: u64 = 1 << 20;
+    let mut out = Vec::new();
+    for filesize in [None, Some("4m")] {
+        for size in [None, Some("2m"), Some("6m"), Some("50%"), Some("100%")] {
+            for offset in [None, Some("1m"), Some("25%")] {
+                for nrfiles in [1, 2] {
+                    for pre in [None, Some(3 * M), Some(4 * M), Some(5 * M)] {
+                        let mut args = vec![format!("--nrfiles={nrfiles}")];
+                        let opt = |k: &str, v: Option<&str>| v.map(|v| format!("--{k}={v}"));
+                        args.extend(opt("filesize", filesize));
+                        args.extend(opt("size", size));
+                        args.extend(opt("offset", offset));
+                        out.push((args, pre));
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn filesize_size_offset_grid_matches_fio() {
+    if !need_fio("filesize_size_offset_grid_matches_fio") {
+        return;
+    }
+    let d = scratch();
+    let mut differ = Vec::new();
+    let mut ran = 0;
+    for (i, (args, pre)) in grid().into_iter().enumerate() {
+        let case = |tool: &str| {
+            let dir = d.path().join(format!("{tool}.{i}"));
+            outcome(d.path(), &dir, tool, &args, pre)
+        };
+        let (ours, theirs) = (case("iomark"), case("fio"));
+        if theirs.jobs.iter().any(|j| j.1 > 0) {
+            ran += 1;
+        }
+        if ours != theirs {
+            differ.push(format!(
+                "{args:?} pre={pre:?}\n  iomark {ours:?}\n  fio    {theirs:?}"
+            ));
+        }
+    }
+    // the grid is not all refusals: most cases read something
+    assert!(ran > 100, "only {ran} cases read data");
+    assert!(
+        differ.is_empty(),
+        "{} differ:\n{}",
+        differ.len(),
+        differ.join("\n")
+    );
+}
