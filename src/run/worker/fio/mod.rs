@@ -365,6 +365,10 @@ pub(crate) struct Worker<'a> {
     /// per direction (read/trim, write): a request is one slot of the one file's random
     /// map or generator, nothing else applies ([`Worker::plain_random_req`])
     plain_random: [bool; 2],
+    /// a job of one direction whose every request is plain random (`plain_random`):
+    /// that direction, so a request skips the direction pick and the general path
+    /// ([`Worker::next_request`])
+    plain_op: Option<Op>,
     /// the latency-target report, set when the I/O phase ends
     lat_report: Option<LatTargetReport>,
     /// the coverage report, set when the I/O phase ends

@@ -96,6 +96,9 @@ pub(super) struct FioRules<'a> {
     timed_out: bool,
     /// `--debug=io`: each request's lines (worker/fio/trace.rs)
     trace_io: bool,
+    /// the job has a hook of the pass top that most jobs lack: latency_target, a
+    /// minimum rate or write-then-verify rounds ([`FioRules::run_pass_hooks`])
+    pass_hooks: bool,
 }
 
 impl<'a> FioRules<'a> {
@@ -179,6 +182,7 @@ impl<'a> FioRules<'a> {
             ended: false,
             timed_out: false,
             trace_io: crate::util::debug::on("io"),
+            pass_hooks: w.lat_target.is_some() || w.uses.min_rate || plan.verify_cycle > 0,
             w,
             st,
         }
@@ -620,23 +624,8 @@ impl<'a> Rules for FioRules<'a> {
         if let Some(l) = self.w.live.filter(|l| l.want_stats.load(Ordering::Relaxed)) {
             self.give_stats(l, now);
         }
-        if self.measuring && self.w.lat_target.is_some() {
-            self.lat_target_step(io, now)?;
-        }
-        // without latency_target the cap stays the depth it starts at
-        if let Some(l) = &self.w.lat_target {
-            self.cap = l.depth().min(self.depth);
-        }
-        if self.uses.min_rate && self.measuring {
-            self.w.check_min_rate(&self.st, now)?;
-        }
-        if self.rounds
-            && self.issued_all
-            && self.rounds_left > 1
-            && self.issued_bytes < self.byte_limit
-            && !self.done_by_time(now)
-        {
-            self.verify_round(io)?;
+        if self.pass_hooks {
+            self.run_pass_hooks(io, now)?;
         }
         // a request's rest after a short transfer is issued before the job ends
         let done = self.done(now) && !self.w.has_resid();
@@ -678,7 +667,7 @@ impl<'a> Rules for FioRules<'a> {
                 self.w.zone_eof = true;
                 (Op::Read, 0, 0, 0)
             }),
-            None => match self.w.next_req() {
+            None => match self.w.next_request() {
                 Some(r) => r,
                 // `openfiles` are open: reap a completion (or pick again) first
                 None => return Ok(Next::Break),
@@ -946,6 +935,36 @@ impl<'a> FioRules<'a> {
         } else {
             self.uses.recache && std::mem::take(&mut self.w.new_pass)
         };
+    }
+
+    /// The hooks of a pass top that only some jobs have (`pass_hooks`): the
+    /// latency_target search and the depth it allows, the minimum-rate check, the end of
+    /// a write-then-verify round.
+    #[inline]
+    fn run_pass_hooks<E: Engine>(
+        &mut self,
+        io: &mut Io<'_, E, Tag>,
+        now: u64,
+    ) -> Result<(), RunError> {
+        if self.measuring && self.w.lat_target.is_some() {
+            self.lat_target_step(io, now)?;
+        }
+        // without latency_target the cap stays the depth it starts at
+        if let Some(l) = &self.w.lat_target {
+            self.cap = l.depth().min(self.depth);
+        }
+        if self.uses.min_rate && self.measuring {
+            self.w.check_min_rate(&self.st, now)?;
+        }
+        if self.rounds
+            && self.issued_all
+            && self.rounds_left > 1
+            && self.issued_bytes < self.byte_limit
+            && !self.done_by_time(now)
+        {
+            self.verify_round(io)?;
+        }
+        Ok(())
     }
 
     /// The runtime is over or the job was told to stop: no new round.

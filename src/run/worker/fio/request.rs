@@ -289,6 +289,7 @@ impl<'a> Worker<'a> {
             pass_left: plan.pass_bytes,
             uses: uses_of(plan, has_logs, fds_empty, maps_all),
             plain_random: [false; 2],
+            plain_op: None,
             vrec: vstate_recorder(plan),
             vreads: 0,
             mix: mix_of(plan),
@@ -313,6 +314,13 @@ impl<'a> Worker<'a> {
             && self.spr.is_none();
         let one_unit = self.units == [plan.align; 2];
         self.plain_random = [0, 1].map(|d| plain && one_unit && u.fixed_bs[d] == Some(plan.align));
+        let one_dir = match plan.work.pick.rw {
+            RwMode::RandRead => Some(Op::Read),
+            RwMode::RandWrite => Some(Op::Write),
+            RwMode::RandTrim => Some(Op::Trim),
+            _ => None,
+        };
+        self.plain_op = one_dir.filter(|&op| self.plain_random[usize::from(op == Op::Write)]);
         // With the random map on every request (no percentage_random, zones or sprandom),
         // the map itself knows the distinct slots taken: no coverage bitmap per request.
         if self.maps.iter().all(Option::is_some)
@@ -420,9 +428,24 @@ impl<'a> Worker<'a> {
 
     /// The next request: its operation, file, offset and size (size 0: the job's I/O
     /// is over). None: the file service picked a file it cannot open now
-    /// ([`Worker::next_file`]).
-    #[inline]
-    pub(super) fn next_req(&mut self) -> Option<(Op, usize, u64, u64)> {
+    /// ([`Worker::next_file`]). A job of one direction on the plain random path
+    /// (`plain_op`) takes it here, inlined into the loop; every other one
+    /// [`Worker::next_req`].
+    #[inline(always)]
+    pub(super) fn next_request(&mut self) -> Option<(Op, usize, u64, u64)> {
+        match self.plain_op {
+            Some(op) => {
+                self.open_any(0);
+                Some(self.plain_random_req(op, usize::from(op == Op::Write)))
+            }
+            None => self.next_req(),
+        }
+    }
+
+    /// [`Worker::next_request`]'s general path: the direction picked, then the file
+    /// and place in it.
+    #[inline(never)]
+    fn next_req(&mut self) -> Option<(Op, usize, u64, u64)> {
         let mut op = self.pick_op();
         let d = usize::from(op == Op::Write);
         if self.plain_random[d] && !self.mix_map_full() {
