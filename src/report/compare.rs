@@ -1251,14 +1251,12 @@ pub fn compare_groups(
     }
 }
 
+/// Each column's figure of a row and its spread (best, worst) where it has one.
+type ColumnFigures = (Vec<Option<f64>>, Vec<Option<(f64, f64)>>);
+
 /// A row of `metric` of `test` with each column's value and spread, and the ratios
 /// against column `baseline`.
-fn row_of(
-    test: &str,
-    metric: &str,
-    (values, spread): (Vec<Option<f64>>, Vec<Option<(f64, f64)>>),
-    baseline: usize,
-) -> Row {
+fn row_of(test: &str, metric: &str, (values, spread): ColumnFigures, baseline: usize) -> Row {
     let base = values.get(baseline).copied().flatten();
     let ratios = values
         .iter()

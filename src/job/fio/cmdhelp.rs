@@ -27,7 +27,7 @@ pub fn shown_of(key: &str) -> Option<String> {
 pub fn fio_key(key: &str) -> Option<String> {
     let text: String = fio333::shown()
         .iter()
-        .filter(|o| o.name == key || o.aliases.iter().any(|a| *a == key))
+        .filter(|o| o.name == key || o.aliases.contains(&key))
         .map(OptionHelp::render)
         .collect();
     (!text.is_empty()).then_some(text)

@@ -317,9 +317,9 @@ pub fn shown() -> &'static [OptionHelp] {
         list.extend(JOB_NOT_RUN.iter().filter_map(|(at, name, aliases, l)| {
             let l = l.as_ref()?;
             let help = OptionHelp {
-                name: *name,
+                name,
                 help: l.help,
-                aliases: *aliases,
+                aliases,
                 parent: l.parent,
                 fio_type: l.fio_type,
                 default: l.default,

@@ -800,6 +800,10 @@ pub fn execute_around(
     (res, around)
 }
 
+/// What [`execute`] tells its caller: the reported jobs at the end, and the jobs and
+/// layout lines before the first I/O.
+pub type RunHooks<'a, 'b> = (Option<&'a dyn Fn(Vec<JobRecord>)>, Option<&'a Started<'b>>);
+
 /// Run every job of `cmd`: lay out files, then each stonewall group in turn, its jobs'
 /// threads concurrently (run/fio/group.rs). `note` receives progress lines and
 /// warnings (for stderr); `board` holds the threads' states and counters for fio's
@@ -811,7 +815,7 @@ pub fn execute(
     stop: &AtomicBool,
     note: &(dyn Fn(String) + Sync),
     board: &status::Board,
-    (report, started): (Option<&dyn Fn(Vec<JobRecord>)>, Option<&Started<'_>>),
+    (report, started): RunHooks<'_, '_>,
 ) -> Result<RunOutcome, RunError> {
     let clock = crate::run::clock();
     let (groups, report_gid) = groups(cmd);
