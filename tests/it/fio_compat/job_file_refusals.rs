@@ -85,22 +85,6 @@ const ZZ_DIFFERS: &[(&str, &str)] = &[
         "fio's first line (`'z' suffix isn't applicable` or its own) is not printed by iomark",
     ),
     (
-        "verify=zz",
-        "iomark lists the option's valid values otherwise (fio_compat::listed_values)",
-    ),
-    (
-        "sync=zz",
-        "iomark lists the option's valid values otherwise (fio_compat::listed_values)",
-    ),
-    (
-        "random_distribution=zz",
-        "iomark lists the option's valid values otherwise (fio_compat::listed_values)",
-    ),
-    (
-        "steadystate=zz",
-        "iomark lists the option's valid values otherwise (fio_compat::listed_values)",
-    ),
-    (
         "merge_blktrace_file=zz",
         "fio 3.33 crashes (SIGSEGV) on it; iomark runs the job",
     ),
