@@ -161,9 +161,14 @@ pub(super) static OPTIONS: &[FioOption] = &[
     )
     .arg(Arg::BoolWord)
     .default("none")
-    .values(&[("none", ""), ("0", ""), ("sync", ""), ("1", "")])
+    .values(&[
+        ("none", ""),
+        ("0", ""),
+        ("sync", ""),
+        ("1", ""),
+        ("dsync", ""),
+    ])
     .example("sync")
-    .shows_values(FIO_SYNC)
     .fio_job(137),
     FioOption::job(
         "invalidate",
@@ -340,15 +345,6 @@ bool_keys! {
     invalidate => more.invalidate;
     atomic => more.x.atomic;
 }
-
-/// The words fio 3.33's `--cmdhelp=sync` lists.
-const FIO_SYNC: &[(&str, &str)] = &[
-    ("none", ""),
-    ("0", ""),
-    ("sync", ""),
-    ("1", ""),
-    ("dsync", ""),
-];
 
 /// The engines fio 3.33's `--cmdhelp=ioengine` lists (the installed build's, in its
 /// order); which ones iomark runs is `util/engines.rs`'s.

@@ -667,8 +667,10 @@ pub fn apply(
 
 /// Options with listed values whose own parser reads what follows the value: `rw`
 /// (its `:N`), `ioengine` (an engine's `:ARGS`), `random_distribution` (a value per
-/// direction at `,`, parameters at `:`), `steadystate` (its threshold), `profile`.
-const READS_ITS_REST: [&str; 5] = [
+/// direction at `,`, parameters at `:`), `steadystate` (its threshold), `profile`,
+/// `sync_file_range` (several flags at `,`, a count at `:`).
+const READS_ITS_REST: [&str; 6] = [
+    "sync_file_range",
     "rw",
     "ioengine",
     "random_distribution",
