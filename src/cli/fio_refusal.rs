@@ -132,8 +132,18 @@ pub(crate) fn fio_lines(e: &FioError, argv0: &str, raw: &[String]) -> Option<Vec
 /// loader's lines (fio loads the engine after the section is read: no job is dropped).
 fn in_section(section: &str, e: &FioError) -> Option<Vec<String>> {
     match e {
-        FioError::BadValue { key, value, .. } => {
-            let mut lines = bad_value(key, value)?;
+        FioError::BadValue {
+            key, value, why, ..
+        } => {
+            // a key with no value in a job file: bare (`direct` alone) or `key=`
+            let mut lines = match value.as_str() {
+                "" if why.starts_with("needs a value") => vec![
+                    format!("Option {key} requires an argument"),
+                    format!("fio: failed parsing {key}"),
+                ],
+                "" => vec![format!("fio: failed parsing {key}=")],
+                _ => bad_value(key, value)?,
+            };
             lines.push(format!("fio: job {section} dropped"));
             Some(lines)
         }

@@ -227,11 +227,15 @@ fn parse_only_over_fios_job_files_accepts_what_fio_accepts() {
     expected.sort();
     assert_eq!(named, expected, "{differ:#?}");
     for line in &differ {
-        let why = REFUSED_BY_IOMARK
+        // an engine iomark does not run: fio's loader lines for one fio 3.33 loads as a
+        // plugin, iomark's line for one fio has built in
+        let why: &[&str] = REFUSED_BY_IOMARK
             .iter()
             .find(|(f, _)| line.starts_with(f))
-            .map_or("is not supported by iomark", |(_, w)| *w);
-        assert!(line.contains(why), "{line}");
+            .map_or(&["not loadable", "is not supported by iomark"], |(_, w)| {
+                std::slice::from_ref(w)
+            });
+        assert!(why.iter().any(|w| line.contains(w)), "{line}");
     }
     // the refusals of keys and values of a later fio are compared line by line
     assert_eq!(refused_alike, REFUSED_AS_FIO.len());
