@@ -116,10 +116,20 @@ fn c11(args: &[&str]) -> (tempfile::TempDir, Out) {
 
 #[test]
 fn c11_junk_after_a_number_is_an_error() {
-    let (t, o) = c11(&["--rw=randrw:foo"]);
+    // a sequential mode's `:N` is a size: junk there is refused
+    let (t, o) = c11(&["--rw=read:foo"]);
     assert_eq!(o.code, 2);
     o.one_line_error(&["rw", "foo"]);
     assert!(!t.path().join("f").exists(), "no I/O before the error");
+    // a random mode's `:N` is read as fio 3.33 reads it (C's atoi: 0), and said
+    let (_t, o) = c11(&["--rw=randrw:foo"]);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert!(
+        o.stderr
+            .contains("notice: rw='randrw:foo' read as randrw:0"),
+        "{}",
+        o.stderr
+    );
 }
 
 #[test]

@@ -108,7 +108,7 @@ const CASES: &[(&str, i32, &str)] = &[
     // ---- run (fio-style): failures that are stable while `run` is being rewritten
     ("run --bogus=1 --name=x", 2, "'bogus'"),
     ("run --fadvise_hint=often --name=x --ioengine=null --size=1m", 2, "accepted: 0, 1, sequential, random"),
-    ("run --name=x --rw=randrw:foo --ioengine=null --size=1m", 2, "the part after ':' is a whole number N"),
+    ("run --name=x --rw=read:foo --ioengine=null --size=1m", 2, "'foo' does not start with a number"),
     ("run --reap-spin=abc --name=x --ioengine=null --size=1m", 2, "option 'reap-spin'"),
     ("run --reap-spin=2ms --name=x --ioengine=null --size=1m", 2, "a time up to 1ms"),
     ("run --name=x --ioengine=null --size=1m --reap-spin", 2, "--reap-spin needs a value (--reap-spin=VALUE)"),

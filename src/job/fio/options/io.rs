@@ -217,6 +217,18 @@ fn rw(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
         }
     };
     c.job.rw_suffix = rw_suffix(c, v, suffix)?;
+    // a random mode's `:N` that is no plain number is read as C's atoi reads it: say so
+    if let Some(n) = suffix.filter(|n| c.job.rw.random() && n.parse::<u64>().is_err()) {
+        let walk = if c.job.rw_suffix == 0 {
+            " (0: no random offset, the job walks its files in order)"
+        } else {
+            ""
+        };
+        c.notice(format!(
+            "notice: rw='{v}' read as {mode}:{}, as fio 3.33 reads the part after ':' ('{n}'){walk}",
+            c.job.rw_suffix
+        ));
+    }
     Ok(())
 }
 
