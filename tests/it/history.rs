@@ -308,7 +308,8 @@ fn no_history_keeps_nothing() {
     let sustained = ["--preset=sustained", "--size=4M", "--time=5"];
     let commands: Vec<Vec<&str>> = vec![
         vec!["copy", d, "--size=1M", "--no-history"],
-        vec!["tree", d, "--files=8", "--no-history"],
+        // (the system's caches left alone: other tests' page-cache checks run beside it)
+        vec!["tree", d, "--files=8", "--drop-caches=off", "--no-history"],
         [&["mark", d, "--no-history"][..], &small_mark].concat(),
         [&["mark", d, "--no-history"][..], &sustained].concat(),
         vec!["time", "--no-history", "--", "true"],
