@@ -421,21 +421,11 @@ fn text_shows_the_device_view(text: &str, view: &Value) {
     );
 }
 
-/// `mark`, `copy` and `tree` carry the device view as `fileio` and `run` do: the disk
-/// under their directory, with its counters over the run (O_DIRECT reads and writes
-/// for mark, the copy's durable writes) and this process's own I/O counters; the text
-/// of `copy` and `tree` shows it with the JSON's figures.
-#[test]
-fn mark_copy_and_tree_carry_the_device_view_of_their_disk() {
-    let d = scratch();
-    if !Path::new("/sys/dev/block").is_dir() {
-        skip("no /sys/dev/block");
-        return;
-    }
-    let disk = disk_under(d.path());
-    let dir = d.path().display().to_string();
-    let json = |name: &str| format!("--json={}", d.path().join(name).display());
-    let runs: [(&str, Vec<String>); 3] = [
+/// A short `mark`, `copy` and `tree` in `d`, each with its `--json` file: (file name, argv).
+fn mark_copy_tree_runs(d: &Path) -> [(&'static str, Vec<String>); 3] {
+    let dir = d.display().to_string();
+    let json = |name: &str| format!("--json={}", d.join(name).display());
+    [
         (
             "mark.json",
             vec![
@@ -469,7 +459,22 @@ fn mark_copy_and_tree_carry_the_device_view_of_their_disk() {
                 dir.clone(),
             ],
         ),
-    ];
+    ]
+}
+
+/// `mark`, `copy` and `tree` carry the device view as `fileio` and `run` do: the disk
+/// under their directory, with its counters over the run (O_DIRECT reads and writes
+/// for mark, the copy's durable writes) and this process's own I/O counters; the text
+/// of `copy` and `tree` shows it with the JSON's figures.
+#[test]
+fn mark_copy_and_tree_carry_the_device_view_of_their_disk() {
+    let d = scratch();
+    if !Path::new("/sys/dev/block").is_dir() {
+        skip("no /sys/dev/block");
+        return;
+    }
+    let disk = disk_under(d.path());
+    let runs = mark_copy_tree_runs(d.path());
     for (name, args) in runs {
         let o = Iomark::new().args(&args).run();
         o.expect_code(0);
@@ -935,43 +940,7 @@ fn fileio_rate_shares_partition_each_threads_wall_time() {
 #[test]
 fn mark_copy_and_tree_say_where_their_time_went() {
     let d = scratch();
-    let dir = d.path().display().to_string();
-    let json = |name: &str| format!("--json={}", d.path().join(name).display());
-    let runs: [(&str, Vec<String>); 3] = [
-        (
-            "mark.json",
-            vec![
-                "mark".into(),
-                dir.clone(),
-                "--preset=realworld".into(),
-                "--size=8M".into(),
-                "--time=1".into(),
-                "--loops=1".into(),
-                "--warmup=0".into(),
-                json("mark.json"),
-            ],
-        ),
-        (
-            "copy.json",
-            vec![
-                "copy".into(),
-                "--size=4M".into(),
-                json("copy.json"),
-                dir.clone(),
-            ],
-        ),
-        (
-            "tree.json",
-            vec![
-                "tree".into(),
-                "--files=200".into(),
-                "--dirs=5".into(),
-                "--threads=1".into(),
-                json("tree.json"),
-                dir.clone(),
-            ],
-        ),
-    ];
+    let runs = mark_copy_tree_runs(d.path());
     for (name, args) in runs {
         let o = Iomark::new().args(&args).run();
         o.expect_code(0);
