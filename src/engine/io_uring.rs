@@ -365,6 +365,25 @@ impl Uring {
         }
     }
 
+    /// The submission queue is full: hand unsubmitted entries to the kernel. Under SQPOLL
+    /// the kernel's thread may not have consumed entries whose completions are already
+    /// posted (it moves the queue head after a whole batch), so wait until it has
+    /// (IORING_ENTER_SQ_WAIT) rather than fail the request.
+    fn make_room(&mut self) -> Result<(), IoErr> {
+        self.enter(0)?;
+        self.unsubmitted = 0;
+        if self.ring.params().is_setup_sqpoll() {
+            while self.ring.submission().is_full() {
+                match self.ring.submitter().squeue_wait() {
+                    Ok(_) => {}
+                    Err(e) if e.raw_os_error() == Some(libc::EINTR) => {}
+                    Err(e) => return Err(IoErr::Errno(e.raw_os_error().unwrap_or(libc::EIO))),
+                }
+            }
+        }
+        Ok(())
+    }
+
     fn enter(&mut self, want: usize) -> Result<(), IoErr> {
         loop {
             match self.ring.submit_and_wait(want) {
@@ -398,9 +417,7 @@ impl Engine for Uring {
         }
         // SAFETY: the buffer stays valid and unmoved until the completion is reaped.
         if unsafe { self.ring.submission().push(&e) }.is_err() {
-            // queue full of unsubmitted entries: hand them over, then retry once
-            self.enter(0)?;
-            self.unsubmitted = 0;
+            self.make_room()?;
             // SAFETY: as above.
             if unsafe { self.ring.submission().push(&e) }.is_err() {
                 return Err(IoErr::Errno(libc::EBUSY));

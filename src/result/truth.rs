@@ -242,11 +242,20 @@ pub fn from_memory(r: &RunResult) -> Option<String> {
     .map(|(_, why)| why.to_string())
 }
 
-/// Whether the device counters show the device read at least what the test read (so
-/// the cache served none of it; the counters are device-wide, so a lower bound of
-/// what came from memory is 0 %).
-fn reads_measured(pc: &PageCacheCheck) -> bool {
-    pc.app_read_bytes > 0 && pc.device_read_bytes.is_some_and(|d| d >= pc.app_read_bytes)
+/// Whether the test's reads reached the device (so the cache served none of them): this
+/// process's own storage reads (`/proc/self/io` read_bytes, which other processes' I/O
+/// does not move) at least what the test read; without them, the device-wide counters
+/// (which other processes' reads inflate, so they only ever hide the finding).
+fn reads_measured(r: &RunResult, pc: &PageCacheCheck) -> bool {
+    let own = r
+        .device_view
+        .as_ref()
+        .and_then(|v| v.process)
+        .map(|p| p.read_bytes);
+    pc.app_read_bytes > 0
+        && own
+            .or(pc.device_read_bytes)
+            .is_some_and(|d| d >= pc.app_read_bytes)
 }
 
 /// The truth warnings of `r` (empty without a page-cache check).
@@ -269,7 +278,7 @@ pub fn warnings(r: &RunResult) -> Vec<Warning> {
         // no bytes recorded either way (a check made before any I/O): the reads
         // wording, as for a read test; reads the device counters show reached the
         // device are not said to be served by the cache
-        reads: (pc.app_read_bytes > 0 || pc.app_written_bytes == 0) && !reads_measured(pc),
+        reads: (pc.app_read_bytes > 0 || pc.app_written_bytes == 0) && !reads_measured(r, pc),
         unsynced_writes: pc.app_written_bytes > 0 && !synced(r, pc),
         hint: direct_hint(&r.command),
     };
@@ -366,6 +375,41 @@ mod tests {
             .unwrap()
             .contains("write bandwidth 3000.0"));
         assert!(exceeds_ceiling(1e9, 0.0, None, "x").is_none());
+    }
+
+    /// A buffered 4 MiB read test on a disk whose device-wide counters read 100 MiB
+    /// (other processes' reads): the fits-in-RAM finding follows this process's own
+    /// storage reads when the device view has them, the device-wide count without.
+    #[test]
+    fn reads_reaching_the_device_are_this_process_s_own_when_known() {
+        let fits = |own: Option<u64>| {
+            let mut r = crate::result::build(crate::result::Inputs::new(
+                "fileio",
+                &[],
+                crate::result::Status::Ok,
+            ));
+            r.page_cache = Some(PageCacheCheck {
+                file_set_bytes: 4 << 20,
+                buffered: true,
+                mem_total_bytes: Some(24 << 30),
+                fits_in_ram: true,
+                app_read_bytes: 4 << 20,
+                device_read_bytes: Some(100 << 20),
+                ..Default::default()
+            });
+            r.device_view = own.map(|b| crate::result::DeviceView {
+                process: Some(crate::result::ProcIo {
+                    read_bytes: b,
+                    ..Default::default()
+                }),
+                ..Default::default()
+            });
+            warnings(&r).iter().any(|w| w.id == FITS_IN_RAM)
+        };
+        assert!(fits(Some(0)), "none of its own reads reached the device");
+        assert!(fits(Some((4 << 20) - 4096)), "one page short of all of them");
+        assert!(!fits(Some(4 << 20)), "all of them reached the device");
+        assert!(!fits(None), "device-wide counters read at least as much");
     }
 
     #[test]
