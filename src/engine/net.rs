@@ -591,56 +591,7 @@ fn bind_listen(o: &NetOpts, port: u16) -> Result<OwnedFd, NetFail> {
             )?;
             format!("vsock port {port}")
         }
-        p => {
-            setopt(
-                fd,
-                libc::SOL_SOCKET,
-                libc::SO_REUSEADDR,
-                1 as libc::c_int,
-                "SO_REUSEADDR",
-            )?;
-            setopt(
-                fd,
-                libc::SOL_SOCKET,
-                libc::SO_REUSEPORT,
-                1 as libc::c_int,
-                "SO_REUSEPORT",
-            )?;
-            tune(o, fd, true)?;
-            let mut ip: IpAddr = if p.v6() {
-                IpAddr::from([0u16; 8])
-            } else {
-                IpAddr::from([0u8; 4])
-            };
-            if let Some(h) = &o.hostname {
-                let Some(group) = multicast(h).filter(|_| p == Proto::Udp) else {
-                    return Err(invalid(format!("hostname={h}: a receiver takes only an IPv4 multicast group (protocol=udp)")));
-                };
-                let m = libc::ip_mreq {
-                    imr_multiaddr: libc::in_addr {
-                        s_addr: u32::from(group).to_be(),
-                    },
-                    imr_interface: libc::in_addr {
-                        s_addr: u32::from(interface(o)?.unwrap_or(Ipv4Addr::UNSPECIFIED)).to_be(),
-                    },
-                };
-                setopt(
-                    fd,
-                    libc::IPPROTO_IP,
-                    libc::IP_ADD_MEMBERSHIP,
-                    m,
-                    &format!("hostname={h}: join the multicast group"),
-                )?;
-                ip = IpAddr::V4(group);
-            }
-            let a = SocketAddr::new(ip, port);
-            bind(
-                fd,
-                &Addr::inet(a),
-                format!("bind to port={port} (protocol={})", proto_name(p)),
-            )?;
-            a.to_string()
-        }
+        p => bind_inet(o, fd, p, port)?,
     };
     if !o.proto.udp() {
         // SAFETY: listen(2) on a bound socket.
@@ -649,6 +600,61 @@ fn bind_listen(o: &NetOpts, port: u16) -> Result<OwnedFd, NetFail> {
         }
     }
     Ok(s)
+}
+
+/// Bind a TCP/UDP receiver's socket `fd` to `port` (joining the multicast group that
+/// `hostname=` names, for UDP); the address it is bound to.
+fn bind_inet(o: &NetOpts, fd: RawFd, p: Proto, port: u16) -> Result<String, NetFail> {
+    setopt(
+        fd,
+        libc::SOL_SOCKET,
+        libc::SO_REUSEADDR,
+        1 as libc::c_int,
+        "SO_REUSEADDR",
+    )?;
+    setopt(
+        fd,
+        libc::SOL_SOCKET,
+        libc::SO_REUSEPORT,
+        1 as libc::c_int,
+        "SO_REUSEPORT",
+    )?;
+    tune(o, fd, true)?;
+    let mut ip: IpAddr = if p.v6() {
+        IpAddr::from([0u16; 8])
+    } else {
+        IpAddr::from([0u8; 4])
+    };
+    if let Some(h) = &o.hostname {
+        let Some(group) = multicast(h).filter(|_| p == Proto::Udp) else {
+            return Err(invalid(format!(
+                "hostname={h}: a receiver takes only an IPv4 multicast group (protocol=udp)"
+            )));
+        };
+        let m = libc::ip_mreq {
+            imr_multiaddr: libc::in_addr {
+                s_addr: u32::from(group).to_be(),
+            },
+            imr_interface: libc::in_addr {
+                s_addr: u32::from(interface(o)?.unwrap_or(Ipv4Addr::UNSPECIFIED)).to_be(),
+            },
+        };
+        setopt(
+            fd,
+            libc::IPPROTO_IP,
+            libc::IP_ADD_MEMBERSHIP,
+            m,
+            &format!("hostname={h}: join the multicast group"),
+        )?;
+        ip = IpAddr::V4(group);
+    }
+    let a = SocketAddr::new(ip, port);
+    bind(
+        fd,
+        &Addr::inet(a),
+        format!("bind to port={port} (protocol={})", proto_name(p)),
+    )?;
+    Ok(a.to_string())
 }
 
 /// Wait for the one connection of a stream receiver (fio: "waiting for connection").

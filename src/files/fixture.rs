@@ -124,6 +124,42 @@ fn unquote(v: &str) -> String {
     out
 }
 
+/// `rel` under `dir` (canonical: `root`) for line `n` of a manifest. A hostile manifest
+/// must not write outside `dir`: no `..`, no absolute path, and the deepest existing
+/// ancestor (symlinks of `L` lines resolved) must lie inside `dir`.
+fn confine(
+    dir: &Path,
+    root: &Path,
+    rel: &str,
+    n: usize,
+) -> Result<std::path::PathBuf, FixtureError> {
+    let rel = Path::new(rel.trim().trim_start_matches('/'));
+    let bad = rel.as_os_str().is_empty()
+        || rel
+            .components()
+            .any(|c| !matches!(c, std::path::Component::Normal(_)));
+    let escape = || FixtureError::Syntax {
+        line: n + 1,
+        why: format!("path '{}' leaves the fixture directory", rel.display()),
+    };
+    if bad {
+        return Err(escape());
+    }
+    let p = dir.join(rel);
+    let mut a = p.as_path();
+    loop {
+        if std::fs::symlink_metadata(a).is_ok() {
+            match a.canonicalize() {
+                Ok(c) if c.starts_with(root) => break,
+                // a dangling link or one pointing outside: never write through it
+                _ => return Err(escape()),
+            }
+        }
+        a = a.parent().ok_or_else(escape)?;
+    }
+    Ok(p)
+}
+
 /// Write the tree described by `manifest` below `dir`.
 pub fn materialize(manifest: &str, dir: &Path) -> Result<(), FixtureError> {
     let io = |p: &Path| {
@@ -132,35 +168,7 @@ pub fn materialize(manifest: &str, dir: &Path) -> Result<(), FixtureError> {
     };
     std::fs::create_dir_all(dir).map_err(io(dir))?;
     let root = dir.canonicalize().map_err(io(dir))?;
-    // A hostile manifest must not write outside `dir`: no `..`, no absolute path, and the
-    // deepest existing ancestor (symlinks of `L` lines resolved) must lie inside `dir`.
-    let confine = |rel: &str, n: usize| -> Result<std::path::PathBuf, FixtureError> {
-        let rel = Path::new(rel.trim().trim_start_matches('/'));
-        let bad = rel.as_os_str().is_empty()
-            || rel
-                .components()
-                .any(|c| !matches!(c, std::path::Component::Normal(_)));
-        let escape = || FixtureError::Syntax {
-            line: n + 1,
-            why: format!("path '{}' leaves the fixture directory", rel.display()),
-        };
-        if bad {
-            return Err(escape());
-        }
-        let p = dir.join(rel);
-        let mut a = p.as_path();
-        loop {
-            if std::fs::symlink_metadata(a).is_ok() {
-                match a.canonicalize() {
-                    Ok(c) if c.starts_with(&root) => break,
-                    // a dangling link or one pointing outside: never write through it
-                    _ => return Err(escape()),
-                }
-            }
-            a = a.parent().ok_or_else(escape)?;
-        }
-        Ok(p)
-    };
+    let confine = |rel: &str, n: usize| confine(dir, &root, rel, n);
     let write = |rel: &str, n: usize, bytes: &[u8]| -> Result<(), FixtureError> {
         let p = confine(rel, n)?;
         if let Some(parent) = p.parent() {

@@ -301,6 +301,21 @@ pub fn read(sys: &Sys, dir: &str, depth: u32) -> BlockDevice {
         .into_iter()
         .filter_map(|s| sys.real_path(&format!("{dir}/slaves/{s}")))
         .collect();
+    set_role(sys, dir, &name, &mut d);
+    if d.role != "disk" {
+        d.transport = Transport::Virtual;
+        if depth < MAX_DEPTH {
+            d.members = slaves.iter().map(|s| read(sys, s, depth + 1)).collect();
+        }
+        return d;
+    }
+    classify(sys, &mut d);
+    d
+}
+
+/// The role of the whole device at `dir` (md, dm, loop, zram, network; else it stays a
+/// disk) and the facts that go with it.
+fn set_role(sys: &Sys, dir: &str, name: &str, d: &mut BlockDevice) {
     if sys.is_dir(&format!("{dir}/md")) {
         d.role = "md".into();
         let m = |f: &str| sys.read_trim(&format!("{dir}/md/{f}"));
@@ -330,15 +345,6 @@ pub fn read(sys: &Sys, dir: &str, depth: u32) -> BlockDevice {
     } else if name.starts_with("nbd") || name.starts_with("rbd") {
         d.role = "network".into();
     }
-    if d.role != "disk" {
-        d.transport = Transport::Virtual;
-        if depth < MAX_DEPTH {
-            d.members = slaves.iter().map(|s| read(sys, s, depth + 1)).collect();
-        }
-        return d;
-    }
-    classify(sys, &mut d);
-    d
 }
 
 /// Fill transport, model and PCI path of a whole disk from its resolved path.

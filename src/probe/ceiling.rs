@@ -107,103 +107,110 @@ pub fn of(d: &BlockDevice, rated: Rated) -> Result<Ceiling, String> {
                 paths: 1,
             })
         }
-        "md" => {
-            let md = d.md.clone().unwrap_or_default();
-            let subs: Vec<Ceiling> = d
-                .members
+        "md" => md_ceiling(d, rated),
+        _ => stacked_ceiling(d, rated),
+    }
+}
+
+/// An md array's ceiling from its members' and its RAID level.
+fn md_ceiling(d: &BlockDevice, rated: Rated) -> Result<Ceiling, String> {
+    let md = d.md.clone().unwrap_or_default();
+    let subs: Vec<Ceiling> = d
+        .members
+        .iter()
+        .map(|m| of(m, rated))
+        .collect::<Result<_, _>>()?;
+    if subs.is_empty() {
+        return Err(format!("{}: no members readable", d.name));
+    }
+    let n = subs.len() as f64;
+    let sum = |f: &dyn Fn(&Ceiling) -> Option<f64>| -> Option<f64> {
+        subs.iter().map(f).sum::<Option<f64>>()
+    };
+    let min = |f: &dyn Fn(&Ceiling) -> Option<f64>| -> Option<f64> {
+        subs.iter()
+            .map(f)
+            .try_fold(f64::INFINITY, |a, v| v.map(|v| a.min(v)))
+    };
+    let level = md.level.clone().unwrap_or_else(|| "unknown level".into());
+    let each = &subs[0].set_by;
+    let raw_sum = sum(&|c| Some(c.raw_mb_s)).unwrap_or(0.0);
+    let real_sum = sum(&|c| Some(c.realistic_mb_s)).unwrap_or(0.0);
+    let (raw, real, read, write) = match level.as_str() {
+        "raid0" => (
+            raw_sum,
+            real_sum,
+            sum(&|c| c.read_mb_s),
+            sum(&|c| c.write_mb_s),
+        ),
+        "raid1" => (
+            raw_sum,
+            real_sum,
+            sum(&|c| c.read_mb_s),
+            min(&|c| c.write_mb_s),
+        ),
+        "raid10" => (
+            raw_sum,
+            real_sum,
+            sum(&|c| c.read_mb_s),
+            sum(&|c| c.write_mb_s).map(|v| v / 2.0),
+        ),
+        "raid4" | "raid5" | "raid6" => {
+            let k = if level == "raid6" { 2.0 } else { 1.0 };
+            let f = (n - k).max(1.0);
+            let m = min(&|c| Some(c.realistic_mb_s)).unwrap_or(0.0);
+            let r = min(&|c| Some(c.raw_mb_s)).unwrap_or(0.0);
+            (r * f, m * f, min(&|c| c.read_mb_s).map(|v| v * f), None)
+        }
+        _ => {
+            let m = min(&|c| Some(c.realistic_mb_s)).unwrap_or(0.0);
+            let r = min(&|c| Some(c.raw_mb_s)).unwrap_or(0.0);
+            (r, m, min(&|c| c.read_mb_s), min(&|c| c.write_mb_s))
+        }
+    };
+    Ok(Ceiling {
+        raw_mb_s: raw,
+        realistic_mb_s: real,
+        read_mb_s: read,
+        write_mb_s: write,
+        set_by: format!(
+            "{} {level} of {} members, each limited by {each}",
+            d.name,
+            subs.len()
+        ),
+        paths: subs.iter().map(|c| c.paths).sum(),
+    })
+}
+
+/// A partition's, dm target's, loop device's (members: the backing device) or zram's
+/// ceiling: its one member's, the slowest of several, or why there is none.
+fn stacked_ceiling(d: &BlockDevice, rated: Rated) -> Result<Ceiling, String> {
+    // partition, dm, loop (members = its backing device), zram …
+    match d.members.as_slice() {
+        [] => Err(match d.role.as_str() {
+            "zram" => format!("{} is compressed RAM (zram): CPU-bound, no link", d.name),
+            "loop" => format!("{}: backing file's device unknown", d.name),
+            _ => format!("{}: no device below it could be read", d.name),
+        }),
+        [one] => of(one, rated),
+        many => {
+            let subs: Vec<Ceiling> = many
                 .iter()
                 .map(|m| of(m, rated))
                 .collect::<Result<_, _>>()?;
-            if subs.is_empty() {
-                return Err(format!("{}: no members readable", d.name));
-            }
-            let n = subs.len() as f64;
-            let sum = |f: &dyn Fn(&Ceiling) -> Option<f64>| -> Option<f64> {
-                subs.iter().map(f).sum::<Option<f64>>()
-            };
-            let min = |f: &dyn Fn(&Ceiling) -> Option<f64>| -> Option<f64> {
-                subs.iter()
-                    .map(f)
-                    .try_fold(f64::INFINITY, |a, v| v.map(|v| a.min(v)))
-            };
-            let level = md.level.clone().unwrap_or_else(|| "unknown level".into());
-            let each = &subs[0].set_by;
-            let raw_sum = sum(&|c| Some(c.raw_mb_s)).unwrap_or(0.0);
-            let real_sum = sum(&|c| Some(c.realistic_mb_s)).unwrap_or(0.0);
-            let (raw, real, read, write) = match level.as_str() {
-                "raid0" => (
-                    raw_sum,
-                    real_sum,
-                    sum(&|c| c.read_mb_s),
-                    sum(&|c| c.write_mb_s),
-                ),
-                "raid1" => (
-                    raw_sum,
-                    real_sum,
-                    sum(&|c| c.read_mb_s),
-                    min(&|c| c.write_mb_s),
-                ),
-                "raid10" => (
-                    raw_sum,
-                    real_sum,
-                    sum(&|c| c.read_mb_s),
-                    sum(&|c| c.write_mb_s).map(|v| v / 2.0),
-                ),
-                "raid4" | "raid5" | "raid6" => {
-                    let k = if level == "raid6" { 2.0 } else { 1.0 };
-                    let f = (n - k).max(1.0);
-                    let m = min(&|c| Some(c.realistic_mb_s)).unwrap_or(0.0);
-                    let r = min(&|c| Some(c.raw_mb_s)).unwrap_or(0.0);
-                    (r * f, m * f, min(&|c| c.read_mb_s).map(|v| v * f), None)
-                }
-                _ => {
-                    let m = min(&|c| Some(c.realistic_mb_s)).unwrap_or(0.0);
-                    let r = min(&|c| Some(c.raw_mb_s)).unwrap_or(0.0);
-                    (r, m, min(&|c| c.read_mb_s), min(&|c| c.write_mb_s))
-                }
-            };
+            let worst = subs
+                .into_iter()
+                .min_by(|a, b| a.realistic_mb_s.total_cmp(&b.realistic_mb_s))
+                .ok_or_else(|| format!("{}: no members", d.name))?;
             Ok(Ceiling {
-                raw_mb_s: raw,
-                realistic_mb_s: real,
-                read_mb_s: read,
-                write_mb_s: write,
                 set_by: format!(
-                    "{} {level} of {} members, each limited by {each}",
+                    "{} over {} devices (mapping unknown without root; slowest member: {})",
                     d.name,
-                    subs.len()
+                    many.len(),
+                    worst.set_by
                 ),
-                paths: subs.iter().map(|c| c.paths).sum(),
+                ..worst
             })
-        }
-        _ => {
-            // partition, dm, loop (members = its backing device), zram …
-            match d.members.as_slice() {
-                [] => Err(match d.role.as_str() {
-                    "zram" => format!("{} is compressed RAM (zram): CPU-bound, no link", d.name),
-                    "loop" => format!("{}: backing file's device unknown", d.name),
-                    _ => format!("{}: no device below it could be read", d.name),
-                }),
-                [one] => of(one, rated),
-                many => {
-                    let subs: Vec<Ceiling> = many
-                        .iter()
-                        .map(|m| of(m, rated))
-                        .collect::<Result<_, _>>()?;
-                    let worst = subs
-                        .into_iter()
-                        .min_by(|a, b| a.realistic_mb_s.total_cmp(&b.realistic_mb_s))
-                        .ok_or_else(|| format!("{}: no members", d.name))?;
-                    Ok(Ceiling {
-                        set_by: format!(
-                            "{} over {} devices (mapping unknown without root; slowest member: {})",
-                            d.name,
-                            many.len(),
-                            worst.set_by
-                        ),
-                        ..worst
-                    })
-                }
-            }
         }
     }
 }

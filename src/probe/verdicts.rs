@@ -66,64 +66,10 @@ pub(super) fn fs_findings(w: &mut Walk, m: &Mount) {
 
 /// Per-device findings over the whole tree.
 pub(super) fn device_findings(w: &mut Walk, d: &BlockDevice, mount: &Option<Mount>) {
-    let q = &d.queue;
-    let qf = |f: &str| format!("{}/queue/{f}", d.sysfs);
     match d.role.as_str() {
-        "partition" => {
-            let disk = d.members.first();
-            let p = d.partition.clone().unwrap_or_default();
-            if let (Some(start), Some(disk)) = (p.start_sectors, disk) {
-                let off = start.saturating_mul(512);
-                let phys = disk.queue.physical_block_size.unwrap_or(512).max(1);
-                let opt = disk.queue.optimal_io_size.unwrap_or(0);
-                let bad_phys = off % phys != 0;
-                let bad_opt = opt > 0 && off % opt != 0;
-                let bad_kernel = p.alignment_offset.is_some_and(|a| a > 0);
-                if bad_phys || bad_opt || bad_kernel {
-                    let why = if bad_phys {
-                        format!("misaligned by {} bytes against the {phys}-byte physical block: every write smaller than an aligned {} becomes read-modify-write", off % phys, iec_block(phys))
-                    } else if bad_opt {
-                        format!("not a multiple of the {opt}-byte optimal I/O size (RAID stripe)")
-                    } else {
-                        "the kernel reports a non-zero alignment_offset".into()
-                    };
-                    w.find(
-                        Finding::new(
-                            "PART_MISALIGNED",
-                            Severity::Warn,
-                            format!(
-                                "Partition {} starts at sector {start} ({off} bytes), {why}.",
-                                d.name
-                            ),
-                        )
-                        .with(format!("{}/start", d.sysfs), start.to_string())
-                        .with(
-                            format!("{}/queue/physical_block_size", disk.sysfs),
-                            phys.to_string(),
-                        ),
-                    );
-                }
-            }
-        }
+        "partition" => partition_findings(w, d),
         "md" => md_findings(w, d, mount),
-        "dm" => {
-            let (name, uuid) = d.dm.clone().unwrap_or_default();
-            if uuid.starts_with("CRYPT-") {
-                let aes = w
-                    .sys
-                    .read("/proc/cpuinfo")
-                    .map(|t| super::system::has_cpu_flag(&t, "aes"));
-                let note = match aes {
-                    Some(true) => " (the CPU has AES instructions)",
-                    Some(false) => " and the CPU has no AES instructions",
-                    None => "",
-                };
-                w.find(
-                    Finding::new("DMCRYPT", Severity::Warn, format!("Target is encrypted with dm-crypt ({name}): throughput bounded by CPU encryption speed{note}."))
-                        .with(format!("{}/dm/uuid", d.sysfs), uuid),
-                );
-            }
-        }
+        "dm" => dm_findings(w, d),
         "loop" => {
             if let Some((file, Some(0))) = &d.loop_backing {
                 w.find(
@@ -147,32 +93,95 @@ pub(super) fn device_findings(w: &mut Walk, d: &BlockDevice, mount: &Option<Moun
             )
             .with(d.sysfs.clone(), "zram"),
         ),
-        "disk" => {
-            if let Some(ra) = q.read_ahead_kb.filter(|r| *r < 32) {
-                w.find(
-                    Finding::new(
-                        "READAHEAD_TINY",
-                        Severity::Warn,
-                        format!(
-                            "Read-ahead of {} is {ra} KiB: buffered sequential reads will be slow.",
-                            d.name
-                        ),
-                    )
-                    .with(qf("read_ahead_kb"), ra.to_string()),
-                );
-            }
-            if let (Some(ms), Some(hw)) = (q.max_sectors_kb, q.max_hw_sectors_kb) {
-                if ms < 512 && hw > ms {
-                    w.find(Finding::new("MAX_SECTORS_SMALL", Severity::Info, format!("Requests to {} are limited to {ms} KiB although the device accepts {hw} KiB.", d.name)).with(qf("max_sectors_kb"), ms.to_string()).with(qf("max_hw_sectors_kb"), hw.to_string()));
-                }
-            }
-            transport_findings(w, d);
-        }
+        "disk" => disk_findings(w, d),
         _ => {}
     }
     for m in &d.members {
         device_findings(w, m, mount);
     }
+}
+
+/// A partition's alignment against its disk's physical block and optimal I/O size.
+fn partition_findings(w: &mut Walk, d: &BlockDevice) {
+    let disk = d.members.first();
+    let p = d.partition.clone().unwrap_or_default();
+    if let (Some(start), Some(disk)) = (p.start_sectors, disk) {
+        let off = start.saturating_mul(512);
+        let phys = disk.queue.physical_block_size.unwrap_or(512).max(1);
+        let opt = disk.queue.optimal_io_size.unwrap_or(0);
+        let bad_phys = off % phys != 0;
+        let bad_opt = opt > 0 && off % opt != 0;
+        let bad_kernel = p.alignment_offset.is_some_and(|a| a > 0);
+        if bad_phys || bad_opt || bad_kernel {
+            let why = if bad_phys {
+                format!("misaligned by {} bytes against the {phys}-byte physical block: every write smaller than an aligned {} becomes read-modify-write", off % phys, iec_block(phys))
+            } else if bad_opt {
+                format!("not a multiple of the {opt}-byte optimal I/O size (RAID stripe)")
+            } else {
+                "the kernel reports a non-zero alignment_offset".into()
+            };
+            w.find(
+                Finding::new(
+                    "PART_MISALIGNED",
+                    Severity::Warn,
+                    format!(
+                        "Partition {} starts at sector {start} ({off} bytes), {why}.",
+                        d.name
+                    ),
+                )
+                .with(format!("{}/start", d.sysfs), start.to_string())
+                .with(
+                    format!("{}/queue/physical_block_size", disk.sysfs),
+                    phys.to_string(),
+                ),
+            );
+        }
+    }
+}
+
+/// A device-mapper target's dm-crypt finding (with the CPU's AES support).
+fn dm_findings(w: &mut Walk, d: &BlockDevice) {
+    let (name, uuid) = d.dm.clone().unwrap_or_default();
+    if uuid.starts_with("CRYPT-") {
+        let aes = w
+            .sys
+            .read("/proc/cpuinfo")
+            .map(|t| super::system::has_cpu_flag(&t, "aes"));
+        let note = match aes {
+            Some(true) => " (the CPU has AES instructions)",
+            Some(false) => " and the CPU has no AES instructions",
+            None => "",
+        };
+        w.find(
+            Finding::new("DMCRYPT", Severity::Warn, format!("Target is encrypted with dm-crypt ({name}): throughput bounded by CPU encryption speed{note}."))
+                .with(format!("{}/dm/uuid", d.sysfs), uuid),
+        );
+    }
+}
+
+/// A whole disk's read-ahead and request-size findings, then its transport's.
+fn disk_findings(w: &mut Walk, d: &BlockDevice) {
+    let q = &d.queue;
+    let qf = |f: &str| format!("{}/queue/{f}", d.sysfs);
+    if let Some(ra) = q.read_ahead_kb.filter(|r| *r < 32) {
+        w.find(
+            Finding::new(
+                "READAHEAD_TINY",
+                Severity::Warn,
+                format!(
+                    "Read-ahead of {} is {ra} KiB: buffered sequential reads will be slow.",
+                    d.name
+                ),
+            )
+            .with(qf("read_ahead_kb"), ra.to_string()),
+        );
+    }
+    if let (Some(ms), Some(hw)) = (q.max_sectors_kb, q.max_hw_sectors_kb) {
+        if ms < 512 && hw > ms {
+            w.find(Finding::new("MAX_SECTORS_SMALL", Severity::Info, format!("Requests to {} are limited to {ms} KiB although the device accepts {hw} KiB.", d.name)).with(qf("max_sectors_kb"), ms.to_string()).with(qf("max_hw_sectors_kb"), hw.to_string()));
+        }
+    }
+    transport_findings(w, d);
 }
 
 /// Progress of a resync/recovery/check of array `name` from /proc/mdstat (kernel md
@@ -235,6 +244,14 @@ fn md_findings(w: &mut Walk, d: &BlockDevice, mount: &Option<Mount>) {
             .with(mdf("degraded"), deg.to_string()),
         );
     }
+    md_resync_finding(w, d, &md);
+    md_stripe_findings(w, d, &md, mount);
+}
+
+/// A resync, recovery or check in progress, with its progress from sysfs or
+/// /proc/mdstat.
+fn md_resync_finding(w: &mut Walk, d: &BlockDevice, md: &super::blockdev::Md) {
+    let mdf = |f: &str| format!("{}/md/{f}", d.sysfs);
     if let Some(a) = md
         .sync_action
         .clone()
@@ -267,6 +284,16 @@ fn md_findings(w: &mut Walk, d: &BlockDevice, mount: &Option<Mount>) {
         }
         w.find(f);
     }
+}
+
+/// An XFS filesystem's stripe unit and width against the array's chunk and data disks.
+fn md_stripe_findings(
+    w: &mut Walk,
+    d: &BlockDevice,
+    md: &super::blockdev::Md,
+    mount: &Option<Mount>,
+) {
+    let mdf = |f: &str| format!("{}/md/{f}", d.sysfs);
     let Some(m) = mount.as_ref().filter(|m| m.fs_type == "xfs") else {
         return;
     };
@@ -328,49 +355,7 @@ fn transport_findings(w: &mut Walk, d: &BlockDevice) {
         w.find(Finding::new("NO_DISCARD", Severity::Info, format!("No TRIM/discard through this path to {} (typical for USB bridges): write speed may drop as the drive fills.", d.name)).with(qf("discard_max_bytes"), "0"));
     }
     match &d.transport {
-        Transport::Nvme {
-            controller,
-            controller_sysfs,
-            io_queues,
-            temp_c,
-            temp_max_c,
-            temp_alarm,
-            hwmon,
-            ..
-        } => {
-            if q.scheduler.as_deref() == Some("bfq") {
-                w.find(Finding::new("SCHED_BFQ_FAST", Severity::Warn, format!("I/O scheduler bfq on NVMe drive {} costs CPU per request; use none or mq-deadline for benchmarks.", d.name)).with(qf("scheduler"), "bfq"));
-            }
-            let hot = match (temp_c, temp_max_c) {
-                (Some(t), Some(m)) if *t >= m - 5.0 => true,
-                _ => *temp_alarm == Some(true),
-            };
-            if hot {
-                let h = hwmon.clone().unwrap_or_default();
-                w.find(
-                    Finding::new(
-                        "NVME_HOT",
-                        Severity::Warn,
-                        format!(
-                            "NVMe composite temperature {:.0} °C near warning threshold {:.0} °C: thermal throttling likely during long runs.",
-                            temp_c.unwrap_or(f64::NAN),
-                            temp_max_c.unwrap_or(f64::NAN)
-                        ),
-                    )
-                    .with(format!("{h}/temp1_input"), temp_c.map(|t| format!("{}", (t * 1000.0) as i64)).unwrap_or_default())
-                    .with(format!("{h}/temp1_max"), temp_max_c.map(|t| format!("{}", (t * 1000.0) as i64)).unwrap_or_default()),
-                );
-            }
-            let cpus = system::cpu(&w.sys).count;
-            if let (Some(iq), Some(n)) = (io_queues, cpus) {
-                if *iq < u64::from(n.min(4)) {
-                    w.find(
-                        Finding::new("NVME_FEW_QUEUES", Severity::Info, format!("NVMe controller {controller} has {iq} I/O queue(s) for {n} CPUs: submissions contend on one queue."))
-                            .with(format!("{controller_sysfs}/queue_count"), iq.saturating_add(1).to_string()),
-                    );
-                }
-            }
-        }
+        Transport::Nvme { .. } => nvme_findings(w, d),
         Transport::Sata {
             queue_depth,
             cache_type,
@@ -393,44 +378,104 @@ fn transport_findings(w: &mut Walk, d: &BlockDevice) {
                 w.find(Finding::new("ROTATIONAL_MEANINGLESS", Severity::Info, format!("rotational=1 is reported by the USB bridge of {} and says nothing about the medium.", d.name)).with(qf("rotational"), "1"));
             }
         }
-        Transport::Virtio {
-            multiqueue,
-            hw_queues,
-            tags,
-            features_file,
-            ..
-        } => {
-            w.find(Finding::new("VIRTIO_PARAVIRT", Severity::Info, format!("Virtual disk {} (virtio-blk): the hypervisor and host storage decide throughput; no physical link to check.", d.name)).with(d.sysfs.clone(), "virtio-blk"));
-            let cpus = system::cpu(&w.sys).count;
-            if *multiqueue != Some(true) {
-                if let Some(n) = cpus.filter(|n| *n > 1) {
-                    let hq = hw_queues.unwrap_or(1);
-                    if hq <= 1 {
-                        let mut f = Finding::new(
-                            "VIRTIO_SINGLE_QUEUE",
-                            Severity::Info,
-                            format!(
-                                "virtio disk {} has 1 request queue ({} tags) for {n} vCPUs.",
-                                d.name,
-                                opt_u(*tags)
-                            ),
-                        );
-                        if let Some(m) = multiqueue {
-                            f = f.with(
-                                format!("{features_file} (bit 12, MQ)"),
-                                if *m { "1" } else { "0" },
-                            );
-                        }
-                        f = f.with(format!("{}/mq", d.sysfs), format!("{hq} queue(s)"));
-                        w.find(f);
-                    }
+        Transport::Virtio { .. } => virtio_findings(w, d),
+        _ => {}
+    }
+}
+
+/// An NVMe drive's scheduler, temperature and I/O queue findings.
+fn nvme_findings(w: &mut Walk, d: &BlockDevice) {
+    let q = &d.queue;
+    let qf = |f: &str| format!("{}/queue/{f}", d.sysfs);
+    let Transport::Nvme {
+        controller,
+        controller_sysfs,
+        io_queues,
+        temp_c,
+        temp_max_c,
+        temp_alarm,
+        hwmon,
+        ..
+    } = &d.transport
+    else {
+        return;
+    };
+    if q.scheduler.as_deref() == Some("bfq") {
+        w.find(Finding::new("SCHED_BFQ_FAST", Severity::Warn, format!("I/O scheduler bfq on NVMe drive {} costs CPU per request; use none or mq-deadline for benchmarks.", d.name)).with(qf("scheduler"), "bfq"));
+    }
+    let hot = match (temp_c, temp_max_c) {
+        (Some(t), Some(m)) if *t >= m - 5.0 => true,
+        _ => *temp_alarm == Some(true),
+    };
+    if hot {
+        let h = hwmon.clone().unwrap_or_default();
+        w.find(
+            Finding::new(
+                "NVME_HOT",
+                Severity::Warn,
+                format!(
+                    "NVMe composite temperature {:.0} °C near warning threshold {:.0} °C: thermal throttling likely during long runs.",
+                    temp_c.unwrap_or(f64::NAN),
+                    temp_max_c.unwrap_or(f64::NAN)
+                ),
+            )
+            .with(format!("{h}/temp1_input"), temp_c.map(|t| format!("{}", (t * 1000.0) as i64)).unwrap_or_default())
+            .with(format!("{h}/temp1_max"), temp_max_c.map(|t| format!("{}", (t * 1000.0) as i64)).unwrap_or_default()),
+        );
+    }
+    let cpus = system::cpu(&w.sys).count;
+    if let (Some(iq), Some(n)) = (io_queues, cpus) {
+        if *iq < u64::from(n.min(4)) {
+            w.find(
+                Finding::new("NVME_FEW_QUEUES", Severity::Info, format!("NVMe controller {controller} has {iq} I/O queue(s) for {n} CPUs: submissions contend on one queue."))
+                    .with(format!("{controller_sysfs}/queue_count"), iq.saturating_add(1).to_string()),
+            );
+        }
+    }
+}
+
+/// A virtio disk's paravirtual, queue and rotational-flag findings.
+fn virtio_findings(w: &mut Walk, d: &BlockDevice) {
+    let q = &d.queue;
+    let qf = |f: &str| format!("{}/queue/{f}", d.sysfs);
+    let Transport::Virtio {
+        multiqueue,
+        hw_queues,
+        tags,
+        features_file,
+        ..
+    } = &d.transport
+    else {
+        return;
+    };
+    w.find(Finding::new("VIRTIO_PARAVIRT", Severity::Info, format!("Virtual disk {} (virtio-blk): the hypervisor and host storage decide throughput; no physical link to check.", d.name)).with(d.sysfs.clone(), "virtio-blk"));
+    let cpus = system::cpu(&w.sys).count;
+    if *multiqueue != Some(true) {
+        if let Some(n) = cpus.filter(|n| *n > 1) {
+            let hq = hw_queues.unwrap_or(1);
+            if hq <= 1 {
+                let mut f = Finding::new(
+                    "VIRTIO_SINGLE_QUEUE",
+                    Severity::Info,
+                    format!(
+                        "virtio disk {} has 1 request queue ({} tags) for {n} vCPUs.",
+                        d.name,
+                        opt_u(*tags)
+                    ),
+                );
+                if let Some(m) = multiqueue {
+                    f = f.with(
+                        format!("{features_file} (bit 12, MQ)"),
+                        if *m { "1" } else { "0" },
+                    );
                 }
-            }
-            if q.rotational == Some(1) {
-                w.find(Finding::new("ROTATIONAL_MEANINGLESS", Severity::Info, format!("rotational=1 is reported by the virtual device {} and says nothing about the medium.", d.name)).with(qf("rotational"), "1"));
+                f = f.with(format!("{}/mq", d.sysfs), format!("{hq} queue(s)"));
+                w.find(f);
             }
         }
-        _ => {}
+    }
+    if q.rotational == Some(1) {
+        w.find(Finding::new("ROTATIONAL_MEANINGLESS", Severity::Info, format!("rotational=1 is reported by the virtual device {} and says nothing about the medium.", d.name)).with(qf("rotational"), "1"));
     }
 }
 

@@ -24,28 +24,7 @@ pub(super) fn stack_of(w: &mut Walk, d: &BlockDevice, depth: u32) {
         .map(|b| format!(", {}", capacity(b)))
         .unwrap_or_default();
     match d.role.as_str() {
-        "partition" => {
-            let p = d.partition.clone().unwrap_or_default();
-            // sysfs `start` counts 512-byte sectors whatever the disk's sector size
-            let phys = d
-                .members
-                .first()
-                .and_then(|disk| disk.queue.physical_block_size);
-            let start = p
-                .start_sectors
-                .map(|s| {
-                    format!(
-                        "starts at sector {s} ({})",
-                        offset_iec(s.saturating_mul(512), phys)
-                    )
-                })
-                .unwrap_or_else(|| "start unknown".into());
-            w.layer(
-                depth,
-                "partition",
-                format!("{id}: partition {}, {start}{size}", opt_u(p.number)),
-            );
-        }
+        "partition" => partition_layer(w, d, &id, &size, depth),
         "md" => {
             let md = d.md.clone().unwrap_or_default();
             w.layer(
@@ -74,41 +53,11 @@ pub(super) fn stack_of(w: &mut Walk, d: &BlockDevice, depth: u32) {
             );
         }
         "disk" => {
-            let q = &d.queue;
-            let mut parts: Vec<String> = Vec::new();
-            let mut add = |label: &str, v: Option<String>| {
-                if let Some(v) = v {
-                    parts.push(format!("{label} {v}"));
-                }
-            };
-            add("scheduler", q.scheduler.clone());
-            add("rotational", q.rotational.map(|v| v.to_string()));
-            add("write cache", q.write_cache.clone());
-            add("read-ahead", q.read_ahead_kb.map(|v| format!("{v} KiB")));
-            add(
-                "requests ≤",
-                q.max_sectors_kb.map(|v| {
-                    format!(
-                        "{v} KiB{}",
-                        q.max_hw_sectors_kb
-                            .map(|h| format!(" (hw {h} KiB)"))
-                            .unwrap_or_default()
-                    )
-                }),
+            w.layer(
+                depth,
+                "disk",
+                format!("{id}{size}: {}", queue_line(&d.queue)),
             );
-            add("nr_requests", q.nr_requests.map(|v| v.to_string()));
-            add(
-                "blocks",
-                q.logical_block_size.map(|l| {
-                    format!(
-                        "{l}/{} B",
-                        q.physical_block_size
-                            .map(|p| p.to_string())
-                            .unwrap_or_else(|| "?".into())
-                    )
-                }),
-            );
-            w.layer(depth, "disk", format!("{id}{size}: {}", parts.join(", ")));
             transport_layer(w, d, depth + 1);
             if let Some(p) = &d.pci {
                 pci_layers(w, p, depth + 1);
@@ -121,39 +70,72 @@ pub(super) fn stack_of(w: &mut Walk, d: &BlockDevice, depth: u32) {
     }
 }
 
+/// A disk's queue settings as the stack shows them (scheduler, cache, read-ahead …).
+fn queue_line(q: &super::blockdev::Queue) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut add = |label: &str, v: Option<String>| {
+        if let Some(v) = v {
+            parts.push(format!("{label} {v}"));
+        }
+    };
+    add("scheduler", q.scheduler.clone());
+    add("rotational", q.rotational.map(|v| v.to_string()));
+    add("write cache", q.write_cache.clone());
+    add("read-ahead", q.read_ahead_kb.map(|v| format!("{v} KiB")));
+    add(
+        "requests ≤",
+        q.max_sectors_kb.map(|v| {
+            format!(
+                "{v} KiB{}",
+                q.max_hw_sectors_kb
+                    .map(|h| format!(" (hw {h} KiB)"))
+                    .unwrap_or_default()
+            )
+        }),
+    );
+    add("nr_requests", q.nr_requests.map(|v| v.to_string()));
+    add(
+        "blocks",
+        q.logical_block_size.map(|l| {
+            format!(
+                "{l}/{} B",
+                q.physical_block_size
+                    .map(|p| p.to_string())
+                    .unwrap_or_else(|| "?".into())
+            )
+        }),
+    );
+    parts.join(", ")
+}
+
+/// A partition's layer: its number, where it starts and its size.
+fn partition_layer(w: &mut Walk, d: &BlockDevice, id: &str, size: &str, depth: u32) {
+    let p = d.partition.clone().unwrap_or_default();
+    // sysfs `start` counts 512-byte sectors whatever the disk's sector size
+    let phys = d
+        .members
+        .first()
+        .and_then(|disk| disk.queue.physical_block_size);
+    let start = p
+        .start_sectors
+        .map(|s| {
+            format!(
+                "starts at sector {s} ({})",
+                offset_iec(s.saturating_mul(512), phys)
+            )
+        })
+        .unwrap_or_else(|| "start unknown".into());
+    w.layer(
+        depth,
+        "partition",
+        format!("{id}: partition {}, {start}{size}", opt_u(p.number)),
+    );
+}
+
 pub(super) fn transport_layer(w: &mut Walk, d: &BlockDevice, depth: u32) {
     let model = d.model.clone().unwrap_or_else(|| "model unknown".into());
     match &d.transport {
-        Transport::Nvme {
-            controller,
-            fabric,
-            firmware,
-            io_queues,
-            queue_depth,
-            temp_c,
-            temp_max_c,
-            ..
-        } => {
-            let temp = temp_c
-                .map(|t| {
-                    format!(
-                        ", {t:.1} °C{}",
-                        temp_max_c.map(|m| format!(" (warning at {m:.1} °C)")).unwrap_or_default()
-                    )
-                })
-                .unwrap_or_default();
-            w.layer(
-                depth,
-                "nvme",
-                format!(
-                    "{controller} over {}: {model}, firmware {}, {} I/O queues × {}{temp}",
-                    fabric.as_deref().unwrap_or("?"),
-                    firmware.as_deref().unwrap_or("?"),
-                    opt_u(*io_queues),
-                    opt_u(*queue_depth),
-                ),
-            );
-        }
+        Transport::Nvme { .. } => nvme_layer(w, d, &model, depth),
         Transport::Sata { queue_depth, link, .. } => w.layer(
             depth,
             "sata",
@@ -170,32 +152,7 @@ pub(super) fn transport_layer(w: &mut Walk, d: &BlockDevice, depth: u32) {
                 }
             ),
         ),
-        Transport::Usb { link, .. } => w.layer(
-            depth,
-            "usb",
-            format!(
-                "{}: {}, {} Mb/s, bcdUSB {}, driver {}{}{}",
-                link.device,
-                link.product.clone().unwrap_or(model),
-                link.speed_mbit.map(|s| s.to_string()).unwrap_or_else(|| "?".into()),
-                link.version.as_deref().unwrap_or("?"),
-                link.driver.as_deref().unwrap_or("?"),
-                match link.bos {
-                    Some(b) if b.superspeed || b.superspeed_plus => ", SuperSpeed capable (BOS)",
-                    Some(_) => ", no SuperSpeed capability in BOS",
-                    None => "",
-                },
-                link.peer_port
-                    .as_deref()
-                    .map(|p| format!(
-                        "; SuperSpeed peer {} {} (root hub {} Mb/s)",
-                        super::sysroot::base(p),
-                        link.peer_state.as_deref().unwrap_or("state unknown"),
-                        link.peer_hub_speed.map(|s| s.to_string()).unwrap_or_else(|| "?".into())
-                    ))
-                    .unwrap_or_default()
-            ),
-        ),
+        Transport::Usb { link, .. } => w.layer(depth, "usb", usb_line(link, model)),
         Transport::Virtio {
             device,
             multiqueue,
@@ -232,6 +189,74 @@ pub(super) fn transport_layer(w: &mut Walk, d: &BlockDevice, depth: u32) {
             w.unknown(format!("transport of {}", d.name), format!("path {} not recognised", d.sysfs));
         }
     }
+}
+
+/// The NVMe layer's line: controller, fabric, model, firmware, queues, temperature.
+fn nvme_layer(w: &mut Walk, d: &BlockDevice, model: &str, depth: u32) {
+    let Transport::Nvme {
+        controller,
+        fabric,
+        firmware,
+        io_queues,
+        queue_depth,
+        temp_c,
+        temp_max_c,
+        ..
+    } = &d.transport
+    else {
+        return;
+    };
+    let temp = temp_c
+        .map(|t| {
+            format!(
+                ", {t:.1} °C{}",
+                temp_max_c
+                    .map(|m| format!(" (warning at {m:.1} °C)"))
+                    .unwrap_or_default()
+            )
+        })
+        .unwrap_or_default();
+    w.layer(
+        depth,
+        "nvme",
+        format!(
+            "{controller} over {}: {model}, firmware {}, {} I/O queues × {}{temp}",
+            fabric.as_deref().unwrap_or("?"),
+            firmware.as_deref().unwrap_or("?"),
+            opt_u(*io_queues),
+            opt_u(*queue_depth),
+        ),
+    );
+}
+
+/// The USB layer's line: device, product, speed, bcdUSB, driver, SuperSpeed facts.
+fn usb_line(link: &super::usb::UsbLink, model: String) -> String {
+    format!(
+        "{}: {}, {} Mb/s, bcdUSB {}, driver {}{}{}",
+        link.device,
+        link.product.clone().unwrap_or(model),
+        link.speed_mbit
+            .map(|s| s.to_string())
+            .unwrap_or_else(|| "?".into()),
+        link.version.as_deref().unwrap_or("?"),
+        link.driver.as_deref().unwrap_or("?"),
+        match link.bos {
+            Some(b) if b.superspeed || b.superspeed_plus => ", SuperSpeed capable (BOS)",
+            Some(_) => ", no SuperSpeed capability in BOS",
+            None => "",
+        },
+        link.peer_port
+            .as_deref()
+            .map(|p| format!(
+                "; SuperSpeed peer {} {} (root hub {} Mb/s)",
+                super::sysroot::base(p),
+                link.peer_state.as_deref().unwrap_or("state unknown"),
+                link.peer_hub_speed
+                    .map(|s| s.to_string())
+                    .unwrap_or_else(|| "?".into())
+            ))
+            .unwrap_or_default()
+    )
 }
 
 pub(super) fn pci_layers(w: &mut Walk, p: &PciPath, depth: u32) {

@@ -94,42 +94,12 @@ pub(super) fn no_block_device(w: &mut Walk, m: &Mount, depth: u32) -> Option<Blo
             )
         }
         "overlay" => {
-            let layer_dev = |dir: Option<&str>| -> String {
-                dir.and_then(|d| mountinfo::find(&w.mounts, d))
-                    .map(|mm| format!("{} ({})", mm.source, mm.fs_type))
-                    .unwrap_or_else(|| "unknown".into())
-            };
-            let lower = m.option("lowerdir").and_then(|l| l.split(':').next_back());
-            let upper = m.option("upperdir");
-            let msg = format!(
-                "Target is on overlayfs: reads come from lower layer {}, writes go to upper layer {}; {nsb}.",
-                layer_dev(lower),
-                layer_dev(upper)
-            );
+            let msg = overlay_message(w, m, nsb);
             w.find(Finding::new("OVERLAY_FS", Severity::Info, msg).with(ev.0, ev.1))
         }
         "zfs" => {
-            let pool = m.source.split('/').next().unwrap_or("").to_string();
-            let arc = w
-                .sys
-                .read("/proc/spl/kstat/zfs/arcstats")
-                .and_then(|a| {
-                    a.lines()
-                        .find(|l| l.starts_with("c_max "))
-                        .and_then(|l| l.split_whitespace().nth(2)?.parse::<u64>().ok())
-                })
-                .map(|b| format!("max {}", gib(b)))
-                .unwrap_or_else(|| "size unknown".into());
-            w.find(
-                Finding::new(
-                    "ZFS_POOL",
-                    Severity::Info,
-                    format!(
-                        "Target is on ZFS (pool {pool}): members not visible in sysfs (`zpool status -P`); ARC ({arc}) caches reads."
-                    ),
-                )
-                .with(ev.0, ev.1),
-            )
+            let msg = zfs_message(w, m);
+            w.find(Finding::new("ZFS_POOL", Severity::Info, msg).with(ev.0, ev.1))
         }
         "btrfs" => return btrfs(w, m, depth),
         _ if t.starts_with("fuse") => {
@@ -153,6 +123,40 @@ pub(super) fn no_block_device(w: &mut Walk, m: &Mount, depth: u32) -> Option<Blo
     None
 }
 
+/// Where an overlayfs mount's reads and writes go: its lower and upper layers' devices.
+fn overlay_message(w: &Walk, m: &Mount, nsb: &str) -> String {
+    let layer_dev = |dir: Option<&str>| -> String {
+        dir.and_then(|d| mountinfo::find(&w.mounts, d))
+            .map(|mm| format!("{} ({})", mm.source, mm.fs_type))
+            .unwrap_or_else(|| "unknown".into())
+    };
+    let lower = m.option("lowerdir").and_then(|l| l.split(':').next_back());
+    let upper = m.option("upperdir");
+    format!(
+        "Target is on overlayfs: reads come from lower layer {}, writes go to upper layer {}; {nsb}.",
+        layer_dev(lower),
+        layer_dev(upper)
+    )
+}
+
+/// A ZFS dataset's pool and the ARC's size (arcstats `c_max`).
+fn zfs_message(w: &Walk, m: &Mount) -> String {
+    let pool = m.source.split('/').next().unwrap_or("").to_string();
+    let arc = w
+        .sys
+        .read("/proc/spl/kstat/zfs/arcstats")
+        .and_then(|a| {
+            a.lines()
+                .find(|l| l.starts_with("c_max "))
+                .and_then(|l| l.split_whitespace().nth(2)?.parse::<u64>().ok())
+        })
+        .map(|b| format!("max {}", gib(b)))
+        .unwrap_or_else(|| "size unknown".into());
+    format!(
+        "Target is on ZFS (pool {pool}): members not visible in sysfs (`zpool status -P`); ARC ({arc}) caches reads."
+    )
+}
+
 /// btrfs: members from `/sys/fs/btrfs/<uuid>/devices`, profile from `allocation/data`.
 pub(super) fn btrfs(w: &mut Walk, m: &Mount, depth: u32) -> Option<BlockDevice> {
     let src = m.source.trim_start_matches("/dev/").to_string();
@@ -174,18 +178,7 @@ pub(super) fn btrfs(w: &mut Walk, m: &Mount, depth: u32) -> Option<BlockDevice> 
         return None;
     };
     let base_dir = format!("/sys/fs/btrfs/{u}");
-    let profile = w
-        .sys
-        .list(&format!("{base_dir}/allocation/data"))
-        .unwrap_or_default()
-        .into_iter()
-        .find(|e| {
-            [
-                "single", "dup", "raid0", "raid1", "raid10", "raid5", "raid6", "raid1c3", "raid1c4",
-            ]
-            .contains(&e.as_str())
-        })
-        .unwrap_or_else(|| "unknown".into());
+    let profile = btrfs_profile(w, &base_dir);
     let members: Vec<BlockDevice> = w
         .sys
         .list(&format!("{base_dir}/devices"))
@@ -234,6 +227,21 @@ pub(super) fn btrfs(w: &mut Walk, m: &Mount, depth: u32) -> Option<BlockDevice> 
         pci: None,
         members,
     })
+}
+
+/// The data profile of the btrfs filesystem at `base_dir` (`allocation/data/PROFILE`).
+fn btrfs_profile(w: &Walk, base_dir: &str) -> String {
+    w.sys
+        .list(&format!("{base_dir}/allocation/data"))
+        .unwrap_or_default()
+        .into_iter()
+        .find(|e| {
+            [
+                "single", "dup", "raid0", "raid1", "raid10", "raid5", "raid6", "raid1c3", "raid1c4",
+            ]
+            .contains(&e.as_str())
+        })
+        .unwrap_or_else(|| "unknown".into())
 }
 
 pub(super) fn opt_u(v: Option<u64>) -> String {

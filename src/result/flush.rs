@@ -159,28 +159,39 @@ impl Facts<'_> {
             .filter(|(n, _)| *n > 0)
             .map(|(n, ms)| (n, ms * 1e6))
         else {
-            return (
-                FLUSH_BOUND,
-                format!("each flush waits for its volatile write cache to be written out; {PLP}"),
-            );
+            return unmeasured();
         };
-        if l.count > 0 && flush_ns < FLUSH_SHARE_OF_FSYNC * l.mean() && self.direct {
+        // the disk counts flush time in whole milliseconds: none counted bounds each
+        // flush by 1 ms / n, which is all that can be said of it
+        let under = flush_ns == 0.0;
+        let flush_ns = if under { 1e6 / n as f64 } else { flush_ns };
+        let each = if under {
+            format!(
+                "under {} each (the disk counts flush time in whole milliseconds)",
+                dur(flush_ns)
+            )
+        } else {
+            format!("{} each", dur(flush_ns))
+        };
+        let small = l.count > 0 && flush_ns < FLUSH_SHARE_OF_FSYNC * l.mean();
+        if under && !small {
+            return unmeasured();
+        }
+        if small && self.direct {
             return (
                 WRITEOUT_BOUND,
                 format!(
-                    "its {} took {} each, a small part of the mean fsync; the writes were O_DIRECT, so no page-cache data was left to write out and the rest of each fsync is the filesystem's own work (journal commit, metadata): this test measures that more than the disk's flush latency or its write speed",
+                    "its {} took {each}, a small part of the mean fsync; the writes were O_DIRECT, so no page-cache data was left to write out and the rest of each fsync is the filesystem's own work (journal commit, metadata): this test measures that more than the disk's flush latency or its write speed",
                     plural(n, "flush", "flushes"),
-                    dur(flush_ns)
                 ),
             );
         }
-        if l.count > 0 && flush_ns < FLUSH_SHARE_OF_FSYNC * l.mean() {
+        if small {
             return (
                 WRITEOUT_BOUND,
                 format!(
-                    "its {} took {} each, a small part of the mean fsync, so most of each fsync wrote out the data written since the previous one: this test measures how fast the disk takes small batches of synchronous writes more than its flush latency or its streaming write speed",
+                    "its {} took {each}, a small part of the mean fsync, so most of each fsync wrote out the data written since the previous one: this test measures how fast the disk takes small batches of synchronous writes more than its flush latency or its streaming write speed",
                     plural(n, "flush", "flushes"),
-                    dur(flush_ns)
                 ),
             );
         }
@@ -196,6 +207,14 @@ impl Facts<'_> {
             ),
         )
     }
+}
+
+/// The flush-bound reason when the device view cannot time the disk's flushes.
+fn unmeasured() -> (&'static str, String) {
+    (
+        FLUSH_BOUND,
+        format!("each flush waits for its volatile write cache to be written out; {PLP}"),
+    )
 }
 
 /// The stable id of the finding on `mark`'s write figures when the disk acknowledges
@@ -396,7 +415,7 @@ mod tests {
         fsyncs: u64,
         mean_ns: Option<u64>,
     ) -> Option<Warning> {
-        check_io(sync_pct_of_100, mode, fsyncs, mean_ns, false)
+        check_io(sync_pct_of_100, mode, fsyncs, mean_ns, false, 0.4)
     }
 
     fn check_io(
@@ -405,13 +424,14 @@ mod tests {
         fsyncs: u64,
         mean_ns: Option<u64>,
         direct: bool,
+        flush_ms: f64,
     ) -> Option<Warning> {
         let view = DeviceView {
             devices: vec![DeviceActivity {
                 name: "loop0".into(),
                 write_cache: Some(mode.into()),
                 flushes: Some(100),
-                flush_ms_per_io: Some(0.4),
+                flush_ms_per_io: Some(flush_ms),
                 ..Default::default()
             }],
             process: None,
@@ -466,7 +486,7 @@ mod tests {
     /// advice does not suggest the flag already in use.
     #[test]
     fn o_direct_runs_get_o_direct_reasons_and_advice() {
-        let w = check_io(87, "write back", 10, Some(4_000_000), true).unwrap();
+        let w = check_io(87, "write back", 10, Some(4_000_000), true, 0.4).unwrap();
         assert_eq!(w.id, WRITEOUT_BOUND);
         assert!(
             w.message.contains("the writes were O_DIRECT"),
@@ -475,7 +495,7 @@ mod tests {
         );
         assert!(!w.message.contains("wrote out the data"), "{}", w.message);
         assert!(!w.message.contains("extra-flags=direct"), "{}", w.message);
-        let w = check_io(87, "write back", 10, Some(1_000_000), true).unwrap();
+        let w = check_io(87, "write back", 10, Some(1_000_000), true, 0.4).unwrap();
         assert_eq!(w.id, FLUSH_BOUND);
         assert!(
             w.message
@@ -486,6 +506,29 @@ mod tests {
         assert_eq!(
             other_side("run", true),
             "fsync=0 (no fsync) or fdatasync=N instead of fsync=N"
+        );
+    }
+
+    /// 100 flushes whose times add up to under 1 ms (the disk counts whole
+    /// milliseconds): never "0 ns each"; each is under 10 µs, which is small beside
+    /// fsyncs of 4 ms (the write-out) and cannot be weighed against fsyncs of 20 µs.
+    #[test]
+    fn flushes_the_disk_timed_at_zero_are_said_to_be_under_its_resolution() {
+        let w = check_io(87, "write back", 10, Some(4_000_000), false, 0.0).unwrap();
+        assert_eq!(w.id, WRITEOUT_BOUND);
+        assert!(
+            w.message.contains("its 100 flushes took under 10.0 µs each (the disk counts flush time in whole milliseconds)"),
+            "{}",
+            w.message
+        );
+        let w = check_io(87, "write back", 10, Some(20_000), false, 0.0).unwrap();
+        assert_eq!(w.id, FLUSH_BOUND);
+        assert!(!w.message.contains(" 0 ns"), "{}", w.message);
+        assert!(
+            w.message
+                .contains("each flush waits for its volatile write cache"),
+            "{}",
+            w.message
         );
     }
 

@@ -377,41 +377,6 @@ mod tests {
         assert!(exceeds_ceiling(1e9, 0.0, None, "x").is_none());
     }
 
-    /// A buffered 4 MiB read test on a disk whose device-wide counters read 100 MiB
-    /// (other processes' reads): the fits-in-RAM finding follows this process's own
-    /// storage reads when the device view has them, the device-wide count without.
-    #[test]
-    fn reads_reaching_the_device_are_this_process_s_own_when_known() {
-        let fits = |own: Option<u64>| {
-            let mut r = crate::result::build(crate::result::Inputs::new(
-                "fileio",
-                &[],
-                crate::result::Status::Ok,
-            ));
-            r.page_cache = Some(PageCacheCheck {
-                file_set_bytes: 4 << 20,
-                buffered: true,
-                mem_total_bytes: Some(24 << 30),
-                fits_in_ram: true,
-                app_read_bytes: 4 << 20,
-                device_read_bytes: Some(100 << 20),
-                ..Default::default()
-            });
-            r.device_view = own.map(|b| crate::result::DeviceView {
-                process: Some(crate::result::ProcIo {
-                    read_bytes: b,
-                    ..Default::default()
-                }),
-                ..Default::default()
-            });
-            warnings(&r).iter().any(|w| w.id == FITS_IN_RAM)
-        };
-        assert!(fits(Some(0)), "none of its own reads reached the device");
-        assert!(fits(Some((4 << 20) - 4096)), "one page short of all of them");
-        assert!(!fits(Some(4 << 20)), "all of them reached the device");
-        assert!(!fits(None), "device-wide counters read at least as much");
-    }
-
     #[test]
     fn a_lower_bound_is_rounded_down() {
         assert_eq!(lower_bound_pct(99.986), 99.9);

@@ -287,3 +287,37 @@ fn mark_writes_on_a_write_back_disk_are_the_caches() {
     other.command = "fileio".into();
     assert!(write_cache_acked(&other).is_none());
 }
+
+/// A buffered 4 MiB read test on a disk whose device-wide counters read 100 MiB (other
+/// processes' reads): the fits-in-RAM finding follows this process's own storage reads
+/// when the device view has them, the device-wide count without.
+#[test]
+fn reads_reaching_the_device_are_this_process_s_own_when_known() {
+    let fits = |own: Option<u64>| {
+        let pc = PageCacheCheck {
+            file_set_bytes: 4 << 20,
+            buffered: true,
+            mem_total_bytes: Some(24 << 30),
+            fits_in_ram: true,
+            app_read_bytes: 4 << 20,
+            device_read_bytes: Some(100 << 20),
+            ..Default::default()
+        };
+        let mut r = result(pc, 0);
+        r.device_view = own.map(|b| crate::result::DeviceView {
+            process: Some(crate::result::ProcIo {
+                read_bytes: b,
+                ..Default::default()
+            }),
+            ..Default::default()
+        });
+        warnings(&r).iter().any(|w| w.id == FITS_IN_RAM)
+    };
+    assert!(fits(Some(0)), "none of its own reads reached the device");
+    assert!(
+        fits(Some((4 << 20) - 4096)),
+        "one page short of all of them"
+    );
+    assert!(!fits(Some(4 << 20)), "all of them reached the device");
+    assert!(!fits(None), "device-wide counters read at least as much");
+}

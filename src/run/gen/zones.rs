@@ -247,24 +247,7 @@ impl Zones {
                 if !self.can_open(&mut t, file, z) {
                     z = self.convert_to_open_zone(&t, file, offset, (zf, zl))?;
                 }
-                let z_idx = z;
-                if let (Some(thr), Some(freq)) =
-                    (self.opts.reset_threshold, self.opts.reset_frequency)
-                {
-                    if freq > 0.0 {
-                        let valid: u64 = t.wp.range(zf..zl).map(|(_, w)| *w).sum();
-                        let every = (1.0 / freq).min(512.0) as u64;
-                        if valid as f64 >= thr * ((zl - zf) * zs) as f64 {
-                            if t.write_cnt == 0 {
-                                t.write_cnt = every;
-                            }
-                            t.write_cnt -= 1;
-                            if t.write_cnt == 0 {
-                                self.reset(&mut t, file, z_idx);
-                            }
-                        }
-                    }
-                }
+                self.reset_by_frequency(&mut t, file, z, (zf, zl));
                 if wp(&t, z) + min_bs > zs {
                     self.reset(&mut t, file, z);
                 }
@@ -284,6 +267,29 @@ impl Zones {
                     self.mine.retain(|&(f, x)| (f, x) != (file, z));
                 }
                 Some((z * zs + w, n))
+            }
+        }
+    }
+
+    /// `zone_reset_threshold`/`zone_reset_frequency`: once the valid data of the job's
+    /// zones reaches the threshold, every 1/frequency-th write resets zone `z` first.
+    fn reset_by_frequency(&mut self, t: &mut ZoneTable, file: usize, z: u64, (zf, zl): (u64, u64)) {
+        let zs = self.opts.size;
+        let (Some(thr), Some(freq)) = (self.opts.reset_threshold, self.opts.reset_frequency) else {
+            return;
+        };
+        if freq.is_nan() || freq <= 0.0 {
+            return;
+        }
+        let valid: u64 = t.wp.range(zf..zl).map(|(_, w)| *w).sum();
+        let every = (1.0 / freq).min(512.0) as u64;
+        if valid as f64 >= thr * ((zl - zf) * zs) as f64 {
+            if t.write_cnt == 0 {
+                t.write_cnt = every;
+            }
+            t.write_cnt -= 1;
+            if t.write_cnt == 0 {
+                self.reset(t, file, z);
             }
         }
     }

@@ -222,6 +222,39 @@ fn ready(job: &FileioJob, console: &Console, emit: &dyn Emit) -> Result<Ready, i
         },
     );
     let before = pagecache::before(&root, &job.dir);
+    let (mmap_direct, buffered, reads) = cache_notes(job, console, mode, &g, &before);
+    let unwritten = reads.then(|| {
+        (0..g.files)
+            .filter_map(|i| {
+                let p = fileset::path(&job.dir, i);
+                crate::files::preflight::unwritten_bytes(&p, &[(0, g.file_size)])
+            })
+            .sum()
+    });
+    let watch = crate::probe::devstat::Watch::start(&root, before.device.as_deref());
+    Ok(Ready {
+        watch,
+        g,
+        mode,
+        files,
+        root,
+        diag,
+        before,
+        mmap_direct,
+        buffered,
+        unwritten,
+    })
+}
+
+/// Whether the run is an mmap run opened with O_DIRECT, buffered, and reads; says so
+/// before the run when that matters (the mmap note, the fits-in-RAM warning).
+fn cache_notes(
+    job: &FileioJob,
+    console: &Console,
+    mode: TestMode,
+    g: &Geometry,
+    before: &pagecache::Before,
+) -> (bool, bool, bool) {
     // mmap copies through the page cache whatever the open flags say (O_DIRECT only
     // affects read/write calls), so an mmap run is a buffered run for the notes
     let mmap_direct = job.io_mode == IoMode::Mmap && job.extra_flags.direct;
@@ -251,27 +284,7 @@ fn ready(job: &FileioJob, console: &Console, emit: &dyn Emit) -> Result<Ready, i
             console.err(&line);
         }
     }
-    let unwritten = reads.then(|| {
-        (0..g.files)
-            .filter_map(|i| {
-                let p = fileset::path(&job.dir, i);
-                crate::files::preflight::unwritten_bytes(&p, &[(0, g.file_size)])
-            })
-            .sum()
-    });
-    let watch = crate::probe::devstat::Watch::start(&root, before.device.as_deref());
-    Ok(Ready {
-        watch,
-        g,
-        mode,
-        files,
-        root,
-        diag,
-        before,
-        mmap_direct,
-        buffered,
-        unwritten,
-    })
+    (mmap_direct, buffered, reads)
 }
 
 /// The state the workers and the main thread share.
