@@ -383,6 +383,7 @@ impl Text {
                                 path,
                                 stage,
                                 reason: why,
+                                errno: None,
                             },
                         ));
                     }

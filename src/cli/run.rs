@@ -628,7 +628,14 @@ fn outputs(
         None => o.stdout(reps, "\n"),
         Some(p) => o
             .file("--output", p, reps, "\n")
-            .map_err(|e| fail("--output", e))?,
+            .map_err(|e| match (persona, e.errno) {
+                // fio 3.33 cannot open its output: its line and exit 1, nothing run
+                (Persona::Fio, Some(_)) => stop(
+                    exit::FAILED,
+                    format!("output file open error: {}", e.reason),
+                ),
+                _ => fail("--output", e),
+            })?,
     }
     if let Some(d) = &cmd.plot {
         o.plots(d).map_err(|(code, e)| stop(code, e))?;

@@ -291,7 +291,8 @@ pub struct FileSpec {
     /// bytes the job uses (offsets lie in `[0, size)`)
     pub size: u64,
     /// named by the user (`filename=`): opened as given, as fio opens it (a link is
-    /// followed, a device is the target). A name iomark made (`JOB.N.M`,
+    /// followed, a device is the target; a link at a file still to be laid out is
+    /// replaced by a new file, as fio's layout unlinks the name first). A name iomark made (`JOB.N.M`,
     /// `filename_format`) is never written through a link or into a file with another
     /// hard link.
     pub named: bool,
@@ -494,7 +495,7 @@ pub fn layout(files: &[FileSpec], fill: bool, fsync: bool) -> Result<LaidOut, Fi
         if is_block_device(&f.path) || is_char_device(&f.path) {
             continue;
         }
-        let have = existing_size(&f.path).unwrap_or(0);
+        let mut have = existing_size(&f.path).unwrap_or(0);
         if have >= f.size && f.path.exists() {
             continue;
         }
@@ -503,6 +504,12 @@ pub fn layout(files: &[FileSpec], fill: bool, fsync: bool) -> Result<LaidOut, Fi
             op,
             source,
         };
+        if f.named && is_link(&f.path) {
+            // fio 3.33 unlinks a file before it lays it out: a symbolic or hard link at
+            // a short `filename=` is replaced by a new file, its target left as it was
+            std::fs::remove_file(&f.path).map_err(|e| io("unlink", e))?;
+            have = 0;
+        }
         let mut file = open_for_layout(f).map_err(|e| io("create", e))?;
         if fill {
             let mut buf = vec![0u8; LAYOUT_CHUNK];
@@ -543,6 +550,14 @@ pub fn layout(files: &[FileSpec], fill: bool, fsync: bool) -> Result<LaidOut, Fi
         }
     }
     Ok(out)
+}
+
+/// Whether `path` is a symbolic link (dangling or not) or a regular file other hard
+/// links share.
+fn is_link(path: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    std::fs::symlink_metadata(path)
+        .is_ok_and(|m| m.file_type().is_symlink() || (m.is_file() && m.nlink() > 1))
 }
 
 /// The files one call of [`layout`] created or extended.

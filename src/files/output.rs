@@ -40,6 +40,9 @@ pub struct OutputError {
     pub stage: Stage,
     /// what went wrong, one line
     pub reason: String,
+    /// the system's error number when the file could not be made or written (EROFS,
+    /// EACCES, ENOSPC); `None` for iomark's own refusals (a link, a device, a FIFO)
+    pub errno: Option<i32>,
 }
 
 impl OutputError {
@@ -56,6 +59,7 @@ impl OutputError {
             path: path.to_path_buf(),
             stage,
             reason,
+            errno: None,
         }
     }
 
@@ -68,11 +72,15 @@ impl OutputError {
             let n = s.split("(os error ").nth(1)?.split(')').next()?;
             n.parse::<i32>().ok()
         };
-        let reason = match e.raw_os_error().or_else(wrapped) {
+        let errno = e.raw_os_error().or_else(wrapped);
+        let reason = match errno {
             Some(n) => crate::files::strerror(n),
             None => e.to_string(),
         };
-        OutputError::new(path, stage, reason)
+        OutputError {
+            errno,
+            ..OutputError::new(path, stage, reason)
+        }
     }
 }
 

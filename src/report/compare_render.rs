@@ -221,12 +221,29 @@ fn csv(c: &Comparison, mut header: Vec<String>, body: &[Vec<String>]) -> String 
     out
 }
 
+/// A cell or a legend line of compare's markdown as text, never markup: `&`, `<`, `>` as
+/// entities (a job named `<script>` stays text in a rendered post) and `|` escaped (the
+/// row keeps its columns). Control characters are already visible (report/compare.rs).
+fn md_text(s: &str) -> String {
+    let mut o = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => o.push_str("&amp;"),
+            '<' => o.push_str("&lt;"),
+            '>' => o.push_str("&gt;"),
+            '|' => o.push_str("\\|"),
+            c => o.push(c),
+        }
+    }
+    o
+}
+
 fn markdown(c: &Comparison, header: &[String], body: &[Vec<String>], foot: &str) -> String {
     let mut out = legend(c)
         .lines()
         .map(|l| match l.strip_prefix("    ") {
-            Some(sub) => format!("  - {}\n", sub.replace('|', "\\|")),
-            None => format!("- {l}\n"),
+            Some(sub) => format!("  - {}\n", md_text(sub)),
+            None => format!("- {}\n", md_text(l)),
         })
         .collect::<String>()
         + "\n";
@@ -246,10 +263,7 @@ fn markdown(c: &Comparison, header: &[String], body: &[Vec<String>], foot: &str)
     for b in body {
         out += &format!(
             "| {} |\n",
-            b.iter()
-                .map(|s| s.replace('|', "\\|"))
-                .collect::<Vec<_>>()
-                .join(" | ")
+            b.iter().map(|s| md_text(s)).collect::<Vec<_>>().join(" | ")
         );
     }
     out + "\n" + foot

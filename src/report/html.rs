@@ -20,11 +20,16 @@ pub struct HtmlReport {
     pub files: Vec<String>,
 }
 
-/// Text as HTML text (also safe inside a double-quoted attribute).
+/// Text as HTML text (also safe inside a double-quoted attribute). A control character
+/// other than a newline (whitespace to HTML) is written out as `\xNN` (ESC, NUL: never
+/// raw bytes in the page); names go through [`name`], which writes out newlines too.
 pub fn esc(s: &str) -> String {
     let mut o = String::with_capacity(s.len());
     for c in s.chars() {
         match c {
+            c if c.is_control() && c != '\n' => {
+                o.push_str(&crate::util::text::visible(&c.to_string()))
+            }
             '&' => o.push_str("&amp;"),
             '<' => o.push_str("&lt;"),
             '>' => o.push_str("&gt;"),
@@ -34,6 +39,12 @@ pub fn esc(s: &str) -> String {
         }
     }
     o
+}
+
+/// A name (job, label, file, device) as HTML text: every control character written out
+/// (`\n`, `\t`, `\x1b`), so a newline in a name shows as `\n`, never a line break.
+pub fn name(s: &str) -> String {
+    esc(&crate::util::text::visible(s))
 }
 
 const STYLE: &str = "body{font-family:sans-serif;margin:1.5em;max-width:1200px;color:#111}\
@@ -66,11 +77,11 @@ fn comparison(c: &Comparison) -> String {
         s += &format!(
             "<li><b>{}</b> = {} ({}): {}; {}; <code>{}</code></li>\n",
             letter(i),
-            esc(&col.label),
-            esc(&col.file),
-            esc(&x.machine_line()),
-            esc(&x.date),
-            esc(&x.command)
+            name(&col.label),
+            name(&col.file),
+            name(&x.machine_line()),
+            name(&x.date),
+            name(&x.command)
         );
     }
     s += "</ul>\n<table>\n";
@@ -87,12 +98,12 @@ fn run_section(i: usize, r: &RunResult, name: &str, file: &str) -> String {
     let mut s = format!(
         "<section id=\"run-{i}\">\n<h2>{} = {}</h2>\n<table class=\"ctx\">\n",
         letter(i),
-        esc(name)
+        self::name(name)
     );
     let mut row = |k: &str, v: String| {
         s += &format!(
             "<tr><th class=\"l\">{k}</th><td class=\"l\">{}</td></tr>\n",
-            esc(&v)
+            self::name(&v)
         );
     };
     row("file", file.to_string());

@@ -47,6 +47,12 @@ fn esc_char(c: char, prev: Option<char>, o: &mut String) {
     }
 }
 
+/// A name (job, label, file, device) as markdown text: every control character written
+/// out first (`\n`, `\t`, `\x1b`: shown, never a line break or a raw byte), then [`esc`].
+pub fn name(s: &str) -> String {
+    esc(&crate::util::text::visible(s))
+}
+
 /// Text as markdown text: never markup, whatever it holds.
 pub fn esc(s: &str) -> String {
     let mut o = String::with_capacity(s.len());
@@ -209,11 +215,11 @@ fn comparison(c: &Comparison) -> String {
         s += &item(&format!(
             "**{}** = {} ({}): {}; {}; command: {}",
             letter(i),
-            esc(&col.label),
-            esc(&col.file),
-            esc(&x.machine_line()),
-            esc(&x.date),
-            esc(&x.command)
+            name(&col.label),
+            name(&col.file),
+            name(&x.machine_line()),
+            name(&x.date),
+            name(&x.command)
         ));
     }
     let mut notes = vec![];
@@ -254,7 +260,7 @@ fn comparison(c: &Comparison) -> String {
 /// One run: its context, settings, target diagnosis with findings, warnings.
 fn run_section(i: usize, r: &RunResult, name: &str, file: &str) -> String {
     let x = context(r);
-    let mut s = wrap(&format!("## {} = {}", letter(i), esc(name)), "", "");
+    let mut s = wrap(&format!("## {} = {}", letter(i), self::name(name)), "", "");
     s.push('\n');
     let facts = [
         ("file", file.to_string()),
@@ -265,7 +271,7 @@ fn run_section(i: usize, r: &RunResult, name: &str, file: &str) -> String {
         ("settings", super::history::settings_line(r)),
     ];
     for (k, v) in facts {
-        s += &item(&format!("**{k}**: {}", esc(&v)));
+        s += &item(&format!("**{k}**: {}", self::name(&v)));
     }
     if let Some(d) = r.targets.last() {
         s += "\n### Diagnosis of the target\n\n";

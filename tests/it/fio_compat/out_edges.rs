@@ -62,6 +62,55 @@ fn a_full_device_as_output_is_refused_where_fio_loses_the_report() {
     }
 }
 
+/// An `--output` the system will not create (its directory missing, or a read-only one):
+/// fio 3.33's one line `fio: output file open error: REASON` and exit 1, nothing run (no
+/// data file laid out), under the persona as under fio, side by side.
+#[test]
+fn an_output_the_system_refuses_is_fios_open_error_and_exit_1() {
+    let test = "an_output_the_system_refuses_is_fios_open_error_and_exit_1";
+    let d = scratch();
+    let ro = d.path().join("ro");
+    std::fs::create_dir(&ro).unwrap();
+    let read_only = Mount::try_new(&["--bind", ro.to_str().unwrap()]).ok();
+    if let Some(m) = &read_only {
+        sh(
+            "mount",
+            &["-o", "remount,ro,bind", m.dir().to_str().unwrap()],
+        );
+    }
+    let mut cases = vec![("missing/o.json", "No such file or directory")];
+    if let Some(m) = &read_only {
+        cases.push((m.dir().to_str().unwrap(), "Read-only file system"));
+    }
+    for (out, why) in cases {
+        let out = match out.starts_with('/') {
+            true => format!("{out}/o.json"),
+            false => out.to_string(),
+        };
+        let job = [
+            "--name=j",
+            "--size=64k",
+            "--rw=write",
+            "--filename=data",
+            &format!("--output={out}"),
+        ];
+        let want = format!("fio: output file open error: {why}\n");
+        let i = as_fio(d.path()).dir(d.path()).args(job).run();
+        assert_eq!(
+            (i.code, i.stderr.as_str()),
+            (1, want.as_str()),
+            "{out}: {}",
+            i.dump()
+        );
+        assert!(!d.path().join("data").exists(), "{out}: the job ran");
+        if need_fio(test) {
+            let f = fio_cmd().dir(d.path()).args(job).run();
+            assert_eq!((f.code, f.stderr.as_str()), (1, want.as_str()), "fio {out}");
+            assert!(!d.path().join("data").exists(), "fio {out}: the job ran");
+        }
+    }
+}
+
 /// `fio … > /dev/full`: fio 3.33 exits 0 with nothing said; iomark says once that the
 /// report could not be written and exits 1 (docs/compat/fio.md).
 #[test]

@@ -13,7 +13,7 @@ use std::path::Path;
 use std::time::Duration;
 
 /// What `--output` holds before each cell: afterwards it is this or a complete report.
-const OLD: &str = "the previous report\n";
+pub(crate) const OLD: &str = "the previous report\n";
 
 /// One job of 16 writes of 4 KiB into `t.0.0`, its JSON report in `out.json`.
 const JOB: [&str; 6] = [
@@ -26,7 +26,7 @@ const JOB: [&str; 6] = [
 ];
 
 /// The signals and the persona's exit code for each.
-const SIGNALS: [(i32, &str, i32); 6] = [
+pub(crate) const SIGNALS: [(i32, &str, i32); 6] = [
     (libc::SIGINT, "INT", 128),
     (libc::SIGTERM, "TERM", 128),
     (libc::SIGHUP, "HUP", 129),
@@ -64,7 +64,7 @@ fn strays(d: &Path, unlinked: bool) -> Vec<String> {
 }
 
 /// The persona in `d` (its symbolic link in `bin`), stopped at `fault`.
-fn stopped(bin: &Path, d: &Path, fault: &str, unlink: bool) -> std::process::Child {
+pub(crate) fn stopped(bin: &Path, d: &Path, fault: &str, unlink: bool) -> std::process::Child {
     std::fs::write(d.join("out.json"), OLD).unwrap();
     let mut child = as_fio(bin)
         .dir(d)
@@ -80,7 +80,7 @@ fn stopped(bin: &Path, d: &Path, fault: &str, unlink: bool) -> std::process::Chi
 }
 
 /// The verdict of one cell, `None` when it holds.
-fn check(o: &Out, d: &Path, (sig, code): (i32, i32), unlinked: bool) -> Option<String> {
+pub(crate) fn check(o: &Out, d: &Path, (sig, code): (i32, i32), unlinked: bool) -> Option<String> {
     if o.code == 101 || o.stderr.contains("panicked") {
         return Some(format!("panic: {}", o.dump()));
     }
@@ -147,30 +147,37 @@ fn the_fio_persona_under_every_signal_at_every_moment() {
 fn a_second_signal_during_the_fio_persona_s_cleanup_lets_the_removal_finish() {
     let bin = scratch();
     for (sig, name, code) in &SIGNALS[..3] {
-        let d = scratch();
-        let mut child = stopped(bin.path(), d.path(), "write:stop@2,unlink:stop@1", true);
-        kill(child.id(), *sig);
-        kill(child.id(), libc::SIGCONT);
-        assert!(
-            wait_stopped(&mut child, Duration::from_secs(20)),
-            "SIG{name}: the cleanup never stopped"
-        );
-        // the handler counts a signal as a second one only 1 s after the first
-        std::thread::sleep(Duration::from_millis(1200));
-        kill(child.id(), *sig);
-        kill(child.id(), libc::SIGCONT);
-        let o = finish_within(child, Duration::from_secs(30));
-        assert!(
-            o.stderr.contains(
-                "second signal during cleanup: the removal of iomark's own files finishes first"
-            ),
-            "SIG{name}: {}",
-            o.dump()
-        );
-        if let Some(e) = check(&o, d.path(), (*sig, *code), true) {
+        if let Some(e) = second_signal(bin.path(), *sig, *code) {
             panic!("SIG{name}: {e}");
         }
     }
+}
+
+/// One cell of the test above (also the hazard table's `SecondSignal` cells of the
+/// persona's row): `sig` mid-run, then again at the first removal of the cleanup it
+/// started; `None` when it holds.
+pub(crate) fn second_signal(bin: &Path, sig: i32, code: i32) -> Option<String> {
+    let d = scratch();
+    let mut child = stopped(bin, d.path(), "write:stop@2,unlink:stop@1", true);
+    kill(child.id(), sig);
+    kill(child.id(), libc::SIGCONT);
+    if !wait_stopped(&mut child, Duration::from_secs(20)) {
+        let _ = child.kill();
+        return Some("the cleanup never stopped".into());
+    }
+    // the handler counts a signal as a second one only 1 s after the first
+    std::thread::sleep(Duration::from_millis(1200));
+    kill(child.id(), sig);
+    kill(child.id(), libc::SIGCONT);
+    let o = finish_within(child, Duration::from_secs(30));
+    let said = "second signal during cleanup: the removal of iomark's own files finishes first";
+    if !o.stderr.contains(said) {
+        return Some(format!(
+            "stderr does not say the removal finishes: {}",
+            o.dump()
+        ));
+    }
+    check(&o, d.path(), (sig, code), true)
 }
 
 /// SIGKILL of a re-run at its third write leaves the previous `--output` byte for byte

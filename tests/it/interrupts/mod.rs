@@ -3,6 +3,6 @@
 
 mod every_signal;
 mod fileio_run;
-mod fio_persona;
+pub(crate) mod fio_persona;
 mod live_hangup;
 mod stop_points;

@@ -262,7 +262,9 @@ fn planted_links_at_chart_names_are_refused_before_any_io() {
 
 /// The data files iomark names (`JOB.N.M`) are never written through a link or into a
 /// hard-linked file (exit 3 before any I/O); a file the user names with `filename=` is
-/// opened as given, as fio opens it (the documented exception).
+/// opened as given, as fio opens it (the documented exception): a link to a file of the
+/// job's size is written through, and a link to a shorter one is replaced by a new file
+/// before the layout, as fio's layout unlinks the name first (the target keeps its bytes).
 #[test]
 fn data_files_iomark_names_are_never_written_through_links() {
     for plant in [Plant::Symlink, Plant::HardLink] {
@@ -299,23 +301,39 @@ fn data_files_iomark_names_are_never_written_through_links() {
             outside.assert_intact(&what);
         }
     }
-    // filename= names the target: a link is followed, as in fio
+    // filename= names the target: a link to a full-size file is followed, as in fio; a
+    // link to a short one is replaced by the layout's new file, as fio replaces it
+    let job = [
+        "run",
+        "--name=x",
+        "--rw=write",
+        "--size=64k",
+        "--filename=L",
+    ];
     let d = scratch();
     let mine = d.path().join("target.bin");
-    std::fs::write(&mine, b"old").unwrap();
+    std::fs::write(&mine, vec![7u8; 64 << 10]).unwrap();
     symlink(&mine, d.path().join("L")).unwrap();
-    let r = iomark(
-        d.path(),
-        &[
-            "run",
-            "--name=x",
-            "--rw=write",
-            "--size=64k",
-            "--filename=L",
-        ],
-    );
+    let r = iomark(d.path(), &job);
     assert_eq!(r.code, 0, "{r:?}");
-    assert_eq!(std::fs::metadata(&mine).unwrap().len(), 64 << 10);
+    assert!(
+        std::fs::read(&mine).unwrap() != vec![7u8; 64 << 10],
+        "not written through"
+    );
+    assert!(d.path().join("L").symlink_metadata().unwrap().is_symlink());
+    for plant in [Plant::Symlink, Plant::HardLink] {
+        let d = scratch();
+        let outside = Outside::new();
+        plant.at(&outside, &d.path().join("L"));
+        let r = iomark(d.path(), &job);
+        assert_eq!(r.code, 0, "{plant:?}: {r:?}");
+        outside.assert_intact(&format!("{plant:?} at a short filename="));
+        let m = d.path().join("L").symlink_metadata().unwrap();
+        assert!(
+            m.is_file() && m.nlink() == 1 && m.len() == 64 << 10,
+            "{m:?}"
+        );
+    }
 }
 
 /// `fileio prepare` extends a short file after its own bytes (sysbench keeps them too),

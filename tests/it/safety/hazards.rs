@@ -25,8 +25,13 @@
 //! `time` and `report` joined the table later (11 commands × 23 hazards then): `time`'s
 //! signal and SIGKILL cells stop iomark from inside its command (`kill -STOP $PPID`),
 //! as it has no I/O of its own for the fault injector to stop at.
+//!
+//! The fio persona (iomark invoked through a symbolic link named `fio`) is the table's
+//! twelfth row, `Fio`: its cells run the persona (hazards/persona.rs), with its own
+//! documented codes where fio 3.33's differ from `iomark run`'s.
 
 mod links;
+mod persona;
 
 use super::files::{compare_fixture, fill_all, mkfifo, start_stopped, tmpfs, Outside, Plant};
 use crate::util::*;
@@ -48,6 +53,9 @@ enum Cmd {
     Time,
     /// `iomark report RESULT -o out.html`
     Report,
+    /// iomark invoked through a symbolic link named `fio` (the fio persona): its row's
+    /// cells are hazards/persona.rs
+    Fio,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -115,7 +123,7 @@ enum Moment {
     Cleanup,
 }
 
-const CMDS: [Cmd; 11] = [
+const CMDS: [Cmd; 12] = [
     Cmd::Prepare,
     Cmd::FileioRun,
     Cmd::Cleanup,
@@ -127,6 +135,7 @@ const CMDS: [Cmd; 11] = [
     Cmd::Tree,
     Cmd::Time,
     Cmd::Report,
+    Cmd::Fio,
 ];
 const HAZARDS: [Hazard; 32] = [
     Hazard::Symlink,
@@ -210,6 +219,7 @@ fn args(cmd: Cmd) -> Vec<String> {
         Cmd::Tree => vec![".", "--files=20", "--drop-caches=off", "--json=out.json"],
         Cmd::Time => vec!["--json=out.json", "--", "true"],
         Cmd::Report => vec![cmp.as_str(), "-o", "out.html"],
+        Cmd::Fio => persona::JOB.to_vec(),
     };
     let word = match cmd {
         Cmd::Prepare | Cmd::FileioRun | Cmd::Cleanup => "fileio",
@@ -221,6 +231,8 @@ fn args(cmd: Cmd) -> Vec<String> {
         Cmd::Tree => "tree",
         Cmd::Time => "time",
         Cmd::Report => "report",
+        // the persona's argv[0]; its cells run it through as_fio (hazards/persona.rs)
+        Cmd::Fio => "fio",
     };
     std::iter::once(word).chain(v).map(String::from).collect()
 }
@@ -348,6 +360,9 @@ fn to_sink(dir: &Path, a: &[String], sink: Sink) -> Out {
 
 /// Run one cell.
 fn cell(cmd: Cmd, hz: Hazard) -> Verdict {
+    if cmd == Cmd::Fio {
+        return persona::cell(hz);
+    }
     // `iomark time` switches kernel.task_delayacct for its run (and SIGKILL leaves it on
     // until the next): one at a time with tests/it/time.rs, which checks it comes back
     let _switch = (cmd == Cmd::Time).then(crate::time::one_at_a_time);
@@ -652,7 +667,7 @@ fn with_cleanup(cmd: Cmd, a: &[String], files: u32) -> Result<Vec<String>, &'sta
                 _ => s.clone(),
             })
             .collect()),
-        Cmd::Mark | Cmd::Copy | Cmd::Tree => Ok(a.to_vec()),
+        Cmd::Mark | Cmd::Copy | Cmd::Tree | Cmd::Fio => Ok(a.to_vec()),
     }
 }
 
@@ -922,7 +937,7 @@ fn fifo(cmd: Cmd, d: &Path, verdict: impl Fn(&Out, i32, &Path) -> Verdict) -> Ve
         }
         Cmd::Compare => (vec!["compare".into(), "F".into()], 2),
         Cmd::Diagnose => (vec!["diagnose".into(), "--fixture".into(), "F".into()], 2),
-        Cmd::Mark | Cmd::Copy | Cmd::Tree => {
+        Cmd::Mark | Cmd::Copy | Cmd::Tree | Cmd::Fio => {
             let mut a = args(cmd);
             a[1] = "F".into();
             (a, 3)

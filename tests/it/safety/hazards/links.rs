@@ -58,7 +58,9 @@ fn variants(cmd: Cmd) -> Vec<Vec<&'static str>> {
         ],
         Cmd::Mark => vec![vec!["--plot=plots"]],
         Cmd::Time => vec![vec!["--output=out.txt"]],
-        Cmd::Diagnose | Cmd::Compare | Cmd::Copy | Cmd::Tree | Cmd::Report => vec![vec![]],
+        Cmd::Diagnose | Cmd::Compare | Cmd::Copy | Cmd::Tree | Cmd::Report | Cmd::Fio => {
+            vec![vec![]]
+        }
     }
 }
 

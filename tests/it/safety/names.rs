@@ -1,0 +1,284 @@
+//! Printed names in every format: a result whose job name, device (the default column
+//! label), command line, directory and file path hold markup (`<script>`, `&`, `"`,
+//! `'`) and control characters (newline, tab, ESC, NUL) goes through `iomark compare`
+//! (table, markdown, csv, the `--plot` SVG) and `iomark report` (the HTML page, markdown).
+//! Each output holds no markup of the name (the SVG parsed as XML, the others by their
+//! exact escaped forms), every control character is written out (`\n`, `\t`, `\x1b`,
+//! `\x00`: never a line break or a raw byte), and the rows of every markdown table and
+//! CSV keep their column count.
+
+use crate::util::*;
+use std::path::{Path, PathBuf};
+
+/// The hostile name: markup, quotes, an ampersand and four control characters.
+const NAME: &str = "<script>alert(1)</script> & \"q\" 's' nl\nx\ttab\x1besc\x00nul";
+
+/// [`NAME`] with its control characters written out (how every format shows it before
+/// its own escaping).
+const SHOWN: &str = "<script>alert(1)</script> & \"q\" 's' nl\\nx\\ttab\\x1besc\\x00nul";
+
+/// Part of a directory and file name: markup, quotes and control characters (no NUL,
+/// which a path cannot hold).
+const PATH_PART: &str = "<i>&\"'\n\t\x1b";
+
+/// The result with [`NAME`] everywhere a name is printed from, in a directory and a
+/// file named with [`PATH_PART`], beside a plain second result `b.json`.
+fn hostile_results(d: &Path) -> (PathBuf, PathBuf) {
+    let text = std::fs::read_to_string(fixture("compare/a-vm-mark.json")).unwrap();
+    let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    v["phases"][0]["name"] = format!("{NAME} read").into();
+    v["diagnosis"]["summary"]["device_model"] = NAME.into();
+    v["argv"]
+        .as_array_mut()
+        .unwrap()
+        .push(format!("--name={NAME}").into());
+    v["job"]["directory"] = format!("/srv/{NAME}").into();
+    let dir = d.join(format!("dir {PATH_PART}"));
+    std::fs::create_dir(&dir).unwrap();
+    let a = dir.join(format!("h{PATH_PART}.json"));
+    std::fs::write(&a, serde_json::to_string(&v).unwrap()).unwrap();
+    let b = d.join("b.json");
+    std::fs::copy(fixture("compare/b-980pro-mark.json"), &b).unwrap();
+    (a, b)
+}
+
+/// No raw control character but the line ends.
+fn no_raw_controls(what: &str, s: &str) {
+    let bad: Vec<char> = s.chars().filter(|c| c.is_control() && *c != '\n').collect();
+    assert!(bad.is_empty(), "{what}: raw control characters {bad:?}");
+}
+
+/// The number of unescaped `|` of a markdown table line.
+fn pipes(line: &str) -> usize {
+    let mut n = 0;
+    let mut escaped = false;
+    for c in line.chars() {
+        match c {
+            '\\' if !escaped => escaped = true,
+            '|' if !escaped => n += 1,
+            _ => escaped = false,
+        }
+    }
+    n
+}
+
+/// Every markdown table (a run of lines starting with `|`) keeps its header's column
+/// count in every row; the count of table rows seen.
+fn tables_keep_their_columns(what: &str, md: &str) -> usize {
+    let mut rows = 0;
+    let mut header: Option<usize> = None;
+    for line in md.lines() {
+        if !line.starts_with('|') {
+            header = None;
+            continue;
+        }
+        rows += 1;
+        let n = pipes(line);
+        match header {
+            None => header = Some(n),
+            Some(h) => assert_eq!(n, h, "{what}: a row lost its columns: {line}"),
+        }
+    }
+    rows
+}
+
+/// The records of a CSV text (RFC 4180: quoted fields, `""` for a quote).
+fn csv_records(s: &str) -> Vec<Vec<String>> {
+    let (mut out, mut rec, mut field) = (vec![], vec![], String::new());
+    let mut quoted = false;
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        match (c, quoted) {
+            ('"', true) if chars.peek() == Some(&'"') => {
+                chars.next();
+                field.push('"');
+            }
+            ('"', _) => quoted = !quoted,
+            (',', false) => rec.push(std::mem::take(&mut field)),
+            ('\n', false) => {
+                rec.push(std::mem::take(&mut field));
+                out.push(std::mem::take(&mut rec));
+            }
+            (c, _) => field.push(c),
+        }
+    }
+    out
+}
+
+/// compare's aligned table, markdown and CSV of the hostile result: the name on one
+/// line with its control characters written out, markdown's markup as entities and
+/// its rows whole, every CSV record as wide as its header and the name a field.
+#[test]
+fn compare_prints_hostile_names_as_text_in_every_format() {
+    let work = scratch();
+    let d = work.path();
+    let (a, b) = hostile_results(d);
+    let files = [a.to_str().unwrap(), b.to_str().unwrap()];
+    let run = |extra: &[&str]| {
+        let o = Iomark::new()
+            .dir(d)
+            .arg("compare")
+            .args(files)
+            .args(extra)
+            .run();
+        assert_eq!(o.code, 0, "{extra:?}: {}", o.dump());
+        assert!(!o.all().contains("panicked"), "{}", o.dump());
+        o.stdout
+    };
+    let text = run(&["--color=never"]);
+    no_raw_controls("table", &text);
+    let row = format!("mark {SHOWN} read");
+    assert!(text.lines().any(|l| l.contains(&row)), "{text}");
+    assert!(text.contains(&format!("A = {SHOWN} (")), "{text}");
+
+    let md = run(&["--format=markdown"]);
+    no_raw_controls("markdown", &md);
+    assert!(!md.contains("<script") && !md.contains("<i>"), "{md}");
+    let md_name = SHOWN
+        .replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;");
+    assert!(md.contains(&format!("| mark {md_name} read |")), "{md}");
+    assert!(md.contains("h&lt;i&gt;&amp;\"'\\n\\t\\x1b.json"), "{md}");
+    assert!(
+        tables_keep_their_columns("compare markdown", &md) > 10,
+        "{md}"
+    );
+
+    let csv = run(&["--format=csv"]);
+    let recs = csv_records(&csv);
+    let width = recs[0].len();
+    assert!(recs.len() > 10, "{csv}");
+    for r in &recs {
+        assert_eq!(r.len(), width, "a CSV record lost its fields: {r:?}");
+        for f in r {
+            no_raw_controls("csv field", f);
+        }
+    }
+    assert_eq!(recs[0][2], SHOWN, "the label is the device, written out");
+    assert!(recs.iter().any(|r| r[0] == format!("mark {SHOWN} read")));
+
+    // a --label given on the command line (no NUL in argv) is written out the same way
+    let label = format!("--label={}", "l<b>&\"'\n\t\x1b");
+    let o = run(&["--format=markdown", label.as_str(), "--label=b"]);
+    assert!(o.contains("- A = l&lt;b&gt;&amp;\"'\\n\\t\\x1b ("), "{o}");
+}
+
+/// compare's `--plot` SVG of the hostile result parses as XML, has no element but the
+/// chart's own (no `script`), and every text of the chart that holds the name or the
+/// file holds it whole on one line, control characters written out.
+#[test]
+fn the_compare_chart_holds_hostile_names_as_svg_text() {
+    let work = scratch();
+    let d = work.path();
+    let (a, b) = hostile_results(d);
+    let o = Iomark::new()
+        .dir(d)
+        .arg("compare")
+        .args([&a, &b])
+        .arg("--plot=out.svg")
+        .run();
+    assert_eq!(o.code, 0, "{}", o.dump());
+    let svg = std::fs::read_to_string(d.join("out.svg")).unwrap();
+    no_raw_controls("svg", &svg);
+    let doc = roxmltree::Document::parse(&svg).expect("well-formed SVG");
+    let kinds: std::collections::BTreeSet<&str> = doc
+        .descendants()
+        .filter(|n| n.is_element())
+        .map(|n| n.tag_name().name())
+        .collect();
+    let chart = ["svg", "rect", "line", "polyline", "text", "path", "circle"];
+    assert!(
+        kinds.iter().all(|k| chart.contains(k)),
+        "elements beyond the chart's: {kinds:?}"
+    );
+    let texts: Vec<String> = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("text"))
+        .map(|n| n.text().unwrap_or("").trim().to_string())
+        .collect();
+    let named: Vec<&String> = texts.iter().filter(|t| t.contains("alert")).collect();
+    assert!(!named.is_empty(), "{texts:?}");
+    for t in named {
+        assert!(t.contains(SHOWN), "a chart text cut or raw: {t:?}");
+    }
+    // the legend's label: the file's stem or the device, written out
+    assert!(
+        texts
+            .iter()
+            .any(|t| t.starts_with("A = ") && (t.contains(SHOWN) || t.contains("\\n\\t\\x1b"))),
+        "{texts:?}"
+    );
+}
+
+/// `iomark report -o x.html` and `--format=markdown` of the hostile result: the page
+/// has no script element, no tag of the name and no raw control byte; the name, the
+/// file and the device are escaped text with their control characters written out, each
+/// on one line; the markdown's tables keep their columns.
+#[test]
+fn report_prints_hostile_names_as_text_in_html_and_markdown() {
+    let work = scratch();
+    let d = work.path();
+    let (a, b) = hostile_results(d);
+    let o = Iomark::new()
+        .dir(d)
+        .arg("report")
+        .args([&a, &b])
+        .args(["-o", "x.html"])
+        .run();
+    assert_eq!(o.code, 0, "{}", o.dump());
+    let html = std::fs::read_to_string(d.join("x.html")).unwrap();
+    no_raw_controls("html", &html);
+    let lower = html.to_lowercase();
+    assert!(
+        !lower.contains("<script") && !lower.contains("<i>"),
+        "markup of the name"
+    );
+    let esc = |s: &str| {
+        s.replace('&', "&amp;")
+            .replace('<', "&lt;")
+            .replace('>', "&gt;")
+            .replace('"', "&quot;")
+            .replace('\'', "&#39;")
+    };
+    let device = esc(SHOWN);
+    assert!(
+        html.lines()
+            .any(|l| l.contains("<th class=\"l\">device</th>") && l.contains(&device)),
+        "device row"
+    );
+    let test_cell = format!("<td class=\"l\">mark {} read</td>", esc(SHOWN));
+    assert!(html.contains(&test_cell), "test cell");
+    let file = esc("h<i>&\"'\\n\\t\\x1b.json");
+    assert!(
+        html.lines()
+            .any(|l| l.contains("<th class=\"l\">file</th>") && l.contains(&file)),
+        "file row"
+    );
+
+    let o = Iomark::new()
+        .dir(d)
+        .arg("report")
+        .args([&a, &b])
+        .args(["--format=markdown", "-o", "-"])
+        .run();
+    assert_eq!(o.code, 0, "{}", o.dump());
+    let md = o.stdout;
+    no_raw_controls("report markdown", &md);
+    assert!(!md.contains("<script") && !md.contains("<i>"), "{md}");
+    // markdown's escaping of the written-out name: `\` doubled, `(`, `)`, `"` escaped
+    let shown_md = "&lt;script&gt;alert\\(1\\)&lt;/script&gt; &amp; \\\"q\\\" 's' \
+                    nl\\\\nx\\\\ttab\\\\x1besc\\\\x00nul";
+    // (a list item wraps at spaces: its continuation lines joined back)
+    let joined = md.replace("\n  ", " ");
+    assert!(
+        joined
+            .lines()
+            .any(|l| l.starts_with("- **device**: ") && l.contains(shown_md)),
+        "device line: {md}"
+    );
+    assert!(
+        tables_keep_their_columns("report markdown", &md) > 10,
+        "{md}"
+    );
+}
