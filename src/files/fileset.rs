@@ -431,51 +431,12 @@ pub fn open_for_run(
             if std::fs::symlink_metadata(&p).is_ok_and(|m| m.is_file() && m.len() > 0) {
                 emptied += 1;
             }
-            let _ = std::fs::remove_file(&p);
-            match open_raw(&p, libc::O_CREAT | libc::O_EXCL | libc::O_WRONLY, 0o600) {
-                Ok(f) => drop(f),
-                Err(e) => {
-                    return Err(Error::lines(
-                        crate::util::error::exit::FAILED,
-                        vec![format!(
-                            "FATAL: Cannot create file '{name}' errno = {e} ({})",
-                            strerror(e)
-                        )],
-                    ))
-                }
-            }
+            create_empty(&p, &name)?;
         }
         debug(format!("DEBUG: Opening file: {name}"));
         let f = match open_raw(&p, libc::O_RDWR | job.extra_flags.oflags(), 0o600) {
             Ok(f) => f,
-            Err(e) => {
-                let mut lines = vec![format!(
-                    "FATAL: Cannot open file '{name}' errno = {e} ({})",
-                    strerror(e)
-                )];
-                let code = match e {
-                    libc::ELOOP => {
-                        if let Some(note) = planted_link(&job.dir, i, e) {
-                            lines = vec![note];
-                        }
-                        crate::util::error::exit::FAILED
-                    }
-                    libc::ENOENT => {
-                        lines.push("WARNING: Did you forget to run the prepare step?".into());
-                        crate::util::error::exit::FAILED
-                    }
-                    libc::EINVAL if job.extra_flags.direct => {
-                        lines.push(format!(
-                            "FATAL: {} (--file-extra-flags=direct)",
-                            preflight::direct_refused(&job.dir)
-                        ));
-                        crate::util::error::exit::ENVIRONMENT
-                    }
-                    libc::EMFILE | libc::ENFILE => crate::util::error::exit::ENVIRONMENT,
-                    _ => crate::util::error::exit::FAILED,
-                };
-                return Err(Error::lines(code, lines));
-            }
+            Err(e) => return Err(open_error(job, i, &name, e)),
         };
         if mode == TestMode::Seqwr {
             if job.io_mode == crate::job::sysbench::IoMode::Mmap {
@@ -500,6 +461,55 @@ pub fn open_for_run(
         debug(format!("iomark: seqwr re-created {emptied} existing test file(s) empty, as sysbench does: their prepared contents are gone; run 'prepare' again before a reading mode"));
     }
     Ok(files)
+}
+
+/// seqwr's test file `p` (`name` as sysbench prints it): whatever the name held is
+/// removed (a link's target keeps its bytes) and a new empty file created.
+fn create_empty(p: &Path, name: &str) -> Result<(), Error> {
+    let _ = std::fs::remove_file(p);
+    match open_raw(p, libc::O_CREAT | libc::O_EXCL | libc::O_WRONLY, 0o600) {
+        Ok(f) => {
+            drop(f);
+            Ok(())
+        }
+        Err(e) => Err(Error::lines(
+            crate::util::error::exit::FAILED,
+            vec![format!(
+                "FATAL: Cannot create file '{name}' errno = {e} ({})",
+                strerror(e)
+            )],
+        )),
+    }
+}
+
+/// The lines and exit code of a test file `i` (`name`) that would not open with errno `e`.
+fn open_error(job: &FileioJob, i: u32, name: &str, e: i32) -> Error {
+    let mut lines = vec![format!(
+        "FATAL: Cannot open file '{name}' errno = {e} ({})",
+        strerror(e)
+    )];
+    let code = match e {
+        libc::ELOOP => {
+            if let Some(note) = planted_link(&job.dir, i, e) {
+                lines = vec![note];
+            }
+            crate::util::error::exit::FAILED
+        }
+        libc::ENOENT => {
+            lines.push("WARNING: Did you forget to run the prepare step?".into());
+            crate::util::error::exit::FAILED
+        }
+        libc::EINVAL if job.extra_flags.direct => {
+            lines.push(format!(
+                "FATAL: {} (--file-extra-flags=direct)",
+                preflight::direct_refused(&job.dir)
+            ));
+            crate::util::error::exit::ENVIRONMENT
+        }
+        libc::EMFILE | libc::ENFILE => crate::util::error::exit::ENVIRONMENT,
+        _ => crate::util::error::exit::FAILED,
+    };
+    Error::lines(code, lines)
 }
 
 /// Create `--file-dir` for `prepare` (one level: its parent must exist, and an existing

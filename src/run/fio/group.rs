@@ -522,25 +522,35 @@ fn threads(ctx: &RunCtx, grp: &mut Group, sampling: &mut Sampling) -> (Joined, b
             }
         }
         let abort_rest = grp.monitor(ctx, sampling);
-        let results = hs
-            .into_iter()
-            .map(|(ji, h)| {
-                let r = h.join().unwrap_or_else(|_| {
-                    Err(RunError::Plan {
-                        job: cmd.jobs[ji].name.clone(),
-                        why: "worker thread panicked".into(),
-                    })
-                });
-                (ji, r)
-            })
-            .collect();
-        (results, abort_rest)
+        (join(cmd, hs), abort_rest)
     });
     if let Some(r) = refused {
         results.push((r.0, Err(r.1)));
         results.rotate_right(1); // the refusal first: run_group stops at it
     }
     (results, abort_rest)
+}
+
+/// The records of the group's threads, each with its job's index; a thread that
+/// panicked is its job's error.
+fn join(
+    cmd: &FioCommand,
+    hs: Vec<(
+        usize,
+        std::thread::ScopedJoinHandle<'_, Result<JobRecord, RunError>>,
+    )>,
+) -> Joined {
+    hs.into_iter()
+        .map(|(ji, h)| {
+            let r = h.join().unwrap_or_else(|_| {
+                Err(RunError::Plan {
+                    job: cmd.jobs[ji].name.clone(),
+                    why: "worker thread panicked".into(),
+                })
+            });
+            (ji, r)
+        })
+        .collect()
 }
 
 /// The error of a thread the machine could not start (`std::thread::Builder::spawn`:
