@@ -1228,3 +1228,80 @@ fn the_device_view_counts_direct_io_on_vda_and_a_loop_device() {
         "{member}"
     );
 }
+
+/// compare of one `run` whose jobs share a name — two sections `[a]` (the second
+/// rate-limited, fsyncing every 2 writes instead of 4) and two `numjobs=2` clones `c` —:
+/// each row shows its own job's fsync mean, fsync share and waits, in the jobs' order
+/// (`jobs[k]`, `time[k + 1]`), never the first same-name job's for both.
+#[test]
+fn compare_rows_of_same_name_jobs_are_each_their_own() {
+    let d = scratch();
+    let job = [
+        "--bs=4k",
+        "--size=1m",
+        "--time_based",
+        "--runtime=1",
+        "--rw=write",
+        "--name=a",
+        "--filename=f1",
+        "--fsync=4",
+        "--name=a",
+        "--filename=f2",
+        "--fsync=2",
+        "--rate_iops=100",
+        "--name=c",
+        "--filename=f3",
+        "--fsync=3",
+        "--numjobs=2",
+    ];
+    let (r, _) = run_result(d.path(), &job, "same.json");
+    let jobs = r["jobs"].as_array().unwrap();
+    let names: Vec<&str> = jobs
+        .iter()
+        .map(|j| j["job"]["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["a", "a", "c", "c"], "{r}");
+    let times = &r["time"].as_array().unwrap()[1..];
+    let mean = |l: &Value| l["sum_ns"].as_f64().unwrap() / l["count"].as_f64().unwrap() / 1e3;
+    let share = |t: &Value, k: &str| t[k].as_f64().unwrap_or(0.0);
+    // the two `[a]` differ where the rows must tell them apart
+    assert!(share(&times[1], "wait_pct") > 1.0 && share(&times[0], "wait_pct") < 1.0);
+    let cells = compare_cells(d.path(), &["same.json", "same.json"]);
+    // the rows of one metric in order: the jobs' order
+    let rows = |metric: &str| -> Vec<Option<f64>> {
+        cells
+            .iter()
+            .filter(|c| c.0.starts_with("SEQ4K Q1T") && c.0.contains(" write") && c.1 == metric)
+            .map(|c| c.2)
+            .collect()
+    };
+    let near = |got: Option<f64>, want: f64, what: &str| {
+        let got = got.unwrap_or_else(|| panic!("{what}: no value in {cells:?}"));
+        assert!(
+            (got - want).abs() <= want.abs() * 1e-6 + 1e-9,
+            "{what}: {got} vs the job's own {want}"
+        );
+    };
+    let (fsync, in_fsync) = (rows("fsync mean µs"), rows("time in fsync %"));
+    assert_eq!((fsync.len(), in_fsync.len()), (4, 4), "{cells:?}");
+    for k in 0..4 {
+        near(
+            fsync[k],
+            mean(&jobs[k]["sync"]["lat"]),
+            &format!("job {k} fsync mean"),
+        );
+        near(
+            in_fsync[k],
+            share(&times[k], "sync_pct"),
+            &format!("job {k} fsync share"),
+        );
+    }
+    // only the rate-limited `[a]` waits: its row, with its own share
+    let waits = rows("time in waits %");
+    assert_eq!(waits.len(), 1, "{cells:?}");
+    near(
+        waits[0],
+        share(&times[1], "wait_pct"),
+        "the second [a]'s waits",
+    );
+}
