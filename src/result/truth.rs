@@ -407,10 +407,7 @@ mod tests {
             warnings(&r).iter().any(|w| w.id == FITS_IN_RAM)
         };
         assert!(fits(Some(0)), "none of its own reads reached the device");
-        assert!(
-            fits(Some((4 << 20) - 4096)),
-            "one page short of all of them"
-        );
+        assert!(fits(Some((4 << 20) - 4096)), "one page short of all of them");
         assert!(!fits(Some(4 << 20)), "all of them reached the device");
         assert!(!fits(None), "device-wide counters read at least as much");
     }
