@@ -128,8 +128,10 @@ pub struct Test {
     /// the mean latency is derived with Little's law (QD × threads / IOPS), not measured
     pub little: bool,
     /// the job whose figures the test shows (`run`: the job of its phase, which its
-    /// why rows read; `None`: the whole result's)
-    pub job: Option<String>,
+    /// why rows read; `None`: the whole result's): its name and which of the result's
+    /// jobs of that name it is (0: the first; two sections `[a]` and `numjobs` clones
+    /// share a name)
+    pub job: Option<(String, usize)>,
     /// the fsync figures and a mix's read and write apart
     pub why: Why,
 }
@@ -170,17 +172,18 @@ struct Figures<'a> {
     write: Option<&'a crate::result::Latency>,
 }
 
-/// The [`Figures`] of the job named `job` in `r` (`None`: the whole result).
-fn figures<'a>(r: &'a RunResult, job: Option<&str>) -> Figures<'a> {
+/// The [`Figures`] of job `job` in `r` (its name and rank among the jobs of that name;
+/// `None`: the whole result).
+fn figures<'a>(r: &'a RunResult, job: Option<&(String, usize)>) -> Figures<'a> {
     let whole = Figures {
         sync: Some(&r.fsync.lat),
         time: r.time.first(),
         read: Some(&r.read.lat),
         write: Some(&r.write.lat),
     };
-    let Some(name) = job else { return whole };
-    let own = r.jobs.iter().find(|j| j.job.name == name);
-    let share = r.time.iter().skip(1).find(|t| t.who == name);
+    let Some((name, nth)) = job else { return whole };
+    let own = r.jobs.iter().filter(|j| &j.job.name == name).nth(*nth);
+    let share = r.time.iter().skip(1).filter(|t| &t.who == name).nth(*nth);
     if own.is_none() && share.is_none() && one_job(r) {
         return whole;
     }
@@ -208,7 +211,7 @@ fn one_job(r: &RunResult) -> bool {
 /// result's for a result of one job), and for `iomark time` its wall time and storage
 /// wait (a command counts no operations: these are its rows).
 fn why_of(r: &RunResult, t: &Test) -> Why {
-    let f = figures(r, t.job.as_deref());
+    let f = figures(r, t.job.as_ref());
     let sync = f.sync.filter(|l| l.count > 0);
     let synced = sync.is_some();
     let mix = base_key(&t.key).ends_with(" mix");
@@ -541,7 +544,7 @@ fn run_tests(r: &RunResult, f: &RunFacts) -> Vec<Test> {
         )
     };
     let make = |name: &str,
-                job: Option<&str>,
+                job: Option<(String, usize)>,
                 notes: &[String],
                 mb_s: Option<f64>,
                 iops: f64,
@@ -580,21 +583,20 @@ fn run_tests(r: &RunResult, f: &RunFacts) -> Vec<Test> {
             mean_us,
             p99_us,
             little: false,
-            job: job.map(str::to_string),
+            job,
             why: Why::default(),
         }
     };
     if !r.phases.is_empty() {
         let mixes = summed_mixes(&r.phases);
-        return r
-            .phases
+        let all: Vec<&crate::result::Phase> = r.phases.iter().chain(mixes.iter()).collect();
+        return all
             .iter()
-            .chain(mixes.iter())
-            .map(|p| {
+            .enumerate()
+            .map(|(i, p)| {
                 make(
                     &p.name,
-                    // a phase is one job's direction: `JOB read`, `JOB mix`
-                    p.name.rsplit_once(' ').map(|x| x.0),
+                    job_of_phase(r, &all, i),
                     &p.notes,
                     (p.bytes > 0).then_some(p.mb_per_s),
                     p.ops_per_s,
@@ -620,6 +622,32 @@ fn run_tests(r: &RunResult, f: &RunFacts) -> Vec<Test> {
     v
 }
 
+/// The job that ran phase `all[i]` (a phase is one job's direction: `JOB read`,
+/// `JOB mix`): its name and its rank among the result's jobs of that name. Jobs of one
+/// name (two sections `[a]`, `numjobs` clones) report in order, each with its own
+/// phases, so the phase's rank among the phases of its name is its job's rank among the
+/// jobs of that name that moved data that way.
+fn job_of_phase(r: &RunResult, all: &[&crate::result::Phase], i: usize) -> Option<(String, usize)> {
+    let p = all[i];
+    let (name, dir) = p.name.rsplit_once(' ')?;
+    let rank = all[..i].iter().filter(|q| q.name == p.name).count();
+    let did = |j: &crate::result::JobResult| match dir {
+        "read" => j.read.ios > 0,
+        "write" => j.write.ios > 0,
+        "trim" => j.trim.ios > 0,
+        _ => j.read.ios > 0 && j.write.ios > 0,
+    };
+    let nth = r
+        .jobs
+        .iter()
+        .filter(|j| j.job.name == name)
+        .enumerate()
+        .filter(|(_, j)| did(j))
+        .nth(rank)
+        .map_or(rank, |(k, _)| k);
+    Some((name.to_string(), nth))
+}
+
 /// The mix of each mixed job (`rw=randrw`, `rw`) that has a read and a write phase but
 /// no mix phase (fio's reports, imported): its reads and writes together, bytes and
 /// I/Os summed over the longer direction's time, mean latency over both directions'
@@ -627,10 +655,18 @@ fn run_tests(r: &RunResult, f: &RunFacts) -> Vec<Test> {
 fn summed_mixes(phases: &[crate::result::Phase]) -> Vec<crate::result::Phase> {
     let job_of = |p: &crate::result::Phase| p.name.rsplit_once(' ').map(|x| x.0.to_string());
     let mut out = vec![];
-    for rd in phases.iter().filter(|p| p.name.ends_with(" read")) {
+    for (i, rd) in phases.iter().enumerate() {
+        if !rd.name.ends_with(" read") {
+            continue;
+        }
         let Some(job) = job_of(rd) else { continue };
         let mixed = note_value(&rd.notes, "rw").is_some_and(|rw| is_mix(&rw));
-        let wr = phases.iter().find(|p| p.name == format!("{job} write"));
+        // the k-th read of a name pairs with the k-th write of it (jobs of one name)
+        let rank = phases[..i].iter().filter(|p| p.name == rd.name).count();
+        let wr = phases
+            .iter()
+            .filter(|p| p.name == format!("{job} write"))
+            .nth(rank);
         let has_mix = phases.iter().any(|p| {
             job_of(p).as_deref() == Some(job.as_str()) && direction(&p.name) == Some("mix")
         });

@@ -23,8 +23,9 @@ use crate::result::{DeviceSample, Sample, SeriesSources};
 use crate::run::live::IntervalLat;
 use crate::stats::job::JobStats;
 use crate::stats::LatAcc;
-use std::path::PathBuf;
-use std::sync::{Arc, Mutex};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 /// Sampling period for a run of `time_limit_s` seconds (0 = not time-limited):
@@ -232,6 +233,14 @@ impl Sampler {
         }
     }
 
+    /// Hand the samples, their period and their sources to the builder's inputs `i`:
+    /// the result's series.
+    pub fn into_inputs(self, i: &mut crate::result::Inputs) {
+        i.sample_period_s = self.period.as_secs_f64();
+        i.sample_sources = self.sources();
+        i.samples = self.samples;
+    }
+
     /// The same sampler also writing each sample's rates into `live`.
     pub fn with_live(mut self, live: Arc<LiveRates>) -> Sampler {
         self.live = Some(live);
@@ -327,6 +336,108 @@ impl Sampler {
         if short && n > 0 {
             let tail = self.samples.pop().expect("take pushed a sample");
             merge(&mut self.samples[n - 1], &tail);
+        }
+    }
+}
+
+/// The cumulative counters of a command whose I/O no recorder holds (`copy`, `tree`):
+/// reads, writes, bytes read, bytes written, added to by the threads doing the I/O and
+/// read by a [`Background`] sampler.
+#[derive(Debug, Default)]
+pub struct IoCounts([AtomicU64; 4]);
+
+impl IoCounts {
+    /// One read of `bytes` done.
+    pub fn read(&self, bytes: u64) {
+        self.0[0].fetch_add(1, Ordering::Relaxed);
+        self.0[2].fetch_add(bytes, Ordering::Relaxed);
+    }
+
+    /// One write of `bytes` done.
+    pub fn write(&self, bytes: u64) {
+        self.0[1].fetch_add(1, Ordering::Relaxed);
+        self.0[3].fetch_add(bytes, Ordering::Relaxed);
+    }
+
+    /// The counters now, in the sampler's order.
+    pub fn get(&self) -> [u64; 4] {
+        self.0.each_ref().map(|c| c.load(Ordering::Relaxed))
+    }
+}
+
+/// The run's [`Sampler`] on a thread of its own, over [`IoCounts`]: for a command whose
+/// main thread does the I/O itself (`copy`) or waits on walkers (`tree`), so no loop of
+/// its own wakes for the samples. [`Background::finish`] takes the last sample and
+/// hands the sampler back.
+#[derive(Debug)]
+pub struct Background {
+    /// set when the run ended; the condition wakes the thread at once
+    end: Arc<(Mutex<bool>, Condvar)>,
+    thread: Option<std::thread::JoinHandle<Sampler>>,
+}
+
+impl Background {
+    /// Start `s` sampling `counts` every period (`None` when the OS refuses a thread:
+    /// the run goes on without a series).
+    pub fn start(mut s: Sampler, counts: Arc<IoCounts>) -> Option<Background> {
+        let end = Arc::new((Mutex::new(false), Condvar::new()));
+        let e = end.clone();
+        let thread = std::thread::Builder::new()
+            .name("iomark-sampler".into())
+            .spawn(move || {
+                let (m, cv) = &*e;
+                let mut ended = m.lock().unwrap_or_else(|p| p.into_inner());
+                loop {
+                    let now = Instant::now();
+                    if *ended {
+                        s.finish(counts.get(), now);
+                        return s;
+                    }
+                    if now >= s.due() {
+                        s.take(counts.get(), now);
+                        continue;
+                    }
+                    ended = cv
+                        .wait_timeout(ended, s.due() - now)
+                        .unwrap_or_else(|p| p.into_inner())
+                        .0;
+                }
+            })
+            .ok()?;
+        Some(Background {
+            end,
+            thread: Some(thread),
+        })
+    }
+
+    /// The sampler of a command without a time limit (`copy`, `tree`) from `t0`: the
+    /// counters `counts` and the disk under `path`, every [`period_for`]`(0)`.
+    pub fn of_path(t0: Instant, path: &Path, counts: &Arc<IoCounts>) -> Option<Background> {
+        let probes = Probes::new(&Root::default(), &[path.to_path_buf()]);
+        let s = Sampler::new(t0, period_for(0)).with_probes(probes);
+        Background::start(s, counts.clone())
+    }
+
+    /// End the sampling: the last, partial sample taken now, the sampler back.
+    pub fn finish(mut self) -> Option<Sampler> {
+        self.stop();
+        self.thread.take()?.join().ok()
+    }
+
+    fn stop(&self) {
+        let (m, cv) = &*self.end;
+        *m.lock().unwrap_or_else(|p| p.into_inner()) = true;
+        cv.notify_all();
+    }
+}
+
+impl Drop for Background {
+    /// A run that ends without [`Background::finish`] (an early return) still ends
+    /// the thread.
+    fn drop(&mut self) {
+        if let Some(t) = self.thread.take() {
+            self.stop();
+            let _ = t.join();
         }
     }
 }
@@ -474,6 +585,42 @@ mod tests {
             (l.mean_ns, l.p99_ns),
             (7_000.0, h.highest_equivalent(7_000))
         );
+    }
+
+    /// The sampler on its own thread over counters other threads add to (copy, tree):
+    /// samples while the I/O goes on, and after `finish` they add up to the counters'
+    /// totals exactly, the last partial sample included.
+    #[test]
+    fn a_background_sampler_adds_up_to_the_counters() {
+        let counts = Arc::new(IoCounts::default());
+        let t0 = Instant::now();
+        let bg = Background::start(Sampler::new(t0, Duration::from_millis(20)), counts.clone())
+            .expect("a thread");
+        while t0.elapsed() < Duration::from_millis(150) {
+            counts.write(4096);
+            counts.read(100);
+            std::thread::sleep(Duration::from_micros(500));
+        }
+        counts.write(7);
+        let s = bg.finish().expect("the sampler back");
+        let c = counts.get();
+        assert!(s.samples.len() >= 3, "{:?}", s.samples);
+        let sum = |f: fn(&Sample) -> u64| s.samples.iter().map(f).sum::<u64>();
+        assert_eq!(
+            [
+                sum(|x| x.reads),
+                sum(|x| x.writes),
+                sum(|x| x.read_bytes),
+                sum(|x| x.written_bytes)
+            ],
+            c
+        );
+        assert_eq!(c[3], (c[1] - 1) * 4096 + 7);
+        // a sampler dropped without finish ends its thread too
+        drop(Background::start(
+            Sampler::new(t0, Duration::from_secs(60)),
+            counts,
+        ));
     }
 
     /// A run on a recorded NVMe drive (probe/sensors.rs fixture) at 2 GB/s whose

@@ -1064,3 +1064,244 @@ fn compare_has_the_device_views(dir: &Path, files: &[&str]) {
         assert!(text.stdout.contains("device writes"), "{}", text.stdout);
     }
 }
+
+/// `mark`, `copy` and `tree` record their run over time as `fileio` and `run` do, by the
+/// one sampler: the JSON's series adds up to the bytes each moved — mark's median
+/// loops (its reads and writes), the copy's source and every copy written (and every
+/// copy's source read), the tree's files written and read back —, with the disk under
+/// the directory as the samples' device.
+#[test]
+fn mark_copy_and_tree_record_their_run_over_time() {
+    let d = scratch();
+    let sum = |v: &Value, k: &str| -> u64 {
+        v["series"]["samples"]
+            .as_array()
+            .unwrap_or_else(|| panic!("no series: {v}"))
+            .iter()
+            .map(|s| s[k].as_u64().unwrap())
+            .sum()
+    };
+    for (name, args) in mark_copy_tree_runs(d.path()) {
+        Iomark::new().args(&args).run().expect_code(0);
+        let v = read_json(&d.path().join(name));
+        let s = &v["series"];
+        assert!(s["period_s"].as_f64().unwrap() > 0.0, "{name}: {s}");
+        assert!(!s["samples"].as_array().unwrap().is_empty(), "{name}: {s}");
+        if Path::new("/sys/dev/block").is_dir() {
+            // the disk, or its partition the directory is on
+            let dev = s["sources"]["device"].as_str().unwrap_or_default();
+            assert!(dev.starts_with(&disk_under(d.path())), "{name}: {s}");
+        }
+        let (read, written) = (sum(&v, "read_bytes"), sum(&v, "written_bytes"));
+        let phase = |p: &str| {
+            v["phases"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|x| x["name"] == p)
+                .map_or(0, |x| x["bytes"].as_u64().unwrap())
+        };
+        match name {
+            "mark.json" => {
+                let top =
+                    v["read"]["bytes"].as_u64().unwrap() + v["write"]["bytes"].as_u64().unwrap();
+                assert!(top > 0, "{v}");
+                assert_eq!(read + written, top, "{s}");
+            }
+            "copy.json" => {
+                let copies: u64 = ["buffered_128k", "copy_file_range", "direct_4m"]
+                    .iter()
+                    .map(|m| phase(&format!("{m}_durable")))
+                    .sum();
+                assert!(copies >= 4 << 20, "{v}");
+                assert_eq!(read, copies, "{s}");
+                assert_eq!(written, phase("create_source_durable") + copies, "{s}");
+            }
+            _ => {
+                assert_eq!(written, phase("create_write"), "{s}");
+                assert_eq!(read, phase("read_all"), "{s}");
+                assert!(read > 0, "{v}");
+            }
+        }
+    }
+}
+
+/// The row of device `name` in a result's device view.
+fn view_row<'a>(v: &'a Value, name: &str) -> &'a Value {
+    v["device_view"]["devices"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["name"] == name)
+        .unwrap_or_else(|| panic!("no {name} in {}", v["device_view"]))
+}
+
+/// `iomark run` of one O_DIRECT job over `filename` (`rw`, 1 MiB requests, `mib` MiB),
+/// its result.
+fn direct_job(dir: &Path, filename: &str, rw: &str, mib: u64, extra: &[&str]) -> Value {
+    Iomark::new()
+        .dir(dir)
+        .args([
+            "run",
+            "--name=d",
+            "--ioengine=psync",
+            "--direct=1",
+            "--bs=1M",
+        ])
+        .arg(format!("--rw={rw}"))
+        .arg(format!("--filename={filename}"))
+        .arg(format!("--size={mib}m"))
+        .args(extra)
+        .arg("--json=d.json")
+        .run()
+        .expect_code(0);
+    read_json(&dir.join("d.json"))
+}
+
+/// The device view against the kernel's own counters, on the virtio disk and on a loop
+/// device: an O_DIRECT read of N MiB of a file on vda shows at least N MiB read by vda
+/// in the view and in this process's `/proc/self/io` `read_bytes` (other processes may
+/// add to the disk's counters, never take away); an O_DIRECT write of N MiB to a loop
+/// device (its image in a scratch directory, detached and removed by its guard, also on
+/// failure) shows N MiB written by the loop device — as its `/sys/block/loopN/stat`
+/// read around the run says — and, after the job's final fsync (the loop device set to
+/// `write back`, so the flush writes its image out), at least N MiB written by the disk
+/// under the image, the loop device's member row. The loop part
+/// needs root and is skipped without it; the vda part needs the scratch directory on vda.
+#[test]
+fn the_device_view_counts_direct_io_on_vda_and_a_loop_device() {
+    const MIB: u64 = 32;
+    let d = scratch();
+    if !Path::new("/sys/dev/block").is_dir() {
+        skip("no /sys/dev/block");
+        return;
+    }
+    let disk = disk_under(d.path());
+    if disk == "vda" {
+        let f = d.path().join("f").display().to_string();
+        let v = direct_job(d.path(), &f, "read", MIB, &[]);
+        assert_eq!(
+            v["read"]["bytes"].as_u64(),
+            Some(MIB << 20),
+            "{}",
+            v["read"]
+        );
+        let row = view_row(&v, "vda");
+        assert!(row["member_of"].is_null(), "{row}");
+        assert!(row["read_bytes"].as_u64().unwrap() >= MIB << 20, "{row}");
+        let own = &v["device_view"]["process"];
+        assert!(own["read_bytes"].as_u64().unwrap() >= MIB << 20, "{own}");
+    } else {
+        skip(format!("the scratch directory is on {disk}, not vda"));
+    }
+    if let Some(why) = loop_skip_reason() {
+        skip(&why);
+        return;
+    }
+    let lo = LoopDev::new(64 << 20, None);
+    // a flush of the loop device writes its image's dirty pages out to the disk below
+    std::fs::write(
+        format!("/sys/block/{}/queue/write_cache", lo.name()),
+        "write back",
+    )
+    .unwrap();
+    let before = stat(&lo.name());
+    let v = direct_job(
+        d.path(),
+        lo.path(),
+        "write",
+        MIB,
+        &[
+            &format!("--allow-destructive-write={}", lo.path()),
+            "--end_fsync=1",
+        ],
+    );
+    let after = stat(&lo.name());
+    let row = view_row(&v, &lo.name());
+    let written = row["write_bytes"].as_u64().unwrap();
+    assert!(written >= MIB << 20, "{row}");
+    assert_eq!(written, (after[6] - before[6]) * 512, "{row}");
+    let member = view_row(&v, &disk_under(&lo.img));
+    assert_eq!(member["member_of"], lo.name().as_str(), "{member}");
+    assert!(
+        member["write_bytes"].as_u64().unwrap() >= MIB << 20,
+        "{member}"
+    );
+}
+
+/// compare of one `run` whose jobs share a name — two sections `[a]` (the second
+/// rate-limited, fsyncing every 2 writes instead of 4) and two `numjobs=2` clones `c` —:
+/// each row shows its own job's fsync mean, fsync share and waits, in the jobs' order
+/// (`jobs[k]`, `time[k + 1]`), never the first same-name job's for both.
+#[test]
+fn compare_rows_of_same_name_jobs_are_each_their_own() {
+    let d = scratch();
+    let job = [
+        "--bs=4k",
+        "--size=1m",
+        "--time_based",
+        "--runtime=1",
+        "--rw=write",
+        "--name=a",
+        "--filename=f1",
+        "--fsync=4",
+        "--name=a",
+        "--filename=f2",
+        "--fsync=2",
+        "--rate_iops=100",
+        "--name=c",
+        "--filename=f3",
+        "--fsync=3",
+        "--numjobs=2",
+    ];
+    let (r, _) = run_result(d.path(), &job, "same.json");
+    let jobs = r["jobs"].as_array().unwrap();
+    let names: Vec<&str> = jobs
+        .iter()
+        .map(|j| j["job"]["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["a", "a", "c", "c"], "{r}");
+    let times = &r["time"].as_array().unwrap()[1..];
+    let mean = |l: &Value| l["sum_ns"].as_f64().unwrap() / l["count"].as_f64().unwrap() / 1e3;
+    let share = |t: &Value, k: &str| t[k].as_f64().unwrap_or(0.0);
+    // the two `[a]` differ where the rows must tell them apart
+    assert!(share(&times[1], "wait_pct") > 1.0 && share(&times[0], "wait_pct") < 1.0);
+    let cells = compare_cells(d.path(), &["same.json", "same.json"]);
+    // the rows of one metric in order: the jobs' order
+    let rows = |metric: &str| -> Vec<Option<f64>> {
+        cells
+            .iter()
+            .filter(|c| c.0.starts_with("SEQ4K Q1T") && c.0.contains(" write") && c.1 == metric)
+            .map(|c| c.2)
+            .collect()
+    };
+    let near = |got: Option<f64>, want: f64, what: &str| {
+        let got = got.unwrap_or_else(|| panic!("{what}: no value in {cells:?}"));
+        assert!(
+            (got - want).abs() <= want.abs() * 1e-6 + 1e-9,
+            "{what}: {got} vs the job's own {want}"
+        );
+    };
+    let (fsync, in_fsync) = (rows("fsync mean µs"), rows("time in fsync %"));
+    assert_eq!((fsync.len(), in_fsync.len()), (4, 4), "{cells:?}");
+    for k in 0..4 {
+        near(
+            fsync[k],
+            mean(&jobs[k]["sync"]["lat"]),
+            &format!("job {k} fsync mean"),
+        );
+        near(
+            in_fsync[k],
+            share(&times[k], "sync_pct"),
+            &format!("job {k} fsync share"),
+        );
+    }
+    // only the rate-limited `[a]` waits: its row, with its own share
+    let waits = rows("time in waits %");
+    assert_eq!(waits.len(), 1, "{cells:?}");
+    near(
+        waits[0],
+        share(&times[1], "wait_pct"),
+        "the second [a]'s waits",
+    );
+}

@@ -129,6 +129,14 @@ impl Recorded {
             (parts.read, parts.write, parts.period_s) = (t.read, t.write, t.period_s);
         }
         parts.jobs.extend(self.built);
+        // a command without records (copy, tree, mark): its samples alone are the series
+        if parts.series.is_none() && !samples.is_empty() {
+            parts.series = Some(Series {
+                period_s: sample_period_s,
+                samples: samples.to_vec(),
+                ..Series::default()
+            });
+        }
         if parts.time.is_empty() && !self.time.is_empty() {
             parts.time = vec![TimeShare::total("all", &self.time)];
             parts.time.extend(self.time);
@@ -166,6 +174,10 @@ pub struct Inputs {
     pub sample_period_s: f64,
     /// where the samples' device, temperature and clock values come from
     pub sample_sources: Option<SeriesSources>,
+    /// the findings over time of samples made of separate runs (`mark`: each test's
+    /// median loop, found in that loop's own series), taken as given: none is drawn
+    /// across the runs' joins, where a change of test is no change of the device
+    pub sample_findings: Option<Vec<TimeFinding>>,
     /// warnings found by the command (`run` adds its engine fallback)
     pub warnings: Vec<Warning>,
     /// diagnoses of the targets, kept whole (`targets`); the last one is summarised as
@@ -262,7 +274,10 @@ pub fn build(i: Inputs) -> RunResult {
     }
     if let Some(s) = series.as_mut() {
         s.sources = i.sample_sources;
-        super::timeline::add(s, &mut warnings);
+        match i.sample_findings {
+            Some(f) => s.findings = f,
+            None => super::timeline::add(s, &mut warnings),
+        }
     }
     let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)

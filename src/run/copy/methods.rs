@@ -7,6 +7,7 @@ use super::{CFR_CHUNK, DIRECT_BLOCK};
 use crate::engine::buffers::{AlignedBuf, ALIGN};
 use crate::engine::fault::{self, Op};
 use crate::files::scratch::{self, ScratchError};
+use crate::run::sampler::IoCounts;
 use crate::run::sysbench::rng::{GlibcRandom, Xoroshiro128Plus};
 use indicatif::ProgressBar;
 use std::fs::File;
@@ -76,7 +77,7 @@ pub(super) fn write_source(
     path: &Path,
     size: u64,
     seed: u32,
-    stop: &AtomicBool,
+    (stop, counts): (&AtomicBool, &IoCounts),
     pb: &ProgressBar,
 ) -> Result<(u64, std::time::Duration), RunError> {
     let mut inside = std::time::Duration::ZERO;
@@ -92,6 +93,7 @@ pub(super) fn write_source(
         let wrote = fault::io_hook(Op::Write).and_then(|_| f.write_all(&buf[..n]));
         inside += at.elapsed();
         wrote.map_err(|e| io_fail_at("cannot write", path, size - left, &e))?;
+        counts.write(n as u64);
         left -= n as u64;
         reqs += 1;
         pb.inc(n as u64);
@@ -112,7 +114,7 @@ pub(super) fn read_write(
     dst: &mut File,
     direct: bool,
     block: usize,
-    stop: &AtomicBool,
+    (stop, counts): (&AtomicBool, &IoCounts),
     pb: &ProgressBar,
 ) -> Result<Method, RunError> {
     let t0 = Instant::now();
@@ -153,6 +155,7 @@ pub(super) fn read_write(
             }
             Err(e) => return Err(io_fail_at("cannot read", src, bytes, &e)),
         };
+        counts.read(n as u64);
         // O_DIRECT writes whole aligned blocks: a short tail is padded, then truncated.
         let len = if direct { n.div_ceil(ALIGN) * ALIGN } else { n };
         if len > n {
@@ -173,7 +176,10 @@ pub(super) fn read_write(
                         dst_path.display()
                     )))
                 }
-                Ok(w) => off += w,
+                Ok(w) => {
+                    counts.write(w as u64);
+                    off += w;
+                }
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                 Err(e) if direct && bytes == 0 && e.raw_os_error() == Some(libc::EINVAL) => {
                     return Ok(refused("write", &e))
@@ -196,7 +202,7 @@ pub(super) fn copy_file_range(
     src: &Path,
     dst_path: &Path,
     dst: &mut File,
-    stop: &AtomicBool,
+    (stop, counts): (&AtomicBool, &IoCounts),
     pb: &ProgressBar,
 ) -> Result<Method, RunError> {
     let t0 = Instant::now();
@@ -238,6 +244,9 @@ pub(super) fn copy_file_range(
         if n == 0 {
             break;
         }
+        // the kernel read the source and wrote the copy
+        counts.read(n as u64);
+        counts.write(n as u64);
         bytes += n as u64;
         reqs += 1;
         pb.inc(n as u64);

@@ -16,6 +16,7 @@
 use crate::files::preflight;
 use crate::files::scratch::{self, Scratch, ScratchError};
 use crate::result::{JobInfo, Phase, TimeShare, Warning};
+use crate::run::sampler::IoCounts;
 use crate::run::signals::Signals;
 use crate::util::text::iec;
 use std::os::unix::fs::MetadataExt;
@@ -179,18 +180,22 @@ pub fn execute(job: &CopyJob, signals: &Signals, live: &dyn Fn(Live)) -> PhaseRu
     let t0 = Instant::now();
     // the device view of the destination's disk, where the copy is written
     let watch = crate::probe::devstat::Watch::of_path(&crate::probe::Root::default(), &job.dst_dir);
+    // the run over time: the bytes the methods read and write, and the destination's disk
+    let counts = std::sync::Arc::new(IoCounts::default());
+    let sampler = crate::run::sampler::Background::of_path(t0, &job.dst_dir, &counts);
     let mut phases = Vec::new();
     let mut times = Vec::new();
     let mut warnings = Vec::new();
     let mut scratch = Scratch::new();
     let r = run(
         job,
-        &signals.stop,
+        (&signals.stop, &counts),
         &mut scratch,
         (&mut phases, &mut times),
         &mut warnings,
         live,
     );
+    let samples = sampler.and_then(|s| s.finish());
     let kept = if job.keep && r.is_ok() {
         scratch.release()
     } else {
@@ -208,6 +213,9 @@ pub fn execute(job: &CopyJob, signals: &Signals, live: &dyn Fn(Live)) -> PhaseRu
     let (mut i, closing, code) = ended(done, &r, &mut scratch, signals.exit_code());
     i.summary = summary(job);
     i.recorded.time = times;
+    if let Some(s) = samples {
+        s.into_inputs(&mut i);
+    }
     // the destination is where the copy is written: its path decides durability
     i.targets = vec![diagnose_dir(&job.src_dir), diagnose_dir(&job.dst_dir)];
     PhaseRun {
@@ -231,13 +239,13 @@ fn abs(p: &Path) -> String {
 fn create_source(
     job: &CopyJob,
     src: &Path,
-    stop: &AtomicBool,
+    io: (&AtomicBool, &IoCounts),
     scratch: &mut Scratch,
 ) -> Result<(Phase, TimeShare), RunError> {
     let mut f = scratch.create_file(src, false).map_err(create_err)?;
     let pb = bytes_bar(job.size, "create source", 4 << 20);
     let t = Instant::now();
-    let (reqs, inside) = write_source(&mut f, src, job.size, job.seed, stop, &pb)?;
+    let (reqs, inside) = write_source(&mut f, src, job.size, job.seed, io, &pb)?;
     let written_s = t.elapsed().as_secs_f64();
     pb.finish_and_clear();
     let w = waiting("create source: final fsync, waiting for the device");
@@ -295,7 +303,7 @@ fn copy_with(
     job: &CopyJob,
     (name, label, is_direct): (&str, &'static str, bool),
     src: &Path,
-    stop: &AtomicBool,
+    io: (&AtomicBool, &IoCounts),
     scratch: &mut Scratch,
     out: (&mut Vec<Phase>, &mut Vec<Warning>, &mut Vec<TimeShare>),
 ) -> Result<(), RunError> {
@@ -330,9 +338,9 @@ fn copy_with(
     };
     let pb = bytes_bar(job.size, label, block as u64);
     let m = match name {
-        "buffered_128k" => read_write(src, &dst, &mut d, false, BUFFERED_BLOCK, stop, &pb)?,
-        "copy_file_range" => copy_file_range(src, &dst, &mut d, stop, &pb)?,
-        _ => read_write(src, &dst, &mut d, true, DIRECT_BLOCK, stop, &pb)?,
+        "buffered_128k" => read_write(src, &dst, &mut d, false, BUFFERED_BLOCK, io, &pb)?,
+        "copy_file_range" => copy_file_range(src, &dst, &mut d, io, &pb)?,
+        _ => read_write(src, &dst, &mut d, true, DIRECT_BLOCK, io, &pb)?,
     };
     pb.finish_and_clear();
     drop(d);
@@ -376,7 +384,7 @@ fn copy_with(
 
 fn run(
     job: &CopyJob,
-    stop: &AtomicBool,
+    io: (&AtomicBool, &IoCounts),
     scratch: &mut Scratch,
     (phases, times): (&mut Vec<Phase>, &mut Vec<TimeShare>),
     warnings: &mut Vec<Warning>,
@@ -405,13 +413,14 @@ fn run(
         abs(&job.src_dir),
         abs(&job.dst_dir)
     )));
-    let (source, time) = create_source(job, &src, stop, scratch)?;
+    let stop = io.0;
+    let (source, time) = create_source(job, &src, io, scratch)?;
     phases.push(source);
     times.push(time);
     for m in crate::result::COPY_METHODS {
         check_stop(stop)?;
         let out = (&mut *phases, &mut *warnings, &mut *times);
-        copy_with(job, m, &src, stop, scratch, out)?;
+        copy_with(job, m, &src, io, scratch, out)?;
     }
     Ok(())
 }

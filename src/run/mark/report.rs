@@ -8,7 +8,8 @@
 use super::{MarkJob, Test};
 use crate::probe::diagnosis::Diagnosis;
 use crate::result::{
-    self, JobInfo, JobResult, Latency, OpStats, Phase, RunResult, Status, TimeShare, Warning,
+    self, JobInfo, JobResult, Latency, OpStats, Phase, RunResult, Sample, Series, Status,
+    TimeFinding, TimeShare, Warning,
 };
 
 /// The numbers of one loop of one test (decimal MB/s, µs).
@@ -43,6 +44,8 @@ pub struct Measured {
     /// where the loop's time went (its fileio result's breakdown, its threads added
     /// up), named after the test
     pub time: Option<TimeShare>,
+    /// the loop over time: its fileio result's samples and the findings read from them
+    pub series: Option<Series>,
 }
 
 /// Turn a fileio `RunResult` of test `t` into the figures `mark` reports.
@@ -81,7 +84,42 @@ pub fn measured(t: &Test, r: &RunResult) -> Measured {
             who: t.name(),
             ..x.clone()
         }),
+        series: r.series.clone(),
     }
+}
+
+/// `b` after `a` on one time line: `b`'s samples and findings moved to after `a`'s
+/// last sample, its findings' bytes counted after `a`'s writes; the period and the
+/// sources are `a`'s (every loop of a run samples alike).
+pub fn join(a: &Series, b: &Series) -> Series {
+    let end = a.samples.last().map_or(0.0, |s| s.t_s);
+    let written: u64 = a.samples.iter().map(|s| s.written_bytes).sum();
+    let mut j = a.clone();
+    j.samples.extend(b.samples.iter().map(|s| Sample {
+        t_s: s.t_s + end,
+        ..s.clone()
+    }));
+    j.findings.extend(b.findings.iter().map(|f| TimeFinding {
+        at_s: f.at_s + end,
+        written_bytes: f.written_bytes + written,
+        ..f.clone()
+    }));
+    j.latency_curves.clear();
+    j.sources = a.sources.clone().or_else(|| b.sources.clone());
+    j
+}
+
+/// The series of loops run one after the other (`None` when none has one).
+fn joined<'a>(all: impl IntoIterator<Item = Option<&'a Series>>) -> Option<Series> {
+    all.into_iter()
+        .flatten()
+        .fold(None, |acc: Option<Series>, s| {
+            Some(acc.map_or_else(|| s.clone(), |a| join(&a, s)))
+        })
+        .map(|mut s| {
+            s.latency_curves.clear();
+            s
+        })
 }
 
 /// One direction of a loop with the per-I/O latency as its `lat` (see [`measured`]).
@@ -171,6 +209,8 @@ fn mean_of(lo: &Measured, hi: &Measured) -> Measured {
             (Some(a), Some(b)) => Some(TimeShare::total(&a.who, &[a.clone(), b.clone()])),
             (a, b) => a.clone().or_else(|| b.clone()),
         },
+        // both loops' samples: the series adds up to the bytes above
+        series: joined([lo.series.as_ref(), hi.series.as_ref()]),
     }
 }
 
@@ -298,6 +338,14 @@ pub fn inputs(
     );
     // each test's time breakdown: its median loop's
     i.recorded.time = rows.iter().filter_map(|r| r.median.time.clone()).collect();
+    // over time: the median loops one after the other, each with the findings read
+    // from its own samples
+    if let Some(s) = joined(rows.iter().map(|r| r.median.series.as_ref())) {
+        i.sample_period_s = s.period_s;
+        i.sample_sources = s.sources;
+        i.sample_findings = Some(s.findings);
+        i.samples = s.samples;
+    }
     i
 }
 
@@ -347,6 +395,46 @@ mod median_tests {
             dirs: [OpStats::over(10, bytes, 1.0, lat), OpStats::default()],
             ..Default::default()
         }
+    }
+
+    /// Two loops' series on one time line: the second's samples and findings after the
+    /// first's last sample, its finding's bytes after the first's writes; the median of
+    /// an even count (the mean of two loops) carries both loops' samples, which add up
+    /// to its bytes.
+    #[test]
+    fn loops_series_join_on_one_time_line() {
+        let sample = |t_s: f64, written_bytes: u64| Sample {
+            t_s,
+            dur_s: 1.0,
+            written_bytes,
+            ..Default::default()
+        };
+        let series = |w: u64, found: Option<f64>| Series {
+            period_s: 1.0,
+            samples: vec![sample(1.0, w), sample(2.0, w)],
+            findings: found
+                .map(|at_s| TimeFinding {
+                    id: "over_time.write_cliff".into(),
+                    at_s,
+                    written_bytes: w,
+                    ..Default::default()
+                })
+                .into_iter()
+                .collect(),
+            ..Default::default()
+        };
+        let j = join(&series(10, None), &series(5, Some(1.5)));
+        let t: Vec<f64> = j.samples.iter().map(|s| s.t_s).collect();
+        assert_eq!(t, [1.0, 2.0, 3.0, 4.0]);
+        assert_eq!((j.findings[0].at_s, j.findings[0].written_bytes), (3.5, 25));
+        let mut lo = at(100.0, 1);
+        let mut hi = at(300.0, 1);
+        (lo.bytes, hi.bytes) = (20, 10);
+        (lo.series, hi.series) = (Some(series(10, None)), Some(series(5, None)));
+        let (m, ..) = median(&[lo, hi]).unwrap();
+        let s = m.series.unwrap();
+        let sum: u64 = s.samples.iter().map(|x| x.written_bytes).sum();
+        assert_eq!((s.samples.len(), sum), (4, m.bytes));
     }
 
     /// The median of an even count is the mean of the two middle loops (not the lower

@@ -23,6 +23,7 @@ use crate::files::preflight;
 use crate::files::scratch::{self, Scratch};
 use crate::result::{JobInfo, Phase, Recorded, Warning};
 use crate::run::copy::{bar, check_dir, ended, short, waiting, Done, Live, PhaseRun, RunError};
+use crate::run::sampler::IoCounts;
 use crate::run::signals::Signals;
 use crate::run::sysbench::rng::{GlibcRandom, Xoroshiro128Plus};
 use crate::stats::{self, clock::Clock};
@@ -286,17 +287,21 @@ fn summary(job: &TreeJob) -> JobInfo {
 pub fn execute(job: &TreeJob, plan: &Plan, signals: &Signals, live: &dyn Fn(Live)) -> PhaseRun {
     let t0 = Instant::now();
     let watch = crate::probe::devstat::Watch::of_path(&crate::probe::Root::default(), &job.dir);
+    // the run over time: the bytes the walkers write and read, and the disk under DIR
+    let counts = std::sync::Arc::new(IoCounts::default());
+    let sampler = crate::run::sampler::Background::of_path(t0, &job.dir, &counts);
     let mut phases = Vec::new();
     let mut warnings = Vec::new();
     let mut scratch = Scratch::new();
     let r = run(
         job,
         plan,
-        &signals.stop,
+        (&signals.stop, &counts),
         &mut scratch,
         (&mut phases, &mut warnings),
         live,
     );
+    let samples = sampler.and_then(|s| s.finish());
     let mut recorded = Recorded::totals(
         totals::dir_totals(&phases, totals::READ_PHASE),
         totals::dir_totals(&phases, totals::WRITE_PHASE),
@@ -319,6 +324,9 @@ pub fn execute(job: &TreeJob, plan: &Plan, signals: &Signals, live: &dyn Fn(Live
     };
     let (mut i, closing, code) = ended(done, &r, &mut scratch, signals.exit_code());
     (i.summary, i.recorded) = (summary, recorded);
+    if let Some(s) = samples {
+        s.into_inputs(&mut i);
+    }
     let dir = std::fs::canonicalize(&job.dir).unwrap_or_else(|_| job.dir.clone());
     i.targets = vec![crate::probe::diagnosis::diagnose(
         &crate::probe::Root::default(),
@@ -387,7 +395,15 @@ pub fn prepare(job: &TreeJob) -> Result<Plan, RunError> {
 }
 
 /// What every phase needs: the job, its plan, the clock and the stop flag.
-type Ctx<'a> = (&'a TreeJob, &'a Plan, &'a Clock, &'a AtomicBool);
+/// What every phase reads: the job, the plan, the clock, the stop flag and the
+/// counters the run's sampler reads.
+type Ctx<'a> = (
+    &'a TreeJob,
+    &'a Plan,
+    &'a Clock,
+    &'a AtomicBool,
+    &'a IoCounts,
+);
 
 /// Time `op` once per directory of the plan, single-threaded (`rev`: children first);
 /// a set `stop` ends it between two directories (partial).
@@ -429,7 +445,7 @@ fn dirs_phase(
 }
 
 /// mkdir: single-threaded, parents before children.
-fn mkdir_phase((_, plan, clock, stop): Ctx, root: &Path) -> Result<Phase, RunError> {
+fn mkdir_phase((_, plan, clock, stop, _): Ctx, root: &Path) -> Result<Phase, RunError> {
     let pb = bar(plan.dirs.len() as u64, "mkdir", false);
     let m = dirs_phase((plan, clock, stop), root, false, |p| {
         let creating = fault::create_hook();
@@ -447,7 +463,7 @@ fn mkdir_phase((_, plan, clock, stop): Ctx, root: &Path) -> Result<Phase, RunErr
 
 /// A phase over every file of the plan with `threads` walkers.
 fn files_phase(
-    (job, plan, clock, stop): Ctx,
+    (job, plan, clock, stop, _): Ctx,
     name: &str,
     label: &str,
     op: impl Fn(&Entry) -> Result<u64, RunError> + Sync,
@@ -460,6 +476,7 @@ fn files_phase(
 
 /// create+write: O_EXCL create, one write of the whole file, close.
 fn create_phase(ctx: Ctx, root: &Path) -> Result<Phase, RunError> {
+    let counts = ctx.4;
     let mut data = vec![0u8; MAX_FILE as usize];
     Xoroshiro128Plus::from_glibc(&mut GlibcRandom::new(ctx.0.seed ^ 0x5eed)).fill(&mut data);
     let mut p = files_phase(ctx, "create_write", "create+write", |e| {
@@ -471,6 +488,7 @@ fn create_phase(ctx: Ctx, root: &Path) -> Result<Phase, RunError> {
         fault::io_hook(Op::Write)
             .and_then(|_| f.write_all(&data[off as usize..(off + e.size) as usize]))
             .map_err(|er| fail("cannot write at offset 0 of", &p, &er))?;
+        counts.write(e.size);
         Ok(e.size)
     })?;
     p.notes.push(
@@ -510,10 +528,10 @@ fn fsync_phase(root: &Path, clock: &Clock, total: u64) -> Result<Phase, RunError
 }
 
 /// read-all: the read tar does — readdir walk, lstat, open + read + close per file.
-fn read_phase((job, plan, clock, stop): Ctx, root: &Path) -> Result<Phase, RunError> {
+fn read_phase((job, plan, clock, stop, counts): Ctx, root: &Path) -> Result<Phase, RunError> {
     let cache = cold_or_warm(root, job.drop_caches);
     let pb = bar(plan.files.len() as u64, "read", false);
-    let mut m = walk::read_all(root, job.threads, clock, stop, &pb)?;
+    let mut m = walk::read_all(root, job.threads, clock, stop, (&pb, counts))?;
     m.stopped &= m.ops < plan.files.len() as u64;
     pb.finish_and_clear();
     let total = plan.bytes();
@@ -604,7 +622,7 @@ fn make_root(
 fn run(
     job: &TreeJob,
     plan: &Plan,
-    stop: &AtomicBool,
+    (stop, counts): (&AtomicBool, &IoCounts),
     scratch: &mut Scratch,
     (phases, warnings): (&mut Vec<Phase>, &mut Vec<Warning>),
     live: &dyn Fn(Live),
@@ -626,7 +644,7 @@ fn run(
         rustix::process::geteuid().is_root(),
     )));
     let clock = crate::run::clock();
-    let ctx = (job, plan, &clock, stop);
+    let ctx = (job, plan, &clock, stop, counts);
     keep(phases, mkdir_phase(ctx, &root)?, stop)?;
     scratch.verify_dirs().map_err(RunError::Failed)?;
     keep(phases, create_phase(ctx, &root)?, stop)?;

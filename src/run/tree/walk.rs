@@ -18,6 +18,7 @@ use super::{fail, Measured};
 use crate::engine::fault::{self, Op};
 use crate::files::scratch;
 use crate::run::copy::RunError;
+use crate::run::sampler::IoCounts;
 use crate::stats::{self, clock::Clock};
 use indicatif::ProgressBar;
 use std::io::{self, Read};
@@ -30,7 +31,9 @@ use std::time::Instant;
 pub const READ_BLOCK: usize = 128 * 1024;
 
 /// Per-walker tallies.
-struct Tally {
+struct Tally<'a> {
+    /// the run's counters the sampler reads (each file read counts as one read)
+    counts: &'a IoCounts,
     hist: hdrhistogram::Histogram<u64>,
     sum_ns: u64,
     bytes: u64,
@@ -38,9 +41,10 @@ struct Tally {
     buf: Vec<u8>,
 }
 
-impl Tally {
-    fn new() -> Tally {
+impl<'a> Tally<'a> {
+    fn new(counts: &'a IoCounts) -> Tally<'a> {
         Tally {
+            counts,
             hist: stats::new_hist(),
             sum_ns: 0,
             bytes: 0,
@@ -76,6 +80,7 @@ impl Tally {
         self.sum_ns += ns;
         self.bytes += n;
         self.ops += 1;
+        self.counts.read(n);
         pb.inc(1);
         Ok(false)
     }
@@ -89,13 +94,13 @@ pub(super) fn read_all(
     threads: u32,
     clock: &Clock,
     stop: &AtomicBool,
-    pb: &ProgressBar,
+    (pb, counts): (&ProgressBar, &IoCounts),
 ) -> Result<Measured, RunError> {
     let t0 = Instant::now();
     let tallies = if threads <= 1 {
-        vec![walk_one(root, clock, stop, pb)?]
+        vec![walk_one(root, clock, stop, (pb, counts))?]
     } else {
-        walk_many(root, threads as usize, clock, stop, pb)?
+        walk_many(root, threads as usize, clock, stop, (pb, counts))?
     };
     let mut m = Measured {
         hist: stats::new_hist(),
@@ -115,13 +120,13 @@ pub(super) fn read_all(
 }
 
 /// One walker: walkdir, depth first in readdir order (tar's order).
-fn walk_one(
+fn walk_one<'a>(
     root: &Path,
     clock: &Clock,
     stop: &AtomicBool,
-    pb: &ProgressBar,
-) -> Result<Tally, RunError> {
-    let mut t = Tally::new();
+    (pb, counts): (&ProgressBar, &'a IoCounts),
+) -> Result<Tally<'a>, RunError> {
+    let mut t = Tally::new(counts);
     for ent in walkdir::WalkDir::new(root).follow_links(false) {
         if stop.load(Ordering::Relaxed) {
             break;
@@ -150,13 +155,13 @@ struct Queue {
 }
 
 /// N walkers over a work queue of directories.
-fn walk_many(
+fn walk_many<'a>(
     root: &Path,
     n: usize,
     clock: &Clock,
     stop: &AtomicBool,
-    pb: &ProgressBar,
-) -> Result<Vec<Tally>, RunError> {
+    (pb, counts): (&ProgressBar, &'a IoCounts),
+) -> Result<Vec<Tally<'a>>, RunError> {
     let q = Mutex::new(Queue {
         dirs: vec![root.to_path_buf()],
         busy: 0,
@@ -173,12 +178,12 @@ fn walk_many(
         lock(&q).done = true;
         cv.notify_all();
     };
-    let tallies: Vec<Tally> = std::thread::scope(|s| {
+    let tallies: Vec<Tally<'a>> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..n)
             .filter_map(|_| {
                 let (q, cv, halt) = (&q, &cv, &halt);
                 let h = std::thread::Builder::new().spawn_scoped(s, move || {
-                    let mut t = Tally::new();
+                    let mut t = Tally::new(counts);
                     loop {
                         // take a directory, or end when none is left and none is held
                         let dir = {
@@ -231,7 +236,7 @@ fn walk_many(
             .collect();
         handles
             .into_iter()
-            .map(|h| h.join().unwrap_or_else(|_| Tally::new()))
+            .map(|h| h.join().unwrap_or_else(|_| Tally::new(counts)))
             .collect()
     });
     if let Some(e) = first_err.into_inner().unwrap_or_else(|p| p.into_inner()) {
@@ -298,14 +303,17 @@ mod tests {
         let stop = AtomicBool::new(false);
         let pb = ProgressBar::hidden();
         for threads in [1, 3] {
-            let m = read_all(r, threads, &clock, &stop, &pb).unwrap();
+            let counts = IoCounts::default();
+            let m = read_all(r, threads, &clock, &stop, (&pb, &counts)).unwrap();
             assert_eq!((m.ops, m.bytes), (files, bytes), "threads={threads}");
+            // the sampler's counters: one read per file, every byte
+            assert_eq!(counts.get(), [files, 0, bytes, 0], "threads={threads}");
             assert_eq!(m.hist.len(), files, "threads={threads}");
         }
         // stopped before the first file: no file read, the walk said stopped
         stop.store(true, Ordering::Relaxed);
         for threads in [1, 3] {
-            let m = read_all(r, threads, &clock, &stop, &pb).unwrap();
+            let m = read_all(r, threads, &clock, &stop, (&pb, &IoCounts::default())).unwrap();
             assert!(m.stopped, "threads={threads}");
             assert_eq!((m.ops, m.bytes), (0, 0), "threads={threads}");
         }

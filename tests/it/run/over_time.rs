@@ -3,8 +3,9 @@
 //! `blkio.throttle.write_bps_device` at the root cgroup, which applies to O_DIRECT on
 //! the loop device itself) the test lowers after a known number of bytes: the write
 //! cliff names that moment (within 1 s) and those bytes (within 10 %). A constant limit
-//! and short unthrottled runs give no cliff. The limit and the loop device are removed
-//! by guards, also when a test fails.
+//! gives no cliff over a run longer than the detector's window; without root, a steady
+//! rate-limited run gives none where the same run slowed by the fault plan gives one.
+//! The limit and the loop device are removed by guards, also when a test fails.
 
 use crate::util::*;
 use serde_json::Value;
@@ -170,51 +171,84 @@ fn a_lowered_write_limit_is_a_cliff_at_its_moment_and_bytes() {
 }
 
 #[test]
-fn a_constant_limit_and_short_unthrottled_runs_give_no_cliff() {
+fn a_constant_limit_gives_no_cliff() {
     if let Some(why) = skip() {
         eprintln!("skipped: {why}");
         return;
     }
     let tmp = scratch();
     let lo = LoopDev::new(512 << 20, None);
-    {
-        let _limit = WriteLimit::set(&lo.sysfs("dev"), 30_000_000);
-        let out = writer(tmp.path(), &lo, 14)
-            .timeout(Duration::from_secs(120))
-            .run();
-        assert_eq!(out.code, 0, "{}", out.dump());
-        let v = read_json(&tmp.path().join("r.json"));
-        assert!(findings(&v, CLIFF).is_empty(), "{}", v["series"]);
+    let _limit = WriteLimit::set(&lo.sysfs("dev"), 30_000_000);
+    let out = writer(tmp.path(), &lo, 14)
+        .timeout(Duration::from_secs(120))
+        .run();
+    assert_eq!(out.code, 0, "{}", out.dump());
+    let v = read_json(&tmp.path().join("r.json"));
+    assert!(spans_the_window(&v), "{}", v["series"]);
+    assert!(findings(&v, CLIFF).is_empty(), "{}", v["series"]);
+}
+
+/// The detector's shortest window: 2 s before a cliff and 10 s after it.
+const WINDOW_S: f64 = 12.0;
+
+/// Whether a result's samples span the cliff detector's shortest window, so that a run
+/// without a cliff finding is one the detector could have found one in.
+fn spans_the_window(v: &Value) -> bool {
+    let s = v["series"]["samples"].as_array().unwrap();
+    let start = s[0]["t_s"].as_f64().unwrap() - s[0]["dur_s"].as_f64().unwrap();
+    let end = s.last().unwrap()["t_s"].as_f64().unwrap();
+    end - start >= WINDOW_S
+}
+
+/// The pair that shows the detector is live, without root or a device: two runs of
+/// the same steady shape side by side (the null engine, 1 MiB writes at a 20 MiB/s
+/// rate limit, 14 s — longer than the detector's window), one of them slowed from
+/// its 61st write on by the test-only fault plan (`write:slow@61+`: every later write
+/// waits 300 ms, about 3.3 MiB/s). The steady one gives no cliff; the planted one gives
+/// exactly one, at the moment its 60 MiB were written (within 1 s) and after those
+/// bytes (within 10 %).
+#[test]
+fn a_steady_rate_gives_no_cliff_where_a_planted_slowdown_gives_one() {
+    let tmp = scratch();
+    let job = |json: &str| {
+        Iomark::new().dir(tmp.path()).args([
+            "run",
+            "--name=w",
+            "--ioengine=null",
+            "--rw=write",
+            "--bs=1M",
+            "--size=4g",
+            "--rate=20m",
+            "--time_based",
+            "--runtime=14",
+            &format!("--json={json}"),
+        ])
+    };
+    let steady = job("steady.json").spawn();
+    let planted = job("planted.json").fault("write:slow@61+").spawn();
+    for (child, json) in [(steady, "steady.json"), (planted, "planted.json")] {
+        let out = finish_within(child, Duration::from_secs(60));
+        assert_eq!(out.code, 0, "{json}: {}", out.dump());
     }
-    // mark's suite shapes, unthrottled, 20 short runs
-    let shapes = [
-        ("write", "1M", "8"),
-        ("randwrite", "4k", "32"),
-        ("read", "1M", "8"),
-        ("randread", "4k", "1"),
-    ];
-    for i in 0..20 {
-        let (rw, bs, qd) = shapes[i % shapes.len()];
-        let out = Iomark::new()
-            .dir(tmp.path())
-            .args([
-                "run".to_string(),
-                "--name=s".into(),
-                format!("--filename={}", lo.path()),
-                format!("--allow-destructive-write={}", lo.path()),
-                format!("--rw={rw}"),
-                format!("--bs={bs}"),
-                format!("--iodepth={qd}"),
-                "--ioengine=libaio".into(),
-                "--direct=1".into(),
-                "--size=256m".into(),
-                "--time_based".into(),
-                "--runtime=1".into(),
-                "--json=s.json".into(),
-            ])
-            .run();
-        assert_eq!(out.code, 0, "{}", out.dump());
-        let v = read_json(&tmp.path().join("s.json"));
-        assert!(findings(&v, CLIFF).is_empty(), "run {i}: {}", v["series"]);
-    }
+    let v = read_json(&tmp.path().join("steady.json"));
+    assert!(spans_the_window(&v), "{}", v["series"]);
+    assert!(findings(&v, CLIFF).is_empty(), "{}", v["series"]);
+    let v = read_json(&tmp.path().join("planted.json"));
+    assert!(spans_the_window(&v), "{}", v["series"]);
+    let f = findings(&v, CLIFF);
+    assert_eq!(f.len(), 1, "{}", v["series"]);
+    let n = 60u64 << 20;
+    let (at, bytes) = (
+        f[0]["at_s"].as_f64().unwrap(),
+        f[0]["written_bytes"].as_u64().unwrap(),
+    );
+    let when = moment_of(&v, n);
+    assert!(
+        (at - when).abs() <= 1.0,
+        "cliff at {at} s, slowed at {when} s"
+    );
+    assert!(
+        (bytes as f64 - n as f64).abs() <= 0.1 * n as f64,
+        "cliff after {bytes} bytes, slowed after {n}"
+    );
 }
