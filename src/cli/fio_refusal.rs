@@ -273,17 +273,22 @@ fn bad_value(key: &str, value: &str) -> Option<Vec<String>> {
         return None;
     }
     let mut lines: Vec<String> = range.into_iter().collect();
-    // a sequential mode whose `:N` is no size: fio's rw callback says so first
-    if key == "rw"
-        && value
-            .split_once(':')
-            .is_some_and(|(m, _)| !m.starts_with("rand"))
-    {
+    // a sequential mode whose `:N` is no size: fio's rw callback says so first; fio
+    // matches the mode up to the value's first `,`, else its first `:`, so a `,` after
+    // the `:` (`read:4k,zz`) names no mode and its callback never runs
+    let head = &value[..value
+        .find(',')
+        .or_else(|| value.find(':'))
+        .unwrap_or(value.len())];
+    if key == "rw" && value.contains(':') && SEQUENTIAL_MODES.contains(&head.trim()) {
         lines.push("fio: rw postfix parsing failed".into());
     }
     lines.push(format!("fio: failed parsing {key}={value}"));
     Some(lines)
 }
+
+/// fio 3.33's sequential `rw=` modes: the part after their `:` must be a size.
+const SEQUENTIAL_MODES: [&str; 6] = ["read", "write", "rw", "readwrite", "trim", "trimwrite"];
 
 /// fio 3.33's options whose number may count zones (`size=4z`): a `z` there is no unit
 /// fio refuses but a zone count it could not read.

@@ -196,7 +196,7 @@ fn run_as(args: &[String], persona: Persona) -> Exit {
         eprintln!("{l}");
     }
     if let Some(e) = failure {
-        return Err(stop(e.exit_code(), e));
+        return Err(stop(failure_code(&e, persona), e));
     }
     if !lead_said.load(std::sync::atomic::Ordering::Relaxed) {
         // no header before the run (it stopped before any I/O, or `iomark run`)
@@ -235,6 +235,20 @@ fn say_before_run(
         }
     }
     outs.write_lead(r);
+}
+
+/// The exit code of a run that `e` stopped: its own, but under the fio persona 1 for a
+/// data file that is a FIFO or socket, as fio 3.33 ends a job whose file has no size
+/// (iomark refuses it before any job runs, in its own words: docs/compat/fio.md).
+fn failure_code(e: &runner::RunError, persona: Persona) -> i32 {
+    let no_size = matches!(
+        e,
+        runner::RunError::Files(crate::files::dataset::FilesError::NotAFile { .. })
+    );
+    match persona {
+        Persona::Fio if no_size => exit::FAILED,
+        _ => e.exit_code(),
+    }
 }
 
 /// iomark's notes after the report, on stderr: where the time went and what the device
@@ -554,6 +568,29 @@ fn outputs(
     let named = output_files(cmd);
     crate::files::output::refuse_collisions(&named, &[]).map_err(|e| stop(exit::INVALID, e))?;
     runner::refuse_outputs_as_data(cmd, &named).map_err(|e| stop(exit::INVALID, e))?;
+    // fio opens `--output` as it reads the command line: what it cannot open is
+    // `output file open error: TEXT` and exit 1; what fio would write through (a
+    // link, a device, a FIFO) iomark still refuses in its own words, with fio's code
+    let fail_output = |e: crate::files::output::OutputError| {
+        if persona != Persona::Fio || e.stage != crate::files::output::Stage::Check {
+            return fail("--output", e);
+        }
+        // a directory that refuses the new file (read-only, no permission) is fopen's
+        // error too; a link's ELOOP is not: fio would have written through it
+        let denied = e
+            .errno
+            .filter(|n| matches!(*n, libc::EACCES | libc::EPERM | libc::EROFS));
+        match crate::files::output::fopen_errno(&e.path).or(denied) {
+            Some(n) => stop(
+                exit::FAILED,
+                format!("output file open error: {}", crate::util::strerror(n)),
+            ),
+            None => stop(
+                exit::FAILED,
+                crate::cli::output::cannot_write("--output", &e.path, &e),
+            ),
+        }
+    };
     let mut o = Outputs::new();
     if let Some(p) = &cmd.json_file {
         o.json(p).map_err(|e| fail("--json", e))?;
@@ -626,16 +663,7 @@ fn outputs(
     // the stream itself (or nothing), as for every command's outputs (cli/output.rs)
     match &cmd.output {
         None => o.stdout(reps, "\n"),
-        Some(p) => o
-            .file("--output", p, reps, "\n")
-            .map_err(|e| match (persona, e.errno) {
-                // fio 3.33 cannot open its output: its line and exit 1, nothing run
-                (Persona::Fio, Some(_)) => stop(
-                    exit::FAILED,
-                    format!("output file open error: {}", e.reason),
-                ),
-                _ => fail("--output", e),
-            })?,
+        Some(p) => o.file("--output", p, reps, "\n").map_err(fail_output)?,
     }
     if let Some(d) = &cmd.plot {
         o.plots(d).map_err(|(code, e)| stop(code, e))?;

@@ -353,6 +353,26 @@ fn identity(p: &Path) -> (PathBuf, Option<(u64, u64)>) {
     (dir.join(name), inode)
 }
 
+/// The errno C's `fopen(path, "w+")` meets on an output path the check refused, when
+/// it is known without touching the path: a directory (EISDIR), a parent that does not
+/// exist (ENOENT) or is no directory (ENOTDIR). `None` for the other refusals (a link,
+/// a device, a FIFO), which fopen would open and write through.
+pub fn fopen_errno(path: &Path) -> Option<i32> {
+    if std::fs::symlink_metadata(path).is_ok_and(|m| m.is_dir()) {
+        return Some(libc::EISDIR);
+    }
+    let parent = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    match std::fs::metadata(parent) {
+        Err(e) if e.raw_os_error() == Some(libc::ENOENT) => Some(libc::ENOENT),
+        Err(e) if e.raw_os_error() == Some(libc::ENOTDIR) => Some(libc::ENOTDIR),
+        Ok(m) if !m.is_dir() => Some(libc::ENOTDIR),
+        _ => None,
+    }
+}
+
 /// Refuse a run whose outputs (`outputs`: `--json`, `--output` …) are the same file as
 /// each other or as one of its data files (`data`), by path or by device and inode
 /// (links included), before anything is written: `Err` is the one line naming both

@@ -43,7 +43,8 @@ struct JobInfo {
     time_based: bool,
     ramp_s: u64,
     startdelay_s: u64,
-    /// `rate`, `ratemin` (bytes/s) and `rate_iops`, `rate_iops_min`, directions summed
+    /// `rate`, `ratemin` (bytes/s) and `rate_iops`, `rate_iops_min`, summed over the
+    /// directions the job does
     rate: u64,
     ratemin: u64,
     rate_iops: u64,
@@ -221,6 +222,10 @@ impl JobInfo {
             _ => once,
         };
         let secs = |d: Duration| d.as_secs();
+        // fio sums the limits of the directions the job does only (`td_read`,
+        // `td_write`): `rate=8m` on a read job is 8 MiB/s, not the write side's too
+        let dirs = [j.rw.reads(), j.rw.writes()];
+        let done = |v: [u64; 2]| -> u64 { v.iter().zip(dirs).filter(|d| d.1).map(|d| *d.0).sum() };
         JobInfo {
             running: running_char(j),
             files: u32::try_from(p.files.len()).unwrap_or(u32::MAX),
@@ -229,10 +234,10 @@ impl JobInfo {
             time_based: j.time_based,
             ramp_s: secs(j.ramp_time),
             startdelay_s: secs(m.startdelay.0),
-            rate: m.rate_bytes.iter().sum(),
-            ratemin: m.ratemin.iter().sum(),
-            rate_iops: m.rate_iops.iter().sum(),
-            rate_iops_min: m.rate_iops_min.iter().sum(),
+            rate: done(m.rate_bytes),
+            ratemin: done(m.ratemin),
+            rate_iops: done(m.rate_iops),
+            rate_iops_min: done(m.rate_iops_min),
             stonewall: j.stonewall,
             exitall: m.exitall,
             pow2: j.kb_base != 1000,

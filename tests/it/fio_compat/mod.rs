@@ -43,6 +43,7 @@ mod setup_fail;
 mod short_read;
 mod side_by_side;
 mod status_interval;
+mod status_rate;
 mod strictness;
 mod terse;
 mod text;

@@ -31,8 +31,8 @@ fn to_sink(cmd: Iomark, sink: Sink) -> Out {
 }
 
 /// `--output=/dev/full`: fio 3.33 runs, loses the report and exits 0 with nothing said;
-/// iomark refuses the device before any work (exit 3, one line naming it), the safer
-/// behaviour docs/compat/fio.md lists.
+/// iomark refuses the device before any work (one line naming it), the safer behaviour
+/// docs/compat/fio.md lists, with fio's exit code for an output it cannot open (1).
 #[test]
 fn a_full_device_as_output_is_refused_where_fio_loses_the_report() {
     let test = "a_full_device_as_output_is_refused_where_fio_loses_the_report";
@@ -41,7 +41,7 @@ fn a_full_device_as_output_is_refused_where_fio_loses_the_report() {
         let mut args = null_job(fmt);
         args.push("--output=/dev/full".into());
         let i = as_fio(d.path()).dir(d.path()).args(&args).run();
-        assert_eq!((i.code, i.stdout.as_str()), (3, ""), "{fmt}: {}", i.dump());
+        assert_eq!((i.code, i.stdout.as_str()), (1, ""), "{fmt}: {}", i.dump());
         assert_eq!(i.stderr.lines().count(), 1, "{fmt}: {}", i.dump());
         assert!(
             i.stderr
@@ -107,6 +107,75 @@ fn an_output_the_system_refuses_is_fios_open_error_and_exit_1() {
             let f = fio_cmd().dir(d.path()).args(job).run();
             assert_eq!((f.code, f.stderr.as_str()), (1, want.as_str()), "fio {out}");
             assert!(!d.path().join("data").exists(), "fio {out}: the job ran");
+        }
+    }
+}
+
+/// `--output=` a path fio 3.33 cannot open (a missing directory, a directory): fio's
+/// one line `fio: output file open error: TEXT` and exit 1 from both tools, nothing
+/// created and nothing on stdout.
+#[test]
+fn an_output_fio_cannot_open_is_fios_line_and_exit_1() {
+    let test = "an_output_fio_cannot_open_is_fios_line_and_exit_1";
+    let d = scratch();
+    std::fs::create_dir(d.path().join("dd")).unwrap();
+    let mut tools = vec!["iomark"];
+    if need_fio(test) {
+        tools.push("fio");
+    }
+    let cases = [
+        ("--output=nodir/x", "No such file or directory"),
+        ("--output=dd", "Is a directory"),
+    ];
+    for tool in tools {
+        for (out, why) in cases {
+            let cmd = match tool {
+                "fio" => fio_cmd(),
+                _ => as_fio(d.path()),
+            };
+            let o = cmd.dir(d.path()).args(null_job("normal")).arg(out).run();
+            let line = format!("fio: output file open error: {why}\n");
+            assert_eq!(
+                (o.code, o.stdout.as_str(), o.stderr.as_str()),
+                (1, "", line.as_str()),
+                "{tool} {out}"
+            );
+            assert!(!d.path().join("nodir").exists(), "{tool} {out}");
+        }
+    }
+}
+
+/// A FIFO as the data file: fio 3.33 cannot size it and exits 1; iomark refuses it
+/// before any job runs (never opening it: no writer or reader is awaited), in its own
+/// line naming the FIFO, and exits 1 too under the persona. Both ends of the FIFO stay.
+#[test]
+fn a_fifo_as_data_file_exits_1_as_fio() {
+    let test = "a_fifo_as_data_file_exits_1_as_fio";
+    let d = scratch();
+    let fifo = d.path().join("fifo");
+    let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+    // SAFETY: mkfifo with a valid NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    let mut tools = vec!["iomark"];
+    if need_fio(test) {
+        tools.push("fio");
+    }
+    for tool in tools {
+        for rw in ["--rw=read", "--rw=write"] {
+            let cmd = match tool {
+                "fio" => fio_cmd(),
+                _ => as_fio(d.path()),
+            };
+            let o = cmd
+                .dir(d.path())
+                .args(["--name=a", rw, "--size=1m", "--filename=fifo"])
+                .timeout(std::time::Duration::from_secs(60))
+                .run();
+            assert_eq!(o.code, 1, "{tool} {rw}: {}", o.dump());
+            let said = format!("{}{}", o.stdout, o.stderr);
+            assert!(said.contains("fifo"), "{tool} {rw}: {}", o.dump());
+            let m = std::fs::symlink_metadata(&fifo).unwrap();
+            assert!(std::os::unix::fs::FileTypeExt::is_fifo(&m.file_type()));
         }
     }
 }

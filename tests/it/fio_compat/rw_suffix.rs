@@ -181,7 +181,7 @@ fn random_runs_restart_at_a_random_block_as_fio() {
 /// A random mode whose N is 0 as `atoi` reads it (`:0`, `:`, `:zz`, `:0x10`) walks the
 /// file in order, offset for offset fio 3.33's walk; the sequential modes' `:N` (holes,
 /// `read:0`) and a value whose mode ends at a `,` (`rw=read,zz`) too. (`read:` with an
-/// empty size is refused by fio 3.33 and taken by iomark: docs/compat/fio.md.)
+/// empty size is refused, as fio 3.33 refuses it: `suffix_values_parse_as_fio`.)
 #[test]
 fn zero_runs_and_sequential_suffixes_walk_as_fio() {
     if !need_fio("zero_runs_and_sequential_suffixes_walk_as_fio") {
@@ -214,7 +214,9 @@ fn zero_runs_and_sequential_suffixes_walk_as_fio() {
 }
 
 /// `rw=MODE:N` values refused or taken as fio 3.33 takes them (`--parse-only`): exit
-/// code, stdout and stderr byte for byte.
+/// code, stdout and stderr byte for byte — a sequential mode with nothing after its `:`
+/// (`read:`, `rw:`) is fio's `rw postfix parsing failed`; a `,` after the `:`
+/// (`read:4k,zz`) names no mode, so fio lists its values without that line.
 #[test]
 fn suffix_values_parse_as_fio() {
     if !need_fio("suffix_values_parse_as_fio") {
@@ -238,6 +240,12 @@ fn suffix_values_parse_as_fio() {
         "write:zz",
         "trim:zz",
         "RandRead",
+        "read:",
+        "read: ",
+        "rw:",
+        "read:4k,zz",
+        "read:,",
+        "read,4k:zz",
     ];
     for v in values {
         let rw = format!("--rw={v}");

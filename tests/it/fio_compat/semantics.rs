@@ -613,7 +613,7 @@ fn output_to_the_standard_streams_is_the_stream() {
     assert_eq!(o.code, 0, "{}", o.dump());
     assert!(!o.stdout.contains("\"jobs\""), "{}", o.stdout);
     let o = go("--output=/dev/full");
-    assert_eq!(o.code, 3, "{}", o.dump());
+    assert_eq!(o.code, 1, "{}", o.dump());
     assert!(o.stderr.contains("--output=/dev/full"), "{}", o.stderr);
 }
 

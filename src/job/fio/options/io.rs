@@ -236,13 +236,14 @@ fn rw(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
 /// `ddir_seq_nr`: a new random offset every N requests, the others sequential; no
 /// suffix is 1, every offset random; `:0`, `:` or a word such as `:zz` is 0, no random
 /// offset at all, the job walks its files in order); sequential ones skip N bytes after
-/// each I/O (a size; negative goes backwards).
+/// each I/O (a size; negative goes backwards; nothing after the `:` is refused, as fio).
 fn rw_suffix(c: &JobCtx<'_>, v: &str, suffix: Option<&str>) -> Result<i64, FioError> {
     Ok(match suffix {
         None if c.job.rw.random() => 1,
         Some(n) if c.job.rw.random() => i64::from(atoi_u32(n)),
-        None | Some("") => 0,
-        // a refusal names the whole value (`read:zz`), as fio's `failed parsing` does
+        None => 0,
+        // a refusal names the whole value (`read:zz`, `read:`), as fio's `failed
+        // parsing` does: an empty size after the `:` is no size to fio either
         Some(n) => {
             let size = |s| crate::job::units::fio_size(s, c.job.kb_base).map_err(|e| c.bad(v, e));
             match n.strip_prefix('-') {
