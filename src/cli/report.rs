@@ -68,6 +68,36 @@ fn output_as_typed(args: &[String]) -> &'static str {
         .unwrap_or("-o")
 }
 
+/// Per result, what the earlier kept runs of its device and test say of it when it is a
+/// kept run (`history:ID`): its regression findings, else that there is none (the
+/// sentences of report/history.rs `against_earlier`); nothing for a file.
+fn against_earlier(
+    inputs: &[PathBuf],
+    names: &[String],
+    results: &[crate::result::RunResult],
+) -> Vec<Vec<String>> {
+    let kept = |f: &PathBuf| f.to_str().is_some_and(|s| s.starts_with("history:"));
+    let entries: Vec<_> = match inputs.iter().any(kept) {
+        true => crate::cli::history::load_all()
+            .map(|all| all.into_iter().map(|(e, _)| e).collect())
+            .unwrap_or_default(),
+        false => vec![],
+    };
+    inputs
+        .iter()
+        .zip(names)
+        .zip(results)
+        .map(|((f, name), r)| {
+            if !kept(f) {
+                return vec![];
+            }
+            let before = crate::report::history::earlier(&entries, r, Some(name));
+            let rs: Vec<&crate::result::RunResult> = before.iter().map(|e| &e.result).collect();
+            crate::report::history::against_earlier(r, &rs)
+        })
+        .collect()
+}
+
 /// Run `iomark report` with the arguments after the command word.
 pub fn run(args: &[String]) -> Exit {
     let argv = std::iter::once("iomark report".to_string()).chain(args.iter().cloned());
@@ -117,11 +147,13 @@ pub fn run(args: &[String]) -> Exit {
         "html" => HtmlReport {
             names: short,
             files,
+            history: against_earlier(&a.inputs, &names, &results),
         }
         .render(&results),
         "markdown" => MarkdownReport {
             names: short,
             files,
+            history: against_earlier(&a.inputs, &names, &results),
         }
         .render(&results),
         _ => OpenMetrics { names }.render(&results),

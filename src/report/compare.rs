@@ -874,6 +874,39 @@ pub struct Comparison {
     pub history: Vec<crate::result::Warning>,
 }
 
+/// One warning of a comparison, said once: its id, its sentence (the first message of
+/// that id in the column) and the letters of the columns it holds for.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WarningNote {
+    /// the stable warning id
+    pub id: String,
+    /// the warning in words
+    pub text: String,
+    /// the columns it holds for (`A`, `C`)
+    pub columns: Vec<String>,
+}
+
+/// Every column's warnings, each (id and sentence) once with the columns it holds for,
+/// in the order the columns first show them: what the formats say under the table and
+/// the chart.
+pub fn warning_notes(c: &Comparison) -> Vec<WarningNote> {
+    let mut seen: Vec<WarningNote> = vec![];
+    for (i, col) in c.columns.iter().enumerate() {
+        for (k, id) in col.warnings.iter().enumerate() {
+            let text = col.warning_text.get(k).cloned().unwrap_or_default();
+            match seen.iter_mut().find(|n| n.id == *id && n.text == text) {
+                Some(n) => n.columns.push(letter(i)),
+                None => seen.push(WarningNote {
+                    id: id.clone(),
+                    text,
+                    columns: vec![letter(i)],
+                }),
+            }
+        }
+    }
+    seen
+}
+
 /// Labels: `--label` values in order, then the device model of the diagnosis, then the
 /// file stem; a label used twice gets the file stem appended.
 pub fn labels(given: &[String], files: &[String], results: &[RunResult]) -> Vec<String> {

@@ -341,23 +341,14 @@ fn row_roles(c: &Comparison, r: &Row) -> Vec<Option<Role>> {
 /// holds for: `  A, C: page_cache.fits_in_ram: the buffered file set …` (markdown: a
 /// list). Empty without warnings.
 fn warnings_legend(c: &Comparison, f: Format) -> String {
-    let mut seen: Vec<(String, String, Vec<String>)> = vec![];
-    for (i, col) in c.columns.iter().enumerate() {
-        for (k, id) in col.warnings.iter().enumerate() {
-            let text = col.warning_text.get(k).cloned().unwrap_or_default();
-            match seen.iter_mut().find(|(x, t, _)| x == id && *t == text) {
-                Some((_, _, cols)) => cols.push(letter(i)),
-                None => seen.push((id.clone(), text, vec![letter(i)])),
-            }
-        }
-    }
-    if seen.is_empty() {
+    let notes = crate::report::compare::warning_notes(c);
+    if notes.is_empty() {
         return String::new();
     }
     let bullet = if f == Format::Markdown { "- " } else { "  " };
     let mut out = "\nWarnings:\n".to_string();
-    for (id, text, cols) in seen {
-        out += &format!("{bullet}{}: {id}: {text}\n", cols.join(", "));
+    for n in notes {
+        out += &format!("{bullet}{}: {}: {}\n", n.columns.join(", "), n.id, n.text);
     }
     out
 }

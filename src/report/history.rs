@@ -238,20 +238,40 @@ pub fn show_text(e: &Entry, file: &str, earlier: &[&RunResult]) -> String {
     // the table's own "Warnings:" block lists the result's warnings (once)
     out += &super::compare_render::render(&cmp, super::compare_render::Format::Table);
     let found = regressions(r, earlier);
-    out += &match (earlier.len(), found.is_empty()) {
-        (0, _) => "\nno earlier run of this device and test in the history\n".to_string(),
-        (n, true) => {
-            format!("\nno regression against the {n} earlier run(s) of this device and test\n")
-        }
-        (_, false) => {
-            "\nfindings:\n".to_string()
-                + &found
-                    .iter()
-                    .map(|w| format!("  {}: {}\n", w.id, w.message))
-                    .collect::<String>()
-        }
+    out += &if found.is_empty() {
+        format!("\n{}\n", no_regression(earlier.len()))
+    } else {
+        "\nfindings:\n".to_string()
+            + &found
+                .iter()
+                .map(|w| format!("  {}: {}\n", w.id, w.message))
+                .collect::<String>()
     };
     out
+}
+
+/// What a run's `n` earlier runs of its device and test say when they find no
+/// regression.
+fn no_regression(n: usize) -> String {
+    if n == 0 {
+        "no earlier run of this device and test in the history".into()
+    } else {
+        format!("no regression against the {n} earlier run(s) of this device and test")
+    }
+}
+
+/// What the `earlier` kept runs of `r`'s device and test say of it, one sentence each
+/// (the reports' "against the earlier kept runs"): the regression findings
+/// (`id: message`), else that there is none, or no earlier run.
+pub fn against_earlier(r: &RunResult, earlier: &[&RunResult]) -> Vec<String> {
+    let found = regressions(r, earlier);
+    if found.is_empty() {
+        return vec![no_regression(earlier.len())];
+    }
+    found
+        .iter()
+        .map(|w| format!("{}: {}", w.id, w.message))
+        .collect()
 }
 
 /// The job settings of a result in one line: kind, engine, iodepth, threads, block and

@@ -18,6 +18,10 @@ pub struct HtmlReport {
     pub names: Vec<String>,
     /// one file (or `history:ID`) per result
     pub files: Vec<String>,
+    /// per result, what the earlier kept runs of its device and test say of it (a
+    /// kept run's regression findings, report/history.rs `against_earlier`); empty:
+    /// nothing said (a file)
+    pub history: Vec<Vec<String>>,
 }
 
 /// Text as HTML text (also safe inside a double-quoted attribute). A control character
@@ -93,7 +97,7 @@ fn comparison(c: &Comparison) -> String {
 }
 
 /// One run: its context, settings, target diagnosis with findings, warnings, charts.
-fn run_section(i: usize, r: &RunResult, name: &str, file: &str) -> String {
+fn run_section(i: usize, r: &RunResult, name: &str, file: &str, history: &[String]) -> String {
     let x = context(r);
     let mut s = format!(
         "<section id=\"run-{i}\">\n<h2>{} = {}</h2>\n<table class=\"ctx\">\n",
@@ -134,6 +138,13 @@ fn run_section(i: usize, r: &RunResult, name: &str, file: &str) -> String {
         }
         s += "</ul>\n";
     }
+    if !history.is_empty() {
+        s += "<h3>Against the earlier kept runs</h3>\n<ul class=\"history\">\n";
+        for h in history {
+            s += &format!("<li>{}</li>\n", esc(h));
+        }
+        s += "</ul>\n";
+    }
     let charts: [(&str, &dyn Reporter); 3] = [
         ("throughput", &super::svg_plot::ThroughputChart),
         ("latency", &super::svg_plot::LatencyChart),
@@ -170,7 +181,8 @@ impl Reporter<[RunResult]> for HtmlReport {
         for (i, r) in rs.iter().enumerate() {
             let name = self.names.get(i).map_or("", String::as_str);
             let file = self.files.get(i).map_or("", String::as_str);
-            body += &run_section(i, r, name, file);
+            let history = self.history.get(i).map_or(&[][..], Vec::as_slice);
+            body += &run_section(i, r, name, file, history);
         }
         let page = format!(
             "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
@@ -194,6 +206,7 @@ mod tests {
         let page = HtmlReport {
             names: vec!["<script>alert(1)</script>".into()],
             files: vec!["a.json".into()],
+            history: vec![vec!["history.regression: <slower> & worse".into()]],
         }
         .render(std::slice::from_ref(&r))
         .unwrap();
@@ -202,6 +215,10 @@ mod tests {
         assert!(page.contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
         assert!(page.contains("the files are on &lt;tmpfs&gt; &amp; memory"));
         assert!(page.contains("default-src 'none'"));
+        assert!(page.contains(
+            "<h3>Against the earlier kept runs</h3>\n<ul class=\"history\">\n\
+             <li>history.regression: &lt;slower&gt; &amp; worse</li>"
+        ));
         assert!(page.contains("<svg"), "the compare chart is inline");
     }
 }

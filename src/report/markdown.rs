@@ -26,6 +26,9 @@ pub struct MarkdownReport {
     pub names: Vec<String>,
     /// one file (or `history:ID`) per result
     pub files: Vec<String>,
+    /// per result, what the earlier kept runs of its device and test say of it
+    /// (report/history.rs `against_earlier`); empty: nothing said (a file)
+    pub history: Vec<Vec<String>>,
 }
 
 /// One character as markdown text: `prev` is the character before it (a `.` after a
@@ -258,7 +261,7 @@ fn comparison(c: &Comparison) -> String {
 }
 
 /// One run: its context, settings, target diagnosis with findings, warnings.
-fn run_section(i: usize, r: &RunResult, name: &str, file: &str) -> String {
+fn run_section(i: usize, r: &RunResult, name: &str, file: &str, history: &[String]) -> String {
     let x = context(r);
     let mut s = wrap(&format!("## {} = {}", letter(i), self::name(name)), "", "");
     s.push('\n');
@@ -291,6 +294,12 @@ fn run_section(i: usize, r: &RunResult, name: &str, file: &str) -> String {
             s += &item(&format!("{}: {}", esc(&w.id), esc(&w.message)));
         }
     }
+    if !history.is_empty() {
+        s += "\n### Against the earlier kept runs\n\n";
+        for h in history {
+            s += &item(&esc(h));
+        }
+    }
     s
 }
 
@@ -306,7 +315,8 @@ impl Reporter<[RunResult]> for MarkdownReport {
             let name = self.names.get(i).map_or("", String::as_str);
             let file = self.files.get(i).map_or("", String::as_str);
             out.push('\n');
-            out += &run_section(i, r, name, file);
+            let history = self.history.get(i).map_or(&[][..], Vec::as_slice);
+            out += &run_section(i, r, name, file, history);
         }
         out += "\n";
         out += &wrap(
@@ -330,7 +340,14 @@ mod tests {
         let names = vec!["*bold* [a](b) | <b>x</b> #1. _u_".to_string(); 5];
         let files: Vec<String> = (0..5).map(|i| format!("/tmp/{i}/`x`.json")).collect();
         let rs = vec![r; 5];
-        let md = MarkdownReport { names, files }.render(&rs).unwrap();
+        let history = vec![vec![format!("history.regression: <slower> {long}")]; 5];
+        let md = MarkdownReport {
+            names,
+            files,
+            history,
+        }
+        .render(&rs)
+        .unwrap();
         let md = String::from_utf8(md).unwrap();
         for l in md.lines() {
             assert!(width(l) <= WIDTH, "{} columns: {l}", width(l));
@@ -342,6 +359,12 @@ mod tests {
         );
         assert!(md.contains("\\*bold\\* \\[a\\]\\(b\\) \\| &lt;b&gt;x&lt;/b&gt; \\#1\\. \\_u\\_"));
         assert!(!md.contains("`x`") && md.contains("\\`x\\`"));
+        // what the earlier kept runs say, under its heading, escaped and wrapped
+        assert_eq!(md.matches("### Against the earlier kept runs").count(), 5);
+        assert!(
+            md.contains("- history.regression: &lt;slower&gt;\n  xxx"),
+            "{md}"
+        );
         // five columns with ratios do not fit one table: two tables, each with the test
         assert!(md.matches("| test | metric |").count() >= 2, "{md}");
         assert!(md.contains("target.memory\\_fs: the files are on &lt;tmpfs&gt;"));

@@ -2,8 +2,10 @@
 //! exporter textfile collector (and any OpenMetrics reader): one gauge family per
 //! figure, a sample per run × test (compare's tests, report/compare.rs `tests_of`),
 //! labelled `run` (the history name or file), `command`, `device`, `test`; warnings as
-//! `iomark_warning{id="…"} 1`. The text is valid Prometheus text format 0.0.4 and
-//! OpenMetrics 1.0 at once: gauges only, `# HELP` and `# TYPE` before each family,
+//! `iomark_warning{id="…"} 1`; and one summary, `iomark_latency_seconds`: the run's
+//! read, write and fsync latency (label `op`) at the quantiles 0.5, 0.9, 0.99 and 0.999
+//! with its `_sum` and `_count`. The text is valid Prometheus text format 0.0.4 and
+//! OpenMetrics 1.0 at once: gauges and that summary, `# HELP` and `# TYPE` before each family,
 //! label values escaped (`\\`, `\"`, `\n`), and a final `# EOF` (a comment to the
 //! Prometheus parser). Names, paths and labels are always label values, never names.
 //! Numbers are written as both formats read them: no locale, `+Inf`, `-Inf`, `NaN`,
@@ -96,6 +98,53 @@ impl Family {
     }
 }
 
+/// The quantiles of `iomark_latency_seconds` and the result's percentile key of each.
+const QUANTILES: [(&str, &str); 4] = [
+    ("0.5", "50"),
+    ("0.9", "90"),
+    ("0.99", "99"),
+    ("0.999", "99.9"),
+];
+
+/// The latency each `op` of `r` is summarised by: per read or write, submission to
+/// completion (the completion latency of queued requests when recorded, else the
+/// operation's own), and the fsync calls; an op without events is left out.
+fn op_latencies(r: &RunResult) -> Vec<(&'static str, &crate::result::Latency)> {
+    fn io(o: &crate::result::OpStats) -> &crate::result::Latency {
+        o.clat.as_ref().filter(|c| c.count > 0).unwrap_or(&o.lat)
+    }
+    [
+        ("read", io(&r.read)),
+        ("write", io(&r.write)),
+        ("fsync", &r.fsync.lat),
+    ]
+    .into_iter()
+    .filter(|(_, l)| l.count > 0)
+    .collect()
+}
+
+/// Labels added to a sample's base labels (`("op", "read")`).
+type Extra<'a> = &'a [(&'static str, String)];
+
+/// The summary `iomark_latency_seconds` of one run, its samples under `base` labels
+/// (with `op`): each quantile the result kept, then `_sum` and `_count`, together.
+fn summary_samples(r: &RunResult, base: &dyn Fn(Extra) -> String) -> String {
+    let name = "iomark_latency_seconds";
+    let mut s = String::new();
+    for (op, l) in op_latencies(r) {
+        for (q, key) in QUANTILES {
+            if let Some(v) = l.percentiles_ns.get(key) {
+                let ls = base(&[("op", op.into()), ("quantile", q.into())]);
+                s += &format!("{name}{ls} {}\n", num(*v as f64 / 1e9));
+            }
+        }
+        let ls = base(&[("op", op.into())]);
+        s += &format!("{name}_sum{ls} {}\n", num(l.sum_ns as f64 / 1e9));
+        s += &format!("{name}_count{ls} {}\n", l.count);
+    }
+    s
+}
+
 impl Reporter<[RunResult]> for OpenMetrics {
     fn render(&self, rs: &[RunResult]) -> Result<Vec<u8>, ReportError> {
         let mut bw = Family::new(
@@ -119,6 +168,7 @@ impl Reporter<[RunResult]> for OpenMetrics {
             "iomark_run_end_timestamp_seconds",
             "When the run ended, Unix time in seconds (0: unknown).",
         );
+        let mut summary = String::new();
         let runs = unique(
             (0..rs.len()).map(|i| self.names.get(i).cloned().unwrap_or_else(|| i.to_string())),
         );
@@ -154,6 +204,7 @@ impl Reporter<[RunResult]> for OpenMetrics {
                     pct.samples.push((base(&l), v / 1e6));
                 }
             }
+            summary += &summary_samples(r, &base);
             let mut seen: Vec<&str> = vec![];
             for w in &r.warnings {
                 if !seen.contains(&w.id.as_str()) {
@@ -162,10 +213,14 @@ impl Reporter<[RunResult]> for OpenMetrics {
                 }
             }
         }
-        let mut out: String = [&bw, &iops, &mean, &pct, &warn, &ended]
-            .iter()
-            .map(|f| f.text())
-            .collect();
+        let mut out: String = [&bw, &iops, &mean, &pct].iter().map(|f| f.text()).collect();
+        if !summary.is_empty() {
+            out += "# HELP iomark_latency_seconds Latency of the run's reads, writes and fsyncs (label op) at quantiles, seconds: per read or write, submission to completion.\n";
+            out += "# TYPE iomark_latency_seconds summary\n";
+            out += &summary;
+        }
+        out += &warn.text();
+        out += &ended.text();
         out += "# EOF\n";
         Ok(out.into_bytes())
     }
@@ -225,5 +280,56 @@ mod tests {
         dedup.dedup();
         assert_eq!(dedup.len(), samples.len(), "{text}");
         assert!(text.contains("run=\"a (2)\""), "{text}");
+    }
+
+    /// A latency with `count` events summing `sum_ns`, at percentiles `pcts` (key, ns).
+    fn lat(count: u64, sum_ns: u64, pcts: &[(&str, u64)]) -> crate::result::Latency {
+        crate::result::Latency {
+            count,
+            sum_ns,
+            percentiles_ns: pcts.iter().map(|(k, v)| (k.to_string(), *v)).collect(),
+            ..Default::default()
+        }
+    }
+
+    /// The summary holds each op that has events, at the quantiles the result kept:
+    /// reads by their own latency, writes by their completion latency when recorded
+    /// (queued requests), fsyncs; `_sum` and `_count` follow each op's quantiles.
+    #[test]
+    fn latency_summary_has_the_quantiles_of_each_op() {
+        let mut r = crate::report::copy_result_warned("m");
+        let all = [("50", 1_000), ("90", 2_000), ("99", 4_000), ("99.9", 8_000)];
+        r.read.lat = lat(10, 15_000, &all);
+        r.write.lat = lat(5, 1, &[("50", 7)]);
+        r.write.clat = Some(lat(5, 50_000, &[("50", 9_000), ("99", 12_000)]));
+        r.fsync.lat = lat(2, 3_000_000_000, &[]);
+        let text = OpenMetrics {
+            names: vec!["r".into()],
+        }
+        .render(std::slice::from_ref(&r))
+        .unwrap();
+        let text = String::from_utf8(text).unwrap();
+        let l = "run=\"r\",command=\"copy\",device=\"unknown device\"";
+        let want = format!(
+            "# TYPE iomark_latency_seconds summary\n\
+             iomark_latency_seconds{{{l},op=\"read\",quantile=\"0.5\"}} 0.000001\n\
+             iomark_latency_seconds{{{l},op=\"read\",quantile=\"0.9\"}} 0.000002\n\
+             iomark_latency_seconds{{{l},op=\"read\",quantile=\"0.99\"}} 0.000004\n\
+             iomark_latency_seconds{{{l},op=\"read\",quantile=\"0.999\"}} 0.000008\n\
+             iomark_latency_seconds_sum{{{l},op=\"read\"}} 0.000015\n\
+             iomark_latency_seconds_count{{{l},op=\"read\"}} 10\n\
+             iomark_latency_seconds{{{l},op=\"write\",quantile=\"0.5\"}} 0.000009\n\
+             iomark_latency_seconds{{{l},op=\"write\",quantile=\"0.99\"}} 0.000012\n\
+             iomark_latency_seconds_sum{{{l},op=\"write\"}} 0.00005\n\
+             iomark_latency_seconds_count{{{l},op=\"write\"}} 5\n\
+             iomark_latency_seconds_sum{{{l},op=\"fsync\"}} 3\n\
+             iomark_latency_seconds_count{{{l},op=\"fsync\"}} 2\n"
+        );
+        assert!(text.contains(&want), "{text}");
+        // a result without reads, writes or fsyncs has no summary
+        let text = OpenMetrics { names: vec![] }
+            .render(&[crate::report::copy_result_warned("m")])
+            .unwrap();
+        assert!(!String::from_utf8(text).unwrap().contains("summary"));
     }
 }

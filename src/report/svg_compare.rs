@@ -27,18 +27,86 @@ const PALETTE: [RGBColor; 8] = [
 /// Height of one legend row, px (14 px text and its spacing in plotters' series labels).
 const LEGEND_ROW_PX: f64 = 20.0;
 
-/// A column's legend entry: `A = label`, with `⚠ ids` when the column has warnings.
+/// A column's legend entry: `A = label`, with the bars' `⚠` marker when the column has
+/// warnings (said in words under the chart: [`notes`]).
 fn legend_label(ci: usize, col: &crate::report::compare::Column) -> String {
-    if col.warnings.is_empty() {
-        format!("{} = {}", letter(ci), col.label)
-    } else {
-        format!(
-            "{} = {} ⚠ {}",
-            letter(ci),
-            col.label,
-            col.warnings.join(", ")
-        )
+    let mark = if col.warnings.is_empty() { "" } else { " ⚠" };
+    format!("{} = {}{mark}", letter(ci), col.label)
+}
+
+/// Width of the chart, px.
+const WIDTH_PX: u32 = 1200;
+
+/// Characters of one note line under the chart: the width less its margins, at 7 px a
+/// character of 13 px sans-serif (wider than its average, so a line never overflows).
+const NOTE_CHARS: usize = (WIDTH_PX as usize - 40) / 7;
+
+/// Height of one note line, px.
+const NOTE_ROW_PX: i32 = 18;
+
+/// `text` in lines of at most `width` characters, broken at spaces (a longer word is
+/// cut).
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut lines: Vec<String> = vec![];
+    let mut line = String::new();
+    for word in text.split_whitespace() {
+        let mut word: Vec<char> = word.chars().collect();
+        while !word.is_empty() {
+            let used = line.chars().count();
+            let fresh = line.is_empty();
+            let sep = usize::from(!fresh);
+            if used + sep + word.len() <= width {
+                if !fresh {
+                    line.push(' ');
+                }
+                line.extend(word.drain(..));
+            } else if !fresh {
+                lines.push(std::mem::take(&mut line));
+            } else {
+                // a word longer than a line: cut
+                let room = width.saturating_sub(used).max(1);
+                line.extend(word.drain(..room));
+                lines.push(std::mem::take(&mut line));
+            }
+        }
     }
+    if !line.is_empty() {
+        lines.push(line);
+    }
+    lines
+}
+
+/// The lines under the chart: the `*` of a test whose jobs differ, then each warning
+/// once, in words, with the columns it holds for (`⚠ B, C: the buffered file set …`, as
+/// compare's text says them under its table), wrapped to the chart's width; `true`
+/// marks a line that continues a note (drawn indented under its first).
+fn notes(c: &Comparison) -> Vec<(bool, String)> {
+    let mut out = vec![];
+    let mut note = |text: &str| {
+        let lines = wrap(text, NOTE_CHARS);
+        out.extend(lines.into_iter().enumerate().map(|(k, l)| (k > 0, l)));
+    };
+    if c.rows
+        .iter()
+        .flat_map(|r| &r.differences)
+        .any(|d| !d.ends_with("no such test"))
+    {
+        note("* the results' jobs differ for this test (block size, QD, threads, O_DIRECT, fsync policy, memory target or page cache): see the \"jobs differ\" column of iomark compare");
+    }
+    for n in crate::report::compare::warning_notes(c) {
+        let text = if n.text.trim().is_empty() {
+            &n.id
+        } else {
+            &n.text
+        };
+        let line = format!(
+            "⚠ {}: {}",
+            n.columns.join(", "),
+            crate::util::text::visible(text)
+        );
+        note(&line);
+    }
+    out
 }
 
 /// The top of a panel's y range: the legend (upper right, one row per column) never
@@ -198,18 +266,28 @@ impl Reporter<[RunResult]> for CompareChart {
     }
 }
 
-/// Draw the grouped-bar chart of `c` (SVG, 1200 × 900 px).
+/// Draw the grouped-bar chart of `c` (SVG, 1200 px wide; 450 px a panel and a line a
+/// note under them).
 fn draw(c: &Comparison, svg: &mut String) -> Result<(), String> {
     // a third panel, the share of the time in fsync, when a column fsyncs
     let fsyncs = c
         .rows
         .iter()
         .any(|r| r.metric == crate::report::compare::TIME_IN_FSYNC);
-    let height = if fsyncs { 1350 } else { 900 };
-    let root = SVGBackend::with_string(svg, (1200, height)).into_drawing_area();
+    let panels = if fsyncs { 1350 } else { 900 };
+    let notes = notes(c);
+    let footer = if notes.is_empty() {
+        0
+    } else {
+        NOTE_ROW_PX * notes.len() as i32 + 16
+    };
+    let height = panels + footer as u32;
+    let root = SVGBackend::with_string(svg, (WIDTH_PX, height)).into_drawing_area();
     root.fill(&WHITE).map_err(|x| x.to_string())?;
     let (upper, rest) = root.split_vertically(450);
-    let (lower, third) = rest.split_vertically(450);
+    let (lower, rest) = rest.split_vertically(450);
+    // the notes' lines below the panels: no panel reaches into them
+    let (third, _) = rest.split_vertically(450);
     if fsyncs {
         panel(
             &third,
@@ -233,15 +311,15 @@ fn draw(c: &Comparison, svg: &mut String) -> Result<(), String> {
         "IOPS per test (higher is better)",
         "I/O operations per second",
     )?;
-    if c.rows
-        .iter()
-        .flat_map(|r| &r.differences)
-        .any(|d| !d.ends_with("no such test"))
-    {
+    for (i, (continues, line)) in notes.into_iter().enumerate() {
+        let x = if continues { 34 } else { 20 };
         root.draw(&Text::new(
-            "* the results' jobs differ for this test (block size, QD, threads, O_DIRECT, fsync policy, memory target or page cache): see the \"jobs differ\" column of iomark compare",
-            (20, height as i32 - 20),
-            ("sans-serif", 13).into_font().color(&BLACK),
+            line,
+            (x, panels as i32 + 4 + NOTE_ROW_PX * i as i32),
+            ("sans-serif", 13)
+                .into_font()
+                .color(&BLACK)
+                .pos(Pos::new(HPos::Left, VPos::Top)),
         ))
         .map_err(|x| x.to_string())?;
     }
@@ -325,52 +403,133 @@ mod tests {
         }
     }
 
-    /// The chart's legend names each column's warning ids as the markdown and text
-    /// tables' `warnings` row does, escaped as text: an id or label with `<` and `&`
-    /// (a result file is input) is `&lt;`/`&amp;` in the SVG, never markup.
+    /// The texts of an SVG: (y, content as written, escapes and all).
+    fn texts(svg: &str) -> Vec<(f64, String)> {
+        svg.split("<text")
+            .skip(1)
+            .filter_map(|t| {
+                let (tag, rest) = t.split_once('>')?;
+                let y = tag.split(" y=\"").nth(1)?.split('"').next()?.parse().ok()?;
+                Some((y, rest.split("</text>").next()?.trim().to_string()))
+            })
+            .collect()
+    }
+
+    /// XML's escapes undone.
+    fn unescape(s: &str) -> String {
+        s.replace("&lt;", "<")
+            .replace("&gt;", ">")
+            .replace("&quot;", "\"")
+            .replace("&apos;", "'")
+            .replace("&#39;", "'")
+            .replace("&amp;", "&")
+    }
+
+    /// Under the chart, each warning is said once in words with the columns it holds
+    /// for (compare's text says the same under its table, with the ids its `warnings`
+    /// row shows), wrapped to the chart's width inside the picture, escaped as text:
+    /// a label or message with `<` and `&` (a result file is input) is never markup.
+    /// The legend marks a warned column with the bars' `⚠`, and names no id.
     #[test]
-    fn the_legend_names_the_warning_ids_the_tables_show_escaped() {
+    fn the_notes_under_the_chart_say_each_warning_once_in_words_escaped() {
         use crate::report::compare_render::{Compare, Format};
+        let long = "a <b>crafted</b> & long sentence of a warning, ".repeat(8);
         let mut warned = crate::report::copy_result_warned("on tmpfs");
         warned.warnings.push(crate::result::Warning {
             id: "x<y&z".into(),
-            message: "a crafted id".into(),
+            message: long.clone(),
         });
         let rs = vec![warned, crate::report::copy_result_warned("on tmpfs")];
         let labels: Vec<String> = vec!["<script>alert(1)</script>".into(), "plain".into()];
         let files: Vec<String> = vec!["a.json".into(), "b.json".into()];
-        let chart = CompareChart {
+        let svg = CompareChart {
             labels: labels.clone(),
             files: files.clone(),
         }
         .render(&rs)
         .unwrap();
-        let svg = String::from_utf8(chart).unwrap();
-        let ids = crate::report::compare::compare(&rs, &labels, &files).columns[0]
-            .warnings
-            .clone();
-        assert_eq!(ids, ["target.memory_fs", "x<y&z"]);
-        for format in [Format::Markdown, Format::Table] {
-            let table = Compare {
-                labels: labels.clone(),
-                files: files.clone(),
-                groups: vec![],
-                baseline: 0,
-                format,
-                paint: crate::util::color::Paint { on: false },
-                findings: vec![],
-            }
-            .render(&rs)
-            .unwrap();
-            let table = String::from_utf8(table).unwrap();
-            for id in &ids {
-                assert!(table.contains(id.as_str()), "{id}: {table}");
-            }
+        let svg = String::from_utf8(svg).unwrap();
+        let table = Compare {
+            labels: labels.clone(),
+            files: files.clone(),
+            groups: vec![],
+            baseline: 0,
+            format: Format::Table,
+            paint: crate::util::color::Paint { on: false },
+            findings: vec![],
         }
-        // the legend: `A = label ⚠ ids`, escaped; B has the one shared id
-        let a = "A = &lt;script&gt;alert(1)&lt;/script&gt; ⚠ target.memory_fs, x&lt;y&amp;z";
-        assert!(svg.contains(a), "{svg}");
-        assert!(svg.contains("B = plain ⚠ target.memory_fs"), "{svg}");
-        assert!(!svg.contains("<script") && !svg.contains("x<y"), "{svg}");
+        .render(&rs)
+        .unwrap();
+        let table = String::from_utf8(table).unwrap();
+        assert!(
+            table.contains("  A, B: target.memory_fs: on tmpfs\n"),
+            "{table}"
+        );
+        assert!(table.contains("  A: x<y&z: a <b>crafted"), "{table}");
+        // the legend: `A = label ⚠`, escaped, no id
+        assert!(
+            svg.contains("\nA = &lt;script&gt;alert(1)&lt;/script&gt; ⚠\n"),
+            "{svg}"
+        );
+        assert!(svg.contains("\nB = plain ⚠\n"), "{svg}");
+        assert!(
+            !svg.contains("target.memory_fs") && !svg.contains("x&lt;y"),
+            "{svg}"
+        );
+        assert!(!svg.contains("<script") && !svg.contains("<b>"), "{svg}");
+        // the notes: one line for the shared warning, the long one wrapped
+        let notes = notes(&crate::report::compare::compare(&rs, &labels, &files));
+        let lines: Vec<String> = notes.iter().map(|(_, l)| l.clone()).collect();
+        // each note's first line at the margin, the lines that continue it indented
+        let starts: Vec<bool> = notes.iter().map(|(c, _)| !c).collect();
+        assert_eq!(starts[..3], [true, true, false], "{notes:?}");
+        assert_eq!(
+            lines.iter().filter(|l| *l == "⚠ A, B: on tmpfs").count(),
+            1,
+            "{lines:?}"
+        );
+        let crafted: Vec<&String> = lines
+            .iter()
+            .skip_while(|l| !l.starts_with("⚠ A: a <b>crafted</b> &"))
+            .collect();
+        assert!(crafted.len() >= 3, "wrapped: {lines:?}");
+        let words: Vec<&str> = crafted.iter().flat_map(|l| l.split_whitespace()).collect();
+        let want: Vec<&str> = ["⚠", "A:"]
+            .into_iter()
+            .chain(long.split_whitespace())
+            .collect();
+        assert_eq!(words, want);
+        // drawn last, below everything else, inside the picture, each within the width
+        let height: f64 = svg
+            .split("height=\"")
+            .nth(1)
+            .unwrap()
+            .split('"')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
+        let all = texts(&svg);
+        let (above, drawn) = all.split_at(all.len() - lines.len());
+        let drawn: Vec<String> = drawn.iter().map(|(_, t)| unescape(t)).collect();
+        assert_eq!(drawn, lines);
+        let top = all[above.len()].0;
+        assert!(above.iter().all(|(y, _)| *y < top), "{all:?}");
+        for l in &lines {
+            assert!(l.chars().count() <= NOTE_CHARS, "{l}");
+        }
+        let bottom = all.last().unwrap().0;
+        assert!(
+            bottom + f64::from(NOTE_ROW_PX) <= height,
+            "{bottom} in {height}"
+        );
+    }
+
+    #[test]
+    fn wrap_breaks_at_spaces_and_cuts_a_longer_word() {
+        assert_eq!(wrap("aa bb cc", 5), ["aa bb", "cc"]);
+        assert_eq!(wrap("abcdefgh x", 4), ["abcd", "efgh", "x"]);
+        assert_eq!(wrap("", 4), Vec::<String>::new());
+        assert_eq!(wrap("a  b\nc", 10), ["a b c"]);
     }
 }

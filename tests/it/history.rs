@@ -184,7 +184,8 @@ fn three_runs_on_two_devices_and_the_previous_run_of_the_same_device() {
 
 /// `--baseline=last` finds the regression: a planted run a third as fast as the
 /// earlier runs of its device and test raises `history.regression`; one 1 % slower, within
-/// their spread, does not.
+/// their spread, does not. `iomark report` of the kept run says the same under "Against
+/// the earlier kept runs" (markdown and HTML); of a result file, nothing.
 #[test]
 fn a_planted_slower_run_is_a_regression_and_one_within_the_spread_is_not() {
     let (res, shm) = (scratch(), shm_dir());
@@ -217,6 +218,27 @@ fn a_planted_slower_run_is_a_regression_and_one_within_the_spread_is_not() {
     let j = with_history(&results, &["compare", "--baseline=last", "--format=json"]).ok();
     let v: Value = serde_json::from_str(&j.stdout).unwrap();
     assert_eq!(v["history"][0]["id"], "history.regression");
+    let against =
+        "### Against the earlier kept runs\n\n- history.regression: RND16K Q1T1 read MB/s";
+    let md = with_history(&results, &["report", "history:last", "--format=markdown"]).ok();
+    assert!(md.stdout.contains(against), "{}", md.stdout);
+    let html = with_history(&results, &["report", "history:last", "--format=html"]).ok();
+    assert!(
+        html.stdout
+            .contains("<li>history.regression: RND16K Q1T1 read MB/s"),
+        "{}",
+        html.stdout
+    );
+    let file = with_history(
+        &results,
+        &["report", slow.to_str().unwrap(), "--format=markdown"],
+    )
+    .ok();
+    assert!(
+        !file.stdout.contains("Against the earlier"),
+        "{}",
+        file.stdout
+    );
     std::fs::remove_file(slow).unwrap();
     plant("20990101-000003-fileio-3", 3000, 1.01);
     let c = with_history(&results, &["compare", "--baseline=last"]).ok();
@@ -227,6 +249,13 @@ fn a_planted_slower_run_is_a_regression_and_one_within_the_spread_is_not() {
             .contains("no regression against the 2 earlier run(s)"),
         "{}",
         show.stdout
+    );
+    let md = with_history(&results, &["report", "history:last", "--format=markdown"]).ok();
+    assert!(
+        md.stdout
+            .contains("- no regression against the 2 earlier run\\(s\\) of this device and test"),
+        "{}",
+        md.stdout
     );
 }
 
@@ -347,12 +376,14 @@ fn schema_1_and_schema_2_results_are_read() {
 /// `iomark report --format=openmetrics` of a kept run and a file passes both of
 /// prometheus_client's parsers (Prometheus text and OpenMetrics), with bandwidth, IOPS,
 /// latency and the warnings as labelled gauges; a run name with quotes stays a label value;
-/// a file given twice keeps both samples (`run` label ` (2)`).
+/// a file given twice keeps both samples (`run` label ` (2)`). The latency summary of a
+/// fileio mix (reads, writes, fsyncs) holds, per op, the result's 50th, 90th, 99th and
+/// 99.9th percentiles as quantiles 0.5 … 0.999, and its event count and latency sum.
 #[test]
 fn openmetrics_output_passes_prometheus_client_parsers() {
     let (res, shm) = (scratch(), shm_dir());
     let results = res.path().join("results");
-    fileio_in(&results, shm.path(), &[]).ok();
+    fileio_in(&results, shm.path(), &["--file-test-mode=rndrw"]).ok();
     let odd = res.path().join("a \"quoted\" run.json");
     std::fs::copy(kept(&results).pop().unwrap(), &odd).unwrap();
     let prom = res.path().join("iomark.prom");
@@ -370,7 +401,7 @@ fn openmetrics_output_passes_prometheus_client_parsers() {
     )
     .ok();
     let script = r#"
-import sys
+import json, sys
 from prometheus_client.parser import text_string_to_metric_families as prom
 from prometheus_client.openmetrics.parser import text_string_to_metric_families as om
 text = open(sys.argv[1]).read()
@@ -381,16 +412,37 @@ for parse in (prom, om):
         assert name in fams, (name, sorted(fams))
         assert fams[name].type == "gauge", fams[name].type
     bw = fams["iomark_bandwidth_bytes_per_second"].samples
-    # the file given twice: two samples, told apart by their run label (none lost)
-    assert len(bw) == 3 and all(s.value > 0 for s in bw), bw
+    # the file given twice: its samples kept, told apart by their run label (none lost);
+    # three tests a run (the mix, its reads, its writes)
+    assert len(bw) == 9 and all(s.value > 0 for s in bw), bw
     assert len({s.labels["run"] for s in bw}) == 3, bw
+    # the latency summary: each op's percentiles, count and sum as the result has them
+    assert fams["iomark_latency_seconds"].type == "summary", fams["iomark_latency_seconds"].type
+    r = json.load(open(sys.argv[2]))
+    lats = {"read": r["read"].get("clat") or r["read"]["lat"],
+            "write": r["write"].get("clat") or r["write"]["lat"], "fsync": r["fsync"]["lat"]}
+    got = {}
+    for s in fams["iomark_latency_seconds"].samples:
+        key = (s.labels["run"], s.labels["op"], s.name[len("iomark_latency_seconds"):],
+               s.labels.get("quantile"))
+        assert key not in got, key
+        got[key] = s.value
+    want = {}
+    for run in {s.labels["run"] for s in bw}:
+        for op, l in lats.items():
+            assert l["count"] > 0 and l["percentiles_ns"], (op, l)
+            for q, p in (("0.5", "50"), ("0.9", "90"), ("0.99", "99"), ("0.999", "99.9")):
+                want[(run, op, "", q)] = l["percentiles_ns"][p] / 1e9
+            want[(run, op, "_sum", None)] = l["sum_ns"] / 1e9
+            want[(run, op, "_count", None)] = l["count"]
+    assert got == want, (got, want)
     assert any('"quoted"' in s.labels["run"] for s in bw), bw
     ids = {s.labels["id"] for s in fams["iomark_warning"].samples}
     assert "target.memory_fs" in ids, ids
 print("parsed")
 "#;
     let o = Iomark::program("python3")
-        .args(["-c", script, prom.to_str().unwrap()])
+        .args(["-c", script, prom.to_str().unwrap(), odd.to_str().unwrap()])
         .run();
     assert_eq!(
         o.code,
