@@ -21,11 +21,39 @@ pub fn run(
     let outs = outputs(cmd, json, report)?;
     let run = execute(&live);
     let ended = finish(cmd, &run, &outs);
+    late_signal(cmd, &ended);
     // the results history: a completed run, its line last
     if let Some(l) = crate::cli::output::keep_history(&run.result, history) {
         eprintln!("{l}");
     }
     ended
+}
+
+/// A stop signal the run did not stop for (it came during its last checks, its cleanup
+/// or its report): the result is complete (status ok) and the exit code is the signal's
+/// all the same (src/cli/mod.rs), which this line explains.
+fn late_signal(cmd: &str, ended: &Exit) {
+    let Some(s) = crate::run::signals::Signals::installed() else {
+        return;
+    };
+    if let Some(l) = late_signal_line(cmd, ended, s.exit_code(), s.name()) {
+        eprintln!("{l}");
+    }
+}
+
+/// The line of [`late_signal`]: only after a run that ended well and a stop signal.
+fn late_signal_line(
+    cmd: &str,
+    ended: &Exit,
+    code: Option<i32>,
+    name: Option<&str>,
+) -> Option<String> {
+    match (ended, code, name) {
+        (Ok(exit::OK), Some(code), Some(name)) => Some(format!(
+            "iomark {cmd}: {name} came too late to stop the run: its result is complete (status ok); exit {code}, as for any stop signal"
+        )),
+        _ => None,
+    }
 }
 
 /// The outputs of `iomark CMD`: `--json` (checked and its write rehearsed now) and
@@ -71,4 +99,21 @@ fn finish(cmd: &str, run: &PhaseRun, outs: &Outputs) -> Exit {
         return Err(Error::new(code, line));
     }
     Ok(run.code)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_late_signal_is_said_only_after_a_run_that_ended_well() {
+        assert_eq!(
+            late_signal_line("copy", &Ok(exit::OK), Some(130), Some("SIGINT")).as_deref(),
+            Some("iomark copy: SIGINT came too late to stop the run: its result is complete (status ok); exit 130, as for any stop signal")
+        );
+        assert!(late_signal_line("copy", &Ok(exit::OK), None, None).is_none());
+        assert!(late_signal_line("tree", &Ok(exit::FAILED), Some(143), Some("SIGTERM")).is_none());
+        let failed: Exit = Err(Error::new(exit::FAILED, "x"));
+        assert!(late_signal_line("tree", &failed, Some(143), Some("SIGTERM")).is_none());
+    }
 }

@@ -577,13 +577,7 @@ fn bind_listen(o: &NetOpts, port: u16) -> Result<OwnedFd, NetFail> {
             path
         }
         Proto::Vsock => {
-            setopt(
-                fd,
-                libc::SOL_SOCKET,
-                libc::SO_REUSEADDR,
-                1 as libc::c_int,
-                "SO_REUSEADDR",
-            )?;
+            reuse_addr(fd)?;
             bind(
                 fd,
                 &Addr::vsock(VSOCK_CID_ANY, port),
@@ -602,16 +596,21 @@ fn bind_listen(o: &NetOpts, port: u16) -> Result<OwnedFd, NetFail> {
     Ok(s)
 }
 
-/// Bind a TCP/UDP receiver's socket `fd` to `port` (joining the multicast group that
-/// `hostname=` names, for UDP); the address it is bound to.
-fn bind_inet(o: &NetOpts, fd: RawFd, p: Proto, port: u16) -> Result<String, NetFail> {
+/// SO_REUSEADDR on a receiver's socket: a port an earlier run left in TIME_WAIT binds.
+fn reuse_addr(fd: RawFd) -> Result<(), NetFail> {
     setopt(
         fd,
         libc::SOL_SOCKET,
         libc::SO_REUSEADDR,
         1 as libc::c_int,
         "SO_REUSEADDR",
-    )?;
+    )
+}
+
+/// Bind a TCP/UDP receiver's socket `fd` to `port` (joining the multicast group that
+/// `hostname=` names, for UDP); the address it is bound to.
+fn bind_inet(o: &NetOpts, fd: RawFd, p: Proto, port: u16) -> Result<String, NetFail> {
+    reuse_addr(fd)?;
     setopt(
         fd,
         libc::SOL_SOCKET,

@@ -224,6 +224,13 @@ pub fn inherited_ignored(sig: i32) -> bool {
         .contains(&sig)
 }
 
+impl Signals {
+    /// The handlers' flags, if [`Signals::install`] ran.
+    pub fn installed() -> Option<&'static Signals> {
+        INSTALLED.get()
+    }
+}
+
 /// The exit code of the stop signal this process received, if any (handlers not
 /// installed: none).
 pub fn received() -> Option<i32> {

@@ -16,7 +16,7 @@ use std::time::Duration;
 pub(crate) const OLD: &str = "the previous report\n";
 
 /// One job of 16 writes of 4 KiB into `t.0.0`, its JSON report in `out.json`.
-const JOB: [&str; 6] = [
+pub(crate) const JOB: [&str; 6] = [
     "--name=t",
     "--size=64k",
     "--rw=write",
@@ -81,15 +81,8 @@ pub(crate) fn stopped(bin: &Path, d: &Path, fault: &str, unlink: bool) -> std::p
 
 /// The verdict of one cell, `None` when it holds.
 pub(crate) fn check(o: &Out, d: &Path, (sig, code): (i32, i32), unlinked: bool) -> Option<String> {
-    if o.code == 101 || o.stderr.contains("panicked") {
-        return Some(format!("panic: {}", o.dump()));
-    }
-    if o.code != code {
-        return Some(format!(
-            "exit {} (want {code}): {}",
-            o.code,
-            o.stderr.trim()
-        ));
+    if let Some(e) = o.ended_wrong(code) {
+        return Some(e);
     }
     if !o.stdout.is_empty() {
         return Some(format!("stdout is not empty: {:.80}", o.stdout));

@@ -76,6 +76,24 @@ fn findings<'a>(v: &'a Value, id: &str) -> Vec<&'a Value> {
         .unwrap_or_default()
 }
 
+/// The cliff finding `f` of result `v` is where the rate fell: within 1 s of the moment
+/// the run had written `n` bytes, and within 10 % of `n`.
+fn assert_cliff_at(v: &Value, f: &Value, n: u64) {
+    let (at, bytes) = (
+        f["at_s"].as_f64().unwrap(),
+        f["written_bytes"].as_u64().unwrap(),
+    );
+    let when = moment_of(v, n);
+    assert!(
+        (at - when).abs() <= 1.0,
+        "cliff at {at} s, the rate fell at {when} s"
+    );
+    assert!(
+        (bytes as f64 - n as f64).abs() <= 0.1 * n as f64,
+        "cliff after {bytes} bytes, the rate fell after {n}"
+    );
+}
+
 /// The moment the run's own samples had written `bytes` (linear inside the sample).
 fn moment_of(v: &Value, bytes: u64) -> f64 {
     let mut done = 0u64;
@@ -123,19 +141,7 @@ fn a_lowered_write_limit_is_a_cliff_at_its_moment_and_bytes() {
     );
     let f = findings(&v, CLIFF);
     assert_eq!(f.len(), 1, "{}", v["series"]);
-    let (at, bytes) = (
-        f[0]["at_s"].as_f64().unwrap(),
-        f[0]["written_bytes"].as_u64().unwrap(),
-    );
-    let when = moment_of(&v, n);
-    assert!(
-        (at - when).abs() <= 1.0,
-        "cliff at {at} s, the limit fell at {when} s"
-    );
-    assert!(
-        (bytes as f64 - n as f64).abs() <= 0.1 * n as f64,
-        "cliff after {bytes} bytes, the limit fell after {n}"
-    );
+    assert_cliff_at(&v, f[0], n);
     // after: the lowered limit binds; before: at most the first limit (the loop device
     // under a loaded machine may stay below it)
     let rate = |k: &str| f[0][k].as_f64().unwrap();
@@ -238,17 +244,5 @@ fn a_steady_rate_gives_no_cliff_where_a_planted_slowdown_gives_one() {
     let f = findings(&v, CLIFF);
     assert_eq!(f.len(), 1, "{}", v["series"]);
     let n = 60u64 << 20;
-    let (at, bytes) = (
-        f[0]["at_s"].as_f64().unwrap(),
-        f[0]["written_bytes"].as_u64().unwrap(),
-    );
-    let when = moment_of(&v, n);
-    assert!(
-        (at - when).abs() <= 1.0,
-        "cliff at {at} s, slowed at {when} s"
-    );
-    assert!(
-        (bytes as f64 - n as f64).abs() <= 0.1 * n as f64,
-        "cliff after {bytes} bytes, slowed after {n}"
-    );
+    assert_cliff_at(&v, f[0], n);
 }

@@ -315,15 +315,8 @@ fn old_or_complete(p: &Path) -> Result<(), String> {
 
 /// The common checks of every cell after its invocation.
 fn checks(cmd: Cmd, dir: &Path, outside: &Outside, o: &Out, code: i32) -> Result<String, String> {
-    if o.code == 101 || o.stderr.contains("panicked") {
-        return Err(format!("panic: {}", o.dump()));
-    }
-    if o.code != code {
-        return Err(format!(
-            "exit {} (want {code}): {}",
-            o.code,
-            o.stderr.trim()
-        ));
+    if let Some(e) = o.ended_wrong(code) {
+        return Err(e);
     }
     if std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         outside.assert_intact(&format!("{cmd:?}"))

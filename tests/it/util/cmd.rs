@@ -39,6 +39,16 @@ impl Out {
         }
     }
 
+    /// What is wrong with how the process ended, for a hazard cell: a panic, or an exit
+    /// code other than `code`; `None` when it ended as it should.
+    pub fn ended_wrong(&self, code: i32) -> Option<String> {
+        if self.code == 101 || self.stderr.contains("panicked") {
+            return Some(format!("panic: {}", self.dump()));
+        }
+        (self.code != code)
+            .then(|| format!("exit {} (want {code}): {}", self.code, self.stderr.trim()))
+    }
+
     /// stdout lines.
     pub fn lines(&self) -> Vec<&str> {
         self.stdout.lines().collect()

@@ -81,3 +81,23 @@ pub fn job<'a>(doc: &'a Value, name: &str) -> &'a Value {
 pub fn close(a: f64, b: f64) -> bool {
     (a - b).abs() <= 1e-9 * a.abs().max(b.abs()).max(1.0)
 }
+
+/// What an SVG chart says in words: the text of its `<text>` elements joined, entities
+/// decoded, runs of white space as one space (a note wrapped over lines reads whole).
+pub fn chart_text(svg: &str) -> String {
+    let said: Vec<&str> = svg
+        .split("<text")
+        .skip(1)
+        .filter_map(|t| t.split_once('>')?.1.split("</text>").next())
+        .collect();
+    said.join(" ")
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&#39;", "'")
+        .replace("&apos;", "'")
+        .replace("&amp;", "&")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}

@@ -16,15 +16,9 @@ use signals::OLD;
 use std::path::Path;
 use std::time::Duration;
 
-/// The persona's job; its data file is `t.0.0`, its report `out.json`.
-pub(super) const JOB: [&str; 6] = [
-    "--name=t",
-    "--size=64k",
-    "--rw=write",
-    "--bs=4k",
-    "--output-format=json",
-    "--output=out.json",
-];
+/// The persona's job (the signal tests' own): its data file is `t.0.0`, its report
+/// `out.json`.
+pub(super) use signals::JOB;
 
 /// The persona in `d` (its symbolic link under `bin`).
 fn fio(bin: &Path, d: &Path) -> Iomark {
@@ -34,15 +28,8 @@ fn fio(bin: &Path, d: &Path) -> Iomark {
 /// The checks of every cell: no panic, exit `code`, the outside file intact and
 /// `out.json` (unless planted) its old content or a complete document.
 fn checks(o: &Out, code: i32, d: &Path, outside: &Outside) -> Result<(), String> {
-    if o.code == 101 || o.stderr.contains("panicked") {
-        return Err(format!("panic: {}", o.dump()));
-    }
-    if o.code != code {
-        return Err(format!(
-            "exit {} (want {code}): {}",
-            o.code,
-            o.stderr.trim()
-        ));
+    if let Some(e) = o.ended_wrong(code) {
+        return Err(e);
     }
     outside.check_intact()?;
     let out = d.join("out.json");
@@ -106,13 +93,14 @@ pub(super) fn cell(hz: Hazard) -> Verdict {
     }
 }
 
-/// A link to the outside file at `--output` (refused before any I/O, exit 3: fio 3.33
-/// writes through it), at the data file `t.0.0` the persona named (refused, exit 3), and
+/// A link to the outside file at `--output` (refused before any I/O, exit 1, fio's code
+/// for an output it cannot open: fio 3.33 writes through it), at the data file `t.0.0`
+/// the persona named (refused, exit 3), and
 /// at a short data file named by `filename=` (replaced by a new file as fio's layout
 /// replaces it, exit 0): the target untouched in each.
 fn links(b: &Path, plant: Plant) -> Verdict {
     let cases: [(&str, &[&str], i32); 3] = [
-        ("out.json", &[], 3),
+        ("out.json", &[], 1),
         ("t.0.0", &[], 3),
         ("d.dat", &["--filename=d.dat"], 0),
     ];
@@ -139,7 +127,7 @@ fn links(b: &Path, plant: Plant) -> Verdict {
             return Verdict::Fail(format!("{what}: {}", o.dump()));
         }
     }
-    Verdict::Pass("3 paths (output, data, filename=), exit {0, 3}".into())
+    Verdict::Pass("3 paths (output, data, filename=), exit {1, 3, 0}".into())
 }
 
 /// A user's short file at the data path of a reading job: the layout extends it after
@@ -166,8 +154,8 @@ fn short_file(b: &Path) -> Verdict {
     verdict(r, "exit 0".into())
 }
 
-/// A FIFO as the data file `filename=t.0.0` (refused before any I/O, exit 3, the FIFO
-/// left: fio 3.33 reports `failed to get file size` with no I/O and exits 1), and a job file that is a
+/// A FIFO as the data file `filename=t.0.0` (refused before any I/O, exit 1 as fio, the
+/// FIFO left: fio 3.33 reports `failed to get file size` with no I/O), and a job file that is a
 /// FIFO (bash's `<(…)`: read once and run, exit 0, as fio).
 fn fifo_input(b: &Path) -> Verdict {
     let outside = Outside::new();
@@ -175,7 +163,7 @@ fn fifo_input(b: &Path) -> Verdict {
     let d = work.path();
     mkfifo(&d.join("t.0.0"));
     let o = fio(b, d).args(JOB).arg("--filename=t.0.0").run();
-    if let Err(e) = checks(&o, 3, d, &outside) {
+    if let Err(e) = checks(&o, 1, d, &outside) {
         return Verdict::Fail(format!("FIFO data file: {e}"));
     }
     let left = {
@@ -204,17 +192,17 @@ fn fifo_input(b: &Path) -> Verdict {
             _ => Err(format!("the FIFO's job did not run: {v}")),
         }
     });
-    verdict(r, "exit 3 (data), 0 (job file)".into())
+    verdict(r, "exit 1 (data), 0 (job file)".into())
 }
 
-/// `--output=/dev/full`: refused before any work (exit 3; fio 3.33 runs, loses the
+/// `--output=/dev/full`: refused before any work (exit 1; fio 3.33 runs, loses the
 /// report and exits 0); the report on stdout into /dev/full: exit 1 with a line (fio: 0).
 fn dev_full(b: &Path) -> Verdict {
     let outside = Outside::new();
     let work = scratch();
     let d = work.path();
     let o = fio(b, d).args(&JOB[..5]).arg("--output=/dev/full").run();
-    if let Err(e) = checks(&o, 3, d, &outside) {
+    if let Err(e) = checks(&o, 1, d, &outside) {
         return Verdict::Fail(format!("--output=/dev/full: {e}"));
     }
     if d.join("t.0.0").exists() {
@@ -242,7 +230,7 @@ fn dev_full(b: &Path) -> Verdict {
             false => Err(format!("no stdout error line: {err}")),
         }
     });
-    verdict(r, "exit 3 (--output), 1 (stdout)".into())
+    verdict(r, "exit 1 (--output and stdout)".into())
 }
 
 /// stdout a pipe whose reader is gone: the persona ends as fio does, killed by SIGPIPE
@@ -358,7 +346,7 @@ fn collision(b: &Path) -> Verdict {
     verdict(r, "exit 2".into())
 }
 
-/// A FIFO at `--output`: refused before any I/O (exit 3, the line naming it), left as
+/// A FIFO at `--output`: refused before any I/O (exit 1, the line naming it), left as
 /// planted.
 fn fifo_output(b: &Path) -> Verdict {
     use std::os::unix::fs::FileTypeExt;
@@ -367,7 +355,7 @@ fn fifo_output(b: &Path) -> Verdict {
     let d = work.path();
     mkfifo(&d.join("out.json"));
     let o = fio(b, d).args(JOB).run();
-    let r = checks(&o, 3, d, &outside).and_then(|()| {
+    let r = checks(&o, 1, d, &outside).and_then(|()| {
         let kept = d
             .join("out.json")
             .symlink_metadata()
@@ -377,7 +365,7 @@ fn fifo_output(b: &Path) -> Verdict {
             false => Err(o.dump()),
         }
     });
-    verdict(r, "1 path (--output), exit 3".into())
+    verdict(r, "1 path (--output), exit 1".into())
 }
 
 /// The persona's exit code for `sig`.
