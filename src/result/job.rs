@@ -157,6 +157,10 @@ pub struct EffectiveJob {
     /// `--percentile`); empty: the front end's default list
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub percentile_list: Vec<f64>,
+    /// the decimals of the text report's percentile labels as the list was typed (fio's
+    /// `percentile_precision`); `None`: the values' own decimals
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub percentile_precision: Option<u32>,
     /// fio `clat_percentiles`: the text and JSON reports list clat percentiles
     pub clat_percentiles: bool,
     /// fio `lat_percentiles`: they list total-latency percentiles
@@ -266,6 +270,7 @@ impl EffectiveJob {
             kb_base: if j.kb_base == 1000 { 1000 } else { 1024 },
             unit_base: if j.unit_base_bits { 1 } else { 8 },
             percentile_list: m.percentile_list.clone().unwrap_or_default(),
+            percentile_precision: m.percentile_precision,
             // fio: disable_clat/disable_lat turn their percentiles off
             clat_percentiles: m.clat_percentiles && !j.tuning.disable_clat,
             lat_percentiles: m.lat_percentiles && !j.tuning.disable_lat,
@@ -355,6 +360,7 @@ impl EffectiveJob {
             } else {
                 vec![]
             },
+            percentile_precision: None,
             clat_percentiles: false,
             lat_percentiles: j.percentile > 0,
             group_reporting: true,

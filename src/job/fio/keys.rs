@@ -228,6 +228,10 @@ pub struct JobMore {
     pub per_job_logs: bool,
     /// `percentile_list` (percent values)
     pub percentile_list: Option<Vec<f64>>,
+    /// the decimals of the text report's percentile labels: the most digits written
+    /// after a point in `percentile_list` as typed (fio's `percentile_precision`:
+    /// `25.0` gives `25.0th`, which the value alone cannot tell)
+    pub percentile_precision: Option<u32>,
     /// `lat_percentiles`: report total-latency percentiles
     pub lat_percentiles: bool,
     /// `clat_percentiles` (default 1)
@@ -358,6 +362,7 @@ impl Default for JobMore {
             log_offset: false,
             per_job_logs: true,
             percentile_list: None,
+            percentile_precision: None,
             lat_percentiles: false,
             clat_percentiles: true,
             wait_for: None,
@@ -531,6 +536,16 @@ fn parse_sequence(arg: Option<&str>) -> Result<Distribution, String> {
     Ok(Distribution::Sequence(v))
 }
 
+/// The decimals of the percentile labels a `percentile_list` asks for as typed: the
+/// most digits after a point in any entry (`50:99.90` gives 2), as fio's parser counts.
+pub fn typed_precision(s: &str) -> u32 {
+    s.split(':')
+        .filter_map(|p| p.trim().split_once('.'))
+        .map(|(_, d)| d.chars().take_while(char::is_ascii_digit).count() as u32)
+        .max()
+        .unwrap_or(0)
+}
+
 /// Parse a `percentile_list` (`99:99.9:99.99`), each in (0, 100], at most 64 values.
 pub fn parse_percentiles(s: &str) -> Result<Vec<f64>, String> {
     let mut out = Vec::new();
@@ -655,6 +670,15 @@ pub(crate) fn per_dir(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn percentile_precision_counts_the_typed_decimals() {
+        assert_eq!(typed_precision("25.0:50.0:99.0"), 1);
+        assert_eq!(typed_precision("50:99.90"), 2);
+        assert_eq!(typed_precision("50:99"), 0);
+        assert_eq!(typed_precision("1:99.999"), 3);
+        assert_eq!(typed_precision("99.5x"), 1);
+    }
 
     #[test]
     fn distributions_parse_with_fio_defaults() {

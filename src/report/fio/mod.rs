@@ -65,6 +65,14 @@ pub(crate) fn pcts(j: &JobResult) -> &[f64] {
     }
 }
 
+/// The decimals of the job's percentile labels: as its `percentile_list` was typed,
+/// else the list's own (2 for fio's default list).
+pub(crate) fn pct_precision(j: &JobResult) -> usize {
+    j.job
+        .percentile_precision
+        .map_or_else(|| lat_text::precision(pcts(j)), |p| p as usize)
+}
+
 pub(crate) fn runtime_ms(j: &JobResult) -> u64 {
     j.runtime_ns / 1_000_000
 }

@@ -9,7 +9,7 @@
 
 pub mod clients;
 
-use crate::report::fio::{option, pcts};
+use crate::report::fio::{option, pct_precision, pcts};
 use crate::report::{ReportError, Reporter};
 use crate::result::job::{DirResult, JobResult};
 use crate::result::{Latency, RunResult};
@@ -102,14 +102,10 @@ pub(crate) fn lat_line(label: &str, l: &Latency) -> String {
 }
 
 /// A percentile table in the layout of fio 3.33 text report (fio sorts the list).
-pub(crate) fn pct_table(label: &str, l: &Latency, ps: &[f64]) -> String {
+pub(crate) fn pct_table(label: &str, l: &Latency, ps: &[f64], prec: usize) -> String {
     let mut rows: Vec<(f64, u64)> = ps.iter().map(|&p| (p, l.percentile_ns(p))).collect();
     rows.sort_by(|a, b| a.0.total_cmp(&b.0));
-    crate::report::fio::lat_text::pct_table(
-        label,
-        &rows,
-        crate::report::fio::lat_text::precision(ps),
-    )
+    crate::report::fio::lat_text::pct_table(label, &rows, prec)
 }
 
 /// fio's direction line: `  read: IOPS=251k, BW=981MiB/s (1029MB/s)(4096KiB/4msec)`:
@@ -211,18 +207,18 @@ fn lat_tables(j: &JobResult, d: &DirResult, dir: usize) -> String {
         s += &lat_line(&p.label(j), p.lat);
     }
     if j.job.slat_percentiles && d.slat.count > 0 {
-        s += &pct_table("slat", &d.slat, pcts(j));
+        s += &pct_table("slat", &d.slat, pcts(j), pct_precision(j));
     }
     if j.job.clat_percentiles {
-        s += &pct_table("clat", &d.clat, pcts(j));
+        s += &pct_table("clat", &d.clat, pcts(j), pct_precision(j));
     }
     if j.job.lat_percentiles {
-        s += &pct_table(" lat", &d.lat, pcts(j));
+        s += &pct_table("lat", &d.lat, pcts(j), pct_precision(j));
     }
     if crate::report::fio::prio::with_percentiles(j) {
         for p in &prios {
             let name = format!("{} ({:.2}% of IOs)", p.label(j), p.share(j, d));
-            s += &pct_table(&name, p.lat, pcts(j));
+            s += &pct_table(&name, p.lat, pcts(j), pct_precision(j));
         }
     }
     s
@@ -239,7 +235,7 @@ fn sync_text(j: &JobResult) -> String {
     }
     let mut s = String::from("  fsync/fdatasync/sync_file_range:\n");
     s += &lat_line("sync", l);
-    s += &pct_table("sync", l, pcts(j));
+    s += &pct_table("sync", l, pcts(j), pct_precision(j));
     s
 }
 
@@ -367,7 +363,12 @@ mod tests {
             ..Latency::default()
         };
         let ps = [1.0, 1.25, 50.0];
-        let t = pct_table("clat", &l, &ps);
+        let t = pct_table(
+            "clat",
+            &l,
+            &ps,
+            crate::report::fio::lat_text::precision(&ps),
+        );
         assert!(t.contains(" 1.00th=[    0],"), "{t}");
         assert!(t.contains(" 1.25th=[    1],"), "{t}");
         assert!(t.contains(" 50.00th=[   10]"), "{t}");

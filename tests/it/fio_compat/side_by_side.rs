@@ -259,3 +259,58 @@ fn a_negative_iodepth_warns_as_fio_and_runs_with_the_default() {
         assert_eq!(f.code, 1, "{}", f.dump());
     }
 }
+
+/// The percentile tables' headers and labels: `    lat percentiles (…):` four spaces in,
+/// as `clat`'s (fio passes "lat", not " lat"), and the labels' decimals as the
+/// `percentile_list` was typed (fio's `percentile_precision`: `25.0` prints `25.0th`,
+/// `99.90` prints `99.90th`, `50:99` prints `50th`), which the values alone cannot tell.
+#[test]
+fn percentile_labels_follow_the_list_as_typed() {
+    let d = scratch();
+    // the label of each entry and each table's header, numbers in brackets masked
+    let shape = |text: &str| -> Vec<String> {
+        let mut v = Vec::new();
+        for l in text.lines() {
+            if l.contains(" percentiles (") {
+                v.push(l.split(" (").next().unwrap_or("").to_string());
+            } else if let Some(row) = l.strip_prefix("     |") {
+                let entries = row.split(',').filter(|e| !e.trim().is_empty());
+                v.extend(entries.map(|e| e.split('=').next().unwrap_or("").to_string()));
+            }
+        }
+        v
+    };
+    for (list, label) in [
+        ("25.0:50.0:75.0:99.0", " 25.0th"),
+        ("50:99.90", " 50.00th"),
+        ("50:99", "  50th"),
+    ] {
+        let opt = format!("--percentile_list={list}");
+        let args = [
+            "--name=p",
+            "--ioengine=null",
+            "--rw=read",
+            "--size=1m",
+            "--lat_percentiles=1",
+            opt.as_str(),
+        ];
+        let (i, f) = both(d.path(), &args);
+        assert_eq!(i.code, 0, "{list}: {}", i.dump());
+        let got = shape(&i.stdout);
+        assert!(
+            got.contains(&"    lat percentiles".to_string()),
+            "{list}: {got:?}"
+        );
+        assert!(
+            got.contains(&"    clat percentiles".to_string()),
+            "{list}: {got:?}"
+        );
+        assert!(
+            got.contains(&label.to_string()),
+            "{list}: want {label:?} in {got:?}"
+        );
+        if let Some(f) = f {
+            assert_eq!(got, shape(&f.stdout), "{list}: iomark vs fio 3.33");
+        }
+    }
+}

@@ -332,6 +332,7 @@ fn unit_base(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
 fn percentile_list(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
     let v = c.need(v)?;
     c.job.more.percentile_list = Some(parse_percentiles(v).map_err(|e| c.bad(v, e))?);
+    c.job.more.percentile_precision = Some(crate::job::fio::keys::typed_precision(v));
     Ok(())
 }
 
