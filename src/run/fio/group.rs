@@ -567,8 +567,13 @@ fn spawn_refusal(job: &str, i: usize, n: usize, e: &std::io::Error) -> RunError 
 
 /// `disable_lat`, `disable_clat`, `disable_slat`: that latency is reported as not
 /// measured (fio records none; iomark measures it and drops it from the record).
+/// fio records a sync's latency as a completion latency: `disable_clat` drops the
+/// syncs' latencies too (their count stays), so fio prints no sync block then.
 fn disable_lat(st: &mut JobRecord, t: &crate::job::fio::tuning::Tuning) {
     let s = &mut st.stats;
+    if t.disable_clat {
+        s.sync.lat = Default::default();
+    }
     for d in [&mut s.read, &mut s.write, &mut s.trim] {
         if t.disable_lat {
             d.lat = Default::default();

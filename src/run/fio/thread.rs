@@ -157,7 +157,12 @@ pub(crate) fn run_thread_io(
     let m = &job.more;
     if m.x.create_only {
         // create_only: `execute` laid the files out; no I/O runs, and the job is
-        // reported with zeros (as fio reports it)
+        // reported with zeros (as fio reports it); its logs are created as fio's are,
+        // empty (the I/O log: its header and `add` lines)
+        if let Some(mut logs) = logs_of(plan)? {
+            logs.finish()
+                .map_err(|source| output_error("log file", source))?;
+        }
         let rec = empty_record(plan);
         return Ok((rec, None));
     }

@@ -314,3 +314,99 @@ fn percentile_labels_follow_the_list_as_typed() {
         }
     }
 }
+
+/// `create_only=1`: no I/O, but the job's logs are created as fio creates them — the
+/// bandwidth, IOPS and latency logs empty, the I/O log its header and `add` line.
+#[test]
+fn create_only_creates_the_jobs_logs_empty() {
+    let files = |d: &Path| -> Vec<(String, u64)> {
+        let mut v: Vec<(String, u64)> = std::fs::read_dir(d)
+            .unwrap()
+            .map(|e| e.unwrap())
+            .filter(|e| e.file_name().to_string_lossy().starts_with("lg"))
+            .map(|e| {
+                (
+                    e.file_name().to_string_lossy().into_owned(),
+                    e.metadata().unwrap().len(),
+                )
+            })
+            .collect();
+        v.sort();
+        v
+    };
+    let args = [
+        "--name=j",
+        "--ioengine=psync",
+        "--rw=read",
+        "--size=256k",
+        "--create_only=1",
+        "--write_iops_log=lg",
+        "--write_bw_log=lg",
+        "--write_lat_log=lg",
+        "--write_iolog=lgio",
+    ];
+    let d = scratch();
+    let i = as_fio(d.path()).dir(d.path()).args(&args).run();
+    assert_eq!(i.code, 0, "{}", i.dump());
+    let got = files(d.path());
+    let names: Vec<&str> = got.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "lg_bw.1.log",
+            "lg_clat.1.log",
+            "lg_iops.1.log",
+            "lg_lat.1.log",
+            "lg_slat.1.log",
+            "lgio"
+        ]
+    );
+    assert!(got[..5].iter().all(|(_, len)| *len == 0), "{got:?}");
+    let iolog = std::fs::read_to_string(d.path().join("lgio")).unwrap();
+    let lines: Vec<&str> = iolog.lines().collect();
+    assert_eq!(lines.len(), 2, "{iolog}");
+    assert_eq!(lines[0], "fio version 3 iolog");
+    assert!(lines[1].ends_with(" j.0.0 add"), "{iolog}");
+    if have_fio() {
+        let f = scratch();
+        let o = fio_cmd().dir(f.path()).args(&args).run();
+        assert_eq!(o.code, 0, "{}", o.dump());
+        // the I/O log's size follows its time stamps: names and empty logs compared
+        let shape = |v: Vec<(String, u64)>| -> Vec<(String, bool)> {
+            v.into_iter().map(|(n, len)| (n, len == 0)).collect()
+        };
+        assert_eq!(shape(got), shape(files(f.path())), "iomark vs fio 3.33");
+    }
+}
+
+/// `disable_clat=1` drops the syncs' latencies too (fio records a sync's latency as a
+/// completion latency): the count stays in the JSON, no sync block is printed.
+#[test]
+fn disable_clat_drops_the_sync_latencies_not_their_count() {
+    let d = scratch();
+    for (clat, block) in [("0", true), ("1", false)] {
+        let opt = format!("--disable_clat={clat}");
+        let args = [
+            "--name=j",
+            "--ioengine=psync",
+            "--rw=randwrite",
+            "--size=256k",
+            "--fsync=4",
+            opt.as_str(),
+            "--output-format=normal,json",
+        ];
+        let (i, f) = both(d.path(), &args);
+        assert_eq!(i.code, 0, "{}", i.dump());
+        let said = |o: &Out| o.stdout.contains("  fsync/fdatasync/sync_file_range:\n");
+        assert_eq!(said(&i), block, "{opt}: {}", i.stdout);
+        let js = &i.stdout[i.stdout.find("{\n").unwrap()..];
+        let js = &js[..js.find("\n}\n").unwrap() + 2];
+        let v: serde_json::Value = serde_json::from_str(js).unwrap();
+        let sync = &v["jobs"][0]["sync"];
+        assert!(sync["total_ios"].as_u64().unwrap() >= 15, "{sync}");
+        assert_eq!(sync["lat_ns"]["N"].as_u64().unwrap() > 0, block, "{sync}");
+        if let Some(f) = f {
+            assert_eq!(said(&f), block, "{opt}: fio 3.33\n{}", f.stdout);
+        }
+    }
+}

@@ -493,6 +493,8 @@ def mask_text(text):
         s = line.strip()
         if not s:
             continue
+        # the indentation of a line is part of its shape (`    lat percentiles`)
+        indent = len(line) - len(line.lstrip(" "))
         s = re.sub(r"pid=\d+: .*", "pid=#: DATE", s)
         s = re.sub(r"\d+(\.\d+)?(e[+-]?\d+)?", "#", s)
         s = re.sub(r"#\s?([KMGTPk]i?B|B|[kKMGTP]i?|nsec|usec|msec|sec|s)?(/s)?(?![A-Za-z])", "#", s)
@@ -506,10 +508,18 @@ def mask_text(text):
             # job, which follows the clock on a job of a few milliseconds
             continue
         if re.match(r"^\|\s*#th=\[#\]", s):
-            s = "PERCENTILES"
+            # the rows break where the values' width says; the labels, as typed in
+            # percentile_list (fio's percentile_precision), do not
+            labels = re.findall(r"\s(\s*[\d.]+)th=\[", line)
+            if shapes and shapes[-1].startswith("PERCENTILES"):
+                shapes[-1] += "," + ",".join(labels)
+            else:
+                shapes.append("PERCENTILES " + ",".join(labels))
+            continue
         elif re.match(r"^(lat|clat|slat) \(U\) ?:", s):
             s = "LATDIST"
-        if not (shapes and s in ("PERCENTILES", "LATDIST") and shapes[-1] == s):
+        s = f"{indent}:{s}"
+        if not (shapes and s.endswith(":LATDIST") and shapes[-1] == s):
             shapes.append(s)
     return shapes
 
