@@ -346,7 +346,7 @@ fn create_only_creates_the_jobs_logs_empty() {
         "--write_iolog=lgio",
     ];
     let d = scratch();
-    let i = as_fio(d.path()).dir(d.path()).args(&args).run();
+    let i = as_fio(d.path()).dir(d.path()).args(args).run();
     assert_eq!(i.code, 0, "{}", i.dump());
     let got = files(d.path());
     let names: Vec<&str> = got.iter().map(|(n, _)| n.as_str()).collect();
@@ -369,7 +369,7 @@ fn create_only_creates_the_jobs_logs_empty() {
     assert!(lines[1].ends_with(" j.0.0 add"), "{iolog}");
     if have_fio() {
         let f = scratch();
-        let o = fio_cmd().dir(f.path()).args(&args).run();
+        let o = fio_cmd().dir(f.path()).args(args).run();
         assert_eq!(o.code, 0, "{}", o.dump());
         // the I/O log's size follows its time stamps: names and empty logs compared
         let shape = |v: Vec<(String, u64)>| -> Vec<(String, bool)> {
