@@ -151,14 +151,16 @@ pub fn cache_after(
     });
     let numbered: Vec<(&FioJob, u32)> = jobs.iter().zip(firsts).collect();
     let jobs: Vec<&FioJob> = jobs.iter().filter(|j| !j.engine.caps().stream).collect();
+    let mut laid = super::plan::Laid::default();
     for (j, global) in numbered
         .into_iter()
         .filter(|(j, _)| !j.engine.caps().stream)
     {
         for t in 0..j.numjobs.max(1) {
-            let Ok((files, regions)) = super::plan::files_for(j, t, global + t) else {
+            let Ok((files, regions)) = super::plan::files_for(j, t, global + t, &laid) else {
                 continue;
             };
+            laid.add(j, &files);
             for (f, r) in files.into_iter().zip(regions) {
                 if j.rw.reads() {
                     match read.iter_mut().find(|(p, _)| *p == f.path) {

@@ -305,6 +305,7 @@ fn guard_jobs(
     let mut global = 0u32;
     // the block devices the jobs write (`st_rdev`), for the overrides that name none
     let mut written: Vec<u64> = vec![];
+    let mut laid = plan::Laid::default();
     for ((j, k), f) in cmd.jobs.iter().zip(kinds).zip(failed) {
         if f.is_some() {
             // a job whose setup failed touches no file (run/fio/setup.rs)
@@ -317,7 +318,8 @@ fn guard_jobs(
             readonly: j.readonly,
         };
         for t in 0..j.numjobs {
-            let files = files_for(j, t, global + t)?;
+            let files = files_for(j, t, global + t, &laid)?;
+            laid.add(j, &files.0);
             // mmap maps files read-write, so it opens them with write access too
             // (a replayed log may write whatever the job's rw says)
             let writes = j.rw.writes()
@@ -377,15 +379,18 @@ fn make_plans(
 ) -> Result<Vec<Vec<Plan>>, RunError> {
     let mut plans: Vec<Vec<Plan>> = Vec::new();
     let mut idx = 0u64;
+    // the files the jobs before lay out, as a later job reading them finds them
+    let mut laid = plan::Laid::default();
     for (j, f) in cmd.jobs.iter().zip(failed) {
         let mut ps = Vec::new();
         for t in 0..j.numjobs {
             ps.push(match f {
                 Some(_) => plan::stand_in(j, t, idx),
-                None => plan(j, t, idx)?,
+                None => plan(j, t, idx, &laid)?,
             });
             idx += 1;
         }
+        ps.iter().for_each(|p| laid.add(j, &p.files));
         // the fio persona's rules for what fails a job (Plan::fio_errors)
         ps.iter_mut()
             .for_each(|p| p.fio_errors = cmd.job_setup_errors);

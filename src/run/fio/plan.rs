@@ -157,13 +157,51 @@ fn size_cap(job: &FioJob, bytes: u64) -> u64 {
 /// I/O region of a file: (first byte, length), bytes.
 type Region = (u64, u64);
 
+/// The sizes the files of the jobs planned so far will have once they are laid out
+/// (fio 3.33 sets every job's files up in job order before any I/O: a later job that
+/// reads a file an earlier one lays out, in its group or after a stonewall, is sized
+/// from the file as that job leaves it). Keyed by the absolute path as written.
+#[derive(Default, Debug)]
+pub(crate) struct Laid(std::collections::HashMap<PathBuf, u64>);
+
+impl Laid {
+    fn key(p: &Path) -> PathBuf {
+        std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf())
+    }
+
+    /// The size `p` has when the job being planned starts: the larger of its size now
+    /// and what an earlier job lays out (a layout only grows a file); a device or any
+    /// other non-regular file as it is now.
+    fn size(&self, p: &Path) -> Option<u64> {
+        let now = dataset::existing_size(p);
+        if std::fs::metadata(p).is_ok_and(|m| !m.is_file()) {
+            return now;
+        }
+        now.max(self.0.get(&Self::key(p)).copied())
+    }
+
+    /// Record the files `job` lays out (`files`, a thread's): none for a job that
+    /// reads only what exists (`readonly=1`) or whose engine lays out nothing.
+    pub(crate) fn add(&mut self, job: &FioJob, files: &[FileSpec]) {
+        let caps = job.engine.caps();
+        if job.readonly || caps.no_io || caps.own_files || caps.stream {
+            return;
+        }
+        for f in files {
+            let e = self.0.entry(Self::key(&f.path)).or_insert(0);
+            *e = (*e).max(f.size);
+        }
+    }
+}
+
 /// Files of thread `t` of `job` (`global`: its number among all threads of all jobs, from
-/// 0) with their I/O regions (existing sizes looked up through target/). A file's size is
-/// the end of its region.
+/// 0) with their I/O regions (existing sizes looked up through target/, or what the
+/// earlier jobs lay out, `laid`). A file's size is the end of its region.
 pub(crate) fn files_for(
     job: &FioJob,
     t: u32,
     global: u32,
+    laid: &Laid,
 ) -> Result<(Vec<FileSpec>, Vec<Region>), RunError> {
     if job.more.replay.file.is_some() {
         return Ok(replay_files(job, t, &load_replay(job, t)?));
@@ -183,7 +221,7 @@ pub(crate) fn files_for(
     let mut sizes = RangeSizes::of(job, global);
     let mut shares = SizeShares::of(job, paths.len() as u64);
     for p in paths {
-        let existing = dataset::existing_size(&p);
+        let existing = laid.size(&p);
         let base = base_offset(job, existing);
         let start = base.saturating_add(u64::from(t).saturating_mul(job.more.offset_increment));
         let len = match (job.filesize, job.size) {
@@ -663,7 +701,9 @@ fn byte_limit_of(job: &FioJob, regions: &[Region], pass_bytes: u64, replay: bool
     job.more.io_size.unwrap_or(pass).saturating_mul(job.loops)
 }
 
-pub(crate) fn plan(job: &FioJob, t: u32, global_index: u64) -> Result<Plan, RunError> {
+/// The plan of thread `t` of `job` (`global_index` among all threads), its files sized
+/// as they are once the earlier jobs are laid out (`laid`).
+pub(crate) fn plan(job: &FioJob, t: u32, global_index: u64, laid: &Laid) -> Result<Plan, RunError> {
     let verify_only = verify_only_job(job)?;
     let job = verify_only.as_ref().unwrap_or(job);
     let replay = match job.more.replay.file {
@@ -676,7 +716,7 @@ pub(crate) fn plan(job: &FioJob, t: u32, global_index: u64) -> Result<Plan, RunE
             replayed = replay_job(job, r);
             (&replayed, replay_files(job, t, r))
         }
-        None => (job, files_for(job, t, global_index as u32)?),
+        None => (job, files_for(job, t, global_index as u32, laid)?),
     };
     let job = &resolve_io_size(job, &regions);
     let align = job

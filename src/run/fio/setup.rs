@@ -17,6 +17,7 @@
 use crate::files::dataset::FilesError;
 use crate::job::fio::{FioCommand, FioJob};
 use crate::result::job::JobRecord;
+use crate::run::fio::plan::Laid;
 use crate::run::fio::{files_for, Plan, RunError};
 
 /// Why a job's setup failed: fio's errno and the lines it prints on stderr for each of
@@ -92,15 +93,18 @@ pub(crate) fn failures(cmd: &FioCommand) -> Vec<Option<SetupFail>> {
         return out;
     }
     let mut global = 0u32;
+    let mut laid = Laid::default();
     for (j, slot) in cmd.jobs.iter().zip(out.iter_mut()) {
-        *slot = failure(j, global);
+        *slot = failure(j, global, &mut laid);
         global += j.numjobs;
     }
     out
 }
 
-/// The setup failure of `job` (whose first thread is `global` among all), if any.
-fn failure(job: &FioJob, global: u32) -> Option<SetupFail> {
+/// The setup failure of `job` (whose first thread is `global` among all), if any, its
+/// files sized as the earlier jobs lay them out (`laid`), to which a job that does not
+/// fail adds its own.
+fn failure(job: &FioJob, global: u32, laid: &mut Laid) -> Option<SetupFail> {
     // an include fio could not open while it read the job (init.c td_verror): the
     // error stays the job's only while all its files exist, as fio clears it at the
     // first file its setup finds missing (filesetup.c get_file_sizes)
@@ -120,21 +124,28 @@ fn failure(job: &FioJob, global: u32) -> Option<SetupFail> {
         return Some(SetupFail::no_size(job));
     }
     let mut devices = Vec::new();
+    let mut sized = Vec::new();
     for t in 0..job.numjobs {
-        match files_for(job, t, global + t) {
+        match files_for(job, t, global + t, laid) {
             Err(RunError::Files(FilesError::NoSize(_))) => return Some(SetupFail::no_size(job)),
             Err(RunError::Files(FilesError::Io { path, .. })) => devices.push(path),
-            Ok((files, _)) => devices.extend(files.into_iter().map(|f| f.path)),
+            Ok((files, _)) => sized.extend(files),
             Err(_) => {}
         }
     }
-    if job.engine.caps().no_io {
-        return None;
+    devices.extend(sized.iter().map(|f| f.path.clone()));
+    let failed = if job.engine.caps().no_io {
+        None
+    } else {
+        devices.iter().find_map(|p| {
+            let e = crate::files::dataset::block_device_open_error(p)?;
+            SetupFail::blockdev(p, e.raw_os_error()?).into()
+        })
+    };
+    if failed.is_none() {
+        laid.add(job, &sized);
     }
-    devices.iter().find_map(|p| {
-        let e = crate::files::dataset::block_device_open_error(p)?;
-        SetupFail::blockdev(p, e.raw_os_error()?).into()
-    })
+    failed
 }
 
 /// Whether every file of every thread of `job` exists now (always, on an engine that

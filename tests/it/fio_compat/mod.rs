@@ -9,6 +9,7 @@ mod colons;
 mod compressed_log;
 mod contract;
 mod depth_levels;
+mod earlier_files;
 mod early_lines;
 mod exact_lat;
 mod file_sizes;
