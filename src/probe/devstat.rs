@@ -257,6 +257,10 @@ pub struct DeviceActivity {
     /// under the files
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub member_of: Option<String>,
+    /// what the command does on this disk when its paths are on several disks (`copy`:
+    /// `DST`, `SRC`), on the disk and its stack's members; `None`: the run's one disk
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub role: Option<String>,
     /// `queue/write_cache` (or SCSI `cache_type`): `write back`, `write through`
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub write_cache: Option<String>,
@@ -345,8 +349,8 @@ pub struct DeviceView {
 pub struct Watch {
     root: Root,
     t0: Instant,
-    /// (disk, member of, counters at the start)
-    disks: Vec<(String, Option<String>, DevStat)>,
+    /// (disk, member of, role, counters at the start)
+    disks: Vec<(String, Option<String>, Option<String>, DevStat)>,
     io: Option<ProcIo>,
 }
 
@@ -362,22 +366,56 @@ impl Watch {
     /// Read the counters of the disk of block device `name` (`None`: a filesystem
     /// without one, nothing watched) and of its stack's members, and `/proc/self/io`.
     pub fn start(root: &Root, name: Option<&str>) -> Watch {
-        let mut disks = vec![];
+        let mut w = Watch {
+            root: root.clone(),
+            t0: Instant::now(),
+            disks: vec![],
+            io: proc_io(root),
+        };
         if let Some(n) = name {
-            let top = disk_of(root, n);
-            let stack = std::iter::once((top.clone(), None))
-                .chain(members(root, &top).into_iter().map(|(m, of)| (m, Some(of))));
-            for (d, of) in stack {
-                if let Some(st) = read_stat(root, &d) {
-                    disks.push((d, of, st));
+            w.add(&disk_of(root, n), None);
+        }
+        w
+    }
+
+    /// [`Watch::of_path`] over the paths of a command's roles (`copy`: `DST`, then
+    /// `SRC`): the disk under each path in turn with its stack's members, a disk under
+    /// two paths once. When the paths are on different disks, each disk (and its members)
+    /// says its role; on one disk the view is [`Watch::of_path`]'s.
+    pub fn of_roles(root: &Root, paths: &[(&str, &std::path::Path)]) -> Watch {
+        let mut tops: Vec<(String, &str)> = vec![];
+        for (role, p) in paths {
+            let under = super::pagecache::before(root, p);
+            if let Some(n) = under.device.as_deref() {
+                let top = disk_of(root, n);
+                if !tops.iter().any(|(t, _)| *t == top) {
+                    tops.push((top, role));
                 }
             }
         }
-        Watch {
-            root: root.clone(),
-            t0: Instant::now(),
-            disks,
-            io: proc_io(root),
+        let mut w = Watch::start(root, None);
+        let named = tops.len() > 1;
+        for (top, role) in tops {
+            w.add(&top, named.then(|| role.to_string()));
+        }
+        w
+    }
+
+    /// Watch disk `top` and its stack's members, in role `role`.
+    fn add(&mut self, top: &str, role: Option<String>) {
+        let stack = std::iter::once((top.to_string(), None)).chain(
+            members(&self.root, top)
+                .into_iter()
+                .map(|(m, of)| (m, Some(of))),
+        );
+        for (d, of) in stack {
+            // a disk already watched (SRC's disk under DST's loop device): once
+            if self.disks.iter().any(|w| w.0 == d) {
+                continue;
+            }
+            if let Some(st) = read_stat(&self.root, &d) {
+                self.disks.push((d, of, role.clone(), st));
+            }
         }
     }
 
@@ -389,11 +427,12 @@ impl Watch {
         let devices = self
             .disks
             .iter()
-            .filter_map(|(name, of, a)| {
+            .filter_map(|(name, of, role, a)| {
                 let b = read_stat(&self.root, name)?;
                 let (wc, fua) = write_cache(&self.root, name);
                 Some(DeviceActivity {
                     member_of: of.clone(),
+                    role: role.clone(),
                     write_cache: wc,
                     fua,
                     ..DeviceActivity::between(name, *a, b, ms)

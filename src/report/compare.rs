@@ -184,8 +184,13 @@ fn figures<'a>(r: &'a RunResult, job: Option<&(String, usize)>) -> Figures<'a> {
     let Some((name, nth)) = job else { return whole };
     let own = r.jobs.iter().filter(|j| &j.job.name == name).nth(*nth);
     let share = r.time.iter().skip(1).filter(|t| &t.who == name).nth(*nth);
-    if own.is_none() && share.is_none() && one_job(r) {
-        return whole;
+    if own.is_none() && one_job(r) {
+        // a result of one job without its job record (an imported fio report, which
+        // may keep the job's time share by its name): the whole result's figures
+        return Figures {
+            time: share.or(whole.time),
+            ..whole
+        };
     }
     Figures {
         sync: own.map(|j| &j.sync.lat),

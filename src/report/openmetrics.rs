@@ -4,7 +4,10 @@
 //! labelled `run` (the history name or file), `command`, `device`, `test`; warnings as
 //! `iomark_warning{id="…"} 1`; and one summary, `iomark_latency_seconds`: the run's
 //! read, write and fsync latency (label `op`) at the quantiles 0.5, 0.9, 0.99 and 0.999
-//! with its `_sum` and `_count`. The text is valid Prometheus text format 0.0.4 and
+//! with its `_sum` and `_count`; and a second, `iomark_test_latency_seconds`: each test's
+//! own latency (label `test`, as the gauges name it) where the result measured one (a
+//! `mark` test, a `tree` pass, a `run` job's direction; `copy` times no single
+//! operation). The text is valid Prometheus text format 0.0.4 and
 //! OpenMetrics 1.0 at once: gauges and that summary, `# HELP` and `# TYPE` before each family,
 //! label values escaped (`\\`, `\"`, `\n`), and a final `# EOF` (a comment to the
 //! Prometheus parser). Names, paths and labels are always label values, never names.
@@ -106,6 +109,10 @@ const QUANTILES: [(&str, &str); 4] = [
     ("0.999", "99.9"),
 ];
 
+/// The summary of each test's latency (label `test`), apart from the run's
+/// `iomark_latency_seconds`, so a sum over one family never adds a test to its run.
+const TEST_SUMMARY: &str = "iomark_test_latency_seconds";
+
 /// The latency each `op` of `r` is summarised by: per read or write, submission to
 /// completion (the completion latency of queued requests when recorded, else the
 /// operation's own), and the fsync calls; an op without events is left out.
@@ -126,23 +133,50 @@ fn op_latencies(r: &RunResult) -> Vec<(&'static str, &crate::result::Latency)> {
 /// Labels added to a sample's base labels (`("op", "read")`).
 type Extra<'a> = &'a [(&'static str, String)];
 
-/// The summary `iomark_latency_seconds` of one run, its samples under `base` labels
-/// (with `op`): each quantile the result kept, then `_sum` and `_count`, together.
-fn summary_samples(r: &RunResult, base: &dyn Fn(Extra) -> String) -> String {
-    let name = "iomark_latency_seconds";
+/// The samples of summary `name` for latency `l` under `base` labels with `extra`: each
+/// quantile the result kept (label `quantile`), then `_sum` and `_count`, together.
+fn quantile_samples(
+    name: &str,
+    l: &crate::result::Latency,
+    base: &dyn Fn(Extra) -> String,
+    extra: Extra,
+) -> String {
     let mut s = String::new();
-    for (op, l) in op_latencies(r) {
-        for (q, key) in QUANTILES {
-            if let Some(v) = l.percentiles_ns.get(key) {
-                let ls = base(&[("op", op.into()), ("quantile", q.into())]);
-                s += &format!("{name}{ls} {}\n", num(*v as f64 / 1e9));
-            }
+    for (q, key) in QUANTILES {
+        if let Some(v) = l.percentiles_ns.get(key) {
+            let mut e = extra.to_vec();
+            e.push(("quantile", q.into()));
+            s += &format!("{name}{} {}\n", base(&e), num(*v as f64 / 1e9));
         }
-        let ls = base(&[("op", op.into())]);
-        s += &format!("{name}_sum{ls} {}\n", num(l.sum_ns as f64 / 1e9));
-        s += &format!("{name}_count{ls} {}\n", l.count);
     }
+    let ls = base(extra);
+    s += &format!("{name}_sum{ls} {}\n", num(l.sum_ns as f64 / 1e9));
+    s += &format!("{name}_count{ls} {}\n", l.count);
     s
+}
+
+/// The summary `iomark_latency_seconds` of one run, its samples under `base` labels
+/// (with `op`).
+fn summary_samples(r: &RunResult, base: &dyn Fn(Extra) -> String) -> String {
+    op_latencies(r)
+        .into_iter()
+        .map(|(op, l)| quantile_samples("iomark_latency_seconds", l, base, &[("op", op.into())]))
+        .collect()
+}
+
+/// The latency each of `r`'s tests (compare's `tests_of`, in order) was measured with,
+/// where it was: a phase's own (`mark`'s tests, `tree`'s passes, a `run` job's
+/// direction), compare's tests of every command but `fileio` being its phases in order
+/// (then `run`'s summed mixes, which keep no latency); `None` where a phase timed no
+/// operation (`copy`'s phases, `iomark time`).
+fn test_latencies(r: &RunResult) -> Vec<Option<&crate::result::Latency>> {
+    if r.command == "fileio" {
+        return vec![];
+    }
+    r.phases
+        .iter()
+        .map(|p| p.lat.as_ref().filter(|l| l.count > 0))
+        .collect()
 }
 
 impl Reporter<[RunResult]> for OpenMetrics {
@@ -169,6 +203,7 @@ impl Reporter<[RunResult]> for OpenMetrics {
             "When the run ended, Unix time in seconds (0: unknown).",
         );
         let mut summary = String::new();
+        let mut per_test = String::new();
         let runs = unique(
             (0..rs.len()).map(|i| self.names.get(i).cloned().unwrap_or_else(|| i.to_string())),
         );
@@ -188,8 +223,12 @@ impl Reporter<[RunResult]> for OpenMetrics {
                 .push((base(&[]), r.timestamp_ms as f64 / 1000.0));
             let tests = tests_of(r);
             let names = unique(tests.iter().map(|t| t.name.clone()));
-            for (t, name) in tests.iter().zip(names) {
+            let lats = test_latencies(r);
+            for (k, (t, name)) in tests.iter().zip(names).enumerate() {
                 let test = [("test", name.clone())];
+                if let Some(Some(l)) = lats.get(k) {
+                    per_test += &quantile_samples(TEST_SUMMARY, l, &base, &test);
+                }
                 if let Some(v) = t.mb_s {
                     bw.samples.push((base(&test), v * 1e6));
                 }
@@ -218,6 +257,11 @@ impl Reporter<[RunResult]> for OpenMetrics {
             out += "# HELP iomark_latency_seconds Latency of the run's reads, writes and fsyncs (label op) at quantiles, seconds: per read or write, submission to completion.\n";
             out += "# TYPE iomark_latency_seconds summary\n";
             out += &summary;
+        }
+        if !per_test.is_empty() {
+            out += &format!("# HELP {TEST_SUMMARY} Latency of each test of the run (label test) at quantiles, seconds: per operation of the test (a mark test's request, a tree pass's call, a run job's request), submission to completion.\n");
+            out += &format!("# TYPE {TEST_SUMMARY} summary\n");
+            out += &per_test;
         }
         out += &warn.text();
         out += &ended.text();
@@ -327,6 +371,57 @@ mod tests {
         );
         assert!(text.contains(&want), "{text}");
         // a result without reads, writes or fsyncs has no summary
+        let text = OpenMetrics { names: vec![] }
+            .render(&[crate::report::copy_result_warned("m")])
+            .unwrap();
+        assert!(!String::from_utf8(text).unwrap().contains("summary"));
+    }
+
+    /// Each test whose phase measured its operations has its own summary, labelled by
+    /// the test as the gauges are, with the quantiles, sum and count of the phase's
+    /// latency; a phase that timed none (`copy`'s) has none, and the run's summary is
+    /// not changed by it.
+    #[test]
+    fn each_tests_latency_is_its_own_summary() {
+        let mut i = crate::result::Inputs::new("tree", &[], crate::result::Status::Ok);
+        let mut stat = crate::result::Phase::new("stat_all", 4, 0, 1.0);
+        stat.lat = Some(lat(4, 40_000, &[("50", 9_000), ("99.9", 20_000)]));
+        let mut mkdir = crate::result::Phase::new("mkdir", 2, 0, 1.0);
+        mkdir.lat = Some(lat(2, 6_000_000, &[("90", 5_000_000)]));
+        let untimed = crate::result::Phase::new("buffered_128k", 10, 10_000_000, 1.0);
+        i.phases = vec![stat, untimed, mkdir];
+        let r = crate::result::build(i);
+        let names: Vec<String> = tests_of(&r).into_iter().map(|t| t.name).collect();
+        let text = OpenMetrics {
+            names: vec!["t".into()],
+        }
+        .render(std::slice::from_ref(&r))
+        .unwrap();
+        let text = String::from_utf8(text).unwrap();
+        let l = |test: &str| {
+            format!("run=\"t\",command=\"tree\",device=\"unknown device\",test=\"{test}\"")
+        };
+        let (a, c) = (l(&names[0]), l(&names[2]));
+        let want = format!(
+            "# TYPE iomark_test_latency_seconds summary\n\
+             iomark_test_latency_seconds{{{a},quantile=\"0.5\"}} 0.000009\n\
+             iomark_test_latency_seconds{{{a},quantile=\"0.999\"}} 0.00002\n\
+             iomark_test_latency_seconds_sum{{{a}}} 0.00004\n\
+             iomark_test_latency_seconds_count{{{a}}} 4\n\
+             iomark_test_latency_seconds{{{c},quantile=\"0.9\"}} 0.005\n\
+             iomark_test_latency_seconds_sum{{{c}}} 0.006\n\
+             iomark_test_latency_seconds_count{{{c}}} 2\n"
+        );
+        assert!(text.contains(&want), "{text}");
+        assert!(
+            !text
+                .lines()
+                .any(|x| x.starts_with(TEST_SUMMARY) && x.contains(&l(&names[1]))),
+            "{text}"
+        );
+        // the run's own summary: its reads, writes and fsyncs only (none here)
+        assert!(!text.contains("iomark_latency_seconds"), "{text}");
+        // copy's phases time no single operation: no per-test summary
         let text = OpenMetrics { names: vec![] }
             .render(&[crate::report::copy_result_warned("m")])
             .unwrap();

@@ -37,36 +37,77 @@ fn legend_label(ci: usize, col: &crate::report::compare::Column) -> String {
 /// Width of the chart, px.
 const WIDTH_PX: u32 = 1200;
 
-/// Characters of one note line under the chart: the width less its margins, at 7 px a
-/// character of 13 px sans-serif (wider than its average, so a line never overflows).
-const NOTE_CHARS: usize = (WIDTH_PX as usize - 40) / 7;
+/// Font size the notes are given to plotters, px.
+const NOTE_FONT: f64 = 13.0;
+
+/// The size the notes are drawn at, px: plotters' SVG backend writes a font's size
+/// divided by 1.24 (`font-size="10.48…"` for 13).
+const NOTE_DRAWN_PX: f64 = NOTE_FONT / 1.24;
+
+/// Left margin of a note's first line, and of the lines that continue it, px.
+const NOTE_X: (i32, i32) = (20, 34);
+
+/// Width of a note line, px: the chart's width less the indented line's margin and as
+/// much on the right.
+const NOTE_WIDTH_PX: f64 = WIDTH_PX as f64 - 2.0 * NOTE_X.1 as f64;
+
+/// Width of `c` in ems, after DejaVu Sans (the widest of the common sans-serif fonts;
+/// Liberation Sans and Arial draw narrower), each class at its widest character, so a
+/// line measured by it never overflows the chart whichever sans-serif draws it.
+fn char_em(c: char) -> f64 {
+    match c {
+        ' ' | '.' | ',' | ':' | ';' | '\'' | '|' | '!' | '`' | 'i' | 'j' | 'l' | 'I' | 'J' => 0.34,
+        'f' | 't' | 'r' | '(' | ')' | '[' | ']' | '{' | '}' | '-' | '/' | '\\' => 0.42,
+        'm' | 'w' | 'M' | 'W' | '%' | '@' => 1.0,
+        '<' | '>' | '=' | '+' | '#' | '~' | '^' | '&' => 0.84,
+        'A'..='Z' => 0.79,
+        c if c.is_ascii() => 0.64,
+        // other scripts, symbols (`⚠`, `µ`), CJK: a full em
+        _ => 1.0,
+    }
+}
+
+/// Drawn width of `s` in a note, px.
+#[cfg(test)]
+fn note_px(s: &str) -> f64 {
+    s.chars().map(char_em).sum::<f64>() * NOTE_DRAWN_PX
+}
 
 /// Height of one note line, px.
 const NOTE_ROW_PX: i32 = 18;
 
-/// `text` in lines of at most `width` characters, broken at spaces (a longer word is
-/// cut).
-fn wrap(text: &str, width: usize) -> Vec<String> {
+/// `text` in lines at most `width` wide, each character `w(c)` wide, broken at spaces
+/// (a word longer than a line is cut).
+fn wrap(text: &str, width: f64, w: impl Fn(char) -> f64) -> Vec<String> {
     let mut lines: Vec<String> = vec![];
     let mut line = String::new();
+    let mut used = 0.0;
     for word in text.split_whitespace() {
         let mut word: Vec<char> = word.chars().collect();
         while !word.is_empty() {
-            let used = line.chars().count();
             let fresh = line.is_empty();
-            let sep = usize::from(!fresh);
-            if used + sep + word.len() <= width {
+            let sep = if fresh { 0.0 } else { w(' ') };
+            let need: f64 = word.iter().map(|&c| w(c)).sum();
+            if used + sep + need <= width {
                 if !fresh {
                     line.push(' ');
                 }
                 line.extend(word.drain(..));
+                used += sep + need;
             } else if !fresh {
                 lines.push(std::mem::take(&mut line));
+                used = 0.0;
             } else {
-                // a word longer than a line: cut
-                let room = width.saturating_sub(used).max(1);
+                // a word longer than a line: cut, at least one character a line
+                let mut room = 0;
+                let mut taken = 0.0;
+                while room < word.len() && (room == 0 || taken + w(word[room]) <= width) {
+                    taken += w(word[room]);
+                    room += 1;
+                }
                 line.extend(word.drain(..room));
                 lines.push(std::mem::take(&mut line));
+                used = 0.0;
             }
         }
     }
@@ -83,7 +124,7 @@ fn wrap(text: &str, width: usize) -> Vec<String> {
 fn notes(c: &Comparison) -> Vec<(bool, String)> {
     let mut out = vec![];
     let mut note = |text: &str| {
-        let lines = wrap(text, NOTE_CHARS);
+        let lines = wrap(text, NOTE_WIDTH_PX, |c| char_em(c) * NOTE_DRAWN_PX);
         out.extend(lines.into_iter().enumerate().map(|(k, l)| (k > 0, l)));
     };
     if c.rows
@@ -312,11 +353,11 @@ fn draw(c: &Comparison, svg: &mut String) -> Result<(), String> {
         "I/O operations per second",
     )?;
     for (i, (continues, line)) in notes.into_iter().enumerate() {
-        let x = if continues { 34 } else { 20 };
+        let x = if continues { NOTE_X.1 } else { NOTE_X.0 };
         root.draw(&Text::new(
             line,
             (x, panels as i32 + 4 + NOTE_ROW_PX * i as i32),
-            ("sans-serif", 13)
+            ("sans-serif", NOTE_FONT)
                 .into_font()
                 .color(&BLACK)
                 .pos(Pos::new(HPos::Left, VPos::Top)),
@@ -516,7 +557,10 @@ mod tests {
         let top = all[above.len()].0;
         assert!(above.iter().all(|(y, _)| *y < top), "{all:?}");
         for l in &lines {
-            assert!(l.chars().count() <= NOTE_CHARS, "{l}");
+            assert!(
+                f64::from(NOTE_X.1) + note_px(l) <= f64::from(WIDTH_PX) - 20.0,
+                "{l}"
+            );
         }
         let bottom = all.last().unwrap().0;
         assert!(
@@ -525,11 +569,74 @@ mod tests {
         );
     }
 
+    /// A long note's lines use the chart's width: drawn at the size the SVG says
+    /// (plotters' 13 px written as 13 / 1.24), each line's measured width within the
+    /// picture, and every line but the last full up to the next word.
+    #[test]
+    fn a_long_notes_lines_fill_the_charts_width() {
+        let long = "lorem ipsum dolor sit amet consectetur adipiscing elit sed do ".repeat(12);
+        let mut warned = crate::report::copy_result_warned("on tmpfs");
+        warned.warnings.push(crate::result::Warning {
+            id: "long".into(),
+            message: long.clone(),
+        });
+        let rs = vec![warned];
+        let labels: Vec<String> = vec!["a".into()];
+        let files: Vec<String> = vec!["a.json".into()];
+        let svg = CompareChart {
+            labels: labels.clone(),
+            files: files.clone(),
+        }
+        .render(&rs)
+        .unwrap();
+        let svg = String::from_utf8(svg).unwrap();
+        let lines: Vec<String> = notes(&crate::report::compare::compare(&rs, &labels, &files))
+            .into_iter()
+            .map(|(_, l)| l)
+            .filter(|l| l.contains("lorem") || l.starts_with("ipsum") || l.contains(" sed "))
+            .collect();
+        assert!(lines.len() >= 3, "{lines:?}");
+        // the size the notes are drawn at, from the SVG
+        let tag = svg
+            .split("<text")
+            .find(|t| t.contains(lines[1].as_str()))
+            .unwrap();
+        let size: f64 = tag
+            .split("font-size=\"")
+            .nth(1)
+            .unwrap()
+            .split('"')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert!((size - NOTE_DRAWN_PX).abs() < 1e-9, "{tag}");
+        let widest_word = long
+            .split_whitespace()
+            .map(|w| note_px(&format!(" {w}")))
+            .fold(0.0, f64::max);
+        for (k, l) in lines.iter().enumerate() {
+            let px = f64::from(NOTE_X.1) + note_px(l);
+            assert!(px <= f64::from(WIDTH_PX) - 20.0, "{px}: {l}");
+            if k + 1 < lines.len() {
+                assert!(
+                    note_px(l) + widest_word > NOTE_WIDTH_PX,
+                    "line {k} stops at {px} px of {WIDTH_PX}: {l}"
+                );
+            }
+        }
+    }
+
     #[test]
     fn wrap_breaks_at_spaces_and_cuts_a_longer_word() {
-        assert_eq!(wrap("aa bb cc", 5), ["aa bb", "cc"]);
-        assert_eq!(wrap("abcdefgh x", 4), ["abcd", "efgh", "x"]);
-        assert_eq!(wrap("", 4), Vec::<String>::new());
-        assert_eq!(wrap("a  b\nc", 10), ["a b c"]);
+        let one = |_| 1.0;
+        assert_eq!(wrap("aa bb cc", 5.0, one), ["aa bb", "cc"]);
+        assert_eq!(wrap("abcdefgh x", 4.0, one), ["abcd", "efgh", "x"]);
+        assert_eq!(wrap("", 4.0, one), Vec::<String>::new());
+        assert_eq!(wrap("a  b\nc", 10.0, one), ["a b c"]);
+        // by width: two wide characters take the room of four narrow ones
+        let w = |c: char| if c == 'W' { 2.0 } else { 1.0 };
+        assert_eq!(wrap("WW aaaa a", 4.0, w), ["WW", "aaaa", "a"]);
+        assert_eq!(wrap("aWWa", 2.5, w), ["a", "W", "W", "a"]);
     }
 }

@@ -61,6 +61,8 @@ fn storage_lines(t: &TimedCommand, s: &mut String) {
                 // records left out or lost: what was counted is a lower bound
                 if w.lower_bound_why().is_some() {
                     "at least "
+                } else if w.waits_estimated > 0 {
+                    "about "
                 } else {
                     ""
                 },
@@ -80,6 +82,13 @@ fn storage_lines(t: &TimedCommand, s: &mut String) {
                     s,
                     "                {} claimed more blocked time than the task lived (the kernel dated a wait from boot: seen on kernel 6.18 with delay accounting on throughout, and when accounting was switched on during a wait; docs/commands/time.md): not counted, the storage wait is a lower bound",
                     plural(w.records_impossible, "exit record", "exit records")
+                );
+            }
+            if w.waits_estimated > 0 {
+                let _ = writeln!(
+                    s,
+                    "                {} the kernel dated from boot (kernel 6.18, delay accounting on; docs/commands/time.md): each counted as the mean of its task's other waits, which are exact (the record's longest wait, blkio_delay_max, is that one)",
+                    plural(w.waits_estimated, "wait", "waits")
                 );
             }
             if w.records_lost {
@@ -243,6 +252,19 @@ mod tests {
             render(&t)
         );
         assert!(!s.contains("at least"), "{s}");
+        // a wait dated from boot, estimated from its task's other waits: said, the
+        // figure is "about", and the bound stands
+        if let Some(w) = t.storage_wait.as_mut() {
+            w.records_impossible = 0;
+            w.waits_estimated = 1;
+        }
+        let e = render(&t);
+        assert!(
+            e.contains("  storage wait  about 1.500 s (75 % of the wall time)"),
+            "{e}"
+        );
+        assert!(e.contains("\n                1 wait the kernel dated from boot (kernel 6.18, delay accounting on; docs/commands/time.md): each counted as the mean of its task's other waits, which are exact (the record's longest wait, blkio_delay_max, is that one)\n"), "{e}");
+        assert!(!e.contains("unknown"), "{e}");
         t.storage_wait = None;
         t.bound = None;
         t.storage_wait_unavailable = Some("not measured: needs root".into());

@@ -280,11 +280,8 @@ pub fn busy_to(d: &DeviceActivity, decimals: usize) -> String {
 
 /// One disk of the device view.
 fn device_line(d: &DeviceActivity) -> String {
-    let mut facts: Vec<String> = d
-        .member_of
-        .iter()
-        .map(|m| format!("member of {m}"))
-        .collect();
+    let mut facts: Vec<String> = d.role.iter().cloned().collect();
+    facts.extend(d.member_of.iter().map(|m| format!("member of {m}")));
     facts.extend(d.write_cache.clone());
     let facts = if facts.is_empty() {
         String::new()

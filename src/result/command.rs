@@ -72,6 +72,16 @@ pub struct StorageWait {
     /// program meanwhile): their blocked time is not counted, the sum is a lower bound
     #[serde(default)]
     pub records_impossible: u64,
+    /// waits the kernel dated from boot in a record that names its longest wait
+    /// (`blkio_delay_max`, Linux 6.16+): each counted as the mean of its task's other
+    /// waits, which are exact (run/time.rs `blkio_possible`); the sum is then an estimate
+    /// within one wait per such task, not a lower bound
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub waits_estimated: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 impl StorageWait {

@@ -12,8 +12,10 @@
 //! Built as JSON and deserialized, so fields added to the schema later keep defaults.
 
 use crate::job::units::fio_report_size;
+use crate::result::hist::merge_latency;
 use crate::result::{
-    build, Inputs, JobInfo, Latency, OpStats, Phase, Recorded, RunResult, Status, Warning,
+    build, FsyncStats, Inputs, JobInfo, Latency, OpStats, Phase, Recorded, RunResult, Status,
+    TimeShare, Totals, Warning,
 };
 use serde_json::Value;
 
@@ -36,6 +38,23 @@ pub struct FioDir {
     pub lat_pct: Vec<(String, u64)>,
     /// engine, bs (bytes), iodepth, jobs, direct, rw
     pub opts: FioOpts,
+    /// the job's own figures (its run time, fio's `sync` section), on the first
+    /// direction of each job; `None` on the others and from a text report
+    pub job_sync: Option<FioJobSync>,
+}
+
+/// What fio's JSON says of a job beside its directions: its run time and its
+/// fsync/fdatasync calls (the `sync` section: `total_ios`, `lat_ns`).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct FioJobSync {
+    /// the job's run time, ms, its threads summed (`job_runtime`)
+    pub runtime_ms: u64,
+    /// fsync/fdatasync calls (`sync.total_ios`)
+    pub ios: u64,
+    /// their latency: count, min, max, mean, stdev, ns (`sync.lat_ns`)
+    pub lat: Option<(u64, u64, u64, f64, f64)>,
+    /// their latency percentiles (name → ns)
+    pub lat_pct: Vec<(String, u64)>,
 }
 
 /// The job options a comparison needs.
@@ -160,6 +179,8 @@ fn from_json(v: &Value) -> Result<Vec<FioDir>, String> {
     let mut out = Vec::new();
     for j in jobs {
         let name = j.get("jobname").and_then(Value::as_str).unwrap_or("job");
+        // the job's figures go on its first direction
+        let first = out.len();
         let opt = |k: &str| -> Option<String> {
             j.get("job options")
                 .and_then(|o| o.get(k))
@@ -180,35 +201,16 @@ fn from_json(v: &Value) -> Result<Vec<FioDir>, String> {
             // `bs=4k,16k`: read, write, trim sizes in order
             let parts: Vec<&str> = bs_opt.split(',').collect();
             let bs_txt = parts.get(i).or(parts.first()).copied().unwrap_or("4k");
-            let lat = d
-                .get("lat_ns")
-                .filter(|l| l.get("N").and_then(Value::as_u64).unwrap_or(0) > 0);
-            let f = |l: &Value, k: &str| l.get(k).and_then(Value::as_f64).unwrap_or(0.0);
-            let lat_pct = lat
-                .and_then(|l| l.get("percentile"))
-                .and_then(Value::as_object)
-                .map(|m| {
-                    m.iter()
-                        .filter_map(|(k, v)| Some((pct_name(k.parse::<f64>().ok()?), v.as_u64()?)))
-                        .collect()
-                })
-                .unwrap_or_default();
+            let (lat, lat_pct) = json_latency(d.get("lat_ns"));
             out.push(FioDir {
                 job: name.to_string(),
                 dir: dir.to_string(),
                 bytes: u("io_bytes"),
                 ios,
                 runtime_ms: u("runtime") as f64,
-                lat: lat.map(|l| {
-                    (
-                        l.get("N").and_then(Value::as_u64).unwrap_or(0),
-                        f(l, "min") as u64,
-                        f(l, "max") as u64,
-                        f(l, "mean"),
-                        f(l, "stddev"),
-                    )
-                }),
+                lat,
                 lat_pct,
+                job_sync: (out.len() == first).then(|| job_sync(j)),
                 opts: FioOpts {
                     engine: opt("ioengine").unwrap_or_else(|| "psync".into()),
                     bs: fio_report_size(bs_txt.split('-').next().unwrap_or(bs_txt)).unwrap_or(4096),
@@ -227,6 +229,44 @@ fn from_json(v: &Value) -> Result<Vec<FioDir>, String> {
         return Err("fio output without any completed I/O".into());
     }
     Ok(out)
+}
+
+/// A latency section of fio's JSON (`lat_ns` of a direction or of `sync`) when it
+/// counted anything: count, min, max, mean, stdev (ns), and its percentiles.
+type JsonLatency = (Option<(u64, u64, u64, f64, f64)>, Vec<(String, u64)>);
+
+fn json_latency(l: Option<&Value>) -> JsonLatency {
+    let Some(l) = l.filter(|l| l.get("N").and_then(Value::as_u64).unwrap_or(0) > 0) else {
+        return (None, Vec::new());
+    };
+    let f = |k: &str| l.get(k).and_then(Value::as_f64).unwrap_or(0.0);
+    let pct = l
+        .get("percentile")
+        .and_then(Value::as_object)
+        .map(|m| {
+            m.iter()
+                .filter_map(|(k, v)| Some((pct_name(k.parse::<f64>().ok()?), v.as_u64()?)))
+                .collect()
+        })
+        .unwrap_or_default();
+    let n = l.get("N").and_then(Value::as_u64).unwrap_or(0);
+    let lat = (n, f("min") as u64, f("max") as u64, f("mean"), f("stddev"));
+    (Some(lat), pct)
+}
+
+/// A job's run time and its fsync/fdatasync calls, from its JSON object `j`.
+fn job_sync(j: &Value) -> FioJobSync {
+    let sync = j.get("sync");
+    let (lat, lat_pct) = json_latency(sync.and_then(|s| s.get("lat_ns")));
+    FioJobSync {
+        runtime_ms: j.get("job_runtime").and_then(Value::as_u64).unwrap_or(0),
+        ios: sync
+            .and_then(|s| s.get("total_ios"))
+            .and_then(Value::as_u64)
+            .unwrap_or(0),
+        lat,
+        lat_pct,
+    }
 }
 
 /// The fsync policy of a fio job from its options (job, else global): `fsync=N`,
@@ -535,7 +575,12 @@ fn from_text(text: &str) -> Result<Vec<FioDir>, String> {
 // ---- RunResult -------------------------------------------------------------------------
 
 fn latency(d: &FioDir) -> Latency {
-    let (count, min, max, mean, sd) = d.lat.unwrap_or((0, 0, 0, 0.0, 0.0));
+    latency_of(d.lat, &d.lat_pct)
+}
+
+/// A [`Latency`] from fio's count, min, max, mean, stdev (ns) and percentiles.
+fn latency_of(lat: Option<(u64, u64, u64, f64, f64)>, pct: &[(String, u64)]) -> Latency {
+    let (count, min, max, mean, sd) = lat.unwrap_or((0, 0, 0, 0.0, 0.0));
     Latency {
         count,
         min_ns: min,
@@ -543,9 +588,58 @@ fn latency(d: &FioDir) -> Latency {
         mean_ns: mean.round() as u64,
         stdev_ns: sd,
         sum_ns: (mean * count as f64).round() as u64,
-        percentiles_ns: d.lat_pct.iter().cloned().collect(),
+        percentiles_ns: pct.iter().cloned().collect(),
         histogram: None,
     }
+}
+
+/// The fsync/fdatasync calls of the report's jobs and where each job's time went (fio's
+/// JSON: nothing from a text report). The calls are summed over the jobs, their latency
+/// the one job's (over several: merged, without percentiles, which do not add up) and
+/// their rate over `period` s; each job's share has its `job_runtime` as wall time, its
+/// directions' lat and its calls' lat summed as the time in reads, writes (trims
+/// counted with them, as in the totals) and syncs.
+fn job_times(dirs: &[FioDir], period: f64) -> (Option<FsyncStats>, Vec<TimeShare>) {
+    let mut shares = vec![];
+    let mut syncs: Vec<Latency> = vec![];
+    let mut ios = 0;
+    for (k, d) in dirs.iter().enumerate() {
+        let Some(js) = &d.job_sync else { continue };
+        // the job's directions: this one and those after it up to the next job's first
+        let rest = dirs[k + 1..].iter().take_while(|e| e.job_sync.is_none());
+        let mut rw = [0u64; 2];
+        for e in std::iter::once(d).chain(rest) {
+            rw[usize::from(e.dir != "read")] += latency(e).sum_ns;
+        }
+        let sync = latency_of(js.lat, &js.lat_pct);
+        if js.runtime_ms > 0 {
+            let wall = js.runtime_ms.saturating_mul(1_000_000);
+            shares.push(TimeShare::new(&d.job, wall, rw[0], rw[1], sync.sum_ns));
+        }
+        ios += js.ios;
+        if sync.count > 0 {
+            syncs.push(sync);
+        }
+    }
+    let fsync = (ios > 0).then(|| {
+        let lat = if syncs.len() == 1 {
+            syncs.remove(0)
+        } else {
+            let mut l = merge_latency(&syncs.iter().collect::<Vec<_>>());
+            l.percentiles_ns.clear();
+            l
+        };
+        FsyncStats {
+            ops: ios,
+            ops_per_s: if period > 0.0 {
+                ios as f64 / period
+            } else {
+                0.0
+            },
+            lat,
+        }
+    });
+    (fsync, shares)
 }
 
 fn phase(d: &FioDir, source: &str) -> Phase {
@@ -627,11 +721,17 @@ fn inputs(dirs: &[FioDir], version: &str, form: &str, label: &str) -> Result<Inp
         fsync_mode: "fsync".into(),
         ..JobInfo::default()
     };
-    i.recorded = Recorded::totals(
-        totals(rd.0, rd.1, period),
-        totals(wr.0, wr.1, period),
-        Some(period),
+    let (fsync, time) = job_times(dirs, period);
+    i.recorded = Recorded::built(
+        vec![],
+        Totals {
+            read: totals(rd.0, rd.1, period),
+            write: totals(wr.0, wr.1, period),
+            period_s: Some(period),
+            fsync,
+        },
     );
+    i.recorded.time = time;
     i.phases = dirs.iter().map(|d| phase(d, &source)).collect();
     i.warnings = vec![Warning {
         id: "imported.fio".into(),

@@ -555,6 +555,11 @@ pub struct SeriesSources {
     /// the CPUs the jobs may run on, whose mean cpufreq clock is `samples[].cpu_mhz`
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub cpus: Vec<usize>,
+    /// further block devices sampled, each with its role (`copy`: its `SRC` when it is on
+    /// another disk than DST, `device`): (device, role); their differences are
+    /// `samples[].more_devices`, in this order
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub more_devices: Vec<(String, String)>,
 }
 
 /// A change over time found in a series (result/timeline.rs), with its moment.
@@ -597,6 +602,10 @@ pub struct Sample {
     /// what the device under the files did in the sample (schema 2; absent without one)
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub device: Option<DeviceSample>,
+    /// what each further device of `sources.more_devices` did in the sample, in that
+    /// order (`copy`'s SRC disk when it is not DST's)
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub more_devices: Vec<DeviceSample>,
     /// the drive's temperature at the end of the sample, °C (schema 2)
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub temp_c: Option<f64>,

@@ -69,6 +69,9 @@ pub struct Probes {
     root: Root,
     /// (kernel name, sysfs directory) of the device, and its counters at the last sample
     disk: Option<(String, String, DevStat)>,
+    /// further devices of the run's other paths (`copy`'s SRC when it is not on DST's
+    /// device): each with its role, sampled as `disk` is
+    more: Vec<(String, (String, String, DevStat))>,
     sensor: Option<DriveSensor>,
     cpus: Vec<usize>,
 }
@@ -103,16 +106,37 @@ impl Probes {
     /// The probes of block device `dev` (`major:minor`; `None`: the CPU clock only).
     pub fn of_device(root: &Root, dev: Option<(u64, u64)>) -> Probes {
         let dev = dev.and_then(|d| Some((root.block_dir(d)?, root.disk_dir(d)?)));
-        let disk = dev.as_ref().and_then(|(dir, _)| {
-            let name = crate::probe::sysroot::base(dir).to_string();
-            Some((name, dir.clone(), devstat::read_stat_at(root, dir)?))
-        });
+        let disk = dev.as_ref().and_then(|(dir, _)| disk_at(root, dir));
         Probes {
             root: root.clone(),
             sensor: dev.and_then(|(_, whole)| sensors::drive_sensor(root, &whole)),
             disk,
+            more: vec![],
             cpus: allowed_cpus(),
         }
+    }
+
+    /// The probes of a command's paths by role (`copy`: `DST` first, then `SRC`): the
+    /// first path's device as [`Probes::new`] gives it, and each other path's device
+    /// when it is another one, sampled beside it with its role.
+    pub fn of_roles(root: &Root, paths: &[(&str, &Path)]) -> Probes {
+        let dev = |p: &Path| {
+            crate::probe::device_behind(p).and_then(|d| root.block_dir(d).map(|dir| (d, dir)))
+        };
+        let first = paths.first().and_then(|(_, p)| dev(p));
+        let mut probes = Probes::of_device(root, first.as_ref().map(|f| f.0));
+        let mut seen: Vec<String> = first.into_iter().map(|f| f.1).collect();
+        for (role, p) in paths.iter().skip(1) {
+            let Some((_, dir)) = dev(p) else { continue };
+            if seen.contains(&dir) {
+                continue;
+            }
+            if let Some(d) = disk_at(root, &dir) {
+                probes.more.push((role.to_string(), d));
+            }
+            seen.push(dir);
+        }
+        probes
     }
 
     /// Where the samples' device, temperature and clock values come from.
@@ -123,30 +147,55 @@ impl Probes {
             temp_max_c: self.sensor.as_ref().and_then(|s| s.max_c),
             temp_crit_c: self.sensor.as_ref().and_then(|s| s.crit_c),
             cpus: self.cpus.clone(),
+            more_devices: self
+                .more
+                .iter()
+                .map(|(role, d)| (d.0.clone(), role.clone()))
+                .collect(),
         }
     }
 
     /// Read the probes into `s`: the device's counters since the last reading, the
     /// temperature and the clock now.
     fn read(&mut self, s: &mut Sample) {
-        if let Some((_, dir, last)) = self.disk.as_mut() {
-            if let Some(now) = devstat::read_stat_at(&self.root, dir) {
-                s.device = Some(DeviceSample {
-                    reads: now.read_ios.saturating_sub(last.read_ios),
-                    writes: now.write_ios.saturating_sub(last.write_ios),
-                    read_bytes: now.read_sectors.saturating_sub(last.read_sectors) * 512,
-                    written_bytes: now.write_sectors.saturating_sub(last.write_sectors) * 512,
-                    busy_ms: now.io_ticks.saturating_sub(last.io_ticks),
-                });
-                *last = now;
-            }
+        if let Some(d) = self.disk.as_mut() {
+            s.device = since(&self.root, d);
         }
+        // a further device that cannot be read is a sample of nothing, so each keeps
+        // its place in the order of `sources.more_devices`
+        s.more_devices = self
+            .more
+            .iter_mut()
+            .map(|(_, d)| since(&self.root, d).unwrap_or_default())
+            .collect();
         s.temp_c = self
             .sensor
             .as_ref()
             .and_then(|x| sensors::temp_c(&self.root, x));
         s.cpu_mhz = sensors::cpu_mhz(&self.root, &self.cpus);
     }
+}
+
+/// (kernel name, sysfs directory, counters now) of the block device at sysfs `dir`.
+fn disk_at(root: &Root, dir: &str) -> Option<(String, String, DevStat)> {
+    let name = crate::probe::sysroot::base(dir).to_string();
+    Some((name, dir.to_string(), devstat::read_stat_at(root, dir)?))
+}
+
+/// What device `d` did since its last reading, which this one replaces (`None`: its
+/// counters cannot be read now).
+fn since(root: &Root, d: &mut (String, String, DevStat)) -> Option<DeviceSample> {
+    let (_, dir, last) = d;
+    let now = devstat::read_stat_at(root, dir)?;
+    let s = DeviceSample {
+        reads: now.read_ios.saturating_sub(last.read_ios),
+        writes: now.write_ios.saturating_sub(last.write_ios),
+        read_bytes: now.read_sectors.saturating_sub(last.read_sectors) * 512,
+        written_bytes: now.write_sectors.saturating_sub(last.write_sectors) * 512,
+        busy_ms: now.io_ticks.saturating_sub(last.io_ticks),
+    };
+    *last = now;
+    Some(s)
 }
 
 /// The rates of one sample, for a live view.
@@ -414,6 +463,19 @@ impl Background {
     /// counters `counts` and the disk under `path`, every [`period_for`]`(0)`.
     pub fn of_path(t0: Instant, path: &Path, counts: &Arc<IoCounts>) -> Option<Background> {
         let probes = Probes::new(&Root::default(), &[path.to_path_buf()]);
+        let s = Sampler::new(t0, period_for(0)).with_probes(probes);
+        Background::start(s, counts.clone())
+    }
+
+    /// [`Background::of_path`] over a command's paths by role (`copy`: `DST`, `SRC`):
+    /// the first path's disk, and each other path's when it is another
+    /// ([`Probes::of_roles`]).
+    pub fn of_roles(
+        t0: Instant,
+        paths: &[(&str, &Path)],
+        counts: &Arc<IoCounts>,
+    ) -> Option<Background> {
+        let probes = Probes::of_roles(&Root::default(), paths);
         let s = Sampler::new(t0, period_for(0)).with_probes(probes);
         Background::start(s, counts.clone())
     }

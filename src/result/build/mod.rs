@@ -32,6 +32,10 @@ pub struct Totals {
     pub write: OpStats,
     /// seconds the rates are computed over (`None`: elapsed)
     pub period_s: Option<f64>,
+    /// fsync/fdatasync calls the command counted itself (an imported fio report's
+    /// `sync` sections), in place of the records' (`None`: the records')
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fsync: Option<FsyncStats>,
 }
 
 /// What the recorder measured, in the one shape every command hands the builder: the
@@ -102,6 +106,7 @@ impl Recorded {
                 read,
                 write,
                 period_s,
+                fsync: None,
             }),
             ..Recorded::default()
         }
@@ -127,6 +132,9 @@ impl Recorded {
         };
         if let Some(t) = self.totals {
             (parts.read, parts.write, parts.period_s) = (t.read, t.write, t.period_s);
+            if let Some(f) = t.fsync {
+                parts.fsync = f;
+            }
         }
         parts.jobs.extend(self.built);
         // a command without records (copy, tree, mark): its samples alone are the series

@@ -145,3 +145,44 @@ fn c25_fio_text_request_count_is_exact() {
     assert!((iops - 12_738.26).abs() < 0.01, "{iops}");
     assert_eq!(p.lat.as_ref().map(|l| l.count), Some(12_751));
 }
+
+/// fio's `sync` section (its fsync calls: `total_ios`, `lat_ns`) and the job's
+/// `job_runtime` become the result's fsync figures and the job's time share, as an
+/// iomark run records them, so compare's fsync rows read them.
+#[test]
+fn fio_json_sync_section_is_the_results_fsync() {
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/fio/write-fsync1.json"),
+    )
+    .unwrap();
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let job = &v["jobs"][0];
+    let sync = &job["sync"];
+    let r = load("write-fsync1.json");
+    assert_eq!(r.fsync.ops, sync["total_ios"].as_u64().unwrap());
+    assert!(r.fsync.ops > 0);
+    let l = &r.fsync.lat;
+    assert_eq!(l.count, sync["lat_ns"]["N"].as_u64().unwrap());
+    assert_eq!(l.max_ns, sync["lat_ns"]["max"].as_u64().unwrap());
+    let mean = sync["lat_ns"]["mean"].as_f64().unwrap();
+    assert!((l.mean() - mean).abs() < 1.0, "{} vs {mean}", l.mean());
+    assert_eq!(
+        l.percentiles_ns["99"],
+        sync["lat_ns"]["percentile"]["99.000000"].as_u64().unwrap()
+    );
+    // the job's share of its time: the calls' latency summed over its job_runtime
+    let wall = job["job_runtime"].as_u64().unwrap() * 1_000_000;
+    let all = &r.time[0];
+    assert_eq!((all.who.as_str(), all.wall_ns), ("all", wall));
+    assert_eq!(r.time[1].who, "fsync1");
+    let pct = mean * l.count as f64 * 100.0 / wall as f64;
+    assert!(
+        (all.sync_pct - pct).abs() < 0.01,
+        "{} vs {pct}",
+        all.sync_pct
+    );
+    // a report without syncs has none
+    let r = load("seqread-psync.json");
+    assert_eq!((r.fsync.ops, r.fsync.lat.count), (0, 0));
+    assert_eq!(r.time[0].sync_ns, 0);
+}

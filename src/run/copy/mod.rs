@@ -178,11 +178,16 @@ fn summary(job: &CopyJob) -> JobInfo {
 /// them after a success), with the diagnoses of SRC and DST. Prints nothing.
 pub fn execute(job: &CopyJob, signals: &Signals, live: &dyn Fn(Live)) -> PhaseRun {
     let t0 = Instant::now();
-    // the device view of the destination's disk, where the copy is written
-    let watch = crate::probe::devstat::Watch::of_path(&crate::probe::Root::default(), &job.dst_dir);
-    // the run over time: the bytes the methods read and write, and the destination's disk
+    // the device view and the run over time: the destination's disk, where the copy is
+    // written, and the source's when it is another, where the copy reads
+    let roles = [
+        ("DST", job.dst_dir.as_path()),
+        ("SRC", job.src_dir.as_path()),
+    ];
+    let watch = crate::probe::devstat::Watch::of_roles(&crate::probe::Root::default(), &roles);
+    // the run over time: the bytes the methods read and write, and the disks
     let counts = std::sync::Arc::new(IoCounts::default());
-    let sampler = crate::run::sampler::Background::of_path(t0, &job.dst_dir, &counts);
+    let sampler = crate::run::sampler::Background::of_roles(t0, &roles, &counts);
     let mut phases = Vec::new();
     let mut times = Vec::new();
     let mut warnings = Vec::new();

@@ -334,6 +334,7 @@ pub fn inputs(
             read: dir_totals(rows, 0),
             write: dir_totals(rows, 1),
             period_s: Some(rows.iter().map(|r| r.median.seconds).sum()),
+            fsync: None,
         },
     );
     // each test's time breakdown: its median loop's

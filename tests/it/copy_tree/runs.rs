@@ -613,3 +613,63 @@ fn mark_on_a_filesystem_without_o_direct_says_so_in_its_own_words() {
     assert!(!err.contains("--file-"), "fileio wording in mark: {err}");
     assert_eq!(std::fs::read_dir(m.dir()).unwrap().count(), 0);
 }
+
+/// SRC on another disk than DST (SRC on a loop device, DST on the scratch disk): the
+/// device view has both disks, each with its role, in the text and the JSON, and the
+/// series samples SRC's disk beside DST's, its source named with its role; the
+/// source written to SRC shows in SRC's samples. The loop device is detached and its
+/// filesystem unmounted on drop, also when an assertion fails.
+#[test]
+fn copy_samples_src_disk_too_when_it_is_another() {
+    let fs = match LoopFs::ext4_over_shm(64) {
+        Ok(f) => f,
+        Err(why) => return skip(&why),
+    };
+    let dst = scratch();
+    let j = scratch();
+    let jp = j.path().join("copy.json");
+    let a = Iomark::new()
+        .args(["copy", "--size=8M"])
+        .arg(format!("--json={}", jp.display()))
+        .arg(fs.dir())
+        .arg(dst.path())
+        .assert()
+        .success();
+    let out = String::from_utf8(a.get_output().stdout.clone()).unwrap();
+    let loop_name = fs.dev().name();
+    assert!(
+        out.contains(&format!("  device {loop_name} (SRC")),
+        "SRC's disk in the text:\n{out}"
+    );
+    assert!(out.contains(" (DST"), "DST's disk in the text:\n{out}");
+    let v = read_json(&jp);
+    let devices = v["device_view"]["devices"].as_array().unwrap();
+    let role = |r: &str| {
+        devices
+            .iter()
+            .filter(|d| d["role"] == r && d.get("member_of").is_none())
+            .map(|d| d["name"].as_str().unwrap().to_string())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(role("SRC"), std::slice::from_ref(&loop_name), "{devices:?}");
+    assert_eq!(role("DST").len(), 1, "{devices:?}");
+    assert_ne!(role("DST"), role("SRC"));
+    let series = &v["series"];
+    assert_eq!(
+        series["sources"]["more_devices"],
+        serde_json::json!([[loop_name, "SRC"]]),
+        "{}",
+        series["sources"]
+    );
+    let samples = series["samples"].as_array().unwrap();
+    assert!(!samples.is_empty());
+    // every sample has SRC's disk, in its place; the 8 MiB source was written there
+    assert!(samples
+        .iter()
+        .all(|s| s["more_devices"].as_array().map(Vec::len) == Some(1)));
+    let written: u64 = samples
+        .iter()
+        .map(|s| s["more_devices"][0]["written_bytes"].as_u64().unwrap())
+        .sum();
+    assert!(written >= SIZE, "SRC's disk wrote {written} bytes");
+}

@@ -36,3 +36,56 @@ fn c25_compare_lines_up_fio_json_fio_text_and_labels_the_producer() {
     );
     assert!(!out.contains("B: buffered"), "{out}");
 }
+
+/// An imported fio JSON report of a job that fsyncs shows compare's fsync rows, read
+/// from fio's `sync` section, as an iomark run of the same job does beside it.
+#[test]
+fn compare_shows_the_fsync_rows_of_an_imported_fio_report() {
+    let t = scratch();
+    let ours = t.path().join("ours.json");
+    let o = Iomark::new()
+        .dir(t.path())
+        .args([
+            "run",
+            "--name=fsync1",
+            "--filename=F",
+            "--size=256k",
+            "--bs=4k",
+            "--rw=write",
+            "--fsync=1",
+        ])
+        .arg(format!("--json={}", ours.display()))
+        .run();
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let fixture = fixture("fio").join("write-fsync1.json");
+    let o = Iomark::new()
+        .dir(t.path())
+        .arg("compare")
+        .arg(&fixture)
+        .arg(&ours)
+        .run();
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let out = o.stdout;
+    let row = |m: &str| {
+        out.lines()
+            .find(|l| l.contains(m))
+            .unwrap_or_else(|| panic!("no {m} row:\n{out}"))
+            .to_string()
+    };
+    let nums = |m: &str| -> Vec<f64> {
+        row(m)
+            .split_whitespace()
+            .filter_map(|c| c.parse().ok())
+            .collect()
+    };
+    // column A, fio's: its 63 fsyncs' p99 (15663104 ns) and mean (7330723.9 ns), and
+    // their share of its job_runtime (63 × 7.33 ms of 463 ms); column B, iomark's own
+    let p99 = nums("fsync p99 µs");
+    assert_eq!(p99.first(), Some(&15663.0), "{out}");
+    assert_eq!(p99.len(), 2, "{out}");
+    let mean = nums("fsync mean µs");
+    assert_eq!(mean.first(), Some(&7331.0), "{out}");
+    let time = nums("time in fsync %");
+    assert_eq!(time.len(), 2, "{out}");
+    assert!((time[0] - 99.7).abs() < 0.05, "{out}");
+}
