@@ -180,7 +180,13 @@ pub(crate) fn fio_stdout(e: &FioError) -> Option<String> {
             }
         }
         FioError::ReadOnlyRw { .. } => "rw",
-        FioError::BadValue { key, value, .. } if names_no_listed_value(key, value) => key,
+        // fio's output formats are no option's listed values: it prints only its
+        // stderr lines for them
+        FioError::BadValue { key, value, .. }
+            if key != "output-format" && names_no_listed_value(key, value) =>
+        {
+            key
+        }
         FioError::UnsupportedEngine {
             engine,
             origin: Origin::CommandLine,
@@ -243,9 +249,7 @@ fn as_given<'a>(key: &str, raw: &'a [String]) -> Option<&'a str> {
 /// inside the header), or any negative value (fio reads it wrapped): fio takes it, so its line would be wrong and iomark's own line,
 /// naming the option and what it accepts, stays.
 fn bad_value(key: &str, value: &str) -> Option<Vec<String>> {
-    if value.is_empty() {
-        return Some(vec![format!("fio: option {key} requires an argument")]);
-    }
+    // fio names the format it does not know, an empty one too (`--output-format=`)
     if key == "output-format" {
         let known = ["normal", "json", "json+", "terse", "minimal", "csv"];
         let bad = value
@@ -256,6 +260,9 @@ fn bad_value(key: &str, value: &str) -> Option<Vec<String>> {
             format!("fio: invalid output format {bad}"),
             "fio: failed parsing output-format".into(),
         ]);
+    }
+    if value.is_empty() {
+        return Some(vec![format!("fio: option {key} requires an argument")]);
     }
     // fio sets up no job at all for `numjobs=0` (its shared memory segment fails)
     if key == "numjobs" && units::fio_number(value, 1024).is_some_and(|n| n.n == 0) {

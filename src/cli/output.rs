@@ -39,7 +39,9 @@ pub enum Sink {
 
 impl Sink {
     /// The sink the path `p` of an output option names: a standard stream as it is
-    /// spelled (`-`, `/dev/stdout`, `/dev/stderr`, `/dev/null`), else a file checked now
+    /// spelled (`-`, `/dev/stdout`, `/dev/stderr`, `/dev/null`) or a pipe or character
+    /// device this process has open (`/dev/fd/N`: bash's `>(cmd)`), written as it
+    /// comes, with no rehearsal and no rename, else a file checked now
     /// (`Stage::Check` errors, exit 3: a link, a device, a FIFO refused).
     pub fn create(p: &Path) -> Result<Sink, OutputError> {
         match Stream::of(p) {
@@ -65,10 +67,14 @@ impl Sink {
     /// (stdout through util/output.rs's one rule for write errors).
     pub fn commit(&self, bytes: &[u8]) -> Result<(), OutputError> {
         match self {
-            Sink::Stream(s) => {
-                s.write(bytes);
-                Ok(())
-            }
+            Sink::Stream(s) => s.write(bytes).map_err(|e| OutputError {
+                path: PathBuf::from(s.name()),
+                stage: crate::files::output::Stage::Write,
+                reason: e
+                    .raw_os_error()
+                    .map_or_else(|| e.to_string(), crate::util::strerror),
+                errno: e.raw_os_error(),
+            }),
             Sink::Document => {
                 crate::util::output::write_document(bytes);
                 Ok(())

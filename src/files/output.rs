@@ -396,11 +396,7 @@ pub fn refuse_collisions(outputs: &[Named], data: &[Named]) -> Result<(), String
                 b.1.display(),
                 a.0,
                 a.1.display(),
-                if *s == Stream::Stdout {
-                    "stdout"
-                } else {
-                    "stderr"
-                }
+                s.name()
             ));
         }
     }

@@ -568,6 +568,11 @@ fn run_tests(r: &RunResult, f: &RunFacts) -> Vec<Test> {
             .or(f.file_set)
             .unwrap_or(j.total_size_bytes);
         let (mean_us, p99_us) = lat_figures(lat);
+        // the job's own files, not the whole run's
+        let job_files = job
+            .as_ref()
+            .and_then(|(n, k)| r.jobs.iter().filter(|x| &x.job.name == n).nth(*k))
+            .map_or(j.files, |x| x.job.files.max(1));
         let (key, display) = run_row_key(name, &rw, block, qd, threads);
         Test {
             key,
@@ -578,7 +583,7 @@ fn run_tests(r: &RunResult, f: &RunFacts) -> Vec<Test> {
                 threads,
                 direct,
                 file_set,
-                files: num(note_value(notes, "nrfiles")).map_or(j.files, |v| v as u32),
+                files: num(note_value(notes, "nrfiles")).map_or(job_files, |v| v as u32),
                 ram: f.ram,
                 fsync: f.fsync.clone(),
                 memory: f.memory.clone(),
@@ -595,20 +600,21 @@ fn run_tests(r: &RunResult, f: &RunFacts) -> Vec<Test> {
     if !r.phases.is_empty() {
         let mixes = summed_mixes(&r.phases);
         let all: Vec<&crate::result::Phase> = r.phases.iter().chain(mixes.iter()).collect();
-        return all
-            .iter()
-            .enumerate()
-            .map(|(i, p)| {
-                make(
-                    &p.name,
-                    job_of_phase(r, &all, i),
-                    &p.notes,
-                    (p.bytes > 0).then_some(p.mb_per_s),
-                    p.ops_per_s,
-                    p.lat.as_ref(),
-                )
-            })
-            .collect();
+        return named_jobs(
+            all.iter()
+                .enumerate()
+                .map(|(i, p)| {
+                    make(
+                        &p.name,
+                        job_of_phase(r, &all, i),
+                        &p.notes,
+                        (p.bytes > 0).then_some(p.mb_per_s),
+                        p.ops_per_s,
+                        p.lat.as_ref(),
+                    )
+                })
+                .collect(),
+        );
     }
     let mut v = vec![];
     for (d, o) in [("read", &r.read), ("write", &r.write)] {
@@ -625,6 +631,24 @@ fn run_tests(r: &RunResult, f: &RunFacts) -> Vec<Test> {
         }
     }
     v
+}
+
+/// The tests of a result of several jobs, each named with its job (`RND4K Q1T1 read
+/// (job A)`; a later job of the same name `(job A #2)`), so two jobs of the same settings
+/// are told apart; a result of one job keeps the plain names.
+fn named_jobs(mut tests: Vec<Test>) -> Vec<Test> {
+    let first = tests.first().and_then(|t| t.job.clone());
+    if tests.iter().all(|t| t.job == first) {
+        return tests;
+    }
+    for t in &mut tests {
+        match &t.job {
+            Some((n, 0)) => t.name = format!("{} (job {n})", t.name),
+            Some((n, k)) => t.name = format!("{} (job {n} #{})", t.name, k + 1),
+            None => {}
+        }
+    }
+    tests
 }
 
 /// The job that ran phase `all[i]` (a phase is one job's direction: `JOB read`,
@@ -1050,13 +1074,16 @@ fn base_key(k: &str) -> &str {
     k.rsplit_once('#').map_or(k, |(b, _)| b)
 }
 
+/// A row's key, the job settings of its first test and that test's job (name, rank).
+type RowKey = (String, Option<Desc>, Option<(String, usize)>);
+
 /// Row keys in first-appearance order, re-keying each result's tests so that a test
 /// joins the row of the same pattern and direction whose job matches it exactly
 /// (block, QD, threads), else the free row of that pattern and direction whose job is
 /// closest (QD, then threads, then block size; the difference is then called out), else
 /// a new row.
 fn align(per: &mut [Vec<Test>]) -> Vec<String> {
-    let mut keys: Vec<(String, Option<Desc>)> = vec![];
+    let mut keys: Vec<RowKey> = vec![];
     for ts in per.iter_mut() {
         let mut assigned: Vec<Option<String>> = vec![None; ts.len()];
         let mut used: Vec<String> = vec![];
@@ -1064,11 +1091,25 @@ fn align(per: &mut [Vec<Test>]) -> Vec<String> {
             (Some(a), Some(b)) => (a.block, a.qd, a.threads) == (b.block, b.qd, b.threads),
             _ => false,
         };
+        // a job of the same name (and rank among its namesakes) first, then the same
+        // settings
         for (i, t) in ts.iter().enumerate() {
             let base = base_key(&t.key);
-            if let Some((k, _)) = keys
+            if let Some((k, ..)) = keys.iter().find(|(k, _, j)| {
+                base_key(k) == base && !used.contains(k) && t.job.is_some() && *j == t.job
+            }) {
+                used.push(k.clone());
+                assigned[i] = Some(k.clone());
+            }
+        }
+        for (i, t) in ts.iter().enumerate() {
+            let base = base_key(&t.key);
+            if assigned[i].is_some() {
+                continue;
+            }
+            if let Some((k, ..)) = keys
                 .iter()
-                .find(|(k, d)| base_key(k) == base && !used.contains(k) && same(d, &t.desc))
+                .find(|(k, d, _)| base_key(k) == base && !used.contains(k) && same(d, &t.desc))
             {
                 used.push(k.clone());
                 assigned[i] = Some(k.clone());
@@ -1092,7 +1133,7 @@ fn align(per: &mut [Vec<Test>]) -> Vec<String> {
                     continue;
                 }
                 let base = base_key(&t.key);
-                for (r, (k, d)) in keys.iter().enumerate() {
+                for (r, (k, d, _)) in keys.iter().enumerate() {
                     if base_key(k) != base || used.contains(k) {
                         continue;
                     }
@@ -1112,9 +1153,9 @@ fn align(per: &mut [Vec<Test>]) -> Vec<String> {
                 continue;
             }
             let base = base_key(&t.key).to_string();
-            let n = keys.iter().filter(|(k, _)| base_key(k) == base).count();
+            let n = keys.iter().filter(|(k, ..)| base_key(k) == base).count();
             let k = format!("{base}#{n}");
-            keys.push((k.clone(), t.desc.clone()));
+            keys.push((k.clone(), t.desc.clone(), t.job.clone()));
             used.push(k.clone());
             assigned[i] = Some(k);
         }
@@ -1122,7 +1163,7 @@ fn align(per: &mut [Vec<Test>]) -> Vec<String> {
             t.key = k.unwrap_or_default();
         }
     }
-    keys.into_iter().map(|(k, _)| k).collect()
+    keys.into_iter().map(|(k, ..)| k).collect()
 }
 
 /// A column of a grouped comparison: a label and the results (indices) that are

@@ -1,6 +1,7 @@
 //! `compare`'s reporter ([`Compare`], over many results): the [`Comparison`] as an
 //! aligned table, GitHub markdown, CSV or JSON (`compare.rs` owns loading and
-//! alignment). Numbers: 3 significant figures or more, ratios with two decimals (four below 0.1), `-` for missing.
+//! alignment). Numbers: 3 significant figures or more, ratios with two decimals (three
+//! significant figures below 0.1, `<0.001x` below 0.001), `-` for missing.
 
 use super::compare::{letter, Comparison, Group, Row};
 use crate::report::{ReportError, Reporter};
@@ -30,11 +31,18 @@ fn num(v: Option<f64>) -> String {
     }
 }
 
+/// A ratio with two decimals; below 0.1 three significant figures (`0.0123x`), below
+/// 0.001 only that (`<0.001x`), never a row of zeros.
 fn ratio(v: Option<f64>) -> String {
     match v {
         None => "-".into(),
         Some(r) if !r.is_finite() => "-".into(),
-        Some(r) if r < 0.1 => format!("{r:.4}x"),
+        Some(r) if r <= 0.0 => "0x".into(),
+        Some(r) if r < 0.001 => "<0.001x".into(),
+        Some(r) if r < 0.1 => {
+            let places = (2 - r.log10().floor() as i32).max(0) as usize;
+            format!("{r:.places$}x")
+        }
         Some(r) => format!("{r:.2}x"),
     }
 }
@@ -126,8 +134,17 @@ fn legend(c: &Comparison) -> String {
         .collect()
 }
 
+/// One CSV cell: quoted when it holds a comma, a quote or a line break; a text that a
+/// spreadsheet would read as a formula (it starts with `=`, `+`, `-`, `@`, a tab or a
+/// carriage return) gets a `'` in front, inside quotes — a number (`-5`) and the
+/// missing-value `-` stay as they are.
 fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n']) {
+    let formula = s.starts_with(['=', '+', '-', '@', '\t', '\r'])
+        && s != "-"
+        && s.trim().parse::<f64>().is_err();
+    if formula {
+        format!("\"'{}\"", s.replace('"', "\"\""))
+    } else if s.contains([',', '"', '\n', '\r']) {
         format!("\"{}\"", s.replace('"', "\"\""))
     } else {
         s.to_string()
@@ -222,16 +239,28 @@ fn csv(c: &Comparison, mut header: Vec<String>, body: &[Vec<String>]) -> String 
 }
 
 /// A cell or a legend line of compare's markdown as text, never markup: `&`, `<`, `>` as
-/// entities (a job named `<script>` stays text in a rendered post) and `|` escaped (the
-/// row keeps its columns). Control characters are already visible (report/compare.rs).
+/// entities (a job named `<script>` stays text in a rendered post), `|` and `\\`
+/// escaped (the row keeps its columns), and a first character that would start markup
+/// (`#`, `*`, `_`, `` ` ``, `~`, `[`, `!`, or `-`, `+`, `=` before a space) escaped;
+/// anything else (`-5`, `a=b`, `-`) as it is. Control characters are already visible
+/// (report/compare.rs).
 fn md_text(s: &str) -> String {
     let mut o = String::with_capacity(s.len());
+    let lead = s.chars().next().is_some_and(|c| match c {
+        '#' | '*' | '_' | '`' | '~' | '[' | '!' => true,
+        '-' | '+' | '=' => s[1..].starts_with(' '),
+        _ => false,
+    });
+    if lead {
+        o.push('\\');
+    }
     for c in s.chars() {
         match c {
             '&' => o.push_str("&amp;"),
             '<' => o.push_str("&lt;"),
             '>' => o.push_str("&gt;"),
             '|' => o.push_str("\\|"),
+            '\\' => o.push_str("\\\\"),
             c => o.push(c),
         }
     }
@@ -411,5 +440,62 @@ pub fn render_painted(c: &Comparison, f: Format, paint: &Paint) -> String {
         Format::Csv => csv(c, header, &body),
         Format::Markdown => markdown(c, &header, &body, foot),
         Format::Table => table(c, &header, &body, foot, paint),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn small_ratios_keep_three_significant_figures() {
+        assert_eq!(ratio(Some(0.95)), "0.95x");
+        assert_eq!(ratio(Some(12.345)), "12.35x");
+        assert_eq!(ratio(Some(0.0123456)), "0.0123x");
+        assert_eq!(ratio(Some(0.00123456)), "0.00123x");
+        assert_eq!(ratio(Some(0.099)), "0.0990x");
+        assert_eq!(ratio(Some(0.0004)), "<0.001x");
+        assert_eq!(ratio(Some(0.0)), "0x");
+        assert_eq!(ratio(None), "-");
+        assert_eq!(ratio(Some(f64::INFINITY)), "-");
+    }
+
+    #[test]
+    fn markdown_escapes_only_what_a_table_needs() {
+        for plain in [
+            "-",
+            "-5",
+            "0.67x",
+            "a=b",
+            "RND4K Q1T1 read",
+            "A: QD 4 (B: 1)",
+        ] {
+            assert_eq!(md_text(plain), plain);
+        }
+        assert_eq!(md_text("a|b"), "a\\|b");
+        assert_eq!(md_text("a\\b"), "a\\\\b");
+        assert_eq!(md_text("<b>&"), "&lt;b&gt;&amp;");
+        assert_eq!(md_text("# big"), "\\# big");
+        assert_eq!(md_text("- item"), "\\- item");
+        assert_eq!(md_text("*x*"), "\\*x*");
+    }
+
+    #[test]
+    fn csv_cells_that_a_spreadsheet_would_run_are_neutralised() {
+        for (cell, want) in [
+            ("=1+1", "\"'=1+1\""),
+            ("+cmd", "\"'+cmd\""),
+            ("-x", "\"'-x\""),
+            ("@SUM(A1)", "\"'@SUM(A1)\""),
+            ("\tx", "\"'\tx\""),
+            ("\rx", "\"'\rx\""),
+            ("=a\"b", "\"'=a\"\"b\""),
+        ] {
+            assert_eq!(csv_field(cell), want, "{cell:?}");
+        }
+        for number in ["-5", "-0.25", "+3", "-", "12", "0.67x"] {
+            assert_eq!(csv_field(number), number);
+        }
+        assert_eq!(csv_field("a,b"), "\"a,b\"");
     }
 }

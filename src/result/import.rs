@@ -128,11 +128,53 @@ fn fio_json(text: &str) -> Option<Value> {
         let at = t.find("\n{\n").or_else(|| t.find("\n{\r\n"))?;
         at + 1
     };
-    serde_json::Deserializer::from_str(&t[start..])
+    let doc = escape_raw_controls(&t[start..]);
+    serde_json::Deserializer::from_str(&doc)
         .into_iter::<Value>()
         .map_while(Result::ok)
         .filter(|v| v.get("fio version").is_some())
         .last()
+}
+
+/// `text` with every raw control character inside a JSON string escaped (`\u000a`):
+/// fio 3.33 writes a job name or a file name as given, so a newline or a tab in it makes
+/// its JSON invalid; outside strings (the document's own line breaks) nothing changes.
+fn escape_raw_controls(text: &str) -> std::borrow::Cow<'_, str> {
+    let raw_in_string = {
+        let (mut inside, mut escaped) = (false, false);
+        text.chars().any(|c| {
+            let raw = inside && c < ' ';
+            (inside, escaped) = step(inside, escaped, c);
+            raw
+        })
+    };
+    if !raw_in_string {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 16);
+    let (mut inside, mut escaped) = (false, false);
+    for c in text.chars() {
+        if inside && c < ' ' {
+            out.push_str(&format!("\\u{:04x}", u32::from(c)));
+            escaped = false;
+            continue;
+        }
+        (inside, escaped) = step(inside, escaped, c);
+        out.push(c);
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+/// After `c`: whether the scan is inside a JSON string and just after its backslash.
+fn step(inside: bool, escaped: bool, c: char) -> (bool, bool) {
+    match (inside, escaped, c) {
+        (false, _, '"') => (true, false),
+        (false, ..) => (false, false),
+        (true, true, _) => (true, false),
+        (true, false, '\\') => (true, true),
+        (true, false, '"') => (false, false),
+        (true, false, _) => (true, false),
+    }
 }
 
 /// The result dated when fio ran it (`ms` since the epoch), not when it was imported.
@@ -815,6 +857,24 @@ mod tests {
         assert_eq!(r.read.ops, 20, "the last document is the final report");
         // lines before a JSON document that is not fio's: not imported
         assert!(import("note: x\n{\n\"a\": 1\n}\n", "x").is_none());
+    }
+
+    #[test]
+    fn raw_control_characters_in_strings_are_read() {
+        // fio writes `--name=$'a\nb'` as it is: a raw newline inside the string
+        let doc = "{\n  \"fio version\" : \"fio-3.33\",\n  \"jobs\" : [{\"jobname\":\"a\nb\tc\\\\\",\n\"read\":{\"total_ios\":3,\"io_bytes\":12288,\"runtime\":1000}}]\n}\n";
+        assert!(
+            serde_json::from_str::<Value>(doc).is_err(),
+            "fio's JSON is invalid"
+        );
+        let r = import(doc, "ctl.json").unwrap().unwrap();
+        assert_eq!(r.read.ops, 3);
+        assert_eq!(r.phases[0].name, "a\nb\tc\\ read");
+        // a document without them is read as it is
+        assert!(matches!(
+            escape_raw_controls("{\n\"a\": \"b\\\"\\n\"\n}"),
+            std::borrow::Cow::Borrowed(_)
+        ));
     }
 
     #[test]

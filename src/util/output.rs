@@ -36,30 +36,87 @@ pub enum Stream {
     Stderr,
     /// `/dev/null`: the output is not written
     Null,
+    /// `/dev/fd/N`, `/proc/self/fd/N` (N > 2) naming a pipe or character device this
+    /// process already has open (bash's `>(cmd)`): written to as a stream
+    Fd(i32),
 }
 
 impl Stream {
-    /// The stream `p` names, spelled exactly so (`./-` is a file named `-`).
+    /// The stream `p` names, spelled exactly so (`./-` is a file named `-`). A
+    /// descriptor named through `/dev/fd/N` or `/proc/self/fd/N` is a stream only
+    /// when it is open for writing on a pipe or a character device; any other (a
+    /// regular file, a closed descriptor) is left to the file rules, which refuse the
+    /// link.
     pub fn of(p: &Path) -> Option<Stream> {
         match p.to_str()? {
             "-" | "/dev/stdout" | "/dev/fd/1" | "/proc/self/fd/1" => Some(Stream::Stdout),
             "/dev/stderr" | "/dev/fd/2" | "/proc/self/fd/2" => Some(Stream::Stderr),
             "/dev/null" => Some(Stream::Null),
-            _ => None,
+            s => {
+                let n = s
+                    .strip_prefix("/dev/fd/")
+                    .or_else(|| s.strip_prefix("/proc/self/fd/"))?;
+                let fd: i32 = n
+                    .parse()
+                    .ok()
+                    .filter(|_| n.bytes().all(|b| b.is_ascii_digit()))?;
+                (fd > 2 && writable_stream(fd)).then_some(Stream::Fd(fd))
+            }
+        }
+    }
+
+    /// How the stream is named in messages: `stdout`, `stderr`, `/dev/null`, `/dev/fd/N`.
+    pub fn name(self) -> String {
+        match self {
+            Stream::Stdout => "stdout".into(),
+            Stream::Stderr => "stderr".into(),
+            Stream::Null => "/dev/null".into(),
+            Stream::Fd(n) => format!("/dev/fd/{n}"),
         }
     }
 
     /// Write `bytes` to the stream: stdout through [`write`] (its one rule for write
-    /// errors), stderr ignoring a failure, `/dev/null` not at all.
-    pub fn write(self, bytes: &[u8]) {
+    /// errors), stderr ignoring a failure, `/dev/null` not at all, an inherited
+    /// descriptor whole, its error returned (a reader gone away ends it quietly, as on
+    /// stdout).
+    pub fn write(self, bytes: &[u8]) -> io::Result<()> {
         match self {
             Stream::Stdout => write(bytes),
             Stream::Stderr => {
                 let _ = io::stderr().lock().write_all(bytes);
             }
             Stream::Null => {}
+            Stream::Fd(n) => {
+                use std::os::fd::FromRawFd;
+                // borrowed: the descriptor stays open for the next write
+                // SAFETY: `n` was open when the path was read and is never closed here
+                let mut f = std::mem::ManuallyDrop::new(unsafe { std::fs::File::from_raw_fd(n) });
+                return match f.write_all(bytes) {
+                    Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
+                    r => r,
+                };
+            }
         }
+        Ok(())
     }
+}
+
+/// Whether descriptor `fd` is open for writing on a pipe (FIFO, socket) or a character
+/// device.
+fn writable_stream(fd: i32) -> bool {
+    // SAFETY: fcntl and fstat only read the descriptor table; `st` is written by fstat
+    let mode = unsafe { libc::fcntl(fd, libc::F_GETFL) };
+    if mode < 0 || mode & libc::O_ACCMODE == libc::O_RDONLY {
+        return false;
+    }
+    let mut st: libc::stat = unsafe { std::mem::zeroed() };
+    if unsafe { libc::fstat(fd, &mut st) } != 0 {
+        return false;
+    }
+    matches!(
+        st.st_mode & libc::S_IFMT,
+        libc::S_IFIFO | libc::S_IFCHR | libc::S_IFSOCK
+    )
 }
 
 /// Whether stdout is reserved for a document (`--json=-`): [`write`] then goes to stderr.

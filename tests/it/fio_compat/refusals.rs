@@ -44,6 +44,8 @@ const CASES: &[(&[&str], i32, Want)] = &[
     (&["--blocksize_unaligned=x"], 1, Same),
     (&["--output-format=xml"], 1, Same),
     (&["--output-format=json,xml"], 1, Same),
+    (&["--output-format="], 1, Same),
+    (&["--output-format=json,,normal"], 1, Same),
     (&["--ioengine=bogus"], 1, Same),
     (&["--name="], 1, Same),
     (&["!", "nosuch.fio"], 1, Same),
@@ -148,6 +150,34 @@ fn bad_input_and_failed_setups_print_fios_lines_and_exit_code() {
         }
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// An output format fio does not know (`xml`, an empty one): fio 3.33 says which on
+/// stderr and prints nothing on stdout (no list of valid values), exit 1.
+#[test]
+fn an_unknown_output_format_leaves_stdout_clean() {
+    let fio = need_fio("an_unknown_output_format_leaves_stdout_clean");
+    for (v, named) in [("xml", "xml"), ("", ""), ("json,,normal", "")] {
+        let given = format!("--output-format={v}");
+        let mut args: Vec<&str> = J.to_vec();
+        args.push(&given);
+        let d = scratch();
+        let i = as_fio(d.path()).dir(d.path()).args(&args).run();
+        assert_eq!(i.code, 1, "{v:?}: {}", i.dump());
+        assert_eq!(i.stdout, "", "{v:?}: {}", i.dump());
+        assert_eq!(
+            i.stderr,
+            format!("fio: invalid output format {named}\nfio: failed parsing output-format\n"),
+            "{v:?}"
+        );
+        if fio {
+            let f = fio_cmd().dir(d.path()).args(&args).run();
+            assert_eq!(
+                (f.code, &f.stdout, &f.stderr),
+                (i.code, &i.stdout, &i.stderr)
+            );
+        }
+    }
 }
 
 /// `iomark run` keeps its own wording and exit 2 for the same refusals.

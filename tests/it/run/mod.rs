@@ -15,6 +15,7 @@ mod one_worker;
 mod output_format;
 mod over_time;
 mod passes;
+mod pipe_outputs;
 mod replay;
 mod verify;
 mod verify_state;

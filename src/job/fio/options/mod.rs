@@ -327,6 +327,9 @@ pub struct FioOption {
     pub fio333: Fio333,
     /// what `--cmdhelp` shows where it is not what iomark enforces
     pub shown: Shown,
+    /// accepted and checked as fio checks it, but iomark does not apply it: a job that
+    /// gives it says so on stderr once (docs/compat/fio.md)
+    pub not_applied: bool,
 }
 
 impl FioOption {
@@ -366,6 +369,7 @@ impl FioOption {
                 range: None,
                 values: None,
             },
+            not_applied: false,
         }
     }
     /// A job key.
@@ -432,6 +436,12 @@ impl FioOption {
     /// fio 3.33's profile option at place `at` of the profiles' options.
     pub(super) const fn fio_profile(mut self, at: u16) -> Self {
         self.fio333 = Fio333::Profile { at };
+        self
+    }
+
+    /// Accepted but not applied by iomark ([`FioOption::not_applied`]).
+    pub(super) const fn not_applied(mut self) -> Self {
+        self.not_applied = true;
         self
     }
 
@@ -656,6 +666,11 @@ pub fn apply(
             origin: origin.clone(),
         });
     }
+    if let Some(line) = opt.filter(|o| o.not_applied).map(not_applied_line) {
+        if !notices.contains(&line) {
+            notices.push(line);
+        }
+    }
     // `name` too: fio 3.33 lists `"name": "w"` for `--name=w` (and for `name=` in a
     // job-file section), in the order given; an alias under the option's own name, as
     // fio lists it (`readwrite=` as `rw`, `blocksize=` as `bs`, `timeout=` as `runtime`)
@@ -801,6 +816,15 @@ pub fn canonical(key: &str) -> String {
 
 /// A notice that starts with this is fio's own stderr line (the rest), printed under
 /// either persona: `args.rs` moves it to [`crate::job::fio::FioCommand::fio_stderr`].
+/// The stderr line of an option iomark accepts but does not apply, under both
+/// personas (a [`FIO_STDERR`] line: said whatever `--notes`, never on stdout).
+pub fn not_applied_line(o: &FioOption) -> String {
+    format!(
+        "{FIO_STDERR}notice: option '{}' is accepted, but iomark does not apply it (the job runs as without it)",
+        o.name
+    )
+}
+
 pub const FIO_STDERR: &str = "\u{1}fio-stderr:";
 
 /// fio 3.33's integer options with one value slot that still read a value of two parts

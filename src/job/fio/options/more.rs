@@ -45,7 +45,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
             ("readwrite", "Read vs write lock"),
         ])
         .example("exclusive")
-        .parent("filename").fio_job(7),
+        .parent("filename").fio_job(7).not_applied(),
     b("unique_filename", Group::Filename, "For network clients, prefix file with source IP", unique_filename)
         .default("1").fio_job(6),
     s("opendir", Group::Filename, "Recursively add files from this directory and down", opendir)
@@ -62,7 +62,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
         .example("identical").fio_job(10),
     b("serialize_overlap", Group::GeneralIo, "Wait for in-flight IOs that collide to complete", serialize_overlap)
         .default("0")
-        .parent("iodepth").fio_job(17),
+        .parent("iodepth").fio_job(17).not_applied(),
     b("file_append", Group::Io, "IO will start at the end of the file(s)", file_append)
         .default("0").fio_job(23),
     int("offset_align", Group::Io, "Start IO from this offset alignment", 0, offset_align)
@@ -121,15 +121,15 @@ pub(super) static OPTIONS: &[FioOption] = &[
         .default("0")
         .range(0, 100)
         .example("10")
-        .parent("verify").fio_job(82),
+        .parent("verify").fio_job(82).not_applied(),
     b("trim_verify_zero", Group::Verify, "Verify that trimmed (i.e., discarded) blocks are returned as zeroes", trim_verify_zero)
         .default("1")
-        .parent("trim_percentage").fio_job(83),
+        .parent("trim_percentage").fio_job(83).not_applied(),
     s("trim_backlog", Group::Verify, "Trim after this number of blocks are written", trim_backlog)
         .example("16")
-        .parent("trim_percentage").fio_job(84),
+        .parent("trim_percentage").fio_job(84).not_applied(),
     int("trim_backlog_batch", Group::Verify, "Trim this number of IO blocks", 0, trim_backlog_batch)
-        .parent("trim_percentage").fio_job(85),
+        .parent("trim_percentage").fio_job(85).not_applied(),
     b("read_iolog_chunked", Group::Logging, "Parse IO pattern in chunks", read_iolog_chunked)
         .default("0")
         .parent("read_iolog").fio_job(88),
@@ -147,9 +147,9 @@ pub(super) static OPTIONS: &[FioOption] = &[
         .example("none").fio_job(100),
     s("zonecapacity", Group::Zone, "Capacity per zone", zonecapacity)
         .default("0")
-        .example("1m").fio_job(103),
+        .example("1m").fio_job(103).not_applied(),
     b("ignore_zone_limits", Group::Zone, "Ignore the zone resource limits (max open/active zones) reported by the device", ignore_zone_limits)
-        .default("0").fio_job(109),
+        .default("0").fio_job(109).not_applied(),
     s("lockmem", Group::Process, "Lock down this amount of memory (per worker)", lockmem)
         .default("0")
         .example("1m").fio_job(112),
@@ -170,7 +170,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
         .example("1s")
         .parent("thinktime").fio_job(123),
     b("rate_ignore_thinktime", Group::Rate, "Rated IO ignores thinktime settings", rate_ignore_thinktime)
-        .parent("rate").fio_job(130),
+        .parent("rate").fio_job(130).not_applied(),
     int("max_latency", Group::LatencyProfiling, "Maximum tolerated IO latency (usec)", 0, max_latency)
         .example("100ms").fio_job(131),
     s("write_hint", Group::File, "Set expected write life time", write_hint)
@@ -217,7 +217,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
     b("log_alternate_epoch", Group::Logging, "Use alternate epoch time in log files. Uses the same epoch as that is used by clock_gettime with specified log_alternate_epoch_clock_id.", log_alternate_epoch).fio_job(178),
     int("log_alternate_epoch_clock_id", Group::Logging, "If log_alternate_epoch or log_unix_epoch is true, this option specifies the clock_id from clock_gettime whose epoch should be used. If neither of those is true, this option has no effect. Default value is 0, or CLOCK_REALTIME", 0, log_alternate_epoch_clock_id).fio_job(179),
     b("block_error_percentiles", Group::LatencyProfiling, "Record trim block errors and make a histogram", block_error_percentiles)
-        .default("0").fio_job(180),
+        .default("0").fio_job(180).not_applied(),
     b("stats", Group::Statistics, "Enable collection of stats", stats).default("1").fio_job(184),
     b("scramble_buffers", Group::Buffers, "Slightly scramble buffers on every IO submit", scramble_buffers)
         .default("1").fio_job(187),
@@ -260,15 +260,15 @@ pub(super) static OPTIONS: &[FioOption] = &[
             ("tiobench", "tiotest/tiobench benchmark"),
             ("act", "ACT Aerospike like benchmark"),
         ])
-        .example("tiobench").fio_job(211),
-    s("cgroup", Group::Process, "Add job to cgroup of this name", cgroup).example("iomark").fio_job(212),
+        .example("tiobench").fio_job(211).not_applied(),
+    s("cgroup", Group::Process, "Add job to cgroup of this name", cgroup).example("iomark").fio_job(212).not_applied(),
     b("cgroup_nodelete", Group::Process, "Do not delete cgroups after job completion", cgroup_nodelete)
         .default("0")
-        .parent("cgroup").fio_job(213),
+        .parent("cgroup").fio_job(213).not_applied(),
     FioOption::job("cgroup_weight", Group::Process, Kind::Int, "Use given weight for cgroup", cgroup_weight)
         .range(100, 1000)
         .example("500")
-        .parent("cgroup").fio_job(214),
+        .parent("cgroup").fio_job(214).not_applied(),
     int("uid", Group::Priority, "Run job with this user ID", 0, uid).example("0").fio_job(215),
     int("gid", Group::Priority, "Run job with this group ID", 0, gid).example("0").fio_job(216),
     b("fixedbufs", Group::Engine, "Pre map IO buffers", fixedbufs).default("0"),
