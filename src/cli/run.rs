@@ -128,60 +128,23 @@ fn run_as(args: &[String], persona: Persona) -> Exit {
     };
     let signals = Signals::install();
     crate::ranks::arm(&signals.stop);
-    let note = |m: String| {
-        if loud {
-            eprintln!("{m}")
-        }
-    };
-    let root = crate::probe::Root::default();
-    let beside = crate::cli::run_watch::start(&cmd, &signals.stop, &root);
-    let rank0 = session.is_none_or(|s| s.rank == 0);
     let lead_said = std::sync::atomic::AtomicBool::new(false);
     let front = Front {
         args,
         outs: &outs,
         persona,
-        rank0,
+        rank0: session.is_none_or(|s| s.rank == 0),
         many: session.is_some(),
         lead_said: &lead_said,
     };
-    let (res, around, agg) = execute(&cmd, &signals, &note, &root, &front);
-    let agg_lost = !write_agg_logs(agg);
-    let fired = beside.finish(&root, &idle);
-    crate::ranks::ended(res.as_ref().map_or(true, |o| {
-        o.jobs
-            .iter()
-            .any(|j| j.stats.failure.is_some() || j.stats.errors > 0)
-    }));
-    let (mut outcome, failure) = match res {
-        Ok(o) => (Some(o), None),
-        Err(e) => (None, Some(e)),
-    };
-    if let Some(o) = outcome.as_mut() {
-        // a stop from another rank (--mpi-stonewall, a failed rank) or a trigger is no
-        // interruption
-        let peer = session.is_some_and(|s| s.stopped_by_peer());
-        o.interrupted &= !(peer || fired) || signals.exit_code().is_some();
-    }
-    let interrupted = outcome.as_ref().is_some_and(|o| o.interrupted);
-    let mut i = inputs(&cmd, args, outcome, failure.as_ref());
-    i.elapsed_s = around.elapsed_s;
-    i.cpu = Some(around.cpu);
-    // a run on the null engine did no I/O: no page-cache or device figures to judge
-    let storage = runner::touches_storage(&cmd);
-    i.devices = if storage { around.devices } else { vec![] };
-    i.device_view = Some(around.device_view).filter(|_| storage);
-    i.page_cache = Some(around.page_cache).filter(|_| storage);
-    i.targets = vec![around.target];
-    let mut r = crate::ranks::conclude(i);
-    // above the target's ceiling: only for a run that did its I/O
-    if let Some(w) = result::truth::above_ceiling(&r).filter(|_| failure.is_none() && storage) {
-        r.warnings.push(w);
-    }
+    let ran = run_watched(&cmd, &signals, loud, &idle, &front, session);
+    let interrupted = ran.outcome.as_ref().is_some_and(|o| o.interrupted);
+    let failure = ran.failure;
+    let r = run_result(&cmd, args, ran.outcome, failure.as_ref(), ran.around);
     // the truth warnings of a run that did its I/O (a refused or failed setup has one
     // line, its reason); under MPI rank 0's, for the aggregate (each rank's own result
     // stays in `ranks.per_rank`)
-    if loud && failure.is_none() && rank0 {
+    if loud && failure.is_none() && front.rank0 {
         notes_after_report(&r);
     }
     // an output that could not be written at the end: one line each, and exit 1
@@ -189,7 +152,7 @@ fn run_as(args: &[String], persona: Persona) -> Exit {
     // a job refused before any I/O (invalid input, exit 2, e.g. an output that is one of
     // the data files) writes no result: nothing ran, and the named files stay as they were
     let refused = matches!(failure, Some(runner::RunError::Plan { .. }));
-    let mut lost = agg_lost || (!refused && !save_run_result(&outs, &r, failure.is_none()));
+    let mut lost = ran.agg_lost || (!refused && !save_run_result(&outs, &r, failure.is_none()));
     // the results history: a completed run, said on stderr (never the report's stdout);
     // kept only when it is said (not under the quiet fio persona: fio keeps nothing)
     if let Some(l) = crate::cli::output::keep_history(&r, !cmd.no_history && loud) {
@@ -213,6 +176,84 @@ fn run_as(args: &[String], persona: Persona) -> Exit {
         &signals,
         lost,
     ))
+}
+
+/// What the jobs' run left: their outcome or the error that stopped them, the
+/// measurements around the run, and whether `--bandwidth-log`'s files were lost.
+struct Ran {
+    outcome: Option<runner::RunOutcome>,
+    failure: Option<runner::RunError>,
+    around: runner::Around,
+    agg_lost: bool,
+}
+
+/// Run the jobs with the watchers beside them (triggers, `--idle-prof`: cli/run_watch.rs),
+/// write `--bandwidth-log`'s files and tell the other ranks how the run went. A run
+/// stopped by another rank (`--mpi-stonewall`, a failed rank) or by a trigger is no
+/// interruption.
+fn run_watched(
+    cmd: &fio::FioCommand,
+    signals: &Signals,
+    loud: bool,
+    idle: &crate::report::fio::idle::Shared,
+    front: &Front<'_>,
+    session: Option<&crate::ranks::Session>,
+) -> Ran {
+    let note = |m: String| {
+        if loud {
+            eprintln!("{m}")
+        }
+    };
+    let root = crate::probe::Root::default();
+    let beside = crate::cli::run_watch::start(cmd, &signals.stop, &root);
+    let (res, around, agg) = execute(cmd, signals, &note, &root, front);
+    let agg_lost = !write_agg_logs(agg);
+    let fired = beside.finish(&root, idle);
+    crate::ranks::ended(res.as_ref().map_or(true, |o| {
+        o.jobs
+            .iter()
+            .any(|j| j.stats.failure.is_some() || j.stats.errors > 0)
+    }));
+    let (mut outcome, failure) = match res {
+        Ok(o) => (Some(o), None),
+        Err(e) => (None, Some(e)),
+    };
+    if let Some(o) = outcome.as_mut() {
+        let peer = session.is_some_and(|s| s.stopped_by_peer());
+        o.interrupted &= !(peer || fired) || signals.exit_code().is_some();
+    }
+    Ran {
+        outcome,
+        failure,
+        around,
+        agg_lost,
+    }
+}
+
+/// The RunResult of a run (under MPI the ranks' aggregate on rank 0) with what was
+/// measured around it; a run on the null engine did no I/O: no page-cache or device
+/// figures to judge, and no target ceiling to be above.
+fn run_result(
+    cmd: &fio::FioCommand,
+    args: &[String],
+    outcome: Option<runner::RunOutcome>,
+    failure: Option<&runner::RunError>,
+    around: runner::Around,
+) -> RunResult {
+    let mut i = inputs(cmd, args, outcome, failure);
+    i.elapsed_s = around.elapsed_s;
+    i.cpu = Some(around.cpu);
+    let storage = runner::touches_storage(cmd);
+    i.devices = if storage { around.devices } else { vec![] };
+    i.device_view = Some(around.device_view).filter(|_| storage);
+    i.page_cache = Some(around.page_cache).filter(|_| storage);
+    i.targets = vec![around.target];
+    let mut r = crate::ranks::conclude(i);
+    // above the target's ceiling: only for a run that did its I/O
+    if let Some(w) = result::truth::above_ceiling(&r).filter(|_| failure.is_none() && storage) {
+        r.warnings.push(w);
+    }
+    r
 }
 
 /// What the outputs print before the report (once, `said` raised then): the section
@@ -568,33 +609,64 @@ fn outputs(
     let named = output_files(cmd);
     crate::files::output::refuse_collisions(&named, &[]).map_err(|e| stop(exit::INVALID, e))?;
     runner::refuse_outputs_as_data(cmd, &named).map_err(|e| stop(exit::INVALID, e))?;
-    // fio opens `--output` as it reads the command line: what it cannot open is
-    // `output file open error: TEXT` and exit 1; what fio would write through (a
-    // link, a device, a FIFO) iomark still refuses in its own words, with fio's code
-    let fail_output = |e: crate::files::output::OutputError| {
-        if persona != Persona::Fio || e.stage != crate::files::output::Stage::Check {
-            return fail("--output", e);
-        }
-        // a directory that refuses the new file (read-only, no permission) is fopen's
-        // error too; a link's ELOOP is not: fio would have written through it
-        let denied = e
-            .errno
-            .filter(|n| matches!(*n, libc::EACCES | libc::EPERM | libc::EROFS));
-        match crate::files::output::fopen_errno(&e.path).or(denied) {
-            Some(n) => stop(
-                exit::FAILED,
-                format!("output file open error: {}", crate::util::strerror(n)),
-            ),
-            None => stop(
-                exit::FAILED,
-                crate::cli::output::cannot_write("--output", &e.path, &e),
-            ),
-        }
-    };
     let mut o = Outputs::new();
     if let Some(p) = &cmd.json_file {
         o.json(p).map_err(|e| fail("--json", e))?;
     }
+    let reps = reporters(cmd, persona, loud, idle);
+    // `--output=/dev/stdout`, `/dev/stderr`, `/dev/null` or `-`, as scripts give fio:
+    // the stream itself (or nothing), as for every command's outputs (cli/output.rs)
+    match &cmd.output {
+        None => o.stdout(reps, "\n"),
+        Some(p) => o
+            .file("--output", p, reps, "\n")
+            .map_err(|e| output_refused(e, persona))?,
+    }
+    if let Some(d) = &cmd.plot {
+        o.plots(d).map_err(|(code, e)| stop(code, e))?;
+    }
+    o.rehearse().map_err(|e| fail("--json", e))?;
+    Ok(o)
+}
+
+/// The `--output` file that cannot be taken. fio opens `--output` as it reads the
+/// command line: what it cannot open is `output file open error: TEXT` and exit 1; what
+/// fio would write through (a link, a device, a FIFO) iomark still refuses in its own
+/// words, with fio's code.
+fn output_refused(e: crate::files::output::OutputError, persona: Persona) -> Error {
+    if persona != Persona::Fio || e.stage != crate::files::output::Stage::Check {
+        return stop(
+            e.exit_code(),
+            crate::cli::output::cannot_write("--output", &e.path, &e),
+        );
+    }
+    // a directory that refuses the new file (read-only, no permission) is fopen's
+    // error too; a link's ELOOP is not: fio would have written through it
+    let denied = e
+        .errno
+        .filter(|n| matches!(*n, libc::EACCES | libc::EPERM | libc::EROFS));
+    match crate::files::output::fopen_errno(&e.path).or(denied) {
+        Some(n) => stop(
+            exit::FAILED,
+            format!("output file open error: {}", crate::util::strerror(n)),
+        ),
+        None => stop(
+            exit::FAILED,
+            crate::cli::output::cannot_write("--output", &e.path, &e),
+        ),
+    }
+}
+
+/// The report's formats as `--output-format` lists them, in fio 3.33's order whatever
+/// the list's: the terse lines, the JSON document, the normal text; the first under
+/// fio's header ([`headed`]). `--idle-prof` adds its section to the JSON document and
+/// the text.
+fn reporters(
+    cmd: &fio::FioCommand,
+    persona: Persona,
+    loud: bool,
+    idle: &crate::report::fio::idle::Shared,
+) -> Vec<Box<dyn Reporter>> {
     let fmt = cmd.output_format;
     // fio's clients compare the version; iomark's own stays in the RunResult
     let version = match persona {
@@ -637,39 +709,38 @@ fn outputs(
         // fio's header lines come first, before the terse lines and the JSON document
         // too; a JSON-only output starts with the jobs' setup lines alone
         let body = reps.remove(0);
-        reps.insert(
-            0,
-            Box::new(crate::report::fio::header::Headed {
-                body,
-                version: version.clone(),
-                blank: !fmt.json && !fmt.terse,
-                full: fmt.normal,
-                // the fio persona's header is said once, before the run's first I/O
-                said: (persona == Persona::Fio).then(Default::default),
-                stopped_by: (persona == Persona::Fio).then_some(fio_stop_signal as fn() -> _),
-                // fio writes the lines it says on stderr into `--output` too
-                fio_lines: match &cmd.output {
-                    Some(_) => cmd.fio_output.clone(),
-                    None => Vec::new(),
-                },
-                // fio's job threads print on stdout only, never into `--output`
-                threads: cmd.output.is_none(),
-                before_documents: persona == Persona::Fio,
-                ends_said: Default::default(),
-            }),
-        );
+        reps.insert(0, headed(cmd, persona, version, body));
     }
-    // `--output=/dev/stdout`, `/dev/stderr`, `/dev/null` or `-`, as scripts give fio:
-    // the stream itself (or nothing), as for every command's outputs (cli/output.rs)
-    match &cmd.output {
-        None => o.stdout(reps, "\n"),
-        Some(p) => o.file("--output", p, reps, "\n").map_err(fail_output)?,
-    }
-    if let Some(d) = &cmd.plot {
-        o.plots(d).map_err(|(code, e)| stop(code, e))?;
-    }
-    o.rehearse().map_err(|e| fail("--json", e))?;
-    Ok(o)
+    reps
+}
+
+/// fio's header over the report's first format `body`: the version line, the jobs'
+/// lines and, under the fio persona, said once before the run's first I/O.
+fn headed(
+    cmd: &fio::FioCommand,
+    persona: Persona,
+    version: String,
+    body: Box<dyn Reporter>,
+) -> Box<dyn Reporter> {
+    let fmt = cmd.output_format;
+    Box::new(crate::report::fio::header::Headed {
+        body,
+        version,
+        blank: !fmt.json && !fmt.terse,
+        full: fmt.normal,
+        // the fio persona's header is said once, before the run's first I/O
+        said: (persona == Persona::Fio).then(Default::default),
+        stopped_by: (persona == Persona::Fio).then_some(fio_stop_signal as fn() -> _),
+        // fio writes the lines it says on stderr into `--output` too
+        fio_lines: match &cmd.output {
+            Some(_) => cmd.fio_output.clone(),
+            None => Vec::new(),
+        },
+        // fio's job threads print on stdout only, never into `--output`
+        threads: cmd.output.is_none(),
+        before_documents: persona == Persona::Fio,
+        ends_said: Default::default(),
+    })
 }
 
 /// The files a run writes for the user, each with its option (`--json`, `--output`):

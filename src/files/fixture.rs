@@ -197,31 +197,12 @@ pub fn materialize(manifest: &str, dir: &Path) -> Result<(), FixtureError> {
                 let (path, value) = rest
                     .split_once(" = ")
                     .ok_or_else(|| err("expected `path = value`"))?;
-                let bytes = match kind {
-                    "F" => format!("{}\n", unquote(value.trim())).into_bytes(),
-                    "R" => unquote(value.trim()).into_bytes(),
-                    _ => value
-                        .split_whitespace()
-                        .map(|h| u8::from_str_radix(h, 16))
-                        .collect::<Result<Vec<u8>, _>>()
-                        .map_err(|_| err("bad hex byte"))?,
-                };
+                let bytes = file_bytes(kind, value).ok_or_else(|| err("bad hex byte"))?;
                 write(path.trim(), n, &bytes)?;
             }
             "M" => {
-                let mut body = String::new();
-                let mut closed = false;
-                for (_, l) in lines.by_ref() {
-                    if l == "." {
-                        closed = true;
-                        break;
-                    }
-                    body.push_str(l);
-                    body.push('\n');
-                }
-                if !closed {
-                    return Err(err("multi-line block without a closing `.`"));
-                }
+                let body = block_body(lines.by_ref().map(|(_, l)| l))
+                    .ok_or_else(|| err("multi-line block without a closing `.`"))?;
                 write(rest.trim(), n, body.as_bytes())?;
             }
             "L" => {
@@ -245,6 +226,33 @@ pub fn materialize(manifest: &str, dir: &Path) -> Result<(), FixtureError> {
         write("probe", 0, probe.as_bytes())?;
     }
     Ok(())
+}
+
+/// The content of an `F` (a line of text), `R` (raw text, no newline) or `X` (hex
+/// bytes) line's `value`; `None` for a hex word that is not a byte.
+fn file_bytes(kind: &str, value: &str) -> Option<Vec<u8>> {
+    match kind {
+        "F" => Some(format!("{}\n", unquote(value.trim())).into_bytes()),
+        "R" => Some(unquote(value.trim()).into_bytes()),
+        _ => value
+            .split_whitespace()
+            .map(|h| u8::from_str_radix(h, 16).ok())
+            .collect(),
+    }
+}
+
+/// The body of an `M` block: the lines up to the one that is a lone `.`, each ended by
+/// a newline; `None` when the manifest ends first.
+fn block_body<'a>(lines: impl Iterator<Item = &'a str>) -> Option<String> {
+    let mut body = String::new();
+    for l in lines {
+        if l == "." {
+            return Some(body);
+        }
+        body.push_str(l);
+        body.push('\n');
+    }
+    None
 }
 
 /// Unpack `manifest` into a new private directory (`mkdtemp` in the temporary

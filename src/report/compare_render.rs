@@ -256,12 +256,9 @@ fn md_text(s: &str) -> String {
     }
     for c in s.chars() {
         match c {
-            '&' => o.push_str("&amp;"),
-            '<' => o.push_str("&lt;"),
-            '>' => o.push_str("&gt;"),
             '|' => o.push_str("\\|"),
             '\\' => o.push_str("\\\\"),
-            c => o.push(c),
+            c => super::escape::push_text(&mut o, c),
         }
     }
     o

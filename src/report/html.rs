@@ -34,12 +34,8 @@ pub fn esc(s: &str) -> String {
             c if c.is_control() && c != '\n' => {
                 o.push_str(&crate::util::text::visible(&c.to_string()))
             }
-            '&' => o.push_str("&amp;"),
-            '<' => o.push_str("&lt;"),
-            '>' => o.push_str("&gt;"),
-            '"' => o.push_str("&quot;"),
-            '\'' => o.push_str("&#39;"),
-            c => o.push(c),
+            // markup and quotes as entities (report/escape.rs)
+            c => super::escape::push_attribute(&mut o, c),
         }
     }
     o

@@ -35,9 +35,6 @@ pub struct MarkdownReport {
 /// digit would end an ordered-list marker at the start of a line).
 fn esc_char(c: char, prev: Option<char>, o: &mut String) {
     match c {
-        '&' => o.push_str("&amp;"),
-        '<' => o.push_str("&lt;"),
-        '>' => o.push_str("&gt;"),
         '\\' | '`' | '*' | '_' | '{' | '}' | '[' | ']' | '(' | ')' | '#' | '+' | '-' | '!'
         | '|' | '~' | '"' | '=' => {
             o.push('\\');
@@ -46,7 +43,8 @@ fn esc_char(c: char, prev: Option<char>, o: &mut String) {
         '.' if prev.is_some_and(|p| p.is_ascii_digit()) => o.push_str("\\."),
         // a control character (a newline in a job name) would break the layout
         c if c.is_control() => o.push(' '),
-        c => o.push(c),
+        // `&`, `<`, `>` as entities (report/escape.rs)
+        c => super::escape::push_text(o, c),
     }
 }
 
@@ -112,9 +110,9 @@ fn units(word: &str) -> Vec<&str> {
         let rest = &word[i..];
         let n = if let Some(after) = rest.strip_prefix('\\') {
             1 + after.chars().next().map_or(0, char::len_utf8)
-        } else if let Some(e) = ["&amp;", "&lt;", "&gt;"]
+        } else if let Some((_, e)) = super::escape::MARKUP
             .iter()
-            .find(|e| rest.starts_with(**e))
+            .find(|(_, e)| rest.starts_with(*e))
         {
             e.len()
         } else {

@@ -12,6 +12,7 @@ pub mod compare;
 pub mod compare_render;
 pub mod copy_text;
 pub mod diagnose_text;
+pub mod escape;
 pub mod fio;
 pub mod history;
 pub mod html;

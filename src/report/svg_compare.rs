@@ -466,6 +466,12 @@ mod tests {
             .replace("&amp;", "&")
     }
 
+    /// The picture's height, px (the first `height=` of the document, the `<svg>`'s).
+    fn picture_height(svg: &str) -> f64 {
+        let h = svg.split("height=\"").nth(1).unwrap();
+        h.split('"').next().unwrap().parse().unwrap()
+    }
+
     /// Under the chart, each warning is said once in words with the columns it holds
     /// for (compare's text says the same under its table, with the ids its `warnings`
     /// row shows), wrapped to the chart's width inside the picture, escaped as text:
@@ -541,15 +547,7 @@ mod tests {
             .collect();
         assert_eq!(words, want);
         // drawn last, below everything else, inside the picture, each within the width
-        let height: f64 = svg
-            .split("height=\"")
-            .nth(1)
-            .unwrap()
-            .split('"')
-            .next()
-            .unwrap()
-            .parse()
-            .unwrap();
+        let height = picture_height(&svg);
         let all = texts(&svg);
         let (above, drawn) = all.split_at(all.len() - lines.len());
         let drawn: Vec<String> = drawn.iter().map(|(_, t)| unescape(t)).collect();

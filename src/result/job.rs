@@ -294,13 +294,7 @@ impl EffectiveJob {
 
     /// A fileio job over the file set `g` (`None` when the sizes are invalid).
     pub fn of_fileio(j: &FileioJob, g: Option<&Geometry>) -> EffectiveJob {
-        let rw = j.test_mode.map_or("", |m| match m {
-            TestMode::Seqrd => "read",
-            TestMode::Seqwr | TestMode::Seqrewr => "write",
-            TestMode::Rndrd => "randread",
-            TestMode::Rndwr => "randwrite",
-            TestMode::Rndrw => "randrw",
-        });
+        let rw = j.test_mode.map_or("", fio_rw);
         let request = g.map_or(j.block_size, |g| g.request);
         let bs = BlockSizeSpec::fixed(request);
         let ratio = j.rw_ratio;
@@ -326,12 +320,7 @@ impl EffectiveJob {
             } else {
                 1
             },
-            engine: match j.io_mode {
-                IoMode::Sync => "psync",
-                IoMode::Async => "io_uring",
-                IoMode::Mmap => "mmap",
-            }
-            .into(),
+            engine: fio_engine(j.io_mode).into(),
             numjobs: j.threads,
             runtime_ns: (j.time_limit > 0).then(|| j.time_limit.saturating_mul(1_000_000_000)),
             time_based: false,
@@ -340,14 +329,7 @@ impl EffectiveJob {
             direct: j.extra_flags.direct,
             sync: j.extra_flags.sync,
             dsync: j.extra_flags.dsync,
-            fsync: FsyncPolicy {
-                every_writes: u64::from(j.fsync_freq),
-                fdatasync: j.fsync_mode == crate::job::sysbench::FsyncMode::Fdatasync,
-                after_each_write: j.fsync_all,
-                at_end: j.fsync_end,
-                on_close: false,
-                sync_file_range: false,
-            },
+            fsync: fileio_fsync(j),
             rate: RatePolicy {
                 events_per_s: j.rate,
                 ..RatePolicy::default()
@@ -376,6 +358,40 @@ impl EffectiveJob {
             unified_rw: 0,
             slat_percentiles: false,
         }
+    }
+}
+
+/// fio's `rw=` word for a fileio `--file-test-mode`.
+fn fio_rw(m: TestMode) -> &'static str {
+    match m {
+        TestMode::Seqrd => "read",
+        TestMode::Seqwr | TestMode::Seqrewr => "write",
+        TestMode::Rndrd => "randread",
+        TestMode::Rndwr => "randwrite",
+        TestMode::Rndrw => "randrw",
+    }
+}
+
+/// fio's engine for a fileio `--file-io-mode`.
+fn fio_engine(m: IoMode) -> &'static str {
+    match m {
+        IoMode::Sync => "psync",
+        IoMode::Async => "io_uring",
+        IoMode::Mmap => "mmap",
+    }
+}
+
+/// The syncs of a fileio job: every `--file-fsync-freq` writes (fsync or fdatasync by
+/// `--file-fsync-mode`), after each write (`--file-fsync-all`), at the end
+/// (`--file-fsync-end`).
+fn fileio_fsync(j: &FileioJob) -> FsyncPolicy {
+    FsyncPolicy {
+        every_writes: u64::from(j.fsync_freq),
+        fdatasync: j.fsync_mode == crate::job::sysbench::FsyncMode::Fdatasync,
+        after_each_write: j.fsync_all,
+        at_end: j.fsync_end,
+        on_close: false,
+        sync_file_range: false,
     }
 }
 

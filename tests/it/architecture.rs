@@ -40,7 +40,7 @@ const RULES: &[(&str, &[&str])] = &[
 const KNOWN: &[(&str, &str, &str)] = &[];
 
 /// Longest function allowed, in lines (the house aims at 80).
-const MAX_FN_LINES: usize = 120;
+const MAX_FN_LINES: usize = 90;
 
 /// Functions allowed above [`MAX_FN_LINES`] today: (file, function). May only shrink.
 const LONG_KNOWN: &[(&str, &str)] = &[];

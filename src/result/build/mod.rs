@@ -319,12 +319,7 @@ pub fn build(i: Inputs) -> RunResult {
         phases,
         clat: parts.clat,
         series,
-        cpu: i.cpu.map(|c| CpuUsage {
-            usr_s: c.usr_ns as f64 / 1e9,
-            sys_s: c.sys_ns as f64 / 1e9,
-            ctx_voluntary: c.vol_ctx,
-            ctx_involuntary: c.invol_ctx,
-        }),
+        cpu: i.cpu.as_ref().map(cpu_usage),
         timestamp_ms: u64::try_from(now.as_millis()).unwrap_or(u64::MAX),
         jobs: parts.jobs,
         global_options: i.global_options,
@@ -339,16 +334,30 @@ pub fn build(i: Inputs) -> RunResult {
         timed_command: i.timed_command.map(Box::new),
     };
     identify(&mut r);
-    if per_rank {
-        return r;
+    if !per_rank {
+        add_truth(&mut r);
     }
-    // the truth layer (result/truth.rs): the same facts and warnings for every command
+    r
+}
+
+/// The process's CPU time over the run, in seconds, with its context switches.
+fn cpu_usage(c: &CpuTimes) -> CpuUsage {
+    CpuUsage {
+        usr_s: c.usr_ns as f64 / 1e9,
+        sys_s: c.sys_ns as f64 / 1e9,
+        ctx_voluntary: c.vol_ctx,
+        ctx_involuntary: c.invol_ctx,
+    }
+}
+
+/// The truth layer (result/truth.rs): the same facts and warnings for every command,
+/// the page-cache check accounted with the bytes the run moved.
+fn add_truth(r: &mut RunResult) {
     let (rd, wr) = (r.read.bytes, r.write.bytes);
     if let Some(pc) = r.page_cache.as_mut().filter(|_| rd + wr > 0) {
         crate::probe::pagecache::account(pc, rd, wr);
     }
-    super::truth::add(&mut r);
-    r
+    super::truth::add(r);
 }
 
 /// The latency curve of a histogram (empty when it holds no values).

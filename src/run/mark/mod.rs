@@ -507,18 +507,7 @@ pub fn execute(job: &MarkJob, emit: &mut dyn Emit) -> i32 {
     if let Err(code) = emit.rehearse() {
         return code;
     }
-    crate::outln!("{}", target_line(&diag));
-    crate::outln!(
-        "iomark mark: preset {}, {} test file, O_DIRECT, random data, {} s per test {}, median of {}",
-        job.preset,
-        crate::util::text::iec(job.size),
-        job.time_s,
-        match job.warmup_s {
-            0 => "without a warm-up".to_string(),
-            w => format!("after a {w} s warm-up"),
-        },
-        crate::util::text::plural(job.loops, "loop", "loops")
-    );
+    announce(job, &diag);
     let per_test = test_secs(job);
     let mb = MarkBar::new(
         tests.len() as u64 * u64::from(job.loops),
@@ -531,15 +520,7 @@ pub fn execute(job: &MarkJob, emit: &mut dyn Emit) -> i32 {
     // From here on, a stop saves the tests done so far (status interrupted/failed).
     if code != exit::OK {
         pb.finish_and_clear();
-        let what = "while preparing the test file";
-        let code = interrupted_or(&signals, code, what);
-        save_stopped(
-            emit,
-            stopped_result(job, (&[], &[]), &diag, &signals, None),
-            what,
-            code,
-        );
-        return code;
+        return preparation_stopped(job, &diag, &signals, emit, code);
     }
     let (mut rows, mut plots, mut warnings, mut lost) = (vec![], vec![], vec![], false);
     // the device view over the tests (the test file's preparation left out)
@@ -564,15 +545,65 @@ pub fn execute(job: &MarkJob, emit: &mut dyn Emit) -> i32 {
     pb.finish_and_clear();
     let span = Span::of(&watch, t0);
     drop(guard);
+    report(job, emit, (&rows, &plots, warnings, lost), &diag, &span)
+}
+
+/// The two lines before the tests: the target's diagnosis and what the preset runs
+/// (file size, seconds per test, warm-up, loops).
+fn announce(job: &MarkJob, diag: &Diagnosis) {
+    crate::outln!("{}", target_line(diag));
+    crate::outln!(
+        "iomark mark: preset {}, {} test file, O_DIRECT, random data, {} s per test {}, median of {}",
+        job.preset,
+        crate::util::text::iec(job.size),
+        job.time_s,
+        match job.warmup_s {
+            0 => "without a warm-up".to_string(),
+            w => format!("after a {w} s warm-up"),
+        },
+        crate::util::text::plural(job.loops, "loop", "loops")
+    );
+}
+
+/// A test file whose preparation failed or was interrupted: the result without a test
+/// saved as stopped; the exit code (the signal's for an interruption, else `code`).
+fn preparation_stopped(
+    job: &MarkJob,
+    diag: &Diagnosis,
+    signals: &Signals,
+    emit: &mut dyn Emit,
+    code: i32,
+) -> i32 {
+    let what = "while preparing the test file";
+    let code = interrupted_or(signals, code, what);
+    save_stopped(
+        emit,
+        stopped_result(job, (&[], &[]), diag, signals, None),
+        what,
+        code,
+    );
+    code
+}
+
+/// The report of a mark whose tests all ran: the table, the closing notes and truth
+/// lines, the RunResult (`--json`) and the history line; exit 1 when an output
+/// (a chart, the RunResult) could not be written (`lost`).
+fn report(
+    job: &MarkJob,
+    emit: &mut dyn Emit,
+    (rows, plots, mut warnings, mut lost): (&[Row], &[PathBuf], Vec<Warning>, bool),
+    diag: &Diagnosis,
+    span: &Span,
+) -> i32 {
     let result = |warnings| {
-        let mut i = inputs(job, &rows, &diag, warnings, Status::Ok);
+        let mut i = inputs(job, rows, diag, warnings, Status::Ok);
         i.device_view = Some(span.view.clone());
         i.elapsed_s = span.secs;
         result::build(i)
     };
     let r = result(vec![]);
     emit.table(&r);
-    closing_notes(&rows, &plots, &diag, &mut warnings);
+    closing_notes(rows, plots, diag, &mut warnings);
     let r = result(warnings);
     for l in crate::result::truth::text_lines(&r) {
         crate::outln!("{l}");

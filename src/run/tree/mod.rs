@@ -78,6 +78,9 @@ struct Measured {
     stopped: bool,
 }
 
+/// One walker's figures: latency histogram, latency sum (ns), bytes and operations.
+type Part = (Histogram<u64>, u64, u64, u64);
+
 /// Run `op` on every file, `threads` walkers over contiguous partitions; per-op latency.
 fn parallel<F>(
     files: &[Entry],
@@ -95,44 +98,14 @@ where
     let abort = AtomicBool::new(false);
     let first_err: Mutex<Option<RunError>> = Mutex::new(None);
     let t0 = Instant::now();
-    let parts: Vec<(Histogram<u64>, u64, u64, u64)> = std::thread::scope(|s| {
+    let parts: Vec<Part> = std::thread::scope(|s| {
         let handles: Vec<_> = files
             .chunks(chunk)
             .map(|part| {
                 let (abort, first_err, op) = (&abort, &first_err, &op);
                 std::thread::Builder::new()
                     .spawn_scoped(s, move || {
-                        let mut h = stats::new_hist();
-                        let (mut sum, mut bytes, mut ops) = (0u64, 0u64, 0u64);
-                        for e in part {
-                            if abort.load(Ordering::Relaxed) {
-                                break;
-                            }
-                            if stop.load(Ordering::Relaxed) {
-                                abort.store(true, Ordering::Relaxed);
-                                break;
-                            }
-                            let a = clock.now();
-                            match op(e) {
-                                Ok(b) => {
-                                    let ns = clock.ns(a, clock.now());
-                                    let _ = h.record(ns.clamp(1, stats::MAX_TRACKABLE_NS));
-                                    sum += ns;
-                                    bytes += b;
-                                    ops += 1;
-                                    pb.inc(1);
-                                }
-                                Err(err) => {
-                                    abort.store(true, Ordering::Relaxed);
-                                    let mut g = first_err.lock().unwrap_or_else(|p| p.into_inner());
-                                    if g.is_none() {
-                                        *g = Some(err);
-                                    }
-                                    break;
-                                }
-                            }
-                        }
-                        (h, sum, bytes, ops)
+                        walk_part(part, clock, (stop, abort), first_err, pb, op)
                     })
                     .inspect_err(|_| abort.store(true, Ordering::Relaxed))
             })
@@ -144,10 +117,8 @@ where
                 Err(e) => {
                     // The OS refused a thread: stop the others, report it (exit 3).
                     abort.store(true, Ordering::Relaxed);
-                    let mut g = first_err.lock().unwrap_or_else(|p| p.into_inner());
-                    if g.is_none() {
-                        *g = Some(RunError::Env(format!("cannot start a walker thread: {e}")));
-                    }
+                    let e = RunError::Env(format!("cannot start a walker thread: {e}"));
+                    keep_first(&first_err, e);
                     None
                 }
             })
@@ -175,6 +146,58 @@ where
     // a signal after the last file left the phase whole
     m.stopped &= m.ops < files.len() as u64;
     Ok(m)
+}
+
+/// One walker of [`parallel`]: `op` on each file of its partition, timed, until the
+/// end, a signal (`stop`, which it passes on to the others through `abort`), another
+/// walker's error (`abort`) or its own (kept in `first_err` when it is the first).
+fn walk_part<F>(
+    part: &[Entry],
+    clock: &Clock,
+    (stop, abort): (&AtomicBool, &AtomicBool),
+    first_err: &Mutex<Option<RunError>>,
+    pb: &ProgressBar,
+    op: &F,
+) -> Part
+where
+    F: Fn(&Entry) -> Result<u64, RunError> + Sync,
+{
+    let mut h = stats::new_hist();
+    let (mut sum, mut bytes, mut ops) = (0u64, 0u64, 0u64);
+    for e in part {
+        if abort.load(Ordering::Relaxed) {
+            break;
+        }
+        if stop.load(Ordering::Relaxed) {
+            abort.store(true, Ordering::Relaxed);
+            break;
+        }
+        let a = clock.now();
+        match op(e) {
+            Ok(b) => {
+                let ns = clock.ns(a, clock.now());
+                let _ = h.record(ns.clamp(1, stats::MAX_TRACKABLE_NS));
+                sum += ns;
+                bytes += b;
+                ops += 1;
+                pb.inc(1);
+            }
+            Err(err) => {
+                abort.store(true, Ordering::Relaxed);
+                keep_first(first_err, err);
+                break;
+            }
+        }
+    }
+    (h, sum, bytes, ops)
+}
+
+/// Keep `e` as the phase's error unless a walker already kept one.
+fn keep_first(first_err: &Mutex<Option<RunError>>, e: RunError) {
+    let mut g = first_err.lock().unwrap_or_else(|p| p.into_inner());
+    if g.is_none() {
+        *g = Some(e);
+    }
 }
 
 /// The `read_all` phase note: what the phase does with `threads` walkers.

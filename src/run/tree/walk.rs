@@ -184,26 +184,7 @@ fn walk_many<'a>(
                 let (q, cv, halt) = (&q, &cv, &halt);
                 let h = std::thread::Builder::new().spawn_scoped(s, move || {
                     let mut t = Tally::new(counts);
-                    loop {
-                        // take a directory, or end when none is left and none is held
-                        let dir = {
-                            let mut g = lock(q);
-                            loop {
-                                if g.done {
-                                    return t;
-                                }
-                                if let Some(d) = g.dirs.pop() {
-                                    g.busy += 1;
-                                    break d;
-                                }
-                                if g.busy == 0 {
-                                    g.done = true;
-                                    cv.notify_all();
-                                    return t;
-                                }
-                                g = cv.wait(g).unwrap_or_else(|p| p.into_inner());
-                            }
-                        };
+                    while let Some(dir) = take_dir(q, cv) {
                         match walk_dir(&dir, &mut t, q, cv, clock, stop, pb) {
                             // a signal: every walker ends, keeping what it read
                             Err(RunError::Interrupted) => {
@@ -216,12 +197,9 @@ fn walk_many<'a>(
                             }
                             Ok(()) => {}
                         }
-                        let mut g = lock(q);
-                        g.busy -= 1;
-                        if g.busy == 0 && g.dirs.is_empty() {
-                            cv.notify_all();
-                        }
+                        dir_done(q, cv);
                     }
+                    t
                 });
                 match h {
                     Ok(h) => Some(h),
@@ -243,6 +221,38 @@ fn walk_many<'a>(
         return Err(e);
     }
     Ok(tallies)
+}
+
+/// A walker takes a directory from the queue, waiting while others hold one; `None`
+/// when the walk is over: closed (error, signal), or none left and none held (the
+/// walker that sees this closes the queue and wakes the others).
+fn take_dir(q: &Mutex<Queue>, cv: &Condvar) -> Option<PathBuf> {
+    let mut g = lock(q);
+    loop {
+        if g.done {
+            return None;
+        }
+        if let Some(d) = g.dirs.pop() {
+            g.busy += 1;
+            return Some(d);
+        }
+        if g.busy == 0 {
+            g.done = true;
+            cv.notify_all();
+            return None;
+        }
+        g = cv.wait(g).unwrap_or_else(|p| p.into_inner());
+    }
+}
+
+/// A walker has read its directory: it holds none now; the last one held with an
+/// empty queue wakes the waiting walkers to end.
+fn dir_done(q: &Mutex<Queue>, cv: &Condvar) {
+    let mut g = lock(q);
+    g.busy -= 1;
+    if g.busy == 0 && g.dirs.is_empty() {
+        cv.notify_all();
+    }
 }
 
 /// Read one directory: visit its entries in readdir order, queue its subdirectories.

@@ -28,6 +28,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
         .alias(&["readwrite"])
         .default("read")
         .values(RW_VALUES)
+        // its `:N`
+        .reads_its_rest()
         .example("randread:8")
         .fio_job(9),
     FioOption::job(
@@ -39,6 +41,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
     )
     .default("psync")
     .values(&crate::util::engines::ENGINE_WORDS)
+    // an engine's `:ARGS`
+    .reads_its_rest()
     .example("io_uring")
     .shows_values(FIO_IOENGINE)
     .fio_job(11),

@@ -330,6 +330,10 @@ pub struct FioOption {
     /// accepted and checked as fio checks it, but iomark does not apply it: a job that
     /// gives it says so on stderr once (docs/compat/fio.md)
     pub not_applied: bool,
+    /// an option with listed values whose own parser reads what follows the value
+    /// (`rw`'s `:N`, an engine's `:ARGS`): the value is not cut at its first `,` or `:`
+    /// as fio cuts the others' ([`listed_head`])
+    pub reads_its_rest: bool,
 }
 
 impl FioOption {
@@ -370,6 +374,7 @@ impl FioOption {
                 values: None,
             },
             not_applied: false,
+            reads_its_rest: false,
         }
     }
     /// A job key.
@@ -416,6 +421,11 @@ impl FioOption {
     }
     pub(super) const fn arg(mut self, a: Arg) -> Self {
         self.arg = a;
+        self
+    }
+    /// Its parser reads what follows a listed value itself ([`FioOption::reads_its_rest`]).
+    pub(super) const fn reads_its_rest(mut self) -> Self {
+        self.reads_its_rest = true;
         self
     }
     /// fio 3.33's job option at place `at` of its table, with the row's aliases.
@@ -584,48 +594,22 @@ pub fn apply(
         Origin::CommandLine => None,
     };
     let value = substituted.as_deref().or(value);
-    // a job file's bare boolean (`direct` on its own): fio 3.33 takes a value-less key
-    // only for its "set" options (`time_based`, `thread`), else `Option direct requires
-    // an argument` and the job is dropped (parse.c __handle_option)
     if let (Some(o), None, Origin::File { .. }) = (find(&key), value, origin) {
-        // (the engines' flags, `fixedbufs`, are fio's "set" options)
-        if o.kind == Kind::Bool && matches!(o.apply, Apply::Job(_)) && o.group != Group::Engine {
-            return Err(bad(
-                &key,
-                "",
-                format!("needs a value ({key}=1 or {key}=0), as in fio 3.33"),
-                origin,
-            ));
-        }
+        needs_a_value(o, &key, origin)?;
     }
     // the JSON lists a value as typed, also when only its first part is used
     let typed = value;
     let mut first_part = None;
     if let (Some(o), Some(v)) = (find(&key), value) {
-        let head = listed_head(o, v);
-        let v = head.as_deref().unwrap_or(v);
-        first_part = head.clone();
-        if let Some(r) = fio_reading(o, v, job.kb_base) {
-            // fio says on stderr which parts it could not use
-            notices.extend(r.fio_lines.into_iter().map(|l| format!("{FIO_STDERR}{l}")));
-            if let (true, Some(n)) = (r.said, &r.value) {
-                notices.push(format!(
-                    "notice: {key}='{}' read as {n}, as fio 3.33 reads it (what follows the number is ignored)",
-                    v.trim()
-                ));
-            }
-            match r.value {
-                Some(n) => first_part = Some(n),
-                // the default stays
-                None => {
-                    job.options
-                        .push((o.name.to_string(), typed.unwrap_or(v).to_string()));
-                    return Ok(());
-                }
+        match value_read(o, v, (&key, origin), job.kb_base, notices)? {
+            Taken::Value(part) => first_part = part,
+            // the default stays
+            Taken::Default => {
+                job.options
+                    .push((o.name.to_string(), typed.unwrap_or(v).to_string()));
+                return Ok(());
             }
         }
-        let v = first_part.as_deref().unwrap_or(v);
-        in_range(o, v).map_err(|why| bad(&key, v, why, origin))?;
     }
     let value = first_part.as_deref().or(value);
     let opt = find(&key);
@@ -680,18 +664,61 @@ pub fn apply(
     Ok(())
 }
 
-/// Options with listed values whose own parser reads what follows the value: `rw`
-/// (its `:N`), `ioengine` (an engine's `:ARGS`), `random_distribution` (a value per
-/// direction at `,`, parameters at `:`), `steadystate` (its threshold), `profile`,
-/// `sync_file_range` (several flags at `,`, a count at `:`).
-const READS_ITS_REST: [&str; 6] = [
-    "sync_file_range",
-    "rw",
-    "ioengine",
-    "random_distribution",
-    "steadystate",
-    "profile",
-];
+/// A job file's bare boolean (`direct` on its own): fio 3.33 takes a value-less key
+/// only for its "set" options (`time_based`, `thread`), else `Option direct requires
+/// an argument` and the job is dropped (parse.c __handle_option).
+fn needs_a_value(o: &FioOption, key: &str, origin: &Origin) -> Result<(), FioError> {
+    // (the engines' flags, `fixedbufs`, are fio's "set" options)
+    if o.kind == Kind::Bool && matches!(o.apply, Apply::Job(_)) && o.group != Group::Engine {
+        return Err(bad(
+            key,
+            "",
+            format!("needs a value ({key}=1 or {key}=0), as in fio 3.33"),
+            origin,
+        ));
+    }
+    Ok(())
+}
+
+/// The part of `v` option `o` takes, as fio 3.33 reads it: the listed value at its head
+/// ([`listed_head`]), the number fio reads from its start (its unused parts said in
+/// `notices`), checked against the option's range.
+fn value_read(
+    o: &FioOption,
+    v: &str,
+    (key, origin): (&str, &Origin),
+    kb_base: u64,
+    notices: &mut Vec<String>,
+) -> Result<Taken, FioError> {
+    let head = listed_head(o, v);
+    let v = head.as_deref().unwrap_or(v);
+    let mut first_part = head.clone();
+    if let Some(r) = fio_reading(o, v, kb_base) {
+        // fio says on stderr which parts it could not use
+        notices.extend(r.fio_lines.into_iter().map(|l| format!("{FIO_STDERR}{l}")));
+        if let (true, Some(n)) = (r.said, &r.value) {
+            notices.push(format!(
+                "notice: {key}='{}' read as {n}, as fio 3.33 reads it (what follows the number is ignored)",
+                v.trim()
+            ));
+        }
+        match r.value {
+            Some(n) => first_part = Some(n),
+            None => return Ok(Taken::Default),
+        }
+    }
+    let v = first_part.as_deref().unwrap_or(v);
+    in_range(o, v).map_err(|why| bad(key, v, why, origin))?;
+    Ok(Taken::Value(first_part))
+}
+
+/// What an option takes of the value given ([`value_read`]).
+enum Taken {
+    /// this part of it (`None`: the value as given)
+    Value(Option<String>),
+    /// nothing: the option keeps its default
+    Default,
+}
 
 /// Options with listed values whose parser reads a `:` postfix after the value (fio's
 /// `get_opt_postfix`, from the value's first `:`): `mem=mmap:FILE`,
@@ -703,10 +730,10 @@ const POSTFIX: [&str; 2] = ["mem", "file_service_type"];
 /// listed value whole (`fallocate=none,zz` is `none`), with the `:` postfix for the
 /// options that read one ([`POSTFIX`]). `None` when `v` is a listed value itself, names
 /// none of them (the option's parser refuses it) or belongs to an option whose parser
-/// reads the rest itself ([`READS_ITS_REST`]).
+/// reads the rest itself ([`FioOption::reads_its_rest`]).
 fn listed_head(o: &FioOption, v: &str) -> Option<String> {
     let v = v.trim();
-    if o.values.is_empty() || READS_ITS_REST.contains(&o.name) {
+    if o.values.is_empty() || o.reads_its_rest {
         return None;
     }
     let listed = |w: &str| o.values.iter().any(|(x, _)| *x == w);

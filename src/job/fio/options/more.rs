@@ -86,6 +86,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
     int("write_barrier", Group::IoType, "Make every Nth write a barrier write", 0, write_barrier)
         .default("0").fio_job(50),
     FioOption::job("sync_file_range", Group::File, Kind::SizeStr, "Use sync_file_range()", sync_file_range)
+        // several flags at `,`, a count at `:`
+        .reads_its_rest()
         .values(&[
             ("wait_before", "SYNC_FILE_RANGE_WAIT_BEFORE"),
             ("write", "SYNC_FILE_RANGE_WRITE"),
@@ -256,6 +258,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
         ])
         .example("mixed").fio_job(207),
     s("profile", Group::Process, "Select a specific builtin performance test", profile)
+        .reads_its_rest()
         .values(&[
             ("tiobench", "tiotest/tiobench benchmark"),
             ("act", "ACT Aerospike like benchmark"),

@@ -21,6 +21,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
     FioOption::job("norandommap", Group::Random, Kind::Flag, "Accept potential duplicate random blocks", norandommap)
         .parent("rw").fio_job(36),
     FioOption::job("random_distribution", Group::Random, Kind::Str, "Random offset distribution generator", random_distribution)
+        // a value per direction at `,`, parameters at `:`
+        .reads_its_rest()
         .default("random")
         .values(&[
             ("random", "Completely random"),

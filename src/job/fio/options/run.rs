@@ -84,6 +84,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
     )
     .alias(&["ss"])
     .default("iops_slope:0.01%")
+    // its threshold
+    .reads_its_rest()
     .values(&[
         ("iops", "maximum mean deviation of IOPS measurements"),
         ("iops_slope", "slope calculated from IOPS measurements"),

@@ -531,76 +531,78 @@ fn the_key_set_is_the_one_before_the_table() {
     assert_eq!(now, before);
 }
 
+/// The options that never take the next word on the command line (the flags of before
+/// the table, and the keys among them).
+const FLAG_FORMS: &[&str] = &[
+    "time_based",
+    "group_reporting",
+    "thread",
+    "threads",
+    "norandommap",
+    "zero_buffers",
+    "refill_buffers",
+    "stonewall",
+    "wait_for_previous",
+    "new_group",
+    "exitall",
+    "sqthread_poll",
+    "hipri",
+    // new with the libaio engine, a set-flag in fio (FIO_OPT_STR_SET) like time_based
+    "userspace_reap",
+    "engine_strict",
+    "showcmd",
+    // the net engine's set-flags (FIO_OPT_STR_SET)
+    "listen",
+    "pingpong",
+    // fio's FIO_OPT_STR_SET keys
+    "bs_unaligned",
+    "blocksize_unaligned",
+    "verify_only",
+    "exitall_on_error",
+    // command-line options that took nothing (not a key of `apply`)
+    "parse_only",
+    "warnings_fatal",
+    "bandwidth_log",
+    "notes",
+    "minimal",
+    "no_history",
+    "live",
+    "help",
+    "version",
+    "cmdhelp",
+    // fio's optional arguments: only `--KEY=VALUE` (options/fio_cmdline.rs)
+    "append_terse",
+    "merge_blktrace_only",
+    "enghelp",
+    "crctest",
+    "cpuclock_test",
+    "server",
+];
+/// Options with their own "needs a file name" message.
+const OWN_MESSAGE: &[&str] = &[
+    "inflate_log",
+    "daemonize",
+    "client",
+    "remote_config",
+    "latency_log",
+    "trigger_file",
+    "trigger",
+    "trigger_remote",
+    "aux_path",
+    "output",
+    "section",
+    "plot",
+    "json",
+    "allow_destructive_write",
+];
+
 #[test]
 fn command_line_forms_are_the_ones_before_the_table() {
-    // FLAG_KEYS of mod.rs (1df8125) that are keys: never take the next word
-    const FLAGS: &[&str] = &[
-        "time_based",
-        "group_reporting",
-        "thread",
-        "threads",
-        "norandommap",
-        "zero_buffers",
-        "refill_buffers",
-        "stonewall",
-        "wait_for_previous",
-        "new_group",
-        "exitall",
-        "sqthread_poll",
-        "hipri",
-        // new with the libaio engine, a set-flag in fio (FIO_OPT_STR_SET) like time_based
-        "userspace_reap",
-        "engine_strict",
-        "showcmd",
-        // the net engine's set-flags (FIO_OPT_STR_SET)
-        "listen",
-        "pingpong",
-        // fio's FIO_OPT_STR_SET keys
-        "bs_unaligned",
-        "blocksize_unaligned",
-        "verify_only",
-        "exitall_on_error",
-        // command-line options that took nothing (not a key of `apply`)
-        "parse_only",
-        "warnings_fatal",
-        "bandwidth_log",
-        "notes",
-        "minimal",
-        "no_history",
-        "live",
-        "help",
-        "version",
-        "cmdhelp",
-        // fio's optional arguments: only `--KEY=VALUE` (options/fio_cmdline.rs)
-        "append_terse",
-        "merge_blktrace_only",
-        "enghelp",
-        "crctest",
-        "cpuclock_test",
-        "server",
-    ];
-    // options with their own "needs a file name" message
-    const OWN: &[&str] = &[
-        "inflate_log",
-        "daemonize",
-        "client",
-        "remote_config",
-        "latency_log",
-        "trigger_file",
-        "trigger",
-        "trigger_remote",
-        "aux_path",
-        "output",
-        "section",
-        "plot",
-        "json",
-        "allow_destructive_write",
-    ];
     for (n, o) in names() {
         let n = n.replace('-', "_");
-        let want = if FLAGS.contains(&n.as_str()) {
+        let want = if FLAG_FORMS.contains(&n.as_str()) {
             Arg::Flag
-        } else if OWN.contains(&n.as_str()) {
+        } else if OWN_MESSAGE.contains(&n.as_str()) {
             Arg::ValueOwnMessage
         } else if let Apply::Job(_) = o.apply {
             // before the table: a key whose apply took no value read only a boolean word
@@ -925,4 +927,29 @@ fn a_negative_number_is_refused_naming_the_range() {
     }
     assert_eq!(job_apply("nice", Some("-5")).unwrap().tuning.nice, -5);
     assert!(job_apply("runtime", Some("-1")).is_ok());
+}
+
+/// A value of an option with listed values is cut at its first `,` or `:` as fio reads
+/// it, except on the rows whose parser reads what follows (the row says so).
+#[test]
+fn a_listed_value_is_cut_unless_its_row_reads_the_rest() {
+    let fallocate = find("fallocate").unwrap();
+    assert!(!fallocate.reads_its_rest);
+    assert_eq!(listed_head(fallocate, "none,zz").as_deref(), Some("none"));
+    let rw = find("rw").unwrap();
+    assert!(rw.reads_its_rest);
+    assert_eq!(listed_head(rw, "randread:8"), None);
+    let mut rows: Vec<&str> = all().filter(|o| o.reads_its_rest).map(|o| o.name).collect();
+    rows.sort_unstable();
+    assert_eq!(
+        rows,
+        [
+            "ioengine",
+            "profile",
+            "random_distribution",
+            "rw",
+            "steadystate",
+            "sync_file_range"
+        ]
+    );
 }

@@ -177,35 +177,9 @@ impl<'a> Worker<'a> {
         lat: u64,
         (t, t_base): (u64, u64),
     ) -> Result<(), RunError> {
-        let w = &self.plan.work;
-        match s.tag.op {
-            Op::Write => {
-                if let Some(r) = &mut self.vrec {
-                    r.completed(s.io.file, s.io.offset);
-                }
-            }
-            Op::Read => self.vreads += 1,
-            Op::Trim => {}
-        }
         // a read that fails its verify is still a done request (fio counts it in the
         // job's io bytes) and then ends the job: see `read_mismatch`
-        let mut bad: Option<String> = None;
-        if let (true, Some(k)) = (self.uses.verify, w.verify.kind) {
-            // fio verifies plain reads of jobs that only read; a job that writes checks
-            // what it wrote (backlog and read-back phase)
-            if s.tag.op == Op::Read && self.verifies_reads() {
-                // SAFETY: the slot's buffer holds `len` bytes and is ours again.
-                let data = unsafe { std::slice::from_raw_parts(buf, s.io.len) };
-                let spec = self
-                    .vspec()
-                    .unwrap_or(crate::run::verify::fio::Spec::new(k, &w.verify.pattern));
-                if let Err(why) =
-                    crate::run::verify::fio::check_with(data, s.io.offset, &spec, None)
-                {
-                    bad = Some(self.dumped(s.io.file, s.io.offset, data, None, why));
-                }
-            }
-        }
+        let bad = self.verify_completed(s, buf);
         let d = match s.tag.op {
             Op::Read => &mut st.read,
             Op::Write => &mut st.write,
@@ -223,22 +197,13 @@ impl<'a> Worker<'a> {
         }
         let counted = [d.bytes, d.ios];
         if !self.uses.gtod_reduce {
-            match slat {
-                Some(x) => {
-                    d.slat.add(x);
-                    d.clat.add(clat);
-                    d.lat.add(lat);
-                }
-                // synchronous with clat = lat: one histogram record (DirStats::settle)
-                None if clat == lat => d.sync.add(clat),
-                // synchronous, lat from the request made ready, clat from its issue
-                None => {
-                    d.clat.add(clat);
-                    d.lat.add(lat);
-                }
-            }
+            add_latencies(d, slat, clat, lat);
             if self.prio.is_some() && s.tag.op != Op::Trim {
-                let v = if w.measure.total_lat { lat } else { clat };
+                let v = if self.plan.work.measure.total_lat {
+                    lat
+                } else {
+                    clat
+                };
                 crate::run::fio::prio::record(&mut st.prio_lat, s.tag.op.idx(), s.io.ioprio, v);
             }
         }
@@ -251,23 +216,66 @@ impl<'a> Worker<'a> {
         }
         // trims are logged too (ddir 2), as fio logs every data direction
         if self.uses.logs {
-            let t_ms = self.clock.ns(t_base, t) / 1_000_000;
-            if let Some(l) = &mut self.logs {
-                l.set_prio(s.io.ioprio);
-                l.io(
-                    t_ms,
-                    s.tag.op.idx(),
-                    s.io.len as u64,
-                    s.io.offset,
-                    slat,
-                    clat,
-                    lat,
-                );
-            }
+            self.log_io(s, (slat, clat, lat), (t, t_base));
         }
         match bad {
             Some(why) => self.read_mismatch(st, s, why),
             None => Ok(()),
+        }
+    }
+
+    /// The verify side of a completed request: a write's block is recorded as written,
+    /// a read counted; fio verifies plain reads of jobs that only read (a job that
+    /// writes checks what it wrote: backlog and read-back phase), so such a read's data
+    /// is checked here. The mismatch's line (its data dumped as asked), if any.
+    #[inline(always)]
+    fn verify_completed(&mut self, s: &Slot, buf: *const u8) -> Option<String> {
+        match s.tag.op {
+            Op::Write => {
+                if let Some(r) = &mut self.vrec {
+                    r.completed(s.io.file, s.io.offset);
+                }
+            }
+            Op::Read => self.vreads += 1,
+            Op::Trim => {}
+        }
+        let w = &self.plan.work;
+        let (true, Some(k)) = (self.uses.verify, w.verify.kind) else {
+            return None;
+        };
+        if s.tag.op != Op::Read || !self.verifies_reads() {
+            return None;
+        }
+        // SAFETY: the slot's buffer holds `len` bytes and is ours again.
+        let data = unsafe { std::slice::from_raw_parts(buf, s.io.len) };
+        let spec = self
+            .vspec()
+            .unwrap_or(crate::run::verify::fio::Spec::new(k, &w.verify.pattern));
+        let why = crate::run::verify::fio::check_with(data, s.io.offset, &spec, None).err()?;
+        Some(self.dumped(s.io.file, s.io.offset, data, None, why))
+    }
+
+    /// One request in the job's logs (`write_*_log`): its completion time in ms since
+    /// `t_base`, direction, size, offset, priority and latencies (`slat`, `clat`, `lat`).
+    #[inline(always)]
+    fn log_io(
+        &mut self,
+        s: &Slot,
+        (slat, clat, lat): (Option<u64>, u64, u64),
+        (t, t_base): (u64, u64),
+    ) {
+        let t_ms = self.clock.ns(t_base, t) / 1_000_000;
+        if let Some(l) = &mut self.logs {
+            l.set_prio(s.io.ioprio);
+            l.io(
+                t_ms,
+                s.tag.op.idx(),
+                s.io.len as u64,
+                s.io.offset,
+                slat,
+                clat,
+                lat,
+            );
         }
     }
 
@@ -384,6 +392,27 @@ impl<'a> Worker<'a> {
             st.sync.lat.add(self.clock.ns(a, self.clock.now()));
         }
         Ok(())
+    }
+}
+
+/// A measured request's latencies in its direction's histograms: submission,
+/// completion and total for an engine that queues (`slat` given); one record when a
+/// synchronous request's completion and total latency are the same (DirStats::settle).
+#[inline(always)]
+fn add_latencies(d: &mut crate::stats::job::DirStats, slat: Option<u64>, clat: u64, lat: u64) {
+    match slat {
+        Some(x) => {
+            d.slat.add(x);
+            d.clat.add(clat);
+            d.lat.add(lat);
+        }
+        // synchronous with clat = lat: one histogram record (DirStats::settle)
+        None if clat == lat => d.sync.add(clat),
+        // synchronous, lat from the request made ready, clat from its issue
+        None => {
+            d.clat.add(clat);
+            d.lat.add(lat);
+        }
     }
 }
 

@@ -106,7 +106,7 @@ impl<'a> FioRules<'a> {
     pub(super) fn new(mut w: Worker<'a>, st: JobStats, depth: usize) -> Self {
         let plan = w.plan;
         let work = &plan.work;
-        let (data, q) = (&work.data, &work.queue);
+        let q = &work.queue;
         let clock = w.clock;
         let start = clock.now();
         let ramp_end = start + clock.ticks(work.limits.ramp);
@@ -146,15 +146,7 @@ impl<'a> FioRules<'a> {
             track_writes: work.verify.kind.is_some()
                 && work.verify.read_back
                 && work.pick.rw.writes(),
-            // fio: writes without refill, compression, dedupe, a buffer_pattern or
-            // verify, unless zero_buffers was asked for
-            scramble: work.data.scramble
-                && !data.zero
-                && data.pattern.is_empty()
-                && !data.refill
-                && data.compress_pct == 0
-                && work.data.dedupe_pct == 0
-                && work.verify.kind.is_none(),
+            scramble: Self::scrambles(work),
             reap_min: (q.reap_min.max(1) as usize).min(depth),
             depth,
             cap: depth,
@@ -186,6 +178,20 @@ impl<'a> FioRules<'a> {
             w,
             st,
         }
+    }
+
+    /// Whether the write buffers are scrambled between writes (fio's
+    /// `scramble_buffers`): writes without refill, compression, dedupe, a
+    /// buffer_pattern or verify, unless zero_buffers was asked for.
+    fn scrambles(work: &crate::job::model::Workload) -> bool {
+        let data = &work.data;
+        data.scramble
+            && !data.zero
+            && data.pattern.is_empty()
+            && !data.refill
+            && data.compress_pct == 0
+            && data.dedupe_pct == 0
+            && work.verify.kind.is_none()
     }
 
     fn ios(&self) -> u64 {

@@ -202,6 +202,16 @@ fn uses_of(plan: &Plan, logs: bool, fds_empty: bool, maps_all: bool) -> Uses {
     }
 }
 
+/// The starting [`Worker`]'s `seq_nr`: a random job's `rw=…:N` (fio's `ddir_seq_nr`,
+/// a random offset every N requests, 0 never); 1 for every other job.
+fn first_seq_nr(work: &crate::job::model::Workload) -> u32 {
+    if work.pick.rw.random() {
+        u32::try_from(work.pick.rw_suffix).unwrap_or(u32::MAX)
+    } else {
+        1
+    }
+}
+
 /// Where a request's offset comes from ([`Worker::pick`]).
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Pick {
@@ -241,11 +251,7 @@ impl<'a> Worker<'a> {
             rr: 0,
             last_start: [u64::MAX; 3],
             fsvc: super::FileSvc::new(plan),
-            seq_nr: if work.pick.rw.random() {
-                u32::try_from(work.pick.rw_suffix).unwrap_or(u32::MAX)
-            } else {
-                1
-            },
+            seq_nr: first_seq_nr(work),
             seq_count: 1,
             gens,
             maps,
