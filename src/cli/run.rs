@@ -279,12 +279,14 @@ fn say_before_run(
 }
 
 /// The exit code of a run that `e` stopped: its own, but under the fio persona 1 for a
-/// data file that is a FIFO or socket, as fio 3.33 ends a job whose file has no size
-/// (iomark refuses it before any job runs, in its own words: docs/compat/fio.md).
+/// data file that is a FIFO or socket, as fio 3.33 ends a job whose file has no size,
+/// and for files that do not fit the free space, as fio 3.33 fails the write that meets
+/// ENOSPC (iomark refuses both before any job runs, in its own words: docs/compat/fio.md).
 fn failure_code(e: &runner::RunError, persona: Persona) -> i32 {
+    use crate::files::dataset::FilesError;
     let no_size = matches!(
         e,
-        runner::RunError::Files(crate::files::dataset::FilesError::NotAFile { .. })
+        runner::RunError::Files(FilesError::NotAFile { .. } | FilesError::NoSpace { .. })
     );
     match persona {
         Persona::Fio if no_size => exit::FAILED,
