@@ -539,64 +539,6 @@ fn run_row_key(name: &str, rw: &str, block: u64, qd: u32, threads: u32) -> (Stri
 /// without phases gives one test per direction from its totals.
 fn run_tests(r: &RunResult, f: &RunFacts) -> Vec<Test> {
     let j = &r.job;
-    let num = |v: Option<String>| v.and_then(|s| s.parse::<u64>().ok());
-    let lat_figures = |l: Option<&crate::result::Latency>| {
-        let l = l.filter(|l| l.count > 0 || l.mean_ns > 0);
-        (
-            l.map(|l| l.mean_ns as f64 / 1e3),
-            l.and_then(|l| l.percentiles_ns.get("99"))
-                .map(|v| *v as f64 / 1e3),
-        )
-    };
-    let make = |name: &str,
-                job: Option<(String, usize)>,
-                notes: &[String],
-                mb_s: Option<f64>,
-                iops: f64,
-                lat: Option<&crate::result::Latency>| {
-        let rw = note_value(notes, "rw").unwrap_or_else(|| j.kind.clone());
-        let block = num(note_value(notes, "block_size_bytes"))
-            .or(num(note_value(notes, "bs")))
-            .unwrap_or(j.block_size_bytes);
-        let qd = num(note_value(notes, "iodepth")).map_or(j.iodepth.max(1), |v| v as u32);
-        let threads = num(note_value(notes, "threads"))
-            .or(num(note_value(notes, "numjobs")))
-            .map_or(j.threads.max(1), |v| v as u32);
-        let direct = note_direct(notes, j.direct);
-        let file_set = num(note_value(notes, "file_size_bytes"))
-            .or(num(note_value(notes, "size")))
-            .or(f.file_set)
-            .unwrap_or(j.total_size_bytes);
-        let (mean_us, p99_us) = lat_figures(lat);
-        // the job's own files, not the whole run's
-        let job_files = job
-            .as_ref()
-            .and_then(|(n, k)| r.jobs.iter().filter(|x| &x.job.name == n).nth(*k))
-            .map_or(j.files, |x| x.job.files.max(1));
-        let (key, display) = run_row_key(name, &rw, block, qd, threads);
-        Test {
-            key,
-            name: display,
-            desc: Some(Desc {
-                block,
-                qd,
-                threads,
-                direct,
-                file_set,
-                files: num(note_value(notes, "nrfiles")).map_or(job_files, |v| v as u32),
-                ram: f.ram,
-                fsync: f.fsync.clone(),
-                memory: f.memory.clone(),
-            }),
-            mb_s,
-            iops: Some(iops),
-            mean_us,
-            p99_us,
-            little: false,
-            job,
-            why: Why::default(),
-        }
-    };
     if !r.phases.is_empty() {
         let mixes = summed_mixes(&r.phases);
         let all: Vec<&crate::result::Phase> = r.phases.iter().chain(mixes.iter()).collect();
@@ -604,14 +546,12 @@ fn run_tests(r: &RunResult, f: &RunFacts) -> Vec<Test> {
             all.iter()
                 .enumerate()
                 .map(|(i, p)| {
-                    make(
-                        &p.name,
-                        job_of_phase(r, &all, i),
-                        &p.notes,
-                        (p.bytes > 0).then_some(p.mb_per_s),
-                        p.ops_per_s,
-                        p.lat.as_ref(),
-                    )
+                    let fig = Rates {
+                        mb_s: (p.bytes > 0).then_some(p.mb_per_s),
+                        iops: p.ops_per_s,
+                        lat: p.lat.as_ref(),
+                    };
+                    run_test((r, f), &p.name, job_of_phase(r, &all, i), &p.notes, fig)
                 })
                 .collect(),
         );
@@ -619,18 +559,88 @@ fn run_tests(r: &RunResult, f: &RunFacts) -> Vec<Test> {
     let mut v = vec![];
     for (d, o) in [("read", &r.read), ("write", &r.write)] {
         if o.ops > 0 {
-            let lat = o.clat.as_ref().or(Some(&o.lat));
-            v.push(make(
-                &format!("{} {d}", j.kind),
-                None,
-                &[],
-                Some(o.bw_mb_per_s),
-                o.iops,
-                lat,
-            ));
+            let fig = Rates {
+                mb_s: Some(o.bw_mb_per_s),
+                iops: o.iops,
+                lat: o.clat.as_ref().or(Some(&o.lat)),
+            };
+            v.push(run_test((r, f), &format!("{} {d}", j.kind), None, &[], fig));
         }
     }
     v
+}
+
+/// What one row of a run result measured: MB/s (none for a test that moved no bytes),
+/// operations per second and the latency its mean and p99 are read from.
+struct Rates<'a> {
+    mb_s: Option<f64>,
+    iops: f64,
+    lat: Option<&'a crate::result::Latency>,
+}
+
+/// The mean and p99 (µs) of a latency that was measured.
+fn lat_figures(l: Option<&crate::result::Latency>) -> (Option<f64>, Option<f64>) {
+    let l = l.filter(|l| l.count > 0 || l.mean_ns > 0);
+    (
+        l.map(|l| l.mean_ns as f64 / 1e3),
+        l.and_then(|l| l.percentiles_ns.get("99"))
+            .map(|v| *v as f64 / 1e3),
+    )
+}
+
+/// One test of run result `r` (a phase or a direction): its settings from the phase's
+/// notes where they say them, else the result's job; `job` names the job it belongs to
+/// (its name and the how-manieth of that name), whose own files it counts.
+fn run_test(
+    (r, f): (&RunResult, &RunFacts),
+    name: &str,
+    job: Option<(String, usize)>,
+    notes: &[String],
+    fig: Rates<'_>,
+) -> Test {
+    let j = &r.job;
+    let num = |v: Option<String>| v.and_then(|s| s.parse::<u64>().ok());
+    let rw = note_value(notes, "rw").unwrap_or_else(|| j.kind.clone());
+    let block = num(note_value(notes, "block_size_bytes"))
+        .or(num(note_value(notes, "bs")))
+        .unwrap_or(j.block_size_bytes);
+    let qd = num(note_value(notes, "iodepth")).map_or(j.iodepth.max(1), |v| v as u32);
+    let threads = num(note_value(notes, "threads"))
+        .or(num(note_value(notes, "numjobs")))
+        .map_or(j.threads.max(1), |v| v as u32);
+    let file_set = num(note_value(notes, "file_size_bytes"))
+        .or(num(note_value(notes, "size")))
+        .or(f.file_set)
+        .unwrap_or(j.total_size_bytes);
+    let (mean_us, p99_us) = lat_figures(fig.lat);
+    // the job's own files, not the whole run's
+    let job_files = job
+        .as_ref()
+        .and_then(|(n, k)| r.jobs.iter().filter(|x| &x.job.name == n).nth(*k))
+        .map_or(j.files, |x| x.job.files.max(1));
+    let (key, display) = run_row_key(name, &rw, block, qd, threads);
+    Test {
+        key,
+        name: display,
+        desc: Some(Desc {
+            block,
+            qd,
+            threads,
+            direct: note_direct(notes, j.direct),
+            file_set,
+            files: num(note_value(notes, "nrfiles")).map_or(job_files, |v| v as u32),
+            ram: f.ram,
+            fsync: f.fsync.clone(),
+            memory: f.memory.clone(),
+        }),
+        mb_s: fig.mb_s,
+        iops: Some(fig.iops),
+        mean_us,
+        p99_us,
+        little: false,
+        job,
+        why: Why::default(),
+    }
 }
 
 /// The tests of a result of several jobs, each named with its job (`RND4K Q1T1 read

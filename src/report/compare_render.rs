@@ -1,7 +1,7 @@
 //! `compare`'s reporter ([`Compare`], over many results): the [`Comparison`] as an
 //! aligned table, GitHub markdown, CSV or JSON (`compare.rs` owns loading and
 //! alignment). Numbers: 3 significant figures or more, ratios with two decimals (three
-//! significant figures below 0.1, `<0.001x` below 0.001), `-` for missing.
+//! significant figures below 0.1, `<0.000001x` below one in a million), `-` for missing.
 
 use super::compare::{letter, Comparison, Group, Row};
 use crate::report::{ReportError, Reporter};
@@ -31,14 +31,14 @@ fn num(v: Option<f64>) -> String {
     }
 }
 
-/// A ratio with two decimals; below 0.1 three significant figures (`0.0123x`), below
-/// 0.001 only that (`<0.001x`), never a row of zeros.
+/// A ratio with two decimals; below 0.1 three significant figures (`0.0123x`,
+/// `0.000776x`), below one in a million only that (`<0.000001x`), never a row of zeros.
 fn ratio(v: Option<f64>) -> String {
     match v {
         None => "-".into(),
         Some(r) if !r.is_finite() => "-".into(),
         Some(r) if r <= 0.0 => "0x".into(),
-        Some(r) if r < 0.001 => "<0.001x".into(),
+        Some(r) if r < 1e-6 => "<0.000001x".into(),
         Some(r) if r < 0.1 => {
             let places = (2 - r.log10().floor() as i32).max(0) as usize;
             format!("{r:.places$}x")
@@ -451,7 +451,8 @@ mod tests {
         assert_eq!(ratio(Some(0.0123456)), "0.0123x");
         assert_eq!(ratio(Some(0.00123456)), "0.00123x");
         assert_eq!(ratio(Some(0.099)), "0.0990x");
-        assert_eq!(ratio(Some(0.0004)), "<0.001x");
+        assert_eq!(ratio(Some(0.0004)), "0.000400x");
+        assert_eq!(ratio(Some(0.000_000_4)), "<0.000001x");
         assert_eq!(ratio(Some(0.0)), "0x");
         assert_eq!(ratio(None), "-");
         assert_eq!(ratio(Some(f64::INFINITY)), "-");

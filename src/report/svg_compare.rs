@@ -472,6 +472,27 @@ mod tests {
         h.split('"').next().unwrap().parse().unwrap()
     }
 
+    /// A copy result on tmpfs with one more warning, `id` saying `message`.
+    fn warned_with(id: &str, message: &str) -> RunResult {
+        let mut warned = crate::report::copy_result_warned("on tmpfs");
+        warned.warnings.push(crate::result::Warning {
+            id: id.into(),
+            message: message.into(),
+        });
+        warned
+    }
+
+    /// The compare chart of `rs` as text.
+    fn chart(rs: &[RunResult], labels: &[String], files: &[String]) -> String {
+        let svg = CompareChart {
+            labels: labels.to_vec(),
+            files: files.to_vec(),
+        }
+        .render(rs)
+        .unwrap();
+        String::from_utf8(svg).unwrap()
+    }
+
     /// Under the chart, each warning is said once in words with the columns it holds
     /// for (compare's text says the same under its table, with the ids its `warnings`
     /// row shows), wrapped to the chart's width inside the picture, escaped as text:
@@ -481,21 +502,13 @@ mod tests {
     fn the_notes_under_the_chart_say_each_warning_once_in_words_escaped() {
         use crate::report::compare_render::{Compare, Format};
         let long = "a <b>crafted</b> & long sentence of a warning, ".repeat(8);
-        let mut warned = crate::report::copy_result_warned("on tmpfs");
-        warned.warnings.push(crate::result::Warning {
-            id: "x<y&z".into(),
-            message: long.clone(),
-        });
-        let rs = vec![warned, crate::report::copy_result_warned("on tmpfs")];
+        let rs = vec![
+            warned_with("x<y&z", &long),
+            crate::report::copy_result_warned("on tmpfs"),
+        ];
         let labels: Vec<String> = vec!["<script>alert(1)</script>".into(), "plain".into()];
         let files: Vec<String> = vec!["a.json".into(), "b.json".into()];
-        let svg = CompareChart {
-            labels: labels.clone(),
-            files: files.clone(),
-        }
-        .render(&rs)
-        .unwrap();
-        let svg = String::from_utf8(svg).unwrap();
+        let svg = chart(&rs, &labels, &files);
         let table = Compare {
             labels: labels.clone(),
             files: files.clone(),
@@ -573,21 +586,10 @@ mod tests {
     #[test]
     fn a_long_notes_lines_fill_the_charts_width() {
         let long = "lorem ipsum dolor sit amet consectetur adipiscing elit sed do ".repeat(12);
-        let mut warned = crate::report::copy_result_warned("on tmpfs");
-        warned.warnings.push(crate::result::Warning {
-            id: "long".into(),
-            message: long.clone(),
-        });
-        let rs = vec![warned];
+        let rs = vec![warned_with("long", &long)];
         let labels: Vec<String> = vec!["a".into()];
         let files: Vec<String> = vec!["a.json".into()];
-        let svg = CompareChart {
-            labels: labels.clone(),
-            files: files.clone(),
-        }
-        .render(&rs)
-        .unwrap();
-        let svg = String::from_utf8(svg).unwrap();
+        let svg = chart(&rs, &labels, &files);
         let lines: Vec<String> = notes(&crate::report::compare::compare(&rs, &labels, &files))
             .into_iter()
             .map(|(_, l)| l)

@@ -850,10 +850,10 @@ fn compare_rows_of_a_run_are_each_their_own_jobs() {
         "{t1} {t2}"
     );
     for (test, j, t) in [
-        ("SEQ4K Q1T1 write", &j1, &t1),
-        ("RND4K Q1T1 mix read", &j2, &t2),
-        ("RND4K Q1T1 mix write", &j2, &t2),
-        ("RND4K Q1T1 mix", &j2, &t2),
+        ("SEQ4K Q1T1 write (job j1)", &j1, &t1),
+        ("RND4K Q1T1 mix read (job j2)", &j2, &t2),
+        ("RND4K Q1T1 mix write (job j2)", &j2, &t2),
+        ("RND4K Q1T1 mix (job j2)", &j2, &t2),
     ] {
         let sync = &j["sync"]["lat"];
         assert!(sync["count"].as_u64().unwrap() > 0, "{test}: {j}");
@@ -874,19 +874,19 @@ fn compare_rows_of_a_run_are_each_their_own_jobs() {
         );
     }
     assert_eq!(
-        cell("SEQ4K Q1T1 write", "time in waits %"),
+        cell("SEQ4K Q1T1 write (job j1)", "time in waits %"),
         None,
         "{cells:?}"
     );
     for test in [
-        "RND4K Q1T1 mix read",
-        "RND4K Q1T1 mix write",
-        "RND4K Q1T1 mix",
+        "RND4K Q1T1 mix read (job j2)",
+        "RND4K Q1T1 mix write (job j2)",
+        "RND4K Q1T1 mix (job j2)",
     ] {
         near(cell(test, "time in waits %"), share(&t2, "wait_pct"), test);
     }
     // the mix row keeps its job's reads and writes apart
-    let mix = "RND4K Q1T1 mix";
+    let mix = "RND4K Q1T1 mix (job j2)";
     near(cell(mix, "read mean µs"), mean(&j2["read"]["lat"]), mix);
     near(cell(mix, "write mean µs"), mean(&j2["write"]["lat"]), mix);
 }

@@ -175,6 +175,9 @@ fn fio_lines(cmd: &mut FioCommand, finish: Vec<String>) {
     let mut lines = Vec::new();
     for l in &fio_lines {
         let l = &l[options::FIO_STDERR.len()..];
+        if cmd.parse_only && options::is_not_applied_line(l) {
+            continue;
+        }
         match l.strip_prefix(TO_OUTPUT) {
             Some(l) => {
                 cmd.fio_output.push(l.to_string());

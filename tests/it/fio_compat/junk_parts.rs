@@ -9,18 +9,6 @@
 use crate::util::*;
 use iomark::job::fio::options::{self, Apply, Kind};
 
-/// `--parse-only` of a null job with `--KEY=VALUE` under `fio` (iomark or fio 3.33).
-fn parses(cmd: Iomark, key: &str, value: &str) -> Out {
-    cmd.args([
-        "--parse-only",
-        "--name=a",
-        "--ioengine=null",
-        "--size=1m",
-        &format!("--{key}={value}"),
-    ])
-    .run()
-}
-
 /// The job keys of the table with a numeric value (fio's integer, boolean, size, time
 /// and range types), each with its example when that is one plain part, and the junk
 /// tails fio splits it at.
@@ -66,15 +54,15 @@ fn a_junk_later_part_is_ignored_for_every_numeric_key() {
     for (key, ex, tails) in keys {
         // refused as it stands (not a matter of parts): by iomark on this machine, or by
         // fio (an engine's key on the null engine, a key newer than fio 3.33)
-        let fio_refuses = with_fio && parses(fio_cmd().dir(d.path()), key, ex).code != 0;
-        if parses(as_fio(d.path()).dir(d.path()), key, ex).code != 0 || fio_refuses {
+        let fio_refuses = with_fio && parse_only(fio_cmd().dir(d.path()), key, ex).code != 0;
+        if parse_only(as_fio(d.path()).dir(d.path()), key, ex).code != 0 || fio_refuses {
             continue;
         }
         for tail in tails {
             let v = format!("{ex}{tail}");
-            let ours = parses(as_fio(d.path()).dir(d.path()), key, &v);
+            let ours = parse_only(as_fio(d.path()).dir(d.path()), key, &v);
             let want = if with_fio {
-                parses(fio_cmd().dir(d.path()), key, &v).code == 0
+                parse_only(fio_cmd().dir(d.path()), key, &v).code == 0
             } else {
                 true
             };
@@ -127,7 +115,7 @@ fn the_first_part_runs_and_a_per_direction_key_sets_its_first_direction() {
     assert_eq!(ios(&bs("write"), "write"), 256);
     // a first part out of range with a junk rest: nothing parses, refused as fio does
     assert_ne!(
-        parses(as_fio(d.path()).dir(d.path()), "iodepth", "0-x").code,
+        parse_only(as_fio(d.path()).dir(d.path()), "iodepth", "0-x").code,
         0
     );
 }
@@ -147,14 +135,14 @@ fn a_negative_boolean_is_on() {
     for o in bools {
         // (a key either refuses as it stands — an engine's key on the null engine, one
         // newer than fio 3.33 — is no matter of signs)
-        let fio_takes = |v: &str| parses(fio_cmd().dir(d.path()), o.name, v).code == 0;
-        if parses(as_fio(d.path()).dir(d.path()), o.name, "1").code != 0
+        let fio_takes = |v: &str| parse_only(fio_cmd().dir(d.path()), o.name, v).code == 0;
+        if parse_only(as_fio(d.path()).dir(d.path()), o.name, "1").code != 0
             || (with_fio && !fio_takes("1"))
         {
             continue;
         }
         checked += 1;
-        let ours = parses(as_fio(d.path()).dir(d.path()), o.name, "-1");
+        let ours = parse_only(as_fio(d.path()).dir(d.path()), o.name, "-1");
         let fio_ok = !with_fio || fio_takes("-1");
         if ours.code != 0 || !fio_ok {
             differ.push(format!(
@@ -166,7 +154,7 @@ fn a_negative_boolean_is_on() {
     }
     assert!(checked > 50, "boolean keys checked: {checked}");
     assert!(differ.is_empty(), "{}", differ.join("\n"));
-    let o = parses(as_fio(d.path()).dir(d.path()), "direct", "-3");
+    let o = parse_only(as_fio(d.path()).dir(d.path()), "direct", "-3");
     assert_eq!(o.code, 0, "{}", o.dump());
     assert!(
         o.stderr.contains("max value out of range: 3 (1 max)"),
@@ -174,7 +162,7 @@ fn a_negative_boolean_is_on() {
         o.dump()
     );
     if with_fio {
-        let f = parses(fio_cmd().dir(d.path()), "direct", "-3");
+        let f = parse_only(fio_cmd().dir(d.path()), "direct", "-3");
         assert!(
             f.all().contains("max value out of range: 3 (1 max)"),
             "{}",
@@ -301,8 +289,8 @@ fn generated(o: &options::FioOption, n: u64) -> Vec<(String, Want)> {
 fn negative_hex_and_unit_with_junk_values_of_every_numeric_key() {
     let d = scratch();
     let with_fio = have_fio();
-    let ours = |k: &str, v: &str| parses(as_fio(d.path()).dir(d.path()), k, v);
-    let fio_ok = |k: &str, v: &str| parses(fio_cmd().dir(d.path()), k, v).code == 0;
+    let ours = |k: &str, v: &str| parse_only(as_fio(d.path()).dir(d.path()), k, v);
+    let fio_ok = |k: &str, v: &str| parse_only(fio_cmd().dir(d.path()), k, v).code == 0;
     let (mut checked, mut differ, mut fio_differs) = (0, Vec::new(), 0);
     for (key, ex, _) in numeric_keys() {
         let o = options::find(key).unwrap();
@@ -454,14 +442,14 @@ fn negative_zero_one_and_4k_of_every_numeric_key_read_as_fio_reads_them() {
             .map(|part| {
                 s.spawn(|| {
                     part.iter()
-                        .map(|(o, v)| parses(fio_cmd().dir(d.path()), o.name, v))
+                        .map(|(o, v)| parse_only(fio_cmd().dir(d.path()), o.name, v))
                         .collect::<Vec<_>>()
                 })
             })
             .collect();
         parts.into_iter().flat_map(|h| h.join().unwrap()).collect()
     });
-    let ours = |k: &str, v: &str| parses(as_fio(d.path()).dir(d.path()), k, v);
+    let ours = |k: &str, v: &str| parse_only(as_fio(d.path()).dir(d.path()), k, v);
     let ranges = |o: &Out| -> Vec<String> {
         o.all()
             .lines()
@@ -489,7 +477,7 @@ fn negative_zero_one_and_4k_of_every_numeric_key_read_as_fio_reads_them() {
         let every_value = matches!(o.kind, Kind::Bool | Kind::Flag) || TWO_PARTS.contains(&o.name);
         if *v == "-0" {
             // not the same outcome: only where fio judges 0 itself otherwise than iomark
-            let fio_zero = || parses(fio_cmd().dir(d.path()), o.name, "0").code == 0;
+            let fio_zero = || parse_only(fio_cmd().dir(d.path()), o.name, "0").code == 0;
             let zero = ours(o.name, "0").code;
             if got.code != zero {
                 differ.push(say("-0 is not read as 0"));

@@ -174,7 +174,11 @@ fn compare_reads_run_results_golden_and_callouts() {
         .collect();
     assert_eq!(
         tests,
-        ["RND4K Q32T1 read", "SEQ1M Q8T1 read", "RND4K Q1T1 write"]
+        [
+            "RND4K Q32T1 read (job rand-read)",
+            "SEQ1M Q8T1 read (job seq-read)",
+            "RND4K Q1T1 write (job rand-write)"
+        ]
     );
 }
 

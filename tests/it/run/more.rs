@@ -166,7 +166,7 @@ fn json_run_result_is_read_by_compare() {
         })
     };
     assert!(
-        row("RND4K Q1T1 read ") && row("SEQ64K Q1T1 write "),
+        row("RND4K Q1T1 read (job a) ") && row("SEQ64K Q1T1 write (job b) "),
         "{out}"
     );
 }

@@ -25,11 +25,18 @@ fn with_pipe(cmd: Iomark) -> (String, Out) {
     let out = cmd
         .configure(move |c| {
             use std::os::unix::process::CommandExt;
-            // SAFETY: dup2 is async-signal-safe; the new descriptor has no CLOEXEC
+            // SAFETY: dup2 and fcntl are async-signal-safe; the new descriptor has no
+            // CLOEXEC (dup2 onto itself keeps the flag: cleared by hand then)
             unsafe {
-                c.pre_exec(move || match libc::dup2(wfd, FD) {
-                    -1 => Err(std::io::Error::last_os_error()),
-                    _ => Ok(()),
+                c.pre_exec(move || {
+                    let r = match wfd == FD {
+                        true => libc::fcntl(FD, libc::F_SETFD, 0),
+                        false => libc::dup2(wfd, FD),
+                    };
+                    match r {
+                        -1 => Err(std::io::Error::last_os_error()),
+                        _ => Ok(()),
+                    }
                 });
             }
         })

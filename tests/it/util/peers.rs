@@ -111,3 +111,16 @@ pub fn fio_and_iomark(test: &str, args: &[&str], prep: impl Fn(&Path, Iomark)) -
     });
     Both { iomark, fio, dir }
 }
+
+/// `--parse-only` of a null job with `--KEY=VALUE` (under `fio`: iomark or fio 3.33;
+/// or `iomark run`).
+pub fn parse_only(cmd: Iomark, key: &str, value: &str) -> Out {
+    cmd.args([
+        "--parse-only",
+        "--name=a",
+        "--ioengine=null",
+        "--size=1m",
+        &format!("--{key}={value}"),
+    ])
+    .run()
+}

@@ -650,7 +650,7 @@ pub fn apply(
             origin: origin.clone(),
         });
     }
-    if let Some(line) = opt.filter(|o| o.not_applied).map(not_applied_line) {
+    if let Some(line) = opt.and_then(|o| unapplied_notice(o, typed)) {
         if !notices.contains(&line) {
             notices.push(line);
         }
@@ -841,8 +841,15 @@ pub fn canonical(key: &str) -> String {
     find(&k).map_or(k, |o| o.name.to_string())
 }
 
-/// A notice that starts with this is fio's own stderr line (the rest), printed under
-/// either persona: `args.rs` moves it to [`crate::job::fio::FioCommand::fio_stderr`].
+/// The notice of `o` given `typed`: only for an option iomark does not apply, and not for
+/// its default value, which asks for nothing left undone (`lockfile=none`).
+fn unapplied_notice(o: &FioOption, typed: Option<&str>) -> Option<String> {
+    let head = typed.unwrap_or("").trim();
+    let head = head.split([',', ':']).next().unwrap_or(head);
+    let default = o.default.is_some_and(|d| d.eq_ignore_ascii_case(head));
+    (o.not_applied && !default).then(|| not_applied_line(o))
+}
+
 /// The stderr line of an option iomark accepts but does not apply, under both
 /// personas (a [`FIO_STDERR`] line: said whatever `--notes`, never on stdout).
 pub fn not_applied_line(o: &FioOption) -> String {
@@ -852,7 +859,15 @@ pub fn not_applied_line(o: &FioOption) -> String {
     )
 }
 
+/// A notice that starts with this is fio's own stderr line (the rest), printed under
+/// either persona: `args.rs` moves it to [`crate::job::fio::FioCommand::fio_stderr`].
 pub const FIO_STDERR: &str = "\u{1}fio-stderr:";
+
+/// Whether `line` (without [`FIO_STDERR`]) is a [`not_applied_line`]: said only when a
+/// job runs (not under `--parse-only`, where fio says nothing either).
+pub fn is_not_applied_line(line: &str) -> bool {
+    line.starts_with("notice: option '") && line.ends_with("(the job runs as without it)")
+}
 
 /// fio 3.33's integer options with one value slot that still read a value of two parts
 /// (`4-8`, `4,8`, `4:8`, and `-N`, which is `-N` then `N`), with fio's maximum (`None`:
