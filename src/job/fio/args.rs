@@ -230,6 +230,10 @@ pub fn jobs_from_sections(
         }
     };
     for (name, entries) in sections {
+        // a section's options in the order fio reads them (kb_base first)
+        let mut entries = entries.clone();
+        entries.sort_by_key(|e| options::fio_read_rank(&e.key));
+        let entries = &entries;
         if name == "global" {
             for e in entries {
                 apply_entry(&mut global, e, &mut cmd.notices).map_err(in_section(name))?;

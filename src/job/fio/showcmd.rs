@@ -82,21 +82,9 @@ fn fio_word((k, v): &(String, Option<String>)) -> String {
     }
 }
 
-/// The order fio 3.33 reads a section's options in (parse.c `sort_options`, a stable
-/// sort by each option's priority: `kb_base`, `unit_base`, `lockfile` and
-/// `cpus_allowed_policy` first, `filename` and `filename_format` last), then the
-/// engine's options, which it reads once the engine is loaded.
+/// The order fio 3.33 reads a section's options in ([`options::fio_read_rank`]).
 fn fio_order(mut opts: Vec<(String, Option<String>)>) -> Vec<(String, Option<String>)> {
-    let rank = |k: &str| {
-        let engine = options::find(k).is_some_and(|o| o.group == options::Group::Engine);
-        let prio = match k {
-            "kb_base" | "unit_base" | "lockfile" | "cpus_allowed_policy" => 0,
-            "filename" | "filename_format" => 2,
-            _ => 1,
-        };
-        (engine, prio)
-    };
-    opts.sort_by_key(|(k, _)| rank(k));
+    opts.sort_by_key(|(k, _)| options::fio_read_rank(k));
     opts
 }
 

@@ -169,3 +169,43 @@ fn bad_unit_base_is_refused() {
         assert_eq!(e.lines().count(), 1, "{e}");
     }
 }
+
+/// In a job file fio reads `kb_base` before a section's other options (parse.c
+/// `sort_options`: its priority), so `bs=4k size=1m` written before `kb_base=1000` is
+/// 4000 bytes a request and 1,000,000 bytes in all (250 requests), in `[global]` and in
+/// the job's own section; on the command line options are read in the order given.
+#[test]
+fn kb_base_in_a_job_file_counts_for_what_comes_before_it() {
+    let d = scratch();
+    let files = [
+        (
+            "g.fio",
+            "[global]\nbs=4k\nsize=1m\nkb_base=1000\n[a]\nrw=write\nioengine=null\n",
+        ),
+        (
+            "j.fio",
+            "[a]\nrw=write\nioengine=null\nbs=4k\nsize=1m\nkb_base=1000\n",
+        ),
+    ];
+    for (name, text) in files {
+        std::fs::write(d.path().join(name), text).unwrap();
+        let args = [name, "--output-format=json"];
+        let i = as_fio(d.path()).dir(d.path()).args(args).run();
+        assert_eq!(i.code, 0, "{name}: {}", i.dump());
+        let w = &i.json()["jobs"][0]["write"];
+        assert_eq!(
+            (w["total_ios"].as_u64(), w["io_bytes"].as_u64()),
+            (Some(250), Some(1_000_000)),
+            "{name}: {w}"
+        );
+        if have_fio() {
+            let f = fio_cmd().dir(d.path()).args(args).run();
+            let fw = &f.json()["jobs"][0]["write"];
+            assert_eq!(
+                (fw["total_ios"].as_u64(), fw["io_bytes"].as_u64()),
+                (Some(250), Some(1_000_000)),
+                "{name}: fio 3.33 {fw}"
+            );
+        }
+    }
+}

@@ -834,6 +834,23 @@ fn first_and_rest<'v>(o: &FioOption, v: &'v str) -> Option<(&'v str, &'v str)> {
     (at > 0).then(|| (&v[..at], &v[at + 1..]))
 }
 
+/// The rank fio 3.33 reads a job-file section's option `key` by (parse.c `sort_options`,
+/// a stable sort by each option's priority: `kb_base`, `unit_base`, `lockfile` and
+/// `cpus_allowed_policy` first, `filename` and `filename_format` last), the engine's
+/// options after all others, as fio reads them once the engine is loaded. So a
+/// `kb_base=1000` written after `bs=4k` still makes it 4000 bytes, as in fio. (The
+/// command line is read in the order given, as fio's getopt reads it.)
+pub fn fio_read_rank(key: &str) -> (bool, u8) {
+    let k = canonical(key);
+    let engine = find(&k).is_some_and(|o| o.group == Group::Engine);
+    let prio = match k.as_str() {
+        "kb_base" | "unit_base" | "lockfile" | "cpus_allowed_policy" => 0,
+        "filename" | "filename_format" => 2,
+        _ => 1,
+    };
+    (engine, prio)
+}
+
 /// fio's own name of the job option `key` (`rw` for `readwrite`, `-` and `_` alike);
 /// `key` itself when no option has that name.
 pub fn canonical(key: &str) -> String {
