@@ -229,19 +229,20 @@ pub fn jobs_from_sections(
             _ => e,
         }
     };
-    for (name, entries) in sections {
+    for (name, written) in sections {
         // a section's options in the order fio reads them (kb_base first)
-        let mut entries = entries.clone();
+        let mut entries = written.clone();
         entries.sort_by_key(|e| options::fio_read_rank(&e.key));
         let entries = &entries;
         if name == "global" {
             for e in entries {
                 apply_entry(&mut global, e, &mut cmd.notices).map_err(in_section(name))?;
-                cmd.global_options.push((
-                    options::canonical(&e.key),
-                    e.value.clone().unwrap_or_default(),
-                ));
             }
+            // (listed as written)
+            cmd.global_options.extend(written.iter().map(|e| {
+                let value = e.value.clone().unwrap_or_default();
+                (options::canonical(&e.key), value)
+            }));
             continue;
         }
         let mut job = global.clone();
