@@ -66,6 +66,12 @@ pub(crate) fn fio_lines(e: &FioError, argv0: &str, raw: &[String]) -> Option<Vec
             Some(unrecognized(argv0, word))
         }
         FioError::Unrecognized(word) => Some(unrecognized(argv0, word)),
+        FioError::NeedsValue(word) => {
+            let mut lines = vec![format!("{argv0}: option '{word}' requires an argument")];
+            lines.push(format!("{argv0}: unrecognized option '{word}'"));
+            lines.extend(fio333::did_you_mean_cmdline(word).map(|m| format!("Did you mean {m}?")));
+            Some(lines)
+        }
         FioError::ShortNeedsValue(c) => {
             let mut lines = vec![format!("{argv0}: option requires an argument -- '{c}'")];
             let word = format!("-{c}");
@@ -276,7 +282,10 @@ fn bad_value(key: &str, value: &str) -> Option<Vec<String>> {
     }
     let range = range_line(key, value);
     let number = units::fio_number(value, 1024).is_some_and(|n| n.rest.is_empty());
-    if (range.is_none() && number) || value.starts_with('-') {
+    // a value that is another option (getopt gave `--direct --rw=write` that word) is
+    // fio's `failed parsing`; a lone `-` starts a negative number, said elsewhere
+    let negative = value.starts_with('-') && !value.starts_with("--");
+    if (range.is_none() && number) || negative {
         return None;
     }
     let mut lines: Vec<String> = range.into_iter().collect();

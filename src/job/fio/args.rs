@@ -483,15 +483,12 @@ fn check_command(cmd: &FioCommand) -> Result<(), FioError> {
 
 /// For `--KEY` written without `=VALUE`, whether the next word `next` is its value, as
 /// fio's getopt does (`--bs 8k`): `Some(next)` when it is, by the option's [`Arg`] in the
-/// table. Keys that need a value take the next word, and error `--KEY needs a value
-/// (--KEY=VALUE)` (exit 2) when there is none or it is another `--option` (except those
-/// with their own message, such as `--output needs a file name`); flag keys never take
-/// it; other boolean keys (fio `FIO_OPT_BOOL`, e.g. `--direct 1`) take it only when it
-/// is a boolean word, so `--direct job.fio` still reads `job.fio`. Unknown keys take
-/// nothing (they are reported later with their own message).
+/// table ([`super::getopt::takes_next`]: keys that need a value take it whatever it is,
+/// flag keys never). Unknown keys take nothing (they are reported later with their own
+/// message).
 fn separate_value<'a>(key: &str, next: Option<&'a str>) -> Result<Option<&'a str>, FioError> {
     let Some(o) = options::find(&key.trim().replace('-', "_")) else {
         return Ok(None);
     };
-    super::getopt::takes_next(o, key, next, false)
+    super::getopt::takes_next(o, &format!("--{key}"), next)
 }

@@ -9,9 +9,10 @@
 //!   option `C` when fio has one (`-m` = `--minimal`, `-o FILE` = `--output=FILE`);
 //! - a KEY that is no option's whole name may be the unique beginning of one (`--minim`
 //!   is `--minimal`); the beginning of several is an error listing them;
-//! - an option that needs a value takes `=VALUE` or the next word; a flag (fio's
-//!   optional arguments: `--append-terse`, `--crctest`, `--time_based`) takes only
-//!   `=VALUE`, so the next word stays a job file;
+//! - an option that needs a value takes `=VALUE` or the next word, whatever that word
+//!   is (`--direct --rw=write`: `direct` gets `--rw=write`); with none it is an error;
+//!   a flag (fio's optional arguments: `--append-terse`, `--crctest`, `--time_based`)
+//!   takes only `=VALUE`, so the next word stays a job file;
 //! - any other word is a job file (`-` is standard input).
 //!
 //! Keys are matched with `-` and `_` alike (fio: exact); which keys exist and how each
@@ -115,7 +116,7 @@ pub fn canonical(args: &[String]) -> Result<Vec<String>, FioError> {
         }
         let value = match value {
             Some(v) => Some(v),
-            None => match takes_next(o, &name, args.get(i).map(String::as_str), single)? {
+            None => match takes_next(o, a, args.get(i).map(String::as_str))? {
                 Some(v) => {
                     i += 1;
                     Some(v.to_string())
@@ -185,25 +186,23 @@ fn beginning_of(key: &str) -> Vec<(&'static str, &'static FioOption)> {
     found
 }
 
-/// Whether option `o` (written `--name` without `=`) takes the next word `next` as its
-/// value, by the table's [`Arg`]. A single-dash option that needs a value takes the next
-/// word whatever it is (getopt); a `--` one stops at another `--option`.
+/// Whether option `o`, written as `word` without `=VALUE`, takes the next word `next` as
+/// its value, as glibc's getopt does for fio's table: an option that is no flag (fio's
+/// `required_argument`, every type but FIO_OPT_STR_SET) takes the next word whatever it
+/// is, so `--direct --rw=write` gives `direct` the value `--rw=write` (which its parser
+/// then refuses, as fio's does) and `--write_iops_log --rw=write` names the log
+/// `--rw=write`; with no next word it is getopt's `option '--bs' requires an argument`.
+/// A flag never takes it (`--time_based 1` reads job file `1`).
 pub(super) fn takes_next<'a>(
     o: &FioOption,
-    name: &str,
+    word: &str,
     next: Option<&'a str>,
-    single: bool,
 ) -> Result<Option<&'a str>, FioError> {
-    const BOOL_WORDS: &[&str] = &["0", "1", "true", "false", "yes", "no", "on", "off"];
-    let value = next.filter(|n| single || !n.starts_with("--"));
-    match o.arg {
-        Arg::Flag => Ok(None),
-        Arg::BoolWord => Ok(next.filter(|n| BOOL_WORDS.contains(&n.to_ascii_lowercase().as_str()))),
-        Arg::Value | Arg::ValueOwnMessage if value.is_some() => Ok(value),
-        Arg::ValueOwnMessage => Ok(None),
-        Arg::Value => Err(FioError::Usage(format!(
-            "--{name} needs a value (--{name}=VALUE)"
-        ))),
+    match (o.arg, next) {
+        (Arg::Flag, _) => Ok(None),
+        (_, Some(n)) => Ok(Some(n)),
+        (Arg::ValueOwnMessage, None) => Ok(None),
+        (Arg::Value, None) => Err(FioError::NeedsValue(word.to_string())),
     }
 }
 
@@ -227,8 +226,19 @@ mod tests {
             c(&["--time_based", "1", "-minimal", "-"]).unwrap(),
             ["--time_based", "1", "--minimal", "-"]
         );
-        // a single-dash option with a value takes the next word, even a dash word
+        // an option with a value takes the next word, even a dash word (getopt), a
+        // boolean too: fio then refuses `direct=--rw=write` or `direct=job.fio`
         assert_eq!(c(&["-section", "-x"]).unwrap(), ["--section=-x"]);
+        assert_eq!(
+            c(&["--direct", "--rw=write", "--write_iops_log", "--bs=4k"]).unwrap(),
+            ["--direct=--rw=write", "--write_iops_log=--bs=4k"]
+        );
+        assert_eq!(c(&["--direct", "job.fio"]).unwrap(), ["--direct=job.fio"]);
+        // and with no next word, getopt's refusal names the word as written
+        let e = c(&["--name=x", "-direct"]).unwrap_err();
+        assert!(e.contains("option '-direct' requires an argument"), "{e}");
+        let e = c(&["--bs"]).unwrap_err();
+        assert!(e.contains("option '--bs' requires an argument"), "{e}");
     }
 
     #[test]

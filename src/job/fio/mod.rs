@@ -146,6 +146,10 @@ pub enum FioError {
         crate::job::fio::options::did_you_mean(.0.trim_start_matches('-').split('=').next().unwrap_or(""))
     )]
     Unrecognized(String),
+    /// an option that needs a value, written last on the command line without one
+    /// (getopt's refusal; the word as written)
+    #[error("command line: option '{0}' requires an argument ({0}=VALUE)")]
+    NeedsValue(String),
     /// one of fio's short options that needs a value, last on the command line
     #[error("command line: -{0} needs a value (-{0} VALUE)")]
     ShortNeedsValue(char),

@@ -355,7 +355,7 @@ fn flag_keys_do_not_take_the_next_word() {
 }
 
 #[test]
-fn boolean_keys_take_a_boolean_word_only() {
+fn boolean_keys_take_the_next_word_as_getopt_does() {
     // fio: `--direct 1` is direct=1 (FIO_OPT_BOOL takes the next word)
     let c = parse(&["--name=j", "--size=1m", "--direct", "0"]).unwrap();
     assert!(!c.jobs[0].direct);
@@ -368,32 +368,31 @@ fn boolean_keys_take_a_boolean_word_only() {
 }
 
 #[test]
-fn a_missing_value_names_the_key_and_the_form() {
-    for (a, key) in [
-        (&["--name=j", "--size=1m", "--bs"][..], "bs"),
-        (
-            &["--name=j", "--size=1m", "--iodepth", "--rw=read"][..],
-            "iodepth",
-        ),
-        (&["--name=j", "--size=1m", "--reap-spin"][..], "reap-spin"),
-        (&["--name"][..], "name"),
+fn a_missing_value_names_the_key_as_getopt_does() {
+    for (a, word) in [
+        (&["--name=j", "--size=1m", "--bs"][..], "--bs"),
+        (&["--name=j", "--size=1m", "--reap-spin"][..], "--reap-spin"),
+        (&["--name"][..], "--name"),
     ] {
         let e = parse(a).unwrap_err();
-        assert!(matches!(e, FioError::Usage(_)), "{a:?}: {e:?}");
-        let want = format!("--{key} needs a value (--{key}=VALUE)");
+        assert!(matches!(e, FioError::NeedsValue(_)), "{a:?}: {e:?}");
+        let want = format!("option '{word}' requires an argument ({word}=VALUE)");
         assert!(e.to_string().ends_with(&want), "{a:?}: {e}");
     }
+    // a next word that is another option is the value (getopt), refused by its parser
+    let e = parse(&["--name=j", "--size=1m", "--iodepth", "--rw=read"]).unwrap_err();
+    assert!(e.to_string().contains("--rw=read"), "{e}");
 }
 
 #[test]
 fn own_options_keep_their_specific_missing_value_message() {
-    let e = parse(&["--name=j", "--size=1m", "--output"])
+    let e = parse(&["--name=j", "--size=1m", "--json"])
         .unwrap_err()
         .to_string();
-    assert!(
-        e.contains("--output needs a file name (--output=FILE)"),
-        "{e}"
-    );
+    assert!(e.contains("--json needs a file name (--json=FILE)"), "{e}");
+    // fio's own `--output` is getopt's, as fio's
+    let e = parse(&["--name=j", "--size=1m", "--output"]).unwrap_err();
+    assert!(matches!(e, FioError::NeedsValue(_)), "{e:?}");
     let c = parse(&["--name=j", "--size=1m", "--output", "r.txt"]).unwrap();
     assert_eq!(c.output.as_deref(), Some(std::path::Path::new("r.txt")));
 }

@@ -42,7 +42,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
     ])
     .example("normal,json").fio_command(4),
     FioOption::cmd("output", Kind::Str, "Write output to file", output)
-        .arg(Arg::ValueOwnMessage)
+        .arg(Arg::Value)
         .example("out.txt").fio_command(0),
     FioOption::cmd(
         "section",
@@ -50,7 +50,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
         "Only run specified section in job file, multiple sections can be specified",
         section,
     )
-    .arg(Arg::ValueOwnMessage)
+    .arg(Arg::Value)
     .example("job1").fio_command(17),
     FioOption::cmd(
         "status-interval",
@@ -106,7 +106,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
         "Use this directory for generated state files (verify_state_save/load)",
         aux_path,
     )
-    .arg(Arg::ValueOwnMessage)
+    .arg(Arg::Value)
     .example("/tmp").fio_command(38),
     FioOption::cmd(
         "bandwidth-log",

@@ -63,6 +63,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
         "Refuse any job that writes (fio: --readonly)",
         readonly,
     )
+    // fio's command-line `--readonly` (no_argument) comes before its job option
+    .arg(super::Arg::Flag)
     .alias(&["read_only"])
     .default("0")
     .fio_command(11),
@@ -155,7 +157,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
         "Use fadvise() to advise the kernel on IO pattern",
         fadvise_hint,
     )
-    .arg(Arg::BoolWord)
+    .arg(Arg::Value)
     .default("1")
     .values(&[
         ("0", "Don't issue fadvise/madvise"),

@@ -106,7 +106,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
         "Execute trigger cmd when file exists",
         trigger_file,
     )
-    .arg(Arg::ValueOwnMessage)
+    .arg(Arg::Value)
     .example("stop.now")
     .fio_command(34),
     FioOption::cmd(
@@ -123,7 +123,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
         "Set this command as local trigger",
         trigger,
     )
-    .arg(Arg::ValueOwnMessage)
+    .arg(Arg::Value)
     .example("true")
     .fio_command(36),
     FioOption::cmd(
@@ -132,7 +132,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
         "Set this command as remote trigger",
         trigger_remote,
     )
-    .arg(Arg::ValueOwnMessage)
+    .arg(Arg::Value)
     .example("true")
     .fio_command(37),
     FioOption::cmd(
@@ -168,7 +168,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
         Kind::Str,
         "Inflate and output compressed log",
     )
-    .arg(Arg::ValueOwnMessage)
+    .arg(Arg::Value)
     .example("log.bin")
     .fio_command(18),
     FioOption::front(
@@ -182,7 +182,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
         Kind::Str,
         "Background fio server, write pid to file (refused: MPI)",
     )
-    .arg(Arg::ValueOwnMessage)
+    .arg(Arg::Value)
     .example("fio.pid")
     .fio_command(26),
     FioOption::front(
@@ -190,7 +190,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
         Kind::Str,
         "Talk to remote backend(s) fio server at hostname (refused: MPI)",
     )
-    .arg(Arg::ValueOwnMessage)
+    .arg(Arg::Value)
     .example("host")
     .fio_command(27),
     FioOption::front(
@@ -198,7 +198,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
         Kind::Str,
         "Tell fio server to load this local job file (refused: MPI)",
     )
-    .arg(Arg::ValueOwnMessage)
+    .arg(Arg::Value)
     .example("job.fio")
     .fio_command(28),
     FioOption::front(
@@ -206,7 +206,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
         Kind::Str,
         "Deprecated by fio: use the per-job latency log options",
     )
-    .arg(Arg::ValueOwnMessage)
+    .arg(Arg::Value)
     .example("x")
     .fio_command(1),
 ];

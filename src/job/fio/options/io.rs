@@ -163,7 +163,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
         "Use synchronous write IO",
         sync,
     )
-    .arg(Arg::BoolWord)
+    .arg(Arg::Value)
     .default("none")
     .values(&[
         ("none", ""),

@@ -241,13 +241,11 @@ pub struct Shown {
 /// (fio's getopt: `--bs 8k`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Arg {
-    /// takes the next word; none, or another `--option`: `--KEY needs a value (--KEY=VALUE)`
+    /// takes the next word, whatever it is (fio's `required_argument`); none: getopt's
+    /// `option '--KEY' requires an argument`
     Value,
     /// takes the next word; with none, `apply` gets no value and says what it needs
     ValueOwnMessage,
-    /// takes the next word only when it is a boolean word (`--direct 1`), so
-    /// `--direct job.fio` still reads `job.fio`
-    BoolWord,
     /// never takes it (fio's FIO_OPT_STR_SET: `fio --time_based 1` reads job file `1`)
     Flag,
 }
@@ -352,7 +350,7 @@ impl FioOption {
             kind,
             arg: match kind {
                 Kind::Flag => Arg::Flag,
-                Kind::Bool => Arg::BoolWord,
+                Kind::Bool => Arg::Value,
                 _ => Arg::Value,
             },
             default: None,

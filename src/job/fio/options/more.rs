@@ -204,7 +204,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
         .default("0")
         .example("2").fio_job(169),
     s("write_hist_log", Group::Logging, "Write log of latency histograms during run", write_hist_log)
-        .arg(Arg::BoolWord)
+        .arg(Arg::Value)
         .example("h").fio_job(170),
     b("log_max_value", Group::Logging, "Log max sample in a window instead of average", log_max_value)
         .default("0").fio_job(171),

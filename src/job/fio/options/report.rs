@@ -26,7 +26,7 @@ pub(super) static DESCRIPTION: &[FioOption] = &[
         "Text job description",
         description,
     )
-    .arg(Arg::BoolWord)
+    .arg(Arg::Value)
     .example("a test")
     .fio_job(0),
     FioOption::job(
@@ -204,7 +204,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
         "Write log of bandwidth during run",
         write_bw_log,
     )
-    .arg(Arg::BoolWord)
+    .arg(Arg::Value)
     .example("bw")
     .fio_job(163),
     FioOption::job(
@@ -214,7 +214,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
         "Write log of IOPS during run",
         write_iops_log,
     )
-    .arg(Arg::BoolWord)
+    .arg(Arg::Value)
     .example("iops")
     .fio_job(165),
     FioOption::job(
@@ -224,7 +224,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
         "Write log of latency during run",
         write_lat_log,
     )
-    .arg(Arg::BoolWord)
+    .arg(Arg::Value)
     .example("lat")
     .fio_job(164),
     FioOption::job(

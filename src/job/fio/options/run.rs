@@ -188,7 +188,6 @@ pub(super) static OPTIONS: &[FioOption] = &[
         "Number of Threads (tiobench profile; no effect on a job)",
         threads,
     )
-    .arg(super::Arg::Flag)
     .example("4")
     .fio_profile(10),
 ];
