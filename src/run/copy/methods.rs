@@ -52,7 +52,7 @@ fn record(calls: &mut JobStats, kind: EventKind, ns: std::time::Duration, bytes:
 
 /// Outcome of one method.
 pub(super) enum Method {
-    Done(Timing),
+    Done(Box<Timing>),
     Skipped(String),
 }
 
@@ -314,7 +314,7 @@ fn durable(
         .and_then(|_| dst.sync_all())
         .map_err(|e| io_fail("cannot fsync", dst_path, &e))?;
     w.finish_and_clear();
-    Ok(Method::Done(Timing {
+    Ok(Method::Done(Box::new(Timing {
         written_s,
         durable_s: t0.elapsed().as_secs_f64(),
         requests,
@@ -322,7 +322,7 @@ fn durable(
         read_s: inside[0].as_secs_f64(),
         write_s: inside[1].as_secs_f64(),
         calls: calls.settled(),
-    }))
+    })))
 }
 
 /// First offset where the files `a` and `b` differ (`Some(len)` of the shorter when
