@@ -2,7 +2,8 @@
 //! successful run the page-cache check (mincore residency per method), one row per
 //! method (to the last write and durable, s, MB/s = 10^6 B/s, MiB/s = 2^20 B/s), and
 //! the ceiling of the path (SRC's read ceiling and DST's write ceiling from the
-//! result's diagnoses, `targets`) with each durable rate as a share of it; after an
+//! result's diagnoses, `targets`) with each durable rate as a share of it, each
+//! method's read and write calls' latency (p50, p99, p99.9, max); after an
 //! error or a signal the phases that finished (nothing when none did); under either
 //! the device view over the run (report/why.rs, the renderer of fileio's notes).
 
@@ -102,6 +103,48 @@ fn table(r: &RunResult) -> String {
     o
 }
 
+/// Each method's read and write calls one by one (the `_written` phase's `read_lat`
+/// and `write_lat`): calls, p50, p99, p99.9 and max (µs); nothing when no method
+/// recorded any.
+fn calls_table(r: &RunResult) -> String {
+    let mut rows = String::new();
+    for (name, label, _) in COPY_METHODS {
+        let Some((w, _)) = done(r, name) else {
+            continue;
+        };
+        for (call, l) in [("read", &w.read_lat), ("write", &w.write_lat)] {
+            let Some(l) = l.as_ref().filter(|l| l.count > 0) else {
+                continue;
+            };
+            let q = |k: &str| l.percentiles_ns.get(k).map_or("-".into(), |v| us(*v));
+            let _ = writeln!(
+                rows,
+                "{label:<18} {call:<6} {:>8} {:>10} {:>10} {:>10} {:>10}",
+                l.count,
+                q("50"),
+                q("99"),
+                q("99.9"),
+                us(l.max_ns)
+            );
+        }
+    }
+    if rows.is_empty() {
+        return rows;
+    }
+    format!(
+        "
+per call latency (each read and write call of the copy; copy_file_range's calls are its writes):
+{:<18} {:<6} {:>8} {:>10} {:>10} {:>10} {:>10}
+{rows}",
+        "method", "call", "calls", "p50", "p99", "p99.9", "max"
+    )
+}
+
+/// `ns` as µs with one decimal.
+fn us(ns: u64) -> String {
+    format!("{:.1} µs", ns as f64 / 1e3)
+}
+
 /// The ceiling line: (text, the lower of SRC's read and DST's write MB/s).
 fn ceiling(src: Option<&Diagnosis>, dst: Option<&Diagnosis>) -> (String, Option<f64>) {
     let (cs, cd) = (
@@ -143,6 +186,7 @@ fn ceiling(src: Option<&Diagnosis>, dst: Option<&Diagnosis>) -> (String, Option<
 /// The report of a successful copy.
 fn full(r: &RunResult) -> String {
     let mut o = table(r);
+    o += &calls_table(r);
     o += "\nMB = 1000000 bytes, MiB = 1048576 bytes. The durable figure (until fsync returned) is the honest one;\n";
     o += "\"to last write\" is what a copy that does not sync appears to take. Every destination was verified byte-identical.\n";
     let (line, ceil) = ceiling(r.targets.first(), r.targets.get(1));

@@ -179,6 +179,17 @@ fn test_latencies(r: &RunResult) -> Vec<Option<&crate::result::Latency>> {
         .collect()
 }
 
+/// The `command` label of `r`: the iomark command that made it, or for a report
+/// another tool wrote and iomark imported (fio's JSON or text output) `TOOL-import`
+/// (`fio-import`), so such a run is never counted as an `iomark run`.
+fn command_label(r: &RunResult) -> String {
+    if r.tool == "iomark" {
+        r.command.clone()
+    } else {
+        format!("{}-import", r.tool)
+    }
+}
+
 impl Reporter<[RunResult]> for OpenMetrics {
     fn render(&self, rs: &[RunResult]) -> Result<Vec<u8>, ReportError> {
         let mut bw = Family::new(
@@ -212,7 +223,7 @@ impl Reporter<[RunResult]> for OpenMetrics {
             let base = |extra: &[(&'static str, String)]| {
                 let mut v = vec![
                     ("run", run.clone()),
-                    ("command", r.command.clone()),
+                    ("command", command_label(r)),
                     ("device", device.clone()),
                 ];
                 v.extend(extra.iter().cloned());
@@ -375,6 +386,44 @@ mod tests {
             .render(&[crate::report::copy_result_warned("m")])
             .unwrap();
         assert!(!String::from_utf8(text).unwrap().contains("summary"));
+    }
+
+    /// An imported fio report: labelled `command="fio-import"`, and its reads' summary
+    /// has the quantiles fio's JSON holds (`clat_ns` percentiles, completion latency:
+    /// fio's per-I/O figure, as the summary's per read or write) with `lat_ns`'s sum and
+    /// count: fio's own values, read from the fixture fio 3.33 wrote.
+    #[test]
+    fn imported_fio_report_has_its_command_and_quantiles() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/fio/seqread-psync.json");
+        let text = std::fs::read_to_string(path).unwrap();
+        let r = crate::result::import::import(&text, "f").unwrap().unwrap();
+        let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let rd = &v["jobs"][0]["read"];
+        let om = OpenMetrics {
+            names: vec!["f".into()],
+        }
+        .render(std::slice::from_ref(&r))
+        .unwrap();
+        let om = String::from_utf8(om).unwrap();
+        assert!(om.contains("command=\"fio-import\""), "{om}");
+        assert!(!om.contains("command=\"run\""), "{om}");
+        let l = "run=\"f\",command=\"fio-import\",device=\"unknown device\",op=\"read\"";
+        for (q, key) in QUANTILES {
+            let ns = rd["clat_ns"]["percentile"][format!("{:.6}", key.parse::<f64>().unwrap())]
+                .as_u64()
+                .unwrap();
+            let want = format!(
+                "iomark_latency_seconds{{{l},quantile=\"{q}\"}} {}\n",
+                num(ns as f64 / 1e9)
+            );
+            assert!(om.contains(&want), "{want}{om}");
+        }
+        let n = rd["clat_ns"]["N"].as_u64().unwrap();
+        assert!(
+            om.contains(&format!("iomark_latency_seconds_count{{{l}}} {n}\n")),
+            "{om}"
+        );
     }
 
     /// Each test whose phase measured its operations has its own summary, labelled by

@@ -36,20 +36,27 @@ pub struct FioDir {
     pub lat: Option<(u64, u64, u64, f64, f64)>,
     /// `lat` percentiles (name like "99" or "99.9" → ns), when fio printed them
     pub lat_pct: Vec<(String, u64)>,
+    /// `clat` (submission return → completion), as `lat`
+    pub clat: Option<(u64, u64, u64, f64, f64)>,
+    /// `clat` percentiles (fio prints them by default)
+    pub clat_pct: Vec<(String, u64)>,
     /// engine, bs (bytes), iodepth, jobs, direct, rw
     pub opts: FioOpts,
     /// the job's own figures (its run time, fio's `sync` section), on the first
-    /// direction of each job; `None` on the others and from a text report
+    /// direction of each job; `None` on the others
     pub job_sync: Option<FioJobSync>,
 }
 
-/// What fio's JSON says of a job beside its directions: its run time and its
-/// fsync/fdatasync calls (the `sync` section: `total_ios`, `lat_ns`).
+/// What fio says of a job beside its directions: its run time and its
+/// fsync/fdatasync calls (JSON: the `sync` section, `total_ios`, `lat_ns`; text: the
+/// `fsync/fdatasync/sync_file_range:` block, `sync (usec):` and its percentiles).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct FioJobSync {
-    /// the job's run time, ms, its threads summed (`job_runtime`)
+    /// the job's run time, ms, its threads summed (JSON `job_runtime`; text: the
+    /// job's longest direction `runtime` times its `jobs=`, as the text has no other)
     pub runtime_ms: u64,
-    /// fsync/fdatasync calls (`sync.total_ios`)
+    /// fsync/fdatasync calls (JSON: `sync.total_ios`, or `sync.lat_ns.N` when larger:
+    /// fio 3.33 counts fdatasync calls outside `total_ios`; text: see `TextReader`)
     pub ios: u64,
     /// their latency: count, min, max, mean, stdev, ns (`sync.lat_ns`)
     pub lat: Option<(u64, u64, u64, f64, f64)>,
@@ -244,6 +251,7 @@ fn from_json(v: &Value) -> Result<Vec<FioDir>, String> {
             let parts: Vec<&str> = bs_opt.split(',').collect();
             let bs_txt = parts.get(i).or(parts.first()).copied().unwrap_or("4k");
             let (lat, lat_pct) = json_latency(d.get("lat_ns"));
+            let (clat, clat_pct) = json_latency(d.get("clat_ns"));
             out.push(FioDir {
                 job: name.to_string(),
                 dir: dir.to_string(),
@@ -252,6 +260,8 @@ fn from_json(v: &Value) -> Result<Vec<FioDir>, String> {
                 runtime_ms: u("runtime") as f64,
                 lat,
                 lat_pct,
+                clat,
+                clat_pct,
                 job_sync: (out.len() == first).then(|| job_sync(j)),
                 opts: FioOpts {
                     engine: opt("ioengine").unwrap_or_else(|| "psync".into()),
@@ -300,12 +310,15 @@ fn json_latency(l: Option<&Value>) -> JsonLatency {
 fn job_sync(j: &Value) -> FioJobSync {
     let sync = j.get("sync");
     let (lat, lat_pct) = json_latency(sync.and_then(|s| s.get("lat_ns")));
+    // fio 3.33 counts fdatasync calls past the end of its per-direction counts (its
+    // `total_io_u` has no slot for them): `total_ios` is 0, `lat_ns.N` has them
+    let total = sync
+        .and_then(|s| s.get("total_ios"))
+        .and_then(Value::as_u64)
+        .unwrap_or(0);
     FioJobSync {
         runtime_ms: j.get("job_runtime").and_then(Value::as_u64).unwrap_or(0),
-        ios: sync
-            .and_then(|s| s.get("total_ios"))
-            .and_then(Value::as_u64)
-            .unwrap_or(0),
+        ios: total.max(lat.map_or(0, |l| l.0)),
         lat,
         lat_pct,
     }
@@ -435,6 +448,66 @@ fn headers(text: &str) -> Vec<Header> {
     headers
 }
 
+/// Whose percentile table a text report's `|` lines belong to.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Table {
+    /// `lat percentiles` of the direction
+    Lat,
+    /// `clat percentiles` of the direction
+    Clat,
+    /// `sync percentiles` of the job's fsync/fdatasync calls
+    Sync,
+}
+
+/// The kind and unit (ns) of a latency line `lat (usec): min=…` / `clat (nsec): min=…`
+/// / `sync (usec): min=…` (`stats`), or of its percentile table's header (`table`).
+fn latency_header(t: &str, table: bool) -> Option<(Table, f64)> {
+    let kind = [
+        ("lat (", Table::Lat),
+        ("clat (", Table::Clat),
+        ("sync (", Table::Sync),
+    ]
+    .into_iter()
+    .find_map(|(p, k)| {
+        let name = p.trim_end_matches(" (");
+        let hit = if table {
+            t.starts_with(&format!("{name} percentiles ("))
+        } else {
+            t.starts_with(p) && t.contains("min=")
+        };
+        hit.then_some(k)
+    })?;
+    Some((kind, unit_ns(t)?))
+}
+
+/// count, min, max, mean, stdev (ns) of a latency line's `min=…, max=…, avg=…, stdev=…`
+/// in unit `u` ns, `count` events.
+fn stats_of(t: &str, u: f64, count: u64) -> (u64, u64, u64, f64, f64) {
+    let n = kv_numbers(t.split_once(':').map_or("", |x| x.1));
+    let g = |k: &str| n.iter().find(|x| x.0 == k).map_or(0.0, |x| x.1);
+    (
+        count,
+        (g("min") * u) as u64,
+        (g("max") * u) as u64,
+        g("avg") * u,
+        g("stdev") * u,
+    )
+}
+
+/// The cells of one `| 1.00th=[ 1256],  5.00th=[ 1416], …` line in unit `u` ns.
+fn pct_cells(body: &str, u: f64) -> Vec<(String, u64)> {
+    let mut v = vec![];
+    for cell in body.split("],") {
+        let cell = cell.trim().trim_end_matches(']').trim_end_matches(',');
+        if let Some((p, x)) = cell.split_once("th=[") {
+            if let (Ok(p), Ok(x)) = (p.trim().parse::<f64>(), x.trim().parse::<f64>()) {
+                v.push((pct_name(p), (x * u) as u64));
+            }
+        }
+    }
+    v
+}
+
 /// The reader of a text report's result blocks, line by line.
 struct TextReader {
     headers: Vec<Header>,
@@ -443,10 +516,15 @@ struct TextReader {
     job: Option<(String, u64)>,
     /// the direction being read
     cur: Option<FioDir>,
-    /// unit (ns) of the `lat percentiles` table being read
-    in_lat_pct: Option<f64>,
+    /// the percentile table being read: whose, and its unit (ns)
+    table: Option<(Table, f64)>,
     /// index in `out` of the current job block's first direction
     job_first: usize,
+    /// the current job's fsync/fdatasync calls: its `fsync/fdatasync/sync_file_range:`
+    /// block's `sync (unit):` line and percentiles; their count is the `issued rwts`
+    /// line's fourth total, or — fio 3.33 counts fdatasync calls one slot past its
+    /// three directions, so they show as the first `short=` figure — that one
+    sync: FioJobSync,
 }
 
 impl TextReader {
@@ -458,10 +536,35 @@ impl TextReader {
         }
     }
 
+    /// The end of a job block: its directions kept, its run time and calls on the first.
+    fn end_job(&mut self) {
+        self.flush();
+        self.table = None;
+        let mut sync = std::mem::take(&mut self.sync);
+        let Some((_, jobs)) = self.job.take() else {
+            return;
+        };
+        let from = self.job_first.min(self.out.len());
+        let dirs = &mut self.out[from..];
+        let longest = dirs.iter().map(|d| d.runtime_ms).fold(0.0, f64::max);
+        let Some(first) = dirs.first_mut() else {
+            return;
+        };
+        sync.runtime_ms = (longest * jobs.max(1) as f64).round() as u64;
+        if let Some(l) = &mut sync.lat {
+            l.0 = sync.ios;
+        }
+        if sync.ios == 0 {
+            sync.lat = None;
+            sync.lat_pct.clear();
+        }
+        first.job_sync = Some(sync);
+    }
+
     fn line(&mut self, l: &str) -> Result<(), String> {
         let t = l.trim_start();
         if let Some((name, rest)) = l.split_once(": (groupid=") {
-            self.flush();
+            self.end_job();
             let jobs = rest
                 .split_once("jobs=")
                 .and_then(|(_, r)| r.split(|c: char| !c.is_ascii_digit()).next())
@@ -469,7 +572,10 @@ impl TextReader {
                 .unwrap_or(1);
             self.job = Some((name.trim().to_string(), jobs));
             self.job_first = self.out.len();
-            self.in_lat_pct = None;
+            return Ok(());
+        }
+        if t.starts_with("Run status group") {
+            self.end_job();
             return Ok(());
         }
         let Some((jname, jobs)) = self.job.clone() else {
@@ -488,11 +594,10 @@ impl TextReader {
         }
         Ok(())
     }
-
     /// `read: IOPS=14.2k, BW=… (8192KiB/9msec)`: a new direction of the job.
     fn direction(&mut self, jname: &str, jobs: u64, dir: &str, rest: &str) -> Result<(), String> {
         self.flush();
-        self.in_lat_pct = None;
+        self.table = None;
         let (bytes, runtime_ms) = io_and_runtime(rest).ok_or_else(|| {
             format!("fio text: cannot read the I/O size and runtime of {jname} {dir}")
         })?;
@@ -530,9 +635,11 @@ impl TextReader {
         Ok(())
     }
 
-    /// `issued rwts: total=R,W,T,S`: the exact request counts (the bytes of the
+    /// `issued rwts: total=R,W,T,S short=…`: the exact request counts (the bytes of the
     /// `read:`/`write:` lines are rounded to 3 significant figures, so bytes / bs
-    /// can be off by up to 0.5 %); with a fixed bs the bytes follow exactly.
+    /// can be off by up to 0.5 %); with a fixed bs the bytes follow exactly. The
+    /// job's fsync/fdatasync calls: `S`, else the first `short=` figure when the job
+    /// printed a sync block (where fio 3.33 counts fdatasync calls).
     fn issued(&mut self, jname: &str, r: &str) {
         self.flush();
         let n: Vec<u64> = r
@@ -542,6 +649,16 @@ impl TextReader {
             .split(',')
             .map(|x| x.parse().unwrap_or(0))
             .collect();
+        let short0 = r
+            .split_once("short=")
+            .and_then(|x| x.1.split(',').next())
+            .and_then(|v| v.parse::<u64>().ok())
+            .unwrap_or(0);
+        self.sync.ios = match n.get(3) {
+            Some(&s) if s > 0 => s,
+            _ if self.sync.lat.is_some() => short0,
+            _ => 0,
+        };
         let fixed = self.headers.iter().find(|h| h.0 == jname).map(|h| h.3);
         for d in self.out.iter_mut().skip(self.job_first) {
             let i = ["read", "write", "trim"].iter().position(|x| *x == d.dir);
@@ -552,7 +669,7 @@ impl TextReader {
                 continue;
             }
             d.ios = ios;
-            if let Some(l) = &mut d.lat {
+            for l in [&mut d.lat, &mut d.clat].into_iter().flatten() {
                 l.0 = ios;
             }
             if i.zip(fixed).is_some_and(|(i, f)| f[i]) && d.opts.bs > 0 {
@@ -561,34 +678,31 @@ impl TextReader {
         }
     }
 
-    /// Inside a direction: its `lat (unit):` line and `lat percentiles` table.
+    /// Inside a job block: a direction's `lat (unit):` and `clat (unit):` lines and
+    /// their percentile tables, the job's `sync (unit):` line and its table.
     fn latency_line(&mut self, t: &str) {
-        let Some(d) = self.cur.as_mut() else { return };
-        if t.starts_with("lat (") && t.contains("min=") {
-            let Some(u) = unit_ns(t) else { return };
-            let n = kv_numbers(t.split_once(':').map_or("", |x| x.1));
-            let g = |k: &str| n.iter().find(|x| x.0 == k).map_or(0.0, |x| x.1);
-            d.lat = Some((
-                d.ios,
-                (g("min") * u) as u64,
-                (g("max") * u) as u64,
-                g("avg") * u,
-                g("stdev") * u,
-            ));
-            self.in_lat_pct = None;
-        } else if t.starts_with("lat percentiles (") {
-            self.in_lat_pct = unit_ns(t);
-        } else if let (Some(u), Some(body)) = (self.in_lat_pct, t.strip_prefix('|')) {
-            for cell in body.split("],") {
-                let cell = cell.trim().trim_end_matches(']').trim_end_matches(',');
-                if let Some((p, v)) = cell.split_once("th=[") {
-                    if let (Ok(p), Ok(v)) = (p.trim().parse::<f64>(), v.trim().parse::<f64>()) {
-                        d.lat_pct.push((pct_name(p), (v * u) as u64));
-                    }
-                }
+        if let Some((kind, u)) = latency_header(t, false) {
+            self.table = None;
+            let count = self.cur.as_ref().map_or(0, |d| d.ios);
+            let stats = Some(stats_of(t, u, count));
+            match (kind, self.cur.as_mut()) {
+                (Table::Sync, _) => self.sync.lat = stats,
+                (Table::Lat, Some(d)) => d.lat = stats,
+                (Table::Clat, Some(d)) => d.clat = stats,
+                _ => {}
             }
-        } else if !t.starts_with('|') {
-            self.in_lat_pct = None;
+        } else if let Some(h) = latency_header(t, true) {
+            self.table = Some(h);
+        } else if let (Some((kind, u)), Some(body)) = (self.table, t.strip_prefix('|')) {
+            let cells = pct_cells(body, u);
+            match (kind, self.cur.as_mut()) {
+                (Table::Sync, _) => self.sync.lat_pct.extend(cells),
+                (Table::Lat, Some(d)) => d.lat_pct.extend(cells),
+                (Table::Clat, Some(d)) => d.clat_pct.extend(cells),
+                _ => {}
+            }
+        } else {
+            self.table = None;
         }
     }
 }
@@ -599,12 +713,14 @@ fn from_text(text: &str) -> Result<Vec<FioDir>, String> {
         out: Vec::new(),
         job: None,
         cur: None,
-        in_lat_pct: None,
+        table: None,
         job_first: 0,
+        sync: FioJobSync::default(),
     };
     for l in text.lines() {
         r.line(l)?;
     }
+    r.end_job();
     r.flush();
     if r.out.is_empty() {
         return Err(
@@ -635,8 +751,7 @@ fn latency_of(lat: Option<(u64, u64, u64, f64, f64)>, pct: &[(String, u64)]) -> 
     }
 }
 
-/// The fsync/fdatasync calls of the report's jobs and where each job's time went (fio's
-/// JSON: nothing from a text report). The calls are summed over the jobs, their latency
+/// The fsync/fdatasync calls of the report's jobs and where each job's time went. The calls are summed over the jobs, their latency
 /// the one job's (over several: merged, without percentiles, which do not add up) and
 /// their rate over `period` s; each job's share has its `job_runtime` as wall time, its
 /// directions' lat and its calls' lat summed as the time in reads, writes (trims
@@ -731,6 +846,30 @@ fn totals(bytes: u64, ios: u64, period: f64) -> OpStats {
     }
 }
 
+/// `o` with the latency of directions `dirs` (reads, or writes and trims): fio's `lat`
+/// and `clat`, one direction's as fio gave them (with its percentiles), several merged
+/// (count, sum, min, max; no percentiles: fio's JSON and text give no histogram, and
+/// percentiles do not add up).
+fn with_latency<'a>(mut o: OpStats, dirs: impl Iterator<Item = &'a FioDir>) -> OpStats {
+    let dirs: Vec<&FioDir> = dirs.collect();
+    let one = |l: Vec<Latency>| -> Latency {
+        let mut l: Vec<Latency> = l.into_iter().filter(|l| l.count > 0).collect();
+        if l.len() == 1 {
+            return l.remove(0);
+        }
+        let mut m = merge_latency(&l.iter().collect::<Vec<_>>());
+        m.percentiles_ns.clear();
+        m
+    };
+    o.lat = one(dirs.iter().map(|d| latency(d)).collect());
+    let clat = one(dirs
+        .iter()
+        .map(|d| latency_of(d.clat, &d.clat_pct))
+        .collect());
+    o.clat = (clat.count > 0).then_some(clat);
+    o
+}
+
 /// The builder's inputs of an imported fio report (result/build/mod.rs puts the
 /// RunResult together, as for every command): the directions as phases, their sums
 /// as the top-level totals, the first job's options as the summary.
@@ -764,11 +903,12 @@ fn inputs(dirs: &[FioDir], version: &str, form: &str, label: &str) -> Result<Inp
         ..JobInfo::default()
     };
     let (fsync, time) = job_times(dirs, period);
+    let of = |read: bool| dirs.iter().filter(move |d| (d.dir == "read") == read);
     i.recorded = Recorded::built(
-        vec![],
+        jobs::job_results(dirs),
         Totals {
-            read: totals(rd.0, rd.1, period),
-            write: totals(wr.0, wr.1, period),
+            read: with_latency(totals(rd.0, rd.1, period), of(true)),
+            write: with_latency(totals(wr.0, wr.1, period), of(false)),
             period_s: Some(period),
             fsync,
         },
@@ -883,6 +1023,8 @@ mod tests {
         assert!(import("hello", "x").is_none());
     }
 }
+
+mod jobs;
 
 #[cfg(test)]
 mod fixtures;

@@ -735,6 +735,14 @@ pub struct Phase {
     /// operations done until then; absent (false) for a phase that ran to its end
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub partial: bool,
+    /// `copy`: the latency of each read call of the method, from its first request to
+    /// its last write (none for `copy_file_range`, whose calls read and write in the
+    /// kernel: they are its writes)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub read_lat: Option<Latency>,
+    /// `copy`: the latency of each write call (each `copy_file_range` call) of the method
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub write_lat: Option<Latency>,
 }
 
 impl Phase {

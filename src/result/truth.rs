@@ -151,12 +151,14 @@ pub fn job_fsync_words(e: &crate::result::job::EffectiveJob) -> String {
 }
 
 /// The fsync policy of `r`'s writing jobs in words (every job when none wrote), the
-/// distinct policies joined with ` / `; a result without jobs (an imported fio report)
-/// has them in its phases' [`FSYNC_NOTE`] notes (its writing phases, else all); `None`
-/// when neither says (old files, fio text reports). `compare` calls out columns whose
+/// distinct policies joined with ` / `; a result without jobs, and an imported fio
+/// report, has them in its phases' [`FSYNC_NOTE`] notes (its writing phases, else all);
+/// `None` when neither says (old files, fio text reports). `compare` calls out columns whose
 /// policies differ.
 pub fn fsync_policy(r: &RunResult) -> Option<String> {
-    if r.jobs.is_empty() {
+    // an imported report says its jobs' policies in its phases' notes (a text report
+    // does not say them: unknown, never `no fsync`)
+    if r.jobs.is_empty() || r.tool != "iomark" {
         return phase_fsync_policy(r);
     }
     let writers: Vec<_> = r.jobs.iter().filter(|j| j.write.ios > 0).collect();

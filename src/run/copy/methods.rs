@@ -9,6 +9,8 @@ use crate::engine::fault::{self, Op};
 use crate::files::scratch::{self, ScratchError};
 use crate::run::sampler::IoCounts;
 use crate::run::sysbench::rng::{GlibcRandom, Xoroshiro128Plus};
+use crate::stats::job::JobStats;
+use crate::stats::EventKind;
 use indicatif::ProgressBar;
 use std::fs::File;
 use std::io::{self, Read, Write};
@@ -18,7 +20,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 /// Timing of one copy method.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct Timing {
     /// seconds from the first request to the return of the last write
     pub written_s: f64,
@@ -33,11 +35,24 @@ pub struct Timing {
     /// seconds inside the write calls (copy_file_range's calls, which read and write
     /// inside the kernel, count here)
     pub write_s: f64,
+    /// each read and write call that moved data, recorded by the one recorder (its
+    /// latency and bytes; copy_file_range's calls are writes)
+    pub calls: JobStats,
+}
+
+/// Record one call of `kind` that moved `bytes` in `ns` in `calls`.
+fn record(calls: &mut JobStats, kind: EventKind, ns: std::time::Duration, bytes: usize) {
+    calls.event(
+        kind,
+        u64::try_from(ns.as_nanos()).unwrap_or(u64::MAX),
+        false,
+    );
+    calls.io_done(kind, bytes as u64);
 }
 
 /// Outcome of one method.
 pub(super) enum Method {
-    Done(Timing),
+    Done(Box<Timing>),
     Skipped(String),
 }
 
@@ -139,16 +154,21 @@ pub(super) fn read_write(
     let buf = &mut buf.as_mut_slice()[..block];
     let (mut bytes, mut reqs, mut padded) = (0u64, 0u64, false);
     let mut inside = [std::time::Duration::ZERO; 2];
+    let mut calls = JobStats::thread(false);
     loop {
         check_stop(stop)?;
         // An injected fault fails the run; only the kernel's own EINVAL means "refused".
         fault::io_hook(Op::Read).map_err(|e| io_fail_at("cannot read", src, bytes, &e))?;
         let at = Instant::now();
         let got = s.read(buf);
-        inside[0] += at.elapsed();
+        let took = at.elapsed();
+        inside[0] += took;
         let n = match got {
             Ok(0) => break,
-            Ok(n) => n,
+            Ok(n) => {
+                record(&mut calls, EventKind::Read, took, n);
+                n
+            }
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
             Err(e) if direct && bytes == 0 && e.raw_os_error() == Some(libc::EINVAL) => {
                 return Ok(refused("read", &e))
@@ -162,30 +182,10 @@ pub(super) fn read_write(
             buf[n..len].fill(0);
             padded = true;
         }
-        let mut off = 0;
-        while off < len {
-            let at = bytes + off as u64;
-            fault::io_hook(Op::Write).map_err(|e| io_fail_at("cannot write", dst_path, at, &e))?;
-            let t = Instant::now();
-            let wrote = dst.write(&buf[off..len]);
-            inside[1] += t.elapsed();
-            match wrote {
-                Ok(0) => {
-                    return Err(RunError::Failed(format!(
-                        "cannot write at offset {at} of {}: zero-length write",
-                        dst_path.display()
-                    )))
-                }
-                Ok(w) => {
-                    counts.write(w as u64);
-                    off += w;
-                }
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(e) if direct && bytes == 0 && e.raw_os_error() == Some(libc::EINVAL) => {
-                    return Ok(refused("write", &e))
-                }
-                Err(e) => return Err(io_fail_at("cannot write", dst_path, at, &e)),
-            }
+        let refusable = direct && bytes == 0;
+        let io = (counts, &mut calls, &mut inside[1]);
+        if let Some(e) = write_block((&mut *dst, dst_path), &buf[..len], bytes, refusable, io)? {
+            return Ok(refused("write", &e));
         }
         bytes += n as u64;
         reqs += 1;
@@ -195,7 +195,45 @@ pub(super) fn read_write(
         dst.set_len(bytes)
             .map_err(|e| io_fail("cannot truncate", dst_path, &e))?;
     }
-    durable(t0, dst, dst_path, (reqs, bytes, inside), pb)
+    durable(t0, dst, dst_path, (reqs, bytes, inside, calls), pb)
+}
+
+/// Write `data` at the file's offset, its first byte byte `at0` of the copy: every
+/// write call timed into `inside` and recorded in `calls`. `Ok(Some(e))`: O_DIRECT
+/// refused (EINVAL) where that is a refusal, not a failure (`refusable`: the first block).
+fn write_block(
+    (dst, dst_path): (&mut File, &Path),
+    data: &[u8],
+    at0: u64,
+    refusable: bool,
+    (counts, calls, inside): (&IoCounts, &mut JobStats, &mut std::time::Duration),
+) -> Result<Option<io::Error>, RunError> {
+    let mut off = 0;
+    while off < data.len() {
+        let at = at0 + off as u64;
+        fault::io_hook(Op::Write).map_err(|e| io_fail_at("cannot write", dst_path, at, &e))?;
+        let t = Instant::now();
+        let wrote = dst.write(&data[off..]);
+        let took = t.elapsed();
+        *inside += took;
+        match wrote {
+            Ok(0) => {
+                return Err(RunError::Failed(format!(
+                    "cannot write at offset {at} of {}: zero-length write",
+                    dst_path.display()
+                )))
+            }
+            Ok(w) => {
+                record(calls, EventKind::Write, took, w);
+                counts.write(w as u64);
+                off += w;
+            }
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) if refusable && e.raw_os_error() == Some(libc::EINVAL) => return Ok(Some(e)),
+            Err(e) => return Err(io_fail_at("cannot write", dst_path, at, &e)),
+        }
+    }
+    Ok(None)
 }
 
 pub(super) fn copy_file_range(
@@ -209,6 +247,7 @@ pub(super) fn copy_file_range(
     let s = scratch::open_read(src, false).map_err(|e| io_fail("cannot open", src, &e))?;
     let (mut bytes, mut reqs) = (0u64, 0u64);
     let mut inside = std::time::Duration::ZERO;
+    let mut calls = JobStats::thread(false);
     loop {
         check_stop(stop)?;
         fault::io_hook(Op::Write)
@@ -225,7 +264,8 @@ pub(super) fn copy_file_range(
                 0,
             )
         };
-        inside += at.elapsed();
+        let took = at.elapsed();
+        inside += took;
         if n < 0 {
             let e = io::Error::last_os_error();
             match e.raw_os_error() {
@@ -245,6 +285,7 @@ pub(super) fn copy_file_range(
             break;
         }
         // the kernel read the source and wrote the copy
+        record(&mut calls, EventKind::Write, took, n as usize);
         counts.read(n as u64);
         counts.write(n as u64);
         bytes += n as u64;
@@ -252,17 +293,17 @@ pub(super) fn copy_file_range(
         pb.inc(n as u64);
     }
     let inside = [std::time::Duration::ZERO, inside];
-    durable(t0, dst, dst_path, (reqs, bytes, inside), pb)
+    durable(t0, dst, dst_path, (reqs, bytes, inside, calls), pb)
 }
 
 /// The end of every method: the time to the last write, then `fsync` of the copy and
 /// the time to its return (seconds since `t0`, the method's first request), with the
-/// time `inside` its read and write calls.
+/// time `inside` its read and write calls and the `calls` recorded one by one.
 fn durable(
     t0: Instant,
     dst: &File,
     dst_path: &Path,
-    (requests, bytes, inside): (u64, u64, [std::time::Duration; 2]),
+    (requests, bytes, inside, calls): (u64, u64, [std::time::Duration; 2], JobStats),
     pb: &ProgressBar,
 ) -> Result<Method, RunError> {
     let written_s = t0.elapsed().as_secs_f64();
@@ -273,14 +314,15 @@ fn durable(
         .and_then(|_| dst.sync_all())
         .map_err(|e| io_fail("cannot fsync", dst_path, &e))?;
     w.finish_and_clear();
-    Ok(Method::Done(Timing {
+    Ok(Method::Done(Box::new(Timing {
         written_s,
         durable_s: t0.elapsed().as_secs_f64(),
         requests,
         bytes,
         read_s: inside[0].as_secs_f64(),
         write_s: inside[1].as_secs_f64(),
-    }))
+        calls: calls.settled(),
+    })))
 }
 
 /// First offset where the files `a` and `b` differ (`Some(len)` of the shorter when

@@ -287,6 +287,11 @@ fn share(who: &str, wall_s: f64, (read_s, write_s): (f64, f64), written_s: f64) 
 fn method_phases(name: &str, t: &Timing, cache: String, resident: String) -> [Phase; 2] {
     let mut pw = Phase::new(&format!("{name}_written"), t.requests, t.bytes, t.written_s);
     pw.cache = Some(cache.clone());
+    // each call's latency, from the one recorder's accumulators
+    let lat = |d: &crate::stats::job::DirStats| {
+        (d.ios > 0).then(|| crate::result::build::acc_latency(d.lat.clone()))
+    };
+    (pw.read_lat, pw.write_lat) = (lat(&t.calls.read), lat(&t.calls.write));
     pw.notes
         .push("up to the return of the last write; data may still be in the page cache".into());
     let mut pd = Phase::new(&format!("{name}_durable"), t.requests, t.bytes, t.durable_s);

@@ -161,6 +161,94 @@ fn copy_reports_every_method_and_consistent_json_phases() {
     );
 }
 
+/// Each method's read and write calls are recorded one by one (`read_lat`,
+/// `write_lat` of its `_written` phase): as many reads as the requests, at least as many
+/// writes, p50 ≤ p99 ≤ p99.9 ≤ max, and their summed latency the time the method's share
+/// says it spent inside those calls (a figure timed apart); the text shows them.
+#[test]
+fn copy_records_each_read_and_write_call_latency() {
+    let src = user_dir();
+    let j = scratch();
+    let jp = j.path().join("copy.json");
+    let a = Iomark::new()
+        .args(["copy", "--size=8M"])
+        .arg(format!("--json={}", jp.display()))
+        .arg(src.path())
+        .assert()
+        .success();
+    let out = String::from_utf8(a.get_output().stdout.clone()).unwrap();
+    assert!(out.contains("per call latency"), "{out}");
+    let v = read_json(&jp);
+    let u = |l: &Value, k: &str| l[k].as_u64().unwrap_or_else(|| panic!("{k}: {l}"));
+    let mut seen = 0;
+    for m in METHODS {
+        let Some(w) = phase(&v, &format!("{m}_written")) else {
+            continue;
+        };
+        let share = v["time"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["who"] == format!("{m}_durable"))
+            .unwrap();
+        let calls: Vec<(&str, &Value)> = if m == "copy_file_range" {
+            assert!(w.get("read_lat").is_none(), "{w}");
+            vec![("write", &w["write_lat"])]
+        } else {
+            vec![("read", &w["read_lat"]), ("write", &w["write_lat"])]
+        };
+        for (call, l) in calls {
+            let n = u(l, "count");
+            let ops = w["ops"].as_u64().unwrap();
+            if call == "read" {
+                assert_eq!(n, ops, "{m}: one read call per request: {l}");
+            } else {
+                assert!(n >= ops, "{m}: every write call: {l}");
+            }
+            let p = &l["percentiles_ns"];
+            let (p50, p99, p999) = (u(p, "50"), u(p, "99"), u(p, "99.9"));
+            assert!(u(l, "min_ns") <= p50, "{m} {call}: {l}");
+            // percentiles come from the HDR histogram (3 significant digits)
+            let max = u(l, "max_ns") as f64 * 1.001;
+            assert!(
+                p50 <= p99 && p99 <= p999 && p999 as f64 <= max,
+                "{m} {call}: {l}"
+            );
+            let inside = share[format!("{call}_ns")].as_u64().unwrap();
+            let sum = u(l, "sum_ns");
+            // the share also holds the call at the end of the file (a read, or
+            // copy_file_range's), which moved nothing and is no request
+            let eof = if call == "read" || m == "copy_file_range" {
+                100_000
+            } else {
+                0
+            };
+            assert!(
+                sum <= inside + 1000 && inside <= sum + 1000 + eof,
+                "{m} {call}: calls {sum} ns vs inside {inside} ns"
+            );
+            let label = label(m);
+            assert!(
+                out.lines().any(|x| x.starts_with(label)
+                    && x.contains(&format!(" {call} "))
+                    && x.contains(&format!(" {n} "))),
+                "{m} {call} row:\n{out}"
+            );
+        }
+        seen += 1;
+    }
+    assert!(seen >= 2, "buffered and copy_file_range always run");
+}
+
+/// The text label of method `m`.
+fn label(m: &str) -> &'static str {
+    match m {
+        "buffered_128k" => "buffered 128 KiB",
+        "copy_file_range" => "copy_file_range",
+        _ => "O_DIRECT 4 MiB",
+    }
+}
+
 #[test]
 fn copy_default_dst_is_src_and_cleanup_leaves_the_directory_as_it_was() {
     let d = user_dir();

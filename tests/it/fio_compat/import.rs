@@ -3,6 +3,8 @@
 //! (units, percentiles, foreign input): src/result/import/fixtures.rs.
 
 use crate::util::*;
+use serde_json::Value;
+use std::path::Path;
 
 #[test]
 fn c25_compare_lines_up_fio_json_fio_text_and_labels_the_producer() {
@@ -88,4 +90,171 @@ fn compare_shows_the_fsync_rows_of_an_imported_fio_report() {
     let time = nums("time in fsync %");
     assert_eq!(time.len(), 2, "{out}");
     assert!((time[0] - 99.7).abs() < 0.05, "{out}");
+}
+
+/// fio 3.33 run once in `dir` with `--output-format=normal,json` and `args`: its text
+/// report (`NAME.txt`: the lines around the JSON document) and its JSON document
+/// (`NAME.json`) written apart, and that document.
+fn fio_both(dir: &Path, name: &str, args: &[&str]) -> Value {
+    assert!(
+        have_fio(),
+        "fio 3.33 (/usr/bin/fio) is required (bash tests/run.sh installs it)"
+    );
+    let o = fio_cmd()
+        .dir(dir)
+        .arg("--output-format=normal,json")
+        .args(args)
+        .run();
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let lines: Vec<&str> = o.stdout.lines().collect();
+    let open = lines
+        .iter()
+        .position(|l| *l == "{")
+        .expect("a JSON document");
+    let close = open + lines[open..].iter().position(|l| *l == "}").unwrap();
+    let json = lines[open..=close].join("\n");
+    let text = [&lines[..open], &lines[close + 1..]].concat().join("\n");
+    std::fs::write(dir.join(format!("{name}.json")), &json).unwrap();
+    std::fs::write(dir.join(format!("{name}.txt")), text + "\n").unwrap();
+    serde_json::from_str(&json).unwrap()
+}
+
+/// `compare --format=json` of `files` in `dir`: (test, metric) → the columns' values.
+fn compare_rows(dir: &Path, files: &[&str]) -> Vec<(String, String, Vec<Option<f64>>)> {
+    let o = Iomark::new()
+        .dir(dir)
+        .arg("compare")
+        .args(files)
+        .arg("--format=json")
+        .run();
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let j: Value = serde_json::from_str(&o.stdout).unwrap_or_else(|e| panic!("{e}\n{}", o.stdout));
+    j["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["test"].as_str().unwrap().to_string(),
+                r["metric"].as_str().unwrap().to_string(),
+                r["values"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(Value::as_f64)
+                    .collect(),
+            )
+        })
+        .collect()
+}
+
+/// The fsync rows of every job of one fio run, imported from its JSON document (column
+/// A) and from its text report (column B), against fio's own figures of each job: the
+/// calls' mean and p99 from the JSON's `sync.lat_ns` (the text's are the same figures
+/// in µs, rounded), and their share of the job's time (`job_runtime`; the text, which
+/// has no run time of the job, reads its longest direction's times its threads).
+fn check_fsync_rows(dir: &Path, name: &str, v: &Value) {
+    let rows = compare_rows(dir, &[&format!("{name}.json"), &format!("{name}.txt")]);
+    let jobs = v["jobs"].as_array().unwrap();
+    let several = jobs.len() > 1;
+    let mut seen = std::collections::BTreeMap::<String, usize>::new();
+    for j in jobs {
+        let jname = j["jobname"].as_str().unwrap();
+        let nth = seen.entry(jname.to_string()).or_default();
+        let tag = match (several, *nth) {
+            (false, _) => String::new(),
+            (true, 0) => format!("(job {jname})"),
+            (true, k) => format!("(job {jname} #{})", k + 1),
+        };
+        *nth += 1;
+        let sync = &j["sync"]["lat_ns"];
+        let n = sync["N"].as_u64().unwrap();
+        assert!(n > 0, "fio recorded the job's syncs: {j}");
+        let cell = |metric: &str| -> Vec<Option<f64>> {
+            rows.iter()
+                .find(|(t, m, _)| t.ends_with(&tag) && m == metric)
+                .unwrap_or_else(|| panic!("no {metric} row of {tag:?}: {rows:?}"))
+                .2
+                .clone()
+        };
+        let mean_us = sync["mean"].as_f64().unwrap() / 1e3;
+        let p99_us = sync["percentile"]["99.000000"].as_u64().unwrap() as f64 / 1e3;
+        let (mean, p99) = (cell("fsync mean µs"), cell("fsync p99 µs"));
+        for (col, got) in [("JSON", 0), ("text", 1)] {
+            let m = mean[got].unwrap_or_else(|| panic!("{col} {tag}: no fsync mean"));
+            let p = p99[got].unwrap_or_else(|| panic!("{col} {tag}: no fsync p99"));
+            // the compare table keeps 3 significant figures; the text report µs
+            assert!(
+                (m - mean_us).abs() <= mean_us * 0.01 + 1.0,
+                "{col} {tag}: mean {m} vs fio {mean_us}"
+            );
+            assert!(
+                (p - p99_us).abs() <= p99_us * 0.01 + 1.0,
+                "{col} {tag}: p99 {p} vs fio {p99_us}"
+            );
+        }
+        let runtime_ns = j["job_runtime"].as_f64().unwrap() * 1e6;
+        let pct = sync["mean"].as_f64().unwrap() * n as f64 * 100.0 / runtime_ns;
+        let time = cell("time in fsync %");
+        let json_pct = time[0].expect("JSON: time in fsync");
+        assert!(
+            (json_pct - pct).abs() <= pct * 0.01 + 0.1,
+            "JSON {tag}: {json_pct} vs {pct}"
+        );
+        let text_pct = time[1].expect("text: time in fsync");
+        assert!(
+            text_pct > 0.0 && text_pct <= 100.0,
+            "text {tag}: {text_pct}"
+        );
+    }
+}
+
+/// Several jobs of one fio run (`fsync=4` and `fdatasync=2`, whose calls fio 3.33
+/// counts outside `sync.total_ios`), each its own fsync rows, from the JSON document and
+/// from the text report (`fsync/fdatasync/sync_file_range:` block) alike.
+#[test]
+fn several_jobs_fsync_rows_from_fio_json_and_text() {
+    let t = scratch();
+    let v = fio_both(
+        t.path(),
+        "two",
+        &[
+            "--name=a",
+            "--rw=write",
+            "--size=1m",
+            "--fsync=4",
+            "--filename=fa",
+            "--name=b",
+            "--rw=write",
+            "--bs=8k",
+            "--size=1m",
+            "--fdatasync=2",
+            "--filename=fb",
+        ],
+    );
+    check_fsync_rows(t.path(), "two", &v);
+}
+
+/// `numjobs=2`: with `group_reporting` one reported job (its threads' syncs merged by
+/// fio), without it two jobs of one name, told apart by their order.
+#[test]
+fn numjobs_fsync_rows_with_and_without_group_reporting() {
+    let t = scratch();
+    let base = [
+        "--name=g",
+        "--rw=write",
+        "--size=512k",
+        "--fsync=2",
+        "--numjobs=2",
+    ];
+    let v = fio_both(
+        t.path(),
+        "grouped",
+        &[&base[..], &["--group_reporting"]].concat(),
+    );
+    assert_eq!(v["jobs"].as_array().unwrap().len(), 1);
+    check_fsync_rows(t.path(), "grouped", &v);
+    let v = fio_both(t.path(), "apart", &base);
+    assert_eq!(v["jobs"].as_array().unwrap().len(), 2);
+    check_fsync_rows(t.path(), "apart", &v);
 }
