@@ -38,6 +38,7 @@ mod options;
 mod oracle_groups;
 mod out_edges;
 mod peers;
+mod prealloc;
 mod refusals;
 mod rw_suffix;
 mod rwmix;
