@@ -44,6 +44,7 @@ mod rw_suffix;
 mod rwmix;
 mod semantics;
 mod setup_fail;
+mod shared_logs;
 mod short_read;
 mod side_by_side;
 mod status_interval;
