@@ -481,15 +481,92 @@ pub fn check_readonly_layout(
     Ok(left_short)
 }
 
-/// Make every file exist with at least `size` bytes. `fill`: write data (jobs that
-/// read); otherwise extend (write-only jobs). `fsync` (fio's `create_fsync`, default 1):
+/// How a file is preallocated when it is laid out (fio's `fallocate=`; filesetup.c
+/// `fallocate_file`): before its data is written (a job that reads) or as all the
+/// layout does (a job that only writes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Prealloc {
+    /// nothing: a write-only job's file keeps the size it has (a new file is empty)
+    None,
+    /// `fallocate(fd, 0, 0, size)`; where the filesystem refuses it, nothing, silently
+    Native,
+    /// `posix_fallocate(fd, 0, size)` (the C library writes a byte per block where the
+    /// filesystem has no fallocate); a failure is reported and the layout goes on
+    Posix,
+    /// `fallocate(fd, FALLOC_FL_KEEP_SIZE, 0, size)`: blocks allocated, the size kept
+    Keep,
+    /// `ftruncate(fd, size)`: the size set, no block allocated
+    Truncate,
+}
+
+impl Prealloc {
+    /// The mode `fallocate=` names (`0` is `none`, `1` is `posix`, as fio's aliases);
+    /// `None` for a word fio does not accept.
+    pub fn parse(v: &str) -> Option<Prealloc> {
+        Some(match v {
+            "none" | "0" => Prealloc::None,
+            "native" => Prealloc::Native,
+            "posix" | "1" => Prealloc::Posix,
+            "keep" => Prealloc::Keep,
+            "truncate" => Prealloc::Truncate,
+            _ => return None,
+        })
+    }
+
+    /// Preallocate `file` over `[0, size)`. Errors: the step that failed (`fallocate`
+    /// under `keep`, `ftruncate` under `truncate`, as fio's job errors name them);
+    /// `native` falls back to nothing and `posix` prints its failure, as fio's do.
+    fn apply(self, file: &File, size: u64) -> Result<(), (&'static str, std::io::Error)> {
+        let fd = file.as_raw_fd();
+        let len = size as libc::off_t;
+        let fallocate = |mode| {
+            // SAFETY: fallocate on the descriptor the layout holds open.
+            if unsafe { libc::fallocate(fd, mode, 0, len) } == 0 {
+                Ok(())
+            } else {
+                Err(std::io::Error::last_os_error())
+            }
+        };
+        match self {
+            Prealloc::None => Ok(()),
+            Prealloc::Native => {
+                let _unsupported_is_no_preallocation = fallocate(0);
+                Ok(())
+            }
+            Prealloc::Posix => {
+                // SAFETY: posix_fallocate on the descriptor the layout holds open.
+                let r = unsafe { libc::posix_fallocate(fd, 0, len) };
+                if r > 0 {
+                    let e = std::io::Error::from_raw_os_error(r);
+                    eprintln!(
+                        "fio: posix_fallocate fails: {}",
+                        crate::util::errno::describe(&e)
+                    );
+                }
+                Ok(())
+            }
+            Prealloc::Keep => fallocate(libc::FALLOC_FL_KEEP_SIZE).map_err(|e| ("fallocate", e)),
+            Prealloc::Truncate => file.set_len(size).map_err(|e| ("ftruncate", e)),
+        }
+    }
+}
+
+/// Make every file exist for its job: each file shorter than `size` is preallocated
+/// by `prealloc` (none for `fill_device`, as fio), then, when `fill`, written with data
+/// up to `size` (jobs that read, or write through a mapping); a write-only job's file
+/// is what the preallocation made it (fio's layout). `fsync` (fio's `create_fsync`, default 1):
 /// each file laid out is fsynced, so its new pages are clean and a later
 /// `POSIX_FADV_DONTNEED` (`invalidate`) really drops them — without it a job reading a
 /// file it just created reads the page cache (dirty pages stay cached). Block and
 /// character devices are never laid out (the guard decides about device writes).
 /// Returns what was laid out. Errors: [`FilesError::Io`] naming the file and the step
 /// (create, seek, write, extend, fsync).
-pub fn layout(files: &[FileSpec], fill: bool, fsync: bool) -> Result<LaidOut, FilesError> {
+pub fn layout(
+    files: &[FileSpec],
+    fill: bool,
+    prealloc: Option<Prealloc>,
+    fsync: bool,
+) -> Result<LaidOut, FilesError> {
     let mut out = LaidOut::default();
     for f in files {
         if is_block_device(&f.path) || is_char_device(&f.path) {
@@ -511,6 +588,9 @@ pub fn layout(files: &[FileSpec], fill: bool, fsync: bool) -> Result<LaidOut, Fi
             have = 0;
         }
         let mut file = open_for_layout(f).map_err(|e| io("create", e))?;
+        if let Some(p) = prealloc.filter(|_| f.size > have) {
+            p.apply(&file, f.size).map_err(|(op, e)| io(op, e))?;
+        }
         if fill {
             let mut buf = vec![0u8; LAYOUT_CHUNK];
             let mut x: u64 = 0x9E37_79B9_7F4A_7C15 ^ f.size;
@@ -532,8 +612,6 @@ pub fn layout(files: &[FileSpec], fill: bool, fsync: bool) -> Result<LaidOut, Fi
                 file.write_all(&buf[..n]).map_err(|e| io("write", e))?;
                 left -= n as u64;
             }
-        } else {
-            file.set_len(f.size).map_err(|e| io("extend", e))?;
         }
         if fsync {
             file.sync_all().map_err(|e| io("fsync", e))?;
@@ -791,15 +869,23 @@ mod tests {
             size: 8192,
             named: false,
         };
-        let n = layout(std::slice::from_ref(&a), true, false).unwrap();
+        let n = layout(std::slice::from_ref(&a), true, None, false).unwrap();
         assert_eq!((n.files, n.bytes, n.notes.len()), (1, a.size, 1));
         assert_eq!(existing_size(&a.path), Some(3 * LAYOUT_CHUNK as u64 + 5));
         assert!(std::fs::read(&a.path).unwrap().iter().any(|&x| x != 0));
         assert_eq!(
-            layout(std::slice::from_ref(&a), true, false).unwrap().files,
+            layout(std::slice::from_ref(&a), true, None, false)
+                .unwrap()
+                .files,
             0
         );
-        layout(std::slice::from_ref(&b), false, true).unwrap();
+        layout(
+            std::slice::from_ref(&b),
+            false,
+            Some(Prealloc::Truncate),
+            true,
+        )
+        .unwrap();
         assert_eq!(existing_size(&b.path), Some(8192));
         std::fs::remove_dir_all(&d).unwrap();
     }
@@ -816,15 +902,82 @@ mod tests {
             named: true,
         };
         // neither extended nor written (set_len on /dev/null fails with EINVAL)
+        for p in [Prealloc::Native, Prealloc::Truncate, Prealloc::Keep] {
+            assert_eq!(
+                layout(std::slice::from_ref(&f), false, Some(p), true)
+                    .unwrap()
+                    .files,
+                0
+            );
+        }
         assert_eq!(
-            layout(std::slice::from_ref(&f), false, true).unwrap().files,
-            0
-        );
-        assert_eq!(
-            layout(std::slice::from_ref(&f), true, false).unwrap().files,
+            layout(std::slice::from_ref(&f), true, None, false)
+                .unwrap()
+                .files,
             0
         );
         assert!(preflight(&[(std::slice::from_ref(&f), false, vec![4096])]).is_ok());
         assert!(is_char_device(null));
+    }
+
+    /// (size, allocated 512-byte blocks) of `path`, as `stat -c '%s %b'`
+    fn size_blocks(path: &Path) -> (u64, u64) {
+        use std::os::unix::fs::MetadataExt;
+        let m = std::fs::metadata(path).unwrap();
+        (m.len(), m.blocks())
+    }
+
+    #[test]
+    fn each_fallocate_mode_sets_size_and_blocks_as_fio_s() {
+        assert_eq!(Prealloc::parse("0"), Some(Prealloc::None));
+        assert_eq!(Prealloc::parse("1"), Some(Prealloc::Posix));
+        assert_eq!(Prealloc::parse("native"), Some(Prealloc::Native));
+        assert_eq!(Prealloc::parse("keep"), Some(Prealloc::Keep));
+        assert_eq!(Prealloc::parse("truncate"), Some(Prealloc::Truncate));
+        assert_eq!(Prealloc::parse("none"), Some(Prealloc::None));
+        assert_eq!(Prealloc::parse("yes"), None);
+        let d = std::env::temp_dir().join(format!("iomark-prealloc-{}", std::process::id()));
+        std::fs::create_dir_all(&d).unwrap();
+        let size = 1u64 << 20;
+        let blocks = size / 512;
+        // write-only layout (fio's measurements on ext4 and tmpfs: size, st_blocks)
+        for (p, want) in [
+            (Prealloc::None, (0, 0)),
+            (Prealloc::Native, (size, blocks)),
+            (Prealloc::Posix, (size, blocks)),
+            (Prealloc::Keep, (0, blocks)),
+            (Prealloc::Truncate, (size, 0)),
+        ] {
+            let f = FileSpec {
+                path: d.join(format!("{p:?}")),
+                size,
+                named: false,
+            };
+            let n = layout(std::slice::from_ref(&f), false, Some(p), false).unwrap();
+            assert_eq!(n.files, 1, "{p:?}");
+            let (have, blk) = size_blocks(&f.path);
+            assert_eq!(have, want.0, "{p:?}: size");
+            // a filesystem may allocate a little more (metadata blocks) or, where it
+            // has no fallocate, nothing: the tests run where fallocate works
+            assert!(blk >= want.1 && blk <= want.1 + 64, "{p:?}: {blk} blocks");
+            // a job that reads gets the data whatever the mode
+            let r = FileSpec {
+                path: d.join(format!("{p:?}.r")),
+                size,
+                named: false,
+            };
+            layout(std::slice::from_ref(&r), true, Some(p), false).unwrap();
+            let (have, blk) = size_blocks(&r.path);
+            assert!(have == size && blk >= blocks, "{p:?} read: {have} {blk}");
+        }
+        // no preallocation at all (fill_device): the file is created as it is
+        let f = FileSpec {
+            path: d.join("fill"),
+            size,
+            named: false,
+        };
+        layout(std::slice::from_ref(&f), false, None, false).unwrap();
+        assert_eq!(size_blocks(&f.path), (0, 0));
+        std::fs::remove_dir_all(&d).unwrap();
     }
 }

@@ -16,7 +16,7 @@
 //! open, can leave one behind, never a partial final file.
 
 use std::io::{Seek, Write};
-use std::os::unix::fs::{MetadataExt, PermissionsExt};
+use std::os::unix::fs::{MetadataExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
 /// When an output failed: at the check before the run (exit 3, the environment cannot
@@ -290,6 +290,60 @@ impl Staged {
     /// directory. Errors are [`Stage::Write`]; the temporary file is then removed.
     pub fn commit(self) -> Result<(), OutputError> {
         self.persist().map(drop)
+    }
+
+    /// [`Staged::commit`] with the file's present content kept before the bytes
+    /// written here: a file several writers add to (fio's logs that the threads share,
+    /// `per_job_logs=0`, which fio opens in append mode, so a run adds to what an
+    /// earlier one left). The old content and these bytes are copied to a new
+    /// temporary file that replaces the path, one writer at a time in this process, so
+    /// no writer's bytes are lost and the path holds whole parts after a SIGKILL. The
+    /// old file is read only if it is a regular file with one link. Errors are
+    /// [`Stage::Write`].
+    pub fn commit_appended(self) -> Result<(), OutputError> {
+        static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+        let _turn = ONE_AT_A_TIME
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let path = self.path;
+        let err = |e: &std::io::Error| OutputError::os(&path, Stage::Write, e);
+        if let Some(e) = self.error {
+            return Err(err(&e));
+        }
+        let mut mine = self.file.into_inner().map_err(|e| err(e.error()))?;
+        let out = Output {
+            path: path.clone(),
+            dir: match path.parent() {
+                Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+                _ => PathBuf::from("."),
+            },
+            finished: std::cell::Cell::new(false),
+            grown: std::cell::RefCell::default(),
+        };
+        let mut joined = out.stage().map_err(|e| OutputError {
+            stage: Stage::Write,
+            ..e
+        })?;
+        match refusal(&path) {
+            Ok(Some(why)) => return Err(OutputError::new(&path, Stage::Write, why)),
+            Ok(None) => {}
+            Err(e) => return Err(err(&e)),
+        }
+        let old = std::fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_NOFOLLOW)
+            .open(&path);
+        match old {
+            Ok(mut old) => {
+                std::io::copy(&mut old, &mut joined).map_err(|e| err(&e))?;
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(err(&e)),
+        }
+        mine.seek(std::io::SeekFrom::Start(0))
+            .and_then(|_| std::io::copy(&mut mine, &mut joined))
+            .map_err(|e| err(&e))?;
+        joined.commit()
     }
 
     /// [`Staged::commit`], keeping the file open (at its end) for more.

@@ -289,14 +289,6 @@ fn validate(job: &FioJob, setup_errors: bool) -> Result<(), String> {
             job.engine.name()
         ));
     }
-    let logs =
-        job.more.bw_log.is_some() || job.more.iops_log.is_some() || job.more.lat_log.is_some();
-    if logs && !job.more.per_job_logs && job.numjobs > 1 {
-        return Err(format!(
-            "per_job_logs=0 with numjobs={}: the threads would share one log file, which iomark does not merge; use per_job_logs=1 (PREFIX_bw.N.log)",
-            job.numjobs
-        ));
-    }
     // the fio persona takes `io_submit_mode=offload` on a synchronous engine as fio
     // 3.33 does: nothing is ever in flight there, so it runs as inline
     let queued = job.engine.queues() || setup_errors;

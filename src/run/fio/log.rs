@@ -685,6 +685,7 @@ impl Logs {
             }
         }
         let mut first = Ok(());
+        let shared = self.spec.shared;
         if let Some((s, _, _)) = self.iolog.take() {
             first = s.commit();
         }
@@ -694,7 +695,7 @@ impl Logs {
                     h.file.keep_error(e);
                 }
             }
-            let r = h.file.commit();
+            let r = commit(h.file, shared);
             if first.is_ok() {
                 first = r;
             }
@@ -712,13 +713,25 @@ impl Logs {
                         out.keep_error(e);
                     }
                 }
-                let r = out.commit();
+                let r = commit(out, shared);
                 if first.is_ok() {
                     first = r;
                 }
             }
         }
         first
+    }
+}
+
+/// Put one log's file in place: a thread's own file replaces what was there; a file
+/// the threads share (`shared`, `per_job_logs=0`) gets this thread's lines after what
+/// it holds, as fio appends each thread's log when the thread flushes it (so the lines
+/// come thread by thread, and a run adds to an earlier run's file).
+fn commit(out: Staged, shared: bool) -> Result<(), OutputError> {
+    if shared {
+        out.commit_appended()
+    } else {
+        out.commit()
     }
 }
 

@@ -668,10 +668,17 @@ fn lay_out_job(
         } else {
             // filled when the job reads (a replay: when its log does) or the engine
             // works on the files' blocks (`overwrite=1`: a written file is laid out
-            // with data too, so the job's writes overwrite blocks that exist, as fio's)
+            // with data too, so the job's writes overwrite blocks that exist, as fio's;
+            // an engine that maps the files writes them through the mapping, so they
+            // are laid out with data, fio's FIO_NOEXTEND)
+            let caps = k.caps();
             let overwrite = j.tuning.overwrite && p.job.rw.writes();
-            let fill = p.job.rw.reads() || k.caps().needs_data || overwrite;
-            let laid = dataset::layout(&p.files, fill, j.more.x.create_fsync)?;
+            let mapped = caps.maps_files && p.job.rw.writes();
+            let fill = p.job.rw.reads() || caps.needs_data || overwrite || mapped;
+            // fio preallocates as `fallocate=` says, except for fill_device
+            let prealloc =
+                dataset::Prealloc::parse(&j.more.fallocate).filter(|_| !j.more.x.fill_device);
+            let laid = dataset::layout(&p.files, fill, prealloc, j.more.x.create_fsync)?;
             lines.extend(laid.fio_line(&j.name));
             for m in laid.notes {
                 note(format!("{}: {m}", j.name));
