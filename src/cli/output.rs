@@ -183,6 +183,28 @@ impl Outputs {
         });
     }
 
+    /// Make each text output's file, empty, where nothing is at its name yet (the fio
+    /// persona's `--output`, which fio 3.33 creates before its jobs run;
+    /// files/output.rs `Output::create_if_absent`): a file that exists is left as it is.
+    pub fn create_absent_files(&self) -> Result<(), TextError> {
+        for t in &self.texts {
+            if let (Sink::File(o), Some(opt)) = (&t.sink, &t.opt) {
+                o.create_if_absent().map_err(|e| (opt.clone(), e))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Remove the files [`Outputs::create_absent_files`] made that are still empty: a
+    /// run that ends without its report leaves the names as it found them.
+    pub fn remove_unwritten_files(&self) {
+        for t in &self.texts {
+            if let Sink::File(o) = &t.sink {
+                o.remove_if_made_empty();
+            }
+        }
+    }
+
     /// A text output to the path `path` of option `opt` (`--output`): a standard stream
     /// (`-` and `/dev/stdout` stdout, `/dev/stderr`, `/dev/null` nothing), or a file
     /// checked now that keeps its old content until the report replaces it.

@@ -159,6 +159,8 @@ fn run_as(args: &[String], persona: Persona) -> Exit {
         eprintln!("{l}");
     }
     if let Some(e) = failure {
+        // no report: an `--output` file made empty at the start goes again
+        outs.remove_unwritten_files();
         return Err(stop(failure_code(&e, persona), e));
     }
     if !lead_said.load(std::sync::atomic::Ordering::Relaxed) {
@@ -329,7 +331,7 @@ struct Front<'a> {
 }
 
 /// Call `f` with the run's hooks into the front end and whether the status line's last
-/// one is ended by the report: fio's `--status-interval` reports (the run so far, built
+/// one is ended by the report: fio's `--status-interval` and SIGUSR1 reports (the run so far, built
 /// and rendered as the final report is, by the same outputs; under MPI rank 0 reports
 /// its own I/O so far, the ranks' records meet only at the end: docs/compat/fio.md);
 /// the fio persona's header, as fio 3.33 prints it, once the files are laid out and
@@ -364,9 +366,10 @@ fn with_hooks<T>(
     };
     let fio = persona == Persona::Fio;
     let hooks = runner::Hooks {
-        report: (status_reports(cmd, persona) && front.rank0)
+        report: (status_reports(persona) && front.rank0)
             .then_some(&status as &runner::StatusReport<'_>),
         started: (fio && !front.many).then_some(&started as &runner::Started<'_>),
+        quiet: !front.rank0,
     };
     let lead_said = front.lead_said;
     let ended_by_report =
@@ -430,11 +433,12 @@ fn execute(
     (res, around, agg)
 }
 
-/// Under the fio persona `--status-interval` is fio's: the whole report (job blocks and
-/// `Run status group` lines, the JSON document, the terse lines) every interval on the
-/// report's output; `iomark run` keeps its progress line on stderr.
-fn status_reports(cmd: &fio::FioCommand, persona: Persona) -> bool {
-    persona == Persona::Fio && cmd.status_interval.is_some()
+/// Under the fio persona `--status-interval` and SIGUSR1 are fio's: the whole report of
+/// the run so far (job blocks and `Run status group` lines, the JSON document, the
+/// terse lines) every interval and at each signal, on the report's output; `iomark run`
+/// keeps its progress line on stderr.
+fn status_reports(persona: Persona) -> bool {
+    persona == Persona::Fio
 }
 
 /// Write `--bandwidth-log`'s files (fio writes them after the report); one that cannot
@@ -628,6 +632,13 @@ fn outputs(
         o.plots(d).map_err(|(code, e)| stop(code, e))?;
     }
     o.rehearse().map_err(|e| fail("--json", e))?;
+    // the fio persona's `--output` file exists from here on, as fio 3.33's does from its
+    // command line on; one already there keeps its old content until the report replaces
+    // it (fio empties it: docs/compat/fio.md)
+    if persona == Persona::Fio {
+        o.create_absent_files()
+            .map_err(|(_, e)| output_refused(e, persona))?;
+    }
     Ok(o)
 }
 

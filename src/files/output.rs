@@ -94,6 +94,8 @@ pub struct Output {
     finished: std::cell::Cell<bool>,
     /// the file [`Output::grow`] made, open at its end, and its length
     grown: std::cell::RefCell<Option<(std::fs::File, u64)>>,
+    /// the empty file [`Output::create_if_absent`] made (device, inode)
+    made: std::cell::Cell<Option<(u64, u64)>>,
 }
 
 /// Why `path` may not be replaced, if it exists and is not a regular file with one link.
@@ -142,9 +144,48 @@ impl Output {
             dir,
             finished: std::cell::Cell::new(false),
             grown: std::cell::RefCell::default(),
+            made: std::cell::Cell::new(None),
         };
         drop(out.temp(Stage::Check)?);
         Ok(out)
+    }
+
+    /// Make the file, empty, when nothing is at its name yet (fio 3.33 creates its
+    /// `--output` as it reads the command line, before any job runs): an exclusive
+    /// create (mode 0666 less the umask), which never follows a link; a file that exists
+    /// keeps its old content until the report replaces it. Errors are [`Stage::Check`].
+    pub fn create_if_absent(&self) -> Result<(), OutputError> {
+        use std::os::unix::fs::OpenOptionsExt;
+        let made = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode(0o666)
+            .open(&self.path);
+        match made {
+            Ok(f) => {
+                let m = f
+                    .metadata()
+                    .map_err(|e| OutputError::os(&self.path, Stage::Check, &e))?;
+                self.made.set(Some((m.dev(), m.ino())));
+                Ok(())
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
+            Err(e) => Err(OutputError::os(&self.path, Stage::Check, &e)),
+        }
+    }
+
+    /// Remove the file [`Output::create_if_absent`] made when it is still that empty
+    /// file (a run that ends without its report leaves the name as it found it).
+    pub fn remove_if_made_empty(&self) {
+        let Some((dev, ino)) = self.made.take() else {
+            return;
+        };
+        let same = std::fs::symlink_metadata(&self.path).is_ok_and(|m| {
+            m.file_type().is_file() && m.len() == 0 && (m.dev(), m.ino()) == (dev, ino)
+        });
+        if same {
+            let _ = std::fs::remove_file(&self.path);
+        }
     }
 
     /// The output file.
@@ -697,6 +738,47 @@ mod tests {
         assert_eq!(names(d.path()), ["r.txt"]);
         Output::create(&d.path().join("n.txt")).unwrap();
         assert!(!d.path().join("n.txt").exists(), "create makes no file");
+    }
+
+    #[test]
+    fn create_if_absent_makes_an_empty_file_and_leaves_what_exists() {
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join("r.txt");
+        let o = Output::create(&p).unwrap();
+        o.create_if_absent().unwrap();
+        assert_eq!(std::fs::read(&p).unwrap(), b"", "made empty");
+        o.commit(b"report\n").unwrap();
+        assert_eq!(std::fs::read_to_string(&p).unwrap(), "report\n");
+        let o = Output::create(&p).unwrap();
+        o.create_if_absent().unwrap();
+        assert_eq!(std::fs::read_to_string(&p).unwrap(), "report\n", "old kept");
+        // a link planted after the check is not followed
+        let target = d.path().join("precious");
+        std::fs::write(&target, "mine").unwrap();
+        let lnk = d.path().join("lnk");
+        let o = Output::create(&lnk).unwrap();
+        symlink(&target, &lnk).unwrap();
+        o.create_if_absent().unwrap();
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), "mine");
+        assert!(std::fs::symlink_metadata(&lnk)
+            .unwrap()
+            .file_type()
+            .is_symlink());
+        assert_eq!(names(d.path()), ["lnk", "precious", "r.txt"]);
+        // a made file that stayed empty goes again; one with a report stays
+        let n = d.path().join("n.txt");
+        let o = Output::create(&n).unwrap();
+        o.create_if_absent().unwrap();
+        o.remove_if_made_empty();
+        assert!(!n.exists());
+        let o = Output::create(&p).unwrap();
+        o.create_if_absent().unwrap();
+        o.remove_if_made_empty();
+        assert_eq!(
+            std::fs::read_to_string(&p).unwrap(),
+            "report\n",
+            "not made here"
+        );
     }
 
     #[test]

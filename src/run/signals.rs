@@ -16,7 +16,8 @@
 //!   together count once: GNU `timeout` sends SIGTERM to the child and then to its
 //!   process group, and a terminal's Ctrl-C reaches every process of the group.
 //! - SIGUSR1 (fio's "show the status"): never ends a command; `run` prints a status
-//!   line on stderr at its next tick ([`take_status_request`]).
+//!   line on stderr at its next tick, the fio persona fio's whole report of the run so
+//!   far ([`take_status_request`], run/fio/group.rs).
 //! - SIGHUP or SIGQUIT the parent left ignored stays ignored: under `nohup`, or in a
 //!   non-interactive shell's background job, the run goes to its end
 //!   ([`inherited_ignored`]). SIGINT and SIGTERM are always armed, as fio 3.33 installs
@@ -237,7 +238,7 @@ pub fn received() -> Option<i32> {
     INSTALLED.get().and_then(Signals::exit_code)
 }
 
-/// Whether a SIGUSR1 asked for a status line since the last call.
+/// Whether a SIGUSR1 asked for a status line (or report) since the last call.
 pub fn take_status_request() -> bool {
     STATUS.swap(false, Ordering::SeqCst)
 }

@@ -28,7 +28,7 @@ fn null_engine_run_counts_exact_ios() {
         &stop,
         &|_| {},
         &super::status::Board::new(false),
-        (None, None),
+        (None, None, false),
     )
     .unwrap();
     assert_eq!(out.jobs.len(), 1);
@@ -71,7 +71,7 @@ fn psync_run_on_small_file_moves_exact_bytes() {
     let started = |jobs: Vec<crate::result::job::JobRecord>, lines: Vec<String>| {
         seen.lock().unwrap().push((jobs, lines));
     };
-    let hooks = (None, Some(&started as &super::Started<'_>));
+    let hooks = (None, Some(&started as &super::Started<'_>), false);
     let out = execute(&c, &stop, &|_| {}, &super::status::Board::new(false), hooks).unwrap();
     let seen = seen.into_inner().unwrap();
     assert_eq!(seen.len(), 1);

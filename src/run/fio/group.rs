@@ -51,9 +51,12 @@ pub(crate) struct RunCtx<'a> {
     pub slots: &'a [Slot],
     /// fio's status line reads the slots: the workers keep their live counters
     pub watched: bool,
-    /// fio's `--status-interval` report (the fio persona): the front end renders the
-    /// records of the run so far, each interval; `None`: a progress line on stderr
+    /// fio's running report (the fio persona): the front end renders the records of
+    /// the run so far, each `--status-interval` and at each SIGUSR1; `None`: a
+    /// progress line on stderr
     pub report: Option<&'a dyn Fn(Vec<JobRecord>)>,
+    /// no progress or SIGUSR1 line on stderr (a rank other than 0: rank 0 prints them)
+    pub quiet: bool,
 }
 
 /// The samples taken over the whole run.
@@ -199,7 +202,7 @@ impl<'a> Group<'a> {
     /// since the group started when live counters run (`--status-interval`, `--plot`,
     /// steady state), else the time alone.
     fn status_on_request(&self, ctx: &RunCtx, live: bool) {
-        if !crate::run::signals::take_status_request() {
+        if !crate::run::signals::take_status_request() || ctx.quiet {
             return;
         }
         let t = ctx.run_t0.elapsed().as_secs_f64();
@@ -213,25 +216,28 @@ impl<'a> Group<'a> {
         eprintln!("{}", status_line(&iv, sum[2], sum[3]));
     }
 
-    /// A `--status-interval` line and sample, when one is due.
+    /// A `--status-interval` line and sample, when one is due; what a SIGUSR1 asked for:
+    /// with the front end's hook, fio's running report, else the status line.
     fn status(&mut self, ctx: &RunCtx, sampling: &mut Sampling) {
-        let live = ctx.cmd.status_interval.is_some()
-            || ctx.cmd.plot.is_some()
-            || !self.steadies.is_empty();
-        self.status_on_request(ctx, live);
+        match ctx.report {
+            Some(report) => self.status_report(ctx, sampling, report),
+            None => {
+                let live = ctx.cmd.status_interval.is_some()
+                    || ctx.cmd.plot.is_some()
+                    || !self.steadies.is_empty();
+                self.status_on_request(ctx, live);
+            }
+        }
         let Some(every) = ctx.cmd.status_interval else {
             return;
         };
-        if let Some(report) = ctx.report {
-            self.status_report(ctx, sampling, every, report);
-        }
         if self.last.0.elapsed() < every {
             return;
         }
         let sum = live_sum(&self.th.lives);
         let dur = self.last.0.elapsed().as_secs_f64();
         let iv = status_sample(&sum, &self.last.1, dur, ctx.run_t0.elapsed().as_secs_f64());
-        if ctx.report.is_none() {
+        if ctx.report.is_none() && !ctx.quiet {
             (ctx.note)(status_line(
                 &iv,
                 sum[2] - self.last.1[2],
@@ -242,20 +248,25 @@ impl<'a> Group<'a> {
         self.last = (Instant::now(), sum);
     }
 
-    /// fio's `--status-interval` report: when one is due (every `every` from the run's
-    /// start), ask the running threads for copies of their recorders; once they all
-    /// answered (or [`STATS_WAIT`] passed), hand the run's records so far to `report`.
+    /// fio's running report (`__show_running_run_stats`), made when `--status-interval`
+    /// has one due (every interval from the run's start) and at each SIGUSR1 (fio's
+    /// `show_running_run_stats`): ask the running threads for copies of their
+    /// recorders; once they all answered (or [`STATS_WAIT`] passed), hand the run's
+    /// records so far to `report`. A SIGUSR1 is taken only while no report is being
+    /// gathered: one that comes meanwhile gets a report of its own after it.
     fn status_report(
         &mut self,
         ctx: &RunCtx,
         sampling: &mut Sampling,
-        every: Duration,
         report: &dyn Fn(Vec<JobRecord>),
     ) {
         let th = self.th;
         let running = |i: usize| !th.fin[i].load(Ordering::Acquire);
+        let every = ctx.cmd.status_interval;
+        let interval_due = |made: u32| every.is_some_and(|e| ctx.run_t0.elapsed() >= due(e, made));
         let Some(t) = self.asked else {
-            if ctx.run_t0.elapsed() >= due(every, sampling.reports) {
+            let signalled = crate::run::signals::take_status_request();
+            if signalled || interval_due(sampling.reports) {
                 (0..th.lives.len())
                     .filter(|&i| running(i))
                     .for_each(|i| th.lives[i].ask_stats());
@@ -268,11 +279,14 @@ impl<'a> Group<'a> {
             return;
         }
         self.asked = None;
-        // one report per interval; intervals missed while waiting are skipped
+        // one report per interval (a SIGUSR1's counts as the interval's when that is
+        // due too); intervals missed while waiting are skipped
         let now = ctx.run_t0.elapsed();
-        sampling.reports += 1;
-        while due(every, sampling.reports) <= now && sampling.reports < u32::MAX - 1 {
+        if let Some(every) = every.filter(|_| interval_due(sampling.reports)) {
             sampling.reports += 1;
+            while due(every, sampling.reports) <= now && sampling.reports < u32::MAX - 1 {
+                sampling.reports += 1;
+            }
         }
         let mut all = sampling.before.clone();
         all.extend(self.snapshot(ctx));
@@ -456,6 +470,7 @@ type Joined = Vec<(usize, Result<JobRecord, RunError>)>;
 fn threads(ctx: &RunCtx, grp: &mut Group, sampling: &mut Sampling) -> (Joined, bool) {
     let cmd = ctx.cmd;
     let use_live = cmd.status_interval.is_some()
+        || ctx.report.is_some()
         || sampling.sampler.is_some()
         || !grp.steadies.is_empty()
         || ctx.watched;

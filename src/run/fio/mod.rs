@@ -748,8 +748,8 @@ pub struct Around {
     pub device_view: crate::probe::devstat::DeviceView,
 }
 
-/// fio's `--status-interval` report of the front end: the run's records so far and the
-/// device counters since its start (run/fio/group.rs).
+/// fio's running report of the front end (`--status-interval`, SIGUSR1): the run's
+/// records so far and the device counters since its start (run/fio/group.rs).
 pub type StatusReport<'a> = dyn Fn(Vec<JobRecord>, Vec<crate::result::DeviceCounters>) + 'a;
 
 /// The front end's hook called once, when the files are laid out and before the first
@@ -761,10 +761,13 @@ pub type Started<'a> = dyn Fn(Vec<JobRecord>, Vec<String>) + 'a;
 /// moment the I/O starts.
 #[derive(Clone, Copy, Default)]
 pub struct Hooks<'a> {
-    /// fio's `--status-interval` reports
+    /// fio's running reports (`--status-interval`, SIGUSR1)
     pub report: Option<&'a StatusReport<'a>>,
     /// the files are laid out, the first I/O comes next
     pub started: Option<&'a Started<'a>>,
+    /// a rank other than 0 of a many-hosts run: its `--status-interval` and SIGUSR1
+    /// lines are left to rank 0's (docs/commands/mpi.md: only rank 0 prints)
+    pub quiet: bool,
 }
 
 /// [`execute`] with the process's CPU, the device counters (read through `root`) and
@@ -790,7 +793,7 @@ pub fn execute_around(
     let d0 = &disk0;
     let with_disks = report.map(|f| move |jobs: Vec<JobRecord>| f(jobs, d0.finish()));
     let hook = with_disks.as_ref().map(|f| f as &dyn Fn(Vec<JobRecord>));
-    let res = execute(cmd, stop, note, board, (hook, hooks.started));
+    let res = execute(cmd, stop, note, board, (hook, hooks.started, hooks.quiet));
     // no job started (each failed in its setup): fio opened no file, so it has no
     // disk to report
     let none_started = res.as_ref().is_ok_and(|o| {
@@ -813,8 +816,13 @@ pub fn execute_around(
 }
 
 /// What [`execute`] tells its caller: the reported jobs at the end, and the jobs and
-/// layout lines before the first I/O.
-pub type RunHooks<'a, 'b> = (Option<&'a dyn Fn(Vec<JobRecord>)>, Option<&'a Started<'b>>);
+/// layout lines before the first I/O; and whether it prints no status lines
+/// ([`Hooks::quiet`]).
+pub type RunHooks<'a, 'b> = (
+    Option<&'a dyn Fn(Vec<JobRecord>)>,
+    Option<&'a Started<'b>>,
+    bool,
+);
 
 /// Run every job of `cmd`: lay out files, then each stonewall group in turn, its jobs'
 /// threads concurrently (run/fio/group.rs). `note` receives progress lines and
@@ -827,7 +835,7 @@ pub fn execute(
     stop: &AtomicBool,
     note: &(dyn Fn(String) + Sync),
     board: &status::Board,
-    (report, started): RunHooks<'_, '_>,
+    (report, started, quiet): RunHooks<'_, '_>,
 ) -> Result<RunOutcome, RunError> {
     let clock = crate::run::clock();
     let (groups, report_gid) = groups(cmd);
@@ -885,6 +893,7 @@ pub fn execute(
         slots: board.fill(&plans),
         watched: board.watched(),
         report,
+        quiet,
     };
     let out = run_groups(&ctx, &groups);
     hooks::restore_schedulers(&switched, &root);

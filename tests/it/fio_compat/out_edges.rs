@@ -111,6 +111,63 @@ fn an_output_the_system_refuses_is_fios_open_error_and_exit_1() {
     }
 }
 
+/// `--output=FILE` exists before the jobs run, as fio 3.33 creates it while reading its
+/// command line: a new name is an empty file at the persona's first write (the child
+/// stopped there), then the report; a file already there keeps its old bytes until the
+/// report replaces them (iomark's rule: old content or the whole new one, never a
+/// part), where fio empties it at the start. fio side by side: its file is there, empty,
+/// while its job waits out a start delay.
+#[test]
+fn the_output_file_is_created_before_the_jobs_run() {
+    let test = "the_output_file_is_created_before_the_jobs_run";
+    let d = scratch();
+    let job = ["--name=j", "--size=64k", "--rw=write", "--filename=data"];
+    std::fs::write(d.path().join("old.txt"), "the previous report\n").unwrap();
+    for (out, before) in [("new.txt", ""), ("old.txt", "the previous report\n")] {
+        let mut child = as_fio(d.path())
+            .dir(d.path())
+            .args(job)
+            .arg(format!("--output={out}"))
+            .fault("write:stop@1")
+            .spawn();
+        assert!(wait_stopped(&mut child, std::time::Duration::from_secs(20)));
+        let at_start = std::fs::read_to_string(d.path().join(out));
+        assert_eq!(kill(child.id(), libc::SIGCONT), 0);
+        let o = finish(child);
+        assert_eq!(o.code, 0, "{out}: {}", o.dump());
+        assert_eq!(
+            at_start.ok().as_deref(),
+            Some(before),
+            "{out} at the first write"
+        );
+        let after = std::fs::read_to_string(d.path().join(out)).unwrap();
+        assert!(after.contains("Run status group 0"), "{out}: {after}");
+        assert!(!after.contains("previous"), "{out}: {after}");
+    }
+    if need_fio(test) {
+        let path = d.path().join("fio.txt");
+        let mut child = fio_cmd()
+            .dir(d.path())
+            .args(job)
+            .args(["--startdelay=3", "--output=fio.txt"])
+            .spawn();
+        let t = std::time::Instant::now();
+        while !path.exists() && t.elapsed() < std::time::Duration::from_secs(20) {
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        let at_start = std::fs::read_to_string(&path);
+        let running = child.try_wait().unwrap().is_none();
+        let o = finish(child);
+        assert_eq!(o.code, 0, "fio: {}", o.dump());
+        assert!(running, "fio ended before its file was seen");
+        assert_eq!(
+            at_start.ok().as_deref(),
+            Some(""),
+            "fio's file at the start"
+        );
+    }
+}
+
 /// `--output=` a path fio 3.33 cannot open (a missing directory, a directory): fio's
 /// one line `fio: output file open error: TEXT` and exit 1 from both tools, nothing
 /// created and nothing on stdout.

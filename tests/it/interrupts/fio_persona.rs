@@ -36,7 +36,9 @@ pub(crate) const SIGNALS: [(i32, &str, i32); 6] = [
 ];
 
 /// `--output` after a cell: fio's JSON report, after fio's `terminating on signal N`
-/// line when SIGINT or SIGTERM stopped the run, with the job's write figures.
+/// line when SIGINT or SIGTERM stopped the run, with the job's write figures. After
+/// SIGUSR1 fio's running report of the I/O so far may come first (a whole JSON
+/// document), when the signal was taken while the job still ran.
 fn complete_report(d: &Path, sig: i32, code: i32) -> Result<(), String> {
     let text = std::fs::read_to_string(d.join("out.json")).map_err(|e| e.to_string())?;
     let json = if code == 128 {
@@ -46,12 +48,26 @@ fn complete_report(d: &Path, sig: i32, code: i32) -> Result<(), String> {
     } else {
         &text[..]
     };
-    let v: serde_json::Value =
-        serde_json::from_str(json).map_err(|e| format!("not a whole report ({e}): {text:.80}"))?;
-    match v["jobs"][0]["write"]["io_bytes"].as_u64() {
-        Some(_) => Ok(()),
-        None => Err(format!("the job's writes are not reported: {json:.80}")),
+    let docs = json_docs(json).map_err(|e| format!("not whole reports ({e}): {text:.80}"))?;
+    let most = if sig == libc::SIGUSR1 { 2 } else { 1 };
+    if docs.is_empty() || docs.len() > most {
+        return Err(format!("{} reports: {text:.80}", docs.len()));
     }
+    match docs
+        .iter()
+        .all(|v| v["jobs"][0]["write"]["io_bytes"].is_u64())
+    {
+        true => Ok(()),
+        false => Err(format!("the job's writes are not reported: {json:.80}")),
+    }
+}
+
+/// The JSON documents of `text`, one after another (fio's running reports, then its
+/// final one).
+pub(crate) fn json_docs(text: &str) -> Result<Vec<serde_json::Value>, serde_json::Error> {
+    serde_json::Deserializer::from_str(text)
+        .into_iter::<serde_json::Value>()
+        .collect()
 }
 
 /// Names left in the work directory besides `out.json` and the data file `t.0.0` (which
@@ -204,4 +220,96 @@ fn the_fio_persona_keeps_the_old_report_after_sigkill_and_refuses_its_data_file(
         o.stderr
     );
     assert_eq!(std::fs::read(d.path().join("t.0.0")).unwrap(), b"mine\n");
+}
+
+/// The persona's job of 4 s of 4 KiB writes into `data`, in `--output-format=FORMAT`.
+fn timed(format: &str) -> Vec<String> {
+    let job = "--name=t --filename=data --size=8m --bs=4k --rw=write --time_based --runtime=4";
+    let mut args: Vec<String> = job.split(' ').map(String::from).collect();
+    args.push(format!("--output-format={format}"));
+    args
+}
+
+/// The persona stopped at its 50th write (its I/O under way), sent SIGUSR1, let go.
+fn usr1_mid_run(bin: &Path, d: &Path, format: &str) -> Out {
+    let mut child = as_fio(bin)
+        .dir(d)
+        .args(timed(format))
+        .fault("write:stop@50")
+        .spawn();
+    assert!(
+        wait_stopped(&mut child, Duration::from_secs(20)),
+        "{format}: never stopped"
+    );
+    assert_eq!(kill(child.id(), libc::SIGUSR1), 0);
+    assert_eq!(kill(child.id(), libc::SIGCONT), 0);
+    finish_within(child, Duration::from_secs(60))
+}
+
+/// SIGUSR1 under the fio persona is fio 3.33's `show_running_run_stats`: the whole
+/// report of the I/O done so far, in the report's format on its stream (here stdout),
+/// and the job runs on to its end (exit 0) with its final report after it. JSON: a
+/// whole document per report (fio 3.33 printed two with one SIGUSR1 into a 4 s job),
+/// the running one with the writes done before the signal, the final one with more and
+/// the job's whole run time; nothing on stderr.
+#[test]
+fn sigusr1_under_the_fio_persona_prints_the_running_report_and_the_run_goes_on() {
+    let bin = scratch();
+    let d = scratch();
+    let o = usr1_mid_run(bin.path(), d.path(), "json");
+    assert_eq!(o.code, 0, "{}", o.dump());
+    assert_eq!(o.stderr, "", "{}", o.dump());
+    let docs = json_docs(&o.stdout).unwrap_or_else(|e| panic!("{e}: {}", o.stdout));
+    assert_eq!(
+        docs.len(),
+        2,
+        "the running report, then the final one: {}",
+        o.stdout
+    );
+    let bytes = |v: &serde_json::Value| v["jobs"][0]["write"]["io_bytes"].as_u64().unwrap();
+    let runtime = |v: &serde_json::Value| v["jobs"][0]["write"]["runtime"].as_u64().unwrap();
+    // stopped at its 50th write: 49 were done when the signal came
+    assert!(bytes(&docs[0]) >= 49 * 4096, "{}", docs[0]);
+    assert!(bytes(&docs[1]) > bytes(&docs[0]), "{}", o.stdout);
+    assert!(runtime(&docs[0]) < 4000, "{}", docs[0]);
+    assert!(runtime(&docs[1]) >= 3900, "{}", docs[1]);
+    assert_eq!(docs[1]["jobs"][0]["error"], 0);
+}
+
+/// The same in fio's normal text: the job's block and its `Run status group` lines of
+/// the I/O so far, then the final ones (and fio's header once, before the run).
+#[test]
+fn sigusr1_under_the_fio_persona_prints_the_text_report_so_far() {
+    let bin = scratch();
+    let d = scratch();
+    let o = usr1_mid_run(bin.path(), d.path(), "normal");
+    assert_eq!(o.code, 0, "{}", o.dump());
+    let groups: Vec<&str> = o
+        .stdout
+        .lines()
+        .filter(|l| l.trim_start().starts_with("WRITE: bw="))
+        .collect();
+    assert_eq!(groups.len(), 2, "{}", o.stdout);
+    assert_eq!(
+        o.stdout.matches("Run status group 0 (all jobs):").count(),
+        2
+    );
+    assert_eq!(
+        o.stdout.matches("Starting 1 process").count(),
+        1,
+        "{}",
+        o.stdout
+    );
+    // the running report's run time is part of the final one's
+    let run_ms = |l: &str| -> u64 {
+        let r = l.rsplit("run=").next().unwrap();
+        r.split('-')
+            .next()
+            .unwrap()
+            .trim_end_matches("msec")
+            .parse()
+            .unwrap()
+    };
+    assert!(run_ms(groups[0]) < run_ms(groups[1]), "{groups:?}");
+    assert!(!groups[0].contains("io=0B"), "{}", groups[0]);
 }

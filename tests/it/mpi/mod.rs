@@ -516,6 +516,33 @@ mod ranks {
         assert_eq!(r["lat"]["sum_ns"], sum);
     }
 
+    /// `--status-interval` under MPI: only rank 0 prints its progress lines (as only it
+    /// prints the report), so two ranks of a 2 s job at 500 ms intervals give rank 0's
+    /// four or five lines, not each rank's.
+    #[test]
+    fn status_interval_lines_come_from_rank_0_alone() {
+        let d = scratch();
+        let dir = format!("--directory={}", d.path().display());
+        let Some(mut c) = mpirun() else {
+            return;
+        };
+        let o = c
+            .args(["-np", "2", BIN, "run", "--name=s", "--rw=write", "--bs=4k"])
+            .args(["--size=4m", "--time_based", "--runtime=2"])
+            .args(["--status-interval=500ms", &dir])
+            .output()
+            .unwrap();
+        let (out, err) = text(&o);
+        assert!(o.status.success(), "{err}");
+        assert!(out.contains("Run status group 0"), "{out}");
+        let lines: Vec<&str> = err.lines().filter(|l| l.starts_with("[t=")).collect();
+        assert!(
+            (2..=5).contains(&lines.len()),
+            "{} status lines: {err}",
+            lines.len()
+        );
+    }
+
     #[test]
     fn stonewall_ends_every_rank_within_50ms_of_the_first() {
         let d = scratch();

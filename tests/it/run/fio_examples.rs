@@ -395,7 +395,13 @@ fn fio_examples_run_or_are_rejected_by_name() {
                     }
                 }
                 let stop = AtomicBool::new(false);
-                if let Err(e) = execute(&cmd, &stop, &|_| {}, &Board::new(false), (None, None)) {
+                if let Err(e) = execute(
+                    &cmd,
+                    &stop,
+                    &|_| {},
+                    &Board::new(false),
+                    (None, None, false),
+                ) {
                     panic!("{}: parsed but failed to run: {e}", f.display());
                 }
                 n.runs += 1;
