@@ -162,30 +162,10 @@ pub(super) fn read_write(
             buf[n..len].fill(0);
             padded = true;
         }
-        let mut off = 0;
-        while off < len {
-            let at = bytes + off as u64;
-            fault::io_hook(Op::Write).map_err(|e| io_fail_at("cannot write", dst_path, at, &e))?;
-            let t = Instant::now();
-            let wrote = dst.write(&buf[off..len]);
-            inside[1] += t.elapsed();
-            match wrote {
-                Ok(0) => {
-                    return Err(RunError::Failed(format!(
-                        "cannot write at offset {at} of {}: zero-length write",
-                        dst_path.display()
-                    )))
-                }
-                Ok(w) => {
-                    counts.write(w as u64);
-                    off += w;
-                }
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(e) if direct && bytes == 0 && e.raw_os_error() == Some(libc::EINVAL) => {
-                    return Ok(refused("write", &e))
-                }
-                Err(e) => return Err(io_fail_at("cannot write", dst_path, at, &e)),
-            }
+        let first = direct && bytes == 0;
+        let to = (&mut *dst, dst_path, bytes);
+        if let Some(e) = write_block(to, &buf[..len], first, counts, &mut inside[1])? {
+            return Ok(refused("write", &e));
         }
         bytes += n as u64;
         reqs += 1;
@@ -196,6 +176,42 @@ pub(super) fn read_write(
             .map_err(|e| io_fail("cannot truncate", dst_path, &e))?;
     }
     durable(t0, dst, dst_path, (reqs, bytes, inside), pb)
+}
+
+/// Write `block` whole to `dst` (`dst_path`) at the copy's offset `at`, counting each
+/// write and the time inside the calls (`inside`). `Some`: the kernel refused an
+/// O_DIRECT write of the first block (`refusable`) with EINVAL, so the method is skipped.
+fn write_block(
+    (dst, dst_path, at): (&mut File, &Path, u64),
+    block: &[u8],
+    refusable: bool,
+    counts: &IoCounts,
+    inside: &mut std::time::Duration,
+) -> Result<Option<io::Error>, RunError> {
+    let mut off = 0;
+    while off < block.len() {
+        let at = at + off as u64;
+        fault::io_hook(Op::Write).map_err(|e| io_fail_at("cannot write", dst_path, at, &e))?;
+        let t = Instant::now();
+        let wrote = dst.write(&block[off..]);
+        *inside += t.elapsed();
+        match wrote {
+            Ok(0) => {
+                return Err(RunError::Failed(format!(
+                    "cannot write at offset {at} of {}: zero-length write",
+                    dst_path.display()
+                )))
+            }
+            Ok(w) => {
+                counts.write(w as u64);
+                off += w;
+            }
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) if refusable && e.raw_os_error() == Some(libc::EINVAL) => return Ok(Some(e)),
+            Err(e) => return Err(io_fail_at("cannot write", dst_path, at, &e)),
+        }
+    }
+    Ok(None)
 }
 
 pub(super) fn copy_file_range(
