@@ -557,7 +557,12 @@ fn before_running(
             exit::INVALID,
             "--warnings-fatal: the warning above ends the run",
         );
-        let lines = cmd.notices.iter().cloned().chain(stop.lines).collect();
+        let lines = cmd
+            .notices
+            .iter()
+            .map(ToString::to_string)
+            .chain(stop.lines)
+            .collect();
         return Err(Error::lines(exit::INVALID, lines));
     }
     if showcmd {

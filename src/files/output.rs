@@ -127,6 +127,22 @@ fn refusal(path: &Path) -> Result<Option<String>, std::io::Error> {
 }
 
 impl Output {
+    /// The output at `path`, its directory the path's (`.` for a bare name), nothing
+    /// checked or made yet.
+    fn unchecked(path: &Path) -> Output {
+        let dir = match path.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        Output {
+            path: path.to_path_buf(),
+            dir,
+            finished: std::cell::Cell::new(false),
+            grown: std::cell::RefCell::default(),
+            made: std::cell::Cell::new(None),
+        }
+    }
+
     /// Check that `path` can become an output file: it is absent or a regular file
     /// with a single link, and its directory takes a new file (one is created and
     /// removed). Nothing at `path` changes. Errors are [`Stage::Check`].
@@ -135,17 +151,7 @@ impl Output {
         if let Some(why) = refusal(path).map_err(|e| check(&e))? {
             return Err(OutputError::new(path, Stage::Check, why));
         }
-        let dir = match path.parent() {
-            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-            _ => PathBuf::from("."),
-        };
-        let out = Output {
-            path: path.to_path_buf(),
-            dir,
-            finished: std::cell::Cell::new(false),
-            grown: std::cell::RefCell::default(),
-            made: std::cell::Cell::new(None),
-        };
+        let out = Output::unchecked(path);
         drop(out.temp(Stage::Check)?);
         Ok(out)
     }
@@ -352,15 +358,7 @@ impl Staged {
             return Err(err(&e));
         }
         let mut mine = self.file.into_inner().map_err(|e| err(e.error()))?;
-        let out = Output {
-            path: path.clone(),
-            dir: match path.parent() {
-                Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-                _ => PathBuf::from("."),
-            },
-            finished: std::cell::Cell::new(false),
-            grown: std::cell::RefCell::default(),
-        };
+        let out = Output::unchecked(&path);
         let mut joined = out.stage().map_err(|e| OutputError {
             stage: Stage::Write,
             ..e

@@ -1125,39 +1125,7 @@ fn align(per: &mut [Vec<Test>]) -> Vec<String> {
                 assigned[i] = Some(k.clone());
             }
         }
-        // Then the closest pairs first, over all of this result's tests at once (so a QD 1
-        // test takes the QD 1 row even when a QD 32 test of the same pattern comes first):
-        // closeness = same QD (4) + same threads (2) + same block size (1); earliest on ties.
-        let closeness = |a: &Option<Desc>, b: &Option<Desc>| match (a, b) {
-            (Some(a), Some(b)) => {
-                4 * u8::from(a.qd == b.qd)
-                    + 2 * u8::from(a.threads == b.threads)
-                    + u8::from(a.block == b.block)
-            }
-            _ => 0,
-        };
-        loop {
-            let mut best: Option<(usize, usize, u8)> = None;
-            for (i, t) in ts.iter().enumerate() {
-                if assigned[i].is_some() {
-                    continue;
-                }
-                let base = base_key(&t.key);
-                for (r, (k, d, _)) in keys.iter().enumerate() {
-                    if base_key(k) != base || used.contains(k) {
-                        continue;
-                    }
-                    let c = closeness(d, &t.desc);
-                    if best.is_none_or(|(_, _, b)| c > b) {
-                        best = Some((i, r, c));
-                    }
-                }
-            }
-            let Some((i, r, _)) = best else { break };
-            let k = keys[r].0.clone();
-            used.push(k.clone());
-            assigned[i] = Some(k);
-        }
+        assign_closest(ts, &keys, &mut assigned, &mut used);
         for (i, t) in ts.iter().enumerate() {
             if assigned[i].is_some() {
                 continue;
@@ -1174,6 +1142,48 @@ fn align(per: &mut [Vec<Test>]) -> Vec<String> {
         }
     }
     keys.into_iter().map(|(k, ..)| k).collect()
+}
+
+/// The free rows of `keys` to this result's still unassigned tests `ts`, the closest
+/// pairs first, over all of them at once (so a QD 1 test takes the QD 1 row even when a
+/// QD 32 test of the same pattern comes first): closeness = same QD (4) + same threads
+/// (2) + same block size (1); earliest on ties.
+fn assign_closest(
+    ts: &[Test],
+    keys: &[RowKey],
+    assigned: &mut [Option<String>],
+    used: &mut Vec<String>,
+) {
+    let closeness = |a: &Option<Desc>, b: &Option<Desc>| match (a, b) {
+        (Some(a), Some(b)) => {
+            4 * u8::from(a.qd == b.qd)
+                + 2 * u8::from(a.threads == b.threads)
+                + u8::from(a.block == b.block)
+        }
+        _ => 0,
+    };
+    loop {
+        let mut best: Option<(usize, usize, u8)> = None;
+        for (i, t) in ts.iter().enumerate() {
+            if assigned[i].is_some() {
+                continue;
+            }
+            let base = base_key(&t.key);
+            for (r, (k, d, _)) in keys.iter().enumerate() {
+                if base_key(k) != base || used.contains(k) {
+                    continue;
+                }
+                let c = closeness(d, &t.desc);
+                if best.is_none_or(|(_, _, b)| c > b) {
+                    best = Some((i, r, c));
+                }
+            }
+        }
+        let Some((i, r, _)) = best else { break };
+        let k = keys[r].0.clone();
+        used.push(k.clone());
+        assigned[i] = Some(k);
+    }
 }
 
 /// A column of a grouped comparison: a label and the results (indices) that are
@@ -1286,6 +1296,82 @@ pub fn test_diff(a: &Test, b: &Test, la: &str, lb: &str) -> Vec<String> {
     d
 }
 
+/// The metrics of compare's rows, each with how a test gives it.
+fn metrics() -> [(&'static str, Metric); 12] {
+    [
+        ("MB/s", |t| t.mb_s),
+        ("IOPS", |t| t.iops),
+        ("mean µs", |t| t.mean_us),
+        ("p99 µs", |t| t.p99_us),
+        // a mix's parts apart, and the fsync rows when a column fsyncs
+        ("read mean µs", |t| t.why.read_mean_us),
+        ("write mean µs", |t| t.why.write_mean_us),
+        ("fsync mean µs", |t| t.why.fsync_mean_us),
+        ("fsync p99 µs", |t| t.why.fsync_p99_us),
+        (TIME_IN_FSYNC, |t| t.why.fsync_pct),
+        (TIME_IN_WAITS, |t| t.why.wait_pct),
+        // `iomark time`'s command
+        (WALL_S, |t| t.why.wall_s),
+        (STORAGE_WAIT, |t| t.why.storage_wait_pct),
+    ]
+}
+
+/// The rows of the test keyed `k`: one per metric some group has, named by the first
+/// group's test that has it; the first row carries the jobs' differences.
+fn key_rows(k: &str, per: &[Vec<Test>], groups: &[Group], baseline: usize) -> Vec<Row> {
+    let cells: Vec<Option<&Test>> = per
+        .iter()
+        .map(|ts| ts.iter().find(|t| t.key == k))
+        .collect();
+    let present = |g: &Group| g.members.iter().find_map(|&m| cells[m]);
+    let Some((ref_g, reference)) = groups
+        .iter()
+        .enumerate()
+        .find_map(|(i, g)| present(g).map(|t| (i, t)))
+    else {
+        return vec![];
+    };
+    let differences = row_differences(&cells, groups, ref_g);
+    let mut rows = vec![];
+    for (metric, get) in &metrics() {
+        let (values, spread): (Vec<_>, Vec<_>) =
+            groups.iter().map(|g| group_value(&cells, g, *get)).unzip();
+        if values.iter().all(Option::is_none) {
+            continue;
+        }
+        let mut row = row_of(&reference.name, metric, (values, spread), baseline);
+        if rows.is_empty() {
+            row.differences = differences.clone();
+        }
+        rows.push(row);
+    }
+    rows
+}
+
+/// The column of group `g`: its label and file with control characters visible (in
+/// every format) and its most runs of one test (`keys`, the tests of each result `per`).
+fn group_column(
+    results: &[RunResult],
+    g: &Group,
+    files: &[String],
+    (keys, per): (&[String], &[Vec<Test>]),
+) -> Column {
+    let mut c = column(results, g, files);
+    c.label = crate::util::text::visible(&c.label);
+    c.file = crate::util::text::visible(&c.file);
+    c.runs_per_test = keys
+        .iter()
+        .map(|k| {
+            g.members
+                .iter()
+                .filter(|&&m| per[m].iter().any(|t| &t.key == k))
+                .count()
+        })
+        .max()
+        .unwrap_or(0);
+    c
+}
+
 /// Build the comparison with one column per group (median of its runs, with their
 /// spread), ratios against the column `baseline`.
 pub fn compare_groups(
@@ -1296,72 +1382,14 @@ pub fn compare_groups(
 ) -> Comparison {
     let mut per: Vec<Vec<Test>> = results.iter().map(tests_of).collect();
     let keys = align(&mut per);
-    let mut rows = vec![];
-    for k in &keys {
-        let cells: Vec<Option<&Test>> = per
-            .iter()
-            .map(|ts| ts.iter().find(|t| &t.key == k))
-            .collect();
-        let present = |g: &Group| g.members.iter().find_map(|&m| cells[m]);
-        let Some((ref_g, reference)) = groups
-            .iter()
-            .enumerate()
-            .find_map(|(i, g)| present(g).map(|t| (i, t)))
-        else {
-            continue;
-        };
-        let differences = row_differences(&cells, groups, ref_g);
-        let metrics: [(&str, Metric); 12] = [
-            ("MB/s", |t| t.mb_s),
-            ("IOPS", |t| t.iops),
-            ("mean µs", |t| t.mean_us),
-            ("p99 µs", |t| t.p99_us),
-            // a mix's parts apart, and the fsync rows when a column fsyncs
-            ("read mean µs", |t| t.why.read_mean_us),
-            ("write mean µs", |t| t.why.write_mean_us),
-            ("fsync mean µs", |t| t.why.fsync_mean_us),
-            ("fsync p99 µs", |t| t.why.fsync_p99_us),
-            (TIME_IN_FSYNC, |t| t.why.fsync_pct),
-            (TIME_IN_WAITS, |t| t.why.wait_pct),
-            // `iomark time`'s command
-            (WALL_S, |t| t.why.wall_s),
-            (STORAGE_WAIT, |t| t.why.storage_wait_pct),
-        ];
-        let mut said = false;
-        for (metric, get) in &metrics {
-            let (values, spread): (Vec<_>, Vec<_>) =
-                groups.iter().map(|g| group_value(&cells, g, *get)).unzip();
-            if values.iter().all(Option::is_none) {
-                continue;
-            }
-            let mut row = row_of(&reference.name, metric, (values, spread), baseline);
-            if !said {
-                row.differences = differences.clone();
-            }
-            said = true;
-            rows.push(row);
-        }
-    }
+    let mut rows: Vec<Row> = keys
+        .iter()
+        .flat_map(|k| key_rows(k, &per, groups, baseline))
+        .collect();
     rows.extend(device_rows(results, groups, baseline));
     let columns = groups
         .iter()
-        .map(|g| {
-            let mut c = column(results, g, files);
-            // `--label`, file and host names: control characters visible in every format
-            c.label = crate::util::text::visible(&c.label);
-            c.file = crate::util::text::visible(&c.file);
-            c.runs_per_test = keys
-                .iter()
-                .map(|k| {
-                    g.members
-                        .iter()
-                        .filter(|&&m| per[m].iter().any(|t| &t.key == k))
-                        .count()
-                })
-                .max()
-                .unwrap_or(0);
-            c
-        })
+        .map(|g| group_column(results, g, files, (&keys, &per)))
         .collect();
     let little = per
         .iter()

@@ -192,27 +192,7 @@ fn command_label(r: &RunResult) -> String {
 
 impl Reporter<[RunResult]> for OpenMetrics {
     fn render(&self, rs: &[RunResult]) -> Result<Vec<u8>, ReportError> {
-        let mut bw = Family::new(
-            "iomark_bandwidth_bytes_per_second",
-            "Throughput of a test, bytes per second (1 MB/s = 1000000).",
-        );
-        let mut iops = Family::new("iomark_iops", "I/O operations per second of a test.");
-        let mut mean = Family::new(
-            "iomark_latency_mean_seconds",
-            "Mean latency per read or write, submission to completion, seconds.",
-        );
-        let mut pct = Family::new(
-            "iomark_latency_percentile_seconds",
-            "Latency at a percentile (label percentile, 0-100), seconds.",
-        );
-        let mut warn = Family::new(
-            "iomark_warning",
-            "A warning of the run (label id, the stable warning id): 1 when present.",
-        );
-        let mut ended = Family::new(
-            "iomark_run_end_timestamp_seconds",
-            "When the run ended, Unix time in seconds (0: unknown).",
-        );
+        let [mut bw, mut iops, mut mean, mut pct, mut warn, mut ended] = families();
         let mut summary = String::new();
         let mut per_test = String::new();
         let runs = unique(
@@ -279,6 +259,33 @@ impl Reporter<[RunResult]> for OpenMetrics {
         out += "# EOF\n";
         Ok(out.into_bytes())
     }
+}
+
+/// The metric families of the text, empty: bandwidth, IOPS, mean latency, latency
+/// percentiles, warnings and the run's end.
+fn families() -> [Family; 6] {
+    let bw = Family::new(
+        "iomark_bandwidth_bytes_per_second",
+        "Throughput of a test, bytes per second (1 MB/s = 1000000).",
+    );
+    let iops = Family::new("iomark_iops", "I/O operations per second of a test.");
+    let mean = Family::new(
+        "iomark_latency_mean_seconds",
+        "Mean latency per read or write, submission to completion, seconds.",
+    );
+    let pct = Family::new(
+        "iomark_latency_percentile_seconds",
+        "Latency at a percentile (label percentile, 0-100), seconds.",
+    );
+    let warn = Family::new(
+        "iomark_warning",
+        "A warning of the run (label id, the stable warning id): 1 when present.",
+    );
+    let ended = Family::new(
+        "iomark_run_end_timestamp_seconds",
+        "When the run ended, Unix time in seconds (0: unknown).",
+    );
+    [bw, iops, mean, pct, warn, ended]
 }
 
 #[cfg(test)]

@@ -215,7 +215,25 @@ fn panel(
             .label(legend_label(ci, col))
             .legend(move |(x, y)| Rectangle::new([(x, y - 6), (x + 14, y + 6)], color.filled()));
     }
-    // value labels above the bars
+    value_labels(&mut chart, c, &rows, width)?;
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperRight)
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK)
+        .label_font(("sans-serif", 14))
+        .draw()
+        .map_err(|x| e(&x))?;
+    group_labels(area, &chart, c, &rows)
+}
+
+/// The value above each bar (a warned column's with a marker before it).
+fn value_labels(
+    chart: &mut ChartContext<SVGBackend, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
+    c: &Comparison,
+    rows: &[&Row],
+    width: f64,
+) -> Result<(), String> {
     for (ci, col) in c.columns.iter().enumerate() {
         // a warned column's bars carry a marker before their value
         let mark = if col.warnings.is_empty() { "" } else { "⚠ " };
@@ -236,17 +254,9 @@ fn panel(
                     .pos(Pos::new(HPos::Center, VPos::Bottom)),
             ))
         });
-        chart.draw_series(texts).map_err(|x| e(&x))?;
+        chart.draw_series(texts).map_err(|x| x.to_string())?;
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperRight)
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK)
-        .label_font(("sans-serif", 14))
-        .draw()
-        .map_err(|x| e(&x))?;
-    group_labels(area, &chart, c, &rows)
+    Ok(())
 }
 
 /// The test names under each group of bars, in backend coordinates (the mesh has no x

@@ -8,6 +8,7 @@
 
 use crate::job::fio::finish::finish_job;
 use crate::job::fio::ini::{self, Entry, Origin, Section};
+use crate::job::fio::notice::{FioLine, Notice};
 use crate::job::fio::options::{self, Apply, CmdCtx, Parse};
 use crate::job::fio::{FioCommand, FioError, FioJob};
 use std::path::{Path, PathBuf};
@@ -148,8 +149,7 @@ fn file_jobs(
         }
     }
     let (from, from_notes) = (cmd.jobs.len(), cmd.notices.len());
-    cmd.notices
-        .extend(said.iter().map(|l| format!("{}{l}", options::FIO_STDERR)));
+    cmd.notices.extend(said.into_iter().map(Notice::fio));
     cmd.fio_showcmd
         .push(crate::job::fio::showcmd::fio_line(cmdline, &pairs));
     let (notes, said) = (from_notes, cmd.fio_stderr.len());
@@ -167,40 +167,35 @@ fn file_jobs(
 /// Move fio's own lines out of the notices into [`FioCommand::fio_stderr`] (the parse
 /// lines, then `finish`, the lines of the jobs' checks) and those fio also writes into
 /// `--output` (marked by [`to_output`], and `finish`) into [`FioCommand::fio_output`].
+/// A not-applied option's line is said only when a job runs (not under `--parse-only`).
 fn fio_lines(cmd: &mut FioCommand, finish: Vec<String>) {
-    let (fio_lines, notes) = std::mem::take(&mut cmd.notices)
-        .into_iter()
-        .partition::<Vec<_>, _>(|n| n.starts_with(options::FIO_STDERR));
-    cmd.notices = notes;
     let mut lines = Vec::new();
-    for l in &fio_lines {
-        let l = &l[options::FIO_STDERR.len()..];
-        if cmd.parse_only && options::is_not_applied_line(l) {
+    let mut notes = Vec::new();
+    for n in std::mem::take(&mut cmd.notices) {
+        let (line, to_output) = match n {
+            Notice::Fio { line, to_output } => (line, to_output),
+            note => {
+                notes.push(note);
+                continue;
+            }
+        };
+        if cmd.parse_only && matches!(line, FioLine::NotApplied(_)) {
             continue;
         }
-        match l.strip_prefix(TO_OUTPUT) {
-            Some(l) => {
-                cmd.fio_output.push(l.to_string());
-                lines.push(l.to_string());
-            }
-            None => lines.push(l.to_string()),
+        if to_output {
+            cmd.fio_output.push(line.to_string());
         }
+        lines.push(line.to_string());
     }
+    cmd.notices = notes;
     lines.append(&mut cmd.fio_stderr);
     cmd.fio_stderr = lines;
     cmd.fio_output.extend(finish);
 }
 
-/// After [`options::FIO_STDERR`]: fio's line goes into `--output` too.
-const TO_OUTPUT: char = '\u{1}';
-
 /// Mark fio's own lines among `notices` as lines fio also writes into `--output`.
-fn to_output(notices: &mut [String]) {
-    for n in notices.iter_mut() {
-        if let Some(l) = n.strip_prefix(options::FIO_STDERR) {
-            *n = format!("{}{TO_OUTPUT}{l}", options::FIO_STDERR);
-        }
-    }
+fn to_output(notices: &mut [Notice]) {
+    notices.iter_mut().for_each(Notice::into_output);
 }
 
 /// Parse one job file into a command (no command-line options).
@@ -231,9 +226,8 @@ pub fn jobs_from_sections(
     };
     for (name, written) in sections {
         // a section's options in the order fio reads them (kb_base first)
-        let mut entries = written.clone();
+        let mut entries: Vec<&Entry> = written.iter().collect();
         entries.sort_by_key(|e| options::fio_read_rank(&e.key));
-        let entries = &entries;
         if name == "global" {
             for e in entries {
                 apply_entry(&mut global, e, &mut cmd.notices).map_err(in_section(name))?;
@@ -385,19 +379,19 @@ fn globals(
     Ok(base)
 }
 
-fn apply_entry(job: &mut FioJob, e: &Entry, notices: &mut Vec<String>) -> Result<(), FioError> {
+fn apply_entry(job: &mut FioJob, e: &Entry, notices: &mut Vec<Notice>) -> Result<(), FioError> {
     options::apply(job, &e.key, e.value.as_deref(), &e.origin, notices)
 }
 
 /// Apply `entries` to `job`; `to_out(i)`: fio also writes the lines of entry `i` into
 /// `--output`.
-fn apply_all(
+fn apply_all<'e>(
     job: &mut FioJob,
-    entries: &[Entry],
-    notices: &mut Vec<String>,
+    entries: impl IntoIterator<Item = &'e Entry>,
+    notices: &mut Vec<Notice>,
     to_out: &dyn Fn(usize) -> bool,
 ) -> Result<(), FioError> {
-    for (i, e) in entries.iter().enumerate() {
+    for (i, e) in entries.into_iter().enumerate() {
         let said = notices.len();
         apply_entry(job, e, notices)?;
         if to_out(i) {

@@ -6,6 +6,7 @@
 
 use crate::job::fio::keys::VERIFY_HEADER;
 use crate::job::fio::keys_verify::VerifyKind;
+use crate::job::fio::notice::Notice;
 use crate::job::fio::{EngineKind, FioCommand, FioError, FioJob, IORING_MAX_ENTRIES};
 
 /// Settle and check `job`, then add it to `cmd`.
@@ -34,7 +35,7 @@ pub(crate) fn finish_job(mut job: FioJob, cmd: &mut FioCommand) -> Result<(), Fi
 
 /// Settle keys that depend on each other (fio: a `verify_pattern` alone means
 /// `verify=pattern`).
-fn settle(job: &mut FioJob, notices: &mut Vec<String>) {
+fn settle(job: &mut FioJob, notices: &mut Vec<Notice>) {
     // fio --cmdhelp=atomic: "Use Atomic IO with O_DIRECT (implies O_DIRECT)"
     if job.more.x.atomic {
         job.direct = true;
@@ -48,6 +49,7 @@ fn settle(job: &mut FioJob, notices: &mut Vec<String>) {
     exec_think(job);
     job.start_lines = engine_start_lines(job);
     for n in crate::job::fio::control::finish_control(&mut job.control, &job.name) {
+        let n = Notice::Note(n);
         if !notices.contains(&n) {
             notices.push(n);
         }

@@ -22,6 +22,7 @@ pub mod ini;
 pub mod keys;
 pub mod keys_verify;
 pub mod names;
+pub mod notice;
 pub mod on_error;
 pub mod options;
 pub mod showcmd;
@@ -514,8 +515,9 @@ pub struct FioCommand {
     pub json_file: Option<PathBuf>,
     /// options of the global section / before the first `--name` (JSON "global options")
     pub global_options: Vec<(String, String)>,
-    /// one-line notices for stderr (engine aliases, unit remarks)
-    pub notices: Vec<String>,
+    /// one-line notices for stderr (engine aliases, unit remarks); while the jobs are
+    /// read, fio's own lines too (moved into `fio_stderr` once read)
+    pub notices: Vec<notice::Notice>,
     /// fio 3.33's `--showcmd` line of each job file, in order (`showcmd::fio_line`)
     pub fio_showcmd: Vec<String>,
     /// lines fio itself prints on stderr while it reads the jobs (its log_err during

@@ -307,6 +307,18 @@ fn method_phases(name: &str, t: &Timing, cache: String, resident: String) -> [Ph
     [pw, pd]
 }
 
+/// The destination `dst` must hold the source `src` byte for byte.
+fn verify(src: &Path, dst: &Path) -> Result<(), RunError> {
+    match first_difference(src, dst) {
+        Ok(None) => Ok(()),
+        Ok(Some(off)) => Err(RunError::Failed(format!(
+            "verification failed: {} differs from the source at byte {off}",
+            dst.display()
+        ))),
+        Err(e) => Err(io_fail("cannot verify", dst, &e)),
+    }
+}
+
 /// Copy the source with one method, verify the destination and record its phases (or
 /// why it was skipped).
 fn copy_with(
@@ -363,16 +375,7 @@ fn copy_with(
                 pct(src_res),
                 pct(scratch::resident_fraction(&dst))
             );
-            match first_difference(src, &dst) {
-                Ok(None) => {}
-                Ok(Some(off)) => {
-                    return Err(RunError::Failed(format!(
-                        "verification failed: {} differs from the source at byte {off}",
-                        dst.display()
-                    )))
-                }
-                Err(e) => return Err(io_fail("cannot verify", &dst, &e)),
-            }
+            verify(src, &dst)?;
             let durable = format!("{name}_durable");
             times.push(share(
                 &durable,

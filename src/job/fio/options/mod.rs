@@ -50,6 +50,7 @@ pub use cmdline::Parse;
 pub use fio_cmdline::{engine_help, engine_option_names, FioCli, IdleProf};
 
 use crate::job::fio::ini::Origin;
+use crate::job::fio::notice::Notice;
 use crate::job::fio::{FioError, FioJob};
 use crate::job::units;
 use std::time::Duration;
@@ -581,7 +582,7 @@ pub fn apply(
     key_raw: &str,
     value: Option<&str>,
     origin: &Origin,
-    notices: &mut Vec<String>,
+    notices: &mut Vec<Notice>,
 ) -> Result<(), FioError> {
     let key = key_raw.trim().replace('-', "_");
     let substituted = match origin {
@@ -611,34 +612,7 @@ pub fn apply(
     }
     let value = first_part.as_deref().or(value);
     let opt = find(&key);
-    match opt.map(|o| (o, o.apply)) {
-        Some((o, Apply::Job(f))) => {
-            apply_job(o, f, job, (&key, origin), notices, value).map_err(|e| {
-                match value.filter(|v| negative(o, v)) {
-                    Some(v) => bad(&key, v.trim(), range_text(o), origin),
-                    None => e,
-                }
-            })?
-        }
-        Some((_, Apply::Command(_) | Apply::Front)) => {
-            return Err(FioError::CommandLineKey {
-                key: key_raw.trim().to_string(),
-                origin: origin.clone(),
-            })
-        }
-        None if ENGINE_ONLY_KEYS.contains(&key.as_str()) => {
-            return Err(FioError::EngineKey {
-                key,
-                origin: origin.clone(),
-            })
-        }
-        None => {
-            return Err(FioError::UnsupportedKey {
-                key: key_raw.trim().to_string(),
-                origin: origin.clone(),
-            })
-        }
-    }
+    apply_found(opt, job, (key_raw, &key, origin), notices, value)?;
     // fio 3.33 refuses a direction that writes as it reads it once `readonly` is set
     // (a `readonly` given after it is the whole job's check, finish.rs)
     if opt.is_some_and(|o| o.name == "rw") && job.readonly && job.rw.writes() {
@@ -660,6 +634,40 @@ pub fn apply(
     job.options
         .push((name.to_string(), typed.unwrap_or("").to_string()));
     Ok(())
+}
+
+/// Apply the job option `opt` found for `key` (`key_raw` as written) with `value`; a
+/// command-line-only key, an engine's key and an unknown key are refused, each with its
+/// own error.
+fn apply_found(
+    opt: Option<&FioOption>,
+    job: &mut FioJob,
+    (key_raw, key, origin): (&str, &str, &Origin),
+    notices: &mut Vec<Notice>,
+    value: Option<&str>,
+) -> Result<(), FioError> {
+    match opt.map(|o| (o, o.apply)) {
+        Some((o, Apply::Job(f))) => {
+            apply_job(o, f, job, (key, origin), notices, value).map_err(|e| {
+                match value.filter(|v| negative(o, v)) {
+                    Some(v) => bad(key, v.trim(), range_text(o), origin),
+                    None => e,
+                }
+            })
+        }
+        Some((_, Apply::Command(_) | Apply::Front)) => Err(FioError::CommandLineKey {
+            key: key_raw.trim().to_string(),
+            origin: origin.clone(),
+        }),
+        None if ENGINE_ONLY_KEYS.contains(&key) => Err(FioError::EngineKey {
+            key: key.to_string(),
+            origin: origin.clone(),
+        }),
+        None => Err(FioError::UnsupportedKey {
+            key: key_raw.trim().to_string(),
+            origin: origin.clone(),
+        }),
+    }
 }
 
 /// A job file's bare boolean (`direct` on its own): fio 3.33 takes a value-less key
@@ -686,19 +694,19 @@ fn value_read(
     v: &str,
     (key, origin): (&str, &Origin),
     kb_base: u64,
-    notices: &mut Vec<String>,
+    notices: &mut Vec<Notice>,
 ) -> Result<Taken, FioError> {
     let head = listed_head(o, v);
     let v = head.as_deref().unwrap_or(v);
     let mut first_part = head.clone();
     if let Some(r) = fio_reading(o, v, kb_base) {
         // fio says on stderr which parts it could not use
-        notices.extend(r.fio_lines.into_iter().map(|l| format!("{FIO_STDERR}{l}")));
+        notices.extend(r.fio_lines.into_iter().map(Notice::fio));
         if let (true, Some(n)) = (r.said, &r.value) {
-            notices.push(format!(
+            notices.push(Notice::Note(format!(
                 "notice: {key}='{}' read as {n}, as fio 3.33 reads it (what follows the number is ignored)",
                 v.trim()
-            ));
+            )));
         }
         match r.value {
             Some(n) => first_part = Some(n),
@@ -777,10 +785,10 @@ fn apply_job(
     f: JobFn,
     job: &mut FioJob,
     (key, origin): (&str, &Origin),
-    notices: &mut Vec<String>,
+    notices: &mut Vec<Notice>,
     value: Option<&str>,
 ) -> Result<(), FioError> {
-    let run = |job: &mut FioJob, notices: &mut Vec<String>, v: Option<&str>| {
+    let run = |job: &mut FioJob, notices: &mut Vec<Notice>, v: Option<&str>| {
         f(
             &mut JobCtx {
                 job,
@@ -795,7 +803,7 @@ fn apply_job(
         return run(job, notices, value);
     };
     // a trial on a copy: a refused value leaves the job as it was
-    let attempt = |job: &mut FioJob, notices: &mut Vec<String>, v: &str| {
+    let attempt = |job: &mut FioJob, notices: &mut Vec<Notice>, v: &str| {
         let (mut trial, mut said) = (job.clone(), Vec::new());
         run(&mut trial, &mut said, Some(v))?;
         *job = trial;
@@ -857,31 +865,18 @@ pub fn canonical(key: &str) -> String {
 }
 
 /// The notice of `o` given `typed`: only for an option iomark does not apply, and not for
-/// its default value, which asks for nothing left undone (`lockfile=none`).
-fn unapplied_notice(o: &FioOption, typed: Option<&str>) -> Option<String> {
-    let head = typed.unwrap_or("").trim();
-    let head = head.split([',', ':']).next().unwrap_or(head);
+/// its default value, which asks for nothing left undone (`lockfile=none`, also
+/// `lockfile=none,x`: the part fio takes, [`listed_head`], else a number's first part,
+/// [`first_and_rest`]).
+fn unapplied_notice(o: &FioOption, typed: Option<&str>) -> Option<Notice> {
+    let v = typed.unwrap_or("").trim();
+    let listed = listed_head(o, v);
+    let head = match &listed {
+        Some(h) => h.as_str(),
+        None => first_and_rest(o, v).map_or(v, |(first, _)| first),
+    };
     let default = o.default.is_some_and(|d| d.eq_ignore_ascii_case(head));
-    (o.not_applied && !default).then(|| not_applied_line(o))
-}
-
-/// The stderr line of an option iomark accepts but does not apply, under both
-/// personas (a [`FIO_STDERR`] line: said whatever `--notes`, never on stdout).
-pub fn not_applied_line(o: &FioOption) -> String {
-    format!(
-        "{FIO_STDERR}notice: option '{}' is accepted, but iomark does not apply it (the job runs as without it)",
-        o.name
-    )
-}
-
-/// A notice that starts with this is fio's own stderr line (the rest), printed under
-/// either persona: `args.rs` moves it to [`crate::job::fio::FioCommand::fio_stderr`].
-pub const FIO_STDERR: &str = "\u{1}fio-stderr:";
-
-/// Whether `line` (without [`FIO_STDERR`]) is a [`not_applied_line`]: said only when a
-/// job runs (not under `--parse-only`, where fio says nothing either).
-pub fn is_not_applied_line(line: &str) -> bool {
-    line.starts_with("notice: option '") && line.ends_with("(the job runs as without it)")
+    (o.not_applied && !default).then(|| Notice::not_applied(o.name))
 }
 
 /// fio 3.33's integer options with one value slot that still read a value of two parts
@@ -1177,7 +1172,7 @@ pub struct JobCtx<'a> {
     /// where it was written
     pub origin: &'a Origin,
     /// one-line remarks (each kept once)
-    pub notices: &'a mut Vec<String>,
+    pub notices: &'a mut Vec<Notice>,
 }
 
 impl JobCtx<'_> {
@@ -1227,6 +1222,7 @@ impl JobCtx<'_> {
     }
     /// Add a one-line remark once.
     pub fn notice(&mut self, n: String) {
+        let n = Notice::Note(n);
         if !self.notices.contains(&n) {
             self.notices.push(n);
         }
