@@ -267,8 +267,16 @@ fn bad_value(key: &str, value: &str) -> Option<Vec<String>> {
             "fio: failed parsing output-format".into(),
         ]);
     }
+    // an empty value: getopt's required argument missing, or (a flag, fio's
+    // FIO_OPT_STR_SET, whose value is optional) the parser's refusal of ""
     if value.is_empty() {
-        return Some(vec![format!("fio: option {key} requires an argument")]);
+        let flag = crate::job::fio::options::find(key)
+            .is_some_and(|o| o.arg == crate::job::fio::options::Arg::Flag);
+        return Some(vec![if flag {
+            format!("fio: failed parsing {key}=")
+        } else {
+            format!("fio: option {key} requires an argument")
+        }]);
     }
     // fio sets up no job at all for `numjobs=0` (its shared memory segment fails)
     if key == "numjobs" && units::fio_number(value, 1024).is_some_and(|n| n.n == 0) {

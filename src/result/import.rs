@@ -213,6 +213,13 @@ fn text_date_ms(line: &str) -> Option<u64> {
     }
 }
 
+/// The threads one JSON entry of a job stands for: its `numjobs` over the entries
+/// of that name (one per clone without group_reporting; one for all with it).
+fn threads_of_entry(numjobs: Option<String>, entries: u64) -> u64 {
+    let n: u64 = numjobs.and_then(|s| s.parse().ok()).unwrap_or(1);
+    (n / entries.max(1)).max(1)
+}
+
 fn truthy(s: &str) -> bool {
     matches!(s.trim(), "1" | "true" | "yes" | "on")
 }
@@ -225,6 +232,12 @@ fn from_json(v: &Value) -> Result<Vec<FioDir>, String> {
         .and_then(Value::as_array)
         .ok_or("fio JSON without a \"jobs\" array")?;
     let global = v.get("global options").and_then(Value::as_object);
+    // without group_reporting each of `numjobs` clones is an entry of its own
+    let clones = |name: &str| {
+        jobs.iter()
+            .filter(|j| j.get("jobname").and_then(Value::as_str).unwrap_or("job") == name)
+            .count() as u64
+    };
     let mut out = Vec::new();
     for j in jobs {
         let name = j.get("jobname").and_then(Value::as_str).unwrap_or("job");
@@ -267,7 +280,7 @@ fn from_json(v: &Value) -> Result<Vec<FioDir>, String> {
                     engine: opt("ioengine").unwrap_or_else(|| "psync".into()),
                     bs: fio_report_size(bs_txt.split('-').next().unwrap_or(bs_txt)).unwrap_or(4096),
                     iodepth: opt("iodepth").and_then(|s| s.parse().ok()).unwrap_or(1),
-                    jobs: opt("numjobs").and_then(|s| s.parse().ok()).unwrap_or(1),
+                    jobs: threads_of_entry(opt("numjobs"), clones(name)),
                     direct: Some(opt("direct").is_some_and(|s| truthy(&s))),
                     rw: opt("rw")
                         .or(opt("readwrite"))

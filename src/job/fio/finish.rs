@@ -17,7 +17,7 @@ pub(crate) fn finish_job(mut job: FioJob, cmd: &mut FioCommand) -> Result<(), Fi
     verify_never_starts(&mut job);
     verifying_reader_reads_once(&mut job);
     crate::job::fio::zone_keys::settle(&mut job)?;
-    if job.readonly && job.rw.writes() {
+    if job.readonly && (job.rw.writes() || job.rw.trims()) {
         return Err(FioError::ReadOnlyWrites(job.name.clone()));
     }
     validate(&job, cmd.job_setup_errors).map_err(|why| FioError::Job {

@@ -84,8 +84,12 @@ pub fn canonical(args: &[String]) -> Result<Vec<String>, FioError> {
     while i < args.len() {
         let a = &args[i];
         i += 1;
+        // getopt's end of options: fio reads what follows as job files
+        if a == "--" {
+            continue;
+        }
         let body = match a.strip_prefix("--").or_else(|| a.strip_prefix('-')) {
-            Some(b) if !b.is_empty() && a != "--" => b,
+            Some(b) if !b.is_empty() => b,
             _ => {
                 out.push(a.clone());
                 continue;
@@ -105,6 +109,20 @@ pub fn canonical(args: &[String]) -> Result<Vec<String>, FioError> {
             out.push(a.clone());
             continue;
         };
+        // fio 3.33 refuses a job option's empty value on its command line whatever the
+        // option (`--write_bw_log=`: `option write_bw_log requires an argument`), where a
+        // job file's `write_bw_log=` names the log after the job
+        if value.as_deref() == Some("")
+            && o.arg == Arg::Value
+            && matches!(o.apply, options::Apply::Job(_))
+        {
+            return Err(FioError::BadValue {
+                key: o.name.to_string(),
+                value: String::new(),
+                why: "a value is required".into(),
+                origin: crate::job::fio::ini::Origin::CommandLine,
+            });
+        }
         if single && value.is_none() && args.get(i).is_none() {
             if let Some(c) = key
                 .chars()
@@ -234,6 +252,12 @@ mod tests {
             ["--direct=--rw=write", "--write_iops_log=--bs=4k"]
         );
         assert_eq!(c(&["--direct", "job.fio"]).unwrap(), ["--direct=job.fio"]);
+        // an empty value of a job option is refused on the command line (fio's init.c)
+        let e = c(&["--name=x", "--write_bw_log="]).unwrap_err();
+        assert!(e.contains("'write_bw_log': a value is required"), "{e}");
+        assert_eq!(c(&["--time_based="]).unwrap(), ["--time_based="]);
+        // `--` ends the options (getopt): `fio -- job.fio`, a trailing `--`
+        assert_eq!(c(&["--", "job.fio", "--"]).unwrap(), ["job.fio"]);
         // and with no next word, getopt's refusal names the word as written
         let e = c(&["--name=x", "-direct"]).unwrap_err();
         assert!(e.contains("option '-direct' requires an argument"), "{e}");

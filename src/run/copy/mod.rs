@@ -289,7 +289,15 @@ fn method_phases(name: &str, t: &Timing, cache: String, resident: String) -> [Ph
     pw.cache = Some(cache.clone());
     // each call's latency, from the one recorder's accumulators
     let lat = |d: &crate::stats::job::DirStats| {
-        (d.ios > 0).then(|| crate::result::build::acc_latency(d.lat.clone()))
+        (d.ios > 0).then(|| {
+            let mut l = crate::result::build::acc_latency(d.lat.clone());
+            // a histogram bucket's value can lie past the calls' own extremes (p50 of
+            // one call above its max): the table says what the calls took
+            for v in l.percentiles_ns.values_mut() {
+                *v = (*v).clamp(l.min_ns, l.max_ns);
+            }
+            l
+        })
     };
     (pw.read_lat, pw.write_lat) = (lat(&t.calls.read), lat(&t.calls.write));
     pw.notes

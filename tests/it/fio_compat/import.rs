@@ -257,4 +257,17 @@ fn numjobs_fsync_rows_with_and_without_group_reporting() {
     let v = fio_both(t.path(), "apart", &base);
     assert_eq!(v["jobs"].as_array().unwrap().len(), 2);
     check_fsync_rows(t.path(), "apart", &v);
+    // each clone is one thread in both forms: the JSON's numjobs=2 is over its two
+    // entries, so compare finds no difference of threads between JSON and text
+    for pair in [["apart.json", "apart.txt"], ["grouped.json", "grouped.txt"]] {
+        let o = Iomark::new().dir(t.path()).arg("compare").args(pair).run();
+        assert_eq!(o.code, 0, "{}", o.stderr);
+        assert!(
+            !o.stdout.trim().is_empty()
+                && !o.stdout.contains(" thread (A:")
+                && !o.stdout.contains(" threads (A:"),
+            "{pair:?}: {}",
+            o.stdout
+        );
+    }
 }

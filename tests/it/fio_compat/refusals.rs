@@ -53,6 +53,13 @@ const CASES: &[(&[&str], i32, Want)] = &[
     (&["--bogus"], 1, Same),
     (&["-x"], 1, Same),
     (&["--readonly", "--rw=write"], 1, Same),
+    (&["--readonly", "--rw=trim"], 1, Same),
+    (&["--readonly", "--rw=randtrim"], 1, Same),
+    // an empty value: getopt's missing argument, a flag's failed parsing
+    (&["--write_bw_log="], 1, Same),
+    (&["--description="], 1, Same),
+    (&["--time_based="], 1, Same),
+    (&["--stonewall="], 1, Same),
     // a size below the smallest block size: fio's fixup refuses the job before its
     // files (fio's words after iomark's `job 'NAME': `)
     (&["--size=4k", "--bs=8k"], 1, Differs),

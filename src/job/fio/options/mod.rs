@@ -613,9 +613,10 @@ pub fn apply(
     let value = first_part.as_deref().or(value);
     let opt = find(&key);
     apply_found(opt, job, (key_raw, &key, origin), notices, value)?;
-    // fio 3.33 refuses a direction that writes as it reads it once `readonly` is set
+    // fio 3.33 refuses a direction that writes or trims (its write or trim bit) as it
+    // reads it once `readonly` is set
     // (a `readonly` given after it is the whole job's check, finish.rs)
-    if opt.is_some_and(|o| o.name == "rw") && job.readonly && job.rw.writes() {
+    if opt.is_some_and(|o| o.name == "rw") && job.readonly && (job.rw.writes() || job.rw.trims()) {
         return Err(FioError::ReadOnlyRw {
             job: job.name.clone(),
             value: typed.unwrap_or("").trim().to_string(),
