@@ -766,25 +766,9 @@ fn stonewall_and_wait_for_are_timed_as_waits() {
 /// The `compare --format=json` rows of `files` in `dir`: (test, metric) → the first
 /// column's value.
 fn compare_cells(dir: &Path, files: &[&str]) -> Vec<(String, String, Option<f64>)> {
-    let o = Iomark::new()
-        .dir(dir)
-        .arg("compare")
-        .args(files)
-        .arg("--format=json")
-        .run();
-    o.expect_code(0);
-    let j: Value = serde_json::from_str(&o.stdout).unwrap_or_else(|e| panic!("{e}\n{}", o.stdout));
-    j["rows"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| {
-            (
-                r["test"].as_str().unwrap().to_string(),
-                r["metric"].as_str().unwrap().to_string(),
-                r["values"][0].as_f64(),
-            )
-        })
+    compare_rows(dir, files)
+        .into_iter()
+        .map(|(t, m, v)| (t, m, v.first().copied().flatten()))
         .collect()
 }
 

@@ -98,13 +98,7 @@ fn copy_reports_every_method_and_consistent_json_phases() {
     let before = snapshot(src.path());
     let j = scratch();
     let jp = j.path().join("copy.json");
-    let a = Iomark::new()
-        .args(["copy", "--size=8M"])
-        .arg(format!("--json={}", jp.display()))
-        .arg(src.path())
-        .assert()
-        .success();
-    let out = String::from_utf8(a.get_output().stdout.clone()).unwrap();
+    let out = copy_8m(&jp, &[src.path()]);
     for label in ["buffered 128 KiB", "copy_file_range", "O_DIRECT 4 MiB"] {
         assert!(
             out.lines().any(|l| l.starts_with(label)),
@@ -170,13 +164,7 @@ fn copy_records_each_read_and_write_call_latency() {
     let src = user_dir();
     let j = scratch();
     let jp = j.path().join("copy.json");
-    let a = Iomark::new()
-        .args(["copy", "--size=8M"])
-        .arg(format!("--json={}", jp.display()))
-        .arg(src.path())
-        .assert()
-        .success();
-    let out = String::from_utf8(a.get_output().stdout.clone()).unwrap();
+    let out = copy_8m(&jp, &[src.path()]);
     assert!(out.contains("per call latency"), "{out}");
     let v = read_json(&jp);
     let u = |l: &Value, k: &str| l[k].as_u64().unwrap_or_else(|| panic!("{k}: {l}"));
@@ -715,14 +703,7 @@ fn copy_samples_src_disk_too_when_it_is_another() {
     let dst = scratch();
     let j = scratch();
     let jp = j.path().join("copy.json");
-    let a = Iomark::new()
-        .args(["copy", "--size=8M"])
-        .arg(format!("--json={}", jp.display()))
-        .arg(fs.dir())
-        .arg(dst.path())
-        .assert()
-        .success();
-    let out = String::from_utf8(a.get_output().stdout.clone()).unwrap();
+    let out = copy_8m(&jp, &[fs.dir(), dst.path()]);
     let loop_name = fs.dev().name();
     assert!(
         out.contains(&format!("  device {loop_name} (SRC")),
@@ -759,4 +740,15 @@ fn copy_samples_src_disk_too_when_it_is_another() {
         .map(|s| s["more_devices"][0]["written_bytes"].as_u64().unwrap())
         .sum();
     assert!(written >= SIZE, "SRC's disk wrote {written} bytes");
+}
+
+/// `iomark copy --size=8M --json=JP DIRS…`, which must succeed: its stdout.
+fn copy_8m(jp: &Path, dirs: &[&Path]) -> String {
+    let a = Iomark::new()
+        .args(["copy", "--size=8M"])
+        .arg(format!("--json={}", jp.display()))
+        .args(dirs)
+        .assert()
+        .success();
+    String::from_utf8(a.get_output().stdout.clone()).unwrap()
 }

@@ -119,35 +119,6 @@ fn fio_both(dir: &Path, name: &str, args: &[&str]) -> Value {
     serde_json::from_str(&json).unwrap()
 }
 
-/// `compare --format=json` of `files` in `dir`: (test, metric) → the columns' values.
-fn compare_rows(dir: &Path, files: &[&str]) -> Vec<(String, String, Vec<Option<f64>>)> {
-    let o = Iomark::new()
-        .dir(dir)
-        .arg("compare")
-        .args(files)
-        .arg("--format=json")
-        .run();
-    assert_eq!(o.code, 0, "{}", o.stderr);
-    let j: Value = serde_json::from_str(&o.stdout).unwrap_or_else(|e| panic!("{e}\n{}", o.stdout));
-    j["rows"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| {
-            (
-                r["test"].as_str().unwrap().to_string(),
-                r["metric"].as_str().unwrap().to_string(),
-                r["values"]
-                    .as_array()
-                    .unwrap()
-                    .iter()
-                    .map(Value::as_f64)
-                    .collect(),
-            )
-        })
-        .collect()
-}
-
 /// The fsync rows of every job of one fio run, imported from its JSON document (column
 /// A) and from its text report (column B), against fio's own figures of each job: the
 /// calls' mean and p99 from the JSON's `sync.lat_ns` (the text's are the same figures

@@ -101,3 +101,34 @@ pub fn chart_text(svg: &str) -> String {
         .collect::<Vec<_>>()
         .join(" ")
 }
+
+/// The rows of `iomark compare FILES --format=json` run in `dir`: (test, metric) → the
+/// columns' values.
+#[track_caller]
+pub fn compare_rows(dir: &Path, files: &[&str]) -> Vec<(String, String, Vec<Option<f64>>)> {
+    let o = super::Iomark::new()
+        .dir(dir)
+        .arg("compare")
+        .args(files)
+        .arg("--format=json")
+        .run();
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let j: Value = serde_json::from_str(&o.stdout).unwrap_or_else(|e| panic!("{e}\n{}", o.stdout));
+    j["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["test"].as_str().unwrap().to_string(),
+                r["metric"].as_str().unwrap().to_string(),
+                r["values"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(Value::as_f64)
+                    .collect(),
+            )
+        })
+        .collect()
+}
