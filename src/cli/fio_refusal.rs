@@ -80,6 +80,12 @@ pub(crate) fn fio_lines(e: &FioError, argv0: &str, raw: &[String]) -> Option<Vec
             Some(lines)
         }
         FioError::ReadOnlyRw { job, value, origin } => {
+            // a job not named yet (`--readonly --rw=write --name=x`) is C's NULL to fio
+            let job = if job.is_empty() {
+                "(null)"
+            } else {
+                job.as_str()
+            };
             let mut lines = vec![
                 format!("fio: job <{job}> has write or trim bit set, but fio is in read-only mode"),
                 "Correct format for offending option".to_string(),

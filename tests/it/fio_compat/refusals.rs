@@ -54,6 +54,11 @@ const CASES: &[(&[&str], i32, Want)] = &[
     (&["-x"], 1, Same),
     (&["--readonly", "--rw=write"], 1, Same),
     (&["--readonly", "--rw=trim"], 1, Same),
+    (
+        &["!", "--readonly", "--rw=write", "--name=x", "--size=1m"],
+        1,
+        Same,
+    ),
     (&["--readonly", "--rw=randtrim"], 1, Same),
     // an empty value: getopt's missing argument, a flag's failed parsing
     (&["--write_bw_log="], 1, Same),
