@@ -42,9 +42,10 @@ fn rate_limited_job_has_fios_bw_and_iops_samples() {
     let (bmin, bmax) = (r["bw_min"].as_u64().unwrap(), r["bw_max"].as_u64().unwrap());
     assert!(bmin as f64 <= bm && bm <= bmax as f64, "{r}");
     assert!(as_f64(&r["bw_dev"]) >= 0.0 && as_f64(&r["iops_stddev"]) >= 0.0);
-    // one job: its mean sample against the group's bandwidth (KiB/s), ≈ 100 %
-    let agg_kib = (r["bw_bytes"].as_u64().unwrap() / 1024) as f64;
-    let want = (bm * 100.0 / agg_kib).min(100.0);
+    // one job: its mean sample, truncated to an integer as fio's `int`, against the
+    // group's bandwidth in KiB/s as a double (fio's convert_agg_kbytes_percent), ≈ 100 %
+    let agg_kib = r["bw_bytes"].as_u64().unwrap() as f64 / 1024.0;
+    let want = (bm.trunc() * 100.0 / agg_kib).min(100.0);
     assert!((as_f64(&r["bw_agg"]) - want).abs() < 1e-6, "{r}");
     assert!(as_f64(&r["bw_agg"]) > 85.0, "{r}");
     // no writes: no samples, all zero (fio)
