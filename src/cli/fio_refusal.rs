@@ -79,29 +79,7 @@ pub(crate) fn fio_lines(e: &FioError, argv0: &str, raw: &[String]) -> Option<Vec
             lines.extend(fio333::did_you_mean_cmdline(&word).map(|m| format!("Did you mean {m}?")));
             Some(lines)
         }
-        FioError::ReadOnlyRw { job, value, origin } => {
-            // a job not named yet (`--readonly --rw=write --name=x`) is C's NULL to fio
-            let job = if job.is_empty() {
-                "(null)"
-            } else {
-                job.as_str()
-            };
-            let mut lines = vec![
-                format!("fio: job <{job}> has write or trim bit set, but fio is in read-only mode"),
-                "Correct format for offending option".to_string(),
-            ];
-            let help = crate::job::fio::cmdhelp::shown_of("rw").unwrap_or_default();
-            lines.extend(
-                help.lines()
-                    .take_while(|l| !l.contains("valid values:"))
-                    .map(str::to_string),
-            );
-            lines.push(format!("fio: failed parsing rw={value}"));
-            if matches!(origin, Origin::File { .. }) {
-                lines.push(format!("fio: job {job} dropped"));
-            }
-            Some(lines)
-        }
+        FioError::ReadOnlyRw { job, value, origin } => Some(read_only_rw(job, value, origin)),
         FioError::ReadOnlyWrites(_) => Some(vec![
             "fio: trim and write operations are not allowed with the --readonly parameter.".into(),
         ]),
@@ -239,6 +217,28 @@ fn names_no_listed_value(key: &str, value: &str) -> bool {
 
 /// getopt's line for an option word fio does not know, then fio's own (the same words)
 /// and its guess, if it has one close enough (`Did you mean bs?`).
+/// fio's lines for a direction that writes or trims under `--readonly`: its refusal,
+/// the `rw` option's help, `failed parsing`, and in a job file the job dropped.
+fn read_only_rw(job: &str, value: &str, origin: &Origin) -> Vec<String> {
+    // a job not named yet (`--readonly --rw=write --name=x`) is C's NULL to fio
+    let job = if job.is_empty() { "(null)" } else { job };
+    let mut lines = vec![
+        format!("fio: job <{job}> has write or trim bit set, but fio is in read-only mode"),
+        "Correct format for offending option".to_string(),
+    ];
+    let help = crate::job::fio::cmdhelp::shown_of("rw").unwrap_or_default();
+    lines.extend(
+        help.lines()
+            .take_while(|l| !l.contains("valid values:"))
+            .map(str::to_string),
+    );
+    lines.push(format!("fio: failed parsing rw={value}"));
+    if matches!(origin, Origin::File { .. }) {
+        lines.push(format!("fio: job {job} dropped"));
+    }
+    lines
+}
+
 fn unrecognized(argv0: &str, word: &str) -> Vec<String> {
     let line = format!("{argv0}: unrecognized option '{word}'");
     let mut lines = vec![line.clone(), line];

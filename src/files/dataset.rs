@@ -513,10 +513,15 @@ impl Prealloc {
         })
     }
 
-    /// Preallocate `file` over `[0, size)`. Errors: the step that failed (`fallocate`
-    /// under `keep`, `ftruncate` under `truncate`, as fio's job errors name them);
-    /// `native` falls back to nothing and `posix` prints its failure, as fio's do.
-    fn apply(self, file: &File, size: u64) -> Result<(), (&'static str, std::io::Error)> {
+    /// Preallocate `file` over `[0, size)`. `Ok(Some(e))`: `posix` failed and the layout
+    /// goes on (the front end says so, fio's `posix_fallocate fails`); `native` falls
+    /// back to nothing silently, as fio's. Errors: the step that failed (`fallocate`
+    /// under `keep`, `ftruncate` under `truncate`, as fio's job errors name them).
+    fn apply(
+        self,
+        file: &File,
+        size: u64,
+    ) -> Result<Option<std::io::Error>, (&'static str, std::io::Error)> {
         let fd = file.as_raw_fd();
         let len = size as libc::off_t;
         let fallocate = |mode| {
@@ -528,25 +533,23 @@ impl Prealloc {
             }
         };
         match self {
-            Prealloc::None => Ok(()),
+            Prealloc::None => Ok(None),
             Prealloc::Native => {
                 let _unsupported_is_no_preallocation = fallocate(0);
-                Ok(())
+                Ok(None)
             }
             Prealloc::Posix => {
                 // SAFETY: posix_fallocate on the descriptor the layout holds open.
                 let r = unsafe { libc::posix_fallocate(fd, 0, len) };
-                if r > 0 {
-                    let e = std::io::Error::from_raw_os_error(r);
-                    eprintln!(
-                        "fio: posix_fallocate fails: {}",
-                        crate::util::errno::describe(&e)
-                    );
-                }
-                Ok(())
+                Ok((r > 0).then(|| std::io::Error::from_raw_os_error(r)))
             }
-            Prealloc::Keep => fallocate(libc::FALLOC_FL_KEEP_SIZE).map_err(|e| ("fallocate", e)),
-            Prealloc::Truncate => file.set_len(size).map_err(|e| ("ftruncate", e)),
+            Prealloc::Keep => fallocate(libc::FALLOC_FL_KEEP_SIZE)
+                .map(|()| None)
+                .map_err(|e| ("fallocate", e)),
+            Prealloc::Truncate => file
+                .set_len(size)
+                .map(|()| None)
+                .map_err(|e| ("ftruncate", e)),
         }
     }
 }
@@ -589,7 +592,8 @@ pub fn layout(
         }
         let mut file = open_for_layout(f).map_err(|e| io("create", e))?;
         if let Some(p) = prealloc.filter(|_| f.size > have) {
-            p.apply(&file, f.size).map_err(|(op, e)| io(op, e))?;
+            let failed = p.apply(&file, f.size).map_err(|(op, e)| io(op, e))?;
+            out.prealloc_failed.extend(failed);
         }
         if fill {
             let mut buf = vec![0u8; LAYOUT_CHUNK];
@@ -647,6 +651,8 @@ pub struct LaidOut {
     pub files: u32,
     /// their sizes added up, bytes
     pub bytes: u64,
+    /// `fallocate=posix` failures the layout went on after, one per file
+    pub prealloc_failed: Vec<std::io::Error>,
 }
 
 impl LaidOut {
@@ -837,9 +843,9 @@ mod tests {
     fn fio_layout_line_has_fio_s_wording() {
         let l = |files, bytes| {
             LaidOut {
-                notes: vec![],
                 files,
                 bytes,
+                ..LaidOut::default()
             }
             .fio_line("a")
         };

@@ -679,6 +679,12 @@ fn lay_out_job(
             let prealloc =
                 dataset::Prealloc::parse(&j.more.fallocate).filter(|_| !j.more.x.fill_device);
             let laid = dataset::layout(&p.files, fill, prealloc, j.more.x.create_fsync)?;
+            for e in &laid.prealloc_failed {
+                eprintln!(
+                    "fio: posix_fallocate fails: {}",
+                    crate::util::errno::describe(e)
+                );
+            }
             lines.extend(laid.fio_line(&j.name));
             for m in laid.notes {
                 note(format!("{}: {m}", j.name));
