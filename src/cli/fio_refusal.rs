@@ -16,6 +16,20 @@ pub(crate) const FIO_REFUSED: i32 = 1;
 /// option" line would be wrong for them (iomark's own line names the option).
 const FIO_KEYS_NOT_RUN: &[&str] = &["hugepage-size"];
 
+/// The engines `--enghelp` lists: fio 3.33's built-in ones that iomark runs (fio's
+/// aliases such as `sync` and `pvsync` among them), in fio's order, then iomark's others
+/// (dircreate, page_fault, …) in the registry's order.
+pub(crate) fn enghelp_names() -> Vec<&'static str> {
+    let runs = |n: &str| crate::job::fio::EngineKind::parse(n).is_some();
+    let mut names: Vec<&'static str> = FIO_ENGINES.iter().copied().filter(|n| runs(n)).collect();
+    for k in crate::util::engines::KINDS {
+        if !names.contains(&k.name()) {
+            names.push(k.name());
+        }
+    }
+    names
+}
+
 /// fio 3.33's built-in engines (`fio --enghelp`): one of them that iomark does not run
 /// is no "not loadable" engine to fio.
 const FIO_ENGINES: &[&str] = &[

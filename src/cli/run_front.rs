@@ -222,7 +222,7 @@ fn cmdhelp(key: &str, persona: Persona) -> Exit {
 fn enghelp(v: Option<&str>, persona: Persona) -> Exit {
     let Some(v) = v.filter(|v| !v.is_empty()) else {
         let mut s = String::from("Available IO engines:\n");
-        for name in crate::run::fio::tools::engine_names() {
+        for name in super::fio_refusal::enghelp_names() {
             s += &format!("\t{name}\n");
         }
         crate::out!("{s}");

@@ -85,7 +85,10 @@ pub enum FioError {
         origin: Origin,
     },
     /// an engine iomark does not implement
-    #[error("{origin}: ioengine '{engine}' is not supported by iomark (supported: psync, sync, pvsync, io_uring, libaio, posixaio, mmap, null)")]
+    #[error(
+        "{origin}: ioengine '{engine}' is not supported by iomark (supported: {})",
+        supported_engines()
+    )]
     UnsupportedEngine {
         /// the engine as written
         engine: String,
@@ -174,6 +177,16 @@ pub enum FioError {
     /// missing. Under the fio persona fio's usage answers it (cli/run_front.rs `no_jobs`)
     #[error("command line: {0}")]
     NoJobs(String),
+}
+
+/// The words `ioengine=` accepts, as the refusal of another one lists them (the
+/// registry's engines and fio's aliases, in the order `--cmdhelp=ioengine` shows).
+fn supported_engines() -> String {
+    let words: Vec<&str> = crate::util::engines::ENGINE_WORDS
+        .iter()
+        .map(|w| w.0)
+        .collect();
+    words.join(", ")
 }
 
 /// Engine chosen by `ioengine=` (aliases resolved): the one list of engines

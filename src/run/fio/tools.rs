@@ -1,18 +1,10 @@
 //! fio's one-shot tools under iomark's own pieces: `--crctest` times iomark's verify
 //! checksums (fio's output lines), `--cpuclock-test` checks that the clock iomark times
 //! with never goes back between CPUs, `--idle-prof=calibrate` times the unit of work the
-//! idle profiler counts, and the engine list of `--enghelp`.
+//! idle profiler counts. (`--enghelp`'s engine list is the fio front end's, cli/fio_refusal.rs.)
 
 use crate::job::fio::keys_verify::VerifyKind;
 use std::time::Instant;
-
-/// The engines of the registry, in the order listed to users.
-pub fn engine_names() -> Vec<&'static str> {
-    crate::engine::registry::KINDS
-        .iter()
-        .map(|k| k.name())
-        .collect()
-}
 
 /// The checksums `--crctest` times: those verify writes, in fio's order (fio's murmur3,
 /// jhash and fnv are no verify checksums and are not listed).

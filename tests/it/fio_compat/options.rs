@@ -383,3 +383,64 @@ fn enghelp_of_each_engine_is_fios() {
     assert!(compared >= 12, "fio loaded {compared} of iomark's engines");
     assert!(differ.is_empty(), "{}", differ.join("\n"));
 }
+
+/// `--enghelp` under the fio persona lists, in fio 3.33's order (read from the installed
+/// fio at test time), every engine of fio's list that iomark runs — fio's aliases
+/// `sync` and `pvsync` among them — and each such name is accepted as `ioengine=`;
+/// fio's engines iomark refuses are left out, and iomark's own (newer than 3.33) come
+/// after fio's.
+#[test]
+fn enghelp_lists_the_engines_iomark_runs_in_fios_order() {
+    if !need_fio("enghelp_lists_the_engines_iomark_runs_in_fios_order") {
+        return;
+    }
+    let d = scratch();
+    let names = |o: &Out| -> Vec<String> {
+        assert_eq!(o.code, 0, "{}", o.dump());
+        let mut l = o.stdout.lines();
+        assert_eq!(l.next(), Some("Available IO engines:"));
+        l.map(|n| n.strip_prefix('\t').unwrap_or(n).to_string())
+            .collect()
+    };
+    let fio = names(&fio_cmd().arg("--enghelp").run());
+    let ours = names(&as_fio(d.path()).arg("--enghelp").run());
+    // an engine iomark refuses is refused by name; cpuio, net and exec pass that
+    // check and then ask for their own options
+    let runs = |n: &str| {
+        let ioengine = format!("--ioengine={n}");
+        let o = as_fio(d.path())
+            .args(["--parse-only", "--name=a", "--size=1m", &ioengine])
+            .run();
+        o.code == 0
+            || !(o.stderr.contains("is not supported by iomark")
+                || o.stderr.contains("not loadable"))
+    };
+    let expected: Vec<String> = fio.iter().filter(|n| runs(n)).cloned().collect();
+    for n in [
+        "sync", "psync", "pvsync", "libaio", "io_uring", "null", "cpuio",
+    ] {
+        assert!(expected.iter().any(|e| e == n), "{n} not run: {expected:?}");
+    }
+    assert_eq!(
+        ours.get(..expected.len()),
+        Some(&expected[..]),
+        "fio's: {fio:?}"
+    );
+    let refused = as_fio(d.path())
+        .args(["--parse-only", "--name=a", "--ioengine=vsync"])
+        .run();
+    // the refusal names every engine the listing has
+    for n in &ours {
+        assert!(
+            refused.stderr.contains(n.as_str()),
+            "{n}: {}",
+            refused.stderr
+        );
+    }
+    for n in &ours[expected.len()..] {
+        assert!(
+            !fio.contains(n) && runs(n),
+            "{n} after fio's list: {ours:?}"
+        );
+    }
+}
