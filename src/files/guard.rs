@@ -77,19 +77,24 @@ pub enum GuardError {
     /// an open with write access of a device the guard has not checked
     #[error("{}: refusing to open a block device for writing without the device safety check", .0.display())]
     Unchecked(PathBuf),
+    /// a write to a block device while the test hook gives the sampler a recorded
+    /// machine: that machine's view is not this one's, so the hook's runs write files only
+    #[error("{}: refusing to write to a block device while {} is set (a test hook: the run's samples read a recorded machine, and its writes go to files only)", .0.display(), crate::probe::TEST_ROOT_ENV)]
+    UnderTestRoot(PathBuf),
 }
 
 impl GuardError {
-    /// Exit code (DESIGN.md): 3 for a refused device, 2 for a bad override or readonly
-    /// conflict (the user's own options contradict each other).
+    /// Exit code (DESIGN.md): 3 for a refused device, 2 for a bad override, a readonly
+    /// conflict (the user's own options contradict each other) or a device write under
+    /// the test hook.
     pub fn exit_code(&self) -> i32 {
         match self {
             GuardError::Refused { .. } | GuardError::Unchecked(_) => {
                 crate::util::error::exit::ENVIRONMENT
             }
-            GuardError::ReadOnly(_) | GuardError::BadOverride { .. } => {
-                crate::util::error::exit::INVALID
-            }
+            GuardError::ReadOnly(_)
+            | GuardError::BadOverride { .. }
+            | GuardError::UnderTestRoot(_) => crate::util::error::exit::INVALID,
         }
     }
 }
@@ -120,7 +125,8 @@ fn approve(rdev: u64) {
 /// Check that `path` may be written under `policy`. Regular files (and paths that do not
 /// exist yet) pass unless `readonly`; a block device passes only when nothing in use or
 /// holding data is found on it, or when the policy names that exact device. sysfs and
-/// procfs are read through [`Root::default`] (the live machine).
+/// procfs are read through [`Root::default`] (the live machine). No block device is
+/// written while the test hook `IOMARK_TEST_PROBE_ROOT` is set, whatever the policy.
 pub fn check_write(path: &Path, policy: &WritePolicy) -> Result<(), GuardError> {
     if policy.readonly {
         return Err(GuardError::ReadOnly(path.to_path_buf()));
@@ -143,6 +149,9 @@ pub fn check_write(path: &Path, policy: &WritePolicy) -> Result<(), GuardError> 
     let Some(rdev) = block_rdev(path) else {
         return Ok(());
     };
+    if !matches!(crate::probe::test_root(), Ok(None)) {
+        return Err(GuardError::UnderTestRoot(path.to_path_buf()));
+    }
     decide(
         &Root::default(),
         path,

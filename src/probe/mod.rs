@@ -4,7 +4,8 @@
 //! clock source all ask a `Root`). [`Root::read`] and [`sysroot::Sys`] resolve symlinks
 //! inside the root; on the live machine they open the path directly (as cheap as a bare
 //! read). Here: MemTotal, the sysfs directory of the block device behind a path, and its
-//! I/O counters; the diagnosis modules below read the rest.
+//! I/O counters, and the test hook that gives a run's sampler a recorded machine
+//! ([`Root::of_samples`]); the diagnosis modules below read the rest.
 
 pub mod blockdev;
 pub mod ceiling;
@@ -137,6 +138,41 @@ impl Root {
     }
 }
 
+/// The test hook that points a run's sampler at a recorded machine (docs/testing.md,
+/// "A recorded machine under a run"); never set for a measurement.
+pub const TEST_ROOT_ENV: &str = "IOMARK_TEST_PROBE_ROOT";
+
+/// The recorded machine [`TEST_ROOT_ENV`] names: `Ok(None)` when it is unset or empty
+/// (the live machine); an error unless it is the absolute path of a directory other
+/// than `/` (the hook is honoured only for a root given explicitly).
+pub fn test_root() -> Result<Option<Root>, String> {
+    test_root_of(std::env::var_os(TEST_ROOT_ENV))
+}
+
+/// [`test_root`] of the variable's value `v`.
+fn test_root_of(v: Option<std::ffi::OsString>) -> Result<Option<Root>, String> {
+    let Some(p) = v.filter(|v| !v.is_empty()).map(PathBuf::from) else {
+        return Ok(None);
+    };
+    if !p.is_absolute() || p == Path::new("/") || !p.is_dir() {
+        return Err(format!(
+            "{TEST_ROOT_ENV}={}: not a recorded machine (accepted: the absolute path of a directory standing for /, not / itself; a test hook, never set for a measurement)",
+            p.display()
+        ));
+    }
+    Ok(Some(Root(p)))
+}
+
+impl Root {
+    /// The root a run's sampler reads the device, its temperature and the CPUs' clock
+    /// through: the live machine, or the recorded one of the test hook
+    /// [`TEST_ROOT_ENV`]. Nothing else reads through it: the write guard, the layout,
+    /// the target's diagnosis and the device view stay on the live machine.
+    pub fn of_samples() -> Root {
+        test_root().ok().flatten().unwrap_or_default()
+    }
+}
+
 /// `(major, minor)` of a `dev_t` (glibc's `gnu_dev_major/minor` split).
 pub fn split_dev(d: u64) -> (u64, u64) {
     let major = ((d >> 8) & 0xfff) | ((d >> 32) & !0xfff);
@@ -259,6 +295,26 @@ pub(crate) mod tests {
         assert_eq!(r.block_dir((8, 2)), None);
         assert!(!r.is_live());
         assert!(Root::default().is_live());
+    }
+
+    /// The test hook's root: unset or empty is the live machine; an absolute directory
+    /// other than `/` is the recorded machine; anything else is refused with the
+    /// variable's name.
+    #[test]
+    fn the_test_root_is_honoured_only_for_an_explicit_directory() {
+        let d = tempfile::tempdir().unwrap();
+        let of = |v: &str| test_root_of(Some(v.into()));
+        assert!(matches!(test_root_of(None), Ok(None)));
+        assert!(matches!(of(""), Ok(None)));
+        let r = of(d.path().to_str().unwrap()).unwrap().unwrap();
+        assert_eq!(r.0, d.path());
+        assert!(!r.is_live());
+        let file = d.path().join("f");
+        std::fs::write(&file, "").unwrap();
+        for bad in ["/", "relative/dir", file.to_str().unwrap(), "/no/such/dir"] {
+            let e = of(bad).unwrap_err();
+            assert!(e.starts_with(&format!("{TEST_ROOT_ENV}={bad}: ")), "{e}");
+        }
     }
 
     #[test]

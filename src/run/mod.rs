@@ -22,12 +22,15 @@ pub fn clock() -> crate::stats::clock::Clock {
 }
 
 /// What every run needs set up once at process start: the test-only fault plan
-/// (`IOMARK_FAULT`, engine/fault.rs); a malformed plan is refused with exit 2.
+/// (`IOMARK_FAULT`, engine/fault.rs) and the test-only recorded machine of the sampler
+/// (`IOMARK_TEST_PROBE_ROOT`, [`crate::probe::test_root`]); a malformed value of either
+/// is refused with exit 2.
 pub fn init() -> Result<(), crate::util::error::Error> {
     // every command handles the stop signals from its start (src/run/signals.rs)
     signals::Signals::install();
-    crate::engine::fault::init()
-        .map_err(|e| crate::util::error::Error::new(crate::util::error::exit::INVALID, e))
+    let invalid = |e: String| crate::util::error::Error::new(crate::util::error::exit::INVALID, e);
+    crate::engine::fault::init().map_err(invalid)?;
+    crate::probe::test_root().map(drop).map_err(invalid)
 }
 
 #[cfg(test)]

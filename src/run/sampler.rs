@@ -7,7 +7,9 @@
 //!
 //! It adds nothing to the I/O path beyond the live counters, and it is independent of
 //! sysbench's `--report-interval` lines (which take and reset their own interval
-//! counters). The probes read sysfs only through `probe/` and a [`Root`]. A live view
+//! counters). The probes read sysfs only through `probe/` and a [`Root`]: the live
+//! machine's, or under the test hook `IOMARK_TEST_PROBE_ROOT` a recorded machine's
+//! ([`Root::of_samples`]), whose sensor a test can heat while the run goes on. A live view
 //! on a terminal (`fileio --progress`, `mark`'s bar) reads the last sample's rates
 //! from a shared [`LiveRates`] the sampler overwrites at every sample. Where the
 //! recorder is readable while the run goes on (fileio and mark: each thread's
@@ -462,7 +464,7 @@ impl Background {
     /// The sampler of a command without a time limit (`copy`, `tree`) from `t0`: the
     /// counters `counts` and the disk under `path`, every [`period_for`]`(0)`.
     pub fn of_path(t0: Instant, path: &Path, counts: &Arc<IoCounts>) -> Option<Background> {
-        let probes = Probes::new(&Root::default(), &[path.to_path_buf()]);
+        let probes = Probes::new(&Root::of_samples(), &[path.to_path_buf()]);
         let s = Sampler::new(t0, period_for(0)).with_probes(probes);
         Background::start(s, counts.clone())
     }
@@ -475,7 +477,7 @@ impl Background {
         paths: &[(&str, &Path)],
         counts: &Arc<IoCounts>,
     ) -> Option<Background> {
-        let probes = Probes::of_roles(&Root::default(), paths);
+        let probes = Probes::of_roles(&Root::of_samples(), paths);
         let s = Sampler::new(t0, period_for(0)).with_probes(probes);
         Background::start(s, counts.clone())
     }

@@ -206,7 +206,7 @@ fn sampler(cmd: &FioCommand, t0: std::time::Instant) -> Option<crate::run::sampl
         .filter(|j| !j.engine.caps().no_io)
         .flat_map(disk::job_paths)
         .collect();
-    let probes = Probes::new(&crate::probe::Root::default(), &paths);
+    let probes = Probes::new(&crate::probe::Root::of_samples(), &paths);
     Some(Sampler::new(t0, period_for(limit)).with_probes(probes))
 }
 

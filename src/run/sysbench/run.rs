@@ -524,7 +524,7 @@ fn schedule(
         let mut smp = Sampler::new(start, crate::run::sampler::period_for(job.time_limit));
         if job.samples {
             let dir = std::slice::from_ref(&job.dir);
-            smp = smp.with_probes(crate::run::sampler::Probes::new(&Root::default(), dir));
+            smp = smp.with_probes(crate::run::sampler::Probes::new(&Root::of_samples(), dir));
         }
         if let Some(l) = &ran.live {
             l.clear();

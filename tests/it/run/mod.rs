@@ -14,6 +14,7 @@ mod nodata;
 mod one_worker;
 mod output_format;
 mod over_time;
+mod over_time_thermal;
 mod passes;
 mod pipe_outputs;
 mod replay;

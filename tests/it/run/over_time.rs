@@ -69,7 +69,7 @@ fn writer(dir: &std::path::Path, lo: &LoopDev, secs: u32) -> Iomark {
 }
 
 /// The findings with id `id` in a result.
-fn findings<'a>(v: &'a Value, id: &str) -> Vec<&'a Value> {
+pub(super) fn findings<'a>(v: &'a Value, id: &str) -> Vec<&'a Value> {
     v["series"]["findings"]
         .as_array()
         .map(|a| a.iter().filter(|f| f["id"] == id).collect())
@@ -95,7 +95,7 @@ fn assert_cliff_at(v: &Value, f: &Value, n: u64) {
 }
 
 /// The moment the run's own samples had written `bytes` (linear inside the sample).
-fn moment_of(v: &Value, bytes: u64) -> f64 {
+pub(super) fn moment_of(v: &Value, bytes: u64) -> f64 {
     let mut done = 0u64;
     for s in v["series"]["samples"].as_array().unwrap() {
         let w = s["written_bytes"].as_u64().unwrap();

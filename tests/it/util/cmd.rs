@@ -165,10 +165,12 @@ pub fn default_stop_signals(cmd: &mut Command) {
 }
 
 impl Iomark {
-    /// `iomark` with the test's working directory and without `IOMARK_FAULT`.
+    /// `iomark` with the test's working directory, without `IOMARK_FAULT` and without
+    /// `IOMARK_TEST_PROBE_ROOT` (test hooks a test sets itself).
     pub fn new() -> Iomark {
         let mut cmd = Command::new(BIN);
         cmd.env_remove("IOMARK_FAULT");
+        cmd.env_remove("IOMARK_TEST_PROBE_ROOT");
         default_stop_signals(&mut cmd);
         Iomark {
             cmd,
