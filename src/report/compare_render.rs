@@ -4,6 +4,7 @@
 //! significant figures below 0.1, `<0.000001x` below one in a million), `-` for missing.
 
 use super::compare::{letter, Comparison, Group, Row};
+use super::md_escape;
 use crate::report::{ReportError, Reporter};
 use crate::result::truth::{MEMORY_LEGEND, MEMORY_MARK};
 use crate::result::RunResult;
@@ -238,38 +239,14 @@ fn csv(c: &Comparison, mut header: Vec<String>, body: &[Vec<String>]) -> String 
     out
 }
 
-/// A cell or a legend line of compare's markdown as text, never markup: `&`, `<`, `>` as
-/// entities (a job named `<script>` stays text in a rendered post), `|` and `\\`
-/// escaped (the row keeps its columns), and a first character that would start markup
-/// (`#`, `*`, `_`, `` ` ``, `~`, `[`, `!`, or `-`, `+`, `=` before a space) escaped;
-/// anything else (`-5`, `a=b`, `-`) as it is. Control characters are already visible
-/// (report/compare.rs).
-fn md_text(s: &str) -> String {
-    let mut o = String::with_capacity(s.len());
-    let lead = s.chars().next().is_some_and(|c| match c {
-        '#' | '*' | '_' | '`' | '~' | '[' | '!' => true,
-        '-' | '+' | '=' => s[1..].starts_with(' '),
-        _ => false,
-    });
-    if lead {
-        o.push('\\');
-    }
-    for c in s.chars() {
-        match c {
-            '|' => o.push_str("\\|"),
-            '\\' => o.push_str("\\\\"),
-            c => super::escape::push_text(&mut o, c),
-        }
-    }
-    o
-}
-
+/// compare's GitHub markdown: the legend as a list, the table (each cell text, never
+/// markup, report/md_escape.rs: its `|` escaped, so the row keeps its columns), the foot.
 fn markdown(c: &Comparison, header: &[String], body: &[Vec<String>], foot: &str) -> String {
     let mut out = legend(c)
         .lines()
         .map(|l| match l.strip_prefix("    ") {
-            Some(sub) => format!("  - {}\n", md_text(sub)),
-            None => format!("- {}\n", md_text(l)),
+            Some(sub) => format!("  - {}\n", md_escape::line(sub)),
+            None => format!("- {}\n", md_escape::line(l)),
         })
         .collect::<String>()
         + "\n";
@@ -289,7 +266,10 @@ fn markdown(c: &Comparison, header: &[String], body: &[Vec<String>], foot: &str)
     for b in body {
         out += &format!(
             "| {} |\n",
-            b.iter().map(|s| md_text(s)).collect::<Vec<_>>().join(" | ")
+            b.iter()
+                .map(|s| md_escape::text(s))
+                .collect::<Vec<_>>()
+                .join(" | ")
         );
     }
     out + "\n" + foot
@@ -371,12 +351,24 @@ fn warnings_legend(c: &Comparison, f: Format) -> String {
     if notes.is_empty() {
         return String::new();
     }
-    let bullet = if f == Format::Markdown { "- " } else { "  " };
     let mut out = "\nWarnings:\n".to_string();
     for n in notes {
-        out += &format!("{bullet}{}: {}: {}\n", n.columns.join(", "), n.id, n.text);
+        out += &foot_item(
+            f,
+            &format!("{}: {}: {}", n.columns.join(", "), n.id, n.text),
+        );
     }
     out
+}
+
+/// One item of a list under the table: indented (table), a list item of markdown text
+/// (its names and paths never markup, report/md_escape.rs).
+fn foot_item(f: Format, text: &str) -> String {
+    if f == Format::Markdown {
+        format!("- {}\n", md_escape::line(text))
+    } else {
+        format!("  {text}\n")
+    }
 }
 
 /// The findings against the results history, one sentence each, under the table
@@ -385,10 +377,9 @@ fn findings(c: &Comparison, f: Format) -> String {
     if c.history.is_empty() {
         return String::new();
     }
-    let bullet = if f == Format::Markdown { "- " } else { "  " };
     let mut out = "\nFindings against the earlier kept runs of this device and test:\n".to_string();
     for w in &c.history {
-        out += &format!("{bullet}{}: {}\n", w.id, w.message);
+        out += &foot_item(f, &format!("{}: {}", w.id, w.message));
     }
     out
 }
@@ -458,8 +449,37 @@ mod tests {
         assert_eq!(ratio(Some(f64::INFINITY)), "-");
     }
 
+    /// compare's markdown of results labelled with each hostile name of md_escape.rs
+    /// `HOSTILE`: the legend's label (inside its line) and a "jobs differ" cell are the
+    /// table's text, an item under the table starting with the name its line-start form;
+    /// a cell's `-` (missing) and figures stay as they are.
     #[test]
-    fn markdown_escapes_only_what_a_table_needs() {
+    fn markdown_cells_and_legend_are_escaped_as_the_one_table_says() {
+        let r = crate::report::copy_result_warned("m");
+        for (name, inside, start) in md_escape::HOSTILE {
+            let mut c = super::super::compare::compare(
+                std::slice::from_ref(&r),
+                &[name.to_string()],
+                &["f.json".to_string()],
+            );
+            c.rows[0].differences = vec![name.to_string()];
+            c.history = vec![crate::result::Warning {
+                id: "i".into(),
+                message: name.into(),
+            }];
+            let md = render(&c, Format::Markdown);
+            assert!(
+                md.starts_with(&format!("- A = {inside} (f.json, ")),
+                "{name:?}: {md}"
+            );
+            let row = md
+                .lines()
+                .find(|l| l.starts_with("| ") && l.ends_with(&format!(" | {inside} |")));
+            assert!(row.is_some(), "{name:?}: {md}");
+            assert!(md.contains(&format!("\n- i: {inside}\n")), "{name:?}: {md}");
+            // an item under the table that starts with the name
+            assert_eq!(foot_item(Format::Markdown, name), format!("- {start}\n"));
+        }
         for plain in [
             "-",
             "-5",
@@ -468,14 +488,8 @@ mod tests {
             "RND4K Q1T1 read",
             "A: QD 4 (B: 1)",
         ] {
-            assert_eq!(md_text(plain), plain);
+            assert_eq!(md_escape::text(plain), plain);
         }
-        assert_eq!(md_text("a|b"), "a\\|b");
-        assert_eq!(md_text("a\\b"), "a\\\\b");
-        assert_eq!(md_text("<b>&"), "&lt;b&gt;&amp;");
-        assert_eq!(md_text("# big"), "\\# big");
-        assert_eq!(md_text("- item"), "\\- item");
-        assert_eq!(md_text("*x*"), "\\*x*");
     }
 
     #[test]

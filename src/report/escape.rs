@@ -2,8 +2,8 @@
 //! markup: the characters HTML reads as markup (`&`, `<`, `>`) written as entities, so a
 //! job named `<script>` stays text. Markdown passes HTML through, so its writers use the
 //! same entities and add their own escapes around them: the HTML page (report/html.rs)
-//! also the quotes of an attribute value, the Markdown report (report/markdown.rs) and
-//! compare's Markdown table (report/compare_render.rs) their backslash escapes.
+//! also the quotes of an attribute value, Markdown its backslash escapes and line-start
+//! rules (report/md_escape.rs, the one Markdown escaper of both Markdown writers).
 
 /// The characters markup reads, each with the entity that writes it as text.
 pub const MARKUP: [(char, &str); 3] = [('&', "&amp;"), ('<', "&lt;"), ('>', "&gt;")];

@@ -7,10 +7,12 @@
 //! of fewer columns when it is wider, a long test name in a cell is shortened with a
 //! numbered note holding it whole, and the "jobs differ" call-outs are a list under
 //! the table. Every name — job, label, path, message — is text, never markup
-//! ([`esc`]: markdown's active characters backslash-escaped, `<`, `>`, `&` as
-//! entities, so `<script>` shows as text).
+//! (report/md_escape.rs, the one Markdown escaper: markup characters backslash-escaped,
+//! `<`, `>`, `&` as entities, so `<script>` shows as text, and a list or heading marker
+//! escaped where a line starts, also where [`wrap`] starts one).
 
 use super::compare::{compare, context, letter, Comparison};
+use super::md_escape::{line_start, text as esc};
 use crate::report::{ReportError, Reporter};
 use crate::result::RunResult;
 
@@ -31,40 +33,6 @@ pub struct MarkdownReport {
     pub history: Vec<Vec<String>>,
 }
 
-/// One character as markdown text: `prev` is the character before it (a `.` after a
-/// digit would end an ordered-list marker at the start of a line).
-fn esc_char(c: char, prev: Option<char>, o: &mut String) {
-    match c {
-        '\\' | '`' | '*' | '_' | '{' | '}' | '[' | ']' | '(' | ')' | '#' | '+' | '-' | '!'
-        | '|' | '~' | '"' | '=' => {
-            o.push('\\');
-            o.push(c);
-        }
-        '.' if prev.is_some_and(|p| p.is_ascii_digit()) => o.push_str("\\."),
-        // a control character (a newline in a job name) would break the layout
-        c if c.is_control() => o.push(' '),
-        // `&`, `<`, `>` as entities (report/escape.rs)
-        c => super::escape::push_text(o, c),
-    }
-}
-
-/// A name (job, label, file, device) as markdown text: every control character written
-/// out first (`\n`, `\t`, `\x1b`: shown, never a line break or a raw byte), then [`esc`].
-pub fn name(s: &str) -> String {
-    esc(&crate::util::text::visible(s))
-}
-
-/// Text as markdown text: never markup, whatever it holds.
-pub fn esc(s: &str) -> String {
-    let mut o = String::with_capacity(s.len());
-    let mut prev = None;
-    for c in s.chars() {
-        esc_char(c, prev, &mut o);
-        prev = Some(c);
-    }
-    o
-}
-
 fn width(s: &str) -> usize {
     s.chars().count()
 }
@@ -72,6 +40,9 @@ fn width(s: &str) -> usize {
 /// `text` (already markdown) wrapped at spaces into lines of at most [`WIDTH`]: the
 /// first starts with `first`, the others with `cont`. A word longer than a line is cut
 /// at an escape's boundary (never between `\` and its character, never inside `&lt;`).
+/// What starts a line (the first word of each, the rest of a cut word) gets the
+/// line-start escapes (md_escape.rs `line_start`): a `-` or `1.` moved to a line's
+/// start by the wrapping never starts a list.
 fn wrap(text: &str, first: &str, cont: &str) -> String {
     let mut out = String::new();
     let mut line = first.to_string();
@@ -84,22 +55,37 @@ fn wrap(text: &str, first: &str, cont: &str) -> String {
             line = cont.to_string();
             empty = true;
         }
-        if !empty {
+        let mut rest = if empty {
+            line_start(word)
+        } else {
             line.push(' ');
-        }
-        for unit in units(word) {
-            if width(&line) + width(unit) > WIDTH && width(line.trim_end()) > width(cont) {
-                out += line.trim_end();
-                out.push('\n');
-                line = cont.to_string();
-            }
-            line += unit;
+            word.to_string()
+        };
+        while let Some(at) = fill(&mut line, &rest, cont) {
+            out += line.trim_end();
+            out.push('\n');
+            line = cont.to_string();
+            rest = line_start(&rest[at..]);
         }
         empty = false;
     }
     out += line.trim_end();
     out.push('\n');
     out
+}
+
+/// `word`'s units onto `line` while they fit [`WIDTH`] (a line holding only `cont`
+/// takes one whatever its width); the byte offset in `word` where it was cut, if it was.
+fn fill(line: &mut String, word: &str, cont: &str) -> Option<usize> {
+    let mut at = 0;
+    for unit in units(word) {
+        if width(line) + width(unit) > WIDTH && width(line.trim_end()) > width(cont) {
+            return Some(at);
+        }
+        *line += unit;
+        at += unit.len();
+    }
+    None
 }
 
 /// The indivisible pieces of escaped text: `\x`, `&lt;`/`&gt;`/`&amp;`, one character.
@@ -216,11 +202,11 @@ fn comparison(c: &Comparison) -> String {
         s += &item(&format!(
             "**{}** = {} ({}): {}; {}; command: {}",
             letter(i),
-            name(&col.label),
-            name(&col.file),
-            name(&x.machine_line()),
-            name(&x.date),
-            name(&x.command)
+            esc(&col.label),
+            esc(&col.file),
+            esc(&x.machine_line()),
+            esc(&x.date),
+            esc(&x.command)
         ));
     }
     let mut notes = vec![];
@@ -261,7 +247,7 @@ fn comparison(c: &Comparison) -> String {
 /// One run: its context, settings, target diagnosis with findings, warnings.
 fn run_section(i: usize, r: &RunResult, name: &str, file: &str, history: &[String]) -> String {
     let x = context(r);
-    let mut s = wrap(&format!("## {} = {}", letter(i), self::name(name)), "", "");
+    let mut s = wrap(&format!("## {} = {}", letter(i), esc(name)), "", "");
     s.push('\n');
     let facts = [
         ("file", file.to_string()),
@@ -272,7 +258,7 @@ fn run_section(i: usize, r: &RunResult, name: &str, file: &str, history: &[Strin
         ("settings", super::history::settings_line(r)),
     ];
     for (k, v) in facts {
-        s += &item(&format!("**{k}**: {}", self::name(&v)));
+        s += &item(&format!("**{k}**: {}", esc(&v)));
     }
     if let Some(d) = r.targets.last() {
         s += "\n### Diagnosis of the target\n\n";
@@ -335,10 +321,10 @@ mod tests {
     fn names_are_text_and_every_line_fits() {
         let long = format!("{}<script>alert(1)</script>", "x".repeat(150));
         let r = crate::report::copy_result_warned(&format!("the files are on <tmpfs> {long}"));
-        let names = vec!["*bold* [a](b) | <b>x</b> #1. _u_".to_string(); 5];
-        let files: Vec<String> = (0..5).map(|i| format!("/tmp/{i}/`x`.json")).collect();
-        let rs = vec![r; 5];
-        let history = vec![vec![format!("history.regression: <slower> {long}")]; 5];
+        let names = vec!["*bold* [a](b) | <b>x</b> #1. _u_".to_string(); 7];
+        let files: Vec<String> = (0..7).map(|i| format!("/tmp/{i}/`x`.json")).collect();
+        let rs = vec![r; 7];
+        let history = vec![vec![format!("history.regression: <slower> {long}")]; 7];
         let md = MarkdownReport {
             names,
             files,
@@ -351,19 +337,16 @@ mod tests {
             assert!(width(l) <= WIDTH, "{} columns: {l}", width(l));
         }
         assert!(!md.contains("<script") && !md.contains("<b>"), "{md}");
-        assert!(
-            md.contains("&lt;script&gt;alert\\(1\\)&lt;/script&gt;"),
-            "{md}"
-        );
-        assert!(md.contains("\\*bold\\* \\[a\\]\\(b\\) \\| &lt;b&gt;x&lt;/b&gt; \\#1\\. \\_u\\_"));
+        assert!(md.contains("&lt;script&gt;alert(1)&lt;/script&gt;"), "{md}");
+        assert!(md.contains("\\*bold\\* \\[a\\](b) \\| &lt;b&gt;x&lt;/b&gt; \\#1. \\_u\\_"));
         assert!(!md.contains("`x`") && md.contains("\\`x\\`"));
         // what the earlier kept runs say, under its heading, escaped and wrapped
-        assert_eq!(md.matches("### Against the earlier kept runs").count(), 5);
+        assert_eq!(md.matches("### Against the earlier kept runs").count(), 7);
         assert!(
             md.contains("- history.regression: &lt;slower&gt;\n  xxx"),
             "{md}"
         );
-        // five columns with ratios do not fit one table: two tables, each with the test
+        // seven columns with ratios do not fit one table: two tables, each with the test
         assert!(md.matches("| test | metric |").count() >= 2, "{md}");
         assert!(md.contains("target.memory\\_fs: the files are on &lt;tmpfs&gt;"));
     }
@@ -381,7 +364,63 @@ mod tests {
             .map(|l| l.trim_start_matches(['-', ' ']))
             .collect();
         assert_eq!(joined, w);
-        assert_eq!(esc("1.5 a.b"), "1\\.5 a.b");
-        assert_eq!(esc("a\nb"), "a b");
+        assert_eq!(esc("1.5 a.b"), "1.5 a.b");
+        assert_eq!(esc("a\nb"), "a\\\\nb");
+    }
+
+    /// A `-`, `+`, `=` or `1.` that the wrapping puts at a line's start, as a word or as
+    /// the rest of a cut word, is escaped there and only there.
+    #[test]
+    fn wrap_escapes_what_it_moves_to_a_line_start() {
+        for marker in ["-", "+", "=", "1.", "2)"] {
+            let text = format!("{} {marker} after - mid", "w".repeat(WIDTH - 2));
+            let wrapped = wrap(&text, "- ", "  ");
+            let lines: Vec<&str> = wrapped.lines().collect();
+            assert_eq!(lines.len(), 2, "{wrapped}");
+            assert_eq!(lines[1], format!("  {} after - mid", line_start(marker)));
+            assert_ne!(line_start(marker), marker);
+        }
+        // a long word cut so that its rest starts with a list marker
+        let word = format!("{}-", "w".repeat(WIDTH - 2));
+        let wrapped = wrap(&format!("{word} x"), "- ", "  ");
+        assert_eq!(wrapped, format!("- {}\n  \\- x\n", "w".repeat(WIDTH - 2)));
+    }
+
+    /// The report of results named by each hostile name of md_escape.rs `HOSTILE` (its
+    /// run and its file): in the run's heading and its file line (inside a line) each is
+    /// the table's text; as a list item's own text (what the earlier runs say) the
+    /// table's line-start form.
+    #[test]
+    fn hostile_names_are_escaped_as_the_one_table_says() {
+        let r = crate::report::copy_result_warned("m");
+        for (name, inside, start) in crate::report::md_escape::HOSTILE {
+            if name.contains("  ") {
+                continue; // the wrapping folds runs of spaces: no indentation to escape
+            }
+            let md = MarkdownReport {
+                names: vec![name.into()],
+                files: vec![name.into()],
+                history: vec![vec![name.into()]],
+            }
+            .render(std::slice::from_ref(&r))
+            .unwrap();
+            let md = String::from_utf8(md).unwrap();
+            assert!(
+                md.contains(&format!("\n## A = {inside}\n")),
+                "{name:?}: {md}"
+            );
+            assert!(
+                md.contains(&format!("\n- **file**: {inside}\n")),
+                "{name:?}: {md}"
+            );
+            let earlier = md
+                .split("### Against the earlier kept runs\n\n")
+                .nth(1)
+                .unwrap();
+            assert!(
+                earlier.starts_with(&format!("- {start}\n")),
+                "{name:?}: {md}"
+            );
+        }
     }
 }

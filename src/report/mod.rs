@@ -19,6 +19,7 @@ pub mod html;
 pub mod iomark_json;
 pub mod mark_table;
 pub mod markdown;
+pub mod md_escape;
 pub mod notes;
 pub mod openmetrics;
 pub mod svg_compare;

@@ -6,8 +6,8 @@
 //! read, write and fsync latency (label `op`) at the quantiles 0.5, 0.9, 0.99 and 0.999
 //! with its `_sum` and `_count`; and a second, `iomark_test_latency_seconds`: each test's
 //! own latency (label `test`, as the gauges name it) where the result measured one (a
-//! `mark` test, a `tree` pass, a `run` job's direction; `copy` times no single
-//! operation). The text is valid Prometheus text format 0.0.4 and
+//! `mark` test, a `tree` pass, a `run` job's direction, an imported fio report's by
+//! fio's `clat`; `copy` times no single operation). The text is valid Prometheus text format 0.0.4 and
 //! OpenMetrics 1.0 at once: gauges and that summary, `# HELP` and `# TYPE` before each family,
 //! label values escaped (`\\`, `\"`, `\n`), and a final `# EOF` (a comment to the
 //! Prometheus parser). Names, paths and labels are always label values, never names.
@@ -166,16 +166,21 @@ fn summary_samples(r: &RunResult, base: &dyn Fn(Extra) -> String) -> String {
 
 /// The latency each of `r`'s tests (compare's `tests_of`, in order) was measured with,
 /// where it was: a phase's own (`mark`'s tests, `tree`'s passes, a `run` job's
-/// direction), compare's tests of every command but `fileio` being its phases in order
-/// (then `run`'s summed mixes, which keep no latency); `None` where a phase timed no
-/// operation (`copy`'s phases, `iomark time`).
+/// direction; an imported fio report's direction by its completion latency, fio's
+/// `clat` with the percentiles fio printed, as the run's summary reads it), compare's
+/// tests of every command but `fileio` being its phases in order (then `run`'s summed
+/// mixes, which keep no latency); `None` where a phase timed no operation (`copy`'s
+/// phases, `iomark time`).
 fn test_latencies(r: &RunResult) -> Vec<Option<&crate::result::Latency>> {
     if r.command == "fileio" {
         return vec![];
     }
     r.phases
         .iter()
-        .map(|p| p.lat.as_ref().filter(|l| l.count > 0))
+        .map(|p| {
+            let clat = p.clat.as_ref().filter(|l| l.count > 0);
+            clat.or(p.lat.as_ref()).filter(|l| l.count > 0)
+        })
         .collect()
 }
 

@@ -8,7 +8,10 @@
 //! (`JOB read`, `JOB write`, `JOB trim`), rates over that direction's `runtime`, latency
 //! = fio's `lat` (submit to completion) — never `clat`, so compare never puts clat
 //! percentiles beside lat percentiles; percentiles only when fio printed lat
-//! percentiles (`lat_percentiles=1`). Job facts go into the phase's `key=value` note.
+//! percentiles (`lat_percentiles=1`). fio's `clat` (with the percentiles fio prints by
+//! default) is kept apart, on the phase (`Phase::clat`) and in the totals
+//! (`OpStats::clat`), for the reporters that summarise completion latency (OpenMetrics).
+//! Job facts go into the phase's `key=value` note.
 //! Built as JSON and deserialized, so fields added to the schema later keep defaults.
 
 use crate::job::units::fio_report_size;
@@ -821,6 +824,7 @@ fn phase(d: &FioDir, source: &str) -> Phase {
         d.runtime_ms / 1e3,
     );
     p.lat = Some(latency(d));
+    p.clat = d.clat.map(|_| latency_of(d.clat, &d.clat_pct));
     p.notes = vec![
         format!(
             "engine={} bs={} iodepth={} threads={} direct={} rw={}",

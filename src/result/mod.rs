@@ -723,6 +723,11 @@ pub struct Phase {
     pub mib_per_s: f64,
     /// per-operation latency, when measured
     pub lat: Option<Latency>,
+    /// per-operation completion latency apart from `lat`, where the result has it: an
+    /// imported fio report's direction (fio's `clat`, with the percentiles fio printed;
+    /// its `lat` has them only with `lat_percentiles=1`); absent elsewhere
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clat: Option<Latency>,
     /// how the page cache was handled before the phase (e.g. "dropped with posix_fadvise")
     pub cache: Option<String>,
     /// free-form notes (e.g. "includes the final fsync")

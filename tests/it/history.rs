@@ -253,7 +253,7 @@ fn a_planted_slower_run_is_a_regression_and_one_within_the_spread_is_not() {
     let md = with_history(&results, &["report", "history:last", "--format=markdown"]).ok();
     assert!(
         md.stdout
-            .contains("- no regression against the 2 earlier run\\(s\\) of this device and test"),
+            .contains("- no regression against the 2 earlier run(s) of this device and test"),
         "{}",
         md.stdout
     );

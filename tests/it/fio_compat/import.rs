@@ -242,3 +242,98 @@ fn numjobs_fsync_rows_with_and_without_group_reporting() {
         );
     }
 }
+
+/// The value of each sample of `text` (OpenMetrics) named `name` whose labels hold every
+/// `k="v"` of `with`, by the sample's other labels in order (`(op, quantile)` …).
+fn samples(text: &str, name: &str, with: &[&str]) -> Vec<(String, f64)> {
+    text.lines()
+        .filter_map(|l| {
+            let (series, value) = l.rsplit_once(' ')?;
+            let labels = series.strip_prefix(name)?.strip_prefix('{')?;
+            with.iter().all(|w| labels.contains(w)).then(|| {
+                (
+                    labels.trim_end_matches('}').to_string(),
+                    value.parse().unwrap(),
+                )
+            })
+        })
+        .collect()
+}
+
+/// `iomark report --format=openmetrics` of a JSON report fio 3.33 writes in the test (a
+/// random read/write job: both directions): the run's summary `iomark_latency_seconds`
+/// of each op and each job direction's own `iomark_test_latency_seconds` hold fio's
+/// completion latency — the quantiles 0.5, 0.9, 0.99, 0.999 equal to fio's `clat_ns`
+/// percentiles 50, 90, 99, 99.9 in seconds, `_count` its `total_ios` (= `clat_ns.N`),
+/// `_sum` its clat mean × `total_ios` in seconds.
+#[test]
+fn openmetrics_of_a_fio_json_report_has_fios_quantiles() {
+    if !need_fio("openmetrics_of_a_fio_json_report_has_fios_quantiles") {
+        return;
+    }
+    let t = scratch();
+    let o = fio_cmd()
+        .dir(t.path())
+        .args(["--name=omq", "--filename=F", "--size=2m", "--bs=4k"])
+        .args(["--rw=randrw", "--ioengine=psync", "--output-format=json"])
+        .arg("--output=fio.json")
+        .run();
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let v: Value = read_json(&t.path().join("fio.json"));
+    let o = Iomark::new()
+        .dir(t.path())
+        .args(["report", "fio.json", "--format=openmetrics", "-o", "-"])
+        .run();
+    assert_eq!(o.code, 0, "{}", o.dump());
+    let om = o.stdout;
+    for dir in ["read", "write"] {
+        let d = &v["jobs"][0][dir];
+        let clat = &d["clat_ns"];
+        let ios = d["total_ios"].as_u64().unwrap();
+        assert!(ios > 0, "{d}");
+        assert_eq!(clat["N"].as_u64(), Some(ios), "{d}");
+        let op = format!("op=\"{dir}\"");
+        // each job direction's own test: its label ends with the direction
+        let tests: Vec<(String, f64)> = samples(&om, "iomark_test_latency_seconds_count", &[])
+            .into_iter()
+            .filter(|(l, _)| l.contains(&format!(" {dir}\"")))
+            .collect();
+        assert_eq!(tests.len(), 1, "one test of the job's {dir}s: {om}");
+        let test = tests[0].0.split(",test=").nth(1).unwrap().to_string();
+        let test = format!("test={test}");
+        for (family, label) in [
+            ("iomark_latency_seconds", &op),
+            ("iomark_test_latency_seconds", &test),
+        ] {
+            for (q, p) in [
+                ("0.5", "50"),
+                ("0.9", "90"),
+                ("0.99", "99"),
+                ("0.999", "99.9"),
+            ] {
+                let key = format!("{:.6}", p.parse::<f64>().unwrap());
+                let ns = clat["percentile"][&key].as_u64().unwrap();
+                let quantile = format!("quantile=\"{q}\"");
+                let got = samples(&om, family, &[label, &quantile]);
+                assert_eq!(got.len(), 1, "{family} {label} {q}: {om}");
+                let want = ns as f64 / 1e9;
+                assert!(
+                    (got[0].1 - want).abs() <= want * 1e-12,
+                    "{family} {label} {q}: {} s, fio's p{p} {ns} ns",
+                    got[0].1
+                );
+            }
+            let count = samples(&om, &format!("{family}_count"), &[label]);
+            assert_eq!(count.len(), 1, "{family}_count {label}: {om}");
+            assert_eq!(count[0].1, ios as f64, "{family}_count {label}");
+            let sum = samples(&om, &format!("{family}_sum"), &[label]);
+            let want = clat["mean"].as_f64().unwrap() * ios as f64 / 1e9;
+            // the sum is kept in whole ns: within half a ns of fio's mean × count
+            assert!(
+                (sum[0].1 - want).abs() <= 0.6e-9,
+                "{family}_sum {label}: {} s, fio's {want} s",
+                sum[0].1
+            );
+        }
+    }
+}

@@ -274,8 +274,8 @@ fn report_prints_hostile_names_as_text_in_html_and_markdown() {
     let md = o.stdout;
     no_raw_controls("report markdown", &md);
     assert!(!md.contains("<script") && !md.contains("<i>"), "{md}");
-    // markdown's escaping of the written-out name: `\` doubled, `(`, `)`, `"` escaped
-    let shown_md = "&lt;script&gt;alert\\(1\\)&lt;/script&gt; &amp; \\\"q\\\" 's' \
+    // markdown's escaping of the written-out name: `\` doubled, markup as entities
+    let shown_md = "&lt;script&gt;alert(1)&lt;/script&gt; &amp; \"q\" 's' \
                     nl\\\\nx\\\\ttab\\\\x1besc\\\\x00nul";
     // (a list item wraps at spaces: its continuation lines joined back)
     let joined = md.replace("\n  ", " ");
@@ -288,5 +288,180 @@ fn report_prints_hostile_names_as_text_in_html_and_markdown() {
     assert!(
         tables_keep_their_columns("report markdown", &md) > 10,
         "{md}"
+    );
+}
+
+/// A name that is markdown markup of every kind: emphasis, strong, a table cell's end,
+/// HTML, a link, code, strikethrough, math, and (its words after the first line of a
+/// wrapped list item start lines) list, rule and underline markers.
+const MARKUP_NAME: &str = "- 1. *x* __s__ _y_ a|b <script>alert(1)</script> [l](u) `c` ~d~ $m$";
+
+/// [`MARKUP_NAME`] and then list, rule and underline markers enough for the report's
+/// wrapping to put them at the start of lines.
+fn markup_name() -> String {
+    format!("{MARKUP_NAME}{}", " - 1. + = -- 2)".repeat(12))
+}
+
+/// What a CommonMark parser (pulldown-cmark, GitHub's tables, strikethrough and math on)
+/// finds in `md`: the text a reader sees (white space collapsed) and every node kind
+/// that a name must never make. The report's and compare's own markup — strong column
+/// letters and fact names, headings, the lists of columns, facts and notes, tables —
+/// is checked by the caller against what it writes.
+struct Parsed {
+    text: String,
+    /// node kinds a name would make: emphasis, link, code, HTML, math, quote, rule …
+    foreign: Vec<String>,
+    /// the texts of the strong spans
+    strong: Vec<String>,
+    /// the texts of the headings
+    headings: Vec<String>,
+    /// lists: ordered ones and the deepest nesting
+    ordered: usize,
+    depth: usize,
+    /// the number of lists nested in another
+    nested: usize,
+}
+
+fn parse_markdown(md: &str) -> Parsed {
+    use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
+    let opts = Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH | Options::ENABLE_MATH;
+    let mut p = Parsed {
+        text: String::new(),
+        foreign: vec![],
+        strong: vec![],
+        headings: vec![],
+        ordered: 0,
+        depth: 0,
+        nested: 0,
+    };
+    let (mut lists, mut span): (usize, Option<(bool, String)>) = (0, None);
+    for e in Parser::new_ext(md, opts) {
+        match &e {
+            Event::Start(Tag::Strong) => span = Some((true, String::new())),
+            Event::Start(Tag::Heading { .. }) => span = Some((false, String::new())),
+            Event::End(TagEnd::Strong) => p.strong.extend(span.take().map(|s| s.1)),
+            Event::End(TagEnd::Heading(_)) => {
+                p.headings.extend(span.take().map(|s| s.1));
+                p.text.push(' ');
+            }
+            Event::Start(Tag::List(first)) => {
+                p.ordered += usize::from(first.is_some());
+                lists += 1;
+                p.nested += usize::from(lists > 1);
+                p.depth = p.depth.max(lists);
+            }
+            Event::End(TagEnd::List(_)) => lists -= 1,
+            Event::Text(t) => {
+                if let Some((_, s)) = &mut span {
+                    s.push_str(t);
+                }
+                p.text.push_str(t);
+            }
+            Event::SoftBreak | Event::HardBreak => p.text.push(' '),
+            Event::End(TagEnd::TableCell | TagEnd::Item | TagEnd::Paragraph) => p.text.push(' '),
+            Event::Start(
+                Tag::Paragraph
+                | Tag::Item
+                | Tag::Table(_)
+                | Tag::TableHead
+                | Tag::TableRow
+                | Tag::TableCell,
+            )
+            | Event::End(_) => {}
+            other => p.foreign.push(format!("{other:?}")),
+        }
+    }
+    p.text = p.text.split_whitespace().collect::<Vec<_>>().join(" ");
+    p
+}
+
+/// A result named [`markup_name`] (its test, its device, the column's label): through
+/// `iomark compare --format=markdown` and `iomark report --format=markdown`, parsed by a
+/// CommonMark parser, the name makes no node — no emphasis, strong, link, code, HTML,
+/// strikethrough, math, heading, rule, quote, ordered or nested list — and reads as
+/// written (white space collapsed); compare's table rows keep the name whole in their
+/// cell (its `|` no cell end).
+#[test]
+fn markdown_names_make_no_markup_in_a_commonmark_parser() {
+    let work = scratch();
+    let d = work.path();
+    let name = markup_name();
+    let text = std::fs::read_to_string(fixture("compare/a-vm-mark.json")).unwrap();
+    let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    v["phases"][0]["name"] = format!("{name} read").into();
+    v["diagnosis"]["summary"]["device_model"] = name.clone().into();
+    std::fs::write(d.join("a.json"), serde_json::to_string(&v).unwrap()).unwrap();
+    std::fs::copy(fixture("compare/b-980pro-mark.json"), d.join("b.json")).unwrap();
+    // the name as a reader sees it: its white space collapsed
+    let seen = name.split_whitespace().collect::<Vec<_>>().join(" ");
+    let o = Iomark::new()
+        .dir(d)
+        .args(["compare", "a.json", "b.json", "--format=markdown"])
+        .arg(format!("--label={name}"))
+        .arg("--label=b")
+        .run();
+    assert_eq!(o.code, 0, "{}", o.dump());
+    let p = parse_markdown(&o.stdout);
+    assert!(p.foreign.is_empty(), "{:?}\n{}", p.foreign, o.stdout);
+    assert!(p.strong.is_empty() && p.headings.is_empty(), "{}", o.stdout);
+    // the legend: one list of the columns, each with its context as one nested item
+    assert_eq!((p.ordered, p.depth, p.nested), (0, 2, 2), "{}", o.stdout);
+    assert!(
+        p.text.contains(&format!("A = {} (a.json", seen)),
+        "{}",
+        p.text
+    );
+    assert!(
+        p.text.contains(&format!("mark {} read", seen)),
+        "{}",
+        p.text
+    );
+
+    let o = Iomark::new()
+        .dir(d)
+        .args(["report", "a.json", "b.json", "--format=markdown", "-o", "-"])
+        .run();
+    assert_eq!(o.code, 0, "{}", o.dump());
+    let md = &o.stdout;
+    // the wrapping put the name's markers at the start of lines (what is checked)
+    let markers = ["\\-", "1\\.", "2\\)", "\\+", "\\="];
+    assert!(
+        md.lines()
+            .any(|l| markers.iter().any(|m| l.trim_start().starts_with(m))),
+        "{md}"
+    );
+    let p = parse_markdown(md);
+    assert!(p.foreign.is_empty(), "{:?}\n{md}", p.foreign);
+    let facts = [
+        "A", "B", "file", "ended", "command", "machine", "device", "settings",
+    ];
+    assert!(
+        p.strong.iter().all(|s| facts.contains(&s.as_str())),
+        "{:?}\n{md}",
+        p.strong
+    );
+    let heads = [
+        "iomark report",
+        "Side by side",
+        "A = ",
+        "B = ",
+        "Diagnosis",
+        "Findings",
+        "Warnings",
+        "Against",
+    ];
+    for h in &p.headings {
+        assert!(
+            heads.iter().any(|k| h.starts_with(k)),
+            "heading {h:?}\n{md}"
+        );
+    }
+    assert_eq!((p.ordered, p.depth), (0, 1), "{md}");
+    assert!(p.text.contains(&format!("device: {}", seen)), "{}", p.text);
+    // the test's name, shortened in the table, whole in the note under it
+    assert!(
+        p.text.contains(&format!("[1] mark {seen} read")),
+        "{}",
+        p.text
     );
 }
