@@ -282,16 +282,21 @@ fn say_before_run(
 
 /// The exit code of a run that `e` stopped: its own, but under the fio persona 1 for a
 /// data file that is a FIFO or socket, as fio 3.33 ends a job whose file has no size,
-/// and for files that do not fit the free space, as fio 3.33 fails the write that meets
-/// ENOSPC (iomark refuses both before any job runs, in its own words: docs/compat/fio.md).
+/// for files that do not fit the free space, as fio 3.33 fails the write that meets
+/// ENOSPC, and for an output file of the jobs refused before the run (a log file, the
+/// verify state: a link, a FIFO, a device), with the code of a refused `--output`, fio's
+/// code for a failed run (iomark refuses all before any job runs, in its own words:
+/// docs/compat/fio.md).
 fn failure_code(e: &runner::RunError, persona: Persona) -> i32 {
     use crate::files::dataset::FilesError;
-    let no_size = matches!(
+    let fio_fails = matches!(
         e,
-        runner::RunError::Files(FilesError::NotAFile { .. } | FilesError::NoSpace { .. })
+        runner::RunError::Files(
+            FilesError::NotAFile { .. } | FilesError::NoSpace { .. } | FilesError::Output { .. }
+        )
     );
     match persona {
-        Persona::Fio if no_size => exit::FAILED,
+        Persona::Fio if fio_fails => exit::FAILED,
         _ => e.exit_code(),
     }
 }

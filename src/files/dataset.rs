@@ -673,6 +673,29 @@ impl LaidOut {
     }
 }
 
+/// Create the missing files of `files` empty when the job opens them, as fio 3.33's
+/// open does under `create_on_open=1` (`O_CREAT`, mode 0600 less the umask), instead of
+/// laying them out before the run: a name iomark made is never created through a link
+/// (`O_NOFOLLOW`); a file that exists is left as it is (a reading job then reads up to
+/// its end, as fio's). Errors: [`FilesError::Io`] naming the file, `create`.
+pub fn create_on_open(files: &[FileSpec]) -> Result<(), FilesError> {
+    for f in files {
+        let mut o = OpenOptions::new();
+        let nofollow = if f.named { 0 } else { libc::O_NOFOLLOW };
+        o.read(true)
+            .mode(0o600)
+            .custom_flags(libc::O_CREAT | libc::O_NONBLOCK | libc::O_CLOEXEC | nofollow);
+        make_parents(&f.path)
+            .and_then(|()| o.open(&f.path))
+            .map_err(|source| FilesError::Io {
+                path: f.path.clone(),
+                op: "create",
+                source,
+            })?;
+    }
+    Ok(())
+}
+
 /// Create or open `f` for layout: a name iomark made is opened with `O_NOFOLLOW` and
 /// must be a regular file with one link (checked on the open descriptor, so a link
 /// planted after [`check_generated`] is refused too).

@@ -174,7 +174,7 @@ pub struct JobMore {
     pub continue_on_error: crate::job::fio::on_error::ContinueOnError,
     /// `invalidate` (default 1): drop the files' page cache before the job
     pub invalidate: bool,
-    /// `create_on_open` (iomark creates files before the run either way)
+    /// `create_on_open`: no layout; a missing file is created when the job opens it
     pub create_on_open: bool,
     /// `fallocate` mode as written (`none`, `native`, `posix`, `keep`, `truncate`, 0, 1)
     pub fallocate: String,

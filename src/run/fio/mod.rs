@@ -665,6 +665,9 @@ fn lay_out_job(
                     eprintln!("{}", setup::READONLY_EXTEND);
                 }
             }
+        } else if j.more.create_on_open {
+            // `create_on_open=1`: nothing is laid out; a missing file is created empty
+            // when the job opens it (run/fio/thread.rs), as fio 3.33's open does
         } else {
             // filled when the job reads (a replay: when its log does) or the engine
             // works on the files' blocks (`overwrite=1`: a written file is laid out
@@ -690,7 +693,7 @@ fn lay_out_job(
                 note(format!("{}: {m}", j.name));
             }
         }
-        if j.tuning.pre_read && !j.direct {
+        if j.tuning.pre_read && !j.direct && !j.more.create_on_open {
             dataset::pre_read(&p.files)?;
         }
     }

@@ -175,6 +175,10 @@ pub(crate) fn run_thread_io(
     }
     let writes = job.rw.writes() || job.rw.trims();
     let rw_open = writes || caps.maps_files;
+    if m.create_on_open && m.x.allow_file_create {
+        // nothing was laid out: the job's open creates what is missing (fio 3.33)
+        dataset::create_on_open(&plan.files)?;
+    }
     let open = if m.sync_io || m.dsync_io {
         let flag = if m.sync_io {
             libc::O_SYNC

@@ -9,6 +9,7 @@ mod colons;
 mod compare_jobs;
 mod compressed_log;
 mod contract;
+mod create_on_open;
 mod depth_levels;
 mod earlier_files;
 mod early_lines;

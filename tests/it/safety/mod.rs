@@ -11,6 +11,7 @@ mod json_target;
 mod names;
 mod new_commands;
 mod parser_exits;
+mod shared_logs;
 mod stderr;
 mod streams;
 mod symlinks;

@@ -30,8 +30,9 @@ use std::path::Path;
 use std::time::Duration;
 
 /// The extra arguments that switch on the outputs `cmd` has beside the table's own
-/// (`out.json`, `out.svg`, `out.html`); `run` has three variants (fio's compressed logs
-/// and the exec engine are jobs of their own).
+/// (`out.json`, `out.svg`, `out.html`); `run` has four variants (fio's compressed logs,
+/// a log shared by the threads, `per_job_logs=0`, and the exec engine are jobs of their
+/// own).
 fn variants(cmd: Cmd) -> Vec<Vec<&'static str>> {
     match cmd {
         Cmd::Prepare | Cmd::Cleanup => vec![vec![]],
@@ -49,6 +50,8 @@ fn variants(cmd: Cmd) -> Vec<Vec<&'static str>> {
                 "--verify=crc32c",
             ],
             vec!["--write_bw_log=z", "--log_store_compressed=1"],
+            // a log the threads share (fio appends each thread's lines to it)
+            vec!["--write_bw_log=s", "--per_job_logs=0"],
             vec![
                 "--ioengine=exec",
                 "--program=true",

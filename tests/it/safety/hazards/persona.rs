@@ -95,15 +95,19 @@ pub(super) fn cell(hz: Hazard) -> Verdict {
 
 /// A link to the outside file at `--output` (refused before any I/O, exit 1, fio's code
 /// for an output it cannot open: fio 3.33 writes through it), at the data file `t.0.0`
-/// the persona named (refused, exit 3), and
+/// the persona named (refused, exit 3),
 /// at a short data file named by `filename=` (replaced by a new file as fio's layout
-/// replaces it, exit 0): the target untouched in each.
+/// replaces it, exit 0), and at each log file ([`log_links`]): the target untouched in
+/// each.
 fn links(b: &Path, plant: Plant) -> Verdict {
     let cases: [(&str, &[&str], i32); 3] = [
         ("out.json", &[], 1),
         ("t.0.0", &[], 3),
         ("d.dat", &["--filename=d.dat"], 0),
     ];
+    if let Err(e) = log_links(b, plant) {
+        return Verdict::Fail(e);
+    }
     for (at, extra, code) in cases {
         let outside = Outside::new();
         let work = scratch();
@@ -127,7 +131,74 @@ fn links(b: &Path, plant: Plant) -> Verdict {
             return Verdict::Fail(format!("{what}: {}", o.dump()));
         }
     }
-    Verdict::Pass("3 paths (output, data, filename=), exit {1, 3, 0}".into())
+    let n = cases.len() + LOGS.len();
+    Verdict::Pass(format!(
+        "{n} paths (output, data, filename=, {} logs), exit {{1, 3, 0}}",
+        LOGS.len()
+    ))
+}
+
+/// The log files of `write_bw_log`, `write_iops_log` and `write_lat_log` (prefix `t`,
+/// the job's one thread) and the option that makes each.
+const LOGS: [(&str, &str); 5] = [
+    ("t_bw.1.log", "--write_bw_log=t"),
+    ("t_iops.1.log", "--write_iops_log=t"),
+    ("t_lat.1.log", "--write_lat_log=t"),
+    ("t_clat.1.log", "--write_lat_log=t"),
+    ("t_slat.1.log", "--write_lat_log=t"),
+];
+
+/// `how` planted at each log file ([`LOGS`]), one at a time, each in a fresh directory:
+/// refused before any I/O with exit 1, the code of a refused `--output` (fio 3.33
+/// writes through a link and waits forever on a FIFO there; `iomark run`: exit 3), the
+/// line naming the log; no data file made, the planted name left as planted, the
+/// outside file's bytes and mtime unchanged. `Err`: the first case that went otherwise.
+fn planted_logs(b: &Path, how: &dyn Fn(&Outside, &Path), what: &str) -> Result<(), String> {
+    for (at, opt) in LOGS {
+        let outside = Outside::new();
+        let work = scratch();
+        let d = work.path();
+        let p = d.join(at);
+        how(&outside, &p);
+        let before = p.symlink_metadata().map_err(|e| e.to_string())?;
+        let o = fio(b, d).args(JOB).arg(opt).run();
+        let case = format!("{what} at {at} ({opt})");
+        checks(&o, 1, d, &outside).map_err(|e| format!("{case}: {e}"))?;
+        let after = p.symlink_metadata().map_err(|e| format!("{case}: {e}"))?;
+        let kept = {
+            use std::os::unix::fs::MetadataExt;
+            (after.ino(), after.nlink(), after.file_type())
+                == (before.ino(), before.nlink(), before.file_type())
+        };
+        let named = o.stderr.contains(&format!("{at}: cannot write log file"));
+        if !kept || !named || d.join("t.0.0").exists() {
+            return Err(format!(
+                "{case}: kept {kept}, named {named}, data file made {}: {}",
+                d.join("t.0.0").exists(),
+                o.dump()
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// [`planted_logs`] with a symbolic or a hard link to the outside file.
+fn log_links(b: &Path, plant: Plant) -> Result<(), String> {
+    planted_logs(b, &|o, p| plant.at(o, p), &format!("{plant:?}"))
+}
+
+/// A symbolic link and a hard link to the user's file at each log file of the fio
+/// persona (`write_bw_log`, `write_iops_log`, `write_lat_log`'s three): exit 1, as a
+/// refused `--output` under the persona (it was 3), the user's file byte for byte (the
+/// `Fio` row's link cells hold these cases too).
+#[test]
+fn a_link_at_a_log_file_under_the_fio_persona_is_exit_1_and_the_target_untouched() {
+    let bin = scratch();
+    for plant in [Plant::Symlink, Plant::HardLink] {
+        if let Err(e) = log_links(bin.path(), plant) {
+            panic!("{e}");
+        }
+    }
 }
 
 /// A user's short file at the data path of a reading job: the layout extends it after
@@ -348,8 +419,11 @@ fn collision(b: &Path) -> Verdict {
 }
 
 /// A FIFO at `--output`: refused before any I/O (exit 1, the line naming it), left as
-/// planted.
+/// planted; a FIFO at each log file too ([`planted_logs`]).
 fn fifo_output(b: &Path) -> Verdict {
+    if let Err(e) = planted_logs(b, &|_, p| mkfifo(p), "a FIFO") {
+        return Verdict::Fail(e);
+    }
     use std::os::unix::fs::FileTypeExt;
     let outside = Outside::new();
     let work = scratch();
@@ -366,7 +440,14 @@ fn fifo_output(b: &Path) -> Verdict {
             false => Err(o.dump()),
         }
     });
-    verdict(r, "1 path (--output), exit 1".into())
+    verdict(
+        r,
+        format!(
+            "{} paths (--output, {} logs), exit 1",
+            1 + LOGS.len(),
+            LOGS.len()
+        ),
+    )
 }
 
 /// The persona's exit code for `sig`.

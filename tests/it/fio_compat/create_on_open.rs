@@ -1,0 +1,123 @@
+//! `create_on_open=1` side by side with fio 3.33: the job's file is not laid out before
+//! the run; it is created (empty, mode 0600 less the umask) when the job opens it, so
+//! a job after a stonewall finds no file of its own while the group before it runs,
+//! and a reading job reads an empty file (fio's `full resid` EIO at its first read).
+
+use crate::util::*;
+use std::os::unix::fs::PermissionsExt;
+use std::path::Path;
+
+/// The sides to run: iomark as fio, and fio 3.33 when it is installed.
+fn sides(d: &Path, what: &str) -> Vec<(&'static str, std::path::PathBuf)> {
+    let mut s = vec![("iomark", d.join("i"))];
+    if need_fio(what) {
+        s.push(("fio", d.join("f")));
+    }
+    s
+}
+
+/// `args` run by `who` in a new directory `dir`.
+fn side(who: &str, d: &Path, dir: &Path, args: &[&str]) -> Out {
+    let _ = std::fs::remove_dir_all(dir);
+    std::fs::create_dir_all(dir).unwrap();
+    let cmd = if who == "fio" { fio_cmd() } else { as_fio(d) };
+    cmd.dir(dir).args(args).run()
+}
+
+/// The mode bits a file created with `mode` gets under this process's umask.
+fn created_mode(mode: u32) -> u32 {
+    // SAFETY: umask(2) reads and sets this process's mask; set back at once.
+    let mask = unsafe {
+        let m = libc::umask(0o022);
+        libc::umask(m);
+        m
+    };
+    mode & !mask
+}
+
+/// Job `a` writes 64 KiB and, just before it starts, says whether `b.dat` exists; job
+/// `b` (after a stonewall) writes 64 KiB into `b.dat` with `create_on_open=V`.
+fn job_file(create_on_open: u8) -> String {
+    format!(
+        "[global]\nbs=4k\nsize=64k\n[a]\nrw=write\nfilename=a.dat\n\
+         exec_prerun=sh -c 'test -e b.dat && echo present > seen.txt || echo absent > seen.txt'\n\
+         [b]\nstonewall\nrw=write\nfilename=b.dat\ncreate_on_open={create_on_open}\n"
+    )
+}
+
+/// With `create_on_open=1` the second group's file does not exist while the first
+/// group runs (with 0 it was laid out before any job ran: `present`), no `b: Laying
+/// out` line is printed, and after the run it holds the job's 64 KiB with mode 0600
+/// (the open's mode) where the laid-out `a.dat` has 0644; exit 0 — the same in fio
+/// 3.33 and in the persona.
+#[test]
+fn create_on_open_creates_the_file_when_the_job_opens_it() {
+    let d = scratch();
+    for (who, dir) in sides(d.path(), "create_on_open next to fio") {
+        for (v, seen) in [(1u8, "absent"), (0, "present")] {
+            let _ = std::fs::remove_dir_all(&dir);
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::write(dir.join("j.fio"), job_file(v)).unwrap();
+            let cmd = if who == "fio" {
+                fio_cmd()
+            } else {
+                as_fio(d.path())
+            };
+            let o = cmd.dir(&dir).arg("j.fio").run();
+            let what = format!("{who}, create_on_open={v}");
+            assert_eq!(o.code, 0, "{what}: {}", o.dump());
+            let said = std::fs::read_to_string(dir.join("seen.txt")).unwrap_or_default();
+            assert_eq!(said.trim(), seen, "{what}: b.dat while a ran");
+            assert_eq!(
+                o.stdout.contains("b: Laying out IO file"),
+                v == 0,
+                "{what}: {}",
+                o.stdout
+            );
+            let b = std::fs::metadata(dir.join("b.dat")).unwrap();
+            let a = std::fs::metadata(dir.join("a.dat")).unwrap();
+            assert_eq!((a.len(), b.len()), (64 << 10, 64 << 10), "{what}");
+            let want = created_mode(if v == 1 { 0o600 } else { 0o644 });
+            assert_eq!(b.permissions().mode() & 0o777, want, "{what}: b.dat's mode");
+            assert_eq!(
+                a.permissions().mode() & 0o777,
+                created_mode(0o644),
+                "{what}"
+            );
+        }
+    }
+}
+
+/// A reading job with `create_on_open=1` and no file: the file is created empty at the
+/// open (mode 0600) and the first 4 KiB read finds its end — the job's error 5 (EIO,
+/// fio's `full resid`), one read issued, 0 bytes read, exit 1, in fio 3.33 and in the
+/// persona.
+#[test]
+fn create_on_open_read_of_a_missing_file_reads_an_empty_file() {
+    let d = scratch();
+    let args = [
+        "--name=r",
+        "--rw=read",
+        "--bs=4k",
+        "--size=64k",
+        "--filename=r.dat",
+        "--create_on_open=1",
+        "--output-format=json",
+        "--output=r.json",
+    ];
+    for (who, dir) in sides(d.path(), "create_on_open reading next to fio") {
+        let o = side(who, d.path(), &dir, &args);
+        assert_eq!(o.code, 1, "{who}: {}", o.dump());
+        let m = std::fs::metadata(dir.join("r.dat")).unwrap();
+        assert_eq!(
+            (m.len(), m.permissions().mode() & 0o777),
+            (0, created_mode(0o600)),
+            "{who}: r.dat"
+        );
+        let v = read_json(&dir.join("r.json"));
+        let j = &v["jobs"][0];
+        assert_eq!(j["error"], 5, "{who}: {j}");
+        assert_eq!(j["read"]["io_bytes"], 0, "{who}");
+        assert_eq!(j["read"]["total_ios"], 1, "{who}");
+    }
+}
