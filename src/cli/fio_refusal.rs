@@ -80,6 +80,19 @@ pub(crate) fn fio_lines(e: &FioError, argv0: &str, raw: &[String]) -> Option<Vec
             Some(unrecognized(argv0, word))
         }
         FioError::Unrecognized(word) => Some(unrecognized(argv0, word)),
+        // getopt's line with the options the word begins, then fio's own line and guess
+        FioError::Ambiguous { word, names, guess } => {
+            let listed: Vec<String> = names.iter().map(|n| format!("'{n}'")).collect();
+            let mut lines = vec![
+                format!(
+                    "{argv0}: option '{word}' is ambiguous; possibilities: {}",
+                    listed.join(" ")
+                ),
+                format!("{argv0}: unrecognized option '{word}'"),
+            ];
+            lines.extend(guess.map(|m| format!("Did you mean {m}?")));
+            Some(lines)
+        }
         FioError::NeedsValue(word) => {
             let mut lines = vec![format!("{argv0}: option '{word}' requires an argument")];
             lines.push(format!("{argv0}: unrecognized option '{word}'"));

@@ -69,19 +69,25 @@ fn read_command(args: &[String], persona: Persona) -> Result<Read, Exit> {
     let refused = |e: fio::FioError| Err(refusal(e, args, persona));
     // fio's getopt: -KEY, --KEY VALUE, abbreviations, short letters → --KEY[=VALUE]
     let words = fio::getopt::canonical(args).map_err(refused)?;
-    let args = words.as_slice();
+    // the words after a `--` are job files, whatever they look like
+    let (args, after_end) = fio::getopt::split_at_end(&words);
     if let Some(done) = crate::cli::run_front::front(args, persona) {
         return Err(done);
     }
     // --showcmd: print the effective options as one command line, run nothing (C10)
     let showcmd = args.iter().any(|a| a == "--showcmd");
+    let parse_only = args.iter().any(|a| a == "--parse-only");
     let (many, kept) =
         crate::ranks::split_options(args).map_err(|e| Err(stop(exit::INVALID, e)))?;
-    let kept: Vec<String> = kept.into_iter().filter(|a| *a != "--showcmd").collect();
+    let mut kept: Vec<String> = kept.into_iter().filter(|a| *a != "--showcmd").collect();
+    if words.len() > args.len() {
+        kept.push("--".into());
+        kept.extend_from_slice(after_end);
+    }
     let setup_errors = persona == Persona::Fio;
     let cmd = match fio::parse_args_as(&kept, &|v| std::env::var(v).ok(), setup_errors) {
         Err(fio::FioError::NoJobs(_)) if persona == Persona::Fio => {
-            let quiet = showcmd || kept.iter().any(|a| a == "--parse-only");
+            let quiet = showcmd || parse_only;
             return Err(crate::cli::run_front::no_jobs(quiet));
         }
         parsed => parsed.map_err(refused)?,
@@ -97,6 +103,22 @@ fn refusal(e: fio::FioError, raw: &[String], persona: Persona) -> Error {
         return stop(exit::INVALID, e);
     }
     let argv0 = std::env::args().next().unwrap_or_else(|| "fio".into());
+    // the section lines fio printed of the jobs it added before the refusal
+    let e = match e {
+        fio::FioError::AfterJobs {
+            said,
+            global,
+            error,
+        } => {
+            for (job, groupid) in &said {
+                let j = result::job::EffectiveJob::of_fio(job, 0, 0, 0);
+                let line = crate::report::fio::header::added_line(&j, *groupid, &global);
+                crate::out!("{line}");
+            }
+            *error
+        }
+        e => e,
+    };
     if let Some(text) = crate::cli::fio_refusal::fio_stdout(&e) {
         crate::out!("{text}");
     }

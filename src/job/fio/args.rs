@@ -59,9 +59,11 @@ pub fn parse_args_as(
     let base = globals(&mut p.cmd, &sections.remove(0).1, &globals_out)?;
     early.remove(0);
     let mut finish_out = command_line_jobs(&mut p.cmd, &sections, &early, &base, output_at)?;
+    let cmdline_jobs = p.cmd.jobs.len();
     for f in &files {
         let out = output_at.is_some().then_some(&mut finish_out);
-        file_jobs(f, env, &mut p.cmd, (&cmdline, &base), out)?;
+        file_jobs(f, env, &mut p.cmd, (&cmdline, &base), out)
+            .map_err(|e| said_before(&p.cmd, cmdline_jobs, e))?;
     }
     check_command(&p.cmd)?;
     fio_lines(&mut p.cmd, finish_out);
@@ -71,6 +73,45 @@ pub fn parse_args_as(
         }
     }
     Ok(p.cmd)
+}
+
+/// The refusal `e` of a job file under the fio persona, with the jobs fio 3.33 had
+/// added before it ([`FioError::AfterJobs`]): it printed each one's section line as it
+/// added it, on stdout when no `--output` took them — a command-line job's while the
+/// output format was still `normal` (its early flags), the last one's and a job file's
+/// when the format is `normal`; none under `--parse-only`. The first `cmdline_jobs` jobs are the command
+/// line's.
+fn said_before(cmd: &FioCommand, cmdline_jobs: usize, e: FioError) -> FioError {
+    if !cmd.job_setup_errors {
+        return e;
+    }
+    let (mut groupid, mut in_group) = (0u32, 0u32);
+    let mut said = Vec::new();
+    for (i, j) in cmd.jobs.iter().enumerate() {
+        // fio's add_job: a stonewall or new_group job after others opens the next group
+        if (j.stonewall || j.new_group) && in_group > 0 {
+            groupid += 1;
+            in_group = 0;
+        }
+        in_group += 1;
+        // fio adds the command line's last job after reading every option, as it adds
+        // the job files' jobs: their lines follow the output format given at the end
+        let added_late = i + 1 >= cmdline_jobs;
+        let on_stdout = j.early_stdout
+            || (cmd.output.is_none()
+                && (j.early_header || (added_late && cmd.output_format.normal && !cmd.parse_only)));
+        if on_stdout {
+            said.push((j.clone(), groupid));
+        }
+    }
+    if said.is_empty() {
+        return e;
+    }
+    FioError::AfterJobs {
+        said,
+        global: cmd.global_options.clone(),
+        error: Box::new(e),
+    }
 }
 
 /// Add the command line's jobs to `cmd`: its `sections` after the globals (`base`), with
@@ -280,6 +321,8 @@ fn scan(args: &[String]) -> Result<Scan, FioError> {
         early: vec![Early::default()],
         output_at: None,
     };
+    // after `--` every word is a job file (getopt's end of options), after the others
+    let (args, after_end) = super::getopt::split_at_end(args);
     let mut i = 0;
     while i < args.len() {
         let a = &args[i];
@@ -305,6 +348,7 @@ fn scan(args: &[String]) -> Result<Scan, FioError> {
         };
         s.option(k, v)?;
     }
+    s.files.extend(after_end.iter().map(PathBuf::from));
     Ok(s)
 }
 

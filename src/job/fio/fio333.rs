@@ -98,21 +98,23 @@ const JOB_NOT_RUN: &[(u16, &str, &[&str], Option<Listed>)] = &[
     (222, "flow_watermark", &[], None),
 ];
 
-/// The options of fio 3.33's built-in profiles (`act`, `tiobench`), which it adds to its
-/// job options (a job file's `threads=1` is tiobench's), that iomark's option table has
-/// no row for: `(place among them, name)`. The others are the table's rows marked
-/// [`Fio333::Profile`].
+/// The options of fio 3.33's built-in profiles (`tiobench`, then `act`: the order fio
+/// registers them in, each profile's options after its job options), which it adds to
+/// its job options (a job file's `threads=1` is tiobench's; tiobench's `size` is a second
+/// `size` in fio's table), that iomark's option table has no row for: `(place among
+/// them, name)`. The others are the table's rows marked [`Fio333::Profile`].
 const PROFILE_NOT_RUN: &[(u16, &str)] = &[
-    (0, "device-names"),
-    (1, "load"),
-    (2, "test-duration"),
-    (3, "threads-per-queue"),
-    (4, "read-req-num-512-blocks"),
-    (5, "large-block-op-kbytes"),
-    (6, "prep"),
-    (7, "block"),
-    (8, "numruns"),
-    (9, "dir"),
+    (0, "size"),
+    (1, "block"),
+    (2, "numruns"),
+    (3, "dir"),
+    (5, "device-names"),
+    (6, "load"),
+    (7, "test-duration"),
+    (8, "threads-per-queue"),
+    (9, "read-req-num-512-blocks"),
+    (10, "large-block-op-kbytes"),
+    (11, "prep"),
 ];
 
 /// One of fio 3.33's options: its name and aliases.
@@ -288,19 +290,44 @@ pub fn did_you_mean_job(opt: &str) -> Option<&'static str> {
 }
 
 /// The option fio 3.33 names in `Did you mean X?` after getopt's `unrecognized option
-/// 'WORD'` (init.c: the word without its leading dashes, `=VALUE` kept, against its
-/// command-line options and then every job option's name and alias).
+/// 'WORD'` (init.c: the word without its leading dashes, `=VALUE` kept, against every
+/// name of its getopt table, [`getopt_names`], in its order).
 pub fn did_you_mean_cmdline(word: &str) -> Option<&'static str> {
+    did_you_mean_getopt(word, None)
+}
+
+/// [`did_you_mean_cmdline`] with the options of `engine` in fio's table too (a job
+/// named that engine before the word: [`getopt_names`]).
+pub fn did_you_mean_getopt(word: &str, engine: Option<&str>) -> Option<&'static str> {
     let name = word.trim_start_matches('-');
-    let names = fio().command.iter().copied().chain(
-        fio()
-            .job
-            .iter()
-            .flat_map(|(n, a)| std::iter::once(*n).chain(a.iter().copied())),
-    );
-    nearest(name, names)
+    nearest(name, getopt_names(engine).into_iter())
         .filter(|(_, d)| near_enough(name, *d))
         .map(|(n, _)| n)
+}
+
+/// fio 3.33's command-line options that its getopt table holds on Windows only.
+const WINDOWS_ONLY: [&str; 1] = ["server-internal"];
+
+/// The names of fio 3.33's getopt table, in its order: its own command-line options,
+/// every job option's name then its alias, its profiles' options (added to the job
+/// options when fio starts), then the options of `engine` (fio adds those of the current
+/// job's engine once a job option is read: none before, none for an engine without).
+pub fn getopt_names(engine: Option<&str>) -> Vec<&'static str> {
+    let f = fio();
+    // (`server-internal` is in its table on Windows only)
+    let mut names: Vec<&'static str> = f
+        .command
+        .iter()
+        .copied()
+        .filter(|n| !WINDOWS_ONLY.contains(n))
+        .collect();
+    for (n, a) in &f.job {
+        names.push(n);
+        names.extend_from_slice(a);
+    }
+    names.extend_from_slice(&f.profile);
+    names.extend(engine.map(options::options_of_engine).unwrap_or_default());
+    names
 }
 
 /// fio 3.33's job options as its `--cmdhelp` shows them, in the order of its table:

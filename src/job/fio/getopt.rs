@@ -13,13 +13,14 @@
 //!   is (`--direct --rw=write`: `direct` gets `--rw=write`); with none it is an error;
 //!   a flag (fio's optional arguments: `--append-terse`, `--crctest`, `--time_based`)
 //!   takes only `=VALUE`, so the next word stays a job file;
-//! - any other word is a job file (`-` is standard input).
+//! - any other word is a job file (`-` is standard input), and so is every word after
+//!   `--` (getopt's end of options), one that starts with `-` too.
 //!
 //! Keys are matched with `-` and `_` alike (fio: exact); which keys exist and how each
 //! takes its value is the option table's (`options/`).
 
 use crate::job::fio::options::{self, Arg, FioOption};
-use crate::job::fio::FioError;
+use crate::job::fio::{fio333, FioError};
 
 /// fio's short options (its `cmd_optstr`): the letter and the long option it stands
 /// for. `-C` alone is this option when the letter is here.
@@ -75,18 +76,24 @@ fn kept_as_written(body: &str) -> bool {
 }
 
 /// The words of `args` in one form: options as `--KEY=VALUE` or `--KEY` (the key as
-/// written, or the whole name an abbreviation stands for), job files as written.
+/// written, or the whole name an abbreviation stands for), job files as written; a
+/// `--` and every word after it as written (job files: [`split_at_end`]).
 /// Errors: an ambiguous abbreviation, a single-dash word that is no option (fio's
 /// "unrecognized option"), an option without its needed value.
 pub fn canonical(args: &[String]) -> Result<Vec<String>, FioError> {
     let mut out = Vec::with_capacity(args.len());
+    let mut engines = Engines::default();
     let mut i = 0;
     while i < args.len() {
         let a = &args[i];
         i += 1;
-        // getopt's end of options: fio reads what follows as job files
+        // getopt's end of options: fio reads every later word as a job file, one that
+        // starts with `-` too (`fio -- --name=x`: no job file `--name=x`); the `--`
+        // stays, so the readers after this one know where the job files begin
         if a == "--" {
-            continue;
+            out.push(a.clone());
+            out.extend(args[i..].iter().cloned());
+            break;
         }
         let body = match a.strip_prefix("--").or_else(|| a.strip_prefix('-')) {
             Some(b) if !b.is_empty() => b,
@@ -104,34 +111,12 @@ pub fn canonical(args: &[String]) -> Result<Vec<String>, FioError> {
             Some((k, v)) => (k, Some(v.to_string())),
             None => (body, None),
         };
-        let Some((name, o)) = resolve(a, key, single)? else {
+        let Some((name, o)) = resolve(a, key, single, engines.in_table())? else {
             // no option of that name: the parser reports it with the job it is in
             out.push(a.clone());
             continue;
         };
-        // fio 3.33 refuses a job option's empty value on its command line whatever the
-        // option (`--write_bw_log=`: `option write_bw_log requires an argument`), where a
-        // job file's `write_bw_log=` names the log after the job
-        if value.as_deref() == Some("")
-            && o.arg == Arg::Value
-            && matches!(o.apply, options::Apply::Job(_))
-        {
-            return Err(FioError::BadValue {
-                key: o.name.to_string(),
-                value: String::new(),
-                why: "a value is required".into(),
-                origin: crate::job::fio::ini::Origin::CommandLine,
-            });
-        }
-        if single && value.is_none() && args.get(i).is_none() {
-            if let Some(c) = key
-                .chars()
-                .next()
-                .filter(|c| key.chars().count() == 1 && SHORT_NEEDS_VALUE.contains(*c))
-            {
-                return Err(FioError::ShortNeedsValue(c));
-            }
-        }
+        missing_value(o, key, value.as_deref(), single && args.get(i).is_none())?;
         let value = match value {
             Some(v) => Some(v),
             None => match takes_next(o, a, args.get(i).map(String::as_str))? {
@@ -142,6 +127,9 @@ pub fn canonical(args: &[String]) -> Result<Vec<String>, FioError> {
                 None => None,
             },
         };
+        if matches!(o.apply, options::Apply::Job(_)) {
+            engines.read(o.name, value.as_deref());
+        }
         out.push(match value {
             Some(v) => format!("--{name}={v}"),
             None => format!("--{name}"),
@@ -150,13 +138,93 @@ pub fn canonical(args: &[String]) -> Result<Vec<String>, FioError> {
     Ok(out)
 }
 
+/// fio's refusals of an option `o` (written `key`) given no value: a job option's empty
+/// value on its command line, whatever the option (`--write_bw_log=`: `option
+/// write_bw_log requires an argument`, where a job file's `write_bw_log=` names the log
+/// after the job); a short option that needs a value, written `last` without one.
+fn missing_value(
+    o: &FioOption,
+    key: &str,
+    value: Option<&str>,
+    last: bool,
+) -> Result<(), FioError> {
+    if value == Some("") && o.arg == Arg::Value && matches!(o.apply, options::Apply::Job(_)) {
+        return Err(FioError::BadValue {
+            key: o.name.to_string(),
+            value: String::new(),
+            why: "a value is required".into(),
+            origin: crate::job::fio::ini::Origin::CommandLine,
+        });
+    }
+    if last && value.is_none() {
+        if let Some(c) = key
+            .chars()
+            .next()
+            .filter(|c| key.chars().count() == 1 && SHORT_NEEDS_VALUE.contains(*c))
+        {
+            return Err(FioError::ShortNeedsValue(c));
+        }
+    }
+    Ok(())
+}
+
+/// Which engine's options fio's getopt table holds while the command line is read
+/// (init.c: when a job option starts a job, fio adds the options of that job's engine,
+/// and again after its `ioengine=`; a new job starts from the default job's engine).
+#[derive(Default)]
+struct Engines {
+    /// the default job's engine (`ioengine=` before any `--name`, or in `--name=global`)
+    global: Option<String>,
+    /// the current job's engine; `None`: no job option read yet (no engine's options)
+    job: Option<Option<String>>,
+    /// the current job is the default job
+    in_global: bool,
+}
+
+impl Engines {
+    /// The engine whose options are in fio's table now.
+    fn in_table(&self) -> Option<&str> {
+        self.job.as_ref().and_then(|e| e.as_deref())
+    }
+
+    /// After the job option `name` (its whole name) read with `value`.
+    fn read(&mut self, name: &str, value: Option<&str>) {
+        let section = name == "name";
+        if section || self.job.is_none() {
+            // options before any `--name` are the default job's, as `--name=global…`
+            self.in_global = !section || value.unwrap_or("").starts_with("global");
+            self.job = Some(self.global.clone());
+        }
+        if name == "ioengine" {
+            let engine = value.map(|v| v.split(':').next().unwrap_or(v).to_string());
+            if self.in_global {
+                self.global.clone_from(&engine);
+            }
+            self.job = Some(engine);
+        }
+    }
+}
+
+/// The words of a [`canonical`] command line before its `--` (the options and the job
+/// files among them), and the words after it (job files, whatever they look like).
+pub fn split_at_end(words: &[String]) -> (&[String], &[String]) {
+    match words.iter().position(|w| w == "--") {
+        Some(at) => (&words[..at], &words[at + 1..]),
+        None => (words, &[]),
+    }
+}
+
 /// The option `key` (from word `word`) names: a short letter (single dash, one letter),
-/// a whole name or alias, or the unique beginning of one. `None`: no option, for a
-/// `--KEY` (the parser names it later); a single-dash word that is none is an error here.
+/// a whole name or alias, or the unique beginning of one of fio's table (its names in
+/// its order, with the options of `engine`: [`fio333::getopt_names`]), else of iomark's
+/// own names (`-` and `_` alike). `None`: no option, for a `--KEY` (the parser names it
+/// later); a single-dash word that is none is an error here, and so is the beginning of
+/// several (getopt's list names them in the table's order, with the word's dashes).
 fn resolve(
     word: &str,
     key: &str,
     single: bool,
+    engine: Option<&str>,
 ) -> Result<Option<(String, &'static FioOption)>, FioError> {
     if single && key.chars().count() == 1 {
         let c = key.chars().next().unwrap_or(' ');
@@ -169,29 +237,49 @@ fn resolve(
     if let Some(o) = options::find(&key.replace('-', "_")) {
         return Ok(Some((key.to_string(), o)));
     }
+    let dashes = if single { "-" } else { "--" };
+    let ambiguous = |names: Vec<String>| FioError::Ambiguous {
+        word: word.to_string(),
+        names: names.into_iter().map(|n| format!("{dashes}{n}")).collect(),
+        guess: fio333::did_you_mean_getopt(word, engine),
+    };
+    let fio: Vec<&str> = fio333::getopt_names(engine)
+        .into_iter()
+        .filter(|n| !key.is_empty() && n.starts_with(key))
+        .collect();
+    match fio.as_slice() {
+        [one] => {
+            if let Some(o) = options::find(one) {
+                return Ok(Some((one.to_string(), o)));
+            }
+        }
+        [] => {}
+        many => return Err(ambiguous(many.iter().map(|n| n.to_string()).collect())),
+    }
     let matches = beginning_of(key);
     match matches.as_slice() {
         [(name, o)] => Ok(Some((name.to_string(), *o))),
         [] if single => Err(FioError::Unrecognized(word.to_string())),
         [] => Ok(None),
-        many => Err(FioError::Usage(format!(
-            "option '{word}' is ambiguous; possibilities: {}",
-            many.iter()
-                .map(|(n, _)| format!("'--{n}'"))
-                .collect::<Vec<_>>()
-                .join(" ")
-        ))),
+        many => Err(ambiguous(many.iter().map(|(n, _)| n.to_string()).collect())),
     }
 }
 
-/// Every option `key` is the beginning of (its name or an alias; one entry an option).
+/// Every option of iomark's `key` is the beginning of (its name or an alias, `-` and
+/// `_` alike; one entry an option), but the engines' options (fio 3.33's, and a later
+/// fio's engine options iomark has): those are fio's table's only once a job names
+/// their engine.
 fn beginning_of(key: &str) -> Vec<(&'static str, &'static FioOption)> {
     let k = key.replace('-', "_");
     if k.is_empty() {
         return Vec::new();
     }
     let mut found: Vec<(&'static str, &'static FioOption)> = Vec::new();
-    for o in options::all() {
+    let engine_option = |o: &FioOption| {
+        options::engine_option_names().any(|e| e == o.name)
+            || (o.group == options::Group::Engine && o.fio333 == options::Fio333::None)
+    };
+    for o in options::all().filter(|o| !engine_option(o)) {
         let hit = std::iter::once(o.name)
             .chain(o.aliases.iter().copied())
             .find(|n| n.replace('-', "_").starts_with(&k));
@@ -256,8 +344,15 @@ mod tests {
         let e = c(&["--name=x", "--write_bw_log="]).unwrap_err();
         assert!(e.contains("'write_bw_log': a value is required"), "{e}");
         assert_eq!(c(&["--time_based="]).unwrap(), ["--time_based="]);
-        // `--` ends the options (getopt): `fio -- job.fio`, a trailing `--`
-        assert_eq!(c(&["--", "job.fio", "--"]).unwrap(), ["job.fio"]);
+        // `--` ends the options (getopt): every later word is a job file, a `--` too
+        assert_eq!(
+            c(&["--", "job.fio", "--name=x", "--"]).unwrap(),
+            ["--", "job.fio", "--name=x", "--"]
+        );
+        assert_eq!(
+            c(&["-name", "x", "--", "-o"]).unwrap(),
+            ["--name=x", "--", "-o"]
+        );
         // and with no next word, getopt's refusal names the word as written
         let e = c(&["--name=x", "-direct"]).unwrap_err();
         assert!(e.contains("option '-direct' requires an argument"), "{e}");

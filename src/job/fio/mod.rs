@@ -150,6 +150,34 @@ pub enum FioError {
         crate::job::fio::options::did_you_mean(.0.trim_start_matches('-').split('=').next().unwrap_or(""))
     )]
     Unrecognized(String),
+    /// a refusal after fio 3.33 had added jobs, whose section lines it printed as it
+    /// added each (init.c add_job): those jobs with their reporting group (the ones it
+    /// printed on stdout), the command's global options (the engine they name), and the
+    /// refusal (the fio persona's: job/fio/args.rs)
+    #[error("{error}")]
+    AfterJobs {
+        /// the jobs whose section line fio printed on stdout, each with its group
+        said: Vec<(FioJob, u32)>,
+        /// the command line's global options
+        global: Vec<(String, String)>,
+        /// the refusal
+        error: Box<FioError>,
+    },
+    /// a word that is the beginning of several options and the whole name of none
+    /// (getopt's refusal): the word as written, the options it begins in the order of
+    /// fio's table, each written with the word's dashes, and fio's guess after it
+    #[error(
+        "command line: option '{word}' is ambiguous; possibilities: {}",
+        .names.iter().map(|n| format!("'{n}'")).collect::<Vec<_>>().join(" ")
+    )]
+    Ambiguous {
+        /// the word as written
+        word: String,
+        /// the options it begins, with the word's dashes (`--output`, `-output`)
+        names: Vec<String>,
+        /// the option fio names in its `Did you mean X?` after it
+        guess: Option<&'static str>,
+    },
     /// an option that needs a value, written last on the command line without one
     /// (getopt's refusal; the word as written)
     #[error("command line: option '{0}' requires an argument ({0}=VALUE)")]

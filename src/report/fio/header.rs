@@ -251,6 +251,17 @@ fn starting(threads: u32, procs: u32) -> String {
     s + "\n"
 }
 
+/// The section line fio 3.33 prints as it adds job `e` in reporting group `groupid`
+/// (`...` after it for a section of several jobs), `global` the command's global
+/// options: what it had said of the jobs it added before a refusal ended the parse.
+pub fn added_line(e: &EffectiveJob, groupid: u32, global: &[(String, String)]) -> String {
+    let mut s = line_of(e, &e.options, groupid, None, global);
+    if e.numjobs > 1 && !s.is_empty() {
+        s += "...\n";
+    }
+    s
+}
+
 /// One section's line: sizes in fio's form (`4096B`, `64.0KiB`; decimal with kb_base=1000).
 fn section_line(j: &JobResult, global: &[(String, String)]) -> String {
     // a fallback (io_uring not permitted: psync) names the engine that ran; an entry

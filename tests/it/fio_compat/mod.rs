@@ -17,6 +17,7 @@ mod exact_lat;
 mod file_sizes;
 mod fresh_user;
 mod gaps;
+mod getopt_edges;
 mod header_first;
 mod holes;
 mod import;

@@ -397,6 +397,21 @@ pub fn engine_option_names() -> impl Iterator<Item = &'static str> {
     })
 }
 
+/// The option names of engine `engine`'s `--enghelp` table, in its order (fio's, which
+/// its getopt adds to the command line's options once a job names the engine); none for
+/// an engine that has none or that the table does not hold.
+pub fn options_of_engine(engine: &str) -> Vec<&'static str> {
+    ENGINE_OPTIONS
+        .iter()
+        .filter(|(e, _)| *e == engine)
+        .flat_map(|(_, entries)| {
+            entries
+                .iter()
+                .map(|e| e.trim_start().split('=').next().unwrap_or(e))
+        })
+        .collect()
+}
+
 /// One line of `--enghelp` for an entry of [`ENGINE_OPTIONS`].
 fn engine_line(entry: &str) -> Option<String> {
     let (indent, rest) = match entry.strip_prefix("  ") {

@@ -47,7 +47,7 @@ mod run;
 mod tests;
 
 pub use cmdline::Parse;
-pub use fio_cmdline::{engine_help, engine_option_names, FioCli, IdleProf};
+pub use fio_cmdline::{engine_help, engine_option_names, options_of_engine, FioCli, IdleProf};
 
 use crate::job::fio::ini::Origin;
 use crate::job::fio::notice::Notice;

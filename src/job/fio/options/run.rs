@@ -189,7 +189,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
         threads,
     )
     .example("4")
-    .fio_profile(10),
+    .fio_profile(4),
 ];
 
 fn numjobs(c: &mut JobCtx<'_>, v: Option<&str>) -> R {

@@ -1,0 +1,253 @@
+//! fio 3.33's command line at its edges, side by side with iomark as `fio` (stdout,
+//! stderr and exit code): an abbreviation that begins several options (getopt's list,
+//! in the order of fio's table: its own options, every job option and alias, its
+//! profiles' options, the options of the job's engine), the words after `--` (job
+//! files, whatever they look like), and the lines fio printed of the command line's jobs
+//! before a job file it cannot read or refuses. The cases come from fio's own option
+//! lists where they can (`fio --cmdhelp=all`, `fio --help`). fio is required: CI
+//! installs it, so a missing fio fails these tests.
+
+use crate::util::*;
+use std::path::Path;
+
+/// fio 3.33 must be here: these tests are comparisons.
+fn require_fio() {
+    assert!(
+        have_fio(),
+        "fio 3.33 (/usr/bin/fio) is required for the comparisons (bash tests/run.sh installs it)"
+    );
+}
+
+/// `(code, stdout, stderr)` of fio and of iomark as `fio`, each run with `args` in its
+/// own directory under `root` holding `files` (`(name, text)`).
+fn both(root: &Path, files: &[(&str, &str)], args: &[&str]) -> [(i32, String, String); 2] {
+    ["fio", "iomark"].map(|tool| {
+        let w = root.join(tool);
+        let _ = std::fs::remove_dir_all(&w);
+        std::fs::create_dir_all(&w).unwrap();
+        for (name, text) in files {
+            std::fs::write(w.join(name), text).unwrap();
+        }
+        let cmd = if tool == "fio" {
+            fio_cmd()
+        } else {
+            as_fio(root)
+        };
+        let o = cmd.dir(&w).args(args).run();
+        (o.code, o.stdout, o.stderr)
+    })
+}
+
+/// The names fio 3.33 lists: its job options (`--cmdhelp=all`, the first word of each
+/// line) and its own command-line options (`--help`, `--NAME` at a line's start).
+fn fio_names() -> Vec<String> {
+    let text = |a: &str| fio_cmd().arg(a).run().stdout;
+    let mut names: Vec<String> = text("--help")
+        .lines()
+        .filter_map(|l| l.trim_start().strip_prefix("--"))
+        .map(|l| {
+            l.split(['=', '\t', ' ', '['])
+                .next()
+                .unwrap_or("")
+                .to_string()
+        })
+        .collect();
+    names.extend(
+        text("--cmdhelp=all")
+            .lines()
+            .filter_map(|l| l.split(':').next())
+            .map(|n| n.trim().to_string()),
+    );
+    names.retain(|n| n.len() > 1);
+    names.dedup();
+    names
+}
+
+/// Per name of `names`, its longest beginning that begins another name too and is no
+/// whole name (the longest abbreviation getopt cannot resolve), at least 2 letters.
+fn shared_beginnings(names: &[String]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for n in names {
+        let longest = (2..n.len()).rev().map(|k| &n[..k]).find(|p| {
+            names.iter().filter(|m| m.starts_with(p)).count() > 1 && !names.iter().any(|m| m == p)
+        });
+        if let Some(p) = longest {
+            if !out.iter().any(|o| o == p) {
+                out.push(p.to_string());
+            }
+        }
+    }
+    out
+}
+
+/// Every abbreviation that begins several of fio's options is refused as fio refuses it:
+/// getopt's line naming them in fio's order with the word's dashes, fio's own
+/// `unrecognized option` line, its guess, exit 1 — whatever context the word has (a job
+/// whose engine adds its options to fio's table, a single dash, a value).
+#[test]
+fn ambiguous_abbreviations_are_fios() {
+    require_fio();
+    let d = scratch();
+    let names = fio_names();
+    assert!(names.len() > 200, "fio lists {} options", names.len());
+    let derived = shared_beginnings(&names);
+    let job = ["--parse-only", "--name=x", "--ioengine=null", "--size=1m"];
+    let mut cases: Vec<Vec<String>> = derived
+        .iter()
+        .map(|p| {
+            let mut a: Vec<String> = job.iter().map(|s| s.to_string()).collect();
+            a.push(format!("--{p}=1"));
+            a
+        })
+        .collect();
+    let by_hand: &[&[&str]] = &[
+        &["--ou=x"],
+        &["--rate=1", "--ve"],
+        &["-ou"],
+        &["--parse-only", "-verify_b=1"],
+        &["--thr"],
+        &["--prof=x"],
+        &["--name=x", "--ioengine=io_uring", "--sq", "--parse-only"],
+        &["--name=x", "--ioengine=io_uring", "--sqthread_pol=1"],
+        &["--ioengine=libaio", "--name=x", "--cmdprio_=1"],
+        // a new job starts from the default job's engine: no engine's options (under
+        // `--parse-only`: fio prints no line for `x` as `--name=y` adds it)
+        &[
+            "--parse-only",
+            "--name=x",
+            "--ioengine=libaio",
+            "--name=y",
+            "--cmdprio_=1",
+        ],
+        &[
+            "--name=global",
+            "--ioengine=libaio",
+            "--name=y",
+            "--cmdprio_=1",
+        ],
+    ];
+    cases.extend(
+        by_hand
+            .iter()
+            .map(|a| a.iter().map(|s| s.to_string()).collect()),
+    );
+    let (mut differ, mut ambiguous) = (Vec::new(), 0);
+    for a in &cases {
+        let a: Vec<&str> = a.iter().map(String::as_str).collect();
+        let [fio, iomark] = both(d.path(), &[], &a);
+        if fio.2.contains("is ambiguous; possibilities:") {
+            ambiguous += 1;
+        }
+        if fio != iomark {
+            differ.push(format!("{a:?}\n  fio:    {fio:?}\n  iomark: {iomark:?}"));
+        }
+    }
+    eprintln!(
+        "{} cases ({} derived from fio's lists), {ambiguous} ambiguous to fio",
+        cases.len(),
+        derived.len()
+    );
+    // the derived beginnings are ambiguous to fio (a few are one option and an alias)
+    assert!(
+        ambiguous * 10 >= cases.len() * 8,
+        "{ambiguous} of {}",
+        cases.len()
+    );
+    assert!(
+        differ.is_empty(),
+        "{} differ:\n{}",
+        differ.len(),
+        differ.join("\n")
+    );
+}
+
+/// Every word after `--` is a job file to fio, one that starts with `-` too (`fio --
+/// --name=x`: no job file `--name=x`), a second `--` as well; the command line's jobs
+/// before it were added (their section lines said) when fio cannot open it.
+#[test]
+fn words_after_double_dash_are_job_files() {
+    require_fio();
+    let d = scratch();
+    let job = "[j]\nioengine=null\nsize=1m\n";
+    let cases: &[&[&str]] = &[
+        &["--", "--name=x"],
+        &[
+            "--name=x",
+            "--ioengine=null",
+            "--size=1m",
+            "--",
+            "--size=1m",
+        ],
+        &["--parse-only", "--", "--"],
+        &["--parse-only", "--", "-j.fio"],
+        &["--parse-only", "--", "--help"],
+        &[
+            "--name=a",
+            "--ioengine=null",
+            "--size=1m",
+            "--",
+            "-j.fio",
+            "--parse-only",
+        ],
+    ];
+    for a in cases {
+        let [fio, iomark] = both(d.path(), &[("-j.fio", job)], a);
+        assert_eq!(iomark, fio, "{a:?}");
+    }
+}
+
+/// A job file fio cannot open, or one it refuses, after the command line's jobs: fio had
+/// added those jobs and said their section lines (on stdout, in the output format
+/// `normal`, not under `--parse-only`), and those of the job files read before; exit 1.
+#[test]
+fn the_jobs_before_an_unreadable_job_file_are_said() {
+    require_fio();
+    let d = scratch();
+    let files = [
+        ("good.fio", "[j1]\nioengine=null\nsize=1m\nnumjobs=2\n"),
+        ("bad.fio", "[j2]\nioengine=null\nsize=1m\nbogus=1\n"),
+        ("bad2.fio", "[j2]\nioengine=null\nsize=1m\n[j3]\nbs=0\n"),
+    ];
+    let null = ["--name=a", "--ioengine=null", "--size=1m"];
+    let with = |more: &[&'static str]| -> Vec<&'static str> {
+        null.iter().copied().chain(more.iter().copied()).collect()
+    };
+    let cases: Vec<Vec<&str>> = vec![
+        vec!["--name=a", "--size=1m", "nosuchfile.fio"],
+        with(&["nosuchfile.fio"]),
+        with(&["--parse-only", "nosuchfile.fio"]),
+        with(&["--output-format=json", "nosuchfile.fio"]),
+        with(&["--bs=8k", "--name=b", "--stonewall", "nosuch.fio"]),
+        with(&["good.fio", "nosuch.fio"]),
+        with(&["bad.fio"]),
+        with(&["bad2.fio"]),
+        vec!["nosuchfile.fio", "--name=a", "--ioengine=null", "--size=1m"],
+        vec!["--name=a", "--ioengine=null", "nosuch.fio"],
+    ];
+    for a in &cases {
+        let [fio, iomark] = both(d.path(), &files, a);
+        assert_eq!(iomark, fio, "{a:?}");
+        assert_eq!(fio.0, 1, "{a:?}");
+    }
+    // a job file without read permission: root reads it all the same, so the case is
+    // fio's `unable to open` only for another user
+    if unsafe { libc::geteuid() } != 0 {
+        use std::os::unix::fs::PermissionsExt;
+        let a = with(&["locked.fio"]);
+        let [fio, iomark] = ["fio", "iomark"].map(|tool| {
+            let w = d.path().join(format!("{tool}-locked"));
+            std::fs::create_dir_all(&w).unwrap();
+            let f = w.join("locked.fio");
+            std::fs::write(&f, files[0].1).unwrap();
+            std::fs::set_permissions(&f, std::fs::Permissions::from_mode(0o000)).unwrap();
+            let cmd = if tool == "fio" {
+                fio_cmd()
+            } else {
+                as_fio(d.path())
+            };
+            let o = cmd.dir(&w).args(&a).run();
+            (o.code, o.stdout, o.stderr)
+        });
+        assert_eq!(iomark, fio, "{a:?}");
+    }
+}
