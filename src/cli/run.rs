@@ -316,7 +316,8 @@ fn failure_code(e: &runner::RunError, persona: Persona) -> i32 {
         runner::RunError::Files(
             FilesError::NotAFile { .. } | FilesError::NoSpace { .. } | FilesError::Output { .. }
         )
-    );
+    ) || matches!(e, runner::RunError::Files(FilesError::Io { op, .. })
+        if *op == crate::files::dataset::NO_DIRECTORY);
     match persona {
         Persona::Fio if fio_fails => exit::FAILED,
         _ => e.exit_code(),

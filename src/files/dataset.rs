@@ -200,13 +200,18 @@ pub fn preflight(jobs: &[(&[FileSpec], bool, Vec<u64>)]) -> Result<(), FilesErro
     Ok(())
 }
 
+/// The `op` of [`FilesError::Io`] when a job's `directory=` is missing or no directory
+/// (fio 3.33 refuses that job while it reads its options: the fio persona's exit 1).
+pub const NO_DIRECTORY: &str =
+    "use it as directory= (it must exist: iomark, as fio, creates no job directory)";
+
 /// A job's `directory=` must exist and be a directory (a symbolic link to one is
 /// followed): fio 3.33 refuses the job otherwise ("DIR is not a directory"), and iomark
 /// never creates it — a mistyped name would fill the filesystem it lands on.
 pub fn check_directory(dir: &Path) -> Result<(), FilesError> {
     let refuse = |source| FilesError::Io {
         path: dir.to_path_buf(),
-        op: "use it as directory= (it must exist: iomark, as fio, creates no job directory)",
+        op: NO_DIRECTORY,
         source,
     };
     match std::fs::metadata(dir) {
@@ -712,13 +717,13 @@ fn open_for_layout(f: &FileSpec) -> std::io::Result<File> {
 }
 
 /// Create the missing directories of `path` (`filename_format=d$jobnum/f$filenum`,
-/// `filename=a/b/c`), mode 0755 less the umask, as fio creates a file's directories
-/// before it lays the file out. A directory that exists is left as it is.
+/// `filename=a/b/c`), mode 0700 less the umask, as fio 3.33 creates a file's
+/// directories before it lays the file out. A directory that exists is left as it is.
 fn make_parents(path: &Path) -> std::io::Result<()> {
     match path.parent() {
         Some(d) if !d.as_os_str().is_empty() && !d.is_dir() => std::fs::DirBuilder::new()
             .recursive(true)
-            .mode(0o755)
+            .mode(0o700)
             .create(d),
         _ => Ok(()),
     }

@@ -150,6 +150,9 @@ pub struct Why {
     /// share of the wall time in timed waits (rate limits, thinktime, flow), % (`None`:
     /// no wait timed)
     pub wait_pct: Option<f64>,
+    /// whether the result timed its waits (iomark's own runs; an imported fio report
+    /// does not say them, so no wait of it is known)
+    pub timed: bool,
     /// a mix's mean read latency, µs
     pub read_mean_us: Option<f64>,
     /// a mix's mean write latency, µs
@@ -230,6 +233,7 @@ fn why_of(r: &RunResult, t: &Test) -> Why {
             .map(|v| *v as f64 / 1e3),
         fsync_pct: f.time.map(|x| x.sync_pct).filter(|_| synced),
         wait_pct: f.time.and_then(|x| x.wait_pct).filter(|w| *w > 0.0),
+        timed: r.tool == "iomark",
         read_mean_us: mean(f.read),
         write_mean_us: mean(f.write),
         wall_s: r.timed_command.as_ref().map(|c| c.wall_s),
@@ -1270,7 +1274,8 @@ pub const WAIT_DIFF_POINTS: f64 = 10.0;
 
 /// How test `b` (column `lb`) differs from test `a` (column `la`) in what it ran: the
 /// jobs ([`describe_diff`], when both say) and the share of the time in timed waits
-/// (rate limits, think time, flow) when it differs by [`WAIT_DIFF_POINTS`] or more.
+/// (rate limits, think time, flow, a stonewall's or wait_for's wait for earlier jobs)
+/// when both timed their waits and the shares differ by [`WAIT_DIFF_POINTS`] or more.
 /// Empty: the two ran the same test the same way, so their figures compare.
 pub fn test_diff(a: &Test, b: &Test, la: &str, lb: &str) -> Vec<String> {
     let writes = |t: &Test| {
@@ -1281,14 +1286,16 @@ pub fn test_diff(a: &Test, b: &Test, la: &str, lb: &str) -> Vec<String> {
         (Some(x), Some(y)) => describe_diff(x, y, la, lb, writes(a) || writes(b)),
         _ => vec![],
     };
+    // only when both say where their time went: a fio report does not, so its "no
+    // timed waits" would be a guess
     let (wa, wb) = (a.why.wait_pct.unwrap_or(0.0), b.why.wait_pct.unwrap_or(0.0));
-    if (wa - wb).abs() >= WAIT_DIFF_POINTS {
+    if a.why.timed && b.why.timed && (wa - wb).abs() >= WAIT_DIFF_POINTS {
         let w = |v: f64| match v > 0.0 {
             true => format!("{v:.0} % of the time in timed waits"),
             false => "no timed waits".to_string(),
         };
         d.push(format!(
-            "{lb}: {} (rate limit, think time) ({la}: {})",
+            "{lb}: {} (rate limit, think time, waiting for earlier jobs) ({la}: {})",
             w(wb),
             w(wa)
         ));

@@ -361,8 +361,14 @@ mod tests {
         let (ta, tl) = (&tests_of(&a)[0], &tests_of(&limited)[0]);
         assert_eq!(
             test_diff(ta, tl, "A", "B"),
-            ["B: 90 % of the time in timed waits (rate limit, think time) (A: no timed waits)"]
+            ["B: 90 % of the time in timed waits (rate limit, think time, waiting for earlier jobs) (A: no timed waits)"]
         );
+        // an imported fio report does not say its waits: no call-out against it (its
+        // "no timed waits" would be a guess)
+        let mut fio = a.clone();
+        fio.tool = "fio".into();
+        assert!(test_diff(&tests_of(&fio)[0], tl, "A", "B").is_empty());
+        assert!(test_diff(tl, &tests_of(&fio)[0], "A", "B").is_empty());
         // the same slowdown without waits is one
         assert_eq!(regressions(&copy_run("dev:a", 9, 5.0), &rs).len(), 1);
         // a wait share within the call-out's margin is the same test

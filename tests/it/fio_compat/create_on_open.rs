@@ -5,24 +5,6 @@
 
 use crate::util::*;
 use std::os::unix::fs::PermissionsExt;
-use std::path::Path;
-
-/// The sides to run: iomark as fio, and fio 3.33 when it is installed.
-fn sides(d: &Path, what: &str) -> Vec<(&'static str, std::path::PathBuf)> {
-    let mut s = vec![("iomark", d.join("i"))];
-    if need_fio(what) {
-        s.push(("fio", d.join("f")));
-    }
-    s
-}
-
-/// `args` run by `who` in a new directory `dir`.
-fn side(who: &str, d: &Path, dir: &Path, args: &[&str]) -> Out {
-    let _ = std::fs::remove_dir_all(dir);
-    std::fs::create_dir_all(dir).unwrap();
-    let cmd = if who == "fio" { fio_cmd() } else { as_fio(d) };
-    cmd.dir(dir).args(args).run()
-}
 
 /// The mode bits a file created with `mode` gets under this process's umask.
 fn created_mode(mode: u32) -> u32 {
@@ -106,7 +88,7 @@ fn create_on_open_read_of_a_missing_file_reads_an_empty_file() {
         "--output=r.json",
     ];
     for (who, dir) in sides(d.path(), "create_on_open reading next to fio") {
-        let o = side(who, d.path(), &dir, &args);
+        let o = side_in(who, d.path(), &dir, &args);
         assert_eq!(o.code, 1, "{who}: {}", o.dump());
         let m = std::fs::metadata(dir.join("r.dat")).unwrap();
         assert_eq!(

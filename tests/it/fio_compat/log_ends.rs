@@ -101,20 +101,8 @@ fn log_compression_averages_per_io_rates() {
     }
 }
 
-/// The sides to run: iomark as fio, and fio 3.33 when it is installed.
-fn sides(d: &Path, what: &str) -> Vec<(&'static str, std::path::PathBuf)> {
-    let mut s = vec![("iomark", d.join("i"))];
-    if need_fio(what) {
-        s.push(("fio", d.join("f")));
-    }
-    s
-}
-
 fn side(who: &str, d: &Path, dir: &Path, args: &[&str]) -> Out {
-    let _ = std::fs::remove_dir_all(dir);
-    std::fs::create_dir_all(dir).unwrap();
-    let cmd = if who == "fio" { fio_cmd() } else { as_fio(d) };
-    let o = cmd.dir(dir).args(args).run();
+    let o = side_in(who, d, dir, args);
     assert_eq!(o.code, 0, "{who}: {}", o.dump());
     o
 }

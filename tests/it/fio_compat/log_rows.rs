@@ -18,15 +18,6 @@ fn lines(dir: &Path, name: &str) -> Vec<Vec<u64>> {
         .collect()
 }
 
-/// The sides to run: iomark as fio, and fio 3.33 when it is installed.
-fn sides(d: &Path, what: &str) -> Vec<(&'static str, std::path::PathBuf)> {
-    let mut s = vec![("iomark", d.join("i"))];
-    if need_fio(what) {
-        s.push(("fio", d.join("f")));
-    }
-    s
-}
-
 /// Run `args` as `who` in a fresh `dir`; the JSON report's `read` object.
 fn run(who: &str, d: &Path, dir: &Path, args: &[String]) -> serde_json::Value {
     let _ = std::fs::remove_dir_all(dir);

@@ -68,6 +68,13 @@ const CASES: &[(&[&str], i32, Want)] = &[
     // a size below the smallest block size: fio's fixup refuses the job before its
     // files (fio's words after iomark's `job 'NAME': `)
     (&["--size=4k", "--bs=8k"], 1, Differs),
+    // a directory= that does not exist: fio refuses it while parsing (its lines name
+    // the option; iomark's say why it creates no job directory)
+    (
+        &["!", "--name=j", "--size=1m", "--directory=no/such/dir"],
+        1,
+        Differs,
+    ),
     (
         &["!", "--name=a", "--size=1", "--filename=t.dat"],
         1,

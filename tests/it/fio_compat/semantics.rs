@@ -225,7 +225,7 @@ fn json_options_use_fios_names_for_aliases() {
 }
 
 /// `filename_format` with directories: fio creates them (`d0/f0` … `d1/f1` for two
-/// jobs of two files); and a job without `size=` uses the existing file the format
+/// jobs of two files, mode 0700); and a job without `size=` uses the existing file the format
 /// names for its size.
 #[test]
 fn filename_format_makes_directories_and_sizes_from_existing_files() {
@@ -262,6 +262,13 @@ fn filename_format_makes_directories_and_sizes_from_existing_files() {
     assert_eq!(i.code, 0, "{}", i.dump());
     assert_eq!(listing(&id), listing(&fd));
     assert!(listing(&id).iter().all(|(_, n)| *n == 32 << 10));
+    // the directories' mode: fio 3.33 makes them 0700 (less the umask)
+    use std::os::unix::fs::PermissionsExt;
+    let mode = |p: PathBuf| std::fs::metadata(p).unwrap().permissions().mode() & 0o7777;
+    for sub in ["d0", "d1"] {
+        assert_eq!(mode(id.join(sub)), mode(fd.join(sub)), "{sub}");
+        assert_eq!(mode(id.join(sub)), 0o700, "{sub}");
+    }
     // no size=: the existing d0/f0 (1 MiB) is the job's file and its size
     let read = [
         "--name=a",

@@ -209,10 +209,11 @@ fn compare_and_report_show_it(d: &Path, at: f64, max: f64) {
         .args(["report", "hot.json", "--format=markdown"])
         .run();
     o.expect_code(0);
-    let when = format!("{at:.1}").replace('.', "\\.");
-    let said = format!("over\\_time.thermal\\_throttling: at {when} s");
-    assert!(o.stdout.contains(&said), "{said}\n{}", o.stdout);
-    assert!(o.stdout.contains("reached 86 °C"), "{}", o.stdout);
+    // read as the text a person sees (the Markdown's escapes undone)
+    let text = md_plain(&o.stdout);
+    let said = format!("{THERMAL}: at {at:.1} s");
+    assert!(text.contains(&said), "{said}\n{text}");
+    assert!(text.contains("reached 86 °C"), "{text}");
 }
 
 /// Under the hook no block device is written, even one the user names for destructive

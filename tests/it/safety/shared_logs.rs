@@ -8,7 +8,6 @@
 
 use super::files::mkfifo;
 use crate::util::*;
-use std::path::Path;
 use std::time::Duration;
 
 /// Three threads of one job writing 4 KiB blocks, their bandwidth lines in one shared
@@ -23,16 +22,6 @@ const JOB: [&str; 8] = [
     "--per_job_logs=0",
     "--log_avg_msec=0",
 ];
-
-/// The names in `d`, sorted.
-fn names(d: &Path) -> Vec<String> {
-    let mut v: Vec<String> = std::fs::read_dir(d)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    v.sort();
-    v
-}
 
 /// A FIFO at the shared log's name: refused before any I/O by `iomark run` (exit 3) and
 /// by the fio persona (exit 1, the code of its refused `--output`; fio 3.33 opens the
@@ -64,7 +53,7 @@ fn a_fifo_at_a_shared_log_is_refused_before_any_io_and_never_waits() {
             .symlink_metadata()
             .is_ok_and(|m| m.file_type().is_fifo());
         assert!(fifo, "{who}: the FIFO was not left as planted");
-        assert_eq!(names(d), ["s_bw.log"], "{who}: files made");
+        assert_eq!(entries(d), ["s_bw.log"], "{who}: files made");
     }
 }
 
@@ -100,7 +89,7 @@ fn sigkill_while_threads_write_a_shared_log_keeps_its_old_content() {
         old,
         "s_bw.log after SIGKILL is not its old content"
     );
-    let all = names(d);
+    let all = entries(d);
     let tmp: Vec<&String> = all
         .iter()
         .filter(|n| n.starts_with(".s_bw.log.") && n.ends_with(".iomark-tmp"))

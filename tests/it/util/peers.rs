@@ -44,6 +44,24 @@ pub fn sysbench(dir: &Path, args: &[&str]) -> Out {
         .run()
 }
 
+/// The sides of a side-by-side test: iomark as fio in `d/i`, and fio 3.33 in `d/f` when
+/// it is installed (else the test says it skipped fio's side).
+pub fn sides(d: &Path, what: &str) -> Vec<(&'static str, std::path::PathBuf)> {
+    let mut s = vec![("iomark", d.join("i"))];
+    if need_fio(what) {
+        s.push(("fio", d.join("f")));
+    }
+    s
+}
+
+/// `args` run by `who` (`"fio"` or iomark as fio, from [`sides`]) in `dir`, made anew.
+pub fn side_in(who: &str, d: &Path, dir: &Path, args: &[&str]) -> Out {
+    let _ = std::fs::remove_dir_all(dir);
+    std::fs::create_dir_all(dir).unwrap();
+    let cmd = if who == "fio" { fio_cmd() } else { as_fio(d) };
+    cmd.dir(dir).args(args).run()
+}
+
 /// The real fio as a command (same timeout and capture as iomark's).
 pub fn fio_cmd() -> Iomark {
     Iomark::program("fio")
