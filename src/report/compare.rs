@@ -539,6 +539,20 @@ fn run_row_key(name: &str, rw: &str, block: u64, qd: u32, threads: u32) -> (Stri
     }
 }
 
+/// A phase's latency as compare reads it: its `lat`; an imported fio report's `lat` has
+/// percentiles only when fio ran with `lat_percentiles=1`, so without them the p99 is
+/// fio's clat p99 (also from submission to completion; fio's `lat` adds the submission
+/// call's own time), which fio prints by default.
+fn phase_lat(p: &crate::result::Phase) -> Option<crate::result::Latency> {
+    let mut lat = p.lat.clone()?;
+    if !lat.percentiles_ns.contains_key("99") {
+        if let Some(v) = p.clat.as_ref().and_then(|c| c.percentiles_ns.get("99")) {
+            lat.percentiles_ns.insert("99".into(), *v);
+        }
+    }
+    Some(lat)
+}
+
 /// Tests of a `run` (fio job) result: one per phase (job × direction); a result
 /// without phases gives one test per direction from its totals.
 fn run_tests(r: &RunResult, f: &RunFacts) -> Vec<Test> {
@@ -550,10 +564,11 @@ fn run_tests(r: &RunResult, f: &RunFacts) -> Vec<Test> {
             all.iter()
                 .enumerate()
                 .map(|(i, p)| {
+                    let lat = phase_lat(p);
                     let fig = Rates {
                         mb_s: (p.bytes > 0).then_some(p.mb_per_s),
                         iops: p.ops_per_s,
-                        lat: p.lat.as_ref(),
+                        lat: lat.as_ref(),
                     };
                     run_test((r, f), &p.name, job_of_phase(r, &all, i), &p.notes, fig)
                 })

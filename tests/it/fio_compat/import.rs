@@ -337,3 +337,54 @@ fn openmetrics_of_a_fio_json_report_has_fios_quantiles() {
         }
     }
 }
+
+/// `iomark compare` of a default fio 3.33 JSON report (no `lat_percentiles`): the
+/// `mix read` and `mix write` rows have a p99 — fio's `clat_ns` p99 in µs — and a mean,
+/// fio's `lat_ns` mean in µs (csv: 3 significant digits).
+#[test]
+fn compare_shows_fios_clat_p99_for_a_default_fio_report() {
+    if !need_fio("compare_shows_fios_clat_p99_for_a_default_fio_report") {
+        return;
+    }
+    let t = scratch();
+    let o = fio_cmd()
+        .dir(t.path())
+        .args(["--name=rr", "--filename=F", "--size=2m", "--bs=4k"])
+        .args(["--rw=randrw", "--ioengine=psync", "--output-format=json"])
+        .arg("--output=fio.json")
+        .run();
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let v: Value = read_json(&t.path().join("fio.json"));
+    let o = Iomark::new()
+        .dir(t.path())
+        .args(["compare", "fio.json", "--format=csv"])
+        .run();
+    assert_eq!(o.code, 0, "{}", o.dump());
+    // csv rows: test,metric,A,jobs differ (figures to 3 significant digits)
+    let cell = |test: &str, metric: &str| -> f64 {
+        let row = o
+            .stdout
+            .lines()
+            .find(|l| l.contains(test) && l.contains(&format!(",{metric},")))
+            .unwrap_or_else(|| panic!("no {test} {metric} row: {}", o.stdout));
+        let a = row.split(',').nth(2).unwrap();
+        a.parse().unwrap_or_else(|e| panic!("{row}: {e}"))
+    };
+    for dir in ["read", "write"] {
+        let d = &v["jobs"][0][dir];
+        assert!(d["lat_ns"].get("percentile").is_none(), "{d}");
+        let p99 = d["clat_ns"]["percentile"]["99.000000"].as_u64().unwrap() as f64 / 1e3;
+        let test = format!("mix {dir}");
+        let got = cell(&test, "p99 µs");
+        assert!(
+            (got - p99).abs() <= p99 * 5e-3,
+            "{test} p99 {got}, fio's {p99}"
+        );
+        let mean = d["lat_ns"]["mean"].as_f64().unwrap() / 1e3;
+        let got = cell(&test, "mean µs");
+        assert!(
+            (got - mean).abs() <= mean * 5e-3,
+            "{test} mean {got}, fio's {mean}"
+        );
+    }
+}
