@@ -30,6 +30,12 @@ pub(crate) fn enghelp_names() -> Vec<&'static str> {
     names
 }
 
+/// Whether `name` is one of fio 3.33's built-in engines (an engine fio has, whether
+/// or not iomark runs it).
+pub(crate) fn is_fio_engine(name: &str) -> bool {
+    FIO_ENGINES.contains(&name)
+}
+
 /// fio 3.33's built-in engines (`fio --enghelp`): one of them that iomark does not run
 /// is no "not loadable" engine to fio.
 const FIO_ENGINES: &[&str] = &[

@@ -437,6 +437,16 @@ fn enghelp_lists_the_engines_iomark_runs_in_fios_order() {
             refused.stderr
         );
     }
+    // `--enghelp=E` of an engine fio has and iomark does not run: one line saying so
+    // (not fio's dlopen wording "not loadable"), exit 1 as fio's answers
+    for e in fio.iter().filter(|n| !runs(n)) {
+        let o = as_fio(d.path()).arg(format!("--enghelp={e}")).run();
+        assert_eq!(o.code, 1, "{e}: {}", o.dump());
+        assert_eq!(o.stdout, "", "{e}");
+        let want = format!("fio: engine {e} is fio's but iomark does not run it (it runs: ");
+        assert!(o.stderr.starts_with(&want), "{e}: {}", o.stderr);
+        assert!(o.stderr.contains("pvsync, "), "{e}: {}", o.stderr);
+    }
     for n in &ours[expected.len()..] {
         assert!(
             !fio.contains(n) && runs(n),
