@@ -90,8 +90,25 @@ fn compressed_logs_round_trip_through_fios_inflate_log() {
         );
     }
     let theirs = d.path().join("fio");
-    std::fs::create_dir(&theirs).unwrap();
-    let o = fio_cmd().dir(&theirs).args(JOB).run();
+    // fio 3.33 itself has hung here once under the suite's load (its log-compression
+    // workqueue; quiet, 12 of 12 runs end in under a second): a run that does not end in
+    // 60 s is killed and run again, up to three times
+    let fio_run = || {
+        let _ = std::fs::remove_dir_all(&theirs);
+        std::fs::create_dir(&theirs).unwrap();
+        Iomark::program("timeout")
+            .dir(&theirs)
+            .args(["-s", "KILL", "60", "fio"])
+            .args(JOB)
+            .run()
+    };
+    let mut o = fio_run();
+    for _ in 0..2 {
+        if o.code != 137 {
+            break;
+        }
+        o = fio_run();
+    }
     assert_eq!(o.code, 0, "{}", o.dump());
     assert_eq!(logs(&theirs), names, "fio's files");
     assert!(empty(&theirs));
