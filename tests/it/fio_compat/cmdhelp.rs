@@ -10,14 +10,6 @@ use crate::util::*;
 /// now prints fio's answer fails the test until it is struck off.
 const KEY_DIFFERS: &[(&str, &str)] = &[];
 
-/// fio 3.33 must be here: these tests are comparisons.
-fn require_fio() {
-    assert!(
-        have_fio(),
-        "fio 3.33 (/usr/bin/fio) is required for the comparisons (bash tests/run.sh installs it)"
-    );
-}
-
 /// `(code, stdout, stderr)` of `ARGS` under fio 3.33 and under iomark as `fio`.
 fn both(d: &std::path::Path, args: &[&str]) -> [(i32, String, String); 2] {
     let fio = fio_cmd().dir(d).args(args).run();

@@ -8,35 +8,6 @@
 //! installs it, so a missing fio fails these tests.
 
 use crate::util::*;
-use std::path::Path;
-
-/// fio 3.33 must be here: these tests are comparisons.
-fn require_fio() {
-    assert!(
-        have_fio(),
-        "fio 3.33 (/usr/bin/fio) is required for the comparisons (bash tests/run.sh installs it)"
-    );
-}
-
-/// `(code, stdout, stderr)` of fio and of iomark as `fio`, each run with `args` in its
-/// own directory under `root` holding `files` (`(name, text)`).
-fn both(root: &Path, files: &[(&str, &str)], args: &[&str]) -> [(i32, String, String); 2] {
-    ["fio", "iomark"].map(|tool| {
-        let w = root.join(tool);
-        let _ = std::fs::remove_dir_all(&w);
-        std::fs::create_dir_all(&w).unwrap();
-        for (name, text) in files {
-            std::fs::write(w.join(name), text).unwrap();
-        }
-        let cmd = if tool == "fio" {
-            fio_cmd()
-        } else {
-            as_fio(root)
-        };
-        let o = cmd.dir(&w).args(args).run();
-        (o.code, o.stdout, o.stderr)
-    })
-}
 
 /// The names fio 3.33 lists: its job options (`--cmdhelp=all`, the first word of each
 /// line) and its own command-line options (`--help`, `--NAME` at a line's start).
@@ -134,7 +105,7 @@ fn ambiguous_abbreviations_are_fios() {
     let (mut differ, mut ambiguous) = (Vec::new(), 0);
     for a in &cases {
         let a: Vec<&str> = a.iter().map(String::as_str).collect();
-        let [fio, iomark] = both(d.path(), &[], &a);
+        let [fio, iomark] = both_in(d.path(), &[], &a);
         if fio.2.contains("is ambiguous; possibilities:") {
             ambiguous += 1;
         }
@@ -191,7 +162,7 @@ fn words_after_double_dash_are_job_files() {
         ],
     ];
     for a in cases {
-        let [fio, iomark] = both(d.path(), &[("-j.fio", job)], a);
+        let [fio, iomark] = both_in(d.path(), &[("-j.fio", job)], a);
         assert_eq!(iomark, fio, "{a:?}");
     }
 }
@@ -225,7 +196,7 @@ fn the_jobs_before_an_unreadable_job_file_are_said() {
         vec!["--name=a", "--ioengine=null", "nosuch.fio"],
     ];
     for a in &cases {
-        let [fio, iomark] = both(d.path(), &files, a);
+        let [fio, iomark] = both_in(d.path(), &files, a);
         assert_eq!(iomark, fio, "{a:?}");
         assert_eq!(fio.0, 1, "{a:?}");
     }

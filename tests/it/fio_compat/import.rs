@@ -260,6 +260,24 @@ fn samples(text: &str, name: &str, with: &[&str]) -> Vec<(String, f64)> {
         .collect()
 }
 
+/// fio 3.33's JSON report (`fio.json` in `dir`, also its document) of a 2 MiB 4 KiB
+/// psync randrw job named `name`, with fio's default percentiles (clat only).
+fn fio_randrw_json(dir: &Path, name: &str) -> Value {
+    let o = fio_cmd()
+        .dir(dir)
+        .args([
+            &format!("--name={name}"),
+            "--filename=F",
+            "--size=2m",
+            "--bs=4k",
+        ])
+        .args(["--rw=randrw", "--ioengine=psync", "--output-format=json"])
+        .arg("--output=fio.json")
+        .run();
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    read_json(&dir.join("fio.json"))
+}
+
 /// `iomark report --format=openmetrics` of a JSON report fio 3.33 writes in the test (a
 /// random read/write job: both directions): the run's summary `iomark_latency_seconds`
 /// of each op and each job direction's own `iomark_test_latency_seconds` hold fio's
@@ -272,14 +290,7 @@ fn openmetrics_of_a_fio_json_report_has_fios_quantiles() {
         return;
     }
     let t = scratch();
-    let o = fio_cmd()
-        .dir(t.path())
-        .args(["--name=omq", "--filename=F", "--size=2m", "--bs=4k"])
-        .args(["--rw=randrw", "--ioengine=psync", "--output-format=json"])
-        .arg("--output=fio.json")
-        .run();
-    assert_eq!(o.code, 0, "{}", o.stderr);
-    let v: Value = read_json(&t.path().join("fio.json"));
+    let v = fio_randrw_json(t.path(), "omq");
     let o = Iomark::new()
         .dir(t.path())
         .args(["report", "fio.json", "--format=openmetrics", "-o", "-"])
@@ -347,14 +358,7 @@ fn compare_shows_fios_clat_p99_for_a_default_fio_report() {
         return;
     }
     let t = scratch();
-    let o = fio_cmd()
-        .dir(t.path())
-        .args(["--name=rr", "--filename=F", "--size=2m", "--bs=4k"])
-        .args(["--rw=randrw", "--ioengine=psync", "--output-format=json"])
-        .arg("--output=fio.json")
-        .run();
-    assert_eq!(o.code, 0, "{}", o.stderr);
-    let v: Value = read_json(&t.path().join("fio.json"));
+    let v = fio_randrw_json(t.path(), "rr");
     let o = Iomark::new()
         .dir(t.path())
         .args(["compare", "fio.json", "--format=csv"])

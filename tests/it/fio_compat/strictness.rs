@@ -8,35 +8,6 @@
 use crate::util::*;
 use std::path::{Path, PathBuf};
 
-/// fio 3.33 must be here: these tests are comparisons.
-fn require_fio() {
-    assert!(
-        have_fio(),
-        "fio 3.33 (/usr/bin/fio) is required for the comparisons (bash tests/run.sh installs it)"
-    );
-}
-
-/// `(code, stdout, stderr)` of fio and of iomark as `fio`, each run with `args` in its
-/// own directory under `root` holding `files` (`(relative path, text)`).
-fn both(root: &Path, files: &[(&str, &str)], args: &[&str]) -> [(i32, String, String); 2] {
-    ["fio", "iomark"].map(|tool| {
-        let w = root.join(tool);
-        let _ = std::fs::remove_dir_all(&w);
-        for (name, text) in files {
-            let p = w.join(name);
-            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-            std::fs::write(p, text).unwrap();
-        }
-        let cmd = if tool == "fio" {
-            fio_cmd()
-        } else {
-            as_fio(root)
-        };
-        let o = cmd.dir(&w).args(args).run();
-        (o.code, o.stdout, o.stderr)
-    })
-}
-
 /// The job files of the include cases: `g.fio` options alone, `sec.fio` with a section.
 const INCLUDED: [(&str, &str); 4] = [
     ("g.fio", "ioengine=null\nsize=1m\n"),
@@ -109,12 +80,12 @@ fn includes_are_read_as_fio_reads_them() {
         if *what == "no name" {
             continue;
         }
-        let [fio, ours] = both(d.path(), &files, &["--parse-only", job]);
+        let [fio, ours] = both_in(d.path(), &files, &["--parse-only", job]);
         assert_eq!(ours, fio, "{what} (--parse-only): {text:?}");
         // `--showcmd` of a job with a missing include lacks fio's error line, and of
         // a job file fio refuses, fio's line end (docs)
         if fio.0 == 0 && !fio.1.contains("func=job file open") {
-            let [fio, ours] = both(d.path(), &files, &["--showcmd", job]);
+            let [fio, ours] = both_in(d.path(), &files, &["--showcmd", job]);
             assert_eq!(ours, fio, "{what} (--showcmd): {text:?}");
         }
     }
@@ -124,7 +95,10 @@ fn includes_are_read_as_fio_reads_them() {
         .copied()
         .chain([("j.fio", cases[0].1)])
         .collect();
-    assert_eq!(both(d.path(), &files, &["--parse-only", "j.fio"])[0].0, 1);
+    assert_eq!(
+        both_in(d.path(), &files, &["--parse-only", "j.fio"])[0].0,
+        1
+    );
 }
 
 /// A job whose `include` could not be opened fails as fio 3.33's does when it runs:
@@ -134,7 +108,7 @@ fn a_missing_include_fails_its_job_in_the_run() {
     require_fio();
     let text = "[j]\nioengine=null\nsize=1m\ninclude missing.fio\n[k]\nioengine=null\nsize=1m\n";
     let d = scratch();
-    let [fio, ours] = both(d.path(), &[("j.fio", text)], &["j.fio"]);
+    let [fio, ours] = both_in(d.path(), &[("j.fio", text)], &["j.fio"]);
     assert_eq!(ours.0, fio.0, "exit code");
     assert_eq!(fio.0, 1);
     assert_eq!(ours.2, fio.2, "stderr");
@@ -169,7 +143,7 @@ fn readonly_in_a_job_file_is_fios_bad_option() {
         "[j]\nrw=read\nsize=1m\nioengine=null\nverify_write_sequence=0\nbogus_key=3\n",
     ] {
         for args in [&["--parse-only", "j.fio"][..], &["j.fio"][..]] {
-            let [fio, ours] = both(d.path(), &[("j.fio", text)], args);
+            let [fio, ours] = both_in(d.path(), &[("j.fio", text)], args);
             assert_eq!(ours, fio, "{args:?} {text:?}");
             assert_eq!(fio.0, 1, "{text:?}");
         }
@@ -325,11 +299,11 @@ fn command_line_refusals_are_fios_lines() {
     let d = scratch();
     let job_file = [("w.fio", "[j]\nrw=write\nioengine=null\nsize=1m\n")];
     for args in &cases {
-        let [fio, ours] = both(d.path(), &job_file, args);
+        let [fio, ours] = both_in(d.path(), &job_file, args);
         assert_eq!(ours, fio, "{args:?}");
     }
     for args in [&["--readonly", "w.fio"][..], &["w.fio", "--readonly"][..]] {
-        let [fio, ours] = both(d.path(), &job_file, args);
+        let [fio, ours] = both_in(d.path(), &job_file, args);
         assert_eq!(ours, fio, "{args:?}");
         assert_eq!(fio.0, 1);
     }

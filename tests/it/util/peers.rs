@@ -44,6 +44,37 @@ pub fn sysbench(dir: &Path, args: &[&str]) -> Out {
         .run()
 }
 
+/// fio 3.33 must be here: the calling test is a comparison (`bash tests/run.sh`
+/// installs it).
+pub fn require_fio() {
+    assert!(
+        have_fio(),
+        "fio 3.33 (/usr/bin/fio) is required for the comparisons (bash tests/run.sh installs it)"
+    );
+}
+
+/// `(code, stdout, stderr)` of fio and of iomark as `fio`, each run with `args` in its
+/// own new directory under `root` holding `files` (`(relative path, text)`).
+pub fn both_in(root: &Path, files: &[(&str, &str)], args: &[&str]) -> [(i32, String, String); 2] {
+    ["fio", "iomark"].map(|tool| {
+        let w = root.join(tool);
+        let _ = std::fs::remove_dir_all(&w);
+        std::fs::create_dir_all(&w).unwrap();
+        for (name, text) in files {
+            let p = w.join(name);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(p, text).unwrap();
+        }
+        let cmd = if tool == "fio" {
+            fio_cmd()
+        } else {
+            as_fio(root)
+        };
+        let o = cmd.dir(&w).args(args).run();
+        (o.code, o.stdout, o.stderr)
+    })
+}
+
 /// The sides of a side-by-side test: iomark as fio in `d/i`, and fio 3.33 in `d/f` when
 /// it is installed (else the test says it skipped fio's side).
 pub fn sides(d: &Path, what: &str) -> Vec<(&'static str, std::path::PathBuf)> {
