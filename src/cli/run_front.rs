@@ -244,13 +244,9 @@ fn enghelp(v: Option<&str>, persona: Persona) -> Exit {
     let Some(kind) = crate::job::fio::EngineKind::parse(engine) else {
         if super::fio_refusal::is_fio_engine(engine) {
             // fio has it: "not loadable" would be wrong; iomark does not run it
-            let words: Vec<&str> = crate::util::engines::ENGINE_WORDS
-                .iter()
-                .map(|w| w.0)
-                .collect();
             let why = format!(
                 "engine {engine} is fio's but iomark does not run it (it runs: {})",
-                words.join(", ")
+                crate::job::fio::supported_engines()
             );
             return refuse(fio_code(exit::INVALID), why, persona);
         }

@@ -209,7 +209,7 @@ pub enum FioError {
 
 /// The words `ioengine=` accepts, as the refusal of another one lists them (the
 /// registry's engines and fio's aliases, in the order `--cmdhelp=ioengine` shows).
-fn supported_engines() -> String {
+pub fn supported_engines() -> String {
     let words: Vec<&str> = crate::util::engines::ENGINE_WORDS
         .iter()
         .map(|w| w.0)
