@@ -6,7 +6,9 @@
 //! a known write (fault plan `stop`), raises `temp1_input` past `temp1_max` there and lets
 //! it go on slowed (`slow`): the throttling finding names that moment (within 1 s) in the
 //! JSON, the text notes, `compare` and `report`. The same run at a constant temperature
-//! (the same slowdown) gives none. Under the hook no block device is written.
+//! (the same slowdown) gives none. The device view of both (JSON and notes) is the
+//! recorded disk's, with the counts the test gives it during the run, not the live
+//! disk's. Under the hook no block device is written.
 
 use super::over_time::{findings, moment_of};
 use crate::util::*;
