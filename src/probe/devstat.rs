@@ -247,6 +247,13 @@ pub fn proc_io(root: &Root) -> Option<ProcIo> {
     parse_proc_io(&root.read("/proc/self/io")?)
 }
 
+/// This process's own counters beside a device view: always the live machine's, where
+/// this process runs, whatever root the devices are read through (a recorded machine
+/// under the test hook holds no counters of this process).
+fn own_io() -> Option<ProcIo> {
+    proc_io(&Root::default())
+}
+
 /// What one disk did during a run: the counters before and after and what follows
 /// from their differences.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -364,13 +371,14 @@ impl Watch {
     }
 
     /// Read the counters of the disk of block device `name` (`None`: a filesystem
-    /// without one, nothing watched) and of its stack's members, and `/proc/self/io`.
+    /// without one, nothing watched) and of its stack's members through `root`, and this
+    /// process's `/proc/self/io` (the live machine's, [`own_io`]).
     pub fn start(root: &Root, name: Option<&str>) -> Watch {
         let mut w = Watch {
             root: root.clone(),
             t0: Instant::now(),
             disks: vec![],
-            io: proc_io(root),
+            io: own_io(),
         };
         if let Some(n) = name {
             w.add(&disk_of(root, n), None);
@@ -423,7 +431,7 @@ impl Watch {
     /// out; no process counters when either reading failed).
     pub fn finish(&self) -> DeviceView {
         let ms = self.t0.elapsed().as_millis() as u64;
-        let io = proc_io(&self.root);
+        let io = own_io();
         let devices = self
             .disks
             .iter()

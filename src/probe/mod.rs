@@ -4,8 +4,8 @@
 //! clock source all ask a `Root`). [`Root::read`] and [`sysroot::Sys`] resolve symlinks
 //! inside the root; on the live machine they open the path directly (as cheap as a bare
 //! read). Here: MemTotal, the sysfs directory of the block device behind a path, and its
-//! I/O counters, and the test hook that gives a run's sampler a recorded machine
-//! ([`Root::of_samples`]); the diagnosis modules below read the rest.
+//! I/O counters, and the test hook that gives a run's sampler and device view a recorded
+//! machine ([`Root::of_samples`]); the diagnosis modules below read the rest.
 
 pub mod blockdev;
 pub mod ceiling;
@@ -115,12 +115,21 @@ impl Root {
             .collect()
     }
 
-    /// Kernel name (e.g. `vda1`) of the block device `major:minor`.
+    /// Kernel name (e.g. `vda1`) of the block device `major:minor`: its `uevent`'s
+    /// `DEVNAME`, else the name of its sysfs directory (the kernel names the directory
+    /// after the device; a recorded machine may keep the link and not the `uevent`).
     pub fn block_name(&self, major: u64, minor: u64) -> Option<String> {
-        let u = self.read(&format!("/sys/dev/block/{major}:{minor}/uevent"))?;
-        u.lines()
-            .find_map(|l| l.strip_prefix("DEVNAME="))
-            .map(str::to_string)
+        let u = self.read(&format!("/sys/dev/block/{major}:{minor}/uevent"));
+        u.and_then(|u| {
+            u.lines()
+                .find_map(|l| l.strip_prefix("DEVNAME="))
+                .map(str::to_string)
+        })
+        .or_else(|| {
+            let dir = self.block_dir((major, minor))?;
+            // `/sys/dev/block/MAJ:MIN` itself (no link to resolve) names no device
+            Some(sysroot::base(&dir).to_string()).filter(|n| !n.is_empty() && !n.contains(':'))
+        })
     }
 
     /// Bytes read and written by block device `major:minor` since boot, from its
@@ -164,10 +173,12 @@ fn test_root_of(v: Option<std::ffi::OsString>) -> Result<Option<Root>, String> {
 }
 
 impl Root {
-    /// The root a run's sampler reads the device, its temperature and the CPUs' clock
-    /// through: the live machine, or the recorded one of the test hook
-    /// [`TEST_ROOT_ENV`]. Nothing else reads through it: the write guard, the layout,
-    /// the target's diagnosis and the device view stay on the live machine.
+    /// The one root a run's device is described through: its sampler's device counters,
+    /// temperature and CPU clock, and the device view of its notes (the disk under the
+    /// files and its stack's members, their counters and write-cache modes) — the live
+    /// machine, or the recorded one of the test hook [`TEST_ROOT_ENV`]. Nothing else
+    /// reads through it: the write guard, the layout, the target's diagnosis and the
+    /// page-cache check stay on the live machine, where the I/O goes.
     pub fn of_samples() -> Root {
         test_root().ok().flatten().unwrap_or_default()
     }
@@ -293,6 +304,10 @@ pub(crate) mod tests {
             Some("/sys/devices/pci0/block/sda")
         );
         assert_eq!(r.block_dir((8, 2)), None);
+        // no `uevent` recorded: the name is the directory's; none without a device
+        assert_eq!(r.block_name(8, 1).as_deref(), Some("sda1"));
+        assert_eq!(r.block_name(8, 0).as_deref(), Some("sda"));
+        assert_eq!(r.block_name(8, 2), None);
         assert!(!r.is_live());
         assert!(Root::default().is_live());
     }

@@ -5,7 +5,8 @@
 //! result's diagnoses, `targets`) with each durable rate as a share of it, each
 //! method's read and write calls' latency (p50, p99, p99.9, max); after an
 //! error or a signal the phases that finished (nothing when none did); under either
-//! the device view over the run (report/why.rs, the renderer of fileio's notes).
+//! the device view over the run (report/why.rs, the renderer of fileio's notes) and the
+//! findings over time (a drive that throttled when hot, a write cliff).
 
 use crate::report::{ReportError, Reporter};
 use crate::result::{Ceiling, Diagnosis, Phase, RunResult, Status, COPY_METHODS};
@@ -24,6 +25,7 @@ impl Reporter for CopyText {
         if !text.is_empty() {
             text += &crate::report::why::time_block(r);
             text += &crate::report::why::device_view_block(r);
+            text += &crate::report::why::over_time_block(r);
         }
         Ok(text.into_bytes())
     }

@@ -1,7 +1,8 @@
 //! `--plot DIR` charts of one run, drawn from its [`RunResult`] alone (so `fileio`,
 //! `mark` and `run` share them): throughput over time (bandwidth in MB/s, decimal, and
 //! IOPS, one panel each), the device over time (the run's and the device's MB/s, the
-//! drive's temperature, the CPUs' clock, the findings over time) and the latency
+//! drive's temperature, the CPUs' clock, the findings over time; a stretch the drive
+//! throttled is shaded and labelled on every time panel of both charts) and the latency
 //! percentile curve (log latency axis over a
 //! "nines" percentile axis, as fio's and HdrHistogram's plots draw it).
 //!
@@ -19,6 +20,26 @@ use plotters::prelude::*;
 const READ: RGBColor = RGBColor(0, 114, 178);
 const WRITE: RGBColor = RGBColor(213, 94, 0);
 const OTHER: RGBColor = RGBColor(0, 158, 115);
+/// The shading and label of a stretch the drive throttled (a finding over time).
+pub const THROTTLED: RGBColor = RGBColor(204, 0, 0);
+
+/// A stretch of the run marked on every time panel: its start and end, s, and its label.
+type Window = (f64, f64, String);
+
+/// The stretches of `r`'s run its findings say the drive throttled (thermal throttling:
+/// from the first hot sample's start for as long as the drive stayed hot), each labelled
+/// with the finding's temperature.
+fn throttled(r: &RunResult) -> Vec<Window> {
+    let found = r.series.iter().flat_map(|s| &s.findings);
+    found
+        .filter(|f| f.id == crate::result::timeline::THERMAL_THROTTLING)
+        .map(|f| {
+            let temp = f.temp_c.map_or(String::new(), |t| format!(" at {t:.0} °C"));
+            let label = format!("drive throttled{temp} from {:.1} s", f.at_s);
+            (f.at_s, f.at_s + f.for_s, label)
+        })
+        .collect()
+}
 
 /// File-name stem of a result's charts: command, test mode (or job kind), block size,
 /// queue depth and threads, e.g. `fileio-rndrd-4k-q1t1`.
@@ -134,13 +155,14 @@ fn err(e: impl std::fmt::Display) -> String {
     e.to_string()
 }
 
-/// Draw one time panel with a line (and a dot per sample) per non-empty series.
+/// Draw one time panel with a line (and a dot per sample) per non-empty series, over
+/// the shaded `windows`.
 fn time_panel(
     area: &DrawingArea<SVGBackend, Shift>,
-    title: &str,
-    y_desc: &str,
+    (title, y_desc): (&str, &str),
     t: &[f64],
     series: &[(&str, RGBColor, &[f64])],
+    windows: &[Window],
 ) -> Result<(), String> {
     let t_max = t.iter().copied().fold(0.0f64, f64::max).max(1e-3);
     let y_max = series
@@ -172,11 +194,32 @@ fn time_panel(
         .axis_desc_style(("sans-serif", 15))
         .draw()
         .map_err(err)?;
+    shade(&mut chart, windows, top)?;
     for &(name, color, ys) in series {
         let pts: Vec<(f64, f64)> = t.iter().copied().zip(ys.iter().copied()).collect();
         line_with_points(&mut chart, pts, color, name.to_string())?;
     }
     legend(&mut chart, SeriesLabelPosition::LowerRight)
+}
+
+/// Each window shaded over the panel's height, its label at its top left.
+fn shade<'a, X, Y>(
+    chart: &mut ChartContext<'a, SVGBackend<'a>, Cartesian2d<X, Y>>,
+    windows: &[Window],
+    top: f64,
+) -> Result<(), String>
+where
+    X: Ranged<ValueType = f64>,
+    Y: Ranged<ValueType = f64>,
+{
+    for (a, b, label) in windows {
+        let band = Rectangle::new([(*a, 0.0), (*b, top)], THROTTLED.mix(0.12).filled());
+        chart.draw_series(std::iter::once(band)).map_err(err)?;
+        let style = ("sans-serif", 13).into_font().color(&THROTTLED);
+        let text = Text::new(label.clone(), (*a, top * 0.97), style);
+        chart.draw_series(std::iter::once(text)).map_err(err)?;
+    }
+    Ok(())
 }
 
 /// One series: a 2 px line through `pts` with a dot at each point, named in the legend.
@@ -370,7 +413,7 @@ fn draw_device(r: &RunResult, s: &crate::result::Series, svg: &mut String) -> Re
             .iter()
             .map(|(l, c, v)| (l.as_str(), *c, v.as_slice()))
             .collect();
-        time_panel(area, title, y, &t, &refs)?;
+        time_panel(area, (title, y), &t, &refs, &throttled(r))?;
     }
     root.present().map_err(err)
 }
@@ -409,22 +452,23 @@ fn draw_throughput(r: &RunResult, tp: &Throughput, svg: &mut String) -> Result<(
     let areas = body.split_evenly((panels as usize, 1));
     let bw = pick(&tp.read_mb_s, &tp.write_mb_s);
     let bw_refs: Vec<_> = bw.iter().map(|(n, c, v)| (*n, *c, v.as_slice())).collect();
+    let windows = throttled(r);
     time_panel(
         &areas[0],
-        "Bandwidth",
-        "MB/s (1 MB = 1,000,000 B)",
+        ("Bandwidth", "MB/s (1 MB = 1,000,000 B)"),
         &tp.t,
         &bw_refs,
+        &windows,
     )?;
     if let (Some(ri), Some(wi)) = (&tp.read_iops, &tp.write_iops) {
         let io = pick(ri, wi);
         let io_refs: Vec<_> = io.iter().map(|(n, c, v)| (*n, *c, v.as_slice())).collect();
         time_panel(
             &areas[1],
-            "IOPS",
-            "I/O operations per second",
+            ("IOPS", "I/O operations per second"),
             &tp.t,
             &io_refs,
+            &windows,
         )?;
     }
     root.present().map_err(err)
@@ -604,6 +648,71 @@ fn draw_latency(r: &RunResult, curves: &[LatencyCurve], svg: &mut String) -> Res
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::result::{DeviceSample, Sample, Series, SeriesSources, Status, TimeFinding};
+
+    /// A run of 10 samples of 0.5 s at 80 °C (threshold 70 °C from the 5th), with or
+    /// without its throttling finding.
+    fn hot_run(found: bool) -> RunResult {
+        let mut r = crate::result::build(crate::result::Inputs::new("fileio", &[], Status::Ok));
+        let samples = (1..=10)
+            .map(|i| Sample {
+                t_s: i as f64 * 0.5,
+                dur_s: 0.5,
+                writes: 10,
+                written_bytes: 10 << 20,
+                temp_c: Some(if i >= 5 { 80.0 } else { 60.0 }),
+                device: Some(DeviceSample {
+                    written_bytes: 10 << 20,
+                    ..Default::default()
+                }),
+                ..Sample::default()
+            })
+            .collect();
+        let f = TimeFinding {
+            id: crate::result::timeline::THERMAL_THROTTLING.into(),
+            at_s: 2.0,
+            for_s: 3.0,
+            temp_c: Some(80.0),
+            ..Default::default()
+        };
+        r.series = Some(Series {
+            period_s: 0.5,
+            samples,
+            sources: Some(SeriesSources {
+                temp_max_c: Some(70.0),
+                ..Default::default()
+            }),
+            findings: if found { vec![f] } else { vec![] },
+            ..Series::default()
+        });
+        r
+    }
+
+    /// A throttled stretch is shaded on every time panel of the device chart (the run,
+    /// the temperature) and of the throughput chart (bandwidth, IOPS), labelled; a run
+    /// without the finding has no shade.
+    #[test]
+    fn a_throttled_stretch_is_shaded_on_every_time_panel() {
+        let shade = format!(
+            "fill=\"#{:02X}{:02X}{:02X}\"",
+            THROTTLED.0, THROTTLED.1, THROTTLED.2
+        );
+        for (found, each) in [(true, 1), (false, 0)] {
+            let r = hot_run(found);
+            let dev = String::from_utf8(DeviceChart.render(&r).unwrap()).unwrap();
+            let tp = String::from_utf8(ThroughputChart.render(&r).unwrap()).unwrap();
+            for (svg, panels) in [(dev, 2), (tp, 2)] {
+                let tags = svg
+                    .split("<rect")
+                    .skip(1)
+                    .map(|t| t.split('>').next().unwrap());
+                let rects = tags.filter(|t| t.contains(&shade)).count();
+                assert_eq!(rects, each * panels, "{svg}");
+                let label = "drive throttled at 80 °C from 2.0 s";
+                assert_eq!(svg.matches(label).count(), each * panels, "{svg}");
+            }
+        }
+    }
 
     #[test]
     fn nines_axis() {

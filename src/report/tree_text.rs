@@ -2,7 +2,8 @@
 //! phase that ran (ops, seconds, ops/s, MB/s, MiB/s, per-operation p50/p99/p99.9; `*`
 //! after the name of a phase a signal cut short, with a footnote), the units, how the
 //! caches were handled, and the device view over the run (report/why.rs, the renderer
-//! of fileio's notes); nothing when no phase ran.
+//! of fileio's notes) and the findings over time (a drive that throttled when hot, a
+//! write cliff); nothing when no phase ran.
 
 use crate::report::{ReportError, Reporter};
 use crate::result::RunResult;
@@ -18,7 +19,8 @@ impl Reporter for TreeText {
         }
         let text = table(r)
             + &crate::report::why::time_block(r)
-            + &crate::report::why::device_view_block(r);
+            + &crate::report::why::device_view_block(r)
+            + &crate::report::why::over_time_block(r);
         Ok(text.into_bytes())
     }
 }

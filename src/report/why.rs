@@ -4,7 +4,8 @@
 //! many-hosts aggregate, those of every rank on rank 0's host, added up).
 //! `fileio` prints them in its notes block under sysbench's report, `run` on stderr
 //! after fio's report; `mark`, `copy` and `tree` print the time breakdown
-//! ([`time_block`]) and the device view ([`device_view_block`]) under their tables.
+//! ([`time_block`]) and the device view ([`device_view_block`]) under their tables,
+//! and `copy` and `tree` the findings over time after them ([`over_time_block`]).
 //! Each line starts with two spaces (inside a block).
 
 use crate::result::flush::dur;
@@ -145,6 +146,21 @@ pub fn device_view_block(r: &RunResult) -> String {
         o.push('\n');
     }
     o
+}
+
+/// The findings over time of a `copy` or `tree` result (a write cliff, the drive's
+/// thermal throttling, write-back bursts, other I/O: result/timeline.rs) as a block of
+/// its text report: a blank line, then each as `iomark: WARNING [id]: sentence`, the
+/// line `run`, `fileio` and `mark` print for it; empty without one.
+pub fn over_time_block(r: &RunResult) -> String {
+    let ids = crate::result::timeline::IDS;
+    r.warnings
+        .iter()
+        .filter(|w| ids.contains(&w.id.as_str()))
+        .fold(String::new(), |o, w| {
+            let head = if o.is_empty() { "\n" } else { "" };
+            format!("{o}{head}iomark: WARNING [{}]: {}\n", w.id, w.message)
+        })
 }
 
 /// The period a view covers: `mark`'s, its tests (the view starts after the test

@@ -184,7 +184,7 @@ pub fn execute(job: &CopyJob, signals: &Signals, live: &dyn Fn(Live)) -> PhaseRu
         ("DST", job.dst_dir.as_path()),
         ("SRC", job.src_dir.as_path()),
     ];
-    let watch = crate::probe::devstat::Watch::of_roles(&crate::probe::Root::default(), &roles);
+    let watch = crate::probe::devstat::Watch::of_roles(&crate::probe::Root::of_samples(), &roles);
     // the run over time: the bytes the methods read and write, and the disks
     let counts = std::sync::Arc::new(IoCounts::default());
     let sampler = crate::run::sampler::Background::of_roles(t0, &roles, &counts);

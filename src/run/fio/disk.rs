@@ -116,6 +116,13 @@ pub fn cache_before(root: &Root, jobs: &[FioJob]) -> crate::probe::pagecache::Be
     crate::probe::pagecache::before(root, &first_existing_path(jobs))
 }
 
+/// The device view's readings at the start of the jobs: the disk under the first job's
+/// first path, read through the one root a run's device is described by
+/// ([`Root::of_samples`]).
+pub fn device_watch(jobs: &[FioJob]) -> crate::probe::devstat::Watch {
+    crate::probe::devstat::Watch::of_path(&Root::of_samples(), &first_existing_path(jobs))
+}
+
 /// The diagnosis of the jobs' target (the first job's first path), as `fileio` takes
 /// its directory's: the result's `targets` and the bandwidth ceiling the truth layer
 /// checks the run against (result/truth.rs `above_ceiling`).

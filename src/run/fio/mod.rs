@@ -797,7 +797,7 @@ pub fn execute_around(
     let disk0 = disk::DiskSnapshot::take(root, &cmd.jobs);
     let cache0 = disk::cache_before(root, &cmd.jobs);
     let target = disk::diagnose_target(root, &cmd.jobs);
-    let watch = crate::probe::devstat::Watch::start(root, cache0.device.as_deref());
+    let watch = disk::device_watch(&cmd.jobs);
     // each status report with the device counters since the start, as the final one
     let d0 = &disk0;
     let with_disks = report.map(|f| move |jobs: Vec<JobRecord>| f(jobs, d0.finish()));

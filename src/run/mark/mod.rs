@@ -526,7 +526,7 @@ pub fn execute(job: &MarkJob, emit: &mut dyn Emit) -> i32 {
     // the device view over the tests (the test file's preparation left out)
     let (t0, watch) = (
         std::time::Instant::now(),
-        crate::probe::devstat::Watch::of_path(&Root::default(), &dir),
+        crate::probe::devstat::Watch::of_path(&Root::of_samples(), &dir),
     );
     for (i, t) in tests.iter().enumerate() {
         let out = (&mut plots, &mut lost);

@@ -231,7 +231,8 @@ fn ready(job: &FileioJob, console: &Console, emit: &dyn Emit) -> Result<Ready, i
             })
             .sum()
     });
-    let watch = crate::probe::devstat::Watch::start(&root, before.device.as_deref());
+    // the device view, through the one root a run's device is described by
+    let watch = crate::probe::devstat::Watch::of_path(&Root::of_samples(), &job.dir);
     Ok(Ready {
         watch,
         g,

@@ -309,7 +309,7 @@ fn summary(job: &TreeJob) -> JobInfo {
 /// Prints nothing.
 pub fn execute(job: &TreeJob, plan: &Plan, signals: &Signals, live: &dyn Fn(Live)) -> PhaseRun {
     let t0 = Instant::now();
-    let watch = crate::probe::devstat::Watch::of_path(&crate::probe::Root::default(), &job.dir);
+    let watch = crate::probe::devstat::Watch::of_path(&crate::probe::Root::of_samples(), &job.dir);
     // the run over time: the bytes the walkers write and read, and the disk under DIR
     let counts = std::sync::Arc::new(IoCounts::default());
     let sampler = crate::run::sampler::Background::of_path(t0, &job.dir, &counts);

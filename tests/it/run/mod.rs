@@ -18,6 +18,7 @@ mod over_time_thermal;
 mod passes;
 mod pipe_outputs;
 mod replay;
+mod thermal_commands;
 mod verify;
 mod verify_state;
 mod zones;

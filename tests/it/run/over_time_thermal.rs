@@ -6,7 +6,9 @@
 //! a known write (fault plan `stop`), raises `temp1_input` past `temp1_max` there and lets
 //! it go on slowed (`slow`): the throttling finding names that moment (within 1 s) in the
 //! JSON, the text notes, `compare` and `report`. The same run at a constant temperature
-//! (the same slowdown) gives none. Under the hook no block device is written.
+//! (the same slowdown) gives none. The device view of both (JSON and notes) is the
+//! recorded disk's, with the counts the test gives it during the run, not the live
+//! disk's. Under the hook no block device is written.
 
 use super::over_time::{findings, moment_of};
 use crate::util::*;
@@ -29,9 +31,11 @@ const RATE: f64 = 20.0 * 1_048_576.0;
 
 /// Machine (a) materialised at `root`, with the device of `dir` (this machine's) standing
 /// for its partition nvme0n1p1: `/sys/dev/block/MAJ:MIN` links there and the partition has
-/// `stat` counters (constant: the recorded device does none of this run's I/O). Returns the
-/// host path of the drive's `temp1_input`.
-fn recorded_nvme(root: &Path, dir: &Path) -> PathBuf {
+/// `stat` counters (constant: the recorded device does none of this run's I/O). The disk
+/// nvme0n1 gets the links of `/sys/class/block` and `/sys/block` a live machine has and
+/// zeroed counters, which [`disk_stat`] changes. Returns the host path of the drive's
+/// `temp1_input`.
+pub(super) fn recorded_nvme(root: &Path, dir: &Path) -> PathBuf {
     let manifest = std::fs::read_to_string(fixture("diagnose/a-nvme-gen2-slot.fixture")).unwrap();
     iomark::files::fixture::materialize(&manifest, root).unwrap();
     let block = root.join("sys/dev/block");
@@ -42,7 +46,25 @@ fn recorded_nvme(root: &Path, dir: &Path) -> PathBuf {
         std::os::unix::fs::symlink(&part, &link).unwrap();
     }
     std::fs::write(block.join(&part).join("stat"), "0 0 0 0 0 0 0 0 0 0 0\n").unwrap();
+    // `part` is relative to sys/dev/block, as a target from sys/class/block is
+    let disk = part.parent().unwrap();
+    for d in ["sys/class/block", "sys/block"] {
+        std::fs::create_dir_all(root.join(d)).unwrap();
+    }
+    let ln = |to: &Path, at: &str| std::os::unix::fs::symlink(to, root.join(at)).unwrap();
+    ln(disk, "sys/class/block/nvme0n1");
+    ln(&part, "sys/class/block/nvme0n1p1");
+    ln(disk.strip_prefix("..").unwrap(), "sys/block/nvme0n1");
+    disk_stat(root, 0, 0);
     root.join(HWMON).join("temp1_input")
+}
+
+/// Set the recorded disk nvme0n1's counters (`/sys/block/nvme0n1/stat`, 17 fields):
+/// `writes` writes of `sectors` 512-byte sectors, nothing else.
+pub(super) fn disk_stat(root: &Path, writes: u64, sectors: u64) {
+    let stat = root.join("sys/block/nvme0n1/stat");
+    let line = format!("0 0 0 0 {writes} 0 {sectors} 0 0 0 0 0 0 0 0 0 0\n");
+    std::fs::write(stat, line).unwrap();
 }
 
 /// A recorded value in millidegrees, °C.
@@ -95,8 +117,13 @@ fn temps(v: &Value) -> Vec<f64> {
     s.iter().map(|s| at_f64(s, "/temp_c")).collect()
 }
 
-/// Both runs, side by side: the one whose drive the test heats at the stop and the one
-/// it leaves at its recorded temperature. Returns the stderr of each.
+/// What the test makes the heated machine's disk nvme0n1 count during the run: writes
+/// and 512-byte sectors.
+const DISK_DID: (u64, u64) = (1000, 2_048_000);
+
+/// Both runs, side by side: the one whose drive the test heats at the stop (and whose
+/// disk it makes count [`DISK_DID`] there) and the one it leaves at its recorded
+/// temperature. Returns the stderr of each.
 fn heat_and_hold(d: &Path, hot: &Path, cold: &Path, temp: &Path) -> (String, String) {
     let mut h = writer(d, hot, "hot.json").spawn();
     let mut c = writer(d, cold, "cold.json").spawn();
@@ -104,6 +131,7 @@ fn heat_and_hold(d: &Path, hot: &Path, cold: &Path, temp: &Path) -> (String, Str
         assert!(wait_stopped(child, Duration::from_secs(60)), "no stop");
     }
     std::fs::write(temp, "86000\n").unwrap();
+    disk_stat(hot, DISK_DID.0, DISK_DID.1);
     for child in [&h, &c] {
         assert_eq!(kill(child.id(), libc::SIGCONT), 0);
     }
@@ -175,7 +203,29 @@ fn a_recorded_drive_heated_during_a_run_throttles_at_that_moment() {
     );
     assert!(findings(&c, THERMAL).is_empty(), "{}", c["series"]);
     assert!(!cold_err.contains(THERMAL), "{cold_err}");
+    device_view_is_the_recorded_disks(d.path(), (&v, &hot_err), (&c, &cold_err));
     compare_and_report_show_it(d.path(), at, max);
+}
+
+/// The device view (JSON and notes) describes the recorded machine's disk, not the live
+/// disk under the scratch directory: nvme0n1, the partition's disk, in its recorded
+/// write-cache mode, with the counts the test made it count during the heated run
+/// ([`DISK_DID`]) and none in the other.
+fn device_view_is_the_recorded_disks(d: &Path, hot: (&Value, &str), cold: (&Value, &str)) {
+    let (major, minor) = iomark::probe::dev_of(d).unwrap();
+    let live = iomark::probe::Root::default().block_name(major, minor);
+    for ((v, err), (writes, sectors)) in [(hot, DISK_DID), (cold, (0, 0))] {
+        let dev = &v["device_view"]["devices"][0];
+        assert_eq!(dev["name"], "nvme0n1", "{}", v["device_view"]);
+        assert_eq!(dev["write_cache"], "write back", "{dev}");
+        assert_eq!(at_u64(dev, "/writes"), writes, "{dev}");
+        assert_eq!(at_u64(dev, "/write_bytes"), sectors * 512, "{dev}");
+        let line = format!("  device nvme0n1 (write back): 0 reads, {writes} writes, ");
+        assert!(err.contains(&line), "{line}\n{err}");
+        if let Some(live) = &live {
+            assert!(!err.contains(&format!("device {live} ")), "{err}");
+        }
+    }
 }
 
 /// The finding's rates, bytes/s: before, the rate limit's (within half of it: a sample
