@@ -77,6 +77,7 @@ mod ranks {
     use std::path::Path;
 
     mod client_text;
+    mod fileio;
     mod host;
 
     /// `mpirun` on PATH, or `None` after printing why the test is skipped.
