@@ -305,7 +305,8 @@ fn say_before_run(
 /// The exit code of a run that `e` stopped: its own, but under the fio persona 1 for a
 /// data file that is a FIFO or socket, as fio 3.33 ends a job whose file has no size,
 /// for files that do not fit the free space, as fio 3.33 fails the write that meets
-/// ENOSPC, and for an output file of the jobs refused before the run (a log file, the
+/// ENOSPC, for a job's `directory=` that is missing or no directory, as fio 3.33
+/// refuses it while it reads the job's options, and for an output file of the jobs refused before the run (a log file, the
 /// verify state: a link, a FIFO, a device), with the code of a refused `--output`, fio's
 /// code for a failed run (iomark refuses all before any job runs, in its own words:
 /// docs/compat/fio.md).
@@ -314,10 +315,12 @@ fn failure_code(e: &runner::RunError, persona: Persona) -> i32 {
     let fio_fails = matches!(
         e,
         runner::RunError::Files(
-            FilesError::NotAFile { .. } | FilesError::NoSpace { .. } | FilesError::Output { .. }
+            FilesError::NotAFile { .. }
+                | FilesError::NoSpace { .. }
+                | FilesError::Output { .. }
+                | FilesError::NoDirectory { .. }
         )
-    ) || matches!(e, runner::RunError::Files(FilesError::Io { op, .. })
-        if *op == crate::files::dataset::NO_DIRECTORY);
+    );
     match persona {
         Persona::Fio if fio_fails => exit::FAILED,
         _ => e.exit_code(),

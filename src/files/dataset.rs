@@ -40,6 +40,15 @@ pub enum FilesError {
         /// the OS error
         source: std::io::Error,
     },
+    /// a job's `directory=` that is missing or no directory ([`check_directory`]): fio
+    /// 3.33 refuses the job while it reads its options (the fio persona's exit 1)
+    #[error("{}: cannot {NO_DIRECTORY}: {}", .path.display(), crate::util::errno::describe(.source))]
+    NoDirectory {
+        /// the job's directory
+        path: PathBuf,
+        /// why it cannot be used (ENOENT, ENOTDIR, EACCES …)
+        source: std::io::Error,
+    },
     /// `readonly=1` and a file still to lay out: missing (`short` false: its open would
     /// fail, ENOENT) or shorter than its size (`short`: a read past its end, EIO)
     #[error("{}: cannot {}: {}", .path.display(), if *.short { "extend (readonly=1: the file is shorter than size=)" } else { "open (readonly=1 creates no file)" }, crate::util::errno::describe(&std::io::Error::from_raw_os_error(if *.short { libc::EIO } else { libc::ENOENT })))]
@@ -129,17 +138,38 @@ impl FilesError {
     }
 }
 
+/// What [`preflight`] checks of one job thread's files.
+#[derive(Debug)]
+pub struct Check<'a> {
+    /// the thread's files
+    pub files: &'a [FileSpec],
+    /// `direct=1`
+    pub direct: bool,
+    /// the job's block sizes (checked against the direct-I/O alignment)
+    pub sizes: Vec<u64>,
+    /// whether the files are laid out before the run; `false` under fio's
+    /// `create_on_open=1`, which lays nothing out: its writes meet a full filesystem
+    /// as the job's I/O error, as fio 3.33's do, and its reads need no space
+    pub laid_out: bool,
+}
+
 /// Check before any file is created (public cases C08, C19, C23): per directory, the
-/// bytes still to lay out (`size` minus what exists, each path once) fit in the free
-/// space; with `direct`, the filesystem takes O_DIRECT (probed with a throw-away file)
-/// and every block size in `sizes` is a multiple of its direct-I/O alignment. Block
-/// devices are skipped. `jobs`: (files, direct, block sizes) per job thread.
-pub fn preflight(jobs: &[(&[FileSpec], bool, Vec<u64>)]) -> Result<(), FilesError> {
+/// bytes still to lay out (`size` minus what exists, each path once, for the files
+/// laid out before the run) fit in the free space; with `direct`, the filesystem
+/// takes O_DIRECT (probed with a throw-away file) and every block size in `sizes` is a
+/// multiple of its direct-I/O alignment. Block devices are skipped.
+pub fn preflight(jobs: &[Check]) -> Result<(), FilesError> {
     use std::collections::BTreeMap;
     let mut need: BTreeMap<PathBuf, u64> = BTreeMap::new();
     let mut seen = std::collections::BTreeSet::new();
     let mut direct: BTreeMap<PathBuf, Vec<u64>> = BTreeMap::new();
-    for (files, d, sizes) in jobs {
+    for Check {
+        files,
+        direct: d,
+        sizes,
+        laid_out,
+    } in jobs
+    {
         for f in files.iter() {
             // one stat: a FIFO or socket is refused, a device has nothing to lay out
             if let Ok(m) = std::fs::metadata(&f.path) {
@@ -158,7 +188,7 @@ pub fn preflight(jobs: &[(&[FileSpec], bool, Vec<u64>)]) -> Result<(), FilesErro
                 Some(p) if !p.as_os_str().is_empty() => existing_dir(p),
                 _ => PathBuf::from("."),
             };
-            if seen.insert(f.path.clone()) {
+            if *laid_out && seen.insert(f.path.clone()) {
                 let have = existing_size(&f.path).unwrap_or(0);
                 *need.entry(dir.clone()).or_insert(0) += f.size.saturating_sub(have);
             }
@@ -200,18 +230,16 @@ pub fn preflight(jobs: &[(&[FileSpec], bool, Vec<u64>)]) -> Result<(), FilesErro
     Ok(())
 }
 
-/// The `op` of [`FilesError::Io`] when a job's `directory=` is missing or no directory
-/// (fio 3.33 refuses that job while it reads its options: the fio persona's exit 1).
-pub const NO_DIRECTORY: &str =
+/// What [`FilesError::NoDirectory`] says iomark could not do with the directory.
+const NO_DIRECTORY: &str =
     "use it as directory= (it must exist: iomark, as fio, creates no job directory)";
 
 /// A job's `directory=` must exist and be a directory (a symbolic link to one is
 /// followed): fio 3.33 refuses the job otherwise ("DIR is not a directory"), and iomark
 /// never creates it — a mistyped name would fill the filesystem it lands on.
 pub fn check_directory(dir: &Path) -> Result<(), FilesError> {
-    let refuse = |source| FilesError::Io {
+    let refuse = |source| FilesError::NoDirectory {
         path: dir.to_path_buf(),
-        op: NO_DIRECTORY,
         source,
     };
     match std::fs::metadata(dir) {
@@ -950,7 +978,13 @@ mod tests {
                 .files,
             0
         );
-        assert!(preflight(&[(std::slice::from_ref(&f), false, vec![4096])]).is_ok());
+        let check = Check {
+            files: std::slice::from_ref(&f),
+            direct: false,
+            sizes: vec![4096],
+            laid_out: true,
+        };
+        assert!(preflight(&[check]).is_ok());
         assert!(is_char_device(null));
     }
 

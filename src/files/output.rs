@@ -11,9 +11,12 @@
 //! writer for files written while a job runs) writes a temporary file in the same
 //! directory, fsyncs it, checks the path again and renames the temporary file over it;
 //! on any failure the temporary file is removed and the error (exit 1) names the file
-//! and the reason. The temporary file is `.NAME.XXXXXX.iomark-tmp` (tempfile's
-//! `O_EXCL` create): only a SIGKILL during a commit, or while a [`Staged`] log is
-//! open, can leave one behind, never a partial final file.
+//! and the reason. The temporary file ([`Temp`]) is unnamed (`O_TMPFILE`) until the
+//! commit links it to `.NAME.XXXXXX.iomark-tmp` and renames that over the path at
+//! once, so a SIGKILL leaves none behind; on a filesystem without O_TMPFILE it is that
+//! named file from the start (tempfile's `O_EXCL` create), and only a SIGKILL during a
+//! commit, or while a [`Staged`] log is open, can leave one behind. Never a partial
+//! final file.
 
 use std::io::{Seek, Write};
 use std::os::unix::fs::{MetadataExt, OpenOptionsExt, PermissionsExt};
@@ -206,18 +209,9 @@ impl Output {
     }
 
     /// A new temporary file next to the output (mode 0666 less the umask, as a plain
-    /// create would give).
-    fn temp(&self, stage: Stage) -> Result<tempfile::NamedTempFile, OutputError> {
-        let name = self
-            .path
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_else(|| "output".into());
-        tempfile::Builder::new()
-            .prefix(&format!(".{name}."))
-            .suffix(".iomark-tmp")
-            .permissions(std::fs::Permissions::from_mode(0o666))
-            .tempfile_in(&self.dir)
+    /// create would give): unnamed where the filesystem allows it ([`Temp`]).
+    fn temp(&self, stage: Stage) -> Result<Temp, OutputError> {
+        Temp::new(&self.dir, &self.path, !no_unnamed_for_tests())
             .map_err(|e| OutputError::os(&self.path, stage, &e))
     }
 
@@ -241,7 +235,7 @@ impl Output {
         let check = |e: &std::io::Error| OutputError::os(&self.path, Stage::Check, e);
         let mut tmp = self.temp(Stage::Check)?;
         tmp.write_all(bytes).map_err(|e| check(&e))?;
-        tmp.as_file().sync_all().map_err(|e| check(&e))?;
+        tmp.file().sync_all().map_err(|e| check(&e))?;
         tmp.close().map_err(|e| check(&e))
     }
 
@@ -303,7 +297,7 @@ impl Output {
 #[derive(Debug)]
 pub struct Staged {
     path: PathBuf,
-    file: std::io::BufWriter<tempfile::NamedTempFile>,
+    file: std::io::BufWriter<Temp>,
     /// first write error (lines are written on the I/O path: they never fail there,
     /// the error is reported by [`Staged::commit`])
     error: Option<std::io::Error>,
@@ -323,7 +317,7 @@ impl Staged {
     /// stdout): what it writes becomes the content at [`Staged::commit`], as ours does.
     pub fn share(&mut self) -> std::io::Result<std::fs::File> {
         self.file.flush()?;
-        self.file.get_ref().as_file().try_clone()
+        self.file.get_ref().file().try_clone()
     }
 
     /// Keep `e`, an error of a write made through [`Write`], for [`Staged::commit`]
@@ -393,11 +387,11 @@ impl Staged {
             return Err(err(&e));
         }
         let tmp = self.file.into_inner().map_err(|e| err(e.error()))?;
-        tmp.as_file().sync_all().map_err(|e| err(&e))?;
+        tmp.file().sync_all().map_err(|e| err(&e))?;
         // the old file's permissions and owner carry over to its replacement
         if let Ok(old) = std::fs::symlink_metadata(&path) {
             if old.file_type().is_file() {
-                let f = tmp.as_file();
+                let f = tmp.file();
                 let _ = f.set_permissions(std::fs::Permissions::from_mode(old.mode() & 0o7777));
                 let _ = std::os::unix::fs::fchown(f, Some(old.uid()), Some(old.gid()));
             }
@@ -407,13 +401,153 @@ impl Staged {
             Ok(None) => {}
             Err(e) => return Err(err(&e)),
         }
-        let file = tmp.persist(&path).map_err(|e| err(&e.error))?;
+        let file = tmp.persist(&path).map_err(|e| err(&e))?;
         if let Some(dir) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
             let _ = std::fs::File::open(dir).and_then(|d| d.sync_all());
         } else {
             let _ = std::fs::File::open(".").and_then(|d| d.sync_all());
         }
         Ok(file)
+    }
+}
+
+/// The test hook `IOMARK_TEST_NO_TMPFILE=1`: stage every output in a named temporary
+/// file, as on a filesystem without O_TMPFILE (docs/testing.md).
+fn no_unnamed_for_tests() -> bool {
+    std::env::var_os("IOMARK_TEST_NO_TMPFILE").is_some_and(|v| v == "1")
+}
+
+/// The temporary file an output is staged in, in the output's directory. Unnamed
+/// (`O_TMPFILE`) where the filesystem has it: it has no name until [`Temp::persist`]
+/// links it (`linkat` of `/proc/thread-self/fd/N`: a job thread has a descriptor
+/// table of its own, so `/proc/self` would be the main thread's, to
+/// `.NAME.XXXXXX.iomark-tmp`) and renames
+/// that over the output at once, so a SIGKILL at any other moment leaves nothing. On a
+/// filesystem without O_TMPFILE (or without `/proc`) it is that named file from the
+/// start (tempfile's `O_EXCL` create), removed when dropped: only a SIGKILL while it
+/// exists leaves it behind.
+#[derive(Debug)]
+enum Temp {
+    /// O_TMPFILE: the open file and the directory it is to be named in
+    Unnamed(std::fs::File, PathBuf),
+    /// a named file: the fallback
+    Named(tempfile::NamedTempFile),
+}
+
+impl Temp {
+    /// A new temporary file in `dir` for the output `path`; `unnamed`: try O_TMPFILE
+    /// first. Errors other than "O_TMPFILE not supported here" are the caller's.
+    fn new(dir: &Path, path: &Path, unnamed: bool) -> std::io::Result<Temp> {
+        if unnamed && Path::new("/proc/thread-self/fd").is_dir() {
+            let f = std::fs::OpenOptions::new()
+                .read(true)
+                .write(true)
+                .mode(0o666)
+                .custom_flags(libc::O_TMPFILE)
+                .open(dir);
+            match f {
+                Ok(f) => return Ok(Temp::Unnamed(f, dir.to_path_buf())),
+                // no O_TMPFILE in this kernel (EISDIR) or filesystem (EOPNOTSUPP)
+                Err(e)
+                    if ![libc::EOPNOTSUPP, libc::EISDIR, libc::EINVAL]
+                        .contains(&e.raw_os_error().unwrap_or(0)) =>
+                {
+                    return Err(e)
+                }
+                Err(_) => {}
+            }
+        }
+        tempfile::Builder::new()
+            .prefix(&temp_prefix(path))
+            .suffix(".iomark-tmp")
+            .permissions(std::fs::Permissions::from_mode(0o666))
+            .tempfile_in(dir)
+            .map(Temp::Named)
+    }
+
+    /// The open file.
+    fn file(&self) -> &std::fs::File {
+        match self {
+            Temp::Unnamed(f, _) => f,
+            Temp::Named(t) => t.as_file(),
+        }
+    }
+
+    /// Remove it (a named file's removal can fail; an unnamed one just goes).
+    fn close(self) -> std::io::Result<()> {
+        match self {
+            Temp::Unnamed(..) => Ok(()),
+            Temp::Named(t) => t.close(),
+        }
+    }
+
+    /// Give it the name `path`, replacing what is there (rename): an unnamed file is
+    /// first linked to a fresh temporary name beside it (removed again if the rename
+    /// fails). The file stays open.
+    fn persist(self, path: &Path) -> std::io::Result<std::fs::File> {
+        let (file, dir) = match self {
+            Temp::Named(t) => return t.persist(path).map_err(|e| e.error),
+            Temp::Unnamed(f, dir) => (f, dir),
+        };
+        use std::os::unix::io::AsRawFd;
+        let fd = std::ffi::CString::new(format!("/proc/thread-self/fd/{}", file.as_raw_fd()))?;
+        let named = tempfile::Builder::new()
+            .prefix(&temp_prefix(path))
+            .suffix(".iomark-tmp")
+            .make_in(&dir, |name| {
+                let to = std::ffi::CString::new(name.as_os_str().as_encoded_bytes())?;
+                // SAFETY: linkat(2) on two NUL-terminated paths that live across the call
+                let r = unsafe {
+                    libc::linkat(
+                        libc::AT_FDCWD,
+                        fd.as_ptr(),
+                        libc::AT_FDCWD,
+                        to.as_ptr(),
+                        libc::AT_SYMLINK_FOLLOW,
+                    )
+                };
+                if r == 0 {
+                    Ok(())
+                } else {
+                    Err(std::io::Error::last_os_error())
+                }
+            })?;
+        // dropped on failure: the temporary name is removed again
+        named.persist(path).map_err(|e| e.error)?;
+        Ok(file)
+    }
+}
+
+/// `.NAME.`: how a temporary file beside the output `NAME` begins.
+fn temp_prefix(path: &Path) -> String {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "output".into());
+    format!(".{name}.")
+}
+
+impl std::io::Read for Temp {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let mut f = self.file();
+        f.read(buf)
+    }
+}
+
+impl Write for Temp {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let mut f = self.file();
+        f.write(buf)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Seek for Temp {
+    fn seek(&mut self, pos: std::io::SeekFrom) -> std::io::Result<u64> {
+        let mut f = self.file();
+        f.seek(pos)
     }
 }
 
@@ -852,6 +986,39 @@ mod tests {
         let o = Output::create(&p).unwrap();
         drop(o.stage().unwrap());
         assert_eq!(names(d.path()), ["precious"]);
+    }
+
+    #[test]
+    fn a_staged_file_has_no_name_until_its_commit_and_the_fallback_is_named() {
+        for unnamed in [true, false] {
+            let d = tempfile::tempdir().unwrap();
+            let p = d.path().join("log");
+            std::fs::write(&p, "old").unwrap();
+            let o = Output::create(&p).unwrap();
+            let t = Temp::new(&o.dir, &p, unnamed).unwrap();
+            assert_eq!(matches!(t, Temp::Unnamed(..)), unnamed, "O_TMPFILE here");
+            let mut s = Staged {
+                path: p.clone(),
+                file: std::io::BufWriter::new(t),
+                error: None,
+            };
+            s.put(b"new\n");
+            s.flush().unwrap();
+            let during = names(d.path());
+            if unnamed {
+                assert_eq!(during, ["log"], "an unnamed file shows no name");
+            } else {
+                assert_eq!(during.len(), 2, "{during:?}");
+                assert!(
+                    during[0].starts_with(".log.") && during[0].ends_with(".iomark-tmp"),
+                    "{during:?}"
+                );
+            }
+            assert_eq!(std::fs::read_to_string(&p).unwrap(), "old", "{unnamed}");
+            s.commit().unwrap();
+            assert_eq!(std::fs::read_to_string(&p).unwrap(), "new\n", "{unnamed}");
+            assert_eq!(names(d.path()), ["log"], "{unnamed}: nothing left beside");
+        }
     }
 
     #[test]

@@ -301,6 +301,111 @@ fn results_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/results")
 }
 
+/// The command words of `iomark --help` (its `Commands:` section).
+fn help_commands() -> Vec<String> {
+    let (_, help, _) = run(&["--help"]);
+    help.lines()
+        .skip_while(|l| *l != "Commands:")
+        .skip(1)
+        .take_while(|l| !l.is_empty())
+        .filter(|l| l.starts_with("  ") && !l.starts_with("   "))
+        .filter_map(|l| l.split_whitespace().next().map(String::from))
+        .collect()
+}
+
+/// Every command `iomark --help` lists, and the fio and sysbench personas (the binary
+/// started as `fio`, `sysbench`), with stdout on `/dev/full`: one row each beside
+/// [`stdout_full_or_closed_never_panics_and_exits_as_documented`]'s (a command the help
+/// lists with a row in neither table fails here). Each row: the documented exit code
+/// (1: the report was lost; `time`'s stdout is its command's, `true` writes nothing, so
+/// 0), the one line `PROG: cannot write the report to stdout: No space left on device`
+/// once (none for `time`), no panic (docs/safety.md "When stdout cannot be written").
+#[test]
+fn every_command_and_persona_on_a_full_stdout_is_a_row() {
+    let d = scratch();
+    let cmp = results_dir().join("vm-mark.json").display().to_string();
+    let _ = as_fio(d.path());
+    let sb = d.path().join("bin/sysbench");
+    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_iomark"), &sb).unwrap();
+    let rows: Vec<(&str, Vec<&str>, i32)> = vec![
+        ("iomark", vec!["history"], 1),
+        ("iomark", vec!["history", "list"], 1),
+        ("iomark", vec!["report", &cmp], 1),
+        ("iomark", vec!["report", &cmp, "--format=openmetrics"], 1),
+        ("iomark", vec!["report", &cmp, "--format=markdown"], 1),
+        ("iomark", vec!["time", "--", "true"], 0),
+        ("iomark", vec!["help"], 1),
+        ("iomark", vec!["man", "run"], 1),
+        ("iomark", vec!["compare", &cmp, &cmp, "--format=csv"], 1),
+        (
+            "fio",
+            vec!["--name=x", "--filename=x.dat", "--size=64k", "--rw=write"],
+            1,
+        ),
+        ("fio", vec!["--version"], 1),
+        (
+            "sysbench",
+            vec!["fileio", "--file-num=1", "--file-total-size=1M", "prepare"],
+            1,
+        ),
+        ("sysbench", vec!["--version"], 1),
+    ];
+    let above = [
+        "help",
+        "fileio",
+        "run",
+        "mark",
+        "completions",
+        "man",
+        "diagnose",
+    ];
+    let above = above.iter().chain(&["compare", "copy", "tree"]);
+    let mut words: Vec<&str> = rows
+        .iter()
+        .filter(|r| r.0 == "iomark")
+        .map(|r| r.1[0])
+        .collect();
+    words.extend(above.copied());
+    for c in help_commands() {
+        assert!(
+            words.contains(&c.as_str()),
+            "`{c}` has no row on a full stdout"
+        );
+    }
+    for (prog, args, code) in rows {
+        let work = scratch();
+        let cmd = match prog {
+            "fio" => as_fio(d.path()),
+            "sysbench" => Iomark::program(&sb).configure(|c| {
+                std::os::unix::process::CommandExt::arg0(c, "sysbench");
+            }),
+            _ => Iomark::new(),
+        };
+        let o = cmd
+            .env("IOMARK_HISTORY", "off")
+            .args(&args)
+            .dir(work.path())
+            .command()
+            .stdin(Stdio::null())
+            .stdout(Sink::DevFull.stdio())
+            .stderr(Stdio::piped())
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        let what = format!("{prog} {args:?}");
+        assert!(!err.contains("panicked"), "{what}: {err}");
+        assert_eq!(o.status.code(), Some(code), "{what}: {err}");
+        let prefix = if prog == "fio" { "fio" } else { "iomark" };
+        let line = format!("{prefix}: cannot write the report to stdout: No space left on device");
+        let lost = err.lines().filter(|l| *l == line).count();
+        assert_eq!(
+            lost,
+            usize::from(code == 1),
+            "{what}: one line says so: {err}"
+        );
+    }
+}
+
 #[test]
 fn stdout_full_or_closed_never_panics_and_exits_as_documented() {
     let r = results_dir();

@@ -33,7 +33,7 @@ pub(crate) mod zoned;
 
 use crate::engine::io_uring::{self};
 use crate::engine::registry::Kind;
-use crate::files::dataset::{self, FileSpec, FilesError};
+use crate::files::dataset::{self, FilesError};
 use crate::files::guard;
 use crate::files::strerror;
 use crate::job::fio::FioCommand;
@@ -553,7 +553,7 @@ fn check_files(
     kinds: &[Kind],
     note: &(dyn Fn(String) + Sync),
 ) -> Result<(), RunError> {
-    let checks: Vec<(&[FileSpec], bool, Vec<u64>)> = cmd
+    let checks: Vec<dataset::Check> = cmd
         .jobs
         .iter()
         .zip(plans)
@@ -562,8 +562,12 @@ fn check_files(
         .flat_map(|((j, ps), _)| {
             let mut sizes = block_sizes(&j.bs_read);
             sizes.extend(block_sizes(&j.bs_write));
-            ps.iter()
-                .map(move |p| (p.files.as_slice(), j.direct, sizes.clone()))
+            ps.iter().map(move |p| dataset::Check {
+                files: p.files.as_slice(),
+                direct: j.direct,
+                sizes: sizes.clone(),
+                laid_out: !j.more.create_on_open,
+            })
         })
         .collect();
     for (j, k) in cmd.jobs.iter().zip(kinds) {

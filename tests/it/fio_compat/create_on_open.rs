@@ -103,3 +103,56 @@ fn create_on_open_read_of_a_missing_file_reads_an_empty_file() {
         assert_eq!(j["read"]["total_ios"], 1, "{who}");
     }
 }
+
+/// A writing job with `create_on_open=1` four times larger than its filesystem (a 1 MiB
+/// tmpfs): fio 3.33 lays nothing out and checks no free space, so the job runs and
+/// writes until the filesystem is full, and that write's ENOSPC is the job's error 28,
+/// exit 1. The persona does the same (its free-space check before the run counts no
+/// file `create_on_open=1` leaves to the job): the same error and exit, `io_bytes` the
+/// file's length after the run (more than nothing, less than `size`) and the same in
+/// both. `iomark run` runs it too and fails with the write's ENOSPC, exit 1 — not the
+/// free-space refusal's 3 (which stays for files iomark lays out).
+#[test]
+fn create_on_open_write_larger_than_the_filesystem_runs_to_enospc_as_fio() {
+    let d = scratch();
+    let mut written = Vec::new();
+    let mut sides = sides(d.path(), "create_on_open on a full filesystem next to fio");
+    sides.push(("iomark run", d.path().join("r")));
+    for (who, dir) in sides {
+        let fs = match Mount::try_new(&["-t", "tmpfs", "-o", "size=1m", "tmpfs"]) {
+            Ok(m) => m,
+            Err(why) => return skip(why),
+        };
+        let data = fs.dir().join("w.dat");
+        let filename = format!("--filename={}", data.display());
+        let args = [
+            "--name=w",
+            "--rw=write",
+            "--bs=64k",
+            "--size=4m",
+            &filename,
+            "--create_on_open=1",
+            "--output-format=json",
+            "--output=w.json",
+        ];
+        let o = if who == "iomark run" {
+            std::fs::create_dir_all(&dir).unwrap();
+            Iomark::new().dir(&dir).arg("run").args(args).run()
+        } else {
+            side_in(who, d.path(), &dir, &args)
+        };
+        assert_eq!(o.code, 1, "{who}: {}", o.dump());
+        let len = std::fs::metadata(&data).unwrap().len();
+        assert!(len > 0 && len < 4 << 20, "{who}: w.dat is {len} bytes");
+        let v = read_json(&dir.join("w.json"));
+        let j = &v["jobs"][0];
+        assert_eq!(j["error"], libc::ENOSPC, "{who}: {j}");
+        assert_eq!(j["write"]["io_bytes"], len, "{who}: bytes written");
+        written.push((who, len));
+    }
+    let first = written[0].1;
+    assert!(
+        written.iter().all(|w| w.1 == first),
+        "bytes written differ: {written:?}"
+    );
+}

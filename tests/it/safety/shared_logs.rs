@@ -61,22 +61,47 @@ fn a_fifo_at_a_shared_log_is_refused_before_any_io_and_never_waits() {
 /// write it (stopped at the 200th write of the run, all threads between their first I/O
 /// and their end, then killed): the log holds its old content byte for byte — each
 /// thread's lines wait in a temporary file beside it until the thread ends and adds
-/// them (docs/safety.md). What SIGKILL leaves: those temporary files,
-/// `.s_bw.log.XXXXXX.iomark-tmp`, one per thread that had started (1 to 3), and the
-/// data files `s.N.0`; nothing else.
+/// them (docs/safety.md). What SIGKILL leaves: the data files `s.N.0` and nothing else
+/// of iomark's (the temporary files are unnamed, O_TMPFILE, on this filesystem); with
+/// the named fallback of a filesystem without O_TMPFILE forced
+/// (`IOMARK_TEST_NO_TMPFILE=1`), besides them the temporary files
+/// `.s_bw.log.XXXXXX.iomark-tmp`, one per thread that had started (1 to 3).
 #[test]
 fn sigkill_while_threads_write_a_shared_log_keeps_its_old_content() {
+    let (none, left) = sigkill_mid_shared_log(false);
+    if tmpfile_in(&scratch()) {
+        assert!(
+            none.is_empty(),
+            "temporary files left: {none:?} (all: {left:?})"
+        );
+    }
+    let (named, left) = sigkill_mid_shared_log(true);
+    assert!(
+        (1..=3).contains(&named.len()),
+        "named fallback: {} temporary files for 3 threads: {left:?}",
+        named.len()
+    );
+}
+
+/// One SIGKILL of [`sigkill_while_threads_write_a_shared_log_keeps_its_old_content`]
+/// (`named`: the named fallback forced): the log's old content checked, and nothing
+/// but the data files and `.s_bw.log.*.iomark-tmp` left; returns those temporary
+/// files and every name left.
+fn sigkill_mid_shared_log(named: bool) -> (Vec<String>, Vec<String>) {
     let work = scratch();
     let d = work.path();
     let old = b"0, 1234, 1, 4096, 0\nan earlier run's lines, kept\n";
     std::fs::write(d.join("s_bw.log"), old).unwrap();
-    let mut child = Iomark::new()
+    let mut cmd = Iomark::new()
         .dir(d)
         .arg("run")
         .args(JOB)
         .args(["--time_based", "--runtime=60"])
-        .fault("write:stop@200")
-        .spawn();
+        .fault("write:stop@200");
+    if named {
+        cmd = cmd.env("IOMARK_TEST_NO_TMPFILE", "1");
+    }
+    let mut child = cmd.spawn();
     assert!(
         wait_stopped(&mut child, Duration::from_secs(30)),
         "never reached its 200th write"
@@ -87,12 +112,13 @@ fn sigkill_while_threads_write_a_shared_log_keeps_its_old_content() {
     assert_eq!(
         std::fs::read(d.join("s_bw.log")).unwrap(),
         old,
-        "s_bw.log after SIGKILL is not its old content"
+        "s_bw.log after SIGKILL is not its old content (named: {named})"
     );
     let all = entries(d);
-    let tmp: Vec<&String> = all
+    let tmp: Vec<String> = all
         .iter()
         .filter(|n| n.starts_with(".s_bw.log.") && n.ends_with(".iomark-tmp"))
+        .cloned()
         .collect();
     let data = |n: &str| ["s.0.0", "s.1.0", "s.2.0"].contains(&n);
     let other: Vec<&String> = all
@@ -101,12 +127,18 @@ fn sigkill_while_threads_write_a_shared_log_keeps_its_old_content() {
         .collect();
     assert!(
         other.is_empty(),
-        "left after SIGKILL: {other:?} (all: {all:?})"
+        "left after SIGKILL (named: {named}): {other:?} (all: {all:?})"
     );
-    assert!(
-        (1..=3).contains(&tmp.len()),
-        "{} temporary files for 3 threads: {all:?}",
-        tmp.len()
-    );
-    eprintln!("left after SIGKILL: {all:?}");
+    eprintln!("left after SIGKILL (named: {named}): {all:?}");
+    (tmp, all)
+}
+
+/// Whether the filesystem of `d` makes unnamed files (O_TMPFILE).
+fn tmpfile_in(d: &tempfile::TempDir) -> bool {
+    use std::os::unix::fs::OpenOptionsExt;
+    std::fs::OpenOptions::new()
+        .write(true)
+        .custom_flags(libc::O_TMPFILE)
+        .open(d.path())
+        .is_ok()
 }
