@@ -1460,6 +1460,9 @@ fn row_of(test: &str, metric: &str, (values, spread): ColumnFigures, baseline: u
 /// tests or jobs has one device view).
 pub const DEVICE_VIEW: &str = "device view (whole run)";
 
+/// The device view's metrics that are counts (requests and flushes): printed whole.
+pub const DEVICE_COUNTS: [&str; 3] = ["device reads", "device writes", "device flushes"];
+
 /// The device view's rows: of each column's disk under the files (the first disk the
 /// view lists that is no stack's member), its requests, flushes, service time per
 /// request, queue depth and utilisation over the whole run; a metric no column has is
@@ -1467,9 +1470,9 @@ pub const DEVICE_VIEW: &str = "device view (whole run)";
 fn device_rows(results: &[RunResult], groups: &[Group], baseline: usize) -> Vec<Row> {
     type DevMetric = fn(&crate::result::DeviceActivity) -> Option<f64>;
     let metrics: [(&str, DevMetric); 9] = [
-        ("device reads", |d| Some(d.reads as f64)),
-        ("device writes", |d| Some(d.writes as f64)),
-        ("device flushes", |d| d.flushes.map(|n| n as f64)),
+        (DEVICE_COUNTS[0], |d| Some(d.reads as f64)),
+        (DEVICE_COUNTS[1], |d| Some(d.writes as f64)),
+        (DEVICE_COUNTS[2], |d| d.flushes.map(|n| n as f64)),
         ("device read ms/req", |d| {
             d.read_ms_per_io.filter(|_| d.reads > 0)
         }),

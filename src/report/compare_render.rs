@@ -32,6 +32,15 @@ fn num(v: Option<f64>) -> String {
     }
 }
 
+/// A count (the device's requests and flushes, [`super::compare::DEVICE_COUNTS`]): whole, as counted (`1`, not `1.00`); the
+/// median of an even number of runs may end in `.5`, printed as [`num`] does.
+fn count(v: Option<f64>) -> String {
+    match v {
+        Some(x) if x.is_finite() && x.fract() == 0.0 => format!("{x:.0}"),
+        _ => num(v),
+    }
+}
+
 /// A ratio with two decimals; below 0.1 three significant figures (`0.0123x`,
 /// `0.000776x`), below one in a million only that (`<0.000001x`), never a row of zeros.
 fn ratio(v: Option<f64>) -> String {
@@ -82,7 +91,13 @@ pub(crate) fn header_cells(c: &Comparison) -> Vec<String> {
 pub(crate) fn row_cells(c: &Comparison, r: &Row) -> Vec<String> {
     let mut v = vec![r.test.clone(), r.metric.clone()];
     for i in 0..c.columns.len() {
-        v.push(num(r.values[i]));
+        v.push(
+            if super::compare::DEVICE_COUNTS.contains(&r.metric.as_str()) {
+                count(r.values[i])
+            } else {
+                num(r.values[i])
+            },
+        );
         if grouped(c) {
             v.push(spread(r.values[i], r.spread.get(i).copied().flatten()));
         }
@@ -447,6 +462,18 @@ mod tests {
         assert_eq!(ratio(Some(0.0)), "0x");
         assert_eq!(ratio(None), "-");
         assert_eq!(ratio(Some(f64::INFINITY)), "-");
+    }
+
+    /// The device's counts print whole (`1`, `83573`), a median of two runs' counts may
+    /// keep its half; other figures keep three significant figures (`1.00`).
+    #[test]
+    fn device_counts_print_whole() {
+        assert_eq!(count(Some(1.0)), "1");
+        assert_eq!(count(Some(7.0)), "7");
+        assert_eq!(count(Some(83573.0)), "83573");
+        assert_eq!(count(Some(1.5)), "1.50");
+        assert_eq!(count(None), "-");
+        assert_eq!(num(Some(1.0)), "1.00");
     }
 
     /// compare's markdown of results labelled with each hostile name of md_escape.rs

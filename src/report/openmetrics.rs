@@ -55,6 +55,13 @@ fn num(v: f64) -> String {
     }
 }
 
+/// Seconds of a figure in µs, through whole nanoseconds (the unit latencies are kept
+/// in): `44.676 / 1e6` is `0.000044676000000000004` in binary floating point, `44676 /
+/// 1e9` is `0.000044676`.
+fn us_to_s(us: f64) -> f64 {
+    (us * 1e3).round() / 1e9
+}
+
 /// `names` made unique: the second of two equal names gets ` (2)`, and so on.
 fn unique(names: impl IntoIterator<Item = String>) -> Vec<String> {
     let mut out: Vec<String> = vec![];
@@ -231,12 +238,15 @@ impl Reporter<[RunResult]> for OpenMetrics {
                 if let Some(v) = t.iops {
                     iops.samples.push((base(&test), v));
                 }
-                if let Some(v) = t.mean_us {
-                    mean.samples.push((base(&test), v / 1e6));
+                // the mean of the latency the test's summary holds (clat where the
+                // result has it), so the gauge and the summary's _sum/_count agree
+                let summed = lats.get(k).copied().flatten();
+                if let Some(v) = summed.map(|l| l.mean_ns as f64 * 1e-3).or(t.mean_us) {
+                    mean.samples.push((base(&test), us_to_s(v)));
                 }
                 if let Some(v) = t.p99_us {
                     let l = [("test", name.clone()), ("percentile", "99".into())];
-                    pct.samples.push((base(&l), v / 1e6));
+                    pct.samples.push((base(&l), us_to_s(v)));
                 }
             }
             summary += &summary_samples(r, &base);
@@ -436,6 +446,32 @@ mod tests {
             om.contains(&format!("iomark_latency_seconds_count{{{l}}} {n}\n")),
             "{om}"
         );
+        // the test's mean gauge is the mean of the same clat its summary holds (fio's
+        // `clat_ns.mean`, in whole ns), not `lat_ns`'s
+        let clat_mean = rd["clat_ns"]["mean"].as_f64().unwrap();
+        let lat_mean = rd["lat_ns"]["mean"].as_f64().unwrap();
+        assert_ne!(
+            clat_mean.round(),
+            lat_mean.round(),
+            "the fixture tells them apart"
+        );
+        let gauge = om
+            .lines()
+            .find(|l| l.starts_with("iomark_latency_mean_seconds{"))
+            .expect("a mean gauge");
+        let want = num(clat_mean.round() / 1e9);
+        assert!(gauge.ends_with(&format!("}} {want}")), "{gauge} vs {want}");
+    }
+
+    /// A figure in µs becomes seconds without binary noise: 44.676 µs is 0.000044676 s
+    /// (`44.676 / 1e6` prints `0.000044676000000000004`).
+    #[test]
+    fn microseconds_become_seconds_without_noise() {
+        assert_eq!(format!("{}", 44.676 / 1e6), "0.000044676000000000004");
+        assert_eq!(num(us_to_s(44.676)), "0.000044676");
+        assert_eq!(num(us_to_s(1500.0)), "0.0015");
+        assert_eq!(num(us_to_s(0.4)), "4e-7");
+        assert_eq!(num(us_to_s(0.0004)), "0");
     }
 
     /// Each test whose phase measured its operations has its own summary, labelled by
