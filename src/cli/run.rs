@@ -103,26 +103,49 @@ fn refusal(e: fio::FioError, raw: &[String], persona: Persona) -> Error {
         return stop(exit::INVALID, e);
     }
     let argv0 = std::env::args().next().unwrap_or_else(|| "fio".into());
+    let added = |jobs: &[(fio::FioJob, u32)], global: &[(String, String)]| -> String {
+        jobs.iter()
+            .map(|(job, groupid)| {
+                let j = result::job::EffectiveJob::of_fio(job, 0, 0, 0);
+                crate::report::fio::header::added_line(&j, *groupid, global)
+            })
+            .collect()
+    };
     // the section lines fio printed of the jobs it added before the refusal
-    let e = match e {
+    let (e, output) = match e {
         fio::FioError::AfterJobs {
             said,
+            output,
             global,
             error,
         } => {
-            for (job, groupid) in &said {
-                let j = result::job::EffectiveJob::of_fio(job, 0, 0, 0);
-                let line = crate::report::fio::header::added_line(&j, *groupid, &global);
-                crate::out!("{line}");
-            }
-            *error
+            crate::out!("{}", added(&said, &global));
+            (
+                *error,
+                output.map(|(path, filed)| (path, added(&filed, &global))),
+            )
         }
-        e => e,
+        e => (e, None),
     };
-    if let Some(text) = crate::cli::fio_refusal::fio_stdout(&e) {
-        crate::out!("{text}");
+    let stdout = crate::cli::fio_refusal::fio_stdout(&e);
+    let lines = crate::cli::fio_refusal::fio_lines(&e, &argv0, raw);
+    match output {
+        // fio's `--output` file holds its section lines, the refusal's stdout text and
+        // its lines (log_err writes there as well as on stderr)
+        Some((path, mut text)) => {
+            text += stdout.as_deref().unwrap_or("");
+            for l in lines.iter().flatten() {
+                text += &format!("{l}\n");
+            }
+            let _ = std::fs::write(path, text);
+        }
+        None => {
+            if let Some(text) = stdout {
+                crate::out!("{text}");
+            }
+        }
     }
-    match crate::cli::fio_refusal::fio_lines(&e, &argv0, raw) {
+    match lines {
         Some(lines) => Error::lines(crate::cli::fio_refusal::FIO_REFUSED, lines),
         None => stop(crate::cli::fio_refusal::FIO_REFUSED, e),
     }

@@ -241,7 +241,7 @@ fn enghelp(v: Option<&str>, persona: Persona) -> Exit {
             own
         }
     };
-    let Some(kind) = crate::job::fio::EngineKind::parse(engine) else {
+    if crate::job::fio::EngineKind::parse(engine).is_none() {
         if super::fio_refusal::is_fio_engine(engine) {
             // fio has it: "not loadable" would be wrong; iomark does not run it
             let why = format!(
@@ -253,8 +253,9 @@ fn enghelp(v: Option<&str>, persona: Persona) -> Exit {
         crate::out!("IO engine {engine} not found\n");
         let why = format!("engine {engine} not loadable");
         return refuse(fio_code(exit::INVALID), why, persona);
-    };
-    let text = fio::options::engine_help(kind.name());
+    }
+    // (by the word asked: fio's pvsync2 has options, psync none)
+    let text = fio::options::engine_help(engine);
     if text.is_empty() {
         crate::out!("IO engine {engine} has no options\n");
         return Ok(fio_code(exit::OK));

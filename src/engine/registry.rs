@@ -193,8 +193,12 @@ pub struct Spec<'a> {
     pub aio: NativeAio,
     /// `pwritev2`/SQE flags of writes (RWF_ATOMIC, RWF_NOWAIT), 0 = none
     pub write_flags: i32,
-    /// SQE / iocb flags of reads of the queued engines (RWF_NOWAIT), 0 = none
+    /// SQE / iocb / `preadv2` flags of reads (RWF_NOWAIT), 0 = none
     pub read_flags: i32,
+    /// psync (pvsync2's `hipri`): RWF_HIPRI on this percentage of the requests
+    pub hipri: Option<u32>,
+    /// psync: every request one preadv2/pwritev2 (fio's pvsync2)
+    pub v2: bool,
     /// bytes mapped of each file (mmap)
     pub map_len: usize,
     /// posix_madvise advice for the mappings (mmap)
@@ -223,6 +227,8 @@ impl<'a> Spec<'a> {
             aio: NativeAio::default(),
             write_flags: 0,
             read_flags: 0,
+            hipri: None,
+            v2: false,
             map_len: 0,
             madvise: None,
             fallback: false,
@@ -270,7 +276,14 @@ pub fn build<D: Drive>(spec: Spec<'_>, d: D) -> Result<D::Out, Refused> {
         spec.kind
     };
     Ok(match kind {
-        Kind::Psync => go(Psync::new(spec.fds).write_flags(spec.write_flags), d),
+        Kind::Psync => {
+            let e = Psync::new(spec.fds)
+                .write_flags(spec.write_flags)
+                .read_flags(spec.read_flags)
+                .hipri(spec.hipri)
+                .v2(spec.v2);
+            go(e, d)
+        }
         Kind::IoUring => {
             let r = spec.ring;
             let e = Uring::with_setup(spec.fds, spec.depth, spec.bufs, r.setup)
@@ -378,12 +391,13 @@ mod tests {
         for k in KINDS {
             assert_eq!(ENGINE_WORDS.iter().filter(|e| e.0 == k.name()).count(), 1);
         }
-        assert_eq!(ENGINE_WORDS.len(), 21);
+        assert_eq!(ENGINE_WORDS.len(), 22);
         // fio 3.33 `fio --cmdhelp=ioengine`: its order and words for the engines it lists
         let fio = [
             ("sync", "Use read/write"),
             ("psync", "Use pread/pwrite"),
             ("pvsync", "Use preadv/pwritev"),
+            ("pvsync2", "Use preadv2/pwritev2"),
             ("libaio", "Linux native asynchronous IO"),
             ("io_uring", "Fast Linux native aio"),
             ("posixaio", "POSIX asynchronous IO"),
@@ -398,6 +412,7 @@ mod tests {
         assert_eq!(&ENGINE_WORDS[..fio.len()], &fio[..]);
         assert_eq!(Kind::parse("sync"), Some(Kind::Psync));
         assert_eq!(Kind::parse("pvsync"), Some(Kind::Psync));
+        assert_eq!(Kind::parse("pvsync2"), Some(Kind::Psync));
     }
 
     struct Depth;

@@ -76,12 +76,14 @@ pub const KINDS: [Kind; 19] = [
     Kind::Exec,
 ];
 
-/// fio's other names of an engine iomark runs as another (`sync` and `pvsync` run as
-/// psync): the name, the engine, fio's line of help, and whether fio lists it before the
+/// fio's other names of an engine iomark runs as another (`sync`, `pvsync` and `pvsync2`
+/// run as psync; `pvsync2` with its own options, preadv2/pwritev2 and their RWF_ flags):
+/// the name, the engine, fio's line of help, and whether fio lists it before the
 /// engine's own name.
-pub const ALIASES: [(&str, Kind, &str, bool); 2] = [
+pub const ALIASES: [(&str, Kind, &str, bool); 3] = [
     ("sync", Kind::Psync, "Use read/write", true),
     ("pvsync", Kind::Psync, "Use preadv/pwritev", false),
+    ("pvsync2", Kind::Psync, "Use preadv2/pwritev2", false),
 ];
 
 /// Every word `ioengine=` accepts with its line of help, in the order of [`KINDS`] (each

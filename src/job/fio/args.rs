@@ -58,12 +58,17 @@ pub fn parse_args_as(
     let globals_out = |i: usize| output_at.is_some_and(|o| o <= (0, i));
     let base = globals(&mut p.cmd, &sections.remove(0).1, &globals_out)?;
     early.remove(0);
-    let mut finish_out = command_line_jobs(&mut p.cmd, &sections, &early, &base, output_at)?;
+    // a refused option of a later command-line job: fio had added the jobs before it
+    let mut finish_out = command_line_jobs(&mut p.cmd, &sections, &early, &base, output_at)
+        .map_err(|e| said_before(&p.cmd, sections.len(), None, e))?;
     let cmdline_jobs = p.cmd.jobs.len();
     for f in &files {
         let out = output_at.is_some().then_some(&mut finish_out);
-        file_jobs(f, env, &mut p.cmd, (&cmdline, &base), out)
-            .map_err(|e| said_before(&p.cmd, cmdline_jobs, e))?;
+        file_jobs(f, env, &mut p.cmd, (&cmdline, &base), out).map_err(|e| {
+            // (fio had read every command-line option: its `--output` is open)
+            let output = p.cmd.output.clone();
+            said_before(&p.cmd, cmdline_jobs, output, e)
+        })?;
     }
     check_command(&p.cmd)?;
     fio_lines(&mut p.cmd, finish_out);
@@ -80,13 +85,19 @@ pub fn parse_args_as(
 /// added it, on stdout when no `--output` took them — a command-line job's while the
 /// output format was still `normal` (its early flags), the last one's and a job file's
 /// when the format is `normal`; none under `--parse-only`. The first `cmdline_jobs` jobs are the command
-/// line's.
-fn said_before(cmd: &FioCommand, cmdline_jobs: usize, e: FioError) -> FioError {
+/// line's. With `output` (the `--output` fio had opened before the refusal) the lines
+/// that did not go to stdout went into it, with fio's lines of the refusal.
+fn said_before(
+    cmd: &FioCommand,
+    cmdline_jobs: usize,
+    output: Option<PathBuf>,
+    e: FioError,
+) -> FioError {
     if !cmd.job_setup_errors {
         return e;
     }
     let (mut groupid, mut in_group) = (0u32, 0u32);
-    let mut said = Vec::new();
+    let (mut said, mut filed) = (Vec::new(), Vec::new());
     for (i, j) in cmd.jobs.iter().enumerate() {
         // fio's add_job: a stonewall or new_group job after others opens the next group
         if (j.stonewall || j.new_group) && in_group > 0 {
@@ -97,18 +108,19 @@ fn said_before(cmd: &FioCommand, cmdline_jobs: usize, e: FioError) -> FioError {
         // fio adds the command line's last job after reading every option, as it adds
         // the job files' jobs: their lines follow the output format given at the end
         let added_late = i + 1 >= cmdline_jobs;
-        let on_stdout = j.early_stdout
-            || (cmd.output.is_none()
-                && (j.early_header || (added_late && cmd.output_format.normal && !cmd.parse_only)));
-        if on_stdout {
+        let printed = j.early_header || (added_late && cmd.output_format.normal && !cmd.parse_only);
+        if j.early_stdout || (cmd.output.is_none() && printed) {
             said.push((j.clone(), groupid));
+        } else if printed && output.is_some() {
+            filed.push((j.clone(), groupid));
         }
     }
-    if said.is_empty() {
+    if said.is_empty() && output.is_none() {
         return e;
     }
     FioError::AfterJobs {
         said,
+        output: output.map(|o| (o, filed)),
         global: cmd.global_options.clone(),
         error: Box::new(e),
     }
@@ -185,7 +197,9 @@ fn file_jobs(
     // the fio persona reads the sections as fio 3.33 first, after the lines it
     // said while reading the file
     if fio {
-        if let Err(FioError::FioLines(l)) = crate::job::fio::strict::check(&pairs) {
+        if let Some((k, l)) = crate::job::fio::strict::first_refused(&pairs) {
+            // fio had added the jobs of the sections before the refused one
+            jobs_from_sections(&pairs[..k], cmd, base)?;
             return Err(FioError::FioLines(said.into_iter().chain(l).collect()));
         }
     }

@@ -428,20 +428,22 @@ fn check_verify(job: &FioJob) -> Result<(), String> {
     }
 }
 
-/// io_uring's own keys are set on io_uring jobs only; polling needs O_DIRECT.
+/// io_uring's own keys are set on io_uring jobs only (`hipri` on pvsync2 jobs too: its
+/// RWF_HIPRI, which fio sets on buffered I/O as well); io_uring's polling needs O_DIRECT.
 fn check_io_uring_keys(job: &FioJob) -> Result<(), String> {
-    if (job.hipri
+    let ring_hipri = job.hipri && !job.tuning.pvsync2;
+    if (ring_hipri
         || job.sqthread_poll
         || job.sqthread_poll_cpu.is_some()
         || job.force_async.is_some_and(|n| n > 0))
         && job.engine != EngineKind::IoUring
     {
         return Err(format!(
-            "hipri, sqthread_poll, sqthread_poll_cpu and force_async apply to ioengine=io_uring only (ioengine={})",
+            "hipri, sqthread_poll, sqthread_poll_cpu and force_async apply to ioengine=io_uring only (hipri to pvsync2 too; ioengine={})",
             job.engine.name()
         ));
     }
-    if job.hipri && !job.direct {
+    if ring_hipri && !job.direct {
         return Err(
             "hipri=1 (completion polling) needs direct=1: polling works on O_DIRECT I/O only"
                 .into(),

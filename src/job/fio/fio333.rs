@@ -223,7 +223,6 @@ pub(crate) const ENGINE: &[&str] = &[
     "sg_write_mode",
     "stream_id",
     "dummy",
-    "hipri_percentage",
     "no_completion_thread",
     "xnvme_be",
     "xnvme_async",

@@ -158,6 +158,10 @@ pub enum FioError {
     AfterJobs {
         /// the jobs whose section line fio printed on stdout, each with its group
         said: Vec<(FioJob, u32)>,
+        /// the `--output` file fio had opened before the refusal (a job file's), with
+        /// the jobs whose section line it wrote there: fio's lines of the refusal go
+        /// there too (as well as on stderr)
+        output: Option<(PathBuf, Vec<(FioJob, u32)>)>,
         /// the command line's global options
         global: Vec<(String, String)>,
         /// the refusal

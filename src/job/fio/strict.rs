@@ -9,7 +9,6 @@
 
 use crate::job::fio::fio333;
 use crate::job::fio::ini::Entry;
-use crate::job::fio::FioError;
 
 /// Values of fio 3.33's options that only a later fio reads: `(key, the value's
 /// beginning, how fio 3.33's line names the option)`.
@@ -30,11 +29,12 @@ enum Named {
     Key,
 }
 
-/// fio 3.33's lines for `sections` (name, entries) read from one job file, in order: the
-/// first section with a key or value fio 3.33 refuses is [`FioError::FioLines`]; the
-/// sections before it stand.
-pub fn check(sections: &[(String, Vec<Entry>)]) -> Result<(), FioError> {
-    for (name, entries) in sections {
+/// fio 3.33's reading of `sections` (name, entries) read from one job file, in order:
+/// the first section with a key or value fio 3.33 refuses, its index and fio's lines for
+/// it (the caller's [`FioError::FioLines`](crate::job::fio::FioError::FioLines)); the sections before it stand (fio added
+/// their jobs).
+pub fn first_refused(sections: &[(String, Vec<Entry>)]) -> Option<(usize, Vec<String>)> {
+    for (i, (name, entries)) in sections.iter().enumerate() {
         let mut lines: Vec<String> = entries.iter().filter_map(later_value).collect();
         for e in entries.iter().filter(|e| !fio333::job_key_known(&e.key)) {
             let opt = match &e.value {
@@ -48,10 +48,10 @@ pub fn check(sections: &[(String, Vec<Entry>)]) -> Result<(), FioError> {
         }
         if !lines.is_empty() {
             lines.push(format!("fio: job {name} dropped"));
-            return Err(FioError::FioLines(lines));
+            return Some((i, lines));
         }
     }
-    Ok(())
+    None
 }
 
 /// fio 3.33's `failed parsing` line for an entry whose value only a later fio reads.
@@ -85,17 +85,21 @@ mod tests {
     }
 
     fn lines(s: &[(String, Vec<Entry>)]) -> Vec<String> {
-        match check(s) {
-            Err(FioError::FioLines(l)) => l,
-            other => panic!("{other:?}"),
+        match first_refused(s) {
+            Some((_, l)) => l,
+            None => panic!("not refused"),
         }
     }
 
     #[test]
     fn fios_bad_option_and_failed_parsing_lines() {
         let ok = section("a", &[("rw", Some("read")), ("hostname", Some("h"))]);
-        assert!(check(std::slice::from_ref(&ok)).is_ok());
+        assert!(first_refused(std::slice::from_ref(&ok)).is_none());
         let ro = section("j", &[("readonly", Some("1"))]);
+        assert_eq!(
+            first_refused(&[ok.clone(), ro.clone()]).map(|r| r.0),
+            Some(1)
+        );
         assert_eq!(
             lines(&[ok.clone(), ro]),
             [

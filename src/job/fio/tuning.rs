@@ -242,10 +242,14 @@ tuning! {
         pub registerfiles: bool = false,
         /// io_uring `nonvectored`
         pub nonvectored: i64 = -1,
-        /// io_uring `uncached`
+        /// io_uring/pvsync2 `uncached` (pvsync2: fio 3.33's RWF_UNCACHED on buffered I/O)
         pub uncached: u32 = 0,
-        /// io_uring/libaio `nowait`: RWF_NOWAIT
+        /// io_uring/libaio/pvsync2 `nowait`: RWF_NOWAIT
         pub nowait: bool = false,
+        /// `ioengine=pvsync2`: psync through preadv2/pwritev2 with pvsync2's flags
+        pub pvsync2: bool = false,
+        /// pvsync2 `hipri_percentage`: the share of requests `hipri` marks RWF_HIPRI
+        pub hipri_percentage: u32 = 100,
         /// mmap `thp`: MADV_HUGEPAGE on the mapping
         pub thp: bool = false,
     }

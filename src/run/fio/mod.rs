@@ -340,7 +340,9 @@ fn guard_jobs(
                         source,
                     })?;
             }
-            if j.hipri {
+            // (io_uring's completion polling; pvsync2's RWF_HIPRI falls back to
+            // interrupts where the queue does not poll, as the kernel treats it)
+            if j.hipri && !j.tuning.pvsync2 {
                 dataset::check_polling(&files.0)?;
             }
         }

@@ -377,22 +377,18 @@ fn engine_spec(plan: &Plan, spec: Spec<'static>, advice: Option<libc::c_int>) ->
         // userspace_reap works where fio's does: iodepth_batch_complete_min=0
         user_reap: job.more.userspace_reap && job.more.iodepth_batch_complete_min == 0,
     };
-    // atomic=1: RWF_ATOMIC on every write (checked by the statx preflight in `execute`);
-    // nowait=1 (io_uring, libaio): RWF_NOWAIT on every request, as fio 3.33 sets it, so
-    // a request that would block fails with EAGAIN (a job error, as in fio)
-    let queued_rw = matches!(job.engine, EngineKind::IoUring | EngineKind::Libaio);
-    let nowait = if job.tuning.nowait && queued_rw {
-        libc::RWF_NOWAIT
-    } else {
-        0
-    };
-    spec.write_flags = nowait
+    let flags = rw_flags(job);
+    spec.write_flags = flags
         | if job.more.x.atomic {
             libc::RWF_ATOMIC
         } else {
             0
         };
-    spec.read_flags = nowait;
+    spec.read_flags = flags;
+    // pvsync2: preadv2/pwritev2, hipri's RWF_HIPRI on hipri_percentage of the requests
+    let pvsync2 = job.tuning.pvsync2 && job.engine == EngineKind::Psync;
+    spec.v2 = pvsync2;
+    spec.hipri = (pvsync2 && job.hipri).then_some(job.tuning.hipri_percentage);
     if plan.thread_job.engine.caps().maps_files {
         let len = if job.more.zones.mode == crate::job::fio::zone_keys::ZoneMode::Strided {
             // strided zones run on to the end of the files (run/gen/zones.rs)
@@ -413,6 +409,29 @@ fn engine_spec(plan: &Plan, spec: Spec<'static>, advice: Option<libc::c_int>) ->
     // denied: `execute` already warned once (or refused with --engine-strict)
     spec.fallback = plan.thread_job.engine.available().is_err();
     spec
+}
+
+/// fio 3.33's `RWF_UNCACHED` (os-linux.h), the value its io_uring and pvsync2 engines
+/// send for `uncached` on buffered I/O (kernels from 6.11 read it as RWF_ATOMIC and
+/// refuse it on buffered I/O with EOPNOTSUPP, as they refuse fio's).
+const FIO333_RWF_UNCACHED: i32 = 0x40;
+
+/// The flags of every request of `job` beside `atomic=1`'s (checked by the statx
+/// preflight in `execute`), as fio 3.33's engines set them: `nowait=1` (io_uring,
+/// libaio, pvsync2) RWF_NOWAIT, so a request that would block fails with EAGAIN (a job
+/// error, as in fio); `uncached` (io_uring, pvsync2) on buffered I/O, fio's RWF_UNCACHED.
+fn rw_flags(job: &FioJob) -> i32 {
+    let pvsync2 = job.tuning.pvsync2 && job.engine == EngineKind::Psync;
+    let nowait_engine = pvsync2 || matches!(job.engine, EngineKind::IoUring | EngineKind::Libaio);
+    let uncached_engine = pvsync2 || job.engine == EngineKind::IoUring;
+    let mut flags = 0;
+    if job.tuning.nowait && nowait_engine {
+        flags |= libc::RWF_NOWAIT;
+    }
+    if job.tuning.uncached != 0 && !job.direct && uncached_engine {
+        flags |= FIO333_RWF_UNCACHED;
+    }
+    flags
 }
 
 /// e4defrag's donor: `directory/donorname` (joined with a '/' as fio joins them; under

@@ -52,3 +52,38 @@ fn section_lines_said_before_a_later_output_stay_on_stdout() {
         }
     }
 }
+
+/// A command-line job closed by a later `--name` whose own option fio 3.33 refuses (a
+/// word its getopt does not know, a value it cannot read), and a job file whose later
+/// section holds a key fio does not know: fio added the earlier job before the refusal,
+/// so its section line is on stdout (in FILE under `--output=FILE`, with fio's lines of
+/// the refusal), then fio's lines and exit 1 — the same under iomark as `fio`.
+#[test]
+fn a_job_added_before_a_later_refusal_is_said_as_fio() {
+    require_fio();
+    let d = scratch();
+    let a = ["--name=a", "--rw=read", "--size=1m", "--filename=f"];
+    let said = "a: (g=0): rw=read, bs=(R) 4096B-4096B, (W) 4096B-4096B, (T) 4096B-4096B, ioengine=psync, iodepth=1\n";
+    for later in [&["--name=b", "--bogus=1"][..], &["--name=b", "--bs=xyz"]] {
+        let args: Vec<&str> = a.iter().chain(later).copied().collect();
+        let [f, i] = both_in(d.path(), &[], &args);
+        assert_eq!((f.0, f.1.as_str()), (1, said), "fio {later:?}: {}", f.2);
+        assert_eq!(i, f, "{later:?}");
+    }
+    let job = "[a]\nrw=read\nsize=1m\nfilename=f\n[b]\nbogus=1\n";
+    for extra in [&[][..], &["--output=out.txt"]] {
+        let args: Vec<&str> = ["j.fio"].iter().chain(extra).copied().collect();
+        let [f, i] = both_in(d.path(), &[("j.fio", job)], &args);
+        assert_eq!(f.0, 1, "fio {extra:?}: {}", f.2);
+        assert!(f.2.contains("Bad option <bogus=1>"), "fio: {}", f.2);
+        assert_eq!(i, f, "{extra:?}");
+        let out = |tool: &str| std::fs::read_to_string(d.path().join(tool).join("out.txt")).ok();
+        if extra.is_empty() {
+            assert_eq!(f.1, said);
+        } else {
+            let fio = out("fio").expect("fio's out.txt");
+            assert!(fio.starts_with(said), "{fio}");
+            assert_eq!(out("iomark").as_deref(), Some(fio.as_str()));
+        }
+    }
+}

@@ -41,6 +41,7 @@ mod oracle_groups;
 mod out_edges;
 mod peers;
 mod prealloc;
+mod pvsync2;
 mod refusals;
 mod rw_suffix;
 mod rwmix;

@@ -304,7 +304,7 @@ fn fio_aliases(key: &str) -> Vec<String> {
 }
 
 /// fio's whole contract: every option of the installed fio's `--cmdhelp=all`,
-/// and of its `--enghelp=ENGINE` for each engine iomark registers (read at test time,
+/// and of its `--enghelp=ENGINE` for each engine word iomark takes (read at test time,
 /// not copied), is an option of iomark under fio's own name, and each of fio's aliases
 /// names it too. Prints the counts covered.
 #[test]
@@ -331,15 +331,19 @@ fn every_option_fio_lists_is_accepted() {
             }
         }
     }
+    // every word `ioengine=` takes: the engines and fio's names of them (pvsync2's
+    // options are pvsync2's own)
     let mut engine_keys = 0;
-    for kind in iomark::engine::registry::KINDS {
-        for k in fio_listed(&[&format!("--enghelp={}", kind.name())]) {
+    for (word, _) in iomark::engine::registry::ENGINE_WORDS {
+        for k in fio_listed(&[&format!("--enghelp={word}")]) {
             engine_keys += 1;
             if !ours.contains(&k) {
-                missing.push(format!("{k} (--enghelp={})", kind.name()));
+                missing.push(format!("{k} (--enghelp={word})"));
             }
         }
     }
+    let pvsync2 = fio_listed(&["--enghelp=pvsync2"]);
+    assert!(pvsync2.len() >= 4, "fio --enghelp=pvsync2: {pvsync2:?}");
     println!(
         "fio --cmdhelp=all: {} of {} options accepted; --enghelp of iomark's engines: {} of {}",
         generic.len() - missing.iter().filter(|m| !m.contains(' ')).count(),
@@ -350,7 +354,7 @@ fn every_option_fio_lists_is_accepted() {
     assert!(missing.is_empty(), "refused by iomark: {missing:?}");
 }
 
-/// `--enghelp=ENGINE` for each engine iomark registers, under the fio persona, is fio
+/// `--enghelp=ENGINE` for each engine word iomark takes, under the fio persona, is fio
 /// 3.33's answer (read from the installed fio at test time): the same stdout byte for
 /// byte — the options in fio's order, fio's line of help for that engine, fio's indent of
 /// a child option, "has no options" — and the same exit code (1 for an empty listing).
@@ -364,7 +368,10 @@ fn enghelp_of_each_engine_is_fios() {
     let d = scratch();
     let mut compared = 0;
     let mut differ = Vec::new();
-    let names = iomark::engine::registry::KINDS.map(|k| k.name());
+    // every word `ioengine=` takes, fio's names of an engine (sync, pvsync, pvsync2)
+    // among them
+    let names = iomark::engine::registry::ENGINE_WORDS.map(|w| w.0);
+    assert!(names.contains(&"pvsync2"), "{names:?}");
     for name in names.iter().chain(&["bogus"]) {
         let arg = format!("--enghelp={name}");
         let f = fio_cmd().arg(&arg).run();

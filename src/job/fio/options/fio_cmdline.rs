@@ -346,6 +346,15 @@ const ENGINE_OPTIONS: &[(&str, &[&str])] = &[
             "nowait=Set RWF_NOWAIT for reads/writes",
         ],
     ),
+    (
+        "pvsync2",
+        &[
+            "hipri=Set RWF_HIPRI for pwritev2/preadv2",
+            "hipri_percentage",
+            "uncached",
+            "nowait=Set RWF_NOWAIT for pwritev2/preadv2",
+        ],
+    ),
     ("mmap", &["thp"]),
     (
         "net",

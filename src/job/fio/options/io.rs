@@ -283,6 +283,7 @@ fn ioengine(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
         engine: v.to_string(),
         origin: c.origin.clone(),
     })?;
+    c.job.tuning.pvsync2 = v == "pvsync2";
     Ok(())
 }
 

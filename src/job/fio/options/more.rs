@@ -1,8 +1,8 @@
 //! The job keys of fio 3.33's `--cmdhelp=all` and of `--enghelp` for iomark's engines
 //! that iomark took in beyond the core job model (values in [`crate::job::fio::tuning::Tuning`]), each under its
 //! fio group: process placement and hooks, reporting switches, the histogram log and
-//! log timestamps, file handling, trims and verify placement, and the io_uring, libaio
-//! and mmap engine flags. Help texts, types, defaults and ranges are fio's
+//! log timestamps, file handling, trims and verify placement, and the io_uring, libaio,
+//! pvsync2 and mmap engine flags. Help texts, types, defaults and ranges are fio's
 //! (`fio --cmdhelp=KEY`).
 
 use super::{Arg, FioOption, Group, JobCtx, Kind};
@@ -282,6 +282,16 @@ pub(super) static OPTIONS: &[FioOption] = &[
         .example("1"),
     int("uncached", Group::Engine, "Use RWF_UNCACHED for buffered read/writes", 0, uncached).default("0"),
     b("nowait", Group::Engine, "Use RWF_NOWAIT for reads/writes", nowait).default("0"),
+    FioOption::job(
+        "hipri_percentage",
+        Group::Engine,
+        Kind::Int,
+        "Probabilistically set RWF_HIPRI for pwritev2/preadv2",
+        hipri_percentage,
+    )
+    .range(0, 100)
+    .default("100")
+    .example("50"),
     s("cmd_type", Group::Engine, "Specify uring-cmd type", cmd_type)
         .default("nvme")
         .values(&[("nvme", "pass-through uring-cmd for nvme devices")])
@@ -761,6 +771,12 @@ fn nonvectored(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
             ))
         }
     }
+    Ok(())
+}
+
+/// `hipri_percentage` (pvsync2): the share of requests `hipri` marks RWF_HIPRI, 0-100.
+fn hipri_percentage(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
+    c.job.tuning.hipri_percentage = c.need_at_most(v, 100, "a percentage 0-100")? as u32;
     Ok(())
 }
 
