@@ -12,7 +12,17 @@ use std::time::Duration;
 /// The outcomes of a null-engine run that differ from fio's on purpose: `(key, value,
 /// reason)`. Each is a run fio 3.33 ends by a crash or a wrapped count, listed in
 /// docs/compat/fio.md.
-const RUN_DIFFERS: [(&str, &str, &str); 4] = [
+const RUN_DIFFERS: [(&str, &str, &str); 6] = [
+    (
+        "thinktime",
+        "-1",
+        "fio sleeps 2^32-1 µs before a block, past its runtime (its job never ends); iomark's think time keeps its value",
+    ),
+    (
+        "thinktime",
+        "-4k",
+        "fio sleeps 2^32-4096 µs before a block, past its runtime (its job never ends); iomark's think time keeps its value",
+    ),
     (
         "nrfiles",
         "-1",
@@ -81,7 +91,8 @@ fn fio_numeric_options(d: &Path) -> Vec<String> {
 }
 
 /// A tiny null-engine job with `--KEY=VALUE` run by `fio` (the path of fio 3.33 or of
-/// iomark's link named `fio`) in `dir`, killed after 8 s: its exit code, 137 when killed.
+/// iomark's link named `fio`) in `dir`, limited to 3 s of runtime and killed after 8 s:
+/// its exit code, 137 when killed.
 fn null_run(fio: &Path, dir: &Path, key: &str, value: &str) -> i32 {
     let d = dir.join(format!("{key}{value}"));
     std::fs::create_dir_all(&d).unwrap();
@@ -96,6 +107,9 @@ fn null_run(fio: &Path, dir: &Path, key: &str, value: &str) -> i32 {
             "--ioengine=null",
             "--size=64k",
             "--rw=rw",
+            // a wrapped count (`loops=-1`) ends at the runtime in both; a run fio forks
+            // off must end by itself, as killing fio leaves its job running
+            "--runtime=3",
             "--output-format=json",
             &format!("--{key}={value}"),
         ])
@@ -107,7 +121,7 @@ fn null_run(fio: &Path, dir: &Path, key: &str, value: &str) -> i32 {
 /// Every numeric option of the installed fio's `--cmdhelp=all`, given `-1` and `-4k`:
 /// under `--parse-only` iomark as `fio` accepts or refuses each as fio 3.33 does, with
 /// fio's exit code; where fio accepts, a 64 KiB null-engine run of both ends with the
-/// same exit code (both killed after 8 s counts as the same), but for [`RUN_DIFFERS`].
+/// same exit code, but for [`RUN_DIFFERS`].
 #[test]
 fn a_negative_value_of_every_numeric_option_is_read_as_fio_reads_it() {
     require_fio();
