@@ -12,38 +12,33 @@ use std::time::Duration;
 /// The outcomes of a null-engine run that differ from fio's on purpose: `(key, value,
 /// reason)`. Each is a run fio 3.33 ends by a crash or a wrapped count, listed in
 /// docs/compat/fio.md.
-const RUN_DIFFERS: [(&str, &str, &str); 6] = [
-    (
-        "thinktime",
-        "-1",
-        "fio sleeps 2^32-1 µs before a block, past its runtime (its job never ends); iomark's think time keeps its value",
-    ),
-    (
-        "thinktime",
-        "-4k",
-        "fio sleeps 2^32-4096 µs before a block, past its runtime (its job never ends); iomark's think time keeps its value",
-    ),
-    (
-        "nrfiles",
-        "-1",
-        "fio aborts (exit 134) allocating 2^32-1 files; iomark keeps nrfiles=1",
-    ),
-    (
-        "verify_async",
-        "-1",
-        "fio's job dies of SIGSEGV starting 2^32-1 verify threads; iomark verifies inline",
-    ),
-    (
-        "steadystate_duration",
-        "-1",
-        "fio 3.33 crashes (SIGSEGV, exit 139) on a wrapped steady-state window",
-    ),
-    (
-        "steadystate_duration",
-        "-4k",
-        "fio 3.33 crashes (SIGSEGV, exit 139) on a wrapped steady-state window",
-    ),
+const RUN_DIFFERS: &[(&str, &str, &str)] = &[
+    ("nrfiles", "-1", NRFILES),
+    ("nrfiles", "-4k", NRFILES),
+    ("verify_async", "-1", "fio's job dies of SIGSEGV starting 2^32-1 verify threads"),
+    ("steadystate_duration", "-1", STEADY),
+    ("steadystate_duration", "-4k", STEADY),
+    ("thinktime", "-1", THINK),
+    ("thinktime", "-4k", THINK),
+    ("bs", "-1", BS),
+    ("bs", "-4k", BS),
+    ("numjobs", "-1", NUMJOBS),
+    ("numjobs", "-4k", NUMJOBS),
+    ("prio", "-1", PRIO),
+    ("prio", "-4k", PRIO),
+    ("prioclass", "-1", PRIO),
+    ("cpumask", "-4k", "fio's mask of 2^32-4096 names CPUs this machine lacks (exit 1); iomark refuses the job before it runs (exit 3)"),
 ];
+
+const NRFILES: &str =
+    "fio aborts (exit 134) allocating 2^32-N files; iomark's bound keeps nrfiles=1";
+const STEADY: &str = "fio 3.33 crashes (SIGSEGV, exit 139) on a wrapped steady-state window";
+const THINK: &str = "fio sleeps 2^32-N µs before a block, past its runtime (never ends); iomark's think time keeps its value";
+const BS: &str =
+    "a read block of 2^64-N bytes: fio exits 1 silently, iomark refuses the job (exit 2)";
+const NUMJOBS: &str =
+    "fio: maximum number of jobs reached (exit 1); iomark's bound keeps numjobs=1";
+const PRIO: &str = "fio's ioprio_set of 2^32-N fails (exit 1); iomark's bound keeps the priority";
 
 /// The `--parse-only` outcomes that differ from fio's: `(key, value, reason)`.
 const PARSE_DIFFERS: [(&str, &str, &str); 1] = [(
