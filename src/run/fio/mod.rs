@@ -572,10 +572,9 @@ fn check_files(
             })
         })
         .collect();
-    for (j, k) in cmd.jobs.iter().zip(kinds) {
-        for d in j.directory.iter().filter(|_| !k.caps().no_io) {
-            dataset::check_directory(d)?;
-        }
+    // every engine's, the null engine's too: fio 3.33 checks `directory=` as it reads it
+    for d in cmd.jobs.iter().flat_map(|j| &j.directory) {
+        dataset::check_directory(d)?;
     }
     dataset::preflight(&checks)?;
     refuse_output_data_files(cmd, plans)?;

@@ -32,6 +32,7 @@ mod listed_values;
 mod log_ends;
 mod log_rows;
 mod logs_verify;
+mod negatives;
 mod noio;
 mod not_applied;
 mod open_fail;

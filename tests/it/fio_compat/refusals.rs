@@ -75,6 +75,18 @@ const CASES: &[(&[&str], i32, Want)] = &[
         1,
         Differs,
     ),
+    // the null engine's too, which writes no file (fio checks the option, not the files)
+    (
+        &[
+            "!",
+            "--name=j",
+            "--ioengine=null",
+            "--size=1m",
+            "--directory=missing",
+        ],
+        1,
+        Differs,
+    ),
     (
         &["!", "--name=a", "--size=1", "--filename=t.dat"],
         1,

@@ -43,6 +43,7 @@ mod random;
 mod rate;
 mod report;
 mod run;
+mod signed;
 #[cfg(test)]
 mod tests;
 
@@ -598,10 +599,11 @@ pub fn apply(
     }
     // the JSON lists a value as typed, also when only its first part is used
     let typed = value;
-    let mut first_part = None;
+    let (mut first_part, mut tries) = (None, None);
     if let (Some(o), Some(v)) = (find(&key), value) {
         match value_read(o, v, (&key, origin), job.kb_base, notices)? {
             Taken::Value(part) => first_part = part,
+            Taken::Tries(list) => tries = Some((o, list)),
             // the default stays
             Taken::Default => {
                 job.options
@@ -612,7 +614,10 @@ pub fn apply(
     }
     let value = first_part.as_deref().or(value);
     let opt = find(&key);
-    apply_found(opt, job, (key_raw, &key, origin), notices, value)?;
+    match tries {
+        Some((o, list)) => apply_first(o, job, (&key, origin), notices, &list),
+        None => apply_found(opt, job, (key_raw, &key, origin), notices, value)?,
+    }
     // fio 3.33 refuses a direction that writes or trims (its write or trim bit) as it
     // reads it once `readonly` is set
     // (a `readonly` given after it is the whole job's check, finish.rs)
@@ -671,6 +676,27 @@ fn apply_found(
     }
 }
 
+/// Apply job option `o` with the first of `tries` its `apply` takes (in its range, on a
+/// copy of the job, so a refused one leaves no trace); none taken, the job keeps the
+/// option's value as it was (a negative number's readings, `signed.rs`).
+fn apply_first(
+    o: &FioOption,
+    job: &mut FioJob,
+    (key, origin): (&str, &Origin),
+    notices: &mut Vec<Notice>,
+    tries: &[String],
+) {
+    let Apply::Job(f) = o.apply else { return };
+    for t in tries.iter().filter(|t| in_range(o, t).is_ok()) {
+        let (mut trial, mut said) = (job.clone(), Vec::new());
+        if apply_job(o, f, &mut trial, (key, origin), &mut said, Some(t)).is_ok() {
+            *job = trial;
+            notices.extend(said);
+            return;
+        }
+    }
+}
+
 /// A job file's bare boolean (`direct` on its own): fio 3.33 takes a value-less key
 /// only for its "set" options (`time_based`, `thread`), else `Option direct requires
 /// an argument` and the job is dropped (parse.c __handle_option).
@@ -709,9 +735,10 @@ fn value_read(
                 v.trim()
             )));
         }
-        match r.value {
-            Some(n) => first_part = Some(n),
-            None => return Ok(Taken::Default),
+        match (r.value, r.more) {
+            (Some(n), _) => first_part = Some(n),
+            (None, more) if more.is_empty() => return Ok(Taken::Default),
+            (None, more) => return Ok(Taken::Tries(more)),
         }
     }
     let v = first_part.as_deref().unwrap_or(v);
@@ -725,6 +752,9 @@ enum Taken {
     Value(Option<String>),
     /// nothing: the option keeps its default
     Default,
+    /// the first of these the key's `apply` takes, else nothing (a negative number,
+    /// `signed.rs`)
+    Tries(Vec<String>),
 }
 
 /// Options with listed values whose parser reads a `:` postfix after the value (fio's
@@ -902,6 +932,9 @@ const SECOND_PART_IGNORED: [(&str, Option<i64>); 6] = [
 struct Reading {
     /// what the key's `apply` gets; `None`: nothing is applied, the default stays
     value: Option<String>,
+    /// with `value` `None`: what the key's `apply` is tried with, in order (a negative
+    /// number's readings, `signed.rs`); none taken, the default stays
+    more: Vec<String>,
     /// iomark says how it read the value (text after the number was ignored)
     said: bool,
     /// fio's own stderr lines (a part out of range)
@@ -931,7 +964,8 @@ fn fio_reading(o: &FioOption, v: &str, kb_base: u64) -> Option<Reading> {
     let t = v.trim();
     let signed = negative_bool(o, t)
         .or_else(|| parts_as_range(o, t, kb_base))
-        .or_else(|| negative_zero(o, t, kb_base));
+        .or_else(|| negative_zero(o, t, kb_base))
+        .or_else(|| signed::negative_number(o, t, kb_base));
     if signed.is_some() {
         return signed;
     }
@@ -948,6 +982,7 @@ fn fio_reading(o: &FioOption, v: &str, kb_base: u64) -> Option<Reading> {
     let num = units::fio_number(t, kb_base)?;
     let plain = |value: String| Reading {
         value: Some(value),
+        more: Vec::new(),
         said: false,
         fio_lines: Vec::new(),
     };
@@ -1015,6 +1050,7 @@ fn parts_as_range(o: &FioOption, v: &str, kb_base: u64) -> Option<Reading> {
         .collect();
     Some(Reading {
         value: a.ok().map(|n| n.to_string()),
+        more: Vec::new(),
         said: false,
         fio_lines,
     })
@@ -1048,6 +1084,7 @@ fn negative_bool(o: &FioOption, v: &str) -> Option<Reading> {
         .collect();
     Some(Reading {
         value: Some(if n == 0 { "0" } else { "1" }.to_string()),
+        more: Vec::new(),
         said: false,
         fio_lines,
     })
@@ -1068,6 +1105,7 @@ fn negative_zero(o: &FioOption, v: &str, kb_base: u64) -> Option<Reading> {
         .filter(|n| n.letters.is_empty() || n.mult.is_some())?;
     Some(Reading {
         value: Some("0".to_string()),
+        more: Vec::new(),
         said: false,
         fio_lines: Vec::new(),
     })
