@@ -278,6 +278,11 @@ fn gcd(a: u64, b: u64) -> u64 {
 /// `setup_errors`: the fio persona's rule, which leaves the failures of a job's thread
 /// setup to the run (run/fio/setup.rs).
 fn validate(job: &FioJob, setup_errors: bool) -> Result<(), String> {
+    if let (false, Some((key, v))) = (setup_errors, job.negatives.first()) {
+        return Err(format!(
+            "invalid value '{v}' for option '{key}': a negative number (fio 3.33 reads it in two parts, -N wrapped and N, and iomark as `fio` does so; iomark run takes none)"
+        ));
+    }
     check_amount(job, setup_errors)?;
     check_size_holds_a_block(job)?;
     check_verify(job)?;

@@ -401,6 +401,10 @@ pub struct FioJob {
     /// options set for this job, each under fio's canonical name (`rw` for
     /// `readwrite`), its value as written (for JSON "job options")
     pub options: Vec<(String, String)>,
+    /// options given a negative number that fio 3.33 reads in two parts (`size=-1`:
+    /// options/signed.rs), as `(name, value)`: the fio persona runs them so, `iomark
+    /// run` refuses them (finish.rs)
+    pub negatives: Vec<(String, String)>,
     /// lines fio prints on its standard output while it sets this job up, once per job
     /// thread (finish.rs: the verify phase a time-based writer never reaches)
     pub setup_lines: Vec<String>,
@@ -478,6 +482,7 @@ impl Default for FioJob {
             kb_base: 1024,
             unit_base_bits: false,
             options: Vec::new(),
+            negatives: Vec::new(),
             setup_lines: Vec::new(),
             start_lines: Vec::new(),
             early_header: false,

@@ -601,6 +601,16 @@ pub fn apply(
     let typed = value;
     let (mut first_part, mut tries) = (None, None);
     if let (Some(o), Some(v)) = (find(&key), value) {
+        // a negative number the option takes as it is (`nice=-5`) is no two-part reading
+        // for `iomark run` to refuse (finish.rs)
+        if signed_reading(o, v, job.kb_base) {
+            let mut probe = job.clone();
+            let at = (key_raw, key.as_str(), origin);
+            if apply_found(Some(o), &mut probe, at, &mut Vec::new(), Some(v)).is_err() {
+                job.negatives
+                    .push((o.name.to_string(), v.trim().to_string()));
+            }
+        }
         match value_read(o, v, (&key, origin), job.kb_base, notices)? {
             Taken::Value(part) => first_part = part,
             Taken::Tries(list) => tries = Some((o, list)),
@@ -960,6 +970,17 @@ struct Reading {
 /// (read part by part: `apply_job`, the per-direction split), letters with no blank
 /// after them (`2x`, `30x`: refused as a typo where fio reads 2 and 0x30), and every
 /// time (fio matches a time's unit by the whole word, so `10s x` is 10 µs to fio).
+/// Whether [`fio_reading`] reads `v` as a negative number in fio's two parts
+/// (signed.rs), not by one of the readings it tries first.
+fn signed_reading(o: &FioOption, v: &str, kb_base: u64) -> bool {
+    let t = v.trim();
+    t.starts_with('-')
+        && negative_bool(o, t).is_none()
+        && parts_as_range(o, t, kb_base).is_none()
+        && negative_zero(o, t, kb_base).is_none()
+        && signed::negative_number(o, t, kb_base).is_some()
+}
+
 fn fio_reading(o: &FioOption, v: &str, kb_base: u64) -> Option<Reading> {
     let t = v.trim();
     let signed = negative_bool(o, t)
