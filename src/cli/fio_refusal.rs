@@ -357,6 +357,18 @@ const SEQUENTIAL_MODES: [&str; 6] = ["read", "write", "rw", "readwrite", "trim",
 /// fio refuses but a zone count it could not read.
 const ZONE_VALUES: [&str; 5] = ["size", "io_size", "offset", "offset_increment", "zoneskip"];
 
+/// fio 3.33's options of a number (FIO_OPT_STR_VAL) that iomark's table reads as text
+/// (`Kind::Str`): a `z` at their end is refused as an integer's is.
+const NUMBERS_AS_TEXT: [&str; 7] = [
+    "filesize",
+    "number_ios",
+    "verify_backlog",
+    "trim_backlog",
+    "zonecapacity",
+    "lockmem",
+    "randseed",
+];
+
 /// fio 3.33's first line for a value its parser refuses before reading it: a value
 /// ending in `z` of an integer, size or time option (`bs: 'z' suffix isn't applicable`;
 /// for an option that counts zones, `size: unexpected zone value 'zz'`), a value of a
@@ -374,14 +386,14 @@ fn unit_line(key: &str, value: &str) -> Option<String> {
         "replay_skip" => return Some(format!("Unknown skip type: {value}")),
         _ => {}
     }
+    let number = matches!(o.kind, Kind::Int | Kind::SizeStr | Kind::Time)
+        || NUMBERS_AS_TEXT.contains(&o.name);
     match o.kind {
-        Kind::Int | Kind::SizeStr | Kind::Time if value.ends_with('z') => {
-            Some(if ZONE_VALUES.contains(&o.name) {
-                format!("{}: unexpected zone value '{value}'", o.name)
-            } else {
-                format!("{}: 'z' suffix isn't applicable", o.name)
-            })
-        }
+        _ if number && value.ends_with('z') => Some(if ZONE_VALUES.contains(&o.name) {
+            format!("{}: unexpected zone value '{value}'", o.name)
+        } else {
+            format!("{}: 'z' suffix isn't applicable", o.name)
+        }),
         Kind::FloatList if value.parse::<f64>().is_err() && !value.contains(':') => {
             Some(format!("not a floating point value: {value}"))
         }

@@ -53,35 +53,7 @@ const ZZ_DIFFERS: &[(&str, &str)] = &[
         "fio prints libnuma's warning and a td_verror line on stdout; iomark its own lines",
     ),
     (
-        "randseed=zz",
-        "fio's first line (`'z' suffix isn't applicable` or its own) is not printed by iomark",
-    ),
-    (
-        "filesize=zz",
-        "fio's first line (`'z' suffix isn't applicable` or its own) is not printed by iomark",
-    ),
-    (
-        "number_ios=zz",
-        "fio's first line (`'z' suffix isn't applicable` or its own) is not printed by iomark",
-    ),
-    (
         "sync_file_range=zz",
-        "fio's first line (`'z' suffix isn't applicable` or its own) is not printed by iomark",
-    ),
-    (
-        "verify_backlog=zz",
-        "fio's first line (`'z' suffix isn't applicable` or its own) is not printed by iomark",
-    ),
-    (
-        "trim_backlog=zz",
-        "fio's first line (`'z' suffix isn't applicable` or its own) is not printed by iomark",
-    ),
-    (
-        "zonecapacity=zz",
-        "fio's first line (`'z' suffix isn't applicable` or its own) is not printed by iomark",
-    ),
-    (
-        "lockmem=zz",
         "fio's first line (`'z' suffix isn't applicable` or its own) is not printed by iomark",
     ),
     (
