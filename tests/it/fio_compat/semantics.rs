@@ -50,8 +50,19 @@ fn doc(stdout: &str) -> Value {
     serde_json::from_str(&stdout[at..]).unwrap_or_else(|e| panic!("{e}: {stdout}"))
 }
 
-/// `l` with every run of digits (and a decimal point inside one) as one `#`.
+/// `l` with every run of digits (and a decimal point inside one) as one `#`, and the
+/// scale letter of an IOPS figure dropped (`IOPS=980,` and `IOPS=1203,` print as
+/// `IOPS=980,` and `IOPS=1203,`, a faster run's `IOPS=1.2k,`: the letter is the run's
+/// speed, not the line's shape).
 fn mask_numbers(l: &str) -> String {
+    let out = mask_digits(l);
+    ["k", "M", "G"]
+        .iter()
+        .fold(out, |s, u| s.replace(&format!("IOPS=#{u},"), "IOPS=#,"))
+}
+
+/// `l` with every run of digits (and a decimal point inside one) as one `#`.
+fn mask_digits(l: &str) -> String {
     let mut out = String::new();
     let mut in_num = false;
     for c in l.chars() {
