@@ -146,13 +146,22 @@ fn write_cliff(p: &[Point]) -> Option<TimeFinding> {
 
 /// Thermal throttling: the first sample whose temperature reached `threshold`, when
 /// the throughput (reads and writes) of the hot samples that follow is at most
-/// [`THROTTLE_KEEP`] of the samples' before it.
+/// [`THROTTLE_KEEP`] of the samples' before it. The samples before the run's first I/O
+/// (a command's set-up: planning a tree, opening files) are no speed and are left out.
 fn thermal(samples: &[Sample], threshold: f64) -> Option<TimeFinding> {
     let hot = |s: &Sample| s.temp_c.is_some_and(|t| t >= threshold);
     let k = samples.iter().position(hot)?;
     let rate = |s: &Sample| (s.read_bytes + s.written_bytes) as f64 / s.dur_s;
     let usable = |s: &&Sample| s.dur_s > 0.0;
-    let mut before: Vec<f64> = samples[..k].iter().filter(usable).map(rate).collect();
+    let first_io = samples[..k]
+        .iter()
+        .position(|s| s.read_bytes + s.written_bytes > 0)
+        .unwrap_or(k);
+    let mut before: Vec<f64> = samples[first_io..k]
+        .iter()
+        .filter(usable)
+        .map(rate)
+        .collect();
     let spell: Vec<&Sample> = samples[k..]
         .iter()
         .take_while(|s| s.temp_c.is_some_and(|t| t >= threshold - 3.0))

@@ -182,6 +182,29 @@ fn throttling_at_the_threshold_is_found_with_its_time() {
     assert!(!ids(&s).contains(&THERMAL_THROTTLING.to_string()));
 }
 
+/// A command that spends its first seconds setting up (no I/O: a tree's plan) and
+/// then throttles: the idle start is no speed, the drop is still found.
+#[test]
+fn throttling_after_an_idle_set_up_is_found() {
+    let rate = |t: f64| match t {
+        t if t < 12.0 => 0.0,
+        t if t < 20.0 => 2e9,
+        _ => 0.5e9,
+    };
+    let s = hot_series(rate, |t| if t < 20.0 { 50.0 } else { 71.0 });
+    let found = detect(&s);
+    let f = found.iter().find(|(f, _)| f.id == THERMAL_THROTTLING);
+    let (f, _) = f.expect("throttling after an idle start");
+    assert!((f.at_s - 20.0).abs() <= 1.0, "{f:?}");
+    assert!(f.before_bytes_s > 1.5e9, "{f:?}");
+    // idle until the drive is hot: nothing before to compare with, no finding
+    let s = hot_series(
+        |t| if t < 20.0 { 0.0 } else { 0.5e9 },
+        |t| if t < 20.0 { 50.0 } else { 71.0 },
+    );
+    assert!(!ids(&s).contains(&THERMAL_THROTTLING.to_string()));
+}
+
 #[test]
 fn writeback_bursts_and_other_io() {
     // the run writes 100 MB/s; the device nothing for 4 s, then 500 MB in one second
