@@ -1,8 +1,10 @@
 //! `--plot DIR` charts of one run, drawn from its [`RunResult`] alone (so `fileio`,
 //! `mark` and `run` share them): throughput over time (bandwidth in MB/s, decimal, and
 //! IOPS, one panel each), the device over time (the run's and the device's MB/s, the
-//! drive's temperature, the CPUs' clock, the findings over time; a stretch the drive
-//! throttled is shaded and labelled on every time panel of both charts) and the latency
+//! drive's temperature, the CPUs' clock, the findings over time; the stretch of each
+//! finding over time — the drive throttled, the write rate fell after a cache filled,
+//! write-back bursts, another process's I/O — is shaded in its colour and labelled on
+//! every time panel of both charts) and the latency
 //! percentile curve (log latency axis over a
 //! "nines" percentile axis, as fio's and HdrHistogram's plots draw it).
 //!
@@ -22,21 +24,40 @@ const WRITE: RGBColor = RGBColor(213, 94, 0);
 const OTHER: RGBColor = RGBColor(0, 158, 115);
 /// The shading and label of a stretch the drive throttled (a finding over time).
 pub const THROTTLED: RGBColor = RGBColor(204, 0, 0);
+/// The shading and label of the stretch after a write cliff (a write cache filled).
+pub const CLIFF: RGBColor = RGBColor(204, 121, 167);
+/// The shading and label of write-back bursts and of other processes' I/O.
+pub const SHARED: RGBColor = RGBColor(96, 96, 96);
 
-/// A stretch of the run marked on every time panel: its start and end, s, and its label.
-type Window = (f64, f64, String);
+/// A stretch of the run marked on every time panel: its start and end, s, its label and
+/// its colour.
+type Window = (f64, f64, String, RGBColor);
 
-/// The stretches of `r`'s run its findings say the drive throttled (thermal throttling:
-/// from the first hot sample's start for as long as the drive stayed hot), each labelled
-/// with the finding's temperature.
-fn throttled(r: &RunResult) -> Vec<Window> {
+/// The stretches of `r`'s run its findings over time mark, each from the finding's
+/// moment for as long as it lasted, labelled with what happened: the drive throttled
+/// (with its temperature), the write rate fell (with the bytes written before), the
+/// device wrote in bursts, another process used the device.
+fn windows(r: &RunResult) -> Vec<Window> {
+    use crate::result::timeline::{OTHER_IO, THERMAL_THROTTLING, WRITEBACK_BURSTS, WRITE_CLIFF};
     let found = r.series.iter().flat_map(|s| &s.findings);
     found
-        .filter(|f| f.id == crate::result::timeline::THERMAL_THROTTLING)
-        .map(|f| {
-            let temp = f.temp_c.map_or(String::new(), |t| format!(" at {t:.0} °C"));
-            let label = format!("drive throttled{temp} from {:.1} s", f.at_s);
-            (f.at_s, f.at_s + f.for_s, label)
+        .filter_map(|f| {
+            let at = f.at_s;
+            let (label, colour) = match f.id.as_str() {
+                THERMAL_THROTTLING => {
+                    let temp = f.temp_c.map_or(String::new(), |t| format!(" at {t:.0} °C"));
+                    (format!("drive throttled{temp} from {at:.1} s"), THROTTLED)
+                }
+                WRITE_CLIFF => {
+                    let bytes = crate::util::text::iec(f.written_bytes);
+                    let label = format!("write rate fell after {bytes} (at {at:.1} s)");
+                    (label, CLIFF)
+                }
+                WRITEBACK_BURSTS => (format!("write-back bursts from {at:.1} s"), SHARED),
+                OTHER_IO => (format!("other I/O on the device from {at:.1} s"), SHARED),
+                _ => return None,
+            };
+            Some((at, at + f.for_s, label, colour))
         })
         .collect()
 }
@@ -212,11 +233,13 @@ where
     X: Ranged<ValueType = f64>,
     Y: Ranged<ValueType = f64>,
 {
-    for (a, b, label) in windows {
-        let band = Rectangle::new([(*a, 0.0), (*b, top)], THROTTLED.mix(0.12).filled());
+    for (i, (a, b, label, colour)) in windows.iter().enumerate() {
+        let band = Rectangle::new([(*a, 0.0), (*b, top)], colour.mix(0.12).filled());
         chart.draw_series(std::iter::once(band)).map_err(err)?;
-        let style = ("sans-serif", 13).into_font().color(&THROTTLED);
-        let text = Text::new(label.clone(), (*a, top * 0.97), style);
+        let style = ("sans-serif", 13).into_font().color(colour);
+        // labels of stretches that overlap stack downwards
+        let y = top * (0.97 - 0.07 * i as f64);
+        let text = Text::new(label.clone(), (*a, y), style);
         chart.draw_series(std::iter::once(text)).map_err(err)?;
     }
     Ok(())
@@ -413,7 +436,7 @@ fn draw_device(r: &RunResult, s: &crate::result::Series, svg: &mut String) -> Re
             .iter()
             .map(|(l, c, v)| (l.as_str(), *c, v.as_slice()))
             .collect();
-        time_panel(area, (title, y), &t, &refs, &throttled(r))?;
+        time_panel(area, (title, y), &t, &refs, &windows(r))?;
     }
     root.present().map_err(err)
 }
@@ -452,7 +475,7 @@ fn draw_throughput(r: &RunResult, tp: &Throughput, svg: &mut String) -> Result<(
     let areas = body.split_evenly((panels as usize, 1));
     let bw = pick(&tp.read_mb_s, &tp.write_mb_s);
     let bw_refs: Vec<_> = bw.iter().map(|(n, c, v)| (*n, *c, v.as_slice())).collect();
-    let windows = throttled(r);
+    let windows = windows(r);
     time_panel(
         &areas[0],
         ("Bandwidth", "MB/s (1 MB = 1,000,000 B)"),
@@ -712,6 +735,43 @@ mod tests {
                 assert_eq!(svg.matches(label).count(), each * panels, "{svg}");
             }
         }
+    }
+
+    /// The fill attribute of a band of colour `c`.
+    fn fill(c: RGBColor) -> String {
+        format!("fill=\"#{:02X}{:02X}{:02X}\"", c.0, c.1, c.2)
+    }
+
+    /// A write cliff beside the throttling: each finding's stretch is shaded in its own
+    /// colour on every time panel, its label names what happened (the bytes written
+    /// before the cliff, 1 GiB here) and overlapping labels do not sit on one line.
+    #[test]
+    fn a_write_cliff_is_shaded_beside_the_throttling() {
+        let mut r = hot_run(true);
+        let cliff = TimeFinding {
+            id: crate::result::timeline::WRITE_CLIFF.into(),
+            at_s: 1.5,
+            for_s: 3.5,
+            written_bytes: 1 << 30,
+            ..Default::default()
+        };
+        r.series.as_mut().unwrap().findings.push(cliff);
+        let dev = String::from_utf8(DeviceChart.render(&r).unwrap()).unwrap();
+        let band = |c: RGBColor| {
+            let tags = dev.split("<rect").skip(1);
+            tags.filter(|t| t.split('>').next().unwrap().contains(&fill(c)))
+                .count()
+        };
+        assert_eq!((band(CLIFF), band(THROTTLED)), (2, 2), "{dev}");
+        let label = "write rate fell after 1.0 GiB (at 1.5 s)";
+        assert_eq!(dev.matches(label).count(), 2, "{dev}");
+        let ys: Vec<&str> = dev
+            .split("<text")
+            .filter(|t| t.contains(label) || t.contains("drive throttled"))
+            .filter_map(|t| t.split("y=\"").nth(1)?.split('"').next())
+            .collect();
+        assert_eq!(ys.len(), 4, "{dev}");
+        assert_ne!(ys[0], ys[1], "{ys:?}");
     }
 
     #[test]
