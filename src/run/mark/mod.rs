@@ -276,6 +276,20 @@ struct Stopped {
     what: String,
 }
 
+/// Warning `w` of loop `i` (of `n`) of test `t`: a finding over time says in which test
+/// and loop it happened, its moment being seconds into that loop (each loop is its own
+/// run; the result's series holds the median loops one after the other).
+fn loop_warning(w: &Warning, t: &Test, (i, n): (u32, u32)) -> Warning {
+    if !crate::result::timeline::IDS.contains(&w.id.as_str()) {
+        return w.clone();
+    }
+    let message = format!("in {} (loop {}/{n}): {}", t.name(), i + 1, w.message);
+    Warning {
+        message,
+        ..w.clone()
+    }
+}
+
 /// Run one test: its warm-up, its loops; the row of its median loop (`None` without
 /// loops), its charts added to `plots` (a chart that cannot be written is said on
 /// stderr and sets `lost`: the tests go on, the run ends with exit 1).
@@ -311,7 +325,7 @@ fn run_test(
         })?;
         for w in &r.warnings {
             if !warnings.iter().any(|x| x.id == w.id) {
-                warnings.push(w.clone());
+                warnings.push(loop_warning(w, t, (i, job.loops)));
             }
         }
         let mut m = measured(t, &r);
