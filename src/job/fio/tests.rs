@@ -911,3 +911,40 @@ fn a_windowed_log_sets_the_sampling_interval() {
     let c = parse_args_with(&[f.display().to_string()], &no_env).unwrap();
     assert_eq!(times(&c.jobs[0]), (200, 500));
 }
+
+/// `filename=` adds to the files a job already has, as fio 3.33's str_filename_cb does:
+/// a `[global]` (or command-line) file and the section's are both the job's, a second
+/// `filename=` in one section adds too; a job without its own keeps the global's alone.
+#[test]
+fn filename_adds_to_the_files_the_job_has() {
+    let d = tempfile::tempdir().unwrap();
+    let f = d.path().join("j.fio");
+    std::fs::write(
+        &f,
+        "[global]\nfilename=a\nsize=1m\n[r]\nfilename=b:c\nrw=read\n[s]\nrw=read\n[t]\nfilename=a\nfilename=x\\:y\nrw=read\n",
+    )
+    .unwrap();
+    let c = parse_args_with(&[f.display().to_string()], &no_env).unwrap();
+    let names: Vec<Vec<String>> = c.jobs.iter().map(|j| j.filenames()).collect();
+    assert_eq!(names[0], ["a", "b", "c"]);
+    assert_eq!(names[1], ["a"]);
+    assert_eq!(names[2], ["a", "a", "x:y"]);
+    // the command line's global file, then the job's
+    let c = parse(&["--filename=g", "--name=j", "--filename=h", "--size=1m"]).unwrap();
+    assert_eq!(c.jobs[0].filenames(), ["g", "h"]);
+}
+
+/// A number followed by `%` is a percentage whatever follows the `%` (fio 3.33's
+/// get_mult_bytes): `size=100%%` (a shell template's escaped `%`) is 100%, `io_size=50%x`
+/// is 50%, `offset=25%%` is 25%.
+#[test]
+fn text_after_a_percent_sign_is_ignored() {
+    let c = parse(&["--name=j", "--filename=f", "--size=100%%"]).unwrap();
+    assert_eq!(c.jobs[0].size, Some(SizeSpec::Percent(100.0)));
+    let c = parse(&["--name=j", "--filename=f", "--size=40%x", "--io_size=50%x"]).unwrap();
+    assert_eq!(c.jobs[0].size, Some(SizeSpec::Percent(40.0)));
+    assert_eq!(c.jobs[0].more.io_size_pct, Some(50));
+    let c = parse(&["--name=j", "--filename=f", "--size=1m", "--offset=25%%"]).unwrap();
+    assert_eq!(c.jobs[0].more.offset, Some(SizeSpec::Percent(25.0)));
+    assert!(parse(&["--name=j", "--filename=f", "--size=x%"]).is_err());
+}

@@ -80,7 +80,28 @@ impl SetupFail {
         r.stats.failure_said = true;
         r.stats.setup_failed = 1;
         r.job = crate::run::fio::thread::effective_job(plan);
+        empty_rate_logs(plan);
         r
+    }
+}
+
+/// The logs fio 3.33 still writes for a thread whose setup failed: with `log_avg_msec`
+/// its averaged bandwidth and IOPS logs (`PREFIX_bw.N.log`, `PREFIX_iops.N.log`), empty
+/// (the periodic averaging fio keeps for them is the run's, not the thread's); no
+/// latency, histogram or I/O log. Without `log_avg_msec`, none. A log that cannot be
+/// written is left out, as the thread already failed.
+fn empty_rate_logs(plan: &Plan) {
+    use crate::run::fio::log::{LogSpec, Logs};
+    let Some(mut spec) = LogSpec::of(&plan.job).filter(|s| s.avg_msec > 0) else {
+        return;
+    };
+    (spec.lat, spec.hist, spec.iolog) = (None, None, None);
+    if spec.bw.is_none() && spec.iops.is_none() {
+        return;
+    }
+    let dir = std::path::Path::new(".");
+    if let Ok(mut logs) = Logs::create(&spec, &plan.job.name, plan.global, dir) {
+        let _ = logs.finish();
     }
 }
 

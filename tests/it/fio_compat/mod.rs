@@ -42,6 +42,7 @@ mod oracle_groups;
 mod out_edges;
 mod peers;
 mod prealloc;
+mod public_jobs;
 mod pvsync2;
 mod refusals;
 mod rw_suffix;

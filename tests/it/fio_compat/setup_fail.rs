@@ -192,3 +192,41 @@ fn readonly_creates_and_extends_no_file() {
     assert_eq!(o.code, 0, "{}", o.dump());
     assert_eq!(o.json_doc()["jobs"][0]["read"]["io_bytes"], 1 << 20);
 }
+
+/// `x` reads a file that does not exist with no size, its logs asked for: with
+/// `log_avg_msec` fio 3.33 still writes its averaged bandwidth and IOPS logs, empty
+/// (`b_bw.1.log`, `i_iops.1.log`; `b_bw.log`, `i_iops.log` with `per_job_logs=0`), and no
+/// latency log; without `log_avg_msec`, no log at all. Exit 1 each time.
+#[test]
+fn a_job_that_fails_its_setup_leaves_its_averaged_rate_logs_empty() {
+    let test = "a_job_that_fails_its_setup_leaves_its_averaged_rate_logs_empty";
+    let logs = [
+        "--name=x",
+        "--rw=read",
+        "--write_bw_log=b",
+        "--write_lat_log=l",
+        "--write_iops_log=i",
+    ];
+    let cases: [(&[&str], &[&str]); 3] = [
+        (&["--log_avg_msec=100"], &["b_bw.1.log", "i_iops.1.log"]),
+        (
+            &["--log_avg_msec=100", "--per_job_logs=0"],
+            &["b_bw.log", "i_iops.log"],
+        ),
+        (&[], &[]),
+    ];
+    for (more, want) in cases {
+        let d = scratch();
+        let args: Vec<&str> = logs.iter().chain(more).copied().collect();
+        for (tool, dir) in sides(d.path(), test) {
+            let o = side_in(tool, d.path(), &dir, &args);
+            assert_eq!(o.code, 1, "{tool} {more:?}: {}", o.dump());
+            let names = entries(&dir);
+            assert_eq!(names, want, "{tool} {more:?}");
+            for n in &names {
+                let len = std::fs::metadata(dir.join(n)).unwrap().len();
+                assert_eq!(len, 0, "{tool} {more:?}: {n}");
+            }
+        }
+    }
+}

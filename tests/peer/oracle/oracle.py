@@ -41,6 +41,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
 DOC = os.path.join(ROOT, "docs", "compat", "fio.md")
@@ -541,7 +542,10 @@ def compare(job, a, b):
     """The differences between fio's run `a` and iomark's run `b` of `job`: (kind, text)."""
     d = []
     if a.rc != b.rc:
-        first = lambda e: next((ln for ln in e.splitlines() if ln.strip()), "")[:160]
+        # the first line that says something (iomark's `notice:` lines about options it
+        # does not apply come first and are no reason for the exit; fio prints none)
+        first = lambda e: next((ln for ln in e.splitlines()
+                                if ln.strip() and not ln.startswith("notice: ")), "")[:160]
         d.append(("exit", f"fio {a.rc}, iomark {b.rc}: fio says «{first(a.stderr)}» iomark says «{first(b.stderr)}»"))
         return d
     if a.rc != 0:
@@ -643,7 +647,7 @@ def one(job, ref, fio, top):
 def summary(saved, counts, unexplained):
     by = "\n".join(f"| {k} | {counts.get((k, True), 0)} | {counts.get((k, False), 0)} |" for k in KINDS)
     return f"""{BEGIN}
-Last full sweep: `{saved['command']}` (fio 3.33 against iomark invoked as `fio`).
+Last full sweep: `{saved['command']}` (fio 3.33 against iomark invoked as `fio`), {saved.get('date', 'date not recorded')}.
 
 | jobs | accepted by fio | options covered | differences | explained | unexplained |
 |---|---|---|---|---|---|
@@ -741,7 +745,8 @@ def sweep(args):
                           "opts": opts_text(job), "kind": kind, "text": text})
     return {"jobs": len(jobs), "accepted": accepted, "covered": len(used), "listed": len(names),
             "command": f"nice -n 10 python3 tests/peer/oracle/oracle.py --bin target/ci/iomark "
-                       f"--jobs {args.jobs} --seed {args.seed} --write-summary", "diffs": diffs}
+                       f"--jobs {args.jobs} --seed {args.seed} --parallel {args.parallel} --write-summary",
+            "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "diffs": diffs}
 
 
 if __name__ == "__main__":

@@ -237,12 +237,20 @@ fn blockalign(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
     Ok(())
 }
 
+/// The number of a percentage: `v` (trimmed) up to its first `%`. fio 3.33 reads a
+/// number followed by `%` as a percentage and ignores what follows the `%`
+/// (parse.c get_mult_bytes): `size=100%%`, a `%` doubled as a shell template escapes
+/// it, is 100%, and so is `100%x`.
+fn percent_part(v: &str) -> Option<&str> {
+    v.trim().split_once('%').map(|(p, _)| p)
+}
+
 fn size(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
     if zone_count(c, v) {
         return Ok(());
     }
     let v = c.need(v)?;
-    c.job.size = match v.trim().strip_suffix('%') {
+    c.job.size = match percent_part(v) {
         Some(p) => {
             let f: f64 = p
                 .trim()
@@ -272,7 +280,7 @@ fn io_size(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
     let v = c.need(v)?;
     c.job.more.io_size = None;
     c.job.more.io_size_pct = None;
-    match v.trim().strip_suffix('%') {
+    match percent_part(v) {
         Some(p) => {
             let pc: u64 = p
                 .trim()
@@ -298,7 +306,7 @@ fn offset(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
         return Ok(());
     }
     let v = c.need(v)?;
-    c.job.more.offset = Some(match v.trim().strip_suffix('%') {
+    c.job.more.offset = Some(match percent_part(v) {
         Some(p) => {
             let f: f64 = p
                 .trim()

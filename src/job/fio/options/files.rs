@@ -3,6 +3,7 @@
 
 use super::{Arg, FioOption, Group, JobCtx, Kind};
 use crate::job::fio::keys::FadviseHint;
+use crate::job::fio::names;
 use crate::job::fio::FioError;
 use crate::job::units;
 use std::path::PathBuf;
@@ -239,8 +240,23 @@ pub(super) static OPTIONS: &[FioOption] = &[
 
 /// `filename`: kept as written; its names are read by fio's list rules where used
 /// ([`crate::job::fio::names`]).
+/// `filename`: fio 3.33 adds each name to the files the job already has (its
+/// str_filename_cb calls add_file): those of the `[global]` section or the command line
+/// before the job file (get_new_job copies them) and of an earlier `filename=` of the
+/// same section. So `filename=f` in `[global]` and again in the job gives the job two
+/// files `f`, each of half its size; a second `filename=` adds, it does not replace.
 fn filename(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
-    c.job.filename = Some(c.need(v)?.to_string());
+    let v = c.need(v)?;
+    let had = c.job.filenames();
+    c.job.filename = Some(if had.is_empty() {
+        v.to_string()
+    } else {
+        let names = had
+            .into_iter()
+            .chain(names::file_names(v))
+            .collect::<Vec<_>>();
+        names::join_names(names.iter().map(String::as_str))
+    });
     Ok(())
 }
 
