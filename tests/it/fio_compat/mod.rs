@@ -43,6 +43,7 @@ mod out_edges;
 mod peers;
 mod prealloc;
 mod pvsync2;
+mod refusal_output;
 mod refusals;
 mod rw_suffix;
 mod rwmix;
