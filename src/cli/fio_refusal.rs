@@ -150,6 +150,43 @@ pub(crate) fn fio_lines(e: &FioError, argv0: &str, raw: &[String]) -> Option<Vec
     }
 }
 
+/// How many of [`fio_lines`]'s first lines for `e` are getopt's own (written by the C
+/// library on stderr only, never into fio's `--output`).
+pub(crate) fn getopt_lines(e: &FioError) -> usize {
+    match e {
+        FioError::UnsupportedKey {
+            origin: Origin::CommandLine,
+            ..
+        }
+        | FioError::Unrecognized(_)
+        | FioError::Ambiguous { .. }
+        | FioError::NeedsValue(_)
+        | FioError::ShortNeedsValue(_) => 1,
+        _ => 0,
+    }
+}
+
+/// The `--output` file fio 3.33 had opened when getopt refused the word of `e` in `raw`
+/// (the last `--output` before that word; fio stops at the first refused word).
+pub(crate) fn output_before(e: &FioError, raw: &[String]) -> Option<std::path::PathBuf> {
+    let word = match e {
+        FioError::Unrecognized(w) | FioError::NeedsValue(w) => w.clone(),
+        FioError::Ambiguous { word, .. } => word.clone(),
+        FioError::ShortNeedsValue(c) => format!("-{c}"),
+        _ => return None,
+    };
+    let at = raw
+        .iter()
+        .position(|w| *w == word || w.split('=').next() == Some(&word))?;
+    let before = crate::job::fio::getopt::canonical(&raw[..at]).ok()?;
+    let before = crate::job::fio::getopt::split_at_end(&before).0;
+    before
+        .iter()
+        .rev()
+        .find_map(|w| w.strip_prefix("--output="))
+        .map(std::path::PathBuf::from)
+}
+
 /// fio's lines for `e`, refused in the job file's section `section`: a value's lines as
 /// on the command line, then `fio: job SECTION dropped`; an engine fio cannot load, its
 /// loader's lines (fio loads the engine after the section is read: no job is dropped).
@@ -324,6 +361,14 @@ fn bad_value(key: &str, value: &str) -> Option<Vec<String>> {
             "error: failed to setup shm segment".into(),
         ]);
     }
+    // a number of two parts or more (`bs=0,0`): fio reads each part and says what is
+    // wrong with every one that fails
+    let parts = part_lines(key, value);
+    if !parts.is_empty() {
+        let mut lines = parts;
+        lines.push(format!("fio: failed parsing {key}={value}"));
+        return Some(lines);
+    }
     if let Some(line) = unit_line(key, value) {
         return Some(vec![line, format!("fio: failed parsing {key}={value}")]);
     }
@@ -399,6 +444,59 @@ fn unit_line(key: &str, value: &str) -> Option<String> {
         }
         _ => None,
     }
+}
+
+/// fio 3.33's lines for a number option's value of parts split at `,` (parse.c
+/// handle_option): it reads each part in turn, given the rest of the value from that
+/// part on, and refuses the option only when no part is read. A part whose rest ends in
+/// `z` gets the `'z' suffix` line (a zone count's own line); a part up to its `,` that
+/// is a whole number out of range, the range line; a word, no line. Empty when the value
+/// has no `,`, starts with `-` (a negative's own rules), or some part is read.
+fn part_lines(key: &str, value: &str) -> Vec<String> {
+    let number = options::find(key).is_some_and(|o| {
+        matches!(o.kind, Kind::Int | Kind::SizeStr | Kind::Time)
+            || NUMBERS_AS_TEXT.contains(&o.name)
+    });
+    if !number || !value.contains(',') || value.starts_with('-') {
+        return Vec::new();
+    }
+    // fio drops a `,` that ends the value, and reads an empty part after it
+    let body = value.strip_suffix(',').unwrap_or(value);
+    let mut rests: Vec<&str> = body
+        .match_indices(',')
+        .map(|(at, _)| &body[at + 1..])
+        .collect();
+    rests.insert(0, body);
+    if body.len() < value.len() {
+        rests.push("");
+    }
+    let mut lines = Vec::new();
+    for rest in rests {
+        let zones = rest.starts_with(|c: char| c.is_ascii_digit())
+            && rest
+                .trim_start_matches(|c: char| c.is_ascii_digit())
+                .starts_with('z');
+        let line = if rest.ends_with('z') {
+            // a zone count (`size=4z,8z`) is read
+            if zones
+                && ZONE_VALUES
+                    .iter()
+                    .any(|z| options::find(key).is_some_and(|o| o.name == *z))
+            {
+                return Vec::new();
+            }
+            unit_line(key, rest)
+        } else {
+            let part = rest.split(',').next().unwrap_or(rest);
+            let whole = units::fio_number(part, 1024).is_some_and(|n| n.rest.is_empty());
+            match range_line(key, part) {
+                None if whole => return Vec::new(),
+                line => line,
+            }
+        };
+        lines.extend(line);
+    }
+    lines
 }
 
 /// fio 3.33's range line for `value` of the option `key` when it is a whole number out

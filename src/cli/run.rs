@@ -125,16 +125,22 @@ fn refusal(e: fio::FioError, raw: &[String], persona: Persona) -> Error {
                 output.map(|(path, filed)| (path, added(&filed, &global))),
             )
         }
-        e => (e, None),
+        // getopt's refusal: fio had opened an `--output` given before the word
+        e => {
+            let output = crate::cli::fio_refusal::output_before(&e, raw);
+            (e, output.map(|p| (p, String::new())))
+        }
     };
     let stdout = crate::cli::fio_refusal::fio_stdout(&e);
     let lines = crate::cli::fio_refusal::fio_lines(&e, &argv0, raw);
     match output {
         // fio's `--output` file holds its section lines, the refusal's stdout text and
-        // its lines (log_err writes there as well as on stderr)
+        // its lines (log_err writes there as well as on stderr; getopt's own first line
+        // only on stderr)
         Some((path, mut text)) => {
             text += stdout.as_deref().unwrap_or("");
-            for l in lines.iter().flatten() {
+            let getopt = crate::cli::fio_refusal::getopt_lines(&e);
+            for l in lines.iter().flatten().skip(getopt) {
                 text += &format!("{l}\n");
             }
             let _ = std::fs::write(path, text);

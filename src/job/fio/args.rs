@@ -56,11 +56,12 @@ pub fn parse_args_as(
         .map(|e| (options::canonical(&e.key), e.value.clone()))
         .collect();
     let globals_out = |i: usize| output_at.is_some_and(|o| o <= (0, i));
-    let base = globals(&mut p.cmd, &sections.remove(0).1, &globals_out)?;
+    let base = globals(&mut p.cmd, &sections.remove(0).1, &globals_out)
+        .map_err(|e| cmdline_refused(&p.cmd, 0, e))?;
     early.remove(0);
     // a refused option of a later command-line job: fio had added the jobs before it
     let mut finish_out = command_line_jobs(&mut p.cmd, &sections, &early, &base, output_at)
-        .map_err(|e| said_before(&p.cmd, sections.len(), None, e))?;
+        .map_err(|e| cmdline_refused(&p.cmd, sections.len(), e))?;
     let cmdline_jobs = p.cmd.jobs.len();
     for f in &files {
         let out = output_at.is_some().then_some(&mut finish_out);
@@ -78,6 +79,24 @@ pub fn parse_args_as(
         }
     }
     Ok(p.cmd)
+}
+
+/// The refusal `e` of the command line: [`said_before`] with the `--output` file when
+/// fio 3.33 had opened it before the refused word ([`FioError::OutputOpen`]).
+fn cmdline_refused(cmd: &FioCommand, cmdline_jobs: usize, e: FioError) -> FioError {
+    match e {
+        FioError::OutputOpen(e) => said_before(cmd, cmdline_jobs, cmd.output.clone(), *e),
+        e => said_before(cmd, cmdline_jobs, None, e),
+    }
+}
+
+/// `e`, refused where fio 3.33 had opened `--output` already when `opened`.
+fn opened_if(opened: bool, e: FioError) -> FioError {
+    if opened {
+        FioError::OutputOpen(Box::new(e))
+    } else {
+        e
+    }
 }
 
 /// The refusal `e` of a job file under the fio persona, with the jobs fio 3.33 had
@@ -167,7 +186,7 @@ fn command_line_jobs(
         // fio adds the job at the next `--name`, the last one after every option
         let added_after = after_output((section + 1, 0)) || (si + 1 == last && output_at.is_some());
         let said = cmd.fio_stderr.len();
-        finish_job(job, cmd)?;
+        finish_job(job, cmd).map_err(|e| opened_if(added_after, e))?;
         if added_after {
             finish_out.extend_from_slice(&cmd.fio_stderr[said..]);
         }
@@ -424,7 +443,7 @@ fn globals(
     let mut base = FioJob::default();
     for (i, e) in entries.iter().enumerate() {
         let said = cmd.notices.len();
-        apply_entry(&mut base, e, &mut cmd.notices)?;
+        apply_entry(&mut base, e, &mut cmd.notices).map_err(|err| opened_if(to_out(i), err))?;
         if to_out(i) {
             to_output(&mut cmd.notices[said..]);
         }
@@ -451,7 +470,7 @@ fn apply_all<'e>(
 ) -> Result<(), FioError> {
     for (i, e) in entries.into_iter().enumerate() {
         let said = notices.len();
-        apply_entry(job, e, notices)?;
+        apply_entry(job, e, notices).map_err(|err| opened_if(to_out(i), err))?;
         if to_out(i) {
             to_output(&mut notices[said..]);
         }

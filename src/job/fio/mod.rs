@@ -205,6 +205,11 @@ pub enum FioError {
         /// the refusal
         error: Box<FioError>,
     },
+    /// a refusal of the command line that fio 3.33 met after it had opened `--output`
+    /// (its log_err lines go there too): args.rs turns it into [`FioError::AfterJobs`]
+    /// naming the file, or back into the refusal outside the fio persona
+    #[error("{0}")]
+    OutputOpen(Box<FioError>),
     /// no job at all (the arguments, job files and `--section`s defined none): what is
     /// missing. Under the fio persona fio's usage answers it (cli/run_front.rs `no_jobs`)
     #[error("command line: {0}")]

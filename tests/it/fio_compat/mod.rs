@@ -44,6 +44,7 @@ mod peers;
 mod prealloc;
 mod public_jobs;
 mod pvsync2;
+mod refusal_output;
 mod refusals;
 mod rw_suffix;
 mod rwmix;
