@@ -828,13 +828,39 @@ pub struct Context {
     pub date: String,
     /// the producer and its version, e.g. `iomark 0.1.0`, `fio-3.33`
     pub version: String,
-    /// the command line, e.g. `iomark fileio --file-test-mode=rndrw run`
+    /// the command line, e.g. `iomark fileio --file-test-mode=rndrw run`; for a report
+    /// another tool wrote, its producer (`fio-3.33 report`)
     pub command: String,
+    /// the result is another tool's report iomark imported (fio's): it has no iomark
+    /// command line, and its producer is said by the legend's first line
+    #[serde(skip)]
+    pub imported: bool,
 }
 
 impl Context {
     /// `host vm, kernel 6.1.0, AMD EPYC × 2, RAM 23.5 GiB, iomark 0.1.0` (the parts known).
     pub fn machine_line(&self) -> String {
+        let mut v = self.machine_parts();
+        v.push(self.version.clone());
+        v.join(", ")
+    }
+
+    /// The second line of a column's legend in `compare`: the machine, the date and the
+    /// command line (`host vm, …, iomark 0.1.0; 2026-12-01 10:00 UTC: iomark mark …`);
+    /// for an imported report the machine parts it names and its date alone, since the
+    /// first line already says its producer (`fio-3.33 report`): the version once.
+    pub fn legend_line(&self) -> String {
+        if !self.imported {
+            return format!("{}; {}: {}", self.machine_line(), self.date, self.command);
+        }
+        let mut v = vec![self.machine_parts().join(", ")];
+        v.retain(|p| !p.is_empty());
+        v.push(self.date.clone());
+        v.join("; ")
+    }
+
+    /// Host, kernel, CPU and RAM, the parts known.
+    fn machine_parts(&self) -> Vec<String> {
         let mut v = vec![];
         if let Some(h) = &self.host {
             v.push(format!("host {h}"));
@@ -846,8 +872,7 @@ impl Context {
         if let Some(m) = &self.ram {
             v.push(format!("RAM {m}"));
         }
-        v.push(self.version.clone());
-        v.join(", ")
+        v
     }
 }
 
@@ -900,6 +925,7 @@ pub fn context(r: &RunResult) -> Context {
         },
         version,
         command,
+        imported: r.tool != "iomark",
     }
 }
 
