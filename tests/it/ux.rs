@@ -456,7 +456,8 @@ fn help_on_a_full_stdout_says_it_cannot_write_the_help() {
         vec!["help".into()],
         vec!["--version".into()],
     ];
-    for c in help_commands() {
+    // (`iomark help --help` is an unknown command word to `help`, exit 2)
+    for c in help_commands().into_iter().filter(|c| c != "help") {
         cases.push(vec![c.clone(), "--help".into()]);
         cases.push(vec!["help".into(), c]);
     }
