@@ -21,10 +21,12 @@ pub fn parse_bin_size(s: &str) -> Result<u64, String> {
 /// on stdout (through [`crate::util::output`]) and end with 0.
 pub fn clap_exit(cmd: &str, e: clap::Error) -> Exit {
     if e.kind() == clap::error::ErrorKind::DisplayVersion {
+        crate::util::output::holds(crate::util::output::Holds::Version);
         crate::util::output::write(version_line().as_bytes());
         return Ok(exit::OK);
     }
     if !e.use_stderr() {
+        crate::util::output::holds(crate::util::output::Holds::Help);
         crate::util::output::write(e.render().to_string().as_bytes());
         return Ok(exit::OK);
     }

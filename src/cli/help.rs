@@ -126,18 +126,21 @@ pub fn top_text() -> String {
 
 /// `iomark --help`: the top-level help on stdout, exit 0.
 pub fn top() -> Exit {
+    output::holds(output::Holds::Help);
     output::write(top_text().as_bytes());
     Ok(exit::OK)
 }
 
 /// Bare `iomark`: the top-level help on stdout, exit 2 (a command is missing).
 pub fn no_command() -> Exit {
+    output::holds(output::Holds::Help);
     output::write(top_text().as_bytes());
     Ok(exit::INVALID)
 }
 
 /// `iomark --version`.
 pub fn version() -> Exit {
+    output::holds(output::Holds::Version);
     output::write(version_line().as_bytes());
     Ok(exit::OK)
 }
@@ -162,6 +165,7 @@ pub fn help(args: &[String]) -> Exit {
                 .find_subcommand_mut(c)
                 .map(|s| s.render_help().to_string())
                 .unwrap_or_default();
+            output::holds(output::Holds::Help);
             output::write(text.as_bytes());
             Ok(exit::OK)
         }
@@ -218,6 +222,7 @@ pub fn completions(args: &[String]) -> Exit {
     };
     let mut buf = Vec::new();
     clap_complete::generate(shell, &mut command(), "iomark", &mut buf);
+    output::holds(output::Holds::Completions);
     output::write(&buf);
     Ok(exit::OK)
 }
@@ -241,6 +246,7 @@ pub fn man(args: &[String]) -> Exit {
             format!("iomark man: cannot render the page: {e}"),
         ));
     }
+    output::holds(output::Holds::Man);
     output::write(&buf);
     Ok(exit::OK)
 }

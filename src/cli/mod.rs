@@ -34,7 +34,8 @@ pub fn init() -> Result<(), crate::util::error::Error> {
 
 /// The process exit code of a command that returned `code`, once stdout is flushed
 /// (the rule of [`crate::util::output`]): a closed pipe changes nothing; any other
-/// write error prints `iomark: cannot write the report to stdout: <why>` and makes a
+/// write error prints `iomark: cannot write the report to stdout: <why>` (`the help`,
+/// `the version` … when stdout held that: [`crate::util::output::held`]) and makes a
 /// successful command exit 1 (a failed one keeps its code).
 pub fn exit_code(code: i32) -> i32 {
     // many hosts (src/ranks/): rank 0 fails a run another rank failed, naming it
@@ -51,7 +52,8 @@ pub fn exit_code(code: i32) -> i32 {
         Some(sig) if code == exit::OK => sig,
         _ => code,
     };
-    exit_code_after(&crate::util::output::flush(), code)
+    let held = crate::util::output::held();
+    exit_code_after(&crate::util::output::flush(), held, code)
 }
 
 /// `mark`, `copy` and `tree` started by an MPI launcher as several processes: they have
@@ -64,14 +66,15 @@ pub fn refuse_many_hosts(args: &[String]) -> Option<crate::util::error::Error> {
     Some(crate::util::error::Error::new(exit::ENVIRONMENT, line))
 }
 
-fn exit_code_after(st: &State, code: i32) -> i32 {
+fn exit_code_after(st: &State, held: crate::util::output::Holds, code: i32) -> i32 {
     match st {
         State::Failed(why) => {
             use std::io::Write;
             let _ = writeln!(
                 std::io::stderr().lock(),
-                "{}: cannot write the report to stdout: {why}",
-                run::program_tag()
+                "{}: cannot write {} to stdout: {why}",
+                run::program_tag(),
+                held.name()
             );
             if code == exit::OK {
                 exit::FAILED
@@ -89,17 +92,25 @@ mod tests {
 
     #[test]
     fn stdout_errors_and_exit_codes() {
-        assert_eq!(exit_code_after(&State::Open, 0), 0);
-        assert_eq!(exit_code_after(&State::Open, 2), 2);
+        use crate::util::output::Holds;
+        let r = Holds::Report;
+        assert_eq!(exit_code_after(&State::Open, r, 0), 0);
+        assert_eq!(exit_code_after(&State::Open, r, 2), 2);
         // a closed pipe is not an error: the command's own code
-        assert_eq!(exit_code_after(&State::Closed, 0), 0);
-        assert_eq!(exit_code_after(&State::Closed, 130), 130);
-        // a lost report is: 1, unless the command failed anyway
-        assert_eq!(
-            exit_code_after(&State::Failed("No space left on device".into()), 0),
-            1
-        );
-        assert_eq!(exit_code_after(&State::Failed("x".into()), 3), 3);
+        assert_eq!(exit_code_after(&State::Closed, r, 0), 0);
+        assert_eq!(exit_code_after(&State::Closed, r, 130), 130);
+        // a lost report is: 1, unless the command failed anyway; a lost help too
+        for h in [
+            r,
+            Holds::Help,
+            Holds::Version,
+            Holds::Completions,
+            Holds::Man,
+        ] {
+            let full = State::Failed("No space left on device".into());
+            assert_eq!(exit_code_after(&full, h, 0), 1);
+            assert_eq!(exit_code_after(&State::Failed("x".into()), h, 3), 3);
+        }
     }
 }
 

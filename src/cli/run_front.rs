@@ -92,6 +92,7 @@ pub fn no_jobs(quiet: bool) -> Exit {
 /// The answer to the options of this module, when one is given (`None`: parse and run).
 pub fn front(args: &[String], persona: Persona) -> Option<Exit> {
     if given(args, "help").is_some() {
+        crate::util::output::holds(crate::util::output::Holds::Help);
         match persona {
             Persona::Iomark => crate::out!("{}", usage()),
             Persona::Fio => crate::out!("{}", fio_usage()),
@@ -99,6 +100,7 @@ pub fn front(args: &[String], persona: Persona) -> Option<Exit> {
         return Some(Ok(exit::OK));
     }
     if given(args, "version").is_some() {
+        crate::util::output::holds(crate::util::output::Holds::Version);
         match persona {
             Persona::Iomark => crate::out!("iomark {}\n", env!("CARGO_PKG_VERSION")),
             Persona::Fio => crate::out!("{}", fio_version_line()),
@@ -109,9 +111,11 @@ pub fn front(args: &[String], persona: Persona) -> Option<Exit> {
         return Some(done);
     }
     if let Some(k) = given(args, "cmdhelp") {
+        crate::util::output::holds(crate::util::output::Holds::Help);
         return Some(cmdhelp(k.unwrap_or(""), persona));
     }
     if let Some(e) = given(args, "enghelp") {
+        crate::util::output::holds(crate::util::output::Holds::Help);
         return Some(enghelp(e, persona));
     }
     if matches!(given(args, "debug"), Some(Some("help" | "?"))) {

@@ -85,6 +85,13 @@ fn planted_link(dir: &Path, i: u32, e: i32) -> Option<String> {
     (e == libc::ELOOP && link).then(|| symlink_note(dir, i))
 }
 
+/// A `test_file.N` refused as an unsafe path (a symbolic link, a hard-linked file, not a
+/// regular file): exit 3, the code of every command's planted link (an output, fio's
+/// data file, a scratch name; docs/safety.md "Exit codes"), said before any I/O.
+fn unsafe_path(why: String) -> Error {
+    Error::lines(crate::util::error::exit::ENVIRONMENT, vec![why])
+}
+
 /// Why an existing `test_file.N` may not be used: `(message, also_for_reading)`. Not
 /// a regular file (a FIFO would block even a read's open: refused for every use), or a
 /// file another hard link shares (refused where iomark writes). Symbolic links are left
@@ -184,8 +191,20 @@ pub fn prepare_preflight(job: &FileioJob, g: &Geometry) -> Result<(), Error> {
     if job.extra_flags.direct {
         direct_preflight(job, g)?;
     }
-    if let Some((why, _)) = (0..g.files).find_map(|i| unsafe_target(&job.dir, i)) {
-        return Err(Error::lines(crate::util::error::exit::FAILED, vec![why]));
+    // every file's name before the first byte is written: a link at test_file.3 is
+    // refused before test_file.0 is touched
+    let linked = |i| {
+        let m = std::fs::symlink_metadata(path(&job.dir, i)).ok()?;
+        m.file_type()
+            .is_symlink()
+            .then(|| symlink_note(&job.dir, i))
+    };
+    if let Some(why) = (0..g.files).find_map(|i| {
+        unsafe_target(&job.dir, i)
+            .map(|w| w.0)
+            .or_else(|| linked(i))
+    }) {
+        return Err(unsafe_path(why));
     }
     let mut need = 0u64;
     for i in 0..g.files {
@@ -269,17 +288,17 @@ fn fsync_or_fail(f: &File) -> Result<(), Error> {
 /// partial block are read back ([`keep_existing`]).
 fn open_to_prepare(job: &FileioJob, i: u32) -> Result<File, Error> {
     let flags = libc::O_CREAT | libc::O_RDWR | job.extra_flags.oflags();
-    open_raw(&path(&job.dir, i), flags, 0o600).map_err(|e| {
-        let lines = match planted_link(&job.dir, i, e) {
-            Some(note) => vec![note],
-            None => vec![format!(
+    open_raw(&path(&job.dir, i), flags, 0o600).map_err(|e| match planted_link(&job.dir, i, e) {
+        Some(note) => unsafe_path(note),
+        None => Error::lines(
+            crate::util::error::exit::FAILED,
+            vec![format!(
                 "FATAL: Can't open file '{}' errno = {} ({})",
                 display(&job.dir, i),
                 e,
                 strerror(e)
             )],
-        };
-        Error::lines(crate::util::error::exit::FAILED, lines)
+        ),
     })
 }
 
@@ -425,7 +444,7 @@ pub fn open_for_run(
         // open what is there, and the writing ones would write into it
         let refused = |w: &(String, bool)| mode != TestMode::Seqwr && (mode.writes() || w.1);
         if let Some((why, _)) = unsafe_target(&job.dir, i).filter(refused) {
-            return Err(Error::lines(crate::util::error::exit::FAILED, vec![why]));
+            return Err(unsafe_path(why));
         }
         if mode == TestMode::Seqwr {
             if std::fs::symlink_metadata(&p).is_ok_and(|m| m.is_file() && m.len() > 0) {
@@ -489,12 +508,10 @@ fn open_error(job: &FileioJob, i: u32, name: &str, e: i32) -> Error {
         strerror(e)
     )];
     let code = match e {
-        libc::ELOOP => {
-            if let Some(note) = planted_link(&job.dir, i, e) {
-                lines = vec![note];
-            }
-            crate::util::error::exit::FAILED
-        }
+        libc::ELOOP => match planted_link(&job.dir, i, e) {
+            Some(note) => return unsafe_path(note),
+            None => crate::util::error::exit::FAILED,
+        },
         libc::ENOENT => {
             lines.push("WARNING: Did you forget to run the prepare step?".into());
             crate::util::error::exit::FAILED

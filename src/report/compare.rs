@@ -18,7 +18,8 @@
 //! job, so their rows line up with fileio and mark tests of the same pattern.
 //!
 //! Units: MB/s is decimal (1,000,000 B/s), latency in µs per I/O, submission to
-//! completion. io_uring (QD > 1) fileio results carry that as `clat`; older files
+//! completion: an imported fio report's is fio's `clat` on every row (read, write, the
+//! mix and its read and write means). io_uring (QD > 1) fileio results carry that as `clat`; older files
 //! without it only have submission times (sysbench semantics), so for them compare
 //! shows the mean derived as QD × threads / IOPS (Little's law) and no p99.
 
@@ -181,8 +182,8 @@ fn figures<'a>(r: &'a RunResult, job: Option<&(String, usize)>) -> Figures<'a> {
     let whole = Figures {
         sync: Some(&r.fsync.lat),
         time: r.time.first(),
-        read: Some(&r.read.lat),
-        write: Some(&r.write.lat),
+        read: Some(dir_lat(r, &r.read.lat, r.read.clat.as_ref())),
+        write: Some(dir_lat(r, &r.write.lat, r.write.clat.as_ref())),
     };
     let Some((name, nth)) = job else { return whole };
     let own = r.jobs.iter().filter(|j| &j.job.name == name).nth(*nth);
@@ -198,8 +199,8 @@ fn figures<'a>(r: &'a RunResult, job: Option<&(String, usize)>) -> Figures<'a> {
     Figures {
         sync: own.map(|j| &j.sync.lat),
         time: share,
-        read: own.map(|j| &j.read.lat),
-        write: own.map(|j| &j.write.lat),
+        read: own.map(|j| dir_lat(r, &j.read.lat, Some(&j.read.clat))),
+        write: own.map(|j| dir_lat(r, &j.write.lat, Some(&j.write.clat))),
     }
 }
 
@@ -539,18 +540,26 @@ fn run_row_key(name: &str, rw: &str, block: u64, qd: u32, threads: u32) -> (Stri
     }
 }
 
-/// A phase's latency as compare reads it: its `lat`; an imported fio report's `lat` has
-/// percentiles only when fio ran with `lat_percentiles=1`, so without them the p99 is
-/// fio's clat p99 (also from submission to completion; fio's `lat` adds the submission
-/// call's own time), which fio prints by default.
-fn phase_lat(p: &crate::result::Phase) -> Option<crate::result::Latency> {
-    let mut lat = p.lat.clone()?;
-    if !lat.percentiles_ns.contains_key("99") {
-        if let Some(v) = p.clat.as_ref().and_then(|c| c.percentiles_ns.get("99")) {
-            lat.percentiles_ns.insert("99".into(), *v);
-        }
+/// A phase's latency as compare reads it, mean and p99 from one measure: an imported
+/// fio report's is fio's `clat` (completion latency, with the percentiles fio prints by
+/// default), as its totals, its mix rows and the OpenMetrics gauges read it — fio's
+/// `lat` adds the time fio took to submit the request; any other phase's its own `lat`
+/// (an imported report without a `clat`, `disable_clat=1`, keeps fio's `lat`).
+fn phase_lat(p: &crate::result::Phase) -> Option<&crate::result::Latency> {
+    p.clat.as_ref().filter(|c| c.count > 0).or(p.lat.as_ref())
+}
+
+/// A direction's latency of a job or a result, as [`phase_lat`] reads a phase: `clat`
+/// for an imported report (another tool's, fio's) when it has one, else `lat`.
+fn dir_lat<'a>(
+    r: &RunResult,
+    lat: &'a crate::result::Latency,
+    clat: Option<&'a crate::result::Latency>,
+) -> &'a crate::result::Latency {
+    match clat.filter(|c| r.tool != "iomark" && c.count > 0) {
+        Some(c) => c,
+        None => lat,
     }
-    Some(lat)
 }
 
 /// Tests of a `run` (fio job) result: one per phase (job × direction); a result
@@ -564,11 +573,10 @@ fn run_tests(r: &RunResult, f: &RunFacts) -> Vec<Test> {
             all.iter()
                 .enumerate()
                 .map(|(i, p)| {
-                    let lat = phase_lat(p);
                     let fig = Rates {
                         mb_s: (p.bytes > 0).then_some(p.mb_per_s),
                         iops: p.ops_per_s,
-                        lat: lat.as_ref(),
+                        lat: phase_lat(p),
                     };
                     run_test((r, f), &p.name, job_of_phase(r, &all, i), &p.notes, fig)
                 })
@@ -709,7 +717,9 @@ fn job_of_phase(r: &RunResult, all: &[&crate::result::Phase], i: usize) -> Optio
 /// The mix of each mixed job (`rw=randrw`, `rw`) that has a read and a write phase but
 /// no mix phase (fio's reports, imported): its reads and writes together, bytes and
 /// I/Os summed over the longer direction's time, mean latency over both directions'
-/// I/Os. No percentiles: fio gives them per direction, and they do not add up.
+/// I/Os of the latency each direction's row shows ([`phase_lat`]: fio's `clat`), so
+/// `(mean_r × N_r + mean_w × N_w) / (N_r + N_w)` in ns. No percentiles: fio gives them
+/// per direction, and they do not add up.
 fn summed_mixes(phases: &[crate::result::Phase]) -> Vec<crate::result::Phase> {
     let job_of = |p: &crate::result::Phase| p.name.rsplit_once(' ').map(|x| x.0.to_string());
     let mut out = vec![];
@@ -738,7 +748,7 @@ fn summed_mixes(phases: &[crate::result::Phase]) -> Vec<crate::result::Phase> {
             rd.seconds.max(wr.seconds),
         );
         m.notes = rd.notes.clone();
-        m.lat = match (&rd.lat, &wr.lat) {
+        m.lat = match (phase_lat(rd), phase_lat(wr)) {
             (Some(a), Some(b)) if a.count + b.count > 0 => {
                 let (count, sum_ns) = (a.count + b.count, a.sum_ns + b.sum_ns);
                 Some(crate::result::Latency {
@@ -818,13 +828,39 @@ pub struct Context {
     pub date: String,
     /// the producer and its version, e.g. `iomark 0.1.0`, `fio-3.33`
     pub version: String,
-    /// the command line, e.g. `iomark fileio --file-test-mode=rndrw run`
+    /// the command line, e.g. `iomark fileio --file-test-mode=rndrw run`; for a report
+    /// another tool wrote, its producer (`fio-3.33 report`)
     pub command: String,
+    /// the result is another tool's report iomark imported (fio's): it has no iomark
+    /// command line, and its producer is said by the legend's first line
+    #[serde(skip)]
+    pub imported: bool,
 }
 
 impl Context {
     /// `host vm, kernel 6.1.0, AMD EPYC × 2, RAM 23.5 GiB, iomark 0.1.0` (the parts known).
     pub fn machine_line(&self) -> String {
+        let mut v = self.machine_parts();
+        v.push(self.version.clone());
+        v.join(", ")
+    }
+
+    /// The second line of a column's legend in `compare`: the machine, the date and the
+    /// command line (`host vm, …, iomark 0.1.0; 2026-12-01 10:00 UTC: iomark mark …`);
+    /// for an imported report the machine parts it names and its date alone, since the
+    /// first line already says its producer (`fio-3.33 report`): the version once.
+    pub fn legend_line(&self) -> String {
+        if !self.imported {
+            return format!("{}; {}: {}", self.machine_line(), self.date, self.command);
+        }
+        let mut v = vec![self.machine_parts().join(", ")];
+        v.retain(|p| !p.is_empty());
+        v.push(self.date.clone());
+        v.join("; ")
+    }
+
+    /// Host, kernel, CPU and RAM, the parts known.
+    fn machine_parts(&self) -> Vec<String> {
         let mut v = vec![];
         if let Some(h) = &self.host {
             v.push(format!("host {h}"));
@@ -836,8 +872,7 @@ impl Context {
         if let Some(m) = &self.ram {
             v.push(format!("RAM {m}"));
         }
-        v.push(self.version.clone());
-        v.join(", ")
+        v
     }
 }
 
@@ -890,6 +925,7 @@ pub fn context(r: &RunResult) -> Context {
         },
         version,
         command,
+        imported: r.tool != "iomark",
     }
 }
 
@@ -1618,6 +1654,81 @@ mod tests {
         assert_eq!(row("r read", "randread").0, "RND read");
         assert_eq!(row("w write", "write").0, "SEQ write");
         assert_eq!(row("odd", "").0, "phase:run odd");
+    }
+
+    /// fio 3.33's JSON of a `randrw` io_uring job (tests/fixtures/fio, `lat_percentiles=1`:
+    /// both `lat_ns` and `clat_ns` have percentiles, and their means differ) read as fio
+    /// wrote it, with the result compare makes of it.
+    fn fio_randrw() -> (serde_json::Value, RunResult) {
+        let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/fio/randrw-uring-latpct.json");
+        let text = std::fs::read_to_string(p).unwrap();
+        let r = crate::result::import::import(&text, "f.json")
+            .unwrap()
+            .unwrap();
+        (serde_json::from_str(&text).unwrap(), r)
+    }
+
+    /// Every latency row of an imported fio mixed job is fio's `clat` (completion
+    /// latency), in µs: `mix read` and `mix write` their direction's `clat_ns` mean and
+    /// p99, the mix row the mean of both directions' I/Os (`(mean_r × N_r + mean_w ×
+    /// N_w) / (N_r + N_w)`), its read and write means kept apart — never fio's `lat_ns`.
+    #[test]
+    fn an_imported_fio_mix_reads_clat_on_every_row() {
+        let (v, r) = fio_randrw();
+        let j = &v["jobs"][0];
+        let f = |d: &str, l: &str, k: &str| j[d][l][k].as_f64().unwrap();
+        for d in ["read", "write"] {
+            assert!(
+                (f(d, "clat_ns", "mean") - f(d, "lat_ns", "mean")).abs() > 1000.0,
+                "the fixture tells lat and clat apart"
+            );
+        }
+        let tests = tests_of(&r);
+        let row = |name: &str| {
+            tests.iter().find(|t| t.name == name).unwrap_or_else(|| {
+                panic!(
+                    "no {name}: {:?}",
+                    tests.iter().map(|t| &t.name).collect::<Vec<_>>()
+                )
+            })
+        };
+        let close = |got: Option<f64>, want_us: f64, what: &str| {
+            let got = got.unwrap_or_else(|| panic!("{what}: none"));
+            // whole ns as the import keeps them: within 1 ns
+            assert!(
+                (got - want_us).abs() <= 1e-3,
+                "{what}: {got} µs, want {want_us} µs"
+            );
+        };
+        for d in ["read", "write"] {
+            let t = row(&format!("RND4K Q4T1 mix {d}"));
+            close(
+                t.mean_us,
+                f(d, "clat_ns", "mean") / 1e3,
+                &format!("{d} mean"),
+            );
+            let p99 = j[d]["clat_ns"]["percentile"]["99.000000"].as_f64().unwrap();
+            close(t.p99_us, p99 / 1e3, &format!("{d} p99"));
+        }
+        let (nr, nw) = (f("read", "clat_ns", "N"), f("write", "clat_ns", "N"));
+        let sum_ns = f("read", "clat_ns", "mean") * nr + f("write", "clat_ns", "mean") * nw;
+        let mix = row("RND4K Q4T1 mix");
+        close(mix.mean_us, sum_ns / (nr + nw) / 1e3, "mix mean");
+        assert_eq!(
+            mix.p99_us, None,
+            "percentiles of two directions do not add up"
+        );
+        close(
+            mix.why.read_mean_us,
+            f("read", "clat_ns", "mean") / 1e3,
+            "mix's read mean",
+        );
+        close(
+            mix.why.write_mean_us,
+            f("write", "clat_ns", "mean") / 1e3,
+            "mix's write mean",
+        );
     }
 
     /// fio's terse output is named as such, not "not JSON: trailing characters".

@@ -138,13 +138,11 @@ fn legend(c: &Comparison) -> String {
                 .as_ref()
                 .map_or(String::new(), |why| format!(" {MEMORY_MARK} ({why})"));
             format!(
-                "{} = {} ({runs}{}, {producer}){memory}{partial}{base}\n    {}; {}: {}\n",
+                "{} = {} ({runs}{}, {producer}){memory}{partial}{base}\n    {}\n",
                 letter(i),
                 col.label,
                 col.file,
-                ctx.machine_line(),
-                ctx.date,
-                ctx.command
+                ctx.legend_line()
             )
         })
         .collect()
@@ -462,6 +460,51 @@ mod tests {
         assert_eq!(ratio(Some(0.0)), "0x");
         assert_eq!(ratio(None), "-");
         assert_eq!(ratio(Some(f64::INFINITY)), "-");
+    }
+
+    /// compare of two fio reports (fio 3.33's JSON and text of tests/fixtures/fio): each
+    /// column's legend says the producer's version once (`fio-3.33 report`), never again
+    /// on its second line; an iomark column keeps its machine, version, date and
+    /// command line there.
+    #[test]
+    fn a_fio_report_column_names_its_version_once() {
+        let load = |f: &str| {
+            let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("tests/fixtures/fio")
+                .join(f);
+            let text = std::fs::read_to_string(p).unwrap();
+            crate::result::import::import(&text, f).unwrap().unwrap()
+        };
+        let rs = [
+            load("randrw-uring-latpct.json"),
+            load("randrw-uring-latpct.txt"),
+            crate::report::copy_result_warned("m"),
+        ];
+        let files = ["a.json", "b.txt", "c.json"].map(String::from);
+        let labels = super::super::compare::labels(&[], &files, &rs);
+        let c = super::super::compare::compare(&rs, &labels, &files);
+        for f in [Format::Table, Format::Markdown] {
+            let text = render(&c, f);
+            let legend: Vec<&str> = text.lines().take_while(|l| !l.contains("metric")).collect();
+            for (k, letter) in ["A", "B"].iter().enumerate() {
+                let at = legend
+                    .iter()
+                    .position(|l| l.contains(&format!("{letter} = ")))
+                    .unwrap_or_else(|| panic!("no column {letter}: {text}"));
+                let column = legend[at..=at + 1].join("\n");
+                assert_eq!(
+                    column.matches("fio-3.33").count(),
+                    1,
+                    "{f:?} column {k}: {column}"
+                );
+                assert!(legend[at].contains("fio-3.33 report"), "{column}");
+            }
+            let at = legend.iter().position(|l| l.contains("C = ")).unwrap();
+            let v = env!("CARGO_PKG_VERSION");
+            assert!(legend[at].contains("iomark copy"), "{text}");
+            assert!(legend[at + 1].contains(&format!("iomark {v}; ")), "{text}");
+            assert!(legend[at + 1].ends_with(": iomark copy"), "{text}");
+        }
     }
 
     /// The device's counts print whole (`1`, `83573`), a median of two runs' counts may

@@ -107,9 +107,11 @@ fn table(r: &RunResult) -> String {
 
 /// Each method's read and write calls one by one (the `_written` phase's `read_lat`
 /// and `write_lat`): calls, p50, p99, p99.9 and max (µs); nothing when no method
-/// recorded any.
+/// recorded any. Each column is as wide as its widest cell (at least the widths of a
+/// short figure), so a wide value (`19059.7 µs`, a count of millions) moves its column,
+/// never into the next one.
 fn calls_table(r: &RunResult) -> String {
-    let mut rows = String::new();
+    let mut rows: Vec<Vec<String>> = vec![];
     for (name, label, _) in COPY_METHODS {
         let Some((w, _)) = done(r, name) else {
             continue;
@@ -119,27 +121,48 @@ fn calls_table(r: &RunResult) -> String {
                 continue;
             };
             let q = |k: &str| l.percentiles_ns.get(k).map_or("-".into(), |v| us(*v));
-            let _ = writeln!(
-                rows,
-                "{label:<18} {call:<6} {:>8} {:>10} {:>10} {:>10} {:>10}",
-                l.count,
+            rows.push(vec![
+                label.to_string(),
+                call.into(),
+                l.count.to_string(),
                 q("50"),
                 q("99"),
                 q("99.9"),
-                us(l.max_ns)
-            );
+                us(l.max_ns),
+            ]);
         }
     }
     if rows.is_empty() {
-        return rows;
+        return String::new();
     }
-    format!(
-        "
-per call latency (each read and write call of the copy; copy_file_range's calls are its writes):
-{:<18} {:<6} {:>8} {:>10} {:>10} {:>10} {:>10}
-{rows}",
-        "method", "call", "calls", "p50", "p99", "p99.9", "max"
-    )
+    let head = ["method", "call", "calls", "p50", "p99", "p99.9", "max"];
+    let mut width = [18, 6, 8, 10, 10, 10, 10];
+    for row in &rows {
+        for (w, cell) in width.iter_mut().zip(row) {
+            *w = (*w).max(cell.chars().count());
+        }
+    }
+    let line = |cells: &[String]| -> String {
+        let v: Vec<String> = cells
+            .iter()
+            .zip(width)
+            .enumerate()
+            .map(|(k, (c, w))| {
+                if k < 2 {
+                    format!("{c:<w$}")
+                } else {
+                    format!("{c:>w$}")
+                }
+            })
+            .collect();
+        v.join(" ") + "\n"
+    };
+    let mut o = String::from("\nper call latency (each read and write call of the copy; copy_file_range's calls are its writes):\n");
+    o += &line(&head.map(String::from));
+    for row in &rows {
+        o += &line(row);
+    }
+    o
 }
 
 /// `ns` as µs with one decimal.
@@ -207,4 +230,92 @@ fn full(r: &RunResult) -> String {
         }
     }
     o
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A latency of `count` calls with p50, p99, p99.9 and max `ns`.
+    fn lat(count: u64, [p50, p99, p999, max]: [u64; 4]) -> crate::result::Latency {
+        let mut l = crate::result::Latency {
+            count,
+            max_ns: max,
+            ..Default::default()
+        };
+        for (k, v) in [("50", p50), ("99", p99), ("99.9", p999)] {
+            l.percentiles_ns.insert(k.into(), v);
+        }
+        l
+    }
+
+    /// The per-call table with a wide value (a 19059.7 µs p99, 1.9 s max, 12 million
+    /// calls): each column is as wide as its widest cell, so every cell of a row stands
+    /// apart and ends where its header ends (right-aligned figures), the header included.
+    #[test]
+    fn per_call_columns_fit_a_wide_value() {
+        let mut i = crate::result::Inputs::new("copy", &[], crate::result::Status::Ok);
+        let mut w = Phase::new("buffered_128k_written", 10, 10_000_000, 1.0);
+        w.read_lat = Some(lat(
+            12_000_000,
+            [9_100, 19_059_700, 190_597_000, 1_905_970_000],
+        ));
+        w.write_lat = Some(lat(3, [7_000, 8_000, 9_000, 10_000]));
+        let d = Phase::new("buffered_128k_durable", 10, 10_000_000, 1.0);
+        i.phases = vec![w, d];
+        let r = crate::result::build(i);
+        let t = calls_table(&r);
+        let lines: Vec<&str> = t.lines().skip_while(|l| !l.starts_with("method")).collect();
+        assert_eq!(lines.len(), 3, "{t}");
+        let want = [
+            vec!["method", "call", "calls", "p50", "p99", "p99.9", "max"],
+            vec![
+                "buffered",
+                "128",
+                "KiB",
+                "read",
+                "12000000",
+                "9.1",
+                "µs",
+                "19059.7",
+                "µs",
+                "190597.0",
+                "µs",
+                "1905970.0",
+                "µs",
+            ],
+            vec![
+                "buffered", "128", "KiB", "write", "3", "7.0", "µs", "8.0", "µs", "9.0", "µs",
+                "10.0", "µs",
+            ],
+        ];
+        for (l, w) in lines.iter().zip(&want) {
+            assert_eq!(&l.split_whitespace().collect::<Vec<_>>(), w, "{t}");
+        }
+        // the figures' columns end where their headers end, in every row
+        let ends = |l: &str, cells: &[&str]| -> Vec<usize> {
+            let mut at = 0;
+            cells
+                .iter()
+                .map(|c| {
+                    at += l[at..].find(c).unwrap() + c.len();
+                    l[..at].chars().count()
+                })
+                .collect()
+        };
+        let head = ends(lines[0], &["calls", "p50", "p99", "p99.9", "max"]);
+        let rd = ends(
+            lines[1],
+            &[
+                "12000000",
+                "9.1 µs",
+                "19059.7 µs",
+                "190597.0 µs",
+                "1905970.0 µs",
+            ],
+        );
+        let wr = ends(lines[2], &["3", "7.0 µs", "8.0 µs", "9.0 µs", "10.0 µs"]);
+        assert_eq!(head, rd, "{t}");
+        assert_eq!(head, wr, "{t}");
+    }
 }

@@ -463,6 +463,59 @@ mod tests {
         assert!(gauge.ends_with(&format!("}} {want}")), "{gauge} vs {want}");
     }
 
+    /// An imported fio `randrw` report: the mean gauge of the mix test is fio's `clat`
+    /// over both directions' I/Os (`(mean_r × N_r + mean_w × N_w) / (N_r + N_w)` ns, in
+    /// seconds), as the `mix read` and `mix write` gauges are their direction's
+    /// `clat_ns` mean — no gauge of the job says fio's `lat_ns` (the fixture's differ).
+    #[test]
+    fn an_imported_fio_mix_gauge_is_clat() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/fio/randrw-uring-latpct.json");
+        let text = std::fs::read_to_string(path).unwrap();
+        let r = crate::result::import::import(&text, "f").unwrap().unwrap();
+        let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let f = |d: &str, l: &str, k: &str| v["jobs"][0][d][l][k].as_f64().unwrap();
+        let om = OpenMetrics {
+            names: vec!["f".into()],
+        }
+        .render(std::slice::from_ref(&r))
+        .unwrap();
+        let om = String::from_utf8(om).unwrap();
+        let gauge = |test: &str| -> f64 {
+            let l = format!("iomark_latency_mean_seconds{{run=\"f\",command=\"fio-import\",device=\"unknown device\",test=\"{test}\"}} ");
+            let line = om
+                .lines()
+                .find_map(|x| x.strip_prefix(&l))
+                .unwrap_or_else(|| panic!("no gauge {test}: {om}"));
+            line.parse().unwrap()
+        };
+        for d in ["read", "write"] {
+            let want = f(d, "clat_ns", "mean").round() / 1e9;
+            let got = gauge(&format!("RND4K Q4T1 mix {d}"));
+            assert!(
+                (got - want).abs() < 1e-12,
+                "{d}: {got} s, fio's clat {want} s"
+            );
+            assert!(
+                (got - f(d, "lat_ns", "mean") / 1e9).abs() > 1e-6,
+                "{d}: not lat"
+            );
+        }
+        let (nr, nw) = (f("read", "clat_ns", "N"), f("write", "clat_ns", "N"));
+        let want =
+            (f("read", "clat_ns", "mean") * nr + f("write", "clat_ns", "mean") * nw) / (nr + nw);
+        let got = gauge("RND4K Q4T1 mix");
+        // whole ns: within 1 ns of the exact mean
+        assert!(
+            (got - want / 1e9).abs() <= 1e-9,
+            "mix: {got} s, want {} s",
+            want / 1e9
+        );
+        let lat =
+            (f("read", "lat_ns", "mean") * nr + f("write", "lat_ns", "mean") * nw) / (nr + nw);
+        assert!((got - lat / 1e9).abs() > 1e-6, "mix: not lat ({lat} ns)");
+    }
+
     /// A figure in µs becomes seconds without binary noise: 44.676 µs is 0.000044676 s
     /// (`44.676 / 1e6` prints `0.000044676000000000004`).
     #[test]

@@ -5,12 +5,13 @@
 //! `lat (msec)` …) and whose IOPS/BW are rounded (`IOPS=14.2k`, `BW=889MiB/s`).
 //!
 //! Shape, as `iomark run --json` writes it: one [`Phase`] per job and direction
-//! (`JOB read`, `JOB write`, `JOB trim`), rates over that direction's `runtime`, latency
-//! = fio's `lat` (submit to completion) — never `clat`, so compare never puts clat
-//! percentiles beside lat percentiles; percentiles only when fio printed lat
-//! percentiles (`lat_percentiles=1`). fio's `clat` (with the percentiles fio prints by
-//! default) is kept apart, on the phase (`Phase::clat`) and in the totals
-//! (`OpStats::clat`), for the reporters that summarise completion latency (OpenMetrics).
+//! (`JOB read`, `JOB write`, `JOB trim`), rates over that direction's `runtime`, `lat`
+//! = fio's `lat` (submit to completion, with percentiles only when fio printed lat
+//! percentiles, `lat_percentiles=1`) and `clat` = fio's `clat` (completion latency, with
+//! the percentiles fio prints by default), on the phase (`Phase::clat`), in the totals
+//! (`OpStats::clat`) and in the jobs. The reporters read `clat` (compare's rows, mean
+//! and p99, and OpenMetrics' gauges and summaries), so no figure mixes the two; `lat`
+//! stays what fio said, and the jobs' time shares sum it.
 //! Job facts go into the phase's `key=value` note.
 //! Built as JSON and deserialized, so fields added to the schema later keep defaults.
 
@@ -934,7 +935,7 @@ fn inputs(dirs: &[FioDir], version: &str, form: &str, label: &str) -> Result<Inp
     i.phases = dirs.iter().map(|d| phase(d, &source)).collect();
     i.warnings = vec![Warning {
         id: "imported.fio".into(),
-        message: format!("imported from fio output ({source}): latency is fio's lat (submit to completion); no diagnosis of the target"),
+        message: format!("imported from fio output ({source}): latency is fio's clat (completion latency; fio's lat, which adds the submission, is kept as each phase's lat); no diagnosis of the target"),
     }];
     Ok(i)
 }

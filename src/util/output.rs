@@ -5,7 +5,9 @@
 //!   skipped, the command goes on (it still removes what it created) and exits with its
 //!   own code, as ripgrep does;
 //! - any other write error (ENOSPC on `/dev/full`, EIO) is remembered; at the end the binary prints
-//!   one line on stderr, `iomark: cannot write the report to stdout: <strerror>`, and
+//!   one line on stderr, `iomark: cannot write the report to stdout: <strerror>` — or
+//!   the help, the version, the completion script, the man page: what stdout was to
+//!   hold ([`Holds`], set by the command that prints it) —, and
 //!   exit code 0 becomes 1 (a command that failed anyway keeps its own code); the
 //!   binary applies this with `crate::cli::exit_code` after [`flush`].
 //!
@@ -126,6 +128,48 @@ static RESERVED: AtomicBool = AtomicBool::new(false);
 /// every other stdout text ([`write`]: reports, live lines, notes) goes to stderr.
 pub fn reserve_for_document() {
     RESERVED.store(true, Ordering::SeqCst);
+}
+
+/// What stdout holds, as the line of a failed write names it: a command's report
+/// unless the command printed its help, its version, a completion script or a man
+/// page instead (each sets it with [`holds`] before it writes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Holds {
+    /// a command's report (the default)
+    Report,
+    /// `--help`, `help CMD`, `--cmdhelp`, a bare `iomark`
+    Help,
+    /// `--version`
+    Version,
+    /// `iomark completions SHELL`
+    Completions,
+    /// `iomark man [CMD]`
+    Man,
+}
+
+impl Holds {
+    /// The words of the line `cannot write WHAT to stdout`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Holds::Report => "the report",
+            Holds::Help => "the help",
+            Holds::Version => "the version",
+            Holds::Completions => "the completion script",
+            Holds::Man => "the man page",
+        }
+    }
+}
+
+static HOLDS: Mutex<Holds> = Mutex::new(Holds::Report);
+
+/// Stdout holds `what` from now on (the help, the version …), as [`held`] says it.
+pub fn holds(what: Holds) {
+    *HOLDS.lock().unwrap_or_else(|p| p.into_inner()) = what;
+}
+
+/// What stdout holds ([`Holds::Report`] unless a command said otherwise).
+pub fn held() -> Holds {
+    *HOLDS.lock().unwrap_or_else(|p| p.into_inner())
 }
 
 /// What happened to stdout so far.

@@ -318,8 +318,9 @@ fn help_commands() -> Vec<String> {
 /// [`stdout_full_or_closed_never_panics_and_exits_as_documented`]'s (a command the help
 /// lists with a row in neither table fails here). Each row: the documented exit code
 /// (1: the report was lost; `time`'s stdout is its command's, `true` writes nothing, so
-/// 0), the one line `PROG: cannot write the report to stdout: No space left on device`
-/// once (none for `time`), no panic (docs/safety.md "When stdout cannot be written").
+/// 0), the one line `PROG: cannot write WHAT to stdout: No space left on device` once
+/// (none for `time`), WHAT what stdout was to hold (`the report`, `the help`, `the
+/// version`, `the man page`), no panic (docs/safety.md "When stdout cannot be written").
 #[test]
 fn every_command_and_persona_on_a_full_stdout_is_a_row() {
     let d = scratch();
@@ -327,28 +328,47 @@ fn every_command_and_persona_on_a_full_stdout_is_a_row() {
     let _ = as_fio(d.path());
     let sb = d.path().join("bin/sysbench");
     std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_iomark"), &sb).unwrap();
-    let rows: Vec<(&str, Vec<&str>, i32)> = vec![
-        ("iomark", vec!["history"], 1),
-        ("iomark", vec!["history", "list"], 1),
-        ("iomark", vec!["report", &cmp], 1),
-        ("iomark", vec!["report", &cmp, "--format=openmetrics"], 1),
-        ("iomark", vec!["report", &cmp, "--format=markdown"], 1),
-        ("iomark", vec!["time", "--", "true"], 0),
-        ("iomark", vec!["help"], 1),
-        ("iomark", vec!["man", "run"], 1),
-        ("iomark", vec!["compare", &cmp, &cmp, "--format=csv"], 1),
+    let rows: Vec<(&str, Vec<&str>, i32, &str)> = vec![
+        ("iomark", vec!["history"], 1, "the report"),
+        ("iomark", vec!["history", "list"], 1, "the report"),
+        ("iomark", vec!["report", &cmp], 1, "the report"),
+        (
+            "iomark",
+            vec!["report", &cmp, "--format=openmetrics"],
+            1,
+            "the report",
+        ),
+        (
+            "iomark",
+            vec!["report", &cmp, "--format=markdown"],
+            1,
+            "the report",
+        ),
+        ("iomark", vec!["time", "--", "true"], 0, ""),
+        ("iomark", vec!["help"], 1, "the help"),
+        ("iomark", vec!["man", "run"], 1, "the man page"),
+        (
+            "iomark",
+            vec!["compare", &cmp, &cmp, "--format=csv"],
+            1,
+            "the report",
+        ),
         (
             "fio",
             vec!["--name=x", "--filename=x.dat", "--size=64k", "--rw=write"],
             1,
+            "the report",
         ),
-        ("fio", vec!["--version"], 1),
+        ("fio", vec!["--version"], 1, "the version"),
+        ("fio", vec!["--help"], 1, "the help"),
         (
             "sysbench",
             vec!["fileio", "--file-num=1", "--file-total-size=1M", "prepare"],
             1,
+            "the report",
         ),
-        ("sysbench", vec!["--version"], 1),
+        ("sysbench", vec!["--version"], 1, "the version"),
+        ("sysbench", vec!["--help"], 1, "the help"),
     ];
     let above = [
         "help",
@@ -372,7 +392,7 @@ fn every_command_and_persona_on_a_full_stdout_is_a_row() {
             "`{c}` has no row on a full stdout"
         );
     }
-    for (prog, args, code) in rows {
+    for (prog, args, code, holds) in rows {
         let work = scratch();
         let cmd = match prog {
             "fio" => as_fio(d.path()),
@@ -396,13 +416,61 @@ fn every_command_and_persona_on_a_full_stdout_is_a_row() {
         assert!(!err.contains("panicked"), "{what}: {err}");
         assert_eq!(o.status.code(), Some(code), "{what}: {err}");
         let prefix = if prog == "fio" { "fio" } else { "iomark" };
-        let line = format!("{prefix}: cannot write the report to stdout: No space left on device");
+        let line = format!("{prefix}: cannot write {holds} to stdout: No space left on device");
         let lost = err.lines().filter(|l| *l == line).count();
+        assert!(
+            err.lines()
+                .all(|l| l == line || !l.contains("cannot write")),
+            "{what}: only {line:?}: {err}"
+        );
         assert_eq!(
             lost,
             usize::from(code == 1),
             "{what}: one line says so: {err}"
         );
+    }
+}
+
+/// What stdout holds for `iomark ARGS`, as the line of a failed write names it.
+fn holds(args: &[String]) -> &'static str {
+    let a: Vec<&str> = args.iter().map(String::as_str).collect();
+    match a[..] {
+        [] | ["help", ..] | [_, "help"] => "the help",
+        _ if a.contains(&"--help") || a == ["-h"] => "the help",
+        _ if a.contains(&"--version") => "the version",
+        ["completions", ..] => "the completion script",
+        ["man", ..] => "the man page",
+        _ => "the report",
+    }
+}
+
+/// `iomark --help`, `iomark help`, `iomark CMD --help` for every command the help
+/// lists, and `iomark --version`, with stdout on `/dev/full`: exit 1 (the output was
+/// lost, docs/safety.md "Exit codes") and one line saying what was lost — the help, the
+/// version —, never "the report", which no such command writes.
+#[test]
+fn help_on_a_full_stdout_says_it_cannot_write_the_help() {
+    let mut cases: Vec<Vec<String>> = vec![
+        vec!["--help".into()],
+        vec!["-h".into()],
+        vec!["help".into()],
+        vec!["--version".into()],
+    ];
+    // (`iomark help --help` is an unknown command word to `help`, exit 2)
+    for c in help_commands().into_iter().filter(|c| c != "help") {
+        cases.push(vec![c.clone(), "--help".into()]);
+        cases.push(vec!["help".into(), c]);
+    }
+    for args in &cases {
+        let d = scratch();
+        let (code, err) = run_to(d.path(), args, Sink::DevFull);
+        let want = format!(
+            "iomark: cannot write {} to stdout: No space left on device\n",
+            holds(args)
+        );
+        assert_eq!(err, want, "{args:?}");
+        assert!(holds(args) != "the report", "{args:?}");
+        assert_eq!(code, 1, "{args:?}: {err}");
     }
 }
 
@@ -471,12 +539,11 @@ fn stdout_full_or_closed_never_panics_and_exits_as_documented() {
             let d = scratch();
             let (c, err) = run_to(d.path(), args, sink);
             assert!(!err.contains("panicked"), "{args:?} {sink:?}: {err}");
-            let lost = err
-                .lines()
-                .filter(|l| {
-                    *l == "iomark: cannot write the report to stdout: No space left on device"
-                })
-                .count();
+            let line = format!(
+                "iomark: cannot write {} to stdout: No space left on device",
+                holds(args)
+            );
+            let lost = err.lines().filter(|l| *l == line).count();
             match sink {
                 Sink::DevFull => {
                     let want = if *code == 0 { 1 } else { *code };

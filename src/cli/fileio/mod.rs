@@ -434,6 +434,7 @@ fn parse_inner(
     }
     let commands: Vec<Command> = cmds.into_iter().flatten().collect();
     if commands == [Command::Help] {
+        crate::util::output::holds(crate::util::output::Holds::Help);
         for l in FILEIO_HELP.lines() {
             c.out(level::NOTICE, l);
         }
@@ -478,6 +479,7 @@ fn before_banner(c: &mut Ctx, a: &Argv, cmds: &[Option<Command>]) -> Result<(), 
         }
     }
     if a.has("help") && bool_opt(a, "help", false) {
+        crate::util::output::holds(crate::util::output::Holds::Help);
         let text: &str = if as_sysbench() {
             &help::SYSBENCH_HELP
         } else {
@@ -489,6 +491,7 @@ fn before_banner(c: &mut Ctx, a: &Argv, cmds: &[Option<Command>]) -> Result<(), 
         return Err(Stop(exit::OK));
     }
     if a.has("version") && bool_opt(a, "version", false) {
+        crate::util::output::holds(crate::util::output::Holds::Version);
         // sysbench's own `--version` line is exactly `sysbench 1.0.20`
         let line = if as_sysbench() {
             "sysbench 1.0.20".to_string()

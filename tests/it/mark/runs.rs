@@ -338,3 +338,69 @@ fn mark_interrupted_saves_the_partial_result_and_removes_the_test_file() {
         .collect();
     assert_eq!(left, vec![std::ffi::OsString::from("r.json")]);
 }
+
+/// mark's `/proc/self/io` line under io_uring (`--preset=peak`: every test at QD > 1):
+/// the run's reads went through io_uring, which the read calls' counter (`rchar`) does
+/// not count, so the line says what its second figure is and what it misses — never
+/// that the storage reads were "through the system calls". The JSON's counters are the
+/// line's: the run read more than `rchar` says any read call did.
+#[test]
+fn the_process_line_under_io_uring_says_what_rchar_misses() {
+    let d = scratch();
+    let json = d.path().join("m.json");
+    let j = format!("--json={}", json.display());
+    let o = Iomark::new()
+        .args([
+            "mark",
+            d.path().to_str().unwrap(),
+            "--preset=peak",
+            "--size=8M",
+            "--time=1",
+            "--loops=1",
+            "--warmup=0",
+            j.as_str(),
+        ])
+        .env("IOMARK_HISTORY", "off")
+        .run();
+    o.expect_code(0);
+    let v: Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    let Some(p) = v["device_view"]["process"].as_object() else {
+        eprintln!("skipped: no device view (a filesystem without a block device)");
+        return;
+    };
+    let lines: Vec<&str> = o
+        .stdout
+        .lines()
+        .filter(|l| l.starts_with("  this process (/proc/self/io): "))
+        .collect();
+    assert_eq!(lines.len(), 1, "{}", o.stdout);
+    let l = lines[0];
+    assert!(
+        l.contains(" to storage; its read/write system calls moved "),
+        "{l}"
+    );
+    assert!(
+        l.ends_with(" (rchar, wchar: io_uring's and mmap's I/O is not counted there)"),
+        "{l}"
+    );
+    assert!(!l.contains("through the system calls"), "{l}");
+    let uring = v["phases"].as_array().unwrap().iter().all(|ph| {
+        ph["notes"][0]
+            .as_str()
+            .is_some_and(|n| n.contains("engine=io_uring"))
+    });
+    if uring {
+        let read: u64 = v["phases"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|ph| ph["name"].as_str().unwrap().ends_with(" read"))
+            .map(|ph| ph["bytes"].as_u64().unwrap())
+            .sum();
+        let rchar = p["rchar"].as_u64().unwrap();
+        assert!(
+            rchar < read,
+            "io_uring's reads ({read} B) are not in rchar ({rchar} B)"
+        );
+    }
+}

@@ -378,7 +378,8 @@ fn fileio_keeps_existing_bytes_and_refuses_shared_files() {
     let outside = Outside::new();
     Plant::HardLink.at(&outside, &d.path().join("test_file.0"));
     let r = fileio(d.path(), &["prepare"]);
-    assert_eq!(r.code, 1, "{r:?}");
+    // an unsafe path, refused before any I/O: exit 3, as a planted link at any output
+    assert_eq!(r.code, 3, "{r:?}");
     assert!(
         r.stdout
             .contains("FATAL: test_file.0 has another hard link (2 names share it)"),
@@ -395,7 +396,7 @@ fn fileio_keeps_existing_bytes_and_refuses_shared_files() {
     for mode in ["rndwr", "rndrw", "seqrewr"] {
         let m = format!("--file-test-mode={mode}");
         let r = fileio(d.path(), &[&m, "--time=1", "run"]);
-        assert_eq!(r.code, 1, "{mode}: {r:?}");
+        assert_eq!(r.code, 3, "{mode}: {r:?}");
         assert!(
             r.stdout.contains("has another hard link"),
             "{mode}: {}",
@@ -409,7 +410,7 @@ fn fileio_keeps_existing_bytes_and_refuses_shared_files() {
     let d = scratch();
     mkfifo(&d.path().join("test_file.0"));
     let r = fileio(d.path(), &["prepare"]);
-    assert_eq!(r.code, 1, "{r:?}");
+    assert_eq!(r.code, 3, "{r:?}");
     assert!(
         r.stdout
             .contains("FATAL: test_file.0 is not a regular file (a FIFO)"),

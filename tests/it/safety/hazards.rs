@@ -920,7 +920,7 @@ fn fifo(cmd: Cmd, d: &Path, verdict: impl Fn(&Out, i32, &Path) -> Verdict) -> Ve
             // the FIFO at test_file.0: prepare and a reading run refuse it (not a regular
             // file), cleanup removes the name
             std::fs::rename(d.join("F"), d.join("test_file.0")).unwrap();
-            let code = if cmd == Cmd::Cleanup { 0 } else { 1 };
+            let code = if cmd == Cmd::Cleanup { 0 } else { 3 };
             (args(cmd), code)
         }
         Cmd::Run => (vec!["run".into(), "F".into()], 2),

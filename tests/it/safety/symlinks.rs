@@ -83,7 +83,9 @@ fn fileio_never_writes_through_a_linked_test_file() {
         "",
         &["fileio", "--file-num=1", "--file-total-size=64K", "prepare"],
     );
-    assert_eq!(r.code, 1, "{r:?}");
+    // refused as an unsafe path, before any I/O: exit 3, every command's code for a
+    // planted link (docs/safety.md "Exit codes")
+    assert_eq!(r.code, 3, "{r:?}");
     assert!(
         r.stdout.contains(
             "FATAL: test_file.0 is a symbolic link: iomark never reads or writes through one"
@@ -106,7 +108,7 @@ fn fileio_never_writes_through_a_linked_test_file() {
             "run",
         ],
     );
-    assert_eq!(r.code, 1, "{r:?}");
+    assert_eq!(r.code, 3, "{r:?}");
     assert!(r.stdout.contains("is a symbolic link"), "{}", r.stdout);
     user.assert_intact();
     // seqwr recreates its files: the link (a test_file name) is replaced, the target kept
@@ -132,16 +134,18 @@ fn fileio_never_writes_through_a_linked_test_file() {
 }
 
 /// A data file that is a symbolic or a hard link to a user's file is refused in one
-/// clear line (no errno line before it), with the command's exit code (fileio 1 as
-/// sysbench, run 3), the user's file untouched: `fileio prepare`, `fileio run` in a
-/// writing mode, and `run` (fio persona) on its made-up `NAME.0.0`.
+/// clear line (no errno line before it), with exit 3 (an unsafe path, as a planted link
+/// at any output), the user's file untouched: `fileio prepare`, `fileio run` in a
+/// writing mode, and `run` on its made-up `NAME.0.0`; a link at `test_file.1` is
+/// refused by `prepare` before `test_file.0` is written.
 #[test]
 fn a_linked_data_file_is_refused_in_one_line() {
     let fileio = ["fileio", "--file-num=2", "--file-total-size=1M"];
     let rndwr = ["--file-test-mode=rndwr", "--time=0", "--events=4", "run"];
-    let cases: [(&str, Vec<&str>, i32); 3] = [
-        ("test_file.0", [&fileio[..], &["prepare"]].concat(), 1),
-        ("test_file.0", [&fileio[..], &rndwr[..]].concat(), 1),
+    let cases: [(&str, Vec<&str>, i32); 4] = [
+        ("test_file.0", [&fileio[..], &["prepare"]].concat(), 3),
+        ("test_file.1", [&fileio[..], &["prepare"]].concat(), 3),
+        ("test_file.0", [&fileio[..], &rndwr[..]].concat(), 3),
         (
             "j.0.0",
             vec!["run", "--name=j", "--rw=write", "--size=1m"],
@@ -174,6 +178,12 @@ fn a_linked_data_file_is_refused_in_one_line() {
             );
             assert!(!all.contains("errno"), "{what}");
             user.assert_intact_but_linked(hard);
+            if *name == "test_file.1" {
+                assert!(
+                    !d.path().join("test_file.0").exists(),
+                    "{what}: nothing written"
+                );
+            }
         }
     }
 }

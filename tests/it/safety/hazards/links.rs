@@ -308,7 +308,7 @@ fn planted_names(d: &Path, t: &Target) -> Vec<std::path::PathBuf> {
 }
 
 /// What refusing `t` looks like for `cmd`: the exit code and a word of the message.
-fn refusal(cmd: Cmd, t: &Target) -> (i32, String) {
+fn refusal(cmd: Cmd, t: &Target, how: How) -> (i32, String) {
     let name = Path::new(&t.rel)
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
@@ -316,8 +316,13 @@ fn refusal(cmd: Cmd, t: &Target) -> (i32, String) {
     match t.role {
         Role::History => (0, "was not kept in the history".into()),
         Role::Data if cmd == Cmd::Cleanup => (0, String::new()),
-        // sysbench's code for a test file it cannot use
-        Role::Data if matches!(cmd, Cmd::Prepare | Cmd::FileioRun) => (1, "test_file.0".into()),
+        // a reading run reads a hard-linked test file (only a writer refuses one): the
+        // outside file is shorter than the set, sysbench's `Size of file` line, exit 1
+        Role::Data if cmd == Cmd::FileioRun && matches!(how, How::Link(Plant::HardLink)) => {
+            (1, "test_file.0".into())
+        }
+        // an unsafe path: the code of every planted link (docs/safety.md "Exit codes")
+        Role::Data if matches!(cmd, Cmd::Prepare | Cmd::FileioRun) => (3, "test_file.0".into()),
         Role::Scratch => (3, "iomark-".into()),
         _ if t.rel.starts_with("plots/") => (3, name),
         _ => (3, name.replace("{pid}", "")),
@@ -335,7 +340,7 @@ fn one(cmd: Cmd, a: &[String], t: &Target, how: How) -> Result<i32, String> {
         return Err(format!("panic: {}", o.dump()));
     }
     outside.check_intact()?;
-    let (code, word) = refusal(cmd, t);
+    let (code, word) = refusal(cmd, t, how);
     if o.code != code || !o.all().contains(&word) {
         return Err(format!(
             "exit {} (want {code}, naming {word:?}): {}",
