@@ -1,7 +1,7 @@
 //! Options of fio's groups "Filename" (which files, created or not, mounted or not) and
 //! "File" (their sizes and count, syncs, fadvise and how they are laid out).
 
-use super::{Arg, FioOption, Group, JobCtx, Kind};
+use super::{Arg, FioOption, Group, JobCtx, Kind, OptType};
 use crate::job::fio::keys::FadviseHint;
 use crate::job::fio::FioError;
 use crate::job::units;
@@ -18,7 +18,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
         filename,
     )
     .example("/tmp/a:/tmp/b")
-    .fio_job(3),
+    .fio_job(3, OptType::StrStore)
+    .callback(),
     FioOption::job(
         "directory",
         Group::Filename,
@@ -27,7 +28,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
         directory,
     )
     .example("/tmp")
-    .fio_job(4),
+    .fio_job(4, OptType::StrStore)
+    .callback(),
     FioOption::job(
         "filename_format",
         Group::Filename,
@@ -37,7 +39,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
     )
     .default("$jobname.$jobnum.$filenum")
     .example("f.$filenum")
-    .fio_job(5),
+    .fio_job(5, OptType::StrStore),
     FioOption::job(
         "allow_file_create",
         Group::Filename,
@@ -46,7 +48,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
         allow_file_create,
     )
     .default("1")
-    .fio_job(143),
+    .fio_job(143, OptType::Bool),
     FioOption::job(
         "allow_mounted_write",
         Group::Filename,
@@ -55,7 +57,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
         allow_mounted_write,
     )
     .default("0")
-    .fio_job(144),
+    .fio_job(144, OptType::Bool),
     FioOption::job(
         "readonly",
         Group::Filename,
@@ -80,7 +82,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
     .range(1, 1_000_000)
     .example("4")
     .shows_range(0, -1)
-    .fio_job(43),
+    .fio_job(43, OptType::Int),
     FioOption::job(
         "unlink",
         Group::File,
@@ -89,7 +91,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
         unlink,
     )
     .default("0")
-    .fio_job(154),
+    .fio_job(154, OptType::Bool),
     FioOption::job(
         "openfiles",
         Group::File,
@@ -100,7 +102,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
     .range(1, 1_000_000)
     .example("1")
     .shows_range(0, -1)
-    .fio_job(44),
+    .fio_job(44, OptType::Int),
     FioOption::job(
         "filesize",
         Group::File,
@@ -110,8 +112,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
     )
     .range(1, 0)
     .example("1m-4m")
-    .shows_type(super::FioType::Str)
-    .fio_job(22),
+    .fio_job(22, OptType::StrVal),
     FioOption::job(
         "fsync",
         Group::File,
@@ -121,7 +122,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
     )
     .default("0")
     .range(0, -1)
-    .fio_job(48),
+    .fio_job(48, OptType::Int),
     FioOption::job(
         "fdatasync",
         Group::File,
@@ -131,7 +132,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
     )
     .default("0")
     .range(0, -1)
-    .fio_job(49),
+    .fio_job(49, OptType::Int),
     FioOption::job(
         "end_fsync",
         Group::File,
@@ -140,7 +141,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
         end_fsync,
     )
     .default("0")
-    .fio_job(152),
+    .fio_job(152, OptType::Bool),
     FioOption::job(
         "fsync_on_close",
         Group::File,
@@ -149,7 +150,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
         fsync_on_close,
     )
     .default("0")
-    .fio_job(153),
+    .fio_job(153, OptType::Bool),
     FioOption::job(
         "fadvise_hint",
         Group::File,
@@ -166,7 +167,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
         ("sequential", "Advise using FADV_SEQUENTIAL"),
     ])
     .example("random")
-    .fio_job(47),
+    .fio_job(47, OptType::Str),
     FioOption::job(
         "create_on_open",
         Group::File,
@@ -175,7 +176,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
         create_on_open,
     )
     .default("0")
-    .fio_job(141),
+    .fio_job(141, OptType::Bool),
     FioOption::job(
         "create_serialize",
         Group::File,
@@ -184,7 +185,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
         create_serialize,
     )
     .default("1")
-    .fio_job(139),
+    .fio_job(139, OptType::Bool),
     FioOption::job(
         "create_only",
         Group::File,
@@ -193,7 +194,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
         create_only,
     )
     .default("0")
-    .fio_job(142),
+    .fio_job(142, OptType::Bool),
     FioOption::job(
         "create_fsync",
         Group::File,
@@ -202,7 +203,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
         create_fsync,
     )
     .default("1")
-    .fio_job(140),
+    .fio_job(140, OptType::Bool),
     FioOption::job(
         "fallocate",
         Group::File,
@@ -224,7 +225,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
         ("1", "Alias for 'posix'"),
     ])
     .example("posix")
-    .fio_job(46),
+    .fio_job(46, OptType::Str),
     FioOption::job(
         "fill_device",
         Group::File,
@@ -234,7 +235,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
     )
     .alias(&["fill_fs"])
     .default("0")
-    .fio_job(21),
+    .fio_job(21, OptType::Bool),
 ];
 
 /// `filename`: kept as written; its names are read by fio's list rules where used
