@@ -405,6 +405,11 @@ pub struct FioOption {
     pub fio_type: Option<OptType>,
     /// where fio 3.33 puts what it reads of a value
     pub store: Store,
+    /// the option takes a negative number as one value, as written: its range goes below
+    /// 0 (`nice=-5`), or it is a time that reads `-T` itself (`runtime=-1`, a limit never
+    /// reached; `startdelay=-1`, a range around 0); any other `-N` is fio's reading in two
+    /// parts (`signed.rs`), which `iomark run` refuses
+    pub takes_negative: bool,
     /// accepted and checked as fio checks it, but iomark does not apply it: a job that
     /// gives it says so on stderr once (docs/compat/fio.md)
     pub not_applied: bool,
@@ -452,6 +457,7 @@ impl FioOption {
             },
             fio_type: None,
             store: Store::One,
+            takes_negative: false,
             not_applied: false,
             reads_its_rest: false,
         }
@@ -524,6 +530,11 @@ impl FioOption {
     /// fio keeps one value per direction ([`Store::PerDirection`]).
     pub(super) const fn per_direction(mut self) -> Self {
         self.store = Store::PerDirection;
+        self
+    }
+    /// It takes a negative number as one value ([`FioOption::takes_negative`]).
+    pub(super) const fn takes_negative(mut self) -> Self {
+        self.takes_negative = true;
         self
     }
     /// fio's callback gets the values read ([`Store::Callback`]).
@@ -697,13 +708,9 @@ pub fn apply(
     if let (Some(o), Some(v)) = (find(&key), value) {
         // a negative number the option takes as it is (`nice=-5`) is no two-part reading
         // for `iomark run` to refuse (finish.rs)
-        if signed_reading(o, v, job.kb_base) {
-            let mut probe = job.clone();
-            let at = (key_raw, key.as_str(), origin);
-            if apply_found(Some(o), &mut probe, at, &mut Vec::new(), Some(v)).is_err() {
-                job.negatives
-                    .push((o.name.to_string(), v.trim().to_string()));
-            }
+        if signed_reading(o, v, job.kb_base) && !signed::one_value(o, v) {
+            job.negatives
+                .push((o.name.to_string(), v.trim().to_string()));
         }
         match value_read(o, v, (&key, origin), job.kb_base, notices)? {
             Taken::Value(part) => first_part = part,

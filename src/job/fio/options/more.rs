@@ -158,7 +158,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
     FioOption::job("nice", Group::Priority, Kind::Int, "Set job CPU nice value", nice)
         .default("0")
         .range(-20, 19)
-        .example("5").fio_job(116, OptType::Int),
+        .example("5").fio_job(116, OptType::Int).takes_negative(),
     s("thinktime_blocks_type", Group::Thinktime, "How thinktime_blocks takes effect", thinktime_blocks_type)
         .default("complete")
         .values(&[

@@ -36,7 +36,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
     .alias(&["timeout"])
     .default("0")
     .example("10s")
-    .fio_job(59, OptType::StrValTime),
+    .fio_job(59, OptType::StrValTime)
+    .takes_negative(),
     FioOption::job(
         "time_based",
         Group::Runtime,
@@ -53,7 +54,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
         ramp_time,
     )
     .example("500ms")
-    .fio_job(62, OptType::StrValTime),
+    .fio_job(62, OptType::StrValTime)
+    .takes_negative(),
     FioOption::job(
         "loops",
         Group::Runtime,
@@ -74,7 +76,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
     )
     .default("0")
     .example("1-2s")
-    .fio_job(58, OptType::StrValTime),
+    .fio_job(58, OptType::StrValTime)
+    .takes_negative(),
     FioOption::job(
         "steadystate",
         Group::Runtime,
@@ -191,7 +194,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
         threads,
     )
     .example("4")
-    .fio_profile(4, OptType::Int),
+    .fio_profile(4, OptType::Int)
+    .takes_negative(),
 ];
 
 fn numjobs(c: &mut JobCtx<'_>, v: Option<&str>) -> R {

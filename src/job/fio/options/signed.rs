@@ -110,3 +110,17 @@ fn tries(o: &FioOption, typed: &str, ok: (bool, bool), (wrapped, n): (u64, i64))
         (_, (false, _)) => Vec::new(),
     }
 }
+
+/// Whether `-N` (`v`) given to `o` is one value the option takes as written, not fio's
+/// reading in two parts: the row takes negatives ([`FioOption::takes_negative`]) and `N`
+/// is what it reads: a time iomark reads (`runtime=-1s`; `runtime=-4k` is fio's two
+/// parts, its `k` no unit of a time), else a whole number (`nice=-5`; `nice=-1s` is two
+/// parts).
+pub(super) fn one_value(o: &FioOption, v: &str) -> bool {
+    let body = v.trim().trim_start_matches('-');
+    let read = match o.kind {
+        Kind::Time => units::fio_time(body, 1_000_000_000).is_ok(),
+        _ => body.parse::<u64>().is_ok(),
+    };
+    o.takes_negative && read
+}
