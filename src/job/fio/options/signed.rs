@@ -54,10 +54,12 @@ pub(super) fn negative_number(o: &FioOption, v: &str, kb_base: u64) -> Option<Re
         return None;
     }
     let num = units::fio_number(body, kb_base).filter(|n| n.rest.is_empty() && !n.hex)?;
-    let n = match o.kind {
-        // a time's letters are its unit: the digits count
-        Kind::Time => num.n,
-        _ => num.value()?,
+    // a time's letters are its unit as fio reads them, in µs (`-4k` is -4 µs: fio's
+    // unknown letters count µs); with none, the digits count in the option's unit
+    let (n, unit) = match (o.kind, units::fio_time_letters_us(num.letters)) {
+        (Kind::Time, Some(us)) => (num.n.checked_mul(i64::try_from(us).ok()?)?, "us"),
+        (Kind::Time, None) => (num.n, ""),
+        _ => (num.value()?, ""),
     };
     if n <= 0 {
         return None;
@@ -71,7 +73,7 @@ pub(super) fn negative_number(o: &FioOption, v: &str, kb_base: u64) -> Option<Re
         FioType::Int if o.fio_type != Some(OptType::Ull) => u64::from((n as u32).wrapping_neg()),
         _ => (n as u64).wrapping_neg(),
     };
-    let tries = tries(o, t, (a.is_none(), b.is_none()), (wrapped, n));
+    let tries = tries(o, (t, unit), (a.is_none(), b.is_none()), (wrapped, n));
     Some(Reading {
         value: None,
         more: tries,
@@ -80,10 +82,16 @@ pub(super) fn negative_number(o: &FioOption, v: &str, kb_base: u64) -> Option<Re
     })
 }
 
-/// The values the key's `apply` is tried with, in order, for `-N` typed as `typed`: the
-/// first it takes is the job's; none taken, the default stays. `ok` says which of the
-/// parts `-N` and `N` pass fio's checks, `wrapped` is `-N` as fio stores it.
-fn tries(o: &FioOption, typed: &str, ok: (bool, bool), (wrapped, n): (u64, i64)) -> Vec<String> {
+/// The values the key's `apply` is tried with, in order, for `-N` typed as `typed` (a
+/// time's `N` in `unit`): the first it takes is the job's; none taken, the default stays.
+/// `ok` says which of the parts `-N` and `N` pass fio's checks, `wrapped` is `-N` as fio
+/// stores it.
+fn tries(
+    o: &FioOption,
+    (typed, unit): (&str, &str),
+    ok: (bool, bool),
+    (wrapped, n): (u64, i64),
+) -> Vec<String> {
     match (o.store, ok) {
         // reads get the wrapped part, writes and trims N; a read slot iomark cannot
         // hold keeps its value
@@ -105,7 +113,9 @@ fn tries(o: &FioOption, typed: &str, ok: (bool, bool), (wrapped, n): (u64, i64))
                 .collect()
         }
         // a key that reads a signed value (`nice=-5`, `runtime=-1`) takes it as typed
-        (Store::One, (true, _)) if o.kind == Kind::Time => vec![typed.to_string(), format!("-{n}")],
+        (Store::One, (true, _)) if o.kind == Kind::Time => {
+            vec![typed.to_string(), format!("-{n}{unit}")]
+        }
         (Store::One, (true, _)) => vec![typed.to_string(), wrapped.to_string()],
         (_, (false, _)) => Vec::new(),
     }
