@@ -402,18 +402,6 @@ const SEQUENTIAL_MODES: [&str; 6] = ["read", "write", "rw", "readwrite", "trim",
 /// fio refuses but a zone count it could not read.
 const ZONE_VALUES: [&str; 5] = ["size", "io_size", "offset", "offset_increment", "zoneskip"];
 
-/// fio 3.33's options of a number (FIO_OPT_STR_VAL) that iomark's table reads as text
-/// (`Kind::Str`): a `z` at their end is refused as an integer's is.
-const NUMBERS_AS_TEXT: [&str; 7] = [
-    "filesize",
-    "number_ios",
-    "verify_backlog",
-    "trim_backlog",
-    "zonecapacity",
-    "lockmem",
-    "randseed",
-];
-
 /// fio 3.33's first line for a value its parser refuses before reading it: a value
 /// ending in `z` of an integer, size or time option (`bs: 'z' suffix isn't applicable`;
 /// for an option that counts zones, `size: unexpected zone value 'zz'`), a value of a
@@ -431,8 +419,10 @@ fn unit_line(key: &str, value: &str) -> Option<String> {
         "replay_skip" => return Some(format!("Unknown skip type: {value}")),
         _ => {}
     }
+    // fio's number, also where iomark's table reads it as text (`filesize`, `randseed`:
+    // FIO_OPT_STR_VAL)
     let number = matches!(o.kind, Kind::Int | Kind::SizeStr | Kind::Time)
-        || NUMBERS_AS_TEXT.contains(&o.name);
+        || o.fio_type.is_some_and(options::OptType::is_number);
     match o.kind {
         _ if number && value.ends_with('z') => Some(if ZONE_VALUES.contains(&o.name) {
             format!("{}: unexpected zone value '{value}'", o.name)

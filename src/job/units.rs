@@ -377,6 +377,24 @@ pub fn fio_time(s: &str, default_unit_ns: u64) -> Result<Duration, String> {
         .ok_or_else(|| "too large".to_string())
 }
 
+/// The µs fio 3.33 counts per unit of a time written with `letters` after its digits
+/// (parse.c `get_mult_time`): `us…` 1 and `ms…` 1000 by their first two letters, `s`,
+/// `m`, `h` and `d` only as the whole word, any other letters (`k`, `sec`, `ns`) 1.
+/// `None` for no letters: the option's default unit.
+pub fn fio_time_letters_us(letters: &str) -> Option<u64> {
+    let l = letters.to_ascii_lowercase();
+    Some(match l.as_str() {
+        "" => return None,
+        _ if l.starts_with("us") => 1,
+        _ if l.starts_with("ms") => 1_000,
+        "s" => 1_000_000,
+        "m" => 60_000_000,
+        "h" => 3_600_000_000,
+        "d" => 86_400_000_000,
+        _ => 1,
+    })
+}
+
 /// A fio expression (`(...)`, [`expr`]) that must be a whole number of at least 0: a
 /// size or a count.
 pub fn fio_whole_expr(t: &str) -> Result<u64, String> {

@@ -186,3 +186,65 @@ fn a_negative_value_of_every_numeric_option_is_read_as_fio_reads_it() {
             .join("\n")
     );
 }
+
+/// A time given `-4k`: fio 3.33 counts the letters of a time that name none of its units
+/// (`k`) as µs (parse.c `get_mult_time`), so `startdelay=-4k` is the parts -4 µs and
+/// 4 µs, a start delay drawn from -4 µs to 4 µs (not -4 s to 4 s, which `-4` is). With
+/// `randseed=10` fio's draw from the µs range is at or above 0 (the job starts at once)
+/// where its draw from the range of seconds is below 0 (the job never starts): iomark as
+/// `fio` must run the job as fio does, same exit code and I/O count. `runtime=-4k` and
+/// `ramp_time=-4k` (a wrapped count of µs to fio: no limit) run to the job's size in
+/// both. Each run is killed after 20 s (exit 137).
+#[test]
+fn a_time_given_minus_4k_counts_microseconds_as_fio_does() {
+    if !need_fio("a_time_given_minus_4k_counts_microseconds_as_fio_does") {
+        return;
+    }
+    let d = scratch();
+    let ours_bin = {
+        as_fio(d.path());
+        d.path().join("bin/fio")
+    };
+    let run = |fio: &Path, dir: &str, extra: &[&str]| -> (i32, Option<u64>) {
+        let w = d.path().join(dir);
+        std::fs::create_dir_all(&w).unwrap();
+        let out = Iomark::program("timeout")
+            .dir(&w)
+            .env("IOMARK_HISTORY", "off")
+            .timeout(Duration::from_secs(60))
+            .args(["-s", "KILL", "20"])
+            .arg(fio)
+            .args([
+                "--name=a",
+                "--ioengine=null",
+                "--size=64k",
+                "--bs=4k",
+                "--rw=read",
+                "--output-format=json",
+            ])
+            .args(extra)
+            .run();
+        let ios = serde_json::from_str::<serde_json::Value>(&out.stdout)
+            .ok()
+            .and_then(|v| v["jobs"][0]["read"]["total_ios"].as_u64());
+        (out.code, ios)
+    };
+    for extra in [
+        &["--startdelay=-4k", "--randseed=10"][..],
+        &["--runtime=-4k"][..],
+        &["--ramp_time=-4k"][..],
+    ] {
+        let fio = run(Path::new("fio"), "f", extra);
+        let ours = run(&ours_bin, "i", extra);
+        assert_eq!(fio.0, 0, "{extra:?}: fio 3.33 ran it");
+        assert_eq!(
+            fio.1,
+            Some(16),
+            "{extra:?}: fio read 64 KiB in 4 KiB blocks"
+        );
+        assert_eq!(
+            ours, fio,
+            "{extra:?}: (exit code, reads) of iomark as fio, of fio"
+        );
+    }
+}

@@ -3,7 +3,7 @@
 //! `offset_increment`). `size`, `offset`, `offset_increment` and `io_size` also take a
 //! count of zones (`8z`, fio's `int[z]`), settled by `zone_keys::settle`.
 
-use super::{FioOption, Group, JobCtx, Kind};
+use super::{FioOption, Group, JobCtx, Kind, OptType};
 use crate::job::fio::zone_keys::zones_of;
 use crate::job::fio::{BlockSizes, FioError, SizeSpec};
 use crate::job::units::{self, BssplitError};
@@ -17,7 +17,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
         .range(1, -1)
         .example("4k,64k")
         .parent("rw")
-        .fio_job(28),
+        .fio_job(28, OptType::Ull)
+        .per_direction(),
     FioOption::job(
         "bsrange",
         Group::Io,
@@ -29,7 +30,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
     .range(1, 0)
     .example("4k-16k")
     .parent("rw")
-    .fio_job(30),
+    .fio_job(30, OptType::Range)
+    .per_direction(),
     FioOption::job(
         "bssplit",
         Group::Io,
@@ -39,7 +41,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
     )
     .example("4k/50:64k/50")
     .parent("rw")
-    .fio_job(31),
+    .fio_job(31, OptType::StrUll)
+    .callback(),
     FioOption::job(
         "ba",
         Group::Io,
@@ -51,7 +54,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
     .range(1, -1)
     .example("4k")
     .parent("rw")
-    .fio_job(29),
+    .fio_job(29, OptType::Ull)
+    .per_direction(),
     FioOption::job(
         "size",
         Group::Io,
@@ -60,8 +64,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
         size,
     )
     .example("50%")
-    .shows_type(super::FioType::StrValZone)
-    .fio_job(19),
+    .fio_job(19, OptType::StrValZone)
+    .callback(),
     FioOption::job(
         "io_size",
         Group::Io,
@@ -71,8 +75,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
     )
     .alias(&["io_limit"])
     .example("64m")
-    .shows_type(super::FioType::StrValZone)
-    .fio_job(20),
+    .fio_job(20, OptType::StrValZone)
+    .callback(),
     FioOption::job(
         "number_ios",
         Group::Io,
@@ -81,7 +85,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
         number_ios,
     )
     .default("0")
-    .fio_job(27),
+    .fio_job(27, OptType::StrVal),
     FioOption::job(
         "offset",
         Group::Io,
@@ -92,8 +96,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
     .alias(&["fileoffset"])
     .default("0")
     .example("10%")
-    .shows_type(super::FioType::StrValZone)
-    .fio_job(24),
+    .fio_job(24, OptType::StrValZone)
+    .callback(),
     FioOption::job(
         "offset_increment",
         Group::Io,
@@ -104,8 +108,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
     .default("0")
     .example("1m")
     .parent("offset")
-    .shows_type(super::FioType::StrValZone)
-    .fio_job(26),
+    .fio_job(26, OptType::StrValZone)
+    .callback(),
 ];
 
 /// fio's `int[z]`: `Nz` counts zones, turned into bytes by `zone_keys::settle` once

@@ -3,7 +3,7 @@
 //! "Error handling" (`continue_on_error`, `ignore_error`). The run side is
 //! `run/verify/fio.rs`, `run/fio/dedupe.rs` and `run/fio/errors.rs`.
 
-use super::{FioOption, Group, JobCtx, Kind};
+use super::{FioOption, Group, JobCtx, Kind, OptType};
 use crate::job::fio::extra::DedupeMode;
 use crate::job::fio::keys::{parse_fill_pattern, parse_pattern, VERIFY_HEADER};
 use crate::job::fio::keys_verify::parse_ignore_error;
@@ -30,56 +30,56 @@ pub(super) static OPTIONS: &[FioOption] = &[
             ("pattern", "Verify strict pattern"),
         ])
         .example("crc32c")
-        .shows_values(FIO_VERIFY).fio_job(66),
+        .shows_values(FIO_VERIFY).fio_job(66, OptType::Str),
     FioOption::job("verify_pattern", Group::Verify, Kind::Str, "Fill pattern for IO buffers", verify_pattern)
         .example("0xdeadbeef")
-        .parent("verify").fio_job(72),
+        .parent("verify").fio_job(72, OptType::Str).callback(),
     FioOption::job("do_verify", Group::Verify, Kind::Bool, "Run verification stage after write", do_verify)
         .default("1")
-        .parent("verify").fio_job(67),
+        .parent("verify").fio_job(67, OptType::Bool),
     FioOption::job("verify_fatal", Group::Verify, Kind::Bool, "Exit on a single verify failure, don't continue", verify_fatal)
         .default("0")
-        .parent("verify").fio_job(73),
+        .parent("verify").fio_job(73, OptType::Bool),
     FioOption::job("verify_backlog", Group::Verify, Kind::Str, "Verify after this number of blocks are written", verify_backlog)
         .example("16")
-        .parent("verify").fio_job(76),
+        .parent("verify").fio_job(76, OptType::StrVal),
     FioOption::job("verify_backlog_batch", Group::Verify, Kind::Int, "Verify this number of IO blocks", verify_backlog_batch)
         .range(0, -1)
         .example("8")
-        .parent("verify").fio_job(77),
+        .parent("verify").fio_job(77, OptType::Int),
     FioOption::job("verify_interval", Group::Verify, Kind::Int, "Store verify buffer header every N bytes", verify_interval)
         .range(64, -1)
         .example("512").parent("verify")
         .shows_range(80, -1)
-        .fio_job(70),
+        .fio_job(70, OptType::Int),
     FioOption::job("verify_write_sequence", Group::Verify, Kind::Bool, "Verify header write sequence number", verify_write_sequence)
         .default("1"),
     FioOption::job("verify_dump", Group::Verify, Kind::Bool, "Dump contents of good and bad blocks on failure", verify_dump)
         .default("0")
-        .parent("verify").fio_job(74),
+        .parent("verify").fio_job(74, OptType::Bool),
     FioOption::job("verify_async", Group::Verify, Kind::Int, "Number of async verifier threads to use", verify_async)
         .default("0")
         .range(0, -1)
         .example("0")
-        .parent("verify").fio_job(75),
+        .parent("verify").fio_job(75, OptType::Int),
     FioOption::job("experimental_verify", Group::Verify, Kind::Bool, "Enable experimental verification", experimental_verify)
         .parent("verify")
-        .fio_job(79),
+        .fio_job(79, OptType::Bool),
     FioOption::job("verify_state_save", Group::Verify, Kind::Bool, "Save verify state on termination", verify_state_save)
         .default("1")
-        .parent("verify").fio_job(81),
+        .parent("verify").fio_job(81, OptType::Bool),
     FioOption::job("verify_state_load", Group::Verify, Kind::Bool, "Load verify termination state", verify_state_load)
-        .parent("verify").fio_job(80),
+        .parent("verify").fio_job(80, OptType::Bool),
     FioOption::job("buffer_pattern", Group::Buffers, Kind::Str, "Fill pattern for IO buffers", buffer_pattern)
-        .example("\"abcd\"-120xdeadface").fio_job(188),
-    FioOption::job("zero_buffers", Group::Buffers, Kind::Flag, "Init IO buffers to all zeroes", zero_buffers).fio_job(185),
-    FioOption::job("refill_buffers", Group::Buffers, Kind::Flag, "Refill IO buffers on every IO submit", refill_buffers).fio_job(186),
+        .example("\"abcd\"-120xdeadface").fio_job(188, OptType::Str).callback(),
+    FioOption::job("zero_buffers", Group::Buffers, Kind::Flag, "Init IO buffers to all zeroes", zero_buffers).fio_job(185, OptType::StrSet),
+    FioOption::job("refill_buffers", Group::Buffers, Kind::Flag, "Refill IO buffers on every IO submit", refill_buffers).fio_job(186, OptType::StrSet),
     FioOption::job("buffer_compress_percentage", Group::Buffers, Kind::Int, "How compressible the buffer is (approximately)", buffer_compress_percentage)
         .range(0, 100)
-        .example("50").fio_job(189),
+        .example("50").fio_job(189, OptType::Int).callback(),
     FioOption::job("dedupe_percentage", Group::Buffers, Kind::Int, "Percentage of buffers that are dedupable", dedupe_percentage)
         .range(0, 100)
-        .example("25").fio_job(191),
+        .example("25").fio_job(191, OptType::Int).callback(),
     FioOption::job("dedupe_mode", Group::Buffers, Kind::Str, "Mode for the deduplication buffer generation", dedupe_mode)
         .default("repeat")
         .values(&[
@@ -87,14 +87,14 @@ pub(super) static OPTIONS: &[FioOption] = &[
             ("working_set", "choose a page randomly from limited working set defined in dedupe_working_set_percentage"),
         ])
         .example("working_set")
-        .parent("dedupe_percentage").fio_job(193),
+        .parent("dedupe_percentage").fio_job(193, OptType::Str),
     FioOption::job("dedupe_working_set_percentage", Group::Buffers, Kind::Int, "Dedupe working set size in percentages from file or device size used to generate dedupe patterns from", dedupe_working_set_percentage)
         .default("5")
         .range(0, 100)
         .example("10")
-        .parent("dedupe_percentage").fio_job(194),
+        .parent("dedupe_percentage").fio_job(194, OptType::Int),
     FioOption::job("dedupe_global", Group::Buffers, Kind::Bool, "Share deduplication buffers across jobs", dedupe_global)
-        .default("0").fio_job(192),
+        .default("0").fio_job(192, OptType::Bool),
     FioOption::job("continue_on_error", Group::Errors, Kind::Str, "Continue on non-fatal errors during IO", continue_on_error)
         .default("none")
         .values(&[
@@ -107,12 +107,12 @@ pub(super) static OPTIONS: &[FioOption] = &[
             ("0", "Alias for 'none'"),
             ("1", "Alias for 'all'"),
         ])
-        .example("io").fio_job(208),
+        .example("io").fio_job(208, OptType::Str),
     FioOption::job("ignore_error", Group::Errors, Kind::Str, "Set a specific list of errors to ignore", ignore_error)
         .example("EIO,ENOSPC:122")
-        .parent("rw").fio_job(209),
+        .parent("rw").fio_job(209, OptType::Str).callback(),
     FioOption::job("error_dump", Group::Errors, Kind::Bool, "Dump info on each error", error_dump)
-        .default("0").fio_job(210),
+        .default("0").fio_job(210, OptType::Bool),
 ];
 
 fn verify(c: &mut JobCtx<'_>, v: Option<&str>) -> R {

@@ -3,7 +3,7 @@
 //! `prioclass`) and fio's NUMA binding (group "General"). The run side is
 //! `run/fio/prio.rs` and `run/fio/numa.rs`.
 
-use super::{FioOption, Group, JobCtx, Kind};
+use super::{FioOption, Group, JobCtx, Kind, OptType};
 use crate::job::fio::extra::{parse_mem_policy, parse_nodes, parse_prio_split, small, two};
 use crate::job::fio::FioError;
 
@@ -100,7 +100,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
     )
     .range(0, 7)
     .example("4")
-    .fio_job(117),
+    .fio_job(117, OptType::Int),
     FioOption::job(
         "prioclass",
         Group::Priority,
@@ -110,7 +110,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
     )
     .range(0, 3)
     .example("2")
-    .fio_job(118),
+    .fio_job(118, OptType::Int),
     FioOption::job(
         "numa_cpu_nodes",
         Group::General,
@@ -119,7 +119,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
         numa_cpu_nodes,
     )
     .example("0-1")
-    .fio_job(149),
+    .fio_job(149, OptType::Str)
+    .callback(),
     FioOption::job(
         "numa_mem_policy",
         Group::General,
@@ -128,7 +129,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
         numa_mem_policy,
     )
     .example("interleave:0-1")
-    .fio_job(150),
+    .fio_job(150, OptType::Str)
+    .callback(),
 ];
 
 fn sqthread_poll_cpu(c: &mut JobCtx<'_>, v: Option<&str>) -> R {

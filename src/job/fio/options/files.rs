@@ -1,7 +1,7 @@
 //! Options of fio's groups "Filename" (which files, created or not, mounted or not) and
 //! "File" (their sizes and count, syncs, fadvise and how they are laid out).
 
-use super::{Arg, FioOption, Group, JobCtx, Kind};
+use super::{Arg, FioOption, Group, JobCtx, Kind, OptType};
 use crate::job::fio::keys::FadviseHint;
 use crate::job::fio::names;
 use crate::job::fio::FioError;
@@ -19,7 +19,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
         filename,
     )
     .example("/tmp/a:/tmp/b")
-    .fio_job(3),
+    .fio_job(3, OptType::StrStore)
+    .callback(),
     FioOption::job(
         "directory",
         Group::Filename,
@@ -28,7 +29,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
         directory,
     )
     .example("/tmp")
-    .fio_job(4),
+    .fio_job(4, OptType::StrStore)
+    .callback(),
     FioOption::job(
         "filename_format",
         Group::Filename,
@@ -38,7 +40,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
     )
     .default("$jobname.$jobnum.$filenum")
     .example("f.$filenum")
-    .fio_job(5),
+    .fio_job(5, OptType::StrStore),
     FioOption::job(
         "allow_file_create",
         Group::Filename,
@@ -47,7 +49,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
         allow_file_create,
     )
     .default("1")
-    .fio_job(143),
+    .fio_job(143, OptType::Bool),
     FioOption::job(
         "allow_mounted_write",
         Group::Filename,
@@ -56,7 +58,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
         allow_mounted_write,
     )
     .default("0")
-    .fio_job(144),
+    .fio_job(144, OptType::Bool),
     FioOption::job(
         "readonly",
         Group::Filename,
@@ -81,7 +83,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
     .range(1, 1_000_000)
     .example("4")
     .shows_range(0, -1)
-    .fio_job(43),
+    .fio_job(43, OptType::Int),
     FioOption::job(
         "unlink",
         Group::File,
@@ -90,7 +92,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
         unlink,
     )
     .default("0")
-    .fio_job(154),
+    .fio_job(154, OptType::Bool),
     FioOption::job(
         "openfiles",
         Group::File,
@@ -101,7 +103,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
     .range(1, 1_000_000)
     .example("1")
     .shows_range(0, -1)
-    .fio_job(44),
+    .fio_job(44, OptType::Int),
     FioOption::job(
         "filesize",
         Group::File,
@@ -111,8 +113,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
     )
     .range(1, 0)
     .example("1m-4m")
-    .shows_type(super::FioType::Str)
-    .fio_job(22),
+    .fio_job(22, OptType::StrVal),
     FioOption::job(
         "fsync",
         Group::File,
@@ -122,7 +123,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
     )
     .default("0")
     .range(0, -1)
-    .fio_job(48),
+    .fio_job(48, OptType::Int),
     FioOption::job(
         "fdatasync",
         Group::File,
@@ -132,7 +133,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
     )
     .default("0")
     .range(0, -1)
-    .fio_job(49),
+    .fio_job(49, OptType::Int),
     FioOption::job(
         "end_fsync",
         Group::File,
@@ -141,7 +142,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
         end_fsync,
     )
     .default("0")
-    .fio_job(152),
+    .fio_job(152, OptType::Bool),
     FioOption::job(
         "fsync_on_close",
         Group::File,
@@ -150,7 +151,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
         fsync_on_close,
     )
     .default("0")
-    .fio_job(153),
+    .fio_job(153, OptType::Bool),
     FioOption::job(
         "fadvise_hint",
         Group::File,
@@ -167,7 +168,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
         ("sequential", "Advise using FADV_SEQUENTIAL"),
     ])
     .example("random")
-    .fio_job(47),
+    .fio_job(47, OptType::Str),
     FioOption::job(
         "create_on_open",
         Group::File,
@@ -176,7 +177,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
         create_on_open,
     )
     .default("0")
-    .fio_job(141),
+    .fio_job(141, OptType::Bool),
     FioOption::job(
         "create_serialize",
         Group::File,
@@ -185,7 +186,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
         create_serialize,
     )
     .default("1")
-    .fio_job(139),
+    .fio_job(139, OptType::Bool),
     FioOption::job(
         "create_only",
         Group::File,
@@ -194,7 +195,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
         create_only,
     )
     .default("0")
-    .fio_job(142),
+    .fio_job(142, OptType::Bool),
     FioOption::job(
         "create_fsync",
         Group::File,
@@ -203,7 +204,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
         create_fsync,
     )
     .default("1")
-    .fio_job(140),
+    .fio_job(140, OptType::Bool),
     FioOption::job(
         "fallocate",
         Group::File,
@@ -225,7 +226,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
         ("1", "Alias for 'posix'"),
     ])
     .example("posix")
-    .fio_job(46),
+    .fio_job(46, OptType::Str),
     FioOption::job(
         "fill_device",
         Group::File,
@@ -235,7 +236,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
     )
     .alias(&["fill_fs"])
     .default("0")
-    .fio_job(21),
+    .fio_job(21, OptType::Bool),
 ];
 
 /// `filename`: kept as written; its names are read by fio's list rules where used

@@ -1,7 +1,7 @@
 //! Options of fio's groups "General I/O" (direction, engine, queue depth and batching),
 //! "Read/write mix" and "I/O Type" (O_DIRECT, O_SYNC, page cache, atomic writes).
 
-use super::{Arg, FioOption, Group, JobCtx, Kind};
+use super::{Arg, FioOption, Group, JobCtx, Kind, OptType};
 use crate::job::fio::{EngineKind, FioError, RwMode};
 
 type R = Result<(), FioError>;
@@ -31,7 +31,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
         // its `:N`
         .reads_its_rest()
         .example("randread:8")
-        .fio_job(9),
+        .fio_job(9, OptType::Str)
+        .callback(),
     FioOption::job(
         "ioengine",
         Group::GeneralIo,
@@ -45,7 +46,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
     .reads_its_rest()
     .example("io_uring")
     .shows_values(FIO_IOENGINE)
-    .fio_job(11),
+    .fio_job(11, OptType::StrStore)
+    .callback(),
     FioOption::job(
         "iodepth",
         Group::GeneralIo,
@@ -57,7 +59,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
     .range(1, 65_536)
     .example("32")
     .shows_range(1, -1)
-    .fio_job(12),
+    .fio_job(12, OptType::Int),
     FioOption::job(
         "iodepth_batch",
         Group::GeneralIo,
@@ -69,7 +71,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
     .default("1")
     .range(0, -1)
     .parent("iodepth")
-    .fio_job(13),
+    .fio_job(13, OptType::Int),
     FioOption::job(
         "iodepth_batch_complete_min",
         Group::GeneralIo,
@@ -81,7 +83,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
     .default("1")
     .range(0, -1)
     .parent("iodepth")
-    .fio_job(14),
+    .fio_job(14, OptType::Int),
     FioOption::job(
         "iodepth_batch_complete_max",
         Group::GeneralIo,
@@ -91,7 +93,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
     )
     .range(0, -1)
     .parent("iodepth")
-    .fio_job(15),
+    .fio_job(15, OptType::Int),
     FioOption::job(
         "iodepth_low",
         Group::GeneralIo,
@@ -101,7 +103,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
     )
     .range(0, -1)
     .parent("iodepth")
-    .fio_job(16),
+    .fio_job(16, OptType::Int),
     FioOption::job(
         "io_submit_mode",
         Group::GeneralIo,
@@ -115,7 +117,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
         ("offload", "Offload submit and complete to threads"),
     ])
     .example("offload")
-    .fio_job(18),
+    .fio_job(18, OptType::Str),
     FioOption::job(
         "rwmixread",
         Group::RwMix,
@@ -126,7 +128,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
     .default("50")
     .range(0, 100)
     .example("70")
-    .fio_job(113),
+    .fio_job(113, OptType::Int)
+    .callback_capped(),
     FioOption::job(
         "rwmixwrite",
         Group::RwMix,
@@ -137,7 +140,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
     .default("50")
     .range(0, 100)
     .example("30")
-    .fio_job(114),
+    .fio_job(114, OptType::Int)
+    .callback_capped(),
     FioOption::job(
         "direct",
         Group::IoType,
@@ -146,7 +150,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
         direct,
     )
     .default("0")
-    .fio_job(52),
+    .fio_job(52, OptType::Bool),
     FioOption::job(
         "buffered",
         Group::IoType,
@@ -155,7 +159,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
         buffered,
     )
     .default("1")
-    .fio_job(54),
+    .fio_job(54, OptType::Bool),
     FioOption::job(
         "sync",
         Group::IoType,
@@ -173,7 +177,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
         ("dsync", ""),
     ])
     .example("sync")
-    .fio_job(137),
+    .fio_job(137, OptType::Str),
     FioOption::job(
         "invalidate",
         Group::IoType,
@@ -182,7 +186,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
         invalidate,
     )
     .default("1")
-    .fio_job(136),
+    .fio_job(136, OptType::Bool),
     FioOption::job(
         "atomic",
         Group::IoType,
@@ -191,7 +195,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
         atomic,
     )
     .default("0")
-    .fio_job(53),
+    .fio_job(53, OptType::Bool),
 ];
 
 /// `rw=MODE[:N]`, matched as fio 3.33 matches it: the mode is the value up to its

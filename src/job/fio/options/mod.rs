@@ -167,7 +167,7 @@ pub enum Kind {
 
 impl Kind {
     /// The type `fio --cmdhelp=KEY` names for a value of this kind, unless the row says
-    /// fio's own ([`Shown::fio_type`]).
+    /// fio's own ([`FioOption::fio_type`]).
     pub fn fio_type(self) -> FioType {
         match self {
             Kind::Str => FioType::Str,
@@ -223,16 +223,90 @@ impl FioType {
     }
 }
 
+/// fio 3.33's type of an option (parse.h `enum fio_opt_type`), from its row of fio's
+/// option table (options.c): how fio's parser reads a value of it, apart from the
+/// [`Kind`] iomark parses the value as. Every row of one of fio's options says it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OptType {
+    /// FIO_OPT_STR: one of listed words (or a callback's text)
+    Str,
+    /// FIO_OPT_STR_ULL: text a callback reads into a number
+    StrUll,
+    /// FIO_OPT_STR_MULTI: several listed words
+    StrMulti,
+    /// FIO_OPT_STR_VAL: a 64-bit number with k/m/g units
+    StrVal,
+    /// FIO_OPT_STR_VAL_TIME: a time with its unit
+    StrValTime,
+    /// FIO_OPT_STR_STORE: text kept as given
+    StrStore,
+    /// FIO_OPT_RANGE: one to three ranges
+    Range,
+    /// FIO_OPT_INT: a number checked and stored as a C `int`
+    Int,
+    /// FIO_OPT_ULL: an unsigned 64-bit number (its range checks are unsigned)
+    Ull,
+    /// FIO_OPT_BOOL
+    Bool,
+    /// FIO_OPT_FLOAT_LIST
+    FloatList,
+    /// FIO_OPT_STR_SET: a bare key sets it
+    StrSet,
+    /// FIO_OPT_STR_VAL_ZONE: a size or a count of zones (`4z`)
+    StrValZone,
+}
+
+impl OptType {
+    /// Whether fio reads a number for it (an integer, a size or a time, with a unit).
+    pub fn is_number(self) -> bool {
+        matches!(
+            self,
+            OptType::Int
+                | OptType::Ull
+                | OptType::StrVal
+                | OptType::StrValTime
+                | OptType::StrValZone
+        )
+    }
+    /// The type word `fio --cmdhelp=KEY` shows for it (fio names several types alike).
+    pub fn shown(self) -> FioType {
+        match self {
+            OptType::Str | OptType::StrUll | OptType::StrVal | OptType::StrStore => FioType::Str,
+            OptType::StrMulti => FioType::StrMulti,
+            OptType::StrValZone => FioType::StrValZone,
+            OptType::StrValTime => FioType::Time,
+            OptType::Range => FioType::Range,
+            OptType::Int | OptType::Ull => FioType::Int,
+            OptType::Bool => FioType::Bool,
+            OptType::FloatList => FioType::FloatList,
+            OptType::StrSet => FioType::StrSet,
+        }
+    }
+}
+
+/// Where fio 3.33 puts what it reads of an option's value (options.c: the option's
+/// `off1`…`off3` and `cb`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Store {
+    /// one slot (`off1`)
+    One,
+    /// one slot per direction: read, write and trim (`off1`, `off2`, `off3`;
+    /// `READ,WRITE[,TRIM]`)
+    PerDirection,
+    /// the option's callback gets each value read (`cb`)
+    Callback,
+    /// a callback that caps a value above the option's maximum at it (`rwmixread`)
+    CallbackCapped,
+}
+
 /// What `--cmdhelp` shows of an option where it differs from what iomark parses and
-/// enforces (the row's `kind`, `range` and `values`): fio 3.33's type, range and listed
-/// values, and the option it lists the row under (`--cmdhelp=all` indents a child under
-/// its parent). `None`: the row's own.
+/// enforces (the row's `kind`, `range` and `values`): fio 3.33's range and listed values,
+/// and the option it lists the row under (`--cmdhelp=all` indents a child under its
+/// parent); its type is the row's [`FioOption::fio_type`]'s. `None`: the row's own.
 #[derive(Clone, Copy, Debug)]
 pub struct Shown {
     /// the option fio lists this one under (fio's `parent`)
     pub parent: Option<&'static str>,
-    /// fio's type, when not the one of the row's kind
-    pub fio_type: Option<FioType>,
     /// fio's range line, when not the row's range
     pub range: Option<Range>,
     /// fio's listed values, when not the row's
@@ -327,6 +401,15 @@ pub struct FioOption {
     pub fio333: Fio333,
     /// what `--cmdhelp` shows where it is not what iomark enforces
     pub shown: Shown,
+    /// fio 3.33's type of the option (`None`: no option of fio 3.33's table)
+    pub fio_type: Option<OptType>,
+    /// where fio 3.33 puts what it reads of a value
+    pub store: Store,
+    /// the option takes a negative number as one value, as written: its range goes below
+    /// 0 (`nice=-5`), or it is a time that reads `-T` itself (`runtime=-1`, a limit never
+    /// reached; `startdelay=-1`, a range around 0); any other `-N` is fio's reading in two
+    /// parts (`signed.rs`), which `iomark run` refuses
+    pub takes_negative: bool,
     /// accepted and checked as fio checks it, but iomark does not apply it: a job that
     /// gives it says so on stderr once (docs/compat/fio.md)
     pub not_applied: bool,
@@ -369,10 +452,12 @@ impl FioOption {
             fio333: Fio333::None,
             shown: Shown {
                 parent: None,
-                fio_type: None,
                 range: None,
                 values: None,
             },
+            fio_type: None,
+            store: Store::One,
+            takes_negative: false,
             not_applied: false,
             reads_its_rest: false,
         }
@@ -428,14 +513,38 @@ impl FioOption {
         self.reads_its_rest = true;
         self
     }
-    /// fio 3.33's job option at place `at` of its table, with the row's aliases.
-    pub(super) const fn fio_job(mut self, at: u16) -> Self {
+    /// fio 3.33's job option at place `at` of its table, of fio's type `t`, with the
+    /// row's aliases.
+    pub(super) const fn fio_job(mut self, at: u16, t: OptType) -> Self {
         self.fio333 = Fio333::Job { at, aliases: true };
+        self.fio_type = Some(t);
         self
     }
-    /// fio 3.33's job option at place `at` of its table, whose aliases are iomark's own.
-    pub(super) const fn fio_job_alone(mut self, at: u16) -> Self {
+    /// fio 3.33's job option at place `at` of its table, of fio's type `t`, whose aliases
+    /// are iomark's own.
+    pub(super) const fn fio_job_alone(mut self, at: u16, t: OptType) -> Self {
         self.fio333 = Fio333::Job { at, aliases: false };
+        self.fio_type = Some(t);
+        self
+    }
+    /// fio keeps one value per direction ([`Store::PerDirection`]).
+    pub(super) const fn per_direction(mut self) -> Self {
+        self.store = Store::PerDirection;
+        self
+    }
+    /// It takes a negative number as one value ([`FioOption::takes_negative`]).
+    pub(super) const fn takes_negative(mut self) -> Self {
+        self.takes_negative = true;
+        self
+    }
+    /// fio's callback gets the values read ([`Store::Callback`]).
+    pub(super) const fn callback(mut self) -> Self {
+        self.store = Store::Callback;
+        self
+    }
+    /// fio's callback gets the values read and caps them ([`Store::CallbackCapped`]).
+    pub(super) const fn callback_capped(mut self) -> Self {
+        self.store = Store::CallbackCapped;
         self
     }
     /// fio 3.33's command-line option at place `at` of its own command-line options.
@@ -443,9 +552,10 @@ impl FioOption {
         self.fio333 = Fio333::Command { at };
         self
     }
-    /// fio 3.33's profile option at place `at` of the profiles' options.
-    pub(super) const fn fio_profile(mut self, at: u16) -> Self {
+    /// fio 3.33's profile option at place `at` of the profiles' options, of fio's type `t`.
+    pub(super) const fn fio_profile(mut self, at: u16, t: OptType) -> Self {
         self.fio333 = Fio333::Profile { at };
+        self.fio_type = Some(t);
         self
     }
 
@@ -458,11 +568,6 @@ impl FioOption {
     /// fio lists it under `p` (fio's `parent`).
     pub(super) const fn parent(mut self, p: &'static str) -> Self {
         self.shown.parent = Some(p);
-        self
-    }
-    /// fio names its type `t`, not the one of its kind.
-    pub(super) const fn shows_type(mut self, t: FioType) -> Self {
-        self.shown.fio_type = Some(t);
         self
     }
     /// fio shows the range `min`..`max` (`-1`: no limit; `(0, 0)`: no range line), not
@@ -486,7 +591,7 @@ impl FioOption {
         };
         OptionHelp {
             aliases,
-            fio_type: self.shown.fio_type.unwrap_or(self.kind.fio_type()),
+            fio_type: self.fio_type.map_or(self.kind.fio_type(), OptType::shown),
             range: self.shown.range.unwrap_or(self.range),
             values: self.shown.values.unwrap_or(self.values),
             ..self.help_accepted()
@@ -603,13 +708,9 @@ pub fn apply(
     if let (Some(o), Some(v)) = (find(&key), value) {
         // a negative number the option takes as it is (`nice=-5`) is no two-part reading
         // for `iomark run` to refuse (finish.rs)
-        if signed_reading(o, v, job.kb_base) {
-            let mut probe = job.clone();
-            let at = (key_raw, key.as_str(), origin);
-            if apply_found(Some(o), &mut probe, at, &mut Vec::new(), Some(v)).is_err() {
-                job.negatives
-                    .push((o.name.to_string(), v.trim().to_string()));
-            }
+        if signed_reading(o, v, job.kb_base) && !signed::one_value(o, v) {
+            job.negatives
+                .push((o.name.to_string(), v.trim().to_string()));
         }
         match value_read(o, v, (&key, origin), job.kb_base, notices)? {
             Taken::Value(part) => first_part = part,
@@ -799,28 +900,15 @@ fn listed_head(o: &FioOption, v: &str) -> Option<String> {
     })
 }
 
-/// fio 3.33's options that hold one value per direction (`READ,WRITE[,TRIM]`): a part
-/// that does not parse leaves its direction as it was.
-const PER_DIRECTION: [&str; 9] = [
-    "bs",
-    "ba",
-    "bsrange",
-    "percentage_random",
-    "rate",
-    "rate_min",
-    "rate_iops",
-    "rate_iops_min",
-    "max_latency",
-];
-
 /// Apply the job key `o` (its `f`) with `value`. A value that `f` refuses and that is a
 /// first part followed by junk (`iodepth=4-x`, `direct=1,x`, `bs=8k:x`) is read as fio
 /// 3.33 reads it: fio splits the value of a numeric option at the first `,`, else `:`,
 /// else `-` (a range option's at `,` only), reads each part on its own and keeps the
 /// parts that parse, silently. So the first part is applied alone — to the first
-/// direction only for a [`PER_DIRECTION`] option (`bs=8k,x` sets the read size; the write
-/// size keeps its value) — when the rest does not parse as a value of the option and the
-/// first part is in its range; otherwise `f`'s refusal stands.
+/// direction only for an option fio keeps per direction ([`Store::PerDirection`]:
+/// `bs=8k,x` sets the read size; the write size keeps its value) — when the rest does
+/// not parse as a value of the option and the first part is in its range; otherwise
+/// `f`'s refusal stands.
 fn apply_job(
     o: &FioOption,
     f: JobFn,
@@ -858,7 +946,7 @@ fn apply_job(
     if rest_parses || in_range(o, first).is_err() {
         return Err(refused);
     }
-    let first = if PER_DIRECTION.contains(&o.name) {
+    let first = if o.store == Store::PerDirection {
         format!("{first},")
     } else {
         first.to_string()

@@ -5,7 +5,7 @@
 //! pvsync2 and mmap engine flags. Help texts, types, defaults and ranges are fio's
 //! (`fio --cmdhelp=KEY`).
 
-use super::{Arg, FioOption, Group, JobCtx, Kind};
+use super::{Arg, FioOption, Group, JobCtx, Kind, OptType};
 use crate::job::fio::tuning::{FileService, LockFile, Mem, Unified};
 use crate::job::fio::FioError;
 
@@ -45,31 +45,31 @@ pub(super) static OPTIONS: &[FioOption] = &[
             ("readwrite", "Read vs write lock"),
         ])
         .example("exclusive")
-        .parent("filename").fio_job(7).not_applied(),
+        .parent("filename").fio_job(7, OptType::Str).not_applied(),
     b("unique_filename", Group::Filename, "For network clients, prefix file with source IP", unique_filename)
-        .default("1").fio_job(6),
+        .default("1").fio_job(6, OptType::Bool),
     s("opendir", Group::Filename, "Recursively add files from this directory and down", opendir)
-        .example(".").fio_job(8),
+        .example(".").fio_job(8, OptType::StrStore).callback(),
     FioOption::job("bs_unaligned", Group::Io, Kind::Flag, "Don't sector align IO buffer sizes", bs_unaligned)
         .alias(&["blocksize_unaligned"])
-        .parent("rw").fio_job(32),
+        .parent("rw").fio_job(32, OptType::StrSet),
     s("rw_sequencer", Group::Io, "IO offset generator modifier", rw_sequencer)
         .default("sequential")
         .values(&[
             ("sequential", "Generate sequential offsets"),
             ("identical", "Generate identical offsets"),
         ])
-        .example("identical").fio_job(10),
+        .example("identical").fio_job(10, OptType::Str),
     b("serialize_overlap", Group::GeneralIo, "Wait for in-flight IOs that collide to complete", serialize_overlap)
         .default("0")
-        .parent("iodepth").fio_job(17).not_applied(),
+        .parent("iodepth").fio_job(17, OptType::Bool).not_applied(),
     b("file_append", Group::Io, "IO will start at the end of the file(s)", file_append)
-        .default("0").fio_job(23),
+        .default("0").fio_job(23, OptType::Bool),
     int("offset_align", Group::Io, "Start IO from this offset alignment", 0, offset_align)
         .default("0")
-        .example("4k").fio_job(25),
+        .example("4k").fio_job(25, OptType::Int),
     b("allrandrepeat", Group::Random, "Use repeatable random numbers for everything", allrandrepeat)
-        .default("0").fio_job(42),
+        .default("0").fio_job(42, OptType::Bool),
     s("file_service_type", Group::Filename, "How to select which file to service next", file_service_type)
         .default("roundrobin")
         .values(&[
@@ -82,9 +82,9 @@ pub(super) static OPTIONS: &[FioOption] = &[
             ("sequential", "Finish one file before moving to the next"),
         ])
         .example("random:4")
-        .parent("nrfiles").fio_job(45),
+        .parent("nrfiles").fio_job(45, OptType::Str).callback(),
     int("write_barrier", Group::IoType, "Make every Nth write a barrier write", 0, write_barrier)
-        .default("0").fio_job(50),
+        .default("0").fio_job(50, OptType::Int),
     FioOption::job("sync_file_range", Group::File, Kind::SizeStr, "Use sync_file_range()", sync_file_range)
         // several flags at `,`, a count at `:`
         .reads_its_rest()
@@ -93,17 +93,17 @@ pub(super) static OPTIONS: &[FioOption] = &[
             ("write", "SYNC_FILE_RANGE_WRITE"),
             ("wait_after", "SYNC_FILE_RANGE_WAIT_AFTER"),
         ])
-        .example("write:8").fio_job(51),
+        .example("write:8").fio_job(51, OptType::StrMulti).callback(),
     b("overwrite", Group::File, "When writing, set whether to overwrite current data", overwrite)
-        .default("0").fio_job(55),
-    FioOption::job("verify_only", Group::Verify, Kind::Flag, "Verifies previously written data is still valid", verify_only).fio_job(61),
+        .default("0").fio_job(55, OptType::Bool),
+    FioOption::job("verify_only", Group::Verify, Kind::Flag, "Verifies previously written data is still valid", verify_only).fio_job(61, OptType::StrSet),
     s("clocksource", Group::General, "What type of timing source to use", clocksource)
         .values(&[
             ("gettimeofday", "Use gettimeofday(2) for timing"),
             ("clock_gettime", "Use clock_gettime(2) for timing"),
             ("cpu", "Use CPU private clock"),
         ])
-        .example("clock_gettime").fio_job(63),
+        .example("clock_gettime").fio_job(63, OptType::Str).callback(),
     s("mem", Group::IoType, "Backing type for IO buffers", mem)
         .alias(&["iomem"])
         .default("malloc")
@@ -115,50 +115,50 @@ pub(super) static OPTIONS: &[FioOption] = &[
             ("mmapshared", "Like mmap, but use the shared flag"),
             ("mmaphuge", "Like mmap, but use huge pages"),
         ])
-        .example("mmap").fio_job(64),
+        .example("mmap").fio_job(64, OptType::Str).callback(),
     int("verify_offset", Group::Verify, "Offset verify header location by N bytes", 40, verify_offset)
         .example("64")
-        .parent("verify").fio_job(71),
+        .parent("verify").fio_job(71, OptType::Int),
     int("trim_percentage", Group::Verify, "Number of verify blocks to trim (i.e., discard)", 0, trim_percentage)
         .default("0")
         .range(0, 100)
         .example("10")
-        .parent("verify").fio_job(82).not_applied(),
+        .parent("verify").fio_job(82, OptType::Int).not_applied(),
     b("trim_verify_zero", Group::Verify, "Verify that trimmed (i.e., discarded) blocks are returned as zeroes", trim_verify_zero)
         .default("1")
-        .parent("trim_percentage").fio_job(83).not_applied(),
+        .parent("trim_percentage").fio_job(83, OptType::Bool).not_applied(),
     s("trim_backlog", Group::Verify, "Trim after this number of blocks are written", trim_backlog)
         .example("16")
-        .parent("trim_percentage").fio_job(84).not_applied(),
+        .parent("trim_percentage").fio_job(84, OptType::StrVal).not_applied(),
     int("trim_backlog_batch", Group::Verify, "Trim this number of IO blocks", 0, trim_backlog_batch)
-        .parent("trim_percentage").fio_job(85).not_applied(),
+        .parent("trim_percentage").fio_job(85, OptType::Int).not_applied(),
     b("read_iolog_chunked", Group::Logging, "Parse IO pattern in chunks", read_iolog_chunked)
         .default("0")
-        .parent("read_iolog").fio_job(88),
+        .parent("read_iolog").fio_job(88, OptType::Bool),
     s("merge_blktrace_file", Group::Logging, "Merged blktrace output filename", merge_blktrace_file)
-        .example("merged.bin").fio_job(95),
+        .example("merged.bin").fio_job(95, OptType::StrStore),
     FioOption::job("merge_blktrace_scalars", Group::Logging, Kind::FloatList, "Percentage to scale each trace", merge_blktrace_scalars)
-        .example("100:50").fio_job(96),
+        .example("100:50").fio_job(96, OptType::FloatList),
     FioOption::job("merge_blktrace_iters", Group::Logging, Kind::FloatList, "Number of iterations to run per trace", merge_blktrace_iters)
-        .example("1:2").fio_job(97),
+        .example("1:2").fio_job(97, OptType::FloatList),
     s("exec_prerun", Group::Process, "Execute this file prior to running job", exec_prerun)
-        .example("true").fio_job(98),
+        .example("true").fio_job(98, OptType::StrStore),
     s("exec_postrun", Group::Process, "Execute this file after running job", exec_postrun)
-        .example("true").fio_job(99),
+        .example("true").fio_job(99, OptType::StrStore),
     s("ioscheduler", Group::File, "Use this IO scheduler on the backing device", ioscheduler)
-        .example("none").fio_job(100),
+        .example("none").fio_job(100, OptType::StrStore),
     s("zonecapacity", Group::Zone, "Capacity per zone", zonecapacity)
         .default("0")
-        .example("1m").fio_job(103).not_applied(),
+        .example("1m").fio_job(103, OptType::StrVal).not_applied(),
     b("ignore_zone_limits", Group::Zone, "Ignore the zone resource limits (max open/active zones) reported by the device", ignore_zone_limits)
-        .default("0").fio_job(109).not_applied(),
+        .default("0").fio_job(109, OptType::Bool).not_applied(),
     s("lockmem", Group::Process, "Lock down this amount of memory (per worker)", lockmem)
         .default("0")
-        .example("1m").fio_job(112),
+        .example("1m").fio_job(112, OptType::StrVal),
     FioOption::job("nice", Group::Priority, Kind::Int, "Set job CPU nice value", nice)
         .default("0")
         .range(-20, 19)
-        .example("5").fio_job(116),
+        .example("5").fio_job(116, OptType::Int).takes_negative(),
     s("thinktime_blocks_type", Group::Thinktime, "How thinktime_blocks takes effect", thinktime_blocks_type)
         .default("complete")
         .values(&[
@@ -166,86 +166,86 @@ pub(super) static OPTIONS: &[FioOption] = &[
             ("issue", "thinktime_blocks takes effect at the issue side"),
         ])
         .example("issue")
-        .parent("thinktime").fio_job(122),
+        .parent("thinktime").fio_job(122, OptType::Str),
     int("thinktime_iotime", Group::Thinktime, "IO time interval between 'thinktime'", 0, thinktime_iotime)
         .default("0")
         .example("1s")
-        .parent("thinktime").fio_job(123),
+        .parent("thinktime").fio_job(123, OptType::Int),
     b("rate_ignore_thinktime", Group::Rate, "Rated IO ignores thinktime settings", rate_ignore_thinktime)
-        .parent("rate").fio_job(130).not_applied(),
+        .parent("rate").fio_job(130, OptType::Bool).not_applied(),
     int("max_latency", Group::LatencyProfiling, "Maximum tolerated IO latency (usec)", 0, max_latency)
-        .example("100ms").fio_job(131),
+        .example("100ms").fio_job(131, OptType::Ull).per_direction(),
     s("write_hint", Group::File, "Set expected write life time", write_hint)
         .values(&[("none", ""), ("short", ""), ("medium", ""), ("long", ""), ("extreme", "")])
-        .example("short").fio_job(138),
+        .example("short").fio_job(138, OptType::Str),
     b("pre_read", Group::File, "Pre-read files before starting official testing", pre_read)
-        .default("0").fio_job(145),
-    int("cpumask", Group::Process, "CPU affinity mask", 0, cpumask).fio_job(146),
+        .default("0").fio_job(145, OptType::Bool),
+    int("cpumask", Group::Process, "CPU affinity mask", 0, cpumask).fio_job(146, OptType::Int).callback(),
     s("cpus_allowed", Group::Process, "Set CPUs allowed", cpus_allowed)
-        .example("0").fio_job(147),
+        .example("0").fio_job(147, OptType::Str).callback(),
     s("cpus_allowed_policy", Group::Process, "Distribution policy for cpus_allowed", cpus_allowed_policy)
         .values(&[
             ("shared", "Mask shared between threads"),
             ("split", "Mask split between threads"),
         ])
         .example("split")
-        .parent("cpus_allowed").fio_job(148),
+        .parent("cpus_allowed").fio_job(148, OptType::Str),
     b("unlink_each_loop", Group::File, "Unlink created files after each loop in a job has completed", unlink_each_loop)
-        .default("0").fio_job(155),
-    FioOption::job("exitall_on_error", Group::Process, Kind::Flag, "Terminate all jobs when one exits in error", exitall_on_error).fio_job(158),
+        .default("0").fio_job(155, OptType::Bool),
+    FioOption::job("exitall_on_error", Group::Process, Kind::Flag, "Terminate all jobs when one exits in error", exitall_on_error).fio_job(158, OptType::StrSet),
     FioOption::job("log_entries", Group::Logging, Kind::Int, "Initial number of entries in a job IO log", log_entries)
         .default("1024")
         .range(1024, 1048576)
-        .example("4096").fio_job(166),
+        .example("4096").fio_job(166, OptType::Int),
     int("log_hist_msec", Group::Logging, "Dump completion latency histograms at frequency of this time value", 0, log_hist_msec)
         .default("0")
-        .example("500").fio_job(168),
+        .example("500").fio_job(168, OptType::Int),
     int("log_hist_coarseness", Group::Logging, "Integer in range [0,6]. Higher coarseness outputs fewer histogram bins per sample. The number of bins for these are [1216, 608, 304, 152, 76, 38, 19] respectively.", 0, log_hist_coarseness)
         .default("0")
-        .example("2").fio_job(169),
+        .example("2").fio_job(169, OptType::Int),
     s("write_hist_log", Group::Logging, "Write log of latency histograms during run", write_hist_log)
         .arg(Arg::Value)
-        .example("h").fio_job(170),
+        .example("h").fio_job(170, OptType::Str).callback(),
     b("log_max_value", Group::Logging, "Log max sample in a window instead of average", log_max_value)
-        .default("0").fio_job(171),
+        .default("0").fio_job(171, OptType::Bool),
     FioOption::job("log_compression", Group::Logging, Kind::Int, "Log in compressed chunks of this size", log_compression)
         .range(1024, 536870912)
-        .example("1m").fio_job(174),
+        .example("1m").fio_job(174, OptType::Int),
     s("log_compression_cpus", Group::Logging, "Limit log compression to these CPUs", log_compression_cpus)
         .example("0")
-        .parent("log_compression").fio_job(175),
-    b("log_store_compressed", Group::Logging, "Store logs in a compressed format", log_store_compressed).fio_job(176),
-    b("log_unix_epoch", Group::Logging, "Use Unix time in log files", log_unix_epoch).fio_job(177),
-    b("log_alternate_epoch", Group::Logging, "Use alternate epoch time in log files. Uses the same epoch as that is used by clock_gettime with specified log_alternate_epoch_clock_id.", log_alternate_epoch).fio_job(178),
-    int("log_alternate_epoch_clock_id", Group::Logging, "If log_alternate_epoch or log_unix_epoch is true, this option specifies the clock_id from clock_gettime whose epoch should be used. If neither of those is true, this option has no effect. Default value is 0, or CLOCK_REALTIME", 0, log_alternate_epoch_clock_id).fio_job(179),
+        .parent("log_compression").fio_job(175, OptType::Str).callback(),
+    b("log_store_compressed", Group::Logging, "Store logs in a compressed format", log_store_compressed).fio_job(176, OptType::Bool),
+    b("log_unix_epoch", Group::Logging, "Use Unix time in log files", log_unix_epoch).fio_job(177, OptType::Bool),
+    b("log_alternate_epoch", Group::Logging, "Use alternate epoch time in log files. Uses the same epoch as that is used by clock_gettime with specified log_alternate_epoch_clock_id.", log_alternate_epoch).fio_job(178, OptType::Bool),
+    int("log_alternate_epoch_clock_id", Group::Logging, "If log_alternate_epoch or log_unix_epoch is true, this option specifies the clock_id from clock_gettime whose epoch should be used. If neither of those is true, this option has no effect. Default value is 0, or CLOCK_REALTIME", 0, log_alternate_epoch_clock_id).fio_job(179, OptType::Int),
     b("block_error_percentiles", Group::LatencyProfiling, "Record trim block errors and make a histogram", block_error_percentiles)
-        .default("0").fio_job(180).not_applied(),
-    b("stats", Group::Statistics, "Enable collection of stats", stats).default("1").fio_job(184),
+        .default("0").fio_job(180, OptType::Bool).not_applied(),
+    b("stats", Group::Statistics, "Enable collection of stats", stats).default("1").fio_job(184, OptType::Bool),
     b("scramble_buffers", Group::Buffers, "Slightly scramble buffers on every IO submit", scramble_buffers)
-        .default("1").fio_job(187),
+        .default("1").fio_job(187, OptType::Bool),
     int("buffer_compress_chunk", Group::Buffers, "Size of compressible region in buffer", 0, buffer_compress_chunk)
         .default("512")
         .example("4k")
-        .parent("buffer_compress_percentage").fio_job(190),
+        .parent("buffer_compress_percentage").fio_job(190, OptType::Int),
     b("slat_percentiles", Group::Statistics, "Enable the reporting of submission latency percentiles", slat_percentiles)
-        .default("0").fio_job(197),
+        .default("0").fio_job(197, OptType::Bool),
     FioOption::job("significant_figures", Group::Statistics, Kind::Int, "Significant figures for output-format set to normal", significant_figures)
         .default("4")
         .range(1, 10)
-        .example("6").fio_job(199),
-    b("disk_util", Group::Statistics, "Log disk utilization statistics", disk_util).default("1").fio_job(200),
+        .example("6").fio_job(199, OptType::Int),
+    b("disk_util", Group::Statistics, "Log disk utilization statistics", disk_util).default("1").fio_job(200, OptType::Bool),
     b("disable_lat", Group::Statistics, "Disable latency numbers", disable_lat).default("0")
-        .parent("gtod_reduce").fio_job(202),
+        .parent("gtod_reduce").fio_job(202, OptType::Bool),
     b("disable_clat", Group::Statistics, "Disable completion latency numbers", disable_clat).default("0")
-        .parent("gtod_reduce").fio_job(203),
+        .parent("gtod_reduce").fio_job(203, OptType::Bool),
     b("disable_slat", Group::Statistics, "Disable submission latency numbers", disable_slat).default("0")
-        .parent("gtod_reduce").fio_job(204),
+        .parent("gtod_reduce").fio_job(204, OptType::Bool),
     b("disable_bw_measurement", Group::Statistics, "Disable bandwidth logging", disable_bw)
         .alias(&["disable_bw"])
         .default("0")
-        .parent("gtod_reduce").fio_job(205),
+        .parent("gtod_reduce").fio_job(205, OptType::Bool),
     int("gtod_cpu", Group::General, "Set up dedicated gettimeofday() thread on this CPU", 0, gtod_cpu)
-        .example("0").fio_job(206),
+        .example("0").fio_job(206, OptType::Int),
     s("unified_rw_reporting", Group::Statistics, "Unify reporting across data direction", unified_rw_reporting)
         .default("none")
         .values(&[
@@ -256,24 +256,24 @@ pub(super) static OPTIONS: &[FioOption] = &[
             ("1", "Alias for 'mixed'"),
             ("2", "Alias for 'both'"),
         ])
-        .example("mixed").fio_job(207),
+        .example("mixed").fio_job(207, OptType::Str),
     s("profile", Group::Process, "Select a specific builtin performance test", profile)
         .reads_its_rest()
         .values(&[
             ("tiobench", "tiotest/tiobench benchmark"),
             ("act", "ACT Aerospike like benchmark"),
         ])
-        .example("tiobench").fio_job(211).not_applied(),
-    s("cgroup", Group::Process, "Add job to cgroup of this name", cgroup).example("iomark").fio_job(212).not_applied(),
+        .example("tiobench").fio_job(211, OptType::StrStore).not_applied(),
+    s("cgroup", Group::Process, "Add job to cgroup of this name", cgroup).example("iomark").fio_job(212, OptType::StrStore).not_applied(),
     b("cgroup_nodelete", Group::Process, "Do not delete cgroups after job completion", cgroup_nodelete)
         .default("0")
-        .parent("cgroup").fio_job(213).not_applied(),
+        .parent("cgroup").fio_job(213, OptType::Bool).not_applied(),
     FioOption::job("cgroup_weight", Group::Process, Kind::Int, "Use given weight for cgroup", cgroup_weight)
         .range(100, 1000)
         .example("500")
-        .parent("cgroup").fio_job(214).not_applied(),
-    int("uid", Group::Priority, "Run job with this user ID", 0, uid).example("0").fio_job(215),
-    int("gid", Group::Priority, "Run job with this group ID", 0, gid).example("0").fio_job(216),
+        .parent("cgroup").fio_job(214, OptType::Int).not_applied(),
+    int("uid", Group::Priority, "Run job with this user ID", 0, uid).example("0").fio_job(215, OptType::Int),
+    int("gid", Group::Priority, "Run job with this group ID", 0, gid).example("0").fio_job(216, OptType::Int),
     b("fixedbufs", Group::Engine, "Pre map IO buffers", fixedbufs).default("0"),
     b("registerfiles", Group::Engine, "Pre-open/register files", registerfiles).default("0"),
     // fio 3.33 gives it no range (io_uring.c: an unsigned int, -1 = probe, else `!!value`)

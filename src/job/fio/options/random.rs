@@ -3,7 +3,7 @@
 //! side is `run/gen/` (`zones.rs`, `sprandom.rs`).
 
 use super::blocks::zone_count;
-use super::{FioOption, Group, JobCtx, Kind};
+use super::{FioOption, Group, JobCtx, Kind, OptType};
 use crate::job::fio::keys::parse_distribution;
 use crate::job::fio::zone_keys::{RandGen, ZoneMode};
 use crate::job::fio::FioError;
@@ -14,12 +14,12 @@ pub(super) static OPTIONS: &[FioOption] = &[
     FioOption::job("randseed", Group::Random, Kind::Str, "Set the random generator seed value", randseed)
         .default("0x89")
         .example("42")
-        .parent("rw").fio_job(35),
+        .parent("rw").fio_job(35, OptType::StrVal),
     FioOption::job("randrepeat", Group::Random, Kind::Bool, "Use repeatable random IO pattern", randrepeat)
         .default("1")
-        .parent("rw").fio_job(34),
+        .parent("rw").fio_job(34, OptType::Bool),
     FioOption::job("norandommap", Group::Random, Kind::Flag, "Accept potential duplicate random blocks", norandommap)
-        .parent("rw").fio_job(36),
+        .parent("rw").fio_job(36, OptType::StrSet),
     FioOption::job("random_distribution", Group::Random, Kind::Str, "Random offset distribution generator", random_distribution)
         // a value per direction at `,`, parameters at `:`
         .reads_its_rest()
@@ -35,11 +35,11 @@ pub(super) static OPTIONS: &[FioOption] = &[
             ("sequence", "Block indices in the given order (sequence:2,0,1)"),
         ])
         .example("zipf:1.2,pareto:0.5")
-        .shows_values(FIO_RANDOM_DISTRIBUTION).fio_job(39),
+        .shows_values(FIO_RANDOM_DISTRIBUTION).fio_job(39, OptType::Str).callback(),
     FioOption::job("percentage_random", Group::Random, Kind::Int, "Percentage of seq/random mix that should be random", percentage_random)
         .default("100,100,100")
         .range(0, 100)
-        .example("50").fio_job(40),
+        .example("50").fio_job(40, OptType::Int).per_direction(),
     FioOption::job("random_generator", Group::Random, Kind::Str, "Type of random number generator to use", random_generator)
         .default("tausworthe")
         .values(&[
@@ -47,7 +47,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
             ("lfsr", "Variable length LFSR"),
             ("tausworthe64", "64-bit Tausworthe variant"),
         ])
-        .example("lfsr").fio_job(38),
+        .example("lfsr").fio_job(38, OptType::Str),
     FioOption::job("random_sequence_stride", Group::Random, Kind::Int, "Stride sequence of blocks for random distribution", random_sequence_stride)
         .default("0")
         .range(0, -1),
@@ -68,35 +68,35 @@ pub(super) static OPTIONS: &[FioOption] = &[
             ("strided", "strided mode - random I/O is restricted to a single zone"),
             ("zbd", "zoned block device mode - random I/O selects one of multiple zones randomly"),
         ])
-        .example("zbd").fio_job(101),
+        .example("zbd").fio_job(101, OptType::Str),
     FioOption::job("zonesize", Group::Zone, Kind::SizeStr, "Amount of data to read per zone", zonesize)
         .default("0")
         .example("256m")
-        .shows_type(super::FioType::Str).fio_job(102),
+        .fio_job(102, OptType::StrVal),
     FioOption::job("zonerange", Group::Zone, Kind::SizeStr, "Give size of an IO zone", zonerange)
         .default("0")
         .example("1g")
-        .shows_type(super::FioType::Str).fio_job(104),
+        .fio_job(104, OptType::StrVal),
     FioOption::job("zoneskip", Group::Zone, Kind::SizeStr, "Space between IO zones", zoneskip)
         .default("0")
         .example("2z")
-        .shows_type(super::FioType::StrValZone).fio_job(105),
+        .fio_job(105, OptType::StrValZone).callback(),
     FioOption::job("max_open_zones", Group::Zone, Kind::Int, "Limit on the number of simultaneously opened sequential write zones with zonemode=zbd", max_open_zones)
         .default("0")
         .range(0, 4096)
-        .example("4").fio_job(107),
+        .example("4").fio_job(107, OptType::Int),
     FioOption::job("job_max_open_zones", Group::Zone, Kind::Int, "Limit on the number of simultaneously opened sequential write zones with zonemode=zbd by one thread/process", job_max_open_zones)
         .default("0")
         .range(0, 4096)
-        .example("2").fio_job(108),
+        .example("2").fio_job(108, OptType::Int),
     FioOption::job("zone_reset_threshold", Group::Zone, Kind::FloatList, "Zoned block device reset threshold", zone_reset_threshold)
         .frange(0.0, 1.0)
-        .example("0.5").fio_job(110),
+        .example("0.5").fio_job(110, OptType::FloatList),
     FioOption::job("zone_reset_frequency", Group::Zone, Kind::FloatList, "Zoned block device zone reset frequency in HZ", zone_reset_frequency)
         .frange(0.0, 1.0)
-        .example("0.125:0.5").fio_job(111),
+        .example("0.125:0.5").fio_job(111, OptType::FloatList),
     FioOption::job("read_beyond_wp", Group::Zone, Kind::Bool, "Allow reads beyond the zone write pointer", read_beyond_wp)
-        .default("0").fio_job(106),
+        .default("0").fio_job(106, OptType::Bool),
 ];
 
 fn randseed(c: &mut JobCtx<'_>, v: Option<&str>) -> R {

@@ -3,7 +3,7 @@
 //! (`latency_target`'s queue-depth search). Rates are per job thread, bytes/s or IOPS,
 //! `READ[,WRITE]`.
 
-use super::{FioOption, Group, JobCtx, Kind};
+use super::{FioOption, Group, JobCtx, Kind, OptType};
 use crate::job::fio::control::LatTargetSpec;
 use crate::job::fio::keys::{per_dir, RateProcess};
 use crate::job::fio::FioError;
@@ -20,7 +20,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
     FioOption::job("rate", Group::Rate, Kind::Int, "Set bandwidth rate", rate)
         .range(0, -1)
         .example("1m,2m")
-        .fio_job(124),
+        .fio_job(124, OptType::Ull)
+        .per_direction(),
     FioOption::job(
         "rate_iops",
         Group::Rate,
@@ -30,7 +31,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
     )
     .range(0, -1)
     .example("500")
-    .fio_job(126),
+    .fio_job(126, OptType::Int)
+    .per_direction(),
     FioOption::job(
         "rate_process",
         Group::Rate,
@@ -45,7 +47,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
     ])
     .example("poisson")
     .parent("rate")
-    .fio_job(128),
+    .fio_job(128, OptType::Str),
     FioOption::job(
         "rate_min",
         Group::Rate,
@@ -57,7 +59,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
     .range(0, -1)
     .example("1k")
     .parent("rate")
-    .fio_job(125),
+    .fio_job(125, OptType::Ull)
+    .per_direction(),
     FioOption::job(
         "rate_iops_min",
         Group::Rate,
@@ -68,7 +71,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
     .range(0, -1)
     .example("10,20")
     .parent("rate_iops")
-    .fio_job(127),
+    .fio_job(127, OptType::Int)
+    .per_direction(),
     FioOption::job(
         "rate_cycle",
         Group::Rate,
@@ -81,7 +85,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
     .range(0, -1)
     .example("500")
     .parent("rate")
-    .fio_job(129),
+    .fio_job(129, OptType::Int),
     FioOption::job(
         "thinktime",
         Group::Thinktime,
@@ -91,9 +95,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
     )
     .default("0")
     .example("100")
-    .shows_type(super::FioType::Int)
     .shows_range(0, -1)
-    .fio_job(119),
+    .fio_job(119, OptType::Int),
     FioOption::job(
         "thinktime_spin",
         Group::Thinktime,
@@ -104,9 +107,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
     .default("0")
     .example("10us")
     .parent("thinktime")
-    .shows_type(super::FioType::Int)
     .shows_range(0, -1)
-    .fio_job(120),
+    .fio_job(120, OptType::Int),
     FioOption::job(
         "thinktime_blocks",
         Group::Thinktime,
@@ -118,7 +120,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
     .range(0, -1)
     .example("8")
     .parent("thinktime")
-    .fio_job(121),
+    .fio_job(121, OptType::Int),
     FioOption::job(
         "flow_id",
         Group::Flow,
@@ -128,7 +130,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
     )
     .default("0")
     .range(0, -1)
-    .fio_job(220),
+    .fio_job(220, OptType::Int),
     FioOption::job(
         "flow",
         Group::Flow,
@@ -140,7 +142,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
     .range(0, 1000)
     .example("8")
     .parent("flow_id")
-    .fio_job(221),
+    .fio_job(221, OptType::Int),
     FioOption::job(
         "flow_sleep",
         Group::Flow,
@@ -152,7 +154,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
     .range(0, -1)
     .example("1000")
     .parent("flow_id")
-    .fio_job(223),
+    .fio_job(223, OptType::Int),
     FioOption::job(
         "latency_target",
         Group::LatencyProfiling,
@@ -161,7 +163,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
         latency_target,
     )
     .example("500ms")
-    .fio_job(132),
+    .fio_job(132, OptType::StrValTime),
     FioOption::job(
         "latency_window",
         Group::LatencyProfiling,
@@ -170,7 +172,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
         latency_window,
     )
     .example("5s")
-    .fio_job(133),
+    .fio_job(133, OptType::StrValTime),
     FioOption::job(
         "latency_percentile",
         Group::LatencyProfiling,
@@ -181,7 +183,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
     .default("100")
     .frange(0.0, 100.0)
     .example("99.9")
-    .fio_job(134),
+    .fio_job(134, OptType::FloatList),
     FioOption::job(
         "latency_run",
         Group::LatencyProfiling,
@@ -190,7 +192,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
         latency_run,
     )
     .default("0")
-    .fio_job(135),
+    .fio_job(135, OptType::Bool),
 ];
 
 /// A whole number of I/Os per second, for one direction.

@@ -3,7 +3,7 @@
 //! (the bandwidth/IOPS/latency logs and their averaging, the I/O log: `write_iolog`,
 //! `read_iolog` and its `replay_*` keys).
 
-use super::{Arg, FioOption, Group, JobCtx, Kind};
+use super::{Arg, FioOption, Group, JobCtx, Kind, OptType};
 use crate::job::fio::keys::parse_percentiles;
 use crate::job::fio::FioError;
 
@@ -18,7 +18,7 @@ pub(super) static DESCRIPTION: &[FioOption] = &[
         name,
     )
     .example("job1")
-    .fio_job(1),
+    .fio_job(1, OptType::StrStore),
     FioOption::job(
         "description",
         Group::Description,
@@ -28,7 +28,7 @@ pub(super) static DESCRIPTION: &[FioOption] = &[
     )
     .arg(Arg::Value)
     .example("a test")
-    .fio_job(0),
+    .fio_job(0, OptType::StrStore),
     FioOption::job(
         "wait_for",
         Group::Description,
@@ -37,7 +37,7 @@ pub(super) static DESCRIPTION: &[FioOption] = &[
         wait_for,
     )
     .example("job1")
-    .fio_job(2),
+    .fio_job(2, OptType::StrStore),
 ];
 
 pub(super) static OPTIONS: &[FioOption] = &[
@@ -57,7 +57,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
         ("1000", "Inputs use IEC and SI prefixes; outputs prefer SI"),
     ])
     .example("1000")
-    .fio_job(217),
+    .fio_job(217, OptType::Str),
     FioOption::job(
         "unit_base",
         Group::General,
@@ -70,7 +70,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
         ("8", "Normal (byte based)"),
         ("1", "Bit based"),
     ])
-    .fio_job(218),
+    .fio_job(218, OptType::Str),
     FioOption::job(
         "group_reporting",
         Group::Statistics,
@@ -78,7 +78,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
         "Do reporting on a per-group basis",
         group_reporting,
     )
-    .fio_job(183),
+    .fio_job(183, OptType::StrSet),
     FioOption::job(
         "percentile_list",
         Group::Statistics,
@@ -89,7 +89,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
     .default("1:5:10:20:30:40:50:60:70:80:90:95:99:99.5:99.9:99.95:99.99")
     .frange(0.0, 100.0)
     .example("50:99:99.9")
-    .fio_job(198),
+    .fio_job(198, OptType::FloatList),
     FioOption::job(
         "lat_percentiles",
         Group::Statistics,
@@ -98,7 +98,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
         lat_percentiles,
     )
     .default("0")
-    .fio_job(196),
+    .fio_job(196, OptType::Bool),
     FioOption::job(
         "clat_percentiles",
         Group::Statistics,
@@ -107,7 +107,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
         clat_percentiles,
     )
     .default("1")
-    .fio_job(195),
+    .fio_job(195, OptType::Bool),
     FioOption::job(
         "gtod_reduce",
         Group::Statistics,
@@ -116,7 +116,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
         gtod_reduce,
     )
     .default("0")
-    .fio_job(201),
+    .fio_job(201, OptType::Bool)
+    .callback(),
     FioOption::job(
         "write_iolog",
         Group::Logging,
@@ -125,7 +126,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
         write_iolog,
     )
     .example("iolog")
-    .fio_job(86),
+    .fio_job(86, OptType::StrStore),
     FioOption::job(
         "read_iolog",
         Group::Logging,
@@ -134,7 +135,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
         read_iolog,
     )
     .example("iolog")
-    .fio_job(87),
+    .fio_job(87, OptType::StrStore),
     FioOption::job(
         "replay_no_stall",
         Group::Logging,
@@ -144,7 +145,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
     )
     .default("0")
     .parent("read_iolog")
-    .fio_job(89),
+    .fio_job(89, OptType::Bool),
     FioOption::job(
         "replay_redirect",
         Group::Logging,
@@ -153,7 +154,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
         replay_redirect,
     )
     .parent("read_iolog")
-    .fio_job(90),
+    .fio_job(90, OptType::StrStore),
     FioOption::job(
         "replay_scale",
         Group::Logging,
@@ -165,7 +166,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
     .range(1, -1)
     .parent("read_iolog")
     .shows_range(0, -1)
-    .fio_job(91),
+    .fio_job(91, OptType::Int),
     FioOption::job(
         "replay_align",
         Group::Logging,
@@ -175,7 +176,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
     )
     .parent("read_iolog")
     .shows_range(0, -1)
-    .fio_job(92),
+    .fio_job(92, OptType::Int),
     FioOption::job(
         "replay_time_scale",
         Group::Logging,
@@ -186,7 +187,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
     .default("100")
     .range(1, -1)
     .parent("read_iolog")
-    .fio_job(93),
+    .fio_job(93, OptType::Int),
     FioOption::job(
         "replay_skip",
         Group::Logging,
@@ -196,7 +197,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
     )
     .example("write,trim")
     .parent("read_iolog")
-    .fio_job(94),
+    .fio_job(94, OptType::Str)
+    .callback(),
     FioOption::job(
         "write_bw_log",
         Group::Logging,
@@ -206,7 +208,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
     )
     .arg(Arg::Value)
     .example("bw")
-    .fio_job(163),
+    .fio_job(163, OptType::Str)
+    .callback(),
     FioOption::job(
         "write_iops_log",
         Group::Logging,
@@ -216,7 +219,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
     )
     .arg(Arg::Value)
     .example("iops")
-    .fio_job(165),
+    .fio_job(165, OptType::Str)
+    .callback(),
     FioOption::job(
         "write_lat_log",
         Group::Logging,
@@ -226,7 +230,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
     )
     .arg(Arg::Value)
     .example("lat")
-    .fio_job(164),
+    .fio_job(164, OptType::Str)
+    .callback(),
     FioOption::job(
         "log_avg_msec",
         Group::Logging,
@@ -237,7 +242,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
     .default("0")
     .range(0, -1)
     .example("100")
-    .fio_job(167),
+    .fio_job(167, OptType::Int),
     FioOption::job(
         "bwavgtime",
         Group::Logging,
@@ -250,7 +255,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
     .range(0, -1)
     .example("250")
     .parent("write_bw_log")
-    .fio_job_alone(181),
+    .fio_job_alone(181, OptType::Int),
     FioOption::job(
         "iopsavgtime",
         Group::Logging,
@@ -263,7 +268,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
     .range(0, -1)
     .example("250")
     .parent("write_iops_log")
-    .fio_job_alone(182),
+    .fio_job_alone(182, OptType::Int),
     FioOption::job(
         "per_job_logs",
         Group::Logging,
@@ -272,7 +277,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
         per_job_logs,
     )
     .default("1")
-    .fio_job(162),
+    .fio_job(162, OptType::Bool),
     FioOption::job(
         "log_offset",
         Group::Logging,
@@ -281,7 +286,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
         log_offset,
     )
     .default("0")
-    .fio_job(172),
+    .fio_job(172, OptType::Bool),
     FioOption::job(
         "log_prio",
         Group::Logging,
@@ -290,7 +295,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
         log_prio,
     )
     .default("0")
-    .fio_job(173),
+    .fio_job(173, OptType::Bool),
 ];
 
 fn name(c: &mut JobCtx<'_>, v: Option<&str>) -> R {

@@ -2,7 +2,7 @@
 //! termination), "Process" (threads, ordering and `exitall`) and the tiobench profile's
 //! `threads`.
 
-use super::{FioOption, Group, JobCtx, Kind};
+use super::{FioOption, Group, JobCtx, Kind, OptType};
 use crate::job::fio::control::parse_ss;
 use crate::job::fio::keys::ExitWhat;
 use crate::job::fio::FioError;
@@ -25,7 +25,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
     .range(1, 4096)
     .example("4")
     .shows_range(0, -1)
-    .fio_job(57),
+    .fio_job(57, OptType::Int),
     FioOption::job(
         "runtime",
         Group::Runtime,
@@ -36,7 +36,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
     .alias(&["timeout"])
     .default("0")
     .example("10s")
-    .fio_job(59),
+    .fio_job(59, OptType::StrValTime)
+    .takes_negative(),
     FioOption::job(
         "time_based",
         Group::Runtime,
@@ -44,7 +45,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
         "Keep running until runtime/timeout is met",
         time_based,
     )
-    .fio_job(60),
+    .fio_job(60, OptType::StrSet),
     FioOption::job(
         "ramp_time",
         Group::Runtime,
@@ -53,7 +54,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
         ramp_time,
     )
     .example("500ms")
-    .fio_job(62),
+    .fio_job(62, OptType::StrValTime)
+    .takes_negative(),
     FioOption::job(
         "loops",
         Group::Runtime,
@@ -64,7 +66,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
     .default("1")
     .range(0, -1)
     .example("3")
-    .fio_job(56),
+    .fio_job(56, OptType::Int),
     FioOption::job(
         "startdelay",
         Group::Runtime,
@@ -74,7 +76,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
     )
     .default("0")
     .example("1-2s")
-    .fio_job(58),
+    .fio_job(58, OptType::StrValTime)
+    .takes_negative(),
     FioOption::job(
         "steadystate",
         Group::Runtime,
@@ -96,7 +99,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
     ])
     .example("iops:10%")
     .shows_values(FIO_STEADYSTATE)
-    .fio_job(224),
+    .fio_job(224, OptType::Str)
+    .callback(),
     FioOption::job(
         "steadystate_duration",
         Group::Runtime,
@@ -108,7 +112,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
     .parent("steadystate")
     .default("0")
     .example("30")
-    .fio_job(225),
+    .fio_job(225, OptType::StrValTime),
     FioOption::job(
         "steadystate_ramp_time",
         Group::Runtime,
@@ -120,7 +124,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
     .parent("steadystate")
     .default("0")
     .example("5s")
-    .fio_job(226),
+    .fio_job(226, OptType::StrValTime),
     FioOption::job(
         "steadystate_check_interval",
         Group::Runtime,
@@ -137,7 +141,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
         "Use threads instead of processes",
         thread,
     )
-    .fio_job(161),
+    .fio_job(161, OptType::StrSet),
     FioOption::job(
         "new_group",
         Group::Process,
@@ -145,7 +149,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
         "Mark the start of a new group (for reporting)",
         new_group,
     )
-    .fio_job(160),
+    .fio_job(160, OptType::StrSet),
     FioOption::job(
         "stonewall",
         Group::Process,
@@ -154,7 +158,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
         stonewall,
     )
     .alias(&["wait_for_previous"])
-    .fio_job(159),
+    .fio_job(159, OptType::StrSet),
     FioOption::job(
         "exitall",
         Group::Process,
@@ -162,7 +166,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
         "Terminate all jobs when one exits",
         exitall,
     )
-    .fio_job(156),
+    .fio_job(156, OptType::StrSet)
+    .callback(),
     FioOption::job(
         "exit_what",
         Group::Process,
@@ -180,7 +185,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
         ("all", "Quit everything"),
     ])
     .example("all")
-    .fio_job(157),
+    .fio_job(157, OptType::Str),
     FioOption::job(
         "threads",
         Group::Tiobench,
@@ -189,7 +194,8 @@ pub(super) static OPTIONS: &[FioOption] = &[
         threads,
     )
     .example("4")
-    .fio_profile(4),
+    .fio_profile(4, OptType::Int)
+    .takes_negative(),
 ];
 
 fn numjobs(c: &mut JobCtx<'_>, v: Option<&str>) -> R {

@@ -2,75 +2,18 @@
 //! fio 3.33 reads it (parse.c `handle_option`): the value splits at its leading `-` into
 //! two parts, `-N` and `N`, each checked on its own against fio's range for the option's
 //! type; the option is taken when either part passes, and what it then holds depends on
-//! where fio stores each part — the facts of fio's option table kept here ([`slots`]).
+//! where fio stores each part — the row's facts of fio's option table ([`OptType`],
+//! [`Store`]).
 //! This module owns that reading: the parts' checks, fio's stderr lines for the parts out
 //! of range, and the values the key's `apply` is tried with, in order.
 
-use super::{Fio333, FioOption, FioType, Kind, Range, Reading};
+use super::{FioOption, FioType, Kind, OptType, Range, Reading, Store};
 use crate::job::units;
-
-/// fio 3.33's options whose value is an unsigned 64-bit number (FIO_OPT_ULL): their range
-/// checks are unsigned, so a wrapped `-N` (2^64 − N) passes any minimum.
-const ULL: [&str; 5] = ["bs", "ba", "rate", "rate_min", "max_latency"];
-
-/// fio 3.33's options with one slot per direction (read, write, trim): `-N`, the first
-/// part, lands in the read slot, `N` in the write and trim slots.
-const PER_DIRECTION: [&str; 8] = [
-    "bs",
-    "ba",
-    "rate",
-    "rate_min",
-    "max_latency",
-    "percentage_random",
-    "rate_iops",
-    "rate_iops_min",
-];
-
-/// fio 3.33's numeric options with a callback: the callback gets each part in turn, so the
-/// option ends with `N` when that part passes (`size=-1` is `size=1`).
-const CALLBACK: [&str; 10] = [
-    "size",
-    "io_size",
-    "offset",
-    "offset_increment",
-    "zoneskip",
-    "rwmixread",
-    "rwmixwrite",
-    "cpumask",
-    "buffer_compress_percentage",
-    "dedupe_percentage",
-];
-
-/// fio 3.33's callbacks that cap a wrapped `-N` at their maximum (`rwmixread=-4k`: the
-/// part `4096` fails, the wrapped part is capped at 100).
-const CAPPED: [&str; 2] = ["rwmixread", "rwmixwrite"];
-
-/// Where fio 3.33 stores the parts of an option's `-N`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Slots {
-    /// one slot: the first part, wrapped (the second has nowhere to go)
-    One,
-    /// read, write and trim ([`PER_DIRECTION`])
-    PerDirection,
-    /// a callback that gets both parts ([`CALLBACK`])
-    Callback,
-}
-
-/// The slots fio 3.33 stores option `name`'s parts in.
-fn slots(name: &str) -> Slots {
-    if PER_DIRECTION.contains(&name) {
-        Slots::PerDirection
-    } else if CALLBACK.contains(&name) {
-        Slots::Callback
-    } else {
-        Slots::One
-    }
-}
 
 /// fio's range checks of one part `n` of option `o` (parse.c `val_too_large`,
 /// `val_too_small`, the power-of-2 check): the line fio prints when the part fails.
-/// An integer's (FIO_OPT_INT) checks compare as a C `int`; a ULL option's, a size's and
-/// a time's have no bound a wrapped `-N` fails.
+/// An integer's (FIO_OPT_INT) checks compare as a C `int`; a ULL option's (its first
+/// part compares unsigned), a size's and a time's have no bound a wrapped `-N` fails.
 fn part_fails(o: &FioOption, n: i64, first: bool) -> Option<String> {
     let shown = o.help_shown();
     if shown.fio_type != FioType::Int {
@@ -83,8 +26,7 @@ fn part_fails(o: &FioOption, n: i64, first: bool) -> Option<String> {
     if o.name == "replay_align" && (n <= 0 || n & (n - 1) != 0) {
         return Some(format!("{name}: must be a power-of-2"));
     }
-    let unsigned = ULL.contains(&name);
-    if first && unsigned {
+    if first && o.fio_type == Some(OptType::Ull) {
         return None;
     }
     if max >= min && max > 0 && n > max {
@@ -100,14 +42,10 @@ fn part_fails(o: &FioOption, n: i64, first: bool) -> Option<String> {
 /// `None` when `v` is not `-N` with `N` above 0 (a plain number, units allowed), when `o`
 /// is no numeric option fio has, or when both parts fail (the key's refusal stands).
 pub(super) fn negative_number(o: &FioOption, v: &str, kb_base: u64) -> Option<Reading> {
-    let fios = matches!(o.fio333, Fio333::Job { .. } | Fio333::Profile { .. });
-    // fio's numeric types, a size without a callback (`zonesize`: FIO_OPT_STR_VAL, which
-    // fio names a string) included; a listed word's (`sync_file_range`) is not one
-    let numeric = matches!(
-        o.help_shown().fio_type,
-        FioType::Int | FioType::Time | FioType::StrValZone | FioType::Str
-    );
-    if !matches!(o.kind, Kind::Int | Kind::SizeStr | Kind::Time) || !fios || !numeric {
+    // one of fio's numeric options (`zonesize`, FIO_OPT_STR_VAL, which fio names a
+    // string, included; a listed word's, `sync_file_range`, is not one)
+    let numeric = o.fio_type.is_some_and(OptType::is_number);
+    if !matches!(o.kind, Kind::Int | Kind::SizeStr | Kind::Time) || !numeric {
         return None;
     }
     let t = v.trim();
@@ -116,10 +54,12 @@ pub(super) fn negative_number(o: &FioOption, v: &str, kb_base: u64) -> Option<Re
         return None;
     }
     let num = units::fio_number(body, kb_base).filter(|n| n.rest.is_empty() && !n.hex)?;
-    let n = match o.kind {
-        // a time's letters are its unit: the digits count
-        Kind::Time => num.n,
-        _ => num.value()?,
+    // a time's letters are its unit as fio reads them, in µs (`-4k` is -4 µs: fio's
+    // unknown letters count µs); with none, the digits count in the option's unit
+    let (n, unit) = match (o.kind, units::fio_time_letters_us(num.letters)) {
+        (Kind::Time, Some(us)) => (num.n.checked_mul(i64::try_from(us).ok()?)?, "us"),
+        (Kind::Time, None) => (num.n, ""),
+        _ => (num.value()?, ""),
     };
     if n <= 0 {
         return None;
@@ -130,10 +70,10 @@ pub(super) fn negative_number(o: &FioOption, v: &str, kb_base: u64) -> Option<Re
     }
     let wrapped = match o.help_shown().fio_type {
         // an `int` slot: 2^32 − N
-        FioType::Int if !ULL.contains(&o.name) => u64::from((n as u32).wrapping_neg()),
+        FioType::Int if o.fio_type != Some(OptType::Ull) => u64::from((n as u32).wrapping_neg()),
         _ => (n as u64).wrapping_neg(),
     };
-    let tries = tries(o, t, (a.is_none(), b.is_none()), (wrapped, n));
+    let tries = tries(o, (t, unit), (a.is_none(), b.is_none()), (wrapped, n));
     Some(Reading {
         value: None,
         more: tries,
@@ -142,22 +82,29 @@ pub(super) fn negative_number(o: &FioOption, v: &str, kb_base: u64) -> Option<Re
     })
 }
 
-/// The values the key's `apply` is tried with, in order, for `-N` typed as `typed`: the
-/// first it takes is the job's; none taken, the default stays. `ok` says which of the
-/// parts `-N` and `N` pass fio's checks, `wrapped` is `-N` as fio stores it.
-fn tries(o: &FioOption, typed: &str, ok: (bool, bool), (wrapped, n): (u64, i64)) -> Vec<String> {
-    match (slots(o.name), ok) {
+/// The values the key's `apply` is tried with, in order, for `-N` typed as `typed` (a
+/// time's `N` in `unit`): the first it takes is the job's; none taken, the default stays.
+/// `ok` says which of the parts `-N` and `N` pass fio's checks, `wrapped` is `-N` as fio
+/// stores it.
+fn tries(
+    o: &FioOption,
+    (typed, unit): (&str, &str),
+    ok: (bool, bool),
+    (wrapped, n): (u64, i64),
+) -> Vec<String> {
+    match (o.store, ok) {
         // reads get the wrapped part, writes and trims N; a read slot iomark cannot
         // hold keeps its value
-        (Slots::PerDirection, (true, true)) => {
+        (Store::PerDirection, (true, true)) => {
             vec![format!("{wrapped},{n},{n}"), format!(",{n},{n}")]
         }
-        (Slots::PerDirection, (true, false)) => vec![format!("{wrapped},")],
-        (Slots::PerDirection, (false, true)) => vec![format!(",{n},{n}")],
-        (Slots::Callback, (_, true)) => vec![n.to_string()],
-        (Slots::Callback, _) => {
+        (Store::PerDirection, (true, false)) => vec![format!("{wrapped},")],
+        (Store::PerDirection, (false, true)) => vec![format!(",{n},{n}")],
+        (Store::Callback | Store::CallbackCapped, (_, true)) => vec![n.to_string()],
+        (Store::Callback | Store::CallbackCapped, _) => {
+            // `rwmixread=-4k`: the part `4096` fails, the wrapped part is capped at 100
             let cap = match o.range {
-                Range::Int(_, max) if CAPPED.contains(&o.name) => Some(max.to_string()),
+                Range::Int(_, max) if o.store == Store::CallbackCapped => Some(max.to_string()),
                 _ => None,
             };
             [Some(wrapped.to_string()), cap]
@@ -166,8 +113,24 @@ fn tries(o: &FioOption, typed: &str, ok: (bool, bool), (wrapped, n): (u64, i64))
                 .collect()
         }
         // a key that reads a signed value (`nice=-5`, `runtime=-1`) takes it as typed
-        (Slots::One, (true, _)) if o.kind == Kind::Time => vec![typed.to_string(), format!("-{n}")],
-        (Slots::One, (true, _)) => vec![typed.to_string(), wrapped.to_string()],
+        (Store::One, (true, _)) if o.kind == Kind::Time => {
+            vec![typed.to_string(), format!("-{n}{unit}")]
+        }
+        (Store::One, (true, _)) => vec![typed.to_string(), wrapped.to_string()],
         (_, (false, _)) => Vec::new(),
     }
+}
+
+/// Whether `-N` (`v`) given to `o` is one value the option takes as written, not fio's
+/// reading in two parts: the row takes negatives ([`FioOption::takes_negative`]) and `N`
+/// is what it reads: a time iomark reads (`runtime=-1s`; `runtime=-4k` is fio's two
+/// parts, its `k` no unit of a time), else a whole number (`nice=-5`; `nice=-1s` is two
+/// parts).
+pub(super) fn one_value(o: &FioOption, v: &str) -> bool {
+    let body = v.trim().trim_start_matches('-');
+    let read = match o.kind {
+        Kind::Time => units::fio_time(body, 1_000_000_000).is_ok(),
+        _ => body.parse::<u64>().is_ok(),
+    };
+    o.takes_negative && read
 }

@@ -603,7 +603,7 @@ fn command_line_forms_are_the_ones_before_the_table() {
         // fio_compat::cmdhelp::cmdhelp_of_every_key_is_fios)
         // (fio's command-line options come first: `--readonly` is getopt's no_argument)
         if matches!(o.apply, Apply::Job(_)) && !matches!(o.fio333, Fio333::Command { .. }) {
-            let set = o.shown.fio_type.unwrap_or(o.kind.fio_type()) == FioType::StrSet;
+            let set = o.help_shown().fio_type == FioType::StrSet;
             assert_eq!(o.arg == Arg::Flag, set, "{n}");
         }
     }
@@ -946,4 +946,56 @@ fn a_listed_value_is_cut_unless_its_row_reads_the_rest() {
             "sync_file_range"
         ]
     );
+}
+
+#[test]
+fn every_option_of_fio_says_how_fio_reads_it() {
+    for o in all() {
+        let fios = matches!(o.fio333, Fio333::Job { .. } | Fio333::Profile { .. });
+        assert_eq!(o.fio_type.is_some(), fios, "{}: fio's type", o.name);
+        // fio keeps a value per direction only of a number or a range (off1…off3)
+        if o.store == Store::PerDirection {
+            let t = o.fio_type;
+            assert!(
+                matches!(t, Some(OptType::Int | OptType::Ull | OptType::Range)),
+                "{}: {t:?} per direction",
+                o.name
+            );
+        }
+        // a cap is a number's
+        if o.store == Store::CallbackCapped {
+            assert!(
+                matches!(o.range, Range::Int(_, max) if max > 0),
+                "{}",
+                o.name
+            );
+        }
+    }
+    // what the readers of negatives and of a `z` suffix ask (options.c of fio 3.33)
+    let fact = |n: &str| find(n).map(|o| (o.fio_type, o.store));
+    assert_eq!(fact("bs"), Some((Some(OptType::Ull), Store::PerDirection)));
+    assert_eq!(
+        fact("rate_iops"),
+        Some((Some(OptType::Int), Store::PerDirection))
+    );
+    assert_eq!(
+        fact("bsrange"),
+        Some((Some(OptType::Range), Store::PerDirection))
+    );
+    assert_eq!(
+        fact("size"),
+        Some((Some(OptType::StrValZone), Store::Callback))
+    );
+    assert_eq!(
+        fact("rwmixread"),
+        Some((Some(OptType::Int), Store::CallbackCapped))
+    );
+    assert_eq!(fact("filesize"), Some((Some(OptType::StrVal), Store::One)));
+    assert_eq!(
+        fact("runtime"),
+        Some((Some(OptType::StrValTime), Store::One))
+    );
+    assert_eq!(fact("thinktime"), Some((Some(OptType::Int), Store::One)));
+    // iomark's own options have no fio type
+    assert_eq!(fact("reap_spin").map(|f| f.0), Some(None));
 }
