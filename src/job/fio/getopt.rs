@@ -195,10 +195,13 @@ impl Engines {
         self.job.as_ref().and_then(|e| e.as_deref())
     }
 
-    /// Whether fio's table holds the engine option `name` now.
+    /// Whether fio's table holds the engine option `name` now (an engine iomark does not
+    /// run, `io_uring_cmd`, is not judged: its table is not iomark's).
     fn holds(&self, name: &str) -> bool {
-        self.in_table()
-            .is_some_and(|e| options::options_of_engine(e).contains(&name))
+        self.in_table().is_some_and(|e| {
+            options::options_of_engine(e).contains(&name)
+                || crate::job::fio::EngineKind::parse(e).is_none()
+        })
     }
 
     /// After the job option `name` (its whole name) read with `value`.

@@ -54,10 +54,13 @@ pub fn first_refused(
             global.clone_from(&engine);
         }
         let takes = options::options_of_engine(&engine);
+        // (an engine iomark does not run, `io_uring_cmd`: its table is not iomark's)
+        let judged = crate::job::fio::EngineKind::parse(&engine).is_some();
         let refused = |e: &&Entry| {
             let key = options::canonical(&e.key);
             !fio333::job_key_known(&e.key)
-                || (options::engine_option_names().any(|n| n == key)
+                || (judged
+                    && options::engine_option_names().any(|n| n == key)
                     && !takes.contains(&key.as_str()))
         };
         // (a value of an option fio does not know there is no value it fails to parse)

@@ -132,6 +132,16 @@ fn iomark_run_names_the_engines_that_take_the_option() {
     let d = scratch();
     let engines = engines(d.path());
     for (engine, opt) in cases(&engines, 7) {
+        // a value each option takes (iomark run reads the value before it judges the job)
+        let value = match opt.as_str() {
+            "cmd_type" => "nvme",
+            "cmdprio_bssplit" => "4k/50",
+            "protocol" => "tcp",
+            "cpumode" => "noop",
+            "exit_on_io_done" => "0",
+            "stat_type" => "stat",
+            _ => "1",
+        };
         let o = iomark(
             d.path(),
             &[
@@ -139,7 +149,7 @@ fn iomark_run_names_the_engines_that_take_the_option() {
                 "--parse-only",
                 "--name=x",
                 &format!("--ioengine={engine}"),
-                &format!("--{opt}=1"),
+                &format!("--{opt}={value}"),
                 "--size=1m",
             ],
         );
