@@ -86,6 +86,13 @@ pub(crate) fn fio_lines(e: &FioError, argv0: &str, raw: &[String]) -> Option<Vec
             Some(unrecognized(argv0, word))
         }
         FioError::Unrecognized(word) => Some(unrecognized(argv0, word)),
+        FioError::OtherEnginesOption { word, engine } => {
+            let line = format!("{argv0}: unrecognized option '{word}'");
+            let mut lines = vec![line.clone(), line];
+            let guess = fio333::did_you_mean_getopt(word, engine.as_deref());
+            lines.extend(guess.map(|m| format!("Did you mean {m}?")));
+            Some(lines)
+        }
         // getopt's line with the options the word begins, then fio's own line and guess
         FioError::Ambiguous { word, names, guess } => {
             let listed: Vec<String> = names.iter().map(|n| format!("'{n}'")).collect();

@@ -68,7 +68,7 @@ type Read = (fio::FioCommand, bool, crate::ranks::Options, Vec<String>);
 fn read_command(args: &[String], persona: Persona) -> Result<Read, Exit> {
     let refused = |e: fio::FioError| Err(refusal(e, args, persona));
     // fio's getopt: -KEY, --KEY VALUE, abbreviations, short letters → --KEY[=VALUE]
-    let words = fio::getopt::canonical(args).map_err(refused)?;
+    let words = fio::getopt::canonical(args, persona == Persona::Fio).map_err(refused)?;
     // the words after a `--` are job files, whatever they look like
     let (args, after_end) = fio::getopt::split_at_end(&words);
     if let Some(done) = crate::cli::run_front::front(args, persona) {

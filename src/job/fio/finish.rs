@@ -7,6 +7,7 @@
 use crate::job::fio::keys::VERIFY_HEADER;
 use crate::job::fio::keys_verify::VerifyKind;
 use crate::job::fio::notice::Notice;
+use crate::job::fio::options;
 use crate::job::fio::{EngineKind, FioCommand, FioError, FioJob, IORING_MAX_ENTRIES};
 
 /// Settle and check `job`, then add it to `cmd`.
@@ -283,6 +284,9 @@ fn validate(job: &FioJob, setup_errors: bool) -> Result<(), String> {
             "invalid value '{v}' for option '{key}': a negative number (fio 3.33 reads it in two parts, -N wrapped and N, and iomark as `fio` does so; iomark run takes none)"
         ));
     }
+    if !setup_errors {
+        check_engine_options(job)?;
+    }
     check_amount(job, setup_errors)?;
     check_size_holds_a_block(job)?;
     check_verify(job)?;
@@ -453,6 +457,31 @@ fn check_io_uring_keys(job: &FioJob) -> Result<(), String> {
             "hipri=1 (completion polling) needs direct=1: polling works on O_DIRECT I/O only"
                 .into(),
         );
+    }
+    Ok(())
+}
+
+/// `iomark run`'s refusal of an engine's option given to a job of another engine
+/// (`--ioengine=psync --nowait=1`): fio 3.33 knows an engine's options only in a job of
+/// that engine (the fio persona answers as fio: job/fio/getopt.rs, strict.rs). The line
+/// names the option and the engines that take it.
+fn check_engine_options(job: &FioJob) -> Result<(), String> {
+    let typed = job.options.iter().rev().find(|(k, _)| k == "ioengine");
+    let engine = typed.map_or("psync", |(_, v)| v.split(':').next().unwrap_or(v));
+    let takes = options::options_of_engine(engine);
+    for (key, _) in &job.options {
+        if takes.contains(&key.as_str())
+            || !options::engine_option_names().any(|n| n == key.as_str())
+        {
+            continue;
+        }
+        let takers: Vec<String> = options::engines_taking(key)
+            .map(|e| format!("ioengine={e}"))
+            .collect();
+        return Err(format!(
+            "{key} is an option of {}, not of ioengine={engine}",
+            takers.join(" or ")
+        ));
     }
     Ok(())
 }

@@ -79,8 +79,10 @@ fn kept_as_written(body: &str) -> bool {
 /// written, or the whole name an abbreviation stands for), job files as written; a
 /// `--` and every word after it as written (job files: [`split_at_end`]).
 /// Errors: an ambiguous abbreviation, a single-dash word that is no option (fio's
-/// "unrecognized option"), an option without its needed value.
-pub fn canonical(args: &[String]) -> Result<Vec<String>, FioError> {
+/// "unrecognized option"), an option without its needed value; as fio 3.33 (`fio`), an
+/// engine's option where fio's table does not hold it ([`Engines`]: `--ioengine=psync
+/// --nowait=1`; `iomark run` judges the job's engine when the job is whole, finish.rs).
+pub fn canonical(args: &[String], fio: bool) -> Result<Vec<String>, FioError> {
     let mut out = Vec::with_capacity(args.len());
     let mut engines = Engines::default();
     let mut i = 0;
@@ -116,6 +118,12 @@ pub fn canonical(args: &[String]) -> Result<Vec<String>, FioError> {
             out.push(a.clone());
             continue;
         };
+        if fio && engine_option(o) && !engines.holds(o.name) {
+            return Err(FioError::OtherEnginesOption {
+                word: a.clone(),
+                engine: engines.in_table().map(str::to_string),
+            });
+        }
         missing_value(o, key, value.as_deref(), single && args.get(i).is_none())?;
         let value = match value {
             Some(v) => Some(v),
@@ -185,6 +193,15 @@ impl Engines {
     /// The engine whose options are in fio's table now.
     fn in_table(&self) -> Option<&str> {
         self.job.as_ref().and_then(|e| e.as_deref())
+    }
+
+    /// Whether fio's table holds the engine option `name` now (an engine iomark does not
+    /// run, `io_uring_cmd`, is not judged: its table is not iomark's).
+    fn holds(&self, name: &str) -> bool {
+        self.in_table().is_some_and(|e| {
+            options::options_of_engine(e).contains(&name)
+                || crate::job::fio::EngineKind::parse(e).is_none()
+        })
     }
 
     /// After the job option `name` (its whole name) read with `value`.
@@ -275,10 +292,6 @@ fn beginning_of(key: &str) -> Vec<(&'static str, &'static FioOption)> {
         return Vec::new();
     }
     let mut found: Vec<(&'static str, &'static FioOption)> = Vec::new();
-    let engine_option = |o: &FioOption| {
-        options::engine_option_names().any(|e| e == o.name)
-            || (o.group == options::Group::Engine && o.fio333 == options::Fio333::None)
-    };
     for o in options::all().filter(|o| !engine_option(o)) {
         let hit = std::iter::once(o.name)
             .chain(o.aliases.iter().copied())
@@ -290,6 +303,13 @@ fn beginning_of(key: &str) -> Vec<(&'static str, &'static FioOption)> {
         }
     }
     found
+}
+
+/// Whether `o` is an engine's option (fio 3.33's `--enghelp` tables, and a later fio's
+/// engine options iomark has), which fio's table holds only once a job names its engine.
+fn engine_option(o: &FioOption) -> bool {
+    options::engine_option_names().any(|e| e == o.name)
+        || (o.group == options::Group::Engine && o.fio333 == options::Fio333::None)
 }
 
 /// Whether option `o`, written as `word` without `=VALUE`, takes the next word `next` as
@@ -318,7 +338,7 @@ mod tests {
 
     fn c(words: &[&str]) -> Result<Vec<String>, String> {
         let v: Vec<String> = words.iter().map(|s| s.to_string()).collect();
-        canonical(&v).map_err(|e| e.to_string())
+        canonical(&v, false).map_err(|e| e.to_string())
     }
 
     #[test]

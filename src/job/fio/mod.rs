@@ -150,6 +150,16 @@ pub enum FioError {
         crate::job::fio::options::did_you_mean(.0.trim_start_matches('-').split('=').next().unwrap_or(""))
     )]
     Unrecognized(String),
+    /// an engine's option given where fio 3.33's getopt table holds the options of
+    /// another engine or of none (`--ioengine=psync --nowait=1`): getopt's refusal of the
+    /// word, guessed against that engine's table (the fio persona's)
+    #[error("command line: '{word}' is an option of another engine than ioengine={}", .engine.as_deref().unwrap_or("psync"))]
+    OtherEnginesOption {
+        /// the word as given
+        word: String,
+        /// the engine whose options fio's table holds (`None`: none yet)
+        engine: Option<String>,
+    },
     /// a refusal after fio 3.33 had added jobs, whose section lines it printed as it
     /// added each (init.c add_job): those jobs with their reporting group (the ones it
     /// printed on stdout), the command's global options (the engine they name), and the

@@ -3,12 +3,15 @@
 //! which fio takes on the command line only, or one of a later fio, such as
 //! `verify_write_sequence`) is fio's `Bad option <KEY=VALUE>` with its `Did you mean
 //! X?`, and a value only a later fio reads (`random_distribution=sequence:…`,
-//! `steadystate=lat:…`, `protocol=vsock`) is fio's `fio: failed parsing …`; the first
+//! `steadystate=lat:…`, `protocol=vsock`) is fio's `fio: failed parsing …`, and an
+//! engine's option in a section whose engine does not take it (`ioengine=sync` with
+//! `hipri=1`: fio reads a section's engine options from its engine's table) is a `Bad
+//! option` as an unknown key is; the first
 //! section with any of them ends the parse with `fio: job NAME dropped`, as fio 3.33's
 //! does (exit 1). `iomark run` reads them all as iomark does (docs/compat/fio.md).
 
-use crate::job::fio::fio333;
 use crate::job::fio::ini::Entry;
+use crate::job::fio::{fio333, options};
 
 /// Values of fio 3.33's options that only a later fio reads: `(key, the value's
 /// beginning, how fio 3.33's line names the option)`.
@@ -32,11 +35,41 @@ enum Named {
 /// fio 3.33's reading of `sections` (name, entries) read from one job file, in order:
 /// the first section with a key or value fio 3.33 refuses, its index and fio's lines for
 /// it (the caller's [`FioError::FioLines`](crate::job::fio::FioError::FioLines)); the sections before it stand (fio added
-/// their jobs).
-pub fn first_refused(sections: &[(String, Vec<Entry>)]) -> Option<(usize, Vec<String>)> {
+/// their jobs). `engine`: the engine of the command line's global options, if any (else
+/// fio's default, psync).
+pub fn first_refused(
+    sections: &[(String, Vec<Entry>)],
+    engine: Option<&str>,
+) -> Option<(usize, Vec<String>)> {
+    let mut global = engine.unwrap_or("psync").to_string();
     for (i, (name, entries)) in sections.iter().enumerate() {
-        let mut lines: Vec<String> = entries.iter().filter_map(later_value).collect();
-        for e in entries.iter().filter(|e| !fio333::job_key_known(&e.key)) {
+        let own = entries
+            .iter()
+            .rev()
+            .find(|e| options::canonical(&e.key) == "ioengine")
+            .and_then(|e| e.value.as_deref())
+            .map(|v| v.split(':').next().unwrap_or(v).to_string());
+        let engine = own.unwrap_or_else(|| global.clone());
+        if name == "global" {
+            global.clone_from(&engine);
+        }
+        let takes = options::options_of_engine(&engine);
+        // (an engine iomark does not run, `io_uring_cmd`: its table is not iomark's)
+        let judged = crate::job::fio::EngineKind::parse(&engine).is_some();
+        let refused = |e: &&Entry| {
+            let key = options::canonical(&e.key);
+            !fio333::job_key_known(&e.key)
+                || (judged
+                    && options::engine_option_names().any(|n| n == key)
+                    && !takes.contains(&key.as_str()))
+        };
+        // (a value of an option fio does not know there is no value it fails to parse)
+        let mut lines: Vec<String> = entries
+            .iter()
+            .filter(|e| !refused(e))
+            .filter_map(later_value)
+            .collect();
+        for e in entries.iter().filter(refused) {
             let opt = match &e.value {
                 Some(v) => format!("{}={v}", e.key),
                 None => e.key.clone(),
@@ -85,7 +118,7 @@ mod tests {
     }
 
     fn lines(s: &[(String, Vec<Entry>)]) -> Vec<String> {
-        match first_refused(s) {
+        match first_refused(s, None) {
             Some((_, l)) => l,
             None => panic!("not refused"),
         }
@@ -93,11 +126,18 @@ mod tests {
 
     #[test]
     fn fios_bad_option_and_failed_parsing_lines() {
-        let ok = section("a", &[("rw", Some("read")), ("hostname", Some("h"))]);
-        assert!(first_refused(std::slice::from_ref(&ok)).is_none());
+        let ok = section(
+            "a",
+            &[
+                ("rw", Some("read")),
+                ("ioengine", Some("net")),
+                ("hostname", Some("h")),
+            ],
+        );
+        assert!(first_refused(std::slice::from_ref(&ok), None).is_none());
         let ro = section("j", &[("readonly", Some("1"))]);
         assert_eq!(
-            first_refused(&[ok.clone(), ro.clone()]).map(|r| r.0),
+            first_refused(&[ok.clone(), ro.clone()], None).map(|r| r.0),
             Some(1)
         );
         assert_eq!(
@@ -124,10 +164,32 @@ mod tests {
                 "fio: job s dropped"
             ]
         );
-        let vsock = section("global", &[("protocol", Some("vsock"))]);
+        let vsock = section(
+            "global",
+            &[("ioengine", Some("net")), ("protocol", Some("vsock"))],
+        );
         assert_eq!(
             lines(&[vsock]),
             ["fio: failed parsing protocol", "fio: job global dropped"]
+        );
+        // an engine's option where the section's engine (psync, fio's default) has none
+        let psync = section("global", &[("protocol", Some("vsock"))]);
+        assert_eq!(
+            lines(&[psync]),
+            ["Bad option <protocol=vsock>", "fio: job global dropped"]
+        );
+        // the engine of the [global] before, or of the command line
+        let hipri = section("j", &[("hipri", Some("1"))]);
+        let ring = section("global", &[("ioengine", Some("io_uring"))]);
+        assert!(first_refused(&[ring, hipri.clone()], None).is_none());
+        assert!(first_refused(std::slice::from_ref(&hipri), Some("io_uring")).is_none());
+        assert_eq!(
+            lines(&[hipri]),
+            [
+                "Bad option <hipri=1>",
+                "Did you mean prio?",
+                "fio: job j dropped"
+            ]
         );
     }
 }

@@ -13,6 +13,7 @@ mod create_on_open;
 mod depth_levels;
 mod earlier_files;
 mod early_lines;
+mod engine_options;
 mod exact_lat;
 mod file_sizes;
 mod fresh_user;

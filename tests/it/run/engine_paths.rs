@@ -58,7 +58,7 @@ fn force_async_is_checked() {
     for (extra, want) in [
         (
             &["--ioengine=psync", "--force_async=2"][..],
-            "apply to ioengine=io_uring only",
+            "force_async is an option of ioengine=io_uring, not of ioengine=psync",
         ),
         (
             &["--ioengine=io_uring", "--force_async=x"][..],

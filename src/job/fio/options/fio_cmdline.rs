@@ -421,6 +421,14 @@ pub fn options_of_engine(engine: &str) -> Vec<&'static str> {
         .collect()
 }
 
+/// The engines whose `--enghelp` table lists option `name`, in the table's order.
+pub fn engines_taking(name: &str) -> impl Iterator<Item = &'static str> + '_ {
+    ENGINE_OPTIONS
+        .iter()
+        .map(|(e, _)| *e)
+        .filter(move |e| options_of_engine(e).contains(&name))
+}
+
 /// One line of `--enghelp` for an entry of [`ENGINE_OPTIONS`].
 fn engine_line(entry: &str) -> Option<String> {
     let (indent, rest) = match entry.strip_prefix("  ") {

@@ -48,7 +48,9 @@ mod signed;
 mod tests;
 
 pub use cmdline::Parse;
-pub use fio_cmdline::{engine_help, engine_option_names, options_of_engine, FioCli, IdleProf};
+pub use fio_cmdline::{
+    engine_help, engine_option_names, engines_taking, options_of_engine, FioCli, IdleProf,
+};
 
 use crate::job::fio::ini::Origin;
 use crate::job::fio::notice::Notice;
