@@ -185,7 +185,7 @@ pub(crate) fn output_before(e: &FioError, raw: &[String]) -> Option<std::path::P
     let at = raw
         .iter()
         .position(|w| *w == word || w.split('=').next() == Some(&word))?;
-    let before = crate::job::fio::getopt::canonical(&raw[..at]).ok()?;
+    let before = crate::job::fio::getopt::canonical(&raw[..at], true).ok()?;
     let before = crate::job::fio::getopt::split_at_end(&before).0;
     before
         .iter()
@@ -428,8 +428,7 @@ fn unit_line(key: &str, value: &str) -> Option<String> {
     }
     // fio's number, also where iomark's table reads it as text (`filesize`, `randseed`:
     // FIO_OPT_STR_VAL)
-    let number = matches!(o.kind, Kind::Int | Kind::SizeStr | Kind::Time)
-        || o.fio_type.is_some_and(options::OptType::is_number);
+    let number = fio_number(o);
     match o.kind {
         _ if number && value.ends_with('z') => Some(if ZONE_VALUES.contains(&o.name) {
             format!("{}: unexpected zone value '{value}'", o.name)
@@ -443,6 +442,13 @@ fn unit_line(key: &str, value: &str) -> Option<String> {
     }
 }
 
+/// Whether fio 3.33 reads option `o` as a number, also where iomark's table reads it as
+/// text (`filesize`, `randseed`: FIO_OPT_STR_VAL).
+fn fio_number(o: &options::FioOption) -> bool {
+    matches!(o.kind, Kind::Int | Kind::SizeStr | Kind::Time)
+        || o.fio_type.is_some_and(options::OptType::is_number)
+}
+
 /// fio 3.33's lines for a number option's value of parts split at `,` (parse.c
 /// handle_option): it reads each part in turn, given the rest of the value from that
 /// part on, and refuses the option only when no part is read. A part whose rest ends in
@@ -450,10 +456,7 @@ fn unit_line(key: &str, value: &str) -> Option<String> {
 /// is a whole number out of range, the range line; a word, no line. Empty when the value
 /// has no `,`, starts with `-` (a negative's own rules), or some part is read.
 fn part_lines(key: &str, value: &str) -> Vec<String> {
-    let number = options::find(key).is_some_and(|o| {
-        matches!(o.kind, Kind::Int | Kind::SizeStr | Kind::Time)
-            || NUMBERS_AS_TEXT.contains(&o.name)
-    });
+    let number = options::find(key).is_some_and(fio_number);
     if !number || !value.contains(',') || value.starts_with('-') {
         return Vec::new();
     }
