@@ -678,7 +678,19 @@ fn outputs(
     // two names of one file (a path spelled twice, a hard link) are said as such before
     // the link rule of each output refuses one of them
     let named = output_files(cmd);
-    crate::files::output::refuse_collisions(&named, &[]).map_err(|e| stop(exit::INVALID, e))?;
+    // an output over a job file read would replace the job with its report
+    let inputs: Vec<_> = cmd
+        .job_files
+        .iter()
+        .map(|f| ("job file".to_string(), f.clone()))
+        .collect();
+    // fio 3.33 exits 1 there (after replacing the job file)
+    let code = if persona == Persona::Fio {
+        exit::FAILED
+    } else {
+        exit::INVALID
+    };
+    crate::files::output::refuse_collisions(&named, &inputs).map_err(|e| stop(code, e))?;
     runner::refuse_outputs_as_data(cmd, &named).map_err(|e| stop(exit::INVALID, e))?;
     let mut o = Outputs::new();
     if let Some(p) = &cmd.json_file {

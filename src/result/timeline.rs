@@ -147,12 +147,17 @@ fn write_cliff(p: &[Point]) -> Option<TimeFinding> {
 /// Thermal throttling: the first sample whose temperature reached `threshold`, when
 /// the throughput (reads and writes) of the hot samples that follow is at most
 /// [`THROTTLE_KEEP`] of the samples' before it. The samples before the run's first I/O
-/// (a command's set-up: planning a tree, opening files) are no speed and are left out.
+/// (a command's set-up: planning a tree, opening files) are no speed and are left out,
+/// and so are samples shorter than half the typical one.
 fn thermal(samples: &[Sample], threshold: f64) -> Option<TimeFinding> {
     let hot = |s: &Sample| s.temp_c.is_some_and(|t| t >= threshold);
     let k = samples.iter().position(hot)?;
     let rate = |s: &Sample| (s.read_bytes + s.written_bytes) as f64 / s.dur_s;
-    let usable = |s: &&Sample| s.dur_s > 0.0;
+    // samples shorter than half the typical one (taken just after the process resumed,
+    // holding what it counted before) are no rate, as for the write cliff
+    let mut durs: Vec<f64> = samples.iter().map(|s| s.dur_s).collect();
+    let typical = median(&mut durs);
+    let usable = |s: &&Sample| s.dur_s > 0.0 && s.dur_s >= typical / 2.0;
     let first_io = samples[..k]
         .iter()
         .position(|s| s.read_bytes + s.written_bytes > 0)

@@ -72,6 +72,7 @@ pub fn parse_args_as(
         })?;
     }
     check_command(&p.cmd)?;
+    p.cmd.job_files = files.into_iter().filter(|f| f.as_os_str() != "-").collect();
     fio_lines(&mut p.cmd, finish_out);
     if let Some(ns) = p.reap_spin {
         for j in &mut p.cmd.jobs {

@@ -466,8 +466,14 @@ fn check_io_uring_keys(job: &FioJob) -> Result<(), String> {
 /// that engine (the fio persona answers as fio: job/fio/getopt.rs, strict.rs). The line
 /// names the option and the engines that take it.
 fn check_engine_options(job: &FioJob) -> Result<(), String> {
+    // the engine as the job typed it, else as it holds it (given in [global])
     let typed = job.options.iter().rev().find(|(k, _)| k == "ioengine");
-    let engine = typed.map_or("psync", |(_, v)| v.split(':').next().unwrap_or(v));
+    let held = if job.tuning.pvsync2 {
+        "pvsync2"
+    } else {
+        job.engine.name()
+    };
+    let engine = typed.map_or(held, |(_, v)| v.split(':').next().unwrap_or(v));
     let takes = options::options_of_engine(engine);
     for (key, _) in &job.options {
         if takes.contains(&key.as_str())

@@ -593,6 +593,8 @@ pub struct FioCommand {
     pub fio_output: Vec<String>,
     /// `--output=FILE`: the report goes to this file instead of stdout
     pub output: Option<PathBuf>,
+    /// the job files read, as named (`-`, stdin, excepted): inputs no output may be
+    pub job_files: Vec<PathBuf>,
     /// `--section=NAME` (repeatable): run only these job-file sections
     pub sections: Vec<String>,
     /// `--allow-destructive-write=DEV` (command line only, repeatable): devices the

@@ -197,6 +197,21 @@ fn throttling_after_an_idle_set_up_is_found() {
     let (f, _) = f.expect("throttling after an idle start");
     assert!((f.at_s - 20.0).abs() <= 1.0, "{f:?}");
     assert!(f.before_bytes_s > 1.5e9, "{f:?}");
+    // a hot drive that stalls the process: the sample taken as it resumes is short and
+    // holds what was counted before the stall (a rate far above the run's); such
+    // samples are no rate, the stall is still found
+    let mut s = hot_series(rate, |t| if t < 20.0 { 50.0 } else { 71.0 });
+    // (most hot samples short: their median alone would be far above the cool rate)
+    let hot = s.samples.iter_mut().enumerate().skip(21);
+    for (_, x) in hot.filter(|(i, _)| i % 3 != 0) {
+        x.dur_s = 0.05;
+        x.written_bytes = 200_000_000;
+    }
+    let found = detect(&s);
+    assert!(
+        found.iter().any(|(f, _)| f.id == THERMAL_THROTTLING),
+        "{found:?}"
+    );
     // idle until the drive is hot: nothing before to compare with, no finding
     let s = hot_series(
         |t| if t < 20.0 { 0.0 } else { 0.5e9 },

@@ -203,9 +203,12 @@ fn hipri_and_sqpoll_rules() {
         (vec!["--ioengine=io_uring", "--hipri=1"], "needs direct=1"),
         (
             vec!["--ioengine=psync", "--hipri=1", "--direct=1"],
-            "io_uring only",
+            "hipri is an option of ioengine=io_uring or ioengine=pvsync2, not of ioengine=psync",
         ),
-        (vec!["--sqthread_poll=1"], "io_uring only"),
+        (
+            vec!["--sqthread_poll=1"],
+            "sqthread_poll is an option of ioengine=io_uring, not of ioengine=psync",
+        ),
         (
             vec!["--ioengine=io_uring", "--sqthread_poll_cpu=x"],
             "sqthread_poll_cpu",

@@ -582,3 +582,45 @@ fn time_outputs_that_are_one_file_are_refused_before_the_command_runs() {
         assert!(!d.path().join("ran").exists(), "the command ran");
     }
 }
+
+/// `--output` (or `--json`) naming the job file being read would replace the job with
+/// its report (fio 3.33 does so, and exits 1): refused before the run as two names of
+/// one file — `iomark run` exit 2, the fio persona exit 1 — and the job file kept, also
+/// when spelled another way or through a hard link.
+#[test]
+fn an_output_over_the_job_file_read_is_refused_and_the_job_kept() {
+    let d = scratch();
+    let job = "[j]\nioengine=null\nsize=1m\nrw=read\n";
+    std::fs::write(d.path().join("j.fio"), job).unwrap();
+    std::fs::hard_link(d.path().join("j.fio"), d.path().join("h.fio")).unwrap();
+    for out in [
+        "--output=j.fio",
+        "--output=./j.fio",
+        "--json=j.fio",
+        "--output=h.fio",
+    ] {
+        let r = iomark(d.path(), &["run", out, "j.fio"]);
+        assert_eq!(r.code, 2, "{out}: {r:?}");
+        assert!(r.stderr.contains("job file=j.fio"), "{out}: {}", r.stderr);
+        assert!(
+            r.stderr.contains("are the same file"),
+            "{out}: {}",
+            r.stderr
+        );
+        let kept = std::fs::read_to_string(d.path().join("j.fio")).unwrap();
+        assert_eq!(kept, job, "{out}");
+    }
+    let r = as_fio(d.path())
+        .dir(d.path())
+        .args(["--output=j.fio", "j.fio"])
+        .run();
+    assert_eq!(r.code, 1, "{r:?}");
+    assert!(r.stderr.contains("are the same file"), "{}", r.stderr);
+    assert_eq!(
+        std::fs::read_to_string(d.path().join("j.fio")).unwrap(),
+        job
+    );
+    // another output name runs
+    let r = iomark(d.path(), &["run", "--output=r.txt", "j.fio"]);
+    assert_eq!(r.code, 0, "{r:?}");
+}
