@@ -210,12 +210,14 @@ fn rate_limited_time_based_logs_have_fios_line_counts() {
         .arg("--output-format=terse")
         .run();
     assert_eq!(o.code, 0, "{}", o.dump());
-    // each sample at the time it was taken: in the 100 ms after its window's end
+    // each sample at the time it was taken: after its window's end and before the next
+    // window's (a loaded machine delays the sampling thread; the order and the count are
+    // what a sample taken at the wrong time would break)
     let bw = log_times(d.path(), "a_bw.1.log");
     assert_eq!(bw.len(), 5, "{bw:?}\n{}", o.dump());
     for (k, t) in bw.iter().enumerate() {
         let end = 500 * (k as u64 + 1);
-        assert!((end..end + 100).contains(t), "{bw:?}");
+        assert!((end..end + 500).contains(t), "{bw:?}");
     }
     for name in ["a_lat.1.log", "a_clat.1.log"] {
         let lat = log_times(d.path(), name);
