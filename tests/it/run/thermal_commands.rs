@@ -28,9 +28,10 @@ const HOOK: &str = "IOMARK_TEST_PROBE_ROOT";
 const COOL: Duration = Duration::from_millis(1500);
 /// While the drive is hot the process is stopped this long…
 const HELD: Duration = Duration::from_millis(700);
-/// …then let go this long (an eighth of the time: its throughput falls to about that
-/// share, well under the detector's 80 %)…
-const LET_GO: Duration = Duration::from_millis(100);
+/// …then let go this long (a 24th of the time: its throughput falls to about that share,
+/// far under the detector's 80 % even when a command held down by CPU contention while
+/// cool runs several times faster in each let-go, as a small-file `tree` did under load)…
+const LET_GO: Duration = Duration::from_millis(30);
 /// …this many times (each gives the sampler one sample, taken as the process goes on).
 const CYCLES: u32 = 3;
 /// The recorded drive's temperature while hot, millidegrees (its `temp1_max` is 84850).
