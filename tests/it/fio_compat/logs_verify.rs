@@ -237,7 +237,9 @@ fn rate_limited_time_based_logs_have_fios_line_counts() {
             .arg("--output-format=terse")
             .run();
         assert_eq!(o.code, 0, "{}", o.dump());
-        assert_eq!(log_times(f.path(), "a_bw.1.log").len(), 5);
+        // fio's own sampling thread, late under load, may add a sixth line at the end
+        let n = log_times(f.path(), "a_bw.1.log").len();
+        assert!((5..=6).contains(&n), "fio: {n} bandwidth lines");
         let lat = log_times(f.path(), "a_lat.1.log");
         assert_eq!(lat.len(), 6, "fio: {lat:?}");
         assert!(lat[5] >= 3000, "fio: {lat:?}");
