@@ -41,8 +41,12 @@ pub fn memory_fs(dir: &Path) -> Option<&'static str> {
 /// file or a block device node: the device behind it is the one counted).
 pub fn before(root: &Root, dir: &Path) -> Before {
     use std::os::unix::fs::FileTypeExt;
-    // a device node lives on devtmpfs: the device, not /dev, is the target
-    let node = std::fs::metadata(dir).is_ok_and(|m| m.file_type().is_block_device());
+    // a device node lives on devtmpfs: the device (a disk, or a character device such as
+    // /dev/full, which has no page cache), not /dev, is the target
+    let node = std::fs::metadata(dir).is_ok_and(|m| {
+        let t = m.file_type();
+        t.is_block_device() || t.is_char_device()
+    });
     let memory_fs = memory_fs(dir).filter(|_| !node);
     let dev = super::device_behind(dir)
         .or_else(|| dev_of(dir))

@@ -567,39 +567,36 @@ fn permission_denied_is_an_environment_error() {
     assert_eq!(snapshot(d.path()), before);
 }
 
-/// SIGINT in the middle: exit 130, status "interrupted", and only iomark's files removed.
-fn interrupt(args: &[&str], after_ms: u64) {
+/// SIGINT in the middle (sent at the run's `fault` stop point, so it lands mid-run on any
+/// machine): exit 130, status "interrupted", and only iomark's files removed.
+fn interrupt(args: &[&str], fault: &str) {
     let d = user_dir();
     let before = snapshot(d.path());
     let j = scratch();
     let jp = j.path().join("r.json");
-    let child = Iomark::new()
+    let mut child = Iomark::new()
         .args(args)
+        .fault(fault)
         .arg(format!("--json={}", jp.display()))
         .arg(d.path())
         .spawn();
-    std::thread::sleep(std::time::Duration::from_millis(after_ms));
-    kill(child.id(), libc::SIGINT);
+    signal_at_stop(&mut child, libc::SIGINT);
     // `tree --files=40000` takes a minute or more to stop and clean up on a busy machine
     // (76 s once): a hang guard far above that
     let st = finish_within(child, std::time::Duration::from_secs(600));
     assert_eq!(snapshot(d.path()), before);
-    if st.code == 0 {
-        eprintln!("note: the run finished before the signal; cleanup still checked");
-        return;
-    }
-    assert_eq!(st.code, 130);
+    assert_eq!(st.code, 130, "{}", st.dump());
     assert_eq!(read_json(&jp)["status"], "interrupted");
 }
 
 #[test]
 fn copy_interrupted_removes_only_its_files() {
-    interrupt(&["copy", "--size=1G"], 400);
+    interrupt(&["copy", "--size=1G"], "write:stop@40");
 }
 
 #[test]
 fn tree_interrupted_removes_only_its_files() {
-    interrupt(&["tree", "--files=40000"], 400);
+    interrupt(&["tree", "--files=40000"], "write:stop@2000");
 }
 
 // `mark`'s own hints (a fresh user's findings): mark has no --file-* options, so its
@@ -647,13 +644,14 @@ fn mark_interrupted_says_no_table_was_printed() {
     let before = snapshot(d.path());
     let j = scratch();
     let jp = j.path().join("m.json");
-    let child = Iomark::new()
+    let mut child = Iomark::new()
         .args(["mark", "--size=4M", "--time=5", "--loops=1", "--warmup=0"])
+        .fault("read:stop@30")
         .arg(format!("--json={}", jp.display()))
         .arg(d.path())
         .spawn();
-    std::thread::sleep(std::time::Duration::from_millis(1500));
-    kill(child.id(), libc::SIGINT);
+    // mid-way through the first test's reads
+    signal_at_stop(&mut child, libc::SIGINT);
     let o = finish(child);
     let err = &o.stderr;
     assert_eq!(o.code, 130, "{err}");

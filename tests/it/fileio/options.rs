@@ -41,7 +41,7 @@ fn general_options_before_the_test_name_are_accepted() {
 #[test]
 fn interrupted_prepare_run_cleanup_still_cleans_up() {
     let d = scratch();
-    let child = Iomark::new()
+    let mut child = Iomark::new()
         .dir(d.path())
         .args([
             "fileio",
@@ -54,9 +54,10 @@ fn interrupted_prepare_run_cleanup_still_cleans_up() {
             "run",
             "cleanup",
         ])
+        .fault("read:stop@300")
         .spawn();
-    std::thread::sleep(std::time::Duration::from_millis(1200));
-    assert_eq!(kill(child.id(), libc::SIGINT), 0);
+    // mid-run, after prepare
+    signal_at_stop(&mut child, libc::SIGINT);
     let out = finish(child);
     let stdout = &out.stdout;
     assert_eq!(out.code, 130, "{stdout}");

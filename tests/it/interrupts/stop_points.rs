@@ -22,12 +22,7 @@ pub(super) fn spawn(dir: &Path, fault: &str, args: &[&str]) -> Child {
 /// Run `args` until the stop point, deliver `sig`, continue, and collect the output.
 pub(super) fn interrupt_at(dir: &Path, fault: &str, args: &[&str], sig: i32) -> Out {
     let mut child = spawn(dir, fault, args);
-    assert!(
-        wait_stopped(&mut child, Duration::from_secs(20)),
-        "iomark did not reach the stop point"
-    );
-    assert_eq!(kill(child.id(), sig), 0);
-    assert_eq!(kill(child.id(), libc::SIGCONT), 0);
+    signal_at_stop(&mut child, sig);
     let t = Instant::now();
     let out = finish(child);
     assert!(t.elapsed() < Duration::from_secs(20), "stopped promptly");
@@ -537,9 +532,10 @@ fn mark_interrupted_prints_the_rows_of_the_finished_tests() {
 #[test]
 fn fio_style_run_interrupted_exits_130_with_parsable_json() {
     let d = scratch();
-    let child = spawn(
+    // past the layout's writes, mid-run
+    let mut child = spawn(
         d.path(),
-        "",
+        "write:stop@5000",
         &[
             "run",
             "--name=t",
@@ -552,17 +548,8 @@ fn fio_style_run_interrupted_exits_130_with_parsable_json() {
             "--output-format=json",
         ],
     );
-    // wait until the job has laid out its file and started
+    signal_at_stop(&mut child, libc::SIGINT);
     let t = Instant::now();
-    while std::fs::metadata(d.path().join("fio.dat")).map_or(0, |m| m.len()) < 8 << 20 {
-        assert!(
-            t.elapsed() < Duration::from_secs(20),
-            "fio.dat never laid out"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    std::thread::sleep(Duration::from_millis(500));
-    assert_eq!(kill(child.id(), libc::SIGINT), 0);
     let out = finish(child);
     assert!(t.elapsed() < Duration::from_secs(25), "stopped promptly");
     assert_eq!(out.code, 130, "{out:?}");
@@ -588,10 +575,11 @@ fn two_signals_at_once_count_once() {
         "--time_based",
         "--runtime=30",
     ];
-    let child = spawn(d.path(), "", &args);
-    std::thread::sleep(Duration::from_millis(700));
+    let mut child = spawn(d.path(), "read:stop@1000", &args);
+    assert!(wait_stopped(&mut child, Duration::from_secs(60)), "no stop");
     assert_eq!(kill(child.id(), libc::SIGTERM), 0);
     assert_eq!(kill(child.id(), libc::SIGTERM), 0);
+    assert_eq!(kill(child.id(), libc::SIGCONT), 0);
     let o = finish(child);
     let (out, err) = (&o.stdout, &o.stderr);
     assert_eq!(o.code, 143, "{err}");

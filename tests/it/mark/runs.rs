@@ -302,7 +302,7 @@ fn mark_interrupted_saves_the_partial_result_and_removes_the_test_file() {
     let scratch = scratch();
     let base = scratch.path().to_path_buf();
     let json = base.join("r.json");
-    let child = Iomark::new()
+    let mut child = Iomark::new()
         .arg("mark")
         .arg(&base)
         .args([
@@ -312,11 +312,11 @@ fn mark_interrupted_saves_the_partial_result_and_removes_the_test_file() {
             "--loops=1",
             "--warmup=0",
         ])
+        .fault("read:stop@30")
         .arg(format!("--json={}", json.display()))
         .spawn();
-    // the 8 MiB file is prepared in milliseconds; 1.5 s is inside the first 4 s test
-    std::thread::sleep(std::time::Duration::from_millis(1500));
-    assert_eq!(kill(child.id(), libc::SIGINT), 0);
+    // mid-way through the first test's reads
+    signal_at_stop(&mut child, libc::SIGINT);
     let o = finish(child);
     let err = &o.stderr;
     assert_eq!(o.code, 130, "{err}");

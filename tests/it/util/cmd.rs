@@ -394,6 +394,19 @@ pub fn wait_stopped(child: &mut Child, limit: Duration) -> bool {
     false
 }
 
+/// Send `sig` to `child` once it has stopped itself at its fault stop point (the run is
+/// then mid-work, wherever the machine's load put the clock), then let it go on: the
+/// signal is pending when it resumes, so it lands at that point, not before the run
+/// started or after it ended. Panics when the child never stopped.
+pub fn signal_at_stop(child: &mut Child, sig: i32) {
+    assert!(
+        wait_stopped(child, Duration::from_secs(60)),
+        "iomark never reached its stop point"
+    );
+    assert_eq!(kill(child.id(), sig), 0, "signal {sig} sent");
+    assert_eq!(kill(child.id(), libc::SIGCONT), 0, "SIGCONT sent");
+}
+
 /// Send `sig` to process `pid` (a child of the test); kill(2)'s result (0 when sent).
 pub fn kill(pid: u32, sig: i32) -> i32 {
     // SAFETY: kill(2) on our own child process.
