@@ -166,7 +166,14 @@ pub struct PageCacheCheck {
     pub device_read_bytes: Option<u64>,
     /// bytes the device wrote during the run
     pub device_written_bytes: Option<u64>,
-    /// percentage of the test's read bytes not read from the device (lower bound)
+    /// bytes this process had read from storage during the run (`/proc/self/io`
+    /// `read_bytes`), when known: the share of reads served from memory is then exact
+    /// for this process, where the device's counters include every process's I/O
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub process_read_bytes: Option<u64>,
+    /// percentage of the test's read bytes not read from storage: from
+    /// `process_read_bytes` when known (exact), else from the device's counters (a
+    /// lower bound)
     pub read_served_from_memory_pct: Option<f64>,
 }
 
@@ -206,22 +213,27 @@ pub fn after(
         app_written_bytes: 0,
         device_read_bytes: dr,
         device_written_bytes: dw,
+        process_read_bytes: None,
         read_served_from_memory_pct: None,
     };
-    account(&mut c, app_read, app_written);
+    account(&mut c, app_read, app_written, None);
     c
 }
 
 /// Record the bytes the test read and wrote and derive the share of the reads served
 /// from memory (the result builder calls it with the result's totals, so every command
-/// fills these the same way).
-pub fn account(c: &mut PageCacheCheck, app_read: u64, app_written: u64) {
+/// fills these the same way): from the bytes this process read from storage
+/// (`process_read`, `/proc/self/io` over the run) when known, exact for this process;
+/// else from the device's counters, a lower bound (they include other processes' reads).
+pub fn account(c: &mut PageCacheCheck, app_read: u64, app_written: u64, process_read: Option<u64>) {
     c.app_read_bytes = app_read;
     c.app_written_bytes = app_written;
+    c.process_read_bytes = process_read.filter(|_| c.memory_fs.is_none());
+    let from_storage = c.process_read_bytes.or(c.device_read_bytes);
     c.read_served_from_memory_pct = if c.memory_fs.is_some() && app_read > 0 {
         Some(100.0)
     } else {
-        match c.device_read_bytes {
+        match from_storage {
             Some(d) if app_read > 0 => {
                 Some(100.0 * app_read.saturating_sub(d) as f64 / app_read as f64)
             }

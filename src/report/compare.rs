@@ -798,6 +798,11 @@ pub struct Column {
     /// the column with the history's `[memory]` (report/history.rs `MEMORY_MARK`)
     #[serde(skip_serializing_if = "Option::is_none")]
     pub from_memory: Option<String>,
+    /// bytes the disk of the column's (first) device view moved beyond the run's own
+    /// (report/why.rs `device_other_io`): the device view's rows then count other
+    /// processes' I/O too, which every format says under the table
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub device_other_io: Option<u64>,
     /// the most runs any one test of the column has (a group of one drive's different
     /// tests has one run per test: its legend says so instead of "median of N runs")
     #[serde(skip)]
@@ -1618,6 +1623,7 @@ fn column(results: &[RunResult], g: &Group, files: &[String]) -> Column {
             .members
             .iter()
             .find_map(|&m| crate::result::truth::from_memory(&results[m])),
+        device_other_io: r.device_view.as_ref().and_then(super::why::device_other_io),
         context: context(r),
         runs_per_test: g.members.len(),
     }

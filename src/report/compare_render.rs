@@ -384,6 +384,28 @@ fn foot_item(f: Format, text: &str) -> String {
     }
 }
 
+/// A line under the table for each column whose device view counted other processes'
+/// I/O (its rows are device-wide: the disk moved more than the run did).
+fn shared_device(c: &Comparison, f: Format) -> String {
+    let mut out = String::new();
+    for (i, col) in c.columns.iter().enumerate() {
+        if let Some(more) = col.device_other_io {
+            let line = format!(
+                "{} ({}): its device view rows are device-wide: the disk moved {} more than the run did (other processes' I/O)",
+                letter(i),
+                col.label,
+                crate::util::text::iec(more)
+            );
+            out += &match f {
+                Format::Markdown => md_escape::line(&line),
+                _ => line,
+            };
+            out.push('\n');
+        }
+    }
+    out
+}
+
 /// The findings against the results history, one sentence each, under the table
 /// (markdown: a list).
 fn findings(c: &Comparison, f: Format) -> String {
@@ -434,7 +456,8 @@ pub fn render_painted(c: &Comparison, f: Format, paint: &Paint) -> String {
     };
     let foot = &(format!(
         "MB/s = 1,000,000 B/s; latency in µs per read or write (fsyncs excluded), submission to completion{little}; ratios = column / {against}.{runs}{timed}\n{memory}"
-    ) + &warnings_legend(c, f)
+    ) + &shared_device(c, f)
+        + &warnings_legend(c, f)
         + &findings(c, f));
     match f {
         Format::Json => serde_json::to_string_pretty(c).unwrap_or_default() + "\n",

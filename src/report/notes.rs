@@ -69,6 +69,12 @@ pub fn page_cache_lines(c: &PageCacheCheck) -> Vec<String> {
         // fits in RAM is said once, by its truth warning (result/truth.rs, FITS_IN_RAM)
         let dev = c.device.clone().unwrap_or_else(|| "the device".into());
         match (c.device_read_bytes, c.read_served_from_memory_pct) {
+            (_, Some(pct)) if c.process_read_bytes.is_some() => v.push(format!(
+                "  page cache: the test read {}, of which this process read {} from storage (/proc/self/io): {:.1}% of the reads were served from memory.",
+                iec(c.app_read_bytes),
+                iec(c.process_read_bytes.unwrap_or(0)),
+                crate::result::truth::exact_pct(pct)
+            )),
             (Some(dr), Some(_)) if dr >= c.app_read_bytes => v.push(format!(
                 "  page cache: the test read {}, {dev} read {} (device-wide counters include other processes): cannot tell how much came from memory.",
                 iec(c.app_read_bytes),
@@ -141,6 +147,18 @@ mod tests {
         // the RAM fit is the truth warning's line, not a second one here
         assert!(l.iter().all(|x| !x.contains("fits in RAM")), "{l:?}");
         assert_eq!(l[1], "  page cache: the test read 4.0 GiB, vda read 0 B: at least 100.0% of the reads were served from memory (device-wide counters).");
+    }
+
+    /// This process's own reads from storage (`/proc/self/io`) give the exact share,
+    /// whatever the device-wide counters say (another process read 1 GiB on vda).
+    #[test]
+    fn the_process_counters_give_the_share_without_at_least() {
+        let mut c = cached_64m();
+        c.device_read_bytes = Some(1 << 30);
+        c.process_read_bytes = Some(4 << 20);
+        c.read_served_from_memory_pct = Some(99.902);
+        let l = page_cache_lines(&c);
+        assert_eq!(l[1], "  page cache: the test read 4.0 GiB, of which this process read 4.0 MiB from storage (/proc/self/io): 99.9% of the reads were served from memory.");
     }
 
     /// "at least" is a lower bound: its figure is rounded down, never up to 100.0 %.

@@ -96,13 +96,7 @@ fn fsync_line(r: &RunResult) -> Option<String> {
 /// `run` (through [`lines`]) and the reports of `copy` and `tree` print these.
 pub fn device_view_lines(view: &DeviceView) -> Vec<String> {
     let mut v: Vec<String> = view.devices.iter().map(device_line).collect();
-    let (dev_r, dev_w) = view
-        .devices
-        .iter()
-        .filter(|d| d.member_of.is_none())
-        .fold((0, 0), |(r, w), d| (r + d.read_bytes, w + d.write_bytes));
     if let Some(p) = &view.process {
-        let own_w = p.write_bytes.saturating_sub(p.cancelled_write_bytes);
         // a many-hosts aggregate: the run's own I/O is every rank's on this host
         let (who, whose, source) = match view.ranks {
             Some(n) => (
@@ -112,7 +106,7 @@ pub fn device_view_lines(view: &DeviceView) -> Vec<String> {
             ),
             None => ("this process".into(), "this process's own", "/proc/self/io"),
         };
-        if let Some(more) = other_io(dev_r, p.read_bytes).or(other_io(dev_w, own_w)) {
+        if let Some(more) = device_other_io(view) {
             v.push(format!(
                 "  the device counters are device-wide: the disks moved {} more than {who} did, the I/O of other processes (the line below is {whose})",
                 iec(more)
@@ -251,6 +245,21 @@ fn overlap(t: &TimeShare, in_flight: bool) -> String {
         "; requests overlapped: each share adds up every request's own time, {:.1} requests were in flight on average",
         io as f64 / t.wall_ns as f64
     )
+}
+
+/// Bytes the disks of `view` moved beyond the run's own (its process's `/proc/self/io`,
+/// or its ranks' on this host), when that is more than 10 % of the run's own and at least
+/// 1 MiB in reads or in writes: the device-wide counts then include other processes' I/O.
+/// `None` without the process's counters.
+pub fn device_other_io(view: &DeviceView) -> Option<u64> {
+    let p = view.process.as_ref()?;
+    let (dev_r, dev_w) = view
+        .devices
+        .iter()
+        .filter(|d| d.member_of.is_none())
+        .fold((0, 0), |(r, w), d| (r + d.read_bytes, w + d.write_bytes));
+    let own_w = p.write_bytes.saturating_sub(p.cancelled_write_bytes);
+    other_io(dev_r, p.read_bytes).or(other_io(dev_w, own_w))
 }
 
 /// Bytes the device moved beyond this process's own, when that is more than 10 % of the

@@ -260,6 +260,31 @@ fn reads_measured(r: &RunResult, pc: &PageCacheCheck) -> bool {
             .is_some_and(|d| d >= pc.app_read_bytes)
 }
 
+/// The sentence of the reads served from memory, when the test read more than it had
+/// read from storage: exact from this process's own counters (`/proc/self/io`) when
+/// known, else a lower bound from the device's (which count other processes' reads too).
+fn reads_from_memory(pc: &PageCacheCheck) -> Option<String> {
+    let pct = pc.read_served_from_memory_pct?;
+    let read = iec(pc.app_read_bytes);
+    if let Some(own) = pc.process_read_bytes {
+        return (pc.app_read_bytes > own).then(|| format!("the test read {read}, of which this process read {} from storage (/proc/self/io): {:.1}% of the reads came from the page cache, not the device", iec(own), exact_pct(pct)));
+    }
+    let dr = pc.device_read_bytes?;
+    (pc.app_read_bytes > dr).then(|| format!("the test read {read}, the device {}: at least {:.1}% of the reads came from the page cache, not the device", iec(dr), lower_bound_pct(pct)))
+}
+
+/// An exact share printed to one decimal, never rounded up to 100.0 % while some of it
+/// is missing (99.96 % prints 99.9 %), nor down to 0.0 % while some is there.
+pub fn exact_pct(pct: f64) -> f64 {
+    if pct < 100.0 && pct >= 99.95 {
+        99.9
+    } else if pct > 0.0 && pct < 0.05 {
+        0.1
+    } else {
+        pct
+    }
+}
+
 /// The truth warnings of `r` (empty without a page-cache check).
 pub fn warnings(r: &RunResult) -> Vec<Warning> {
     let Some(pc) = &r.page_cache else {
@@ -295,14 +320,14 @@ pub fn warnings(r: &RunResult) -> Vec<Warning> {
         v.push(w(UNWRITTEN, format!("{} of the files read ({} in all) were holes or unwritten extents (a sparse or fallocated file): reads there return zeros without reading the device; write the files first", iec(u), iec(pc.file_set_bytes))));
     }
     let in_ram = pc.memory_fs.is_some() || pc.memory_device.is_some();
-    if let (false, true, Some(pct), Some(dr)) = (
+    if let (false, true, Some(pct), Some(m)) = (
         in_ram,
         pc.buffered,
         pc.read_served_from_memory_pct,
-        pc.device_read_bytes,
+        reads_from_memory(pc),
     ) {
-        if pct >= READS_FROM_MEMORY_PCT && pc.app_read_bytes > dr {
-            v.push(w(READS_FROM_MEMORY, format!("the test read {}, the device {}: at least {:.1}% of the reads came from the page cache, not the device", iec(pc.app_read_bytes), iec(dr), lower_bound_pct(pct))));
+        if pct >= READS_FROM_MEMORY_PCT {
+            v.push(w(READS_FROM_MEMORY, m));
         }
     }
     let unsynced = pc.buffered && pc.app_written_bytes > 0 && !synced(r, pc);

@@ -1298,3 +1298,74 @@ fn compare_rows_of_same_name_jobs_are_each_their_own() {
         "the second [a]'s waits",
     );
 }
+
+/// `compare` says under its table, in every format but csv and json (where the column's
+/// `device_other_io` holds it), when a column's device view rows are device-wide because
+/// the disk moved more than the run did: the result of a real fileio run whose disk
+/// counts are set to the process's own (A) and to 64 MiB more reads (B).
+#[test]
+fn compare_says_when_a_device_view_counts_other_processes_io() {
+    let d = scratch();
+    let o = Iomark::new()
+        .dir(d.path())
+        .args([
+            "fileio",
+            "--file-num=1",
+            "--file-total-size=4M",
+            "--file-test-mode=seqrd",
+            "--time=1",
+            "--json=r.json",
+            "prepare",
+            "run",
+            "cleanup",
+        ])
+        .run();
+    o.expect_code(0);
+    let mut v = read_json(&d.path().join("r.json"));
+    assert!(
+        v["device_view"]["process"].is_object(),
+        "no device view on the scratch disk: {}",
+        v["device_view"]
+    );
+    let own_r = v["device_view"]["process"]["read_bytes"].as_u64().unwrap();
+    let own_w = v["device_view"]["process"]["write_bytes"].as_u64().unwrap()
+        - v["device_view"]["process"]["cancelled_write_bytes"]
+            .as_u64()
+            .unwrap();
+    let disk = |v: &mut Value, extra: u64| {
+        let devs = v["device_view"]["devices"].as_array_mut().unwrap();
+        for dev in devs.iter_mut().filter(|x| x["member_of"].is_null()) {
+            dev["read_bytes"] = (own_r + extra).into();
+            dev["write_bytes"] = own_w.into();
+        }
+    };
+    disk(&mut v, 0);
+    std::fs::write(d.path().join("a.json"), v.to_string()).unwrap();
+    disk(&mut v, 64 << 20);
+    std::fs::write(d.path().join("b.json"), v.to_string()).unwrap();
+    let said = "B (b.json): its device view rows are device-wide: the disk moved 64.0 MiB more than the run did (other processes' I/O)";
+    for format in ["table", "markdown"] {
+        let c = Iomark::new()
+            .dir(d.path())
+            .args([
+                "compare",
+                "a.json",
+                "b.json",
+                "--label=a.json",
+                "--label=b.json",
+            ])
+            .arg(format!("--format={format}"))
+            .run();
+        c.expect_code(0);
+        assert!(c.stdout.contains(said), "{format}: {}", c.stdout);
+        assert!(!c.stdout.contains("A (a.json)"), "{format}: {}", c.stdout);
+    }
+    let j = Iomark::new()
+        .dir(d.path())
+        .args(["compare", "a.json", "b.json", "--format=json"])
+        .run();
+    j.expect_code(0);
+    let cols = j.json_doc()["columns"].clone();
+    assert!(cols[0]["device_other_io"].is_null(), "{cols}");
+    assert_eq!(cols[1]["device_other_io"], 64 << 20, "{cols}");
+}

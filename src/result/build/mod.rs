@@ -354,8 +354,15 @@ fn cpu_usage(c: &CpuTimes) -> CpuUsage {
 /// the page-cache check accounted with the bytes the run moved.
 fn add_truth(r: &mut RunResult) {
     let (rd, wr) = (r.read.bytes, r.write.bytes);
+    // this process's own reads from storage; not for an aggregate of several processes
+    let own = r
+        .device_view
+        .as_ref()
+        .filter(|v| v.ranks.is_none())
+        .and_then(|v| v.process)
+        .map(|p| p.read_bytes);
     if let Some(pc) = r.page_cache.as_mut().filter(|_| rd + wr > 0) {
-        crate::probe::pagecache::account(pc, rd, wr);
+        crate::probe::pagecache::account(pc, rd, wr, own);
     }
     super::truth::add(r);
 }

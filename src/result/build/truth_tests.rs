@@ -159,11 +159,11 @@ fn each_fact_gives_its_id_once_and_only_when_it_holds() {
         device_read_bytes: Some(10 << 20),
         ..base.clone()
     };
-    crate::probe::pagecache::account(&mut pc, 100 << 20, 0);
+    crate::probe::pagecache::account(&mut pc, 100 << 20, 0, None);
     assert_eq!(ids(&result(pc.clone(), 0)), [READS_FROM_MEMORY]);
     // 60 % from the device: below the threshold
     pc.device_read_bytes = Some(60 << 20);
-    crate::probe::pagecache::account(&mut pc, 100 << 20, 0);
+    crate::probe::pagecache::account(&mut pc, 100 << 20, 0, None);
     assert!(ids(&result(pc, 0)).is_empty());
     // writes never synced and not on the device; with fsync_freq they are synced
     let w = PageCacheCheck {
@@ -202,21 +202,21 @@ fn fits_in_ram_does_not_claim_reads_the_device_served() {
         device_written_bytes: Some(0),
         ..Default::default()
     };
-    crate::probe::pagecache::account(&mut pc, 16 << 20, 0);
+    crate::probe::pagecache::account(&mut pc, 16 << 20, 0, None);
     assert_eq!(pc.read_served_from_memory_pct, Some(0.0));
     assert!(ids(&result(pc.clone(), 0)).is_empty());
     // the device read three quarters: the cache may have served the rest (below
     // the reads-from-memory threshold, so the RAM fit alone is said)
     pc.device_read_bytes = Some(12 << 20);
-    crate::probe::pagecache::account(&mut pc, 16 << 20, 0);
+    crate::probe::pagecache::account(&mut pc, 16 << 20, 0, None);
     assert_eq!(ids(&result(pc.clone(), 0)), [FITS_IN_RAM]);
     // no device counters: not measured, said
     pc.device_read_bytes = None;
-    crate::probe::pagecache::account(&mut pc, 16 << 20, 0);
+    crate::probe::pagecache::account(&mut pc, 16 << 20, 0, None);
     assert_eq!(ids(&result(pc.clone(), 0)), [FITS_IN_RAM]);
     // reads measured, writes never synced: the warning speaks of the writes only
     pc.device_read_bytes = Some(16 << 20);
-    crate::probe::pagecache::account(&mut pc, 16 << 20, 4 << 20);
+    crate::probe::pagecache::account(&mut pc, 16 << 20, 4 << 20, None);
     let r = result(pc, 0);
     let w = r.warnings.iter().find(|w| w.id == FITS_IN_RAM).unwrap();
     assert!(
@@ -320,4 +320,41 @@ fn reads_reaching_the_device_are_this_process_s_own_when_known() {
     );
     assert!(!fits(Some(4 << 20)), "all of them reached the device");
     assert!(!fits(None), "device-wide counters read at least as much");
+}
+
+/// The share of reads served from memory comes from this process's own reads from
+/// storage (`/proc/self/io`) when known, exact, whatever the device's counters (which
+/// count other processes' reads) say; without them from the device's, a lower bound.
+#[test]
+fn the_process_counters_give_the_exact_share_of_reads_from_memory() {
+    let mut pc = PageCacheCheck {
+        file_set_bytes: 1 << 30,
+        buffered: true,
+        device_read_bytes: Some(100 << 20),
+        device_written_bytes: Some(0),
+        ..Default::default()
+    };
+    // the device read all 100 MiB (another process's I/O); this process 2 MiB
+    crate::probe::pagecache::account(&mut pc, 100 << 20, 0, Some(2 << 20));
+    assert_eq!(pc.read_served_from_memory_pct, Some(98.0));
+    let r = result(pc.clone(), 0);
+    let w = r
+        .warnings
+        .iter()
+        .find(|w| w.id == READS_FROM_MEMORY)
+        .unwrap();
+    assert_eq!(w.message, "the test read 100.0 MiB, of which this process read 2.0 MiB from storage (/proc/self/io): 98.0% of the reads came from the page cache, not the device");
+    // the device counters alone: 0 % from memory, nothing said
+    crate::probe::pagecache::account(&mut pc, 100 << 20, 0, None);
+    assert_eq!(pc.read_served_from_memory_pct, Some(0.0));
+    assert!(ids(&result(pc.clone(), 0)).is_empty());
+    // this process read 60 MiB of the 100 from storage: 40 %, below the threshold
+    crate::probe::pagecache::account(&mut pc, 100 << 20, 0, Some(60 << 20));
+    assert_eq!(pc.read_served_from_memory_pct, Some(40.0));
+    assert!(ids(&result(pc, 0)).is_empty());
+    // an exact share is not rounded to a whole 100 % or 0 % it did not reach
+    assert_eq!(exact_pct(99.96), 99.9);
+    assert_eq!(exact_pct(0.01), 0.1);
+    assert_eq!(exact_pct(100.0), 100.0);
+    assert_eq!(exact_pct(42.25), 42.25);
 }
