@@ -276,7 +276,7 @@ fn reads_from_memory(pc: &PageCacheCheck) -> Option<String> {
 /// An exact share printed to one decimal, never rounded up to 100.0 % while some of it
 /// is missing (99.96 % prints 99.9 %), nor down to 0.0 % while some is there.
 pub fn exact_pct(pct: f64) -> f64 {
-    if pct < 100.0 && pct >= 99.95 {
+    if (99.95..100.0).contains(&pct) {
         99.9
     } else if pct > 0.0 && pct < 0.05 {
         0.1
