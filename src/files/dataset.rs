@@ -655,11 +655,6 @@ pub fn layout(
         }
         if f.size > 0 {
             // (an empty file created for fill_device is not "laid out": fio says nothing)
-            out.notes.push(format!(
-                "Laying out IO file {} ({} bytes)",
-                f.path.display(),
-                f.size
-            ));
             out.files += 1;
             out.bytes += f.size;
         }
@@ -678,8 +673,6 @@ fn is_link(path: &Path) -> bool {
 /// The files one call of [`layout`] created or extended.
 #[derive(Debug, Default)]
 pub struct LaidOut {
-    /// one message per file, naming it and its size (iomark's notes)
-    pub notes: Vec<String>,
     /// how many files
     pub files: u32,
     /// their sizes added up, bytes
@@ -932,7 +925,7 @@ mod tests {
             named: false,
         };
         let n = layout(std::slice::from_ref(&a), true, None, false).unwrap();
-        assert_eq!((n.files, n.bytes, n.notes.len()), (1, a.size, 1));
+        assert_eq!((n.files, n.bytes), (1, a.size));
         assert_eq!(existing_size(&a.path), Some(3 * LAYOUT_CHUNK as u64 + 5));
         assert!(std::fs::read(&a.path).unwrap().iter().any(|&x| x != 0));
         assert_eq!(

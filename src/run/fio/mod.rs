@@ -622,7 +622,6 @@ fn lay_out(
     cmd: &FioCommand,
     plans: &[Vec<Plan>],
     kinds: &[Kind],
-    note: &(dyn Fn(String) + Sync),
     failed: &mut [Option<setup::SetupFail>],
 ) -> Result<Vec<String>, RunError> {
     let mut lines = Vec::new();
@@ -630,7 +629,7 @@ fn lay_out(
         if owns_no_files(*k) || f.is_some() {
             continue;
         }
-        match lay_out_job(j, ps, *k, note, cmd.job_setup_errors) {
+        match lay_out_job(j, ps, *k, cmd.job_setup_errors) {
             Ok(l) => lines.extend(l),
             // under the fio persona a layout refused on the job's own files is its error
             Err(e) => match setup::layout_failure(&e).filter(|_| cmd.job_setup_errors) {
@@ -649,7 +648,6 @@ fn lay_out_job(
     j: &crate::job::fio::FioJob,
     ps: &[Plan],
     k: Kind,
-    note: &(dyn Fn(String) + Sync),
     fio: bool,
 ) -> Result<Vec<String>, RunError> {
     let mut lines = Vec::new();
@@ -693,10 +691,8 @@ fn lay_out_job(
                     crate::util::errno::describe(e)
                 );
             }
+            // fio's line is the one said of a layout (iomark run too: the report carries it)
             lines.extend(laid.fio_line(&j.name));
-            for m in laid.notes {
-                note(format!("{}: {m}", j.name));
-            }
         }
         if j.tuning.pre_read && !j.direct && !j.more.create_on_open {
             dataset::pre_read(&p.files)?;
@@ -863,7 +859,7 @@ pub fn execute(
     guard_jobs(cmd, &kinds, note, &failed)?;
     let plans = make_plans(cmd, note, &failed)?;
     check_files(cmd, &plans, &kinds, note)?;
-    let layout_lines = lay_out(cmd, &plans, &kinds, note, &mut failed)?;
+    let layout_lines = lay_out(cmd, &plans, &kinds, &mut failed)?;
     if let Some(f) = started {
         f(
             group::before_io(cmd, &plans, &failed, &report_gid),
