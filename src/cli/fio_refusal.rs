@@ -9,9 +9,6 @@ use crate::job::fio::options::{self, Kind, Range};
 use crate::job::fio::{fio333, FioError};
 use crate::job::units;
 
-/// fio 3.33's exit code for any refused input.
-pub(crate) const FIO_REFUSED: i32 = 1;
-
 /// fio 3.33's options that iomark does not run: fio accepts them, so its "unrecognized
 /// option" line would be wrong for them (iomark's own line names the option).
 const FIO_KEYS_NOT_RUN: &[&str] = &["hugepage-size"];

@@ -100,7 +100,7 @@ fn read_command(args: &[String], persona: Persona) -> Result<Read, Exit> {
 /// and fio's exit 1 for every refusal.
 fn refusal(e: fio::FioError, raw: &[String], persona: Persona) -> Error {
     if persona != Persona::Fio {
-        return stop(exit::INVALID, e);
+        return stop(persona.refused(), e);
     }
     let argv0 = std::env::args().next().unwrap_or_else(|| "fio".into());
     let added = |jobs: &[(fio::FioJob, u32)], global: &[(String, String)]| -> String {
@@ -152,8 +152,8 @@ fn refusal(e: fio::FioError, raw: &[String], persona: Persona) -> Error {
         }
     }
     match lines {
-        Some(lines) => Error::lines(crate::cli::fio_refusal::FIO_REFUSED, lines),
-        None => stop(crate::cli::fio_refusal::FIO_REFUSED, e),
+        Some(lines) => Error::lines(persona.refused(), lines),
+        None => stop(persona.refused(), e),
     }
 }
 
@@ -350,9 +350,9 @@ fn failure_code(e: &runner::RunError, persona: Persona) -> i32 {
                 | FilesError::NoDirectory { .. }
         )
     );
-    match persona {
-        Persona::Fio if fio_fails => exit::FAILED,
-        _ => e.exit_code(),
+    match fio_fails {
+        true => persona.code(e.exit_code()),
+        false => e.exit_code(),
     }
 }
 
@@ -684,13 +684,9 @@ fn outputs(
         .iter()
         .map(|f| ("job file".to_string(), f.clone()))
         .collect();
-    // fio 3.33 exits 1 there (after replacing the job file)
-    let code = if persona == Persona::Fio {
-        exit::FAILED
-    } else {
-        exit::INVALID
-    };
-    crate::files::output::refuse_collisions(&named, &inputs).map_err(|e| stop(code, e))?;
+    // (fio 3.33 exits 1 there, after replacing the job file)
+    crate::files::output::refuse_collisions(&named, &inputs)
+        .map_err(|e| stop(persona.refused(), e))?;
     runner::refuse_outputs_as_data(cmd, &named).map_err(|e| stop(exit::INVALID, e))?;
     let mut o = Outputs::new();
     if let Some(p) = &cmd.json_file {
@@ -737,11 +733,11 @@ fn output_refused(e: crate::files::output::OutputError, persona: Persona) -> Err
         .filter(|n| matches!(*n, libc::EACCES | libc::EPERM | libc::EROFS));
     match crate::files::output::fopen_errno(&e.path).or(denied) {
         Some(n) => stop(
-            exit::FAILED,
+            persona.code(e.exit_code()),
             format!("output file open error: {}", crate::util::strerror(n)),
         ),
         None => stop(
-            exit::FAILED,
+            persona.code(e.exit_code()),
             crate::cli::output::cannot_write("--output", &e.path, &e),
         ),
     }

@@ -35,6 +35,22 @@ pub fn fio_version_line() -> String {
 pub const FIO_VERSION: &str = "fio-3.33";
 
 impl Persona {
+    /// The exit code of input this persona refuses: `iomark run`'s 2 (invalid input),
+    /// fio 3.33's 1 (it exits 1 for whatever it refuses).
+    pub fn refused(self) -> i32 {
+        self.code(exit::INVALID)
+    }
+
+    /// The exit code of an answer that `iomark run` ends with `own` (a refusal, an empty
+    /// listing) where fio 3.33 ends with 1: `own`, or fio's 1 under the fio persona.
+    /// The one place the personas' codes part (docs/compat/fio.md).
+    pub fn code(self, own: i32) -> i32 {
+        match self {
+            Persona::Iomark => own,
+            Persona::Fio => exit::FAILED,
+        }
+    }
+
     /// The word this persona's error lines start with.
     pub fn tag(self) -> &'static str {
         match self {
@@ -86,7 +102,7 @@ pub fn no_jobs(quiet: bool) -> Exit {
     }
     crate::util::output::to_stderr(format_args!("No job(s) defined\n\n"));
     crate::out!("{}", fio_usage());
-    Ok(exit::FAILED)
+    Ok(Persona::Fio.refused())
 }
 
 /// The answer to the options of this module, when one is given (`None`: parse and run).
@@ -238,13 +254,6 @@ fn enghelp(v: Option<&str>, persona: Persona) -> Exit {
     };
     // fio answers an unknown engine on both streams, and a listing with nothing in it
     // with exit 1; `iomark run` keeps its own codes (bad input 2, an empty listing 0)
-    let fio_code = |own: i32| {
-        if persona == Persona::Fio {
-            exit::FAILED
-        } else {
-            own
-        }
-    };
     if crate::job::fio::EngineKind::parse(engine).is_none() {
         if super::fio_refusal::is_fio_engine(engine) {
             // fio has it: "not loadable" would be wrong; iomark does not run it
@@ -252,17 +261,17 @@ fn enghelp(v: Option<&str>, persona: Persona) -> Exit {
                 "engine {engine} is fio's but iomark does not run it (it runs: {})",
                 crate::job::fio::supported_engines()
             );
-            return refuse(fio_code(exit::INVALID), why, persona);
+            return refuse(persona.refused(), why, persona);
         }
         crate::out!("IO engine {engine} not found\n");
         let why = format!("engine {engine} not loadable");
-        return refuse(fio_code(exit::INVALID), why, persona);
+        return refuse(persona.refused(), why, persona);
     }
     // (by the word asked: fio's pvsync2 has options, psync none)
     let text = fio::options::engine_help(engine);
     if text.is_empty() {
         crate::out!("IO engine {engine} has no options\n");
-        return Ok(fio_code(exit::OK));
+        return Ok(persona.code(exit::OK));
     }
     if let Some(k) = key {
         return cmdhelp(k, persona);

@@ -117,6 +117,25 @@ const fn engine_words() -> [(&'static str, &'static str); KINDS.len() + ALIASES.
     out
 }
 
+/// The engine fio 3.33 runs a job with no `ioengine=` on (its `--cmdhelp=ioengine`
+/// default).
+pub const FIO_DEFAULT: &str = "psync";
+
+/// fio's name of the engine an `ioengine=` value names: the value before its `:ARGS`
+/// (`libaio`, `pvsync2`, `io_uring_cmd`). The job model keeps it (`FioJob::ioengine`)
+/// and fio's getopt table follows it while the command line is read; both judge an
+/// engine's options by that name.
+pub fn fio_name(value: &str) -> &str {
+    value.split(':').next().unwrap_or(value)
+}
+
+/// The word of [`ENGINE_WORDS`] that `name` is (fio's name of the engine as a job
+/// gives it, an alias too), with the engine it runs as; `None`: no engine iomark runs.
+pub fn word(name: &str) -> Option<(&'static str, Kind)> {
+    let w = ENGINE_WORDS.iter().find(|w| w.0 == name)?.0;
+    Some((w, Kind::parse(w)?))
+}
+
 impl Kind {
     /// The engine called `name` (as recorded in results: `psync`, `io_uring`, `libaio`,
     /// `posixaio`, `mmap`, `null`).

@@ -217,9 +217,7 @@ fn file_jobs(
     // the fio persona reads the sections as fio 3.33 first, after the lines it
     // said while reading the file
     if fio {
-        let engine = base.options.iter().rev().find(|(k, _)| k == "ioengine");
-        let engine = engine.map(|(_, v)| v.split(':').next().unwrap_or(v));
-        if let Some((k, l)) = crate::job::fio::strict::first_refused(&pairs, engine) {
+        if let Some((k, l)) = crate::job::fio::strict::first_refused(&pairs, base.ioengine) {
             // fio had added the jobs of the sections before the refused one
             jobs_from_sections(&pairs[..k], cmd, base)?;
             return Err(FioError::FioLines(said.into_iter().chain(l).collect()));

@@ -273,16 +273,10 @@ pub(crate) fn small(max: u32) -> impl Fn(&str) -> Result<u32, String> {
 }
 
 /// Cross-key checks of this module (fio's rules), as a one-line reason.
-pub fn validate(x: &PrioNumaDedupeOpts, per_io_prio: bool, engine: &str) -> Result<(), String> {
+/// (Which engines take the cmdprio options is the job's engine check's, finish.rs.)
+pub fn validate(x: &PrioNumaDedupeOpts) -> Result<(), String> {
     if x.cmdprio_percentage.is_some() && x.cmdprio_bssplit.is_some() {
         return Err("cmdprio_percentage and cmdprio_bssplit exclude each other".into());
-    }
-    if let Some(k) = x.uses_cmdprio() {
-        if !per_io_prio {
-            return Err(format!(
-                "{k} is an option of ioengine=io_uring or libaio (per-I/O priorities), not of ioengine={engine}"
-            ));
-        }
     }
     if x.dedupe_global && x.dedupe_percentage > 0 && x.dedupe_mode != DedupeMode::WorkingSet {
         return Err("dedupe_global=1 needs dedupe_mode=working_set".into());

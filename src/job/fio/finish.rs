@@ -294,17 +294,11 @@ fn validate(job: &FioJob, setup_errors: bool) -> Result<(), String> {
     crate::job::fio::keys_verify::validate_extra(job)?;
     check_io_uring_keys(job)?;
     check_net(job)?;
-    if job.more.userspace_reap && job.engine != EngineKind::Libaio {
-        return Err(format!(
-            "userspace_reap is an option of ioengine=libaio, not of ioengine={}",
-            job.engine.name()
-        ));
-    }
     // the fio persona takes `io_submit_mode=offload` on a synchronous engine as fio
     // 3.33 does: nothing is ever in flight there, so it runs as inline
     let queued = job.engine.queues() || setup_errors;
     crate::job::fio::control::validate_control(&job.control, queued)?;
-    crate::job::fio::extra::validate(&job.extra, job.engine.per_io_prio(), job.engine.name())?;
+    crate::job::fio::extra::validate(&job.extra)?;
     for bs in [&job.bs_read, &job.bs_write] {
         if job.direct && bs.min() % 512 != 0 {
             return Err(format!(
@@ -437,22 +431,12 @@ fn check_verify(job: &FioJob) -> Result<(), String> {
     }
 }
 
-/// io_uring's own keys are set on io_uring jobs only (`hipri` on pvsync2 jobs too: its
-/// RWF_HIPRI, which fio sets on buffered I/O as well); io_uring's polling needs O_DIRECT.
+/// io_uring's completion polling needs O_DIRECT. (Which engines take `hipri`,
+/// `sqthread_poll` and the other engine options is [`check_engine_options`]'s under
+/// `iomark run` and fio's getopt table's under the fio persona, where a job that
+/// changed its engine after such an option runs without it, as fio 3.33's does.)
 fn check_io_uring_keys(job: &FioJob) -> Result<(), String> {
-    let ring_hipri = job.hipri && !job.tuning.pvsync2;
-    if (ring_hipri
-        || job.sqthread_poll
-        || job.sqthread_poll_cpu.is_some()
-        || job.force_async.is_some_and(|n| n > 0))
-        && job.engine != EngineKind::IoUring
-    {
-        return Err(format!(
-            "hipri, sqthread_poll, sqthread_poll_cpu and force_async apply to ioengine=io_uring only (hipri to pvsync2 too; ioengine={})",
-            job.engine.name()
-        ));
-    }
-    if ring_hipri && !job.direct {
+    if job.hipri && job.engine == EngineKind::IoUring && !job.direct {
         return Err(
             "hipri=1 (completion polling) needs direct=1: polling works on O_DIRECT I/O only"
                 .into(),
@@ -466,14 +450,7 @@ fn check_io_uring_keys(job: &FioJob) -> Result<(), String> {
 /// that engine (the fio persona answers as fio: job/fio/getopt.rs, strict.rs). The line
 /// names the option and the engines that take it.
 fn check_engine_options(job: &FioJob) -> Result<(), String> {
-    // the engine as the job typed it, else as it holds it (given in [global])
-    let typed = job.options.iter().rev().find(|(k, _)| k == "ioengine");
-    let held = if job.tuning.pvsync2 {
-        "pvsync2"
-    } else {
-        job.engine.name()
-    };
-    let engine = typed.map_or(held, |(_, v)| v.split(':').next().unwrap_or(v));
+    let engine = job.ioengine;
     let takes = options::options_of_engine(engine);
     for (key, _) in &job.options {
         if takes.contains(&key.as_str())

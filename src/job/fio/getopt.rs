@@ -179,20 +179,33 @@ fn missing_value(
 /// Which engine's options fio's getopt table holds while the command line is read
 /// (init.c: when a job option starts a job, fio adds the options of that job's engine,
 /// and again after its `ioengine=`; a new job starts from the default job's engine).
-#[derive(Default)]
+/// The engines are named as the job model names them (`FioJob::ioengine`:
+/// `util::engines::fio_name`, fio's default psync) and their options are the one list
+/// of `--enghelp` (`options::options_of_engine`), which `iomark run` judges a whole job
+/// by (finish.rs).
 struct Engines {
     /// the default job's engine (`ioengine=` before any `--name`, or in `--name=global`)
-    global: Option<String>,
+    global: String,
     /// the current job's engine; `None`: no job option read yet (no engine's options)
-    job: Option<Option<String>>,
+    job: Option<String>,
     /// the current job is the default job
     in_global: bool,
+}
+
+impl Default for Engines {
+    fn default() -> Self {
+        Engines {
+            global: crate::util::engines::FIO_DEFAULT.to_string(),
+            job: None,
+            in_global: false,
+        }
+    }
 }
 
 impl Engines {
     /// The engine whose options are in fio's table now.
     fn in_table(&self) -> Option<&str> {
-        self.job.as_ref().and_then(|e| e.as_deref())
+        self.job.as_deref()
     }
 
     /// Whether fio's table holds the engine option `name` now (an engine iomark does not
@@ -213,7 +226,11 @@ impl Engines {
             self.job = Some(self.global.clone());
         }
         if name == "ioengine" {
-            let engine = value.map(|v| v.split(':').next().unwrap_or(v).to_string());
+            // (no value: refused by the parser later; till then no engine's options)
+            let engine = value.map_or(crate::util::engines::FIO_DEFAULT, |v| {
+                crate::util::engines::fio_name(v)
+            });
+            let engine = engine.to_string();
             if self.in_global {
                 self.global.clone_from(&engine);
             }

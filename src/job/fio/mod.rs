@@ -379,8 +379,14 @@ pub struct FioJob {
     pub directory: Vec<PathBuf>,
     /// `numjobs`
     pub numjobs: u32,
-    /// resolved engine
+    /// the engine that runs the job (`ioengine=`, fio's aliases resolved: `sync`,
+    /// `pvsync2` run as psync)
     pub engine: EngineKind,
+    /// the engine as fio knows it: the word `ioengine=` gave (`sync`, `pvsync2`,
+    /// `io_uring`), inherited from `[global]`, else fio's default (`psync`). An engine's
+    /// options are judged by it (finish.rs; fio's getopt table, getopt.rs, by the same
+    /// name and the same list of engine options)
+    pub ioengine: &'static str,
     /// `iodepth`
     pub iodepth: u32,
     /// `direct` (O_DIRECT)
@@ -480,6 +486,7 @@ impl Default for FioJob {
             directory: Vec::new(),
             numjobs: 1,
             engine: EngineKind::Psync,
+            ioengine: crate::util::engines::FIO_DEFAULT,
             iodepth: 1,
             direct: false,
             fsync: 0,
@@ -519,6 +526,11 @@ impl Default for FioJob {
 }
 
 impl FioJob {
+    /// `ioengine=pvsync2`: psync through preadv2/pwritev2 with pvsync2's flags and options.
+    pub fn pvsync2(&self) -> bool {
+        self.ioengine == "pvsync2"
+    }
+
     /// The job each of its threads starts from (run/worker/thread.rs).
     pub fn thread_job(&self) -> crate::job::thread::ThreadJob {
         use crate::job::thread::{DataPattern, FsyncMode, Pace, Syncs, ThreadJob};

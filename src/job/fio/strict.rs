@@ -35,20 +35,20 @@ enum Named {
 /// fio 3.33's reading of `sections` (name, entries) read from one job file, in order:
 /// the first section with a key or value fio 3.33 refuses, its index and fio's lines for
 /// it (the caller's [`FioError::FioLines`](crate::job::fio::FioError::FioLines)); the sections before it stand (fio added
-/// their jobs). `engine`: the engine of the command line's global options, if any (else
-/// fio's default, psync).
+/// their jobs). `engine`: the engine of the command line's global options as fio names
+/// it (`FioJob::ioengine`: fio's default, psync, when they name none).
 pub fn first_refused(
     sections: &[(String, Vec<Entry>)],
-    engine: Option<&str>,
+    engine: &str,
 ) -> Option<(usize, Vec<String>)> {
-    let mut global = engine.unwrap_or("psync").to_string();
+    let mut global = engine.to_string();
     for (i, (name, entries)) in sections.iter().enumerate() {
         let own = entries
             .iter()
             .rev()
             .find(|e| options::canonical(&e.key) == "ioengine")
             .and_then(|e| e.value.as_deref())
-            .map(|v| v.split(':').next().unwrap_or(v).to_string());
+            .map(|v| crate::util::engines::fio_name(v).to_string());
         let engine = own.unwrap_or_else(|| global.clone());
         if name == "global" {
             global.clone_from(&engine);
@@ -104,6 +104,7 @@ fn later_value(e: &Entry) -> Option<String> {
 mod tests {
     use super::*;
     use crate::job::fio::ini::Origin;
+    use crate::util::engines::FIO_DEFAULT;
 
     fn section(name: &str, kv: &[(&str, Option<&str>)]) -> (String, Vec<Entry>) {
         let entries = kv
@@ -118,7 +119,7 @@ mod tests {
     }
 
     fn lines(s: &[(String, Vec<Entry>)]) -> Vec<String> {
-        match first_refused(s, None) {
+        match first_refused(s, FIO_DEFAULT) {
             Some((_, l)) => l,
             None => panic!("not refused"),
         }
@@ -134,10 +135,10 @@ mod tests {
                 ("hostname", Some("h")),
             ],
         );
-        assert!(first_refused(std::slice::from_ref(&ok), None).is_none());
+        assert!(first_refused(std::slice::from_ref(&ok), FIO_DEFAULT).is_none());
         let ro = section("j", &[("readonly", Some("1"))]);
         assert_eq!(
-            first_refused(&[ok.clone(), ro.clone()], None).map(|r| r.0),
+            first_refused(&[ok.clone(), ro.clone()], FIO_DEFAULT).map(|r| r.0),
             Some(1)
         );
         assert_eq!(
@@ -181,8 +182,8 @@ mod tests {
         // the engine of the [global] before, or of the command line
         let hipri = section("j", &[("hipri", Some("1"))]);
         let ring = section("global", &[("ioengine", Some("io_uring"))]);
-        assert!(first_refused(&[ring, hipri.clone()], None).is_none());
-        assert!(first_refused(std::slice::from_ref(&hipri), Some("io_uring")).is_none());
+        assert!(first_refused(&[ring, hipri.clone()], FIO_DEFAULT).is_none());
+        assert!(first_refused(std::slice::from_ref(&hipri), "io_uring").is_none());
         assert_eq!(
             lines(&[hipri]),
             [

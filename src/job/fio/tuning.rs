@@ -246,8 +246,6 @@ tuning! {
         pub uncached: u32 = 0,
         /// io_uring/libaio/pvsync2 `nowait`: RWF_NOWAIT
         pub nowait: bool = false,
-        /// `ioengine=pvsync2`: psync through preadv2/pwritev2 with pvsync2's flags
-        pub pvsync2: bool = false,
         /// pvsync2 `hipri_percentage`: the share of requests `hipri` marks RWF_HIPRI
         pub hipri_percentage: u32 = 100,
         /// mmap `thp`: MADV_HUGEPAGE on the mapping

@@ -100,10 +100,23 @@ pub(crate) fn parts(r: &RunResult) -> Option<(String, String)> {
 /// `file:io_u.c:2190, func=io_u_queued_complete, error=…` on an engine that queues,
 /// `file:io_u.c:2152, func=io_u_sync_complete, error=…` on the others; and of a job a
 /// transfer that moved no byte stopped on a synchronous engine (run/worker/fio/resid.rs,
-/// its failure says `(full resid: …)`): `file:backend.c:471, func=full resid, error=…`.
-/// None for a job that ran to its end or that another error stopped (their text is the
-/// errno's).
+/// its failure says `(full resid: …)`): `file:backend.c:471, func=full resid, error=…`;
+/// and of a job a request's errno stopped, in the fio persona's words (its failure is
+/// fio's `io_u error on file …` line, run/fio/mod.rs `fio_words`): `file:io_u.c:1876,
+/// func=io_u error, error=…`. None for a job that ran to its end or that another error
+/// stopped (their text is the errno's).
 pub(crate) fn verify_error(j: &JobResult) -> Option<String> {
+    let io_u = j
+        .failure
+        .as_deref()
+        .is_some_and(|f| f.starts_with("io_u error on file "));
+    if io_u && j.errno > 0 {
+        // fio's td_verror in __io_u_log_error (io_u.c)
+        return Some(format!(
+            "file:io_u.c:1876, func=io_u error, error={}",
+            crate::util::strerror(j.errno)
+        ));
+    }
     let full_resid = j.errno == libc::EIO
         && j.failure
             .as_deref()
@@ -682,6 +695,17 @@ mod tests {
         // another error keeps its errno's text alone
         j.failure = Some("job 'j': read failed at offset 0: Input/output error".into());
         assert_eq!(verify_error(&j), None);
+        // a request's errno in the fio persona's words: fio's td_verror of io_u.c
+        (j.errno, j.failure) = (
+            libc::ENOSPC,
+            Some(
+                "io_u error on file f: No space left on device: write offset=0, buflen=4096".into(),
+            ),
+        );
+        assert_eq!(
+            verify_error(&j).unwrap(),
+            "file:io_u.c:1876, func=io_u error, error=No space left on device"
+        );
     }
 
     /// fio 3.33 with `--name=s --ioengine=psync --iodepth=4 --numjobs=2 --name=m

@@ -134,6 +134,10 @@ pub enum RunError {
     },
 }
 
+/// The beginning of fio 3.33's line for a request that failed ([`RunError::fio_words`]),
+/// by which the report knows such a failure (report/fio/header.rs `verify_error`).
+const FIO_IO_U_ERROR: &str = "io_u error on file ";
+
 impl RunError {
     /// Exit code (DESIGN.md policy).
     pub fn exit_code(&self) -> i32 {
@@ -146,6 +150,35 @@ impl RunError {
             | RunError::MinRate { .. }
             | RunError::Net { .. } => crate::util::error::exit::FAILED,
             RunError::Refused { .. } => crate::util::error::exit::ENVIRONMENT,
+        }
+    }
+
+    /// fio 3.33's line for a read, write or trim that failed with an errno (io_u.c
+    /// `__io_u_log_error`: `io_u error on file F: TEXT: write offset=O, buflen=L`): the
+    /// fio persona's words for the job's failure, on stderr after `fio: ` (`iomark run`
+    /// keeps its own, which names the job: docs/compat/fio.md). `None` for a failure
+    /// fio words otherwise: a latency limit, a transfer that moved nothing (its `full
+    /// resid`, report/fio/header.rs), a sync.
+    pub fn fio_words(&self) -> Option<String> {
+        match self {
+            RunError::Io {
+                op,
+                file,
+                offset,
+                len,
+                why,
+                ..
+            } if matches!(*op, "read" | "write" | "trim")
+                && !why.starts_with("latency of ")
+                && !why.contains("(full resid: ") =>
+            {
+                Some(format!(
+                    "{FIO_IO_U_ERROR}{}: {}: {op} offset={offset}, buflen={len}",
+                    file.display(),
+                    strerror(self.errno())
+                ))
+            }
+            _ => None,
         }
     }
 
@@ -341,8 +374,9 @@ fn guard_jobs(
                     })?;
             }
             // (io_uring's completion polling; pvsync2's RWF_HIPRI falls back to
-            // interrupts where the queue does not poll, as the kernel treats it)
-            if j.hipri && !j.tuning.pvsync2 {
+            // interrupts where the queue does not poll, as the kernel treats it; a job
+            // that left io_uring after `hipri` runs without it, as fio's)
+            if j.hipri && j.engine == Kind::IoUring {
                 dataset::check_polling(&files.0)?;
             }
         }
@@ -1000,6 +1034,39 @@ mod tests {
             len: 4096,
             why: why.into(),
         }
+    }
+
+    /// fio 3.33's `io_u error` line (io_u.c): the file as the job names it, the errno's
+    /// text (not iomark's explanation after it), the direction, offset and length.
+    #[test]
+    fn fio_words_of_a_failed_request() {
+        let mut e = io("No space left on device");
+        assert_eq!(
+            e.fio_words().unwrap(),
+            "io_u error on file f: No space left on device: write offset=0, buflen=4096"
+        );
+        if let RunError::Io {
+            op,
+            offset,
+            len,
+            why,
+            ..
+        } = &mut e
+        {
+            (*op, *offset, *len) = ("read", 8192, 512);
+            *why = "Invalid argument (direct=1 needs offsets ...)".into();
+        }
+        assert_eq!(
+            e.fio_words().unwrap(),
+            "io_u error on file f: Invalid argument: read offset=8192, buflen=512"
+        );
+        // fio words these otherwise: a latency limit, a transfer that moved nothing
+        assert_eq!(
+            io("latency of 9 ns exceeds max_latency=1 ns").fio_words(),
+            None
+        );
+        let resid = "Input/output error (full resid: 0 of 4096 bytes moved, then none)";
+        assert_eq!(io(resid).fio_words(), None);
     }
 
     #[test]

@@ -93,7 +93,11 @@ impl Plan {
     }
     /// The thread's per-request priorities (`cmdprio_*`; None: all 0).
     pub(crate) fn cmd_prio(&self) -> Option<crate::run::fio::prio::CmdPrio> {
-        crate::run::fio::prio::CmdPrio::new(&self.job.extra, self.seed)
+        crate::run::fio::prio::CmdPrio::new(
+            &self.job.extra,
+            self.job.engine.per_io_prio(),
+            self.seed,
+        )
     }
 }
 

@@ -22,10 +22,13 @@ pub(crate) struct CmdPrio {
 
 impl CmdPrio {
     /// The picker of `job`, or `None` when every request has priority 0 (nothing set).
-    pub fn new(x: &PrioNumaDedupeOpts, seed: u64) -> Option<CmdPrio> {
+    /// `per_io`: the job's engine takes the cmdprio options (io_uring, libaio); a job
+    /// that named another engine after them runs without them, as fio 3.33's (its
+    /// getopt table drops the options of the engine it leaves).
+    pub fn new(x: &PrioNumaDedupeOpts, per_io: bool, seed: u64) -> Option<CmdPrio> {
         let default = x.thread_ioprio().unwrap_or(0);
         let mut table: [Vec<(u64, u32, u16)>; 2] = [Vec::new(), Vec::new()];
-        for (d, t) in table.iter_mut().enumerate() {
+        for (d, t) in table.iter_mut().enumerate().filter(|_| per_io) {
             let own = ioprio_value(x.cmdprio_class[d], x.cmdprio[d], x.cmdprio_hint[d]);
             if let Some(split) = &x.cmdprio_bssplit {
                 for e in split[d].iter().filter(|e| e.pct > 0) {
@@ -137,7 +140,7 @@ mod tests {
             cmdprio_percentage: Some([20, 20]),
             ..Default::default()
         };
-        let mut p = CmdPrio::new(&x, 1).unwrap();
+        let mut p = CmdPrio::new(&x, true, 1).unwrap();
         let m = share(&mut p, false, 131072, 100_000);
         assert_eq!(m.len(), 2, "{m:?}");
         let rt = f64::from(m[&0x2000]) / 1000.0;
@@ -157,7 +160,7 @@ mod tests {
             cmdprio_bssplit: Some([r, w]),
             ..Default::default()
         };
-        let mut p = CmdPrio::new(&x, 2).unwrap();
+        let mut p = CmdPrio::new(&x, true, 2).unwrap();
         let m = share(&mut p, false, 65536, 100_000);
         let rt = f64::from(m[&0x2001]) / 1000.0;
         assert!((rt - 25.0).abs() < 1.5, "{m:?}");
@@ -176,7 +179,7 @@ mod tests {
             cmdprio_bssplit: Some([r.clone(), r]),
             ..Default::default()
         };
-        let mut p = CmdPrio::new(&x, 3).unwrap();
+        let mut p = CmdPrio::new(&x, true, 3).unwrap();
         let m = share(&mut p, false, 1 << 20, 100_000);
         let pct = |v: u16| f64::from(m[&v]) / 1000.0;
         assert!((pct(0x4008) - 10.0).abs() < 1.5, "{m:?}");
@@ -186,6 +189,22 @@ mod tests {
 
     #[test]
     fn nothing_set_means_no_picker() {
-        assert!(CmdPrio::new(&PrioNumaDedupeOpts::default(), 0).is_none());
+        assert!(CmdPrio::new(&PrioNumaDedupeOpts::default(), true, 0).is_none());
+    }
+
+    /// An engine without per-request priorities (a job that left libaio for psync after
+    /// cmdprio_percentage): every request has the thread's priority, none cmdprio's.
+    #[test]
+    fn cmdprio_is_dropped_without_per_request_priorities() {
+        let mut x = PrioNumaDedupeOpts {
+            prioclass: Some(3),
+            cmdprio_percentage: Some([50, 50]),
+            ..Default::default()
+        };
+        let mut p = CmdPrio::new(&x, false, 1).unwrap();
+        let m = share(&mut p, false, 4096, 1000);
+        assert_eq!(m.into_iter().collect::<Vec<_>>(), vec![(0x6000, 1000)]);
+        x.prioclass = None;
+        assert!(CmdPrio::new(&x, false, 1).is_none());
     }
 }

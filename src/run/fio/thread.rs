@@ -101,7 +101,9 @@ pub(crate) fn run_thread(
             return Err(e);
         }
         st.error = e.errno();
-        st.failure = Some(e.to_string());
+        // (the fio persona's words where fio has its own line for the failure)
+        let fio = e.fio_words().filter(|_| plan.fio_errors);
+        st.failure = Some(fio.unwrap_or_else(|| e.to_string()));
     }
     st.cpu = CpuTimes::now(Who::Thread).since(&c0);
     // SAFETY: gettid(2) only returns the calling thread's id
@@ -386,7 +388,7 @@ fn engine_spec(plan: &Plan, spec: Spec<'static>, advice: Option<libc::c_int>) ->
         };
     spec.read_flags = flags;
     // pvsync2: preadv2/pwritev2, hipri's RWF_HIPRI on hipri_percentage of the requests
-    let pvsync2 = job.tuning.pvsync2 && job.engine == EngineKind::Psync;
+    let pvsync2 = job.pvsync2();
     spec.v2 = pvsync2;
     spec.hipri = (pvsync2 && job.hipri).then_some(job.tuning.hipri_percentage);
     if plan.thread_job.engine.caps().maps_files {
@@ -421,7 +423,7 @@ const FIO333_RWF_UNCACHED: i32 = 0x40;
 /// libaio, pvsync2) RWF_NOWAIT, so a request that would block fails with EAGAIN (a job
 /// error, as in fio); `uncached` (io_uring, pvsync2) on buffered I/O, fio's RWF_UNCACHED.
 fn rw_flags(job: &FioJob) -> i32 {
-    let pvsync2 = job.tuning.pvsync2 && job.engine == EngineKind::Psync;
+    let pvsync2 = job.pvsync2();
     let nowait_engine = pvsync2 || matches!(job.engine, EngineKind::IoUring | EngineKind::Libaio);
     let uncached_engine = pvsync2 || job.engine == EngineKind::IoUring;
     let mut flags = 0;

@@ -22,6 +22,7 @@ mod getopt_edges;
 mod header_first;
 mod holes;
 mod import;
+mod io_u_error;
 mod iodepth_low;
 mod job_file_bytes;
 mod job_file_refusals;

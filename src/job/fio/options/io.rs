@@ -2,7 +2,7 @@
 //! "Read/write mix" and "I/O Type" (O_DIRECT, O_SYNC, page cache, atomic writes).
 
 use super::{Arg, FioOption, Group, JobCtx, Kind, OptType};
-use crate::job::fio::{EngineKind, FioError, RwMode};
+use crate::job::fio::{FioError, RwMode};
 
 type R = Result<(), FioError>;
 
@@ -283,11 +283,12 @@ fn atoi_u32(s: &str) -> u32 {
 
 fn ioengine(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
     let v = c.need(v)?.trim();
-    c.job.engine = EngineKind::parse(v).ok_or_else(|| FioError::UnsupportedEngine {
-        engine: v.to_string(),
-        origin: c.origin.clone(),
-    })?;
-    c.job.tuning.pvsync2 = v == "pvsync2";
+    // (an engine's `:ARGS` is none of iomark's engines: the whole value is refused)
+    (c.job.ioengine, c.job.engine) =
+        crate::util::engines::word(v).ok_or_else(|| FioError::UnsupportedEngine {
+            engine: v.to_string(),
+            origin: c.origin.clone(),
+        })?;
     Ok(())
 }
 
