@@ -412,6 +412,12 @@ const ZONE_VALUES: [&str; 5] = ["size", "io_size", "offset", "offset_increment",
 /// list of percentages that is no number (`not a floating point value: zz`), and the
 /// lines of `bssplit`, `ignore_error` and `replay_skip` for a word they cannot read.
 fn unit_line(key: &str, value: &str) -> Option<String> {
+    // fio's integer it has no row for here (iomark does not run it)
+    if FIO_KEYS_NOT_RUN.contains(&key) {
+        return value
+            .ends_with('z')
+            .then(|| format!("{key}: 'z' suffix isn't applicable"));
+    }
     let o = options::find(key)?;
     let word = !value.is_empty() && value.bytes().all(|b| b.is_ascii_lowercase());
     // options whose parser says first what it could not read in a word
@@ -421,6 +427,7 @@ fn unit_line(key: &str, value: &str) -> Option<String> {
             return Some(format!("Unknown error {value}, please use number value"))
         }
         "replay_skip" => return Some(format!("Unknown skip type: {value}")),
+        "numa_mem_policy" => return numa_policy_line(value),
         _ => {}
     }
     // fio's number, also where iomark's table reads it as text (`filesize`, `randseed`:
@@ -439,11 +446,38 @@ fn unit_line(key: &str, value: &str) -> Option<String> {
     }
 }
 
+/// fio 3.33's first line for a `numa_mem_policy` value its callback refuses before it
+/// reads a node list (options.c `str_numa_mpol_cb`): a mode it does not know, `prefer`
+/// without one node, `local`/`default` with a list, `bind` without one.
+fn numa_policy_line(value: &str) -> Option<String> {
+    let (mode, nodes) = match value.split_once(':') {
+        Some((m, n)) => (m, Some(n)),
+        None => (value, None),
+    };
+    let line = match (mode, nodes) {
+        ("prefer", Some(n))
+            if !n
+                .trim_start_matches(|c: char| c.is_ascii_digit())
+                .is_empty() =>
+        {
+            "fio: one node only for 'prefer'"
+        }
+        ("prefer", None) => "fio: one node is needed for 'prefer'",
+        ("local" | "default", Some(_)) => "fio: NO nodelist for 'local'",
+        ("bind", None) => "fio: a nodelist is needed for 'bind'",
+        ("prefer" | "local" | "default" | "bind" | "interleave", _) => return None,
+        _ => "fio: memory policy should be: default, prefer, bind, interleave, local",
+    };
+    Some(line.into())
+}
+
 /// Whether fio 3.33 reads option `o` as a number, also where iomark's table reads it as
 /// text (`filesize`, `randseed`: FIO_OPT_STR_VAL).
 fn fio_number(o: &options::FioOption) -> bool {
-    matches!(o.kind, Kind::Int | Kind::SizeStr | Kind::Time)
-        || o.fio_type.is_some_and(options::OptType::is_number)
+    match o.fio_type {
+        Some(t) => t.is_number(),
+        None => matches!(o.kind, Kind::Int | Kind::SizeStr | Kind::Time),
+    }
 }
 
 /// fio 3.33's lines for a number option's value of parts split at `,` (parse.c
@@ -570,5 +604,42 @@ mod tests {
             lines(&["nosuch.fio"]).unwrap(),
             ["fio: unable to open 'nosuch.fio' job file"]
         );
+        // fio's callbacks and types decide the first line
+        assert_eq!(
+            with("--numa_mem_policy=zz:1"),
+            "fio: memory policy should be: default, prefer, bind, interleave, local\n\
+             fio: failed parsing numa_mem_policy=zz:1"
+        );
+        assert_eq!(
+            with("--sync_file_range=zz"),
+            "fio: failed parsing sync_file_range=zz"
+        );
+        assert_eq!(
+            with("--hugepage-size=zz"),
+            "hugepage-size: 'z' suffix isn't applicable\nfio: failed parsing hugepage-size=zz"
+        );
+    }
+
+    #[test]
+    fn numa_policy_lines_follow_fios_callback() {
+        let cases = [
+            ("zz", Some("fio: memory policy should be")),
+            ("prefer", Some("fio: one node is needed for 'prefer'")),
+            ("prefer:1x", Some("fio: one node only for 'prefer'")),
+            ("prefer:1", None),
+            ("local:0", Some("fio: NO nodelist for 'local'")),
+            ("default:0", Some("fio: NO nodelist for 'local'")),
+            ("bind", Some("fio: a nodelist is needed for 'bind'")),
+            ("bind:0", None),
+            ("interleave", None),
+        ];
+        for (v, want) in cases {
+            let got = numa_policy_line(v);
+            assert_eq!(
+                got.as_deref().map(|l| &l[..want.map_or(0, str::len)]),
+                want,
+                "{v}: {got:?}"
+            );
+        }
     }
 }

@@ -133,3 +133,88 @@ fn each_failing_part_of_a_value_gets_fios_line() {
         }
     }
 }
+
+/// `bs` given a 0 part next to a size: fio 3.33 prints the range line of each 0 part,
+/// keeps that direction's size (4k, its default) and runs the job — reads and writes
+/// alike (`bs=1k,0` reads 1k and writes 4k, `bs=0,1k` the other way round; a last part
+/// read sets the directions after it). iomark as `fio` runs it with the same sizes: the
+/// header's (R) and (W) sizes, the request count of the direction the job does
+/// (64 KiB / its size), the same stderr and exit code.
+#[test]
+fn a_zero_part_of_bs_keeps_that_directions_size_as_fio() {
+    let test = "a_zero_part_of_bs_keeps_that_directions_size_as_fio";
+    let fio = need_fio(test);
+    let kib = |p: &str| -> u64 { p.trim_end_matches('k').parse::<u64>().unwrap() * 1024 };
+    // fio's slots (read, write, trim), 4k by default: a part read sets its slot, and the
+    // last part read sets the slots after it too; a 0 part sets nothing
+    let sizes = |parts: &[u64]| {
+        let mut slot = [4096u64; 3];
+        for (i, p) in parts.iter().enumerate().filter(|(_, p)| **p > 0) {
+            let upto = if i + 1 == parts.len() { 3 } else { i + 1 };
+            slot[i..upto].fill(*p);
+        }
+        (slot[0], slot[1])
+    };
+    let cases = ["1k,0", "0,1k", "0,0,1k", "0,1k,0", "1k,0,2k", "0k,2k"];
+    for value in cases {
+        let parts: Vec<u64> = value.split(',').map(kib).collect();
+        let zeros = parts.iter().filter(|p| **p == 0).count();
+        let (r, w) = sizes(&parts);
+        for rw in ["read", "write"] {
+            let args = [
+                "--name=j",
+                "--ioengine=null",
+                "--size=64k",
+                &format!("--rw={rw}"),
+                &format!("--bs={value}"),
+                "--output-format=terse",
+            ];
+            let d = scratch();
+            let i = as_fio(d.path()).dir(d.path()).args(args).run();
+            let what = format!("rw={rw} bs={value}");
+            assert_eq!(i.code, 0, "{what}: {}", i.dump());
+            assert_eq!(
+                i.stderr,
+                "bs: min value out of range: 0 (1 min)\n".repeat(zeros),
+                "{what}"
+            );
+            // terse: read KiB and IOPS are fields 6 and 7 (from 1), write 47 and 48;
+            // the requests issued are the job's 64 KiB over the direction's size
+            let f: Vec<&str> = i.stdout.trim_end().split(';').collect();
+            let (bytes, size) = if rw == "read" { (f[5], r) } else { (f[46], w) };
+            assert_eq!(bytes.parse::<u64>().unwrap(), 64, "{what}: {}", i.stdout);
+            assert_eq!(i.stdout.lines().count(), 1, "{what}: one terse line");
+            let t = as_fio(d.path())
+                .dir(d.path())
+                .args(&args[..5])
+                .args(["--output-format=json"])
+                .run();
+            let v: serde_json::Value = serde_json::from_str(&t.stdout).unwrap();
+            let dir = &v["jobs"][0][rw];
+            assert_eq!(dir["total_ios"].as_u64(), Some(65536 / size), "{what}");
+            if fio {
+                let o = fio_cmd().dir(d.path()).args(args).run();
+                assert_eq!((o.code, &o.stderr), (i.code, &i.stderr), "{what}: fio");
+                let g: Vec<&str> = o.stdout.trim_end().split(';').collect();
+                assert_eq!((g[5], g[46]), (f[5], f[46]), "{what}: fio, then iomark");
+                let h = fio_cmd().dir(d.path()).args(&args[..5]).run();
+                let head = |s: &str| s.lines().next().unwrap_or("").to_string();
+                let n = as_fio(d.path()).dir(d.path()).args(&args[..5]).run();
+                // (T): iomark keeps no trim size apart (docs/compat/fio.md)
+                let rw_sizes = |l: String| l.split(", (T)").next().unwrap_or("").to_string();
+                assert_eq!(
+                    rw_sizes(head(&h.stdout)),
+                    rw_sizes(head(&n.stdout)),
+                    "{what}"
+                );
+                let fj = fio_cmd()
+                    .dir(d.path())
+                    .args(&args[..5])
+                    .args(["--output-format=json"])
+                    .run();
+                let fv: serde_json::Value = serde_json::from_str(&fj.stdout).unwrap();
+                assert_eq!(fv["jobs"][0][rw]["total_ios"], dir["total_ios"], "{what}");
+            }
+        }
+    }
+}

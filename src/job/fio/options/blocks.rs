@@ -4,6 +4,7 @@
 //! count of zones (`8z`, fio's `int[z]`), settled by `zone_keys::settle`.
 
 use super::{FioOption, Group, JobCtx, Kind, OptType};
+use crate::job::fio::notice::Notice;
 use crate::job::fio::zone_keys::zones_of;
 use crate::job::fio::{BlockSizes, FioError, SizeSpec};
 use crate::job::units::{self, BssplitError};
@@ -152,30 +153,59 @@ fn set_sizes(c: &mut JobCtx<'_>, (r, w): (Option<BlockSizes>, Option<BlockSizes>
     }
 }
 
+/// `bs=R,W,T`, read as fio 3.33 reads its parts (parse.c `handle_option`): each in
+/// turn, a part of 0 out of the range — fio's line for it on stderr, that direction
+/// keeping its size (`bs=0,1k` leaves reads at 4k) — and the option refused only when
+/// no part is read (`bs=0`, `bs=0,0`). One part sets both directions.
 fn bs(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
     let v = c.need(v)?;
-    if v.split(',').count() > 3 {
+    let parts: Vec<&str> = v.split(',').collect();
+    if parts.len() > 3 {
         return Err(c.bad(v, "at most read,write,trim sizes"));
     }
-    let sizes = read_write(v, |p| {
-        if p.trim().is_empty() {
-            return Ok(None);
-        }
-        if p.contains('-') {
-            // public case C12: `bs=4k-16k` is not a range in fio's bs= (it would
-            // silently mean "read 4k, write 16k" in some versions)
-            return Err(c.bad(
-                v,
-                "a range is not a block size: use bsrange=A-B for a range; bs=A,B sets read and write sizes",
-            ));
-        }
-        match c.size(p)? {
-            0 => Err(c.bad(v, "block size must be > 0")),
-            b => Ok(Some(BlockSizes::Fixed(b))),
-        }
-    })?;
-    set_sizes(c, sizes);
+    let mut read = Vec::new();
+    for (i, p) in parts.iter().enumerate() {
+        // the trim size is not kept apart (the write size stands for it): a third
+        // part iomark cannot read is ignored, as before
+        read.push(match bs_part(c, v, p) {
+            Err(_) if i == 2 => None,
+            got => got?,
+        });
+    }
+    let zeros = read.iter().filter(|r| **r == Some(0)).count();
+    if read.iter().all(|r| matches!(r, None | Some(0))) && zeros > 0 {
+        return Err(c.bad(v, "block size must be > 0"));
+    }
+    for _ in 0..zeros {
+        c.notices
+            .push(Notice::fio("bs: min value out of range: 0 (1 min)"));
+    }
+    let size = |r: Option<u64>| r.filter(|b| *b > 0).map(BlockSizes::Fixed);
+    let r = size(read[0]);
+    let w = match read.get(1) {
+        Some(b) => size(*b),
+        None => r.clone(),
+    };
+    set_sizes(c, (r, w));
     Ok(())
+}
+
+/// One part of `bs=` (`v`): `None` when empty, else its size (0 included).
+fn bs_part(c: &JobCtx<'_>, v: &str, p: &str) -> Result<Option<u64>, FioError> {
+    if p.trim().is_empty() {
+        return Ok(None);
+    }
+    if p.contains('-') {
+        // public case C12: `bs=4k-16k` is not a range in fio's bs= (it would
+        // silently mean "read 4k, write 16k" in some versions)
+        return Err(c.bad(
+            v,
+            "a range is not a block size: use bsrange=A-B for a range; bs=A,B sets read and write sizes",
+        ));
+    }
+    // refused as the whole value, as fio names it (`failed parsing bs=0,zz`)
+    let b = units::fio_size(p, c.job.kb_base).map_err(|e| c.bad(v, e))?;
+    Ok(Some(b))
 }
 
 /// One direction of `bsrange`: sizes are multiples of the minimum (fio's promise; public

@@ -782,6 +782,14 @@ fn apply_found(
             key: key.to_string(),
             origin: origin.clone(),
         }),
+        // fio 3.33's integer iomark does not run: a value fio cannot read is refused as
+        // fio refuses it, before iomark's own line for the option
+        None if key_raw.trim() == "hugepage-size"
+            && value
+                .is_some_and(|v| units::fio_number(v, 1024).is_none_or(|n| !n.rest.is_empty())) =>
+        {
+            Err(bad(key_raw.trim(), value.unwrap_or(""), "a size", origin))
+        }
         None => Err(FioError::UnsupportedKey {
             key: key_raw.trim().to_string(),
             origin: origin.clone(),

@@ -732,9 +732,10 @@ fn unified_rw_reporting(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
     Ok(())
 }
 
+/// Any name, as fio 3.33 stores it (FIO_OPT_STR_STORE: the job option names no profile
+/// fio loads — only the command line's `--profile` does — so an unknown one is kept too).
 fn profile(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
-    let i = word(c, v, &["tiobench", "act"])?;
-    c.job.tuning.profile = Some(["tiobench", "act"][i].to_string());
+    c.job.tuning.profile = Some(c.need(v)?.trim().to_string());
     Ok(())
 }
 

@@ -999,3 +999,31 @@ fn every_option_of_fio_says_how_fio_reads_it() {
     // iomark's own options have no fio type
     assert_eq!(fact("reap_spin").map(|f| f.0), Some(None));
 }
+
+#[test]
+fn a_zero_part_of_bs_keeps_that_directions_size() {
+    use crate::job::fio::BlockSizes;
+    let parts = |v: &str| {
+        let mut j = FioJob::default();
+        let mut said = Vec::new();
+        apply(&mut j, "bs", Some(v), &Origin::CommandLine, &mut said).map(|_| {
+            let fixed = |b: &BlockSizes| match b {
+                BlockSizes::Fixed(n) => *n,
+                other => panic!("{other:?}"),
+            };
+            (fixed(&j.bs_read), fixed(&j.bs_write), said.len())
+        })
+    };
+    let d = match FioJob::default().bs_read {
+        BlockSizes::Fixed(n) => n,
+        other => panic!("{other:?}"),
+    };
+    // (read, write, fio's range lines): a 0 part keeps its direction's size
+    assert_eq!(parts("1k,0").unwrap(), (1024, d, 1));
+    assert_eq!(parts("0,1k").unwrap(), (d, 1024, 1));
+    assert_eq!(parts("0,0,1k").unwrap(), (d, d, 2));
+    assert_eq!(parts("2k").unwrap(), (2048, 2048, 0));
+    // no part read: refused
+    assert!(parts("0").is_err());
+    assert!(parts("0,0").is_err());
+}
