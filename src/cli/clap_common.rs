@@ -27,7 +27,13 @@ pub fn clap_exit(cmd: &str, e: clap::Error) -> Exit {
     }
     if !e.use_stderr() {
         crate::util::output::holds(crate::util::output::Holds::Help);
-        crate::util::output::write(e.render().to_string().as_bytes());
+        let section = if e.kind() == clap::error::ErrorKind::DisplayHelp {
+            format!("\n{}", exit::help_section())
+        } else {
+            String::new()
+        };
+        let text = format!("{}{section}", e.render());
+        crate::util::output::write(text.as_bytes());
         return Ok(exit::OK);
     }
     Err(Error::new(

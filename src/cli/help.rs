@@ -39,8 +39,8 @@ const AFTER: &str = "Examples, one per command:
     sudo iomark time -- make -j8
 
 `iomark help COMMAND` (or `iomark COMMAND --help`) says what a command tells you, its
-options and an example. Exit codes: 0 ok, 1 the run failed, 2 invalid options or input,
-3 the environment cannot do it, 130/143 interrupted (partial results printed and saved).
+options, an example and its exit status (0 ok, 1 the run failed, 2 invalid options or input,
+3 the environment cannot do it, 128 + the signal when stopped by one).
 
 Every completed result of fileio, run, mark, copy, tree and time is kept in the history
 ($XDG_DATA_HOME/iomark/results, or IOMARK_RESULTS): `iomark history` lists them;

@@ -53,7 +53,16 @@ pub fn exit_code(code: i32) -> i32 {
         _ => code,
     };
     let held = crate::util::output::held();
-    exit_code_after(&crate::util::output::flush(), held, code)
+    let persona = sysbench_persona();
+    exit_code_after(&crate::util::output::flush(), held, code, persona)
+}
+
+/// Whether the binary was started as `sysbench` (the persona of `iomark fileio`).
+fn sysbench_persona() -> bool {
+    std::env::args_os()
+        .next()
+        .map(std::path::PathBuf::from)
+        .is_some_and(|p| p.file_name().is_some_and(|n| n == "sysbench"))
 }
 
 /// `mark`, `copy` and `tree` started by an MPI launcher as several processes: they have
@@ -66,17 +75,25 @@ pub fn refuse_many_hosts(args: &[String]) -> Option<crate::util::error::Error> {
     Some(crate::util::error::Error::new(exit::ENVIRONMENT, line))
 }
 
-fn exit_code_after(st: &State, held: crate::util::output::Holds, code: i32) -> i32 {
+/// `code` after stdout's verdict `st`; `sysbench`: the sysbench persona, which keeps
+/// its code when stdout fails, as sysbench 1.0.20 ignores its failed writes (the line on
+/// stderr says so).
+fn exit_code_after(st: &State, held: crate::util::output::Holds, code: i32, sysbench: bool) -> i32 {
     match st {
         State::Failed(why) => {
             use std::io::Write;
+            let kept = if sysbench {
+                "; the command ran to its end and keeps sysbench's exit status, which ignores a failed write"
+            } else {
+                ""
+            };
             let _ = writeln!(
                 std::io::stderr().lock(),
-                "{}: cannot write {} to stdout: {why}",
+                "{}: cannot write {} to stdout: {why}{kept}",
                 run::program_tag(),
                 held.name()
             );
-            if code == exit::OK {
+            if code == exit::OK && !sysbench {
                 exit::FAILED
             } else {
                 code
@@ -94,11 +111,11 @@ mod tests {
     fn stdout_errors_and_exit_codes() {
         use crate::util::output::Holds;
         let r = Holds::Report;
-        assert_eq!(exit_code_after(&State::Open, r, 0), 0);
-        assert_eq!(exit_code_after(&State::Open, r, 2), 2);
+        assert_eq!(exit_code_after(&State::Open, r, 0, false), 0);
+        assert_eq!(exit_code_after(&State::Open, r, 2, false), 2);
         // a closed pipe is not an error: the command's own code
-        assert_eq!(exit_code_after(&State::Closed, r, 0), 0);
-        assert_eq!(exit_code_after(&State::Closed, r, 130), 130);
+        assert_eq!(exit_code_after(&State::Closed, r, 0, false), 0);
+        assert_eq!(exit_code_after(&State::Closed, r, 130, false), 130);
         // a lost report is: 1, unless the command failed anyway; a lost help too
         for h in [
             r,
@@ -108,8 +125,11 @@ mod tests {
             Holds::Man,
         ] {
             let full = State::Failed("No space left on device".into());
-            assert_eq!(exit_code_after(&full, h, 0), 1);
-            assert_eq!(exit_code_after(&State::Failed("x".into()), h, 3), 3);
+            assert_eq!(exit_code_after(&full, h, 0, false), 1);
+            assert_eq!(exit_code_after(&State::Failed("x".into()), h, 3, false), 3);
+            // the sysbench persona keeps its own code, as sysbench does
+            assert_eq!(exit_code_after(&full, h, 0, true), 0);
+            assert_eq!(exit_code_after(&State::Failed("x".into()), h, 1, true), 1);
         }
     }
 }

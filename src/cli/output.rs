@@ -236,9 +236,10 @@ impl Outputs {
             return Err((exit::INVALID, plot_dir_is_a_stream(dir)));
         }
         // before the directory is made: an output named as it, or as a chart in it
+        use crate::files::output::{COLLISION, UNUSABLE_PATH};
         crate::files::output::refuse_outputs_in_plot_dir(&self.files(), dir)
-            .map_err(|e| (exit::INVALID, e))?;
-        crate::files::output::ensure_dir(dir, "--plot").map_err(|e| (exit::ENVIRONMENT, e))?;
+            .map_err(|e| (COLLISION, e))?;
+        crate::files::output::ensure_dir(dir, "--plot").map_err(|e| (UNUSABLE_PATH, e))?;
         self.plots = Some(dir.to_path_buf());
         Ok(())
     }

@@ -83,16 +83,15 @@ pub const USAGE: &str =
   --allow-destructive-write=/dev/X   --reap-spin=TIME (io_uring: watch for completions this long
   before sleeping; default 5us, 0 = sleep at once as fio does)
   --cmdhelp (every option with one line of help)   --cmdhelp=KEY (one option: aliases, type, default, values)
-Exit codes: 0 ok, 1 I/O error or verify mismatch, 2 invalid options or job file,
-  3 environment cannot do it, 130/143 interrupted (partial results printed and saved).
 ";
 
 /// `iomark run --help`: the question it answers with an example
 /// ([`TOP`]), [`USAGE`] and the option groups with their keys.
 pub fn usage() -> String {
     format!(
-        "{}{USAGE}Options by group (fio's groups; iomark run --cmdhelp=KEY explains one):\n{}",
+        "{}{USAGE}{}Options by group (fio's groups; iomark run --cmdhelp=KEY explains one):\n{}",
         TOP,
+        crate::util::error::exit::help_section(),
         options::groups_help(100)
     )
 }

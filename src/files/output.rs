@@ -12,11 +12,12 @@
 //! directory, fsyncs it, checks the path again and renames the temporary file over it;
 //! on any failure the temporary file is removed and the error (exit 1) names the file
 //! and the reason. The temporary file ([`Temp`]) is unnamed (`O_TMPFILE`) until the
-//! commit links it to `.NAME.XXXXXX.iomark-tmp` and renames that over the path at
+//! commit links it to `.NAME.PID.XXXXXX.iomark-tmp` and renames that over the path at
 //! once, so a SIGKILL leaves none behind; on a filesystem without O_TMPFILE it is that
 //! named file from the start (tempfile's `O_EXCL` create), and only a SIGKILL during a
-//! commit, or while a [`Staged`] log is open, can leave one behind. Never a partial
-//! final file.
+//! commit, or while a [`Staged`] log is open, can leave one behind — which the next
+//! [`Output::create`] in that directory removes once its process is gone
+//! ([`remove_stale_temps`]). Never a partial final file.
 
 use std::io::{Seek, Write};
 use std::os::unix::fs::{MetadataExt, OpenOptionsExt, PermissionsExt};
@@ -48,11 +49,23 @@ pub struct OutputError {
     pub errno: Option<i32>,
 }
 
+/// The exit code of an output path refused before the run for what is (or is not) at
+/// it: a directory, a link, a FIFO or device, a missing parent directory, a parent that
+/// is a file, a read-only directory, a `--plot` directory that is a file — whatever
+/// the command (docs/safety.md "Exit codes"): the environment cannot take the file (3).
+/// The user's fix is on the filesystem or in the name; the same name may work elsewhere.
+pub const UNUSABLE_PATH: i32 = crate::util::error::exit::ENVIRONMENT;
+
+/// The exit code of outputs that name one file (each other, a data file, a job file read,
+/// the `--plot` directory or a chart in it, two on one stream): the command line
+/// contradicts itself, whatever the filesystem holds — invalid input (2).
+pub const COLLISION: i32 = crate::util::error::exit::INVALID;
+
 impl OutputError {
-    /// 3 (environment) when the check before the run failed, 1 when writing failed.
+    /// [`UNUSABLE_PATH`] (3) when the check before the run failed, 1 when writing failed.
     pub fn exit_code(&self) -> i32 {
         match self.stage {
-            Stage::Check => crate::util::error::exit::ENVIRONMENT,
+            Stage::Check => UNUSABLE_PATH,
             Stage::Write => crate::util::error::exit::FAILED,
         }
     }
@@ -155,6 +168,7 @@ impl Output {
             return Err(OutputError::new(path, Stage::Check, why));
         }
         let out = Output::unchecked(path);
+        sweep_stale_temps(&out.dir);
         drop(out.temp(Stage::Check)?);
         Ok(out)
     }
@@ -421,7 +435,7 @@ fn no_unnamed_for_tests() -> bool {
 /// (`O_TMPFILE`) where the filesystem has it: it has no name until [`Temp::persist`]
 /// links it (`linkat` of `/proc/thread-self/fd/N`: a job thread has a descriptor
 /// table of its own, so `/proc/self` would be the main thread's, to
-/// `.NAME.XXXXXX.iomark-tmp`) and renames
+/// `.NAME.PID.XXXXXX.iomark-tmp`) and renames
 /// that over the output at once, so a SIGKILL at any other moment leaves nothing. On a
 /// filesystem without O_TMPFILE (or without `/proc`) it is that named file from the
 /// start (tempfile's `O_EXCL` create), removed when dropped: only a SIGKILL while it
@@ -518,13 +532,77 @@ impl Temp {
     }
 }
 
-/// `.NAME.`: how a temporary file beside the output `NAME` begins.
+/// `.NAME.PID.`: how a temporary file beside the output `NAME` begins; the process id
+/// tells a later run whether the file's writer is gone ([`remove_stale_temps`]).
 fn temp_prefix(path: &Path) -> String {
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| "output".into());
-    format!(".{name}.")
+    format!(".{name}.{}.", std::process::id())
+}
+
+/// The process that made `name` when it is an iomark temporary file,
+/// `.NAME.PID.XXXXXX.iomark-tmp` (six letters or digits, tempfile's), else `None`.
+fn temp_owner(name: &str) -> Option<i32> {
+    let rest = name.strip_prefix('.')?.strip_suffix(".iomark-tmp")?;
+    let (head, rand) = rest.rsplit_once('.')?;
+    if rand.len() != 6 || !rand.bytes().all(|b| b.is_ascii_alphanumeric()) {
+        return None;
+    }
+    let (output, pid) = head.rsplit_once('.')?;
+    if output.is_empty() || pid.is_empty() || !pid.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    pid.parse::<i32>().ok().filter(|&p| p > 0)
+}
+
+/// Whether process `pid` exists (kill with signal 0: EPERM means it does).
+fn alive(pid: i32) -> bool {
+    // SAFETY: kill(2) with signal 0 sends nothing, it only checks the process
+    let r = unsafe { libc::kill(pid, 0) };
+    r == 0 || std::io::Error::last_os_error().raw_os_error() != Some(libc::ESRCH)
+}
+
+/// Remove from `dir` the temporary files an iomark process left when it was killed
+/// (SIGKILL) between the link and the rename of a commit, or while a named fallback
+/// file was open: names of the form `.NAME.PID.XXXXXX.iomark-tmp` whose process `PID`
+/// no longer exists, that are regular files with one link owned by this user. Nothing
+/// else is touched: a file of a live process (another run writing there), a link, a
+/// directory, another user's file stay. Returns the names removed.
+pub fn remove_stale_temps(dir: &Path) -> Vec<String> {
+    // SAFETY: geteuid(2) cannot fail
+    let me = unsafe { libc::geteuid() };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut removed = Vec::new();
+    for e in entries.flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        let Some(pid) = temp_owner(&name) else {
+            continue;
+        };
+        if pid as u32 == std::process::id() || alive(pid) {
+            continue;
+        }
+        let ours = std::fs::symlink_metadata(e.path())
+            .is_ok_and(|m| m.file_type().is_file() && m.nlink() == 1 && m.uid() == me);
+        if ours && std::fs::remove_file(e.path()).is_ok() {
+            removed.push(name);
+        }
+    }
+    removed
+}
+
+/// [`remove_stale_temps`] in the directory of an output about to be written, each
+/// removal said on stderr in one line.
+fn sweep_stale_temps(dir: &Path) {
+    for name in remove_stale_temps(dir) {
+        crate::util::output::to_stderr(format_args!(
+            "iomark: removed {}: a temporary file of an iomark process that ended before it finished its output (killed)\n",
+            dir.join(&name).display()
+        ));
+    }
 }
 
 impl std::io::Read for Temp {
@@ -731,7 +809,7 @@ pub fn ensure_dir(dir: &Path, what: &str) -> Result<(), String> {
     }
     std::fs::create_dir(dir).map_err(|e| {
         format!(
-            "cannot create the {what} directory {}: {e} (a writable directory whose parent exists is expected)",
+            "{what}={}: cannot create the directory: {e} (a writable directory whose parent exists is expected)",
             dir.display()
         )
     })
@@ -938,6 +1016,27 @@ mod tests {
     }
 
     #[test]
+    fn temporary_names_carry_their_process_and_only_they_are_parsed() {
+        let prefix = temp_prefix(Path::new("d/r.json"));
+        assert_eq!(prefix, format!(".r.json.{}.", std::process::id()));
+        let me = std::process::id() as i32;
+        assert_eq!(temp_owner(&format!("{prefix}aB3xYz.iomark-tmp")), Some(me));
+        assert_eq!(temp_owner(".a.b.log.42.zzzzzz.iomark-tmp"), Some(42));
+        for other in [
+            ".r.json.42.abc12.iomark-tmp",
+            ".r.json.42.abc-12.iomark-tmp",
+            "r.json.42.abcdef.iomark-tmp",
+            ".r.json.abcdef.iomark-tmp",
+            "..42.abcdef.iomark-tmp",
+            ".r.json.0.abcdef.iomark-tmp",
+            ".r.json.42.abcdef.iomark-tmp~",
+            ".r.json.4x2.abcdef.iomark-tmp",
+        ] {
+            assert_eq!(temp_owner(other), None, "{other}");
+        }
+    }
+
+    #[test]
     fn links_and_non_files_are_refused_up_front() {
         let d = tempfile::tempdir().unwrap();
         let target = d.path().join("precious");
@@ -1068,7 +1167,10 @@ mod tests {
         assert!(d.path().join("charts").is_dir());
         ensure_dir(&d.path().join("charts"), "--plot").unwrap();
         let e = ensure_dir(&d.path().join("a/b"), "--plot").unwrap_err();
-        assert!(e.starts_with("cannot create the --plot directory "), "{e}");
+        assert!(
+            e.starts_with("--plot=") && e.contains(": cannot create the directory: "),
+            "{e}"
+        );
         assert!(!d.path().join("a").exists());
     }
 }

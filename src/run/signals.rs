@@ -18,11 +18,13 @@
 //! - SIGUSR1 (fio's "show the status"): never ends a command; `run` prints a status
 //!   line on stderr at its next tick, the fio persona fio's whole report of the run so
 //!   far ([`take_status_request`], run/fio/group.rs).
-//! - SIGHUP or SIGQUIT the parent left ignored stays ignored: under `nohup`, or in a
-//!   non-interactive shell's background job, the run goes to its end
-//!   ([`inherited_ignored`]). SIGINT and SIGTERM are always armed, as fio 3.33 installs
-//!   its handlers for them whatever it inherited: `kill -INT` of a script's `iomark … &`
-//!   stops it.
+//! - SIGINT, SIGHUP or SIGQUIT the parent left ignored stays ignored (the POSIX
+//!   convention: `nohup` ignores SIGHUP, a non-interactive shell's background job or a
+//!   script's `trap '' INT` SIGINT and SIGQUIT), so the run goes to its end
+//!   ([`inherited_ignored`]), in every command and under the sysbench persona, as
+//!   sysbench, which installs no handler, keeps it. SIGTERM is always armed (a
+//!   supervisor's stop request). The fio persona arms SIGINT whatever it inherited, as
+//!   fio 3.33 installs its handler for it ([`rearms_ignored`]).
 //! - SIGPIPE stays ignored (Rust's start-up default): a closed pipe is the EPIPE of a
 //!   write, handled by util/output.rs; a `kill -PIPE` changes nothing.
 
@@ -69,6 +71,8 @@ pub struct Signals {
     at: Arc<AtomicU64>,
     /// `/dev/null`, opened at install (-1: could not), for SIGHUP's [`detach_terminal`]
     null: i32,
+    /// whether SIGINT has our handlers (not when the parent left it ignored)
+    int_armed: Arc<AtomicBool>,
 }
 
 static INSTALLED: OnceLock<Signals> = OnceLock::new();
@@ -109,10 +113,15 @@ impl Signals {
                 .open("/dev/null")
                 .map(std::os::fd::IntoRawFd::into_raw_fd)
                 .unwrap_or(-1),
+            int_armed: Arc::new(AtomicBool::new(false)),
         };
+        let fio = rearms_ignored();
         for (sig, _) in STOPPING {
-            if sig == SIGINT || sig == SIGTERM || !inherited_ignored(sig) {
+            if sig == SIGTERM || (sig == SIGINT && fio) || !inherited_ignored(sig) {
                 s.arm(sig);
+                if sig == SIGINT {
+                    s.int_armed.store(true, Ordering::SeqCst);
+                }
             }
         }
         // SAFETY: only an atomic store, async-signal-safe.
@@ -198,9 +207,25 @@ fn before_exit_at_once() {
 /// Ctrl-C, whose raw mode keeps the terminal from sending it): the same handlers, the
 /// same partial result, exit 130.
 pub fn interrupt() {
-    // SAFETY: raise(3) sends a signal to this process; its SIGINT handlers are always
-    // installed (Signals::register)
+    // a SIGINT the parent left ignored is armed now: the user asked for the stop here
+    if let Some(s) = INSTALLED.get() {
+        if !s.int_armed.swap(true, Ordering::SeqCst) {
+            s.arm(SIGINT);
+        }
+    }
+    // SAFETY: raise(3) sends a signal to this process; its SIGINT handlers are
+    // installed (above, or by Signals::register)
     unsafe { libc::raise(SIGINT) };
+}
+
+/// Whether this process arms SIGINT although its parent left it ignored: the fio
+/// persona (the binary named `fio`), as fio 3.33 installs its SIGINT handler whatever it
+/// inherited (`kill -INT` of a script's `fio … &` stops it).
+fn rearms_ignored() -> bool {
+    std::env::args_os()
+        .next()
+        .map(std::path::PathBuf::from)
+        .is_some_and(|p| p.file_name().is_some_and(|n| n == "fio"))
 }
 
 /// Whether `sig` was ignored when this process started (its parent's `SIG_IGN`, kept

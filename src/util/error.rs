@@ -27,6 +27,47 @@ pub mod exit {
     pub const SIGHUP: i32 = 129;
     /// Quit (SIGQUIT, Ctrl-backslash), handled as SIGTERM.
     pub const SIGQUIT: i32 = 131;
+
+    /// Every exit status with what it says, in the order `--help` lists them: the one
+    /// table of the "Exit status" section of each command's help ([`help_section`]).
+    pub const TABLE: [(i32, &str); 8] = [
+        (OK, "ok"),
+        (FAILED, "the run failed (I/O error, verify mismatch, an output not written at the end)"),
+        (INVALID, "invalid options or input (also outputs that name one file)"),
+        (ENVIRONMENT, "the environment cannot do it (space, O_DIRECT, an unsafe or unusable path: a link, a directory, a missing parent)"),
+        (SIGINT, "SIGINT"),
+        (SIGTERM, "SIGTERM"),
+        (SIGHUP, "SIGHUP (a closed terminal)"),
+        (SIGQUIT, "SIGQUIT"),
+    ];
+
+    /// The "Exit status" section of a command's `--help`, made from [`TABLE`], wrapped
+    /// at 100 columns.
+    pub fn help_section() -> String {
+        let codes: Vec<String> = TABLE.iter().map(|(c, w)| format!("{c} {w}")).collect();
+        let text = format!(
+            "Exit status: {}: stopped, the partial result printed and saved, iomark's own files \
+             removed. SIGUSR1 and SIGPIPE end nothing; SIGINT, SIGHUP or SIGQUIT ignored at start \
+             (nohup, a script's &) stay ignored.",
+            codes.join(", ")
+        );
+        let mut out = String::new();
+        let mut line = String::new();
+        for w in text.split(' ') {
+            if !line.is_empty() && line.len() + 1 + w.len() > 98 {
+                out.push_str(&line);
+                out.push('\n');
+                line = "  ".into();
+            }
+            if !line.is_empty() && line != "  " {
+                line.push(' ');
+            }
+            line.push_str(w);
+        }
+        out.push_str(&line);
+        out.push('\n');
+        out
+    }
 }
 
 /// What a command ends with: `Ok` carries its exit code when it ran to its end (0, or

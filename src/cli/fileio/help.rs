@@ -70,10 +70,11 @@ Example (a 1 GiB file set in ./data, 30 s of random reads and writes, then remov
 /// What follows the option blocks (also the `after_help` of [`command`]).
 const OUTRO: &str = "Several commands may be given in one call, e.g. `prepare run cleanup`;
 `iomark fileio help` prints sysbench's own `fileio options:` list.
-Exit codes: 0 ok, 1 sysbench error or failed run, 2 invalid input sysbench would
-wrongly accept (or --forced-shutdown expiry), 3 environment cannot do it,
-130 interrupted by SIGINT, 143 terminated by SIGTERM.
 ";
+
+/// What fileio's codes mean beyond the "Exit status" section.
+const CODES_NOTE: &str =
+    "  fileio: 1 is also sysbench's code for its own messages, 2 also --forced-shutdown's expiry.\n";
 
 /// `iomark fileio --help` (and `-h`): every option the parser accepts, by block.
 pub static GLOBAL_HELP: LazyLock<String> = LazyLock::new(|| {
@@ -81,12 +82,13 @@ pub static GLOBAL_HELP: LazyLock<String> = LazyLock::new(|| {
         "{INTRO}\n{}\nGeneral options:\n{}\n\
          Pseudo-random numbers (checked as sysbench does; fileio's offsets are uniform whatever they say):\n{}\n\
          Deprecated aliases (accepted as sysbench accepts them):\n{}\n\
-         iomark extensions (none of them changes the compatible report):\n{}\n{OUTRO}",
+         iomark extensions (none of them changes the compatible report):\n{}\n{OUTRO}{}{CODES_NOTE}",
         *FILEIO_HELP,
         block(General),
         block(Random),
         block(Deprecated),
-        block(Iomark)
+        block(Iomark),
+        crate::util::error::exit::help_section()
     )
 });
 

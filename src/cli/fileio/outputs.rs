@@ -13,7 +13,6 @@ use crate::report::sysbench::{SysbenchHistogram, SysbenchReport, SysbenchThreads
 use crate::report::Reporter;
 use crate::result::RunResult;
 use crate::util::console::{level, Console};
-use crate::util::error::exit;
 
 /// The outputs of one fileio call (none until declared; none for mark's tests, whose
 /// results stay in memory) and the reporters of its text.
@@ -99,16 +98,17 @@ fn declare_outputs(job: &FileioJob, console: &Console) -> Result<Outputs, i32> {
         .iter()
         .map(|p| ("--json".to_string(), p.clone()))
         .collect();
-    crate::files::output::refuse_collisions(&json, &data).map_err(|m| fatal(m, exit::INVALID))?;
+    crate::files::output::refuse_collisions(&json, &data)
+        .map_err(|m| fatal(m, crate::files::output::COLLISION))?;
     if let Some(p) = &job.json {
         outs.json(p)
-            .map_err(|e| fatal(cannot(p, e), exit::ENVIRONMENT))?;
+            .map_err(|e| fatal(cannot(p, e), crate::files::output::UNUSABLE_PATH))?;
     }
     if let Some(d) = &job.plot {
         outs.plots(d).map_err(|(code, m)| fatal(m, code))?;
     }
     if let (Err(e), Some(p)) = (outs.rehearse(), outs.json_path()) {
-        return Err(fatal(cannot(p, e), exit::ENVIRONMENT));
+        return Err(fatal(cannot(p, e), crate::files::output::UNUSABLE_PATH));
     }
     Ok(outs)
 }

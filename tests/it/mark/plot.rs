@@ -279,7 +279,7 @@ fn fileio_plot_samples_while_running_without_changing_the_report() {
     );
     assert_eq!(c, 3);
     assert!(
-        out.contains("FATAL: cannot create the --plot directory r.json/x"),
+        out.contains("FATAL: --plot=r.json/x: cannot create the directory"),
         "{out}"
     );
     // a missing parent is not created (as --json): nothing written outside the path given
@@ -297,7 +297,7 @@ fn fileio_plot_samples_while_running_without_changing_the_report() {
     );
     assert_eq!(c, 3, "{out}");
     assert!(
-        out.contains("cannot create the --plot directory no-such-parent/charts"),
+        out.contains("--plot=no-such-parent/charts: cannot create the directory"),
         "{out}"
     );
     assert!(!base.join("no-such-parent").exists());

@@ -624,3 +624,106 @@ fn an_output_over_the_job_file_read_is_refused_and_the_job_kept() {
     let r = iomark(d.path(), &["run", "--output=r.txt", "j.fio"]);
     assert_eq!(r.code, 0, "{r:?}");
 }
+
+/// One answer for one kind of output path, in every command (docs/safety.md "Exit
+/// codes"): a path that can never be the file for what the filesystem holds — a
+/// directory (`--json=.`), a missing parent (`/nodir/x.json`), a parent that is a
+/// regular file, a `--plot` directory that is a regular file or whose parent is missing
+/// — is exit 3, one line naming the option, before any I/O; outputs that name one file
+/// (`--json=r.json` twice over, as `--output` too) are exit 2. The rows are the product
+/// of the commands and their output switches with the kinds of path.
+#[test]
+fn bad_output_paths_are_exit_3_and_collisions_exit_2_in_every_command() {
+    let d = scratch();
+    let p = d.path();
+    for dir in ["s", "t", "m"] {
+        std::fs::create_dir(p.join(dir)).unwrap();
+    }
+    std::fs::write(p.join("regular"), b"a user file").unwrap();
+    let set = ["fileio", "--file-num=1", "--file-total-size=1M"];
+    let rd = ["--file-test-mode=seqrd", "--time=0", "--events=10"];
+    let made = Iomark::new()
+        .dir(p)
+        .args(set)
+        .args(rd)
+        .args(["--json=a.json", "prepare", "run"]);
+    assert_eq!(made.run().code, 0);
+    let fileio: Vec<&str> = set.iter().chain(&rd).copied().collect();
+    let job = [
+        "run",
+        "--name=j",
+        "--filename=data",
+        "--size=64k",
+        "--rw=write",
+    ];
+    // each command with its output switches: (argv before the output, switches, argv after)
+    let commands: Vec<(Vec<&str>, Vec<&str>, Vec<&str>)> = vec![
+        (fileio.clone(), vec!["--json", "--plot"], vec!["run"]),
+        (job.to_vec(), vec!["--json", "--output", "--plot"], vec![]),
+        (
+            vec!["mark", "m", "--size=1M", "--time=1", "--loops=1"],
+            vec!["--json", "--plot"],
+            vec![],
+        ),
+        (vec!["copy", "s", "t", "--size=1M"], vec!["--json"], vec![]),
+        (vec!["tree", "t", "--files=10"], vec!["--json"], vec![]),
+        (vec!["time"], vec!["--json", "--output"], vec!["--", "true"]),
+        (vec!["compare", "a.json", "a.json"], vec!["--plot"], vec![]),
+        (vec!["report", "a.json"], vec!["--output"], vec![]),
+    ];
+    let files = [".", "/nodir/x.json", "regular/x.json"];
+    let svgs = [".", "/nodir/x.svg", "regular/x.svg"];
+    let dirs = ["regular", "/nodir/p"];
+    let mut rows = 0;
+    for (before, switches, after) in &commands {
+        for sw in switches {
+            // compare's --plot is one SVG file; every other --plot a directory
+            let charts_dir = *sw == "--plot" && before[0] != "compare";
+            let kinds: &[&str] = match (charts_dir, *sw == "--plot") {
+                (true, _) => &dirs,
+                // compare's one chart: an .svg name (another extension is bad input)
+                (false, true) => &svgs,
+                _ => &files,
+            };
+            for path in kinds {
+                let o = Iomark::new()
+                    .dir(p)
+                    .env("IOMARK_HISTORY", "off")
+                    .args(before)
+                    .arg(format!("{sw}={path}"))
+                    .args(after)
+                    .run();
+                let all = format!("{}{}", o.stdout, o.stderr);
+                let what = format!("{before:?} {sw}={path}");
+                assert_eq!(o.code, 3, "{what}: {all}");
+                assert!(!all.contains("panicked"), "{what}: {all}");
+                let said = all
+                    .lines()
+                    .filter(|l| l.contains(&format!("{sw}={path}")))
+                    .count();
+                assert_eq!(said, 1, "{what}: one line naming it: {all}");
+                rows += 1;
+            }
+        }
+        // two file outputs of the command named as one file: a collision, exit 2
+        let outs: Vec<&&str> = switches.iter().filter(|s| **s != "--plot").collect();
+        let pair: Vec<String> = match outs.len() {
+            0 | 1 if before[0] == "fileio" => {
+                vec!["--json=test_file.0".into()]
+            }
+            0 | 1 => continue,
+            _ => vec![format!("{}=c.out", outs[0]), format!("{}=./c.out", outs[1])],
+        };
+        let o = Iomark::new()
+            .dir(p)
+            .args(before)
+            .args(&pair)
+            .args(after)
+            .run();
+        assert_eq!(o.code, 2, "{before:?} {pair:?}: {}{}", o.stdout, o.stderr);
+        assert!(!p.join("c.out").exists(), "{before:?}: nothing written");
+        rows += 1;
+    }
+    assert!(rows >= 30, "{rows} rows");
+    assert_eq!(std::fs::read(p.join("regular")).unwrap(), b"a user file");
+}

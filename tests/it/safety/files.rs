@@ -726,3 +726,105 @@ fn a_failing_prepare_leaves_a_complete_failed_result() {
         no_temp_files(d.path());
     }
 }
+
+/// A process id that no process has now: a `true` that has ended and been reaped.
+fn dead_pid() -> u32 {
+    loop {
+        let mut c = std::process::Command::new("true").spawn().unwrap();
+        c.wait().unwrap();
+        let pid = c.id();
+        // SAFETY: kill(2) with signal 0 only checks the process
+        if unsafe { libc::kill(pid as i32, 0) } != 0 {
+            return pid;
+        }
+    }
+}
+
+/// A SIGKILL between the link and the rename of a commit leaves one
+/// `.NAME.PID.XXXXXX.iomark-tmp` beside the output: the next iomark run writing there
+/// removes such a file when its process is gone, saying so on stderr, and nothing else —
+/// one of a live process (another run writing there), a symbolic link or a hard-linked
+/// file of that name, a name off the pattern (five random letters, no leading dot, no
+/// process id) all stay, and the link's target keeps its bytes. Two commands (fileio
+/// `run`'s `--json`, `run`'s `--output` in a subdirectory) each sweep the directory they
+/// write.
+#[test]
+fn stale_temporary_files_of_a_killed_run_are_removed_and_nothing_else() {
+    let work = scratch();
+    let d = work.path();
+    std::fs::create_dir(d.join("sub")).unwrap();
+    let mut live = std::process::Command::new("sleep")
+        .arg("60")
+        .spawn()
+        .unwrap();
+    let (dead, alive) = (dead_pid(), live.id());
+    std::fs::write(d.join("outside"), b"user bytes").unwrap();
+    let stale = [
+        format!(".r.json.{dead}.aB3xYz.iomark-tmp"),
+        format!("sub/.o.txt.{dead}.Qw12Er.iomark-tmp"),
+        format!(".r.json.{dead}.k8Jm2P.iomark-tmp"),
+    ];
+    let kept = [
+        format!(".r.json.{alive}.Zz9Yy8.iomark-tmp"),
+        format!(".r.json.{dead}.abc12.iomark-tmp"),
+        format!("r.json.{dead}.abcdef.iomark-tmp"),
+        ".r.json.abcdef.iomark-tmp".to_string(),
+        format!("sub/.o.txt.{alive}.Qw12Er.iomark-tmp"),
+    ];
+    for n in stale.iter().chain(&kept) {
+        std::fs::write(d.join(n), b"partial").unwrap();
+    }
+    let link = format!(".r.json.{dead}.L1nkEd.iomark-tmp");
+    symlink(d.join("outside"), d.join(&link)).unwrap();
+    let hard = format!(".r.json.{dead}.H4rdLn.iomark-tmp");
+    std::fs::hard_link(d.join("outside"), d.join(&hard)).unwrap();
+    let fileio = Iomark::new()
+        .dir(d)
+        .args([
+            "fileio",
+            "--file-num=1",
+            "--file-total-size=1M",
+            "--file-test-mode=seqrd",
+            "--time=0",
+            "--events=10",
+            "--json=r.json",
+            "prepare",
+            "run",
+        ])
+        .run();
+    let run = Iomark::new()
+        .dir(d)
+        .args([
+            "run",
+            "--name=j",
+            "--filename=data",
+            "--size=64k",
+            "--rw=write",
+        ])
+        .arg("--output=sub/o.txt")
+        .run();
+    let _ = live.kill();
+    let _ = live.wait();
+    assert_eq!(fileio.code, 0, "{}", fileio.dump());
+    assert_eq!(run.code, 0, "{}", run.dump());
+    let said = format!("{}{}", fileio.stderr, run.stderr);
+    for n in &stale {
+        assert!(!d.join(n).exists(), "{n} was not removed");
+        let line = said
+            .lines()
+            .find(|l| l.contains(n.rsplit('/').next().unwrap()));
+        assert!(
+            line.is_some_and(|l| l.contains("removed")),
+            "{n} not said: {said}"
+        );
+    }
+    for n in kept.iter().chain([&link, &hard]) {
+        assert!(
+            std::fs::symlink_metadata(d.join(n)).is_ok(),
+            "{n} was removed"
+        );
+    }
+    assert_eq!(std::fs::read(d.join(&kept[0])).unwrap(), b"partial");
+    assert_eq!(std::fs::read(d.join("outside")).unwrap(), b"user bytes");
+    assert_eq!(said.matches("removed").count(), stale.len(), "{said}");
+}
