@@ -20,10 +20,7 @@ fn main() {
     }
     // invoked as `fio` or `sysbench` (a symlink or copy of the binary under that name):
     // that tool's command line
-    let name = std::env::args_os()
-        .next()
-        .map(std::path::PathBuf::from)
-        .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()));
+    let name = iomark::util::invoked_as();
     let fio = name.as_deref() == Some("fio");
     let ended = match name.as_deref() {
         Some("fio") => cli::run::fio(&args),

@@ -28,7 +28,7 @@ pub fn clap_exit(cmd: &str, e: clap::Error) -> Exit {
     if !e.use_stderr() {
         crate::util::output::holds(crate::util::output::Holds::Help);
         let section = if e.kind() == clap::error::ErrorKind::DisplayHelp {
-            format!("\n{}", exit::help_section())
+            format!("\n{}", exit::help_section(exit::Does::of(cmd)))
         } else {
             String::new()
         };

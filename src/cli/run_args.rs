@@ -89,10 +89,10 @@ pub const USAGE: &str =
 /// ([`TOP`]), [`USAGE`] and the option groups with their keys.
 pub fn usage() -> String {
     format!(
-        "{}{USAGE}{}Options by group (fio's groups; iomark run --cmdhelp=KEY explains one):\n{}",
+        "{}{USAGE}Options by group (fio's groups; iomark run --cmdhelp=KEY explains one):\n{}\n{}",
         TOP,
-        crate::util::error::exit::help_section(),
-        options::groups_help(100)
+        options::groups_help(100),
+        crate::util::error::exit::help_section(crate::util::error::exit::Does::RunsIo)
     )
 }
 

@@ -1510,7 +1510,7 @@ pub const DEVICE_COUNTS: [&str; 3] = ["device reads", "device writes", "device f
 /// left out (a result without a view: tmpfs, fio's reports).
 fn device_rows(results: &[RunResult], groups: &[Group], baseline: usize) -> Vec<Row> {
     type DevMetric = fn(&crate::result::DeviceActivity) -> Option<f64>;
-    let metrics: [(&str, DevMetric); 9] = [
+    let metrics: [(&str, DevMetric); 10] = [
         (DEVICE_COUNTS[0], |d| Some(d.reads as f64)),
         (DEVICE_COUNTS[1], |d| Some(d.writes as f64)),
         (DEVICE_COUNTS[2], |d| d.flushes.map(|n| n as f64)),
@@ -1525,6 +1525,7 @@ fn device_rows(results: &[RunResult], groups: &[Group], baseline: usize) -> Vec<
         }),
         ("device queue depth", |d| Some(d.queue_depth)),
         ("device util %", |d| Some(d.util_pct)),
+        ("device MB read", |d| Some(d.read_bytes as f64 / 1e6)),
         ("device MB written", |d| Some(d.write_bytes as f64 / 1e6)),
     ];
     let disk = |r: &RunResult| {

@@ -391,10 +391,10 @@ fn shared_device(c: &Comparison, f: Format) -> String {
     for (i, col) in c.columns.iter().enumerate() {
         if let Some(more) = col.device_other_io {
             let line = format!(
-                "{} ({}): its device view rows are device-wide: the disk moved {} more than the run did (other processes' I/O)",
+                "{} ({}): its device view rows are device-wide: the disk read and wrote {:.1} MB more than the run did (other processes' I/O)",
                 letter(i),
                 col.label,
-                crate::util::text::iec(more)
+                more as f64 / 1e6
             );
             out += &match f {
                 Format::Markdown => md_escape::line(&line),

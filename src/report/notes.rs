@@ -68,7 +68,10 @@ pub fn page_cache_lines(c: &PageCacheCheck) -> Vec<String> {
     } else if c.buffered {
         // fits in RAM is said once, by its truth warning (result/truth.rs, FITS_IN_RAM)
         let dev = c.device.clone().unwrap_or_else(|| "the device".into());
+        // the share of the reads from memory is said once: by its warning when it has one
+        let warned = crate::result::truth::reads_from_memory_warning(c).is_some();
         match (c.device_read_bytes, c.read_served_from_memory_pct) {
+            _ if warned => {}
             (_, Some(pct)) if c.process_read_bytes.is_some() => v.push(format!(
                 "  page cache: the test read {}, of which this process read {} from storage (/proc/self/io): {:.1}% of the reads were served from memory.",
                 iec(c.app_read_bytes),
@@ -139,36 +142,45 @@ mod tests {
         }
     }
 
+    /// Reads served from memory for 50 % or more: said once, by the truth warning (the
+    /// RAM fit too), not by a notes line of their own.
     #[test]
-    fn cached_reads_are_reported_with_units() {
+    fn cached_reads_are_said_once_by_their_warning() {
         let c = cached_64m();
-        let l = page_cache_lines(&c);
-        assert_eq!(l[0], "iomark notes (not part of sysbench's report):");
-        // the RAM fit is the truth warning's line, not a second one here
-        assert!(l.iter().all(|x| !x.contains("fits in RAM")), "{l:?}");
-        assert_eq!(l[1], "  page cache: the test read 4.0 GiB, vda read 0 B: at least 100.0% of the reads were served from memory (device-wide counters).");
+        assert!(
+            page_cache_lines(&c).is_empty(),
+            "{:?}",
+            page_cache_lines(&c)
+        );
+        let w = crate::result::truth::reads_from_memory_warning(&c).unwrap();
+        assert!(
+            w.starts_with("the test read 4.0 GiB, the device 0 B: at least 100.0% of the reads"),
+            "{w}"
+        );
     }
 
     /// This process's own reads from storage (`/proc/self/io`) give the exact share,
-    /// whatever the device-wide counters say (another process read 1 GiB on vda).
+    /// whatever the device-wide counters say (another process read 8 GiB on vda); under
+    /// the warning's 50 % the notes say it, with units.
     #[test]
     fn the_process_counters_give_the_share_without_at_least() {
         let mut c = cached_64m();
-        c.device_read_bytes = Some(1 << 30);
-        c.process_read_bytes = Some(4 << 20);
-        c.read_served_from_memory_pct = Some(99.902);
+        c.device_read_bytes = Some(8 << 30);
+        c.process_read_bytes = Some(3 << 30);
+        c.read_served_from_memory_pct = Some(25.0);
         let l = page_cache_lines(&c);
-        assert_eq!(l[1], "  page cache: the test read 4.0 GiB, of which this process read 4.0 MiB from storage (/proc/self/io): 99.9% of the reads were served from memory.");
+        assert_eq!(l[0], "iomark notes (not part of sysbench's report):");
+        assert_eq!(l[1], "  page cache: the test read 4.0 GiB, of which this process read 3.0 GiB from storage (/proc/self/io): 25.0% of the reads were served from memory.");
     }
 
-    /// "at least" is a lower bound: its figure is rounded down, never up to 100.0 %.
+    /// "at least" is a lower bound: its figure is rounded down, never up.
     #[test]
     fn the_lower_bound_is_rounded_down() {
         let mut c = cached_64m();
-        c.device_read_bytes = Some(200 << 10);
-        c.read_served_from_memory_pct = Some(99.995);
+        c.device_read_bytes = Some(2 << 30);
+        c.read_served_from_memory_pct = Some(49.995);
         let l = page_cache_lines(&c);
-        assert!(l[1].contains("at least 99.9% of the reads"), "{l:?}");
+        assert_eq!(l[1], "  page cache: the test read 4.0 GiB, vda read 2.0 GiB: at least 49.9% of the reads were served from memory (device-wide counters).");
     }
 
     /// The notes of one run say "fits in RAM" once (the truth warning's line).

@@ -108,7 +108,7 @@ pub fn device_view_lines(view: &DeviceView) -> Vec<String> {
         };
         if let Some(more) = device_other_io(view) {
             v.push(format!(
-                "  the device counters are device-wide: the disks moved {} more than {who} did, the I/O of other processes (the line below is {whose})",
+                "  the device counters are device-wide: the disks read and wrote {} more than {who} did, the I/O of other processes (the line below is {whose})",
                 iec(more)
             ));
         }
@@ -247,9 +247,10 @@ fn overlap(t: &TimeShare, in_flight: bool) -> String {
     )
 }
 
-/// Bytes the disks of `view` moved beyond the run's own (its process's `/proc/self/io`,
-/// or its ranks' on this host), when that is more than 10 % of the run's own and at least
-/// 1 MiB in reads or in writes: the device-wide counts then include other processes' I/O.
+/// Bytes the disks of `view` read and wrote beyond the run's own (its process's
+/// `/proc/self/io`, or its ranks' on this host), reads' and writes' excess added up, when
+/// either is more than 10 % of the run's own and at least 1 MiB: the device-wide counts
+/// then include other processes' I/O.
 /// `None` without the process's counters.
 pub fn device_other_io(view: &DeviceView) -> Option<u64> {
     let p = view.process.as_ref()?;
@@ -259,7 +260,10 @@ pub fn device_other_io(view: &DeviceView) -> Option<u64> {
         .filter(|d| d.member_of.is_none())
         .fold((0, 0), |(r, w), d| (r + d.read_bytes, w + d.write_bytes));
     let own_w = p.write_bytes.saturating_sub(p.cancelled_write_bytes);
-    other_io(dev_r, p.read_bytes).or(other_io(dev_w, own_w))
+    // both directions' excess once either is worth saying
+    let (r, w) = (other_io(dev_r, p.read_bytes), other_io(dev_w, own_w));
+    (r.is_some() || w.is_some())
+        .then(|| dev_r.saturating_sub(p.read_bytes) + dev_w.saturating_sub(own_w))
 }
 
 /// Bytes the device moved beyond this process's own, when that is more than 10 % of the

@@ -273,6 +273,17 @@ fn reads_from_memory(pc: &PageCacheCheck) -> Option<String> {
     (pc.app_read_bytes > dr).then(|| format!("the test read {read}, the device {}: at least {:.1}% of the reads came from the page cache, not the device", iec(dr), lower_bound_pct(pct)))
 }
 
+/// The sentence of the [`READS_FROM_MEMORY`] warning: a buffered run on a storage
+/// device whose reads came from the page cache for [`READS_FROM_MEMORY_PCT`] or more.
+/// (The notes leave out their own line of the share when this says it.)
+pub fn reads_from_memory_warning(pc: &PageCacheCheck) -> Option<String> {
+    let in_ram = pc.memory_fs.is_some() || pc.memory_device.is_some();
+    let pct = pc.read_served_from_memory_pct?;
+    (!in_ram && pc.buffered && pct >= READS_FROM_MEMORY_PCT)
+        .then(|| reads_from_memory(pc))
+        .flatten()
+}
+
 /// An exact share printed to one decimal, never rounded up to 100.0 % while some of it
 /// is missing (99.96 % prints 99.9 %), nor down to 0.0 % while some is there.
 pub fn exact_pct(pct: f64) -> f64 {
@@ -320,15 +331,8 @@ pub fn warnings(r: &RunResult) -> Vec<Warning> {
         v.push(w(UNWRITTEN, format!("{} of the files read ({} in all) were holes or unwritten extents (a sparse or fallocated file): reads there return zeros without reading the device; write the files first", iec(u), iec(pc.file_set_bytes))));
     }
     let in_ram = pc.memory_fs.is_some() || pc.memory_device.is_some();
-    if let (false, true, Some(pct), Some(m)) = (
-        in_ram,
-        pc.buffered,
-        pc.read_served_from_memory_pct,
-        reads_from_memory(pc),
-    ) {
-        if pct >= READS_FROM_MEMORY_PCT {
-            v.push(w(READS_FROM_MEMORY, m));
-        }
+    if let Some(m) = reads_from_memory_warning(pc) {
+        v.push(w(READS_FROM_MEMORY, m));
     }
     let unsynced = pc.buffered && pc.app_written_bytes > 0 && !synced(r, pc);
     if unsynced

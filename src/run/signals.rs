@@ -222,10 +222,7 @@ pub fn interrupt() {
 /// persona (the binary named `fio`), as fio 3.33 installs its SIGINT handler whatever it
 /// inherited (`kill -INT` of a script's `fio … &` stops it).
 fn rearms_ignored() -> bool {
-    std::env::args_os()
-        .next()
-        .map(std::path::PathBuf::from)
-        .is_some_and(|p| p.file_name().is_some_and(|n| n == "fio"))
+    crate::util::invoked_as().as_deref() == Some("fio")
 }
 
 /// Whether `sig` was ignored when this process started (its parent's `SIG_IGN`, kept

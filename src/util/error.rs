@@ -41,14 +41,55 @@ pub mod exit {
         (SIGQUIT, "SIGQUIT"),
     ];
 
-    /// The "Exit status" section of a command's `--help`, made from [`TABLE`], wrapped
-    /// at 100 columns.
-    pub fn help_section() -> String {
-        let codes: Vec<String> = TABLE.iter().map(|(c, w)| format!("{c} {w}")).collect();
+    /// What a command's "Exit status" section speaks of: a command that runs I/O
+    /// (`fileio`, `run`, `mark`, `copy`, `tree`), `time` (whose status is its command's),
+    /// or one that reads results and writes reports (`compare`, `report`, `history`,
+    /// `diagnose`).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub enum Does {
+        /// runs I/O: a partial result on a stop
+        RunsIo,
+        /// `time`: the timed command's status
+        TimesACommand,
+        /// reads results, writes reports
+        Reads,
+    }
+
+    impl Does {
+        /// What the command of help `cmd` does (its command word).
+        pub fn of(cmd: &str) -> Does {
+            match cmd {
+                "time" => Does::TimesACommand,
+                "compare" | "report" | "history" | "diagnose" => Does::Reads,
+                _ => Does::RunsIo,
+            }
+        }
+    }
+
+    /// The "Exit status" section of a command's `--help`, made from [`TABLE`] (the words
+    /// of 1 and of a stop as the command `does`), wrapped at 100 columns.
+    pub fn help_section(does: Does) -> String {
+        let codes: Vec<String> = TABLE
+            .iter()
+            .map(|&(c, w)| match (c, does) {
+                (FAILED, Does::Reads) => format!("{c} an output could not be written"),
+                _ => format!("{c} {w}"),
+            })
+            .collect();
+        let stop = match does {
+            Does::RunsIo => {
+                "stopped, the partial result printed and saved, iomark's own files removed"
+            }
+            Does::TimesACommand => "stopped, the signal passed to the command, its report printed",
+            Does::Reads => "stopped, every output the old content or the complete new one",
+        };
+        let lead = match does {
+            Does::TimesACommand => "Exit status: the command's own (128 + N when signal N killed it; 127 not found, 126 not runnable); iomark's own: ",
+            _ => "Exit status: ",
+        };
         let text = format!(
-            "Exit status: {}: stopped, the partial result printed and saved, iomark's own files \
-             removed. SIGUSR1 and SIGPIPE end nothing; SIGINT, SIGHUP or SIGQUIT ignored at start \
-             (nohup, a script's &) stay ignored.",
+            "{lead}{}: {stop}. SIGUSR1 and SIGPIPE end nothing; SIGINT, SIGHUP or SIGQUIT \
+             ignored at start (nohup, a script's &) stay ignored.",
             codes.join(", ")
         );
         let mut out = String::new();

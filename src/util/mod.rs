@@ -20,6 +20,16 @@ pub mod input;
 pub mod output;
 pub mod text;
 
+/// The name this binary was invoked under (the file name of `argv[0]`): `fio` or
+/// `sysbench` for the personas (a symlink or copy of the binary under that name). The
+/// one reading of it: `main` dispatches on it, run/signals.rs arms SIGINT by it.
+pub fn invoked_as() -> Option<String> {
+    std::env::args_os()
+        .next()
+        .map(std::path::PathBuf::from)
+        .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+}
+
 /// `strerror(errno)` text, e.g. "No such file or directory".
 pub fn strerror(errno: i32) -> String {
     let s = std::io::Error::from_raw_os_error(errno).to_string();

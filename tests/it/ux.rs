@@ -897,7 +897,7 @@ fn failed_open_names_the_errno() {
 /// each 128 + the signal's number), and what happens to an ignored one.
 #[test]
 fn every_commands_help_states_each_exit_status_and_signal() {
-    use iomark::util::error::exit::TABLE;
+    use iomark::util::error::exit::{Does, TABLE};
     for (code, words) in TABLE {
         if let Some(sig) = words.strip_prefix("SIG") {
             let n = match sig.split(' ').next().unwrap() {
@@ -925,15 +925,35 @@ fn every_commands_help_states_each_exit_status_and_signal() {
                 "{args:?}: {}",
                 o.stdout
             );
+            let reads = Does::of(c) == Does::Reads;
             for (code, words) in TABLE {
-                let item = format!("{code} {words}");
+                let item = match code {
+                    1 if reads => "1 an output could not be written".to_string(),
+                    _ => format!("{code} {words}"),
+                };
                 assert!(
                     flat.contains(&item),
                     "{args:?} lacks {item:?}: {}",
                     o.stdout
                 );
             }
-            assert!(flat.contains("ignored at start"), "{args:?}");
+            // the section ends the help, and says what a stop does for this command
+            let tail = &flat[flat.find("Exit status:").unwrap()..];
+            assert!(
+                tail.contains("stay ignored.") && tail.len() < 800,
+                "{args:?}: the section is not the last: {tail}"
+            );
+            let stop = match Does::of(c) {
+                Does::RunsIo => "the partial result printed and saved",
+                Does::TimesACommand => "the signal passed to the command",
+                Does::Reads => "the old content or the complete new one",
+            };
+            assert!(flat.contains(stop), "{args:?}: {}", o.stdout);
+            assert_eq!(
+                reads,
+                flat.contains("an output could not be written"),
+                "{args:?}"
+            );
         }
     }
 }

@@ -1343,7 +1343,7 @@ fn compare_says_when_a_device_view_counts_other_processes_io() {
     std::fs::write(d.path().join("a.json"), v.to_string()).unwrap();
     disk(&mut v, 64 << 20);
     std::fs::write(d.path().join("b.json"), v.to_string()).unwrap();
-    let said = "B (b.json): its device view rows are device-wide: the disk moved 64.0 MiB more than the run did (other processes' I/O)";
+    let said = "B (b.json): its device view rows are device-wide: the disk read and wrote 67.1 MB more than the run did (other processes' I/O)";
     for format in ["table", "markdown"] {
         let c = Iomark::new()
             .dir(d.path())

@@ -88,7 +88,7 @@ pub static GLOBAL_HELP: LazyLock<String> = LazyLock::new(|| {
         block(Random),
         block(Deprecated),
         block(Iomark),
-        crate::util::error::exit::help_section()
+        crate::util::error::exit::help_section(crate::util::error::exit::Does::RunsIo)
     )
 });
 

@@ -159,6 +159,9 @@ pub fn cache_after(
     let numbered: Vec<(&FioJob, u32)> = jobs.iter().zip(firsts).collect();
     let jobs: Vec<&FioJob> = jobs.iter().filter(|j| !j.engine.caps().stream).collect();
     let mut laid = super::plan::Laid::default();
+    // whether a buffered job has a file the page cache can hold (a character device such
+    // as /dev/zero or /dev/full has none: no page-cache claim is made of it)
+    let mut buffered = false;
     for (j, global) in numbered
         .into_iter()
         .filter(|(j, _)| !j.engine.caps().stream)
@@ -169,6 +172,10 @@ pub fn cache_after(
             };
             laid.add(j, &files);
             for (f, r) in files.into_iter().zip(regions) {
+                if is_char_device(&f.path) {
+                    continue;
+                }
+                buffered |= !j.direct;
                 if j.rw.reads() {
                     match read.iter_mut().find(|(p, _)| *p == f.path) {
                         Some((_, rs)) => rs.push(r),
@@ -182,10 +189,15 @@ pub fn cache_after(
         }
     }
     let unwritten = read.iter().map(|(p, rs)| unwritten_in(root, p, rs)).sum();
-    let buffered = jobs.iter().any(|j| !j.direct);
     let mut c = crate::probe::pagecache::after(root, b, set, buffered, 0, 0);
     c.unwritten_bytes = jobs.iter().any(|j| j.rw.reads()).then_some(unwritten);
     c
+}
+
+/// Whether `path` is a character device (`/dev/zero`, `/dev/full`): no page cache.
+fn is_char_device(path: &std::path::Path) -> bool {
+    use std::os::unix::fs::FileTypeExt;
+    std::fs::metadata(path).is_ok_and(|m| m.file_type().is_char_device())
 }
 
 /// Bytes of `regions` of `path` that are holes or unwritten extents: of the file

@@ -770,7 +770,12 @@ fn c22_page_cache_fits_in_ram() {
         notes > o.stdout.find("Threads fairness:").expect("report"),
         "notes must follow the report"
     );
-    assert!(o.stdout[notes..].contains("page cache:"));
+    // the share of reads from memory, said by its warning in the notes
+    assert!(
+        o.stdout[notes..].contains("WARNING [page_cache.reads_from_memory]: the test read "),
+        "{}",
+        o.dump()
+    );
     // said once in the notes (and once before the run on stderr)
     assert_eq!(o.stdout.matches("fits in RAM").count(), 1, "{}", o.dump());
     assert_eq!(o.stderr.matches("fits in RAM").count(), 1, "{}", o.dump());

@@ -335,9 +335,18 @@ fn bandwidth_log(c: &mut CmdCtx<'_>, v: Option<&str>) -> R {
     Ok(())
 }
 
+/// `--notes` on, `--notes=0|off|no|false` off (`1|on|yes|true` on): as `fileio --notes`
+/// and as `--cmdhelp=notes` says (an empty or boolean value).
 fn notes(c: &mut CmdCtx<'_>, v: Option<&str>) -> R {
-    no_value(c, v)?;
-    c.p.cmd.notes = Some(true);
+    c.p.cmd.notes = Some(match v.map(str::to_ascii_lowercase).as_deref() {
+        None | Some("" | "1" | "on" | "yes" | "true") => true,
+        Some("0" | "off" | "no" | "false") => false,
+        Some(_) => {
+            return Err(FioError::Usage(
+                "--notes takes no value or one of on, off, 1, 0 (e.g. --notes=off)".into(),
+            ))
+        }
+    });
     Ok(())
 }
 
