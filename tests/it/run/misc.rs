@@ -530,3 +530,68 @@ fn fill_device_as_root_writes_into_the_reserved_blocks_until_enospc() {
     assert_eq!(doc["jobs"][0]["error"], 0);
     assert_eq!(fs.free().0, 0, "{:?}", fs.free());
 }
+
+/// A character device has no page cache: a buffered job reading /dev/zero or writing
+/// /dev/full gets no page-cache warning (fits in RAM, reads from memory, writes in
+/// memory) and no `page cache` fact of memory, in the text or the JSON result.
+#[test]
+fn a_character_device_gets_no_page_cache_claims() {
+    let d = scratch();
+    for (dev, rw) in [("/dev/zero", "read"), ("/dev/full", "write")] {
+        let o = run(
+            d.path(),
+            &[
+                "--name=c",
+                &format!("--filename={dev}"),
+                &format!("--rw={rw}"),
+                "--bs=4k",
+                "--size=1m",
+                "--json=r.json",
+            ],
+        );
+        let j = read_json(&d.path().join("r.json"));
+        let ids: Vec<&str> = j["warnings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|w| w["id"].as_str().unwrap())
+            .collect();
+        assert!(
+            ids.iter().all(|id| !id.starts_with("page_cache.")),
+            "{dev}: {ids:?}\n{}",
+            o.dump()
+        );
+        assert!(!o.all().contains("page cache"), "{dev}: {}", o.dump());
+        assert_ne!(
+            j["page_cache"]["buffered"], true,
+            "{dev}: {}",
+            j["page_cache"]
+        );
+    }
+}
+
+/// `iomark run --notes=off` (or `=0`) leaves iomark's notes out; `--notes=on` and the
+/// bare flag keep them; another value is one line naming --notes, exit 2.
+#[test]
+fn notes_take_on_and_off() {
+    let d = scratch();
+    let job = ["--name=n", "--ioengine=null", "--size=1m", "--rw=randread"];
+    for (value, shown) in [
+        ("--notes=off", false),
+        ("--notes=0", false),
+        ("--notes=on", true),
+        ("--notes", true),
+    ] {
+        let o = run(d.path(), &[&job[..], &[value]].concat());
+        o.expect_code(0);
+        assert_eq!(
+            o.all().contains("iomark notes"),
+            shown,
+            "{value}: {}",
+            o.dump()
+        );
+    }
+    let o = run(d.path(), &[&job[..], &["--notes=maybe"]].concat());
+    o.expect_code(2);
+    o.one_line_error(&["--notes", "on, off"]);
+}
