@@ -66,15 +66,6 @@ fn notes(stdout: &str) -> &str {
     &stdout[at..]
 }
 
-fn ids(j: &Value) -> Vec<&str> {
-    j["warnings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|w| w["id"].as_str().unwrap())
-        .collect()
-}
-
 #[test]
 fn flush_cost_write_back_vs_write_through_on_a_loop_device() {
     let Some(fs) = LoopFs::small(128, "ext4") else {
@@ -131,14 +122,14 @@ fn flush_cost_write_back_vs_write_through_on_a_loop_device() {
             "{mode}: process wrote {pw}, rusage {oub}"
         );
         assert!(p["read_bytes"].as_u64().unwrap() <= inb, "{mode}");
-        let finding = ids(&j).contains(&"fsync.flush_bound");
+        let finding = warning_ids(&j).contains(&"fsync.flush_bound");
         if mode == "write back" {
             assert!(top["flushes"].as_u64().unwrap() > 0, "{top}");
-            assert!(finding, "{:?}\n{n}", ids(&j));
+            assert!(finding, "{:?}\n{n}", warning_ids(&j));
             assert!(n.contains("iomark: WARNING [fsync.flush_bound]: "), "{n}");
         } else {
             assert_eq!(top["flushes"], 0, "{top}");
-            assert!(!finding, "{:?}", ids(&j));
+            assert!(!finding, "{:?}", warning_ids(&j));
             assert!(!n.contains("fsync.flush_bound"), "{n}");
         }
         files.push(json);

@@ -719,12 +719,7 @@ fn c19_direct_on_ramfs() {
     o.expect_code(0);
     let j = read_json(&js);
     assert_eq!(at_str(&j, "/page_cache/memory_fs"), "ramfs");
-    let ids: Vec<&str> = j["warnings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|w| w["id"].as_str().unwrap())
-        .collect();
+    let ids = warning_ids(&j);
     assert!(ids.contains(&"target.memory_fs"), "warnings: {ids:?}");
     assert_eq!(entries(mnt), Vec::<String>::new());
 }
@@ -785,12 +780,7 @@ fn c22_page_cache_fits_in_ram() {
     assert_eq!(j["page_cache"]["buffered"], true);
     assert_eq!(at_u64(&j, "/page_cache/file_set_bytes"), 8192);
     assert!(at_u64(&j, "/page_cache/mem_total_bytes") > 8192);
-    let ids: Vec<&str> = j["warnings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|w| w["id"].as_str().unwrap())
-        .collect();
+    let ids = warning_ids(&j);
     assert!(ids.contains(&"page_cache.fits_in_ram"), "warnings: {ids:?}");
 
     let o = fileio(
@@ -852,12 +842,7 @@ fn c22_page_cache_fits_in_ram() {
         .expect_contains("fits in RAM");
     let j = read_json(&js);
     assert_eq!(j["page_cache"]["buffered"], true);
-    let ids: Vec<&str> = j["warnings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|w| w["id"].as_str().unwrap())
-        .collect();
+    let ids = warning_ids(&j);
     assert!(
         ids.contains(&"page_cache.mmap_ignores_direct") && ids.contains(&"page_cache.fits_in_ram"),
         "warnings: {ids:?}"

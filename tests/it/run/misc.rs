@@ -550,12 +550,7 @@ fn a_character_device_gets_no_page_cache_claims() {
             ],
         );
         let j = read_json(&d.path().join("r.json"));
-        let ids: Vec<&str> = j["warnings"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|w| w["id"].as_str().unwrap())
-            .collect();
+        let ids = warning_ids(&j);
         assert!(
             ids.iter().all(|id| !id.starts_with("page_cache.")),
             "{dev}: {ids:?}\n{}",

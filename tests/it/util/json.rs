@@ -13,6 +13,17 @@ pub fn read_json(path: &Path) -> Value {
         .unwrap_or_else(|e| panic!("invalid JSON in {}: {e}\n{text}", path.display()))
 }
 
+/// The ids of a RunResult's warnings, in order.
+#[track_caller]
+pub fn warning_ids(j: &Value) -> Vec<&str> {
+    j["warnings"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no warnings list: {j}"))
+        .iter()
+        .map(|w| w["id"].as_str().unwrap())
+        .collect()
+}
+
 #[track_caller]
 pub fn as_u64(v: &Value) -> u64 {
     v.as_u64().unwrap_or_else(|| panic!("not an integer: {v}"))
