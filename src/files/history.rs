@@ -97,7 +97,10 @@ pub fn list(dir: &Path) -> Result<Vec<PathBuf>, String> {
     let rd = match std::fs::read_dir(dir) {
         Ok(rd) => rd,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(vec![]),
-        Err(e) => return Err(format!("cannot read {}: {e}", dir.display())),
+        Err(e) => {
+            let why = crate::util::errno::describe(&e);
+            return Err(format!("cannot read {}: {why}", dir.display()));
+        }
     };
     let mut v: Vec<PathBuf> = rd
         .flatten()

@@ -599,7 +599,7 @@ pub fn remove_stale_temps(dir: &Path) -> Vec<String> {
 fn sweep_stale_temps(dir: &Path) {
     for name in remove_stale_temps(dir) {
         crate::util::output::to_stderr(format_args!(
-            "iomark: removed {}: a temporary file of an iomark process that ended before it finished its output (killed)\n",
+            "iomark: removed {}: a temporary file of an iomark process that ended before it finished its output\n",
             dir.join(&name).display()
         ));
     }
@@ -809,8 +809,9 @@ pub fn ensure_dir(dir: &Path, what: &str) -> Result<(), String> {
     }
     std::fs::create_dir(dir).map_err(|e| {
         format!(
-            "{what}={}: cannot create the directory: {e} (a writable directory whose parent exists is expected)",
-            dir.display()
+            "{what}={}: cannot create the directory: {}; a writable directory whose parent exists is expected",
+            dir.display(),
+            crate::util::errno::describe(&e)
         )
     })
 }

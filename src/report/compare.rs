@@ -31,7 +31,7 @@ use std::path::Path;
 pub fn load(path: &Path) -> Result<RunResult, String> {
     let name = path.display();
     let text = crate::util::input::read_text(path, crate::util::input::MAX_INPUT_BYTES)
-        .map_err(|e| format!("cannot read {name}: {e}"))?;
+        .map_err(|e| format!("cannot read {name}: {}", crate::util::errno::describe(&e)))?;
     // fio's own JSON or text report (public case C25): imported with normalised units
     let label = path
         .file_name()

@@ -495,7 +495,8 @@ fn job_file(
     let mut text = String::new();
     std::io::Read::read_to_string(&mut std::io::stdin(), &mut text).map_err(|e| {
         FioError::Usage(format!(
-            "cannot read the job file from standard input (-): {e}"
+            "cannot read the job file from standard input (-): {}",
+            crate::util::errno::describe(&e)
         ))
     })?;
     if fio {

@@ -228,7 +228,7 @@ fn compare_bad_input_is_one_line_exit_2() {
         ("bad-foreign-fio.json", "iomark compare: bad-foreign-fio.json: fio output without any completed I/O\n"),
         ("bad-newer-schema.json", "iomark compare: bad-newer-schema.json has schema_version 3; this iomark 0.1.0 reads up to 2 (use a newer iomark)\n"),
         ("bad-running.json", "iomark compare: bad-running.json is the placeholder of a run that never finished (status \"running\")\n"),
-        ("missing.json", "iomark compare: cannot read missing.json: No such file or directory (os error 2)\n"),
+        ("missing.json", "iomark compare: cannot read missing.json: No such file or directory (ENOENT)\n"),
     ] {
         let (code, out, err) = compare(&[ABC[0], file]);
         assert_eq!((code, out.as_str(), err.as_str()), (2, "", msg), "{file}");
