@@ -17,6 +17,16 @@ pub fn parse_bin_size(s: &str) -> Result<u64, String> {
     crate::job::units::iomark_positive_size(s, "the size")
 }
 
+/// What the command `cmd` (its word) does, for the words of its help's Exit status: the
+/// commands know it, util's table does not name them.
+pub fn does(cmd: &str) -> exit::Does {
+    match cmd {
+        "time" => exit::Does::TimesACommand,
+        "compare" | "report" | "history" | "diagnose" => exit::Does::Reads,
+        _ => exit::Does::RunsIo,
+    }
+}
+
 /// A clap error as one line (`iomark CMD: …`, exit 2); `--help` and `--version` print
 /// on stdout (through [`crate::util::output`]) and end with 0.
 pub fn clap_exit(cmd: &str, e: clap::Error) -> Exit {
@@ -28,7 +38,7 @@ pub fn clap_exit(cmd: &str, e: clap::Error) -> Exit {
     if !e.use_stderr() {
         crate::util::output::holds(crate::util::output::Holds::Help);
         let section = if e.kind() == clap::error::ErrorKind::DisplayHelp {
-            format!("\n{}", exit::help_section(exit::Does::of(cmd)))
+            format!("\n{}", exit::help_section(does(cmd)))
         } else {
             String::new()
         };

@@ -55,17 +55,6 @@ pub mod exit {
         Reads,
     }
 
-    impl Does {
-        /// What the command of help `cmd` does (its command word).
-        pub fn of(cmd: &str) -> Does {
-            match cmd {
-                "time" => Does::TimesACommand,
-                "compare" | "report" | "history" | "diagnose" => Does::Reads,
-                _ => Does::RunsIo,
-            }
-        }
-    }
-
     /// The "Exit status" section of a command's `--help`, made from [`TABLE`] (the words
     /// of 1 and of a stop as the command `does`), wrapped at 100 columns.
     pub fn help_section(does: Does) -> String {

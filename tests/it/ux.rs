@@ -897,6 +897,7 @@ fn failed_open_names_the_errno() {
 /// each 128 + the signal's number), and what happens to an ignored one.
 #[test]
 fn every_commands_help_states_each_exit_status_and_signal() {
+    use iomark::cli::clap_common::does;
     use iomark::util::error::exit::{Does, TABLE};
     for (code, words) in TABLE {
         if let Some(sig) = words.strip_prefix("SIG") {
@@ -925,7 +926,7 @@ fn every_commands_help_states_each_exit_status_and_signal() {
                 "{args:?}: {}",
                 o.stdout
             );
-            let reads = Does::of(c) == Does::Reads;
+            let reads = does(c) == Does::Reads;
             for (code, words) in TABLE {
                 let item = match code {
                     1 if reads => "1 an output could not be written".to_string(),
@@ -943,7 +944,7 @@ fn every_commands_help_states_each_exit_status_and_signal() {
                 tail.contains("stay ignored.") && tail.len() < 800,
                 "{args:?}: the section is not the last: {tail}"
             );
-            let stop = match Does::of(c) {
+            let stop = match does(c) {
                 Does::RunsIo => "the partial result printed and saved",
                 Does::TimesACommand => "the signal passed to the command",
                 Does::Reads => "the old content or the complete new one",
