@@ -927,7 +927,9 @@ fn exit_status(
     // fio's own stop: its line was printed with the report, no other is
     let fio_stop = persona == Persona::Fio && fio_stop_signal().is_some();
     if interrupted && !fio_stop {
-        error_line!("{}", interrupted_line(&r.jobs, cmd.output.as_deref()));
+        let what = interrupted_line(&r.jobs, cmd.output.as_deref());
+        let code = signals.exit_code().unwrap_or(exit::SIGINT);
+        error_line!("{}", crate::run::signals::interrupted_by(code, &what));
     }
     let code = exit_code_of(r, signals, lost);
     match fio_stop {
@@ -977,19 +979,19 @@ fn exit_code_of(r: &RunResult, signals: &Signals, lost: bool) -> i32 {
     signals.exit_code().unwrap_or(done)
 }
 
-/// The stderr line of an interrupted run: it points at the report only when one was
+/// What the stderr line of an interrupted run says: it points at the report only when one was
 /// written (no job report exists when the signal came before any job ran, e.g. during
 /// file layout).
 fn interrupted_line(jobs: &[crate::result::JobResult], output: Option<&std::path::Path>) -> String {
     match output {
         _ if jobs.is_empty() => {
-            "interrupted before any job ran (during file layout or setup); no job report".into()
+            "stopped before any job ran (during file layout or setup); no job report".into()
         }
         Some(p) => format!(
-            "interrupted; the report in {} covers the I/O completed before the signal",
+            "the report in {} covers the I/O completed before the signal",
             p.display()
         ),
-        None => "interrupted; the report above covers the I/O completed before the signal".into(),
+        None => "the report above covers the I/O completed before the signal".into(),
     }
 }
 

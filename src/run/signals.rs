@@ -49,6 +49,17 @@ pub const STOPPING: [(i32, &str); 4] = [
     (SIGQUIT, "SIGQUIT"),
 ];
 
+/// The one stderr wording of a command stopped by a signal, for every command:
+/// `interrupted by SIGTERM: WHAT (exit 143)`; `code` is the exit code the signal gave
+/// (128 + its number; a code no stopping signal gives is named `a signal`).
+pub fn interrupted_by(code: i32, what: &str) -> String {
+    let name = STOPPING
+        .iter()
+        .find(|(s, _)| s + 128 == code)
+        .map_or("a signal", |(_, n)| *n);
+    format!("interrupted by {name}: {what} (exit {code})")
+}
+
 /// CLOCK_MONOTONIC in ns (async-signal-safe: clock_gettime).
 fn mono_ns() -> u64 {
     let mut ts = libc::timespec {

@@ -296,7 +296,10 @@ fn outcome(
             Status::Interrupted,
             None,
             RunError::Interrupted.code(sig),
-            Some(format!("iomark {cmd}: interrupted; {removed}")),
+            Some(format!(
+                "iomark {cmd}: {}",
+                crate::run::signals::interrupted_by(RunError::Interrupted.code(sig), removed)
+            )),
         ),
         Err(e) => (
             Status::Failed,

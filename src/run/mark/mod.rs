@@ -641,7 +641,11 @@ fn test_secs(job: &MarkJob) -> u64 {
 fn interrupted_or(signals: &Signals, code: i32, what: &str) -> i32 {
     match signals.exit_code() {
         Some(c) => {
-            eprintln!("iomark mark: interrupted {what}; the test file was removed (exit {c})");
+            let what = format!("{what}; the test file was removed");
+            eprintln!(
+                "iomark mark: {}",
+                crate::run::signals::interrupted_by(c, &what)
+            );
             c
         }
         None => {

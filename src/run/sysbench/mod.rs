@@ -208,8 +208,8 @@ fn execute_commands(
 /// Tell the user on stderr that a signal cut `what` short.
 fn say_interrupted(console: &Console, signals: &Signals, what: &str) {
     if let Some(c) = signals.exit_code() {
-        let name = signals.name().unwrap_or("a signal");
-        console.err(&format!("iomark: interrupted by {name}: {what} (exit {c})"));
+        let line = crate::run::signals::interrupted_by(c, what);
+        console.err(&format!("iomark: {line}"));
     }
 }
 

@@ -289,12 +289,15 @@ fn copy_interrupted_removes_its_files() {
         );
         assert_eq!(r.code, code, "{fault}: {r:?}");
         no_panic(&r);
-        assert!(
-            r.stderr
-                .contains("iomark copy: interrupted; the files iomark created were removed"),
-            "{}",
-            r.stderr
+        let name = if sig == libc::SIGTERM {
+            "SIGTERM"
+        } else {
+            "SIGINT"
+        };
+        let line = format!(
+            "iomark copy: interrupted by {name}: the files iomark created were removed (exit {code})"
         );
+        assert!(r.stderr.contains(&line), "{}", r.stderr);
         let j = read_json(&d.path().join("c.json"));
         assert_eq!(j["status"], "interrupted");
         assert_eq!(phase_names(&j), phases, "{fault}");
@@ -515,7 +518,7 @@ fn mark_interrupted_prints_the_rows_of_the_finished_tests() {
         "{}",
         r.stdout
     );
-    let line = "iomark mark: interrupted in SEQ1M Q8T1 write after 2 of 4 tests (table above: the 2 finished tests, the 2 unfinished omitted; the finished tests are in m.json); the test file was removed (exit 130)";
+    let line = "iomark mark: interrupted by SIGINT: in SEQ1M Q8T1 write after 2 of 4 tests (table above: the 2 finished tests, the 2 unfinished omitted; the finished tests are in m.json); the test file was removed (exit 130)";
     assert_eq!(r.stderr.trim_end(), line, "{}", r.stderr);
     let j = read_json(&d.path().join("m.json"));
     assert_eq!(j["status"], "interrupted");
@@ -558,7 +561,10 @@ fn fio_style_run_interrupted_exits_130_with_parsable_json() {
     assert!(bytes > 0, "{j}");
     // the interruption is said (on stderr: stdout stays pure JSON)
     let err = &out.stderr;
-    assert!(err.contains("iomark run: interrupted;"), "{err}");
+    assert!(
+        err.contains("iomark run: interrupted by SIGINT: the report above covers the I/O completed before the signal (exit 130)"),
+        "{err}"
+    );
 }
 
 /// Two SIGTERMs at once (GNU `timeout` signals the child and then its process group)

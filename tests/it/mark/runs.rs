@@ -321,7 +321,7 @@ fn mark_interrupted_saves_the_partial_result_and_removes_the_test_file() {
     let err = &o.stderr;
     assert_eq!(o.code, 130, "{err}");
     assert!(
-        err.contains("iomark mark: interrupted in SEQ1M Q8T1 read after 0 of 4 tests (no test finished, no table printed; ")
+        err.contains("iomark mark: interrupted by SIGINT: in SEQ1M Q8T1 read after 0 of 4 tests (no test finished, no table printed; ")
             && err.contains(" holds the stopped run without a test result: status interrupted")
             && err.contains("; the test file was removed (exit 130)")
             && !err.contains("report above"),
