@@ -595,8 +595,18 @@ pub fn remove_stale_temps(dir: &Path) -> Vec<String> {
 }
 
 /// [`remove_stale_temps`] in the directory of an output about to be written, each
-/// removal said on stderr in one line.
+/// removal said on stderr in one line. A directory is read once per process: the
+/// outputs after the first one there find nothing a dead process left that the first
+/// sweep did not remove.
 fn sweep_stale_temps(dir: &Path) {
+    static SWEPT: std::sync::Mutex<Vec<PathBuf>> = std::sync::Mutex::new(Vec::new());
+    {
+        let mut swept = SWEPT.lock().unwrap_or_else(|p| p.into_inner());
+        if swept.iter().any(|d| d == dir) {
+            return;
+        }
+        swept.push(dir.to_path_buf());
+    }
     for name in remove_stale_temps(dir) {
         crate::util::output::to_stderr(format_args!(
             "iomark: removed {}: a temporary file of an iomark process that ended before it finished its output\n",

@@ -172,7 +172,7 @@ pub fn cache_after(
             };
             laid.add(j, &files);
             for (f, r) in files.into_iter().zip(regions) {
-                if is_char_device(&f.path) {
+                if crate::files::dataset::is_char_device(&f.path) {
                     continue;
                 }
                 buffered |= !j.direct;
@@ -192,12 +192,6 @@ pub fn cache_after(
     let mut c = crate::probe::pagecache::after(root, b, set, buffered, 0, 0);
     c.unwritten_bytes = jobs.iter().any(|j| j.rw.reads()).then_some(unwritten);
     c
-}
-
-/// Whether `path` is a character device (`/dev/zero`, `/dev/full`): no page cache.
-fn is_char_device(path: &std::path::Path) -> bool {
-    use std::os::unix::fs::FileTypeExt;
-    std::fs::metadata(path).is_ok_and(|m| m.file_type().is_char_device())
 }
 
 /// Bytes of `regions` of `path` that are holes or unwritten extents: of the file
