@@ -788,7 +788,12 @@ fn apply_found(
             && value
                 .is_some_and(|v| units::fio_number(v, 1024).is_none_or(|n| !n.rest.is_empty())) =>
         {
-            Err(bad(key_raw.trim(), value.unwrap_or(""), "a size", origin))
+            Err(bad(
+                key_raw.trim(),
+                value.unwrap_or(""),
+                "not a size (a number with an optional unit: 2m, 1g)",
+                origin,
+            ))
         }
         None => Err(FioError::UnsupportedKey {
             key: key_raw.trim().to_string(),
