@@ -44,6 +44,9 @@ pub struct FioDir {
     pub clat: Option<(u64, u64, u64, f64, f64)>,
     /// `clat` percentiles (fio prints them by default)
     pub clat_pct: Vec<(String, u64)>,
+    /// `clat` histogram of a `json+` report (`clat_ns.bins`: fio's bucket value in ns,
+    /// its count), empty in plain JSON and text
+    pub clat_bins: Vec<(u64, u64)>,
     /// engine, bs (bytes), iodepth, jobs, direct, rw
     pub opts: FioOpts,
     /// the job's own figures (its run time, fio's `sync` section), on the first
@@ -279,6 +282,7 @@ fn from_json(v: &Value) -> Result<Vec<FioDir>, String> {
                 lat_pct,
                 clat,
                 clat_pct,
+                clat_bins: json_bins(d.get("clat_ns")),
                 job_sync: (out.len() == first).then(|| job_sync(j)),
                 opts: FioOpts {
                     engine: opt("ioengine").unwrap_or_else(|| "psync".into()),
@@ -321,6 +325,21 @@ fn json_latency(l: Option<&Value>) -> JsonLatency {
     let n = l.get("N").and_then(Value::as_u64).unwrap_or(0);
     let lat = (n, f("min") as u64, f("max") as u64, f("mean"), f("stddev"));
     (Some(lat), pct)
+}
+
+/// The histogram of a `json+` latency section (`bins`: `"value_ns": count`), ascending;
+/// empty when fio wrote none (plain JSON).
+fn json_bins(l: Option<&Value>) -> Vec<(u64, u64)> {
+    let Some(bins) = l.and_then(|l| l.get("bins")).and_then(Value::as_object) else {
+        return Vec::new();
+    };
+    let mut v: Vec<(u64, u64)> = bins
+        .iter()
+        .filter_map(|(k, c)| Some((k.parse::<u64>().ok()?, c.as_u64()?)))
+        .filter(|&(_, c)| c > 0)
+        .collect();
+    v.sort_unstable();
+    v
 }
 
 /// A job's run time and its fsync/fdatasync calls, from its JSON object `j`.
@@ -753,6 +772,17 @@ fn latency(d: &FioDir) -> Latency {
     latency_of(d.lat, &d.lat_pct)
 }
 
+/// A direction's `clat`: fio's figures and percentiles, with its histogram when the
+/// report is `json+` (so several directions merge into exact-to-the-bucket
+/// percentiles).
+fn clat(d: &FioDir) -> Latency {
+    let mut l = latency_of(d.clat, &d.clat_pct);
+    if !d.clat_bins.is_empty() {
+        l.histogram = Some(crate::result::hist::Hist::from_buckets(&d.clat_bins));
+    }
+    l
+}
+
 /// A [`Latency`] from fio's count, min, max, mean, stdev (ns) and percentiles.
 fn latency_of(lat: Option<(u64, u64, u64, f64, f64)>, pct: &[(String, u64)]) -> Latency {
     let (count, min, max, mean, sd) = lat.unwrap_or((0, 0, 0, 0.0, 0.0));
@@ -825,7 +855,7 @@ fn phase(d: &FioDir, source: &str) -> Phase {
         d.runtime_ms / 1e3,
     );
     p.lat = Some(latency(d));
-    p.clat = d.clat.map(|_| latency_of(d.clat, &d.clat_pct));
+    p.clat = d.clat.map(|_| clat(d));
     p.notes = vec![
         format!(
             "engine={} bs={} iodepth={} threads={} direct={} rw={}",
@@ -866,8 +896,9 @@ fn totals(bytes: u64, ios: u64, period: f64) -> OpStats {
 
 /// `o` with the latency of directions `dirs` (reads, or writes and trims): fio's `lat`
 /// and `clat`, one direction's as fio gave them (with its percentiles), several merged
-/// (count, sum, min, max; no percentiles: fio's JSON and text give no histogram, and
-/// percentiles do not add up).
+/// (count, sum, min, max; percentiles only from the merged histograms of a `json+`
+/// report's `clat` — plain JSON and text give no histogram, and percentiles do not add
+/// up).
 fn with_latency<'a>(mut o: OpStats, dirs: impl Iterator<Item = &'a FioDir>) -> OpStats {
     let dirs: Vec<&FioDir> = dirs.collect();
     let one = |l: Vec<Latency>| -> Latency {
@@ -876,14 +907,14 @@ fn with_latency<'a>(mut o: OpStats, dirs: impl Iterator<Item = &'a FioDir>) -> O
             return l.remove(0);
         }
         let mut m = merge_latency(&l.iter().collect::<Vec<_>>());
-        m.percentiles_ns.clear();
+        if l.iter().any(|l| l.histogram.is_none()) {
+            m.percentiles_ns.clear();
+            m.histogram = None;
+        }
         m
     };
     o.lat = one(dirs.iter().map(|d| latency(d)).collect());
-    let clat = one(dirs
-        .iter()
-        .map(|d| latency_of(d.clat, &d.clat_pct))
-        .collect());
+    let clat = one(dirs.iter().map(|d| clat(d)).collect());
     o.clat = (clat.count > 0).then_some(clat);
     o
 }
@@ -1033,6 +1064,45 @@ mod tests {
             escape_raw_controls("{\n\"a\": \"b\\\"\\n\"\n}"),
             std::borrow::Cow::Borrowed(_)
         ));
+    }
+
+    /// Two jobs' reads of a `json+` report: their `clat` histograms (`bins`) merge, so
+    /// the totals keep percentiles, each the smallest bucket value at or above that share
+    /// of the merged counts (to the histogram's 3 significant figures); plain JSON's
+    /// several directions keep none (percentiles do not add up).
+    #[test]
+    fn json_plus_bins_give_the_merged_directions_percentiles() {
+        let job = |name: &str, bins: &str, n: u64, plus: bool| {
+            let bins = if plus {
+                format!(",\"bins\":{{{bins}}}")
+            } else {
+                String::new()
+            };
+            format!(
+                "{{\"jobname\":\"{name}\",\"read\":{{\"total_ios\":{n},\"io_bytes\":{},\"runtime\":1000,\"clat_ns\":{{\"N\":{n},\"min\":1000,\"max\":9000,\"mean\":2000.0,\"stddev\":1.0,\"percentile\":{{\"50.000000\":1000,\"99.000000\":9000}}{bins}}}}}}}",
+                n * 4096
+            )
+        };
+        let doc = |plus: bool| {
+            format!(
+                "{{\"fio version\":\"fio-3.33\",\"jobs\":[{},{}]}}",
+                job("a", "\"1000\":60,\"9000\":40", 100, plus),
+                job("b", "\"3000\":100", 100, plus)
+            )
+        };
+        let r = import(&doc(true), "p.json").unwrap().unwrap();
+        let c = r.read.clat.as_ref().expect("clat");
+        assert_eq!(c.count, 200);
+        // merged: 60 × 1000, 100 × 3000, 40 × 9000 ns; the 50th percentile is the 100th
+        // of 200 (3000), the 99th the 198th (9000)
+        let within = |got: u64, want: u64| got.abs_diff(want) * 1000 <= want;
+        let p = |k: &str| c.percentiles_ns.get(k).copied().unwrap_or(0);
+        assert!(within(p("50"), 3000), "{:?}", c.percentiles_ns);
+        assert!(within(p("99"), 9000), "{:?}", c.percentiles_ns);
+        let r = import(&doc(false), "j.json").unwrap().unwrap();
+        let c = r.read.clat.as_ref().expect("clat");
+        assert_eq!(c.count, 200);
+        assert!(c.percentiles_ns.is_empty(), "{:?}", c.percentiles_ns);
     }
 
     #[test]
