@@ -71,6 +71,17 @@ pub fn parse_args_as(
             said_before(&p.cmd, cmdline_jobs, output, e)
         })?;
     }
+    if let Some((i, lines)) = fio_waitees(&p.cmd) {
+        // fio 3.33 had added (and printed) the jobs before the refused one
+        p.cmd.jobs.truncate(i);
+        let output = p.cmd.output.clone();
+        return Err(said_before(
+            &p.cmd,
+            cmdline_jobs,
+            output,
+            FioError::FioLines(lines),
+        ));
+    }
     check_command(&p.cmd)?;
     p.cmd.job_files = files.into_iter().filter(|f| f.as_os_str() != "-").collect();
     fio_lines(&mut p.cmd, finish_out);
@@ -552,6 +563,35 @@ fn check_command(cmd: &FioCommand) -> Result<(), FioError> {
         }
     }
     Ok(())
+}
+
+/// The fio persona's reading of `wait_for` as fio 3.33's `wait_for_ok` (init.c, as it
+/// adds each job): the first job whose `wait_for` names itself, no job added before it,
+/// or more than one, with fio's lines for it.
+fn fio_waitees(cmd: &FioCommand) -> Option<(usize, Vec<String>)> {
+    if !cmd.job_setup_errors {
+        return None;
+    }
+    cmd.jobs.iter().enumerate().find_map(|(i, j)| {
+        let w = j.more.wait_for.as_ref()?;
+        let named = cmd.jobs[..i].iter().filter(|x| &x.name == w).count();
+        let lines = if *w == j.name {
+            vec![format!(
+                "{}: a job cannot wait for itself (wait_for={w}).",
+                j.name
+            )]
+        } else if named == 0 {
+            vec![format!("{}: waitee job {w} unknown.", j.name)]
+        } else if named > 1 {
+            vec![
+                format!("{}: multiple waitees {w} found,", j.name),
+                "please avoid duplicates when using wait_for option.".into(),
+            ]
+        } else {
+            return None;
+        };
+        Some((i, lines))
+    })
 }
 
 /// For `--KEY` written without `=VALUE`, whether the next word `next` is its value, as

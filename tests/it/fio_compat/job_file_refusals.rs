@@ -13,8 +13,8 @@ use crate::util::*;
 /// option that now answers as fio fails the test until it is struck off.
 const ZZ_DIFFERS: &[(&str, &str)] = &[
     (
-        "wait_for=zz",
-        "iomark's line names the job and the rule (`names no job defined before it`)",
+        "numa_cpu_nodes=zz",
+        "fio prints libnuma's warning and a td_verror line on stdout; iomark its own lines",
     ),
     (
         "directory=zz",
@@ -35,10 +35,6 @@ const ZZ_DIFFERS: &[(&str, &str)] = &[
     (
         "cpus_allowed=zz",
         "fio 3.33 takes a CPU list it cannot read; iomark refuses it",
-    ),
-    (
-        "numa_cpu_nodes=zz",
-        "fio prints libnuma's warning and a td_verror line on stdout; iomark its own lines",
     ),
     (
         "merge_blktrace_file=zz",
@@ -182,5 +178,32 @@ fn every_option_given_zz_in_a_job_file_answers_as_fio() {
     assert!(bad.is_empty(), "{}", bad.join("\n"));
     for (e, _) in ZZ_DIFFERS {
         assert!(seen.iter().any(|s| s == e), "{e} is no option of fio's");
+    }
+}
+
+/// `wait_for` read as fio 3.33 reads it while it adds each job (init.c `wait_for_ok`):
+/// a job it names that is not added before it (`b: waitee job zz unknown.`), the job
+/// itself (`a job cannot wait for itself`), or two jobs of that name (`multiple waitees
+/// … found,` and its second line) refuse the job, exit 1, after fio printed the lines of
+/// the jobs added before it on stdout; iomark as `fio` prints the same.
+#[test]
+fn wait_for_is_refused_with_fios_lines() {
+    assert!(
+        have_fio(),
+        "fio 3.33 is required (bash tests/run.sh installs it)"
+    );
+    let job = |name: &str, extra: &str| format!("[{name}]\nioengine=null\nsize=64k\n{extra}");
+    let texts = [
+        job("a", "") + &job("b", "wait_for=zz\n"),
+        job("a", "wait_for=a\n"),
+        job("a", "") + &job("a", "") + &job("b", "wait_for=a\n"),
+        // named after it: not added yet
+        job("b", "wait_for=a\n") + &job("a", ""),
+    ];
+    for text in texts {
+        let [fio, iomark] = job_file(&text);
+        assert_eq!(fio.0, 1, "{text}: {fio:?}");
+        assert!(fio.2.contains("wait"), "{text}: {fio:?}");
+        assert_eq!(fio, iomark, "{text}: fio, then iomark");
     }
 }
