@@ -189,7 +189,8 @@ fn command_line_jobs(
         job.file_jobname = name.clone();
         (job.early_header, job.early_stdout) = early;
         let section = si + 1;
-        apply_all(&mut job, entries, &mut cmd.notices, &|i| {
+        let fio = cmd.job_setup_errors;
+        apply_all(&mut job, entries, (&mut cmd.notices, fio), &|i| {
             after_output((section, i))
         })?;
         if job.name.is_empty() {
@@ -316,7 +317,7 @@ pub fn jobs_from_sections(
         entries.sort_by_key(|e| options::fio_read_rank(&e.key));
         if name == "global" {
             for e in entries {
-                apply_entry(&mut global, e, &mut cmd.notices).map_err(in_section(name))?;
+                apply_entry(&mut global, e, &mut cmd.notices, fio).map_err(in_section(name))?;
             }
             // (listed as written)
             cmd.global_options.extend(written.iter().map(|e| {
@@ -329,7 +330,8 @@ pub fn jobs_from_sections(
         job.options.clear();
         job.name = name.clone();
         job.file_jobname = name.clone();
-        apply_all(&mut job, entries, &mut cmd.notices, &|_| false).map_err(in_section(name))?;
+        apply_all(&mut job, entries, (&mut cmd.notices, fio), &|_| false)
+            .map_err(in_section(name))?;
         finish_job(job, cmd)?;
     }
     Ok(())
@@ -455,7 +457,8 @@ fn globals(
     let mut base = FioJob::default();
     for (i, e) in entries.iter().enumerate() {
         let said = cmd.notices.len();
-        apply_entry(&mut base, e, &mut cmd.notices).map_err(|err| opened_if(to_out(i), err))?;
+        apply_entry(&mut base, e, &mut cmd.notices, cmd.job_setup_errors)
+            .map_err(|err| opened_if(to_out(i), err))?;
         if to_out(i) {
             to_output(&mut cmd.notices[said..]);
         }
@@ -468,8 +471,32 @@ fn globals(
     Ok(base)
 }
 
-fn apply_entry(job: &mut FioJob, e: &Entry, notices: &mut Vec<Notice>) -> Result<(), FioError> {
-    options::apply(job, &e.key, e.value.as_deref(), &e.origin, notices)
+/// Apply entry `e` to `job`. `fio`: the fio persona, which reads a `cpus_allowed` list
+/// iomark refuses as fio 3.33 reads it (each CPU with `atoi`: `zz` is CPU 0,
+/// [`options::fio_cpu_list`]); the job's options keep the value as written.
+fn apply_entry(
+    job: &mut FioJob,
+    e: &Entry,
+    notices: &mut Vec<Notice>,
+    fio: bool,
+) -> Result<(), FioError> {
+    let typed = e.value.as_deref();
+    let refused = |v: &str| {
+        let mut trial = job.clone();
+        options::apply(&mut trial, &e.key, Some(v), &e.origin, &mut Vec::new()).is_err()
+    };
+    let as_fio = typed
+        .filter(|_| fio && options::canonical(&e.key) == "cpus_allowed")
+        .filter(|v| refused(v))
+        .and_then(options::fio_cpu_list);
+    let Some(list) = as_fio else {
+        return options::apply(job, &e.key, typed, &e.origin, notices);
+    };
+    options::apply(job, &e.key, Some(&list), &e.origin, notices)?;
+    if let (Some(last), Some(v)) = (job.options.last_mut(), typed) {
+        last.1 = v.to_string();
+    }
+    Ok(())
 }
 
 /// Apply `entries` to `job`; `to_out(i)`: fio also writes the lines of entry `i` into
@@ -477,12 +504,12 @@ fn apply_entry(job: &mut FioJob, e: &Entry, notices: &mut Vec<Notice>) -> Result
 fn apply_all<'e>(
     job: &mut FioJob,
     entries: impl IntoIterator<Item = &'e Entry>,
-    notices: &mut Vec<Notice>,
+    (notices, fio): (&mut Vec<Notice>, bool),
     to_out: &dyn Fn(usize) -> bool,
 ) -> Result<(), FioError> {
     for (i, e) in entries.into_iter().enumerate() {
         let said = notices.len();
-        apply_entry(job, e, notices).map_err(|err| opened_if(to_out(i), err))?;
+        apply_entry(job, e, notices, fio).map_err(|err| opened_if(to_out(i), err))?;
         if to_out(i) {
             to_output(&mut notices[said..]);
         }
