@@ -244,6 +244,16 @@ pub(crate) fn fio_stdout(e: &FioError) -> Option<String> {
             }
         }
         FioError::ReadOnlyRw { .. } => "rw",
+        // fio's td_verror of its `numa_cpu_nodes` callback (its errno is EPERM's 1)
+        FioError::BadValue { key, value, .. }
+            if key == "numa_cpu_nodes" && libnuma_warning(value).is_some() =>
+        {
+            return Some(
+                "fio: file:options.c:803, func=str_numa_cpunodes_cb, error=Operation not \
+                 permitted\n"
+                    .into(),
+            )
+        }
         // fio's output formats are no option's listed values: it prints only its
         // stderr lines for them
         FioError::BadValue { key, value, .. }
@@ -365,6 +375,18 @@ fn bad_value(key: &str, value: &str) -> Option<Vec<String>> {
             "error: failed to setup shm segment".into(),
         ]);
     }
+    // a node list libnuma cannot read: its warning (the message's own newline makes an
+    // empty line), then fio's callback's line
+    if key == "numa_cpu_nodes" {
+        if let Some(warning) = libnuma_warning(value) {
+            return Some(vec![
+                format!("libnuma: Warning: {warning}"),
+                String::new(),
+                "fio: numa_parse_nodestring failed".into(),
+                format!("fio: failed parsing {key}={value}"),
+            ]);
+        }
+    }
     // a number of two parts or more (`bs=0,0`): fio reads each part and says what is
     // wrong with every one that fails
     let parts = part_lines(key, value);
@@ -443,6 +465,35 @@ fn unit_line(key: &str, value: &str) -> Option<String> {
             Some(format!("not a floating point value: {value}"))
         }
         _ => None,
+    }
+}
+
+/// What libnuma's `numa_parse_nodestring` (which fio 3.33's `numa_cpu_nodes` callback
+/// calls) warns of a node list it cannot read: a node that is no number (`unparseable
+/// node description `REST'`, the list from there on), a range without its end
+/// (`missing node argument REST`); `None` for a list it reads (a node this machine
+/// lacks is the run's check) or refuses without a warning.
+fn libnuma_warning(value: &str) -> Option<String> {
+    let digits = |s: &str| s.len() - s.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    let s = value.strip_prefix('!').unwrap_or(value);
+    let mut s = s.strip_prefix('+').unwrap_or(s);
+    if s == "all" {
+        return None;
+    }
+    loop {
+        let n = digits(s);
+        if n == 0 {
+            return Some(format!("unparseable node description `{s}'"));
+        }
+        let mut rest = &s[n..];
+        if let Some(end) = rest.strip_prefix('-') {
+            let m = digits(end);
+            if m == 0 {
+                return Some(format!("missing node argument {end}"));
+            }
+            rest = &end[m..];
+        }
+        s = rest.strip_prefix(',')?;
     }
 }
 
@@ -618,6 +669,24 @@ mod tests {
             with("--hugepage-size=zz"),
             "hugepage-size: 'z' suffix isn't applicable\nfio: failed parsing hugepage-size=zz"
         );
+    }
+
+    /// libnuma's warnings as fio 3.33 printed them (`numa_cpu_nodes=V` in a job file);
+    /// `0x` it refused without one, `0` it reads
+    #[test]
+    fn libnuma_warns_of_a_node_list_as_it_reads_it() {
+        let cases = [
+            ("zz", Some("unparseable node description `zz'")),
+            ("0,zz", Some("unparseable node description `zz'")),
+            ("!zz", Some("unparseable node description `zz'")),
+            ("0-x", Some("missing node argument x")),
+            ("0x", None),
+            ("0", None),
+            ("0-1,3", None),
+        ];
+        for (v, want) in cases {
+            assert_eq!(libnuma_warning(v).as_deref(), want, "{v}");
+        }
     }
 
     #[test]

@@ -1,7 +1,10 @@
 //! `mmap`: every file mapped whole (shared, read+write); a read copies from the mapping,
 //! a write copies into it, and every fsync is `msync(MS_SYNC | MS_INVALIDATE)` of the
 //! whole mapping, as sysbench's "fast mmaped" mode does. Page faults happen inside the
-//! timed event, which is the point of this mode.
+//! timed event, which is the point of this mode. A request is served only as far as
+//! the file reaches (a mapping past the file's end is SIGBUS to touch): what lies past
+//! it moves nothing, a short transfer the worker judges as every engine's (a file
+//! `create_on_open=1` left empty gives the job its EIO, never a signal).
 
 use super::{Dir, Engine, IoErr, IoReq, SyncKind};
 use crate::util::engines::Kind;
@@ -10,6 +13,33 @@ use std::os::fd::RawFd;
 struct Map {
     ptr: *mut u8,
     len: usize,
+    fd: RawFd,
+    /// the file's size when last read (`fstat`), read again only when a request goes
+    /// past it
+    file_len: usize,
+}
+
+impl Map {
+    /// How much of `len` bytes at `off` the file holds (its size read again when the
+    /// last one read does not cover them: another job may have grown it).
+    fn within_file(&mut self, off: u64, len: usize) -> usize {
+        let off = usize::try_from(off).unwrap_or(usize::MAX);
+        if off.saturating_add(len) > self.file_len {
+            self.file_len = file_len(self.fd);
+        }
+        self.file_len.saturating_sub(off).min(len)
+    }
+}
+
+/// The size of the file open at `fd` (0 when `fstat` fails: nothing is touched).
+fn file_len(fd: RawFd) -> usize {
+    // SAFETY: fstat(2) into a zeroed stat buffer of our own.
+    let mut st: libc::stat = unsafe { std::mem::zeroed() };
+    // SAFETY: as above; `fd` is open while the engine lives
+    if unsafe { libc::fstat(fd, &mut st) } != 0 {
+        return 0;
+    }
+    usize::try_from(st.st_size).unwrap_or(0)
 }
 
 /// mmap engine: one whole-file mapping per file, private to the worker thread.
@@ -45,6 +75,8 @@ impl Mmap {
             maps.push(Map {
                 ptr: p.cast(),
                 len: len.max(1),
+                fd,
+                file_len: file_len(fd),
             });
         }
         Ok(Mmap { maps })
@@ -75,7 +107,14 @@ impl Engine for Mmap {
     }
     #[inline]
     fn submit(&mut self, _slot: usize, r: &IoReq) -> Result<Option<usize>, IoErr> {
-        let m = &self.maps[r.file];
+        let m = &mut self.maps[r.file];
+        let held = m.within_file(r.offset, r.len);
+        if held < r.len {
+            // past the file's end: the part it holds, nothing of the rest
+            let part = IoReq { len: held, ..*r };
+            // SAFETY: as below, for the part of the request inside the file
+            return unsafe { copy_in_mapping(m.ptr, m.len, &part) };
+        }
         // SAFETY: the mapping is `m.len` bytes at `m.ptr` while the engine lives
         unsafe { copy_in_mapping(m.ptr, m.len, r) }
     }

@@ -71,6 +71,17 @@ pub fn parse_args_as(
             said_before(&p.cmd, cmdline_jobs, output, e)
         })?;
     }
+    if let Some((i, lines)) = fio_waitees(&p.cmd) {
+        // fio 3.33 had added (and printed) the jobs before the refused one
+        p.cmd.jobs.truncate(i);
+        let output = p.cmd.output.clone();
+        return Err(said_before(
+            &p.cmd,
+            cmdline_jobs,
+            output,
+            FioError::FioLines(lines),
+        ));
+    }
     check_command(&p.cmd)?;
     p.cmd.job_files = files.into_iter().filter(|f| f.as_os_str() != "-").collect();
     fio_lines(&mut p.cmd, finish_out);
@@ -178,7 +189,8 @@ fn command_line_jobs(
         job.file_jobname = name.clone();
         (job.early_header, job.early_stdout) = early;
         let section = si + 1;
-        apply_all(&mut job, entries, &mut cmd.notices, &|i| {
+        let fio = cmd.job_setup_errors;
+        apply_all(&mut job, entries, (&mut cmd.notices, fio), &|i| {
             after_output((section, i))
         })?;
         if job.name.is_empty() {
@@ -305,7 +317,7 @@ pub fn jobs_from_sections(
         entries.sort_by_key(|e| options::fio_read_rank(&e.key));
         if name == "global" {
             for e in entries {
-                apply_entry(&mut global, e, &mut cmd.notices).map_err(in_section(name))?;
+                apply_entry(&mut global, e, &mut cmd.notices, fio).map_err(in_section(name))?;
             }
             // (listed as written)
             cmd.global_options.extend(written.iter().map(|e| {
@@ -318,7 +330,8 @@ pub fn jobs_from_sections(
         job.options.clear();
         job.name = name.clone();
         job.file_jobname = name.clone();
-        apply_all(&mut job, entries, &mut cmd.notices, &|_| false).map_err(in_section(name))?;
+        apply_all(&mut job, entries, (&mut cmd.notices, fio), &|_| false)
+            .map_err(in_section(name))?;
         finish_job(job, cmd)?;
     }
     Ok(())
@@ -444,7 +457,8 @@ fn globals(
     let mut base = FioJob::default();
     for (i, e) in entries.iter().enumerate() {
         let said = cmd.notices.len();
-        apply_entry(&mut base, e, &mut cmd.notices).map_err(|err| opened_if(to_out(i), err))?;
+        apply_entry(&mut base, e, &mut cmd.notices, cmd.job_setup_errors)
+            .map_err(|err| opened_if(to_out(i), err))?;
         if to_out(i) {
             to_output(&mut cmd.notices[said..]);
         }
@@ -457,8 +471,32 @@ fn globals(
     Ok(base)
 }
 
-fn apply_entry(job: &mut FioJob, e: &Entry, notices: &mut Vec<Notice>) -> Result<(), FioError> {
-    options::apply(job, &e.key, e.value.as_deref(), &e.origin, notices)
+/// Apply entry `e` to `job`. `fio`: the fio persona, which reads a `cpus_allowed` list
+/// iomark refuses as fio 3.33 reads it (each CPU with `atoi`: `zz` is CPU 0,
+/// [`options::fio_cpu_list`]); the job's options keep the value as written.
+fn apply_entry(
+    job: &mut FioJob,
+    e: &Entry,
+    notices: &mut Vec<Notice>,
+    fio: bool,
+) -> Result<(), FioError> {
+    let typed = e.value.as_deref();
+    let refused = |v: &str| {
+        let mut trial = job.clone();
+        options::apply(&mut trial, &e.key, Some(v), &e.origin, &mut Vec::new()).is_err()
+    };
+    let as_fio = typed
+        .filter(|_| fio && options::canonical(&e.key) == "cpus_allowed")
+        .filter(|v| refused(v))
+        .and_then(options::fio_cpu_list);
+    let Some(list) = as_fio else {
+        return options::apply(job, &e.key, typed, &e.origin, notices);
+    };
+    options::apply(job, &e.key, Some(&list), &e.origin, notices)?;
+    if let (Some(last), Some(v)) = (job.options.last_mut(), typed) {
+        last.1 = v.to_string();
+    }
+    Ok(())
 }
 
 /// Apply `entries` to `job`; `to_out(i)`: fio also writes the lines of entry `i` into
@@ -466,12 +504,12 @@ fn apply_entry(job: &mut FioJob, e: &Entry, notices: &mut Vec<Notice>) -> Result
 fn apply_all<'e>(
     job: &mut FioJob,
     entries: impl IntoIterator<Item = &'e Entry>,
-    notices: &mut Vec<Notice>,
+    (notices, fio): (&mut Vec<Notice>, bool),
     to_out: &dyn Fn(usize) -> bool,
 ) -> Result<(), FioError> {
     for (i, e) in entries.into_iter().enumerate() {
         let said = notices.len();
-        apply_entry(job, e, notices).map_err(|err| opened_if(to_out(i), err))?;
+        apply_entry(job, e, notices, fio).map_err(|err| opened_if(to_out(i), err))?;
         if to_out(i) {
             to_output(&mut notices[said..]);
         }
@@ -552,6 +590,35 @@ fn check_command(cmd: &FioCommand) -> Result<(), FioError> {
         }
     }
     Ok(())
+}
+
+/// The fio persona's reading of `wait_for` as fio 3.33's `wait_for_ok` (init.c, as it
+/// adds each job): the first job whose `wait_for` names itself, no job added before it,
+/// or more than one, with fio's lines for it.
+fn fio_waitees(cmd: &FioCommand) -> Option<(usize, Vec<String>)> {
+    if !cmd.job_setup_errors {
+        return None;
+    }
+    cmd.jobs.iter().enumerate().find_map(|(i, j)| {
+        let w = j.more.wait_for.as_ref()?;
+        let named = cmd.jobs[..i].iter().filter(|x| &x.name == w).count();
+        let lines = if *w == j.name {
+            vec![format!(
+                "{}: a job cannot wait for itself (wait_for={w}).",
+                j.name
+            )]
+        } else if named == 0 {
+            vec![format!("{}: waitee job {w} unknown.", j.name)]
+        } else if named > 1 {
+            vec![
+                format!("{}: multiple waitees {w} found,", j.name),
+                "please avoid duplicates when using wait_for option.".into(),
+            ]
+        } else {
+            return None;
+        };
+        Some((i, lines))
+    })
 }
 
 /// For `--KEY` written without `=VALUE`, whether the next word `next` is its value, as

@@ -53,8 +53,9 @@ pub(crate) struct RunCtx<'a> {
     pub watched: bool,
     /// fio's running report (the fio persona): the front end renders the records of
     /// the run so far, each `--status-interval` and at each SIGUSR1; `None`: a
-    /// progress line on stderr
-    pub report: Option<&'a dyn Fn(Vec<JobRecord>)>,
+    /// progress line on stderr. Its flag: whether the I/O has started (a report
+    /// before it has no disk, as fio 3.33's: run/fio/mod.rs `execute`)
+    pub report: Option<&'a dyn Fn(Vec<JobRecord>, bool)>,
     /// no progress or SIGUSR1 line on stderr (a rank other than 0: rank 0 prints them)
     pub quiet: bool,
 }
@@ -258,7 +259,7 @@ impl<'a> Group<'a> {
         &mut self,
         ctx: &RunCtx,
         sampling: &mut Sampling,
-        report: &dyn Fn(Vec<JobRecord>),
+        report: &dyn Fn(Vec<JobRecord>, bool),
     ) {
         let th = self.th;
         let running = |i: usize| !th.fin[i].load(Ordering::Acquire);
@@ -295,7 +296,7 @@ impl<'a> Group<'a> {
         for j in &mut all {
             (j.elapsed_ms, j.eta_s) = (ms, Some(eta));
         }
-        report(all);
+        report(all, true);
     }
 
     /// The records of the group and of the groups after it as they would be if every

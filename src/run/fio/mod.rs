@@ -833,10 +833,16 @@ pub fn execute_around(
     let cache0 = disk::cache_before(root, &cmd.jobs);
     let target = disk::diagnose_target(root, &cmd.jobs);
     let watch = disk::device_watch(&cmd.jobs);
-    // each status report with the device counters since the start, as the final one
+    // each status report with the device counters since the start, as the final one;
+    // none before the I/O starts (fio 3.33 registers the disks it reports as it starts
+    // the jobs, after the layout)
     let d0 = &disk0;
-    let with_disks = report.map(|f| move |jobs: Vec<JobRecord>| f(jobs, d0.finish()));
-    let hook = with_disks.as_ref().map(|f| f as &dyn Fn(Vec<JobRecord>));
+    let with_disks = report.map(|f| {
+        move |jobs: Vec<JobRecord>, io: bool| f(jobs, if io { d0.finish() } else { Vec::new() })
+    });
+    let hook = with_disks
+        .as_ref()
+        .map(|f| f as &dyn Fn(Vec<JobRecord>, bool));
     let res = execute(cmd, stop, note, board, (hook, hooks.started, hooks.quiet));
     // no job started (each failed in its setup): fio opened no file, so it has no
     // disk to report
@@ -863,7 +869,7 @@ pub fn execute_around(
 /// layout lines before the first I/O; and whether it prints no status lines
 /// ([`Hooks::quiet`]).
 pub type RunHooks<'a, 'b> = (
-    Option<&'a dyn Fn(Vec<JobRecord>)>,
+    Option<&'a dyn Fn(Vec<JobRecord>, bool)>,
     Option<&'a Started<'b>>,
     bool,
 );
@@ -899,6 +905,13 @@ pub fn execute(
             group::before_io(cmd, &plans, &failed, &report_gid),
             layout_lines.clone(),
         );
+    }
+    // a SIGUSR1 before the I/O (while the files were laid out): fio 3.33 prints its
+    // running report then, of jobs that have done nothing and no disk, and goes on
+    if let Some(report) = report.filter(|_| !quiet) {
+        if crate::run::signals::take_status_request() {
+            report(group::before_io(cmd, &plans, &failed, &report_gid), false);
+        }
     }
     for (j, f) in cmd.jobs.iter().zip(&failed) {
         if let Some(f) = f {

@@ -13,10 +13,6 @@ use crate::util::*;
 /// option that now answers as fio fails the test until it is struck off.
 const ZZ_DIFFERS: &[(&str, &str)] = &[
     (
-        "wait_for=zz",
-        "iomark's line names the job and the rule (`names no job defined before it`)",
-    ),
-    (
         "directory=zz",
         "fio refuses a directory that does not exist while it reads the job; iomark when it lays files out, not for the null engine",
     ),
@@ -31,14 +27,6 @@ const ZZ_DIFFERS: &[(&str, &str)] = &[
     (
         "exec_prerun=zz",
         "fio goes on after a failed prerun command; iomark stops the job (exit 3)",
-    ),
-    (
-        "cpus_allowed=zz",
-        "fio 3.33 takes a CPU list it cannot read; iomark refuses it",
-    ),
-    (
-        "numa_cpu_nodes=zz",
-        "fio prints libnuma's warning and a td_verror line on stdout; iomark its own lines",
     ),
     (
         "merge_blktrace_file=zz",
@@ -103,6 +91,9 @@ fn bad_values_in_a_job_file_print_fios_lines() {
         "numa_mem_policy=prefer:1x",
         "numa_mem_policy=local:1",
         "numa_mem_policy=bind",
+        // libnuma's warning of a node list it cannot read, fio's lines after it
+        "numa_cpu_nodes=0,zz",
+        "numa_cpu_nodes=0-x",
         // an integer of fio's that iomark does not run: fio's lines for a value it
         // cannot read
         "hugepage-size=abc",
@@ -182,5 +173,62 @@ fn every_option_given_zz_in_a_job_file_answers_as_fio() {
     assert!(bad.is_empty(), "{}", bad.join("\n"));
     for (e, _) in ZZ_DIFFERS {
         assert!(seen.iter().any(|s| s == e), "{e} is no option of fio's");
+    }
+}
+
+/// `wait_for` read as fio 3.33 reads it while it adds each job (init.c `wait_for_ok`):
+/// a job it names that is not added before it (`b: waitee job zz unknown.`), the job
+/// itself (`a job cannot wait for itself`), or two jobs of that name (`multiple waitees
+/// … found,` and its second line) refuse the job, exit 1, after fio printed the lines of
+/// the jobs added before it on stdout; iomark as `fio` prints the same.
+#[test]
+fn wait_for_is_refused_with_fios_lines() {
+    assert!(
+        have_fio(),
+        "fio 3.33 is required (bash tests/run.sh installs it)"
+    );
+    let job = |name: &str, extra: &str| format!("[{name}]\nioengine=null\nsize=64k\n{extra}");
+    let texts = [
+        job("a", "") + &job("b", "wait_for=zz\n"),
+        job("a", "wait_for=a\n"),
+        job("a", "") + &job("a", "") + &job("b", "wait_for=a\n"),
+        // named after it: not added yet
+        job("b", "wait_for=a\n") + &job("a", ""),
+    ];
+    for text in texts {
+        let [fio, iomark] = job_file(&text);
+        assert_eq!(fio.0, 1, "{text}: {fio:?}");
+        assert!(fio.2.contains("wait"), "{text}: {fio:?}");
+        assert_eq!(fio, iomark, "{text}: fio, then iomark");
+    }
+}
+
+/// A CPU list fio 3.33 reads with `atoi` (`cpus_allowed=zz` is CPU 0, `1x` CPU 1): it
+/// runs the job, exit 0, and lists the value as written among the job's options; iomark
+/// as `fio` the same, side by side (`iomark run` refuses such a list).
+#[test]
+fn cpus_allowed_is_read_as_fio_reads_it() {
+    assert!(
+        have_fio(),
+        "fio 3.33 is required (bash tests/run.sh installs it)"
+    );
+    for v in ["zz", "0x"] {
+        let text = format!("[j]\nioengine=null\nsize=64k\ncpus_allowed={v}\n");
+        let b = fio_and_iomark(
+            "cpus_allowed",
+            &["--output-format=json", "job.fio"],
+            |d, _| {
+                std::fs::write(d.join("job.fio"), &text).unwrap();
+            },
+        );
+        let fio = b.fio.expect("fio 3.33");
+        for (who, o) in [("fio", &fio), ("iomark", &b.iomark)] {
+            assert_eq!(o.code, 0, "{who} {v}: {}", o.dump());
+            let doc: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
+            let j = &doc["jobs"][0];
+            assert_eq!(j["job options"]["cpus_allowed"], v, "{who}: {j}");
+            assert_eq!(j["error"], 0, "{who}");
+            assert_eq!(j["read"]["io_bytes"], 64 << 10, "{who}");
+        }
     }
 }

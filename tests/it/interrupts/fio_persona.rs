@@ -313,3 +313,47 @@ fn sigusr1_under_the_fio_persona_prints_the_text_report_so_far() {
     assert!(run_ms(groups[0]) < run_ms(groups[1]), "{groups:?}");
     assert!(!groups[0].contains("io=0B"), "{}", groups[0]);
 }
+
+/// SIGUSR1 while the files are laid out (the persona stopped at a write of its layout:
+/// the job only reads, so every write is the layout's): fio 3.33 prints its running
+/// report then — the jobs have done nothing and it has registered no disk yet, so it
+/// is a `Run status group` line alone, no job block and no `Disk stats` — and goes on
+/// (measured: `fio --name=a --size=2g --filename=big --rw=read`, SIGUSR1 during `Laying
+/// out IO file`). The persona prints the same bytes between its layout line and the
+/// final report, which follows whole (the 8 MiB read, its disk), exit 0.
+#[test]
+fn sigusr1_while_the_files_are_laid_out_prints_fios_empty_report() {
+    let bin = scratch();
+    let d = scratch();
+    let mut child = as_fio(bin.path())
+        .dir(d.path())
+        .args([
+            "--name=t",
+            "--filename=data",
+            "--size=8m",
+            "--bs=4k",
+            "--rw=read",
+        ])
+        .fault("write:stop@2")
+        .spawn();
+    signal_at_stop(&mut child, libc::SIGUSR1);
+    let o = finish_within(child, Duration::from_secs(60));
+    assert_eq!((o.signal, o.code), (None, 0), "{}", o.dump());
+    assert_eq!(o.stderr, "", "{}", o.dump());
+    let layout = "t: Laying out IO file (1 file / 8MiB)\n";
+    let after = o
+        .stdout
+        .split_once(layout)
+        .unwrap_or_else(|| panic!("no layout line: {}", o.stdout))
+        .1;
+    let (running, last) = after
+        .split_once("t: (groupid=0")
+        .unwrap_or_else(|| panic!("no job block: {}", o.stdout));
+    assert_eq!(
+        running, "\n\nRun status group 0 (all jobs):\n\n",
+        "{}",
+        o.stdout
+    );
+    assert!(last.contains("io=8192KiB"), "{}", o.stdout);
+    assert_eq!(o.stdout.matches("Run status group 0").count(), 2);
+}

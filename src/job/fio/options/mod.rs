@@ -51,6 +51,7 @@ pub use cmdline::Parse;
 pub use fio_cmdline::{
     engine_help, engine_option_names, engines_taking, options_of_engine, FioCli, IdleProf,
 };
+pub use more::fio_cpu_list;
 
 use crate::job::fio::ini::Origin;
 use crate::job::fio::notice::Notice;

@@ -662,6 +662,50 @@ fn cpus_allowed(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
     Ok(())
 }
 
+/// fio 3.33's reading of a CPU list (options.c `set_cpus_allowed`), as the fio persona
+/// takes one iomark's own reading refuses: blanks at either end dropped, parts split at
+/// `,` (an empty one ends the list), each part's first CPU C's `atoi` of the whole part
+/// and its last the `atoi` of its last `-`-separated piece (`zz` is CPU 0, `1x-3y` is
+/// 1-3); the list in iomark's form (`0`, `1-3`), `None` when fio would set no CPU or
+/// one of a negative number (its own refusals keep iomark's).
+pub fn fio_cpu_list(v: &str) -> Option<String> {
+    let mut parts = Vec::new();
+    for part in v.trim().split(',') {
+        if part.is_empty() {
+            break;
+        }
+        let last = part.split('-').take_while(|p| !p.is_empty()).last();
+        let first = atoi(part);
+        let last = last.map_or(first, atoi);
+        if first < 0 || last < first {
+            return None;
+        }
+        parts.push(format!("{first}-{last}"));
+    }
+    (!parts.is_empty()).then(|| parts.join(","))
+}
+
+/// C's `atoi`: leading blanks, a sign, then the digits there are (none: 0).
+fn atoi(s: &str) -> i64 {
+    let s = s.trim_start();
+    let (neg, digits) = match s.as_bytes().first() {
+        Some(b'-') => (true, &s[1..]),
+        Some(b'+') => (false, &s[1..]),
+        _ => (false, s),
+    };
+    let n = digits
+        .bytes()
+        .take_while(u8::is_ascii_digit)
+        .fold(0i64, |n, d| {
+            n.saturating_mul(10).saturating_add(i64::from(d - b'0'))
+        });
+    if neg {
+        -n
+    } else {
+        n
+    }
+}
+
 fn cpus_allowed_policy(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
     c.job.tuning.cpus_split = word(c, v, &["shared", "split"])? == 1;
     Ok(())

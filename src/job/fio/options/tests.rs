@@ -1027,3 +1027,22 @@ fn a_zero_part_of_bs_keeps_that_directions_size() {
     assert!(parts("0").is_err());
     assert!(parts("0,0").is_err());
 }
+
+/// fio 3.33's reading of a CPU list (`atoi` of each CPU), which the fio persona takes
+/// where iomark's own refuses it.
+#[test]
+fn fio_reads_a_cpu_list_with_atoi() {
+    let cases = [
+        ("zz", Some("0-0")),
+        (" 3 ", Some("3-3")),
+        ("1x-3y", Some("1-3")),
+        ("0-2,5", Some("0-2,5-5")),
+        ("2,,7", Some("2-2")),
+        ("3-1", None),
+        ("-1", None),
+        ("", None),
+    ];
+    for (v, want) in cases {
+        assert_eq!(super::fio_cpu_list(v).as_deref(), want, "{v}");
+    }
+}
