@@ -284,6 +284,9 @@ fn validate(job: &FioJob, setup_errors: bool) -> Result<(), String> {
             "invalid value '{v}' for option '{key}': a negative number (fio 3.33 reads it in two parts, -N wrapped and N, and iomark as `fio` does so; iomark run takes none)"
         ));
     }
+    if let (false, Some((key, v, why))) = (setup_errors, job.fio_readings.first()) {
+        return Err(format!("invalid value '{v}' for option '{key}': {why}"));
+    }
     if !setup_errors {
         check_engine_options(job)?;
     }

@@ -647,20 +647,21 @@ pub fn parse_fill_pattern(s: &str) -> Result<Vec<u8>, String> {
     Ok(out)
 }
 
-/// `READ[,WRITE]` of a per-direction value through `f`; an empty part is 0 (unlimited),
-/// WRITE defaults to READ.
+/// `READ[,WRITE]` of a per-direction value through `f`; an empty part keeps that
+/// direction's `old` value (fio keeps a direction no part names); WRITE defaults to READ.
 pub(crate) fn per_dir(
     v: &str,
+    old: [u64; 2],
     f: &dyn Fn(&str) -> Result<u64, String>,
 ) -> Result<[u64; 2], String> {
     let parts: Vec<&str> = v.split(',').collect();
     let r = if parts[0].trim().is_empty() {
-        0
+        old[0]
     } else {
         f(parts[0])?
     };
     let w = match parts.get(1) {
-        Some(p) if p.trim().is_empty() => 0,
+        Some(p) if p.trim().is_empty() => old[1],
         Some(p) => f(p)?,
         None => r,
     };

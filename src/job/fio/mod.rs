@@ -426,6 +426,10 @@ pub struct FioJob {
     /// options/signed.rs), as `(name, value)`: the fio persona runs them so, `iomark
     /// run` refuses them (finish.rs)
     pub negatives: Vec<(String, String)>,
+    /// per-direction values fio 3.33 reads in a way `iomark run` refuses (`bs=4q` is 4
+    /// bytes, `bs=1k-2k` reads of 1k and writes of 2k: options/multipart.rs), as `(name,
+    /// value, why)`: the fio persona runs them so, `iomark run` refuses them (finish.rs)
+    pub fio_readings: Vec<(String, String, String)>,
     /// lines fio prints on its standard output while it sets this job up, once per job
     /// thread (finish.rs: the verify phase a time-based writer never reaches)
     pub setup_lines: Vec<String>,
@@ -505,6 +509,7 @@ impl Default for FioJob {
             unit_base_bits: false,
             options: Vec::new(),
             negatives: Vec::new(),
+            fio_readings: Vec::new(),
             setup_lines: Vec::new(),
             start_lines: Vec::new(),
             early_header: false,

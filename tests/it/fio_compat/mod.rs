@@ -2,6 +2,7 @@
 
 mod bandwidth_log;
 mod bs_edges;
+mod bs_parts;
 mod bssplit_map;
 mod cli;
 mod cmdhelp;

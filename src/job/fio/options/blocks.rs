@@ -263,7 +263,11 @@ fn bssplit(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
 
 fn blockalign(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
     let v = c.need(v)?;
-    let a = c.size(v.split(',').next().unwrap_or(v))?;
+    // (an empty read part keeps the alignment, as fio keeps that direction's)
+    let Some(first) = v.split(',').next().filter(|p| !p.trim().is_empty()) else {
+        return Ok(());
+    };
+    let a = c.size(first)?;
     if a == 0 {
         return Err(c.bad(v, "must be > 0"));
     }

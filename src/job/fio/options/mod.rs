@@ -37,6 +37,7 @@ mod files;
 mod fio_cmdline;
 mod io;
 mod more;
+mod multipart;
 mod net;
 mod nodata;
 mod random;
@@ -717,6 +718,12 @@ pub fn apply(
         }
         match value_read(o, v, (&key, origin), job.kb_base, notices)? {
             Taken::Value(part) => first_part = part,
+            // what fio reads and `iomark run` refuses (finish.rs)
+            Taken::Loose(part, why) => {
+                let typed = (o.name.to_string(), v.trim().to_string(), why);
+                job.fio_readings.push(typed);
+                first_part = Some(part);
+            }
             Taken::Tries(list) => tries = Some((o, list)),
             // the default stays
             Taken::Default => {
@@ -867,16 +874,47 @@ fn value_read(
             (None, more) if more.is_empty() => return Ok(Taken::Default),
             (None, more) => return Ok(Taken::Tries(more)),
         }
+    } else if let Some(parts) = multipart::read(o, v, kb_base) {
+        return parts_taken(o, v, parts, (key, origin), notices);
     }
     let v = first_part.as_deref().unwrap_or(v);
     in_range(o, v).map_err(|why| bad(key, v, why, origin))?;
     Ok(Taken::Value(first_part))
 }
 
+/// What a per-direction option takes of `v` read in fio's rounds ([`multipart::read`]):
+/// fio's lines for the rounds that failed in `notices`, and the refusal when none was read.
+fn parts_taken(
+    o: &FioOption,
+    v: &str,
+    parts: Result<multipart::Parts, Vec<String>>,
+    (key, origin): (&str, &Origin),
+    notices: &mut Vec<Notice>,
+) -> Result<Taken, FioError> {
+    let (lines, got) = match parts {
+        Ok(p) => (p.lines, Ok((p.value, p.loose))),
+        Err(lines) => (lines, Err(())),
+    };
+    notices.extend(lines.into_iter().map(Notice::fio));
+    match got {
+        Ok((value, None)) => Ok(Taken::Value(Some(value))),
+        Ok((value, Some(why))) => Ok(Taken::Loose(value, why)),
+        Err(()) => Err(bad(
+            key,
+            v.trim(),
+            format!("no part of it is a number in range ({})", range_text(o)),
+            origin,
+        )),
+    }
+}
+
 /// What an option takes of the value given ([`value_read`]).
 enum Taken {
     /// this part of it (`None`: the value as given)
     Value(Option<String>),
+    /// this part of it, which `iomark run` refuses for the reason given (fio reads it
+    /// so: [`multipart::Parts::loose`])
+    Loose(String, String),
     /// nothing: the option keeps its default
     Default,
     /// the first of these the key's `apply` takes, else nothing (a negative number,

@@ -125,7 +125,11 @@ fn random_distribution(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
 
 fn percentage_random(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
     let v = c.need(v)?;
-    let n = c.u64(v.split(',').next().unwrap_or(v))?;
+    // (an empty read part keeps the percentage, as fio keeps that direction's)
+    let Some(first) = v.split(',').next().filter(|p| !p.trim().is_empty()) else {
+        return Ok(());
+    };
+    let n = c.u64(first)?;
     if n > 100 {
         return Err(c.bad(v, "a percentage 0-100"));
     }

@@ -202,36 +202,36 @@ fn iops(p: &str) -> Result<u64, String> {
         .map_err(|_| format!("'{p}' is not a whole number"))
 }
 
-/// `READ[,WRITE]` bytes/s.
-fn bytes_per_s(c: &JobCtx<'_>, v: Option<&str>) -> Result<[u64; 2], FioError> {
+/// `READ[,WRITE]` bytes/s; an empty part keeps that direction's `old` value, as in fio.
+fn bytes_per_s(c: &JobCtx<'_>, v: Option<&str>, old: [u64; 2]) -> Result<[u64; 2], FioError> {
     let v = c.need(v)?;
     let kb = c.job.kb_base;
-    per_dir(v, &|p| units::fio_size(p, kb)).map_err(|e| c.bad(v, e))
+    per_dir(v, old, &|p| units::fio_size(p, kb)).map_err(|e| c.bad(v, e))
 }
 
-/// `READ[,WRITE]` IOPS.
-fn iops_per_s(c: &JobCtx<'_>, v: Option<&str>) -> Result<[u64; 2], FioError> {
+/// `READ[,WRITE]` IOPS; an empty part keeps that direction's `old` value.
+fn iops_per_s(c: &JobCtx<'_>, v: Option<&str>, old: [u64; 2]) -> Result<[u64; 2], FioError> {
     let v = c.need(v)?;
-    per_dir(v, &iops).map_err(|e| c.bad(v, e))
+    per_dir(v, old, &iops).map_err(|e| c.bad(v, e))
 }
 
 fn rate(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
-    c.job.more.rate_bytes = bytes_per_s(c, v)?;
+    c.job.more.rate_bytes = bytes_per_s(c, v, c.job.more.rate_bytes)?;
     Ok(())
 }
 
 fn rate_iops(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
-    c.job.more.rate_iops = iops_per_s(c, v)?;
+    c.job.more.rate_iops = iops_per_s(c, v, c.job.more.rate_iops)?;
     Ok(())
 }
 
 fn rate_min(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
-    c.job.more.ratemin = bytes_per_s(c, v)?;
+    c.job.more.ratemin = bytes_per_s(c, v, c.job.more.ratemin)?;
     Ok(())
 }
 
 fn rate_iops_min(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
-    c.job.more.rate_iops_min = iops_per_s(c, v)?;
+    c.job.more.rate_iops_min = iops_per_s(c, v, c.job.more.rate_iops_min)?;
     Ok(())
 }
 
