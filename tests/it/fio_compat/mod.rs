@@ -1,6 +1,7 @@
 //! `iomark run` output next to fio 3.33's, and fio's output read back by iomark.
 
 mod bandwidth_log;
+mod bool_values;
 mod bs_edges;
 mod bssplit_map;
 mod cli;
