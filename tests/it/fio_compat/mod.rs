@@ -16,6 +16,7 @@ mod earlier_files;
 mod early_lines;
 mod engine_options;
 mod exact_lat;
+mod exit_value;
 mod file_sizes;
 mod fresh_user;
 mod gaps;
