@@ -590,9 +590,13 @@ fn range_line(key: &str, value: &str) -> Option<String> {
     let Range::Int(min, max) = o.range else {
         return None;
     };
-    let n = units::fio_number(value, 1024)
-        .filter(|n| n.rest.is_empty() && !n.hex)?
-        .value()?;
+    // a boolean's number is the `int` fio's check_int reads (`0x3` is 3)
+    let n = match o.kind {
+        Kind::Bool => i64::from(units::fio_check_int(value)?),
+        _ => units::fio_number(value, 1024)
+            .filter(|n| n.rest.is_empty() && !n.hex)?
+            .value()?,
+    };
     let name = match o.kind {
         Kind::Bool | Kind::Flag => String::new(),
         _ => format!("{}: ", o.name),

@@ -931,7 +931,7 @@ fn exit_status(
         let code = signals.exit_code().unwrap_or(exit::SIGINT);
         error_line!("{}", crate::run::signals::interrupted_by(code, &what));
     }
-    let code = exit_code_of(r, signals, lost);
+    let code = exit_code_of(r, persona, signals, lost);
     match fio_stop {
         // fio's exit value
         true if code == signals.exit_code().unwrap_or(-1) => FIO_STOPPED,
@@ -943,27 +943,33 @@ fn exit_status(
 const FIO_STOPPED: i32 = 128;
 
 /// The exit code by the jobs' failures and errors, the outputs and the stop signal.
-/// Threads whose setup failed under the fio persona were said while they were set up
-/// (run/fio/setup.rs: their records say so) and count one each, as in fio 3.33's exit value (which wraps at
-/// 256; iomark's stays at least 1).
-fn exit_code_of(r: &RunResult, signals: &Signals, lost: bool) -> i32 {
-    let mut failed = 0;
+/// Under the fio persona the code of failed jobs is fio 3.33's exit value: one for each
+/// job thread that ended in error (backend.c `exit_value++` as each is reaped, a failed
+/// setup too: those were said while they were set up, run/fio/setup.rs), as the process
+/// exit status, modulo 256 (fio's 256 failed threads exit 0; iomark's stays at least
+/// 1). `iomark run` exits 1 (`exit::FAILED`) however many failed: its 2 and 3 mean bad
+/// input and an environment that cannot do it.
+fn exit_code_of(r: &RunResult, persona: Persona, signals: &Signals, lost: bool) -> i32 {
     for j in &r.jobs {
         match j.failure.as_deref() {
-            Some(f) if !j.failure_said => {
-                error_line!("{f}");
-                failed = 1;
-            }
+            Some(f) if !j.failure_said => error_line!("{f}"),
             _ => {}
         }
     }
-    let failed = failed + r.jobs.iter().map(|j| j.setup_failed as i32).sum::<i32>();
+    // (a failure a record holds without its count is one)
+    let any = r.jobs.iter().any(|j| j.failure.is_some());
+    let failed = r
+        .jobs
+        .iter()
+        .map(|j| j.failed_threads)
+        .sum::<u32>()
+        .max(u32::from(any));
     if failed > 0 {
-        let fio_value = match failed % 256 {
-            0 => exit::FAILED,
-            n => n,
+        let code = match (persona, failed % 256) {
+            (Persona::Fio, n) if n > 0 => n as i32,
+            _ => exit::FAILED,
         };
-        return signals.exit_code().unwrap_or(fio_value);
+        return signals.exit_code().unwrap_or(code);
     }
     let errors: u64 = r.jobs.iter().map(|j| j.errors).sum();
     if errors > 0 {

@@ -9,7 +9,7 @@
 //! | fio 3.x, `kb_base=1000` | the same | 1000 | 1000 | 1024 | | error |
 //! | fio's printed sizes (importer) | [`fio_report_size`] | 1024 | 1024 | 1024 | yes | `None` |
 //! | iomark's own (`copy`/`mark --size`, `diagnose --working-set`) | [`iomark_size`], [`iomark_positive_size`] | 1024 | **1000** | 1024 | with a unit | error |
-//! | iomark's counts (`tree`, `mark`, `copy` numbers) | [`iomark_count`], [`iomark_count_u32`] | – | – | – | refused | error |
+//! | iomark's counts (`tree`, `mark`, `copy` numbers), `run --engine-strict` | [`iomark_count`], [`iomark_count_u32`], [`iomark_switch`] | – | – | – | refused | error |
 //! | iomark's bandwidth (`diagnose --rated-*`), `run --reap-spin` | [`iomark_mb_s`], [`iomark_spin_ns`] | | | | yes | error |
 //!
 //! Printing: [`sysbench_human_size`] (sysbench's `%.5g` + `Ki/Mi/…`, report headers) and
@@ -541,14 +541,47 @@ pub fn fio_bssplit(s: &str, kb_base: u64) -> Result<Vec<(u64, u32)>, BssplitErro
     Ok(out)
 }
 
-/// fio booleans: no value (a bare key), `1`, `true`, `yes`, `on` → true; `0`, `false`,
-/// `no`, `off` → false; blanks around the word are ignored, case is not. `None`: not a
-/// boolean.
+/// A value of fio's boolean and "set" options as fio 3.33 reads it (parse.c `check_int`,
+/// FIO_OPT_BOOL and FIO_OPT_STR_SET alike): `sscanf(p, "%u")`, or `"%x"` when the text
+/// holds `0x`/`0X` anywhere. Leading blanks and a sign are taken, then the digits from
+/// the start (what follows them is ignored: `1k` is 1, `1.5` is 1); the number is read
+/// as `strtoul` reads it (a negative one wraps, one above 2^64 − 1 is 2^64 − 1) and
+/// stored in a C `int`, so `4294967296` is 0 and `4294967295` is -1. `None`: no digits
+/// (`yes`, `on`, an empty value), which fio refuses (`fio: failed parsing KEY=VALUE`).
+pub fn fio_check_int(p: &str) -> Option<i32> {
+    let hex = p.contains("0x") || p.contains("0X");
+    let t = p.trim_start_matches([' ', '\t', '\n', '\r', '\x0b', '\x0c']);
+    let (neg, t) = match t.as_bytes().first() {
+        Some(b'-') => (true, &t[1..]),
+        Some(b'+') => (false, &t[1..]),
+        _ => (false, t),
+    };
+    let radix = if hex { 16 } else { 10 };
+    // "%x" takes a `0x` prefix; with no hex digit after it, the `0` is the number
+    let prefixed = hex && (t.starts_with("0x") || t.starts_with("0X"));
+    let body = if prefixed { &t[2..] } else { t };
+    let digits: Vec<u32> = body.chars().map_while(|c| c.to_digit(radix)).collect();
+    if digits.is_empty() && !prefixed {
+        return None;
+    }
+    let n = digits.iter().try_fold(0u64, |n, &d| {
+        n.checked_mul(u64::from(radix))?.checked_add(u64::from(d))
+    });
+    let n = match n {
+        Some(n) if neg => n.wrapping_neg(),
+        Some(n) => n,
+        None => u64::MAX,
+    };
+    // the C `int` the value is stored in: its low 32 bits
+    Some(n as u32 as i32)
+}
+
+/// A fio boolean or "set" option's value as fio 3.33 means it: a bare key is on, a value
+/// is read by [`fio_check_int`] and any number but 0 is on. `None`: not a number.
 pub fn fio_bool(v: Option<&str>) -> Option<bool> {
-    match v.map(str::trim) {
-        None | Some("1") | Some("true") | Some("yes") | Some("on") => Some(true),
-        Some("0") | Some("false") | Some("no") | Some("off") => Some(false),
-        Some(_) => None,
+    match v {
+        None => Some(true),
+        Some(p) => fio_check_int(p).map(|n| n != 0),
     }
 }
 
@@ -578,6 +611,17 @@ pub fn fio_report_size(s: &str) -> Option<u64> {
 }
 
 // ---- iomark's own commands -------------------------------------------------------------
+
+/// iomark's own switches of `iomark run`'s command line (`--engine-strict`): no value (a
+/// bare switch), `1`, `true`, `yes`, `on` → true; `0`, `false`, `no`, `off` → false;
+/// blanks around the word are ignored, case is not. `None`: not one of them.
+pub fn iomark_switch(v: Option<&str>) -> Option<bool> {
+    match v.map(str::trim) {
+        None | Some("1") | Some("true") | Some("yes") | Some("on") => Some(true),
+        Some("0") | Some("false") | Some("no") | Some("off") => Some(false),
+        Some(_) => None,
+    }
+}
 
 /// Parse a size given to iomark's own commands (`copy --size`, `mark --size`,
 /// `diagnose --working-set`): a byte count, or a number with `K M G T` / `KiB MiB GiB

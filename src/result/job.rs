@@ -643,10 +643,10 @@ pub struct JobResult {
     /// (not saved: the run's exit code reads it)
     #[serde(skip)]
     pub failure_said: bool,
-    /// threads whose setup failed before any I/O (not saved: the run's exit code counts
-    /// them, as fio 3.33's exit value does)
+    /// threads that ended in error, in the run or in their setup (not saved: the fio
+    /// persona's exit code counts them, as fio 3.33's exit value does)
     #[serde(skip)]
-    pub setup_failed: u32,
+    pub failed_threads: u32,
     /// zone resets of a `zonemode=zbd` job
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub zone_resets: Option<u64>,

@@ -126,10 +126,11 @@ pub struct JobStats {
     /// (run/fio/setup.rs), so the end of the run does not print it again
     #[serde(default)]
     pub failure_said: bool,
-    /// threads of these statistics whose setup failed before any I/O (fio 3.33 counts
-    /// one in its exit value for each)
+    /// threads of these statistics that ended in error: a failure of the run (I/O
+    /// error, verify mismatch, ratemin…) or of the setup before any I/O (fio's `td->error`
+    /// set when the thread is reaped: fio 3.33 counts one in its exit value for each)
     #[serde(default)]
-    pub setup_failed: u32,
+    pub failed_threads: u32,
     /// per-interval bandwidth (KiB/s) and IOPS samples (`bw_avg_time`/`iops_avg_time`),
     /// fio's `bw_min` … `iops_samples` (report/fio/levels.rs)
     pub rates: RateSamples,
@@ -205,7 +206,7 @@ impl JobStats {
             self.failure.clone_from(&o.failure);
             self.failure_said = o.failure_said;
         }
-        self.setup_failed += o.setup_failed;
+        self.failed_threads += o.failed_threads;
         if self.first_errno == 0 {
             self.first_errno = o.first_errno;
         }
@@ -413,26 +414,33 @@ mod tests {
     }
 
     #[test]
-    fn a_merge_counts_failed_setups_and_keeps_whether_its_failure_was_said() {
+    fn a_merge_counts_failed_threads_and_keeps_whether_its_failure_was_said() {
         let ran = JobStats {
             failure: Some("job 'a': read failed".into()),
+            failed_threads: 1,
             ..JobStats::default()
         };
         let setup = JobStats {
             failure: Some("pid=0, err=22".into()),
             failure_said: true,
-            setup_failed: 1,
+            failed_threads: 1,
             ..JobStats::default()
         };
         let mut m = ran.clone();
         m.merge(&setup);
         m.merge(&setup);
-        assert_eq!(m.setup_failed, 2);
+        assert_eq!(m.failed_threads, 3);
         assert_eq!(m.failure.as_deref(), Some("job 'a': read failed"));
         assert!(!m.failure_said, "the kept failure ran and was not said");
         let mut m = setup.clone();
         m.merge(&ran);
-        assert_eq!((m.setup_failed, m.failure_said), (1, true));
+        assert_eq!((m.failed_threads, m.failure_said), (2, true));
+        let mut m = JobStats::default();
+        m.merge(&JobStats::default());
+        assert_eq!(
+            m.failed_threads, 0,
+            "a thread that ran to its end is no failure"
+        );
     }
 
     #[test]

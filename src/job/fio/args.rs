@@ -454,7 +454,10 @@ fn globals(
     entries: &[Entry],
     to_out: &dyn Fn(usize) -> bool,
 ) -> Result<FioJob, FioError> {
-    let mut base = FioJob::default();
+    let mut base = FioJob {
+        fio_booleans: cmd.job_setup_errors,
+        ..FioJob::default()
+    };
     for (i, e) in entries.iter().enumerate() {
         let said = cmd.notices.len();
         apply_entry(&mut base, e, &mut cmd.notices, cmd.job_setup_errors)

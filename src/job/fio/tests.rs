@@ -367,6 +367,43 @@ fn boolean_keys_take_the_next_word_as_getopt_does() {
     assert!(e.contains("nosuch.fio"), "{e}");
 }
 
+/// A boolean or "set" key's value is fio 3.33's `int` of it (parse.c `check_int`): any
+/// number a "set" key takes, 0 off and any other on, the C `int` wrapping
+/// (`4294967296` is 0); a boolean's number above 1 is refused, a negative one (also
+/// `4294967295`, -1) on; words fio cannot read as a number are refused under the fio
+/// persona, taken by `iomark run`.
+#[test]
+fn boolean_keys_read_a_number_as_fio_does() {
+    let job = |extra: &[&str]| {
+        let mut a = vec!["--name=j", "--size=1m", "--runtime=1"];
+        a.extend_from_slice(extra);
+        parse_args_as(&args(&a), &no_env, true).map(|c| c.jobs[0].clone())
+    };
+    let j = job(&["--time_based=50", "--group_reporting=2", "--thread=0x10"]).unwrap();
+    assert!(j.time_based && j.group_reporting && j.thread);
+    let j = job(&["--time_based=4294967296", "--group_reporting=0"]).unwrap();
+    assert!(!j.time_based && !j.group_reporting);
+    assert!(job(&["--direct=4294967295"]).unwrap().direct);
+    assert!(!job(&["--direct=4294967296"]).unwrap().direct);
+    assert!(job(&["--direct=1k"]).unwrap().direct);
+    // `buffered` is fio's negated `direct`
+    assert!(job(&["--buffered=7k"]).is_err());
+    assert!(!job(&["--buffered=-1"]).unwrap().direct);
+    for refused in [
+        "--direct=2",
+        "--direct=0x3",
+        "--direct=4294967298",
+        "--direct=yes",
+        "--time_based=on",
+        "--thread=true",
+    ] {
+        assert!(job(&[refused]).is_err(), "{refused}");
+    }
+    // `iomark run` also takes the words
+    let c = parse(&["--name=j", "--size=1m", "--direct=yes", "--thread=true"]).unwrap();
+    assert!(c.jobs[0].direct && c.jobs[0].thread);
+}
+
 #[test]
 fn a_missing_value_names_the_key_as_getopt_does() {
     for (a, word) in [

@@ -351,8 +351,48 @@ fn fio_bssplit_weights() {
     }
 }
 
+/// fio's reading of a boolean's value (parse.c `check_int`, checked with `fio
+/// --debug=parse`, which prints what it stores): any number, its digits from the start,
+/// `%x` when `0x` is anywhere, stored in a C `int`.
 #[test]
-fn fio_bool_words() {
+fn fio_bool_reads_a_number_as_fio() {
+    for (v, want) in [
+        ("1", Some(1)),
+        ("0", Some(0)),
+        ("50", Some(50)),
+        (" +5", Some(5)),
+        ("-3", Some(-3)),
+        ("1k", Some(1)),
+        ("1.5", Some(1)),
+        ("1e3", Some(1)),
+        ("0x10", Some(16)),
+        ("0X1F", Some(31)),
+        ("0x", Some(0)),
+        ("0xg", Some(0)),
+        ("-0x5", Some(-5)),
+        ("7abc0x", Some(0x7abc0)),
+        ("1 0x", Some(1)),
+        ("4294967295", Some(-1)),
+        ("4294967296", Some(0)),
+        ("4294967298", Some(2)),
+        ("-4294967297", Some(-1)),
+        ("99999999999999999999999", Some(-1)),
+        ("yes", None),
+        ("x0x1", None),
+        ("", None),
+        (" ", None),
+        ("-", None),
+    ] {
+        assert_eq!(fio_check_int(v), want, "{v:?}");
+    }
+    assert_eq!(fio_bool(None), Some(true));
+    assert_eq!(fio_bool(Some("50")), Some(true));
+    assert_eq!(fio_bool(Some("4294967296")), Some(false));
+    assert_eq!(fio_bool(Some("true")), None);
+}
+
+#[test]
+fn iomark_switch_words() {
     for (v, want) in [
         (None, Some(true)),
         (Some("1"), Some(true)),
@@ -368,7 +408,7 @@ fn fio_bool_words() {
         (Some(""), None),
         (Some("-1"), None),
     ] {
-        assert_eq!(fio_bool(v), want, "{v:?}");
+        assert_eq!(iomark_switch(v), want, "{v:?}");
     }
 }
 

@@ -123,7 +123,7 @@ fn job_result(j: JobRecord) -> JobResult {
         errno: s.error,
         failure: s.failure,
         failure_said: s.failure_said,
-        setup_failed: s.setup_failed,
+        failed_threads: s.failed_threads,
         zone_resets: s.zone_resets,
         prios,
         steady: j.steady,

@@ -78,7 +78,7 @@ impl SetupFail {
         r.stats.error = self.errno;
         r.stats.failure = Some(self.line.clone());
         r.stats.failure_said = true;
-        r.stats.setup_failed = 1;
+        r.stats.failed_threads = 1;
         r.job = crate::run::fio::thread::effective_job(plan);
         empty_rate_logs(plan);
         r
@@ -247,7 +247,7 @@ pub(crate) fn open_failure(plan: &Plan, e: &RunError) -> Option<JobRecord> {
         crate::files::strerror(errno)
     ));
     r.stats.failure_said = true;
-    r.stats.setup_failed = 1;
+    r.stats.failed_threads = 1;
     r.job = crate::run::fio::thread::effective_job(plan);
     // called on the job's thread: fio's line names the thread that failed
     // SAFETY: gettid(2) only returns the calling thread's id

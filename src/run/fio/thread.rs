@@ -104,6 +104,7 @@ pub(crate) fn run_thread(
         // (the fio persona's words where fio has its own line for the failure)
         let fio = e.fio_words().filter(|_| plan.fio_errors);
         st.failure = Some(fio.unwrap_or_else(|| e.to_string()));
+        st.failed_threads = 1;
     }
     st.cpu = CpuTimes::now(Who::Thread).since(&c0);
     // SAFETY: gettid(2) only returns the calling thread's id

@@ -1,6 +1,7 @@
 //! `iomark run` output next to fio 3.33's, and fio's output read back by iomark.
 
 mod bandwidth_log;
+mod bool_values;
 mod bs_edges;
 mod bs_parts;
 mod bssplit_map;
@@ -16,6 +17,7 @@ mod earlier_files;
 mod early_lines;
 mod engine_options;
 mod exact_lat;
+mod exit_value;
 mod file_sizes;
 mod fresh_user;
 mod gaps;

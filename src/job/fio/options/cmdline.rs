@@ -4,7 +4,7 @@
 //! ([`Parse`]), never on a job: in a job file they are an error naming them. `--help`,
 //! `--version`, `--cmdhelp` and `--showcmd` are read by `cli/run.rs` before parsing.
 
-use super::{bad, fio_bool, Arg, CmdCtx, FioOption, Kind};
+use super::{bad, iomark_switch, Arg, CmdCtx, FioOption, Kind};
 use crate::job::fio::ini::Origin;
 use crate::job::fio::{FioCommand, FioError, OutputFormat};
 use crate::job::units;
@@ -391,7 +391,7 @@ fn reap_spin(c: &mut CmdCtx<'_>, v: Option<&str>) -> R {
 }
 
 fn engine_strict(c: &mut CmdCtx<'_>, v: Option<&str>) -> R {
-    let strict = fio_bool("engine-strict", v, &Origin::CommandLine)?;
+    let strict = iomark_switch("engine-strict", v)?;
     c.p.cmd.engine_strict = strict;
     c.p.cmd
         .own_options

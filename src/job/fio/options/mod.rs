@@ -1281,7 +1281,10 @@ fn in_range(o: &FioOption, v: &str) -> Result<(), String> {
     let Range::Int(min, max) = o.range else {
         return Ok(());
     };
-    if !matches!(o.kind, Kind::Int | Kind::Bool) {
+    if o.kind == Kind::Bool {
+        return bool_in_range(o, v, max);
+    }
+    if o.kind != Kind::Int {
         return Ok(());
     }
     let Ok(n) = v.trim().parse::<i64>() else {
@@ -1291,6 +1294,17 @@ fn in_range(o: &FioOption, v: &str) -> Result<(), String> {
         return Err(range_text(o));
     }
     Ok(())
+}
+
+/// A boolean's value against its maximum as fio 3.33 checks it: the `int` fio reads
+/// ([`units::fio_check_int`]: `0x3` is 3, `4294967298` is 2, `4294967295` is -1) above the
+/// maximum is refused; fio checks no minimum of 0, so a negative one is taken (and on). A
+/// value with no number is its `apply`'s to refuse.
+fn bool_in_range(o: &FioOption, v: &str, max: i64) -> Result<(), String> {
+    match units::fio_check_int(v) {
+        Some(n) if i64::from(n) > max => Err(range_text(o)),
+        _ => Ok(()),
+    }
 }
 
 /// `out of range: MIN to MAX` (or `at least MIN`) of the table's range; a size or time
@@ -1396,9 +1410,21 @@ impl JobCtx<'_> {
     pub fn time(&self, v: &str, unit_ns: u64) -> Result<Duration, FioError> {
         units::fio_time(v, unit_ns).map_err(|e| self.bad(v, e))
     }
-    /// A fio boolean ([`units::fio_bool`]; a bare key is true).
+    /// A fio boolean ([`units::fio_bool`]: a bare key is true, a number is on unless
+    /// its C `int` is 0); `iomark run` also takes the words of [`units::iomark_switch`]
+    /// (`yes`, `off`…), which the fio persona refuses as fio 3.33 does.
     pub fn bool(&self, v: Option<&str>) -> Result<bool, FioError> {
-        fio_bool(self.key, v, self.origin)
+        let fio = units::fio_bool(v);
+        let words = || units::iomark_switch(v).filter(|_| !self.job.fio_booleans);
+        fio.or_else(words).ok_or_else(|| {
+            let why = match self.job.fio_booleans {
+                true => "a boolean is a number as fio reads it: 0 is off, any other on",
+                false => {
+                    "a boolean: a number (0 is off, any other on), true, false, yes, no, on or off"
+                }
+            };
+            self.bad(v.unwrap_or("").trim(), why)
+        })
     }
     /// A whole number (blanks around it ignored), or fio's `(...)` expression of one.
     pub fn u64(&self, v: &str) -> Result<u64, FioError> {
@@ -1441,14 +1467,15 @@ pub(crate) fn bad(key: &str, value: &str, why: impl Into<String>, origin: &Origi
     }
 }
 
-/// A fio boolean of option `key` ([`units::fio_bool`]), or the error naming the words.
-pub(crate) fn fio_bool(key: &str, v: Option<&str>, origin: &Origin) -> Result<bool, FioError> {
-    units::fio_bool(v).ok_or_else(|| {
+/// An iomark switch of the command line (`--engine-strict`, [`units::iomark_switch`]),
+/// or the error naming the words.
+pub(crate) fn iomark_switch(key: &str, v: Option<&str>) -> Result<bool, FioError> {
+    units::iomark_switch(v).ok_or_else(|| {
         bad(
             key,
             v.unwrap_or("").trim(),
-            "a boolean: 1, 0, true, false, yes, no, on or off",
-            origin,
+            "a switch: 1, 0, true, false, yes, no, on or off",
+            &Origin::CommandLine,
         )
     })
 }
