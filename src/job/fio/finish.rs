@@ -13,8 +13,14 @@ use crate::job::fio::{EngineKind, FioCommand, FioError, FioJob, IORING_MAX_ENTRI
 /// Settle and check `job`, then add it to `cmd`.
 pub(crate) fn finish_job(mut job: FioJob, cmd: &mut FioCommand) -> Result<(), FioError> {
     settle(&mut job, &mut cmd.notices);
-    drop_time_based_without_runtime(&mut job, &mut cmd.fio_stderr);
-    blockalign_turns_off_randommap(&mut job, &mut cmd.fio_stderr);
+    // fio's fixups run only when jobs will run: `--parse-only` skips them (init.c
+    // `parse_dryrun`), their lines with them
+    let mut fixups = Vec::new();
+    drop_time_based_without_runtime(&mut job, &mut fixups);
+    blockalign_turns_off_randommap(&mut job, &mut fixups);
+    if !cmd.parse_only {
+        cmd.fio_stderr.extend(fixups);
+    }
     verify_never_starts(&mut job);
     verifying_reader_reads_once(&mut job);
     crate::job::fio::zone_keys::settle(&mut job)?;

@@ -280,6 +280,14 @@ fn time_based_without_runtime_is_dropped_with_fios_line() {
         "{}",
         o.stderr
     );
+    // fio's fixups (this line, blockalign's) are skipped with --parse-only: nothing is said
+    let o = std::process::Command::new(&fio)
+        .current_dir(d.path())
+        .args(["--name=a", "--size=64k", "--time_based", "--parse-only"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&o.stderr), "");
 }
 
 /// The option names of a `fio --cmdhelp` / `--enghelp=ENGINE` listing (`NAME : help`).
