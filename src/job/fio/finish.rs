@@ -20,6 +20,16 @@ pub(crate) fn finish_job(mut job: FioJob, cmd: &mut FioCommand) -> Result<(), Fi
     blockalign_turns_off_randommap(&mut job, &mut fixups);
     if !cmd.parse_only {
         cmd.fio_stderr.extend(fixups);
+        let refused = rate_conflicts(&job);
+        if !refused.is_empty() {
+            return Err(match cmd.job_setup_errors {
+                true => FioError::FioLines(refused),
+                false => FioError::Job {
+                    job: job.name.clone(),
+                    why: refused.join("; ").replace("fio: ", ""),
+                },
+            });
+        }
     }
     verify_never_starts(&mut job);
     verifying_reader_reads_once(&mut job);
@@ -90,6 +100,29 @@ fn drop_time_based_without_runtime(job: &mut FioJob, fio_stderr: &mut Vec<String
         job.time_based = false;
         fio_stderr.push(TIME_BASED_WITHOUT_RUNTIME.into());
     }
+}
+
+/// fio's fixup (init.c, `fixup_options`) of the rates, each a line that fails the job:
+/// `rate` and `rate_iops` (or `rate_min` and `rate_iops_min`) both set, and a direction
+/// whose minimum exceeds its rate. The trim direction's rates are the writes' (the job
+/// model keeps two; fio's third part of a three-part value is not kept).
+fn rate_conflicts(job: &FioJob) -> Vec<String> {
+    let m = &job.more;
+    let set = |v: [u64; 2]| v.iter().any(|&x| x > 0);
+    let mut lines = Vec::new();
+    let both = set(m.rate_bytes) && set(m.rate_iops);
+    if both || (set(m.ratemin) && set(m.rate_iops_min)) {
+        lines.push("fio: rate and rate_iops are mutually exclusive".to_string());
+    }
+    for ddir in 0..3 {
+        let d = ddir.min(1);
+        let bytes = m.rate_bytes[d] > 0 && m.rate_bytes[d] < m.ratemin[d];
+        let iops = m.rate_iops[d] > 0 && m.rate_iops[d] < m.rate_iops_min[d];
+        if bytes || iops {
+            lines.push(format!("fio: minimum rate exceeds rate, ddir {ddir}"));
+        }
+    }
+    lines
 }
 
 /// fio's fixup (init.c, `fixup_options`): on a random job a `blockalign` other than the

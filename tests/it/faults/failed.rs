@@ -133,7 +133,8 @@ fn other_jobs_run_on_and_report_no_error() {
 fn ratemin_not_met_reports_eio_with_the_reads_of_the_first_window() {
     let d = scratch();
     std::fs::write(d.path().join("f"), vec![1u8; 1 << 20]).unwrap();
-    // 200 IOPS asked, 100000 required per 200 ms window: the first check fails
+    // 200 IOPS asked (800 KiB/s), 400 MiB/s required per 200 ms window: the first check
+    // fails (a rate_iops below rate_iops_min fio refuses before the job runs)
     let o = run_fault(
         d.path(),
         "",
@@ -145,7 +146,7 @@ fn ratemin_not_met_reports_eio_with_the_reads_of_the_first_window() {
             "--time_based",
             "--runtime=5s",
             "--rate_iops=200",
-            "--rate_iops_min=100000",
+            "--rate_min=400m",
             "--ratecycle=200ms",
             "--output-format=json",
         ],
@@ -159,5 +160,10 @@ fn ratemin_not_met_reports_eio_with_the_reads_of_the_first_window() {
     assert!((10..500).contains(&n), "{r}");
     let ms = r["job_runtime"].as_u64().unwrap();
     assert!((150..2000).contains(&ms), "{r}");
-    assert!(o.stderr.contains("rate_iops_min=100000"), "{}", o.stderr);
+    // 400m: 400 MiB/s (fio reads rates in kb_base 1024)
+    assert!(
+        o.stderr.contains("ratemin=419430400 B/s (reads) not met"),
+        "{}",
+        o.stderr
+    );
 }

@@ -469,3 +469,49 @@ fn enghelp_lists_the_engines_iomark_runs_in_fios_order() {
         );
     }
 }
+
+/// fio 3.33's checks of the rates as it adds a job (init.c `fixup_options`): `rate`
+/// with `rate_iops` (or their minimums) set, and a direction whose minimum exceeds its
+/// rate, each one line (`ddir 0/1/2`) and exit 1 with nothing on stdout, side by side;
+/// `iomark run` refuses them in its own one line (exit 2), and both skip them under
+/// `--parse-only`, as fio does.
+#[test]
+fn conflicting_rates_are_refused_with_fios_lines() {
+    require_fio();
+    let d = scratch();
+    for rates in [
+        &["--rate=1m", "--rate_iops=100"][..],
+        &["--rate_min=1m", "--rate_iops_min=100"],
+        &["--rate=1m", "--rate_min=2m"],
+        &["--rate=1m,2m", "--rate_min=,3m"],
+        &["--rate_iops=100,50", "--rate_iops_min=200,10"],
+        &["--rate_iops=100", "--rate_iops_min=50"],
+    ] {
+        let mut args = vec!["--name=x", "--ioengine=null", "--size=64k"];
+        args.extend_from_slice(rates);
+        let [fio, ours] = both_in(d.path(), &[], &args);
+        let refused = fio.0 != 0;
+        assert_eq!((ours.0, &ours.2), (fio.0, &fio.2), "{rates:?}");
+        if refused {
+            assert_eq!(ours.1, fio.1, "{rates:?}: stdout");
+        }
+        let o = run(d.path(), &args);
+        assert_eq!(
+            o.code,
+            if refused { 2 } else { 0 },
+            "{rates:?}: {}",
+            o.stderr
+        );
+        if refused {
+            assert!(
+                o.stderr.starts_with("iomark run: job 'x': "),
+                "{}",
+                o.stderr
+            );
+            assert_eq!(o.stderr.lines().count(), 1, "{}", o.stderr);
+        }
+        args.push("--parse-only");
+        let [fio, ours] = both_in(d.path(), &[], &args);
+        assert_eq!((ours.0, &ours.2), (fio.0, &fio.2), "{rates:?} --parse-only");
+    }
+}
