@@ -352,15 +352,19 @@ fn validate(job: &FioJob, setup_errors: bool) -> Result<(), String> {
     Ok(())
 }
 
+/// fio 3.33's words for a `size` below the smallest block size (init.c), without its
+/// figures.
+pub const SIZE_TOO_SMALL: &str = "size too small, must not be less than minimum block size";
+
 /// fio's fixup (init.c, `fixup_options`): a `size=` in bytes, not 0, below the smallest
 /// block size of any direction (read, write or trim, whatever `rw=` does) refuses the job
 /// with fio 3.33's words, before any file is looked at (`size=4k bs=8k`, `size=1`).
 fn check_size_holds_a_block(job: &FioJob) -> Result<(), String> {
     let min_bs = job.bs_read.min().min(job.bs_write.min());
     match job.size {
-        Some(crate::job::fio::SizeSpec::Bytes(size)) if size > 0 && size < min_bs => Err(format!(
-            "size too small, must not be less than minimum block size: {size} < {min_bs}"
-        )),
+        Some(crate::job::fio::SizeSpec::Bytes(size)) if size > 0 && size < min_bs => {
+            Err(format!("{SIZE_TOO_SMALL}: {size} < {min_bs}"))
+        }
         _ => Ok(()),
     }
 }

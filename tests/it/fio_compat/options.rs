@@ -515,3 +515,24 @@ fn conflicting_rates_are_refused_with_fios_lines() {
         assert_eq!((ours.0, &ours.2), (fio.0, &fio.2), "{rates:?} --parse-only");
     }
 }
+
+/// A `size` below the smallest block size of any direction: fio 3.33's line names no job
+/// (`fio: size too small, must not be less than minimum block size: 65536 < 1048576`),
+/// exit 1, nothing on stdout — the same under the persona, side by side.
+#[test]
+fn a_size_below_the_block_size_gets_fios_line() {
+    require_fio();
+    let d = scratch();
+    for bs in ["--bs=1m,2p", "--bs=128k"] {
+        let args = [
+            "--name=j",
+            "--ioengine=null",
+            "--size=64k",
+            "--rw=randrw",
+            bs,
+        ];
+        let [fio, ours] = both_in(d.path(), &[], &args);
+        assert_eq!(ours, fio, "{bs}");
+        assert_eq!(fio.0, 1, "{bs}: {fio:?}");
+    }
+}

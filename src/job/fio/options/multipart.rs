@@ -122,7 +122,15 @@ pub(super) fn read(o: &FioOption, v: &str, kb_base: u64) -> Option<Result<Parts,
             ));
         } else if curr > 0 && t[..t.len() - text.len()].ends_with('-') && !text.contains(',') {
             loose.get_or_insert_with(|| {
-                "fio 3.33 reads A-B as two values (reads A, writes and trims B), not a range; write A,B".to_string()
+                let k = o.name;
+                let range = match k {
+                    "bs" => "a range of sizes is bsrange=A-B; bs=A,B sets read and write sizes",
+                    _ => "KEY=A,B sets the read and write values",
+                };
+                format!(
+                    "fio 3.33 reads A-B as two values (reads A, writes and trims B), not a range: {}",
+                    range.replace("KEY", k)
+                )
             });
         }
         fill(&mut slots, curr, more, n);
