@@ -149,10 +149,6 @@ pub(crate) fn fio_lines(e: &FioError, argv0: &str, raw: &[String]) -> Option<Vec
             path.display()
         )]),
         FioError::FioLines(lines) | FioError::Ini(IniError::Fio(lines)) => Some(lines.clone()),
-        // fio's line names no job
-        FioError::Job { why, .. } if why.starts_with(crate::job::fio::finish::SIZE_TOO_SMALL) => {
-            Some(vec![format!("fio: {why}")])
-        }
         FioError::InSection { section, error } => in_section(section, error),
         _ => None,
     }

@@ -53,11 +53,13 @@ pub const STOPPING: [(i32, &str); 4] = [
 /// `interrupted by SIGTERM: WHAT (exit 143)`; `code` is the exit code the signal gave
 /// (128 + its number; a code no stopping signal gives is named `a signal`).
 pub fn interrupted_by(code: i32, what: &str) -> String {
-    let name = STOPPING
-        .iter()
-        .find(|(s, _)| s + 128 == code)
-        .map_or("a signal", |(_, n)| *n);
+    let name = stopping_name(code - 128).unwrap_or("a signal");
     format!("interrupted by {name}: {what} (exit {code})")
+}
+
+/// The name of stopping signal `sig` (`SIGHUP`), `None` for another number.
+fn stopping_name(sig: i32) -> Option<&'static str> {
+    STOPPING.iter().find(|(s, _)| *s == sig).map(|(_, n)| *n)
 }
 
 /// CLOCK_MONOTONIC in ns (async-signal-safe: clock_gettime).
@@ -190,8 +192,7 @@ impl Signals {
 
     /// The name of the stop signal received, if any (`SIGHUP`).
     pub fn name(&self) -> Option<&'static str> {
-        let sig = self.first.load(Ordering::Relaxed);
-        STOPPING.iter().find(|(s, _)| *s == sig).map(|(_, n)| *n)
+        stopping_name(self.first.load(Ordering::Relaxed))
     }
 }
 

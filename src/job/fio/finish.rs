@@ -37,9 +37,13 @@ pub(crate) fn finish_job(mut job: FioJob, cmd: &mut FioCommand) -> Result<(), Fi
     if job.readonly && (job.rw.writes() || job.rw.trims()) {
         return Err(FioError::ReadOnlyWrites(job.name.clone()));
     }
-    validate(&job, cmd.job_setup_errors).map_err(|why| FioError::Job {
-        job: job.name.clone(),
-        why,
+    validate(&job, cmd.job_setup_errors).map_err(|why| match cmd.job_setup_errors {
+        // fio's line of its size fixup names no job
+        true if why.starts_with(SIZE_TOO_SMALL) => FioError::FioLines(vec![format!("fio: {why}")]),
+        _ => FioError::Job {
+            job: job.name.clone(),
+            why,
+        },
     })?;
     // fio fills in nothing of a request to an engine of pseudo I/O (io_u.c
     // `fill_io_u`), so each one counts as a read whatever `rw=` asked
