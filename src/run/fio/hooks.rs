@@ -4,7 +4,8 @@
 //! memory it locks (`lockmem`: an anonymous mapping of that size, mlock(2)ed for the
 //! thread's life), its user and group (`uid`, `gid`: this thread's only), and the shell commands around it (`exec_prerun`, `exec_postrun`: run
 //! with `sh -c`, stdout and stderr in `NAME.prerun.txt` / `NAME.postrun.txt`, written
-//! through src/files/output.rs; a prerun that fails fails the job, as fio's does, a
+//! through src/files/output.rs; a prerun that fails fails the job — fio 3.33 skips the
+//! job's I/O without an error, docs/compat/fio.md lists why iomark does not —, a
 //! postrun's status is not looked at).
 
 use crate::job::fio::FioJob;
@@ -211,9 +212,11 @@ pub fn restore_schedulers(switched: &[(String, String)], root: &crate::probe::Ro
 }
 
 /// Run `exec_prerun` (`post` false) or `exec_postrun` of `job` in `dir`, if it has one:
-/// `sh -c CMD`, output in `dir/NAME.prerun.txt` (or `.postrun.txt`). `Err` when it
-/// could not run, or (prerun) exited with a status other than 0.
-pub fn exec(job: &FioJob, post: bool, dir: &Path) -> Result<(), String> {
+/// `sh -c CMD`, output in `dir/NAME.prerun.txt` (or `.postrun.txt`); with `say`, fio's
+/// line naming that file on stdout first (`NAME : Saving output of prerun in
+/// NAME.prerun.txt`). `Err` when it could not run, or (prerun) exited with a status
+/// other than 0.
+pub fn exec(job: &FioJob, post: bool, dir: &Path, say: bool) -> Result<(), String> {
     let (cmd, mode) = match post {
         false => (job.tuning.exec_prerun.as_deref(), "prerun"),
         true => (job.tuning.exec_postrun.as_deref(), "postrun"),
@@ -222,7 +225,11 @@ pub fn exec(job: &FioJob, post: bool, dir: &Path) -> Result<(), String> {
         return Ok(());
     };
     let key = format!("exec_{mode}");
-    let path = dir.join(format!("{}.{mode}.txt", job.name));
+    let file = format!("{}.{mode}.txt", job.name);
+    if say {
+        crate::outln!("{} : Saving output of {mode} in {file}", job.name);
+    }
+    let path = dir.join(&file);
     let mut staged = crate::files::output::Output::create(&path)
         .and_then(|o| o.stage())
         .map_err(|e| format!("{key}: {}: {e}", path.display()))?;
@@ -302,14 +309,14 @@ mod tests {
             ("exec_prerun", "echo pre; echo err >&2"),
             ("exec_postrun", "exit 3"),
         ]);
-        exec(&j, false, d.path()).unwrap();
+        exec(&j, false, d.path(), false).unwrap();
         let s = std::fs::read_to_string(d.path().join("hk.prerun.txt")).unwrap();
         assert_eq!(s, "pre\nerr\n");
         // a postrun's status is not looked at; its file is written
-        exec(&j, true, d.path()).unwrap();
+        exec(&j, true, d.path(), false).unwrap();
         assert!(d.path().join("hk.postrun.txt").exists());
         let j = job(&[("exec_prerun", "exit 4")]);
-        let e = exec(&j, false, d.path()).unwrap_err();
+        let e = exec(&j, false, d.path(), false).unwrap_err();
         assert!(e.starts_with("exec_prerun 'exit 4' failed"), "{e}");
     }
 }

@@ -428,8 +428,10 @@ fn make_plans(
         }
         ps.iter().for_each(|p| laid.add(j, &p.files));
         // the fio persona's rules for what fails a job (Plan::fio_errors)
-        ps.iter_mut()
-            .for_each(|p| p.fio_errors = cmd.job_setup_errors);
+        ps.iter_mut().for_each(|p| {
+            p.fio_errors = cmd.job_setup_errors;
+            p.say_hooks = cmd.job_setup_errors && cmd.output.is_none();
+        });
         plans.push(ps);
     }
     if cmd.jobs.iter().any(|j| j.control.flow > 0) {

@@ -67,6 +67,9 @@ pub(crate) struct Plan {
     /// ([`crate::run::fio::setup::open_failure`]). False (`iomark run`): any short
     /// transfer is the request's error and an open failure the run's
     pub fio_errors: bool,
+    /// fio's stdout line before each `exec_prerun`/`exec_postrun` (the fio persona
+    /// without `--output`: fio 3.33's line does not reach a `--output` file)
+    pub say_hooks: bool,
 }
 
 /// What fio's per-job services derive from the dialect's job for the worker, so the
@@ -125,6 +128,7 @@ pub(crate) fn stand_in(job: &FioJob, t: u32, global_index: u64) -> Plan {
         vstate_save: None,
         vstate: None,
         fio_errors: false,
+        say_hooks: false,
     }
 }
 
@@ -776,6 +780,7 @@ pub(crate) fn plan(job: &FioJob, t: u32, global_index: u64, laid: &Laid) -> Resu
         vstate_save: None,
         vstate: None,
         fio_errors: false,
+        say_hooks: false,
     })
 }
 

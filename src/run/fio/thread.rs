@@ -581,9 +581,9 @@ pub(crate) fn start_thread(
             warn(format!("note: job '{}': {what}", plan.job.name));
         }
     }
-    hooks::exec(&plan.job, false, Path::new(".")).map_err(refused)?;
+    hooks::exec(&plan.job, false, Path::new("."), plan.say_hooks).map_err(refused)?;
     let r = run_thread(plan, clock, stop, warn, live);
-    if let Err(e) = hooks::exec(&plan.job, true, Path::new(".")) {
+    if let Err(e) = hooks::exec(&plan.job, true, Path::new("."), plan.say_hooks) {
         warn(format!("job '{}': {e}", plan.job.name));
     }
     r.map(|mut rec| {

@@ -78,6 +78,47 @@ fn exec_prerun_postrun_and_unlink() {
     );
 }
 
+/// The lines naming where a prerun's and a postrun's output went, side by side with fio
+/// 3.33: on stdout, once per thread, in text and JSON alike; none with `--output`.
+#[test]
+fn exec_hooks_say_where_their_output_went_as_fio_does() {
+    require_fio();
+    let d = scratch();
+    let base = [
+        "--name=hk",
+        "--filename=f",
+        "--size=64k",
+        "--numjobs=2",
+        "--exec_prerun=true",
+        "--exec_postrun=true",
+    ];
+    let saving = |s: &str| -> Vec<String> {
+        s.lines()
+            .filter(|l| l.contains(" : Saving output of "))
+            .map(str::to_string)
+            .collect()
+    };
+    for extra in [&[][..], &["--output-format=json"], &["--output=o.txt"]] {
+        let args: Vec<&str> = base.iter().chain(extra.iter()).copied().collect();
+        let [fio, iomark] = both_in(d.path(), &[], &args);
+        assert_eq!((fio.0, iomark.0), (0, 0), "{extra:?}: {fio:?} {iomark:?}");
+        let want = saving(&fio.1);
+        // text and JSON: two threads, each a prerun and a postrun line
+        let n = if extra.first().is_some_and(|a| a.starts_with("--output=")) {
+            0
+        } else {
+            4
+        };
+        assert_eq!(want.len(), n, "{extra:?}: fio printed {want:?}");
+        assert!(
+            want.contains(&"hk : Saving output of postrun in hk.postrun.txt".to_string())
+                == (n > 0),
+            "{want:?}"
+        );
+        assert_eq!(saving(&iomark.1), want, "{extra:?}: {}", iomark.1);
+    }
+}
+
 #[test]
 fn hist_log_has_fio_s_columns() {
     let d = scratch();
