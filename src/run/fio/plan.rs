@@ -79,6 +79,10 @@ impl Plan {
     pub(crate) fn seed_of(&self, slot: u64) -> u64 {
         fio_seed(&self.job, self.global, slot)
     }
+    /// fio's generator of this thread's uniform random offsets ([`offset_generator`]).
+    pub(crate) fn offsets(&self) -> Frand {
+        offset_generator(&self.job, self.global)
+    }
     /// Bandwidth and IOPS sampling intervals, ms ([`crate::run::fio::log::sample_intervals`]).
     pub(crate) fn sample_intervals(&self) -> [Option<u64>; 2] {
         crate::run::fio::log::sample_intervals(&self.job)
@@ -357,12 +361,22 @@ pub(crate) fn fio_generator(job: &FioJob, global: u32, slot: u64) -> Frand {
 
 /// fio's seed of `slot` for thread `global` (among all threads, from 0) of `job`.
 pub(crate) fn fio_seed(job: &FioJob, global: u32, slot: u64) -> u64 {
-    let seeding = Seeding {
+    seeding(job).slot(u64::from(global) + 1, slot)
+}
+
+/// fio's generator of the uniform random offsets of thread `global` of `job` (its
+/// `random_state`, [`Seeding::block`]), 64 bits with `random_generator=tausworthe64`.
+pub(crate) fn offset_generator(job: &FioJob, global: u32) -> Frand {
+    let use64 = job.more.zones.random_generator == Some(RandGen::Tausworthe64);
+    Frand::new(seeding(job).block(u64::from(global) + 1), use64)
+}
+
+fn seeding(job: &FioJob) -> Seeding {
+    Seeding {
         randseed: job.randseed,
         randrepeat: job.more.randrepeat,
         allrandrepeat: job.tuning.allrandrepeat,
-    };
-    seeding.slot(u64::from(global) + 1, slot)
+    }
 }
 
 impl RangeSizes {

@@ -3,8 +3,9 @@
 //! range): L'Ecuyer's maximally equidistributed
 //! combined Tausworthe generators — taus88 (32 bits, fio's default `random_generator`) and
 //! taus258 (64 bits, `random_generator=tausworthe64`) — seeded as fio seeds them, and the
-//! per-thread seeds fio derives from `randseed`. Request offsets and sizes come from
-//! [`super::Rng`], not from here.
+//! per-thread seeds fio derives from `randseed`, and the uniform random offsets of a job
+//! (fio's `random_state`, [`Frand::below`]). Request sizes and the other distributions
+//! come from [`super::Rng`], not from here.
 //!
 //! fio's seeds: thread `T` (fio's `thread_number`, from 1) has one seed per purpose slot
 //! `i` (fio.h's order; the file-size slot is 7): `s·K^(4+i)·T + i` with `s` the `randseed`
@@ -12,6 +13,8 @@
 //! seed is `0xb1899bed·T + i` whatever `randseed` says; with `randrepeat=0` and no
 //! `randseed` it is not repeatable (fio reads the system's random source; iomark the clock).
 
+/// The seed slot of random offsets (fio's `FIO_RAND_BLOCK_OFF`).
+pub(crate) const BLOCK_SLOT: u64 = 6;
 /// The seed slot of file sizes (fio's `FIO_RAND_FILE_SIZE_OFF`).
 pub(crate) const FILE_SIZE_SLOT: u64 = 7;
 /// The seed slot of start delays (fio's `FIO_RAND_START_DELAY`).
@@ -33,6 +36,18 @@ pub(crate) struct Seeding {
 }
 
 impl Seeding {
+    /// The seed of the random offsets of thread `thread_number` (from 1): under
+    /// `randrepeat` (fio's default) `0xb1899bed·T` whatever `randseed` says (fio 3.33's
+    /// `td_fill_rand_seeds_internal`: `randseed=1` and `randseed=2` give the same
+    /// offsets), else the block slot's seed.
+    pub(crate) fn block(&self, thread_number: u64) -> u64 {
+        if self.randrepeat {
+            ALLRAND_SEED.wrapping_mul(thread_number)
+        } else {
+            self.slot(thread_number, BLOCK_SLOT)
+        }
+    }
+
     /// The seed of `slot` for thread `thread_number` (from 1), as fio 3.33 computes it.
     pub(crate) fn slot(&self, thread_number: u64, slot: u64) -> u64 {
         if self.allrandrepeat {
@@ -115,6 +130,7 @@ impl Frand {
 
     /// The next value.
     #[allow(clippy::should_implement_trait)]
+    #[inline]
     pub(crate) fn next(&mut self) -> u64 {
         match self {
             Frand::T32(s) => {
@@ -161,6 +177,16 @@ impl Frand {
             }
         };
         start.wrapping_add(x)
+    }
+
+    /// A block below `n` as fio 3.33's `__get_next_rand_offset` draws it: `n · next /
+    /// (max + 1)` in doubles, truncated (at most `n − 1`, which fio's doubles never
+    /// exceed for the sizes a map holds).
+    #[inline]
+    pub(crate) fn below(&mut self, n: u64) -> u64 {
+        let r = self.next() as f64;
+        let b = (n as f64 * (r / (self.max() as f64 + 1.0))) as u64;
+        b.min(n.saturating_sub(1))
     }
 
     /// A size in `low..high` as fio's `get_rand_file_size` draws it: `low` plus the range

@@ -223,6 +223,11 @@ impl SlotGen {
         self
     }
 
+    /// The number of slots.
+    pub fn len(&self) -> u64 {
+        self.n
+    }
+
     /// Whether this is the uniform distribution (the random map applies to it).
     pub fn uniform(&self) -> bool {
         matches!(self.kind, Kind::Uniform)

@@ -49,6 +49,7 @@ mod peers;
 mod prealloc;
 mod public_jobs;
 mod pvsync2;
+mod random_offsets;
 mod refusal_output;
 mod refusals;
 mod rw_suffix;

@@ -3,18 +3,17 @@
 //! generator seeded from the job's seeds, in runs of one direction (io_u.c's
 //! `get_rw_ddir`), so a size-bounded job seeded alike issues the same directions in the
 //! same order. iomark follows the rule (src/run/gen/rwmix.rs): for generated jobs each
-//! direction's `total_ios` and the order of `write_iolog`'s requests are fio's — the
-//! offsets too where they are fio's (sequential walks); random offsets are iomark's own.
+//! direction's `total_ios` and the order of `write_iolog`'s requests are fio's, and so
+//! are their offsets, sequential walks and random ones (fio's offset generator,
+//! tests/it/fio_compat/random_offsets.rs).
 
 use crate::util::*;
 use serde_json::Value;
 use std::path::Path;
 
-/// One generated job: its options (beyond name, file and outputs) and whether its
-/// offsets are fio's too (a sequential walk).
+/// One generated job: its options (beyond name, file and outputs).
 struct Case {
     args: Vec<String>,
-    sequential: bool,
 }
 
 /// The jobs: every `rwmixread` of {0, 10, 50, 70, 100} (half given as `rwmixwrite`)
@@ -22,19 +21,19 @@ struct Case {
 /// where the walk is fio's), sizes, psync at depth 1 and libaio at depth 8, default
 /// seeds and `randseed=`.
 fn cases() -> Vec<Case> {
-    // (rw, bs, size, offsets are fio's)
-    const SHAPES: [(&str, &str, &str, bool); 6] = [
-        ("rw", "4k", "256k", true),
-        ("randrw", "4k", "512k", false),
-        ("rw:8k", "4k", "1m", true),
-        ("readwrite", "4k,16k", "1m", true),
-        ("randrw", "8k", "1m", false),
-        ("rw", "8k", "2m", true),
+    // (rw, bs, size)
+    const SHAPES: [(&str, &str, &str); 6] = [
+        ("rw", "4k", "256k"),
+        ("randrw", "4k", "512k"),
+        ("rw:8k", "4k", "1m"),
+        ("readwrite", "4k,16k", "1m"),
+        ("randrw", "8k", "1m"),
+        ("rw", "8k", "2m"),
     ];
     const MIXES: [u32; 5] = [0, 10, 50, 70, 100];
     let mut out = Vec::new();
     for i in 0..30usize {
-        let (rw, bs, size, sequential) = SHAPES[i % SHAPES.len()];
+        let (rw, bs, size) = SHAPES[i % SHAPES.len()];
         let mix = MIXES[(i / 2 + i) % MIXES.len()];
         let (engine, depth) = if (i / 3) % 2 == 0 {
             ("psync", "1")
@@ -56,7 +55,7 @@ fn cases() -> Vec<Case> {
         if (i / 5) % 2 == 1 {
             args.push(format!("--randseed={}", 1000 + i));
         }
-        out.push(Case { args, sequential });
+        out.push(Case { args });
     }
     out
 }
@@ -114,7 +113,6 @@ fn default_seed_split_is_fios() {
         args: ["--rw=randrw", "--bs=4k", "--size=256k", "--ioengine=psync"]
             .map(String::from)
             .to_vec(),
-        sequential: false,
     };
     let got = run_case(as_fio(d.path()), &d.path().join("m"), &case);
     assert_eq!(
@@ -124,8 +122,8 @@ fn default_seed_split_is_fios() {
     assert_eq!(got.ios, [29, 35]);
 }
 
-/// The generated jobs side by side with fio 3.33: each direction's `total_ios` and the
-/// order of the requests are fio's, and the offsets too for the sequential walks.
+/// The generated jobs side by side with fio 3.33: each direction's `total_ios`, the
+/// order of the requests and their offsets are fio's.
 #[test]
 fn generated_mixed_jobs_split_as_fio() {
     if !need_fio("generated_mixed_jobs_split_as_fio") {
@@ -136,9 +134,7 @@ fn generated_mixed_jobs_split_as_fio() {
     for (i, case) in cases().iter().enumerate() {
         let io = run_case(as_fio(d.path()), &d.path().join("iomark"), case);
         let fio = run_case(fio_cmd(), &d.path().join("fio"), case);
-        let same = io.ios == fio.ios
-            && io.order == fio.order
-            && (!case.sequential || io.offsets == fio.offsets);
+        let same = io.ios == fio.ios && io.order == fio.order && io.offsets == fio.offsets;
         if !same {
             bad.push(format!(
                 "job {i} {:?}: iomark {:?} {}, fio {:?} {}",
@@ -166,7 +162,6 @@ fn verify_rounds_of_a_sequential_mix_are_fios() {
         ]
         .map(String::from)
         .to_vec(),
-        sequential: true,
     };
     let got = run_case(as_fio(d.path()), &d.path().join("m"), &case);
     assert_eq!(got.ios, [976, 512]);

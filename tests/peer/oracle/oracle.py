@@ -17,9 +17,9 @@ at a time, and the two runs are compared:
   terse     the field count of each terse line (--output-format=terse)
   ios       size-bounded jobs: total_ios and io_bytes per job and direction
   files     the files a run leaves (names; sizes of the data files)
-  offsets   write_iolog's (action, offset, length): in order for sequential jobs, as a
-            multiset for random jobs with fio's random map (iomark's generator draws
-            another order, docs/compat/fio.md "Access pattern")
+  offsets   write_iolog's (action, offset, length), in order, for sequential and uniform
+            random jobs of one direction (iomark draws random offsets with fio's
+            generator, docs/compat/fio.md "Access pattern")
   text      the normal output's line structure (numbers and units masked)
 
 Every difference is explained by a row of the table "Explained differences (the
@@ -274,12 +274,13 @@ class Job:
         if opts & {"bsrange", "bssplit", "random_distribution", "percentage_random", "verify",
                    "trim_percentage", "rw_sequencer", "ddir_rwmix", "nrfiles", "file_service_type",
                    "zonesize", "zonerange", "zoneskip", "offset_increment", "io_size",
-                   "random_generator", "sync_file_range"} or ":" in (self.get("rw") or ""):
+                   "sync_file_range"} or ":" in (self.get("rw") or ""):
             return None
-        if rw in ("read", "write"):
+        if self.get("random_generator") == "lfsr":
+            return None
+        # random offsets are fio's generator's (src/run/gen/frand.rs), so in order too
+        if rw in ("read", "write", "randread", "randwrite"):
             return "seq"
-        if rw in ("randread", "randwrite") and self.get("norandommap") in (None, "0"):
-            return "set"
         return None
 
     def argv(self, workdir):

@@ -33,14 +33,24 @@ impl<'a> Worker<'a> {
         })
     }
 
-    /// The blocks written and not verified yet (last write per offset: length and
-    /// sequence number), taken for a read-back; `None` when the job verifies nothing or
-    /// has no file.
-    pub(super) fn unverified(&mut self) -> Option<BTreeMap<(usize, u64), (usize, u64)>> {
+    /// The blocks written and not verified yet (last write per offset) as (file,
+    /// offset, length, sequence number), taken for a read-back, in fio 3.33's order
+    /// (iolog.c `log_io_piece`): the order they were written in where the job keeps a
+    /// random map (fio's list), else by file and offset (its sorted tree); `None` when
+    /// the job verifies nothing or has no file.
+    pub(super) fn unverified(&mut self) -> Option<Vec<(usize, u64, usize, u64)>> {
         if self.vspec().is_none() || self.fds.is_empty() {
             return None;
         }
-        Some(std::mem::take(&mut self.written))
+        let written: BTreeMap<_, _> = std::mem::take(&mut self.written);
+        let mut blocks: Vec<_> = written
+            .into_iter()
+            .map(|((f, o), (len, seq))| (f, o, len, seq))
+            .collect();
+        if self.maps.iter().any(Option::is_some) {
+            blocks.sort_by_key(|b| b.3);
+        }
+        Some(blocks)
     }
 
     /// Whether read-back checks the write sequence number (fio's rule).
@@ -112,7 +122,7 @@ impl<'a> Worker<'a> {
         let Some(written) = self.unverified() else {
             return Ok(());
         };
-        for (&(file, offset), &(len, seq)) in &written {
+        for (file, offset, len, seq) in written {
             if until.is_some_and(|u| self.clock.now() >= u) || self.stop.load(Ordering::Relaxed) {
                 break;
             }

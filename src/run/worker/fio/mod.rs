@@ -268,6 +268,10 @@ pub(crate) struct Worker<'a> {
     pub clock: &'a Clock,
     pub stop: &'a AtomicBool,
     pub rng: Rng,
+    /// the uniform random offsets, drawn as fio 3.33 draws them (its `random_state`,
+    /// seeded per thread, again each loop under `randrepeat`): so a seeded random job
+    /// visits fio's offsets in fio's order
+    off: crate::run::gen::frand::Frand,
     /// the end of the last request per file and direction (read, write, trim): fio's
     /// `last_pos[ddir]`, where a sequential request goes next — `rw=rw` reads and writes
     /// each walk the file on their own, and a random job's sequential requests (`:N`,

@@ -937,7 +937,12 @@ impl<'a> FioRules<'a> {
             || self.round_bytes >= self.round_limit
             || self.issued_ios >= self.ios_limit;
         self.pass_done = if self.uses.repass {
-            sized > 0 && self.w.pass_step(sized)
+            let end = sized > 0 && self.w.pass_step(sized);
+            if end && !self.w.plan.work.limits.time_based {
+                // a new loop of fio's thread (clear_io_state): offsets seeded again
+                self.w.offsets_new_loop();
+            }
+            end
         } else {
             self.uses.recache && std::mem::take(&mut self.w.new_pass)
         };

@@ -15,7 +15,7 @@ use crate::stats::job::JobStats;
 use std::sync::atomic::Ordering;
 
 /// One read-back at depth: the blocks to read (file, offset, length, write sequence) in
-/// offset order, the next one, and the write sequence of the block in each slot.
+/// fio's order ([`Worker::unverified`]), the next one, and the write sequence of the block in each slot.
 struct ReadBack<'w, 'a> {
     w: &'w mut Worker<'a>,
     st: &'w mut JobStats,
@@ -35,13 +35,9 @@ impl<'a> Worker<'a> {
         st: &mut JobStats,
         until: Option<u64>,
     ) -> Result<(), RunError> {
-        let Some(written) = self.unverified() else {
+        let Some(blocks) = self.unverified() else {
             return Ok(());
         };
-        let blocks = written
-            .iter()
-            .map(|(&(f, o), &(len, seq))| (f, o, len, seq))
-            .collect();
         let slots = io.free() + io.in_flight();
         let mut rb = ReadBack {
             w: self,

@@ -236,8 +236,7 @@ impl<'a> Worker<'a> {
         let work = &plan.work;
         let gens = slot_gens(plan);
         let zones = crate::run::fio::zoned::zones_for(plan);
-        let strided = zones.as_ref().is_some_and(|z| z.strided());
-        let maps = random_maps(plan, &gens, strided);
+        let maps = random_maps(plan, &gens, zones.as_ref().is_some_and(|z| z.strided()));
         let maps_all = maps.iter().all(Option::is_some);
         let has_logs = logs.is_some();
         let mut w = Worker {
@@ -245,6 +244,7 @@ impl<'a> Worker<'a> {
             clock,
             stop,
             rng: Rng::new(plan.seed),
+            off: plan.offsets(),
             seq_cursors: plan.regions.iter().map(|r| [r.0; 3]).collect(),
             real_ends: real_ends(plan, fds_empty),
             new_pass: false,
@@ -389,6 +389,17 @@ impl<'a> Worker<'a> {
     pub(super) fn mix_new_loop(&mut self) {
         if let Some(mix) = &mut self.mix {
             mix.new_loop();
+        }
+        self.offsets_new_loop();
+    }
+
+    /// A new loop of fio's thread (its `clear_io_state`): the random maps start empty
+    /// and, under `randrepeat`, the offsets are seeded again, so each loop visits the
+    /// blocks in the first loop's order.
+    pub(super) fn offsets_new_loop(&mut self) {
+        self.maps.iter_mut().flatten().for_each(RandomMap::reset);
+        if self.plan.work.pick.repeat {
+            self.off = self.plan.offsets();
         }
     }
 
@@ -619,8 +630,17 @@ impl<'a> Worker<'a> {
     fn plain_random_req(&mut self, op: Op, d: usize) -> (Op, usize, u64, u64) {
         let (start, len) = self.plan.regions[0];
         let bs = self.plan.align;
+        if self.maps[0].as_ref().is_some_and(RandomMap::full) {
+            if self.plan.work.limits.time_based {
+                // fio's draw that finds the map full, before its new pass
+                self.off.next();
+            } else {
+                self.offsets_new_loop();
+            }
+        }
         let slot = match &mut self.maps[0] {
-            Some(m) => m.take(self.rng.below(m.len())),
+            Some(m) => m.take(self.off.below(m.len())),
+            None if self.gens[0][d].uniform() => self.off.below(self.gens[0][d].len()),
             None => self.gens[0][d].next(&mut self.rng),
         };
         let o = start + slot * bs;
@@ -703,7 +723,11 @@ impl<'a> Worker<'a> {
             if m.full() && !work.limits.time_based {
                 return None;
             }
-            let want = self.rng.below((len / unit).clamp(1, m.len()));
+            if m.full() && mark {
+                // fio's draw that finds the map full, before it starts a new pass
+                self.off.next();
+            }
+            let want = self.off.below((len / unit).clamp(1, m.len()));
             let s = if mark {
                 m.take(want)
             } else {
@@ -718,6 +742,8 @@ impl<'a> Worker<'a> {
             }
             taken = (mark && bs != unit).then_some(s);
             o
+        } else if self.gens[file][d].uniform() {
+            start + self.off.below(self.gens[file][d].len()) * unit
         } else {
             start + self.gens[file][d].next(&mut self.rng) * unit
         };

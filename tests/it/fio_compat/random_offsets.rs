@@ -1,0 +1,212 @@
+//! Random offsets as fio 3.33 draws them: each job thread's uniform offsets come from
+//! fio's `random_state` (taus88, or taus258 with `random_generator=tausworthe64`), seeded
+//! `0xb1899bed·T` under `randrepeat` whatever `randseed` says, else from the job's
+//! seeds; a block is `lastb · r / (max + 1)`, a used one gives way to the next free
+//! block after it (wrapping), a full map in a time-based job costs one draw before the
+//! new pass, and each loop seeds again (src/run/gen/frand.rs, src/run/worker/fio/request.rs).
+//! So a seeded random job's `write_iolog` is fio's, request by request.
+
+use crate::util::*;
+use std::path::Path;
+
+/// The requests of the `write_iolog` a job wrote in `dir` (`ACTION OFFSET LENGTH`,
+/// of its first `limit`).
+fn requests(dir: &Path, log: &str, limit: usize) -> Vec<String> {
+    let text = std::fs::read_to_string(dir.join(log)).unwrap_or_default();
+    text.lines()
+        .filter_map(|l| {
+            // version 3: `TIME FILE ACTION OFFSET LENGTH`
+            let p: Vec<&str> = l.split_whitespace().collect();
+            (p.len() == 5 && matches!(p[2], "read" | "write" | "trim"))
+                .then(|| format!("{} {} {}", p[2], p[3], p[4]))
+        })
+        .take(limit)
+        .collect()
+}
+
+/// Runs `args` under fio 3.33 and iomark as `fio`, each in a directory of its own: the
+/// first `limit` requests of each log in `logs` (the jobs' `write_iolog`) are the same.
+fn same_offsets(args: &[&str], logs: &[&str], limit: usize) {
+    let d = scratch();
+    let mut seen: Vec<Vec<Vec<String>>> = Vec::new();
+    for (tool, cmd) in [("fio", fio_cmd()), ("iomark", as_fio(d.path()))] {
+        let w = d.path().join(tool);
+        std::fs::create_dir_all(&w).unwrap();
+        let o = cmd.dir(&w).args(args).run();
+        assert_eq!(o.code, 0, "{tool} {args:?}: {}", o.dump());
+        seen.push(logs.iter().map(|l| requests(&w, l, limit)).collect());
+    }
+    for (i, log) in logs.iter().enumerate() {
+        let (fio, io) = (&seen[0][i], &seen[1][i]);
+        assert!(!fio.is_empty(), "{args:?}: fio wrote no {log}");
+        assert_eq!(io, fio, "{args:?}: {log} differs from fio's");
+    }
+}
+
+#[test]
+fn a_seeded_random_job_visits_fios_offsets_in_fios_order() {
+    require_fio();
+    let base = ["--filename=f", "--ioengine=psync"];
+    // (options, logs, requests compared)
+    let cases: &[(&[&str], &[&str], usize)] = &[
+        // one thread, whole passes over 256 KiB
+        (
+            &[
+                "--name=a",
+                "--rw=randread",
+                "--bs=4k",
+                "--size=256k",
+                "--write_iolog=a.log",
+            ],
+            &["a.log"],
+            usize::MAX,
+        ),
+        // randseed does not move the offsets under randrepeat (fio 3.33)
+        (
+            &[
+                "--name=a",
+                "--rw=randwrite",
+                "--bs=8k",
+                "--size=512k",
+                "--randseed=1234",
+                "--write_iolog=a.log",
+            ],
+            &["a.log"],
+            usize::MAX,
+        ),
+        // without randrepeat the seed comes from randseed
+        (
+            &[
+                "--name=a",
+                "--rw=randread",
+                "--bs=4k",
+                "--size=256k",
+                "--randrepeat=0",
+                "--randseed=77",
+                "--write_iolog=a.log",
+            ],
+            &["a.log"],
+            usize::MAX,
+        ),
+        // 64-bit generator
+        (
+            &[
+                "--name=a",
+                "--rw=randread",
+                "--bs=4k",
+                "--size=256k",
+                "--random_generator=tausworthe64",
+                "--write_iolog=a.log",
+            ],
+            &["a.log"],
+            usize::MAX,
+        ),
+        // no random map: blocks repeat as drawn
+        (
+            &[
+                "--name=a",
+                "--rw=randread",
+                "--bs=4k",
+                "--size=256k",
+                "--norandommap",
+                "--write_iolog=a.log",
+            ],
+            &["a.log"],
+            usize::MAX,
+        ),
+        // two loops: the second repeats the first (seeded again)
+        (
+            &[
+                "--name=a",
+                "--rw=randread",
+                "--bs=4k",
+                "--size=128k",
+                "--loops=2",
+                "--write_iolog=a.log",
+            ],
+            &["a.log"],
+            usize::MAX,
+        ),
+        // loops on an engine that maps the file (no page-cache pass): each loop seeded
+        (
+            &[
+                "--name=a",
+                "--rw=randread",
+                "--bs=4k",
+                "--size=256k",
+                "--ioengine=mmap",
+                "--loops=3",
+                "--write_iolog=a.log",
+            ],
+            &["a.log"],
+            usize::MAX,
+        ),
+        // the verify reads of a job with a random map come in the order written (fio's
+        // list), synchronous and queued
+        (
+            &[
+                "--name=a",
+                "--rw=randwrite",
+                "--bs=4k",
+                "--size=256k",
+                "--verify=md5",
+                "--write_iolog=a.log",
+            ],
+            &["a.log"],
+            usize::MAX,
+        ),
+        (
+            &[
+                "--name=a",
+                "--rw=randwrite",
+                "--bs=4k",
+                "--size=256k",
+                "--ioengine=libaio",
+                "--iodepth=4",
+                "--verify=crc32c",
+                "--write_iolog=a.log",
+            ],
+            &["a.log"],
+            usize::MAX,
+        ),
+        // a mixed job: one offset generator for both directions
+        (
+            &[
+                "--name=a",
+                "--rw=randrw",
+                "--bs=4k",
+                "--size=256k",
+                "--write_iolog=a.log",
+            ],
+            &["a.log"],
+            usize::MAX,
+        ),
+        // a time-based job goes round its map many times (a draw lost at each full map)
+        (
+            &[
+                "--name=a",
+                "--rw=randread",
+                "--bs=4k",
+                "--size=32k",
+                "--ioengine=null",
+                "--time_based",
+                "--runtime=300ms",
+                "--write_iolog=a.log",
+            ],
+            &["a.log"],
+            400,
+        ),
+    ];
+    for (args, logs, limit) in cases {
+        let all: Vec<&str> = base.iter().chain(args.iter()).copied().collect();
+        same_offsets(&all, logs, *limit);
+    }
+    // two threads of one job and a second job: threads 1, 2 and 3 seeded apart
+    let jobs = "[global]\nrw=randread\nbs=4k\nsize=128k\nioengine=psync\n\
+                [a]\nfilename=fa\nnumjobs=2\nwrite_iolog=a.log\n\
+                [b]\nfilename=fb\nwrite_iolog=b.log\n";
+    let d = scratch();
+    std::fs::write(d.path().join("jobs.fio"), jobs).unwrap();
+    let path = d.path().join("jobs.fio");
+    same_offsets(&[path.to_str().unwrap()], &["b.log"], usize::MAX);
+}
