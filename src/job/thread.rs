@@ -87,13 +87,13 @@ pub struct Syncs {
 pub enum Pace {
     /// as fast as the engine completes them
     Free,
-    /// each thread on its own, per direction [read, write]: bytes and requests per
-    /// second (fio's `rate`, `rate_iops`; 0 is no limit in that direction)
+    /// each thread on its own, per direction [read, write, trim]: bytes and requests
+    /// per second (fio's `rate`, `rate_iops`; 0 is no limit in that direction)
     Thread {
         /// bytes per second, per direction
-        bytes: [u64; 2],
+        bytes: [u64; 3],
         /// requests per second, per direction
-        iops: [u64; 2],
+        iops: [u64; 3],
     },
     /// events per second over all the job's threads together (sysbench's `--rate`)
     Shared {

@@ -41,6 +41,11 @@ impl BlockSizeSpec {
         }
     }
 
+    /// No size recorded (a result without the direction's sizes).
+    pub fn is_unset(&self) -> bool {
+        self.max_bytes == 0
+    }
+
     fn of(b: &BlockSizes) -> BlockSizeSpec {
         match b {
             BlockSizes::Fixed(b) => BlockSizeSpec::fixed(*b),
@@ -84,6 +89,12 @@ pub struct RatePolicy {
     pub bytes_per_s: [u64; 2],
     /// I/Os per second per thread, `[reads, writes]` (fio `rate_iops`)
     pub iops: [u64; 2],
+    /// bytes per second per thread of trims (fio `rate`'s third part), absent when 0
+    #[serde(default, skip_serializing_if = "is_zero_u64")]
+    pub trim_bytes_per_s: u64,
+    /// I/Os per second per thread of trims (fio `rate_iops`'s third part), absent when 0
+    #[serde(default, skip_serializing_if = "is_zero_u64")]
+    pub trim_iops: u64,
     /// events per second over all threads (fileio `--rate`)
     pub events_per_s: u64,
 }
@@ -109,6 +120,10 @@ pub struct EffectiveJob {
     pub bs_read: BlockSizeSpec,
     /// write request sizes
     pub bs_write: BlockSizeSpec,
+    /// trim request sizes (absent in results written before they were kept apart:
+    /// the write sizes stood for them, [`EffectiveJob::trim_bs`])
+    #[serde(default, skip_serializing_if = "BlockSizeSpec::is_unset")]
+    pub bs_trim: BlockSizeSpec,
     /// bytes of the I/O region of one thread (all its files)
     pub size_bytes: u64,
     /// files per thread
@@ -221,6 +236,16 @@ fn is_zero_u8(v: &u8) -> bool {
 }
 
 impl EffectiveJob {
+    /// The trim sizes: [`EffectiveJob::bs_trim`], or in a result that has none the
+    /// write sizes, which stood for them.
+    pub fn trim_bs(&self) -> &BlockSizeSpec {
+        if self.bs_trim.is_unset() {
+            &self.bs_write
+        } else {
+            &self.bs_trim
+        }
+    }
+
     /// A fio job whose threads each cover `size_bytes` in `files` files, the first of
     /// `file_size_bytes` (resolved by the runner from the job's plan).
     pub fn of_fio(j: &FioJob, size_bytes: u64, files: u32, file_size_bytes: u64) -> EffectiveJob {
@@ -233,6 +258,7 @@ impl EffectiveJob {
             rwmixread: mixed.then_some(f64::from(j.rwmixread)),
             bs_read: BlockSizeSpec::of(&j.bs_read),
             bs_write: BlockSizeSpec::of(&j.bs_write),
+            bs_trim: BlockSizeSpec::of(&j.bs_trim),
             size_bytes,
             files,
             file_size_bytes,
@@ -262,8 +288,10 @@ impl EffectiveJob {
                 sync_file_range: j.tuning.sync_file_range.is_some(),
             },
             rate: RatePolicy {
-                bytes_per_s: m.rate_bytes,
-                iops: m.rate_iops,
+                bytes_per_s: [m.rate_bytes[0], m.rate_bytes[1]],
+                iops: [m.rate_iops[0], m.rate_iops[1]],
+                trim_bytes_per_s: m.rate_bytes[2],
+                trim_iops: m.rate_iops[2],
                 events_per_s: 0,
             },
             rand_seed: j.randseed,
@@ -311,6 +339,7 @@ impl EffectiveJob {
             }),
             bs_read: bs.clone(),
             bs_write: bs,
+            bs_trim: BlockSizeSpec::default(),
             size_bytes: g.map_or(0, |g| g.total),
             files: j.file_num,
             file_size_bytes: g.map_or(0, |g| g.file_size),

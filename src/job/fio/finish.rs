@@ -8,7 +8,7 @@ use crate::job::fio::keys::VERIFY_HEADER;
 use crate::job::fio::keys_verify::VerifyKind;
 use crate::job::fio::notice::Notice;
 use crate::job::fio::options;
-use crate::job::fio::{EngineKind, FioCommand, FioError, FioJob, IORING_MAX_ENTRIES};
+use crate::job::fio::{BlockSizes, EngineKind, FioCommand, FioError, FioJob, IORING_MAX_ENTRIES};
 
 /// Settle and check `job`, then add it to `cmd`.
 pub(crate) fn finish_job(mut job: FioJob, cmd: &mut FioCommand) -> Result<(), FioError> {
@@ -108,22 +108,20 @@ fn drop_time_based_without_runtime(job: &mut FioJob, fio_stderr: &mut Vec<String
 
 /// fio's fixup (init.c, `fixup_options`) of the rates, each a line that fails the job:
 /// `rate` and `rate_iops` (or `rate_min` and `rate_iops_min`) both set, and a direction
-/// whose minimum exceeds its rate. The trim direction's rates are the writes' (the job
-/// model keeps two; fio's third part of a three-part value is not kept).
+/// whose minimum exceeds its rate (fio's `ddir` N: 0 reads, 1 writes, 2 trims).
 fn rate_conflicts(job: &FioJob) -> Vec<String> {
     let m = &job.more;
-    let set = |v: [u64; 2]| v.iter().any(|&x| x > 0);
+    let set = |v: [u64; 3]| v.iter().any(|&x| x > 0);
     let mut lines = Vec::new();
     let both = set(m.rate_bytes) && set(m.rate_iops);
     if both || (set(m.ratemin) && set(m.rate_iops_min)) {
         lines.push("fio: rate and rate_iops are mutually exclusive".to_string());
     }
-    for ddir in 0..3 {
-        let d = ddir.min(1);
+    for d in 0..3 {
         let bytes = m.rate_bytes[d] > 0 && m.rate_bytes[d] < m.ratemin[d];
         let iops = m.rate_iops[d] > 0 && m.rate_iops[d] < m.rate_iops_min[d];
         if bytes || iops {
-            lines.push(format!("fio: minimum rate exceeds rate, ddir {ddir}"));
+            lines.push(format!("fio: minimum rate exceeds rate, ddir {d}"));
         }
     }
     lines
@@ -133,8 +131,9 @@ fn rate_conflicts(job: &FioJob) -> Vec<String> {
 /// smallest block size turns the random map off, with one line on stderr (log_err);
 /// fio then issues every request at its block size, at offsets aligned to it.
 fn blockalign_turns_off_randommap(job: &mut FioJob, fio_stderr: &mut Vec<String>) {
-    let (r, w) = (job.bs_read.min(), job.bs_write.min());
-    let other = job.more.blockalign.is_some_and(|a| a != r || a != w);
+    let mins = job.bs_dirs().map(BlockSizes::min);
+    let aligns = job.more.blockalign;
+    let other = (0..3).any(|d| aligns[d].is_some_and(|a| a != mins[d]));
     if job.rw.random() && other && !job.norandommap {
         job.norandommap = true;
         fio_stderr.push(BLOCKALIGN_TURNS_OFF_RANDOMMAP.into());
@@ -345,7 +344,7 @@ fn validate(job: &FioJob, setup_errors: bool) -> Result<(), String> {
     let queued = job.engine.queues() || setup_errors;
     crate::job::fio::control::validate_control(&job.control, queued)?;
     crate::job::fio::extra::validate(&job.extra)?;
-    for bs in [&job.bs_read, &job.bs_write] {
+    for bs in job.bs_dirs() {
         if job.direct && bs.min() % 512 != 0 {
             return Err(format!(
                 "direct=1 needs block sizes that are multiples of the device's logical block size (at least 512); got {} bytes",
@@ -364,7 +363,7 @@ pub const SIZE_TOO_SMALL: &str = "size too small, must not be less than minimum 
 /// block size of any direction (read, write or trim, whatever `rw=` does) refuses the job
 /// with fio 3.33's words, before any file is looked at (`size=4k bs=8k`, `size=1`).
 fn check_size_holds_a_block(job: &FioJob) -> Result<(), String> {
-    let min_bs = job.bs_read.min().min(job.bs_write.min());
+    let min_bs = job.min_bs();
     match job.size {
         Some(crate::job::fio::SizeSpec::Bytes(size)) if size > 0 && size < min_bs => {
             Err(format!("{SIZE_TOO_SMALL}: {size} < {min_bs}"))

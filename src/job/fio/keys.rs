@@ -117,10 +117,10 @@ pub struct JobMore {
     /// `percentage_random`: percent of random-mode I/Os at random offsets, the rest
     /// continue sequentially (default 100)
     pub percentage_random: u32,
-    /// `rate`, bytes/s per thread for reads and writes (0 = unlimited)
-    pub rate_bytes: [u64; 2],
-    /// `rate_iops`, I/Os per second per thread for reads and writes (0 = unlimited)
-    pub rate_iops: [u64; 2],
+    /// `rate`, bytes/s per thread for reads, writes and trims (0 = unlimited)
+    pub rate_bytes: [u64; 3],
+    /// `rate_iops`, I/Os per second per thread for reads, writes and trims (0 = unlimited)
+    pub rate_iops: [u64; 3],
     /// `rate_process`
     pub rate_process: RateProcess,
     /// `thinktime` (default unit µs): pause after every `thinktime_blocks` I/Os
@@ -139,8 +139,9 @@ pub struct JobMore {
     /// `io_size=N%`: a whole percentage (1..=100) of the thread's size (all its files'
     /// regions), resolved to [`More::io_size`] when the thread is planned
     pub io_size_pct: Option<u64>,
-    /// `blockalign` / `ba`: random offsets are multiples of this (default: min bs)
-    pub blockalign: Option<u64>,
+    /// `blockalign` / `ba`: random offsets of reads, writes and trims are multiples
+    /// of these (None: that direction's smallest size)
+    pub blockalign: [Option<u64>; 3],
     /// `filename_format` (default `$jobname.$jobnum.$filenum`)
     pub filename_format: Option<String>,
     /// `iodepth_batch_submit` (0/1 = submit as soon as possible)
@@ -250,10 +251,11 @@ pub struct JobMore {
     pub exit_what: ExitWhat,
     /// `gtod_reduce`: do not record latencies (counts and bandwidth only)
     pub gtod_reduce: bool,
-    /// `ratemin`: bytes/s per thread below which the job fails (reads, writes)
-    pub ratemin: [u64; 2],
-    /// `rate_iops_min`: I/Os per second below which the job fails (reads, writes)
-    pub rate_iops_min: [u64; 2],
+    /// `ratemin`: bytes/s per thread below which the job fails (reads, writes, trims)
+    pub ratemin: [u64; 3],
+    /// `rate_iops_min`: I/Os per second below which the job fails (reads, writes,
+    /// trims)
+    pub rate_iops_min: [u64; 3],
     /// `ratecycle`: window of the minimum-rate check (default 1000 ms)
     pub ratecycle: Duration,
     /// zone keys (`zonemode`, …) and `random_generator` / `random_sequence_stride`
@@ -311,8 +313,8 @@ impl Default for JobMore {
             dist: [Distribution::Random, Distribution::Random],
             randrepeat: true,
             percentage_random: 100,
-            rate_bytes: [0, 0],
-            rate_iops: [0, 0],
+            rate_bytes: [0; 3],
+            rate_iops: [0; 3],
             rate_process: RateProcess::Linear,
             thinktime: Duration::ZERO,
             thinktime_spin: Duration::ZERO,
@@ -321,7 +323,7 @@ impl Default for JobMore {
             startdelay_negative: false,
             io_size: None,
             io_size_pct: None,
-            blockalign: None,
+            blockalign: [None; 3],
             filename_format: None,
             iodepth_batch: 1,
             iodepth_batch_complete_min: 1,
@@ -371,8 +373,8 @@ impl Default for JobMore {
             exitall: false,
             exit_what: ExitWhat::Group,
             gtod_reduce: false,
-            ratemin: [0, 0],
-            rate_iops_min: [0, 0],
+            ratemin: [0; 3],
+            rate_iops_min: [0; 3],
             ratecycle: Duration::from_millis(1000),
             zones: Default::default(),
             x: Default::default(),
@@ -647,25 +649,28 @@ pub fn parse_fill_pattern(s: &str) -> Result<Vec<u8>, String> {
     Ok(out)
 }
 
-/// `READ[,WRITE]` of a per-direction value through `f`; an empty part keeps that
-/// direction's `old` value (fio keeps a direction no part names); WRITE defaults to READ.
+/// `READ[,WRITE[,TRIM]]` of a per-direction value through `f`, as fio fills the
+/// directions: part N sets direction N and the last part the directions after it; an
+/// empty part keeps that direction's `old` value (fio keeps a direction no part names).
 pub(crate) fn per_dir(
     v: &str,
-    old: [u64; 2],
+    old: [u64; 3],
     f: &dyn Fn(&str) -> Result<u64, String>,
-) -> Result<[u64; 2], String> {
-    let parts: Vec<&str> = v.split(',').collect();
-    let r = if parts[0].trim().is_empty() {
-        old[0]
-    } else {
-        f(parts[0])?
-    };
-    let w = match parts.get(1) {
-        Some(p) if p.trim().is_empty() => old[1],
-        Some(p) => f(p)?,
-        None => r,
-    };
-    Ok([r, w])
+) -> Result<[u64; 3], String> {
+    let parts: Vec<&str> = v.split(',').take(3).collect();
+    let mut out = old;
+    let mut last = None;
+    for (d, slot) in out.iter_mut().enumerate() {
+        match parts.get(d) {
+            Some(p) if p.trim().is_empty() => last = None,
+            Some(p) => {
+                *slot = f(p)?;
+                last = Some(*slot);
+            }
+            None => *slot = last.unwrap_or(*slot),
+        }
+    }
+    Ok(out)
 }
 
 #[cfg(test)]

@@ -365,6 +365,8 @@ pub struct FioJob {
     pub bs_read: BlockSizes,
     /// write sizes
     pub bs_write: BlockSizes,
+    /// trim sizes (the third part of `bs`, `bsrange`, `bssplit`)
+    pub bs_trim: BlockSizes,
     /// `size` per job thread (over all its files)
     pub size: Option<SizeSpec>,
     /// `filesize` (bytes per file), optional range
@@ -486,6 +488,7 @@ impl Default for FioJob {
             rwmixread: 50,
             bs_read: BlockSizes::Fixed(4096),
             bs_write: BlockSizes::Fixed(4096),
+            bs_trim: BlockSizes::Fixed(4096),
             size: None,
             filesize: None,
             nrfiles: 1,
@@ -535,6 +538,21 @@ impl Default for FioJob {
 }
 
 impl FioJob {
+    /// The request sizes per direction: reads, writes, trims (fio's `ddir` order).
+    pub fn bs_dirs(&self) -> [&BlockSizes; 3] {
+        [&self.bs_read, &self.bs_write, &self.bs_trim]
+    }
+
+    /// The smallest request size of any direction (fio's `td_min_bs`, `rw_min_bs`).
+    pub fn min_bs(&self) -> u64 {
+        self.bs_dirs().iter().map(|b| b.min()).min().unwrap_or(0)
+    }
+
+    /// The largest request size of any direction (fio's `td_max_bs`).
+    pub fn max_bs(&self) -> u64 {
+        self.bs_dirs().iter().map(|b| b.max()).max().unwrap_or(0)
+    }
+
     /// `ioengine=pvsync2`: psync through preadv2/pwritev2 with pvsync2's flags and options.
     pub fn pvsync2(&self) -> bool {
         self.ioengine == "pvsync2"
@@ -548,6 +566,7 @@ impl FioJob {
         ThreadJob {
             engine: self.engine,
             depth: self.iodepth as usize,
+            // (trims move no data: their sizes size no buffer)
             request: (
                 self.bs_read.min().min(self.bs_write.min()),
                 self.bs_read.max().max(self.bs_write.max()),
@@ -557,7 +576,7 @@ impl FioJob {
             dsync: m.dsync_io,
             files: self.nrfiles,
             file_size: self.filesize.filter(|(a, z)| a == z).map(|(a, _)| a),
-            pace: if bytes == [0, 0] && iops == [0, 0] {
+            pace: if bytes == [0; 3] && iops == [0; 3] {
                 Pace::Free
             } else {
                 Pace::Thread { bytes, iops }

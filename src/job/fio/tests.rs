@@ -865,17 +865,17 @@ fn a_fio_job_states_its_thread_job() {
         ..FioJob::default()
     };
     f.more.dsync_io = true;
-    f.more.rate_iops = [5, 0];
+    f.more.rate_iops = [5, 0, 0];
     let t = f.thread_job();
     assert_eq!((t.engine, t.depth, t.slots()), (EngineKind::Psync, 32, 1));
     assert_eq!((t.request, t.slot_len()), ((512, 16384), 16384));
     assert!(!t.direct && !t.sync && t.dsync);
     assert_eq!((t.files, t.file_size), (3, Some(1 << 20)));
-    let iops = [5, 0];
+    let iops = [5, 0, 0];
     assert_eq!(
         t.pace,
         Pace::Thread {
-            bytes: [0, 0],
+            bytes: [0; 3],
             iops
         }
     );
@@ -902,7 +902,7 @@ fn a_fio_job_states_its_thread_job() {
     );
     // a range of file sizes is drawn per file when the set is laid out
     f.filesize = Some((1 << 20, 2 << 20));
-    f.more.rate_iops = [0, 0];
+    f.more.rate_iops = [0; 3];
     f.engine = EngineKind::Libaio;
     let t = f.thread_job();
     assert_eq!((t.file_size, t.pace, t.slots()), (None, Pace::Free, 32));

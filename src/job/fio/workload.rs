@@ -60,7 +60,7 @@ impl FioJob {
             rw: self.rw,
             rw_suffix: self.rw_suffix,
             read_pct: self.rwmixread,
-            bs: [self.bs_read.clone(), self.bs_write.clone()],
+            bs: self.bs_dirs().map(Clone::clone),
             offset_unit: self.more.blockalign,
             bs_unaligned: self.tuning.bs_unaligned,
             same_offsets: self.tuning.rw_identical,

@@ -51,10 +51,11 @@ pub struct Picking {
     pub rw_suffix: i64,
     /// share of reads in a mixed job, percent (`rwmixread`)
     pub read_pct: u32,
-    /// request sizes of reads (and trims) and writes (`bs`, `bsrange`, `bssplit`)
-    pub bs: [BlockSizes; 2],
-    /// unit of random offsets (`blockalign`); None: each direction's smallest size
-    pub offset_unit: Option<u64>,
+    /// request sizes of reads, writes and trims (`bs`, `bsrange`, `bssplit`)
+    pub bs: [BlockSizes; 3],
+    /// unit of random offsets of reads, writes and trims (`blockalign`); None: that
+    /// direction's smallest size
+    pub offset_unit: [Option<u64>; 3],
     /// sizes need not be multiples of the smallest one (`bs_unaligned`)
     pub bs_unaligned: bool,
     /// reads and writes of a mixed job walk one offset sequence (`rw_identical`)
@@ -73,6 +74,27 @@ pub struct Picking {
     pub sprandom: Option<(u32, f64)>,
     /// the generators start over at each loop (`randrepeat`)
     pub repeat: bool,
+}
+
+impl Picking {
+    /// The direction (0 reads, 1 writes, 2 trims) each of a worker's two request
+    /// slots serves: the first reads, or trims in a job that trims (no `rw` both reads
+    /// and trims), the second writes.
+    pub fn slot_dirs(&self) -> [usize; 2] {
+        [if self.rw.trims() { 2 } else { 0 }, 1]
+    }
+
+    /// The request sizes of slot `slot` ([`Picking::slot_dirs`]).
+    pub fn slot_bs(&self, slot: usize) -> &BlockSizes {
+        &self.bs[self.slot_dirs()[slot]]
+    }
+
+    /// The unit of random offsets of slot `slot` ([`Picking::slot_dirs`]): its
+    /// `blockalign`, else its smallest size.
+    pub fn slot_unit(&self, slot: usize) -> u64 {
+        let d = self.slot_dirs()[slot];
+        self.offset_unit[d].unwrap_or(self.bs[d].min()).max(1)
+    }
 }
 
 /// Which file each request goes to, and the files' page cache.
@@ -105,16 +127,16 @@ pub struct Limits {
 /// How requests are spaced.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Pacing {
-    /// bytes/s per direction, reads and writes (`rate`; 0 = unlimited)
-    pub rate_bytes: [u64; 2],
+    /// bytes/s per direction, reads, writes and trims (`rate`; 0 = unlimited)
+    pub rate_bytes: [u64; 3],
     /// requests/s per direction (`rate_iops`; 0 = unlimited)
-    pub rate_iops: [u64; 2],
+    pub rate_iops: [u64; 3],
     /// how a rate spaces requests (`rate_process`)
     pub process: RateProcess,
-    /// bytes/s below which the job fails (`ratemin`)
-    pub min_bytes: [u64; 2],
-    /// requests/s below which the job fails (`rate_iops_min`)
-    pub min_iops: [u64; 2],
+    /// bytes/s per direction below which the job fails (`ratemin`)
+    pub min_bytes: [u64; 3],
+    /// requests/s per direction below which the job fails (`rate_iops_min`)
+    pub min_iops: [u64; 3],
     /// window the minimum rates are averaged over (`ratecycle`)
     pub min_cycle: Duration,
     /// the pause (`thinktime`)

@@ -308,7 +308,7 @@ fn line_of(
     }
     let pow2 = e.kb_base != 1000;
     let sz = |b: u64| num2str(b, SIG_FIGS, pow2, N2s::Byte);
-    let (r, w) = (&e.bs_read, &e.bs_write);
+    let (r, w, t) = (&e.bs_read, &e.bs_write, e.trim_bs());
     // the engine as named (`sync`, `libaio`), else the one that ran
     let named = |o: &[(String, String)]| {
         o.iter()
@@ -329,9 +329,8 @@ fn line_of(
         sz(r.max_bytes),
         sz(w.min_bytes),
         sz(w.max_bytes),
-        // trim sizes are not recorded apart: fio's `bs=R,W` gives trims W's
-        sz(w.min_bytes),
-        sz(w.max_bytes),
+        sz(t.min_bytes),
+        sz(t.max_bytes),
         e.iodepth,
     )
 }

@@ -30,10 +30,10 @@ fn phase(j: &JobRecord, dir: &str, d: &DirStats) -> Phase {
     let mut p = Phase::new(&format!("{} {dir}", j.job.name), d.ios, d.bytes, secs);
     p.lat = Some(acc_latency(d.lat.clone()));
     let spec = &j.job;
-    let bs = if dir == "read" {
-        &spec.bs_read
-    } else {
-        &spec.bs_write
+    let bs = match dir {
+        "read" => &spec.bs_read,
+        "trim" => spec.trim_bs(),
+        _ => &spec.bs_write,
     };
     p.notes = vec![format!(
         "engine={} bs={} iodepth={} threads={} direct={} rw={}",

@@ -84,7 +84,8 @@ pub(crate) fn check(job: &FioJob, plans: &[Plan]) -> Result<(), RunError> {
             if let Some(b) = sizes.iter().find(|b| !b.is_multiple_of(lbs)) {
                 return Err(refuse(format!("{need}; got bs={b}")));
             }
-            if let Some(a) = job.more.blockalign.filter(|a| !a.is_multiple_of(lbs)) {
+            let aligns = job.more.blockalign.iter().flatten();
+            if let Some(a) = aligns.copied().find(|a| !a.is_multiple_of(lbs)) {
                 return Err(refuse(format!("{need}; got blockalign={a}")));
             }
             if !start.is_multiple_of(lbs) {

@@ -270,7 +270,7 @@ pub(crate) fn files_for(
         // an engine that makes its files sizes each at one block (fio's get_file_size
         // of filecreate, dircreate, dirdelete: the minimum block size)
         let len = if job.engine.caps().own_files {
-            job.bs_read.min().min(job.bs_write.min())
+            job.min_bs()
         } else {
             len
         };
@@ -301,7 +301,7 @@ fn size_percent(job: &FioJob, start: u64, len: u64) -> u64 {
     }
     let end = start.saturating_add(len);
     let part = ((end as f64) * pc / 100.0) as u64;
-    let min_bs = job.bs_read.min().min(job.bs_write.min()).max(1);
+    let min_bs = job.min_bs().max(1);
     let part = part.min(len);
     part - part % min_bs
 }
@@ -317,7 +317,7 @@ struct SizeShares {
 
 impl SizeShares {
     fn of(job: &FioJob, n: u64) -> Self {
-        let min_bs = job.bs_read.min().min(job.bs_write.min()).max(1);
+        let min_bs = job.min_bs().max(1);
         let total = match job.size {
             Some(SizeSpec::Bytes(b)) => b,
             _ => 0,
@@ -385,7 +385,7 @@ impl RangeSizes {
             .filesize
             .filter(|(a, b)| a != b)
             .map(|_| fio_generator(job, global, FILE_SIZE_SLOT));
-        let min_bs = job.bs_read.min().min(job.bs_write.min());
+        let min_bs = job.min_bs();
         RangeSizes { rng, min_bs }
     }
 
@@ -487,7 +487,7 @@ fn base_offset(job: &FioJob, existing: Option<u64>) -> u64 {
             // up to `offset_align`, or else to the smallest block size
             let raw = (existing.unwrap_or(0) as f64 * pc / 100.0) as u64;
             let a = match job.tuning.offset_align {
-                0 => job.bs_read.min().min(job.bs_write.min()).max(1),
+                0 => job.min_bs().max(1),
                 a => a,
             };
             raw.div_ceil(a).saturating_mul(a)
@@ -672,7 +672,7 @@ fn mix_rounds(job: &FioJob, pass_bytes: u64, byte_limit: u64) -> Option<MixRound
     Some(MixRounds {
         limit: m.io_size.unwrap_or(pass_bytes),
         loops: job.loops,
-        max_bs: job.bs_read.max().max(job.bs_write.max()).max(1),
+        max_bs: job.max_bs().max(1),
         at_eof: job.rw == RwMode::ReadWrite
             && !job.engine.queues()
             && job.nrfiles <= 1
@@ -741,10 +741,11 @@ pub(crate) fn plan(job: &FioJob, t: u32, global_index: u64, laid: &Laid) -> Resu
         None => (job, files_for(job, t, global_index as u32, laid)?),
     };
     let job = &resolve_io_size(job, &regions);
-    let align = job
-        .more
-        .blockalign
-        .unwrap_or_else(|| job.bs_read.min().min(job.bs_write.min()))
+    // the smallest direction's unit: its `blockalign`, else its smallest size
+    let align = (job.bs_dirs().iter().zip(job.more.blockalign))
+        .map(|(b, a)| a.unwrap_or(b.min()))
+        .min()
+        .unwrap_or(1)
         .max(1);
     check_regions(job, &files, &regions)?;
     // a pass moves each region's whole blocks only (fio: a file is done when the next
@@ -801,7 +802,7 @@ pub(crate) fn plan(job: &FioJob, t: u32, global_index: u64, laid: &Laid) -> Resu
 /// The checks of a thread's files against its job before it runs: a trim job names no
 /// character device, and every I/O region holds the largest block.
 fn check_regions(job: &FioJob, files: &[FileSpec], regions: &[Region]) -> Result<(), RunError> {
-    let max_bs = job.bs_read.max().max(job.bs_write.max());
+    let max_bs = job.max_bs();
     // (an engine that touches nothing, null, trims nothing either)
     if job.rw.trims() && !job.engine.caps().no_io {
         if let Some(f) = files.iter().find(|f| dataset::is_char_device(&f.path)) {

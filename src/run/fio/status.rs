@@ -223,9 +223,10 @@ impl JobInfo {
         };
         let secs = |d: Duration| d.as_secs();
         // fio sums the limits of the directions the job does only (`td_read`,
-        // `td_write`): `rate=8m` on a read job is 8 MiB/s, not the write side's too
-        let dirs = [j.rw.reads(), j.rw.writes()];
-        let done = |v: [u64; 2]| -> u64 { v.iter().zip(dirs).filter(|d| d.1).map(|d| *d.0).sum() };
+        // `td_write`, `td_trim`): `rate=8m` on a read job is 8 MiB/s, not the write
+        // side's too
+        let dirs = [j.rw.reads(), j.rw.writes(), j.rw.trims()];
+        let done = |v: [u64; 3]| -> u64 { v.iter().zip(dirs).filter(|d| d.1).map(|d| *d.0).sum() };
         JobInfo {
             running: running_char(j),
             files: u32::try_from(p.files.len()).unwrap_or(u32::MAX),

@@ -42,10 +42,10 @@ pub(crate) fn attach_zones(plans: &mut [Vec<Plan>], note: &dyn Fn(String)) -> Re
                 )));
             }
         }
-        if p.job.rw.trims() && p.job.bs_read.max() != zs {
+        if p.job.rw.trims() && p.job.bs_trim.max() != zs {
             return Err(plan_err(format!(
                 "zonemode=zbd: a trim resets one zone, so bs must be zonesize={zs} (got {})",
-                p.job.bs_read.max()
+                p.job.bs_trim.max()
             )));
         }
         for f in &p.files {
@@ -130,7 +130,7 @@ pub(crate) fn zones_for(plan: &Plan) -> Option<Zones> {
     Zones::new(
         &j.more.zones,
         plan.align,
-        j.bs_read.min().min(j.bs_write.min()),
+        j.min_bs(),
         &plan.regions,
         strided_ends(plan),
         plan.zones.clone(),

@@ -70,17 +70,11 @@ impl Coverage {
             return None;
         }
         let lens: Vec<u64> = plan.regions.iter().map(|r| r.1).collect();
-        let bs = if job.rw.writes() {
-            &job.bs_write
-        } else {
-            &job.bs_read
-        };
-        let one = match bs {
-            BlockSizes::Fixed(b)
-                if job.bs_read == job.bs_write || !job.rw.reads() || !job.rw.writes() =>
-            {
-                Some(*b)
-            }
+        // one block size when every direction the job issues has the same fixed one
+        let does = [job.rw.reads(), job.rw.writes(), job.rw.trims()];
+        let mut issued = job.bs_dirs().into_iter().zip(does).filter(|d| d.1);
+        let one = match issued.next().map(|d| d.0) {
+            Some(f @ BlockSizes::Fixed(b)) if issued.all(|d| d.0 == f) => Some(*b),
             _ => None,
         };
         Coverage::new(&lens, plan.align, one)

@@ -64,6 +64,7 @@ mod status_rate;
 mod strictness;
 mod terse;
 mod text;
+mod trims;
 mod unified;
 mod units;
 mod verify_rounds;

@@ -129,64 +129,63 @@ pub(super) fn zone_count(c: &mut JobCtx<'_>, v: Option<&str>) -> bool {
     }
 }
 
-/// `READ[,WRITE[,TRIM]]` of a per-direction key: each part through `one` (an empty part
-/// is `None`: that direction keeps its value); WRITE defaults to READ, TRIM is ignored.
-fn read_write<T: Clone>(
+/// `READ[,WRITE[,TRIM]]` of a per-direction key, as fio fills the directions: part N
+/// through `one` sets direction N (an empty part is `None`: that direction keeps its
+/// value) and the last part the directions after it.
+fn per_direction<T: Clone>(
     v: &str,
     mut one: impl FnMut(&str) -> Result<Option<T>, FioError>,
-) -> Result<(Option<T>, Option<T>), FioError> {
-    let parts: Vec<&str> = v.split(',').collect();
-    let r = one(parts[0])?;
-    let w = match parts.get(1) {
-        Some(p) => one(p)?,
-        None => r.clone(),
-    };
-    Ok((r, w))
+) -> Result<[Option<T>; 3], FioError> {
+    let parts: Vec<&str> = v.split(',').take(3).collect();
+    let mut out = [None, None, None];
+    for (d, p) in parts.iter().enumerate() {
+        out[d] = one(p)?;
+    }
+    let last = out[parts.len() - 1].clone();
+    for slot in out.iter_mut().skip(parts.len()) {
+        slot.clone_from(&last);
+    }
+    Ok(out)
 }
 
-fn set_sizes(c: &mut JobCtx<'_>, (r, w): (Option<BlockSizes>, Option<BlockSizes>)) {
-    if let Some(r) = r {
-        c.job.bs_read = r;
-    }
-    if let Some(w) = w {
-        c.job.bs_write = w;
+fn set_sizes(c: &mut JobCtx<'_>, sizes: [Option<BlockSizes>; 3]) {
+    let [r, w, t] = sizes;
+    let j = &mut *c.job;
+    for (slot, got) in [
+        (&mut j.bs_read, r),
+        (&mut j.bs_write, w),
+        (&mut j.bs_trim, t),
+    ] {
+        if let Some(b) = got {
+            *slot = b;
+        }
     }
 }
 
 /// `bs=R,W,T`, read as fio 3.33 reads its parts (parse.c `handle_option`): each in
 /// turn, a part of 0 out of the range — fio's line for it on stderr, that direction
 /// keeping its size (`bs=0,1k` leaves reads at 4k) — and the option refused only when
-/// no part is read (`bs=0`, `bs=0,0`). One part sets both directions.
+/// no part is read (`bs=0`, `bs=0,0`). The last part sets the directions after it.
 fn bs(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
     let v = c.need(v)?;
-    let parts: Vec<&str> = v.split(',').collect();
-    if parts.len() > 3 {
+    if v.split(',').count() > 3 {
         return Err(c.bad(v, "at most read,write,trim sizes"));
     }
-    let mut read = Vec::new();
-    for (i, p) in parts.iter().enumerate() {
-        // the trim size is not kept apart (the write size stands for it): a third
-        // part iomark cannot read is ignored, as before
-        read.push(match bs_part(c, v, p) {
-            Err(_) if i == 2 => None,
-            got => got?,
-        });
-    }
-    let zeros = read.iter().filter(|r| **r == Some(0)).count();
-    if read.iter().all(|r| matches!(r, None | Some(0))) && zeros > 0 {
+    let mut zeros = 0;
+    let read = per_direction(v, |p| {
+        let b = bs_part(c, v, p)?;
+        zeros += usize::from(b == Some(0));
+        Ok(b)
+    })?;
+    let parts = v.split(',').count();
+    if read.iter().take(parts).all(|r| matches!(r, None | Some(0))) && zeros > 0 {
         return Err(c.bad(v, "block size must be > 0"));
     }
     for _ in 0..zeros {
         c.notices
             .push(Notice::fio("bs: min value out of range: 0 (1 min)"));
     }
-    let size = |r: Option<u64>| r.filter(|b| *b > 0).map(BlockSizes::Fixed);
-    let r = size(read[0]);
-    let w = match read.get(1) {
-        Some(b) => size(*b),
-        None => r.clone(),
-    };
-    set_sizes(c, (r, w));
+    set_sizes(c, read.map(|r| r.filter(|b| *b > 0).map(BlockSizes::Fixed)));
     Ok(())
 }
 
@@ -236,14 +235,14 @@ fn bsrange_one(c: &mut JobCtx<'_>, v: &str, p: &str) -> Result<Option<BlockSizes
 
 fn bsrange(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
     let v = c.need(v)?;
-    let sizes = read_write(v, |p| bsrange_one(c, v, p))?;
+    let sizes = per_direction(v, |p| bsrange_one(c, v, p))?;
     set_sizes(c, sizes);
     Ok(())
 }
 
 fn bssplit(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
     let v = c.need(v)?;
-    let sizes = read_write(v, |p| {
+    let sizes = per_direction(v, |p| {
         if p.trim().is_empty() {
             return Ok(None);
         }
@@ -261,17 +260,24 @@ fn bssplit(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
     Ok(())
 }
 
+/// `ba=R,W,T`: each direction's unit of random offsets (an empty part keeps that
+/// direction's, as fio keeps it; the last part sets the directions after it).
 fn blockalign(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
     let v = c.need(v)?;
-    // (an empty read part keeps the alignment, as fio keeps that direction's)
-    let Some(first) = v.split(',').next().filter(|p| !p.trim().is_empty()) else {
-        return Ok(());
-    };
-    let a = c.size(first)?;
-    if a == 0 {
-        return Err(c.bad(v, "must be > 0"));
+    let aligns = per_direction(v, |p| {
+        if p.trim().is_empty() {
+            return Ok(None);
+        }
+        match c.size(p)? {
+            0 => Err(c.bad(v, "must be > 0")),
+            a => Ok(Some(a)),
+        }
+    })?;
+    for (slot, a) in c.job.more.blockalign.iter_mut().zip(aligns) {
+        if a.is_some() {
+            *slot = a;
+        }
     }
-    c.job.more.blockalign = Some(a);
     Ok(())
 }
 

@@ -202,15 +202,16 @@ fn iops(p: &str) -> Result<u64, String> {
         .map_err(|_| format!("'{p}' is not a whole number"))
 }
 
-/// `READ[,WRITE]` bytes/s; an empty part keeps that direction's `old` value, as in fio.
-fn bytes_per_s(c: &JobCtx<'_>, v: Option<&str>, old: [u64; 2]) -> Result<[u64; 2], FioError> {
+/// `READ[,WRITE[,TRIM]]` bytes/s; an empty part keeps that direction's `old` value, as
+/// in fio.
+fn bytes_per_s(c: &JobCtx<'_>, v: Option<&str>, old: [u64; 3]) -> Result<[u64; 3], FioError> {
     let v = c.need(v)?;
     let kb = c.job.kb_base;
     per_dir(v, old, &|p| units::fio_size(p, kb)).map_err(|e| c.bad(v, e))
 }
 
-/// `READ[,WRITE]` IOPS; an empty part keeps that direction's `old` value.
-fn iops_per_s(c: &JobCtx<'_>, v: Option<&str>, old: [u64; 2]) -> Result<[u64; 2], FioError> {
+/// `READ[,WRITE[,TRIM]]` IOPS; an empty part keeps that direction's `old` value.
+fn iops_per_s(c: &JobCtx<'_>, v: Option<&str>, old: [u64; 3]) -> Result<[u64; 3], FioError> {
     let v = c.need(v)?;
     per_dir(v, old, &iops).map_err(|e| c.bad(v, e))
 }

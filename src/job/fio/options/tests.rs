@@ -945,7 +945,7 @@ fn a_negative_number_is_read_part_by_part_as_fio() {
     ));
     assert_eq!(
         job_apply("rate", Some("-1")).unwrap().more.rate_bytes,
-        [u64::MAX, 1]
+        [u64::MAX, 1, 1]
     );
     assert_eq!(job_apply("numjobs", Some("-1")).unwrap().numjobs, 1);
     assert_eq!(job_apply("nice", Some("-5")).unwrap().tuning.nice, -5);

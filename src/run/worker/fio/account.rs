@@ -10,15 +10,14 @@ impl<'a> Worker<'a> {
     /// last check must reach the minimum.
     pub(super) fn check_min_rate(&mut self, st: &JobStats, now: u64) -> Result<(), RunError> {
         let p = &self.plan.work.pacing;
-        if p.min_bytes == [0, 0] && p.min_iops == [0, 0] {
+        if p.min_bytes == [0; 3] && p.min_iops == [0; 3] {
             return Ok(());
         }
+        let dirs = [&st.read, &st.write, &st.trim];
+        let bytes = dirs.map(|d| d.bytes);
+        let ios = dirs.map(|d| d.ios);
         if self.min_win.0 == 0 {
-            self.min_win = (
-                now,
-                [st.read.bytes, st.write.bytes],
-                [st.read.ios, st.write.ios],
-            );
+            self.min_win = (now, bytes, ios);
             return Ok(());
         }
         let ns = self.clock.ns(self.min_win.0, now);
@@ -26,12 +25,10 @@ impl<'a> Worker<'a> {
             return Ok(());
         }
         let secs = ns as f64 / 1e9;
-        let bytes = [st.read.bytes, st.write.bytes];
-        let ios = [st.read.ios, st.write.ios];
         let rw = self.plan.work.pick.rw;
-        let does = [rw.reads(), rw.writes()];
-        for d in (0..2).filter(|&d| does[d]) {
-            let dir = if d == 0 { "reads" } else { "writes" };
+        let does = [rw.reads(), rw.writes(), rw.trims()];
+        for d in (0..3).filter(|&d| does[d]) {
+            let dir = ["reads", "writes", "trims"][d];
             let b = (bytes[d] - self.min_win.1[d]) as f64 / secs;
             let i = (ios[d] - self.min_win.2[d]) as f64 / secs;
             let fail = |what: String, got: String| RunError::MinRate {

@@ -255,7 +255,7 @@ struct Uses {
     /// wrap of a random job, or of a sequential one over one file), where a new loop
     /// (`loops`, `io_size`) ends the pass and drains the queue first
     wrap: bool,
-    /// fixed read / write block size
+    /// fixed block size of each slot: read (or trim, in a job that trims) / write
     fixed_bs: [Option<u64>; 2],
     /// the report's bandwidth and IOPS samples are taken per I/O (run/fio/log.rs's
     /// `unit_samples`), each only when the job measures it
@@ -309,7 +309,9 @@ pub(crate) struct Worker<'a> {
     fopen: open::OpenFiles,
     /// request sizes per direction (read/trim, write): fio's draw ([`BufLen`])
     sizes: [BufLen; 2],
-    rate_next: [u64; 2],
+    /// when the next request of each direction (read, write, trim) is due under its
+    /// rate, clock ticks (0: none issued yet)
+    rate_next: [u64; 3],
     /// fio's thinktime_blocks counter: read/write requests issued
     /// (`thinktime_blocks_type=issue`) or completed (`complete`, the default) since the
     /// start or the end of ramp_time (fio zeroes both counts then)
@@ -335,7 +337,7 @@ pub(crate) struct Worker<'a> {
     buf_rng: Rng,
     trimmed: Option<(usize, u64, u64)>,
     /// minimum-rate check: window start tick and (bytes, ios) per direction at it
-    min_win: (u64, [u64; 2], [u64; 2]),
+    min_win: (u64, [u64; 3], [u64; 3]),
     uses: Uses,
     live: Option<&'a Live>,
     /// `latency_target` search (set when the I/O loop starts)

@@ -62,7 +62,7 @@ pub(super) fn spin_for(clock: &Clock, d: Duration) {
 /// boundaries and reads at 4k ones).
 fn units_of(plan: &Plan) -> [u64; 2] {
     let work = &plan.work;
-    [&work.pick.bs[0], &work.pick.bs[1]].map(|b| work.pick.offset_unit.unwrap_or(b.min()).max(1))
+    [0, 1].map(|slot| work.pick.slot_unit(slot))
 }
 
 /// Each file's slot generators (reads, writes) over its region in blocks of each
@@ -78,8 +78,10 @@ fn slot_gens(plan: &Plan) -> Vec<[SlotGen; 2]> {
             let stride = work.pick.sequence_stride;
             let (r, w) = (units[0], units[1]);
             [
-                SlotGen::new(&work.pick.dist[0], n(&work.pick.bs[0], r), r).sequence_stride(stride),
-                SlotGen::new(&work.pick.dist[1], n(&work.pick.bs[1], w), w).sequence_stride(stride),
+                SlotGen::new(&work.pick.dist[0], n(work.pick.slot_bs(0), r), r)
+                    .sequence_stride(stride),
+                SlotGen::new(&work.pick.dist[1], n(work.pick.slot_bs(1), w), w)
+                    .sequence_stride(stride),
             ]
         })
         .collect()
@@ -174,7 +176,7 @@ fn uses_of(plan: &Plan, logs: bool, fds_empty: bool, maps_all: bool) -> Uses {
         pct_random: work.pick.rw.random() && work.pick.random_pct < 100,
         rate: plan.thread_job.pace != crate::job::thread::Pace::Free,
         think: !work.pacing.think.is_zero(),
-        min_rate: work.pacing.min_bytes != [0, 0] || work.pacing.min_iops != [0, 0],
+        min_rate: work.pacing.min_bytes != [0; 3] || work.pacing.min_iops != [0; 3],
         verify: work.verify.kind.is_some(),
         logs,
         gtod_reduce: work.measure.gtod_reduce,
@@ -182,7 +184,7 @@ fn uses_of(plan: &Plan, logs: bool, fds_empty: bool, maps_all: bool) -> Uses {
         trimwrite: matches!(work.pick.rw, RwMode::TrimWrite | RwMode::RandTrimWrite),
         ss_lat: work.measure.steady,
         backlog: work.verify.backlog > 0 && work.verify.kind.is_some() && work.pick.rw.writes(),
-        fixed_bs: [fixed_of(&work.pick.bs[0]), fixed_of(&work.pick.bs[1])],
+        fixed_bs: [0, 1].map(|slot| fixed_of(work.pick.slot_bs(slot))),
         unit: {
             let [bw, iops] = plan.unit_samples();
             [bw && !work.measure.no_bw, iops && !work.measure.gtod_reduce]
@@ -258,9 +260,8 @@ impl<'a> Worker<'a> {
             units: units_of(plan),
             ends: super::ends::Ends::new(plan),
             fopen: super::open::OpenFiles::new(plan.files.len(), work.files.open_files),
-            sizes: [&work.pick.bs[0], &work.pick.bs[1]]
-                .map(|b| BufLen::new(b, work.pick.bs_unaligned)),
-            rate_next: [0; 2],
+            sizes: [0, 1].map(|slot| BufLen::new(work.pick.slot_bs(slot), work.pick.bs_unaligned)),
+            rate_next: [0; 3],
             think_blocks: 0,
             think_last_blocks: 0,
             think_last: clock.now(),
@@ -273,7 +274,7 @@ impl<'a> Worker<'a> {
             fds,
             buf_rng: Rng::new(plan.seed ^ 0xb0ff),
             trimmed: None,
-            min_win: (0, [0; 2], [0; 2]),
+            min_win: (0, [0; 3], [0; 3]),
             live,
             lat_target: None,
             prio: plan.cmd_prio(),
@@ -346,9 +347,14 @@ impl<'a> Worker<'a> {
             RwMode::Read | RwMode::RandRead => Op::Read,
             RwMode::Write | RwMode::RandWrite => Op::Write,
             RwMode::Trim | RwMode::RandTrim => Op::Trim,
-            // fio's trimwrite: trim a block, then write the same block
-            RwMode::TrimWrite | RwMode::RandTrimWrite if self.trimmed.is_some() => Op::Write,
-            RwMode::TrimWrite | RwMode::RandTrimWrite => Op::Trim,
+            // fio's trimwrite (set_rw_ddir): a trim when the last write started where
+            // the last trim did, else a write; each walks the file on its own, at its
+            // own size (with one size for both: trim a block, then write it)
+            RwMode::TrimWrite if self.last_start[1] == self.last_start[2] => Op::Trim,
+            RwMode::TrimWrite => Op::Write,
+            // fio's randtrimwrite: trim a block, then write the same block
+            RwMode::RandTrimWrite if self.trimmed.is_some() => Op::Write,
+            RwMode::RandTrimWrite => Op::Trim,
             RwMode::ReadWrite | RwMode::RandRw => {
                 let Some(mix) = &mut self.mix else {
                     return Op::Read;
@@ -473,7 +479,7 @@ impl<'a> Worker<'a> {
         let u = self.uses;
         if u.trimwrite && op == Op::Write {
             if let Some((file, offset, bs)) = self.trimmed.take() {
-                // trimwrite: the write goes where the trim just went
+                // randtrimwrite: the write goes where the trim just went, at its size
                 return Some((op, file, offset, bs));
             }
         }
@@ -520,7 +526,7 @@ impl<'a> Worker<'a> {
         if u.random {
             self.seq_cursors[file][op.idx()] = offset + bs;
         }
-        if u.trimwrite && op == Op::Trim {
+        if u.trimwrite && op == Op::Trim && work.pick.rw == RwMode::RandTrimWrite {
             self.trimmed = Some((file, offset, bs));
         }
         Some((op, file, offset, bs))
@@ -867,9 +873,6 @@ impl<'a> Worker<'a> {
     /// the caller waits for it. None: not rate limited.
     pub(super) fn pace_due(&mut self, op: Op, bytes: u64, start: u64) -> Option<u64> {
         let p = &self.plan.work.pacing;
-        if op == Op::Trim {
-            return None;
-        }
         let d = op.idx();
         let ns = if p.rate_bytes[d] > 0 {
             bytes as f64 * 1e9 / p.rate_bytes[d] as f64
