@@ -75,6 +75,19 @@ const FIO_ENGINES: &[&str] = &[
 /// program named `argv0`; `None` when fio words it otherwise (iomark's line stays).
 pub(crate) fn fio_lines(e: &FioError, argv0: &str, raw: &[String]) -> Option<Vec<String>> {
     match e {
+        FioError::BadValue {
+            key, value, why, ..
+        } if cpu_refusal(key, why) => Some(vec![
+            why.clone(),
+            format!("fio: failed parsing {key}={value}"),
+        ]),
+        _ => refusal_lines(e, argv0, raw),
+    }
+}
+
+/// [`fio_lines`] of every refusal but a CPU set's.
+fn refusal_lines(e: &FioError, argv0: &str, raw: &[String]) -> Option<Vec<String>> {
+    match e {
         FioError::UnsupportedKey {
             key,
             origin: Origin::CommandLine,
@@ -206,6 +219,9 @@ fn in_section(section: &str, e: &FioError) -> Option<Vec<String>> {
                     format!("fio: failed parsing {key}"),
                 ],
                 "" => vec![format!("fio: failed parsing {key}=")],
+                _ if cpu_refusal(key, why) => {
+                    vec![why.clone(), format!("fio: failed parsing {key}={value}")]
+                }
                 _ => bad_value(key, value)?,
             };
             lines.push(format!("fio: job {section} dropped"));
@@ -217,6 +233,12 @@ fn in_section(section: &str, e: &FioError) -> Option<Vec<String>> {
         FioError::ReadOnlyRw { .. } => fio_lines(e, "fio", &[]),
         _ => None,
     }
+}
+
+/// Whether a refusal of `key` is fio 3.33's of a CPU set naming CPUs this machine lacks
+/// (its line is the refusal's reason, job/fio/args.rs: `fio: CPU 100 too large (max=1)`).
+fn cpu_refusal(key: &str, why: &str) -> bool {
+    matches!(key, "cpus_allowed" | "cpumask") && why.starts_with("fio: ")
 }
 
 /// fio's lines for an engine it cannot load.

@@ -595,22 +595,33 @@ impl Prealloc {
 /// `POSIX_FADV_DONTNEED` (`invalidate`) really drops them — without it a job reading a
 /// file it just created reads the page cache (dirty pages stay cached). Block and
 /// character devices are never laid out (the guard decides about device writes).
-/// Returns what was laid out. Errors: [`FilesError::Io`] naming the file and the step
+///
+/// `stopped` is asked before each file and between the writes of one (a stop signal,
+/// fio's `td->terminate`): once it says yes the layout ends at once
+/// ([`LaidOut::interrupted`]), the files after are not touched, and the file under way is
+/// undone ([`undo_layout`]): removed when this layout created it, cut back to the size
+/// it had when it existed before (its own bytes kept). Files laid out before stay.
+/// Returns what was laid out — the files to lay out counted up front, as fio's line says
+/// them before it writes. Errors: [`FilesError::Io`] naming the file and the step
 /// (create, seek, write, extend, fsync).
 pub fn layout(
     files: &[FileSpec],
     fill: bool,
     prealloc: Option<Prealloc>,
     fsync: bool,
+    stopped: &dyn Fn() -> bool,
 ) -> Result<LaidOut, FilesError> {
+    let todo: Vec<&FileSpec> = files.iter().filter(|f| needs_layout(f)).collect();
     let mut out = LaidOut::default();
-    for f in files {
-        if is_block_device(&f.path) || is_char_device(&f.path) {
-            continue;
-        }
-        let mut have = existing_size(&f.path).unwrap_or(0);
-        if have >= f.size && f.path.exists() {
-            continue;
+    for f in todo.iter().filter(|f| f.size > 0) {
+        // (an empty file created for fill_device is not "laid out": fio says nothing)
+        out.files += 1;
+        out.bytes += f.size;
+    }
+    for f in todo {
+        if stopped() {
+            out.interrupted = true;
+            break;
         }
         let io = |op, source| FilesError::Io {
             path: f.path.clone(),
@@ -621,45 +632,86 @@ pub fn layout(
             // fio 3.33 unlinks a file before it lays it out: a symbolic or hard link at
             // a short `filename=` is replaced by a new file, its target left as it was
             std::fs::remove_file(&f.path).map_err(|e| io("unlink", e))?;
-            have = 0;
         }
-        let mut file = open_for_layout(f).map_err(|e| io("create", e))?;
+        let (mut file, had) = open_for_layout(f).map_err(|e| io("create", e))?;
+        let have = had.unwrap_or(0);
         if let Some(p) = prealloc.filter(|_| f.size > have) {
             let failed = p.apply(&file, f.size).map_err(|(op, e)| io(op, e))?;
             out.prealloc_failed.extend(failed);
         }
-        if fill {
-            let mut buf = vec![0u8; LAYOUT_CHUNK];
-            let mut x: u64 = 0x9E37_79B9_7F4A_7C15 ^ f.size;
-            for c in buf.chunks_mut(8) {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                let b = x.to_le_bytes();
-                c.copy_from_slice(&b[..c.len()]);
-            }
-            std::io::Seek::seek(&mut file, std::io::SeekFrom::Start(have))
-                .map_err(|e| io("seek", e))?;
-            let mut left = f.size - have;
-            while left > 0 {
-                let n = left.min(LAYOUT_CHUNK as u64) as usize;
-                // test-only fault injection (IOMARK_FAULT); a no-op otherwise
-                crate::util::fault::io_hook(crate::util::fault::Op::Write)
-                    .map_err(|e| io("write", e))?;
-                file.write_all(&buf[..n]).map_err(|e| io("write", e))?;
-                left -= n as u64;
-            }
+        if fill && !fill_file(&mut file, f, have, stopped).map_err(|(op, e)| io(op, e))? {
+            out.interrupted = true;
+            undo_layout(f, &file, had).map_err(|e| io("undo", e))?;
+            break;
         }
         if fsync {
             file.sync_all().map_err(|e| io("fsync", e))?;
         }
-        if f.size > 0 {
-            // (an empty file created for fill_device is not "laid out": fio says nothing)
-            out.files += 1;
-            out.bytes += f.size;
-        }
     }
     Ok(out)
+}
+
+/// Whether `f` is to be laid out: a regular file (or none yet) shorter than its size.
+fn needs_layout(f: &FileSpec) -> bool {
+    if is_block_device(&f.path) || is_char_device(&f.path) {
+        return false;
+    }
+    let have = existing_size(&f.path).unwrap_or(0);
+    !(have >= f.size && f.path.exists())
+}
+
+/// Write `f`'s data from `have` to its size (1 MiB a call) into `file`; `false` when
+/// `stopped` said yes between two writes. Errors: the step that failed (seek, write).
+fn fill_file(
+    file: &mut File,
+    f: &FileSpec,
+    have: u64,
+    stopped: &dyn Fn() -> bool,
+) -> Result<bool, (&'static str, std::io::Error)> {
+    let mut buf = vec![0u8; LAYOUT_CHUNK];
+    let mut x: u64 = 0x9E37_79B9_7F4A_7C15 ^ f.size;
+    for c in buf.chunks_mut(8) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let b = x.to_le_bytes();
+        c.copy_from_slice(&b[..c.len()]);
+    }
+    std::io::Seek::seek(file, std::io::SeekFrom::Start(have)).map_err(|e| ("seek", e))?;
+    let mut left = f.size - have;
+    while left > 0 {
+        if stopped() {
+            return Ok(false);
+        }
+        let n = left.min(LAYOUT_CHUNK as u64) as usize;
+        // test-only fault injection (IOMARK_FAULT); a no-op otherwise
+        crate::util::fault::io_hook(crate::util::fault::Op::Write).map_err(|e| ("write", e))?;
+        file.write_all(&buf[..n]).map_err(|e| ("write", e))?;
+        left -= n as u64;
+    }
+    Ok(true)
+}
+
+/// Undo the interrupted layout of `f` (open as `file`): `had` is the size the file had
+/// when the layout opened it, `None` when the layout created it. A file it created is
+/// removed (fio 3.33 unlinks the file it was laying out when it is told to stop), if
+/// the name is still that file; a file that existed is cut back to the size it had, so
+/// its own bytes stay and only what the layout appended goes (fio would have removed
+/// it, having unlinked it before its layout: iomark never removes a file it did not
+/// create). A second signal meanwhile lets the removal finish.
+fn undo_layout(f: &FileSpec, file: &File, had: Option<u64>) -> std::io::Result<()> {
+    use std::os::unix::fs::MetadataExt;
+    let _cleaning = crate::files::scratch::Cleaning::begin();
+    let Some(had) = had else {
+        let open = file.metadata()?;
+        return match std::fs::symlink_metadata(&f.path) {
+            Ok(m) if m.dev() == open.dev() && m.ino() == open.ino() => {
+                crate::files::scratch::remove_own(&f.path)
+            }
+            _ => Ok(()),
+        };
+    };
+    file.set_len(had)
 }
 
 /// Whether `path` is a symbolic link (dangling or not) or a regular file other hard
@@ -679,6 +731,9 @@ pub struct LaidOut {
     pub bytes: u64,
     /// `fallocate=posix` failures the layout went on after, one per file
     pub prealloc_failed: Vec<std::io::Error>,
+    /// a stop ended the layout before its end (the file under way undone, the files
+    /// after it not touched)
+    pub interrupted: bool,
 }
 
 impl LaidOut {
@@ -722,19 +777,36 @@ pub fn create_on_open(files: &[FileSpec]) -> Result<(), FilesError> {
     Ok(())
 }
 
-/// Create or open `f` for layout: a name iomark made is opened with `O_NOFOLLOW` and
-/// must be a regular file with one link (checked on the open descriptor, so a link
-/// planted after [`check_generated`] is refused too).
-fn open_for_layout(f: &FileSpec) -> std::io::Result<File> {
+/// Create or open `f` for layout, with the size it had (`None`: this call created it,
+/// `O_EXCL`, so a file that appears meanwhile is never taken for the layout's own): a
+/// name iomark made is opened with `O_NOFOLLOW` and must be a regular file with one
+/// link (checked on the open descriptor, so a link planted after [`check_generated`]
+/// is refused too).
+fn open_for_layout(f: &FileSpec) -> std::io::Result<(File, Option<u64>)> {
     make_parents(&f.path)?;
-    let mut o = OpenOptions::new();
-    o.create(true).write(true).truncate(false);
-    if !f.named {
-        o.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
-    }
-    let file = o.open(&f.path)?;
+    let open = |new: bool| {
+        let mut o = OpenOptions::new();
+        o.write(true).truncate(false);
+        match new {
+            true => o.create_new(true),
+            false => o.create(false),
+        };
+        if !f.named {
+            o.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
+        }
+        o.open(&f.path)
+    };
+    let (file, had) = match open(true) {
+        Ok(file) => (file, None),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+            let file = open(false)?;
+            let len = file.metadata()?.len();
+            (file, Some(len))
+        }
+        Err(e) => return Err(e),
+    };
     refuse_shared(f, &file)?;
-    Ok(file)
+    Ok((file, had))
 }
 
 /// Create the missing directories of `path` (`filename_format=d$jobnum/f$filenum`,
@@ -924,12 +996,12 @@ mod tests {
             size: 8192,
             named: false,
         };
-        let n = layout(std::slice::from_ref(&a), true, None, false).unwrap();
+        let n = layout(std::slice::from_ref(&a), true, None, false, &|| false).unwrap();
         assert_eq!((n.files, n.bytes), (1, a.size));
         assert_eq!(existing_size(&a.path), Some(3 * LAYOUT_CHUNK as u64 + 5));
         assert!(std::fs::read(&a.path).unwrap().iter().any(|&x| x != 0));
         assert_eq!(
-            layout(std::slice::from_ref(&a), true, None, false)
+            layout(std::slice::from_ref(&a), true, None, false, &|| false)
                 .unwrap()
                 .files,
             0
@@ -939,9 +1011,77 @@ mod tests {
             false,
             Some(Prealloc::Truncate),
             true,
+            &|| false,
         )
         .unwrap();
         assert_eq!(existing_size(&b.path), Some(8192));
+        std::fs::remove_dir_all(&d).unwrap();
+    }
+
+    /// A stop asked for after `n` questions (the layout asks before each file and
+    /// before each 1 MiB write): how many were asked is counted too.
+    fn stop_after(n: u32) -> (std::cell::Cell<u32>, impl Fn(&std::cell::Cell<u32>) -> bool) {
+        (std::cell::Cell::new(0), move |c: &std::cell::Cell<u32>| {
+            c.set(c.get() + 1);
+            c.get() > n
+        })
+    }
+
+    #[test]
+    fn an_interrupted_layout_removes_the_file_it_created_and_touches_no_other() {
+        let d = std::env::temp_dir().join(format!("iomark-layout-stop-{}", std::process::id()));
+        std::fs::create_dir_all(&d).unwrap();
+        let spec = |name: &str| FileSpec {
+            path: d.join(name),
+            size: 8 * LAYOUT_CHUNK as u64,
+            named: false,
+        };
+        let (a, b) = (spec("a"), spec("b"));
+        // asked before `a`, then before each of its writes: stopped before its 4th write
+        let (asked, stop) = stop_after(4);
+        let n = layout(
+            &[a.clone(), b.clone()],
+            true,
+            Some(Prealloc::Native),
+            true,
+            &|| stop(&asked),
+        )
+        .unwrap();
+        assert!(n.interrupted);
+        // fio's line names the files it was to lay out, said before it wrote
+        assert_eq!((n.files, n.bytes), (2, 2 * a.size));
+        assert_eq!(asked.get(), 5, "the layout went on after the stop");
+        assert!(!a.path.exists(), "the half-laid-out file is left");
+        assert!(!b.path.exists(), "a file after the stop was created");
+        // a stop before the first file: nothing is created
+        let n = layout(std::slice::from_ref(&a), true, None, false, &|| true).unwrap();
+        assert!(n.interrupted && !a.path.exists());
+        std::fs::remove_dir_all(&d).unwrap();
+    }
+
+    #[test]
+    fn an_interrupted_layout_of_a_short_file_keeps_its_bytes_and_size() {
+        let d = std::env::temp_dir().join(format!("iomark-layout-keep-{}", std::process::id()));
+        std::fs::create_dir_all(&d).unwrap();
+        let f = FileSpec {
+            path: d.join("user"),
+            size: 8 * LAYOUT_CHUNK as u64,
+            named: true,
+        };
+        let own: Vec<u8> = (0..LAYOUT_CHUNK + 777).map(|i| (i % 251) as u8).collect();
+        std::fs::write(&f.path, &own).unwrap();
+        let (asked, stop) = stop_after(3);
+        let n = layout(
+            std::slice::from_ref(&f),
+            true,
+            Some(Prealloc::Posix),
+            true,
+            &|| stop(&asked),
+        )
+        .unwrap();
+        assert!(n.interrupted);
+        assert_eq!(asked.get(), 4, "the layout went on after the stop");
+        assert_eq!(std::fs::read(&f.path).unwrap(), own);
         std::fs::remove_dir_all(&d).unwrap();
     }
 
@@ -959,14 +1099,14 @@ mod tests {
         // neither extended nor written (set_len on /dev/null fails with EINVAL)
         for p in [Prealloc::Native, Prealloc::Truncate, Prealloc::Keep] {
             assert_eq!(
-                layout(std::slice::from_ref(&f), false, Some(p), true)
+                layout(std::slice::from_ref(&f), false, Some(p), true, &|| false)
                     .unwrap()
                     .files,
                 0
             );
         }
         assert_eq!(
-            layout(std::slice::from_ref(&f), true, None, false)
+            layout(std::slice::from_ref(&f), true, None, false, &|| false)
                 .unwrap()
                 .files,
             0
@@ -1014,7 +1154,7 @@ mod tests {
                 size,
                 named: false,
             };
-            let n = layout(std::slice::from_ref(&f), false, Some(p), false).unwrap();
+            let n = layout(std::slice::from_ref(&f), false, Some(p), false, &|| false).unwrap();
             assert_eq!(n.files, 1, "{p:?}");
             let (have, blk) = size_blocks(&f.path);
             assert_eq!(have, want.0, "{p:?}: size");
@@ -1027,7 +1167,7 @@ mod tests {
                 size,
                 named: false,
             };
-            layout(std::slice::from_ref(&r), true, Some(p), false).unwrap();
+            layout(std::slice::from_ref(&r), true, Some(p), false, &|| false).unwrap();
             let (have, blk) = size_blocks(&r.path);
             assert!(have == size && blk >= blocks, "{p:?} read: {have} {blk}");
         }
@@ -1037,7 +1177,7 @@ mod tests {
             size,
             named: false,
         };
-        layout(std::slice::from_ref(&f), false, None, false).unwrap();
+        layout(std::slice::from_ref(&f), false, None, false, &|| false).unwrap();
         assert_eq!(size_blocks(&f.path), (0, 0));
         std::fs::remove_dir_all(&d).unwrap();
     }

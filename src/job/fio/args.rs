@@ -493,13 +493,37 @@ fn apply_entry(
         .filter(|v| refused(v))
         .and_then(options::fio_cpu_list);
     let Some(list) = as_fio else {
-        return options::apply(job, &e.key, typed, &e.origin, notices);
+        options::apply(job, &e.key, typed, &e.origin, notices)?;
+        return cpus_past_machine(job, e, fio);
     };
     options::apply(job, &e.key, Some(&list), &e.origin, notices)?;
     if let (Some(last), Some(v)) = (job.options.last_mut(), typed) {
         last.1 = v.to_string();
     }
-    Ok(())
+    cpus_past_machine(job, e, fio)
+}
+
+/// The fio persona refuses a CPU set (`cpus_allowed`, `cpumask`) that names a CPU this
+/// machine lacks while it reads the option, with fio 3.33's line as the reason (`fio:
+/// CPU 100 too large (max=1)`); `iomark run` refuses it when the job starts (its
+/// affinity call fails, exit 3, run/fio/hooks.rs).
+fn cpus_past_machine(job: &FioJob, e: &Entry, fio: bool) -> Result<(), FioError> {
+    let key = options::canonical(&e.key);
+    let value = e.value.as_deref().unwrap_or_default();
+    let order = match key.as_str() {
+        _ if !fio => return Ok(()),
+        "cpus_allowed" => options::fio_cpu_order(value),
+        // (a negative mask: fio 3.33 reads it wrapped and its parse passes; the run's
+        // affinity call refuses it)
+        "cpumask" if !value.trim_start().starts_with('-') => {
+            job.tuning.cpus.clone().unwrap_or_default()
+        }
+        _ => return Ok(()),
+    };
+    match options::cpu_past_machine(order) {
+        Some(line) => Err(options::bad(&key, value, line, &e.origin)),
+        None => Ok(()),
+    }
 }
 
 /// Apply `entries` to `job`; `to_out(i)`: fio also writes the lines of entry `i` into

@@ -659,13 +659,18 @@ fn lay_out(
     plans: &[Vec<Plan>],
     kinds: &[Kind],
     failed: &mut [Option<setup::SetupFail>],
+    stop: &AtomicBool,
 ) -> Result<Vec<String>, RunError> {
     let mut lines = Vec::new();
     for (((j, ps), k), f) in cmd.jobs.iter().zip(plans).zip(kinds).zip(failed.iter_mut()) {
+        // a stop signal ends the layout: the jobs after it are not laid out
+        if stop.load(Ordering::Relaxed) {
+            return Ok(lines);
+        }
         if owns_no_files(*k) || f.is_some() {
             continue;
         }
-        match lay_out_job(j, ps, *k, cmd.job_setup_errors) {
+        match lay_out_job(j, ps, *k, (cmd.job_setup_errors, stop)) {
             Ok(l) => lines.extend(l),
             // under the fio persona a layout refused on the job's own files is its error
             Err(e) => match setup::layout_failure(&e).filter(|_| cmd.job_setup_errors) {
@@ -674,17 +679,21 @@ fn lay_out(
             },
         }
     }
-    check_atomic(cmd, plans)?;
+    if !stop.load(Ordering::Relaxed) {
+        check_atomic(cmd, plans)?;
+    }
     Ok(lines)
 }
 
 /// Lay out the files of one job's threads `ps`; fio's layout lines. `fio`: the fio
-/// persona, under which `readonly=1` reads a short file as it is.
+/// persona, under which `readonly=1` reads a short file as it is. A stop signal (`stop`)
+/// ends the layout of the file under way, which is undone (files/dataset.rs `layout`),
+/// and of the threads after it, as fio 3.33's `td->terminate` does.
 fn lay_out_job(
     j: &crate::job::fio::FioJob,
     ps: &[Plan],
     k: Kind,
-    fio: bool,
+    (fio, stop): (bool, &AtomicBool),
 ) -> Result<Vec<String>, RunError> {
     let mut lines = Vec::new();
     for p in ps {
@@ -720,7 +729,8 @@ fn lay_out_job(
             // fio preallocates as `fallocate=` says, except for fill_device
             let prealloc =
                 dataset::Prealloc::parse(&j.more.fallocate).filter(|_| !j.more.x.fill_device);
-            let laid = dataset::layout(&p.files, fill, prealloc, j.more.x.create_fsync)?;
+            let stopped = || stop.load(Ordering::Relaxed);
+            let laid = dataset::layout(&p.files, fill, prealloc, j.more.x.create_fsync, &stopped)?;
             for e in &laid.prealloc_failed {
                 eprintln!(
                     "fio: posix_fallocate fails: {}",
@@ -729,6 +739,9 @@ fn lay_out_job(
             }
             // fio's line is the one said of a layout (iomark run too: the report carries it)
             lines.extend(laid.fio_line(&j.name));
+            if laid.interrupted {
+                return Ok(lines);
+            }
         }
         if j.tuning.pre_read && !j.direct && !j.more.create_on_open {
             dataset::pre_read(&p.files)?;
@@ -846,12 +859,13 @@ pub fn execute_around(
         .as_ref()
         .map(|f| f as &dyn Fn(Vec<JobRecord>, bool));
     let res = execute(cmd, stop, note, board, (hook, hooks.started, hooks.quiet));
-    // no job started (each failed in its setup): fio opened no file, so it has no
-    // disk to report
+    // no job started (each failed in its setup, or a stop came before the I/O): fio
+    // opened no file, so it has no disk to report
     let none_started = res.as_ref().is_ok_and(|o| {
-        o.jobs
-            .iter()
-            .all(|j| j.stats.pid == 0 && j.stats.error != 0)
+        o.before_io
+            || o.jobs
+                .iter()
+                .all(|j| j.stats.pid == 0 && j.stats.error != 0)
     });
     let around = Around {
         device_view: watch.finish(),
@@ -901,7 +915,7 @@ pub fn execute(
     guard_jobs(cmd, &kinds, note, &failed)?;
     let plans = make_plans(cmd, note, &failed)?;
     check_files(cmd, &plans, &kinds, note)?;
-    let layout_lines = lay_out(cmd, &plans, &kinds, &mut failed)?;
+    let layout_lines = lay_out(cmd, &plans, &kinds, &mut failed, stop)?;
     if let Some(f) = started {
         f(
             group::before_io(cmd, &plans, &failed, &report_gid),
@@ -1000,6 +1014,12 @@ fn run_groups(ctx: &group::RunCtx, groups: &[Vec<usize>]) -> Result<RunOutcome, 
         sampler: sampler(cmd, ctx.run_t0),
         ..group::Sampling::default()
     };
+    // stopped before the I/O (while the files were laid out): fio 3.33 reports its jobs
+    // as they stand, having done nothing (a JSON job of zeros; its text leaves them out)
+    if stop.load(Ordering::Relaxed) {
+        out.jobs = group::before_io(cmd, plans, &ctx.failed, &ctx.report_gid);
+        out.before_io = true;
+    }
     for g in groups {
         if stop.load(Ordering::Relaxed) {
             break;

@@ -11,6 +11,10 @@ pub struct RunOutcome {
     pub jobs: Vec<JobRecord>,
     /// stopped by a signal
     pub interrupted: bool,
+    /// stopped before the I/O started (while the files were laid out): the jobs are
+    /// reported as they stood, and no disk (fio 3.33 registers the disks it reports as
+    /// it starts the jobs)
+    pub before_io: bool,
     /// `--status-interval` samples over all jobs (empty without it)
     pub intervals: Vec<crate::result::Interval>,
     /// the sampler's samples over all jobs (run/sampler.rs; empty when it was off)

@@ -232,3 +232,51 @@ fn cpus_allowed_is_read_as_fio_reads_it() {
         }
     }
 }
+
+/// A CPU set naming CPUs this machine lacks (its configured CPUs, `nproc --all`): fio
+/// 3.33 refuses it while it parses (`fio: CPU N too large (max=M)`, `fio: failed parsing
+/// KEY=VALUE`, exit 1, `--parse-only` too); iomark as `fio` the same lines and code, side
+/// by side. `iomark run` refuses a set of CPUs none of which exists when the job starts,
+/// one line naming the option, exit 3.
+#[test]
+fn a_cpu_set_past_the_machines_cpus_is_refused_as_fio_refuses_it() {
+    // SAFETY: sysconf only reads system configuration
+    let n = unsafe { libc::sysconf(libc::_SC_NPROCESSORS_CONF) } as usize;
+    let cases = [
+        ("cpus_allowed", format!("{}", n + 98), n + 98),
+        ("cpus_allowed", format!("0-{}", n + 3), n),
+        ("cpumask", format!("{:#x}", (1u64 << (n + 1)) - 1), n),
+    ];
+    for (key, value, cpu) in cases {
+        let opt = format!("--{key}={value}");
+        let args = ["--name=a", "--ioengine=null", "--size=64k", &opt];
+        let want = format!(
+            "fio: CPU {cpu} too large (max={})\nfio: failed parsing {key}={value}\n",
+            n - 1
+        );
+        for parse_only in [false, true] {
+            let mut args = args.to_vec();
+            args.extend(parse_only.then_some("--parse-only"));
+            let b = fio_and_iomark("cpu set past the machine", &args, |_, _| {});
+            for (who, o) in b.each() {
+                assert_eq!(o.code, 1, "{who} {opt}: {}", o.dump());
+                assert_eq!(format!("{}{}", o.stdout, o.stderr), want, "{who} {opt}");
+            }
+            if let Some(f) = &b.fio {
+                let i = &b.iomark;
+                assert_eq!((&i.stdout, &i.stderr), (&f.stdout, &f.stderr), "{opt}");
+            }
+        }
+        // `iomark run`: a set of CPUs none of which exists (a set with some that do runs
+        // on those)
+        if value.parse::<usize>().is_err() {
+            continue;
+        }
+        let d = scratch();
+        let o = Iomark::new().dir(d.path()).arg("run").args(args).run();
+        assert_eq!(o.code, 3, "iomark run {opt}: {}", o.dump());
+        assert_eq!(o.stderr.lines().count(), 1, "{}", o.dump());
+        // (its affinity line names the set as `cpus_allowed`, a mask's too)
+        assert!(o.stderr.contains("cpus_allowed"), "{}", o.dump());
+    }
+}

@@ -4,5 +4,6 @@
 mod every_signal;
 mod fileio_run;
 pub(crate) mod fio_persona;
+mod layout;
 mod live_hangup;
 mod stop_points;

@@ -52,7 +52,7 @@ pub use cmdline::Parse;
 pub use fio_cmdline::{
     engine_help, engine_option_names, engines_taking, options_of_engine, FioCli, IdleProf,
 };
-pub use more::fio_cpu_list;
+pub use more::{cpu_past_machine, cpus_configured, fio_cpu_list, fio_cpu_order};
 
 use crate::job::fio::ini::Origin;
 use crate::job::fio::notice::Notice;
@@ -1339,7 +1339,7 @@ fn keyword_value(word: &str) -> i64 {
     match word {
         "$pagesize" => conf(libc::_SC_PAGESIZE),
         "$mb_memory" => conf(libc::_SC_PHYS_PAGES).saturating_mul(conf(libc::_SC_PAGESIZE)) >> 20,
-        _ => conf(libc::_SC_NPROCESSORS_CONF),
+        _ => cpus_configured(),
     }
 }
 

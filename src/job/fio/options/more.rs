@@ -685,6 +685,46 @@ pub fn fio_cpu_list(v: &str) -> Option<String> {
     (!parts.is_empty()).then(|| parts.join(","))
 }
 
+/// The CPUs this machine has configured (`sysconf(_SC_NPROCESSORS_CONF)`, fio 3.33's
+/// `cpus_configured`): the one reading of it for the job model (`$ncpus` too).
+pub fn cpus_configured() -> i64 {
+    // SAFETY: sysconf only reads system configuration
+    unsafe { libc::sysconf(libc::_SC_NPROCESSORS_CONF) }.max(1) as i64
+}
+
+/// The most CPUs fio 3.33 can name (`FIO_MAX_CPUS`, glibc's `CPU_SETSIZE`).
+const FIO_MAX_CPUS: usize = 1024;
+
+/// fio 3.33's line refusing the CPU set `cpus` (in the order fio sets them) while it
+/// parses `cpus_allowed` or `cpumask` (options.c `set_cpus_allowed`, `str_cpumask_cb`):
+/// the first CPU past `FIO_MAX_CPUS` or this machine's configured CPUs
+/// ([`cpus_configured`]); `None` when every CPU exists.
+pub fn cpu_past_machine(cpus: impl IntoIterator<Item = usize>) -> Option<String> {
+    let max = usize::try_from(cpus_configured()).unwrap_or(1);
+    cpus.into_iter().find_map(|c| match c {
+        c if c >= FIO_MAX_CPUS => Some(format!(
+            "fio: your OS only supports up to {FIO_MAX_CPUS} CPUs"
+        )),
+        c if c >= max => Some(format!("fio: CPU {c} too large (max={})", max - 1)),
+        _ => None,
+    })
+}
+
+/// The CPUs of a `cpus_allowed` list in the order fio 3.33 sets them (each part's in
+/// turn, as [`fio_cpu_list`] reads it); empty when fio would set none.
+pub fn fio_cpu_order(v: &str) -> Vec<usize> {
+    let list = fio_cpu_list(v).unwrap_or_default();
+    let mut out = Vec::new();
+    for part in list.split(',').filter(|p| !p.is_empty()) {
+        let (a, z) = part.split_once('-').unwrap_or((part, part));
+        if let (Ok(a), Ok(z)) = (a.parse::<usize>(), z.parse::<usize>()) {
+            // (past FIO_MAX_CPUS fio stops at the first CPU: no longer list is needed)
+            out.extend(a..=z.min(a + FIO_MAX_CPUS));
+        }
+    }
+    out
+}
+
 /// C's `atoi`: leading blanks, a sign, then the digits there are (none: 0).
 fn atoi(s: &str) -> i64 {
     let s = s.trim_start();
