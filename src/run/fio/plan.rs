@@ -83,6 +83,25 @@ impl Plan {
     pub(crate) fn offsets(&self) -> Frand {
         offset_generator(&self.job, self.global)
     }
+    /// fio's generators of this thread's request sizes, one per worker slot (its
+    /// `bsrange_state` of the slot's direction, `Picking::slot_dirs`): seeded from the
+    /// read, write and trim seed slots — the writes' from the reads' under `verify`, the
+    /// trims' from the writes' in a trimwrite job (fio 3.33 `td_fill_rand_seeds_internal`).
+    pub(crate) fn size_generators(&self) -> [Frand; 2] {
+        let pick = &self.work.pick;
+        let verify = self.work.verify.kind.is_some();
+        let trimwrite = matches!(pick.rw, RwMode::TrimWrite | RwMode::RandTrimWrite);
+        let write = u64::from(!verify);
+        let slot = |d: usize| match d {
+            0 => 0,
+            1 => write,
+            _ if trimwrite => write,
+            _ => 2,
+        };
+        let use64 = self.job.more.zones.random_generator == Some(RandGen::Tausworthe64);
+        pick.slot_dirs()
+            .map(|d| Frand::new(self.seed_of(slot(d)), use64))
+    }
     /// Bandwidth and IOPS sampling intervals, ms ([`crate::run::fio::log::sample_intervals`]).
     pub(crate) fn sample_intervals(&self) -> [Option<u64>; 2] {
         crate::run::fio::log::sample_intervals(&self.job)

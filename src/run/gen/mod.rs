@@ -17,6 +17,7 @@ pub(crate) mod sprandom;
 pub(crate) mod zones;
 
 use crate::job::model::Distribution;
+use frand::Frand;
 
 /// xorshift64* generator: small, fast, reproducible from `randseed`.
 #[derive(Clone, Debug)]
@@ -379,23 +380,27 @@ impl BufLen {
     }
 
     /// A size of at most `room` bytes (`u64::MAX`: no end in sight); `room` is at least
-    /// the smallest size.
-    pub fn pick(&self, rng: &mut Rng, room: u64) -> u64 {
+    /// the smallest size. Drawn from `g`, the direction's generator (fio's
+    /// `bsrange_state[ddir]`), with fio 3.33's arithmetic: a range's `min + ⌊max·r/(M+1)⌋`
+    /// in doubles, a split's first entry whose running percentage `p` has `r / p ≤ M /
+    /// 100` in integers (M the generator's largest value).
+    pub fn pick(&self, g: &mut Frand, room: u64) -> u64 {
         if self.fixed() {
             return self.min;
         }
         if room < self.least {
             return (room / self.min * self.min).max(self.min);
         }
+        let top = g.max();
         loop {
+            let r = g.next();
             let raw = if self.split.is_empty() {
-                self.min + rng.below(self.max)
+                self.min + (self.max as f64 * (r as f64 / (top as f64 + 1.0))) as u64
             } else {
-                let x = rng.below(100) as u32;
-                let (mut sum, mut b) = (0, 0);
+                let (mut sum, mut b) = (0u64, 0);
                 for &(s, p) in &self.split {
-                    (b, sum) = (s, sum + p);
-                    if x < sum && s <= room {
+                    (b, sum) = (s, sum + u64::from(p));
+                    if r / sum <= top / 100 && s <= room {
                         break;
                     }
                 }
@@ -763,7 +768,7 @@ mod tests {
 
     /// Shares of each size over `n` draws of `b` with `room`.
     fn shares(b: &BufLen, room: u64, n: u32) -> BTreeMap<u64, f64> {
-        let mut r = Rng::new(5);
+        let mut r = Frand::new(5, false);
         let mut c = BTreeMap::new();
         for _ in 0..n {
             *c.entry(b.pick(&mut r, room)).or_insert(0.0) += 1.0 / f64::from(n);

@@ -3,7 +3,8 @@
 //! `0xb1899bed·T` under `randrepeat` whatever `randseed` says, else from the job's
 //! seeds; a block is `lastb · r / (max + 1)`, a used one gives way to the next free
 //! block after it (wrapping), a full map in a time-based job costs one draw before the
-//! new pass, and each loop seeds again (src/run/gen/frand.rs, src/run/worker/fio/request.rs).
+//! new pass, and each loop seeds again (src/run/gen/frand.rs, src/run/worker/fio/request.rs);
+//! the sizes of `bsrange`/`bssplit` come from fio's per-direction generators likewise.
 //! So a seeded random job's `write_iolog` is fio's, request by request.
 
 use crate::util::*;
@@ -163,6 +164,43 @@ fn a_seeded_random_job_visits_fios_offsets_in_fios_order() {
                 "--size=256k",
                 "--ioengine=libaio",
                 "--iodepth=4",
+                "--verify=crc32c",
+                "--write_iolog=a.log",
+            ],
+            &["a.log"],
+            usize::MAX,
+        ),
+        // request sizes drawn as fio draws them (its bsrange_state per direction):
+        // ranges and splits, random and sequential, the writes' seed the reads' under
+        // verify
+        (
+            &[
+                "--name=a",
+                "--rw=randread",
+                "--bsrange=4k-16k",
+                "--size=1m",
+                "--write_iolog=a.log",
+            ],
+            &["a.log"],
+            usize::MAX,
+        ),
+        (
+            &[
+                "--name=a",
+                "--rw=randrw",
+                "--bssplit=4k/50:8k/30:64k/20,16k/70:4k/30",
+                "--size=2m",
+                "--write_iolog=a.log",
+            ],
+            &["a.log"],
+            usize::MAX,
+        ),
+        (
+            &[
+                "--name=a",
+                "--rw=write",
+                "--bsrange=1k-7k",
+                "--size=256k",
                 "--verify=crc32c",
                 "--write_iolog=a.log",
             ],

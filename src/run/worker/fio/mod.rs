@@ -272,6 +272,9 @@ pub(crate) struct Worker<'a> {
     /// seeded per thread, again each loop under `randrepeat`): so a seeded random job
     /// visits fio's offsets in fio's order
     off: crate::run::gen::frand::Frand,
+    /// the request sizes' draws per slot, fio's (its `bsrange_state`, seeded again each
+    /// loop under `randrepeat`, as `off`)
+    bs_gen: [crate::run::gen::frand::Frand; 2],
     /// the end of the last request per file and direction (read, write, trim): fio's
     /// `last_pos[ddir]`, where a sequential request goes next — `rw=rw` reads and writes
     /// each walk the file on their own, and a random job's sequential requests (`:N`,

@@ -247,6 +247,7 @@ impl<'a> Worker<'a> {
             stop,
             rng: Rng::new(plan.seed),
             off: plan.offsets(),
+            bs_gen: plan.size_generators(),
             seq_cursors: plan.regions.iter().map(|r| [r.0; 3]).collect(),
             real_ends: real_ends(plan, fds_empty),
             new_pass: false,
@@ -406,6 +407,7 @@ impl<'a> Worker<'a> {
         self.maps.iter_mut().flatten().for_each(RandomMap::reset);
         if self.plan.work.pick.repeat {
             self.off = self.plan.offsets();
+            self.bs_gen = self.plan.size_generators();
         }
     }
 
@@ -579,7 +581,7 @@ impl<'a> Worker<'a> {
         let bs = match u.fixed_bs[d] {
             Some(b) => b,
             None if !strided && self.spr.is_none() => 0,
-            None => self.sizes[d].pick(&mut self.rng, u64::MAX),
+            None => self.sizes[d].pick(&mut self.bs_gen[d], u64::MAX),
         };
         if strided {
             return Some((start, bs)); // the zones pick it
@@ -772,7 +774,7 @@ impl<'a> Worker<'a> {
         let d = usize::from(op == Op::Write);
         let (start, len) = self.plan.regions[file];
         let bs = if bs == 0 {
-            self.sizes[d].pick(&mut self.rng, start + len - o)
+            self.sizes[d].pick(&mut self.bs_gen[d], start + len - o)
         } else {
             bs
         };
@@ -811,7 +813,7 @@ impl<'a> Worker<'a> {
         }
         let o = seq_next(cur, (start, len), need, skip)?;
         let b = if bs == 0 {
-            self.sizes[sd].pick(&mut self.rng, start + len - o)
+            self.sizes[sd].pick(&mut self.bs_gen[sd], start + len - o)
         } else {
             bs
         };
@@ -858,7 +860,7 @@ impl<'a> Worker<'a> {
         let b = if bs > 0 {
             bs
         } else if o + self.sizes[sd].min() <= start + len {
-            self.sizes[sd].pick(&mut self.rng, start + len - o)
+            self.sizes[sd].pick(&mut self.bs_gen[sd], start + len - o)
         } else {
             return None;
         };
