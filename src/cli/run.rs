@@ -952,6 +952,12 @@ const FIO_STOPPED: i32 = 128;
 fn exit_code_of(r: &RunResult, persona: Persona, signals: &Signals, lost: bool) -> i32 {
     for j in &r.jobs {
         match j.failure.as_deref() {
+            // each thread's failure, then the requests that failed as it wound down
+            Some(_) if !j.failure_said && !j.thread_failures.is_empty() => {
+                for f in j.thread_failures.iter().flat_map(|t| &t.lines) {
+                    error_line!("{f}");
+                }
+            }
             Some(f) if !j.failure_said => error_line!("{f}"),
             _ => {}
         }

@@ -16,7 +16,7 @@ use crate::job::sysbench::{FileioJob, Geometry, IoMode, TestMode};
 use crate::result::JobInfo;
 /// The recorder's plain counters a job result embeds as they are (CPU times, rate and
 /// depth samples): part of the schema, so reporters name them from here.
-pub use crate::stats::{cpu::CpuTimes, rates::DepthStats, rates::SampleStat};
+pub use crate::stats::{cpu::CpuTimes, job::ThreadFailure, rates::DepthStats, rates::SampleStat};
 use serde::{Deserialize, Serialize};
 
 /// Block sizes of one direction, bytes.
@@ -566,6 +566,9 @@ pub struct DirResult {
     /// requests that moved no byte (a read past a file's end), not in `ios`
     #[serde(default, skip_serializing_if = "is_zero_u64")]
     pub unfilled: u64,
+    /// requests that failed (an errno, or a short transfer under `iomark run`), not in `ios`
+    #[serde(default, skip_serializing_if = "is_zero_u64")]
+    pub failed: u64,
     /// I/Os per second over the job's run time
     pub iops: f64,
     /// bytes per second over the job's run time
@@ -585,9 +588,16 @@ pub struct DirResult {
 
 impl DirResult {
     /// fio's `total_ios` (the `issued rwts: total=` figure): every request issued —
-    /// those done, each short transfer whose rest was issued again, and those that moved
-    /// nothing.
+    /// those done, each short transfer whose rest was issued again, those that moved
+    /// nothing and those that failed (fio 3.33 counts a request as it is queued).
     pub fn issued(&self) -> u64 {
+        self.ios + self.short + self.unfilled + self.failed
+    }
+
+    /// The requests the IOPS figures count: [`DirResult::issued`] without the failed
+    /// ones (iomark never counts a failed request as done; fio 3.33's `iops` is its
+    /// `total_ios` over the run time: docs/compat/fio.md).
+    pub fn iops_ios(&self) -> u64 {
         self.ios + self.short + self.unfilled
     }
 }
@@ -676,6 +686,10 @@ pub struct JobResult {
     /// persona's exit code counts them, as fio 3.33's exit value does)
     #[serde(skip)]
     pub failed_threads: u32,
+    /// each thread a failure ended, in order (not saved: the lines said on stderr and
+    /// fio's `fio: pid=…` lines are made from them)
+    #[serde(skip)]
+    pub thread_failures: Vec<ThreadFailure>,
     /// zone resets of a `zonemode=zbd` job
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub zone_resets: Option<u64>,

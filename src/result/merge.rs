@@ -29,6 +29,7 @@ pub fn merge_dir(parts: &[&DirResult], secs: f64) -> DirResult {
         bytes,
         short: parts.iter().map(|d| d.short).sum(),
         unfilled: parts.iter().map(|d| d.unfilled).sum(),
+        failed: parts.iter().map(|d| d.failed).sum(),
         iops: rate(ios, secs),
         bw_bytes_per_s: rate(bytes, secs),
         slat: merge_latency(&lats(|d| &d.slat)),

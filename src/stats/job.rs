@@ -38,6 +38,10 @@ pub struct DirStats {
     /// counted as done (fio counts them in `total_ios`)
     #[serde(default)]
     pub unfilled: u64,
+    /// requests that failed with an errno (or, under `iomark run`, moved fewer bytes than
+    /// asked): issued, never counted as done (fio 3.33 counts each in `total_ios`)
+    #[serde(default)]
+    pub failed: u64,
     /// submission latency (queued engines only)
     pub slat: LatAcc,
     /// completion latency
@@ -57,6 +61,7 @@ impl DirStats {
         self.bytes += o.bytes;
         self.short += o.short;
         self.unfilled += o.unfilled;
+        self.failed += o.failed;
         self.slat.merge(&o.slat);
         self.clat.merge(&o.clat);
         self.lat.merge(&o.lat);
@@ -71,6 +76,20 @@ impl DirStats {
             self.sync = LatAcc::default();
         }
     }
+}
+
+/// One job thread that a failure ended: what is said of it on stderr and in fio's
+/// `fio: pid=P, err=E/…` line.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ThreadFailure {
+    /// the thread's id
+    pub pid: u32,
+    /// the errno of the failure that ended it
+    pub errno: i32,
+    /// the lines said of it, in order: the failure that ended it, then each request
+    /// that failed as the thread reaped what was still in flight (fio's
+    /// `cleanup_pending_aio` logs each failed one)
+    pub lines: Vec<String>,
 }
 
 /// The measurements of one job thread, or of a merged job/group. Serializable (the
@@ -131,6 +150,11 @@ pub struct JobStats {
     /// set when the thread is reaped: fio 3.33 counts one in its exit value for each)
     #[serde(default)]
     pub failed_threads: u32,
+    /// each job thread of these statistics that a failure ended, in order (the merge
+    /// puts them one after the other): fio 3.33 says each thread's failure as its own
+    /// (its `io_u error` lines, its `fio: pid=…` line), `group_reporting` or not
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub thread_failures: Vec<ThreadFailure>,
     /// per-interval bandwidth (KiB/s) and IOPS samples (`bw_avg_time`/`iops_avg_time`),
     /// fio's `bw_min` … `iops_samples` (report/fio/levels.rs)
     pub rates: RateSamples,
@@ -207,6 +231,8 @@ impl JobStats {
             self.failure_said = o.failure_said;
         }
         self.failed_threads += o.failed_threads;
+        self.thread_failures
+            .extend(o.thread_failures.iter().cloned());
         if self.first_errno == 0 {
             self.first_errno = o.first_errno;
         }

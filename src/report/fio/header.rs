@@ -57,6 +57,16 @@ pub fn start_lines(r: &RunResult) -> String {
 pub fn end_lines(r: &RunResult) -> String {
     let mut s = String::new();
     for j in &r.jobs {
+        // each thread a failure ended says its own line, `group_reporting` or not
+        for t in &j.thread_failures {
+            let first = t.lines.first().map(String::as_str);
+            if let Some(e) = failure_text(first, t.errno, &j.engine) {
+                s += &format!("fio: pid={}, err={}/{e}\n", t.pid, t.errno);
+            }
+        }
+        if !j.thread_failures.is_empty() {
+            continue;
+        }
         if let Some(e) = verify_error(j).or_else(|| open_error(j)) {
             s += &format!("fio: pid={}, err={}/{e}\n", j.pid, j.errno);
         }
@@ -106,21 +116,20 @@ pub(crate) fn parts(r: &RunResult) -> Option<(String, String)> {
 /// func=io_u error, error=…`. None for a job that ran to its end or that another error
 /// stopped (their text is the errno's).
 pub(crate) fn verify_error(j: &JobResult) -> Option<String> {
-    let io_u = j
-        .failure
-        .as_deref()
-        .is_some_and(|f| f.starts_with("io_u error on file "));
-    if io_u && j.errno > 0 {
+    failure_text(j.failure.as_deref(), j.errno, &j.engine)
+}
+
+/// [`verify_error`] of one failure: its words (`failure`), its errno, the job's engine.
+fn failure_text(failure: Option<&str>, errno: i32, engine: &str) -> Option<String> {
+    let io_u = failure.is_some_and(|f| f.starts_with("io_u error on file "));
+    if io_u && errno > 0 {
         // fio's td_verror in __io_u_log_error (io_u.c)
         return Some(format!(
             "file:io_u.c:1876, func=io_u error, error={}",
-            crate::util::strerror(j.errno)
+            crate::util::strerror(errno)
         ));
     }
-    let full_resid = j.errno == libc::EIO
-        && j.failure
-            .as_deref()
-            .is_some_and(|f| f.contains(" (full resid: "));
+    let full_resid = errno == libc::EIO && failure.is_some_and(|f| f.contains(" (full resid: "));
     if full_resid {
         // fio's td_verror of a transfer that moved no byte (backend.c io_queue_event)
         return Some(format!(
@@ -128,21 +137,18 @@ pub(crate) fn verify_error(j: &JobResult) -> Option<String> {
             crate::util::strerror(libc::EIO)
         ));
     }
-    let by_verify = j.errno == libc::EILSEQ
-        && j.failure
-            .as_deref()
-            .is_some_and(|f| f.contains("': verify: "));
+    let by_verify = errno == libc::EILSEQ && failure.is_some_and(|f| f.contains("': verify: "));
     if !by_verify {
         return None;
     }
-    let queued = crate::util::engines::Kind::named(&j.engine).is_some_and(|k| k.queues());
+    let queued = crate::util::engines::Kind::named(engine).is_some_and(|k| k.queues());
     let (line, func) = match queued {
         true => (2190, "io_u_queued_complete"),
         false => (2152, "io_u_sync_complete"),
     };
     Some(format!(
         "file:io_u.c:{line}, func={func}, error={}",
-        crate::util::strerror(j.errno)
+        crate::util::strerror(errno)
     ))
 }
 

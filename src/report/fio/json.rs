@@ -94,7 +94,7 @@ fn dir_json(j: &JobResult, d: &DirResult, rt_ms: u64, plus: bool, samples: (usiz
     let rt = if d.bytes > 0 { rt_ms.max(1) } else { 0 };
     let bw_bytes = d.bytes.saturating_mul(1000).checked_div(rt).unwrap_or(0);
     let iops = if rt > 0 {
-        d.issued() as f64 * 1000.0 / rt as f64
+        d.iops_ios() as f64 * 1000.0 / rt as f64
     } else {
         0.0
     };

@@ -179,7 +179,7 @@ fn dir_fields(j: &JobResult, dir: usize, agg_bps: u64, v: u8) -> String {
         0 => (0, 0),
         rt => (
             (d.bytes.saturating_mul(1000) / rt) / 1024,
-            d.issued() * 1000 / rt,
+            d.iops_ios() * 1000 / rt,
         ),
     };
     let mut s = format!(";{};{bw};{iops};{rt}", d.bytes >> 10);

@@ -129,7 +129,7 @@ fn dir_text(
     let (bw, bw_alt) = units.bw(d.bytes * 1000 / rt);
     let mut s = format!(
         "  {name}: IOPS={}, BW={bw} ({bw_alt})({}/{rt}msec)",
-        n::iops(d.issued() * 1000 / rt),
+        n::iops(d.iops_ios() * 1000 / rt),
         units.size(d.bytes).0,
     );
     // fio 3.33 appends the zbd reset count to every write line (stat.c's
@@ -162,7 +162,7 @@ fn mixed_text(j: &JobResult, read_agg: u64, units: crate::report::fio::num::Text
     let bw = d.bytes * 1000 / rt;
     let s = format!(
         "  mixed: IOPS={}, BW={} ({})({}/{rt}msec)\n",
-        zero(d.issued() * 1000 / rt, N2s::None),
+        zero(d.iops_ios() * 1000 / rt, N2s::None),
         zero(bw, N2s::None),
         num2str(bw, 0, units.decimal, N2s::None),
         zero(d.bytes, N2s::Byte),

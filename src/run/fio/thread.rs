@@ -109,6 +109,13 @@ pub(crate) fn run_thread(
     st.cpu = CpuTimes::now(Who::Thread).since(&c0);
     // SAFETY: gettid(2) only returns the calling thread's id
     st.pid = u32::try_from(unsafe { libc::gettid() }).unwrap_or(0);
+    if let Some(f) = st.failure.clone() {
+        // this thread's failure first, then the requests that failed as it wound down
+        let mut t = st.thread_failures.pop().unwrap_or_default();
+        (t.pid, t.errno) = (st.pid, st.error);
+        t.lines.insert(0, f);
+        st.thread_failures = vec![t];
+    }
     // fio's total_run_time: the I/O phase and the verify phase, each in whole ms
     st.runtime_ms_sum = st.runtime_ns / 1_000_000 + st.verify_ns / 1_000_000;
     // the thread's whole life (setup included), as the CPU time covers it too

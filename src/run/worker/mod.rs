@@ -206,6 +206,16 @@ pub trait Rules {
     fn reaping(&mut self, _n: usize) {}
     /// The engine failed to reap.
     fn reap_error(&self, e: IoErr) -> Self::Error;
+    /// The loop stopped on `e`, with what was in flight still queued: settle it and
+    /// give the error the job ends with (the default leaves it to the engine's drop).
+    #[inline(always)]
+    fn wind_down<E: Engine>(
+        &mut self,
+        _io: &mut Io<'_, E, Self::Tag>,
+        e: Self::Error,
+    ) -> Self::Error {
+        e
+    }
     /// The loop ended with nothing in flight: the job's final work (syncs, read-back).
     fn finish<E: Engine>(&mut self, io: &mut Io<'_, E, Self::Tag>) -> Result<(), Self::Error>;
 }
@@ -292,37 +302,67 @@ impl<'a, E: Engine, T: Copy + Default> Io<'a, E, T> {
 
     /// Account the collected completions, all completed at tick `t` (one clock read per
     /// batch, as fio): each slot is freed and its request handed to
-    /// [`Rules::complete`], with its length or why it failed.
+    /// [`Rules::complete`], with its length or why it failed. A failed one stops the
+    /// accounting: the completions after it stay collected, for [`Io::account_each`].
     #[inline(always)]
     pub fn account<R: Rules<Tag = T>>(&mut self, rules: &mut R, t: u64) -> Result<(), R::Error> {
-        let comps = std::mem::take(&mut self.comps);
+        let mut comps = std::mem::take(&mut self.comps);
         let mut r = Ok(());
-        for c in &comps {
-            let Some(p) = self.parked.get(c.slot).copied() else {
-                continue;
-            };
-            self.in_flight -= 1;
-            self.free.push(c.slot);
-            let len = p.req.io.len;
-            let res = if c.res == len as i64 {
-                Ok(len)
-            } else {
-                Err(completion_err(c.res))
-            };
-            let at = Times {
-                t0: p.t0,
-                ti: p.t0,
-                t1: p.t1,
-                t,
-                queued: true,
-            };
-            r = rules.complete(self.eng, &p.req, res, at);
+        let mut done = comps.len();
+        for (i, c) in comps.iter().enumerate() {
+            r = self.complete_one(rules, c, t);
             if r.is_err() {
+                done = i + 1;
                 break;
             }
         }
+        if r.is_err() {
+            comps.drain(..done);
+        }
         self.comps = comps;
         r
+    }
+
+    /// [`Io::account`] going on past a failed request: every collected completion (those
+    /// a failed one left too) is accounted; the errors, in order (a job winding down after its failure, which
+    /// reaps what was in flight as fio's `cleanup_pending_aio` does).
+    pub fn account_each<R: Rules<Tag = T>>(&mut self, rules: &mut R, t: u64) -> Vec<R::Error> {
+        let comps = std::mem::take(&mut self.comps);
+        let errs = comps
+            .iter()
+            .filter_map(|c| self.complete_one(rules, c, t).err())
+            .collect();
+        self.comps = comps;
+        errs
+    }
+
+    /// Free the slot of completion `c` and hand its request to [`Rules::complete`].
+    #[inline(always)]
+    fn complete_one<R: Rules<Tag = T>>(
+        &mut self,
+        rules: &mut R,
+        c: &Completion,
+        t: u64,
+    ) -> Result<(), R::Error> {
+        let Some(p) = self.parked.get(c.slot).copied() else {
+            return Ok(());
+        };
+        self.in_flight -= 1;
+        self.free.push(c.slot);
+        let len = p.req.io.len;
+        let res = if c.res == len as i64 {
+            Ok(len)
+        } else {
+            Err(completion_err(c.res))
+        };
+        let at = Times {
+            t0: p.t0,
+            ti: p.t0,
+            t1: p.t1,
+            t,
+            queued: true,
+        };
+        rules.complete(self.eng, &p.req, res, at)
     }
 
     /// Reap at least `min` and account them ([`Rules::reap_error`] on failure).
@@ -428,9 +468,19 @@ fn completion_err(res: i64) -> IoErr {
 }
 
 /// Drive `io` under `rules` until the rules say the job's I/O is over, then drain and
-/// run [`Rules::finish`]. An error ends the loop at once (what is in flight is reaped
-/// when the engine is dropped).
+/// run [`Rules::finish`]. An error ends the loop at once; [`Rules::wind_down`] settles
+/// what is in flight (by default it is reaped when the engine is dropped).
 pub fn run<E: Engine, R: Rules>(io: &mut Io<'_, E, R::Tag>, rules: &mut R) -> Result<(), R::Error> {
+    if let Err(e) = io_loop(io, rules) {
+        return Err(rules.wind_down(io, e));
+    }
+    rules.finish(io)
+}
+
+/// The loop of [`run`], until the rules say the job's I/O is over and nothing is in
+/// flight, or an error.
+#[inline(always)]
+fn io_loop<E: Engine, R: Rules>(io: &mut Io<'_, E, R::Tag>, rules: &mut R) -> Result<(), R::Error> {
     // the request the rules fill in, in place, for every submit
     let mut req = Req::blank();
     loop {
@@ -459,7 +509,7 @@ pub fn run<E: Engine, R: Rules>(io: &mut Io<'_, E, R::Tag>, rules: &mut R) -> Re
         let t = io.clock.now();
         io.account(rules, t)?;
     }
-    rules.finish(io)
+    Ok(())
 }
 
 /// One submit pass: while a slot is free, ask the rules for a request, submit it (its

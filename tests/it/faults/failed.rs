@@ -27,10 +27,14 @@ fn write_error_keeps_the_fio_json_and_run_result_of_the_io_before_it() {
     assert_eq!(o.code, 1, "{}", o.stderr);
     let doc = o.json();
     let w = job(&doc, "w");
-    // the 10th write failed with EIO: 9 writes of 4 KiB completed before it
+    // the 10th write failed with EIO: 9 writes of 4 KiB completed before it; fio 3.33
+    // counts the failed one as issued (`total_ios` 10), never its bytes (measured beside
+    // fio: fio_compat::failed)
+    let (failed_at, bs) = (10u64, 4096u64);
     assert_eq!(w["error"], libc::EIO, "{w}");
-    assert_eq!(w["write"]["total_ios"], 9, "{w}");
-    assert_eq!(w["write"]["io_bytes"], 9 * 4096, "{w}");
+    assert_eq!(w["write"]["total_ios"], failed_at, "{w}");
+    assert_eq!(w["write"]["io_bytes"], (failed_at - 1) * bs, "{w}");
+    assert_eq!(w["write"]["clat_ns"]["N"], failed_at - 1, "{w}");
     assert!(w["job_runtime"].as_u64().is_some(), "{w}");
     // the keys fio prints for every job are there for a failed one too
     assert_eq!(w["latency_depth"], 1, "{w}");
@@ -120,8 +124,11 @@ fn other_jobs_run_on_and_report_no_error() {
     );
     assert_eq!(o.code, 1, "{}", o.stderr);
     let doc = o.json();
-    assert_eq!(job(&doc, "bad")["error"], libc::EIO);
-    assert_eq!(job(&doc, "bad")["write"]["total_ios"], 2);
+    // the 3rd write failed: 2 done, and the failed one issued (fio's `total_ios` 3)
+    let bad = job(&doc, "bad");
+    assert_eq!(bad["error"], libc::EIO);
+    assert_eq!(bad["write"]["total_ios"], 3, "{bad}");
+    assert_eq!(bad["write"]["io_bytes"], 2 * 4096, "{bad}");
     for name in ["good", "later"] {
         let j = job(&doc, name);
         assert_eq!(j["error"], 0, "{j}");

@@ -18,6 +18,7 @@ mod early_lines;
 mod engine_options;
 mod exact_lat;
 mod exit_value;
+mod failed;
 mod file_sizes;
 mod fresh_user;
 mod gaps;

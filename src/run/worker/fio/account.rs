@@ -121,6 +121,12 @@ impl<'a> Worker<'a> {
             self.filled.set(true);
             return Ok(());
         }
+        // issued and failed: in fio's `total_ios`, never done
+        match s.tag.op {
+            Op::Read => st.read.failed += 1,
+            Op::Write => st.write.failed += 1,
+            Op::Trim => st.trim.failed += 1,
+        }
         if s.tag.op == Op::Write {
             // its block holds unknown data now: not verified
             self.forget_write(s.io.file, s.io.offset);
@@ -147,6 +153,31 @@ impl<'a> Worker<'a> {
             return Ok(());
         }
         Err(err)
+    }
+
+    /// fio 3.33's count of an error that stops the job although `continue_on_error`
+    /// covers its kind (its errno is not a non-fatal one): backend.c
+    /// `break_on_this_error` counts it in `total_err` (and `first_error`) when the request
+    /// failed inside its submission (a synchronous engine); one reaped from a queue
+    /// (io_u.c `io_completed`) is not counted. The fio persona only: `iomark run`'s
+    /// errors are those the job went on after.
+    #[cold]
+    pub(super) fn fatal_counted(&self, st: &mut JobStats, s: &Slot, e: IoErr) {
+        use crate::job::model::ErrorClass;
+        let class = match s.tag.op {
+            Op::Read => ErrorClass::Read,
+            _ => ErrorClass::Write,
+        };
+        if !self.plan.fio_errors || !self.plan.work.failure.continue_on.continues(class) {
+            return;
+        }
+        st.errors += 1;
+        if st.errors == 1 {
+            st.first_errno = match e {
+                IoErr::Errno(n) => n,
+                IoErr::Short { .. } => libc::EIO,
+            };
+        }
     }
 
     pub(super) fn io_err(&self, s: &Slot, e: IoErr) -> RunError {

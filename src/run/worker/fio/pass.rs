@@ -11,6 +11,7 @@ use crate::run::control::lat_target::{LatTarget, LtAction};
 use crate::run::fio::log::Logs;
 use crate::run::worker::fio::*;
 use crate::run::worker::{Io, Next, Pass, Req, Rules, Submitted, Times};
+use crate::stats::job::ThreadFailure;
 use crate::stats::rates::RateSampler;
 
 /// One run of the worker loop under fio's rules.
@@ -607,7 +608,7 @@ impl<'a> Rules for FioRules<'a> {
             self.w.mix_zero();
             self.st.depth.restart();
             for d in [&mut self.st.read, &mut self.st.write, &mut self.st.trim] {
-                (d.ios, d.bytes, d.short, d.unfilled) = (0, 0, 0, 0);
+                (d.ios, d.bytes, d.short, d.unfilled, d.failed) = (0, 0, 0, 0, 0);
             }
             self.measure_start = now;
             // fio's runtime counts from the epoch its ramp_time_over resets to the
@@ -750,7 +751,13 @@ impl<'a> Rules for FioRules<'a> {
                     super::resid::Short::Pending => Ok(()),
                 }
             }
-            Err(e) => self.w.io_fail(&mut self.st, s, e),
+            Err(e) => {
+                let r = self.w.io_fail(&mut self.st, s, e);
+                if r.is_err() && !at.queued {
+                    self.w.fatal_counted(&mut self.st, s, e);
+                }
+                r
+            }
         }
     }
 
@@ -851,6 +858,50 @@ impl<'a> Rules for FioRules<'a> {
 
     fn reap_error(&self, e: IoErr) -> RunError {
         self.w.io_err(&Slot::blank(), e)
+    }
+
+    /// fio 3.33 after the error that ends a job's I/O (backend.c `cleanup_pending_aio`):
+    /// the failed request was counted as submitted and completed as it returned (a
+    /// synchronous engine's: `td_io_queue`); then one reap of what is ready, waiting for
+    /// none (its count in `iodepth_complete` even when 0), and, with requests still in
+    /// flight, one reap of all of them. Each reaped request is accounted: done when it
+    /// moved its bytes, failed (and said, `ThreadFailure::lines`) when it failed.
+    #[cold]
+    fn wind_down<E: Engine>(&mut self, io: &mut Io<'_, E, Tag>, e: RunError) -> RunError {
+        if matches!(e, RunError::Verify { .. }) {
+            // a mismatch's reaps are counted as fio's where it stops the job (`finish`)
+            return e;
+        }
+        self.st.depth.end_submit(io.in_flight() == 0);
+        // the completions reaped with the failed one come first (fio's ios_completed
+        // goes through its whole batch)
+        let t = io.clock.now();
+        let mut failed = io.account_each(self, t);
+        for all in [false, true] {
+            if all && io.in_flight() == 0 {
+                break;
+            }
+            let Ok(n) = io.reap_raw(if all { io.in_flight() } else { 0 }) else {
+                break;
+            };
+            self.st.depth.mark_complete(n);
+            let t = io.clock.now();
+            failed.extend(io.account_each(self, t));
+        }
+        let fio = self.w.plan.fio_errors;
+        let lines = failed
+            .iter()
+            .map(|f| {
+                f.fio_words()
+                    .filter(|_| fio)
+                    .unwrap_or_else(|| f.to_string())
+            })
+            .collect();
+        self.st.thread_failures.push(ThreadFailure {
+            lines,
+            ..Default::default()
+        });
+        e
     }
 
     fn finish<E: Engine>(&mut self, io: &mut Io<'_, E, Tag>) -> Result<(), RunError> {

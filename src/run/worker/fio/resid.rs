@@ -66,10 +66,11 @@ impl<'a> Worker<'a> {
             &mut st.read
         };
         if done == 0 {
-            d.unfilled += 1;
             if self.plan.thread_job.engine.queues() {
+                d.unfilled += 1;
                 return Ok(Short::Pending);
             }
+            // (counted as a failed request by `io_fail`)
             // fio's td_verror(EIO, "full resid"), named in the failure for the report
             let w = s.whole();
             let before = s.tag.before;
@@ -98,6 +99,12 @@ impl<'a> Worker<'a> {
             let mut w = s.whole();
             w.io.len = s.tag.before as usize + done;
             return Ok(Short::Done(w));
+        }
+        if !self.plan.thread_job.engine.queues() && self.plan.thread_job.depth <= 1 {
+            // fio 3.33 waits for a completion with its one request unit held for the
+            // rest (its queue is full): a reap of nothing on a synchronous engine, an
+            // `iodepth_complete` entry of 0 (backend.c do_io `reap:`)
+            st.depth.mark_complete(0);
         }
         let whole = s.whole();
         // SAFETY: the slot's buffer holds the whole request and is ours until the loop

@@ -1,0 +1,273 @@
+//! A failed request counted as fio 3.33 counts it, side by side with /usr/bin/fio: fio
+//! counts every request as it is queued (ioengines.c `td_io_queue`: `total_io_u`), so a
+//! failed one is in `total_ios` (text: `issued rwts: total=`), in the `submit` and
+//! `complete` rows (a synchronous engine marks one of each as the request returns), and
+//! after the error `cleanup_pending_aio` reaps once without waiting (a `complete` entry
+//! of 0 when nothing is ready) and then what is still in flight, each failed request
+//! saying its `io_u error` line. iomark never counts a failed request as done: its bytes,
+//! latencies and IOPS are the done requests' (fio's `iops` is `total_ios` over the run
+//! time: docs/compat/fio.md).
+//!
+//! The failures are real: writes past the file-size limit (RLIMIT_FSIZE, SIGXFSZ
+//! ignored, as `ulimit -f` gives a shell) fail with EFBIG on every engine; /dev/full
+//! fails every write with ENOSPC.
+
+use crate::util::*;
+use serde_json::Value;
+use std::path::Path;
+
+/// The file-size limit: the writes below it are done, every write from it fails.
+const LIMIT: u64 = 80 * 1024;
+const BS: u64 = 4096;
+const DEPTH: u64 = 4;
+
+/// `cmd` with the file-size limit `bytes` and SIGXFSZ ignored (a write past the limit
+/// then fails with EFBIG instead of killing the process).
+fn limited(cmd: Iomark, bytes: u64) -> Iomark {
+    cmd.configure(move |c| {
+        // SAFETY: setrlimit and signal are async-signal-safe; nothing else runs here.
+        unsafe {
+            std::os::unix::process::CommandExt::pre_exec(c, move || {
+                let lim = libc::rlimit {
+                    rlim_cur: bytes,
+                    rlim_max: bytes,
+                };
+                libc::setrlimit(libc::RLIMIT_FSIZE, &lim);
+                libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+                Ok(())
+            });
+        }
+    })
+}
+
+/// `args` by iomark as `fio` and, when installed, by fio 3.33, each in a directory of
+/// its own, under the file-size limit `limit` (none: 0).
+fn both(test: &str, args: &[String], limit: u64) -> Vec<(&'static str, Out)> {
+    let run = |cmd: Iomark, d: &Path| {
+        let cmd = cmd.dir(d).args(args);
+        match limit {
+            0 => cmd.run(),
+            n => limited(cmd, n).run(),
+        }
+    };
+    let d = scratch();
+    let mut outs = vec![("iomark", run(as_fio(d.path()), d.path()))];
+    if need_fio(test) {
+        let f = scratch();
+        outs.push(("fio", run(fio_cmd(), f.path())));
+    }
+    outs
+}
+
+fn write_job(engine: &str, format: &str, extra: &[&str]) -> Vec<String> {
+    let mut a: Vec<String> = [
+        "--name=w",
+        "--filename=f",
+        "--rw=write",
+        "--bs=4k",
+        "--size=1m",
+        &format!("--iodepth={DEPTH}"),
+        &format!("--ioengine={engine}"),
+        &format!("--output-format={format}"),
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    a.extend(extra.iter().map(|s| s.to_string()));
+    a
+}
+
+/// The non-zero keys of a percentage map (`iodepth_complete` …), as `key=value`.
+fn pct(v: &Value) -> Vec<String> {
+    let mut keys: Vec<String> = v
+        .as_object()
+        .unwrap()
+        .iter()
+        .filter(|(_, x)| x.as_f64().unwrap() > 0.0)
+        .map(|(k, x)| format!("{k}={:.6}", x.as_f64().unwrap()))
+        .collect();
+    keys.sort();
+    keys
+}
+
+/// fio 3.33's `io_u error` line of the write at `offset` that the limit refused.
+fn efbig_line(offset: u64) -> String {
+    let text = std::io::Error::from_raw_os_error(libc::EFBIG).to_string();
+    let text = text.split(" (os error").next().unwrap().to_string();
+    format!("fio: io_u error on file f: {text}: write offset={offset}, buflen={BS}")
+}
+
+/// JSON: the writes below the limit are done; `total_ios` adds the failed ones — one on
+/// psync, what was in flight on io_uring and libaio (1 to the depth), each saying its
+/// line on stderr at the offsets after the limit; psync's `iodepth_submit` and
+/// `iodepth_complete` are fio's to the digit (one submit and one completion per
+/// request, and the cleanup's reap of 0). Bytes, latencies and iomark's IOPS count
+/// only the done writes; fio's IOPS counts `total_ios`.
+#[test]
+fn a_failed_write_is_issued_not_done_on_every_engine() {
+    let test = "a_failed_write_is_issued_not_done_on_every_engine";
+    let done = LIMIT / BS;
+    for engine in ["psync", "io_uring", "libaio"] {
+        let mut seen: Vec<(&str, Value)> = Vec::new();
+        for (tool, o) in both(test, &write_job(engine, "json", &[]), LIMIT) {
+            let why = format!("{tool} {engine}");
+            if tool == "iomark" && o.code == 3 && o.stderr.contains(engine) {
+                skip(format!("{test}: {engine} does not run here"));
+                break;
+            }
+            assert_eq!(o.code, 1, "{why}: {}", o.dump());
+            let j = o.json_doc()["jobs"][0].clone();
+            let w = &j["write"];
+            assert_eq!(j["error"], libc::EFBIG, "{why}");
+            assert_eq!(w["io_bytes"], LIMIT, "{why}");
+            assert_eq!(w["clat_ns"]["N"], done, "{why}");
+            assert_eq!(
+                (w["short_ios"].as_u64(), w["drop_ios"].as_u64()),
+                (Some(0), Some(0))
+            );
+            let total = w["total_ios"].as_u64().unwrap();
+            let failed = total - done;
+            if engine == "psync" {
+                assert_eq!(failed, 1, "{why}: {w}");
+            } else {
+                assert!((1..=DEPTH).contains(&failed), "{why}: {w}");
+            }
+            let lines: Vec<String> = (0..failed).map(|i| efbig_line(LIMIT + i * BS)).collect();
+            assert_eq!(o.stderr.lines().collect::<Vec<_>>(), lines, "{why}");
+            let rt = w["runtime"].as_f64().unwrap().max(1.0);
+            let counted = if tool == "fio" { total } else { done };
+            let iops = w["iops"].as_f64().unwrap();
+            assert!(
+                (iops - counted as f64 * 1000.0 / rt).abs() < 1e-3,
+                "{why}: {w}"
+            );
+            seen.push((tool, j));
+        }
+        if engine == "psync" {
+            for (tool, j) in &seen {
+                // one submit and one completion per request, then the cleanup's 0
+                let total = j["write"]["total_ios"].as_u64().unwrap();
+                let all = (total + 1) as f64;
+                let want = vec![
+                    format!("0={:.6}", 100.0 / all),
+                    format!("4={:.6}", 100.0 * total as f64 / all),
+                ];
+                assert_eq!(pct(&j["iodepth_complete"]), want, "{tool}");
+                assert_eq!(pct(&j["iodepth_submit"]), ["4=100.000000"], "{tool}");
+            }
+        }
+        if let [(_, a), (_, b)] = &seen[..] {
+            assert_eq!(
+                pct(&a["iodepth_level"]),
+                pct(&b["iodepth_level"]),
+                "{engine}"
+            );
+        }
+    }
+}
+
+/// Text: psync's `IO depths`, `submit`, `complete` and `issued rwts` rows are fio's
+/// byte for byte, and the failed write is in `total=`.
+#[test]
+fn the_text_rows_of_a_failed_psync_write_are_fios() {
+    let test = "the_text_rows_of_a_failed_psync_write_are_fios";
+    let total = LIMIT / BS + 1;
+    let rows = |o: &Out| -> Vec<String> {
+        o.stdout
+            .lines()
+            .filter(|l| {
+                ["IO depths", "submit    :", "complete  :", "issued rwts:"]
+                    .iter()
+                    .any(|k| l.contains(k))
+            })
+            .map(String::from)
+            .collect()
+    };
+    let outs = both(test, &write_job("psync", "normal", &[]), LIMIT);
+    for (tool, o) in &outs {
+        let issued = format!("     issued rwts: total=0,{total},0,0 short=0,0,0,0 dropped=0,0,0,0");
+        assert!(rows(o).contains(&issued), "{tool}: {}", o.dump());
+        assert_eq!(rows(o).len(), 4, "{tool}: {}", o.dump());
+    }
+    if let [(_, a), (_, b)] = &outs[..] {
+        assert_eq!(rows(a), rows(b));
+    }
+}
+
+/// `continue_on_error=write` with EFBIG made non-fatal (`ignore_error=,EFBIG`): every
+/// write of the job is issued (`total_ios` 256), those past the limit are errors
+/// (`total_err`), the bytes are the done ones'. Without `ignore_error` EFBIG stays
+/// fatal, and fio's `break_on_this_error` still counts it in `total_err` on psync (1,
+/// `first_error` 27).
+#[test]
+fn continue_on_error_counts_every_issued_write() {
+    let test = "continue_on_error_counts_every_issued_write";
+    let (all, done) = ((1u64 << 20) / BS, LIMIT / BS);
+    let coe = ["--continue_on_error=write", "--ignore_error=,EFBIG"];
+    for (tool, o) in both(test, &write_job("psync", "json", &coe), LIMIT) {
+        let j = &o.json_doc()["jobs"][0];
+        assert_eq!(j["write"]["total_ios"], all, "{tool}: {j}");
+        assert_eq!(j["write"]["io_bytes"], LIMIT, "{tool}");
+        assert_eq!(j["total_err"], all - done, "{tool}");
+        assert_eq!(j["first_error"], libc::EFBIG, "{tool}");
+    }
+    let fatal = ["--continue_on_error=all"];
+    for (tool, o) in both(test, &write_job("psync", "json", &fatal), LIMIT) {
+        assert_eq!(o.code, 1, "{tool}: {}", o.dump());
+        let j = &o.json_doc()["jobs"][0];
+        assert_eq!(j["write"]["total_ios"], done + 1, "{tool}: {j}");
+        assert_eq!(
+            (j["total_err"].as_u64(), j["first_error"].as_i64()),
+            (Some(1), Some(27))
+        );
+    }
+}
+
+/// Three job threads writing /dev/full under `group_reporting`: each says its own
+/// `io_u error` line (stderr) and `fio: pid=` line (stdout, three pids), and the one
+/// report counts the three failed writes (`total=0,3,0,0`), each thread's submit, its
+/// completion and its cleanup's reap of 0 (`complete: 0=50.0%, 4=50.0%`).
+#[test]
+fn each_thread_of_a_group_says_its_failure() {
+    if !Path::new("/dev/full").exists() {
+        absent_here("/dev/full");
+        return;
+    }
+    let test = "each_thread_of_a_group_says_its_failure";
+    let n = 3usize;
+    let args: Vec<String> = [
+        "--name=full",
+        "--filename=/dev/full",
+        "--rw=write",
+        "--bs=64k",
+        "--size=1m",
+        "--numjobs=3",
+        "--group_reporting",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    let text = std::io::Error::from_raw_os_error(libc::ENOSPC).to_string();
+    let text = text.split(" (os error").next().unwrap().to_string();
+    for (tool, o) in both(test, &args, 0) {
+        let line =
+            format!("fio: io_u error on file /dev/full: {text}: write offset=0, buflen=65536\n");
+        assert_eq!(o.stderr, line.repeat(n), "{tool}: {}", o.dump());
+        let pids: std::collections::BTreeSet<&str> = o
+            .stdout
+            .lines()
+            .filter(|l| l.starts_with("fio: pid=") && l.contains("func=io_u error"))
+            .filter_map(|l| l.split([',', '=']).nth(1))
+            .collect();
+        assert_eq!(pids.len(), n, "{tool}: {}", o.stdout);
+        let issued = format!("issued rwts: total=0,{n},0,0 short=0,0,0,0 dropped=0,0,0,0");
+        assert!(o.stdout.contains(&issued), "{tool}: {}", o.stdout);
+        assert!(
+            o.stdout
+                .contains("complete  : 0=50.0%, 4=50.0%, 8=0.0%, 16=0.0%, 32=0.0%"),
+            "{tool}: {}",
+            o.stdout
+        );
+        assert!(o.stdout.contains("submit    : 0=0.0%, 4=100.0%"), "{tool}");
+    }
+}
