@@ -224,8 +224,8 @@ impl SlotGen {
         self
     }
 
-    /// The number of slots.
-    pub fn len(&self) -> u64 {
+    /// The number of slots drawn among (fio's `last_block`).
+    pub fn slots(&self) -> u64 {
         self.n
     }
 
@@ -384,7 +384,7 @@ impl BufLen {
     /// `bsrange_state[ddir]`), with fio 3.33's arithmetic: a range's `min + ⌊max·r/(M+1)⌋`
     /// in doubles, a split's first entry whose running percentage `p` has `r / p ≤ M /
     /// 100` in integers (M the generator's largest value).
-    pub fn pick(&self, g: &mut Frand, room: u64) -> u64 {
+    pub(crate) fn pick(&self, g: &mut Frand, room: u64) -> u64 {
         if self.fixed() {
             return self.min;
         }

@@ -648,7 +648,7 @@ impl<'a> Worker<'a> {
         }
         let slot = match &mut self.maps[0] {
             Some(m) => m.take(self.off.below(m.len())),
-            None if self.gens[0][d].uniform() => self.off.below(self.gens[0][d].len()),
+            None if self.gens[0][d].uniform() => self.off.below(self.gens[0][d].slots()),
             None => self.gens[0][d].next(&mut self.rng),
         };
         let o = start + slot * bs;
@@ -751,7 +751,7 @@ impl<'a> Worker<'a> {
             taken = (mark && bs != unit).then_some(s);
             o
         } else if self.gens[file][d].uniform() {
-            start + self.off.below(self.gens[file][d].len()) * unit
+            start + self.off.below(self.gens[file][d].slots()) * unit
         } else {
             start + self.gens[file][d].next(&mut self.rng) * unit
         };
