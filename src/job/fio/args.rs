@@ -190,7 +190,7 @@ fn command_line_jobs(
         (job.early_header, job.early_stdout) = early;
         let section = si + 1;
         let fio = cmd.job_setup_errors;
-        apply_all(&mut job, entries, (&mut cmd.notices, fio), &|i| {
+        apply_all(&mut job, entries, (&mut cmd.notices, fio, fio), &|i| {
             after_output((section, i))
         })?;
         if job.name.is_empty() {
@@ -300,6 +300,9 @@ pub fn jobs_from_sections(
     let mut global = base.clone();
     // the fio persona names the section of a refused entry, as fio's `job NAME dropped`
     let fio = cmd.job_setup_errors;
+    // fio 3.33 runs no option callback on a dry run, so `--parse-only` (read before any
+    // job file) takes a CPU set the machine lacks
+    let cpus = fio && !cmd.parse_only;
     let in_section = |name: &String| {
         let name = name.clone();
         move |e: FioError| match e {
@@ -317,7 +320,8 @@ pub fn jobs_from_sections(
         entries.sort_by_key(|e| options::fio_read_rank(&e.key));
         if name == "global" {
             for e in entries {
-                apply_entry(&mut global, e, &mut cmd.notices, fio).map_err(in_section(name))?;
+                apply_entry(&mut global, e, &mut cmd.notices, (fio, cpus))
+                    .map_err(in_section(name))?;
             }
             // (listed as written)
             cmd.global_options.extend(written.iter().map(|e| {
@@ -330,7 +334,7 @@ pub fn jobs_from_sections(
         job.options.clear();
         job.name = name.clone();
         job.file_jobname = name.clone();
-        apply_all(&mut job, entries, (&mut cmd.notices, fio), &|_| false)
+        apply_all(&mut job, entries, (&mut cmd.notices, fio, cpus), &|_| false)
             .map_err(in_section(name))?;
         finish_job(job, cmd)?;
     }
@@ -460,8 +464,13 @@ fn globals(
     };
     for (i, e) in entries.iter().enumerate() {
         let said = cmd.notices.len();
-        apply_entry(&mut base, e, &mut cmd.notices, cmd.job_setup_errors)
-            .map_err(|err| opened_if(to_out(i), err))?;
+        apply_entry(
+            &mut base,
+            e,
+            &mut cmd.notices,
+            (cmd.job_setup_errors, cmd.job_setup_errors),
+        )
+        .map_err(|err| opened_if(to_out(i), err))?;
         if to_out(i) {
             to_output(&mut cmd.notices[said..]);
         }
@@ -476,12 +485,13 @@ fn globals(
 
 /// Apply entry `e` to `job`. `fio`: the fio persona, which reads a `cpus_allowed` list
 /// iomark refuses as fio 3.33 reads it (each CPU with `atoi`: `zz` is CPU 0,
-/// [`options::fio_cpu_list`]); the job's options keep the value as written.
+/// [`options::fio_cpu_list`]); the job's options keep the value as written. `cpus`: a
+/// CPU set naming CPUs the machine lacks is refused as fio's parse refuses it.
 fn apply_entry(
     job: &mut FioJob,
     e: &Entry,
     notices: &mut Vec<Notice>,
-    fio: bool,
+    (fio, cpus): (bool, bool),
 ) -> Result<(), FioError> {
     let typed = e.value.as_deref();
     let refused = |v: &str| {
@@ -494,13 +504,13 @@ fn apply_entry(
         .and_then(options::fio_cpu_list);
     let Some(list) = as_fio else {
         options::apply(job, &e.key, typed, &e.origin, notices)?;
-        return cpus_past_machine(job, e, fio);
+        return cpus_past_machine(job, e, cpus);
     };
     options::apply(job, &e.key, Some(&list), &e.origin, notices)?;
     if let (Some(last), Some(v)) = (job.options.last_mut(), typed) {
         last.1 = v.to_string();
     }
-    cpus_past_machine(job, e, fio)
+    cpus_past_machine(job, e, cpus)
 }
 
 /// The fio persona refuses a CPU set (`cpus_allowed`, `cpumask`) that names a CPU this
@@ -531,12 +541,12 @@ fn cpus_past_machine(job: &FioJob, e: &Entry, fio: bool) -> Result<(), FioError>
 fn apply_all<'e>(
     job: &mut FioJob,
     entries: impl IntoIterator<Item = &'e Entry>,
-    (notices, fio): (&mut Vec<Notice>, bool),
+    (notices, fio, cpus): (&mut Vec<Notice>, bool, bool),
     to_out: &dyn Fn(usize) -> bool,
 ) -> Result<(), FioError> {
     for (i, e) in entries.into_iter().enumerate() {
         let said = notices.len();
-        apply_entry(job, e, notices, fio).map_err(|err| opened_if(to_out(i), err))?;
+        apply_entry(job, e, notices, (fio, cpus)).map_err(|err| opened_if(to_out(i), err))?;
         if to_out(i) {
             to_output(&mut notices[said..]);
         }

@@ -116,7 +116,7 @@ pub struct JobMore {
     pub randrepeat: bool,
     /// `percentage_random`: percent of random-mode I/Os at random offsets, the rest
     /// continue sequentially (default 100)
-    pub percentage_random: u32,
+    pub percentage_random: [u32; 3],
     /// `rate`, bytes/s per thread for reads, writes and trims (0 = unlimited)
     pub rate_bytes: [u64; 3],
     /// `rate_iops`, I/Os per second per thread for reads, writes and trims (0 = unlimited)
@@ -312,7 +312,7 @@ impl Default for JobMore {
         JobMore {
             dist: [Distribution::Random, Distribution::Random],
             randrepeat: true,
-            percentage_random: 100,
+            percentage_random: [100; 3],
             rate_bytes: [0; 3],
             rate_iops: [0; 3],
             rate_process: RateProcess::Linear,

@@ -553,6 +553,19 @@ impl FioJob {
         self.bs_dirs().iter().map(|b| b.max()).max().unwrap_or(0)
     }
 
+    /// The smallest and largest request that moves data, which size the buffers: reads'
+    /// and writes', and in a trimwrite job the trims' too, since its writes may take a
+    /// trim's size (`randtrimwrite` writes each trimmed block whole); other trims move no
+    /// data.
+    pub fn request_sizes(&self) -> (u64, u64) {
+        let min = self.bs_read.min().min(self.bs_write.min());
+        let max = self.bs_read.max().max(self.bs_write.max());
+        match self.rw {
+            RwMode::TrimWrite | RwMode::RandTrimWrite => (min, max.max(self.bs_trim.max())),
+            _ => (min, max),
+        }
+    }
+
     /// `ioengine=pvsync2`: psync through preadv2/pwritev2 with pvsync2's flags and options.
     pub fn pvsync2(&self) -> bool {
         self.ioengine == "pvsync2"
@@ -566,11 +579,7 @@ impl FioJob {
         ThreadJob {
             engine: self.engine,
             depth: self.iodepth as usize,
-            // (trims move no data: their sizes size no buffer)
-            request: (
-                self.bs_read.min().min(self.bs_write.min()),
-                self.bs_read.max().max(self.bs_write.max()),
-            ),
+            request: self.request_sizes(),
             direct: self.direct,
             sync: m.sync_io,
             dsync: m.dsync_io,

@@ -62,8 +62,9 @@ pub struct Picking {
     pub same_offsets: bool,
     /// where random offsets fall, reads and writes (`random_distribution`)
     pub dist: [Distribution; 2],
-    /// share of random requests in a random job, percent (`percentage_random`)
-    pub random_pct: u32,
+    /// share of random requests in a random job per direction (reads, writes, trims),
+    /// percent (`percentage_random`)
+    pub random_pct: [u32; 3],
     /// no map of the blocks taken (`norandommap`)
     pub no_map: bool,
     /// the offset generator the job names (`random_generator`)

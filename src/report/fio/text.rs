@@ -301,7 +301,7 @@ pub(crate) fn job_block(
         s += &format!("  Description  : [{d}]\n");
     }
     let agg = |d: usize| (d, aggs[d]);
-    if j.errors > 0 {
+    if notes && j.errors > 0 {
         s += &format!(
             "  errors: {} failed request(s) continued past (continue_on_error), not counted as done; first: {}\n",
             j.errors,

@@ -1015,8 +1015,9 @@ fn run_groups(ctx: &group::RunCtx, groups: &[Vec<usize>]) -> Result<RunOutcome, 
         ..group::Sampling::default()
     };
     // stopped before the I/O (while the files were laid out): fio 3.33 reports its jobs
-    // as they stand, having done nothing (a JSON job of zeros; its text leaves them out)
-    if stop.load(Ordering::Relaxed) {
+    // as they stand, having done nothing (a JSON job of zeros; its text leaves them out);
+    // `iomark run` has no job report then (its stderr line says so)
+    if stop.load(Ordering::Relaxed) && cmd.job_setup_errors {
         out.jobs = group::before_io(cmd, plans, &ctx.failed, &ctx.report_gid);
         out.before_io = true;
     }

@@ -8,7 +8,7 @@ use crate::job::model::{BlockSizes, RandGen, RwMode, Workload};
 use crate::job::thread::ThreadJob;
 use crate::run::fio::replay;
 use crate::run::fio::*;
-use crate::run::gen::frand::{Frand, Seeding, FILE_SIZE_SLOT};
+use crate::run::gen::frand::{Draws, Frand, Seeding, FILE_SIZE_SLOT, SEQ_RAND_SLOT};
 use std::path::{Path, PathBuf};
 
 /// Everything a worker thread needs, resolved from a job.
@@ -79,28 +79,32 @@ impl Plan {
     pub(crate) fn seed_of(&self, slot: u64) -> u64 {
         fio_seed(&self.job, self.global, slot)
     }
-    /// fio's generator of this thread's uniform random offsets ([`offset_generator`]).
-    pub(crate) fn offsets(&self) -> Frand {
-        offset_generator(&self.job, self.global)
-    }
-    /// fio's generators of this thread's request sizes, one per worker slot (its
-    /// `bsrange_state` of the slot's direction, `Picking::slot_dirs`): seeded from the
-    /// read, write and trim seed slots — the writes' from the reads' under `verify`, the
-    /// trims' from the writes' in a trimwrite job (fio 3.33 `td_fill_rand_seeds_internal`).
-    pub(crate) fn size_generators(&self) -> [Frand; 2] {
+    /// fio's generators of this thread's requests ([`Draws`]): the offsets'
+    /// ([`offset_generator`]); the sizes' per worker slot (`Picking::slot_dirs`), seeded
+    /// from the read, write and trim seed slots — the writes' from the reads' under
+    /// `verify`, the trims' from the writes' in a trimwrite job; `percentage_random`'s,
+    /// every direction's from one slot, 32 bits.
+    pub(crate) fn draws(&self) -> Draws {
         let pick = &self.work.pick;
         let verify = self.work.verify.kind.is_some();
         let trimwrite = matches!(pick.rw, RwMode::TrimWrite | RwMode::RandTrimWrite);
-        let write = u64::from(!verify);
-        let slot = |d: usize| match d {
-            0 => 0,
+        // each seed read once: without randrepeat and randseed they come from the clock,
+        // and the writes' (trims') must be the very seed of the reads' (writes')
+        let [read, write, trim] = [0, 1, 2].map(|slot| self.seed_of(slot));
+        let write = if verify { read } else { write };
+        let seed = |d: usize| match d {
+            0 => read,
             1 => write,
             _ if trimwrite => write,
-            _ => 2,
+            _ => trim,
         };
         let use64 = self.job.more.zones.random_generator == Some(RandGen::Tausworthe64);
-        pick.slot_dirs()
-            .map(|d| Frand::new(self.seed_of(slot(d)), use64))
+        let pct = self.seed_of(SEQ_RAND_SLOT);
+        Draws {
+            off: offset_generator(&self.job, self.global),
+            bs: pick.slot_dirs().map(|d| Frand::new(seed(d), use64)),
+            pct: [0; 3].map(|_| Frand::new(pct, false)),
+        }
     }
     /// Bandwidth and IOPS sampling intervals, ms ([`crate::run::fio::log::sample_intervals`]).
     pub(crate) fn sample_intervals(&self) -> [Option<u64>; 2] {

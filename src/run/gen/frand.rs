@@ -15,6 +15,9 @@
 
 /// The seed slot of random offsets (fio's `FIO_RAND_BLOCK_OFF`).
 pub(crate) const BLOCK_SLOT: u64 = 6;
+/// The seed slot of `percentage_random`'s choice (fio's `FIO_RAND_SEQ_RAND_READ_OFF`,
+/// which seeds every direction's).
+pub(crate) const SEQ_RAND_SLOT: u64 = 10;
 /// The seed slot of file sizes (fio's `FIO_RAND_FILE_SIZE_OFF`).
 pub(crate) const FILE_SIZE_SLOT: u64 = 7;
 /// The seed slot of start delays (fio's `FIO_RAND_START_DELAY`).
@@ -66,6 +69,18 @@ impl Seeding {
         }
         s.wrapping_mul(thread_number).wrapping_add(slot)
     }
+}
+
+/// The generators a fio job thread draws its requests from, seeded as fio 3.33 seeds them
+/// (`td_fill_rand_seeds_internal`), and seeded again together each loop under
+/// `randrepeat`: its uniform random offsets (`random_state`), its request sizes per
+/// worker slot (`bsrange_state` of the slot's direction) and `percentage_random`'s
+/// choice per direction (`seq_rand_state`).
+#[derive(Clone, Debug)]
+pub(crate) struct Draws {
+    pub off: Frand,
+    pub bs: [Frand; 2],
+    pub pct: [Frand; 3],
 }
 
 /// One of fio's Tausworthe generators.

@@ -235,8 +235,9 @@ fn cpus_allowed_is_read_as_fio_reads_it() {
 
 /// A CPU set naming CPUs this machine lacks (its configured CPUs, `nproc --all`): fio
 /// 3.33 refuses it while it parses (`fio: CPU N too large (max=M)`, `fio: failed parsing
-/// KEY=VALUE`, exit 1, `--parse-only` too); iomark as `fio` the same lines and code, side
-/// by side. `iomark run` refuses a set of CPUs none of which exists when the job starts,
+/// KEY=VALUE`, exit 1, `--parse-only` after it too, but not a job file's under
+/// `--parse-only`: no callback runs on a dry run); iomark as `fio` the same lines and
+/// code, side by side. `iomark run` refuses a set of CPUs none of which exists when the job starts,
 /// one line naming the option, exit 3.
 #[test]
 fn a_cpu_set_past_the_machines_cpus_is_refused_as_fio_refuses_it() {
@@ -266,6 +267,16 @@ fn a_cpu_set_past_the_machines_cpus_is_refused_as_fio_refuses_it() {
                 let i = &b.iomark;
                 assert_eq!((&i.stdout, &i.stderr), (&f.stdout, &f.stderr), "{opt}");
             }
+        }
+        // a job file under `--parse-only` (read after it): fio 3.33 runs no option
+        // callback on a dry run and takes the set; so does iomark as `fio`
+        let d = scratch();
+        let text = format!("[a]\nioengine=null\nsize=64k\n{key}={value}\n");
+        let files = [("job.fio", text.as_str())];
+        let [f, i] = both_in(d.path(), &files, &["--parse-only", "job.fio"]);
+        assert_eq!((i.0, &i.2), (0, &String::new()), "iomark {opt}: {i:?}");
+        if have_fio() {
+            assert_eq!((f.0, &f.2), (0, &String::new()), "fio {opt}: {f:?}");
         }
         // `iomark run`: a set of CPUs none of which exists (a set with some that do runs
         // on those)

@@ -44,200 +44,74 @@ fn same_offsets(args: &[&str], logs: &[&str], limit: usize) {
     }
 }
 
+/// The jobs compared (options beyond the file and the engine; each writes `a.log`) and
+/// how many of their logged requests are compared (0: all of them).
+const JOBS: &[(&str, usize)] = &[
+    // one thread, whole passes over 256 KiB
+    ("--rw=randread --bs=4k --size=256k", 0),
+    // randseed does not move the offsets under randrepeat (fio 3.33)
+    ("--rw=randwrite --bs=8k --size=512k --randseed=1234", 0),
+    // without randrepeat the seed comes from randseed
+    (
+        "--rw=randread --bs=4k --size=256k --randrepeat=0 --randseed=77",
+        0,
+    ),
+    // the 64-bit generator
+    (
+        "--rw=randread --bs=4k --size=256k --random_generator=tausworthe64",
+        0,
+    ),
+    // no random map: blocks repeat as drawn
+    ("--rw=randread --bs=4k --size=256k --norandommap", 0),
+    // two loops: the second repeats the first (seeded again)
+    ("--rw=randread --bs=4k --size=128k --loops=2", 0),
+    // loops on an engine that maps the file (no page-cache pass): each loop seeded
+    (
+        "--rw=randread --bs=4k --size=256k --ioengine=mmap --loops=3",
+        0,
+    ),
+    // the verify reads of a job with a random map come in the order written (fio's
+    // list), synchronous and queued
+    ("--rw=randwrite --bs=4k --size=256k --verify=md5", 0),
+    (
+        "--rw=randwrite --bs=4k --size=256k --ioengine=libaio --iodepth=4 --verify=crc32c",
+        0,
+    ),
+    // request sizes drawn as fio draws them (its bsrange_state per direction): ranges
+    // and splits, random and sequential, the writes' seed the reads' under verify
+    ("--rw=randread --bsrange=4k-16k --size=1m", 0),
+    (
+        "--rw=randrw --bssplit=4k/50:8k/30:64k/20,16k/70:4k/30 --size=2m",
+        0,
+    ),
+    ("--rw=write --bsrange=1k-7k --size=256k --verify=crc32c", 0),
+    // percentage_random: fio's choice per direction of a random or a sequential offset
+    (
+        "--rw=randread --bs=4k --size=512k --percentage_random=50",
+        0,
+    ),
+    (
+        "--rw=randrw --bs=4k --size=512k --percentage_random=30,70",
+        0,
+    ),
+    // a mixed job: one offset generator for both directions
+    ("--rw=randrw --bs=4k --size=256k", 0),
+    // a time-based job goes round its map many times (a draw lost at each full map)
+    (
+        "--rw=randread --bs=4k --size=32k --ioengine=null --time_based --runtime=300ms",
+        400,
+    ),
+];
+
 #[test]
 fn a_seeded_random_job_visits_fios_offsets_in_fios_order() {
     require_fio();
-    let base = ["--filename=f", "--ioengine=psync"];
-    // (options, logs, requests compared)
-    let cases: &[(&[&str], &[&str], usize)] = &[
-        // one thread, whole passes over 256 KiB
-        (
-            &[
-                "--name=a",
-                "--rw=randread",
-                "--bs=4k",
-                "--size=256k",
-                "--write_iolog=a.log",
-            ],
-            &["a.log"],
-            usize::MAX,
-        ),
-        // randseed does not move the offsets under randrepeat (fio 3.33)
-        (
-            &[
-                "--name=a",
-                "--rw=randwrite",
-                "--bs=8k",
-                "--size=512k",
-                "--randseed=1234",
-                "--write_iolog=a.log",
-            ],
-            &["a.log"],
-            usize::MAX,
-        ),
-        // without randrepeat the seed comes from randseed
-        (
-            &[
-                "--name=a",
-                "--rw=randread",
-                "--bs=4k",
-                "--size=256k",
-                "--randrepeat=0",
-                "--randseed=77",
-                "--write_iolog=a.log",
-            ],
-            &["a.log"],
-            usize::MAX,
-        ),
-        // 64-bit generator
-        (
-            &[
-                "--name=a",
-                "--rw=randread",
-                "--bs=4k",
-                "--size=256k",
-                "--random_generator=tausworthe64",
-                "--write_iolog=a.log",
-            ],
-            &["a.log"],
-            usize::MAX,
-        ),
-        // no random map: blocks repeat as drawn
-        (
-            &[
-                "--name=a",
-                "--rw=randread",
-                "--bs=4k",
-                "--size=256k",
-                "--norandommap",
-                "--write_iolog=a.log",
-            ],
-            &["a.log"],
-            usize::MAX,
-        ),
-        // two loops: the second repeats the first (seeded again)
-        (
-            &[
-                "--name=a",
-                "--rw=randread",
-                "--bs=4k",
-                "--size=128k",
-                "--loops=2",
-                "--write_iolog=a.log",
-            ],
-            &["a.log"],
-            usize::MAX,
-        ),
-        // loops on an engine that maps the file (no page-cache pass): each loop seeded
-        (
-            &[
-                "--name=a",
-                "--rw=randread",
-                "--bs=4k",
-                "--size=256k",
-                "--ioengine=mmap",
-                "--loops=3",
-                "--write_iolog=a.log",
-            ],
-            &["a.log"],
-            usize::MAX,
-        ),
-        // the verify reads of a job with a random map come in the order written (fio's
-        // list), synchronous and queued
-        (
-            &[
-                "--name=a",
-                "--rw=randwrite",
-                "--bs=4k",
-                "--size=256k",
-                "--verify=md5",
-                "--write_iolog=a.log",
-            ],
-            &["a.log"],
-            usize::MAX,
-        ),
-        (
-            &[
-                "--name=a",
-                "--rw=randwrite",
-                "--bs=4k",
-                "--size=256k",
-                "--ioengine=libaio",
-                "--iodepth=4",
-                "--verify=crc32c",
-                "--write_iolog=a.log",
-            ],
-            &["a.log"],
-            usize::MAX,
-        ),
-        // request sizes drawn as fio draws them (its bsrange_state per direction):
-        // ranges and splits, random and sequential, the writes' seed the reads' under
-        // verify
-        (
-            &[
-                "--name=a",
-                "--rw=randread",
-                "--bsrange=4k-16k",
-                "--size=1m",
-                "--write_iolog=a.log",
-            ],
-            &["a.log"],
-            usize::MAX,
-        ),
-        (
-            &[
-                "--name=a",
-                "--rw=randrw",
-                "--bssplit=4k/50:8k/30:64k/20,16k/70:4k/30",
-                "--size=2m",
-                "--write_iolog=a.log",
-            ],
-            &["a.log"],
-            usize::MAX,
-        ),
-        (
-            &[
-                "--name=a",
-                "--rw=write",
-                "--bsrange=1k-7k",
-                "--size=256k",
-                "--verify=crc32c",
-                "--write_iolog=a.log",
-            ],
-            &["a.log"],
-            usize::MAX,
-        ),
-        // a mixed job: one offset generator for both directions
-        (
-            &[
-                "--name=a",
-                "--rw=randrw",
-                "--bs=4k",
-                "--size=256k",
-                "--write_iolog=a.log",
-            ],
-            &["a.log"],
-            usize::MAX,
-        ),
-        // a time-based job goes round its map many times (a draw lost at each full map)
-        (
-            &[
-                "--name=a",
-                "--rw=randread",
-                "--bs=4k",
-                "--size=32k",
-                "--ioengine=null",
-                "--time_based",
-                "--runtime=300ms",
-                "--write_iolog=a.log",
-            ],
-            &["a.log"],
-            400,
-        ),
-    ];
-    for (args, logs, limit) in cases {
-        let all: Vec<&str> = base.iter().chain(args.iter()).copied().collect();
-        same_offsets(&all, logs, *limit);
+    for (opts, limit) in JOBS {
+        let mut args = vec!["--name=a", "--filename=f", "--ioengine=psync"];
+        args.extend(opts.split_whitespace());
+        args.push("--write_iolog=a.log");
+        let limit = if *limit == 0 { usize::MAX } else { *limit };
+        same_offsets(&args, &["a.log"], limit);
     }
     // two threads of one job and a second job: threads 1, 2 and 3 seeded apart
     let jobs = "[global]\nrw=randread\nbs=4k\nsize=128k\nioengine=psync\n\

@@ -179,6 +179,24 @@ fn trim_jobs_trim_at_the_trim_size_as_fio() {
             &["--rw=randtrimwrite", "--bs=1k,2k,1k"],
             [(0, 0), (size / k1, size), (size / k1, size)],
         ),
+        // trims larger than the writes: each write takes its trim's size (its buffer
+        // holds it), and the map of 1k blocks ends the file early, after fio 3.33's
+        // draws (its counts)
+        (
+            &["--rw=randtrimwrite", "--bs=1k,2k,8k"],
+            [(0, 0), (6, 6 * 8 * k1), (6, 6 * 8 * k1)],
+        ),
+        (
+            &["--rw=randtrimwrite", "--bsrange=1k-2k,2k-4k,4k-16k"],
+            [(0, 0), (8, 44 * k1), (8, 44 * k1)],
+        ),
+        (
+            &[
+                "--rw=randtrimwrite",
+                "--bssplit=1k,2k/50:4k/50,8k/30:16k/70",
+            ],
+            [(0, 0), (4, 48 * k1), (4, 48 * k1)],
+        ),
     ];
     for (args, want) in cases {
         let (ours, theirs) = on_device(d.path(), &dev.dev, args, fio);

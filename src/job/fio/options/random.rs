@@ -125,15 +125,27 @@ fn random_distribution(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
 
 fn percentage_random(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
     let v = c.need(v)?;
-    // (an empty read part keeps the percentage, as fio keeps that direction's)
-    let Some(first) = v.split(',').next().filter(|p| !p.trim().is_empty()) else {
-        return Ok(());
-    };
-    let n = c.u64(first)?;
-    if n > 100 {
-        return Err(c.bad(v, "a percentage 0-100"));
+    // reads, writes, trims; the last part given fills the directions after it, and an
+    // empty part keeps that direction's percentage, as fio's
+    let mut last = None;
+    for d in 0..3 {
+        let part = v.split(',').nth(d);
+        let n = match part.map(str::trim) {
+            Some("") => continue,
+            Some(p) => c.u64(p)?,
+            None => match last {
+                Some(n) => n,
+                None => continue,
+            },
+        };
+        if n > 100 {
+            return Err(c.bad(v, "a percentage 0-100"));
+        }
+        c.job.more.percentage_random[d] = n as u32;
+        if part.is_some() {
+            last = Some(n);
+        }
     }
-    c.job.more.percentage_random = n as u32;
     Ok(())
 }
 

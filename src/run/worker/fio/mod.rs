@@ -268,13 +268,10 @@ pub(crate) struct Worker<'a> {
     pub clock: &'a Clock,
     pub stop: &'a AtomicBool,
     pub rng: Rng,
-    /// the uniform random offsets, drawn as fio 3.33 draws them (its `random_state`,
-    /// seeded per thread, again each loop under `randrepeat`): so a seeded random job
-    /// visits fio's offsets in fio's order
-    off: crate::run::gen::frand::Frand,
-    /// the request sizes' draws per slot, fio's (its `bsrange_state`, seeded again each
-    /// loop under `randrepeat`, as `off`)
-    bs_gen: [crate::run::gen::frand::Frand; 2],
+    /// fio's generators of the uniform random offsets, the request sizes and
+    /// `percentage_random`'s choice, seeded as fio 3.33 seeds them: so a seeded random
+    /// job issues fio's requests in fio's order
+    draws: crate::run::gen::frand::Draws,
     /// the end of the last request per file and direction (read, write, trim): fio's
     /// `last_pos[ddir]`, where a sequential request goes next — `rw=rw` reads and writes
     /// each walk the file on their own, and a random job's sequential requests (`:N`,

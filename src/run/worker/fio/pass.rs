@@ -989,8 +989,12 @@ impl<'a> FioRules<'a> {
             || self.issued_ios >= self.ios_limit;
         self.pass_done = if self.uses.repass {
             let end = sized > 0 && self.w.pass_step(sized);
-            if end && !self.w.plan.work.limits.time_based {
-                // a new loop of fio's thread (clear_io_state): offsets seeded again
+            // a new loop of fio's thread (clear_io_state): its draws seeded again; a
+            // random job of sequential runs (`rw=randread:N`, percentage_random) goes on
+            // in the same loop in fio, its runs restarting at a random block
+            let p = &self.w.plan.work.pick;
+            let runs = p.rw.random() && (p.rw_suffix != 1 || self.uses.pct_random);
+            if end && !self.w.plan.work.limits.time_based && !runs {
                 self.w.offsets_new_loop();
             }
             end

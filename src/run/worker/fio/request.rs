@@ -115,7 +115,7 @@ fn random_maps(plan: &Plan, gens: &[[SlotGen; 2]], strided: bool) -> Vec<Option<
 fn real_ends(plan: &Plan, fds_empty: bool) -> Vec<u64> {
     let pick = &plan.work.pick;
     let walks = if pick.rw.random() {
-        pick.rw_suffix != 1 || pick.random_pct < 100
+        pick.rw_suffix != 1 || pick.random_pct.iter().any(|&p| p < 100)
     } else {
         pick.rw_suffix > 0
     };
@@ -173,7 +173,7 @@ fn uses_of(plan: &Plan, logs: bool, fds_empty: bool, maps_all: bool) -> Uses {
         && (work.limits.loops > 1 || work.limits.time_based || work.limits.io_size.is_some());
     Uses {
         random: work.pick.rw.random(),
-        pct_random: work.pick.rw.random() && work.pick.random_pct < 100,
+        pct_random: work.pick.rw.random() && work.pick.random_pct.iter().any(|&p| p < 100),
         rate: plan.thread_job.pace != crate::job::thread::Pace::Free,
         think: !work.pacing.think.is_zero(),
         min_rate: work.pacing.min_bytes != [0; 3] || work.pacing.min_iops != [0; 3],
@@ -246,8 +246,7 @@ impl<'a> Worker<'a> {
             clock,
             stop,
             rng: Rng::new(plan.seed),
-            off: plan.offsets(),
-            bs_gen: plan.size_generators(),
+            draws: plan.draws(),
             seq_cursors: plan.regions.iter().map(|r| [r.0; 3]).collect(),
             real_ends: real_ends(plan, fds_empty),
             new_pass: false,
@@ -397,17 +396,15 @@ impl<'a> Worker<'a> {
         if let Some(mix) = &mut self.mix {
             mix.new_loop();
         }
-        self.offsets_new_loop();
     }
 
     /// A new loop of fio's thread (its `clear_io_state`): the random maps start empty
-    /// and, under `randrepeat`, the offsets are seeded again, so each loop visits the
-    /// blocks in the first loop's order.
+    /// and, under `randrepeat`, fio's generators are seeded again, so each loop issues
+    /// the first loop's requests in its order.
     pub(super) fn offsets_new_loop(&mut self) {
         self.maps.iter_mut().flatten().for_each(RandomMap::reset);
         if self.plan.work.pick.repeat {
-            self.off = self.plan.offsets();
-            self.bs_gen = self.plan.size_generators();
+            self.draws = self.plan.draws();
         }
     }
 
@@ -496,7 +493,7 @@ impl<'a> Worker<'a> {
             } else {
                 self.next_file()?
             };
-            let pick = self.pick();
+            let pick = self.pick(op);
             if let Some((o, b)) = self.place(op, file, pick) {
                 break (file, o, b, pick == Pick::Random);
             }
@@ -536,11 +533,12 @@ impl<'a> Worker<'a> {
 
     /// How a random job places its next offset, by fio 3.33's rule (`get_next_offset`,
     /// `get_next_block`): every N-th request (`rw=…:N`, fio's countdown) is random, or
-    /// with `percentage_random` that share of them; the others go on sequentially, or
+    /// with `percentage_random` that share of them (fio's draw for direction `op`); the
+    /// others go on sequentially, or
     /// under `rw_sequencer=identical` (N > 1) repeat the last offset. Sequential jobs
     /// always go on in order.
     #[inline]
-    fn pick(&mut self) -> Pick {
+    fn pick(&mut self, op: Op) -> Pick {
         let u = self.uses;
         if !u.random {
             return Pick::Seq;
@@ -561,7 +559,10 @@ impl<'a> Worker<'a> {
                 Pick::Seq
             };
         }
-        if !u.pct_random || (self.rng.below(100) as u32) < pick.random_pct {
+        // fio's should_do_random: 1 + a draw below 100 of the direction's generator
+        if !u.pct_random
+            || self.draws.pct[op.idx()].between(1, 100) <= u64::from(pick.random_pct[op.idx()])
+        {
             Pick::Random
         } else {
             Pick::Seq
@@ -581,7 +582,7 @@ impl<'a> Worker<'a> {
         let bs = match u.fixed_bs[d] {
             Some(b) => b,
             None if !strided && self.spr.is_none() => 0,
-            None => self.sizes[d].pick(&mut self.bs_gen[d], u64::MAX),
+            None => self.sizes[d].pick(&mut self.draws.bs[d], u64::MAX),
         };
         if strided {
             return Some((start, bs)); // the zones pick it
@@ -641,14 +642,14 @@ impl<'a> Worker<'a> {
         if self.maps[0].as_ref().is_some_and(RandomMap::full) {
             if self.plan.work.limits.time_based {
                 // fio's draw that finds the map full, before its new pass
-                self.off.next();
+                self.draws.off.next();
             } else {
                 self.offsets_new_loop();
             }
         }
         let slot = match &mut self.maps[0] {
-            Some(m) => m.take(self.off.below(m.len())),
-            None if self.gens[0][d].uniform() => self.off.below(self.gens[0][d].slots()),
+            Some(m) => m.take(self.draws.off.below(m.len())),
+            None if self.gens[0][d].uniform() => self.draws.off.below(self.gens[0][d].slots()),
             None => self.gens[0][d].next(&mut self.rng),
         };
         let o = start + slot * bs;
@@ -733,9 +734,9 @@ impl<'a> Worker<'a> {
             }
             if m.full() && mark {
                 // fio's draw that finds the map full, before it starts a new pass
-                self.off.next();
+                self.draws.off.next();
             }
-            let want = self.off.below((len / unit).clamp(1, m.len()));
+            let want = self.draws.off.below((len / unit).clamp(1, m.len()));
             let s = if mark {
                 m.take(want)
             } else {
@@ -751,7 +752,7 @@ impl<'a> Worker<'a> {
             taken = (mark && bs != unit).then_some(s);
             o
         } else if self.gens[file][d].uniform() {
-            start + self.off.below(self.gens[file][d].slots()) * unit
+            start + self.draws.off.below(self.gens[file][d].slots()) * unit
         } else {
             start + self.gens[file][d].next(&mut self.rng) * unit
         };
@@ -774,7 +775,7 @@ impl<'a> Worker<'a> {
         let d = usize::from(op == Op::Write);
         let (start, len) = self.plan.regions[file];
         let bs = if bs == 0 {
-            self.sizes[d].pick(&mut self.bs_gen[d], start + len - o)
+            self.sizes[d].pick(&mut self.draws.bs[d], start + len - o)
         } else {
             bs
         };
@@ -813,7 +814,7 @@ impl<'a> Worker<'a> {
         }
         let o = seq_next(cur, (start, len), need, skip)?;
         let b = if bs == 0 {
-            self.sizes[sd].pick(&mut self.bs_gen[sd], start + len - o)
+            self.sizes[sd].pick(&mut self.draws.bs[sd], start + len - o)
         } else {
             bs
         };
@@ -860,7 +861,7 @@ impl<'a> Worker<'a> {
         let b = if bs > 0 {
             bs
         } else if o + self.sizes[sd].min() <= start + len {
-            self.sizes[sd].pick(&mut self.bs_gen[sd], start + len - o)
+            self.sizes[sd].pick(&mut self.draws.bs[sd], start + len - o)
         } else {
             return None;
         };
