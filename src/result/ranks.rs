@@ -175,6 +175,13 @@ fn at_start(r: &RankRun, mut rec: Recorded) -> Recorded {
         s.runtime_ns += r.start_offset_ns;
         s.first_error = s.first_error.take().map(|e| rank_label(r, &e));
         s.failure = s.failure.take().map(|e| rank_label(r, &e));
+        for l in s
+            .thread_failures
+            .iter_mut()
+            .flat_map(|t| t.lines.iter_mut())
+        {
+            *l = rank_label(r, l);
+        }
     };
     rec.jobs.iter_mut().for_each(|j| name(&mut j.stats));
     if let Some(threads) = rec.threads.as_mut() {

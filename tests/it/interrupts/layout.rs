@@ -63,24 +63,31 @@ fn fio_mid_layout(dir: &Path, size: u64, sig: i32, extra: &[&str]) -> Option<Out
     Some(finish(child))
 }
 
+/// iomark as `fio` laying out a 16 MiB file in `root/i` (with `extra`), stopped at its
+/// 3rd layout write — the file made, two of its 16 writes done — and sent `sig` there:
+/// the directory and the run.
+fn persona_mid_layout(root: &Path, extra: &[&str], sig: i32) -> (std::path::PathBuf, Out) {
+    let i = root.join("i");
+    std::fs::create_dir_all(&i).unwrap();
+    let mut child = as_fio(root)
+        .dir(&i)
+        .args(job("16m"))
+        .args(extra)
+        .fault(MID_LAYOUT)
+        .spawn();
+    assert!(wait_stopped(&mut child, Duration::from_secs(60)), "no stop");
+    assert!(i.join("data").exists());
+    signal_at_stop(&mut child, sig);
+    (i, finish_within(child, Duration::from_secs(60)))
+}
+
 /// SIGINT mid-layout under the fio persona: fio's lines (the layout line, `fio:
 /// terminating on signal 2`, the empty group's line, no job block and no disk), exit
 /// 128, the file removed; stdout byte for byte fio 3.33's, which is run beside it.
 #[test]
 fn sigint_while_laying_out_removes_the_file_and_prints_fios_lines() {
     let d = scratch();
-    let i = d.path().join("i");
-    std::fs::create_dir_all(&i).unwrap();
-    let mut child = as_fio(d.path())
-        .dir(&i)
-        .args(job("16m"))
-        .fault(MID_LAYOUT)
-        .spawn();
-    assert!(wait_stopped(&mut child, Duration::from_secs(60)), "no stop");
-    // mid-layout: the file is made, two of its 16 writes done
-    assert!(i.join("data").exists());
-    signal_at_stop(&mut child, libc::SIGINT);
-    let o = finish_within(child, Duration::from_secs(60));
+    let (i, o) = persona_mid_layout(d.path(), &[], libc::SIGINT);
     assert_eq!((o.signal, o.code), (None, 128), "{}", o.dump());
     assert_eq!(o.stderr, "", "{}", o.dump());
     assert!(entries(&i).is_empty(), "left: {:?}", entries(&i));
@@ -111,16 +118,7 @@ fn sigint_while_laying_out_removes_the_file_and_prints_fios_lines() {
 #[test]
 fn sigterm_while_laying_out_reports_the_job_with_nothing_done_as_fio() {
     let d = scratch();
-    let i = d.path().join("i");
-    std::fs::create_dir_all(&i).unwrap();
-    let mut child = as_fio(d.path())
-        .dir(&i)
-        .args(job("16m"))
-        .arg("--output-format=json")
-        .fault(MID_LAYOUT)
-        .spawn();
-    signal_at_stop(&mut child, libc::SIGTERM);
-    let o = finish_within(child, Duration::from_secs(60));
+    let (i, o) = persona_mid_layout(d.path(), &["--output-format=json"], libc::SIGTERM);
     let mut outs = vec![("iomark", o, i)];
     let f = d.path().join("f");
     std::fs::create_dir_all(&f).unwrap();
