@@ -98,7 +98,7 @@ impl Plan {
             _ if trimwrite => write,
             _ => trim,
         };
-        let use64 = self.job.more.zones.random_generator == Some(RandGen::Tausworthe64);
+        let use64 = taus64(&self.job);
         let pct = self.seed_of(SEQ_RAND_SLOT);
         Draws {
             off: offset_generator(&self.job, self.global),
@@ -378,7 +378,7 @@ struct RangeSizes {
 /// `job`: seeded from `randseed`, `randrepeat`, `allrandrepeat`, 64 bits with
 /// `random_generator=tausworthe64` (run/gen/frand.rs).
 pub(crate) fn fio_generator(job: &FioJob, global: u32, slot: u64) -> Frand {
-    let use64 = job.more.zones.random_generator == Some(RandGen::Tausworthe64);
+    let use64 = taus64(job);
     Frand::new(fio_seed(job, global, slot), use64)
 }
 
@@ -390,8 +390,13 @@ pub(crate) fn fio_seed(job: &FioJob, global: u32, slot: u64) -> u64 {
 /// fio's generator of the uniform random offsets of thread `global` of `job` (its
 /// `random_state`, [`Seeding::block`]), 64 bits with `random_generator=tausworthe64`.
 pub(crate) fn offset_generator(job: &FioJob, global: u32) -> Frand {
-    let use64 = job.more.zones.random_generator == Some(RandGen::Tausworthe64);
+    let use64 = taus64(job);
     Frand::new(seeding(job).block(u64::from(global) + 1), use64)
+}
+
+/// Whether `job`'s fio generators are 64-bit (`random_generator=tausworthe64`).
+fn taus64(job: &FioJob) -> bool {
+    job.more.zones.random_generator == Some(RandGen::Tausworthe64)
 }
 
 fn seeding(job: &FioJob) -> Seeding {
