@@ -77,7 +77,7 @@ pub(crate) fn fio_lines(e: &FioError, argv0: &str, raw: &[String]) -> Option<Vec
     match e {
         FioError::BadValue {
             key, value, why, ..
-        } if cpu_refusal(key, why) => Some(vec![
+        } if own_line(key, why) => Some(vec![
             why.clone(),
             format!("fio: failed parsing {key}={value}"),
         ]),
@@ -219,7 +219,7 @@ fn in_section(section: &str, e: &FioError) -> Option<Vec<String>> {
                     format!("fio: failed parsing {key}"),
                 ],
                 "" => vec![format!("fio: failed parsing {key}=")],
-                _ if cpu_refusal(key, why) => {
+                _ if own_line(key, why) => {
                     vec![why.clone(), format!("fio: failed parsing {key}={value}")]
                 }
                 _ => bad_value(key, value)?,
@@ -235,10 +235,12 @@ fn in_section(section: &str, e: &FioError) -> Option<Vec<String>> {
     }
 }
 
-/// Whether a refusal of `key` is fio 3.33's of a CPU set naming CPUs this machine lacks
-/// (its line is the refusal's reason, job/fio/args.rs: `fio: CPU 100 too large (max=1)`).
-fn cpu_refusal(key: &str, why: &str) -> bool {
-    matches!(key, "cpus_allowed" | "cpumask") && why.starts_with("fio: ")
+/// Whether a refusal of `key` carries fio 3.33's own line as its reason, printed before
+/// `failed parsing`: a CPU set naming CPUs this machine lacks (job/fio/args.rs: `fio: CPU
+/// 100 too large (max=1)`), a bssplit over 100% (`fio: bssplit percentages add to more
+/// than 100%`).
+fn own_line(key: &str, why: &str) -> bool {
+    matches!(key, "cpus_allowed" | "cpumask" | "bssplit") && why.starts_with("fio: ")
 }
 
 /// fio's lines for an engine it cannot load.

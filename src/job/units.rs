@@ -488,25 +488,44 @@ pub enum BssplitError {
     /// malformed entry
     #[error("{0}")]
     Syntax(String),
-    /// weights sum to this, not 100
-    #[error("weights sum to {0}, must be 100")]
-    Sum(u64),
+    /// the weights given sum to this, over 100, and more than one size has none
+    #[error("fio: bssplit percentages add to more than 100%")]
+    Over(u64),
 }
 
-/// Parse one direction of fio's `bssplit` (`4k/10:64k/50:32k/40`), sizes as
-/// [`fio_size`]. Entries without a weight share what the others leave of 100 equally
-/// (fio). Weights must sum to 100.
+/// C's `strtol(s, NULL, 10)`, what `atoi` reads before it cuts to an `int`: leading
+/// blanks, a sign and the digits before anything else (none: 0), saturated at the range
+/// of a `long`.
+pub fn c_strtol(s: &str) -> i64 {
+    let s = s.trim_start_matches([' ', '\t', '\n', '\r', '\x0b', '\x0c']);
+    let (neg, digits) = match s.as_bytes().first() {
+        Some(b'-') => (true, &s[1..]),
+        Some(b'+') => (false, &s[1..]),
+        _ => (false, s),
+    };
+    let n = digits
+        .bytes()
+        .take_while(u8::is_ascii_digit)
+        .fold(0i128, |n, d| (n * 10 + i128::from(d - b'0')).min(1 << 64));
+    let n = if neg { -n } else { n };
+    n.clamp(i128::from(i64::MIN), i128::from(i64::MAX)) as i64
+}
+
+/// The most entries one direction of a `bssplit` keeps (fio's `BSSPLIT_MAX`).
+const BSSPLIT_MAX: usize = 64;
+
+/// Parse one direction of fio's `bssplit` (`4k/10:64k/50:32k/40`) as fio 3.33 reads it
+/// (options.c `split_parse_ddir`, `bssplit_ddir`): sizes as [`fio_size`], an empty
+/// entry ends the list, at most 64 entries; a weight is C's `atoi` of what follows the
+/// `/` (junk reads 0), above 100 it is 100 and 0 means none. Sizes without a weight each
+/// get `(100 − sum) / n` in 32-bit unsigned arithmetic (a sum over 100 wraps, as fio's
+/// does; docs/compat/fio.md 'Access pattern'). Weights need not sum to 100; refused only
+/// when they sum over 100 and more than one size has none.
 pub fn fio_bssplit(s: &str, kb_base: u64) -> Result<Vec<(u64, u32)>, BssplitError> {
     let mut given: Vec<(u64, Option<u32>)> = Vec::new();
-    for part in s.split(':').filter(|p| !p.trim().is_empty()) {
+    for part in s.split(':').take_while(|p| !p.is_empty()).take(BSSPLIT_MAX) {
         let (bs, w) = match part.split_once('/') {
-            Some((b, w)) if !w.trim().is_empty() => {
-                let w: u32 = w.trim().parse().map_err(|_| {
-                    BssplitError::Syntax(format!("weight '{w}' is not a whole percent"))
-                })?;
-                (b, Some(w))
-            }
-            Some((b, _)) => (b, None),
+            Some((b, w)) => (b, bssplit_weight(w)),
             None => (part, None),
         };
         let bs = fio_size(bs, kb_base).map_err(BssplitError::Syntax)?;
@@ -519,26 +538,30 @@ pub fn fio_bssplit(s: &str, kb_base: u64) -> Result<Vec<(u64, u32)>, BssplitErro
         return Err(BssplitError::Syntax("no block sizes".into()));
     }
     let sum: u64 = given.iter().filter_map(|g| g.1).map(u64::from).sum();
-    let open = given.iter().filter(|g| g.1.is_none()).count() as u64;
-    if sum > 100 || (open == 0 && sum != 100) {
-        return Err(BssplitError::Sum(sum));
+    let open = given.iter().filter(|g| g.1.is_none()).count() as u32;
+    if sum > 100 && open > 1 {
+        return Err(BssplitError::Over(sum));
     }
-    let mut out = Vec::with_capacity(given.len());
-    let mut left = 100 - sum;
-    let mut open_left = open;
-    for (bs, w) in given {
-        let w = match w {
-            Some(w) => w,
-            None => {
-                let share = left / open_left.max(1);
-                left -= share;
-                open_left -= 1;
-                share as u32
-            }
-        };
-        out.push((bs, w));
+    let total = if open == 1 && given.len() == 1 {
+        100
+    } else {
+        sum as u32
+    };
+    let share = 100u32.wrapping_sub(total) / open.max(1);
+    Ok(given
+        .into_iter()
+        .map(|(bs, w)| (bs, w.unwrap_or(share)))
+        .collect())
+}
+
+/// A bssplit weight as fio reads it: `atoi` cut to an `int`, then kept in an unsigned
+/// 64-bit value (a negative one is huge), capped at 100; 0 is no weight (`None`).
+fn bssplit_weight(w: &str) -> Option<u32> {
+    let w = c_strtol(w) as i32 as i64 as u64;
+    match w {
+        0 => None,
+        w => Some(w.min(100) as u32),
     }
-    Ok(out)
 }
 
 /// A value of fio's boolean and "set" options as fio 3.33 reads it (parse.c `check_int`,

@@ -107,16 +107,6 @@ pub enum FioError {
         /// where
         origin: Origin,
     },
-    /// bssplit weights that do not add up to 100
-    #[error("{origin}: bssplit '{value}': weights sum to {sum}, must be 100")]
-    BssplitSum {
-        /// the value
-        value: String,
-        /// the sum found
-        sum: u64,
-        /// where
-        origin: Origin,
-    },
     /// a job that cannot run as described
     #[error("job '{job}': {why}")]
     Job {

@@ -33,27 +33,28 @@ fn sizes_and_ranges_use_fio_units() {
 }
 
 #[test]
-fn bssplit_weights_must_sum_to_100() {
+fn bssplit_refused_only_over_100_with_two_sizes_left() {
     assert_eq!(
         parse_bssplit_dir("4k/10:64k/50:32k/40", 1024),
         Ok(vec![(4096, 10), (65536, 50), (32768, 40)])
     );
     assert_eq!(
         parse_bssplit_dir("4k/10:64k/50", 1024),
-        Err(BssplitError::Sum(60))
+        Ok(vec![(4096, 10), (65536, 50)])
     );
     assert_eq!(
         parse_bssplit_dir("4k/50:8k/:16k/", 1024),
         Ok(vec![(4096, 50), (8192, 25), (16384, 25)])
     );
     let e = parse_args_with(
-        &args(&["--name=a", "--size=1m", "--bssplit=4k/30:8k/30"]),
+        &args(&["--name=a", "--size=1m", "--bssplit=4k/60:8k/60:16k:32k"]),
         &no_env,
     )
     .unwrap_err();
     assert_eq!(
         e.to_string(),
-        "command line: bssplit '4k/30:8k/30': weights sum to 60, must be 100"
+        "command line: invalid value '4k/60:8k/60:16k:32k' for option 'bssplit': \
+         fio: bssplit percentages add to more than 100%"
     );
 }
 

@@ -110,7 +110,8 @@ pub enum BlockSizes {
     Fixed(u64),
     /// uniform over `[min, max]`, in multiples of `min`
     Range(u64, u64),
-    /// weighted sizes `(bytes, percent)`, weights sum to 100
+    /// weighted sizes `(bytes, percent)` as fio keeps them (job/units.rs `fio_bssplit`:
+    /// the weights need not sum to 100)
     Split(Vec<(u64, u32)>),
 }
 

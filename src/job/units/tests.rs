@@ -332,22 +332,66 @@ fn fio_bssplit_weights() {
         fio_bssplit("4k/10:64k/50:32k/40", 1024),
         Ok(vec![(4 * KI, 10), (64 * KI, 50), (32 * KI, 40)])
     );
-    // open weights share what is left
+    // sizes without a weight each get (100 - sum) / n, truncated
     assert_eq!(
         fio_bssplit("4k/50:8k/:16k", 1024),
         Ok(vec![(4 * KI, 50), (8 * KI, 25), (16 * KI, 25)])
     );
+    assert_eq!(
+        fio_bssplit("4k:8k:16k", 1024),
+        Ok(vec![(4 * KI, 33), (8 * KI, 33), (16 * KI, 33)])
+    );
     assert_eq!(fio_bssplit("4KiB/100", 1024), Ok(vec![(4000, 100)]));
+    // weights need not sum to 100 (fio 3.33 runs these)
     assert_eq!(
         fio_bssplit("4k/60:8k/60", 1024),
-        Err(BssplitError::Sum(120))
+        Ok(vec![(4 * KI, 60), (8 * KI, 60)])
     );
-    assert_eq!(fio_bssplit("4k/60", 1024), Err(BssplitError::Sum(60)));
-    for bad in ["", ":", "0/100", "4k/x", "4k/-5", "4q/100", "4k/1.5"] {
+    assert_eq!(fio_bssplit("4k/60", 1024), Ok(vec![(4 * KI, 60)]));
+    // one size left over a sum above 100: (100 - 120) in 32 bits
+    assert_eq!(
+        fio_bssplit("4k/60:8k/60:16k", 1024),
+        Ok(vec![
+            (4 * KI, 60),
+            (8 * KI, 60),
+            (16 * KI, 100u32.wrapping_sub(120))
+        ])
+    );
+    assert_eq!(
+        fio_bssplit("4k/60:8k/60:16k:32k", 1024),
+        Err(BssplitError::Over(120))
+    );
+    // a weight is atoi's: junk and 0 are none, negative or above 100 is 100
+    assert_eq!(
+        fio_bssplit("8k/1.5:16k/-5:32k/250", 1024),
+        Ok(vec![(8 * KI, 1), (16 * KI, 100), (32 * KI, 100)])
+    );
+    assert_eq!(
+        fio_bssplit("4k/abc:8k/", 1024),
+        Ok(vec![(4 * KI, 50), (8 * KI, 50)])
+    );
+    // an empty entry ends the list
+    assert_eq!(fio_bssplit("4k/50::8k/50", 1024), Ok(vec![(4 * KI, 50)]));
+    for bad in ["", ":", "0/100", "4q/100"] {
         assert!(
             matches!(fio_bssplit(bad, 1024), Err(BssplitError::Syntax(_))),
             "{bad:?}"
         );
+    }
+}
+
+#[test]
+fn c_strtol_reads_as_glibc() {
+    for (s, want) in [
+        ("12", 12),
+        ("  -7x", -7),
+        ("+3", 3),
+        ("abc", 0),
+        ("", 0),
+        ("99999999999999999999", i64::MAX),
+        ("-99999999999999999999", i64::MIN),
+    ] {
+        assert_eq!(c_strtol(s), want, "{s:?}");
     }
 }
 

@@ -828,9 +828,13 @@ pub(crate) fn plan(job: &FioJob, t: u32, global_index: u64, laid: &Laid) -> Resu
 }
 
 /// The checks of a thread's files against its job before it runs: a trim job names no
-/// character device, and every I/O region holds the largest block.
+/// character device, and every I/O region holds the smallest block. (A region smaller
+/// than a larger block runs, as fio's: a request that does not fit before the region's
+/// end ends the file, so `bs=4k,1m size=64k rw=randrw` reads until its first write.
+/// One smaller than every block is refused where fio runs it without I/O:
+/// docs/compat/fio.md.)
 fn check_regions(job: &FioJob, files: &[FileSpec], regions: &[Region]) -> Result<(), RunError> {
-    let max_bs = job.max_bs();
+    let min_bs = job.min_bs();
     // (an engine that touches nothing, null, trims nothing either)
     if job.rw.trims() && !job.engine.caps().no_io {
         if let Some(f) = files.iter().find(|f| dataset::is_char_device(&f.path)) {
@@ -845,14 +849,14 @@ fn check_regions(job: &FioJob, files: &[FileSpec], regions: &[Region]) -> Result
             });
         }
     }
-    if let Some((f, r)) = files.iter().zip(regions).find(|(_, r)| r.1 < max_bs) {
+    if let Some((f, r)) = files.iter().zip(regions).find(|(_, r)| r.1 < min_bs) {
         return Err(RunError::Plan {
             job: job.name.clone(),
             why: format!(
-                "file {} has an I/O region of {} bytes, less than the largest block size {} bytes",
+                "file {} has an I/O region of {} bytes, less than the smallest block size {} bytes",
                 f.path.display(),
                 r.1,
-                max_bs
+                min_bs
             ),
         });
     }

@@ -346,7 +346,10 @@ impl BufLen {
             BlockSizes::Split(v) => v.iter().copied().filter(|e| e.1 > 0).collect(),
             _ => Vec::new(),
         };
-        split.sort_by_key(|e: &(u64, u32)| e.1); // stable: ties keep their order
+        // by weight as fio's `bs_cmp` compares them, as C `int`s (a weight left over from
+        // a sum above 100 wraps to a negative one and comes first); stable, as glibc's
+        // merge sort: ties keep their order
+        split.sort_by_key(|e: &(u64, u32)| e.1 as i32);
         let mut b = BufLen {
             min,
             max,

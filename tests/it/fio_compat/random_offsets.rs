@@ -27,7 +27,7 @@ fn requests(dir: &Path, log: &str, limit: usize) -> Vec<String> {
 
 /// Runs `args` under fio 3.33 and iomark as `fio`, each in a directory of its own: the
 /// first `limit` requests of each log in `logs` (the jobs' `write_iolog`) are the same.
-fn same_offsets(args: &[&str], logs: &[&str], limit: usize) {
+pub(super) fn same_offsets(args: &[&str], logs: &[&str], limit: usize) {
     let d = scratch();
     let mut seen: Vec<Vec<Vec<String>>> = Vec::new();
     for (tool, cmd) in [("fio", fio_cmd()), ("iomark", as_fio(d.path()))] {

@@ -216,7 +216,6 @@ fn fio_examples_run_or_are_rejected_by_name() {
                 let named = match &e {
                     FioError::UnsupportedKey { key, .. } => text.contains(key.as_str()),
                     FioError::BadValue { key, .. } => !key.is_empty() && msg.contains(key.as_str()),
-                    FioError::BssplitSum { .. } => msg.contains("bssplit"),
                     FioError::Job { job, why } => !job.is_empty() && !why.is_empty(),
                     _ => false,
                 };

@@ -248,11 +248,8 @@ fn bssplit(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
         }
         match units::fio_bssplit(p, c.job.kb_base) {
             Ok(s) => Ok(Some(BlockSizes::Split(s))),
-            Err(BssplitError::Sum(sum)) => Err(FioError::BssplitSum {
-                value: v.to_string(),
-                sum,
-                origin: c.origin.clone(),
-            }),
+            // fio's own line is the reason (cli/fio_refusal.rs prints it as fio does)
+            Err(e @ BssplitError::Over(_)) => Err(c.bad(v, e.to_string())),
             Err(BssplitError::Syntax(e)) => Err(c.bad(v, e)),
         }
     })?;

@@ -262,23 +262,10 @@ fn rw_suffix(c: &JobCtx<'_>, v: &str, suffix: Option<&str>) -> Result<i64, FioEr
     })
 }
 
-/// C's `atoi` stored in an `unsigned int`, as fio keeps `rw=randread:N`: leading
-/// blanks, a sign and the digits before anything else (none: 0), saturated at the range
-/// of a `long` as glibc's `strtol`, then cut to 32 bits (`:-1` is 4294967295).
+/// C's `atoi` stored in an `unsigned int`, as fio keeps `rw=randread:N` (`:-1` is
+/// 4294967295).
 fn atoi_u32(s: &str) -> u32 {
-    let s = s.trim_start();
-    let (neg, digits) = match s.as_bytes().first() {
-        Some(b'-') => (true, &s[1..]),
-        Some(b'+') => (false, &s[1..]),
-        _ => (false, s),
-    };
-    let mut n: i128 = 0;
-    for d in digits.bytes().take_while(u8::is_ascii_digit) {
-        n = (n * 10 + i128::from(d - b'0')).min(i128::from(i64::MAX) + 1);
-    }
-    let n = if neg { -n } else { n };
-    let long = n.clamp(i128::from(i64::MIN), i128::from(i64::MAX)) as i64;
-    long as u32
+    crate::job::units::c_strtol(s) as u32
 }
 
 fn ioengine(c: &mut JobCtx<'_>, v: Option<&str>) -> R {

@@ -675,8 +675,8 @@ pub fn fio_cpu_list(v: &str) -> Option<String> {
             break;
         }
         let last = part.split('-').take_while(|p| !p.is_empty()).last();
-        let first = atoi(part);
-        let last = last.map_or(first, atoi);
+        let first = crate::job::units::c_strtol(part);
+        let last = last.map_or(first, crate::job::units::c_strtol);
         if first < 0 || last < first {
             return None;
         }
@@ -723,27 +723,6 @@ pub fn fio_cpu_order(v: &str) -> Vec<usize> {
         }
     }
     out
-}
-
-/// C's `atoi`: leading blanks, a sign, then the digits there are (none: 0).
-fn atoi(s: &str) -> i64 {
-    let s = s.trim_start();
-    let (neg, digits) = match s.as_bytes().first() {
-        Some(b'-') => (true, &s[1..]),
-        Some(b'+') => (false, &s[1..]),
-        _ => (false, s),
-    };
-    let n = digits
-        .bytes()
-        .take_while(u8::is_ascii_digit)
-        .fold(0i64, |n, d| {
-            n.saturating_mul(10).saturating_add(i64::from(d - b'0'))
-        });
-    if neg {
-        -n
-    } else {
-        n
-    }
 }
 
 fn cpus_allowed_policy(c: &mut JobCtx<'_>, v: Option<&str>) -> R {

@@ -11,7 +11,7 @@ use crate::job::fio::FioError;
 type R = Result<(), FioError>;
 
 pub(super) static OPTIONS: &[FioOption] = &[
-    FioOption::job("randseed", Group::Random, Kind::Str, "Set the random generator seed value", randseed)
+    FioOption::job("randseed", Group::Random, Kind::Int, "Set the random generator seed value", randseed)
         .default("0x89")
         .example("42")
         .parent("rw").fio_job(35, OptType::StrVal),
@@ -99,8 +99,10 @@ pub(super) static OPTIONS: &[FioOption] = &[
         .default("0").fio_job(106, OptType::Bool),
 ];
 
+/// `randseed`: a number as fio's `check_str_bytes` reads it (units, hex, `1.5` is 1; a
+/// negative one wraps, options/signed.rs).
 fn randseed(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
-    c.job.randseed = Some(c.need_u64(v)?);
+    c.job.randseed = Some(c.size(c.need(v)?)?);
     Ok(())
 }
 

@@ -128,7 +128,8 @@ proptest! {
             }
             let _ = parse_time(&v, 1_000_000_000);
             if let Ok(s) = parse_bssplit_dir(&v, kb) {
-                prop_assert_eq!(s.iter().map(|x| x.1).sum::<u32>(), 100);
+                // fio keeps up to 64 entries; weights need not sum to 100
+                prop_assert!((1..=64).contains(&s.len()));
                 prop_assert!(s.iter().all(|x| x.0 > 0));
             }
             if let Ok(p) = parse_percentiles(&v) {

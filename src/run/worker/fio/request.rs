@@ -756,6 +756,9 @@ impl<'a> Worker<'a> {
         } else {
             start + self.gens[file][d].next(&mut self.rng) * unit
         };
+        if need > len {
+            return None; // no request of this size fits the region: the file is done
+        }
         let o = if o + need > end {
             taken = None;
             start + (len.saturating_sub(need) / unit) * unit
