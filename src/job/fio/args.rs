@@ -47,6 +47,7 @@ pub fn parse_args_as(
         files,
         mut early,
         output_at,
+        dry_at,
     } = scan(args)?;
     p.cmd.job_setup_errors = job_setup_errors;
     // fio's `--showcmd` prints the command line's globals with each job file's [global]
@@ -56,12 +57,25 @@ pub fn parse_args_as(
         .map(|e| (options::canonical(&e.key), e.value.clone()))
         .collect();
     let globals_out = |i: usize| output_at.is_some_and(|o| o <= (0, i));
-    let base = globals(&mut p.cmd, &sections.remove(0).1, &globals_out)
-        .map_err(|e| cmdline_refused(&p.cmd, 0, e))?;
+    // fio 3.33 runs no option callback once `--parse-only` is read, so the entries after
+    // it take a CPU set the machine lacks (the fio persona checks the ones before)
+    let checks_cpus = |at: (usize, usize)| job_setup_errors && dry_at.is_none_or(|d| at < d);
+    let base = globals(
+        &mut p.cmd,
+        &sections.remove(0).1,
+        (&globals_out, &|i| checks_cpus((0, i))),
+    )
+    .map_err(|e| cmdline_refused(&p.cmd, 0, e))?;
     early.remove(0);
     // a refused option of a later command-line job: fio had added the jobs before it
-    let mut finish_out = command_line_jobs(&mut p.cmd, &sections, &early, &base, output_at)
-        .map_err(|e| cmdline_refused(&p.cmd, sections.len(), e))?;
+    let mut finish_out = command_line_jobs(
+        &mut p.cmd,
+        &sections,
+        &early,
+        &base,
+        (output_at, &checks_cpus),
+    )
+    .map_err(|e| cmdline_refused(&p.cmd, sections.len(), e))?;
     let cmdline_jobs = p.cmd.jobs.len();
     for f in &files {
         let out = output_at.is_some().then_some(&mut finish_out);
@@ -167,7 +181,7 @@ fn command_line_jobs(
     sections: &[(String, Vec<Entry>)],
     early: &[Early],
     base: &FioJob,
-    output_at: Option<(usize, usize)>,
+    (output_at, checks_cpus): (Option<(usize, usize)>, &dyn Fn((usize, usize)) -> bool),
 ) -> Result<Vec<String>, FioError> {
     let after_output = |at: (usize, usize)| output_at.is_some_and(|o| o <= at);
     // the section line fio printed while reading the command line lands in the report's
@@ -190,7 +204,8 @@ fn command_line_jobs(
         (job.early_header, job.early_stdout) = early;
         let section = si + 1;
         let fio = cmd.job_setup_errors;
-        apply_all(&mut job, entries, (&mut cmd.notices, fio, fio), &|i| {
+        let cpus = |i| checks_cpus((section, i));
+        apply_all(&mut job, entries, (&mut cmd.notices, fio, &cpus), &|i| {
             after_output((section, i))
         })?;
         if job.name.is_empty() {
@@ -334,8 +349,13 @@ pub fn jobs_from_sections(
         job.options.clear();
         job.name = name.clone();
         job.file_jobname = name.clone();
-        apply_all(&mut job, entries, (&mut cmd.notices, fio, cpus), &|_| false)
-            .map_err(in_section(name))?;
+        apply_all(
+            &mut job,
+            entries,
+            (&mut cmd.notices, fio, &|_| cpus),
+            &|_| false,
+        )
+        .map_err(in_section(name))?;
         finish_job(job, cmd)?;
     }
     Ok(())
@@ -351,6 +371,8 @@ struct Scan {
     early: Vec<Early>,
     /// `(section, entry)`: where the first entry after `--output` goes
     output_at: Option<(usize, usize)>,
+    /// `(section, entry)`: where the first entry after `--parse-only` goes
+    dry_at: Option<(usize, usize)>,
 }
 
 /// What held when fio 3.33 added a command-line job: it adds one when the next `--name`
@@ -371,6 +393,7 @@ fn scan(args: &[String]) -> Result<Scan, FioError> {
         files: Vec::new(),
         early: vec![Early::default()],
         output_at: None,
+        dry_at: None,
     };
     // after `--` every word is a job file (getopt's end of options), after the others
     let (args, after_end) = super::getopt::split_at_end(args);
@@ -418,9 +441,13 @@ impl Scan {
                     },
                     v.as_deref(),
                 );
+                let at = self.sections.len() - 1;
+                let here = Some((at, self.sections[at].1.len()));
                 if self.output_at.is_none() && self.p.cmd.output.is_some() {
-                    let at = self.sections.len() - 1;
-                    self.output_at = Some((at, self.sections[at].1.len()));
+                    self.output_at = here;
+                }
+                if self.dry_at.is_none() && self.p.cmd.parse_only {
+                    self.dry_at = here;
                 }
                 return done;
             }
@@ -452,11 +479,12 @@ impl Scan {
 }
 
 /// The job every command-line global applies to, its entries recorded as global options.
-/// `to_out(i)`: fio also writes the lines of entry `i` into `--output`.
+/// `to_out(i)`: fio also writes the lines of entry `i` into `--output`; `cpus(i)`: entry
+/// `i` is checked for CPUs the machine lacks ([`cpus_past_machine`]).
 fn globals(
     cmd: &mut FioCommand,
     entries: &[Entry],
-    to_out: &dyn Fn(usize) -> bool,
+    (to_out, cpus): (&dyn Fn(usize) -> bool, &dyn Fn(usize) -> bool),
 ) -> Result<FioJob, FioError> {
     let mut base = FioJob {
         fio_booleans: cmd.job_setup_errors,
@@ -468,7 +496,7 @@ fn globals(
             &mut base,
             e,
             &mut cmd.notices,
-            (cmd.job_setup_errors, cmd.job_setup_errors),
+            (cmd.job_setup_errors, cpus(i)),
         )
         .map_err(|err| opened_if(to_out(i), err))?;
         if to_out(i) {
@@ -506,7 +534,18 @@ fn apply_entry(
         options::apply(job, &e.key, typed, &e.origin, notices)?;
         return cpus_past_machine(job, e, cpus);
     };
-    options::apply(job, &e.key, Some(&list), &e.origin, notices)?;
+    // (a refusal names the value as written, as fio's `failed parsing` line does)
+    options::apply(job, &e.key, Some(&list), &e.origin, notices).map_err(|err| match err {
+        FioError::BadValue {
+            key, why, origin, ..
+        } => FioError::BadValue {
+            key,
+            value: typed.unwrap_or_default().to_string(),
+            why,
+            origin,
+        },
+        err => err,
+    })?;
     if let (Some(last), Some(v)) = (job.options.last_mut(), typed) {
         last.1 = v.to_string();
     }
@@ -541,12 +580,12 @@ fn cpus_past_machine(job: &FioJob, e: &Entry, fio: bool) -> Result<(), FioError>
 fn apply_all<'e>(
     job: &mut FioJob,
     entries: impl IntoIterator<Item = &'e Entry>,
-    (notices, fio, cpus): (&mut Vec<Notice>, bool, bool),
+    (notices, fio, cpus): (&mut Vec<Notice>, bool, &dyn Fn(usize) -> bool),
     to_out: &dyn Fn(usize) -> bool,
 ) -> Result<(), FioError> {
     for (i, e) in entries.into_iter().enumerate() {
         let said = notices.len();
-        apply_entry(job, e, notices, (fio, cpus)).map_err(|err| opened_if(to_out(i), err))?;
+        apply_entry(job, e, notices, (fio, cpus(i))).map_err(|err| opened_if(to_out(i), err))?;
         if to_out(i) {
             to_output(&mut notices[said..]);
         }

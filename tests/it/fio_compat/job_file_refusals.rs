@@ -291,3 +291,42 @@ fn a_cpu_set_past_the_machines_cpus_is_refused_as_fio_refuses_it() {
         assert!(o.stderr.contains("cpus_allowed"), "{}", o.dump());
     }
 }
+
+/// CPUs past fio's `FIO_MAX_CPUS` (1024) and `--parse-only` given before the CPU set:
+/// fio 3.33 checks each CPU in its order, the machine's count first for a CPU below
+/// 1024 (`1000-5000`: `CPU 1000 too large`), else `fio: your OS only supports up to
+/// 1024 CPUs`; and it runs no option callback once `--parse-only` is read, so a set
+/// after it passes (exit 0, nothing said) where one before it is refused. iomark as
+/// `fio`: the same lines and codes, side by side.
+#[test]
+fn cpus_past_1024_and_a_dry_run_before_the_set_are_read_as_fio_reads_them() {
+    // SAFETY: sysconf only reads system configuration
+    let n = unsafe { libc::sysconf(libc::_SC_NPROCESSORS_CONF) } as usize;
+    assert!(n < 1000, "the CPUs below must be past this machine's {n}");
+    let os = "fio: your OS only supports up to 1024 CPUs";
+    let past = format!("fio: CPU 1000 too large (max={})", n - 1);
+    for (value, line) in [("4096", os), ("0,5000", os), ("1000-5000", past.as_str())] {
+        let opt = format!("--cpus_allowed={value}");
+        let args = ["--name=a", "--ioengine=null", "--size=64k", &opt];
+        let want = format!("{line}\nfio: failed parsing cpus_allowed={value}\n");
+        let b = fio_and_iomark("cpus past FIO_MAX_CPUS", &args, |_, _| {});
+        for (who, o) in b.each() {
+            assert_eq!(o.code, 1, "{who} {opt}: {}", o.dump());
+            assert_eq!(format!("{}{}", o.stdout, o.stderr), want, "{who} {opt}");
+        }
+    }
+    let set = format!("--cpus_allowed={}", n + 98);
+    for args in [
+        vec!["--parse-only", "--name=a", "--size=64k", &set],
+        vec!["--parse-only", &set, "--name=a", "--size=64k"],
+    ] {
+        let b = fio_and_iomark("dry run before the set", &args, |_, _| {});
+        for (who, o) in b.each() {
+            assert_eq!(
+                (o.code, o.stdout.as_str(), o.stderr.as_str()),
+                (0, "", ""),
+                "{who} {args:?}"
+            );
+        }
+    }
+}

@@ -644,14 +644,23 @@ fn cpumask(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
     Ok(())
 }
 
-/// fio's CPU list: `0-3,5` (each CPU below 4096).
+/// fio's CPU list: `0-3,5`, each CPU below 1024 (fio's `FIO_MAX_CPUS`; past it, fio's
+/// own line).
 fn cpus_allowed(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
     let v = c.need(v)?;
     let mut cpus = Vec::new();
     for p in v.split(',').map(str::trim) {
         let (a, z) = p.split_once('-').unwrap_or((p, p));
         let (a, z) = match (a.trim().parse::<usize>(), z.trim().parse::<usize>()) {
-            (Ok(a), Ok(z)) if a <= z && z < 4096 => (a, z),
+            (Ok(a), Ok(z)) if a <= z && z < FIO_MAX_CPUS => (a, z),
+            // fio's line for the first CPU it refuses, in its order (past this
+            // machine's CPUs or past FIO_MAX_CPUS)
+            (Ok(a), Ok(z)) if a <= z => {
+                let line = cpu_past_machine(fio_cpu_order(v)).unwrap_or_else(|| {
+                    format!("fio: your OS only supports up to {FIO_MAX_CPUS} CPUs")
+                });
+                return Err(c.bad(v, line));
+            }
             _ => return Err(c.bad(v, "a CPU list such as 0-3,5")),
         };
         cpus.extend(a..=z);
