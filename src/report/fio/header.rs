@@ -40,7 +40,7 @@ pub fn header_to_file(r: &RunResult, version: &str) -> String {
 /// other lines and before any report (normal, terse or JSON): each thread's start lines
 /// as it starts ([`thread_start_lines`]: a pseudo-I/O engine's lines, the note of a
 /// synchronous engine asked for a depth above 1), then the error of a job a
-/// verify mismatch stopped as it ends, or whose file could not be opened ([`open_error`]).
+/// verify mismatch stopped as it ends, or whose file could not be opened ([`thread_setup_error`]).
 /// With `--output=FILE` fio prints them nowhere.
 pub fn thread_lines(r: &RunResult) -> String {
     start_lines(r) + &end_lines(r)
@@ -67,21 +67,27 @@ pub fn end_lines(r: &RunResult) -> String {
         if !j.thread_failures.is_empty() {
             continue;
         }
-        if let Some(e) = verify_error(j).or_else(|| open_error(j)) {
+        if let Some(e) = verify_error(j).or_else(|| thread_setup_error(j)) {
             s += &format!("fio: pid={}, err={}/{e}\n", j.pid, j.errno);
         }
     }
     s
 }
 
-/// fio 3.33's account of a job whose thread could not open its file (the fio persona:
-/// run/fio/setup.rs `open_failure`), `file:filesetup.c:805, func=open(PATH),
-/// error=TEXT`: the thread says it on stdout as it fails, and its report's `err=`
-/// names it. The failures said while a job was set up are `pid=0, err=…` lines instead.
-pub(crate) fn open_error(j: &JobResult) -> Option<String> {
+/// fio 3.33's account of a job whose thread failed before any request (the fio
+/// persona: run/fio/setup.rs `open_failure`, run/fio/thread.rs `affinity_failure`): it could not open its
+/// file (`file:filesetup.c:805, func=open(PATH), error=TEXT`) or be bound to its CPUs
+/// (`file:backend.c:1716, func=cpu_set_affinity, error=TEXT`). The thread says it on
+/// stdout as it fails, and its report's `err=` names it. The failures said while a job
+/// was set up are `pid=0, err=…` lines instead.
+pub(crate) fn thread_setup_error(j: &JobResult) -> Option<String> {
+    const SAID_BY_THREAD: [&str; 2] = [
+        "file:filesetup.c:805, func=open(",
+        "file:backend.c:1716, func=cpu_set_affinity,",
+    ];
     j.failure
         .clone()
-        .filter(|f| j.failure_said && f.starts_with("file:filesetup.c:805, func=open("))
+        .filter(|f| j.failure_said && SAID_BY_THREAD.iter().any(|p| f.starts_with(p)))
 }
 
 /// The header without its version line, in two parts: the section lines (with their

@@ -244,12 +244,12 @@ fn sync_text(j: &JobResult) -> String {
 /// `create_only=1`, a reading job over empty files), unless it failed, whose failed
 /// request fio counts as issued — not a job that failed in its setup, before any
 /// request (no thread of it started: pid 0, run/fio/setup.rs), nor one whose thread
-/// could not open its file (no request either: [`open_error`](crate::report::fio::header::open_error)).
+/// could not open its file or be bound to its CPUs (no request either: [`thread_setup_error`](crate::report::fio::header::thread_setup_error)).
 fn printed(j: &JobResult) -> bool {
     let bytes = j.read.bytes + j.write.bytes + j.trim.bytes;
     let ios = j.read.issued() + j.write.issued() + j.trim.issued();
     let failed_request =
-        j.errno != 0 && j.pid != 0 && crate::report::fio::header::open_error(j).is_none();
+        j.errno != 0 && j.pid != 0 && crate::report::fio::header::thread_setup_error(j).is_none();
     bytes + ios > 0 || failed_request || j.errors > 0
 }
 
@@ -286,7 +286,7 @@ pub(crate) fn job_block(
     // a job that went on past errors (continue_on_error) shows its first one
     let code = if j.errno != 0 { j.errno } else { j.first_errno };
     let thread_error = crate::report::fio::header::verify_error(j)
-        .or_else(|| crate::report::fio::header::open_error(j));
+        .or_else(|| crate::report::fio::header::thread_setup_error(j));
     let err = match (code, thread_error) {
         (0, _) => " 0".to_string(),
         // a verify mismatch: where fio saw it, as its own report says

@@ -38,16 +38,39 @@ pub fn cpus_of(job: &FioJob, global: u32) -> Option<Vec<usize>> {
     })
 }
 
+/// Why a job thread could not be placed ([`place`]).
+#[derive(Debug)]
+pub enum PlaceError {
+    /// its CPU affinity call failed with `errno` (`line` names the set)
+    Affinity {
+        /// the call's errno
+        errno: i32,
+        /// one line naming the option
+        line: String,
+    },
+    /// another setting failed (one line naming the option)
+    Other(String),
+}
+
+impl std::fmt::Display for PlaceError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PlaceError::Affinity { line, .. } | PlaceError::Other(line) => f.write_str(line),
+        }
+    }
+}
+
 /// Bind the calling thread to `cpus` (sched_setaffinity of thread 0 = this one).
-fn set_affinity(cpus: &[usize]) -> Result<(), String> {
+fn set_affinity(cpus: &[usize]) -> Result<(), PlaceError> {
     // SAFETY: a zeroed cpu_set_t is an empty set; CPU_SET stays within its bits
     let mut set: libc::cpu_set_t = unsafe { std::mem::zeroed() };
     let bits = 8 * std::mem::size_of::<libc::cpu_set_t>();
     for &c in cpus {
         if c >= bits {
-            return Err(format!(
-                "cpus_allowed: CPU {c} is past the {bits} this system supports"
-            ));
+            return Err(PlaceError::Affinity {
+                errno: libc::EINVAL,
+                line: format!("cpus_allowed: CPU {c} is past the {bits} this system supports"),
+            });
         }
         // SAFETY: c < the set's size
         unsafe { libc::CPU_SET(c, &mut set) };
@@ -56,10 +79,13 @@ fn set_affinity(cpus: &[usize]) -> Result<(), String> {
     let r = unsafe { libc::sched_setaffinity(0, std::mem::size_of_val(&set), &set) };
     if r != 0 {
         let e = std::io::Error::last_os_error();
-        return Err(format!(
-            "cpus_allowed={}: sched_setaffinity: {e} (CPUs online: see /sys/devices/system/cpu/online)",
-            crate::run::fio::numa::fmt_list(&cpus.iter().map(|&c| c as u64).collect::<Vec<_>>())
-        ));
+        return Err(PlaceError::Affinity {
+            errno: e.raw_os_error().unwrap_or(libc::EINVAL),
+            line: format!(
+                "cpus_allowed={}: sched_setaffinity: {e} (CPUs online: see /sys/devices/system/cpu/online)",
+                crate::run::fio::numa::fmt_list(&cpus.iter().map(|&c| c as u64).collect::<Vec<_>>())
+            ),
+        });
     }
     Ok(())
 }
@@ -96,19 +122,19 @@ fn lock(len: u64) -> Result<Locked, String> {
 }
 
 /// Place the calling thread as thread `global` of `job` asks (CPUs, nice, locked
-/// memory). The error is one line naming the option.
-pub fn place(job: &FioJob, global: u32) -> Result<Option<Locked>, String> {
+/// memory); the error says which setting failed, in one line naming the option.
+pub fn place(job: &FioJob, global: u32) -> Result<Option<Locked>, PlaceError> {
     if let Some(cpus) = cpus_of(job, global) {
         set_affinity(&cpus)?;
     }
     if job.tuning.nice != 0 {
-        set_nice(job.tuning.nice)?;
+        set_nice(job.tuning.nice).map_err(PlaceError::Other)?;
     }
     let locked = match job.tuning.lockmem {
         0 => None,
-        n => Some(lock(n)?),
+        n => Some(lock(n).map_err(PlaceError::Other)?),
     };
-    set_ids(job.tuning.uid, job.tuning.gid)?;
+    set_ids(job.tuning.uid, job.tuning.gid).map_err(PlaceError::Other)?;
     Ok(locked)
 }
 

@@ -239,19 +239,12 @@ pub(crate) fn open_failure(plan: &Plan, e: &RunError) -> Option<JobRecord> {
         return None;
     };
     let errno = source.raw_os_error().filter(|_| plan.fio_errors)?;
-    let mut r = crate::run::fio::thread::empty_record(plan);
-    r.stats.error = errno;
-    r.stats.failure = Some(format!(
+    let failure = format!(
         "{OPEN_AT}({}), error={}",
         path.display(),
         crate::files::strerror(errno)
-    ));
-    r.stats.failure_said = true;
-    r.stats.failed_threads = 1;
-    r.job = crate::run::fio::thread::effective_job(plan);
-    // called on the job's thread: fio's line names the thread that failed
-    // SAFETY: gettid(2) only returns the calling thread's id
-    r.stats.pid = u32::try_from(unsafe { libc::gettid() }).unwrap_or(0);
+    );
+    let mut r = crate::run::fio::thread::failed_thread(plan, errno, failure);
     // the thread started: fio's cleanup after the failed open reaps once, nothing
     // completed (`iodepth_complete`'s "0" is then 100 %), and fio reports its latency
     // target as set up (depth: iodepth)

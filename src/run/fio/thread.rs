@@ -581,7 +581,14 @@ pub(crate) fn start_thread(
         why,
     };
     crate::run::fio::prio::set_thread_prio(&plan.job).map_err(refused)?;
-    let _locked = hooks::place(&plan.job, plan.global).map_err(refused)?;
+    let _locked = match hooks::place(&plan.job, plan.global) {
+        Ok(l) => l,
+        // the fio persona: the thread fails as fio's, before any I/O
+        Err(hooks::PlaceError::Affinity { errno, .. }) if plan.fio_errors => {
+            return Ok(affinity_failure(plan, errno));
+        }
+        Err(e) => return Err(refused(e.to_string())),
+    };
     let root = crate::probe::Root::default();
     if let Some(what) = crate::run::fio::numa::apply(&plan.job, &root).map_err(refused)? {
         if plan.thread == 0 {
@@ -617,4 +624,32 @@ pub(crate) fn reap_max(job: &FioJob) -> usize {
         m.iodepth_batch_complete_max.max(min)
     };
     max as usize
+}
+
+/// Under the fio persona, called on the job's thread whose CPU affinity call failed
+/// with `errno` (`cpumask=0`, a set of CPUs none of which is online): fio 3.33's thread
+/// fails before any I/O — the thread's record with nothing done, `error` the errno and
+/// fio's account `file:backend.c:1716, func=cpu_set_affinity, error=TEXT`, printed as
+/// the thread's `fio: pid=P, err=N/…` line; the thread counts one in the exit value.
+fn affinity_failure(plan: &Plan, errno: i32) -> JobRecord {
+    let failure = format!(
+        "file:backend.c:1716, func=cpu_set_affinity, error={}",
+        crate::files::strerror(errno)
+    );
+    failed_thread(plan, errno, failure)
+}
+
+/// The record of the calling job thread of `plan`, failed with `errno` before any I/O
+/// (`failure`: fio's account of the call).
+pub(crate) fn failed_thread(plan: &Plan, errno: i32, failure: String) -> JobRecord {
+    let mut r = empty_record(plan);
+    r.stats.error = errno;
+    r.stats.failure = Some(failure);
+    r.stats.failure_said = true;
+    r.stats.failed_threads = 1;
+    r.job = effective_job(plan);
+    // called on the job's thread: fio's line names the thread that failed
+    // SAFETY: gettid(2) only returns the calling thread's id
+    r.stats.pid = u32::try_from(unsafe { libc::gettid() }).unwrap_or(0);
+    r
 }

@@ -330,3 +330,49 @@ fn cpus_past_1024_and_a_dry_run_before_the_set_are_read_as_fio_reads_them() {
         }
     }
 }
+
+/// A CPU set the affinity call refuses while the job runs (`cpumask=0`: no CPU): fio
+/// 3.33's thread fails before any request — `fio: pid=P, err=22/file:backend.c:1716,
+/// func=cpu_set_affinity, error=Invalid argument` on stdout, no job block in the text
+/// (nothing was issued), JSON `"error" : 22` with no I/O, nothing on stderr, exit 1;
+/// iomark as `fio` the same, side by side. `iomark run` refuses the job, one line naming
+/// the set, exit 3.
+#[test]
+fn a_cpu_set_the_affinity_call_refuses_fails_the_thread_as_fio_does() {
+    let line = "err=22/file:backend.c:1716, func=cpu_set_affinity, error=Invalid argument";
+    for fmt in ["normal", "json"] {
+        let f = format!("--output-format={fmt}");
+        let args = ["--name=x", "--rw=read", "--size=16k", "--cpumask=0", &f];
+        let b = fio_and_iomark("cpu set the affinity call refuses", &args, |_, _| {});
+        for (who, o) in b.each() {
+            assert_eq!(
+                (o.code, o.stderr.as_str()),
+                (1, ""),
+                "{who} {fmt}: {}",
+                o.dump()
+            );
+            let said = o.stdout.lines().find(|l| l.starts_with("fio: pid="));
+            let said = said.unwrap_or_else(|| panic!("{who} {fmt}: {}", o.dump()));
+            assert!(said.ends_with(line), "{who} {fmt}: {said}");
+            if fmt == "json" {
+                let j = &o.json_doc()["jobs"][0];
+                assert_eq!(j["error"], 22, "{who}: {j}");
+                assert_eq!(j["read"]["total_ios"], 0, "{who}: {j}");
+            } else {
+                assert!(!o.stdout.contains("x: (groupid="), "{who}: {}", o.stdout);
+                assert!(
+                    o.stdout.contains("Run status group 0"),
+                    "{who}: {}",
+                    o.stdout
+                );
+            }
+        }
+    }
+    let d = scratch();
+    let o = Iomark::new()
+        .dir(d.path())
+        .args(["run", "--name=x", "--rw=read", "--size=16k", "--cpumask=0"])
+        .run();
+    assert_eq!(o.code, 3, "iomark run: {}", o.dump());
+    assert!(o.stderr.contains("cpus_allowed="), "{}", o.dump());
+}
