@@ -171,6 +171,9 @@ fn said_before(
     }
 }
 
+/// A test of the command-line entry at `(section, entry)`.
+type EntryTest = dyn Fn((usize, usize)) -> bool;
+
 /// Add the command line's jobs to `cmd`: its `sections` after the globals (`base`), with
 /// what held when fio added each (`early`), in fio's order (getopt reads every option
 /// before the job files). fio 3.33 writes its log_err lines into `--output` too once it
@@ -181,7 +184,7 @@ fn command_line_jobs(
     sections: &[(String, Vec<Entry>)],
     early: &[Early],
     base: &FioJob,
-    (output_at, checks_cpus): (Option<(usize, usize)>, &dyn Fn((usize, usize)) -> bool),
+    (output_at, checks_cpus): (Option<(usize, usize)>, &EntryTest),
 ) -> Result<Vec<String>, FioError> {
     let after_output = |at: (usize, usize)| output_at.is_some_and(|o| o <= at);
     // the section line fio printed while reading the command line lands in the report's
